@@ -1,0 +1,36 @@
+// Shared Jest configuration: every project's jest.config.js calls this.
+// ESM-only dependencies (jose, canonicalize, @noble/*) are transformed to CommonJS by swc.
+const path = require('node:path');
+const tsconfig = require('./tsconfig.base.json');
+
+const root = __dirname;
+const moduleNameMapper = {};
+for (const [alias, [target]] of Object.entries(tsconfig.compilerOptions.paths)) {
+  moduleNameMapper[`^${alias.replace('/', '\\/')}$`] = path.join(root, target);
+}
+
+const esmPackages = ['jose', 'canonicalize', '@noble', 'uuid'];
+
+module.exports = (name, dir) => ({
+  displayName: name,
+  rootDir: dir,
+  testEnvironment: 'node',
+  testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/**/*.spec.ts'],
+  transform: {
+    '^.+\\.(t|j|mj)s$': [
+      '@swc/jest',
+      {
+        jsc: {
+          target: 'es2022',
+          parser: { syntax: 'typescript', decorators: true },
+          transform: { legacyDecorator: true, decoratorMetadata: false },
+        },
+        module: { type: 'commonjs' },
+      },
+    ],
+  },
+  transformIgnorePatterns: [`/node_modules/(?!(${esmPackages.join('|')})/)`],
+  moduleNameMapper,
+  moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
+  testTimeout: 30000,
+});

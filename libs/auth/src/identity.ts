@@ -1,0 +1,51 @@
+/** Permissions (DESIGN.md section 3). */
+export const PERMISSIONS = [
+  'read',
+  'write',
+  'manage_rules',
+  'manage_invariants',
+  'approve',
+  'check',
+  'seal',
+  'admin',
+  'platform_admin',
+] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+export interface PrincipalInfo {
+  id: string;
+  kind: 'agent' | 'human';
+  name: string;
+  roles: string[];
+  active: boolean;
+}
+
+/** Who is calling: what an API key resolves to, on every service. */
+export interface Identity {
+  key_id: string;
+  tenant_id: string;
+  tenant_slug: string;
+  principal: PrincipalInfo;
+  permissions: Permission[];
+  /** Empty means every scope of the tenant. */
+  scope_ids: string[];
+  expires_at: string | null;
+}
+
+export function isPermission(value: string): value is Permission {
+  return (PERMISSIONS as readonly string[]).includes(value);
+}
+
+/**
+ * `admin` holds every permission inside its tenant; `platform_admin` holds everything.
+ */
+export function hasPermission(identity: Pick<Identity, 'permissions'>, needed: Permission): boolean {
+  const held = identity.permissions;
+  if (held.includes('platform_admin') || held.includes(needed)) return true;
+  return needed !== 'platform_admin' && held.includes('admin');
+}
+
+/** Whether a key restricted to some scopes may touch this one. */
+export function canAccessScope(identity: Pick<Identity, 'scope_ids'>, scopeId: string): boolean {
+  return identity.scope_ids.length === 0 || identity.scope_ids.includes(scopeId);
+}

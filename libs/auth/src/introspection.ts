@@ -1,0 +1,42 @@
+import type { Identity } from './identity';
+import type { KeyResolver } from './resolver';
+
+export const INTROSPECTION_PATH = '/internal/v1/introspect';
+export const INTERNAL_TOKEN_HEADER = 'x-internal-token';
+
+export class IntrospectionError extends Error {
+  readonly code = 'introspection_failed';
+  constructor(message: string) {
+    super(message);
+    this.name = 'IntrospectionError';
+  }
+}
+
+/**
+ * Resolves keys through the registry's internal introspection endpoint (DESIGN.md section 3).
+ * Only the key's hash crosses the wire.
+ */
+export class IntrospectionClient implements KeyResolver {
+  constructor(
+    private readonly registryUrl: string,
+    private readonly internalToken: string,
+    private readonly timeoutMs = 3000,
+  ) {}
+
+  async resolve(keyHash: string): Promise<Identity | null> {
+    let res: Response;
+    try {
+      res = await fetch(new URL(INTROSPECTION_PATH, this.registryUrl), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', [INTERNAL_TOKEN_HEADER]: this.internalToken },
+        body: JSON.stringify({ key_hash: keyHash }),
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+    } catch (err) {
+      throw new IntrospectionError(`registry unreachable: ${(err as Error).message}`);
+    }
+    if (!res.ok) throw new IntrospectionError(`registry answered ${res.status}`);
+    const body = (await res.json()) as { active: boolean; identity?: Identity };
+    return body.active && body.identity ? body.identity : null;
+  }
+}

@@ -1,0 +1,3 @@
+export { loadConfig, ConfigError } from './load-config';
+export type { ConfigSchema, FieldSpec, ConfigOf } from './load-config';
+export { str, int, bool, url, oneOf } from './fields';

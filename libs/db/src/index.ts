@@ -1,0 +1,5 @@
+export { applyMigrations, readMigrations, pendingMigrations, MigrationError, PRISMA_MIGRATE_LOCK } from './migrations';
+export type { Migration, ApplyResult } from './migrations';
+export { createPool, createPrismaClient } from './pool';
+export type { DatabaseOptions } from './pool';
+export { isUniqueViolation, isSerializationFailure } from './pg-errors';

@@ -1,0 +1,133 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { Client } from 'pg';
+
+/**
+ * Applies hand-written SQL migrations kept in Prisma's folder layout
+ * (`<dir>/<timestamp>_<name>/migration.sql`) and records them in `_prisma_migrations`
+ * exactly as `prisma migrate deploy` does, so either tool can take over (ADR 0003).
+ * Replicas starting at once serialise on the advisory lock Prisma itself uses.
+ */
+export const PRISMA_MIGRATE_LOCK = 72707369;
+
+export interface Migration {
+  name: string;
+  sql: string;
+  checksum: string;
+}
+
+export class MigrationError extends Error {
+  constructor(
+    readonly code: 'checksum_mismatch' | 'failed_migration' | 'migration_failed' | 'unknown_migration',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'MigrationError';
+  }
+}
+
+const TABLE = `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
+  "id" VARCHAR(36) PRIMARY KEY NOT NULL,
+  "checksum" VARCHAR(64) NOT NULL,
+  "finished_at" TIMESTAMPTZ,
+  "migration_name" VARCHAR(255) NOT NULL,
+  "logs" TEXT,
+  "rolled_back_at" TIMESTAMPTZ,
+  "started_at" TIMESTAMPTZ NOT NULL DEFAULT now(),
+  "applied_steps_count" INTEGER NOT NULL DEFAULT 0
+)`;
+
+export async function readMigrations(dir: string): Promise<Migration[]> {
+  const entries = await readdir(dir, { withFileTypes: true });
+  const names = entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  return Promise.all(
+    names.map(async (name) => {
+      const sql = await readFile(path.join(dir, name, 'migration.sql'), 'utf8');
+      return { name, sql, checksum: createHash('sha256').update(sql).digest('hex') };
+    }),
+  );
+}
+
+interface AppliedRow {
+  migration_name: string;
+  checksum: string;
+  finished_at: Date | null;
+  rolled_back_at: Date | null;
+}
+
+async function appliedRows(client: Client): Promise<AppliedRow[]> {
+  const exists = await client.query(`SELECT to_regclass('"_prisma_migrations"') AS t`);
+  if (!exists.rows[0].t) return [];
+  const { rows } = await client.query<AppliedRow>(
+    `SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations" ORDER BY started_at`,
+  );
+  return rows;
+}
+
+function check(migrations: Migration[], rows: AppliedRow[]): Migration[] {
+  const live = rows.filter((r) => r.rolled_back_at === null);
+  const failed = live.find((r) => r.finished_at === null);
+  if (failed) {
+    throw new MigrationError('failed_migration', `Migration ${failed.migration_name} failed earlier; resolve it before starting`);
+  }
+  const byName = new Map(live.map((r) => [r.migration_name, r]));
+  for (const m of migrations) {
+    const row = byName.get(m.name);
+    if (row && row.checksum !== m.checksum) {
+      throw new MigrationError('checksum_mismatch', `Migration ${m.name} was changed after it was applied`);
+    }
+  }
+  return migrations.filter((m) => !byName.has(m.name));
+}
+
+export interface ApplyResult {
+  applied: string[];
+}
+
+export async function applyMigrations(databaseUrl: string, dir: string): Promise<ApplyResult> {
+  const migrations = await readMigrations(dir);
+  const client = new Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [PRISMA_MIGRATE_LOCK]);
+    try {
+      await client.query(TABLE);
+      const pending = check(migrations, await appliedRows(client));
+      for (const m of pending) {
+        await client.query('BEGIN');
+        try {
+          await client.query(m.sql);
+          await client.query(
+            `INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at, finished_at, applied_steps_count)
+             VALUES ($1, $2, $3, now(), now(), 1)`,
+            [randomUUID(), m.checksum, m.name],
+          );
+          await client.query('COMMIT');
+        } catch (err) {
+          await client.query('ROLLBACK');
+          throw new MigrationError('migration_failed', `Migration ${m.name} failed: ${(err as Error).message}`);
+        }
+      }
+      return { applied: pending.map((m) => m.name) };
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1)', [PRISMA_MIGRATE_LOCK]);
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+/** Names of migrations not yet applied; readiness is false while any remain. */
+export async function pendingMigrations(query: (sql: string) => Promise<{ rows: AppliedRow[] }>, migrations: Migration[]): Promise<string[]> {
+  let rows: AppliedRow[] = [];
+  try {
+    rows = (
+      await query(`SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations"`)
+    ).rows;
+  } catch {
+    return migrations.map((m) => m.name);
+  }
+  const done = new Set(rows.filter((r) => r.finished_at && !r.rolled_back_at).map((r) => r.migration_name));
+  return migrations.filter((m) => !done.has(m.name)).map((m) => m.name);
+}

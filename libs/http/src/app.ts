@@ -1,0 +1,142 @@
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import { pinoHttp } from 'pino-http';
+import type { Logger } from 'pino';
+import swaggerUi from 'swagger-ui-express';
+import { ValidateError } from '@tsoa/runtime';
+import { randomUUID } from 'node:crypto';
+import { AppError, type ErrorDialect, type FieldProblem } from './errors';
+import { requestIdFor } from './request-id';
+import { readinessHandler, type ReadinessCheck } from './health';
+
+export interface ServiceAppOptions {
+  /** Service name, used in logs and health answers. */
+  service: string;
+  dialect: ErrorDialect;
+  logger: Logger;
+  /** JSON body limit (bytes or a string such as '1mb'); DESIGN.md section 9 default 1 MiB. */
+  bodyLimit?: string | number;
+  /** The committed OpenAPI document, served at /openapi.json and rendered at /docs. */
+  openapi?: object;
+  readiness?: ReadinessCheck[];
+  /** Middleware that must run before the body is parsed (e.g. rate limits). */
+  before?: (app: Express) => void;
+  /** Registers the service's routes (tsoa's RegisterRoutes and any hand-made ones). */
+  routes: (app: Express) => void;
+}
+
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const JSON_TYPE = /^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i;
+
+/**
+ * The express 5 app every service is made of: request ids and logs, health, docs, a strict JSON
+ * body, the service's routes, and one error handler rendering the service's documented error body.
+ */
+export function createServiceApp(opts: ServiceAppOptions): Express {
+  const { dialect, logger } = opts;
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', 'extended');
+
+  app.use(
+    pinoHttp({
+      logger,
+      genReqId: (req, res) => requestIdFor(req, res),
+      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
+      autoLogging: { ignore: (req) => req.url === '/livez' || req.url === '/readyz' },
+    }),
+  );
+
+  app.get('/livez', (_req, res) => {
+    res.json({ status: 'ok', service: opts.service });
+  });
+  app.get('/readyz', readinessHandler(opts.service, opts.readiness ?? []));
+  if (opts.openapi) {
+    const spec = opts.openapi;
+    app.get('/openapi.json', (_req, res) => {
+      res.json(spec);
+    });
+    // Every asset is served from swagger-ui-dist on disk: no request leaves the host.
+    app.use('/docs', swaggerUi.serve, swaggerUi.setup(spec, { swaggerOptions: { validatorUrl: null } }));
+  }
+
+  opts.before?.(app);
+
+  app.use((req: Request, _res: Response, next: NextFunction) => {
+    if (!BODY_METHODS.has(req.method) || !hasBody(req)) return next();
+    const type = req.headers['content-type'];
+    if (!type || !JSON_TYPE.test(type)) {
+      return next(dialect.problem('unsupported_media_type', 'Content-Type must be application/json'));
+    }
+    next();
+  });
+  app.use(express.json({ limit: opts.bodyLimit ?? '1mb', type: (req) => JSON_TYPE.test(String(req.headers['content-type'] ?? '')) }));
+
+  opts.routes(app);
+
+  app.use((req: Request, _res: Response, next: NextFunction) => {
+    next(dialect.problem('not_found', `No route for ${req.method} ${req.path}`));
+  });
+  app.use(errorHandler(dialect));
+  return app;
+}
+
+function hasBody(req: Request): boolean {
+  const length = req.headers['content-length'];
+  if (length !== undefined) return Number(length) > 0;
+  return req.headers['transfer-encoding'] !== undefined;
+}
+
+/** Maps anything thrown to the service's error body; a 500 answers only an error id. */
+export function errorHandler(dialect: ErrorDialect) {
+  return (err: unknown, req: Request, res: Response, _next: NextFunction) => {
+    const appError = toAppError(err, dialect);
+    let errorId: string | undefined;
+    if (appError.status >= 500) {
+      errorId = randomUUID();
+      req.log?.error({ err, errorId }, 'unhandled error');
+    }
+    if (res.headersSent) {
+      res.end();
+      return;
+    }
+    for (const [name, value] of Object.entries(appError.headers ?? {})) res.setHeader(name, value);
+    res.status(appError.status).json(dialect.body(appError, errorId));
+  };
+}
+
+function toAppError(err: unknown, dialect: ErrorDialect): AppError {
+  if (err instanceof AppError) return err;
+  if (err instanceof ValidateError) return dialect.problem('validation_failed', describeFields(err), fieldsOf(err));
+  const e = err as { type?: string; status?: number; message?: string } | undefined;
+  switch (e?.type) {
+    case 'entity.parse.failed':
+      return dialect.problem('malformed_json', 'Request body is not valid JSON');
+    case 'entity.too.large':
+      return dialect.problem('payload_too_large', 'Request body is too large');
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return dialect.problem('unsupported_media_type', e.message ?? 'Unsupported body encoding');
+    case 'request.aborted':
+    case 'request.size.invalid':
+    case 'stream.encoding.set':
+      return dialect.problem('malformed_json', 'Request body could not be read');
+  }
+  if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500) {
+    return dialect.problem(e.status === 404 ? 'not_found' : 'malformed_json', e.message ?? 'Bad request');
+  }
+  return dialect.problem('internal', 'Internal server error');
+}
+
+function fieldsOf(err: ValidateError): FieldProblem[] {
+  return Object.entries(err.fields).map(([field, { message }]) => ({
+    field: field.replace(/^requestBody\.?/, '').replace(/^body\.?/, '') || 'body',
+    message,
+  }));
+}
+
+function describeFields(err: ValidateError): string {
+  const fields = fieldsOf(err);
+  if (!fields.length) return 'Request validation failed';
+  return `Invalid request: ${fields.map((f) => `${f.field}: ${f.message}`).join('; ')}`;
+}

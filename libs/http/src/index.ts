@@ -1,0 +1,10 @@
+export { AppError } from './errors';
+export type { ErrorDialect, ProblemKind, FieldProblem } from './errors';
+export { verdictDialect, ledgerDialect, registryDialect } from './dialects';
+export { createServiceApp, errorHandler } from './app';
+export type { ServiceAppOptions } from './app';
+export type { ReadinessCheck } from './health';
+export { listen, closeOnSignals } from './server';
+export type { RunningServer, ListenOptions } from './server';
+export { createLogger } from './logger';
+export { decodeCursor, encodeCursor, parseLimit } from './pagination';
