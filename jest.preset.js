@@ -9,6 +9,9 @@ for (const [alias, [target]] of Object.entries(tsconfig.compilerOptions.paths)) 
   moduleNameMapper[`^${alias.replace('/', '\\/')}$`] = path.join(root, target);
 }
 
+// canonicalize v4 exports only an "import" condition, which Jest's CommonJS resolver does not match.
+moduleNameMapper['^canonicalize$'] = path.join(root, 'node_modules/canonicalize/lib/canonicalize.js');
+
 const esmPackages = ['jose', 'canonicalize', '@noble', 'uuid'];
 
 module.exports = (name, dir) => ({

@@ -1,0 +1,25 @@
+import { createHash } from 'node:crypto';
+import { canonicalJson } from './canonical-json';
+
+/** The `sha256:<64 lowercase hex>` form every hash of the system is written in (DESIGN.md section 4). */
+export type Digest = `sha256:${string}`;
+
+const DIGEST_PATTERN = /^sha256:[0-9a-f]{64}$/;
+
+/** Placeholder digest (e.g. the `prev` of the first element of a hash chain). */
+export const ZERO_DIGEST: Digest = `sha256:${'0'.repeat(64)}`;
+
+/** Lowercase hex SHA-256; strings are hashed as their UTF-8 bytes. */
+export function sha256Hex(data: string | Uint8Array): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+/** `sha256:` + hex SHA-256 of the UTF-8 bytes of the RFC 8785 canonical JSON of value. */
+export function sha256Digest(value: unknown): Digest {
+  return `sha256:${sha256Hex(canonicalJson(value))}`;
+}
+
+/** True for a well-formed digest string (lowercase hex only, as the system writes them). */
+export function isDigest(s: unknown): s is Digest {
+  return typeof s === 'string' && DIGEST_PATTERN.test(s);
+}
