@@ -3,3 +3,4 @@ export type { Migration, ApplyResult } from './migrations';
 export { createPool, createPrismaClient } from './pool';
 export type { DatabaseOptions } from './pool';
 export { isUniqueViolation, isSerializationFailure } from './pg-errors';
+export { newId } from './ids';

@@ -1,0 +1,24 @@
+import type { Express } from 'express';
+import { createServiceApp, registryDialect } from '@arbiter/http';
+import type { RegistryContext } from './context';
+import { RegisterRoutes } from './routes.generated';
+import { internalRoutes } from './http/internal.routes';
+import { readinessChecks } from './readiness';
+import openapi from '../openapi.json';
+
+export function buildRegistryApp(ctx: RegistryContext): Express {
+  const app = createServiceApp({
+    service: 'registry',
+    dialect: registryDialect,
+    logger: ctx.logger,
+    bodyLimit: ctx.config.BODY_LIMIT,
+    openapi,
+    readiness: readinessChecks(ctx),
+    routes: (app) => {
+      app.use('/internal/v1', internalRoutes(ctx));
+      RegisterRoutes(app);
+    },
+  });
+  app.locals.ctx = ctx;
+  return app;
+}

@@ -1,0 +1,50 @@
+import { Body, Controller, Get, Patch, Path, Post, Query, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
+import type { RegistryContext } from '../context';
+import type { AuthedRequest } from '../http/authed-request';
+import type { CreatePrincipalBody, ErrorBody, Page, Principal, UpdatePrincipalBody } from '../models/identity';
+
+@Route('api/v1/principals')
+@Tags('Principals')
+@Response<ErrorBody>(401, 'Missing or invalid API key')
+@Response<ErrorBody>(403, 'Missing permission')
+export class PrincipalsController extends Controller {
+  constructor(private readonly ctx: RegistryContext) {
+    super();
+  }
+
+  /** Creates an agent (`agn-`) or human (`hum-`) principal in the caller's tenant (or `tenant_id`, platform admins). */
+  @Post()
+  @Security('bearer', ['admin'])
+  @SuccessResponse(201, 'Created')
+  @Response<ErrorBody>(422, 'Missing field')
+  async createPrincipal(@Request() req: AuthedRequest, @Body() body: CreatePrincipalBody): Promise<Principal> {
+    this.setStatus(201);
+    return this.ctx.identity.createPrincipal(req.user, body);
+  }
+
+  @Get()
+  @Security('bearer', ['admin'])
+  async listPrincipals(
+    @Request() req: AuthedRequest,
+    @Query() limit?: number,
+    @Query() cursor?: string,
+    @Query() tenant_id?: string,
+  ): Promise<Page<Principal>> {
+    return this.ctx.identity.listPrincipals(req.user, { limit, cursor, tenant_id });
+  }
+
+  @Get('{principal_id}')
+  @Security('bearer', ['admin'])
+  @Response<ErrorBody>(404, 'Not found')
+  async getPrincipal(@Request() req: AuthedRequest, @Path() principal_id: string): Promise<Principal> {
+    return this.ctx.identity.getPrincipal(req.user, principal_id);
+  }
+
+  /** Deactivates or reactivates a principal, renames it or replaces its roles; caches everywhere drop it at once. */
+  @Patch('{principal_id}')
+  @Security('bearer', ['admin'])
+  @Response<ErrorBody>(404, 'Not found')
+  async updatePrincipal(@Request() req: AuthedRequest, @Path() principal_id: string, @Body() body: UpdatePrincipalBody): Promise<Principal> {
+    return this.ctx.identity.updatePrincipal(req.user, principal_id, body);
+  }
+}

@@ -1,0 +1,47 @@
+import { Body, Controller, Get, Patch, Path, Post, Query, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
+import type { RegistryContext } from '../context';
+import type { AuthedRequest } from '../http/authed-request';
+import type { CreateTenantBody, ErrorBody, Page, Tenant, UpdateTenantBody } from '../models/identity';
+
+@Route('api/v1/tenants')
+@Tags('Tenants')
+@Response<ErrorBody>(401, 'Missing or invalid API key')
+@Response<ErrorBody>(403, 'Missing permission')
+export class TenantsController extends Controller {
+  constructor(private readonly ctx: RegistryContext) {
+    super();
+  }
+
+  /** Creates a tenant (platform admins). */
+  @Post()
+  @Security('bearer', ['platform_admin'])
+  @SuccessResponse(201, 'Created')
+  @Response<ErrorBody>(409, 'Slug already taken')
+  @Response<ErrorBody>(422, 'Missing field')
+  async createTenant(@Request() req: AuthedRequest, @Body() body: CreateTenantBody): Promise<Tenant> {
+    this.setStatus(201);
+    return this.ctx.identity.createTenant(req.user, body);
+  }
+
+  /** Lists tenants: every tenant for platform admins, the caller's own otherwise. */
+  @Get()
+  @Security('bearer', ['read'])
+  async listTenants(@Request() req: AuthedRequest, @Query() limit?: number, @Query() cursor?: string): Promise<Page<Tenant>> {
+    return this.ctx.identity.listTenants(req.user, { limit, cursor });
+  }
+
+  @Get('{tenant_id}')
+  @Security('bearer', ['read'])
+  @Response<ErrorBody>(404, 'Not found')
+  async getTenant(@Request() req: AuthedRequest, @Path() tenant_id: string): Promise<Tenant> {
+    return this.ctx.identity.getTenant(req.user, tenant_id);
+  }
+
+  /** Updates name and settings (platform admins, or the tenant's admins). */
+  @Patch('{tenant_id}')
+  @Security('bearer', ['admin'])
+  @Response<ErrorBody>(404, 'Not found')
+  async updateTenant(@Request() req: AuthedRequest, @Path() tenant_id: string, @Body() body: UpdateTenantBody): Promise<Tenant> {
+    return this.ctx.identity.updateTenant(req.user, tenant_id, body);
+  }
+}

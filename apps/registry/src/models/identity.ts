@@ -1,0 +1,165 @@
+/** Request and response shapes of identity (DESIGN.md section 3); tsoa validates and documents them. */
+
+export type Permission =
+  | 'read'
+  | 'write'
+  | 'manage_rules'
+  | 'manage_invariants'
+  | 'approve'
+  | 'check'
+  | 'seal'
+  | 'admin'
+  | 'platform_admin';
+
+export interface ScopeFieldSchema {
+  /** When present, a scope value must be one of these. */
+  allowed_values?: Array<string | number | boolean>;
+  type?: 'string' | 'number' | 'boolean';
+}
+
+export interface ContextFieldSchema {
+  type?: string;
+  description?: string;
+  allowed_values?: Array<string | number | boolean>;
+}
+
+export interface RateLimitSettings {
+  /** standard: 1000 requests per minute, burst 100 (Document 3). */
+  tier?: 'standard' | 'enterprise';
+  /** @isInt @minimum 1 */
+  requests_per_minute?: number;
+  /** @isInt @minimum 1 */
+  burst?: number;
+}
+
+/** Tenant settings read by the verdict gateway and the ledger (DESIGN.md section 6). */
+export interface TenantSettings {
+  scope_schema?: { fields: { [name: string]: ScopeFieldSchema } };
+  context_schema?: { fields: { [name: string]: ContextFieldSchema } };
+  /** Verdict when no rule fires; `allowed` unless set. */
+  default_verdict?: string;
+  /**
+   * @isInt
+   * @minimum 1
+   * @maximum 3600
+   */
+  verdict_ttl_seconds?: number;
+  /**
+   * @isInt
+   * @minimum 1
+   * @maximum 100
+   */
+  max_resolve_rounds?: number;
+  rate_limit?: RateLimitSettings;
+  precedence?: string;
+}
+
+export interface Tenant {
+  /** `tnt-` prefix */
+  id: string;
+  slug: string;
+  name: string;
+  settings: TenantSettings;
+  status: 'active';
+  created_at: string;
+  updated_at: string;
+  created_by: string | null;
+}
+
+export interface CreateTenantBody {
+  /** @minLength 1 @maxLength 200 */
+  name: string;
+  /**
+   * Lowercase letters, digits and dashes; unique.
+   * @pattern ^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$
+   */
+  slug: string;
+  settings?: TenantSettings;
+}
+
+export interface UpdateTenantBody {
+  /** @minLength 1 @maxLength 200 */
+  name?: string;
+  /** Replaces the settings object as a whole. */
+  settings?: TenantSettings;
+}
+
+export interface Principal {
+  /** `agn-` (agent) or `hum-` (human) prefix */
+  id: string;
+  tenant_id: string;
+  kind: 'agent' | 'human';
+  name: string;
+  /** Role ids, `role-<name>` */
+  roles: string[];
+  active: boolean;
+  status: 'active' | 'deactivated';
+  created_at: string;
+  updated_at: string;
+  created_by: string | null;
+}
+
+export interface CreatePrincipalBody {
+  kind: 'agent' | 'human';
+  /** @minLength 1 @maxLength 200 */
+  name: string;
+  /** @maxItems 100 */
+  roles?: RoleId[];
+  /** Platform admins name the tenant; tenant admins create in their own. */
+  tenant_id?: string;
+}
+
+export interface UpdatePrincipalBody {
+  active?: boolean;
+  /** @maxItems 100 */
+  roles?: RoleId[];
+  /** @minLength 1 @maxLength 200 */
+  name?: string;
+}
+
+/** @pattern ^role-[a-z0-9][a-z0-9_.-]{0,62}$ */
+export type RoleId = string;
+
+export interface ApiKey {
+  /** `key-` prefix */
+  id: string;
+  tenant_id: string;
+  principal_id: string;
+  /** The first characters of the key, to recognise it. */
+  key_prefix: string;
+  permissions: Permission[];
+  /** Empty means every scope of the tenant. */
+  scope_ids: string[];
+  expires_at: string | null;
+  revoked_at: string | null;
+  status: 'active' | 'revoked' | 'expired';
+  created_at: string;
+  updated_at: string;
+  created_by: string | null;
+}
+
+export interface CreatedApiKey extends ApiKey {
+  /** The plaintext key, `ak-<hex>`: shown once, stored only as a hash. */
+  key: string;
+}
+
+export interface CreateApiKeyBody {
+  principal_id: string;
+  /** @minItems 1 */
+  permissions: Permission[];
+  scope_ids?: string[];
+  /** ISO 8601 timestamp in the future */
+  expires_at?: Date;
+  tenant_id?: string;
+}
+
+export interface Page<T> {
+  items: T[];
+  /** Pass as `cursor` for the next page; null when done. */
+  next_cursor: string | null;
+}
+
+/** Document 2 error body. */
+export interface ErrorBody {
+  detail: string;
+}

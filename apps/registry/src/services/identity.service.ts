@@ -1,0 +1,199 @@
+import type { Logger } from 'pino';
+import type { Redis } from 'ioredis';
+import {
+  apiKeyPrefix,
+  generateApiKey,
+  hasPermission,
+  hashApiKey,
+  publishInvalidation,
+  type Identity,
+  type InvalidationEvent,
+} from '@arbiter/auth';
+import { AppError } from '@arbiter/http';
+import { isUniqueViolation, newId } from '@arbiter/db';
+import type { IdentityRepository } from '../repositories/identity.repository';
+import type {
+  ApiKey,
+  CreateApiKeyBody,
+  CreatedApiKey,
+  CreatePrincipalBody,
+  CreateTenantBody,
+  Page,
+  Principal,
+  Tenant,
+  UpdatePrincipalBody,
+  UpdateTenantBody,
+} from '../models/identity';
+import { conflict, notFound, unprocessable } from '../http/errors';
+import { presentKey, presentPrincipal, presentTenant } from './presenters';
+import { readPage, toPage, type PageQuery } from './pages';
+
+const forbidden = (message: string) => new AppError(403, 'forbidden', message);
+
+/** Tenants, principals and API keys (DESIGN.md section 3). */
+export class IdentityService {
+  constructor(
+    private readonly repo: IdentityRepository,
+    private readonly redis: Redis,
+    private readonly logger: Logger,
+  ) {}
+
+  // --- tenants -------------------------------------------------------------------------------
+
+  async createTenant(caller: Identity, body: CreateTenantBody): Promise<Tenant> {
+    try {
+      const row = await this.repo.createTenant({
+        id: newId('tnt-'),
+        slug: body.slug,
+        name: body.name,
+        settings: body.settings ?? {},
+        created_by: caller.principal.id,
+      });
+      return presentTenant(row);
+    } catch (err) {
+      if (isUniqueViolation(err)) throw conflict(`A tenant with slug ${body.slug} already exists`);
+      throw err;
+    }
+  }
+
+  /** Platform admins see every tenant; anyone else sees their own. */
+  async listTenants(caller: Identity, q: PageQuery): Promise<Page<Tenant>> {
+    const { limit, after } = readPage(q);
+    const only = hasPermission(caller, 'platform_admin') ? undefined : caller.tenant_id;
+    return toPage(await this.repo.listTenants(limit, after, only), limit, presentTenant);
+  }
+
+  async getTenant(caller: Identity, id: string): Promise<Tenant> {
+    return presentTenant(await this.visibleTenant(caller, id));
+  }
+
+  async updateTenant(caller: Identity, id: string, body: UpdateTenantBody): Promise<Tenant> {
+    await this.visibleTenant(caller, id);
+    if (!hasPermission(caller, 'platform_admin') && !hasPermission(caller, 'admin')) {
+      throw forbidden('Missing permission: admin');
+    }
+    const row = await this.repo.updateTenant(id, body);
+    await this.invalidate({ type: 'tenant', tenant_id: id });
+    return presentTenant(row);
+  }
+
+  private async visibleTenant(caller: Identity, id: string) {
+    if (!hasPermission(caller, 'platform_admin') && id !== caller.tenant_id) throw notFound('Tenant', id);
+    const row = await this.repo.findTenant(id);
+    if (!row) throw notFound('Tenant', id);
+    return row;
+  }
+
+  /** The tenant a call acts in: a platform admin may name one; a tenant admin acts in its own. */
+  private async targetTenant(caller: Identity, tenantId: string | undefined): Promise<string> {
+    if (tenantId === undefined || tenantId === caller.tenant_id) return caller.tenant_id;
+    if (!hasPermission(caller, 'platform_admin')) throw forbidden('Only a platform admin may act in another tenant (tenant_id)');
+    if (!(await this.repo.findTenant(tenantId))) throw notFound('Tenant', tenantId);
+    return tenantId;
+  }
+
+  // --- principals ----------------------------------------------------------------------------
+
+  async createPrincipal(caller: Identity, body: CreatePrincipalBody): Promise<Principal> {
+    const tenantId = await this.targetTenant(caller, body.tenant_id);
+    const row = await this.repo.createPrincipal(tenantId, {
+      id: newId(body.kind === 'agent' ? 'agn-' : 'hum-'),
+      kind: body.kind,
+      name: body.name,
+      roles: unique(body.roles ?? []),
+      created_by: caller.principal.id,
+    });
+    return presentPrincipal(row);
+  }
+
+  async listPrincipals(caller: Identity, q: PageQuery & { tenant_id?: string }): Promise<Page<Principal>> {
+    const tenantId = await this.targetTenant(caller, q.tenant_id);
+    const { limit, after } = readPage(q);
+    return toPage(await this.repo.listPrincipals(tenantId, limit, after), limit, presentPrincipal);
+  }
+
+  async getPrincipal(caller: Identity, id: string, tenantId?: string): Promise<Principal> {
+    const tenant = await this.targetTenant(caller, tenantId ?? (await this.tenantOfPrincipalFor(caller, id)));
+    const row = await this.repo.findPrincipal(tenant, id);
+    if (!row) throw notFound('Principal', id);
+    return presentPrincipal(row);
+  }
+
+  async updatePrincipal(caller: Identity, id: string, body: UpdatePrincipalBody): Promise<Principal> {
+    const tenant = await this.targetTenant(caller, await this.tenantOfPrincipalFor(caller, id));
+    if (!(await this.repo.findPrincipal(tenant, id))) throw notFound('Principal', id);
+    if (id === caller.principal.id && body.active === false) throw unprocessable('A principal cannot deactivate itself');
+    const row = await this.repo.updatePrincipal(tenant, id, {
+      ...(body.active !== undefined ? { active: body.active } : {}),
+      ...(body.roles !== undefined ? { roles: unique(body.roles) } : {}),
+      ...(body.name !== undefined ? { name: body.name } : {}),
+    });
+    await this.invalidate({ type: 'principal', principal_id: id });
+    return presentPrincipal(row);
+  }
+
+  /**
+   * Platform admins address principals and keys of any tenant by id; for anyone else the
+   * lookup stays inside their own tenant, so another tenant's ids answer 404.
+   */
+  private async tenantOfPrincipalFor(caller: Identity, principalId: string): Promise<string | undefined> {
+    if (!hasPermission(caller, 'platform_admin')) return undefined;
+    return (await this.repo.findPrincipalAnyTenant(principalId))?.tenant_id;
+  }
+
+  // --- API keys ------------------------------------------------------------------------------
+
+  async createKey(caller: Identity, body: CreateApiKeyBody): Promise<CreatedApiKey> {
+    const tenantId = await this.targetTenant(caller, body.tenant_id);
+    const principal = await this.repo.findPrincipal(tenantId, body.principal_id);
+    if (!principal) throw notFound('Principal', body.principal_id);
+    if (body.permissions.includes('platform_admin') && !hasPermission(caller, 'platform_admin')) {
+      throw forbidden('Missing permission: platform_admin');
+    }
+    if (body.expires_at && body.expires_at.getTime() <= Date.now()) throw unprocessable('expires_at must be in the future');
+    const key = generateApiKey();
+    const row = await this.repo.createKey(tenantId, {
+      id: newId('key-'),
+      principal_id: principal.id,
+      key_hash: hashApiKey(key),
+      key_prefix: apiKeyPrefix(key),
+      permissions: unique(body.permissions),
+      scope_ids: unique(body.scope_ids ?? []),
+      expires_at: body.expires_at ?? null,
+      created_by: caller.principal.id,
+    });
+    return { ...presentKey(row), key };
+  }
+
+  async listKeys(caller: Identity, q: PageQuery & { tenant_id?: string; principal_id?: string }): Promise<Page<ApiKey>> {
+    const tenantId = await this.targetTenant(caller, q.tenant_id);
+    const { limit, after } = readPage(q);
+    return toPage(await this.repo.listKeys(tenantId, limit, after, q.principal_id), limit, presentKey);
+  }
+
+  async revokeKey(caller: Identity, id: string): Promise<ApiKey> {
+    const anyTenant = hasPermission(caller, 'platform_admin') ? (await this.repo.findKeyAnyTenant(id))?.tenant_id : undefined;
+    const tenantId = anyTenant ?? caller.tenant_id;
+    const row = await this.repo.findKey(tenantId, id);
+    if (!row) throw notFound('API key', id);
+    const revoked = row.revoked_at ? row : await this.repo.revokeKey(tenantId, id, new Date());
+    await this.invalidate({ type: 'key', key_hash: row.key_hash });
+    return presentKey(revoked);
+  }
+
+  /**
+   * Other services drop cached keys on this message; their cache lifetime (at most 30 s) bounds
+   * staleness if Redis is down, so a failed publish does not fail the change.
+   */
+  private async invalidate(event: InvalidationEvent): Promise<void> {
+    try {
+      await publishInvalidation(this.redis, event);
+    } catch (err) {
+      this.logger.warn({ err, event }, 'could not publish auth invalidation');
+    }
+  }
+}
+
+function unique<T>(values: T[]): T[] {
+  return [...new Set(values)];
+}

@@ -1,0 +1,45 @@
+import type { Identity, Permission } from '@arbiter/auth';
+import type { IdentityRepository } from '../repositories/identity.repository';
+import { keyStatus } from './presenters';
+
+export interface IntrospectionAnswer {
+  active: boolean;
+  identity?: Identity;
+}
+
+/**
+ * What a key hash resolves to, for every service (the registry itself and, over internal HTTP,
+ * verdict and ledger). A revoked or expired key is inactive; a deactivated principal's key stays
+ * active here so that each service can answer with its own code (e.g. verdict's principal_deactivated).
+ */
+export class IntrospectionService {
+  constructor(private readonly repo: IdentityRepository) {}
+
+  async introspect(keyHash: string): Promise<IntrospectionAnswer> {
+    const row = await this.repo.findKeyByHash(keyHash);
+    if (!row || keyStatus(row) !== 'active') return { active: false };
+    return {
+      active: true,
+      identity: {
+        key_id: row.id,
+        tenant_id: row.tenant_id,
+        tenant_slug: row.tenant.slug,
+        principal: {
+          id: row.principal.id,
+          kind: row.principal.kind as 'agent' | 'human',
+          name: row.principal.name,
+          roles: row.principal.roles,
+          active: row.principal.active,
+        },
+        permissions: row.permissions as Permission[],
+        scope_ids: row.scope_ids,
+        expires_at: row.expires_at ? row.expires_at.toISOString() : null,
+      },
+    };
+  }
+
+  /** The registry resolves its own callers directly from its database. */
+  async resolve(keyHash: string): Promise<Identity | null> {
+    return (await this.introspect(keyHash)).identity ?? null;
+  }
+}

@@ -1,0 +1,230 @@
+import request from 'supertest';
+import { Client } from 'pg';
+import { createHash } from 'node:crypto';
+import { createPrincipalWithKey, createTenantWithAdmin, startTestRegistry, TEST_INTERNAL_TOKEN, type RegistryHarness, type TenantFixture } from './harness';
+
+describe('registry identity', () => {
+  let h: RegistryHarness;
+  let a: TenantFixture;
+  let b: TenantFixture;
+  const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
+
+  beforeAll(async () => {
+    h = await startTestRegistry();
+    a = await createTenantWithAdmin(h, 'acme', { default_verdict: 'allowed', verdict_ttl_seconds: 600 });
+    b = await createTenantWithAdmin(h, 'globex');
+  });
+  afterAll(() => h.stop());
+
+  describe('tenants', () => {
+    it('creates a tenant with server-assigned fields', async () => {
+      const res = await request(h.url).post('/api/v1/tenants').set(bearer(h.adminKey)).send({ name: 'Initech', slug: 'initech' }).expect(201);
+      expect(res.body).toMatchObject({ slug: 'initech', name: 'Initech', settings: {}, status: 'active' });
+      expect(res.body.id).toMatch(/^tnt-[0-9a-f]{24}$/);
+      expect(Date.parse(res.body.created_at)).not.toBeNaN();
+      expect(res.body.updated_at).toBe(res.body.created_at);
+      expect(res.body.created_by).toMatch(/^hum-/);
+    });
+
+    it('refuses a duplicate slug with 409', async () => {
+      const res = await request(h.url).post('/api/v1/tenants').set(bearer(h.adminKey)).send({ name: 'x', slug: 'acme' }).expect(409);
+      expect(res.body).toEqual({ detail: 'A tenant with slug acme already exists' });
+    });
+
+    it('answers 422 for a missing field and 400 for a bad value or an unknown field', async () => {
+      const missing = await request(h.url).post('/api/v1/tenants').set(bearer(h.adminKey)).send({ name: 'x' }).expect(422);
+      expect(missing.body.detail).toMatch(/slug/);
+      await request(h.url).post('/api/v1/tenants').set(bearer(h.adminKey)).send({ name: 'x', slug: 'Not A Slug' }).expect(400);
+      await request(h.url).post('/api/v1/tenants').set(bearer(h.adminKey)).send({ name: 'x', slug: 'ok-slug', extra: 1 }).expect(400);
+      await request(h.url)
+        .post('/api/v1/tenants')
+        .set(bearer(h.adminKey))
+        .send({ name: 'x', slug: 'ttl', settings: { verdict_ttl_seconds: 7200 } })
+        .expect(400);
+    });
+
+    it('lets only platform admins create tenants, naming the missing permission', async () => {
+      const res = await request(h.url).post('/api/v1/tenants').set(bearer(a.admin.key)).send({ name: 'x', slug: 'nope' }).expect(403);
+      expect(res.body).toEqual({ detail: 'Missing permission: platform_admin' });
+    });
+
+    it('lists every tenant for a platform admin and only its own for a tenant key', async () => {
+      const all = await request(h.url).get('/api/v1/tenants').set(bearer(h.adminKey)).expect(200);
+      expect(all.body.items.map((t: { slug: string }) => t.slug)).toEqual(expect.arrayContaining(['platform', 'acme', 'globex']));
+      const own = await request(h.url).get('/api/v1/tenants').set(bearer(a.admin.key)).expect(200);
+      expect(own.body).toEqual({ items: [expect.objectContaining({ id: a.tenant.id })], next_cursor: null });
+    });
+
+    it('paginates with limit and cursor', async () => {
+      const first = await request(h.url).get('/api/v1/tenants?limit=2').set(bearer(h.adminKey)).expect(200);
+      expect(first.body.items).toHaveLength(2);
+      expect(first.body.next_cursor).toEqual(expect.any(String));
+      const second = await request(h.url).get(`/api/v1/tenants?limit=2&cursor=${first.body.next_cursor}`).set(bearer(h.adminKey)).expect(200);
+      const ids = [...first.body.items, ...second.body.items].map((t: { id: string }) => t.id);
+      expect(new Set(ids).size).toBe(ids.length);
+      await request(h.url).get('/api/v1/tenants?cursor=garbage').set(bearer(h.adminKey)).expect(400);
+      await request(h.url).get('/api/v1/tenants?limit=5000').set(bearer(h.adminKey)).expect(400);
+    });
+
+    it('updates name and settings (PATCH) by the tenant admin, never another tenant', async () => {
+      const res = await request(h.url)
+        .patch(`/api/v1/tenants/${a.tenant.id}`)
+        .set(bearer(a.admin.key))
+        .send({ name: 'Acme Corp', settings: { default_verdict: 'blocked', max_resolve_rounds: 5 } })
+        .expect(200);
+      expect(res.body).toMatchObject({ name: 'Acme Corp', settings: { default_verdict: 'blocked', max_resolve_rounds: 5 } });
+      expect(res.body.updated_at >= res.body.created_at).toBe(true);
+      await request(h.url).patch(`/api/v1/tenants/${b.tenant.id}`).set(bearer(a.admin.key)).send({ name: 'hijack' }).expect(404);
+      await request(h.url).get(`/api/v1/tenants/${b.tenant.id}`).set(bearer(a.admin.key)).expect(404);
+    });
+  });
+
+  describe('principals', () => {
+    it('creates agents and humans with prefixed ids and roles', async () => {
+      const agent = await request(h.url).post('/api/v1/principals').set(bearer(a.admin.key)).send({ kind: 'agent', name: 'bot' }).expect(201);
+      expect(agent.body).toMatchObject({ tenant_id: a.tenant.id, kind: 'agent', active: true, status: 'active', roles: [] });
+      expect(agent.body.id).toMatch(/^agn-/);
+      const human = await request(h.url)
+        .post('/api/v1/principals')
+        .set(bearer(a.admin.key))
+        .send({ kind: 'human', name: 'Ada', roles: ['role-finance', 'role-finance'] })
+        .expect(201);
+      expect(human.body.id).toMatch(/^hum-/);
+      expect(human.body.roles).toEqual(['role-finance']);
+    });
+
+    it('rejects bad role ids and kinds', async () => {
+      await request(h.url).post('/api/v1/principals').set(bearer(a.admin.key)).send({ kind: 'human', name: 'x', roles: ['admin'] }).expect(400);
+      await request(h.url).post('/api/v1/principals').set(bearer(a.admin.key)).send({ kind: 'robot', name: 'x' }).expect(400);
+    });
+
+    it('keeps tenant admins inside their tenant', async () => {
+      const res = await request(h.url)
+        .post('/api/v1/principals')
+        .set(bearer(a.admin.key))
+        .send({ kind: 'agent', name: 'x', tenant_id: b.tenant.id })
+        .expect(403);
+      expect(res.body.detail).toMatch(/platform admin/);
+      await request(h.url).get(`/api/v1/principals/${b.admin.principalId}`).set(bearer(a.admin.key)).expect(404);
+      await request(h.url).patch(`/api/v1/principals/${b.admin.principalId}`).set(bearer(a.admin.key)).send({ active: false }).expect(404);
+      const list = await request(h.url).get('/api/v1/principals').set(bearer(a.admin.key)).expect(200);
+      expect(list.body.items.every((p: { tenant_id: string }) => p.tenant_id === a.tenant.id)).toBe(true);
+    });
+
+    it('deactivates a principal, whose keys then get 403 on the registry', async () => {
+      const p = await createPrincipalWithKey(h, a.admin.key, { permissions: ['read'] });
+      await request(h.url).get('/api/v1/tenants').set(bearer(p.key)).expect(200);
+      const res = await request(h.url).patch(`/api/v1/principals/${p.principalId}`).set(bearer(a.admin.key)).send({ active: false }).expect(200);
+      expect(res.body).toMatchObject({ active: false, status: 'deactivated' });
+      const denied = await request(h.url).get('/api/v1/tenants').set(bearer(p.key)).expect(403);
+      expect(denied.body.detail).toMatch(/deactivated/);
+    });
+  });
+
+  describe('API keys', () => {
+    it('returns the plaintext once and stores only its SHA-256 hash', async () => {
+      const p = await createPrincipalWithKey(h, a.admin.key, { permissions: ['read', 'check'] });
+      const list = await request(h.url).get(`/api/v1/api-keys?principal_id=${p.principalId}`).set(bearer(a.admin.key)).expect(200);
+      expect(list.body.items).toHaveLength(1);
+      expect(list.body.items[0]).toMatchObject({ id: p.keyId, permissions: ['read', 'check'], status: 'active', key_prefix: p.key.slice(0, 11) });
+      expect(JSON.stringify(list.body)).not.toContain(p.key);
+      const db = new Client({ connectionString: h.databaseUrl });
+      await db.connect();
+      try {
+        const rows = await db.query('SELECT key_hash FROM api_keys WHERE id = $1', [p.keyId]);
+        expect(rows.rows[0].key_hash).toBe(createHash('sha256').update(p.key).digest('hex'));
+        const leak = await db.query(`SELECT count(*)::int AS n FROM api_keys WHERE key_hash = $1 OR key_prefix = $1`, [p.key]);
+        expect(leak.rows[0].n).toBe(0);
+      } finally {
+        await db.end();
+      }
+    });
+
+    it('refuses a key for another tenant principal, an unknown permission, a past expiry, and platform_admin from a tenant admin', async () => {
+      await request(h.url).post('/api/v1/api-keys').set(bearer(a.admin.key)).send({ principal_id: b.admin.principalId, permissions: ['read'] }).expect(404);
+      const p = await createPrincipalWithKey(h, a.admin.key, { permissions: ['read'] });
+      await request(h.url).post('/api/v1/api-keys').set(bearer(a.admin.key)).send({ principal_id: p.principalId, permissions: ['fly'] }).expect(400);
+      await request(h.url)
+        .post('/api/v1/api-keys')
+        .set(bearer(a.admin.key))
+        .send({ principal_id: p.principalId, permissions: ['read'], expires_at: '2001-01-01T00:00:00Z' })
+        .expect(422);
+      await request(h.url).post('/api/v1/api-keys').set(bearer(a.admin.key)).send({ principal_id: p.principalId, permissions: ['platform_admin'] }).expect(403);
+      await request(h.url).post('/api/v1/api-keys').set(bearer(a.admin.key)).send({ permissions: ['read'] }).expect(422);
+    });
+
+    it('revokes a key at once (DELETE) and reports it revoked', async () => {
+      const p = await createPrincipalWithKey(h, a.admin.key, { permissions: ['read'] });
+      await request(h.url).get('/api/v1/tenants').set(bearer(p.key)).expect(200);
+      const res = await request(h.url).delete(`/api/v1/api-keys/${p.keyId}`).set(bearer(a.admin.key)).expect(200);
+      expect(res.body).toMatchObject({ status: 'revoked' });
+      expect(res.body.revoked_at).toEqual(expect.any(String));
+      await request(h.url).get('/api/v1/tenants').set(bearer(p.key)).expect(401);
+      await request(h.url).delete(`/api/v1/api-keys/${b.admin.principalId}`).set(bearer(a.admin.key)).expect(404);
+    });
+
+    it('requires admin to manage keys, naming the permission', async () => {
+      const p = await createPrincipalWithKey(h, a.admin.key, { permissions: ['read'] });
+      const res = await request(h.url).get('/api/v1/api-keys').set(bearer(p.key)).expect(403);
+      expect(res.body).toEqual({ detail: 'Missing permission: admin' });
+    });
+  });
+
+  describe('authentication', () => {
+    it('answers 401 in the {detail} shape without a key or with a bad one', async () => {
+      const none = await request(h.url).get('/api/v1/tenants').expect(401);
+      expect(none.body).toEqual({ detail: expect.stringMatching(/Missing API key/) });
+      await request(h.url).get('/api/v1/tenants').set(bearer('ak-' + '0'.repeat(64))).expect(401);
+      await request(h.url).get('/api/v1/tenants').set({ Authorization: 'Basic abc' }).expect(401);
+    });
+
+    it('keeps the bootstrap admin idempotent across restarts', async () => {
+      const { startRegistry } = await import('../src/server');
+      const { createLogger } = await import('@arbiter/http');
+      const again = await startRegistry({ ...h.registry.ctx.config, PORT: 0 }, createLogger('registry', 'silent'));
+      try {
+        await request(again.url).get('/api/v1/tenants').set(bearer(h.adminKey)).expect(200);
+        const count = await again.ctx.prisma.apiKey.count({ where: { bootstrap: true } });
+        expect(count).toBe(1);
+      } finally {
+        await again.close();
+      }
+    });
+  });
+
+  describe('internal introspection', () => {
+    const introspect = (body: object, token = TEST_INTERNAL_TOKEN) =>
+      request(h.url).post('/internal/v1/introspect').set('X-Internal-Token', token).send(body);
+
+    it('resolves a key hash to its identity', async () => {
+      const p = await createPrincipalWithKey(h, a.admin.key, { permissions: ['check'], roles: ['role-ops'] });
+      const res = await introspect({ key_hash: createHash('sha256').update(p.key).digest('hex') }).expect(200);
+      expect(res.body).toEqual({
+        active: true,
+        identity: {
+          key_id: p.keyId,
+          tenant_id: a.tenant.id,
+          tenant_slug: 'acme',
+          principal: { id: p.principalId, kind: 'agent', name: 'p', roles: ['role-ops'], active: true },
+          permissions: ['check'],
+          scope_ids: [],
+          expires_at: null,
+        },
+      });
+      await introspect({ key_hash: '0'.repeat(64) }).expect(200, { active: false });
+      await introspect({ key_hash: 'nope' }).expect(400);
+    });
+
+    it('refuses tenant API keys and wrong tokens', async () => {
+      await introspect({ key_hash: '0'.repeat(64) }, 'wrong-token').expect(401);
+      await request(h.url).post('/internal/v1/introspect').set(bearer(h.adminKey)).send({ key_hash: '0'.repeat(64) }).expect(401);
+    });
+  });
+
+  it('serves its OpenAPI document and /docs', async () => {
+    const spec = await request(h.url).get('/openapi.json').expect(200);
+    expect(Object.keys(spec.body.paths)).toEqual(expect.arrayContaining(['/api/v1/tenants', '/api/v1/principals', '/api/v1/api-keys/{key_id}']));
+    expect(JSON.stringify(spec.body)).not.toContain('/internal/');
+    await request(h.url).get('/docs/').expect(200);
+  });
+});

@@ -1,0 +1,2 @@
+export { testPgUrl, testRedisUrl } from './env';
+export { createTestDatabase } from './databases';
