@@ -20,5 +20,6 @@ export function buildRegistryApp(ctx: RegistryContext): Express {
     },
   });
   app.locals.ctx = ctx;
+  app.locals.authenticator = ctx.authenticator;
   return app;
 }

@@ -1,9 +1,8 @@
-import path from 'node:path';
 import type { Logger } from 'pino';
 import { Redis } from 'ioredis';
 import type { Pool } from 'pg';
 import { Authenticator } from '@arbiter/auth';
-import { createPool, createPrismaClient } from '@arbiter/db';
+import { createPool, createPrismaClient, migrationsDir } from '@arbiter/db';
 import { PrismaClient } from './generated/prisma/client';
 import type { RegistryConfig } from './config';
 import { registryAuthErrors } from './http/errors';
@@ -24,10 +23,8 @@ export interface RegistryContext {
   close(): Promise<void>;
 }
 
-/** Migrations ship beside the bundle (dist/apps/registry/migrations) or live in prisma/registry. */
 export function registryMigrationsDir(): string {
-  const candidates = [path.join(__dirname, 'migrations'), path.resolve(__dirname, '../../../prisma/registry/migrations')];
-  return process.env.REGISTRY_MIGRATIONS_DIR ?? candidates.find((d) => require('node:fs').existsSync(d)) ?? candidates[1];
+  return migrationsDir('registry', __dirname);
 }
 
 export function createRegistryContext(config: RegistryConfig, logger: Logger): RegistryContext {

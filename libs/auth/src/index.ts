@@ -8,3 +8,7 @@ export { Authenticator, credentialFrom, requirePermission } from './authenticate
 export type { AuthErrors, AuthenticatorOptions, CredentialSource } from './authenticate';
 export { publishInvalidation, subscribeInvalidations } from './pubsub';
 export { internalTokenGuard } from './internal-token';
+export { createRemoteAuth } from './remote';
+export type { RemoteAuth, RemoteAuthOptions } from './remote';
+export { expressAuthentication } from './tsoa';
+export type { AuthedRequest } from './tsoa';

@@ -4,3 +4,4 @@ export { createPool, createPrismaClient } from './pool';
 export type { DatabaseOptions } from './pool';
 export { isUniqueViolation, isSerializationFailure } from './pg-errors';
 export { newId } from './ids';
+export { migrationsCurrentCheck, migrationsDir } from './readiness';

@@ -8,3 +8,5 @@ export { listen, closeOnSignals } from './server';
 export type { RunningServer, ListenOptions } from './server';
 export { createLogger } from './logger';
 export { decodeCursor, encodeCursor, parseLimit } from './pagination';
+export { runMain } from './main';
+export { iocContainer } from './ioc';

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, Path, Post, Query, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
 import type { RegistryContext } from '../context';
-import type { AuthedRequest } from '../http/authed-request';
+import type { AuthedRequest } from '@arbiter/auth';
 import type { ApiKey, CreateApiKeyBody, CreatedApiKey, ErrorBody, Page } from '../models/identity';
 
 @Route('api/v1/api-keys')

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, Patch, Path, Post, Query, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
 import type { RegistryContext } from '../context';
-import type { AuthedRequest } from '../http/authed-request';
+import type { AuthedRequest } from '@arbiter/auth';
 import type { CreateTenantBody, ErrorBody, Page, Tenant, UpdateTenantBody } from '../models/identity';
 
 @Route('api/v1/tenants')

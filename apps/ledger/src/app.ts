@@ -1,0 +1,21 @@
+import type { Express } from 'express';
+import { createServiceApp, ledgerDialect } from '@arbiter/http';
+import { migrationsCurrentCheck } from '@arbiter/db';
+import { ledgerMigrationsDir, type LedgerContext } from './context';
+import { RegisterRoutes } from './routes.generated';
+import openapi from '../openapi.json';
+
+export function buildLedgerApp(ctx: LedgerContext): Express {
+  const app = createServiceApp({
+    service: 'ledger',
+    dialect: ledgerDialect,
+    logger: ctx.logger,
+    bodyLimit: ctx.config.BODY_LIMIT,
+    openapi,
+    readiness: [migrationsCurrentCheck(ctx.pool, ledgerMigrationsDir()), { name: 'redis', check: async () => void (await ctx.redis.ping()) }],
+    routes: (app) => RegisterRoutes(app),
+  });
+  app.locals.ctx = ctx;
+  app.locals.authenticator = ctx.authenticator;
+  return app;
+}

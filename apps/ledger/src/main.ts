@@ -1,0 +1,5 @@
+import { runMain } from '@arbiter/http';
+import { loadLedgerConfig } from './config';
+import { startLedger } from './server';
+
+runMain('ledger', () => loadLedgerConfig(), startLedger);

@@ -1,0 +1,6 @@
+/** Document 3 error body: VALIDATION_ERROR, NOT_FOUND, UNAUTHORIZED, INTERNAL_ERROR, RATE_LIMITED, FORBIDDEN. */
+export interface ErrorBody {
+  code: string;
+  message: string;
+  details?: unknown;
+}

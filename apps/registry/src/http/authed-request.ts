@@ -1,4 +1,0 @@
-import type { Request } from 'express';
-import type { Identity } from '@arbiter/auth';
-
-export type AuthedRequest = Request & { user: Identity };

@@ -1,0 +1,21 @@
+import type { Express } from 'express';
+import { createServiceApp, verdictDialect } from '@arbiter/http';
+import { migrationsCurrentCheck } from '@arbiter/db';
+import { verdictMigrationsDir, type VerdictContext } from './context';
+import { RegisterRoutes } from './routes.generated';
+import openapi from '../openapi.json';
+
+export function buildVerdictApp(ctx: VerdictContext): Express {
+  const app = createServiceApp({
+    service: 'verdict',
+    dialect: verdictDialect,
+    logger: ctx.logger,
+    bodyLimit: ctx.config.BODY_LIMIT,
+    openapi,
+    readiness: [migrationsCurrentCheck(ctx.pool, verdictMigrationsDir()), { name: 'redis', check: async () => void (await ctx.redis.ping()) }],
+    routes: (app) => RegisterRoutes(app),
+  });
+  app.locals.ctx = ctx;
+  app.locals.authenticator = ctx.authenticator;
+  return app;
+}

@@ -1,0 +1,1 @@
+export { expressAuthentication } from '@arbiter/auth';

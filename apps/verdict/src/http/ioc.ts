@@ -1,0 +1,1 @@
+export { iocContainer } from '@arbiter/http';
