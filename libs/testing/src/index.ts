@@ -1,2 +1,3 @@
 export { testPgUrl, testRedisUrl } from './env';
 export { createTestDatabase } from './databases';
+export { schemaMismatches } from './schema-check';

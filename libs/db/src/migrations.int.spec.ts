@@ -1,0 +1,91 @@
+import { mkdtemp, mkdir, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Client } from 'pg';
+import { createTestDatabase } from '@arbiter/testing';
+import { applyMigrations, MigrationError, pendingMigrations, readMigrations } from './migrations';
+
+async function migrationsFolder(files: Record<string, string>): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'arbiter-migrations-'));
+  for (const [name, sql] of Object.entries(files)) {
+    await mkdir(path.join(dir, name));
+    await writeFile(path.join(dir, name, 'migration.sql'), sql);
+  }
+  return dir;
+}
+
+async function query(url: string, sql: string) {
+  const c = new Client({ connectionString: url });
+  await c.connect();
+  try {
+    return (await c.query(sql)).rows;
+  } finally {
+    await c.end();
+  }
+}
+
+describe(applyMigrations.name, () => {
+  it('applies pending migrations in order, records them like prisma migrate, and is idempotent', async () => {
+    const db = await createTestDatabase('mig');
+    const dir = await migrationsFolder({
+      '20260101000000_a': 'CREATE TABLE a (id int PRIMARY KEY);',
+      '20260102000000_b': 'ALTER TABLE a ADD COLUMN name text;',
+    });
+    try {
+      expect(await applyMigrations(db.url, dir)).toEqual({ applied: ['20260101000000_a', '20260102000000_b'] });
+      expect(await applyMigrations(db.url, dir)).toEqual({ applied: [] });
+      const rows = await query(db.url, 'SELECT migration_name, checksum, finished_at, applied_steps_count FROM _prisma_migrations ORDER BY migration_name');
+      expect(rows.map((r) => r.migration_name)).toEqual(['20260101000000_a', '20260102000000_b']);
+      expect(rows[0].checksum).toMatch(/^[0-9a-f]{64}$/);
+      expect(rows.every((r) => r.finished_at && r.applied_steps_count === 1)).toBe(true);
+      const c = new Client({ connectionString: db.url });
+      await c.connect();
+      expect(await pendingMigrations((sql) => c.query(sql), await readMigrations(dir))).toEqual([]);
+      await c.end();
+    } finally {
+      await db.drop();
+    }
+  });
+
+  it('is safe when several replicas start at once (advisory lock)', async () => {
+    const db = await createTestDatabase('mig_race');
+    const dir = await migrationsFolder({
+      '20260101000000_a': 'CREATE TABLE a (id int PRIMARY KEY);',
+      '20260102000000_b': 'CREATE TABLE b (id int PRIMARY KEY);',
+    });
+    try {
+      const results = await Promise.all([1, 2, 3, 4].map(() => applyMigrations(db.url, dir)));
+      expect(results.flatMap((r) => r.applied).sort()).toEqual(['20260101000000_a', '20260102000000_b']);
+      const rows = await query(db.url, 'SELECT count(*)::int AS n FROM _prisma_migrations');
+      expect(rows[0].n).toBe(2);
+    } finally {
+      await db.drop();
+    }
+  });
+
+  it('rolls a failing migration back whole and reports it', async () => {
+    const db = await createTestDatabase('mig_fail');
+    const dir = await migrationsFolder({ '20260101000000_bad': 'CREATE TABLE ok (id int); SELECT * FROM missing_table;' });
+    try {
+      await expect(applyMigrations(db.url, dir)).rejects.toMatchObject({ code: 'migration_failed' });
+      const rows = await query(db.url, `SELECT to_regclass('ok') AS t, (SELECT count(*)::int FROM _prisma_migrations) AS n`);
+      expect(rows[0]).toEqual({ t: null, n: 0 });
+    } finally {
+      await db.drop();
+    }
+  });
+
+  it('refuses to start when an applied migration was edited', async () => {
+    const db = await createTestDatabase('mig_edit');
+    const dir = await migrationsFolder({ '20260101000000_a': 'CREATE TABLE a (id int);' });
+    try {
+      await applyMigrations(db.url, dir);
+      await writeFile(path.join(dir, '20260101000000_a', 'migration.sql'), 'CREATE TABLE a (id bigint);');
+      const err = await applyMigrations(db.url, dir).catch((e) => e);
+      expect(err).toBeInstanceOf(MigrationError);
+      expect(err.code).toBe('checksum_mismatch');
+    } finally {
+      await db.drop();
+    }
+  });
+});
