@@ -1,0 +1,32 @@
+import tseslint from 'typescript-eslint';
+import moduleBoundaries from './tools/eslint/module-boundaries.cjs';
+
+export default tseslint.config(
+  { ignores: ['**/node_modules/**', '**/dist/**', '**/generated/**', '**/routes.generated.ts', '.data/**', 'tmp/**'] },
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    plugins: { arbiter: { rules: { 'module-boundaries': moduleBoundaries } } },
+    rules: {
+      'arbiter/module-boundaries': 'error',
+      'no-console': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-require-imports': 'off',
+    },
+  },
+  {
+    files: ['**/*.js', '**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', __dirname: 'readonly', process: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
+    // Jest's global setup runs outside any project's module mapper, so it imports devstack by path.
+    files: ['libs/testing/src/global-setup.ts', 'libs/testing/src/global-teardown.ts'],
+    rules: { 'arbiter/module-boundaries': 'off' },
+  },
+  {
+    // Command-line entry points and test tooling talk to a terminal.
+    files: ['**/*.spec.ts', '**/test/**/*.ts', 'libs/devstack/src/cli.ts', 'bench/**/*.ts', 'scripts/**'],
+    rules: { 'no-console': 'off' },
+  },
+);

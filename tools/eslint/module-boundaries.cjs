@@ -1,0 +1,87 @@
+// Enforces the Nx module boundaries by project tags (STYLE.md: apps import libs, libs never import
+// apps, one app never imports another). The @nx/eslint-plugin has no release for this Nx version
+// (INFRA-NOTES.md), so this small rule does the same job from each project's package.json tags.
+'use strict';
+const fs = require('node:fs');
+const path = require('node:path');
+
+const root = path.resolve(__dirname, '../..');
+const tsconfig = JSON.parse(fs.readFileSync(path.join(root, 'tsconfig.base.json'), 'utf8'));
+
+/** Which tags a project may depend on; test files may also use the testing libs. */
+const CONSTRAINTS = {
+  'type:app': { prod: ['type:lib'], test: ['type:lib', 'type:testing'] },
+  'type:lib': { prod: ['type:lib'], test: ['type:lib', 'type:testing'] },
+  'type:testing': { prod: ['type:lib', 'type:testing'], test: ['type:lib', 'type:testing'] },
+  'type:e2e': { prod: ['type:lib', 'type:testing', 'type:app'], test: ['type:lib', 'type:testing', 'type:app'] },
+};
+
+function loadProjects() {
+  const projects = [];
+  for (const group of ['apps', 'libs', '.']) {
+    const base = path.join(root, group);
+    const dirs = group === '.' ? ['e2e', 'tools'] : fs.existsSync(base) ? fs.readdirSync(base) : [];
+    for (const d of dirs) {
+      const pkgPath = path.join(base, d, 'package.json');
+      if (!fs.existsSync(pkgPath)) continue;
+      const pkg = JSON.parse(fs.readFileSync(pkgPath, 'utf8'));
+      projects.push({ name: pkg.name, root: path.join(base, d) + path.sep, tags: (pkg.nx && pkg.nx.tags) || [] });
+    }
+  }
+  return projects;
+}
+
+let cache;
+function projects() {
+  return (cache ??= loadProjects());
+}
+
+function projectOfFile(file) {
+  return projects().find((p) => file.startsWith(p.root));
+}
+
+function projectOfImport(spec, fromFile) {
+  const alias = tsconfig.compilerOptions.paths[spec];
+  if (alias) return projectOfFile(path.join(root, alias[0]));
+  if (spec.startsWith('@arbiter/')) return projects().find((p) => p.name === spec);
+  if (spec.startsWith('.')) return projectOfFile(path.resolve(path.dirname(fromFile), spec));
+  return undefined;
+}
+
+const TEST_FILE = /(\.spec\.ts$)|([\\/]test[\\/])/;
+
+module.exports = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'Enforce module boundaries between Nx projects by tags' },
+    messages: {
+      forbidden: '{{from}} ({{fromTags}}) may not import {{to}} ({{toTags}}).',
+      deepLib: 'Import {{to}} through its alias, not by a relative path into another project.',
+    },
+    schema: [],
+  },
+  create(context) {
+    const file = context.filename ?? context.getFilename();
+    const from = projectOfFile(file);
+    if (!from) return {};
+    const kind = TEST_FILE.test(file) ? 'test' : 'prod';
+    function check(node, spec) {
+      if (typeof spec !== 'string') return;
+      const to = projectOfImport(spec, file);
+      if (!to || to === from) return;
+      const allowed = new Set(from.tags.flatMap((t) => (CONSTRAINTS[t] ? CONSTRAINTS[t][kind] : [])));
+      const ok = to.tags.some((t) => allowed.has(t));
+      if (!ok) {
+        context.report({ node, messageId: 'forbidden', data: { from: from.name, fromTags: from.tags.join(','), to: to.name, toTags: to.tags.join(',') } });
+      } else if (spec.startsWith('.') && to.tags.includes('type:lib')) {
+        context.report({ node, messageId: 'deepLib', data: { to: to.name } });
+      }
+    }
+    return {
+      ImportDeclaration: (node) => check(node, node.source.value),
+      ExportNamedDeclaration: (node) => node.source && check(node, node.source.value),
+      ExportAllDeclaration: (node) => check(node, node.source.value),
+      ImportExpression: (node) => node.source.type === 'Literal' && check(node, node.source.value),
+    };
+  },
+};

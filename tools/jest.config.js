@@ -1,0 +1,3 @@
+const config = require('../jest.preset.js')('tools', __dirname);
+config.testMatch = ['<rootDir>/**/*.spec.ts'];
+module.exports = config;
