@@ -209,10 +209,17 @@ describe('registry identity', () => {
           permissions: ['check'],
           scope_ids: [],
           expires_at: null,
+          rate_limit: null,
         },
       });
       await introspect({ key_hash: '0'.repeat(64) }).expect(200, { active: false });
       await introspect({ key_hash: 'nope' }).expect(400);
+    });
+
+    it('carries the tenant rate-limit override', async () => {
+      const t = await createTenantWithAdmin(h, 'bigcorp', { rate_limit: { tier: 'enterprise', requests_per_minute: 6000, burst: 500 } });
+      const res = await introspect({ key_hash: createHash('sha256').update(t.admin.key).digest('hex') }).expect(200);
+      expect(res.body.identity.rate_limit).toEqual({ requests_per_minute: 6000, burst: 500 });
     });
 
     it('refuses tenant API keys and wrong tokens', async () => {

@@ -34,6 +34,15 @@ const models: TsoaRoute.Models = {
         "type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["read"]},{"dataType":"enum","enums":["write"]},{"dataType":"enum","enums":["manage_rules"]},{"dataType":"enum","enums":["manage_invariants"]},{"dataType":"enum","enums":["approve"]},{"dataType":"enum","enums":["check"]},{"dataType":"enum","enums":["seal"]},{"dataType":"enum","enums":["admin"]},{"dataType":"enum","enums":["platform_admin"]}],"validators":{}},
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "RateLimitOverride": {
+        "dataType": "refObject",
+        "properties": {
+            "requests_per_minute": {"dataType":"double","required":true},
+            "burst": {"dataType":"double","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "Identity": {
         "dataType": "refObject",
         "properties": {
@@ -44,6 +53,7 @@ const models: TsoaRoute.Models = {
             "permissions": {"dataType":"array","array":{"dataType":"refAlias","ref":"Permission"},"required":true},
             "scope_ids": {"dataType":"array","array":{"dataType":"string"},"required":true},
             "expires_at": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
+            "rate_limit": {"dataType":"union","subSchemas":[{"ref":"RateLimitOverride"},{"dataType":"enum","enums":[null]}],"required":true},
         },
         "additionalProperties": false,
     },

@@ -14,6 +14,7 @@ function identity(overrides: Partial<Identity> = {}): Identity {
     permissions: ['read'],
     scope_ids: [],
     expires_at: null,
+    rate_limit: null,
     ...overrides,
   };
 }

@@ -30,6 +30,13 @@ export interface Identity {
   /** Empty means every scope of the tenant. */
   scope_ids: string[];
   expires_at: string | null;
+  /** The tenant's rate-limit override (enterprise tier), null for the standard tier. */
+  rate_limit: RateLimitOverride | null;
+}
+
+export interface RateLimitOverride {
+  requests_per_minute: number;
+  burst: number;
 }
 
 export function isPermission(value: string): value is Permission {

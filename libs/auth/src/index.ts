@@ -1,5 +1,5 @@
 export { PERMISSIONS, hasPermission, isPermission, canAccessScope } from './identity';
-export type { Identity, Permission, PrincipalInfo } from './identity';
+export type { Identity, Permission, PrincipalInfo, RateLimitOverride } from './identity';
 export { generateApiKey, hashApiKey, isApiKeyFormat, apiKeyPrefix, secretsEqual } from './api-keys';
 export { CachedKeyResolver, MAX_CACHE_TTL_MS, INVALIDATION_CHANNEL, parseInvalidation } from './resolver';
 export type { KeyResolver, CacheOptions, InvalidationEvent } from './resolver';
