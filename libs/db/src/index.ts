@@ -5,3 +5,5 @@ export type { DatabaseOptions } from './pool';
 export { isUniqueViolation, isSerializationFailure } from './pg-errors';
 export { newId } from './ids';
 export { migrationsCurrentCheck, migrationsDir } from './readiness';
+export { GroupCommitWriter } from './group-commit';
+export type { GroupCommitOptions } from './group-commit';
