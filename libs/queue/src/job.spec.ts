@@ -104,6 +104,6 @@ describe(defineJob.name, () => {
     // Compile-time checks: these assignments fail to type-check if the inference breaks.
     const payload: PayloadOf<typeof sut> = { to: 'x', at: '2026-01-01T00:00:00Z', count: 0 };
     const result: ResultOf<typeof sut> = { ok: true };
-    expect([payload.count, result.ok]).toEqual([0, true]);
+    expect([payload.count, result.ok, sut.name]).toEqual([0, true, spec.name]);
   });
 });
