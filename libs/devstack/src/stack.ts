@@ -1,0 +1,326 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { DevstackError } from './errors';
+import { isPortFree } from './ports';
+import { databaseUrl, ensureDatabases, PostgresHandle, startPostgres } from './postgres';
+import {
+  forwardLines,
+  hasExited,
+  isOwnerAlive,
+  isProcessAlive,
+  processCommandLine,
+  stopOnExit,
+  terminate,
+  waitUntilGone,
+} from './processes';
+import { RedisHandle, startRedis } from './redis';
+import { LoadedSecrets, loadOrCreateSecrets } from './secrets';
+
+/**
+ * The embedded default of DESIGN.md section 2: one PostgreSQL (three databases), one Redis, the three services and
+ * the worker, each service awaited on GET /readyz. External servers replace the embedded ones through
+ * DATABASE_URL_<SERVICE> and REDIS_URL.
+ */
+
+export interface AppSpec {
+  name: string;
+  /** The bundled entry (dist/apps/<name>/main.js). */
+  entry: string;
+  /** HTTP port; undefined for a process without an HTTP API (the worker), which is not awaited. */
+  port?: number;
+}
+
+/** Each service's database and the variable that points it elsewhere. */
+export const DATABASES = [
+  { service: 'registry', variable: 'DATABASE_URL_REGISTRY', database: 'arbiter_registry' },
+  { service: 'verdict', variable: 'DATABASE_URL_VERDICT', database: 'arbiter_verdict' },
+  { service: 'ledger', variable: 'DATABASE_URL_LEDGER', database: 'arbiter_ledger' },
+] as const;
+
+const DEFAULT_APPS = [
+  { name: 'registry', portVariable: 'REGISTRY_PORT', port: 3001 },
+  { name: 'verdict', portVariable: 'VERDICT_PORT', port: 3002 },
+  { name: 'ledger', portVariable: 'LEDGER_PORT', port: 3003 },
+  { name: 'worker' },
+] as const;
+
+function parsePort(value: string | undefined, variable: string, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) {
+    throw new DevstackError('invalid_config', `${variable} must be a TCP port number (1-65535), got "${value}"`);
+  }
+  return port;
+}
+
+/**
+ * The apps `npm start` runs, from `<root>/dist/apps/<name>/main.js`, with ports from REGISTRY_PORT, VERDICT_PORT and
+ * LEDGER_PORT. ARBITER_START_APPS (comma-separated names) runs a subset.
+ */
+export function defaultApps(root: string, env: NodeJS.ProcessEnv = process.env): AppSpec[] {
+  const only = env.ARBITER_START_APPS?.split(',').map((s) => s.trim()).filter(Boolean);
+  return DEFAULT_APPS.filter((app) => !only || only.includes(app.name)).map((app) => ({
+    name: app.name,
+    entry: path.join(root, 'dist', 'apps', app.name, 'main.js'),
+    port: 'portVariable' in app ? parsePort(env[app.portVariable], app.portVariable, app.port) : undefined,
+  }));
+}
+
+export type StackLog = (source: string, line: string) => void;
+
+export interface StackOptions {
+  /** Holds pg/, redis/ and secrets.json (`<repo>/.data`). */
+  dataDir: string;
+  apps: AppSpec[];
+  /** The user's environment: its values win over generated ones. Default process.env. */
+  env?: NodeJS.ProcessEnv;
+  log?: StackLog;
+  /** Per service. Default 60 s. */
+  readyTimeoutMs?: number;
+  /** How long a child gets after SIGTERM before SIGKILL. Default 10 s. */
+  stopGraceMs?: number;
+  /** Passed to startPostgres: false only for throwaway clusters (tests). Default true. */
+  durable?: boolean;
+  /** Also pass PostgreSQL's and Redis's own output to `log` (it is otherwise shown only when they fail to start). */
+  serverLogs?: boolean;
+  /** Aborts a start in progress (Ctrl-C while waiting for readiness). */
+  signal?: AbortSignal;
+}
+
+export interface AppExit {
+  name: string;
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+export interface RunningStack {
+  /** Base URL of each HTTP service. */
+  urls: Record<string, string>;
+  secrets: LoadedSecrets;
+  /** The environment every child got (before its own PORT). */
+  childEnv: NodeJS.ProcessEnv;
+  postgres?: PostgresHandle;
+  redis?: RedisHandle;
+  children: Map<string, ChildProcess>;
+  /** Resolves when a child exits while the stack is not stopping. */
+  unexpectedExit: Promise<AppExit>;
+  /** SIGTERM to every child (SIGKILL after the grace period), then Redis and PostgreSQL. Idempotent. */
+  stop(): Promise<void>;
+}
+
+/** The host to reach a service on: a wildcard bind address is reached through loopback. */
+export function reachableHost(host: string | undefined): string {
+  if (!host || host === '0.0.0.0' || host === '::') return '127.0.0.1';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+async function isReady(url: string): Promise<boolean> {
+  try {
+    const res = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(2000) });
+    await res.arrayBuffer().catch(() => undefined);
+    return res.status === 200;
+  } catch {
+    return false;
+  }
+}
+
+function abortError(): DevstackError {
+  return new DevstackError('aborted', 'start aborted');
+}
+
+async function waitForReady(name: string, url: string, child: ChildProcess, timeoutMs: number, signal?: AbortSignal) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (signal?.aborted) throw abortError();
+    if (hasExited(child)) {
+      throw new DevstackError(
+        'service_exited',
+        `${name} exited before it was ready (exit code ${child.exitCode}, signal ${child.signalCode}); see its output above`,
+      );
+    }
+    if (await isReady(url)) return;
+    if (Date.now() > deadline) {
+      throw new DevstackError(
+        'service_not_ready',
+        `${name} did not answer 200 on ${url}/readyz within ${Math.round(timeoutMs / 1000)} s; see its output above`,
+      );
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** What a running stack records in `<dataDir>/run.json`, so the next start can clean up after a killed one. */
+interface RunRecord {
+  ownerPid: number;
+  apps: Array<{ name: string; pid: number; entry: string }>;
+}
+
+function runRecordFile(dataDir: string): string {
+  return path.join(dataDir, 'run.json');
+}
+
+/**
+ * Apps of an earlier run whose orchestrator was killed (SIGKILL, so no cleanup ran) keep running and hold their
+ * ports: stop them. A run whose orchestrator is still alive is a concurrent `npm start` on the same data: refuse.
+ */
+async function stopOrphanedApps(dataDir: string, log: StackLog, graceMs: number): Promise<void> {
+  let record: RunRecord;
+  try {
+    record = JSON.parse(fs.readFileSync(runRecordFile(dataDir), 'utf8')) as RunRecord;
+  } catch {
+    return;
+  }
+  if (record.ownerPid !== process.pid && isOwnerAlive(record.ownerPid)) {
+    throw new DevstackError(
+      'already_running',
+      `another "npm start" (pid ${record.ownerPid}) is running on ${dataDir}; stop it first`,
+    );
+  }
+  for (const app of record.apps) {
+    const argv = isProcessAlive(app.pid) ? processCommandLine(app.pid) : undefined;
+    if (!argv?.includes(app.entry)) continue;
+    log('stack', `stopping ${app.name} (pid ${app.pid}) left running by a killed run`);
+    process.kill(app.pid, 'SIGTERM');
+    if (!(await waitUntilGone(app.pid, graceMs))) process.kill(app.pid, 'SIGKILL');
+  }
+  fs.rmSync(runRecordFile(dataDir), { force: true });
+}
+
+export async function startStack(options: StackOptions): Promise<RunningStack> {
+  const env = options.env ?? process.env;
+  const log: StackLog = options.log ?? (() => undefined);
+  const stopGraceMs = options.stopGraceMs ?? 10_000;
+  const host = env.HOST || '127.0.0.1';
+  const probeHost = reachableHost(host);
+
+  fs.mkdirSync(options.dataDir, { recursive: true });
+  await stopOrphanedApps(options.dataDir, log, stopGraceMs);
+  for (const app of options.apps) {
+    if (!fs.existsSync(app.entry)) {
+      throw new DevstackError('app_not_built', `${app.entry} does not exist; build it first (node scripts/bundle.mjs)`);
+    }
+    if (app.port !== undefined && !(await isPortFree(app.port, host))) {
+      throw new DevstackError(
+        'port_in_use',
+        `port ${app.port} for ${app.name} is in use (is another "npm start" still running?); ` +
+          `free it or set ${app.name.toUpperCase()}_PORT`,
+      );
+    }
+  }
+
+  const secrets = loadOrCreateSecrets(path.join(options.dataDir, 'secrets.json'), env);
+  let postgres: PostgresHandle | undefined;
+  let redis: RedisHandle | undefined;
+  const children = new Map<string, ChildProcess>();
+  let stopping: Promise<void> | undefined;
+
+  const stop = () =>
+    (stopping ??= (async () => {
+      await Promise.all([...children.values()].map((child) => terminate(child, 'SIGTERM', stopGraceMs)));
+      fs.rmSync(runRecordFile(options.dataDir), { force: true });
+      await Promise.all([redis?.stop(), postgres?.stop()]);
+    })());
+
+  try {
+    const databaseUrls: Record<string, string> = {};
+    const missing = DATABASES.filter((db) => !env[db.variable]);
+    for (const db of DATABASES) if (env[db.variable]) databaseUrls[db.variable] = env[db.variable]!;
+    if (missing.length > 0) {
+      postgres = await startPostgres({
+        dataDir: path.join(options.dataDir, 'pg'),
+        port: env.PGPORT ? parsePort(env.PGPORT, 'PGPORT', 0) : undefined,
+        log: (line) => log('postgres', line),
+        serverLog: options.serverLogs ? (line) => log('postgres', line) : undefined,
+        detached: true,
+        durable: options.durable,
+      });
+      await ensureDatabases(postgres.url, missing.map((db) => db.database));
+      for (const db of missing) databaseUrls[db.variable] = databaseUrl(postgres.url, db.database);
+    }
+    if (options.signal?.aborted) throw abortError();
+
+    let redisUrl = env.REDIS_URL;
+    if (!redisUrl) {
+      redis = await startRedis({
+        dir: path.join(options.dataDir, 'redis'),
+        log: (line) => log('redis', line),
+        serverLog: options.serverLogs ? (line) => log('redis', line) : undefined,
+        detached: true,
+      });
+      redisUrl = redis.url;
+    }
+    if (options.signal?.aborted) throw abortError();
+
+    const registryPort =
+      options.apps.find((app) => app.name === 'registry')?.port ?? parsePort(env.REGISTRY_PORT, 'REGISTRY_PORT', 3001);
+    const childEnv: NodeJS.ProcessEnv = {
+      ...env,
+      HOST: host,
+      ...databaseUrls,
+      REDIS_URL: redisUrl,
+      ...secrets.secrets,
+      REGISTRY_URL: env.REGISTRY_URL || `http://${probeHost}:${registryPort}`,
+      WEBHOOK_ALLOW_PRIVATE: env.WEBHOOK_ALLOW_PRIVATE || 'true',
+    };
+
+    let reportExit: (exit: AppExit) => void = () => undefined;
+    const unexpectedExit = new Promise<AppExit>((resolve) => (reportExit = resolve));
+    for (const app of options.apps) {
+      const appEnv = { ...childEnv };
+      if (app.port !== undefined) appEnv.PORT = String(app.port);
+      else delete appEnv.PORT;
+      const child = spawn(process.execPath, ['--enable-source-maps', app.entry], {
+        env: appEnv,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        // Own process group: a terminal's Ctrl-C reaches only the orchestrator, which then sends exactly one SIGTERM
+        // (the apps treat a second signal as "exit now", which would skip their graceful drain).
+        detached: true,
+      });
+      children.set(app.name, child);
+      const removeExitHook = stopOnExit(child, 'SIGTERM');
+      child.once('exit', removeExitHook);
+      forwardLines([child.stdout, child.stderr], (line) => log(app.name, line));
+      child.once('error', (err) => log(app.name, `could not start: ${err.message}`));
+      child.once('exit', (code, signal) => {
+        if (!stopping) reportExit({ name: app.name, code, signal });
+      });
+    }
+
+    const record: RunRecord = {
+      ownerPid: process.pid,
+      apps: options.apps.map((app) => ({ name: app.name, pid: children.get(app.name)!.pid!, entry: app.entry })),
+    };
+    fs.writeFileSync(runRecordFile(options.dataDir), JSON.stringify(record));
+
+    const urls: Record<string, string> = {};
+    for (const app of options.apps) if (app.port !== undefined) urls[app.name] = `http://${probeHost}:${app.port}`;
+    await Promise.all(
+      options.apps
+        .filter((app) => app.port !== undefined)
+        .map((app) =>
+          waitForReady(app.name, urls[app.name]!, children.get(app.name)!, options.readyTimeoutMs ?? 60_000, options.signal),
+        ),
+    );
+    return { urls, secrets, childEnv, postgres, redis, children, unexpectedExit, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
+
+/** What `npm start` prints once every service is ready. */
+export function formatBanner(stack: Pick<RunningStack, 'urls' | 'secrets'>, secretsFile: string): string {
+  const key = stack.secrets.secrets.BOOTSTRAP_ADMIN_KEY;
+  const keySource =
+    stack.secrets.sources.BOOTSTRAP_ADMIN_KEY === 'env' ? 'from BOOTSTRAP_ADMIN_KEY' : `stored in ${secretsFile}`;
+  const width = Math.max(...Object.keys(stack.urls).map((name) => name.length), 9);
+  const lines = ['', 'Arbiter is running:'];
+  for (const [name, url] of Object.entries(stack.urls)) {
+    lines.push(`  ${name.padEnd(width)}  ${url}   docs: ${url}/docs`);
+  }
+  lines.push(`  ${'admin key'.padEnd(width)}  ${key}   (${keySource})`);
+  const registry = stack.urls.registry ?? 'http://127.0.0.1:3001';
+  lines.push('', 'Try:', `  curl -H "Authorization: Bearer ${key}" ${registry}/api/v1/tenants`, '', 'Press Ctrl-C to stop.', '');
+  return lines.join('\n');
+}
