@@ -1,0 +1,365 @@
+// compilePolicy: turns one tenant snapshot (current rule versions, overrides, settings) into the
+// structure evaluate() walks. Done once per snapshot so that a check does no parsing: globs become
+// matchers, dot paths are split, requirements become functions, rules are put in their static
+// precedence order and filed in an action index.
+import { ActionIndex } from './action-index';
+import { PolicyCompileError } from './errors';
+import { compileAccessor, type FieldAccessor } from './field-path';
+import { compileGlobList, type StringMatcher } from './glob';
+import { compileCondition, type CompiledCondition } from './operators';
+import { SelectorTable } from './selector-table';
+import { compileRequirement, mergeRequirements, validateRequirement, type RequirementCheck } from './requirements';
+import type {
+  Condition,
+  EngineOverride,
+  EngineRule,
+  Requirement,
+  Scope,
+  ScopeValue,
+  Severity,
+  TenantPolicy,
+  TraceSeverity,
+} from './types';
+import { isFiniteNumber, isIsoDate, isIsoDateTime, isoToMillis, isScalar } from './values';
+
+/** Severity rank (0 strongest), trace label and implied verdict (DESIGN.md section 6). */
+export const SEVERITIES: Readonly<Record<Severity, { rank: number; trace: TraceSeverity; verdict: string }>> = {
+  MANDATORY: { rank: 0, trace: 'block', verdict: 'blocked' },
+  REQUIRES_APPROVAL: { rank: 1, trace: 'approval', verdict: 'approval_required' },
+  ADVISORY: { rank: 2, trace: 'observe', verdict: 'observe' },
+  ALLOW: { rank: 3, trace: 'allow', verdict: 'allowed' },
+};
+
+export const DEFAULT_VERDICT = 'allowed';
+
+/** One distinct field a rule reads (through its conditions, its requires, or both). */
+export interface CompiledField {
+  readonly accessor: FieldAccessor;
+  /** Policy-wide number of the path: evaluate() reads each path once per request, whatever the rules. */
+  readonly slot: number;
+  /** The rule's Requirements on the field, compiled; null when it has none. */
+  readonly check: RequirementCheck | null;
+  /** What the rule needs of the field, as reported to callers (type always filled in). */
+  readonly requirement: Requirement;
+  /** Read only by `exists` rows: in check, its absence is an answer rather than a gap. */
+  readonly existsOnly: boolean;
+  /** Named by the rule's `requires`. */
+  readonly required: boolean;
+}
+
+export interface CompiledRuleCondition {
+  readonly fieldIndex: number;
+  readonly condition: CompiledCondition;
+}
+
+export interface CompiledRule {
+  readonly ruleId: string;
+  readonly versionId: string;
+  /** Position in the static precedence order (severity, priority, recency, version id). */
+  readonly ordinal: number;
+  readonly severity: Severity;
+  readonly severityRank: number;
+  readonly traceSeverity: TraceSeverity;
+  /** The rule's own verdict string, or the one its severity implies. */
+  readonly verdict: string;
+  readonly selectorKeys: readonly string[];
+  readonly selectorValues: readonly ScopeValue[];
+  /** null = every resource. */
+  readonly resources: StringMatcher | null;
+  readonly conditions: readonly CompiledRuleCondition[];
+  readonly anyMode: boolean;
+  readonly fields: readonly CompiledField[];
+  readonly priority: number;
+  readonly createdMs: number;
+  readonly deciders: readonly string[];
+  readonly statement: string;
+  /** Overrides targeting this rule, ordered by id; null when none. */
+  readonly overrides: readonly CompiledOverride[] | null;
+}
+
+export interface CompiledOverride {
+  readonly id: string;
+  readonly type: string;
+  readonly scopeKeys: readonly string[];
+  readonly scopeValues: readonly ScopeValue[];
+  /** Epoch ms; null = no bound. */
+  readonly fromMs: number | null;
+  readonly untilMs: number | null;
+}
+
+/** A tenant snapshot ready for evaluate(). Immutable; share it between concurrent evaluations. */
+export interface CompiledPolicy {
+  readonly defaultVerdict: string;
+  /** Rules in static precedence order; `rules[i].ordinal === i`. */
+  readonly rules: readonly CompiledRule[];
+  readonly actionIndex: ActionIndex;
+  /** The rules' scope selectors, by ordinal. */
+  readonly selectors: SelectorTable;
+  /** Every field path a rule reads, by slot. */
+  readonly fieldAccessors: readonly FieldAccessor[];
+  readonly overrideCount: number;
+}
+
+/** Numbers names in order of first sight (field paths), for array-indexed reads. */
+class SlotTable<T> {
+  readonly items: T[] = [];
+  private readonly index = new Map<string, number>();
+  constructor(private readonly make: (name: string) => T) {}
+  slot(name: string): number {
+    let i = this.index.get(name);
+    if (i === undefined) {
+      i = this.items.length;
+      this.items.push(this.make(name));
+      this.index.set(name, i);
+    }
+    return i;
+  }
+}
+
+/** An RFC 3339 timestamp (or a bare ISO date, as midnight UTC) to epoch ms; anything else is refused. */
+function parseInstant(value: unknown, what: string, code: 'invalid_rule' | 'invalid_override', subject: string): number {
+  const ms = isoToMillis(value);
+  if (Number.isNaN(ms)) throw new PolicyCompileError(code, `${what} is not an ISO 8601 timestamp`, subject);
+  return ms;
+}
+
+function compileScope(
+  scope: unknown,
+  what: string,
+  code: 'invalid_rule' | 'invalid_override',
+  subject: string,
+): { keys: string[]; values: ScopeValue[] } {
+  if (scope === undefined || scope === null) return { keys: [], values: [] };
+  if (typeof scope !== 'object' || Array.isArray(scope)) throw new PolicyCompileError(code, `${what} must be an object`, subject);
+  const keys: string[] = [];
+  const values: ScopeValue[] = [];
+  for (const [k, v] of Object.entries(scope as Scope)) {
+    if (v === undefined) continue;
+    if (!isScalar(v)) throw new PolicyCompileError(code, `${what}.${k} must be a string, number or boolean`, subject);
+    keys.push(k);
+    values.push(v);
+  }
+  return { keys, values };
+}
+
+/** The type to report for a field no Requirement types: the tenant catalogue, else what the first condition implies. */
+function inferType(field: string, conditions: readonly Condition[], policy: TenantPolicy): Partial<Requirement> {
+  const known = policy.context_schema?.fields?.[field];
+  if (known?.type) {
+    const out: Partial<Requirement> = { type: known.type };
+    if (known.allowed_values) out.allowed_values = [...known.allowed_values];
+    if (known.format) out.format = known.format;
+    return out;
+  }
+  const c = conditions.find((x) => x.field === field && x.op !== 'exists');
+  if (!c) return { type: 'any' };
+  const sample = c.op === 'in' || c.op === 'not_in' ? (Array.isArray(c.value) ? c.value[0] : undefined) : c.value;
+  switch (c.op) {
+    case 'starts_with':
+      return { type: 'string' };
+    case 'gt':
+    case 'gte':
+    case 'lt':
+    case 'lte':
+      if (isFiniteNumber(sample)) return { type: 'number' };
+      if (isIsoDate(sample) || isIsoDateTime(sample)) return { type: 'date' };
+      return { type: 'any' };
+    case 'contains':
+      return { type: typeof sample === 'string' ? 'any' : 'array' };
+    default:
+      if (typeof sample === 'string' || typeof sample === 'boolean') return { type: typeof sample };
+      if (isFiniteNumber(sample)) return { type: 'number' };
+      if (Array.isArray(sample)) return { type: 'array' };
+      if (sample !== null && typeof sample === 'object') return { type: 'object' };
+      return { type: 'any' };
+  }
+}
+
+/** CompiledRule while the compiler still sorts the rules. */
+type MutableRule = { -readonly [K in keyof CompiledRule]: CompiledRule[K] };
+
+function compileRule(rule: EngineRule, policy: TenantPolicy, fieldSlots: SlotTable<FieldAccessor>): MutableRule {
+  if (!rule || typeof rule.rule_id !== 'string' || rule.rule_id === '') {
+    throw new PolicyCompileError('invalid_rule', 'a rule has no rule_id');
+  }
+  const id = rule.rule_id;
+  const bad = (why: string): never => {
+    throw new PolicyCompileError('invalid_rule', why, id);
+  };
+  if (typeof rule.rule_version_id !== 'string' || rule.rule_version_id === '') bad('rule_version_id is missing');
+  const sev = SEVERITIES[rule.severity];
+  if (!sev || !Object.prototype.hasOwnProperty.call(SEVERITIES, rule.severity)) bad(`unknown severity ${String(rule.severity)}`);
+  if (rule.verdict !== undefined && rule.verdict !== null && (typeof rule.verdict !== 'string' || rule.verdict === '')) {
+    bad('verdict must be a non-empty string');
+  }
+  if (rule.priority !== undefined && rule.priority !== null && !isFiniteNumber(rule.priority)) bad('priority must be a number');
+  if (rule.condition_mode !== undefined && rule.condition_mode !== 'all' && rule.condition_mode !== 'any') {
+    bad('condition_mode must be all or any');
+  }
+  const appliesTo = rule.applies_to;
+  if (appliesTo !== undefined && appliesTo !== null) {
+    if (typeof appliesTo !== 'object' || Array.isArray(appliesTo)) bad('applies_to must be an object');
+    for (const k of ['actions', 'resources'] as const) {
+      const globs = appliesTo[k];
+      if (globs !== undefined && globs !== null && (!Array.isArray(globs) || globs.some((g) => typeof g !== 'string'))) {
+        bad(`applies_to.${k} must be an array of strings`);
+      }
+    }
+  }
+  const createdMs = parseInstant(rule.version_created_at, 'version_created_at', 'invalid_rule', id);
+  const selector = compileScope(rule.selector, 'selector', 'invalid_rule', id);
+
+  const conditions = rule.conditions ?? [];
+  const requires = rule.requires ?? [];
+  if (!Array.isArray(conditions)) bad('conditions must be an array');
+  if (!Array.isArray(requires)) bad('requires must be an array');
+  for (const r of requires) validateRequirement(r, id);
+
+  const compiledConditions = conditions.map((c) => compileCondition(c, id));
+
+  // Distinct fields in order of first mention: conditions first, then requires.
+  const order: string[] = [];
+  const valueOp = new Set<string>();
+  for (const c of conditions) {
+    if (!order.includes(c.field)) order.push(c.field);
+    if (c.op !== 'exists') valueOp.add(c.field);
+  }
+  for (const r of requires) if (!order.includes(r.field)) order.push(r.field);
+  const requiredNames = new Set(requires.map((r) => r.field));
+
+  const fields: CompiledField[] = order.map((name) => {
+    const merged = mergeRequirements(
+      name,
+      requires.filter((r) => r.field === name),
+    );
+    const requirement: Requirement = { ...merged };
+    if (merged.type === 'any') {
+      const inferred = inferType(name, conditions, policy);
+      requirement.type = inferred.type ?? 'any';
+      if (!requirement.allowed_values && inferred.allowed_values) requirement.allowed_values = inferred.allowed_values;
+      if (!requirement.format && inferred.format) requirement.format = inferred.format;
+    }
+    const slot = fieldSlots.slot(name);
+    return {
+      accessor: fieldSlots.items[slot],
+      slot,
+      check: compileRequirement(merged),
+      requirement,
+      existsOnly: !valueOp.has(name) && !requiredNames.has(name),
+      required: requiredNames.has(name),
+    };
+  });
+
+  // Every compiled rule comes from this one literal (ordinal set after sorting), so all share one
+  // hidden class and the evaluator's property loads stay monomorphic.
+  return {
+    ruleId: id,
+    versionId: rule.rule_version_id,
+    ordinal: -1,
+    severity: rule.severity,
+    severityRank: sev.rank,
+    traceSeverity: sev.trace,
+    verdict: rule.verdict ?? sev.verdict,
+    selectorKeys: selector.keys,
+    selectorValues: selector.values,
+    resources: compileGlobList(rule.applies_to?.resources),
+    conditions: compiledConditions.map((condition, i) => ({ fieldIndex: order.indexOf(conditions[i].field), condition })),
+    anyMode: rule.condition_mode === 'any',
+    fields,
+    priority: rule.priority ?? 0,
+    createdMs,
+    deciders: rule.deciders ? [...rule.deciders] : [],
+    statement: typeof rule.statement === 'string' ? rule.statement : '',
+    overrides: null,
+  };
+}
+
+/**
+ * The static part of the precedence order (DESIGN.md section 6): severity rank, then higher priority,
+ * then newer version, then the greater rule_version_id (code-unit order), which makes the order total.
+ * scope_match, the second key, depends on the request and is applied by evaluate().
+ */
+export function compareStatic(a: CompiledRule, b: CompiledRule): number {
+  if (a.severityRank !== b.severityRank) return a.severityRank - b.severityRank;
+  if (a.priority !== b.priority) return b.priority - a.priority;
+  if (a.createdMs !== b.createdMs) return b.createdMs - a.createdMs;
+  return a.versionId === b.versionId ? 0 : a.versionId < b.versionId ? 1 : -1;
+}
+
+function compileOverride(o: EngineOverride): { targets: readonly string[]; compiled: CompiledOverride } {
+  if (!o || typeof o.id !== 'string' || o.id === '') throw new PolicyCompileError('invalid_override', 'an override has no id');
+  if (!Array.isArray(o.target_rule_ids)) {
+    throw new PolicyCompileError('invalid_override', 'target_rule_ids must be an array', o.id);
+  }
+  const scope = compileScope(o.applies_to_scope, 'applies_to_scope', 'invalid_override', o.id);
+  const has = (v: unknown): boolean => v !== undefined && v !== null;
+  return {
+    targets: o.target_rule_ids,
+    compiled: {
+      id: o.id,
+      type: o.type,
+      scopeKeys: scope.keys,
+      scopeValues: scope.values,
+      fromMs: has(o.created_at) ? parseInstant(o.created_at, 'created_at', 'invalid_override', o.id) : null,
+      untilMs: has(o.expires_at) ? parseInstant(o.expires_at, 'expires_at', 'invalid_override', o.id) : null,
+    },
+  };
+}
+
+/**
+ * Compiles one tenant snapshot. Throws PolicyCompileError (fail closed) on a rule or override that
+ * cannot be evaluated as written, or on two rules with the same rule_id or rule_version_id.
+ */
+export function compilePolicy(
+  rules: readonly EngineRule[],
+  overrides: readonly EngineOverride[] = [],
+  settings: TenantPolicy = {},
+): CompiledPolicy {
+  const dv = settings.default_verdict;
+  if (dv !== undefined && dv !== null && (typeof dv !== 'string' || dv === '')) {
+    throw new PolicyCompileError('invalid_policy', 'default_verdict must be a non-empty string');
+  }
+  const ruleIds = new Set<string>();
+  const versionIds = new Set<string>();
+  const fieldSlots = new SlotTable(compileAccessor);
+  const compiled = rules.map((r) => {
+    const c = compileRule(r, settings, fieldSlots);
+    if (ruleIds.has(c.ruleId)) throw new PolicyCompileError('duplicate_rule', 'rule_id appears twice', c.ruleId);
+    if (versionIds.has(c.versionId)) {
+      throw new PolicyCompileError('duplicate_rule', `rule_version_id ${c.versionId} appears twice`, c.ruleId);
+    }
+    ruleIds.add(c.ruleId);
+    versionIds.add(c.versionId);
+    return c;
+  });
+  compiled.sort(compareStatic);
+  compiled.forEach((c, ordinal) => (c.ordinal = ordinal));
+  const ordered: readonly CompiledRule[] = compiled;
+
+  const actionIndex = new ActionIndex();
+  const ordinalOf = new Map(ordered.map((c) => [c.ruleId, c.ordinal]));
+  for (const r of rules) actionIndex.add(ordinalOf.get(r.rule_id)!, r.applies_to?.actions);
+
+  const overridesByRule = new Map<string, CompiledOverride[]>();
+  for (const o of overrides) {
+    const { targets, compiled: co } = compileOverride(o);
+    for (const t of new Set(targets)) {
+      const list = overridesByRule.get(t);
+      if (list) list.push(co);
+      else overridesByRule.set(t, [co]);
+    }
+  }
+  for (const c of compiled) {
+    const list = overridesByRule.get(c.ruleId);
+    if (list) c.overrides = list.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+
+  return {
+    defaultVerdict: dv ?? DEFAULT_VERDICT,
+    rules: ordered,
+    actionIndex,
+    selectors: new SelectorTable(ordered),
+    fieldAccessors: fieldSlots.items,
+    overrideCount: overrides.length,
+  };
+}

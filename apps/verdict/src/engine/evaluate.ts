@@ -1,0 +1,396 @@
+// evaluate: one check or resolve evaluation against a compiled tenant snapshot (DESIGN.md section 6,
+// Document 1 check and resolve). Pure: the result depends only on the policy, the request and `now`.
+//
+// Steps: candidates by action (index), scope selector and resources; overrides; each remaining rule's
+// fields read and held against its Requirements; conditions in three-valued logic (a condition on a
+// missing field is unknown); then the mode decides:
+//   check   strict: any non-overridden candidate with a missing field → insufficient_context (422);
+//   resolve tolerant: only missing fields of rules ranked above the best firing rule are asked for.
+import { sha256Hex } from '@arbiter/canonical';
+import type { CompiledField, CompiledOverride, CompiledPolicy, CompiledRule } from './compile';
+import { readField, type FieldRead } from './field-path';
+import { describeProblem, mergeRequirements } from './requirements';
+import type {
+  CompleteEvaluation,
+  DecidedBy,
+  EvaluationRequest,
+  Fact,
+  EvaluationResult,
+  MissingField,
+  MissingProblem,
+  Requirement,
+  Scope,
+  ScopeMatch,
+  ScopeValue,
+  TraceEntry,
+  TraceReason,
+  Trigger,
+} from './types';
+
+const SCOPE_MATCHES: readonly ScopeMatch[] = ['exact', 'partial', 'tenant'];
+const hasOwn = Object.prototype.hasOwnProperty;
+
+/** Kleene truth values of a rule's conditions. */
+const FALSE = 0;
+const TRUE = 1;
+const UNKNOWN = 2;
+
+/** Per-field state while a rule is evaluated. */
+const OK = 0;
+const ABSENT_KNOWN = 1; // check only: a field read only by `exists` rows is absent, which answers them
+const MISSING = 2;
+
+interface Gap {
+  field: CompiledField;
+  problem: MissingProblem;
+}
+
+/** What one evaluation has read: each scope field and each field path at most once, by slot. */
+interface Reads {
+  readonly req: EvaluationRequest;
+  readonly check: boolean;
+  readonly scope: Scope;
+  /** The scope as selector value ids (SelectorTable.encode). */
+  readonly scopeIds: Int32Array;
+  readonly scopeSize: number;
+  /** Field values by field slot; NOT_READ until first needed. */
+  readonly values: unknown[];
+  readonly facts: (Fact | null)[];
+}
+
+const NOT_READ: unique symbol = Symbol('not read');
+
+interface Candidate {
+  rule: CompiledRule;
+  scopeRank: number;
+  reason: TraceReason;
+  gaps: Gap[] | null;
+  overriddenBy: string | null;
+}
+
+function startReads(policy: CompiledPolicy, req: EvaluationRequest): Reads {
+  const scope: Scope = req.scope ?? {};
+  let scopeSize = 0;
+  for (const k in scope) if (hasOwn.call(scope, k) && scope[k] !== undefined) scopeSize++;
+  const n = policy.fieldAccessors.length;
+  return {
+    req,
+    check: req.mode === 'check',
+    scope,
+    scopeIds: policy.selectors.encode(scope),
+    scopeSize,
+    values: new Array<unknown>(n).fill(NOT_READ),
+    facts: new Array<Fact | null>(n),
+  };
+}
+
+/** Whether the request scope contains every field of an override's applies_to_scope with the same value. */
+function scopeContains(keys: readonly string[], values: readonly ScopeValue[], scope: Scope): boolean {
+  for (let i = 0; i < keys.length; i++) if (!hasOwn.call(scope, keys[i]) || scope[keys[i]] !== values[i]) return false;
+  return true;
+}
+
+function activeOverride(list: readonly CompiledOverride[] | null, reads: Reads, nowMs: number): string | null {
+  if (!list) return null;
+  for (const o of list) {
+    if (o.untilMs !== null && nowMs >= o.untilMs) continue; // expired: no effect (DESIGN.md section 6)
+    if (o.fromMs !== null && nowMs < o.fromMs) continue;
+    if (scopeContains(o.scopeKeys, o.scopeValues, reads.scope)) return o.id;
+  }
+  return null;
+}
+
+// Scratch space reused by every evaluateRule call (evaluation is synchronous, never re-entrant).
+const scratchRead: FieldRead = { value: undefined, fact: null };
+const scratchStates: number[] = [];
+const scratchValues: unknown[] = [];
+
+/** Evaluates one rule's fields and conditions; sets c.reason and c.gaps. */
+function evaluateRule(c: Candidate, reads: Reads): void {
+  const rule = c.rule;
+  const fields = rule.fields;
+  const check = reads.check;
+  const states = scratchStates;
+  const values = scratchValues;
+  let gaps: Gap[] | null = null;
+  for (let i = 0; i < fields.length; i++) {
+    const f = fields[i];
+    let value = reads.values[f.slot];
+    if (value === NOT_READ) {
+      const read = readField(f.accessor, reads.req, scratchRead);
+      value = reads.values[f.slot] = read.value;
+      reads.facts[f.slot] = read.fact;
+    }
+    values[i] = value;
+    if (value === undefined) {
+      if (check && f.existsOnly) {
+        states[i] = ABSENT_KNOWN;
+        continue;
+      }
+      states[i] = MISSING;
+      (gaps ??= []).push({ field: f, problem: 'absent' });
+      continue;
+    }
+    const problem = f.check ? f.check(value, reads.facts[f.slot]) : null;
+    if (problem) {
+      states[i] = MISSING;
+      (gaps ??= []).push({ field: f, problem });
+    } else {
+      states[i] = OK;
+    }
+  }
+
+  // Three-valued (Kleene) conjunction or disjunction; no conditions at all means the rule always applies.
+  let truth = rule.conditions.length === 0 ? TRUE : rule.anyMode ? FALSE : TRUE;
+  for (const { fieldIndex, condition } of rule.conditions) {
+    const state = states[fieldIndex];
+    let r: number;
+    if (state === MISSING) r = UNKNOWN;
+    else if (condition.expectPresent !== null) {
+      const present = state === OK && values[fieldIndex] !== null;
+      r = present === condition.expectPresent ? TRUE : FALSE;
+    } else r = condition.test(values[fieldIndex]) ? TRUE : FALSE;
+    if (rule.anyMode) {
+      if (r === TRUE) {
+        truth = TRUE;
+        break;
+      }
+      if (r === UNKNOWN) truth = UNKNOWN;
+    } else {
+      if (r === FALSE) {
+        truth = FALSE;
+        break;
+      }
+      if (r === UNKNOWN) truth = UNKNOWN;
+    }
+  }
+
+  if (check) {
+    // Strict: every field a candidate names must be there, whatever the other fields say.
+    c.gaps = gaps;
+    c.reason = gaps ? 'missing_context' : truth === TRUE ? 'fires' : 'condition_false';
+    return;
+  }
+  if (truth === FALSE) {
+    c.reason = 'condition_false';
+    return;
+  }
+  if (truth === TRUE) {
+    // The conditions are settled; only the rule's `requires` can still hold it back.
+    let requiresGaps: Gap[] | null = null;
+    if (gaps) for (const g of gaps) if (g.field.required) (requiresGaps ??= []).push(g);
+    c.gaps = requiresGaps;
+    c.reason = requiresGaps ? 'missing_context' : 'fires';
+    return;
+  }
+  c.gaps = gaps;
+  c.reason = 'missing_context';
+}
+
+function traceEntry(c: Candidate): TraceEntry {
+  const e: TraceEntry = {
+    rule_id: c.rule.ruleId,
+    rule_version_id: c.rule.versionId,
+    severity: c.rule.traceSeverity,
+    scope_match: SCOPE_MATCHES[c.scopeRank],
+    reason: c.reason,
+  };
+  if (c.gaps) e.missing_fields = c.gaps.map((g) => g.field.accessor.path);
+  if (c.overriddenBy) e.overridden_by = c.overriddenBy;
+  return e;
+}
+
+/** The precedence key on which `a` (ranked first) beats `b`. */
+function decidedBy(a: Candidate, b: Candidate): DecidedBy {
+  if (a.rule.severityRank !== b.rule.severityRank) return 'severity';
+  if (a.scopeRank !== b.scopeRank) return 'scope_match';
+  if (a.rule.priority !== b.rule.priority) return 'priority';
+  if (a.rule.createdMs !== b.rule.createdMs) return 'recency';
+  return 'rule_version_id';
+}
+
+/** One reported entry per field, merged over the rules that need it, in precedence order of first need. */
+function reportGaps(candidates: readonly Candidate[]): MissingField[] {
+  const byField = new Map<string, { reqs: Requirement[]; asks: { ruleId: string; problem: MissingProblem; req: Requirement }[] }>();
+  for (const c of candidates) {
+    if (!c.gaps) continue;
+    for (const g of c.gaps) {
+      const path = g.field.accessor.path;
+      let entry = byField.get(path);
+      if (!entry) byField.set(path, (entry = { reqs: [], asks: [] }));
+      entry.reqs.push(g.field.requirement);
+      entry.asks.push({ ruleId: c.rule.ruleId, problem: g.problem, req: g.field.requirement });
+    }
+  }
+  const out: MissingField[] = [];
+  for (const [field, { reqs, asks }] of byField) {
+    const merged = mergeRequirements(field, reqs);
+    const problems = [...new Set(asks.map((a) => a.problem))];
+    const ruleIds = [...new Set(asks.map((a) => a.ruleId))];
+    const why = (a: { req: Requirement }): string => (a.req.reason ? ` (${a.req.reason})` : '');
+    const reason =
+      problems.length === 1
+        ? `${describeProblem(problems[0], merged)}; required by ${asks.map((a) => `${a.ruleId}${why(a)}`).join(', ')}`
+        : asks.map((a) => `${a.ruleId}${why(a)}: ${describeProblem(a.problem, a.req)}`).join('; ');
+    // Document 1 Requirement fields first (only those that apply), then the engine's additions.
+    const m = { field, reason, type: merged.type } as MissingField;
+    if (merged.allowed_values) m.allowed_values = merged.allowed_values;
+    if (merged.min !== undefined) m.min = merged.min;
+    if (merged.max !== undefined) m.max = merged.max;
+    if (merged.format) m.format = merged.format;
+    if (merged.source_requirement === 'verified') m.source_requirement = 'verified';
+    if (merged.acceptable_sources) m.acceptable_sources = merged.acceptable_sources;
+    if (merged.confidence_threshold !== undefined) m.confidence_threshold = merged.confidence_threshold;
+    m.rule_ids = ruleIds;
+    m.problems = problems;
+    out.push(m);
+  }
+  return out;
+}
+
+/**
+ * The resolved target of a request: `tgt-` and the first 32 hex digits of SHA-256 over the UTF-8 bytes
+ * of `resource`. Deterministic, so every consultation about one resource names the same target.
+ */
+export function resolvedTargetId(resource: string): string {
+  let id = targetIds.get(resource);
+  if (id === undefined) {
+    // A bounded memo: agents act on the same resources again and again, and a hash costs about 3 µs.
+    if (targetIds.size >= 4096) targetIds.clear();
+    id = `tgt-${sha256Hex(resource).slice(0, 32)}`;
+    targetIds.set(resource, id);
+  }
+  return id;
+}
+const targetIds = new Map<string, string>();
+
+function complete(policy: CompiledPolicy, candidates: readonly Candidate[], req: EvaluationRequest): CompleteEvaluation {
+  const trace = candidates.map(traceEntry);
+  let dominator = -1;
+  let runnerUp = -1;
+  for (let i = 0; i < candidates.length; i++) {
+    if (candidates[i].reason !== 'fires') continue;
+    if (dominator < 0) dominator = i;
+    else {
+      runnerUp = i;
+      break;
+    }
+  }
+  const cited = candidates.filter((c) => c.reason === 'fires' || c.reason === 'overridden');
+  const overrideIds: string[] = [];
+  for (const c of candidates) if (c.overriddenBy && !overrideIds.includes(c.overriddenBy)) overrideIds.push(c.overriddenBy);
+  // Approval triggers (Document 1 Approval.triggers, DESIGN.md section 7): every approval-requiring rule
+  // that fired, with the dominator first when it asks for approval through a tenant verdict string.
+  const d = dominator < 0 ? null : candidates[dominator];
+  const triggers: Trigger[] = [];
+  const deciders: string[] = [];
+  if (d) {
+    trace[dominator].decided_by = runnerUp < 0 ? 'only_candidate' : decidedBy(d, candidates[runnerUp]);
+    if (d.rule.severity === 'REQUIRES_APPROVAL' || d.rule.verdict === 'approval_required') {
+      for (const c of candidates) {
+        if (c.reason !== 'fires' || (c !== d && c.rule.severity !== 'REQUIRES_APPROVAL')) continue;
+        triggers.push({ rule_id: c.rule.ruleId, rule_version_id: c.rule.versionId, reason: c.rule.statement || 'fires' });
+        for (const x of c.rule.deciders) if (!deciders.includes(x)) deciders.push(x);
+      }
+    }
+  }
+  // One literal (no spreads): this object is built on every evaluation.
+  return {
+    status: 'complete',
+    verdict: d ? d.rule.verdict : policy.defaultVerdict,
+    dominating_rule_id: d ? d.rule.ruleId : null,
+    dominating_rule_version_id: d ? d.rule.versionId : null,
+    cited_rule_ids: cited.map((c) => c.rule.ruleId),
+    cited_rule_version_ids: cited.map((c) => c.rule.versionId),
+    precedence_trace: trace,
+    triggers,
+    candidate_deciders: deciders,
+    resolved_target_ids: [resolvedTargetId(req.resource)],
+    applied_override_ids: overrideIds,
+  };
+}
+
+function candidate(rule: CompiledRule, scopeRank: number): Candidate {
+  return { rule, scopeRank, reason: 'condition_false', gaps: null, overriddenBy: null };
+}
+
+/**
+ * The rules whose action globs and scope selector match, in precedence order: severity, then
+ * scope_match, then the static ordinal. Sorted as packed integers (ordinal * 4 + scope rank) with the
+ * typed-array numeric sort, then regrouped by scope rank inside each severity: no comparator calls.
+ */
+function selectCandidates(policy: CompiledPolicy, action: string, reads: Reads): Candidate[] {
+  const hits = policy.actionIndex.lookup(action);
+  const packed = new Int32Array(hits.length);
+  let m = 0;
+  for (const ordinal of hits) {
+    const scopeRank = policy.selectors.match(ordinal, reads.scopeIds, reads.scopeSize);
+    if (scopeRank >= 0) packed[m++] = ordinal * 4 + scopeRank;
+  }
+  const sorted = packed.subarray(0, m).sort();
+  const out: Candidate[] = [];
+  let start = 0;
+  while (start < m) {
+    const severity = policy.rules[sorted[start] >> 2].severityRank;
+    let end = start + 1;
+    while (end < m && policy.rules[sorted[end] >> 2].severityRank === severity) end++;
+    for (let rank = 0; rank < 3; rank++) {
+      for (let i = start; i < end; i++) if ((sorted[i] & 3) === rank) out.push(candidate(policy.rules[sorted[i] >> 2], rank));
+    }
+    start = end;
+  }
+  return out;
+}
+
+/**
+ * Evaluates one request. `now` (a Date or epoch milliseconds) decides which overrides are in effect.
+ * Never throws on request data: values of unexpected types make conditions false or fields missing.
+ */
+export function evaluate(policy: CompiledPolicy, req: EvaluationRequest, now: Date | number): EvaluationResult {
+  const nowMs = typeof now === 'number' ? now : now.getTime();
+  const reads = startReads(policy, req);
+  const candidates = selectCandidates(policy, req.action, reads);
+  for (const c of candidates) {
+    // Rules that govern the action in this scope but not this resource are listed, as not_applicable.
+    if (c.rule.resources && !c.rule.resources(req.resource)) {
+      c.reason = 'not_applicable';
+      continue;
+    }
+    const override = activeOverride(c.rule.overrides, reads, nowMs);
+    if (override) {
+      c.reason = 'overridden';
+      c.overriddenBy = override;
+      continue;
+    }
+    evaluateRule(c, reads);
+  }
+
+  if (req.mode === 'check') {
+    if (candidates.some((c) => c.gaps)) {
+      return {
+        status: 'insufficient_context',
+        missing_fields: reportGaps(candidates),
+        precedence_trace: candidates.map(traceEntry),
+      };
+    }
+    return complete(policy, candidates, req);
+  }
+
+  // resolve: a rule ranked below the best firing rule cannot change the verdict, so its gaps are not asked.
+  const firstFiring = candidates.findIndex((c) => c.reason === 'fires');
+  const open = (firstFiring < 0 ? candidates : candidates.slice(0, firstFiring)).filter((c) => c.gaps);
+  if (open.length === 0) return complete(policy, candidates, req);
+  const provisional: Record<string, unknown> = {};
+  if (req.context) {
+    for (const k of Object.keys(req.context)) {
+      const value = req.context[k]?.value;
+      if (value !== undefined) provisional[k] = value;
+    }
+  }
+  return {
+    status: 'incomplete',
+    required_context: reportGaps(open),
+    provisional_context: provisional,
+    precedence_trace: candidates.map(traceEntry),
+  };
+}

@@ -1,0 +1,222 @@
+// Public types of the rule engine. Inputs mirror the registry's JSON (snake_case, DESIGN.md section 6);
+// outputs use the field names of Document 1 (verdict-service.md) so the service can pass them through.
+
+/** Rule severities in precedence rank order (DESIGN.md section 6). */
+export type Severity = 'MANDATORY' | 'REQUIRES_APPROVAL' | 'ADVISORY' | 'ALLOW';
+
+/** How a severity is written in a precedence trace (DESIGN.md section 6). */
+export type TraceSeverity = 'block' | 'approval' | 'observe' | 'allow';
+
+/** Quality of the match between a rule's scope selector and the request scope. */
+export type ScopeMatch = 'exact' | 'partial' | 'tenant';
+
+/** Why a candidate rule did or did not contribute (DESIGN.md section 6). */
+export type TraceReason = 'fires' | 'condition_false' | 'not_applicable' | 'missing_context' | 'overridden';
+
+/**
+ * The precedence key that put the dominating rule above the runner-up (the next firing rule).
+ * `rule_version_id` is the final, purely deterministic tie-break: it decides only when two firing
+ * rules share severity, scope match, priority and version timestamp.
+ */
+export type DecidedBy = 'severity' | 'scope_match' | 'priority' | 'recency' | 'rule_version_id' | 'only_candidate';
+
+export type ConditionOp =
+  | 'eq'
+  | 'neq'
+  | 'in'
+  | 'not_in'
+  | 'gt'
+  | 'gte'
+  | 'lt'
+  | 'lte'
+  | 'exists'
+  | 'contains'
+  | 'starts_with';
+
+/** One condition row of a rule (DESIGN.md section 6): `field` is a dot path into the evaluation context. */
+export interface Condition {
+  field: string;
+  op: ConditionOp;
+  /** Compared value; an array for in/not_in; for exists, a boolean (default true). */
+  value?: unknown;
+}
+
+/** Document 1 "Requirement": what a rule needs of a field's value and provenance. */
+export interface Requirement {
+  field: string;
+  reason?: string;
+  /** string, number, integer, boolean, date, date-time, enum, array, object, any; others are hints only. */
+  type: string;
+  allowed_values?: readonly unknown[];
+  min?: number;
+  max?: number;
+  /** e.g. date, date-time, iso-country, iso-currency, uuid, email; unknown formats are hints only. */
+  format?: string;
+  /** `verified`: the Fact must carry verification_status verified. */
+  source_requirement?: 'verified' | 'unverified';
+  acceptable_sources?: readonly string[];
+  confidence_threshold?: number;
+}
+
+/** Scope field values are JSON scalars (tenant scope_schema). */
+export type ScopeValue = string | number | boolean;
+export type Scope = Readonly<Record<string, ScopeValue>>;
+
+/** One current rule version, as the snapshot mapper hands it to the engine. */
+export interface EngineRule {
+  rule_id: string;
+  rule_version_id: string;
+  /** Scope fields the request must carry with the same values; empty = tenant-wide. */
+  selector: Scope;
+  severity: Severity;
+  /** Tenant-defined verdict string returned instead of the one implied by severity. */
+  verdict?: string | null;
+  /** Globs (`*` any run of characters, `?` one character); absent or empty list = all. */
+  applies_to?: { actions?: readonly string[] | null; resources?: readonly string[] | null } | null;
+  conditions?: readonly Condition[];
+  condition_mode?: 'all' | 'any';
+  requires?: readonly Requirement[];
+  /** Principal and role ids that may decide approvals this rule triggers (DESIGN.md section 7). */
+  deciders?: readonly string[];
+  priority?: number | null;
+  /** ISO 8601 creation time of this version: the recency tie-break. */
+  version_created_at: string;
+  /** The rule's directive text; used as the reason of an approval trigger. */
+  statement?: string;
+}
+
+/** An override (Document 2) or approval grant (Document 1, DESIGN.md section 7) that neutralises rules. */
+export interface EngineOverride {
+  id: string;
+  target_rule_ids: readonly string[];
+  /** Matches when the request scope contains every field with the same value; empty = every scope. */
+  applies_to_scope: Scope;
+  /** ISO 8601; the override has no effect from this instant on. null = no expiry. */
+  expires_at: string | null;
+  /** temporary, approval_grant, ...: recorded, all types neutralise alike. */
+  type: string;
+  /** ISO 8601; the override has no effect before this instant. */
+  created_at?: string | null;
+}
+
+/** Catalogue entry of a known context field (tenant settings context_schema, DESIGN.md section 6). */
+export interface ContextFieldSchema {
+  type?: string;
+  allowed_values?: readonly unknown[];
+  format?: string;
+}
+
+/** The tenant settings the engine reads. */
+export interface TenantPolicy {
+  /** Verdict when no rule fires; default `allowed`. */
+  default_verdict?: string | null;
+  /** Describes context fields; fills `type` in required_context when no rule says. Not enforced here. */
+  context_schema?: { fields?: Readonly<Record<string, ContextFieldSchema>> } | null;
+}
+
+/** Document 1 "Fact". A `value` of null is a known answer: "this field has no value". */
+export interface Fact {
+  value: unknown;
+  source: string;
+  verification_status?: 'unverified' | 'verified';
+  confidence?: number;
+  as_of?: string;
+}
+
+export type EvaluationMode = 'check' | 'resolve';
+
+/**
+ * One evaluation. check reads `context` Facts first, then `parameters` by dot path; resolve reads the
+ * accumulated `context` Facts only. `action`, `resource` and `scope.<field>` always come from the
+ * request itself and cannot be supplied as Facts.
+ */
+export interface EvaluationRequest {
+  mode: EvaluationMode;
+  action: string;
+  resource: string;
+  scope: Scope;
+  parameters?: Readonly<Record<string, unknown>> | null;
+  context?: Readonly<Record<string, Fact>> | null;
+}
+
+/** Why a field counts as missing for a rule (first failing check, in this order). */
+export type MissingProblem =
+  | 'absent'
+  | 'not_verified'
+  | 'source_not_accepted'
+  | 'confidence_below_threshold'
+  | 'wrong_type'
+  | 'value_not_allowed'
+  | 'below_min'
+  | 'above_max'
+  | 'bad_format';
+
+/**
+ * A Requirement as the engine reports it (check 422 details, resolve required_context): one entry per
+ * field, merged over every rule that needs it (the strictest bound of each kind), plus which rules
+ * asked and what was wrong. `rule_ids` and `problems` are additions to Document 1's Requirement.
+ */
+export interface MissingField extends Requirement {
+  reason: string;
+  rule_ids: string[];
+  problems: MissingProblem[];
+}
+
+export interface TraceEntry {
+  rule_id: string;
+  rule_version_id: string;
+  severity: TraceSeverity;
+  scope_match: ScopeMatch;
+  reason: TraceReason;
+  /** Only on the dominating entry. */
+  decided_by?: DecidedBy;
+  /** With reason missing_context: the fields that were absent or fell short of a Requirement. */
+  missing_fields?: string[];
+  /** With reason overridden: the override that neutralised the rule. */
+  overridden_by?: string;
+}
+
+/** Document 1 Approval `triggers` entry. */
+export interface Trigger {
+  rule_id: string;
+  rule_version_id: string;
+  reason: string;
+}
+
+export interface CompleteEvaluation {
+  status: 'complete';
+  verdict: string;
+  /** null when no rule fired and the tenant default applied. */
+  dominating_rule_id: string | null;
+  dominating_rule_version_id: string | null;
+  /** Rules the decision rested on: those that fired and those an override neutralised, in trace order. */
+  cited_rule_ids: string[];
+  cited_rule_version_ids: string[];
+  /** Every candidate, in precedence order. */
+  precedence_trace: TraceEntry[];
+  /** For approval_required: the approval-requiring rules that fired. Empty otherwise. */
+  triggers: Trigger[];
+  /** Union of the triggers' deciders, first appearance first. */
+  candidate_deciders: string[];
+  resolved_target_ids: string[];
+  /** Overrides that neutralised a candidate. */
+  applied_override_ids: string[];
+}
+
+/** check only: a candidate needs fields the request lacks (the service answers 422 insufficient_context). */
+export interface InsufficientContext {
+  status: 'insufficient_context';
+  missing_fields: MissingField[];
+  precedence_trace: TraceEntry[];
+}
+
+/** resolve only: fields that can still change the verdict are missing. */
+export interface IncompleteEvaluation {
+  status: 'incomplete';
+  required_context: MissingField[];
+  /** Each supplied context field and its value (lets the caller spot misspelt names). */
+  provisional_context: Record<string, unknown>;
+  precedence_trace: TraceEntry[];
+}
+
+export type EvaluationResult = CompleteEvaluation | InsufficientContext | IncompleteEvaluation;
