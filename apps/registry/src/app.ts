@@ -4,6 +4,7 @@ import type { RegistryContext } from './context';
 import { RegisterRoutes } from './routes.generated';
 import { internalRoutes } from './http/internal.routes';
 import { readinessChecks } from './readiness';
+import { rejectNulCharacters } from './http/nul-guard';
 import openapi from '../openapi.json';
 
 export function buildRegistryApp(ctx: RegistryContext): Express {
@@ -15,6 +16,7 @@ export function buildRegistryApp(ctx: RegistryContext): Express {
     openapi,
     readiness: readinessChecks(ctx),
     routes: (app) => {
+      app.use(['/api', '/internal'], rejectNulCharacters(/^\/v1\/(search|check)$/));
       app.use('/internal/v1', internalRoutes(ctx));
       RegisterRoutes(app);
     },

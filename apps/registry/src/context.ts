@@ -9,6 +9,19 @@ import { registryAuthErrors } from './http/errors';
 import { IdentityRepository } from './repositories/identity.repository';
 import { IdentityService } from './services/identity.service';
 import { IntrospectionService } from './services/introspection.service';
+import { ChangeWriter, repositories } from './services/changes';
+import { ScopeAccess } from './services/access';
+import { ScopesService } from './services/scopes.service';
+import { EntriesService } from './services/entries.service';
+import { RulesService } from './services/rules.service';
+import { OverridesService } from './services/overrides.service';
+import { LinksService } from './services/links.service';
+import { ReferencesService } from './services/references.service';
+import { SearchService } from './services/search.service';
+import { ComplianceService } from './services/compliance.service';
+import { ResolveService } from './services/resolve.service';
+import { EventsService } from './services/events.service';
+import { StateService } from './services/state.service';
 
 /** Everything a request needs, made once per process (or per test app). */
 export interface RegistryContext {
@@ -20,6 +33,19 @@ export interface RegistryContext {
   authenticator: Authenticator;
   identity: IdentityService;
   introspection: IntrospectionService;
+  /** Document 2 (docs/registry.md). */
+  scopes: ScopesService;
+  entries: EntriesService;
+  rules: RulesService;
+  overrides: OverridesService;
+  references: ReferencesService;
+  links: LinksService;
+  search: SearchService;
+  compliance: ComplianceService;
+  resolve: ResolveService;
+  events: EventsService;
+  /** The verdict gateway's internal API. */
+  state: StateService;
   close(): Promise<void>;
 }
 
@@ -41,6 +67,10 @@ export function createRegistryContext(config: RegistryConfig, logger: Logger): R
     source: 'bearer',
     errors: registryAuthErrors,
   });
+  const repos = repositories(prisma);
+  const writer = new ChangeWriter(prisma, redis, logger);
+  const access = new ScopeAccess(repos);
+  const scopes = new ScopesService(repos, repo, writer, access);
   return {
     config,
     logger,
@@ -48,8 +78,19 @@ export function createRegistryContext(config: RegistryConfig, logger: Logger): R
     prisma,
     redis,
     authenticator,
-    identity: new IdentityService(repo, redis, logger),
+    identity: new IdentityService(repo, redis, logger, (tenantId, type) => writer.touch(tenantId, type)),
     introspection,
+    scopes,
+    entries: new EntriesService(repos, writer, access),
+    rules: new RulesService(repos, repo, writer, access),
+    overrides: new OverridesService(repos, writer, access, scopes),
+    references: new ReferencesService(repos, writer, access),
+    links: new LinksService(repos, writer, access),
+    search: new SearchService(pool, repos, access),
+    compliance: new ComplianceService(pool, repos, access, scopes),
+    resolve: new ResolveService(repos, access),
+    events: new EventsService(repos, access),
+    state: new StateService(prisma, repos),
     async close() {
       await prisma.$disconnect().catch(() => undefined);
       await pool.end().catch(() => undefined);

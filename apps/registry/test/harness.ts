@@ -5,6 +5,10 @@ import request from 'supertest';
 import { loadRegistryConfig, type RegistryConfig } from '../src/config';
 import { startRegistry, type RunningRegistry } from '../src/server';
 
+// testTimeout in the shared preset is a global Jest option that projects ignore; hooks that start
+// a registry and seed it need more than Jest's 5 s default on a busy two-core machine.
+jest.setTimeout(60_000);
+
 export const TEST_INTERNAL_TOKEN = 'test-internal-token-0123456789';
 
 export interface RegistryHarness {

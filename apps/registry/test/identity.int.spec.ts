@@ -216,6 +216,13 @@ describe('registry identity', () => {
       await introspect({ key_hash: 'nope' }).expect(400);
     });
 
+    it('finds a tenant by slug for the JWKS endpoint', async () => {
+      const res = await request(h.url).get('/internal/v1/tenants/by-slug/acme').set('X-Internal-Token', TEST_INTERNAL_TOKEN).expect(200);
+      expect(res.body).toEqual({ id: a.tenant.id, slug: 'acme' });
+      await request(h.url).get('/internal/v1/tenants/by-slug/nobody').set('X-Internal-Token', TEST_INTERNAL_TOKEN).expect(404);
+      await request(h.url).get('/internal/v1/tenants/by-slug/acme').set('Authorization', `Bearer ${h.adminKey}`).expect(401);
+    });
+
     it('carries the tenant rate-limit override', async () => {
       const t = await createTenantWithAdmin(h, 'bigcorp', { rate_limit: { tier: 'enterprise', requests_per_minute: 6000, burst: 500 } });
       const res = await introspect({ key_hash: createHash('sha256').update(t.admin.key).digest('hex') }).expect(200);

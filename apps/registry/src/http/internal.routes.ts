@@ -2,12 +2,17 @@ import { Router, type Request, type Response } from 'express';
 import { AppError } from '@arbiter/http';
 import { internalTokenGuard } from '@arbiter/auth';
 import type { RegistryContext } from '../context';
+import { badRequest, unprocessable } from './errors';
+import type { GrantRequest } from '../services/overrides.service';
 
 const KEY_HASH = /^[0-9a-f]{64}$/;
+const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
+const ID = /^[a-z]+-[0-9a-z_.-]{1,100}$/;
 
 /**
  * `/internal/v1`: service-to-service endpoints (DESIGN.md section 1), reachable only with the
- * shared INTERNAL_TOKEN, never with a tenant API key. Not part of the public OpenAPI document.
+ * shared INTERNAL_TOKEN, never with a tenant API key. Not part of the public OpenAPI document;
+ * docs/registry.md describes the contract the verdict gateway builds on.
  */
 export function internalRoutes(ctx: RegistryContext): Router {
   const router = Router();
@@ -21,5 +26,80 @@ export function internalRoutes(ctx: RegistryContext): Router {
     res.json(await ctx.introspection.introspect(keyHash));
   });
 
+  /** A tenant by its slug (the verdict gateway's JWKS endpoint is addressed by slug). */
+  router.get('/tenants/by-slug/:slug', async (req: Request, res: Response) => {
+    const slug = req.params.slug;
+    if (typeof slug !== 'string' || !SLUG.test(slug)) throw badRequest('slug is not valid');
+    const tenant = await ctx.identity.tenantBySlug(slug);
+    if (!tenant) throw new AppError(404, 'not_found', `Tenant ${slug} not found`);
+    res.json(tenant);
+  });
+
+  /** A tenant's whole evaluable state with its content hash (cached until it changes). */
+  router.get('/tenants/:tenant_id/state', async (req: Request, res: Response) => {
+    res.json(await ctx.state.state(idParam(req.params.tenant_id, 'tenant_id')));
+  });
+
+  /** The cheap change check: one primary-key read while the cached state is current. */
+  router.get('/tenants/:tenant_id/state-hash', async (req: Request, res: Response) => {
+    res.json(await ctx.state.stateHash(idParam(req.params.tenant_id, 'tenant_id')));
+  });
+
+  /** Any rule version, current or superseded; `?tenant_id=` answers 404 for another tenant's. */
+  router.get('/rule-versions/:rule_version_id', async (req: Request, res: Response) => {
+    const tenant = req.query.tenant_id;
+    if (tenant !== undefined && typeof tenant !== 'string') throw badRequest('tenant_id must be a string');
+    res.json(await ctx.state.ruleVersion(idParam(req.params.rule_version_id, 'rule_version_id'), tenant || undefined));
+  });
+
+  /** An approval grant (Document 1): an approval_grant override over the triggering rules. */
+  router.post('/tenants/:tenant_id/overrides', async (req: Request, res: Response) => {
+    const tenantId = idParam(req.params.tenant_id, 'tenant_id');
+    const override = await ctx.overrides.createGrant(tenantId, parseGrant(req.body));
+    res.status(201).json(override);
+  });
+
   return router;
+}
+
+function idParam(value: unknown, name: string): string {
+  if (typeof value !== 'string' || !ID.test(value)) throw badRequest(`${name} is not a valid id`);
+  return value;
+}
+
+const GRANT_FIELDS = new Set(['override_type', 'target_ids', 'applies_to_scope', 'expires_at', 'justification', 'approved_by', 'approval_id', 'consultation_id']);
+
+/** Validates the grant body: a missing field is 422, a wrong or unknown one 400 (registry dialect). */
+export function parseGrant(body: unknown): GrantRequest {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw badRequest('body must be a JSON object');
+  const b = body as Record<string, unknown>;
+  const unknown = Object.keys(b).find((k) => !GRANT_FIELDS.has(k));
+  if (unknown) throw badRequest(`${unknown} is not a field of an approval grant`);
+  for (const f of ['target_ids', 'applies_to_scope', 'expires_at']) if (b[f] === undefined) throw unprocessable(`${f} is required`);
+  if (b.override_type !== undefined && b.override_type !== 'approval_grant') throw badRequest('override_type must be approval_grant');
+  const targets = b.target_ids;
+  if (!Array.isArray(targets) || targets.length < 1 || targets.length > 100 || !targets.every((t) => typeof t === 'string' && ID.test(t))) {
+    throw badRequest('target_ids must be an array of 1 to 100 rule ids');
+  }
+  const scope = b.applies_to_scope;
+  if (!scope || typeof scope !== 'object' || Array.isArray(scope) || !Object.values(scope).every((v) => ['string', 'number', 'boolean'].includes(typeof v))) {
+    throw badRequest('applies_to_scope must be an object of scope fields (string, number or boolean values)');
+  }
+  const expires = typeof b.expires_at === 'string' ? new Date(b.expires_at) : null;
+  if (!expires || Number.isNaN(expires.getTime())) throw badRequest('expires_at must be an ISO 8601 timestamp');
+  const text = (f: string, max: number): string | undefined => {
+    const v = b[f];
+    if (v === undefined || v === null) return undefined;
+    if (typeof v !== 'string' || v.length > max) throw badRequest(`${f} must be a string of at most ${max} characters`);
+    return v;
+  };
+  return {
+    target_ids: targets as string[],
+    applies_to_scope: scope as GrantRequest['applies_to_scope'],
+    expires_at: expires,
+    justification: text('justification', 20000),
+    approved_by: text('approved_by', 200),
+    approval_id: text('approval_id', 200),
+    consultation_id: text('consultation_id', 200),
+  };
 }

@@ -76,6 +76,15 @@ export class IdentityRepository {
     return this.db.apiKey.findUnique({ where: { id }, select: { tenant_id: true } });
   }
 
+  findPrincipals(tenantId: string, ids: string[]) {
+    return this.db.principal.findMany({ where: { tenant_id: tenantId, id: { in: ids } } });
+  }
+
+  /** Every principal of a tenant, by id (the verdict gateway's state: roles of deciders). */
+  allPrincipals(tenantId: string) {
+    return this.db.principal.findMany({ where: { tenant_id: tenantId }, orderBy: { id: 'asc' } });
+  }
+
   listPrincipals(tenantId: string, limit: number, after?: After) {
     return this.db.principal.findMany({ where: { tenant_id: tenantId, ...afterFilter(after) }, orderBy: PAGE_ORDER, take: limit + 1 });
   }

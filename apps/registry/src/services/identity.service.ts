@@ -30,12 +30,19 @@ import { readPage, toPage, type PageQuery } from './pages';
 
 const forbidden = (message: string) => new AppError(403, 'forbidden', message);
 
+/**
+ * Told after a committed change the verdict gateway's state depends on (a principal's roles or
+ * activity, the tenant's settings), so the tenant's revision moves (services/changes.ts).
+ */
+export type StateChanged = (tenantId: string, type: string) => Promise<void>;
+
 /** Tenants, principals and API keys (DESIGN.md section 3). */
 export class IdentityService {
   constructor(
     private readonly repo: IdentityRepository,
     private readonly redis: Redis,
     private readonly logger: Logger,
+    private readonly stateChanged: StateChanged = async () => undefined,
   ) {}
 
   // --- tenants -------------------------------------------------------------------------------
@@ -74,6 +81,7 @@ export class IdentityService {
     }
     const row = await this.repo.updateTenant(id, body);
     await this.invalidate({ type: 'tenant', tenant_id: id });
+    await this.stateChanged(id, 'tenant.updated');
     return presentTenant(row);
   }
 
@@ -92,6 +100,12 @@ export class IdentityService {
     return tenantId;
   }
 
+  /** Internal: a tenant's id by slug, for services addressed by slug (verdict JWKS). */
+  async tenantBySlug(slug: string): Promise<{ id: string; slug: string } | null> {
+    const row = await this.repo.findTenantBySlug(slug);
+    return row ? { id: row.id, slug: row.slug } : null;
+  }
+
   // --- principals ----------------------------------------------------------------------------
 
   async createPrincipal(caller: Identity, body: CreatePrincipalBody): Promise<Principal> {
@@ -103,6 +117,7 @@ export class IdentityService {
       roles: unique(body.roles ?? []),
       created_by: caller.principal.id,
     });
+    await this.stateChanged(tenantId, 'principal.created');
     return presentPrincipal(row);
   }
 
@@ -129,6 +144,7 @@ export class IdentityService {
       ...(body.name !== undefined ? { name: body.name } : {}),
     });
     await this.invalidate({ type: 'principal', principal_id: id });
+    await this.stateChanged(tenant, 'principal.updated');
     return presentPrincipal(row);
   }
 

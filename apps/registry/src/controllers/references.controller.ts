@@ -1,0 +1,54 @@
+import { Body, Controller, Get, Path, Post, Query, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
+import type { AuthedRequest } from '@arbiter/auth';
+import type { RegistryContext } from '../context';
+import type { ErrorBody, Page } from '../models/identity';
+import type { CreateReferenceBody, Reference, ReferenceStatus } from '../models/links';
+
+@Route('api/v1')
+@Tags('References')
+@Response<ErrorBody>(401, 'Missing or invalid API key')
+@Response<ErrorBody>(403, 'Missing permission')
+export class ReferencesController extends Controller {
+  constructor(private readonly ctx: RegistryContext) {
+    super();
+  }
+
+  @Get('scopes/{scope_id}/references')
+  @Security('bearer', ['read'])
+  @Response<ErrorBody>(404, 'Scope not found')
+  async listScopeReferences(
+    @Request() req: AuthedRequest,
+    @Path() scope_id: string,
+    @Query() entry_id?: string,
+    @Query() status?: ReferenceStatus,
+    @Query() limit?: number,
+    @Query() cursor?: string,
+  ): Promise<Page<Reference>> {
+    return this.ctx.references.list(req.user, scope_id, { entry_id, status, limit, cursor });
+  }
+
+  /** Records how an entry of the scope was used in an external context; `diverged` needs a reason (422). */
+  @Post('scopes/{scope_id}/references')
+  @Security('bearer', ['write'])
+  @SuccessResponse(201, 'Created')
+  @Response<ErrorBody>(404, 'Scope or entry not found')
+  @Response<ErrorBody>(422, 'Missing field, or diverged without reason')
+  async createReference(@Request() req: AuthedRequest, @Path() scope_id: string, @Body() body: CreateReferenceBody): Promise<Reference> {
+    this.setStatus(201);
+    return this.ctx.references.create(req.user, scope_id, body);
+  }
+
+  /** References of an entry (`entry_id`) or of an external context (`context_ref`); one of them is required (422). */
+  @Get('references')
+  @Security('bearer', ['read'])
+  @Response<ErrorBody>(422, 'Neither entry_id nor context_ref')
+  async findReferences(
+    @Request() req: AuthedRequest,
+    @Query() entry_id?: string,
+    @Query() context_ref?: string,
+    @Query() limit?: number,
+    @Query() cursor?: string,
+  ): Promise<Page<Reference>> {
+    return this.ctx.references.find(req.user, { entry_id, context_ref, limit, cursor });
+  }
+}

@@ -1,0 +1,56 @@
+import type { AppliesTo } from '../models/rules';
+import { anyGlobMatches, globMatches } from './glob';
+
+/** What the compliance check knows of the intended operation. */
+export interface IntendedOperation {
+  /** Words of intended_action, as typed. */
+  text: string;
+  action?: string;
+  resource?: string;
+}
+
+export interface CandidateEntry {
+  /** Stemmed words (english text-search lexemes) the entry's text shares with intended_action. */
+  sharedTerms: string[];
+  /** A rule's applies_to; null for invariants and for rules that apply to everything. */
+  appliesTo: AppliesTo | null;
+}
+
+export interface Relevance {
+  matched_by: 'text' | 'applies_to';
+  matched_terms: string[];
+}
+
+/**
+ * Whether an active invariant or rule is relevant to an intended action (Document 2 compliance
+ * check; the rules of this decision are written in docs/registry.md):
+ * 1. An invariant, or a rule without `applies_to`, is relevant when its text shares at least one
+ *    significant word with intended_action (english stemming, stop words ignored).
+ * 2. A rule with `applies_to`, when the caller names the operation (`action` and/or `resource`):
+ *    relevant exactly when the named parts match its globs (an unnamed part is not held against
+ *    it); its text is not consulted, since applies_to is the rule's own statement of scope.
+ * 3. A rule with `applies_to`, when the caller gives only words: relevant when its text shares a
+ *    word (as in 1), or when a word of intended_action matches one of its listed globs.
+ */
+export function relevance(entry: CandidateEntry, op: IntendedOperation): Relevance | null {
+  const byText: Relevance | null = entry.sharedTerms.length ? { matched_by: 'text', matched_terms: [...entry.sharedTerms].sort() } : null;
+  const a = entry.appliesTo;
+  if (!a) return byText;
+  if (op.action !== undefined || op.resource !== undefined) {
+    const actionOk = op.action === undefined || anyGlobMatches(a.actions, op.action);
+    const resourceOk = op.resource === undefined || anyGlobMatches(a.resources, op.resource);
+    return actionOk && resourceOk ? { matched_by: 'applies_to', matched_terms: [] } : null;
+  }
+  if (byText) return byText;
+  const listed = [...(a.actions ?? []), ...(a.resources ?? [])];
+  const hit = words(op.text).some((w) => listed.some((g) => globMatches(g, w)));
+  return hit ? { matched_by: 'applies_to', matched_terms: [] } : null;
+}
+
+/** Whitespace-separated words without surrounding punctuation ("deploy," -> "deploy"). */
+export function words(text: string): string[] {
+  return text
+    .split(/\s+/u)
+    .map((w) => w.replace(/^[\p{P}\p{S}]+|[\p{P}\p{S}]+$/gu, ''))
+    .filter(Boolean);
+}

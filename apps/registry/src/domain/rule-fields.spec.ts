@@ -1,0 +1,62 @@
+import { normalizeAppliesTo, ruleProblems } from './rule-fields';
+import type { RuleBody } from '../models/rules';
+
+const base: RuleBody = { directive: 'd', severity: 'MANDATORY' };
+
+describe(ruleProblems.name, () => {
+  it('accepts each op with the value it needs', () => {
+    const sut = ruleProblems({
+      ...base,
+      conditions: [
+        { field: 'a', op: 'eq', value: null },
+        { field: 'a', op: 'in', value: ['x'] },
+        { field: 'a', op: 'gt', value: 10 },
+        { field: 'a', op: 'lte', value: '2026-01-01' },
+        { field: 'a', op: 'exists' },
+        { field: 'a', op: 'exists', value: false },
+        { field: 'a', op: 'starts_with', value: 'x' },
+        { field: 'a', op: 'contains', value: 3 },
+      ],
+    });
+    expect(sut).toEqual([]);
+  });
+
+  it('names each row whose value does not fit its op', () => {
+    const sut = ruleProblems({
+      ...base,
+      conditions: [
+        { field: 'a', op: 'eq' },
+        { field: 'a', op: 'in', value: 'x' },
+        { field: 'a', op: 'gt', value: true },
+        { field: 'a', op: 'exists', value: 'yes' },
+        { field: 'a', op: 'starts_with', value: 1 },
+      ],
+    });
+    expect(sut).toEqual([
+      'conditions[0]: op eq needs a value',
+      'conditions[1]: op in needs an array value',
+      'conditions[2]: op gt needs a number or string value',
+      'conditions[3]: op exists takes true, false or no value',
+      'conditions[4]: op starts_with needs a string value',
+    ]);
+  });
+
+  it('needs allowed_values for enum requirements and min <= max', () => {
+    expect(ruleProblems({ ...base, requires: [{ field: 'x', type: 'enum' }, { field: 'y', type: 'number', min: 5, max: 1 }] })).toEqual([
+      'requires[0]: type enum needs allowed_values',
+      'requires[1]: min is greater than max',
+    ]);
+  });
+
+  it('refuses duplicate globs', () => {
+    expect(ruleProblems({ ...base, applies_to: { actions: ['a', 'a'] } })).toEqual(['applies_to.actions: duplicate globs']);
+  });
+});
+
+describe(normalizeAppliesTo.name, () => {
+  it('stores an empty applies_to as null', () => {
+    expect(normalizeAppliesTo({})).toBeNull();
+    expect(normalizeAppliesTo(undefined)).toBeNull();
+    expect(normalizeAppliesTo({ actions: ['a'] })).toEqual({ actions: ['a'] });
+  });
+});

@@ -1,0 +1,18 @@
+/** An entry of the event feed (DESIGN.md section 7). */
+export interface RegistryEvent {
+  /** `evt-` + 16 hex digits; strictly increasing within a tenant, in commit order. */
+  id: string;
+  /** `<entity>.<verb>`, e.g. `rule.updated`. */
+  type: string;
+  /** The scope of the changed entity (null for none). */
+  scope_id: string | null;
+  /** Every scope the change concerns (a link between scopes, a grant over rules of several scopes). */
+  scope_ids: string[];
+  entity_type: string;
+  entity_id: string;
+  /** Principal id of the caller, or null for a service. */
+  actor_id: string | null;
+  created_at: string;
+  /** The entity as the API returns it after the change. */
+  data: { [key: string]: unknown };
+}

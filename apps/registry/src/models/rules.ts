@@ -1,0 +1,128 @@
+import type { AuthorFields, AuthorType, ServerFields } from './common';
+
+/** DESIGN.md section 6, in precedence order: blocked, approval_required, observe, allowed. */
+export type Severity = 'MANDATORY' | 'REQUIRES_APPROVAL' | 'ADVISORY' | 'ALLOW';
+
+export type ConditionOp = 'eq' | 'neq' | 'in' | 'not_in' | 'gt' | 'gte' | 'lt' | 'lte' | 'exists' | 'contains' | 'starts_with';
+
+/**
+ * Dot path into the evaluation context (`transfer.amount`, `scope.region`, `action`, `resource`).
+ * @pattern ^[A-Za-z_][A-Za-z0-9_-]*(\.[A-Za-z_][A-Za-z0-9_-]*)*$
+ * @maxLength 200
+ */
+export type FieldPath = string;
+
+/** @minLength 1 @maxLength 500 */
+export type Glob = string;
+
+/**
+ * Which operations a rule is about; `*` matches any run of characters, `?` one character.
+ * A missing list matches everything; a rule without `applies_to` applies to every operation.
+ */
+export interface AppliesTo {
+  /** @minItems 1 @maxItems 100 */
+  actions?: Glob[];
+  /** @minItems 1 @maxItems 100 */
+  resources?: Glob[];
+}
+
+/**
+ * One condition row (DESIGN.md section 6). `value` by op: `in`/`not_in` an array; `gt`..`lte` a
+ * number or a string (ISO dates compare as strings); `exists` true/false (default true);
+ * `starts_with` a string; `contains` a string (substring) or any JSON value (array element).
+ */
+export interface ConditionRow {
+  field: FieldPath;
+  op: ConditionOp;
+  value?: unknown;
+}
+
+export type RequirementType = 'string' | 'number' | 'integer' | 'boolean' | 'enum' | 'date' | 'datetime' | 'object' | 'array';
+
+/** A context field the rule needs (Document 1, Requirement), beyond those its conditions name. */
+export interface Requirement {
+  field: FieldPath;
+  /** Human-readable justification; the verdict gateway cites the rule when absent. @maxLength 1000 */
+  reason?: string;
+  type: RequirementType;
+  /** Required for type enum. @minItems 1 @maxItems 1000 */
+  allowed_values?: Array<string | number | boolean>;
+  min?: number;
+  max?: number;
+  /** Format hint, e.g. `iso-date`, `iso-country`. @maxLength 100 */
+  format?: string;
+  /** `verified` when the fact must carry verification_status verified. */
+  source_requirement?: 'verified' | 'unverified';
+  /** @minItems 1 @maxItems 100 */
+  acceptable_sources?: string[];
+  /** @minimum 0 @maximum 1 */
+  confidence_threshold?: number;
+}
+
+/**
+ * Principal id (`agn-`, `hum-`) or role id (`role-<name>`).
+ * @pattern ^(agn-[0-9a-f]{24}|hum-[0-9a-f]{24}|role-[a-z0-9][a-z0-9_.-]{0,62})$
+ */
+export type DeciderId = string;
+
+/** POST and PUT body of a rule. PUT replaces the rule's content: omitted optional fields take their defaults. */
+export interface RuleBody extends AuthorFields {
+  /** @minLength 1 @maxLength 20000 */
+  directive: string;
+  severity: Severity;
+  /**
+   * Tenant-defined verdict returned instead of the one implied by severity.
+   * @pattern ^[a-z][a-z0-9_]{0,63}$
+   */
+  verdict?: string;
+  applies_to?: AppliesTo;
+  /** @maxItems 100 */
+  conditions?: ConditionRow[];
+  /** `all` (default): every row must hold; `any`: one is enough. */
+  condition_mode?: 'all' | 'any';
+  /** @maxItems 100 */
+  requires?: Requirement[];
+  /** @maxItems 100 */
+  deciders?: DeciderId[];
+  /**
+   * Tie-break among firing rules of equal severity and scope match (higher wins).
+   * @isInt @minimum -1000000 @maximum 1000000
+   */
+  priority?: number;
+}
+
+/** The machine-readable content of a rule version. */
+export interface RuleContent {
+  directive: string;
+  severity: Severity;
+  verdict: string | null;
+  applies_to: AppliesTo | null;
+  conditions: ConditionRow[];
+  condition_mode: 'all' | 'any';
+  requires: Requirement[];
+  deciders: string[];
+  priority: number | null;
+  author: string;
+  author_type: AuthorType;
+}
+
+/** A rule with the content of its current version. */
+export interface Rule extends ServerFields, RuleContent {
+  /** `rul-` prefix */
+  id: string;
+  scope_id: string;
+  status: 'active' | 'archived';
+  /** `rv-` id of the current version. */
+  current_version_id: string;
+  archived_at: string | null;
+}
+
+/** An immutable snapshot of a rule; `updated_at` always equals `created_at`. */
+export interface RuleVersion extends ServerFields, RuleContent {
+  /** `rv-` prefix */
+  id: string;
+  rule_id: string;
+  scope_id: string;
+  /** `current` for the rule's latest version, `superseded` for earlier ones. */
+  status: 'current' | 'superseded';
+}

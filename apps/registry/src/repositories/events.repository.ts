@@ -1,0 +1,80 @@
+import type { Prisma, Event as EventRow } from '../generated/prisma/client';
+import type { Db } from './db';
+
+export type { EventRow };
+
+export interface NewEvent {
+  type: string;
+  scope_id: string | null;
+  scope_ids: string[];
+  entity_type: string;
+  entity_id: string;
+  data: object;
+}
+
+/** `evt-` + the global sequence number as 16 hex digits: lexical order is numeric order. */
+export function eventId(seq: bigint): string {
+  return `evt-${seq.toString(16).padStart(16, '0')}`;
+}
+
+const EVENT_ID = /^evt-[0-9a-f]{16}$/;
+
+/** The sequence number an event id encodes, or null for a malformed id. */
+export function eventSeq(id: string): bigint | null {
+  return EVENT_ID.test(id) ? BigInt(`0x${id.slice(4)}`) : null;
+}
+
+/** The event feed and each tenant's head row (write lock and revision counter). */
+export class EventsRepository {
+  constructor(private readonly db: Db) {}
+
+  /**
+   * Takes the tenant's write lock for the rest of the transaction and bumps its revision. Every
+   * registry write transaction calls this first: a tenant's writes then commit one at a time, so
+   * sequence numbers taken after it grow in commit order within the tenant (DESIGN.md section 7),
+   * and no two transactions can lock rows in opposite orders.
+   */
+  async lockHead(tenantId: string): Promise<bigint> {
+    const rows = await this.db.$queryRawUnsafe<Array<{ revision: bigint }>>(
+      `INSERT INTO "tenant_heads" ("tenant_id", "revision", "updated_at") VALUES ($1, 1, now())
+       ON CONFLICT ("tenant_id") DO UPDATE SET "revision" = "tenant_heads"."revision" + 1, "updated_at" = now()
+       RETURNING "revision"`,
+      tenantId,
+    );
+    return BigInt(rows[0].revision);
+  }
+
+  async revision(tenantId: string): Promise<bigint> {
+    const head = await this.db.tenantHead.findUnique({ where: { tenant_id: tenantId } });
+    return head?.revision ?? 0n;
+  }
+
+  async append(tenantId: string, actorId: string | null, event: NewEvent): Promise<EventRow> {
+    const [{ seq }] = await this.db.$queryRawUnsafe<Array<{ seq: bigint }>>(`SELECT nextval(pg_get_serial_sequence('"events"', 'seq')) AS seq`);
+    const n = BigInt(seq);
+    return this.db.event.create({
+      data: {
+        id: eventId(n),
+        seq: n,
+        tenant_id: tenantId,
+        scope_id: event.scope_id,
+        scope_ids: event.scope_ids,
+        type: event.type,
+        entity_type: event.entity_type,
+        entity_id: event.entity_id,
+        data: event.data as Prisma.InputJsonValue,
+        actor_id: actorId,
+        created_at: new Date(),
+      },
+    });
+  }
+
+  /** A scope's events after a sequence number, oldest first, optionally of some types. */
+  list(tenantId: string, scopeId: string, afterSeq: bigint, types: string[] | null, limit: number) {
+    return this.db.event.findMany({
+      where: { tenant_id: tenantId, scope_ids: { has: scopeId }, seq: { gt: afterSeq }, ...(types ? { type: { in: types } } : {}) },
+      orderBy: { seq: 'asc' },
+      take: limit + 1,
+    });
+  }
+}

@@ -1,0 +1,80 @@
+import { Prisma, type Override as OverrideRow } from '../generated/prisma/client';
+import type { After } from './identity.repository';
+import { afterFilter, PAGE_ORDER, type Db } from './db';
+
+export type { OverrideRow };
+export type OverrideStatusFilter = 'active' | 'expired' | 'revoked' | 'all';
+
+/** Where clause of an override status at `now` (status is computed, never stored). */
+export function overrideStatusWhere(status: OverrideStatusFilter, now: Date): Prisma.OverrideWhereInput {
+  switch (status) {
+    case 'active':
+      return { revoked_at: null, OR: [{ expires_at: null }, { expires_at: { gt: now } }] };
+    case 'expired':
+      return { revoked_at: null, expires_at: { lte: now } };
+    case 'revoked':
+      return { revoked_at: { not: null } };
+    case 'all':
+      return {};
+  }
+}
+
+/** Overrides; every query takes the tenant id. A scope's overrides are those whose scope_ids hold it. */
+export class OverridesRepository {
+  constructor(private readonly db: Db) {}
+
+  create(
+    tenantId: string,
+    data: {
+      id: string;
+      scope_id: string;
+      scope_ids: string[];
+      target_id: string;
+      target_ids: string[];
+      target_type: string;
+      override_type: string;
+      justification: string;
+      conditions: string | null;
+      approved_by: string | null;
+      applies_to_scope: object | null;
+      expires_at: Date | null;
+      approval_id: string | null;
+      consultation_id: string | null;
+      created_by: string | null;
+    },
+  ) {
+    return this.db.override.create({
+      data: {
+        ...data,
+        tenant_id: tenantId,
+        applies_to_scope: data.applies_to_scope === null ? Prisma.DbNull : (data.applies_to_scope as Prisma.InputJsonValue),
+      },
+    });
+  }
+
+  find(tenantId: string, scopeId: string, id: string) {
+    return this.db.override.findFirst({ where: { tenant_id: tenantId, id, scope_ids: { has: scopeId } } });
+  }
+
+  list(tenantId: string, scopeId: string, status: OverrideStatusFilter, now: Date, limit: number, after?: After) {
+    return this.db.override.findMany({
+      where: { tenant_id: tenantId, scope_ids: { has: scopeId }, AND: [overrideStatusWhere(status, now), afterFilter(after)] },
+      orderBy: PAGE_ORDER,
+      take: limit + 1,
+    });
+  }
+
+  /** Overrides in effect at `now`, of one scope or the whole tenant, sorted by id. */
+  effective(tenantId: string, now: Date, scopeId?: string) {
+    return this.db.override.findMany({
+      where: { tenant_id: tenantId, ...(scopeId ? { scope_ids: { has: scopeId } } : {}), ...overrideStatusWhere('active', now) },
+      orderBy: { id: 'asc' },
+    });
+  }
+
+  /** Revokes an override unless already revoked; answers how many rows changed. */
+  async revoke(tenantId: string, id: string, at: Date, by: string | null): Promise<number> {
+    const res = await this.db.override.updateMany({ where: { tenant_id: tenantId, id, revoked_at: null }, data: { revoked_at: at, revoked_by: by, updated_at: at } });
+    return res.count;
+  }
+}

@@ -1,0 +1,109 @@
+import { Prisma, type Rule as RuleRowBase, type RuleVersion as RuleVersionRow } from '../generated/prisma/client';
+import type { After } from './identity.repository';
+import { afterFilter, PAGE_ORDER, type Db } from './db';
+
+export type { RuleVersionRow };
+export type RuleRow = RuleRowBase & { current_version: RuleVersionRow | null };
+
+/** The content of one immutable version, as stored. */
+export interface VersionContent {
+  directive: string;
+  severity: string;
+  verdict: string | null;
+  applies_to: object | null;
+  conditions: object[];
+  condition_mode: string;
+  requires: object[];
+  deciders: string[];
+  priority: number | null;
+  author: string;
+  author_type: string;
+}
+
+const withCurrent = { current_version: true } as const;
+
+function versionData(content: VersionContent) {
+  return {
+    ...content,
+    applies_to: content.applies_to === null ? Prisma.DbNull : (content.applies_to as Prisma.InputJsonValue),
+    conditions: content.conditions as Prisma.InputJsonValue,
+    requires: content.requires as Prisma.InputJsonValue,
+  };
+}
+
+/** Rules and their immutable versions (`rv-`); every query takes the tenant id. */
+export class RulesRepository {
+  constructor(private readonly db: Db) {}
+
+  /** Must run in a transaction: the rule row, its first version, then the pointer to it. */
+  async create(tenantId: string, rule: { id: string; scope_id: string; created_by: string | null }, versionId: string, content: VersionContent): Promise<RuleRow> {
+    const now = new Date();
+    await this.db.rule.create({ data: { ...rule, tenant_id: tenantId, version: 1, created_at: now, updated_at: now } });
+    await this.db.ruleVersion.create({
+      data: { id: versionId, tenant_id: tenantId, scope_id: rule.scope_id, rule_id: rule.id, version: 1, created_by: rule.created_by, created_at: now, ...versionData(content) },
+    });
+    return this.db.rule.update({ where: { id: rule.id, tenant_id: tenantId }, data: { current_version_id: versionId }, include: withCurrent });
+  }
+
+  /** Must run in a transaction that holds the tenant's write lock, so version numbers do not race. */
+  async addVersion(tenantId: string, rule: RuleRowBase, versionId: string, content: VersionContent, by: string | null): Promise<RuleRow> {
+    const now = new Date();
+    const version = rule.version + 1;
+    await this.db.ruleVersion.create({
+      data: { id: versionId, tenant_id: tenantId, scope_id: rule.scope_id, rule_id: rule.id, version, created_by: by, created_at: now, ...versionData(content) },
+    });
+    return this.db.rule.update({
+      where: { id: rule.id, tenant_id: tenantId },
+      data: { version, current_version_id: versionId, updated_at: now },
+      include: withCurrent,
+    });
+  }
+
+  /** Archives an active rule; answers how many rows changed (0 when already archived). */
+  async archive(tenantId: string, id: string, at: Date, by: string | null): Promise<number> {
+    const res = await this.db.rule.updateMany({ where: { tenant_id: tenantId, id, status: 'active' }, data: { status: 'archived', archived_at: at, archived_by: by, updated_at: at } });
+    return res.count;
+  }
+
+  find(tenantId: string, scopeId: string, id: string): Promise<RuleRow | null> {
+    return this.db.rule.findFirst({ where: { tenant_id: tenantId, scope_id: scopeId, id }, include: withCurrent });
+  }
+
+  findMany(tenantId: string, ids: string[]): Promise<RuleRow[]> {
+    return ids.length ? this.db.rule.findMany({ where: { tenant_id: tenantId, id: { in: ids } }, include: withCurrent }) : Promise.resolve([]);
+  }
+
+  list(tenantId: string, scopeId: string, status: 'active' | 'archived' | 'all', limit: number, after?: After): Promise<RuleRow[]> {
+    return this.db.rule.findMany({
+      where: { tenant_id: tenantId, scope_id: scopeId, ...(status === 'all' ? {} : { status }), ...afterFilter(after) },
+      orderBy: PAGE_ORDER,
+      take: limit + 1,
+      include: withCurrent,
+    });
+  }
+
+  /** Active rules with their current version, of one scope or the whole tenant, sorted by id. */
+  active(tenantId: string, scopeId?: string): Promise<RuleRow[]> {
+    return this.db.rule.findMany({
+      where: { tenant_id: tenantId, status: 'active', ...(scopeId ? { scope_id: scopeId } : {}) },
+      orderBy: { id: 'asc' },
+      include: withCurrent,
+    });
+  }
+
+  versions(tenantId: string, ruleId: string, limit: number, afterVersion: number) {
+    return this.db.ruleVersion.findMany({
+      where: { tenant_id: tenantId, rule_id: ruleId, version: { gt: afterVersion } },
+      orderBy: { version: 'asc' },
+      take: limit + 1,
+    });
+  }
+
+  /** A version with its rule's current pointer (to tell current from superseded). */
+  findVersion(tenantId: string | null, id: string) {
+    return this.db.ruleVersion.findFirst({
+      where: { id, ...(tenantId ? { tenant_id: tenantId } : {}) },
+      include: { rule: { select: { current_version_id: true, status: true } } },
+    });
+  }
+}

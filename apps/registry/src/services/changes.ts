@@ -1,0 +1,109 @@
+import type { Logger } from 'pino';
+import type { Redis } from 'ioredis';
+import type { PrismaClient } from '../generated/prisma/client';
+import { ScopesRepository } from '../repositories/scopes.repository';
+import { EntriesRepository } from '../repositories/entries.repository';
+import { RulesRepository } from '../repositories/rules.repository';
+import { OverridesRepository } from '../repositories/overrides.repository';
+import { LinksRepository } from '../repositories/links.repository';
+import { ReferencesRepository } from '../repositories/references.repository';
+import { EventsRepository, type EventRow, type NewEvent } from '../repositories/events.repository';
+import type { Db } from '../repositories/db';
+
+/** Every repository, bound to one client or transaction. */
+export interface Repos {
+  scopes: ScopesRepository;
+  entries: EntriesRepository;
+  rules: RulesRepository;
+  overrides: OverridesRepository;
+  references: ReferencesRepository;
+  links: LinksRepository;
+  events: EventsRepository;
+}
+
+export function repositories(db: Db): Repos {
+  return {
+    scopes: new ScopesRepository(db),
+    entries: new EntriesRepository(db),
+    rules: new RulesRepository(db),
+    overrides: new OverridesRepository(db),
+    references: new ReferencesRepository(db),
+    links: new LinksRepository(db),
+    events: new EventsRepository(db),
+  };
+}
+
+/**
+ * Redis pub/sub channel on which the registry announces each committed change, so the verdict
+ * gateway refreshes its snapshot (DESIGN.md section 1; docs/registry.md describes the message).
+ */
+export const REGISTRY_CHANGED_CHANNEL = 'arbiter:registry:changed';
+
+export interface RegistryChangeMessage {
+  tenant_id: string;
+  /** The tenant's revision after the change (GET /internal/v1/tenants/{id}/state-hash reports it too). */
+  revision: number;
+  /** Events written by the change, oldest first (empty for identity changes). */
+  event_ids: string[];
+  types: string[];
+  scope_ids: string[];
+}
+
+const TX_OPTIONS = { maxWait: 10_000, timeout: 30_000 };
+
+/**
+ * Runs a registry write as one transaction: it takes the tenant's write lock first, lets the
+ * work emit events, appends them in the same transaction (DESIGN.md section 7), and after the
+ * commit announces the change on Redis. A lost announcement only delays a gateway refresh
+ * (it also polls the state hash), so publishing never fails the write.
+ */
+export class ChangeWriter {
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly redis: Redis,
+    private readonly logger: Logger,
+  ) {}
+
+  async write<T>(tenantId: string, actorId: string | null, work: (repos: Repos, emit: (event: NewEvent) => void) => Promise<T>): Promise<T> {
+    const { result, revision, events } = await this.prisma.$transaction(async (tx) => {
+      const repos = repositories(tx);
+      const revision = await repos.events.lockHead(tenantId);
+      const pending: NewEvent[] = [];
+      const result = await work(repos, (e) => pending.push(e));
+      const events: EventRow[] = [];
+      for (const e of pending) events.push(await repos.events.append(tenantId, actorId, e));
+      return { result, revision, events };
+    }, TX_OPTIONS);
+    if (events.length) {
+      await this.publish({
+        tenant_id: tenantId,
+        revision: Number(revision),
+        event_ids: events.map((e) => e.id),
+        types: events.map((e) => e.type),
+        scope_ids: [...new Set(events.flatMap((e) => e.scope_ids))],
+      });
+    }
+    return result;
+  }
+
+  /**
+   * A change outside the registry's entries that alters the gateway's state (a principal's roles,
+   * the tenant's settings): bump the revision after the change committed, then announce it.
+   */
+  async touch(tenantId: string, type: string): Promise<void> {
+    try {
+      const revision = await this.prisma.$transaction((tx) => new EventsRepository(tx).lockHead(tenantId), TX_OPTIONS);
+      await this.publish({ tenant_id: tenantId, revision: Number(revision), event_ids: [], types: [type], scope_ids: [] });
+    } catch (err) {
+      this.logger.error({ err, tenant_id: tenantId }, 'could not bump the tenant revision');
+    }
+  }
+
+  private async publish(message: RegistryChangeMessage): Promise<void> {
+    try {
+      await this.redis.publish(REGISTRY_CHANGED_CHANNEL, JSON.stringify(message));
+    } catch (err) {
+      this.logger.warn({ err, tenant_id: message.tenant_id }, 'could not publish registry change');
+    }
+  }
+}

@@ -1,0 +1,83 @@
+import type { Pool } from 'pg';
+import type { Identity } from '@arbiter/auth';
+import type { CheckBody, CheckResult, Conflict, OverriddenConflict } from '../models/search';
+import type { ScopeSelector } from '../models/common';
+import type { AppliesTo, Severity } from '../models/rules';
+import { relevance } from '../domain/relevance';
+import { scopeContains } from '../domain/selector';
+import type { ScopeAccess } from './access';
+import type { Repos } from './changes';
+import type { ScopesService } from './scopes.service';
+
+/**
+ * The english lexemes each active invariant and rule of a scope shares with the intended action
+ * (stemmed, stop words dropped): the text part of relevance (domain/relevance.ts).
+ */
+const SHARED_TERMS_SQL = `
+WITH lx AS (SELECT coalesce(array_agg(lexeme), '{}'::text[]) AS terms FROM unnest(to_tsvector('english', $3)))
+SELECT i.id AS entry_id, ARRAY(SELECT unnest(tsvector_to_array(i.search)) INTERSECT SELECT unnest(lx.terms)) AS shared
+  FROM invariants i, lx
+ WHERE i.tenant_id = $1 AND i.scope_id = $2 AND i.status = 'active'
+UNION ALL
+SELECT r.id, ARRAY(SELECT unnest(tsvector_to_array(v.search)) INTERSECT SELECT unnest(lx.terms))
+  FROM rules r JOIN rule_versions v ON v.id = r.current_version_id, lx
+ WHERE r.tenant_id = $1 AND r.scope_id = $2 AND r.status = 'active'`;
+
+const RANK: Record<Severity, number> = { MANDATORY: 0, REQUIRES_APPROVAL: 1, ADVISORY: 2, ALLOW: 3 };
+
+/**
+ * Document 2 compliance check: which active invariants and rules of the scope an intended action
+ * runs into (conflicts), and which of those an override in effect suspends (overridden). Rules of
+ * severity ALLOW permit rather than conflict and are never listed. How relevance is decided:
+ * domain/relevance.ts and docs/registry.md.
+ */
+export class ComplianceService {
+  constructor(
+    private readonly pool: Pool,
+    private readonly repos: Repos,
+    private readonly access: ScopeAccess,
+    private readonly scopes: ScopesService,
+  ) {}
+
+  async check(caller: Identity, body: CheckBody): Promise<CheckResult> {
+    const scope = await this.access.scope(caller, body.scope_id);
+    if (body.scope) await this.scopes.checkSelector(caller.tenant_id, body.scope, 'scope');
+    const text = body.intended_action.replace(/\u0000/g, ' ');
+    const now = new Date();
+    const [shared, invariants, rules, overrides] = await Promise.all([
+      this.pool.query<{ entry_id: string; shared: string[] }>(SHARED_TERMS_SQL, [caller.tenant_id, scope.id, text]),
+      this.repos.entries.activeInvariants(caller.tenant_id, scope.id),
+      this.repos.rules.active(caller.tenant_id, scope.id),
+      this.repos.overrides.effective(caller.tenant_id, now, scope.id),
+    ]);
+    const sharedOf = new Map(shared.rows.map((r) => [r.entry_id, r.shared]));
+    const op = { text, action: body.action, resource: body.resource };
+    // The operation happens in this scope, so the scope's own selector fields cannot be overridden.
+    const opScope: ScopeSelector = { ...(body.scope ?? {}), ...(scope.selector as ScopeSelector) };
+
+    const found: Conflict[] = [];
+    for (const inv of invariants) {
+      const rel = relevance({ sharedTerms: sharedOf.get(inv.id) ?? [], appliesTo: null }, op);
+      if (!rel) continue;
+      found.push({ entry_id: inv.id, entry_type: 'invariant', severity: 'MANDATORY', requires_approval: inv.requires_approval, text: inv.constraint, rule_version_id: null, ...rel });
+    }
+    for (const rule of rules) {
+      const v = rule.current_version;
+      if (!v || v.severity === 'ALLOW') continue;
+      const rel = relevance({ sharedTerms: sharedOf.get(rule.id) ?? [], appliesTo: (v.applies_to ?? null) as AppliesTo | null }, op);
+      if (!rel) continue;
+      const severity = v.severity as Severity;
+      found.push({ entry_id: rule.id, entry_type: 'rule', severity, requires_approval: severity === 'REQUIRES_APPROVAL', text: v.directive, rule_version_id: v.id, ...rel });
+    }
+    found.sort((a, b) => RANK[a.severity] - RANK[b.severity] || b.matched_terms.length - a.matched_terms.length || a.entry_id.localeCompare(b.entry_id));
+
+    const conflicts: Conflict[] = [];
+    const overridden: OverriddenConflict[] = [];
+    for (const c of found) {
+      const by = overrides.filter((o) => o.target_ids.includes(c.entry_id) && scopeContains(opScope, o.applies_to_scope as ScopeSelector | null));
+      if (by.length) overridden.push({ ...c, override_ids: by.map((o) => o.id) });
+      else conflicts.push(c);
+    }
+    return { scope_id: scope.id, conflicts, overridden };
+  }
+}

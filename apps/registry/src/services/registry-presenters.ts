@@ -1,0 +1,197 @@
+import type { Decision, Invariant } from '../models/entries';
+import type { Namespace } from '../models/namespaces';
+import type { Override } from '../models/overrides';
+import type { Link, Reference } from '../models/links';
+import type { RegistryEvent } from '../models/events';
+import type { Rule, RuleContent, RuleVersion } from '../models/rules';
+import type { Scope } from '../models/scopes';
+import type { AuthorType, EntryType, ScopeSelector } from '../models/common';
+import type { DecisionRow, InvariantRow } from '../repositories/entries.repository';
+import type { RuleRow, RuleVersionRow } from '../repositories/rules.repository';
+import type { OverrideRow } from '../repositories/overrides.repository';
+import type { LinkRow } from '../repositories/links.repository';
+import type { ReferenceRow } from '../repositories/references.repository';
+import type { EventRow } from '../repositories/events.repository';
+import type { NamespaceRow, ScopeRow } from '../repositories/scopes.repository';
+import { overrideStatus } from '../domain/override-status';
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+function server(row: { tenant_id: string; created_at: Date; updated_at: Date; created_by: string | null }, version = 1) {
+  return {
+    tenant_id: row.tenant_id,
+    version,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+    created_by: row.created_by,
+  };
+}
+
+export function presentScope(row: ScopeRow): Scope {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    selector: row.selector as ScopeSelector,
+    status: 'active',
+    ...server(row, row.version),
+  };
+}
+
+export function presentNamespace(row: NamespaceRow): Namespace {
+  return {
+    id: row.id,
+    scope_id: row.scope_id,
+    path: row.path,
+    name: row.name,
+    parent_id: row.parent_id,
+    depth: row.depth,
+    description: row.description,
+    status: 'active',
+    ...server(row),
+  };
+}
+
+export function presentDecision(row: DecisionRow): Decision {
+  return {
+    id: row.id,
+    scope_id: row.scope_id,
+    decision: row.decision,
+    context: row.context,
+    reasoning: row.reasoning,
+    author: row.author,
+    author_type: row.author_type as AuthorType,
+    tags: row.tags,
+    namespace: row.namespace,
+    status: 'active',
+    ...server(row),
+  };
+}
+
+export function presentInvariant(row: InvariantRow): Invariant {
+  return {
+    id: row.id,
+    scope_id: row.scope_id,
+    constraint: row.constraint,
+    rationale: row.rationale,
+    requires_approval: row.requires_approval,
+    author: row.author,
+    author_type: row.author_type as AuthorType,
+    status: row.status as Invariant['status'],
+    revoked_at: iso(row.revoked_at),
+    ...server(row),
+  };
+}
+
+export function ruleContent(v: RuleVersionRow): RuleContent {
+  return {
+    directive: v.directive,
+    severity: v.severity as RuleContent['severity'],
+    verdict: v.verdict,
+    applies_to: (v.applies_to ?? null) as RuleContent['applies_to'],
+    conditions: v.conditions as unknown as RuleContent['conditions'],
+    condition_mode: v.condition_mode as RuleContent['condition_mode'],
+    requires: v.requires as unknown as RuleContent['requires'],
+    deciders: v.deciders,
+    priority: v.priority,
+    author: v.author,
+    author_type: v.author_type as AuthorType,
+  };
+}
+
+export function presentRule(row: RuleRow): Rule {
+  const v = row.current_version;
+  // A rule is created with its first version in one transaction, so a committed rule always has one.
+  if (!v) throw new Error(`rule ${row.id} has no current version`);
+  return {
+    id: row.id,
+    scope_id: row.scope_id,
+    status: row.status as Rule['status'],
+    current_version_id: v.id,
+    ...ruleContent(v),
+    archived_at: iso(row.archived_at),
+    ...server(row, row.version),
+  };
+}
+
+export function presentRuleVersion(v: RuleVersionRow, currentVersionId: string | null): RuleVersion {
+  return {
+    id: v.id,
+    rule_id: v.rule_id,
+    scope_id: v.scope_id,
+    status: v.id === currentVersionId ? 'current' : 'superseded',
+    ...ruleContent(v),
+    tenant_id: v.tenant_id,
+    version: v.version,
+    created_at: v.created_at.toISOString(),
+    updated_at: v.created_at.toISOString(),
+    created_by: v.created_by,
+  };
+}
+
+export function presentOverride(row: OverrideRow, now: Date): Override {
+  return {
+    id: row.id,
+    scope_id: row.scope_id,
+    scope_ids: row.scope_ids,
+    target_id: row.target_id,
+    target_ids: row.target_ids,
+    target_type: row.target_type as Override['target_type'],
+    override_type: row.override_type as Override['override_type'],
+    justification: row.justification,
+    conditions: row.conditions,
+    approved_by: row.approved_by,
+    applies_to_scope: (row.applies_to_scope ?? null) as ScopeSelector | null,
+    expires_at: iso(row.expires_at),
+    revoked_at: iso(row.revoked_at),
+    status: overrideStatus(row, now),
+    approval_id: row.approval_id,
+    consultation_id: row.consultation_id,
+    ...server(row),
+  };
+}
+
+export function presentReference(row: ReferenceRow): Reference {
+  return {
+    id: row.id,
+    scope_id: row.scope_id,
+    entry_id: row.entry_id,
+    entry_type: row.entry_type as EntryType,
+    context_type: row.context_type,
+    context_ref: row.context_ref,
+    status: row.status as Reference['status'],
+    reason: row.reason,
+    author: row.author,
+    author_type: row.author_type as AuthorType,
+    ...server(row),
+  };
+}
+
+export function presentLink(row: LinkRow): Link {
+  return {
+    id: row.id,
+    from_id: row.from_id,
+    from_type: row.from_type as EntryType,
+    from_scope_id: row.from_scope_id,
+    to_id: row.to_id,
+    to_type: row.to_type as EntryType,
+    to_scope_id: row.to_scope_id,
+    relation: row.relation as Link['relation'],
+    status: 'active',
+    ...server(row),
+  };
+}
+
+export function presentEvent(row: EventRow): RegistryEvent {
+  return {
+    id: row.id,
+    type: row.type,
+    scope_id: row.scope_id,
+    scope_ids: row.scope_ids,
+    entity_type: row.entity_type,
+    entity_id: row.entity_id,
+    actor_id: row.actor_id,
+    created_at: row.created_at.toISOString(),
+    data: row.data as RegistryEvent['data'],
+  };
+}

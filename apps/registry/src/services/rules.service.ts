@@ -1,0 +1,124 @@
+import type { Identity } from '@arbiter/auth';
+import { newId } from '@arbiter/db';
+import { badRequest, conflict, notFound } from '../http/errors';
+import type { Rule, RuleBody, RuleVersion } from '../models/rules';
+import type { Page } from '../models/identity';
+import type { VersionContent } from '../repositories/rules.repository';
+import type { IdentityRepository } from '../repositories/identity.repository';
+import { normalizeAppliesTo, ruleProblems } from '../domain/rule-fields';
+import { decodeCursor, encodeCursor, parseLimit } from '@arbiter/http';
+import { presentRule, presentRuleVersion } from './registry-presenters';
+import { readPage, toPage, type PageQuery } from './pages';
+import { authorOf, type ScopeAccess } from './access';
+import type { ChangeWriter, Repos } from './changes';
+
+const PRINCIPAL_ID = /^(agn|hum)-/;
+
+/** Rules: every PUT makes a new immutable version (`rv-`); archive retires the rule (Document 2, DESIGN.md section 6). */
+export class RulesService {
+  constructor(
+    private readonly repos: Repos,
+    private readonly identity: IdentityRepository,
+    private readonly writer: ChangeWriter,
+    private readonly access: ScopeAccess,
+  ) {}
+
+  async create(caller: Identity, scopeId: string, body: RuleBody): Promise<Rule> {
+    const scope = await this.access.scope(caller, scopeId);
+    const content = await this.content(caller, body);
+    return this.writer.write(caller.tenant_id, caller.principal.id, async (r, emit) => {
+      const row = await r.rules.create(caller.tenant_id, { id: newId('rul-'), scope_id: scope.id, created_by: caller.principal.id }, newId('rv-'), content);
+      const rule = presentRule(row);
+      emit({ type: 'rule.created', scope_id: scope.id, scope_ids: [scope.id], entity_type: 'rule', entity_id: row.id, data: rule });
+      return rule;
+    });
+  }
+
+  /** PUT replaces the rule's content with the body as a new version; omitted optional fields take their defaults. */
+  async update(caller: Identity, scopeId: string, id: string, body: RuleBody): Promise<Rule> {
+    const scope = await this.access.scope(caller, scopeId);
+    const content = await this.content(caller, body);
+    return this.writer.write(caller.tenant_id, caller.principal.id, async (r, emit) => {
+      const existing = await r.rules.find(caller.tenant_id, scope.id, id);
+      if (!existing) throw notFound('Rule', id);
+      if (existing.status === 'archived') throw conflict(`Rule ${id} is archived and cannot be updated`);
+      const row = await r.rules.addVersion(caller.tenant_id, existing, newId('rv-'), content, caller.principal.id);
+      const rule = presentRule(row);
+      emit({
+        type: 'rule.updated',
+        scope_id: scope.id,
+        scope_ids: [scope.id],
+        entity_type: 'rule',
+        entity_id: id,
+        data: { ...rule, previous_version_id: existing.current_version_id },
+      });
+      return rule;
+    });
+  }
+
+  /** Archiving an archived rule changes nothing and answers it as it is. */
+  async archive(caller: Identity, scopeId: string, id: string): Promise<Rule> {
+    const scope = await this.access.scope(caller, scopeId);
+    return this.writer.write(caller.tenant_id, caller.principal.id, async (r, emit) => {
+      if (!(await r.rules.find(caller.tenant_id, scope.id, id))) throw notFound('Rule', id);
+      const changed = await r.rules.archive(caller.tenant_id, id, new Date(), caller.principal.id);
+      const rule = presentRule((await r.rules.find(caller.tenant_id, scope.id, id))!);
+      if (changed) emit({ type: 'rule.archived', scope_id: scope.id, scope_ids: [scope.id], entity_type: 'rule', entity_id: id, data: rule });
+      return rule;
+    });
+  }
+
+  async get(caller: Identity, scopeId: string, id: string): Promise<Rule> {
+    const scope = await this.access.scope(caller, scopeId);
+    const row = await this.repos.rules.find(caller.tenant_id, scope.id, id);
+    if (!row) throw notFound('Rule', id);
+    return presentRule(row);
+  }
+
+  async list(caller: Identity, scopeId: string, q: PageQuery & { status?: 'active' | 'archived' | 'all' }): Promise<Page<Rule>> {
+    const scope = await this.access.scope(caller, scopeId);
+    const { limit, after } = readPage(q);
+    return toPage(await this.repos.rules.list(caller.tenant_id, scope.id, q.status ?? 'active', limit, after), limit, presentRule);
+  }
+
+  /** Every version, oldest first; the cursor is the last version number shown. */
+  async versions(caller: Identity, scopeId: string, id: string, q: PageQuery): Promise<Page<RuleVersion>> {
+    const scope = await this.access.scope(caller, scopeId);
+    const rule = await this.repos.rules.find(caller.tenant_id, scope.id, id);
+    if (!rule) throw notFound('Rule', id);
+    const limit = parseLimit(q.limit, () => badRequest('limit must be an integer from 1 to 1000'));
+    const pos = decodeCursor<{ v: number }>(q.cursor, () => badRequest('cursor is not valid'));
+    if (pos && !Number.isInteger(pos.v)) throw badRequest('cursor is not valid');
+    const rows = await this.repos.rules.versions(caller.tenant_id, id, limit, pos?.v ?? 0);
+    const more = rows.length > limit;
+    const shown = more ? rows.slice(0, limit) : rows;
+    return {
+      items: shown.map((v) => presentRuleVersion(v, rule.current_version_id)),
+      next_cursor: more ? encodeCursor({ v: shown[shown.length - 1].version }) : null,
+    };
+  }
+
+  /** The machine-readable content of a version, validated (DESIGN.md section 6). */
+  private async content(caller: Identity, body: RuleBody): Promise<VersionContent> {
+    const problems = ruleProblems(body);
+    const deciders = [...new Set(body.deciders ?? [])];
+    const principals = deciders.filter((d) => PRINCIPAL_ID.test(d));
+    if (principals.length) {
+      const known = new Set((await this.identity.findPrincipals(caller.tenant_id, principals)).map((p) => p.id));
+      for (const p of principals) if (!known.has(p)) problems.push(`deciders: ${p} is not a principal of this tenant`);
+    }
+    if (problems.length) throw badRequest(`Invalid rule: ${problems.join('; ')}`);
+    return {
+      directive: body.directive,
+      severity: body.severity,
+      verdict: body.verdict ?? null,
+      applies_to: normalizeAppliesTo(body.applies_to),
+      conditions: (body.conditions ?? []).map((c) => (c.value === undefined ? { field: c.field, op: c.op } : { field: c.field, op: c.op, value: c.value })),
+      condition_mode: body.condition_mode ?? 'all',
+      requires: body.requires ?? [],
+      deciders,
+      priority: body.priority ?? null,
+      ...authorOf(caller, body),
+    };
+  }
+}
