@@ -1,4 +1,12 @@
-import { bool, int, loadConfig, str, url, type ConfigOf } from '@arbiter/config';
+import { bool, int, loadConfig, str, url, type ConfigOf, type FieldSpec } from '@arbiter/config';
+import { parseKeyEncryptionKey } from '@arbiter/crypto';
+
+/** KEY_ENCRYPTION_KEY as the 32 key bytes; a bad or missing value stops the start naming the variable. */
+const keyEncryptionKey: FieldSpec<Buffer> = {
+  secret: true,
+  doc: 'base64 of 32 bytes (or 64 hex digits); encrypts the webhook signing keys at rest',
+  parse: (raw) => parseKeyEncryptionKey(raw),
+};
 
 export const registryConfigSchema = {
   HOST: str({ default: '127.0.0.1' }),
@@ -6,13 +14,21 @@ export const registryConfigSchema = {
   DATABASE_URL_REGISTRY: url({ protocols: ['postgres', 'postgresql'], secret: true, doc: 'PostgreSQL URL of the registry database' }),
   REDIS_URL: url({ protocols: ['redis', 'rediss'], secret: true }),
   INTERNAL_TOKEN: str({ secret: true, pattern: /^.{16,}$/, doc: 'shared service token, at least 16 characters' }),
-  KEY_ENCRYPTION_KEY: str({ secret: true, optional: true, doc: 'base64 of 32 bytes; encrypts private keys at rest' }),
+  KEY_ENCRYPTION_KEY: keyEncryptionKey,
   BOOTSTRAP_ADMIN_KEY: str({ secret: true, optional: true, pattern: /^ak-[0-9a-f]{64}$/, doc: 'ak- followed by 64 hex characters' }),
   BODY_LIMIT: str({ default: '1mb' }),
   DB_POOL_SIZE: int({ default: 10, min: 1, max: 200 }),
   SHUTDOWN_GRACE_MS: int({ default: 10_000, min: 0 }),
-  WEBHOOK_ALLOW_PRIVATE: bool({ default: false }),
   LOG_LEVEL: str({ default: 'info' }),
+  // Webhooks (docs/webhooks.md, DESIGN.md section 7).
+  WEBHOOK_ALLOW_PRIVATE: bool({ default: false, doc: 'allow webhook URLs on private, loopback and link-local addresses (tests, embedded default)' }),
+  WEBHOOK_MAX_ATTEMPTS: int({ default: 8, min: 1, max: 50, doc: 'attempts per delivery before it fails for good' }),
+  WEBHOOK_RETRY_BASE_MS: int({ default: 120_000, min: 0, doc: 'wait after the first failed attempt; doubles after each further one' }),
+  WEBHOOK_RETRY_MAX_DELAY_MS: int({ default: 6 * 3600_000, min: 0, doc: 'cap of one wait between attempts' }),
+  WEBHOOK_TIMEOUT_MS: int({ default: 10_000, min: 100, max: 120_000, doc: 'how long one attempt waits for the receiver' }),
+  WEBHOOK_MAX_CONSECUTIVE_FAILURES: int({ default: 20, min: 1, doc: 'failed attempts in a row that disable a subscription' }),
+  WEBHOOK_DISPATCH_LEASE_MS: int({ default: 60_000, min: 100, doc: 'how long a delivery handed to the queue is not handed out again' }),
+  APPROVAL_GRANT_TTL_SECONDS: int({ default: 86_400, min: 60, doc: 'lifetime of the override an approval creates when the decision names no expires_at' }),
 };
 
 export type RegistryConfig = ConfigOf<typeof registryConfigSchema>;

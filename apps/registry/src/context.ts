@@ -22,6 +22,13 @@ import { ComplianceService } from './services/compliance.service';
 import { ResolveService } from './services/resolve.service';
 import { EventsService } from './services/events.service';
 import { StateService } from './services/state.service';
+import { ApprovalsService } from './services/approvals.service';
+import { WebhooksService } from './services/webhooks.service';
+import { WebhookKeysService } from './services/webhook-keys.service';
+import { WebhookSender } from './services/webhook-sender';
+import { WebhookDeliveryService } from './services/webhook-delivery.service';
+import { OutboxRelayService } from './services/outbox-relay.service';
+import { TenantEventsService } from './services/tenant-events.service';
 
 /** Everything a request needs, made once per process (or per test app). */
 export interface RegistryContext {
@@ -44,8 +51,16 @@ export interface RegistryContext {
   compliance: ComplianceService;
   resolve: ResolveService;
   events: EventsService;
+  /** Document 2 approvals and webhooks (docs/approvals.md, docs/webhooks.md). */
+  approvals: ApprovalsService;
+  webhooks: WebhooksService;
+  webhookKeys: WebhookKeysService;
+  /** Internal API of the worker: the outbox relay and one delivery attempt at a time (ADR 0005). */
+  relay: OutboxRelayService;
+  deliveries: WebhookDeliveryService;
   /** The verdict gateway's internal API. */
   state: StateService;
+  tenantEvents: TenantEventsService;
   close(): Promise<void>;
 }
 
@@ -71,6 +86,8 @@ export function createRegistryContext(config: RegistryConfig, logger: Logger): R
   const writer = new ChangeWriter(prisma, redis, logger);
   const access = new ScopeAccess(repos);
   const scopes = new ScopesService(repos, repo, writer, access);
+  const webhookKeys = new WebhookKeysService(prisma, config.KEY_ENCRYPTION_KEY);
+  const sender = new WebhookSender({ allowPrivate: config.WEBHOOK_ALLOW_PRIVATE, timeoutMs: config.WEBHOOK_TIMEOUT_MS });
   return {
     config,
     logger,
@@ -90,7 +107,24 @@ export function createRegistryContext(config: RegistryConfig, logger: Logger): R
     compliance: new ComplianceService(pool, repos, access, scopes),
     resolve: new ResolveService(repos, access),
     events: new EventsService(repos, access),
+    approvals: new ApprovalsService(repos, writer, access, config.APPROVAL_GRANT_TTL_SECONDS),
+    webhooks: new WebhooksService(prisma, access, { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE }),
+    webhookKeys,
+    relay: new OutboxRelayService(prisma, { maxAttempts: config.WEBHOOK_MAX_ATTEMPTS, leaseMs: config.WEBHOOK_DISPATCH_LEASE_MS }, logger),
+    deliveries: new WebhookDeliveryService(
+      prisma,
+      webhookKeys,
+      sender,
+      {
+        retryBaseMs: config.WEBHOOK_RETRY_BASE_MS,
+        retryMaxDelayMs: config.WEBHOOK_RETRY_MAX_DELAY_MS,
+        timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+        maxConsecutiveFailures: config.WEBHOOK_MAX_CONSECUTIVE_FAILURES,
+      },
+      logger,
+    ),
     state: new StateService(prisma, repos),
+    tenantEvents: new TenantEventsService(repos, repo, writer),
     async close() {
       await prisma.$disconnect().catch(() => undefined);
       await pool.end().catch(() => undefined);

@@ -1,4 +1,5 @@
 import { generateApiKey } from '@arbiter/auth';
+import { generateKeyEncryptionKey } from '@arbiter/crypto';
 import { createLogger } from '@arbiter/http';
 import { createTestDatabase, testRedisUrl } from '@arbiter/testing';
 import request from 'supertest';
@@ -29,6 +30,7 @@ export async function startTestRegistry(env: Record<string, string> = {}): Promi
     REDIS_URL: testRedisUrl(),
     INTERNAL_TOKEN: TEST_INTERNAL_TOKEN,
     BOOTSTRAP_ADMIN_KEY: adminKey,
+    KEY_ENCRYPTION_KEY: generateKeyEncryptionKey(),
     WEBHOOK_ALLOW_PRIVATE: 'true',
     ...env,
   });

@@ -5,7 +5,7 @@ type Schema = { required?: string[]; properties?: Record<string, unknown> };
 describe('registry OpenAPI document', () => {
   const schemas = spec.components.schemas as Record<string, Schema>;
 
-  it.each(['Scope', 'ScopeDetails', 'Namespace', 'Decision', 'Invariant', 'Rule', 'RuleVersion', 'Override', 'Reference', 'Link'])(
+  it.each(['Scope', 'ScopeDetails', 'Namespace', 'Decision', 'Invariant', 'Rule', 'RuleVersion', 'Override', 'Reference', 'Link', 'Approval', 'WebhookSubscription'])(
     '%s documents every server-assigned field as required',
     (name) => {
       expect(schemas[name].required).toEqual(expect.arrayContaining(['id', 'tenant_id', 'status', 'version', 'created_at', 'updated_at', 'created_by']));
@@ -56,7 +56,22 @@ describe('registry OpenAPI document', () => {
       'POST /api/v1/tenants',
       'GET /api/v1/scopes/{scope_id}/namespaces',
       'POST /api/v1/scopes/{scope_id}/namespaces',
+      'POST /api/v1/scopes/{scope_id}/approvals',
+      'GET /api/v1/scopes/{scope_id}/approvals',
+      'GET /api/v1/scopes/{scope_id}/approvals/{approval_id}',
+      'POST /api/v1/scopes/{scope_id}/approvals/{approval_id}/decide',
+      'GET /.well-known/webhook-key',
+      'POST /api/v1/scopes/{scope_id}/webhooks',
+      'GET /api/v1/scopes/{scope_id}/webhooks',
+      'GET /api/v1/webhooks/{subscription_id}',
+      'PATCH /api/v1/webhooks/{subscription_id}',
+      'DELETE /api/v1/webhooks/{subscription_id}',
     ];
     expect(paths).toEqual(expect.arrayContaining(expected));
+  });
+
+  it('documents the webhook key endpoint without authentication', () => {
+    const op = (spec.paths as Record<string, Record<string, { security?: unknown[] }>>)['/.well-known/webhook-key'].get;
+    expect(op.security ?? []).toEqual([]);
   });
 });

@@ -1,20 +1,25 @@
 import { ConfigError } from '@arbiter/config';
 import { loadWorkerConfig } from './config';
 
+const required = { REDIS_URL: 'redis://127.0.0.1:6379', REGISTRY_URL: 'http://127.0.0.1:3001', INTERNAL_TOKEN: 'a-token-of-16-chars' };
+
 describe(loadWorkerConfig.name, () => {
   it('applies the defaults', () => {
-    expect(loadWorkerConfig({ REDIS_URL: 'redis://127.0.0.1:6379' })).toMatchObject({
+    expect(loadWorkerConfig(required)).toMatchObject({
       LOG_LEVEL: 'info',
       WORKER_CONCURRENCY: 10,
       SHUTDOWN_GRACE_MS: 10_000,
       QUEUE_PREFIX: 'arbiter',
-      WEBHOOK_ALLOW_PRIVATE: false,
-      REGISTRY_URL: undefined,
+      RELAY_INTERVAL_MS: 1000,
+      RELAY_BATCH_SIZE: 100,
+      REGISTRY_TIMEOUT_MS: 30_000,
     });
   });
 
-  it('names a missing REDIS_URL and a bad concurrency', () => {
+  it('names a missing REDIS_URL, REGISTRY_URL and INTERNAL_TOKEN, and a bad concurrency', () => {
     expect(() => loadWorkerConfig({ WORKER_CONCURRENCY: '0' })).toThrow(ConfigError);
-    expect(() => loadWorkerConfig({ WORKER_CONCURRENCY: '0' })).toThrow(/REDIS_URL is required[\s\S]*WORKER_CONCURRENCY must be at least 1/);
+    expect(() => loadWorkerConfig({ WORKER_CONCURRENCY: '0' })).toThrow(
+      /REDIS_URL is required[\s\S]*WORKER_CONCURRENCY must be at least 1[\s\S]*REGISTRY_URL is required[\s\S]*INTERNAL_TOKEN is required/,
+    );
   });
 });

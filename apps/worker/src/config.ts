@@ -1,4 +1,4 @@
-import { bool, int, loadConfig, oneOf, str, url, type ConfigOf } from '@arbiter/config';
+import { int, loadConfig, oneOf, str, url, type ConfigOf } from '@arbiter/config';
 
 export const workerConfigSchema = {
   REDIS_URL: url({ protocols: ['redis', 'rediss'], secret: true, doc: 'Redis holding the BullMQ queues' }),
@@ -6,10 +6,12 @@ export const workerConfigSchema = {
   WORKER_CONCURRENCY: int({ default: 10, min: 1, max: 1000, doc: 'jobs run at once per queue' }),
   SHUTDOWN_GRACE_MS: int({ default: 10_000, min: 0, doc: 'how long SIGTERM waits for running jobs' }),
   QUEUE_PREFIX: str({ default: 'arbiter', pattern: /^[A-Za-z0-9_-]+$/, doc: 'BullMQ key prefix; lets environments share one Redis' }),
-  // Used by the jobs later issues add (outbox relay, webhook delivery, approval routing):
-  REGISTRY_URL: url({ protocols: ['http', 'https'], optional: true, doc: "the registry's internal API" }),
-  INTERNAL_TOKEN: str({ secret: true, optional: true, pattern: /^.{16,}$/, doc: 'shared service token, at least 16 characters' }),
-  WEBHOOK_ALLOW_PRIVATE: bool({ default: false, doc: 'deliver webhooks to private and loopback addresses (tests, embedded default)' }),
+  // The outbox relay and webhook delivery run through the registry's internal API (ADR 0005).
+  REGISTRY_URL: url({ protocols: ['http', 'https'], doc: "the registry's internal API" }),
+  INTERNAL_TOKEN: str({ secret: true, pattern: /^.{16,}$/, doc: 'shared service token, at least 16 characters' }),
+  RELAY_INTERVAL_MS: int({ default: 1000, min: 10, max: 60_000, doc: 'pause between two outbox relay passes when there was nothing to do' }),
+  RELAY_BATCH_SIZE: int({ default: 100, min: 1, max: 1000, doc: 'outbox rows and due deliveries taken per relay pass' }),
+  REGISTRY_TIMEOUT_MS: int({ default: 30_000, min: 100, doc: "how long a call to the registry may take; above the registry's WEBHOOK_TIMEOUT_MS" }),
 };
 
 export type WorkerConfig = ConfigOf<typeof workerConfigSchema>;

@@ -34,12 +34,58 @@ export const pingJob = defineJob<PingPayload, PingResult>({
   removeOnComplete: { age: 3600, count: 1000 },
 });
 
+export interface WebhookDeliverPayload {
+  /** The registry's delivery (`dlv-`): one event for one subscription. */
+  delivery_id: string;
+  /** Which attempt of the delivery this job runs (1 for the first). */
+  attempt: number;
+}
+
+/** What the registry answered for the attempt (docs/webhooks.md, "Internal API"). */
+export interface WebhookDeliverResult {
+  delivery_id: string;
+  attempt: number;
+  outcome: 'succeeded' | 'retry_scheduled' | 'failed' | 'cancelled' | 'skipped';
+  status_code: number | null;
+  error: string | null;
+  delivery_status: string;
+  next_attempt_at: string | null;
+}
+
+/**
+ * One attempt of one webhook delivery, run by the registry (which holds the signing key) at the
+ * worker's request. The job id is `<delivery_id>.<attempt>`, so enqueueing an attempt twice adds
+ * one job. The webhook's own retry schedule (at least 8 attempts over hours, DESIGN.md section 7)
+ * is kept by the registry in its database and each retry is a new job; this job's BullMQ retries
+ * only cover the worker failing to reach the registry, and a retried job whose attempt already ran
+ * is answered `skipped` by the registry, so it never sends twice.
+ */
+export const webhookDeliverJob = defineJob<WebhookDeliverPayload, WebhookDeliverResult>({
+  name: 'webhook.v1.deliver',
+  queue: 'webhook',
+  schema: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['delivery_id', 'attempt'],
+    properties: {
+      delivery_id: { type: 'string', pattern: '^dlv-[0-9a-f]{24}$' },
+      attempt: { type: 'integer', minimum: 1, maximum: 1000 },
+    },
+  },
+  retry: { attempts: 5, backoff: { type: 'exponential', delay: 2000 } },
+});
+
+/** The job id of an attempt: one job per (delivery, attempt) while BullMQ keeps it. */
+export function webhookDeliverJobId(payload: WebhookDeliverPayload): string {
+  return `${payload.delivery_id}.${payload.attempt}`;
+}
+
 export const jobCatalog = defineCatalog({
   'system.v1.ping': pingJob,
-  // Added by later issues, each with its payload schema and retry policy:
-  // 'outbox.v1.relay'    (queue 'outbox'): move committed outbox rows to BullMQ (DESIGN.md section 1)
-  // 'webhook.v1.deliver' (queue 'webhook'): at least 8 attempts over hours (DESIGN.md section 7)
-  // 'approval.v1.route'  (queue 'approval'): notify the candidate deciders (DESIGN.md section 7)
+  'webhook.v1.deliver': webhookDeliverJob,
+  // The outbox relay is not a job: each worker process runs it as a polling loop over the
+  // registry's internal API, which claims rows with FOR UPDATE SKIP LOCKED (ADR 0005). Approval
+  // routing is webhook fan-out: tenant subscriptions filtered by candidate deciders.
 });
 
 export type ArbiterJobCatalog = typeof jobCatalog;

@@ -107,9 +107,12 @@ describe(startWorkers.name, () => {
 
   it('uses the project catalog when none is given', async () => {
     const projectProducer = createProducer(producerConnection, { prefix });
-    const running = await startWorkers({ connection: workerConnection, handlers: { 'system.v1.ping': ping }, prefix, logger });
+    const unused = async (): Promise<never> => {
+      throw new Error('not used here');
+    };
+    const running = await startWorkers({ connection: workerConnection, handlers: { 'system.v1.ping': ping, 'webhook.v1.deliver': unused }, prefix, logger });
     started.push(running);
-    expect(running.queues).toEqual(['system']);
+    expect(running.queues).toEqual(['system', 'webhook']);
 
     const job = await projectProducer.enqueue('system.v1.ping', payloadPing('by name'));
     expect(await waitForResult(producerConnection, job, { prefix })).toMatchObject({ pong: 'by name' });

@@ -4,6 +4,8 @@ import { internalTokenGuard } from '@arbiter/auth';
 import type { RegistryContext } from '../context';
 import { badRequest, unprocessable } from './errors';
 import type { GrantRequest } from '../services/overrides.service';
+import type { ForeignEvent } from '../services/tenant-events.service';
+import { FOREIGN_EVENT_TYPES } from '../domain/webhook-events';
 
 const KEY_HASH = /^[0-9a-f]{64}$/;
 const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
@@ -59,7 +61,79 @@ export function internalRoutes(ctx: RegistryContext): Router {
     res.status(201).json(override);
   });
 
+  /**
+   * An event of another service (the verdict gateway's Document 1 approvals), recorded in the
+   * feed and outbox so it reaches tenant webhooks (docs/webhooks.md). 201 when written, 200 when
+   * the idempotency_key was seen before (the stored event is answered).
+   */
+  router.post('/tenants/:tenant_id/events', async (req: Request, res: Response) => {
+    const tenantId = idParam(req.params.tenant_id, 'tenant_id');
+    const { event, created } = await ctx.tenantEvents.record(tenantId, parseForeignEvent(req.body));
+    res.status(created ? 201 : 200).json(event);
+  });
+
+  /** The worker's relay step (ADR 0005): fan the outbox out and lease due deliveries. */
+  router.post('/outbox/relay', async (req: Request, res: Response) => {
+    const limit = (req.body as { limit?: unknown } | undefined)?.limit ?? 100;
+    if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > 1000) throw badRequest('limit must be an integer from 1 to 1000');
+    res.json(await ctx.relay.relay(limit));
+  });
+
+  /** Deliveries the worker could not enqueue (Redis down): due again at the next relay. */
+  router.post('/outbox/release', async (req: Request, res: Response) => {
+    const ids = (req.body as { delivery_ids?: unknown } | undefined)?.delivery_ids;
+    if (!Array.isArray(ids) || ids.length > 1000 || !ids.every((id) => typeof id === 'string' && ID.test(id))) {
+      throw badRequest('delivery_ids must be an array of at most 1000 delivery ids');
+    }
+    res.json(await ctx.relay.release(ids as string[]));
+  });
+
+  /** Runs attempt `attempt` of a delivery (at most once; a repeat is answered `skipped`). */
+  router.post('/webhook-deliveries/:delivery_id/attempts', async (req: Request, res: Response) => {
+    const deliveryId = idParam(req.params.delivery_id, 'delivery_id');
+    const attempt = (req.body as { attempt?: unknown } | undefined)?.attempt;
+    if (attempt === undefined) throw unprocessable('attempt is required');
+    if (typeof attempt !== 'number' || !Number.isInteger(attempt) || attempt < 1 || attempt > 1000) throw badRequest('attempt must be an integer from 1 to 1000');
+    res.json(await ctx.deliveries.attempt(deliveryId, attempt));
+  });
+
   return router;
+}
+
+const EVENT_FIELDS = new Set(['source', 'type', 'entity_type', 'entity_id', 'scope_ids', 'actor_id', 'data', 'idempotency_key']);
+const WORD = /^[a-z][a-z_]{0,62}$/;
+
+/** Validates an event of another service: a missing field is 422, a wrong or unknown one 400. */
+export function parseForeignEvent(body: unknown): ForeignEvent {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw badRequest('body must be a JSON object');
+  const b = body as Record<string, unknown>;
+  const unknown = Object.keys(b).find((k) => !EVENT_FIELDS.has(k));
+  if (unknown) throw badRequest(`${unknown} is not a field of an event`);
+  for (const f of ['type', 'entity_type', 'entity_id', 'data']) if (b[f] === undefined) throw unprocessable(`${f} is required`);
+  const source = b.source ?? 'verdict';
+  if (source !== 'verdict') throw badRequest('source must be verdict');
+  const allowed: readonly string[] = FOREIGN_EVENT_TYPES.verdict;
+  if (typeof b.type !== 'string' || !allowed.includes(b.type)) throw badRequest(`type must be one of ${allowed.join(', ')}`);
+  if (typeof b.entity_type !== 'string' || !WORD.test(b.entity_type)) throw badRequest('entity_type must be a lowercase word');
+  if (typeof b.entity_id !== 'string' || !ID.test(b.entity_id)) throw badRequest('entity_id must be an id such as apr-…');
+  const scopeIds = b.scope_ids ?? [];
+  if (!Array.isArray(scopeIds) || scopeIds.length > 100 || !scopeIds.every((s) => typeof s === 'string' && ID.test(s))) {
+    throw badRequest('scope_ids must be an array of at most 100 scope ids');
+  }
+  if (b.actor_id !== undefined && b.actor_id !== null && (typeof b.actor_id !== 'string' || !ID.test(b.actor_id))) throw badRequest('actor_id must be a principal id');
+  if (!b.data || typeof b.data !== 'object' || Array.isArray(b.data)) throw badRequest('data must be a JSON object');
+  const key = b.idempotency_key;
+  if (key !== undefined && key !== null && (typeof key !== 'string' || key.length < 1 || key.length > 200)) throw badRequest('idempotency_key must be a string of 1 to 200 characters');
+  return {
+    source: 'verdict',
+    type: b.type,
+    entity_type: b.entity_type,
+    entity_id: b.entity_id,
+    scope_ids: scopeIds as string[],
+    actor_id: (b.actor_id as string | null | undefined) ?? null,
+    data: b.data as object,
+    idempotency_key: (key as string | null | undefined) ?? null,
+  };
 }
 
 function idParam(value: unknown, name: string): string {

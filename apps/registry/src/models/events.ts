@@ -10,6 +10,11 @@ export interface RegistryEvent {
   scope_ids: string[];
   entity_type: string;
   entity_id: string;
+  /**
+   * Who recorded it: `registry` for the registry's own changes, `verdict` for an event the verdict
+   * gateway recorded (Document 1 approvals, docs/webhooks.md).
+   */
+  source: 'registry' | 'verdict';
   /** Principal id of the caller, or null for a service. */
   actor_id: string | null;
   created_at: string;

@@ -10,6 +10,10 @@ export interface NewEvent {
   entity_type: string;
   entity_id: string;
   data: object;
+  /** Who recorded it: the registry itself (default) or another service (internal events endpoint). */
+  source?: 'registry' | 'verdict';
+  /** The recording service's idempotency key (unique per tenant). */
+  idempotency_key?: string | null;
 }
 
 /** `evt-` + the global sequence number as 16 hex digits: lexical order is numeric order. */
@@ -65,8 +69,23 @@ export class EventsRepository {
         data: event.data as Prisma.InputJsonValue,
         actor_id: actorId,
         created_at: new Date(),
+        source: event.source ?? 'registry',
+        idempotency_key: event.idempotency_key ?? null,
       },
     });
+  }
+
+  /** The event another service already recorded under this idempotency key, if any. */
+  findByIdempotencyKey(tenantId: string, key: string) {
+    return this.db.event.findUnique({ where: { tenant_id_idempotency_key: { tenant_id: tenantId, idempotency_key: key } } });
+  }
+
+  findMany(ids: string[]) {
+    return ids.length ? this.db.event.findMany({ where: { id: { in: ids } }, orderBy: { seq: 'asc' } }) : Promise.resolve([]);
+  }
+
+  find(id: string) {
+    return this.db.event.findUnique({ where: { id } });
   }
 
   /** A scope's events after a sequence number, oldest first, optionally of some types. */

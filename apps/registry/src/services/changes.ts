@@ -8,6 +8,8 @@ import { OverridesRepository } from '../repositories/overrides.repository';
 import { LinksRepository } from '../repositories/links.repository';
 import { ReferencesRepository } from '../repositories/references.repository';
 import { EventsRepository, type EventRow, type NewEvent } from '../repositories/events.repository';
+import { OutboxRepository } from '../repositories/outbox.repository';
+import { ApprovalsRepository } from '../repositories/approvals.repository';
 import type { Db } from '../repositories/db';
 
 /** Every repository, bound to one client or transaction. */
@@ -19,6 +21,8 @@ export interface Repos {
   references: ReferencesRepository;
   links: LinksRepository;
   events: EventsRepository;
+  outbox: OutboxRepository;
+  approvals: ApprovalsRepository;
 }
 
 export function repositories(db: Db): Repos {
@@ -30,6 +34,8 @@ export function repositories(db: Db): Repos {
     references: new ReferencesRepository(db),
     links: new LinksRepository(db),
     events: new EventsRepository(db),
+    outbox: new OutboxRepository(db),
+    approvals: new ApprovalsRepository(db),
   };
 }
 
@@ -53,9 +59,11 @@ const TX_OPTIONS = { maxWait: 10_000, timeout: 30_000 };
 
 /**
  * Runs a registry write as one transaction: it takes the tenant's write lock first, lets the
- * work emit events, appends them in the same transaction (DESIGN.md section 7), and after the
- * commit announces the change on Redis. A lost announcement only delays a gateway refresh
- * (it also polls the state hash), so publishing never fails the write.
+ * work emit events, appends them and their outbox rows in the same transaction (DESIGN.md
+ * sections 1 and 7; ADR 0005: a committed change always has its notifications queued, a rolled
+ * back one never), and after the commit announces the change on Redis. A lost announcement only
+ * delays a gateway refresh (it also polls the state hash), so publishing never fails the write;
+ * Redis being down delays webhooks (the worker relays the outbox later) and loses nothing.
  */
 export class ChangeWriter {
   constructor(
@@ -72,6 +80,7 @@ export class ChangeWriter {
       const result = await work(repos, (e) => pending.push(e));
       const events: EventRow[] = [];
       for (const e of pending) events.push(await repos.events.append(tenantId, actorId, e));
+      await repos.outbox.add(tenantId, events.map((e) => e.id));
       return { result, revision, events };
     }, TX_OPTIONS);
     if (events.length) {

@@ -13,6 +13,11 @@ import type { LinkRow } from '../repositories/links.repository';
 import type { ReferenceRow } from '../repositories/references.repository';
 import type { EventRow } from '../repositories/events.repository';
 import type { NamespaceRow, ScopeRow } from '../repositories/scopes.repository';
+import type { Approval } from '../models/approvals';
+import type { ApprovalRow } from '../repositories/approvals.repository';
+import type { WebhookAttempt, WebhookDelivery, WebhookSubscription } from '../models/webhooks';
+import type { SubscriptionRow } from '../repositories/webhooks.repository';
+import type { AttemptRow, DeliveryWithAttempts } from '../repositories/deliveries.repository';
 import { overrideStatus } from '../domain/override-status';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -190,8 +195,84 @@ export function presentEvent(row: EventRow): RegistryEvent {
     scope_ids: row.scope_ids,
     entity_type: row.entity_type,
     entity_id: row.entity_id,
+    source: row.source as RegistryEvent['source'],
     actor_id: row.actor_id,
     created_at: row.created_at.toISOString(),
     data: row.data as RegistryEvent['data'],
+  };
+}
+
+export function presentApproval(row: ApprovalRow): Approval {
+  return {
+    id: row.id,
+    scope_id: row.scope_id,
+    trigger_id: row.trigger_id,
+    trigger_type: row.trigger_type as Approval['trigger_type'],
+    trigger_version_id: row.trigger_version_id,
+    requires_approval: row.requires_approval,
+    intended_action: row.intended_action,
+    justification: row.justification,
+    requested_by: row.requested_by,
+    requested_by_type: row.requested_by_type as AuthorType,
+    candidate_deciders: row.candidate_deciders,
+    status: row.status as Approval['status'],
+    decision: row.decision as Approval['decision'],
+    comment: row.comment,
+    decided_by: row.decided_by,
+    decider_principal_id: row.decider_principal_id,
+    decided_at: iso(row.decided_at),
+    override_id: row.override_id,
+    ...server(row, row.version),
+  };
+}
+
+export function presentSubscription(row: SubscriptionRow): WebhookSubscription {
+  return {
+    id: row.id,
+    scope_id: row.scope_id,
+    url: row.url,
+    events: row.events,
+    description: row.description,
+    deciders: row.deciders,
+    status: row.status as WebhookSubscription['status'],
+    consecutive_failures: row.consecutive_failures,
+    disabled_at: iso(row.disabled_at),
+    disabled_reason: row.disabled_reason,
+    last_success_at: iso(row.last_success_at),
+    last_failure_at: iso(row.last_failure_at),
+    ...server(row, row.version),
+  };
+}
+
+export function presentAttempt(row: AttemptRow): WebhookAttempt {
+  return {
+    attempt: row.attempt,
+    outcome: row.outcome as WebhookAttempt['outcome'],
+    status_code: row.status_code,
+    error: row.error,
+    duration_ms: row.duration_ms,
+    key_id: row.key_id,
+    started_at: row.started_at.toISOString(),
+    finished_at: iso(row.finished_at),
+  };
+}
+
+export function presentDelivery(row: DeliveryWithAttempts): WebhookDelivery {
+  return {
+    id: row.id,
+    tenant_id: row.tenant_id,
+    subscription_id: row.subscription_id,
+    event_id: row.event_id,
+    event_type: row.event_type,
+    status: row.status as WebhookDelivery['status'],
+    attempt_count: row.attempt_count,
+    max_attempts: row.max_attempts,
+    next_attempt_at: row.status === 'pending' ? row.next_attempt_at.toISOString() : null,
+    last_status_code: row.last_status_code,
+    last_error: row.last_error,
+    delivered_at: iso(row.delivered_at),
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+    attempts: row.attempts.map(presentAttempt),
   };
 }

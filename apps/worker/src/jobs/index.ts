@@ -1,7 +1,16 @@
 import type { ArbiterJobCatalog, HandlerMap } from '@arbiter/queue';
+import type { RegistryClient } from '../registry-client';
 import { ping } from './ping';
+import { deliverWebhook } from './webhook-deliver';
+
+export interface JobDeps {
+  registry: RegistryClient;
+}
 
 /** One handler per catalog job; startWorkers checks the map against the catalog at start. */
-export const jobHandlers: HandlerMap<ArbiterJobCatalog> = {
-  'system.v1.ping': ping,
-};
+export function createJobHandlers(deps: JobDeps): HandlerMap<ArbiterJobCatalog> {
+  return {
+    'system.v1.ping': ping,
+    'webhook.v1.deliver': deliverWebhook(deps.registry),
+  };
+}

@@ -1,17 +1,21 @@
 import { checkHandlers, jobCatalog, type JobContext } from '@arbiter/queue';
 import pino from 'pino';
-import { jobHandlers } from '.';
+import { RegistryClient } from '../registry-client';
+import { createJobHandlers } from '.';
 
-describe('jobHandlers', () => {
+describe(createJobHandlers.name, () => {
+  const sut = createJobHandlers({ registry: new RegistryClient('http://127.0.0.1:9', 'token-token-token-1', 1000) });
+  const ctx: JobContext = { jobId: '1', attempt: 1, log: pino({ level: 'silent' }), signal: new AbortController().signal };
+
   it('has exactly one handler per catalog job', () => {
-    expect(() => checkHandlers(jobCatalog, jobHandlers)).not.toThrow();
+    expect(() => checkHandlers(jobCatalog, sut)).not.toThrow();
   });
 
   it('answers a ping with its message', async () => {
-    const ctx: JobContext = { jobId: '1', attempt: 1, log: pino({ level: 'silent' }), signal: new AbortController().signal };
+    expect(await sut['system.v1.ping']({ message: 'hi', sent_at: '2026-01-01T00:00:00Z' }, ctx)).toEqual({ pong: 'hi', received_at: expect.any(String) });
+  });
 
-    const sut = await jobHandlers['system.v1.ping']({ message: 'hi', sent_at: '2026-01-01T00:00:00Z' }, ctx);
-
-    expect(sut).toEqual({ pong: 'hi', received_at: expect.any(String) });
+  it('fails a delivery job while the registry is unreachable, so BullMQ retries it', async () => {
+    await expect(sut['webhook.v1.deliver']({ delivery_id: 'dlv-0123456789abcdef01234567', attempt: 1 }, ctx)).rejects.toMatchObject({ code: 'registry_unreachable' });
   });
 });

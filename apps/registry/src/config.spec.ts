@@ -1,0 +1,28 @@
+import { ConfigError } from '@arbiter/config';
+import { generateKeyEncryptionKey } from '@arbiter/crypto';
+import { loadRegistryConfig } from './config';
+
+const base = {
+  DATABASE_URL_REGISTRY: 'postgres://u:p@127.0.0.1:5432/arbiter_registry',
+  REDIS_URL: 'redis://127.0.0.1:6379',
+  INTERNAL_TOKEN: 'a-token-of-16-chars',
+};
+
+describe(loadRegistryConfig.name, () => {
+  it('requires KEY_ENCRYPTION_KEY and reads it as 32 bytes', () => {
+    expect(() => loadRegistryConfig(base)).toThrow(/KEY_ENCRYPTION_KEY is required/);
+    expect(() => loadRegistryConfig({ ...base, KEY_ENCRYPTION_KEY: 'c2hvcnQ=' })).toThrow(ConfigError);
+    expect(loadRegistryConfig({ ...base, KEY_ENCRYPTION_KEY: generateKeyEncryptionKey() }).KEY_ENCRYPTION_KEY).toHaveLength(32);
+  });
+
+  it('applies the webhook defaults: 8 attempts doubling from 2 minutes, disabled after 20 failures, private targets refused', () => {
+    expect(loadRegistryConfig({ ...base, KEY_ENCRYPTION_KEY: generateKeyEncryptionKey() })).toMatchObject({
+      WEBHOOK_ALLOW_PRIVATE: false,
+      WEBHOOK_MAX_ATTEMPTS: 8,
+      WEBHOOK_RETRY_BASE_MS: 120_000,
+      WEBHOOK_TIMEOUT_MS: 10_000,
+      WEBHOOK_MAX_CONSECUTIVE_FAILURES: 20,
+      APPROVAL_GRANT_TTL_SECONDS: 86_400,
+    });
+  });
+});

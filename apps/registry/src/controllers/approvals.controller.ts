@@ -1,0 +1,64 @@
+import { Body, Controller, Get, Path, Post, Query, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
+import type { AuthedRequest } from '@arbiter/auth';
+import type { RegistryContext } from '../context';
+import type { ErrorBody, Page } from '../models/identity';
+import type { Approval, DecideApprovalBody, RequestApprovalBody } from '../models/approvals';
+
+@Route('api/v1/scopes/{scope_id}/approvals')
+@Tags('Approvals')
+@Response<ErrorBody>(401, 'Missing or invalid API key')
+@Response<ErrorBody>(403, 'Missing permission')
+@Response<ErrorBody>(404, 'Not found')
+export class ApprovalsController extends Controller {
+  constructor(private readonly ctx: RegistryContext) {
+    super();
+  }
+
+  /** Asks for approval to go against an active invariant or rule of the scope; notifies `approval.requested`. */
+  @Post()
+  @Security('bearer', ['write'])
+  @SuccessResponse(201, 'Created')
+  @Response<ErrorBody>(400, 'trigger_id is not an invariant or rule, or trigger_type contradicts it')
+  @Response<ErrorBody>(409, 'Trigger revoked or archived')
+  @Response<ErrorBody>(422, 'Missing field')
+  async requestApproval(@Request() req: AuthedRequest, @Path() scope_id: string, @Body() body: RequestApprovalBody): Promise<Approval> {
+    this.setStatus(201);
+    return this.ctx.approvals.request(req.user, scope_id, body);
+  }
+
+  /** The scope's approvals, oldest first; filters `status`, `trigger_id`, `requested_by`. */
+  @Get()
+  @Security('bearer', ['read'])
+  async listApprovals(
+    @Request() req: AuthedRequest,
+    @Path() scope_id: string,
+    @Query() status?: 'pending' | 'approved' | 'rejected',
+    @Query() trigger_id?: string,
+    @Query() requested_by?: string,
+    @Query() limit?: number,
+    @Query() cursor?: string,
+  ): Promise<Page<Approval>> {
+    return this.ctx.approvals.list(req.user, scope_id, { status, trigger_id, requested_by, limit, cursor });
+  }
+
+  @Get('{approval_id}')
+  @Security('bearer', ['read'])
+  async getApproval(@Request() req: AuthedRequest, @Path() scope_id: string, @Path() approval_id: string): Promise<Approval> {
+    return this.ctx.approvals.get(req.user, scope_id, approval_id);
+  }
+
+  /**
+   * Decides once: `approved` or `rejected`. Approving a trigger that requires approval creates an
+   * `approval_grant` override in the same transaction (its id in `override_id`). A second decision,
+   * also a concurrent one, is 409. The requester cannot decide its own approval; when the rule
+   * names deciders, only they may (403).
+   */
+  @Post('{approval_id}/decide')
+  @Security('bearer', ['approve'])
+  @Response<ErrorBody>(400, 'expires_at with a rejection')
+  @Response<ErrorBody>(409, 'Already decided')
+  @Response<ErrorBody>(422, 'Missing field, or expires_at in the past')
+  async decideApproval(@Request() req: AuthedRequest, @Path() scope_id: string, @Path() approval_id: string, @Body() body: DecideApprovalBody): Promise<Approval> {
+    return this.ctx.approvals.decide(req.user, scope_id, approval_id, body);
+  }
+}

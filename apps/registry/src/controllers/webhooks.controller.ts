@@ -1,0 +1,176 @@
+import { Body, Controller, Delete, Get, Patch, Path, Post, Query, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
+import type { AuthedRequest } from '@arbiter/auth';
+import type { RegistryContext } from '../context';
+import type { ErrorBody, Page } from '../models/identity';
+import type {
+  CreateWebhookBody,
+  RotateWebhookKeyBody,
+  UpdateWebhookBody,
+  WebhookDelivery,
+  WebhookKeyRotation,
+  WebhookKeySet,
+  WebhookSubscription,
+} from '../models/webhooks';
+
+@Route('api/v1/scopes/{scope_id}/webhooks')
+@Tags('Webhooks')
+@Response<ErrorBody>(401, 'Missing or invalid API key')
+@Response<ErrorBody>(403, 'Missing permission')
+@Response<ErrorBody>(404, 'Scope not found')
+export class ScopeWebhooksController extends Controller {
+  constructor(private readonly ctx: RegistryContext) {
+    super();
+  }
+
+  /** Subscribes a URL to events of the scope (admin). The URL's host is resolved and checked. */
+  @Post()
+  @Security('bearer', ['admin'])
+  @SuccessResponse(201, 'Created')
+  @Response<ErrorBody>(400, 'Bad URL (scheme, private address, unresolvable host) or unknown event type')
+  @Response<ErrorBody>(422, 'Missing field')
+  async createScopeWebhook(@Request() req: AuthedRequest, @Path() scope_id: string, @Body() body: CreateWebhookBody): Promise<WebhookSubscription> {
+    this.setStatus(201);
+    return this.ctx.webhooks.create(req.user, scope_id, body);
+  }
+
+  @Get()
+  @Security('bearer', ['read'])
+  async listScopeWebhooks(@Request() req: AuthedRequest, @Path() scope_id: string, @Query() limit?: number, @Query() cursor?: string): Promise<Page<WebhookSubscription>> {
+    return this.ctx.webhooks.list(req.user, scope_id, { limit, cursor });
+  }
+}
+
+@Route('api/v1/webhooks')
+@Tags('Webhooks')
+@Response<ErrorBody>(401, 'Missing or invalid API key')
+@Response<ErrorBody>(403, 'Missing permission')
+export class WebhooksController extends Controller {
+  constructor(private readonly ctx: RegistryContext) {
+    super();
+  }
+
+  /**
+   * A tenant-level subscription (admin): every event of the tenant of the listed types, whatever
+   * the scope, including the verdict gateway's approvals. `deciders` routes approvals by their
+   * candidate deciders.
+   */
+  @Post()
+  @Security('bearer', ['admin'])
+  @SuccessResponse(201, 'Created')
+  @Response<ErrorBody>(400, 'Bad URL (scheme, private address, unresolvable host) or unknown event type')
+  @Response<ErrorBody>(422, 'Missing field')
+  async createTenantWebhook(@Request() req: AuthedRequest, @Body() body: CreateWebhookBody): Promise<WebhookSubscription> {
+    this.setStatus(201);
+    return this.ctx.webhooks.create(req.user, null, body);
+  }
+
+  /** Every subscription of the tenant the key may see; `level=tenant` only the tenant-level ones. */
+  @Get()
+  @Security('bearer', ['read'])
+  async listWebhooks(@Request() req: AuthedRequest, @Query() level?: 'tenant' | 'all', @Query() limit?: number, @Query() cursor?: string): Promise<Page<WebhookSubscription>> {
+    return this.ctx.webhooks.list(req.user, null, { level, limit, cursor });
+  }
+
+  @Get('{subscription_id}')
+  @Security('bearer', ['read'])
+  @Response<ErrorBody>(404, 'Not found')
+  async getWebhook(@Request() req: AuthedRequest, @Path() subscription_id: string): Promise<WebhookSubscription> {
+    return this.ctx.webhooks.get(req.user, subscription_id);
+  }
+
+  /** Updates the subscription (admin); `active: true` re-enables a disabled one. */
+  @Patch('{subscription_id}')
+  @Security('bearer', ['admin'])
+  @Response<ErrorBody>(400, 'Bad URL or unknown event type')
+  @Response<ErrorBody>(404, 'Not found')
+  async updateWebhook(@Request() req: AuthedRequest, @Path() subscription_id: string, @Body() body: UpdateWebhookBody): Promise<WebhookSubscription> {
+    return this.ctx.webhooks.update(req.user, subscription_id, body);
+  }
+
+  /** Deletes the subscription (admin); its pending deliveries are cancelled. */
+  @Delete('{subscription_id}')
+  @Security('bearer', ['admin'])
+  @SuccessResponse(204, 'Deleted')
+  @Response<ErrorBody>(404, 'Not found')
+  async deleteWebhook(@Request() req: AuthedRequest, @Path() subscription_id: string): Promise<void> {
+    await this.ctx.webhooks.remove(req.user, subscription_id);
+    this.setStatus(204);
+  }
+
+  /** The delivery log, oldest first: each delivery with every attempt (status code, error, duration). */
+  @Get('{subscription_id}/deliveries')
+  @Security('bearer', ['read'])
+  @Response<ErrorBody>(404, 'Not found')
+  async listWebhookDeliveries(
+    @Request() req: AuthedRequest,
+    @Path() subscription_id: string,
+    @Query() status?: 'pending' | 'succeeded' | 'failed' | 'cancelled',
+    @Query() limit?: number,
+    @Query() cursor?: string,
+  ): Promise<Page<WebhookDelivery>> {
+    return this.ctx.webhooks.listDeliveries(req.user, subscription_id, { status, limit, cursor });
+  }
+
+  @Get('{subscription_id}/deliveries/{delivery_id}')
+  @Security('bearer', ['read'])
+  @Response<ErrorBody>(404, 'Not found')
+  async getWebhookDelivery(@Request() req: AuthedRequest, @Path() subscription_id: string, @Path() delivery_id: string): Promise<WebhookDelivery> {
+    return this.ctx.webhooks.getDelivery(req.user, subscription_id, delivery_id);
+  }
+
+  /** Sends the delivery once more, now (admin); 409 while it is pending or the subscription is disabled. */
+  @Post('{subscription_id}/deliveries/{delivery_id}/redeliver')
+  @Security('bearer', ['admin'])
+  @SuccessResponse(202, 'Scheduled')
+  @Response<ErrorBody>(404, 'Not found')
+  @Response<ErrorBody>(409, 'Pending, or subscription disabled')
+  async redeliverWebhook(@Request() req: AuthedRequest, @Path() subscription_id: string, @Path() delivery_id: string): Promise<WebhookDelivery> {
+    this.setStatus(202);
+    return this.ctx.webhooks.redeliver(req.user, subscription_id, delivery_id);
+  }
+}
+
+/** The public webhook verification key (Document 2, DESIGN.md section 5): no authentication. */
+@Route('.well-known')
+@Tags('Webhooks')
+export class WebhookKeyController extends Controller {
+  constructor(private readonly ctx: RegistryContext) {
+    super();
+  }
+
+  /**
+   * The current key as JWK and PEM, and in `keys` every key ever used (retired ones with
+   * `not_after`), so a delivery signed just before a rotation still verifies. Match
+   * X-Service-Key-Id against `kid`.
+   */
+  @Get('webhook-key')
+  async webhookKey(): Promise<WebhookKeySet> {
+    // New keys appear at rotation, so caches must not keep this for long.
+    this.setHeader('Cache-Control', 'public, max-age=300');
+    return this.ctx.webhookKeys.keySet();
+  }
+}
+
+@Route('api/v1/admin/webhook-key')
+@Tags('Webhooks')
+@Response<ErrorBody>(401, 'Missing or invalid API key')
+@Response<ErrorBody>(403, 'Missing permission')
+export class WebhookKeyAdminController extends Controller {
+  constructor(private readonly ctx: RegistryContext) {
+    super();
+  }
+
+  /**
+   * Rotates the webhook signing key (platform admins). `scheduled` makes this year's key (400 when
+   * it exists); `emergency` makes `webhooks:<year>.<n>` at once. The old key is retired (not_after =
+   * now) and stays published.
+   */
+  @Post('rotate')
+  @Security('bearer', ['platform_admin'])
+  @SuccessResponse(201, 'Rotated')
+  @Response<ErrorBody>(400, 'A scheduled rotation that is not due')
+  async rotateWebhookKey(@Body() body: RotateWebhookKeyBody): Promise<WebhookKeyRotation> {
+    this.setStatus(201);
+    return this.ctx.webhookKeys.rotate(body.mode);
+  }
+}

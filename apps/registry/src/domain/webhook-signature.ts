@@ -1,0 +1,45 @@
+/**
+ * What a webhook receiver checks (Document 2 "Events"; DESIGN.md section 5): the message is the
+ * Unix timestamp in seconds, a dot, and the raw body bytes; the signature is ECDSA P-256 with
+ * SHA-256 over it, hex of the 64-byte r||s form.
+ */
+
+export const WEBHOOK_HEADERS = {
+  event: 'X-Service-Event',
+  timestamp: 'X-Service-Timestamp',
+  signature: 'X-Service-Signature',
+  /** Extensions: the signing key (see /.well-known/webhook-key), the delivery (stable across retries) and the attempt number. */
+  keyId: 'X-Service-Key-Id',
+  delivery: 'X-Service-Delivery',
+  attempt: 'X-Service-Attempt',
+} as const;
+
+export function signedMessage(timestampSeconds: number, rawBody: string): string {
+  return `${timestampSeconds}.${rawBody}`;
+}
+
+export interface SignedRequest {
+  body: string;
+  headers: Record<string, string>;
+}
+
+/** The body and headers of one attempt; `sign` makes the hex signature of the message. */
+export function signDelivery(
+  input: { body: string; eventType: string; deliveryId: string; attempt: number; now: Date; kid: string },
+  sign: (message: string) => string,
+): SignedRequest {
+  const ts = Math.floor(input.now.getTime() / 1000);
+  return {
+    body: input.body,
+    headers: {
+      'Content-Type': 'application/json',
+      'User-Agent': 'Arbiter-Webhooks/1.0',
+      [WEBHOOK_HEADERS.event]: input.eventType,
+      [WEBHOOK_HEADERS.timestamp]: String(ts),
+      [WEBHOOK_HEADERS.signature]: sign(signedMessage(ts, input.body)),
+      [WEBHOOK_HEADERS.keyId]: input.kid,
+      [WEBHOOK_HEADERS.delivery]: input.deliveryId,
+      [WEBHOOK_HEADERS.attempt]: String(input.attempt),
+    },
+  };
+}

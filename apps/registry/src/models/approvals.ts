@@ -1,0 +1,72 @@
+import type { AuthorType, ServerFields } from './common';
+
+/**
+ * A Document 2 approval: a person or agent asks to go against an invariant or rule
+ * (docs/approvals.md). Deciding it `approved` when the trigger requires approval creates an
+ * `approval_grant` override in the same transaction.
+ */
+export interface Approval extends ServerFields {
+  /** `apr-` prefix */
+  id: string;
+  scope_id: string;
+  /** The invariant (`inv-`) or rule (`rul-`) the requester wants to go against. */
+  trigger_id: string;
+  trigger_type: 'invariant' | 'rule';
+  /** The rule's current version (`rv-`) when requested; null for an invariant. */
+  trigger_version_id: string | null;
+  /**
+   * Whether the trigger required approval when requested: an invariant with `requires_approval`,
+   * or a rule of severity `REQUIRES_APPROVAL`. Only then does approving create an override.
+   */
+  requires_approval: boolean;
+  intended_action: string;
+  justification: string | null;
+  requested_by: string;
+  requested_by_type: AuthorType;
+  /**
+   * Principal and role ids who may decide: the rule's `deciders` (DESIGN.md section 6). Empty means
+   * any principal holding the `approve` permission. Webhook subscriptions route on it.
+   */
+  candidate_deciders: string[];
+  /** `pending` until decided, then `approved` or `rejected` (once: a second decision is 409). */
+  status: 'pending' | 'approved' | 'rejected';
+  /** The decision value, equal to status once decided; null while pending. */
+  decision: 'approved' | 'rejected' | null;
+  comment: string | null;
+  /** As given in the decision (default: the deciding principal's id); null while pending. */
+  decided_by: string | null;
+  /** The principal whose key decided; null while pending. */
+  decider_principal_id: string | null;
+  decided_at: string | null;
+  /** The `approval_grant` override created by approving, or null. */
+  override_id: string | null;
+}
+
+export interface RequestApprovalBody {
+  /** Id of an active invariant (`inv-`) or rule (`rul-`) of the scope. */
+  trigger_id: string;
+  /** `invariant` or `rule`; derived from trigger_id when omitted, 400 when it contradicts it. */
+  trigger_type?: 'invariant' | 'rule';
+  /** @minLength 1 @maxLength 20000 */
+  intended_action: string;
+  /** @maxLength 20000 */
+  justification?: string;
+  /** Default: the calling principal's id. @minLength 1 @maxLength 200 */
+  requested_by?: string;
+  /** Default: the calling principal's kind. */
+  requested_by_type?: AuthorType;
+}
+
+export interface DecideApprovalBody {
+  /** `approved` approves; `rejected` rejects. */
+  decision: 'approved' | 'rejected';
+  /** @maxLength 20000 */
+  comment?: string;
+  /** Default: the deciding principal's id. @minLength 1 @maxLength 200 */
+  decided_by?: string;
+  /**
+   * When the override created by approving ends (ISO 8601, in the future). Default: 24 hours
+   * after the decision (APPROVAL_GRANT_TTL_SECONDS). Refused with a rejection.
+   */
+  expires_at?: Date;
+}

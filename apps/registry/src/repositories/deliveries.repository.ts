@@ -1,0 +1,186 @@
+import type { WebhookAttempt as AttemptRow, WebhookDelivery as DeliveryRow } from '../generated/prisma/client';
+import type { After } from './identity.repository';
+import { afterFilter, PAGE_ORDER, type Db } from './db';
+
+export type { AttemptRow, DeliveryRow };
+export type DeliveryWithAttempts = DeliveryRow & { attempts: AttemptRow[] };
+
+export interface NewDelivery {
+  id: string;
+  tenant_id: string;
+  subscription_id: string;
+  event_id: string;
+  event_type: string;
+  max_attempts: number;
+}
+
+/** A delivery handed to the queue: the attempt the worker is to run next. */
+export interface DispatchedDelivery {
+  id: string;
+  attempt_count: number;
+}
+
+/** The row a delivery attempt works on, locked, with its subscription's state. */
+export type LockedDelivery = DeliveryRow & { sub_status: string; sub_deleted_at: Date | null; sub_url: string; due: boolean };
+
+/**
+ * Webhook deliveries and their attempts. The delivery state machine lives in these rows (not in
+ * Redis), so a Redis outage or a lost job never loses a delivery, and the conditional updates
+ * below are what make each attempt run once (ADR 0005).
+ */
+export class DeliveriesRepository {
+  constructor(private readonly db: Db) {}
+
+  /** One delivery per (subscription, event): a repeated fan-out adds nothing. */
+  async createMany(rows: NewDelivery[]): Promise<number> {
+    if (!rows.length) return 0;
+    const res = await this.db.webhookDelivery.createMany({ data: rows, skipDuplicates: true });
+    return res.count;
+  }
+
+  /**
+   * Due deliveries not handed out (or whose lease ran out), leased to the caller for `leaseMs`.
+   * SKIP LOCKED: concurrent relays take disjoint sets.
+   */
+  dispatchDue(limit: number, leaseMs: number): Promise<DispatchedDelivery[]> {
+    return this.db.$queryRawUnsafe<DispatchedDelivery[]>(
+      `UPDATE "webhook_deliveries" AS d
+          SET "dispatched_until" = now() + ($2::int * interval '1 millisecond')
+        WHERE d."id" IN (
+              SELECT "id" FROM "webhook_deliveries"
+               WHERE "status" = 'pending' AND "next_attempt_at" <= now()
+                 AND ("dispatched_until" IS NULL OR "dispatched_until" <= now())
+               ORDER BY "next_attempt_at", "id"
+               LIMIT $1
+               FOR UPDATE SKIP LOCKED)
+      RETURNING d."id", d."attempt_count"`,
+      limit,
+      leaseMs,
+    );
+  }
+
+  /** Ends the lease of deliveries the caller could not enqueue, so the next relay hands them out again. */
+  async release(ids: string[]): Promise<number> {
+    if (!ids.length) return 0;
+    const res = await this.db.webhookDelivery.updateMany({ where: { id: { in: ids }, status: 'pending' }, data: { dispatched_until: null } });
+    return res.count;
+  }
+
+  /** The delivery with its subscription's state, row-locked until the transaction ends. */
+  async lock(id: string): Promise<LockedDelivery | null> {
+    const rows = await this.db.$queryRawUnsafe<LockedDelivery[]>(
+      `SELECT d.*, s."status" AS sub_status, s."deleted_at" AS sub_deleted_at, s."url" AS sub_url, d."next_attempt_at" <= now() AS due
+         FROM "webhook_deliveries" d JOIN "webhook_subscriptions" s ON s."id" = d."subscription_id"
+        WHERE d."id" = $1
+          FOR UPDATE OF d`,
+      id,
+    );
+    return rows[0] ?? null;
+  }
+
+  /**
+   * Marks attempt `attempt` as started: the count moves to it and the delivery is not due again
+   * before `inflightMs` (an attempt that never reports back is retried after that).
+   */
+  async startAttempt(id: string, attempt: number, inflightMs: number): Promise<void> {
+    await this.db.$executeRawUnsafe(
+      `UPDATE "webhook_deliveries"
+          SET "attempt_count" = $2, "next_attempt_at" = now() + ($3::int * interval '1 millisecond'), "dispatched_until" = NULL, "updated_at" = now()
+        WHERE "id" = $1`,
+      id,
+      attempt,
+      inflightMs,
+    );
+  }
+
+  /** Attempts of this delivery still marked in flight: their worker never reported back. */
+  async interruptStale(deliveryId: string): Promise<void> {
+    await this.db.webhookAttempt.updateMany({
+      where: { delivery_id: deliveryId, outcome: 'in_flight' },
+      data: { outcome: 'interrupted', error: 'the attempt did not report back', finished_at: new Date() },
+    });
+  }
+
+  createAttempt(data: { id: string; tenant_id: string; delivery_id: string; subscription_id: string; attempt: number; key_id: string }) {
+    return this.db.webhookAttempt.create({ data });
+  }
+
+  async finishAttempt(deliveryId: string, attempt: number, data: { outcome: 'succeeded' | 'failed'; status_code: number | null; error: string | null; duration_ms: number }): Promise<void> {
+    await this.db.webhookAttempt.updateMany({ where: { delivery_id: deliveryId, attempt, outcome: 'in_flight' }, data: { ...data, finished_at: new Date() } });
+  }
+
+  /**
+   * Records an attempt's result on the delivery, only while that attempt is still the current one
+   * (answers false otherwise). `retryInMs` null: no further attempt (succeeded or failed for good).
+   */
+  async recordResult(
+    id: string,
+    attempt: number,
+    data: { status: 'pending' | 'succeeded' | 'failed'; status_code: number | null; error: string | null; retryInMs: number | null },
+  ): Promise<boolean> {
+    const n = await this.db.$executeRawUnsafe(
+      `UPDATE "webhook_deliveries"
+          SET "status" = $3, "last_status_code" = $4, "last_error" = $5,
+              "next_attempt_at" = CASE WHEN $6::int IS NULL THEN "next_attempt_at" ELSE now() + ($6::int * interval '1 millisecond') END,
+              "delivered_at" = CASE WHEN $3 = 'succeeded' THEN now() ELSE "delivered_at" END,
+              "updated_at" = now()
+        WHERE "id" = $1 AND "attempt_count" = $2 AND "status" = 'pending'`,
+      id,
+      attempt,
+      data.status,
+      data.status_code,
+      data.error,
+      data.retryInMs,
+    );
+    return n > 0;
+  }
+
+  async cancel(id: string, reason: string): Promise<void> {
+    await this.db.webhookDelivery.updateMany({ where: { id, status: 'pending' }, data: { status: 'cancelled', last_error: reason, updated_at: new Date() } });
+  }
+
+  /** Cancels every pending delivery of a subscription (disabled or deleted). */
+  async cancelPendingOf(subscriptionId: string, reason: string): Promise<void> {
+    await this.db.webhookDelivery.updateMany({ where: { subscription_id: subscriptionId, status: 'pending' }, data: { status: 'cancelled', last_error: reason, updated_at: new Date() } });
+  }
+
+  /** Schedules one more attempt now, allowing exactly one beyond those made (manual redelivery). */
+  async redeliver(tenantId: string, id: string): Promise<number> {
+    const n = await this.db.$executeRawUnsafe(
+      `UPDATE "webhook_deliveries"
+          SET "status" = 'pending', "max_attempts" = "attempt_count" + 1, "next_attempt_at" = now(), "dispatched_until" = NULL, "updated_at" = now()
+        WHERE "id" = $1 AND "tenant_id" = $2 AND "status" <> 'pending'`,
+      id,
+      tenantId,
+    );
+    return n;
+  }
+
+  find(tenantId: string, subscriptionId: string, id: string): Promise<DeliveryWithAttempts | null> {
+    return this.db.webhookDelivery
+      .findFirst({ where: { tenant_id: tenantId, subscription_id: subscriptionId, id } })
+      .then(async (row) => (row ? { ...row, attempts: await this.attemptsOf([row.id]).then((m) => m.get(row.id) ?? []) } : null));
+  }
+
+  findById(id: string) {
+    return this.db.webhookDelivery.findUnique({ where: { id } });
+  }
+
+  async list(tenantId: string, subscriptionId: string, status: DeliveryRow['status'] | undefined, limit: number, after?: After): Promise<DeliveryWithAttempts[]> {
+    const rows = await this.db.webhookDelivery.findMany({
+      where: { tenant_id: tenantId, subscription_id: subscriptionId, ...(status ? { status } : {}), ...afterFilter(after) },
+      orderBy: PAGE_ORDER,
+      take: limit + 1,
+    });
+    const attempts = await this.attemptsOf(rows.map((r) => r.id));
+    return rows.map((r) => ({ ...r, attempts: attempts.get(r.id) ?? [] }));
+  }
+
+  private async attemptsOf(deliveryIds: string[]): Promise<Map<string, AttemptRow[]>> {
+    const out = new Map<string, AttemptRow[]>();
+    if (!deliveryIds.length) return out;
+    const rows = await this.db.webhookAttempt.findMany({ where: { delivery_id: { in: deliveryIds } }, orderBy: [{ delivery_id: 'asc' }, { attempt: 'asc' }] });
+    for (const r of rows) out.set(r.delivery_id, [...(out.get(r.delivery_id) ?? []), r]);
+    return out;
+  }
+}

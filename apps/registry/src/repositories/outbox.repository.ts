@@ -1,0 +1,40 @@
+import type { Db } from './db';
+
+export interface OutboxRow {
+  id: bigint;
+  tenant_id: string;
+  event_id: string;
+}
+
+/**
+ * The transactional outbox (DESIGN.md section 1; ADR 0005): one row per event still to be fanned
+ * out to webhook subscriptions, inserted in the transaction that wrote the event.
+ */
+export class OutboxRepository {
+  constructor(private readonly db: Db) {}
+
+  async add(tenantId: string, eventIds: string[]): Promise<void> {
+    if (eventIds.length) await this.db.outbox.createMany({ data: eventIds.map((event_id) => ({ tenant_id: tenantId, event_id })) });
+  }
+
+  /**
+   * The oldest rows no other transaction holds, locked until this transaction ends. SKIP LOCKED
+   * lets several relays (worker processes, registry replicas) each take a different batch
+   * instead of queueing behind one another.
+   */
+  claim(limit: number): Promise<OutboxRow[]> {
+    return this.db.$queryRawUnsafe<OutboxRow[]>(
+      `SELECT "id", "tenant_id", "event_id" FROM "outbox" ORDER BY "id" LIMIT $1 FOR UPDATE SKIP LOCKED`,
+      limit,
+    );
+  }
+
+  async remove(ids: bigint[]): Promise<void> {
+    if (ids.length) await this.db.outbox.deleteMany({ where: { id: { in: ids } } });
+  }
+
+  /** Rows still waiting (health and tests). */
+  count(): Promise<number> {
+    return this.db.outbox.count();
+  }
+}

@@ -1,0 +1,123 @@
+import type { WebhookSubscription as SubscriptionRow } from '../generated/prisma/client';
+import type { After } from './identity.repository';
+import { afterFilter, PAGE_ORDER, type Db } from './db';
+
+export type { SubscriptionRow };
+
+/** Which subscriptions a list shows: one scope, tenant-level only, or all (optionally within some scopes). */
+export type SubscriptionScope = { scope: string } | { tenantLevel: true } | { all: true; only: string[] | null };
+
+/** Webhook subscriptions; every query takes the tenant id, and a deleted subscription is never found. */
+export class WebhooksRepository {
+  constructor(private readonly db: Db) {}
+
+  create(
+    tenantId: string,
+    data: { id: string; scope_id: string | null; url: string; events: string[]; description: string | null; deciders: string[]; created_by: string | null },
+  ) {
+    return this.db.webhookSubscription.create({ data: { ...data, tenant_id: tenantId } });
+  }
+
+  find(tenantId: string, id: string) {
+    return this.db.webhookSubscription.findFirst({ where: { tenant_id: tenantId, id, deleted_at: null } });
+  }
+
+  list(tenantId: string, which: SubscriptionScope, limit: number, after?: After) {
+    const scope =
+      'scope' in which
+        ? { scope_id: which.scope }
+        : 'tenantLevel' in which
+          ? { scope_id: null }
+          : which.only
+            ? { scope_id: { in: which.only } }
+            : {};
+    return this.db.webhookSubscription.findMany({
+      where: { tenant_id: tenantId, deleted_at: null, ...scope, ...afterFilter(after) },
+      orderBy: PAGE_ORDER,
+      take: limit + 1,
+    });
+  }
+
+  update(
+    tenantId: string,
+    id: string,
+    data: Partial<{ url: string; events: string[]; description: string | null; deciders: string[] }> & { enable?: boolean; disable?: string },
+  ) {
+    const now = new Date();
+    return this.db.webhookSubscription.update({
+      where: { id, tenant_id: tenantId },
+      data: {
+        ...(data.url !== undefined ? { url: data.url } : {}),
+        ...(data.events !== undefined ? { events: data.events } : {}),
+        ...(data.description !== undefined ? { description: data.description } : {}),
+        ...(data.deciders !== undefined ? { deciders: data.deciders } : {}),
+        ...(data.enable ? { status: 'active', consecutive_failures: 0, disabled_at: null, disabled_reason: null } : {}),
+        ...(data.disable ? { status: 'disabled', disabled_at: now, disabled_reason: data.disable } : {}),
+        version: { increment: 1 },
+        updated_at: now,
+      },
+    });
+  }
+
+  async softDelete(tenantId: string, id: string): Promise<void> {
+    const now = new Date();
+    await this.db.webhookSubscription.updateMany({ where: { tenant_id: tenantId, id, deleted_at: null }, data: { deleted_at: now, updated_at: now } });
+  }
+
+  /** Active subscriptions of these tenants (the relay's fan-out). */
+  activeOf(tenantIds: string[]) {
+    return tenantIds.length ? this.db.webhookSubscription.findMany({ where: { tenant_id: { in: tenantIds }, deleted_at: null, status: 'active' } }) : Promise.resolve([]);
+  }
+}
+
+/** What one attempt's result did to its subscription. */
+export interface SubscriptionHealth {
+  status: string;
+  consecutive_failures: number;
+}
+
+/** Failure bookkeeping of a subscription, separate from the list/CRUD queries above. */
+export class SubscriptionHealthRepository {
+  constructor(private readonly db: Db) {}
+
+  /**
+   * Locks the subscription row for the rest of the transaction. Taken first by every transaction
+   * that records an attempt's result, so they serialise on it and never wait on one another's
+   * delivery rows in the opposite order (disabling cancels the other pending deliveries).
+   */
+  async lock(id: string): Promise<void> {
+    await this.db.$queryRawUnsafe(`SELECT 1 FROM "webhook_subscriptions" WHERE "id" = $1 FOR UPDATE`, id);
+  }
+
+  async success(id: string): Promise<void> {
+    await this.db.$executeRawUnsafe(
+      `UPDATE "webhook_subscriptions" SET "consecutive_failures" = 0, "last_success_at" = now() WHERE "id" = $1`,
+      id,
+    );
+  }
+
+  /**
+   * Counts a failed attempt; the one that reaches `max` in a row disables the subscription
+   * (WEBHOOK_MAX_CONSECUTIVE_FAILURES). Run it in a transaction: the row stays locked from the
+   * read to the write, so concurrent attempts count one after the other.
+   */
+  async failure(id: string, max: number): Promise<SubscriptionHealth & { disabledNow: boolean }> {
+    const rows = await this.db.$queryRawUnsafe<SubscriptionHealth[]>(
+      `SELECT "status", "consecutive_failures" FROM "webhook_subscriptions" WHERE "id" = $1 FOR UPDATE`,
+      id,
+    );
+    const row = rows[0];
+    if (!row) return { status: 'disabled', consecutive_failures: 0, disabledNow: false };
+    const failures = row.consecutive_failures + 1;
+    const disabledNow = row.status === 'active' && failures >= max;
+    await this.db.webhookSubscription.update({
+      where: { id },
+      data: {
+        consecutive_failures: failures,
+        last_failure_at: new Date(),
+        ...(disabledNow ? { status: 'disabled', disabled_at: new Date(), disabled_reason: `${max} consecutive failed attempts` } : {}),
+      },
+    });
+    return { status: disabledNow ? 'disabled' : row.status, consecutive_failures: failures, disabledNow };
+  }
+}

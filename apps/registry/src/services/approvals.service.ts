@@ -1,0 +1,159 @@
+import type { Identity } from '@arbiter/auth';
+import { newId } from '@arbiter/db';
+import { AppError } from '@arbiter/http';
+import { badRequest, notFound, unprocessable, conflict } from '../http/errors';
+import type { Approval, DecideApprovalBody, RequestApprovalBody } from '../models/approvals';
+import type { Page } from '../models/identity';
+import type { ApprovalFilter, ApprovalRow } from '../repositories/approvals.repository';
+import type { InvariantRow } from '../repositories/entries.repository';
+import type { RuleRow } from '../repositories/rules.repository';
+import { presentApproval, presentOverride } from './registry-presenters';
+import { readPage, toPage, type PageQuery } from './pages';
+import type { ScopeAccess } from './access';
+import type { ChangeWriter, Repos } from './changes';
+
+type Trigger = { type: 'invariant'; row: InvariantRow } | { type: 'rule'; row: RuleRow };
+
+export const alreadyDecided = (row: Pick<ApprovalRow, 'id' | 'status'>) =>
+  new AppError(409, 'already_decided', `Approval ${row.id} is already decided (${row.status})`);
+
+/**
+ * Document 2 approvals (docs/approvals.md; DESIGN.md section 7). Requesting writes
+ * `approval.requested`; deciding writes `approval.resolved` and, when an approving decision meets
+ * a trigger that requires approval, an `approval_grant` override (`override.created`) — all in
+ * the decision's transaction, with their outbox rows, so subscribers hear of exactly what
+ * committed.
+ */
+export class ApprovalsService {
+  constructor(
+    private readonly repos: Repos,
+    private readonly writer: ChangeWriter,
+    private readonly access: ScopeAccess,
+    private readonly grantTtlSeconds: number,
+  ) {}
+
+  async request(caller: Identity, scopeId: string, body: RequestApprovalBody): Promise<Approval> {
+    const scope = await this.access.scope(caller, scopeId);
+    const type = triggerTypeOf(body.trigger_id);
+    if (!type) throw badRequest('trigger_id must be the id of an invariant (inv-) or a rule (rul-)');
+    if (body.trigger_type !== undefined && body.trigger_type !== type) throw badRequest(`trigger_type ${body.trigger_type} does not match trigger_id ${body.trigger_id}`);
+    return this.writer.write(caller.tenant_id, caller.principal.id, async (r, emit) => {
+      const trigger = await findTrigger(r, caller.tenant_id, scope.id, type, body.trigger_id);
+      if (trigger.row.status !== 'active') throw conflict(`${body.trigger_id} is ${trigger.row.status}; approvals are requested against active entries`);
+      const row = await r.approvals.create(caller.tenant_id, {
+        id: newId('apr-'),
+        scope_id: scope.id,
+        trigger_id: body.trigger_id,
+        trigger_type: type,
+        trigger_version_id: trigger.type === 'rule' ? (trigger.row.current_version_id ?? null) : null,
+        requires_approval: requiresApproval(trigger),
+        intended_action: body.intended_action,
+        justification: body.justification ?? null,
+        requested_by: body.requested_by ?? caller.principal.id,
+        requested_by_type: body.requested_by_type ?? caller.principal.kind,
+        candidate_deciders: trigger.type === 'rule' ? (trigger.row.current_version?.deciders ?? []) : [],
+        created_by: caller.principal.id,
+      });
+      const approval = presentApproval(row);
+      emit({ type: 'approval.requested', scope_id: scope.id, scope_ids: [scope.id], entity_type: 'approval', entity_id: row.id, data: approval });
+      return approval;
+    });
+  }
+
+  async get(caller: Identity, scopeId: string, id: string): Promise<Approval> {
+    const scope = await this.access.scope(caller, scopeId);
+    const row = await this.repos.approvals.find(caller.tenant_id, scope.id, id);
+    if (!row) throw notFound('Approval', id);
+    return presentApproval(row);
+  }
+
+  async list(caller: Identity, scopeId: string, q: PageQuery & ApprovalFilter): Promise<Page<Approval>> {
+    const scope = await this.access.scope(caller, scopeId);
+    const { limit, after } = readPage(q);
+    const rows = await this.repos.approvals.list(caller.tenant_id, scope.id, { status: q.status, trigger_id: q.trigger_id, requested_by: q.requested_by }, limit, after);
+    return toPage(rows, limit, presentApproval);
+  }
+
+  /**
+   * Decides once. Concurrent deciders serialise on the tenant's write lock and the UPDATE only
+   * applies to a pending approval, so exactly one wins and the others get 409 already_decided.
+   */
+  async decide(caller: Identity, scopeId: string, id: string, body: DecideApprovalBody): Promise<Approval> {
+    const scope = await this.access.scope(caller, scopeId);
+    if (body.expires_at && body.decision !== 'approved') throw badRequest('expires_at applies only to an approving decision');
+    if (body.expires_at && body.expires_at.getTime() <= Date.now()) throw unprocessable('expires_at must be in the future');
+    return this.writer.write(caller.tenant_id, caller.principal.id, async (r, emit) => {
+      const row = await r.approvals.find(caller.tenant_id, scope.id, id);
+      if (!row) throw notFound('Approval', id);
+      if (row.status !== 'pending') throw alreadyDecided(row);
+      if (row.created_by === caller.principal.id) {
+        throw new AppError(403, 'self_approval_forbidden', 'The principal that requested an approval cannot decide it');
+      }
+      if (row.candidate_deciders.length && !isCandidate(caller, row.candidate_deciders)) {
+        throw new AppError(403, 'not_a_valid_decider', `Only ${row.candidate_deciders.join(', ')} may decide approval ${id}`);
+      }
+      const now = new Date();
+      const decided = await r.approvals.decide(caller.tenant_id, id, {
+        status: body.decision,
+        comment: body.comment ?? null,
+        decided_by: body.decided_by ?? caller.principal.id,
+        decider_principal_id: caller.principal.id,
+        decided_at: now,
+      });
+      if (!decided) throw alreadyDecided({ id, status: 'decided' });
+      if (body.decision === 'approved') {
+        // The trigger as it is now: an override only suspends an active entry that still requires approval.
+        const trigger = await findTrigger(r, caller.tenant_id, scope.id, row.trigger_type as 'invariant' | 'rule', row.trigger_id).catch(() => null);
+        if (trigger && trigger.row.status === 'active' && requiresApproval(trigger)) {
+          const override = await r.overrides.create(caller.tenant_id, {
+            id: newId('ovr-'),
+            scope_id: scope.id,
+            scope_ids: [scope.id],
+            target_id: row.trigger_id,
+            target_ids: [row.trigger_id],
+            target_type: row.trigger_type,
+            override_type: 'approval_grant',
+            justification: row.justification ?? `Approval ${id}: ${row.intended_action}`,
+            conditions: null,
+            approved_by: body.decided_by ?? caller.principal.id,
+            applies_to_scope: null,
+            expires_at: body.expires_at ?? new Date(now.getTime() + this.grantTtlSeconds * 1000),
+            approval_id: id,
+            consultation_id: null,
+            created_by: caller.principal.id,
+          });
+          await r.approvals.attachOverride(caller.tenant_id, id, override.id);
+          emit({ type: 'override.created', scope_id: scope.id, scope_ids: [scope.id], entity_type: 'override', entity_id: override.id, data: presentOverride(override, now) });
+        }
+      }
+      const approval = presentApproval((await r.approvals.find(caller.tenant_id, scope.id, id))!);
+      emit({ type: 'approval.resolved', scope_id: scope.id, scope_ids: [scope.id], entity_type: 'approval', entity_id: id, data: approval });
+      return approval;
+    });
+  }
+}
+
+function triggerTypeOf(id: string): 'invariant' | 'rule' | null {
+  return id.startsWith('inv-') ? 'invariant' : id.startsWith('rul-') ? 'rule' : null;
+}
+
+async function findTrigger(r: Repos, tenantId: string, scopeId: string, type: 'invariant' | 'rule', id: string): Promise<Trigger> {
+  if (type === 'invariant') {
+    const row = await r.entries.findInvariant(tenantId, scopeId, id);
+    if (!row) throw notFound('Invariant', id);
+    return { type, row };
+  }
+  const row = await r.rules.find(tenantId, scopeId, id);
+  if (!row) throw notFound('Rule', id);
+  return { type, row };
+}
+
+/** DESIGN.md section 7: an invariant with requires_approval, or a rule of severity REQUIRES_APPROVAL. */
+function requiresApproval(t: Trigger): boolean {
+  return t.type === 'invariant' ? t.row.requires_approval : t.row.current_version?.severity === 'REQUIRES_APPROVAL';
+}
+
+/** A decider is listed by principal id or by one of its roles (as Document 1's candidate_deciders). */
+function isCandidate(caller: Identity, candidates: string[]): boolean {
+  return candidates.includes(caller.principal.id) || caller.principal.roles.some((role) => candidates.includes(role));
+}

@@ -1,0 +1,81 @@
+import { newId } from '@arbiter/db';
+import type { Logger } from 'pino';
+import type { PrismaClient } from '../generated/prisma/client';
+import { subscriptionWants } from '../domain/webhook-events';
+import { DeliveriesRepository, type NewDelivery } from '../repositories/deliveries.repository';
+import { EventsRepository } from '../repositories/events.repository';
+import { OutboxRepository } from '../repositories/outbox.repository';
+import { WebhooksRepository } from '../repositories/webhooks.repository';
+
+export interface RelayResult {
+  /** Outbox rows (events) fanned out by this call. */
+  fanned_out: number;
+  /** Deliveries those events created (one per matching subscription). */
+  deliveries_created: number;
+  /** Due deliveries handed to the caller, to enqueue as `webhook.v1.deliver` jobs now. */
+  dispatch: Array<{ delivery_id: string; attempt: number }>;
+}
+
+/**
+ * The registry's half of the outbox relay (ADR 0005); the worker calls it in a loop over
+ * POST /internal/v1/outbox/relay and enqueues what it answers.
+ * 1. Fan-out: claims outbox rows (FOR UPDATE SKIP LOCKED), creates one delivery per matching
+ *    subscription and deletes the rows, in one transaction: each event is fanned out once.
+ * 2. Dispatch: leases due deliveries to the caller for WEBHOOK_DISPATCH_LEASE_MS. A caller that
+ *    cannot enqueue (Redis down) releases them; one that crashes lets the lease run out.
+ * Neither step needs Redis, so changes and fan-out go on while it is down.
+ */
+export class OutboxRelayService {
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly opts: { maxAttempts: number; leaseMs: number },
+    private readonly logger: Logger,
+  ) {}
+
+  async relay(limit: number): Promise<RelayResult> {
+    const fan = await this.prisma.$transaction(
+      async (tx) => {
+        const outbox = new OutboxRepository(tx);
+        const rows = await outbox.claim(limit);
+        if (!rows.length) return { events: 0, created: 0 };
+        const events = await new EventsRepository(tx).findMany(rows.map((r) => r.event_id));
+        const subs = await new WebhooksRepository(tx).activeOf([...new Set(rows.map((r) => r.tenant_id))]);
+        const deliveries: NewDelivery[] = [];
+        for (const event of events) {
+          for (const sub of subs) {
+            if (sub.tenant_id !== event.tenant_id || !subscriptionWants(sub, event)) continue;
+            deliveries.push({
+              id: newId('dlv-'),
+              tenant_id: event.tenant_id,
+              subscription_id: sub.id,
+              event_id: event.id,
+              event_type: event.type,
+              max_attempts: this.opts.maxAttempts,
+            });
+          }
+        }
+        const created = await new DeliveriesRepository(tx).createMany(deliveries);
+        await outbox.remove(rows.map((r) => r.id));
+        return { events: rows.length, created };
+      },
+      { maxWait: 10_000, timeout: 30_000 },
+    );
+    const due = await new DeliveriesRepository(this.prisma).dispatchDue(limit, this.opts.leaseMs);
+    if (fan.events || due.length) this.logger.debug({ fanned_out: fan.events, deliveries_created: fan.created, dispatched: due.length }, 'outbox relayed');
+    return {
+      fanned_out: fan.events,
+      deliveries_created: fan.created,
+      dispatch: due.map((d) => ({ delivery_id: d.id, attempt: d.attempt_count + 1 })),
+    };
+  }
+
+  /** Hands deliveries back at once (the caller could not enqueue them). */
+  async release(deliveryIds: string[]): Promise<{ released: number }> {
+    return { released: await new DeliveriesRepository(this.prisma).release(deliveryIds) };
+  }
+
+  /** Outbox rows still waiting (tests, health). */
+  pending(): Promise<number> {
+    return new OutboxRepository(this.prisma).count();
+  }
+}

@@ -1,0 +1,57 @@
+import { newId } from '@arbiter/db';
+import { notFound } from '../http/errors';
+import type { RegistryEvent } from '../models/events';
+import type { IdentityRepository } from '../repositories/identity.repository';
+import { presentEvent } from './registry-presenters';
+import type { ChangeWriter, Repos } from './changes';
+
+/** An event another service asks the registry to record and notify (internal endpoint). */
+export interface ForeignEvent {
+  source: 'verdict';
+  type: string;
+  entity_type: string;
+  entity_id: string;
+  /** Registry scopes the event concerns (e.g. the scopes of an approval's triggering rules); may be empty. */
+  scope_ids: string[];
+  /** Principal that caused it, if any. */
+  actor_id: string | null;
+  data: object;
+  /** Makes the call safe to retry: the same key answers the event already written. */
+  idempotency_key: string | null;
+}
+
+/**
+ * Records events of other services in the registry's feed and outbox (docs/webhooks.md
+ * "Events from the verdict service"): the verdict gateway's Document 1 approvals reach their
+ * deciders through the same tenant webhooks, signatures and retries as the registry's own events.
+ */
+export class TenantEventsService {
+  constructor(
+    private readonly repos: Repos,
+    private readonly identity: IdentityRepository,
+    private readonly writer: ChangeWriter,
+  ) {}
+
+  async record(tenantId: string, input: ForeignEvent): Promise<{ event: RegistryEvent; created: boolean }> {
+    if (!(await this.identity.findTenant(tenantId))) throw notFound('Tenant', tenantId);
+    const scopeIds = [...new Set(input.scope_ids)];
+    for (const id of scopeIds) if (!(await this.repos.scopes.find(tenantId, id))) throw notFound('Scope', id);
+    const key = input.idempotency_key ?? newId('auto-');
+    const created = await this.writer.write(tenantId, input.actor_id, async (r, emit) => {
+      if (await r.events.findByIdempotencyKey(tenantId, key)) return false;
+      emit({
+        type: input.type,
+        scope_id: scopeIds[0] ?? null,
+        scope_ids: scopeIds,
+        entity_type: input.entity_type,
+        entity_id: input.entity_id,
+        data: input.data,
+        source: input.source,
+        idempotency_key: key,
+      });
+      return true;
+    });
+    const row = await this.repos.events.findByIdempotencyKey(tenantId, key);
+    return { event: presentEvent(row!), created };
+  }
+}

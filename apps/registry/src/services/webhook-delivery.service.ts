@@ -1,0 +1,134 @@
+import { newId } from '@arbiter/db';
+import type { Logger } from 'pino';
+import type { PrismaClient } from '../generated/prisma/client';
+import { notFound } from '../http/errors';
+import { retryDelayMs } from '../domain/retry-schedule';
+import { signDelivery } from '../domain/webhook-signature';
+import { DeliveriesRepository, type DeliveryRow } from '../repositories/deliveries.repository';
+import { EventsRepository, type EventRow } from '../repositories/events.repository';
+import { SubscriptionHealthRepository } from '../repositories/webhooks.repository';
+import { presentEvent } from './registry-presenters';
+import type { WebhookKeysService } from './webhook-keys.service';
+import type { WebhookSender } from './webhook-sender';
+
+/** What one call of the attempt endpoint did (the worker logs it and stores it as the job result). */
+export interface AttemptReport {
+  delivery_id: string;
+  attempt: number;
+  /**
+   * `succeeded`: a 2xx answer. `retry_scheduled`: failed, another attempt is due at next_attempt_at.
+   * `failed`: failed, no attempt left. `cancelled`: the subscription is disabled or deleted (nothing
+   * was sent). `skipped`: this attempt was already run, or is not due: nothing was sent.
+   */
+  outcome: 'succeeded' | 'retry_scheduled' | 'failed' | 'cancelled' | 'skipped';
+  status_code: number | null;
+  error: string | null;
+  delivery_status: DeliveryRow['status'];
+  next_attempt_at: string | null;
+}
+
+export interface DeliveryOptions {
+  retryBaseMs: number;
+  retryMaxDelayMs: number;
+  timeoutMs: number;
+  maxConsecutiveFailures: number;
+}
+
+/**
+ * Runs one webhook attempt inside the registry, so the signing key's private half never leaves
+ * it (DESIGN.md section 5). Exactly once per (delivery, attempt):
+ * 1. claim, in a transaction holding the delivery's row lock: the delivery must be pending, due,
+ *    and at attempt n-1; the count moves to n and an attempt row is written (unique per
+ *    (delivery, attempt)). Any second caller for n — a duplicated job, a second worker — finds
+ *    the count at n and is answered `skipped` without sending anything;
+ * 2. sign and POST, outside any transaction;
+ * 3. record the result and the next due time (retry schedule), and the subscription's failure run
+ *    (disabling it at WEBHOOK_MAX_CONSECUTIVE_FAILURES).
+ * An attempt that never reaches step 3 (a crash) leaves the delivery due again after the timeout
+ * plus a margin; its attempt row is then marked `interrupted` and attempt n+1 runs.
+ */
+export class WebhookDeliveryService {
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly keys: WebhookKeysService,
+    private readonly sender: WebhookSender,
+    private readonly opts: DeliveryOptions,
+    private readonly logger: Logger,
+  ) {}
+
+  async attempt(deliveryId: string, attempt: number): Promise<AttemptReport> {
+    const signer = await this.keys.signer();
+    const claim = await this.prisma.$transaction(async (tx) => {
+      const repo = new DeliveriesRepository(tx);
+      const d = await repo.lock(deliveryId);
+      if (!d) throw notFound('Delivery', deliveryId);
+      if (d.status !== 'pending') return { run: false as const, reason: `delivery is ${d.status}` };
+      if (d.attempt_count !== attempt - 1) return { run: false as const, reason: `attempt ${attempt} is not the next one (${d.attempt_count} made)` };
+      if (!d.due) return { run: false as const, reason: 'not due yet' };
+      if (d.sub_deleted_at || d.sub_status !== 'active') {
+        const reason = d.sub_deleted_at ? 'subscription deleted' : 'subscription disabled';
+        await repo.cancel(d.id, reason);
+        return { run: false as const, reason };
+      }
+      await repo.interruptStale(d.id);
+      // Not due again before the attempt's own timeout is over, plus a margin for recording it.
+      await repo.startAttempt(d.id, attempt, this.opts.timeoutMs + 60_000);
+      await repo.createAttempt({ id: newId('wat-'), tenant_id: d.tenant_id, delivery_id: d.id, subscription_id: d.subscription_id, attempt, key_id: signer.kid });
+      const event = (await new EventsRepository(tx).find(d.event_id)) as EventRow;
+      return { run: true as const, delivery: d, event };
+    });
+    if (!claim.run) {
+      const row = (await new DeliveriesRepository(this.prisma).findById(deliveryId))!;
+      return report(row, attempt, row.status === 'cancelled' ? 'cancelled' : 'skipped', claim.reason);
+    }
+
+    const { delivery, event } = claim;
+    const body = JSON.stringify(presentEvent(event));
+    const signed = signDelivery({ body, eventType: event.type, deliveryId, attempt, now: new Date(), kid: signer.kid }, signer.sign);
+    const result = await this.sender.send(delivery.sub_url, signed);
+
+    return this.prisma.$transaction(async (tx) => {
+      const repo = new DeliveriesRepository(tx);
+      const health = new SubscriptionHealthRepository(tx);
+      await health.lock(delivery.subscription_id);
+      await repo.finishAttempt(deliveryId, attempt, {
+        outcome: result.ok ? 'succeeded' : 'failed',
+        status_code: result.status_code,
+        error: result.error,
+        duration_ms: result.duration_ms,
+      });
+      const last = attempt >= delivery.max_attempts;
+      await repo.recordResult(deliveryId, attempt, {
+        status: result.ok ? 'succeeded' : last ? 'failed' : 'pending',
+        status_code: result.status_code,
+        error: result.error,
+        retryInMs: result.ok || last ? null : retryDelayMs(attempt, this.opts.retryBaseMs, this.opts.retryMaxDelayMs),
+      });
+      if (result.ok) {
+        await health.success(delivery.subscription_id);
+      } else {
+        const h = await health.failure(delivery.subscription_id, this.opts.maxConsecutiveFailures);
+        if (h.disabledNow) {
+          await repo.cancelPendingOf(delivery.subscription_id, 'subscription disabled');
+          this.logger.warn({ subscription_id: delivery.subscription_id, failures: h.consecutive_failures }, 'webhook subscription disabled after consecutive failures');
+        }
+      }
+      const row = (await repo.findById(deliveryId))!;
+      // A failure that disabled the subscription leaves the delivery cancelled; this attempt still failed.
+      const outcome = result.ok ? 'succeeded' : row.status === 'pending' ? 'retry_scheduled' : 'failed';
+      return report(row, attempt, outcome, result.error, result.status_code);
+    });
+  }
+}
+
+function report(row: DeliveryRow, attempt: number, outcome: AttemptReport['outcome'], error: string | null, statusCode: number | null = null): AttemptReport {
+  return {
+    delivery_id: row.id,
+    attempt,
+    outcome,
+    status_code: statusCode,
+    error,
+    delivery_status: row.status as DeliveryRow['status'],
+    next_attempt_at: row.status === 'pending' ? row.next_attempt_at.toISOString() : null,
+  };
+}

@@ -1,0 +1,308 @@
+import { verify } from 'node:crypto';
+import request from 'supertest';
+import { createPrincipalWithKey, createTenantWithAdmin, startTestRegistry, TEST_INTERNAL_TOKEN, type RegistryHarness, type TenantFixture } from './harness';
+import { api, createScope, expectConforms, sql, type Api } from './fixtures';
+import { startReceiver, type Receiver } from './receiver';
+
+interface Report {
+  delivery_id: string;
+  attempt: number;
+  outcome: string;
+  status_code: number | null;
+  delivery_status: string;
+  next_attempt_at: string | null;
+}
+
+/**
+ * The delivery machinery driven through the internal API exactly as the worker drives it (relay,
+ * then one attempt per dispatched delivery), without Redis: what the registry guarantees on its
+ * own. e2e/src/webhooks*.e2e.spec.ts run the same through the worker and BullMQ.
+ */
+describe('registry webhook delivery (internal API)', () => {
+  let h: RegistryHarness;
+  let t: TenantFixture;
+  let admin: Api;
+  let requester: Api;
+  let scopeId: string;
+  let invariantId: string;
+  let receiver: Receiver;
+
+  const internal = (path: string, body: object, token = TEST_INTERNAL_TOKEN) => request(h.url).post(`/internal/v1${path}`).set('X-Internal-Token', token).send(body);
+  const relay = async () => (await internal('/outbox/relay', { limit: 100 }).expect(200)).body as { fanned_out: number; dispatch: Array<{ delivery_id: string; attempt: number }> };
+  const attempt = async (deliveryId: string, n: number) => (await internal(`/webhook-deliveries/${deliveryId}/attempts`, { attempt: n }).expect(200)).body as Report;
+  /** One worker pass: relay, then run every dispatched attempt. */
+  const pass = async (): Promise<Report[]> => Promise.all((await relay()).dispatch.map((d) => attempt(d.delivery_id, d.attempt)));
+  /** The same, one attempt after the other. */
+  const passInOrder = async (): Promise<Report[]> => {
+    const out: Report[] = [];
+    for (const d of (await relay()).dispatch) out.push(await attempt(d.delivery_id, d.attempt));
+    return out;
+  };
+  const subscribe = async (events = ['approval.requested'], over: object = {}) =>
+    (await admin.post(`/api/v1/scopes/${scopeId}/webhooks`, { url: receiver.url, events, ...over }).expect(201)).body.id as string;
+  const requestApproval = async (action = 'deploy') => (await requester.post(`/api/v1/scopes/${scopeId}/approvals`, { trigger_id: invariantId, intended_action: action }).expect(201)).body;
+  const deliveries = async (subId: string) => (await admin.get(`/api/v1/webhooks/${subId}/deliveries?limit=1000`).expect(200)).body.items;
+
+  beforeAll(async () => {
+    // Base 0: a failed attempt is due again at once, so the test never waits for a backoff.
+    h = await startTestRegistry({ WEBHOOK_RETRY_BASE_MS: '0', WEBHOOK_MAX_ATTEMPTS: '3', WEBHOOK_MAX_CONSECUTIVE_FAILURES: '5' });
+    t = await createTenantWithAdmin(h, 'delivery');
+    admin = api(h, t.admin.key);
+    requester = api(h, (await createPrincipalWithKey(h, t.admin.key, { permissions: ['read', 'write'] })).key);
+    scopeId = (await createScope(admin, 'main')).id;
+    invariantId = (await admin.post(`/api/v1/scopes/${scopeId}/invariants`, { constraint: 'No Friday deploys', requires_approval: true }).expect(201)).body.id;
+    receiver = await startReceiver();
+    await relay(); // Drains the outbox of the setup's events.
+  });
+  afterEach(async () => {
+    receiver.respond = () => 200;
+    receiver.received.length = 0;
+    await sql(h, `UPDATE webhook_subscriptions SET deleted_at = now() WHERE deleted_at IS NULL`);
+  });
+  afterAll(async () => {
+    await receiver.close();
+    await h.stop();
+  });
+
+  it('delivers the event object signed over `<timestamp>.<raw body>`, verifiable with node:crypto and the published PEM', async () => {
+    const subId = await subscribe();
+    const approval = await requestApproval();
+
+    const reports = await pass();
+
+    expect(reports).toEqual([expect.objectContaining({ attempt: 1, outcome: 'succeeded', status_code: 200, delivery_status: 'succeeded', next_attempt_at: null })]);
+    expect(receiver.received).toHaveLength(1);
+    const got = receiver.received[0];
+    const feed = (await admin.get(`/api/v1/scopes/${scopeId}/events?type=approval.requested&limit=1000`).expect(200)).body.items;
+    expect(got.body).toEqual(feed.find((e: { entity_id: string }) => e.entity_id === approval.id));
+    expect(got.body).toMatchObject({ type: 'approval.requested', source: 'registry', entity_type: 'approval', data: approval });
+    const key = (await request(h.url).get('/.well-known/webhook-key').expect(200)).body;
+    expect(got.headers).toMatchObject({
+      'content-type': 'application/json',
+      'x-service-event': 'approval.requested',
+      'x-service-key-id': key.kid,
+      'x-service-delivery': reports[0].delivery_id,
+      'x-service-attempt': '1',
+    });
+    const ts = got.headers['x-service-timestamp'] as string;
+    expect(ts).toMatch(/^\d{10}$/);
+    const signature = Buffer.from(got.headers['x-service-signature'] as string, 'hex');
+    expect(signature).toHaveLength(64);
+    expect(verify('sha256', Buffer.from(`${ts}.${got.raw}`), { key: key.pem, dsaEncoding: 'ieee-p1363' }, signature)).toBe(true);
+    expect(verify('sha256', Buffer.from(`${Number(ts) + 1}.${got.raw}`), { key: key.pem, dsaEncoding: 'ieee-p1363' }, signature)).toBe(false);
+    const log = await admin.get(`/api/v1/webhooks/${subId}/deliveries`).expect(200);
+    expectConforms(log, 'get', '/api/v1/webhooks/{subscription_id}/deliveries');
+    expect(log.body.items[0]).toMatchObject({ event_id: got.body.id, status: 'succeeded', attempt_count: 1, attempts: [{ attempt: 1, outcome: 'succeeded', status_code: 200, key_id: key.kid }] });
+  });
+
+  it('retries a receiver that fails twice; the third attempt is acknowledged, exactly once', async () => {
+    const subId = await subscribe();
+    receiver.respond = (_req, i) => (i < 2 ? 503 : 200);
+    await requestApproval('retry me');
+
+    const outcomes: string[] = [];
+    for (let i = 0; i < 3; i++) outcomes.push(...(await pass()).map((r) => r.outcome));
+    const after = await pass();
+
+    expect(outcomes).toEqual(['retry_scheduled', 'retry_scheduled', 'succeeded']);
+    expect(after).toEqual([]);
+    expect(receiver.received.map((r) => r.status)).toEqual([503, 503, 200]);
+    expect(new Set(receiver.received.map((r) => r.headers['x-service-delivery'])).size).toBe(1);
+    expect(new Set(receiver.received.map((r) => r.raw)).size).toBe(1);
+    const [delivery] = await deliveries(subId);
+    expect(delivery).toMatchObject({ status: 'succeeded', attempt_count: 3, last_status_code: 200 });
+    expect(delivery.attempts.map((a: { attempt: number; outcome: string; status_code: number }) => [a.attempt, a.outcome, a.status_code])).toEqual([
+      [1, 'failed', 503],
+      [2, 'failed', 503],
+      [3, 'succeeded', 200],
+    ]);
+    expect(delivery.attempts[0]).toMatchObject({ error: 'receiver answered 503', duration_ms: expect.any(Number) });
+  });
+
+  it('runs one attempt once: a repeated or concurrent call for the same attempt sends nothing', async () => {
+    await subscribe();
+    await requestApproval('once');
+    const [dispatched] = (await relay()).dispatch;
+
+    const reports = await Promise.all([1, 2, 3, 4].map(() => attempt(dispatched.delivery_id, dispatched.attempt)));
+    const later = await attempt(dispatched.delivery_id, dispatched.attempt);
+    const ahead = await attempt(dispatched.delivery_id, 5);
+
+    expect(reports.map((r) => r.outcome).sort()).toEqual(['skipped', 'skipped', 'skipped', 'succeeded']);
+    expect(later.outcome).toBe('skipped');
+    expect(ahead.outcome).toBe('skipped');
+    expect(receiver.received).toHaveLength(1);
+  });
+
+  it('gives up after WEBHOOK_MAX_ATTEMPTS; a manual redelivery sends it once more', async () => {
+    const subId = await subscribe();
+    receiver.respond = () => 500;
+    await requestApproval('doomed');
+    for (let i = 0; i < 3; i++) await pass();
+    const [failed] = await deliveries(subId);
+    expect(failed).toMatchObject({ status: 'failed', attempt_count: 3, max_attempts: 3, next_attempt_at: null });
+    receiver.respond = () => 204;
+
+    const redelivered = await admin.post(`/api/v1/webhooks/${subId}/deliveries/${failed.id}/redeliver`).expect(202);
+    const again = await admin.post(`/api/v1/webhooks/${subId}/deliveries/${failed.id}/redeliver`).expect(409);
+    const reports = await pass();
+
+    expectConforms(redelivered, 'post', '/api/v1/webhooks/{subscription_id}/deliveries/{delivery_id}/redeliver');
+    expect(redelivered.body).toMatchObject({ status: 'pending', max_attempts: 4, next_attempt_at: expect.any(String) });
+    expect(again.body.detail).toContain('already pending');
+    expect(reports).toEqual([expect.objectContaining({ delivery_id: failed.id, attempt: 4, outcome: 'succeeded', status_code: 204 })]);
+    const one = await admin.get(`/api/v1/webhooks/${subId}/deliveries/${failed.id}`).expect(200);
+    expectConforms(one, 'get', '/api/v1/webhooks/{subscription_id}/deliveries/{delivery_id}');
+    expect(one.body).toMatchObject({ status: 'succeeded', attempt_count: 4 });
+    expect(receiver.received).toHaveLength(4);
+    expect((await admin.get(`/api/v1/webhooks/${subId}`).expect(200)).body.consecutive_failures).toBe(0);
+  });
+
+  it('disables a subscription after WEBHOOK_MAX_CONSECUTIVE_FAILURES failed attempts in a row and cancels what was pending', async () => {
+    const subId = await subscribe();
+    receiver.respond = () => 500;
+    await requestApproval('a');
+    await requestApproval('b');
+    await requestApproval('c');
+
+    const first = await passInOrder();
+    const second = await passInOrder();
+    const third = await passInOrder();
+
+    expect(first.map((r) => r.outcome)).toEqual(['retry_scheduled', 'retry_scheduled', 'retry_scheduled']);
+    // The fifth failure in a row disables the subscription: every pending delivery is cancelled.
+    expect(second.map((r) => r.outcome)).toEqual(['retry_scheduled', 'failed', 'cancelled']);
+    expect(third).toEqual([]);
+    const sub = (await admin.get(`/api/v1/webhooks/${subId}`).expect(200)).body;
+    expect(sub).toMatchObject({ status: 'disabled', consecutive_failures: 5, disabled_reason: '5 consecutive failed attempts' });
+    const log = await deliveries(subId);
+    expect(log.map((d: { status: string }) => d.status)).toEqual(['cancelled', 'cancelled', 'cancelled']);
+    expect(receiver.received).toHaveLength(5);
+    await admin.post(`/api/v1/webhooks/${subId}/deliveries/${log[0].id}/redeliver`).expect(409);
+    const enabled = (await admin.patch(`/api/v1/webhooks/${subId}`, { active: true }).expect(200)).body;
+    expect(enabled).toMatchObject({ status: 'active', consecutive_failures: 0, disabled_at: null, disabled_reason: null });
+  });
+
+  it('records concurrent failing attempts of one subscription without deadlock, disabling it once', async () => {
+    const subId = await subscribe();
+    receiver.respond = () => 500;
+    for (const a of ['p', 'q', 'r', 's', 't', 'u']) await requestApproval(a);
+
+    // pass() answers 200 for every attempt or fails: no deadlock surfaced as a 500.
+    const reports = [...(await pass()), ...(await pass())];
+
+    expect(reports.length).toBeGreaterThanOrEqual(6);
+    const sub = (await admin.get(`/api/v1/webhooks/${subId}`).expect(200)).body;
+    expect(sub.status).toBe('disabled');
+    expect(sub.consecutive_failures).toBe(receiver.received.length);
+    expect((await deliveries(subId)).every((d: { status: string }) => d.status === 'cancelled')).toBe(true);
+  });
+
+  it('fans an event out once per matching subscription, and cancels the deliveries of a deleted subscription', async () => {
+    const wanted = await subscribe(['approval.requested']);
+    const everything = await subscribe(['*']);
+    const other = await subscribe(['rule.created']);
+    await requestApproval('fan');
+    const fan = await relay();
+    expect(fan.dispatch).toHaveLength(2);
+    await admin.delete(`/api/v1/webhooks/${everything}`).expect(204);
+
+    const reports = await Promise.all(fan.dispatch.map((d) => attempt(d.delivery_id, d.attempt)));
+
+    expect(reports.map((r) => r.outcome).sort()).toEqual(['cancelled', 'succeeded']);
+    expect(receiver.received).toHaveLength(1);
+    expect(await deliveries(wanted)).toHaveLength(1);
+    expect(await deliveries(other)).toHaveLength(0);
+    const [outbox] = await sql<{ n: string }>(h, 'SELECT count(*) AS n FROM outbox');
+    expect(Number(outbox.n)).toBe(0);
+  });
+
+  it('releases deliveries a worker could not enqueue, so the next relay hands them out again', async () => {
+    await subscribe();
+    await requestApproval('released');
+    const first = await relay();
+    expect((await relay()).dispatch).toEqual([]);
+
+    const released = await internal('/outbox/release', { delivery_ids: first.dispatch.map((d) => d.delivery_id) }).expect(200);
+    const again = await relay();
+
+    expect(released.body).toEqual({ released: 1 });
+    expect(again.dispatch).toEqual(first.dispatch);
+    await attempt(again.dispatch[0].delivery_id, 1);
+  });
+
+  it('refuses the internal endpoints without the service token, and malformed calls', async () => {
+    await internal('/outbox/relay', {}, 'wrong-token-wrong-token').expect(401);
+    await request(h.url).post('/internal/v1/outbox/relay').set('Authorization', `Bearer ${t.admin.key}`).send({}).expect(401);
+    await internal('/outbox/relay', { limit: 0 }).expect(400);
+    await internal('/outbox/release', { delivery_ids: 'dlv-1' }).expect(400);
+    await internal('/webhook-deliveries/dlv-000000000000000000000000/attempts', { attempt: 1 }).expect(404);
+    await internal('/webhook-deliveries/dlv-000000000000000000000000/attempts', {}).expect(422);
+    await internal('/webhook-deliveries/dlv-000000000000000000000000/attempts', { attempt: 0 }).expect(400);
+  });
+});
+
+describe('registry internal events endpoint (the verdict gateway)', () => {
+  let h: RegistryHarness;
+  let t: TenantFixture;
+  let admin: Api;
+  let scopeId: string;
+  let receiver: Receiver;
+  const internal = (path: string, body: object) => request(h.url).post(`/internal/v1${path}`).set('X-Internal-Token', TEST_INTERNAL_TOKEN).send(body);
+  const verdictApproval = (over: object = {}) => ({
+    type: 'approval.requested',
+    entity_type: 'approval',
+    entity_id: 'apr-0123456789abcdef01234567',
+    scope_ids: [scopeId],
+    actor_id: 'agn-0123456789abcdef01234567',
+    data: { id: 'apr-0123456789abcdef01234567', status: 'pending', candidate_deciders: ['role-finance'], intended_action: 'payments.transfer' },
+    idempotency_key: 'verdict-outbox-1',
+    ...over,
+  });
+
+  beforeAll(async () => {
+    h = await startTestRegistry();
+    t = await createTenantWithAdmin(h, 'foreign');
+    admin = api(h, t.admin.key);
+    scopeId = (await createScope(admin, 'payments')).id;
+    receiver = await startReceiver();
+  });
+  afterAll(async () => {
+    await receiver.close();
+    await h.stop();
+  });
+
+  it('records a verdict approval once per idempotency key and routes it to the tenant subscriptions of its deciders', async () => {
+    const finance = (await admin.post('/api/v1/webhooks', { url: receiver.url, events: ['approval.requested'], deciders: ['role-finance'] }).expect(201)).body.id;
+    const legal = (await admin.post('/api/v1/webhooks', { url: receiver.url, events: ['approval.requested'], deciders: ['role-legal'] }).expect(201)).body.id;
+
+    const created = await internal(`/tenants/${t.tenant.id}/events`, verdictApproval()).expect(201);
+    const replay = await internal(`/tenants/${t.tenant.id}/events`, verdictApproval({ data: { changed: true } })).expect(200);
+    const relayed = (await internal('/outbox/relay', {}).expect(200)).body;
+    for (const d of relayed.dispatch) await internal(`/webhook-deliveries/${d.delivery_id}/attempts`, { attempt: d.attempt }).expect(200);
+
+    expect(created.body).toMatchObject({ type: 'approval.requested', source: 'verdict', scope_id: scopeId, scope_ids: [scopeId], entity_id: 'apr-0123456789abcdef01234567', actor_id: 'agn-0123456789abcdef01234567' });
+    expect(replay.body).toEqual(created.body);
+    expect(receiver.received.map((r) => r.body)).toEqual([created.body]);
+    expect((await admin.get(`/api/v1/webhooks/${finance}/deliveries`).expect(200)).body.items).toHaveLength(1);
+    expect((await admin.get(`/api/v1/webhooks/${legal}/deliveries`).expect(200)).body.items).toHaveLength(0);
+    const feed = (await admin.get(`/api/v1/scopes/${scopeId}/events?type=approval.requested`).expect(200)).body.items;
+    expect(feed).toEqual([created.body]);
+  });
+
+  it('accepts an event without scope for tenant-level subscriptions', async () => {
+    const res = await internal(`/tenants/${t.tenant.id}/events`, verdictApproval({ scope_ids: undefined, idempotency_key: undefined, type: 'approval.resolved' })).expect(201);
+
+    expect(res.body).toMatchObject({ scope_id: null, scope_ids: [], type: 'approval.resolved', source: 'verdict' });
+  });
+
+  it('refuses malformed events', async () => {
+    const path = `/tenants/${t.tenant.id}/events`;
+    expect((await internal(path, verdictApproval({ type: 'rule.created' })).expect(400)).body.detail).toContain('approval.requested');
+    await internal(path, verdictApproval({ data: undefined })).expect(422);
+    await internal(path, verdictApproval({ source: 'registry' })).expect(400);
+    await internal(path, verdictApproval({ extra: 1 })).expect(400);
+    await internal(path, verdictApproval({ scope_ids: ['scp-000000000000000000000000'] })).expect(404);
+    await internal('/tenants/tnt-000000000000000000000000/events', verdictApproval()).expect(404);
+  });
+});

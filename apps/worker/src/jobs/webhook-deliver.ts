@@ -1,0 +1,12 @@
+import type { JobHandler, webhookDeliverJob } from '@arbiter/queue';
+import type { RegistryClient } from '../registry-client';
+
+/**
+ * webhook.v1.deliver: asks the registry to run this attempt (it signs, sends and records). A
+ * receiver's failure is a normal result (`retry_scheduled`); only an unreachable registry fails
+ * the job, which BullMQ then retries — the registry answers a repeat `skipped`.
+ */
+export const deliverWebhook =
+  (registry: RegistryClient): JobHandler<typeof webhookDeliverJob> =>
+  (payload, ctx) =>
+    registry.attempt(payload.delivery_id, payload.attempt, ctx.signal);

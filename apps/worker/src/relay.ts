@@ -1,0 +1,89 @@
+import { QueueError, webhookDeliverJob, webhookDeliverJobId, type Producer } from '@arbiter/queue';
+import type { Logger } from 'pino';
+import type { RegistryClient } from './registry-client';
+
+export interface RelayPass {
+  /** Deliveries the registry handed out in this pass. */
+  dispatched: number;
+  enqueued: number;
+  /** Handed back because they could not be enqueued (Redis down). */
+  released: number;
+}
+
+/**
+ * The outbox relay (DESIGN.md section 1; ADR 0005): a loop in every worker process. Each pass asks
+ * the registry to fan its outbox out and lease the due deliveries (FOR UPDATE SKIP LOCKED there,
+ * so several workers take disjoint sets), then enqueues one `webhook.v1.deliver` job per
+ * delivery attempt under the id `<delivery_id>.<attempt>` (a second enqueue of the same attempt
+ * adds nothing). What cannot be enqueued because Redis is down is handed back at once and comes
+ * out again in a later pass: a Redis outage delays notifications and loses none.
+ */
+export class OutboxRelay {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<unknown> | undefined;
+  private stopped = false;
+  private lastError: string | undefined;
+
+  constructor(
+    private readonly registry: RegistryClient,
+    private readonly producer: Producer,
+    private readonly opts: { intervalMs: number; batchSize: number },
+    private readonly logger: Logger,
+  ) {}
+
+  start(): void {
+    this.schedule(0);
+  }
+
+  /** Stops after the pass in progress (if any); no pass starts afterwards. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running;
+  }
+
+  /** One pass; the loop calls it, tests may too. Never throws: failures are logged and retried next pass. */
+  async pass(): Promise<RelayPass> {
+    const result: RelayPass = { dispatched: 0, enqueued: 0, released: 0 };
+    try {
+      const answer = await this.registry.relay(this.opts.batchSize);
+      result.dispatched = answer.dispatch.length;
+      const failed: string[] = [];
+      const outcomes = await Promise.allSettled(
+        answer.dispatch.map((d) => this.producer.enqueue(webhookDeliverJob, d, { jobId: webhookDeliverJobId(d) })),
+      );
+      outcomes.forEach((o, i) => {
+        if (o.status === 'fulfilled') result.enqueued++;
+        else failed.push(answer.dispatch[i].delivery_id);
+      });
+      if (failed.length) {
+        const first = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected')!.reason;
+        this.note(`could not enqueue ${failed.length} deliveries: ${(first as Error).message}`, first instanceof QueueError && first.code === 'queue_unavailable' ? 'warn' : 'error');
+        result.released = (await this.registry.release(failed)).released;
+      } else {
+        this.lastError = undefined;
+      }
+    } catch (err) {
+      this.note(`relay pass failed: ${(err as Error).message}`, 'warn');
+    }
+    return result;
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.running = this.pass().then((r) => {
+        this.running = undefined;
+        // A full batch means more is waiting: go on at once; otherwise pause.
+        this.schedule(r.dispatched >= this.opts.batchSize && r.released === 0 ? 0 : this.opts.intervalMs);
+      });
+    }, delayMs);
+  }
+
+  /** Logs a failure once per distinct message, so an outage does not flood the log every pass. */
+  private note(message: string, level: 'warn' | 'error'): void {
+    if (message === this.lastError) return;
+    this.lastError = message;
+    this.logger[level]({ relay: true }, message);
+  }
+}

