@@ -13,6 +13,7 @@ const CONSTRAINTS = {
   'type:app': { prod: ['type:lib'], test: ['type:lib', 'type:testing'] },
   'type:lib': { prod: ['type:lib'], test: ['type:lib', 'type:testing'] },
   'type:testing': { prod: ['type:lib', 'type:testing'], test: ['type:lib', 'type:testing'] },
+  'type:tooling': { prod: ['type:lib', 'type:testing'], test: ['type:lib', 'type:testing', 'type:app'] },
   'type:e2e': { prod: ['type:lib', 'type:testing', 'type:app'], test: ['type:lib', 'type:testing', 'type:app'] },
 };
 

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { AppError, type ErrorDialect, type FieldProblem } from './errors';
 import { requestIdFor } from './request-id';
 import { readinessHandler, type ReadinessCheck } from './health';
+import { httpMetricsMiddleware, metricsHandler, ServiceMetrics } from './metrics';
 
 export interface ServiceAppOptions {
   /** Service name, used in logs and health answers. */
@@ -18,6 +19,11 @@ export interface ServiceAppOptions {
   /** The committed OpenAPI document, served at /openapi.json and rendered at /docs. */
   openapi?: object;
   readiness?: ReadinessCheck[];
+  /**
+   * The service's metrics, served at /metrics. Create it with the service's context and pass it here
+   * so services can record domain metrics on it; when absent, the app makes its own.
+   */
+  metrics?: ServiceMetrics;
   /** Middleware that must run before the body is parsed (e.g. rate limits). */
   before?: (app: Express) => void;
   /** Registers the service's routes (tsoa's RegisterRoutes and any hand-made ones). */
@@ -28,22 +34,27 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const JSON_TYPE = /^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i;
 
 /**
- * The express 5 app every service is made of: request ids and logs, health, docs, a strict JSON
- * body, the service's routes, and one error handler rendering the service's documented error body.
+ * The express 5 app every service is made of: request ids and logs, metrics, health, docs, a strict
+ * JSON body, the service's routes, and one error handler rendering the service's documented error body.
  */
 export function createServiceApp(opts: ServiceAppOptions): Express {
   const { dialect, logger } = opts;
+  const metrics = opts.metrics ?? new ServiceMetrics(opts.service);
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'extended');
+  app.locals.metrics = metrics;
+
+  // First, so that every answer is counted, including those of the body parser and the rate limits.
+  app.use(httpMetricsMiddleware(metrics));
 
   app.use(
     pinoHttp({
       logger,
       genReqId: (req, res) => requestIdFor(req, res),
       customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
-      autoLogging: { ignore: (req) => req.url === '/livez' || req.url === '/readyz' },
+      autoLogging: { ignore: (req) => req.url === '/livez' || req.url === '/readyz' || req.url === '/metrics' },
     }),
   );
 
@@ -51,6 +62,8 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
     res.json({ status: 'ok', service: opts.service });
   });
   app.get('/readyz', readinessHandler(opts.service, opts.readiness ?? []));
+  // Scraped from inside the cluster; docs/operations.md says to keep it off the public ingress.
+  app.get('/metrics', metricsHandler(metrics));
   if (opts.openapi) {
     const spec = opts.openapi;
     app.get('/openapi.json', (_req, res) => {
@@ -74,7 +87,8 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
 
   opts.routes(app);
 
-  app.use((req: Request, _res: Response, next: NextFunction) => {
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    res.locals.unmatchedRoute = true;
     next(dialect.problem('not_found', `No route for ${req.method} ${req.path}`));
   });
   app.use(errorHandler(dialect));

@@ -3,11 +3,14 @@ import type { Logger } from 'pino';
 import { createLogger } from './logger';
 import { closeOnSignals } from './server';
 
+/** Time the close hooks (flushing batched writes, closing pools) get after the grace period. */
+export const CLOSE_HOOKS_MS = 5_000;
+
 /**
  * The shape of every process's main: parse config (a bad variable stops the start with its
  * name), start, then close gracefully on SIGTERM/SIGINT.
  */
-export function runMain<C extends { LOG_LEVEL: string }>(
+export function runMain<C extends { LOG_LEVEL: string; SHUTDOWN_GRACE_MS?: number }>(
   service: string,
   load: () => C,
   start: (config: C, logger: Logger) => Promise<{ close(): Promise<void>; url?: string }>,
@@ -26,7 +29,8 @@ export function runMain<C extends { LOG_LEVEL: string }>(
   start(config, logger).then(
     (running) => {
       logger.info({ url: running.url }, running.url ? 'listening' : 'started');
-      closeOnSignals(running.close, logger);
+      // The process exits on its own once everything closed; the deadline only bounds a hook that hangs.
+      closeOnSignals(running.close, logger, { deadlineMs: (config.SHUTDOWN_GRACE_MS ?? 10_000) + CLOSE_HOOKS_MS });
     },
     (err) => {
       logger.fatal({ err }, 'failed to start');

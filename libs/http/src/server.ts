@@ -1,11 +1,17 @@
 import http from 'node:http';
 import type { Express } from 'express';
 import type { Logger } from 'pino';
+import { markDraining } from './health';
 
 export interface RunningServer {
   server: http.Server;
   url: string;
-  /** Stops accepting, lets in-flight requests finish (up to graceMs), then runs the close hooks. */
+  /**
+   * Graceful stop: /readyz turns 503, the server stops accepting connections, in-flight requests
+   * finish (each answered with `Connection: close`, so keep-alive clients reconnect elsewhere) for
+   * up to graceMs, after which the remaining connections are cut; then the close hooks run.
+   * Calling it again returns the same promise.
+   */
   close(): Promise<void>;
 }
 
@@ -13,44 +19,97 @@ export interface ListenOptions {
   host: string;
   port: number;
   logger: Logger;
+  /** How long in-flight requests may take once shutdown starts (SHUTDOWN_GRACE_MS); default 10 s. */
   graceMs?: number;
-  /** Run after the server stopped taking requests: flush batches, close pools. */
+  /** Run after the last request finished or was cut: flush batched writes, close pools. */
   onClose?: () => Promise<void>;
 }
 
+/** Longer than the idle timeouts of common load balancers (60 s), so they close first, never us mid-request. */
+const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+
 export async function listen(app: Express, opts: ListenOptions): Promise<RunningServer> {
-  const server = http.createServer(app);
-  server.keepAliveTimeout = 65_000;
+  const server = http.createServer();
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  // Must exceed keepAliveTimeout, or a request arriving on an idle connection can be cut (Node docs).
+  server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1_000;
+
+  let draining = false;
+  const inFlight = new Set<http.ServerResponse>();
+  // Registered before the app, so the header is set before the app can answer synchronously.
+  server.on('request', (_req: http.IncomingMessage, res: http.ServerResponse) => {
+    if (draining) res.setHeader('Connection', 'close');
+    inFlight.add(res);
+    res.once('close', () => {
+      inFlight.delete(res);
+      // A keep-alive socket whose last answer went out before `Connection: close` could be set.
+      if (draining) setImmediate(() => server.closeIdleConnections());
+    });
+  });
+  server.on('request', app);
+
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(opts.port, opts.host, () => resolve());
+    server.listen(opts.port, opts.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : opts.port;
   const url = `http://${opts.host.includes(':') ? `[${opts.host}]` : opts.host}:${port}`;
+
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
       const grace = opts.graceMs ?? 10_000;
-      const done = new Promise<void>((resolve) => server.close(() => resolve()));
+      draining = true;
+      markDraining(app);
+      for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
-      const timer = setTimeout(() => server.closeAllConnections(), grace);
-      await done;
+      let cut = 0;
+      const timer = setTimeout(() => {
+        cut = inFlight.size;
+        server.closeAllConnections();
+      }, grace);
+      await stopped;
       clearTimeout(timer);
+      if (cut) opts.logger.warn({ cut, graceMs: grace }, 'shutdown grace period over: cut in-flight requests');
       await opts.onClose?.();
     })());
   return { server, url, close };
 }
 
+export interface CloseOnSignalsOptions {
+  /**
+   * Exit with status 1 when closing takes longer than this (a hook that hangs must not keep a
+   * terminating pod alive until SIGKILL). Default: no deadline.
+   */
+  deadlineMs?: number;
+}
+
 /** SIGTERM/SIGINT: close gracefully once, then exit; a second signal exits at once. */
-export function closeOnSignals(close: () => Promise<void>, logger: Logger): void {
+export function closeOnSignals(close: () => Promise<void>, logger: Logger, opts: CloseOnSignalsOptions = {}): void {
   let stopping = false;
   const onSignal = (signal: NodeJS.Signals) => {
-    if (stopping) process.exit(1);
+    if (stopping) {
+      logger.warn({ signal }, 'second signal: exiting now');
+      process.exit(1);
+    }
     stopping = true;
     logger.info({ signal }, 'shutting down');
+    if (opts.deadlineMs !== undefined) {
+      setTimeout(() => {
+        logger.error({ deadlineMs: opts.deadlineMs }, 'shutdown deadline passed: exiting');
+        process.exit(1);
+      }, opts.deadlineMs).unref();
+    }
     close().then(
-      () => process.exit(0),
+      () => {
+        logger.info('stopped');
+        process.exit(0);
+      },
       (err) => {
         logger.error({ err }, 'shutdown failed');
         process.exit(1);
