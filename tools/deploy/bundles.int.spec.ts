@@ -73,7 +73,7 @@ describe('bundled deployables', () => {
   });
   /** The base Deployment's environment, with a loopback address and a free port instead of 0.0.0.0:<port>. */
   const envOf = (app: App, overrides: Record<string, string> = {}) =>
-    baseDeploymentEnv(app, secrets(), { ...(app === 'worker' ? {} : { HOST: '127.0.0.1', PORT: '0' }), ...overrides });
+    baseDeploymentEnv(app, secrets(), { ...(app === 'worker' ? { HOST: '127.0.0.1', METRICS_PORT: '0' } : { HOST: '127.0.0.1', PORT: '0' }), ...overrides });
 
   beforeAll(async () => {
     work = mkdtempSync(path.join(os.tmpdir(), 'arbiter-deploy-'));
@@ -180,9 +180,9 @@ describe('bundled deployables', () => {
       await expect(run(process.execPath, ['healthcheck.js'], { cwd: dir(service), env: { PATH: process.env.PATH!, ARBITER_SERVICE: service, PORT: port } })).resolves.toBeDefined();
     });
 
-    it('passes the worker healthcheck while its Redis answers, and fails it when Redis is away', async () => {
+    it('passes the worker image healthcheck while its Redis answers, and fails it when Redis is away', async () => {
       const env = { PATH: process.env.PATH!, ARBITER_SERVICE: 'worker', REDIS_URL: testRedisUrl() };
-      expect(probesOf('worker').readinessProbe!.exec!.command).toEqual(['node', 'healthcheck.js']);
+      expect(probesOf('worker').readinessProbe!.httpGet!.path).toBe('/readyz');
       await expect(run(process.execPath, ['healthcheck.js'], { cwd: dir('worker'), env })).resolves.toBeDefined();
       const down = await run(process.execPath, ['healthcheck.js'], { cwd: dir('worker'), env: { ...env, REDIS_URL: 'redis://127.0.0.1:1' } }).catch((e: { code: number; stderr: string }) => e);
       expect(down).toMatchObject({ code: 1, stderr: expect.stringContaining('unhealthy') });

@@ -106,8 +106,14 @@ withKubectl.each(OVERLAYS)('k8s overlay %s (kubectl kustomize)', (overlay) => {
     expect(configMap.data!.HOST).toBe('0.0.0.0');
   });
 
-  it('checks the worker, which serves no HTTP, with the image healthcheck', () => {
-    expect(containerOf(deployment('worker')).readinessProbe?.exec?.command).toEqual(['node', 'healthcheck.js']);
+  it('probes the worker on its ops endpoint (METRICS_PORT): /livez and /readyz', () => {
+    const c = containerOf(deployment('worker'));
+    expect(c.livenessProbe?.httpGet?.path).toBe('/livez');
+    expect(c.readinessProbe?.httpGet?.path).toBe('/readyz');
+    const configMap = find(objects(), 'ConfigMap', c.envFrom![0].configMapRef!.name)!;
+    const port = c.ports!.find((p) => p.name === c.readinessProbe!.httpGet!.port);
+    expect(port?.containerPort).toBe(Number(configMap.data!.METRICS_PORT));
+    expect(configMap.data!.HOST).toBe('0.0.0.0');
   });
 
   it('gives every process time to finish in-flight work before it is killed', () => {

@@ -12,6 +12,7 @@ export function buildRegistryApp(ctx: RegistryContext): Express {
     service: 'registry',
     dialect: registryDialect,
     logger: ctx.logger,
+    metrics: ctx.metrics.service,
     bodyLimit: ctx.config.BODY_LIMIT,
     openapi,
     readiness: readinessChecks(ctx),

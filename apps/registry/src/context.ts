@@ -5,6 +5,7 @@ import { Authenticator } from '@arbiter/auth';
 import { createPool, createPrismaClient, migrationsDir } from '@arbiter/db';
 import { PrismaClient } from './generated/prisma/client';
 import type { RegistryConfig } from './config';
+import { createRegistryMetrics, type RegistryMetrics } from './metrics';
 import { registryAuthErrors } from './http/errors';
 import { IdentityRepository } from './repositories/identity.repository';
 import { IdentityService } from './services/identity.service';
@@ -33,6 +34,7 @@ import { TenantEventsService } from './services/tenant-events.service';
 /** Everything a request needs, made once per process (or per test app). */
 export interface RegistryContext {
   config: RegistryConfig;
+  metrics: RegistryMetrics;
   logger: Logger;
   pool: Pool;
   prisma: PrismaClient;
@@ -90,6 +92,7 @@ export function createRegistryContext(config: RegistryConfig, logger: Logger): R
   const sender = new WebhookSender({ allowPrivate: config.WEBHOOK_ALLOW_PRIVATE, timeoutMs: config.WEBHOOK_TIMEOUT_MS });
   return {
     config,
+    metrics: createRegistryMetrics(),
     logger,
     pool,
     prisma,

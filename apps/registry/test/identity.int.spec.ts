@@ -235,6 +235,15 @@ describe('registry identity', () => {
     });
   });
 
+  it('serves Prometheus metrics with its domain series', async () => {
+    await request(h.url).get('/api/v1/tenants').set(bearer(h.adminKey)).expect(200);
+    const res = await request(h.url).get('/metrics').expect(200);
+    expect(res.text).toMatch(/arbiter_http_requests_total\{[^}]*route="\/api\/v1\/tenants"[^}]*\} \d+/);
+    for (const name of ['arbiter_webhook_deliveries_total', 'arbiter_outbox_relayed_total', 'arbiter_signing_key_rotations_total']) {
+      expect(res.text).toContain(`# TYPE ${name} counter`);
+    }
+  });
+
   it('serves its OpenAPI document and /docs', async () => {
     const spec = await request(h.url).get('/openapi.json').expect(200);
     expect(Object.keys(spec.body.paths)).toEqual(expect.arrayContaining(['/api/v1/tenants', '/api/v1/principals', '/api/v1/api-keys/{key_id}']));

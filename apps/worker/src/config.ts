@@ -11,6 +11,9 @@ export const workerConfigSchema = {
   INTERNAL_TOKEN: str({ secret: true, pattern: /^.{16,}$/, doc: 'shared service token, at least 16 characters' }),
   RELAY_INTERVAL_MS: int({ default: 1000, min: 10, max: 60_000, doc: 'pause between two outbox relay passes when there was nothing to do' }),
   RELAY_BATCH_SIZE: int({ default: 100, min: 1, max: 1000, doc: 'outbox rows and due deliveries taken per relay pass' }),
+  // Optional ops endpoint (/livez, /readyz, /metrics) for orchestrators and Prometheus; unset = none.
+  METRICS_PORT: int({ optional: true, min: 0, max: 65535, doc: 'port of the /livez, /readyz and /metrics endpoint' }),
+  HOST: str({ default: '127.0.0.1', doc: 'listen address of the ops endpoint' }),
   REGISTRY_TIMEOUT_MS: int({ default: 30_000, min: 100, doc: "how long a call to the registry may take; above the registry's WEBHOOK_TIMEOUT_MS" }),
 };
 

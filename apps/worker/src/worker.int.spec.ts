@@ -12,7 +12,7 @@ describe(startWorker.name, () => {
   it('answers a ping enqueued by a producer, then closes', async () => {
     const prefix = `arbiter-test-${randomUUID()}`;
     // No registry here: the relay loop only logs that it cannot reach it (e2e/src/webhooks*.e2e.spec.ts run it for real).
-    const config = loadConfig(workerConfigSchema, { REDIS_URL, QUEUE_PREFIX: prefix, REGISTRY_URL: 'http://127.0.0.1:9', INTERNAL_TOKEN: 'test-internal-token-0123456789', RELAY_INTERVAL_MS: '60000' });
+    const config = loadConfig(workerConfigSchema, { REDIS_URL, QUEUE_PREFIX: prefix, REGISTRY_URL: 'http://127.0.0.1:9', INTERNAL_TOKEN: 'test-internal-token-0123456789', RELAY_INTERVAL_MS: '60000', METRICS_PORT: '0' });
     const sut = await startWorker(config, createLogger('worker', 'silent'));
     const connection = createRedisConnection(REDIS_URL, { forWorker: false });
     const producer = createProducer(connection, { prefix });
@@ -24,6 +24,12 @@ describe(startWorker.name, () => {
       expect(sut.queues).toEqual(['system', 'webhook']);
       expect(result).toEqual({ pong: 'are you there?', received_at: expect.any(String) });
       expect(Number.isNaN(Date.parse((result as { received_at: string }).received_at))).toBe(false);
+
+      // The ops endpoint: ready while Redis answers, and the job and queue series on /metrics.
+      expect((await fetch(`${sut.ops!.url}/readyz`)).status).toBe(200);
+      const metrics = await (await fetch(`${sut.ops!.url}/metrics`)).text();
+      expect(metrics).toMatch(/arbiter_jobs_total\{[^}]*job="system.v1.ping"[^}]*result="completed"[^}]*\} 1/);
+      expect(metrics).toMatch(/arbiter_queue_jobs\{[^}]*queue="system"[^}]*state="waiting"[^}]*\} 0/);
     } finally {
       await sut.close();
       await producer.close();

@@ -1,4 +1,5 @@
-import { closeRedisConnection, createProducer, createRedisConnection, startWorkers } from '@arbiter/queue';
+import { closeRedisConnection, createProducer, createRedisConnection, queueDepths, startWorkers, type ArbiterJobCatalog, type HandlerMap } from '@arbiter/queue';
+import { ServiceMetrics, startOpsServer, type RunningServer } from '@arbiter/http';
 import type { Logger } from 'pino';
 import type { WorkerConfig } from './config';
 import { createJobHandlers } from './jobs';
@@ -16,6 +17,8 @@ export interface RunningWorker {
    * BullMQ, and the registry answers its attempt `skipped` if it had already run.
    */
   close(): Promise<void>;
+  /** The ops endpoint when METRICS_PORT is set. */
+  readonly ops?: RunningServer;
 }
 
 export async function startWorker(config: WorkerConfig, logger: Logger): Promise<RunningWorker> {
@@ -27,10 +30,11 @@ export async function startWorker(config: WorkerConfig, logger: Logger): Promise
     await producer.close().catch(() => undefined);
     await Promise.all([closeRedisConnection(connection), closeRedisConnection(producerConnection)]);
   };
+  const metrics = new ServiceMetrics('worker', { defaultMetrics: true });
   try {
     const workers = await startWorkers({
       connection,
-      handlers: createJobHandlers({ registry }),
+      handlers: counted(createJobHandlers({ registry }), metrics),
       concurrency: config.WORKER_CONCURRENCY,
       prefix: config.QUEUE_PREFIX,
       shutdownGraceMs: config.SHUTDOWN_GRACE_MS,
@@ -38,12 +42,35 @@ export async function startWorker(config: WorkerConfig, logger: Logger): Promise
     });
     const relay = new OutboxRelay(registry, producer, { intervalMs: config.RELAY_INTERVAL_MS, batchSize: config.RELAY_BATCH_SIZE }, logger);
     relay.start();
+    metrics.gauge('queue_jobs', {
+      help: 'Jobs per queue and state, read from Redis at each scrape',
+      labelNames: ['queue', 'state'],
+      async collect() {
+        const depths = await queueDepths(producerConnection, { prefix: config.QUEUE_PREFIX }).catch(() => ({}));
+        for (const [queue, d] of Object.entries(depths)) {
+          for (const [state, n] of Object.entries(d)) this.set({ queue, state }, n as number);
+        }
+      },
+    });
+    const ops =
+      config.METRICS_PORT === undefined
+        ? undefined
+        : await startOpsServer({
+            service: 'worker',
+            host: config.HOST,
+            port: config.METRICS_PORT,
+            logger,
+            metrics,
+            readiness: [{ name: 'redis', check: async () => void (await producerConnection.ping()) }],
+          });
     let closing: Promise<void> | undefined;
     return {
       queues: workers.queues,
       relay,
+      ops,
       close: () =>
         (closing ??= (async () => {
+          await ops?.close();
           await relay.stop();
           await workers.close();
           await closeRedis();
@@ -53,4 +80,23 @@ export async function startWorker(config: WorkerConfig, logger: Logger): Promise
     await closeRedis();
     throw err;
   }
+}
+
+/** Counts every job run by name and result (`arbiter_jobs_total`). */
+function counted(handlers: HandlerMap<ArbiterJobCatalog>, metrics: ServiceMetrics): HandlerMap<ArbiterJobCatalog> {
+  const jobs = metrics.counter('jobs_total', { help: 'Jobs run by name and result', labelNames: ['job', 'result'] });
+  const out: Record<string, unknown> = {};
+  for (const [name, handler] of Object.entries(handlers)) {
+    out[name] = async (payload: never, ctx: never) => {
+      try {
+        const result = await (handler as (p: never, c: never) => Promise<unknown>)(payload, ctx);
+        jobs.inc({ job: name, result: 'completed' });
+        return result;
+      } catch (err) {
+        jobs.inc({ job: name, result: 'failed' });
+        throw err;
+      }
+    };
+  }
+  return out as HandlerMap<ArbiterJobCatalog>;
 }

@@ -171,6 +171,8 @@ export class WebhookKeyAdminController extends Controller {
   @Response<ErrorBody>(400, 'A scheduled rotation that is not due')
   async rotateWebhookKey(@Body() body: RotateWebhookKeyBody): Promise<WebhookKeyRotation> {
     this.setStatus(201);
-    return this.ctx.webhookKeys.rotate(body.mode);
+    const rotation = await this.ctx.webhookKeys.rotate(body.mode);
+    this.ctx.metrics.keyRotations.inc({ mode: body.mode });
+    return rotation;
   }
 }

@@ -76,7 +76,9 @@ export function internalRoutes(ctx: RegistryContext): Router {
   router.post('/outbox/relay', async (req: Request, res: Response) => {
     const limit = (req.body as { limit?: unknown } | undefined)?.limit ?? 100;
     if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > 1000) throw badRequest('limit must be an integer from 1 to 1000');
-    res.json(await ctx.relay.relay(limit));
+    const relayed = await ctx.relay.relay(limit);
+    ctx.metrics.outboxRelayed.inc(relayed.fanned_out);
+    res.json(relayed);
   });
 
   /** Deliveries the worker could not enqueue (Redis down): due again at the next relay. */
@@ -94,7 +96,9 @@ export function internalRoutes(ctx: RegistryContext): Router {
     const attempt = (req.body as { attempt?: unknown } | undefined)?.attempt;
     if (attempt === undefined) throw unprocessable('attempt is required');
     if (typeof attempt !== 'number' || !Number.isInteger(attempt) || attempt < 1 || attempt > 1000) throw badRequest('attempt must be an integer from 1 to 1000');
-    res.json(await ctx.deliveries.attempt(deliveryId, attempt));
+    const report = await ctx.deliveries.attempt(deliveryId, attempt);
+    ctx.metrics.webhookDeliveries.inc({ outcome: report.outcome });
+    res.json(report);
   });
 
   return router;
