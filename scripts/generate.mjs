@@ -10,3 +10,4 @@ for (const app of apps) {
   execFileSync(path.join(root, 'node_modules/.bin/tsoa'), ['spec-and-routes'], { cwd: path.join(root, 'apps', app), stdio: 'inherit' });
   console.log(`generated routes and openapi.json for ${app}`);
 }
+execFileSync(process.execPath, [path.join(root, 'scripts/generate-client.mjs')], { stdio: 'inherit' }); // SDK types from the fresh openapi.json files

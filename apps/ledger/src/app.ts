@@ -3,6 +3,7 @@ import { createServiceApp, ledgerDialect } from '@arbiter/http';
 import { migrationsCurrentCheck } from '@arbiter/db';
 import { ledgerMigrationsDir, type LedgerContext } from './context';
 import { RegisterRoutes } from './routes.generated';
+import { rateLimitMiddleware } from './http/rate-limit';
 import openapi from '../openapi.json';
 
 export function buildLedgerApp(ctx: LedgerContext): Express {
@@ -13,6 +14,7 @@ export function buildLedgerApp(ctx: LedgerContext): Express {
     bodyLimit: ctx.config.BODY_LIMIT,
     openapi,
     readiness: [migrationsCurrentCheck(ctx.pool, ledgerMigrationsDir()), { name: 'redis', check: async () => void (await ctx.redis.ping()) }],
+    before: (app) => app.use(rateLimitMiddleware(ctx.authenticator, ctx.rateLimiter)),
     routes: (app) => RegisterRoutes(app),
   });
   app.locals.ctx = ctx;

@@ -6,6 +6,15 @@ import { createPool, createPrismaClient, migrationsDir } from '@arbiter/db';
 import { PrismaClient } from './generated/prisma/client';
 import type { LedgerConfig } from './config';
 import { ledgerAuthErrors } from './http/errors';
+import { LedgerRepository } from './repositories/ledger.repository';
+import { BundlesRepository } from './repositories/bundles.repository';
+import { SealQueue } from './services/seal-queue';
+import { FactsService } from './services/facts.service';
+import { VerifyService } from './services/verify.service';
+import { BundlesService } from './services/bundles.service';
+import { SigningKeysService } from './services/signing-keys.service';
+import { RateLimiter } from './services/rate-limiter';
+import { HealthService } from './services/health.service';
 
 /** Everything a request needs, made once per process (or per test app). */
 export interface LedgerContext {
@@ -15,6 +24,13 @@ export interface LedgerContext {
   prisma: PrismaClient;
   redis: Redis;
   authenticator: Authenticator;
+  sealQueue: SealQueue;
+  facts: FactsService;
+  verifier: VerifyService;
+  bundles: BundlesService;
+  keys: SigningKeysService;
+  rateLimiter: RateLimiter;
+  health: HealthService;
   close(): Promise<void>;
 }
 
@@ -27,6 +43,17 @@ export async function createLedgerContext(config: LedgerConfig, logger: Logger):
   const prisma = createPrismaClient(PrismaClient, pool);
   const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1 });
   redis.on('error', (err) => logger.debug({ err }, 'redis error'));
+  // The rate limiter's own connection fails fast instead of queueing while Redis is away
+  // (INFRA-NOTES.md): a request must not wait for Redis to come back.
+  const limiterRedis = new Redis(config.REDIS_URL, {
+    enableOfflineQueue: false,
+    // Every request asks the bucket: commands of concurrent requests share one write to Redis.
+    enableAutoPipelining: true,
+    maxRetriesPerRequest: 0,
+    commandTimeout: config.RATE_LIMIT_REDIS_TIMEOUT_MS,
+  });
+  limiterRedis.on('error', (err) => logger.debug({ err }, 'rate limit redis error'));
+  await waitForReady(limiterRedis, 2000);
   const auth = await createRemoteAuth({
     registryUrl: config.REGISTRY_URL,
     internalToken: config.INTERNAL_TOKEN,
@@ -35,6 +62,18 @@ export async function createLedgerContext(config: LedgerConfig, logger: Logger):
     logger,
     cacheTtlMs: config.AUTH_CACHE_TTL_MS,
   });
+
+  const repo = new LedgerRepository(pool);
+  const sealQueue = new SealQueue(pool, repo, { maxBatch: config.SEAL_BATCH_MAX, concurrency: config.SEAL_CONCURRENCY });
+  const facts = new FactsService(repo, sealQueue);
+  const verifier = new VerifyService(repo, config.VERIFY_PAGE_SIZE);
+  const keys = new SigningKeysService(prisma, config.KEY_ENCRYPTION_KEY);
+  const bundles = new BundlesService(facts, verifier, new BundlesRepository(prisma), keys);
+  const rateLimiter = new RateLimiter({
+    redis: limiterRedis,
+    logger,
+    defaults: { capacity: config.RATE_LIMIT_BURST, perMinute: config.RATE_LIMIT_PER_MINUTE },
+  });
   return {
     config,
     logger,
@@ -42,11 +81,36 @@ export async function createLedgerContext(config: LedgerConfig, logger: Logger):
     prisma,
     redis,
     authenticator: auth.authenticator,
+    sealQueue,
+    facts,
+    verifier,
+    bundles,
+    keys,
+    rateLimiter,
+    health: new HealthService(pool, redis, keys),
     async close() {
+      await sealQueue.idle();
       await auth.close();
       await prisma.$disconnect().catch(() => undefined);
       await pool.end().catch(() => undefined);
       redis.disconnect();
+      limiterRedis.disconnect();
     },
   };
+}
+
+/** Waits until the connection is ready or has failed once (the limiter falls back meanwhile). */
+function waitForReady(redis: Redis, timeoutMs: number): Promise<void> {
+  if (redis.status === 'ready') return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      redis.off('ready', done);
+      redis.off('error', done);
+      resolve();
+    };
+    const timer = setTimeout(done, timeoutMs);
+    redis.once('ready', done);
+    redis.once('error', done);
+  });
 }

@@ -2,6 +2,7 @@ import type { Express } from 'express';
 import { createServiceApp, verdictDialect } from '@arbiter/http';
 import { migrationsCurrentCheck } from '@arbiter/db';
 import { verdictMigrationsDir, type VerdictContext } from './context';
+import { translateValidationErrors } from './http/validation-errors';
 import { RegisterRoutes } from './routes.generated';
 import openapi from '../openapi.json';
 
@@ -11,9 +12,13 @@ export function buildVerdictApp(ctx: VerdictContext): Express {
     dialect: verdictDialect,
     logger: ctx.logger,
     bodyLimit: ctx.config.BODY_LIMIT,
+    metrics: ctx.metrics,
     openapi,
     readiness: [migrationsCurrentCheck(ctx.pool, verdictMigrationsDir()), { name: 'redis', check: async () => void (await ctx.redis.ping()) }],
-    routes: (app) => RegisterRoutes(app),
+    routes: (app) => {
+      RegisterRoutes(app);
+      app.use(translateValidationErrors);
+    },
   });
   app.locals.ctx = ctx;
   app.locals.authenticator = ctx.authenticator;

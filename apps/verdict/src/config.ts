@@ -7,10 +7,21 @@ export const verdictConfigSchema = {
   REDIS_URL: url({ protocols: ['redis', 'rediss'], secret: true }),
   REGISTRY_URL: url({ protocols: ['http', 'https'], doc: "the registry's internal base URL" }),
   INTERNAL_TOKEN: str({ secret: true, pattern: /^.{16,}$/, doc: 'shared service token, at least 16 characters' }),
-  KEY_ENCRYPTION_KEY: str({ secret: true, optional: true, doc: 'base64 of 32 bytes; encrypts private keys at rest' }),
+  // Verdicts are signed on every complete evaluation (DESIGN.md section 5): without it nothing can be answered.
+  KEY_ENCRYPTION_KEY: str({ secret: true, doc: 'base64 of 32 bytes (or 64 hex digits); encrypts verdict signing keys at rest' }),
+  /** `iss` of signed verdicts. */
+  VERDICT_ISSUER: str({ default: 'arbiter-verdict' }),
   BODY_LIMIT: str({ default: '1mb' }),
   DB_POOL_SIZE: int({ default: 10, min: 1, max: 200 }),
   AUTH_CACHE_TTL_MS: int({ default: 30_000, min: 0, max: 30_000 }),
+  /** How often the state hash of recently used tenants is polled (the fallback behind pub/sub). */
+  SNAPSHOT_POLL_MS: int({ default: 2_000, min: 50, max: 600_000 }),
+  /** A tenant unused for this long is dropped from memory (and no longer polled). */
+  SNAPSHOT_IDLE_MS: int({ default: 600_000, min: 1_000 }),
+  /** A snapshot not confirmed by the registry for this long is not used (503 policy_unavailable). */
+  SNAPSHOT_MAX_STALE_MS: int({ default: 300_000, min: 1_000 }),
+  /** An unfinished resolve session expires after this long without a round. */
+  RESOLVE_SESSION_TTL_S: int({ default: 86_400, min: 60 }),
   SHUTDOWN_GRACE_MS: int({ default: 10_000, min: 0 }),
   LOG_LEVEL: str({ default: 'info' }),
 };

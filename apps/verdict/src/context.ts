@@ -3,9 +3,22 @@ import { Redis } from 'ioredis';
 import type { Pool } from 'pg';
 import { createRemoteAuth, type Authenticator } from '@arbiter/auth';
 import { createPool, createPrismaClient, migrationsDir } from '@arbiter/db';
+import { ServiceMetrics } from '@arbiter/http';
 import { PrismaClient } from './generated/prisma/client';
 import type { VerdictConfig } from './config';
+import { ConsultationRepository } from './consultations/consultation.repository';
+import { ConsultationsService } from './consultations/consultations.service';
+import { EvaluationService } from './evaluation/evaluation.service';
+import { subscribeChanges, type ChangeFeed } from './events/change-feed';
 import { verdictAuthErrors } from './http/errors';
+import { KeysService } from './keys/keys.service';
+import { VerdictKeys } from './keys/verdict-keys';
+import { RegistryClient } from './registry/registry-client';
+import { ResolveSessionRepository } from './resolve/resolve-session.repository';
+import { RuleVersionsService } from './rule-versions/rule-versions.service';
+import { SnapshotStore } from './snapshot/snapshot-store';
+import { createApprovals } from './approvals/approvals.context';
+import type { ApprovalsService } from './approvals/approvals.service';
 
 /** Everything a request needs, made once per process (or per test app). */
 export interface VerdictContext {
@@ -15,12 +28,26 @@ export interface VerdictContext {
   prisma: PrismaClient;
   redis: Redis;
   authenticator: Authenticator;
+  registry: RegistryClient;
+  snapshots: SnapshotStore;
+  keys: VerdictKeys;
+  consultations: ConsultationRepository;
+  evaluation: EvaluationService;
+  consultationsService: ConsultationsService;
+  /** Document 1 approvals (apps/verdict/src/approvals). */
+  approvals: ApprovalsService;
+  ruleVersions: RuleVersionsService;
+  keysService: KeysService;
+  /** Served at /metrics with the HTTP metrics of libs/http. */
+  metrics: ServiceMetrics;
   close(): Promise<void>;
 }
 
 export function verdictMigrationsDir(): string {
   return migrationsDir('verdict', __dirname);
 }
+
+const SESSION_SWEEP_MS = 3_600_000;
 
 export async function createVerdictContext(config: VerdictConfig, logger: Logger): Promise<VerdictContext> {
   const pool = createPool({ url: config.DATABASE_URL_VERDICT, max: config.DB_POOL_SIZE, applicationName: 'arbiter-verdict' });
@@ -35,6 +62,48 @@ export async function createVerdictContext(config: VerdictConfig, logger: Logger
     logger,
     cacheTtlMs: config.AUTH_CACHE_TTL_MS,
   });
+  const registry = new RegistryClient(config.REGISTRY_URL, config.INTERNAL_TOKEN);
+  const snapshots = new SnapshotStore(registry, {
+    pollMs: config.SNAPSHOT_POLL_MS,
+    idleMs: config.SNAPSHOT_IDLE_MS,
+    maxStaleMs: config.SNAPSHOT_MAX_STALE_MS,
+    logger,
+  });
+  const keys = new VerdictKeys(prisma, config.KEY_ENCRYPTION_KEY, logger);
+  const metrics = new ServiceMetrics('verdict');
+  const batchSizes = metrics.histogram('consultation_commit_batch_size', {
+    help: 'Consultation records committed per INSERT (group commit)',
+    buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256, 500],
+  });
+  metrics.gauge('tenant_snapshots', { help: 'Tenant snapshots held in memory', collect: function () { this.set(snapshots.size); } });
+  const consultations = new ConsultationRepository(pool, { onBatch: (size) => batchSizes.observe(size) });
+  const sessions = new ResolveSessionRepository(prisma);
+  const keysService = new KeysService(keys, registry, snapshots, redis, logger);
+  let feed: ChangeFeed | undefined;
+  try {
+    feed = await subscribeChanges(
+      config.REDIS_URL,
+      {
+        registryChanged: (m) => snapshots.onChange(m),
+        keysChanged: (m) => keysService.keysChanged(m.tenant_id),
+        resubscribed: () => {
+          snapshots.refreshAll();
+          keysService.invalidateAll();
+        },
+      },
+      logger,
+    );
+  } catch (err) {
+    await auth.close();
+    throw err;
+  }
+  snapshots.start();
+  const sweep = setInterval(() => {
+    sessions.deleteExpired().catch((err: unknown) => logger.warn({ err }, 'resolve session sweep failed'));
+  }, SESSION_SWEEP_MS);
+  sweep.unref();
+  const approvals = createApprovals({ config, logger, pool, consultations, snapshots });
+
   return {
     config,
     logger,
@@ -42,7 +111,32 @@ export async function createVerdictContext(config: VerdictConfig, logger: Logger
     prisma,
     redis,
     authenticator: auth.authenticator,
+    registry,
+    snapshots,
+    keys,
+    consultations,
+    metrics,
+    evaluation: new EvaluationService({
+      metrics,
+      snapshots,
+      keys,
+      consultations,
+      sessions,
+      logger,
+      issuer: config.VERDICT_ISSUER,
+      sessionTtlSeconds: config.RESOLVE_SESSION_TTL_S,
+    }),
+    consultationsService: new ConsultationsService(consultations),
+    ruleVersions: new RuleVersionsService(registry),
+    keysService,
+    approvals: approvals.service,
     async close() {
+      clearInterval(sweep);
+      await approvals.stop();
+      snapshots.stop();
+      // Every accepted consultation is committed before the pool goes.
+      await consultations.drain().catch((err: unknown) => logger.error({ err }, 'consultation drain failed'));
+      await feed?.close();
       await auth.close();
       await prisma.$disconnect().catch(() => undefined);
       await pool.end().catch(() => undefined);

@@ -5,6 +5,20 @@ import type { TsoaRoute } from '@tsoa/runtime';
 import {  fetchMiddlewares, ExpressTemplateService } from '@tsoa/runtime';
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 import { WhoAmIController } from './controllers/whoami.controller';
+// WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+import { SigningKeysController } from './controllers/signing-keys.controller';
+// WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+import { JwksController } from './controllers/signing-keys.controller';
+// WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+import { RuleVersionsController } from './controllers/rule-versions.controller';
+// WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+import { ResolveController } from './controllers/resolve.controller';
+// WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+import { ConsultationsController } from './controllers/consultations.controller';
+// WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+import { CheckController } from './controllers/check.controller';
+// WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+import { ApprovalsController } from './controllers/approvals.controller';
 import { expressAuthentication } from './http/authentication';
 // @ts-ignore - no great way to install types from subpackage
 import { iocContainer } from './http/ioc';
@@ -68,6 +82,480 @@ const models: TsoaRoute.Models = {
         "additionalProperties": false,
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "VerificationKey": {
+        "dataType": "refObject",
+        "properties": {
+            "kid": {"dataType":"string","required":true},
+            "kty": {"dataType":"string","required":true},
+            "crv": {"dataType":"string","required":true},
+            "x": {"dataType":"string","required":true},
+            "y": {"dataType":"string"},
+            "alg": {"dataType":"string","required":true},
+            "use": {"dataType":"string","required":true},
+            "not_before": {"dataType":"string","required":true},
+            "not_after": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "SigningKeySetup": {
+        "dataType": "refObject",
+        "properties": {
+            "tenant_id": {"dataType":"string","required":true},
+            "current_kid": {"dataType":"string","required":true},
+            "created": {"dataType":"boolean","required":true},
+            "keys": {"dataType":"array","array":{"dataType":"refObject","ref":"VerificationKey"},"required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "KeySet": {
+        "dataType": "refObject",
+        "properties": {
+            "keys": {"dataType":"array","array":{"dataType":"refObject","ref":"VerificationKey"},"required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "SigningKeyRotation": {
+        "dataType": "refObject",
+        "properties": {
+            "mode": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["scheduled"]},{"dataType":"enum","enums":["emergency"]}],"required":true},
+            "kid": {"dataType":"string","required":true},
+            "epoch": {"dataType":"string","required":true},
+            "not_before": {"dataType":"string","required":true},
+            "retired": {"dataType":"array","array":{"dataType":"string"},"required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "RotateSigningKeyBody": {
+        "dataType": "refObject",
+        "properties": {
+            "mode": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["scheduled"]},{"dataType":"enum","enums":["emergency"]}],"required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "ConditionRow": {
+        "dataType": "refObject",
+        "properties": {
+            "field": {"dataType":"string","required":true},
+            "op": {"dataType":"string","required":true},
+            "value": {"dataType":"any"},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "RuleVersion": {
+        "dataType": "refObject",
+        "properties": {
+            "id": {"dataType":"string","required":true},
+            "rule_id": {"dataType":"string","required":true},
+            "tenant_id": {"dataType":"string","required":true},
+            "scope_id": {"dataType":"string","required":true},
+            "version": {"dataType":"double","required":true},
+            "statement": {"dataType":"string","required":true},
+            "severity": {"dataType":"string","required":true},
+            "verdict": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
+            "applies_to": {"dataType":"union","subSchemas":[{"dataType":"nestedObjectLiteral","nestedProperties":{"resources":{"dataType":"array","array":{"dataType":"string"}},"actions":{"dataType":"array","array":{"dataType":"string"}}}},{"dataType":"enum","enums":[null]}],"required":true},
+            "conditions": {"dataType":"array","array":{"dataType":"refObject","ref":"ConditionRow"},"required":true},
+            "condition_mode": {"dataType":"string","required":true},
+            "requires": {"dataType":"array","array":{"dataType":"nestedObjectLiteral","nestedProperties":{},"additionalProperties":{"dataType":"any"}},"required":true},
+            "deciders": {"dataType":"array","array":{"dataType":"string"},"required":true},
+            "priority": {"dataType":"union","subSchemas":[{"dataType":"double"},{"dataType":"enum","enums":[null]}],"required":true},
+            "author": {"dataType":"string","required":true},
+            "author_type": {"dataType":"string","required":true},
+            "created_at": {"dataType":"string","required":true},
+            "created_by": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
+            "status": {"dataType":"string","required":true},
+            "rule_status": {"dataType":"string","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "Requirement": {
+        "dataType": "refObject",
+        "properties": {
+            "field": {"dataType":"string","required":true},
+            "reason": {"dataType":"string","required":true},
+            "type": {"dataType":"string","required":true},
+            "allowed_values": {"dataType":"array","array":{"dataType":"any"}},
+            "min": {"dataType":"double"},
+            "max": {"dataType":"double"},
+            "format": {"dataType":"string"},
+            "source_requirement": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["verified"]},{"dataType":"enum","enums":["unverified"]}]},
+            "acceptable_sources": {"dataType":"array","array":{"dataType":"string"}},
+            "confidence_threshold": {"dataType":"double"},
+            "rule_ids": {"dataType":"array","array":{"dataType":"string"}},
+            "problems": {"dataType":"array","array":{"dataType":"string"}},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "IncompleteResolveResponse": {
+        "dataType": "refObject",
+        "properties": {
+            "operation_status": {"dataType":"enum","enums":["incomplete"],"required":true},
+            "resolve_session_id": {"dataType":"string","required":true},
+            "round": {"dataType":"double","required":true},
+            "required_context": {"dataType":"array","array":{"dataType":"refObject","ref":"Requirement"},"required":true},
+            "provisional_context": {"dataType":"nestedObjectLiteral","nestedProperties":{},"additionalProperties":{"dataType":"any"},"required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "RequiredContextRound": {
+        "dataType": "refObject",
+        "properties": {
+            "round": {"dataType":"double","required":true},
+            "fields": {"dataType":"array","array":{"dataType":"string"},"required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "PrecedenceTraceEntry": {
+        "dataType": "refObject",
+        "properties": {
+            "rule_id": {"dataType":"string","required":true},
+            "rule_version_id": {"dataType":"string","required":true},
+            "severity": {"dataType":"string","required":true},
+            "scope_match": {"dataType":"string","required":true},
+            "reason": {"dataType":"string","required":true},
+            "decided_by": {"dataType":"string"},
+            "missing_fields": {"dataType":"array","array":{"dataType":"string"}},
+            "overridden_by": {"dataType":"string"},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "ApprovalHint": {
+        "dataType": "refObject",
+        "properties": {
+            "endpoint": {"dataType":"string","required":true},
+            "example_body": {"dataType":"nestedObjectLiteral","nestedProperties":{"requester_notes":{"dataType":"string","required":true},"consultation_id":{"dataType":"string","required":true}},"required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "CompleteResolveResponse": {
+        "dataType": "refObject",
+        "properties": {
+            "operation_status": {"dataType":"enum","enums":["complete"],"required":true},
+            "verdict": {"dataType":"string","required":true},
+            "cited_rule_ids": {"dataType":"array","array":{"dataType":"string"},"required":true},
+            "cited_rule_version_ids": {"dataType":"array","array":{"dataType":"string"}},
+            "dominating_rule_id": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}]},
+            "precedence_trace": {"dataType":"array","array":{"dataType":"refObject","ref":"PrecedenceTraceEntry"}},
+            "resolved_target_ids": {"dataType":"array","array":{"dataType":"string"}},
+            "consultation_id": {"dataType":"string","required":true},
+            "signed_verdict": {"dataType":"string","required":true},
+            "context_hash": {"dataType":"string"},
+            "approval": {"ref":"ApprovalHint"},
+            "required_context_history": {"dataType":"array","array":{"dataType":"refObject","ref":"RequiredContextRound"},"required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "OverviewIncompleteResponse": {
+        "dataType": "refObject",
+        "properties": {
+            "operation_status": {"dataType":"enum","enums":["incomplete"],"required":true},
+            "required_context": {"dataType":"array","array":{"dataType":"refObject","ref":"Requirement"},"required":true},
+            "resolve_session_id": {"dataType":"string","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "ApprovalTrigger": {
+        "dataType": "refObject",
+        "properties": {
+            "rule_id": {"dataType":"string","required":true},
+            "rule_version_id": {"dataType":"string","required":true},
+            "reason": {"dataType":"string","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "Approver": {
+        "dataType": "refObject",
+        "properties": {
+            "candidate_deciders": {"dataType":"array","array":{"dataType":"string"},"required":true},
+            "triggers": {"dataType":"array","array":{"dataType":"refObject","ref":"ApprovalTrigger"},"required":true},
+            "endpoint": {"dataType":"string","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "OverviewCompleteResponse": {
+        "dataType": "refObject",
+        "properties": {
+            "operation_status": {"dataType":"enum","enums":["complete"],"required":true},
+            "verdict": {"dataType":"string","required":true},
+            "cited_rules": {"dataType":"array","array":{"dataType":"string"},"required":true},
+            "cited_rule_versions": {"dataType":"array","array":{"dataType":"string"},"required":true},
+            "dominating_rule_id": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
+            "consultation_id": {"dataType":"string","required":true},
+            "normative_hash": {"dataType":"string","required":true},
+            "approver": {"ref":"Approver"},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "ResolveResponse": {
+        "dataType": "refAlias",
+        "type": {"dataType":"union","subSchemas":[{"ref":"IncompleteResolveResponse"},{"ref":"CompleteResolveResponse"},{"ref":"OverviewIncompleteResponse"},{"ref":"OverviewCompleteResponse"}],"validators":{}},
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "ScopeValue": {
+        "dataType": "refAlias",
+        "type": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"double"},{"dataType":"boolean"}],"validators":{}},
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "ScopeFields": {
+        "dataType": "refObject",
+        "properties": {
+        },
+        "additionalProperties": {"ref":"ScopeValue"},
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "Fact": {
+        "dataType": "refObject",
+        "properties": {
+            "value": {"dataType":"any","required":true},
+            "source": {"dataType":"string","required":true},
+            "verification_status": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["unverified"]},{"dataType":"enum","enums":["verified"]}]},
+            "confidence": {"dataType":"double","validators":{"minimum":{"value":0},"maximum":{"value":1}}},
+            "as_of": {"dataType":"string"},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "Context": {
+        "dataType": "refObject",
+        "properties": {
+        },
+        "additionalProperties": {"ref":"Fact"},
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "Correlation": {
+        "dataType": "refObject",
+        "properties": {
+            "conversation_id": {"dataType":"string","validators":{"maxLength":{"value":200}}},
+            "agent_run_id": {"dataType":"string","validators":{"maxLength":{"value":200}}},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "ResolveRequest": {
+        "dataType": "refObject",
+        "properties": {
+            "action": {"dataType":"string","required":true,"validators":{"minLength":{"value":1},"maxLength":{"value":500}}},
+            "resource": {"dataType":"string","required":true,"validators":{"minLength":{"value":1},"maxLength":{"value":2000}}},
+            "scope": {"ref":"ScopeFields","required":true},
+            "context": {"ref":"Context","required":true},
+            "on_behalf_of": {"dataType":"string","validators":{"minLength":{"value":1},"maxLength":{"value":200}}},
+            "resolve_session_id": {"dataType":"string","validators":{"minLength":{"value":1},"maxLength":{"value":200}}},
+            "correlation": {"ref":"Correlation"},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "OverviewResolveRequest": {
+        "dataType": "refObject",
+        "properties": {
+            "action_type": {"dataType":"string","required":true,"validators":{"minLength":{"value":1},"maxLength":{"value":500}}},
+            "context": {"ref":"Context","required":true},
+            "correlation": {"ref":"Correlation"},
+            "resolve_session_id": {"dataType":"string","validators":{"minLength":{"value":1},"maxLength":{"value":200}}},
+            "on_behalf_of": {"dataType":"string","validators":{"minLength":{"value":1},"maxLength":{"value":200}}},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "ResolveBody": {
+        "dataType": "refAlias",
+        "type": {"dataType":"union","subSchemas":[{"ref":"ResolveRequest"},{"ref":"OverviewResolveRequest"}],"validators":{}},
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "ConsultationRecord": {
+        "dataType": "refObject",
+        "properties": {
+            "id": {"dataType":"string","required":true},
+            "tenant_id": {"dataType":"string","required":true},
+            "operation": {"dataType":"string","required":true},
+            "caller_principal_id": {"dataType":"string","required":true},
+            "on_behalf_of": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
+            "on_behalf_of_authenticated": {"dataType":"boolean","required":true},
+            "requested_at": {"dataType":"string","required":true},
+            "action": {"dataType":"string","required":true},
+            "resource": {"dataType":"string","required":true},
+            "scope_used": {"dataType":"nestedObjectLiteral","nestedProperties":{},"additionalProperties":{"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"double"},{"dataType":"boolean"}]},"required":true},
+            "parameters": {"dataType":"nestedObjectLiteral","nestedProperties":{},"additionalProperties":{"dataType":"any"},"required":true},
+            "context_hash": {"dataType":"string","required":true},
+            "context_snapshot": {"dataType":"nestedObjectLiteral","nestedProperties":{},"additionalProperties":{"dataType":"any"},"required":true},
+            "cited_entry_ids": {"dataType":"array","array":{"dataType":"string"},"required":true},
+            "cited_rule_version_ids": {"dataType":"array","array":{"dataType":"string"},"required":true},
+            "dominating_rule_id": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
+            "precedence_trace": {"dataType":"array","array":{"dataType":"refObject","ref":"PrecedenceTraceEntry"},"required":true},
+            "resolved_target_ids": {"dataType":"array","array":{"dataType":"string"},"required":true},
+            "verdict": {"dataType":"string","required":true},
+            "triggers": {"dataType":"array","array":{"dataType":"refObject","ref":"ApprovalTrigger"},"required":true},
+            "candidate_deciders": {"dataType":"array","array":{"dataType":"string"},"required":true},
+            "applied_override_ids": {"dataType":"array","array":{"dataType":"string"},"required":true},
+            "signing_kid": {"dataType":"string","required":true},
+            "signing_epoch": {"dataType":"string","required":true},
+            "verdict_ttl_seconds": {"dataType":"double","required":true},
+            "expired_at": {"dataType":"string","required":true},
+            "required_context_history": {"dataType":"array","array":{"dataType":"refObject","ref":"RequiredContextRound"},"required":true},
+            "correlation": {"dataType":"union","subSchemas":[{"dataType":"nestedObjectLiteral","nestedProperties":{},"additionalProperties":{"dataType":"any"}},{"dataType":"enum","enums":[null]}],"required":true},
+            "state_hash": {"dataType":"string","required":true},
+            "state_revision": {"dataType":"double","required":true},
+            "normative_hash": {"dataType":"string","required":true},
+            "signed_verdict": {"dataType":"string","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "ConsultationList": {
+        "dataType": "refObject",
+        "properties": {
+            "items": {"dataType":"array","array":{"dataType":"refObject","ref":"ConsultationRecord"},"required":true},
+            "next_cursor": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "CheckResponse": {
+        "dataType": "refObject",
+        "properties": {
+            "operation_status": {"dataType":"enum","enums":["complete"],"required":true},
+            "verdict": {"dataType":"string","required":true},
+            "cited_rule_ids": {"dataType":"array","array":{"dataType":"string"},"required":true},
+            "cited_rule_version_ids": {"dataType":"array","array":{"dataType":"string"}},
+            "dominating_rule_id": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}]},
+            "precedence_trace": {"dataType":"array","array":{"dataType":"refObject","ref":"PrecedenceTraceEntry"}},
+            "resolved_target_ids": {"dataType":"array","array":{"dataType":"string"}},
+            "consultation_id": {"dataType":"string","required":true},
+            "signed_verdict": {"dataType":"string","required":true},
+            "context_hash": {"dataType":"string"},
+            "approval": {"ref":"ApprovalHint"},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "CheckRequest": {
+        "dataType": "refObject",
+        "properties": {
+            "action": {"dataType":"string","required":true,"validators":{"minLength":{"value":1},"maxLength":{"value":500}}},
+            "resource": {"dataType":"string","required":true,"validators":{"minLength":{"value":1},"maxLength":{"value":2000}}},
+            "scope": {"ref":"ScopeFields","required":true},
+            "parameters": {"dataType":"nestedObjectLiteral","nestedProperties":{},"additionalProperties":{"dataType":"any"}},
+            "on_behalf_of": {"dataType":"string","validators":{"minLength":{"value":1},"maxLength":{"value":200}}},
+            "context": {"ref":"Context"},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "ApprovalStatus": {
+        "dataType": "refAlias",
+        "type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["pending"]},{"dataType":"enum","enums":["approved"]},{"dataType":"enum","enums":["rejected"]}],"validators":{}},
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "ScopeFieldValue": {
+        "dataType": "refAlias",
+        "type": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"double"},{"dataType":"boolean"}],"validators":{}},
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "ApprovalTriggerModel": {
+        "dataType": "refObject",
+        "properties": {
+            "rule_id": {"dataType":"string","required":true},
+            "rule_version_id": {"dataType":"string","required":true},
+            "reason": {"dataType":"string","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "ApprovalDecision": {
+        "dataType": "refAlias",
+        "type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["approve"]},{"dataType":"enum","enums":["reject"]}],"validators":{}},
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "ApprovalGrant": {
+        "dataType": "refObject",
+        "properties": {
+            "override_id": {"dataType":"string","required":true},
+            "applies_to_scope": {"dataType":"nestedObjectLiteral","nestedProperties":{},"additionalProperties":{"ref":"ScopeFieldValue"},"required":true},
+            "expires_at": {"dataType":"string","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "Approval": {
+        "dataType": "refObject",
+        "properties": {
+            "id": {"dataType":"string","required":true},
+            "tenant_id": {"dataType":"string","required":true},
+            "status": {"ref":"ApprovalStatus","required":true},
+            "requester": {"dataType":"string","required":true},
+            "requester_principal": {"dataType":"string","required":true},
+            "intended_action": {"dataType":"string","required":true},
+            "intended_resource": {"dataType":"string","required":true},
+            "intended_parameters": {"dataType":"nestedObjectLiteral","nestedProperties":{},"additionalProperties":{"dataType":"any"},"required":true},
+            "intended_scope": {"dataType":"nestedObjectLiteral","nestedProperties":{},"additionalProperties":{"ref":"ScopeFieldValue"},"required":true},
+            "triggers": {"dataType":"array","array":{"dataType":"refObject","ref":"ApprovalTriggerModel"},"required":true},
+            "requester_notes": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
+            "requested_at": {"dataType":"string","required":true},
+            "consultation_id": {"dataType":"string","required":true},
+            "dominating_rule_id": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
+            "candidate_deciders": {"dataType":"array","array":{"dataType":"string"},"required":true},
+            "decider": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
+            "decision": {"dataType":"union","subSchemas":[{"ref":"ApprovalDecision"},{"dataType":"enum","enums":[null]}],"required":true},
+            "decider_notes": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
+            "decided_at": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
+            "grants": {"dataType":"array","array":{"dataType":"refObject","ref":"ApprovalGrant"}},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "CreateApprovalBody": {
+        "dataType": "refObject",
+        "properties": {
+            "consultation_id": {"dataType":"string","required":true},
+            "requester_notes": {"dataType":"string","validators":{"maxLength":{"value":20000}}},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "ApprovalList": {
+        "dataType": "refObject",
+        "properties": {
+            "items": {"dataType":"array","array":{"dataType":"refObject","ref":"Approval"},"required":true},
+            "next_cursor": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "GrantRequestBody": {
+        "dataType": "refObject",
+        "properties": {
+            "applies_to_scope": {"dataType":"nestedObjectLiteral","nestedProperties":{},"additionalProperties":{"ref":"ScopeFieldValue"},"required":true},
+            "expires_at": {"dataType":"string","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "DecisionBody": {
+        "dataType": "refObject",
+        "properties": {
+            "decision": {"ref":"ApprovalDecision","required":true},
+            "decider_notes": {"dataType":"string","validators":{"maxLength":{"value":20000}}},
+            "grant": {"ref":"GrantRequestBody"},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 };
 const templateService = new ExpressTemplateService(models, {"noImplicitAdditionalProperties":"throw-on-extras","bodyCoercion":true});
 
@@ -110,6 +598,512 @@ export function RegisterRoutes(app: Router) {
 
               await templateService.apiHandler({
                 methodName: 'whoAmI',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: undefined,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+        const argsSigningKeysController_setupSigningKeys: Record<string, TsoaRoute.ParameterSchema> = {
+                tenant_id: {"in":"path","name":"tenant_id","required":true,"dataType":"string"},
+                req: {"in":"request","name":"req","required":true,"dataType":"object"},
+        };
+        app.post('/:tenant_id/v1/signing-keys',
+            authenticateMiddleware([{"apiKey":["admin"]}]),
+            ...(fetchMiddlewares<RequestHandler>(SigningKeysController)),
+            ...(fetchMiddlewares<RequestHandler>(SigningKeysController.prototype.setupSigningKeys)),
+
+            async function SigningKeysController_setupSigningKeys(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsSigningKeysController_setupSigningKeys, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<SigningKeysController>(SigningKeysController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'setupSigningKeys',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: 201,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+        const argsSigningKeysController_listSigningKeys: Record<string, TsoaRoute.ParameterSchema> = {
+                tenant_id: {"in":"path","name":"tenant_id","required":true,"dataType":"string"},
+                req: {"in":"request","name":"req","required":true,"dataType":"object"},
+        };
+        app.get('/:tenant_id/v1/signing-keys',
+            authenticateMiddleware([{"apiKey":["admin"]}]),
+            ...(fetchMiddlewares<RequestHandler>(SigningKeysController)),
+            ...(fetchMiddlewares<RequestHandler>(SigningKeysController.prototype.listSigningKeys)),
+
+            async function SigningKeysController_listSigningKeys(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsSigningKeysController_listSigningKeys, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<SigningKeysController>(SigningKeysController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'listSigningKeys',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: undefined,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+        const argsSigningKeysController_rotateSigningKey: Record<string, TsoaRoute.ParameterSchema> = {
+                tenant_id: {"in":"path","name":"tenant_id","required":true,"dataType":"string"},
+                req: {"in":"request","name":"req","required":true,"dataType":"object"},
+                body: {"in":"body","name":"body","required":true,"ref":"RotateSigningKeyBody"},
+        };
+        app.post('/:tenant_id/v1/signing-keys/rotate',
+            authenticateMiddleware([{"apiKey":["admin"]}]),
+            ...(fetchMiddlewares<RequestHandler>(SigningKeysController)),
+            ...(fetchMiddlewares<RequestHandler>(SigningKeysController.prototype.rotateSigningKey)),
+
+            async function SigningKeysController_rotateSigningKey(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsSigningKeysController_rotateSigningKey, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<SigningKeysController>(SigningKeysController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'rotateSigningKey',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: 201,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+        const argsJwksController_jwks: Record<string, TsoaRoute.ParameterSchema> = {
+                tenant_slug: {"in":"path","name":"tenant_slug","required":true,"dataType":"string"},
+                v: {"in":"query","name":"v","dataType":"string"},
+        };
+        app.get('/v1/tenants/:tenant_slug/jwks',
+            ...(fetchMiddlewares<RequestHandler>(JwksController)),
+            ...(fetchMiddlewares<RequestHandler>(JwksController.prototype.jwks)),
+
+            async function JwksController_jwks(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsJwksController_jwks, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<JwksController>(JwksController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'jwks',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: undefined,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+        const argsRuleVersionsController_getRuleVersion: Record<string, TsoaRoute.ParameterSchema> = {
+                rule_version_id: {"in":"path","name":"rule_version_id","required":true,"dataType":"string"},
+                req: {"in":"request","name":"req","required":true,"dataType":"object"},
+        };
+        app.get('/v1/rule-versions/:rule_version_id',
+            authenticateMiddleware([{"apiKey":[]}]),
+            ...(fetchMiddlewares<RequestHandler>(RuleVersionsController)),
+            ...(fetchMiddlewares<RequestHandler>(RuleVersionsController.prototype.getRuleVersion)),
+
+            async function RuleVersionsController_getRuleVersion(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsRuleVersionsController_getRuleVersion, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<RuleVersionsController>(RuleVersionsController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'getRuleVersion',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: undefined,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+        const argsResolveController_resolve: Record<string, TsoaRoute.ParameterSchema> = {
+                tenant_id: {"in":"path","name":"tenant_id","required":true,"dataType":"string"},
+                req: {"in":"request","name":"req","required":true,"dataType":"object"},
+                body: {"in":"body","name":"body","required":true,"ref":"ResolveBody"},
+                verdictTtl: {"in":"header","name":"X-Verdict-TTL","dataType":"string"},
+        };
+        app.post('/:tenant_id/v1/resolve',
+            authenticateMiddleware([{"apiKey":["check"]}]),
+            ...(fetchMiddlewares<RequestHandler>(ResolveController)),
+            ...(fetchMiddlewares<RequestHandler>(ResolveController.prototype.resolve)),
+
+            async function ResolveController_resolve(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsResolveController_resolve, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<ResolveController>(ResolveController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'resolve',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: undefined,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+        const argsConsultationsController_getConsultation: Record<string, TsoaRoute.ParameterSchema> = {
+                tenant_id: {"in":"path","name":"tenant_id","required":true,"dataType":"string"},
+                consultation_id: {"in":"path","name":"consultation_id","required":true,"dataType":"string"},
+                req: {"in":"request","name":"req","required":true,"dataType":"object"},
+        };
+        app.get('/:tenant_id/v1/consultations/:consultation_id',
+            authenticateMiddleware([{"apiKey":[]}]),
+            ...(fetchMiddlewares<RequestHandler>(ConsultationsController)),
+            ...(fetchMiddlewares<RequestHandler>(ConsultationsController.prototype.getConsultation)),
+
+            async function ConsultationsController_getConsultation(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsConsultationsController_getConsultation, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<ConsultationsController>(ConsultationsController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'getConsultation',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: undefined,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+        const argsConsultationsController_listConsultations: Record<string, TsoaRoute.ParameterSchema> = {
+                tenant_id: {"in":"path","name":"tenant_id","required":true,"dataType":"string"},
+                req: {"in":"request","name":"req","required":true,"dataType":"object"},
+                actor: {"in":"query","name":"actor","dataType":"string"},
+                since: {"in":"query","name":"since","dataType":"string"},
+                until: {"in":"query","name":"until","dataType":"string"},
+                action: {"in":"query","name":"action","dataType":"string"},
+                verdict: {"in":"query","name":"verdict","dataType":"string"},
+                dominating_rule_id: {"in":"query","name":"dominating_rule_id","dataType":"string"},
+                limit: {"in":"query","name":"limit","dataType":"integer","validators":{"isInt":{"errorMsg":"limit"}}},
+                cursor: {"in":"query","name":"cursor","dataType":"string"},
+        };
+        app.get('/:tenant_id/v1/consultations',
+            authenticateMiddleware([{"apiKey":[]}]),
+            ...(fetchMiddlewares<RequestHandler>(ConsultationsController)),
+            ...(fetchMiddlewares<RequestHandler>(ConsultationsController.prototype.listConsultations)),
+
+            async function ConsultationsController_listConsultations(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsConsultationsController_listConsultations, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<ConsultationsController>(ConsultationsController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'listConsultations',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: undefined,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+        const argsCheckController_check: Record<string, TsoaRoute.ParameterSchema> = {
+                tenant_id: {"in":"path","name":"tenant_id","required":true,"dataType":"string"},
+                req: {"in":"request","name":"req","required":true,"dataType":"object"},
+                body: {"in":"body","name":"body","required":true,"ref":"CheckRequest"},
+                verdictTtl: {"in":"header","name":"X-Verdict-TTL","dataType":"string"},
+        };
+        app.post('/:tenant_id/v1/check',
+            authenticateMiddleware([{"apiKey":["check"]}]),
+            ...(fetchMiddlewares<RequestHandler>(CheckController)),
+            ...(fetchMiddlewares<RequestHandler>(CheckController.prototype.check)),
+
+            async function CheckController_check(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsCheckController_check, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<CheckController>(CheckController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'check',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: undefined,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+        const argsApprovalsController_createApproval: Record<string, TsoaRoute.ParameterSchema> = {
+                tenant_id: {"in":"path","name":"tenant_id","required":true,"dataType":"string"},
+                req: {"in":"request","name":"req","required":true,"dataType":"object"},
+                body: {"in":"body","name":"body","required":true,"ref":"CreateApprovalBody"},
+        };
+        app.post('/:tenant_id/v1/approvals',
+            authenticateMiddleware([{"apiKey":[]}]),
+            ...(fetchMiddlewares<RequestHandler>(ApprovalsController)),
+            ...(fetchMiddlewares<RequestHandler>(ApprovalsController.prototype.createApproval)),
+
+            async function ApprovalsController_createApproval(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsApprovalsController_createApproval, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<ApprovalsController>(ApprovalsController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'createApproval',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: 201,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+        const argsApprovalsController_getApproval: Record<string, TsoaRoute.ParameterSchema> = {
+                tenant_id: {"in":"path","name":"tenant_id","required":true,"dataType":"string"},
+                approval_id: {"in":"path","name":"approval_id","required":true,"dataType":"string"},
+                req: {"in":"request","name":"req","required":true,"dataType":"object"},
+        };
+        app.get('/:tenant_id/v1/approvals/:approval_id',
+            authenticateMiddleware([{"apiKey":[]}]),
+            ...(fetchMiddlewares<RequestHandler>(ApprovalsController)),
+            ...(fetchMiddlewares<RequestHandler>(ApprovalsController.prototype.getApproval)),
+
+            async function ApprovalsController_getApproval(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsApprovalsController_getApproval, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<ApprovalsController>(ApprovalsController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'getApproval',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: undefined,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+        const argsApprovalsController_listApprovals: Record<string, TsoaRoute.ParameterSchema> = {
+                tenant_id: {"in":"path","name":"tenant_id","required":true,"dataType":"string"},
+                req: {"in":"request","name":"req","required":true,"dataType":"object"},
+                status: {"in":"query","name":"status","dataType":"string"},
+                assignee: {"in":"query","name":"assignee","dataType":"string"},
+                requester: {"in":"query","name":"requester","dataType":"string"},
+                since: {"in":"query","name":"since","dataType":"string"},
+                until: {"in":"query","name":"until","dataType":"string"},
+                dominating_rule_id: {"in":"query","name":"dominating_rule_id","dataType":"string"},
+                limit: {"in":"query","name":"limit","dataType":"integer","validators":{"isInt":{"errorMsg":"limit"}}},
+                cursor: {"in":"query","name":"cursor","dataType":"string"},
+        };
+        app.get('/:tenant_id/v1/approvals',
+            authenticateMiddleware([{"apiKey":[]}]),
+            ...(fetchMiddlewares<RequestHandler>(ApprovalsController)),
+            ...(fetchMiddlewares<RequestHandler>(ApprovalsController.prototype.listApprovals)),
+
+            async function ApprovalsController_listApprovals(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsApprovalsController_listApprovals, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<ApprovalsController>(ApprovalsController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'listApprovals',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: undefined,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+        const argsApprovalsController_decideApproval: Record<string, TsoaRoute.ParameterSchema> = {
+                tenant_id: {"in":"path","name":"tenant_id","required":true,"dataType":"string"},
+                approval_id: {"in":"path","name":"approval_id","required":true,"dataType":"string"},
+                req: {"in":"request","name":"req","required":true,"dataType":"object"},
+                body: {"in":"body","name":"body","required":true,"ref":"DecisionBody"},
+        };
+        app.post('/:tenant_id/v1/approvals/:approval_id/decision',
+            authenticateMiddleware([{"apiKey":[]}]),
+            ...(fetchMiddlewares<RequestHandler>(ApprovalsController)),
+            ...(fetchMiddlewares<RequestHandler>(ApprovalsController.prototype.decideApproval)),
+
+            async function ApprovalsController_decideApproval(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsApprovalsController_decideApproval, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<ApprovalsController>(ApprovalsController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'decideApproval',
                 controller,
                 response,
                 next,

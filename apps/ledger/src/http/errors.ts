@@ -1,6 +1,10 @@
 import { AppError } from '@arbiter/http';
 import type { AuthErrors } from '@arbiter/auth';
 
+// Document 3 errors: {code, message, details?} with VALIDATION_ERROR 400, NOT_FOUND 404,
+// UNAUTHORIZED 401, INTERNAL_ERROR 500; plus FORBIDDEN 403 (a valid key that may not act) and
+// RATE_LIMITED 429 (DESIGN.md section 8). The ledger dialect of @arbiter/http renders them.
+
 /** Document 3: 401 UNAUTHORIZED; a valid key that may not act gets 403 FORBIDDEN. */
 export const ledgerAuthErrors: AuthErrors = {
   missing: () => new AppError(401, 'UNAUTHORIZED', 'Missing API key: send X-API-Key'),
@@ -9,3 +13,10 @@ export const ledgerAuthErrors: AuthErrors = {
   forbidden: (permission) => new AppError(403, 'FORBIDDEN', `Missing permission: ${permission}`, { permission }),
   unavailable: () => new AppError(503, 'SERVICE_UNAVAILABLE', 'Credentials cannot be checked right now; retry'),
 };
+
+export const validationError = (message: string, field?: string) =>
+  new AppError(400, 'VALIDATION_ERROR', message, field ? { fields: [{ field, message }] } : undefined);
+
+export const notFound = (what: string, id: string) => new AppError(404, 'NOT_FOUND', `${what} ${id} not found`);
+
+export const forbidden = (message: string) => new AppError(403, 'FORBIDDEN', message);

@@ -5,7 +5,27 @@ import type { AuthErrors } from '@arbiter/auth';
 export const verdictAuthErrors: AuthErrors = {
   missing: () => new AppError(401, 'missing_credentials', 'No credentials: send X-API-Key'),
   invalid: () => new AppError(401, 'invalid_credentials', 'Invalid, revoked or expired API key'),
-  deactivated: () => new AppError(403, 'principal_deactivated', 'The caller principal is deactivated'),
+  deactivated: () => principalDeactivated(),
   forbidden: (permission) => new AppError(403, 'insufficient_permission', `Missing permission: ${permission}`, { permission }),
   unavailable: () => new AppError(503, 'auth_unavailable', 'Credentials cannot be checked right now; retry'),
 };
+
+// Document 1 "Errors": the codes it names, plus the few the gateway adds where it is silent
+// (docs/verdicts.md "Errors" lists them all).
+
+export const principalDeactivated = () => new AppError(403, 'principal_deactivated', 'The caller principal is deactivated');
+
+export const crossTenantForbidden = (what = 'This resource belongs to another tenant') => new AppError(403, 'cross_tenant_forbidden', what);
+
+export const badRequest = (code: string, message: string, details?: unknown) => new AppError(400, code, message, details);
+
+export const tenantNotFound = (slugOrId: string) => new AppError(404, 'tenant_not_found', `Tenant ${slugOrId} not found`);
+
+export const registryUnavailable = () =>
+  new AppError(503, 'registry_unavailable', 'The tenant policy cannot be loaded right now; retry', undefined, { 'Retry-After': '1' });
+
+export const policyUnavailable = (reason: string) =>
+  new AppError(503, 'policy_unavailable', 'The tenant policy cannot be evaluated right now', { reason }, { 'Retry-After': '5' });
+
+export const insufficientPermission = (permission: string) =>
+  new AppError(403, 'insufficient_permission', `Missing permission: ${permission}`, { permission });

@@ -1,0 +1,139 @@
+// `arbiter verify …`: offline checks of what the services produced. Each prints a report (or JSON
+// with --json) and exits 0 when every check passed, 1 when one failed (docs/cli.md).
+import {
+  decodeVerdictUnverified,
+  factsFromDocuments,
+  ReportBuilder,
+  verifyConsultation,
+  verifyEvidencePack,
+  verifyLedgerBundle,
+  VerdictVerificationError,
+  verifyVerdict,
+  verifyWebhookSignature,
+  type KeySet,
+  type VerificationReport,
+} from '@arbiter/client';
+import type { CommandContext, ServiceFlags } from '../context';
+import { CliError } from '../io';
+
+const JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+
+/** A key set given as a file or a URL (fetched once, as the tool runs once). */
+async function loadKeySet(ctx: CommandContext, source: string): Promise<KeySet> {
+  const doc = (await ctx.readJson(source, 'key set')) as KeySet;
+  if (!doc || !Array.isArray(doc.keys)) throw new CliError(`the key set ${source} has no keys array (expected GET /v1/tenants/<slug>/jwks)`);
+  return doc;
+}
+
+export interface VerifyVerdictFlags {
+  jwks: string;
+  at?: string;
+  allowExpired?: boolean;
+  tenant?: string;
+}
+
+export async function verifyVerdictCommand(ctx: CommandContext, input: string, opts: VerifyVerdictFlags): Promise<number> {
+  const jws = JWS.test(input.trim()) ? input.trim() : (await ctx.readText(input, 'verdict')).trim();
+  const at = opts.at ? Date.parse(opts.at) : ctx.io.now().getTime();
+  if (Number.isNaN(at)) throw new CliError(`--at ${opts.at} is not an ISO 8601 time`);
+  const keySet = await loadKeySet(ctx, opts.jwks);
+  const report = new ReportBuilder('signed verdict');
+  let claims: Record<string, unknown> | undefined;
+  try {
+    const v = await verifyVerdict(jws, { jwks: keySet, now: at, allowExpired: opts.allowExpired, tenantId: opts.tenant });
+    claims = v.claims;
+    report.pass('signature', `ES256 signature valid with key ${v.kid} (window ${v.key.not_before} to ${v.key.not_after ?? 'open'}; issued ${v.issuedAt.toISOString()})`);
+    report.info('verdict', `${v.claims.verdict} for ${v.claims.action} on ${v.claims.resource}, consultation ${v.claims.jti}`);
+    report.info('expiry', v.expired ? `expired at ${v.expiresAt.toISOString()} (accepted with --allow-expired)` : `valid until ${v.expiresAt.toISOString()}`);
+  } catch (err) {
+    if (!(err instanceof VerdictVerificationError)) throw err;
+    claims = err.claims ?? decodeVerdictUnverified(jws)?.claims;
+    report.fail(err.code, err.message);
+  }
+  return ctx.report(report.build(), { claims });
+}
+
+export async function verifyConsultationCommand(ctx: CommandContext, input: string, opts: ServiceFlags & { jwks?: string }): Promise<number> {
+  let record: unknown;
+  const jwks: KeySet | undefined = opts.jwks ? await loadKeySet(ctx, opts.jwks) : undefined;
+  let jwksUrl: string | undefined;
+  if (/^cns-[A-Za-z0-9_-]+$/.test(input)) {
+    const client = ctx.verdict(opts);
+    ctx.progress(`reading consultation ${input} from ${client.baseUrl}`);
+    record = await client.getConsultation(input);
+    if (!jwks) jwksUrl = await client.jwksUrl();
+  } else {
+    record = await ctx.readJson(input, 'consultation record');
+    if (!jwks) throw new CliError('give --jwks <file|url> (the tenant\'s key set, GET /v1/tenants/<slug>/jwks) to check the signature of a saved record');
+  }
+  const report = await verifyConsultation(record, { jwks, jwksUrl, fetch: ctx.io.fetch, now: ctx.io.now() });
+  return ctx.report(report);
+}
+
+export interface VerifyBundleFlags extends ServiceFlags {
+  facts?: string[];
+  keys?: string;
+}
+
+export async function verifyBundleCommand(ctx: CommandContext, input: string, opts: VerifyBundleFlags): Promise<number> {
+  let bundle: unknown;
+  let facts: unknown[];
+  let keys: unknown;
+  if (/^bnd-[0-9a-f]+$/.test(input)) {
+    // Fetched from the ledger: the bundle, then the stream's facts up to the bundle's size.
+    const client = ctx.ledger(opts);
+    ctx.progress(`reading bundle ${input} from ${client.baseUrl}`);
+    const b = await client.getBundle(input);
+    bundle = b;
+    facts = opts.facts?.length
+      ? await readFacts(ctx, opts.facts)
+      : await client.listAllFacts(b.stream_id, { upTo: b.facts_manifest.length, onProgress: (n, total) => ctx.progress(`facts: ${n}/${total}`) });
+    keys = opts.keys ? await ctx.readJson(opts.keys, 'ledger key set') : await client.keys();
+  } else {
+    if (!opts.facts?.length || !opts.keys) throw new CliError('give --facts <file> (one or more GET /streams/{id}/facts pages) and --keys <file|url> (GET /.well-known/ledger-keys)');
+    bundle = await ctx.readJson(input, 'bundle');
+    facts = await readFacts(ctx, opts.facts);
+    keys = await ctx.readJson(opts.keys, 'ledger key set');
+  }
+  const report = verifyLedgerBundle({ bundle, keys, facts, onProgress: (n, total) => ctx.progress(`chain: ${n}/${total} facts`) });
+  return ctx.report(report, { facts_verified: report.facts_verified, facts_in_manifest: report.facts_in_manifest });
+}
+
+async function readFacts(ctx: CommandContext, files: string[]): Promise<unknown[]> {
+  const docs: unknown[] = [];
+  for (const f of files) docs.push(await ctx.readJson(f, 'facts file'));
+  return factsFromDocuments(docs);
+}
+
+export interface VerifyWebhookFlags {
+  body: string;
+  timestamp: string;
+  signature: string;
+  key: string;
+  keyId?: string;
+  maxAge?: string;
+}
+
+export async function verifyWebhookCommand(ctx: CommandContext, opts: VerifyWebhookFlags): Promise<number> {
+  // Webhook bodies are JSON, so UTF-8 text: its bytes are the raw body the signature covers.
+  const body = await ctx.readText(opts.body, 'body');
+  const keyText = (opts.key.trim().startsWith('-----BEGIN') ? opts.key : await ctx.readText(opts.key, 'key')).trim();
+  let key: Parameters<typeof verifyWebhookSignature>[0]['key'];
+  if (keyText.startsWith('-----BEGIN')) key = keyText;
+  else {
+    try {
+      key = JSON.parse(keyText);
+    } catch {
+      throw new CliError(`the key ${opts.key} is neither a PEM public key nor the JSON of GET /.well-known/webhook-key`);
+    }
+  }
+  const maxAge = opts.maxAge === undefined ? undefined : Number(opts.maxAge);
+  if (maxAge !== undefined && !(maxAge >= 0)) throw new CliError(`--max-age ${opts.maxAge} is not a number of seconds`);
+  const report: VerificationReport = verifyWebhookSignature({ body, timestamp: opts.timestamp, signature: opts.signature, key, keyId: opts.keyId, maxAgeSeconds: maxAge, now: ctx.io.now() });
+  return ctx.report(report);
+}
+
+export async function verifyEvidenceCommand(ctx: CommandContext, input: string): Promise<number> {
+  const pack = await ctx.readJson(input, 'evidence pack');
+  return ctx.report(await verifyEvidencePack(pack, { now: ctx.io.now() }));
+}

@@ -1,0 +1,43 @@
+// Everything the CLI touches outside itself, passed in so that tests run it in-process.
+import { readFile, writeFile } from 'node:fs/promises';
+
+export interface Io {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  env: Record<string, string | undefined>;
+  fetch: typeof fetch;
+  readFile(path: string): Promise<string>;
+  writeFile(path: string, data: string): Promise<void>;
+  readStdin(): Promise<string>;
+  now(): Date;
+}
+
+export function processIo(): Io {
+  return {
+    stdout: (t) => process.stdout.write(t),
+    stderr: (t) => process.stderr.write(t),
+    env: process.env,
+    fetch: (...args) => globalThis.fetch(...args),
+    readFile: (p) => readFile(p, 'utf8'),
+    writeFile: (p, d) => writeFile(p, d),
+    readStdin: async () => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks).toString('utf8');
+    },
+    now: () => new Date(),
+  };
+}
+
+/** Exit codes (docs/cli.md): 0 all checks passed / done; 1 a check failed or the service refused; 2 usage, input or connection error. */
+export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
+
+/** A failure the CLI reports as one clear line and an exit code; never a stack trace. */
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: number = EXIT.usage,
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,128 @@
+// The `arbiter` command line (docs/cli.md). runCli parses, runs one command and returns its exit
+// code; it never throws and never calls process.exit, so tests run it in-process.
+import { Command, CommanderError, Option } from 'commander';
+import { InputError } from '@arbiter/client';
+import { exportEvidence } from './commands/evidence';
+import { ROTATABLE, rotateKeys } from './commands/keys';
+import { verifyBundleCommand, verifyConsultationCommand, verifyEvidenceCommand, verifyVerdictCommand, verifyWebhookCommand } from './commands/verify';
+import { CommandContext, serviceFailure, type GlobalOptions } from './context';
+import { CliError, EXIT, type Io } from './io';
+import { version } from '../package.json';
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+const serviceOptions = (cmd: Command, service?: string) =>
+  cmd
+    .option('--url <url>', `${service ?? 'that'} service's base URL (env ARBITER_${service?.toUpperCase() ?? '<SERVICE>'}_URL)`)
+    .option('--api-key <key>', `API key (env ARBITER_${service?.toUpperCase() ?? '<SERVICE>'}_API_KEY or ARBITER_API_KEY)`);
+
+export function buildProgram(io: Io, setExit: (code: number) => void): Command {
+  const program = new Command('arbiter')
+    .description('Arbiter operator and auditor tool: rotate signing keys, verify verdicts, consultations, ledger bundles, webhooks and evidence packs')
+    .version(version)
+    .option('--json', 'machine-readable JSON on stdout')
+    .option('-q, --quiet', 'no progress messages on stderr')
+    .showHelpAfterError('(arbiter --help for usage)')
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) });
+
+  // Each action builds its context from the global flags and reports its own exit code. Commander
+  // calls actions with (…arguments, options, command).
+  const run =
+    (fn: (ctx: CommandContext, ...args: never[]) => Promise<number>) =>
+    async (...args: unknown[]) => {
+      const cmd = args.at(-1) as Command;
+      const ctx = new CommandContext(io, cmd.optsWithGlobals<GlobalOptions>());
+      setExit(await (fn as (ctx: CommandContext, ...a: unknown[]) => Promise<number>)(ctx, ...args.slice(0, -1)));
+    };
+
+  const keys = program.command('keys').description('signing keys of the services');
+  serviceOptions(
+    keys
+      .command('rotate')
+      .description('rotate a service\'s signing key: verdict (per tenant, ES256 verdicts), ledger (Ed25519 bundles), registry (P-256 webhooks)')
+      .argument('<service>', ROTATABLE.join('|'))
+      .addOption(new Option('--mode <mode>', 'scheduled: this year\'s key, refused when it exists; emergency: a new key at once').choices(['scheduled', 'emergency']).default('scheduled'))
+      .option('--tenant <id>', 'verdict: the tenant (id or slug; default ARBITER_TENANT or the key\'s own)'),
+  ).action(run((ctx, service: string, opts: Parameters<typeof rotateKeys>[2]) => rotateKeys(ctx, service, opts)));
+
+  const verify = program.command('verify').description('check artifacts offline; exit 0 when valid, 1 when a check fails');
+  verify
+    .command('verdict')
+    .description('a signed verdict (compact JWS) against the tenant\'s key set')
+    .argument('<jws>', 'the compact JWS, or a file holding it, or - for stdin')
+    .requiredOption('--jwks <file|url>', 'the tenant\'s key set (GET /v1/tenants/<slug>/jwks)')
+    .option('--at <time>', 'judge exp at this ISO 8601 instant instead of now')
+    .option('--allow-expired', 'report a passed exp instead of failing (historical evidence)')
+    .option('--tenant <id>', 'the tnt- id the verdict must belong to')
+    .action(run((ctx, jws: string, opts: Parameters<typeof verifyVerdictCommand>[2]) => verifyVerdictCommand(ctx, jws, opts)));
+  serviceOptions(
+    verify
+      .command('consultation')
+      .description('a consultation record: recompute normative_hash and context_hash, verify signed_verdict and its claims')
+      .argument('<file|id>', 'a saved record (GET /<tenant>/v1/consultations/<id>), or a cns- id to fetch')
+      .option('--jwks <file|url>', 'the tenant\'s key set (default for an id: fetched from the verdict service)')
+      .option('--tenant <id>', 'tenant of the consultation (default ARBITER_TENANT or the key\'s own)'),
+    'verdict',
+  ).action(run((ctx, input: string, opts: Parameters<typeof verifyConsultationCommand>[2]) => verifyConsultationCommand(ctx, input, opts)));
+  serviceOptions(
+    verify
+      .command('bundle')
+      .description('a ledger proof bundle: key window, Ed25519 signature, and the fact_hash chain to the signed head')
+      .argument('<bundle>', 'a saved bundle (GET /bundles/<id>), or a bnd- id to fetch with its facts and keys')
+      .option('--facts <file>', 'facts in chain order: GET /streams/<id>/facts pages or arrays of facts (repeatable)', collect)
+      .option('--keys <file|url>', 'the ledger key set (GET /.well-known/ledger-keys)'),
+    'ledger',
+  ).action(run((ctx, input: string, opts: Parameters<typeof verifyBundleCommand>[2]) => verifyBundleCommand(ctx, input, opts)));
+  verify
+    .command('webhook')
+    .description('a webhook delivery: ECDSA P-256 over "<timestamp>.<raw body>"')
+    .requiredOption('--body <file>', 'the raw body as received (- for stdin)')
+    .requiredOption('--timestamp <ts>', 'X-Service-Timestamp')
+    .requiredOption('--signature <hex>', 'X-Service-Signature')
+    .requiredOption('--key <pem|file|url>', 'a PEM public key (inline or a file), or the JSON of GET /.well-known/webhook-key (file or URL)')
+    .option('--key-id <kid>', 'X-Service-Key-Id: which key of the set signed')
+    .option('--max-age <seconds>', 'also fail a delivery signed longer ago than this (replay protection)')
+    .action(run((ctx, opts: Parameters<typeof verifyWebhookCommand>[1]) => verifyWebhookCommand(ctx, opts)));
+  verify
+    .command('evidence')
+    .description('an evidence pack, fully offline: the consultation, its signature with the packed key set, rule versions and approvals')
+    .argument('<pack>', 'the file written by `arbiter evidence export`')
+    .action(run((ctx, pack: string) => verifyEvidenceCommand(ctx, pack)));
+
+  const evidence = program.command('evidence').description('evidence packs for auditors');
+  serviceOptions(
+    evidence
+      .command('export')
+      .description('write one self-contained JSON pack: the record, the key set, the cited rule versions, the approvals')
+      .argument('<consultation_id>', 'cns-…')
+      .requiredOption('--out <file>', 'where to write the pack')
+      .option('--tenant <id>', 'the tenant (default ARBITER_TENANT or the key\'s own)'),
+    'verdict',
+  ).action(run((ctx, id: string, opts: Parameters<typeof exportEvidence>[2]) => exportEvidence(ctx, id, opts)));
+  return program;
+}
+
+/** Runs the CLI on argv (without node and script) and resolves with the exit code. */
+export async function runCli(argv: string[], io: Io): Promise<number> {
+  let exitCode: number = EXIT.ok;
+  const program = buildProgram(io, (code) => (exitCode = code));
+  const json = argv.includes('--json');
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return exitCode;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      // --help and --version end here too, with exit code 0.
+      return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    }
+    const failure = err instanceof CliError ? err : (serviceFailure(err) ?? (err instanceof InputError ? new CliError(err.message) : undefined));
+    if (!failure) {
+      io.stderr(`arbiter: unexpected error: ${(err as Error)?.stack ?? String(err)}\n`);
+      return EXIT.usage;
+    }
+    if (json) io.stdout(`${JSON.stringify({ error: failure.message, exit_code: failure.exitCode }, null, 2)}\n`);
+    io.stderr(`arbiter: ${failure.message}\n`);
+    return failure.exitCode;
+  }
+}

@@ -1,0 +1,59 @@
+import { Command, Option } from 'commander';
+import { loadConfig } from '@arbiter/config';
+import { applyMigrations, createPool, createPrismaClient, migrationsDir } from '@arbiter/db';
+import type { RotationMode } from '@arbiter/crypto';
+import { PrismaClient } from './generated/prisma/client';
+import { ledgerConfigSchema } from './config';
+import { SigningKeysService } from './services/signing-keys.service';
+
+// Operator commands of the ledger (DESIGN.md section 5: rotation is an admin endpoint and a CLI
+// command). Works on the database directly, so it needs only DATABASE_URL_LEDGER and
+// KEY_ENCRYPTION_KEY; running services pick the new key up at their next bundle. It imports
+// no HTTP code, so it starts in a fraction of the service's time.
+//
+//   node dist/apps/ledger/cli.js keys rotate --mode scheduled|emergency
+//   node dist/apps/ledger/cli.js keys list
+
+const cliConfigSchema = {
+  DATABASE_URL_LEDGER: ledgerConfigSchema.DATABASE_URL_LEDGER,
+  KEY_ENCRYPTION_KEY: ledgerConfigSchema.KEY_ENCRYPTION_KEY,
+};
+
+async function withKeys<T>(fn: (keys: SigningKeysService) => Promise<T>): Promise<T> {
+  const config = loadConfig(cliConfigSchema);
+  await applyMigrations(config.DATABASE_URL_LEDGER, migrationsDir('ledger', __dirname));
+  const pool = createPool({ url: config.DATABASE_URL_LEDGER, max: 2, applicationName: 'arbiter-ledger-cli' });
+  const prisma = createPrismaClient(PrismaClient, pool);
+  try {
+    return await fn(new SigningKeysService(prisma, config.KEY_ENCRYPTION_KEY));
+  } finally {
+    await prisma.$disconnect();
+    await pool.end();
+  }
+}
+
+const print = (value: unknown): void => void process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+
+export function ledgerCli(): Command {
+  const program = new Command('ledger-cli').description('Arbiter fact ledger operator commands');
+  const keys = program.command('keys').description('the Ed25519 key ring that signs proof bundles');
+  keys
+    .command('rotate')
+    .description("retire the current signing key (it stays published) and make a new one")
+    .addOption(new Option('--mode <mode>', "scheduled: this year's key; emergency: <year>.<n> at once").choices(['scheduled', 'emergency']).makeOptionMandatory())
+    .action(async (opts: { mode: RotationMode }) => print(await withKeys((k) => k.rotate(opts.mode))));
+  keys
+    .command('list')
+    .description('the published keys, as GET /.well-known/ledger-keys answers them')
+    .action(async () => print({ keys: await withKeys((k) => k.published()) }));
+  return program;
+}
+
+if (require.main === module) {
+  ledgerCli()
+    .parseAsync(process.argv)
+    .catch((err: unknown) => {
+      process.stderr.write(`ledger-cli: ${(err as Error).message}\n`);
+      process.exitCode = 1;
+    });
+}

@@ -1,0 +1,52 @@
+import { Body, Controller, Get, Post, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
+import type { AuthedRequest } from '@arbiter/auth';
+import { CryptoError } from '@arbiter/crypto';
+import { validationError } from '../http/errors';
+import type { LedgerContext } from '../context';
+import type { ErrorBody } from '../models/errors';
+import type { KeyRotation, LedgerKeySet, RotateKeysBody } from '../models/ledger';
+
+/** Public bundle verification keys (DESIGN.md section 5): no authentication, every key ever used. */
+@Route('.well-known')
+@Tags('Keys')
+export class LedgerKeysController extends Controller {
+  constructor(private readonly ctx: LedgerContext) {
+    super();
+  }
+
+  /** Ed25519 public keys as RFC 8037 JWKs with their validity windows; retired keys stay listed. */
+  @Get('ledger-keys')
+  async ledgerKeys(): Promise<LedgerKeySet> {
+    // New keys appear at rotation, so caches must not keep this for long.
+    this.setHeader('Cache-Control', 'public, max-age=300');
+    return { keys: await this.ctx.keys.published() };
+  }
+}
+
+@Route('admin/signing-keys')
+@Tags('Keys')
+export class SigningKeysAdminController extends Controller {
+  constructor(private readonly ctx: LedgerContext) {
+    super();
+  }
+
+  /**
+   * Rotates the bundle signing key (platform admins only). `scheduled` makes this year's key and is
+   * refused with 400 when it exists; `emergency` makes `ledger:<year>.<n>` at once. The previous key
+   * is retired (not_after = now) and stays published. Also: `ledger-cli keys rotate --mode ...`.
+   */
+  @Post('rotate')
+  @Security('apiKey', ['platform_admin'])
+  @SuccessResponse(201, 'Rotated')
+  @Response<ErrorBody>(400, 'VALIDATION_ERROR (e.g. a scheduled rotation that is not due)')
+  @Response<ErrorBody>(401, 'UNAUTHORIZED')
+  @Response<ErrorBody>(403, 'FORBIDDEN: platform_admin required')
+  @Response<ErrorBody>(429, 'RATE_LIMITED: the key\'s token bucket is empty; Retry-After says when to retry')
+  async rotateSigningKey(@Request() _req: AuthedRequest, @Body() body: RotateKeysBody): Promise<KeyRotation> {
+    const rotation = await this.ctx.keys.rotate(body.mode).catch((err: unknown) => {
+      throw err instanceof CryptoError && err.code === 'rotation_not_due' ? validationError(err.message, 'mode') : err;
+    });
+    this.setStatus(201);
+    return rotation;
+  }
+}

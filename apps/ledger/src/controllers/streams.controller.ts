@@ -1,0 +1,80 @@
+import { Body, Controller, Get, Path, Post, Query, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
+import type { AuthedRequest } from '@arbiter/auth';
+import type { LedgerContext } from '../context';
+import type { ErrorBody } from '../models/errors';
+import type { BundlePage, Fact, FactList, ProofBundle, SealFactBody, VerificationResult } from '../models/ledger';
+
+/** Document 3 stream endpoints. Another tenant's stream answers 404, as an unknown one does. */
+@Route('streams')
+@Tags('Streams')
+@Response<ErrorBody>(400, 'VALIDATION_ERROR')
+@Response<ErrorBody>(401, 'UNAUTHORIZED: missing or invalid API key')
+@Response<ErrorBody>(403, 'FORBIDDEN: missing permission')
+@Response<ErrorBody>(429, 'RATE_LIMITED: the key\'s token bucket is empty; Retry-After says when to retry')
+export class StreamsController extends Controller {
+  constructor(private readonly ctx: LedgerContext) {
+    super();
+  }
+
+  /**
+   * Seals a fact at the end of the stream's chain, creating the stream with its first fact. With a
+   * client_ref already used in this stream, answers the original fact with 200 and creates none.
+   */
+  @Post('{stream_id}/facts')
+  @Security('apiKey', ['seal'])
+  @SuccessResponse(201, 'Sealed')
+  @Response<Fact>(200, 'A retry: the fact first sealed with this client_ref')
+  @Response<ErrorBody>(403, 'FORBIDDEN: missing permission, or tenant_id is not the key\'s tenant')
+  @Response<ErrorBody>(404, 'NOT_FOUND: the stream belongs to another tenant')
+  async sealFact(@Request() req: AuthedRequest, @Path() stream_id: string, @Body() body: SealFactBody): Promise<Fact> {
+    const { fact, created } = await this.ctx.facts.seal(req.user, stream_id, body);
+    this.setStatus(created ? 201 : 200);
+    return fact;
+  }
+
+  /**
+   * Facts in chain order. `count` is the number of facts in the whole stream.
+   * @param limit 1 to 1000, default 50
+   * @param offset facts to skip from the start of the chain, default 0
+   */
+  @Get('{stream_id}/facts')
+  @Security('apiKey', ['read'])
+  @Response<ErrorBody>(404, 'NOT_FOUND')
+  async listFacts(@Request() req: AuthedRequest, @Path() stream_id: string, @Query() limit?: number, @Query() offset?: number): Promise<FactList> {
+    return this.ctx.facts.listFacts(req.user, stream_id, { limit, offset });
+  }
+
+  /**
+   * Signs a proof bundle of the stream up to its current head, after checking the stored chain.
+   * No body. Needs `read`: a bundle changes no stream, and auditors with read-only keys export them.
+   */
+  @Post('{stream_id}/bundles')
+  @Security('apiKey', ['read'])
+  @SuccessResponse(201, 'Created')
+  @Response<ErrorBody>(404, 'NOT_FOUND')
+  @Response<ErrorBody>(500, 'INTERNAL_ERROR: the stored chain does not verify; nothing is signed')
+  async createBundle(@Request() req: AuthedRequest, @Path() stream_id: string): Promise<ProofBundle> {
+    this.setStatus(201);
+    return this.ctx.bundles.create(req.user, stream_id);
+  }
+
+  /**
+   * Bundles of the stream, oldest first, without their manifests (GET /bundles/{bundle_id} has them).
+   * @param limit 1 to 1000, default 50
+   * @param cursor next_cursor of the previous page
+   */
+  @Get('{stream_id}/bundles')
+  @Security('apiKey', ['read'])
+  @Response<ErrorBody>(404, 'NOT_FOUND')
+  async listBundles(@Request() req: AuthedRequest, @Path() stream_id: string, @Query() limit?: number, @Query() cursor?: string): Promise<BundlePage> {
+    return this.ctx.bundles.list(req.user, stream_id, { limit, cursor });
+  }
+
+  /** Walks the stored chain; a broken chain answers 200 with valid false and the fact where it breaks. No body. */
+  @Post('{stream_id}/verify')
+  @Security('apiKey', ['read'])
+  @Response<ErrorBody>(404, 'NOT_FOUND')
+  async verifyStream(@Request() req: AuthedRequest, @Path() stream_id: string): Promise<VerificationResult> {
+    return this.ctx.verifier.verify(await this.ctx.facts.ownedStream(req.user, stream_id));
+  }
+}

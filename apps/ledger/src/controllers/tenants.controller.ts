@@ -1,0 +1,29 @@
+import { Controller, Get, Path, Query, Request, Response, Route, Security, Tags } from '@tsoa/runtime';
+import type { AuthedRequest } from '@arbiter/auth';
+import type { LedgerContext } from '../context';
+import type { ErrorBody } from '../models/errors';
+import type { StreamPage } from '../models/ledger';
+
+@Route('tenants')
+@Tags('Streams')
+@Response<ErrorBody>(401, 'UNAUTHORIZED')
+@Response<ErrorBody>(403, 'FORBIDDEN: missing permission')
+@Response<ErrorBody>(429, 'RATE_LIMITED: the key\'s token bucket is empty; Retry-After says when to retry')
+export class TenantsController extends Controller {
+  constructor(private readonly ctx: LedgerContext) {
+    super();
+  }
+
+  /**
+   * The tenant's streams, oldest first. Only the key's own tenant: any other answers 404.
+   * @param limit 1 to 1000, default 50
+   * @param cursor next_cursor of the previous page
+   */
+  @Get('{tenant_id}/streams')
+  @Security('apiKey', ['read'])
+  @Response<ErrorBody>(400, 'VALIDATION_ERROR')
+  @Response<ErrorBody>(404, 'NOT_FOUND')
+  async listStreams(@Request() req: AuthedRequest, @Path() tenant_id: string, @Query() limit?: number, @Query() cursor?: string): Promise<StreamPage> {
+    return this.ctx.facts.listStreams(req.user, tenant_id, { limit, cursor });
+  }
+}

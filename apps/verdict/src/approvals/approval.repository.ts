@@ -1,0 +1,165 @@
+import type { Pool, PoolClient } from 'pg';
+import type { Approval } from '../models/approvals';
+import type { ApprovalEventCall } from './registry-calls';
+
+export interface ApprovalFilter {
+  status?: string;
+  assignee?: string;
+  requester?: string;
+  since?: Date;
+  until?: Date;
+  dominating_rule_id?: string;
+}
+
+export interface ApprovalPosition {
+  requested_at: Date;
+  id: string;
+}
+
+/** An outbox row: the event body without scope_ids (the relay adds them). */
+export type OutboxEvent = Omit<ApprovalEventCall, 'scope_ids' | 'idempotency_key'>;
+
+export interface OutboxRow {
+  id: string;
+  tenant_id: string;
+  idempotency_key: string;
+  event: OutboxEvent;
+  attempts: number;
+}
+
+/**
+ * Approvals and their outbox (raw SQL on the service pool, like the consultations). Every approval
+ * read is filtered by tenant except `findAnyTenant`, whose caller decides 404 versus 403.
+ */
+export class ApprovalRepository {
+  constructor(private readonly pool: Pool) {}
+
+  /** Runs `fn` in one transaction: the approval change and its outbox row commit together or not at all. */
+  async transaction<T>(fn: (client: PoolClient) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const out = await fn(client);
+      await client.query('COMMIT');
+      return out;
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+
+  async insert(client: PoolClient, approval: Approval): Promise<void> {
+    await client.query(
+      `INSERT INTO approvals (id, tenant_id, consultation_id, status, requester, requester_principal, dominating_rule_id, candidate_deciders, requested_at, body)
+       VALUES ($1, $2, $3, 'pending', $4, $5, $6, $7, $8, $9)`,
+      [
+        approval.id,
+        approval.tenant_id,
+        approval.consultation_id,
+        approval.requester,
+        approval.requester_principal,
+        approval.dominating_rule_id,
+        approval.candidate_deciders,
+        approval.requested_at,
+        JSON.stringify(approval),
+      ],
+    );
+  }
+
+  async findByConsultation(tenantId: string, consultationId: string): Promise<Approval | null> {
+    const { rows } = await this.pool.query<{ body: Approval }>('SELECT body FROM approvals WHERE tenant_id = $1 AND consultation_id = $2', [tenantId, consultationId]);
+    return rows[0]?.body ?? null;
+  }
+
+  async findAnyTenant(id: string): Promise<{ tenant_id: string; body: Approval } | null> {
+    const { rows } = await this.pool.query<{ tenant_id: string; body: Approval }>('SELECT tenant_id, body FROM approvals WHERE id = $1', [id]);
+    return rows[0] ?? null;
+  }
+
+  /**
+   * Locks the approval row until the transaction ends: a second decider waits here and then sees
+   * the first one's decision (DESIGN.md section 1: "an approval decided once" held by the database).
+   */
+  async lockAnyTenant(client: PoolClient, id: string): Promise<{ tenant_id: string; body: Approval } | null> {
+    const { rows } = await client.query<{ tenant_id: string; body: Approval }>('SELECT tenant_id, body FROM approvals WHERE id = $1 FOR UPDATE', [id]);
+    return rows[0] ?? null;
+  }
+
+  /** Records the decision; only a pending row changes (a second guard behind the row lock). */
+  async decide(client: PoolClient, tenantId: string, approval: Approval): Promise<boolean> {
+    const { rowCount } = await client.query(
+      `UPDATE approvals SET status = $3, decided_at = $4, body = $5 WHERE tenant_id = $1 AND id = $2 AND status = 'pending'`,
+      [tenantId, approval.id, approval.status, approval.decided_at, JSON.stringify(approval)],
+    );
+    return rowCount === 1;
+  }
+
+  /** Newest first, keyset-paginated on (requested_at, id); returns up to limit + 1 rows (the extra one says "more"). */
+  async list(tenantId: string, filter: ApprovalFilter, limit: number, after?: ApprovalPosition): Promise<Approval[]> {
+    const where = ['tenant_id = $1'];
+    const params: unknown[] = [tenantId];
+    const add = (sql: string, value: unknown) => {
+      params.push(value);
+      where.push(sql.replace(/\?/g, `$${params.length}`));
+    };
+    if (filter.status) add('status = ?', filter.status);
+    if (filter.assignee) add('candidate_deciders @> ARRAY[?]::text[]', filter.assignee);
+    if (filter.requester) add('(requester = ? OR requester_principal = ?)', filter.requester);
+    if (filter.since) add('requested_at >= ?', filter.since);
+    if (filter.until) add('requested_at <= ?', filter.until);
+    if (filter.dominating_rule_id) add('dominating_rule_id = ?', filter.dominating_rule_id);
+    if (after) {
+      params.push(after.requested_at, after.id);
+      where.push(`(requested_at, id) < ($${params.length - 1}, $${params.length})`);
+    }
+    params.push(limit + 1);
+    const { rows } = await this.pool.query<{ body: Approval }>(
+      `SELECT body FROM approvals WHERE ${where.join(' AND ')} ORDER BY requested_at DESC, id DESC LIMIT $${params.length}`,
+      params,
+    );
+    return rows.map((r) => r.body);
+  }
+
+  /** Writes an event to the outbox inside the caller's transaction (a repeated key writes nothing). */
+  async enqueue(client: PoolClient, tenantId: string, idempotencyKey: string, event: OutboxEvent): Promise<void> {
+    await client.query('INSERT INTO approval_outbox (tenant_id, idempotency_key, event) VALUES ($1, $2, $3) ON CONFLICT (idempotency_key) DO NOTHING', [
+      tenantId,
+      idempotencyKey,
+      JSON.stringify(event),
+    ]);
+  }
+
+  /**
+   * Due outbox rows, oldest first, locked for this relay pass (other replicas skip them). A row
+   * waits while an older row of the same approval is still there, so `approval.requested` always
+   * reaches the registry before `approval.resolved`.
+   */
+  async claimDue(client: PoolClient, limit: number): Promise<OutboxRow[]> {
+    const { rows } = await client.query<OutboxRow>(
+      `SELECT id::text AS id, tenant_id, idempotency_key, event, attempts FROM approval_outbox o
+       WHERE next_attempt_at <= now()
+         AND NOT EXISTS (SELECT 1 FROM approval_outbox e WHERE e.event->>'entity_id' = o.event->>'entity_id' AND e.id < o.id)
+       ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`,
+      [limit],
+    );
+    return rows;
+  }
+
+  async deleteOutbox(client: PoolClient, id: string): Promise<void> {
+    await client.query('DELETE FROM approval_outbox WHERE id = $1', [id]);
+  }
+
+  async rescheduleOutbox(client: PoolClient, id: string, delayMs: number, error: string): Promise<void> {
+    await client.query(
+      `UPDATE approval_outbox SET attempts = attempts + 1, next_attempt_at = now() + ($2::int * interval '1 millisecond'), last_error = $3 WHERE id = $1`,
+      [id, Math.round(delayMs), error.slice(0, 1000)],
+    );
+  }
+
+  async outboxSize(): Promise<number> {
+    const { rows } = await this.pool.query<{ n: string }>('SELECT count(*)::text AS n FROM approval_outbox');
+    return Number(rows[0].n);
+  }
+}

@@ -1,0 +1,35 @@
+import type { Logger } from 'pino';
+import type { Pool } from 'pg';
+import type { VerdictConfig } from '../config';
+import type { ConsultationRepository } from '../consultations/consultation.repository';
+import type { SnapshotStore } from '../snapshot/snapshot-store';
+import { ApprovalRepository } from './approval.repository';
+import { ApprovalsService } from './approvals.service';
+import { ApprovalOutboxRelay } from './outbox-relay';
+import { ApprovalRegistryCalls } from './registry-calls';
+
+/**
+ * Wires Document 1 approvals: the service, and the outbox relay loop that runs in every verdict
+ * process (started here, stopped before the pool closes).
+ */
+export function createApprovals(deps: {
+  config: VerdictConfig;
+  logger: Logger;
+  pool: Pool;
+  consultations: ConsultationRepository;
+  snapshots: SnapshotStore;
+}): { service: ApprovalsService; relay: ApprovalOutboxRelay; stop(): Promise<void> } {
+  const repo = new ApprovalRepository(deps.pool);
+  const registry = new ApprovalRegistryCalls(deps.config.REGISTRY_URL, deps.config.INTERNAL_TOKEN);
+  const relay = new ApprovalOutboxRelay(repo, registry, deps.logger);
+  const service = new ApprovalsService({
+    approvals: repo,
+    consultations: deps.consultations,
+    registry,
+    snapshots: deps.snapshots,
+    logger: deps.logger,
+    onEnqueued: () => relay.kick(),
+  });
+  relay.start();
+  return { service, relay, stop: () => relay.stop() };
+}

@@ -1,0 +1,75 @@
+/** The frozen consultation record of Document 1 ("Consultation record"), exactly as stored and returned. */
+export interface PrecedenceTraceEntry {
+  rule_id: string;
+  rule_version_id: string;
+  /** block, approval, observe, allow */
+  severity: string;
+  /** exact, partial, tenant */
+  scope_match: string;
+  /** fires, condition_false, not_applicable, missing_context, overridden */
+  reason: string;
+  /** On the dominating entry: the precedence key that decided (severity, scope_match, priority, recency, rule_version_id, only_candidate). */
+  decided_by?: string;
+  missing_fields?: string[];
+  overridden_by?: string;
+}
+
+/** An approval-requiring rule that fired (Document 1 Approval `triggers`). */
+export interface ApprovalTrigger {
+  rule_id: string;
+  rule_version_id: string;
+  reason: string;
+}
+
+export interface RequiredContextRound {
+  round: number;
+  /** The fields the round asked for; empty for the round that completed. */
+  fields: string[];
+}
+
+export interface ConsultationRecord {
+  /** `cns-` prefix */
+  id: string;
+  tenant_id: string;
+  /** `check` or `resolve` */
+  operation: string;
+  caller_principal_id: string;
+  on_behalf_of: string | null;
+  /** true when on_behalf_of names an active human principal of the tenant (docs/verdicts.md). */
+  on_behalf_of_authenticated: boolean;
+  requested_at: string;
+  action: string;
+  resource: string;
+  scope_used: { [field: string]: string | number | boolean };
+  parameters: { [field: string]: unknown };
+  /** sha256 over the RFC 8785 form of {action, resource, scope, parameters, context} (docs/verdicts.md). */
+  context_hash: string;
+  context_snapshot: { [field: string]: unknown };
+  cited_entry_ids: string[];
+  cited_rule_version_ids: string[];
+  dominating_rule_id: string | null;
+  precedence_trace: PrecedenceTraceEntry[];
+  resolved_target_ids: string[];
+  verdict: string;
+  /** For approval_required: the rules an approval must cover. Empty otherwise. */
+  triggers: ApprovalTrigger[];
+  /** For approval_required: who may decide (principal and role ids). Empty otherwise. */
+  candidate_deciders: string[];
+  /** Overrides that neutralised a candidate rule. */
+  applied_override_ids: string[];
+  /** `<tenant_id>:<epoch>` */
+  signing_kid: string;
+  signing_epoch: string;
+  verdict_ttl_seconds: number;
+  expired_at: string;
+  required_context_history: RequiredContextRound[];
+  /** Opaque correlation ids sent on resolve; stored, never interpreted. */
+  correlation: { [key: string]: unknown } | null;
+  /** The registry state the rules came from (its state_hash and revision). */
+  state_hash: string;
+  state_revision: number;
+  /** sha256 over the RFC 8785 form of this record without normative_hash and signed_verdict. */
+  normative_hash: string;
+  /** Compact JWS (ES256) over the verdict's claims, kid = signing_kid. */
+  signed_verdict: string;
+}

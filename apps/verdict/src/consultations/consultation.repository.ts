@@ -1,0 +1,143 @@
+import type { Pool } from 'pg';
+import { GroupCommitWriter } from '@arbiter/db';
+import type { ConsultationRecord } from './consultation-record';
+
+export interface ConsultationFilter {
+  actor?: string;
+  since?: Date;
+  until?: Date;
+  action?: string;
+  verdict?: string;
+  dominating_rule_id?: string;
+}
+
+export interface ConsultationPosition {
+  requested_at: Date;
+  id: string;
+}
+
+/**
+ * Consultation records: written durably before the verdict is returned, through a group commit
+ * (one INSERT per batch, each caller answered after its batch commits). Reads are tenant-scoped;
+ * `record` is stored and returned exactly as it was hashed and signed.
+ */
+interface PendingRow {
+  record: ConsultationRecord;
+  /** Set when the batch failed and this row, written alone, failed too. */
+  error?: unknown;
+}
+
+/** SQLSTATE class 22 (data exception) and 23 (integrity constraint violation): the row itself is at fault. */
+const ROW_FAULT = /^2[23]/;
+
+export class ConsultationRepository {
+  private readonly writer: GroupCommitWriter<PendingRow>;
+
+  constructor(
+    private readonly pool: Pool,
+    opts: { maxInFlight?: number; onBatch?: (size: number) => void } = {},
+  ) {
+    this.writer = new GroupCommitWriter((rows) => this.insertBatch(rows), { maxBatch: 500, maxInFlight: opts.maxInFlight ?? 2, onBatch: opts.onBatch });
+  }
+
+  /** Resolves once the record is committed; rejects when it could not be. */
+  async save(record: ConsultationRecord): Promise<void> {
+    const row: PendingRow = { record };
+    await this.writer.write(row);
+    if (row.error !== undefined) throw row.error;
+  }
+
+  /** Finishes every accepted write (graceful shutdown). */
+  drain(): Promise<void> {
+    return this.writer.close();
+  }
+
+  /**
+   * One INSERT for the whole batch. When the database refuses it because of one row's data, each row
+   * is written alone so that one bad record never fails the other callers of its batch.
+   */
+  private async insertBatch(rows: PendingRow[]): Promise<void> {
+    try {
+      await this.insertRecords(rows.map((r) => r.record));
+    } catch (err) {
+      const code = (err as { code?: unknown }).code;
+      if (rows.length === 1 || typeof code !== 'string' || !ROW_FAULT.test(code)) throw err;
+      await Promise.all(
+        rows.map((row) =>
+          this.insertRecords([row.record]).catch((rowErr: unknown) => {
+            row.error = rowErr;
+          }),
+        ),
+      );
+    }
+  }
+
+  /**
+   * The records travel as one JSON array (one parameter, no array-literal escaping of every record);
+   * PostgreSQL splits it with json_array_elements, which keeps each element's text as it was sent.
+   * Measured against a json[] parameter: about 40 µs less Node CPU and 20 µs less PostgreSQL CPU per
+   * record (bench/verdict).
+   */
+  private async insertRecords(records: ConsultationRecord[]): Promise<void> {
+    await this.pool.query(
+      `INSERT INTO consultations (id, tenant_id, caller_principal_id, requested_at, action, verdict, dominating_rule_id, record)
+       SELECT c.id, c.tenant_id, c.caller_principal_id, c.requested_at, c.action, c.verdict, c.dominating_rule_id, r.value
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::text[], $7::text[])
+              WITH ORDINALITY AS c(id, tenant_id, caller_principal_id, requested_at, action, verdict, dominating_rule_id, n)
+         JOIN json_array_elements($8::json) WITH ORDINALITY AS r(value, n) USING (n)`,
+      [
+        records.map((r) => r.id),
+        records.map((r) => r.tenant_id),
+        records.map((r) => r.caller_principal_id),
+        records.map((r) => r.requested_at),
+        records.map((r) => r.action),
+        records.map((r) => r.verdict),
+        records.map((r) => r.dominating_rule_id),
+        `[${records.map((r) => JSON.stringify(r)).join(',')}]`,
+      ],
+    );
+  }
+
+  /** The record of this id, with the tenant that owns it (the caller decides 404 vs 403). */
+  async findAnyTenant(id: string): Promise<{ tenant_id: string; record: ConsultationRecord } | null> {
+    const { rows } = await this.pool.query<{ tenant_id: string; record: ConsultationRecord }>(
+      'SELECT tenant_id, record FROM consultations WHERE id = $1',
+      [id],
+    );
+    return rows[0] ?? null;
+  }
+
+  async find(tenantId: string, id: string): Promise<ConsultationRecord | null> {
+    const { rows } = await this.pool.query<{ record: ConsultationRecord }>('SELECT record FROM consultations WHERE tenant_id = $1 AND id = $2', [
+      tenantId,
+      id,
+    ]);
+    return rows[0]?.record ?? null;
+  }
+
+  /** Newest first, keyset-paginated on (requested_at, id); returns up to limit + 1 rows (the extra one says "more"). */
+  async list(tenantId: string, filter: ConsultationFilter, limit: number, after?: ConsultationPosition): Promise<ConsultationRecord[]> {
+    const where = ['tenant_id = $1'];
+    const params: unknown[] = [tenantId];
+    const add = (sql: string, value: unknown) => {
+      params.push(value);
+      where.push(sql.replace('?', `$${params.length}`));
+    };
+    if (filter.actor) add('caller_principal_id = ?', filter.actor);
+    if (filter.since) add('requested_at >= ?', filter.since);
+    if (filter.until) add('requested_at <= ?', filter.until);
+    if (filter.action) add('action = ?', filter.action);
+    if (filter.verdict) add('verdict = ?', filter.verdict);
+    if (filter.dominating_rule_id) add('dominating_rule_id = ?', filter.dominating_rule_id);
+    if (after) {
+      params.push(after.requested_at, after.id);
+      where.push(`(requested_at, id) < ($${params.length - 1}, $${params.length})`);
+    }
+    params.push(limit + 1);
+    const { rows } = await this.pool.query<{ record: ConsultationRecord }>(
+      `SELECT record FROM consultations WHERE ${where.join(' AND ')} ORDER BY requested_at DESC, id DESC LIMIT $${params.length}`,
+      params,
+    );
+    return rows.map((r) => r.record);
+  }
+}

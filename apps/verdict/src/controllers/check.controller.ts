@@ -1,0 +1,40 @@
+import { Body, Controller, Header, Path, Post, Request, Response, Route, Security, Tags } from '@tsoa/runtime';
+import type { AuthedRequest } from '@arbiter/auth';
+import type { VerdictContext } from '../context';
+import type { ErrorBody } from '../models/errors';
+import type { CheckRequest, CheckResponse } from '../models/verdicts';
+
+@Route('{tenant_id}/v1/check')
+@Tags('Verdicts')
+export class CheckController extends Controller {
+  constructor(private readonly ctx: VerdictContext) {
+    super();
+  }
+
+  /**
+   * Strict evaluation: the context is shaped in advance, a missing field is 422 insufficient_context.
+   * The consultation is committed and the verdict signed before the answer. Response headers:
+   * X-Verdict-TTL (seconds applied) and X-Consultation-Id. Needs the `check` permission.
+   * @param tenant_id The tenant id (or slug); it must be the API key's own tenant.
+   * @param verdictTtl Seconds the verdict may be acted on, 1 to 3600; default the tenant's verdict_ttl_seconds.
+   */
+  @Post()
+  @Security('apiKey', ['check'])
+  @Response<ErrorBody>(400, 'invalid_scope_field, invalid_scope_value, invalid_verdict_ttl, invalid_context_shape, validation_failed')
+  @Response<ErrorBody>(401, 'missing_credentials, invalid_credentials')
+  @Response<ErrorBody>(403, 'principal_deactivated, insufficient_permission, cross_tenant_forbidden')
+  @Response<ErrorBody>(422, 'insufficient_context: details.missing_fields and details.required_context name what is missing')
+  @Response<ErrorBody>(500, 'signing_key_unavailable')
+  @Response<ErrorBody>(503, 'registry_unavailable, policy_unavailable, auth_unavailable')
+  async check(
+    @Path() tenant_id: string,
+    @Request() req: AuthedRequest,
+    @Body() body: CheckRequest,
+    @Header('X-Verdict-TTL') verdictTtl?: string,
+  ): Promise<CheckResponse> {
+    const answer = await this.ctx.evaluation.check(req.user, tenant_id, body, verdictTtl);
+    this.setHeader('X-Verdict-TTL', String(answer.ttlSeconds));
+    this.setHeader('X-Consultation-Id', answer.consultationId);
+    return answer.body;
+  }
+}

@@ -1,0 +1,61 @@
+import { Controller, Get, Path, Query, Request, Response, Route, Security, Tags } from '@tsoa/runtime';
+import type { AuthedRequest } from '@arbiter/auth';
+import type { VerdictContext } from '../context';
+import type { ConsultationRecord } from '../consultations/consultation-record';
+import type { ErrorBody } from '../models/errors';
+
+export interface ConsultationList {
+  items: ConsultationRecord[];
+  /** Pass as `cursor` for the next page; null on the last one. */
+  next_cursor: string | null;
+}
+
+@Route('{tenant_id}/v1/consultations')
+@Tags('Consultations')
+export class ConsultationsController extends Controller {
+  constructor(private readonly ctx: VerdictContext) {
+    super();
+  }
+
+  /**
+   * The frozen record, exactly as it stood at decision time: recompute normative_hash from it, or
+   * verify signed_verdict against the tenant JWKS key named by signing_kid (docs/verdicts.md).
+   * Needs `read` or `check`.
+   */
+  @Get('{consultation_id}')
+  @Security('apiKey')
+  @Response<ErrorBody>(403, 'cross_tenant_forbidden (another tenant\'s consultation), insufficient_permission')
+  @Response<ErrorBody>(404, 'consultation_not_found')
+  async getConsultation(@Path() tenant_id: string, @Path() consultation_id: string, @Request() req: AuthedRequest): Promise<ConsultationRecord> {
+    return this.ctx.consultationsService.get(req.user, tenant_id, consultation_id);
+  }
+
+  /**
+   * Newest first. Date-only bounds cover whole UTC days (`until=2026-03-01` includes that day).
+   * Needs `read` or `check`.
+   * @param actor The calling principal (caller_principal_id).
+   * @param since ISO 8601 date or timestamp, inclusive.
+   * @param until ISO 8601 date or timestamp, inclusive.
+   * @param verdict e.g. allowed, blocked, approval_required.
+   * @param limit Default 50, at most 1000.
+   * @isInt limit
+   * @param cursor next_cursor of the previous page.
+   */
+  @Get()
+  @Security('apiKey')
+  @Response<ErrorBody>(400, 'invalid_query, invalid_cursor')
+  async listConsultations(
+    @Path() tenant_id: string,
+    @Request() req: AuthedRequest,
+    @Query() actor?: string,
+    @Query() since?: string,
+    @Query() until?: string,
+    @Query() action?: string,
+    @Query() verdict?: string,
+    @Query() dominating_rule_id?: string,
+    @Query() limit?: number,
+    @Query() cursor?: string,
+  ): Promise<ConsultationList> {
+    return this.ctx.consultationsService.list(req.user, tenant_id, { actor, since, until, action, verdict, dominating_rule_id, limit, cursor });
+  }
+}

@@ -1,0 +1,89 @@
+import { createHash } from 'node:crypto';
+import { createEs256Signer, generateEs256KeyPair, verifyEs256Jws } from '@arbiter/crypto';
+import { compilePolicy, evaluate, type CompleteEvaluation } from '../engine';
+import { buildConsultation, contextHash, normativeHash, type DecisionInput } from './consultation-builder';
+
+/** A hand-written RFC 8785 serialiser: the hashes must not be checked with the code that made them. */
+function jcs(v: unknown): string {
+  if (v === null || typeof v !== 'object') return JSON.stringify(v);
+  if (Array.isArray(v)) return `[${v.map(jcs).join(',')}]`;
+  const o = v as Record<string, unknown>;
+  return `{${Object.keys(o)
+    .sort()
+    .map((k) => `${JSON.stringify(k)}:${jcs(o[k])}`)
+    .join(',')}}`;
+}
+const sha = (s: string) => `sha256:${createHash('sha256').update(s).digest('hex')}`;
+
+function input(): DecisionInput {
+  const policy = compilePolicy([{ rule_id: 'rul-1', rule_version_id: 'rv-1', selector: {}, severity: 'ALLOW', version_created_at: '2026-01-01T00:00:00Z' }]);
+  const req = { action: 'a.b', resource: 'r:1', scope: { region: 'eu' }, parameters: { n: 1.5, s: 'é' }, context: { f: { value: null, source: 'x' } } };
+  return {
+    id: 'cns-1',
+    operation: 'check',
+    tenantId: 'tnt-1',
+    callerPrincipalId: 'agn-1',
+    onBehalfOf: 'hum-1',
+    onBehalfOfAuthenticated: true,
+    requestedAt: new Date('2026-05-01T10:00:00.123Z'),
+    ...req,
+    contextHash: contextHash(req),
+    evaluation: evaluate(policy, { mode: 'check', ...req }, 0) as CompleteEvaluation,
+    ttlSeconds: 120,
+    history: [],
+    correlation: null,
+    stateHash: 'sha256:ab',
+    stateRevision: 7,
+    issuer: 'arbiter-verdict',
+  };
+}
+
+describe(buildConsultation.name, () => {
+  const { privateJwk, publicJwk } = generateEs256KeyPair();
+  const es256 = createEs256Signer(privateJwk, 'tnt-1:2026');
+  const signer = { kid: 'tnt-1:2026', epoch: '2026', sign: (c: object) => es256.sign(c) };
+
+  it('hashes the context input as DESIGN.md section 4 says', () => {
+    const i = input();
+    expect(i.contextHash.digest).toBe(sha(jcs({ action: i.action, resource: i.resource, scope: i.scope, parameters: i.parameters, context: i.context })));
+  });
+
+  it('hashes the whole record except normative_hash and signed_verdict', () => {
+    const sut = buildConsultation(input(), signer);
+    const { normative_hash, signed_verdict, ...rest } = sut;
+    expect(signed_verdict).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
+    expect(normative_hash).toBe(sha(jcs(rest)));
+    expect(normativeHash(sut)).toBe(normative_hash);
+    expect(sut).toMatchObject({ verdict: 'allowed', expired_at: '2026-05-01T10:02:00.123Z', signing_kid: 'tnt-1:2026', state_revision: 7 });
+  });
+
+  it('signs the claims of DESIGN.md section 5, verifiable with jose', async () => {
+    const sut = buildConsultation(input(), signer);
+    const { header, payload } = await verifyEs256Jws(sut.signed_verdict, publicJwk);
+    expect(header).toEqual({ alg: 'ES256', kid: 'tnt-1:2026', typ: 'JWT' });
+    expect(payload).toEqual({
+      iss: 'arbiter-verdict',
+      sub: 'agn-1',
+      iat: 1777629600,
+      exp: 1777629720,
+      jti: 'cns-1',
+      tenant_id: 'tnt-1',
+      verdict: 'allowed',
+      action: 'a.b',
+      resource: 'r:1',
+      scope: { region: 'eu' },
+      parameters: { n: 1.5, s: 'é' },
+      on_behalf_of: 'hum-1',
+      context_hash: sut.context_hash,
+      normative_hash: sut.normative_hash,
+      dominating_rule_id: 'rul-1',
+      cited_rule_version_ids: ['rv-1'],
+    });
+  });
+
+  it('refuses input the record could not store verbatim', () => {
+    const base = { action: 'a', resource: 'r', scope: {}, context: {} };
+    expect(() => contextHash({ ...base, parameters: { s: 'a\u0000b' } })).toThrow(expect.objectContaining({ status: 400 }));
+    expect(() => contextHash({ ...base, parameters: { s: '\ud800' } })).toThrow(expect.objectContaining({ status: 400 }));
+  });
+});

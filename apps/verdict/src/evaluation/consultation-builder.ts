@@ -1,0 +1,133 @@
+// Builds the frozen consultation record of a complete evaluation, its hashes and its signed verdict
+// (Document 1 "Consultation record", "Signed verdict"; DESIGN.md sections 4 and 5). Pure apart from
+// the signer handed in.
+import { CanonicalizationError, sha256Hex } from '@arbiter/canonical';
+import { AppError } from '@arbiter/http';
+import type { CompleteEvaluation, Fact, Scope } from '../engine';
+import type { ConsultationRecord, RequiredContextRound } from '../consultations/consultation-record';
+import type { ActiveSigner } from '../keys/verdict-keys';
+import { canonicalJson } from './canonical-json';
+
+export interface DecisionInput {
+  id: string;
+  operation: 'check' | 'resolve';
+  tenantId: string;
+  callerPrincipalId: string;
+  onBehalfOf: string | null;
+  onBehalfOfAuthenticated: boolean;
+  requestedAt: Date;
+  action: string;
+  resource: string;
+  scope: Scope;
+  parameters: Record<string, unknown>;
+  context: Record<string, Fact>;
+  /** Computed by contextHash() (which also validated the input). */
+  contextHash: ContextHash;
+  evaluation: CompleteEvaluation;
+  ttlSeconds: number;
+  history: RequiredContextRound[];
+  correlation: Record<string, unknown> | null;
+  stateHash: string;
+  stateRevision: number;
+  issuer: string;
+}
+
+/**
+ * context_hash (DESIGN.md section 4): `sha256:` + hex SHA-256 of the UTF-8 bytes of the RFC 8785
+ * canonical JSON of {action, resource, scope, parameters, context}, context being the Facts with every
+ * member given (so `source` is bound). A string the record could not store verbatim (U+0000, a lone
+ * surrogate) is refused here, before anything is signed.
+ */
+export function contextHash(input: { action: string; resource: string; scope: Scope; parameters: Record<string, unknown>; context: Record<string, Fact> }): ContextHash {
+  const parts = new Map<object, string>();
+  let canonical: string;
+  try {
+    // Members in RFC 8785 order (action, context, parameters, resource, scope); the three objects are
+    // kept so that normative_hash does not serialise them again.
+    for (const part of [input.context, input.parameters, input.scope]) if (!parts.has(part)) parts.set(part, canonicalJson(part));
+    canonical = `{"action":${canonicalJson(input.action)},"context":${parts.get(input.context)},"parameters":${parts.get(input.parameters)},"resource":${canonicalJson(input.resource)},"scope":${parts.get(input.scope)}}`;
+  } catch (err) {
+    if (err instanceof CanonicalizationError) throw new AppError(400, 'validation_failed', `The request cannot be canonicalised (RFC 8785): ${err.message}`);
+    throw err;
+  }
+  if (canonical.includes('\\u0000')) throw new AppError(400, 'validation_failed', 'Strings may not contain U+0000');
+  return { digest: `sha256:${sha256Hex(canonical)}`, parts };
+}
+
+/** context_hash and the canonical JSON of its object members, by identity. */
+export interface ContextHash {
+  digest: string;
+  parts: ReadonlyMap<object, string>;
+}
+
+/** normative_hash (DESIGN.md section 4): the record without normative_hash and signed_verdict. */
+export function normativeHash(record: Omit<ConsultationRecord, 'normative_hash' | 'signed_verdict'> & Partial<ConsultationRecord>, known: ReadonlyMap<object, string> | null = null): string {
+  const { normative_hash: _n, signed_verdict: _s, ...rest } = record;
+  return `sha256:${sha256Hex(canonicalJson(rest, known))}`;
+}
+
+/** The claims of the signed verdict (DESIGN.md section 5). */
+export function verdictClaims(record: ConsultationRecord, issuer: string): Record<string, unknown> {
+  const iat = Math.floor(Date.parse(record.requested_at) / 1000);
+  return {
+    iss: issuer,
+    sub: record.caller_principal_id,
+    iat,
+    exp: iat + record.verdict_ttl_seconds,
+    jti: record.id,
+    tenant_id: record.tenant_id,
+    verdict: record.verdict,
+    action: record.action,
+    resource: record.resource,
+    scope: record.scope_used,
+    parameters: record.parameters,
+    on_behalf_of: record.on_behalf_of,
+    context_hash: record.context_hash,
+    normative_hash: record.normative_hash,
+    dominating_rule_id: record.dominating_rule_id,
+    cited_rule_version_ids: record.cited_rule_version_ids,
+  };
+}
+
+/** The record, hashed and signed: normative_hash first (it is a claim), then the JWS. */
+export function buildConsultation(input: DecisionInput, signer: ActiveSigner): ConsultationRecord {
+  const e = input.evaluation;
+  const requestedAt = input.requestedAt.toISOString();
+  const record: ConsultationRecord = {
+    id: input.id,
+    tenant_id: input.tenantId,
+    operation: input.operation,
+    caller_principal_id: input.callerPrincipalId,
+    on_behalf_of: input.onBehalfOf,
+    on_behalf_of_authenticated: input.onBehalfOfAuthenticated,
+    requested_at: requestedAt,
+    action: input.action,
+    resource: input.resource,
+    scope_used: input.scope as ConsultationRecord['scope_used'],
+    parameters: input.parameters,
+    context_hash: input.contextHash.digest,
+    context_snapshot: input.context,
+    cited_entry_ids: e.cited_rule_ids,
+    cited_rule_version_ids: e.cited_rule_version_ids,
+    dominating_rule_id: e.dominating_rule_id,
+    precedence_trace: e.precedence_trace,
+    resolved_target_ids: e.resolved_target_ids,
+    verdict: e.verdict,
+    triggers: e.triggers,
+    candidate_deciders: e.candidate_deciders,
+    applied_override_ids: e.applied_override_ids,
+    signing_kid: signer.kid,
+    signing_epoch: signer.epoch,
+    verdict_ttl_seconds: input.ttlSeconds,
+    expired_at: new Date(input.requestedAt.getTime() + input.ttlSeconds * 1000).toISOString(),
+    required_context_history: input.history,
+    correlation: input.correlation,
+    state_hash: input.stateHash,
+    state_revision: input.stateRevision,
+    normative_hash: '',
+    signed_verdict: '',
+  };
+  record.normative_hash = normativeHash(record, input.contextHash.parts);
+  record.signed_verdict = signer.sign(verdictClaims(record, input.issuer));
+  return record;
+}

@@ -1,0 +1,105 @@
+import { mergeScope, parseContext, parseResolveBody, parseVerdictTtl, scopeFromContext, validateScope } from './request-parsing';
+
+const schema = new Map<string, { allowed_values?: Array<string | number | boolean>; type?: 'string' | 'number' | 'boolean' }>([
+  ['region', { allowed_values: ['eu', 'us'] }],
+  ['tier', { type: 'number' }],
+  ['team', {}],
+]);
+
+describe(parseVerdictTtl.name, () => {
+  it('takes whole seconds from 1 to 3600 and nothing else', () => {
+    expect([parseVerdictTtl(undefined), parseVerdictTtl('1'), parseVerdictTtl(' 3600 ')]).toEqual([undefined, 1, 3600]);
+    for (const bad of ['0', '3601', '-1', '1.5', '', 'ten', '1e3', '9999999']) {
+      expect(() => parseVerdictTtl(bad)).toThrow(expect.objectContaining({ status: 400, code: 'invalid_verdict_ttl' }));
+    }
+  });
+});
+
+describe(validateScope.name, () => {
+  it('accepts fields of the scope_schema with allowed values and types', () => {
+    expect(validateScope({ region: 'eu', tier: 2, team: 'x' }, schema, 'invalid_scope_field')).toEqual({ region: 'eu', tier: 2, team: 'x' });
+  });
+
+  it('refuses an unknown field with the code of the operation', () => {
+    expect(() => validateScope({ planet: 'mars' }, schema, 'invalid_scope_field')).toThrow(expect.objectContaining({ code: 'invalid_scope_field', details: expect.objectContaining({ field: 'planet' }) }));
+    expect(() => validateScope({ planet: 'mars' }, schema, 'unknown_scope_field')).toThrow(expect.objectContaining({ code: 'unknown_scope_field' }));
+  });
+
+  it('refuses values outside allowed_values, of the wrong type, or not scalar', () => {
+    for (const scope of [{ region: 'apac' }, { tier: '2' }, { team: { a: 1 } }, { team: null }, { team: [1] }]) {
+      expect(() => validateScope(scope, schema, 'invalid_scope_field')).toThrow(expect.objectContaining({ code: 'invalid_scope_value' }));
+    }
+  });
+
+  it('accepts any scalar field when the tenant has no scope_schema', () => {
+    expect(validateScope({ anything: true }, null, 'invalid_scope_field')).toEqual({ anything: true });
+  });
+});
+
+describe(parseContext.name, () => {
+  it('accepts Facts, null being a value', () => {
+    const context = { a: { value: null, source: 's' }, b: { value: 1, source: 's', verification_status: 'verified', confidence: 1, as_of: '2026-01-01T00:00:00Z' } };
+    expect(parseContext(context)).toEqual(context);
+  });
+
+  it.each([
+    ['no value', { a: { source: 's' } }],
+    ['no source', { a: { value: 1 } }],
+    ['an empty source', { a: { value: 1, source: '' } }],
+    ['a bare value', { a: 5 }],
+    ['an unknown member', { a: { value: 1, source: 's', weight: 2 } }],
+    ['a bad verification_status', { a: { value: 1, source: 's', verification_status: 'maybe' } }],
+    ['a confidence above 1', { a: { value: 1, source: 's', confidence: 1.5 } }],
+    ['a bad as_of', { a: { value: 1, source: 's', as_of: 'yesterday' } }],
+  ])('refuses a Fact with %s (invalid_context_shape naming the field)', (_why, context) => {
+    expect(() => parseContext(context)).toThrow(expect.objectContaining({ status: 400, code: 'invalid_context_shape', details: { field: 'a' } }));
+  });
+
+  it('refuses a context that is not a map', () => {
+    for (const context of [[], 'x', null]) expect(() => parseContext(context)).toThrow(expect.objectContaining({ code: 'invalid_context_shape' }));
+  });
+});
+
+describe(scopeFromContext.name, () => {
+  const fact = (value: unknown) => ({ value, source: 's' });
+
+  it('takes scope.<field> Facts and bare scope_schema field names', () => {
+    expect(scopeFromContext({ 'scope.region': fact('eu'), tier: fact(3), 'transfer.amount': fact(5) }, schema)).toEqual({ region: 'eu', tier: 3 });
+  });
+
+  it('refuses a scope.<field> the scope_schema lacks, and values it refuses', () => {
+    expect(() => scopeFromContext({ 'scope.planet': fact('mars') }, schema)).toThrow(expect.objectContaining({ code: 'unknown_scope_field' }));
+    expect(() => scopeFromContext({ 'scope.region': fact('apac') }, schema)).toThrow(expect.objectContaining({ code: 'invalid_scope_value' }));
+  });
+});
+
+describe(mergeScope.name, () => {
+  it('widens, and refuses a field that would change value', () => {
+    expect(mergeScope({ region: 'eu' }, { team: 'a', region: 'eu' }, 'c')).toEqual({ region: 'eu', team: 'a' });
+    expect(() => mergeScope({ region: 'eu' }, { region: 'us' }, 'scope_conflict')).toThrow(expect.objectContaining({ status: 409, code: 'scope_conflict' }));
+  });
+});
+
+describe(parseResolveBody.name, () => {
+  it('tells the variants apart by their fields', () => {
+    expect(parseResolveBody({ action: 'a', resource: 'r', scope: {}, context: {} })).toMatchObject({ variant: 'detailed', action: 'a' });
+    expect(parseResolveBody({ action_type: 'a', context: {}, correlation: { agent_run_id: 'x' } })).toMatchObject({ variant: 'overview', action_type: 'a', correlation: { agent_run_id: 'x' } });
+  });
+
+  it('refuses fields of the other variant, a missing context, and bad correlation ids', () => {
+    for (const body of [
+      { action_type: 'a', action: 'a', context: {} },
+      { action: 'a', resource: 'r', scope: {} },
+      { action: 'a', resource: 'r', context: {} },
+      { action_type: 'a', context: {}, correlation: { trace: 'x' } },
+      { action_type: '', context: {} },
+      'text',
+    ]) {
+      expect(() => parseResolveBody(body)).toThrow(expect.objectContaining({ status: 400, code: 'validation_failed' }));
+    }
+  });
+
+  it('reports a Fact without value as invalid_context_shape', () => {
+    expect(() => parseResolveBody({ action_type: 'a', context: { f: { source: 's' } } })).toThrow(expect.objectContaining({ code: 'invalid_context_shape' }));
+  });
+});

@@ -1,0 +1,85 @@
+// Document 1 "Approval" resource and the bodies of its endpoints, as tsoa publishes them.
+
+export type ScopeFieldValue = string | number | boolean;
+
+/** An approval-requiring rule that fired in the consultation. */
+export interface ApprovalTriggerModel {
+  rule_id: string;
+  rule_version_id: string;
+  /** `fires` for a rule that fired. */
+  reason: string;
+}
+
+/** Grant object (Document 1): the `approval_grant` override an approval created in the registry. */
+export interface ApprovalGrant {
+  /** `ovr-` prefix */
+  override_id: string;
+  applies_to_scope: { [field: string]: ScopeFieldValue };
+  /** ISO 8601 */
+  expires_at: string;
+}
+
+export type ApprovalStatus = 'pending' | 'approved' | 'rejected';
+export type ApprovalDecision = 'approve' | 'reject';
+
+export interface Approval {
+  /** `apr-` prefix */
+  id: string;
+  tenant_id: string;
+  status: ApprovalStatus;
+  /** The calling principal that requested it. */
+  requester: string;
+  /** The principal on whose behalf: the consultation's on_behalf_of, else the requester. */
+  requester_principal: string;
+  intended_action: string;
+  intended_resource: string;
+  intended_parameters: { [field: string]: unknown };
+  /** The consultation's scope (scope_used): a natural `applies_to_scope` for a grant. */
+  intended_scope: { [field: string]: ScopeFieldValue };
+  triggers: ApprovalTriggerModel[];
+  requester_notes: string | null;
+  /** ISO 8601 */
+  requested_at: string;
+  consultation_id: string;
+  /** The consultation's dominating rule (the list's dominating_rule_id filter). */
+  dominating_rule_id: string | null;
+  /** Principal ids and `role-` ids: the union of the triggering rules' deciders. Empty: any principal holding `approve`. */
+  candidate_deciders: string[];
+  /** null while pending */
+  decider: string | null;
+  /** null while pending */
+  decision: ApprovalDecision | null;
+  decider_notes: string | null;
+  /** ISO 8601; null while pending */
+  decided_at: string | null;
+  /** Present when approved with a grant. */
+  grants?: ApprovalGrant[];
+}
+
+export interface CreateApprovalBody {
+  /** A consultation of this tenant whose verdict was approval_required. */
+  consultation_id: string;
+  /** @maxLength 20000 */
+  requester_notes?: string;
+}
+
+export interface GrantRequestBody {
+  /** Later operations whose scope contains every field of this object (same values) are covered. */
+  applies_to_scope: { [field: string]: ScopeFieldValue };
+  /** ISO 8601 timestamp in the future: the override ends then. */
+  expires_at: string;
+}
+
+export interface DecisionBody {
+  decision: ApprovalDecision;
+  /** @maxLength 20000 */
+  decider_notes?: string;
+  /** Only with `approve`: creates an `approval_grant` override over every triggering rule. */
+  grant?: GrantRequestBody;
+}
+
+export interface ApprovalList {
+  items: Approval[];
+  /** Pass as `cursor` for the next page; null on the last one. */
+  next_cursor: string | null;
+}

@@ -1,0 +1,39 @@
+/** A condition row (DESIGN.md section 6). */
+export interface ConditionRow {
+  field: string;
+  op: string;
+  value?: unknown;
+}
+
+/**
+ * An immutable rule version (Document 1 "Rule version"): the exact statement, the condition rows, the
+ * severity and the metadata as they were when the version was made, whatever happened to the rule since.
+ */
+export interface RuleVersion {
+  /** `rv-` prefix */
+  id: string;
+  rule_id: string;
+  tenant_id: string;
+  scope_id: string;
+  /** The version number within its rule (1, 2, ...). */
+  version: number;
+  /** The rule's directive, exactly as written for this version. */
+  statement: string;
+  /** MANDATORY, REQUIRES_APPROVAL, ADVISORY or ALLOW */
+  severity: string;
+  verdict: string | null;
+  applies_to: { actions?: string[]; resources?: string[] } | null;
+  conditions: ConditionRow[];
+  condition_mode: string;
+  requires: Array<{ [key: string]: unknown }>;
+  deciders: string[];
+  priority: number | null;
+  author: string;
+  author_type: string;
+  created_at: string;
+  created_by: string | null;
+  /** `current` while it is the rule's latest version, `superseded` afterwards. */
+  status: string;
+  /** The rule's own status today: `active` or `archived`. The version itself never changes. */
+  rule_status: string;
+}

@@ -1,0 +1,219 @@
+// Request and response shapes of check and resolve (Document 1); tsoa validates requests and
+// writes them into openapi.json.
+import type { ApprovalTrigger, PrecedenceTraceEntry, RequiredContextRound } from '../consultations/consultation-record';
+
+export type { ApprovalTrigger, PrecedenceTraceEntry, RequiredContextRound };
+
+/** A scope value (DESIGN.md section 6): flat strings, numbers or booleans. */
+export type ScopeValue = string | number | boolean;
+
+/** Scope fields, e.g. `{"region": "eu", "env": "prod"}`; validated against the tenant scope_schema. */
+export interface ScopeFields {
+  [field: string]: ScopeValue;
+}
+
+/** Document 1 "Fact": the value of each entry of a context map. */
+export interface Fact {
+  /** Any JSON value; `null` is a real answer ("there is none"). Required. */
+  value: unknown;
+  /** Caller-defined source identifier; bound into context_hash. */
+  source: string;
+  /** Default unverified; rules can require verified (source_requirement). */
+  verification_status?: 'unverified' | 'verified';
+  /**
+   * For probabilistic sources.
+   * @minimum 0
+   * @maximum 1
+   */
+  confidence?: number;
+  /** ISO 8601 time of the observation. */
+  as_of?: string;
+}
+
+/** A map from dot-path field names (e.g. `transfer.amount`) to Facts. */
+export interface Context {
+  [field: string]: Fact;
+}
+
+/** Opaque correlation identifiers: stored with the consultation, never interpreted. */
+export interface Correlation {
+  /** @maxLength 200 */
+  conversation_id?: string;
+  /** @maxLength 200 */
+  agent_run_id?: string;
+}
+
+export interface CheckRequest {
+  /**
+   * The operation decided, e.g. `payments.transfer`.
+   * @minLength 1
+   * @maxLength 500
+   */
+  action: string;
+  /**
+   * The resource acted on, e.g. `acct:eu/4471`.
+   * @minLength 1
+   * @maxLength 2000
+   */
+  resource: string;
+  scope: ScopeFields;
+  /** Every field becomes part of the signed bindings; rule conditions read them by dot path. */
+  parameters?: { [field: string]: unknown };
+  /**
+   * Human principal the agent acts for.
+   * @minLength 1
+   * @maxLength 200
+   */
+  on_behalf_of?: string;
+  /** Optional Facts by dot path (DESIGN.md section 6); a Fact wins over a parameter of the same path. */
+  context?: Context;
+}
+
+/** Document 1 "Requirement", plus `rule_ids` (which rules asked) and `problems` (what was wrong). */
+export interface Requirement {
+  field: string;
+  reason: string;
+  type: string;
+  allowed_values?: unknown[];
+  min?: number;
+  max?: number;
+  format?: string;
+  source_requirement?: 'verified' | 'unverified';
+  acceptable_sources?: string[];
+  confidence_threshold?: number;
+  rule_ids?: string[];
+  problems?: string[];
+}
+
+
+export interface ApprovalHint {
+  /** Path of the approvals collection: `/<tenant_id>/v1/approvals`. */
+  endpoint: string;
+  example_body: { consultation_id: string; requester_notes: string };
+}
+
+/**
+ * A complete verdict. Which fields are present depends on the verdict (Document 1): `allowed` (and
+ * any other verdict Document 1 does not show, e.g. observe or a tenant-defined one) carries the whole
+ * evidence; `blocked` adds only dominating_rule_id; `approval_required` adds approval.
+ */
+export interface CheckResponse {
+  operation_status: 'complete';
+  verdict: string;
+  cited_rule_ids: string[];
+  cited_rule_version_ids?: string[];
+  dominating_rule_id?: string | null;
+  precedence_trace?: PrecedenceTraceEntry[];
+  resolved_target_ids?: string[];
+  consultation_id: string;
+  /** Compact JWS (ES256); verify it against the tenant JWKS (docs/verdicts.md). */
+  signed_verdict: string;
+  context_hash?: string;
+  approval?: ApprovalHint;
+}
+
+/** Resolve, detailed variant (Document 1 POST /<tenant_id>/v1/resolve). */
+export interface ResolveRequest {
+  /**
+   * @minLength 1
+   * @maxLength 500
+   */
+  action: string;
+  /**
+   * @minLength 1
+   * @maxLength 2000
+   */
+  resource: string;
+  /** Initial scope; scope fields arriving as context (`scope.<field>`, or a scope_schema field name) widen it. */
+  scope: ScopeFields;
+  /** Every field is validated on receipt (400 invalid_context_shape, unknown_scope_field). */
+  context: Context;
+  /**
+   * @minLength 1
+   * @maxLength 200
+   */
+  on_behalf_of?: string;
+  /**
+   * Returned by an incomplete answer: send it back to accumulate context across rounds.
+   * @minLength 1
+   * @maxLength 200
+   */
+  resolve_session_id?: string;
+  correlation?: Correlation;
+}
+
+/** Resolve, overview variant (Document 1 "POST resolve, overview variant"): told apart by `action_type`. */
+export interface OverviewResolveRequest {
+  /**
+   * Selects which rules apply (their applies_to.actions); 404 unknown_action_type when none names it.
+   * @minLength 1
+   * @maxLength 500
+   */
+  action_type: string;
+  /** Facts; `resource` and scope fields may be supplied here as well. */
+  context: Context;
+  correlation?: Correlation;
+  /**
+   * @minLength 1
+   * @maxLength 200
+   */
+  resolve_session_id?: string;
+  /**
+   * @minLength 1
+   * @maxLength 200
+   */
+  on_behalf_of?: string;
+}
+
+/** Either resolve body (the two variants share one path and are told apart by their fields). */
+export type ResolveBody = ResolveRequest | OverviewResolveRequest;
+
+
+/** Detailed resolve, incomplete: no consultation, no signature. */
+export interface IncompleteResolveResponse {
+  operation_status: 'incomplete';
+  /** Send it back with the enriched context. */
+  resolve_session_id: string;
+  /** This round's number (1 for the first call). */
+  round: number;
+  /** Only what can still change the verdict. */
+  required_context: Requirement[];
+  /** Each accepted context field and its value (spot misspelt names here). */
+  provisional_context: { [field: string]: unknown };
+}
+
+/** Detailed resolve, complete: the check response plus the rounds it took. */
+export interface CompleteResolveResponse extends CheckResponse {
+  required_context_history: RequiredContextRound[];
+}
+
+
+/** Who can decide an approval_required verdict (overview variant). */
+export interface Approver {
+  /** Principal and role ids allowed to decide. */
+  candidate_deciders: string[];
+  triggers: ApprovalTrigger[];
+  /** Path of the approvals collection. */
+  endpoint: string;
+}
+
+export interface OverviewIncompleteResponse {
+  operation_status: 'incomplete';
+  required_context: Requirement[];
+  resolve_session_id: string;
+}
+
+export interface OverviewCompleteResponse {
+  operation_status: 'complete';
+  verdict: string;
+  /** Rule ids (`rul-`) the verdict rests on. */
+  cited_rules: string[];
+  /** Their immutable versions (`rv-`), readable at /v1/rule-versions/<id>. */
+  cited_rule_versions: string[];
+  dominating_rule_id: string | null;
+  consultation_id: string;
+  normative_hash: string;
+  approver?: Approver;
+}
+
+export type ResolveResponse = IncompleteResolveResponse | CompleteResolveResponse | OverviewIncompleteResponse | OverviewCompleteResponse;

@@ -1,0 +1,116 @@
+// A tenant's evaluable state, built once per registry state (DESIGN.md section 1): the compiled rule
+// engine policy plus what a check needs besides (scope schema, principals, TTL and round limits).
+// Pure: the same registry state always gives the same snapshot.
+import { compilePolicy, PolicyCompileError, type CompiledPolicy, type EngineOverride, type EngineRule } from '../engine';
+import { compileGlob, type StringMatcher } from '../engine/glob';
+import type { RegistryPrincipalState, RegistryTenantState, ScopeFieldSchema, ScopeValue } from '../registry/registry-state';
+
+/** Document 1 "Limits" and DESIGN.md section 6 defaults. */
+export const DEFAULT_VERDICT_TTL_SECONDS = 300;
+export const MAX_VERDICT_TTL_SECONDS = 3600;
+export const DEFAULT_MAX_RESOLVE_ROUNDS = 12;
+
+export interface TenantSnapshot {
+  tenantId: string;
+  tenantSlug: string;
+  revision: number;
+  stateHash: string;
+  policy: CompiledPolicy;
+  /** null: the tenant has no scope_schema, so any scope field is accepted. */
+  scopeFields: ReadonlyMap<string, ScopeFieldSchema> | null;
+  verdictTtlSeconds: number;
+  maxResolveRounds: number;
+  principals: ReadonlyMap<string, RegistryPrincipalState>;
+  /** Overview resolve: whether some rule's `applies_to.actions` names this action type. */
+  knowsAction(actionType: string): boolean;
+}
+
+/** The registry state cannot be evaluated as it stands (the caller keeps its previous snapshot). */
+export class SnapshotBuildError extends Error {
+  readonly code = 'invalid_state';
+  constructor(
+    message: string,
+    readonly subject: string | null = null,
+  ) {
+    super(message);
+    this.name = 'SnapshotBuildError';
+  }
+}
+
+/**
+ * Maps the registry's state onto the engine (engine mapping notes): a rule's selector is its scope's
+ * selector, its statement the directive; only rule-targeting overrides act on rules, with a null
+ * `applies_to_scope` meaning every operation.
+ */
+export function engineRules(state: RegistryTenantState): EngineRule[] {
+  const selectors = new Map(state.scopes.map((s) => [s.id, s.selector ?? {}]));
+  return state.rules.map((r) => {
+    const selector = selectors.get(r.scope_id);
+    if (!selector) throw new SnapshotBuildError(`scope ${r.scope_id} of rule ${r.rule_id} is not in the state`, r.rule_id);
+    const rule: EngineRule = {
+      rule_id: r.rule_id,
+      rule_version_id: r.rule_version_id,
+      selector,
+      severity: r.severity,
+      verdict: r.verdict,
+      applies_to: r.applies_to,
+      conditions: r.conditions ?? [],
+      condition_mode: r.condition_mode ?? 'all',
+      requires: r.requires ?? [],
+      deciders: r.deciders ?? [],
+      priority: r.priority,
+      version_created_at: r.version_created_at,
+      statement: r.directive,
+    };
+    return rule;
+  });
+}
+
+export function engineOverrides(state: RegistryTenantState): EngineOverride[] {
+  return state.overrides
+    .filter((o) => o.target_type === 'rule')
+    .map((o) => ({
+      id: o.id,
+      target_rule_ids: o.target_ids,
+      applies_to_scope: o.applies_to_scope ?? {},
+      expires_at: o.expires_at,
+      type: o.override_type,
+    }));
+}
+
+function boundedInt(value: unknown, fallback: number, min: number, max: number): number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max ? value : fallback;
+}
+
+/** Builds the snapshot; throws SnapshotBuildError when the state cannot be evaluated (fail closed). */
+export function buildSnapshot(state: RegistryTenantState): TenantSnapshot {
+  const settings = state.settings ?? {};
+  let policy: CompiledPolicy;
+  try {
+    policy = compilePolicy(engineRules(state), engineOverrides(state), {
+      default_verdict: settings.default_verdict ?? null,
+      context_schema: (settings.context_schema as never) ?? null,
+    });
+  } catch (err) {
+    if (err instanceof PolicyCompileError) throw new SnapshotBuildError(err.message, err.subject);
+    throw err;
+  }
+  const schemaFields = settings.scope_schema?.fields;
+  const scopeFields = schemaFields && typeof schemaFields === 'object' ? new Map(Object.entries(schemaFields)) : null;
+  const actionGlobs: StringMatcher[] = [];
+  for (const r of state.rules) for (const g of r.applies_to?.actions ?? []) actionGlobs.push(compileGlob(g));
+  return {
+    tenantId: state.tenant_id,
+    tenantSlug: state.tenant_slug,
+    revision: state.revision,
+    stateHash: state.state_hash,
+    policy,
+    scopeFields,
+    verdictTtlSeconds: boundedInt(settings.verdict_ttl_seconds, DEFAULT_VERDICT_TTL_SECONDS, 1, MAX_VERDICT_TTL_SECONDS),
+    maxResolveRounds: boundedInt(settings.max_resolve_rounds, DEFAULT_MAX_RESOLVE_ROUNDS, 1, 1000),
+    principals: new Map(state.principals.map((p) => [p.id, p])),
+    knowsAction: (actionType) => actionGlobs.some((m) => m(actionType)),
+  };
+}
+
+export type { ScopeFieldSchema, ScopeValue };

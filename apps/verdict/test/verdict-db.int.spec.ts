@@ -1,0 +1,120 @@
+import { createPublicKey, verify } from 'node:crypto';
+import { applyMigrations, createPool, createPrismaClient } from '@arbiter/db';
+import { generateKeyEncryptionKey } from '@arbiter/crypto';
+import { createLogger } from '@arbiter/http';
+import { createTestDatabase } from '@arbiter/testing';
+import type { Pool } from 'pg';
+import { PrismaClient } from '../src/generated/prisma/client';
+import { verdictMigrationsDir } from '../src/context';
+import type { ConsultationRecord } from '../src/consultations/consultation-record';
+import { ConsultationRepository } from '../src/consultations/consultation.repository';
+import { VerdictKeys } from '../src/keys/verdict-keys';
+
+jest.setTimeout(60_000);
+
+let db: Awaited<ReturnType<typeof createTestDatabase>>;
+let pool: Pool;
+let prisma: PrismaClient;
+
+beforeAll(async () => {
+  db = await createTestDatabase('verdict_db');
+  await applyMigrations(db.url, verdictMigrationsDir());
+  pool = createPool({ url: db.url, max: 6 });
+  prisma = createPrismaClient(PrismaClient, pool);
+});
+afterAll(async () => {
+  await prisma.$disconnect();
+  await pool.end();
+  await db.drop();
+});
+
+const record = (id: string, over: Partial<ConsultationRecord> = {}): ConsultationRecord =>
+  ({
+    id,
+    tenant_id: 'tnt-1',
+    caller_principal_id: 'agn-1',
+    requested_at: new Date().toISOString(),
+    action: 'a',
+    verdict: 'allowed',
+    dominating_rule_id: null,
+    parameters: { text: 'é "x" \\ \u0000 end', n: 1.0, big: 1e21 },
+    ...over,
+  }) as ConsultationRecord;
+
+describe(ConsultationRepository.name, () => {
+  it('commits concurrent saves in batches and reads each record back exactly as it was written', async () => {
+    const batches: number[] = [];
+    const sut = new ConsultationRepository(pool, { onBatch: (n) => batches.push(n) });
+    const records = Array.from({ length: 40 }, (_, i) => record(`cns-batch-${i}`));
+    await Promise.all(records.map((r) => sut.save(r)));
+    expect(batches.reduce((a, b) => a + b, 0)).toBe(40);
+    expect(batches.length).toBeLessThan(40);
+    const back = await sut.find('tnt-1', 'cns-batch-7');
+    expect(JSON.stringify(back)).toBe(JSON.stringify(records[7]));
+    expect(await sut.find('tnt-2', 'cns-batch-7')).toBeNull();
+    expect((await sut.findAnyTenant('cns-batch-7'))?.tenant_id).toBe('tnt-1');
+  });
+
+  it('fails only the faulty record of a batch', async () => {
+    const sut = new ConsultationRepository(pool);
+    await sut.save(record('cns-dup'));
+    const results = await Promise.allSettled([sut.save(record('cns-ok-1')), sut.save(record('cns-dup')), sut.save(record('cns-ok-2'))]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(await sut.find('tnt-1', 'cns-ok-2')).not.toBeNull();
+    await sut.drain();
+  });
+
+  it('pages newest first on (requested_at, id) with the filters', async () => {
+    const sut = new ConsultationRepository(pool);
+    const base = Date.parse('2030-01-01T00:00:00Z');
+    for (let i = 0; i < 5; i++) {
+      await sut.save(record(`cns-page-${i}`, { tenant_id: 'tnt-page', requested_at: new Date(base + (i < 3 ? 0 : i) * 1000).toISOString(), verdict: i % 2 ? 'blocked' : 'allowed' }));
+    }
+    const first = await sut.list('tnt-page', {}, 2);
+    expect(first.map((r) => r.id)).toEqual(['cns-page-4', 'cns-page-3', 'cns-page-2']);
+    const next = await sut.list('tnt-page', {}, 2, { requested_at: new Date(first[1].requested_at), id: first[1].id });
+    expect(next.map((r) => r.id)).toEqual(['cns-page-2', 'cns-page-1', 'cns-page-0']);
+    expect((await sut.list('tnt-page', { verdict: 'blocked' }, 10)).map((r) => r.id)).toEqual(['cns-page-3', 'cns-page-1']);
+    expect(await sut.list('tnt-page', { since: new Date(base + 3500) }, 10)).toHaveLength(1);
+  });
+});
+
+describe(VerdictKeys.name, () => {
+  const logger = createLogger('test', 'silent');
+
+  it('makes one key on first use however many replicas race for it', async () => {
+    const kek = generateKeyEncryptionKey();
+    const replicas = Array.from({ length: 4 }, () => new VerdictKeys(prisma, kek, logger, () => new Date('2026-06-01T00:00:00Z')));
+    const signers = await Promise.all(replicas.flatMap((r) => [r.signerFor('tnt-race'), r.signerFor('tnt-race')]));
+    expect(new Set(signers.map((s) => s.kid))).toEqual(new Set(['tnt-race:2026']));
+    expect(await replicas[0].records('tnt-race')).toHaveLength(1);
+  });
+
+  it('rotates on schedule when the year turns, keeping the old key published', async () => {
+    const kek = generateKeyEncryptionKey();
+    let now = new Date('2026-12-31T23:59:59Z');
+    const sut = new VerdictKeys(prisma, kek, logger, () => now);
+    const old = await sut.signerFor('tnt-year');
+    expect(old.kid).toBe('tnt-year:2026');
+    const jws = old.sign({ hello: 1 });
+    now = new Date('2027-01-01T00:00:01Z');
+    sut.invalidate('tnt-year');
+    expect((await sut.signerFor('tnt-year')).kid).toBe('tnt-year:2027');
+    const keys = await sut.publicKeys('tnt-year');
+    expect(keys.map((k) => [k.kid, k.not_after])).toEqual([
+      ['tnt-year:2026', '2027-01-01T00:00:01.000Z'],
+      ['tnt-year:2027', null],
+    ]);
+    // The old signature verifies with node:crypto against the published (public) key.
+    const [h, p, s] = jws.split('.');
+    const key = createPublicKey({ key: { kty: 'EC', crv: 'P-256', x: keys[0].x, y: keys[0].y }, format: 'jwk' });
+    expect(verify('sha256', Buffer.from(`${h}.${p}`), { key, dsaEncoding: 'ieee-p1363' }, Buffer.from(s, 'base64url'))).toBe(true);
+    await expect(sut.rotate('tnt-year', 'scheduled')).rejects.toMatchObject({ status: 409, code: 'rotation_not_due' });
+  });
+
+  it('answers signing_key_unavailable when the stored key does not decrypt', async () => {
+    await new VerdictKeys(prisma, generateKeyEncryptionKey(), logger).signerFor('tnt-kek');
+    const wrongKek = new VerdictKeys(prisma, generateKeyEncryptionKey(), logger);
+    await expect(wrongKek.signerFor('tnt-kek')).rejects.toMatchObject({ status: 500, code: 'signing_key_unavailable' });
+  });
+});

@@ -1,0 +1,301 @@
+// The verdict benchmark (run it with `node bench/verdict/bench.mjs`). See docs/benchmarks.md "Verdict".
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Client } from 'pg';
+import { generateApiKey } from '@arbiter/auth';
+import { generateKeyEncryptionKey } from '@arbiter/crypto';
+import { databaseUrl, ensureDatabases, findFreePort, startPostgres, startRedis } from '@arbiter/devstack';
+import { benchmarkFixture, type BenchmarkFixture, type EngineRule } from '../../apps/verdict/src/engine';
+import { compareEngines } from './engine-vs-cedar';
+import { runLoad, type LoadResult } from './loadgen';
+
+const ROOT = path.resolve(__dirname, '../../..');
+const args = process.argv.slice(2);
+const QUICK = args.includes('--quick');
+const JSON_OUT = args.includes('--json') ? args[args.indexOf('--json') + 1] : undefined;
+const SECONDS = QUICK ? 3 : 10;
+const option = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
+/** --sizes 100 / --connections 64: a subset, for profiling (BENCH_NODE_OPTIONS_VERDICT="--cpu-prof --cpu-prof-dir=/tmp/prof"). */
+const SIZES = (option('--sizes') ?? '10,100,1000').split(',').map(Number);
+const CONNECTIONS = (option('--connections') ?? '1,16,64').split(',').map(Number);
+const SKIP_ENGINES = args.includes('--http-only');
+const INTERNAL_TOKEN = 'bench-internal-token-0123456789';
+
+const log = (line: string) => process.stdout.write(`${line}\n`);
+const results: Record<string, unknown> = {};
+
+async function main() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbiter-verdict-bench-'));
+  fs.chmodSync(dir, 0o755); // PostgreSQL runs as the postgres user, which must traverse this folder
+  const children: ChildProcess[] = [];
+  const pg = await startPostgres({ dataDir: path.join(dir, 'pg'), durable: true, settings: { max_connections: '200' } });
+  const redis = await startRedis({ dir: path.join(dir, 'redis') });
+  try {
+    results.machine = machine();
+    results.postgres = await pgSettings(pg.url);
+    log(`machine: ${JSON.stringify(results.machine)}`);
+    log(`PostgreSQL: ${JSON.stringify(results.postgres)}`);
+    await ensureDatabases(pg.url, ['arbiter_registry', 'arbiter_verdict']);
+    const adminKey = generateApiKey();
+    const env = {
+      PATH: process.env.PATH,
+      HOST: '127.0.0.1',
+      REDIS_URL: redis.url,
+      INTERNAL_TOKEN,
+      KEY_ENCRYPTION_KEY: generateKeyEncryptionKey(),
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
+    };
+    const registry = await startService(children, 'registry', path.join(ROOT, 'dist/apps/registry/main.js'), {
+      ...env,
+      DATABASE_URL_REGISTRY: databaseUrl(pg.url, 'arbiter_registry'),
+      BOOTSTRAP_ADMIN_KEY: adminKey,
+    });
+    const verdictDb = databaseUrl(pg.url, 'arbiter_verdict');
+    const verdict = await startService(children, 'verdict', path.join(ROOT, 'dist/apps/verdict/main.js'), { ...env, DATABASE_URL_VERDICT: verdictDb, REGISTRY_URL: registry });
+    const verdictProcess = children[children.length - 1];
+    // A second replica on the same database and Redis (the "2 replicas" rows): what a second process buys on two cores.
+    const verdict2 = await startService(children, 'verdict', path.join(ROOT, 'dist/apps/verdict/main.js'), { ...env, DATABASE_URL_VERDICT: verdictDb, REGISTRY_URL: registry });
+    const verdict2Process = children[children.length - 1];
+    const floor = await startService(children, 'floor', path.join(ROOT, 'dist/bench/verdict/floor.js'), { PATH: process.env.PATH, DATABASE_URL: verdictDb }, '/livez-not-served');
+
+    // --- engine alone vs Cedar (servers idle) ---------------------------------------------------------
+    const engines = (SKIP_ENGINES ? [] : SIZES).map((n) => {
+      const r = compareEngines(n, QUICK ? 1 : 3);
+      log(`engine vs cedar-wasm, ${n} rules: engine ${r.engine_per_second}/s, cedar ${r.cedar_per_second}/s, ratio ${r.ratio}x, same verdicts on ${Math.round(r.agreement * 100)}% of requests`);
+      return r;
+    });
+    results.engine_vs_cedar = engines;
+
+    // --- HTTP checks ------------------------------------------------------------------------------------
+    const tenants: Record<number, { id: string; key: string; bodies: string[] }> = {};
+    for (const n of SIZES) {
+      const started = Date.now();
+      tenants[n] = await benchTenant(registry, adminKey, n);
+      log(`tenant with ${n} rules made through the registry API in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      await preflight(verdict, tenants[n]);
+    }
+    const checks: Array<LoadResult & { rules: number; server_cpu_us_per_request: number }> = [];
+    const floors: Array<LoadResult & { server_cpu_us_per_request: number }> = [];
+    const floorBodies = (tenants[100] ?? tenants[SIZES[0]]).bodies;
+    const floorProcess = children[children.length - 1];
+    await runLoad({ url: floor, path: '/check', headers: {}, bodies: floorBodies, connections: 64, seconds: 2 }); // warm-up
+    for (const c of CONNECTIONS) {
+      const r = await measured(floorProcess, pg.pid, () => runLoad({ url: floor, path: '/check', headers: {}, bodies: floorBodies, connections: c, seconds: SECONDS }));
+      floors.push(r);
+      log(`floor (express 5 + ES256 + group commit), ${c} connections: ${r.per_second}/s, p50 ${r.p50_ms} ms, p99 ${r.p99_ms} ms, failures ${r.failures}, CPU per request: server ${r.server_cpu_us_per_request} µs, PostgreSQL ${r.postgres_cpu_us_per_request} µs`);
+    }
+    for (const n of SIZES) {
+      const t = tenants[n];
+      const load = (connections: number, seconds: number) =>
+        runLoad({ url: verdict, path: `/${t.id}/v1/check`, headers: { 'x-api-key': t.key }, bodies: t.bodies, connections, seconds });
+      await load(64, 3); // warm-up: JIT, pool, key ring
+      for (const c of CONNECTIONS) {
+        const r = await measured(verdictProcess, pg.pid, () => load(c, SECONDS));
+        checks.push({ rules: n, ...r });
+        log(`check, ${n} rules, ${c} connections: ${r.per_second}/s, p50 ${r.p50_ms} ms, p99 ${r.p99_ms} ms, failures ${r.failures} ${JSON.stringify(r.statuses)}, CPU per request: server ${r.server_cpu_us_per_request} µs, PostgreSQL ${r.postgres_cpu_us_per_request} µs`);
+      }
+    }
+    // Two replicas, 32 connections each.
+    const replicas: Array<LoadResult & { rules: number }> = [];
+    for (const n of SIZES) {
+      if (!CONNECTIONS.includes(64)) break;
+      const t = tenants[n];
+      const load = (seconds: number) =>
+        runLoad({ url: [verdict, verdict2], path: `/${t.id}/v1/check`, headers: { 'x-api-key': t.key }, bodies: t.bodies, connections: 64, seconds });
+      await load(3);
+      const r = await load(SECONDS);
+      replicas.push({ rules: n, ...r });
+      log(`check, ${n} rules, 64 connections over 2 replicas: ${r.per_second}/s, p50 ${r.p50_ms} ms, p99 ${r.p99_ms} ms, failures ${r.failures} ${JSON.stringify(r.statuses)}`);
+    }
+    results.checks_two_replicas = replicas;
+    void verdict2Process;
+
+    // The shared HTTP stack alone (logging, metrics, tsoa, authentication): GET /v1/whoami, no evaluation, no write.
+    const t100 = tenants[100] ?? tenants[SIZES[0]];
+    const whoami = await measured(verdictProcess, pg.pid, () =>
+      runLoad({ url: verdict, path: '/v1/whoami', method: 'GET', headers: { 'x-api-key': t100.key }, bodies: [], connections: 64, seconds: QUICK ? 3 : 5 }),
+    );
+    results.whoami_64 = whoami;
+    log(`GET /v1/whoami (HTTP stack + authentication only), 64 connections: ${whoami.per_second}/s, p99 ${whoami.p99_ms} ms, CPU per request: server ${whoami.server_cpu_us_per_request} µs`);
+    results.floor = floors;
+    results.checks = checks;
+    const c100 = checks.find((c) => c.rules === 100 && c.connections === 64);
+    const f64 = floors.find((f) => f.connections === 64);
+    if (c100 && f64) {
+      results.ratio_to_floor_100_rules_64 = Math.round((c100.per_second / f64.per_second) * 100) / 100;
+      log(`ratio to the floor at 64 connections, 100 rules: ${results.ratio_to_floor_100_rules_64}`);
+    }
+    results.consultations_written = await count(verdictDb);
+    log(`consultations written: ${results.consultations_written}`);
+  } finally {
+    for (const c of children) c.kill('SIGTERM');
+    await Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : c.once('exit', r)))));
+    await Promise.allSettled([pg.stop(), redis.stop()]);
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  if (JSON_OUT) fs.writeFileSync(JSON_OUT, JSON.stringify(results, null, 2));
+}
+
+/**
+ * CPU seconds used so far by a process and all its descendants (Linux /proc; clock ticks of 10 ms),
+ * including descendants that have exited meanwhile (PostgreSQL's autovacuum workers come and go).
+ */
+function treeCpuSeconds(root: number): number {
+  const procs = new Map<number, { ppid: number; ticks: number; children: number }>();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      procs.set(Number(entry), { ppid: Number(f[1]), ticks: Number(f[11]) + Number(f[12]), children: Number(f[13]) + Number(f[14]) });
+    } catch {
+      /* exited meanwhile */
+    }
+  }
+  let ticks = 0;
+  const todo = [root];
+  while (todo.length) {
+    const pid = todo.pop()!;
+    // cutime/cstime: the CPU of exited children this process has waited for.
+    ticks += (procs.get(pid)?.ticks ?? 0) + (procs.get(pid)?.children ?? 0);
+    for (const [child, p] of procs) if (p.ppid === pid) todo.push(child);
+  }
+  return ticks / 100;
+}
+
+/** Runs a load and adds the CPU it cost the server and PostgreSQL, per request (contention-independent). */
+async function measured(server: ChildProcess, pgPid: number, run: () => Promise<LoadResult>) {
+  const s0 = treeCpuSeconds(server.pid!);
+  const p0 = treeCpuSeconds(pgPid);
+  const r = await run();
+  const perRequest = (seconds: number) => Math.round((seconds * 1e6) / Math.max(1, r.requests));
+  return { ...r, server_cpu_us_per_request: perRequest(treeCpuSeconds(server.pid!) - s0), postgres_cpu_us_per_request: perRequest(treeCpuSeconds(pgPid) - p0) };
+}
+
+function machine() {
+  return { nproc: os.cpus().length, cpu: os.cpus()[0]?.model, memory_gib: Math.round(os.totalmem() / 2 ** 30), node: process.version, loadavg_at_start: os.loadavg().map((x) => Math.round(x * 100) / 100) };
+}
+
+async function pgSettings(url: string) {
+  const c = new Client({ connectionString: url });
+  await c.connect();
+  const { rows } = await c.query(`SELECT name, setting FROM pg_settings WHERE name IN ('fsync', 'synchronous_commit', 'wal_sync_method')`);
+  await c.end();
+  return Object.fromEntries(rows.map((r) => [r.name, r.setting])) as Record<string, string>;
+}
+
+async function count(url: string): Promise<number> {
+  const c = new Client({ connectionString: url });
+  await c.connect();
+  const { rows } = await c.query('SELECT count(*)::int AS n FROM consultations');
+  await c.end();
+  return rows[0].n;
+}
+
+/** Runs a bundled Node program on a free port; resolves with its URL once it answers HTTP. */
+async function startService(children: ChildProcess[], name: string, file: string, env: NodeJS.ProcessEnv, probe = '/livez'): Promise<string> {
+  const port = await findFreePort();
+  const nodeArgs = (process.env[`BENCH_NODE_OPTIONS_${name.toUpperCase()}`] ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, file], { env: { ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'] });
+  children.push(child);
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 300; i++) {
+    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}`);
+    const answered = await fetch(`${url}${probe}`).then(
+      () => true,
+      () => false,
+    );
+    if (answered) return url;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${name} did not answer within 30 s`);
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers of the registry, read by field
+async function api(url: string, method: string, pathname: string, headers: Record<string, string>, body?: unknown): Promise<any> {
+  const res = await fetch(new URL(pathname, url), { method, headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+  if (!res.ok) throw new Error(`${method} ${pathname}: ${res.status} ${await res.text()}`);
+  return res.json();
+}
+
+/** A fixture rule as the registry's rule body (enum requirements name no values there: typed as strings). */
+function ruleBody(rule: EngineRule) {
+  return {
+    directive: rule.statement,
+    severity: rule.severity,
+    ...(rule.verdict ? { verdict: rule.verdict } : {}),
+    ...(rule.applies_to ? { applies_to: rule.applies_to } : {}),
+    conditions: rule.conditions,
+    condition_mode: rule.condition_mode,
+    requires: (rule.requires ?? []).map((r) => ({ ...r, type: r.type === 'enum' ? 'string' : r.type })),
+    deciders: (rule.deciders ?? []).map((d) => (d.startsWith('hum-') ? `role-${d.slice(4)}` : d)),
+    ...(rule.priority !== undefined && rule.priority !== null ? { priority: rule.priority } : {}),
+  };
+}
+
+/** A tenant holding the fixture's n rules (and its overrides in effect), made through the registry API. */
+async function benchTenant(registry: string, adminKey: string, n: number) {
+  const fixture: BenchmarkFixture = benchmarkFixture(n);
+  const auth = { Authorization: `Bearer ${adminKey}` };
+  const tenant = await api(registry, 'POST', '/api/v1/tenants', auth, {
+    name: `bench ${n}`,
+    slug: `bench-${n}-${Date.now()}`,
+    settings: {
+      scope_schema: { fields: { region: { allowed_values: ['eu', 'us', 'apac'] }, env: { allowed_values: ['prod', 'staging'] }, business_unit: { allowed_values: ['retail', 'corporate', 'treasury'] } } },
+      default_verdict: 'allowed',
+    },
+  });
+  const principal = await api(registry, 'POST', '/api/v1/principals', auth, { kind: 'agent', name: 'bench', tenant_id: tenant.id });
+  const key = await api(registry, 'POST', '/api/v1/api-keys', auth, { principal_id: principal.id, permissions: ['check'], tenant_id: tenant.id });
+  const adminPrincipal = await api(registry, 'POST', '/api/v1/principals', auth, { kind: 'human', name: 'bench-admin', tenant_id: tenant.id });
+  const admin = await api(registry, 'POST', '/api/v1/api-keys', auth, { principal_id: adminPrincipal.id, permissions: ['admin'], tenant_id: tenant.id });
+  const tenantAuth = { Authorization: `Bearer ${admin.key}` };
+
+  const scopes = new Map<string, string>();
+  const scopeFor = async (selector: Record<string, unknown>) => {
+    const k = JSON.stringify(Object.entries(selector).sort());
+    if (!scopes.has(k)) scopes.set(k, (await api(registry, 'POST', '/api/v1/scopes', tenantAuth, { name: `s${scopes.size}`, selector })).id);
+    return scopes.get(k)!;
+  };
+  const ruleIds = new Map<string, { id: string; scope: string }>();
+  for (const rule of fixture.rules) await scopeFor(rule.selector);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      while (next < fixture.rules.length) {
+        const rule = fixture.rules[next++];
+        const scope = await scopeFor(rule.selector);
+        const made = await api(registry, 'POST', `/api/v1/scopes/${scope}/rules`, tenantAuth, ruleBody(rule));
+        ruleIds.set(rule.rule_id, { id: made.id, scope });
+      }
+    }),
+  );
+  for (const o of fixture.overrides) {
+    if (o.expires_at && Date.parse(o.expires_at) <= fixture.now) continue; // expired in the fixture: left out
+    const target = ruleIds.get(o.target_rule_ids[0])!;
+    await api(registry, 'POST', `/api/v1/scopes/${target.scope}/overrides`, tenantAuth, {
+      target_id: target.id,
+      override_type: 'temporary',
+      justification: 'benchmark',
+      applies_to_scope: o.applies_to_scope,
+      expires_at: new Date(Date.now() + 86_400_000).toISOString(),
+    });
+  }
+  const bodies = fixture.requests.map((r) => JSON.stringify({ action: r.action, resource: r.resource, scope: r.scope, parameters: r.parameters, context: r.context }));
+  return { id: tenant.id as string, key: key.key as string, bodies };
+}
+
+/** Every body must give a complete verdict (200) before the load runs. */
+async function preflight(verdict: string, t: { id: string; key: string; bodies: string[] }) {
+  for (const body of t.bodies) {
+    const res = await fetch(`${verdict}/${t.id}/v1/check`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': t.key }, body });
+    if (res.status !== 200) throw new Error(`preflight: ${res.status} ${await res.text()}`);
+  }
+}
+
+main().catch((err) => {
+  process.stderr.write(`${(err as Error).stack}\n`);
+  process.exit(1);
+});

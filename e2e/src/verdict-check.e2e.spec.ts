@@ -1,0 +1,287 @@
+import { Client } from 'pg';
+import request from 'supertest';
+import { createPrincipalWithKey } from '../../apps/registry/test/harness';
+import { createVerdictTenant, expectConforms, registryApi, startVerdictStack, verdictApi, within, type VerdictStack, type VerdictTenant } from './verdict-harness';
+
+const CHECK = '/{tenant_id}/v1/check';
+
+/** Document 1 check through HTTP against the real registry, PostgreSQL and Redis. */
+describe('POST /<tenant_id>/v1/check', () => {
+  let stack: VerdictStack;
+  let t: VerdictTenant;
+  let other: VerdictTenant;
+  const rules: Record<string, { id: string; current_version_id: string }> = {};
+  let euScope: string;
+  let tenantScope: string;
+
+  const transfer = (parameters: object, extra: object = {}) => ({
+    action: 'payments.transfer',
+    resource: 'acct:eu/4471',
+    scope: { region: 'eu', env: 'prod' },
+    parameters,
+    ...extra,
+  });
+
+  beforeAll(async () => {
+    stack = await startVerdictStack();
+    t = await createVerdictTenant(stack, 'check-a');
+    other = await createVerdictTenant(stack, 'check-b');
+    const reg = registryApi(stack, t.adminKey);
+    tenantScope = await reg.scope('whole-tenant');
+    euScope = await reg.scope('eu', { region: 'eu' });
+    rules.sanctions = await reg.rule(tenantScope, {
+      directive: 'No transfers to sanctioned countries',
+      severity: 'MANDATORY',
+      applies_to: { actions: ['payments.transfer'] },
+      conditions: [{ field: 'beneficiary.country', op: 'in', value: ['KP', 'IR'] }],
+    });
+    rules.large = await reg.rule(euScope, {
+      directive: 'Transfers above 10,000 need CFO approval',
+      severity: 'REQUIRES_APPROVAL',
+      applies_to: { actions: ['payments.transfer'] },
+      conditions: [{ field: 'transfer.amount', op: 'gt', value: 10000 }],
+      deciders: ['role-cfo'],
+    });
+    rules.euAllow = await reg.rule(euScope, { directive: 'EU payments are allowed', severity: 'ALLOW', applies_to: { actions: ['payments.*'] } });
+    rules.observe = await reg.rule(tenantScope, { directive: 'Watch exports', severity: 'ADVISORY', applies_to: { actions: ['reports.export'] } });
+    rules.custom = await reg.rule(tenantScope, { directive: 'Escalate deletions', severity: 'MANDATORY', verdict: 'escalate', applies_to: { actions: ['records.delete'] } });
+  });
+  afterAll(() => stack.stop());
+
+  const agent = () => verdictApi(stack, t.agent.key, t.id);
+
+  it('answers allowed with the whole evidence, both headers, and a committed consultation', async () => {
+    const res = await agent().check(transfer({ beneficiary: { country: 'DE' }, transfer: { amount: 500 } })).expect(200);
+    expectConforms(res, 'post', CHECK);
+    expect(Object.keys(res.body)).toEqual([
+      'operation_status',
+      'verdict',
+      'cited_rule_ids',
+      'cited_rule_version_ids',
+      'dominating_rule_id',
+      'precedence_trace',
+      'resolved_target_ids',
+      'consultation_id',
+      'signed_verdict',
+      'context_hash',
+    ]);
+    expect(res.body).toMatchObject({
+      operation_status: 'complete',
+      verdict: 'allowed',
+      cited_rule_ids: [rules.euAllow.id],
+      cited_rule_version_ids: [rules.euAllow.current_version_id],
+      dominating_rule_id: rules.euAllow.id,
+      resolved_target_ids: [expect.stringMatching(/^tgt-[0-9a-f]{32}$/)],
+      consultation_id: expect.stringMatching(/^cns-[0-9a-f]{24}$/),
+      context_hash: expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
+    });
+    expect(res.body.precedence_trace.map((e: { rule_id: string; reason: string }) => [e.rule_id, e.reason])).toEqual([
+      [rules.sanctions.id, 'condition_false'],
+      [rules.large.id, 'condition_false'],
+      [rules.euAllow.id, 'fires'],
+    ]);
+    expect(res.body.precedence_trace[2]).toMatchObject({ severity: 'allow', scope_match: 'partial', decided_by: 'only_candidate' });
+    expect(res.headers['x-verdict-ttl']).toBe('300');
+    expect(res.headers['x-consultation-id']).toBe(res.body.consultation_id);
+    // Durable before the answer: the record is there the moment the response is.
+    const stored = await agent().consultation(res.body.consultation_id).expect(200);
+    expect(stored.body.signed_verdict).toBe(res.body.signed_verdict);
+  });
+
+  it('answers blocked with dominating_rule_id only among the optional fields', async () => {
+    const res = await agent().check(transfer({ beneficiary: { country: 'KP' }, transfer: { amount: 50_000 } })).expect(200);
+    expectConforms(res, 'post', CHECK);
+    expect(res.body).toEqual({
+      operation_status: 'complete',
+      verdict: 'blocked',
+      cited_rule_ids: [rules.sanctions.id, rules.large.id, rules.euAllow.id],
+      dominating_rule_id: rules.sanctions.id,
+      consultation_id: expect.any(String),
+      signed_verdict: expect.any(String),
+    });
+  });
+
+  it('answers approval_required with the approval hint naming the approvals collection', async () => {
+    const res = await agent().check(transfer({ beneficiary: { country: 'DE' }, transfer: { amount: 50_000 } })).expect(200);
+    expectConforms(res, 'post', CHECK);
+    expect(res.body).toEqual({
+      operation_status: 'complete',
+      verdict: 'approval_required',
+      cited_rule_ids: [rules.large.id, rules.euAllow.id],
+      consultation_id: expect.any(String),
+      signed_verdict: expect.any(String),
+      approval: { endpoint: `/${t.id}/v1/approvals`, example_body: { consultation_id: res.body.consultation_id, requester_notes: '' } },
+    });
+    const record = (await agent().consultation(res.body.consultation_id).expect(200)).body;
+    expect(record.triggers).toEqual([{ rule_id: rules.large.id, rule_version_id: rules.large.current_version_id, reason: 'Transfers above 10,000 need CFO approval' }]);
+    expect(record.candidate_deciders).toEqual(['role-cfo']);
+  });
+
+  it('gives observe, tenant-defined verdicts and the tenant default the whole evidence', async () => {
+    const observe = await agent().check({ action: 'reports.export', resource: 'report:q1', scope: { region: 'us' } }).expect(200);
+    expect(observe.body).toMatchObject({ verdict: 'observe', dominating_rule_id: rules.observe.id, context_hash: expect.any(String) });
+    const custom = await agent().check({ action: 'records.delete', resource: 'rec:1', scope: {} }).expect(200);
+    expect(custom.body).toMatchObject({ verdict: 'escalate', dominating_rule_id: rules.custom.id, precedence_trace: [expect.objectContaining({ severity: 'block' })] });
+    const none = await agent().check({ action: 'calendar.read', resource: 'cal:1', scope: {} }).expect(200);
+    expectConforms(none, 'post', CHECK);
+    expect(none.body).toMatchObject({ verdict: 'allowed', dominating_rule_id: null, cited_rule_ids: [], precedence_trace: [] });
+  });
+
+  it('applies X-Verdict-TTL up to 3600 and refuses anything else with 400 invalid_verdict_ttl', async () => {
+    const res = await agent().check(transfer({ beneficiary: { country: 'DE' }, transfer: { amount: 1 } }), { 'X-Verdict-TTL': '3600' }).expect(200);
+    expect(res.headers['x-verdict-ttl']).toBe('3600');
+    const record = (await agent().consultation(res.body.consultation_id).expect(200)).body;
+    expect(record.verdict_ttl_seconds).toBe(3600);
+    expect(Date.parse(record.expired_at) - Date.parse(record.requested_at)).toBe(3_600_000);
+    for (const bad of ['3601', '0', '-5', '12.5', 'soon']) {
+      const r = await agent().check(transfer({}), { 'X-Verdict-TTL': bad }).expect(400);
+      expect(r.body.code).toBe('invalid_verdict_ttl');
+    }
+  });
+
+  it('takes the default TTL from the tenant settings', async () => {
+    const tenant = await createVerdictTenant(stack, 'check-ttl', { verdict_ttl_seconds: 42 });
+    const res = await verdictApi(stack, tenant.agent.key, tenant.id).check({ action: 'x', resource: 'y', scope: {} }).expect(200);
+    expect(res.headers['x-verdict-ttl']).toBe('42');
+  });
+
+  it('refuses scope fields outside the scope_schema (invalid_scope_field) and values outside it (invalid_scope_value)', async () => {
+    const field = await agent().check({ ...transfer({}), scope: { region: 'eu', planet: 'mars' } }).expect(400);
+    expect(field.body).toMatchObject({ code: 'invalid_scope_field', details: { field: 'planet' } });
+    const value = await agent().check({ ...transfer({}), scope: { region: 'apac' } }).expect(400);
+    expect(value.body).toMatchObject({ code: 'invalid_scope_value', details: { field: 'region', allowed_values: ['eu', 'us'] } });
+    const typed = await agent().check({ ...transfer({}), scope: { tier: 'gold' } }).expect(400);
+    expect(typed.body).toMatchObject({ code: 'invalid_scope_value', details: { field: 'tier' } });
+    const shape = await agent().check({ ...transfer({}), scope: { region: { name: 'eu' } } }).expect(400);
+    expect(shape.body.code).toBe('invalid_scope_value');
+  });
+
+  it('answers 422 insufficient_context naming every missing field', async () => {
+    const res = await agent().check(transfer({ transfer: { amount: 20 } })).expect(422);
+    expect(res.body).toMatchObject({
+      code: 'insufficient_context',
+      details: { missing_fields: ['beneficiary.country'], required_context: [expect.objectContaining({ field: 'beneficiary.country', rule_ids: [rules.sanctions.id] })] },
+    });
+    const none = await agent().check(transfer({})).expect(422);
+    expect(none.body.details.missing_fields.sort()).toEqual(['beneficiary.country', 'transfer.amount']);
+  });
+
+  it('reads context Facts before parameters', async () => {
+    const res = await agent()
+      .check(transfer({ beneficiary: { country: 'DE' }, transfer: { amount: 5 } }, { context: { 'beneficiary.country': { value: 'IR', source: 'kyc' } } }))
+      .expect(200);
+    expect(res.body.verdict).toBe('blocked');
+  });
+
+  it('records on_behalf_of, authenticated only for an active human principal of the tenant', async () => {
+    const params = { beneficiary: { country: 'DE' }, transfer: { amount: 1 } };
+    const cases: Array<[string, boolean]> = [
+      [t.humanId, true],
+      [t.agent.id, false], // an agent is not a human
+      [other.humanId, false], // another tenant's human
+      ['hum-000000000000000000000000', false], // nobody
+    ];
+    for (const [onBehalfOf, authenticated] of cases) {
+      const res = await agent().check(transfer(params, { on_behalf_of: onBehalfOf })).expect(200);
+      const record = (await agent().consultation(res.body.consultation_id).expect(200)).body;
+      expect([record.on_behalf_of, record.on_behalf_of_authenticated]).toEqual([onBehalfOf, authenticated]);
+    }
+    const without = await agent().check(transfer(params)).expect(200);
+    const record = (await agent().consultation(without.body.consultation_id).expect(200)).body;
+    expect([record.on_behalf_of, record.on_behalf_of_authenticated]).toEqual([null, false]);
+  });
+
+  it('honours an override in effect and cites the neutralised rule', async () => {
+    const tenant = await createVerdictTenant(stack, 'check-override');
+    const reg = registryApi(stack, tenant.adminKey);
+    const scope = await reg.scope('all');
+    const block = await reg.rule(scope, { directive: 'no deploys', severity: 'MANDATORY', applies_to: { actions: ['infra.deploy'] } });
+    const api = verdictApi(stack, tenant.agent.key, tenant.id);
+    expect((await api.check({ action: 'infra.deploy', resource: 'svc:api', scope: { region: 'eu' } }).expect(200)).body.verdict).toBe('blocked');
+    const ovr = await reg.override(scope, {
+      override_type: 'temporary',
+      target_id: block.id,
+      applies_to_scope: { region: 'eu' },
+      expires_at: new Date(Date.now() + 3_600_000).toISOString(),
+      justification: 'incident',
+    });
+    const res = await within(5_000, async () => {
+      const r = await api.check({ action: 'infra.deploy', resource: 'svc:api', scope: { region: 'eu' } }).expect(200);
+      expect(r.body.verdict).toBe('allowed');
+      return r;
+    });
+    expect(res.body.cited_rule_ids).toEqual([block.id]);
+    expect(res.body.precedence_trace).toEqual([expect.objectContaining({ rule_id: block.id, reason: 'overridden', overridden_by: ovr.id })]);
+    // Other scopes are not covered by it.
+    expect((await api.check({ action: 'infra.deploy', resource: 'svc:api', scope: { region: 'us' } }).expect(200)).body.verdict).toBe('blocked');
+  });
+
+  it('answers 401 missing_credentials without a key and 401 invalid_credentials with a wrong one', async () => {
+    const missing = await verdictApi(stack, undefined, t.id).check(transfer({})).expect(401);
+    expect(missing.body.code).toBe('missing_credentials');
+    const wrong = await verdictApi(stack, `ak-${'0'.repeat(64)}`, t.id).check(transfer({})).expect(401);
+    expect(wrong.body.code).toBe('invalid_credentials');
+  });
+
+  it('needs the check permission', async () => {
+    const reader = await createPrincipalWithKey(stack.registry, t.adminKey, { permissions: ['read'] });
+    const res = await verdictApi(stack, reader.key, t.id).check(transfer({})).expect(403);
+    expect(res.body).toMatchObject({ code: 'insufficient_permission', details: { permission: 'check' } });
+  });
+
+  it('answers 403 cross_tenant_forbidden for another tenant in the path, and accepts the own slug', async () => {
+    const res = await verdictApi(stack, t.agent.key, other.id).check(transfer({})).expect(403);
+    expect(res.body.code).toBe('cross_tenant_forbidden');
+    await verdictApi(stack, t.agent.key, t.slug).check(transfer({ beneficiary: { country: 'DE' }, transfer: { amount: 1 } })).expect(200);
+  });
+
+  it('answers 403 principal_deactivated once the caller is deactivated', async () => {
+    const p = await createPrincipalWithKey(stack.registry, t.adminKey, { permissions: ['check'] });
+    const api = verdictApi(stack, p.key, t.id);
+    await api.check({ action: 'calendar.read', resource: 'c', scope: {} }).expect(200);
+    await registryApi(stack, t.adminKey).patchPrincipal(p.principalId, { active: false });
+    await within(5_000, async () => {
+      const res = await api.check({ action: 'calendar.read', resource: 'c', scope: {} });
+      expect([res.status, res.body.code]).toEqual([403, 'principal_deactivated']);
+    });
+  });
+
+  it('refuses malformed bodies with a clean 400', async () => {
+    const missing = await agent().check({ resource: 'r', scope: {} }).expect(400);
+    expect(missing.body.code).toBe('validation_failed');
+    const extra = await agent().check({ ...transfer({}), surprise: 1 }).expect(400);
+    expect(extra.body.code).toBe('validation_failed');
+    const notJson = await request(stack.verdict.url).post(`/${t.id}/v1/check`).set('X-API-Key', t.agent.key).set('content-type', 'application/json').send('{"action":').expect(400);
+    expect(notJson.body.code).toBe('malformed_json');
+    const fact = await agent().check(transfer({}, { context: { 'beneficiary.country': { source: 'kyc' } } })).expect(400);
+    expect(fact.body).toMatchObject({ code: 'invalid_context_shape', details: { field: 'beneficiary.country' } });
+    const nul = await agent().check({ action: 'calendar.read', resource: 'c', scope: {}, parameters: { note: 'a\u0000b' } }).expect(400);
+    expect(nul.body.code).toBe('validation_failed');
+  });
+
+  it('counts signed verdicts and group-commit batch sizes in /metrics', async () => {
+    const res = await request(stack.verdict.url).get('/metrics').expect(200);
+    expect(res.text).toMatch(/arbiter_verdicts_total\{[^}]*operation="check"[^}]*verdict="allowed"[^}]*\} [1-9]/);
+    expect(res.text).toMatch(/arbiter_consultation_commit_batch_size_count\{[^}]*\} [1-9]/);
+  });
+
+  it('answers 500 signing_key_unavailable when the key cannot be decrypted, and writes nothing', async () => {
+    const tenant = await createVerdictTenant(stack, 'check-broken-key');
+    const db = new Client({ connectionString: stack.verdictDbUrl });
+    await db.connect();
+    try {
+      const year = new Date().getUTCFullYear();
+      await db.query(
+        `INSERT INTO signing_keys (kid, owner_id, epoch, algorithm, public_jwk, encrypted_private_key, not_before)
+         VALUES ($1, $2, $3, 'ES256', '{"kty":"EC","crv":"P-256","x":"AA","y":"AA"}', 'v1.AAAAAAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAA.AAAA', now() - interval '1 minute')`,
+        [`${tenant.id}:${year}`, tenant.id, String(year)],
+      );
+      const res = await verdictApi(stack, tenant.agent.key, tenant.id).check({ action: 'a', resource: 'r', scope: {} }).expect(500);
+      expect(res.body).toMatchObject({ code: 'signing_key_unavailable', message: 'The verdict signing key could not be resolved' });
+      const { rows } = await db.query('SELECT count(*)::int AS n FROM consultations WHERE tenant_id = $1', [tenant.id]);
+      expect(rows[0].n).toBe(0);
+    } finally {
+      await db.end();
+    }
+  });
+});

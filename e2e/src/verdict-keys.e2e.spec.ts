@@ -1,0 +1,160 @@
+import { createPublicKey, verify } from 'node:crypto';
+import { createLogger } from '@arbiter/http';
+import { testRedisUrl } from '@arbiter/testing';
+import { TEST_INTERNAL_TOKEN } from '../../apps/registry/test/harness';
+import { loadVerdictConfig } from '../../apps/verdict/src/config';
+import { startVerdict } from '../../apps/verdict/src/server';
+import { verdictCli } from '../../apps/verdict/src/cli';
+import { createVerdictTenant, expectConforms, startVerdictStack, verdictApi, within, type VerdictStack, type VerdictTenant } from './verdict-harness';
+
+interface Jwk {
+  kid: string;
+  kty: string;
+  crv: string;
+  x: string;
+  y: string;
+  not_before: string;
+  not_after: string | null;
+}
+
+const kidOf = (jws: string) => JSON.parse(Buffer.from(jws.split('.')[0], 'base64url').toString()).kid as string;
+
+/** ES256 with node:crypto against a JWKS entry (the service signs with node:crypto too, but the key comes from the JWKS). */
+function verifies(jws: string, jwk: Jwk): boolean {
+  const [h, p, s] = jws.split('.');
+  const key = createPublicKey({ key: { kty: jwk.kty, crv: jwk.crv, x: jwk.x, y: jwk.y }, format: 'jwk' });
+  return verify('sha256', Buffer.from(`${h}.${p}`), { key, dsaEncoding: 'ieee-p1363' }, Buffer.from(s, 'base64url'));
+}
+
+describe('verdict signing keys and JWKS', () => {
+  let stack: VerdictStack;
+  let t: VerdictTenant;
+  const year = String(new Date().getUTCFullYear());
+
+  beforeAll(async () => {
+    stack = await startVerdictStack();
+    t = await createVerdictTenant(stack, 'keys-a');
+  });
+  afterAll(() => stack.stop());
+
+  const anonymous = () => verdictApi(stack, undefined, t.id);
+  const admin = () => verdictApi(stack, t.adminKey, t.id);
+  const jwks = async (): Promise<Jwk[]> => (await anonymous().get(`/v1/tenants/${t.slug}/jwks`).expect(200)).body.keys;
+  const check = async (api = verdictApi(stack, t.agent.key, t.id)) => (await api.check({ action: 'keys.test', resource: 'r', scope: {} }).expect(200)).body.signed_verdict as string;
+
+  it('answers 404 tenant_not_found for an unknown slug and 500 no_keys_configured before any key exists', async () => {
+    const unknown = await anonymous().get('/v1/tenants/no-such-tenant/jwks').expect(404);
+    expect(unknown.body.code).toBe('tenant_not_found');
+    const none = await anonymous().get(`/v1/tenants/${t.slug}/jwks`).expect(500);
+    expect(none.body.code).toBe('no_keys_configured');
+  });
+
+  it('sets keys up through the admin-only setup endpoint, idempotently', async () => {
+    const agent = await verdictApi(stack, t.agent.key, t.id).post(`/${t.id}/v1/signing-keys`).expect(403);
+    expect(agent.body.code).toBe('insufficient_permission');
+    await anonymous().post(`/${t.id}/v1/signing-keys`).expect(401);
+    const created = await admin().post(`/${t.id}/v1/signing-keys`).expect(201);
+    expectConforms(created, 'post', '/{tenant_id}/v1/signing-keys');
+    expect(created.body).toMatchObject({ tenant_id: t.id, current_kid: `${t.id}:${year}`, created: true, keys: [expect.objectContaining({ kid: `${t.id}:${year}`, not_after: null })] });
+    const again = await admin().post(`/${t.id}/v1/signing-keys`).expect(200);
+    expect(again.body).toMatchObject({ current_kid: `${t.id}:${year}`, created: false });
+  });
+
+  it('publishes the key set without authentication, with the cache headers of Document 1', async () => {
+    const res = await anonymous().get(`/v1/tenants/${t.slug}/jwks?v=2`).expect(200);
+    expectConforms(res, 'get', '/v1/tenants/{tenant_slug}/jwks');
+    expect(res.headers['cache-control']).toBe('public, max-age=300, immutable');
+    expect(res.body.keys).toEqual([
+      { kid: `${t.id}:${year}`, kty: 'EC', crv: 'P-256', x: expect.any(String), y: expect.any(String), alg: 'ES256', use: 'sig', not_before: expect.any(String), not_after: null },
+    ]);
+  });
+
+  it('rotates: scheduled is not due within the year (409), emergency switches at once and old verdicts still verify', async () => {
+    const before = await check();
+    expect(kidOf(before)).toBe(`${t.id}:${year}`);
+    const notDue = await admin().post(`/${t.id}/v1/signing-keys/rotate`, { mode: 'scheduled' }).expect(409);
+    expect(notDue.body.code).toBe('rotation_not_due');
+    const bad = await admin().post(`/${t.id}/v1/signing-keys/rotate`, { mode: 'sometime' }).expect(400);
+    expect(bad.body.code).toBe('validation_failed');
+
+    const rotated = await admin().post(`/${t.id}/v1/signing-keys/rotate`, { mode: 'emergency' }).expect(201);
+    expectConforms(rotated, 'post', '/{tenant_id}/v1/signing-keys/rotate');
+    expect(rotated.body).toMatchObject({ mode: 'emergency', kid: `${t.id}:${year}.1`, epoch: `${year}.1`, retired: [`${t.id}:${year}`] });
+    const after = await check();
+    expect(kidOf(after)).toBe(`${t.id}:${year}.1`);
+
+    const keys = await within(6_000, async () => {
+      const k = await jwks();
+      expect(k).toHaveLength(2);
+      return k;
+    });
+    const old = keys.find((k) => k.kid === `${t.id}:${year}`)!;
+    const current = keys.find((k) => k.kid === `${t.id}:${year}.1`)!;
+    expect(old.not_after).toBe(rotated.body.not_before);
+    expect(current.not_after).toBeNull();
+    expect(verifies(before, old)).toBe(true);
+    expect(verifies(after, current)).toBe(true);
+    expect(verifies(after, old)).toBe(false);
+  });
+
+  it('rotates through the CLI too, and every running replica switches at once', async () => {
+    // A second replica on the same database, warmed up so that it caches its signer.
+    const replica = await startVerdict(
+      loadVerdictConfig({
+        PORT: '0',
+        REDIS_URL: testRedisUrl(),
+        REGISTRY_URL: stack.registry.url,
+        INTERNAL_TOKEN: TEST_INTERNAL_TOKEN,
+        DATABASE_URL_VERDICT: stack.verdictDbUrl,
+        KEY_ENCRYPTION_KEY: stack.keyEncryptionKey,
+      }),
+      createLogger('verdict-replica', 'silent'),
+    );
+    try {
+      const onReplica = verdictApi({ verdict: replica }, t.agent.key, t.id);
+      const current = kidOf(await check(onReplica));
+      let out = '';
+      await verdictCli({ env: { DATABASE_URL_VERDICT: stack.verdictDbUrl, KEY_ENCRYPTION_KEY: stack.keyEncryptionKey, REDIS_URL: testRedisUrl() }, out: (s) => (out += s) }).parseAsync(
+        ['keys', 'rotate', '--tenant', t.id, '--mode', 'emergency'],
+        { from: 'user' },
+      );
+      const rotation = JSON.parse(out);
+      expect(rotation).toMatchObject({ kid: `${t.id}:${year}.2`, retired: [current] });
+      // Well within the 10 s signer cache lifetime: the rotation was announced on Redis.
+      await within(2_000, async () => {
+        expect(kidOf(await check(onReplica))).toBe(`${t.id}:${year}.2`);
+        expect(kidOf(await check())).toBe(`${t.id}:${year}.2`);
+      });
+      let listed = '';
+      await verdictCli({ env: { DATABASE_URL_VERDICT: stack.verdictDbUrl, KEY_ENCRYPTION_KEY: stack.keyEncryptionKey }, out: (s) => (listed += s) }).parseAsync(
+        ['keys', 'list', '--tenant', t.id],
+        { from: 'user' },
+      );
+      expect(JSON.parse(listed).keys.map((k: Jwk) => k.kid)).toEqual([`${t.id}:${year}`, `${t.id}:${year}.1`, `${t.id}:${year}.2`]);
+    } finally {
+      await replica.close();
+    }
+  });
+
+  it('creates a tenant key on first use when nobody set one up', async () => {
+    const fresh = await createVerdictTenant(stack, 'keys-first-use');
+    const jws = await check(verdictApi(stack, fresh.agent.key, fresh.id));
+    expect(kidOf(jws)).toBe(`${fresh.id}:${year}`);
+    const keys = (await anonymous().get(`/v1/tenants/${fresh.slug}/jwks`).expect(200)).body.keys;
+    expect(verifies(jws, keys[0])).toBe(true);
+  });
+
+  it('lets only admins list keys, and a platform admin set up any tenant', async () => {
+    const listed = await admin().get(`/${t.id}/v1/signing-keys`).expect(200);
+    expect(listed.body.keys).toHaveLength(3);
+    await verdictApi(stack, t.agent.key, t.id).get(`/${t.id}/v1/signing-keys`).expect(403);
+    const other = await createVerdictTenant(stack, 'keys-b');
+    const cross = await verdictApi(stack, t.adminKey, other.id).post(`/${other.id}/v1/signing-keys`).expect(403);
+    expect(cross.body.code).toBe('cross_tenant_forbidden');
+    const platform = verdictApi(stack, stack.registry.adminKey, other.id);
+    const made = await platform.post(`/${other.id}/v1/signing-keys`).expect(201);
+    expect(made.body.current_kid).toBe(`${other.id}:${year}`);
+    const missing = await platform.post('/tnt-000000000000000000000000/v1/signing-keys').expect(404);
+    expect(missing.body.code).toBe('tenant_not_found');
+  });
+});

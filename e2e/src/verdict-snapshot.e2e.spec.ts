@@ -1,0 +1,75 @@
+import { createVerdictTenant, registryApi, startVerdictStack, verdictApi, within, type VerdictStack, type VerdictTenant } from './verdict-harness';
+
+/**
+ * The gateway's snapshot of the registry (DESIGN.md section 1): checks on a fresh snapshot make no
+ * network call to the registry, and a change in the registry is seen within a second. The gateway
+ * reaches the registry through a proxy that counts requests and can play dead.
+ */
+describe('tenant snapshots', () => {
+  let stack: VerdictStack;
+  let t: VerdictTenant;
+  let scopeId: string;
+  let rule: { id: string };
+
+  const deploy = { action: 'infra.deploy', resource: 'svc:api', scope: { region: 'eu' } };
+
+  beforeAll(async () => {
+    // A long poll interval: pub/sub alone must carry changes, and no poll muddies the request count.
+    stack = await startVerdictStack({ proxy: true, env: { SNAPSHOT_POLL_MS: '600000' } });
+    t = await createVerdictTenant(stack, 'snap-a');
+    const reg = registryApi(stack, t.adminKey);
+    scopeId = await reg.scope('eu', { region: 'eu' });
+    rule = await reg.rule(scopeId, { directive: 'deploys are fine', severity: 'ALLOW', applies_to: { actions: ['infra.deploy'] } });
+  });
+  afterAll(() => stack.stop());
+
+  const agent = () => verdictApi(stack, t.agent.key, t.id);
+
+  it('answers checks on a fresh snapshot without any request to the registry', async () => {
+    await agent().check(deploy).expect(200); // loads the snapshot and the key's identity
+    const proxy = stack.proxy!;
+    proxy.requests.length = 0;
+    for (let i = 0; i < 20; i++) expect((await agent().check(deploy).expect(200)).body.verdict).toBe('allowed');
+    expect(proxy.requests).toEqual([]);
+  });
+
+  it('keeps answering from memory while the registry is unreachable', async () => {
+    await agent().check(deploy).expect(200);
+    stack.proxy!.down = true;
+    try {
+      const res = await agent().check(deploy).expect(200);
+      expect(res.body).toMatchObject({ verdict: 'allowed', consultation_id: expect.any(String) });
+      // A tenant the gateway has never loaded cannot be answered meanwhile.
+      const cold = await createVerdictTenant(stack, 'snap-cold');
+      const refused = await verdictApi(stack, cold.agent.key, cold.id).check(deploy);
+      expect(refused.status).toBe(503);
+      expect(['registry_unavailable', 'auth_unavailable']).toContain(refused.body.code);
+    } finally {
+      stack.proxy!.down = false;
+    }
+  });
+
+  it('sees a rule update within one second', async () => {
+    await agent().check(deploy).expect(200);
+    await registryApi(stack, t.adminKey).updateRule(scopeId, rule.id, { directive: 'deploy freeze', severity: 'MANDATORY', applies_to: { actions: ['infra.deploy'] } });
+    const res = await within(1_000, async () => {
+      const r = await agent().check(deploy).expect(200);
+      expect(r.body.verdict).toBe('blocked');
+      return r;
+    });
+    expect(res.body.dominating_rule_id).toBe(rule.id);
+  });
+
+  it('sees new rules, archived rules and changed tenant settings', async () => {
+    const reg = registryApi(stack, t.adminKey);
+    const audit = await reg.rule(scopeId, { directive: 'audit reads', severity: 'ADVISORY', applies_to: { actions: ['data.read'] } });
+    await within(1_000, async () => expect((await agent().check({ action: 'data.read', resource: 'd', scope: { region: 'eu' } }).expect(200)).body.verdict).toBe('observe'));
+    await reg.archiveRule(scopeId, audit.id);
+    await within(1_000, async () => expect((await agent().check({ action: 'data.read', resource: 'd', scope: { region: 'eu' } }).expect(200)).body.verdict).toBe('allowed'));
+    await reg.patchTenant(t.id, { settings: { scope_schema: { fields: { region: { allowed_values: ['eu', 'us'] }, team: {} } }, default_verdict: 'observe' } });
+    await within(1_000, async () => {
+      const res = await agent().check({ action: 'nothing.here', resource: 'x', scope: { team: 'payments' } }).expect(200);
+      expect(res.body.verdict).toBe('observe');
+    });
+  });
+});

@@ -1,0 +1,68 @@
+// The one place where the SDK meets HTTP: an openapi-fetch client typed by the generated `paths` of a
+// service, with its authentication header, and `unwrap`, which turns every non-2xx answer into the
+// service's typed error. No request is written by hand: paths, parameters and bodies are checked
+// against the committed OpenAPI documents at compile time.
+import createClient, { type Client } from 'openapi-fetch';
+import { errorFromResponse, transportError, type ArbiterError, type ServiceName } from './errors';
+
+export type FetchLike = (input: Request) => Promise<Response>;
+
+export interface ServiceClientOptions {
+  /** The service's base URL, e.g. http://127.0.0.1:3002 (a path prefix is kept). */
+  baseUrl: string;
+  /** An API key `ak-…` (verdict and ledger: X-API-Key; registry: Authorization: Bearer). Optional for public endpoints. */
+  apiKey?: string;
+  /** Another fetch (tests, proxies, instrumentation). Default: the global fetch. */
+  fetch?: FetchLike;
+  /** Extra headers sent with every request (e.g. a User-Agent). */
+  headers?: Record<string, string>;
+}
+
+/** An openapi-fetch client for one service, authenticated as that service expects (DESIGN.md section 3). */
+export function createServiceClient<Paths extends object>(service: ServiceName, opts: ServiceClientOptions): Client<Paths> {
+  const auth: Record<string, string> = {};
+  if (opts.apiKey) {
+    if (service === 'registry') auth.Authorization = `Bearer ${opts.apiKey}`;
+    else auth['X-API-Key'] = opts.apiKey;
+  }
+  const userFetch = opts.fetch;
+  return createClient<Paths>({
+    baseUrl: opts.baseUrl.replace(/\/+$/, ''),
+    headers: { ...opts.headers, ...auth },
+    // Resolved at call time, so a test or an instrumentation that replaces globalThis.fetch is honoured.
+    fetch: (request: Request) => (userFetch ?? globalThis.fetch)(request),
+  });
+}
+
+interface OpenApiFetchResult {
+  data?: unknown;
+  error?: unknown;
+  response: Response;
+}
+
+/** The data of a 2xx answer; any other answer (or no answer) becomes the service's ArbiterError. */
+export async function unwrap<R extends OpenApiFetchResult>(service: ServiceName, pending: Promise<R>): Promise<Exclude<R['data'], undefined>> {
+  return (await unwrapWithResponse(service, pending)).data;
+}
+
+/** As unwrap, keeping the Response (for headers such as X-Verdict-TTL or Cache-Control). */
+export async function unwrapWithResponse<R extends OpenApiFetchResult>(
+  service: ServiceName,
+  pending: Promise<R>,
+): Promise<{ data: Exclude<R['data'], undefined>; response: Response }> {
+  let result: R;
+  try {
+    result = await pending;
+  } catch (err) {
+    throw asTransportError(service, err);
+  }
+  const { response } = result;
+  if (!response.ok) throw errorFromResponse(service, response.status, result.error, response.headers.get('x-request-id') ?? undefined);
+  return { data: result.data as Exclude<R['data'], undefined>, response };
+}
+
+function asTransportError(service: ServiceName, err: unknown): ArbiterError {
+  const cause = err instanceof Error && err.cause instanceof Error ? `: ${err.cause.message}` : '';
+  const message = err instanceof Error ? `${err.message}${cause}` : String(err);
+  return transportError(service, err instanceof SyntaxError ? 'invalid_response' : 'network_error', message, err);
+}

@@ -1,0 +1,13 @@
+export * from './errors';
+export * from './types';
+export { createServiceClient, unwrap, unwrapWithResponse, type FetchLike, type ServiceClientOptions } from './http';
+export { createVerdictClient, maxAgeOf, type VerdictClient, type VerdictClientOptions, type VerdictPaths, type CallOptions, type EvaluateOptions, type ConsultationQuery } from './verdict-client';
+export { createLedgerClient, type LedgerClient, type LedgerClientOptions } from './ledger-client';
+export { createRegistryClient, type RegistryClient, type RegistryClientOptions } from './registry-client';
+export { checkFact, type FactProblem, type FactProblemCode } from './requirements';
+export { resolveUntilComplete, type FactProvider, type ResolveLoopOptions, type ResolveLoopResult, type RoundInfo, type DroppedFact } from './resolve-loop';
+export { RemoteJwks, StaticJwks, remoteJwks, assertKeySet, type JwksSource, type RemoteJwksOptions } from './jwks';
+export { verifyVerdict, decodeVerdictUnverified, type VerdictClaims, type VerifyVerdictOptions, type VerifiedVerdict } from './verify-verdict';
+export { requestApprovalAndWait, waitForApproval, isDecided, type PollBackoff, type WaitOptions } from './approvals';
+export { requireVerdict, verdictOf, bindingMismatches, type RequireVerdictOptions, type VerdictBinding, type RefusalCode } from './middleware';
+export * from './verify';

@@ -1,0 +1,62 @@
+// Friendly names for the generated schema types (src/generated/*.ts is regenerated from the committed
+// OpenAPI documents; these aliases keep SDK users' code stable when the generator's layout changes).
+import type { components as VerdictComponents, operations as VerdictOperations } from './generated/verdict';
+import type { components as LedgerComponents } from './generated/ledger';
+import type { components as RegistryComponents } from './generated/registry';
+
+export type { paths as VerdictGeneratedPaths } from './generated/verdict';
+export type { paths as LedgerPaths } from './generated/ledger';
+export type { paths as RegistryPaths } from './generated/registry';
+
+type V = VerdictComponents['schemas'];
+type L = LedgerComponents['schemas'];
+type R = RegistryComponents['schemas'];
+
+// --- verdict (Document 1) ---
+export type Fact = V['Fact'];
+export type Context = V['Context'];
+export type Requirement = V['Requirement'];
+export type ScopeFields = V['ScopeFields'];
+export type CheckRequest = V['CheckRequest'];
+export type CheckResponse = V['CheckResponse'];
+export type ResolveRequest = V['ResolveRequest'];
+export type OverviewResolveRequest = V['OverviewResolveRequest'];
+export type ResolveResponse = V['ResolveResponse'];
+export type IncompleteResolveResponse = V['IncompleteResolveResponse'];
+export type CompleteResolveResponse = V['CompleteResolveResponse'];
+export type OverviewIncompleteResponse = V['OverviewIncompleteResponse'];
+export type OverviewCompleteResponse = V['OverviewCompleteResponse'];
+export type ConsultationRecord = V['ConsultationRecord'];
+export type ConsultationList = V['ConsultationList'];
+export type RuleVersion = V['RuleVersion'];
+export type VerificationKey = V['VerificationKey'];
+export type KeySet = V['KeySet'];
+export type SigningKeyRotation = V['SigningKeyRotation'];
+export type Identity = V['Identity'];
+export type VerdictErrorBody = V['ErrorBody'];
+
+// --- ledger (Document 3) ---
+export type LedgerFact = L['Fact'];
+export type LedgerFactListEntry = L['FactListEntry'];
+export type LedgerFactList = L['FactList'];
+export type SealFactBody = L['SealFactBody'];
+export type ProofBundle = L['ProofBundle'];
+export type LedgerPublicKey = L['LedgerPublicKey'];
+export type LedgerKeySet = L['LedgerKeySet'];
+export type LedgerKeyRotation = L['KeyRotation'];
+export type StreamVerification = L['VerificationResult'];
+
+// --- registry (Document 2) ---
+export type WebhookKeySet = R['WebhookKeySet'];
+export type WebhookPublicKey = R['WebhookPublicKey'];
+export type WebhookKeyRotation = R['WebhookKeyRotation'];
+
+export type Approval = V['Approval'];
+export type ApprovalGrant = V['ApprovalGrant'];
+export type ApprovalList = V['ApprovalList'];
+export type CreateApprovalBody = V['CreateApprovalBody'];
+export type DecideApprovalBody = V['DecisionBody'];
+export type ApprovalListQuery = NonNullable<VerdictOperations['ListApprovals']['parameters']['query']>;
+
+/** Rotation modes of every service's signing keys (DESIGN.md section 5). */
+export type RotationMode = 'scheduled' | 'emergency';

@@ -1,0 +1,75 @@
+import { makeConsultation, makeKey, TENANT } from '../../test/fixtures';
+import type { Approval, RuleVersion } from '../types';
+import { EVIDENCE_PACK_FORMAT, verifyEvidencePack, type EvidencePack } from './evidence';
+
+const now = Date.parse('2026-03-01T12:00:00.000Z');
+const key = makeKey(`${TENANT}:2026`, { notBefore: '2026-01-01T00:00:00.000Z' });
+
+function pack(): EvidencePack {
+  const consultation = makeConsultation(key, {}, now) as unknown as EvidencePack['consultation'];
+  const ruleVersion = { id: 'rv-large-1', rule_id: 'rul-large', tenant_id: TENANT, version: 1, statement: 'Large transfers need approval', severity: 'REQUIRES_APPROVAL' } as RuleVersion;
+  const approval = {
+    id: 'apr-1',
+    status: 'approved',
+    requester: 'agn-1',
+    intended_action: consultation.action,
+    intended_resource: consultation.resource,
+    intended_parameters: consultation.parameters,
+    triggers: consultation.triggers,
+    requested_at: '2026-03-01T12:00:01.000Z',
+    consultation_id: consultation.id,
+    candidate_deciders: ['role-cfo'],
+    decider: 'hum-cfo',
+    decision: 'approve',
+    decided_at: '2026-03-01T12:05:00.000Z',
+  } as Approval;
+  return {
+    format: EVIDENCE_PACK_FORMAT,
+    version: 1,
+    exported_at: '2026-03-02T00:00:00.000Z',
+    source: { verdict_url: 'http://verdict', tenant_id: TENANT },
+    consultation,
+    jwks: { keys: [key.jwk] },
+    rule_versions: [ruleVersion],
+    approvals: [approval],
+    approvals_available: true,
+  };
+}
+
+const failed = async (p: unknown) => (await verifyEvidencePack(p, { now })).checks.filter((c) => c.status === 'fail');
+
+describe(verifyEvidencePack.name, () => {
+  it('verifies a complete pack offline', async () => {
+    const report = await verifyEvidencePack(pack(), { now });
+    expect(report.valid).toBe(true);
+    expect(report.checks.map((c) => c.check)).toEqual(expect.arrayContaining(['format', 'consultation.normative_hash', 'consultation.signature', 'rule_versions', 'approval.apr-1']));
+  });
+
+  it('fails a pack whose key set lacks the signing key', async () => {
+    const p = pack();
+    p.jwks = { keys: [makeKey(`${TENANT}:2025`).jwk] };
+    expect((await failed(p)).map((c) => c.check)).toEqual(['consultation.signature']);
+  });
+
+  it('fails a pack missing a cited rule version, or holding one of another rule', async () => {
+    const p = pack();
+    p.rule_versions = [];
+    expect(await failed(p)).toEqual([{ check: 'rule_versions', status: 'fail', message: 'cited rule versions missing from the pack: rv-large-1' }]);
+    const q = pack();
+    q.rule_versions[0].rule_id = 'rul-other';
+    expect((await failed(q))[0].message).toContain('its rule rul-other is not among the cited rules');
+  });
+
+  it('fails an approval about another operation, or with a contradicting decision', async () => {
+    const p = pack();
+    p.approvals[0].intended_parameters = { transfer: { amount: 1 } };
+    expect((await failed(p))[0]).toMatchObject({ check: 'approval.apr-1', message: expect.stringContaining('intended_parameters') });
+    const q = pack();
+    q.approvals[0].decision = 'reject';
+    expect((await failed(q))[0].message).toContain('status approved contradicts decision reject');
+  });
+
+  it('refuses a file that is not a pack', async () => {
+    expect(await failed({ consultation: {} })).toEqual([{ check: 'format', status: 'fail', message: expect.stringContaining('not an evidence pack') }]);
+  });
+});

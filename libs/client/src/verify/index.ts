@@ -1,0 +1,5 @@
+export { ReportBuilder, failures, type CheckResult, type CheckStatus, type VerificationReport } from './report';
+export { verifyConsultation, normativeHashOf, contextHashOf, type VerifyConsultationOptions } from './consultation';
+export { verifyLedgerBundle, ledgerFactHash, factsFromDocuments, GENESIS_PREV_HASH, type LedgerBundleInput, type LedgerBundleReport } from './ledger-bundle';
+export { verifyWebhookSignature, type VerifyWebhookInput, type WebhookKeyEntry } from './webhook';
+export { buildEvidencePack, verifyEvidencePack, EVIDENCE_PACK_FORMAT, type EvidencePack, type ProgressFn } from './evidence';
