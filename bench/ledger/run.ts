@@ -36,7 +36,8 @@ async function main() {
   fs.chmodSync(dir, 0o755); // PostgreSQL runs as the postgres user, which must traverse this folder
   const children: ChildProcess[] = [];
   // Whatever ends this process (Ctrl-C, a closed pipe, a crash) must not leave services running.
-  process.on('exit', () => children.forEach((c) => c.kill('SIGKILL')));
+  let stopped = false;
+  process.on('exit', () => children.forEach((c) => c.exitCode === null && c.signalCode === null && c.kill('SIGKILL')));
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGPIPE'] as const) process.once(signal, () => process.exit(1));
   // Other work on the machine skews every figure: record how busy it was.
   results.load_average_at_start = os.loadavg().map(round);
@@ -45,6 +46,7 @@ async function main() {
   const redis = await startRedis({ dir: path.join(dir, 'redis') });
   watched.push({ name: 'postgres', pid: pg.pid }, { name: 'redis', pid: redis.pid });
   process.on('exit', () => {
+    if (stopped) return; // their pids may belong to someone else by now
     for (const pid of [pg.pid, redis.pid]) {
       try {
         process.kill(pid, 'SIGKILL');
@@ -112,6 +114,7 @@ async function main() {
     for (const c of children) c.kill('SIGTERM');
     await Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : c.once('exit', r)))));
     await Promise.allSettled([pg.stop(), redis.stop()]);
+    stopped = true;
     fs.rmSync(dir, { recursive: true, force: true });
   }
   results.load_average_at_end = os.loadavg().map(round);
@@ -146,7 +149,8 @@ async function startService(children: ChildProcess[], name: string, env: NodeJS.
   throw new Error(`${name} did not answer /livez within 30 s`);
 }
 
-async function api(url: string, method: string, pathname: string, headers: Record<string, string>, body?: unknown) {
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers of our own services
+async function api(url: string, method: string, pathname: string, headers: Record<string, string>, body?: unknown): Promise<any> {
   const res = await fetch(new URL(pathname, url), { method, headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
   if (!res.ok) throw new Error(`${method} ${pathname}: ${res.status} ${await res.text()}`);
   return res.json();

@@ -9,9 +9,9 @@ const run = promisify(execFile);
 export const ROOT = path.resolve(__dirname, '../..');
 
 /**
- * The ledger as it ships: main.js and cli.js bundled with esbuild (apps/ledger/scripts/bundle-cli.mjs)
- * into the repository's tmp/ (so the few external packages resolve from node_modules). Bundles are
- * kept per hash of everything that goes into them, so test files and reruns share one build.
+ * The ledger as it ships: main.js and cli.js bundled by scripts/bundle.mjs into the repository's
+ * tmp/ (so the few external packages resolve from node_modules). Bundles are kept per hash of
+ * everything that goes into them, so test files and reruns share one build.
  */
 export async function bundleLedger(): Promise<{ main: string; cli: string }> {
   const dir = path.join(ROOT, 'tmp', 'ledger-bundles', await sourcesHash());
@@ -20,22 +20,28 @@ export async function bundleLedger(): Promise<{ main: string; cli: string }> {
   await mkdir(path.dirname(dir), { recursive: true });
   const building = await mkdtemp(`${dir}-building-`);
   try {
-    await run(process.execPath, [path.join(ROOT, 'apps/ledger/scripts/bundle-cli.mjs'), '--out-dir', building, '--main'], { cwd: ROOT });
+    await run(process.execPath, [path.join(ROOT, 'scripts/bundle.mjs'), 'ledger', '--out-dir', building], { cwd: ROOT });
     // Another test file may have finished the same build meanwhile: then keep that one.
-    await rename(building, dir).catch((err: NodeJS.ErrnoException) => {
+    await rename(path.join(building, 'ledger'), dir).catch((err: NodeJS.ErrnoException) => {
       if (!existsSync(files.main)) throw err;
     });
   } finally {
     await rm(building, { recursive: true, force: true });
+  }
+  // Builds of older sources are of no use once an hour has passed (a concurrent run may still use one).
+  for (const name of await readdir(path.dirname(dir))) {
+    const other = path.join(path.dirname(dir), name);
+    if (other !== dir && (await stat(other)).mtimeMs < Date.now() - 3_600_000) await rm(other, { recursive: true, force: true });
   }
   return files;
 }
 
 async function sourcesHash(): Promise<string> {
   const hash = createHash('sha256');
-  const roots = ['apps/ledger/src', 'apps/ledger/scripts', 'libs', 'scripts/bundle.mjs', 'tsconfig.base.json', 'package-lock.json'];
+  const roots = ['apps/ledger/src', 'prisma/ledger', 'libs', 'scripts/bundle.mjs', 'docker/migrate.ts', 'docker/healthcheck.ts', 'tsconfig.base.json', 'package-lock.json'];
   const walk = async (rel: string): Promise<void> => {
     const abs = path.join(ROOT, rel);
+    if (!existsSync(abs)) return;
     if ((await stat(abs)).isDirectory()) {
       for (const name of (await readdir(abs)).sort()) if (name !== 'node_modules') await walk(path.join(rel, name));
     } else {
@@ -46,9 +52,9 @@ async function sourcesHash(): Promise<string> {
   return hash.digest('hex').slice(0, 16);
 }
 
-/** Environment of a bundled ledger process: the stack's, with the migrations found in the source tree. */
+/** Environment of a bundled ledger process (its migrations are next to it). */
 export function processEnv(env: Record<string, string>): NodeJS.ProcessEnv {
-  return { PATH: process.env.PATH, ...env, LEDGER_MIGRATIONS_DIR: path.join(ROOT, 'prisma/ledger/migrations'), LOG_LEVEL: 'info' };
+  return { PATH: process.env.PATH, ...env, LOG_LEVEL: 'info' };
 }
 
 export interface LedgerProcess {
