@@ -36,6 +36,18 @@ describe('ledger facts and streams (Document 3)', () => {
     return rows[0] as { facts: number; streams: number };
   };
 
+  it('counts seals, replays and group-commit batch sizes on /metrics', async () => {
+    const s = stream('metrics');
+    const client = ledgerClient(stack.url, t.writerKey);
+    const body = { tenant_id: t.tenantId, actor: 'agent:m', custom_payload: { n: 1 }, client_ref: 'm-1' };
+    await client.post(`/streams/${s}/facts`, body).expect(201);
+    await client.post(`/streams/${s}/facts`, body).expect(200);
+    const text = (await request(stack.url).get('/metrics').expect(200)).text;
+    expect(text).toMatch(/arbiter_ledger_seals_total\{[^}]*result="created"[^}]*\} [1-9]/);
+    expect(text).toMatch(/arbiter_ledger_seals_total\{[^}]*result="replayed"[^}]*\} [1-9]/);
+    expect(text).toMatch(/arbiter_ledger_seal_batch_size_count\{[^}]*\} [1-9]/);
+  });
+
   describe('sealing', () => {
     it('seals the first fact of a new stream with 201, the genesis prev_hash and no parent', async () => {
       const s = stream('first');

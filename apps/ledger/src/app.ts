@@ -11,6 +11,7 @@ export function buildLedgerApp(ctx: LedgerContext): Express {
     service: 'ledger',
     dialect: ledgerDialect,
     logger: ctx.logger,
+    metrics: ctx.metrics.service,
     bodyLimit: ctx.config.BODY_LIMIT,
     openapi,
     readiness: [migrationsCurrentCheck(ctx.pool, ledgerMigrationsDir()), { name: 'redis', check: async () => void (await ctx.redis.ping()) }],

@@ -9,6 +9,7 @@ import { ledgerAuthErrors } from './http/errors';
 import { LedgerRepository } from './repositories/ledger.repository';
 import { BundlesRepository } from './repositories/bundles.repository';
 import { SealQueue } from './services/seal-queue';
+import { createLedgerMetrics, type LedgerMetrics } from './metrics';
 import { FactsService } from './services/facts.service';
 import { VerifyService } from './services/verify.service';
 import { BundlesService } from './services/bundles.service';
@@ -19,6 +20,7 @@ import { HealthService } from './services/health.service';
 /** Everything a request needs, made once per process (or per test app). */
 export interface LedgerContext {
   config: LedgerConfig;
+  metrics: LedgerMetrics;
   logger: Logger;
   pool: Pool;
   prisma: PrismaClient;
@@ -64,7 +66,12 @@ export async function createLedgerContext(config: LedgerConfig, logger: Logger):
   });
 
   const repo = new LedgerRepository(pool);
-  const sealQueue = new SealQueue(pool, repo, { maxBatch: config.SEAL_BATCH_MAX, concurrency: config.SEAL_CONCURRENCY });
+  const metrics = createLedgerMetrics();
+  const sealQueue = new SealQueue(pool, repo, {
+    maxBatch: config.SEAL_BATCH_MAX,
+    concurrency: config.SEAL_CONCURRENCY,
+    onFlush: (size) => metrics.sealBatchSize.observe(size),
+  });
   const facts = new FactsService(repo, sealQueue);
   const verifier = new VerifyService(repo, config.VERIFY_PAGE_SIZE);
   const keys = new SigningKeysService(prisma, config.KEY_ENCRYPTION_KEY);
@@ -76,6 +83,7 @@ export async function createLedgerContext(config: LedgerConfig, logger: Logger):
   });
   return {
     config,
+    metrics,
     logger,
     pool,
     prisma,

@@ -46,6 +46,7 @@ export class SigningKeysAdminController extends Controller {
     const rotation = await this.ctx.keys.rotate(body.mode).catch((err: unknown) => {
       throw err instanceof CryptoError && err.code === 'rotation_not_due' ? validationError(err.message, 'mode') : err;
     });
+    this.ctx.metrics.keyRotations.inc({ mode: body.mode });
     this.setStatus(201);
     return rotation;
   }

@@ -28,6 +28,7 @@ export class StreamsController extends Controller {
   @Response<ErrorBody>(404, 'NOT_FOUND: the stream belongs to another tenant')
   async sealFact(@Request() req: AuthedRequest, @Path() stream_id: string, @Body() body: SealFactBody): Promise<Fact> {
     const { fact, created } = await this.ctx.facts.seal(req.user, stream_id, body);
+    this.ctx.metrics.seals.inc({ result: created ? 'created' : 'replayed' });
     this.setStatus(created ? 201 : 200);
     return fact;
   }
@@ -55,7 +56,9 @@ export class StreamsController extends Controller {
   @Response<ErrorBody>(500, 'INTERNAL_ERROR: the stored chain does not verify; nothing is signed')
   async createBundle(@Request() req: AuthedRequest, @Path() stream_id: string): Promise<ProofBundle> {
     this.setStatus(201);
-    return this.ctx.bundles.create(req.user, stream_id);
+    const bundle = await this.ctx.bundles.create(req.user, stream_id);
+    this.ctx.metrics.bundles.inc();
+    return bundle;
   }
 
   /**

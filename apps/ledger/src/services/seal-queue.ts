@@ -62,6 +62,8 @@ export interface SealQueueOptions {
   /** Most stream heads (and contended streams) remembered. */
   maxCachedHeads?: number;
   now?: () => number;
+  /** Observes the number of seals in each flush (metrics). */
+  onFlush?: (size: number) => void;
 }
 
 /**
@@ -131,6 +133,7 @@ export class SealQueue {
     while (this.flushes.size < (this.opts.concurrency ?? 4)) {
       const groups = this.take();
       if (groups.length === 0) return;
+      this.opts.onFlush?.(groups.reduce((n, g) => n + g.batch.length, 0));
       const flush: Promise<void> = this.flush(groups).finally(() => {
         for (const g of groups) this.writing.delete(g.streamId);
         this.flushes.delete(flush);

@@ -1,0 +1,22 @@
+import { ServiceMetrics } from '@arbiter/http';
+import type { Counter, Histogram } from 'prom-client';
+
+/** The ledger's domain metrics (names in docs/operations.md section 5). */
+export interface LedgerMetrics {
+  service: ServiceMetrics;
+  seals: Counter<'result'>;
+  sealBatchSize: Histogram;
+  bundles: Counter;
+  keyRotations: Counter<'mode'>;
+}
+
+export function createLedgerMetrics(): LedgerMetrics {
+  const service = new ServiceMetrics('ledger', { defaultMetrics: true });
+  return {
+    service,
+    seals: service.counter('ledger_seals_total', { help: 'Seals answered, by result (created, or replayed for a client_ref retry)', labelNames: ['result'] }),
+    sealBatchSize: service.histogram('ledger_seal_batch_size', { help: 'Seals committed together in one statement (group commit)', buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512] }),
+    bundles: service.counter('ledger_bundles_total', { help: 'Proof bundles created' }),
+    keyRotations: service.counter('signing_key_rotations_total', { help: 'Ledger signing key rotations', labelNames: ['mode'] }),
+  };
+}
