@@ -84,7 +84,12 @@ describe('webhooks through the worker', () => {
     const got = await eventually(() => rig.receiver.received.find((r) => r.body.id === recorded.body.id), 20_000, 'the verdict approval');
 
     expect(got.body).toMatchObject({ source: 'verdict', type: 'approval.requested', scope_id: null });
-    expect((await a.deliveries(finance.id)).map((d) => d.status)).toEqual(['succeeded']);
+    // The receiver sees the body before the registry records the attempt's answer: wait for the record.
+    const statuses = await eventually(async () => {
+      const s = (await a.deliveries(finance.id)).map((d) => d.status);
+      return s.includes('pending') ? undefined : s;
+    }, 20_000, 'the delivery record');
+    expect(statuses).toEqual(['succeeded']);
     expect(await a.deliveries(legal.id)).toEqual([]);
   });
 
