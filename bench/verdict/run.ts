@@ -289,10 +289,17 @@ async function benchTenant(registry: string, adminKey: string, n: number) {
 
 /** Every body must give a complete verdict (200) before the load runs. */
 async function preflight(verdict: string, t: { id: string; key: string; bodies: string[] }) {
+  let requestBytes = 0;
+  let responseBytes = 0;
   for (const body of t.bodies) {
     const res = await fetch(`${verdict}/${t.id}/v1/check`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': t.key }, body });
-    if (res.status !== 200) throw new Error(`preflight: ${res.status} ${await res.text()}`);
+    const text = await res.text();
+    if (res.status !== 200) throw new Error(`preflight: ${res.status} ${text}`);
+    requestBytes += Buffer.byteLength(body);
+    responseBytes += Buffer.byteLength(text);
   }
+  const mean = (bytes: number) => Math.round(bytes / t.bodies.length);
+  log(`  ${t.bodies.length} distinct requests, mean body ${mean(requestBytes)} bytes, mean answer ${mean(responseBytes)} bytes`);
 }
 
 main().catch((err) => {

@@ -1,15 +1,17 @@
 import request from 'supertest';
+import pino from 'pino';
+import { Writable } from 'node:stream';
 import { ValidateError } from '@tsoa/runtime';
 import { createServiceApp } from './app';
 import { ledgerDialect, registryDialect, verdictDialect } from './dialects';
 import { AppError, type ErrorDialect } from './errors';
 import { createLogger } from './logger';
 
-function makeApp(dialect: ErrorDialect, ready = true) {
+function makeApp(dialect: ErrorDialect, ready = true, logger = createLogger('test', 'silent')) {
   return createServiceApp({
     service: 'test',
     dialect,
-    logger: createLogger('test', 'silent'),
+    logger,
     bodyLimit: 1024,
     openapi: { openapi: '3.0.0', info: { title: 't', version: '1' }, paths: {} },
     readiness: [{ name: 'db', check: async () => { if (!ready) throw new Error('db down'); } }],
@@ -51,6 +53,29 @@ describe(createServiceApp.name, () => {
     expect(res.headers['x-request-id']).toBe('abc-123');
     const generated = await request(verdict).get('/livez');
     expect(generated.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('logs one line per answer with its request id, never a header, and nothing for probes', async () => {
+    const lines: Array<Record<string, unknown>> = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(...chunk.toString().trim().split('\n').map((l) => JSON.parse(l)));
+        done();
+      },
+    });
+    const app = makeApp(verdictDialect, true, pino({ level: 'info' }, sink));
+    await request(app).post('/echo?x=1').set('X-Request-Id', 'req-1').set('X-API-Key', 'secret-key-value').send({ a: 1 }).expect(200);
+    await request(app).get('/boom').set('X-Request-Id', 'req-2').expect(500);
+    await request(app).get('/livez').expect(200);
+    await new Promise((r) => setImmediate(r));
+    expect(lines.filter((l) => l.msg === 'request completed')).toEqual([
+      expect.objectContaining({ level: 30, reqId: 'req-1', req: { method: 'POST', url: '/echo?x=1' }, res: { statusCode: 200 }, responseTime: expect.any(Number) }),
+      expect.objectContaining({ level: 50, reqId: 'req-2', req: { method: 'GET', url: '/boom' }, res: { statusCode: 500 } }),
+    ]);
+    const unhandled = lines.find((l) => l.msg === 'unhandled error');
+    expect(unhandled).toMatchObject({ reqId: 'req-2', err: { message: 'secret internals' }, errorId: expect.any(String) });
+    expect(JSON.stringify(lines)).not.toContain('secret-key-value');
+    expect(lines.some((l) => JSON.stringify(l).includes('/livez'))).toBe(false);
   });
 
   it('parses JSON bodies', async () => {

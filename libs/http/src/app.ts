@@ -1,11 +1,10 @@
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
-import { pinoHttp } from 'pino-http';
 import type { Logger } from 'pino';
 import swaggerUi from 'swagger-ui-express';
 import { ValidateError } from '@tsoa/runtime';
 import { randomUUID } from 'node:crypto';
 import { AppError, type ErrorDialect, type FieldProblem } from './errors';
-import { requestIdFor } from './request-id';
+import { requestIdOf, requestLogger } from './request-log';
 import { readinessHandler, type ReadinessCheck } from './health';
 import { httpMetricsMiddleware, metricsHandler, ServiceMetrics } from './metrics';
 
@@ -49,14 +48,7 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
   // First, so that every answer is counted, including those of the body parser and the rate limits.
   app.use(httpMetricsMiddleware(metrics));
 
-  app.use(
-    pinoHttp({
-      logger,
-      genReqId: (req, res) => requestIdFor(req, res),
-      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
-      autoLogging: { ignore: (req) => req.url === '/livez' || req.url === '/readyz' || req.url === '/metrics' },
-    }),
-  );
+  app.use(requestLogger(logger));
 
   app.get('/livez', (_req, res) => {
     res.json({ status: 'ok', service: opts.service });
@@ -91,7 +83,7 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
     res.locals.unmatchedRoute = true;
     next(dialect.problem('not_found', `No route for ${req.method} ${req.path}`));
   });
-  app.use(errorHandler(dialect));
+  app.use(errorHandler(dialect, logger));
   return app;
 }
 
@@ -102,13 +94,13 @@ function hasBody(req: Request): boolean {
 }
 
 /** Maps anything thrown to the service's error body; a 500 answers only an error id. */
-export function errorHandler(dialect: ErrorDialect) {
+export function errorHandler(dialect: ErrorDialect, logger?: Logger) {
   return (err: unknown, req: Request, res: Response, _next: NextFunction) => {
     const appError = toAppError(err, dialect);
     let errorId: string | undefined;
     if (appError.status >= 500) {
       errorId = randomUUID();
-      req.log?.error({ err, errorId }, 'unhandled error');
+      logger?.error({ err, errorId, reqId: requestIdOf(req) }, 'unhandled error');
     }
     if (res.headersSent) {
       res.end();

@@ -126,17 +126,13 @@ export function httpMetricsMiddleware(metrics: ServiceMetrics): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
     const started = process.hrtime.bigint();
     inFlight.inc();
-    let recorded = false;
-    const record = () => {
-      if (recorded) return;
-      recorded = true;
+    // 'close' follows 'finish' for every answer, and comes alone when the client left first.
+    res.once('close', () => {
       inFlight.dec();
       const labels = { method: req.method, route: routeLabel(req, res), status: res.writableFinished ? String(res.statusCode) : CLIENT_CLOSED };
       requests.inc(labels);
       duration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
-    };
-    res.once('finish', record);
-    res.once('close', record);
+    });
     next();
   };
 }
