@@ -20,7 +20,9 @@ const option = (name: string) => (args.includes(name) ? args[args.indexOf(name) 
 /** --sizes 100 / --connections 64: a subset, for profiling (BENCH_NODE_OPTIONS_VERDICT="--cpu-prof --cpu-prof-dir=/tmp/prof"). */
 const SIZES = (option('--sizes') ?? '10,100,1000').split(',').map(Number);
 const CONNECTIONS = (option('--connections') ?? '1,16,64').split(',').map(Number);
-const SKIP_ENGINES = args.includes('--http-only');
+const SKIP_ENGINES = args.includes('--http-only') || args.includes('--checks-only');
+/** --checks-only: the checks of one gateway alone (no engines, floor, replicas or whoami), for profiling it. */
+const CHECKS_ONLY = args.includes('--checks-only');
 const INTERNAL_TOKEN = 'bench-internal-token-0123456789';
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -80,11 +82,11 @@ async function main() {
     const floors: Array<LoadResult & { server_cpu_us_per_request: number }> = [];
     const floorBodies = (tenants[100] ?? tenants[SIZES[0]]).bodies;
     const floorProcess = children[children.length - 1];
-    await runLoad({ url: floor, path: '/check', headers: {}, bodies: floorBodies, connections: 64, seconds: 2 }); // warm-up
-    for (const c of CONNECTIONS) {
+    if (!CHECKS_ONLY) await runLoad({ url: floor, path: '/check', headers: {}, bodies: floorBodies, connections: 64, seconds: 2 }); // warm-up
+    for (const c of CHECKS_ONLY ? [] : CONNECTIONS) {
       const r = await measured(floorProcess, pg.pid, () => runLoad({ url: floor, path: '/check', headers: {}, bodies: floorBodies, connections: c, seconds: SECONDS }));
       floors.push(r);
-      log(`floor (express 5 + ES256 + group commit), ${c} connections: ${r.per_second}/s, p50 ${r.p50_ms} ms, p99 ${r.p99_ms} ms, failures ${r.failures}, CPU per request: server ${r.server_cpu_us_per_request} µs, PostgreSQL ${r.postgres_cpu_us_per_request} µs`);
+      log(`floor (express 5 + ES256 + group commit), ${c} connections: ${r.per_second}/s, p50 ${r.p50_ms} ms, p99 ${r.p99_ms} ms, failures ${r.failures}, CPU per request: server ${r.server_cpu_us_per_request} µs, PostgreSQL ${r.postgres_cpu_us_per_request} µs, load generator ${r.loadgen_cpu_us_per_request} µs`);
     }
     for (const n of SIZES) {
       const t = tenants[n];
@@ -94,13 +96,13 @@ async function main() {
       for (const c of CONNECTIONS) {
         const r = await measured(verdictProcess, pg.pid, () => load(c, SECONDS));
         checks.push({ rules: n, ...r });
-        log(`check, ${n} rules, ${c} connections: ${r.per_second}/s, p50 ${r.p50_ms} ms, p99 ${r.p99_ms} ms, failures ${r.failures} ${JSON.stringify(r.statuses)}, CPU per request: server ${r.server_cpu_us_per_request} µs, PostgreSQL ${r.postgres_cpu_us_per_request} µs`);
+        log(`check, ${n} rules, ${c} connections: ${r.per_second}/s, p50 ${r.p50_ms} ms, p99 ${r.p99_ms} ms, failures ${r.failures} ${JSON.stringify(r.statuses)}, CPU per request: server ${r.server_cpu_us_per_request} µs, PostgreSQL ${r.postgres_cpu_us_per_request} µs, load generator ${r.loadgen_cpu_us_per_request} µs`);
       }
     }
     // Two replicas, 32 connections each.
     const replicas: Array<LoadResult & { rules: number }> = [];
     for (const n of SIZES) {
-      if (!CONNECTIONS.includes(64)) break;
+      if (!CONNECTIONS.includes(64) || CHECKS_ONLY) break;
       const t = tenants[n];
       const load = (seconds: number) =>
         runLoad({ url: [verdict, verdict2], path: `/${t.id}/v1/check`, headers: { 'x-api-key': t.key }, bodies: t.bodies, connections: 64, seconds });
@@ -114,11 +116,11 @@ async function main() {
 
     // The shared HTTP stack alone (logging, metrics, tsoa, authentication): GET /v1/whoami, no evaluation, no write.
     const t100 = tenants[100] ?? tenants[SIZES[0]];
-    const whoami = await measured(verdictProcess, pg.pid, () =>
+    const whoami = CHECKS_ONLY ? undefined : await measured(verdictProcess, pg.pid, () =>
       runLoad({ url: verdict, path: '/v1/whoami', method: 'GET', headers: { 'x-api-key': t100.key }, bodies: [], connections: 64, seconds: QUICK ? 3 : 5 }),
     );
     results.whoami_64 = whoami;
-    log(`GET /v1/whoami (HTTP stack + authentication only), 64 connections: ${whoami.per_second}/s, p99 ${whoami.p99_ms} ms, CPU per request: server ${whoami.server_cpu_us_per_request} µs`);
+    if (whoami) log(`GET /v1/whoami (HTTP stack + authentication only), 64 connections: ${whoami.per_second}/s, p99 ${whoami.p99_ms} ms, CPU per request: server ${whoami.server_cpu_us_per_request} µs`);
     results.floor = floors;
     results.checks = checks;
     const c100 = checks.find((c) => c.rules === 100 && c.connections === 64);
@@ -169,9 +171,16 @@ function treeCpuSeconds(root: number): number {
 async function measured(server: ChildProcess, pgPid: number, run: () => Promise<LoadResult>) {
   const s0 = treeCpuSeconds(server.pid!);
   const p0 = treeCpuSeconds(pgPid);
+  const l0 = process.cpuUsage();
   const r = await run();
+  const l = process.cpuUsage(l0);
   const perRequest = (seconds: number) => Math.round((seconds * 1e6) / Math.max(1, r.requests));
-  return { ...r, server_cpu_us_per_request: perRequest(treeCpuSeconds(server.pid!) - s0), postgres_cpu_us_per_request: perRequest(treeCpuSeconds(pgPid) - p0) };
+  return {
+    ...r,
+    server_cpu_us_per_request: perRequest(treeCpuSeconds(server.pid!) - s0),
+    postgres_cpu_us_per_request: perRequest(treeCpuSeconds(pgPid) - p0),
+    loadgen_cpu_us_per_request: perRequest((l.user + l.system) / 1e6),
+  };
 }
 
 function machine() {
@@ -189,8 +198,9 @@ async function pgSettings(url: string) {
 async function count(url: string): Promise<number> {
   const c = new Client({ connectionString: url });
   await c.connect();
-  const { rows } = await c.query('SELECT count(*)::int AS n FROM consultations');
+  const { rows } = await c.query('SELECT count(*)::int AS n, avg(octet_length(record::text))::int AS text_bytes, avg(pg_column_size(record))::int AS stored_bytes FROM consultations');
   await c.end();
+  log(`consultation records: mean ${rows[0].text_bytes} bytes of JSON, ${rows[0].stored_bytes} bytes stored`);
   return rows[0].n;
 }
 

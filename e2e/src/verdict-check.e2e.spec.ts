@@ -1,5 +1,7 @@
 import { Client } from 'pg';
 import request from 'supertest';
+import http from 'node:http';
+import { gzipSync } from 'node:zlib';
 import { createPrincipalWithKey } from '../../apps/registry/test/harness';
 import { createVerdictTenant, expectConforms, registryApi, startVerdictStack, verdictApi, within, type VerdictStack, type VerdictTenant } from './verdict-harness';
 
@@ -257,6 +259,87 @@ describe('POST /<tenant_id>/v1/check', () => {
     expect(fact.body).toMatchObject({ code: 'invalid_context_shape', details: { field: 'beneficiary.country' } });
     const nul = await agent().check({ action: 'calendar.read', resource: 'c', scope: {}, parameters: { note: 'a\u0000b' } }).expect(400);
     expect(nul.body.code).toBe('validation_failed');
+  });
+
+  describe('the fast lane and the general path (ADR 0006)', () => {
+    interface Answer {
+      status: number;
+      headers: http.IncomingHttpHeaders;
+      text: string;
+      body: { code?: string; verdict?: string; consultation_id?: string };
+    }
+    /** A check sent byte for byte (supertest would re-encode a Buffer body as JSON); `chunks` go out as written. */
+    const post = (body: string | Buffer | Array<string | Buffer>, headers: Record<string, string> = {}) =>
+      new Promise<Answer>((resolve, reject) => {
+        const chunks = Array.isArray(body) ? body : [body];
+        const length = chunks.reduce((n, c) => n + Buffer.byteLength(c), 0);
+        const sized = Array.isArray(body) ? {} : { 'Content-Length': String(length) };
+        const req = http.request(
+          new URL(`/${t.id}/v1/check`, stack.verdict.url),
+          { method: 'POST', headers: { 'X-API-Key': t.agent.key, 'Content-Type': 'application/json', ...sized, ...headers } },
+          (res) => {
+            let text = '';
+            res.setEncoding('utf8');
+            res.on('data', (c: string) => (text += c));
+            res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, text, body: text ? JSON.parse(text) : {} }));
+          },
+        );
+        req.on('error', reject);
+        for (const c of chunks) req.write(c);
+        req.end();
+      });
+    /** The same bytes, gzip-compressed: the fast lane passes those on to express's body parser and tsoa. */
+    const viaGeneralPath = (body: string) => post(gzipSync(Buffer.from(body)), { 'Content-Encoding': 'gzip' });
+    const answer = (res: Answer) => ({ status: res.status, code: res.body.code, verdict: res.body.verdict, ttl: res.headers['x-verdict-ttl'], type: res.headers['content-type'] });
+
+    it('gives the same answers on both, good bodies and bad', async () => {
+      const bodies = [
+        JSON.stringify(transfer({ beneficiary: { country: 'KP' }, transfer: { amount: 5 } })),
+        JSON.stringify(transfer({ beneficiary: { country: 'DE' }, transfer: { amount: 50_000 } })),
+        '\ufeff' + JSON.stringify({ action: 'calendar.read', resource: 'c', scope: {} }),
+        '{"action":',
+        '"a string"',
+        '[1, 2]',
+        '{}',
+        JSON.stringify({ ...transfer({}), surprise: 1 }),
+        JSON.stringify({ action: 'calendar.read', resource: 'c', scope: { region: { nested: true } } }),
+        JSON.stringify({ action: 'calendar.read', resource: 'c', scope: { planet: 'mars' } }),
+        JSON.stringify({ action: 'calendar.read', resource: 'c', scope: {}, parameters: [1] }),
+        JSON.stringify({ action: 'calendar.read', resource: 'c', scope: {}, context: { 'a.b': { value: 1 } } }),
+        JSON.stringify({ action: '', resource: 'c', scope: {} }),
+        JSON.stringify({ action: 'calendar.read', resource: 'c', scope: {}, on_behalf_of: 7 }),
+      ];
+      for (const body of bodies) {
+        const fast = await post(body);
+        const general = await viaGeneralPath(body);
+        expect({ body, ...answer(fast) }).toEqual({ body, ...answer(general) });
+        expect(fast.status).not.toBe(500);
+      }
+    });
+
+    it('serves chunked bodies (no Content-Length) and other JSON media types on the general path', async () => {
+      const body = JSON.stringify({ action: 'calendar.read', resource: 'c', scope: {} });
+      const chunked = await post([body.slice(0, 10), body.slice(10)], { 'Transfer-Encoding': 'chunked' });
+      expect(chunked.status).toBe(200);
+      expect(JSON.parse(chunked.text).verdict).toBeDefined();
+      const vendorType = await post(body, { 'Content-Type': 'application/vnd.arbiter+json' });
+      expect([vendorType.status, vendorType.headers['x-consultation-id']]).toEqual([200, expect.stringMatching(/^cns-/)]);
+    });
+
+    it('refuses an oversize body with 413 and a wrong media type with 415', async () => {
+      const huge = JSON.stringify({ action: 'calendar.read', resource: 'c', scope: {}, parameters: { pad: 'x'.repeat(1_100_000) } });
+      expect((await post(huge)).body.code).toBe('payload_too_large');
+      const wrongType = await post(JSON.stringify({ action: 'calendar.read', resource: 'c', scope: {} }), { 'Content-Type': 'text/plain' });
+      expect([wrongType.status, wrongType.body.code]).toEqual([415, 'unsupported_media_type']);
+    });
+
+    it('answers in one write with the headers of the general path', async () => {
+      const res = await post(JSON.stringify({ action: 'calendar.read', resource: 'c', scope: {} }), { 'X-Request-Id': 'lane-1', 'X-Verdict-TTL': '60' });
+      expect(res.status).toBe(200);
+      expect(res.headers).toMatchObject({ 'x-request-id': 'lane-1', 'x-verdict-ttl': '60', 'content-type': 'application/json; charset=utf-8' });
+      expect(Number(res.headers['content-length'])).toBe(Buffer.byteLength(res.text));
+      expect(res.headers['x-consultation-id']).toBe(res.body.consultation_id);
+    });
   });
 
   it('counts signed verdicts and group-commit batch sizes in /metrics', async () => {

@@ -41,12 +41,15 @@ const record = (id: string, over: Partial<ConsultationRecord> = {}): Consultatio
     ...over,
   }) as ConsultationRecord;
 
+/** A record as the builder hands it to the repository: with the text it is stored as. */
+const sealed = (r: ConsultationRecord) => ({ record: r, json: JSON.stringify(r) });
+
 describe(ConsultationRepository.name, () => {
   it('commits concurrent saves in batches and reads each record back exactly as it was written', async () => {
     const batches: number[] = [];
     const sut = new ConsultationRepository(pool, { onBatch: (n) => batches.push(n) });
     const records = Array.from({ length: 40 }, (_, i) => record(`cns-batch-${i}`));
-    await Promise.all(records.map((r) => sut.save(r)));
+    await Promise.all(records.map((r) => sut.save(sealed(r))));
     expect(batches.reduce((a, b) => a + b, 0)).toBe(40);
     expect(batches.length).toBeLessThan(40);
     const back = await sut.find('tnt-1', 'cns-batch-7');
@@ -57,8 +60,8 @@ describe(ConsultationRepository.name, () => {
 
   it('fails only the faulty record of a batch', async () => {
     const sut = new ConsultationRepository(pool);
-    await sut.save(record('cns-dup'));
-    const results = await Promise.allSettled([sut.save(record('cns-ok-1')), sut.save(record('cns-dup')), sut.save(record('cns-ok-2'))]);
+    await sut.save(sealed(record('cns-dup')));
+    const results = await Promise.allSettled([sut.save(sealed(record('cns-ok-1'))), sut.save(sealed(record('cns-dup'))), sut.save(sealed(record('cns-ok-2')))]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect(await sut.find('tnt-1', 'cns-ok-2')).not.toBeNull();
     await sut.drain();
@@ -68,7 +71,7 @@ describe(ConsultationRepository.name, () => {
     const sut = new ConsultationRepository(pool);
     const base = Date.parse('2030-01-01T00:00:00Z');
     for (let i = 0; i < 5; i++) {
-      await sut.save(record(`cns-page-${i}`, { tenant_id: 'tnt-page', requested_at: new Date(base + (i < 3 ? 0 : i) * 1000).toISOString(), verdict: i % 2 ? 'blocked' : 'allowed' }));
+      await sut.save(sealed(record(`cns-page-${i}`, { tenant_id: 'tnt-page', requested_at: new Date(base + (i < 3 ? 0 : i) * 1000).toISOString(), verdict: i % 2 ? 'blocked' : 'allowed' })));
     }
     const first = await sut.list('tnt-page', {}, 2);
     expect(first.map((r) => r.id)).toEqual(['cns-page-4', 'cns-page-3', 'cns-page-2']);

@@ -1,6 +1,7 @@
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
 import swaggerUi from 'swagger-ui-express';
+import bytes from 'bytes';
 import { ValidateError } from '@tsoa/runtime';
 import { randomUUID } from 'node:crypto';
 import { AppError, type ErrorDialect, type FieldProblem } from './errors';
@@ -23,6 +24,11 @@ export interface ServiceAppOptions {
    * so services can record domain metrics on it; when absent, the app makes its own.
    */
   metrics?: ServiceMetrics;
+  /**
+   * Hot routes that read their own body (fast-lane.ts, ADR 0006), registered right after request ids,
+   * logs and metrics, ahead of everything else; given the body limit in bytes.
+   */
+  fastLanes?: (app: Express, bodyLimitBytes: number) => void;
   /** Middleware that must run before the body is parsed (e.g. rate limits). */
   before?: (app: Express) => void;
   /** Registers the service's routes (tsoa's RegisterRoutes and any hand-made ones). */
@@ -49,6 +55,8 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
   app.use(httpMetricsMiddleware(metrics));
 
   app.use(requestLogger(logger));
+  const bodyLimit = opts.bodyLimit ?? '1mb';
+  opts.fastLanes?.(app, typeof bodyLimit === 'number' ? bodyLimit : (bytes.parse(bodyLimit) ?? 1024 * 1024));
 
   app.get('/livez', (_req, res) => {
     res.json({ status: 'ok', service: opts.service });
@@ -75,7 +83,7 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
     }
     next();
   });
-  app.use(express.json({ limit: opts.bodyLimit ?? '1mb', type: (req) => JSON_TYPE.test(String(req.headers['content-type'] ?? '')) }));
+  app.use(express.json({ limit: bodyLimit, type: (req) => JSON_TYPE.test(String(req.headers['content-type'] ?? '')) }));
 
   opts.routes(app);
 

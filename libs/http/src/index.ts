@@ -11,6 +11,7 @@ export type { MetricSpec, HistogramSpec, GaugeSpec } from './metrics';
 export { startOpsServer } from './ops-server';
 export type { OpsServerOptions } from './ops-server';
 export { createLogger } from './logger';
+export { fastLaneBodyLength, readJsonBody, sendJson } from './fast-lane';
 export { decodeCursor, encodeCursor, parseLimit } from './pagination';
 export { runMain, CLOSE_HOOKS_MS } from './main';
 export { iocContainer } from './ioc';

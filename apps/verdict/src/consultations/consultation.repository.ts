@@ -1,6 +1,7 @@
 import type { Pool } from 'pg';
 import { GroupCommitWriter } from '@arbiter/db';
 import type { ConsultationRecord } from './consultation-record';
+import type { SealedConsultation } from '../evaluation/consultation-builder';
 
 export interface ConsultationFilter {
   actor?: string;
@@ -22,7 +23,7 @@ export interface ConsultationPosition {
  * `record` is stored and returned exactly as it was hashed and signed.
  */
 interface PendingRow {
-  record: ConsultationRecord;
+  sealed: SealedConsultation;
   /** Set when the batch failed and this row, written alone, failed too. */
   error?: unknown;
 }
@@ -40,9 +41,9 @@ export class ConsultationRepository {
     this.writer = new GroupCommitWriter((rows) => this.insertBatch(rows), { maxBatch: 500, maxInFlight: opts.maxInFlight ?? 2, onBatch: opts.onBatch });
   }
 
-  /** Resolves once the record is committed; rejects when it could not be. */
-  async save(record: ConsultationRecord): Promise<void> {
-    const row: PendingRow = { record };
+  /** Resolves once the record is committed (stored as `sealed.json`); rejects when it could not be. */
+  async save(sealed: SealedConsultation): Promise<void> {
+    const row: PendingRow = { sealed };
     await this.writer.write(row);
     if (row.error !== undefined) throw row.error;
   }
@@ -58,13 +59,13 @@ export class ConsultationRepository {
    */
   private async insertBatch(rows: PendingRow[]): Promise<void> {
     try {
-      await this.insertRecords(rows.map((r) => r.record));
+      await this.insertRecords(rows.map((r) => r.sealed));
     } catch (err) {
       const code = (err as { code?: unknown }).code;
       if (rows.length === 1 || typeof code !== 'string' || !ROW_FAULT.test(code)) throw err;
       await Promise.all(
         rows.map((row) =>
-          this.insertRecords([row.record]).catch((rowErr: unknown) => {
+          this.insertRecords([row.sealed]).catch((rowErr: unknown) => {
             row.error = rowErr;
           }),
         ),
@@ -78,7 +79,8 @@ export class ConsultationRepository {
    * Measured against a json[] parameter: about 40 µs less Node CPU and 20 µs less PostgreSQL CPU per
    * record (bench/verdict).
    */
-  private async insertRecords(records: ConsultationRecord[]): Promise<void> {
+  private async insertRecords(sealed: SealedConsultation[]): Promise<void> {
+    const records = sealed.map((s) => s.record);
     await this.pool.query(
       `INSERT INTO consultations (id, tenant_id, caller_principal_id, requested_at, action, verdict, dominating_rule_id, record)
        SELECT c.id, c.tenant_id, c.caller_principal_id, c.requested_at, c.action, c.verdict, c.dominating_rule_id, r.value
@@ -93,7 +95,7 @@ export class ConsultationRepository {
         records.map((r) => r.action),
         records.map((r) => r.verdict),
         records.map((r) => r.dominating_rule_id),
-        `[${records.map((r) => JSON.stringify(r)).join(',')}]`,
+        `[${sealed.map((s) => s.json).join(',')}]`,
       ],
     );
   }

@@ -11,6 +11,9 @@ export class CheckController extends Controller {
     super();
   }
 
+  // Most requests are answered by the fast lane in http/check-route.ts (ADR 0006) before they reach
+  // this route; it keeps the contract (the OpenAPI document is generated from here) and serves what
+  // the lane passes on, such as compressed bodies.
   /**
    * Strict evaluation: the context is shaped in advance, a missing field is 422 insufficient_context.
    * The consultation is committed and the verdict signed before the answer. Response headers:

@@ -20,6 +20,72 @@ function str(s: string, path: string): string {
 
 type Known = ReadonlyMap<object, string> | null;
 
+/** A string JSON.stringify would escape: only these need its (slower) call to be quoted. */
+const NEEDS_ESCAPE = /["\\\u0000-\u001f]/;
+
+/** JSON.stringify(s) for a well-formed string, without its call for the common plain ones. */
+const quote = (s: string): string => (NEEDS_ESCAPE.test(s) ? JSON.stringify(s) : `"${s}"`);
+
+/** Thrown by the fast pass at the first value it cannot write; the careful pass then says where and why. */
+const UNFIT = Symbol('unfit');
+
+/**
+ * The fast pass: no path bookkeeping, and keys sorted only when they are not in order already. It
+ * stops at the first problem (UNFIT); write() below, which tracks paths, then names it.
+ */
+function writeFast(value: unknown, known: Known): string {
+  switch (typeof value) {
+    case 'string':
+      if (!(value as string).isWellFormed()) throw UNFIT;
+      return quote(value as string);
+    case 'number':
+      if (!Number.isFinite(value)) throw UNFIT;
+      return JSON.stringify(value);
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'object': {
+      if (value === null) return 'null';
+      if (known !== null) {
+        const done = known.get(value);
+        if (done !== undefined) return done;
+      }
+      if (Array.isArray(value)) {
+        if (value.length === 0) return '[]';
+        let out = '[';
+        for (let i = 0; i < value.length; i++) {
+          if (value[i] === undefined) throw UNFIT;
+          if (i) out += ',';
+          out += writeFast(value[i], known);
+        }
+        return `${out}]`;
+      }
+      const proto = Object.getPrototypeOf(value);
+      if (proto !== Object.prototype && proto !== null) throw UNFIT;
+      const obj = value as Record<string, unknown>;
+      const keys = Object.keys(obj);
+      for (let i = 1; i < keys.length; i++) {
+        if (keys[i - 1] > keys[i]) {
+          keys.sort();
+          break;
+        }
+      }
+      let out = '{';
+      for (let i = 0; i < keys.length; i++) {
+        const k = keys[i];
+        const v = obj[k];
+        if (v === undefined) continue;
+        if (!k.isWellFormed()) throw UNFIT;
+        if (out.length > 1) out += ',';
+        out += quote(k) + ':' + writeFast(v, known);
+      }
+      return `${out}}`;
+    }
+    default:
+      throw UNFIT;
+  }
+}
+
+/** The careful pass: the same text, or a CanonicalizationError naming the path of what is not JSON data. */
 function write(value: unknown, path: string, known: Known): string {
   switch (typeof value) {
     case 'string':
@@ -70,5 +136,11 @@ function write(value: unknown, path: string, known: Known): string {
  */
 export function canonicalJson(value: unknown, known: Known = null): string {
   if (value === undefined) throw new CanonicalizationError('undefined is not a JSON value', '');
+  try {
+    return writeFast(value, known);
+  } catch (err) {
+    if (err !== UNFIT) throw err;
+  }
+  // The careful pass throws the CanonicalizationError naming the path.
   return write(value, '', known);
 }

@@ -49,7 +49,7 @@ describe(buildConsultation.name, () => {
   });
 
   it('hashes the whole record except normative_hash and signed_verdict', () => {
-    const sut = buildConsultation(input(), signer);
+    const { record: sut } = buildConsultation(input(), signer);
     const { normative_hash, signed_verdict, ...rest } = sut;
     expect(signed_verdict).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
     expect(normative_hash).toBe(sha(jcs(rest)));
@@ -57,8 +57,15 @@ describe(buildConsultation.name, () => {
     expect(sut).toMatchObject({ verdict: 'allowed', expired_at: '2026-05-01T10:02:00.123Z', signing_kid: 'tnt-1:2026', state_revision: 7 });
   });
 
+  it('stores the record as the hashed text behind normative_hash and signed_verdict', () => {
+    const { record, json } = buildConsultation(input(), signer);
+    expect(JSON.parse(json)).toEqual(record);
+    const { normative_hash, signed_verdict, ...rest } = record;
+    expect(json).toBe(`{"normative_hash":"${normative_hash}","signed_verdict":"${signed_verdict}",${jcs(rest).slice(1)}`);
+  });
+
   it('signs the claims of DESIGN.md section 5, verifiable with jose', async () => {
-    const sut = buildConsultation(input(), signer);
+    const { record: sut } = buildConsultation(input(), signer);
     const { header, payload } = await verifyEs256Jws(sut.signed_verdict, publicJwk);
     expect(header).toEqual({ alg: 'ES256', kid: 'tnt-1:2026', typ: 'JWT' });
     expect(payload).toEqual({

@@ -89,11 +89,21 @@ export function verdictClaims(record: ConsultationRecord, issuer: string): Recor
   };
 }
 
+/** A consultation ready to store: the record, and the text it is stored as. */
+export interface SealedConsultation {
+  record: ConsultationRecord;
+  /**
+   * The stored JSON: normative_hash and signed_verdict first, then every other member exactly as
+   * hashed (RFC 8785 text), so the record is serialised once per check, not twice.
+   */
+  json: string;
+}
+
 /** The record, hashed and signed: normative_hash first (it is a claim), then the JWS. */
-export function buildConsultation(input: DecisionInput, signer: ActiveSigner): ConsultationRecord {
+export function buildConsultation(input: DecisionInput, signer: ActiveSigner): SealedConsultation {
   const e = input.evaluation;
   const requestedAt = input.requestedAt.toISOString();
-  const record: ConsultationRecord = {
+  const hashed: Omit<ConsultationRecord, 'normative_hash' | 'signed_verdict'> = {
     id: input.id,
     tenant_id: input.tenantId,
     operation: input.operation,
@@ -124,10 +134,10 @@ export function buildConsultation(input: DecisionInput, signer: ActiveSigner): C
     correlation: input.correlation,
     state_hash: input.stateHash,
     state_revision: input.stateRevision,
-    normative_hash: '',
-    signed_verdict: '',
   };
-  record.normative_hash = normativeHash(record, input.contextHash.parts);
+  const text = canonicalJson(hashed, input.contextHash.parts);
+  const record: ConsultationRecord = { ...hashed, normative_hash: `sha256:${sha256Hex(text)}`, signed_verdict: '' };
   record.signed_verdict = signer.sign(verdictClaims(record, input.issuer));
-  return record;
+  const json = `{"normative_hash":${JSON.stringify(record.normative_hash)},"signed_verdict":${JSON.stringify(record.signed_verdict)},${text.slice(1)}`;
+  return { record, json };
 }

@@ -9,7 +9,6 @@ import { principalDeactivated } from '../http/errors';
 import { ownTenant } from '../http/tenant-access';
 import { signingKeyUnavailable, type VerdictKeys } from '../keys/verdict-keys';
 import type {
-  CheckRequest,
   CheckResponse,
   IncompleteResolveResponse,
   OverviewIncompleteResponse,
@@ -18,9 +17,9 @@ import type {
 import type { ResolveSessionRepository, ResolveSessionState } from '../resolve/resolve-session.repository';
 import type { SnapshotStore } from '../snapshot/snapshot-store';
 import type { TenantSnapshot } from '../snapshot/tenant-snapshot';
-import { buildConsultation, contextHash, type ContextHash } from './consultation-builder';
+import { buildConsultation, contextHash, type ContextHash, type SealedConsultation } from './consultation-builder';
 import { presentCheck, presentOverviewComplete, presentRequirements, presentResolveComplete } from './present';
-import { mergeScope, parseContext, parseResolveBody, parseVerdictTtl, scopeFromContext, validateScope, type ParsedResolve } from './request-parsing';
+import { mergeScope, parseCheckBody, parseResolveBody, parseVerdictTtl, scopeFromContext, validateScope, type ParsedResolve } from './request-parsing';
 
 export interface EvaluationDeps {
   metrics?: ServiceMetrics;
@@ -91,11 +90,12 @@ export class EvaluationService {
   }
 
   /** POST /<tenant_id>/v1/check */
-  async check(identity: Identity, tenantParam: string, body: CheckRequest, ttlHeader: string | undefined): Promise<Answer<CheckResponse>> {
+  async check(identity: Identity, tenantParam: string, rawBody: unknown, ttlHeader: string | string[] | undefined): Promise<Answer<CheckResponse>> {
+    const body = parseCheckBody(rawBody);
     const ttlOverride = parseVerdictTtl(ttlHeader);
     const snapshot = await this.snapshotFor(identity, tenantParam);
     const scope = validateScope(body.scope, snapshot.scopeFields, 'invalid_scope_field');
-    const context = body.context === undefined ? EMPTY : parseContext(body.context);
+    const context = (body.context as Record<string, Fact> | undefined) ?? EMPTY;
     const parameters = body.parameters ?? EMPTY;
     const hash = contextHash({ action: body.action, resource: body.resource, scope, parameters, context });
     const requestedAt = new Date(this.now());
@@ -286,9 +286,9 @@ export class EvaluationService {
     // (docs/verdicts.md "Delegation"): the claim is checked against the registry, not proven by the human.
     const authenticated = principal !== undefined && principal.kind === 'human' && principal.active;
     const signer = await this.deps.keys.signerFor(d.snapshot.tenantId);
-    let record: ConsultationRecord;
+    let sealed: SealedConsultation;
     try {
-      record = buildConsultation(
+      sealed = buildConsultation(
         {
           id: newId('cns-'),
           operation: d.operation,
@@ -318,7 +318,8 @@ export class EvaluationService {
       this.deps.logger.error({ err, tenant_id: d.snapshot.tenantId }, 'cannot sign the verdict');
       throw signingKeyUnavailable('signing failed');
     }
-    await this.deps.consultations.save(record);
+    await this.deps.consultations.save(sealed);
+    const { record } = sealed;
     this.verdicts?.inc({ operation: d.operation, verdict: KNOWN_VERDICTS.has(record.verdict) ? record.verdict : 'other' });
     return record;
   }

@@ -1,4 +1,4 @@
-import { mergeScope, parseContext, parseResolveBody, parseVerdictTtl, scopeFromContext, validateScope } from './request-parsing';
+import { mergeScope, parseCheckBody, parseContext, parseResolveBody, parseVerdictTtl, scopeFromContext, validateScope } from './request-parsing';
 
 const schema = new Map<string, { allowed_values?: Array<string | number | boolean>; type?: 'string' | 'number' | 'boolean' }>([
   ['region', { allowed_values: ['eu', 'us'] }],
@@ -101,5 +101,38 @@ describe(parseResolveBody.name, () => {
 
   it('reports a Fact without value as invalid_context_shape', () => {
     expect(() => parseResolveBody({ action_type: 'a', context: { f: { source: 's' } } })).toThrow(expect.objectContaining({ code: 'invalid_context_shape' }));
+  });
+});
+
+describe(parseCheckBody.name, () => {
+  it('keeps the fields of the OpenAPI CheckRequest, parsing the context', () => {
+    const body = { action: 'a.b', resource: 'r', scope: { region: 'eu' }, parameters: { n: 1 }, on_behalf_of: 'hum-1', context: { f: { value: 1, source: 'kyc' } } };
+    expect(parseCheckBody(body)).toEqual(body);
+    expect(parseCheckBody({ action: 'a', resource: 'r', scope: {} })).toEqual({ action: 'a', resource: 'r', scope: {} });
+  });
+
+  it('refuses what the OpenAPI shape refuses with validation_failed', () => {
+    for (const body of [
+      'text',
+      [],
+      null,
+      { resource: 'r', scope: {} },
+      { action: 'a', scope: {} },
+      { action: 'a', resource: 'r' },
+      { action: 'a', resource: 'r', scope: [] },
+      { action: 'a', resource: 'r', scope: {}, parameters: 'p' },
+      { action: 'a', resource: 'r', scope: {}, on_behalf_of: '' },
+      { action: 'a'.repeat(501), resource: 'r', scope: {} },
+      { action: 'a', resource: 'r'.repeat(2001), scope: {} },
+      { action: 'a', resource: 'r', scope: {}, surprise: true },
+    ]) {
+      expect(() => parseCheckBody(body)).toThrow(expect.objectContaining({ status: 400, code: 'validation_failed' }));
+    }
+  });
+
+  it('names a bad Fact with invalid_context_shape', () => {
+    expect(() => parseCheckBody({ action: 'a', resource: 'r', scope: {}, context: { 'a.b': { value: 1 } } })).toThrow(
+      expect.objectContaining({ code: 'invalid_context_shape', details: { field: 'a.b' } }),
+    );
   });
 });

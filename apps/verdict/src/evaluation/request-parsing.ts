@@ -1,8 +1,10 @@
-// Hand validation of what Document 1 validates per tenant or per field, with its own error codes
-// (tsoa checks the JSON shape first; these give the precise codes): scope against the tenant
-// scope_schema, context Facts, X-Verdict-TTL, and the two resolve body variants.
+// Hand validation of what Document 1 validates per tenant or per field, with its own error codes:
+// the check body, scope against the tenant scope_schema, context Facts, X-Verdict-TTL, and the two
+// resolve body variants. tsoa checks the JSON shape first on its routes; the check fast lane
+// (http/check-route.ts) relies on these alone, so they refuse everything the OpenAPI shape refuses.
 import { AppError } from '@arbiter/http';
 import type { Fact, Scope } from '../engine';
+import type { CheckRequest } from '../models/verdicts';
 import { badRequest } from '../http/errors';
 import { MAX_VERDICT_TTL_SECONDS, type ScopeFieldSchema } from '../snapshot/tenant-snapshot';
 
@@ -198,6 +200,34 @@ function parseCorrelation(raw: unknown): Correlation | undefined {
     out[key] = v;
   }
   return out;
+}
+
+const CHECK_KEYS = new Set(['action', 'resource', 'scope', 'parameters', 'on_behalf_of', 'context']);
+
+/**
+ * The check body of Document 1 (the OpenAPI CheckRequest): action, resource and scope required,
+ * parameters, on_behalf_of and context optional, nothing else. Scope values are held to the
+ * tenant's scope_schema later (validateScope); a non-object scope or parameters is validation_failed.
+ */
+export function parseCheckBody(raw: unknown): CheckRequest {
+  if (!isPlainObject(raw)) throw badRequest('validation_failed', 'The body must be a JSON object');
+  for (const key of Object.keys(raw)) {
+    if (!CHECK_KEYS.has(key)) throw badRequest('validation_failed', `${key} is not a field of the check body`, { fields: [{ field: key, message: 'not allowed' }] });
+  }
+  const action = text(raw, 'action', 500, true)!;
+  const resource = text(raw, 'resource', 2000, true)!;
+  if (!isPlainObject(raw.scope)) {
+    throw badRequest('validation_failed', "'scope' is required: an object of scope fields", { fields: [{ field: 'scope', message: raw.scope === undefined ? "'scope' is required" : 'must be an object' }] });
+  }
+  if (raw.parameters !== undefined && !isPlainObject(raw.parameters)) {
+    throw badRequest('validation_failed', 'parameters must be an object', { fields: [{ field: 'parameters', message: 'must be an object' }] });
+  }
+  const body: CheckRequest = { action, resource, scope: raw.scope as CheckRequest['scope'] };
+  if (raw.parameters !== undefined) body.parameters = raw.parameters as Record<string, unknown>;
+  const onBehalfOf = text(raw, 'on_behalf_of', MAX_ID, false);
+  if (onBehalfOf !== undefined) body.on_behalf_of = onBehalfOf;
+  if (raw.context !== undefined) body.context = parseContext(raw.context) as CheckRequest['context'];
+  return body;
 }
 
 /**

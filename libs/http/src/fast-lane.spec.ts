@@ -1,0 +1,69 @@
+import http, { type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fastLaneBodyLength, readJsonBody, sendJson } from './fast-lane';
+
+const req = (headers: Record<string, string>) => ({ headers }) as unknown as IncomingMessage;
+
+describe(fastLaneBodyLength.name, () => {
+  const json = { 'content-type': 'application/json', 'content-length': '10' };
+
+  it('takes plain JSON with a Content-Length within the limit', () => {
+    expect(fastLaneBodyLength(req(json), 100)).toBe(10);
+    expect(fastLaneBodyLength(req({ ...json, 'content-type': 'application/json; charset=utf-8' }), 100)).toBe(10);
+    expect(fastLaneBodyLength(req({ ...json, 'content-type': 'Application/JSON;charset="UTF-8"' }), 100)).toBe(10);
+    expect(fastLaneBodyLength(req({ ...json, 'content-encoding': 'identity' }), 100)).toBe(10);
+  });
+
+  it.each([
+    ['another media type', { 'content-type': 'text/plain' }],
+    ['a +json vendor type', { 'content-type': 'application/vnd.x+json' }],
+    ['another charset', { 'content-type': 'application/json; charset=utf-16' }],
+    ['a compressed body', { 'content-encoding': 'gzip' }],
+    ['a chunked body', { 'transfer-encoding': 'chunked' }],
+    ['an oversize body', { 'content-length': '101' }],
+    ['an empty body', { 'content-length': '0' }],
+    ['a nonsense length', { 'content-length': '1e3' }],
+  ])('passes on %s', (_name, change) => {
+    expect(fastLaneBodyLength(req({ ...json, ...change }), 100)).toBeNull();
+  });
+
+  it('passes on a request without Content-Length or Content-Type', () => {
+    expect(fastLaneBodyLength(req({ 'content-type': 'application/json' }), 100)).toBeNull();
+    expect(fastLaneBodyLength(req({ 'content-length': '10' }), 100)).toBeNull();
+  });
+});
+
+describe(readJsonBody.name, () => {
+  let server: http.Server;
+  let url: string;
+  beforeAll(async () => {
+    server = http.createServer((request, res) => {
+      readJsonBody(request, Number(request.headers['content-length'])).then(
+        (body) => sendJson(res, 200, { body }, { 'X-Lane': 'fast' }),
+        (err: { type?: string }) => sendJson(res, 400, { type: err.type }),
+      );
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  });
+  afterAll(() => new Promise((r) => server.close(r)));
+
+  const send = async (body: string | Buffer) => {
+    const res = await fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json' } });
+    return { status: res.status, lane: res.headers.get('x-lane'), type: res.headers.get('content-type'), json: await res.json() };
+  };
+
+  it('parses objects and arrays, across several chunks, and drops a byte order mark', async () => {
+    expect(await send('{"a":[1,"é"]}')).toEqual({ status: 200, lane: 'fast', type: 'application/json; charset=utf-8', json: { body: { a: [1, 'é'] } } });
+    expect((await send(' [true]')).json).toEqual({ body: [true] });
+    expect((await send(`\ufeff{"b":2}`)).json).toEqual({ body: { b: 2 } });
+    const big = JSON.stringify({ pad: 'x'.repeat(200_000) });
+    expect((await send(big)).json.body.pad).toHaveLength(200_000);
+  });
+
+  it('fails as body-parser does: malformed, or not an object or array at the top', async () => {
+    for (const bad of ['{"a":', '"text"', '42', 'null', '']) {
+      expect((await send(bad)).json).toEqual({ type: 'entity.parse.failed' });
+    }
+  });
+});
