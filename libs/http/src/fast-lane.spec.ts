@@ -1,5 +1,5 @@
 import http, { type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { fastLaneBodyLength, readJsonBody, sendJson } from './fast-lane';
 
 const req = (headers: Record<string, string>) => ({ headers }) as unknown as IncomingMessage;
@@ -36,11 +36,15 @@ describe(fastLaneBodyLength.name, () => {
 describe(readJsonBody.name, () => {
   let server: http.Server;
   let url: string;
+  const failures: Array<string | undefined> = [];
   beforeAll(async () => {
     server = http.createServer((request, res) => {
       readJsonBody(request, Number(request.headers['content-length'])).then(
         (body) => sendJson(res, 200, { body }, { 'X-Lane': 'fast' }),
-        (err: { type?: string }) => sendJson(res, 400, { type: err.type }),
+        (err: { type?: string }) => {
+          failures.push(err.type);
+          if (!res.destroyed) sendJson(res, 400, { type: err.type });
+        },
       );
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -65,5 +69,16 @@ describe(readJsonBody.name, () => {
     for (const bad of ['{"a":', '"text"', '42', 'null', '']) {
       expect((await send(bad)).json).toEqual({ type: 'entity.parse.failed' });
     }
+  });
+
+  it('gives up on a body whose client left before sending it all', async () => {
+    failures.length = 0;
+    const socket = net.connect(Number(new URL(url).port), '127.0.0.1');
+    await new Promise((r) => socket.once('connect', r));
+    socket.write('POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a":');
+    await new Promise((r) => setTimeout(r, 50));
+    socket.destroy();
+    for (let i = 0; i < 50 && failures.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(failures).toEqual(['request.aborted']);
   });
 });

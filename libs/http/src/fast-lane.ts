@@ -52,6 +52,7 @@ export function readJsonBody(req: IncomingMessage, length: number): Promise<unkn
         fail('entity.parse.failed', 'The body is not valid JSON');
       }
     };
+    // The client went away before the whole body arrived ('close' without 'end').
     const onAborted = () => fail('request.aborted', 'request aborted');
     const onError = (err: Error) => {
       cleanup();
@@ -61,11 +62,13 @@ export function readJsonBody(req: IncomingMessage, length: number): Promise<unkn
       req.off('data', onData);
       req.off('end', onEnd);
       req.off('aborted', onAborted);
+      req.off('close', onAborted);
       req.off('error', onError);
     };
     req.on('data', onData);
     req.on('end', onEnd);
     req.on('aborted', onAborted);
+    req.on('close', onAborted);
     req.on('error', onError);
   });
 }

@@ -187,17 +187,21 @@ function evaluateRule(c: Candidate, reads: Reads): void {
   c.reason = 'missing_context';
 }
 
+/**
+ * Members in RFC 8785 order, each present from the start (undefined when it does not apply; JSON
+ * leaves those out): the consultation record's canonical serialisation then needs no sort per entry.
+ */
 function traceEntry(c: Candidate): TraceEntry {
-  const e: TraceEntry = {
+  return {
+    decided_by: undefined,
+    missing_fields: c.gaps ? c.gaps.map((g) => g.field.accessor.path) : undefined,
+    overridden_by: c.overriddenBy ?? undefined,
+    reason: c.reason,
     rule_id: c.rule.ruleId,
     rule_version_id: c.rule.versionId,
-    severity: c.rule.traceSeverity,
     scope_match: SCOPE_MATCHES[c.scopeRank],
-    reason: c.reason,
+    severity: c.rule.traceSeverity,
   };
-  if (c.gaps) e.missing_fields = c.gaps.map((g) => g.field.accessor.path);
-  if (c.overriddenBy) e.overridden_by = c.overriddenBy;
-  return e;
 }
 
 /** The precedence key on which `a` (ranked first) beats `b`. */

@@ -3,12 +3,16 @@ import { createEs256Signer, generateEs256KeyPair, verifyEs256Jws } from '@arbite
 import { compilePolicy, evaluate, type CompleteEvaluation } from '../engine';
 import { buildConsultation, contextHash, normativeHash, type DecisionInput } from './consultation-builder';
 
-/** A hand-written RFC 8785 serialiser: the hashes must not be checked with the code that made them. */
+/**
+ * A hand-written RFC 8785 serialiser: the hashes must not be checked with the code that made them.
+ * Members whose value is undefined are absent from JSON, as JSON.stringify leaves them out.
+ */
 function jcs(v: unknown): string {
   if (v === null || typeof v !== 'object') return JSON.stringify(v);
   if (Array.isArray(v)) return `[${v.map(jcs).join(',')}]`;
   const o = v as Record<string, unknown>;
   return `{${Object.keys(o)
+    .filter((k) => o[k] !== undefined)
     .sort()
     .map((k) => `${JSON.stringify(k)}:${jcs(o[k])}`)
     .join(',')}}`;
@@ -92,5 +96,16 @@ describe(buildConsultation.name, () => {
     const base = { action: 'a', resource: 'r', scope: {}, context: {} };
     expect(() => contextHash({ ...base, parameters: { s: 'a\u0000b' } })).toThrow(expect.objectContaining({ status: 400 }));
     expect(() => contextHash({ ...base, parameters: { s: '\ud800' } })).toThrow(expect.objectContaining({ status: 400 }));
+  });
+});
+
+describe('the record as built', () => {
+  it('lists its members, and those of its trace entries, in RFC 8785 order (the canonical pass then sorts nothing)', () => {
+    const { privateJwk } = generateEs256KeyPair();
+    const es256 = createEs256Signer(privateJwk, 'tnt-1:2026');
+    const { record } = buildConsultation(input(), { kid: 'tnt-1:2026', epoch: '2026', sign: (c: object) => es256.sign(c) });
+    const { normative_hash: _n, signed_verdict: _s, ...hashed } = record;
+    const keys = Object.keys(hashed);
+    expect(keys).toEqual([...keys].sort());
   });
 });
