@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 const KEY_FORMAT = /^ak-[0-9a-f]{64}$/;
 
@@ -13,7 +13,7 @@ export function isApiKeyFormat(value: string): boolean {
 
 /** Keys are stored as a SHA-256 hash only; the plaintext is shown once. */
 export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key, 'utf8').digest('hex');
+  return hash('sha256', key, 'hex');
 }
 
 /** What may be displayed of a key: its first characters. */

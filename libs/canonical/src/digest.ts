@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { canonicalJson } from './canonical-json';
 
 /** The `sha256:<64 lowercase hex>` form every hash of the system is written in (DESIGN.md section 4). */
@@ -9,9 +9,9 @@ const DIGEST_PATTERN = /^sha256:[0-9a-f]{64}$/;
 /** Placeholder digest (e.g. the `prev` of the first element of a hash chain). */
 export const ZERO_DIGEST: Digest = `sha256:${'0'.repeat(64)}`;
 
-/** Lowercase hex SHA-256; strings are hashed as their UTF-8 bytes. */
+/** Lowercase hex SHA-256; strings are hashed as their UTF-8 bytes (one-shot crypto.hash: no Hash object). */
 export function sha256Hex(data: string | Uint8Array): string {
-  return createHash('sha256').update(data).digest('hex');
+  return hash('sha256', data, 'hex');
 }
 
 /** `sha256:` + hex SHA-256 of the UTF-8 bytes of the RFC 8785 canonical JSON of value. */
