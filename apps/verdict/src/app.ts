@@ -2,7 +2,7 @@ import type { Express } from 'express';
 import { createServiceApp, verdictDialect } from '@arbiter/http';
 import { migrationsCurrentCheck } from '@arbiter/db';
 import { verdictMigrationsDir, type VerdictContext } from './context';
-import { checkFastLane } from './http/check-route';
+import { checkLane } from './http/check-route';
 import { translateValidationErrors } from './http/validation-errors';
 import { RegisterRoutes } from './routes.generated';
 import openapi from '../openapi.json';
@@ -14,7 +14,7 @@ export function buildVerdictApp(ctx: VerdictContext): Express {
     logger: ctx.logger,
     bodyLimit: ctx.config.BODY_LIMIT,
     metrics: ctx.metrics,
-    fastLanes: checkFastLane(ctx),
+    fastLanes: [checkLane(ctx)],
     openapi,
     readiness: [migrationsCurrentCheck(ctx.pool, verdictMigrationsDir()), { name: 'redis', check: async () => void (await ctx.redis.ping()) }],
     routes: (app) => {

@@ -2,12 +2,12 @@ import express, { type Express, type NextFunction, type Request, type Response }
 import type { Logger } from 'pino';
 import swaggerUi from 'swagger-ui-express';
 import bytes from 'bytes';
-import { ValidateError } from '@tsoa/runtime';
-import { randomUUID } from 'node:crypto';
-import { AppError, type ErrorDialect, type FieldProblem } from './errors';
-import { requestIdOf, requestLogger } from './request-log';
+import type { ErrorDialect } from './errors';
+import { laneDispatcher, type FastLane } from './lanes';
+import { renderError } from './render-error';
+import { requestLogger } from './request-log';
 import { readinessHandler, type ReadinessCheck } from './health';
-import { httpMetricsMiddleware, metricsHandler, ServiceMetrics } from './metrics';
+import { httpObserver, metricsHandler, routeLabel, ServiceMetrics } from './metrics';
 
 export interface ServiceAppOptions {
   /** Service name, used in logs and health answers. */
@@ -25,10 +25,10 @@ export interface ServiceAppOptions {
    */
   metrics?: ServiceMetrics;
   /**
-   * Hot routes that read their own body (fast-lane.ts, ADR 0006), registered right after request ids,
-   * logs and metrics, ahead of everything else; given the body limit in bytes.
+   * Hot routes served before express (lanes.ts, ADR 0006): `listen()` hands them the requests they
+   * take, everything else goes to the app.
    */
-  fastLanes?: (app: Express, bodyLimitBytes: number) => void;
+  fastLanes?: FastLane[];
   /** Middleware that must run before the body is parsed (e.g. rate limits). */
   before?: (app: Express) => void;
   /** Registers the service's routes (tsoa's RegisterRoutes and any hand-made ones). */
@@ -51,12 +51,19 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
   app.set('query parser', 'extended');
   app.locals.metrics = metrics;
 
-  // First, so that every answer is counted, including those of the body parser and the rate limits.
-  app.use(httpMetricsMiddleware(metrics));
-
-  app.use(requestLogger(logger));
+  const observe = httpObserver(metrics);
   const bodyLimit = opts.bodyLimit ?? '1mb';
-  opts.fastLanes?.(app, typeof bodyLimit === 'number' ? bodyLimit : (bytes.parse(bodyLimit) ?? 1024 * 1024));
+  if (opts.fastLanes?.length) {
+    const bodyLimitBytes = typeof bodyLimit === 'number' ? bodyLimit : (bytes.parse(bodyLimit) ?? 1024 * 1024);
+    app.locals.fastLanes = laneDispatcher({ lanes: opts.fastLanes, bodyLimitBytes, dialect, logger, observe });
+  }
+
+  // First, so that every answer is counted, including those of the body parser and the rate limits.
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    observe(req, res, () => routeLabel(req, res));
+    next();
+  });
+  app.use(requestLogger(logger));
 
   app.get('/livez', (_req, res) => {
     res.json({ status: 'ok', service: opts.service });
@@ -103,54 +110,5 @@ function hasBody(req: Request): boolean {
 
 /** Maps anything thrown to the service's error body; a 500 answers only an error id. */
 export function errorHandler(dialect: ErrorDialect, logger?: Logger) {
-  return (err: unknown, req: Request, res: Response, _next: NextFunction) => {
-    const appError = toAppError(err, dialect);
-    let errorId: string | undefined;
-    if (appError.status >= 500) {
-      errorId = randomUUID();
-      logger?.error({ err, errorId, reqId: requestIdOf(req) }, 'unhandled error');
-    }
-    if (res.headersSent) {
-      res.end();
-      return;
-    }
-    for (const [name, value] of Object.entries(appError.headers ?? {})) res.setHeader(name, value);
-    res.status(appError.status).json(dialect.body(appError, errorId));
-  };
-}
-
-function toAppError(err: unknown, dialect: ErrorDialect): AppError {
-  if (err instanceof AppError) return err;
-  if (err instanceof ValidateError) return dialect.problem('validation_failed', describeFields(err), fieldsOf(err));
-  const e = err as { type?: string; status?: number; message?: string } | undefined;
-  switch (e?.type) {
-    case 'entity.parse.failed':
-      return dialect.problem('malformed_json', 'Request body is not valid JSON');
-    case 'entity.too.large':
-      return dialect.problem('payload_too_large', 'Request body is too large');
-    case 'encoding.unsupported':
-    case 'charset.unsupported':
-      return dialect.problem('unsupported_media_type', e.message ?? 'Unsupported body encoding');
-    case 'request.aborted':
-    case 'request.size.invalid':
-    case 'stream.encoding.set':
-      return dialect.problem('malformed_json', 'Request body could not be read');
-  }
-  if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500) {
-    return dialect.problem(e.status === 404 ? 'not_found' : 'malformed_json', e.message ?? 'Bad request');
-  }
-  return dialect.problem('internal', 'Internal server error');
-}
-
-function fieldsOf(err: ValidateError): FieldProblem[] {
-  return Object.entries(err.fields).map(([field, { message }]) => ({
-    field: field.replace(/^requestBody\.?/, '').replace(/^body\.?/, '') || 'body',
-    message,
-  }));
-}
-
-function describeFields(err: ValidateError): string {
-  const fields = fieldsOf(err);
-  if (!fields.length) return 'Request validation failed';
-  return `Invalid request: ${fields.map((f) => `${f.field}: ${f.message}`).join('; ')}`;
+  return (err: unknown, req: Request, res: Response, _next: NextFunction) => renderError(err, req, res, dialect, logger);
 }

@@ -1,11 +1,10 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 
 /**
- * Fast lanes (ADR 0006): a hot route registered ahead of the generic stack (docs, content-type check,
- * body parser, tsoa) reads its own JSON body and writes its own answer. A request takes the lane only
- * in the common case: a JSON Content-Type in UTF-8, no Content-Encoding, a Content-Length within the
- * body limit. Anything else (compressed or chunked bodies, another charset, an oversize body) goes on
- * with next() to the generic path, which parses it, or refuses it, exactly as for every other route.
+ * Fast lanes (lanes.ts, ADR 0006) read their own JSON body and write their own answer. A request
+ * takes a lane only in the common case: a JSON Content-Type in UTF-8, no Content-Encoding, a
+ * Content-Length within the body limit. Anything else (compressed or chunked bodies, another charset,
+ * an oversize body) goes to express, which parses it, or refuses it, exactly as for every other route.
  */
 const PLAIN_JSON = /^application\/json\s*(;\s*charset="?utf-8"?\s*)?$/i;
 

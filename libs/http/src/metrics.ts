@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry, type CollectFunction } from 'prom-client';
 
@@ -111,8 +112,12 @@ export class ServiceMetrics {
   }
 }
 
-/** Request counts and latency by method, route pattern and status (the raw URL would be unbounded). */
-export function httpMetricsMiddleware(metrics: ServiceMetrics): RequestHandler {
+/**
+ * Request counts and latency by method, route pattern and status (the raw URL would be unbounded).
+ * `observe(req, res, route)` records one request when its answer is done; `route` gives the label
+ * then (an express route is only known once matched).
+ */
+export function httpObserver(metrics: ServiceMetrics) {
   const requests = metrics.counter('http_requests_total', {
     help: 'HTTP requests answered, by method, matched route pattern and status',
     labelNames: ['method', 'route', 'status'],
@@ -123,17 +128,16 @@ export function httpMetricsMiddleware(metrics: ServiceMetrics): RequestHandler {
     buckets: HTTP_DURATION_BUCKETS,
   });
   const inFlight = metrics.gauge('http_requests_in_flight', { help: 'Requests being processed now' });
-  return (req: Request, res: Response, next: NextFunction) => {
+  return (req: IncomingMessage, res: ServerResponse, route: () => string): void => {
     const started = process.hrtime.bigint();
     inFlight.inc();
     // 'close' follows 'finish' for every answer, and comes alone when the client left first.
     res.once('close', () => {
       inFlight.dec();
-      const labels = { method: req.method, route: routeLabel(req, res), status: res.writableFinished ? String(res.statusCode) : CLIENT_CLOSED };
+      const labels = { method: req.method ?? '', route: route(), status: res.writableFinished ? String(res.statusCode) : CLIENT_CLOSED };
       requests.inc(labels);
       duration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
     });
-    next();
   };
 }
 

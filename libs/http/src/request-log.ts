@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { requestIdFor } from './request-id';
@@ -6,33 +7,41 @@ import { requestIdFor } from './request-id';
 const QUIET = new Set(['/livez', '/readyz', '/metrics']);
 
 /**
- * Request ids and one access-log line per answer (`request completed`, or `request aborted` when the
- * client left first; at `error` for a 5xx). It replaces pino-http, whose per-request child logger
+ * Gives the request its id (X-Request-Id, echoed) and logs one line when its answer is done:
+ * `request completed`, or `request aborted` when the client left first; at `error` for a 5xx. The
+ * line is built only when its level is enabled and holds no headers, so no credential can reach it.
+ * Works on plain node:http objects: express routes and fast lanes (fast-lane.ts) share it.
+ */
+export function trackRequest(logger: Logger, req: IncomingMessage, res: ServerResponse): string {
+  const id = requestIdFor(req, res);
+  (req as IncomingMessage & { id: string }).id = id;
+  if (QUIET.has(req.url ?? '')) return id;
+  const started = performance.now();
+  res.once('close', () => {
+    const status = res.statusCode;
+    const level = status >= 500 ? 'error' : 'info';
+    if (!logger.isLevelEnabled(level)) return;
+    logger[level](
+      { reqId: id, req: { method: req.method, url: (req as Partial<Request>).originalUrl ?? req.url }, res: { statusCode: status }, responseTime: Math.round(performance.now() - started) },
+      res.writableFinished ? 'request completed' : 'request aborted',
+    );
+  });
+  return id;
+}
+
+/**
+ * trackRequest as express middleware. It replaces pino-http, whose per-request child logger
  * serialised and redacted the request on every call, even at LOG_LEVEL=warn: about a tenth of a
- * verdict check's CPU (bench/verdict, docs/benchmarks.md). The line is built only when its level is
- * enabled, and holds no headers, so no credential can reach it.
+ * verdict check's CPU (bench/verdict, docs/benchmarks.md).
  */
 export function requestLogger(logger: Logger) {
   return (req: Request, res: Response, next: NextFunction) => {
-    const id = requestIdFor(req, res);
-    (req as Request & { id: string }).id = id;
-    if (QUIET.has(req.url)) return next();
-    const started = performance.now();
-    res.once('close', () => {
-      const status = res.statusCode;
-      const level = status >= 500 ? 'error' : 'info';
-      if (!logger.isLevelEnabled(level)) return;
-      const finished = res.writableFinished;
-      logger[level](
-        { reqId: id, req: { method: req.method, url: req.originalUrl }, res: { statusCode: status }, responseTime: Math.round(performance.now() - started) },
-        finished ? 'request completed' : 'request aborted',
-      );
-    });
+    trackRequest(logger, req, res);
     next();
   };
 }
 
-/** The request id given to (or made for) this request by requestLogger. */
-export function requestIdOf(req: Request): string | undefined {
-  return (req as Request & { id?: string }).id;
+/** The request id given to (or made for) this request by trackRequest. */
+export function requestIdOf(req: IncomingMessage): string | undefined {
+  return (req as IncomingMessage & { id?: string }).id;
 }

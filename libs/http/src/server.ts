@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { Express } from 'express';
 import type { Logger } from 'pino';
 import { markDraining } from './health';
+import type { LaneDispatch } from './lanes';
 
 export interface RunningServer {
   server: http.Server;
@@ -28,6 +29,18 @@ export interface ListenOptions {
 /** Longer than the idle timeouts of common load balancers (60 s), so they close first, never us mid-request. */
 const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 
+/**
+ * The node:http request listener of an app made by createServiceApp: its fast lanes first (lanes.ts,
+ * ADR 0006), then express for every request no lane takes.
+ */
+export function requestHandler(app: Express): (req: http.IncomingMessage, res: http.ServerResponse) => void {
+  const lanes = app.locals.fastLanes as LaneDispatch | undefined;
+  if (!lanes) return app;
+  return (req, res) => {
+    if (!lanes(req, res)) app(req, res);
+  };
+}
+
 export async function listen(app: Express, opts: ListenOptions): Promise<RunningServer> {
   const server = http.createServer();
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
@@ -46,7 +59,7 @@ export async function listen(app: Express, opts: ListenOptions): Promise<Running
       if (draining) setImmediate(() => server.closeIdleConnections());
     });
   });
-  server.on('request', app);
+  server.on('request', requestHandler(app));
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
