@@ -16,17 +16,21 @@ import spec from '../../apps/verdict/openapi.json';
 
 jest.setTimeout(60_000);
 
-/** Forwards to the registry, counting requests by path; `down` makes it drop every connection. */
+/**
+ * Forwards to the registry, counting requests by path; `down` makes it drop every connection, and
+ * `rewrite` (when set) may replace the body of a 200 answer (it gets the path and the body text).
+ */
 export interface RegistryProxy {
   url: string;
   requests: string[];
   down: boolean;
+  rewrite: ((path: string, body: string) => string) | null;
   close(): Promise<void>;
 }
 
 export async function startRegistryProxy(target: string): Promise<RegistryProxy> {
   const to = new URL(target);
-  const proxy: RegistryProxy = { url: '', requests: [], down: false, close: async () => undefined };
+  const proxy: RegistryProxy = { url: '', requests: [], down: false, rewrite: null, close: async () => undefined };
   const server = http.createServer((req, res) => {
     if (proxy.down) {
       req.socket.destroy();
@@ -34,8 +38,20 @@ export async function startRegistryProxy(target: string): Promise<RegistryProxy>
     }
     proxy.requests.push(`${req.method} ${req.url}`);
     const upstream = http.request({ hostname: to.hostname, port: to.port, method: req.method, path: req.url, headers: req.headers }, (up) => {
-      res.writeHead(up.statusCode ?? 502, up.headers);
-      up.pipe(res);
+      const rewrite = proxy.rewrite;
+      if (!rewrite || up.statusCode !== 200) {
+        res.writeHead(up.statusCode ?? 502, up.headers);
+        up.pipe(res);
+        return;
+      }
+      let text = '';
+      up.setEncoding('utf8');
+      up.on('data', (c: string) => (text += c));
+      up.on('end', () => {
+        const body = rewrite(req.url ?? '', text);
+        res.writeHead(200, { ...up.headers, 'content-length': String(Buffer.byteLength(body)) });
+        res.end(body);
+      });
     });
     upstream.on('error', () => res.destroy());
     req.pipe(upstream);

@@ -49,6 +49,28 @@ describe('tenant snapshots', () => {
     }
   });
 
+  it('answers 503 policy_unavailable, with Retry-After, when the registry state cannot be evaluated', async () => {
+    const cold = await createVerdictTenant(stack, 'snap-broken');
+    const reg = registryApi(stack, cold.adminKey);
+    const scope = await reg.scope('eu', { region: 'eu' });
+    await reg.rule(scope, { directive: 'deploys are fine', severity: 'ALLOW', applies_to: { actions: ['infra.deploy'] } });
+    // The state the gateway loads names a scope it does not hold: the policy cannot be compiled (fail closed).
+    stack.proxy!.rewrite = (path, body) => {
+      if (!path.endsWith(`/tenants/${cold.id}/state`)) return body;
+      const state = JSON.parse(body) as { rules: Array<{ scope_id: string }> };
+      for (const r of state.rules) r.scope_id = 'scp-missing';
+      return JSON.stringify(state);
+    };
+    try {
+      const res = await verdictApi(stack, cold.agent.key, cold.id).check(deploy);
+      expect([res.status, res.body.code, res.headers['retry-after']]).toEqual([503, 'policy_unavailable', '5']);
+      // Like every 5xx, the answer names only an error id; the log holds the reason.
+      expect(res.body.details).toEqual({ error_id: expect.any(String) });
+    } finally {
+      stack.proxy!.rewrite = null;
+    }
+  });
+
   it('sees a rule update within one second', async () => {
     await agent().check(deploy).expect(200);
     await registryApi(stack, t.adminKey).updateRule(scopeId, rule.id, { directive: 'deploy freeze', severity: 'MANDATORY', applies_to: { actions: ['infra.deploy'] } });
