@@ -4,6 +4,7 @@ import { migrationsCurrentCheck } from '@arbiter/db';
 import { ledgerMigrationsDir, type LedgerContext } from './context';
 import { RegisterRoutes } from './routes.generated';
 import { rateLimitMiddleware } from './http/rate-limit';
+import { sealLane } from './http/seal-lane';
 import openapi from '../openapi.json';
 
 export function buildLedgerApp(ctx: LedgerContext): Express {
@@ -13,6 +14,7 @@ export function buildLedgerApp(ctx: LedgerContext): Express {
     logger: ctx.logger,
     metrics: ctx.metrics.service,
     bodyLimit: ctx.config.BODY_LIMIT,
+    fastLanes: [sealLane(ctx)],
     openapi,
     readiness: [migrationsCurrentCheck(ctx.pool, ledgerMigrationsDir()), { name: 'redis', check: async () => void (await ctx.redis.ping()) }],
     before: (app) => app.use(rateLimitMiddleware(ctx.authenticator, ctx.rateLimiter)),
