@@ -41,6 +41,8 @@ const JSON_TYPE = /^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i;
 /**
  * The express 5 app every service is made of: request ids and logs, metrics, health, docs, a strict
  * JSON body, the service's routes, and one error handler rendering the service's documented error body.
+ * Fast lanes (lanes.ts, ADR 0006) are kept on `app.locals.fastLanes`; serve the app with `listen()` or
+ * `requestHandler(app)` so that they run before express.
  */
 export function createServiceApp(opts: ServiceAppOptions): Express {
   const { dialect, logger } = opts;
