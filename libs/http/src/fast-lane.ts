@@ -27,49 +27,54 @@ export function fastLaneBodyLength(req: IncomingMessage, limitBytes: number): nu
  * array at the top, as body-parser's strict mode), `request.aborted`, `request.size.invalid`.
  */
 export function readJsonBody(req: IncomingMessage, length: number): Promise<unknown> {
+  // The handlers are inline and stay attached (the request is dropped with its answer); `settled`
+  // makes the first outcome the only one. No named closures per request: esbuild's keepNames would
+  // wrap each of them in a defineProperty call on this hot path.
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let received = 0;
-    const fail = (type: string, message: string) => {
-      cleanup();
-      reject(Object.assign(new Error(message), { type, status: 400, expose: true }));
-    };
-    const onData = (chunk: Buffer) => {
+    let settled = false;
+    req.on('data', (chunk: Buffer) => {
       received += chunk.length;
       chunks.push(chunk);
-    };
-    const onEnd = () => {
-      cleanup();
-      if (received !== length) return fail('request.size.invalid', 'request size did not match content length');
-      let text = (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, received)).toString('utf8');
-      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1); // a byte order mark, which body-parser also drops
-      const first = firstNonSpace(text);
-      if (first !== '{' && first !== '[') return fail('entity.parse.failed', 'The body is not a JSON object or array');
+    });
+    req.on('end', () => {
+      if (settled) return;
+      settled = true;
       try {
-        resolve(JSON.parse(text));
-      } catch {
-        fail('entity.parse.failed', 'The body is not valid JSON');
+        resolve(parseJsonBody(chunks, received, length));
+      } catch (err) {
+        reject(err);
       }
+    });
+    // The client went away before the whole body arrived ('close' without 'end'), or the socket failed.
+    const gone = (err?: Error) => {
+      if (settled) return;
+      settled = true;
+      reject(err ? Object.assign(err, { type: 'request.aborted', status: 400 }) : bodyError('request.aborted', 'request aborted'));
     };
-    // The client went away before the whole body arrived ('close' without 'end').
-    const onAborted = () => fail('request.aborted', 'request aborted');
-    const onError = (err: Error) => {
-      cleanup();
-      reject(Object.assign(err, { type: 'request.aborted', status: 400 }));
-    };
-    const cleanup = () => {
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('aborted', onAborted);
-      req.off('close', onAborted);
-      req.off('error', onError);
-    };
-    req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('aborted', onAborted);
-    req.on('close', onAborted);
-    req.on('error', onError);
+    req.on('aborted', () => gone());
+    req.on('close', () => gone());
+    req.on('error', gone);
   });
+}
+
+function parseJsonBody(chunks: Buffer[], received: number, length: number): unknown {
+  if (received !== length) throw bodyError('request.size.invalid', 'request size did not match content length');
+  let text = (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, received)).toString('utf8');
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1); // a byte order mark, which body-parser also drops
+  const first = firstNonSpace(text);
+  if (first !== '{' && first !== '[') throw bodyError('entity.parse.failed', 'The body is not a JSON object or array');
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw bodyError('entity.parse.failed', 'The body is not valid JSON');
+  }
+}
+
+/** An error as body-parser makes them: the service's error handler maps `type` to its dialect. */
+function bodyError(type: string, message: string): Error {
+  return Object.assign(new Error(message), { type, status: 400, expose: true });
 }
 
 function firstNonSpace(text: string): string | undefined {
