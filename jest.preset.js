@@ -12,7 +12,7 @@ for (const [alias, [target]] of Object.entries(tsconfig.compilerOptions.paths)) 
 // canonicalize v4 exports only an "import" condition, which Jest's CommonJS resolver does not match.
 moduleNameMapper['^canonicalize$'] = path.join(root, 'node_modules/canonicalize/lib/canonicalize.js');
 
-const esmPackages = ['jose', 'canonicalize', '@noble', 'uuid'];
+const esmPackages = ['jose', 'canonicalize', '@noble', '@marcbachmann', 'uuid'];
 
 module.exports = (name, dir) => ({
   displayName: name,

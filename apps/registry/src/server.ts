@@ -5,6 +5,7 @@ import type { RegistryConfig } from './config';
 import { buildRegistryApp } from './app';
 import { createRegistryContext, registryMigrationsDir, type RegistryContext } from './context';
 import { ensureBootstrapAdmin } from './services/bootstrap';
+import { checkStoredOverrideConditions } from './services/override-conditions';
 
 export interface RunningRegistry extends RunningServer {
   ctx: RegistryContext;
@@ -17,6 +18,7 @@ export async function startRegistry(config: RegistryConfig, logger: Logger): Pro
   const ctx = createRegistryContext(config, logger);
   try {
     if (config.BOOTSTRAP_ADMIN_KEY) await ensureBootstrapAdmin(ctx.prisma, config.BOOTSTRAP_ADMIN_KEY, logger);
+    await checkStoredOverrideConditions(ctx.prisma, logger);
     // Creates the first webhook signing key, and proves KEY_ENCRYPTION_KEY opens the current one.
     const kid = await ctx.webhookKeys.checkCurrent();
     logger.debug({ kid }, 'webhook signing key ready');

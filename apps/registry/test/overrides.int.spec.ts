@@ -1,5 +1,8 @@
-import { createPrincipalWithKey, createTenantWithAdmin, startTestRegistry, type RegistryHarness, type TenantFixture } from './harness';
-import { api, createScope, expectConforms, expireOverride, type Api } from './fixtures';
+import { createPrincipalWithKey, createTenantWithAdmin, startTestRegistry, TEST_INTERNAL_TOKEN, type RegistryHarness, type TenantFixture } from './harness';
+import { createLogger } from '@arbiter/http';
+import { checkStoredOverrideConditions } from '../src/services/override-conditions';
+import request from 'supertest';
+import { api, createScope, expectConforms, expireOverride, sql, type Api } from './fixtures';
 
 describe('registry overrides', () => {
   let h: RegistryHarness;
@@ -28,7 +31,7 @@ describe('registry overrides', () => {
       target_id: invariantId,
       override_type: 'temporary',
       justification: 'Security hotfix',
-      conditions: 'only the auth service',
+      conditions: 'service == "auth"',
       approved_by: 'cto',
       applies_to_scope: { region: 'eu' },
       expires_at: expires,
@@ -40,7 +43,7 @@ describe('registry overrides', () => {
       target_type: 'invariant',
       override_type: 'temporary',
       justification: 'Security hotfix',
-      conditions: 'only the auth service',
+      conditions: 'service == "auth"',
       approved_by: 'cto',
       applies_to_scope: { region: 'eu' },
       expires_at: expires,
@@ -58,13 +61,64 @@ describe('registry overrides', () => {
   it('creates permanent and conditional overrides of a rule', async () => {
     const permanent = await post({ target_id: ruleId, override_type: 'permanent', justification: 'Legacy contract' }).expect(201);
     expect(permanent.body).toMatchObject({ target_type: 'rule', expires_at: null, status: 'active', applies_to_scope: null });
-    await post({ target_id: ruleId, override_type: 'conditional', justification: 'j', conditions: 'during incidents' }).expect(201);
+    const conditional = await post({ target_id: ruleId, override_type: 'conditional', justification: 'j', conditions: 'incident.open == true' }).expect(201);
+    expect(conditional.body).toMatchObject({ conditions: 'incident.open == true', conditions_error: null, status: 'active' });
+  });
+
+  describe('conditions (CEL)', () => {
+    const count = async () => (await admin.get(`/api/v1/scopes/${scopeId}/overrides?limit=1000`).expect(200)).body.items.length;
+
+    it.each([
+      ['free text', 'during incidents'],
+      ['a syntax error', 'amount <'],
+      ['an expression that is not boolean', 'amount + 1'],
+      ['an expression that cannot type-check', '"x" + 1'],
+      ['an empty string', '   '],
+    ])('refuses %s with 422 naming conditions, and stores nothing', async (_what, conditions) => {
+      const before = await count();
+      const res = await post({ target_id: ruleId, override_type: 'conditional', justification: 'j', conditions }).expect(422);
+      expect(res.body.detail).toMatch(/^conditions: /);
+      // The other types are bound by their conditions too, so the same holds for them.
+      await post({ target_id: ruleId, override_type: 'permanent', justification: 'j', conditions }).expect(422);
+      expect(await count()).toBe(before);
+    });
+
+    it('refuses a conditional override without conditions with 422 naming conditions', async () => {
+      expect((await post({ target_id: ruleId, override_type: 'conditional', justification: 'j' }).expect(422)).body.detail).toMatch(/^conditions: required/);
+    });
+
+    it('marks stored rows whose conditions do not parse as invalid_conditions: listed, but in effect nowhere', async () => {
+      const s = await createScope(admin, 'legacy');
+      const rule = await admin.post(`/api/v1/scopes/${s.id}/rules`, { directive: 'r', severity: 'MANDATORY' }).expect(201);
+      const good = (await post({ target_id: rule.body.id, override_type: 'conditional', justification: 'j', conditions: 'amount < 20' }, s.id).expect(201)).body;
+      const bad = (await post({ target_id: rule.body.id, override_type: 'conditional', justification: 'j', conditions: 'amount < 10' }, s.id).expect(201)).body;
+      // As a row written before conditions were CEL: free text, not yet checked.
+      await sql(h, `UPDATE overrides SET conditions = 'only small amounts', conditions_checked = false WHERE id = $1`, [bad.id]);
+      expect(await checkStoredOverrideConditions(h.registry.ctx.prisma, createLogger('test', 'silent'))).toBe(1);
+      expect(await checkStoredOverrideConditions(h.registry.ctx.prisma, createLogger('test', 'silent'))).toBe(0);
+
+      const listed = (await admin.get(`/api/v1/scopes/${s.id}/overrides`).expect(200)).body.items;
+      expect(listed.map((o: { id: string; status: string }) => [o.id, o.status])).toEqual([
+        [good.id, 'active'],
+        [bad.id, 'invalid_conditions'],
+      ]);
+      expect(listed[1].conditions_error).toMatch(/not a CEL expression/);
+      const only = async (status: string) => (await admin.get(`/api/v1/scopes/${s.id}/overrides?status=${status}`).expect(200)).body.items.map((o: { id: string }) => o.id);
+      expect(await only('invalid_conditions')).toEqual([bad.id]);
+      expect(await only('active')).toEqual([good.id]);
+
+      const state = await request(h.url).get(`/internal/v1/tenants/${t.tenant.id}/state`).set('X-Internal-Token', TEST_INTERNAL_TOKEN).expect(200);
+      const ids = state.body.overrides.map((o: { id: string }) => o.id);
+      expect(ids).toContain(good.id);
+      expect(ids).not.toContain(bad.id);
+      expect(state.body.overrides.find((o: { id: string }) => o.id === good.id)).toMatchObject({ conditions: 'amount < 20', scope_id: s.id });
+    });
   });
 
   it('answers 422 for a missing field, a temporary override without expiry, a conditional one without conditions, a past expiry', async () => {
     expect((await post({ override_type: 'permanent', justification: 'j' }).expect(422)).body.detail).toMatch(/target_id/);
     expect((await post({ target_id: ruleId, override_type: 'temporary', justification: 'j' }).expect(422)).body.detail).toMatch(/expires_at is required/);
-    expect((await post({ target_id: ruleId, override_type: 'conditional', justification: 'j' }).expect(422)).body.detail).toMatch(/conditions is required/);
+    expect((await post({ target_id: ruleId, override_type: 'conditional', justification: 'j' }).expect(422)).body.detail).toMatch(/^conditions: required/);
     expect((await post({ target_id: ruleId, override_type: 'temporary', justification: 'j', expires_at: '2001-01-01T00:00:00Z' }).expect(422)).body.detail).toMatch(
       /future/,
     );

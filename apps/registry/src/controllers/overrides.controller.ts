@@ -14,13 +14,13 @@ export class OverridesController extends Controller {
     super();
   }
 
-  /** Every override of the scope with its computed status (default), or only `status=active|expired|revoked`. */
+  /** Every override of the scope with its computed status (default), or only `status=active|expired|revoked|invalid_conditions`. */
   @Get()
   @Security('bearer', ['read'])
   async listOverrides(
     @Request() req: AuthedRequest,
     @Path() scope_id: string,
-    @Query() status?: 'active' | 'expired' | 'revoked' | 'all',
+    @Query() status?: 'active' | 'expired' | 'revoked' | 'invalid_conditions' | 'all',
     @Query() limit?: number,
     @Query() cursor?: string,
   ): Promise<Page<Override>> {

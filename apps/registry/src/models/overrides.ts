@@ -20,14 +20,28 @@ export interface Override extends ServerFields {
   target_type: 'invariant' | 'rule';
   override_type: OverrideType;
   justification: string;
+  /** A CEL expression over the operation's context (docs/registry.md "Conditional overrides"); null = none. */
   conditions: string | null;
+  /** With status invalid_conditions: why the conditions can never hold; otherwise null. */
+  conditions_error: string | null;
+  /**
+   * For an approval grant: the id of the authenticated principal that decided the approval. For an
+   * override made through this API: the body's note (the creating principal is `created_by`).
+   */
   approved_by: string | null;
-  /** The override only covers operations whose scope contains these fields; null = every operation. */
+  /**
+   * The override only covers operations whose scope contains these fields; null = the selector of its
+   * own scope (never the whole tenant).
+   */
   applies_to_scope: ScopeSelector | null;
   expires_at: string | null;
   revoked_at: string | null;
-  /** Computed when read: `expired` once expires_at has passed. Only `active` overrides have an effect. */
-  status: 'active' | 'expired' | 'revoked';
+  /**
+   * Computed when read: `revoked`, else `invalid_conditions` (its conditions can never hold, so it
+   * neutralises nothing), else `expired` once expires_at has passed, else `active`. Only `active`
+   * overrides have an effect.
+   */
+  status: 'active' | 'expired' | 'revoked' | 'invalid_conditions';
   approval_id: string | null;
   consultation_id: string | null;
 }
@@ -38,7 +52,13 @@ export interface CreateOverrideBody {
   override_type: 'temporary' | 'conditional' | 'permanent';
   /** @minLength 1 @maxLength 20000 */
   justification: string;
-  /** Free text; required for `conditional`. @maxLength 20000 */
+  /**
+   * A CEL expression over the operation's context, e.g. `amount < 20 && currency == "EUR"`; required
+   * for `conditional`, optional (and then also binding) for the others. The override neutralises only
+   * operations for which it is true; a name it reads that the operation lacks, or an evaluation
+   * error, means it does not apply. Anything that does not parse as a boolean CEL expression is 422.
+   * @maxLength 20000
+   */
   conditions?: string;
   /** @maxLength 200 */
   approved_by?: string;

@@ -54,9 +54,13 @@ export interface OverrideState {
   override_type: OverrideType;
   target_type: 'invariant' | 'rule';
   target_ids: string[];
+  /** The scope it was created in. */
+  scope_id: string;
   scope_ids: string[];
-  /** null: every operation; otherwise operations whose scope contains these fields. */
+  /** null: operations whose scope contains the selector of `scope_id` (never the whole tenant). */
   applies_to_scope: ScopeSelector | null;
+  /** A CEL expression; the override neutralises only operations for which it is true. null = none. */
+  conditions: string | null;
   expires_at: string | null;
   approval_id: string | null;
 }

@@ -3,15 +3,17 @@ import type { After } from './identity.repository';
 import { afterFilter, PAGE_ORDER, type Db } from './db';
 
 export type { OverrideRow };
-export type OverrideStatusFilter = 'active' | 'expired' | 'revoked' | 'all';
+export type OverrideStatusFilter = 'active' | 'expired' | 'revoked' | 'invalid_conditions' | 'all';
 
 /** Where clause of an override status at `now` (status is computed, never stored). */
 export function overrideStatusWhere(status: OverrideStatusFilter, now: Date): Prisma.OverrideWhereInput {
   switch (status) {
     case 'active':
-      return { revoked_at: null, OR: [{ expires_at: null }, { expires_at: { gt: now } }] };
+      return { revoked_at: null, conditions_error: null, OR: [{ expires_at: null }, { expires_at: { gt: now } }] };
     case 'expired':
-      return { revoked_at: null, expires_at: { lte: now } };
+      return { revoked_at: null, conditions_error: null, expires_at: { lte: now } };
+    case 'invalid_conditions':
+      return { revoked_at: null, conditions_error: { not: null } };
     case 'revoked':
       return { revoked_at: { not: null } };
     case 'all':
@@ -35,6 +37,8 @@ export class OverridesRepository {
       override_type: string;
       justification: string;
       conditions: string | null;
+      /** Why the conditions can never hold (written only by the startup check of old rows); null = valid. */
+      conditions_error?: string | null;
       approved_by: string | null;
       applies_to_scope: object | null;
       expires_at: Date | null;
@@ -46,6 +50,9 @@ export class OverridesRepository {
     return this.db.override.create({
       data: {
         ...data,
+        conditions_error: data.conditions_error ?? null,
+        // Every row written through the API had its conditions compiled first.
+        conditions_checked: true,
         tenant_id: tenantId,
         applies_to_scope: data.applies_to_scope === null ? Prisma.DbNull : (data.applies_to_scope as Prisma.InputJsonValue),
       },

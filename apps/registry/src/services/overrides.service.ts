@@ -1,4 +1,5 @@
 import type { Identity } from '@arbiter/auth';
+import { conditionProblem } from '@arbiter/cel';
 import { newId } from '@arbiter/db';
 import { badRequest, conflict, notFound, unprocessable } from '../http/errors';
 import type { CreateOverrideBody, Override } from '../models/overrides';
@@ -36,7 +37,12 @@ export class OverridesService {
     const targetType = body.target_id.startsWith('inv-') ? 'invariant' : body.target_id.startsWith('rul-') ? 'rule' : null;
     if (!targetType) throw badRequest('target_id must be the id of an invariant (inv-) or a rule (rul-)');
     if (body.override_type === 'temporary' && !body.expires_at) throw unprocessable('expires_at is required for a temporary override');
-    if (body.override_type === 'conditional' && !body.conditions?.trim()) throw unprocessable('conditions is required for a conditional override');
+    if (body.override_type === 'conditional' && !body.conditions?.trim()) throw unprocessable('conditions: required for a conditional override (a CEL expression)');
+    if (body.conditions !== undefined) {
+      // Parsed now, with the library the verdict gateway evaluates it with: nothing unparseable is stored.
+      const problem = conditionProblem(body.conditions);
+      if (problem) throw unprocessable(`conditions: ${problem}`);
+    }
     if (body.expires_at && body.expires_at.getTime() <= Date.now()) throw unprocessable('expires_at must be in the future');
     if (body.applies_to_scope) await this.scopes.checkSelector(caller.tenant_id, body.applies_to_scope, 'applies_to_scope');
     return this.writer.write(caller.tenant_id, caller.principal.id, async (r, emit) => {

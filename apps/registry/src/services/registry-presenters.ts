@@ -145,6 +145,7 @@ export function presentOverride(row: OverrideRow, now: Date): Override {
     override_type: row.override_type as Override['override_type'],
     justification: row.justification,
     conditions: row.conditions,
+    conditions_error: row.conditions_error,
     approved_by: row.approved_by,
     applies_to_scope: (row.applies_to_scope ?? null) as ScopeSelector | null,
     expires_at: iso(row.expires_at),

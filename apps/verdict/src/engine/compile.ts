@@ -2,6 +2,7 @@
 // structure evaluate() walks. Done once per snapshot so that a check does no parsing: globs become
 // matchers, dot paths are split, requirements become functions, rules are put in their static
 // precedence order and filed in an action index.
+import { compileCondition as compileCel, CelConditionError, type CelCondition } from '@arbiter/cel';
 import { ActionIndex } from './action-index';
 import { PolicyCompileError } from './errors';
 import { compileAccessor, type FieldAccessor } from './field-path';
@@ -85,6 +86,16 @@ export interface CompiledOverride {
   /** Epoch ms; null = no bound. */
   readonly fromMs: number | null;
   readonly untilMs: number | null;
+  /** The CEL conditions, compiled; null = unconditional. */
+  readonly condition: CompiledOverrideCondition | null;
+  /** Why the override can never apply (a conditional override without valid conditions); null = it can. */
+  readonly invalid: string | null;
+}
+
+export interface CompiledOverrideCondition {
+  readonly cel: CelCondition;
+  /** The fields the expression reads, one per `cel.paths` entry, sharing the rules' field slots. */
+  readonly fields: readonly CompiledField[];
 }
 
 /** A tenant snapshot ready for evaluate(). Immutable; share it between concurrent evaluations. */
@@ -286,13 +297,50 @@ export function compareStatic(a: CompiledRule, b: CompiledRule): number {
   return a.versionId === b.versionId ? 0 : a.versionId < b.versionId ? 1 : -1;
 }
 
-function compileOverride(o: EngineOverride): { targets: readonly string[]; compiled: CompiledOverride } {
+/**
+ * The conditions of an override (DESIGN.md section 10), compiled once per snapshot. A conditional
+ * override without conditions, or conditions that do not compile, make the override inert (it never
+ * applies) rather than failing the whole snapshot: one bad row must not take a tenant's checks down,
+ * and the registry refuses such rows when they are written anyway.
+ */
+function compileOverrideCondition(
+  o: EngineOverride,
+  policy: TenantPolicy,
+  fieldSlots: SlotTable<FieldAccessor>,
+): { condition: CompiledOverrideCondition | null; invalid: string | null } {
+  const source = o.conditions;
+  const none = source === undefined || source === null || (typeof source === 'string' && source.trim() === '');
+  if (none) return { condition: null, invalid: o.type === 'conditional' ? 'a conditional override without conditions never applies' : null };
+  let cel: CelCondition;
+  try {
+    cel = compileCel(source);
+  } catch (err) {
+    if (err instanceof CelConditionError) return { condition: null, invalid: err.message };
+    throw err;
+  }
+  const fields = cel.paths.map((path): CompiledField => {
+    const slot = fieldSlots.slot(path);
+    const known = policy.context_schema?.fields?.[path];
+    const requirement: Requirement = { field: path, reason: `read by the conditions of override ${o.id}`, type: known?.type ?? 'any' };
+    if (known?.allowed_values) requirement.allowed_values = [...known.allowed_values];
+    if (known?.format) requirement.format = known.format;
+    return { accessor: fieldSlots.items[slot], slot, check: null, requirement, existsOnly: false, required: false };
+  });
+  return { condition: { cel, fields }, invalid: null };
+}
+
+function compileOverride(
+  o: EngineOverride,
+  policy: TenantPolicy,
+  fieldSlots: SlotTable<FieldAccessor>,
+): { targets: readonly string[]; compiled: CompiledOverride } {
   if (!o || typeof o.id !== 'string' || o.id === '') throw new PolicyCompileError('invalid_override', 'an override has no id');
   if (!Array.isArray(o.target_rule_ids)) {
     throw new PolicyCompileError('invalid_override', 'target_rule_ids must be an array', o.id);
   }
   const scope = compileScope(o.applies_to_scope, 'applies_to_scope', 'invalid_override', o.id);
   const has = (v: unknown): boolean => v !== undefined && v !== null;
+  const { condition, invalid } = compileOverrideCondition(o, policy, fieldSlots);
   return {
     targets: o.target_rule_ids,
     compiled: {
@@ -302,6 +350,8 @@ function compileOverride(o: EngineOverride): { targets: readonly string[]; compi
       scopeValues: scope.values,
       fromMs: has(o.created_at) ? parseInstant(o.created_at, 'created_at', 'invalid_override', o.id) : null,
       untilMs: has(o.expires_at) ? parseInstant(o.expires_at, 'expires_at', 'invalid_override', o.id) : null,
+      condition,
+      invalid,
     },
   };
 }
@@ -342,7 +392,7 @@ export function compilePolicy(
 
   const overridesByRule = new Map<string, CompiledOverride[]>();
   for (const o of overrides) {
-    const { targets, compiled: co } = compileOverride(o);
+    const { targets, compiled: co } = compileOverride(o, settings, fieldSlots);
     for (const t of new Set(targets)) {
       const list = overridesByRule.get(t);
       if (list) list.push(co);

@@ -346,6 +346,88 @@ describe(evaluate.name, () => {
       expect(sut.precedence_trace[0].overridden_by).toBe('ovr-a');
     });
 
+    describe('conditions (CEL)', () => {
+      const conditional = (conditions: string | null, extra: Partial<EngineOverride> = {}) =>
+        override('c', ['rul-block'], { type: 'conditional', conditions, ...extra });
+      const check = (conditions: string | null, parameters: Record<string, unknown>, extra: Partial<EngineOverride> = {}) =>
+        complete(run({ rules, overrides: [conditional(conditions, extra)] }, { parameters }));
+
+      it('neutralises only operations for which the conditions hold', () => {
+        const cond = 'amount < 20 && currency == "EUR"';
+        expect(check(cond, { amount: 5, currency: 'EUR' }).verdict).toBe('allowed');
+        const sut = check(cond, { amount: 999999, currency: 'USD' });
+        expect(sut.verdict).toBe('blocked');
+        expect(sut.applied_override_ids).toEqual([]);
+        expect(sut.precedence_trace[0]).toMatchObject({ rule_id: 'rul-block', reason: 'fires', overrides_not_applied: [{ override_id: 'ovr-c', reason: 'override_condition_false' }] });
+      });
+
+      it('fails closed when a name the conditions read is absent, and says which', () => {
+        const sut = check('amount < 20 && currency == "EUR"', { amount: 5 });
+        expect(sut.verdict).toBe('blocked');
+        expect(sut.precedence_trace[0].overrides_not_applied).toEqual([
+          { override_id: 'ovr-c', reason: 'override_condition_missing', missing_fields: ['currency'] },
+        ]);
+      });
+
+      it('fails closed on an evaluation error or a non-boolean result', () => {
+        const err = check('amount < 20', { amount: 'lots' });
+        expect(err.verdict).toBe('blocked');
+        expect(err.precedence_trace[0].overrides_not_applied?.[0]).toMatchObject({ reason: 'override_condition_error', error: expect.stringMatching(/overload/) });
+        expect(check('note', { note: 'x' }).precedence_trace[0].overrides_not_applied?.[0]).toMatchObject({ reason: 'override_condition_error' });
+        expect(check('amount < 20', { amount: null }).verdict).toBe('blocked');
+      });
+
+      it('never applies a conditional override without conditions, or with conditions that do not parse', () => {
+        for (const bad of [null, '', 'free text here', 'amount <']) {
+          const sut = check(bad, { amount: 1 });
+          expect(sut.verdict).toBe('blocked');
+          expect(sut.precedence_trace[0].overrides_not_applied?.[0]).toMatchObject({ override_id: 'ovr-c', reason: 'override_condition_error' });
+        }
+      });
+
+      it('binds the other override types too when they carry conditions', () => {
+        expect(check('amount < 20', { amount: 50 }, { type: 'temporary', expires_at: '2026-07-01T00:00:00Z' }).verdict).toBe('blocked');
+        expect(check('amount < 20', { amount: 5 }, { type: 'temporary', expires_at: '2026-07-01T00:00:00Z' }).verdict).toBe('allowed');
+      });
+
+      it('reads what the rules read: Facts by dot path before parameters, nested parameters, scope, action and resource', () => {
+        const cond = 'transfer.amount <= 100 && scope.region == "eu" && action.startsWith("payments.") && resource == "acct:eu/1"';
+        expect(check(cond, { transfer: { amount: 100 } }).verdict).toBe('allowed');
+        expect(check(cond, { transfer: { amount: 101 } }).verdict).toBe('blocked');
+        const fact = complete(
+          run({ rules, overrides: [conditional(cond)] }, { parameters: { transfer: { amount: 5 } }, context: { 'transfer.amount': { value: 500, source: 'crm' } } }),
+        );
+        expect(fact.verdict).toBe('blocked');
+        // A parameter named like a request field cannot stand in for it.
+        expect(check('action == "forged"', { action: 'forged' }).verdict).toBe('blocked');
+      });
+
+      it('lets another override that holds neutralise the rule, and then reports no misses', () => {
+        const sut = complete(run({ rules, overrides: [conditional('amount < 20'), override('d', ['rul-block'], { type: 'conditional', conditions: 'amount < 100' })] }, { parameters: { amount: 50 } }));
+        expect(sut.verdict).toBe('allowed');
+        expect(sut.precedence_trace[0]).toMatchObject({ reason: 'overridden', overridden_by: 'ovr-d' });
+        expect(sut.precedence_trace[0].overrides_not_applied).toBeUndefined();
+      });
+
+      it('in resolve, asks for a field the conditions need when the override could change the verdict', () => {
+        const policy = { rules, overrides: [conditional('amount < 20 && currency == "EUR"')] };
+        const first = incomplete(run(policy, { mode: 'resolve', context: { amount: { value: 5, source: 'agent' } } }));
+        expect(first.required_context.map((f) => f.field)).toEqual(['currency']);
+        expect(first.required_context[0].reason).toMatch(/ovr-c/);
+        const held = complete(run(policy, { mode: 'resolve', context: { amount: { value: 5, source: 'agent' }, currency: { value: 'EUR', source: 'agent' } } }));
+        expect(held.verdict).toBe('allowed');
+        const notHeld = complete(run(policy, { mode: 'resolve', context: { amount: { value: 5, source: 'agent' }, currency: { value: 'USD', source: 'agent' } } }));
+        expect(notHeld.verdict).toBe('blocked');
+      });
+
+      it('in resolve, does not ask for override fields of a rule that cannot decide', () => {
+        const ranked = [rule('top', { priority: 10 }), rule('block')];
+        const sut = complete(run({ rules: ranked, overrides: [conditional('amount < 20')] }, { mode: 'resolve', context: {} }));
+        expect(sut.verdict).toBe('blocked');
+        expect(sut.dominating_rule_id).toBe('rul-top');
+      });
+    });
+
     describe('approval grants', () => {
       const approvalRules = [
         rule('big', {

@@ -7,6 +7,7 @@
 //   check   strict: any non-overridden candidate with a missing field → insufficient_context (422);
 //   resolve tolerant: only missing fields of rules ranked above the best firing rule are asked for.
 import { sha256Hex } from '@arbiter/canonical';
+import { activationOf } from '@arbiter/cel';
 import type { CompiledField, CompiledOverride, CompiledPolicy, CompiledRule } from './compile';
 import { readField, type FieldRead } from './field-path';
 import { describeProblem, mergeRequirements } from './requirements';
@@ -18,6 +19,7 @@ import type {
   EvaluationResult,
   MissingField,
   MissingProblem,
+  OverrideMiss,
   Requirement,
   Scope,
   ScopeMatch,
@@ -66,6 +68,10 @@ interface Candidate {
   reason: TraceReason;
   gaps: Gap[] | null;
   overriddenBy: string | null;
+  /** Conditional overrides of the rule that did not apply, and why. */
+  overrideMisses: OverrideMiss[] | null;
+  /** Fields the conditions of those overrides read and the operation lacks (resolve may ask for them). */
+  overrideGaps: Gap[] | null;
 }
 
 function startReads(policy: CompiledPolicy, req: EvaluationRequest): Reads {
@@ -90,12 +96,67 @@ function scopeContains(keys: readonly string[], values: readonly ScopeValue[], s
   return true;
 }
 
-function activeOverride(list: readonly CompiledOverride[] | null, reads: Reads, nowMs: number): string | null {
+/** A field's value for this evaluation, read once per path whatever the number of rules reading it. */
+function readSlot(f: CompiledField, reads: Reads): unknown {
+  let value = reads.values[f.slot];
+  if (value === NOT_READ) {
+    const read = readField(f.accessor, reads.req, scratchRead);
+    value = reads.values[f.slot] = read.value;
+    reads.facts[f.slot] = read.fact;
+  }
+  return value;
+}
+
+/**
+ * Whether an override's conditions hold for this operation (DESIGN.md section 10). Fails closed: a
+ * name the expression reads that the operation lacks, an evaluation error or a non-boolean result
+ * mean the override does not apply; the miss is kept on the candidate for the trace.
+ */
+function conditionHolds(o: CompiledOverride, c: Candidate, reads: Reads): boolean {
+  if (o.invalid !== null) {
+    (c.overrideMisses ??= []).push({ error: o.invalid, override_id: o.id, reason: 'override_condition_error' });
+    return false;
+  }
+  const condition = o.condition;
+  if (condition === null) return true;
+  const fields = condition.fields;
+  const values = new Array<unknown>(fields.length);
+  let missing: CompiledField[] | null = null;
+  for (let i = 0; i < fields.length; i++) {
+    values[i] = readSlot(fields[i], reads);
+    if (values[i] === undefined) (missing ??= []).push(fields[i]);
+  }
+  if (missing) {
+    (c.overrideMisses ??= []).push({ missing_fields: missing.map((f) => f.accessor.path), override_id: o.id, reason: 'override_condition_missing' });
+    for (const field of missing) (c.overrideGaps ??= []).push({ field, problem: 'absent' });
+    return false;
+  }
+  const outcome = condition.cel.evaluate(activationOf(condition.cel.paths, values));
+  if (!outcome.ok) {
+    (c.overrideMisses ??= []).push({ error: outcome.error, override_id: o.id, reason: 'override_condition_error' });
+    return false;
+  }
+  if (!outcome.value) {
+    (c.overrideMisses ??= []).push({ override_id: o.id, reason: 'override_condition_false' });
+    return false;
+  }
+  return true;
+}
+
+/** The first override (by id) in effect for this operation, or null; misses are left on the candidate. */
+function activeOverride(c: Candidate, reads: Reads, nowMs: number): string | null {
+  const list = c.rule.overrides;
   if (!list) return null;
   for (const o of list) {
     if (o.untilMs !== null && nowMs >= o.untilMs) continue; // expired: no effect (DESIGN.md section 6)
     if (o.fromMs !== null && nowMs < o.fromMs) continue;
-    if (scopeContains(o.scopeKeys, o.scopeValues, reads.scope)) return o.id;
+    if (!scopeContains(o.scopeKeys, o.scopeValues, reads.scope)) continue;
+    if (conditionHolds(o, c, reads)) {
+      // Neutralised: the conditions that failed on other overrides no longer matter to this rule.
+      c.overrideMisses = null;
+      c.overrideGaps = null;
+      return o.id;
+    }
   }
   return null;
 }
@@ -115,12 +176,7 @@ function evaluateRule(c: Candidate, reads: Reads): void {
   let gaps: Gap[] | null = null;
   for (let i = 0; i < fields.length; i++) {
     const f = fields[i];
-    let value = reads.values[f.slot];
-    if (value === NOT_READ) {
-      const read = readField(f.accessor, reads.req, scratchRead);
-      value = reads.values[f.slot] = read.value;
-      reads.facts[f.slot] = read.fact;
-    }
+    const value = readSlot(f, reads);
     values[i] = value;
     if (value === undefined) {
       if (check && f.existsOnly) {
@@ -196,6 +252,7 @@ function traceEntry(c: Candidate): TraceEntry {
     decided_by: undefined,
     missing_fields: c.gaps ? c.gaps.map((g) => g.field.accessor.path) : undefined,
     overridden_by: c.overriddenBy ?? undefined,
+    overrides_not_applied: c.overrideMisses ?? undefined,
     reason: c.reason,
     rule_id: c.rule.ruleId,
     rule_version_id: c.rule.versionId,
@@ -214,11 +271,12 @@ function decidedBy(a: Candidate, b: Candidate): DecidedBy {
 }
 
 /** One reported entry per field, merged over the rules that need it, in precedence order of first need. */
-function reportGaps(candidates: readonly Candidate[]): MissingField[] {
+function reportGaps(candidates: readonly Candidate[], gapsOf: (c: Candidate) => readonly Gap[] | null = (c) => c.gaps): MissingField[] {
   const byField = new Map<string, { reqs: Requirement[]; asks: { ruleId: string; problem: MissingProblem; req: Requirement }[] }>();
   for (const c of candidates) {
-    if (!c.gaps) continue;
-    for (const g of c.gaps) {
+    const gaps = gapsOf(c);
+    if (!gaps) continue;
+    for (const g of gaps) {
       const path = g.field.accessor.path;
       let entry = byField.get(path);
       if (!entry) byField.set(path, (entry = { reqs: [], asks: [] }));
@@ -315,7 +373,7 @@ function complete(policy: CompiledPolicy, candidates: readonly Candidate[], req:
 }
 
 function candidate(rule: CompiledRule, scopeRank: number): Candidate {
-  return { rule, scopeRank, reason: 'condition_false', gaps: null, overriddenBy: null };
+  return { rule, scopeRank, reason: 'condition_false', gaps: null, overriddenBy: null, overrideMisses: null, overrideGaps: null };
 }
 
 /**
@@ -360,7 +418,7 @@ export function evaluate(policy: CompiledPolicy, req: EvaluationRequest, now: Da
       c.reason = 'not_applicable';
       continue;
     }
-    const override = activeOverride(c.rule.overrides, reads, nowMs);
+    const override = activeOverride(c, reads, nowMs);
     if (override) {
       c.reason = 'overridden';
       c.overriddenBy = override;
@@ -380,9 +438,17 @@ export function evaluate(policy: CompiledPolicy, req: EvaluationRequest, now: Da
     return complete(policy, candidates, req);
   }
 
-  // resolve: a rule ranked below the best firing rule cannot change the verdict, so its gaps are not asked.
+  // resolve: a rule ranked below the best firing rule cannot change the verdict, so its gaps are not
+  // asked. The fields a conditional override of that rule or of a rule above it reads are asked too:
+  // the override could neutralise the rule and so change the verdict (DESIGN.md section 10).
   const firstFiring = candidates.findIndex((c) => c.reason === 'fires');
-  const open = (firstFiring < 0 ? candidates : candidates.slice(0, firstFiring)).filter((c) => c.gaps);
+  const deciding = firstFiring < 0 ? candidates : candidates.slice(0, firstFiring + 1);
+  const asked = (c: Candidate): Gap[] | null => {
+    const overrideGaps = c.reason === 'fires' || c.reason === 'missing_context' ? c.overrideGaps : null;
+    if (!c.gaps) return overrideGaps;
+    return overrideGaps ? [...c.gaps, ...overrideGaps] : c.gaps;
+  };
+  const open = deciding.filter((c) => asked(c) !== null);
   if (open.length === 0) return complete(policy, candidates, req);
   const provisional: Record<string, unknown> = {};
   if (req.context) {
@@ -393,7 +459,7 @@ export function evaluate(policy: CompiledPolicy, req: EvaluationRequest, now: Da
   }
   return {
     status: 'incomplete',
-    required_context: reportGaps(open),
+    required_context: reportGaps(open, asked),
     provisional_context: provisional,
     precedence_trace: candidates.map(traceEntry),
   };

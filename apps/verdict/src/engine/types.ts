@@ -93,8 +93,14 @@ export interface EngineOverride {
   applies_to_scope: Scope;
   /** ISO 8601; the override has no effect from this instant on. null = no expiry. */
   expires_at: string | null;
-  /** temporary, approval_grant, ...: recorded, all types neutralise alike. */
+  /** temporary, conditional, permanent, approval_grant: recorded; `conditions` decides, not the type. */
   type: string;
+  /**
+   * A CEL expression over the evaluation context (DESIGN.md section 10): the override neutralises only
+   * operations for which it is true. Absent or null: no condition. A `conditional` override without
+   * one, or one that does not compile, never applies (fail closed).
+   */
+  conditions?: string | null;
   /** ISO 8601; the override has no effect before this instant. */
   created_at?: string | null;
 }
@@ -174,6 +180,21 @@ export interface TraceEntry {
   missing_fields?: string[];
   /** With reason overridden: the override that neutralised the rule. */
   overridden_by?: string;
+  /** Overrides of the rule whose conditions kept them from applying, and why (fail closed). */
+  overrides_not_applied?: OverrideMiss[];
+}
+
+/** Why a conditional override did not neutralise its target for this operation. */
+export type OverrideMissReason = 'override_condition_false' | 'override_condition_missing' | 'override_condition_error';
+
+/** Members in RFC 8785 order (the record is serialised without sorting). */
+export interface OverrideMiss {
+  /** override_condition_error: what went wrong (evaluation error, non-boolean result, invalid expression). */
+  error?: string;
+  /** override_condition_missing: the context fields the conditions read that the operation lacks. */
+  missing_fields?: string[];
+  override_id: string;
+  reason: OverrideMissReason;
 }
 
 /** Document 1 Approval `triggers` entry. */

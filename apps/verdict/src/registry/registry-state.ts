@@ -42,8 +42,12 @@ export interface RegistryOverrideState {
   override_type: string;
   target_type: 'invariant' | 'rule';
   target_ids: string[];
+  /** The scope it was created in; its selector bounds an override without applies_to_scope. */
+  scope_id: string;
   scope_ids: string[];
   applies_to_scope: Record<string, ScopeValue> | null;
+  /** A CEL expression (DESIGN.md section 10); null = none. */
+  conditions: string | null;
   expires_at: string | null;
   approval_id: string | null;
 }

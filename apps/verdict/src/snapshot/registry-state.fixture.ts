@@ -34,8 +34,8 @@ export function registryState(overrides: Partial<RegistryTenantState> = {}): Reg
     ],
     invariants: [],
     overrides: [
-      { id: 'ovr-1', override_type: 'temporary', target_type: 'rule', target_ids: ['rul-a'], scope_ids: ['scp-eu'], applies_to_scope: null, expires_at: '2026-03-02T00:00:00.000Z', approval_id: null },
-      { id: 'ovr-2', override_type: 'permanent', target_type: 'invariant', target_ids: ['inv-1'], scope_ids: ['scp-eu'], applies_to_scope: null, expires_at: null, approval_id: null },
+      { id: 'ovr-1', override_type: 'temporary', target_type: 'rule', target_ids: ['rul-a'], scope_id: 'scp-eu', scope_ids: ['scp-eu'], applies_to_scope: null, conditions: null, expires_at: '2026-03-02T00:00:00.000Z', approval_id: null },
+      { id: 'ovr-2', override_type: 'permanent', target_type: 'invariant', target_ids: ['inv-1'], scope_id: 'scp-eu', scope_ids: ['scp-eu'], applies_to_scope: null, conditions: null, expires_at: null, approval_id: null },
     ],
     principals: [{ id: 'hum-1', kind: 'human', active: true, roles: [] }],
     ...overrides,

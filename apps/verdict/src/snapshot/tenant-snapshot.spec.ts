@@ -7,8 +7,25 @@ describe(buildSnapshot.name, () => {
     expect(engineRules(registryState())[0]).toMatchObject({ rule_id: 'rul-a', selector: { region: 'eu' }, statement: 'EU deploys need approval', deciders: ['role-ops'] });
   });
 
-  it('keeps only rule overrides, with a null applies_to_scope meaning every operation', () => {
-    expect(engineOverrides(registryState())).toEqual([{ id: 'ovr-1', target_rule_ids: ['rul-a'], applies_to_scope: {}, expires_at: '2026-03-02T00:00:00.000Z', type: 'temporary' }]);
+  it('keeps only rule overrides, a null applies_to_scope bounded to the selector of the override\'s own scope', () => {
+    expect(engineOverrides(registryState())).toEqual([
+      { id: 'ovr-1', target_rule_ids: ['rul-a'], applies_to_scope: { region: 'eu' }, expires_at: '2026-03-02T00:00:00.000Z', type: 'temporary', conditions: null },
+    ]);
+  });
+
+  it('passes conditions through and leaves out an override whose scope is not in the state (fail closed)', () => {
+    const state = registryState();
+    state.overrides[0] = { ...state.overrides[0], conditions: 'amount < 20' };
+    state.overrides.push({ ...state.overrides[0], id: 'ovr-3', scope_id: 'scp-gone', scope_ids: ['scp-gone'] });
+    expect(engineOverrides(state).map((o) => [o.id, o.conditions])).toEqual([['ovr-1', 'amount < 20']]);
+  });
+
+  it('does not let an override without applies_to_scope act outside its own scope', () => {
+    const sut = buildSnapshot(registryState());
+    const req = { mode: 'check' as const, action: 'infra.deploy', resource: 'svc', scope: { region: 'us' } };
+    // The rule's own selector keeps it from applying in us at all; in eu the override neutralises it.
+    expect(evaluate(sut.policy, { ...req, scope: { region: 'eu' } }, Date.parse('2026-03-01T12:00:00Z'))).toMatchObject({ applied_override_ids: ['ovr-1'] });
+    expect(evaluate(sut.policy, req, Date.parse('2026-03-01T12:00:00Z'))).toMatchObject({ applied_override_ids: [] });
   });
 
   it('carries settings with their defaults and bounds', () => {

@@ -39,8 +39,7 @@ export class SnapshotBuildError extends Error {
 
 /**
  * Maps the registry's state onto the engine (engine mapping notes): a rule's selector is its scope's
- * selector, its statement the directive; only rule-targeting overrides act on rules, with a null
- * `applies_to_scope` meaning every operation.
+ * selector, its statement the directive; only rule-targeting overrides act on rules.
  */
 export function engineRules(state: RegistryTenantState): EngineRule[] {
   const selectors = new Map(state.scopes.map((s) => [s.id, s.selector ?? {}]));
@@ -66,16 +65,29 @@ export function engineRules(state: RegistryTenantState): EngineRule[] {
   });
 }
 
+/**
+ * An override without `applies_to_scope` covers the selector of the scope it was created in, never
+ * the whole tenant (DESIGN.md section 10). One whose scope is not in the state (which the registry
+ * never serves) is left out: it neutralises nothing.
+ */
 export function engineOverrides(state: RegistryTenantState): EngineOverride[] {
-  return state.overrides
-    .filter((o) => o.target_type === 'rule')
-    .map((o) => ({
+  const selectors = new Map(state.scopes.map((s) => [s.id, s.selector ?? {}]));
+  const out: EngineOverride[] = [];
+  for (const o of state.overrides) {
+    if (o.target_type !== 'rule') continue;
+    const ownScope = o.scope_id ?? o.scope_ids?.[0];
+    const appliesTo = o.applies_to_scope ?? (ownScope !== undefined ? selectors.get(ownScope) : undefined);
+    if (!appliesTo) continue;
+    out.push({
       id: o.id,
       target_rule_ids: o.target_ids,
-      applies_to_scope: o.applies_to_scope ?? {},
+      applies_to_scope: appliesTo,
       expires_at: o.expires_at,
       type: o.override_type,
-    }));
+      conditions: o.conditions ?? null,
+    });
+  }
+  return out;
 }
 
 function boundedInt(value: unknown, fallback: number, min: number, max: number): number {
