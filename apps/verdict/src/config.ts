@@ -22,6 +22,8 @@ export const verdictConfigSchema = {
   SNAPSHOT_MAX_STALE_MS: int({ default: 300_000, min: 1_000 }),
   /** An unfinished resolve session expires after this long without a round. */
   RESOLVE_SESSION_TTL_S: int({ default: 86_400, min: 60 }),
+  /** An approval approved without a grant allows its operation once, within this long of the decision. */
+  APPROVAL_VALIDITY_SECONDS: int({ default: 3_600, min: 1, max: 604_800 }),
   SHUTDOWN_GRACE_MS: int({ default: 10_000, min: 0 }),
   LOG_LEVEL: str({ default: 'info' }),
 };

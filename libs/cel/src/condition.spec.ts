@@ -45,6 +45,8 @@ describe(compileCondition.name, () => {
     ['a type error', '"x" + 1', /does not type-check/],
     ['an empty string', '  ', /non-empty/],
     ['a non-string', 42, /non-empty/],
+    ['matches() (a regular expression can backtrack for seconds)', 'name.matches("^(a+)+$")', /matches\(\) is not allowed/],
+    ['matches() as a function', 'matches(name, "a")', /matches\(\) is not allowed/],
     ['an expression too deep', `${'('.repeat(60)}a${')'.repeat(60)} == 1`, /not a CEL expression/],
   ])('refuses %s', (_what, source, message) => {
     expect(() => compileCondition(source)).toThrow(CelConditionError);

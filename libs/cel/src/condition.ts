@@ -9,7 +9,15 @@
 // those with its own field reader and can tell "a name is absent" (the override does not apply,
 // and resolve may ask for it) from "the expression is false".
 import { Environment, type ASTNode } from '@marcbachmann/cel-js';
-import { conditionPaths } from './paths';
+import { calledFunctions, conditionPaths } from './paths';
+
+/**
+ * Functions a condition may not call. `matches` runs a JavaScript RegExp built on every call, and a
+ * pattern with nested quantifiers can backtrack for seconds on a short input: one override could stall
+ * every check of its tenant. `startsWith`, `endsWith` and `contains` cover the string tests overrides
+ * need. (ADR 0007.)
+ */
+const FORBIDDEN_FUNCTIONS: ReadonlyMap<string, string> = new Map([['matches', 'matches() is not allowed in conditions (use startsWith, endsWith or contains)']]);
 
 /** Longest condition accepted, in characters (the registry's column holds 20,000). */
 export const MAX_CONDITION_LENGTH = 20_000;
@@ -66,7 +74,16 @@ export function compileCondition(source: unknown): CelCondition {
   } catch (err) {
     throw new CelConditionError(`conditions is not a CEL expression: ${firstLine(err)}`);
   }
-  const checked = program.check();
+  for (const name of calledFunctions(program.ast as ASTNode)) {
+    const why = FORBIDDEN_FUNCTIONS.get(name);
+    if (why) throw new CelConditionError(why);
+  }
+  let checked: ReturnType<typeof program.check>;
+  try {
+    checked = program.check();
+  } catch (err) {
+    throw new CelConditionError(`conditions does not type-check: ${firstLine(err)}`);
+  }
   if (!checked.valid) throw new CelConditionError(`conditions does not type-check: ${firstLine(checked.error)}`);
   if (checked.type !== 'bool' && checked.type !== 'dyn') {
     throw new CelConditionError(`conditions must be a boolean expression; this one gives ${checked.type}`);

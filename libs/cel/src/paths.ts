@@ -78,6 +78,22 @@ function walk(node: ASTNode, bound: ReadonlySet<string>, out: string[]): void {
   }
 }
 
+/** Names of the functions and methods an expression calls (`size`, `startsWith`, ...), each once. */
+export function calledFunctions(ast: ASTNode): Set<string> {
+  const out = new Set<string>();
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) {
+      for (const x of node) visit(x);
+      return;
+    }
+    if (!isNode(node)) return;
+    if ((node.op === 'call' || node.op === 'rcall') && typeof node.args[0] === 'string') out.add(node.args[0]);
+    visit(node.args);
+  };
+  visit(ast);
+  return out;
+}
+
 /** Distinct paths in order of first appearance; a path covered by a shorter one read whole is dropped. */
 export function conditionPaths(ast: ASTNode): string[] {
   const found: string[] = [];

@@ -57,14 +57,19 @@ describe(triggersOf.name, () => {
 
 describe(isValidDecider.name, () => {
   it('accepts a principal listed by id or by one of its roles and refuses others', () => {
-    const approval = { candidate_deciders: ['hum-9', 'role-finance'] };
+    const approval = { candidate_deciders: ['hum-9', 'role-finance'], requester: 'agn-1' };
     expect(isValidDecider(approval, { id: 'hum-9', roles: [] })).toBe(true);
     expect(isValidDecider(approval, { id: 'hum-2', roles: ['role-legal', 'role-finance'] })).toBe(true);
     expect(isValidDecider(approval, { id: 'hum-2', roles: ['role-legal'] })).toBe(false);
   });
 
-  it('leaves an approval without candidate deciders to any principal (holding approve)', () => {
-    expect(isValidDecider({ candidate_deciders: [] }, { id: 'hum-2', roles: [] })).toBe(true);
+  it('leaves an approval without candidate deciders to any principal (holding approve) but the requester', () => {
+    expect(isValidDecider({ candidate_deciders: [], requester: 'agn-1' }, { id: 'hum-2', roles: [] })).toBe(true);
+    expect(isValidDecider({ candidate_deciders: [], requester: 'agn-1' }, { id: 'agn-1', roles: ['role-admin'] })).toBe(false);
+  });
+
+  it('never lets the requester decide, even when listed by id or role', () => {
+    expect(isValidDecider({ candidate_deciders: ['agn-1', 'role-ops'], requester: 'agn-1' }, { id: 'agn-1', roles: ['role-ops'] })).toBe(false);
   });
 });
 
@@ -92,9 +97,22 @@ describe(decided.name, () => {
       body: { decision: 'approve', decider_notes: 'ok' },
       now: new Date('2026-03-01T11:00:00Z'),
       grant: { override_id: 'ovr-1', applies_to_scope: { region: 'eu' }, expires_at: '2026-03-01T12:00:00.000Z' },
+      validitySeconds: 3600,
     });
     expect(sut).toMatchObject({ status: 'approved', decision: 'approve', decider: 'hum-9', decider_notes: 'ok', decided_at: '2026-03-01T11:00:00.000Z' });
     expect(sut.grants).toEqual([{ override_id: 'ovr-1', applies_to_scope: { region: 'eu' }, expires_at: '2026-03-01T12:00:00.000Z' }]);
+    // A grant works through its override: no one-shot authorisation besides.
+    expect(sut.authorizes_until).toBeNull();
+  });
+
+  it('gives an approval without a grant a one-shot authorisation for APPROVAL_VALIDITY_SECONDS; a rejection none', () => {
+    const pending = newApproval({ id: 'apr-1', record: record(), requester: 'agn-1', now: new Date() });
+    const now = new Date('2026-03-01T11:00:00Z');
+    expect(decided(pending, { decider: 'hum-9', body: { decision: 'approve' }, now, validitySeconds: 600 })).toMatchObject({
+      authorizes_until: '2026-03-01T11:10:00.000Z',
+      consumed_by: null,
+    });
+    expect(decided(pending, { decider: 'hum-9', body: { decision: 'reject' }, now, validitySeconds: 600 }).authorizes_until).toBeNull();
   });
 });
 

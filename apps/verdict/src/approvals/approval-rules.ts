@@ -45,9 +45,11 @@ export function newApproval(input: { id: string; record: ConsultationRecord; req
 /**
  * Document 1, Authentication 7: a principal decides when its id or one of its roles is in
  * candidate_deciders. An empty list (the triggering rules name no deciders) leaves the decision to
- * any principal holding `approve`, as the registry does for Document 2 approvals.
+ * any principal holding `approve` or `admin` (the caller's permissions are checked before this). The
+ * requester never decides its own approval, whatever its roles or permissions (DESIGN.md section 10).
  */
-export function isValidDecider(approval: Pick<Approval, 'candidate_deciders'>, principal: Pick<PrincipalInfo, 'id' | 'roles'>): boolean {
+export function isValidDecider(approval: Pick<Approval, 'candidate_deciders' | 'requester'>, principal: Pick<PrincipalInfo, 'id' | 'roles'>): boolean {
+  if (principal.id === approval.requester) return false;
   if (!approval.candidate_deciders.length) return true;
   const held = new Set([principal.id, ...(principal.roles ?? [])]);
   return approval.candidate_deciders.some((d) => held.has(d));
@@ -73,7 +75,10 @@ export function checkGrant(body: DecisionBody, now: Date): CheckedGrant | null {
 }
 
 /** The approval after its decision (Document 1: decider, decision, decider_notes, decided_at, grants). */
-export function decided(approval: Approval, input: { decider: string; body: DecisionBody; now: Date; grant?: { override_id: string } & CheckedGrant }): Approval {
+export function decided(
+  approval: Approval,
+  input: { decider: string; body: DecisionBody; now: Date; grant?: { override_id: string } & CheckedGrant; validitySeconds: number },
+): Approval {
   const out: Approval = {
     ...approval,
     status: input.body.decision === 'approve' ? 'approved' : 'rejected',
@@ -83,5 +88,9 @@ export function decided(approval: Approval, input: { decider: string; body: Deci
     decided_at: input.now.toISOString(),
   };
   if (input.grant) out.grants = [{ override_id: input.grant.override_id, applies_to_scope: input.grant.applies_to_scope, expires_at: input.grant.expires_at }];
+  // Approved without a grant: the approved operation, once, by its requester, for a while (docs/approvals.md).
+  out.authorizes_until = out.status === 'approved' && !input.grant ? new Date(input.now.getTime() + input.validitySeconds * 1000).toISOString() : null;
+  out.consumed_by = null;
+  out.consumed_at = null;
   return out;
 }

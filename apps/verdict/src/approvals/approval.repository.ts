@@ -50,10 +50,10 @@ export class ApprovalRepository {
     }
   }
 
-  async insert(client: PoolClient, approval: Approval): Promise<void> {
+  async insert(client: PoolClient, approval: Approval, operationHash: string): Promise<void> {
     await client.query(
-      `INSERT INTO approvals (id, tenant_id, consultation_id, status, requester, requester_principal, dominating_rule_id, candidate_deciders, requested_at, body)
-       VALUES ($1, $2, $3, 'pending', $4, $5, $6, $7, $8, $9)`,
+      `INSERT INTO approvals (id, tenant_id, consultation_id, status, requester, requester_principal, dominating_rule_id, candidate_deciders, requested_at, body, operation_hash)
+       VALUES ($1, $2, $3, 'pending', $4, $5, $6, $7, $8, $9, $10)`,
       [
         approval.id,
         approval.tenant_id,
@@ -64,6 +64,7 @@ export class ApprovalRepository {
         approval.candidate_deciders,
         approval.requested_at,
         JSON.stringify(approval),
+        operationHash,
       ],
     );
   }
@@ -90,10 +91,50 @@ export class ApprovalRepository {
   /** Records the decision; only a pending row changes (a second guard behind the row lock). */
   async decide(client: PoolClient, tenantId: string, approval: Approval): Promise<boolean> {
     const { rowCount } = await client.query(
-      `UPDATE approvals SET status = $3, decided_at = $4, body = $5 WHERE tenant_id = $1 AND id = $2 AND status = 'pending'`,
-      [tenantId, approval.id, approval.status, approval.decided_at, JSON.stringify(approval)],
+      `UPDATE approvals SET status = $3, decided_at = $4, body = $5, authorizes_until = $6 WHERE tenant_id = $1 AND id = $2 AND status = 'pending'`,
+      [tenantId, approval.id, approval.status, approval.decided_at, JSON.stringify(approval), approval.authorizes_until ?? null],
     );
     return rowCount === 1;
+  }
+
+  /**
+   * The one-shot approval (approved without a grant, unconsumed, still valid at `now`) of this
+   * caller for this operation, oldest decision first; null when there is none.
+   */
+  async findOneShot(tenantId: string, requester: string, operationHash: string, now: Date): Promise<{ id: string; rule_ids: string[] } | null> {
+    const { rows } = await this.pool.query<{ id: string; body: Approval }>(
+      `SELECT id, body FROM approvals
+       WHERE tenant_id = $1 AND requester = $2 AND operation_hash = $3 AND authorizes_until IS NOT NULL AND consumed_by IS NULL
+         AND status = 'approved' AND authorizes_until > $4
+       ORDER BY decided_at, id LIMIT 1`,
+      [tenantId, requester, operationHash, now],
+    );
+    const row = rows[0];
+    return row ? { id: row.id, rule_ids: row.body.triggers.map((t) => t.rule_id) } : null;
+  }
+
+  /**
+   * Consumes a one-shot approval for a consultation. One conditional UPDATE: of two simultaneous
+   * callers exactly one gets true (the row lock makes the second re-check `consumed_by IS NULL`).
+   */
+  async consumeOneShot(tenantId: string, id: string, consultationId: string, at: Date): Promise<boolean> {
+    const { rowCount } = await this.pool.query(
+      `UPDATE approvals SET consumed_by = $3, consumed_at = $4,
+              body = body || jsonb_build_object('consumed_by', $3::text, 'consumed_at', $5::text)
+       WHERE tenant_id = $1 AND id = $2 AND consumed_by IS NULL AND authorizes_until > $4`,
+      [tenantId, id, consultationId, at, at.toISOString()],
+    );
+    return rowCount === 1;
+  }
+
+  /** Gives a consumed approval back when the consultation that consumed it could not be stored. */
+  async releaseOneShot(tenantId: string, id: string, consultationId: string): Promise<void> {
+    await this.pool.query(
+      `UPDATE approvals SET consumed_by = NULL, consumed_at = NULL,
+              body = body || jsonb_build_object('consumed_by', NULL, 'consumed_at', NULL)
+       WHERE tenant_id = $1 AND id = $2 AND consumed_by = $3`,
+      [tenantId, id, consultationId],
+    );
   }
 
   /** Newest first, keyset-paginated on (requested_at, id); returns up to limit + 1 rows (the extra one says "more"). */

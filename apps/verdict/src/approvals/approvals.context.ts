@@ -18,7 +18,7 @@ export function createApprovals(deps: {
   pool: Pool;
   consultations: ConsultationRepository;
   snapshots: SnapshotStore;
-}): { service: ApprovalsService; relay: ApprovalOutboxRelay; stop(): Promise<void> } {
+}): { service: ApprovalsService; repository: ApprovalRepository; relay: ApprovalOutboxRelay; stop(): Promise<void> } {
   const repo = new ApprovalRepository(deps.pool);
   const registry = new ApprovalRegistryCalls(deps.config.REGISTRY_URL, deps.config.INTERNAL_TOKEN);
   const relay = new ApprovalOutboxRelay(repo, registry, deps.logger);
@@ -29,7 +29,8 @@ export function createApprovals(deps: {
     snapshots: deps.snapshots,
     logger: deps.logger,
     onEnqueued: () => relay.kick(),
+    validitySeconds: deps.config.APPROVAL_VALIDITY_SECONDS,
   });
   relay.start();
-  return { service, relay, stop: () => relay.stop() };
+  return { service, repository: repo, relay, stop: () => relay.stop() };
 }

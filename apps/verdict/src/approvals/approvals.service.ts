@@ -3,6 +3,7 @@ import { isUniqueViolation, newId } from '@arbiter/db';
 import { AppError } from '@arbiter/http';
 import type { Logger } from 'pino';
 import type { ConsultationRepository } from '../consultations/consultation.repository';
+import { operationHash } from '../evaluation/consultation-builder';
 import { badRequest, crossTenantForbidden } from '../http/errors';
 import { ownTenant, requireAnyPermission } from '../http/tenant-access';
 import type { Approval, ApprovalList, CreateApprovalBody, DecisionBody } from '../models/approvals';
@@ -32,6 +33,8 @@ export class ApprovalsService {
       logger: Logger;
       /** Called after a committed change so the outbox relay runs at once instead of at its next tick. */
       onEnqueued?: () => void;
+      /** How long an approval approved without a grant allows its operation (APPROVAL_VALIDITY_SECONDS). */
+      validitySeconds: number;
     },
   ) {}
 
@@ -51,7 +54,7 @@ export class ApprovalsService {
     const approval = newApproval({ id: newId('apr-'), record, requester: identity.principal.id, notes: body.requester_notes, now: new Date() });
     try {
       await this.deps.approvals.transaction(async (tx) => {
-        await this.deps.approvals.insert(tx, approval);
+        await this.deps.approvals.insert(tx, approval, operationHash({ action: record.action, resource: record.resource, scope: record.scope_used ?? {}, parameters: record.parameters ?? {} }));
         await this.deps.approvals.enqueue(tx, tenantId, eventKey(approval.id, 'requested'), {
           type: 'approval.requested',
           entity_type: 'approval',
@@ -117,12 +120,20 @@ export class ApprovalsService {
         });
       }
       if (!isValidDecider(approval, identity.principal)) {
-        throw new AppError(403, 'not_a_valid_decider', 'The caller is not in candidate_deciders (by principal id or role)', {
+        const own = identity.principal.id === approval.requester;
+        throw new AppError(403, 'not_a_valid_decider', own ? 'The requester cannot decide its own approval' : 'The caller is not in candidate_deciders (by principal id or role)', {
           candidate_deciders: approval.candidate_deciders,
+          ...(own ? { requester: approval.requester } : {}),
         });
       }
       const override = grant ? await this.grantOverride(tenantId, approval, identity.principal.id, body, grant) : undefined;
-      const next = decided(approval, { decider: identity.principal.id, body, now, grant: override ? { override_id: override.id, ...grant! } : undefined });
+      const next = decided(approval, {
+        decider: identity.principal.id,
+        body,
+        now,
+        grant: override ? { override_id: override.id, ...grant! } : undefined,
+        validitySeconds: this.deps.validitySeconds,
+      });
       if (!(await this.deps.approvals.decide(tx, tenantId, next))) throw new AppError(409, 'already_decided', `Approval ${id} is already decided`);
       await this.deps.approvals.enqueue(tx, tenantId, eventKey(id, 'resolved'), {
         type: 'approval.resolved',

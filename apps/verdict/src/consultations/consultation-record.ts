@@ -11,7 +11,21 @@ export interface PrecedenceTraceEntry {
   /** On the dominating entry: the precedence key that decided (severity, scope_match, priority, recency, rule_version_id, only_candidate). */
   decided_by?: string;
   missing_fields?: string[];
+  /** With reason overridden: the override (`ovr-`) or one-shot approval (`apr-`) that neutralised the rule. */
   overridden_by?: string;
+  /** Conditional overrides of the rule that did not apply, and why (docs/verdicts.md "Overrides"). */
+  overrides_not_applied?: OverrideNotApplied[];
+}
+
+/** A conditional override that did not neutralise its rule for this operation (fail closed). */
+export interface OverrideNotApplied {
+  override_id: string;
+  /** override_condition_false, override_condition_missing, override_condition_error */
+  reason: string;
+  /** override_condition_missing: the fields the conditions read that the operation lacks. */
+  missing_fields?: string[];
+  /** override_condition_error: what went wrong. */
+  error?: string;
 }
 
 /** An approval-requiring rule that fired (Document 1 Approval `triggers`). */
@@ -55,8 +69,13 @@ export interface ConsultationRecord {
   triggers: ApprovalTrigger[];
   /** For approval_required: who may decide (principal and role ids). Empty otherwise. */
   candidate_deciders: string[];
-  /** Overrides that neutralised a candidate rule. */
+  /** Overrides that neutralised a candidate rule (and the one-shot approval, when one was used). */
   applied_override_ids: string[];
+  /**
+   * The approval (`apr-`) approved without a grant that allowed this operation, once (docs/approvals.md).
+   * Absent on every other consultation.
+   */
+  approval_id?: string;
   /** `<tenant_id>:<epoch>` */
   signing_kid: string;
   signing_epoch: string;

@@ -405,10 +405,20 @@ function selectCandidates(policy: CompiledPolicy, action: string, reads: Reads):
 }
 
 /**
+ * A decided Document 1 approval that authorises this one operation (DESIGN.md section 10): the rules
+ * it names are neutralised as by an override whose id is the approval's. The caller has checked that
+ * the approval was approved for exactly this operation, by this caller, and is still unconsumed.
+ */
+export interface OneShotApproval {
+  approvalId: string;
+  ruleIds: ReadonlySet<string>;
+}
+
+/**
  * Evaluates one request. `now` (a Date or epoch milliseconds) decides which overrides are in effect.
  * Never throws on request data: values of unexpected types make conditions false or fields missing.
  */
-export function evaluate(policy: CompiledPolicy, req: EvaluationRequest, now: Date | number): EvaluationResult {
+export function evaluate(policy: CompiledPolicy, req: EvaluationRequest, now: Date | number, approval: OneShotApproval | null = null): EvaluationResult {
   const nowMs = typeof now === 'number' ? now : now.getTime();
   const reads = startReads(policy, req);
   const candidates = selectCandidates(policy, req.action, reads);
@@ -418,7 +428,7 @@ export function evaluate(policy: CompiledPolicy, req: EvaluationRequest, now: Da
       c.reason = 'not_applicable';
       continue;
     }
-    const override = activeOverride(c, reads, nowMs);
+    const override = approval !== null && approval.ruleIds.has(c.rule.ruleId) ? approval.approvalId : activeOverride(c, reads, nowMs);
     if (override) {
       c.reason = 'overridden';
       c.overriddenBy = override;

@@ -30,6 +30,8 @@ export interface DecisionInput {
   stateHash: string;
   stateRevision: number;
   issuer: string;
+  /** The one-shot approval this consultation used, if any. */
+  approvalId?: string | null;
 }
 
 /**
@@ -52,6 +54,14 @@ export function contextHash(input: { action: string; resource: string; scope: Sc
   }
   if (canonical.includes('\\u0000')) throw new AppError(400, 'validation_failed', 'Strings may not contain U+0000');
   return { digest: `sha256:${sha256Hex(canonical)}`, parts };
+}
+
+/**
+ * operation_hash (docs/approvals.md): `sha256:` + hex SHA-256 of the RFC 8785 JSON of {action,
+ * resource, scope, parameters}: what a one-shot approval authorises. Context Facts are not part of it.
+ */
+export function operationHash(op: { action: string; resource: string; scope: Scope | Record<string, unknown>; parameters: Record<string, unknown> }): string {
+  return `sha256:${sha256Hex(canonicalJson({ action: op.action, parameters: op.parameters, resource: op.resource, scope: op.scope }))}`;
 }
 
 /** context_hash and the canonical JSON of its object members, by identity. */
@@ -86,6 +96,8 @@ export function verdictClaims(record: ConsultationRecord, issuer: string): Recor
     normative_hash: record.normative_hash,
     dominating_rule_id: record.dominating_rule_id,
     cited_rule_version_ids: record.cited_rule_version_ids,
+    // Only on the consultation a one-shot approval allowed (docs/verdicts.md "Signed verdict").
+    ...(record.approval_id ? { approval_id: record.approval_id } : {}),
   };
 }
 
@@ -107,6 +119,7 @@ export function buildConsultation(input: DecisionInput, signer: ActiveSigner): S
   const hashed: Omit<ConsultationRecord, 'normative_hash' | 'signed_verdict'> = {
     action: input.action,
     applied_override_ids: e.applied_override_ids,
+    approval_id: input.approvalId ?? undefined,
     caller_principal_id: input.callerPrincipalId,
     candidate_deciders: e.candidate_deciders,
     cited_entry_ids: e.cited_rule_ids,

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { Identity } from '@arbiter/auth';
 import { AppError, type ServiceMetrics } from '@arbiter/http';
 import { newId } from '@arbiter/db';
-import { evaluate, type CompleteEvaluation, type Fact, type Scope } from '../engine';
+import { evaluate, type CompleteEvaluation, type EvaluationRequest, type Fact, type Scope } from '../engine';
 import type { ConsultationRecord, RequiredContextRound } from '../consultations/consultation-record';
 import type { ConsultationRepository } from '../consultations/consultation.repository';
 import { principalDeactivated } from '../http/errors';
@@ -17,12 +17,21 @@ import type {
 import type { ResolveSessionRepository, ResolveSessionState } from '../resolve/resolve-session.repository';
 import type { SnapshotStore } from '../snapshot/snapshot-store';
 import type { TenantSnapshot } from '../snapshot/tenant-snapshot';
-import { buildConsultation, contextHash, type ContextHash, type SealedConsultation } from './consultation-builder';
+import { buildConsultation, contextHash, operationHash, type ContextHash, type SealedConsultation } from './consultation-builder';
 import { presentCheck, presentOverviewComplete, presentRequirements, presentResolveComplete } from './present';
 import { mergeScope, parseCheckBody, parseResolveBody, parseVerdictTtl, scopeFromContext, validateScope, type ParsedResolve } from './request-parsing';
 
+/** The one-shot approvals a check may use (approvals/approval.repository.ts). */
+export interface OneShotApprovals {
+  findOneShot(tenantId: string, requester: string, operationHash: string, now: Date): Promise<{ id: string; rule_ids: string[] } | null>;
+  consumeOneShot(tenantId: string, id: string, consultationId: string, at: Date): Promise<boolean>;
+  releaseOneShot(tenantId: string, id: string, consultationId: string): Promise<void>;
+}
+
 export interface EvaluationDeps {
   metrics?: ServiceMetrics;
+  /** Absent: no check ever uses a one-shot approval (unit tests of other paths). */
+  oneShots?: OneShotApprovals;
   snapshots: SnapshotStore;
   keys: VerdictKeys;
   consultations: ConsultationRepository;
@@ -57,6 +66,8 @@ interface Decision {
   ttlSeconds: number;
   history: RequiredContextRound[];
   correlation: Record<string, unknown> | null;
+  /** Set when a one-shot approval was consumed for this consultation (its id is then fixed). */
+  oneShot?: { approvalId: string; consultationId: string };
 }
 
 const KNOWN_VERDICTS = new Set(['allowed', 'blocked', 'approval_required', 'observe']);
@@ -99,7 +110,8 @@ export class EvaluationService {
     const parameters = body.parameters ?? EMPTY;
     const hash = contextHash({ action: body.action, resource: body.resource, scope, parameters, context });
     const requestedAt = new Date(this.now());
-    const result = evaluate(snapshot.policy, { mode: 'check', action: body.action, resource: body.resource, scope, parameters, context }, requestedAt);
+    const request = { mode: 'check' as const, action: body.action, resource: body.resource, scope, parameters, context };
+    let result = evaluate(snapshot.policy, request, requestedAt);
     if (result.status === 'insufficient_context') {
       throw new AppError(422, 'insufficient_context', `A rule needs context the request lacks: ${result.missing_fields.map((f) => f.field).join(', ')} (resolve is the tolerant alternative)`, {
         missing_fields: result.missing_fields.map((f) => f.field),
@@ -107,7 +119,13 @@ export class EvaluationService {
       });
     }
     if (result.status !== 'complete') throw new Error(`check evaluation answered ${result.status}`);
+    let oneShot: Decision['oneShot'];
+    if (result.verdict === 'approval_required' && this.deps.oneShots) {
+      const used = await this.useOneShotApproval(identity, snapshot, request, result, requestedAt);
+      if (used) ({ result, oneShot } = used);
+    }
     const record = await this.decide({
+      oneShot,
       operation: 'check',
       identity,
       snapshot,
@@ -278,8 +296,49 @@ export class EvaluationService {
     return session.id;
   }
 
+  /**
+   * An approval_required check may be the operation an approval approved without a grant
+   * (docs/approvals.md "The agent's loop"): same caller, same operation_hash, still valid, unused. Its
+   * triggering rules are then neutralised for this one evaluation, and the approval is consumed by
+   * one conditional UPDATE, so of two simultaneous checks exactly one is allowed. New triggers (rules
+   * the approval did not cover) keep the verdict approval_required and leave the approval unused.
+   */
+  private async useOneShotApproval(
+    identity: Identity,
+    snapshot: TenantSnapshot,
+    request: EvaluationRequest,
+    result: CompleteEvaluation,
+    requestedAt: Date,
+  ): Promise<{ result: CompleteEvaluation; oneShot: NonNullable<Decision['oneShot']> } | null> {
+    const oneShots = this.deps.oneShots!;
+    const hash = operationHash({ action: request.action, resource: request.resource, scope: request.scope, parameters: request.parameters ?? {} });
+    const approval = await oneShots.findOneShot(snapshot.tenantId, identity.principal.id, hash, requestedAt);
+    if (!approval) return null;
+    const ruleIds = new Set(approval.rule_ids);
+    if (!result.triggers.length || !result.triggers.every((t) => ruleIds.has(t.rule_id))) return null;
+    const again = evaluate(snapshot.policy, request, requestedAt, { approvalId: approval.id, ruleIds });
+    if (again.status !== 'complete' || again.verdict === 'approval_required') return null;
+    const consultationId = newId('cns-');
+    if (!(await oneShots.consumeOneShot(snapshot.tenantId, approval.id, consultationId, requestedAt))) return null;
+    return { result: again, oneShot: { approvalId: approval.id, consultationId } };
+  }
+
   /** Signs the verdict and commits its consultation; the answer waits for the commit. */
   private async decide(d: Decision): Promise<ConsultationRecord> {
+    try {
+      return await this.sealAndStore(d);
+    } catch (err) {
+      // The consultation that consumed a one-shot approval was not stored: give the approval back.
+      if (d.oneShot) {
+        await this.deps.oneShots
+          ?.releaseOneShot(d.snapshot.tenantId, d.oneShot.approvalId, d.oneShot.consultationId)
+          .catch((releaseErr: unknown) => this.deps.logger.error({ err: releaseErr, approval_id: d.oneShot?.approvalId }, 'one-shot approval not released'));
+      }
+      throw err;
+    }
+  }
+
+  private async sealAndStore(d: Decision): Promise<ConsultationRecord> {
     const onBehalfOf = d.onBehalfOf ?? null;
     const principal = onBehalfOf ? d.snapshot.principals.get(onBehalfOf) : undefined;
     // on_behalf_of is authenticated when it names an active human principal of the caller's tenant
@@ -290,7 +349,8 @@ export class EvaluationService {
     try {
       sealed = buildConsultation(
         {
-          id: newId('cns-'),
+          id: d.oneShot?.consultationId ?? newId('cns-'),
+          approvalId: d.oneShot?.approvalId ?? null,
           operation: d.operation,
           tenantId: d.snapshot.tenantId,
           callerPrincipalId: d.identity.principal.id,

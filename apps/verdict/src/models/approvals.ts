@@ -43,7 +43,10 @@ export interface Approval {
   consultation_id: string;
   /** The consultation's dominating rule (the list's dominating_rule_id filter). */
   dominating_rule_id: string | null;
-  /** Principal ids and `role-` ids: the union of the triggering rules' deciders. Empty: any principal holding `approve`. */
+  /**
+   * Principal ids and `role-` ids: the union of the triggering rules' deciders. Empty: any principal
+   * holding `approve` or `admin`. The requester never decides its own approval, listed or not.
+   */
   candidate_deciders: string[];
   /** null while pending */
   decider: string | null;
@@ -54,6 +57,15 @@ export interface Approval {
   decided_at: string | null;
   /** Present when approved with a grant. */
   grants?: ApprovalGrant[];
+  /**
+   * Approved without a grant: until then (ISO 8601) the requester's next check of exactly the approved
+   * operation is allowed, once. null otherwise.
+   */
+  authorizes_until?: string | null;
+  /** The consultation that used the one-shot approval; null until then. */
+  consumed_by?: string | null;
+  /** ISO 8601; when it was used. */
+  consumed_at?: string | null;
 }
 
 export interface CreateApprovalBody {
