@@ -140,6 +140,19 @@ describe('governance semantics (nothing bypasses a rule unless the registry says
     });
   });
 
+  describe('overview resolve', () => {
+    it('answers for an action that only tenant-wide rules (no applies_to.actions) cover, instead of 404', async () => {
+      const wide = await createVerdictTenant(stack, 'semantics-wide');
+      const reg = registryApi(stack, wide.adminKey);
+      await reg.rule(await reg.scope('all'), { directive: 'Nothing leaves on Sundays', severity: 'MANDATORY', conditions: [{ field: 'day', op: 'eq', value: 'sunday' }] });
+      const api = verdictApi(stack, wide.agent.key, wide.id);
+      const res = await api.resolve({ action_type: 'anything.at.all', context: { day: { value: 'sunday', source: 'clock' } } }).expect(200);
+      expect(res.body).toMatchObject({ operation_status: 'complete', verdict: 'blocked' });
+      const none = await verdictApi(stack, t.agent.key, t.id).resolve({ action_type: 'teleport.now', context: {} }).expect(404);
+      expect(none.body.code).toBe('unknown_action_type');
+    });
+  });
+
   describe('Document 1 approvals', () => {
     let selfApprover: { principalId: string; key: string };
     let decider: { principalId: string; key: string };

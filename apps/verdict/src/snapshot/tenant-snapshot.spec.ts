@@ -48,6 +48,14 @@ describe(buildSnapshot.name, () => {
     expect([sut.knowsAction('infra.deploy'), sut.knowsAction('payments.transfer')]).toEqual([true, false]);
   });
 
+  it('knows every action type when some rule names no actions (a tenant-wide rule covers them all)', () => {
+    const state = registryState();
+    state.rules.push({ ...state.rules[0], rule_id: 'rul-all', rule_version_id: 'rv-all', applies_to: null });
+    expect(buildSnapshot(state).knowsAction('payments.transfer')).toBe(true);
+    state.rules[1] = { ...state.rules[1], applies_to: { resources: ['acct:*'] } };
+    expect(buildSnapshot(state).knowsAction('payments.transfer')).toBe(true);
+  });
+
   it('fails closed on a state the engine cannot evaluate', () => {
     const broken = registryState();
     broken.rules[0] = { ...broken.rules[0], conditions: [{ field: 'x', op: 'in', value: 5 }] };

@@ -21,7 +21,10 @@ export interface TenantSnapshot {
   verdictTtlSeconds: number;
   maxResolveRounds: number;
   principals: ReadonlyMap<string, RegistryPrincipalState>;
-  /** Overview resolve: whether some rule's `applies_to.actions` names this action type. */
+  /**
+   * Overview resolve: whether some rule governs this action type, by a glob of its `applies_to.actions`
+   * or by naming no actions at all (a rule without `applies_to.actions` covers every action).
+   */
   knowsAction(actionType: string): boolean;
 }
 
@@ -110,7 +113,12 @@ export function buildSnapshot(state: RegistryTenantState): TenantSnapshot {
   const schemaFields = settings.scope_schema?.fields;
   const scopeFields = schemaFields && typeof schemaFields === 'object' ? new Map(Object.entries(schemaFields)) : null;
   const actionGlobs: StringMatcher[] = [];
-  for (const r of state.rules) for (const g of r.applies_to?.actions ?? []) actionGlobs.push(compileGlob(g));
+  let everyAction = false;
+  for (const r of state.rules) {
+    const actions = r.applies_to?.actions;
+    if (!actions || actions.length === 0) everyAction = true;
+    else for (const g of actions) actionGlobs.push(compileGlob(g));
+  }
   return {
     tenantId: state.tenant_id,
     tenantSlug: state.tenant_slug,
@@ -121,7 +129,7 @@ export function buildSnapshot(state: RegistryTenantState): TenantSnapshot {
     verdictTtlSeconds: boundedInt(settings.verdict_ttl_seconds, DEFAULT_VERDICT_TTL_SECONDS, 1, MAX_VERDICT_TTL_SECONDS),
     maxResolveRounds: boundedInt(settings.max_resolve_rounds, DEFAULT_MAX_RESOLVE_ROUNDS, 1, 1000),
     principals: new Map(state.principals.map((p) => [p.id, p])),
-    knowsAction: (actionType) => actionGlobs.some((m) => m(actionType)),
+    knowsAction: (actionType) => everyAction || actionGlobs.some((m) => m(actionType)),
   };
 }
 
