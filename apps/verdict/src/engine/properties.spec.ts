@@ -1,6 +1,8 @@
 // Property tests of the engine as a whole (fast-check): precedence is a total order independent of the
-// order rules arrive in, evaluation is deterministic, and adding context never makes resolve ask for more.
+// order rules arrive in, evaluation is deterministic, adding context never makes resolve ask for more,
+// and nothing but an override whose conditions hold lets an operation past a rule that fires.
 import fc from 'fast-check';
+import { activationOf, compileCondition } from '@arbiter/cel';
 import { compilePolicy } from './compile';
 import { evaluate } from './evaluate';
 import type {
@@ -87,6 +89,9 @@ const firingRules: fc.Arbitrary<EngineRule[]> = fc
   )
   .map(withIds);
 
+/** Override conditions over the generated fields: some hold, some read absent fields, some error, some do not parse. */
+const CEL_CONDITIONS = [null, 'a == 1', 'a < 2 && b == "x"', 'a > 0 || c == true', 'd != null', 'size(b) > 0', 'b.startsWith("x")', 'a <', 'free text'];
+
 const overridesFor = (ids: string[]): fc.Arbitrary<EngineOverride[]> =>
   fc
     .array(
@@ -94,7 +99,8 @@ const overridesFor = (ids: string[]): fc.Arbitrary<EngineOverride[]> =>
         target_rule_ids: fc.subarray(ids),
         applies_to_scope: fc.record({ region: fc.constantFrom('eu', 'us') }, { requiredKeys: [] }),
         expires_at: fc.constantFrom<string | null>(null, '2026-05-01T00:00:00Z', '2026-07-01T00:00:00Z'),
-        type: fc.constantFrom('temporary', 'approval_grant'),
+        type: fc.constantFrom('temporary', 'approval_grant', 'conditional'),
+        conditions: fc.constantFrom<string | null>(...CEL_CONDITIONS),
       }),
       { maxLength: 3 },
     )
@@ -159,6 +165,32 @@ function compare(a: EngineRule, sa: ScopeMatch, b: EngineRule, sb: ScopeMatch): 
   return [0, 'equal'];
 }
 
+/**
+ * Whether an override neutralises its targets for a check request, stated independently of the engine
+ * (DESIGN.md section 10): in effect at NOW, scope contained, and its conditions (if any; a conditional
+ * override needs some) parse and are true, every name they read being present in the request.
+ */
+function overrideHolds(o: EngineOverride, req: EvaluationRequest): boolean {
+  if (o.expires_at !== null && Date.parse(o.expires_at) <= NOW) return false;
+  for (const [k, v] of Object.entries(o.applies_to_scope)) if ((req.scope as Record<string, unknown>)[k] !== v) return false;
+  if (o.conditions === null || o.conditions === undefined) return o.type !== 'conditional';
+  let cel: ReturnType<typeof compileCondition>;
+  try {
+    cel = compileCondition(o.conditions);
+  } catch {
+    return false;
+  }
+  const read = (path: string): unknown => {
+    const fact = req.context?.[path];
+    if (fact && fact.value !== undefined) return fact.value;
+    return (req.parameters as Record<string, unknown> | undefined)?.[path];
+  };
+  const values = cel.paths.map(read);
+  if (values.some((v) => v === undefined)) return false;
+  const out = cel.evaluate(activationOf(cel.paths, values));
+  return out.ok && out.value;
+}
+
 const asked = (r: ReturnType<typeof evaluate>): string[] => (r.status === 'incomplete' ? r.required_context.map((f) => f.field) : []);
 
 describe('engine properties', () => {
@@ -221,11 +253,47 @@ describe('engine properties', () => {
     );
   });
 
-  it('adding a context field never makes resolve ask for more', () => {
+  it('lets an operation past a firing rule only through an override whose conditions hold for it', () => {
+    fc.assert(
+      fc.property(fc.oneof(scenario('check'), scenario('check', firingRules)), (s) => {
+        const withOverrides = evaluate(compilePolicy(s.rules, s.overrides), s.request, NOW);
+        const without = evaluate(compilePolicy(s.rules, []), s.request, NOW);
+        if (withOverrides.status !== 'complete') return;
+        for (const e of withOverrides.precedence_trace) {
+          if (e.reason !== 'overridden') continue;
+          // Every neutralised rule was neutralised by an override of it that holds for this operation.
+          const o = s.overrides.find((x) => x.id === e.overridden_by)!;
+          expect(o.target_rule_ids).toContain(e.rule_id);
+          expect(overrideHolds(o, s.request)).toBe(true);
+        }
+        for (const e of withOverrides.precedence_trace) {
+          // And a rule none of whose overrides holds is evaluated as if there were none.
+          const holding = s.overrides.filter((o) => o.target_rule_ids.includes(e.rule_id) && overrideHolds(o, s.request));
+          if (holding.length === 0) expect(e.reason).not.toBe('overridden');
+          else if (e.reason !== 'not_applicable') expect(e.reason).toBe('overridden');
+        }
+        if (without.status !== 'complete') return;
+        // Allowed with overrides but not without: some firing enforced rule was neutralised by a holding override.
+        if ((withOverrides as CompleteEvaluation).verdict === 'allowed' && (without as CompleteEvaluation).verdict !== 'allowed') {
+          const enforced = without.precedence_trace.filter((e) => e.reason === 'fires' && (e.severity === 'block' || e.severity === 'approval'));
+          for (const e of enforced) {
+            const now = withOverrides.precedence_trace.find((x) => x.rule_id === e.rule_id)!;
+            expect(now.reason).toBe('overridden');
+          }
+        }
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  // Without override conditions: a field that makes a conditional override hold neutralises a firing
+  // rule, and the rules below it then rightly need their own fields (a new question, not a regression).
+  it('adding a context field never makes resolve ask for more (overrides without conditions)', () => {
     fc.assert(
       fc.property(
         scenario('resolve').chain((s) => fc.tuple(fc.constant(s), field, fact)),
-        ([s, extraField, extraFact]) => {
+        ([scenarioWithConditions, extraField, extraFact]) => {
+          const s = { ...scenarioWithConditions, overrides: scenarioWithConditions.overrides.map((o) => ({ ...o, type: 'temporary', conditions: null })) };
           fc.pre(!(extraField in (s.request.context ?? {})));
           const policy = compilePolicy(s.rules, s.overrides);
           const before = asked(evaluate(policy, s.request, NOW));
