@@ -108,6 +108,16 @@ describe('registry compliance check', () => {
     expect((await check({ intended_action: 'deploy on friday' }).expect(200)).body.overridden).toEqual([]);
   });
 
+  it('does not count an override with conditions: without the operation\'s context it may not hold (fail closed)', async () => {
+    const o = await admin
+      .post(`/api/v1/scopes/${scopeId}/overrides`, { target_id: ids.friday, override_type: 'conditional', justification: 'Small hotfixes', conditions: 'lines_changed < 10' })
+      .expect(201);
+    const res = await check({ intended_action: 'deploy on friday' }).expect(200);
+    expect(res.body.overridden).toEqual([]);
+    expect(res.body.conflicts.map((c: { entry_id: string }) => c.entry_id)).toContain(ids.friday);
+    await admin.delete(`/api/v1/scopes/${scopeId}/overrides/${o.body.id}`).expect(200);
+  });
+
   it("applies an override with applies_to_scope only to operations whose scope contains it", async () => {
     await admin.post(`/api/v1/scopes/${scopeId}/overrides`, { target_id: ids.bluegreen, override_type: 'permanent', justification: 'j', applies_to_scope: { team: 'sre' } }).expect(201);
     const plain = await check({ intended_action: 'deploy' }).expect(200);

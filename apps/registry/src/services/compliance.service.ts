@@ -74,7 +74,11 @@ export class ComplianceService {
     const conflicts: Conflict[] = [];
     const overridden: OverriddenConflict[] = [];
     for (const c of found) {
-      const by = overrides.filter((o) => o.target_ids.includes(c.entry_id) && scopeContains(opScope, o.applies_to_scope as ScopeSelector | null));
+      // An override with conditions suspends only operations for which they hold; the compliance check
+      // has no operation context to evaluate them, so it does not count them (fail closed: a conflict).
+      const by = overrides.filter(
+        (o) => o.target_ids.includes(c.entry_id) && !o.conditions?.trim() && scopeContains(opScope, o.applies_to_scope as ScopeSelector | null),
+      );
       if (by.length) overridden.push({ ...c, override_ids: by.map((o) => o.id) });
       else conflicts.push(c);
     }
