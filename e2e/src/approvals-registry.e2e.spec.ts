@@ -53,6 +53,17 @@ describe('registry approvals routed to their deciders', () => {
     expect(decided.override_id).toMatch(/^ovr-/);
     expect(received('approval.requested')).toHaveLength(1);
     const state = (await request(rig.registry.url).get(`/api/v1/scopes/${rig.scopeId}/resolve`).set(auth(rig.adminKey)).expect(200)).body;
-    expect(state.overrides).toEqual([expect.objectContaining({ id: decided.override_id, override_type: 'approval_grant', target_id: rule.id, approval_id: approval.id })]);
+    expect(state.overrides).toEqual([
+      expect.objectContaining({
+        id: decided.override_id,
+        override_type: 'approval_grant',
+        target_id: rule.id,
+        approval_id: approval.id,
+        // The grant is the authenticated decider's, bounded to the scope (its selector is {}) and to one hour.
+        approved_by: finance.principalId,
+        applies_to_scope: {},
+        expires_at: new Date(Date.parse(decided.decided_at) + 3_600_000).toISOString(),
+      }),
+    ]);
   });
 });

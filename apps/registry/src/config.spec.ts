@@ -15,14 +15,29 @@ describe(loadRegistryConfig.name, () => {
     expect(loadRegistryConfig({ ...base, KEY_ENCRYPTION_KEY: generateKeyEncryptionKey() }).KEY_ENCRYPTION_KEY).toHaveLength(32);
   });
 
-  it('applies the webhook defaults: 8 attempts doubling from 2 minutes, disabled after 20 failures, private targets refused', () => {
+  it('applies the defaults: 8 webhook attempts doubling from 2 minutes, disabled after 20 failures, private targets refused, 1 h approval grants', () => {
     expect(loadRegistryConfig({ ...base, KEY_ENCRYPTION_KEY: generateKeyEncryptionKey() })).toMatchObject({
       WEBHOOK_ALLOW_PRIVATE: false,
       WEBHOOK_MAX_ATTEMPTS: 8,
       WEBHOOK_RETRY_BASE_MS: 120_000,
       WEBHOOK_TIMEOUT_MS: 10_000,
       WEBHOOK_MAX_CONSECUTIVE_FAILURES: 20,
-      APPROVAL_GRANT_TTL_SECONDS: 86_400,
+      APPROVAL_GRANT_TTL_SECONDS: 3600,
     });
+  });
+
+  it('refuses fewer than 8 webhook attempts, naming WEBHOOK_MAX_ATTEMPTS', () => {
+    const env = { ...base, KEY_ENCRYPTION_KEY: generateKeyEncryptionKey() };
+
+    expect(() => loadRegistryConfig({ ...env, WEBHOOK_MAX_ATTEMPTS: '7' })).toThrow(/WEBHOOK_MAX_ATTEMPTS must be at least 8/);
+    expect(() => loadRegistryConfig({ ...env, WEBHOOK_MAX_ATTEMPTS: '0' })).toThrow(/WEBHOOK_MAX_ATTEMPTS must be at least 8/);
+    expect(loadRegistryConfig({ ...env, WEBHOOK_MAX_ATTEMPTS: '8' }).WEBHOOK_MAX_ATTEMPTS).toBe(8);
+  });
+
+  it('reads APPROVAL_GRANT_TTL_SECONDS as a whole number of at least 60 seconds', () => {
+    const env = { ...base, KEY_ENCRYPTION_KEY: generateKeyEncryptionKey() };
+
+    expect(loadRegistryConfig({ ...env, APPROVAL_GRANT_TTL_SECONDS: '600' }).APPROVAL_GRANT_TTL_SECONDS).toBe(600);
+    expect(() => loadRegistryConfig({ ...env, APPROVAL_GRANT_TTL_SECONDS: '59' })).toThrow(/APPROVAL_GRANT_TTL_SECONDS must be at least 60/);
   });
 });

@@ -22,13 +22,18 @@ export const registryConfigSchema = {
   LOG_LEVEL: str({ default: 'info' }),
   // Webhooks (docs/webhooks.md, DESIGN.md section 7).
   WEBHOOK_ALLOW_PRIVATE: bool({ default: false, doc: 'allow webhook URLs on private, loopback and link-local addresses (tests, embedded default)' }),
-  WEBHOOK_MAX_ATTEMPTS: int({ default: 8, min: 1, max: 50, doc: 'attempts per delivery before it fails for good' }),
+  // At least 8 attempts (DESIGN.md section 7): fewer would give up on a receiver within minutes.
+  WEBHOOK_MAX_ATTEMPTS: int({ default: 8, min: 8, max: 50, doc: 'attempts per delivery before it fails for good (8 to 50)' }),
   WEBHOOK_RETRY_BASE_MS: int({ default: 120_000, min: 0, doc: 'wait after the first failed attempt; doubles after each further one' }),
   WEBHOOK_RETRY_MAX_DELAY_MS: int({ default: 6 * 3600_000, min: 0, doc: 'cap of one wait between attempts' }),
   WEBHOOK_TIMEOUT_MS: int({ default: 10_000, min: 100, max: 120_000, doc: 'how long one attempt waits for the receiver' }),
   WEBHOOK_MAX_CONSECUTIVE_FAILURES: int({ default: 20, min: 1, doc: 'failed attempts in a row that disable a subscription' }),
   WEBHOOK_DISPATCH_LEASE_MS: int({ default: 60_000, min: 100, doc: 'how long a delivery handed to the queue is not handed out again' }),
-  APPROVAL_GRANT_TTL_SECONDS: int({ default: 86_400, min: 60, doc: 'lifetime of the override an approval creates when the decision names no expires_at' }),
+  APPROVAL_GRANT_TTL_SECONDS: int({
+    default: 3600,
+    min: 60,
+    doc: 'longest lifetime of the override a Document 2 approval creates: its default, and the latest expires_at a decision may name',
+  }),
 };
 
 export type RegistryConfig = ConfigOf<typeof registryConfigSchema>;

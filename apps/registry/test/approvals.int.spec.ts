@@ -14,6 +14,7 @@ describe('registry approvals (Document 2)', () => {
   let requester: Api;
   let requesterId: string;
   let deciders: Api[];
+  let deciderIds: string[];
   let financeDecider: { api: Api; principalId: string };
   let scopeId: string;
   let otherScopeId: string;
@@ -29,9 +30,9 @@ describe('registry approvals (Document 2)', () => {
     const req = await createPrincipalWithKey(h, t.admin.key, { kind: 'agent', permissions: ['read', 'write'] });
     requester = api(h, req.key);
     requesterId = req.principalId;
-    deciders = await Promise.all(
-      [1, 2, 3].map(async () => api(h, (await createPrincipalWithKey(h, t.admin.key, { kind: 'human', permissions: ['read', 'approve'] })).key)),
-    );
+    const made = await Promise.all([1, 2, 3].map(() => createPrincipalWithKey(h, t.admin.key, { kind: 'human', permissions: ['read', 'approve'] })));
+    deciders = made.map((d) => api(h, d.key));
+    deciderIds = made.map((d) => d.principalId);
     const fin = await createPrincipalWithKey(h, t.admin.key, { kind: 'human', permissions: ['read', 'approve'], roles: ['role-finance'] });
     financeDecider = { api: api(h, fin.key), principalId: fin.principalId };
     scopeId = (await createScope(admin, 'payments')).id;
@@ -81,12 +82,19 @@ describe('registry approvals (Document 2)', () => {
 
   it('approving a trigger that requires approval creates an approval_grant override in the same transaction', async () => {
     const apr = (await request({ trigger_id: gatedInvariant, intended_action: 'deploy on Friday' }).expect(201)).body;
-    const expires = new Date(Date.now() + 7_200_000).toISOString();
+    const expires = new Date(Date.now() + 1_800_000).toISOString();
 
     const res = await decide(apr.id, { decision: 'approved', comment: 'ok for this one', decided_by: 'Jane (SRE lead)', expires_at: expires }).expect(200);
 
     expectConforms(res, 'post', '/api/v1/scopes/{scope_id}/approvals/{approval_id}/decide');
-    expect(res.body).toMatchObject({ status: 'approved', decision: 'approved', comment: 'ok for this one', decided_by: 'Jane (SRE lead)', version: 2 });
+    expect(res.body).toMatchObject({
+      status: 'approved',
+      decision: 'approved',
+      comment: 'ok for this one',
+      decided_by: 'Jane (SRE lead)',
+      decider_principal_id: deciderIds[0],
+      version: 2,
+    });
     expect(res.body.decided_at).toEqual(expect.any(String));
     expect(res.body.override_id).toMatch(/^ovr-/);
     const overrides = (await admin.get(`/api/v1/scopes/${scopeId}/overrides?status=active`).expect(200)).body.items;
@@ -95,9 +103,11 @@ describe('registry approvals (Document 2)', () => {
       target_type: 'invariant',
       override_type: 'approval_grant',
       approval_id: apr.id,
-      approved_by: 'Jane (SRE lead)',
+      approved_by: deciderIds[0],
+      applies_to_scope: {},
       expires_at: expires,
       status: 'active',
+      created_by: deciderIds[0],
     });
     const resolved = (await admin.get(`/api/v1/scopes/${scopeId}/resolve`).expect(200)).body;
     expect(resolved.overrides.map((o: { id: string }) => o.id)).toContain(res.body.override_id);
@@ -110,15 +120,52 @@ describe('registry approvals (Document 2)', () => {
     expect((await requester.get(`/api/v1/scopes/${scopeId}/approvals/${apr.id}`).expect(200)).body).toEqual(res.body);
   });
 
-  it('gives the override a default lifetime of APPROVAL_GRANT_TTL_SECONDS when the decision names none', async () => {
+  it('gives the override a default lifetime of APPROVAL_GRANT_TTL_SECONDS (3600 s) after the decision when the decision names none', async () => {
     const apr = (await request({ trigger_id: gatedInvariant, intended_action: 'again' }).expect(201)).body;
-    const before = Date.now();
 
     const res = await decide(apr.id, { decision: 'approved' }).expect(200);
 
-    const [row] = await sql<{ expires_at: Date }>(h, 'SELECT expires_at FROM overrides WHERE id = $1', [res.body.override_id]);
-    expect(row.expires_at.getTime()).toBeGreaterThanOrEqual(before + 86_400_000 - 1000);
-    expect(res.body.decided_by).toBe(res.body.decider_principal_id);
+    const override = (await admin.get(`/api/v1/scopes/${scopeId}/overrides?status=active&limit=1000`).expect(200)).body.items.find(
+      (o: { id: string }) => o.id === res.body.override_id,
+    );
+    expect(Date.parse(override.expires_at) - Date.parse(res.body.decided_at)).toBe(3_600_000);
+    expect(res.body.decided_by).toBe(deciderIds[0]);
+    expect(override.approved_by).toBe(deciderIds[0]);
+  });
+
+  it("bounds the override to the approval's scope: applies_to_scope is the scope's selector", async () => {
+    const eu = (await createScope(admin, 'payments-eu', { region: 'eu', team: 'payments' })).id;
+    const inv = (await admin.post(`/api/v1/scopes/${eu}/invariants`, { constraint: 'No EU transfers at night', requires_approval: true }).expect(201)).body.id;
+    const apr = (await request({ trigger_id: inv, intended_action: 'night transfer' }, requester, eu).expect(201)).body;
+
+    const res = await deciders[1].post(`/api/v1/scopes/${eu}/approvals/${apr.id}/decide`, { decision: 'approved' }).expect(200);
+
+    const overrides = (await admin.get(`/api/v1/scopes/${eu}/overrides`).expect(200)).body.items;
+    expect(overrides).toEqual([
+      expect.objectContaining({ id: res.body.override_id, scope_id: eu, scope_ids: [eu], applies_to_scope: { region: 'eu', team: 'payments' }, approved_by: deciderIds[1] }),
+    ]);
+  });
+
+  it('records decided_by as a note only: approved_by is the deciding principal even when decided_by names another', async () => {
+    const apr = (await request({ trigger_id: gatedInvariant, intended_action: 'impersonate' }).expect(201)).body;
+
+    const res = await decide(apr.id, { decision: 'approved', decided_by: deciderIds[2] }, deciders[1]).expect(200);
+
+    expect(res.body).toMatchObject({ decided_by: deciderIds[2], decider_principal_id: deciderIds[1] });
+    const [override] = await sql<{ approved_by: string; created_by: string }>(h, 'SELECT approved_by, created_by FROM overrides WHERE id = $1', [res.body.override_id]);
+    expect(override).toEqual({ approved_by: deciderIds[1], created_by: deciderIds[1] });
+  });
+
+  it('refuses an expires_at later than APPROVAL_GRANT_TTL_SECONDS after the decision with 422, deciding nothing', async () => {
+    const apr = (await request({ trigger_id: gatedInvariant, intended_action: 'for a week' }).expect(201)).body;
+
+    const res = await decide(apr.id, { decision: 'approved', expires_at: new Date(Date.now() + 3_700_000).toISOString() }).expect(422);
+
+    expect(res.body.detail).toMatch(/^expires_at must be at most 3600 seconds after the decision/);
+    const now = (await requester.get(`/api/v1/scopes/${scopeId}/approvals/${apr.id}`).expect(200)).body;
+    expect(now).toMatchObject({ status: 'pending', override_id: null, decided_at: null });
+    const [count] = await sql<{ n: string }>(h, 'SELECT count(*) AS n FROM overrides WHERE approval_id = $1', [apr.id]);
+    expect(Number(count.n)).toBe(0);
   });
 
   it('rejects a second decision with 409 already_decided', async () => {
@@ -187,6 +234,21 @@ describe('registry approvals (Document 2)', () => {
     expect(missingWrite.body).toEqual({ detail: 'Missing permission: write' });
     expect(missingApprove.body).toEqual({ detail: 'Missing permission: approve' });
     expect(self.body.detail).toContain('cannot decide');
+  });
+
+  it('keeps the requester from deciding by its authenticated principal: a requested_by naming someone else, or another key, changes nothing', async () => {
+    const both = await createPrincipalWithKey(h, t.admin.key, { kind: 'human', permissions: ['read', 'write', 'approve'] });
+    const secondKey = (await admin.post('/api/v1/api-keys', { principal_id: both.principalId, permissions: ['approve'] }).expect(201)).body.key;
+    const apr = (await request({ trigger_id: gatedInvariant, intended_action: 'sneaky', requested_by: deciderIds[0], requested_by_type: 'human' }, api(h, both.key)).expect(201)).body;
+    expect(apr).toMatchObject({ requested_by: deciderIds[0], created_by: both.principalId });
+
+    const viaSameKey = await decide(apr.id, { decision: 'approved' }, api(h, both.key)).expect(403);
+    const viaOtherKey = await decide(apr.id, { decision: 'approved', decided_by: deciderIds[0] }, api(h, secondKey)).expect(403);
+    const named = await decide(apr.id, { decision: 'rejected' }, deciders[0]).expect(200);
+
+    expect(viaSameKey.body).toEqual({ detail: 'The principal that requested an approval cannot decide it' });
+    expect(viaOtherKey.body).toEqual(viaSameKey.body);
+    expect(named.body).toMatchObject({ status: 'rejected', decider_principal_id: deciderIds[0] });
   });
 
   it('refuses bad requests and decisions with the documented statuses', async () => {

@@ -170,6 +170,136 @@ describe('registry identity', () => {
     });
   });
 
+  describe('privilege boundaries', () => {
+    const as = (key: string) => ({
+      get: (path: string) => request(h.url).get(path).set(bearer(key)),
+      post: (path: string, body: object) => request(h.url).post(path).set(bearer(key)).send(body),
+      patch: (path: string, body: object) => request(h.url).patch(path).set(bearer(key)).send(body),
+      delete: (path: string) => request(h.url).delete(path).set(bearer(key)),
+    });
+    const tier = { tier: 'enterprise', requests_per_minute: 6000, burst: 500 };
+
+    it('refuses a tenant admin settings.rate_limit on its own tenant (403), and leaves the tenant as it was', async () => {
+      const t = await createTenantWithAdmin(h, 'tier-self', { default_verdict: 'allowed' });
+
+      const res = await as(t.admin.key).patch(`/api/v1/tenants/${t.tenant.id}`, { settings: { default_verdict: 'allowed', rate_limit: tier } }).expect(403);
+
+      expect(res.body).toEqual({ detail: 'settings.rate_limit (the ledger tier) is set by platform admins only' });
+      expect((await as(t.admin.key).get(`/api/v1/tenants/${t.tenant.id}`).expect(200)).body.settings).toEqual({ default_verdict: 'allowed' });
+      const create = await as(t.admin.key).post('/api/v1/tenants', { name: 'mine', slug: 'tier-mine', settings: { rate_limit: tier } }).expect(403);
+      expect(create.body).toEqual({ detail: 'Missing permission: platform_admin' });
+    });
+
+    it("keeps the platform's settings.rate_limit when a tenant admin replaces the settings; only a platform admin changes it", async () => {
+      const t = await createTenantWithAdmin(h, 'tier-kept', { rate_limit: tier });
+      const path = `/api/v1/tenants/${t.tenant.id}`;
+
+      const omitted = await as(t.admin.key).patch(path, { settings: { default_verdict: 'blocked' } }).expect(200);
+      const echoed = await as(t.admin.key).patch(path, { settings: { default_verdict: 'allowed', rate_limit: { burst: 500, requests_per_minute: 6000, tier: 'enterprise' } } }).expect(200);
+      const raised = await as(t.admin.key).patch(path, { settings: { rate_limit: { ...tier, requests_per_minute: 60000 } } }).expect(403);
+      const dropped = await as(t.admin.key).patch(path, { settings: { rate_limit: {} } }).expect(403);
+      const byPlatform = await as(h.adminKey).patch(path, { settings: { rate_limit: { requests_per_minute: 100, burst: 10 } } }).expect(200);
+
+      expect(omitted.body.settings).toEqual({ default_verdict: 'blocked', rate_limit: tier });
+      expect(echoed.body.settings).toEqual({ default_verdict: 'allowed', rate_limit: tier });
+      expect(raised.body.detail).toMatch(/platform admins only/);
+      expect(dropped.body.detail).toMatch(/platform admins only/);
+      expect(byPlatform.body.settings).toEqual({ rate_limit: { requests_per_minute: 100, burst: 10 } });
+    });
+
+    it('keeps the slug, the status and the settings bounds out of a tenant admin PATCH (400, nothing stored)', async () => {
+      const t = await createTenantWithAdmin(h, 'fixed-slug', { verdict_ttl_seconds: 300 });
+      const path = `/api/v1/tenants/${t.tenant.id}`;
+
+      await as(t.admin.key).patch(path, { slug: 'acme' }).expect(400);
+      await as(t.admin.key).patch(path, { status: 'active' }).expect(400);
+      await as(t.admin.key).patch(path, { settings: { verdict_ttl_seconds: 86400 } }).expect(400);
+      await as(t.admin.key).patch(path, { settings: { verdict_ttl_seconds: 0 } }).expect(400);
+      await as(t.admin.key).patch(path, { settings: { max_resolve_rounds: 1000 } }).expect(400);
+
+      expect((await as(t.admin.key).get(path).expect(200)).body).toMatchObject({ slug: 'fixed-slug', settings: { verdict_ttl_seconds: 300 } });
+    });
+
+    it('never lets a tenant admin grant platform_admin or move a principal or key into another tenant', async () => {
+      const p = await createPrincipalWithKey(h, a.admin.key, { permissions: ['read'] });
+
+      const grant = await as(a.admin.key).post('/api/v1/api-keys', { principal_id: p.principalId, permissions: ['admin', 'platform_admin'] }).expect(403);
+      await as(a.admin.key).post('/api/v1/api-keys', { principal_id: p.principalId, permissions: ['read'], tenant_id: b.tenant.id }).expect(403);
+      await as(a.admin.key).patch(`/api/v1/principals/${p.principalId}`, { tenant_id: b.tenant.id }).expect(400);
+
+      expect(grant.body.detail).toMatch(/^Missing permission: platform_admin/);
+      expect((await as(a.admin.key).get(`/api/v1/principals/${p.principalId}`).expect(200)).body.tenant_id).toBe(a.tenant.id);
+      const keys = (await as(a.admin.key).get(`/api/v1/api-keys?principal_id=${p.principalId}`).expect(200)).body.items;
+      expect(keys.map((k: { id: string }) => k.id)).toEqual([p.keyId]);
+    });
+
+    it('keeps a deactivated admin from reactivating itself (its keys answer 403)', async () => {
+      const second = await createPrincipalWithKey(h, a.admin.key, { kind: 'human', permissions: ['admin'] });
+      await as(a.admin.key).patch(`/api/v1/principals/${second.principalId}`, { active: false }).expect(200);
+
+      const res = await as(second.key).patch(`/api/v1/principals/${second.principalId}`, { active: true }).expect(403);
+
+      expect(res.body.detail).toMatch(/deactivated/);
+      expect((await as(a.admin.key).get(`/api/v1/principals/${second.principalId}`).expect(200)).body.active).toBe(false);
+    });
+
+    it('keeps an admin key restricted to some scopes out of tenant-wide changes and inside its scopes for keys', async () => {
+      const scope = (await as(a.admin.key).post('/api/v1/scopes', { name: 'restricted-admin' }).expect(201)).body.id;
+      const other = (await as(a.admin.key).post('/api/v1/scopes', { name: 'restricted-other' }).expect(201)).body.id;
+      const r = await createPrincipalWithKey(h, a.admin.key, { permissions: ['admin'], scope_ids: [scope] });
+      const target = await createPrincipalWithKey(h, a.admin.key, { permissions: ['read'] });
+      const restricted = as(r.key);
+
+      const tenant = await restricted.patch(`/api/v1/tenants/${a.tenant.id}`, { settings: { default_verdict: 'blocked' } }).expect(403);
+      await restricted.post('/api/v1/principals', { kind: 'agent', name: 'x' }).expect(403);
+      await restricted.patch(`/api/v1/principals/${target.principalId}`, { roles: ['role-finance'] }).expect(403);
+      const everyScope = await restricted.post('/api/v1/api-keys', { principal_id: target.principalId, permissions: ['read'] }).expect(403);
+      await restricted.post('/api/v1/api-keys', { principal_id: target.principalId, permissions: ['read'], scope_ids: [scope, other] }).expect(403);
+      const inside = await restricted.post('/api/v1/api-keys', { principal_id: target.principalId, permissions: ['read'], scope_ids: [scope] }).expect(201);
+      await restricted.delete(`/api/v1/api-keys/${target.keyId}`).expect(403);
+      await restricted.delete(`/api/v1/api-keys/${inside.body.id}`).expect(200);
+
+      expect(tenant.body.detail).toMatch(/restricted to some scopes/);
+      expect(everyScope.body.detail).toMatch(/^scope_ids must name only scopes of the creating key/);
+      expect((await as(a.admin.key).get(`/api/v1/principals/${target.principalId}`).expect(200)).body.roles).toEqual([]);
+      expect((await as(target.key).get('/api/v1/tenants').expect(200)).body.items).toHaveLength(1);
+    });
+
+    it('keeps keys minted by an expiring key within its lifetime', async () => {
+      const principal = (await as(a.admin.key).post('/api/v1/principals', { kind: 'human', name: 'contractor' }).expect(201)).body.id;
+      const ends = new Date(Date.now() + 3_600_000);
+      const temp = (await as(a.admin.key).post('/api/v1/api-keys', { principal_id: principal, permissions: ['admin'], expires_at: ends.toISOString() }).expect(201)).body.key;
+
+      const forever = await as(temp).post('/api/v1/api-keys', { principal_id: principal, permissions: ['admin'] }).expect(403);
+      await as(temp).post('/api/v1/api-keys', { principal_id: principal, permissions: ['admin'], expires_at: new Date(ends.getTime() + 60_000).toISOString() }).expect(403);
+      const shorter = await as(temp).post('/api/v1/api-keys', { principal_id: principal, permissions: ['read'], expires_at: new Date(ends.getTime() - 60_000).toISOString() }).expect(201);
+
+      expect(forever.body.detail).toMatch(/^expires_at must be no later than the creating key's own/);
+      expect(Date.parse(shorter.body.expires_at)).toBe(ends.getTime() - 60_000);
+    });
+
+    it("keeps a platform admin's principal and keys out of reach of a tenant admin of the platform tenant", async () => {
+      const platform = (await as(h.adminKey).get('/api/v1/tenants?limit=1000').expect(200)).body.items.find((t: { slug: string }) => t.slug === 'platform');
+      const root = (await as(h.adminKey).get(`/api/v1/principals?tenant_id=${platform.id}&limit=1000`).expect(200)).body.items.find(
+        (p: { name: string }) => p.name === 'platform-admin',
+      );
+      const rootKey = (await as(h.adminKey).get(`/api/v1/api-keys?tenant_id=${platform.id}&principal_id=${root.id}`).expect(200)).body.items[0];
+      const local = (await as(h.adminKey).post('/api/v1/principals', { kind: 'human', name: 'platform-tenant-admin', tenant_id: platform.id }).expect(201)).body.id;
+      const localKey = (await as(h.adminKey).post('/api/v1/api-keys', { principal_id: local, permissions: ['admin'], tenant_id: platform.id }).expect(201)).body.key;
+      const tenantAdmin = as(localKey);
+
+      const deactivate = await tenantAdmin.patch(`/api/v1/principals/${root.id}`, { active: false }).expect(403);
+      await tenantAdmin.patch(`/api/v1/principals/${root.id}`, { roles: [] }).expect(403);
+      const revoke = await tenantAdmin.delete(`/api/v1/api-keys/${rootKey.id}`).expect(403);
+      await tenantAdmin.post('/api/v1/api-keys', { principal_id: root.id, permissions: ['admin'] }).expect(403);
+
+      expect(deactivate.body).toEqual({ detail: 'Only a platform admin may change a principal holding platform_admin' });
+      expect(revoke.body).toEqual({ detail: 'Only a platform admin may revoke a key holding platform_admin' });
+      expect((await as(h.adminKey).get(`/api/v1/principals/${root.id}`).expect(200)).body).toMatchObject({ active: true, roles: root.roles });
+      expect((await as(h.adminKey).get(`/api/v1/api-keys?tenant_id=${platform.id}&principal_id=${root.id}`).expect(200)).body.items).toHaveLength(1);
+    });
+  });
+
   describe('authentication', () => {
     it('answers 401 in the {detail} shape without a key or with a bad one', async () => {
       const none = await request(h.url).get('/api/v1/tenants').expect(401);

@@ -195,8 +195,10 @@ describe('registry internal API for the verdict gateway', () => {
         override_type: 'approval_grant',
         target_type: 'rule',
         target_ids: [ruleEu.id, ruleAll.id],
+        scope_id: eu,
         scope_ids: [eu, all],
         applies_to_scope: { region: 'eu' },
+        conditions: null,
         expires_at: res.body.expires_at,
         approval_id: 'apr-123',
       });

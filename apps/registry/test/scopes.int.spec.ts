@@ -122,6 +122,19 @@ describe('registry scopes and namespaces', () => {
       expect(create.body.detail).toMatch(/restricted to some scopes/);
     });
 
+    it("refuses a restricted key a change of its own scope's selector (403), which would reach operations outside its scopes", async () => {
+      const narrow = await createScope(admin, 'narrow', { region: 'eu', team: 'payments' });
+      const r = api(h, (await createPrincipalWithKey(h, t.admin.key, { permissions: ['admin'], scope_ids: [narrow.id] })).key);
+
+      const widen = await r.patch(`/api/v1/scopes/${narrow.id}`, { selector: {} }).expect(403);
+      const renamed = await r.patch(`/api/v1/scopes/${narrow.id}`, { name: 'narrow-renamed', description: 'ours' }).expect(200);
+      const byAdmin = await admin.patch(`/api/v1/scopes/${narrow.id}`, { selector: { region: 'eu' } }).expect(200);
+
+      expect(widen.body).toEqual({ detail: 'A key restricted to some scopes cannot change a scope selector' });
+      expect(renamed.body).toMatchObject({ name: 'narrow-renamed', selector: { region: 'eu', team: 'payments' } });
+      expect(byAdmin.body.selector).toEqual({ region: 'eu' });
+    });
+
     it('answers 401 without a valid key and 415 for a body that is not JSON, in the {detail} shape', async () => {
       const none = await request(h.url).get('/api/v1/scopes').expect(401);
       expect(none.body).toEqual({ detail: expect.stringMatching(/Missing API key/) });

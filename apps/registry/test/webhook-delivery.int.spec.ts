@@ -44,8 +44,10 @@ describe('registry webhook delivery (internal API)', () => {
   const deliveries = async (subId: string) => (await admin.get(`/api/v1/webhooks/${subId}/deliveries?limit=1000`).expect(200)).body.items;
 
   beforeAll(async () => {
-    // Base 0: a failed attempt is due again at once, so the test never waits for a backoff.
-    h = await startTestRegistry({ WEBHOOK_RETRY_BASE_MS: '0', WEBHOOK_MAX_ATTEMPTS: '3', WEBHOOK_MAX_CONSECUTIVE_FAILURES: '5' });
+    // Base 0: a failed attempt is due again at once, so the test never waits for a backoff. 8 is the
+    // fewest attempts the registry starts with; 10 failures in a row (more than one delivery's 8)
+    // disable a subscription.
+    h = await startTestRegistry({ WEBHOOK_RETRY_BASE_MS: '0', WEBHOOK_MAX_ATTEMPTS: '8', WEBHOOK_MAX_CONSECUTIVE_FAILURES: '10' });
     t = await createTenantWithAdmin(h, 'delivery');
     admin = api(h, t.admin.key);
     requester = api(h, (await createPrincipalWithKey(h, t.admin.key, { permissions: ['read', 'write'] })).key);
@@ -138,9 +140,12 @@ describe('registry webhook delivery (internal API)', () => {
     const subId = await subscribe();
     receiver.respond = () => 500;
     await requestApproval('doomed');
-    for (let i = 0; i < 3; i++) await pass();
+    const outcomes: string[] = [];
+    for (let i = 0; i < 8; i++) outcomes.push(...(await pass()).map((r) => r.outcome));
+    expect(outcomes).toEqual([...Array(7).fill('retry_scheduled'), 'failed']);
+    expect(await pass()).toEqual([]);
     const [failed] = await deliveries(subId);
-    expect(failed).toMatchObject({ status: 'failed', attempt_count: 3, max_attempts: 3, next_attempt_at: null });
+    expect(failed).toMatchObject({ status: 'failed', attempt_count: 8, max_attempts: 8, next_attempt_at: null });
     receiver.respond = () => 204;
 
     const redelivered = await admin.post(`/api/v1/webhooks/${subId}/deliveries/${failed.id}/redeliver`).expect(202);
@@ -148,13 +153,13 @@ describe('registry webhook delivery (internal API)', () => {
     const reports = await pass();
 
     expectConforms(redelivered, 'post', '/api/v1/webhooks/{subscription_id}/deliveries/{delivery_id}/redeliver');
-    expect(redelivered.body).toMatchObject({ status: 'pending', max_attempts: 4, next_attempt_at: expect.any(String) });
+    expect(redelivered.body).toMatchObject({ status: 'pending', max_attempts: 9, next_attempt_at: expect.any(String) });
     expect(again.body.detail).toContain('already pending');
-    expect(reports).toEqual([expect.objectContaining({ delivery_id: failed.id, attempt: 4, outcome: 'succeeded', status_code: 204 })]);
+    expect(reports).toEqual([expect.objectContaining({ delivery_id: failed.id, attempt: 9, outcome: 'succeeded', status_code: 204 })]);
     const one = await admin.get(`/api/v1/webhooks/${subId}/deliveries/${failed.id}`).expect(200);
     expectConforms(one, 'get', '/api/v1/webhooks/{subscription_id}/deliveries/{delivery_id}');
-    expect(one.body).toMatchObject({ status: 'succeeded', attempt_count: 4 });
-    expect(receiver.received).toHaveLength(4);
+    expect(one.body).toMatchObject({ status: 'succeeded', attempt_count: 9 });
+    expect(receiver.received).toHaveLength(9);
     expect((await admin.get(`/api/v1/webhooks/${subId}`).expect(200)).body.consecutive_failures).toBe(0);
   });
 
@@ -165,19 +170,19 @@ describe('registry webhook delivery (internal API)', () => {
     await requestApproval('b');
     await requestApproval('c');
 
-    const first = await passInOrder();
-    const second = await passInOrder();
-    const third = await passInOrder();
+    const passes: string[][] = [];
+    for (let i = 0; i < 5; i++) passes.push((await passInOrder()).map((r) => r.outcome));
 
-    expect(first.map((r) => r.outcome)).toEqual(['retry_scheduled', 'retry_scheduled', 'retry_scheduled']);
-    // The fifth failure in a row disables the subscription: every pending delivery is cancelled.
-    expect(second.map((r) => r.outcome)).toEqual(['retry_scheduled', 'failed', 'cancelled']);
-    expect(third).toEqual([]);
+    // Nine failures in three passes; the tenth in a row disables the subscription: every pending
+    // delivery is cancelled, also those already handed to the worker.
+    expect(passes.slice(0, 3)).toEqual(Array(3).fill(['retry_scheduled', 'retry_scheduled', 'retry_scheduled']));
+    expect(passes[3]).toEqual(['failed', 'cancelled', 'cancelled']);
+    expect(passes[4]).toEqual([]);
     const sub = (await admin.get(`/api/v1/webhooks/${subId}`).expect(200)).body;
-    expect(sub).toMatchObject({ status: 'disabled', consecutive_failures: 5, disabled_reason: '5 consecutive failed attempts' });
+    expect(sub).toMatchObject({ status: 'disabled', consecutive_failures: 10, disabled_reason: '10 consecutive failed attempts' });
     const log = await deliveries(subId);
     expect(log.map((d: { status: string }) => d.status)).toEqual(['cancelled', 'cancelled', 'cancelled']);
-    expect(receiver.received).toHaveLength(5);
+    expect(receiver.received).toHaveLength(10);
     await admin.post(`/api/v1/webhooks/${subId}/deliveries/${log[0].id}/redeliver`).expect(409);
     const enabled = (await admin.patch(`/api/v1/webhooks/${subId}`, { active: true }).expect(200)).body;
     expect(enabled).toMatchObject({ status: 'active', consecutive_failures: 0, disabled_at: null, disabled_reason: null });

@@ -12,10 +12,14 @@ export class ApiKeysController extends Controller {
     super();
   }
 
-  /** Mints a key for a principal. The plaintext `key` is in this response only; it is stored as a SHA-256 hash. */
+  /**
+   * Mints a key for a principal. The plaintext `key` is in this response only; it is stored as a
+   * SHA-256 hash. A key never gets more than its creator's key holds: permissions, scopes, lifetime.
+   */
   @Post()
   @Security('bearer', ['admin'])
   @SuccessResponse(201, 'Created')
+  @Response<ErrorBody>(403, 'Missing permission, or more than the creating key holds (permission, scopes, lifetime), or a platform admin principal')
   @Response<ErrorBody>(404, 'Principal not found')
   @Response<ErrorBody>(422, 'Missing field')
   async createApiKey(@Request() req: AuthedRequest, @Body() body: CreateApiKeyBody): Promise<CreatedApiKey> {
@@ -39,6 +43,7 @@ export class ApiKeysController extends Controller {
   /** Revokes a key at once on every service (Redis pub/sub; caches live at most 30 s anyway). */
   @Delete('{key_id}')
   @Security('bearer', ['admin'])
+  @Response<ErrorBody>(403, 'Missing permission, a platform_admin key, or a key outside a restricted caller\'s scopes')
   @Response<ErrorBody>(404, 'Not found')
   async revokeApiKey(@Request() req: AuthedRequest, @Path() key_id: string): Promise<ApiKey> {
     return this.ctx.identity.revokeKey(req.user, key_id);

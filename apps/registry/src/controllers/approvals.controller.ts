@@ -49,15 +49,17 @@ export class ApprovalsController extends Controller {
 
   /**
    * Decides once: `approved` or `rejected`. Approving a trigger that requires approval creates an
-   * `approval_grant` override in the same transaction (its id in `override_id`). A second decision,
-   * also a concurrent one, is 409. The requester cannot decide its own approval; when the rule
-   * names deciders, only they may (403).
+   * `approval_grant` override in the same transaction (its id in `override_id`): limited to this
+   * scope's selector (`applies_to_scope`), approved by the deciding principal, ending at
+   * `expires_at` or APPROVAL_GRANT_TTL_SECONDS after the decision, whichever is earlier (a later
+   * `expires_at` is 422). A second decision, also a concurrent one, is 409. The principal that
+   * requested the approval cannot decide it; when the rule names deciders, only they may (403).
    */
   @Post('{approval_id}/decide')
   @Security('bearer', ['approve'])
   @Response<ErrorBody>(400, 'expires_at with a rejection')
   @Response<ErrorBody>(409, 'Already decided')
-  @Response<ErrorBody>(422, 'Missing field, or expires_at in the past')
+  @Response<ErrorBody>(422, 'Missing field, or expires_at in the past or beyond APPROVAL_GRANT_TTL_SECONDS')
   async decideApproval(@Request() req: AuthedRequest, @Path() scope_id: string, @Path() approval_id: string, @Body() body: DecideApprovalBody): Promise<Approval> {
     return this.ctx.approvals.decide(req.user, scope_id, approval_id, body);
   }

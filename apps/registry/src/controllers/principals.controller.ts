@@ -15,6 +15,7 @@ export class PrincipalsController extends Controller {
   /** Creates an agent (`agn-`) or human (`hum-`) principal in the caller's tenant (or `tenant_id`, platform admins). */
   @Post()
   @Security('bearer', ['admin'])
+  @Response<ErrorBody>(403, 'Missing permission, another tenant, or a key restricted to some scopes')
   @SuccessResponse(201, 'Created')
   @Response<ErrorBody>(422, 'Missing field')
   async createPrincipal(@Request() req: AuthedRequest, @Body() body: CreatePrincipalBody): Promise<Principal> {
@@ -43,6 +44,7 @@ export class PrincipalsController extends Controller {
   /** Deactivates or reactivates a principal, renames it or replaces its roles; caches everywhere drop it at once. */
   @Patch('{principal_id}')
   @Security('bearer', ['admin'])
+  @Response<ErrorBody>(403, 'Missing permission, a key restricted to some scopes, or a principal holding platform_admin')
   @Response<ErrorBody>(404, 'Not found')
   async updatePrincipal(@Request() req: AuthedRequest, @Path() principal_id: string, @Body() body: UpdatePrincipalBody): Promise<Principal> {
     return this.ctx.identity.updatePrincipal(req.user, principal_id, body);

@@ -1,9 +1,13 @@
 import { Body, Controller, Get, Patch, Path, Post, Query, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
-import type { AuthedRequest } from '@arbiter/auth';
+import { hasPermission, type AuthedRequest } from '@arbiter/auth';
+import { AppError } from '@arbiter/http';
 import type { RegistryContext } from '../context';
 import type { ErrorBody, Page } from '../models/identity';
 import type { CreateScopeBody, Scope, ScopeDetails, UpdateScopeBody } from '../models/scopes';
 import type { ResolvedScope } from '../models/resolve';
+
+// docs/identity.md, "Privilege boundaries".
+const selectorNeedsWholeTenant = () => new AppError(403, 'forbidden', 'A key restricted to some scopes cannot change a scope selector');
 
 @Route('api/v1/scopes')
 @Tags('Scopes')
@@ -41,12 +45,18 @@ export class ScopesController extends Controller {
     return this.ctx.scopes.get(req.user, scope_id);
   }
 
-  /** Updates name, description or selector (admin). */
+  /**
+   * Updates name, description or selector (admin). A key restricted to some scopes cannot change
+   * a selector (403): the selector decides which operations the scope's rules and overrides
+   * govern, so changing it would reach operations outside the key's scopes.
+   */
   @Patch('{scope_id}')
   @Security('bearer', ['admin'])
+  @Response<ErrorBody>(403, 'Missing permission, or a selector change by a key restricted to some scopes')
   @Response<ErrorBody>(404, 'Not found')
   @Response<ErrorBody>(409, 'Name already taken')
   async updateScope(@Request() req: AuthedRequest, @Path() scope_id: string, @Body() body: UpdateScopeBody): Promise<Scope> {
+    if (body.selector !== undefined && req.user.scope_ids.length && !hasPermission(req.user, 'platform_admin')) throw selectorNeedsWholeTenant();
     return this.ctx.scopes.update(req.user, scope_id, body);
   }
 

@@ -37,9 +37,13 @@ export class TenantsController extends Controller {
     return this.ctx.identity.getTenant(req.user, tenant_id);
   }
 
-  /** Updates name and settings (platform admins, or the tenant's admins). */
+  /**
+   * Updates name and settings (platform admins, or the tenant's admins with a key valid for every
+   * scope). `settings.rate_limit`, the ledger tier, is the platform admins' to set.
+   */
   @Patch('{tenant_id}')
   @Security('bearer', ['admin'])
+  @Response<ErrorBody>(403, 'Missing permission, settings.rate_limit from a tenant admin, or a key restricted to some scopes')
   @Response<ErrorBody>(404, 'Not found')
   async updateTenant(@Request() req: AuthedRequest, @Path() tenant_id: string, @Body() body: UpdateTenantBody): Promise<Tenant> {
     return this.ctx.identity.updateTenant(req.user, tenant_id, body);

@@ -33,9 +33,12 @@ export interface Approval extends ServerFields {
   /** The decision value, equal to status once decided; null while pending. */
   decision: 'approved' | 'rejected' | null;
   comment: string | null;
-  /** As given in the decision (default: the deciding principal's id); null while pending. */
+  /**
+   * A free-text note from the decision (default: the deciding principal's id); null while pending.
+   * Not an identity: who decided is `decider_principal_id`.
+   */
   decided_by: string | null;
-  /** The principal whose key decided; null while pending. */
+  /** The principal whose key decided (the override's `approved_by`); null while pending. */
   decider_principal_id: string | null;
   decided_at: string | null;
   /** The `approval_grant` override created by approving, or null. */
@@ -51,7 +54,11 @@ export interface RequestApprovalBody {
   intended_action: string;
   /** @maxLength 20000 */
   justification?: string;
-  /** Default: the calling principal's id. @minLength 1 @maxLength 200 */
+  /**
+   * Free text (e.g. the person behind an agent); default: the calling principal's id. Not an
+   * identity: the four-eyes rule goes by the authenticated requester (`created_by`).
+   * @minLength 1 @maxLength 200
+   */
   requested_by?: string;
   /** Default: the calling principal's kind. */
   requested_by_type?: AuthorType;
@@ -62,11 +69,16 @@ export interface DecideApprovalBody {
   decision: 'approved' | 'rejected';
   /** @maxLength 20000 */
   comment?: string;
-  /** Default: the deciding principal's id. @minLength 1 @maxLength 200 */
+  /**
+   * A free-text note (e.g. the person behind the key), kept as the approval's `decided_by`;
+   * default: the deciding principal's id. Never used as the decider's identity.
+   * @minLength 1 @maxLength 200
+   */
   decided_by?: string;
   /**
-   * When the override created by approving ends (ISO 8601, in the future). Default: 24 hours
-   * after the decision (APPROVAL_GRANT_TTL_SECONDS). Refused with a rejection.
+   * When the override created by approving ends (ISO 8601): in the future and at most
+   * APPROVAL_GRANT_TTL_SECONDS (default 3600) after the decision, else 422. Default: exactly that
+   * bound. Refused with a rejection (400).
    */
   expires_at?: Date;
 }

@@ -50,6 +50,10 @@ export interface TenantSettings {
    * @maximum 100
    */
   max_resolve_rounds?: number;
+  /**
+   * The ledger tier: set by platform admins only (a tenant admin sending a different value gets
+   * 403; leaving it out of a PATCH keeps it).
+   */
   rate_limit?: RateLimitSettings;
   precedence?: string;
 }
@@ -80,7 +84,10 @@ export interface CreateTenantBody {
 export interface UpdateTenantBody {
   /** @minLength 1 @maxLength 200 */
   name?: string;
-  /** Replaces the settings object as a whole. */
+  /**
+   * Replaces the settings object as a whole; for a caller without platform_admin, except
+   * `rate_limit`, which is kept when left out (and refused with 403 when changed).
+   */
   settings?: TenantSettings;
 }
 
@@ -145,10 +152,11 @@ export interface CreatedApiKey extends ApiKey {
 
 export interface CreateApiKeyBody {
   principal_id: string;
-  /** @minItems 1 */
+  /** Each held by the creating key (403 otherwise). @minItems 1 */
   permissions: Permission[];
+  /** Empty or absent: every scope. A creating key restricted to some scopes must name a subset of its own (403). */
   scope_ids?: string[];
-  /** ISO 8601 timestamp in the future */
+  /** ISO 8601 timestamp in the future; no later than the creating key's own when that expires (403). */
   expires_at?: Date;
   tenant_id?: string;
 }

@@ -7,6 +7,7 @@ import type { Page } from '../models/identity';
 import type { ApprovalFilter, ApprovalRow } from '../repositories/approvals.repository';
 import type { InvariantRow } from '../repositories/entries.repository';
 import type { RuleRow } from '../repositories/rules.repository';
+import type { ScopeSelector } from '../models/common';
 import { presentApproval, presentOverride } from './registry-presenters';
 import { readPage, toPage, type PageQuery } from './pages';
 import type { ScopeAccess } from './access';
@@ -18,11 +19,12 @@ export const alreadyDecided = (row: Pick<ApprovalRow, 'id' | 'status'>) =>
   new AppError(409, 'already_decided', `Approval ${row.id} is already decided (${row.status})`);
 
 /**
- * Document 2 approvals (docs/approvals.md; DESIGN.md section 7). Requesting writes
+ * Document 2 approvals (docs/approvals.md; DESIGN.md sections 7 and 10). Requesting writes
  * `approval.requested`; deciding writes `approval.resolved` and, when an approving decision meets
  * a trigger that requires approval, an `approval_grant` override (`override.created`) — all in
  * the decision's transaction, with their outbox rows, so subscribers hear of exactly what
- * committed.
+ * committed. The grant is bounded: to the approval's scope (its selector), to at most
+ * APPROVAL_GRANT_TTL_SECONDS, and to the authenticated decider as `approved_by`.
  */
 export class ApprovalsService {
   constructor(
@@ -86,6 +88,8 @@ export class ApprovalsService {
       const row = await r.approvals.find(caller.tenant_id, scope.id, id);
       if (!row) throw notFound('Approval', id);
       if (row.status !== 'pending') throw alreadyDecided(row);
+      // Four eyes by the authenticated principal that made the request (created_by), never by the
+      // free-text requested_by, which anyone may fill with any name (DESIGN.md section 10).
       if (row.created_by === caller.principal.id) {
         throw new AppError(403, 'self_approval_forbidden', 'The principal that requested an approval cannot decide it');
       }
@@ -93,9 +97,15 @@ export class ApprovalsService {
         throw new AppError(403, 'not_a_valid_decider', `Only ${row.candidate_deciders.join(', ')} may decide approval ${id}`);
       }
       const now = new Date();
+      const latest = new Date(now.getTime() + this.grantTtlSeconds * 1000);
+      // Fail closed: a decision may shorten the grant, never lengthen it past the configured bound.
+      if (body.expires_at && body.expires_at.getTime() > latest.getTime()) {
+        throw unprocessable(`expires_at must be at most ${this.grantTtlSeconds} seconds after the decision (APPROVAL_GRANT_TTL_SECONDS): not after ${latest.toISOString()}`);
+      }
       const decided = await r.approvals.decide(caller.tenant_id, id, {
         status: body.decision,
         comment: body.comment ?? null,
+        // A note only: who decided is decider_principal_id, the key's principal.
         decided_by: body.decided_by ?? caller.principal.id,
         decider_principal_id: caller.principal.id,
         decided_at: now,
@@ -115,9 +125,11 @@ export class ApprovalsService {
             override_type: 'approval_grant',
             justification: row.justification ?? `Approval ${id}: ${row.intended_action}`,
             conditions: null,
-            approved_by: body.decided_by ?? caller.principal.id,
-            applies_to_scope: null,
-            expires_at: body.expires_at ?? new Date(now.getTime() + this.grantTtlSeconds * 1000),
+            approved_by: caller.principal.id,
+            // Always the scope's selector, also when it is {}: the grant covers this scope only.
+            // Read under the tenant's write lock, so a concurrent selector change cannot slip past.
+            applies_to_scope: ((await r.scopes.find(caller.tenant_id, scope.id)) ?? scope).selector as ScopeSelector,
+            expires_at: body.expires_at ?? latest,
             approval_id: id,
             consultation_id: null,
             created_by: caller.principal.id,

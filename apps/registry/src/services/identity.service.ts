@@ -9,9 +9,10 @@ import {
   type Identity,
   type InvalidationEvent,
 } from '@arbiter/auth';
+import { canonicalJson } from '@arbiter/canonical';
 import { AppError } from '@arbiter/http';
 import { isUniqueViolation, newId } from '@arbiter/db';
-import type { IdentityRepository } from '../repositories/identity.repository';
+import type { ApiKeyRow, IdentityRepository } from '../repositories/identity.repository';
 import type {
   ApiKey,
   CreateApiKeyBody,
@@ -21,6 +22,7 @@ import type {
   Page,
   Principal,
   Tenant,
+  TenantSettings,
   UpdatePrincipalBody,
   UpdateTenantBody,
 } from '../models/identity';
@@ -36,7 +38,13 @@ const forbidden = (message: string) => new AppError(403, 'forbidden', message);
  */
 export type StateChanged = (tenantId: string, type: string) => Promise<void>;
 
-/** Tenants, principals and API keys (DESIGN.md section 3). */
+/**
+ * Tenants, principals and API keys (DESIGN.md section 3). Privilege boundaries (docs/identity.md,
+ * "Privilege boundaries"): nobody reaches above what its own key holds. A tenant admin never sets
+ * the ledger tier (`settings.rate_limit`), never grants a permission, scope or lifetime its own key
+ * lacks, and never touches a platform admin's principal or keys; a key restricted to some scopes
+ * changes nothing tenant-wide (tenant settings, principals).
+ */
 export class IdentityService {
   constructor(
     private readonly repo: IdentityRepository,
@@ -75,11 +83,20 @@ export class IdentityService {
   }
 
   async updateTenant(caller: Identity, id: string, body: UpdateTenantBody): Promise<Tenant> {
-    await this.visibleTenant(caller, id);
-    if (!hasPermission(caller, 'platform_admin') && !hasPermission(caller, 'admin')) {
-      throw forbidden('Missing permission: admin');
+    const tenant = await this.visibleTenant(caller, id);
+    let settings = body.settings;
+    if (!hasPermission(caller, 'platform_admin')) {
+      if (!hasPermission(caller, 'admin')) throw forbidden('Missing permission: admin');
+      refuseScopeRestricted(caller, 'change the tenant');
+      // DESIGN.md section 10: the ledger tier is the platform's to set. Sending the stored value back
+      // unchanged is not setting it; leaving it out keeps it.
+      const stored = (tenant.settings as TenantSettings).rate_limit;
+      if (settings?.rate_limit !== undefined && !sameJson(settings.rate_limit, stored)) {
+        throw forbidden('settings.rate_limit (the ledger tier) is set by platform admins only');
+      }
+      if (settings && stored !== undefined) settings = { ...settings, rate_limit: stored };
     }
-    const row = await this.repo.updateTenant(id, body);
+    const row = await this.repo.updateTenant(id, { name: body.name, settings });
     await this.invalidate({ type: 'tenant', tenant_id: id });
     await this.stateChanged(id, 'tenant.updated');
     return presentTenant(row);
@@ -110,6 +127,7 @@ export class IdentityService {
 
   async createPrincipal(caller: Identity, body: CreatePrincipalBody): Promise<Principal> {
     const tenantId = await this.targetTenant(caller, body.tenant_id);
+    if (!hasPermission(caller, 'platform_admin')) refuseScopeRestricted(caller, 'create principals');
     const row = await this.repo.createPrincipal(tenantId, {
       id: newId(body.kind === 'agent' ? 'agn-' : 'hum-'),
       kind: body.kind,
@@ -138,6 +156,10 @@ export class IdentityService {
     const tenant = await this.targetTenant(caller, await this.tenantOfPrincipalFor(caller, id));
     if (!(await this.repo.findPrincipal(tenant, id))) throw notFound('Principal', id);
     if (id === caller.principal.id && body.active === false) throw unprocessable('A principal cannot deactivate itself');
+    if (!hasPermission(caller, 'platform_admin')) {
+      refuseScopeRestricted(caller, 'change principals');
+      await this.refusePlatformAdminPrincipal(tenant, id, 'change');
+    }
     const row = await this.repo.updatePrincipal(tenant, id, {
       ...(body.active !== undefined ? { active: body.active } : {}),
       ...(body.roles !== undefined ? { roles: unique(body.roles) } : {}),
@@ -163,10 +185,21 @@ export class IdentityService {
     const tenantId = await this.targetTenant(caller, body.tenant_id);
     const principal = await this.repo.findPrincipal(tenantId, body.principal_id);
     if (!principal) throw notFound('Principal', body.principal_id);
-    if (body.permissions.includes('platform_admin') && !hasPermission(caller, 'platform_admin')) {
-      throw forbidden('Missing permission: platform_admin');
-    }
+    // A key never carries a permission its creator's key does not hold (admin holds every
+    // permission inside the tenant, so in practice: platform_admin needs a platform admin).
+    const lacking = body.permissions.find((p) => !hasPermission(caller, p));
+    if (lacking) throw forbidden(`Missing permission: ${lacking} (a key cannot grant a permission its creator lacks)`);
     if (body.expires_at && body.expires_at.getTime() <= Date.now()) throw unprocessable('expires_at must be in the future');
+    if (!hasPermission(caller, 'platform_admin')) {
+      const scopes = body.scope_ids ?? [];
+      if (caller.scope_ids.length && (!scopes.length || scopes.some((s) => !caller.scope_ids.includes(s)))) {
+        throw forbidden(`scope_ids must name only scopes of the creating key (${caller.scope_ids.join(', ')}); empty would mean every scope`);
+      }
+      if (caller.expires_at && (!body.expires_at || body.expires_at.getTime() > Date.parse(caller.expires_at))) {
+        throw forbidden(`expires_at must be no later than the creating key's own (${caller.expires_at})`);
+      }
+      await this.refusePlatformAdminPrincipal(tenantId, principal.id, 'mint keys for');
+    }
     const key = generateApiKey();
     const row = await this.repo.createKey(tenantId, {
       id: newId('key-'),
@@ -192,9 +225,31 @@ export class IdentityService {
     const tenantId = anyTenant ?? caller.tenant_id;
     const row = await this.repo.findKey(tenantId, id);
     if (!row) throw notFound('API key', id);
+    if (!hasPermission(caller, 'platform_admin')) {
+      if (row.permissions.includes('platform_admin')) throw forbidden('Only a platform admin may revoke a key holding platform_admin');
+      if (caller.scope_ids.length && (!row.scope_ids.length || row.scope_ids.some((s) => !caller.scope_ids.includes(s)))) {
+        throw forbidden('A key restricted to some scopes may revoke only keys restricted to scopes among its own');
+      }
+    }
     const revoked = row.revoked_at ? row : await this.repo.revokeKey(tenantId, id, new Date());
     await this.invalidate({ type: 'key', key_hash: row.key_hash });
     return presentKey(revoked);
+  }
+
+  /**
+   * A principal holding a live platform_admin key is the platform's: only a platform admin may
+   * change it or mint keys for it (a tenant admin of the platform tenant included).
+   */
+  private async refusePlatformAdminPrincipal(tenantId: string, principalId: string, action: string): Promise<void> {
+    const now = Date.now();
+    const live = (k: ApiKeyRow) => !k.revoked_at && (!k.expires_at || k.expires_at.getTime() > now) && k.permissions.includes('platform_admin');
+    let after: { created_at: Date; id: string } | undefined;
+    for (;;) {
+      const keys = await this.repo.listKeys(tenantId, 1000, after, principalId);
+      if (keys.some(live)) throw forbidden(`Only a platform admin may ${action} a principal holding platform_admin`);
+      if (keys.length <= 1000) return;
+      after = { created_at: keys[999].created_at, id: keys[999].id };
+    }
   }
 
   /**
@@ -208,6 +263,15 @@ export class IdentityService {
       this.logger.warn({ err, event }, 'could not publish auth invalidation');
     }
   }
+}
+
+/** Tenant-wide changes need a key that reaches every scope of the tenant. */
+function refuseScopeRestricted(caller: Identity, action: string): void {
+  if (caller.scope_ids.length) throw forbidden(`A key restricted to some scopes cannot ${action}: that reaches every scope of the tenant`);
+}
+
+function sameJson(a: unknown, b: unknown): boolean {
+  return b !== undefined && canonicalJson(a) === canonicalJson(b);
 }
 
 function unique<T>(values: T[]): T[] {

@@ -1,4 +1,4 @@
-import { mergeScope, parseCheckBody, parseContext, parseResolveBody, parseVerdictTtl, scopeFromContext, validateScope } from './request-parsing';
+import { MAX_NESTING, mergeScope, parseCheckBody, parseContext, parseResolveBody, parseVerdictTtl, scopeFromContext, tooDeep, validateScope } from './request-parsing';
 
 const schema = new Map<string, { allowed_values?: Array<string | number | boolean>; type?: 'string' | 'number' | 'boolean' }>([
   ['region', { allowed_values: ['eu', 'us'] }],
@@ -134,5 +134,21 @@ describe(parseCheckBody.name, () => {
     expect(() => parseCheckBody({ action: 'a', resource: 'r', scope: {}, context: { 'a.b': { value: 1 } } })).toThrow(
       expect.objectContaining({ code: 'invalid_context_shape', details: { field: 'a.b' } }),
     );
+  });
+});
+
+describe('nesting', () => {
+  const nested = (levels: number): unknown => (levels === 0 ? 1 : { a: nested(levels - 1) });
+  const body = (parameters: unknown) => ({ action: 'a', resource: 'r', scope: {}, parameters });
+
+  it('accepts parameters and Fact values nested up to MAX_NESTING levels', () => {
+    expect(() => parseCheckBody(body(nested(MAX_NESTING)))).not.toThrow();
+    expect(() => parseContext({ f: { value: nested(MAX_NESTING), source: 's' } })).not.toThrow();
+  });
+
+  it('refuses deeper ones with 400, naming the field', () => {
+    expect(() => parseCheckBody(body(nested(MAX_NESTING + 1)))).toThrow(expect.objectContaining({ status: 400, code: 'validation_failed' }));
+    expect(() => parseContext({ f: { value: nested(MAX_NESTING + 1), source: 's' } })).toThrow(expect.objectContaining({ status: 400, code: 'invalid_context_shape', details: { field: 'f' } }));
+    expect(tooDeep(nested(5000), 'parameters')).toMatch(/^parameters\.a\.a/);
   });
 });

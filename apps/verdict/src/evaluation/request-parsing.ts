@@ -101,6 +101,7 @@ export function parseContext(raw: unknown): Record<string, Fact> {
     if (fact.as_of !== undefined && (typeof fact.as_of !== 'string' || Number.isNaN(Date.parse(fact.as_of)))) {
       throw invalidFact(field, 'as_of must be an ISO 8601 timestamp');
     }
+    if (tooDeep(fact.value, 'value') !== null) throw invalidFact(field, `value is nested more than ${MAX_NESTING} levels deep`);
     out[field] = fact as unknown as Fact;
   }
   return out;
@@ -209,6 +210,31 @@ const CHECK_KEYS = new Set(['action', 'resource', 'scope', 'parameters', 'on_beh
  * parameters, on_behalf_of and context optional, nothing else. Scope values are held to the
  * tenant's scope_schema later (validateScope); a non-object scope or parameters is validation_failed.
  */
+/**
+ * Deepest nesting of arrays and objects accepted in parameters and Fact values. The approval events
+ * that carry an operation's parameters to the registry must stay within its own limit (64 levels),
+ * and nothing an agent decides on needs more.
+ */
+export const MAX_NESTING = 32;
+
+/** The path of the first value nested deeper than `limit` levels below `value`, or null. Iterative: no stack to overflow. */
+export function tooDeep(value: unknown, root: string, limit = MAX_NESTING): string | null {
+  const stack: Array<[unknown, string, number]> = [[value, root, 0]];
+  while (stack.length) {
+    const [v, path, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth >= limit) return path;
+    if (Array.isArray(v)) for (let i = 0; i < v.length; i++) stack.push([v[i], `${path}[${i}]`, depth + 1]);
+    else for (const k of Object.keys(v)) stack.push([(v as Record<string, unknown>)[k], `${path}.${k}`, depth + 1]);
+  }
+  return null;
+}
+
+function refuseTooDeep(value: unknown, root: string): void {
+  const at = tooDeep(value, root);
+  if (at !== null) throw badRequest('validation_failed', `${root} is nested more than ${MAX_NESTING} levels deep (at ${at.slice(0, 200)})`, { fields: [{ field: root, message: `nested more than ${MAX_NESTING} levels` }] });
+}
+
 export function parseCheckBody(raw: unknown): CheckRequest {
   if (!isPlainObject(raw)) throw badRequest('validation_failed', 'The body must be a JSON object');
   for (const key of Object.keys(raw)) {
@@ -223,7 +249,10 @@ export function parseCheckBody(raw: unknown): CheckRequest {
     throw badRequest('validation_failed', 'parameters must be an object', { fields: [{ field: 'parameters', message: 'must be an object' }] });
   }
   const body: CheckRequest = { action, resource, scope: raw.scope as CheckRequest['scope'] };
-  if (raw.parameters !== undefined) body.parameters = raw.parameters as Record<string, unknown>;
+  if (raw.parameters !== undefined) {
+    refuseTooDeep(raw.parameters, 'parameters');
+    body.parameters = raw.parameters as Record<string, unknown>;
+  }
   const onBehalfOf = text(raw, 'on_behalf_of', MAX_ID, false);
   if (onBehalfOf !== undefined) body.on_behalf_of = onBehalfOf;
   if (raw.context !== undefined) body.context = parseContext(raw.context) as CheckRequest['context'];

@@ -182,7 +182,10 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** @description Updates name and settings (platform admins, or the tenant's admins). */
+        /**
+         * @description Updates name and settings (platform admins, or the tenant's admins with a key valid for every
+         *     scope). `settings.rate_limit`, the ledger tier, is the platform admins' to set.
+         */
         patch: operations["UpdateTenant"];
         trace?: never;
     };
@@ -255,7 +258,11 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** @description Updates name, description or selector (admin). */
+        /**
+         * @description Updates name, description or selector (admin). A key restricted to some scopes cannot change
+         *     a selector (403): the selector decides which operations the scope's rules and overrides
+         *     govern, so changing it would reach operations outside the key's scopes.
+         */
         patch: operations["UpdateScope"];
         trace?: never;
     };
@@ -424,7 +431,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Every override of the scope with its computed status (default), or only `status=active|expired|revoked`. */
+        /** @description Every override of the scope with its computed status (default), or only `status=active|expired|revoked|invalid_conditions`. */
         get: operations["ListOverrides"];
         put?: never;
         /** @description Suspends an active invariant or rule of the scope. */
@@ -619,9 +626,11 @@ export interface paths {
         put?: never;
         /**
          * @description Decides once: `approved` or `rejected`. Approving a trigger that requires approval creates an
-         *     `approval_grant` override in the same transaction (its id in `override_id`). A second decision,
-         *     also a concurrent one, is 409. The requester cannot decide its own approval; when the rule
-         *     names deciders, only they may (403).
+         *     `approval_grant` override in the same transaction (its id in `override_id`): limited to this
+         *     scope's selector (`applies_to_scope`), approved by the deciding principal, ending at
+         *     `expires_at` or APPROVAL_GRANT_TTL_SECONDS after the decision, whichever is earlier (a later
+         *     `expires_at` is 422). A second decision, also a concurrent one, is 409. The principal that
+         *     requested the approval cannot decide it; when the rule names deciders, only they may (403).
          */
         post: operations["DecideApproval"];
         delete?: never;
@@ -640,7 +649,10 @@ export interface paths {
         /** @description Lists keys (never their plaintext). */
         get: operations["ListApiKeys"];
         put?: never;
-        /** @description Mints a key for a principal. The plaintext `key` is in this response only; it is stored as a SHA-256 hash. */
+        /**
+         * @description Mints a key for a principal. The plaintext `key` is in this response only; it is stored as a
+         *     SHA-256 hash. A key never gets more than its creator's key holds: permissions, scopes, lifetime.
+         */
         post: operations["CreateApiKey"];
         delete?: never;
         options?: never;
@@ -896,6 +908,10 @@ export interface components {
             verdict_ttl_seconds?: number;
             /** Format: int32 */
             max_resolve_rounds?: number;
+            /**
+             * @description The ledger tier: set by platform admins only (a tenant admin sending a different value gets
+             *     403; leaving it out of a PATCH keeps it).
+             */
             rate_limit?: components["schemas"]["RateLimitSettings"];
             precedence?: string;
         };
@@ -924,7 +940,10 @@ export interface components {
         };
         UpdateTenantBody: {
             name?: string;
-            /** @description Replaces the settings object as a whole. */
+            /**
+             * @description Replaces the settings object as a whole; for a caller without platform_admin, except
+             *     `rate_limit`, which is kept when left out (and refused with 403 when changed).
+             */
             settings?: components["schemas"]["TenantSettings"];
         };
         /**
@@ -1306,17 +1325,29 @@ export interface components {
             target_type: "invariant" | "rule";
             override_type: components["schemas"]["OverrideType"];
             justification: string;
+            /** @description A CEL expression over the operation's context (docs/registry.md "Conditional overrides"); null = none. */
             conditions: string | null;
+            /** @description With status invalid_conditions: why the conditions can never hold; otherwise null. */
+            conditions_error: string | null;
+            /**
+             * @description For an approval grant: the id of the authenticated principal that decided the approval. For an
+             *     override made through this API: the body's note (the creating principal is `created_by`).
+             */
             approved_by: string | null;
-            /** @description The override only covers operations whose scope contains these fields; null = every operation. */
+            /**
+             * @description The override only covers operations whose scope contains these fields; null = the selector of its
+             *     own scope (never the whole tenant).
+             */
             applies_to_scope: components["schemas"]["ScopeSelector"] | null;
             expires_at: string | null;
             revoked_at: string | null;
             /**
-             * @description Computed when read: `expired` once expires_at has passed. Only `active` overrides have an effect.
+             * @description Computed when read: `revoked`, else `invalid_conditions` (its conditions can never hold, so it
+             *     neutralises nothing), else `expired` once expires_at has passed, else `active`. Only `active`
+             *     overrides have an effect.
              * @enum {string}
              */
-            status: "active" | "expired" | "revoked";
+            status: "active" | "expired" | "revoked" | "invalid_conditions";
             approval_id: string | null;
             consultation_id: string | null;
         };
@@ -1495,7 +1526,12 @@ export interface components {
             /** @enum {string} */
             override_type: "temporary" | "conditional" | "permanent";
             justification: string;
-            /** @description Free text; required for `conditional`. */
+            /**
+             * @description A CEL expression over the operation's context, e.g. `amount < 20 && currency == "EUR"`; required
+             *     for `conditional`, optional (and then also binding) for the others. The override neutralises only
+             *     operations for which it is true; a name it reads that the operation lacks, or an evaluation
+             *     error, means it does not apply. Anything that does not parse as a boolean CEL expression is 422.
+             */
             conditions?: string;
             approved_by?: string;
             /** @description Restricts the override to operations whose scope contains these fields (verdict gateway). */
@@ -1701,9 +1737,12 @@ export interface components {
              */
             decision: "approved" | "rejected" | null;
             comment: string | null;
-            /** @description As given in the decision (default: the deciding principal's id); null while pending. */
+            /**
+             * @description A free-text note from the decision (default: the deciding principal's id); null while pending.
+             *     Not an identity: who decided is `decider_principal_id`.
+             */
             decided_by: string | null;
-            /** @description The principal whose key decided; null while pending. */
+            /** @description The principal whose key decided (the override's `approved_by`); null while pending. */
             decider_principal_id: string | null;
             decided_at: string | null;
             /** @description The `approval_grant` override created by approving, or null. */
@@ -1719,7 +1758,10 @@ export interface components {
             trigger_type?: "invariant" | "rule";
             intended_action: string;
             justification?: string;
-            /** @description Default: the calling principal's id. */
+            /**
+             * @description Free text (e.g. the person behind an agent); default: the calling principal's id. Not an
+             *     identity: the four-eyes rule goes by the authenticated requester (`created_by`).
+             */
             requested_by?: string;
             /** @description Default: the calling principal's kind. */
             requested_by_type?: components["schemas"]["AuthorType"];
@@ -1736,12 +1778,16 @@ export interface components {
              */
             decision: "approved" | "rejected";
             comment?: string;
-            /** @description Default: the deciding principal's id. */
+            /**
+             * @description A free-text note (e.g. the person behind the key), kept as the approval's `decided_by`;
+             *     default: the deciding principal's id. Never used as the decider's identity.
+             */
             decided_by?: string;
             /**
              * Format: date-time
-             * @description When the override created by approving ends (ISO 8601, in the future). Default: 24 hours
-             *     after the decision (APPROVAL_GRANT_TTL_SECONDS). Refused with a rejection.
+             * @description When the override created by approving ends (ISO 8601): in the future and at most
+             *     APPROVAL_GRANT_TTL_SECONDS (default 3600) after the decision, else 422. Default: exactly that
+             *     bound. Refused with a rejection (400).
              */
             expires_at?: string;
         };
@@ -1772,11 +1818,13 @@ export interface components {
         };
         CreateApiKeyBody: {
             principal_id: string;
+            /** @description Each held by the creating key (403 otherwise). */
             permissions: components["schemas"]["Permission"][];
+            /** @description Empty or absent: every scope. A creating key restricted to some scopes must name a subset of its own (403). */
             scope_ids?: string[];
             /**
              * Format: date-time
-             * @description ISO 8601 timestamp in the future
+             * @description ISO 8601 timestamp in the future; no later than the creating key's own when that expires (403).
              */
             expires_at?: string;
             tenant_id?: string;
@@ -2612,7 +2660,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Missing permission */
+            /** @description Missing permission, settings.rate_limit from a tenant admin, or a key restricted to some scopes */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2944,7 +2992,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Missing permission */
+            /** @description Missing permission, or a selector change by a key restricted to some scopes */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3621,7 +3669,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Missing permission */
+            /** @description Missing permission, another tenant, or a key restricted to some scopes */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3723,7 +3771,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Missing permission */
+            /** @description Missing permission, a key restricted to some scopes, or a principal holding platform_admin */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3746,7 +3794,7 @@ export interface operations {
     ListOverrides: {
         parameters: {
             query?: {
-                status?: "active" | "expired" | "revoked" | "all";
+                status?: "active" | "expired" | "revoked" | "invalid_conditions" | "all";
                 limit?: number;
                 cursor?: string;
             };
@@ -4887,7 +4935,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Missing field, or expires_at in the past */
+            /** @description Missing field, or expires_at in the past or beyond APPROVAL_GRANT_TTL_SECONDS */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4972,7 +5020,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Missing permission */
+            /** @description Missing permission, or more than the creating key holds (permission, scopes, lifetime), or a platform admin principal */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5030,7 +5078,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Missing permission */
+            /** @description Missing permission, a platform_admin key, or a key outside a restricted caller's scopes */
             403: {
                 headers: {
                     [name: string]: unknown;
