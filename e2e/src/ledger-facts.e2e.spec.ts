@@ -106,10 +106,11 @@ describe('ledger facts and streams (Document 3)', () => {
     });
 
     it('keeps payload values exactly as JSON numbers, strings and nesting, in RFC 8785 form', async () => {
-      const payload = { z: [1, 1.5, -0, 1e21, 'é\u0000✓', null, true], a: { c: {}, b: [] } };
+      // U+0001 is escaped by RFC 8785 and stored; U+0000 is refused (validation cases below).
+      const payload = { z: [1, 1.5, -0, 1e21, 'é\u0001✓', '\\u0000', null, true], a: { c: {}, b: [] } };
       const res = await ledgerClient(stack.url, t.writerKey).post(`/streams/${stream('values')}/facts`, sealBody(t.tenantId, { custom_payload: payload })).expect(201);
-      expect(res.body.custom_payload).toEqual({ a: { b: [], c: {} }, z: [1, 1.5, 0, 1e21, 'é\u0000✓', null, true] });
-      expect(res.body.fact_hash).toBe(expectedFactHash(res.body, '{"a":{"b":[],"c":{}},"z":[1,1.5,0,1e+21,"é\\u0000✓",null,true]}'));
+      expect(res.body.custom_payload).toEqual({ a: { b: [], c: {} }, z: [1, 1.5, 0, 1e21, 'é\u0001✓', '\\u0000', null, true] });
+      expect(res.body.fact_hash).toBe(expectedFactHash(res.body, '{"a":{"b":[],"c":{}},"z":[1,1.5,0,1e+21,"é\\u0001✓","\\\\u0000",null,true]}'));
     });
   });
 
@@ -199,7 +200,8 @@ describe('ledger facts and streams (Document 3)', () => {
       for (const key of [undefined, 'not-a-key', `ak-${'0'.repeat(64)}`]) {
         const res = await ledgerClient(stack.url, key).get(`/facts/fct-x`).expect(401);
         expect(res.body).toEqual({ code: 'UNAUTHORIZED', message: expect.any(String) });
-        expect(res.headers['x-ratelimit-limit']).toBeUndefined();
+        // Counted against the client address's bucket, at the standard tier (ledger-rate-limit.e2e.spec.ts).
+        expect(res.headers['x-ratelimit-limit']).toBe('1000');
       }
       await ledgerClient(stack.url).post('/streams/s/facts', sealBody(t.tenantId)).expect(401);
     });

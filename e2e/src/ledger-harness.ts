@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { Pool } from 'pg';
 import request from 'supertest';
 import { generateKeyEncryptionKey } from '@arbiter/crypto';
@@ -98,4 +99,42 @@ export function ledgerClient(url: string, key?: string) {
 /** Seal helper: a valid body for the tenant, overridable. */
 export function sealBody(tenantId: string, extra: Record<string, unknown> = {}) {
   return { tenant_id: tenantId, actor: 'agent:test', custom_payload: { n: 1 }, ...extra };
+}
+
+export interface RawAnswer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  /** The parsed JSON body (undefined when empty or not JSON). */
+  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+/**
+ * One HTTP request with node:http, byte for byte as given: for what supertest rewrites or cannot
+ * send (gzip bodies on the general path, a chosen loopback source address for per-address buckets).
+ */
+export function rawRequest(
+  url: string,
+  path: string,
+  opts: { method?: string; headers?: Record<string, string>; body?: Buffer | string; localAddress?: string } = {},
+): Promise<RawAnswer> {
+  const body = typeof opts.body === 'string' ? Buffer.from(opts.body) : opts.body;
+  const headers = body ? { 'Content-Type': 'application/json', 'Content-Length': String(body.length), ...opts.headers } : { ...opts.headers };
+  return new Promise<RawAnswer>((resolve, reject) => {
+    const req = http.request(new URL(path, url), { method: opts.method ?? (body ? 'POST' : 'GET'), headers, localAddress: opts.localAddress, agent: false }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (text += c));
+      res.on('end', () => {
+        let parsed: unknown;
+        try {
+          parsed = text ? JSON.parse(text) : undefined;
+        } catch {
+          parsed = undefined;
+        }
+        resolve({ status: res.statusCode!, headers: res.headers, body: parsed });
+      });
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
 }

@@ -1,4 +1,5 @@
 import type { Express } from 'express';
+import swaggerUi from 'swagger-ui-express';
 import { createServiceApp, ledgerDialect } from '@arbiter/http';
 import { migrationsCurrentCheck } from '@arbiter/db';
 import { ledgerMigrationsDir, type LedgerContext } from './context';
@@ -15,10 +16,20 @@ export function buildLedgerApp(ctx: LedgerContext): Express {
     metrics: ctx.metrics.service,
     bodyLimit: ctx.config.BODY_LIMIT,
     fastLanes: [sealLane(ctx)],
-    openapi,
     readiness: [migrationsCurrentCheck(ctx.pool, ledgerMigrationsDir()), { name: 'redis', check: async () => void (await ctx.redis.ping()) }],
+    // Every response but the orchestrators' /livez, /readyz and the /metrics scrape (registered
+    // ahead of `before`) carries the rate-limit headers (DESIGN.md section 10).
     before: (app) => app.use(rateLimitMiddleware(ctx.authenticator, ctx.rateLimiter)),
-    routes: (app) => RegisterRoutes(app),
+    routes: (app) => {
+      // Served here rather than by createServiceApp's `openapi` option, which registers them ahead
+      // of `before`: the API description is a keyless endpoint like any other and counts against the
+      // client address's bucket.
+      app.get('/openapi.json', (_req, res) => {
+        res.json(openapi);
+      });
+      app.use('/docs', swaggerUi.serve, swaggerUi.setup(openapi, { swaggerOptions: { validatorUrl: null } }));
+      RegisterRoutes(app);
+    },
   });
   app.locals.ctx = ctx;
   app.locals.authenticator = ctx.authenticator;

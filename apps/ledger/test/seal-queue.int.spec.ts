@@ -3,7 +3,7 @@ import { applyMigrations, createPool } from '@arbiter/db';
 import { createTestDatabase } from '@arbiter/testing';
 import { ledgerMigrationsDir } from '../src/context';
 import { LedgerRepository, type FactRecord, type OwnedStream } from '../src/repositories/ledger.repository';
-import { SealQueue, type SealRequest } from '../src/services/seal-queue';
+import { SealQueue, type SealOutcome, type SealRequest } from '../src/services/seal-queue';
 import { VerifyService } from '../src/services/verify.service';
 
 const request = (streamId: string, i: number, extra: Partial<SealRequest> = {}): SealRequest => ({
@@ -29,6 +29,8 @@ describe(SealQueue.name, () => {
   beforeAll(async () => {
     db = await createTestDatabase('seal_queue');
     await applyMigrations(db.url, ledgerMigrationsDir());
+    // A row the database refuses for a reason that is not the caller's data (isolation tests).
+    await pool().query(`ALTER TABLE facts ADD CONSTRAINT test_no_poison CHECK (actor <> 'poison')`);
   });
   afterAll(async () => {
     await Promise.all(pools.map((p) => p.end()));
@@ -78,6 +80,69 @@ describe(SealQueue.name, () => {
       expect(fresh).toMatchObject({ created: true, fact: { seq: 2, parent_fact_id: first.fact.fact_id } });
     });
 
+    // DESIGN.md section 10: one request's bad row never fails another. The rows here fail in the
+    // database itself (HTTP validation would refuse them earlier): a payload text that is not JSON
+    // (22P02), a NUL byte in a text column (22021), and a CHECK constraint this test database adds
+    // (23514, not the caller's data: a server error).
+    it('commits every other seal of a batch around rows the database refuses, answering only those', async () => {
+      const p = pool();
+      const repo = new LedgerRepository(p);
+      const statements: number[] = [];
+      const counting = Object.create(repo) as LedgerRepository;
+      counting.appendStreams = (groups, nowMs) => {
+        statements.push(groups.reduce((n, g) => n + g.facts.length, 0));
+        return repo.appendStreams(groups, nowMs);
+      };
+      counting.appendLocked = (client, groups, nowMs) => {
+        statements.push(groups.reduce((n, g) => n + g.facts.length, 0));
+        return repo.appendLocked(client, groups, nowMs);
+      };
+      const sut = new SealQueue(p, counting, { maxBatch: 100, concurrency: 1, optimistic });
+      const streams = [streamName('iso'), streamName('iso'), streamName('iso')];
+      const bad: Record<number, Partial<SealRequest>> = {
+        7: { payloadText: '{"i":' },
+        13: { actor: 'agent:\u0000' },
+        22: { actor: 'poison' },
+      };
+      const results = await Promise.allSettled(Array.from({ length: 30 }, (_, i) => sut.seal(request(streams[i % 3], i, bad[i]))));
+      // All 30 went into the first statement together; the isolation then took a few more.
+      expect(statements[0]).toBe(30);
+      expect(statements.length).toBeGreaterThan(1);
+      results.forEach((r, i) => {
+        if (!(i in bad)) expect(r).toMatchObject({ status: 'fulfilled', value: { created: true } });
+      });
+      expect((results[7] as PromiseRejectedResult).reason).toMatchObject({ status: 400, code: 'VALIDATION_ERROR', message: expect.stringMatching(/^The database cannot store this seal: invalid input syntax for type json/) });
+      expect((results[13] as PromiseRejectedResult).reason).toMatchObject({ status: 400, code: 'VALIDATION_ERROR' });
+      expect((results[22] as PromiseRejectedResult).reason).toMatchObject({ code: '23514' });
+      for (const [k, s] of streams.entries()) {
+        const { stream, report } = await verifyStream(s);
+        const expected = Array.from({ length: 30 }, (_, i) => i).filter((i) => i % 3 === k && !(i in bad));
+        expect(report).toMatchObject({ factsVerified: expected.length, broken: null });
+        // Each stream keeps its callers' arrival order around the refused seals.
+        const { rows } = await p.query(`SELECT (custom_payload->>'i')::int AS i FROM facts WHERE stream_id = $1 ORDER BY seq`, [s]);
+        expect(rows.map((r: { i: number }) => r.i)).toEqual(expected);
+        expect(stream.head_seq).toBe(expected.length);
+      }
+    });
+
+    it('keeps client_ref idempotency around a refused seal in the same batch', async () => {
+      const s = streamName('iso-ref');
+      const sut = queue(pool(), 100);
+      const [first, refused, retry, fresh] = await Promise.allSettled([
+        sut.seal(request(s, 1, { clientRef: 'r-1' })),
+        sut.seal(request(s, 2, { clientRef: 'r-2', payloadText: '{' })),
+        sut.seal(request(s, 3, { clientRef: 'r-1' })),
+        sut.seal(request(s, 4, { clientRef: 'r-2' })),
+      ]);
+      expect(refused).toMatchObject({ status: 'rejected', reason: { status: 400 } });
+      const a = (first as PromiseFulfilledResult<SealOutcome>).value;
+      expect(a.created).toBe(true);
+      expect((retry as PromiseFulfilledResult<SealOutcome>).value).toEqual({ fact: a.fact, created: false });
+      // r-2 was never stored, so its next seal is a first seal.
+      expect((fresh as PromiseFulfilledResult<SealOutcome>).value).toMatchObject({ created: true, fact: { seq: 2, parent_fact_id: a.fact.fact_id } });
+      expect(await queue().seal(request(s, 5, { clientRef: 'r-1' }))).toEqual({ fact: a.fact, created: false });
+    });
+
     it("refuses another tenant's appends with NOT_FOUND without disturbing the owner's in the same batch", async () => {
       const s = streamName('owned');
       const sut = queue(pool(), 100);
@@ -88,6 +153,22 @@ describe(SealQueue.name, () => {
       const later = await queue().seal(request(s, 4, { tenantId: 'tnt-b' })).catch((e) => e);
       expect(later).toMatchObject({ code: 'NOT_FOUND' });
     });
+  });
+
+  it('fails the waiting seals at once, without isolating, when the failure is no row\'s (the database is away)', async () => {
+    const p = pool();
+    const repo = new LedgerRepository(p);
+    let statements = 0;
+    const away = Object.create(repo) as LedgerRepository;
+    away.appendStreams = async () => {
+      statements++;
+      throw Object.assign(new Error('Connection terminated unexpectedly'), { code: undefined });
+    };
+    const sut = new SealQueue(p, away, { maxBatch: 100, concurrency: 1 });
+    const s = streamName('away');
+    const results = await Promise.allSettled(Array.from({ length: 8 }, (_, i) => sut.seal(request(s, i))));
+    expect(results.every((r) => r.status === 'rejected' && /Connection terminated/.test((r.reason as Error).message))).toBe(true);
+    expect(statements).toBe(1);
   });
 
   it('commits a burst over many streams in far fewer statements than seals (group commit)', async () => {

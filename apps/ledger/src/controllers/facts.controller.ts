@@ -1,14 +1,17 @@
-import { Controller, Get, Path, Request, Response, Route, Security, Tags } from '@tsoa/runtime';
+import { Controller, Get, Middlewares, Path, Request, Response, Route, Security, Tags } from '@tsoa/runtime';
 import type { AuthedRequest } from '@arbiter/auth';
 import type { LedgerContext } from '../context';
 import type { ErrorBody } from '../models/errors';
 import type { Fact } from '../models/ledger';
+import { refuseUnstorable } from '../http/unstorable';
 
+@Middlewares(refuseUnstorable)
 @Route('facts')
 @Tags('Facts')
+@Response<ErrorBody>(400, 'VALIDATION_ERROR: e.g. a path or query string holding U+0000')
 @Response<ErrorBody>(401, 'UNAUTHORIZED')
 @Response<ErrorBody>(403, 'FORBIDDEN: missing permission')
-@Response<ErrorBody>(429, 'RATE_LIMITED: the key\'s token bucket is empty; Retry-After says when to retry')
+@Response<ErrorBody>(429, 'RATE_LIMITED: the token bucket (the key\'s, or the client address\'s without a valid key) is empty; Retry-After says when to retry')
 export class FactsController extends Controller {
   constructor(private readonly ctx: LedgerContext) {
     super();

@@ -1,13 +1,15 @@
-import { Controller, Get, Request, Response, Route, Security, Tags } from '@tsoa/runtime';
+import { Controller, Get, Middlewares, Request, Response, Route, Security, Tags } from '@tsoa/runtime';
 import type { AuthedRequest } from '@arbiter/auth';
 import type { LedgerContext } from '../context';
 import type { ErrorBody } from '../models/errors';
 import type { Health } from '../models/ledger';
+import { refuseUnstorable } from '../http/unstorable';
 
 /**
  * Document 3 "Health check". Like every Document 3 endpoint it needs X-API-Key (any valid key,
  * no permission); orchestrators use /livez and /readyz, which need none (DESIGN.md section 8).
  */
+@Middlewares(refuseUnstorable)
 @Route('health')
 @Tags('Health')
 export class HealthController extends Controller {
@@ -19,8 +21,9 @@ export class HealthController extends Controller {
   @Get()
   @Security('apiKey')
   @Response<Health>(503, 'A dependency is failing')
+  @Response<ErrorBody>(400, 'VALIDATION_ERROR: a query string holding U+0000')
   @Response<ErrorBody>(401, 'UNAUTHORIZED')
-  @Response<ErrorBody>(429, 'RATE_LIMITED: the key\'s token bucket is empty; Retry-After says when to retry')
+  @Response<ErrorBody>(429, 'RATE_LIMITED: the token bucket (the key\'s, or the client address\'s without a valid key) is empty; Retry-After says when to retry')
   async health(@Request() _req: AuthedRequest): Promise<Health> {
     const { body, healthy } = await this.ctx.health.health();
     if (!healthy) this.setStatus(503);

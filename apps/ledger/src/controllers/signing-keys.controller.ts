@@ -1,12 +1,14 @@
-import { Body, Controller, Get, Post, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
+import { Body, Controller, Get, Middlewares, Post, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
 import type { AuthedRequest } from '@arbiter/auth';
 import { CryptoError } from '@arbiter/crypto';
 import { validationError } from '../http/errors';
 import type { LedgerContext } from '../context';
 import type { ErrorBody } from '../models/errors';
 import type { KeyRotation, LedgerKeySet, RotateKeysBody } from '../models/ledger';
+import { refuseUnstorable } from '../http/unstorable';
 
 /** Public bundle verification keys (DESIGN.md section 5): no authentication, every key ever used. */
+@Middlewares(refuseUnstorable)
 @Route('.well-known')
 @Tags('Keys')
 export class LedgerKeysController extends Controller {
@@ -16,6 +18,8 @@ export class LedgerKeysController extends Controller {
 
   /** Ed25519 public keys as RFC 8037 JWKs with their validity windows; retired keys stay listed. */
   @Get('ledger-keys')
+  @Response<ErrorBody>(400, 'VALIDATION_ERROR: a query string holding U+0000')
+  @Response<ErrorBody>(429, 'RATE_LIMITED: the token bucket (the key\'s, or the client address\'s without a valid key) is empty; Retry-After says when to retry')
   async ledgerKeys(): Promise<LedgerKeySet> {
     // New keys appear at rotation, so caches must not keep this for long.
     this.setHeader('Cache-Control', 'public, max-age=300');
@@ -23,6 +27,7 @@ export class LedgerKeysController extends Controller {
   }
 }
 
+@Middlewares(refuseUnstorable)
 @Route('admin/signing-keys')
 @Tags('Keys')
 export class SigningKeysAdminController extends Controller {
@@ -41,7 +46,7 @@ export class SigningKeysAdminController extends Controller {
   @Response<ErrorBody>(400, 'VALIDATION_ERROR (e.g. a scheduled rotation that is not due)')
   @Response<ErrorBody>(401, 'UNAUTHORIZED')
   @Response<ErrorBody>(403, 'FORBIDDEN: platform_admin required')
-  @Response<ErrorBody>(429, 'RATE_LIMITED: the key\'s token bucket is empty; Retry-After says when to retry')
+  @Response<ErrorBody>(429, 'RATE_LIMITED: the token bucket (the key\'s, or the client address\'s without a valid key) is empty; Retry-After says when to retry')
   async rotateSigningKey(@Request() _req: AuthedRequest, @Body() body: RotateKeysBody): Promise<KeyRotation> {
     const rotation = await this.ctx.keys.rotate(body.mode).catch((err: unknown) => {
       throw err instanceof CryptoError && err.code === 'rotation_not_due' ? validationError(err.message, 'mode') : err;

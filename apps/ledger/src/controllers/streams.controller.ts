@@ -1,16 +1,18 @@
-import { Body, Controller, Get, Path, Post, Query, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
+import { Body, Controller, Get, Middlewares, Path, Post, Query, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
 import type { AuthedRequest } from '@arbiter/auth';
 import type { LedgerContext } from '../context';
 import type { ErrorBody } from '../models/errors';
 import type { BundlePage, Fact, FactList, ProofBundle, SealFactBody, VerificationResult } from '../models/ledger';
+import { refuseUnstorable } from '../http/unstorable';
 
 /** Document 3 stream endpoints. Another tenant's stream answers 404, as an unknown one does. */
+@Middlewares(refuseUnstorable)
 @Route('streams')
 @Tags('Streams')
 @Response<ErrorBody>(400, 'VALIDATION_ERROR')
 @Response<ErrorBody>(401, 'UNAUTHORIZED: missing or invalid API key')
 @Response<ErrorBody>(403, 'FORBIDDEN: missing permission')
-@Response<ErrorBody>(429, 'RATE_LIMITED: the key\'s token bucket is empty; Retry-After says when to retry')
+@Response<ErrorBody>(429, 'RATE_LIMITED: the token bucket (the key\'s, or the client address\'s without a valid key) is empty; Retry-After says when to retry')
 export class StreamsController extends Controller {
   constructor(private readonly ctx: LedgerContext) {
     super();

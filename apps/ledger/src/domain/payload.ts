@@ -1,4 +1,5 @@
 import { canonicalJson, CanonicalizationError } from '@arbiter/canonical';
+import { describeUnstorable, findUnstorable, jsonTextMayHoldNul, stringProblem } from './storable';
 
 /** Documented limits of a seal request (docs/ledger-formats.md "Limits"). */
 export const LIMITS = {
@@ -27,11 +28,32 @@ export class PayloadError extends Error {
 
 /**
  * Checks custom_payload and returns its canonical text, the form it is hashed and stored in.
- * Rejects what has no RFC 8785 form (lone surrogates, non-finite numbers), non-objects, payloads
+ * Rejects what has no RFC 8785 form (lone surrogates, non-finite numbers), what PostgreSQL cannot
+ * store (U+0000 in a member name or a string value: domain/storable.ts), non-objects, payloads
  * nested deeper than LIMITS.payloadDepth (checked iteratively first, so a hostile body cannot
- * exhaust the stack) and payloads larger than LIMITS.payloadBytes.
+ * exhaust the stack) and payloads larger than LIMITS.payloadBytes. Errors name the offending
+ * member by its dot path (`custom_payload.lines.0.sku`).
  */
 export function canonicalPayload(value: unknown): string {
+  let text: string;
+  try {
+    text = checkedCanonicalText(value);
+  } catch (err) {
+    // Whatever else is wrong, a string that cannot be stored is named first, as on the tsoa routes
+    // (http/unstorable.ts checks before validation). Only on this error path: one walk, iterative.
+    const hit = err instanceof PayloadError ? findUnstorable(value, 'custom_payload') : null;
+    throw hit ? new PayloadError(describeUnstorable(hit), hit.field) : err;
+  }
+  // The canonical text writes U+0000 as the escape \u0000: one scan of it instead of a walk of
+  // every payload; the walk runs only on a hit, to name the member (or to find an escaped backslash).
+  if (jsonTextMayHoldNul(text)) {
+    const hit = findUnstorable(value, 'custom_payload');
+    if (hit) throw new PayloadError(describeUnstorable(hit), hit.field);
+  }
+  return text;
+}
+
+function checkedCanonicalText(value: unknown): string {
   if (!isPlainObject(value)) throw new PayloadError('custom_payload must be a JSON object', 'custom_payload');
   const depth = maxDepth(value, LIMITS.payloadDepth);
   if (depth > LIMITS.payloadDepth) {
@@ -41,9 +63,7 @@ export function canonicalPayload(value: unknown): string {
   try {
     text = canonicalJson(value);
   } catch (err) {
-    if (err instanceof CanonicalizationError) {
-      throw new PayloadError(`custom_payload has no canonical JSON form: ${err.message}`, 'custom_payload');
-    }
+    if (err instanceof CanonicalizationError) throw new PayloadError(`custom_payload has no canonical JSON form: ${err.message}`, 'custom_payload');
     throw err;
   }
   const bytes = Buffer.byteLength(text, 'utf8');
@@ -53,13 +73,11 @@ export function canonicalPayload(value: unknown): string {
   return text;
 }
 
-/** A string field must have a UTF-8 form (no lone surrogates: RFC 8785 section 3.2.2.2). */
-export function assertWellFormed(value: string, field: string): void {
-  if (LONE_SURROGATE.test(value)) throw new PayloadError(`${field} contains a lone surrogate`, field);
+/** A string field must be storable: no U+0000, no lone surrogates (domain/storable.ts). */
+export function assertStorable(value: string, field: string): void {
+  const reason = stringProblem(value);
+  if (reason) throw new PayloadError(describeUnstorable({ field, reason, inName: false }), field);
 }
-
-// In a /u regex a surrogate pair is one code point, so this matches only unpaired halves.
-const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

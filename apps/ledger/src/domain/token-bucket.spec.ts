@@ -26,19 +26,30 @@ describe(take.name, () => {
 });
 
 describe(decide.name, () => {
-  it('reports whole tokens left and when the bucket is full again', () => {
-    const d = decide(42.5, true, 1_000_000, STANDARD);
+  it('reports whole tokens left and how long until the bucket is full again', () => {
+    const d = decide(42.5, true, STANDARD);
     expect(d.remaining).toBe(42);
-    expect(d.resetAtMs).toBe(1_000_000 + Math.ceil(57.5 * 60));
+    // 57.5 tokens missing at 1000 per minute (60 ms each).
+    expect(d.resetAfterMs).toBe(3450);
+    expect(rateLimitHeaders(d)).toEqual({
+      'X-RateLimit-Limit': '1000',
+      'X-RateLimit-Remaining': '42',
+      'X-RateLimit-Reset': '4',
+      'X-RateLimit-Policy': '1000;w=60;burst=100',
+    });
+  });
+
+  it('says 0 seconds to full for a full bucket', () => {
+    expect(rateLimitHeaders(decide(100, true, STANDARD))['X-RateLimit-Reset']).toBe('0');
   });
 
   it('gives the wait for one token when refused', () => {
-    const d = decide(0.25, false, 0, { capacity: 3, perMinute: 1 });
+    const d = decide(0.25, false, { capacity: 3, perMinute: 1 });
     expect(d.retryAfterMs).toBe(45_000);
     expect(rateLimitHeaders(d)).toEqual({
-      'X-RateLimit-Limit': '3',
+      'X-RateLimit-Limit': '1',
       'X-RateLimit-Remaining': '0',
-      'X-RateLimit-Reset': String(Math.ceil((2.75 * 60_000) / 1000)),
+      'X-RateLimit-Reset': '165',
       'X-RateLimit-Policy': '1;w=60;burst=3',
       'Retry-After': '45',
     });

@@ -21,8 +21,8 @@ export interface RateDecision {
   policy: BucketPolicy;
   /** Whole tokens left: requests that may be made right now. */
   remaining: number;
-  /** Unix ms when the bucket is full again. */
-  resetAtMs: number;
+  /** ms until the bucket is full again (0 when it is full). */
+  resetAfterMs: number;
   /** When refused: ms until one token is back. */
   retryAfterMs: number;
 }
@@ -41,23 +41,27 @@ export function take(state: BucketState | undefined, nowMs: number, policy: Buck
   return { state: filled, allowed: false };
 }
 
-export function decide(tokens: number, allowed: boolean, nowMs: number, policy: BucketPolicy): RateDecision {
+export function decide(tokens: number, allowed: boolean, policy: BucketPolicy): RateDecision {
   const perMs = policy.perMinute / 60_000;
   return {
     allowed,
     policy,
     remaining: Math.max(0, Math.floor(tokens)),
-    resetAtMs: nowMs + Math.ceil(Math.max(0, policy.capacity - tokens) / perMs),
+    resetAfterMs: Math.ceil(Math.max(0, policy.capacity - tokens) / perMs),
     retryAfterMs: allowed ? 0 : Math.ceil(Math.max(0, 1 - tokens) / perMs),
   };
 }
 
-/** The response headers of a decision (docs/ledger-formats.md "Rate limits"). */
+/**
+ * The response headers of a decision (DESIGN.md section 10, docs/ledger-formats.md "Rate limits"):
+ * Limit = the tier's requests per minute, Remaining = whole tokens left, Reset = whole seconds until
+ * the bucket is full (a delta, as Retry-After, so clients need no clock); the burst is in Policy.
+ */
 export function rateLimitHeaders(d: RateDecision): Record<string, string> {
   const headers: Record<string, string> = {
-    'X-RateLimit-Limit': String(d.policy.capacity),
+    'X-RateLimit-Limit': String(d.policy.perMinute),
     'X-RateLimit-Remaining': String(d.remaining),
-    'X-RateLimit-Reset': String(Math.ceil(d.resetAtMs / 1000)),
+    'X-RateLimit-Reset': String(Math.ceil(d.resetAfterMs / 1000)),
     'X-RateLimit-Policy': `${d.policy.perMinute};w=60;burst=${d.policy.capacity}`,
   };
   if (!d.allowed) headers['Retry-After'] = String(Math.max(1, Math.ceil(d.retryAfterMs / 1000)));

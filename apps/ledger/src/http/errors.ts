@@ -1,5 +1,6 @@
 import { AppError } from '@arbiter/http';
 import type { AuthErrors } from '@arbiter/auth';
+import { describeUnstorable, type Unstorable } from '../domain/storable';
 
 // Document 3 errors: {code, message, details?} with VALIDATION_ERROR 400, NOT_FOUND 404,
 // UNAUTHORIZED 401, INTERNAL_ERROR 500; plus FORBIDDEN 403 (a valid key that may not act) and
@@ -16,6 +17,9 @@ export const ledgerAuthErrors: AuthErrors = {
 
 export const validationError = (message: string, field?: string) =>
   new AppError(400, 'VALIDATION_ERROR', message, field ? { fields: [{ field, message }] } : undefined);
+
+/** 400 for a string PostgreSQL cannot store (domain/storable.ts), naming where it is. */
+export const unstorableError = (u: Unstorable) => validationError(describeUnstorable(u), u.field);
 
 export const notFound = (what: string, id: string) => new AppError(404, 'NOT_FOUND', `${what} ${id} not found`);
 

@@ -4,39 +4,60 @@ import { credentialFrom, type Authenticator, type Identity } from '@arbiter/auth
 import { AppError } from '@arbiter/http';
 import { rateLimitHeaders } from '../domain/token-bucket';
 import type { RateLimiter } from '../services/rate-limiter';
-import { IDENTITY_LOCAL } from './authentication';
+import { KEY_CHECK_LOCAL } from './authentication';
 
 /**
- * Rate limits per API key (Document 3 "Limits", DESIGN.md section 8), before the body is read, so
- * every response to a request with a valid key carries the X-RateLimit-* headers: successes and every
- * error after authentication (400, 403, 404, 429, 500). Requests without a valid key have no bucket:
- * they get their 401 from the route's authentication, without headers. Answers the key's identity
- * (undefined without a valid key); throws the 429 when the bucket is empty.
+ * What the rate limit learnt of the request's X-API-Key: its identity, or the error its
+ * authentication answered (401, 403 for a deactivated principal, 503 when the registry cannot
+ * tell), or neither when no key was sent. The route reuses it instead of asking the registry again.
  */
-export async function limitRequest(authenticator: Authenticator, limiter: RateLimiter, req: IncomingMessage, res: ServerResponse): Promise<Identity | undefined> {
-  if (!credentialFrom(req.headers, 'x-api-key')) return undefined;
-  let identity: Identity;
-  try {
-    identity = await authenticator.authenticate(req.headers);
-  } catch {
-    return undefined; // the route answers 401/403/503 with the same authenticator
+export interface KeyCheck {
+  identity?: Identity;
+  error?: unknown;
+}
+
+/**
+ * Rate limits (Document 3 "Limits", DESIGN.md sections 8 and 10), before the body is read, so that
+ * every response carries the X-RateLimit-* headers: 2xx, 4xx (401 included) and 5xx. A request with
+ * a valid key takes a token from its key's bucket; any other request (no key, a bad key, a key the
+ * registry cannot check, a keyless endpoint) from the bucket of its client address, with the
+ * standard tier's policy. Throws the 429 when the bucket is empty.
+ */
+export async function limitRequest(authenticator: Authenticator, limiter: RateLimiter, req: IncomingMessage, res: ServerResponse): Promise<KeyCheck> {
+  const check: KeyCheck = {};
+  if (credentialFrom(req.headers, 'x-api-key')) {
+    try {
+      check.identity = await authenticator.authenticate(req.headers);
+    } catch (err) {
+      check.error = err;
+    }
   }
-  const decision = await limiter.consume(identity.key_id, limiter.policyFor(identity.rate_limit));
+  const decision = check.identity
+    ? await limiter.consume(check.identity.key_id, limiter.policyFor(check.identity.rate_limit))
+    : await limiter.consume(`addr:${clientAddress(req)}`, limiter.policyFor(null));
   const headers = rateLimitHeaders(decision);
   for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
   if (!decision.allowed) {
     const retryAfter = Number(headers['Retry-After']);
     throw new AppError(429, 'RATE_LIMITED', `Rate limit exceeded; retry in ${retryAfter} s`, { retry_after_seconds: retryAfter });
   }
-  return identity;
+  return check;
+}
+
+/**
+ * The peer's address. Behind a proxy this is the proxy's, so requests without a valid key share its
+ * bucket: the ledger trusts no X-Forwarded-For (docs/ledger-formats.md "Rate limits").
+ */
+function clientAddress(req: IncomingMessage): string {
+  const address = req.socket.remoteAddress ?? 'unknown';
+  return address.startsWith('::ffff:') ? address.slice(7) : address;
 }
 
 /** limitRequest for the express routes, as the app's `before` middleware. */
 export function rateLimitMiddleware(authenticator: Authenticator, limiter: RateLimiter): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
-      const identity = await limitRequest(authenticator, limiter, req, res);
-      if (identity) res.locals[IDENTITY_LOCAL] = identity;
+      res.locals[KEY_CHECK_LOCAL] = await limitRequest(authenticator, limiter, req, res);
       next();
     } catch (err) {
       next(err);

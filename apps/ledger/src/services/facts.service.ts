@@ -1,5 +1,5 @@
 import type { Identity } from '@arbiter/auth';
-import { assertWellFormed, canonicalPayload, PayloadError, STREAM_ID_PATTERN } from '../domain/payload';
+import { assertStorable, canonicalPayload, PayloadError, STREAM_ID_PATTERN } from '../domain/payload';
 import type { LedgerRepository, OwnedStream } from '../repositories/ledger.repository';
 import type { Fact, FactList, SealFactBody, StreamPage } from '../models/ledger';
 import { forbidden, notFound, validationError } from '../http/errors';
@@ -19,14 +19,19 @@ export class FactsService {
     private readonly queue: SealQueue,
   ) {}
 
-  /** Seals a fact; `created` is false when client_ref matched an earlier fact (answered with 200). */
+  /**
+   * Seals a fact; `created` is false when client_ref matched an earlier fact (answered with 200).
+   * Everything the caller sent is checked here, before the seal joins a group commit, so that no
+   * request can fail the statement that carries other callers' seals (DESIGN.md section 10): both
+   * doors (the seal lane and the tsoa route) lead here.
+   */
   async seal(caller: Identity, streamId: string, body: SealFactBody): Promise<{ fact: Fact; created: boolean }> {
     assertStreamId(streamId);
     let payloadText: string;
     try {
       for (const field of ['tenant_id', 'actor', 'client_ref'] as const) {
         const value = body[field];
-        if (value !== undefined) assertWellFormed(value, field);
+        if (value !== undefined) assertStorable(value, field);
       }
       payloadText = canonicalPayload(body.custom_payload);
     } catch (err) {

@@ -2,7 +2,8 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { decide, take, type BucketPolicy, type BucketState, type RateDecision } from '../domain/token-bucket';
 
-// One token bucket per API key, shared by every replica through Redis (DESIGN.md section 8).
+// One token bucket per API key, and one per client address for requests without a valid key,
+// shared by every replica through Redis (DESIGN.md sections 8 and 10).
 // rate-limiter-flexible's Redis limiters count fixed windows (a client could spend a whole
 // minute's quota in one second), so the bucket is this small Lua script instead: atomic in Redis,
 // timed by Redis's own clock (replicas' clocks do not matter), and the same arithmetic as
@@ -30,11 +31,11 @@ if tokens >= 1 then
 end
 redis.call('HSET', KEYS[1], 'tokens', string.format('%.17g', tokens), 'ts', ts)
 redis.call('PEXPIRE', KEYS[1], math.ceil((capacity - tokens) / per_ms) + 60000)
-return {allowed, string.format('%.17g', tokens), now}
+return {allowed, string.format('%.17g', tokens)}
 `;
 
 type TokenBucketRedis = Redis & {
-  ledgerTokenBucket(key: string, capacity: number, perMinute: number): Promise<[number, string, number]>;
+  ledgerTokenBucket(key: string, capacity: number, perMinute: number): Promise<[number, string]>;
 };
 
 export interface RateLimiterOptions {
@@ -49,7 +50,7 @@ export interface RateLimiterOptions {
 
 /**
  * When Redis cannot answer (down, or slower than the connection's command timeout), each replica
- * falls back to an in-process bucket per key with the same policy, and logs it (at most every 10 s).
+ * falls back to an in-process bucket per key (or address) with the same policy, and logs it (at most every 10 s).
  * Decision (docs/ledger-formats.md "Rate limits"): availability first, but not unlimited: during
  * the outage a key may reach its limit once per replica instead of once in total.
  */
@@ -72,23 +73,27 @@ export class RateLimiter {
     return override ? { capacity: override.burst, perMinute: override.requests_per_minute } : this.opts.defaults;
   }
 
-  async consume(keyId: string, policy: BucketPolicy): Promise<RateDecision> {
+  /**
+   * Takes a token from a bucket: an API key's id, or `addr:<client address>` for requests without a
+   * valid key (http/rate-limit.ts).
+   */
+  async consume(bucket: string, policy: BucketPolicy): Promise<RateDecision> {
     try {
-      const [allowed, tokens, nowMs] = await this.redis.ledgerTokenBucket(this.prefix + keyId, policy.capacity, policy.perMinute);
-      return decide(Number(tokens), allowed === 1, Number(nowMs), policy);
+      const [allowed, tokens] = await this.redis.ledgerTokenBucket(this.prefix + bucket, policy.capacity, policy.perMinute);
+      return decide(Number(tokens), allowed === 1, policy);
     } catch (err) {
       this.warn(err);
-      return this.consumeLocally(keyId, policy);
+      return this.consumeLocally(bucket, policy);
     }
   }
 
-  private consumeLocally(keyId: string, policy: BucketPolicy): RateDecision {
+  private consumeLocally(bucket: string, policy: BucketPolicy): RateDecision {
     const now = this.now();
-    const { state, allowed } = take(this.local.get(keyId), now, policy);
-    this.local.delete(keyId); // re-insert: the Map's order is then least recently used first
-    this.local.set(keyId, state);
+    const { state, allowed } = take(this.local.get(bucket), now, policy);
+    this.local.delete(bucket); // re-insert: the Map's order is then least recently used first
+    this.local.set(bucket, state);
     if (this.local.size > (this.opts.maxLocalKeys ?? 100_000)) this.local.delete(this.local.keys().next().value as string);
-    return decide(state.tokens, allowed, now, policy);
+    return decide(state.tokens, allowed, policy);
   }
 
   private warn(err: unknown): void {

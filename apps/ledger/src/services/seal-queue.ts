@@ -3,7 +3,7 @@ import { newId } from '@arbiter/db';
 import type { AppError } from '@arbiter/http';
 import { computeFactHash, GENESIS_PREV_HASH } from '../domain/fact-hash';
 import type { AppendGroup, AppendResult, FactRecord, LedgerRepository, NewFactRow } from '../repositories/ledger.repository';
-import { notFound } from '../http/errors';
+import { notFound, validationError } from '../http/errors';
 
 /** A validated seal: the caller's tenant (= body tenant_id) and the payload's canonical text. */
 export interface SealRequest {
@@ -24,6 +24,8 @@ interface Pending {
   request: SealRequest;
   resolve(outcome: SealOutcome): void;
   reject(err: unknown): void;
+  /** Set when resolved or rejected: a failed flush retries only the seals still waiting. */
+  settled?: boolean;
 }
 
 /** What this process last knew of a stream's head. */
@@ -161,6 +163,15 @@ export class SealQueue {
     return groups;
   }
 
+  /**
+   * Appends the groups; when the statement fails, isolates the seal that failed it (DESIGN.md
+   * section 10: one request's bad row never fails another). A failure that a row's values can
+   * cause (rowFailure) splits the seals still waiting in two halves, in arrival order, and flushes
+   * each half on its own, recursively: every half is chained afresh after the head the previous one
+   * left, so the good seals are committed in their order and only the failing seal gets an error,
+   * after about 2·log2(batch) extra statements per bad seal. Any other failure (the database is
+   * away) fails the seals still waiting: retrying them one by one would only multiply the load.
+   */
   private async flush(groups: Group[]): Promise<void> {
     try {
       const now = this.now();
@@ -169,11 +180,17 @@ export class SealQueue {
       if (optimistic.length) locked.push(...(await this.appendOptimistically(optimistic)));
       if (locked.length) await this.appendLocked(locked);
     } catch (err) {
-      // Unsettled seals get the error (settled ones ignore it); their heads are read again next time.
-      for (const g of groups) {
-        this.heads.delete(g.streamId);
-        for (const p of g.batch) p.reject(err);
+      // Heads are read again next time: a failed statement may have left this process's view stale.
+      for (const g of groups) this.heads.delete(g.streamId);
+      const waiting = groups.flatMap((g) => g.batch.filter((p) => !p.settled));
+      if (waiting.length > 1 && rowFailure(err)) {
+        const half = Math.ceil(waiting.length / 2);
+        await this.flush(regroup(waiting.slice(0, half)));
+        await this.flush(regroup(waiting.slice(half)));
+        return;
       }
+      const answer = waiting.length === 1 && rowFailure(err) ? refusedRow(err) : err;
+      for (const p of waiting) reject(p, answer);
     }
   }
 
@@ -328,9 +345,49 @@ export class SealQueue {
 function settle(group: Group, outcomes: Array<SealOutcome | AppError>): void {
   group.batch.forEach((p, i) => {
     const o = outcomes[i];
+    p.settled = true;
     if ('fact' in o) p.resolve(o);
     else p.reject(o);
   });
+}
+
+function reject(p: Pending, err: unknown): void {
+  p.settled = true;
+  p.reject(err);
+}
+
+/** Seals in arrival order as one group per stream, keeping each stream's order. */
+function regroup(seals: Pending[]): Group[] {
+  const byStream = new Map<string, Group>();
+  for (const p of seals) {
+    const group = byStream.get(p.request.streamId);
+    if (group) group.batch.push(p);
+    else byStream.set(p.request.streamId, { streamId: p.request.streamId, batch: [p], known: new Map() });
+  }
+  return [...byStream.values()];
+}
+
+/**
+ * Whether a row's values can have failed the statement (PostgreSQL SQLSTATE classes, appendix A):
+ * 22 data exception (e.g. 22021 a byte sequence the encoding refuses, 22P02 text that is not JSON),
+ * 23 integrity constraint violation (the client_ref conflict is handled before this), 54 program
+ * limit exceeded (e.g. an index row too large). Connection failures, shutdowns and lock timeouts
+ * are not any one seal's doing.
+ */
+function rowFailure(err: unknown): boolean {
+  const code = (err as { code?: unknown })?.code;
+  return typeof code === 'string' && /^(22|23|54)/.test(code);
+}
+
+/**
+ * The answer of the one seal that failed a statement on its own. A data exception is the caller's
+ * value, which validation did not foresee: 400, with PostgreSQL's sentence about it (its message
+ * only, not its detail). Anything else stays a server error (500 with an error id, logged).
+ */
+function refusedRow(err: unknown): unknown {
+  const e = err as { code: string; message?: string };
+  if (!e.code.startsWith('22')) return err;
+  return validationError(`The database cannot store this seal: ${e.message ?? e.code}`);
 }
 
 function isClientRefConflict(err: unknown): boolean {

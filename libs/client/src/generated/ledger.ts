@@ -445,8 +445,26 @@ export interface operations {
                     "application/json": components["schemas"]["Identity"];
                 };
             };
+            /** @description VALIDATION_ERROR: a query string holding U+0000 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Missing or invalid API key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMITED: the token bucket (the key's, or the client address's without a valid key) is empty; Retry-After says when to retry */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -517,7 +535,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description RATE_LIMITED: the key's token bucket is empty; Retry-After says when to retry */
+            /** @description RATE_LIMITED: the token bucket (the key's, or the client address's without a valid key) is empty; Retry-After says when to retry */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -589,7 +607,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description RATE_LIMITED: the key's token bucket is empty; Retry-After says when to retry */
+            /** @description RATE_LIMITED: the token bucket (the key's, or the client address's without a valid key) is empty; Retry-After says when to retry */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -669,7 +687,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description RATE_LIMITED: the key's token bucket is empty; Retry-After says when to retry */
+            /** @description RATE_LIMITED: the token bucket (the key's, or the client address's without a valid key) is empty; Retry-After says when to retry */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -741,7 +759,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description RATE_LIMITED: the key's token bucket is empty; Retry-After says when to retry */
+            /** @description RATE_LIMITED: the token bucket (the key's, or the client address's without a valid key) is empty; Retry-After says when to retry */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -808,7 +826,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description RATE_LIMITED: the key's token bucket is empty; Retry-After says when to retry */
+            /** @description RATE_LIMITED: the token bucket (the key's, or the client address's without a valid key) is empty; Retry-After says when to retry */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -884,7 +902,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description RATE_LIMITED: the key's token bucket is empty; Retry-After says when to retry */
+            /** @description RATE_LIMITED: the token bucket (the key's, or the client address's without a valid key) is empty; Retry-After says when to retry */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -911,6 +929,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LedgerKeySet"];
+                };
+            };
+            /** @description VALIDATION_ERROR: a query string holding U+0000 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMITED: the token bucket (the key's, or the client address's without a valid key) is empty; Retry-After says when to retry */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -964,7 +1000,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description RATE_LIMITED: the key's token bucket is empty; Retry-After says when to retry */
+            /** @description RATE_LIMITED: the token bucket (the key's, or the client address's without a valid key) is empty; Retry-After says when to retry */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -993,6 +1029,15 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
+            /** @description VALIDATION_ERROR: a query string holding U+0000 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description UNAUTHORIZED */
             401: {
                 headers: {
@@ -1002,7 +1047,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description RATE_LIMITED: the key's token bucket is empty; Retry-After says when to retry */
+            /** @description RATE_LIMITED: the token bucket (the key's, or the client address's without a valid key) is empty; Retry-After says when to retry */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -1042,6 +1087,15 @@ export interface operations {
                     "application/json": components["schemas"]["Fact"];
                 };
             };
+            /** @description VALIDATION_ERROR: e.g. a path or query string holding U+0000 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description UNAUTHORIZED */
             401: {
                 headers: {
@@ -1069,7 +1123,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description RATE_LIMITED: the key's token bucket is empty; Retry-After says when to retry */
+            /** @description RATE_LIMITED: the token bucket (the key's, or the client address's without a valid key) is empty; Retry-After says when to retry */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -1100,6 +1154,15 @@ export interface operations {
                     "application/json": components["schemas"]["ProofBundle"];
                 };
             };
+            /** @description VALIDATION_ERROR: e.g. a path or query string holding U+0000 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description UNAUTHORIZED */
             401: {
                 headers: {
@@ -1127,7 +1190,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description RATE_LIMITED: the key's token bucket is empty; Retry-After says when to retry */
+            /** @description RATE_LIMITED: the token bucket (the key's, or the client address's without a valid key) is empty; Retry-After says when to retry */
             429: {
                 headers: {
                     [name: string]: unknown;
