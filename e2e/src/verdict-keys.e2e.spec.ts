@@ -144,6 +144,38 @@ describe('verdict signing keys and JWKS', () => {
     expect(verifies(jws, keys[0])).toBe(true);
   });
 
+  it('publishes the same key set by tenant id (DESIGN.md section 10), 404 tenant_not_found for neither id nor slug', async () => {
+    const bySlug = await anonymous().get(`/v1/tenants/${t.slug}/jwks`).expect(200);
+    const byId = await anonymous().get(`/v1/tenants/${t.id}/jwks`).expect(200);
+    expectConforms(byId, 'get', '/v1/tenants/{tenant_slug}/jwks');
+    expect(byId.body).toEqual(bySlug.body);
+    expect(byId.body.keys.map((k: Jwk) => k.kid)).toContain(kidOf(await check()));
+    expect(byId.headers['cache-control']).toBe('public, max-age=300, immutable');
+    for (const ref of ['tnt-000000000000000000000000', 'tnt-nobody', 'nobody-at-all']) {
+      const missing = await anonymous().get(`/v1/tenants/${ref}/jwks`).expect(404);
+      expect(missing.body).toMatchObject({ code: 'tenant_not_found', message: expect.stringContaining(ref) });
+    }
+    const keyless = await createVerdictTenant(stack, 'keys-none-yet');
+    expect((await anonymous().get(`/v1/tenants/${keyless.id}/jwks`).expect(500)).body.code).toBe('no_keys_configured');
+  });
+
+  it('reads a tnt- segment as an id first: a slug that looks like an id is found as a slug, and never shadows the tenant with that id', async () => {
+    const lookalike = await createVerdictTenant(stack, 'tnt-lookalike');
+    await verdictApi(stack, lookalike.adminKey, lookalike.id).post(`/${lookalike.id}/v1/signing-keys`).expect(201);
+    const kidsOf = async (ref: string) => ((await anonymous().get(`/v1/tenants/${ref}/jwks`).expect(200)).body.keys as Jwk[]).map((k) => k.kid);
+    expect(await kidsOf('tnt-lookalike')).toEqual([`${lookalike.id}:${year}`]);
+    expect(await kidsOf(lookalike.id)).toEqual([`${lookalike.id}:${year}`]);
+
+    // The registry's slug rule allows a slug equal to another tenant's id: that id still names its own
+    // tenant (neither tenant looked up before, so no cache decides).
+    const victim = await createVerdictTenant(stack, 'keys-victim');
+    await verdictApi(stack, victim.adminKey, victim.id).post(`/${victim.id}/v1/signing-keys`).expect(201);
+    const impostor = await createVerdictTenant(stack, victim.id);
+    await verdictApi(stack, impostor.adminKey, impostor.id).post(`/${impostor.id}/v1/signing-keys`).expect(201);
+    expect(await kidsOf(victim.id)).toEqual([`${victim.id}:${year}`]);
+    expect(await kidsOf(impostor.id)).toEqual([`${impostor.id}:${year}`]);
+  });
+
   it('lets only admins list keys, and a platform admin set up any tenant', async () => {
     const listed = await admin().get(`/${t.id}/v1/signing-keys`).expect(200);
     expect(listed.body.keys).toHaveLength(3);

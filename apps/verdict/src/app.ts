@@ -3,6 +3,7 @@ import { createServiceApp, verdictDialect } from '@arbiter/http';
 import { migrationsCurrentCheck } from '@arbiter/db';
 import { verdictMigrationsDir, type VerdictContext } from './context';
 import { checkLane } from './http/check-route';
+import { refuseUnstorableParams, refuseUnstorableRequests } from './http/unstorable-strings';
 import { translateValidationErrors } from './http/validation-errors';
 import { RegisterRoutes } from './routes.generated';
 import openapi from '../openapi.json';
@@ -18,7 +19,9 @@ export function buildVerdictApp(ctx: VerdictContext): Express {
     openapi,
     readiness: [migrationsCurrentCheck(ctx.pool, verdictMigrationsDir()), { name: 'redis', check: async () => void (await ctx.redis.ping()) }],
     routes: (app) => {
+      app.use(refuseUnstorableRequests);
       RegisterRoutes(app);
+      refuseUnstorableParams(app);
       app.use(translateValidationErrors);
     },
   });

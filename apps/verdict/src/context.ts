@@ -13,8 +13,11 @@ import { subscribeChanges, type ChangeFeed } from './events/change-feed';
 import { verdictAuthErrors } from './http/errors';
 import { KeysService } from './keys/keys.service';
 import { VerdictKeys } from './keys/verdict-keys';
+import { TenantRefs } from './keys/tenant-refs';
 import { RegistryClient } from './registry/registry-client';
 import { ResolveSessionRepository } from './resolve/resolve-session.repository';
+import { CookieSessionRepository } from './sessions/cookie-session.repository';
+import { SessionsService } from './sessions/sessions.service';
 import { RuleVersionsService } from './rule-versions/rule-versions.service';
 import { SnapshotStore } from './snapshot/snapshot-store';
 import { createApprovals } from './approvals/approvals.context';
@@ -38,6 +41,10 @@ export interface VerdictContext {
   approvals: ApprovalsService;
   ruleVersions: RuleVersionsService;
   keysService: KeysService;
+  /** JWKS by tenant id or slug. */
+  tenantRefs: TenantRefs;
+  /** Session cookies: opening, ending, and the caller of check and resolve. */
+  sessions: SessionsService;
   /** Served at /metrics with the HTTP metrics of libs/http. */
   metrics: ServiceMetrics;
   close(): Promise<void>;
@@ -77,6 +84,8 @@ export async function createVerdictContext(config: VerdictConfig, logger: Logger
   });
   metrics.gauge('tenant_snapshots', { help: 'Tenant snapshots held in memory', collect: function () { this.set(snapshots.size); } });
   const consultations = new ConsultationRepository(pool, { onBatch: (size) => batchSizes.observe(size) });
+  metrics.gauge('consultation_commit_pending', { help: 'Consultation records accepted and not yet committed (group commit backlog)', collect: function () { this.set(consultations.pending); } });
+  const cookieSessions = new SessionsService(new CookieSessionRepository(pool), auth.cache, auth.authenticator);
   const sessions = new ResolveSessionRepository(prisma);
   const keysService = new KeysService(keys, registry, snapshots, redis, logger);
   let feed: ChangeFeed | undefined;
@@ -100,6 +109,7 @@ export async function createVerdictContext(config: VerdictConfig, logger: Logger
   snapshots.start();
   const sweep = setInterval(() => {
     sessions.deleteExpired().catch((err: unknown) => logger.warn({ err }, 'resolve session sweep failed'));
+    cookieSessions.deleteExpired().catch((err: unknown) => logger.warn({ err }, 'cookie session sweep failed'));
   }, SESSION_SWEEP_MS);
   sweep.unref();
   const approvals = createApprovals({ config, logger, pool, consultations, snapshots });
@@ -125,10 +135,13 @@ export async function createVerdictContext(config: VerdictConfig, logger: Logger
       logger,
       issuer: config.VERDICT_ISSUER,
       sessionTtlSeconds: config.RESOLVE_SESSION_TTL_S,
+      oneShots: approvals.repository,
     }),
     consultationsService: new ConsultationsService(consultations),
     ruleVersions: new RuleVersionsService(registry),
     keysService,
+    tenantRefs: new TenantRefs(registry, snapshots),
+    sessions: cookieSessions,
     approvals: approvals.service,
     async close() {
       clearInterval(sweep);

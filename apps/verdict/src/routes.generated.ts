@@ -10,6 +10,8 @@ import { SigningKeysController } from './controllers/signing-keys.controller';
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 import { JwksController } from './controllers/signing-keys.controller';
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+import { SessionsController } from './controllers/sessions.controller';
+// WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 import { RuleVersionsController } from './controllers/rule-versions.controller';
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 import { ResolveController } from './controllers/resolve.controller';
@@ -137,6 +139,14 @@ const models: TsoaRoute.Models = {
         "additionalProperties": false,
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "SessionCreated": {
+        "dataType": "refObject",
+        "properties": {
+            "expires_at": {"dataType":"string","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "ConditionRow": {
         "dataType": "refObject",
         "properties": {
@@ -214,6 +224,17 @@ const models: TsoaRoute.Models = {
         "additionalProperties": false,
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "OverrideNotApplied": {
+        "dataType": "refObject",
+        "properties": {
+            "override_id": {"dataType":"string","required":true},
+            "reason": {"dataType":"string","required":true},
+            "missing_fields": {"dataType":"array","array":{"dataType":"string"}},
+            "error": {"dataType":"string"},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "PrecedenceTraceEntry": {
         "dataType": "refObject",
         "properties": {
@@ -225,6 +246,7 @@ const models: TsoaRoute.Models = {
             "decided_by": {"dataType":"string"},
             "missing_fields": {"dataType":"array","array":{"dataType":"string"}},
             "overridden_by": {"dataType":"string"},
+            "overrides_not_applied": {"dataType":"array","array":{"dataType":"refObject","ref":"OverrideNotApplied"}},
         },
         "additionalProperties": false,
     },
@@ -403,6 +425,7 @@ const models: TsoaRoute.Models = {
             "triggers": {"dataType":"array","array":{"dataType":"refObject","ref":"ApprovalTrigger"},"required":true},
             "candidate_deciders": {"dataType":"array","array":{"dataType":"string"},"required":true},
             "applied_override_ids": {"dataType":"array","array":{"dataType":"string"},"required":true},
+            "approval_id": {"dataType":"string"},
             "signing_kid": {"dataType":"string","required":true},
             "signing_epoch": {"dataType":"string","required":true},
             "verdict_ttl_seconds": {"dataType":"double","required":true},
@@ -515,6 +538,9 @@ const models: TsoaRoute.Models = {
             "decider_notes": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
             "decided_at": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
             "grants": {"dataType":"array","array":{"dataType":"refObject","ref":"ApprovalGrant"}},
+            "authorizes_until": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}]},
+            "consumed_by": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}]},
+            "consumed_at": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}]},
         },
         "additionalProperties": false,
     },
@@ -757,6 +783,77 @@ export function RegisterRoutes(app: Router) {
             }
         });
         // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+        const argsSessionsController_openSession: Record<string, TsoaRoute.ParameterSchema> = {
+                req: {"in":"request","name":"req","required":true,"dataType":"object"},
+        };
+        app.post('/v1/sessions',
+            authenticateMiddleware([{"apiKey":["check"]}]),
+            ...(fetchMiddlewares<RequestHandler>(SessionsController)),
+            ...(fetchMiddlewares<RequestHandler>(SessionsController.prototype.openSession)),
+
+            async function SessionsController_openSession(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsSessionsController_openSession, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<SessionsController>(SessionsController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'openSession',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: 201,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+        const argsSessionsController_endSession: Record<string, TsoaRoute.ParameterSchema> = {
+                req: {"in":"request","name":"req","required":true,"dataType":"object"},
+        };
+        app.delete('/v1/sessions',
+            ...(fetchMiddlewares<RequestHandler>(SessionsController)),
+            ...(fetchMiddlewares<RequestHandler>(SessionsController.prototype.endSession)),
+
+            async function SessionsController_endSession(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsSessionsController_endSession, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<SessionsController>(SessionsController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'endSession',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: 204,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
         const argsRuleVersionsController_getRuleVersion: Record<string, TsoaRoute.ParameterSchema> = {
                 rule_version_id: {"in":"path","name":"rule_version_id","required":true,"dataType":"string"},
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
@@ -801,7 +898,7 @@ export function RegisterRoutes(app: Router) {
                 verdictTtl: {"in":"header","name":"X-Verdict-TTL","dataType":"string"},
         };
         app.post('/:tenant_id/v1/resolve',
-            authenticateMiddleware([{"apiKey":["check"]}]),
+            authenticateMiddleware([{"apiKey":["check"]},{"session":["check"]}]),
             ...(fetchMiddlewares<RequestHandler>(ResolveController)),
             ...(fetchMiddlewares<RequestHandler>(ResolveController.prototype.resolve)),
 
@@ -923,7 +1020,7 @@ export function RegisterRoutes(app: Router) {
                 verdictTtl: {"in":"header","name":"X-Verdict-TTL","dataType":"string"},
         };
         app.post('/:tenant_id/v1/check',
-            authenticateMiddleware([{"apiKey":["check"]}]),
+            authenticateMiddleware([{"apiKey":["check"]},{"session":["check"]}]),
             ...(fetchMiddlewares<RequestHandler>(CheckController)),
             ...(fetchMiddlewares<RequestHandler>(CheckController.prototype.check)),
 

@@ -28,11 +28,21 @@ interface PendingRow {
   error?: unknown;
 }
 
-/** SQLSTATE class 22 (data exception) and 23 (integrity constraint violation): the row itself is at fault. */
-const ROW_FAULT = /^2[23]/;
+/**
+ * SQLSTATE classes a row's own data can cause: 22 data exception (e.g. U+0000 in text), 23 integrity
+ * constraint violation, 54 program limit exceeded (e.g. an index row too large). Other failures (the
+ * connection, resources, a shutdown) would fail every row alike: the batch fails as a whole.
+ */
+const ROW_FAULT = /^(22|23|54)/;
+
+function isRowFault(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && ROW_FAULT.test(code);
+}
 
 export class ConsultationRepository {
   private readonly writer: GroupCommitWriter<PendingRow>;
+  private accepted = 0;
 
   constructor(
     private readonly pool: Pool,
@@ -44,8 +54,18 @@ export class ConsultationRepository {
   /** Resolves once the record is committed (stored as `sealed.json`); rejects when it could not be. */
   async save(sealed: SealedConsultation): Promise<void> {
     const row: PendingRow = { sealed };
-    await this.writer.write(row);
+    this.accepted++;
+    try {
+      await this.writer.write(row);
+    } finally {
+      this.accepted--;
+    }
     if (row.error !== undefined) throw row.error;
+  }
+
+  /** Records accepted and not yet committed or refused (waiting for a batch, or in one being written). */
+  get pending(): number {
+    return this.accepted;
   }
 
   /** Finishes every accepted write (graceful shutdown). */
@@ -54,22 +74,33 @@ export class ConsultationRepository {
   }
 
   /**
-   * One INSERT for the whole batch. When the database refuses it because of one row's data, each row
-   * is written alone so that one bad record never fails the other callers of its batch.
+   * One INSERT for the whole batch (one statement: all of it commits or none). When the database
+   * refuses it because of a row's data, the rows are isolated (DESIGN.md section 10: one request's
+   * bad row never fails another request).
    */
   private async insertBatch(rows: PendingRow[]): Promise<void> {
     try {
       await this.insertRecords(rows.map((r) => r.sealed));
     } catch (err) {
-      const code = (err as { code?: unknown }).code;
-      if (rows.length === 1 || typeof code !== 'string' || !ROW_FAULT.test(code)) throw err;
-      await Promise.all(
-        rows.map((row) =>
-          this.insertRecords([row.sealed]).catch((rowErr: unknown) => {
-            row.error = rowErr;
-          }),
-        ),
-      );
+      if (rows.length === 1 || !isRowFault(err)) throw err;
+      await this.isolate(rows);
+    }
+  }
+
+  /**
+   * Halves a refused batch until each faulty row stands alone: the good rows commit, each faulty
+   * row keeps its own error. One bad row among n costs about 2·log2(n) INSERTs on one connection,
+   * where writing every row alone would cost n (and take the whole pool while doing it).
+   */
+  private async isolate(rows: PendingRow[]): Promise<void> {
+    const mid = rows.length >>> 1;
+    for (const half of [rows.slice(0, mid), rows.slice(mid)]) {
+      try {
+        await this.insertRecords(half.map((r) => r.sealed));
+      } catch (err) {
+        if (half.length > 1 && isRowFault(err)) await this.isolate(half);
+        else for (const row of half) row.error = err;
+      }
     }
   }
 

@@ -22,6 +22,7 @@ export class ResolveController extends Controller {
    */
   @Post()
   @Security('apiKey', ['check'])
+  @Security('session', ['check'])
   @Response<ErrorBody>(400, 'invalid_context_shape, unknown_scope_field, invalid_scope_value, invalid_verdict_ttl, validation_failed')
   @Response<ErrorBody>(401, 'missing_credentials, invalid_credentials')
   @Response<ErrorBody>(403, 'principal_deactivated, insufficient_permission, cross_tenant_forbidden')

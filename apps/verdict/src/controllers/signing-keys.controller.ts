@@ -63,6 +63,8 @@ export class JwksController extends Controller {
    * The tenant's verification keys, current and retired (every key it ever had), without
    * authentication. Cache-Control: public, max-age=300, immutable; add `?v=<n>` to bypass caches
    * after a rotation.
+   * @param tenant_slug The tenant's slug, or its id (`tnt-…`, as in a verdict's kid). A `tnt-` value
+   * is an id first; only when no tenant has that id is it read as a slug.
    * @param v Any value: a cache buster, otherwise ignored.
    */
   @Get('{tenant_slug}/jwks')
@@ -70,7 +72,7 @@ export class JwksController extends Controller {
   @Response<ErrorBody>(500, 'no_keys_configured')
   async jwks(@Path() tenant_slug: string, @Query() v?: string): Promise<KeySet> {
     void v;
-    const set = await this.ctx.keysService.jwksBySlug(tenant_slug);
+    const set = await this.ctx.keysService.jwksBySlug(await this.ctx.tenantRefs.slugOf(tenant_slug));
     this.setHeader('Cache-Control', 'public, max-age=300, immutable');
     return set;
   }

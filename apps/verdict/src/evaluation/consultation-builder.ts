@@ -38,7 +38,8 @@ export interface DecisionInput {
  * context_hash (DESIGN.md section 4): `sha256:` + hex SHA-256 of the UTF-8 bytes of the RFC 8785
  * canonical JSON of {action, resource, scope, parameters, context}, context being the Facts with every
  * member given (so `source` is bound). A string the record could not store verbatim (U+0000, a lone
- * surrogate) is refused here, before anything is signed.
+ * surrogate) is refused before this (http/unstorable-strings.ts); the canonical pass refuses a lone
+ * surrogate again, before anything is signed.
  */
 export function contextHash(input: { action: string; resource: string; scope: Scope; parameters: Record<string, unknown>; context: Record<string, Fact> }): ContextHash {
   const parts = new Map<object, string>();
@@ -52,7 +53,6 @@ export function contextHash(input: { action: string; resource: string; scope: Sc
     if (err instanceof CanonicalizationError) throw new AppError(400, 'validation_failed', `The request cannot be canonicalised (RFC 8785): ${err.message}`);
     throw err;
   }
-  if (canonical.includes('\\u0000')) throw new AppError(400, 'validation_failed', 'Strings may not contain U+0000');
   return { digest: `sha256:${sha256Hex(canonical)}`, parts };
 }
 

@@ -83,6 +83,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Opens a session for the API key (Document 1 Authentication 1): the answer sets the cookie
+         *     `arbiter_session` (HttpOnly; Secure; SameSite=Strict; Path=/; Max-Age=3600), which then
+         *     authenticates check and resolve in place of X-API-Key, and nothing else. The session holds only
+         *     the key's `check` permission, as the key holds it at each use: it ends at once when the key is
+         *     revoked or expires. Needs an X-API-Key with `check` (a session cannot open another).
+         */
+        post: operations["OpenSession"];
+        /**
+         * @description Ends the session whose cookie `arbiter_session` is sent (no X-API-Key needed) and tells the
+         *     browser to drop the cookie. 401 missing_credentials without the cookie, invalid_credentials when
+         *     it names no live session.
+         */
+        delete: operations["EndSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/rule-versions/{rule_version_id}": {
         parameters: {
             query?: never;
@@ -332,6 +360,11 @@ export interface components {
              */
             mode: "scheduled" | "emergency";
         };
+        /** @description POST /v1/sessions: the session cookie is in Set-Cookie; the body says when it ends. */
+        SessionCreated: {
+            /** @description ISO 8601; one hour after creation (the cookie's Max-Age), earlier if the key is revoked or expires */
+            expires_at: string;
+        };
         /** @description A condition row (DESIGN.md section 6). */
         ConditionRow: {
             field: string;
@@ -422,6 +455,16 @@ export interface components {
             /** @description The fields the round asked for; empty for the round that completed. */
             fields: string[];
         };
+        /** @description A conditional override that did not neutralise its rule for this operation (fail closed). */
+        OverrideNotApplied: {
+            override_id: string;
+            /** @description override_condition_false, override_condition_missing, override_condition_error */
+            reason: string;
+            /** @description override_condition_missing: the fields the conditions read that the operation lacks. */
+            missing_fields?: string[];
+            /** @description override_condition_error: what went wrong. */
+            error?: string;
+        };
         /** @description The frozen consultation record of Document 1 ("Consultation record"), exactly as stored and returned. */
         PrecedenceTraceEntry: {
             rule_id: string;
@@ -435,7 +478,10 @@ export interface components {
             /** @description On the dominating entry: the precedence key that decided (severity, scope_match, priority, recency, rule_version_id, only_candidate). */
             decided_by?: string;
             missing_fields?: string[];
+            /** @description With reason overridden: the override (`ovr-`) or one-shot approval (`apr-`) that neutralised the rule. */
             overridden_by?: string;
+            /** @description Conditional overrides of the rule that did not apply, and why (docs/verdicts.md "Overrides"). */
+            overrides_not_applied?: components["schemas"]["OverrideNotApplied"][];
         };
         ApprovalHint: {
             /** @description Path of the approvals collection: `/<tenant_id>/v1/approvals`. */
@@ -589,8 +635,13 @@ export interface components {
             triggers: components["schemas"]["ApprovalTrigger"][];
             /** @description For approval_required: who may decide (principal and role ids). Empty otherwise. */
             candidate_deciders: string[];
-            /** @description Overrides that neutralised a candidate rule. */
+            /** @description Overrides that neutralised a candidate rule (and the one-shot approval, when one was used). */
             applied_override_ids: string[];
+            /**
+             * @description The approval (`apr-`) approved without a grant that allowed this operation, once (docs/approvals.md).
+             *     Absent on every other consultation.
+             */
+            approval_id?: string;
             /** @description `<tenant_id>:<epoch>` */
             signing_kid: string;
             signing_epoch: string;
@@ -698,7 +749,10 @@ export interface components {
             consultation_id: string;
             /** @description The consultation's dominating rule (the list's dominating_rule_id filter). */
             dominating_rule_id: string | null;
-            /** @description Principal ids and `role-` ids: the union of the triggering rules' deciders. Empty: any principal holding `approve`. */
+            /**
+             * @description Principal ids and `role-` ids: the union of the triggering rules' deciders. Empty: any principal
+             *     holding `approve` or `admin`. The requester never decides its own approval, listed or not.
+             */
             candidate_deciders: string[];
             /** @description null while pending */
             decider: string | null;
@@ -709,6 +763,15 @@ export interface components {
             decided_at: string | null;
             /** @description Present when approved with a grant. */
             grants?: components["schemas"]["ApprovalGrant"][];
+            /**
+             * @description Approved without a grant: until then (ISO 8601) the requester's next check of exactly the approved
+             *     operation is allowed, once. null otherwise.
+             */
+            authorizes_until?: string | null;
+            /** @description The consultation that used the one-shot approval; null until then. */
+            consumed_by?: string | null;
+            /** @description ISO 8601; when it was used. */
+            consumed_at?: string | null;
         };
         CreateApprovalBody: {
             /** @description A consultation of this tenant whose verdict was approval_required. */
@@ -886,6 +949,10 @@ export interface operations {
             };
             header?: never;
             path: {
+                /**
+                 * @description The tenant's slug, or its id (`tnt-…`, as in a verdict's kid). A `tnt-` value
+                 *     is an id first; only when no tenant has that id is it read as a slug.
+                 */
                 tenant_slug: string;
             };
             cookie?: never;
@@ -912,6 +979,72 @@ export interface operations {
             };
             /** @description no_keys_configured */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    OpenSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Opened; the cookie is in Set-Cookie */
+            201: {
+                headers: {
+                    "Set-Cookie": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionCreated"];
+                };
+            };
+            /** @description missing_credentials, invalid_credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description principal_deactivated, insufficient_permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    EndSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ended */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description missing_credentials, invalid_credentials */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
