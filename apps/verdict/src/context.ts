@@ -135,7 +135,7 @@ export async function createVerdictContext(config: VerdictConfig, logger: Logger
       logger,
       issuer: config.VERDICT_ISSUER,
       sessionTtlSeconds: config.RESOLVE_SESSION_TTL_S,
-      oneShots: approvals.repository,
+      oneShots: approvals.oneShots,
     }),
     consultationsService: new ConsultationsService(consultations),
     ruleVersions: new RuleVersionsService(registry),

@@ -11,6 +11,15 @@ export interface ApprovalFilter {
   dominating_rule_id?: string;
 }
 
+/** A one-shot approval as the check needs it. */
+export interface OneShotRow {
+  id: string;
+  requester: string;
+  operation_hash: string;
+  authorizes_until_ms: number;
+  rule_ids: string[];
+}
+
 export interface ApprovalPosition {
   requested_at: Date;
   id: string;
@@ -98,19 +107,23 @@ export class ApprovalRepository {
   }
 
   /**
-   * The one-shot approval (approved without a grant, unconsumed, still valid at `now`) of this
-   * caller for this operation, oldest decision first; null when there is none.
+   * The tenant's one-shot approvals (approved without a grant, unconsumed, still valid at `now`),
+   * oldest decision first, at most `limit`.
    */
-  async findOneShot(tenantId: string, requester: string, operationHash: string, now: Date): Promise<{ id: string; rule_ids: string[] } | null> {
-    const { rows } = await this.pool.query<{ id: string; body: Approval }>(
-      `SELECT id, body FROM approvals
-       WHERE tenant_id = $1 AND requester = $2 AND operation_hash = $3 AND authorizes_until IS NOT NULL AND consumed_by IS NULL
-         AND status = 'approved' AND authorizes_until > $4
-       ORDER BY decided_at, id LIMIT 1`,
-      [tenantId, requester, operationHash, now],
+  async listOneShots(tenantId: string, now: Date, limit: number): Promise<OneShotRow[]> {
+    const { rows } = await this.pool.query<{ id: string; requester: string; operation_hash: string; authorizes_until: Date; triggers: Approval['triggers'] }>(
+      `SELECT id, requester, operation_hash, authorizes_until, body->'triggers' AS triggers FROM approvals
+       WHERE tenant_id = $1 AND authorizes_until IS NOT NULL AND consumed_by IS NULL AND status = 'approved' AND authorizes_until > $2
+       ORDER BY decided_at, id LIMIT $3`,
+      [tenantId, now, limit],
     );
-    const row = rows[0];
-    return row ? { id: row.id, rule_ids: row.body.triggers.map((t) => t.rule_id) } : null;
+    return rows.map((r) => ({
+      id: r.id,
+      requester: r.requester,
+      operation_hash: r.operation_hash,
+      authorizes_until_ms: r.authorizes_until.getTime(),
+      rule_ids: (r.triggers ?? []).map((t) => t.rule_id),
+    }));
   }
 
   /**

@@ -5,6 +5,7 @@ import type { ConsultationRepository } from '../consultations/consultation.repos
 import type { SnapshotStore } from '../snapshot/snapshot-store';
 import { ApprovalRepository } from './approval.repository';
 import { ApprovalsService } from './approvals.service';
+import { OneShotIndex } from './one-shot-index';
 import { ApprovalOutboxRelay } from './outbox-relay';
 import { ApprovalRegistryCalls } from './registry-calls';
 
@@ -18,8 +19,9 @@ export function createApprovals(deps: {
   pool: Pool;
   consultations: ConsultationRepository;
   snapshots: SnapshotStore;
-}): { service: ApprovalsService; repository: ApprovalRepository; relay: ApprovalOutboxRelay; stop(): Promise<void> } {
+}): { service: ApprovalsService; oneShots: OneShotIndex; relay: ApprovalOutboxRelay; stop(): Promise<void> } {
   const repo = new ApprovalRepository(deps.pool);
+  const oneShots = new OneShotIndex(repo);
   const registry = new ApprovalRegistryCalls(deps.config.REGISTRY_URL, deps.config.INTERNAL_TOKEN);
   const relay = new ApprovalOutboxRelay(repo, registry, deps.logger);
   const service = new ApprovalsService({
@@ -30,7 +32,8 @@ export function createApprovals(deps: {
     logger: deps.logger,
     onEnqueued: () => relay.kick(),
     validitySeconds: deps.config.APPROVAL_VALIDITY_SECONDS,
+    onDecided: (tenantId) => oneShots.invalidate(tenantId),
   });
   relay.start();
-  return { service, repository: repo, relay, stop: () => relay.stop() };
+  return { service, oneShots, relay, stop: () => relay.stop() };
 }

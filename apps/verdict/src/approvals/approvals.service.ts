@@ -35,6 +35,8 @@ export class ApprovalsService {
       onEnqueued?: () => void;
       /** How long an approval approved without a grant allows its operation (APPROVAL_VALIDITY_SECONDS). */
       validitySeconds: number;
+      /** Called after a decision committed (the check's list of one-shot approvals is read again). */
+      onDecided?: (tenantId: string) => void;
     },
   ) {}
 
@@ -145,6 +147,7 @@ export class ApprovalsService {
       return next;
     });
     this.deps.onEnqueued?.();
+    this.deps.onDecided?.(tenantId);
     if (result.grants?.length) {
       // The registry also announces the override on Redis; refreshing here narrows the window in
       // which this replica still answers approval_required (any revision is "newer" than held).
