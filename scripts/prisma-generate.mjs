@@ -1,5 +1,5 @@
 // Generates the Prisma client of every service, offline: `prisma generate` never runs the schema
-// engine, so a stub binary stands in for the one the CLI would otherwise download (INFRA-NOTES.md).
+// engine, so a stub binary stands in for the one the CLI would otherwise download (docs/development.md).
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm start`: the embedded default (DESIGN.md section 2). Bundles the apps and the orchestrator, then runs the
+// `npm start`: the embedded default (README.md "Configuration"). Bundles the apps and the orchestrator, then runs the
 // orchestrator (libs/devstack/src/cli.ts), which starts PostgreSQL, Redis, the three services and the worker, waits
 // until they are ready and prints their URLs and the admin key. Ctrl-C stops everything. Data lives in .data/.
 // See libs/devstack/src/cli.ts for the environment variables it honours.

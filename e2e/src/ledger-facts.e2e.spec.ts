@@ -7,7 +7,7 @@ const GENESIS = `sha256:${'0'.repeat(64)}`;
 const GENEROUS = { rate_limit: { tier: 'enterprise', requests_per_minute: 1_000_000, burst: 100_000 } };
 
 /**
- * fact_hash recomputed independently of the service (DESIGN.md section 8, docs/ledger-formats.md):
+ * fact_hash recomputed independently of the service (docs/ledger-formats.md):
  * the RFC 8785 text written out by hand for these flat payloads, hashed with node:crypto.
  */
 function expectedFactHash(f: { fact_id: string; stream_id: string; tenant_id: string; actor: string; sealed_at_ms: number; prev_hash: string }, payloadJcs: string) {

@@ -5,7 +5,7 @@ import { createLedgerTenant, ledgerClient, rawRequest, startLedgerStack, type Le
 const GENEROUS = { rate_limit: { tier: 'enterprise', requests_per_minute: 1_000_000, burst: 100_000 } };
 
 /**
- * "No silent bypass" (DESIGN.md section 10): PostgreSQL cannot store U+0000, so the ledger refuses it
+ * "No silent bypass" (docs/ledger-formats.md): PostgreSQL cannot store U+0000, so the ledger refuses it
  * with 400 before a seal joins a group commit, and one caller's bad seal never fails the seals of
  * other callers that would have shared its statement. Through HTTP, on both doors of the seal: the
  * fast lane (plain JSON) and the general express/tsoa path (gzip bodies, which the lane leaves to it).

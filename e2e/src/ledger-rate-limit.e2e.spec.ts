@@ -14,7 +14,7 @@ async function deadPort(): Promise<number> {
   return port;
 }
 
-describe('ledger rate limits (Document 3 "Limits", DESIGN.md sections 8 and 10)', () => {
+describe('ledger rate limits (Document 3 "Limits", docs/ledger-formats.md)', () => {
   let stack: LedgerStack;
 
   beforeAll(async () => {

@@ -5,7 +5,7 @@ import { createVerdictTenant, startVerdictStack, verdictApi, within, type Verdic
 const POISON = 'e2e.poison';
 
 /**
- * DESIGN.md section 10: one request's bad row never fails another request. The consultation group
+ * docs/verdicts.md "Overrides": one request's bad row never fails another request. The consultation group
  * commit shares one INSERT among the checks arriving together; a row the database refuses must fail
  * only its own check.
  */

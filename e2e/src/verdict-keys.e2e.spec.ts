@@ -144,7 +144,7 @@ describe('verdict signing keys and JWKS', () => {
     expect(verifies(jws, keys[0])).toBe(true);
   });
 
-  it('publishes the same key set by tenant id (DESIGN.md section 10), 404 tenant_not_found for neither id nor slug', async () => {
+  it('publishes the same key set by tenant id (docs/verdicts.md "Signing keys"), 404 tenant_not_found for neither id nor slug', async () => {
     const bySlug = await anonymous().get(`/v1/tenants/${t.slug}/jwks`).expect(200);
     const byId = await anonymous().get(`/v1/tenants/${t.id}/jwks`).expect(200);
     expectConforms(byId, 'get', '/v1/tenants/{tenant_slug}/jwks');

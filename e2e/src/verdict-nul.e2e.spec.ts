@@ -9,7 +9,7 @@ interface Answer {
 }
 
 /**
- * DESIGN.md section 10: U+0000 (and a lone surrogate) is refused wherever it occurs, on every route,
+ * docs/verdicts.md "Errors": U+0000 (and a lone surrogate) is refused wherever it occurs, on every route,
  * with 400 validation_failed naming the field, before anything is evaluated or stored.
  */
 describe('strings PostgreSQL cannot store', () => {

@@ -1,7 +1,7 @@
 import { createVerdictTenant, registryApi, startVerdictStack, verdictApi, within, type VerdictStack, type VerdictTenant } from './verdict-harness';
 
 /**
- * The gateway's snapshot of the registry (DESIGN.md section 1): checks on a fresh snapshot make no
+ * The gateway's snapshot of the registry (README.md "Architecture"): checks on a fresh snapshot make no
  * network call to the registry, and a change in the registry is seen within a second. The gateway
  * reaches the registry through a proxy that counts requests and can play dead.
  */

@@ -5,7 +5,7 @@ import { findFreePort, startRedis, type RedisHandle } from '@arbiter/devstack';
 import { eventually, rigApi, startWebhookRig, type WebhookRig } from './webhooks-harness';
 
 /**
- * DESIGN.md section 1: "A Redis outage delays notifications; it never loses them." A dedicated
+ * README.md "Architecture": "A Redis outage delays notifications; it never loses them." A dedicated
  * redis-server (not the shared test one) is stopped and started again on the same port; the
  * registry and the worker use only it.
  */

@@ -1,6 +1,6 @@
-// Enforces the Nx module boundaries by project tags (STYLE.md: apps import libs, libs never import
+// Enforces the Nx module boundaries by project tags (docs/development.md "Conventions": apps import libs, libs never import
 // apps, one app never imports another). The @nx/eslint-plugin has no release for this Nx version
-// (INFRA-NOTES.md), so this small rule does the same job from each project's package.json tags.
+// (docs/development.md), so this small rule does the same job from each project's package.json tags.
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');

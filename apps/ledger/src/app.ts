@@ -18,7 +18,7 @@ export function buildLedgerApp(ctx: LedgerContext): Express {
     fastLanes: [sealLane(ctx)],
     readiness: [migrationsCurrentCheck(ctx.pool, ledgerMigrationsDir()), { name: 'redis', check: async () => void (await ctx.redis.ping()) }],
     // Every response but the orchestrators' /livez, /readyz and the /metrics scrape (registered
-    // ahead of `before`) carries the rate-limit headers (DESIGN.md section 10).
+    // ahead of `before`) carries the rate-limit headers (docs/ledger-formats.md).
     before: (app) => app.use(rateLimitMiddleware(ctx.authenticator, ctx.rateLimiter)),
     routes: (app) => {
       // Served here rather than by createServiceApp's `openapi` option, which registers them ahead

@@ -6,7 +6,7 @@ import { PrismaClient } from './generated/prisma/client';
 import { ledgerConfigSchema } from './config';
 import { SigningKeysService } from './services/signing-keys.service';
 
-// Operator commands of the ledger (DESIGN.md section 5: rotation is an admin endpoint and a CLI
+// Operator commands of the ledger (docs/ledger-formats.md: rotation is an admin endpoint and a CLI
 // command). Works on the database directly, so it needs only DATABASE_URL_LEDGER and
 // KEY_ENCRYPTION_KEY; running services pick the new key up at their next bundle. It imports
 // no HTTP code, so it starts in a fraction of the service's time.

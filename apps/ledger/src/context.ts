@@ -46,7 +46,7 @@ export async function createLedgerContext(config: LedgerConfig, logger: Logger):
   const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1 });
   redis.on('error', (err) => logger.debug({ err }, 'redis error'));
   // The rate limiter's own connection fails fast instead of queueing while Redis is away
-  // (INFRA-NOTES.md): a request must not wait for Redis to come back.
+  // (docs/development.md): a request must not wait for Redis to come back.
   const limiterRedis = new Redis(config.REDIS_URL, {
     enableOfflineQueue: false,
     // Every request asks the bucket: commands of concurrent requests share one write to Redis.

@@ -80,7 +80,7 @@ describe(SealQueue.name, () => {
       expect(fresh).toMatchObject({ created: true, fact: { seq: 2, parent_fact_id: first.fact.fact_id } });
     });
 
-    // DESIGN.md section 10: one request's bad row never fails another. The rows here fail in the
+    // docs/ledger-formats.md: one request's bad row never fails another. The rows here fail in the
     // database itself (HTTP validation would refuse them earlier): a payload text that is not JSON
     // (22P02), a NUL byte in a text column (22021), and a CHECK constraint this test database adds
     // (23514, not the caller's data: a server error).

@@ -16,7 +16,7 @@ function nested(depth: number, leaf: unknown): unknown {
 }
 
 /**
- * U+0000 (DESIGN.md section 10): PostgreSQL cannot store it, so every string of a body (key or
+ * U+0000 (docs/registry.md): PostgreSQL cannot store it, so every string of a body (key or
  * value, at any depth), the path and the query are refused with a 400 `{detail}` naming the field,
  * on /api/v1 and /internal/v1 alike, before anything reaches the database.
  */

@@ -12,7 +12,7 @@ describe('registry OpenAPI document', () => {
     },
   );
 
-  it('documents the machine-readable rule fields of DESIGN.md section 6 on rules and their versions', () => {
+  it('documents the machine-readable rule fields of docs/verdicts.md on rules and their versions', () => {
     for (const name of ['Rule', 'RuleVersion', 'RuleBody']) {
       expect(Object.keys(schemas[name].properties ?? {})).toEqual(
         expect.arrayContaining(['directive', 'severity', 'verdict', 'applies_to', 'conditions', 'condition_mode', 'requires', 'deciders', 'priority']),

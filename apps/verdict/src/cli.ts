@@ -9,7 +9,7 @@ import { verdictConfigSchema } from './config';
 import { publishKeysChanged } from './events/change-feed';
 import { VerdictKeys } from './keys/verdict-keys';
 
-// Operator commands of the verdict gateway (DESIGN.md section 5: rotation is an admin endpoint and a
+// Operator commands of the verdict gateway (docs/verdicts.md "Signing keys": rotation is an admin endpoint and a
 // CLI command). They work on the database directly, so they need DATABASE_URL_VERDICT and
 // KEY_ENCRYPTION_KEY; with REDIS_URL set, running replicas are told at once (otherwise they switch
 // within 10 s, the signer cache lifetime).

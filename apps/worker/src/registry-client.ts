@@ -20,7 +20,7 @@ export class RegistryCallError extends Error {
 }
 
 /**
- * The worker's client of the registry's internal API (DESIGN.md section 1: service token,
+ * The worker's client of the registry's internal API (README.md "Architecture": service token,
  * `X-Internal-Token`). The worker holds no database URL and no key: the registry claims, signs,
  * sends and records; the worker decides when, through BullMQ.
  */

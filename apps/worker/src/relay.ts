@@ -11,7 +11,7 @@ export interface RelayPass {
 }
 
 /**
- * The outbox relay (DESIGN.md section 1; ADR 0005): a loop in every worker process. Each pass asks
+ * The outbox relay (README.md "Architecture"; ADR 0005): a loop in every worker process. Each pass asks
  * the registry to fan its outbox out and lease the due deliveries (FOR UPDATE SKIP LOCKED there,
  * so several workers take disjoint sets), then enqueues one `webhook.v1.deliver` job per
  * delivery attempt under the id `<delivery_id>.<attempt>` (a second enqueue of the same attempt

@@ -2,7 +2,7 @@ import { createHash, hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 const KEY_FORMAT = /^ak-[0-9a-f]{64}$/;
 
-/** `ak-` + 32 random bytes in hex (DESIGN.md section 3). */
+/** `ak-` + 32 random bytes in hex (docs/identity.md). */
 export function generateApiKey(): string {
   return `ak-${randomBytes(32).toString('hex')}`;
 }

@@ -14,7 +14,7 @@ export interface AuthErrors {
   unavailable(): AppError;
 }
 
-/** Registry: `Authorization: Bearer <key>`; verdict and ledger: `X-API-Key: <key>` (DESIGN.md section 3). */
+/** Registry: `Authorization: Bearer <key>`; verdict and ledger: `X-API-Key: <key>` (docs/identity.md). */
 export type CredentialSource = 'bearer' | 'x-api-key';
 
 export function credentialFrom(headers: IncomingHttpHeaders, source: CredentialSource): string | undefined {

@@ -1,4 +1,4 @@
-/** Permissions (DESIGN.md section 3). */
+/** Permissions (docs/identity.md). */
 export const PERMISSIONS = [
   'read',
   'write',

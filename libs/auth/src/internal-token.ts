@@ -5,7 +5,7 @@ import { INTERNAL_TOKEN_HEADER } from './introspection';
 
 /**
  * Guards `/internal/v1`: only a caller holding the shared service token passes (compared in
- * constant time); tenant API keys never do (DESIGN.md section 1).
+ * constant time); tenant API keys never do (README.md "Architecture").
  */
 export function internalTokenGuard(token: string, unauthorized: () => AppError) {
   return (req: Request, _res: Response, next: NextFunction) => {

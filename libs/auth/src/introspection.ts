@@ -13,7 +13,7 @@ export class IntrospectionError extends Error {
 }
 
 /**
- * Resolves keys through the registry's internal introspection endpoint (DESIGN.md section 3).
+ * Resolves keys through the registry's internal introspection endpoint (docs/identity.md).
  * Only the key's hash crosses the wire.
  */
 export class IntrospectionClient implements KeyResolver {

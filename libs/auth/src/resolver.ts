@@ -6,7 +6,7 @@ export interface KeyResolver {
 }
 
 export interface CacheOptions {
-  /** Lifetime of a positive entry; at most 30 s (DESIGN.md section 3). */
+  /** Lifetime of a positive entry; at most 30 s (docs/identity.md). */
   ttlMs?: number;
   /** Lifetime of a negative entry (an unknown key), kept short so new keys work at once. */
   negativeTtlMs?: number;

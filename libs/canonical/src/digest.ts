@@ -1,7 +1,7 @@
 import { hash } from 'node:crypto';
 import { canonicalJson } from './canonical-json';
 
-/** The `sha256:<64 lowercase hex>` form every hash of the system is written in (DESIGN.md section 4). */
+/** The `sha256:<64 lowercase hex>` form every hash of the system is written in (docs/verdicts.md "Hashes and the signed verdict"). */
 export type Digest = `sha256:${string}`;
 
 const DIGEST_PATTERN = /^sha256:[0-9a-f]{64}$/;

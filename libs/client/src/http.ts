@@ -18,7 +18,7 @@ export interface ServiceClientOptions {
   headers?: Record<string, string>;
 }
 
-/** An openapi-fetch client for one service, authenticated as that service expects (DESIGN.md section 3). */
+/** An openapi-fetch client for one service, authenticated as that service expects (docs/identity.md). */
 export function createServiceClient<Paths extends object>(service: ServiceName, opts: ServiceClientOptions): Client<Paths> {
   const auth: Record<string, string> = {};
   if (opts.apiKey) {

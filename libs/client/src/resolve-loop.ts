@@ -1,6 +1,6 @@
 // Document 1's caller loop for resolve: "call resolve; if incomplete, obtain each required field and
 // add it to the context as a Fact; repeat until complete or until the round cap is hit." The session
-// (resolve_session_id, DESIGN.md section 6) is sent back so that only the new facts travel each round.
+// (resolve_session_id, docs/verdicts.md) is sent back so that only the new facts travel each round.
 import { canonicalJson } from '@arbiter/canonical';
 import { ResolveLoopError } from './errors';
 import { checkFact, type FactProblem } from './requirements';

@@ -58,5 +58,5 @@ export type CreateApprovalBody = V['CreateApprovalBody'];
 export type DecideApprovalBody = V['DecisionBody'];
 export type ApprovalListQuery = NonNullable<VerdictOperations['ListApprovals']['parameters']['query']>;
 
-/** Rotation modes of every service's signing keys (DESIGN.md section 5). */
+/** Rotation modes of every service's signing keys (docs/verdicts.md "Signing keys"). */
 export type RotationMode = 'scheduled' | 'emergency';

@@ -6,7 +6,7 @@ import { VerdictVerificationError } from './errors';
 import { assertKeySet, remoteJwks, StaticJwks, type JwksSource } from './jwks';
 import type { KeySet, VerificationKey } from './types';
 
-/** The claims of a signed verdict (DESIGN.md section 5; docs/verdicts.md "Hashes and the signed verdict"). */
+/** The claims of a signed verdict (docs/verdicts.md "Hashes and the signed verdict"). */
 export interface VerdictClaims {
   iss: string;
   /** The calling principal. */
@@ -130,7 +130,7 @@ export async function verifyVerdict(jws: string, opts: VerifyVerdictOptions): Pr
   }
   const claims = decodeClaims(payload, kid);
 
-  // kid is <tenant_id>:<epoch> (DESIGN.md section 5): a key of another tenant cannot vouch for this one.
+  // kid is <tenant_id>:<epoch> (docs/verdicts.md "Signing keys"): a key of another tenant cannot vouch for this one.
   if (!kid.startsWith(`${claims.tenant_id}:`)) throw new VerdictVerificationError('tenant_mismatch', `kid ${kid} does not belong to tenant ${claims.tenant_id}`, { kid, claims });
   if (opts.tenantId && claims.tenant_id !== opts.tenantId) {
     throw new VerdictVerificationError('tenant_mismatch', `the verdict belongs to tenant ${claims.tenant_id}, not ${opts.tenantId}`, { kid, claims });

@@ -75,7 +75,7 @@ export function verdictClaims(overrides: Record<string, unknown> = {}, now = Dat
   };
 }
 
-/** A consultation record with its hashes and signed verdict computed as DESIGN.md section 4 says. */
+/** A consultation record with its hashes and signed verdict computed as docs/verdicts.md "Hashes and the signed verdict" says. */
 export function makeConsultation(key: TestKey, overrides: Record<string, unknown> = {}, now = Date.now()): Record<string, unknown> {
   const requestedAt = new Date(now).toISOString();
   const record: Record<string, unknown> = {

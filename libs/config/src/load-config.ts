@@ -1,6 +1,6 @@
 /**
  * Env is parsed once at start by a small schema per app; a bad value stops the start
- * with a message naming the variable (STYLE.md, DESIGN.md section 2).
+ * with a message naming the variable (docs/development.md "Conventions", README.md "Configuration").
  */
 export interface FieldSpec<T> {
   parse(raw: string): T;

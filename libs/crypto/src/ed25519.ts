@@ -5,7 +5,7 @@ import { base64ToBytes, bytesToBase64, bytesToBase64Url, toBytes } from './encod
 import { CryptoError } from './errors';
 
 // Ledger bundles are signed with Ed25519 (RFC 8032) over the canonical JSON of the bundle
-// (DESIGN.md section 5). Ed25519 is deterministic: @noble/ed25519 and node:crypto produce the
+// (docs/verdicts.md "Signing keys"). Ed25519 is deterministic: @noble/ed25519 and node:crypto produce the
 // same bytes for the same key and message (checked in ed25519.spec.ts).
 
 // @noble/ed25519 v3's synchronous API needs a SHA-512 implementation wired in once.
@@ -53,7 +53,7 @@ export function ed25519Verify(signature: Uint8Array, message: Uint8Array | strin
   }
 }
 
-/** Standard base64 of a key or signature, the form the ledger publishes (DESIGN.md section 5). */
+/** Standard base64 of a key or signature, the form the ledger publishes (docs/verdicts.md "Signing keys"). */
 export function ed25519ToBase64(bytes: Uint8Array): string {
   return bytesToBase64(bytes);
 }

@@ -2,7 +2,7 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { base64UrlToBytes } from './encoding';
 import { CryptoError } from './errors';
 
-// Private keys are stored encrypted with AES-256-GCM under KEY_ENCRYPTION_KEY (DESIGN.md section 5).
+// Private keys are stored encrypted with AES-256-GCM under KEY_ENCRYPTION_KEY (docs/verdicts.md "Signing keys").
 // Blob format, self-describing so the scheme can change later: v1.<iv>.<tag>.<ciphertext>, each part
 // base64url without padding; 12-byte random IV (NIST SP 800-38D section 8.2.2), 16-byte tag.
 // The optional AAD binds a blob to its context (e.g. the kid), so a stored private key cannot be

@@ -3,7 +3,7 @@ import { CompactSign, compactVerify, errors as joseErrors, importJWK, type JWK, 
 import { CryptoError } from './errors';
 
 // Verdicts are compact JWS with ES256 (RFC 7515, RFC 7518 section 3.4) and kid = <tenant_id>:<epoch>
-// (DESIGN.md section 5, verdict-service.md "Signed verdict").
+// (docs/verdicts.md "Signing keys", verdict-service.md "Signed verdict").
 
 export type { JWK } from 'jose';
 
@@ -34,7 +34,7 @@ export function generateEs256KeyPair(): Es256KeyPair {
 
 /**
  * The hot-path signer: node:crypto with a KeyObject made once (importing per call is 10-15x
- * slower, and jose's WebCrypto path about half as fast; INFRA-NOTES "Crypto"). ECDSA output is
+ * slower, and jose's WebCrypto path about half as fast; docs/development.md "Crypto costs"). ECDSA output is
  * requested as r||s (`ieee-p1363`), the JWS form of RFC 7518 section 3.4, not DER. The header
  * segment is encoded once. Interoperability with jose is proven in es256.spec.ts.
  */

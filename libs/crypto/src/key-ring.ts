@@ -1,7 +1,7 @@
 import type { JWK } from 'jose';
 import { CryptoError } from './errors';
 
-// Epoch key rings (DESIGN.md section 5; verdict-service.md "Versioning"). Pure functions over key
+// Epoch key rings (docs/verdicts.md "Signing keys"; verdict-service.md "Versioning"). Pure functions over key
 // records: no storage, no clock (the caller passes `now`), no key material generation. The same
 // model serves verdict keys (owner = tenant id) and service keys (owner = e.g. 'ledger').
 //

@@ -13,7 +13,7 @@ import {
 import { catchCryptoError } from './test-helpers';
 
 const ITERATIONS = 50;
-// The webhook signing input of DESIGN.md section 5: `<timestamp>.<raw body>`.
+// The webhook signing input of docs/verdicts.md "Signing keys": `<timestamp>.<raw body>`.
 const webhookInput = (i: number) => `${1767225600 + i}.{"event":"approval.requested","n":${i}}`;
 
 /** A node:crypto P-256 key pair with its public key as uncompressed SEC1 bytes. */

@@ -4,7 +4,7 @@ import { base64UrlToBytes, bytesToBase64Url, bytesToHex, hexToBytes, toBytes } f
 import { CryptoError } from './errors';
 
 // Webhooks are signed with ECDSA P-256 over SHA-256 of `<timestamp>.<raw body>`, the signature
-// written as hex of the 64-byte r||s form (DESIGN.md section 5). That is exactly what
+// written as hex of the 64-byte r||s form (docs/verdicts.md "Signing keys"). That is exactly what
 // node:crypto / OpenSSL / WebCrypto verify with `verify('sha256', msg, {key, dsaEncoding:
 // 'ieee-p1363'}, sig)`, so receivers need no special library.
 
@@ -49,7 +49,7 @@ export function p256SignHex(message: Uint8Array | string, privateKey: Uint8Array
 /**
  * True when sigHex (128 hex digits, r||s) is a valid ECDSA-SHA256 signature of message.
  * `lowS: false`: noble rejects high-S signatures by default, which are valid ECDSA and what
- * node:crypto, OpenSSL and jose produce about half the time (INFRA-NOTES "Crypto").
+ * node:crypto, OpenSSL and jose produce about half the time (docs/development.md "Crypto costs").
  * The public key may be compressed (33 bytes) or uncompressed (65 bytes); one that is not a
  * point of P-256 throws invalid_key, a bad signature only gives false.
  */

@@ -2,7 +2,7 @@
  * Group commit: callers hand in rows and are answered only after the batch holding their row has
  * committed, so a response never gets ahead of durability. No artificial delay: the first row
  * goes out at once; rows arriving while batches are in flight form the next batch, which grows
- * with load (INFRA-NOTES: one INSERT per request caps throughput; batching lifts it).
+ * with load (docs/development.md: one INSERT per request caps throughput; batching lifts it).
  */
 export interface GroupCommitOptions {
   /** Largest batch written at once. */

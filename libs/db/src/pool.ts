@@ -21,7 +21,7 @@ export function createPool(opts: DatabaseOptions): Pool {
   return pool;
 }
 
-/** Prisma 7 runs through the pg driver adapter: no engine binary, nothing downloaded (INFRA-NOTES). */
+/** Prisma 7 runs through the pg driver adapter: no engine binary, nothing downloaded (docs/development.md). */
 export function createPrismaClient<T>(Ctor: new (options: { adapter: PrismaPg }) => T, pool: Pool): T {
   return new Ctor({ adapter: new PrismaPg(pool) });
 }

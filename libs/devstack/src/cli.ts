@@ -3,7 +3,7 @@ import { DevstackError } from './errors';
 import { defaultApps, formatBanner, RunningStack, startStack } from './stack';
 
 /**
- * `npm start`: the embedded default of DESIGN.md section 2. scripts/start.mjs bundles the apps and this file (to
+ * `npm start`: the embedded default of README.md "Configuration". scripts/start.mjs bundles the apps and this file (to
  * dist/devstack/cli.js), then runs it. Everything it does lives in stack.ts, which is tested; this file only wires
  * the process: output, signals and exit codes.
  *

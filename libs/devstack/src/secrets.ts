@@ -3,11 +3,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { DevstackError } from './errors';
 
-/** The secrets the embedded default generates once and keeps under .data/ (DESIGN.md section 2). */
+/** The secrets the embedded default generates once and keeps under .data/ (README.md "Configuration"). */
 export interface StackSecrets {
   /** Service-to-service shared secret. */
   INTERNAL_TOKEN: string;
-  /** base64 of 32 random bytes: AES-256-GCM key for private keys at rest (DESIGN.md section 5). */
+  /** base64 of 32 random bytes: AES-256-GCM key for private keys at rest (docs/verdicts.md "Signing keys"). */
   KEY_ENCRYPTION_KEY: string;
   /** ak-<64 hex>: the platform admin key the registry ensures at start. */
   BOOTSTRAP_ADMIN_KEY: string;

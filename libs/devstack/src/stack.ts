@@ -18,7 +18,7 @@ import { RedisHandle, startRedis } from './redis';
 import { LoadedSecrets, loadOrCreateSecrets } from './secrets';
 
 /**
- * The embedded default of DESIGN.md section 2: one PostgreSQL (three databases), one Redis, the three services and
+ * The embedded default of README.md "Configuration": one PostgreSQL (three databases), one Redis, the three services and
  * the worker, each service awaited on GET /readyz. External servers replace the embedded ones through
  * DATABASE_URL_<SERVICE> and REDIS_URL.
  */

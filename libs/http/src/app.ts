@@ -14,7 +14,7 @@ export interface ServiceAppOptions {
   service: string;
   dialect: ErrorDialect;
   logger: Logger;
-  /** JSON body limit (bytes or a string such as '1mb'); DESIGN.md section 9 default 1 MiB. */
+  /** JSON body limit (bytes or a string such as '1mb'); docs/verdicts.md "Errors" default 1 MiB. */
   bodyLimit?: string | number;
   /** The committed OpenAPI document, served at /openapi.json and rendered at /docs. */
   openapi?: object;

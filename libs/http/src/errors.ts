@@ -32,7 +32,7 @@ export interface FieldProblem {
 
 /**
  * How a service speaks errors: each of the three documents has its own body shape and codes
- * (DESIGN.md section 9). A dialect turns a generic problem into an AppError and renders bodies.
+ * (docs/verdicts.md "Errors"). A dialect turns a generic problem into an AppError and renders bodies.
  */
 export interface ErrorDialect {
   problem(kind: ProblemKind, message: string, fields?: FieldProblem[]): AppError;

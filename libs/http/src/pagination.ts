@@ -1,6 +1,6 @@
 import { AppError } from './errors';
 
-/** Opaque list cursors (DESIGN.md section 9): base64url JSON, tampering gives a 400. */
+/** Opaque list cursors (docs/verdicts.md "Errors"): base64url JSON, tampering gives a 400. */
 export function encodeCursor(position: Record<string, unknown>): string {
   return Buffer.from(JSON.stringify(position), 'utf8').toString('base64url');
 }
@@ -16,7 +16,7 @@ export function decodeCursor<T extends Record<string, unknown>>(cursor: string |
   throw invalid();
 }
 
-/** limit: default 50, maximum 1000 (DESIGN.md section 9). */
+/** limit: default 50, maximum 1000 (docs/verdicts.md "Errors"). */
 export function parseLimit(limit: number | undefined, invalid: () => AppError, max = 1000, dflt = 50): number {
   if (limit === undefined) return dflt;
   if (!Number.isInteger(limit) || limit < 1 || limit > max) throw invalid();

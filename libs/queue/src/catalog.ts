@@ -2,7 +2,7 @@ import { defineJob } from './job';
 import { defineCatalog } from './job-catalog';
 
 /**
- * The project's job catalog (STYLE.md "Jobs"): every job the worker runs, with its queue,
+ * The project's job catalog (docs/development.md "Conventions"): every job the worker runs, with its queue,
  * payload schema and retry policy. apps/worker must register exactly one handler per name.
  */
 
@@ -55,7 +55,7 @@ export interface WebhookDeliverResult {
 /**
  * One attempt of one webhook delivery, run by the registry (which holds the signing key) at the
  * worker's request. The job id is `<delivery_id>.<attempt>`, so enqueueing an attempt twice adds
- * one job. The webhook's own retry schedule (at least 8 attempts over hours, DESIGN.md section 7)
+ * one job. The webhook's own retry schedule (at least 8 attempts over hours, docs/webhooks.md)
  * is kept by the registry in its database and each retry is a new job; this job's BullMQ retries
  * only cover the worker failing to reach the registry, and a retried job whose attempt already ran
  * is answered `skipped` by the registry, so it never sends twice.

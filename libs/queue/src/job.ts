@@ -4,7 +4,7 @@ import type { KeepJobs as BullKeepJobs } from 'bullmq';
 import { QueueError } from './errors';
 
 /**
- * Versioned job names, `<area>.v<N>.<verb>` (STYLE.md "Jobs"): a payload change that old
+ * Versioned job names, `<area>.v<N>.<verb>` (docs/development.md "Conventions"): a payload change that old
  * workers cannot read gets a new version, so jobs already queued keep their meaning.
  * snake_case words, like the event types (`rule.created`) and payload fields.
  */

@@ -11,7 +11,7 @@ interface RuntimeModel {
   dbName: string | null;
 }
 
-/** PostgreSQL types Prisma can map each scalar type to (INFRA-NOTES: migrations are hand-written). */
+/** PostgreSQL types Prisma can map each scalar type to (docs/development.md: migrations are hand-written). */
 const COMPATIBLE: Record<string, string[]> = {
   String: ['text', 'varchar', 'bpchar', 'uuid'],
   Int: ['int4', 'int2'],

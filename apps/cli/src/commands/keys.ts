@@ -1,4 +1,4 @@
-// `arbiter keys rotate <service>`: each service's rotation endpoint (DESIGN.md section 5). The old key
+// `arbiter keys rotate <service>`: each service's rotation endpoint (docs/verdicts.md "Signing keys"). The old key
 // stays published with not_after set, so everything it signed still verifies.
 import type { RotationMode } from '@arbiter/client';
 import type { CommandContext, ServiceFlags } from '../context';

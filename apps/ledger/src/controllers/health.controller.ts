@@ -7,7 +7,7 @@ import { refuseUnstorable } from '../http/unstorable';
 
 /**
  * Document 3 "Health check". Like every Document 3 endpoint it needs X-API-Key (any valid key,
- * no permission); orchestrators use /livez and /readyz, which need none (DESIGN.md section 8).
+ * no permission); orchestrators use /livez and /readyz, which need none (docs/ledger-formats.md).
  */
 @Middlewares(refuseUnstorable)
 @Route('health')

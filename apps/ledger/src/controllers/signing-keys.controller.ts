@@ -7,7 +7,7 @@ import type { ErrorBody } from '../models/errors';
 import type { KeyRotation, LedgerKeySet, RotateKeysBody } from '../models/ledger';
 import { refuseUnstorable } from '../http/unstorable';
 
-/** Public bundle verification keys (DESIGN.md section 5): no authentication, every key ever used. */
+/** Public bundle verification keys (docs/ledger-formats.md): no authentication, every key ever used. */
 @Middlewares(refuseUnstorable)
 @Route('.well-known')
 @Tags('Keys')

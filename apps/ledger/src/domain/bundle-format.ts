@@ -21,7 +21,7 @@ export interface UnsignedBundle {
 }
 
 /**
- * DESIGN.md section 5: Ed25519 over the UTF-8 bytes of the RFC 8785 JSON of the bundle without
+ * docs/ledger-formats.md: Ed25519 over the UTF-8 bytes of the RFC 8785 JSON of the bundle without
  * `signature`. key_id and signature_alg are inside, so neither can be swapped after signing.
  */
 export function bundleSigningInput(bundle: UnsignedBundle): string {

@@ -1,6 +1,6 @@
 import { canonicalJson, sha256Hex, ZERO_DIGEST } from '@arbiter/canonical';
 
-// DESIGN.md section 8, docs/ledger-formats.md "fact_hash": the hash of a fact is
+// docs/ledger-formats.md "fact_hash": the hash of a fact is
 //   "sha256:" + hex(SHA-256(UTF-8(JCS({actor, custom_payload, fact_id, prev_hash, sealed_at_ms, stream_id, tenant_id}))))
 // with JCS = RFC 8785. The first fact of a stream has prev_hash = GENESIS_PREV_HASH.
 

@@ -1,4 +1,4 @@
-// Strings PostgreSQL cannot store (DESIGN.md section 10, docs/ledger-formats.md "Limits and
+// Strings PostgreSQL cannot store (docs/ledger-formats.md "Limits and
 // validation"): U+0000, which `text` refuses outright and `json`/`jsonb` cannot turn back into text,
 // and lone UTF-16 surrogates, which have no UTF-8 form (RFC 3629 section 3) and no RFC 8785 form
 // (section 3.2.2.2). Pure functions; the HTTP doors (http/unstorable.ts, the seal lane) and

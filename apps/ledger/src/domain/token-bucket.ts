@@ -1,4 +1,4 @@
-// Token bucket (DESIGN.md section 8, Document 3 "Limits"): a bucket of `capacity` tokens (the
+// Token bucket (docs/ledger-formats.md, Document 3 "Limits"): a bucket of `capacity` tokens (the
 // burst) refilled continuously at `perMinute` tokens per minute; a request takes one token or is
 // refused. Pure arithmetic shared by the Redis script (services/rate-limiter.ts, which repeats it
 // in Lua) and the in-process fallback; token-bucket.spec.ts and rate-limit tests pin both.
@@ -53,7 +53,7 @@ export function decide(tokens: number, allowed: boolean, policy: BucketPolicy): 
 }
 
 /**
- * The response headers of a decision (DESIGN.md section 10, docs/ledger-formats.md "Rate limits"):
+ * The response headers of a decision (docs/ledger-formats.md "Rate limits"):
  * Limit = the tier's requests per minute, Remaining = whole tokens left, Reset = whole seconds until
  * the bucket is full (a delta, as Retry-After, so clients need no clock); the burst is in Policy.
  */

@@ -4,7 +4,7 @@ import { describeUnstorable, type Unstorable } from '../domain/storable';
 
 // Document 3 errors: {code, message, details?} with VALIDATION_ERROR 400, NOT_FOUND 404,
 // UNAUTHORIZED 401, INTERNAL_ERROR 500; plus FORBIDDEN 403 (a valid key that may not act) and
-// RATE_LIMITED 429 (DESIGN.md section 8). The ledger dialect of @arbiter/http renders them.
+// RATE_LIMITED 429 (docs/ledger-formats.md). The ledger dialect of @arbiter/http renders them.
 
 /** Document 3: 401 UNAUTHORIZED; a valid key that may not act gets 403 FORBIDDEN. */
 export const ledgerAuthErrors: AuthErrors = {

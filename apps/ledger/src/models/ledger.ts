@@ -1,5 +1,5 @@
 /**
- * Request and response shapes of Document 3 and of the gaps it leaves (DESIGN.md section 8);
+ * Request and response shapes of Document 3 and of the gaps it leaves (docs/ledger-formats.md);
  * tsoa validates requests and writes openapi.json from these. Formats: docs/ledger-formats.md.
  */
 

@@ -3,7 +3,7 @@ import type { StoredFact, StreamHead } from '../domain/chain';
 import { GENESIS_PREV_HASH } from '../domain/fact-hash';
 
 // Streams and facts through raw SQL on the shared pg pool: these are the seal, list and verify hot
-// paths, where Prisma costs about twice the CPU of pg per row (INFRA-NOTES.md; bench/ledger).
+// paths, where Prisma costs about twice the CPU of pg per row (docs/development.md; bench/ledger).
 // Tenant scoping is in the types: every read of a stream's facts takes an OwnedStream, and an
 // OwnedStream only comes from findStream(tenantId, ...), so a query without a tenant does not compile.
 

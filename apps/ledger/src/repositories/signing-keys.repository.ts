@@ -1,7 +1,7 @@
 import type { KeyRecord } from '@arbiter/crypto';
 import type { Prisma, PrismaClient, SigningKey as SigningKeyRow } from '../generated/prisma/client';
 
-/** The ledger's own key ring: owner_id 'ledger' in signing_keys (DESIGN.md section 5). */
+/** The ledger's own key ring: owner_id 'ledger' in signing_keys (docs/ledger-formats.md). */
 export const LEDGER_KEY_OWNER = 'ledger';
 export const ED25519_ALGORITHM = 'Ed25519';
 /** pg_advisory_xact_lock key serialising key creation and rotation across replicas ('LEDG'). */

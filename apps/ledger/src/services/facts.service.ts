@@ -22,7 +22,7 @@ export class FactsService {
   /**
    * Seals a fact; `created` is false when client_ref matched an earlier fact (answered with 200).
    * Everything the caller sent is checked here, before the seal joins a group commit, so that no
-   * request can fail the statement that carries other callers' seals (DESIGN.md section 10): both
+   * request can fail the statement that carries other callers' seals (docs/ledger-formats.md): both
    * doors (the seal lane and the tsoa route) lead here.
    */
   async seal(caller: Identity, streamId: string, body: SealFactBody): Promise<{ fact: Fact; created: boolean }> {

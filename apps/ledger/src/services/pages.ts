@@ -1,7 +1,7 @@
 import { decodeCursor, encodeCursor, parseLimit } from '@arbiter/http';
 import { validationError } from '../http/errors';
 
-/** DESIGN.md section 9 lists: limit (default 50, max 1000) and an opaque cursor. */
+/** docs/ledger-formats.md lists: limit (default 50, max 1000) and an opaque cursor. */
 export function readLimit(limit: number | undefined): number {
   return parseLimit(limit, () => validationError('limit must be an integer from 1 to 1000', 'limit'));
 }

@@ -69,7 +69,7 @@ export interface SealQueueOptions {
 }
 
 /**
- * Appends seals to streams with group commit (DESIGN.md section 8; INFRA-NOTES.md).
+ * Appends seals to streams with group commit (docs/ledger-formats.md; docs/development.md).
  *
  * Seals queue per stream. Whenever a flush slot is free, one flush takes the queued seals of every
  * stream not already being written (up to maxBatch) and appends them together: one commit (one WAL
@@ -164,8 +164,8 @@ export class SealQueue {
   }
 
   /**
-   * Appends the groups; when the statement fails, isolates the seal that failed it (DESIGN.md
-   * section 10: one request's bad row never fails another). A failure that a row's values can
+   * Appends the groups; when the statement fails, isolates the seal that failed it
+   * (docs/ledger-formats.md: one request's bad row never fails another). A failure that a row's values can
    * cause (rowFailure) splits the seals still waiting in two halves, in arrival order, and flushes
    * each half on its own, recursively: every half is chained afresh after the head the previous one
    * left, so the good seals are committed in their order and only the failing seal gets an error,
@@ -261,7 +261,7 @@ export class SealQueue {
       const heads = new Map((await this.repo.lockHeads(client, ids)).map((h) => [h.stream_id, h] as const));
       const missing = groups.filter((g) => !heads.has(g.streamId));
       if (missing.length) {
-        // DESIGN.md section 8: a stream belongs to the tenant of its first fact.
+        // docs/ledger-formats.md: a stream belongs to the tenant of its first fact.
         await this.repo.createStreams(client, missing.map((g) => ({ streamId: g.streamId, tenantId: g.batch[0].request.tenantId })), nowMs);
         for (const h of await this.repo.lockHeads(client, missing.map((g) => g.streamId))) heads.set(h.stream_id, h);
       }
@@ -298,7 +298,7 @@ export class SealQueue {
     const sealedHere = new Map<string, FactRecord>();
     const rows: NewFactRow[] = [];
     const outcomes = batch.map(({ request: r }): SealOutcome | AppError => {
-      // Another tenant's stream does not exist for this caller (DESIGN.md section 3).
+      // Another tenant's stream does not exist for this caller (docs/identity.md).
       if (r.tenantId !== owner) return notFound('Stream', streamId);
       const existing = r.clientRef ? (known.get(r.clientRef) ?? sealedHere.get(r.clientRef)) : undefined;
       if (existing) return { fact: existing, created: false };

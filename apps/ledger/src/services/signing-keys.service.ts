@@ -23,7 +23,7 @@ export interface BundleSigner {
 }
 
 /**
- * The ledger's Ed25519 key ring (no HTTP in here: the CLI uses it too) (DESIGN.md section 5): private halves encrypted at rest under
+ * The ledger's Ed25519 key ring (no HTTP in here: the CLI uses it too) (docs/ledger-formats.md): private halves encrypted at rest under
  * KEY_ENCRYPTION_KEY with the kid as AAD, rotation by epoch through @arbiter/crypto's planRotation,
  * retired keys kept and published forever so every bundle stays verifiable.
  */

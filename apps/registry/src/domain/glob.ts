@@ -1,5 +1,5 @@
 /**
- * Globs of a rule's `applies_to` (DESIGN.md section 6): `*` matches any run of characters
+ * Globs of a rule's `applies_to` (docs/verdicts.md): `*` matches any run of characters
  * (dots and slashes included), `?` exactly one; everything else is literal and case-sensitive,
  * and the whole value must match. The verdict gateway must use the same semantics.
  */
@@ -24,7 +24,7 @@ export function globMatches(glob: string, value: string): boolean {
   return globToRegExp(glob).test(value);
 }
 
-/** An absent list matches everything (DESIGN.md section 6: absent = all). */
+/** An absent list matches everything (docs/verdicts.md: absent = all). */
 export function anyGlobMatches(globs: readonly string[] | undefined, value: string): boolean {
   if (!globs) return true;
   return globs.some((g) => globMatches(g, value));

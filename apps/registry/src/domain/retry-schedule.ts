@@ -1,5 +1,5 @@
 /**
- * The webhook retry schedule (DESIGN.md section 7: exponential backoff, at least 8 attempts over
+ * The webhook retry schedule (docs/approvals.md: exponential backoff, at least 8 attempts over
  * hours). After failed attempt n (n = 1, 2, ...) the next one waits base * 2^(n-1), capped.
  * Deterministic on purpose: docs/webhooks.md prints the schedule a receiver can plan for.
  * With the defaults (8 attempts, base 2 min) the waits are 2, 4, 8, 16, 32, 64, 128 min:

@@ -1,7 +1,7 @@
 import type { AppliesTo, ConditionRow, Requirement, RuleBody } from '../models/rules';
 
 /**
- * Checks of a rule's machine-readable fields (DESIGN.md section 6) that a JSON schema cannot
+ * Checks of a rule's machine-readable fields (docs/verdicts.md) that a JSON schema cannot
  * express: the value each condition op needs, enum requirements with their values, bounds.
  * tsoa has already checked types, enums and patterns. Returns the problems (empty = valid).
  */

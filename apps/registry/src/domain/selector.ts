@@ -7,7 +7,7 @@ const MAX_VALUE_LENGTH = 500;
 
 /**
  * Problems of a selector (or an override's applies_to_scope) against the tenant's scope_schema
- * (DESIGN.md section 6). When the schema names fields, every field must be one of them, of its
+ * (docs/verdicts.md). When the schema names fields, every field must be one of them, of its
  * type, and within its allowed_values; without a schema any flat field is accepted.
  */
 export function selectorProblems(selector: ScopeSelector, settings: TenantSettings, label = 'selector'): string[] {
@@ -37,7 +37,7 @@ export function selectorProblems(selector: ScopeSelector, settings: TenantSettin
   return problems;
 }
 
-/** True when `scope` has every field of `required` with the same value (DESIGN.md section 6 and 7). */
+/** True when `scope` has every field of `required` with the same value (docs/verdicts.md). */
 export function scopeContains(scope: ScopeSelector, required: ScopeSelector | null | undefined): boolean {
   if (!required) return true;
   return Object.entries(required).every(([k, v]) => Object.prototype.hasOwnProperty.call(scope, k) && scope[k] === v);

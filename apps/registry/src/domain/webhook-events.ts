@@ -3,7 +3,7 @@
  * (docs/webhooks.md). Pure: the relay loads subscriptions and events and asks this module.
  */
 
-/** Every event type the registry writes to its feed (DESIGN.md section 7). */
+/** Every event type the registry writes to its feed (docs/webhooks.md). */
 export const REGISTRY_EVENT_TYPES = [
   'scope.created',
   'scope.updated',

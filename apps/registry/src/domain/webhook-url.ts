@@ -1,7 +1,7 @@
 import { BlockList, isIP } from 'node:net';
 
 /**
- * Webhook target URLs (DESIGN.md section 7): http or https only, no credentials, and — unless
+ * Webhook target URLs (docs/webhooks.md): http or https only, no credentials, and — unless
  * WEBHOOK_ALLOW_PRIVATE — never an address inside the deployment's own networks (SSRF). The
  * address check runs on every address the host resolves to, at subscription time and again at
  * each delivery (a DNS answer may change: rebinding), and the delivery connects to the address

@@ -12,7 +12,7 @@ const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
 const ID = /^[a-z]+-[0-9a-z_.-]{1,100}$/;
 
 /**
- * `/internal/v1`: service-to-service endpoints (DESIGN.md section 1), reachable only with the
+ * `/internal/v1`: service-to-service endpoints (README.md "Architecture"), reachable only with the
  * shared INTERNAL_TOKEN, never with a tenant API key. Not part of the public OpenAPI document;
  * docs/registry.md describes the contract the verdict gateway builds on.
  */

@@ -25,7 +25,7 @@ function child(path: string, key: string | number): string {
 
 /**
  * Walks a parsed JSON body or query with its own stack (no recursion, so no depth is too deep to
- * be walked) and answers the first U+0000 in a key or a value at any depth (DESIGN.md section 10;
+ * be walked) and answers the first U+0000 in a key or a value at any depth (docs/registry.md;
  * unless `checkNul` is false) or, when there is none, the first container nested deeper than
  * MAX_NESTING; null when clean.
  */

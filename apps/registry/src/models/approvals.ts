@@ -24,7 +24,7 @@ export interface Approval extends ServerFields {
   requested_by: string;
   requested_by_type: AuthorType;
   /**
-   * Principal and role ids who may decide: the rule's `deciders` (DESIGN.md section 6). Empty means
+   * Principal and role ids who may decide: the rule's `deciders` (docs/verdicts.md). Empty means
    * any principal holding the `approve` permission. Webhook subscriptions route on it.
    */
   candidate_deciders: string[];

@@ -6,11 +6,11 @@ export type AuthorType = 'human' | 'agent' | 'system';
 /** The three entry kinds of Document 2 (search `entry_type`, compliance conflicts, references, links). */
 export type EntryType = 'decision' | 'invariant' | 'rule';
 
-/** A scope value: the scope fields of DESIGN.md section 6 are flat strings, numbers or booleans. */
+/** A scope value: the scope fields of docs/verdicts.md are flat strings, numbers or booleans. */
 export type ScopeValue = string | number | boolean;
 
 /**
- * Object of scope fields (DESIGN.md section 6), e.g. `{"region": "eu", "team": "payments"}`.
+ * Object of scope fields (docs/verdicts.md), e.g. `{"region": "eu", "team": "payments"}`.
  * Checked against the tenant's `settings.scope_schema` when it names fields.
  */
 export interface ScopeSelector {

@@ -38,7 +38,7 @@ export interface Invariant extends ServerFields {
   scope_id: string;
   constraint: string;
   rationale: string | null;
-  /** Going against it needs an approval (DESIGN.md section 7). */
+  /** Going against it needs an approval (docs/approvals.md). */
   requires_approval: boolean;
   author: string;
   author_type: AuthorType;

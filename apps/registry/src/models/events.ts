@@ -1,4 +1,4 @@
-/** An entry of the event feed (DESIGN.md section 7). */
+/** An entry of the event feed (docs/registry.md "Event feed"). */
 export interface RegistryEvent {
   /** `evt-` + 16 hex digits; strictly increasing within a tenant, in commit order. */
   id: string;

@@ -1,4 +1,4 @@
-/** Request and response shapes of identity (DESIGN.md section 3); tsoa validates and documents them. */
+/** Request and response shapes of identity (docs/identity.md); tsoa validates and documents them. */
 
 export type Permission =
   | 'read'
@@ -32,7 +32,7 @@ export interface RateLimitSettings {
   burst?: number;
 }
 
-/** Tenant settings read by the verdict gateway and the ledger (DESIGN.md section 6). */
+/** Tenant settings read by the verdict gateway and the ledger (docs/verdicts.md). */
 export interface TenantSettings {
   scope_schema?: { fields: { [name: string]: ScopeFieldSchema } };
   context_schema?: { fields: { [name: string]: ContextFieldSchema } };

@@ -1,6 +1,6 @@
 import type { AuthorFields, AuthorType, ServerFields } from './common';
 
-/** DESIGN.md section 6, in precedence order: blocked, approval_required, observe, allowed. */
+/** docs/verdicts.md, in precedence order: blocked, approval_required, observe, allowed. */
 export type Severity = 'MANDATORY' | 'REQUIRES_APPROVAL' | 'ADVISORY' | 'ALLOW';
 
 export type ConditionOp = 'eq' | 'neq' | 'in' | 'not_in' | 'gt' | 'gte' | 'lt' | 'lte' | 'exists' | 'contains' | 'starts_with';
@@ -27,7 +27,7 @@ export interface AppliesTo {
 }
 
 /**
- * One condition row (DESIGN.md section 6). `value` by op: `in`/`not_in` an array; `gt`..`lte` a
+ * One condition row (docs/verdicts.md). `value` by op: `in`/`not_in` an array; `gt`..`lte` a
  * number or a string (ISO dates compare as strings); `exists` true/false (default true);
  * `starts_with` a string; `contains` a string (substring) or any JSON value (array element).
  */

@@ -4,7 +4,7 @@ import type { OverrideType } from './overrides';
 import type { RuleContent } from './rules';
 
 /**
- * The verdict gateway's view of a tenant (internal API, DESIGN.md section 1): everything it needs
+ * The verdict gateway's view of a tenant (internal API, README.md "Architecture"): everything it needs
  * to evaluate a check without calling the registry. Served by GET /internal/v1/tenants/{id}/state.
  */
 export interface TenantState {
@@ -31,7 +31,7 @@ export interface ScopeState {
   selector: ScopeSelector;
 }
 
-/** An active rule with every machine-readable field of its current version (DESIGN.md section 6). */
+/** An active rule with every machine-readable field of its current version (docs/verdicts.md). */
 export interface RuleState extends Omit<RuleContent, 'author' | 'author_type'> {
   rule_id: string;
   rule_version_id: string;

@@ -97,7 +97,7 @@ export interface WebhookDelivery {
   attempts: WebhookAttempt[];
 }
 
-/** A public webhook verification key (DESIGN.md section 5). */
+/** A public webhook verification key (docs/webhooks.md). */
 export interface WebhookPublicKey {
   /** `webhooks:<epoch>`, sent as X-Service-Key-Id. */
   kid: string;

@@ -55,7 +55,7 @@ export class ApprovalsRepository {
 
   /**
    * Records the decision only while the approval is pending: the conditional UPDATE is what makes
-   * a decision happen once, whatever the number of replicas (DESIGN.md section 1). Answers how many
+   * a decision happen once, whatever the number of replicas (README.md "Architecture"). Answers how many
    * rows changed (0: already decided).
    */
   async decide(

@@ -35,7 +35,7 @@ export class EventsRepository {
   /**
    * Takes the tenant's write lock for the rest of the transaction and bumps its revision. Every
    * registry write transaction calls this first: a tenant's writes then commit one at a time, so
-   * sequence numbers taken after it grow in commit order within the tenant (DESIGN.md section 7),
+   * sequence numbers taken after it grow in commit order within the tenant (docs/registry.md "Event feed"),
    * and no two transactions can lock rows in opposite orders.
    */
   async lockHead(tenantId: string): Promise<bigint> {

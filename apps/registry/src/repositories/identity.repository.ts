@@ -22,7 +22,7 @@ const PAGE_ORDER = [{ created_at: 'asc' as const }, { id: 'asc' as const }];
 
 /**
  * Tenants, principals and API keys. Every principal and key query takes the tenant id,
- * so a query without a tenant does not compile (STYLE.md).
+ * so a query without a tenant does not compile (docs/development.md "Conventions").
  */
 export class IdentityRepository {
   constructor(private readonly db: Db) {}
@@ -131,7 +131,7 @@ export class IdentityRepository {
     return this.db.apiKey.findUnique({ where: { key_hash: keyHash }, include: { principal: true, tenant: true } });
   }
 
-  /** Bootstrap keys other than the one configured now (DESIGN.md section 2: exactly that key). */
+  /** Bootstrap keys other than the one configured now (README.md "Configuration": exactly that key). */
   revokeOtherBootstrapKeys(keepHash: string, at: Date) {
     return this.db.apiKey.updateMany({
       where: { bootstrap: true, revoked_at: null, key_hash: { not: keepHash } },

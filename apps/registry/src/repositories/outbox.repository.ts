@@ -7,7 +7,7 @@ export interface OutboxRow {
 }
 
 /**
- * The transactional outbox (DESIGN.md section 1; ADR 0005): one row per event still to be fanned
+ * The transactional outbox (README.md "Architecture"; ADR 0005): one row per event still to be fanned
  * out to webhook subscriptions, inserted in the transaction that wrote the event.
  */
 export class OutboxRepository {

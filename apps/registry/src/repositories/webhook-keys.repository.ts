@@ -1,7 +1,7 @@
 import type { KeyRecord } from '@arbiter/crypto';
 import type { Prisma, PrismaClient, WebhookSigningKey as WebhookSigningKeyRow } from '../generated/prisma/client';
 
-/** The registry's webhook key ring: owner `webhooks`, kids `webhooks:<epoch>` (DESIGN.md section 5). */
+/** The registry's webhook key ring: owner `webhooks`, kids `webhooks:<epoch>` (docs/webhooks.md). */
 export const WEBHOOK_KEY_OWNER = 'webhooks';
 export const P256_ALGORITHM = 'ES256';
 /** pg_advisory_xact_lock key serialising key creation and rotation across replicas ('WHKR'). */

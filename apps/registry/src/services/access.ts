@@ -4,7 +4,7 @@ import type { ScopeRow } from '../repositories/scopes.repository';
 import type { Repos } from './changes';
 
 /**
- * Scope access of the caller's key (DESIGN.md section 3: `scope_ids`, empty = every scope).
+ * Scope access of the caller's key (docs/identity.md: `scope_ids`, empty = every scope).
  * A scope the key may not touch answers exactly like a scope that does not exist (404), as
  * another tenant's ids do: a restricted key learns nothing about the scopes outside its list.
  */

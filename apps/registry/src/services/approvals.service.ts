@@ -19,7 +19,7 @@ export const alreadyDecided = (row: Pick<ApprovalRow, 'id' | 'status'>) =>
   new AppError(409, 'already_decided', `Approval ${row.id} is already decided (${row.status})`);
 
 /**
- * Document 2 approvals (docs/approvals.md; DESIGN.md sections 7 and 10). Requesting writes
+ * Document 2 approvals (docs/approvals.md). Requesting writes
  * `approval.requested`; deciding writes `approval.resolved` and, when an approving decision meets
  * a trigger that requires approval, an `approval_grant` override (`override.created`) — all in
  * the decision's transaction, with their outbox rows, so subscribers hear of exactly what
@@ -89,7 +89,7 @@ export class ApprovalsService {
       if (!row) throw notFound('Approval', id);
       if (row.status !== 'pending') throw alreadyDecided(row);
       // Four eyes by the authenticated principal that made the request (created_by), never by the
-      // free-text requested_by, which anyone may fill with any name (DESIGN.md section 10).
+      // free-text requested_by, which anyone may fill with any name (docs/approvals.md).
       if (row.created_by === caller.principal.id) {
         throw new AppError(403, 'self_approval_forbidden', 'The principal that requested an approval cannot decide it');
       }
@@ -160,7 +160,7 @@ async function findTrigger(r: Repos, tenantId: string, scopeId: string, type: 'i
   return { type, row };
 }
 
-/** DESIGN.md section 7: an invariant with requires_approval, or a rule of severity REQUIRES_APPROVAL. */
+/** docs/approvals.md: an invariant with requires_approval, or a rule of severity REQUIRES_APPROVAL. */
 function requiresApproval(t: Trigger): boolean {
   return t.type === 'invariant' ? t.row.requires_approval : t.row.current_version?.severity === 'REQUIRES_APPROVAL';
 }

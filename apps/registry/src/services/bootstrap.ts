@@ -7,7 +7,7 @@ import { IdentityRepository } from '../repositories/identity.repository';
 export const PLATFORM_TENANT_SLUG = 'platform';
 
 /**
- * BOOTSTRAP_ADMIN_KEY (DESIGN.md section 2): ensures a platform-admin principal holding exactly
+ * BOOTSTRAP_ADMIN_KEY (README.md "Configuration"): ensures a platform-admin principal holding exactly
  * that key. Idempotent across restarts and replicas (one transaction under an advisory lock);
  * a bootstrap key from an earlier configuration is revoked.
  */

@@ -41,7 +41,7 @@ export function repositories(db: Db): Repos {
 
 /**
  * Redis pub/sub channel on which the registry announces each committed change, so the verdict
- * gateway refreshes its snapshot (DESIGN.md section 1; docs/registry.md describes the message).
+ * gateway refreshes its snapshot (README.md "Architecture"; docs/registry.md describes the message).
  */
 export const REGISTRY_CHANGED_CHANNEL = 'arbiter:registry:changed';
 
@@ -59,8 +59,8 @@ const TX_OPTIONS = { maxWait: 10_000, timeout: 30_000 };
 
 /**
  * Runs a registry write as one transaction: it takes the tenant's write lock first, lets the
- * work emit events, appends them and their outbox rows in the same transaction (DESIGN.md
- * sections 1 and 7; ADR 0005: a committed change always has its notifications queued, a rolled
+ * work emit events, appends them and their outbox rows in the same transaction (README.md
+ * "Architecture"; ADR 0005: a committed change always has its notifications queued, a rolled
  * back one never), and after the commit announces the change on Redis. A lost announcement only
  * delays a gateway refresh (it also polls the state hash), so publishing never fails the write;
  * Redis being down delays webhooks (the worker relays the outbox later) and loses nothing.

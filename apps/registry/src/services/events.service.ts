@@ -15,7 +15,7 @@ export interface EventQuery {
   limit?: number;
 }
 
-/** The event feed of a scope (DESIGN.md section 7): oldest first, resumable with `after`. */
+/** The event feed of a scope (docs/registry.md "Event feed"): oldest first, resumable with `after`. */
 export class EventsService {
   constructor(
     private readonly repos: Repos,

@@ -39,7 +39,7 @@ const forbidden = (message: string) => new AppError(403, 'forbidden', message);
 export type StateChanged = (tenantId: string, type: string) => Promise<void>;
 
 /**
- * Tenants, principals and API keys (DESIGN.md section 3). Privilege boundaries (docs/identity.md,
+ * Tenants, principals and API keys (docs/identity.md). Privilege boundaries (docs/identity.md,
  * "Privilege boundaries"): nobody reaches above what its own key holds. A tenant admin never sets
  * the ledger tier (`settings.rate_limit`), never grants a permission, scope or lifetime its own key
  * lacks, and never touches a platform admin's principal or keys; a key restricted to some scopes
@@ -88,7 +88,7 @@ export class IdentityService {
     if (!hasPermission(caller, 'platform_admin')) {
       if (!hasPermission(caller, 'admin')) throw forbidden('Missing permission: admin');
       refuseScopeRestricted(caller, 'change the tenant');
-      // DESIGN.md section 10: the ledger tier is the platform's to set. Sending the stored value back
+      // docs/identity.md: the ledger tier is the platform's to set. Sending the stored value back
       // unchanged is not setting it; leaving it out keeps it.
       const stored = (tenant.settings as TenantSettings).rate_limit;
       if (settings?.rate_limit !== undefined && !sameJson(settings.rate_limit, stored)) {

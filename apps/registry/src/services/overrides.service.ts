@@ -12,7 +12,7 @@ import type { ScopeAccess } from './access';
 import type { ChangeWriter, Repos } from './changes';
 import type { ScopesService } from './scopes.service';
 
-/** Body of the verdict gateway's approval grant (Document 1 grant; DESIGN.md section 7). */
+/** Body of the verdict gateway's approval grant (Document 1 grant; docs/approvals.md). */
 export interface GrantRequest {
   target_ids: string[];
   applies_to_scope: ScopeSelector;

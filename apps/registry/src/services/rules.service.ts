@@ -14,7 +14,7 @@ import type { ChangeWriter, Repos } from './changes';
 
 const PRINCIPAL_ID = /^(agn|hum)-/;
 
-/** Rules: every PUT makes a new immutable version (`rv-`); archive retires the rule (Document 2, DESIGN.md section 6). */
+/** Rules: every PUT makes a new immutable version (`rv-`); archive retires the rule (Document 2, docs/verdicts.md). */
 export class RulesService {
   constructor(
     private readonly repos: Repos,
@@ -98,7 +98,7 @@ export class RulesService {
     };
   }
 
-  /** The machine-readable content of a version, validated (DESIGN.md section 6). */
+  /** The machine-readable content of a version, validated (docs/verdicts.md). */
   private async content(caller: Identity, body: RuleBody): Promise<VersionContent> {
     const problems = ruleProblems(body);
     const deciders = [...new Set(body.deciders ?? [])];

@@ -36,7 +36,7 @@ export interface DeliveryOptions {
 
 /**
  * Runs one webhook attempt inside the registry, so the signing key's private half never leaves
- * it (DESIGN.md section 5). Exactly once per (delivery, attempt):
+ * it (docs/webhooks.md). Exactly once per (delivery, attempt):
  * 1. claim, in a transaction holding the delivery's row lock: the delivery must be pending, due,
  *    and at attempt n-1; the count moves to n and an attempt row is written (unique per
  *    (delivery, attempt)). Any second caller for n — a duplicated job, a second worker — finds

@@ -19,12 +19,12 @@ import { WEBHOOK_KEY_OWNER, WebhookKeysRepository } from '../repositories/webhoo
 
 export interface WebhookSigner {
   kid: string;
-  /** Hex of the 64-byte r||s ECDSA P-256 / SHA-256 signature (DESIGN.md section 5). */
+  /** Hex of the 64-byte r||s ECDSA P-256 / SHA-256 signature (docs/webhooks.md). */
   sign(message: string): string;
 }
 
 /**
- * The webhook signing key ring (DESIGN.md section 5): ECDSA P-256 keys whose private halves are
+ * The webhook signing key ring (docs/webhooks.md): ECDSA P-256 keys whose private halves are
  * stored encrypted under KEY_ENCRYPTION_KEY (AES-256-GCM, the kid as AAD) and never leave this
  * service; rotation by epoch through @arbiter/crypto's planRotation; retired keys stay published
  * so a receiver can still check a delivery signed just before a rotation.

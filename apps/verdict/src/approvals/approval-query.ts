@@ -1,5 +1,5 @@
 // The approvals list query (Document 1: status, assignee, requester, since, until,
-// dominating_rule_id, limit; plus cursor as DESIGN.md section 9), parsed and checked. Pure.
+// dominating_rule_id, limit; plus cursor as docs/verdicts.md "Errors"), parsed and checked. Pure.
 import { decodeCursor, encodeCursor, parseLimit } from '@arbiter/http';
 import { parseBound } from '../consultations/consultation-query';
 import { badRequest } from '../http/errors';

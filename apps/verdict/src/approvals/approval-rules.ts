@@ -46,7 +46,7 @@ export function newApproval(input: { id: string; record: ConsultationRecord; req
  * Document 1, Authentication 7: a principal decides when its id or one of its roles is in
  * candidate_deciders. An empty list (the triggering rules name no deciders) leaves the decision to
  * any principal holding `approve` or `admin` (the caller's permissions are checked before this). The
- * requester never decides its own approval, whatever its roles or permissions (DESIGN.md section 10).
+ * requester never decides its own approval, whatever its roles or permissions (docs/approvals.md).
  */
 export function isValidDecider(approval: Pick<Approval, 'candidate_deciders' | 'requester'>, principal: Pick<PrincipalInfo, 'id' | 'roles'>): boolean {
   if (principal.id === approval.requester) return false;

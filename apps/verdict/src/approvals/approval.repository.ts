@@ -90,7 +90,7 @@ export class ApprovalRepository {
 
   /**
    * Locks the approval row until the transaction ends: a second decider waits here and then sees
-   * the first one's decision (DESIGN.md section 1: "an approval decided once" held by the database).
+   * the first one's decision (README.md "Architecture": "an approval decided once" held by the database).
    */
   async lockAnyTenant(client: PoolClient, id: string): Promise<{ tenant_id: string; body: Approval } | null> {
     const { rows } = await client.query<{ tenant_id: string; body: Approval }>('SELECT tenant_id, body FROM approvals WHERE id = $1 FOR UPDATE', [id]);

@@ -75,7 +75,7 @@ export class ConsultationRepository {
 
   /**
    * One INSERT for the whole batch (one statement: all of it commits or none). When the database
-   * refuses it because of a row's data, the rows are isolated (DESIGN.md section 10: one request's
+   * refuses it because of a row's data, the rows are isolated (docs/verdicts.md "Overrides": one request's
    * bad row never fails another request).
    */
   private async insertBatch(rows: PendingRow[]): Promise<void> {

@@ -23,7 +23,7 @@ import type {
 } from './types';
 import { isFiniteNumber, isIsoDate, isIsoDateTime, isoToMillis, isScalar } from './values';
 
-/** Severity rank (0 strongest), trace label and implied verdict (DESIGN.md section 6). */
+/** Severity rank (0 strongest), trace label and implied verdict (docs/verdicts.md). */
 export const SEVERITIES: Readonly<Record<Severity, { rank: number; trace: TraceSeverity; verdict: string }>> = {
   MANDATORY: { rank: 0, trace: 'block', verdict: 'blocked' },
   REQUIRES_APPROVAL: { rank: 1, trace: 'approval', verdict: 'approval_required' },
@@ -286,7 +286,7 @@ function compileRule(rule: EngineRule, policy: TenantPolicy, fieldSlots: SlotTab
 }
 
 /**
- * The static part of the precedence order (DESIGN.md section 6): severity rank, then higher priority,
+ * The static part of the precedence order (docs/verdicts.md): severity rank, then higher priority,
  * then newer version, then the greater rule_version_id (code-unit order), which makes the order total.
  * scope_match, the second key, depends on the request and is applied by evaluate().
  */
@@ -298,7 +298,7 @@ export function compareStatic(a: CompiledRule, b: CompiledRule): number {
 }
 
 /**
- * The conditions of an override (DESIGN.md section 10), compiled once per snapshot. A conditional
+ * The conditions of an override (docs/verdicts.md "Overrides"), compiled once per snapshot. A conditional
  * override without conditions, or conditions that do not compile, make the override inert (it never
  * applies) rather than failing the whole snapshot: one bad row must not take a tenant's checks down,
  * and the registry refuses such rows when they are written anyway.

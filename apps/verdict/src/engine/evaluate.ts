@@ -1,4 +1,4 @@
-// evaluate: one check or resolve evaluation against a compiled tenant snapshot (DESIGN.md section 6,
+// evaluate: one check or resolve evaluation against a compiled tenant snapshot (docs/verdicts.md,
 // Document 1 check and resolve). Pure: the result depends only on the policy, the request and `now`.
 //
 // Steps: candidates by action (index), scope selector and resources; overrides; each remaining rule's
@@ -108,7 +108,7 @@ function readSlot(f: CompiledField, reads: Reads): unknown {
 }
 
 /**
- * Whether an override's conditions hold for this operation (DESIGN.md section 10). Fails closed: a
+ * Whether an override's conditions hold for this operation (docs/verdicts.md "Overrides"). Fails closed: a
  * name the expression reads that the operation lacks, an evaluation error or a non-boolean result
  * mean the override does not apply; the miss is kept on the candidate for the trace.
  */
@@ -148,7 +148,7 @@ function activeOverride(c: Candidate, reads: Reads, nowMs: number): string | nul
   const list = c.rule.overrides;
   if (!list) return null;
   for (const o of list) {
-    if (o.untilMs !== null && nowMs >= o.untilMs) continue; // expired: no effect (DESIGN.md section 6)
+    if (o.untilMs !== null && nowMs >= o.untilMs) continue; // expired: no effect (docs/verdicts.md)
     if (o.fromMs !== null && nowMs < o.fromMs) continue;
     if (!scopeContains(o.scopeKeys, o.scopeValues, reads.scope)) continue;
     if (conditionHolds(o, c, reads)) {
@@ -341,7 +341,7 @@ function complete(policy: CompiledPolicy, candidates: readonly Candidate[], req:
   const cited = candidates.filter((c) => c.reason === 'fires' || c.reason === 'overridden');
   const overrideIds: string[] = [];
   for (const c of candidates) if (c.overriddenBy && !overrideIds.includes(c.overriddenBy)) overrideIds.push(c.overriddenBy);
-  // Approval triggers (Document 1 Approval.triggers, DESIGN.md section 7): every approval-requiring rule
+  // Approval triggers (Document 1 Approval.triggers, docs/approvals.md): every approval-requiring rule
   // that fired, with the dominator first when it asks for approval through a tenant verdict string.
   const d = dominator < 0 ? null : candidates[dominator];
   const triggers: Trigger[] = [];
@@ -405,7 +405,7 @@ function selectCandidates(policy: CompiledPolicy, action: string, reads: Reads):
 }
 
 /**
- * A decided Document 1 approval that authorises this one operation (DESIGN.md section 10): the rules
+ * A decided Document 1 approval that authorises this one operation (docs/verdicts.md "Overrides"): the rules
  * it names are neutralised as by an override whose id is the approval's. The caller has checked that
  * the approval was approved for exactly this operation, by this caller, and is still unconsumed.
  */
@@ -450,7 +450,7 @@ export function evaluate(policy: CompiledPolicy, req: EvaluationRequest, now: Da
 
   // resolve: a rule ranked below the best firing rule cannot change the verdict, so its gaps are not
   // asked. The fields a conditional override of that rule or of a rule above it reads are asked too:
-  // the override could neutralise the rule and so change the verdict (DESIGN.md section 10).
+  // the override could neutralise the rule and so change the verdict (docs/verdicts.md "Overrides").
   const firstFiring = candidates.findIndex((c) => c.reason === 'fires');
   const deciding = firstFiring < 0 ? candidates : candidates.slice(0, firstFiring + 1);
   const asked = (c: Candidate): Gap[] | null => {

@@ -1,4 +1,4 @@
-// Reading a condition or requirement field from a request (DESIGN.md section 6). Field names are dot
+// Reading a condition or requirement field from a request (docs/verdicts.md). Field names are dot
 // paths, split once at compile time. `action`, `resource` and `scope.<field>` always read the request
 // itself and can never be supplied (or spoofed) as context Facts. Any other path reads, in order:
 //   1. the context Fact keyed by the exact dot path (a Fact at `transfer` does not supply `transfer.amount`);

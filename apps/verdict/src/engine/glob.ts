@@ -1,4 +1,4 @@
-// Globs of a rule's applies_to (DESIGN.md section 6). Syntax, chosen to be small and unsurprising for
+// Globs of a rule's applies_to (docs/verdicts.md). Syntax, chosen to be small and unsurprising for
 // dotted action names (`payments.transfer`) and free-form resource ids (`acct:eu/123`):
 //   `*`  any run of characters, possibly empty, dots and slashes included (`payments.*` matches
 //        `payments.transfer.intl`);

@@ -1,4 +1,4 @@
-// The rule engine of the verdict gateway (DESIGN.md section 6): pure functions, no I/O.
+// The rule engine of the verdict gateway (docs/verdicts.md): pure functions, no I/O.
 // compilePolicy once per tenant snapshot, evaluate per check or resolve call.
 export { compilePolicy, DEFAULT_VERDICT, SEVERITIES, type CompiledPolicy } from './compile';
 export { evaluate, resolvedTargetId, type OneShotApproval } from './evaluate';

@@ -1,4 +1,4 @@
-// Condition rows (DESIGN.md section 6), compiled once into predicates over a present field value.
+// Condition rows (docs/verdicts.md), compiled once into predicates over a present field value.
 // Every operator is total: a value of the wrong type makes the row false, never an exception
 // (`gt` on a string is false), except that neq and not_in are the negations of eq and in.
 import { PolicyCompileError } from './errors';

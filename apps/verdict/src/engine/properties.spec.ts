@@ -139,7 +139,7 @@ const scenario = (mode: 'check' | 'resolve', ruleSet = rules) =>
 
 const shuffled = <T>(xs: T[]): fc.Arbitrary<T[]> => fc.shuffledSubarray(xs, { minLength: xs.length, maxLength: xs.length });
 
-/** An independent statement of DESIGN.md section 6's precedence, for comparison with the engine. */
+/** An independent statement of docs/verdicts.md's precedence, for comparison with the engine. */
 const SEVERITY_RANK: Record<Severity, number> = { MANDATORY: 0, REQUIRES_APPROVAL: 1, ADVISORY: 2, ALLOW: 3 };
 const SCOPE_RANK: Record<ScopeMatch, number> = { exact: 0, partial: 1, tenant: 2 };
 function precedenceKeys(r: EngineRule, sm: ScopeMatch): [string, number | string][] {
@@ -167,7 +167,7 @@ function compare(a: EngineRule, sa: ScopeMatch, b: EngineRule, sb: ScopeMatch): 
 
 /**
  * Whether an override neutralises its targets for a check request, stated independently of the engine
- * (DESIGN.md section 10): in effect at NOW, scope contained, and its conditions (if any; a conditional
+ * (docs/verdicts.md "Overrides"): in effect at NOW, scope contained, and its conditions (if any; a conditional
  * override needs some) parse and are true, every name they read being present in the request.
  */
 function overrideHolds(o: EngineOverride, req: EvaluationRequest): boolean {

@@ -1,16 +1,16 @@
-// Public types of the rule engine. Inputs mirror the registry's JSON (snake_case, DESIGN.md section 6);
+// Public types of the rule engine. Inputs mirror the registry's JSON (snake_case, docs/verdicts.md);
 // outputs use the field names of Document 1 (verdict-service.md) so the service can pass them through.
 
-/** Rule severities in precedence rank order (DESIGN.md section 6). */
+/** Rule severities in precedence rank order (docs/verdicts.md). */
 export type Severity = 'MANDATORY' | 'REQUIRES_APPROVAL' | 'ADVISORY' | 'ALLOW';
 
-/** How a severity is written in a precedence trace (DESIGN.md section 6). */
+/** How a severity is written in a precedence trace (docs/verdicts.md). */
 export type TraceSeverity = 'block' | 'approval' | 'observe' | 'allow';
 
 /** Quality of the match between a rule's scope selector and the request scope. */
 export type ScopeMatch = 'exact' | 'partial' | 'tenant';
 
-/** Why a candidate rule did or did not contribute (DESIGN.md section 6). */
+/** Why a candidate rule did or did not contribute (docs/verdicts.md). */
 export type TraceReason = 'fires' | 'condition_false' | 'not_applicable' | 'missing_context' | 'overridden';
 
 /**
@@ -33,7 +33,7 @@ export type ConditionOp =
   | 'contains'
   | 'starts_with';
 
-/** One condition row of a rule (DESIGN.md section 6): `field` is a dot path into the evaluation context. */
+/** One condition row of a rule (docs/verdicts.md): `field` is a dot path into the evaluation context. */
 export interface Condition {
   field: string;
   op: ConditionOp;
@@ -76,7 +76,7 @@ export interface EngineRule {
   conditions?: readonly Condition[];
   condition_mode?: 'all' | 'any';
   requires?: readonly Requirement[];
-  /** Principal and role ids that may decide approvals this rule triggers (DESIGN.md section 7). */
+  /** Principal and role ids that may decide approvals this rule triggers (docs/approvals.md). */
   deciders?: readonly string[];
   priority?: number | null;
   /** ISO 8601 creation time of this version: the recency tie-break. */
@@ -85,7 +85,7 @@ export interface EngineRule {
   statement?: string;
 }
 
-/** An override (Document 2) or approval grant (Document 1, DESIGN.md section 7) that neutralises rules. */
+/** An override (Document 2) or approval grant (Document 1, docs/approvals.md) that neutralises rules. */
 export interface EngineOverride {
   id: string;
   target_rule_ids: readonly string[];
@@ -96,7 +96,7 @@ export interface EngineOverride {
   /** temporary, conditional, permanent, approval_grant: recorded; `conditions` decides, not the type. */
   type: string;
   /**
-   * A CEL expression over the evaluation context (DESIGN.md section 10): the override neutralises only
+   * A CEL expression over the evaluation context (docs/verdicts.md "Overrides"): the override neutralises only
    * operations for which it is true. Absent or null: no condition. A `conditional` override without
    * one, or one that does not compile, never applies (fail closed).
    */
@@ -105,7 +105,7 @@ export interface EngineOverride {
   created_at?: string | null;
 }
 
-/** Catalogue entry of a known context field (tenant settings context_schema, DESIGN.md section 6). */
+/** Catalogue entry of a known context field (tenant settings context_schema, docs/verdicts.md). */
 export interface ContextFieldSchema {
   type?: string;
   allowed_values?: readonly unknown[];

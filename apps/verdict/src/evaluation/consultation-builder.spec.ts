@@ -47,7 +47,7 @@ describe(buildConsultation.name, () => {
   const es256 = createEs256Signer(privateJwk, 'tnt-1:2026');
   const signer = { kid: 'tnt-1:2026', epoch: '2026', sign: (c: object) => es256.sign(c) };
 
-  it('hashes the context input as DESIGN.md section 4 says', () => {
+  it('hashes the context input as docs/verdicts.md "Hashes and the signed verdict" says', () => {
     const i = input();
     expect(i.contextHash.digest).toBe(sha(jcs({ action: i.action, resource: i.resource, scope: i.scope, parameters: i.parameters, context: i.context })));
   });
@@ -68,7 +68,7 @@ describe(buildConsultation.name, () => {
     expect(json).toBe(`{"normative_hash":"${normative_hash}","signed_verdict":"${signed_verdict}",${jcs(rest).slice(1)}`);
   });
 
-  it('signs the claims of DESIGN.md section 5, verifiable with jose', async () => {
+  it('signs the claims of docs/verdicts.md "Signing keys", verifiable with jose', async () => {
     const { record: sut } = buildConsultation(input(), signer);
     const { header, payload } = await verifyEs256Jws(sut.signed_verdict, publicJwk);
     expect(header).toEqual({ alg: 'ES256', kid: 'tnt-1:2026', typ: 'JWT' });

@@ -1,5 +1,5 @@
 // Builds the frozen consultation record of a complete evaluation, its hashes and its signed verdict
-// (Document 1 "Consultation record", "Signed verdict"; DESIGN.md sections 4 and 5). Pure apart from
+// (Document 1 "Consultation record", "Signed verdict"; docs/verdicts.md "Hashes and the signed verdict"). Pure apart from
 // the signer handed in.
 import { CanonicalizationError, sha256Hex } from '@arbiter/canonical';
 import { AppError } from '@arbiter/http';
@@ -35,7 +35,7 @@ export interface DecisionInput {
 }
 
 /**
- * context_hash (DESIGN.md section 4): `sha256:` + hex SHA-256 of the UTF-8 bytes of the RFC 8785
+ * context_hash (docs/verdicts.md "Hashes and the signed verdict"): `sha256:` + hex SHA-256 of the UTF-8 bytes of the RFC 8785
  * canonical JSON of {action, resource, scope, parameters, context}, context being the Facts with every
  * member given (so `source` is bound). A string the record could not store verbatim (U+0000, a lone
  * surrogate) is refused before this (http/unstorable-strings.ts); the canonical pass refuses a lone
@@ -70,13 +70,13 @@ export interface ContextHash {
   parts: ReadonlyMap<object, string>;
 }
 
-/** normative_hash (DESIGN.md section 4): the record without normative_hash and signed_verdict. */
+/** normative_hash (docs/verdicts.md "Hashes and the signed verdict"): the record without normative_hash and signed_verdict. */
 export function normativeHash(record: Omit<ConsultationRecord, 'normative_hash' | 'signed_verdict'> & Partial<ConsultationRecord>, known: ReadonlyMap<object, string> | null = null): string {
   const { normative_hash: _n, signed_verdict: _s, ...rest } = record;
   return `sha256:${sha256Hex(canonicalJson(rest, known))}`;
 }
 
-/** The claims of the signed verdict (DESIGN.md section 5). */
+/** The claims of the signed verdict (docs/verdicts.md "Signing keys"). */
 export function verdictClaims(record: ConsultationRecord, issuer: string): Record<string, unknown> {
   const iat = Math.floor(Date.parse(record.requested_at) / 1000);
   return {

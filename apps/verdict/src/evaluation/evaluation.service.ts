@@ -75,7 +75,7 @@ const KNOWN_VERDICTS = new Set(['allowed', 'blocked', 'approval_required', 'obse
 const EMPTY: Record<string, never> = Object.freeze({}) as Record<string, never>;
 
 /**
- * check and resolve (Document 1; DESIGN.md section 6). Both evaluate against the tenant snapshot in
+ * check and resolve (Document 1; docs/verdicts.md). Both evaluate against the tenant snapshot in
  * memory; every complete evaluation is signed and its consultation committed (group commit) before
  * the answer leaves.
  */

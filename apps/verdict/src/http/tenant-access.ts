@@ -2,7 +2,7 @@ import { hasPermission, type Identity, type Permission } from '@arbiter/auth';
 import { crossTenantForbidden, insufficientPermission } from './errors';
 
 /**
- * The tenant a `/<tenant_id>/v1/...` path names must be the key's own (DESIGN.md section 3: a key
+ * The tenant a `/<tenant_id>/v1/...` path names must be the key's own (docs/identity.md: a key
  * only ever sees its own tenant). The segment may be the tenant id or its slug (the overview form
  * `/<deployment_prefix>/v1/...` of Document 1). Returns the tenant id.
  */

@@ -2,7 +2,7 @@ import type { Express, NextFunction, Request, Response } from 'express';
 import { AppError } from '@arbiter/http';
 
 /**
- * Strings PostgreSQL cannot store (DESIGN.md section 10): U+0000, which no PostgreSQL text or jsonb
+ * Strings PostgreSQL cannot store (docs/verdicts.md "Errors"): U+0000, which no PostgreSQL text or jsonb
  * value may hold, and lone surrogates, which have no UTF-8 form (the driver would silently store
  * U+FFFD instead of what was hashed and signed). Every route refuses them wherever they occur (a
  * body's keys and values at any depth, the query, the path parameters) with 400 validation_failed

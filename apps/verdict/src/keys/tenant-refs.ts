@@ -7,7 +7,7 @@ const MISS_CACHE_MS = 5_000;
 const MAX_ENTRIES = 10_000;
 
 /**
- * The JWKS path names a tenant by id or by slug (DESIGN.md section 10: a verifier holding only a
+ * The JWKS path names a tenant by id or by slug (docs/identity.md: a verifier holding only a
  * token knows the tenant id from its kid). Unambiguous by rule: a segment starting with `tnt-` is
  * an id first (ids are made by the registry, so no slug can shadow one); only when no tenant has that
  * id is it taken as a slug (the registry's slug rule allows a `tnt-` slug). Answers the slug, so the

@@ -1,4 +1,4 @@
-/** A condition row (DESIGN.md section 6). */
+/** A condition row (docs/verdicts.md). */
 export interface ConditionRow {
   field: string;
   op: string;

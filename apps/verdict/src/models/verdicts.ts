@@ -4,7 +4,7 @@ import type { ApprovalTrigger, PrecedenceTraceEntry, RequiredContextRound } from
 
 export type { ApprovalTrigger, PrecedenceTraceEntry, RequiredContextRound };
 
-/** A scope value (DESIGN.md section 6): flat strings, numbers or booleans. */
+/** A scope value (docs/verdicts.md): flat strings, numbers or booleans. */
 export type ScopeValue = string | number | boolean;
 
 /** Scope fields, e.g. `{"region": "eu", "env": "prod"}`; validated against the tenant scope_schema. */
@@ -65,7 +65,7 @@ export interface CheckRequest {
    * @maxLength 200
    */
   on_behalf_of?: string;
-  /** Optional Facts by dot path (DESIGN.md section 6); a Fact wins over a parameter of the same path. */
+  /** Optional Facts by dot path (docs/verdicts.md); a Fact wins over a parameter of the same path. */
   context?: Context;
 }
 

@@ -11,7 +11,7 @@ export class RegistryUnavailableError extends Error {
 }
 
 /**
- * The registry's internal API (DESIGN.md section 1), authenticated with the shared service token.
+ * The registry's internal API (README.md "Architecture"), authenticated with the shared service token.
  * A 404 answers null; any other failure throws RegistryUnavailableError. Never on a check's hot
  * path: the snapshot store calls it in the background, and cold paths (first use of a tenant,
  * rule versions, JWKS by slug) call it directly.

@@ -1,5 +1,5 @@
 // The registry's internal API as the gateway reads it (docs/registry.md "Internal API for the verdict
-// gateway"). Declared here, not imported: one app never imports another (STYLE.md); the e2e tests run
+// gateway"). Declared here, not imported: one app never imports another (docs/development.md "Conventions"); the e2e tests run
 // the two services against each other.
 import type { Condition, Requirement, Severity } from '../engine';
 
@@ -10,7 +10,7 @@ export interface ScopeFieldSchema {
   type?: 'string' | 'number' | 'boolean';
 }
 
-/** Tenant settings the gateway reads (DESIGN.md section 6). */
+/** Tenant settings the gateway reads (docs/verdicts.md). */
 export interface RegistryTenantSettings {
   scope_schema?: { fields?: Record<string, ScopeFieldSchema> } | null;
   context_schema?: { fields?: Record<string, { type?: string; allowed_values?: unknown[]; format?: string }> } | null;
@@ -46,7 +46,7 @@ export interface RegistryOverrideState {
   scope_id: string;
   scope_ids: string[];
   applies_to_scope: Record<string, ScopeValue> | null;
-  /** A CEL expression (DESIGN.md section 10); null = none. */
+  /** A CEL expression (docs/verdicts.md "Overrides"); null = none. */
   conditions: string | null;
   expires_at: string | null;
   approval_id: string | null;

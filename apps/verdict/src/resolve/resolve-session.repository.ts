@@ -3,7 +3,7 @@ import type { Fact } from '../engine';
 
 export type ResolveVariant = 'detailed' | 'overview';
 
-/** A resolve loop in progress (DESIGN.md section 6): what earlier rounds accumulated. */
+/** A resolve loop in progress (docs/verdicts.md): what earlier rounds accumulated. */
 export interface ResolveSessionState {
   id: string;
   tenant_id: string;

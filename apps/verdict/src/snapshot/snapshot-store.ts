@@ -29,7 +29,7 @@ interface Entry {
 class TenantMissing extends Error {}
 
 /**
- * Per-tenant snapshots of the registry's evaluable state (DESIGN.md section 1). A check on a fresh
+ * Per-tenant snapshots of the registry's evaluable state (README.md "Architecture"). A check on a fresh
  * snapshot is answered from memory, without any network call; snapshots are refreshed when the
  * registry announces a change on Redis (`onChange`), and a state-hash poll of the tenants used in
  * the last `idleMs` catches announcements lost while Redis was away. A snapshot that cannot be

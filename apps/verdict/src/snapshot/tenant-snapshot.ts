@@ -1,11 +1,11 @@
-// A tenant's evaluable state, built once per registry state (DESIGN.md section 1): the compiled rule
+// A tenant's evaluable state, built once per registry state (README.md "Architecture"): the compiled rule
 // engine policy plus what a check needs besides (scope schema, principals, TTL and round limits).
 // Pure: the same registry state always gives the same snapshot.
 import { compilePolicy, PolicyCompileError, type CompiledPolicy, type EngineOverride, type EngineRule } from '../engine';
 import { compileGlob, type StringMatcher } from '../engine/glob';
 import type { RegistryPrincipalState, RegistryTenantState, ScopeFieldSchema, ScopeValue } from '../registry/registry-state';
 
-/** Document 1 "Limits" and DESIGN.md section 6 defaults. */
+/** Document 1 "Limits" and docs/verdicts.md defaults. */
 export const DEFAULT_VERDICT_TTL_SECONDS = 300;
 export const MAX_VERDICT_TTL_SECONDS = 3600;
 export const DEFAULT_MAX_RESOLVE_ROUNDS = 12;
@@ -70,7 +70,7 @@ export function engineRules(state: RegistryTenantState): EngineRule[] {
 
 /**
  * An override without `applies_to_scope` covers the selector of the scope it was created in, never
- * the whole tenant (DESIGN.md section 10). One whose scope is not in the state (which the registry
+ * the whole tenant (docs/identity.md). One whose scope is not in the state (which the registry
  * never serves) is left out: it neutralises nothing.
  */
 export function engineOverrides(state: RegistryTenantState): EngineOverride[] {

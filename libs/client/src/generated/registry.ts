@@ -809,7 +809,7 @@ export interface components {
             /** @description Pass as `cursor` for the next page; null when done. */
             next_cursor: string | null;
         };
-        /** @description A public webhook verification key (DESIGN.md section 5). */
+        /** @description A public webhook verification key (docs/webhooks.md). */
         WebhookPublicKey: {
             /** @description `webhooks:<epoch>`, sent as X-Service-Key-Id. */
             kid: string;
@@ -890,7 +890,7 @@ export interface components {
             /** Format: int32 */
             burst?: number;
         };
-        /** @description Tenant settings read by the verdict gateway and the ledger (DESIGN.md section 6). */
+        /** @description Tenant settings read by the verdict gateway and the ledger (docs/verdicts.md). */
         TenantSettings: {
             scope_schema?: {
                 fields: {
@@ -1004,7 +1004,7 @@ export interface components {
             scope_id: string;
             constraint: string;
             rationale: string | null;
-            /** @description Going against it needs an approval (DESIGN.md section 7). */
+            /** @description Going against it needs an approval (docs/approvals.md). */
             requires_approval: boolean;
             author: string;
             author_type: components["schemas"]["AuthorType"];
@@ -1016,7 +1016,7 @@ export interface components {
             revoked_at: string | null;
         };
         /**
-         * @description DESIGN.md section 6, in precedence order: blocked, approval_required, observe, allowed.
+         * @description docs/verdicts.md, in precedence order: blocked, approval_required, observe, allowed.
          * @enum {string}
          */
         Severity: "MANDATORY" | "REQUIRES_APPROVAL" | "ADVISORY" | "ALLOW";
@@ -1034,7 +1034,7 @@ export interface components {
         /** @enum {string} */
         ConditionOp: "eq" | "neq" | "in" | "not_in" | "gt" | "gte" | "lt" | "lte" | "exists" | "contains" | "starts_with";
         /**
-         * @description One condition row (DESIGN.md section 6). `value` by op: `in`/`not_in` an array; `gt`..`lte` a
+         * @description One condition row (docs/verdicts.md). `value` by op: `in`/`not_in` an array; `gt`..`lte` a
          *     number or a string (ISO dates compare as strings); `exists` true/false (default true);
          *     `starts_with` a string; `contains` a string (substring) or any JSON value (array element).
          */
@@ -1185,10 +1185,10 @@ export interface components {
             conflicts: components["schemas"]["Conflict"][];
             overridden: components["schemas"]["OverriddenConflict"][];
         };
-        /** @description A scope value: the scope fields of DESIGN.md section 6 are flat strings, numbers or booleans. */
+        /** @description A scope value: the scope fields of docs/verdicts.md are flat strings, numbers or booleans. */
         ScopeValue: string | number | boolean;
         /**
-         * @description Object of scope fields (DESIGN.md section 6), e.g. `{"region": "eu", "team": "payments"}`.
+         * @description Object of scope fields (docs/verdicts.md), e.g. `{"region": "eu", "team": "payments"}`.
          *     Checked against the tenant's `settings.scope_schema` when it names fields.
          */
         ScopeSelector: {
@@ -1638,7 +1638,7 @@ export interface components {
             /** @description Default false. */
             requires_approval?: boolean;
         };
-        /** @description An entry of the event feed (DESIGN.md section 7). */
+        /** @description An entry of the event feed (docs/registry.md "Event feed"). */
         RegistryEvent: {
             /** @description `evt-` + 16 hex digits; strictly increasing within a tenant, in commit order. */
             id: string;
@@ -1722,7 +1722,7 @@ export interface components {
             requested_by: string;
             requested_by_type: components["schemas"]["AuthorType"];
             /**
-             * @description Principal and role ids who may decide: the rule's `deciders` (DESIGN.md section 6). Empty means
+             * @description Principal and role ids who may decide: the rule's `deciders` (docs/verdicts.md). Empty means
              *     any principal holding the `approve` permission. Webhook subscriptions route on it.
              */
             candidate_deciders: string[];
@@ -1792,7 +1792,7 @@ export interface components {
             expires_at?: string;
         };
         /**
-         * @description Request and response shapes of identity (DESIGN.md section 3); tsoa validates and documents them.
+         * @description Request and response shapes of identity (docs/identity.md); tsoa validates and documents them.
          * @enum {string}
          */
         Permission: "read" | "write" | "manage_rules" | "manage_invariants" | "approve" | "check" | "seal" | "admin" | "platform_admin";

@@ -365,7 +365,7 @@ export interface components {
             /** @description ISO 8601; one hour after creation (the cookie's Max-Age), earlier if the key is revoked or expires */
             expires_at: string;
         };
-        /** @description A condition row (DESIGN.md section 6). */
+        /** @description A condition row (docs/verdicts.md). */
         ConditionRow: {
             field: string;
             op: string;
@@ -542,7 +542,7 @@ export interface components {
             approver?: components["schemas"]["Approver"];
         };
         ResolveResponse: components["schemas"]["IncompleteResolveResponse"] | components["schemas"]["CompleteResolveResponse"] | components["schemas"]["OverviewIncompleteResponse"] | components["schemas"]["OverviewCompleteResponse"];
-        /** @description A scope value (DESIGN.md section 6): flat strings, numbers or booleans. */
+        /** @description A scope value (docs/verdicts.md): flat strings, numbers or booleans. */
         ScopeValue: string | number | boolean;
         /** @description Scope fields, e.g. `{"region": "eu", "env": "prod"}`; validated against the tenant scope_schema. */
         ScopeFields: {
@@ -699,7 +699,7 @@ export interface components {
             };
             /** @description Human principal the agent acts for. */
             on_behalf_of?: string;
-            /** @description Optional Facts by dot path (DESIGN.md section 6); a Fact wins over a parameter of the same path. */
+            /** @description Optional Facts by dot path (docs/verdicts.md); a Fact wins over a parameter of the same path. */
             context?: components["schemas"]["Context"];
         };
         /** @enum {string} */

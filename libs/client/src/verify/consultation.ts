@@ -1,5 +1,5 @@
 // Checks a consultation record read back from the verdict service (or from an evidence pack) without
-// trusting the service (DESIGN.md section 4; docs/verdicts.md "Hashes and the signed verdict"):
+// trusting the service (docs/verdicts.md "Hashes and the signed verdict"):
 // - normative_hash = sha256 over RFC 8785 of the record without normative_hash and signed_verdict;
 // - context_hash = sha256 over RFC 8785 of {action, resource, scope, parameters, context} as evaluated;
 // - signed_verdict verifies (ES256, the kid's key, iat in its window) and its claims are the record's.
