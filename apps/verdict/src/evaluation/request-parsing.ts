@@ -2,6 +2,7 @@
 // the check body, scope against the tenant scope_schema, context Facts, X-Verdict-TTL, and the two
 // resolve body variants. tsoa checks the JSON shape first on its routes; the check fast lane
 // (http/check-route.ts) relies on these alone, so they refuse everything the OpenAPI shape refuses.
+import { fieldPath, findUnstorable } from '../http/unstorable-strings';
 import { AppError } from '@arbiter/http';
 import type { Fact, Scope } from '../engine';
 import type { CheckRequest } from '../models/verdicts';
@@ -217,17 +218,13 @@ const CHECK_KEYS = new Set(['action', 'resource', 'scope', 'parameters', 'on_beh
  */
 export const MAX_NESTING = 32;
 
-/** The path of the first value nested deeper than `limit` levels below `value`, or null. Iterative: no stack to overflow. */
+/**
+ * The path of the first value nested deeper than `limit` levels below `value` (the request guard's
+ * walker, with a tighter bound), or null. Strings were held to the guard before this runs.
+ */
 export function tooDeep(value: unknown, root: string, limit = MAX_NESTING): string | null {
-  const stack: Array<[unknown, string, number]> = [[value, root, 0]];
-  while (stack.length) {
-    const [v, path, depth] = stack.pop()!;
-    if (v === null || typeof v !== 'object') continue;
-    if (depth >= limit) return path;
-    if (Array.isArray(v)) for (let i = 0; i < v.length; i++) stack.push([v[i], `${path}[${i}]`, depth + 1]);
-    else for (const k of Object.keys(v)) stack.push([(v as Record<string, unknown>)[k], `${path}.${k}`, depth + 1]);
-  }
-  return null;
+  const found = findUnstorable(value, limit);
+  return found?.reason === 'depth' ? fieldPath([root, ...found.path]) : null;
 }
 
 function refuseTooDeep(value: unknown, root: string): void {

@@ -44,11 +44,12 @@ export function fieldPath(steps: ReadonlyArray<string | number>): string {
 }
 
 /**
- * The first key or string value that cannot be stored, or object nested too deep, or null.
+ * The first key or string value that cannot be stored, or object nested deeper than `maxDepth`
+ * levels (the root is level 1), or null.
  * Iterative, breadth first (a JSON body may nest deeper than the call stack goes); the path is built
  * only for a hit.
  */
-export function findUnstorable(root: unknown): Unstorable | null {
+export function findUnstorable(root: unknown, maxDepth = MAX_BODY_DEPTH): Unstorable | null {
   if (typeof root === 'string') return isUnstorable(root) ? { path: [], reason: 'string' } : null;
   if (root === null || typeof root !== 'object') return null;
   const nodes: object[] = [root];
@@ -63,7 +64,7 @@ export function findUnstorable(root: unknown): Unstorable | null {
   const visit = (n: number, step: string | number, v: unknown): Unstorable | null => {
     if (typeof v === 'string') return isUnstorable(v) ? { path: pathTo(n, step), reason: 'string' } : null;
     if (v === null || typeof v !== 'object') return null;
-    if (depths[n] >= MAX_BODY_DEPTH) return { path: pathTo(n, step), reason: 'depth' };
+    if (depths[n] >= maxDepth) return { path: pathTo(n, step), reason: 'depth' };
     nodes.push(v);
     parents.push(n);
     steps.push(step);
