@@ -3,7 +3,7 @@ import { createPrincipalWithKey } from '../../apps/registry/test/harness';
 import { eventually, rigApi, startWebhookRig, type WebhookRig } from './webhooks-harness';
 
 /**
- * Document 2's approval flow as a decider's tooling sees it: the request reaches the team named by
+ * The registry's approval flow (docs/approvals.md "The registry flow") as a decider's tooling sees it: the request reaches the team named by
  * the rule's deciders through a tenant-level webhook, the decision creates the override, and the
  * resolution is delivered too (registry + worker + BullMQ + a real receiver).
  */

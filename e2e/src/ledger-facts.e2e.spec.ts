@@ -18,7 +18,7 @@ function expectedFactHash(f: { fact_id: string; stream_id: string; tenant_id: st
   return `sha256:${createHash('sha256').update(text, 'utf8').digest('hex')}`;
 }
 
-describe('ledger facts and streams (Document 3)', () => {
+describe('ledger facts and streams (docs/ledger-formats.md "Contract")', () => {
   let stack: LedgerStack;
   let t: LedgerTenant;
   let other: LedgerTenant;
@@ -92,7 +92,7 @@ describe('ledger facts and streams (Document 3)', () => {
       const before = await counts();
       const retry = await c.post(`/streams/${s}/facts`, sealBody(t.tenantId, { client_ref: 'order-42', custom_payload: { v: 1 } })).expect(200);
       expect(retry.body).toEqual(first.body);
-      // Document 3: later requests return the original fact, whatever they carry.
+      // docs/ledger-formats.md "Seal request body": later requests return the original fact, whatever they carry.
       const changed = await c.post(`/streams/${s}/facts`, sealBody(t.tenantId, { client_ref: 'order-42', custom_payload: { v: 2 } })).expect(200);
       expect(changed.body).toEqual(first.body);
       expect(await counts()).toEqual(before);

@@ -14,7 +14,7 @@ async function deadPort(): Promise<number> {
   return port;
 }
 
-describe('ledger rate limits (Document 3 "Limits", docs/ledger-formats.md)', () => {
+describe('ledger rate limits (docs/ledger-formats.md "Limits")', () => {
   let stack: LedgerStack;
 
   beforeAll(async () => {

@@ -9,9 +9,9 @@ import type { TestStack } from './stack';
 jest.setTimeout(120_000);
 
 /**
- * Document 1 approvals are exercised only when the verdict service documents them: until then the
+ * Verdict approvals are exercised only when the verdict service documents them: until then the
  * tests that need them are skipped (with this reason in their names), and libs/client tests them
- * against a local server with Document 1's shapes.
+ * against a local server with the verdict contract's shapes.
  */
 export const VERDICT_APPROVALS = Boolean((verdictSpec.paths as Record<string, unknown>)['/{tenant_id}/v1/approvals']);
 export const itWithApprovals: jest.It = VERDICT_APPROVALS ? it : it.skip;

@@ -45,7 +45,7 @@ describe('@arbiter/client against the running services', () => {
     expect(missing).toMatchObject({ status: 422, code: 'insufficient_context', details: { missing_fields: expect.arrayContaining(['beneficiary.country', 'transfer.amount']) } });
   });
 
-  it('runs Document 1\'s resolve loop to completion, dropping a fact that falls short of its Requirement', async () => {
+  it('runs the resolve loop to completion, dropping a fact that falls short of its Requirement', async () => {
     const asked: string[][] = [];
     // A provider that first offers what the agent itself believes (unverified), then what KYC confirmed.
     const provider = (requirements: Requirement[]): Context => {

@@ -153,7 +153,7 @@ describe('governance semantics (nothing bypasses a rule unless the registry says
     });
   });
 
-  describe('Document 1 approvals', () => {
+  describe('verdict approvals', () => {
     let selfApprover: { principalId: string; key: string };
     let decider: { principalId: string; key: string };
     let tenantAdmin: { principalId: string; key: string };

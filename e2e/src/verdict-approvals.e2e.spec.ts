@@ -4,7 +4,7 @@ import { createVerdictTenant, expectConforms, registryApi, startVerdictStack, ve
 
 const APPROVALS = '/{tenant_id}/v1/approvals';
 
-/** Document 1 approvals through HTTP: the verdict gateway against a real registry, PostgreSQL and Redis. */
+/** Verdict approvals (docs/approvals.md "Verdict approvals") through HTTP: the verdict gateway against a real registry, PostgreSQL and Redis. */
 describe('/<tenant_id>/v1/approvals', () => {
   let stack: VerdictStack;
   let t: VerdictTenant;
@@ -151,7 +151,7 @@ describe('/<tenant_id>/v1/approvals', () => {
     expect(stored.body).toEqual(winner.body);
   });
 
-  it('lists approvals with the filters of Document 1', async () => {
+  it('lists approvals with the filters of docs/verdicts.md "Approvals"', async () => {
     const { approval: pending } = await requestApproval(30000);
     const list = (query: Record<string, string | number>) => verdictApi(stack, finance.key, t.id).get(`/${t.id}/v1/approvals`).query(query).expect(200);
     const all = await list({});

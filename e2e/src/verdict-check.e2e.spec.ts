@@ -7,7 +7,7 @@ import { createVerdictTenant, expectConforms, registryApi, startVerdictStack, ve
 
 const CHECK = '/{tenant_id}/v1/check';
 
-/** Document 1 check through HTTP against the real registry, PostgreSQL and Redis. */
+/** Check (docs/verdicts.md "check") through HTTP against the real registry, PostgreSQL and Redis. */
 describe('POST /<tenant_id>/v1/check', () => {
   let stack: VerdictStack;
   let t: VerdictTenant;

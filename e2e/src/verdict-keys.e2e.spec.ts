@@ -60,7 +60,7 @@ describe('verdict signing keys and JWKS', () => {
     expect(again.body).toMatchObject({ current_kid: `${t.id}:${year}`, created: false });
   });
 
-  it('publishes the key set without authentication, with the cache headers of Document 1', async () => {
+  it('publishes the key set without authentication, with the cache headers of docs/verdicts.md "Limits"', async () => {
     const res = await anonymous().get(`/v1/tenants/${t.slug}/jwks?v=2`).expect(200);
     expectConforms(res, 'get', '/v1/tenants/{tenant_slug}/jwks');
     expect(res.headers['cache-control']).toBe('public, max-age=300, immutable');

@@ -3,7 +3,7 @@ import { createVerdictTenant, expectConforms, registryApi, startVerdictStack, ve
 
 const RESOLVE = '/{tenant_id}/v1/resolve';
 
-/** Document 1 resolve (both variants) through HTTP against the real registry, PostgreSQL and Redis. */
+/** Resolve (both variants, docs/verdicts.md "resolve") through HTTP against the real registry, PostgreSQL and Redis. */
 describe('POST /<tenant_id>/v1/resolve', () => {
   let stack: VerdictStack;
   let t: VerdictTenant;

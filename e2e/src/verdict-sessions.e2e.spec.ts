@@ -15,7 +15,7 @@ interface Answer {
   body: { code?: string; verdict?: string; consultation_id?: string; caller_principal_id?: string };
 }
 
-/** Document 1 Authentication 1 (docs/identity.md): the session cookie, through HTTP. */
+/** The session cookie (docs/verdicts.md "Authentication", docs/identity.md) through HTTP. */
 describe('session cookie (POST/DELETE /v1/sessions)', () => {
   let stack: VerdictStack;
   let t: VerdictTenant;

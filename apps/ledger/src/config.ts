@@ -21,7 +21,7 @@ export const ledgerConfigSchema = {
   AUTH_CACHE_TTL_MS: int({ default: 30_000, min: 0, max: 30_000 }),
   SHUTDOWN_GRACE_MS: int({ default: 10_000, min: 0 }),
   LOG_LEVEL: str({ default: 'info' }),
-  /** Document 3 standard tier; a tenant's settings.rate_limit overrides both (enterprise). */
+  /** The standard tier (docs/ledger-formats.md "Limits"); a tenant's settings.rate_limit overrides both (enterprise). */
   RATE_LIMIT_PER_MINUTE: int({ default: 1000, min: 1 }),
   RATE_LIMIT_BURST: int({ default: 100, min: 1 }),
   /** How long a rate-limit decision may wait for Redis before the per-replica fallback decides. */

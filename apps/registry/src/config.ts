@@ -32,7 +32,7 @@ export const registryConfigSchema = {
   APPROVAL_GRANT_TTL_SECONDS: int({
     default: 3600,
     min: 60,
-    doc: 'longest lifetime of the override a Document 2 approval creates: its default, and the latest expires_at a decision may name',
+    doc: 'longest lifetime of the override a registry approval creates: its default, and the latest expires_at a decision may name',
   }),
 };
 

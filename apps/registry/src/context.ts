@@ -42,7 +42,7 @@ export interface RegistryContext {
   authenticator: Authenticator;
   identity: IdentityService;
   introspection: IntrospectionService;
-  /** Document 2 (docs/registry.md). */
+  /** The registry API (docs/registry.md). */
   scopes: ScopesService;
   entries: EntriesService;
   rules: RulesService;
@@ -53,7 +53,7 @@ export interface RegistryContext {
   compliance: ComplianceService;
   resolve: ResolveService;
   events: EventsService;
-  /** Document 2 approvals and webhooks (docs/approvals.md, docs/webhooks.md). */
+  /** Registry approvals and webhooks (docs/approvals.md, docs/webhooks.md). */
   approvals: ApprovalsService;
   webhooks: WebhooksService;
   webhookKeys: WebhookKeysService;

@@ -7,7 +7,7 @@ interface Ev {
   data: Record<string, unknown>;
 }
 
-describe('registry approvals (Document 2)', () => {
+describe('registry approvals (docs/approvals.md "The registry flow")', () => {
   let h: RegistryHarness;
   let t: TenantFixture;
   let admin: Api;

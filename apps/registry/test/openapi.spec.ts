@@ -20,7 +20,7 @@ describe('registry OpenAPI document', () => {
     }
   });
 
-  it('documents every Document 2 endpoint this service implements', () => {
+  it('documents every registry endpoint this service implements', () => {
     const paths = Object.entries(spec.paths as Record<string, Record<string, unknown>>).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`));
     const expected = [
       'GET /api/v1/scopes',

@@ -37,7 +37,7 @@ export interface VerdictContext {
   consultations: ConsultationRepository;
   evaluation: EvaluationService;
   consultationsService: ConsultationsService;
-  /** Document 1 approvals (apps/verdict/src/approvals). */
+  /** Verdict approvals (apps/verdict/src/approvals). */
   approvals: ApprovalsService;
   ruleVersions: RuleVersionsService;
   keysService: KeysService;

@@ -1,4 +1,4 @@
-// Document 1 approvals from the requester's side: create the approval for a consultation whose verdict
+// Verdict approvals from the requester's side: create the approval for a consultation whose verdict
 // was approval_required, then poll it ("An approval decision is also readable by polling GET on the
 // approval") with exponential backoff until it is decided or the time allowed runs out.
 import { ApprovalWaitError } from './errors';
@@ -73,7 +73,7 @@ export async function waitForApproval(client: Pick<VerdictClient, 'getApproval'>
 /**
  * Creates the approval of a consultation (POST /<tenant>/v1/approvals) and waits for its decision.
  * Resolves with the decided approval (check `status`: approved or rejected); after an approval, call
- * check again on the operation (Document 1 "States and transitions").
+ * check again on the operation (docs/verdicts.md "States and transitions").
  */
 export async function requestApprovalAndWait(client: ApprovalsApi, body: CreateApprovalBody, opts: WaitOptions = {}): Promise<Approval> {
   const created = await client.createApproval(body, opts);

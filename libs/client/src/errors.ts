@@ -4,7 +4,7 @@
 export type ServiceName = 'verdict' | 'ledger' | 'registry';
 
 /**
- * Error codes the verdict service answers (Document 1 "Errors" and docs/verdicts.md). The union is open
+ * Error codes the verdict service answers (docs/verdicts.md "Errors"). The union is open
  * (`string & {}`): a newer service may add codes, and they still arrive typed as strings.
  */
 export type VerdictErrorCode =
@@ -47,7 +47,7 @@ export type VerdictErrorCode =
   | 'policy_unavailable'
   | (string & {});
 
-/** Document 3 "Errors" plus the ledger's additions (docs/ledger-formats.md). */
+/** The ledger's error codes (docs/ledger-formats.md "Errors"). */
 export type LedgerErrorCode =
   | 'VALIDATION_ERROR'
   | 'UNAUTHORIZED'
@@ -59,8 +59,8 @@ export type LedgerErrorCode =
   | (string & {});
 
 /**
- * Document 2 answers `{detail}` only, so the SDK derives a code from the status (and recognises the
- * one condition Document 1 and 2 name alike, `not_a_valid_decider`).
+ * The registry answers `{detail}` only (docs/registry.md "Errors"), so the SDK derives a code from the status (and recognises the
+ * one condition the verdict gateway and the registry name alike, `not_a_valid_decider`).
  */
 export type RegistryErrorCode =
   | 'bad_request'

@@ -1,5 +1,5 @@
 // A tenant's verdict key set fetched by URL (GET /v1/tenants/<slug>/jwks), cached for the max-age its
-// Cache-Control gives (Document 1: public, max-age=300, immutable; RFC 9111 section 5.2.2.1), and
+// Cache-Control gives (docs/verdicts.md "Limits": public, max-age=300, immutable; RFC 9111 section 5.2.2.1), and
 // fetched again at once when a verdict names a kid the cached copy lacks (a rotation happened). So that
 // forged kids cannot make a verifier hammer the service, a kid still missing after a fetch is not
 // looked for again during a cooldown, and fetches are at least a minimum interval apart (a caller waits

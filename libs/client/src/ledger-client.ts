@@ -1,4 +1,4 @@
-// The fact ledger's client (Document 3), typed by the generated paths of apps/ledger/openapi.json.
+// The fact ledger's client (docs/ledger-formats.md), typed by the generated paths of apps/ledger/openapi.json.
 import type { Client } from 'openapi-fetch';
 import { createServiceClient, unwrap, unwrapWithResponse, type ServiceClientOptions } from './http';
 import type { Identity, LedgerFact, LedgerFactListEntry, LedgerKeyRotation, LedgerKeySet, LedgerPaths, ProofBundle, RotationMode, SealFactBody, StreamVerification } from './types';

@@ -40,7 +40,7 @@ export interface RequireVerdictOptions {
   /** The tenant the verdicts must come from. */
   tenantId?: string;
   /**
-   * Refuse verdicts of keys retired since they signed (Document 1: after an emergency rotation,
+   * Refuse verdicts of keys retired since they signed (docs/verdicts.md "Versioning": after an emergency rotation,
    * in-flight verdicts are refused by policy at the enforcement point). Default true.
    */
   refuseRetiredKeys?: boolean;

@@ -1,4 +1,4 @@
-// The registry's client (Document 2 and identity, docs/identity.md), typed by the generated paths
+// The registry's client (docs/registry.md and, for identity, docs/identity.md), typed by the generated paths
 // of apps/registry/openapi.json. The methods cover what agents, operators and the examples need; every
 // other operation is one typed call away on `raw`.
 import type { Client } from 'openapi-fetch';

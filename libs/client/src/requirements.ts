@@ -1,4 +1,4 @@
-// Checks a Fact against a Requirement the way the verdict gateway does (Document 1 "Requirement";
+// Checks a Fact against a Requirement the way the verdict gateway does (docs/verdicts.md "Requirement";
 // docs/verdicts.md "Requirements and missing fields"), so a fact provider learns before a round trip
 // that a fact would be refused and listed again. The service stays the authority: this check is
 // advisory, and formats it does not know are treated as hints, as the service treats them.

@@ -1,4 +1,4 @@
-// Document 1's caller loop for resolve: "call resolve; if incomplete, obtain each required field and
+// The caller's loop of resolve (docs/verdicts.md "The resolve loop"): call resolve; if incomplete, obtain each required field and
 // add it to the context as a Fact; repeat until complete or until the round cap is hit." The session
 // (resolve_session_id, docs/verdicts.md) is sent back so that only the new facts travel each round.
 import { canonicalJson } from '@arbiter/canonical';
@@ -17,7 +17,7 @@ export interface RoundInfo {
 }
 
 /**
- * Obtains facts for the required fields. It receives Document 1 Requirements (field, reason, type and,
+ * Obtains facts for the required fields. It receives Requirements (docs/verdicts.md "Requirement": field, reason, type and,
  * when they apply, allowed_values, min/max, format, source_requirement, acceptable_sources,
  * confidence_threshold) and returns Facts keyed by field; a field it cannot supply is simply left out.
  */

@@ -12,7 +12,7 @@ type V = VerdictComponents['schemas'];
 type L = LedgerComponents['schemas'];
 type R = RegistryComponents['schemas'];
 
-// --- verdict (Document 1) ---
+// --- verdict (docs/verdicts.md) ---
 export type Fact = V['Fact'];
 export type Context = V['Context'];
 export type Requirement = V['Requirement'];
@@ -35,7 +35,7 @@ export type SigningKeyRotation = V['SigningKeyRotation'];
 export type Identity = V['Identity'];
 export type VerdictErrorBody = V['ErrorBody'];
 
-// --- ledger (Document 3) ---
+// --- ledger (docs/ledger-formats.md) ---
 export type LedgerFact = L['Fact'];
 export type LedgerFactListEntry = L['FactListEntry'];
 export type LedgerFactList = L['FactList'];
@@ -46,7 +46,7 @@ export type LedgerKeySet = L['LedgerKeySet'];
 export type LedgerKeyRotation = L['KeyRotation'];
 export type StreamVerification = L['VerificationResult'];
 
-// --- registry (Document 2) ---
+// --- registry (docs/registry.md) ---
 export type WebhookKeySet = R['WebhookKeySet'];
 export type WebhookPublicKey = R['WebhookPublicKey'];
 export type WebhookKeyRotation = R['WebhookKeyRotation'];

@@ -1,4 +1,4 @@
-// The verdict gateway's client (Document 1). Every request goes through openapi-fetch typed by the
+// The verdict gateway's client (docs/verdicts.md). Every request goes through openapi-fetch typed by the
 // generated paths of apps/verdict/openapi.json; the methods only name the operation, fill the tenant
 // and unwrap errors into VerdictError.
 import type { Client } from 'openapi-fetch';

@@ -1,4 +1,4 @@
-// Verifies a signed verdict (Document 1 "Signed verdict", docs/verdicts.md "Verifying a verdict
+// Verifies a signed verdict (docs/verdicts.md "Signed verdict", "Verifying a verdict
 // offline"): a compact JWS (RFC 7515) with ES256 (RFC 7518 section 3.4) under the key of the tenant's
 // JWKS named by the header's kid; iat inside that key's [not_before, not_after) window; exp not passed.
 import { compactVerify, decodeProtectedHeader, importJWK, type JWK } from 'jose';
@@ -49,7 +49,7 @@ export interface VerifyVerdictOptions {
   allowExpired?: boolean;
   /**
    * Refuse verdicts signed by a key that has been retired since (not_after set), even inside its
-   * window: Document 1's policy for in-flight verdicts after an emergency rotation. Default false.
+   * window: the policy for in-flight verdicts after an emergency rotation (docs/verdicts.md "Versioning"). Default false.
    */
   refuseRetiredKeys?: boolean;
   /** The tenant (tnt- id) the verdict must belong to: its tenant_id claim and its kid. */

@@ -1,4 +1,4 @@
-// A local HTTP server with Document 1's approval endpoints (POST/GET /<tenant>/v1/approvals[/<id>],
+// A local HTTP server with the verdict contract's approval endpoints (POST/GET /<tenant>/v1/approvals[/<id>],
 // POST …/decision), for SDK tests until the verdict service has them. It follows the spec's shapes
 // and error codes; nothing else of the gateway.
 import http from 'node:http';

@@ -3,7 +3,7 @@ import { CompactSign, compactVerify, errors as joseErrors, importJWK, type JWK, 
 import { CryptoError } from './errors';
 
 // Verdicts are compact JWS with ES256 (RFC 7515, RFC 7518 section 3.4) and kid = <tenant_id>:<epoch>
-// (docs/verdicts.md "Signing keys", verdict-service.md "Signed verdict").
+// (docs/verdicts.md "Signing keys", "Signed verdict").
 
 export type { JWK } from 'jose';
 
@@ -64,7 +64,7 @@ export async function signEs256JwsWithJose(claims: object, privateJwk: JWK, kid:
 /**
  * Verifies an ES256 compact JWS with jose and returns its protected header and JSON payload.
  * Only the signature is checked, never exp/nbf: an expired verdict stays verifiable evidence
- * (verdict-service.md "Signed verdict": passing exp only ends the right to act on it). Choosing the
+ * (docs/verdicts.md "Signed verdict": passing exp only ends the right to act on it). Choosing the
  * key by header kid is the caller's job.
  */
 export async function verifyEs256Jws(jws: string, publicJwk: JWK): Promise<VerifiedJws> {

@@ -216,7 +216,7 @@ describe(planRotation.name, () => {
 describe(toPublicJwk.name, () => {
   const sut = toPublicJwk;
 
-  it('publishes an EC key with kid, alg ES256, use sig and the validity window (verdict-service.md)', () => {
+  it('publishes an EC key with kid, alg ES256, use sig and the validity window (docs/verdicts.md "Verification key")', () => {
     const key = record('2025', '2025-01-01T00:00:00Z', '2026-01-01T00:00:00Z');
     expect(sut(key)).toEqual({
       kid: `${TENANT}:2025`,

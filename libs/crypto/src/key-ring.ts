@@ -1,7 +1,7 @@
 import type { JWK } from 'jose';
 import { CryptoError } from './errors';
 
-// Epoch key rings (docs/verdicts.md "Signing keys"; verdict-service.md "Versioning"). Pure functions over key
+// Epoch key rings (docs/verdicts.md "Signing keys", "Versioning"). Pure functions over key
 // records: no storage, no clock (the caller passes `now`), no key material generation. The same
 // model serves verdict keys (owner = tenant id) and service keys (owner = e.g. 'ledger').
 //
@@ -9,7 +9,7 @@ import { CryptoError } from './errors';
 //   a numeric suffix ('2026.1', '2026.2', ...), so kids never repeat.
 // - A key is valid on the half-open window [notBefore, notAfter); notAfter null = open-ended.
 // - Rotation never deletes: retired keys stay published with not_after set, so a signature of any
-//   age stays verifiable (verdict-service.md "Versioning": old keys are published forever).
+//   age stays verifiable (docs/verdicts.md "Versioning": old keys are published forever).
 
 export interface KeyRecord {
   kid: string;
@@ -36,7 +36,7 @@ export interface RotationPlan {
   retire: { kid: string; notAfter: Date }[];
 }
 
-/** A key as published in a JWKS (verdict-service.md "Verification key"). */
+/** A key as published in a JWKS (docs/verdicts.md "Verification key"). */
 export interface PublishedJwk {
   kid: string;
   kty: string;
@@ -108,7 +108,7 @@ export function currentKey<T extends KeyRecord>(records: readonly T[], now: Date
 /**
  * What a rotation of ownerId's ring at `now` must do: the new key starts at now, every key still
  * open gets notAfter = now (it stays published). Scheduled and emergency rotations differ only in the
- * epoch (and in what the caller does about in-flight signatures, verdict-service.md "Versioning").
+ * epoch (and in what the caller does about in-flight signatures, docs/verdicts.md "Versioning").
  *
  * Decision: a scheduled rotation when the current key already belongs to this year's epoch (or this
  * year's scheduled kid is taken) throws rotation_not_due instead of quietly minting a suffixed key.

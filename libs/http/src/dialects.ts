@@ -14,7 +14,7 @@ function fieldDetails(fields?: FieldProblem[]) {
   return fields && fields.length ? { fields } : undefined;
 }
 
-/** Document 1 (verdict): `{code, message, details?}` with lowercase codes. */
+/** The verdict gateway (docs/verdicts.md "Errors"): `{code, message, details?}` with lowercase codes. */
 export const verdictDialect: ErrorDialect = {
   problem(kind, message, fields) {
     const code = kind === 'internal' ? 'internal_error' : kind;
@@ -27,7 +27,7 @@ export const verdictDialect: ErrorDialect = {
 };
 
 /**
- * Document 3 (ledger): `{code, message, details?}` with the document's uppercase codes. Every
+ * The ledger (docs/ledger-formats.md "Errors"): `{code, message, details?}` with uppercase codes. Every
  * malformed request is a 400 VALIDATION_ERROR there (wrong content type and oversize bodies included).
  */
 export const ledgerDialect: ErrorDialect = {
@@ -46,7 +46,7 @@ export const ledgerDialect: ErrorDialect = {
 };
 
 /**
- * Document 2 (registry): `{detail}`. A missing required field is 422, other validation 400.
+ * The registry (docs/registry.md "Errors"): `{detail}`. A missing required field is 422, other validation 400.
  */
 export const registryDialect: ErrorDialect = {
   problem(kind, message, fields) {

@@ -6,7 +6,7 @@ import type { Health } from '../models/ledger';
 import { refuseUnstorable } from '../http/unstorable';
 
 /**
- * Document 3 "Health check". Like every Document 3 endpoint it needs X-API-Key (any valid key,
+ * docs/ledger-formats.md "Health check". Like every endpoint of the ledger contract it needs X-API-Key (any valid key,
  * no permission); orchestrators use /livez and /readyz, which need none (docs/ledger-formats.md).
  */
 @Middlewares(refuseUnstorable)

@@ -5,7 +5,7 @@ import type { ErrorBody } from '../models/errors';
 import type { BundlePage, Fact, FactList, ProofBundle, SealFactBody, VerificationResult } from '../models/ledger';
 import { refuseUnstorable } from '../http/unstorable';
 
-/** Document 3 stream endpoints. Another tenant's stream answers 404, as an unknown one does. */
+/** Stream endpoints (docs/ledger-formats.md "Contract"). Another tenant's stream answers 404, as an unknown one does. */
 @Middlewares(refuseUnstorable)
 @Route('streams')
 @Tags('Streams')

@@ -1,8 +1,8 @@
 import { canonicalJson } from '@arbiter/canonical';
 
-/** Version of the proof bundle format (Document 3 "Versioning"); see docs/ledger-formats.md. */
+/** Version of the proof bundle format (docs/ledger-formats.md "Versioning"). */
 export const BUNDLE_VERSION = 1;
-/** Document 3: "ed25519 is given". */
+/** The only signature algorithm of version-1 bundles (docs/ledger-formats.md "Proof bundle"). */
 export const SIGNATURE_ALG = 'ed25519';
 
 /** Every field of a bundle except `signature`: exactly what the signature covers. */
@@ -30,7 +30,7 @@ export function bundleSigningInput(bundle: UnsignedBundle): string {
   return canonicalJson({ bundle_id, stream_id, tenant_id, bundle_version, head_fact_id, head_hash, facts_manifest, created_at_ms, created_at_iso, signature_alg, key_id });
 }
 
-/** ISO 8601 with millisecond precision, UTC (Document 3: every timestamp in ms and ISO 8601). */
+/** ISO 8601 with millisecond precision, UTC (docs/ledger-formats.md "Conventions": every time in ms and ISO 8601). */
 export function isoOf(ms: number): string {
   return new Date(ms).toISOString();
 }

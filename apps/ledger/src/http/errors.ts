@@ -2,11 +2,11 @@ import { AppError } from '@arbiter/http';
 import type { AuthErrors } from '@arbiter/auth';
 import { describeUnstorable, type Unstorable } from '../domain/storable';
 
-// Document 3 errors: {code, message, details?} with VALIDATION_ERROR 400, NOT_FOUND 404,
+// Errors (docs/ledger-formats.md "Errors"): {code, message, details?} with VALIDATION_ERROR 400, NOT_FOUND 404,
 // UNAUTHORIZED 401, INTERNAL_ERROR 500; plus FORBIDDEN 403 (a valid key that may not act) and
 // RATE_LIMITED 429 (docs/ledger-formats.md). The ledger dialect of @arbiter/http renders them.
 
-/** Document 3: 401 UNAUTHORIZED; a valid key that may not act gets 403 FORBIDDEN. */
+/** docs/ledger-formats.md "Authentication": 401 UNAUTHORIZED; a valid key that may not act gets 403 FORBIDDEN. */
 export const ledgerAuthErrors: AuthErrors = {
   missing: () => new AppError(401, 'UNAUTHORIZED', 'Missing API key: send X-API-Key'),
   invalid: () => new AppError(401, 'UNAUTHORIZED', 'Invalid, revoked or expired API key'),

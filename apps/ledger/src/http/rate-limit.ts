@@ -17,7 +17,7 @@ export interface KeyCheck {
 }
 
 /**
- * Rate limits (Document 3 "Limits", docs/ledger-formats.md "Rate limits"), before the body is read, so that
+ * Rate limits (docs/ledger-formats.md "Limits", "Rate limits"), before the body is read, so that
  * every response carries the X-RateLimit-* headers: 2xx, 4xx (401 included) and 5xx. A request with
  * a valid key takes a token from its key's bucket; any other request (no key, a bad key, a key the
  * registry cannot check, a keyless endpoint) from the bucket of its client address, with the

@@ -21,7 +21,7 @@ function text(body: Record<string, unknown>, key: string, max: number, required:
 }
 
 /**
- * The seal body of Document 3 (the OpenAPI SealFactBody, as tsoa checks it on the general path):
+ * The seal body (docs/ledger-formats.md "Seal request body"; the OpenAPI SealFactBody, as tsoa checks it on the general path):
  * tenant_id, actor and custom_payload (an object) required, client_ref optional, nothing else.
  * FactsService.seal then checks the payload's size, depth and text, and that every string can be
  * stored (domain/storable.ts).

@@ -1,9 +1,9 @@
 /**
- * Request and response shapes of Document 3 and of the gaps it leaves (docs/ledger-formats.md);
+ * Request and response shapes of the ledger contract (docs/ledger-formats.md "Contract");
  * tsoa validates requests and writes openapi.json from these. Formats: docs/ledger-formats.md.
  */
 
-/** Seal request (Document 3 "Seal request body"). Unknown fields are refused with 400. */
+/** Seal request (docs/ledger-formats.md "Seal request body"). Unknown fields are refused with 400. */
 export interface SealFactBody {
   /**
    * Must be the tenant of the API key (otherwise 403 FORBIDDEN).
@@ -27,7 +27,7 @@ export interface SealFactBody {
   client_ref?: string;
 }
 
-/** A sealed fact (Document 3 "Fact"). */
+/** A sealed fact (docs/ledger-formats.md "Fact"). */
 export interface Fact {
   /** `fct-` prefix */
   fact_id: string;
@@ -52,7 +52,7 @@ export interface Fact {
   client_ref: string | null;
 }
 
-/** Fact entries in the list response carry only these fields (Document 3). */
+/** Fact entries in the list response carry only these fields (docs/ledger-formats.md "Fact"). */
 export interface FactListEntry {
   fact_id: string;
   /** @isInt */
@@ -76,7 +76,7 @@ export interface FactList {
   offset: number;
 }
 
-/** A signed proof bundle (Document 3 "Proof bundle"), plus tenant_id, which the fact hashes cover. */
+/** A signed proof bundle (docs/ledger-formats.md "Proof bundle"), plus tenant_id, which the fact hashes cover. */
 export interface ProofBundle {
   /** `bnd-` prefix */
   bundle_id: string;
@@ -125,7 +125,7 @@ export interface BundlePage {
   next_cursor: string | null;
 }
 
-/** Document 3 "Verification result"; a broken chain is valid false, not an error status. */
+/** docs/ledger-formats.md "Verification result"; a broken chain is valid false, not an error status. */
 export interface VerificationResult {
   valid: boolean;
   /**
@@ -166,7 +166,7 @@ export interface StreamPage {
 
 export type CheckStatus = string;
 
-/** GET /health (Document 3): 200 when every dependency answers, 503 with the same body otherwise. */
+/** GET /health (docs/ledger-formats.md "Health check"): 200 when every dependency answers, 503 with the same body otherwise. */
 export interface Health {
   status: 'ok' | 'degraded';
   service: 'ledger';

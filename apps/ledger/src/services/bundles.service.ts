@@ -14,7 +14,7 @@ import { presentBundle, presentBundleSummary } from './presenters';
 import { readCursor, readLimit, toPage } from './pages';
 
 /**
- * Proof bundles (Document 3): a signed snapshot of a stream up to its head. The chain is walked
+ * Proof bundles (docs/ledger-formats.md "Proof bundle"): a signed snapshot of a stream up to its head. The chain is walked
  * before signing, so the service never signs a head whose stored chain does not verify.
  */
 export class BundlesService {

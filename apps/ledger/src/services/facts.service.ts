@@ -12,7 +12,7 @@ export interface ListFactsQuery {
   offset?: number;
 }
 
-/** Sealing and reading facts and streams (Document 3). Tenant isolation: another tenant's ids answer 404. */
+/** Sealing and reading facts and streams (docs/ledger-formats.md "Contract"). Tenant isolation: another tenant's ids answer 404. */
 export class FactsService {
   constructor(
     private readonly repo: LedgerRepository,

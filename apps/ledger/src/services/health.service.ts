@@ -5,7 +5,7 @@ import type { SigningKeysService } from './signing-keys.service';
 
 const CHECK_TIMEOUT_MS = 2000;
 
-/** GET /health (Document 3): the ledger's own view of what it needs to seal, read and sign. */
+/** GET /health (docs/ledger-formats.md "Health check"): the ledger's own view of what it needs to seal, read and sign. */
 export class HealthService {
   constructor(
     private readonly pool: Pool,

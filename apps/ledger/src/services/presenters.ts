@@ -23,7 +23,7 @@ export function presentFact(f: FactRecord): Fact {
   };
 }
 
-/** Document 3: list entries carry only fact_id, sealed_at_ms, sealed_at_iso, actor and custom_payload. */
+/** docs/ledger-formats.md "Fact": list entries carry only fact_id, sealed_at_ms, sealed_at_iso, actor and custom_payload. */
 export function presentListEntry(f: FactRecord): FactListEntry {
   return { fact_id: f.fact_id, sealed_at_ms: f.sealed_at_ms, sealed_at_iso: isoOf(f.sealed_at_ms), actor: f.actor, custom_payload: payloadOf(f) };
 }

@@ -68,7 +68,7 @@ export class RateLimiter {
     this.now = opts.now ?? Date.now;
   }
 
-  /** Document 3 "Limits": the standard tier, or the tenant's own (enterprise) limits. */
+  /** docs/ledger-formats.md "Limits": the standard tier, or the tenant's own (enterprise) limits. */
   policyFor(override: { requests_per_minute: number; burst: number } | null): BucketPolicy {
     return override ? { capacity: override.burst, perMinute: override.requests_per_minute } : this.opts.defaults;
   }

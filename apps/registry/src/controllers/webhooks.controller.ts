@@ -130,7 +130,7 @@ export class WebhooksController extends Controller {
   }
 }
 
-/** The public webhook verification key (Document 2, docs/webhooks.md): no authentication. */
+/** The public webhook verification key (docs/webhooks.md): no authentication. */
 @Route('.well-known')
 @Tags('Webhooks')
 export class WebhookKeyController extends Controller {

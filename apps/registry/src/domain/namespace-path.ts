@@ -1,6 +1,6 @@
 const SEGMENT = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 
-/** Document 2 limits: a root plus at most two levels below it. */
+/** docs/registry.md "Limits": a root plus at most two levels below it. */
 export const MAX_NAMESPACE_SEGMENTS = 3;
 
 export type ParsedPath = { ok: true; segments: string[]; parent: string | null } | { ok: false; problem: string };

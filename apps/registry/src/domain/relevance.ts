@@ -22,8 +22,8 @@ export interface Relevance {
 }
 
 /**
- * Whether an active invariant or rule is relevant to an intended action (Document 2 compliance
- * check; the rules of this decision are written in docs/registry.md):
+ * Whether an active invariant or rule is relevant to an intended action (the compliance check,
+ * docs/registry.md "Compliance check: how relevance is decided"):
  * 1. An invariant, or a rule without `applies_to`, is relevant when its text shares at least one
  *    significant word with intended_action (english stemming, stop words ignored).
  * 2. A rule with `applies_to`, when the caller names the operation (`action` and/or `resource`):

@@ -56,7 +56,7 @@ export interface EventFacts {
  * Whether a subscription receives an event:
  * - the type is listed (or `*`);
  * - a scope subscription gets the events of its scope (an event's `scope_ids`); a tenant-level
- *   one gets every event of the tenant, scoped or not (Document 1 approvals may have no scope);
+ *   one gets every event of the tenant, scoped or not (verdict approvals may have no scope);
  * - with a `deciders` filter, only events whose `data.candidate_deciders` shares an id with it
  *   (approval routing: one subscription per team or channel);
  * - events written before the subscription existed are not sent to it.

@@ -1,5 +1,5 @@
 /**
- * What a webhook receiver checks (Document 2 "Events"; docs/webhooks.md): the message is the
+ * What a webhook receiver checks (docs/registry.md "Events"; docs/webhooks.md): the message is the
  * Unix timestamp in seconds, a dot, and the raw body bytes; the signature is ECDSA P-256 with
  * SHA-256 over it, hex of the 64-byte r||s form.
  */

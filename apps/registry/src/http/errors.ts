@@ -1,7 +1,7 @@
 import { AppError } from '@arbiter/http';
 import type { AuthErrors } from '@arbiter/auth';
 
-/** Document 2 errors: `{detail}` bodies; the code is for logs and tests. */
+/** Registry errors (docs/registry.md "Errors"): `{detail}` bodies; the code is for logs and tests. */
 export const registryAuthErrors: AuthErrors = {
   missing: () => new AppError(401, 'unauthorized', 'Missing API key: send Authorization: Bearer <key>'),
   invalid: () => new AppError(401, 'unauthorized', 'Invalid, revoked or expired API key'),

@@ -54,7 +54,7 @@ export function internalRoutes(ctx: RegistryContext): Router {
     res.json(await ctx.state.ruleVersion(idParam(req.params.rule_version_id, 'rule_version_id'), tenant || undefined));
   });
 
-  /** An approval grant (Document 1): an approval_grant override over the triggering rules. */
+  /** An approval grant (docs/approvals.md "Grants"): an approval_grant override over the triggering rules. */
   router.post('/tenants/:tenant_id/overrides', async (req: Request, res: Response) => {
     const tenantId = idParam(req.params.tenant_id, 'tenant_id');
     const override = await ctx.overrides.createGrant(tenantId, parseGrant(req.body));
@@ -62,7 +62,7 @@ export function internalRoutes(ctx: RegistryContext): Router {
   });
 
   /**
-   * An event of another service (the verdict gateway's Document 1 approvals), recorded in the
+   * An event of another service (the verdict gateway's approvals), recorded in the
    * feed and outbox so it reaches tenant webhooks (docs/webhooks.md). 201 when written, 200 when
    * the idempotency_key was seen before (the stored event is answered).
    */

@@ -1,7 +1,7 @@
 import type { AuthorType, ServerFields } from './common';
 
 /**
- * A Document 2 approval: a person or agent asks to go against an invariant or rule
+ * A registry approval: a person or agent asks to go against an invariant or rule
  * (docs/approvals.md). Deciding it `approved` when the trigger requires approval creates an
  * `approval_grant` override in the same transaction.
  */

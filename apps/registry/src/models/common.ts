@@ -1,9 +1,9 @@
-/** Shapes shared by the Document 2 resources. */
+/** Shapes shared by the registry resources (docs/registry.md "Contract"). */
 
-/** Who wrote an entry. Document 2 shows `human` and `agent`; `system` is for automation. */
+/** Who wrote an entry (docs/registry.md "Entries"): `human` or `agent`; `system` is for automation. */
 export type AuthorType = 'human' | 'agent' | 'system';
 
-/** The three entry kinds of Document 2 (search `entry_type`, compliance conflicts, references, links). */
+/** The three entry kinds (docs/registry.md "Entries"; search `entry_type`, compliance conflicts, references, links). */
 export type EntryType = 'decision' | 'invariant' | 'rule';
 
 /** A scope value: the scope fields of docs/verdicts.md are flat strings, numbers or booleans. */

@@ -12,7 +12,7 @@ export interface RegistryEvent {
   entity_id: string;
   /**
    * Who recorded it: `registry` for the registry's own changes, `verdict` for an event the verdict
-   * gateway recorded (Document 1 approvals, docs/webhooks.md).
+   * gateway recorded (verdict approvals, docs/webhooks.md).
    */
   source: 'registry' | 'verdict';
   /** Principal id of the caller, or null for a service. */

@@ -24,7 +24,7 @@ export interface ContextFieldSchema {
 }
 
 export interface RateLimitSettings {
-  /** standard: 1000 requests per minute, burst 100 (Document 3). */
+  /** standard: 1000 requests per minute, burst 100 (docs/ledger-formats.md "Limits"). */
   tier?: 'standard' | 'enterprise';
   /** @isInt @minimum 1 */
   requests_per_minute?: number;
@@ -167,7 +167,7 @@ export interface Page<T> {
   next_cursor: string | null;
 }
 
-/** Document 2 error body. */
+/** Error body (docs/registry.md "Errors"). */
 export interface ErrorBody {
   detail: string;
 }

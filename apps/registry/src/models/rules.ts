@@ -39,7 +39,7 @@ export interface ConditionRow {
 
 export type RequirementType = 'string' | 'number' | 'integer' | 'boolean' | 'enum' | 'date' | 'datetime' | 'object' | 'array';
 
-/** A context field the rule needs (Document 1, Requirement), beyond those its conditions name. */
+/** A context field the rule needs (docs/verdicts.md "Requirement"), beyond those its conditions name. */
 export interface Requirement {
   field: FieldPath;
   /** Human-readable justification; the verdict gateway cites the rule when absent. @maxLength 1000 */

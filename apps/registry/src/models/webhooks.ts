@@ -2,7 +2,7 @@ import type { ServerFields } from './common';
 import type { DeciderId } from './rules';
 
 /**
- * A webhook subscription (Document 2; docs/webhooks.md): of one scope, or of the whole tenant
+ * A webhook subscription (docs/webhooks.md): of one scope, or of the whole tenant
  * (`scope_id` null: every event of the tenant, including those the verdict gateway records).
  */
 export interface WebhookSubscription extends ServerFields {

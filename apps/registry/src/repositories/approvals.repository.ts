@@ -10,7 +10,7 @@ export interface ApprovalFilter {
   requested_by?: string;
 }
 
-/** Document 2 approvals; every query takes the tenant id. */
+/** Registry approvals; every query takes the tenant id. */
 export class ApprovalsRepository {
   constructor(private readonly db: Db) {}
 

@@ -10,7 +10,7 @@ export interface DecisionFilter {
   tag?: string;
 }
 
-/** Decisions and invariants (Document 2 entries without versions); every query takes the tenant id. */
+/** Decisions and invariants (the entries without versions, docs/registry.md "Decisions and invariants"); every query takes the tenant id. */
 export class EntriesRepository {
   constructor(private readonly db: Db) {}
 

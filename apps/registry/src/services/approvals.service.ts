@@ -19,7 +19,7 @@ export const alreadyDecided = (row: Pick<ApprovalRow, 'id' | 'status'>) =>
   new AppError(409, 'already_decided', `Approval ${row.id} is already decided (${row.status})`);
 
 /**
- * Document 2 approvals (docs/approvals.md). Requesting writes
+ * Registry approvals (docs/approvals.md). Requesting writes
  * `approval.requested`; deciding writes `approval.resolved` and, when an approving decision meets
  * a trigger that requires approval, an `approval_grant` override (`override.created`) — all in
  * the decision's transaction, with their outbox rows, so subscribers hear of exactly what
@@ -165,7 +165,7 @@ function requiresApproval(t: Trigger): boolean {
   return t.type === 'invariant' ? t.row.requires_approval : t.row.current_version?.severity === 'REQUIRES_APPROVAL';
 }
 
-/** A decider is listed by principal id or by one of its roles (as Document 1's candidate_deciders). */
+/** A decider is listed by principal id or by one of its roles (as the verdict approvals' candidate_deciders). */
 function isCandidate(caller: Identity, candidates: string[]): boolean {
   return candidates.includes(caller.principal.id) || caller.principal.roles.some((role) => candidates.includes(role));
 }

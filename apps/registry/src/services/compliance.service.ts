@@ -26,7 +26,7 @@ SELECT r.id, ARRAY(SELECT unnest(tsvector_to_array(v.search)) INTERSECT SELECT u
 const RANK: Record<Severity, number> = { MANDATORY: 0, REQUIRES_APPROVAL: 1, ADVISORY: 2, ALLOW: 3 };
 
 /**
- * Document 2 compliance check: which active invariants and rules of the scope an intended action
+ * The compliance check (docs/registry.md "Compliance check: how relevance is decided"): which active invariants and rules of the scope an intended action
  * runs into (conflicts), and which of those an override in effect suspends (overridden). Rules of
  * severity ALLOW permit rather than conflict and are never listed. How relevance is decided:
  * domain/relevance.ts and docs/registry.md.

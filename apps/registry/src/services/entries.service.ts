@@ -9,7 +9,7 @@ import { readPage, toPage, type PageQuery } from './pages';
 import { authorOf, type ScopeAccess } from './access';
 import type { ChangeWriter, Repos } from './changes';
 
-/** Decisions and invariants (Document 2). */
+/** Decisions and invariants (docs/registry.md "Decisions and invariants"). */
 export class EntriesService {
   constructor(
     private readonly repos: Repos,

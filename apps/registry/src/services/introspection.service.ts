@@ -3,7 +3,7 @@ import type { IdentityRepository } from '../repositories/identity.repository';
 import { keyStatus } from './presenters';
 import type { TenantSettings } from '../models/identity';
 
-/** Document 3 limits: standard 1000/min with burst 100; a tenant's settings may set its own (enterprise). */
+/** The ledger's tiers (docs/ledger-formats.md "Limits"): standard 1000/min with burst 100; a tenant's settings may set its own (enterprise). */
 function rateLimitOf(settings: TenantSettings): Identity['rate_limit'] {
   const r = settings.rate_limit;
   if (!r || (r.requests_per_minute === undefined && r.burst === undefined)) return null;

@@ -14,7 +14,7 @@ function entryTypeOf(id: string) {
   return TYPE_OF_PREFIX[id.slice(0, 4)];
 }
 
-/** Links between entries, possibly of different scopes (Document 2). */
+/** Links between entries, possibly of different scopes (docs/registry.md "References and links"). */
 export class LinksService {
   constructor(
     private readonly repos: Repos,

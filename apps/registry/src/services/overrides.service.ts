@@ -12,7 +12,7 @@ import type { ScopeAccess } from './access';
 import type { ChangeWriter, Repos } from './changes';
 import type { ScopesService } from './scopes.service';
 
-/** Body of the verdict gateway's approval grant (Document 1 grant; docs/approvals.md). */
+/** Body of the verdict gateway's approval grant (docs/verdicts.md "Approval", grants; docs/approvals.md). */
 export interface GrantRequest {
   target_ids: string[];
   applies_to_scope: ScopeSelector;

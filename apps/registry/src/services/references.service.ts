@@ -8,7 +8,7 @@ import { readPage, toPage, type PageQuery } from './pages';
 import { authorOf, type ScopeAccess } from './access';
 import type { ChangeWriter, Repos } from './changes';
 
-/** References: how an entry was used in an external context (Document 2). */
+/** References: how an entry was used in an external context (docs/registry.md "References and links"). */
 export class ReferencesService {
   constructor(
     private readonly repos: Repos,
@@ -18,7 +18,7 @@ export class ReferencesService {
 
   async create(caller: Identity, scopeId: string, body: CreateReferenceBody): Promise<Reference> {
     const scope = await this.access.scope(caller, scopeId);
-    // Document 2: a diverged reference without a reason is invalid; it is the "missing field" status.
+    // docs/registry.md "Errors": a diverged reference without a reason is invalid; it is the "missing field" status.
     if (body.status === 'diverged' && !body.reason?.trim()) throw unprocessable('reason is required when status is diverged');
     const entry = await this.repos.entries.findEntryScope(caller.tenant_id, body.entry_id);
     if (!entry || entry.scope_id !== scope.id) throw notFound('Entry', `${body.entry_id} of scope ${scope.id}`);

@@ -7,7 +7,7 @@ import type { ScopeAccess } from './access';
 import type { Repos } from './changes';
 
 /**
- * GET /scopes/{scope_id}/resolve (Document 2; docs/registry.md "Resolve and normative_hash"): the scope's selector, active
+ * GET /scopes/{scope_id}/resolve (docs/registry.md "Resolve and normative_hash"): the scope's selector, active
  * invariants, active rules with their current version and the overrides in effect now, each list
  * sorted by id, and normative_hash = sha256 of the RFC 8785 canonical JSON of exactly that object
  * (the response without normative_hash). It moves with every change that matters and only then:

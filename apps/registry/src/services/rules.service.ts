@@ -14,7 +14,7 @@ import type { ChangeWriter, Repos } from './changes';
 
 const PRINCIPAL_ID = /^(agn|hum)-/;
 
-/** Rules: every PUT makes a new immutable version (`rv-`); archive retires the rule (Document 2, docs/verdicts.md). */
+/** Rules: every PUT makes a new immutable version (`rv-`); archive retires the rule (docs/registry.md "Rules and versions", docs/verdicts.md). */
 export class RulesService {
   constructor(
     private readonly repos: Repos,

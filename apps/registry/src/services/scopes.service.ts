@@ -14,7 +14,7 @@ import { readPage, toPage, type PageQuery } from './pages';
 import type { ChangeWriter, Repos } from './changes';
 import type { ScopeAccess } from './access';
 
-/** Scopes (with their selector, docs/verdicts.md) and their namespaces (Document 2). */
+/** Scopes (with their selector, docs/verdicts.md) and their namespaces (docs/registry.md "Namespaces"). */
 export class ScopesService {
   constructor(
     private readonly repos: Repos,

@@ -22,7 +22,7 @@ export interface ForeignEvent {
 
 /**
  * Records events of other services in the registry's feed and outbox (docs/webhooks.md
- * "Events from the verdict service"): the verdict gateway's Document 1 approvals reach their
+ * "Events from the verdict service"): the verdict gateway's approvals reach their
  * deciders through the same tenant webhooks, signatures and retries as the registry's own events.
  */
 export class TenantEventsService {

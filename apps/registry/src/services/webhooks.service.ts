@@ -14,7 +14,7 @@ import type { ScopeAccess } from './access';
 import { resolveWebhookTarget } from './webhook-target';
 
 /**
- * Webhook subscriptions (Document 2, docs/webhooks.md): of a scope, or of the whole tenant
+ * Webhook subscriptions (docs/webhooks.md): of a scope, or of the whole tenant
  * (scope_id null, for approval routing). Creating, updating and deleting need `admin`
  * (controllers). A key restricted to some scopes sees only those scopes' subscriptions (others
  * answer 404, as scopes do) and cannot create tenant-level ones (403).

@@ -1,4 +1,4 @@
-// The approvals list query (Document 1: status, assignee, requester, since, until,
+// The approvals list query (docs/approvals.md "Endpoints and permissions": status, assignee, requester, since, until,
 // dominating_rule_id, limit; plus cursor as docs/verdicts.md "Errors"), parsed and checked. Pure.
 import { decodeCursor, encodeCursor, parseLimit } from '@arbiter/http';
 import { parseBound } from '../consultations/consultation-query';

@@ -1,4 +1,4 @@
-// Pure rules of Document 1 approvals: what an approval copies from its consultation, who may
+// Pure rules of verdict approvals (docs/approvals.md "Verdict approvals"): what an approval copies from its consultation, who may
 // decide it, and what a grant may be. No I/O (tested in approval-rules.spec.ts).
 import type { PrincipalInfo } from '@arbiter/auth';
 import { AppError } from '@arbiter/http';
@@ -16,7 +16,7 @@ export function triggersOf(record: ConsultationRecord): ApprovalTriggerModel[] {
     .map((e) => ({ rule_id: e.rule_id, rule_version_id: e.rule_version_id, reason: e.reason }));
 }
 
-/** A new pending approval of an approval_required consultation (Document 1, States and transitions). */
+/** A new pending approval of an approval_required consultation (docs/verdicts.md "States and transitions"). */
 export function newApproval(input: { id: string; record: ConsultationRecord; requester: string; notes?: string; now: Date }): Approval {
   const { record } = input;
   return {
@@ -43,7 +43,7 @@ export function newApproval(input: { id: string; record: ConsultationRecord; req
 }
 
 /**
- * Document 1, Authentication 7: a principal decides when its id or one of its roles is in
+ * docs/verdicts.md "Authentication": a principal decides when its id or one of its roles is in
  * candidate_deciders. An empty list (the triggering rules name no deciders) leaves the decision to
  * any principal holding `approve` or `admin` (the caller's permissions are checked before this). The
  * requester never decides its own approval, whatever its roles or permissions (docs/approvals.md).
@@ -74,7 +74,7 @@ export function checkGrant(body: DecisionBody, now: Date): CheckedGrant | null {
   return { applies_to_scope: scope, expires_at: new Date(ms).toISOString() };
 }
 
-/** The approval after its decision (Document 1: decider, decision, decider_notes, decided_at, grants). */
+/** The approval after its decision (docs/verdicts.md "Approval": decider, decision, decider_notes, decided_at, grants). */
 export function decided(
   approval: Approval,
   input: { decider: string; body: DecisionBody; now: Date; grant?: { override_id: string } & CheckedGrant; validitySeconds: number },

@@ -10,7 +10,7 @@ import { ApprovalOutboxRelay } from './outbox-relay';
 import { ApprovalRegistryCalls } from './registry-calls';
 
 /**
- * Wires Document 1 approvals: the service, and the outbox relay loop that runs in every verdict
+ * Wires verdict approvals: the service, and the outbox relay loop that runs in every verdict
  * process (started here, stopped before the pool closes).
  */
 export function createApprovals(deps: {

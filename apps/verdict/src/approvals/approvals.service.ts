@@ -20,7 +20,7 @@ const approvalNotFound = (id: string) => new AppError(404, 'approval_not_found',
 export const eventKey = (approvalId: string, what: 'requested' | 'resolved') => `${approvalId}:${what}`;
 
 /**
- * Document 1 approvals. Permissions (docs/approvals.md): `check` to request (the caller that got
+ * Verdict approvals. Permissions (docs/approvals.md): `check` to request (the caller that got
  * approval_required), `approve` to decide, `read`, `check` or `approve` to read.
  */
 export class ApprovalsService {

@@ -1,4 +1,4 @@
-// The consultations list query of Document 1 (actor, since, until, action, verdict,
+// The consultations list query (docs/verdicts.md "Consultations": actor, since, until, action, verdict,
 // dominating_rule_id, limit, cursor), parsed and checked. Pure.
 import { decodeCursor, encodeCursor, parseLimit } from '@arbiter/http';
 import { badRequest } from '../http/errors';
@@ -20,7 +20,7 @@ const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\
 const DAY_MS = 86_400_000;
 
 /**
- * A date bound (Document 1: "ISO 8601 date bounds"): a date-only `since` starts at 00:00 UTC of that
+ * A date bound (docs/verdicts.md "Consultations"): a date-only `since` starts at 00:00 UTC of that
  * day, a date-only `until` includes the whole day; a timestamp bound is exact and inclusive.
  */
 export function parseBound(name: 'since' | 'until', raw: string | undefined): Date | undefined {

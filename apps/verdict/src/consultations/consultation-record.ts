@@ -1,4 +1,4 @@
-/** The frozen consultation record of Document 1 ("Consultation record"), exactly as stored and returned. */
+/** The frozen consultation record (docs/verdicts.md "Consultation record"), exactly as stored and returned. */
 export interface PrecedenceTraceEntry {
   rule_id: string;
   rule_version_id: string;
@@ -28,7 +28,7 @@ export interface OverrideNotApplied {
   error?: string;
 }
 
-/** An approval-requiring rule that fired (Document 1 Approval `triggers`). */
+/** An approval-requiring rule that fired (docs/verdicts.md "Approval", `triggers`). */
 export interface ApprovalTrigger {
   rule_id: string;
   rule_version_id: string;

@@ -6,7 +6,7 @@ import type { ConsultationRecord } from './consultation-record';
 import type { ConsultationRepository } from './consultation.repository';
 import { cursorAfter, parseConsultationQuery, type ConsultationQuery } from './consultation-query';
 
-/** Reading consultations back (Document 1 GET .../consultations): `read` or `check`, own tenant only. */
+/** Reading consultations back (GET .../consultations, docs/verdicts.md "Consultations"): `read` or `check`, own tenant only. */
 export class ConsultationsService {
   constructor(private readonly repo: ConsultationRepository) {}
 

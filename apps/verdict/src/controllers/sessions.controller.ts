@@ -13,7 +13,7 @@ export class SessionsController extends Controller {
   }
 
   /**
-   * Opens a session for the API key (Document 1 Authentication 1): the answer sets the cookie
+   * Opens a session for the API key (docs/verdicts.md "Authentication"): the answer sets the cookie
    * `arbiter_session` (HttpOnly; Secure; SameSite=Strict; Path=/; Max-Age=3600), which then
    * authenticates check and resolve in place of X-API-Key, and nothing else. The session holds only
    * the key's `check` permission, as the key holds it at each use: it ends at once when the key is

@@ -12,7 +12,7 @@ export class SigningKeysController extends Controller {
   }
 
   /**
-   * The setup endpoint of Document 1: makes sure the tenant has a current ES256 key (kid
+   * The setup endpoint (docs/verdicts.md "Signing keys"): makes sure the tenant has a current ES256 key (kid
    * `<tenant_id>:<year>`), creating it when absent. Idempotent: 201 when a key was made, 200 when
    * one was already current. A key is also made on the first signed verdict. Needs `admin`
    * (a platform admin may name any tenant).
@@ -37,7 +37,7 @@ export class SigningKeysController extends Controller {
   }
 
   /**
-   * Scheduled or emergency rotation (Document 1 "Versioning"): a new key signs from now on; the old
+   * Scheduled or emergency rotation (docs/verdicts.md "Versioning"): a new key signs from now on; the old
    * one gets not_after = now and stays published, so verdicts it signed still verify. Every replica
    * switches at once (Redis), at the latest after 10 s. Also: `verdict-cli keys rotate`. Needs `admin`.
    */

@@ -1,5 +1,5 @@
 // evaluate: one check or resolve evaluation against a compiled tenant snapshot (docs/verdicts.md,
-// Document 1 check and resolve). Pure: the result depends only on the policy, the request and `now`.
+// "The gateway's API"). Pure: the result depends only on the policy, the request and `now`.
 //
 // Steps: candidates by action (index), scope selector and resources; overrides; each remaining rule's
 // fields read and held against its Requirements; conditions in three-valued logic (a condition on a
@@ -294,7 +294,7 @@ function reportGaps(candidates: readonly Candidate[], gapsOf: (c: Candidate) => 
       problems.length === 1
         ? `${describeProblem(problems[0], merged)}; required by ${asks.map((a) => `${a.ruleId}${why(a)}`).join(', ')}`
         : asks.map((a) => `${a.ruleId}${why(a)}: ${describeProblem(a.problem, a.req)}`).join('; ');
-    // Document 1 Requirement fields first (only those that apply), then the engine's additions.
+    // The Requirement fields (docs/verdicts.md "Requirement") first, only those that apply, then the engine's additions.
     const m = { field, reason, type: merged.type } as MissingField;
     if (merged.allowed_values) m.allowed_values = merged.allowed_values;
     if (merged.min !== undefined) m.min = merged.min;
@@ -341,7 +341,7 @@ function complete(policy: CompiledPolicy, candidates: readonly Candidate[], req:
   const cited = candidates.filter((c) => c.reason === 'fires' || c.reason === 'overridden');
   const overrideIds: string[] = [];
   for (const c of candidates) if (c.overriddenBy && !overrideIds.includes(c.overriddenBy)) overrideIds.push(c.overriddenBy);
-  // Approval triggers (Document 1 Approval.triggers, docs/approvals.md): every approval-requiring rule
+  // Approval triggers (docs/verdicts.md "Approval", `triggers`; docs/approvals.md): every approval-requiring rule
   // that fired, with the dominator first when it asks for approval through a tenant verdict string.
   const d = dominator < 0 ? null : candidates[dominator];
   const triggers: Trigger[] = [];
@@ -405,7 +405,7 @@ function selectCandidates(policy: CompiledPolicy, action: string, reads: Reads):
 }
 
 /**
- * A decided Document 1 approval that authorises this one operation (docs/verdicts.md "Overrides"): the rules
+ * A decided verdict approval (docs/approvals.md "Verdict approvals") that authorises this one operation (docs/verdicts.md "Overrides"): the rules
  * it names are neutralised as by an override whose id is the approval's. The caller has checked that
  * the approval was approved for exactly this operation, by this caller, and is still unconsumed.
  */

@@ -1,4 +1,4 @@
-// Requirement checks (Document 1 "Requirement"): a present value that falls short of a rule's
+// Requirement checks (docs/verdicts.md "Requirement"): a present value that falls short of a rule's
 // Requirement on its field counts as missing for that rule, with the first failing check as reason.
 // Provenance checks (source_requirement, acceptable_sources, confidence_threshold) need a Fact: a
 // value read from check `parameters` or from the request itself carries no provenance and fails them.

@@ -1,5 +1,5 @@
 // Public types of the rule engine. Inputs mirror the registry's JSON (snake_case, docs/verdicts.md);
-// outputs use the field names of Document 1 (verdict-service.md) so the service can pass them through.
+// outputs use the field names of the verdict contract (docs/verdicts.md "Contract") so the service can pass them through.
 
 /** Rule severities in precedence rank order (docs/verdicts.md). */
 export type Severity = 'MANDATORY' | 'REQUIRES_APPROVAL' | 'ADVISORY' | 'ALLOW';
@@ -41,7 +41,7 @@ export interface Condition {
   value?: unknown;
 }
 
-/** Document 1 "Requirement": what a rule needs of a field's value and provenance. */
+/** docs/verdicts.md "Requirement": what a rule needs of a field's value and provenance. */
 export interface Requirement {
   field: string;
   reason?: string;
@@ -85,7 +85,7 @@ export interface EngineRule {
   statement?: string;
 }
 
-/** An override (Document 2) or approval grant (Document 1, docs/approvals.md) that neutralises rules. */
+/** An override (docs/verdicts.md "Overrides") or approval grant (docs/approvals.md "Grants") that neutralises rules. */
 export interface EngineOverride {
   id: string;
   target_rule_ids: readonly string[];
@@ -120,7 +120,7 @@ export interface TenantPolicy {
   context_schema?: { fields?: Readonly<Record<string, ContextFieldSchema>> } | null;
 }
 
-/** Document 1 "Fact". A `value` of null is a known answer: "this field has no value". */
+/** docs/verdicts.md "Fact". A `value` of null is a known answer: "this field has no value". */
 export interface Fact {
   value: unknown;
   source: string;
@@ -160,7 +160,7 @@ export type MissingProblem =
 /**
  * A Requirement as the engine reports it (check 422 details, resolve required_context): one entry per
  * field, merged over every rule that needs it (the strictest bound of each kind), plus which rules
- * asked and what was wrong. `rule_ids` and `problems` are additions to Document 1's Requirement.
+ * asked and what was wrong. `rule_ids` and `problems` are additions to the Requirement (docs/verdicts.md "Requirement").
  */
 export interface MissingField extends Requirement {
   reason: string;
@@ -197,7 +197,7 @@ export interface OverrideMiss {
   reason: OverrideMissReason;
 }
 
-/** Document 1 Approval `triggers` entry. */
+/** An entry of `triggers` (docs/verdicts.md "Approval"). */
 export interface Trigger {
   rule_id: string;
   rule_version_id: string;

@@ -1,5 +1,5 @@
 // Builds the frozen consultation record of a complete evaluation, its hashes and its signed verdict
-// (Document 1 "Consultation record", "Signed verdict"; docs/verdicts.md "Hashes and the signed verdict"). Pure apart from
+// (docs/verdicts.md "Consultation record", "Signed verdict", "Hashes and the signed verdict"). Pure apart from
 // the signer handed in.
 import { CanonicalizationError, sha256Hex } from '@arbiter/canonical';
 import { AppError } from '@arbiter/http';

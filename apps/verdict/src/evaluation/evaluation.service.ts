@@ -42,7 +42,7 @@ export interface EvaluationDeps {
   now?: () => number;
 }
 
-/** What a complete answer carries besides its body: the response headers of Document 1. */
+/** What a complete answer carries besides its body: the response headers of docs/verdicts.md "check". */
 export interface Answer<T> {
   body: T;
   /** X-Verdict-TTL and X-Consultation-Id (complete answers only). */
@@ -75,7 +75,7 @@ const KNOWN_VERDICTS = new Set(['allowed', 'blocked', 'approval_required', 'obse
 const EMPTY: Record<string, never> = Object.freeze({}) as Record<string, never>;
 
 /**
- * check and resolve (Document 1; docs/verdicts.md). Both evaluate against the tenant snapshot in
+ * check and resolve (docs/verdicts.md "The gateway's API"). Both evaluate against the tenant snapshot in
  * memory; every complete evaluation is signed and its consultation committed (group commit) before
  * the answer leaves.
  */

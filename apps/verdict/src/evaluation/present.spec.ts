@@ -20,7 +20,7 @@ const record = (verdict: string): ConsultationRecord =>
   }) as unknown as ConsultationRecord;
 
 describe(presentCheck.name, () => {
-  it('lists for each verdict exactly the fields Document 1 shows', () => {
+  it('lists for each verdict exactly the fields docs/verdicts.md "check" shows', () => {
     expect(Object.keys(presentCheck(record('allowed')))).toEqual([
       'operation_status', 'verdict', 'cited_rule_ids', 'cited_rule_version_ids', 'dominating_rule_id', 'precedence_trace', 'resolved_target_ids', 'consultation_id', 'signed_verdict', 'context_hash',
     ]);

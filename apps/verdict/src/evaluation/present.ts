@@ -1,4 +1,4 @@
-// Response bodies of complete evaluations: the fields Document 1 lists per verdict, and those of the
+// Response bodies of complete evaluations: the fields docs/verdicts.md "check" lists per verdict, and those of the
 // overview resolve variant.
 import type { MissingField } from '../engine';
 import type { ConsultationRecord } from '../consultations/consultation-record';
@@ -9,8 +9,8 @@ export function approvalsEndpoint(tenantId: string): string {
 }
 
 /**
- * Document 1 check response (200, complete). allowed: the whole evidence; blocked: dominating_rule_id;
- * approval_required: the approval hint. Verdicts Document 1 does not show (observe, tenant-defined)
+ * The check response (200, complete; docs/verdicts.md "check"). allowed: the whole evidence; blocked: dominating_rule_id;
+ * approval_required: the approval hint. Other verdicts (observe, tenant-defined)
  * get the whole evidence, as allowed does.
  */
 export function presentCheck(record: ConsultationRecord): CheckResponse {
@@ -59,7 +59,7 @@ export function presentOverviewComplete(record: ConsultationRecord): OverviewCom
   return out;
 }
 
-/** Engine missing fields as Document 1 Requirements (the engine already orders their members). */
+/** Engine missing fields as Requirements (docs/verdicts.md "Requirement"; the engine already orders their members). */
 export function presentRequirements(fields: readonly MissingField[]): Requirement[] {
   return fields as unknown as Requirement[];
 }

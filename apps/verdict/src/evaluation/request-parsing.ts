@@ -1,4 +1,4 @@
-// Hand validation of what Document 1 validates per tenant or per field, with its own error codes:
+// Hand validation of what the verdict contract validates per tenant or per field, with its own error codes (docs/verdicts.md "Errors"):
 // the check body, scope against the tenant scope_schema, context Facts, X-Verdict-TTL, and the two
 // resolve body variants. tsoa checks the JSON shape first on its routes; the check fast lane
 // (http/check-route.ts) relies on these alone, so they refuse everything the OpenAPI shape refuses.
@@ -19,7 +19,7 @@ const isScalar = (v: unknown): v is ScopeValue => typeof v === 'string' || typeo
 const MAX_FIELD_NAME = 200;
 const MAX_ID = 200;
 
-/** Document 1 Limits: X-Verdict-TTL is whole seconds, at most 3600. Absent: undefined (tenant default). */
+/** docs/verdicts.md "Limits": X-Verdict-TTL is whole seconds, at most 3600. Absent: undefined (tenant default). */
 export function parseVerdictTtl(header: string | string[] | undefined): number | undefined {
   if (header === undefined) return undefined;
   const raw = Array.isArray(header) ? header.join(',') : header;
@@ -52,7 +52,7 @@ function checkScopeValue(field: string, value: unknown, schema: ScopeFieldSchema
 }
 
 /**
- * Validates a request scope against the tenant scope_schema (Document 1 check: every field must be
+ * Validates a request scope against the tenant scope_schema (docs/verdicts.md "check": every field must be
  * recognised and every value within allowed_values). A tenant without a scope_schema accepts any
  * field (as the registry does for selectors). `unknownCode`: check says invalid_scope_field,
  * resolve unknown_scope_field.
@@ -79,7 +79,7 @@ function invalidFact(field: string, why: string): AppError {
 }
 
 /**
- * A context map of Document 1 Facts. `value` must be present (JSON null is a real answer: "there is
+ * A context map of Facts (docs/verdicts.md "Fact"). `value` must be present (JSON null is a real answer: "there is
  * none"); `source` is a non-empty string; the optional members have their documented types.
  * Anything else is 400 invalid_context_shape naming the field.
  */
@@ -128,7 +128,7 @@ export function mergeScope(base: Scope, extra: Scope, conflictCode: string): Sco
 }
 
 /**
- * Scope fields that arrive as context widen the scope (Document 1 resolve): a Fact keyed
+ * Scope fields that arrive as context widen the scope (docs/verdicts.md "resolve"): a Fact keyed
  * `scope.<field>` always names a scope field (unknown_scope_field when the scope_schema lacks it), and a
  * Fact keyed with the bare name of a scope_schema field counts too. Values are held to the schema.
  */
@@ -207,7 +207,7 @@ function parseCorrelation(raw: unknown): Correlation | undefined {
 const CHECK_KEYS = new Set(['action', 'resource', 'scope', 'parameters', 'on_behalf_of', 'context']);
 
 /**
- * The check body of Document 1 (the OpenAPI CheckRequest): action, resource and scope required,
+ * The check body (docs/verdicts.md "check"; the OpenAPI CheckRequest): action, resource and scope required,
  * parameters, on_behalf_of and context optional, nothing else. Scope values are held to the
  * tenant's scope_schema later (validateScope); a non-object scope or parameters is validation_failed.
  */
@@ -257,7 +257,7 @@ export function parseCheckBody(raw: unknown): CheckRequest {
 }
 
 /**
- * The two resolve bodies of Document 1, told apart by their fields: `action_type` (overview variant)
+ * The two resolve bodies (docs/verdicts.md "resolve"), told apart by their fields: `action_type` (overview variant)
  * or `action`/`resource`/`scope` (detailed variant).
  */
 export function parseResolveBody(raw: unknown): ParsedResolve {

@@ -1,7 +1,7 @@
 import { AppError } from '@arbiter/http';
 import type { AuthErrors } from '@arbiter/auth';
 
-/** Document 1, Authentication: 401 missing_credentials / invalid_credentials, 403 principal_deactivated. */
+/** docs/verdicts.md "Authentication": 401 missing_credentials / invalid_credentials, 403 principal_deactivated. */
 export const verdictAuthErrors: AuthErrors = {
   missing: () => new AppError(401, 'missing_credentials', 'No credentials: send X-API-Key'),
   invalid: () => new AppError(401, 'invalid_credentials', 'Invalid, revoked or expired API key'),
@@ -10,8 +10,7 @@ export const verdictAuthErrors: AuthErrors = {
   unavailable: () => new AppError(503, 'auth_unavailable', 'Credentials cannot be checked right now; retry'),
 };
 
-// Document 1 "Errors": the codes it names, plus the few the gateway adds where it is silent
-// (docs/verdicts.md "Errors" lists them all).
+// The error codes of the verdict contract (docs/verdicts.md "Errors" lists them all).
 
 export const principalDeactivated = () => new AppError(403, 'principal_deactivated', 'The caller principal is deactivated');
 

@@ -4,7 +4,7 @@ import { crossTenantForbidden, insufficientPermission } from './errors';
 /**
  * The tenant a `/<tenant_id>/v1/...` path names must be the key's own (docs/identity.md: a key
  * only ever sees its own tenant). The segment may be the tenant id or its slug (the overview form
- * `/<deployment_prefix>/v1/...` of Document 1). Returns the tenant id.
+ * `/<deployment_prefix>/v1/...`, docs/verdicts.md "The gateway's API"). Returns the tenant id.
  */
 export function ownTenant(identity: Identity, tenantParam: string): string {
   if (tenantParam === identity.tenant_id || tenantParam === identity.tenant_slug) return identity.tenant_id;

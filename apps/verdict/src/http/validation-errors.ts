@@ -6,7 +6,7 @@ import { parseContext, parseResolveBody } from '../evaluation/request-parsing';
 const RESOLVE_PATH = /^\/[^/]+\/v1\/resolve\/?$/;
 
 /**
- * tsoa has checked the JSON shape and found it wrong: give the codes Document 1 names where they
+ * tsoa has checked the JSON shape and found it wrong: give the codes docs/verdicts.md "Errors" names where they
  * apply. A resolve body is re-read by the gateway's own parser, which names the exact problem
  * (invalid_context_shape, a field of the wrong variant, ...); a bad check scope value is
  * invalid_scope_value, a bad Fact invalid_context_shape, a bad list parameter invalid_query.

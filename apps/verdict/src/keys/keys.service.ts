@@ -64,7 +64,7 @@ export class KeysService {
     this.jwks.clear();
   }
 
-  /** GET /v1/tenants/<slug>/jwks: every key the tenant ever had (Document 1 "Versioning"). */
+  /** GET /v1/tenants/<slug>/jwks: every key the tenant ever had (docs/verdicts.md "Versioning"). */
   async jwksBySlug(slug: string): Promise<KeySet> {
     const tenantId = await this.tenantIdBySlug(slug);
     const now = Date.now();

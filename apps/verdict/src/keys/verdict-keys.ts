@@ -52,7 +52,7 @@ export const signingKeyUnavailable = (why: string) =>
 const yearOf = (epoch: string) => epoch.split('.')[0];
 
 /**
- * Per-tenant ES256 key rings with yearly epochs (docs/verdicts.md "Signing keys", Document 1 "Versioning").
+ * Per-tenant ES256 key rings with yearly epochs (docs/verdicts.md "Signing keys", "Versioning").
  * A tenant's key is created on first use (or by the setup endpoint); when the year turns, the first
  * signature rotates on schedule. Private keys are stored encrypted under KEY_ENCRYPTION_KEY
  * (AES-256-GCM, kid as AAD) and decrypted once per replica into a node:crypto signer.

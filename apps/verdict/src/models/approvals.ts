@@ -1,4 +1,4 @@
-// Document 1 "Approval" resource and the bodies of its endpoints, as tsoa publishes them.
+// The Approval resource (docs/verdicts.md "Approval") and the bodies of its endpoints, as tsoa publishes them.
 
 export type ScopeFieldValue = string | number | boolean;
 
@@ -10,7 +10,7 @@ export interface ApprovalTriggerModel {
   reason: string;
 }
 
-/** Grant object (Document 1): the `approval_grant` override an approval created in the registry. */
+/** Grant object (docs/verdicts.md "Approval"): the `approval_grant` override an approval created in the registry. */
 export interface ApprovalGrant {
   /** `ovr-` prefix */
   override_id: string;

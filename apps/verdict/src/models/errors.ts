@@ -1,4 +1,4 @@
-/** Document 1 error body: lowercase codes (e.g. missing_credentials, principal_deactivated). */
+/** Error body (docs/verdicts.md "Errors"): lowercase codes (e.g. missing_credentials, principal_deactivated). */
 export interface ErrorBody {
   code: string;
   message: string;

@@ -1,4 +1,4 @@
-/** Document 1 "Verification key": one entry of a tenant's key set. */
+/** docs/verdicts.md "Verification key": one entry of a tenant's key set. */
 export interface VerificationKey {
   /** `<tenant_id>:<epoch>`, the JWS header kid */
   kid: string;

@@ -6,7 +6,7 @@ export interface ConditionRow {
 }
 
 /**
- * An immutable rule version (Document 1 "Rule version"): the exact statement, the condition rows, the
+ * An immutable rule version (docs/verdicts.md "Rule version"): the exact statement, the condition rows, the
  * severity and the metadata as they were when the version was made, whatever happened to the rule since.
  */
 export interface RuleVersion {

@@ -1,4 +1,4 @@
-// Request and response shapes of check and resolve (Document 1); tsoa validates requests and
+// Request and response shapes of check and resolve (docs/verdicts.md "Contract"); tsoa validates requests and
 // writes them into openapi.json.
 import type { ApprovalTrigger, PrecedenceTraceEntry, RequiredContextRound } from '../consultations/consultation-record';
 
@@ -12,7 +12,7 @@ export interface ScopeFields {
   [field: string]: ScopeValue;
 }
 
-/** Document 1 "Fact": the value of each entry of a context map. */
+/** docs/verdicts.md "Fact": the value of each entry of a context map. */
 export interface Fact {
   /** Any JSON value; `null` is a real answer ("there is none"). Required. */
   value: unknown;
@@ -69,7 +69,7 @@ export interface CheckRequest {
   context?: Context;
 }
 
-/** Document 1 "Requirement", plus `rule_ids` (which rules asked) and `problems` (what was wrong). */
+/** docs/verdicts.md "Requirement", plus `rule_ids` (which rules asked) and `problems` (what was wrong). */
 export interface Requirement {
   field: string;
   reason: string;
@@ -93,8 +93,8 @@ export interface ApprovalHint {
 }
 
 /**
- * A complete verdict. Which fields are present depends on the verdict (Document 1): `allowed` (and
- * any other verdict Document 1 does not show, e.g. observe or a tenant-defined one) carries the whole
+ * A complete verdict. Which fields are present depends on the verdict (docs/verdicts.md "check"): `allowed` (and
+ * any other verdict, e.g. observe or a tenant-defined one) carries the whole
  * evidence; `blocked` adds only dominating_rule_id; `approval_required` adds approval.
  */
 export interface CheckResponse {
@@ -112,7 +112,7 @@ export interface CheckResponse {
   approval?: ApprovalHint;
 }
 
-/** Resolve, detailed variant (Document 1 POST /<tenant_id>/v1/resolve). */
+/** Resolve, detailed variant (POST /<tenant_id>/v1/resolve, docs/verdicts.md "resolve"). */
 export interface ResolveRequest {
   /**
    * @minLength 1
@@ -142,7 +142,7 @@ export interface ResolveRequest {
   correlation?: Correlation;
 }
 
-/** Resolve, overview variant (Document 1 "POST resolve, overview variant"): told apart by `action_type`. */
+/** Resolve, overview variant (docs/verdicts.md "resolve"): told apart by `action_type`. */
 export interface OverviewResolveRequest {
   /**
    * Selects which rules apply (their applies_to.actions); 404 unknown_action_type when none names it.

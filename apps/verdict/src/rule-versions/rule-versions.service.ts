@@ -6,7 +6,7 @@ import type { RuleVersion } from '../models/rule-versions';
 import { RegistryUnavailableError, type RegistryClient } from '../registry/registry-client';
 
 /**
- * GET /v1/rule-versions/<id> (Document 1 "Rule version"): the registry keeps versions immutable
+ * GET /v1/rule-versions/<id> (docs/verdicts.md "Rule version"): the registry keeps versions immutable
  * (a trigger refuses UPDATE and DELETE there); the gateway reads them through the internal API,
  * restricted to the caller's tenant.
  */

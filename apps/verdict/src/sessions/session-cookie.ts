@@ -2,7 +2,7 @@ import { hash, randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 
 /**
- * The session cookie (Document 1 Authentication 1, docs/identity.md): an opaque value of 32
+ * The session cookie (docs/verdicts.md "Authentication", docs/identity.md): an opaque value of 32
  * random bytes (base64url), sent only over HTTPS (Secure), never readable by scripts (HttpOnly),
  * never sent by another site's request (SameSite=Strict).
  */

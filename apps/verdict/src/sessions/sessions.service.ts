@@ -6,7 +6,7 @@ import type { CookieSessionRepository } from './cookie-session.repository';
 import { hashSessionToken, isSessionTokenFormat, newSessionToken, SESSION_TTL_SECONDS, sessionCookie, sessionTokenFrom } from './session-cookie';
 
 /**
- * Session cookies (Document 1 Authentication 1, docs/identity.md). A key holding `check` opens a
+ * Session cookies (docs/verdicts.md "Authentication", docs/identity.md). A key holding `check` opens a
  * session; the cookie then stands for that key on check and resolve. Nothing of the key is copied
  * into the session but its identity's address: each use resolves the key again through the same
  * cache as an X-API-Key (revocations arrive on Redis and drop it at once), so a revoked, expired or

@@ -5,7 +5,7 @@ import { compilePolicy, PolicyCompileError, type CompiledPolicy, type EngineOver
 import { compileGlob, type StringMatcher } from '../engine/glob';
 import type { RegistryPrincipalState, RegistryTenantState, ScopeFieldSchema, ScopeValue } from '../registry/registry-state';
 
-/** Document 1 "Limits" and docs/verdicts.md defaults. */
+/** docs/verdicts.md "Limits" and defaults. */
 export const DEFAULT_VERDICT_TTL_SECONDS = 300;
 export const MAX_VERDICT_TTL_SECONDS = 3600;
 export const DEFAULT_MAX_RESOLVE_ROUNDS = 12;

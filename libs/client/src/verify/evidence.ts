@@ -21,7 +21,7 @@ export interface EvidencePack {
   jwks: KeySet;
   /** GET /v1/rule-versions/<id> of every cited_rule_version_ids entry. */
   rule_versions: RuleVersion[];
-  /** The Document 1 approvals of this consultation, oldest first. */
+  /** The verdict approvals of this consultation, oldest first. */
   approvals: Approval[];
   /** False when the service offered no approvals endpoint at export time (approvals is then empty). */
   approvals_available: boolean;
@@ -31,7 +31,7 @@ export type ProgressFn = (message: string) => void;
 
 async function approvalsOf(client: VerdictClient, record: ConsultationRecord, progress: ProgressFn): Promise<{ approvals: Approval[]; available: boolean }> {
   const approvals: Approval[] = [];
-  // The list has no consultation filter (Document 1): approvals are created after their consultation,
+  // The list has no consultation filter (docs/verdicts.md "Approvals"): approvals are created after their consultation,
   // so the list since the consultation's day, filtered here, holds them all.
   const since = record.requested_at.slice(0, 10);
   let cursor: string | undefined;

@@ -1,4 +1,4 @@
-// Verifies a webhook delivery of the registry (Document 2 "Events"; docs/webhooks.md "Checking the
+// Verifies a webhook delivery of the registry (docs/registry.md "Events"; docs/webhooks.md "Checking the
 // signature"): ECDSA P-256 / SHA-256 over `<X-Service-Timestamp>.<raw body>`, the signature being the
 // hex of the 64-byte r||s form (IEEE P1363), under a key of GET /.well-known/webhook-key.
 import { createPublicKey, verify, type KeyObject } from 'node:crypto';
