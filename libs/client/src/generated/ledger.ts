@@ -187,7 +187,7 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description Document 3 error body: VALIDATION_ERROR, NOT_FOUND, UNAUTHORIZED, INTERNAL_ERROR, RATE_LIMITED, FORBIDDEN. */
+        /** @description Error body (docs/ledger-formats.md "Errors"): VALIDATION_ERROR, NOT_FOUND, UNAUTHORIZED, INTERNAL_ERROR, RATE_LIMITED, FORBIDDEN. */
         ErrorBody: {
             code: string;
             message: string;
@@ -241,7 +241,7 @@ export interface components {
             /** @description Opaque; null on the last page. */
             next_cursor: string | null;
         };
-        /** @description A sealed fact (Document 3 "Fact"). */
+        /** @description A sealed fact (docs/ledger-formats.md "Fact"). */
         Fact: {
             /** @description `fct-` prefix */
             fact_id: string;
@@ -267,7 +267,7 @@ export interface components {
             sequence: number;
             client_ref: string | null;
         };
-        /** @description Seal request (Document 3 "Seal request body"). Unknown fields are refused with 400. */
+        /** @description Seal request (docs/ledger-formats.md "Seal request body"). Unknown fields are refused with 400. */
         SealFactBody: {
             /** @description Must be the tenant of the API key (otherwise 403 FORBIDDEN). */
             tenant_id: string;
@@ -280,7 +280,7 @@ export interface components {
             /** @description Idempotency key, unique per stream: a retry with the same client_ref answers the original fact with 200. */
             client_ref?: string;
         };
-        /** @description Fact entries in the list response carry only these fields (Document 3). */
+        /** @description Fact entries in the list response carry only these fields (docs/ledger-formats.md "Fact"). */
         FactListEntry: {
             fact_id: string;
             /** Format: int32 */
@@ -304,7 +304,7 @@ export interface components {
             /** Format: int32 */
             offset: number;
         };
-        /** @description A signed proof bundle (Document 3 "Proof bundle"), plus tenant_id, which the fact hashes cover. */
+        /** @description A signed proof bundle (docs/ledger-formats.md "Proof bundle"), plus tenant_id, which the fact hashes cover. */
         ProofBundle: {
             /** @description `bnd-` prefix */
             bundle_id: string;
@@ -352,7 +352,7 @@ export interface components {
             /** @description Opaque; null on the last page. */
             next_cursor: string | null;
         };
-        /** @description Document 3 "Verification result"; a broken chain is valid false, not an error status. */
+        /** @description docs/ledger-formats.md "Verification result"; a broken chain is valid false, not an error status. */
         VerificationResult: {
             valid: boolean;
             /**
@@ -404,7 +404,7 @@ export interface components {
             mode: "scheduled" | "emergency";
         };
         CheckStatus: string;
-        /** @description GET /health (Document 3): 200 when every dependency answers, 503 with the same body otherwise. */
+        /** @description GET /health (docs/ledger-formats.md "Health check"): 200 when every dependency answers, 503 with the same body otherwise. */
         Health: {
             /** @enum {string} */
             status: "ok" | "degraded";

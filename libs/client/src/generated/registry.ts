@@ -681,12 +681,12 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description Document 2 error body. */
+        /** @description Error body (docs/registry.md "Errors"). */
         ErrorBody: {
             detail: string;
         };
         /**
-         * @description A webhook subscription (Document 2; docs/webhooks.md): of one scope, or of the whole tenant
+         * @description A webhook subscription (docs/webhooks.md): of one scope, or of the whole tenant
          *     (`scope_id` null: every event of the tenant, including those the verdict gateway records).
          */
         WebhookSubscription: {
@@ -881,7 +881,7 @@ export interface components {
         };
         RateLimitSettings: {
             /**
-             * @description standard: 1000 requests per minute, burst 100 (Document 3).
+             * @description standard: 1000 requests per minute, burst 100 (docs/ledger-formats.md "Limits").
              * @enum {string}
              */
             tier?: "standard" | "enterprise";
@@ -947,12 +947,12 @@ export interface components {
             settings?: components["schemas"]["TenantSettings"];
         };
         /**
-         * @description The three entry kinds of Document 2 (search `entry_type`, compliance conflicts, references, links).
+         * @description The three entry kinds (docs/registry.md "Entries"; search `entry_type`, compliance conflicts, references, links).
          * @enum {string}
          */
         EntryType: "decision" | "invariant" | "rule";
         /**
-         * @description Who wrote an entry. Document 2 shows `human` and `agent`; `system` is for automation.
+         * @description Who wrote an entry (docs/registry.md "Entries"): `human` or `agent`; `system` is for automation.
          * @enum {string}
          */
         AuthorType: "human" | "agent" | "system";
@@ -1045,7 +1045,7 @@ export interface components {
         };
         /** @enum {string} */
         RequirementType: "string" | "number" | "integer" | "boolean" | "enum" | "date" | "datetime" | "object" | "array";
-        /** @description A context field the rule needs (Document 1, Requirement), beyond those its conditions name. */
+        /** @description A context field the rule needs (docs/verdicts.md "Requirement"), beyond those its conditions name. */
         Requirement: {
             field: components["schemas"]["FieldPath"];
             /** @description Human-readable justification; the verdict gateway cites the rule when absent. */
@@ -1652,7 +1652,7 @@ export interface components {
             entity_id: string;
             /**
              * @description Who recorded it: `registry` for the registry's own changes, `verdict` for an event the verdict
-             *     gateway recorded (Document 1 approvals, docs/webhooks.md).
+             *     gateway recorded (verdict approvals, docs/webhooks.md).
              * @enum {string}
              */
             source: "registry" | "verdict";
@@ -1686,7 +1686,7 @@ export interface components {
             namespace?: string;
         };
         /**
-         * @description A Document 2 approval: a person or agent asks to go against an invariant or rule
+         * @description A registry approval: a person or agent asks to go against an invariant or rule
          *     (docs/approvals.md). Deciding it `approved` when the trigger requires approval creates an
          *     `approval_grant` override in the same transaction.
          */

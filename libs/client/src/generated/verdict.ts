@@ -29,7 +29,7 @@ export interface paths {
         get: operations["ListSigningKeys"];
         put?: never;
         /**
-         * @description The setup endpoint of Document 1: makes sure the tenant has a current ES256 key (kid
+         * @description The setup endpoint (docs/verdicts.md "Signing keys"): makes sure the tenant has a current ES256 key (kid
          *     `<tenant_id>:<year>`), creating it when absent. Idempotent: 201 when a key was made, 200 when
          *     one was already current. A key is also made on the first signed verdict. Needs `admin`
          *     (a platform admin may name any tenant).
@@ -51,7 +51,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * @description Scheduled or emergency rotation (Document 1 "Versioning"): a new key signs from now on; the old
+         * @description Scheduled or emergency rotation (docs/verdicts.md "Versioning"): a new key signs from now on; the old
          *     one gets not_after = now and stays published, so verdicts it signed still verify. Every replica
          *     switches at once (Redis), at the latest after 10 s. Also: `verdict-cli keys rotate`. Needs `admin`.
          */
@@ -93,7 +93,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * @description Opens a session for the API key (Document 1 Authentication 1): the answer sets the cookie
+         * @description Opens a session for the API key (docs/verdicts.md "Authentication"): the answer sets the cookie
          *     `arbiter_session` (HttpOnly; Secure; SameSite=Strict; Path=/; Max-Age=3600), which then
          *     authenticates check and resolve in place of X-API-Key, and nothing else. The session holds only
          *     the key's `check` permission, as the key holds it at each use: it ends at once when the key is
@@ -309,13 +309,13 @@ export interface components {
             /** @description The tenant's rate-limit override (enterprise tier), null for the standard tier. */
             rate_limit: components["schemas"]["RateLimitOverride"] | null;
         };
-        /** @description Document 1 error body: lowercase codes (e.g. missing_credentials, principal_deactivated). */
+        /** @description Error body (docs/verdicts.md "Errors"): lowercase codes (e.g. missing_credentials, principal_deactivated). */
         ErrorBody: {
             code: string;
             message: string;
             details?: unknown;
         };
-        /** @description Document 1 "Verification key": one entry of a tenant's key set. */
+        /** @description docs/verdicts.md "Verification key": one entry of a tenant's key set. */
         VerificationKey: {
             /** @description `<tenant_id>:<epoch>`, the JWS header kid */
             kid: string;
@@ -372,7 +372,7 @@ export interface components {
             value?: unknown;
         };
         /**
-         * @description An immutable rule version (Document 1 "Rule version"): the exact statement, the condition rows, the
+         * @description An immutable rule version (docs/verdicts.md "Rule version"): the exact statement, the condition rows, the
          *     severity and the metadata as they were when the version was made, whatever happened to the rule since.
          */
         RuleVersion: {
@@ -412,7 +412,7 @@ export interface components {
             /** @description The rule's own status today: `active` or `archived`. The version itself never changes. */
             rule_status: string;
         };
-        /** @description Document 1 "Requirement", plus `rule_ids` (which rules asked) and `problems` (what was wrong). */
+        /** @description docs/verdicts.md "Requirement", plus `rule_ids` (which rules asked) and `problems` (what was wrong). */
         Requirement: {
             field: string;
             reason: string;
@@ -465,7 +465,7 @@ export interface components {
             /** @description override_condition_error: what went wrong. */
             error?: string;
         };
-        /** @description The frozen consultation record of Document 1 ("Consultation record"), exactly as stored and returned. */
+        /** @description The frozen consultation record (docs/verdicts.md "Consultation record"), exactly as stored and returned. */
         PrecedenceTraceEntry: {
             rule_id: string;
             rule_version_id: string;
@@ -514,7 +514,7 @@ export interface components {
             required_context: components["schemas"]["Requirement"][];
             resolve_session_id: string;
         };
-        /** @description An approval-requiring rule that fired (Document 1 Approval `triggers`). */
+        /** @description An approval-requiring rule that fired (docs/verdicts.md "Approval", `triggers`). */
         ApprovalTrigger: {
             rule_id: string;
             rule_version_id: string;
@@ -548,7 +548,7 @@ export interface components {
         ScopeFields: {
             [key: string]: components["schemas"]["ScopeValue"];
         };
-        /** @description Document 1 "Fact": the value of each entry of a context map. */
+        /** @description docs/verdicts.md "Fact": the value of each entry of a context map. */
         Fact: {
             /** @description Any JSON value; `null` is a real answer ("there is none"). Required. */
             value: unknown;
@@ -576,7 +576,7 @@ export interface components {
             conversation_id?: string;
             agent_run_id?: string;
         };
-        /** @description Resolve, detailed variant (Document 1 POST /<tenant_id>/v1/resolve). */
+        /** @description Resolve, detailed variant (POST /<tenant_id>/v1/resolve, docs/verdicts.md "resolve"). */
         ResolveRequest: {
             action: string;
             resource: string;
@@ -589,7 +589,7 @@ export interface components {
             resolve_session_id?: string;
             correlation?: components["schemas"]["Correlation"];
         };
-        /** @description Resolve, overview variant (Document 1 "POST resolve, overview variant"): told apart by `action_type`. */
+        /** @description Resolve, overview variant (docs/verdicts.md "resolve"): told apart by `action_type`. */
         OverviewResolveRequest: {
             /** @description Selects which rules apply (their applies_to.actions); 404 unknown_action_type when none names it. */
             action_type: string;
@@ -668,8 +668,8 @@ export interface components {
             next_cursor: string | null;
         };
         /**
-         * @description A complete verdict. Which fields are present depends on the verdict (Document 1): `allowed` (and
-         *     any other verdict Document 1 does not show, e.g. observe or a tenant-defined one) carries the whole
+         * @description A complete verdict. Which fields are present depends on the verdict (docs/verdicts.md "check"): `allowed` (and
+         *     any other verdict, e.g. observe or a tenant-defined one) carries the whole
          *     evidence; `blocked` adds only dominating_rule_id; `approval_required` adds approval.
          */
         CheckResponse: {
@@ -714,7 +714,7 @@ export interface components {
         };
         /** @enum {string} */
         ApprovalDecision: "approve" | "reject";
-        /** @description Grant object (Document 1): the `approval_grant` override an approval created in the registry. */
+        /** @description Grant object (docs/verdicts.md "Approval"): the `approval_grant` override an approval created in the registry. */
         ApprovalGrant: {
             /** @description `ovr-` prefix */
             override_id: string;
