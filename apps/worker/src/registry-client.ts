@@ -1,6 +1,6 @@
 import type { WebhookDeliverResult } from '@arbiter/queue';
 
-/** What POST /internal/v1/outbox/relay answers (docs/webhooks.md "Internal API"). */
+/** What POST /internal/v1/outbox/relay answers (docs/webhooks.md "Internal API used by the worker"). */
 export interface RelayAnswer {
   fanned_out: number;
   deliveries_created: number;

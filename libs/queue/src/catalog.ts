@@ -41,7 +41,7 @@ export interface WebhookDeliverPayload {
   attempt: number;
 }
 
-/** What the registry answered for the attempt (docs/webhooks.md, "Internal API"). */
+/** What the registry answered for the attempt (docs/webhooks.md, "Internal API used by the worker"). */
 export interface WebhookDeliverResult {
   delivery_id: string;
   attempt: number;

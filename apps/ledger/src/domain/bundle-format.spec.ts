@@ -4,7 +4,7 @@ import { createPrivateKey, createPublicKey, verify } from 'node:crypto';
 import { bytesToBase64, ed25519Sign, hexToBytes } from '@arbiter/crypto';
 import { bundleSigningInput, isoOf, type UnsignedBundle } from './bundle-format';
 
-// The worked example of docs/ledger-formats.md "Bundle signature", signed with the RFC 8032
+// The worked example of docs/ledger-formats.md "Signature input", signed with the RFC 8032
 // section 7.1 TEST 1 key.
 const SEED = '9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60';
 const EXAMPLE: UnsignedBundle = {
