@@ -1,4 +1,5 @@
-import type { Identity } from './identity';
+import type { AuthenticatedIdentity, Identity } from './identity';
+import { mintTenantId } from './tenant-id';
 import type { KeyResolver } from './resolver';
 
 export const INTROSPECTION_PATH = '/internal/v1/introspect';
@@ -23,7 +24,7 @@ export class IntrospectionClient implements KeyResolver {
     private readonly timeoutMs = 3000,
   ) {}
 
-  async resolve(keyHash: string): Promise<Identity | null> {
+  async resolve(keyHash: string): Promise<AuthenticatedIdentity | null> {
     let res: Response;
     try {
       res = await fetch(new URL(INTROSPECTION_PATH, this.registryUrl), {
@@ -37,6 +38,8 @@ export class IntrospectionClient implements KeyResolver {
     }
     if (!res.ok) throw new IntrospectionError(`registry answered ${res.status}`);
     const body = (await res.json()) as { active: boolean; identity?: Identity };
-    return body.active && body.identity ? body.identity : null;
+    if (!body.active || !body.identity) return null;
+    // Trust boundary: the registry answered a call that carried the internal token.
+    return { ...body.identity, tenant_id: mintTenantId(body.identity.tenant_id) };
   }
 }

@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { expressAuthentication as authenticate, requirePermission, type Identity, type Permission } from '@arbiter/auth';
+import { expressAuthentication as authenticate, requirePermission, type AuthenticatedIdentity, type Permission } from '@arbiter/auth';
 import { ledgerAuthErrors } from './errors';
 import type { KeyCheck } from './rate-limit';
 
@@ -11,7 +11,7 @@ export const KEY_CHECK_LOCAL = 'ledgerKeyCheck';
  * request (it needs it for the bucket): reuse its identity and only check the permissions, or throw
  * the error it got; otherwise authenticate as every service does (@arbiter/auth).
  */
-export async function expressAuthentication(request: Request, securityName: string, scopes?: string[]): Promise<Identity> {
+export async function expressAuthentication(request: Request, securityName: string, scopes?: string[]): Promise<AuthenticatedIdentity> {
   const known = request.res?.locals[KEY_CHECK_LOCAL] as KeyCheck | undefined;
   if (known?.error) throw known.error;
   if (!known?.identity) return authenticate(request, securityName, scopes);

@@ -1,6 +1,6 @@
 import { Router, type Request, type Response } from 'express';
 import { AppError } from '@arbiter/http';
-import { internalTokenGuard } from '@arbiter/auth';
+import { internalTokenGuard, mintTenantId, type TenantId } from '@arbiter/auth';
 import type { RegistryContext } from '../context';
 import { badRequest, unprocessable } from './errors';
 import type { GrantRequest } from '../services/overrides.service';
@@ -39,24 +39,24 @@ export function internalRoutes(ctx: RegistryContext): Router {
 
   /** A tenant's whole evaluable state with its content hash (cached until it changes). */
   router.get('/tenants/:tenant_id/state', async (req: Request, res: Response) => {
-    res.json(await ctx.state.state(idParam(req.params.tenant_id, 'tenant_id')));
+    res.json(await ctx.state.state(tenantParam(req.params.tenant_id)));
   });
 
   /** The cheap change check: one primary-key read while the cached state is current. */
   router.get('/tenants/:tenant_id/state-hash', async (req: Request, res: Response) => {
-    res.json(await ctx.state.stateHash(idParam(req.params.tenant_id, 'tenant_id')));
+    res.json(await ctx.state.stateHash(tenantParam(req.params.tenant_id)));
   });
 
   /** Any rule version, current or superseded; `?tenant_id=` answers 404 for another tenant's. */
   router.get('/rule-versions/:rule_version_id', async (req: Request, res: Response) => {
     const tenant = req.query.tenant_id;
     if (tenant !== undefined && typeof tenant !== 'string') throw badRequest('tenant_id must be a string');
-    res.json(await ctx.state.ruleVersion(idParam(req.params.rule_version_id, 'rule_version_id'), tenant || undefined));
+    res.json(await ctx.state.ruleVersion(idParam(req.params.rule_version_id, 'rule_version_id'), tenant ? mintTenantId(tenant) : undefined));
   });
 
   /** An approval grant (Document 1): an approval_grant override over the triggering rules. */
   router.post('/tenants/:tenant_id/overrides', async (req: Request, res: Response) => {
-    const tenantId = idParam(req.params.tenant_id, 'tenant_id');
+    const tenantId = tenantParam(req.params.tenant_id);
     const override = await ctx.overrides.createGrant(tenantId, parseGrant(req.body));
     res.status(201).json(override);
   });
@@ -67,7 +67,7 @@ export function internalRoutes(ctx: RegistryContext): Router {
    * the idempotency_key was seen before (the stored event is answered).
    */
   router.post('/tenants/:tenant_id/events', async (req: Request, res: Response) => {
-    const tenantId = idParam(req.params.tenant_id, 'tenant_id');
+    const tenantId = tenantParam(req.params.tenant_id);
     const { event, created } = await ctx.tenantEvents.record(tenantId, parseForeignEvent(req.body));
     res.status(created ? 201 : 200).json(event);
   });
@@ -143,6 +143,11 @@ export function parseForeignEvent(body: unknown): ForeignEvent {
 function idParam(value: unknown, name: string): string {
   if (typeof value !== 'string' || !ID.test(value)) throw badRequest(`${name} is not a valid id`);
   return value;
+}
+
+/** Trust boundary: a tenant id named by a caller that holds the internal token. */
+function tenantParam(value: unknown): TenantId {
+  return mintTenantId(idParam(value, 'tenant_id'));
 }
 
 const GRANT_FIELDS = new Set(['override_type', 'target_ids', 'applies_to_scope', 'expires_at', 'justification', 'approved_by', 'approval_id', 'consultation_id']);

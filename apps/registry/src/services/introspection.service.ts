@@ -1,4 +1,4 @@
-import type { Identity, Permission } from '@arbiter/auth';
+import { mintTenantId, type AuthenticatedIdentity, type Identity, type Permission } from '@arbiter/auth';
 import type { IdentityRepository } from '../repositories/identity.repository';
 import { keyStatus } from './presenters';
 import type { TenantSettings } from '../models/identity';
@@ -12,7 +12,7 @@ function rateLimitOf(settings: TenantSettings): Identity['rate_limit'] {
 
 export interface IntrospectionAnswer {
   active: boolean;
-  identity?: Identity;
+  identity?: AuthenticatedIdentity;
 }
 
 /**
@@ -30,7 +30,8 @@ export class IntrospectionService {
       active: true,
       identity: {
         key_id: row.id,
-        tenant_id: row.tenant_id,
+        // Trust boundary: the tenant of the key row the presented key's hash found.
+        tenant_id: mintTenantId(row.tenant_id),
         tenant_slug: row.tenant.slug,
         principal: {
           id: row.principal.id,
@@ -48,7 +49,7 @@ export class IntrospectionService {
   }
 
   /** The registry resolves its own callers directly from its database. */
-  async resolve(keyHash: string): Promise<Identity | null> {
+  async resolve(keyHash: string): Promise<AuthenticatedIdentity | null> {
     return (await this.introspect(keyHash)).identity ?? null;
   }
 }
