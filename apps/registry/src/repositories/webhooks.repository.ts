@@ -65,7 +65,7 @@ export class WebhooksRepository {
   }
 
   /** Active subscriptions of these tenants (the relay's fan-out, with the tenants of its outbox rows). */
-  activeOf(tenantIds: string[]) {
+  activeOf(tenantIds: TenantId[]) {
     return tenantIds.length ? this.db.webhookSubscription.findMany({ where: { tenant_id: { in: tenantIds }, deleted_at: null, status: 'active' } }) : Promise.resolve([]);
   }
 }
