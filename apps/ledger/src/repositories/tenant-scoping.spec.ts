@@ -9,19 +9,19 @@ import { LedgerRepository, type AppendGroup, type StreamRow } from './ledger.rep
 // OwnedStream (only findStream makes one); the seal queue's batch reads are named ...AnyTenant.
 export async function typeLevel(pool: Pool, prisma: PrismaClient, plain: string, tenant: TenantId, row: StreamRow, bundle: BundleRow, group: AppendGroup): Promise<void> {
   const ledger = new LedgerRepository(pool);
-  // @ts-expect-error
+  // @ts-expect-error a plain string is not a TenantId
   await ledger.findStream(plain, 'orders');
-  // @ts-expect-error
+  // @ts-expect-error a plain string is not a TenantId
   await ledger.listStreams(plain, 10);
-  // @ts-expect-error
+  // @ts-expect-error a plain string is not a TenantId
   await ledger.findFact(plain, 'fct-1');
   // @ts-expect-error a stream row read across tenants is not an OwnedStream
   await ledger.chainPage(row, 0, 10, 10);
-  // @ts-expect-error
+  // @ts-expect-error a plain string is not a TenantId
   await ledger.appendStreams([{ ...group, tenantId: plain }], 0);
-  // @ts-expect-error
+  // @ts-expect-error a plain string is not a TenantId
   await new BundlesRepository(prisma).find(plain, 'bnd-1');
-  // @ts-expect-error
+  // @ts-expect-error a plain string is not a TenantId
   await new BundlesRepository(prisma).create({ ...bundle, fact_count: 1, created_at_ms: 0 });
 
   const owned = await ledger.findStream(tenant, 'orders');

@@ -17,31 +17,31 @@ import { WebhooksRepository } from './webhooks.repository';
 // Compiled by the tests below, never run: a tenant's query needs a TenantId, a plain string does not
 // compile; the cross-tenant methods (named ...AnyTenant) take none.
 export async function typeLevel(db: Db, plain: string, tenant: TenantId): Promise<void> {
-  // @ts-expect-error
+  // @ts-expect-error a plain string is not a TenantId
   await new ApprovalsRepository(db).find(plain, 'scp-1', 'apr-1');
-  // @ts-expect-error
+  // @ts-expect-error a plain string is not a TenantId
   await new DeliveriesRepository(db).list(plain, 'whs-1', undefined, 10);
-  // @ts-expect-error
+  // @ts-expect-error a plain string is not a TenantId
   await new EntriesRepository(db).findDecision(plain, 'scp-1', 'dec-1');
-  // @ts-expect-error
+  // @ts-expect-error a plain string is not a TenantId
   await new EventsRepository(db).lockHead(plain);
-  // @ts-expect-error
+  // @ts-expect-error a plain string is not a TenantId
   await new IdentityRepository(db).listKeys(plain, 10);
-  // @ts-expect-error
+  // @ts-expect-error a plain string is not a TenantId
   await new IdentityRepository(db).updateTenant(plain, {});
-  // @ts-expect-error
+  // @ts-expect-error a plain string is not a TenantId
   await new LinksRepository(db).listLinks(plain, 'dec-1', undefined, null, 10);
-  // @ts-expect-error
+  // @ts-expect-error a plain string is not a TenantId
   await new OutboxRepository(db).add(plain, []);
-  // @ts-expect-error
+  // @ts-expect-error a plain string is not a TenantId
   await new OverridesRepository(db).effective(plain, new Date());
-  // @ts-expect-error
+  // @ts-expect-error a plain string is not a TenantId
   await new ReferencesRepository(db).list(plain, {}, null, 10);
-  // @ts-expect-error
+  // @ts-expect-error a plain string is not a TenantId
   await new RulesRepository(db).findVersion(plain, 'rv-1');
-  // @ts-expect-error
+  // @ts-expect-error a plain string is not a TenantId
   await new ScopesRepository(db).find(plain, 'scp-1');
-  // @ts-expect-error
+  // @ts-expect-error a plain string is not a TenantId
   await new WebhooksRepository(db).activeOf([plain]);
 
   await new ScopesRepository(db).find(tenant, 'scp-1');

@@ -21,19 +21,19 @@ export async function typeLevel(
   cookie: CookieSessionRow,
 ): Promise<void> {
   const approvals = new ApprovalRepository(pool);
-  // @ts-expect-error
+  // @ts-expect-error a plain string is not a TenantId
   await approvals.list(plain, {}, 10);
-  // @ts-expect-error
+  // @ts-expect-error a plain string is not a TenantId
   await approvals.insert(client, plain, approval, 'sha256:x');
-  // @ts-expect-error
+  // @ts-expect-error a plain string is not a TenantId
   await approvals.consumeOneShot(plain, 'apr-1', 'cns-1', new Date());
-  // @ts-expect-error
+  // @ts-expect-error a plain string is not a TenantId
   await new ConsultationRepository(pool).find(plain, 'cns-1');
-  // @ts-expect-error
+  // @ts-expect-error a plain string is not a TenantId
   await new ResolveSessionRepository(prisma).find(plain, 'rsn-1');
-  // @ts-expect-error
+  // @ts-expect-error a plain string is not a TenantId
   await new ResolveSessionRepository(prisma).create(session);
-  // @ts-expect-error
+  // @ts-expect-error a plain string is not a TenantId
   await new CookieSessionRepository(pool).create(cookie);
 
   await approvals.list(tenant, {}, 10);
