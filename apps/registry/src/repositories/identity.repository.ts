@@ -140,9 +140,4 @@ export class IdentityRepository {
       data: { revoked_at: at },
     });
   }
-
-  /** Startup: the bootstrap keys, in whichever tenant they are. */
-  listBootstrapKeyHashesAnyTenant() {
-    return this.db.apiKey.findMany({ where: { bootstrap: true }, select: { key_hash: true } });
-  }
 }
