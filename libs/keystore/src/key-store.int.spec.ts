@@ -1,25 +1,30 @@
 import { createPublicKey, verify } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { Pool } from 'pg';
 import { CryptoError, generateKeyEncryptionKey, type RotationMode } from '@arbiter/crypto';
 import { createTestDatabase } from '@arbiter/testing';
 import { KeyStore, type KeyStoreOptions } from './key-store';
 import { ed25519Keys, es256JwsKeys, p256HexKeys, type KeyType } from './key-types';
 
-// The table every service creates in its migrations (prisma/*/migrations: signing_keys, webhook_signing_keys).
-const DDL = (table: string) => `
-  CREATE TABLE "${table}" (
-    "kid" TEXT NOT NULL,
-    "owner_id" TEXT NOT NULL,
-    "epoch" TEXT NOT NULL,
-    "algorithm" TEXT NOT NULL,
-    "public_jwk" JSONB NOT NULL,
-    "encrypted_private_key" TEXT NOT NULL,
-    "not_before" TIMESTAMPTZ(3) NOT NULL,
-    "not_after" TIMESTAMPTZ(3),
-    "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
-    CONSTRAINT "${table}_pkey" PRIMARY KEY ("kid")
-  );
-  CREATE UNIQUE INDEX "${table}_owner_id_epoch_key" ON "${table}"("owner_id", "epoch");`;
+// The key tables as the services' migrations create them; the fixture tables are made from the same text.
+const MIGRATIONS = path.resolve(__dirname, '../../../prisma');
+const SERVICE_TABLES = [
+  ['verdict/migrations/20261122000000_signing_keys/migration.sql', 'signing_keys'],
+  ['ledger/migrations/20261122000000_signing_keys/migration.sql', 'signing_keys'],
+  ['registry/migrations/20261126000000_approvals_webhooks/migration.sql', 'webhook_signing_keys'],
+] as const;
+
+/** The CREATE TABLE and CREATE UNIQUE INDEX of `table` in a migration, the table's name replaced by <table>. */
+function keyTableDdl(file: string, table: string): string {
+  const sql = fs.readFileSync(path.join(MIGRATIONS, file), 'utf8');
+  const create = new RegExp(`CREATE TABLE "${table}" \\([\\s\\S]*?\\n\\);`).exec(sql)?.[0];
+  const unique = new RegExp(`CREATE UNIQUE INDEX "${table}_owner_id_epoch_key"[^;]*;`).exec(sql)?.[0];
+  if (!create || !unique) throw new Error(`${file} does not create ${table} with its unique (owner_id, epoch)`);
+  return `${create}\n${unique}`.split(`"${table}`).join('"<table>');
+}
+
+const DDL = (table: string) => keyTableDdl(...SERVICE_TABLES[0]).split('"<table>').join(`"${table}`);
 
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
 /** Two pools: two "instances" of a service, each with its own connections. */
@@ -50,6 +55,20 @@ function store<S>(over: Partial<KeyStoreOptions<S>> & { type: KeyType<S> }, inst
 const openKeys = async () => (await pools[0].query(`SELECT kid FROM "${table}" WHERE not_after IS NULL`)).rows.map((r) => r.kid as string);
 
 describe(KeyStore.name, () => {
+  it('works on the one table shape every service migrates (verdict, ledger, registry)', () => {
+    const [first, ...others] = SERVICE_TABLES.map(([file, name]) => keyTableDdl(file, name));
+    for (const other of others) expect(other).toBe(first);
+    // ...and no later migration changes one of them (a change must reach all three, and this test).
+    for (const [file, name] of SERVICE_TABLES) {
+      const dir = path.join(MIGRATIONS, path.dirname(path.dirname(file)));
+      for (const migration of fs.readdirSync(dir)) {
+        const sql = fs.readFileSync(path.join(dir, migration, 'migration.sql'), 'utf8');
+        expect({ migration, alters: sql.includes(`ALTER TABLE "${name}"`) }).toEqual({ migration, alters: false });
+      }
+    }
+    expect(first).toMatch(/"kid" TEXT NOT NULL,[\s\S]*PRIMARY KEY \("kid"\)/);
+  });
+
   describe('concurrency', () => {
     it('creates exactly one key when instances race for a first key', async () => {
       const instances = [0, 1, 0, 1].map((i) => store({ type: ed25519Keys, clock: at('2026-06-01T00:00:00Z') }, i));
