@@ -8,7 +8,7 @@ import { DeliveriesRepository, type DeliveryRow } from '../repositories/deliveri
 import { EventsRepository, type EventRow } from '../repositories/events.repository';
 import { SubscriptionHealthRepository } from '../repositories/webhooks.repository';
 import { presentEvent } from './registry-presenters';
-import type { WebhookKeysService } from './webhook-keys.service';
+import type { WebhookKeys } from '../keys';
 import type { WebhookSender } from './webhook-sender';
 
 /** What one call of the attempt endpoint did (the worker logs it and stores it as the job result). */
@@ -50,7 +50,7 @@ export interface DeliveryOptions {
 export class WebhookDeliveryService {
   constructor(
     private readonly prisma: PrismaClient,
-    private readonly keys: WebhookKeysService,
+    private readonly keys: WebhookKeys,
     private readonly sender: WebhookSender,
     private readonly opts: DeliveryOptions,
     private readonly logger: Logger,

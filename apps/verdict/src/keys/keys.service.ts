@@ -35,9 +35,9 @@ export class KeysService {
   /** POST /<tenant_id>/v1/signing-keys: makes sure the tenant has a current key (idempotent). */
   async setup(identity: Identity, tenantParam: string): Promise<SigningKeySetup> {
     const tenantId = await this.adminTenant(identity, tenantParam);
-    const current = await this.keys.ensureCurrent(tenantId);
-    if (current.created) await this.announce(tenantId, current.kid, 'setup');
-    return { tenant_id: tenantId, current_kid: current.kid, created: current.created === true, keys: await this.keys.publicKeys(tenantId) };
+    const { key, created } = await this.keys.ensureCurrent(tenantId);
+    if (created) await this.announce(tenantId, key.kid, 'setup');
+    return { tenant_id: tenantId, current_kid: key.kid, created, keys: await this.keys.publicKeys(tenantId) };
   }
 
   async list(identity: Identity, tenantParam: string): Promise<KeySet> {
