@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import { canonicalJson, type CanonicalText } from '@arbiter/canonical';
 import { applyMigrations, createPool } from '@arbiter/db';
 import { createTestDatabase } from '@arbiter/testing';
 import { ledgerMigrationsDir } from '../src/context';
@@ -10,7 +11,7 @@ const request = (streamId: string, i: number, extra: Partial<SealRequest> = {}):
   tenantId: 'tnt-a',
   streamId,
   actor: 'agent:a',
-  payloadText: `{"i":${i}}`,
+  payloadText: canonicalJson({ i }),
   clientRef: null,
   ...extra,
 });
@@ -100,7 +101,8 @@ describe(SealQueue.name, () => {
       const sut = new SealQueue(p, counting, { maxBatch: 100, concurrency: 1, optimistic });
       const streams = [streamName('iso'), streamName('iso'), streamName('iso')];
       const bad: Record<number, Partial<SealRequest>> = {
-        7: { payloadText: '{"i":' },
+        // Not JSON (forged past the type on purpose): PostgreSQL refuses it in the insert.
+        7: { payloadText: '{"i":' as CanonicalText },
         13: { actor: 'agent:\u0000' },
         22: { actor: 'poison' },
       };
@@ -130,7 +132,7 @@ describe(SealQueue.name, () => {
       const sut = queue(pool(), 100);
       const [first, refused, retry, fresh] = await Promise.allSettled([
         sut.seal(request(s, 1, { clientRef: 'r-1' })),
-        sut.seal(request(s, 2, { clientRef: 'r-2', payloadText: '{' })),
+        sut.seal(request(s, 2, { clientRef: 'r-2', payloadText: '{' as CanonicalText })),
         sut.seal(request(s, 3, { clientRef: 'r-1' })),
         sut.seal(request(s, 4, { clientRef: 'r-2' })),
       ]);

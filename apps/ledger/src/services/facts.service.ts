@@ -1,4 +1,5 @@
 import type { Identity } from '@arbiter/auth';
+import type { CanonicalText } from '@arbiter/canonical';
 import { assertStorable, canonicalPayload, PayloadError, STREAM_ID_PATTERN } from '../domain/payload';
 import type { LedgerRepository, OwnedStream } from '../repositories/ledger.repository';
 import type { Fact, FactList, SealFactBody, StreamPage } from '../models/ledger';
@@ -27,7 +28,7 @@ export class FactsService {
    */
   async seal(caller: Identity, streamId: string, body: SealFactBody): Promise<{ fact: Fact; created: boolean }> {
     assertStreamId(streamId);
-    let payloadText: string;
+    let payloadText: CanonicalText;
     try {
       for (const field of ['tenant_id', 'actor', 'client_ref'] as const) {
         const value = body[field];

@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import type { CanonicalText } from '@arbiter/canonical';
 import { newId } from '@arbiter/db';
 import type { AppError } from '@arbiter/http';
 import { computeFactHash, GENESIS_PREV_HASH } from '../domain/fact-hash';
@@ -10,7 +11,7 @@ export interface SealRequest {
   tenantId: string;
   streamId: string;
   actor: string;
-  payloadText: string;
+  payloadText: CanonicalText;
   clientRef: string | null;
 }
 
