@@ -2,7 +2,7 @@ import type { Express } from 'express';
 import { internalTokenGuard } from '@arbiter/auth';
 import { AppError } from '@arbiter/http';
 import type { RegistryContext } from '../../context';
-import { RegisterRoutes } from '../../routes.internal.generated';
+import { RegisterRoutes } from './routes.generated';
 
 /**
  * `/internal/v1`: service-to-service endpoints (docs/registry.md "Internal API"), generated from the

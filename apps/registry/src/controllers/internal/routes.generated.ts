@@ -4,14 +4,14 @@
 import type { TsoaRoute } from '@tsoa/runtime';
 import {  fetchMiddlewares, ExpressTemplateService } from '@tsoa/runtime';
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
-import { InternalStateController } from './controllers/internal/state.controller';
+import { InternalStateController } from './state.controller';
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
-import { InternalIdentityController } from './controllers/internal/identity.controller';
+import { InternalIdentityController } from './identity.controller';
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
-import { InternalDeliveriesController } from './controllers/internal/deliveries.controller';
+import { InternalDeliveriesController } from './deliveries.controller';
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
-import { InternalApprovalsController } from './controllers/internal/approvals.controller';
-import { iocContainer } from './http/ioc';
+import { InternalApprovalsController } from './approvals.controller';
+import { iocContainer } from './../../http/ioc';
 import type { IocContainer, IocContainerFactory } from '@tsoa/runtime';
 import type { Request as ExRequest, Response as ExResponse, RequestHandler, Router } from 'express';
 
