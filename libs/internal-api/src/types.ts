@@ -31,13 +31,19 @@ export type RelayAnswer = Schemas['RelayAnswer'];
 export type ReleaseAnswer = Schemas['ReleaseAnswer'];
 export type AttemptReport = Schemas['AttemptReport'];
 
-/** Redis channel `arbiter:registry:changed`: one message per committed registry change (the gateway refreshes on it). */
+/**
+ * Redis pub/sub channel on which the registry announces each committed change, so the verdict
+ * gateway refreshes its snapshot (docs/registry.md "Redis channel `arbiter:registry:changed`").
+ */
 export const REGISTRY_CHANGED_CHANNEL = 'arbiter:registry:changed';
 
+/** One message per committed change. */
 export interface RegistryChangeMessage {
   tenant_id: string;
+  /** The tenant's revision after the change (GET /internal/v1/tenants/{id}/state-hash reports it too). */
   revision: number;
-  event_ids?: string[];
-  types?: string[];
-  scope_ids?: string[];
+  /** Events written by the change, oldest first (empty for identity changes). */
+  event_ids: string[];
+  types: string[];
+  scope_ids: string[];
 }

@@ -87,7 +87,7 @@ export class SnapshotStore {
   }
 
   /** A registry change announcement (Redis channel arbiter:registry:changed). */
-  onChange(message: RegistryChangeMessage): void {
+  onChange(message: Pick<RegistryChangeMessage, 'tenant_id' | 'revision'>): void {
     const entry = this.entries.get(message.tenant_id);
     if (!entry) return; // not in memory: loaded fresh on first use anyway
     if (entry.snapshot && typeof message.revision === 'number' && message.revision <= entry.snapshot.revision && !entry.refreshing) return;
