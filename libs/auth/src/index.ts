@@ -3,7 +3,7 @@ export type { Identity, Permission, PrincipalInfo, RateLimitOverride } from './i
 export { generateApiKey, hashApiKey, isApiKeyFormat, apiKeyPrefix, secretsEqual } from './api-keys';
 export { CachedKeyResolver, MAX_CACHE_TTL_MS, INVALIDATION_CHANNEL, parseInvalidation } from './resolver';
 export type { KeyResolver, CacheOptions, InvalidationEvent } from './resolver';
-export { IntrospectionClient, IntrospectionError, INTROSPECTION_PATH, INTERNAL_TOKEN_HEADER } from './introspection';
+export { IntrospectionClient } from './introspection';
 export { Authenticator, credentialFrom, requirePermission } from './authenticate';
 export type { AuthErrors, AuthenticatorOptions, CredentialSource } from './authenticate';
 export { publishInvalidation, subscribeInvalidations } from './pubsub';

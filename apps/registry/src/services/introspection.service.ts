@@ -2,17 +2,13 @@ import type { Identity, Permission } from '@arbiter/auth';
 import type { IdentityRepository } from '../repositories/identity.repository';
 import { keyStatus } from './presenters';
 import type { TenantSettings } from '../models/identity';
+import type { IntrospectionAnswer } from '../models/internal';
 
 /** Document 3 limits: standard 1000/min with burst 100; a tenant's settings may set its own (enterprise). */
 function rateLimitOf(settings: TenantSettings): Identity['rate_limit'] {
   const r = settings.rate_limit;
   if (!r || (r.requests_per_minute === undefined && r.burst === undefined)) return null;
   return { requests_per_minute: r.requests_per_minute ?? 1000, burst: r.burst ?? 100 };
-}
-
-export interface IntrospectionAnswer {
-  active: boolean;
-  identity?: Identity;
 }
 
 /**

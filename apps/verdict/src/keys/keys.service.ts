@@ -7,7 +7,7 @@ import { publishKeysChanged } from '../events/change-feed';
 import { insufficientPermission, registryUnavailable, tenantNotFound } from '../http/errors';
 import { ownTenant } from '../http/tenant-access';
 import type { KeySet, SigningKeyRotation, SigningKeySetup } from '../models/keys';
-import { RegistryUnavailableError, type RegistryClient } from '../registry/registry-client';
+import { RegistryUnavailableError, type RegistryInternalClient } from '@arbiter/internal-api';
 import type { SnapshotStore } from '../snapshot/snapshot-store';
 import type { VerdictKeys } from './verdict-keys';
 
@@ -26,7 +26,7 @@ export class KeysService {
 
   constructor(
     private readonly keys: VerdictKeys,
-    private readonly registry: RegistryClient,
+    private readonly registry: RegistryInternalClient,
     private readonly snapshots: SnapshotStore,
     private readonly redis: Redis,
     private readonly logger: Logger,
