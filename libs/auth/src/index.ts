@@ -10,5 +10,5 @@ export { publishInvalidation, subscribeInvalidations } from './pubsub';
 export { internalTokenGuard } from './internal-token';
 export { createRemoteAuth } from './remote';
 export type { RemoteAuth, RemoteAuthOptions } from './remote';
-export { expressAuthentication } from './tsoa';
+export { expressAuthentication, whoAmI } from './tsoa';
 export type { AuthedRequest } from './tsoa';

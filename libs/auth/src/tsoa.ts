@@ -13,3 +13,13 @@ export async function expressAuthentication(request: Request, _securityName: str
 }
 
 export type AuthedRequest = Request & { user: Identity };
+
+/**
+ * GET /v1/whoami of every service: the identity the authentication hook resolved for the presented
+ * key (tenant, principal, permissions), as it is. Each service keeps a thin tsoa class for it
+ * (controllers/whoami.controller.ts), since tsoa documents a route from its own class only and the
+ * services document different errors for it.
+ */
+export function whoAmI(request: AuthedRequest): Identity {
+  return request.user;
+}
