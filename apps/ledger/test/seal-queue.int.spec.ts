@@ -1,5 +1,6 @@
 import type { Pool } from 'pg';
 import { mintTenantId } from '@arbiter/auth';
+import { canonicalJson, type CanonicalText } from '@arbiter/canonical';
 import { applyMigrations, createPool } from '@arbiter/db';
 import { createTestDatabase } from '@arbiter/testing';
 import { ledgerMigrationsDir } from '../src/context';
@@ -14,7 +15,7 @@ const request = (streamId: string, i: number, extra: Partial<SealRequest> = {}):
   tenantId: TENANT_A,
   streamId,
   actor: 'agent:a',
-  payloadText: `{"i":${i}}`,
+  payloadText: canonicalJson({ i }),
   clientRef: null,
   ...extra,
 });
@@ -104,7 +105,8 @@ describe(SealQueue.name, () => {
       const sut = new SealQueue(p, counting, { maxBatch: 100, concurrency: 1, optimistic });
       const streams = [streamName('iso'), streamName('iso'), streamName('iso')];
       const bad: Record<number, Partial<SealRequest>> = {
-        7: { payloadText: '{"i":' },
+        // Not JSON (forged past the type on purpose): PostgreSQL refuses it in the insert.
+        7: { payloadText: '{"i":' as CanonicalText },
         13: { actor: 'agent:\u0000' },
         22: { actor: 'poison' },
       };
@@ -134,7 +136,7 @@ describe(SealQueue.name, () => {
       const sut = queue(pool(), 100);
       const [first, refused, retry, fresh] = await Promise.allSettled([
         sut.seal(request(s, 1, { clientRef: 'r-1' })),
-        sut.seal(request(s, 2, { clientRef: 'r-2', payloadText: '{' })),
+        sut.seal(request(s, 2, { clientRef: 'r-2', payloadText: '{' as CanonicalText })),
         sut.seal(request(s, 3, { clientRef: 'r-1' })),
         sut.seal(request(s, 4, { clientRef: 'r-2' })),
       ]);

@@ -88,7 +88,7 @@ describe(VerdictKeys.name, () => {
 
   it('makes one key on first use however many replicas race for it', async () => {
     const kek = generateKeyEncryptionKey();
-    const replicas = Array.from({ length: 4 }, () => new VerdictKeys(prisma, kek, logger, () => new Date('2026-06-01T00:00:00Z')));
+    const replicas = Array.from({ length: 4 }, () => new VerdictKeys(pool, kek, logger, () => new Date('2026-06-01T00:00:00Z')));
     const signers = await Promise.all(replicas.flatMap((r) => [r.signerFor('tnt-race'), r.signerFor('tnt-race')]));
     expect(new Set(signers.map((s) => s.kid))).toEqual(new Set(['tnt-race:2026']));
     expect(await replicas[0].records('tnt-race')).toHaveLength(1);
@@ -97,7 +97,7 @@ describe(VerdictKeys.name, () => {
   it('rotates on schedule when the year turns, keeping the old key published', async () => {
     const kek = generateKeyEncryptionKey();
     let now = new Date('2026-12-31T23:59:59Z');
-    const sut = new VerdictKeys(prisma, kek, logger, () => now);
+    const sut = new VerdictKeys(pool, kek, logger, () => now);
     const old = await sut.signerFor('tnt-year');
     expect(old.kid).toBe('tnt-year:2026');
     const jws = old.sign({ hello: 1 });
@@ -117,8 +117,8 @@ describe(VerdictKeys.name, () => {
   });
 
   it('answers signing_key_unavailable when the stored key does not decrypt', async () => {
-    await new VerdictKeys(prisma, generateKeyEncryptionKey(), logger).signerFor('tnt-kek');
-    const wrongKek = new VerdictKeys(prisma, generateKeyEncryptionKey(), logger);
+    await new VerdictKeys(pool, generateKeyEncryptionKey(), logger).signerFor('tnt-kek');
+    const wrongKek = new VerdictKeys(pool, generateKeyEncryptionKey(), logger);
     await expect(wrongKek.signerFor('tnt-kek')).rejects.toMatchObject({ status: 500, code: 'signing_key_unavailable' });
   });
 });

@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import type { Authenticator } from './authenticate';
-import type { AuthenticatedIdentity } from './identity';
+import type { AuthenticatedIdentity, Identity } from './identity';
 
 /**
  * tsoa's authentication hook for every service: `@Security(<scheme>, ['permission'])` on a handler
@@ -13,3 +13,13 @@ export async function expressAuthentication(request: Request, _securityName: str
 }
 
 export type AuthedRequest = Request & { user: AuthenticatedIdentity };
+
+/**
+ * GET /v1/whoami of every service: the identity the authentication hook resolved for the presented
+ * key (tenant, principal, permissions), as it is. Each service keeps a thin tsoa class for it
+ * (controllers/whoami.controller.ts), since tsoa documents a route from its own class only and the
+ * services document different errors for it.
+ */
+export function whoAmI(request: AuthedRequest): Identity {
+  return request.user;
+}

@@ -8,7 +8,7 @@ import type { BundlesRepository } from '../repositories/bundles.repository';
 import type { BundlePage, ProofBundle } from '../models/ledger';
 import { notFound } from '../http/errors';
 import type { FactsService } from './facts.service';
-import type { SigningKeysService } from './signing-keys.service';
+import type { LedgerKeys } from '../keys';
 import type { VerifyService } from './verify.service';
 import { presentBundle, presentBundleSummary } from './presenters';
 import { readCursor, readLimit, toPage } from './pages';
@@ -22,7 +22,7 @@ export class BundlesService {
     private readonly facts: FactsService,
     private readonly verifier: VerifyService,
     private readonly repo: BundlesRepository,
-    private readonly keys: SigningKeysService,
+    private readonly keys: LedgerKeys,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -35,7 +35,7 @@ export class BundlesService {
       throw new AppError(500, 'INTERNAL_ERROR', `Refusing to sign a bundle: ${describeBreak(report.broken)}`);
     }
     const now = this.now();
-    const signer = await this.keys.signerAt(new Date(now));
+    const signer = await this.keys.signer(new Date(now));
     // Only differs from now when another replica's clock, ahead of ours, made the current key.
     const createdAt = Math.max(now, signer.notBeforeMs);
     const unsigned: UnsignedBundle = {

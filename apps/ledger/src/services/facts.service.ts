@@ -1,9 +1,12 @@
 import type { AuthenticatedIdentity } from '@arbiter/auth';
+import type { CanonicalText } from '@arbiter/canonical';
+import type { Counter } from 'prom-client';
 import { assertStorable, canonicalPayload, PayloadError, STREAM_ID_PATTERN } from '../domain/payload';
 import type { LedgerRepository, OwnedStream } from '../repositories/ledger.repository';
-import type { Fact, FactList, SealFactBody, StreamPage } from '../models/ledger';
+import type { Fact, FactList, StreamPage } from '../models/ledger';
 import { forbidden, notFound, validationError } from '../http/errors';
 import type { SealQueue } from './seal-queue';
+import { parseSealBody } from './seal-request';
 import { presentFact, presentListEntry, presentStream } from './presenters';
 import { readCursor, readLimit, toPage } from './pages';
 
@@ -17,17 +20,21 @@ export class FactsService {
   constructor(
     private readonly repo: LedgerRepository,
     private readonly queue: SealQueue,
+    /** ledger_seals_total, by result (created, replayed). */
+    private readonly seals: Counter<'result'>,
   ) {}
 
   /**
+   * POST /streams/<stream_id>/facts, from the fast lane and the tsoa route alike (http/seal-route.ts).
    * Seals a fact; `created` is false when client_ref matched an earlier fact (answered with 200).
-   * Everything the caller sent is checked here, before the seal joins a group commit, so that no
-   * request can fail the statement that carries other callers' seals (docs/ledger-formats.md): both
-   * doors (the seal lane and the tsoa route) lead here.
+   * The raw body is parsed and validated here, once, and everything the caller sent is checked before
+   * the seal joins a group commit, so that no request can fail the statement that carries other
+   * callers' seals (docs/ledger-formats.md).
    */
-  async seal(caller: AuthenticatedIdentity, streamId: string, body: SealFactBody): Promise<{ fact: Fact; created: boolean }> {
+  async seal(caller: AuthenticatedIdentity, streamId: string, raw: unknown): Promise<{ fact: Fact; created: boolean }> {
+    const body = parseSealBody(raw);
     assertStreamId(streamId);
-    let payloadText: string;
+    let payloadText: CanonicalText;
     try {
       for (const field of ['tenant_id', 'actor', 'client_ref'] as const) {
         const value = body[field];
@@ -48,6 +55,7 @@ export class FactsService {
       payloadText,
       clientRef: body.client_ref ?? null,
     });
+    this.seals.inc({ result: outcome.created ? 'created' : 'replayed' });
     return { fact: presentFact(outcome.fact), created: outcome.created };
   }
 

@@ -1,5 +1,6 @@
 import type { Pool } from 'pg';
 import type { TenantId } from '@arbiter/auth';
+import type { CanonicalText } from '@arbiter/canonical';
 import { newId } from '@arbiter/db';
 import type { AppError } from '@arbiter/http';
 import { computeFactHash, GENESIS_PREV_HASH } from '../domain/fact-hash';
@@ -11,7 +12,7 @@ export interface SealRequest {
   tenantId: TenantId;
   streamId: string;
   actor: string;
-  payloadText: string;
+  payloadText: CanonicalText;
   clientRef: string | null;
 }
 

@@ -12,6 +12,7 @@ import { EventsRepository, type EventRow, type NewEvent } from '../repositories/
 import { OutboxRepository } from '../repositories/outbox.repository';
 import { ApprovalsRepository } from '../repositories/approvals.repository';
 import type { Db } from '../repositories/db';
+import { REGISTRY_CHANGED_CHANNEL, type RegistryChangeMessage } from '@arbiter/internal-api';
 
 /** Every repository, bound to one client or transaction. */
 export interface Repos {
@@ -40,21 +41,7 @@ export function repositories(db: Db): Repos {
   };
 }
 
-/**
- * Redis pub/sub channel on which the registry announces each committed change, so the verdict
- * gateway refreshes its snapshot (README.md "Architecture"; docs/registry.md describes the message).
- */
-export const REGISTRY_CHANGED_CHANNEL = 'arbiter:registry:changed';
-
-export interface RegistryChangeMessage {
-  tenant_id: string;
-  /** The tenant's revision after the change (GET /internal/v1/tenants/{id}/state-hash reports it too). */
-  revision: number;
-  /** Events written by the change, oldest first (empty for identity changes). */
-  event_ids: string[];
-  types: string[];
-  scope_ids: string[];
-}
+export { REGISTRY_CHANGED_CHANNEL, type RegistryChangeMessage };
 
 const TX_OPTIONS = { maxWait: 10_000, timeout: 30_000 };
 

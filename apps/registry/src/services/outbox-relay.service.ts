@@ -6,15 +6,7 @@ import { DeliveriesAnyTenantRepository, type NewDelivery } from '../repositories
 import { EventsRepository } from '../repositories/events.repository';
 import { OutboxAnyTenantRepository } from '../repositories/outbox.repository';
 import { WebhooksRepository } from '../repositories/webhooks.repository';
-
-export interface RelayResult {
-  /** Outbox rows (events) fanned out by this call. */
-  fanned_out: number;
-  /** Deliveries those events created (one per matching subscription). */
-  deliveries_created: number;
-  /** Due deliveries handed to the caller, to enqueue as `webhook.v1.deliver` jobs now. */
-  dispatch: Array<{ delivery_id: string; attempt: number }>;
-}
+import type { RelayAnswer } from '../models/internal';
 
 /**
  * The registry's half of the outbox relay (ADR 0005); the worker calls it in a loop over
@@ -32,7 +24,7 @@ export class OutboxRelayService {
     private readonly logger: Logger,
   ) {}
 
-  async relay(limit: number): Promise<RelayResult> {
+  async relay(limit: number): Promise<RelayAnswer> {
     const fan = await this.prisma.$transaction(
       async (tx) => {
         const outbox = new OutboxAnyTenantRepository(tx);

@@ -7,25 +7,10 @@ import { signDelivery } from '../domain/webhook-signature';
 import { DeliveriesAnyTenantRepository, type DeliveryRow } from '../repositories/deliveries.repository';
 import { EventsRepository, type EventRow } from '../repositories/events.repository';
 import { SubscriptionHealthAnyTenantRepository } from '../repositories/webhooks.repository';
+import type { AttemptReport } from '../models/internal';
 import { presentEvent } from './registry-presenters';
-import type { WebhookKeysService } from './webhook-keys.service';
+import type { WebhookKeys } from '../keys';
 import type { WebhookSender } from './webhook-sender';
-
-/** What one call of the attempt endpoint did (the worker logs it and stores it as the job result). */
-export interface AttemptReport {
-  delivery_id: string;
-  attempt: number;
-  /**
-   * `succeeded`: a 2xx answer. `retry_scheduled`: failed, another attempt is due at next_attempt_at.
-   * `failed`: failed, no attempt left. `cancelled`: the subscription is disabled or deleted (nothing
-   * was sent). `skipped`: this attempt was already run, or is not due: nothing was sent.
-   */
-  outcome: 'succeeded' | 'retry_scheduled' | 'failed' | 'cancelled' | 'skipped';
-  status_code: number | null;
-  error: string | null;
-  delivery_status: DeliveryRow['status'];
-  next_attempt_at: string | null;
-}
 
 export interface DeliveryOptions {
   retryBaseMs: number;
@@ -50,7 +35,7 @@ export interface DeliveryOptions {
 export class WebhookDeliveryService {
   constructor(
     private readonly prisma: PrismaClient,
-    private readonly keys: WebhookKeysService,
+    private readonly keys: WebhookKeys,
     private readonly sender: WebhookSender,
     private readonly opts: DeliveryOptions,
     private readonly logger: Logger,
@@ -128,7 +113,7 @@ function report(row: DeliveryRow, attempt: number, outcome: AttemptReport['outco
     outcome,
     status_code: statusCode,
     error,
-    delivery_status: row.status as DeliveryRow['status'],
+    delivery_status: row.status as AttemptReport['delivery_status'],
     next_attempt_at: row.status === 'pending' ? row.next_attempt_at.toISOString() : null,
   };
 }

@@ -1,7 +1,7 @@
 import type { Pool, PoolClient } from 'pg';
 import { mintTenantId, type TenantId } from '@arbiter/auth';
 import type { Approval } from '../models/approvals';
-import type { ApprovalEventCall } from './registry-calls';
+import type { ForeignEventBody } from '@arbiter/internal-api';
 
 export interface ApprovalFilter {
   status?: string;
@@ -26,8 +26,8 @@ export interface ApprovalPosition {
   id: string;
 }
 
-/** An outbox row: the event body without scope_ids (the relay adds them). */
-export type OutboxEvent = Omit<ApprovalEventCall, 'scope_ids' | 'idempotency_key'>;
+/** An outbox row: the registry event body without scope_ids (the relay adds them) and the idempotency key (the row's). */
+export type OutboxEvent = Required<Pick<ForeignEventBody, 'type' | 'entity_type' | 'entity_id' | 'actor_id'>> & { data: object };
 
 export interface OutboxRow {
   id: string;

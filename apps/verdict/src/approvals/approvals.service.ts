@@ -7,12 +7,11 @@ import { operationHash } from '../evaluation/consultation-builder';
 import { badRequest, crossTenantForbidden } from '../http/errors';
 import { ownTenant, requireAnyPermission } from '../http/tenant-access';
 import type { Approval, ApprovalList, CreateApprovalBody, DecisionBody } from '../models/approvals';
-import { RegistryUnavailableError } from '../registry/registry-client';
 import type { SnapshotStore } from '../snapshot/snapshot-store';
 import { approvalCursor, parseApprovalQuery, type ApprovalQuery } from './approval-query';
 import { checkGrant, decided, isValidDecider, newApproval } from './approval-rules';
 import type { ApprovalRepository } from './approval.repository';
-import { RegistryRejectedError, type ApprovalRegistryCalls } from './registry-calls';
+import { RegistryRejectedError, RegistryUnavailableError, type RegistryInternalClient } from '@arbiter/internal-api';
 
 const approvalNotFound = (id: string) => new AppError(404, 'approval_not_found', `Approval ${id} does not exist in this tenant`, { approval_id: id });
 
@@ -28,7 +27,7 @@ export class ApprovalsService {
     private readonly deps: {
       approvals: ApprovalRepository;
       consultations: ConsultationRepository;
-      registry: ApprovalRegistryCalls;
+      registry: RegistryInternalClient;
       snapshots: SnapshotStore;
       logger: Logger;
       /** Called after a committed change so the outbox relay runs at once instead of at its next tick. */

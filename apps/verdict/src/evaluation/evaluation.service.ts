@@ -100,7 +100,10 @@ export class EvaluationService {
     return snapshot;
   }
 
-  /** POST /<tenant_id>/v1/check */
+  /**
+   * POST /<tenant_id>/v1/check, from the fast lane and the tsoa route alike (http/evaluation-routes.ts):
+   * the raw body is parsed and validated here, once.
+   */
   async check(identity: AuthenticatedIdentity, tenantParam: string, rawBody: unknown, ttlHeader: string | string[] | undefined): Promise<Answer<CheckResponse>> {
     const body = parseCheckBody(rawBody);
     const ttlOverride = parseVerdictTtl(ttlHeader);
@@ -145,8 +148,8 @@ export class EvaluationService {
     return { body: presentCheck(record), ttlSeconds: record.verdict_ttl_seconds, consultationId: record.id };
   }
 
-  /** POST /<tenant_id>/v1/resolve, both variants. */
-  async resolve(identity: AuthenticatedIdentity, tenantParam: string, rawBody: unknown, ttlHeader: string | undefined): Promise<Answer<ResolveResponse>> {
+  /** POST /<tenant_id>/v1/resolve, both variants; the raw body is parsed and validated here, once. */
+  async resolve(identity: AuthenticatedIdentity, tenantParam: string, rawBody: unknown, ttlHeader: string | string[] | undefined): Promise<Answer<ResolveResponse>> {
     const body = parseResolveBody(rawBody);
     const ttlOverride = parseVerdictTtl(ttlHeader);
     const snapshot = await this.snapshotFor(identity, tenantParam);

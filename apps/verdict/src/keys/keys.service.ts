@@ -7,7 +7,7 @@ import { publishKeysChanged } from '../events/change-feed';
 import { insufficientPermission, registryUnavailable, tenantNotFound } from '../http/errors';
 import { ownTenant } from '../http/tenant-access';
 import type { KeySet, SigningKeyRotation, SigningKeySetup } from '../models/keys';
-import { RegistryUnavailableError, type RegistryClient } from '../registry/registry-client';
+import { RegistryUnavailableError, type RegistryInternalClient } from '@arbiter/internal-api';
 import type { SnapshotStore } from '../snapshot/snapshot-store';
 import type { VerdictKeys } from './verdict-keys';
 
@@ -26,7 +26,7 @@ export class KeysService {
 
   constructor(
     private readonly keys: VerdictKeys,
-    private readonly registry: RegistryClient,
+    private readonly registry: RegistryInternalClient,
     private readonly snapshots: SnapshotStore,
     private readonly redis: Redis,
     private readonly logger: Logger,
@@ -35,9 +35,9 @@ export class KeysService {
   /** POST /<tenant_id>/v1/signing-keys: makes sure the tenant has a current key (idempotent). */
   async setup(identity: AuthenticatedIdentity, tenantParam: string): Promise<SigningKeySetup> {
     const tenantId = await this.adminTenant(identity, tenantParam);
-    const current = await this.keys.ensureCurrent(tenantId);
-    if (current.created) await this.announce(tenantId, current.kid, 'setup');
-    return { tenant_id: tenantId, current_kid: current.kid, created: current.created === true, keys: await this.keys.publicKeys(tenantId) };
+    const { key, created } = await this.keys.ensureCurrent(tenantId);
+    if (created) await this.announce(tenantId, key.kid, 'setup');
+    return { tenant_id: tenantId, current_kid: key.kid, created, keys: await this.keys.publicKeys(tenantId) };
   }
 
   async list(identity: AuthenticatedIdentity, tenantParam: string): Promise<KeySet> {
