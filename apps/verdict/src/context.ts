@@ -108,7 +108,7 @@ export async function createVerdictContext(config: VerdictConfig, logger: Logger
   }
   snapshots.start();
   const sweep = setInterval(() => {
-    sessions.deleteExpired().catch((err: unknown) => logger.warn({ err }, 'resolve session sweep failed'));
+    sessions.deleteExpiredAnyTenant().catch((err: unknown) => logger.warn({ err }, 'resolve session sweep failed'));
     cookieSessions.deleteExpired().catch((err: unknown) => logger.warn({ err }, 'cookie session sweep failed'));
   }, SESSION_SWEEP_MS);
   sweep.unref();

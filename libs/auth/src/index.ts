@@ -1,5 +1,7 @@
 export { PERMISSIONS, hasPermission, isPermission, canAccessScope } from './identity';
-export type { Identity, Permission, PrincipalInfo, RateLimitOverride } from './identity';
+export type { AuthenticatedIdentity, Identity, Permission, PrincipalInfo, RateLimitOverride } from './identity';
+export { mintTenantId } from './tenant-id';
+export type { TenantId, TenantOwned } from './tenant-id';
 export { generateApiKey, hashApiKey, isApiKeyFormat, apiKeyPrefix, secretsEqual } from './api-keys';
 export { CachedKeyResolver, MAX_CACHE_TTL_MS, INVALIDATION_CHANNEL, parseInvalidation } from './resolver';
 export type { KeyResolver, CacheOptions, InvalidationEvent } from './resolver';

@@ -1,5 +1,6 @@
 import { RegistryInternalClient } from '@arbiter/internal-api';
-import type { Identity } from './identity';
+import type { AuthenticatedIdentity } from './identity';
+import { mintTenantId } from './tenant-id';
 import type { KeyResolver } from './resolver';
 
 /**
@@ -15,8 +16,10 @@ export class IntrospectionClient implements KeyResolver {
     this.registry = new RegistryInternalClient({ baseUrl: registryUrl, token: internalToken, timeoutMs });
   }
 
-  async resolve(keyHash: string): Promise<Identity | null> {
+  async resolve(keyHash: string): Promise<AuthenticatedIdentity | null> {
     const answer = await this.registry.introspect(keyHash);
-    return answer.active && answer.identity ? answer.identity : null;
+    if (!answer.active || !answer.identity) return null;
+    // Trust boundary: the registry answered a call that carried the internal token.
+    return { ...answer.identity, tenant_id: mintTenantId(answer.identity.tenant_id) };
   }
 }

@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Request } from 'express';
-import { requirePermission, type Authenticator, type Identity, type Permission } from '@arbiter/auth';
+import { requirePermission, type Authenticator, type AuthenticatedIdentity, type Permission } from '@arbiter/auth';
 import { ledgerAuthErrors } from './errors';
 import type { KeyCheck } from './rate-limit';
 
@@ -13,7 +13,7 @@ export const KEY_CHECK_LOCAL = 'ledgerKeyCheck';
  * only check the permissions, or throw the error it got; otherwise authenticate as every service does.
  * The one check of both doors of every route: the tsoa hook below and the seal lane (seal-route.ts).
  */
-export async function authorize(authenticator: Authenticator, known: KeyCheck | undefined, headers: IncomingHttpHeaders, permissions: string[]): Promise<Identity> {
+export async function authorize(authenticator: Authenticator, known: KeyCheck | undefined, headers: IncomingHttpHeaders, permissions: string[]): Promise<AuthenticatedIdentity> {
   if (known?.error) throw known.error;
   if (!known?.identity) return authenticator.authenticate(headers, permissions);
   for (const permission of permissions) requirePermission(known.identity, permission as Permission, ledgerAuthErrors);
@@ -21,7 +21,7 @@ export async function authorize(authenticator: Authenticator, known: KeyCheck | 
 }
 
 /** tsoa's authentication hook. */
-export function expressAuthentication(request: Request, _securityName: string, scopes?: string[]): Promise<Identity> {
+export function expressAuthentication(request: Request, _securityName: string, scopes?: string[]): Promise<AuthenticatedIdentity> {
   const authenticator = request.app.locals.authenticator as Authenticator;
   return authorize(authenticator, request.res?.locals[KEY_CHECK_LOCAL] as KeyCheck | undefined, request.headers, scopes ?? []);
 }

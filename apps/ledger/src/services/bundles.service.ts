@@ -1,4 +1,4 @@
-import type { Identity } from '@arbiter/auth';
+import type { AuthenticatedIdentity } from '@arbiter/auth';
 import { bytesToBase64 } from '@arbiter/crypto';
 import { newId } from '@arbiter/db';
 import { AppError } from '@arbiter/http';
@@ -26,7 +26,7 @@ export class BundlesService {
     private readonly now: () => number = Date.now,
   ) {}
 
-  async create(caller: Identity, streamId: string): Promise<ProofBundle> {
+  async create(caller: AuthenticatedIdentity, streamId: string): Promise<ProofBundle> {
     const stream = await this.facts.ownedStream(caller, streamId);
     const manifest: string[] = [];
     const report = await this.verifier.walk(stream, (f) => manifest.push(f.fact_id));
@@ -53,10 +53,10 @@ export class BundlesService {
     };
     const signature = bytesToBase64(signer.sign(bundleSigningInput(unsigned)));
     const { created_at_iso: _iso, ...row } = unsigned;
-    return presentBundle(await this.repo.create({ ...row, fact_count: manifest.length, signature }));
+    return presentBundle(await this.repo.create({ ...row, tenant_id: stream.tenant_id, fact_count: manifest.length, signature }));
   }
 
-  async list(caller: Identity, streamId: string, q: { limit?: number; cursor?: string }): Promise<BundlePage> {
+  async list(caller: AuthenticatedIdentity, streamId: string, q: { limit?: number; cursor?: string }): Promise<BundlePage> {
     const stream = await this.facts.ownedStream(caller, streamId);
     const limit = readLimit(q.limit);
     const after = readCursor(q.cursor);
@@ -64,7 +64,7 @@ export class BundlesService {
     return toPage(rows, limit, (b) => ({ at: Number(b.created_at_ms), id: b.bundle_id }), presentBundleSummary);
   }
 
-  async get(caller: Identity, bundleId: string): Promise<ProofBundle> {
+  async get(caller: AuthenticatedIdentity, bundleId: string): Promise<ProofBundle> {
     const row = await this.repo.find(caller.tenant_id, bundleId);
     if (!row) throw notFound('Bundle', bundleId);
     return presentBundle(row);

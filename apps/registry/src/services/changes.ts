@@ -1,3 +1,4 @@
+import type { TenantId } from '@arbiter/auth';
 import type { Logger } from 'pino';
 import type { Redis } from 'ioredis';
 import type { PrismaClient } from '../generated/prisma/client';
@@ -59,7 +60,7 @@ export class ChangeWriter {
     private readonly logger: Logger,
   ) {}
 
-  async write<T>(tenantId: string, actorId: string | null, work: (repos: Repos, emit: (event: NewEvent) => void) => Promise<T>): Promise<T> {
+  async write<T>(tenantId: TenantId, actorId: string | null, work: (repos: Repos, emit: (event: NewEvent) => void) => Promise<T>): Promise<T> {
     const { result, revision, events } = await this.prisma.$transaction(async (tx) => {
       const repos = repositories(tx);
       const revision = await repos.events.lockHead(tenantId);
@@ -86,7 +87,7 @@ export class ChangeWriter {
    * A change outside the registry's entries that alters the gateway's state (a principal's roles,
    * the tenant's settings): bump the revision after the change committed, then announce it.
    */
-  async touch(tenantId: string, type: string): Promise<void> {
+  async touch(tenantId: TenantId, type: string): Promise<void> {
     try {
       const revision = await this.prisma.$transaction((tx) => new EventsRepository(tx).lockHead(tenantId), TX_OPTIONS);
       await this.publish({ tenant_id: tenantId, revision: Number(revision), event_ids: [], types: [type], scope_ids: [] });

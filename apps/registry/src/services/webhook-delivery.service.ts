@@ -4,9 +4,9 @@ import type { PrismaClient } from '../generated/prisma/client';
 import { notFound } from '../http/errors';
 import { retryDelayMs } from '../domain/retry-schedule';
 import { signDelivery } from '../domain/webhook-signature';
-import { DeliveriesRepository, type DeliveryRow } from '../repositories/deliveries.repository';
+import { DeliveriesAnyTenantRepository, type DeliveryRow } from '../repositories/deliveries.repository';
 import { EventsRepository, type EventRow } from '../repositories/events.repository';
-import { SubscriptionHealthRepository } from '../repositories/webhooks.repository';
+import { SubscriptionHealthAnyTenantRepository } from '../repositories/webhooks.repository';
 import type { AttemptReport } from '../models/internal';
 import { presentEvent } from './registry-presenters';
 import type { WebhookKeys } from '../keys';
@@ -44,7 +44,7 @@ export class WebhookDeliveryService {
   async attempt(deliveryId: string, attempt: number): Promise<AttemptReport> {
     const signer = await this.keys.signer();
     const claim = await this.prisma.$transaction(async (tx) => {
-      const repo = new DeliveriesRepository(tx);
+      const repo = new DeliveriesAnyTenantRepository(tx);
       const d = await repo.lock(deliveryId);
       if (!d) throw notFound('Delivery', deliveryId);
       if (d.status !== 'pending') return { run: false as const, reason: `delivery is ${d.status}` };
@@ -59,11 +59,11 @@ export class WebhookDeliveryService {
       // Not due again before the attempt's own timeout is over, plus a margin for recording it.
       await repo.startAttempt(d.id, attempt, this.opts.timeoutMs + 60_000);
       await repo.createAttempt({ id: newId('wat-'), tenant_id: d.tenant_id, delivery_id: d.id, subscription_id: d.subscription_id, attempt, key_id: signer.kid });
-      const event = (await new EventsRepository(tx).find(d.event_id)) as EventRow;
+      const event = (await new EventsRepository(tx).findAnyTenant(d.event_id)) as EventRow;
       return { run: true as const, delivery: d, event };
     });
     if (!claim.run) {
-      const row = (await new DeliveriesRepository(this.prisma).findById(deliveryId))!;
+      const row = (await new DeliveriesAnyTenantRepository(this.prisma).findById(deliveryId))!;
       return report(row, attempt, row.status === 'cancelled' ? 'cancelled' : 'skipped', claim.reason);
     }
 
@@ -73,8 +73,8 @@ export class WebhookDeliveryService {
     const result = await this.sender.send(delivery.sub_url, signed);
 
     return this.prisma.$transaction(async (tx) => {
-      const repo = new DeliveriesRepository(tx);
-      const health = new SubscriptionHealthRepository(tx);
+      const repo = new DeliveriesAnyTenantRepository(tx);
+      const health = new SubscriptionHealthAnyTenantRepository(tx);
       await health.lock(delivery.subscription_id);
       await repo.finishAttempt(deliveryId, attempt, {
         outcome: result.ok ? 'succeeded' : 'failed',

@@ -87,7 +87,7 @@ export class ApprovalOutboxRelay {
   /** One pass; answers how many rows it relayed. */
   async pass(): Promise<number> {
     return this.repo.transaction(async (tx) => {
-      const rows = await this.repo.claimDue(tx, this.o.batchSize);
+      const rows = await this.repo.claimDueAnyTenant(tx, this.o.batchSize);
       let relayed = 0;
       for (const row of rows) {
         try {

@@ -1,6 +1,7 @@
 // A tenant's evaluable state, built once per registry state (README.md "Architecture"): the compiled rule
 // engine policy plus what a check needs besides (scope schema, principals, TTL and round limits).
 // Pure: the same registry state always gives the same snapshot.
+import { mintTenantId, type TenantId } from '@arbiter/auth';
 import { compilePolicy, PolicyCompileError, type CompiledPolicy, type EngineOverride, type EngineRule } from '../engine';
 import { compileGlob, type StringMatcher } from '../engine/glob';
 import type { PrincipalState, ScopeFieldSchema, ScopeValue, TenantState } from '@arbiter/internal-api';
@@ -11,7 +12,7 @@ export const MAX_VERDICT_TTL_SECONDS = 3600;
 export const DEFAULT_MAX_RESOLVE_ROUNDS = 12;
 
 export interface TenantSnapshot {
-  tenantId: string;
+  tenantId: TenantId;
   tenantSlug: string;
   revision: number;
   stateHash: string;
@@ -120,7 +121,8 @@ export function buildSnapshot(state: TenantState): TenantSnapshot {
     else for (const g of actions) actionGlobs.push(compileGlob(g));
   }
   return {
-    tenantId: state.tenant_id,
+    // Trust boundary: the registry's answer to an internal-token call for the tenant the key named.
+    tenantId: mintTenantId(state.tenant_id),
     tenantSlug: state.tenant_slug,
     revision: state.revision,
     stateHash: state.state_hash,

@@ -4,7 +4,7 @@ import type { RegistryEvent } from '../../models/events';
 import type { ErrorBody } from '../../models/identity';
 import type { ApprovalGrantBody, ForeignEventBody } from '../../models/internal';
 import type { Override } from '../../models/overrides';
-import { checked, foreignEvent, foreignEventInput, grantInput, grantRequest } from './internal-input';
+import { checked, foreignEvent, foreignEventInput, grantInput, grantRequest, internalTenant } from './internal-input';
 
 /** What the verdict gateway's approvals write into the registry (docs/approvals.md, docs/webhooks.md). */
 @Route('internal/v1/tenants/{tenant_id}')
@@ -23,7 +23,7 @@ export class InternalApprovalsController extends Controller {
   @Middlewares(checked(grantInput))
   @SuccessResponse(201, 'Created')
   async createGrant(@Path() tenant_id: string, @Body() body: ApprovalGrantBody): Promise<Override> {
-    const override = await this.ctx.overrides.createGrant(tenant_id, grantRequest(body));
+    const override = await this.ctx.overrides.createGrant(internalTenant(tenant_id), grantRequest(body));
     this.setStatus(201);
     return override;
   }
@@ -38,7 +38,7 @@ export class InternalApprovalsController extends Controller {
   @SuccessResponse(201, 'Created')
   @Response<RegistryEvent>(200, 'Recorded before under this idempotency_key')
   async recordEvent(@Path() tenant_id: string, @Body() body: ForeignEventBody): Promise<RegistryEvent> {
-    const { event, created } = await this.ctx.tenantEvents.record(tenant_id, foreignEvent(body));
+    const { event, created } = await this.ctx.tenantEvents.record(internalTenant(tenant_id), foreignEvent(body));
     this.setStatus(created ? 201 : 200);
     return event;
   }

@@ -2,6 +2,7 @@
 // so a caller gets the registry's `{detail}` answer it always got: a missing field 422, a wrong or
 // unknown one 400. The schemas in models/internal.ts accept whatever these checks accept, so tsoa's
 // validation after them never refuses a request (it documents the contract; these give the words).
+import { mintTenantId, type TenantId } from '@arbiter/auth';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { AppError } from '@arbiter/http';
 import { FOREIGN_EVENT_TYPES } from '../../domain/webhook-events';
@@ -152,4 +153,12 @@ export function foreignEvent(b: ForeignEventBody): ForeignEvent {
 function objectBody(value: unknown): Record<string, unknown> {
   if (!value || typeof value !== 'object' || Array.isArray(value)) throw badRequest('body must be a JSON object');
   return value as Record<string, unknown>;
+}
+
+/**
+ * A tenant id from an internal path or query, as a TenantId: the internal-token guard in front of
+ * /internal/v1 vouches for the caller (a service of this deployment), and tenantInput checked the form.
+ */
+export function internalTenant(tenantId: string): TenantId {
+  return mintTenantId(tenantId);
 }

@@ -3,7 +3,7 @@ import type { RegistryContext } from '../../context';
 import type { ErrorBody } from '../../models/identity';
 import type { InternalRuleVersion } from '../../models/internal';
 import type { StateHash, TenantState } from '../../models/state';
-import { checked, ruleVersionInput, tenantInput } from './internal-input';
+import { checked, internalTenant, ruleVersionInput, tenantInput } from './internal-input';
 
 /** What the verdict gateway evaluates checks against (docs/registry.md "Internal API"). */
 @Route('internal/v1')
@@ -20,20 +20,20 @@ export class InternalStateController extends Controller {
   @Get('tenants/{tenant_id}/state')
   @Middlewares(checked(tenantInput))
   async tenantState(@Path() tenant_id: string): Promise<TenantState> {
-    return this.ctx.state.state(tenant_id);
+    return this.ctx.state.state(internalTenant(tenant_id));
   }
 
   /** The cheap change check: one primary-key read while the cached state is current. */
   @Get('tenants/{tenant_id}/state-hash')
   @Middlewares(checked(tenantInput))
   async tenantStateHash(@Path() tenant_id: string): Promise<StateHash> {
-    return this.ctx.state.stateHash(tenant_id);
+    return this.ctx.state.stateHash(internalTenant(tenant_id));
   }
 
   /** Any rule version, current or superseded; with `tenant_id`, 404 for another tenant's. */
   @Get('rule-versions/{rule_version_id}')
   @Middlewares(checked(ruleVersionInput))
   async ruleVersion(@Path() rule_version_id: string, @Query() tenant_id?: string): Promise<InternalRuleVersion> {
-    return this.ctx.state.ruleVersion(rule_version_id, tenant_id || undefined);
+    return this.ctx.state.ruleVersion(rule_version_id, tenant_id ? internalTenant(tenant_id) : undefined);
   }
 }
