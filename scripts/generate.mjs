@@ -1,13 +1,20 @@
-// Regenerates what is generated and committed: each service's tsoa routes and OpenAPI document.
-// Run after changing a controller or a model (npm run generate); a test fails while they are stale.
+// Regenerates what is generated and committed: each service's tsoa routes and OpenAPI document, the
+// registry's internal API (tsoa.internal.json: its routes and openapi.internal.json), and the client
+// types generated from those documents. Run after changing a controller or a model (npm run generate);
+// tests fail while they are stale (tools/openapi-fresh.spec.ts, libs/*/src/generated-fresh.spec.ts).
 import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const apps = process.argv.slice(2).length ? process.argv.slice(2) : ['registry', 'verdict', 'ledger'];
 for (const app of apps) {
-  execFileSync(path.join(root, 'node_modules/.bin/tsoa'), ['spec-and-routes'], { cwd: path.join(root, 'apps', app), stdio: 'inherit' });
-  console.log(`generated routes and openapi.json for ${app}`);
+  const cwd = path.join(root, 'apps', app);
+  for (const config of ['tsoa.json', 'tsoa.internal.json']) {
+    if (!existsSync(path.join(cwd, config))) continue;
+    execFileSync(path.join(root, 'node_modules/.bin/tsoa'), ['spec-and-routes', '-c', config], { cwd, stdio: 'inherit' });
+    console.log(`generated routes and OpenAPI document for ${app} (${config})`);
+  }
 }
-execFileSync(process.execPath, [path.join(root, 'scripts/generate-client.mjs')], { stdio: 'inherit' }); // SDK types from the fresh openapi.json files
+execFileSync(process.execPath, [path.join(root, 'scripts/generate-client.mjs')], { stdio: 'inherit' }); // SDK and internal API types from the fresh documents

@@ -7,17 +7,34 @@ import { promisify } from 'node:util';
 const run = promisify(execFile);
 const root = path.resolve(__dirname, '..');
 
-/** The committed OpenAPI documents must be what the controllers generate today (npm run generate). */
+/**
+ * The committed OpenAPI documents must be what the controllers generate today (npm run generate):
+ * each service's public openapi.json, and the registry's internal API (tsoa.internal.json).
+ */
 describe('committed OpenAPI documents', () => {
-  it.each(['registry', 'verdict', 'ledger'])('%s openapi.json is up to date', async (app) => {
+  it.each([
+    ['registry', 'tsoa.json'],
+    ['verdict', 'tsoa.json'],
+    ['ledger', 'tsoa.json'],
+    ['registry', 'tsoa.internal.json'],
+  ])('%s %s document is up to date', async (app, config) => {
     const appDir = path.join(root, 'apps', app);
-    const tsoa = JSON.parse(await readFile(path.join(appDir, 'tsoa.json'), 'utf8'));
+    const tsoa = JSON.parse(await readFile(path.join(appDir, config), 'utf8'));
     const out = await mkdtemp(path.join(os.tmpdir(), `openapi-${app}-`));
     const configPath = path.join(out, 'tsoa.json');
     await writeFile(configPath, JSON.stringify({ ...tsoa, spec: { ...tsoa.spec, outputDirectory: out } }));
     await run(path.join(root, 'node_modules/.bin/tsoa'), ['spec', '-c', configPath], { cwd: appDir });
-    const fresh = JSON.parse(await readFile(path.join(out, 'openapi.json'), 'utf8'));
-    const committed = JSON.parse(await readFile(path.join(appDir, 'openapi.json'), 'utf8'));
+    const name = `${tsoa.spec.specFileBaseName}.json`;
+    const fresh = JSON.parse(await readFile(path.join(out, name), 'utf8'));
+    const committed = JSON.parse(await readFile(path.join(appDir, name), 'utf8'));
     expect(committed).toEqual(fresh);
   }, 120_000);
+
+  it('keeps the internal endpoints out of the public registry document', async () => {
+    const pub = JSON.parse(await readFile(path.join(root, 'apps/registry/openapi.json'), 'utf8'));
+    const internal = JSON.parse(await readFile(path.join(root, 'apps/registry/openapi.internal.json'), 'utf8'));
+    expect(Object.keys(pub.paths).filter((p) => p.startsWith('/internal/'))).toEqual([]);
+    expect(Object.keys(internal.paths).length).toBeGreaterThan(0);
+    expect(Object.keys(internal.paths).filter((p) => !p.startsWith('/internal/v1/'))).toEqual([]);
+  });
 });

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { registryConfigSchema } from '../apps/registry/src/config';
-import { verdictConfigSchema } from '../apps/verdict/src/config';
-import { ledgerConfigSchema } from '../apps/ledger/src/config';
-import { workerConfigSchema } from '../apps/worker/src/config';
+import { registryConfigSchema } from '@arbiter/registry/config';
+import { verdictConfigSchema } from '@arbiter/verdict/config';
+import { ledgerConfigSchema } from '@arbiter/ledger/config';
+import { workerConfigSchema } from '@arbiter/worker/config';
 
 /** The README's configuration table must name every variable a process reads. */
 describe('README configuration table', () => {

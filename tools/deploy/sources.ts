@@ -1,13 +1,13 @@
-/* eslint-disable arbiter/module-boundaries -- The deploy checks read what each app declares (its env schema) and
-   use the test harness's databases, as every project's tests do; the boundary rule has no entry for type:tooling.
-   This module is the only place tools/deploy reaches into other projects. */
+// What tools/deploy reads from other projects: each app's environment schema, through the app's public
+// `config` entry point (its package.json "exports"; tools/eslint/module-boundaries.cjs allows tooling
+// no other way into an app), and the test harness's databases, as every project's tests use them.
 import type { FieldSpec } from '@arbiter/config';
 import { CLOSE_HOOKS_MS } from '@arbiter/http';
 import { createTestDatabase, testPgUrl, testRedisUrl } from '@arbiter/testing';
-import { registryConfigSchema } from '../../apps/registry/src/config';
-import { verdictConfigSchema } from '../../apps/verdict/src/config';
-import { ledgerConfigSchema } from '../../apps/ledger/src/config';
-import { workerConfigSchema } from '../../apps/worker/src/config';
+import { ledgerConfigSchema } from '@arbiter/ledger/config';
+import { registryConfigSchema } from '@arbiter/registry/config';
+import { verdictConfigSchema } from '@arbiter/verdict/config';
+import { workerConfigSchema } from '@arbiter/worker/config';
 
 export { CLOSE_HOOKS_MS, createTestDatabase, testPgUrl, testRedisUrl };
 

@@ -8,12 +8,18 @@ const path = require('node:path');
 const root = path.resolve(__dirname, '../..');
 const tsconfig = JSON.parse(fs.readFileSync(path.join(root, 'tsconfig.base.json'), 'utf8'));
 
-/** Which tags a project may depend on; test files may also use the testing libs. */
+/**
+ * Which tags a project may depend on; test files may also use the testing libs. `entries`: tags of
+ * projects it may import only through a public entry point, i.e. a subpath the project lists in its
+ * package.json "exports", imported by its alias (`@arbiter/registry/config`, a tsconfig.base.json
+ * path). Tooling reads what the apps declare that way (tools/deploy checks the manifests against each
+ * app's environment schema) and nothing else of them.
+ */
 const CONSTRAINTS = {
   'type:app': { prod: ['type:lib'], test: ['type:lib', 'type:testing'] },
   'type:lib': { prod: ['type:lib'], test: ['type:lib', 'type:testing'] },
   'type:testing': { prod: ['type:lib', 'type:testing'], test: ['type:lib', 'type:testing'] },
-  'type:tooling': { prod: ['type:lib', 'type:testing'], test: ['type:lib', 'type:testing', 'type:app'] },
+  'type:tooling': { prod: ['type:lib', 'type:testing'], test: ['type:lib', 'type:testing', 'type:app'], entries: ['type:app'] },
   'type:e2e': { prod: ['type:lib', 'type:testing', 'type:app'], test: ['type:lib', 'type:testing', 'type:app'] },
 };
 
@@ -26,7 +32,8 @@ function loadProjects() {
       const pkgPath = path.join(base, d, 'package.json');
       if (!fs.existsSync(pkgPath)) continue;
       const pkg = JSON.parse(fs.readFileSync(pkgPath, 'utf8'));
-      projects.push({ name: pkg.name, root: path.join(base, d) + path.sep, tags: (pkg.nx && pkg.nx.tags) || [] });
+      const exported = pkg.exports && typeof pkg.exports === 'object' ? Object.keys(pkg.exports) : [];
+      projects.push({ name: pkg.name, root: path.join(base, d) + path.sep, tags: (pkg.nx && pkg.nx.tags) || [], entries: exported.filter((e) => e.startsWith('./')) });
     }
   }
   return projects;
@@ -51,12 +58,20 @@ function projectOfImport(spec, fromFile) {
 
 const TEST_FILE = /(\.spec\.ts$)|([\\/]test[\\/])/;
 
+/** Whether `spec` names one of the public entry points `to` lists in its package.json "exports", by alias. */
+function isPublicEntry(spec, to) {
+  if (!spec.startsWith(`${to.name}/`)) return false;
+  const entry = `./${spec.slice(to.name.length + 1)}`;
+  return to.entries.includes(entry) && Boolean(tsconfig.compilerOptions.paths[spec]);
+}
+
 module.exports = {
   meta: {
     type: 'problem',
     docs: { description: 'Enforce module boundaries between Nx projects by tags' },
     messages: {
       forbidden: '{{from}} ({{fromTags}}) may not import {{to}} ({{toTags}}).',
+      notPublic: '{{from}} may import {{to}} only through an entry point its package.json "exports" lists, by alias ({{to}}/<entry>).',
       deepLib: 'Import {{to}} through its alias, not by a relative path into another project.',
     },
     schema: [],
@@ -71,8 +86,11 @@ module.exports = {
       const to = projectOfImport(spec, file);
       if (!to || to === from) return;
       const allowed = new Set(from.tags.flatMap((t) => (CONSTRAINTS[t] ? CONSTRAINTS[t][kind] : [])));
+      const throughEntry = new Set(from.tags.flatMap((t) => (CONSTRAINTS[t] && CONSTRAINTS[t].entries) || []));
       const ok = to.tags.some((t) => allowed.has(t));
-      if (!ok) {
+      if (!ok && to.tags.some((t) => throughEntry.has(t))) {
+        if (!isPublicEntry(spec, to)) context.report({ node, messageId: 'notPublic', data: { from: from.name, to: to.name } });
+      } else if (!ok) {
         context.report({ node, messageId: 'forbidden', data: { from: from.name, fromTags: from.tags.join(','), to: to.name, toTags: to.tags.join(',') } });
       } else if (spec.startsWith('.') && to.tags.includes('type:lib')) {
         context.report({ node, messageId: 'deepLib', data: { to: to.name } });

@@ -1,10 +1,9 @@
 import { Command, Option } from 'commander';
 import { loadConfig } from '@arbiter/config';
-import { applyMigrations, createPool, createPrismaClient, migrationsDir } from '@arbiter/db';
+import { applyMigrations, createPool, migrationsDir } from '@arbiter/db';
 import type { RotationMode } from '@arbiter/crypto';
-import { PrismaClient } from './generated/prisma/client';
 import { ledgerConfigSchema } from './config';
-import { SigningKeysService } from './services/signing-keys.service';
+import { createLedgerKeys, rotateLedgerKey, type LedgerKeys } from './keys';
 
 // Operator commands of the ledger (docs/ledger-formats.md: rotation is an admin endpoint and a CLI
 // command). Works on the database directly, so it needs only DATABASE_URL_LEDGER and
@@ -19,15 +18,13 @@ const cliConfigSchema = {
   KEY_ENCRYPTION_KEY: ledgerConfigSchema.KEY_ENCRYPTION_KEY,
 };
 
-async function withKeys<T>(fn: (keys: SigningKeysService) => Promise<T>): Promise<T> {
+async function withKeys<T>(fn: (keys: LedgerKeys) => Promise<T>): Promise<T> {
   const config = loadConfig(cliConfigSchema);
   await applyMigrations(config.DATABASE_URL_LEDGER, migrationsDir('ledger', __dirname));
   const pool = createPool({ url: config.DATABASE_URL_LEDGER, max: 2, applicationName: 'arbiter-ledger-cli' });
-  const prisma = createPrismaClient(PrismaClient, pool);
   try {
-    return await fn(new SigningKeysService(prisma, config.KEY_ENCRYPTION_KEY));
+    return await fn(createLedgerKeys(pool, config.KEY_ENCRYPTION_KEY));
   } finally {
-    await prisma.$disconnect();
     await pool.end();
   }
 }
@@ -41,7 +38,7 @@ export function ledgerCli(): Command {
     .command('rotate')
     .description("retire the current signing key (it stays published) and make a new one")
     .addOption(new Option('--mode <mode>', "scheduled: this year's key; emergency: <year>.<n> at once").choices(['scheduled', 'emergency']).makeOptionMandatory())
-    .action(async (opts: { mode: RotationMode }) => print(await withKeys((k) => k.rotate(opts.mode))));
+    .action(async (opts: { mode: RotationMode }) => print(await withKeys((k) => rotateLedgerKey(k, opts.mode))));
   keys
     .command('list')
     .description('the published keys, as GET /.well-known/ledger-keys answers them')

@@ -13,9 +13,9 @@ import { createLedgerMetrics, type LedgerMetrics } from './metrics';
 import { FactsService } from './services/facts.service';
 import { VerifyService } from './services/verify.service';
 import { BundlesService } from './services/bundles.service';
-import { SigningKeysService } from './services/signing-keys.service';
 import { RateLimiter } from './services/rate-limiter';
 import { HealthService } from './services/health.service';
+import { createLedgerKeys, type LedgerKeys } from './keys';
 
 /** Everything a request needs, made once per process (or per test app). */
 export interface LedgerContext {
@@ -30,7 +30,7 @@ export interface LedgerContext {
   facts: FactsService;
   verifier: VerifyService;
   bundles: BundlesService;
-  keys: SigningKeysService;
+  keys: LedgerKeys;
   rateLimiter: RateLimiter;
   health: HealthService;
   close(): Promise<void>;
@@ -72,9 +72,9 @@ export async function createLedgerContext(config: LedgerConfig, logger: Logger):
     concurrency: config.SEAL_CONCURRENCY,
     onFlush: (size) => metrics.sealBatchSize.observe(size),
   });
-  const facts = new FactsService(repo, sealQueue);
+  const facts = new FactsService(repo, sealQueue, metrics.seals);
   const verifier = new VerifyService(repo, config.VERIFY_PAGE_SIZE);
-  const keys = new SigningKeysService(prisma, config.KEY_ENCRYPTION_KEY);
+  const keys = createLedgerKeys(pool, config.KEY_ENCRYPTION_KEY);
   const bundles = new BundlesService(facts, verifier, new BundlesRepository(prisma), keys);
   const rateLimiter = new RateLimiter({
     redis: limiterRedis,

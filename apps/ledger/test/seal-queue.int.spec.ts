@@ -1,4 +1,6 @@
 import type { Pool } from 'pg';
+import { mintTenantId } from '@arbiter/auth';
+import { canonicalJson, type CanonicalText } from '@arbiter/canonical';
 import { applyMigrations, createPool } from '@arbiter/db';
 import { createTestDatabase } from '@arbiter/testing';
 import { ledgerMigrationsDir } from '../src/context';
@@ -6,11 +8,14 @@ import { LedgerRepository, type FactRecord, type OwnedStream } from '../src/repo
 import { SealQueue, type SealOutcome, type SealRequest } from '../src/services/seal-queue';
 import { VerifyService } from '../src/services/verify.service';
 
+const TENANT_A = mintTenantId('tnt-a');
+const TENANT_B = mintTenantId('tnt-b');
+
 const request = (streamId: string, i: number, extra: Partial<SealRequest> = {}): SealRequest => ({
-  tenantId: 'tnt-a',
+  tenantId: TENANT_A,
   streamId,
   actor: 'agent:a',
-  payloadText: `{"i":${i}}`,
+  payloadText: canonicalJson({ i }),
   clientRef: null,
   ...extra,
 });
@@ -37,7 +42,7 @@ describe(SealQueue.name, () => {
     await db.drop();
   });
 
-  const verifyStream = async (streamId: string, tenantId = 'tnt-a') => {
+  const verifyStream = async (streamId: string, tenantId = TENANT_A) => {
     const repo = new LedgerRepository(pool());
     const stream = (await repo.findStream(tenantId, streamId))!;
     return { stream, report: await new VerifyService(repo, 1000).walk(stream) };
@@ -100,7 +105,8 @@ describe(SealQueue.name, () => {
       const sut = new SealQueue(p, counting, { maxBatch: 100, concurrency: 1, optimistic });
       const streams = [streamName('iso'), streamName('iso'), streamName('iso')];
       const bad: Record<number, Partial<SealRequest>> = {
-        7: { payloadText: '{"i":' },
+        // Not JSON (forged past the type on purpose): PostgreSQL refuses it in the insert.
+        7: { payloadText: '{"i":' as CanonicalText },
         13: { actor: 'agent:\u0000' },
         22: { actor: 'poison' },
       };
@@ -130,7 +136,7 @@ describe(SealQueue.name, () => {
       const sut = queue(pool(), 100);
       const [first, refused, retry, fresh] = await Promise.allSettled([
         sut.seal(request(s, 1, { clientRef: 'r-1' })),
-        sut.seal(request(s, 2, { clientRef: 'r-2', payloadText: '{' })),
+        sut.seal(request(s, 2, { clientRef: 'r-2', payloadText: '{' as CanonicalText })),
         sut.seal(request(s, 3, { clientRef: 'r-1' })),
         sut.seal(request(s, 4, { clientRef: 'r-2' })),
       ]);
@@ -146,11 +152,11 @@ describe(SealQueue.name, () => {
     it("refuses another tenant's appends with NOT_FOUND without disturbing the owner's in the same batch", async () => {
       const s = streamName('owned');
       const sut = queue(pool(), 100);
-      const results = await Promise.allSettled([sut.seal(request(s, 1)), sut.seal(request(s, 2, { tenantId: 'tnt-b' })), sut.seal(request(s, 3))]);
+      const results = await Promise.allSettled([sut.seal(request(s, 1)), sut.seal(request(s, 2, { tenantId: TENANT_B })), sut.seal(request(s, 3))]);
       expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
       expect((results[1] as PromiseRejectedResult).reason).toMatchObject({ status: 404, code: 'NOT_FOUND' });
       expect((results[2] as PromiseFulfilledResult<{ fact: FactRecord }>).value.fact.seq).toBe(2);
-      const later = await queue().seal(request(s, 4, { tenantId: 'tnt-b' })).catch((e) => e);
+      const later = await queue().seal(request(s, 4, { tenantId: TENANT_B })).catch((e) => e);
       expect(later).toMatchObject({ code: 'NOT_FOUND' });
     });
   });
@@ -213,7 +219,7 @@ describe(VerifyService.name, () => {
         pages.push(rows.length);
         return rows;
       };
-      const stream = (await repo.findStream('tnt-a', 'long'))!;
+      const stream = (await repo.findStream(TENANT_A, 'long'))!;
       const result = await new VerifyService(counting, 4).verify(stream);
       expect(result).toMatchObject({ valid: true, facts_verified: 25 });
       expect(pages).toEqual([4, 4, 4, 4, 4, 4, 1]);

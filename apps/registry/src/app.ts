@@ -2,7 +2,7 @@ import type { Express } from 'express';
 import { createServiceApp, registryDialect } from '@arbiter/http';
 import type { RegistryContext } from './context';
 import { RegisterRoutes } from './routes.generated';
-import { internalRoutes } from './http/internal.routes';
+import { mountInternalApi } from './controllers/internal/mount';
 import { readinessChecks } from './readiness';
 import { rejectNulCharacters } from './http/nul-guard';
 import openapi from '../openapi.json';
@@ -18,7 +18,7 @@ export function buildRegistryApp(ctx: RegistryContext): Express {
     readiness: readinessChecks(ctx),
     routes: (app) => {
       app.use(['/api', '/internal'], rejectNulCharacters(/^\/v1\/(search|check)$/));
-      app.use('/internal/v1', internalRoutes(ctx));
+      mountInternalApi(app, ctx);
       RegisterRoutes(app);
     },
   });

@@ -25,11 +25,11 @@ import { EventsService } from './services/events.service';
 import { StateService } from './services/state.service';
 import { ApprovalsService } from './services/approvals.service';
 import { WebhooksService } from './services/webhooks.service';
-import { WebhookKeysService } from './services/webhook-keys.service';
 import { WebhookSender } from './services/webhook-sender';
 import { WebhookDeliveryService } from './services/webhook-delivery.service';
 import { OutboxRelayService } from './services/outbox-relay.service';
 import { TenantEventsService } from './services/tenant-events.service';
+import { createWebhookKeys, type WebhookKeys } from './keys';
 
 /** Everything a request needs, made once per process (or per test app). */
 export interface RegistryContext {
@@ -56,7 +56,7 @@ export interface RegistryContext {
   /** Registry approvals and webhooks (docs/approvals.md, docs/webhooks.md). */
   approvals: ApprovalsService;
   webhooks: WebhooksService;
-  webhookKeys: WebhookKeysService;
+  webhookKeys: WebhookKeys;
   /** Internal API of the worker: the outbox relay and one delivery attempt at a time (ADR 0005). */
   relay: OutboxRelayService;
   deliveries: WebhookDeliveryService;
@@ -88,7 +88,7 @@ export function createRegistryContext(config: RegistryConfig, logger: Logger): R
   const writer = new ChangeWriter(prisma, redis, logger);
   const access = new ScopeAccess(repos);
   const scopes = new ScopesService(repos, repo, writer, access);
-  const webhookKeys = new WebhookKeysService(prisma, config.KEY_ENCRYPTION_KEY);
+  const webhookKeys = createWebhookKeys(pool, config.KEY_ENCRYPTION_KEY);
   const sender = new WebhookSender({ allowPrivate: config.WEBHOOK_ALLOW_PRIVATE, timeoutMs: config.WEBHOOK_TIMEOUT_MS });
   return {
     config,

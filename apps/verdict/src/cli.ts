@@ -2,9 +2,8 @@ import { Command, Option } from 'commander';
 import { Redis } from 'ioredis';
 import { loadConfig } from '@arbiter/config';
 import { createLogger } from '@arbiter/http';
-import { applyMigrations, createPool, createPrismaClient, migrationsDir } from '@arbiter/db';
+import { applyMigrations, createPool, migrationsDir } from '@arbiter/db';
 import type { RotationMode } from '@arbiter/crypto';
-import { PrismaClient } from './generated/prisma/client';
 import { verdictConfigSchema } from './config';
 import { publishKeysChanged } from './events/change-feed';
 import { VerdictKeys } from './keys/verdict-keys';
@@ -35,7 +34,6 @@ async function withKeys<T>(io: CliIo, fn: (keys: VerdictKeys, announce: (tenantI
   const config = loadConfig(cliConfigSchema, io.env);
   await applyMigrations(config.DATABASE_URL_VERDICT, migrationsDir('verdict', __dirname));
   const pool = createPool({ url: config.DATABASE_URL_VERDICT, max: 2, applicationName: 'arbiter-verdict-cli' });
-  const prisma = createPrismaClient(PrismaClient, pool);
   const logger = createLogger('verdict-cli', 'silent');
   const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, lazyConnect: true }) : null;
   redis?.on('error', () => undefined);
@@ -43,10 +41,9 @@ async function withKeys<T>(io: CliIo, fn: (keys: VerdictKeys, announce: (tenantI
     if (redis) await publishKeysChanged(redis, { tenant_id: tenantId, kid, mode }, logger);
   };
   try {
-    return await fn(new VerdictKeys(prisma, config.KEY_ENCRYPTION_KEY, logger), announce);
+    return await fn(new VerdictKeys(pool, config.KEY_ENCRYPTION_KEY, logger), announce);
   } finally {
     redis?.disconnect();
-    await prisma.$disconnect();
     await pool.end();
   }
 }
@@ -63,9 +60,9 @@ export function verdictCli(io: CliIo = defaultIo): Command {
     .action(async (opts: { tenant: string }) =>
       print(
         await withKeys(io, async (k, announce) => {
-          const key = await k.ensureCurrent(opts.tenant);
-          if (key.created) await announce(opts.tenant, key.kid, 'setup');
-          return { tenant_id: opts.tenant, current_kid: key.kid, created: key.created === true };
+          const { key, created } = await k.ensureCurrent(opts.tenant);
+          if (created) await announce(opts.tenant, key.kid, 'setup');
+          return { tenant_id: opts.tenant, current_kid: key.kid, created };
         }),
       ),
     );

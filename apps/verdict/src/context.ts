@@ -14,7 +14,7 @@ import { verdictAuthErrors } from './http/errors';
 import { KeysService } from './keys/keys.service';
 import { VerdictKeys } from './keys/verdict-keys';
 import { TenantRefs } from './keys/tenant-refs';
-import { RegistryClient } from './registry/registry-client';
+import { RegistryInternalClient } from '@arbiter/internal-api';
 import { ResolveSessionRepository } from './resolve/resolve-session.repository';
 import { CookieSessionRepository } from './sessions/cookie-session.repository';
 import { SessionsService } from './sessions/sessions.service';
@@ -31,7 +31,7 @@ export interface VerdictContext {
   prisma: PrismaClient;
   redis: Redis;
   authenticator: Authenticator;
-  registry: RegistryClient;
+  registry: RegistryInternalClient;
   snapshots: SnapshotStore;
   keys: VerdictKeys;
   consultations: ConsultationRepository;
@@ -69,14 +69,14 @@ export async function createVerdictContext(config: VerdictConfig, logger: Logger
     logger,
     cacheTtlMs: config.AUTH_CACHE_TTL_MS,
   });
-  const registry = new RegistryClient(config.REGISTRY_URL, config.INTERNAL_TOKEN);
+  const registry = new RegistryInternalClient({ baseUrl: config.REGISTRY_URL, token: config.INTERNAL_TOKEN });
   const snapshots = new SnapshotStore(registry, {
     pollMs: config.SNAPSHOT_POLL_MS,
     idleMs: config.SNAPSHOT_IDLE_MS,
     maxStaleMs: config.SNAPSHOT_MAX_STALE_MS,
     logger,
   });
-  const keys = new VerdictKeys(prisma, config.KEY_ENCRYPTION_KEY, logger);
+  const keys = new VerdictKeys(pool, config.KEY_ENCRYPTION_KEY, logger);
   const metrics = new ServiceMetrics('verdict');
   const batchSizes = metrics.histogram('consultation_commit_batch_size', {
     help: 'Consultation records committed per INSERT (group commit)',
@@ -108,7 +108,7 @@ export async function createVerdictContext(config: VerdictConfig, logger: Logger
   }
   snapshots.start();
   const sweep = setInterval(() => {
-    sessions.deleteExpired().catch((err: unknown) => logger.warn({ err }, 'resolve session sweep failed'));
+    sessions.deleteExpiredAnyTenant().catch((err: unknown) => logger.warn({ err }, 'resolve session sweep failed'));
     cookieSessions.deleteExpired().catch((err: unknown) => logger.warn({ err }, 'cookie session sweep failed'));
   }, SESSION_SWEEP_MS);
   sweep.unref();

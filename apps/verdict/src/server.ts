@@ -1,30 +1,16 @@
 import type { Logger } from 'pino';
-import { applyMigrations } from '@arbiter/db';
-import { listen, type RunningServer } from '@arbiter/http';
+import { startService, type RunningService, type ServiceDefinition } from '@arbiter/http';
 import type { VerdictConfig } from './config';
 import { buildVerdictApp } from './app';
 import { createVerdictContext, verdictMigrationsDir, type VerdictContext } from './context';
 
-export interface RunningVerdict extends RunningServer {
-  ctx: VerdictContext;
-}
+export type RunningVerdict = RunningService<VerdictContext>;
 
-/** Applies migrations and serves (used by main.ts and by tests). */
-export async function startVerdict(config: VerdictConfig, logger: Logger): Promise<RunningVerdict> {
-  const { applied } = await applyMigrations(config.DATABASE_URL_VERDICT, verdictMigrationsDir());
-  if (applied.length) logger.info({ applied }, 'migrations applied');
-  const ctx = await createVerdictContext(config, logger);
-  try {
-    const server = await listen(buildVerdictApp(ctx), {
-      host: config.HOST,
-      port: config.PORT,
-      logger,
-      graceMs: config.SHUTDOWN_GRACE_MS,
-      onClose: () => ctx.close(),
-    });
-    return { ...server, ctx };
-  } catch (err) {
-    await ctx.close();
-    throw err;
-  }
-}
+export const verdictService: ServiceDefinition<VerdictConfig, VerdictContext> = {
+  migrations: (config) => ({ databaseUrl: config.DATABASE_URL_VERDICT, dir: verdictMigrationsDir() }),
+  context: createVerdictContext,
+  app: buildVerdictApp,
+};
+
+/** The verdict gateway as main.ts and the tests start it (@arbiter/http startService). */
+export const startVerdict = (config: VerdictConfig, logger: Logger): Promise<RunningVerdict> => startService(verdictService, config, logger);

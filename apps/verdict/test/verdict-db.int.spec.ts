@@ -1,4 +1,5 @@
 import { createPublicKey, verify } from 'node:crypto';
+import { mintTenantId } from '@arbiter/auth';
 import { applyMigrations, createPool, createPrismaClient } from '@arbiter/db';
 import { generateKeyEncryptionKey } from '@arbiter/crypto';
 import { createLogger } from '@arbiter/http';
@@ -52,9 +53,9 @@ describe(ConsultationRepository.name, () => {
     await Promise.all(records.map((r) => sut.save(sealed(r))));
     expect(batches.reduce((a, b) => a + b, 0)).toBe(40);
     expect(batches.length).toBeLessThan(40);
-    const back = await sut.find('tnt-1', 'cns-batch-7');
+    const back = await sut.find(mintTenantId('tnt-1'), 'cns-batch-7');
     expect(JSON.stringify(back)).toBe(JSON.stringify(records[7]));
-    expect(await sut.find('tnt-2', 'cns-batch-7')).toBeNull();
+    expect(await sut.find(mintTenantId('tnt-2'), 'cns-batch-7')).toBeNull();
     expect((await sut.findAnyTenant('cns-batch-7'))?.tenant_id).toBe('tnt-1');
   });
 
@@ -63,7 +64,7 @@ describe(ConsultationRepository.name, () => {
     await sut.save(sealed(record('cns-dup')));
     const results = await Promise.allSettled([sut.save(sealed(record('cns-ok-1'))), sut.save(sealed(record('cns-dup'))), sut.save(sealed(record('cns-ok-2')))]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
-    expect(await sut.find('tnt-1', 'cns-ok-2')).not.toBeNull();
+    expect(await sut.find(mintTenantId('tnt-1'), 'cns-ok-2')).not.toBeNull();
     await sut.drain();
   });
 
@@ -73,12 +74,12 @@ describe(ConsultationRepository.name, () => {
     for (let i = 0; i < 5; i++) {
       await sut.save(sealed(record(`cns-page-${i}`, { tenant_id: 'tnt-page', requested_at: new Date(base + (i < 3 ? 0 : i) * 1000).toISOString(), verdict: i % 2 ? 'blocked' : 'allowed' })));
     }
-    const first = await sut.list('tnt-page', {}, 2);
+    const first = await sut.list(mintTenantId('tnt-page'), {}, 2);
     expect(first.map((r) => r.id)).toEqual(['cns-page-4', 'cns-page-3', 'cns-page-2']);
-    const next = await sut.list('tnt-page', {}, 2, { requested_at: new Date(first[1].requested_at), id: first[1].id });
+    const next = await sut.list(mintTenantId('tnt-page'), {}, 2, { requested_at: new Date(first[1].requested_at), id: first[1].id });
     expect(next.map((r) => r.id)).toEqual(['cns-page-2', 'cns-page-1', 'cns-page-0']);
-    expect((await sut.list('tnt-page', { verdict: 'blocked' }, 10)).map((r) => r.id)).toEqual(['cns-page-3', 'cns-page-1']);
-    expect(await sut.list('tnt-page', { since: new Date(base + 3500) }, 10)).toHaveLength(1);
+    expect((await sut.list(mintTenantId('tnt-page'), { verdict: 'blocked' }, 10)).map((r) => r.id)).toEqual(['cns-page-3', 'cns-page-1']);
+    expect(await sut.list(mintTenantId('tnt-page'), { since: new Date(base + 3500) }, 10)).toHaveLength(1);
   });
 });
 
@@ -87,7 +88,7 @@ describe(VerdictKeys.name, () => {
 
   it('makes one key on first use however many replicas race for it', async () => {
     const kek = generateKeyEncryptionKey();
-    const replicas = Array.from({ length: 4 }, () => new VerdictKeys(prisma, kek, logger, () => new Date('2026-06-01T00:00:00Z')));
+    const replicas = Array.from({ length: 4 }, () => new VerdictKeys(pool, kek, logger, () => new Date('2026-06-01T00:00:00Z')));
     const signers = await Promise.all(replicas.flatMap((r) => [r.signerFor('tnt-race'), r.signerFor('tnt-race')]));
     expect(new Set(signers.map((s) => s.kid))).toEqual(new Set(['tnt-race:2026']));
     expect(await replicas[0].records('tnt-race')).toHaveLength(1);
@@ -96,7 +97,7 @@ describe(VerdictKeys.name, () => {
   it('rotates on schedule when the year turns, keeping the old key published', async () => {
     const kek = generateKeyEncryptionKey();
     let now = new Date('2026-12-31T23:59:59Z');
-    const sut = new VerdictKeys(prisma, kek, logger, () => now);
+    const sut = new VerdictKeys(pool, kek, logger, () => now);
     const old = await sut.signerFor('tnt-year');
     expect(old.kid).toBe('tnt-year:2026');
     const jws = old.sign({ hello: 1 });
@@ -116,8 +117,8 @@ describe(VerdictKeys.name, () => {
   });
 
   it('answers signing_key_unavailable when the stored key does not decrypt', async () => {
-    await new VerdictKeys(prisma, generateKeyEncryptionKey(), logger).signerFor('tnt-kek');
-    const wrongKek = new VerdictKeys(prisma, generateKeyEncryptionKey(), logger);
+    await new VerdictKeys(pool, generateKeyEncryptionKey(), logger).signerFor('tnt-kek');
+    const wrongKek = new VerdictKeys(pool, generateKeyEncryptionKey(), logger);
     await expect(wrongKek.signerFor('tnt-kek')).rejects.toMatchObject({ status: 500, code: 'signing_key_unavailable' });
   });
 });

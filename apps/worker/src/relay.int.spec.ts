@@ -3,7 +3,7 @@ import { Queue } from 'bullmq';
 import { findFreePort } from '@arbiter/devstack';
 import { createLogger } from '@arbiter/http';
 import { closeRedisConnection, createProducer, createRedisConnection, queueDepths } from '@arbiter/queue';
-import type { RegistryClient, RelayAnswer } from './registry-client';
+import type { RegistryInternalClient, RelayAnswer } from '@arbiter/internal-api';
 import { OutboxRelay } from './relay';
 
 const REDIS_URL = process.env.REDIS_URL;
@@ -19,7 +19,7 @@ function fakeRegistry(dispatch: RelayAnswer['dispatch']) {
       return { released: ids.length };
     },
   };
-  return { client: client as unknown as RegistryClient, released };
+  return { client: client as unknown as RegistryInternalClient, released };
 }
 
 describe(OutboxRelay.name, () => {

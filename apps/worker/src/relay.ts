@@ -1,6 +1,6 @@
 import { QueueError, webhookDeliverJob, webhookDeliverJobId, type Producer } from '@arbiter/queue';
 import type { Logger } from 'pino';
-import type { RegistryClient } from './registry-client';
+import type { RegistryInternalClient } from '@arbiter/internal-api';
 
 export interface RelayPass {
   /** Deliveries the registry handed out in this pass. */
@@ -25,7 +25,7 @@ export class OutboxRelay {
   private lastError: string | undefined;
 
   constructor(
-    private readonly registry: RegistryClient,
+    private readonly registry: RegistryInternalClient,
     private readonly producer: Producer,
     private readonly opts: { intervalMs: number; batchSize: number },
     private readonly logger: Logger,

@@ -3,7 +3,7 @@ import { ServiceMetrics, startOpsServer, type RunningServer } from '@arbiter/htt
 import type { Logger } from 'pino';
 import type { WorkerConfig } from './config';
 import { createJobHandlers } from './jobs';
-import { RegistryClient } from './registry-client';
+import { RegistryInternalClient } from '@arbiter/internal-api';
 import { OutboxRelay } from './relay';
 
 export interface RunningWorker {
@@ -22,7 +22,7 @@ export interface RunningWorker {
 }
 
 export async function startWorker(config: WorkerConfig, logger: Logger): Promise<RunningWorker> {
-  const registry = new RegistryClient(config.REGISTRY_URL, config.INTERNAL_TOKEN, config.REGISTRY_TIMEOUT_MS);
+  const registry = new RegistryInternalClient({ baseUrl: config.REGISTRY_URL, token: config.INTERNAL_TOKEN, timeoutMs: config.REGISTRY_TIMEOUT_MS });
   const connection = createRedisConnection(config.REDIS_URL, { forWorker: true, logger });
   const producerConnection = createRedisConnection(config.REDIS_URL, { forWorker: false, logger });
   const producer = createProducer(producerConnection, { prefix: config.QUEUE_PREFIX });

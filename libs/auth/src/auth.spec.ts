@@ -2,13 +2,14 @@ import { AppError } from '@arbiter/http';
 import { createHash } from 'node:crypto';
 import { apiKeyPrefix, generateApiKey, hashApiKey, isApiKeyFormat, secretsEqual } from './api-keys';
 import { Authenticator, credentialFrom } from './authenticate';
-import { canAccessScope, hasPermission, type Identity } from './identity';
+import { canAccessScope, hasPermission, type AuthenticatedIdentity } from './identity';
+import { mintTenantId } from './tenant-id';
 import { CachedKeyResolver, parseInvalidation, type KeyResolver } from './resolver';
 
-function identity(overrides: Partial<Identity> = {}): Identity {
+function identity(overrides: Partial<AuthenticatedIdentity> = {}): AuthenticatedIdentity {
   return {
     key_id: 'key-1',
-    tenant_id: 'tnt-a',
+    tenant_id: mintTenantId('tnt-a'),
     tenant_slug: 'a',
     principal: { id: 'agn-1', kind: 'agent', name: 'bot', roles: [], active: true },
     permissions: ['read'],
@@ -21,7 +22,7 @@ function identity(overrides: Partial<Identity> = {}): Identity {
 
 class CountingResolver implements KeyResolver {
   calls = 0;
-  constructor(public table: Map<string, Identity>) {}
+  constructor(public table: Map<string, AuthenticatedIdentity>) {}
   async resolve(hash: string) {
     this.calls++;
     return this.table.get(hash) ?? null;
@@ -125,7 +126,7 @@ describe(Authenticator.name, () => {
     forbidden: (p: string) => new AppError(403, 'forbidden', `missing permission ${p}`),
     unavailable: () => new AppError(503, 'unavailable', 'unavailable'),
   };
-  const make = (id: Identity | null) =>
+  const make = (id: AuthenticatedIdentity | null) =>
     new Authenticator({ resolver: new CountingResolver(new Map(id ? [[hashApiKey(key), id]] : [])), source: 'x-api-key', errors });
 
   async function codeOf(p: Promise<unknown>) {

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { AppError } from '@arbiter/http';
 import { hashApiKey, isApiKeyFormat } from './api-keys';
-import { hasPermission, isPermission, type Identity, type Permission } from './identity';
+import { hasPermission, isPermission, type AuthenticatedIdentity, type Identity, type Permission } from './identity';
 import type { KeyResolver } from './resolver';
 
 /** Each service renders authentication failures in its own document's codes. */
@@ -38,12 +38,12 @@ export interface AuthenticatorOptions {
 export class Authenticator {
   constructor(private readonly opts: AuthenticatorOptions) {}
 
-  async authenticate(headers: IncomingHttpHeaders, required: readonly string[] = []): Promise<Identity> {
+  async authenticate(headers: IncomingHttpHeaders, required: readonly string[] = []): Promise<AuthenticatedIdentity> {
     const { errors } = this.opts;
     const key = credentialFrom(headers, this.opts.source);
     if (!key) throw errors.missing();
     if (!isApiKeyFormat(key)) throw errors.invalid();
-    let identity: Identity | null;
+    let identity: AuthenticatedIdentity | null;
     try {
       identity = await this.opts.resolver.resolve(hashApiKey(key));
     } catch {

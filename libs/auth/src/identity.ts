@@ -1,3 +1,5 @@
+import type { TenantId } from './tenant-id';
+
 /** Permissions (docs/identity.md). */
 export const PERMISSIONS = [
   'read',
@@ -20,6 +22,8 @@ export interface PrincipalInfo {
   active: boolean;
 }
 
+// The shape as it travels (whoami's body, the introspection answer); code that acts for the caller
+// takes an AuthenticatedIdentity. The doc comment below is the published schema's description.
 /** Who is calling: what an API key resolves to, on every service. */
 export interface Identity {
   key_id: string;
@@ -32,6 +36,15 @@ export interface Identity {
   expires_at: string | null;
   /** The tenant's rate-limit override (enterprise tier), null for the standard tier. */
   rate_limit: RateLimitOverride | null;
+}
+
+/**
+ * An Identity that the authentication layer produced (KeyResolver, Authenticator, tsoa's hook):
+ * its tenant id is a TenantId, so it opens the caller's tenant in every repository. The brand
+ * stays out of Identity itself, which is a documented response body (whoami).
+ */
+export interface AuthenticatedIdentity extends Identity {
+  tenant_id: TenantId;
 }
 
 export interface RateLimitOverride {

@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { AppError } from '@arbiter/http';
 import { secretsEqual } from './api-keys';
-import { INTERNAL_TOKEN_HEADER } from './introspection';
+import { INTERNAL_TOKEN_HEADER } from '@arbiter/internal-api';
 
 /**
  * Guards `/internal/v1`: only a caller holding the shared service token passes (compared in

@@ -1,42 +1,25 @@
-import type { Identity } from './identity';
+import { RegistryInternalClient } from '@arbiter/internal-api';
+import type { AuthenticatedIdentity } from './identity';
+import { mintTenantId } from './tenant-id';
 import type { KeyResolver } from './resolver';
 
-export const INTROSPECTION_PATH = '/internal/v1/introspect';
-export const INTERNAL_TOKEN_HEADER = 'x-internal-token';
-
-export class IntrospectionError extends Error {
-  readonly code = 'introspection_failed';
-  constructor(message: string) {
-    super(message);
-    this.name = 'IntrospectionError';
-  }
-}
-
 /**
- * Resolves keys through the registry's internal introspection endpoint (docs/identity.md).
- * Only the key's hash crosses the wire.
+ * Resolves keys through the registry's internal introspection endpoint (docs/identity.md), with
+ * @arbiter/internal-api's client. Only the key's hash crosses the wire. Any failure throws (the
+ * client's RegistryUnavailableError or RegistryRejectedError): the Authenticator answers the
+ * service's 503, and CachedKeyResolver keeps what it holds for at most its lifetime.
  */
 export class IntrospectionClient implements KeyResolver {
-  constructor(
-    private readonly registryUrl: string,
-    private readonly internalToken: string,
-    private readonly timeoutMs = 3000,
-  ) {}
+  private readonly registry: RegistryInternalClient;
 
-  async resolve(keyHash: string): Promise<Identity | null> {
-    let res: Response;
-    try {
-      res = await fetch(new URL(INTROSPECTION_PATH, this.registryUrl), {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', [INTERNAL_TOKEN_HEADER]: this.internalToken },
-        body: JSON.stringify({ key_hash: keyHash }),
-        signal: AbortSignal.timeout(this.timeoutMs),
-      });
-    } catch (err) {
-      throw new IntrospectionError(`registry unreachable: ${(err as Error).message}`);
-    }
-    if (!res.ok) throw new IntrospectionError(`registry answered ${res.status}`);
-    const body = (await res.json()) as { active: boolean; identity?: Identity };
-    return body.active && body.identity ? body.identity : null;
+  constructor(registryUrl: string, internalToken: string, timeoutMs = 3000) {
+    this.registry = new RegistryInternalClient({ baseUrl: registryUrl, token: internalToken, timeoutMs });
+  }
+
+  async resolve(keyHash: string): Promise<AuthenticatedIdentity | null> {
+    const answer = await this.registry.introspect(keyHash);
+    if (!answer.active || !answer.identity) return null;
+    // Trust boundary: the registry answered a call that carried the internal token.
+    return { ...answer.identity, tenant_id: mintTenantId(answer.identity.tenant_id) };
   }
 }

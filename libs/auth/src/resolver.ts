@@ -1,8 +1,11 @@
-import type { Identity } from './identity';
+import type { AuthenticatedIdentity } from './identity';
 
-/** Turns the hash of an API key into an identity, or null when the key is unknown, revoked or expired. */
+/**
+ * Turns the hash of an API key into an identity, or null when the key is unknown, revoked or expired.
+ * A resolver is a trust boundary: the identity it answers carries a minted TenantId.
+ */
 export interface KeyResolver {
-  resolve(keyHash: string): Promise<Identity | null>;
+  resolve(keyHash: string): Promise<AuthenticatedIdentity | null>;
 }
 
 export interface CacheOptions {
@@ -15,7 +18,7 @@ export interface CacheOptions {
 }
 
 interface Entry {
-  identity: Identity | null;
+  identity: AuthenticatedIdentity | null;
   expires: number;
 }
 
@@ -27,7 +30,7 @@ export const MAX_CACHE_TTL_MS = 30_000;
  */
 export class CachedKeyResolver implements KeyResolver {
   private readonly entries = new Map<string, Entry>();
-  private readonly inflight = new Map<string, Promise<Identity | null>>();
+  private readonly inflight = new Map<string, Promise<AuthenticatedIdentity | null>>();
   private readonly ttl: number;
   private readonly negativeTtl: number;
   private readonly max: number;
@@ -43,7 +46,7 @@ export class CachedKeyResolver implements KeyResolver {
     this.now = opts.now ?? Date.now;
   }
 
-  async resolve(keyHash: string): Promise<Identity | null> {
+  async resolve(keyHash: string): Promise<AuthenticatedIdentity | null> {
     const hit = this.entries.get(keyHash);
     if (hit && hit.expires > this.now()) {
       if (hit.identity?.expires_at && Date.parse(hit.identity.expires_at) <= this.now()) return null;

@@ -1,4 +1,6 @@
-import { canonicalJson } from './canonical-json';
+import canonicalize from 'canonicalize';
+import fc from 'fast-check';
+import { canonicalJson, verbatim, withLeadingMembers, type CanonicalText } from './canonical-json';
 import { CanonicalizationError } from './errors';
 
 /** Decodes an RFC 8785 Appendix B IEEE 754 bit pattern (16 hex digits) into a double. */
@@ -172,5 +174,118 @@ describe(canonicalJson.name, () => {
     const cyclic: Record<string, unknown> = { a: 1 };
     cyclic.self = cyclic;
     expectNotCanonicalizable(cyclic);
+  });
+});
+
+/** The test oracle: the `canonicalize` package, an independent RFC 8785 implementation. */
+const oracle = (v: unknown): string | undefined => canonicalize(v);
+
+/** Either the text or the fact that it throws: writer and oracle must agree on both. */
+const outcome = (f: () => string | undefined) => {
+  try {
+    const text = f();
+    return text === undefined ? { throws: true } : { text };
+  } catch {
+    return { throws: true };
+  }
+};
+
+describe(`${canonicalJson.name} against the canonicalize package`, () => {
+  const sut = canonicalJson;
+
+  it('writes byte for byte what canonicalize writes, for any JSON value', () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 5 }), (v) => {
+        expect(sut(v)).toBe(oracle(v));
+      }),
+      { numRuns: 1000, seed: 8785 },
+    );
+  });
+
+  it('agrees on any double, as a value and inside an object', () => {
+    fc.assert(
+      fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), (n) => {
+        expect(sut(n)).toBe(oracle(n));
+        expect(sut({ n, m: [n] })).toBe(oracle({ n, m: [n] }));
+      }),
+      { numRuns: 2000, seed: 8785 },
+    );
+  });
+
+  it('agrees on member names and strings of any UTF-16 code units (lone surrogates: the writer refuses them)', () => {
+    // Code units from the whole BMP, with surrogate halves (paired or not) and controls made frequent.
+    const unit = fc.oneof(fc.integer({ min: 0, max: 0xffff }), fc.integer({ min: 0xd800, max: 0xdfff }), fc.integer({ min: 0, max: 0x7f }));
+    const units = fc.array(unit, { maxLength: 8 }).map((codes) => String.fromCharCode(...codes));
+    let refused = 0;
+    fc.assert(
+      fc.property(fc.dictionary(units, fc.oneof(units, fc.array(units, { maxLength: 3 })), { maxKeys: 8 }), (v) => {
+        const wellFormed = [...Object.keys(v), ...Object.values(v).flat()].every((s) => s.isWellFormed());
+        if (wellFormed) {
+          expect(sut(v)).toBe(oracle(v));
+        } else {
+          refused++;
+          expect(outcome(() => sut(v))).toEqual({ throws: true });
+        }
+      }),
+      { numRuns: 500, seed: 8785 },
+    );
+    expect(refused).toBeGreaterThan(50);
+  });
+
+  it('agrees on objects whose members are already in order, out of order and in reverse', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.string({ unit: 'grapheme', maxLength: 4 }), { maxLength: 10 }), fc.boolean(), (names, reverse) => {
+        const sorted = [...names].sort();
+        for (const order of [names, sorted, reverse ? [...sorted].reverse() : sorted]) {
+          const v = Object.fromEntries(order.map((n, i) => [n, i]));
+          expect(sut(v)).toBe(oracle(v));
+        }
+      }),
+      { numRuns: 300, seed: 8785 },
+    );
+  });
+
+  it('writes Dates, class instances and null-prototype objects as canonicalize does through JSON.stringify semantics', () => {
+    class Point {
+      constructor(
+        readonly y: number,
+        readonly x: number,
+      ) {}
+    }
+    const bare = Object.assign(Object.create(null) as Record<string, unknown>, { b: 1, a: [new Date(0)] });
+    const v = { at: new Date(Date.UTC(2026, 4, 1)), p: new Point(2, 1), bare, nested: { z: { toJSON: () => ({ k: 'v' }) } } };
+    expect(sut(v)).toBe(oracle(JSON.parse(JSON.stringify(v))));
+  });
+});
+
+describe('splicing canonical text', () => {
+  it('reuses the text of objects it is told it already wrote (the known map)', () => {
+    const inner = { b: 1, a: [true, null] };
+    const known = new Map([[inner, canonicalJson(inner)]]);
+    expect(canonicalJson({ z: inner, y: 'x', w: [inner] }, known)).toBe(oracle({ z: inner, y: 'x', w: [inner] }));
+  });
+
+  it('writes a verbatim() value as its text, wherever it sits', () => {
+    const payload = canonicalJson({ é: [1, 'x'], a: { c: null } });
+    const v = { tail: 1, custom_payload: verbatim(payload), list: [verbatim(payload)] };
+    const plain = JSON.parse(payload);
+    expect(canonicalJson(v)).toBe(oracle({ tail: 1, custom_payload: plain, list: [plain] }));
+    // The careful pass too (a Date sends the writer there).
+    expect(canonicalJson({ ...v, at: new Date(0) })).toBe(oracle({ tail: 1, custom_payload: plain, list: [plain], at: '1970-01-01T00:00:00.000Z' }));
+  });
+
+  it('puts leading members before the members of canonical object text', () => {
+    const rest = canonicalJson({ b: 2, a: 'x' });
+    expect(withLeadingMembers({ z: 'h', y: [1] }, rest)).toBe('{"z":"h","y":[1],"a":"x","b":2}');
+    expect(withLeadingMembers({ z: 'h' }, canonicalJson({}))).toBe('{"z":"h"}');
+    expect(withLeadingMembers({}, rest)).toBe(rest);
+    expect(JSON.parse(withLeadingMembers({ z: 'h', u: undefined }, rest))).toEqual({ z: 'h', a: 'x', b: 2 });
+    expect(() => withLeadingMembers({ z: 1 }, canonicalJson([1]))).toThrow(CanonicalizationError);
+  });
+
+  it('types spliced text as the library\'s own output', () => {
+    // @ts-expect-error a string built by hand is not CanonicalText
+    const forged: CanonicalText = '{"a":1}';
+    expect(typeof forged).toBe('string');
   });
 });

@@ -1,8 +1,7 @@
 #!/usr/bin/env node
 // Builds the publishable @arbiter/client into libs/client/dist (or --out-dir DIR):
-// - index.cjs and index.mjs: esbuild bundles of src/index.ts. Workspace libs (@arbiter/canonical) and
-//   canonicalize (ESM-only, which a CommonJS require() could not load) are bundled in; jose and
-//   openapi-fetch stay dependencies of the package;
+// - index.cjs and index.mjs: esbuild bundles of src/index.ts. Workspace libs (@arbiter/canonical) are
+//   bundled in; jose and openapi-fetch stay dependencies of the package;
 // - types/: tsc declarations, checked to reference no workspace-only package.
 // Inside the monorepo nothing needs this: the @arbiter/client path alias resolves to src/index.ts.
 import { execFileSync } from 'node:child_process';

@@ -4,11 +4,14 @@ import { ed25519PublicKeyToJwk, generateEd25519KeyPair } from './ed25519';
 import {
   currentKey,
   isKeyValidAt,
+  isPublished,
+  isScheduledRotationDue,
   kidFor,
   nextEmergencyEpoch,
   parseKid,
   planRotation,
   scheduledEpoch,
+  signingKeyAt,
   toPublicJwk,
   type KeyRecord,
 } from './key-ring';
@@ -128,6 +131,49 @@ describe(currentKey.name, () => {
 
   it('is null when every key is retired', () => {
     expect(sut([record('2026', '2026-01-01T00:00:00Z', '2026-02-01T00:00:00Z')], at('2026-03-01T00:00:00Z'))).toBeNull();
+  });
+});
+
+describe(signingKeyAt.name, () => {
+  it('answers the key valid at the instant', () => {
+    const old = record('2025', '2025-01-01T00:00:00Z', '2026-01-01T00:00:00Z');
+    const current = record('2026', '2026-01-01T00:00:00Z', null);
+    expect(signingKeyAt([old, current], at('2025-06-01T00:00:00Z'))?.kid).toBe(old.kid);
+    expect(signingKeyAt([old, current], at('2026-06-01T00:00:00Z'))?.kid).toBe(current.kid);
+  });
+
+  it('falls back to the newest open-ended key when the clock is behind its not_before', () => {
+    const made = record('2026', '2026-06-01T00:00:10Z', null);
+    expect(signingKeyAt([made], at('2026-06-01T00:00:00Z'))?.kid).toBe(made.kid);
+  });
+
+  it('answers null when every key is retired', () => {
+    expect(signingKeyAt([record('2026', '2026-01-01T00:00:00Z', '2026-02-01T00:00:00Z')], at('2026-03-01T00:00:00Z'))).toBeNull();
+    expect(signingKeyAt([], at('2026-03-01T00:00:00Z'))).toBeNull();
+  });
+});
+
+describe(isScheduledRotationDue.name, () => {
+  it('is due when the key belongs to an earlier year, emergency suffix or not', () => {
+    expect(isScheduledRotationDue({ epoch: '2026' }, at('2027-01-01T00:00:00Z'))).toBe(true);
+    expect(isScheduledRotationDue({ epoch: '2026.3' }, at('2027-01-01T00:00:00Z'))).toBe(true);
+    expect(isScheduledRotationDue({ epoch: '2027' }, at('2027-12-31T23:59:59Z'))).toBe(false);
+    expect(isScheduledRotationDue({ epoch: '2027.1' }, at('2027-06-01T00:00:00Z'))).toBe(false);
+  });
+});
+
+describe(isPublished.name, () => {
+  const retired = record('2026', '2026-01-01T00:00:00Z', '2026-02-01T00:00:00Z');
+
+  it('publishes open keys, and retired keys forever by default', () => {
+    expect(isPublished(record('2026', '2026-01-01T00:00:00Z', null), at('2099-01-01T00:00:00Z'))).toBe(true);
+    expect(isPublished(retired, at('2099-01-01T00:00:00Z'))).toBe(true);
+  });
+
+  it('drops a retired key once its verification window after not_after is over', () => {
+    const day = 86_400_000;
+    expect(isPublished(retired, at('2026-02-01T23:59:59Z'), day)).toBe(true);
+    expect(isPublished(retired, at('2026-02-02T00:00:00Z'), day)).toBe(false);
   });
 });
 

@@ -106,6 +106,34 @@ export function currentKey<T extends KeyRecord>(records: readonly T[], now: Date
 }
 
 /**
+ * The key to sign with at `at`: the one valid then (currentKey), else the newest open-ended one. The
+ * second case is a replica whose clock is behind the one that made the key: it must not mint a key
+ * of its own. Null only when every key is retired (or there is none).
+ */
+export function signingKeyAt<T extends KeyRecord>(records: readonly T[], at: Date): T | null {
+  const valid = currentKey(records, at);
+  if (valid) return valid;
+  let open: T | null = null;
+  for (const record of records) {
+    if (record.notAfter === null && (open === null || compareRecency(record, open) > 0)) open = record;
+  }
+  return open;
+}
+
+/** True when `current` belongs to an earlier year than `now`: a yearly ring is due for its scheduled rotation. */
+export function isScheduledRotationDue(current: Pick<KeyRecord, 'epoch'>, now: Date): boolean {
+  return parseEpoch(current.epoch).year < scheduledEpoch(now);
+}
+
+/**
+ * The publication window: a key is published while it can sign (notAfter null or in the future) and,
+ * once retired, for `retiredForMs` more (null = forever, so a signature of any age stays verifiable).
+ */
+export function isPublished(record: Pick<KeyRecord, 'notAfter'>, now: Date, retiredForMs: number | null = null): boolean {
+  return record.notAfter === null || retiredForMs === null || now.getTime() < record.notAfter.getTime() + retiredForMs;
+}
+
+/**
  * What a rotation of ownerId's ring at `now` must do: the new key starts at now, every key still
  * open gets notAfter = now (it stays published). Scheduled and emergency rotations differ only in the
  * epoch (and in what the caller does about in-flight signatures, docs/verdicts.md "Versioning").

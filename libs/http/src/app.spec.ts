@@ -155,4 +155,26 @@ describe(createServiceApp.name, () => {
     expect(page.text).not.toMatch(/src="https?:\/\//);
     expect(page.text).not.toMatch(/href="https?:\/\//);
   });
+
+  it('runs `before` on every route but /livez, /readyz and /metrics, the docs included, ahead of the body parser', async () => {
+    const seen: string[] = [];
+    const app = createServiceApp({
+      service: 'test',
+      dialect: ledgerDialect,
+      logger: createLogger('test', 'silent'),
+      openapi: { openapi: '3.0.0', info: { title: 't', version: '1' }, paths: {} },
+      before: (a) =>
+        a.use((req, res, next) => {
+          seen.push(`${req.path} ${req.body === undefined ? 'unparsed' : 'parsed'}`);
+          res.setHeader('X-Before', '1');
+          next();
+        }),
+      routes: (a) => a.post('/echo', (req, res) => void res.json(req.body)),
+    });
+    for (const path of ['/livez', '/readyz', '/metrics']) expect((await request(app).get(path).expect(200)).headers['x-before']).toBeUndefined();
+    expect((await request(app).get('/openapi.json').expect(200)).headers['x-before']).toBe('1');
+    expect((await request(app).get('/docs/').expect(200)).headers['x-before']).toBe('1');
+    expect((await request(app).post('/echo').send({ a: 1 }).expect(200)).headers['x-before']).toBe('1');
+    expect(seen).toEqual(['/openapi.json unparsed', '/docs/ unparsed', '/echo unparsed']);
+  });
 });

@@ -29,7 +29,10 @@ export interface ServiceAppOptions {
    * take, everything else goes to the app.
    */
   fastLanes?: FastLane[];
-  /** Middleware that must run before the body is parsed (e.g. rate limits). */
+  /**
+   * Middleware that must run before the body is parsed (e.g. rate limits). It covers every route but
+   * /livez, /readyz and /metrics, the docs (/openapi.json, /docs) included.
+   */
   before?: (app: Express) => void;
   /** Registers the service's routes (tsoa's RegisterRoutes and any hand-made ones). */
   routes: (app: Express) => void;
@@ -73,6 +76,11 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
   app.get('/readyz', readinessHandler(opts.service, opts.readiness ?? []));
   // Scraped from inside the cluster; docs/operations.md says to keep it off the public ingress.
   app.get('/metrics', metricsHandler(metrics));
+
+  // The orchestrators' and the scraper's routes above are the only ones `before` does not cover:
+  // the API description is an endpoint like any other (the ledger rate-limits it).
+  opts.before?.(app);
+
   if (opts.openapi) {
     const spec = opts.openapi;
     app.get('/openapi.json', (_req, res) => {
@@ -81,8 +89,6 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
     // Every asset is served from swagger-ui-dist on disk: no request leaves the host.
     app.use('/docs', swaggerUi.serve, swaggerUi.setup(spec, { swaggerOptions: { validatorUrl: null } }));
   }
-
-  opts.before?.(app);
 
   app.use((req: Request, _res: Response, next: NextFunction) => {
     if (!BODY_METHODS.has(req.method) || !hasBody(req)) return next();

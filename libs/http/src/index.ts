@@ -16,4 +16,7 @@ export { createLogger } from './logger';
 export { fastLaneBodyLength, readJsonBody, sendJson } from './fast-lane';
 export { decodeCursor, encodeCursor, parseLimit } from './pagination';
 export { runMain, CLOSE_HOOKS_MS } from './main';
+export type { Started } from './main';
+export { startService } from './service';
+export type { ServiceConfig, ServiceDefinition, RunningService } from './service';
 export { iocContainer } from './ioc';

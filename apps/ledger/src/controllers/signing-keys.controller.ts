@@ -3,6 +3,7 @@ import type { AuthedRequest } from '@arbiter/auth';
 import { CryptoError } from '@arbiter/crypto';
 import { validationError } from '../http/errors';
 import type { LedgerContext } from '../context';
+import { rotateLedgerKey } from '../keys';
 import type { ErrorBody } from '../models/errors';
 import type { KeyRotation, LedgerKeySet, RotateKeysBody } from '../models/ledger';
 import { refuseUnstorable } from '../http/unstorable';
@@ -48,7 +49,7 @@ export class SigningKeysAdminController extends Controller {
   @Response<ErrorBody>(403, 'FORBIDDEN: platform_admin required')
   @Response<ErrorBody>(429, 'RATE_LIMITED: the token bucket (the key\'s, or the client address\'s without a valid key) is empty; Retry-After says when to retry')
   async rotateSigningKey(@Request() _req: AuthedRequest, @Body() body: RotateKeysBody): Promise<KeyRotation> {
-    const rotation = await this.ctx.keys.rotate(body.mode).catch((err: unknown) => {
+    const rotation = await rotateLedgerKey(this.ctx.keys, body.mode).catch((err: unknown) => {
       throw err instanceof CryptoError && err.code === 'rotation_not_due' ? validationError(err.message, 'mode') : err;
     });
     this.ctx.metrics.keyRotations.inc({ mode: body.mode });

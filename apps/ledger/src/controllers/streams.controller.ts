@@ -4,6 +4,7 @@ import type { LedgerContext } from '../context';
 import type { ErrorBody } from '../models/errors';
 import type { BundlePage, Fact, FactList, ProofBundle, SealFactBody, VerificationResult } from '../models/ledger';
 import { refuseUnstorable } from '../http/unstorable';
+import { sealRoute } from '../http/seal-route';
 
 /** Stream endpoints (docs/ledger-formats.md "Contract"). Another tenant's stream answers 404, as an unknown one does. */
 @Middlewares(refuseUnstorable)
@@ -28,12 +29,14 @@ export class StreamsController extends Controller {
   @Response<Fact>(200, 'A retry: the fact first sealed with this client_ref')
   @Response<ErrorBody>(403, 'FORBIDDEN: missing permission, or tenant_id is not the key\'s tenant')
   @Response<ErrorBody>(404, 'NOT_FOUND: the stream belongs to another tenant')
+  // The contract only: sealRoute, the route's middleware (http/seal-route.ts), answers, as the fast
+  // lane does, and FactsService.seal parses the body once.
+  @Middlewares(sealRoute)
+  /* eslint-disable @typescript-eslint/no-unused-vars -- the parameters declare the contract */
   async sealFact(@Request() req: AuthedRequest, @Path() stream_id: string, @Body() body: SealFactBody): Promise<Fact> {
-    const { fact, created } = await this.ctx.facts.seal(req.user, stream_id, body);
-    this.ctx.metrics.seals.inc({ result: created ? 'created' : 'replayed' });
-    this.setStatus(created ? 201 : 200);
-    return fact;
+    throw new Error('POST /streams/{stream_id}/facts is answered by its middleware (sealRoute)');
   }
+  /* eslint-enable @typescript-eslint/no-unused-vars */
 
   /**
    * Facts in chain order. `count` is the number of facts in the whole stream.

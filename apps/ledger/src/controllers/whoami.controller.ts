@@ -1,9 +1,9 @@
 import { Controller, Get, Middlewares, Request, Response, Route, Security, Tags } from '@tsoa/runtime';
-import type { AuthedRequest, Identity } from '@arbiter/auth';
+import { whoAmI, type AuthedRequest, type Identity } from '@arbiter/auth';
 import type { ErrorBody } from '../models/errors';
 import { refuseUnstorable } from '../http/unstorable';
 
-/** Who the presented key belongs to: tenant, principal, permissions. An operator's first check of a new key. */
+/** Who the presented key belongs to: tenant, principal, permissions. An operator's first check of a new key (the one handler: @arbiter/auth whoAmI). */
 @Middlewares(refuseUnstorable)
 @Route('v1/whoami')
 @Tags('Identity')
@@ -14,6 +14,6 @@ export class WhoAmIController extends Controller {
   @Response<ErrorBody>(401, 'Missing or invalid API key')
   @Response<ErrorBody>(429, 'RATE_LIMITED: the token bucket (the key\'s, or the client address\'s without a valid key) is empty; Retry-After says when to retry')
   async whoAmI(@Request() req: AuthedRequest): Promise<Identity> {
-    return req.user;
+    return whoAmI(req);
   }
 }

@@ -1,4 +1,4 @@
-import { canonicalJson } from '@arbiter/canonical';
+import { canonicalJson, type CanonicalText } from '@arbiter/canonical';
 import { computeFactHash, GENESIS_PREV_HASH } from './fact-hash';
 
 /** A fact as stored, with its payload as the stored JSON text. */
@@ -97,17 +97,16 @@ export function describeBreak(b: ChainBreak): string {
 }
 
 /**
- * The hash of a stored fact's content. The stored payload text is canonical unless someone edited
- * it; only then is it re-canonicalised, so a semantically equal rewrite (whitespace, key order)
- * verifies exactly as it would for an outside verifier working from API output.
+ * The hash of a stored fact's content, recomputed from its payload as an outside verifier working from
+ * API output does: the stored text is parsed and written again in RFC 8785 form, so a semantically
+ * equal rewrite (whitespace, key order) verifies, and text that is not JSON breaks the chain.
  */
-function contentHash(f: StoredFact, head: StreamHead): string {
-  const fields = { ...f, stream_id: head.stream_id, tenant_id: head.tenant_id };
-  const fast = computeFactHash(fields, f.payload_text);
-  if (fast === f.fact_hash) return fast;
+function contentHash(f: StoredFact, head: StreamHead): string | null {
+  let payload: CanonicalText;
   try {
-    return computeFactHash(fields, canonicalJson(JSON.parse(f.payload_text)));
+    payload = canonicalJson(JSON.parse(f.payload_text));
   } catch {
-    return fast;
+    return null;
   }
+  return computeFactHash({ ...f, stream_id: head.stream_id, tenant_id: head.tenant_id }, payload);
 }

@@ -1,4 +1,4 @@
-import { canonicalJson, CanonicalizationError } from '@arbiter/canonical';
+import { canonicalJson, CanonicalizationError, type CanonicalText } from '@arbiter/canonical';
 import { describeUnstorable, findUnstorable, jsonTextMayHoldNul, stringProblem } from './storable';
 
 /** Documented limits of a seal request (docs/ledger-formats.md "Limits"). */
@@ -34,8 +34,8 @@ export class PayloadError extends Error {
  * exhaust the stack) and payloads larger than LIMITS.payloadBytes. Errors name the offending
  * member by its dot path (`custom_payload.lines.0.sku`).
  */
-export function canonicalPayload(value: unknown): string {
-  let text: string;
+export function canonicalPayload(value: unknown): CanonicalText {
+  let text: CanonicalText;
   try {
     text = checkedCanonicalText(value);
   } catch (err) {
@@ -53,13 +53,13 @@ export function canonicalPayload(value: unknown): string {
   return text;
 }
 
-function checkedCanonicalText(value: unknown): string {
+function checkedCanonicalText(value: unknown): CanonicalText {
   if (!isPlainObject(value)) throw new PayloadError('custom_payload must be a JSON object', 'custom_payload');
   const depth = maxDepth(value, LIMITS.payloadDepth);
   if (depth > LIMITS.payloadDepth) {
     throw new PayloadError(`custom_payload is nested deeper than ${LIMITS.payloadDepth} levels`, 'custom_payload');
   }
-  let text: string;
+  let text: CanonicalText;
   try {
     text = canonicalJson(value);
   } catch (err) {

@@ -1,5 +1,6 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import type { Request } from 'express';
-import { expressAuthentication as authenticate, requirePermission, type Identity, type Permission } from '@arbiter/auth';
+import { requirePermission, type Authenticator, type AuthenticatedIdentity, type Permission } from '@arbiter/auth';
 import { ledgerAuthErrors } from './errors';
 import type { KeyCheck } from './rate-limit';
 
@@ -7,14 +8,20 @@ import type { KeyCheck } from './rate-limit';
 export const KEY_CHECK_LOCAL = 'ledgerKeyCheck';
 
 /**
- * tsoa's authentication hook. The rate-limit middleware has already authenticated the key of this
- * request (it needs it for the bucket): reuse its identity and only check the permissions, or throw
- * the error it got; otherwise authenticate as every service does (@arbiter/auth).
+ * The caller's identity, holding every one of `permissions`. The rate limit has usually
+ * authenticated the key of this request already (it needs it for the bucket): reuse its identity and
+ * only check the permissions, or throw the error it got; otherwise authenticate as every service does.
+ * The one check of both doors of every route: the tsoa hook below and the seal lane (seal-route.ts).
  */
-export async function expressAuthentication(request: Request, securityName: string, scopes?: string[]): Promise<Identity> {
-  const known = request.res?.locals[KEY_CHECK_LOCAL] as KeyCheck | undefined;
+export async function authorize(authenticator: Authenticator, known: KeyCheck | undefined, headers: IncomingHttpHeaders, permissions: string[]): Promise<AuthenticatedIdentity> {
   if (known?.error) throw known.error;
-  if (!known?.identity) return authenticate(request, securityName, scopes);
-  for (const permission of scopes ?? []) requirePermission(known.identity, permission as Permission, ledgerAuthErrors);
+  if (!known?.identity) return authenticator.authenticate(headers, permissions);
+  for (const permission of permissions) requirePermission(known.identity, permission as Permission, ledgerAuthErrors);
   return known.identity;
+}
+
+/** tsoa's authentication hook. */
+export function expressAuthentication(request: Request, _securityName: string, scopes?: string[]): Promise<AuthenticatedIdentity> {
+  const authenticator = request.app.locals.authenticator as Authenticator;
+  return authorize(authenticator, request.res?.locals[KEY_CHECK_LOCAL] as KeyCheck | undefined, request.headers, scopes ?? []);
 }

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { credentialFrom, type Authenticator, type Identity } from '@arbiter/auth';
+import { credentialFrom, type Authenticator, type AuthenticatedIdentity } from '@arbiter/auth';
 import { AppError } from '@arbiter/http';
 import { rateLimitHeaders } from '../domain/token-bucket';
 import type { RateLimiter } from '../services/rate-limiter';
@@ -12,7 +12,7 @@ import { KEY_CHECK_LOCAL } from './authentication';
  * tell), or neither when no key was sent. The route reuses it instead of asking the registry again.
  */
 export interface KeyCheck {
-  identity?: Identity;
+  identity?: AuthenticatedIdentity;
   error?: unknown;
 }
 

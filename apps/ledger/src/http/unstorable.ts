@@ -34,7 +34,7 @@ export function unstorableInParams(params: Record<string, string | string[]>): U
  * Every tsoa route (`@Middlewares(refuseUnstorable)` on each controller, so it runs after the
  * authentication hook, as on the seal lane, and before tsoa validates): 400 VALIDATION_ERROR naming
  * the first path parameter, query parameter or body string (key or value, any depth) PostgreSQL
- * cannot store. The seal lane checks the same things its own way (http/seal-lane.ts, FactsService).
+ * cannot store. The seal lane checks the same things its own way (http/seal-route.ts, FactsService).
  */
 export function refuseUnstorable(req: Request, _res: Response, next: NextFunction): void {
   const hit = unstorableInParams(req.params) ?? unstorableInQuery(req.originalUrl) ?? bodyProblem(req.body);

@@ -1,17 +1,18 @@
+import type { TenantId, TenantOwned } from '@arbiter/auth';
 import type { Bundle as BundleRow, PrismaClient } from '../generated/prisma/client';
 import type { OwnedStream } from './ledger.repository';
 
 export type { BundleRow };
 
-/** Proof bundles through Prisma (not a hot path). Every read is filtered by the tenant. */
+/** Proof bundles through Prisma (not a hot path). Every query takes the tenant (a TenantId or an OwnedStream). */
 export class BundlesRepository {
   constructor(private readonly prisma: PrismaClient) {}
 
-  create(data: Omit<BundleRow, 'fact_count' | 'created_at_ms'> & { fact_count: number; created_at_ms: number }): Promise<BundleRow> {
+  create(data: TenantOwned<Omit<BundleRow, 'fact_count' | 'created_at_ms'> & { fact_count: number; created_at_ms: number }>): Promise<BundleRow> {
     return this.prisma.bundle.create({ data: { ...data, fact_count: BigInt(data.fact_count), created_at_ms: BigInt(data.created_at_ms) } });
   }
 
-  find(tenantId: string, bundleId: string): Promise<BundleRow | null> {
+  find(tenantId: TenantId, bundleId: string): Promise<BundleRow | null> {
     return this.prisma.bundle.findFirst({ where: { bundle_id: bundleId, tenant_id: tenantId } });
   }
 

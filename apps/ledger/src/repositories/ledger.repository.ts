@@ -1,17 +1,23 @@
 import type { Pool, PoolClient } from 'pg';
+import { mintTenantId, type TenantId } from '@arbiter/auth';
 import type { StoredFact, StreamHead } from '../domain/chain';
 import { GENESIS_PREV_HASH } from '../domain/fact-hash';
 
 // Streams and facts through raw SQL on the shared pg pool: these are the seal, list and verify hot
 // paths, where Prisma costs about twice the CPU of pg per row (docs/development.md; bench/ledger).
-// Tenant scoping is in the types: every read of a stream's facts takes an OwnedStream, and an
-// OwnedStream only comes from findStream(tenantId, ...), so a query without a tenant does not compile.
+// Tenant scoping is in the types: every tenant's read takes a TenantId (libs/auth), every read of a
+// stream's facts takes an OwnedStream, and an OwnedStream only comes from findStream(tenantId, ...),
+// so a query without a tenant does not compile. The seal queue's appends work on a batch of several
+// tenants' streams at once: its reads by stream id say so (`...AnyTenant`), and its writes compare
+// each stream's owner with the sealing tenant in SQL.
 
 declare const owned: unique symbol;
 /** A stream row read with the caller's tenant id: proof that the caller may see it. */
 export type OwnedStream = StreamRow & { readonly [owned]: true };
 
 export interface StreamRow extends StreamHead {
+  /** Read from the stream's row: the tenant that owns it. */
+  tenant_id: TenantId;
   head_sealed_at_ms: number;
   created_at_ms: number;
   updated_at_ms: number;
@@ -72,6 +78,8 @@ interface RawFact {
 function toStream(r: RawStream): StreamRow {
   return {
     ...r,
+    // Trust boundary: the owner a stream row names (the caller compares it with its own tenant).
+    tenant_id: mintTenantId(r.tenant_id),
     head_seq: Number(r.head_seq),
     head_sealed_at_ms: Number(r.head_sealed_at_ms),
     created_at_ms: Number(r.created_at_ms),
@@ -86,7 +94,7 @@ function toFact(r: RawFact): FactRecord {
 /** One stream's part of a multi-stream append (appendStreams). */
 export interface AppendGroup {
   streamId: string;
-  tenantId: string;
+  tenantId: TenantId;
   /** The head position the batch was chained after; null for a stream believed not to exist. */
   expectedSeq: number | null;
   facts: NewFactRow[];
@@ -115,7 +123,7 @@ export interface NewFactRow {
 export class LedgerRepository {
   constructor(private readonly pool: Pool) {}
 
-  async findStream(tenantId: string, streamId: string): Promise<OwnedStream | null> {
+  async findStream(tenantId: TenantId, streamId: string): Promise<OwnedStream | null> {
     const { rows } = await this.pool.query<RawStream>({
       name: 'ledger_find_stream',
       text: `SELECT ${STREAM_COLUMNS} FROM streams WHERE stream_id = $1 AND tenant_id = $2`,
@@ -125,7 +133,7 @@ export class LedgerRepository {
   }
 
   /** A tenant's streams by (created_at_ms, stream_id), after a keyset position. */
-  async listStreams(tenantId: string, limit: number, after?: { created_at_ms: number; stream_id: string }): Promise<StreamRow[]> {
+  async listStreams(tenantId: TenantId, limit: number, after?: { created_at_ms: number; stream_id: string }): Promise<StreamRow[]> {
     const { rows } = await this.pool.query<RawStream>(
       `SELECT ${STREAM_COLUMNS} FROM streams
         WHERE tenant_id = $1 AND ($2::bigint IS NULL OR (created_at_ms, stream_id) > ($2::bigint, $3::text))
@@ -135,7 +143,7 @@ export class LedgerRepository {
     return rows.map(toStream);
   }
 
-  async findFact(tenantId: string, factId: string): Promise<FactRecord | null> {
+  async findFact(tenantId: TenantId, factId: string): Promise<FactRecord | null> {
     const { rows } = await this.pool.query<RawFact>({
       name: 'ledger_find_fact',
       text: `SELECT ${FACT_COLUMNS} FROM facts WHERE fact_id = $1 AND tenant_id = $2`,
@@ -161,7 +169,7 @@ export class LedgerRepository {
   // --- appends (services/seal-queue.ts) ---------------------------------------------------------
 
   /** Locks the heads of these streams in stream_id order (no deadlock between replicas) and reads them. */
-  async lockHeads(client: PoolClient, streamIds: string[]): Promise<StreamRow[]> {
+  async lockHeadsAnyTenant(client: PoolClient, streamIds: string[]): Promise<StreamRow[]> {
     const { rows } = await client.query<RawStream>({
       name: 'ledger_lock_heads',
       text: `SELECT ${STREAM_COLUMNS} FROM streams WHERE stream_id = ANY($1::text[]) ORDER BY stream_id FOR UPDATE`,
@@ -174,7 +182,7 @@ export class LedgerRepository {
    * Creates streams for their first facts' tenants inside the caller's transaction (so no one sees
    * them before their facts), unless a concurrent transaction did: ON CONFLICT waits for that one.
    */
-  async createStreams(client: PoolClient, streams: Array<{ streamId: string; tenantId: string }>, nowMs: number): Promise<void> {
+  async createStreams(client: PoolClient, streams: Array<{ streamId: string; tenantId: TenantId }>, nowMs: number): Promise<void> {
     await client.query({
       name: 'ledger_create_streams',
       text: `INSERT INTO streams (stream_id, tenant_id, head_seq, head_fact_id, head_hash, head_sealed_at_ms, created_at_ms, updated_at_ms)
@@ -185,8 +193,8 @@ export class LedgerRepository {
     });
   }
 
-  /** The facts already sealed under these (stream_id, client_ref) pairs. */
-  async findByClientRefs(db: Queryable, pairs: Array<{ streamId: string; clientRef: string }>): Promise<FactRecord[]> {
+  /** The facts already sealed under these (stream_id, client_ref) pairs, of the streams' owners. */
+  async findByClientRefsAnyTenant(db: Queryable, pairs: Array<{ streamId: string; clientRef: string }>): Promise<FactRecord[]> {
     const { rows } = await db.query<RawFact>({
       name: 'ledger_find_client_refs',
       text: `SELECT ${FACT_COLUMNS} FROM facts WHERE (stream_id, client_ref) IN (SELECT * FROM unnest($1::text[], $2::text[]))`,
@@ -308,7 +316,7 @@ export class LedgerRepository {
   }
 
   /** Heads of several streams, whoever owns them, without locking (the optimistic path re-checks them). */
-  async readHeads(streamIds: string[]): Promise<StreamRow[]> {
+  async readHeadsAnyTenant(streamIds: string[]): Promise<StreamRow[]> {
     const { rows } = await this.pool.query<RawStream>({
       name: 'ledger_read_heads',
       text: `SELECT ${STREAM_COLUMNS} FROM streams WHERE stream_id = ANY($1::text[])`,

@@ -1,4 +1,4 @@
-import type { Identity } from '@arbiter/auth';
+import type { AuthenticatedIdentity } from '@arbiter/auth';
 import { bytesToBase64 } from '@arbiter/crypto';
 import { newId } from '@arbiter/db';
 import { AppError } from '@arbiter/http';
@@ -8,7 +8,7 @@ import type { BundlesRepository } from '../repositories/bundles.repository';
 import type { BundlePage, ProofBundle } from '../models/ledger';
 import { notFound } from '../http/errors';
 import type { FactsService } from './facts.service';
-import type { SigningKeysService } from './signing-keys.service';
+import type { LedgerKeys } from '../keys';
 import type { VerifyService } from './verify.service';
 import { presentBundle, presentBundleSummary } from './presenters';
 import { readCursor, readLimit, toPage } from './pages';
@@ -22,11 +22,11 @@ export class BundlesService {
     private readonly facts: FactsService,
     private readonly verifier: VerifyService,
     private readonly repo: BundlesRepository,
-    private readonly keys: SigningKeysService,
+    private readonly keys: LedgerKeys,
     private readonly now: () => number = Date.now,
   ) {}
 
-  async create(caller: Identity, streamId: string): Promise<ProofBundle> {
+  async create(caller: AuthenticatedIdentity, streamId: string): Promise<ProofBundle> {
     const stream = await this.facts.ownedStream(caller, streamId);
     const manifest: string[] = [];
     const report = await this.verifier.walk(stream, (f) => manifest.push(f.fact_id));
@@ -35,7 +35,7 @@ export class BundlesService {
       throw new AppError(500, 'INTERNAL_ERROR', `Refusing to sign a bundle: ${describeBreak(report.broken)}`);
     }
     const now = this.now();
-    const signer = await this.keys.signerAt(new Date(now));
+    const signer = await this.keys.signer(new Date(now));
     // Only differs from now when another replica's clock, ahead of ours, made the current key.
     const createdAt = Math.max(now, signer.notBeforeMs);
     const unsigned: UnsignedBundle = {
@@ -53,10 +53,10 @@ export class BundlesService {
     };
     const signature = bytesToBase64(signer.sign(bundleSigningInput(unsigned)));
     const { created_at_iso: _iso, ...row } = unsigned;
-    return presentBundle(await this.repo.create({ ...row, fact_count: manifest.length, signature }));
+    return presentBundle(await this.repo.create({ ...row, tenant_id: stream.tenant_id, fact_count: manifest.length, signature }));
   }
 
-  async list(caller: Identity, streamId: string, q: { limit?: number; cursor?: string }): Promise<BundlePage> {
+  async list(caller: AuthenticatedIdentity, streamId: string, q: { limit?: number; cursor?: string }): Promise<BundlePage> {
     const stream = await this.facts.ownedStream(caller, streamId);
     const limit = readLimit(q.limit);
     const after = readCursor(q.cursor);
@@ -64,7 +64,7 @@ export class BundlesService {
     return toPage(rows, limit, (b) => ({ at: Number(b.created_at_ms), id: b.bundle_id }), presentBundleSummary);
   }
 
-  async get(caller: Identity, bundleId: string): Promise<ProofBundle> {
+  async get(caller: AuthenticatedIdentity, bundleId: string): Promise<ProofBundle> {
     const row = await this.repo.find(caller.tenant_id, bundleId);
     if (!row) throw notFound('Bundle', bundleId);
     return presentBundle(row);

@@ -1,9 +1,12 @@
-import type { Identity } from '@arbiter/auth';
+import type { AuthenticatedIdentity } from '@arbiter/auth';
+import type { CanonicalText } from '@arbiter/canonical';
+import type { Counter } from 'prom-client';
 import { assertStorable, canonicalPayload, PayloadError, STREAM_ID_PATTERN } from '../domain/payload';
 import type { LedgerRepository, OwnedStream } from '../repositories/ledger.repository';
-import type { Fact, FactList, SealFactBody, StreamPage } from '../models/ledger';
+import type { Fact, FactList, StreamPage } from '../models/ledger';
 import { forbidden, notFound, validationError } from '../http/errors';
 import type { SealQueue } from './seal-queue';
+import { parseSealBody } from './seal-request';
 import { presentFact, presentListEntry, presentStream } from './presenters';
 import { readCursor, readLimit, toPage } from './pages';
 
@@ -17,17 +20,21 @@ export class FactsService {
   constructor(
     private readonly repo: LedgerRepository,
     private readonly queue: SealQueue,
+    /** ledger_seals_total, by result (created, replayed). */
+    private readonly seals: Counter<'result'>,
   ) {}
 
   /**
+   * POST /streams/<stream_id>/facts, from the fast lane and the tsoa route alike (http/seal-route.ts).
    * Seals a fact; `created` is false when client_ref matched an earlier fact (answered with 200).
-   * Everything the caller sent is checked here, before the seal joins a group commit, so that no
-   * request can fail the statement that carries other callers' seals (docs/ledger-formats.md): both
-   * doors (the seal lane and the tsoa route) lead here.
+   * The raw body is parsed and validated here, once, and everything the caller sent is checked before
+   * the seal joins a group commit, so that no request can fail the statement that carries other
+   * callers' seals (docs/ledger-formats.md).
    */
-  async seal(caller: Identity, streamId: string, body: SealFactBody): Promise<{ fact: Fact; created: boolean }> {
+  async seal(caller: AuthenticatedIdentity, streamId: string, raw: unknown): Promise<{ fact: Fact; created: boolean }> {
+    const body = parseSealBody(raw);
     assertStreamId(streamId);
-    let payloadText: string;
+    let payloadText: CanonicalText;
     try {
       for (const field of ['tenant_id', 'actor', 'client_ref'] as const) {
         const value = body[field];
@@ -48,6 +55,7 @@ export class FactsService {
       payloadText,
       clientRef: body.client_ref ?? null,
     });
+    this.seals.inc({ result: outcome.created ? 'created' : 'replayed' });
     return { fact: presentFact(outcome.fact), created: outcome.created };
   }
 
@@ -55,7 +63,7 @@ export class FactsService {
    * Facts in chain order. offset counts facts from the start of the chain; since positions are
    * dense (1..n, enforced by the chain), page k is the index range (offset, offset + limit].
    */
-  async listFacts(caller: Identity, streamId: string, q: ListFactsQuery): Promise<FactList> {
+  async listFacts(caller: AuthenticatedIdentity, streamId: string, q: ListFactsQuery): Promise<FactList> {
     const limit = readLimit(q.limit);
     const offset = q.offset ?? 0;
     if (!Number.isSafeInteger(offset) || offset < 0) throw validationError('offset must be a non-negative integer', 'offset');
@@ -65,22 +73,22 @@ export class FactsService {
     return { facts: rows.map(presentListEntry), count: stream.head_seq, limit, offset };
   }
 
-  async getFact(caller: Identity, factId: string): Promise<Fact> {
+  async getFact(caller: AuthenticatedIdentity, factId: string): Promise<Fact> {
     const fact = await this.repo.findFact(caller.tenant_id, factId);
     if (!fact) throw notFound('Fact', factId);
     return presentFact(fact);
   }
 
   /** A tenant's streams, oldest first. Another tenant's list answers 404 like its records. */
-  async listStreams(caller: Identity, tenantId: string, q: { limit?: number; cursor?: string }): Promise<StreamPage> {
+  async listStreams(caller: AuthenticatedIdentity, tenantId: string, q: { limit?: number; cursor?: string }): Promise<StreamPage> {
     if (tenantId !== caller.tenant_id) throw notFound('Tenant', tenantId);
     const limit = readLimit(q.limit);
     const after = readCursor(q.cursor);
-    const rows = await this.repo.listStreams(tenantId, limit + 1, after && { created_at_ms: after.at, stream_id: after.id });
+    const rows = await this.repo.listStreams(caller.tenant_id, limit + 1, after && { created_at_ms: after.at, stream_id: after.id });
     return toPage(rows, limit, (s) => ({ at: s.created_at_ms, id: s.stream_id }), presentStream);
   }
 
-  async ownedStream(caller: Identity, streamId: string): Promise<OwnedStream> {
+  async ownedStream(caller: AuthenticatedIdentity, streamId: string): Promise<OwnedStream> {
     assertStreamId(streamId);
     const stream = await this.repo.findStream(caller.tenant_id, streamId);
     if (!stream) throw notFound('Stream', streamId);

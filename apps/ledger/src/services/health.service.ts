@@ -1,7 +1,7 @@
 import type { Pool } from 'pg';
 import type { Redis } from 'ioredis';
 import type { Health } from '../models/ledger';
-import type { SigningKeysService } from './signing-keys.service';
+import type { LedgerKeys } from '../keys';
 
 const CHECK_TIMEOUT_MS = 2000;
 
@@ -10,7 +10,7 @@ export class HealthService {
   constructor(
     private readonly pool: Pool,
     private readonly redis: Redis,
-    private readonly keys: SigningKeysService,
+    private readonly keys: LedgerKeys,
   ) {}
 
   async health(): Promise<{ body: Health; healthy: boolean }> {

@@ -1,4 +1,6 @@
 import type { Pool } from 'pg';
+import type { TenantId } from '@arbiter/auth';
+import type { CanonicalText } from '@arbiter/canonical';
 import { newId } from '@arbiter/db';
 import type { AppError } from '@arbiter/http';
 import { computeFactHash, GENESIS_PREV_HASH } from '../domain/fact-hash';
@@ -7,10 +9,10 @@ import { notFound, validationError } from '../http/errors';
 
 /** A validated seal: the caller's tenant (= body tenant_id) and the payload's canonical text. */
 export interface SealRequest {
-  tenantId: string;
+  tenantId: TenantId;
   streamId: string;
   actor: string;
-  payloadText: string;
+  payloadText: CanonicalText;
   clientRef: string | null;
 }
 
@@ -30,7 +32,7 @@ interface Pending {
 
 /** What this process last knew of a stream's head. */
 interface Head {
-  tenant_id: string;
+  tenant_id: TenantId;
   head_seq: number;
   head_fact_id: string | null;
   head_hash: string;
@@ -48,7 +50,7 @@ interface Group {
 interface Plan {
   outcomes: Array<SealOutcome | AppError>;
   rows: NewFactRow[];
-  owner: string;
+  owner: TenantId;
   next: Head;
 }
 
@@ -197,7 +199,7 @@ export class SealQueue {
   /** One optimistic statement for the groups; settles those appended and returns the others. */
   private async appendOptimistically(groups: Group[]): Promise<Group[]> {
     const unknown = groups.filter((g) => !this.heads.has(g.streamId)).map((g) => g.streamId);
-    if (unknown.length) for (const h of await this.repo.readHeads(unknown)) this.remember(h.stream_id, h);
+    if (unknown.length) for (const h of await this.repo.readHeadsAnyTenant(unknown)) this.remember(h.stream_id, h);
     const nowMs = this.now();
     const writes: Array<{ group: Group; plan: Plan; append: AppendGroup }> = [];
     for (const group of groups) {
@@ -258,17 +260,17 @@ export class SealQueue {
       await client.query('BEGIN');
       const nowMs = this.now();
       const ids = groups.map((g) => g.streamId);
-      const heads = new Map((await this.repo.lockHeads(client, ids)).map((h) => [h.stream_id, h] as const));
+      const heads = new Map((await this.repo.lockHeadsAnyTenant(client, ids)).map((h) => [h.stream_id, h] as const));
       const missing = groups.filter((g) => !heads.has(g.streamId));
       if (missing.length) {
         // docs/ledger-formats.md: a stream belongs to the tenant of its first fact.
         await this.repo.createStreams(client, missing.map((g) => ({ streamId: g.streamId, tenantId: g.batch[0].request.tenantId })), nowMs);
-        for (const h of await this.repo.lockHeads(client, missing.map((g) => g.streamId))) heads.set(h.stream_id, h);
+        for (const h of await this.repo.lockHeadsAnyTenant(client, missing.map((g) => g.streamId))) heads.set(h.stream_id, h);
       }
       const pairs = groups.flatMap((g) => [...new Set(g.batch.map((p) => p.request.clientRef).filter((r): r is string => r !== null))].map((clientRef) => ({ streamId: g.streamId, clientRef })));
       if (pairs.length) {
         const byStream = new Map(groups.map((g) => [g.streamId, g] as const));
-        for (const f of await this.repo.findByClientRefs(client, pairs)) byStream.get(f.stream_id)!.known.set(f.client_ref as string, f);
+        for (const f of await this.repo.findByClientRefsAnyTenant(client, pairs)) byStream.get(f.stream_id)!.known.set(f.client_ref as string, f);
       }
       plans = groups.map((group) => ({ group, plan: this.plan(group, heads.get(group.streamId)!, nowMs) }));
       const appends = plans.filter(({ plan }) => plan.rows.length).map(({ group, plan }) => ({ streamId: group.streamId, tenantId: plan.owner, expectedSeq: null, facts: plan.rows }));

@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, Patch, Path, Post, Query, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
 import type { AuthedRequest } from '@arbiter/auth';
 import type { RegistryContext } from '../context';
+import { rotateWebhookKey, webhookKeySet } from '../keys';
 import type { ErrorBody, Page } from '../models/identity';
 import type {
   CreateWebhookBody,
@@ -147,7 +148,7 @@ export class WebhookKeyController extends Controller {
   async webhookKey(): Promise<WebhookKeySet> {
     // New keys appear at rotation, so caches must not keep this for long.
     this.setHeader('Cache-Control', 'public, max-age=300');
-    return this.ctx.webhookKeys.keySet();
+    return webhookKeySet(this.ctx.webhookKeys);
   }
 }
 
@@ -171,7 +172,7 @@ export class WebhookKeyAdminController extends Controller {
   @Response<ErrorBody>(400, 'A scheduled rotation that is not due')
   async rotateWebhookKey(@Body() body: RotateWebhookKeyBody): Promise<WebhookKeyRotation> {
     this.setStatus(201);
-    const rotation = await this.ctx.webhookKeys.rotate(body.mode);
+    const rotation = await rotateWebhookKey(this.ctx.webhookKeys, body.mode);
     this.ctx.metrics.keyRotations.inc({ mode: body.mode });
     return rotation;
   }

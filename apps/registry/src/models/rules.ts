@@ -91,8 +91,8 @@ export interface RuleBody extends AuthorFields {
   priority?: number;
 }
 
-/** The machine-readable content of a rule version. */
-export interface RuleContent {
+/** The machine-readable content of a rule version: what the verdict gateway evaluates (models/state.ts). */
+export interface RuleMachineContent {
   directive: string;
   severity: Severity;
   verdict: string | null;
@@ -102,6 +102,10 @@ export interface RuleContent {
   requires: Requirement[];
   deciders: string[];
   priority: number | null;
+}
+
+/** The content of a rule version: its machine-readable part and who wrote it. */
+export interface RuleContent extends RuleMachineContent {
   author: string;
   author_type: AuthorType;
 }

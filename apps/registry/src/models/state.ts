@@ -1,7 +1,7 @@
 import type { ScopeSelector } from './common';
 import type { TenantSettings } from './identity';
 import type { OverrideType } from './overrides';
-import type { RuleContent } from './rules';
+import type { RuleMachineContent } from './rules';
 
 /**
  * The verdict gateway's view of a tenant (internal API, README.md "Architecture"): everything it needs
@@ -32,7 +32,7 @@ export interface ScopeState {
 }
 
 /** An active rule with every machine-readable field of its current version (docs/verdicts.md). */
-export interface RuleState extends Omit<RuleContent, 'author' | 'author_type'> {
+export interface RuleState extends RuleMachineContent {
   rule_id: string;
   rule_version_id: string;
   scope_id: string;

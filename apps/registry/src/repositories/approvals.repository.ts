@@ -1,6 +1,6 @@
+import type { TenantId } from '@arbiter/auth';
 import type { Approval as ApprovalRow } from '../generated/prisma/client';
-import type { After } from './identity.repository';
-import { afterFilter, PAGE_ORDER, type Db } from './db';
+import { afterFilter, PAGE_ORDER, type After, type Db } from './db';
 
 export type { ApprovalRow };
 
@@ -15,7 +15,7 @@ export class ApprovalsRepository {
   constructor(private readonly db: Db) {}
 
   create(
-    tenantId: string,
+    tenantId: TenantId,
     data: {
       id: string;
       scope_id: string;
@@ -34,11 +34,11 @@ export class ApprovalsRepository {
     return this.db.approval.create({ data: { ...data, tenant_id: tenantId } });
   }
 
-  find(tenantId: string, scopeId: string, id: string) {
+  find(tenantId: TenantId, scopeId: string, id: string) {
     return this.db.approval.findFirst({ where: { tenant_id: tenantId, scope_id: scopeId, id } });
   }
 
-  list(tenantId: string, scopeId: string, filter: ApprovalFilter, limit: number, after?: After) {
+  list(tenantId: TenantId, scopeId: string, filter: ApprovalFilter, limit: number, after?: After) {
     return this.db.approval.findMany({
       where: {
         tenant_id: tenantId,
@@ -59,7 +59,7 @@ export class ApprovalsRepository {
    * rows changed (0: already decided).
    */
   async decide(
-    tenantId: string,
+    tenantId: TenantId,
     id: string,
     data: { status: 'approved' | 'rejected'; comment: string | null; decided_by: string; decider_principal_id: string; decided_at: Date },
   ): Promise<number> {
@@ -70,7 +70,7 @@ export class ApprovalsRepository {
     return res.count;
   }
 
-  async attachOverride(tenantId: string, id: string, overrideId: string): Promise<void> {
+  async attachOverride(tenantId: TenantId, id: string, overrideId: string): Promise<void> {
     await this.db.approval.updateMany({ where: { tenant_id: tenantId, id }, data: { override_id: overrideId } });
   }
 }

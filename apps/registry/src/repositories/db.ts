@@ -1,8 +1,13 @@
 import type { Prisma, PrismaClient } from '../generated/prisma/client';
-import type { After } from './identity.repository';
 
 /** A repository runs on the client or inside a transaction (services pass the transaction). */
 export type Db = PrismaClient | Prisma.TransactionClient;
+
+/** Position after which a page starts: lists are ordered by (created_at, id). */
+export interface After {
+  created_at: Date;
+  id: string;
+}
 
 /** Lists are ordered by (created_at, id); a page starts strictly after the cursor's row. */
 export function afterFilter(after?: After) {

@@ -1,6 +1,6 @@
+import type { TenantId } from '@arbiter/auth';
 import type { WebhookAttempt as AttemptRow, WebhookDelivery as DeliveryRow } from '../generated/prisma/client';
-import type { After } from './identity.repository';
-import { afterFilter, PAGE_ORDER, type Db } from './db';
+import { afterFilter, PAGE_ORDER, type After, type Db } from './db';
 
 export type { AttemptRow, DeliveryRow };
 export type DeliveryWithAttempts = DeliveryRow & { attempts: AttemptRow[] };
@@ -27,8 +27,12 @@ export type LockedDelivery = DeliveryRow & { sub_status: string; sub_deleted_at:
  * Webhook deliveries and their attempts. The delivery state machine lives in these rows (not in
  * Redis), so a Redis outage or a lost job never loses a delivery, and the conditional updates
  * below are what make each attempt run once (ADR 0005).
+ *
+ * Across tenants: the outbox relay and the delivery worker (services/outbox-relay.service.ts,
+ * services/webhook-delivery.service.ts) work on deliveries of every tenant, addressed by the ids the
+ * registry itself created and leased; no caller's request reaches these methods.
  */
-export class DeliveriesRepository {
+export class DeliveriesAnyTenantRepository {
   constructor(private readonly db: Db) {}
 
   /** One delivery per (subscription, event): a repeated fan-out adds nothing. */
@@ -139,13 +143,22 @@ export class DeliveriesRepository {
     await this.db.webhookDelivery.updateMany({ where: { id, status: 'pending' }, data: { status: 'cancelled', last_error: reason, updated_at: new Date() } });
   }
 
-  /** Cancels every pending delivery of a subscription (disabled or deleted). */
+  /** Cancels every pending delivery of a subscription (the worker disabled it after consecutive failures). */
   async cancelPendingOf(subscriptionId: string, reason: string): Promise<void> {
     await this.db.webhookDelivery.updateMany({ where: { subscription_id: subscriptionId, status: 'pending' }, data: { status: 'cancelled', last_error: reason, updated_at: new Date() } });
   }
 
+  findById(id: string) {
+    return this.db.webhookDelivery.findUnique({ where: { id } });
+  }
+}
+
+/** A tenant's webhook deliveries, as its API shows them; every query takes the tenant id. */
+export class DeliveriesRepository {
+  constructor(private readonly db: Db) {}
+
   /** Schedules one more attempt now, allowing exactly one beyond those made (manual redelivery). */
-  async redeliver(tenantId: string, id: string): Promise<number> {
+  async redeliver(tenantId: TenantId, id: string): Promise<number> {
     const n = await this.db.$executeRawUnsafe(
       `UPDATE "webhook_deliveries"
           SET "status" = 'pending', "max_attempts" = "attempt_count" + 1, "next_attempt_at" = now(), "dispatched_until" = NULL, "updated_at" = now()
@@ -156,30 +169,37 @@ export class DeliveriesRepository {
     return n;
   }
 
-  find(tenantId: string, subscriptionId: string, id: string): Promise<DeliveryWithAttempts | null> {
+  /** Cancels every pending delivery of a subscription (disabled or deleted by the tenant). */
+  async cancelPendingOf(tenantId: TenantId, subscriptionId: string, reason: string): Promise<void> {
+    await this.db.webhookDelivery.updateMany({
+      where: { tenant_id: tenantId, subscription_id: subscriptionId, status: 'pending' },
+      data: { status: 'cancelled', last_error: reason, updated_at: new Date() },
+    });
+  }
+
+  find(tenantId: TenantId, subscriptionId: string, id: string): Promise<DeliveryWithAttempts | null> {
     return this.db.webhookDelivery
       .findFirst({ where: { tenant_id: tenantId, subscription_id: subscriptionId, id } })
-      .then(async (row) => (row ? { ...row, attempts: await this.attemptsOf([row.id]).then((m) => m.get(row.id) ?? []) } : null));
+      .then(async (row) => (row ? { ...row, attempts: await this.attemptsOf(tenantId, [row.id]).then((m) => m.get(row.id) ?? []) } : null));
   }
 
-  findById(id: string) {
-    return this.db.webhookDelivery.findUnique({ where: { id } });
-  }
-
-  async list(tenantId: string, subscriptionId: string, status: DeliveryRow['status'] | undefined, limit: number, after?: After): Promise<DeliveryWithAttempts[]> {
+  async list(tenantId: TenantId, subscriptionId: string, status: DeliveryRow['status'] | undefined, limit: number, after?: After): Promise<DeliveryWithAttempts[]> {
     const rows = await this.db.webhookDelivery.findMany({
       where: { tenant_id: tenantId, subscription_id: subscriptionId, ...(status ? { status } : {}), ...afterFilter(after) },
       orderBy: PAGE_ORDER,
       take: limit + 1,
     });
-    const attempts = await this.attemptsOf(rows.map((r) => r.id));
+    const attempts = await this.attemptsOf(tenantId, rows.map((r) => r.id));
     return rows.map((r) => ({ ...r, attempts: attempts.get(r.id) ?? [] }));
   }
 
-  private async attemptsOf(deliveryIds: string[]): Promise<Map<string, AttemptRow[]>> {
+  private async attemptsOf(tenantId: TenantId, deliveryIds: string[]): Promise<Map<string, AttemptRow[]>> {
     const out = new Map<string, AttemptRow[]>();
     if (!deliveryIds.length) return out;
-    const rows = await this.db.webhookAttempt.findMany({ where: { delivery_id: { in: deliveryIds } }, orderBy: [{ delivery_id: 'asc' }, { attempt: 'asc' }] });
+    const rows = await this.db.webhookAttempt.findMany({
+      where: { tenant_id: tenantId, delivery_id: { in: deliveryIds } },
+      orderBy: [{ delivery_id: 'asc' }, { attempt: 'asc' }],
+    });
     for (const r of rows) out.set(r.delivery_id, [...(out.get(r.delivery_id) ?? []), r]);
     return out;
   }

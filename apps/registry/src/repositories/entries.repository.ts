@@ -1,6 +1,6 @@
+import type { TenantId } from '@arbiter/auth';
 import type { Decision as DecisionRow, Invariant as InvariantRow } from '../generated/prisma/client';
-import type { After } from './identity.repository';
-import { afterFilter, PAGE_ORDER, type Db } from './db';
+import { afterFilter, PAGE_ORDER, type After, type Db } from './db';
 
 export type { DecisionRow, InvariantRow };
 
@@ -15,7 +15,7 @@ export class EntriesRepository {
   constructor(private readonly db: Db) {}
 
   createDecision(
-    tenantId: string,
+    tenantId: TenantId,
     data: {
       id: string;
       scope_id: string;
@@ -32,11 +32,11 @@ export class EntriesRepository {
     return this.db.decision.create({ data: { ...data, tenant_id: tenantId } });
   }
 
-  findDecision(tenantId: string, scopeId: string, id: string) {
+  findDecision(tenantId: TenantId, scopeId: string, id: string) {
     return this.db.decision.findFirst({ where: { tenant_id: tenantId, scope_id: scopeId, id } });
   }
 
-  listDecisions(tenantId: string, scopeId: string, filter: DecisionFilter, limit: number, after?: After) {
+  listDecisions(tenantId: TenantId, scopeId: string, filter: DecisionFilter, limit: number, after?: After) {
     const ns = filter.namespace;
     return this.db.decision.findMany({
       where: {
@@ -52,7 +52,7 @@ export class EntriesRepository {
   }
 
   createInvariant(
-    tenantId: string,
+    tenantId: TenantId,
     data: {
       id: string;
       scope_id: string;
@@ -67,11 +67,11 @@ export class EntriesRepository {
     return this.db.invariant.create({ data: { ...data, tenant_id: tenantId } });
   }
 
-  findInvariant(tenantId: string, scopeId: string, id: string) {
+  findInvariant(tenantId: TenantId, scopeId: string, id: string) {
     return this.db.invariant.findFirst({ where: { tenant_id: tenantId, scope_id: scopeId, id } });
   }
 
-  listInvariants(tenantId: string, scopeId: string, status: 'active' | 'revoked' | 'all', limit: number, after?: After) {
+  listInvariants(tenantId: TenantId, scopeId: string, status: 'active' | 'revoked' | 'all', limit: number, after?: After) {
     return this.db.invariant.findMany({
       where: { tenant_id: tenantId, scope_id: scopeId, ...(status === 'all' ? {} : { status }), ...afterFilter(after) },
       orderBy: PAGE_ORDER,
@@ -80,7 +80,7 @@ export class EntriesRepository {
   }
 
   /** Active invariants of one scope, or of the whole tenant, sorted by id (resolve and state). */
-  activeInvariants(tenantId: string, scopeId?: string) {
+  activeInvariants(tenantId: TenantId, scopeId?: string) {
     return this.db.invariant.findMany({
       where: { tenant_id: tenantId, status: 'active', ...(scopeId ? { scope_id: scopeId } : {}) },
       orderBy: { id: 'asc' },
@@ -88,7 +88,7 @@ export class EntriesRepository {
   }
 
   /** Revokes an active invariant; answers how many rows changed (0 when already revoked). */
-  async revokeInvariant(tenantId: string, id: string, at: Date, by: string | null): Promise<number> {
+  async revokeInvariant(tenantId: TenantId, id: string, at: Date, by: string | null): Promise<number> {
     const res = await this.db.invariant.updateMany({
       where: { tenant_id: tenantId, id, status: 'active' },
       data: { status: 'revoked', revoked_at: at, revoked_by: by, updated_at: at },
@@ -96,16 +96,16 @@ export class EntriesRepository {
     return res.count;
   }
 
-  findDecisions(tenantId: string, ids: string[]) {
+  findDecisions(tenantId: TenantId, ids: string[]) {
     return ids.length ? this.db.decision.findMany({ where: { tenant_id: tenantId, id: { in: ids } } }) : Promise.resolve([]);
   }
 
-  findInvariants(tenantId: string, ids: string[]) {
+  findInvariants(tenantId: TenantId, ids: string[]) {
     return ids.length ? this.db.invariant.findMany({ where: { tenant_id: tenantId, id: { in: ids } } }) : Promise.resolve([]);
   }
 
   /** Any entry by id within the tenant, with its scope (references, links, overrides). */
-  async findEntryScope(tenantId: string, id: string): Promise<{ id: string; scope_id: string; type: 'decision' | 'invariant' | 'rule'; active: boolean } | null> {
+  async findEntryScope(tenantId: TenantId, id: string): Promise<{ id: string; scope_id: string; type: 'decision' | 'invariant' | 'rule'; active: boolean } | null> {
     if (id.startsWith('dec-')) {
       const row = await this.db.decision.findFirst({ where: { tenant_id: tenantId, id }, select: { id: true, scope_id: true } });
       return row && { ...row, type: 'decision', active: true };

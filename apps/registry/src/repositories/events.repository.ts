@@ -1,3 +1,4 @@
+import type { TenantId } from '@arbiter/auth';
 import type { Prisma, Event as EventRow } from '../generated/prisma/client';
 import type { Db } from './db';
 
@@ -28,7 +29,7 @@ export function eventSeq(id: string): bigint | null {
   return EVENT_ID.test(id) ? BigInt(`0x${id.slice(4)}`) : null;
 }
 
-/** The event feed and each tenant's head row (write lock and revision counter). */
+/** The event feed and each tenant's head row (write lock and revision counter); every query but the `...AnyTenant` ones takes the tenant id. */
 export class EventsRepository {
   constructor(private readonly db: Db) {}
 
@@ -38,7 +39,7 @@ export class EventsRepository {
    * sequence numbers taken after it grow in commit order within the tenant (docs/registry.md "Event feed"),
    * and no two transactions can lock rows in opposite orders.
    */
-  async lockHead(tenantId: string): Promise<bigint> {
+  async lockHead(tenantId: TenantId): Promise<bigint> {
     const rows = await this.db.$queryRawUnsafe<Array<{ revision: bigint }>>(
       `INSERT INTO "tenant_heads" ("tenant_id", "revision", "updated_at") VALUES ($1, 1, now())
        ON CONFLICT ("tenant_id") DO UPDATE SET "revision" = "tenant_heads"."revision" + 1, "updated_at" = now()
@@ -48,12 +49,12 @@ export class EventsRepository {
     return BigInt(rows[0].revision);
   }
 
-  async revision(tenantId: string): Promise<bigint> {
+  async revision(tenantId: TenantId): Promise<bigint> {
     const head = await this.db.tenantHead.findUnique({ where: { tenant_id: tenantId } });
     return head?.revision ?? 0n;
   }
 
-  async append(tenantId: string, actorId: string | null, event: NewEvent): Promise<EventRow> {
+  async append(tenantId: TenantId, actorId: string | null, event: NewEvent): Promise<EventRow> {
     const [{ seq }] = await this.db.$queryRawUnsafe<Array<{ seq: bigint }>>(`SELECT nextval(pg_get_serial_sequence('"events"', 'seq')) AS seq`);
     const n = BigInt(seq);
     return this.db.event.create({
@@ -76,20 +77,22 @@ export class EventsRepository {
   }
 
   /** The event another service already recorded under this idempotency key, if any. */
-  findByIdempotencyKey(tenantId: string, key: string) {
+  findByIdempotencyKey(tenantId: TenantId, key: string) {
     return this.db.event.findUnique({ where: { tenant_id_idempotency_key: { tenant_id: tenantId, idempotency_key: key } } });
   }
 
-  findMany(ids: string[]) {
+  /** Across tenants: the outbox relay's events, by the ids its outbox rows name. */
+  findManyAnyTenant(ids: string[]) {
     return ids.length ? this.db.event.findMany({ where: { id: { in: ids } }, orderBy: { seq: 'asc' } }) : Promise.resolve([]);
   }
 
-  find(id: string) {
+  /** Across tenants: the event a webhook delivery (already read by its id) carries. */
+  findAnyTenant(id: string) {
     return this.db.event.findUnique({ where: { id } });
   }
 
   /** A scope's events after a sequence number, oldest first, optionally of some types. */
-  list(tenantId: string, scopeId: string, afterSeq: bigint, types: string[] | null, limit: number) {
+  list(tenantId: TenantId, scopeId: string, afterSeq: bigint, types: string[] | null, limit: number) {
     return this.db.event.findMany({
       where: { tenant_id: tenantId, scope_ids: { has: scopeId }, seq: { gt: afterSeq }, ...(types ? { type: { in: types } } : {}) },
       orderBy: { seq: 'asc' },

@@ -1,54 +1,53 @@
-import type { Prisma, PrismaClient, ApiKey as ApiKeyRow, Principal as PrincipalRow, Tenant as TenantRow } from '../generated/prisma/client';
+import { mintTenantId, type TenantId } from '@arbiter/auth';
+import type { Prisma, ApiKey as ApiKeyRow, Principal as PrincipalRow, Tenant as TenantRowBase } from '../generated/prisma/client';
+import { afterFilter, PAGE_ORDER, type After, type Db } from './db';
 
-export type { ApiKeyRow, PrincipalRow, TenantRow };
-export type KeyWithOwner = ApiKeyRow & { principal: PrincipalRow; tenant: TenantRow };
+/** A tenant row; its id, read from the database, is a TenantId (the way a platform admin's call reaches another tenant). */
+export type TenantRow = TenantRowBase & { id: TenantId };
+export type { ApiKeyRow, PrincipalRow };
+export type KeyWithOwner = ApiKeyRow & { principal: PrincipalRow; tenant: TenantRowBase };
 
-/** Position after which a page starts: lists are ordered by (created_at, id). */
-export interface After {
-  created_at: Date;
-  id: string;
+/** Trust boundary: a tenant row the database returned names a tenant that exists. */
+function vouched(row: TenantRowBase): TenantRow {
+  return { ...row, id: mintTenantId(row.id) };
 }
-
-type Db = PrismaClient | Prisma.TransactionClient;
-
-function afterFilter(after?: After) {
-  if (!after) return {};
-  return {
-    OR: [{ created_at: { gt: after.created_at } }, { created_at: after.created_at, id: { gt: after.id } }],
-  };
-}
-
-const PAGE_ORDER = [{ created_at: 'asc' as const }, { id: 'asc' as const }];
 
 /**
- * Tenants, principals and API keys. Every principal and key query takes the tenant id,
- * so a query without a tenant does not compile (docs/development.md "Conventions").
+ * Tenants, principals and API keys. Every principal and key query takes a TenantId, so a query
+ * without a tenant does not compile (docs/development.md "Conventions"). Tenant rows are the
+ * tenants themselves (tenant administration, keyed by the tenant id); the few lookups across
+ * tenants say so in their names (`...AnyTenant`).
  */
 export class IdentityRepository {
   constructor(private readonly db: Db) {}
 
-  createTenant(data: { id: string; slug: string; name: string; settings: object; created_by: string | null }) {
-    return this.db.tenant.create({ data: { ...data, settings: data.settings as Prisma.InputJsonValue } });
+  async createTenant(data: { id: string; slug: string; name: string; settings: object; created_by: string | null }): Promise<TenantRow> {
+    return vouched(await this.db.tenant.create({ data: { ...data, settings: data.settings as Prisma.InputJsonValue } }));
   }
 
-  findTenant(id: string) {
-    return this.db.tenant.findUnique({ where: { id } });
+  /** The tenant of this id, if it exists: the one lookup that turns an id from a request into a TenantId. */
+  async findTenant(id: string): Promise<TenantRow | null> {
+    const row = await this.db.tenant.findUnique({ where: { id } });
+    return row && vouched(row);
   }
 
-  findTenantBySlug(slug: string) {
-    return this.db.tenant.findUnique({ where: { slug } });
+  async findTenantBySlug(slug: string): Promise<TenantRow | null> {
+    const row = await this.db.tenant.findUnique({ where: { slug } });
+    return row && vouched(row);
   }
 
-  listTenants(limit: number, after?: After, only?: string) {
-    return this.db.tenant.findMany({
+  /** Every tenant (a platform admin), or only `only` (anyone else: the caller's own). */
+  async listTenants(limit: number, after?: After, only?: TenantId): Promise<TenantRow[]> {
+    const rows = await this.db.tenant.findMany({
       where: { ...afterFilter(after), ...(only ? { id: only } : {}) },
       orderBy: PAGE_ORDER,
       take: limit + 1,
     });
+    return rows.map(vouched);
   }
 
-  updateTenant(id: string, data: { name?: string; settings?: object }) {
-    return this.db.tenant.update({
+  async updateTenant(id: TenantId, data: { name?: string; settings?: object }): Promise<TenantRow> {
+    const row = await this.db.tenant.update({
       where: { id },
       data: {
         ...(data.name !== undefined ? { name: data.name } : {}),
@@ -56,45 +55,48 @@ export class IdentityRepository {
         updated_at: new Date(),
       },
     });
+    return vouched(row);
   }
 
-  createPrincipal(tenantId: string, data: { id: string; kind: string; name: string; roles: string[]; created_by: string | null }) {
+  createPrincipal(tenantId: TenantId, data: { id: string; kind: string; name: string; roles: string[]; created_by: string | null }) {
     return this.db.principal.create({ data: { ...data, tenant_id: tenantId } });
   }
 
-  findPrincipal(tenantId: string, id: string) {
+  findPrincipal(tenantId: TenantId, id: string) {
     return this.db.principal.findFirst({ where: { tenant_id: tenantId, id } });
   }
 
   /** For platform admins only: which tenant holds this principal. */
-  findPrincipalAnyTenant(id: string) {
-    return this.db.principal.findUnique({ where: { id }, select: { tenant_id: true } });
+  async findPrincipalAnyTenant(id: string): Promise<{ tenant_id: TenantId } | null> {
+    const row = await this.db.principal.findUnique({ where: { id }, select: { tenant_id: true } });
+    return row && { tenant_id: mintTenantId(row.tenant_id) };
   }
 
   /** For platform admins only: which tenant holds this key. */
-  findKeyAnyTenant(id: string) {
-    return this.db.apiKey.findUnique({ where: { id }, select: { tenant_id: true } });
+  async findKeyAnyTenant(id: string): Promise<{ tenant_id: TenantId } | null> {
+    const row = await this.db.apiKey.findUnique({ where: { id }, select: { tenant_id: true } });
+    return row && { tenant_id: mintTenantId(row.tenant_id) };
   }
 
-  findPrincipals(tenantId: string, ids: string[]) {
+  findPrincipals(tenantId: TenantId, ids: string[]) {
     return this.db.principal.findMany({ where: { tenant_id: tenantId, id: { in: ids } } });
   }
 
   /** Every principal of a tenant, by id (the verdict gateway's state: roles of deciders). */
-  allPrincipals(tenantId: string) {
+  allPrincipals(tenantId: TenantId) {
     return this.db.principal.findMany({ where: { tenant_id: tenantId }, orderBy: { id: 'asc' } });
   }
 
-  listPrincipals(tenantId: string, limit: number, after?: After) {
+  listPrincipals(tenantId: TenantId, limit: number, after?: After) {
     return this.db.principal.findMany({ where: { tenant_id: tenantId, ...afterFilter(after) }, orderBy: PAGE_ORDER, take: limit + 1 });
   }
 
-  updatePrincipal(tenantId: string, id: string, data: { active?: boolean; roles?: string[]; name?: string }) {
+  updatePrincipal(tenantId: TenantId, id: string, data: { active?: boolean; roles?: string[]; name?: string }) {
     return this.db.principal.update({ where: { id, tenant_id: tenantId }, data: { ...data, updated_at: new Date() } });
   }
 
   createKey(
-    tenantId: string,
+    tenantId: TenantId,
     data: {
       id: string;
       principal_id: string;
@@ -110,11 +112,11 @@ export class IdentityRepository {
     return this.db.apiKey.create({ data: { ...data, tenant_id: tenantId } });
   }
 
-  findKey(tenantId: string, id: string) {
+  findKey(tenantId: TenantId, id: string) {
     return this.db.apiKey.findFirst({ where: { tenant_id: tenantId, id } });
   }
 
-  listKeys(tenantId: string, limit: number, after?: After, principalId?: string) {
+  listKeys(tenantId: TenantId, limit: number, after?: After, principalId?: string) {
     return this.db.apiKey.findMany({
       where: { tenant_id: tenantId, ...(principalId ? { principal_id: principalId } : {}), ...afterFilter(after) },
       orderBy: PAGE_ORDER,
@@ -122,24 +124,20 @@ export class IdentityRepository {
     });
   }
 
-  revokeKey(tenantId: string, id: string, at: Date) {
+  revokeKey(tenantId: TenantId, id: string, at: Date) {
     return this.db.apiKey.update({ where: { id, tenant_id: tenantId }, data: { revoked_at: at } });
   }
 
-  /** Introspection: the one lookup not scoped by tenant, since the key itself names its tenant. */
+  /** Introspection (authentication): not scoped by tenant, since the key itself names its tenant. */
   findKeyByHash(keyHash: string): Promise<KeyWithOwner | null> {
     return this.db.apiKey.findUnique({ where: { key_hash: keyHash }, include: { principal: true, tenant: true } });
   }
 
-  /** Bootstrap keys other than the one configured now (README.md "Configuration": exactly that key). */
-  revokeOtherBootstrapKeys(keepHash: string, at: Date) {
+  /** Startup: bootstrap keys other than the one configured now (README.md "Configuration": exactly that key). */
+  revokeOtherBootstrapKeysAnyTenant(keepHash: string, at: Date) {
     return this.db.apiKey.updateMany({
       where: { bootstrap: true, revoked_at: null, key_hash: { not: keepHash } },
       data: { revoked_at: at },
     });
-  }
-
-  listBootstrapKeyHashes() {
-    return this.db.apiKey.findMany({ where: { bootstrap: true }, select: { key_hash: true } });
   }
 }

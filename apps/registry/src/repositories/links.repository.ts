@@ -1,6 +1,6 @@
+import type { TenantId } from '@arbiter/auth';
 import type { Link as LinkRow } from '../generated/prisma/client';
-import type { After } from './identity.repository';
-import { afterFilter, PAGE_ORDER, type Db } from './db';
+import { afterFilter, PAGE_ORDER, type After, type Db } from './db';
 
 export type { LinkRow };
 
@@ -9,14 +9,14 @@ export class LinksRepository {
   constructor(private readonly db: Db) {}
 
   createLink(
-    tenantId: string,
+    tenantId: TenantId,
     data: { id: string; from_id: string; from_type: string; from_scope_id: string; to_id: string; to_type: string; to_scope_id: string; relation: string; created_by: string | null },
   ) {
     return this.db.link.create({ data: { ...data, tenant_id: tenantId } });
   }
 
   /** Links with the entity at either end, both ends within the scopes the key may read. */
-  listLinks(tenantId: string, entityId: string, relation: string | undefined, only: string[] | null, limit: number, after?: After) {
+  listLinks(tenantId: TenantId, entityId: string, relation: string | undefined, only: string[] | null, limit: number, after?: After) {
     return this.db.link.findMany({
       where: {
         tenant_id: tenantId,

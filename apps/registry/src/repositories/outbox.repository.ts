@@ -1,8 +1,9 @@
+import { mintTenantId, type TenantId } from '@arbiter/auth';
 import type { Db } from './db';
 
 export interface OutboxRow {
   id: bigint;
-  tenant_id: string;
+  tenant_id: TenantId;
   event_id: string;
 }
 
@@ -13,20 +14,30 @@ export interface OutboxRow {
 export class OutboxRepository {
   constructor(private readonly db: Db) {}
 
-  async add(tenantId: string, eventIds: string[]): Promise<void> {
+  async add(tenantId: TenantId, eventIds: string[]): Promise<void> {
     if (eventIds.length) await this.db.outbox.createMany({ data: eventIds.map((event_id) => ({ tenant_id: tenantId, event_id })) });
   }
+}
+
+/**
+ * Across tenants: the relay (services/outbox-relay.service.ts) drains every tenant's outbox rows;
+ * each row names its tenant, which becomes the TenantId of what the relay reads for it.
+ */
+export class OutboxAnyTenantRepository {
+  constructor(private readonly db: Db) {}
 
   /**
    * The oldest rows no other transaction holds, locked until this transaction ends. SKIP LOCKED
    * lets several relays (worker processes, registry replicas) each take a different batch
    * instead of queueing behind one another.
    */
-  claim(limit: number): Promise<OutboxRow[]> {
-    return this.db.$queryRawUnsafe<OutboxRow[]>(
+  async claim(limit: number): Promise<OutboxRow[]> {
+    const rows = await this.db.$queryRawUnsafe<Array<{ id: bigint; tenant_id: string; event_id: string }>>(
       `SELECT "id", "tenant_id", "event_id" FROM "outbox" ORDER BY "id" LIMIT $1 FOR UPDATE SKIP LOCKED`,
       limit,
     );
+    // Trust boundary: rows the database returned, written in their tenant's own transaction.
+    return rows.map((r) => ({ ...r, tenant_id: mintTenantId(r.tenant_id) }));
   }
 
   async remove(ids: bigint[]): Promise<void> {

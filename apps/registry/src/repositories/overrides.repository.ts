@@ -1,6 +1,6 @@
+import type { TenantId } from '@arbiter/auth';
 import { Prisma, type Override as OverrideRow } from '../generated/prisma/client';
-import type { After } from './identity.repository';
-import { afterFilter, PAGE_ORDER, type Db } from './db';
+import { afterFilter, PAGE_ORDER, type After, type Db } from './db';
 
 export type { OverrideRow };
 export type OverrideStatusFilter = 'active' | 'expired' | 'revoked' | 'invalid_conditions' | 'all';
@@ -26,7 +26,7 @@ export class OverridesRepository {
   constructor(private readonly db: Db) {}
 
   create(
-    tenantId: string,
+    tenantId: TenantId,
     data: {
       id: string;
       scope_id: string;
@@ -59,11 +59,11 @@ export class OverridesRepository {
     });
   }
 
-  find(tenantId: string, scopeId: string, id: string) {
+  find(tenantId: TenantId, scopeId: string, id: string) {
     return this.db.override.findFirst({ where: { tenant_id: tenantId, id, scope_ids: { has: scopeId } } });
   }
 
-  list(tenantId: string, scopeId: string, status: OverrideStatusFilter, now: Date, limit: number, after?: After) {
+  list(tenantId: TenantId, scopeId: string, status: OverrideStatusFilter, now: Date, limit: number, after?: After) {
     return this.db.override.findMany({
       where: { tenant_id: tenantId, scope_ids: { has: scopeId }, AND: [overrideStatusWhere(status, now), afterFilter(after)] },
       orderBy: PAGE_ORDER,
@@ -72,7 +72,7 @@ export class OverridesRepository {
   }
 
   /** Overrides in effect at `now`, of one scope or the whole tenant, sorted by id. */
-  effective(tenantId: string, now: Date, scopeId?: string) {
+  effective(tenantId: TenantId, now: Date, scopeId?: string) {
     return this.db.override.findMany({
       where: { tenant_id: tenantId, ...(scopeId ? { scope_ids: { has: scopeId } } : {}), ...overrideStatusWhere('active', now) },
       orderBy: { id: 'asc' },
@@ -80,7 +80,7 @@ export class OverridesRepository {
   }
 
   /** Revokes an override unless already revoked; answers how many rows changed. */
-  async revoke(tenantId: string, id: string, at: Date, by: string | null): Promise<number> {
+  async revoke(tenantId: TenantId, id: string, at: Date, by: string | null): Promise<number> {
     const res = await this.db.override.updateMany({ where: { tenant_id: tenantId, id, revoked_at: null }, data: { revoked_at: at, revoked_by: by, updated_at: at } });
     return res.count;
   }

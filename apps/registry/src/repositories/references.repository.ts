@@ -1,6 +1,6 @@
+import type { TenantId } from '@arbiter/auth';
 import type { Reference as ReferenceRow } from '../generated/prisma/client';
-import type { After } from './identity.repository';
-import { afterFilter, PAGE_ORDER, scopeIn, type Db } from './db';
+import { afterFilter, PAGE_ORDER, scopeIn, type After, type Db } from './db';
 
 export type { ReferenceRow };
 
@@ -9,7 +9,7 @@ export class ReferencesRepository {
   constructor(private readonly db: Db) {}
 
   create(
-    tenantId: string,
+    tenantId: TenantId,
     data: {
       id: string;
       scope_id: string;
@@ -27,7 +27,7 @@ export class ReferencesRepository {
     return this.db.reference.create({ data: { ...data, tenant_id: tenantId } });
   }
 
-  list(tenantId: string, filter: { scope_id?: string; entry_id?: string; context_ref?: string; status?: string }, only: string[] | null, limit: number, after?: After) {
+  list(tenantId: TenantId, filter: { scope_id?: string; entry_id?: string; context_ref?: string; status?: string }, only: string[] | null, limit: number, after?: After) {
     return this.db.reference.findMany({
       where: {
         tenant_id: tenantId,

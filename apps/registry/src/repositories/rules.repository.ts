@@ -1,6 +1,6 @@
+import type { TenantId } from '@arbiter/auth';
 import { Prisma, type Rule as RuleRowBase, type RuleVersion as RuleVersionRow } from '../generated/prisma/client';
-import type { After } from './identity.repository';
-import { afterFilter, PAGE_ORDER, type Db } from './db';
+import { afterFilter, PAGE_ORDER, type After, type Db } from './db';
 
 export type { RuleVersionRow };
 export type RuleRow = RuleRowBase & { current_version: RuleVersionRow | null };
@@ -21,6 +21,7 @@ export interface VersionContent {
 }
 
 const withCurrent = { current_version: true } as const;
+const VERSION_WITH_RULE = { rule: { select: { current_version_id: true, status: true } } } as const;
 
 function versionData(content: VersionContent) {
   return {
@@ -36,7 +37,7 @@ export class RulesRepository {
   constructor(private readonly db: Db) {}
 
   /** Must run in a transaction: the rule row, its first version, then the pointer to it. */
-  async create(tenantId: string, rule: { id: string; scope_id: string; created_by: string | null }, versionId: string, content: VersionContent): Promise<RuleRow> {
+  async create(tenantId: TenantId, rule: { id: string; scope_id: string; created_by: string | null }, versionId: string, content: VersionContent): Promise<RuleRow> {
     const now = new Date();
     await this.db.rule.create({ data: { ...rule, tenant_id: tenantId, version: 1, created_at: now, updated_at: now } });
     await this.db.ruleVersion.create({
@@ -46,7 +47,7 @@ export class RulesRepository {
   }
 
   /** Must run in a transaction that holds the tenant's write lock, so version numbers do not race. */
-  async addVersion(tenantId: string, rule: RuleRowBase, versionId: string, content: VersionContent, by: string | null): Promise<RuleRow> {
+  async addVersion(tenantId: TenantId, rule: RuleRowBase, versionId: string, content: VersionContent, by: string | null): Promise<RuleRow> {
     const now = new Date();
     const version = rule.version + 1;
     await this.db.ruleVersion.create({
@@ -60,20 +61,20 @@ export class RulesRepository {
   }
 
   /** Archives an active rule; answers how many rows changed (0 when already archived). */
-  async archive(tenantId: string, id: string, at: Date, by: string | null): Promise<number> {
+  async archive(tenantId: TenantId, id: string, at: Date, by: string | null): Promise<number> {
     const res = await this.db.rule.updateMany({ where: { tenant_id: tenantId, id, status: 'active' }, data: { status: 'archived', archived_at: at, archived_by: by, updated_at: at } });
     return res.count;
   }
 
-  find(tenantId: string, scopeId: string, id: string): Promise<RuleRow | null> {
+  find(tenantId: TenantId, scopeId: string, id: string): Promise<RuleRow | null> {
     return this.db.rule.findFirst({ where: { tenant_id: tenantId, scope_id: scopeId, id }, include: withCurrent });
   }
 
-  findMany(tenantId: string, ids: string[]): Promise<RuleRow[]> {
+  findMany(tenantId: TenantId, ids: string[]): Promise<RuleRow[]> {
     return ids.length ? this.db.rule.findMany({ where: { tenant_id: tenantId, id: { in: ids } }, include: withCurrent }) : Promise.resolve([]);
   }
 
-  list(tenantId: string, scopeId: string, status: 'active' | 'archived' | 'all', limit: number, after?: After): Promise<RuleRow[]> {
+  list(tenantId: TenantId, scopeId: string, status: 'active' | 'archived' | 'all', limit: number, after?: After): Promise<RuleRow[]> {
     return this.db.rule.findMany({
       where: { tenant_id: tenantId, scope_id: scopeId, ...(status === 'all' ? {} : { status }), ...afterFilter(after) },
       orderBy: PAGE_ORDER,
@@ -83,7 +84,7 @@ export class RulesRepository {
   }
 
   /** Active rules with their current version, of one scope or the whole tenant, sorted by id. */
-  active(tenantId: string, scopeId?: string): Promise<RuleRow[]> {
+  active(tenantId: TenantId, scopeId?: string): Promise<RuleRow[]> {
     return this.db.rule.findMany({
       where: { tenant_id: tenantId, status: 'active', ...(scopeId ? { scope_id: scopeId } : {}) },
       orderBy: { id: 'asc' },
@@ -91,7 +92,7 @@ export class RulesRepository {
     });
   }
 
-  versions(tenantId: string, ruleId: string, limit: number, afterVersion: number) {
+  versions(tenantId: TenantId, ruleId: string, limit: number, afterVersion: number) {
     return this.db.ruleVersion.findMany({
       where: { tenant_id: tenantId, rule_id: ruleId, version: { gt: afterVersion } },
       orderBy: { version: 'asc' },
@@ -100,10 +101,15 @@ export class RulesRepository {
   }
 
   /** A version with its rule's current pointer (to tell current from superseded). */
-  findVersion(tenantId: string | null, id: string) {
-    return this.db.ruleVersion.findFirst({
-      where: { id, ...(tenantId ? { tenant_id: tenantId } : {}) },
-      include: { rule: { select: { current_version_id: true, status: true } } },
-    });
+  findVersion(tenantId: TenantId, id: string) {
+    return this.db.ruleVersion.findFirst({ where: { id, tenant_id: tenantId }, include: VERSION_WITH_RULE });
+  }
+
+  /**
+   * Across tenants: a version by id alone, for the verdict gateway's internal lookup without a tenant
+   * (GET /internal/v1/rule-versions/{id}; a verdict's consultation names versions by id).
+   */
+  findVersionAnyTenant(id: string) {
+    return this.db.ruleVersion.findFirst({ where: { id }, include: VERSION_WITH_RULE });
   }
 }

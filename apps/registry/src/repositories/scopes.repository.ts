@@ -1,6 +1,6 @@
+import type { TenantId } from '@arbiter/auth';
 import type { Prisma, Scope as ScopeRow, Namespace as NamespaceRow } from '../generated/prisma/client';
-import type { After } from './identity.repository';
-import { afterFilter, PAGE_ORDER, type Db } from './db';
+import { afterFilter, PAGE_ORDER, type After, type Db } from './db';
 
 export type { ScopeRow, NamespaceRow };
 
@@ -8,19 +8,19 @@ export type { ScopeRow, NamespaceRow };
 export class ScopesRepository {
   constructor(private readonly db: Db) {}
 
-  create(tenantId: string, data: { id: string; name: string; description: string | null; selector: object; created_by: string | null }) {
+  create(tenantId: TenantId, data: { id: string; name: string; description: string | null; selector: object; created_by: string | null }) {
     return this.db.scope.create({ data: { ...data, tenant_id: tenantId, selector: data.selector as Prisma.InputJsonValue } });
   }
 
-  find(tenantId: string, id: string) {
+  find(tenantId: TenantId, id: string) {
     return this.db.scope.findFirst({ where: { tenant_id: tenantId, id } });
   }
 
-  findByName(tenantId: string, name: string) {
+  findByName(tenantId: TenantId, name: string) {
     return this.db.scope.findFirst({ where: { tenant_id: tenantId, name } });
   }
 
-  list(tenantId: string, limit: number, after: After | undefined, only: string[] | null) {
+  list(tenantId: TenantId, limit: number, after: After | undefined, only: string[] | null) {
     return this.db.scope.findMany({
       where: { tenant_id: tenantId, ...(only ? { id: { in: only } } : {}), ...afterFilter(after) },
       orderBy: PAGE_ORDER,
@@ -28,15 +28,15 @@ export class ScopesRepository {
     });
   }
 
-  listAll(tenantId: string) {
+  listAll(tenantId: TenantId) {
     return this.db.scope.findMany({ where: { tenant_id: tenantId }, orderBy: { id: 'asc' } });
   }
 
-  findMany(tenantId: string, ids: string[]) {
+  findMany(tenantId: TenantId, ids: string[]) {
     return this.db.scope.findMany({ where: { tenant_id: tenantId, id: { in: ids } } });
   }
 
-  update(tenantId: string, id: string, data: { name?: string; description?: string | null; selector?: object }) {
+  update(tenantId: TenantId, id: string, data: { name?: string; description?: string | null; selector?: object }) {
     return this.db.scope.update({
       where: { id, tenant_id: tenantId },
       data: {
@@ -49,7 +49,7 @@ export class ScopesRepository {
     });
   }
 
-  async counts(tenantId: string, scopeId: string, now: Date) {
+  async counts(tenantId: TenantId, scopeId: string, now: Date) {
     const where = { tenant_id: tenantId, scope_id: scopeId };
     const [decisions, invariants, rules, overrides, references, namespaces] = await Promise.all([
       this.db.decision.count({ where }),
@@ -65,17 +65,17 @@ export class ScopesRepository {
   }
 
   createNamespace(
-    tenantId: string,
+    tenantId: TenantId,
     data: { id: string; scope_id: string; path: string; name: string; parent_id: string | null; depth: number; description: string | null; created_by: string | null },
   ) {
     return this.db.namespace.create({ data: { ...data, tenant_id: tenantId } });
   }
 
-  findNamespace(tenantId: string, scopeId: string, path: string) {
+  findNamespace(tenantId: TenantId, scopeId: string, path: string) {
     return this.db.namespace.findFirst({ where: { tenant_id: tenantId, scope_id: scopeId, path } });
   }
 
-  listNamespaces(tenantId: string, scopeId: string, limit: number, after?: After) {
+  listNamespaces(tenantId: TenantId, scopeId: string, limit: number, after?: After) {
     return this.db.namespace.findMany({ where: { tenant_id: tenantId, scope_id: scopeId, ...afterFilter(after) }, orderBy: PAGE_ORDER, take: limit + 1 });
   }
 }

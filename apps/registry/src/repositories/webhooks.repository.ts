@@ -1,6 +1,6 @@
+import type { TenantId } from '@arbiter/auth';
 import type { WebhookSubscription as SubscriptionRow } from '../generated/prisma/client';
-import type { After } from './identity.repository';
-import { afterFilter, PAGE_ORDER, type Db } from './db';
+import { afterFilter, PAGE_ORDER, type After, type Db } from './db';
 
 export type { SubscriptionRow };
 
@@ -12,17 +12,17 @@ export class WebhooksRepository {
   constructor(private readonly db: Db) {}
 
   create(
-    tenantId: string,
+    tenantId: TenantId,
     data: { id: string; scope_id: string | null; url: string; events: string[]; description: string | null; deciders: string[]; created_by: string | null },
   ) {
     return this.db.webhookSubscription.create({ data: { ...data, tenant_id: tenantId } });
   }
 
-  find(tenantId: string, id: string) {
+  find(tenantId: TenantId, id: string) {
     return this.db.webhookSubscription.findFirst({ where: { tenant_id: tenantId, id, deleted_at: null } });
   }
 
-  list(tenantId: string, which: SubscriptionScope, limit: number, after?: After) {
+  list(tenantId: TenantId, which: SubscriptionScope, limit: number, after?: After) {
     const scope =
       'scope' in which
         ? { scope_id: which.scope }
@@ -39,7 +39,7 @@ export class WebhooksRepository {
   }
 
   update(
-    tenantId: string,
+    tenantId: TenantId,
     id: string,
     data: Partial<{ url: string; events: string[]; description: string | null; deciders: string[] }> & { enable?: boolean; disable?: string },
   ) {
@@ -59,13 +59,13 @@ export class WebhooksRepository {
     });
   }
 
-  async softDelete(tenantId: string, id: string): Promise<void> {
+  async softDelete(tenantId: TenantId, id: string): Promise<void> {
     const now = new Date();
     await this.db.webhookSubscription.updateMany({ where: { tenant_id: tenantId, id, deleted_at: null }, data: { deleted_at: now, updated_at: now } });
   }
 
-  /** Active subscriptions of these tenants (the relay's fan-out). */
-  activeOf(tenantIds: string[]) {
+  /** Active subscriptions of these tenants (the relay's fan-out, with the tenants of its outbox rows). */
+  activeOf(tenantIds: TenantId[]) {
     return tenantIds.length ? this.db.webhookSubscription.findMany({ where: { tenant_id: { in: tenantIds }, deleted_at: null, status: 'active' } }) : Promise.resolve([]);
   }
 }
@@ -76,8 +76,12 @@ export interface SubscriptionHealth {
   consecutive_failures: number;
 }
 
-/** Failure bookkeeping of a subscription, separate from the list/CRUD queries above. */
-export class SubscriptionHealthRepository {
+/**
+ * Failure bookkeeping of a subscription, separate from the list/CRUD queries above. Across tenants:
+ * the delivery worker (services/webhook-delivery.service.ts) addresses the subscription of a
+ * delivery it has locked by id.
+ */
+export class SubscriptionHealthAnyTenantRepository {
   constructor(private readonly db: Db) {}
 
   /**

@@ -1,4 +1,4 @@
-import { canAccessScope, type Identity } from '@arbiter/auth';
+import { canAccessScope, type AuthenticatedIdentity } from '@arbiter/auth';
 import { notFound } from '../http/errors';
 import type { ScopeRow } from '../repositories/scopes.repository';
 import type { Repos } from './changes';
@@ -12,15 +12,15 @@ export class ScopeAccess {
   constructor(private readonly repos: Repos) {}
 
   /** The scopes a key is restricted to, or null for every scope of its tenant. */
-  only(caller: Identity): string[] | null {
+  only(caller: AuthenticatedIdentity): string[] | null {
     return caller.scope_ids.length ? caller.scope_ids : null;
   }
 
-  can(caller: Identity, scopeId: string): boolean {
+  can(caller: AuthenticatedIdentity, scopeId: string): boolean {
     return canAccessScope(caller, scopeId);
   }
 
-  async scope(caller: Identity, scopeId: string): Promise<ScopeRow> {
+  async scope(caller: AuthenticatedIdentity, scopeId: string): Promise<ScopeRow> {
     const row = canAccessScope(caller, scopeId) ? await this.repos.scopes.find(caller.tenant_id, scopeId) : null;
     if (!row) throw notFound('Scope', scopeId);
     return row;
@@ -28,6 +28,6 @@ export class ScopeAccess {
 }
 
 /** Author fields default to the calling principal (its id and kind). */
-export function authorOf(caller: Identity, body: { author?: string; author_type?: string }): { author: string; author_type: string } {
+export function authorOf(caller: AuthenticatedIdentity, body: { author?: string; author_type?: string }): { author: string; author_type: string } {
   return { author: body.author ?? caller.principal.id, author_type: body.author_type ?? caller.principal.kind };
 }

@@ -1,4 +1,4 @@
-import type { Identity } from '@arbiter/auth';
+import type { AuthenticatedIdentity, TenantId } from '@arbiter/auth';
 import { newId } from '@arbiter/db';
 import { AppError } from '@arbiter/http';
 import { badRequest, notFound, unprocessable, conflict } from '../http/errors';
@@ -34,7 +34,7 @@ export class ApprovalsService {
     private readonly grantTtlSeconds: number,
   ) {}
 
-  async request(caller: Identity, scopeId: string, body: RequestApprovalBody): Promise<Approval> {
+  async request(caller: AuthenticatedIdentity, scopeId: string, body: RequestApprovalBody): Promise<Approval> {
     const scope = await this.access.scope(caller, scopeId);
     const type = triggerTypeOf(body.trigger_id);
     if (!type) throw badRequest('trigger_id must be the id of an invariant (inv-) or a rule (rul-)');
@@ -62,14 +62,14 @@ export class ApprovalsService {
     });
   }
 
-  async get(caller: Identity, scopeId: string, id: string): Promise<Approval> {
+  async get(caller: AuthenticatedIdentity, scopeId: string, id: string): Promise<Approval> {
     const scope = await this.access.scope(caller, scopeId);
     const row = await this.repos.approvals.find(caller.tenant_id, scope.id, id);
     if (!row) throw notFound('Approval', id);
     return presentApproval(row);
   }
 
-  async list(caller: Identity, scopeId: string, q: PageQuery & ApprovalFilter): Promise<Page<Approval>> {
+  async list(caller: AuthenticatedIdentity, scopeId: string, q: PageQuery & ApprovalFilter): Promise<Page<Approval>> {
     const scope = await this.access.scope(caller, scopeId);
     const { limit, after } = readPage(q);
     const rows = await this.repos.approvals.list(caller.tenant_id, scope.id, { status: q.status, trigger_id: q.trigger_id, requested_by: q.requested_by }, limit, after);
@@ -80,7 +80,7 @@ export class ApprovalsService {
    * Decides once. Concurrent deciders serialise on the tenant's write lock and the UPDATE only
    * applies to a pending approval, so exactly one wins and the others get 409 already_decided.
    */
-  async decide(caller: Identity, scopeId: string, id: string, body: DecideApprovalBody): Promise<Approval> {
+  async decide(caller: AuthenticatedIdentity, scopeId: string, id: string, body: DecideApprovalBody): Promise<Approval> {
     const scope = await this.access.scope(caller, scopeId);
     if (body.expires_at && body.decision !== 'approved') throw badRequest('expires_at applies only to an approving decision');
     if (body.expires_at && body.expires_at.getTime() <= Date.now()) throw unprocessable('expires_at must be in the future');
@@ -149,7 +149,7 @@ function triggerTypeOf(id: string): 'invariant' | 'rule' | null {
   return id.startsWith('inv-') ? 'invariant' : id.startsWith('rul-') ? 'rule' : null;
 }
 
-async function findTrigger(r: Repos, tenantId: string, scopeId: string, type: 'invariant' | 'rule', id: string): Promise<Trigger> {
+async function findTrigger(r: Repos, tenantId: TenantId, scopeId: string, type: 'invariant' | 'rule', id: string): Promise<Trigger> {
   if (type === 'invariant') {
     const row = await r.entries.findInvariant(tenantId, scopeId, id);
     if (!row) throw notFound('Invariant', id);
@@ -166,6 +166,6 @@ function requiresApproval(t: Trigger): boolean {
 }
 
 /** A decider is listed by principal id or by one of its roles (as the verdict approvals' candidate_deciders). */
-function isCandidate(caller: Identity, candidates: string[]): boolean {
+function isCandidate(caller: AuthenticatedIdentity, candidates: string[]): boolean {
   return candidates.includes(caller.principal.id) || caller.principal.roles.some((role) => candidates.includes(role));
 }

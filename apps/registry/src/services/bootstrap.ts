@@ -17,7 +17,7 @@ export async function ensureBootstrapAdmin(prisma: PrismaClient, key: string, lo
     await tx.$executeRawUnsafe(`SELECT pg_advisory_xact_lock(hashtext('arbiter:bootstrap-admin'))`);
     const repo = new IdentityRepository(tx);
     const now = new Date();
-    const revoked = await repo.revokeOtherBootstrapKeys(keyHash, now);
+    const revoked = await repo.revokeOtherBootstrapKeysAnyTenant(keyHash, now);
     if (revoked.count) logger.info({ count: revoked.count }, 'revoked earlier bootstrap admin keys');
     const existing = await repo.findKeyByHash(keyHash);
     if (existing) {

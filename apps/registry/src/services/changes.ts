@@ -1,3 +1,4 @@
+import type { TenantId } from '@arbiter/auth';
 import type { Logger } from 'pino';
 import type { Redis } from 'ioredis';
 import type { PrismaClient } from '../generated/prisma/client';
@@ -11,6 +12,7 @@ import { EventsRepository, type EventRow, type NewEvent } from '../repositories/
 import { OutboxRepository } from '../repositories/outbox.repository';
 import { ApprovalsRepository } from '../repositories/approvals.repository';
 import type { Db } from '../repositories/db';
+import { REGISTRY_CHANGED_CHANNEL, type RegistryChangeMessage } from '@arbiter/internal-api';
 
 /** Every repository, bound to one client or transaction. */
 export interface Repos {
@@ -39,21 +41,7 @@ export function repositories(db: Db): Repos {
   };
 }
 
-/**
- * Redis pub/sub channel on which the registry announces each committed change, so the verdict
- * gateway refreshes its snapshot (README.md "Architecture"; docs/registry.md describes the message).
- */
-export const REGISTRY_CHANGED_CHANNEL = 'arbiter:registry:changed';
-
-export interface RegistryChangeMessage {
-  tenant_id: string;
-  /** The tenant's revision after the change (GET /internal/v1/tenants/{id}/state-hash reports it too). */
-  revision: number;
-  /** Events written by the change, oldest first (empty for identity changes). */
-  event_ids: string[];
-  types: string[];
-  scope_ids: string[];
-}
+export { REGISTRY_CHANGED_CHANNEL, type RegistryChangeMessage };
 
 const TX_OPTIONS = { maxWait: 10_000, timeout: 30_000 };
 
@@ -72,7 +60,7 @@ export class ChangeWriter {
     private readonly logger: Logger,
   ) {}
 
-  async write<T>(tenantId: string, actorId: string | null, work: (repos: Repos, emit: (event: NewEvent) => void) => Promise<T>): Promise<T> {
+  async write<T>(tenantId: TenantId, actorId: string | null, work: (repos: Repos, emit: (event: NewEvent) => void) => Promise<T>): Promise<T> {
     const { result, revision, events } = await this.prisma.$transaction(async (tx) => {
       const repos = repositories(tx);
       const revision = await repos.events.lockHead(tenantId);
@@ -99,7 +87,7 @@ export class ChangeWriter {
    * A change outside the registry's entries that alters the gateway's state (a principal's roles,
    * the tenant's settings): bump the revision after the change committed, then announce it.
    */
-  async touch(tenantId: string, type: string): Promise<void> {
+  async touch(tenantId: TenantId, type: string): Promise<void> {
     try {
       const revision = await this.prisma.$transaction((tx) => new EventsRepository(tx).lockHead(tenantId), TX_OPTIONS);
       await this.publish({ tenant_id: tenantId, revision: Number(revision), event_ids: [], types: [type], scope_ids: [] });

@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import type { Identity } from '@arbiter/auth';
+import type { AuthenticatedIdentity } from '@arbiter/auth';
 import type { CheckBody, CheckResult, Conflict, OverriddenConflict } from '../models/search';
 import type { ScopeSelector } from '../models/common';
 import type { AppliesTo, Severity } from '../models/rules';
@@ -39,7 +39,7 @@ export class ComplianceService {
     private readonly scopes: ScopesService,
   ) {}
 
-  async check(caller: Identity, body: CheckBody): Promise<CheckResult> {
+  async check(caller: AuthenticatedIdentity, body: CheckBody): Promise<CheckResult> {
     const scope = await this.access.scope(caller, body.scope_id);
     if (body.scope) await this.scopes.checkSelector(caller.tenant_id, body.scope, 'scope');
     const text = body.intended_action.replace(/\u0000/g, ' ');

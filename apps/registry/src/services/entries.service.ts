@@ -1,4 +1,4 @@
-import type { Identity } from '@arbiter/auth';
+import type { AuthenticatedIdentity } from '@arbiter/auth';
 import { newId } from '@arbiter/db';
 import { notFound } from '../http/errors';
 import type { CreateDecisionBody, CreateInvariantBody, Decision, Invariant } from '../models/entries';
@@ -17,7 +17,7 @@ export class EntriesService {
     private readonly access: ScopeAccess,
   ) {}
 
-  async createDecision(caller: Identity, scopeId: string, body: CreateDecisionBody): Promise<Decision> {
+  async createDecision(caller: AuthenticatedIdentity, scopeId: string, body: CreateDecisionBody): Promise<Decision> {
     const scope = await this.access.scope(caller, scopeId);
     return this.writer.write(caller.tenant_id, caller.principal.id, async (r, emit) => {
       if (body.namespace !== undefined && !(await r.scopes.findNamespace(caller.tenant_id, scope.id, body.namespace))) {
@@ -40,21 +40,21 @@ export class EntriesService {
     });
   }
 
-  async getDecision(caller: Identity, scopeId: string, id: string): Promise<Decision> {
+  async getDecision(caller: AuthenticatedIdentity, scopeId: string, id: string): Promise<Decision> {
     const scope = await this.access.scope(caller, scopeId);
     const row = await this.repos.entries.findDecision(caller.tenant_id, scope.id, id);
     if (!row) throw notFound('Decision', id);
     return presentDecision(row);
   }
 
-  async listDecisions(caller: Identity, scopeId: string, q: PageQuery & DecisionFilter): Promise<Page<Decision>> {
+  async listDecisions(caller: AuthenticatedIdentity, scopeId: string, q: PageQuery & DecisionFilter): Promise<Page<Decision>> {
     const scope = await this.access.scope(caller, scopeId);
     const { limit, after } = readPage(q);
     const rows = await this.repos.entries.listDecisions(caller.tenant_id, scope.id, { namespace: q.namespace, tag: q.tag }, limit, after);
     return toPage(rows, limit, presentDecision);
   }
 
-  async createInvariant(caller: Identity, scopeId: string, body: CreateInvariantBody): Promise<Invariant> {
+  async createInvariant(caller: AuthenticatedIdentity, scopeId: string, body: CreateInvariantBody): Promise<Invariant> {
     const scope = await this.access.scope(caller, scopeId);
     return this.writer.write(caller.tenant_id, caller.principal.id, async (r, emit) => {
       const row = await r.entries.createInvariant(caller.tenant_id, {
@@ -72,21 +72,21 @@ export class EntriesService {
     });
   }
 
-  async getInvariant(caller: Identity, scopeId: string, id: string): Promise<Invariant> {
+  async getInvariant(caller: AuthenticatedIdentity, scopeId: string, id: string): Promise<Invariant> {
     const scope = await this.access.scope(caller, scopeId);
     const row = await this.repos.entries.findInvariant(caller.tenant_id, scope.id, id);
     if (!row) throw notFound('Invariant', id);
     return presentInvariant(row);
   }
 
-  async listInvariants(caller: Identity, scopeId: string, q: PageQuery & { status?: 'active' | 'revoked' | 'all' }): Promise<Page<Invariant>> {
+  async listInvariants(caller: AuthenticatedIdentity, scopeId: string, q: PageQuery & { status?: 'active' | 'revoked' | 'all' }): Promise<Page<Invariant>> {
     const scope = await this.access.scope(caller, scopeId);
     const { limit, after } = readPage(q);
     return toPage(await this.repos.entries.listInvariants(caller.tenant_id, scope.id, q.status ?? 'active', limit, after), limit, presentInvariant);
   }
 
   /** DELETE revokes (soft delete); revoking a revoked invariant changes nothing and answers it as it is. */
-  async revokeInvariant(caller: Identity, scopeId: string, id: string): Promise<Invariant> {
+  async revokeInvariant(caller: AuthenticatedIdentity, scopeId: string, id: string): Promise<Invariant> {
     const scope = await this.access.scope(caller, scopeId);
     return this.writer.write(caller.tenant_id, caller.principal.id, async (r, emit) => {
       if (!(await r.entries.findInvariant(caller.tenant_id, scope.id, id))) throw notFound('Invariant', id);

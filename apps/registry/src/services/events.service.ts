@@ -1,4 +1,4 @@
-import type { Identity } from '@arbiter/auth';
+import type { AuthenticatedIdentity } from '@arbiter/auth';
 import { decodeCursor, encodeCursor, parseLimit } from '@arbiter/http';
 import { badRequest } from '../http/errors';
 import type { RegistryEvent } from '../models/events';
@@ -22,7 +22,7 @@ export class EventsService {
     private readonly access: ScopeAccess,
   ) {}
 
-  async list(caller: Identity, scopeId: string, q: EventQuery): Promise<Page<RegistryEvent>> {
+  async list(caller: AuthenticatedIdentity, scopeId: string, q: EventQuery): Promise<Page<RegistryEvent>> {
     const scope = await this.access.scope(caller, scopeId);
     const limit = parseLimit(q.limit, () => badRequest('limit must be an integer from 1 to 1000'));
     let position = 0n;

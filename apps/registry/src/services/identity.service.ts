@@ -6,8 +6,9 @@ import {
   hasPermission,
   hashApiKey,
   publishInvalidation,
-  type Identity,
+  type AuthenticatedIdentity,
   type InvalidationEvent,
+  type TenantId,
 } from '@arbiter/auth';
 import { canonicalJson } from '@arbiter/canonical';
 import { AppError } from '@arbiter/http';
@@ -36,7 +37,7 @@ const forbidden = (message: string) => new AppError(403, 'forbidden', message);
  * Told after a committed change the verdict gateway's state depends on (a principal's roles or
  * activity, the tenant's settings), so the tenant's revision moves (services/changes.ts).
  */
-export type StateChanged = (tenantId: string, type: string) => Promise<void>;
+export type StateChanged = (tenantId: TenantId, type: string) => Promise<void>;
 
 /**
  * Tenants, principals and API keys (docs/identity.md). Privilege boundaries (docs/identity.md,
@@ -55,7 +56,7 @@ export class IdentityService {
 
   // --- tenants -------------------------------------------------------------------------------
 
-  async createTenant(caller: Identity, body: CreateTenantBody): Promise<Tenant> {
+  async createTenant(caller: AuthenticatedIdentity, body: CreateTenantBody): Promise<Tenant> {
     try {
       const row = await this.repo.createTenant({
         id: newId('tnt-'),
@@ -72,17 +73,17 @@ export class IdentityService {
   }
 
   /** Platform admins see every tenant; anyone else sees their own. */
-  async listTenants(caller: Identity, q: PageQuery): Promise<Page<Tenant>> {
+  async listTenants(caller: AuthenticatedIdentity, q: PageQuery): Promise<Page<Tenant>> {
     const { limit, after } = readPage(q);
     const only = hasPermission(caller, 'platform_admin') ? undefined : caller.tenant_id;
     return toPage(await this.repo.listTenants(limit, after, only), limit, presentTenant);
   }
 
-  async getTenant(caller: Identity, id: string): Promise<Tenant> {
+  async getTenant(caller: AuthenticatedIdentity, id: string): Promise<Tenant> {
     return presentTenant(await this.visibleTenant(caller, id));
   }
 
-  async updateTenant(caller: Identity, id: string, body: UpdateTenantBody): Promise<Tenant> {
+  async updateTenant(caller: AuthenticatedIdentity, id: string, body: UpdateTenantBody): Promise<Tenant> {
     const tenant = await this.visibleTenant(caller, id);
     let settings = body.settings;
     if (!hasPermission(caller, 'platform_admin')) {
@@ -96,13 +97,13 @@ export class IdentityService {
       }
       if (settings && stored !== undefined) settings = { ...settings, rate_limit: stored };
     }
-    const row = await this.repo.updateTenant(id, { name: body.name, settings });
+    const row = await this.repo.updateTenant(tenant.id, { name: body.name, settings });
     await this.invalidate({ type: 'tenant', tenant_id: id });
-    await this.stateChanged(id, 'tenant.updated');
+    await this.stateChanged(tenant.id, 'tenant.updated');
     return presentTenant(row);
   }
 
-  private async visibleTenant(caller: Identity, id: string) {
+  private async visibleTenant(caller: AuthenticatedIdentity, id: string) {
     if (!hasPermission(caller, 'platform_admin') && id !== caller.tenant_id) throw notFound('Tenant', id);
     const row = await this.repo.findTenant(id);
     if (!row) throw notFound('Tenant', id);
@@ -110,11 +111,12 @@ export class IdentityService {
   }
 
   /** The tenant a call acts in: a platform admin may name one; a tenant admin acts in its own. */
-  private async targetTenant(caller: Identity, tenantId: string | undefined): Promise<string> {
+  private async targetTenant(caller: AuthenticatedIdentity, tenantId: string | undefined): Promise<TenantId> {
     if (tenantId === undefined || tenantId === caller.tenant_id) return caller.tenant_id;
     if (!hasPermission(caller, 'platform_admin')) throw forbidden('Only a platform admin may act in another tenant (tenant_id)');
-    if (!(await this.repo.findTenant(tenantId))) throw notFound('Tenant', tenantId);
-    return tenantId;
+    const tenant = await this.repo.findTenant(tenantId);
+    if (!tenant) throw notFound('Tenant', tenantId);
+    return tenant.id;
   }
 
   /** Internal: a tenant's id by slug, for services addressed by slug (verdict JWKS). */
@@ -125,7 +127,7 @@ export class IdentityService {
 
   // --- principals ----------------------------------------------------------------------------
 
-  async createPrincipal(caller: Identity, body: CreatePrincipalBody): Promise<Principal> {
+  async createPrincipal(caller: AuthenticatedIdentity, body: CreatePrincipalBody): Promise<Principal> {
     const tenantId = await this.targetTenant(caller, body.tenant_id);
     if (!hasPermission(caller, 'platform_admin')) refuseScopeRestricted(caller, 'create principals');
     const row = await this.repo.createPrincipal(tenantId, {
@@ -139,20 +141,20 @@ export class IdentityService {
     return presentPrincipal(row);
   }
 
-  async listPrincipals(caller: Identity, q: PageQuery & { tenant_id?: string }): Promise<Page<Principal>> {
+  async listPrincipals(caller: AuthenticatedIdentity, q: PageQuery & { tenant_id?: string }): Promise<Page<Principal>> {
     const tenantId = await this.targetTenant(caller, q.tenant_id);
     const { limit, after } = readPage(q);
     return toPage(await this.repo.listPrincipals(tenantId, limit, after), limit, presentPrincipal);
   }
 
-  async getPrincipal(caller: Identity, id: string, tenantId?: string): Promise<Principal> {
+  async getPrincipal(caller: AuthenticatedIdentity, id: string, tenantId?: string): Promise<Principal> {
     const tenant = await this.targetTenant(caller, tenantId ?? (await this.tenantOfPrincipalFor(caller, id)));
     const row = await this.repo.findPrincipal(tenant, id);
     if (!row) throw notFound('Principal', id);
     return presentPrincipal(row);
   }
 
-  async updatePrincipal(caller: Identity, id: string, body: UpdatePrincipalBody): Promise<Principal> {
+  async updatePrincipal(caller: AuthenticatedIdentity, id: string, body: UpdatePrincipalBody): Promise<Principal> {
     const tenant = await this.targetTenant(caller, await this.tenantOfPrincipalFor(caller, id));
     if (!(await this.repo.findPrincipal(tenant, id))) throw notFound('Principal', id);
     if (id === caller.principal.id && body.active === false) throw unprocessable('A principal cannot deactivate itself');
@@ -174,14 +176,14 @@ export class IdentityService {
    * Platform admins address principals and keys of any tenant by id; for anyone else the
    * lookup stays inside their own tenant, so another tenant's ids answer 404.
    */
-  private async tenantOfPrincipalFor(caller: Identity, principalId: string): Promise<string | undefined> {
+  private async tenantOfPrincipalFor(caller: AuthenticatedIdentity, principalId: string): Promise<string | undefined> {
     if (!hasPermission(caller, 'platform_admin')) return undefined;
     return (await this.repo.findPrincipalAnyTenant(principalId))?.tenant_id;
   }
 
   // --- API keys ------------------------------------------------------------------------------
 
-  async createKey(caller: Identity, body: CreateApiKeyBody): Promise<CreatedApiKey> {
+  async createKey(caller: AuthenticatedIdentity, body: CreateApiKeyBody): Promise<CreatedApiKey> {
     const tenantId = await this.targetTenant(caller, body.tenant_id);
     const principal = await this.repo.findPrincipal(tenantId, body.principal_id);
     if (!principal) throw notFound('Principal', body.principal_id);
@@ -214,13 +216,13 @@ export class IdentityService {
     return { ...presentKey(row), key };
   }
 
-  async listKeys(caller: Identity, q: PageQuery & { tenant_id?: string; principal_id?: string }): Promise<Page<ApiKey>> {
+  async listKeys(caller: AuthenticatedIdentity, q: PageQuery & { tenant_id?: string; principal_id?: string }): Promise<Page<ApiKey>> {
     const tenantId = await this.targetTenant(caller, q.tenant_id);
     const { limit, after } = readPage(q);
     return toPage(await this.repo.listKeys(tenantId, limit, after, q.principal_id), limit, presentKey);
   }
 
-  async revokeKey(caller: Identity, id: string): Promise<ApiKey> {
+  async revokeKey(caller: AuthenticatedIdentity, id: string): Promise<ApiKey> {
     const anyTenant = hasPermission(caller, 'platform_admin') ? (await this.repo.findKeyAnyTenant(id))?.tenant_id : undefined;
     const tenantId = anyTenant ?? caller.tenant_id;
     const row = await this.repo.findKey(tenantId, id);
@@ -240,7 +242,7 @@ export class IdentityService {
    * A principal holding a live platform_admin key is the platform's: only a platform admin may
    * change it or mint keys for it (a tenant admin of the platform tenant included).
    */
-  private async refusePlatformAdminPrincipal(tenantId: string, principalId: string, action: string): Promise<void> {
+  private async refusePlatformAdminPrincipal(tenantId: TenantId, principalId: string, action: string): Promise<void> {
     const now = Date.now();
     const live = (k: ApiKeyRow) => !k.revoked_at && (!k.expires_at || k.expires_at.getTime() > now) && k.permissions.includes('platform_admin');
     let after: { created_at: Date; id: string } | undefined;
@@ -266,7 +268,7 @@ export class IdentityService {
 }
 
 /** Tenant-wide changes need a key that reaches every scope of the tenant. */
-function refuseScopeRestricted(caller: Identity, action: string): void {
+function refuseScopeRestricted(caller: AuthenticatedIdentity, action: string): void {
   if (caller.scope_ids.length) throw forbidden(`A key restricted to some scopes cannot ${action}: that reaches every scope of the tenant`);
 }
 

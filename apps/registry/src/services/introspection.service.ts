@@ -1,18 +1,14 @@
-import type { Identity, Permission } from '@arbiter/auth';
+import { mintTenantId, type AuthenticatedIdentity, type Identity, type Permission } from '@arbiter/auth';
 import type { IdentityRepository } from '../repositories/identity.repository';
 import { keyStatus } from './presenters';
 import type { TenantSettings } from '../models/identity';
+import type { IntrospectionAnswer } from '../models/internal';
 
 /** The ledger's tiers (docs/ledger-formats.md "Limits"): standard 1000/min with burst 100; a tenant's settings may set its own (enterprise). */
 function rateLimitOf(settings: TenantSettings): Identity['rate_limit'] {
   const r = settings.rate_limit;
   if (!r || (r.requests_per_minute === undefined && r.burst === undefined)) return null;
   return { requests_per_minute: r.requests_per_minute ?? 1000, burst: r.burst ?? 100 };
-}
-
-export interface IntrospectionAnswer {
-  active: boolean;
-  identity?: Identity;
 }
 
 /**
@@ -24,31 +20,30 @@ export class IntrospectionService {
   constructor(private readonly repo: IdentityRepository) {}
 
   async introspect(keyHash: string): Promise<IntrospectionAnswer> {
-    const row = await this.repo.findKeyByHash(keyHash);
-    if (!row || keyStatus(row) !== 'active') return { active: false };
-    return {
-      active: true,
-      identity: {
-        key_id: row.id,
-        tenant_id: row.tenant_id,
-        tenant_slug: row.tenant.slug,
-        principal: {
-          id: row.principal.id,
-          kind: row.principal.kind as 'agent' | 'human',
-          name: row.principal.name,
-          roles: row.principal.roles,
-          active: row.principal.active,
-        },
-        permissions: row.permissions as Permission[],
-        scope_ids: row.scope_ids,
-        expires_at: row.expires_at ? row.expires_at.toISOString() : null,
-        rate_limit: rateLimitOf(row.tenant.settings as TenantSettings),
-      },
-    };
+    const identity = await this.resolve(keyHash);
+    return identity ? { active: true, identity } : { active: false };
   }
 
   /** The registry resolves its own callers directly from its database. */
-  async resolve(keyHash: string): Promise<Identity | null> {
-    return (await this.introspect(keyHash)).identity ?? null;
+  async resolve(keyHash: string): Promise<AuthenticatedIdentity | null> {
+    const row = await this.repo.findKeyByHash(keyHash);
+    if (!row || keyStatus(row) !== 'active') return null;
+    return {
+      key_id: row.id,
+      // Trust boundary: the tenant of the key row the presented key's hash found.
+      tenant_id: mintTenantId(row.tenant_id),
+      tenant_slug: row.tenant.slug,
+      principal: {
+        id: row.principal.id,
+        kind: row.principal.kind as 'agent' | 'human',
+        name: row.principal.name,
+        roles: row.principal.roles,
+        active: row.principal.active,
+      },
+      permissions: row.permissions as Permission[],
+      scope_ids: row.scope_ids,
+      expires_at: row.expires_at ? row.expires_at.toISOString() : null,
+      rate_limit: rateLimitOf(row.tenant.settings as TenantSettings),
+    };
   }
 }

@@ -1,4 +1,4 @@
-import type { Identity } from '@arbiter/auth';
+import type { AuthenticatedIdentity } from '@arbiter/auth';
 import { isUniqueViolation, newId } from '@arbiter/db';
 import { badRequest, conflict, notFound } from '../http/errors';
 import type { CreateLinkBody, Link } from '../models/links';
@@ -22,7 +22,7 @@ export class LinksService {
     private readonly access: ScopeAccess,
   ) {}
 
-  async createLink(caller: Identity, body: CreateLinkBody): Promise<Link> {
+  async createLink(caller: AuthenticatedIdentity, body: CreateLinkBody): Promise<Link> {
     if (body.from_id === body.to_id) throw badRequest('A link needs two different entries');
     for (const [id, type, end] of [
       [body.from_id, body.from_type, 'from'],
@@ -55,13 +55,13 @@ export class LinksService {
     }
   }
 
-  async listLinks(caller: Identity, q: PageQuery & { entity_id: string; relation?: string }): Promise<Page<Link>> {
+  async listLinks(caller: AuthenticatedIdentity, q: PageQuery & { entity_id: string; relation?: string }): Promise<Page<Link>> {
     const { limit, after } = readPage(q);
     return toPage(await this.repos.links.listLinks(caller.tenant_id, q.entity_id, q.relation, this.access.only(caller), limit, after), limit, presentLink);
   }
 
   /** Both ends must exist in the caller's tenant, in scopes its key may touch (else 404). */
-  private async entry(caller: Identity, id: string) {
+  private async entry(caller: AuthenticatedIdentity, id: string) {
     const entry = await this.repos.entries.findEntryScope(caller.tenant_id, id);
     if (!entry || !this.access.can(caller, entry.scope_id)) throw notFound('Entry', id);
     return entry;

@@ -2,19 +2,11 @@ import { newId } from '@arbiter/db';
 import type { Logger } from 'pino';
 import type { PrismaClient } from '../generated/prisma/client';
 import { subscriptionWants } from '../domain/webhook-events';
-import { DeliveriesRepository, type NewDelivery } from '../repositories/deliveries.repository';
+import { DeliveriesAnyTenantRepository, type NewDelivery } from '../repositories/deliveries.repository';
 import { EventsRepository } from '../repositories/events.repository';
-import { OutboxRepository } from '../repositories/outbox.repository';
+import { OutboxAnyTenantRepository } from '../repositories/outbox.repository';
 import { WebhooksRepository } from '../repositories/webhooks.repository';
-
-export interface RelayResult {
-  /** Outbox rows (events) fanned out by this call. */
-  fanned_out: number;
-  /** Deliveries those events created (one per matching subscription). */
-  deliveries_created: number;
-  /** Due deliveries handed to the caller, to enqueue as `webhook.v1.deliver` jobs now. */
-  dispatch: Array<{ delivery_id: string; attempt: number }>;
-}
+import type { RelayAnswer } from '../models/internal';
 
 /**
  * The registry's half of the outbox relay (ADR 0005); the worker calls it in a loop over
@@ -32,13 +24,13 @@ export class OutboxRelayService {
     private readonly logger: Logger,
   ) {}
 
-  async relay(limit: number): Promise<RelayResult> {
+  async relay(limit: number): Promise<RelayAnswer> {
     const fan = await this.prisma.$transaction(
       async (tx) => {
-        const outbox = new OutboxRepository(tx);
+        const outbox = new OutboxAnyTenantRepository(tx);
         const rows = await outbox.claim(limit);
         if (!rows.length) return { events: 0, created: 0 };
-        const events = await new EventsRepository(tx).findMany(rows.map((r) => r.event_id));
+        const events = await new EventsRepository(tx).findManyAnyTenant(rows.map((r) => r.event_id));
         const subs = await new WebhooksRepository(tx).activeOf([...new Set(rows.map((r) => r.tenant_id))]);
         const deliveries: NewDelivery[] = [];
         for (const event of events) {
@@ -54,13 +46,13 @@ export class OutboxRelayService {
             });
           }
         }
-        const created = await new DeliveriesRepository(tx).createMany(deliveries);
+        const created = await new DeliveriesAnyTenantRepository(tx).createMany(deliveries);
         await outbox.remove(rows.map((r) => r.id));
         return { events: rows.length, created };
       },
       { maxWait: 10_000, timeout: 30_000 },
     );
-    const due = await new DeliveriesRepository(this.prisma).dispatchDue(limit, this.opts.leaseMs);
+    const due = await new DeliveriesAnyTenantRepository(this.prisma).dispatchDue(limit, this.opts.leaseMs);
     if (fan.events || due.length) this.logger.debug({ fanned_out: fan.events, deliveries_created: fan.created, dispatched: due.length }, 'outbox relayed');
     return {
       fanned_out: fan.events,
@@ -71,11 +63,11 @@ export class OutboxRelayService {
 
   /** Hands deliveries back at once (the caller could not enqueue them). */
   async release(deliveryIds: string[]): Promise<{ released: number }> {
-    return { released: await new DeliveriesRepository(this.prisma).release(deliveryIds) };
+    return { released: await new DeliveriesAnyTenantRepository(this.prisma).release(deliveryIds) };
   }
 
   /** Outbox rows still waiting (tests, health). */
   pending(): Promise<number> {
-    return new OutboxRepository(this.prisma).count();
+    return new OutboxAnyTenantRepository(this.prisma).count();
   }
 }

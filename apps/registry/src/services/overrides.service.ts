@@ -1,4 +1,4 @@
-import type { Identity } from '@arbiter/auth';
+import type { AuthenticatedIdentity, TenantId } from '@arbiter/auth';
 import { conditionProblem } from '@arbiter/cel';
 import { newId } from '@arbiter/db';
 import { badRequest, conflict, notFound, unprocessable } from '../http/errors';
@@ -32,7 +32,7 @@ export class OverridesService {
     private readonly scopes: ScopesService,
   ) {}
 
-  async create(caller: Identity, scopeId: string, body: CreateOverrideBody): Promise<Override> {
+  async create(caller: AuthenticatedIdentity, scopeId: string, body: CreateOverrideBody): Promise<Override> {
     const scope = await this.access.scope(caller, scopeId);
     const targetType = body.target_id.startsWith('inv-') ? 'invariant' : body.target_id.startsWith('rul-') ? 'rule' : null;
     if (!targetType) throw badRequest('target_id must be the id of an invariant (inv-) or a rule (rul-)');
@@ -79,7 +79,7 @@ export class OverridesService {
    * approval_grant over every triggering rule, matching operations whose scope contains
    * applies_to_scope, until expires_at. It appears in the lists of every scope it touches.
    */
-  async createGrant(tenantId: string, body: GrantRequest): Promise<Override> {
+  async createGrant(tenantId: TenantId, body: GrantRequest): Promise<Override> {
     const targets = [...new Set(body.target_ids)];
     const bad = targets.find((t) => !t.startsWith('rul-'));
     if (bad) throw badRequest(`target_ids: ${bad} is not a rule id (rul-)`);
@@ -115,7 +115,7 @@ export class OverridesService {
     });
   }
 
-  async list(caller: Identity, scopeId: string, q: PageQuery & { status?: OverrideStatusFilter }): Promise<Page<Override>> {
+  async list(caller: AuthenticatedIdentity, scopeId: string, q: PageQuery & { status?: OverrideStatusFilter }): Promise<Page<Override>> {
     const scope = await this.access.scope(caller, scopeId);
     const { limit, after } = readPage(q);
     const now = new Date();
@@ -124,7 +124,7 @@ export class OverridesService {
   }
 
   /** DELETE revokes; revoking a revoked override changes nothing and answers it as it is. */
-  async revoke(caller: Identity, scopeId: string, id: string): Promise<Override> {
+  async revoke(caller: AuthenticatedIdentity, scopeId: string, id: string): Promise<Override> {
     const scope = await this.access.scope(caller, scopeId);
     return this.writer.write(caller.tenant_id, caller.principal.id, async (r, emit) => {
       if (!(await r.overrides.find(caller.tenant_id, scope.id, id))) throw notFound('Override', id);

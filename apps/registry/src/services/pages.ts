@@ -1,6 +1,6 @@
 import { decodeCursor, encodeCursor, parseLimit } from '@arbiter/http';
 import { badRequest } from '../http/errors';
-import type { After } from '../repositories/identity.repository';
+import type { After } from '../repositories/db';
 import type { Page } from '../models/identity';
 
 export interface PageQuery {

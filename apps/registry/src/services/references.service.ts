@@ -1,4 +1,4 @@
-import type { Identity } from '@arbiter/auth';
+import type { AuthenticatedIdentity } from '@arbiter/auth';
 import { newId } from '@arbiter/db';
 import { notFound, unprocessable } from '../http/errors';
 import type { CreateReferenceBody, Reference, ReferenceStatus } from '../models/links';
@@ -16,7 +16,7 @@ export class ReferencesService {
     private readonly access: ScopeAccess,
   ) {}
 
-  async create(caller: Identity, scopeId: string, body: CreateReferenceBody): Promise<Reference> {
+  async create(caller: AuthenticatedIdentity, scopeId: string, body: CreateReferenceBody): Promise<Reference> {
     const scope = await this.access.scope(caller, scopeId);
     // docs/registry.md "Errors": a diverged reference without a reason is invalid; it is the "missing field" status.
     if (body.status === 'diverged' && !body.reason?.trim()) throw unprocessable('reason is required when status is diverged');
@@ -41,7 +41,7 @@ export class ReferencesService {
     });
   }
 
-  async list(caller: Identity, scopeId: string, q: PageQuery & { entry_id?: string; status?: ReferenceStatus }): Promise<Page<Reference>> {
+  async list(caller: AuthenticatedIdentity, scopeId: string, q: PageQuery & { entry_id?: string; status?: ReferenceStatus }): Promise<Page<Reference>> {
     const scope = await this.access.scope(caller, scopeId);
     const { limit, after } = readPage(q);
     const rows = await this.repos.references.list(caller.tenant_id, { scope_id: scope.id, entry_id: q.entry_id, status: q.status }, null, limit, after);
@@ -49,7 +49,7 @@ export class ReferencesService {
   }
 
   /** GET /references?entry_id= or ?context_ref=, across the scopes the key may read. */
-  async find(caller: Identity, q: PageQuery & { entry_id?: string; context_ref?: string }): Promise<Page<Reference>> {
+  async find(caller: AuthenticatedIdentity, q: PageQuery & { entry_id?: string; context_ref?: string }): Promise<Page<Reference>> {
     if (!q.entry_id && !q.context_ref) throw unprocessable('entry_id or context_ref is required');
     const { limit, after } = readPage(q);
     const rows = await this.repos.references.list(caller.tenant_id, { entry_id: q.entry_id, context_ref: q.context_ref }, this.access.only(caller), limit, after);

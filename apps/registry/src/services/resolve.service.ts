@@ -1,4 +1,4 @@
-import type { Identity } from '@arbiter/auth';
+import type { AuthenticatedIdentity } from '@arbiter/auth';
 import { sha256Digest } from '@arbiter/canonical';
 import type { ResolvedScope } from '../models/resolve';
 import type { ScopeSelector } from '../models/common';
@@ -20,7 +20,7 @@ export class ResolveService {
     private readonly access: ScopeAccess,
   ) {}
 
-  async resolve(caller: Identity, scopeId: string): Promise<ResolvedScope> {
+  async resolve(caller: AuthenticatedIdentity, scopeId: string): Promise<ResolvedScope> {
     const scope = await this.access.scope(caller, scopeId);
     const now = new Date();
     const [invariants, rules, overrides] = await Promise.all([

@@ -1,4 +1,4 @@
-import type { Identity } from '@arbiter/auth';
+import type { AuthenticatedIdentity } from '@arbiter/auth';
 import { newId } from '@arbiter/db';
 import { badRequest, conflict, notFound } from '../http/errors';
 import type { Rule, RuleBody, RuleVersion } from '../models/rules';
@@ -23,7 +23,7 @@ export class RulesService {
     private readonly access: ScopeAccess,
   ) {}
 
-  async create(caller: Identity, scopeId: string, body: RuleBody): Promise<Rule> {
+  async create(caller: AuthenticatedIdentity, scopeId: string, body: RuleBody): Promise<Rule> {
     const scope = await this.access.scope(caller, scopeId);
     const content = await this.content(caller, body);
     return this.writer.write(caller.tenant_id, caller.principal.id, async (r, emit) => {
@@ -35,7 +35,7 @@ export class RulesService {
   }
 
   /** PUT replaces the rule's content with the body as a new version; omitted optional fields take their defaults. */
-  async update(caller: Identity, scopeId: string, id: string, body: RuleBody): Promise<Rule> {
+  async update(caller: AuthenticatedIdentity, scopeId: string, id: string, body: RuleBody): Promise<Rule> {
     const scope = await this.access.scope(caller, scopeId);
     const content = await this.content(caller, body);
     return this.writer.write(caller.tenant_id, caller.principal.id, async (r, emit) => {
@@ -57,7 +57,7 @@ export class RulesService {
   }
 
   /** Archiving an archived rule changes nothing and answers it as it is. */
-  async archive(caller: Identity, scopeId: string, id: string): Promise<Rule> {
+  async archive(caller: AuthenticatedIdentity, scopeId: string, id: string): Promise<Rule> {
     const scope = await this.access.scope(caller, scopeId);
     return this.writer.write(caller.tenant_id, caller.principal.id, async (r, emit) => {
       if (!(await r.rules.find(caller.tenant_id, scope.id, id))) throw notFound('Rule', id);
@@ -68,21 +68,21 @@ export class RulesService {
     });
   }
 
-  async get(caller: Identity, scopeId: string, id: string): Promise<Rule> {
+  async get(caller: AuthenticatedIdentity, scopeId: string, id: string): Promise<Rule> {
     const scope = await this.access.scope(caller, scopeId);
     const row = await this.repos.rules.find(caller.tenant_id, scope.id, id);
     if (!row) throw notFound('Rule', id);
     return presentRule(row);
   }
 
-  async list(caller: Identity, scopeId: string, q: PageQuery & { status?: 'active' | 'archived' | 'all' }): Promise<Page<Rule>> {
+  async list(caller: AuthenticatedIdentity, scopeId: string, q: PageQuery & { status?: 'active' | 'archived' | 'all' }): Promise<Page<Rule>> {
     const scope = await this.access.scope(caller, scopeId);
     const { limit, after } = readPage(q);
     return toPage(await this.repos.rules.list(caller.tenant_id, scope.id, q.status ?? 'active', limit, after), limit, presentRule);
   }
 
   /** Every version, oldest first; the cursor is the last version number shown. */
-  async versions(caller: Identity, scopeId: string, id: string, q: PageQuery): Promise<Page<RuleVersion>> {
+  async versions(caller: AuthenticatedIdentity, scopeId: string, id: string, q: PageQuery): Promise<Page<RuleVersion>> {
     const scope = await this.access.scope(caller, scopeId);
     const rule = await this.repos.rules.find(caller.tenant_id, scope.id, id);
     if (!rule) throw notFound('Rule', id);
@@ -99,7 +99,7 @@ export class RulesService {
   }
 
   /** The machine-readable content of a version, validated (docs/verdicts.md). */
-  private async content(caller: Identity, body: RuleBody): Promise<VersionContent> {
+  private async content(caller: AuthenticatedIdentity, body: RuleBody): Promise<VersionContent> {
     const problems = ruleProblems(body);
     const deciders = [...new Set(body.deciders ?? [])];
     const principals = deciders.filter((d) => PRINCIPAL_ID.test(d));

@@ -1,4 +1,4 @@
-import type { Identity } from '@arbiter/auth';
+import type { AuthenticatedIdentity, TenantId } from '@arbiter/auth';
 import { AppError } from '@arbiter/http';
 import { isUniqueViolation, newId } from '@arbiter/db';
 import { badRequest, conflict, notFound } from '../http/errors';
@@ -23,7 +23,7 @@ export class ScopesService {
     private readonly access: ScopeAccess,
   ) {}
 
-  async create(caller: Identity, body: CreateScopeBody): Promise<Scope> {
+  async create(caller: AuthenticatedIdentity, body: CreateScopeBody): Promise<Scope> {
     // A key limited to some scopes could not reach the scope it made: refuse instead (docs/registry.md).
     if (this.access.only(caller)) throw new AppError(403, 'forbidden', 'A key restricted to some scopes cannot create scopes');
     const selector = body.selector ?? {};
@@ -47,17 +47,17 @@ export class ScopesService {
     }
   }
 
-  async list(caller: Identity, q: PageQuery): Promise<Page<Scope>> {
+  async list(caller: AuthenticatedIdentity, q: PageQuery): Promise<Page<Scope>> {
     const { limit, after } = readPage(q);
     return toPage(await this.repos.scopes.list(caller.tenant_id, limit, after, this.access.only(caller)), limit, presentScope);
   }
 
-  async get(caller: Identity, scopeId: string): Promise<ScopeDetails> {
+  async get(caller: AuthenticatedIdentity, scopeId: string): Promise<ScopeDetails> {
     const row = await this.access.scope(caller, scopeId);
     return { ...presentScope(row), entry_counts: await this.repos.scopes.counts(caller.tenant_id, row.id, new Date()) };
   }
 
-  async update(caller: Identity, scopeId: string, body: UpdateScopeBody): Promise<Scope> {
+  async update(caller: AuthenticatedIdentity, scopeId: string, body: UpdateScopeBody): Promise<Scope> {
     await this.access.scope(caller, scopeId);
     if (body.selector) await this.checkSelector(caller.tenant_id, body.selector);
     try {
@@ -73,20 +73,20 @@ export class ScopesService {
     }
   }
 
-  async tenantSettings(tenantId: string): Promise<TenantSettings> {
+  async tenantSettings(tenantId: TenantId): Promise<TenantSettings> {
     const tenant = await this.identity.findTenant(tenantId);
     if (!tenant) throw notFound('Tenant', tenantId);
     return tenant.settings as TenantSettings;
   }
 
-  async checkSelector(tenantId: string, selector: ScopeSelector, label = 'selector'): Promise<void> {
+  async checkSelector(tenantId: TenantId, selector: ScopeSelector, label = 'selector'): Promise<void> {
     const problems = selectorProblems(selector, await this.tenantSettings(tenantId), label);
     if (problems.length) throw badRequest(`Invalid ${label}: ${problems.join('; ')}`);
   }
 
   // --- namespaces ----------------------------------------------------------------------------
 
-  async createNamespace(caller: Identity, scopeId: string, body: CreateNamespaceBody): Promise<Namespace> {
+  async createNamespace(caller: AuthenticatedIdentity, scopeId: string, body: CreateNamespaceBody): Promise<Namespace> {
     const scope = await this.access.scope(caller, scopeId);
     const parsed = parseNamespacePath(body.path);
     if (!parsed.ok) throw badRequest(parsed.problem);
@@ -118,7 +118,7 @@ export class ScopesService {
     }
   }
 
-  async listNamespaces(caller: Identity, scopeId: string, q: PageQuery): Promise<Page<Namespace>> {
+  async listNamespaces(caller: AuthenticatedIdentity, scopeId: string, q: PageQuery): Promise<Page<Namespace>> {
     const scope = await this.access.scope(caller, scopeId);
     const { limit, after } = readPage(q);
     return toPage(await this.repos.scopes.listNamespaces(caller.tenant_id, scope.id, limit, after), limit, presentNamespace);

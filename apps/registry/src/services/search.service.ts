@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import type { Identity } from '@arbiter/auth';
+import type { AuthenticatedIdentity, TenantId } from '@arbiter/auth';
 import type { SearchBody, SearchHit, SearchResult } from '../models/search';
 import type { EntryType } from '../models/common';
 import { presentDecision, presentInvariant, presentRule } from './registry-presenters';
@@ -57,7 +57,7 @@ export class SearchService {
     private readonly access: ScopeAccess,
   ) {}
 
-  async search(caller: Identity, body: SearchBody): Promise<SearchResult> {
+  async search(caller: AuthenticatedIdentity, body: SearchBody): Promise<SearchResult> {
     let scopes = this.access.only(caller);
     if (body.scope_id !== undefined) scopes = [(await this.access.scope(caller, body.scope_id)).id];
     const query = body.query.replace(/\u0000/g, ' ');
@@ -78,7 +78,7 @@ export class SearchService {
     return { items };
   }
 
-  private async entries(tenantId: string, rows: HitRow[]): Promise<Map<string, SearchHit['entry']>> {
+  private async entries(tenantId: TenantId, rows: HitRow[]): Promise<Map<string, SearchHit['entry']>> {
     const ids = (t: EntryType) => rows.filter((r) => r.entry_type === t).map((r) => r.entry_id);
     const [decisions, invariants, rules] = await Promise.all([
       this.repos.entries.findDecisions(tenantId, ids('decision')),

@@ -1,3 +1,4 @@
+import type { TenantId } from '@arbiter/auth';
 import { sha256Digest } from '@arbiter/canonical';
 import type { PrismaClient } from '../generated/prisma/client';
 import { notFound } from '../http/errors';
@@ -33,26 +34,26 @@ export class StateService {
     private readonly repos: Repos,
   ) {}
 
-  async state(tenantId: string): Promise<TenantState> {
+  async state(tenantId: TenantId): Promise<TenantState> {
     const revision = await this.repos.events.revision(tenantId);
     const hit = this.cache.get(tenantId);
     if (hit && hit.revision === revision && Date.now() < hit.validUntil) return hit.state;
     return this.build(tenantId);
   }
 
-  async stateHash(tenantId: string): Promise<StateHash> {
+  async stateHash(tenantId: TenantId): Promise<StateHash> {
     const s = await this.state(tenantId);
     return { tenant_id: s.tenant_id, revision: s.revision, state_hash: s.state_hash, valid_until: s.valid_until };
   }
 
   /** Any rule version by id (optionally only within a tenant), current or superseded. */
-  async ruleVersion(id: string, tenantId?: string): Promise<RuleVersion & { rule_status: 'active' | 'archived' }> {
-    const row = await this.repos.rules.findVersion(tenantId ?? null, id);
+  async ruleVersion(id: string, tenantId?: TenantId): Promise<RuleVersion & { rule_status: 'active' | 'archived' }> {
+    const row = tenantId ? await this.repos.rules.findVersion(tenantId, id) : await this.repos.rules.findVersionAnyTenant(id);
     if (!row) throw notFound('Rule version', id);
     return { ...presentRuleVersion(row, row.rule.current_version_id), rule_status: row.rule.status as 'active' | 'archived' };
   }
 
-  private async build(tenantId: string): Promise<TenantState> {
+  private async build(tenantId: TenantId): Promise<TenantState> {
     const now = new Date();
     const snapshot = await this.prisma.$transaction(
       async (tx) => {

@@ -1,3 +1,4 @@
+import type { TenantId } from '@arbiter/auth';
 import { newId } from '@arbiter/db';
 import { notFound } from '../http/errors';
 import type { RegistryEvent } from '../models/events';
@@ -32,7 +33,7 @@ export class TenantEventsService {
     private readonly writer: ChangeWriter,
   ) {}
 
-  async record(tenantId: string, input: ForeignEvent): Promise<{ event: RegistryEvent; created: boolean }> {
+  async record(tenantId: TenantId, input: ForeignEvent): Promise<{ event: RegistryEvent; created: boolean }> {
     if (!(await this.identity.findTenant(tenantId))) throw notFound('Tenant', tenantId);
     const scopeIds = [...new Set(input.scope_ids)];
     for (const id of scopeIds) if (!(await this.repos.scopes.find(tenantId, id))) throw notFound('Scope', id);

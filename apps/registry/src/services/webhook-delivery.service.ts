@@ -4,28 +4,13 @@ import type { PrismaClient } from '../generated/prisma/client';
 import { notFound } from '../http/errors';
 import { retryDelayMs } from '../domain/retry-schedule';
 import { signDelivery } from '../domain/webhook-signature';
-import { DeliveriesRepository, type DeliveryRow } from '../repositories/deliveries.repository';
+import { DeliveriesAnyTenantRepository, type DeliveryRow } from '../repositories/deliveries.repository';
 import { EventsRepository, type EventRow } from '../repositories/events.repository';
-import { SubscriptionHealthRepository } from '../repositories/webhooks.repository';
+import { SubscriptionHealthAnyTenantRepository } from '../repositories/webhooks.repository';
+import type { AttemptReport } from '../models/internal';
 import { presentEvent } from './registry-presenters';
-import type { WebhookKeysService } from './webhook-keys.service';
+import type { WebhookKeys } from '../keys';
 import type { WebhookSender } from './webhook-sender';
-
-/** What one call of the attempt endpoint did (the worker logs it and stores it as the job result). */
-export interface AttemptReport {
-  delivery_id: string;
-  attempt: number;
-  /**
-   * `succeeded`: a 2xx answer. `retry_scheduled`: failed, another attempt is due at next_attempt_at.
-   * `failed`: failed, no attempt left. `cancelled`: the subscription is disabled or deleted (nothing
-   * was sent). `skipped`: this attempt was already run, or is not due: nothing was sent.
-   */
-  outcome: 'succeeded' | 'retry_scheduled' | 'failed' | 'cancelled' | 'skipped';
-  status_code: number | null;
-  error: string | null;
-  delivery_status: DeliveryRow['status'];
-  next_attempt_at: string | null;
-}
 
 export interface DeliveryOptions {
   retryBaseMs: number;
@@ -50,7 +35,7 @@ export interface DeliveryOptions {
 export class WebhookDeliveryService {
   constructor(
     private readonly prisma: PrismaClient,
-    private readonly keys: WebhookKeysService,
+    private readonly keys: WebhookKeys,
     private readonly sender: WebhookSender,
     private readonly opts: DeliveryOptions,
     private readonly logger: Logger,
@@ -59,7 +44,7 @@ export class WebhookDeliveryService {
   async attempt(deliveryId: string, attempt: number): Promise<AttemptReport> {
     const signer = await this.keys.signer();
     const claim = await this.prisma.$transaction(async (tx) => {
-      const repo = new DeliveriesRepository(tx);
+      const repo = new DeliveriesAnyTenantRepository(tx);
       const d = await repo.lock(deliveryId);
       if (!d) throw notFound('Delivery', deliveryId);
       if (d.status !== 'pending') return { run: false as const, reason: `delivery is ${d.status}` };
@@ -74,11 +59,11 @@ export class WebhookDeliveryService {
       // Not due again before the attempt's own timeout is over, plus a margin for recording it.
       await repo.startAttempt(d.id, attempt, this.opts.timeoutMs + 60_000);
       await repo.createAttempt({ id: newId('wat-'), tenant_id: d.tenant_id, delivery_id: d.id, subscription_id: d.subscription_id, attempt, key_id: signer.kid });
-      const event = (await new EventsRepository(tx).find(d.event_id)) as EventRow;
+      const event = (await new EventsRepository(tx).findAnyTenant(d.event_id)) as EventRow;
       return { run: true as const, delivery: d, event };
     });
     if (!claim.run) {
-      const row = (await new DeliveriesRepository(this.prisma).findById(deliveryId))!;
+      const row = (await new DeliveriesAnyTenantRepository(this.prisma).findById(deliveryId))!;
       return report(row, attempt, row.status === 'cancelled' ? 'cancelled' : 'skipped', claim.reason);
     }
 
@@ -88,8 +73,8 @@ export class WebhookDeliveryService {
     const result = await this.sender.send(delivery.sub_url, signed);
 
     return this.prisma.$transaction(async (tx) => {
-      const repo = new DeliveriesRepository(tx);
-      const health = new SubscriptionHealthRepository(tx);
+      const repo = new DeliveriesAnyTenantRepository(tx);
+      const health = new SubscriptionHealthAnyTenantRepository(tx);
       await health.lock(delivery.subscription_id);
       await repo.finishAttempt(deliveryId, attempt, {
         outcome: result.ok ? 'succeeded' : 'failed',
@@ -128,7 +113,7 @@ function report(row: DeliveryRow, attempt: number, outcome: AttemptReport['outco
     outcome,
     status_code: statusCode,
     error,
-    delivery_status: row.status as DeliveryRow['status'],
+    delivery_status: row.status as AttemptReport['delivery_status'],
     next_attempt_at: row.status === 'pending' ? row.next_attempt_at.toISOString() : null,
   };
 }

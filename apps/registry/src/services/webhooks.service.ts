@@ -1,4 +1,4 @@
-import type { Identity } from '@arbiter/auth';
+import type { AuthenticatedIdentity } from '@arbiter/auth';
 import { newId } from '@arbiter/db';
 import { AppError } from '@arbiter/http';
 import type { PrismaClient } from '../generated/prisma/client';
@@ -32,7 +32,7 @@ export class WebhooksService {
     this.deliveries = new DeliveriesRepository(prisma);
   }
 
-  async create(caller: Identity, scopeId: string | null, body: CreateWebhookBody): Promise<WebhookSubscription> {
+  async create(caller: AuthenticatedIdentity, scopeId: string | null, body: CreateWebhookBody): Promise<WebhookSubscription> {
     if (scopeId !== null) await this.access.scope(caller, scopeId);
     else if (this.access.only(caller)) throw new AppError(403, 'forbidden', 'A key restricted to some scopes cannot create tenant-level subscriptions');
     const events = checkEvents(body.events);
@@ -49,7 +49,7 @@ export class WebhooksService {
     return presentSubscription(row);
   }
 
-  async list(caller: Identity, scopeId: string | null, q: PageQuery & { level?: 'tenant' | 'all' }): Promise<Page<WebhookSubscription>> {
+  async list(caller: AuthenticatedIdentity, scopeId: string | null, q: PageQuery & { level?: 'tenant' | 'all' }): Promise<Page<WebhookSubscription>> {
     const { limit, after } = readPage(q);
     let rows: SubscriptionRow[];
     if (scopeId !== null) {
@@ -63,11 +63,11 @@ export class WebhooksService {
     return toPage(rows, limit, presentSubscription);
   }
 
-  async get(caller: Identity, id: string): Promise<WebhookSubscription> {
+  async get(caller: AuthenticatedIdentity, id: string): Promise<WebhookSubscription> {
     return presentSubscription(await this.visible(caller, id));
   }
 
-  async update(caller: Identity, id: string, body: UpdateWebhookBody): Promise<WebhookSubscription> {
+  async update(caller: AuthenticatedIdentity, id: string, body: UpdateWebhookBody): Promise<WebhookSubscription> {
     const sub = await this.visible(caller, id);
     const events = body.events !== undefined ? checkEvents(body.events) : undefined;
     if (body.url !== undefined) await this.checkUrl(body.url);
@@ -80,22 +80,22 @@ export class WebhooksService {
         enable: body.active === true && sub.status !== 'active',
         disable: body.active === false && sub.status === 'active' ? `disabled by ${caller.principal.id}` : undefined,
       });
-      if (body.active === false) await new DeliveriesRepository(tx).cancelPendingOf(sub.id, 'subscription disabled');
+      if (body.active === false) await new DeliveriesRepository(tx).cancelPendingOf(caller.tenant_id, sub.id, 'subscription disabled');
       return updated;
     });
     return presentSubscription(row);
   }
 
   /** Deletes the subscription (its delivery log goes with it); pending deliveries are cancelled. */
-  async remove(caller: Identity, id: string): Promise<void> {
+  async remove(caller: AuthenticatedIdentity, id: string): Promise<void> {
     const sub = await this.visible(caller, id);
     await this.prisma.$transaction(async (tx) => {
       await new WebhooksRepository(tx).softDelete(caller.tenant_id, sub.id);
-      await new DeliveriesRepository(tx).cancelPendingOf(sub.id, 'subscription deleted');
+      await new DeliveriesRepository(tx).cancelPendingOf(caller.tenant_id, sub.id, 'subscription deleted');
     });
   }
 
-  async listDeliveries(caller: Identity, id: string, q: PageQuery & { status?: DeliveryRow['status'] }): Promise<Page<WebhookDelivery>> {
+  async listDeliveries(caller: AuthenticatedIdentity, id: string, q: PageQuery & { status?: DeliveryRow['status'] }): Promise<Page<WebhookDelivery>> {
     const sub = await this.visible(caller, id);
     if (q.status !== undefined && !['pending', 'succeeded', 'failed', 'cancelled'].includes(q.status)) {
       throw badRequest('status must be pending, succeeded, failed or cancelled');
@@ -104,7 +104,7 @@ export class WebhooksService {
     return toPage(await this.deliveries.list(caller.tenant_id, sub.id, q.status, limit, after), limit, presentDelivery);
   }
 
-  async getDelivery(caller: Identity, id: string, deliveryId: string): Promise<WebhookDelivery> {
+  async getDelivery(caller: AuthenticatedIdentity, id: string, deliveryId: string): Promise<WebhookDelivery> {
     const sub = await this.visible(caller, id);
     const row = await this.deliveries.find(caller.tenant_id, sub.id, deliveryId);
     if (!row) throw notFound('Delivery', deliveryId);
@@ -115,7 +115,7 @@ export class WebhooksService {
    * Manual redelivery: one more attempt, due now, of a delivery that is not pending (succeeded,
    * failed or cancelled); no automatic retries follow it. The worker's relay picks it up.
    */
-  async redeliver(caller: Identity, id: string, deliveryId: string): Promise<WebhookDelivery> {
+  async redeliver(caller: AuthenticatedIdentity, id: string, deliveryId: string): Promise<WebhookDelivery> {
     const sub = await this.visible(caller, id);
     if (sub.status !== 'active') throw conflict(`Subscription ${sub.id} is disabled; re-enable it with PATCH {"active": true} first`);
     const row = await this.deliveries.find(caller.tenant_id, sub.id, deliveryId);
@@ -124,7 +124,7 @@ export class WebhooksService {
     return presentDelivery((await this.deliveries.find(caller.tenant_id, sub.id, deliveryId))!);
   }
 
-  private async visible(caller: Identity, id: string): Promise<SubscriptionRow> {
+  private async visible(caller: AuthenticatedIdentity, id: string): Promise<SubscriptionRow> {
     const row = await this.subs.find(caller.tenant_id, id);
     const allowed = row && (row.scope_id === null ? this.access.only(caller) === null : this.access.can(caller, row.scope_id));
     if (!row || !allowed) throw notFound('Webhook subscription', id);

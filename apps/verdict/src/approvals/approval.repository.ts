@@ -1,6 +1,7 @@
 import type { Pool, PoolClient } from 'pg';
+import { mintTenantId, type TenantId } from '@arbiter/auth';
 import type { Approval } from '../models/approvals';
-import type { ApprovalEventCall } from './registry-calls';
+import type { ForeignEventBody } from '@arbiter/internal-api';
 
 export interface ApprovalFilter {
   status?: string;
@@ -25,20 +26,22 @@ export interface ApprovalPosition {
   id: string;
 }
 
-/** An outbox row: the event body without scope_ids (the relay adds them). */
-export type OutboxEvent = Omit<ApprovalEventCall, 'scope_ids' | 'idempotency_key'>;
+/** An outbox row: the registry event body without scope_ids (the relay adds them) and the idempotency key (the row's). */
+export type OutboxEvent = Required<Pick<ForeignEventBody, 'type' | 'entity_type' | 'entity_id' | 'actor_id'>> & { data: object };
 
 export interface OutboxRow {
   id: string;
-  tenant_id: string;
+  tenant_id: TenantId;
   idempotency_key: string;
   event: OutboxEvent;
   attempts: number;
 }
 
 /**
- * Approvals and their outbox (raw SQL on the service pool, like the consultations). Every approval
- * read is filtered by tenant except `findAnyTenant`, whose caller decides 404 versus 403.
+ * Approvals and their outbox (raw SQL on the service pool, like the consultations). Every query
+ * takes a TenantId except the `...AnyTenant` ones: `findAnyTenant` and `lockAnyTenant`, whose
+ * caller decides 404 versus 403, and the outbox relay's `claimDueAnyTenant` (and the updates of the
+ * rows it claimed, by their ids).
  */
 export class ApprovalRepository {
   constructor(private readonly pool: Pool) {}
@@ -59,13 +62,14 @@ export class ApprovalRepository {
     }
   }
 
-  async insert(client: PoolClient, approval: Approval, operationHash: string): Promise<void> {
+  /** A new approval of the tenant (its body's tenant_id is the same tenant). */
+  async insert(client: PoolClient, tenantId: TenantId, approval: Approval, operationHash: string): Promise<void> {
     await client.query(
       `INSERT INTO approvals (id, tenant_id, consultation_id, status, requester, requester_principal, dominating_rule_id, candidate_deciders, requested_at, body, operation_hash)
        VALUES ($1, $2, $3, 'pending', $4, $5, $6, $7, $8, $9, $10)`,
       [
         approval.id,
-        approval.tenant_id,
+        tenantId,
         approval.consultation_id,
         approval.requester,
         approval.requester_principal,
@@ -78,7 +82,7 @@ export class ApprovalRepository {
     );
   }
 
-  async findByConsultation(tenantId: string, consultationId: string): Promise<Approval | null> {
+  async findByConsultation(tenantId: TenantId, consultationId: string): Promise<Approval | null> {
     const { rows } = await this.pool.query<{ body: Approval }>('SELECT body FROM approvals WHERE tenant_id = $1 AND consultation_id = $2', [tenantId, consultationId]);
     return rows[0]?.body ?? null;
   }
@@ -98,7 +102,7 @@ export class ApprovalRepository {
   }
 
   /** Records the decision; only a pending row changes (a second guard behind the row lock). */
-  async decide(client: PoolClient, tenantId: string, approval: Approval): Promise<boolean> {
+  async decide(client: PoolClient, tenantId: TenantId, approval: Approval): Promise<boolean> {
     const { rowCount } = await client.query(
       `UPDATE approvals SET status = $3, decided_at = $4, body = $5, authorizes_until = $6 WHERE tenant_id = $1 AND id = $2 AND status = 'pending'`,
       [tenantId, approval.id, approval.status, approval.decided_at, JSON.stringify(approval), approval.authorizes_until ?? null],
@@ -110,7 +114,7 @@ export class ApprovalRepository {
    * The tenant's one-shot approvals (approved without a grant, unconsumed, still valid at `now`),
    * oldest decision first, at most `limit`.
    */
-  async listOneShots(tenantId: string, now: Date, limit: number): Promise<OneShotRow[]> {
+  async listOneShots(tenantId: TenantId, now: Date, limit: number): Promise<OneShotRow[]> {
     const { rows } = await this.pool.query<{ id: string; requester: string; operation_hash: string; authorizes_until: Date; triggers: Approval['triggers'] }>(
       `SELECT id, requester, operation_hash, authorizes_until, body->'triggers' AS triggers FROM approvals
        WHERE tenant_id = $1 AND authorizes_until IS NOT NULL AND consumed_by IS NULL AND status = 'approved' AND authorizes_until > $2
@@ -130,7 +134,7 @@ export class ApprovalRepository {
    * Consumes a one-shot approval for a consultation. One conditional UPDATE: of two simultaneous
    * callers exactly one gets true (the row lock makes the second re-check `consumed_by IS NULL`).
    */
-  async consumeOneShot(tenantId: string, id: string, consultationId: string, at: Date): Promise<boolean> {
+  async consumeOneShot(tenantId: TenantId, id: string, consultationId: string, at: Date): Promise<boolean> {
     const { rowCount } = await this.pool.query(
       `UPDATE approvals SET consumed_by = $3, consumed_at = $4,
               body = body || jsonb_build_object('consumed_by', $3::text, 'consumed_at', $5::text)
@@ -141,7 +145,7 @@ export class ApprovalRepository {
   }
 
   /** Gives a consumed approval back when the consultation that consumed it could not be stored. */
-  async releaseOneShot(tenantId: string, id: string, consultationId: string): Promise<void> {
+  async releaseOneShot(tenantId: TenantId, id: string, consultationId: string): Promise<void> {
     await this.pool.query(
       `UPDATE approvals SET consumed_by = NULL, consumed_at = NULL,
               body = body || jsonb_build_object('consumed_by', NULL, 'consumed_at', NULL)
@@ -151,7 +155,7 @@ export class ApprovalRepository {
   }
 
   /** Newest first, keyset-paginated on (requested_at, id); returns up to limit + 1 rows (the extra one says "more"). */
-  async list(tenantId: string, filter: ApprovalFilter, limit: number, after?: ApprovalPosition): Promise<Approval[]> {
+  async list(tenantId: TenantId, filter: ApprovalFilter, limit: number, after?: ApprovalPosition): Promise<Approval[]> {
     const where = ['tenant_id = $1'];
     const params: unknown[] = [tenantId];
     const add = (sql: string, value: unknown) => {
@@ -177,7 +181,7 @@ export class ApprovalRepository {
   }
 
   /** Writes an event to the outbox inside the caller's transaction (a repeated key writes nothing). */
-  async enqueue(client: PoolClient, tenantId: string, idempotencyKey: string, event: OutboxEvent): Promise<void> {
+  async enqueue(client: PoolClient, tenantId: TenantId, idempotencyKey: string, event: OutboxEvent): Promise<void> {
     await client.query('INSERT INTO approval_outbox (tenant_id, idempotency_key, event) VALUES ($1, $2, $3) ON CONFLICT (idempotency_key) DO NOTHING', [
       tenantId,
       idempotencyKey,
@@ -190,15 +194,16 @@ export class ApprovalRepository {
    * waits while an older row of the same approval is still there, so `approval.requested` always
    * reaches the registry before `approval.resolved`.
    */
-  async claimDue(client: PoolClient, limit: number): Promise<OutboxRow[]> {
-    const { rows } = await client.query<OutboxRow>(
+  async claimDueAnyTenant(client: PoolClient, limit: number): Promise<OutboxRow[]> {
+    const { rows } = await client.query<Omit<OutboxRow, 'tenant_id'> & { tenant_id: string }>(
       `SELECT id::text AS id, tenant_id, idempotency_key, event, attempts FROM approval_outbox o
        WHERE next_attempt_at <= now()
          AND NOT EXISTS (SELECT 1 FROM approval_outbox e WHERE e.event->>'entity_id' = o.event->>'entity_id' AND e.id < o.id)
        ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`,
       [limit],
     );
-    return rows;
+    // Trust boundary: rows the database returned, written in their tenant's own transaction.
+    return rows.map((r) => ({ ...r, tenant_id: mintTenantId(r.tenant_id) }));
   }
 
   async deleteOutbox(client: PoolClient, id: string): Promise<void> {
@@ -212,7 +217,8 @@ export class ApprovalRepository {
     );
   }
 
-  async outboxSize(): Promise<number> {
+  /** Rows still waiting, of every tenant. */
+  async outboxSizeAnyTenant(): Promise<number> {
     const { rows } = await this.pool.query<{ n: string }>('SELECT count(*)::text AS n FROM approval_outbox');
     return Number(rows[0].n);
   }

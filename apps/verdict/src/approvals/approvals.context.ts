@@ -1,3 +1,4 @@
+import { RegistryInternalClient } from '@arbiter/internal-api';
 import type { Logger } from 'pino';
 import type { Pool } from 'pg';
 import type { VerdictConfig } from '../config';
@@ -7,7 +8,6 @@ import { ApprovalRepository } from './approval.repository';
 import { ApprovalsService } from './approvals.service';
 import { OneShotIndex } from './one-shot-index';
 import { ApprovalOutboxRelay } from './outbox-relay';
-import { ApprovalRegistryCalls } from './registry-calls';
 
 /**
  * Wires verdict approvals: the service, and the outbox relay loop that runs in every verdict
@@ -22,7 +22,7 @@ export function createApprovals(deps: {
 }): { service: ApprovalsService; oneShots: OneShotIndex; relay: ApprovalOutboxRelay; stop(): Promise<void> } {
   const repo = new ApprovalRepository(deps.pool);
   const oneShots = new OneShotIndex(repo);
-  const registry = new ApprovalRegistryCalls(deps.config.REGISTRY_URL, deps.config.INTERNAL_TOKEN);
+  const registry = new RegistryInternalClient({ baseUrl: deps.config.REGISTRY_URL, token: deps.config.INTERNAL_TOKEN });
   const relay = new ApprovalOutboxRelay(repo, registry, deps.logger);
   const service = new ApprovalsService({
     approvals: repo,

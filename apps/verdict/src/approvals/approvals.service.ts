@@ -1,4 +1,4 @@
-import type { Identity } from '@arbiter/auth';
+import type { AuthenticatedIdentity } from '@arbiter/auth';
 import { isUniqueViolation, newId } from '@arbiter/db';
 import { AppError } from '@arbiter/http';
 import type { Logger } from 'pino';
@@ -7,12 +7,11 @@ import { operationHash } from '../evaluation/consultation-builder';
 import { badRequest, crossTenantForbidden } from '../http/errors';
 import { ownTenant, requireAnyPermission } from '../http/tenant-access';
 import type { Approval, ApprovalList, CreateApprovalBody, DecisionBody } from '../models/approvals';
-import { RegistryUnavailableError } from '../registry/registry-client';
 import type { SnapshotStore } from '../snapshot/snapshot-store';
 import { approvalCursor, parseApprovalQuery, type ApprovalQuery } from './approval-query';
 import { checkGrant, decided, isValidDecider, newApproval } from './approval-rules';
 import type { ApprovalRepository } from './approval.repository';
-import { RegistryRejectedError, type ApprovalRegistryCalls } from './registry-calls';
+import { RegistryRejectedError, RegistryUnavailableError, type RegistryInternalClient } from '@arbiter/internal-api';
 
 const approvalNotFound = (id: string) => new AppError(404, 'approval_not_found', `Approval ${id} does not exist in this tenant`, { approval_id: id });
 
@@ -28,7 +27,7 @@ export class ApprovalsService {
     private readonly deps: {
       approvals: ApprovalRepository;
       consultations: ConsultationRepository;
-      registry: ApprovalRegistryCalls;
+      registry: RegistryInternalClient;
       snapshots: SnapshotStore;
       logger: Logger;
       /** Called after a committed change so the outbox relay runs at once instead of at its next tick. */
@@ -40,7 +39,7 @@ export class ApprovalsService {
     },
   ) {}
 
-  async create(identity: Identity, tenantParam: string, body: CreateApprovalBody): Promise<Approval> {
+  async create(identity: AuthenticatedIdentity, tenantParam: string, body: CreateApprovalBody): Promise<Approval> {
     requireAnyPermission(identity, ['check']);
     const tenantId = ownTenant(identity, tenantParam);
     const found = await this.deps.consultations.findAnyTenant(body.consultation_id);
@@ -56,7 +55,7 @@ export class ApprovalsService {
     const approval = newApproval({ id: newId('apr-'), record, requester: identity.principal.id, notes: body.requester_notes, now: new Date() });
     try {
       await this.deps.approvals.transaction(async (tx) => {
-        await this.deps.approvals.insert(tx, approval, operationHash({ action: record.action, resource: record.resource, scope: record.scope_used ?? {}, parameters: record.parameters ?? {} }));
+        await this.deps.approvals.insert(tx, tenantId, approval, operationHash({ action: record.action, resource: record.resource, scope: record.scope_used ?? {}, parameters: record.parameters ?? {} }));
         await this.deps.approvals.enqueue(tx, tenantId, eventKey(approval.id, 'requested'), {
           type: 'approval.requested',
           entity_type: 'approval',
@@ -78,7 +77,7 @@ export class ApprovalsService {
     return approval;
   }
 
-  async get(identity: Identity, tenantParam: string, id: string): Promise<Approval> {
+  async get(identity: AuthenticatedIdentity, tenantParam: string, id: string): Promise<Approval> {
     requireAnyPermission(identity, ['read', 'check', 'approve']);
     const tenantId = ownTenant(identity, tenantParam);
     const found = await this.deps.approvals.findAnyTenant(id);
@@ -87,7 +86,7 @@ export class ApprovalsService {
     return found.body;
   }
 
-  async list(identity: Identity, tenantParam: string, query: ApprovalQuery): Promise<ApprovalList> {
+  async list(identity: AuthenticatedIdentity, tenantParam: string, query: ApprovalQuery): Promise<ApprovalList> {
     requireAnyPermission(identity, ['read', 'check', 'approve']);
     const tenantId = ownTenant(identity, tenantParam);
     const { filter, limit, after } = parseApprovalQuery(query);
@@ -103,7 +102,7 @@ export class ApprovalsService {
    * stays pending and the decision can be sent again); an override whose answer was lost is found
    * again by its approval_id on that retry instead of being made twice.
    */
-  async decide(identity: Identity, tenantParam: string, id: string, body: DecisionBody): Promise<Approval> {
+  async decide(identity: AuthenticatedIdentity, tenantParam: string, id: string, body: DecisionBody): Promise<Approval> {
     requireAnyPermission(identity, ['approve']);
     const tenantId = ownTenant(identity, tenantParam);
     const now = new Date();

@@ -1,3 +1,4 @@
+import type { TenantId } from '@arbiter/auth';
 import type { OneShotApprovals } from '../evaluation/evaluation.service';
 import type { ApprovalRepository, OneShotRow } from './approval.repository';
 
@@ -29,21 +30,21 @@ export class OneShotIndex implements OneShotApprovals {
     private readonly clock: () => number = Date.now,
   ) {}
 
-  async findOneShot(tenantId: string, requester: string, operationHash: string, now: Date): Promise<{ id: string; rule_ids: string[] } | null> {
+  async findOneShot(tenantId: TenantId, requester: string, operationHash: string, now: Date): Promise<{ id: string; rule_ids: string[] } | null> {
     const rows = await this.rowsOf(tenantId);
     const at = now.getTime();
     const hit = rows.find((r) => r.requester === requester && r.operation_hash === operationHash && r.authorizes_until_ms > at);
     return hit ? { id: hit.id, rule_ids: hit.rule_ids } : null;
   }
 
-  async consumeOneShot(tenantId: string, id: string, consultationId: string, at: Date): Promise<boolean> {
+  async consumeOneShot(tenantId: TenantId, id: string, consultationId: string, at: Date): Promise<boolean> {
     const consumed = await this.repo.consumeOneShot(tenantId, id, consultationId, at);
     // Used (here or, when false, elsewhere): either way it is no longer on offer.
     this.invalidate(tenantId);
     return consumed;
   }
 
-  async releaseOneShot(tenantId: string, id: string, consultationId: string): Promise<void> {
+  async releaseOneShot(tenantId: TenantId, id: string, consultationId: string): Promise<void> {
     await this.repo.releaseOneShot(tenantId, id, consultationId);
     this.invalidate(tenantId);
   }
@@ -53,7 +54,7 @@ export class OneShotIndex implements OneShotApprovals {
     this.tenants.delete(tenantId);
   }
 
-  private rowsOf(tenantId: string): Promise<OneShotRow[]> {
+  private rowsOf(tenantId: TenantId): Promise<OneShotRow[]> {
     const now = this.clock();
     const held = this.tenants.get(tenantId);
     if (held && now - held.loadedAt < ONE_SHOT_REFRESH_MS) return held.rows;

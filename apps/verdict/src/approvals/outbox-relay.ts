@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { ApprovalTriggerModel } from '../models/approvals';
 import type { ApprovalRepository, OutboxRow } from './approval.repository';
-import { RegistryRejectedError, type ApprovalRegistryCalls } from './registry-calls';
+import { RegistryRejectedError, type ForeignEventBody, type RegistryInternalClient } from '@arbiter/internal-api';
 
 export interface OutboxRelayOptions {
   /** Pause between passes with nothing due. */
@@ -37,7 +37,7 @@ export class ApprovalOutboxRelay {
 
   constructor(
     private readonly repo: ApprovalRepository,
-    private readonly registry: ApprovalRegistryCalls,
+    private readonly registry: RegistryInternalClient,
     private readonly logger: Logger,
     opts: OutboxRelayOptions = {},
   ) {
@@ -87,7 +87,7 @@ export class ApprovalOutboxRelay {
   /** One pass; answers how many rows it relayed. */
   async pass(): Promise<number> {
     return this.repo.transaction(async (tx) => {
-      const rows = await this.repo.claimDue(tx, this.o.batchSize);
+      const rows = await this.repo.claimDueAnyTenant(tx, this.o.batchSize);
       let relayed = 0;
       for (const row of rows) {
         try {
@@ -117,12 +117,13 @@ export class ApprovalOutboxRelay {
     for (const t of triggers) {
       let scope = this.scopeOf.get(t.rule_version_id);
       if (scope === undefined) {
-        scope = await this.registry.ruleVersionScope(row.tenant_id, t.rule_version_id);
+        scope = (await this.registry.ruleVersion(t.rule_version_id, row.tenant_id))?.scope_id ?? null;
         if (this.scopeOf.size > 10_000) this.scopeOf.clear();
         this.scopeOf.set(t.rule_version_id, scope);
       }
       if (scope) scopeIds.add(scope);
     }
-    await this.registry.recordEvent(row.tenant_id, { ...row.event, scope_ids: [...scopeIds].sort(), idempotency_key: row.idempotency_key });
+    const data = row.event.data as ForeignEventBody['data']; // a JSON object (the approval as the verdict contract (docs/verdicts.md) shows it)
+    await this.registry.recordEvent(row.tenant_id, { ...row.event, data, scope_ids: [...scopeIds].sort(), idempotency_key: row.idempotency_key });
   }
 }

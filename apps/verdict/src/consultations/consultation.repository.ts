@@ -1,3 +1,4 @@
+import type { TenantId } from '@arbiter/auth';
 import type { Pool } from 'pg';
 import { GroupCommitWriter } from '@arbiter/db';
 import type { ConsultationRecord } from './consultation-record';
@@ -140,7 +141,7 @@ export class ConsultationRepository {
     return rows[0] ?? null;
   }
 
-  async find(tenantId: string, id: string): Promise<ConsultationRecord | null> {
+  async find(tenantId: TenantId, id: string): Promise<ConsultationRecord | null> {
     const { rows } = await this.pool.query<{ record: ConsultationRecord }>('SELECT record FROM consultations WHERE tenant_id = $1 AND id = $2', [
       tenantId,
       id,
@@ -149,7 +150,7 @@ export class ConsultationRepository {
   }
 
   /** Newest first, keyset-paginated on (requested_at, id); returns up to limit + 1 rows (the extra one says "more"). */
-  async list(tenantId: string, filter: ConsultationFilter, limit: number, after?: ConsultationPosition): Promise<ConsultationRecord[]> {
+  async list(tenantId: TenantId, filter: ConsultationFilter, limit: number, after?: ConsultationPosition): Promise<ConsultationRecord[]> {
     const where = ['tenant_id = $1'];
     const params: unknown[] = [tenantId];
     const add = (sql: string, value: unknown) => {

@@ -1,4 +1,4 @@
-import type { Identity } from '@arbiter/auth';
+import type { AuthenticatedIdentity } from '@arbiter/auth';
 import { AppError } from '@arbiter/http';
 import { crossTenantForbidden } from '../http/errors';
 import { ownTenant, requireAnyPermission } from '../http/tenant-access';
@@ -10,7 +10,7 @@ import { cursorAfter, parseConsultationQuery, type ConsultationQuery } from './c
 export class ConsultationsService {
   constructor(private readonly repo: ConsultationRepository) {}
 
-  async get(identity: Identity, tenantParam: string, id: string): Promise<ConsultationRecord> {
+  async get(identity: AuthenticatedIdentity, tenantParam: string, id: string): Promise<ConsultationRecord> {
     requireAnyPermission(identity, ['read', 'check']);
     const tenantId = ownTenant(identity, tenantParam);
     const found = await this.repo.findAnyTenant(id);
@@ -19,7 +19,7 @@ export class ConsultationsService {
     return found.record;
   }
 
-  async list(identity: Identity, tenantParam: string, query: ConsultationQuery): Promise<{ items: ConsultationRecord[]; next_cursor: string | null }> {
+  async list(identity: AuthenticatedIdentity, tenantParam: string, query: ConsultationQuery): Promise<{ items: ConsultationRecord[]; next_cursor: string | null }> {
     requireAnyPermission(identity, ['read', 'check']);
     const tenantId = ownTenant(identity, tenantParam);
     const { filter, limit, after } = parseConsultationQuery(query);

@@ -1,19 +1,15 @@
-import { Body, Controller, Header, Path, Post, Request, Response, Route, Security, Tags } from '@tsoa/runtime';
+import { Body, Controller, Header, Middlewares, Path, Post, Request, Response, Route, Security, Tags } from '@tsoa/runtime';
 import type { AuthedRequest } from '@arbiter/auth';
-import type { VerdictContext } from '../context';
 import type { ErrorBody } from '../models/errors';
 import type { CheckRequest, CheckResponse } from '../models/verdicts';
+import { checkRoute } from '../http/evaluation-routes';
 
 @Route('{tenant_id}/v1/check')
 @Tags('Verdicts')
 export class CheckController extends Controller {
-  constructor(private readonly ctx: VerdictContext) {
-    super();
-  }
-
-  // Most requests are answered by the fast lane in http/check-route.ts (ADR 0006) before they reach
-  // this route; it keeps the contract (the OpenAPI document is generated from here) and serves what
-  // the lane passes on, such as compressed bodies.
+  // The contract only (the OpenAPI document is generated from here): most requests are answered by
+  // the fast lane, the others (compressed bodies, ...) by checkRoute, the route's middleware; both
+  // run the one handler of http/evaluation-routes.ts, which parses the body once.
   /**
    * Strict evaluation: the context is shaped in advance, a missing field is 422 insufficient_context.
    * The consultation is committed and the verdict signed before the answer. Response headers:
@@ -30,15 +26,15 @@ export class CheckController extends Controller {
   @Response<ErrorBody>(422, 'insufficient_context: details.missing_fields and details.required_context name what is missing')
   @Response<ErrorBody>(500, 'signing_key_unavailable')
   @Response<ErrorBody>(503, 'registry_unavailable, policy_unavailable, auth_unavailable')
+  @Middlewares(checkRoute)
+  /* eslint-disable @typescript-eslint/no-unused-vars -- the parameters declare the contract */
   async check(
     @Path() tenant_id: string,
     @Request() req: AuthedRequest,
     @Body() body: CheckRequest,
     @Header('X-Verdict-TTL') verdictTtl?: string,
   ): Promise<CheckResponse> {
-    const answer = await this.ctx.evaluation.check(req.user, tenant_id, body, verdictTtl);
-    this.setHeader('X-Verdict-TTL', String(answer.ttlSeconds));
-    this.setHeader('X-Consultation-Id', answer.consultationId);
-    return answer.body;
+    throw new Error('POST check is answered by its middleware (checkRoute)');
   }
+  /* eslint-enable @typescript-eslint/no-unused-vars */
 }

@@ -1,16 +1,12 @@
-import { Body, Controller, Header, Path, Post, Request, Response, Route, Security, Tags } from '@tsoa/runtime';
+import { Body, Controller, Header, Middlewares, Path, Post, Request, Response, Route, Security, Tags } from '@tsoa/runtime';
 import type { AuthedRequest } from '@arbiter/auth';
-import type { VerdictContext } from '../context';
 import type { ErrorBody } from '../models/errors';
 import type { ResolveBody, ResolveResponse } from '../models/verdicts';
+import { resolveRoute } from '../http/evaluation-routes';
 
 @Route('{tenant_id}/v1/resolve')
 @Tags('Verdicts')
 export class ResolveController extends Controller {
-  constructor(private readonly ctx: VerdictContext) {
-    super();
-  }
-
   /**
    * Tolerant evaluation in rounds. Two bodies share this path, told apart by their fields: the
    * detailed one (action, resource, scope, context) and the overview one (action_type, context).
@@ -30,17 +26,17 @@ export class ResolveController extends Controller {
   @Response<ErrorBody>(409, 'resolve_session_completed, resolve_session_mismatch, resolve_session_conflict, scope_conflict')
   @Response<ErrorBody>(429, 'too_many_rounds: the tenant max_resolve_rounds (default 12) is used up')
   @Response<ErrorBody>(500, 'signing_key_unavailable')
+  // The contract only: resolveRoute, the route's middleware (http/evaluation-routes.ts), answers,
+  // and the body is parsed once, by EvaluationService.resolve.
+  @Middlewares(resolveRoute)
+  /* eslint-disable @typescript-eslint/no-unused-vars -- the parameters declare the contract */
   async resolve(
     @Path() tenant_id: string,
     @Request() req: AuthedRequest,
     @Body() body: ResolveBody,
     @Header('X-Verdict-TTL') verdictTtl?: string,
   ): Promise<ResolveResponse> {
-    const answer = await this.ctx.evaluation.resolve(req.user, tenant_id, body, verdictTtl);
-    if (answer.consultationId) {
-      this.setHeader('X-Verdict-TTL', String(answer.ttlSeconds));
-      this.setHeader('X-Consultation-Id', answer.consultationId);
-    }
-    return answer.body;
+    throw new Error('POST resolve is answered by its middleware (resolveRoute)');
   }
+  /* eslint-enable @typescript-eslint/no-unused-vars */
 }

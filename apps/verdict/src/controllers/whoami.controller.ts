@@ -1,8 +1,8 @@
 import { Controller, Get, Request, Response, Route, Security, Tags } from '@tsoa/runtime';
-import type { AuthedRequest, Identity } from '@arbiter/auth';
+import { whoAmI, type AuthedRequest, type Identity } from '@arbiter/auth';
 import type { ErrorBody } from '../models/errors';
 
-/** Who the presented key belongs to: tenant, principal, permissions. An operator's first check of a new key. */
+/** Who the presented key belongs to: tenant, principal, permissions. An operator's first check of a new key (the one handler: @arbiter/auth whoAmI). */
 @Route('v1/whoami')
 @Tags('Identity')
 export class WhoAmIController extends Controller {
@@ -10,6 +10,6 @@ export class WhoAmIController extends Controller {
   @Security('apiKey')
   @Response<ErrorBody>(401, 'Missing or invalid API key')
   async whoAmI(@Request() req: AuthedRequest): Promise<Identity> {
-    return req.user;
+    return whoAmI(req);
   }
 }

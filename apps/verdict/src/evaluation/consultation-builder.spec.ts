@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createEs256Signer, generateEs256KeyPair, verifyEs256Jws } from '@arbiter/crypto';
 import { compilePolicy, evaluate, type CompleteEvaluation } from '../engine';
-import { buildConsultation, contextHash, normativeHash, type DecisionInput } from './consultation-builder';
+import { buildConsultation, contextHash, normativeHash, operationHash, type DecisionInput } from './consultation-builder';
 
 /**
  * A hand-written RFC 8785 serialiser: the hashes must not be checked with the code that made them.
@@ -107,5 +107,34 @@ describe('the record as built', () => {
     const { normative_hash: _n, signed_verdict: _s, ...hashed } = record;
     const keys = Object.keys(hashed);
     expect(keys).toEqual([...keys].sort());
+  });
+});
+
+describe('hashes of a known consultation', () => {
+  // Computed before the hot-path writer moved into libs/canonical: stored records and issued verdicts
+  // must keep verifying, so these values never change.
+  it('are the pinned context_hash, normative_hash, operation_hash and stored text', () => {
+    const policy = compilePolicy([{ rule_id: 'rul-1', rule_version_id: 'rv-1', selector: {}, severity: 'ALLOW', version_created_at: '2026-01-01T00:00:00Z' }]);
+    const req = {
+      action: 'a.b',
+      resource: 'r:1',
+      scope: { region: 'eu' },
+      parameters: { n: 1.5, s: 'é', list: [1, { z: null, a: 'x\n' }] },
+      context: { f: { value: null, source: 'x' }, g: { value: 'ü😀', source: 'y' } },
+    };
+    const i: DecisionInput = {
+      ...input(),
+      ...req,
+      contextHash: contextHash(req),
+      evaluation: evaluate(policy, { mode: 'check', ...req }, 0) as CompleteEvaluation,
+      correlation: { trace: 't-1' },
+      approvalId: 'apr-1',
+    };
+    const { record, json } = buildConsultation(i, { kid: 'tnt-1:2026', epoch: '2026', sign: () => 'h.p.s' });
+
+    expect(record.context_hash).toBe('sha256:a89bd28d694922bcac0c41ce90a1527a2f2f34f912b81962340f49559940df4b');
+    expect(record.normative_hash).toBe('sha256:b17bf71638cd7a4c106b133933900897dd48f6a4cd617bb9edfe75ab5ad76ffd');
+    expect(operationHash(i)).toBe('sha256:ff2705f98094314cb9cd601cd7d2c4f72f3c0ae8b447e3689bf7d943dbd6a707');
+    expect(sha(json)).toBe('sha256:0e66a7b5a6fce07686e584229dd204be69fff6a417dab5d058f70041c444dd6f');
   });
 });

@@ -1,12 +1,11 @@
 // Builds the frozen consultation record of a complete evaluation, its hashes and its signed verdict
 // (docs/verdicts.md "Consultation record", "Signed verdict", "Hashes and the signed verdict"). Pure apart from
 // the signer handed in.
-import { CanonicalizationError, sha256Hex } from '@arbiter/canonical';
+import { canonicalJson, CanonicalizationError, sha256Hex, withLeadingMembers, type CanonicalText, type KnownTexts } from '@arbiter/canonical';
 import { AppError } from '@arbiter/http';
 import type { CompleteEvaluation, Fact, Scope } from '../engine';
 import type { ConsultationRecord, RequiredContextRound } from '../consultations/consultation-record';
 import type { ActiveSigner } from '../keys/verdict-keys';
-import { canonicalJson } from './canonical-json';
 
 export interface DecisionInput {
   id: string;
@@ -42,13 +41,13 @@ export interface DecisionInput {
  * surrogate again, before anything is signed.
  */
 export function contextHash(input: { action: string; resource: string; scope: Scope; parameters: Record<string, unknown>; context: Record<string, Fact> }): ContextHash {
-  const parts = new Map<object, string>();
-  let canonical: string;
+  const parts = new Map<object, CanonicalText>();
+  let canonical: CanonicalText;
   try {
-    // Members in RFC 8785 order (action, context, parameters, resource, scope); the three objects are
-    // kept so that normative_hash does not serialise them again.
+    // The three objects are written first and kept, so that normative_hash does not serialise them again.
     for (const part of [input.context, input.parameters, input.scope]) if (!parts.has(part)) parts.set(part, canonicalJson(part));
-    canonical = `{"action":${canonicalJson(input.action)},"context":${parts.get(input.context)},"parameters":${parts.get(input.parameters)},"resource":${canonicalJson(input.resource)},"scope":${parts.get(input.scope)}}`;
+    // Members in RFC 8785 order, so that the writer does not sort them.
+    canonical = canonicalJson({ action: input.action, context: input.context, parameters: input.parameters, resource: input.resource, scope: input.scope }, parts);
   } catch (err) {
     if (err instanceof CanonicalizationError) throw new AppError(400, 'validation_failed', `The request cannot be canonicalised (RFC 8785): ${err.message}`);
     throw err;
@@ -67,11 +66,11 @@ export function operationHash(op: { action: string; resource: string; scope: Sco
 /** context_hash and the canonical JSON of its object members, by identity. */
 export interface ContextHash {
   digest: string;
-  parts: ReadonlyMap<object, string>;
+  parts: KnownTexts;
 }
 
 /** normative_hash (docs/verdicts.md "Hashes and the signed verdict"): the record without normative_hash and signed_verdict. */
-export function normativeHash(record: Omit<ConsultationRecord, 'normative_hash' | 'signed_verdict'> & Partial<ConsultationRecord>, known: ReadonlyMap<object, string> | null = null): string {
+export function normativeHash(record: Omit<ConsultationRecord, 'normative_hash' | 'signed_verdict'> & Partial<ConsultationRecord>, known: KnownTexts | null = null): string {
   const { normative_hash: _n, signed_verdict: _s, ...rest } = record;
   return `sha256:${sha256Hex(canonicalJson(rest, known))}`;
 }
@@ -152,6 +151,6 @@ export function buildConsultation(input: DecisionInput, signer: ActiveSigner): S
   const text = canonicalJson(hashed, input.contextHash.parts);
   const record: ConsultationRecord = { ...hashed, normative_hash: `sha256:${sha256Hex(text)}`, signed_verdict: '' };
   record.signed_verdict = signer.sign(verdictClaims(record, input.issuer));
-  const json = `{"normative_hash":${JSON.stringify(record.normative_hash)},"signed_verdict":${JSON.stringify(record.signed_verdict)},${text.slice(1)}`;
+  const json = withLeadingMembers({ normative_hash: record.normative_hash, signed_verdict: record.signed_verdict }, text);
   return { record, json };
 }

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Identity } from '@arbiter/auth';
+import type { AuthenticatedIdentity, TenantId } from '@arbiter/auth';
 import { AppError, type ServiceMetrics } from '@arbiter/http';
 import { newId } from '@arbiter/db';
 import { evaluate, type CompleteEvaluation, type EvaluationRequest, type Fact, type Scope } from '../engine';
@@ -23,9 +23,9 @@ import { mergeScope, parseCheckBody, parseResolveBody, parseVerdictTtl, scopeFro
 
 /** The one-shot approvals a check may use (approvals/approval.repository.ts). */
 export interface OneShotApprovals {
-  findOneShot(tenantId: string, requester: string, operationHash: string, now: Date): Promise<{ id: string; rule_ids: string[] } | null>;
-  consumeOneShot(tenantId: string, id: string, consultationId: string, at: Date): Promise<boolean>;
-  releaseOneShot(tenantId: string, id: string, consultationId: string): Promise<void>;
+  findOneShot(tenantId: TenantId, requester: string, operationHash: string, now: Date): Promise<{ id: string; rule_ids: string[] } | null>;
+  consumeOneShot(tenantId: TenantId, id: string, consultationId: string, at: Date): Promise<boolean>;
+  releaseOneShot(tenantId: TenantId, id: string, consultationId: string): Promise<void>;
 }
 
 export interface EvaluationDeps {
@@ -52,7 +52,7 @@ export interface Answer<T> {
 
 interface Decision {
   operation: 'check' | 'resolve';
-  identity: Identity;
+  identity: AuthenticatedIdentity;
   snapshot: TenantSnapshot;
   onBehalfOf: string | undefined;
   requestedAt: Date;
@@ -91,7 +91,7 @@ export class EvaluationService {
     });
   }
 
-  private async snapshotFor(identity: Identity, tenantParam: string): Promise<TenantSnapshot> {
+  private async snapshotFor(identity: AuthenticatedIdentity, tenantParam: string): Promise<TenantSnapshot> {
     const tenantId = ownTenant(identity, tenantParam);
     const snapshot = this.deps.snapshots.current(tenantId) ?? (await this.deps.snapshots.get(tenantId));
     // The registry's state is fresher than the 30 s key cache when it announced a deactivation.
@@ -100,8 +100,11 @@ export class EvaluationService {
     return snapshot;
   }
 
-  /** POST /<tenant_id>/v1/check */
-  async check(identity: Identity, tenantParam: string, rawBody: unknown, ttlHeader: string | string[] | undefined): Promise<Answer<CheckResponse>> {
+  /**
+   * POST /<tenant_id>/v1/check, from the fast lane and the tsoa route alike (http/evaluation-routes.ts):
+   * the raw body is parsed and validated here, once.
+   */
+  async check(identity: AuthenticatedIdentity, tenantParam: string, rawBody: unknown, ttlHeader: string | string[] | undefined): Promise<Answer<CheckResponse>> {
     const body = parseCheckBody(rawBody);
     const ttlOverride = parseVerdictTtl(ttlHeader);
     const snapshot = await this.snapshotFor(identity, tenantParam);
@@ -145,8 +148,8 @@ export class EvaluationService {
     return { body: presentCheck(record), ttlSeconds: record.verdict_ttl_seconds, consultationId: record.id };
   }
 
-  /** POST /<tenant_id>/v1/resolve, both variants. */
-  async resolve(identity: Identity, tenantParam: string, rawBody: unknown, ttlHeader: string | undefined): Promise<Answer<ResolveResponse>> {
+  /** POST /<tenant_id>/v1/resolve, both variants; the raw body is parsed and validated here, once. */
+  async resolve(identity: AuthenticatedIdentity, tenantParam: string, rawBody: unknown, ttlHeader: string | string[] | undefined): Promise<Answer<ResolveResponse>> {
     const body = parseResolveBody(rawBody);
     const ttlOverride = parseVerdictTtl(ttlHeader);
     const snapshot = await this.snapshotFor(identity, tenantParam);
@@ -225,7 +228,7 @@ export class EvaluationService {
     return { body: answer, ttlSeconds: record.verdict_ttl_seconds, consultationId: record.id };
   }
 
-  private async openSession(identity: Identity, tenantId: string, body: ParsedResolve, now: number): Promise<ResolveSessionState> {
+  private async openSession(identity: AuthenticatedIdentity, tenantId: TenantId, body: ParsedResolve, now: number): Promise<ResolveSessionState> {
     const id = body.resolve_session_id!;
     const session = await this.deps.sessions.find(tenantId, id);
     // Another caller's session answers as an unknown one: session ids are not shared between principals.
@@ -253,8 +256,8 @@ export class EvaluationService {
 
   /** Stores an incomplete round: a new session, or the next round of the caller's one. */
   private async saveRound(
-    identity: Identity,
-    tenantId: string,
+    identity: AuthenticatedIdentity,
+    tenantId: TenantId,
     body: ParsedResolve,
     session: ResolveSessionState | null,
     next: { action: string; resource: string; scope: Scope; context: Record<string, Fact>; round: number; history: RequiredContextRound[]; correlation: Record<string, unknown> | null },
@@ -304,7 +307,7 @@ export class EvaluationService {
    * the approval did not cover) keep the verdict approval_required and leave the approval unused.
    */
   private async useOneShotApproval(
-    identity: Identity,
+    identity: AuthenticatedIdentity,
     snapshot: TenantSnapshot,
     request: EvaluationRequest,
     result: CompleteEvaluation,

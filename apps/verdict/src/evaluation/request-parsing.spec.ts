@@ -102,6 +102,13 @@ describe(parseResolveBody.name, () => {
   it('reports a Fact without value as invalid_context_shape', () => {
     expect(() => parseResolveBody({ action_type: 'a', context: { f: { source: 's' } } })).toThrow(expect.objectContaining({ code: 'invalid_context_shape' }));
   });
+  it('refuses a detailed scope value that is not a scalar with validation_failed, as the OpenAPI shape does', () => {
+    for (const value of [{ nested: true }, [1], null]) {
+      expect(() => parseResolveBody({ action: 'a', resource: 'r', scope: { region: value }, context: {} })).toThrow(
+        expect.objectContaining({ status: 400, code: 'validation_failed', details: { fields: [{ field: 'scope.region', message: 'must be a string, number or boolean' }] } }),
+      );
+    }
+  });
 });
 
 describe(parseCheckBody.name, () => {

@@ -1,7 +1,8 @@
-// Hand validation of what the verdict contract validates per tenant or per field, with its own error codes (docs/verdicts.md "Errors"):
-// the check body, scope against the tenant scope_schema, context Facts, X-Verdict-TTL, and the two
-// resolve body variants. tsoa checks the JSON shape first on its routes; the check fast lane
-// (http/check-route.ts) relies on these alone, so they refuse everything the OpenAPI shape refuses.
+// The one validation of the check and resolve bodies, with the error codes the verdict contract (docs/verdicts.md) names: the
+// check body, scope against the tenant scope_schema, context Facts, X-Verdict-TTL, and the two
+// resolve body variants. Both doors of these routes (the check fast lane and the tsoa routes,
+// http/evaluation-routes.ts) rely on these alone, without tsoa's validation, so they refuse
+// everything the OpenAPI shape refuses.
 import { fieldPath, findUnstorable } from '../http/unstorable-strings';
 import { AppError } from '@arbiter/http';
 import type { Fact, Scope } from '../engine';
@@ -278,6 +279,13 @@ export function parseResolveBody(raw: unknown): ParsedResolve {
   };
   if (overview) return { variant: 'overview', action_type: text(raw, 'action_type', 500, true)!, ...common };
   if (!isPlainObject(raw.scope)) throw badRequest('validation_failed', "'scope' is required: an object of scope fields", { field: 'scope' });
+  // The OpenAPI shape (ScopeFields) takes scalars only; which fields and values the tenant accepts is
+  // validateScope's, once the snapshot is known.
+  for (const field of Object.keys(raw.scope)) {
+    if (!isScalar(raw.scope[field])) {
+      throw badRequest('validation_failed', `scope.${field} must be a string, number or boolean`, { fields: [{ field: `scope.${field}`, message: 'must be a string, number or boolean' }] });
+    }
+  }
   return {
     variant: 'detailed',
     action: text(raw, 'action', 500, true)!,

@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { REGISTRY_CHANGED_CHANNEL, type RegistryChangeMessage } from '../registry/registry-state';
+import { REGISTRY_CHANGED_CHANNEL, type RegistryChangeMessage } from '@arbiter/internal-api';
 
 /**
  * Redis channel on which a verdict replica (or the CLI) announces that a tenant's signing key ring

@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import type { Identity } from '@arbiter/auth';
+import type { AuthenticatedIdentity } from '@arbiter/auth';
 import type { VerdictContext } from '../context';
 
 /** The OpenAPI security scheme of the session cookie (docs/identity.md "Session cookie"). */
@@ -7,11 +7,11 @@ export const SESSION_SCHEME = 'session';
 
 /**
  * The routes a session cookie authenticates: check and resolve (docs/verdicts.md "Authentication"); the
- * fast lane of check (check-route.ts) asks the same SessionsService.authenticate.
+ * fast lane of check (evaluation-routes.ts) asks the same SessionsService.authenticate.
  */
 const SESSION_ROUTES = new Set(['/:tenant_id/v1/check', '/:tenant_id/v1/resolve']);
 
-const answers = new WeakMap<Request, Promise<Identity>>();
+const answers = new WeakMap<Request, Promise<AuthenticatedIdentity>>();
 
 /**
  * tsoa's authentication hook. Everywhere the X-API-Key alone (a cookie alone is 401
@@ -19,7 +19,7 @@ const answers = new WeakMap<Request, Promise<Identity>>();
  * scheme of an operation at once and answers the last failure, so on those routes each scheme gets
  * the one answer of this request.
  */
-export function expressAuthentication(request: Request, securityName: string, scopes: string[] = []): Promise<Identity> {
+export function expressAuthentication(request: Request, securityName: string, scopes: string[] = []): Promise<AuthenticatedIdentity> {
   const ctx = request.app.locals.ctx as VerdictContext;
   const route: unknown = request.route?.path;
   if (securityName !== SESSION_SCHEME && !(typeof route === 'string' && SESSION_ROUTES.has(route))) {

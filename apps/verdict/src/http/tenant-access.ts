@@ -1,4 +1,4 @@
-import { hasPermission, type Identity, type Permission } from '@arbiter/auth';
+import { hasPermission, type AuthenticatedIdentity, type Identity, type Permission, type TenantId } from '@arbiter/auth';
 import { crossTenantForbidden, insufficientPermission } from './errors';
 
 /**
@@ -6,7 +6,7 @@ import { crossTenantForbidden, insufficientPermission } from './errors';
  * only ever sees its own tenant). The segment may be the tenant id or its slug (the overview form
  * `/<deployment_prefix>/v1/...`, docs/verdicts.md "The gateway's API"). Returns the tenant id.
  */
-export function ownTenant(identity: Identity, tenantParam: string): string {
+export function ownTenant(identity: AuthenticatedIdentity, tenantParam: string): TenantId {
   if (tenantParam === identity.tenant_id || tenantParam === identity.tenant_slug) return identity.tenant_id;
   throw crossTenantForbidden('The path names another tenant than the API key belongs to');
 }

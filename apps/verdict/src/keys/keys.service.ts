@@ -1,13 +1,13 @@
 import type { Logger } from 'pino';
 import type { Redis } from 'ioredis';
-import { hasPermission, type Identity } from '@arbiter/auth';
+import { hasPermission, type AuthenticatedIdentity } from '@arbiter/auth';
 import { AppError } from '@arbiter/http';
 import type { PublishedJwk, RotationMode } from '@arbiter/crypto';
 import { publishKeysChanged } from '../events/change-feed';
 import { insufficientPermission, registryUnavailable, tenantNotFound } from '../http/errors';
 import { ownTenant } from '../http/tenant-access';
 import type { KeySet, SigningKeyRotation, SigningKeySetup } from '../models/keys';
-import { RegistryUnavailableError, type RegistryClient } from '../registry/registry-client';
+import { RegistryUnavailableError, type RegistryInternalClient } from '@arbiter/internal-api';
 import type { SnapshotStore } from '../snapshot/snapshot-store';
 import type { VerdictKeys } from './verdict-keys';
 
@@ -26,27 +26,27 @@ export class KeysService {
 
   constructor(
     private readonly keys: VerdictKeys,
-    private readonly registry: RegistryClient,
+    private readonly registry: RegistryInternalClient,
     private readonly snapshots: SnapshotStore,
     private readonly redis: Redis,
     private readonly logger: Logger,
   ) {}
 
   /** POST /<tenant_id>/v1/signing-keys: makes sure the tenant has a current key (idempotent). */
-  async setup(identity: Identity, tenantParam: string): Promise<SigningKeySetup> {
+  async setup(identity: AuthenticatedIdentity, tenantParam: string): Promise<SigningKeySetup> {
     const tenantId = await this.adminTenant(identity, tenantParam);
-    const current = await this.keys.ensureCurrent(tenantId);
-    if (current.created) await this.announce(tenantId, current.kid, 'setup');
-    return { tenant_id: tenantId, current_kid: current.kid, created: current.created === true, keys: await this.keys.publicKeys(tenantId) };
+    const { key, created } = await this.keys.ensureCurrent(tenantId);
+    if (created) await this.announce(tenantId, key.kid, 'setup');
+    return { tenant_id: tenantId, current_kid: key.kid, created, keys: await this.keys.publicKeys(tenantId) };
   }
 
-  async list(identity: Identity, tenantParam: string): Promise<KeySet> {
+  async list(identity: AuthenticatedIdentity, tenantParam: string): Promise<KeySet> {
     const tenantId = await this.adminTenant(identity, tenantParam);
     return { keys: await this.keys.publicKeys(tenantId) };
   }
 
   /** POST /<tenant_id>/v1/signing-keys/rotate */
-  async rotate(identity: Identity, tenantParam: string, mode: RotationMode): Promise<SigningKeyRotation> {
+  async rotate(identity: AuthenticatedIdentity, tenantParam: string, mode: RotationMode): Promise<SigningKeyRotation> {
     const tenantId = await this.adminTenant(identity, tenantParam);
     const rotation = await this.keys.rotate(tenantId, mode);
     await this.announce(tenantId, rotation.kid, mode);
@@ -102,7 +102,7 @@ export class KeysService {
   }
 
   /** admin within the own tenant; platform_admin for any existing tenant. */
-  private async adminTenant(identity: Identity, tenantParam: string): Promise<string> {
+  private async adminTenant(identity: AuthenticatedIdentity, tenantParam: string): Promise<string> {
     if (!hasPermission(identity, 'admin')) throw insufficientPermission('admin');
     if (tenantParam === identity.tenant_id || tenantParam === identity.tenant_slug || !hasPermission(identity, 'platform_admin')) {
       return ownTenant(identity, tenantParam);

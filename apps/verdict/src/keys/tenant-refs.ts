@@ -1,5 +1,5 @@
 import { registryUnavailable } from '../http/errors';
-import { RegistryUnavailableError, type RegistryClient } from '../registry/registry-client';
+import { RegistryUnavailableError, type RegistryInternalClient } from '@arbiter/internal-api';
 import type { SnapshotStore } from '../snapshot/snapshot-store';
 
 const ID_PREFIX = 'tnt-';
@@ -18,7 +18,7 @@ export class TenantRefs {
   private readonly slugs = new Map<string, { slug: string | null; until: number }>();
 
   constructor(
-    private readonly registry: RegistryClient,
+    private readonly registry: RegistryInternalClient,
     private readonly snapshots: SnapshotStore,
   ) {}
 

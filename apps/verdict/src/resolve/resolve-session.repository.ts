@@ -1,3 +1,4 @@
+import type { TenantId, TenantOwned } from '@arbiter/auth';
 import type { Prisma, PrismaClient } from '../generated/prisma/client';
 import type { Fact } from '../engine';
 
@@ -45,16 +46,16 @@ function toState(row: Row): ResolveSessionState {
 
 const json = (v: unknown) => v as Prisma.InputJsonValue;
 
-/** Resolve sessions, always read and written within one tenant. */
+/** Resolve sessions, always read and written within one tenant (but the expiry sweep). */
 export class ResolveSessionRepository {
   constructor(private readonly prisma: PrismaClient) {}
 
-  async find(tenantId: string, id: string): Promise<ResolveSessionState | null> {
+  async find(tenantId: TenantId, id: string): Promise<ResolveSessionState | null> {
     const row = await this.prisma.resolveSession.findFirst({ where: { id, tenant_id: tenantId } });
     return row ? toState(row) : null;
   }
 
-  async create(s: Omit<ResolveSessionState, 'completed_at' | 'consultation_id'>): Promise<void> {
+  async create(s: TenantOwned<Omit<ResolveSessionState, 'completed_at' | 'consultation_id'>>): Promise<void> {
     await this.prisma.resolveSession.create({
       data: {
         id: s.id,
@@ -78,7 +79,7 @@ export class ResolveSessionRepository {
    * `rounds` must still be `previousRounds`). Returns false when it lost that race.
    */
   async advance(
-    tenantId: string,
+    tenantId: TenantId,
     id: string,
     previousRounds: number,
     next: Pick<ResolveSessionState, 'scope' | 'context' | 'rounds' | 'history' | 'correlation' | 'expires_at'> & { consultation_id?: string },
@@ -100,8 +101,8 @@ export class ResolveSessionRepository {
     return count === 1;
   }
 
-  /** Housekeeping: sessions past expires_at. */
-  async deleteExpired(now = new Date()): Promise<number> {
+  /** Housekeeping across tenants: sessions past expires_at, whoever's. */
+  async deleteExpiredAnyTenant(now = new Date()): Promise<number> {
     const { count } = await this.prisma.resolveSession.deleteMany({ where: { expires_at: { lt: now } } });
     return count;
   }

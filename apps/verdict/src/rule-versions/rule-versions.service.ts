@@ -3,7 +3,7 @@ import { AppError } from '@arbiter/http';
 import { registryUnavailable } from '../http/errors';
 import { requireAnyPermission } from '../http/tenant-access';
 import type { RuleVersion } from '../models/rule-versions';
-import { RegistryUnavailableError, type RegistryClient } from '../registry/registry-client';
+import { RegistryUnavailableError, type RegistryInternalClient } from '@arbiter/internal-api';
 
 /**
  * GET /v1/rule-versions/<id> (docs/verdicts.md "Rule version"): the registry keeps versions immutable
@@ -11,7 +11,7 @@ import { RegistryUnavailableError, type RegistryClient } from '../registry/regis
  * restricted to the caller's tenant.
  */
 export class RuleVersionsService {
-  constructor(private readonly registry: RegistryClient) {}
+  constructor(private readonly registry: RegistryInternalClient) {}
 
   async get(identity: Identity, id: string): Promise<RuleVersion> {
     requireAnyPermission(identity, ['read', 'check']);

@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import type { TenantOwned } from '@arbiter/auth';
 
 export interface CookieSessionRow {
   token_hash: string;
@@ -11,13 +12,15 @@ export interface CookieSessionRow {
 
 /**
  * Session cookies by the hash of their value. A session is found by its secret alone (the secret
- * names the tenant), so these queries carry no tenant filter. Raw pg: a cookie check reads one row
- * by primary key on the check path.
+ * names the tenant, like an API key's hash), so the reads carry no tenant filter: they are
+ * authentication itself, and the caller compares the row's tenant with its key's. A session is
+ * created for an authenticated identity's tenant. Raw pg: a cookie check reads one row by primary
+ * key on the check path.
  */
 export class CookieSessionRepository {
   constructor(private readonly pool: Pool) {}
 
-  async create(row: CookieSessionRow): Promise<void> {
+  async create(row: TenantOwned<CookieSessionRow>): Promise<void> {
     await this.pool.query(
       'INSERT INTO cookie_sessions (token_hash, tenant_id, principal_id, key_id, key_hash, expires_at) VALUES ($1, $2, $3, $4, $5, $6)',
       [row.token_hash, row.tenant_id, row.principal_id, row.key_id, row.key_hash, row.expires_at],
@@ -39,7 +42,8 @@ export class CookieSessionRepository {
     return rows[0]?.live === true;
   }
 
-  async deleteExpired(): Promise<number> {
+  /** Housekeeping across tenants: sessions past expires_at, whoever's. */
+  async deleteExpiredAnyTenant(): Promise<number> {
     const { rowCount } = await this.pool.query('DELETE FROM cookie_sessions WHERE expires_at <= now()');
     return rowCount ?? 0;
   }

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { credentialFrom, hashApiKey, hasPermission, isPermission, type Authenticator, type Identity, type KeyResolver, type Permission } from '@arbiter/auth';
+import { credentialFrom, hashApiKey, hasPermission, isPermission, type Authenticator, type AuthenticatedIdentity, type KeyResolver, type Permission } from '@arbiter/auth';
 import { verdictAuthErrors as errors } from '../http/errors';
 import type { SessionCreated } from '../models/sessions';
 import type { CookieSessionRepository } from './cookie-session.repository';
@@ -20,7 +20,7 @@ export class SessionsService {
   ) {}
 
   /** POST /v1/sessions, authenticated with the key (never with a session: a session cannot prolong itself). */
-  async open(identity: Identity, headers: IncomingHttpHeaders): Promise<SessionCreated & { cookie: string }> {
+  async open(identity: AuthenticatedIdentity, headers: IncomingHttpHeaders): Promise<SessionCreated & { cookie: string }> {
     const key = credentialFrom(headers, 'x-api-key');
     if (!key) throw errors.missing();
     const token = newSessionToken();
@@ -47,18 +47,18 @@ export class SessionsService {
    * The caller of check and resolve: the X-API-Key when one is sent (the hot path, unchanged: the
    * key cache and nothing else), otherwise the session cookie, otherwise 401 missing_credentials.
    */
-  authenticate(headers: IncomingHttpHeaders, required: readonly string[]): Promise<Identity> {
+  authenticate(headers: IncomingHttpHeaders, required: readonly string[]): Promise<AuthenticatedIdentity> {
     if (credentialFrom(headers, 'x-api-key') !== undefined) return this.authenticator.authenticate(headers, required);
     const token = sessionTokenFrom(headers);
     if (token === undefined) return this.authenticator.authenticate(headers, required);
     return this.bySession(token, required);
   }
 
-  private async bySession(token: string, required: readonly string[]): Promise<Identity> {
+  private async bySession(token: string, required: readonly string[]): Promise<AuthenticatedIdentity> {
     if (!isSessionTokenFormat(token)) throw errors.invalid();
     const session = await this.sessions.findLive(hashSessionToken(token));
     if (!session) throw errors.invalid();
-    let identity: Identity | null;
+    let identity: AuthenticatedIdentity | null;
     try {
       identity = await this.keys.resolve(session.key_hash);
     } catch {
@@ -76,6 +76,6 @@ export class SessionsService {
   }
 
   deleteExpired(): Promise<number> {
-    return this.sessions.deleteExpired();
+    return this.sessions.deleteExpiredAnyTenant();
   }
 }

@@ -1,7 +1,7 @@
-import type { RegistryTenantState } from '../registry/registry-state';
+import type { TenantState } from '@arbiter/internal-api';
 
 /** A small registry state for the snapshot tests. */
-export function registryState(overrides: Partial<RegistryTenantState> = {}): RegistryTenantState {
+export function registryState(overrides: Partial<TenantState> = {}): TenantState {
   return {
     tenant_id: 'tnt-1',
     tenant_slug: 'acme',

@@ -1,15 +1,14 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createLogger } from '@arbiter/http';
-import { RegistryClient } from '../registry/registry-client';
-import type { RegistryTenantState } from '../registry/registry-state';
+import { RegistryInternalClient, type TenantState } from '@arbiter/internal-api';
 import { SnapshotStore } from './snapshot-store';
 import { registryState } from './registry-state.fixture';
 
 /** A stand-in registry internal API over real HTTP: its state can be changed without announcing it. */
 async function stubRegistry() {
   const stub = {
-    state: registryState() as RegistryTenantState,
+    state: registryState() as TenantState,
     up: true,
     requests: [] as string[],
     url: '',
@@ -39,7 +38,7 @@ describe(SnapshotStore.name, () => {
   beforeEach(async () => {
     stub = await stubRegistry();
     clock = 1_000_000;
-    sut = new SnapshotStore(new RegistryClient(stub.url, 'token-0123456789abcdef'), {
+    sut = new SnapshotStore(new RegistryInternalClient({ baseUrl: stub.url, token: 'token-0123456789abcdef' }), {
       pollMs: 60_000,
       idleMs: 10_000,
       maxStaleMs: 5_000,

@@ -1,8 +1,7 @@
 import type { Logger } from 'pino';
 import { AppError } from '@arbiter/http';
 import { policyUnavailable, registryUnavailable, tenantNotFound } from '../http/errors';
-import { RegistryUnavailableError, type RegistryClient } from '../registry/registry-client';
-import type { RegistryChangeMessage } from '../registry/registry-state';
+import { RegistryUnavailableError, type RegistryChangeMessage, type RegistryInternalClient } from '@arbiter/internal-api';
 import { buildSnapshot, SnapshotBuildError, type TenantSnapshot } from './tenant-snapshot';
 
 export interface SnapshotStoreOptions {
@@ -42,7 +41,7 @@ export class SnapshotStore {
   private readonly now: () => number;
 
   constructor(
-    private readonly registry: RegistryClient,
+    private readonly registry: RegistryInternalClient,
     private readonly opts: SnapshotStoreOptions,
   ) {
     this.now = opts.now ?? Date.now;
@@ -88,7 +87,7 @@ export class SnapshotStore {
   }
 
   /** A registry change announcement (Redis channel arbiter:registry:changed). */
-  onChange(message: RegistryChangeMessage): void {
+  onChange(message: Pick<RegistryChangeMessage, 'tenant_id' | 'revision'>): void {
     const entry = this.entries.get(message.tenant_id);
     if (!entry) return; // not in memory: loaded fresh on first use anyway
     if (entry.snapshot && typeof message.revision === 'number' && message.revision <= entry.snapshot.revision && !entry.refreshing) return;

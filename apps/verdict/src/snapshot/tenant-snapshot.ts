@@ -1,9 +1,10 @@
 // A tenant's evaluable state, built once per registry state (README.md "Architecture"): the compiled rule
 // engine policy plus what a check needs besides (scope schema, principals, TTL and round limits).
 // Pure: the same registry state always gives the same snapshot.
+import { mintTenantId, type TenantId } from '@arbiter/auth';
 import { compilePolicy, PolicyCompileError, type CompiledPolicy, type EngineOverride, type EngineRule } from '../engine';
 import { compileGlob, type StringMatcher } from '../engine/glob';
-import type { RegistryPrincipalState, RegistryTenantState, ScopeFieldSchema, ScopeValue } from '../registry/registry-state';
+import type { PrincipalState, ScopeFieldSchema, ScopeValue, TenantState } from '@arbiter/internal-api';
 
 /** docs/verdicts.md "Limits" and defaults. */
 export const DEFAULT_VERDICT_TTL_SECONDS = 300;
@@ -11,7 +12,7 @@ export const MAX_VERDICT_TTL_SECONDS = 3600;
 export const DEFAULT_MAX_RESOLVE_ROUNDS = 12;
 
 export interface TenantSnapshot {
-  tenantId: string;
+  tenantId: TenantId;
   tenantSlug: string;
   revision: number;
   stateHash: string;
@@ -20,7 +21,7 @@ export interface TenantSnapshot {
   scopeFields: ReadonlyMap<string, ScopeFieldSchema> | null;
   verdictTtlSeconds: number;
   maxResolveRounds: number;
-  principals: ReadonlyMap<string, RegistryPrincipalState>;
+  principals: ReadonlyMap<string, PrincipalState>;
   /**
    * Overview resolve: whether some rule governs this action type, by a glob of its `applies_to.actions`
    * or by naming no actions at all (a rule without `applies_to.actions` covers every action).
@@ -44,7 +45,7 @@ export class SnapshotBuildError extends Error {
  * Maps the registry's state onto the engine (engine mapping notes): a rule's selector is its scope's
  * selector, its statement the directive; only rule-targeting overrides act on rules.
  */
-export function engineRules(state: RegistryTenantState): EngineRule[] {
+export function engineRules(state: TenantState): EngineRule[] {
   const selectors = new Map(state.scopes.map((s) => [s.id, s.selector ?? {}]));
   return state.rules.map((r) => {
     const selector = selectors.get(r.scope_id);
@@ -73,7 +74,7 @@ export function engineRules(state: RegistryTenantState): EngineRule[] {
  * the whole tenant (docs/identity.md). One whose scope is not in the state (which the registry
  * never serves) is left out: it neutralises nothing.
  */
-export function engineOverrides(state: RegistryTenantState): EngineOverride[] {
+export function engineOverrides(state: TenantState): EngineOverride[] {
   const selectors = new Map(state.scopes.map((s) => [s.id, s.selector ?? {}]));
   const out: EngineOverride[] = [];
   for (const o of state.overrides) {
@@ -98,7 +99,7 @@ function boundedInt(value: unknown, fallback: number, min: number, max: number):
 }
 
 /** Builds the snapshot; throws SnapshotBuildError when the state cannot be evaluated (fail closed). */
-export function buildSnapshot(state: RegistryTenantState): TenantSnapshot {
+export function buildSnapshot(state: TenantState): TenantSnapshot {
   const settings = state.settings ?? {};
   let policy: CompiledPolicy;
   try {
@@ -120,7 +121,8 @@ export function buildSnapshot(state: RegistryTenantState): TenantSnapshot {
     else for (const g of actions) actionGlobs.push(compileGlob(g));
   }
   return {
-    tenantId: state.tenant_id,
+    // Trust boundary: the registry's answer to an internal-token call for the tenant the key named.
+    tenantId: mintTenantId(state.tenant_id),
     tenantSlug: state.tenant_slug,
     revision: state.revision,
     stateHash: state.state_hash,

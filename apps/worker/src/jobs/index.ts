@@ -1,10 +1,10 @@
 import type { ArbiterJobCatalog, HandlerMap } from '@arbiter/queue';
-import type { RegistryClient } from '../registry-client';
+import type { RegistryInternalClient } from '@arbiter/internal-api';
 import { ping } from './ping';
 import { deliverWebhook } from './webhook-deliver';
 
 export interface JobDeps {
-  registry: RegistryClient;
+  registry: RegistryInternalClient;
 }
 
 /** One handler per catalog job; startWorkers checks the map against the catalog at start. */

@@ -1,10 +1,10 @@
 import { checkHandlers, jobCatalog, type JobContext } from '@arbiter/queue';
 import pino from 'pino';
-import { RegistryClient } from '../registry-client';
+import { RegistryInternalClient } from '@arbiter/internal-api';
 import { createJobHandlers } from '.';
 
 describe(createJobHandlers.name, () => {
-  const sut = createJobHandlers({ registry: new RegistryClient('http://127.0.0.1:9', 'token-token-token-1', 1000) });
+  const sut = createJobHandlers({ registry: new RegistryInternalClient({ baseUrl: 'http://127.0.0.1:9', token: 'token-token-token-1', timeoutMs: 1000 }) });
   const ctx: JobContext = { jobId: '1', attempt: 1, log: pino({ level: 'silent' }), signal: new AbortController().signal };
 
   it('has exactly one handler per catalog job', () => {

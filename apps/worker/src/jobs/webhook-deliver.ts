@@ -1,5 +1,5 @@
 import type { JobHandler, webhookDeliverJob } from '@arbiter/queue';
-import type { RegistryClient } from '../registry-client';
+import type { RegistryInternalClient } from '@arbiter/internal-api';
 
 /**
  * webhook.v1.deliver: asks the registry to run this attempt (it signs, sends and records). A
@@ -7,6 +7,6 @@ import type { RegistryClient } from '../registry-client';
  * the job, which BullMQ then retries — the registry answers a repeat `skipped`.
  */
 export const deliverWebhook =
-  (registry: RegistryClient): JobHandler<typeof webhookDeliverJob> =>
+  (registry: RegistryInternalClient): JobHandler<typeof webhookDeliverJob> =>
   (payload, ctx) =>
     registry.attempt(payload.delivery_id, payload.attempt, ctx.signal);

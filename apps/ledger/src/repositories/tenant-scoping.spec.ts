@@ -1,0 +1,44 @@
+import type { Pool } from 'pg';
+import { mintTenantId, type TenantId } from '@arbiter/auth';
+import { expectErrorLines, typeDiagnostics } from '@arbiter/testing';
+import type { PrismaClient } from '../generated/prisma/client';
+import { BundlesRepository, type BundleRow } from './bundles.repository';
+import { LedgerRepository, type AppendGroup, type StreamRow } from './ledger.repository';
+
+// Compiled by the tests below, never run: a tenant's query needs a TenantId, a stream's facts an
+// OwnedStream (only findStream makes one); the seal queue's batch reads are named ...AnyTenant.
+export async function typeLevel(pool: Pool, prisma: PrismaClient, plain: string, tenant: TenantId, row: StreamRow, bundle: BundleRow, group: AppendGroup): Promise<void> {
+  const ledger = new LedgerRepository(pool);
+  // @ts-expect-error a plain string is not a TenantId
+  await ledger.findStream(plain, 'orders');
+  // @ts-expect-error a plain string is not a TenantId
+  await ledger.listStreams(plain, 10);
+  // @ts-expect-error a plain string is not a TenantId
+  await ledger.findFact(plain, 'fct-1');
+  // @ts-expect-error a stream row read across tenants is not an OwnedStream
+  await ledger.chainPage(row, 0, 10, 10);
+  // @ts-expect-error a plain string is not a TenantId
+  await ledger.appendStreams([{ ...group, tenantId: plain }], 0);
+  // @ts-expect-error a plain string is not a TenantId
+  await new BundlesRepository(prisma).find(plain, 'bnd-1');
+  // @ts-expect-error a plain string is not a TenantId
+  await new BundlesRepository(prisma).create({ ...bundle, fact_count: 1, created_at_ms: 0 });
+
+  const owned = await ledger.findStream(tenant, 'orders');
+  if (owned) await ledger.chainPage(owned, 0, 10, 10);
+  await ledger.readHeadsAnyTenant(['orders']);
+  await new BundlesRepository(prisma).find(mintTenantId(plain), 'bnd-1');
+}
+
+describe('tenant scoping of the ledger repositories', () => {
+  it('compiles where the tenant is a TenantId or an OwnedStream', () => {
+    expect(typeDiagnostics(__filename)).toEqual([]);
+  });
+
+  it('refuses a plain string (or an unowned stream row) for every marked query', () => {
+    const errors = typeDiagnostics(__filename, { stripExpectErrors: true });
+    expect(errors.map((e) => e.line)).toEqual(expectErrorLines(__filename));
+    // Each for the tenant's sake, not for some other mistake on the line.
+    expect(errors.filter((e) => !/TenantId|OwnedStream|owned|vouched/.test(e.message))).toEqual([]);
+  });
+});

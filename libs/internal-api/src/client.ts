@@ -1,0 +1,183 @@
+// The one client of the registry's internal API (docs/registry.md "Internal API"): verdict, the
+// worker and libs/auth's introspection all call /internal/v1 through it. Requests are typed by the
+// generated `paths` (openapi-fetch), so a path, parameter or body the document does not have fails
+// to compile. Timeouts and the mapping of failures live here once:
+// - no answer (refused, reset, timed out, aborted) and 5xx, 401, 429: RegistryUnavailableError;
+// - any other 4xx: RegistryRejectedError with the registry's `detail`;
+// - reads (state, state hash, rule version, tenant by slug) answer null for 404 and 400 (an id the
+//   registry cannot even parse does not exist either) and treat every other failure as unavailable.
+import createClient, { type Client } from 'openapi-fetch';
+import { RegistryRejectedError, RegistryUnavailableError } from './errors';
+import type { paths } from './generated/registry-internal';
+import type {
+  ApprovalGrantBody,
+  AttemptReport,
+  ForeignEventBody,
+  InternalRuleVersion,
+  IntrospectionAnswer,
+  Override,
+  RegistryEvent,
+  RelayAnswer,
+  ReleaseAnswer,
+  StateHash,
+  TenantRef,
+  TenantState,
+} from './types';
+
+/** The header carrying the shared service token (README.md "Architecture"). */
+export const INTERNAL_TOKEN_HEADER = 'x-internal-token';
+
+export interface RegistryInternalClientOptions {
+  /** The registry's base URL, e.g. http://127.0.0.1:3001. */
+  baseUrl: string;
+  /** The INTERNAL_TOKEN shared by the services. */
+  token: string;
+  /** Per request, in ms (default 5 s). */
+  timeoutMs?: number;
+  /** Another fetch (tests). Default: the global fetch, resolved at call time. */
+  fetch?: (request: Request) => Promise<Response>;
+}
+
+interface Answer<T> {
+  data?: T;
+  error?: unknown;
+  response: Response;
+}
+
+export class RegistryInternalClient {
+  /** Requests made so far (observability, and what tests watch). */
+  requests = 0;
+  private readonly api: Client<paths>;
+  private readonly timeoutMs: number;
+
+  constructor(opts: RegistryInternalClientOptions) {
+    const userFetch = opts.fetch;
+    this.timeoutMs = opts.timeoutMs ?? 5_000;
+    this.api = createClient<paths>({
+      baseUrl: opts.baseUrl.replace(/\/+$/, ''),
+      headers: { [INTERNAL_TOKEN_HEADER]: opts.token, accept: 'application/json' },
+      fetch: (request: Request) => (userFetch ?? globalThis.fetch)(request),
+    });
+  }
+
+  // --- identity (libs/auth: verdict and ledger resolve API keys here) --------------------------
+
+  /** What a key hash (sha256 hex of the key) resolves to. */
+  introspect(keyHash: string): Promise<IntrospectionAnswer> {
+    return this.call('POST /introspect', (signal) => this.api.POST('/internal/v1/introspect', { body: { key_hash: keyHash }, signal }));
+  }
+
+  /** A tenant by its slug; null when there is none. */
+  tenantBySlug(slug: string): Promise<TenantRef | null> {
+    return this.read('GET /tenants/by-slug', (signal) => this.api.GET('/internal/v1/tenants/by-slug/{slug}', { params: { path: { slug } }, signal }));
+  }
+
+  // --- state (verdict's snapshots) ------------------------------------------------------------
+
+  /** A tenant's whole evaluable state; null for an unknown tenant. */
+  state(tenantId: string): Promise<TenantState | null> {
+    return this.read('GET /tenants/state', (signal) => this.api.GET('/internal/v1/tenants/{tenant_id}/state', { params: { path: { tenant_id: tenantId } }, signal }));
+  }
+
+  /** The cheap change check; null for an unknown tenant. */
+  stateHash(tenantId: string): Promise<StateHash | null> {
+    return this.read('GET /tenants/state-hash', (signal) =>
+      this.api.GET('/internal/v1/tenants/{tenant_id}/state-hash', { params: { path: { tenant_id: tenantId } }, signal }),
+    );
+  }
+
+  /** Any rule version, current or superseded; null when it does not exist in this tenant. */
+  ruleVersion(id: string, tenantId: string): Promise<InternalRuleVersion | null> {
+    return this.read('GET /rule-versions', (signal) =>
+      this.api.GET('/internal/v1/rule-versions/{rule_version_id}', { params: { path: { rule_version_id: id }, query: { tenant_id: tenantId } }, signal }),
+    );
+  }
+
+  // --- approvals (verdict) --------------------------------------------------------------------
+
+  /** An approval_grant override over the triggering rules (docs/approvals.md). */
+  createGrant(tenantId: string, grant: Omit<ApprovalGrantBody, 'override_type'>): Promise<Override> {
+    return this.call('POST /tenants/overrides', (signal) =>
+      this.api.POST('/internal/v1/tenants/{tenant_id}/overrides', { params: { path: { tenant_id: tenantId } }, body: { override_type: 'approval_grant', ...grant }, signal }),
+    );
+  }
+
+  /**
+   * An earlier grant of this approval that is still in force, from the tenant state: a grant whose
+   * answer was lost (timeout) is found again instead of being made twice.
+   */
+  async findGrant(tenantId: string, approvalId: string): Promise<{ id: string } | null> {
+    const state = await this.state(tenantId);
+    return state?.overrides.find((o) => o.approval_id === approvalId) ?? null;
+  }
+
+  /** Records a verdict event in the registry's feed and outbox; `created` is false when its idempotency_key was seen before. */
+  async recordEvent(tenantId: string, event: Omit<ForeignEventBody, 'source'>): Promise<{ event: RegistryEvent; created: boolean }> {
+    let status = 0;
+    const recorded = await this.call('POST /tenants/events', async (signal) => {
+      const answer = await this.api.POST('/internal/v1/tenants/{tenant_id}/events', { params: { path: { tenant_id: tenantId } }, body: { source: 'verdict', ...event }, signal });
+      status = answer.response.status;
+      return answer;
+    });
+    return { event: recorded, created: status === 201 };
+  }
+
+  // --- webhook delivery (the worker, ADR 0005) ------------------------------------------------
+
+  /** Fans the outbox out and leases up to `limit` due deliveries to this caller. */
+  relay(limit: number): Promise<RelayAnswer> {
+    return this.call('POST /outbox/relay', (signal) => this.api.POST('/internal/v1/outbox/relay', { body: { limit }, signal }));
+  }
+
+  /** Hands back deliveries that could not be enqueued. */
+  release(deliveryIds: string[]): Promise<ReleaseAnswer> {
+    return this.call('POST /outbox/release', (signal) => this.api.POST('/internal/v1/outbox/release', { body: { delivery_ids: deliveryIds }, signal }));
+  }
+
+  /** Runs one attempt (at most once per delivery and attempt, whatever the number of callers). */
+  attempt(deliveryId: string, attempt: number, signal?: AbortSignal): Promise<AttemptReport> {
+    return this.call(
+      'POST /webhook-deliveries/attempts',
+      (s) => this.api.POST('/internal/v1/webhook-deliveries/{delivery_id}/attempts', { params: { path: { delivery_id: deliveryId } }, body: { attempt }, signal: s }),
+      signal,
+    );
+  }
+
+  // --- the mapping ----------------------------------------------------------------------------
+
+  /** A read: null for 404 and 400, RegistryUnavailableError for any other failure. */
+  private async read<T>(what: string, request: (signal: AbortSignal) => Promise<Answer<T>>): Promise<T | null> {
+    try {
+      return await this.call(what, request);
+    } catch (err) {
+      if (!(err instanceof RegistryRejectedError)) throw err;
+      if (err.status === 404 || err.status === 400) return null;
+      throw new RegistryUnavailableError('registry_unavailable', `registry answered ${err.status} for ${what}`, err.status);
+    }
+  }
+
+  private async call<T>(what: string, request: (signal: AbortSignal) => Promise<Answer<T>>, signal?: AbortSignal): Promise<T> {
+    this.requests++;
+    const timeout = AbortSignal.timeout(this.timeoutMs);
+    let answer: Answer<T>;
+    try {
+      answer = await request(signal ? AbortSignal.any([signal, timeout]) : timeout);
+    } catch (err) {
+      if (err instanceof SyntaxError) throw new RegistryUnavailableError('registry_unavailable', `registry answered invalid JSON for ${what}`);
+      throw new RegistryUnavailableError('registry_unreachable', `registry unreachable (${what}): ${(err as Error).message}`);
+    }
+    const { status } = answer.response;
+    if (answer.response.ok) return answer.data as T;
+    if (status >= 500 || status === 401 || status === 429) {
+      throw new RegistryUnavailableError('registry_unavailable', `registry answered ${status} for ${what}`, status);
+    }
+    throw new RegistryRejectedError(status, detailOf(answer.error));
+  }
+}
+
+/** The `detail` of the registry's error body (its text when it is not JSON), at most 500 characters. */
+function detailOf(error: unknown): string {
+  const body = error as { detail?: unknown; message?: unknown } | string | null | undefined;
+  const detail = typeof body === 'object' && body !== null ? (body.detail ?? body.message ?? JSON.stringify(body)) : (body ?? '');
+  return String(detail).slice(0, 500);
+}

@@ -1,0 +1,27 @@
+/**
+ * The registry could not answer: unreachable or timed out (`registry_unreachable`), or it answered
+ * 5xx, 401 (a token mismatch is a deployment fault, not the caller's) or 429 (`registry_unavailable`).
+ * A retry may succeed; verdict answers 503 meanwhile, the worker's job fails and BullMQ retries it.
+ */
+export class RegistryUnavailableError extends Error {
+  constructor(
+    readonly code: 'registry_unreachable' | 'registry_unavailable',
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+    this.name = 'RegistryUnavailableError';
+  }
+}
+
+/** The registry refused the request for a reason a retry will not change (another 4xx); `detail` is its error body's. */
+export class RegistryRejectedError extends Error {
+  readonly code = 'registry_rejected';
+  constructor(
+    readonly status: number,
+    readonly detail: string,
+  ) {
+    super(`registry answered ${status}: ${detail}`);
+    this.name = 'RegistryRejectedError';
+  }
+}
