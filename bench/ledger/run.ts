@@ -13,7 +13,7 @@ import { databaseUrl, ensureDatabases, findFreePort, startPostgres, startRedis }
 import { canonicalPayload } from '../../apps/ledger/src/domain/payload';
 import { computeFactHash, GENESIS_PREV_HASH } from '../../apps/ledger/src/domain/fact-hash';
 import { LedgerRepository } from '../../apps/ledger/src/repositories/ledger.repository';
-import { SealQueue } from '../../apps/ledger/src/services/seal-queue';
+import { SealQueue } from '../../apps/ledger/src/services/seal-queue.service';
 import { PrismaClient } from '../../apps/ledger/src/generated/prisma/client';
 
 const ROOT = path.resolve(__dirname, '../../..');

@@ -3,10 +3,10 @@
 import { performance } from 'node:perf_hooks';
 import { createEs256Signer, generateEs256KeyPair } from '@arbiter/crypto';
 import { newId } from '@arbiter/db';
-import { benchmarkFixture, compilePolicy, evaluate, type CompleteEvaluation } from '../../apps/verdict/src/engine';
-import { buildConsultation, contextHash, normativeHash, verdictClaims } from '../../apps/verdict/src/evaluation/consultation-builder';
-import { presentCheck } from '../../apps/verdict/src/evaluation/present';
-import { parseCheckBody, validateScope } from '../../apps/verdict/src/evaluation/request-parsing';
+import { benchmarkFixture, compilePolicy, evaluate, type CompleteEvaluation } from '../../apps/verdict/src/domain/engine';
+import { buildConsultation, contextHash, normativeHash, verdictClaims } from '../../apps/verdict/src/domain/consultation-builder';
+import { presentCheck } from '../../apps/verdict/src/presenters/verdicts';
+import { parseCheckBody, validateScope } from '../../apps/verdict/src/http/request-parsing';
 
 function time(name: string, fn: (i: number) => unknown, n = 20_000): number {
   for (let i = 0; i < 2_000; i++) fn(i);

@@ -7,7 +7,7 @@ import { Client } from 'pg';
 import { generateApiKey } from '@arbiter/auth';
 import { generateKeyEncryptionKey } from '@arbiter/crypto';
 import { databaseUrl, ensureDatabases, findFreePort, startPostgres, startRedis } from '@arbiter/devstack';
-import { benchmarkFixture, type BenchmarkFixture, type EngineRule } from '../../apps/verdict/src/engine';
+import { benchmarkFixture, type BenchmarkFixture, type EngineRule } from '../../apps/verdict/src/domain/engine';
 import { compareEngines } from './engine-vs-cedar';
 import { runLoad, type LoadResult } from './loadgen';
 

@@ -8,12 +8,12 @@ import type { LedgerConfig } from './config';
 import { ledgerAuthErrors } from './http/errors';
 import { LedgerRepository } from './repositories/ledger.repository';
 import { BundlesRepository } from './repositories/bundles.repository';
-import { SealQueue } from './services/seal-queue';
+import { SealQueue } from './services/seal-queue.service';
 import { createLedgerMetrics, type LedgerMetrics } from './metrics';
 import { FactsService } from './services/facts.service';
 import { VerifyService } from './services/verify.service';
 import { BundlesService } from './services/bundles.service';
-import { RateLimiter } from './services/rate-limiter';
+import { RateLimiter } from './services/rate-limiter.service';
 import { HealthService } from './services/health.service';
 import { createLedgerKeys, type LedgerKeys } from './keys';
 

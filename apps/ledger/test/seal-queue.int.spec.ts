@@ -5,7 +5,7 @@ import { applyMigrations, createPool } from '@arbiter/db';
 import { createTestDatabase } from '@arbiter/testing';
 import { ledgerMigrationsDir } from '../src/context';
 import { LedgerRepository, type FactRecord, type OwnedStream } from '../src/repositories/ledger.repository';
-import { SealQueue, type SealOutcome, type SealRequest } from '../src/services/seal-queue';
+import { SealQueue, type SealOutcome, type SealRequest } from '../src/services/seal-queue.service';
 import { VerifyService } from '../src/services/verify.service';
 
 const TENANT_A = mintTenantId('tnt-a');

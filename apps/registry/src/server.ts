@@ -3,8 +3,8 @@ import { startService, type RunningService, type ServiceDefinition } from '@arbi
 import type { RegistryConfig } from './config';
 import { buildRegistryApp } from './app';
 import { createRegistryContext, registryMigrationsDir, type RegistryContext } from './context';
-import { ensureBootstrapAdmin } from './services/bootstrap';
-import { checkStoredOverrideConditions } from './services/override-conditions';
+import { ensureBootstrapAdmin } from './services/bootstrap-admin.service';
+import { checkStoredOverrideConditions } from './services/override-conditions.service';
 
 export type RunningRegistry = RunningService<RegistryContext>;
 

@@ -2,7 +2,7 @@ import { Redis } from 'ioredis';
 import { testRedisUrl } from '@arbiter/testing';
 import { createPrincipalWithKey, createTenantWithAdmin, startTestRegistry, type RegistryHarness, type TenantFixture } from './harness';
 import { api, createScope, expectConforms, type Api } from './fixtures';
-import { REGISTRY_CHANGED_CHANNEL, type RegistryChangeMessage } from '../src/services/changes';
+import { REGISTRY_CHANGED_CHANNEL, type RegistryChangeMessage } from '../src/services/changes.service';
 
 interface Ev {
   id: string;

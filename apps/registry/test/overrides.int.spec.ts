@@ -1,6 +1,6 @@
 import { createPrincipalWithKey, createTenantWithAdmin, startTestRegistry, TEST_INTERNAL_TOKEN, type RegistryHarness, type TenantFixture } from './harness';
 import { createLogger } from '@arbiter/http';
-import { checkStoredOverrideConditions } from '../src/services/override-conditions';
+import { checkStoredOverrideConditions } from '../src/services/override-conditions.service';
 import request from 'supertest';
 import { api, createScope, expectConforms, expireOverride, sql, type Api } from './fixtures';
 

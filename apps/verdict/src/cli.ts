@@ -5,8 +5,8 @@ import { createLogger } from '@arbiter/http';
 import { applyMigrations, createPool, migrationsDir } from '@arbiter/db';
 import type { RotationMode } from '@arbiter/crypto';
 import { verdictConfigSchema } from './config';
-import { publishKeysChanged } from './events/change-feed';
-import { VerdictKeys } from './keys/verdict-keys';
+import { publishKeysChanged } from './clients/change-feed';
+import { VerdictKeys } from './keys';
 
 // Operator commands of the verdict gateway (docs/verdicts.md "Signing keys": rotation is an admin endpoint and a
 // CLI command). They work on the database directly, so they need DATABASE_URL_VERDICT and

@@ -6,22 +6,22 @@ import { createPool, createPrismaClient, migrationsDir } from '@arbiter/db';
 import { ServiceMetrics } from '@arbiter/http';
 import { PrismaClient } from './generated/prisma/client';
 import type { VerdictConfig } from './config';
-import { ConsultationRepository } from './consultations/consultation.repository';
-import { ConsultationsService } from './consultations/consultations.service';
-import { EvaluationService } from './evaluation/evaluation.service';
-import { subscribeChanges, type ChangeFeed } from './events/change-feed';
+import { ConsultationRepository } from './repositories/consultations.repository';
+import { ConsultationsService } from './services/consultations.service';
+import { EvaluationService } from './services/evaluation.service';
+import { subscribeChanges, type ChangeFeed } from './clients/change-feed';
 import { verdictAuthErrors } from './http/errors';
-import { KeysService } from './keys/keys.service';
-import { VerdictKeys } from './keys/verdict-keys';
-import { TenantRefs } from './keys/tenant-refs';
+import { KeysService } from './services/keys.service';
+import { VerdictKeys } from './keys';
+import { TenantRefs } from './services/tenant-refs.service';
 import { RegistryInternalClient } from '@arbiter/internal-api';
-import { ResolveSessionRepository } from './resolve/resolve-session.repository';
-import { CookieSessionRepository } from './sessions/cookie-session.repository';
-import { SessionsService } from './sessions/sessions.service';
-import { RuleVersionsService } from './rule-versions/rule-versions.service';
-import { SnapshotStore } from './snapshot/snapshot-store';
-import { createApprovals } from './approvals/approvals.context';
-import type { ApprovalsService } from './approvals/approvals.service';
+import { ResolveSessionRepository } from './repositories/resolve-sessions.repository';
+import { CookieSessionRepository } from './repositories/cookie-sessions.repository';
+import { SessionsService } from './services/sessions.service';
+import { RuleVersionsService } from './services/rule-versions.service';
+import { SnapshotStore } from './services/snapshot-store.service';
+import { createApprovals } from './approvals';
+import type { ApprovalsService } from './services/approvals.service';
 
 /** Everything a request needs, made once per process (or per test app). */
 export interface VerdictContext {
@@ -37,7 +37,7 @@ export interface VerdictContext {
   consultations: ConsultationRepository;
   evaluation: EvaluationService;
   consultationsService: ConsultationsService;
-  /** Verdict approvals (apps/verdict/src/approvals). */
+  /** Verdict approvals (apps/verdict/src/approvals.ts). */
   approvals: ApprovalsService;
   ruleVersions: RuleVersionsService;
   keysService: KeysService;

@@ -2,8 +2,8 @@ import { applyMigrations, createPool } from '@arbiter/db';
 import { createTestDatabase } from '@arbiter/testing';
 import type { Pool } from 'pg';
 import { verdictMigrationsDir } from '../src/context';
-import type { ConsultationRecord } from '../src/consultations/consultation-record';
-import { ConsultationRepository } from '../src/consultations/consultation.repository';
+import type { ConsultationRecord } from '../src/domain/consultation-record';
+import { ConsultationRepository } from '../src/repositories/consultations.repository';
 
 jest.setTimeout(60_000);
 

@@ -7,9 +7,9 @@ import { createTestDatabase } from '@arbiter/testing';
 import type { Pool } from 'pg';
 import { PrismaClient } from '../src/generated/prisma/client';
 import { verdictMigrationsDir } from '../src/context';
-import type { ConsultationRecord } from '../src/consultations/consultation-record';
-import { ConsultationRepository } from '../src/consultations/consultation.repository';
-import { VerdictKeys } from '../src/keys/verdict-keys';
+import type { ConsultationRecord } from '../src/domain/consultation-record';
+import { ConsultationRepository } from '../src/repositories/consultations.repository';
+import { VerdictKeys } from '../src/keys';
 
 jest.setTimeout(60_000);
 

@@ -3,7 +3,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { credentialFrom, type Authenticator, type AuthenticatedIdentity } from '@arbiter/auth';
 import { AppError } from '@arbiter/http';
 import { rateLimitHeaders } from '../domain/token-bucket';
-import type { RateLimiter } from '../services/rate-limiter';
+import type { RateLimiter } from '../services/rate-limiter.service';
 import { KEY_CHECK_LOCAL } from './authentication';
 
 /**

@@ -10,7 +10,7 @@ import { unstorableInParams, unstorableInQuery } from './unstorable';
 
 /**
  * POST /streams/<stream_id>/facts, the ledger's hot path. FactsService.seal is its one handler: it
- * takes the raw body, parses and validates it once (services/seal-request.ts), seals, and counts the
+ * takes the raw body, parses and validates it once (http/seal-request.ts), seals, and counts the
  * seal; both doors lead there and answer 201 (or 200 for a client_ref retry) with the fact:
  *
  * - the fast lane (ADR 0006), before express, for the common case (an uncompressed JSON body with a

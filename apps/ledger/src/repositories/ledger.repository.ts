@@ -166,7 +166,7 @@ export class LedgerRepository {
     return rows.map(toFact);
   }
 
-  // --- appends (services/seal-queue.ts) ---------------------------------------------------------
+  // --- appends (services/seal-queue.service.ts) ---------------------------------------------------------
 
   /** Locks the heads of these streams in stream_id order (no deadlock between replicas) and reads them. */
   async lockHeadsAnyTenant(client: PoolClient, streamIds: string[]): Promise<StreamRow[]> {

@@ -10,8 +10,8 @@ import { notFound } from '../http/errors';
 import type { FactsService } from './facts.service';
 import type { LedgerKeys } from '../keys';
 import type { VerifyService } from './verify.service';
-import { presentBundle, presentBundleSummary } from './presenters';
-import { readCursor, readLimit, toPage } from './pages';
+import { presentBundle, presentBundleSummary } from '../presenters/ledger';
+import { readCursor, readLimit, toPage } from '../http/pagination';
 
 /**
  * Proof bundles (docs/ledger-formats.md "Proof bundle"): a signed snapshot of a stream up to its head. The chain is walked

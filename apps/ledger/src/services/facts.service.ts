@@ -5,10 +5,10 @@ import { assertStorable, canonicalPayload, PayloadError, STREAM_ID_PATTERN } fro
 import type { LedgerRepository, OwnedStream } from '../repositories/ledger.repository';
 import type { Fact, FactList, StreamPage } from '../models/ledger';
 import { forbidden, notFound, validationError } from '../http/errors';
-import type { SealQueue } from './seal-queue';
-import { parseSealBody } from './seal-request';
-import { presentFact, presentListEntry, presentStream } from './presenters';
-import { readCursor, readLimit, toPage } from './pages';
+import type { SealQueue } from './seal-queue.service';
+import { parseSealBody } from '../http/seal-request';
+import { presentFact, presentListEntry, presentStream } from '../presenters/ledger';
+import { readCursor, readLimit, toPage } from '../http/pagination';
 
 export interface ListFactsQuery {
   limit?: number;

@@ -8,10 +8,10 @@ import type { ApprovalFilter, ApprovalRow } from '../repositories/approvals.repo
 import type { InvariantRow } from '../repositories/entries.repository';
 import type { RuleRow } from '../repositories/rules.repository';
 import type { ScopeSelector } from '../models/common';
-import { presentApproval, presentOverride } from './registry-presenters';
-import { readPage, toPage, type PageQuery } from './pages';
-import type { ScopeAccess } from './access';
-import type { ChangeWriter, Repos } from './changes';
+import { presentApproval, presentOverride } from '../presenters/registry';
+import { readPage, toPage, type PageQuery } from '../http/pagination';
+import type { ScopeAccess } from './scope-access.service';
+import type { ChangeWriter, Repos } from './changes.service';
 
 type Trigger = { type: 'invariant'; row: InvariantRow } | { type: 'rule'; row: RuleRow };
 

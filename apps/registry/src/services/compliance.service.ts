@@ -5,8 +5,8 @@ import type { ScopeSelector } from '../models/common';
 import type { AppliesTo, Severity } from '../models/rules';
 import { relevance } from '../domain/relevance';
 import { scopeContains } from '../domain/selector';
-import type { ScopeAccess } from './access';
-import type { Repos } from './changes';
+import type { ScopeAccess } from './scope-access.service';
+import type { Repos } from './changes.service';
 import type { ScopesService } from './scopes.service';
 
 /**

@@ -4,10 +4,10 @@ import { notFound } from '../http/errors';
 import type { CreateDecisionBody, CreateInvariantBody, Decision, Invariant } from '../models/entries';
 import type { Page } from '../models/identity';
 import type { DecisionFilter } from '../repositories/entries.repository';
-import { presentDecision, presentInvariant } from './registry-presenters';
-import { readPage, toPage, type PageQuery } from './pages';
-import { authorOf, type ScopeAccess } from './access';
-import type { ChangeWriter, Repos } from './changes';
+import { presentDecision, presentInvariant } from '../presenters/registry';
+import { readPage, toPage, type PageQuery } from '../http/pagination';
+import { authorOf, type ScopeAccess } from './scope-access.service';
+import type { ChangeWriter, Repos } from './changes.service';
 
 /** Decisions and invariants (docs/registry.md "Decisions and invariants"). */
 export class EntriesService {

@@ -4,9 +4,9 @@ import { badRequest } from '../http/errors';
 import type { RegistryEvent } from '../models/events';
 import type { Page } from '../models/identity';
 import { eventSeq } from '../repositories/events.repository';
-import { presentEvent } from './registry-presenters';
-import type { ScopeAccess } from './access';
-import type { Repos } from './changes';
+import { presentEvent } from '../presenters/registry';
+import type { ScopeAccess } from './scope-access.service';
+import type { Repos } from './changes.service';
 
 export interface EventQuery {
   type?: string;

@@ -28,14 +28,14 @@ import type {
   UpdateTenantBody,
 } from '../models/identity';
 import { conflict, notFound, unprocessable } from '../http/errors';
-import { presentKey, presentPrincipal, presentTenant } from './presenters';
-import { readPage, toPage, type PageQuery } from './pages';
+import { presentKey, presentPrincipal, presentTenant } from '../presenters/identity';
+import { readPage, toPage, type PageQuery } from '../http/pagination';
 
 const forbidden = (message: string) => new AppError(403, 'forbidden', message);
 
 /**
  * Told after a committed change the verdict gateway's state depends on (a principal's roles or
- * activity, the tenant's settings), so the tenant's revision moves (services/changes.ts).
+ * activity, the tenant's settings), so the tenant's revision moves (services/changes.service.ts).
  */
 export type StateChanged = (tenantId: TenantId, type: string) => Promise<void>;
 

@@ -1,6 +1,6 @@
 import { mintTenantId, type AuthenticatedIdentity, type Identity, type Permission } from '@arbiter/auth';
 import type { IdentityRepository } from '../repositories/identity.repository';
-import { keyStatus } from './presenters';
+import { keyStatus } from '../presenters/identity';
 import type { TenantSettings } from '../models/identity';
 import type { IntrospectionAnswer } from '../models/internal';
 

@@ -3,10 +3,10 @@ import { isUniqueViolation, newId } from '@arbiter/db';
 import { badRequest, conflict, notFound } from '../http/errors';
 import type { CreateLinkBody, Link } from '../models/links';
 import type { Page } from '../models/identity';
-import { presentLink } from './registry-presenters';
-import { readPage, toPage, type PageQuery } from './pages';
-import type { ScopeAccess } from './access';
-import type { ChangeWriter, Repos } from './changes';
+import { presentLink } from '../presenters/registry';
+import { readPage, toPage, type PageQuery } from '../http/pagination';
+import type { ScopeAccess } from './scope-access.service';
+import type { ChangeWriter, Repos } from './changes.service';
 
 const TYPE_OF_PREFIX: Record<string, 'decision' | 'invariant' | 'rule'> = { 'dec-': 'decision', 'inv-': 'invariant', 'rul-': 'rule' };
 

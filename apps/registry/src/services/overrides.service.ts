@@ -6,10 +6,10 @@ import type { CreateOverrideBody, Override } from '../models/overrides';
 import type { Page } from '../models/identity';
 import type { ScopeSelector } from '../models/common';
 import type { OverrideStatusFilter } from '../repositories/overrides.repository';
-import { presentOverride } from './registry-presenters';
-import { readPage, toPage, type PageQuery } from './pages';
-import type { ScopeAccess } from './access';
-import type { ChangeWriter, Repos } from './changes';
+import { presentOverride } from '../presenters/registry';
+import { readPage, toPage, type PageQuery } from '../http/pagination';
+import type { ScopeAccess } from './scope-access.service';
+import type { ChangeWriter, Repos } from './changes.service';
 import type { ScopesService } from './scopes.service';
 
 /** Body of the verdict gateway's approval grant (docs/verdicts.md "Approval", grants; docs/approvals.md). */

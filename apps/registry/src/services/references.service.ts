@@ -3,10 +3,10 @@ import { newId } from '@arbiter/db';
 import { notFound, unprocessable } from '../http/errors';
 import type { CreateReferenceBody, Reference, ReferenceStatus } from '../models/links';
 import type { Page } from '../models/identity';
-import { presentReference } from './registry-presenters';
-import { readPage, toPage, type PageQuery } from './pages';
-import { authorOf, type ScopeAccess } from './access';
-import type { ChangeWriter, Repos } from './changes';
+import { presentReference } from '../presenters/registry';
+import { readPage, toPage, type PageQuery } from '../http/pagination';
+import { authorOf, type ScopeAccess } from './scope-access.service';
+import type { ChangeWriter, Repos } from './changes.service';
 
 /** References: how an entry was used in an external context (docs/registry.md "References and links"). */
 export class ReferencesService {

@@ -2,9 +2,9 @@ import type { AuthenticatedIdentity } from '@arbiter/auth';
 import { sha256Digest } from '@arbiter/canonical';
 import type { ResolvedScope } from '../models/resolve';
 import type { ScopeSelector } from '../models/common';
-import { presentInvariant, presentOverride, presentRule } from './registry-presenters';
-import type { ScopeAccess } from './access';
-import type { Repos } from './changes';
+import { presentInvariant, presentOverride, presentRule } from '../presenters/registry';
+import type { ScopeAccess } from './scope-access.service';
+import type { Repos } from './changes.service';
 
 /**
  * GET /scopes/{scope_id}/resolve (docs/registry.md "Resolve and normative_hash"): the scope's selector, active

@@ -7,10 +7,10 @@ import type { VersionContent } from '../repositories/rules.repository';
 import type { IdentityRepository } from '../repositories/identity.repository';
 import { normalizeAppliesTo, ruleProblems } from '../domain/rule-fields';
 import { decodeCursor, encodeCursor, parseLimit } from '@arbiter/http';
-import { presentRule, presentRuleVersion } from './registry-presenters';
-import { readPage, toPage, type PageQuery } from './pages';
-import { authorOf, type ScopeAccess } from './access';
-import type { ChangeWriter, Repos } from './changes';
+import { presentRule, presentRuleVersion } from '../presenters/registry';
+import { readPage, toPage, type PageQuery } from '../http/pagination';
+import { authorOf, type ScopeAccess } from './scope-access.service';
+import type { ChangeWriter, Repos } from './changes.service';
 
 const PRINCIPAL_ID = /^(agn|hum)-/;
 

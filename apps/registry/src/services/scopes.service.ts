@@ -9,10 +9,10 @@ import type { ScopeSelector } from '../models/common';
 import type { IdentityRepository } from '../repositories/identity.repository';
 import { selectorProblems } from '../domain/selector';
 import { parseNamespacePath } from '../domain/namespace-path';
-import { presentNamespace, presentScope } from './registry-presenters';
-import { readPage, toPage, type PageQuery } from './pages';
-import type { ChangeWriter, Repos } from './changes';
-import type { ScopeAccess } from './access';
+import { presentNamespace, presentScope } from '../presenters/registry';
+import { readPage, toPage, type PageQuery } from '../http/pagination';
+import type { ChangeWriter, Repos } from './changes.service';
+import type { ScopeAccess } from './scope-access.service';
 
 /** Scopes (with their selector, docs/verdicts.md) and their namespaces (docs/registry.md "Namespaces"). */
 export class ScopesService {

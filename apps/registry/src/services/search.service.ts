@@ -2,9 +2,9 @@ import type { Pool } from 'pg';
 import type { AuthenticatedIdentity, TenantId } from '@arbiter/auth';
 import type { SearchBody, SearchHit, SearchResult } from '../models/search';
 import type { EntryType } from '../models/common';
-import { presentDecision, presentInvariant, presentRule } from './registry-presenters';
-import type { ScopeAccess } from './access';
-import type { Repos } from './changes';
+import { presentDecision, presentInvariant, presentRule } from '../presenters/registry';
+import type { ScopeAccess } from './scope-access.service';
+import type { Repos } from './changes.service';
 
 /** Where a match is shown: matched words between « and », up to two fragments. */
 const HEADLINE_OPTIONS = 'StartSel=«, StopSel=», MaxWords=30, MinWords=12, ShortWord=2, MaxFragments=2, FragmentDelimiter=" … "';

@@ -8,8 +8,8 @@ import type { OverrideType } from '../models/overrides';
 import type { RuleVersion } from '../models/rules';
 import type { StateHash, TenantState } from '../models/state';
 import { IdentityRepository } from '../repositories/identity.repository';
-import { presentRuleVersion, ruleContent } from './registry-presenters';
-import { repositories, type Repos } from './changes';
+import { presentRuleVersion, ruleContent } from '../presenters/registry';
+import { repositories, type Repos } from './changes.service';
 
 interface Cached {
   revision: bigint;

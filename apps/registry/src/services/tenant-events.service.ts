@@ -3,8 +3,8 @@ import { newId } from '@arbiter/db';
 import { notFound } from '../http/errors';
 import type { RegistryEvent } from '../models/events';
 import type { IdentityRepository } from '../repositories/identity.repository';
-import { presentEvent } from './registry-presenters';
-import type { ChangeWriter, Repos } from './changes';
+import { presentEvent } from '../presenters/registry';
+import type { ChangeWriter, Repos } from './changes.service';
 
 /** An event another service asks the registry to record and notify (internal endpoint). */
 export interface ForeignEvent {

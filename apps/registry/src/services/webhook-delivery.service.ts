@@ -8,9 +8,9 @@ import { DeliveriesAnyTenantRepository, type DeliveryRow } from '../repositories
 import { EventsRepository, type EventRow } from '../repositories/events.repository';
 import { SubscriptionHealthAnyTenantRepository } from '../repositories/webhooks.repository';
 import type { AttemptReport } from '../models/internal';
-import { presentEvent } from './registry-presenters';
+import { presentEvent } from '../presenters/registry';
 import type { WebhookKeys } from '../keys';
-import type { WebhookSender } from './webhook-sender';
+import type { WebhookSender } from '../clients/webhook-sender';
 
 export interface DeliveryOptions {
   retryBaseMs: number;

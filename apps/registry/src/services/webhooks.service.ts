@@ -8,10 +8,10 @@ import type { CreateWebhookBody, UpdateWebhookBody, WebhookDelivery, WebhookSubs
 import { eventListProblems } from '../domain/webhook-events';
 import { DeliveriesRepository, type DeliveryRow } from '../repositories/deliveries.repository';
 import { WebhooksRepository, type SubscriptionRow } from '../repositories/webhooks.repository';
-import { presentDelivery, presentSubscription } from './registry-presenters';
-import { readPage, toPage, type PageQuery } from './pages';
-import type { ScopeAccess } from './access';
-import { resolveWebhookTarget } from './webhook-target';
+import { presentDelivery, presentSubscription } from '../presenters/registry';
+import { readPage, toPage, type PageQuery } from '../http/pagination';
+import type { ScopeAccess } from './scope-access.service';
+import { resolveWebhookTarget } from '../clients/webhook-target';
 
 /**
  * Webhook subscriptions (docs/webhooks.md): of a scope, or of the whole tenant

@@ -1,7 +1,7 @@
 import { Controller, Get, Path, Query, Request, Response, Route, Security, Tags } from '@tsoa/runtime';
 import type { AuthedRequest } from '@arbiter/auth';
 import type { VerdictContext } from '../context';
-import type { ConsultationRecord } from '../consultations/consultation-record';
+import type { ConsultationRecord } from '../domain/consultation-record';
 import type { ErrorBody } from '../models/errors';
 
 export interface ConsultationList {

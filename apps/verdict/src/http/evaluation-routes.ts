@@ -3,12 +3,12 @@ import type { AuthedRequest } from '@arbiter/auth';
 import type { FastLane } from '@arbiter/http';
 import { sendJson } from '@arbiter/http';
 import type { VerdictContext } from '../context';
-import type { Answer } from '../evaluation/evaluation.service';
+import type { Answer } from '../services/evaluation.service';
 import { assertStorableRequest } from './unstorable-strings';
 
 /**
  * The handlers of POST /<tenant_id>/v1/check and /resolve. Each route has one: EvaluationService's
- * check or resolve takes the raw body and parses it once (evaluation/request-parsing.ts), whichever
+ * check or resolve takes the raw body and parses it once (http/request-parsing.ts), whichever
  * door the request came in by:
  *
  * - the check fast lane (ADR 0006), on the plain node:http objects before express, for the common

@@ -1,6 +1,6 @@
 // Request and response shapes of check and resolve (docs/verdicts.md "Contract"); tsoa validates requests and
 // writes them into openapi.json.
-import type { ApprovalTrigger, PrecedenceTraceEntry, RequiredContextRound } from '../consultations/consultation-record';
+import type { ApprovalTrigger, PrecedenceTraceEntry, RequiredContextRound } from '../domain/consultation-record';
 
 export type { ApprovalTrigger, PrecedenceTraceEntry, RequiredContextRound };
 

@@ -1,0 +1,39 @@
+import { RegistryInternalClient } from '@arbiter/internal-api';
+import type { Logger } from 'pino';
+import type { Pool } from 'pg';
+import type { VerdictConfig } from './config';
+import type { ConsultationRepository } from './repositories/consultations.repository';
+import type { SnapshotStore } from './services/snapshot-store.service';
+import { ApprovalRepository } from './repositories/approvals.repository';
+import { ApprovalsService } from './services/approvals.service';
+import { OneShotIndex } from './services/one-shot-index.service';
+import { ApprovalOutboxRelay } from './services/outbox-relay.service';
+
+/**
+ * Wires verdict approvals: the service, and the outbox relay loop that runs in every verdict
+ * process (started here, stopped before the pool closes).
+ */
+export function createApprovals(deps: {
+  config: VerdictConfig;
+  logger: Logger;
+  pool: Pool;
+  consultations: ConsultationRepository;
+  snapshots: SnapshotStore;
+}): { service: ApprovalsService; oneShots: OneShotIndex; relay: ApprovalOutboxRelay; stop(): Promise<void> } {
+  const repo = new ApprovalRepository(deps.pool);
+  const oneShots = new OneShotIndex(repo);
+  const registry = new RegistryInternalClient({ baseUrl: deps.config.REGISTRY_URL, token: deps.config.INTERNAL_TOKEN });
+  const relay = new ApprovalOutboxRelay(repo, registry, deps.logger);
+  const service = new ApprovalsService({
+    approvals: repo,
+    consultations: deps.consultations,
+    registry,
+    snapshots: deps.snapshots,
+    logger: deps.logger,
+    onEnqueued: () => relay.kick(),
+    validitySeconds: deps.config.APPROVAL_VALIDITY_SECONDS,
+    onDecided: (tenantId) => oneShots.invalidate(tenantId),
+  });
+  relay.start();
+  return { service, oneShots, relay, stop: () => relay.stop() };
+}

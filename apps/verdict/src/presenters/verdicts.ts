@@ -1,0 +1,65 @@
+// Response bodies of complete evaluations: the fields docs/verdicts.md "check" lists per verdict, and those of the
+// overview resolve variant.
+import type { MissingField } from '../domain/engine';
+import type { ConsultationRecord } from '../domain/consultation-record';
+import type { CheckResponse, CompleteResolveResponse, OverviewCompleteResponse, Requirement } from '../models/verdicts';
+
+export function approvalsEndpoint(tenantId: string): string {
+  return `/${tenantId}/v1/approvals`;
+}
+
+/**
+ * The check response (200, complete; docs/verdicts.md "check"). allowed: the whole evidence; blocked: dominating_rule_id;
+ * approval_required: the approval hint. Other verdicts (observe, tenant-defined)
+ * get the whole evidence, as allowed does.
+ */
+export function presentCheck(record: ConsultationRecord): CheckResponse {
+  const base = { operation_status: 'complete' as const, verdict: record.verdict, cited_rule_ids: record.cited_entry_ids };
+  switch (record.verdict) {
+    case 'blocked':
+      return { ...base, dominating_rule_id: record.dominating_rule_id, consultation_id: record.id, signed_verdict: record.signed_verdict };
+    case 'approval_required':
+      return {
+        ...base,
+        consultation_id: record.id,
+        signed_verdict: record.signed_verdict,
+        approval: { endpoint: approvalsEndpoint(record.tenant_id), example_body: { consultation_id: record.id, requester_notes: '' } },
+      };
+    default:
+      return {
+        ...base,
+        cited_rule_version_ids: record.cited_rule_version_ids,
+        dominating_rule_id: record.dominating_rule_id,
+        precedence_trace: record.precedence_trace,
+        resolved_target_ids: record.resolved_target_ids,
+        consultation_id: record.id,
+        signed_verdict: record.signed_verdict,
+        context_hash: record.context_hash,
+      };
+  }
+}
+
+export function presentResolveComplete(record: ConsultationRecord): CompleteResolveResponse {
+  return { ...presentCheck(record), required_context_history: record.required_context_history };
+}
+
+export function presentOverviewComplete(record: ConsultationRecord): OverviewCompleteResponse {
+  const out: OverviewCompleteResponse = {
+    operation_status: 'complete',
+    verdict: record.verdict,
+    cited_rules: record.cited_entry_ids,
+    cited_rule_versions: record.cited_rule_version_ids,
+    dominating_rule_id: record.dominating_rule_id,
+    consultation_id: record.id,
+    normative_hash: record.normative_hash,
+  };
+  if (record.verdict === 'approval_required') {
+    out.approver = { candidate_deciders: record.candidate_deciders, triggers: record.triggers, endpoint: approvalsEndpoint(record.tenant_id) };
+  }
+  return out;
+}
+
+/** Engine missing fields as Requirements (docs/verdicts.md "Requirement"; the engine already orders their members). */
+export function presentRequirements(fields: readonly MissingField[]): Requirement[] {
+  return fields as unknown as Requirement[];
+}

@@ -1,0 +1,177 @@
+import type { TenantId } from '@arbiter/auth';
+import type { Pool } from 'pg';
+import { GroupCommitWriter } from '@arbiter/db';
+import type { ConsultationRecord } from '../domain/consultation-record';
+import type { SealedConsultation } from '../domain/consultation-builder';
+
+export interface ConsultationFilter {
+  actor?: string;
+  since?: Date;
+  until?: Date;
+  action?: string;
+  verdict?: string;
+  dominating_rule_id?: string;
+}
+
+export interface ConsultationPosition {
+  requested_at: Date;
+  id: string;
+}
+
+/**
+ * Consultation records: written durably before the verdict is returned, through a group commit
+ * (one INSERT per batch, each caller answered after its batch commits). Reads are tenant-scoped;
+ * `record` is stored and returned exactly as it was hashed and signed.
+ */
+interface PendingRow {
+  sealed: SealedConsultation;
+  /** Set when the batch failed and this row, written alone, failed too. */
+  error?: unknown;
+}
+
+/**
+ * SQLSTATE classes a row's own data can cause: 22 data exception (e.g. U+0000 in text), 23 integrity
+ * constraint violation, 54 program limit exceeded (e.g. an index row too large). Other failures (the
+ * connection, resources, a shutdown) would fail every row alike: the batch fails as a whole.
+ */
+const ROW_FAULT = /^(22|23|54)/;
+
+function isRowFault(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && ROW_FAULT.test(code);
+}
+
+export class ConsultationRepository {
+  private readonly writer: GroupCommitWriter<PendingRow>;
+  private accepted = 0;
+
+  constructor(
+    private readonly pool: Pool,
+    opts: { maxInFlight?: number; onBatch?: (size: number) => void } = {},
+  ) {
+    this.writer = new GroupCommitWriter((rows) => this.insertBatch(rows), { maxBatch: 500, maxInFlight: opts.maxInFlight ?? 2, onBatch: opts.onBatch });
+  }
+
+  /** Resolves once the record is committed (stored as `sealed.json`); rejects when it could not be. */
+  async save(sealed: SealedConsultation): Promise<void> {
+    const row: PendingRow = { sealed };
+    this.accepted++;
+    try {
+      await this.writer.write(row);
+    } finally {
+      this.accepted--;
+    }
+    if (row.error !== undefined) throw row.error;
+  }
+
+  /** Records accepted and not yet committed or refused (waiting for a batch, or in one being written). */
+  get pending(): number {
+    return this.accepted;
+  }
+
+  /** Finishes every accepted write (graceful shutdown). */
+  drain(): Promise<void> {
+    return this.writer.close();
+  }
+
+  /**
+   * One INSERT for the whole batch (one statement: all of it commits or none). When the database
+   * refuses it because of a row's data, the rows are isolated (docs/verdicts.md "Overrides": one request's
+   * bad row never fails another request).
+   */
+  private async insertBatch(rows: PendingRow[]): Promise<void> {
+    try {
+      await this.insertRecords(rows.map((r) => r.sealed));
+    } catch (err) {
+      if (rows.length === 1 || !isRowFault(err)) throw err;
+      await this.isolate(rows);
+    }
+  }
+
+  /**
+   * Halves a refused batch until each faulty row stands alone: the good rows commit, each faulty
+   * row keeps its own error. One bad row among n costs about 2·log2(n) INSERTs on one connection,
+   * where writing every row alone would cost n (and take the whole pool while doing it).
+   */
+  private async isolate(rows: PendingRow[]): Promise<void> {
+    const mid = rows.length >>> 1;
+    for (const half of [rows.slice(0, mid), rows.slice(mid)]) {
+      try {
+        await this.insertRecords(half.map((r) => r.sealed));
+      } catch (err) {
+        if (half.length > 1 && isRowFault(err)) await this.isolate(half);
+        else for (const row of half) row.error = err;
+      }
+    }
+  }
+
+  /**
+   * The records travel as one JSON array (one parameter, no array-literal escaping of every record);
+   * PostgreSQL splits it with json_array_elements, which keeps each element's text as it was sent.
+   * Measured against a json[] parameter: about 40 µs less Node CPU and 20 µs less PostgreSQL CPU per
+   * record (bench/verdict).
+   */
+  private async insertRecords(sealed: SealedConsultation[]): Promise<void> {
+    const records = sealed.map((s) => s.record);
+    await this.pool.query(
+      `INSERT INTO consultations (id, tenant_id, caller_principal_id, requested_at, action, verdict, dominating_rule_id, record)
+       SELECT c.id, c.tenant_id, c.caller_principal_id, c.requested_at, c.action, c.verdict, c.dominating_rule_id, r.value
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::text[], $7::text[])
+              WITH ORDINALITY AS c(id, tenant_id, caller_principal_id, requested_at, action, verdict, dominating_rule_id, n)
+         JOIN json_array_elements($8::json) WITH ORDINALITY AS r(value, n) USING (n)`,
+      [
+        records.map((r) => r.id),
+        records.map((r) => r.tenant_id),
+        records.map((r) => r.caller_principal_id),
+        records.map((r) => r.requested_at),
+        records.map((r) => r.action),
+        records.map((r) => r.verdict),
+        records.map((r) => r.dominating_rule_id),
+        `[${sealed.map((s) => s.json).join(',')}]`,
+      ],
+    );
+  }
+
+  /** The record of this id, with the tenant that owns it (the caller decides 404 vs 403). */
+  async findAnyTenant(id: string): Promise<{ tenant_id: string; record: ConsultationRecord } | null> {
+    const { rows } = await this.pool.query<{ tenant_id: string; record: ConsultationRecord }>(
+      'SELECT tenant_id, record FROM consultations WHERE id = $1',
+      [id],
+    );
+    return rows[0] ?? null;
+  }
+
+  async find(tenantId: TenantId, id: string): Promise<ConsultationRecord | null> {
+    const { rows } = await this.pool.query<{ record: ConsultationRecord }>('SELECT record FROM consultations WHERE tenant_id = $1 AND id = $2', [
+      tenantId,
+      id,
+    ]);
+    return rows[0]?.record ?? null;
+  }
+
+  /** Newest first, keyset-paginated on (requested_at, id); returns up to limit + 1 rows (the extra one says "more"). */
+  async list(tenantId: TenantId, filter: ConsultationFilter, limit: number, after?: ConsultationPosition): Promise<ConsultationRecord[]> {
+    const where = ['tenant_id = $1'];
+    const params: unknown[] = [tenantId];
+    const add = (sql: string, value: unknown) => {
+      params.push(value);
+      where.push(sql.replace('?', `$${params.length}`));
+    };
+    if (filter.actor) add('caller_principal_id = ?', filter.actor);
+    if (filter.since) add('requested_at >= ?', filter.since);
+    if (filter.until) add('requested_at <= ?', filter.until);
+    if (filter.action) add('action = ?', filter.action);
+    if (filter.verdict) add('verdict = ?', filter.verdict);
+    if (filter.dominating_rule_id) add('dominating_rule_id = ?', filter.dominating_rule_id);
+    if (after) {
+      params.push(after.requested_at, after.id);
+      where.push(`(requested_at, id) < ($${params.length - 1}, $${params.length})`);
+    }
+    params.push(limit + 1);
+    const { rows } = await this.pool.query<{ record: ConsultationRecord }>(
+      `SELECT record FROM consultations WHERE ${where.join(' AND ')} ORDER BY requested_at DESC, id DESC LIMIT $${params.length}`,
+      params,
+    );
+    return rows.map((r) => r.record);
+  }
+}

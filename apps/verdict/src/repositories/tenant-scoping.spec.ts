@@ -1,0 +1,56 @@
+import type { Pool, PoolClient } from 'pg';
+import { mintTenantId, type TenantId } from '@arbiter/auth';
+import { expectErrorLines, typeDiagnostics } from '@arbiter/testing';
+import type { PrismaClient } from '../generated/prisma/client';
+import type { Approval } from '../models/approvals';
+import { ConsultationRepository } from './consultations.repository';
+import { ResolveSessionRepository, type ResolveSessionState } from './resolve-sessions.repository';
+import { CookieSessionRepository, type CookieSessionRow } from './cookie-sessions.repository';
+import { ApprovalRepository } from './approvals.repository';
+
+// Compiled by the tests below, never run: a tenant's query needs a TenantId, a plain string does not
+// compile; the cross-tenant methods (named ...AnyTenant) take none.
+export async function typeLevel(
+  pool: Pool,
+  client: PoolClient,
+  prisma: PrismaClient,
+  plain: string,
+  tenant: TenantId,
+  approval: Approval,
+  session: Omit<ResolveSessionState, 'completed_at' | 'consultation_id'>,
+  cookie: CookieSessionRow,
+): Promise<void> {
+  const approvals = new ApprovalRepository(pool);
+  // @ts-expect-error a plain string is not a TenantId
+  await approvals.list(plain, {}, 10);
+  // @ts-expect-error a plain string is not a TenantId
+  await approvals.insert(client, plain, approval, 'sha256:x');
+  // @ts-expect-error a plain string is not a TenantId
+  await approvals.consumeOneShot(plain, 'apr-1', 'cns-1', new Date());
+  // @ts-expect-error a plain string is not a TenantId
+  await new ConsultationRepository(pool).find(plain, 'cns-1');
+  // @ts-expect-error a plain string is not a TenantId
+  await new ResolveSessionRepository(prisma).find(plain, 'rsn-1');
+  // @ts-expect-error a plain string is not a TenantId
+  await new ResolveSessionRepository(prisma).create(session);
+  // @ts-expect-error a plain string is not a TenantId
+  await new CookieSessionRepository(pool).create(cookie);
+
+  await approvals.list(tenant, {}, 10);
+  await approvals.findAnyTenant('apr-1');
+  await new ResolveSessionRepository(prisma).create({ ...session, tenant_id: tenant });
+  await new CookieSessionRepository(pool).create({ ...cookie, tenant_id: mintTenantId(plain) });
+}
+
+describe('tenant scoping of the verdict repositories', () => {
+  it('compiles where the tenant is a TenantId', () => {
+    expect(typeDiagnostics(__filename)).toEqual([]);
+  });
+
+  it('refuses a plain string as the tenant of every marked query', () => {
+    const errors = typeDiagnostics(__filename, { stripExpectErrors: true });
+    expect(errors.map((e) => e.line)).toEqual(expectErrorLines(__filename));
+    // Each for the tenant's sake, not for some other mistake on the line.
+    expect(errors.filter((e) => !/TenantId|OwnedStream|owned|vouched/.test(e.message))).toEqual([]);
+  });
+});

@@ -1,0 +1,193 @@
+import type { AuthenticatedIdentity } from '@arbiter/auth';
+import { isUniqueViolation, newId } from '@arbiter/db';
+import { AppError } from '@arbiter/http';
+import type { Logger } from 'pino';
+import type { ConsultationRepository } from '../repositories/consultations.repository';
+import { operationHash } from '../domain/consultation-builder';
+import { badRequest, crossTenantForbidden } from '../http/errors';
+import { ownTenant, requireAnyPermission } from '../http/tenant-access';
+import type { Approval, ApprovalList, CreateApprovalBody, DecisionBody } from '../models/approvals';
+import type { SnapshotStore } from './snapshot-store.service';
+import { approvalCursor, parseApprovalQuery, type ApprovalQuery } from '../http/approval-query';
+import { checkGrant, decided, isValidDecider, newApproval } from '../domain/approval-rules';
+import type { ApprovalRepository } from '../repositories/approvals.repository';
+import { RegistryRejectedError, RegistryUnavailableError, type RegistryInternalClient } from '@arbiter/internal-api';
+
+const approvalNotFound = (id: string) => new AppError(404, 'approval_not_found', `Approval ${id} does not exist in this tenant`, { approval_id: id });
+
+/** The outbox idempotency key of an approval event (docs/webhooks.md: `<approval_id>:requested|resolved`). */
+export const eventKey = (approvalId: string, what: 'requested' | 'resolved') => `${approvalId}:${what}`;
+
+/**
+ * Verdict approvals. Permissions (docs/approvals.md): `check` to request (the caller that got
+ * approval_required), `approve` to decide, `read`, `check` or `approve` to read.
+ */
+export class ApprovalsService {
+  constructor(
+    private readonly deps: {
+      approvals: ApprovalRepository;
+      consultations: ConsultationRepository;
+      registry: RegistryInternalClient;
+      snapshots: SnapshotStore;
+      logger: Logger;
+      /** Called after a committed change so the outbox relay runs at once instead of at its next tick. */
+      onEnqueued?: () => void;
+      /** How long an approval approved without a grant allows its operation (APPROVAL_VALIDITY_SECONDS). */
+      validitySeconds: number;
+      /** Called after a decision committed (the check's list of one-shot approvals is read again). */
+      onDecided?: (tenantId: string) => void;
+    },
+  ) {}
+
+  async create(identity: AuthenticatedIdentity, tenantParam: string, body: CreateApprovalBody): Promise<Approval> {
+    requireAnyPermission(identity, ['check']);
+    const tenantId = ownTenant(identity, tenantParam);
+    const found = await this.deps.consultations.findAnyTenant(body.consultation_id);
+    if (!found) throw new AppError(404, 'consultation_not_found', `Consultation ${body.consultation_id} does not exist in this tenant`, { consultation_id: body.consultation_id });
+    if (found.tenant_id !== tenantId) throw crossTenantForbidden('The consultation belongs to another tenant');
+    const record = found.record;
+    if (record.verdict !== 'approval_required') {
+      throw badRequest('consultation_not_approval_required', `The consultation verdict was ${record.verdict}, not approval_required`, {
+        consultation_id: record.id,
+        verdict: record.verdict,
+      });
+    }
+    const approval = newApproval({ id: newId('apr-'), record, requester: identity.principal.id, notes: body.requester_notes, now: new Date() });
+    try {
+      await this.deps.approvals.transaction(async (tx) => {
+        await this.deps.approvals.insert(tx, tenantId, approval, operationHash({ action: record.action, resource: record.resource, scope: record.scope_used ?? {}, parameters: record.parameters ?? {} }));
+        await this.deps.approvals.enqueue(tx, tenantId, eventKey(approval.id, 'requested'), {
+          type: 'approval.requested',
+          entity_type: 'approval',
+          entity_id: approval.id,
+          actor_id: approval.requester,
+          data: approval,
+        });
+      });
+    } catch (err) {
+      if (!isUniqueViolation(err)) throw err;
+      // One approval per consultation: a repeated request points at the first one.
+      const existing = await this.deps.approvals.findByConsultation(tenantId, record.id);
+      throw new AppError(409, 'approval_exists', `Consultation ${record.id} already has approval ${existing?.id ?? ''}`.trim(), {
+        approval_id: existing?.id ?? null,
+        consultation_id: record.id,
+      });
+    }
+    this.deps.onEnqueued?.();
+    return approval;
+  }
+
+  async get(identity: AuthenticatedIdentity, tenantParam: string, id: string): Promise<Approval> {
+    requireAnyPermission(identity, ['read', 'check', 'approve']);
+    const tenantId = ownTenant(identity, tenantParam);
+    const found = await this.deps.approvals.findAnyTenant(id);
+    if (!found) throw approvalNotFound(id);
+    if (found.tenant_id !== tenantId) throw crossTenantForbidden('The approval belongs to another tenant');
+    return found.body;
+  }
+
+  async list(identity: AuthenticatedIdentity, tenantParam: string, query: ApprovalQuery): Promise<ApprovalList> {
+    requireAnyPermission(identity, ['read', 'check', 'approve']);
+    const tenantId = ownTenant(identity, tenantParam);
+    const { filter, limit, after } = parseApprovalQuery(query);
+    const rows = await this.deps.approvals.list(tenantId, filter, limit, after);
+    const items = rows.slice(0, limit);
+    return { items, next_cursor: rows.length > limit ? approvalCursor(items[items.length - 1]) : null };
+  }
+
+  /**
+   * Decides once. The approval row stays locked from the read to the commit, so a concurrent
+   * decider waits and then gets 409 already_decided. With a grant the registry creates the override
+   * while the lock is held: when the registry is unreachable nothing is recorded (503, the approval
+   * stays pending and the decision can be sent again); an override whose answer was lost is found
+   * again by its approval_id on that retry instead of being made twice.
+   */
+  async decide(identity: AuthenticatedIdentity, tenantParam: string, id: string, body: DecisionBody): Promise<Approval> {
+    requireAnyPermission(identity, ['approve']);
+    const tenantId = ownTenant(identity, tenantParam);
+    const now = new Date();
+    const grant = checkGrant(body, now);
+    const result = await this.deps.approvals.transaction(async (tx) => {
+      const found = await this.deps.approvals.lockAnyTenant(tx, id);
+      if (!found) throw approvalNotFound(id);
+      if (found.tenant_id !== tenantId) throw crossTenantForbidden('The approval belongs to another tenant');
+      const approval = found.body;
+      if (approval.status !== 'pending') {
+        throw new AppError(409, 'already_decided', `Approval ${id} is already decided (${approval.status})`, {
+          status: approval.status,
+          decision: approval.decision,
+          decider: approval.decider,
+          decided_at: approval.decided_at,
+        });
+      }
+      if (!isValidDecider(approval, identity.principal)) {
+        const own = identity.principal.id === approval.requester;
+        throw new AppError(403, 'not_a_valid_decider', own ? 'The requester cannot decide its own approval' : 'The caller is not in candidate_deciders (by principal id or role)', {
+          candidate_deciders: approval.candidate_deciders,
+          ...(own ? { requester: approval.requester } : {}),
+        });
+      }
+      const override = grant ? await this.grantOverride(tenantId, approval, identity.principal.id, body, grant) : undefined;
+      const next = decided(approval, {
+        decider: identity.principal.id,
+        body,
+        now,
+        grant: override ? { override_id: override.id, ...grant! } : undefined,
+        validitySeconds: this.deps.validitySeconds,
+      });
+      if (!(await this.deps.approvals.decide(tx, tenantId, next))) throw new AppError(409, 'already_decided', `Approval ${id} is already decided`);
+      await this.deps.approvals.enqueue(tx, tenantId, eventKey(id, 'resolved'), {
+        type: 'approval.resolved',
+        entity_type: 'approval',
+        entity_id: id,
+        actor_id: identity.principal.id,
+        data: next,
+      });
+      return next;
+    });
+    this.deps.onEnqueued?.();
+    this.deps.onDecided?.(tenantId);
+    if (result.grants?.length) {
+      // The registry also announces the override on Redis; refreshing here narrows the window in
+      // which this replica still answers approval_required (any revision is "newer" than held).
+      this.deps.snapshots.onChange({ tenant_id: tenantId, revision: Number.MAX_SAFE_INTEGER });
+    }
+    return result;
+  }
+
+  private async grantOverride(
+    tenantId: string,
+    approval: Approval,
+    decider: string,
+    body: DecisionBody,
+    grant: NonNullable<ReturnType<typeof checkGrant>>,
+  ): Promise<{ id: string }> {
+    const targets = [...new Set(approval.triggers.map((t) => t.rule_id))];
+    if (!targets.length) throw new AppError(409, 'no_triggering_rules', 'The approval names no triggering rule a grant could cover');
+    try {
+      const earlier = await this.deps.registry.findGrant(tenantId, approval.id);
+      if (earlier) return earlier;
+      return await this.deps.registry.createGrant(tenantId, {
+        target_ids: targets,
+        applies_to_scope: grant.applies_to_scope,
+        expires_at: grant.expires_at,
+        justification: body.decider_notes || `Approval ${approval.id} of consultation ${approval.consultation_id}`,
+        approved_by: decider,
+        approval_id: approval.id,
+        consultation_id: approval.consultation_id,
+      });
+    } catch (err) {
+      if (err instanceof RegistryUnavailableError) {
+        this.deps.logger.warn({ err, approval_id: approval.id }, 'approval grant not created: registry unavailable');
+        throw new AppError(503, 'registry_unavailable', 'The grant cannot be created right now; the approval is still pending: send the decision again', undefined, {
+          'Retry-After': '1',
+        });
+      }
+      if (err instanceof RegistryRejectedError) {
+        // e.g. a triggering rule archived since, or applies_to_scope outside the tenant scope_schema.
+        throw new AppError(422, 'invalid_grant', `The registry refused the grant: ${err.detail}`, { registry_status: err.status });
+      }
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,30 @@
+import type { AuthenticatedIdentity } from '@arbiter/auth';
+import { AppError } from '@arbiter/http';
+import { crossTenantForbidden } from '../http/errors';
+import { ownTenant, requireAnyPermission } from '../http/tenant-access';
+import type { ConsultationRecord } from '../domain/consultation-record';
+import type { ConsultationRepository } from '../repositories/consultations.repository';
+import { cursorAfter, parseConsultationQuery, type ConsultationQuery } from '../http/consultation-query';
+
+/** Reading consultations back (GET .../consultations, docs/verdicts.md "Consultations"): `read` or `check`, own tenant only. */
+export class ConsultationsService {
+  constructor(private readonly repo: ConsultationRepository) {}
+
+  async get(identity: AuthenticatedIdentity, tenantParam: string, id: string): Promise<ConsultationRecord> {
+    requireAnyPermission(identity, ['read', 'check']);
+    const tenantId = ownTenant(identity, tenantParam);
+    const found = await this.repo.findAnyTenant(id);
+    if (!found) throw new AppError(404, 'consultation_not_found', `Consultation ${id} does not exist in this tenant`, { consultation_id: id });
+    if (found.tenant_id !== tenantId) throw crossTenantForbidden('The consultation belongs to another tenant');
+    return found.record;
+  }
+
+  async list(identity: AuthenticatedIdentity, tenantParam: string, query: ConsultationQuery): Promise<{ items: ConsultationRecord[]; next_cursor: string | null }> {
+    requireAnyPermission(identity, ['read', 'check']);
+    const tenantId = ownTenant(identity, tenantParam);
+    const { filter, limit, after } = parseConsultationQuery(query);
+    const rows = await this.repo.list(tenantId, filter, limit, after);
+    const items = rows.slice(0, limit);
+    return { items, next_cursor: rows.length > limit ? cursorAfter(items[items.length - 1]) : null };
+  }
+}

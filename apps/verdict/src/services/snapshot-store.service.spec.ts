@@ -1,0 +1,121 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createLogger } from '@arbiter/http';
+import { RegistryInternalClient, type TenantState } from '@arbiter/internal-api';
+import { SnapshotStore } from './snapshot-store.service';
+import { registryState } from '../domain/registry-state.fixture';
+
+/** A stand-in registry internal API over real HTTP: its state can be changed without announcing it. */
+async function stubRegistry() {
+  const stub = {
+    state: registryState() as TenantState,
+    up: true,
+    requests: [] as string[],
+    url: '',
+    close: async () => undefined as void,
+  };
+  const server = http.createServer((req, res) => {
+    if (!stub.up) return void res.writeHead(503).end();
+    stub.requests.push(req.url ?? '');
+    const s = stub.state;
+    if (req.url === `/internal/v1/tenants/${s.tenant_id}/state`) return void res.end(JSON.stringify(s));
+    if (req.url === `/internal/v1/tenants/${s.tenant_id}/state-hash`) {
+      return void res.end(JSON.stringify({ tenant_id: s.tenant_id, revision: s.revision, state_hash: s.state_hash, valid_until: null }));
+    }
+    res.writeHead(404).end('{}');
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  stub.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  stub.close = () => new Promise<void>((r) => server.close(() => r()));
+  return stub;
+}
+
+describe(SnapshotStore.name, () => {
+  let stub: Awaited<ReturnType<typeof stubRegistry>>;
+  let clock: number;
+  let sut: SnapshotStore;
+
+  beforeEach(async () => {
+    stub = await stubRegistry();
+    clock = 1_000_000;
+    sut = new SnapshotStore(new RegistryInternalClient({ baseUrl: stub.url, token: 'token-0123456789abcdef' }), {
+      pollMs: 60_000,
+      idleMs: 10_000,
+      maxStaleMs: 5_000,
+      logger: createLogger('test', 'silent'),
+      now: () => clock,
+    });
+  });
+  afterEach(() => stub.close());
+
+  const changed = (revision: number, hash: string) => {
+    stub.state = { ...stub.state, revision, state_hash: hash, settings: { ...stub.state.settings, default_verdict: hash } };
+  };
+
+  it('loads a tenant once, then serves it from memory without asking the registry', async () => {
+    const first = await sut.get('tnt-1');
+    for (let i = 0; i < 5; i++) expect(sut.current('tnt-1')).toBe(first);
+    expect(await sut.get('tnt-1')).toBe(first);
+    expect(stub.requests).toEqual(['/internal/v1/tenants/tnt-1/state']);
+  });
+
+  it('refreshes on a change announcement, and ignores announcements it is already past', async () => {
+    await sut.get('tnt-1');
+    sut.onChange({ tenant_id: 'tnt-1', revision: 3 });
+    changed(4, 'sha256:bb');
+    sut.onChange({ tenant_id: 'tnt-1', revision: 4 });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(sut.current('tnt-1')!.policy.defaultVerdict).toBe('sha256:bb');
+    expect(stub.requests.filter((r) => r.endsWith('/state'))).toHaveLength(2);
+    sut.onChange({ tenant_id: 'tnt-other', revision: 1 }); // not held: nothing to do
+  });
+
+  it('catches an unannounced change with the state-hash poll, and only confirms an unchanged one', async () => {
+    await sut.get('tnt-1');
+    await sut.poll();
+    expect(stub.requests).toEqual(['/internal/v1/tenants/tnt-1/state', '/internal/v1/tenants/tnt-1/state-hash']);
+    changed(5, 'sha256:cc');
+    await sut.poll();
+    expect(sut.current('tnt-1')!.policy.defaultVerdict).toBe('sha256:cc');
+  });
+
+  it('keeps the compiled policy when only the revision moved', async () => {
+    const first = await sut.get('tnt-1');
+    stub.state = { ...stub.state, revision: 9 };
+    await sut.poll();
+    const next = sut.current('tnt-1')!;
+    expect(next.revision).toBe(9);
+    expect(next.policy).toBe(first.policy);
+  });
+
+  it('serves the last snapshot while the registry is down, until it is too stale (then 503 registry_unavailable)', async () => {
+    await sut.get('tnt-1');
+    stub.up = false;
+    clock += 4_000;
+    await sut.poll();
+    expect(sut.current('tnt-1')).toBeDefined();
+    clock += 2_000;
+    expect(sut.current('tnt-1')).toBeUndefined();
+    await expect(sut.get('tnt-1')).rejects.toMatchObject({ status: 503, code: 'registry_unavailable' });
+    stub.up = true;
+    expect((await sut.get('tnt-1')).tenantId).toBe('tnt-1');
+  });
+
+  it('keeps the previous snapshot when a new state cannot be compiled', async () => {
+    await sut.get('tnt-1');
+    const broken = registryState({ revision: 6, state_hash: 'sha256:broken' });
+    broken.rules[0] = { ...broken.rules[0], severity: 'SOMETIMES' as never };
+    stub.state = broken;
+    sut.onChange({ tenant_id: 'tnt-1', revision: 6 });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(sut.current('tnt-1')!.stateHash).toBe('sha256:aa');
+  });
+
+  it('answers 404 tenant_not_found for a tenant the registry does not know, and drops idle tenants', async () => {
+    await expect(sut.get('tnt-nope')).rejects.toMatchObject({ status: 404, code: 'tenant_not_found' });
+    await sut.get('tnt-1');
+    clock += 11_000;
+    await sut.poll();
+    expect(sut.size).toBe(0);
+  });
+});

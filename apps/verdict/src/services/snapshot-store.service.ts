@@ -1,0 +1,203 @@
+import type { Logger } from 'pino';
+import { AppError } from '@arbiter/http';
+import { policyUnavailable, registryUnavailable, tenantNotFound } from '../http/errors';
+import { RegistryUnavailableError, type RegistryChangeMessage, type RegistryInternalClient } from '@arbiter/internal-api';
+import { buildSnapshot, SnapshotBuildError, type TenantSnapshot } from '../domain/tenant-snapshot';
+
+export interface SnapshotStoreOptions {
+  /** Interval of the state-hash poll of recently used tenants (the fallback behind pub/sub). */
+  pollMs: number;
+  /** A tenant unused this long is dropped from memory and no longer polled. */
+  idleMs: number;
+  /** A snapshot the registry has not confirmed for this long is not served. */
+  maxStaleMs: number;
+  logger: Logger;
+  now?: () => number;
+}
+
+interface Entry {
+  snapshot: TenantSnapshot | null;
+  /** When the registry last confirmed that `snapshot` is its current state. */
+  verifiedAt: number;
+  lastUsed: number;
+  refreshing: Promise<TenantSnapshot> | null;
+  /** A change was announced while a refresh was running: fetch once more when it ends. */
+  again: boolean;
+}
+
+class TenantMissing extends Error {}
+
+/**
+ * Per-tenant snapshots of the registry's evaluable state (README.md "Architecture"). A check on a fresh
+ * snapshot is answered from memory, without any network call; snapshots are refreshed when the
+ * registry announces a change on Redis (`onChange`), and a state-hash poll of the tenants used in
+ * the last `idleMs` catches announcements lost while Redis was away. A snapshot that cannot be
+ * confirmed for `maxStaleMs` (registry down) stops being served: the gateway fails closed.
+ */
+export class SnapshotStore {
+  private readonly entries = new Map<string, Entry>();
+  private timer: NodeJS.Timeout | null = null;
+  private polling = false;
+  private readonly now: () => number;
+
+  constructor(
+    private readonly registry: RegistryInternalClient,
+    private readonly opts: SnapshotStoreOptions,
+  ) {
+    this.now = opts.now ?? Date.now;
+  }
+
+  start(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => void this.poll(), this.opts.pollMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  /** The tenant's snapshot when it is in memory and fresh: the hot path, no I/O. */
+  current(tenantId: string): TenantSnapshot | undefined {
+    const entry = this.entries.get(tenantId);
+    if (!entry?.snapshot) return undefined;
+    const now = this.now();
+    if (now - entry.verifiedAt > this.opts.maxStaleMs) return undefined;
+    entry.lastUsed = now;
+    return entry.snapshot;
+  }
+
+  /** The tenant's snapshot, loading it from the registry on first use (or when stale). */
+  async get(tenantId: string): Promise<TenantSnapshot> {
+    const fresh = this.current(tenantId);
+    if (fresh) return fresh;
+    let entry = this.entries.get(tenantId);
+    if (!entry) {
+      entry = { snapshot: null, verifiedAt: 0, lastUsed: this.now(), refreshing: null, again: false };
+      this.entries.set(tenantId, entry);
+    }
+    entry.lastUsed = this.now();
+    try {
+      return await this.refresh(tenantId, entry);
+    } catch (err) {
+      if (!entry.snapshot) this.entries.delete(tenantId);
+      throw this.toAppError(tenantId, err);
+    }
+  }
+
+  /** A registry change announcement (Redis channel arbiter:registry:changed). */
+  onChange(message: Pick<RegistryChangeMessage, 'tenant_id' | 'revision'>): void {
+    const entry = this.entries.get(message.tenant_id);
+    if (!entry) return; // not in memory: loaded fresh on first use anyway
+    if (entry.snapshot && typeof message.revision === 'number' && message.revision <= entry.snapshot.revision && !entry.refreshing) return;
+    this.refresh(message.tenant_id, entry).catch((err) => this.logRefreshFailure(message.tenant_id, err));
+  }
+
+  /** After a Redis reconnect announcements may have been missed: refresh everything held. */
+  refreshAll(): void {
+    for (const [tenantId, entry] of this.entries) {
+      this.refresh(tenantId, entry).catch((err) => this.logRefreshFailure(tenantId, err));
+    }
+  }
+
+  /** Drops a tenant's snapshot (tests, operators). */
+  forget(tenantId: string): void {
+    this.entries.delete(tenantId);
+  }
+
+  /** Tenants held in memory. */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** One poll round: confirm or refresh each recently used tenant, drop the idle ones. */
+  async poll(): Promise<void> {
+    if (this.polling) return;
+    this.polling = true;
+    try {
+      const now = this.now();
+      const work: Promise<void>[] = [];
+      for (const [tenantId, entry] of this.entries) {
+        if (now - entry.lastUsed > this.opts.idleMs) {
+          this.entries.delete(tenantId);
+          continue;
+        }
+        if (entry.refreshing || !entry.snapshot) continue;
+        work.push(this.confirm(tenantId, entry));
+      }
+      await Promise.all(work);
+    } finally {
+      this.polling = false;
+    }
+  }
+
+  private async confirm(tenantId: string, entry: Entry): Promise<void> {
+    const started = this.now();
+    try {
+      const hash = await this.registry.stateHash(tenantId);
+      if (!hash) {
+        this.entries.delete(tenantId); // the tenant is gone
+        return;
+      }
+      const snapshot = entry.snapshot;
+      if (snapshot && hash.state_hash === snapshot.stateHash && hash.revision <= snapshot.revision) {
+        entry.verifiedAt = Math.max(entry.verifiedAt, started);
+        return;
+      }
+      await this.refresh(tenantId, entry);
+    } catch (err) {
+      this.logRefreshFailure(tenantId, err);
+    }
+  }
+
+  /** Fetches the state until no change was announced during the fetch; one fetch at a time per tenant. */
+  private refresh(tenantId: string, entry: Entry): Promise<TenantSnapshot> {
+    if (entry.refreshing) {
+      entry.again = true;
+      return entry.refreshing;
+    }
+    const run = async (): Promise<TenantSnapshot> => {
+      let snapshot: TenantSnapshot;
+      do {
+        entry.again = false;
+        const started = this.now();
+        const state = await this.registry.state(tenantId);
+        if (!state) {
+          this.entries.delete(tenantId);
+          throw new TenantMissing(tenantId);
+        }
+        const previous = entry.snapshot;
+        if (previous && previous.stateHash === state.state_hash) {
+          // Same content (e.g. a decision moved the revision): keep the compiled policy.
+          snapshot = previous.revision === state.revision ? previous : { ...previous, revision: state.revision };
+        } else {
+          snapshot = buildSnapshot(state);
+          this.opts.logger.debug({ tenant_id: tenantId, revision: state.revision, rules: state.rules.length }, 'tenant snapshot loaded');
+        }
+        entry.snapshot = snapshot;
+        entry.verifiedAt = started;
+      } while (entry.again);
+      return snapshot;
+    };
+    const pending = run().finally(() => {
+      entry.refreshing = null;
+    });
+    entry.refreshing = pending;
+    return pending;
+  }
+
+  private toAppError(tenantId: string, err: unknown): unknown {
+    if (err instanceof AppError) return err;
+    if (err instanceof TenantMissing) return tenantNotFound(tenantId);
+    if (err instanceof RegistryUnavailableError) return registryUnavailable();
+    if (err instanceof SnapshotBuildError) return policyUnavailable(err.message);
+    return err;
+  }
+
+  private logRefreshFailure(tenantId: string, err: unknown): void {
+    if (err instanceof TenantMissing) return;
+    const level = err instanceof SnapshotBuildError ? 'error' : 'warn';
+    this.opts.logger[level]({ err, tenant_id: tenantId }, 'tenant snapshot refresh failed; serving the previous one');
+  }
+}
