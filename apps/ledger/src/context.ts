@@ -28,7 +28,7 @@ export interface LedgerContext {
   authenticator: Authenticator;
   sealQueue: SealQueue;
   facts: FactsService;
-  verifier: VerifyService;
+  verify: VerifyService;
   bundles: BundlesService;
   keys: LedgerKeys;
   rateLimiter: RateLimiter;
@@ -91,7 +91,7 @@ export async function createLedgerContext(config: LedgerConfig, logger: Logger):
     authenticator: auth.authenticator,
     sealQueue,
     facts,
-    verifier,
+    verify: verifier,
     bundles,
     keys,
     rateLimiter,

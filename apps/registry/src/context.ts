@@ -56,7 +56,7 @@ export interface RegistryContext {
   /** Registry approvals and webhooks (docs/approvals.md, docs/webhooks.md). */
   approvals: ApprovalsService;
   webhooks: WebhooksService;
-  webhookKeys: WebhookKeys;
+  keys: WebhookKeys;
   /** Internal API of the worker: the outbox relay and one delivery attempt at a time (ADR 0005). */
   relay: OutboxRelayService;
   deliveries: WebhookDeliveryService;
@@ -112,7 +112,7 @@ export function createRegistryContext(config: RegistryConfig, logger: Logger): R
     events: new EventsService(repos, access),
     approvals: new ApprovalsService(repos, writer, access, config.APPROVAL_GRANT_TTL_SECONDS),
     webhooks: new WebhooksService(prisma, access, { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE }),
-    webhookKeys,
+    keys: webhookKeys,
     relay: new OutboxRelayService(prisma, { maxAttempts: config.WEBHOOK_MAX_ATTEMPTS, leaseMs: config.WEBHOOK_DISPATCH_LEASE_MS }, logger),
     deliveries: new WebhookDeliveryService(
       prisma,

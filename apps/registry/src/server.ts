@@ -17,7 +17,7 @@ export const registryService: ServiceDefinition<RegistryConfig, RegistryContext>
     },
     async (ctx, _config, logger) => void (await checkStoredOverrideConditions(ctx.prisma, logger)),
     // Creates the first webhook signing key, and proves KEY_ENCRYPTION_KEY opens the current one.
-    async (ctx, _config, logger) => logger.debug({ kid: await ctx.webhookKeys.checkCurrent() }, 'webhook signing key ready'),
+    async (ctx, _config, logger) => logger.debug({ kid: await ctx.keys.checkCurrent() }, 'webhook signing key ready'),
   ],
   app: buildRegistryApp,
 };

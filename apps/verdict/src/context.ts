@@ -11,7 +11,7 @@ import { ConsultationsService } from './services/consultations.service';
 import { EvaluationService } from './services/evaluation.service';
 import { subscribeChanges, type ChangeFeed } from './clients/change-feed';
 import { verdictAuthErrors } from './http/errors';
-import { KeysService } from './services/keys.service';
+import { SigningKeysService } from './services/signing-keys.service';
 import { VerdictKeys } from './keys';
 import { TenantRefs } from './services/tenant-refs.service';
 import { RegistryInternalClient } from '@arbiter/internal-api';
@@ -34,13 +34,12 @@ export interface VerdictContext {
   registry: RegistryInternalClient;
   snapshots: SnapshotStore;
   keys: VerdictKeys;
-  consultations: ConsultationRepository;
   evaluation: EvaluationService;
-  consultationsService: ConsultationsService;
+  consultations: ConsultationsService;
   /** Verdict approvals (apps/verdict/src/approvals.ts). */
   approvals: ApprovalsService;
   ruleVersions: RuleVersionsService;
-  keysService: KeysService;
+  signingKeys: SigningKeysService;
   /** JWKS by tenant id or slug. */
   tenantRefs: TenantRefs;
   /** Session cookies: opening, ending, and the caller of check and resolve. */
@@ -87,17 +86,17 @@ export async function createVerdictContext(config: VerdictConfig, logger: Logger
   metrics.gauge('consultation_commit_pending', { help: 'Consultation records accepted and not yet committed (group commit backlog)', collect: function () { this.set(consultations.pending); } });
   const cookieSessions = new SessionsService(new CookieSessionRepository(pool), auth.cache, auth.authenticator);
   const sessions = new ResolveSessionRepository(prisma);
-  const keysService = new KeysService(keys, registry, snapshots, redis, logger);
+  const signingKeys = new SigningKeysService(keys, registry, snapshots, redis, logger);
   let feed: ChangeFeed | undefined;
   try {
     feed = await subscribeChanges(
       config.REDIS_URL,
       {
         registryChanged: (m) => snapshots.onChange(m),
-        keysChanged: (m) => keysService.keysChanged(m.tenant_id),
+        keysChanged: (m) => signingKeys.keysChanged(m.tenant_id),
         resubscribed: () => {
           snapshots.refreshAll();
-          keysService.invalidateAll();
+          signingKeys.invalidateAll();
         },
       },
       logger,
@@ -124,7 +123,6 @@ export async function createVerdictContext(config: VerdictConfig, logger: Logger
     registry,
     snapshots,
     keys,
-    consultations,
     metrics,
     evaluation: new EvaluationService({
       metrics,
@@ -137,9 +135,9 @@ export async function createVerdictContext(config: VerdictConfig, logger: Logger
       sessionTtlSeconds: config.RESOLVE_SESSION_TTL_S,
       oneShots: approvals.oneShots,
     }),
-    consultationsService: new ConsultationsService(consultations),
+    consultations: new ConsultationsService(consultations),
     ruleVersions: new RuleVersionsService(registry),
-    keysService,
+    signingKeys,
     tenantRefs: new TenantRefs(registry, snapshots),
     sessions: cookieSessions,
     approvals: approvals.service,

@@ -83,6 +83,6 @@ export class StreamsController extends Controller {
   @Security('apiKey', ['read'])
   @Response<ErrorBody>(404, 'NOT_FOUND')
   async verifyStream(@Request() req: AuthedRequest, @Path() stream_id: string): Promise<VerificationResult> {
-    return this.ctx.verifier.verify(await this.ctx.facts.ownedStream(req.user, stream_id));
+    return this.ctx.verify.verify(await this.ctx.facts.ownedStream(req.user, stream_id));
   }
 }

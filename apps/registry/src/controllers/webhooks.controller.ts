@@ -148,7 +148,7 @@ export class WebhookKeyController extends Controller {
   async webhookKey(): Promise<WebhookKeySet> {
     // New keys appear at rotation, so caches must not keep this for long.
     this.setHeader('Cache-Control', 'public, max-age=300');
-    return webhookKeySet(this.ctx.webhookKeys);
+    return webhookKeySet(this.ctx.keys);
   }
 }
 
@@ -172,7 +172,7 @@ export class WebhookKeyAdminController extends Controller {
   @Response<ErrorBody>(400, 'A scheduled rotation that is not due')
   async rotateWebhookKey(@Body() body: RotateWebhookKeyBody): Promise<WebhookKeyRotation> {
     this.setStatus(201);
-    const rotation = await rotateWebhookKey(this.ctx.webhookKeys, body.mode);
+    const rotation = await rotateWebhookKey(this.ctx.keys, body.mode);
     this.ctx.metrics.keyRotations.inc({ mode: body.mode });
     return rotation;
   }

@@ -27,7 +27,7 @@ export class ConsultationsController extends Controller {
   @Response<ErrorBody>(403, 'cross_tenant_forbidden (another tenant\'s consultation), insufficient_permission')
   @Response<ErrorBody>(404, 'consultation_not_found')
   async getConsultation(@Path() tenant_id: string, @Path() consultation_id: string, @Request() req: AuthedRequest): Promise<ConsultationRecord> {
-    return this.ctx.consultationsService.get(req.user, tenant_id, consultation_id);
+    return this.ctx.consultations.get(req.user, tenant_id, consultation_id);
   }
 
   /**
@@ -56,6 +56,6 @@ export class ConsultationsController extends Controller {
     @Query() limit?: number,
     @Query() cursor?: string,
   ): Promise<ConsultationList> {
-    return this.ctx.consultationsService.list(req.user, tenant_id, { actor, since, until, action, verdict, dominating_rule_id, limit, cursor });
+    return this.ctx.consultations.list(req.user, tenant_id, { actor, since, until, action, verdict, dominating_rule_id, limit, cursor });
   }
 }

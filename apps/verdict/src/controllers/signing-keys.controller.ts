@@ -24,7 +24,7 @@ export class SigningKeysController extends Controller {
   @Response<ErrorBody>(403, 'insufficient_permission, cross_tenant_forbidden')
   @Response<ErrorBody>(404, 'tenant_not_found')
   async setupSigningKeys(@Path() tenant_id: string, @Request() req: AuthedRequest): Promise<SigningKeySetup> {
-    const setup = await this.ctx.keysService.setup(req.user, tenant_id);
+    const setup = await this.ctx.signingKeys.setup(req.user, tenant_id);
     this.setStatus(setup.created ? 201 : 200);
     return setup;
   }
@@ -33,7 +33,7 @@ export class SigningKeysController extends Controller {
   @Get()
   @Security('apiKey', ['admin'])
   async listSigningKeys(@Path() tenant_id: string, @Request() req: AuthedRequest): Promise<KeySet> {
-    return this.ctx.keysService.list(req.user, tenant_id);
+    return this.ctx.signingKeys.list(req.user, tenant_id);
   }
 
   /**
@@ -46,7 +46,7 @@ export class SigningKeysController extends Controller {
   @SuccessResponse(201, 'Rotated')
   @Response<ErrorBody>(409, 'rotation_not_due: this year\'s scheduled key exists (use emergency)')
   async rotateSigningKey(@Path() tenant_id: string, @Request() req: AuthedRequest, @Body() body: RotateSigningKeyBody): Promise<SigningKeyRotation> {
-    const rotation = await this.ctx.keysService.rotate(req.user, tenant_id, body.mode);
+    const rotation = await this.ctx.signingKeys.rotate(req.user, tenant_id, body.mode);
     this.setStatus(201);
     return rotation;
   }
@@ -72,7 +72,7 @@ export class JwksController extends Controller {
   @Response<ErrorBody>(500, 'no_keys_configured')
   async jwks(@Path() tenant_slug: string, @Query() v?: string): Promise<KeySet> {
     void v;
-    const set = await this.ctx.keysService.jwksBySlug(await this.ctx.tenantRefs.slugOf(tenant_slug));
+    const set = await this.ctx.signingKeys.jwksBySlug(await this.ctx.tenantRefs.slugOf(tenant_slug));
     this.setHeader('Cache-Control', 'public, max-age=300, immutable');
     return set;
   }

@@ -17,7 +17,7 @@ import type {
 import type { ResolveSessionRepository, ResolveSessionState } from '../repositories/resolve-sessions.repository';
 import type { SnapshotStore } from './snapshot-store.service';
 import type { TenantSnapshot } from '../domain/tenant-snapshot';
-import { buildConsultation, contextHash, operationHash, type ContextHash, type SealedConsultation } from '../domain/consultation-builder';
+import { buildConsultation, contextHash, operationHash, type ContextHash, type DecisionInput, type SealedConsultation } from '../domain/consultation-builder';
 import { presentCheck, presentOverviewComplete, presentRequirements, presentResolveComplete } from '../presenters/verdicts';
 import { mergeScope, parseCheckBody, parseResolveBody, parseVerdictTtl, scopeFromContext, validateScope, type ParsedResolve } from '../http/request-parsing';
 
@@ -50,22 +50,15 @@ export interface Answer<T> {
   consultationId?: string;
 }
 
-interface Decision {
-  operation: 'check' | 'resolve';
+/** A complete evaluation on its way to a consultation record: the builder's input, before the service fills in ids and the snapshot's fields. */
+interface Decision
+  extends Pick<
+    DecisionInput,
+    'operation' | 'requestedAt' | 'action' | 'resource' | 'scope' | 'parameters' | 'context' | 'contextHash' | 'evaluation' | 'ttlSeconds' | 'history' | 'correlation'
+  > {
   identity: AuthenticatedIdentity;
   snapshot: TenantSnapshot;
   onBehalfOf: string | undefined;
-  requestedAt: Date;
-  action: string;
-  resource: string;
-  scope: Scope;
-  parameters: Record<string, unknown>;
-  context: Record<string, Fact>;
-  contextHash: ContextHash;
-  evaluation: CompleteEvaluation;
-  ttlSeconds: number;
-  history: RequiredContextRound[];
-  correlation: Record<string, unknown> | null;
   /** Set when a one-shot approval was consumed for this consultation (its id is then fixed). */
   oneShot?: { approvalId: string; consultationId: string };
 }

@@ -11,7 +11,7 @@ const MAX_ENTRIES = 10_000;
  * token knows the tenant id from its kid). Unambiguous by rule: a segment starting with `tnt-` is
  * an id first (ids are made by the registry, so no slug can shadow one); only when no tenant has that
  * id is it taken as a slug (the registry's slug rule allows a `tnt-` slug). Answers the slug, so the
- * key set itself is served by the one JWKS implementation, KeysService.jwksBySlug.
+ * key set itself is served by the one JWKS implementation, SigningKeysService.jwksBySlug.
  */
 export class TenantRefs {
   /** id → slug; a tenant's slug never changes, so hits are kept; misses briefly (null). */

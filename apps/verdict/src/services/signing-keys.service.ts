@@ -20,7 +20,7 @@ const SLUG_NEGATIVE_CACHE_MS = 5_000;
  * tenant), and the public JWKS addressed by tenant slug (no authentication). Rotations are
  * announced on Redis so every replica drops its cached signer at once.
  */
-export class KeysService {
+export class SigningKeysService {
   private readonly slugs = new Map<string, { id: string | null; until: number }>();
   private readonly jwks = new Map<string, { keys: PublishedJwk[]; until: number }>();
 
