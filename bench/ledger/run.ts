@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
-import { generateApiKey } from '@arbiter/auth';
+import { generateApiKey, mintTenantId, type TenantId } from '@arbiter/auth';
 import { generateKeyEncryptionKey } from '@arbiter/crypto';
 import { createPool, createPrismaClient, newId } from '@arbiter/db';
 import { databaseUrl, ensureDatabases, findFreePort, startPostgres, startRedis } from '@arbiter/devstack';
@@ -166,7 +166,7 @@ async function benchTenant(registry: string, adminKey: string) {
   });
   const principal = await api(registry, 'POST', '/api/v1/principals', auth, { kind: 'agent', name: 'bench', tenant_id: tenant.id });
   const key = await api(registry, 'POST', '/api/v1/api-keys', auth, { principal_id: principal.id, permissions: ['seal', 'read'], tenant_id: tenant.id });
-  return { tenantId: tenant.id as string, key: key.key as string };
+  return { tenantId: mintTenantId(tenant.id as string), key: key.key as string };
 }
 
 function percentile(sorted: number[], p: number) {
@@ -210,7 +210,7 @@ let runCounter = 0;
 async function seals(
   urls: string | string[],
   key: string,
-  tenantId: string,
+  tenantId: TenantId,
   o: { label: string; streams: number; total: number; concurrency: number; path?: (i: number) => string },
 ) {
   const run = ++runCounter;
@@ -259,7 +259,7 @@ async function seals(
 }
 
 /** Fills one stream quickly through the service's own seal queue (big batches), for the verify benchmark. */
-async function preload(pool: ReturnType<typeof createPool>, tenantId: string, streamId: string, count: number): Promise<number> {
+async function preload(pool: ReturnType<typeof createPool>, tenantId: TenantId, streamId: string, count: number): Promise<number> {
   const queue = new SealQueue(pool, new LedgerRepository(pool), { maxBatch: 1000 });
   const started = performance.now();
   for (let done = 0; done < count; done += 5000) {
@@ -289,7 +289,7 @@ async function verify(url: string, key: string, streamId: string, count: number)
 }
 
 /** Costs behind a seal, measured separately: hashing, Prisma against raw pg, fsync, batching. */
-async function breakdown(ledgerDb: string, pool: ReturnType<typeof createPool>, tenantId: string) {
+async function breakdown(ledgerDb: string, pool: ReturnType<typeof createPool>, tenantId: TenantId) {
   const out: Record<string, unknown> = {};
   // 1. CPU of validation + canonical JSON + hash per fact.
   const iterations = 50_000;
