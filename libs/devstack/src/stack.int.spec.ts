@@ -64,6 +64,15 @@ function recordedEnv(root: string, name: string): NodeJS.ProcessEnv {
   return JSON.parse(fs.readFileSync(path.join(root, 'dist', 'apps', name, 'out', 'env.json'), 'utf8'));
 }
 
+/**
+ * The worker has no readiness probe, so the stack does not wait for it: on a loaded machine its process may not have
+ * written what it recorded yet when start() returns. Wait for the file (a failure still shows as the missing file).
+ */
+async function eventually(file: string, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!fs.existsSync(file) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+}
+
 function outFile(root: string, name: string, file: string): string {
   return path.join(root, 'dist', 'apps', name, 'out', file);
 }
@@ -148,6 +157,7 @@ describe(startStack.name, () => {
 
     const registryPort = specs[0]!.port!;
     const registry = recordedEnv(root, 'registry');
+    await eventually(outFile(root, 'worker', 'started'));
     const worker = recordedEnv(root, 'worker');
     const secrets = JSON.parse(fs.readFileSync(path.join(dataDir, 'secrets.json'), 'utf8'));
     expect(registry).toMatchObject({
@@ -236,7 +246,7 @@ describe(startStack.name, () => {
     const sut = await start({ apps: await apps() });
     const pids = [...sut.children.values()].map((child) => child.pid!);
     // The worker has no /readyz to await: wait until it has installed its signal handler.
-    while (!fs.existsSync(outFile(root, 'worker', 'started'))) await new Promise((r) => setTimeout(r, 20));
+    await eventually(outFile(root, 'worker', 'started'));
 
     await sut.stop();
 

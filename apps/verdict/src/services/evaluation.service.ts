@@ -17,7 +17,7 @@ import type {
 import type { ResolveSessionRepository, ResolveSessionState } from '../repositories/resolve-sessions.repository';
 import type { SnapshotStore } from './snapshot-store.service';
 import type { TenantSnapshot } from '../domain/tenant-snapshot';
-import { buildConsultation, contextHash, operationHash, type ContextHash, type DecisionInput, type SealedConsultation } from '../domain/consultation-builder';
+import { buildConsultation, contextHash, operationHash, type DecisionInput, type SealedConsultation } from '../domain/consultation-builder';
 import { presentCheck, presentOverviewComplete, presentRequirements, presentResolveComplete } from '../presenters/verdicts';
 import { mergeScope, parseCheckBody, parseResolveBody, parseVerdictTtl, scopeFromContext, validateScope, type ParsedResolve } from '../http/request-parsing';
 
