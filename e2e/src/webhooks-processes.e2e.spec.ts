@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { eventually, rigApi, startWebhookRig, type WebhookRig } from './webhooks-harness';
@@ -58,13 +58,15 @@ describe('worker processes', () => {
   const processes: WorkerProcess[] = [];
 
   beforeAll(async () => {
+    // tmp/ is gitignored: a fresh clone has none until some test makes it.
+    await mkdir(path.join(ROOT, 'tmp'), { recursive: true });
     dir = await mkdtemp(path.join(ROOT, 'tmp', 'worker-bundle-'));
     [main, rig] = await Promise.all([bundleWorker(dir), startWebhookRig({ workers: 0 })]);
   });
   afterAll(async () => {
     for (const p of processes) if (p.child.exitCode === null) p.child.kill('SIGKILL');
     await rig?.stop();
-    await rm(dir, { recursive: true, force: true });
+    if (dir) await rm(dir, { recursive: true, force: true });
   });
 
   it('delivers each attempt once with two worker processes, and finishes the delivery in flight on SIGTERM', async () => {

@@ -45,3 +45,20 @@ export function expectErrorLines(file: string): number[] {
   const lines = ts.sys.readFile(path.resolve(file))!.split('\n');
   return lines.flatMap((l, i) => (/^\s*\/\/ @ts-expect-error/.test(l) ? [i + 2] : []));
 }
+
+/**
+ * The two tests of a tenant-scoping spec (a file of calls, the refused ones marked `// @ts-expect-error`): the file
+ * compiles as written, and with the marks stripped it fails on exactly the marked lines, each for the tenant's sake
+ * (a TenantId or an OwnedStream wanted), not for some other mistake on the line. Call inside a describe block.
+ */
+export function itChecksTenantScoping(file: string): void {
+  it('compiles where the tenant is vouched for (a TenantId, an OwnedStream)', () => {
+    expect(typeDiagnostics(file)).toEqual([]);
+  });
+
+  it('refuses a plain string (or an unowned row) for every marked query', () => {
+    const errors = typeDiagnostics(file, { stripExpectErrors: true });
+    expect(errors.map((e) => e.line)).toEqual(expectErrorLines(file));
+    expect(errors.filter((e) => !/TenantId|OwnedStream|owned|vouched/.test(e.message))).toEqual([]);
+  });
+}

@@ -1,6 +1,6 @@
 import type { Pool } from 'pg';
 import { mintTenantId, type TenantId } from '@arbiter/auth';
-import { expectErrorLines, typeDiagnostics } from '@arbiter/testing';
+import { itChecksTenantScoping } from '@arbiter/testing';
 import type { PrismaClient } from '../generated/prisma/client';
 import { BundlesRepository, type BundleRow } from './bundles.repository';
 import { LedgerRepository, type AppendGroup, type StreamRow } from './ledger.repository';
@@ -30,15 +30,4 @@ export async function typeLevel(pool: Pool, prisma: PrismaClient, plain: string,
   await new BundlesRepository(prisma).find(mintTenantId(plain), 'bnd-1');
 }
 
-describe('tenant scoping of the ledger repositories', () => {
-  it('compiles where the tenant is a TenantId or an OwnedStream', () => {
-    expect(typeDiagnostics(__filename)).toEqual([]);
-  });
-
-  it('refuses a plain string (or an unowned stream row) for every marked query', () => {
-    const errors = typeDiagnostics(__filename, { stripExpectErrors: true });
-    expect(errors.map((e) => e.line)).toEqual(expectErrorLines(__filename));
-    // Each for the tenant's sake, not for some other mistake on the line.
-    expect(errors.filter((e) => !/TenantId|OwnedStream|owned|vouched/.test(e.message))).toEqual([]);
-  });
-});
+describe('tenant scoping of the ledger repositories', () => itChecksTenantScoping(__filename));

@@ -1,5 +1,5 @@
 import { mintTenantId, type TenantId } from '@arbiter/auth';
-import { expectErrorLines, typeDiagnostics } from '@arbiter/testing';
+import { itChecksTenantScoping } from '@arbiter/testing';
 import { ApprovalsRepository } from './approvals.repository';
 import type { Db } from './db';
 import { DeliveriesAnyTenantRepository, DeliveriesRepository } from './deliveries.repository';
@@ -52,15 +52,4 @@ export async function typeLevel(db: Db, plain: string, tenant: TenantId): Promis
   await new ScopesRepository(db).find(mintTenantId(plain), 'scp-1');
 }
 
-describe('tenant scoping of the registry repositories', () => {
-  it('compiles where the tenant is a TenantId', () => {
-    expect(typeDiagnostics(__filename)).toEqual([]);
-  });
-
-  it('refuses a plain string as the tenant of every marked query', () => {
-    const errors = typeDiagnostics(__filename, { stripExpectErrors: true });
-    expect(errors.map((e) => e.line)).toEqual(expectErrorLines(__filename));
-    // Each for the tenant's sake, not for some other mistake on the line.
-    expect(errors.filter((e) => !/TenantId|OwnedStream|owned|vouched/.test(e.message))).toEqual([]);
-  });
-});
+describe('tenant scoping of the registry repositories', () => itChecksTenantScoping(__filename));

@@ -1,6 +1,6 @@
 import type { Pool, PoolClient } from 'pg';
 import { mintTenantId, type TenantId } from '@arbiter/auth';
-import { expectErrorLines, typeDiagnostics } from '@arbiter/testing';
+import { itChecksTenantScoping } from '@arbiter/testing';
 import type { PrismaClient } from '../generated/prisma/client';
 import type { Approval } from '../models/approvals';
 import { ConsultationRepository } from './consultations.repository';
@@ -42,15 +42,4 @@ export async function typeLevel(
   await new CookieSessionRepository(pool).create({ ...cookie, tenant_id: mintTenantId(plain) });
 }
 
-describe('tenant scoping of the verdict repositories', () => {
-  it('compiles where the tenant is a TenantId', () => {
-    expect(typeDiagnostics(__filename)).toEqual([]);
-  });
-
-  it('refuses a plain string as the tenant of every marked query', () => {
-    const errors = typeDiagnostics(__filename, { stripExpectErrors: true });
-    expect(errors.map((e) => e.line)).toEqual(expectErrorLines(__filename));
-    // Each for the tenant's sake, not for some other mistake on the line.
-    expect(errors.filter((e) => !/TenantId|OwnedStream|owned|vouched/.test(e.message))).toEqual([]);
-  });
-});
+describe('tenant scoping of the verdict repositories', () => itChecksTenantScoping(__filename));
