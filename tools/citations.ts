@@ -39,24 +39,6 @@ export const FORBIDDEN: readonly RegExp[] = [
 ];
 
 /**
- * Files that may keep such mentions. The applied migrations: the migration applier records each
- * migration.sql's checksum, so their comments can never be edited. Frozen: a new migration must
- * cite the project's docs.
- */
-export const EXEMPT_FILES: ReadonlySet<string> = new Set([
-  'prisma/ledger/migrations/20261122000000_signing_keys/migration.sql',
-  'prisma/ledger/migrations/20261123000000_streams_facts_bundles/migration.sql',
-  'prisma/registry/migrations/20261122000000_identity/migration.sql',
-  'prisma/registry/migrations/20261124000000_registry_entries/migration.sql',
-  'prisma/registry/migrations/20261126000000_approvals_webhooks/migration.sql',
-  'prisma/verdict/migrations/20261122000000_signing_keys/migration.sql',
-  'prisma/verdict/migrations/20261125000000_consultations/migration.sql',
-  'prisma/verdict/migrations/20261201000000_consultation_storage_resolve_sessions/migration.sql',
-  'prisma/verdict/migrations/20261210000000_approvals/migration.sql',
-  'prisma/verdict/migrations/20261220000000_sessions/migration.sql',
-]);
-
-/**
  * Not scanned at all: lockfiles list package paths, not signposts; the checker and its spec spell
  * out, as examples and fixtures, the very forms they look for.
  */
@@ -248,8 +230,6 @@ export function checkCitations(tree: Tree): Finding[] {
 
   const findings: Finding[] = [];
   for (const file of files) {
-    // The exempt files' text is frozen: nothing in them can be corrected.
-    if (EXEMPT_FILES.has(file)) continue;
     let text = tree.read(file);
     if (text === null) continue;
     // JSON (the OpenAPI documents) escapes the quotes of `docs/x.md "Heading"`.

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { createTestDatabase } from '@arbiter/testing';
-import { applyMigrations, MigrationError, pendingMigrations, readMigrations } from './migrations';
+import { applyMigrations, codeChecksum, EARLIER_CHECKSUMS_FILE, MigrationError, pendingMigrations, readMigrations, sqlChecksum } from './migrations';
 
 async function migrationsFolder(files: Record<string, string>): Promise<string> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'arbiter-migrations-'));
@@ -70,6 +70,28 @@ describe(applyMigrations.name, () => {
       await expect(applyMigrations(db.url, dir)).rejects.toMatchObject({ code: 'migration_failed' });
       const rows = await query(db.url, `SELECT to_regclass('ok') AS t, (SELECT count(*)::int FROM _prisma_migrations) AS n`);
       expect(rows[0]).toEqual({ t: null, n: 0 });
+    } finally {
+      await db.drop();
+    }
+  });
+
+  it('accepts an applied migration whose earlier text is listed in earlier-checksums, and nothing else', async () => {
+    const db = await createTestDatabase('mig_amend');
+    const original = '-- Widgets (see the old design notes).\nCREATE TABLE w (id int);';
+    const dir = await migrationsFolder({ '20260101000000_w': original });
+    try {
+      await applyMigrations(db.url, dir);
+      const file = path.join(dir, '20260101000000_w', 'migration.sql');
+      await writeFile(file, '-- Widgets (docs/widgets.md).\nCREATE TABLE w (id int);');
+      // Not listed yet: a changed text is refused.
+      expect(await applyMigrations(db.url, dir).catch((e) => e)).toMatchObject({ code: 'checksum_mismatch' });
+
+      await writeFile(path.join(dir, '20260101000000_w', EARLIER_CHECKSUMS_FILE), `# comments corrected\n${sqlChecksum(original)} ${codeChecksum(original)}\n`);
+      await expect(applyMigrations(db.url, dir)).resolves.toEqual({ applied: [] });
+
+      // An edit to the code is refused even so: the earlier text no longer differs in comments alone.
+      await writeFile(file, '-- Widgets (docs/widgets.md).\nCREATE TABLE w (id bigint);');
+      expect(await applyMigrations(db.url, dir).catch((e) => e)).toMatchObject({ code: 'checksum_mismatch' });
     } finally {
       await db.drop();
     }

@@ -15,6 +15,59 @@ export interface Migration {
   name: string;
   sql: string;
   checksum: string;
+  /**
+   * Earlier texts of this migration a database may have recorded, from the optional `<name>/earlier-checksums`
+   * file: written when a migration's comments were corrected after it was applied. Each is accepted only while the
+   * current text differs from it in whole-line comments alone, which the applier checks itself (codeChecksum).
+   */
+  earlier: EarlierText[];
+}
+
+/** One earlier text: its checksum, and the checksum of its code (the text without whole-line `--` comments). */
+export interface EarlierText {
+  checksum: string;
+  code: string;
+}
+
+/**
+ * The earlier-checksums file of a migration folder: one earlier text per line, `<checksum> <code checksum>`;
+ * `#` starts a comment.
+ */
+export const EARLIER_CHECKSUMS_FILE = 'earlier-checksums';
+
+export function sqlChecksum(sql: string): string {
+  return createHash('sha256').update(sql).digest('hex');
+}
+
+/**
+ * The checksum of a migration's code: its text without whole-line `--` comments. A comment at the end of a code
+ * line counts as code, so only edits that cannot change what runs keep this checksum.
+ */
+export function codeChecksum(sql: string): string {
+  return sqlChecksum(
+    sql
+      .split('\n')
+      .filter((line) => !/^\s*--/.test(line))
+      .join('\n'),
+  );
+}
+
+async function readEarlierTexts(file: string): Promise<EarlierText[]> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw err;
+  }
+  return text
+    .split('\n')
+    .map((line) => line.replace(/#.*/, '').trim())
+    .filter(Boolean)
+    .map((line) => {
+      const [checksum = '', code = ''] = line.split(/\s+/);
+      return { checksum, code };
+    });
 }
 
 export class MigrationError extends Error {
@@ -44,7 +97,8 @@ export async function readMigrations(dir: string): Promise<Migration[]> {
   return Promise.all(
     names.map(async (name) => {
       const sql = await readFile(path.join(dir, name, 'migration.sql'), 'utf8');
-      return { name, sql, checksum: createHash('sha256').update(sql).digest('hex') };
+      const earlier = await readEarlierTexts(path.join(dir, name, EARLIER_CHECKSUMS_FILE));
+      return { name, sql, checksum: sqlChecksum(sql), earlier };
     }),
   );
 }
@@ -65,6 +119,12 @@ async function appliedRows(client: Client): Promise<AppliedRow[]> {
   return rows;
 }
 
+/** The recorded checksum is an earlier text of `m` whose code the current text still has. */
+function isCommentOnlyAmendment(m: Migration, recorded: string): boolean {
+  const earlier = m.earlier.find((e) => e.checksum === recorded);
+  return earlier !== undefined && earlier.code === codeChecksum(m.sql);
+}
+
 function check(migrations: Migration[], rows: AppliedRow[]): Migration[] {
   const live = rows.filter((r) => r.rolled_back_at === null);
   const failed = live.find((r) => r.finished_at === null);
@@ -74,7 +134,7 @@ function check(migrations: Migration[], rows: AppliedRow[]): Migration[] {
   const byName = new Map(live.map((r) => [r.migration_name, r]));
   for (const m of migrations) {
     const row = byName.get(m.name);
-    if (row && row.checksum !== m.checksum) {
+    if (row && row.checksum !== m.checksum && !isCommentOnlyAmendment(m, row.checksum)) {
       throw new MigrationError('checksum_mismatch', `Migration ${m.name} was changed after it was applied`);
     }
   }

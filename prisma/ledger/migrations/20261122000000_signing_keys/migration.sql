@@ -1,4 +1,4 @@
--- Signing keys with epochs (DESIGN.md section 5); private halves encrypted at rest.
+-- Signing keys with epochs (docs/operations.md "Keys and their rotation"); private halves encrypted at rest.
 CREATE TABLE "signing_keys" (
     "kid" TEXT NOT NULL,
     "owner_id" TEXT NOT NULL,

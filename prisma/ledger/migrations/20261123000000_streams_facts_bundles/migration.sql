@@ -1,4 +1,4 @@
--- Document 3 streams, sealed facts and proof bundles (DESIGN.md section 8).
+-- Streams, sealed facts and proof bundles of the ledger (docs/ledger-formats.md).
 --
 -- A stream's head row is the lock that linearises appends: every seal transaction takes it
 -- FOR UPDATE, reads (head_seq, head_hash), appends seq = head_seq + 1 ... and moves the head.

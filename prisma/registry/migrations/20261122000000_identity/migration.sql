@@ -1,4 +1,4 @@
--- Identity: tenants, principals and API keys (DESIGN.md section 3).
+-- Identity: tenants, principals and API keys (docs/identity.md).
 CREATE TABLE "tenants" (
     "id" TEXT NOT NULL,
     "slug" TEXT NOT NULL,

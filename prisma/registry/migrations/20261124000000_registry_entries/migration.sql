@@ -1,5 +1,5 @@
--- Document 2: scopes, namespaces, decisions, invariants, versioned rules, overrides, references,
--- links and the event feed (DESIGN.md sections 6 and 7). Hand-written (ADR 0003).
+-- The registry (docs/registry.md): scopes, namespaces, decisions, invariants, versioned rules, overrides, references,
+-- links and the event feed (docs/registry.md "Entries", "Events"). Hand-written (ADR 0003).
 
 CREATE TABLE "tenant_heads" (
     "tenant_id" TEXT NOT NULL,
@@ -39,7 +39,7 @@ CREATE TABLE "namespaces" (
     "updated_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "created_by" TEXT,
     CONSTRAINT "namespaces_pkey" PRIMARY KEY ("id"),
-    -- Document 2 limits: a root (depth 0) plus at most two levels below it.
+    -- docs/registry.md "Limits": a root (depth 0) plus at most two levels below it.
     CONSTRAINT "namespaces_depth_check" CHECK ("depth" BETWEEN 0 AND 2),
     CONSTRAINT "namespaces_scope_id_fkey" FOREIGN KEY ("scope_id") REFERENCES "scopes"("id") ON DELETE RESTRICT ON UPDATE CASCADE,
     CONSTRAINT "namespaces_parent_id_fkey" FOREIGN KEY ("parent_id") REFERENCES "namespaces"("id") ON DELETE RESTRICT ON UPDATE CASCADE
@@ -147,7 +147,7 @@ CREATE INDEX "rule_versions_tenant_id_idx" ON "rule_versions"("tenant_id");
 CREATE INDEX "rule_versions_search_idx" ON "rule_versions" USING GIN ("search");
 ALTER TABLE "rules" ADD CONSTRAINT "rules_current_version_id_fkey" FOREIGN KEY ("current_version_id") REFERENCES "rule_versions"("id") ON DELETE RESTRICT ON UPDATE CASCADE;
 
--- Rule versions are immutable evidence (Document 1 cites them by id): refuse any change.
+-- Rule versions are immutable evidence (consultation records cite them by id, docs/verdicts.md "Rule version"): refuse any change.
 CREATE FUNCTION "rule_versions_immutable"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     RAISE EXCEPTION 'rule versions are immutable' USING ERRCODE = 'restrict_violation';
@@ -200,7 +200,7 @@ CREATE TABLE "entry_references" (
     "created_by" TEXT,
     CONSTRAINT "entry_references_pkey" PRIMARY KEY ("id"),
     CONSTRAINT "entry_references_status_check" CHECK ("status" IN ('cited', 'followed', 'verified', 'diverged')),
-    -- Document 2: a diverged reference must say why.
+    -- docs/registry.md "References and links": a diverged reference must say why.
     CONSTRAINT "entry_references_diverged_reason" CHECK ("status" <> 'diverged' OR coalesce(btrim("reason"), '') <> ''),
     CONSTRAINT "entry_references_scope_id_fkey" FOREIGN KEY ("scope_id") REFERENCES "scopes"("id") ON DELETE RESTRICT ON UPDATE CASCADE
 );

@@ -1,7 +1,7 @@
--- Document 2 approvals, webhook subscriptions and their delivery, the transactional outbox, and the
--- webhook signing key ring (DESIGN.md sections 1, 5 and 7; ADR 0005). Hand-written (ADR 0003).
+-- Registry approvals (docs/approvals.md), webhook subscriptions and their delivery, the transactional outbox, and the
+-- webhook signing key ring (docs/webhooks.md, docs/operations.md "Keys and their rotation"; ADR 0005). Hand-written (ADR 0003).
 
--- Events recorded for another service (the verdict gateway's Document 1 approvals) say so, and may
+-- Events recorded for another service (the verdict gateway's approvals) say so, and may
 -- carry the caller's idempotency key: a retried POST answers the event already written.
 ALTER TABLE "events" ADD COLUMN "source" TEXT NOT NULL DEFAULT 'registry';
 ALTER TABLE "events" ADD COLUMN "idempotency_key" TEXT;
@@ -132,7 +132,7 @@ CREATE TABLE "webhook_attempts" (
 );
 CREATE UNIQUE INDEX "webhook_attempts_delivery_id_attempt_key" ON "webhook_attempts"("delivery_id", "attempt");
 
--- The registry's webhook signing keys (ECDSA P-256), one ring with epochs (DESIGN.md section 5).
+-- The registry's webhook signing keys (ECDSA P-256), one ring with epochs (docs/operations.md "Keys and their rotation").
 -- The private half is encrypted with AES-256-GCM under KEY_ENCRYPTION_KEY, the kid as AAD.
 CREATE TABLE "webhook_signing_keys" (
     "kid" TEXT NOT NULL,

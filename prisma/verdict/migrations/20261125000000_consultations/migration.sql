@@ -1,4 +1,4 @@
--- Consultation records (Document 1) and resolve sessions (DESIGN.md section 6).
+-- Consultation records (docs/verdicts.md "Consultation record") and resolve sessions (docs/verdicts.md "The resolve loop").
 CREATE TABLE "consultations" (
     "id" TEXT NOT NULL,
     "tenant_id" TEXT NOT NULL,

@@ -7,7 +7,7 @@ ALTER TABLE "consultations" ALTER COLUMN "record" TYPE JSON USING "record"::json
 ALTER TABLE "consultations" SET (toast_tuple_target = 8160);
 ALTER TABLE "consultations" ALTER COLUMN "record" SET STORAGE EXTERNAL;
 
--- Resolve sessions (DESIGN.md section 6): which request variant opened the session, the consultation
+-- Resolve sessions (docs/verdicts.md "The resolve loop"): which request variant opened the session, the consultation
 -- that completed it, and when it expires.
 ALTER TABLE "resolve_sessions" ADD COLUMN "variant" TEXT NOT NULL DEFAULT 'detailed';
 ALTER TABLE "resolve_sessions" ADD COLUMN "consultation_id" TEXT;

@@ -1,4 +1,4 @@
--- Document 1 approvals and the verdict-side outbox of their events (docs/approvals.md).
+-- Verdict approvals and the verdict-side outbox of their events (docs/approvals.md).
 CREATE TABLE "approvals" (
     "id" TEXT NOT NULL,
     "tenant_id" TEXT NOT NULL,

@@ -1,4 +1,4 @@
--- Session cookies (Document 1 Authentication 1, docs/identity.md "Session cookie"): a cookie stands
+-- Session cookies (docs/verdicts.md "Authentication", docs/identity.md "Session cookie"): a cookie stands
 -- for the API key that opened it and authenticates check and resolve only. Only the SHA-256 of the
 -- cookie value is stored, as for API keys. `key_hash` is the key's own hash (never its plaintext):
 -- each use re-resolves the key through the gateway's auth cache, so a revoked or expired key ends its
