@@ -1,6 +1,6 @@
 // Regenerates what is generated and committed: each service's tsoa routes and OpenAPI document, the
-// registry's internal API (tsoa.internal.json: its routes and openapi.internal.json), and the client
-// types generated from those documents. Run after changing a controller or a model (npm run generate);
+// registry's and the ledger's internal APIs (tsoa.internal.json: their routes and openapi.internal.json),
+// and the client types generated from those documents. Run after changing a controller or a model (npm run generate);
 // tests fail while they are stale (tools/openapi-fresh.spec.ts, libs/*/src/generated-fresh.spec.ts).
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';

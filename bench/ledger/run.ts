@@ -19,7 +19,7 @@ import { PrismaClient } from '../../apps/ledger/src/generated/prisma/client';
 const ROOT = path.resolve(__dirname, '../../..');
 const args = process.argv.slice(2);
 const QUICK = args.includes('--quick');
-/** --only a,b runs some parts: seal16, seal1, floor, replicas, verify, breakdown. */
+/** --only a,b runs some parts: seal16, seal1, service, floor, replicas, verify, breakdown. */
 const ONLY = args.includes('--only') ? args[args.indexOf('--only') + 1].split(',') : undefined;
 const wanted = (part: string) => !ONLY || ONLY.includes(part);
 const JSON_OUT = args.includes('--json') ? args[args.indexOf('--json') + 1] : undefined;
@@ -71,7 +71,8 @@ async function main() {
       LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
     };
     const registry = await startService(children, 'registry', { ...env, DATABASE_URL_REGISTRY: databaseUrl(pg.url, 'arbiter_registry'), BOOTSTRAP_ADMIN_KEY: adminKey });
-    const ledgerEnv = { ...env, DATABASE_URL_LEDGER: ledgerDb, REGISTRY_URL: registry };
+    // BENCH_SEAL_BATCH_MAX overrides the ledger's SEAL_BATCH_MAX (group commit size) for experiments.
+    const ledgerEnv = { ...env, DATABASE_URL_LEDGER: ledgerDb, REGISTRY_URL: registry, ...(process.env.BENCH_SEAL_BATCH_MAX ? { SEAL_BATCH_MAX: process.env.BENCH_SEAL_BATCH_MAX } : {}) };
     const ledger = await startService(children, 'ledger', ledgerEnv);
     const { tenantId, key } = await benchTenant(registry, adminKey);
     log(`registry ${registry}, ledger ${ledger} (LOG_LEVEL=${env.LOG_LEVEL})`);
@@ -84,6 +85,23 @@ async function main() {
       results.seal_1_stream = await seals(ledger, key, tenantId, { label: 'seal, 1 stream, 64 connections', streams: 1, total: n, concurrency: 64 });
       results.seal_1_stream_c16 = await seals(ledger, key, tenantId, { label: 'seal, 1 stream, 16 connections', streams: 1, total: n / 2, concurrency: 16 });
       results.seal_1_stream_sequential = await seals(ledger, key, tenantId, { label: 'seal, 1 stream, 1 connection', streams: 1, total: QUICK ? 500 : 2000, concurrency: 1 });
+    }
+
+    if (wanted('service')) {
+      // The services' audit path (docs/ledger-formats.md "Service seals"): the worker relays batches
+      // into one tenant's consultations stream through POST /internal/v1/seals.
+      const facts = QUICK ? 20_000 : 100_000;
+      const stream = `arbiter.${tenantId}.consultations`;
+      await serviceBatches(ledger, tenantId, { label: 'warm-up', stream, total: 5000, batch: 500, concurrency: 4 });
+      results.service_batch_1_stream = await serviceBatches(ledger, tenantId, { label: 'service batch, 1 stream, batches of 500, 4 requests in flight', stream, total: facts, batch: 500, concurrency: 4 });
+      results.service_batch_1_stream_b1000 = await serviceBatches(ledger, tenantId, { label: 'service batch, 1 stream, batches of 1000, 2 requests in flight', stream, total: facts, batch: 1000, concurrency: 2 });
+      results.service_batch_1_stream_b100 = await serviceBatches(ledger, tenantId, { label: 'service batch, 1 stream, batches of 100, 8 requests in flight', stream, total: facts / 2, batch: 100, concurrency: 8 });
+      // Both at once: the relay at full speed while tenants seal over 16 streams.
+      const [service, tenants] = await Promise.all([
+        serviceBatches(ledger, tenantId, { label: 'mixed: service batch, 1 stream, batches of 500, 4 requests in flight', stream, total: facts / 2, batch: 500, concurrency: 4 }),
+        seals(ledger, key, tenantId, { label: 'mixed: tenant seals, 16 streams, 64 connections', streams: 16, total: n, concurrency: 64 }),
+      ]);
+      results.mixed = { service, tenants };
     }
 
     if (wanted('floor')) {
@@ -255,6 +273,69 @@ async function seals(
   const r = { seals: o.total, streams: o.streams, concurrency: o.concurrency, seconds: round(seconds), per_second: Math.round(o.total / seconds), p50_ms: round(percentile(latencies, 50)), p99_ms: round(percentile(latencies, 99)), failures, cpu_ms_per_seal };
   log(`${o.label}: ${r.per_second} seals/s (${o.total} in ${r.seconds} s, p50 ${r.p50_ms} ms, p99 ${r.p99_ms} ms, failures ${failures})`);
   log(`  CPU ms per seal: ${Object.entries(cpu_ms_per_seal).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+  return r;
+}
+
+let batchCounter = 0;
+
+/** A consultation's audit payload, as the verdict service seals it (docs/ledger-formats.md "Service seals"). */
+const auditPayload = (ref: string) => ({
+  consultation_id: ref,
+  normative_hash: `sha256:${'ab'.repeat(32)}`,
+  context_hash: `sha256:${'cd'.repeat(32)}`,
+  verdict: 'allowed',
+  signing_kid: 'verdict:2026',
+  decided_at: '2026-12-01T00:00:00.000Z',
+});
+
+/** `total` audit facts into one stream through POST /internal/v1/seals, `batch` per request, `concurrency` requests in flight. */
+async function serviceBatches(url: string, tenantId: TenantId, o: { label: string; stream: string; total: number; batch: number; concurrency: number }) {
+  const run = ++batchCounter;
+  const agent = new http.Agent({ keepAlive: true, maxSockets: o.concurrency });
+  const { hostname, port } = new URL(url);
+  const latencies: number[] = [];
+  const requests = Math.ceil(o.total / o.batch);
+  let next = 0;
+  let failures = 0;
+  const one = (r: number) =>
+    new Promise<void>((resolve, reject) => {
+      const seals = Array.from({ length: Math.min(o.batch, o.total - r * o.batch) }, (_, i) => {
+        const ref = `cns-b${run}-${r * o.batch + i}`;
+        return { stream_id: o.stream, tenant_id: tenantId, actor: 'service:verdict', custom_payload: auditPayload(ref), client_ref: ref };
+      });
+      const body = JSON.stringify({ seals });
+      const started = performance.now();
+      const req = http.request(
+        { agent, hostname, port, method: 'POST', path: '/internal/v1/seals', headers: { 'x-internal-token': INTERNAL_TOKEN, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+        (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (c: string) => (text += c));
+          res.on('end', () => {
+            latencies.push(performance.now() - started);
+            const answer = res.statusCode === 200 ? (JSON.parse(text) as { results: Array<{ ok: boolean; created?: boolean }> }) : undefined;
+            if (!answer || answer.results.length !== seals.length || !answer.results.every((x) => x.ok && x.created)) failures++;
+            resolve();
+          });
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+  const cpuBefore = cpuSnapshot();
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: o.concurrency }, async () => {
+      while (next < requests) await one(next++);
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  const cpu_ms_per_fact = cpuPerSeal(cpuBefore, o.total);
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  const r = { facts: o.total, batch: o.batch, concurrency: o.concurrency, seconds: round(seconds), facts_per_second: Math.round(o.total / seconds), request_p50_ms: round(percentile(latencies, 50)), request_p99_ms: round(percentile(latencies, 99)), failed_requests: failures, cpu_ms_per_fact };
+  log(`${o.label}: ${r.facts_per_second} facts/s (${o.total} in ${r.seconds} s, request p50 ${r.request_p50_ms} ms, p99 ${r.request_p99_ms} ms, failed requests ${failures})`);
+  log(`  CPU ms per fact: ${Object.entries(cpu_ms_per_fact).map(([k, v]) => `${k} ${v}`).join(', ')}`);
   return r;
 }
 

@@ -3,7 +3,8 @@ import { createServiceApp, ledgerDialect } from '@arbiter/http';
 import { migrationsCurrentCheck } from '@arbiter/db';
 import { ledgerMigrationsDir, type LedgerContext } from './context';
 import { RegisterRoutes } from './routes.generated';
-import { rateLimitMiddleware } from './http/rate-limit';
+import { internalCaller, rateLimitMiddleware } from './http/rate-limit';
+import { mountInternalApi } from './controllers/internal/mount';
 import { sealLane } from './http/seal-route';
 import openapi from '../openapi.json';
 
@@ -19,9 +20,11 @@ export function buildLedgerApp(ctx: LedgerContext): Express {
     readiness: [migrationsCurrentCheck(ctx.pool, ledgerMigrationsDir()), { name: 'redis', check: async () => void (await ctx.redis.ping()) }],
     // Every response but the orchestrators' /livez, /readyz and the /metrics scrape (which `before`
     // does not cover) carries the rate-limit headers (docs/ledger-formats.md); the API description
-    // is a keyless endpoint like any other and counts against the client address's bucket.
-    before: (app) => app.use(rateLimitMiddleware(ctx.authenticator, ctx.rateLimiter)),
+    // is a keyless endpoint like any other and counts against the client address's bucket. The
+    // services' calls to /internal/v1 with the service token are no tenant's and take no bucket.
+    before: (app) => app.use(rateLimitMiddleware(ctx.authenticator, ctx.rateLimiter, internalCaller(ctx.config.INTERNAL_TOKEN))),
     routes: (app) => {
+      mountInternalApi(app, ctx);
       RegisterRoutes(app);
     },
   });

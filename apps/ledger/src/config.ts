@@ -26,8 +26,12 @@ export const ledgerConfigSchema = {
   RATE_LIMIT_BURST: int({ default: 100, min: 1 }),
   /** How long a rate-limit decision may wait for Redis before the per-replica fallback decides. */
   RATE_LIMIT_REDIS_TIMEOUT_MS: int({ default: 250, min: 1 }),
-  /** Most seals committed in one statement, over all its streams (group commit). */
-  SEAL_BATCH_MAX: int({ default: 256, min: 1, max: 5000 }),
+  /**
+   * Most seals committed in one statement, over all its streams (group commit). One stream is in one
+   * statement at a time, so this bounds a hot stream's rate: 1000 lets a relay batch of audit facts
+   * commit at once (docs/benchmarks.md "Ledger": 256 gave a third of the rate into one stream).
+   */
+  SEAL_BATCH_MAX: int({ default: 1000, min: 1, max: 5000 }),
   /** Seal statements in flight at once; each holds a pool connection while it runs. */
   SEAL_CONCURRENCY: int({ default: 4, min: 1, max: 64 }),
   /** Facts read per page when verifying or bundling a stream. */

@@ -72,7 +72,7 @@ export async function createLedgerContext(config: LedgerConfig, logger: Logger):
     concurrency: config.SEAL_CONCURRENCY,
     onFlush: (size) => metrics.sealBatchSize.observe(size),
   });
-  const facts = new FactsService(repo, sealQueue, metrics.seals);
+  const facts = new FactsService(repo, sealQueue, metrics.seals, logger);
   const verifier = new VerifyService(repo, config.VERIFY_PAGE_SIZE);
   const keys = createLedgerKeys(pool, config.KEY_ENCRYPTION_KEY);
   const bundles = new BundlesService(facts, verifier, new BundlesRepository(prisma), keys);

@@ -4,7 +4,7 @@ import type { Counter, Histogram } from 'prom-client';
 /** The ledger's domain metrics (names in docs/operations.md section 5). */
 export interface LedgerMetrics {
   service: ServiceMetrics;
-  seals: Counter<'result'>;
+  seals: Counter<'caller' | 'result'>;
   sealBatchSize: Histogram;
   bundles: Counter;
   keyRotations: Counter<'mode'>;
@@ -14,8 +14,11 @@ export function createLedgerMetrics(): LedgerMetrics {
   const service = new ServiceMetrics('ledger', { defaultMetrics: true });
   return {
     service,
-    seals: service.counter('ledger_seals_total', { help: 'Seals answered, by result (created, or replayed for a client_ref retry)', labelNames: ['result'] }),
-    sealBatchSize: service.histogram('ledger_seal_batch_size', { help: 'Seals committed together in one statement (group commit)', buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512] }),
+    seals: service.counter('ledger_seals_total', {
+      help: 'Seals answered, by caller (tenant: POST /streams/{id}/facts; service: POST /internal/v1/seals) and result (created, replayed for a client_ref retry, refused: a service seal the database refused alone)',
+      labelNames: ['caller', 'result'],
+    }),
+    sealBatchSize: service.histogram('ledger_seal_batch_size', { help: 'Seals committed together in one statement (group commit)', buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024] }),
     bundles: service.counter('ledger_bundles_total', { help: 'Proof bundles created' }),
     keyRotations: service.counter('signing_key_rotations_total', { help: 'Ledger signing key rotations', labelNames: ['mode'] }),
   };

@@ -1,12 +1,13 @@
 // The one client of the registry's internal API (docs/registry.md "Internal API"): verdict, the
 // worker and libs/auth's introspection all call /internal/v1 through it. Requests are typed by the
 // generated `paths` (openapi-fetch), so a path, parameter or body the document does not have fails
-// to compile. Timeouts and the mapping of failures live here once:
+// to compile. Timeouts and the mapping of failures are call.ts's (shared with the ledger's client):
 // - no answer (refused, reset, timed out, aborted) and 5xx, 401, 429: RegistryUnavailableError;
 // - any other 4xx: RegistryRejectedError with the registry's `detail`;
 // - reads (state, state hash, rule version, tenant by slug) answer null for 404 and 400 (an id the
 //   registry cannot even parse does not exist either) and treat every other failure as unavailable.
 import createClient, { type Client } from 'openapi-fetch';
+import { mappedCall, type Answer, type CallErrors } from './call';
 import { RegistryRejectedError, RegistryUnavailableError } from './errors';
 import type { paths } from './generated/registry-internal';
 import type {
@@ -38,11 +39,11 @@ export interface RegistryInternalClientOptions {
   fetch?: (request: Request) => Promise<Response>;
 }
 
-interface Answer<T> {
-  data?: T;
-  error?: unknown;
-  response: Response;
-}
+const REGISTRY_ERRORS: CallErrors = {
+  unreachable: (message) => new RegistryUnavailableError('registry_unreachable', message),
+  unavailable: (message, status) => new RegistryUnavailableError('registry_unavailable', message, status),
+  rejected: (status, detail) => new RegistryRejectedError(status, detail),
+};
 
 export class RegistryInternalClient {
   /** Requests made so far (observability, and what tests watch). */
@@ -156,28 +157,8 @@ export class RegistryInternalClient {
     }
   }
 
-  private async call<T>(what: string, request: (signal: AbortSignal) => Promise<Answer<T>>, signal?: AbortSignal): Promise<T> {
+  private call<T>(what: string, request: (signal: AbortSignal) => Promise<Answer<T>>, signal?: AbortSignal): Promise<T> {
     this.requests++;
-    const timeout = AbortSignal.timeout(this.timeoutMs);
-    let answer: Answer<T>;
-    try {
-      answer = await request(signal ? AbortSignal.any([signal, timeout]) : timeout);
-    } catch (err) {
-      if (err instanceof SyntaxError) throw new RegistryUnavailableError('registry_unavailable', `registry answered invalid JSON for ${what}`);
-      throw new RegistryUnavailableError('registry_unreachable', `registry unreachable (${what}): ${(err as Error).message}`);
-    }
-    const { status } = answer.response;
-    if (answer.response.ok) return answer.data as T;
-    if (status >= 500 || status === 401 || status === 429) {
-      throw new RegistryUnavailableError('registry_unavailable', `registry answered ${status} for ${what}`, status);
-    }
-    throw new RegistryRejectedError(status, detailOf(answer.error));
+    return mappedCall('registry', what, this.timeoutMs, REGISTRY_ERRORS, request, signal);
   }
-}
-
-/** The `detail` of the registry's error body (its text when it is not JSON), at most 500 characters. */
-function detailOf(error: unknown): string {
-  const body = error as { detail?: unknown; message?: unknown } | string | null | undefined;
-  const detail = typeof body === 'object' && body !== null ? (body.detail ?? body.message ?? JSON.stringify(body)) : (body ?? '');
-  return String(detail).slice(0, 500);
 }

@@ -25,3 +25,31 @@ export class RegistryRejectedError extends Error {
     this.name = 'RegistryRejectedError';
   }
 }
+
+/**
+ * The ledger could not answer: unreachable or timed out (`ledger_unreachable`), or it answered 5xx,
+ * 401 (a token mismatch is a deployment fault) or 429 (`ledger_unavailable`). A retry may succeed:
+ * the worker's seal job fails and BullMQ retries it; client_ref keeps the retry from sealing twice.
+ */
+export class LedgerUnavailableError extends Error {
+  constructor(
+    readonly code: 'ledger_unreachable' | 'ledger_unavailable',
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+    this.name = 'LedgerUnavailableError';
+  }
+}
+
+/** The ledger refused the request for a reason a retry will not change (another 4xx); `detail` is its error body's `message`. */
+export class LedgerRejectedError extends Error {
+  readonly code = 'ledger_rejected';
+  constructor(
+    readonly status: number,
+    readonly detail: string,
+  ) {
+    super(`ledger answered ${status}: ${detail}`);
+    this.name = 'LedgerRejectedError';
+  }
+}

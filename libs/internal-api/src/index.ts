@@ -1,6 +1,10 @@
 export { RegistryInternalClient, INTERNAL_TOKEN_HEADER } from './client';
 export type { RegistryInternalClientOptions } from './client';
-export { RegistryRejectedError, RegistryUnavailableError } from './errors';
+export { LedgerInternalClient } from './ledger-client';
+export type { LedgerInternalClientOptions } from './ledger-client';
+export { LedgerRejectedError, LedgerUnavailableError, RegistryRejectedError, RegistryUnavailableError } from './errors';
 export { REGISTRY_CHANGED_CHANNEL } from './types';
 export type * from './types';
+export type * from './ledger-types';
 export type { paths as InternalApiPaths } from './generated/registry-internal';
+export type { paths as LedgerInternalApiPaths } from './generated/ledger-internal';

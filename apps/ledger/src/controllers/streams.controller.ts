@@ -27,7 +27,7 @@ export class StreamsController extends Controller {
   @Security('apiKey', ['seal'])
   @SuccessResponse(201, 'Sealed')
   @Response<Fact>(200, 'A retry: the fact first sealed with this client_ref')
-  @Response<ErrorBody>(403, 'FORBIDDEN: missing permission, or tenant_id is not the key\'s tenant')
+  @Response<ErrorBody>(403, 'FORBIDDEN: missing permission, tenant_id is not the key\'s tenant, or the stream id starts with `arbiter.` (the services\' audit streams: tenant keys read them, only the services seal into them)')
   @Response<ErrorBody>(404, 'NOT_FOUND: the stream belongs to another tenant')
   // The contract only: sealRoute, the route's middleware (http/seal-route.ts), answers, as the fast
   // lane does, and FactsService.seal parses the body once.

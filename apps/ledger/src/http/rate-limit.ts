@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { credentialFrom, type Authenticator, type AuthenticatedIdentity } from '@arbiter/auth';
+import { credentialFrom, secretsEqual, type Authenticator, type AuthenticatedIdentity } from '@arbiter/auth';
+import { INTERNAL_TOKEN_HEADER } from '@arbiter/internal-api';
 import { AppError } from '@arbiter/http';
 import { rateLimitHeaders } from '../domain/token-bucket';
 import type { RateLimiter } from '../services/rate-limiter.service';
@@ -53,9 +54,24 @@ function clientAddress(req: IncomingMessage): string {
   return address.startsWith('::ffff:') ? address.slice(7) : address;
 }
 
-/** limitRequest for the express routes, as the app's `before` middleware. */
-export function rateLimitMiddleware(authenticator: Authenticator, limiter: RateLimiter): RequestHandler {
+/**
+ * The services' calls to the internal API (docs/ledger-formats.md "Internal API"): under
+ * /internal/, with the right service token. They are not a tenant's requests and take no tenant or
+ * address bucket (the relay sizes its batches instead); a request there without the token is
+ * limited by its address like any keyless request, then answered 401.
+ */
+export function internalCaller(token: string): (req: Request) => boolean {
+  return (req) => {
+    if (!req.path.startsWith('/internal/')) return false;
+    const given = req.headers[INTERNAL_TOKEN_HEADER];
+    return typeof given === 'string' && secretsEqual(given, token);
+  };
+}
+
+/** limitRequest for the express routes, as the app's `before` middleware; `exempt` requests skip it. */
+export function rateLimitMiddleware(authenticator: Authenticator, limiter: RateLimiter, exempt?: (req: Request) => boolean): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction) => {
+    if (exempt?.(req)) return next();
     try {
       res.locals[KEY_CHECK_LOCAL] = await limitRequest(authenticator, limiter, req, res);
       next();

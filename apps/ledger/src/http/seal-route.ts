@@ -53,3 +53,16 @@ export function sealRoute(req: Request, res: Response, next: NextFunction): void
     res.status(created ? 201 : 200).json(fact);
   }, next);
 }
+
+/**
+ * POST /internal/v1/seals (controllers/internal/seals.controller.ts defines its contract): answered
+ * here, as sealRoute answers the public seal, so that FactsService.sealForServices reads the raw body
+ * once and names every error `seals[i].<field>` (tsoa's own validation would name it otherwise, and
+ * walk every payload a second time).
+ */
+export function serviceSealsRoute(req: Request, res: Response, next: NextFunction): void {
+  const ctx = req.app.locals.ctx as LedgerContext;
+  ctx.facts.sealForServices(req.body).then((answer) => {
+    res.status(200).json(answer);
+  }, next);
+}

@@ -1,12 +1,18 @@
-import type { AuthenticatedIdentity } from '@arbiter/auth';
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import { mintTenantId, type AuthenticatedIdentity } from '@arbiter/auth';
 import type { CanonicalText } from '@arbiter/canonical';
+import { AppError } from '@arbiter/http';
 import type { Counter } from 'prom-client';
+import { isReservedStream } from '../domain/audit-stream';
 import { assertStorable, canonicalPayload, PayloadError, STREAM_ID_PATTERN } from '../domain/payload';
 import type { LedgerRepository, OwnedStream } from '../repositories/ledger.repository';
-import type { Fact, FactList, StreamPage } from '../models/ledger';
+import type { Fact, FactList, SealFactBody, StreamPage } from '../models/ledger';
+import type { ServiceSealAnswer, ServiceSealResult } from '../models/internal';
 import { forbidden, notFound, validationError } from '../http/errors';
-import type { SealQueue } from './seal-queue.service';
+import { rowFailure, type SealOutcome, type SealQueue, type SealRequest } from './seal-queue.service';
 import { parseSealBody } from '../http/seal-request';
+import { atSeal, invalidSeals, parseServiceSeal, parseServiceSealEnvelope } from '../http/service-seal-request';
 import { presentFact, presentListEntry, presentStream } from '../presenters/ledger';
 import { readCursor, readLimit, toPage } from '../http/pagination';
 
@@ -20,8 +26,9 @@ export class FactsService {
   constructor(
     private readonly repo: LedgerRepository,
     private readonly queue: SealQueue,
-    /** ledger_seals_total, by result (created, replayed). */
-    private readonly seals: Counter<'result'>,
+    /** ledger_seals_total, by caller (tenant, service) and result (created, replayed, refused). */
+    private readonly seals: Counter<'caller' | 'result'>,
+    private readonly logger?: Pick<Logger, 'error'>,
   ) {}
 
   /**
@@ -32,19 +39,13 @@ export class FactsService {
    * callers' seals (docs/ledger-formats.md).
    */
   async seal(caller: AuthenticatedIdentity, streamId: string, raw: unknown): Promise<{ fact: Fact; created: boolean }> {
+    // After the credentials and the permission (both doors check them first), before the body.
+    if (isReservedStream(streamId)) {
+      throw forbidden(`Streams whose id starts with arbiter. are sealed by the Arbiter services only (docs/ledger-formats.md "Service seals")`);
+    }
     const body = parseSealBody(raw);
     assertStreamId(streamId);
-    let payloadText: CanonicalText;
-    try {
-      for (const field of ['tenant_id', 'actor', 'client_ref'] as const) {
-        const value = body[field];
-        if (value !== undefined) assertStorable(value, field);
-      }
-      payloadText = canonicalPayload(body.custom_payload);
-    } catch (err) {
-      if (err instanceof PayloadError) throw validationError(err.message, err.field);
-      throw err;
-    }
+    const payloadText = checkedPayload(body);
     if (body.tenant_id !== caller.tenant_id) {
       throw forbidden(`tenant_id ${body.tenant_id} is not the tenant of this API key`);
     }
@@ -55,8 +56,56 @@ export class FactsService {
       payloadText,
       clientRef: body.client_ref ?? null,
     });
-    this.seals.inc({ result: outcome.created ? 'created' : 'replayed' });
+    this.seals.inc({ caller: 'tenant', result: outcome.created ? 'created' : 'replayed' });
     return { fact: presentFact(outcome.fact), created: outcome.created };
+  }
+
+  /**
+   * POST /internal/v1/seals (docs/ledger-formats.md "Service seals"): the services' audit facts, in
+   * batches. Every seal is checked as a public seal is (shape, payload size and depth, storable
+   * strings), plus its audit stream and client_ref, before any joins the seal queue: one invalid
+   * seal refuses the whole request with 400 naming `seals[i].<field>`, and nothing is sealed. The
+   * valid batch then goes through the same group commit as tenant seals, in request order (so the
+   * facts of one stream keep it), and each seal is answered on its own: the fact (created now, or
+   * earlier under its client_ref), or the refusal of a seal the database would not store alone.
+   * A failure that is no one seal's (the database away) fails the request (500): the caller
+   * retries it whole, and client_ref makes the seals already committed answer their facts.
+   */
+  async sealForServices(raw: unknown): Promise<ServiceSealAnswer> {
+    const seals = parseServiceSealEnvelope(raw);
+    const requests: SealRequest[] = [];
+    const problems: Array<{ field: string; message: string }> = [];
+    seals.forEach((seal, i) => {
+      try {
+        const { streamId, body } = parseServiceSeal(seal);
+        const payloadText = checkedPayload(body);
+        // The service credential vouches for the tenant; the stream id names the same one.
+        requests.push({ tenantId: mintTenantId(body.tenant_id), streamId, actor: body.actor, payloadText, clientRef: body.client_ref });
+      } catch (err) {
+        if (!(err instanceof AppError) || err.status !== 400) throw err;
+        problems.push(atSeal(i, err));
+      }
+    });
+    if (problems.length) throw invalidSeals(problems, seals.length);
+    const settled = await Promise.allSettled(requests.map((r) => this.queue.seal(r)));
+    const batchFailure = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected' && !sealRefusal(s.reason));
+    if (batchFailure) throw batchFailure.reason;
+    return { results: settled.map((s) => this.serviceResult(s)) };
+  }
+
+  private serviceResult(s: PromiseSettledResult<SealOutcome>): ServiceSealResult {
+    if (s.status === 'fulfilled') {
+      const { fact, created } = s.value;
+      this.seals.inc({ caller: 'service', result: created ? 'created' : 'replayed' });
+      return { ok: true, fact_id: fact.fact_id, stream_id: fact.stream_id, seq: fact.seq, fact_hash: fact.fact_hash, created };
+    }
+    this.seals.inc({ caller: 'service', result: 'refused' });
+    const err = s.reason as unknown;
+    if (err instanceof AppError && err.status < 500) return { ok: false, status: err.status, code: err.code, message: err.message };
+    // A row the database refused for a reason that is not its values (a constraint): logged like any 500.
+    const errorId = randomUUID();
+    this.logger?.error({ err, errorId }, 'service seal refused by the database');
+    return { ok: false, status: 500, code: 'INTERNAL_ERROR', message: `The database refused this seal (error id ${errorId})` };
   }
 
   /**
@@ -94,6 +143,29 @@ export class FactsService {
     if (!stream) throw notFound('Stream', streamId);
     return stream;
   }
+}
+
+/**
+ * What every seal's values must satisfy beyond its shape (docs/ledger-formats.md "Limits and
+ * validation"): storable strings, and custom_payload's size, depth and canonical form. Returns the
+ * payload's canonical text, the form it is hashed and stored in.
+ */
+function checkedPayload(body: SealFactBody): CanonicalText {
+  try {
+    for (const field of ['tenant_id', 'actor', 'client_ref'] as const) {
+      const value = body[field];
+      if (value !== undefined) assertStorable(value, field);
+    }
+    return canonicalPayload(body.custom_payload);
+  } catch (err) {
+    if (err instanceof PayloadError) throw validationError(err.message, err.field);
+    throw err;
+  }
+}
+
+/** Whether a seal's rejection is that seal's alone (an AppError, or a row the database refused in isolation). */
+function sealRefusal(err: unknown): boolean {
+  return err instanceof AppError || rowFailure(err);
 }
 
 function assertStreamId(streamId: string): void {

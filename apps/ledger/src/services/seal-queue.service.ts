@@ -376,7 +376,7 @@ function regroup(seals: Pending[]): Group[] {
  * limit exceeded (e.g. an index row too large). Connection failures, shutdowns and lock timeouts
  * are not any one seal's doing.
  */
-function rowFailure(err: unknown): boolean {
+export function rowFailure(err: unknown): boolean {
   const code = (err as { code?: unknown })?.code;
   return typeof code === 'string' && /^(22|23|54)/.test(code);
 }

@@ -669,7 +669,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description FORBIDDEN: missing permission, or tenant_id is not the key's tenant */
+            /** @description FORBIDDEN: missing permission, tenant_id is not the key's tenant, or the stream id starts with `arbiter.` (the services' audit streams: tenant keys read them, only the services seal into them) */
             403: {
                 headers: {
                     [name: string]: unknown;

@@ -1,0 +1,25 @@
+import { auditStreamTenant, isReservedStream } from './audit-stream';
+
+describe(auditStreamTenant.name, () => {
+  it('names the tenant of each of the three audit streams', () => {
+    expect(auditStreamTenant('arbiter.tnt-1.consultations')).toBe('tnt-1');
+    expect(auditStreamTenant('arbiter.tnt-1.approvals')).toBe('tnt-1');
+    expect(auditStreamTenant('arbiter.tnt-1.rules')).toBe('tnt-1');
+  });
+
+  it('answers null for any other id, under the prefix or not', () => {
+    for (const id of ['arbiter.tnt-1.other', 'arbiter..rules', 'arbiter.tnt-1', 'Arbiter.tnt-1.rules', 'x.arbiter.tnt-1.rules', 'arbiter.tnt-1.rules.x']) {
+      expect(auditStreamTenant(id)).toBeNull();
+    }
+  });
+});
+
+describe(isReservedStream.name, () => {
+  it('reserves every id starting with arbiter. and nothing else', () => {
+    expect(isReservedStream('arbiter.tnt-1.consultations')).toBe(true);
+    expect(isReservedStream('arbiter.anything')).toBe(true);
+    expect(isReservedStream('arbiter')).toBe(false);
+    expect(isReservedStream('arbiterx.tnt-1.rules')).toBe(false);
+    expect(isReservedStream('orders')).toBe(false);
+  });
+});

@@ -1,0 +1,20 @@
+// The services' audit streams (docs/ledger-formats.md "Service seals"): every stream whose id starts
+// with `arbiter.` is written by the Arbiter services alone, through the internal API; a tenant key
+// may read these streams but never seal into them.
+
+export const AUDIT_STREAM_PREFIX = 'arbiter.';
+
+/** The three audit streams of a tenant: `arbiter.<tenant_id>.<kind>`. */
+export const AUDIT_STREAM_KINDS = ['consultations', 'approvals', 'rules'] as const;
+
+const AUDIT_STREAM = new RegExp(`^arbiter\\.(.+)\\.(${AUDIT_STREAM_KINDS.join('|')})$`);
+
+/** Whether a stream is reserved to the services (any id under the prefix, well-formed or not). */
+export function isReservedStream(streamId: string): boolean {
+  return streamId.startsWith(AUDIT_STREAM_PREFIX);
+}
+
+/** The tenant an audit stream id names, or null when the id is not `arbiter.<tenant_id>.<kind>`. */
+export function auditStreamTenant(streamId: string): string | null {
+  return AUDIT_STREAM.exec(streamId)?.[1] ?? null;
+}

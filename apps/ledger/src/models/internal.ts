@@ -1,0 +1,78 @@
+/**
+ * Shapes of the ledger's internal API (docs/ledger-formats.md "Internal API"), documented in
+ * apps/ledger/openapi.internal.json (tsoa.internal.json), never in the public openapi.json.
+ */
+
+/** One audit fact a service seals (docs/ledger-formats.md "Service seals"). */
+export interface ServiceSeal {
+  /**
+   * `arbiter.<tenant_id>.consultations`, `arbiter.<tenant_id>.approvals` or `arbiter.<tenant_id>.rules`, with this seal's own tenant_id.
+   * @minLength 1
+   * @maxLength 128
+   */
+  stream_id: string;
+  /**
+   * The tenant the fact belongs to (it owns the stream).
+   * @minLength 1
+   * @maxLength 128
+   */
+  tenant_id: string;
+  /**
+   * The sealing service, `service:verdict` or `service:registry`.
+   * @minLength 1
+   * @maxLength 256
+   */
+  actor: string;
+  /** A JSON object: at most 65536 bytes as canonical JSON, nested at most 32 deep, every string storable. */
+  custom_payload: { [key: string]: unknown };
+  /**
+   * The entity id (consultation id, rule version id, `<approval_id>:<decision>`): a seal repeated under it answers the original fact.
+   * @minLength 1
+   * @maxLength 255
+   */
+  client_ref: string;
+}
+
+/** POST /internal/v1/seals: 1 to 1000 seals, all valid or none sealed. */
+export interface ServiceSealRequest {
+  /**
+   * @minItems 1
+   * @maxItems 1000
+   */
+  seals: ServiceSeal[];
+}
+
+/** A seal that is in the ledger: sealed now (`created` true) or earlier under the same client_ref (false). */
+export interface ServiceSealed {
+  ok: true;
+  /** `fct-` prefix */
+  fact_id: string;
+  stream_id: string;
+  /**
+   * The fact's position in its stream, from 1 (its `sequence`).
+   * @isInt
+   */
+  seq: number;
+  fact_hash: string;
+  created: boolean;
+}
+
+/** A seal the database refused on its own (the request's other seals are committed). */
+export interface ServiceSealRefused {
+  ok: false;
+  /**
+   * The status a single seal would have got: 400 for values the database cannot store, 404 for a stream another tenant owns, 500 otherwise.
+   * @isInt
+   */
+  status: number;
+  /** The ledger's error code (VALIDATION_ERROR, NOT_FOUND, INTERNAL_ERROR). */
+  code: string;
+  message: string;
+}
+
+export type ServiceSealResult = ServiceSealed | ServiceSealRefused;
+
+/** One result per seal, in request order. */
+export interface ServiceSealAnswer {
+  results: ServiceSealResult[];
+}

@@ -1,0 +1,48 @@
+// The one mapping of an internal call's outcome, shared by the clients of every service's internal
+// API (client.ts for the registry, ledger-client.ts for the ledger): a timeout on each request, and
+// - no answer (refused, reset, timed out, aborted), invalid JSON, 5xx, 401 and 429: `unavailable`
+//   (a retry may succeed; a token mismatch is a deployment fault, not the caller's);
+// - any other 4xx: `rejected`, with the detail of the service's error body.
+
+/** What openapi-fetch answers. */
+export interface Answer<T> {
+  data?: T;
+  error?: unknown;
+  response: Response;
+}
+
+/** The errors a client throws, named for its service. */
+export interface CallErrors {
+  unreachable(message: string): Error;
+  unavailable(message: string, status?: number): Error;
+  rejected(status: number, detail: string): Error;
+}
+
+export async function mappedCall<T>(
+  service: string,
+  what: string,
+  timeoutMs: number,
+  errors: CallErrors,
+  request: (signal: AbortSignal) => Promise<Answer<T>>,
+  signal?: AbortSignal,
+): Promise<T> {
+  const timeout = AbortSignal.timeout(timeoutMs);
+  let answer: Answer<T>;
+  try {
+    answer = await request(signal ? AbortSignal.any([signal, timeout]) : timeout);
+  } catch (err) {
+    if (err instanceof SyntaxError) throw errors.unavailable(`${service} answered invalid JSON for ${what}`);
+    throw errors.unreachable(`${service} unreachable (${what}): ${(err as Error).message}`);
+  }
+  const { status } = answer.response;
+  if (answer.response.ok) return answer.data as T;
+  if (status >= 500 || status === 401 || status === 429) throw errors.unavailable(`${service} answered ${status} for ${what}`, status);
+  throw errors.rejected(status, detailOf(answer.error));
+}
+
+/** The detail of an error body (the registry's `detail`, the ledger's `message`; its text when it is not JSON), at most 500 characters. */
+export function detailOf(error: unknown): string {
+  const body = error as { detail?: unknown; message?: unknown } | string | null | undefined;
+  const detail = typeof body === 'object' && body !== null ? (body.detail ?? body.message ?? JSON.stringify(body)) : (body ?? '');
+  return String(detail).slice(0, 500);
+}

@@ -1,0 +1,58 @@
+// The one client of the ledger's internal API (docs/ledger-formats.md "Internal API"): the worker's
+// seal relay calls POST /internal/v1/seals through it. Requests are typed by the paths generated
+// from apps/ledger/openapi.internal.json (openapi-fetch); failures are mapped as for the registry
+// (call.ts): no answer, 5xx, 401 and 429 are LedgerUnavailableError, another 4xx (a batch the
+// ledger refuses whole: 400) is LedgerRejectedError with the ledger's message.
+import createClient, { type Client } from 'openapi-fetch';
+import { mappedCall, type Answer, type CallErrors } from './call';
+import { INTERNAL_TOKEN_HEADER } from './client';
+import { LedgerRejectedError, LedgerUnavailableError } from './errors';
+import type { paths } from './generated/ledger-internal';
+import type { ServiceSeal, ServiceSealAnswer } from './ledger-types';
+
+export interface LedgerInternalClientOptions {
+  /** The ledger's base URL, e.g. http://127.0.0.1:3003. */
+  baseUrl: string;
+  /** The INTERNAL_TOKEN shared by the services. */
+  token: string;
+  /** Per request, in ms (default 30 s: a batch of 1000 seals waits for its commits). */
+  timeoutMs?: number;
+  /** Another fetch (tests). Default: the global fetch, resolved at call time. */
+  fetch?: (request: Request) => Promise<Response>;
+}
+
+const LEDGER_ERRORS: CallErrors = {
+  unreachable: (message) => new LedgerUnavailableError('ledger_unreachable', message),
+  unavailable: (message, status) => new LedgerUnavailableError('ledger_unavailable', message, status),
+  rejected: (status, detail) => new LedgerRejectedError(status, detail),
+};
+
+export class LedgerInternalClient {
+  /** Requests made so far (observability, and what tests watch). */
+  requests = 0;
+  private readonly api: Client<paths>;
+  private readonly timeoutMs: number;
+
+  constructor(opts: LedgerInternalClientOptions) {
+    const userFetch = opts.fetch;
+    this.timeoutMs = opts.timeoutMs ?? 30_000;
+    this.api = createClient<paths>({
+      baseUrl: opts.baseUrl.replace(/\/+$/, ''),
+      headers: { [INTERNAL_TOKEN_HEADER]: opts.token, accept: 'application/json' },
+      fetch: (request: Request) => (userFetch ?? globalThis.fetch)(request),
+    });
+  }
+
+  /**
+   * Seals 1 to 1000 audit facts; one result per seal, in the order given. A result with `ok: false`
+   * is a seal the ledger's database refused on its own (the others are sealed).
+   */
+  seal(seals: ServiceSeal[], signal?: AbortSignal): Promise<ServiceSealAnswer> {
+    return this.call('POST /seals', (s) => this.api.POST('/internal/v1/seals', { body: { seals }, signal: s }), signal);
+  }
+
+  private call<T>(what: string, request: (signal: AbortSignal) => Promise<Answer<T>>, signal?: AbortSignal): Promise<T> {
+    this.requests++;
+    return mappedCall('ledger', what, this.timeoutMs, LEDGER_ERRORS, request, signal);
+  }
+}

@@ -1,0 +1,17 @@
+// Names for the generated schemas of the ledger's internal API (generated/ledger-internal.ts, from
+// apps/ledger/openapi.internal.json; docs/ledger-formats.md "Service seals").
+import type { components } from './generated/ledger-internal';
+
+type Schemas = components['schemas'];
+
+/** One audit fact a service seals into `arbiter.<tenant_id>.<consultations|approvals|rules>`. */
+export type ServiceSeal = Schemas['ServiceSeal'];
+/** POST /internal/v1/seals */
+export type ServiceSealRequest = Schemas['ServiceSealRequest'];
+/** Its answer: one result per seal, in request order. */
+export type ServiceSealAnswer = Schemas['ServiceSealAnswer'];
+export type ServiceSealResult = Schemas['ServiceSealResult'];
+/** A seal that is in the ledger (`created` false: sealed before under its client_ref). */
+export type ServiceSealed = Schemas['ServiceSealed'];
+/** A seal the database refused on its own; the request's other seals are committed. */
+export type ServiceSealRefused = Schemas['ServiceSealRefused'];
