@@ -8,3 +8,4 @@ export type * from './types';
 export type * from './ledger-types';
 export type { paths as InternalApiPaths } from './generated/registry-internal';
 export type { paths as LedgerInternalApiPaths } from './generated/ledger-internal';
+export { AUDIT_STREAM_PREFIX, AUDIT_STREAM_KINDS, auditStreamId, auditStreamTenant, isReservedStream, type AuditStreamKind } from './audit-stream';

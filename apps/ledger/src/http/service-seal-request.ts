@@ -1,5 +1,5 @@
 import { AppError } from '@arbiter/http';
-import { auditStreamTenant } from '../domain/audit-stream';
+import { auditStreamTenant } from '@arbiter/internal-api';
 import { STREAM_ID_PATTERN } from '../domain/payload';
 import { stringProblem } from '../domain/storable';
 import type { SealFactBody } from '../models/ledger';

@@ -4,7 +4,7 @@ import { mintTenantId, type AuthenticatedIdentity } from '@arbiter/auth';
 import type { CanonicalText } from '@arbiter/canonical';
 import { AppError } from '@arbiter/http';
 import type { Counter } from 'prom-client';
-import { isReservedStream } from '../domain/audit-stream';
+import { isReservedStream } from '@arbiter/internal-api';
 import { assertStorable, canonicalPayload, PayloadError, STREAM_ID_PATTERN } from '../domain/payload';
 import type { LedgerRepository, OwnedStream } from '../repositories/ledger.repository';
 import type { Fact, FactList, SealFactBody, StreamPage } from '../models/ledger';

@@ -9,6 +9,13 @@ export const AUDIT_STREAM_KINDS = ['consultations', 'approvals', 'rules'] as con
 
 const AUDIT_STREAM = new RegExp(`^arbiter\\.(.+)\\.(${AUDIT_STREAM_KINDS.join('|')})$`);
 
+export type AuditStreamKind = (typeof AUDIT_STREAM_KINDS)[number];
+
+/** The id of a tenant's audit stream, the one place the services spell it. */
+export function auditStreamId(tenantId: string, kind: AuditStreamKind): string {
+  return `${AUDIT_STREAM_PREFIX}${tenantId}.${kind}`;
+}
+
 /** Whether a stream is reserved to the services (any id under the prefix, well-formed or not). */
 export function isReservedStream(streamId: string): boolean {
   return streamId.startsWith(AUDIT_STREAM_PREFIX);

@@ -1,4 +1,4 @@
-import { auditStreamTenant, isReservedStream } from './audit-stream';
+import { AUDIT_STREAM_KINDS, auditStreamId, auditStreamTenant, isReservedStream } from './audit-stream';
 
 describe(auditStreamTenant.name, () => {
   it('names the tenant of each of the three audit streams', () => {
@@ -21,5 +21,12 @@ describe(isReservedStream.name, () => {
     expect(isReservedStream('arbiter')).toBe(false);
     expect(isReservedStream('arbiterx.tnt-1.rules')).toBe(false);
     expect(isReservedStream('orders')).toBe(false);
+  });
+});
+
+describe('auditStreamId', () => {
+  it('spells the stream the ledger accepts for that tenant and kind', () => {
+    for (const kind of AUDIT_STREAM_KINDS) expect(auditStreamTenant(auditStreamId('t-1', kind))).toBe('t-1');
+    expect(auditStreamId('t-1', 'consultations')).toBe('arbiter.t-1.consultations');
   });
 });
