@@ -1,7 +1,11 @@
 import { makeConsultation, makeKey, TENANT } from '../../test/fixtures';
 import { makeLedgerKey, sealedPayloadOf, signCheckpoint, TestStream, type TestFact } from '../../test/ledger-fixtures';
+import { startFakeEvidenceServer } from '../../test/fake-evidence-server';
+import { VerdictError } from '../errors';
+import { createLedgerClient } from '../ledger-client';
 import type { RuleVersion } from '../types';
-import { EVIDENCE_PACK_FORMAT, verifyEvidencePack, type EvidencePackV1, type EvidencePackV2 } from './evidence';
+import { createVerdictClient } from '../verdict-client';
+import { buildEvidencePack, EVIDENCE_PACK_FORMAT, verifyEvidencePack, type EvidencePackV1, type EvidencePackV2 } from './evidence';
 
 const now = Date.parse('2026-03-01T12:00:00.000Z');
 const key = makeKey(`${TENANT}:2026`, { notBefore: '2026-01-01T00:00:00.000Z' });
@@ -196,5 +200,55 @@ describe(`${verifyEvidencePack.name} (version 2)`, () => {
     p.consultation.verdict = 'allowed';
     const checks = await failedChecks(p);
     expect(checks).toEqual(expect.arrayContaining(['consultation.normative_hash', 'ledger.payload']));
+  });
+});
+
+describe(`${buildEvidencePack.name} (version 2)`, () => {
+  async function setup() {
+    const server = await startFakeEvidenceServer({ tenant: TENANT });
+    server.ledgerKeys.push(ledgerKey);
+    server.verdictKeys.push(key.jwk);
+    const consultation = makeConsultation(key, {}, now);
+    server.records.set(String(consultation.id), consultation);
+    server.ruleVersions.set('rv-large-1', { id: 'rv-large-1', rule_id: 'rul-large', tenant_id: TENANT, version: 1, statement: 'Large transfers need approval', severity: 'REQUIRES_APPROVAL' });
+    const stream = new TestStream(STREAM, TENANT, ledgerKey);
+    server.streams.set(STREAM, stream);
+    stream.seal('service:verdict', { consultation_id: 'cns-before' }, 'cns-before');
+    const verdict = createVerdictClient({ baseUrl: server.url, apiKey: 'ak-test', tenant: TENANT });
+    const ledger = createLedgerClient({ baseUrl: server.url, apiKey: 'ak-test' });
+    return { server, consultation, stream, verdict, ledger };
+  }
+
+  it('builds a v2 pack from the verdict\'s evidence and the ledger\'s fact and keys, which verifies', async () => {
+    const { server, consultation, stream, verdict, ledger } = await setup();
+    try {
+      const fact = stream.seal('service:verdict', sealedPayloadOf(consultation), String(consultation.id));
+      stream.seal('service:verdict', { consultation_id: 'cns-after' }, 'cns-after');
+      const pack = await buildEvidencePack(verdict, String(consultation.id), { ledger, now: () => new Date('2026-03-02T00:00:00.000Z') });
+      expect(pack).toMatchObject({ version: 2, source: { verdict_url: server.url, ledger_url: server.url, tenant_id: TENANT }, ledger: { fact: { fact_id: fact.fact_id }, leaf_index: 1, tree_size: 3 } });
+      expect((pack as EvidencePackV2).ledger.keys.keys.map((k) => k.kid)).toEqual(['ledger:2026']);
+      expect((await verifyEvidencePack(pack, { now })).valid).toBe(true);
+      expect(server.requests).toEqual(expect.arrayContaining([`GET /${TENANT}/v1/consultations/cns-0001/evidence`, `GET /facts/${fact.fact_id}`, 'GET /.well-known/ledger-keys']));
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('fails with evidence_pending before reading anything else while the consultation is not sealed; falls back to v1 only when asked', async () => {
+    const { server, consultation, verdict, ledger } = await setup();
+    try {
+      const err = await buildEvidencePack(verdict, String(consultation.id), { ledger }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(VerdictError);
+      expect(err).toMatchObject({ status: 409, code: 'evidence_pending' });
+      expect(server.requests.some((r) => r.includes('/jwks'))).toBe(false);
+      const warnings: string[] = [];
+      const pack = await buildEvidencePack(verdict, String(consultation.id), { ledger, fallbackToV1: true, onWarning: (w) => warnings.push(w) });
+      expect(pack.version).toBe(1);
+      expect(warnings).toEqual(['consultation cns-0001 is not sealed in the ledger yet: writing a version 1 pack, without ledger evidence']);
+      expect((await verifyEvidencePack(pack, { now })).valid).toBe(true);
+      expect((await buildEvidencePack(verdict, String(consultation.id))).version).toBe(1);
+    } finally {
+      await server.close();
+    }
   });
 });
