@@ -61,8 +61,8 @@ describe('arbiter evidence export / verify evidence (version 2)', () => {
     const exported = await cli(files)('evidence', 'export', 'cns-0001', '--out', 'pack.json', ...services());
     expect(exported.stderr).not.toContain('arbiter:');
     expect(exported.code).toBe(0);
-    expect(exported.stdout).toContain(`wrote pack.json (version 2): consultation cns-0001 (approval_required)`);
-    expect(exported.stdout).toContain(`ledger fact ${fact.fact_id} (leaf 1 of 2); self-check passed`);
+    expect(exported.stdout).toContain('wrote pack.json: consultation cns-0001 (approval_required), 1 keys, 1 rule versions, 0 approvals');
+    expect(exported.stdout).toContain(`ledger fact ${fact.fact_id} (leaf 1 of 2); pack version 2; self-check passed`);
     const pack = JSON.parse(files['pack.json']);
     expect(pack).toMatchObject({ format: 'arbiter.evidence-pack', version: 2, ledger: { leaf_index: 1, tree_size: 2 } });
 

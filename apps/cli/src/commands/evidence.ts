@@ -47,9 +47,9 @@ export async function exportEvidence(ctx: CommandContext, consultationId: string
   }
   const ledgerPart = pack.version === 2 ? `, ledger fact ${pack.ledger.fact.fact_id} (leaf ${pack.ledger.leaf_index} of ${pack.ledger.tree_size})` : '';
   const summary =
-    `wrote ${opts.out} (version ${pack.version}): consultation ${consultationId} (${pack.consultation.verdict}), ${pack.jwks.keys.length} keys, ` +
+    `wrote ${opts.out}: consultation ${consultationId} (${pack.consultation.verdict}), ${pack.jwks.keys.length} keys, ` +
     `${pack.rule_versions.length} rule versions, ${pack.approvals_available ? `${pack.approvals.length} approvals` : 'approvals not available on this service'}${ledgerPart}; ` +
-    `self-check ${report.valid ? 'passed' : 'FAILED'}`;
+    `pack version ${pack.version}; self-check ${report.valid ? 'passed' : 'FAILED'}`;
   ctx.print(
     {
       out: opts.out,
