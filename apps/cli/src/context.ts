@@ -55,6 +55,14 @@ export class CommandContext {
     return key;
   }
 
+  /**
+   * The flags of a command's second service (`--ledger-url`, `--ledger-api-key`): the key falls back to
+   * that service's variable, then to the command's shared key (`--api-key`), then to ARBITER_API_KEY.
+   */
+  otherService(service: Service, url: string | undefined, apiKey: string | undefined, sharedKey: string | undefined): ServiceFlags {
+    return { url, apiKey: apiKey ?? this.env(`ARBITER_${service.toUpperCase()}_API_KEY`) ?? sharedKey };
+  }
+
   verdict(flags: ServiceFlags, keyRequired = true) {
     return createVerdictClient({ baseUrl: this.serviceUrl('verdict', flags), apiKey: this.apiKey('verdict', flags, keyRequired), tenant: flags.tenant ?? this.env('ARBITER_TENANT'), fetch: this.io.fetch });
   }

@@ -2,6 +2,7 @@
 // code; it never throws and never calls process.exit, so tests run it in-process.
 import { Command, CommanderError, Option } from 'commander';
 import { InputError } from '@arbiter/client';
+import { auditConsultationsCommand } from './commands/audit';
 import { exportEvidence } from './commands/evidence';
 import { ROTATABLE, rotateKeys } from './commands/keys';
 import { verifyBundleCommand, verifyConsultationCommand, verifyEvidenceCommand, verifyVerdictCommand, verifyWebhookCommand } from './commands/verify';
@@ -18,7 +19,7 @@ const serviceOptions = (cmd: Command, service?: string) =>
 
 export function buildProgram(io: Io, setExit: (code: number) => void): Command {
   const program = new Command('arbiter')
-    .description('Arbiter operator and auditor tool: rotate signing keys, verify verdicts, consultations, ledger bundles, webhooks and evidence packs')
+    .description('Arbiter operator and auditor tool: rotate signing keys, verify verdicts, consultations, ledger bundles, webhooks and evidence packs, audit the completeness of consultations')
     .version(version)
     .option('--json', 'machine-readable JSON on stdout')
     .option('-q, --quiet', 'no progress messages on stderr')
@@ -86,7 +87,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .action(run((ctx, opts: Parameters<typeof verifyWebhookCommand>[1]) => verifyWebhookCommand(ctx, opts)));
   verify
     .command('evidence')
-    .description('an evidence pack, fully offline: the consultation, its signature with the packed key set, rule versions and approvals')
+    .description('an evidence pack, fully offline: the consultation, its signature with the packed key set, rule versions and approvals; for version 2 also the ledger fact, its inclusion proof and the signed checkpoint')
     .argument('<pack>', 'the file written by `arbiter evidence export`')
     .action(run((ctx, pack: string) => verifyEvidenceCommand(ctx, pack)));
 
@@ -94,12 +95,33 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
   serviceOptions(
     evidence
       .command('export')
-      .description('write one self-contained JSON pack: the record, the key set, the cited rule versions, the approvals')
+      .description('write one self-contained JSON pack: the record, the key set, the cited rule versions, the approvals, and (version 2) the ledger fact with its inclusion proof, checkpoint and the ledger keys')
       .argument('<consultation_id>', 'cns-…')
       .requiredOption('--out <file>', 'where to write the pack')
-      .option('--tenant <id>', 'the tenant (default ARBITER_TENANT or the key\'s own)'),
+      .option('--tenant <id>', 'the tenant (default ARBITER_TENANT or the key\'s own)')
+      .option('--ledger-url <url>', 'the ledger\'s base URL (env ARBITER_LEDGER_URL)')
+      .option('--ledger-api-key <key>', 'the ledger key (env ARBITER_LEDGER_API_KEY; else --api-key or ARBITER_API_KEY)')
+      .option('--fallback-v1', 'when the consultation is not sealed yet, write a version 1 pack (with a warning) instead of failing')
+      .option('--v1', 'write a version 1 pack: no ledger evidence, no ledger access'),
     'verdict',
   ).action(run((ctx, id: string, opts: Parameters<typeof exportEvidence>[2]) => exportEvidence(ctx, id, opts)));
+
+  const audit = program.command('audit').description('completeness audits; exit 0 when clean, 1 on any finding');
+  audit
+    .command('consultations')
+    .description('compare the verdict service\'s consultations of a period with the ledger stream arbiter.<tenant>.consultations, and the stream\'s checkpoint with one you kept')
+    .requiredOption('--since <iso>', 'start of the period, inclusive (ISO 8601 date or timestamp)')
+    .requiredOption('--until <iso>', 'end of the period, inclusive (a date covers its whole UTC day)')
+    .option('--checkpoint <file>', 'a checkpoint kept from an earlier audit: the stream must be consistent with it')
+    .option('--save-checkpoint <file>', 'write the current checkpoint there once it verified (keep it for the next audit)')
+    .option('--grace <duration>', 'records younger than this without a ledger fact are pending, not findings', '60s')
+    .option('--tenant <id>', 'the tenant id tnt-… (default: the key\'s own)')
+    .option('--api-key <key>', 'API key for both services (default: ARBITER_VERDICT_API_KEY / ARBITER_LEDGER_API_KEY, then ARBITER_API_KEY)')
+    .option('--verdict-url <url>', 'verdict service base URL (env ARBITER_VERDICT_URL)')
+    .option('--verdict-api-key <key>', 'API key for the verdict service only')
+    .option('--ledger-url <url>', 'ledger base URL (env ARBITER_LEDGER_URL)')
+    .option('--ledger-api-key <key>', 'API key for the ledger only')
+    .action(run((ctx, opts: Parameters<typeof auditConsultationsCommand>[1]) => auditConsultationsCommand(ctx, opts)));
   return program;
 }
 

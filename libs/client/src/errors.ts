@@ -26,6 +26,8 @@ export type VerdictErrorCode =
   | 'not_a_valid_decider'
   | 'not_found'
   | 'consultation_not_found'
+  /** The consultation is not sealed in the ledger yet (sealing is asynchronous): its evidence comes later. */
+  | 'evidence_pending'
   | 'rule_version_not_found'
   | 'tenant_not_found'
   | 'approval_not_found'

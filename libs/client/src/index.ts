@@ -1,8 +1,9 @@
 export * from './errors';
 export * from './types';
+export type { LedgerCheckpoint, LedgerInclusionProof, LedgerConsistencyProof, ConsultationEvidence } from './pending-types';
 export { createServiceClient, unwrap, unwrapWithResponse, type FetchLike, type ServiceClientOptions } from './http';
 export { createVerdictClient, maxAgeOf, type VerdictClient, type VerdictClientOptions, type VerdictPaths, type CallOptions, type EvaluateOptions, type ConsultationQuery } from './verdict-client';
-export { createLedgerClient, type LedgerClient, type LedgerClientOptions } from './ledger-client';
+export { createLedgerClient, type LedgerClient, type LedgerClientOptions, type LedgerRoutes } from './ledger-client';
 export { createRegistryClient, type RegistryClient, type RegistryClientOptions } from './registry-client';
 export { checkFact, type FactProblem, type FactProblemCode } from './requirements';
 export { resolveUntilComplete, type FactProvider, type ResolveLoopOptions, type ResolveLoopResult, type RoundInfo, type DroppedFact } from './resolve-loop';
@@ -11,3 +12,4 @@ export { verifyVerdict, decodeVerdictUnverified, type VerdictClaims, type Verify
 export { requestApprovalAndWait, waitForApproval, isDecided, type PollBackoff, type WaitOptions } from './approvals';
 export { requireVerdict, verdictOf, bindingMismatches, type RequireVerdictOptions, type VerdictBinding, type RefusalCode } from './middleware';
 export * from './verify';
+export { auditConsultations, periodBound, VERDICT_SEAL_ACTOR, type AuditConsultationsOptions, type ConsultationAuditReport, type FieldDifference } from './audit/consultations';

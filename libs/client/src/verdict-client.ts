@@ -3,6 +3,7 @@
 // and unwrap errors into VerdictError.
 import type { Client } from 'openapi-fetch';
 import { createServiceClient, unwrap, unwrapWithResponse, type ServiceClientOptions } from './http';
+import type { ConsultationEvidence, PendingVerdictPaths } from './pending-types';
 import type {
   Approval,
   ApprovalList,
@@ -24,7 +25,8 @@ import type {
   VerdictGeneratedPaths,
 } from './types';
 
-export type VerdictPaths = VerdictGeneratedPaths;
+/** The generated paths plus the evidence route written by hand until the OpenAPI document has it (pending-types.ts). */
+export type VerdictPaths = VerdictGeneratedPaths & PendingVerdictPaths;
 
 export interface VerdictClientOptions extends ServiceClientOptions {
   /** The tenant id (`tnt-…`) or slug of the API key. Default: asked once from GET /v1/whoami. */
@@ -55,6 +57,10 @@ export interface VerdictClient {
   resolve(request: ResolveRequest | OverviewResolveRequest, opts?: EvaluateOptions): Promise<ResolveResponse>;
   getConsultation(consultationId: string, opts?: CallOptions): Promise<ConsultationRecord>;
   listConsultations(query?: ConsultationQuery, opts?: CallOptions): Promise<ConsultationList>;
+  /** Every page of the list (newest first), following next_cursor; `query.cursor` is ignored. */
+  consultationPages(query?: Omit<ConsultationQuery, 'cursor'>, opts?: CallOptions): AsyncGenerator<ConsultationList>;
+  /** Where the consultation is sealed in the ledger, with its inclusion proof; 409 `evidence_pending` until sealed. */
+  getConsultationEvidence(consultationId: string, opts?: CallOptions): Promise<ConsultationEvidence>;
   getRuleVersion(ruleVersionId: string): Promise<RuleVersion>;
   /** The tenant's key set and how long it may be cached (Cache-Control max-age, seconds). */
   jwks(tenantSlug?: string): Promise<{ keySet: KeySet; maxAgeSeconds: number | null }>;
@@ -111,6 +117,19 @@ export function createVerdictClient(opts: VerdictClientOptions): VerdictClient {
     async listConsultations(query, o) {
       const tenant_id = await tenantOf(o);
       return unwrap('verdict', raw.GET('/{tenant_id}/v1/consultations', { params: { path: { tenant_id }, query } }));
+    },
+    async *consultationPages(query, o) {
+      const tenant_id = await tenantOf(o);
+      let cursor: string | undefined;
+      do {
+        const page = await unwrap('verdict', raw.GET('/{tenant_id}/v1/consultations', { params: { path: { tenant_id }, query: { ...query, cursor } } }));
+        yield page;
+        cursor = page.next_cursor ?? undefined;
+      } while (cursor);
+    },
+    async getConsultationEvidence(consultation_id, o) {
+      const tenant_id = await tenantOf(o);
+      return unwrap('verdict', raw.GET('/{tenant_id}/v1/consultations/{consultation_id}/evidence', { params: { path: { tenant_id, consultation_id } } }));
     },
     getRuleVersion: (rule_version_id) => unwrap('verdict', raw.GET('/v1/rule-versions/{rule_version_id}', { params: { path: { rule_version_id } } })),
     async jwks(tenantSlug) {

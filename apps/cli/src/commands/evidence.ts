@@ -1,13 +1,43 @@
 // `arbiter evidence export <consultation_id> --out pack.json`: one self-contained file an auditor
-// checks with `arbiter verify evidence` on a machine that cannot reach Arbiter.
-import { buildEvidencePack, verifyEvidencePack } from '@arbiter/client';
+// checks with `arbiter verify evidence` on a machine that cannot reach Arbiter. Version 2 (default)
+// adds the consultation's ledger fact, inclusion proof, checkpoint and the ledger's keys.
+import { ArbiterError, buildEvidencePack, verifyEvidencePack } from '@arbiter/client';
 import type { CommandContext, ServiceFlags } from '../context';
 import { CliError, EXIT } from '../io';
 
-export async function exportEvidence(ctx: CommandContext, consultationId: string, opts: ServiceFlags & { out: string }): Promise<number> {
+export interface ExportEvidenceFlags extends ServiceFlags {
+  out: string;
+  ledgerUrl?: string;
+  ledgerApiKey?: string;
+  /** Write a version 1 pack (no ledger evidence, no ledger access). */
+  v1?: boolean;
+  /** An unsealed consultation gives a version 1 pack and a warning instead of an error. */
+  fallbackV1?: boolean;
+}
+
+export async function exportEvidence(ctx: CommandContext, consultationId: string, opts: ExportEvidenceFlags): Promise<number> {
   if (!/^cns-[A-Za-z0-9_-]+$/.test(consultationId)) throw new CliError(`${consultationId} is not a consultation id (cns-…)`);
+  if (opts.v1 && (opts.fallbackV1 || opts.ledgerUrl || opts.ledgerApiKey)) throw new CliError('--v1 reads no ledger: it takes neither --fallback-v1, --ledger-url nor --ledger-api-key');
   const client = ctx.verdict(opts);
-  const pack = await buildEvidencePack(client, consultationId, { onProgress: (m) => ctx.progress(m), now: () => ctx.io.now() });
+  const ledger = opts.v1 ? undefined : ctx.ledger(ctx.otherService('ledger', opts.ledgerUrl, opts.ledgerApiKey, opts.apiKey));
+  let pack;
+  try {
+    pack = await buildEvidencePack(client, consultationId, {
+      ledger,
+      fallbackToV1: opts.fallbackV1,
+      onWarning: (m) => ctx.io.stderr(`arbiter: warning: ${m}\n`),
+      onProgress: (m) => ctx.progress(m),
+      now: () => ctx.io.now(),
+    });
+  } catch (err) {
+    if (err instanceof ArbiterError && err.service === 'verdict' && err.code === 'evidence_pending') {
+      throw new CliError(
+        `consultation ${consultationId} is not sealed in the ledger yet (sealing is asynchronous): try again shortly, or pass --fallback-v1 to write a version 1 pack without ledger evidence`,
+        EXIT.failed,
+      );
+    }
+    throw err;
+  }
   // Checked before it is handed over: a pack that does not verify here would not verify anywhere.
   const report = await verifyEvidencePack(pack, { now: ctx.io.now() });
   try {
@@ -15,10 +45,24 @@ export async function exportEvidence(ctx: CommandContext, consultationId: string
   } catch (err) {
     throw new CliError(`cannot write ${opts.out}: ${(err as Error).message}`);
   }
+  const ledgerPart = pack.version === 2 ? `, ledger fact ${pack.ledger.fact.fact_id} (leaf ${pack.ledger.leaf_index} of ${pack.ledger.tree_size})` : '';
   const summary =
     `wrote ${opts.out}: consultation ${consultationId} (${pack.consultation.verdict}), ${pack.jwks.keys.length} keys, ` +
-    `${pack.rule_versions.length} rule versions, ${pack.approvals_available ? `${pack.approvals.length} approvals` : 'approvals not available on this service'}; ` +
-    `self-check ${report.valid ? 'passed' : 'FAILED'}`;
-  ctx.print({ out: opts.out, consultation_id: consultationId, valid: report.valid, rule_versions: pack.rule_versions.length, approvals: pack.approvals.length, approvals_available: pack.approvals_available }, summary);
+    `${pack.rule_versions.length} rule versions, ${pack.approvals_available ? `${pack.approvals.length} approvals` : 'approvals not available on this service'}${ledgerPart}; ` +
+    `pack version ${pack.version}; self-check ${report.valid ? 'passed' : 'FAILED'}`;
+  ctx.print(
+    {
+      out: opts.out,
+      version: pack.version,
+      consultation_id: consultationId,
+      valid: report.valid,
+      rule_versions: pack.rule_versions.length,
+      approvals: pack.approvals.length,
+      approvals_available: pack.approvals_available,
+      ...(pack.version === 2 ? { fact_id: pack.ledger.fact.fact_id, leaf_index: pack.ledger.leaf_index, tree_size: pack.ledger.tree_size } : {}),
+    },
+    summary,
+  );
+  if (!report.valid) ctx.io.stderr(`${report.checks.filter((c) => c.status === 'fail').map((c) => `arbiter: self-check failed: ${c.check}: ${c.message}`).join('\n')}\n`);
   return report.valid ? EXIT.ok : EXIT.failed;
 }

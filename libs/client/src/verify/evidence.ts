@@ -1,21 +1,40 @@
 // An evidence pack: one self-contained JSON file with everything an auditor needs to check a decision
 // on a machine with no access to Arbiter — the consultation record, the tenant's verdict key set, the
-// rule versions it cites and the approvals of the consultation. verifyEvidencePack uses nothing else.
+// rule versions it cites and the approvals of the consultation; version 2 adds the consultation's
+// ledger fact, its inclusion proof, the signed checkpoint it leads to and the ledger's keys
+// (docs/cli.md "Evidence packs"). verifyEvidencePack uses nothing else.
 import { canonicalJson } from '@arbiter/canonical';
+import { digestBytes, factLeaf, isDigestText, verifyInclusion } from '@arbiter/merkle';
 import { ArbiterError } from '../errors';
-import type { Approval, ConsultationRecord, KeySet, RuleVersion } from '../types';
+import type { LedgerClient } from '../ledger-client';
+import type { LedgerCheckpoint } from '../pending-types';
+import type { Approval, ConsultationRecord, KeySet, LedgerFact, LedgerKeySet, RuleVersion } from '../types';
 import type { VerdictClient } from '../verdict-client';
+import { verifyCheckpoint } from './checkpoint';
 import { verifyConsultation } from './consultation';
+import { ledgerFactHash } from './ledger-bundle';
 import { ReportBuilder, type VerificationReport } from './report';
 
 export const EVIDENCE_PACK_FORMAT = 'arbiter.evidence-pack';
 
-export interface EvidencePack {
+/** What a version 2 pack adds: the consultation as sealed in the tenant's ledger, and the proof that the ledger holds it. */
+export interface EvidencePackLedger {
+  /** The fact as GET /facts/{fact_id} answers it (read with a key of the consultation's tenant). */
+  fact: LedgerFact;
+  /** The fact's leaf in the stream's Merkle tree (its sequence − 1), and the tree's size. */
+  leaf_index: number;
+  tree_size: number;
+  /** RFC 9162 section 2.1.3 audit path, `sha256:<hex>` each, leaf upwards. */
+  inclusion_path: string[];
+  /** The signed tree head of size tree_size the path leads to. */
+  checkpoint: LedgerCheckpoint;
+  /** GET /.well-known/ledger-keys at export. */
+  keys: LedgerKeySet;
+}
+
+interface EvidencePackCommon {
   format: typeof EVIDENCE_PACK_FORMAT;
-  version: 1;
   exported_at: string;
-  /** Where it came from (informational). */
-  source: { verdict_url: string; tenant_id: string };
   consultation: ConsultationRecord;
   /** The tenant's key set at export (every key it ever had: old keys stay published). */
   jwks: KeySet;
@@ -25,6 +44,37 @@ export interface EvidencePack {
   approvals: Approval[];
   /** False when the service offered no approvals endpoint at export time (approvals is then empty). */
   approvals_available: boolean;
+}
+
+export interface EvidencePackV1 extends EvidencePackCommon {
+  version: 1;
+  /** Where it came from (informational). */
+  source: { verdict_url: string; tenant_id: string };
+}
+
+export interface EvidencePackV2 extends EvidencePackCommon {
+  version: 2;
+  /** Where it came from (informational). */
+  source: { verdict_url: string; ledger_url: string; tenant_id: string };
+  ledger: EvidencePackLedger;
+}
+
+export type EvidencePack = EvidencePackV1 | EvidencePackV2;
+
+export interface BuildEvidencePackOptions {
+  /**
+   * The tenant's ledger (a key with `read` of the consultation's tenant): with it the pack is version 2,
+   * without it version 1.
+   */
+  ledger?: LedgerClient;
+  /**
+   * When the consultation is not sealed yet (the verdict answers 409 `evidence_pending`): false (default)
+   * throws that VerdictError; true writes a version 1 pack and calls onWarning.
+   */
+  fallbackToV1?: boolean;
+  onWarning?: (message: string) => void;
+  onProgress?: ProgressFn;
+  now?: () => Date;
 }
 
 export type ProgressFn = (message: string) => void;
@@ -52,11 +102,25 @@ async function approvalsOf(client: VerdictClient, record: ConsultationRecord, pr
   return { approvals, available: true };
 }
 
-/** Reads everything a consultation's evidence needs from the verdict service into one pack. */
-export async function buildEvidencePack(client: VerdictClient, consultationId: string, opts: { onProgress?: ProgressFn; now?: () => Date } = {}): Promise<EvidencePack> {
+/**
+ * Reads everything a consultation's evidence needs from the verdict service (and, for version 2, the
+ * ledger) into one pack.
+ */
+export async function buildEvidencePack(client: VerdictClient, consultationId: string, opts: BuildEvidencePackOptions = {}): Promise<EvidencePack> {
   const progress = opts.onProgress ?? (() => undefined);
   progress(`consultation ${consultationId}`);
   const consultation = await client.getConsultation(consultationId);
+  // The ledger part first: an unsealed consultation fails the export before anything else is read.
+  let ledger: EvidencePackLedger | undefined;
+  if (opts.ledger) {
+    progress('ledger evidence');
+    try {
+      ledger = await ledgerEvidenceOf(client, opts.ledger, consultation, progress);
+    } catch (err) {
+      if (!(opts.fallbackToV1 && err instanceof ArbiterError && err.service === 'verdict' && err.code === 'evidence_pending')) throw err;
+      opts.onWarning?.(`consultation ${consultationId} is not sealed in the ledger yet: writing a version 1 pack, without ledger evidence`);
+    }
+  }
   const identity = await client.whoami();
   progress(`key set of tenant ${identity.tenant_slug}`);
   const { keySet } = await client.jwks(identity.tenant_slug);
@@ -68,17 +132,52 @@ export async function buildEvidencePack(client: VerdictClient, consultationId: s
   }
   progress('approvals');
   const { approvals, available } = await approvalsOf(client, consultation, progress);
-  return {
+  const common = {
     format: EVIDENCE_PACK_FORMAT,
-    version: 1,
     exported_at: (opts.now?.() ?? new Date()).toISOString(),
-    source: { verdict_url: client.baseUrl, tenant_id: consultation.tenant_id },
     consultation,
     jwks: keySet,
     rule_versions,
     approvals,
     approvals_available: available,
+  } as const;
+  if (ledger && opts.ledger) {
+    return { ...common, version: 2, source: { verdict_url: client.baseUrl, ledger_url: opts.ledger.baseUrl, tenant_id: consultation.tenant_id }, ledger };
+  }
+  return { ...common, version: 1, source: { verdict_url: client.baseUrl, tenant_id: consultation.tenant_id } };
+}
+
+/** The verdict's evidence (fact id, inclusion proof, checkpoint), the full fact and the keys from the ledger. */
+async function ledgerEvidenceOf(client: VerdictClient, ledger: LedgerClient, record: ConsultationRecord, progress: ProgressFn): Promise<EvidencePackLedger> {
+  const evidence = await client.getConsultationEvidence(record.id);
+  progress(`ledger fact ${evidence.ledger.fact_id} of ${evidence.ledger.stream_id}`);
+  const fact = await ledger.getFact(evidence.ledger.fact_id);
+  progress('ledger keys');
+  const keys = await ledger.keys();
+  const { leaf_index, tree_size, inclusion_path, checkpoint } = evidence.ledger;
+  return { fact, leaf_index, tree_size, inclusion_path, checkpoint, keys };
+}
+
+/** The stream a tenant's consultations are sealed into. */
+export const consultationStreamOf = (tenantId: string) => `arbiter.${tenantId}.consultations`;
+
+/** The payload the verdict service seals for a consultation: the record's fields it names. */
+export function consultationSealPayload(record: Pick<ConsultationRecord, 'id' | 'normative_hash' | 'context_hash' | 'verdict' | 'signing_kid' | 'requested_at'>): Record<string, unknown> {
+  return {
+    consultation_id: record.id,
+    normative_hash: record.normative_hash,
+    context_hash: record.context_hash,
+    verdict: record.verdict,
+    signing_kid: record.signing_kid,
+    decided_at: record.requested_at,
   };
+}
+
+/** The members of a sealed payload that differ from what the record says (absent, extra or changed). */
+export function sealPayloadDifferences(expected: Record<string, unknown>, payload: unknown): { field: string; record: unknown; ledger: unknown }[] {
+  const actual = payload && typeof payload === 'object' && !Array.isArray(payload) ? (payload as Record<string, unknown>) : {};
+  const names = [...new Set([...Object.keys(expected), ...Object.keys(actual)])];
+  return names.filter((n) => !same(expected[n], actual[n]) || !(n in expected) || !(n in actual)).map((n) => ({ field: n, record: expected[n], ledger: actual[n] }));
 }
 
 const same = (a: unknown, b: unknown) => {
@@ -93,13 +192,15 @@ const same = (a: unknown, b: unknown) => {
 export async function verifyEvidencePack(pack: unknown, opts: { now?: Date | number } = {}): Promise<VerificationReport> {
   const p = (pack ?? {}) as Partial<EvidencePack>;
   const report = new ReportBuilder(`evidence pack${p.consultation?.id ? ` of ${p.consultation.id}` : ''}`);
-  if (!pack || typeof pack !== 'object' || p.format !== EVIDENCE_PACK_FORMAT || p.version !== 1) {
-    return report.fail('format', `not an evidence pack (format ${EVIDENCE_PACK_FORMAT}, version 1)`).build();
+  if (!pack || typeof pack !== 'object' || p.format !== EVIDENCE_PACK_FORMAT || (p.version !== 1 && p.version !== 2)) {
+    return report.fail('format', `not an evidence pack (format ${EVIDENCE_PACK_FORMAT}, version 1 or 2)`).build();
   }
   if (!p.consultation || !p.jwks || !Array.isArray(p.rule_versions) || !Array.isArray(p.approvals)) {
     return report.fail('format', 'the pack lacks consultation, jwks, rule_versions or approvals').build();
   }
-  report.pass('format', `evidence pack v1 exported ${p.exported_at ?? '(no date)'} from ${p.source?.verdict_url ?? '(unknown)'}`);
+  if (p.version === 2 && (!p.ledger || typeof p.ledger !== 'object')) return report.fail('format', 'the version 2 pack has no ledger section').build();
+  const from = [p.source?.verdict_url ?? '(unknown)', p.version === 2 ? p.source?.ledger_url : undefined].filter(Boolean).join(' and ');
+  report.pass('format', `evidence pack v${p.version} exported ${p.exported_at ?? '(no date)'} from ${from}`);
   const record = p.consultation;
 
   // 1. The consultation, against the key set in the pack only.
@@ -142,5 +243,91 @@ export async function verifyEvidencePack(pack: unknown, opts: { now?: Date | num
     else report.pass(`approval.${a.id}`, `${a.status}${a.decider ? ` by ${a.decider} at ${a.decided_at}` : ''}`);
   }
   if (p.approvals_available && !p.approvals.length) report.info('approvals', record.verdict === 'approval_required' ? 'no approval was requested for this consultation' : 'none (the verdict did not require one)');
+
+  // 4. Version 2: the consultation as sealed in the tenant's ledger, and the proof the ledger holds it.
+  if (p.version === 2 && p.ledger) verifyLedgerEvidence(report, p.ledger, record);
   return report.build();
 }
+
+/**
+ * The ledger section against the record: the fact's own hash, its stream, its payload, its leaf in the
+ * tree, and the inclusion proof up to a checkpoint signed by a ledger key valid when it was made.
+ */
+function verifyLedgerEvidence(report: ReportBuilder, ledger: EvidencePackLedger, record: ConsultationRecord): void {
+  const fact = (ledger.fact ?? {}) as unknown as Record<string, unknown>;
+  const shapeProblems: string[] = [];
+  if (!ledger.fact || typeof ledger.fact !== 'object') shapeProblems.push('fact is not an object');
+  if (!Number.isSafeInteger(ledger.leaf_index) || ledger.leaf_index < 0) shapeProblems.push(`leaf_index ${show(ledger.leaf_index)} is not an integer ≥ 0`);
+  if (!Number.isSafeInteger(ledger.tree_size) || ledger.tree_size < 1) shapeProblems.push(`tree_size ${show(ledger.tree_size)} is not an integer ≥ 1`);
+  if (!Array.isArray(ledger.inclusion_path) || !ledger.inclusion_path.every(isDigestText)) shapeProblems.push('inclusion_path is not an array of sha256:<64 lowercase hex>');
+  if (!ledger.checkpoint || typeof ledger.checkpoint !== 'object') shapeProblems.push('checkpoint is not an object');
+  if (!ledger.keys || !Array.isArray(ledger.keys.keys)) shapeProblems.push('keys has no keys array');
+  if (shapeProblems.length) {
+    report.fail('ledger', `the ledger section is unusable: ${shapeProblems.join('; ')}`);
+    return;
+  }
+  report.pass('ledger', `fact ${String(fact.fact_id)}, leaf ${ledger.leaf_index} of ${ledger.tree_size} in ${String(fact.stream_id)}`);
+
+  // The fact is what was sealed: its fact_hash recomputes from its own members (docs/ledger-formats.md "fact_hash").
+  let recomputed: string | undefined;
+  try {
+    recomputed = ledgerFactHash(fact, fact, fact.prev_hash as string);
+  } catch (err) {
+    report.fail('ledger.fact_hash', `the fact's hash cannot be computed: ${(err as Error).message}`);
+  }
+  if (recomputed !== undefined) {
+    report.expect(
+      'ledger.fact_hash',
+      recomputed === fact.fact_hash && isDigestText(fact.fact_hash),
+      `the fact's fact_hash ${String(fact.fact_hash)} recomputes from its members`,
+      `the fact's members hash to ${recomputed}, not to its fact_hash ${show(fact.fact_hash)}: the fact was changed after it was sealed`,
+    );
+  }
+
+  // It is in the consultation tenant's consultations stream.
+  const stream = consultationStreamOf(record.tenant_id);
+  report.expect(
+    'ledger.stream',
+    fact.stream_id === stream && fact.tenant_id === record.tenant_id,
+    `sealed in ${stream}`,
+    `the fact is in stream ${show(fact.stream_id)} of tenant ${show(fact.tenant_id)}, not in ${stream} of the consultation's tenant ${record.tenant_id}`,
+  );
+
+  // Its payload is the consultation.
+  const differences = sealPayloadDifferences(consultationSealPayload(record), fact.custom_payload);
+  report.expect(
+    'ledger.payload',
+    differences.length === 0,
+    'the sealed payload is the consultation (id, normative_hash, context_hash, verdict, signing_kid, decided_at = requested_at)',
+    `the sealed payload differs from the consultation: ${differences.map((d) => `${d.field} (record ${show(d.record)}, ledger ${show(d.ledger)})`).join('; ')}`,
+  );
+
+  // Its leaf is where the ledger says it is: leaf_index = sequence − 1.
+  report.expect(
+    'ledger.leaf_index',
+    fact.sequence === ledger.leaf_index + 1 && ledger.leaf_index < ledger.tree_size,
+    `leaf ${ledger.leaf_index} is the fact's position ${String(fact.sequence)} in the stream, inside a tree of ${ledger.tree_size}`,
+    `leaf_index ${ledger.leaf_index} does not fit the fact's sequence ${show(fact.sequence)} (leaf_index = sequence − 1) within tree_size ${ledger.tree_size}`,
+  );
+
+  // The checkpoint: of this stream, of this size, signed by a ledger key valid when it was made.
+  report.include('ledger.checkpoint', verifyCheckpoint(ledger.checkpoint, ledger.keys, { streamId: stream, treeSize: ledger.tree_size }));
+
+  // The inclusion proof leads from the fact's leaf to the checkpoint's root (RFC 9162 section 2.1.3.2), in
+  // the tree of the size the checkpoint signs (a different tree_size beside it failed the checkpoint above).
+  let included = false;
+  try {
+    const path = ledger.inclusion_path.map(digestBytes);
+    included = verifyInclusion(ledger.leaf_index, ledger.checkpoint.tree_size, factLeaf(String(fact.fact_hash)), path, digestBytes(String(ledger.checkpoint.root_hash)));
+  } catch {
+    included = false;
+  }
+  report.expect(
+    'ledger.inclusion',
+    included,
+    `the ${ledger.inclusion_path.length}-hash audit path leads from the fact's leaf to the checkpoint's root ${ledger.checkpoint.root_hash}`,
+    `the audit path does not lead from the leaf of fact_hash ${show(fact.fact_hash)} at index ${ledger.leaf_index} of ${show(ledger.checkpoint.tree_size)} to the checkpoint's root_hash ${show(ledger.checkpoint.root_hash)}`,
+  );
+}
+
+const show = (v: unknown) => JSON.stringify(v) ?? 'absent';

@@ -2,4 +2,18 @@ export { ReportBuilder, failures, type CheckResult, type CheckStatus, type Verif
 export { verifyConsultation, normativeHashOf, contextHashOf, type VerifyConsultationOptions } from './consultation';
 export { verifyLedgerBundle, ledgerFactHash, factsFromDocuments, GENESIS_PREV_HASH, type LedgerBundleInput, type LedgerBundleReport } from './ledger-bundle';
 export { verifyWebhookSignature, type VerifyWebhookInput, type WebhookKeyEntry } from './webhook';
-export { buildEvidencePack, verifyEvidencePack, EVIDENCE_PACK_FORMAT, type EvidencePack, type ProgressFn } from './evidence';
+export {
+  buildEvidencePack,
+  verifyEvidencePack,
+  consultationStreamOf,
+  consultationSealPayload,
+  sealPayloadDifferences,
+  EVIDENCE_PACK_FORMAT,
+  type EvidencePack,
+  type EvidencePackV1,
+  type EvidencePackV2,
+  type EvidencePackLedger,
+  type BuildEvidencePackOptions,
+  type ProgressFn,
+} from './evidence';
+export { verifyCheckpoint, type VerifyCheckpointOptions } from './checkpoint';

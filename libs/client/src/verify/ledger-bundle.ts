@@ -2,15 +2,14 @@
 // "Verifying a bundle"; scripts/verify-ledger-bundle.mjs is the dependency-free reference):
 // shape, key window, Ed25519 signature (RFC 8032) over the canonical bundle without `signature`, and
 // the fact_hash chain from the genesis value to the signed head.
-import { createPublicKey, verify } from 'node:crypto';
-import { canonicalJson, sha256Digest } from '@arbiter/canonical';
+import { sha256Digest } from '@arbiter/canonical';
+import { ed25519SignatureValid, ledgerKeyAt } from './ledger-signature';
 import { ReportBuilder, type VerificationReport } from './report';
 
 type Rec = Record<string, unknown>;
 
 export const GENESIS_PREV_HASH = `sha256:${'0'.repeat(64)}`;
 const BUNDLE_FIELDS = ['bundle_id', 'stream_id', 'tenant_id', 'bundle_version', 'head_fact_id', 'head_hash', 'facts_manifest', 'created_at_ms', 'created_at_iso', 'signature_alg', 'key_id'];
-const STRICT_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
 export interface LedgerBundleInput {
   bundle: unknown;
@@ -68,32 +67,18 @@ export function verifyLedgerBundle(input: LedgerBundleInput): LedgerBundleReport
   report.pass('shape', `version 1 bundle of stream ${bundle.stream_id}, ${manifest.length} facts, head ${bundle.head_fact_id}`);
 
   // 2. Key: published, Ed25519, valid when the bundle was made.
-  const keys = ((input.keys as Rec | undefined)?.keys ?? []) as Rec[];
-  if (!Array.isArray(keys)) return report.fail('key', 'the key set has no keys array'), done();
-  const key = keys.find((k) => k?.kid === bundle.key_id);
-  if (!key) return report.fail('key', `key ${bundle.key_id} is not among the published ledger keys (${keys.map((k) => k?.kid).join(', ') || 'none'})`), done();
-  if (key.kty !== 'OKP' || key.crv !== 'Ed25519') return report.fail('key', `key ${key.kid} is not an Ed25519 key`), done();
-  const created = bundle.created_at_ms as number;
-  const notBefore = Date.parse(String(key.not_before));
-  const notAfter = key.not_after === null || key.not_after === undefined ? null : Date.parse(String(key.not_after));
-  if (!(created >= notBefore) || (notAfter !== null && !(created < notAfter))) {
-    return report.fail('key', `key ${key.kid} was not valid when the bundle was made (${bundle.created_at_iso}; key window [${key.not_before}, ${key.not_after ?? '∞'}))`), done();
-  }
-  report.pass('key', `key ${key.kid} was valid at ${bundle.created_at_iso}`);
+  const keyLookup = ledgerKeyAt(input.keys, bundle.key_id, bundle.created_at_ms as number, 'bundle');
+  // (The shape check made created_at_iso the ISO form of created_at_ms, which the messages show.)
+  if (!keyLookup.ok) return report.fail('key', keyLookup.message), done();
+  const key = keyLookup.key;
+  report.pass('key', keyLookup.message);
 
   // 3. Signature over the canonical bundle without `signature`.
-  if (typeof bundle.signature !== 'string' || !STRICT_BASE64.test(bundle.signature)) return report.fail('signature', 'signature is not base64'), done();
   const unsigned: Rec = {};
   for (const f of BUNDLE_FIELDS) unsigned[f] = bundle[f];
-  let signatureOk = false;
-  try {
-    const publicKey = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: String(key.x) }, format: 'jwk' });
-    const message = Buffer.from(canonicalJson(unsigned), 'utf8');
-    signatureOk = verify(null, message, publicKey, Buffer.from(bundle.signature, 'base64'));
-  } catch (err) {
-    return report.fail('signature', `the signature could not be checked: ${(err as Error).message}`), done();
-  }
-  if (!report.expect('signature', signatureOk, `Ed25519 signature valid with key ${key.kid}`, `the Ed25519 signature does not verify with key ${key.kid}: a signed field of the bundle was changed, or it was signed by another key`)) return done();
+  const signatureOk = ed25519SignatureValid(key, unsigned, bundle.signature);
+  if (typeof signatureOk === 'string') return report.fail('signature', signatureOk), done();
+  if (!report.expect('signature', signatureOk, `Ed25519 signature valid with key ${String(key.kid)}`, `the Ed25519 signature does not verify with key ${String(key.kid)}: a signed field of the bundle was changed, or it was signed by another key`)) return done();
 
   // 4. The chain: genesis → … → head_hash, in manifest order.
   const facts = input.facts as Rec[];

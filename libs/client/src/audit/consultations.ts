@@ -1,0 +1,285 @@
+// The completeness audit of a tenant's consultations (docs/evidence.md "Completeness audit"): the verdict
+// service's records of a period against the facts sealed in the tenant's ledger stream
+// `arbiter.<tenant_id>.consultations`, and the stream's current checkpoint against one the auditor
+// kept (RFC 9162 section 2.1.4 consistency). Every record must have exactly one fact whose payload is the
+// record's; every fact of the period must have its record; the stream must only have grown.
+//
+// Reads: the period's records once (pages of 1000, kept as their six sealed fields), then the stream's
+// facts once, page by page, keeping only those of the period or of a listed record.
+import { digestBytes, verifyConsistency } from '@arbiter/merkle';
+import { ArbiterError, InputError } from '../errors';
+import type { LedgerClient } from '../ledger-client';
+import type { LedgerCheckpoint } from '../pending-types';
+import type { ConsultationRecord, LedgerKeySet } from '../types';
+import type { VerdictClient } from '../verdict-client';
+import { verifyCheckpoint } from '../verify/checkpoint';
+import { normativeHashOf } from '../verify/consultation';
+import { consultationSealPayload, consultationStreamOf, sealPayloadDifferences } from '../verify/evidence';
+import { ReportBuilder, type VerificationReport } from '../verify/report';
+
+/** The actor of the verdict service's seals. */
+export const VERDICT_SEAL_ACTOR = 'service:verdict';
+
+export interface AuditConsultationsOptions {
+  verdict: VerdictClient;
+  /** A key with `read` of the tenant (the tenant's streams). */
+  ledger: LedgerClient;
+  /** The tenant id (`tnt-…`); default: the verdict client's key's own tenant (GET /v1/whoami). */
+  tenant?: string;
+  /** The period, inclusive: ISO 8601 timestamps, or dates (a date-only `until` covers its whole UTC day). */
+  since: string | Date;
+  until: string | Date;
+  /** A checkpoint of the stream the auditor kept from an earlier audit (GET /streams/{id}/checkpoint). */
+  checkpoint?: unknown;
+  /** Records younger than this without a fact are pending, not unsealed: sealing is asynchronous. Default 60 s. */
+  graceMs?: number;
+  now?: () => Date;
+  onProgress?: (message: string) => void;
+}
+
+export interface FieldDifference {
+  /** A payload member, `actor`, or `record_content` (the record no longer hashes to its normative_hash). */
+  field: string;
+  record: unknown;
+  ledger: unknown;
+}
+
+export interface ConsultationAuditReport {
+  tenant_id: string;
+  stream_id: string;
+  /** The period as the instants it was read with. */
+  since: string;
+  until: string;
+  audited_at: string;
+  grace_ms: number;
+  /** Records of the period the verdict service listed. */
+  records: number;
+  /** Facts of the stream read, and how many of them were decided in the period. */
+  facts_read: number;
+  facts_in_period: number;
+  /** Records younger than grace_ms with no fact yet (not findings). */
+  pending: string[];
+  /** A fact of the period whose record the verdict service does not have: a deleted record. */
+  missing_in_verdict: { consultation_id: string; fact_ids: string[]; decided_at: unknown }[];
+  /** A record of the period older than grace_ms with no fact. */
+  unsealed: { consultation_id: string; requested_at: string }[];
+  /** Several facts for one consultation. */
+  duplicated: { consultation_id: string; fact_ids: string[] }[];
+  /** A fact whose payload is not its record. */
+  mismatched: { consultation_id: string; fact_id: string; fields: FieldDifference[] }[];
+  /** A fact of the stream without a readable consultation payload. */
+  malformed: { fact_id: string; problem: string }[];
+  /** The current checkpoint's signature, the kept one's, and their consistency. */
+  checkpoint: VerificationReport;
+  /** The current checkpoint, to keep for the next audit; null when it did not verify or is inconsistent with the kept one. */
+  next_checkpoint: LedgerCheckpoint | null;
+  /** Number of findings (each list entry, plus one for a failed checkpoint check); 0 = clean. */
+  findings: number;
+}
+
+interface RecordSummary {
+  payload: Record<string, unknown>;
+  requested_at: string;
+  /** The recomputed normative_hash, when it differs from the stored one. */
+  rehashed?: string;
+}
+
+interface FactSummary {
+  fact_id: string;
+  actor: string;
+  payload: Record<string, unknown>;
+}
+
+const DAY_MS = 86_400_000;
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** A bound of the period as an instant; a date-only `until` is the last millisecond of that UTC day. */
+export function periodBound(value: string | Date, end: boolean, name: string): number {
+  if (value instanceof Date) {
+    if (Number.isNaN(value.getTime())) throw new InputError(`${name} is not a valid date`);
+    return value.getTime();
+  }
+  const ms = DATE_ONLY.test(value) ? Date.parse(`${value}T00:00:00.000Z`) + (end ? DAY_MS - 1 : 0) : Date.parse(value);
+  if (Number.isNaN(ms)) throw new InputError(`${name} ${JSON.stringify(value)} is not an ISO 8601 date or timestamp`);
+  return ms;
+}
+
+const isNotFound = (err: unknown) => err instanceof ArbiterError && err.status === 404;
+
+/** Compares the verdict service's consultations of a period with the tenant's ledger stream. */
+export async function auditConsultations(opts: AuditConsultationsOptions): Promise<ConsultationAuditReport> {
+  const { verdict, ledger } = opts;
+  const progress = opts.onProgress ?? (() => undefined);
+  const sinceMs = periodBound(opts.since, false, 'since');
+  const untilMs = periodBound(opts.until, true, 'until');
+  if (sinceMs > untilMs) throw new InputError(`since ${new Date(sinceMs).toISOString()} is after until ${new Date(untilMs).toISOString()}`);
+  const graceMs = opts.graceMs ?? 60_000;
+  if (!(graceMs >= 0)) throw new InputError(`graceMs ${graceMs} is not a duration`);
+  if (opts.tenant !== undefined && !/^tnt-[A-Za-z0-9]+$/.test(opts.tenant)) throw new InputError(`tenant ${JSON.stringify(opts.tenant)} is not a tenant id (tnt-…)`);
+  const tenant = opts.tenant ?? (await verdict.whoami()).tenant_id;
+  const stream = consultationStreamOf(tenant);
+  const now = (opts.now?.() ?? new Date()).getTime();
+
+  // 1. Checkpoints first: the facts read below are at least the ones the current checkpoint covers.
+  progress(`checkpoint of ${stream}`);
+  const keys = await ledger.keys();
+  const { report: checkpoint, next } = await checkCheckpoints(ledger, stream, keys, opts.checkpoint);
+
+  // 2. The period's records, as the fields their seal must carry.
+  const records = new Map<string, RecordSummary>();
+  const since = new Date(sinceMs).toISOString();
+  const until = new Date(untilMs).toISOString();
+  let pages = 0;
+  for await (const page of verdict.consultationPages({ since, until, limit: 1000 }, { tenant })) {
+    for (const r of page.items) records.set(r.id, summarize(r));
+    if (++pages % 10 === 0) progress(`verdict: ${records.size} records read`);
+  }
+  progress(`verdict: ${records.size} records in the period`);
+
+  // 3. The stream, page by page: the facts of the period or of a listed record, by consultation.
+  const facts = new Map<string, FactSummary[]>();
+  const malformed: ConsultationAuditReport['malformed'] = [];
+  let factsRead = 0;
+  let factsInPeriod = 0;
+  try {
+    for await (const page of ledger.factPages(stream)) {
+      for (const entry of page.facts) {
+        factsRead++;
+        const payload = entry.custom_payload as Record<string, unknown>;
+        const id = payload?.consultation_id;
+        if (typeof id !== 'string' || !id) {
+          malformed.push({ fact_id: entry.fact_id, problem: 'its payload has no consultation_id' });
+          continue;
+        }
+        const decided = typeof payload.decided_at === 'string' ? Date.parse(payload.decided_at) : Number.NaN;
+        const inPeriod = decided >= sinceMs && decided <= untilMs;
+        if (inPeriod) factsInPeriod++;
+        if (!inPeriod && !records.has(id)) continue;
+        const list = facts.get(id) ?? [];
+        list.push({ fact_id: entry.fact_id, actor: entry.actor, payload });
+        facts.set(id, list);
+      }
+      if (page.offset > 0 && (page.offset / 1000) % 10 === 0) progress(`ledger: ${factsRead}/${page.count} facts read`);
+    }
+  } catch (err) {
+    if (!isNotFound(err)) throw err; // no stream yet: nothing was ever sealed
+  }
+  progress(`ledger: ${factsRead} facts read, ${factsInPeriod} decided in the period`);
+
+  // 4. Classification.
+  const report: ConsultationAuditReport = {
+    tenant_id: tenant,
+    stream_id: stream,
+    since,
+    until,
+    audited_at: new Date(now).toISOString(),
+    grace_ms: graceMs,
+    records: records.size,
+    facts_read: factsRead,
+    facts_in_period: factsInPeriod,
+    pending: [],
+    missing_in_verdict: [],
+    unsealed: [],
+    duplicated: [],
+    mismatched: [],
+    malformed,
+    checkpoint,
+    next_checkpoint: next,
+    findings: 0,
+  };
+  for (const [id, sealed] of facts) {
+    if (sealed.length > 1) report.duplicated.push({ consultation_id: id, fact_ids: sealed.map((f) => f.fact_id) });
+    let record = records.get(id);
+    if (!record) {
+      // Sealed in the period but not listed: deleted, or written after the list was read (then it is there).
+      try {
+        record = summarize(await verdict.getConsultation(id, { tenant }));
+      } catch (err) {
+        if (!isNotFound(err)) throw err;
+        report.missing_in_verdict.push({ consultation_id: id, fact_ids: sealed.map((f) => f.fact_id), decided_at: sealed[0].payload.decided_at });
+        continue;
+      }
+    }
+    for (const fact of sealed) {
+      const fields: FieldDifference[] = sealPayloadDifferences(record.payload, fact.payload);
+      if (fact.actor !== VERDICT_SEAL_ACTOR) fields.push({ field: 'actor', record: VERDICT_SEAL_ACTOR, ledger: fact.actor });
+      if (record.rehashed) fields.push({ field: 'record_content', record: record.rehashed, ledger: fact.payload.normative_hash });
+      if (fields.length) report.mismatched.push({ consultation_id: id, fact_id: fact.fact_id, fields });
+    }
+  }
+  for (const [id, record] of records) {
+    if (facts.has(id)) continue;
+    if (now - Date.parse(record.requested_at) > graceMs) report.unsealed.push({ consultation_id: id, requested_at: record.requested_at });
+    else report.pending.push(id);
+  }
+  report.findings =
+    report.missing_in_verdict.length + report.unsealed.length + report.duplicated.length + report.mismatched.length + report.malformed.length + (checkpoint.valid ? 0 : 1);
+  return report;
+}
+
+function summarize(r: ConsultationRecord): RecordSummary {
+  let recomputed: string | undefined;
+  try {
+    recomputed = normativeHashOf(r as unknown as Record<string, unknown>);
+  } catch {
+    recomputed = '(not computable)';
+  }
+  return { payload: consultationSealPayload(r), requested_at: r.requested_at, rehashed: recomputed === r.normative_hash ? undefined : recomputed };
+}
+
+/**
+ * The current checkpoint (signature, key window), the kept one (the same), and the consistency proof
+ * from the kept size to the current size (RFC 9162 section 2.1.4.2).
+ */
+async function checkCheckpoints(ledger: LedgerClient, stream: string, keys: LedgerKeySet, kept: unknown): Promise<{ report: VerificationReport; next: LedgerCheckpoint | null }> {
+  const report = new ReportBuilder(`checkpoints of ${stream}`);
+  let current: LedgerCheckpoint | null = null;
+  try {
+    current = await ledger.getCheckpoint(stream);
+  } catch (err) {
+    if (!isNotFound(err)) throw err;
+  }
+  if (!current) report.info('current', 'the stream has no facts yet: no checkpoint');
+  const currentReport = current ? verifyCheckpoint(current, keys, { streamId: stream }) : null;
+  if (currentReport) report.include('current', currentReport);
+  if (kept === undefined) {
+    report.info('consistency', 'no kept checkpoint given: nothing to compare the current one with');
+    return { report: report.build(), next: currentReport?.valid ? current : null };
+  }
+  const keptReport = verifyCheckpoint(kept, keys, { streamId: stream });
+  report.include('kept', keptReport);
+  if (!keptReport.valid || !currentReport?.valid || !current) {
+    if (keptReport.valid && !current) report.fail('consistency', `the kept checkpoint covers ${(kept as LedgerCheckpoint).tree_size} facts but the stream has none: it was removed`);
+    else report.fail('consistency', 'not checked: a checkpoint did not verify');
+    return { report: report.build(), next: null };
+  }
+  const k = kept as LedgerCheckpoint;
+  if (k.tree_size > current.tree_size) {
+    report.fail('consistency', `the stream has ${current.tree_size} facts, fewer than the ${k.tree_size} of the kept checkpoint: facts were removed`);
+    return { report: report.build(), next: null };
+  }
+  let path: string[] = [];
+  if (k.tree_size < current.tree_size) {
+    const proof = await ledger.getConsistency(stream, k.tree_size, current.tree_size);
+    if (proof.from !== k.tree_size || proof.to !== current.tree_size) {
+      report.fail('consistency', `the ledger answered a proof from ${proof.from} to ${proof.to}, not from ${k.tree_size} to ${current.tree_size}`);
+      return { report: report.build(), next: null };
+    }
+    path = proof.consistency_path;
+  }
+  let consistent = false;
+  try {
+    consistent = verifyConsistency(k.tree_size, current.tree_size, digestBytes(k.root_hash), digestBytes(current.root_hash), path.map(digestBytes));
+  } catch {
+    consistent = false;
+  }
+  report.expect(
+    'consistency',
+    consistent,
+    k.tree_size === current.tree_size
+      ? `the stream still has the kept checkpoint's ${k.tree_size} facts, same root`
+      : `the tree of ${current.tree_size} facts extends the kept tree of ${k.tree_size} (${path.length}-hash consistency proof)`,
+    `the tree of ${current.tree_size} facts does not extend the kept tree of ${k.tree_size} facts (root ${k.root_hash}): facts of the kept tree were changed, removed or reordered`,
+  );
+  return { report: report.build(), next: consistent ? current : null };
+}
