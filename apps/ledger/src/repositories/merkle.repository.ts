@@ -30,6 +30,19 @@ export interface StoredNode {
   hash: Uint8Array;
 }
 
+/**
+ * Proof-sized reads (a few hundred rows) name every index: `= ANY(list)` on the primary key is an
+ * index lookup in any plan, whereas ranges from parameters leave a prepared statement's generic plan
+ * guessing their size (it may scan the stream). Larger reads (the filler's) go range by range.
+ */
+const MAX_LISTED = 4096;
+const listed = (ranges: IndexRange[]) => ranges.reduce((n, r) => n + r.end - r.start, 0) <= MAX_LISTED;
+function indices(ranges: IndexRange[]): number[] {
+  const out: number[] = [];
+  for (const r of ranges) for (let i = r.start; i < r.end; i++) out.push(i);
+  return out;
+}
+
 export class MerkleRepository {
   constructor(private readonly pool: Pool) {}
 
@@ -38,23 +51,39 @@ export class MerkleRepository {
    * (as the chain walk does): the facts are the leaves, whoever's rows they claim to be.
    */
   async leafHashes(stream: TreeStream, ranges: IndexRange[]): Promise<Map<number, string>> {
-    const { rows } = await this.pool.query<{ seq: string; fact_hash: string }>({
-      name: 'merkle_leaf_hashes',
-      text: `SELECT f.seq, f.fact_hash FROM unnest($2::bigint[], $3::bigint[]) AS r(lo, hi)
-               JOIN facts f ON f.stream_id = $1 AND f.seq > r.lo AND f.seq <= r.hi`,
-      values: [stream.stream_id, ranges.map((r) => r.start), ranges.map((r) => r.end)],
-    });
+    const { rows } = await this.pool.query<{ seq: string; fact_hash: string }>(
+      listed(ranges)
+        ? {
+            name: 'merkle_leaf_hashes',
+            text: 'SELECT seq, fact_hash FROM facts WHERE stream_id = $1 AND seq = ANY($2::bigint[])',
+            values: [stream.stream_id, indices(ranges).map((i) => i + 1)],
+          }
+        : {
+            name: 'merkle_leaf_hash_ranges',
+            text: `SELECT f.seq, f.fact_hash FROM unnest($2::bigint[], $3::bigint[]) AS r(lo, hi)
+                     CROSS JOIN LATERAL (SELECT seq, fact_hash FROM facts WHERE stream_id = $1 AND seq > r.lo AND seq <= r.hi) f`,
+            values: [stream.stream_id, ranges.map((r) => r.start), ranges.map((r) => r.end)],
+          },
+    );
     return new Map(rows.map((r) => [Number(r.seq) - 1, r.fact_hash]));
   }
 
   /** The stored nodes of one level in the ranges. */
   async nodes(stream: TreeStream, level: number, ranges: IndexRange[]): Promise<Map<number, Uint8Array>> {
-    const { rows } = await this.pool.query<{ idx: string; hash: Buffer }>({
-      name: 'merkle_nodes',
-      text: `SELECT n.idx, n.hash FROM unnest($3::bigint[], $4::bigint[]) AS r(lo, hi)
-               JOIN merkle_nodes n ON n.stream_id = $1 AND n.level = $2 AND n.idx >= r.lo AND n.idx < r.hi`,
-      values: [stream.stream_id, level, ranges.map((r) => r.start), ranges.map((r) => r.end)],
-    });
+    const { rows } = await this.pool.query<{ idx: string; hash: Buffer }>(
+      listed(ranges)
+        ? {
+            name: 'merkle_nodes',
+            text: 'SELECT idx, hash FROM merkle_nodes WHERE stream_id = $1 AND level = $2 AND idx = ANY($3::bigint[])',
+            values: [stream.stream_id, level, indices(ranges)],
+          }
+        : {
+            name: 'merkle_node_ranges',
+            text: `SELECT n.idx, n.hash FROM unnest($3::bigint[], $4::bigint[]) AS r(lo, hi)
+                     CROSS JOIN LATERAL (SELECT idx, hash FROM merkle_nodes WHERE stream_id = $1 AND level = $2 AND idx >= r.lo AND idx < r.hi) n`,
+            values: [stream.stream_id, level, ranges.map((r) => r.start), ranges.map((r) => r.end)],
+          },
+    );
     return new Map(rows.map((r) => [Number(r.idx), new Uint8Array(r.hash)]));
   }
 
