@@ -5,14 +5,15 @@ import type { ErrorBody } from '../models/errors';
 import type { Checkpoint, ConsistencyProof, InclusionProof } from '../models/proofs';
 import { refuseUnstorable } from '../http/unstorable';
 
+// The examples are the 7-leaf tree of docs/evidence.md "A worked example: a 7-leaf tree" (the signature is a stand-in).
 const CHECKPOINT_EXAMPLE: Checkpoint = {
   stream_id: 'orders',
   tree_size: 7,
-  root_hash: 'sha256:2ae4e84c4ed2a8b2e9e4c3b4a4c5a0ff1b5d0a7b4e0cfe7c3a2d0f8a3c6e9b11',
+  root_hash: 'sha256:3ff35a18a6bf16c5bcf9a25545615a25d5492e74db785023e1928db3d772686c',
   created_at_ms: 1767225600000,
   key_id: 'ledger:2026',
   signature_alg: 'Ed25519',
-  signature: 'mV3c0Qe0bZ0m5K1s8kq3a8bWkCq0p8Qe1o0v7zE4V3p1kq2r9rjx5sQ0mXoWb8oS9yYw3W2yYk2l6n9p3b5dBA==',
+  signature: 'O7Eu2jwpjbXeJVl/VNkk8uF+eKJq2JU+2CGO5oLwu76QIeLzAJ0VLJEb8fJexoOpAnFBZnZ6+9jlvQ+wEk7Lig==',
 };
 
 /**
@@ -57,9 +58,10 @@ export class StreamProofsController extends Controller {
     from: 3,
     to: 7,
     consistency_path: [
-      'sha256:1f0f1e3c5c0b1b0d57f3a8c8e2a7b8b6c3e8a1d4c5f6e7d8c9b0a1f2e3d4c5b6',
-      'sha256:8a7b6c5d4e3f2a1b0c9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b',
-      'sha256:0e1d2c3b4a5f6e7d8c9b0a1f2e3d4c5b6a7f8e9d0c1b2a3f4e5d6c7b8a9f0e1d',
+      'sha256:dbc680b160742afad21479da9921ac92c6f45bea813c446c6252a48a311f7c0f',
+      'sha256:74c716556f51843cb588145478303ae27e07ea764eec9d72f767b4f502a2a978',
+      'sha256:ffc8b2d74ecd9c4f078662825872f7244e39456cfc989d6c59817287f79c52b2',
+      'sha256:4d5684b0201605114fcf1d852f03143d1b4012ba7542e2eaf858da99b7354c7c',
     ],
   })
   @Response<ErrorBody>(400, 'VALIDATION_ERROR: from or to missing, not an integer, or not 1 ≤ from ≤ to ≤ the current size (details name the parameter)')
@@ -94,9 +96,9 @@ export class FactProofsController extends Controller {
     leaf_index: 5,
     tree_size: 7,
     inclusion_path: [
-      'sha256:3c5b6a7f8e9d0c1b2a3f4e5d6c7b8a9f0e1d2c3b4a5f6e7d8c9b0a1f2e3d4c5b',
-      'sha256:9d8c7b6a5f4e3d2c1b0a9f8e7d6c5b4a3f2e1d0c9b8a7f6e5d4c3b2a1f0e9d8c',
-      'sha256:4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b',
+      'sha256:96cad45f3a3395b51236a2fb4e083ce06f7cf76d8029633e4833ebff4030c621',
+      'sha256:b16c270ae2dff57adff34a8b4d2027bf9985a9c2d3c8ae7daf3cd1476d45f26f',
+      'sha256:d77905fbc4742270542bbfb139f4bbd51e4fbe50945e714f6b8c8ec8fdf2826f',
     ],
     checkpoint: CHECKPOINT_EXAMPLE,
   })

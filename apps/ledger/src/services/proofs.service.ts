@@ -13,6 +13,7 @@ import {
   type LeafRange,
   type NodeHash,
 } from '@arbiter/merkle';
+import type { SigningKey } from '@arbiter/keystore';
 import type { Histogram } from 'prom-client';
 import { CHECKPOINT_SIGNATURE_ALG, checkpointSigningInput, type UnsignedCheckpoint } from '../domain/checkpoint-format';
 import { computeFactHash } from '../domain/fact-hash';
@@ -52,8 +53,9 @@ export class ProofsService {
     return this.timed('checkpoint', async () => {
       const stream = await this.facts.ownedStream(caller, streamId);
       const size = readSize(treeSize ?? stream.head_seq, 'tree_size', 1, stream.head_seq);
+      const signer = this.signer();
       const [root] = await this.rangeHashes(stream, [{ start: 0, end: size }]);
-      return this.sign(stream.stream_id, size, root);
+      return this.sign(await signer, stream.stream_id, size, root);
     });
   }
 
@@ -105,11 +107,12 @@ export class ProofsService {
       fact.payload_text as CanonicalText,
     );
     if (recomputed !== fact.fact_hash) throw storedTreeError(stream.stream_id, `fact ${fact.fact_id} does not hash to its stored fact_hash`);
+    const signer = this.signer();
     const [root, ...path] = await this.rangeHashes(stream, [{ start: 0, end: size }, ...inclusionRanges(leafIndex, size)]);
     if (!verifyInclusion(leafIndex, size, factLeaf(fact.fact_hash), path, root)) {
       throw storedTreeError(stream.stream_id, `the inclusion proof of leaf ${leafIndex} at size ${size} does not verify`);
     }
-    return { leaf_index: leafIndex, tree_size: size, inclusion_path: path.map(toDigest), checkpoint: await this.sign(stream.stream_id, size, root) };
+    return { leaf_index: leafIndex, tree_size: size, inclusion_path: path.map(toDigest), checkpoint: this.sign(await signer, stream.stream_id, size, root) };
   }
 
   /** MTH of each range (ranges the RFC's recursion produces), from one batch of subtree reads. */
@@ -120,9 +123,16 @@ export class ProofsService {
     return ranges.map((range) => rangeHash(range, (s) => byKey.get(`${s.level}/${s.index}`)!));
   }
 
-  private async sign(streamId: string, treeSize: number, root: NodeHash): Promise<Checkpoint> {
+  /** The current key with the time it was asked for, read while the tree is (it is one more round trip). */
+  private signer(): Promise<{ key: SigningKey<(message: string) => Uint8Array>; now: number }> {
     const now = this.now();
-    const signer = await this.keys.signer(new Date(now));
+    const pending = this.keys.signer(new Date(now)).then((key) => ({ key, now }));
+    // Awaited only after the tree is read: a failure meanwhile must not be an unhandled rejection.
+    pending.catch(() => undefined);
+    return pending;
+  }
+
+  private sign({ key: signer, now }: { key: SigningKey<(message: string) => Uint8Array>; now: number }, streamId: string, treeSize: number, root: NodeHash): Checkpoint {
     const unsigned: UnsignedCheckpoint = {
       stream_id: streamId,
       tree_size: treeSize,
