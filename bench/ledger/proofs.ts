@@ -101,7 +101,7 @@ async function main() {
 async function buildStream(pool: ReturnType<typeof createPool>, tenantId: TenantId, count: number): Promise<string[]> {
   const now = Date.now();
   const ids: string[] = [];
-  let prevHash = GENESIS_PREV_HASH;
+  let prevHash: string = GENESIS_PREV_HASH;
   let prevId: string | null = null;
   await pool.query(
     `INSERT INTO streams (stream_id, tenant_id, head_seq, head_fact_id, head_hash, head_sealed_at_ms, created_at_ms, updated_at_ms) VALUES ($1, $2, 0, NULL, $3, 0, $4, $4)`,
