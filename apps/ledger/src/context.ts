@@ -16,6 +16,9 @@ import { BundlesService } from './services/bundles.service';
 import { RateLimiter } from './services/rate-limiter.service';
 import { HealthService } from './services/health.service';
 import { createLedgerKeys, type LedgerKeys } from './keys';
+import { MerkleRepository } from './repositories/merkle.repository';
+import { MerkleTree } from './services/merkle-tree.service';
+import { ProofsService } from './services/proofs.service';
 
 /** Everything a request needs, made once per process (or per test app). */
 export interface LedgerContext {
@@ -30,6 +33,8 @@ export interface LedgerContext {
   facts: FactsService;
   verify: VerifyService;
   bundles: BundlesService;
+  tree: MerkleTree;
+  proofs: ProofsService;
   keys: LedgerKeys;
   rateLimiter: RateLimiter;
   health: HealthService;
@@ -67,15 +72,18 @@ export async function createLedgerContext(config: LedgerConfig, logger: Logger):
 
   const repo = new LedgerRepository(pool);
   const metrics = createLedgerMetrics();
+  const tree = new MerkleTree(new MerkleRepository(pool), logger);
   const sealQueue = new SealQueue(pool, repo, {
     maxBatch: config.SEAL_BATCH_MAX,
     concurrency: config.SEAL_CONCURRENCY,
     onFlush: (size) => metrics.sealBatchSize.observe(size),
+    onAppended: (streamId, from, to) => tree.noteAppended(streamId, from, to),
   });
   const facts = new FactsService(repo, sealQueue, metrics.seals, logger);
   const verifier = new VerifyService(repo, config.VERIFY_PAGE_SIZE);
   const keys = createLedgerKeys(pool, config.KEY_ENCRYPTION_KEY);
   const bundles = new BundlesService(facts, verifier, new BundlesRepository(prisma), keys);
+  const proofs = new ProofsService(facts, repo, tree, keys, metrics.proofDuration);
   const rateLimiter = new RateLimiter({
     redis: limiterRedis,
     logger,
@@ -93,11 +101,14 @@ export async function createLedgerContext(config: LedgerConfig, logger: Logger):
     facts,
     verify: verifier,
     bundles,
+    tree,
+    proofs,
     keys,
     rateLimiter,
     health: new HealthService(pool, redis, keys),
     async close() {
       await sealQueue.idle();
+      await tree.idle();
       await auth.close();
       await prisma.$disconnect().catch(() => undefined);
       await pool.end().catch(() => undefined);

@@ -7,6 +7,7 @@ export interface LedgerMetrics {
   seals: Counter<'caller' | 'result'>;
   sealBatchSize: Histogram;
   bundles: Counter;
+  proofDuration: Histogram<'kind'>;
   keyRotations: Counter<'mode'>;
 }
 
@@ -20,6 +21,11 @@ export function createLedgerMetrics(): LedgerMetrics {
     }),
     sealBatchSize: service.histogram('ledger_seal_batch_size', { help: 'Seals committed together in one statement (group commit)', buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024] }),
     bundles: service.counter('ledger_bundles_total', { help: 'Proof bundles created' }),
+    proofDuration: service.histogram('ledger_proof_duration_seconds', {
+      help: 'Time to answer a checkpoint, inclusion or consistency proof (reads, hashing, signing), by kind',
+      labelNames: ['kind'],
+      buckets: [0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 1],
+    }),
     keyRotations: service.counter('signing_key_rotations_total', { help: 'Ledger signing key rotations', labelNames: ['mode'] }),
   };
 }

@@ -14,6 +14,10 @@ import { LedgerKeysController } from './controllers/signing-keys.controller';
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 import { SigningKeysAdminController } from './controllers/signing-keys.controller';
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+import { StreamProofsController } from './controllers/proofs.controller';
+// WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+import { FactProofsController } from './controllers/proofs.controller';
+// WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 import { HealthController } from './controllers/health.controller';
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 import { FactsController } from './controllers/facts.controller';
@@ -258,6 +262,42 @@ const models: TsoaRoute.Models = {
         "dataType": "refObject",
         "properties": {
             "mode": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["scheduled"]},{"dataType":"enum","enums":["emergency"]}],"required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "Checkpoint": {
+        "dataType": "refObject",
+        "properties": {
+            "stream_id": {"dataType":"string","required":true},
+            "tree_size": {"dataType":"integer","required":true},
+            "root_hash": {"dataType":"string","required":true},
+            "created_at_ms": {"dataType":"integer","required":true},
+            "key_id": {"dataType":"string","required":true},
+            "signature_alg": {"dataType":"enum","enums":["Ed25519"],"required":true},
+            "signature": {"dataType":"string","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "ConsistencyProof": {
+        "dataType": "refObject",
+        "properties": {
+            "from": {"dataType":"integer","required":true},
+            "to": {"dataType":"integer","required":true},
+            "consistency_path": {"dataType":"array","array":{"dataType":"string"},"required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "InclusionProof": {
+        "dataType": "refObject",
+        "properties": {
+            "fact_id": {"dataType":"string","required":true},
+            "leaf_index": {"dataType":"integer","required":true},
+            "tree_size": {"dataType":"integer","required":true},
+            "inclusion_path": {"dataType":"array","array":{"dataType":"string"},"required":true},
+            "checkpoint": {"ref":"Checkpoint","required":true},
         },
         "additionalProperties": false,
     },
@@ -626,6 +666,121 @@ export function RegisterRoutes(app: Router) {
                 next,
                 validatedArgs,
                 successStatus: 201,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+        const argsStreamProofsController_getCheckpoint: Record<string, TsoaRoute.ParameterSchema> = {
+                req: {"in":"request","name":"req","required":true,"dataType":"object"},
+                stream_id: {"in":"path","name":"stream_id","required":true,"dataType":"string"},
+                tree_size: {"in":"query","name":"tree_size","dataType":"double"},
+        };
+        app.get('/streams/:stream_id/checkpoint',
+            authenticateMiddleware([{"apiKey":["read"]}]),
+            ...(fetchMiddlewares<RequestHandler>(StreamProofsController)),
+            ...(fetchMiddlewares<RequestHandler>(StreamProofsController.prototype.getCheckpoint)),
+
+            async function StreamProofsController_getCheckpoint(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsStreamProofsController_getCheckpoint, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<StreamProofsController>(StreamProofsController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'getCheckpoint',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: undefined,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+        const argsStreamProofsController_getConsistency: Record<string, TsoaRoute.ParameterSchema> = {
+                req: {"in":"request","name":"req","required":true,"dataType":"object"},
+                stream_id: {"in":"path","name":"stream_id","required":true,"dataType":"string"},
+                from: {"in":"query","name":"from","dataType":"double"},
+                to: {"in":"query","name":"to","dataType":"double"},
+        };
+        app.get('/streams/:stream_id/consistency',
+            authenticateMiddleware([{"apiKey":["read"]}]),
+            ...(fetchMiddlewares<RequestHandler>(StreamProofsController)),
+            ...(fetchMiddlewares<RequestHandler>(StreamProofsController.prototype.getConsistency)),
+
+            async function StreamProofsController_getConsistency(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsStreamProofsController_getConsistency, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<StreamProofsController>(StreamProofsController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'getConsistency',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: undefined,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+        const argsFactProofsController_getInclusion: Record<string, TsoaRoute.ParameterSchema> = {
+                req: {"in":"request","name":"req","required":true,"dataType":"object"},
+                fact_id: {"in":"path","name":"fact_id","required":true,"dataType":"string"},
+                tree_size: {"in":"query","name":"tree_size","dataType":"double"},
+        };
+        app.get('/facts/:fact_id/inclusion',
+            authenticateMiddleware([{"apiKey":["read"]}]),
+            ...(fetchMiddlewares<RequestHandler>(FactProofsController)),
+            ...(fetchMiddlewares<RequestHandler>(FactProofsController.prototype.getInclusion)),
+
+            async function FactProofsController_getInclusion(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsFactProofsController_getInclusion, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<FactProofsController>(FactProofsController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'getInclusion',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: undefined,
               });
             } catch (err) {
                 return next(err);

@@ -4,6 +4,7 @@ import { itChecksTenantScoping } from '@arbiter/testing';
 import type { PrismaClient } from '../generated/prisma/client';
 import { BundlesRepository, type BundleRow } from './bundles.repository';
 import { LedgerRepository, type AppendGroup, type StreamRow } from './ledger.repository';
+import { appendedStreamAnyTenant, MerkleRepository } from './merkle.repository';
 
 // Compiled by the tests below, never run: a tenant's query needs a TenantId, a stream's facts an
 // OwnedStream (only findStream makes one); the seal queue's batch reads are named ...AnyTenant.
@@ -24,8 +25,13 @@ export async function typeLevel(pool: Pool, prisma: PrismaClient, plain: string,
   // @ts-expect-error a plain string is not a TenantId
   await new BundlesRepository(prisma).create({ ...bundle, fact_count: 1, created_at_ms: 0 });
 
+  // @ts-expect-error a stream row read across tenants is not a tree the caller may read
+  await new MerkleRepository(pool).leafHashes(row, [{ start: 0, end: 1 }]);
+
   const owned = await ledger.findStream(tenant, 'orders');
   if (owned) await ledger.chainPage(owned, 0, 10, 10);
+  if (owned) await new MerkleRepository(pool).leafHashes(owned, [{ start: 0, end: 1 }]);
+  await new MerkleRepository(pool).nodes(appendedStreamAnyTenant('orders'), 8, [{ start: 0, end: 1 }]);
   await ledger.readHeadsAnyTenant(['orders']);
   await new BundlesRepository(prisma).find(mintTenantId(plain), 'bnd-1');
 }

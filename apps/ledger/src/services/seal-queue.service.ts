@@ -68,6 +68,8 @@ export interface SealQueueOptions {
   now?: () => number;
   /** Observes the number of seals in each flush (metrics). */
   onFlush?: (size: number) => void;
+  /** After a commit grew a stream from `from` to `to` facts (the Merkle node filler). */
+  onAppended?: (streamId: string, from: number, to: number) => void;
 }
 
 /**
@@ -225,6 +227,7 @@ export class SealQueue {
       if (result.appended.has(group.streamId)) {
         this.remember(group.streamId, plan.next);
         settle(group, plan.outcomes);
+        this.appended(group.streamId, plan);
         continue;
       }
       // Another replica appended first: keep the head it left and take the lock for a while.
@@ -285,7 +288,12 @@ export class SealQueue {
     for (const { group, plan } of plans) {
       this.remember(group.streamId, plan.next);
       settle(group, plan.outcomes);
+      this.appended(group.streamId, plan);
     }
+  }
+
+  private appended(streamId: string, plan: Plan): void {
+    if (plan.rows.length) this.opts.onAppended?.(streamId, plan.rows[0].seq - 1, plan.next.head_seq);
   }
 
   /** Chains the group's seals after `head` (null: a new stream, owned by the first seal's tenant). */

@@ -132,6 +132,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/streams/{stream_id}/checkpoint": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description The signed tree head of the stream's first tree_size facts: RFC 9162 MTH over their leaves,
+         *     signed with the ledger's Ed25519 key (keys at /.well-known/ledger-keys).
+         */
+        get: operations["GetCheckpoint"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/streams/{stream_id}/consistency": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description The RFC 9162 consistency proof that the tree of the first `from` facts is a prefix of the tree
+         *     of the first `to` facts; check it against two checkpoints of those sizes.
+         */
+        get: operations["GetConsistency"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/facts/{fact_id}/inclusion": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description The RFC 9162 inclusion proof of the fact (leaf sequence − 1) in the tree of the stream's first
+         *     tree_size facts, with the signed checkpoint of that size.
+         */
+        get: operations["GetInclusion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health": {
         parameters: {
             query?: never;
@@ -402,6 +462,49 @@ export interface components {
              * @enum {string}
              */
             mode: "scheduled" | "emergency";
+        };
+        /** @description A signed tree head of a stream (docs/evidence.md "Checkpoints"). */
+        Checkpoint: {
+            stream_id: string;
+            /**
+             * Format: int32
+             * @description Number of leaves: the stream's first tree_size facts, in chain order.
+             */
+            tree_size: number;
+            /** @description MTH of those leaves (RFC 9162 2.1.1): `sha256:<64 hex>`. */
+            root_hash: string;
+            /** Format: int32 */
+            created_at_ms: number;
+            /** @description kid of the signing key, published at /.well-known/ledger-keys. */
+            key_id: string;
+            /** @enum {string} */
+            signature_alg: "Ed25519";
+            /** @description Base64 Ed25519 signature over the RFC 8785 JSON of this object without `signature`. */
+            signature: string;
+        };
+        /** @description The consistency proof between the trees of a stream's first `from` and first `to` facts (RFC 9162 2.1.4). */
+        ConsistencyProof: {
+            /** Format: int32 */
+            from: number;
+            /** Format: int32 */
+            to: number;
+            /** @description PROOF(from, D[to]); empty when from = to. */
+            consistency_path: string[];
+        };
+        /** @description The inclusion proof of a fact in the tree of a stream's first tree_size facts (RFC 9162 2.1.3). */
+        InclusionProof: {
+            fact_id: string;
+            /**
+             * Format: int32
+             * @description The fact's position from 0: its sequence − 1.
+             */
+            leaf_index: number;
+            /** Format: int32 */
+            tree_size: number;
+            /** @description PATH(leaf_index, D[tree_size]): sibling subtree hashes from the leaf up. */
+            inclusion_path: string[];
+            /** @description The signed tree head of that size: the root the path leads to. */
+            checkpoint: components["schemas"]["Checkpoint"];
         };
         CheckStatus: string;
         /** @description GET /health (docs/ledger-formats.md "Health check"): 200 when every dependency answers, 503 with the same body otherwise. */
@@ -1002,6 +1105,245 @@ export interface operations {
             };
             /** @description RATE_LIMITED: the token bucket (the key's, or the client address's without a valid key) is empty; Retry-After says when to retry */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    GetCheckpoint: {
+        parameters: {
+            query?: {
+                /** @description from 1 to the stream's current number of facts; default: the current number */
+                tree_size?: number;
+            };
+            header?: never;
+            path: {
+                stream_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ok */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Checkpoint"];
+                };
+            };
+            /** @description VALIDATION_ERROR: tree_size is not an integer from 1 to the current size (details name tree_size) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description FORBIDDEN: missing permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description NOT_FOUND: no such stream of this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMITED: the token bucket (the key's, or the client address's without a valid key) is empty; Retry-After says when to retry */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR: the stored tree disagrees with the facts; nothing is signed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    GetConsistency: {
+        parameters: {
+            query?: {
+                /** @description from 1 to `to` */
+                from?: number;
+                /** @description from `from` to the stream's current number of facts */
+                to?: number;
+            };
+            header?: never;
+            path: {
+                stream_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ok */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsistencyProof"];
+                };
+            };
+            /** @description VALIDATION_ERROR: from or to missing, not an integer, or not 1 ≤ from ≤ to ≤ the current size (details name the parameter) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description FORBIDDEN: missing permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description NOT_FOUND: no such stream of this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMITED: the token bucket (the key's, or the client address's without a valid key) is empty; Retry-After says when to retry */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR: the stored tree disagrees with the facts; nothing is signed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    GetInclusion: {
+        parameters: {
+            query?: {
+                /** @description from the fact's sequence to the stream's current number of facts; default: the current number */
+                tree_size?: number;
+            };
+            header?: never;
+            path: {
+                fact_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ok */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InclusionProof"];
+                };
+            };
+            /** @description VALIDATION_ERROR: tree_size is not an integer from the fact's sequence to the current size (details name tree_size) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description FORBIDDEN: missing permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description NOT_FOUND: no such fact of this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RATE_LIMITED: the token bucket (the key's, or the client address's without a valid key) is empty; Retry-After says when to retry */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description INTERNAL_ERROR: the stored tree disagrees with the facts; nothing is signed */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
