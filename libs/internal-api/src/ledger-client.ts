@@ -1,5 +1,5 @@
 // The one client of the ledger's internal API (docs/ledger-formats.md "Internal API"): the worker's
-// seal relay calls POST /internal/v1/seals through it. Requests are typed by the paths generated
+// seal relay calls POST /internal/v1/seals through it, the verdict's evidence route GET /internal/v1/inclusion. Requests are typed by the paths generated
 // from apps/ledger/openapi.internal.json (openapi-fetch); failures are mapped as for the registry
 // (call.ts): no answer, 5xx, 401 and 429 are LedgerUnavailableError, another 4xx (a batch the
 // ledger refuses whole: 400) is LedgerRejectedError with the ledger's message.
@@ -8,7 +8,7 @@ import { mappedCall, type Answer, type CallErrors } from './call';
 import { INTERNAL_TOKEN_HEADER } from './client';
 import { LedgerRejectedError, LedgerUnavailableError } from './errors';
 import type { paths } from './generated/ledger-internal';
-import type { ServiceSeal, ServiceSealAnswer } from './ledger-types';
+import type { AuditInclusion, ServiceSeal, ServiceSealAnswer } from './ledger-types';
 
 export interface LedgerInternalClientOptions {
   /** The ledger's base URL, e.g. http://127.0.0.1:3003. */
@@ -49,6 +49,21 @@ export class LedgerInternalClient {
    */
   seal(seals: ServiceSeal[], signal?: AbortSignal): Promise<ServiceSealAnswer> {
     return this.call('POST /seals', (s) => this.api.POST('/internal/v1/seals', { body: { seals }, signal: s }), signal);
+  }
+
+  /**
+   * The fact sealed under client_ref in an audit stream with its inclusion proof and checkpoint
+   * (GET /internal/v1/inclusion); null while no fact has that client_ref. Any other refusal is
+   * LedgerUnavailableError: the caller cannot tell "not sealed" from a ledger that cannot answer.
+   */
+  async inclusion(streamId: string, clientRef: string, signal?: AbortSignal): Promise<AuditInclusion | null> {
+    try {
+      return await this.call('GET /inclusion', (s) => this.api.GET('/internal/v1/inclusion', { params: { query: { stream_id: streamId, client_ref: clientRef } }, signal: s }), signal);
+    } catch (err) {
+      if (!(err instanceof LedgerRejectedError)) throw err;
+      if (err.status === 404) return null;
+      throw new LedgerUnavailableError('ledger_unavailable', `ledger answered ${err.status} for GET /inclusion`, err.status);
+    }
   }
 
   private call<T>(what: string, request: (signal: AbortSignal) => Promise<Answer<T>>, signal?: AbortSignal): Promise<T> {

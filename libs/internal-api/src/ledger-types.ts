@@ -15,3 +15,5 @@ export type ServiceSealResult = Schemas['ServiceSealResult'];
 export type ServiceSealed = Schemas['ServiceSealed'];
 /** A seal the database refused on its own; the request's other seals are committed. */
 export type ServiceSealRefused = Schemas['ServiceSealRefused'];
+/** GET /internal/v1/inclusion: an audit fact found by client_ref, with its inclusion proof and checkpoint. */
+export type AuditInclusion = Schemas['AuditInclusion'];

@@ -1,3 +1,6 @@
+import type { Fact } from './ledger';
+import type { Checkpoint } from './proofs';
+
 /**
  * Shapes of the ledger's internal API (docs/ledger-formats.md "Internal API"), documented in
  * apps/ledger/openapi.internal.json (tsoa.internal.json), never in the public openapi.json.
@@ -75,4 +78,16 @@ export type ServiceSealResult = ServiceSealed | ServiceSealRefused;
 /** One result per seal, in request order. */
 export interface ServiceSealAnswer {
   results: ServiceSealResult[];
+}
+
+/** GET /internal/v1/inclusion: a fact found by its client_ref, with its inclusion proof (docs/evidence.md "Evidence of a consultation"). */
+export interface AuditInclusion {
+  /** The fact, as GET /facts/{fact_id} shows it. */
+  fact: Fact;
+  /** @isInt */
+  leaf_index: number;
+  /** @isInt */
+  tree_size: number;
+  inclusion_path: string[];
+  checkpoint: Checkpoint;
 }

@@ -193,6 +193,11 @@ export class LedgerRepository {
     });
   }
 
+  /** The fact sealed under client_ref in the stream, whoever owns it (the services' internal reads). */
+  async findByClientRefAnyTenant(streamId: string, clientRef: string): Promise<FactRecord | null> {
+    return (await this.findByClientRefsAnyTenant(this.pool, [{ streamId, clientRef }]))[0] ?? null;
+  }
+
   /** The facts already sealed under these (stream_id, client_ref) pairs, of the streams' owners. */
   async findByClientRefsAnyTenant(db: Queryable, pairs: Array<{ streamId: string; clientRef: string }>): Promise<FactRecord[]> {
     const { rows } = await db.query<RawFact>({

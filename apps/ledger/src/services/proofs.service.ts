@@ -18,6 +18,8 @@ import type { Histogram } from 'prom-client';
 import { CHECKPOINT_SIGNATURE_ALG, checkpointSigningInput, type UnsignedCheckpoint } from '../domain/checkpoint-format';
 import { computeFactHash } from '../domain/fact-hash';
 import type { Checkpoint, ConsistencyProof, InclusionProof } from '../models/proofs';
+import type { AuditInclusion } from '../models/internal';
+import { presentFact } from '../presenters/ledger';
 import type { FactRecord, LedgerRepository, OwnedStream } from '../repositories/ledger.repository';
 import { notFound, validationError } from '../http/errors';
 import type { LedgerKeys } from '../keys';
@@ -71,15 +73,18 @@ export class ProofsService {
   }
 
   /**
-   * The inclusion proof of a fact the caller already holds (the internal evidence route, which
-   * finds it by client_ref with the service credential): the fact's own stream, whoever owns it.
+   * GET /internal/v1/inclusion: the fact sealed under client_ref in an audit stream, with its
+   * inclusion proof (the verdict's evidence route; the service credential reads any tenant's
+   * stream). 404 while no fact has that client_ref.
    */
-  async inclusionOfFactAnyTenant(fact: FactRecord, treeSize?: number): Promise<FactInclusion> {
+  async byClientRefAnyTenant(streamId: string, clientRef: string, treeSize?: number): Promise<AuditInclusion> {
     return this.timed('inclusion', async () => {
+      const fact = await this.repo.findByClientRefAnyTenant(streamId, clientRef);
+      if (!fact) throw notFound('Fact', clientRef);
       // Trust boundary: the tenant the fact row names owns its stream (the seal queue writes both).
       const stream = await this.repo.findStream(mintTenantId(fact.tenant_id), fact.stream_id);
-      if (!stream) throw notFound('Fact', fact.fact_id);
-      return this.prove(stream, fact, treeSize);
+      if (!stream) throw notFound('Fact', clientRef);
+      return { fact: presentFact(fact), ...(await this.prove(stream, fact, treeSize)) };
     });
   }
 

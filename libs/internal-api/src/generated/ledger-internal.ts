@@ -25,6 +25,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/internal/v1/inclusion": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description The fact sealed under client_ref in the stream, with its inclusion proof at tree_size (default
+         *     the current size) and the checkpoint of that size, signed now.
+         */
+        get: operations["Inclusion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -87,6 +107,62 @@ export interface components {
         ServiceSealRequest: {
             seals: components["schemas"]["ServiceSeal"][];
         };
+        /** @description A sealed fact (docs/ledger-formats.md "Fact"). */
+        Fact: {
+            /** @description `fct-` prefix */
+            fact_id: string;
+            stream_id: string;
+            tenant_id: string;
+            actor: string;
+            /** Format: int32 */
+            sealed_at_ms: number;
+            sealed_at_iso: string;
+            custom_payload: {
+                [key: string]: unknown;
+            };
+            /** @description `sha256:<64 hex>` over the RFC 8785 JSON of {fact_id, stream_id, tenant_id, actor, sealed_at_ms, custom_payload, prev_hash}. */
+            fact_hash: string;
+            /** @description fact_hash of the previous fact; `sha256:` + 64 zeros for the first fact of a stream. */
+            prev_hash: string;
+            /** @description Id of the previous fact; null for the first fact of a stream. */
+            parent_fact_id: string | null;
+            /**
+             * Format: int32
+             * @description Position in the stream's chain, from 1.
+             */
+            sequence: number;
+            client_ref: string | null;
+        };
+        /** @description A signed tree head of a stream (docs/evidence.md "Checkpoints"). */
+        Checkpoint: {
+            stream_id: string;
+            /**
+             * Format: int32
+             * @description Number of leaves: the stream's first tree_size facts, in chain order.
+             */
+            tree_size: number;
+            /** @description MTH of those leaves (RFC 9162 2.1.1): `sha256:<64 hex>`. */
+            root_hash: string;
+            /** Format: int32 */
+            created_at_ms: number;
+            /** @description kid of the signing key, published at /.well-known/ledger-keys. */
+            key_id: string;
+            /** @enum {string} */
+            signature_alg: "Ed25519";
+            /** @description Base64 Ed25519 signature over the RFC 8785 JSON of this object without `signature`. */
+            signature: string;
+        };
+        /** @description GET /internal/v1/inclusion: a fact found by its client_ref, with its inclusion proof (docs/evidence.md "Evidence of a consultation"). */
+        AuditInclusion: {
+            /** @description The fact, as GET /facts/{fact_id} shows it. */
+            fact: components["schemas"]["Fact"];
+            /** Format: int32 */
+            leaf_index: number;
+            /** Format: int32 */
+            tree_size: number;
+            inclusion_path: string[];
+            checkpoint: components["schemas"]["Checkpoint"];
+        };
     };
     responses: never;
     parameters: never;
@@ -129,6 +205,59 @@ export interface operations {
             };
             /** @description UNAUTHORIZED: missing or invalid internal token (a tenant API key never passes) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    Inclusion: {
+        parameters: {
+            query: {
+                /** @description An audit stream, `arbiter.<tenant_id>.<kind>`. */
+                stream_id: string;
+                /** @description The entity id the fact was sealed under. */
+                client_ref: string;
+                tree_size?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ok */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditInclusion"];
+                };
+            };
+            /** @description VALIDATION_ERROR: a missing parameter or a tree_size out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or invalid internal token (a tenant API key never passes) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description NOT_FOUND: no fact of the stream has that client_ref (not sealed yet) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -5,6 +5,8 @@ import type { TsoaRoute } from '@tsoa/runtime';
 import {  fetchMiddlewares, ExpressTemplateService } from '@tsoa/runtime';
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 import { InternalSealsController } from './seals.controller';
+// WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+import { InternalInclusionController } from './inclusion.controller';
 import { iocContainer } from './../../http/ioc';
 import type { IocContainer, IocContainerFactory } from '@tsoa/runtime';
 import type { Request as ExRequest, Response as ExResponse, RequestHandler, Router } from 'express';
@@ -81,6 +83,51 @@ const models: TsoaRoute.Models = {
         "additionalProperties": false,
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "Fact": {
+        "dataType": "refObject",
+        "properties": {
+            "fact_id": {"dataType":"string","required":true},
+            "stream_id": {"dataType":"string","required":true},
+            "tenant_id": {"dataType":"string","required":true},
+            "actor": {"dataType":"string","required":true},
+            "sealed_at_ms": {"dataType":"integer","required":true},
+            "sealed_at_iso": {"dataType":"string","required":true},
+            "custom_payload": {"dataType":"nestedObjectLiteral","nestedProperties":{},"additionalProperties":{"dataType":"any"},"required":true},
+            "fact_hash": {"dataType":"string","required":true},
+            "prev_hash": {"dataType":"string","required":true},
+            "parent_fact_id": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
+            "sequence": {"dataType":"integer","required":true},
+            "client_ref": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "Checkpoint": {
+        "dataType": "refObject",
+        "properties": {
+            "stream_id": {"dataType":"string","required":true},
+            "tree_size": {"dataType":"integer","required":true},
+            "root_hash": {"dataType":"string","required":true},
+            "created_at_ms": {"dataType":"integer","required":true},
+            "key_id": {"dataType":"string","required":true},
+            "signature_alg": {"dataType":"enum","enums":["Ed25519"],"required":true},
+            "signature": {"dataType":"string","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "AuditInclusion": {
+        "dataType": "refObject",
+        "properties": {
+            "fact": {"ref":"Fact","required":true},
+            "leaf_index": {"dataType":"integer","required":true},
+            "tree_size": {"dataType":"integer","required":true},
+            "inclusion_path": {"dataType":"array","array":{"dataType":"string"},"required":true},
+            "checkpoint": {"ref":"Checkpoint","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 };
 const templateService = new ExpressTemplateService(models, {"noImplicitAdditionalProperties":"throw-on-extras","bodyCoercion":false});
 
@@ -122,6 +169,43 @@ export function RegisterRoutes(app: Router) {
 
               await templateService.apiHandler({
                 methodName: 'seal',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: undefined,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+        const argsInternalInclusionController_inclusion: Record<string, TsoaRoute.ParameterSchema> = {
+                stream_id: {"in":"query","name":"stream_id","required":true,"dataType":"string"},
+                client_ref: {"in":"query","name":"client_ref","required":true,"dataType":"string"},
+                tree_size: {"in":"query","name":"tree_size","dataType":"double"},
+        };
+        app.get('/internal/v1/inclusion',
+            ...(fetchMiddlewares<RequestHandler>(InternalInclusionController)),
+            ...(fetchMiddlewares<RequestHandler>(InternalInclusionController.prototype.inclusion)),
+
+            async function InternalInclusionController_inclusion(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsInternalInclusionController_inclusion, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<InternalInclusionController>(InternalInclusionController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'inclusion',
                 controller,
                 response,
                 next,
