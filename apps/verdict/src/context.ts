@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { Redis } from 'ioredis';
 import type { Pool } from 'pg';
 import { createRemoteAuth, type Authenticator } from '@arbiter/auth';
-import { createPool, createPrismaClient, migrationsDir } from '@arbiter/db';
+import { createPool, createPrismaClient, migrationsDir, SealOutboxStore } from '@arbiter/db';
 import { ServiceMetrics } from '@arbiter/http';
 import { PrismaClient } from './generated/prisma/client';
 import type { VerdictConfig } from './config';
@@ -46,6 +46,8 @@ export interface VerdictContext {
   sessions: SessionsService;
   /** Served at /metrics with the HTTP metrics of libs/http. */
   metrics: ServiceMetrics;
+  /** The seal outbox the worker relays to the ledger (internal API; docs/operations.md "Seal relay"). */
+  sealOutbox: SealOutboxStore;
   close(): Promise<void>;
 }
 
@@ -82,7 +84,7 @@ export async function createVerdictContext(config: VerdictConfig, logger: Logger
     buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256, 500],
   });
   metrics.gauge('tenant_snapshots', { help: 'Tenant snapshots held in memory', collect: function () { this.set(snapshots.size); } });
-  const consultations = new ConsultationRepository(pool, { onBatch: (size) => batchSizes.observe(size) });
+  const consultations = new ConsultationRepository(pool, { onBatch: (size) => batchSizes.observe(size), sealing: config.LEDGER_SEALING });
   metrics.gauge('consultation_commit_pending', { help: 'Consultation records accepted and not yet committed (group commit backlog)', collect: function () { this.set(consultations.pending); } });
   const cookieSessions = new SessionsService(new CookieSessionRepository(pool), auth.cache, auth.authenticator);
   const sessions = new ResolveSessionRepository(prisma);
@@ -141,6 +143,7 @@ export async function createVerdictContext(config: VerdictConfig, logger: Logger
     tenantRefs: new TenantRefs(registry, snapshots),
     sessions: cookieSessions,
     approvals: approvals.service,
+    sealOutbox: new SealOutboxStore(pool, 'service:verdict'),
     async close() {
       clearInterval(sweep);
       await approvals.stop();

@@ -7,18 +7,18 @@ import { promisify } from 'node:util';
 const run = promisify(execFile);
 const root = path.resolve(__dirname, '../../..');
 
-/** The committed types must be what openapi-typescript makes of the committed apps/registry/openapi.internal.json today. */
+/** The committed types must be what openapi-typescript makes of the committed apps/<service>/openapi.internal.json today. */
 describe('generated internal API types', () => {
   let out: string;
   beforeAll(async () => {
     out = await mkdtemp(path.join(os.tmpdir(), 'internal-api-types-'));
-    await run(process.execPath, [path.join(root, 'scripts/generate-client.mjs'), '--out-dir', out, 'registry-internal'], { cwd: root });
+    await run(process.execPath, [path.join(root, 'scripts/generate-client.mjs'), '--out-dir', out, 'registry-internal', 'verdict-internal'], { cwd: root });
   }, 120_000);
   afterAll(() => rm(out, { recursive: true, force: true }));
 
-  it('libs/internal-api/src/generated/registry-internal.ts is up to date (node scripts/generate-client.mjs)', async () => {
-    const fresh = await readFile(path.join(out, 'registry-internal.ts'), 'utf8');
-    const committed = await readFile(path.join(root, 'libs/internal-api/src/generated/registry-internal.ts'), 'utf8');
+  it.each(['registry-internal', 'verdict-internal'])('libs/internal-api/src/generated/%s.ts is up to date (node scripts/generate-client.mjs)', async (target) => {
+    const fresh = await readFile(path.join(out, `${target}.ts`), 'utf8');
+    const committed = await readFile(path.join(root, `libs/internal-api/src/generated/${target}.ts`), 'utf8');
     expect(committed).toBe(fresh);
   });
 });

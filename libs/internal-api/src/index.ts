@@ -4,3 +4,8 @@ export { RegistryRejectedError, RegistryUnavailableError } from './errors';
 export { REGISTRY_CHANGED_CHANNEL } from './types';
 export type * from './types';
 export type { paths as InternalApiPaths } from './generated/registry-internal';
+export { publicRuleVersion, ruleVersionContentHash, ruleVersionSealPayload } from './rule-version-seal';
+export type { PublicRuleVersion, PublicConditionRow, RuleVersionSealPayload } from './rule-version-seal';
+export { VerdictInternalClient, VerdictUnavailableError, VerdictRejectedError } from './verdict-client';
+export type { VerdictInternalClientOptions } from './verdict-client';
+export type { paths as VerdictInternalApiPaths } from './generated/verdict-internal';
