@@ -9,7 +9,7 @@ const root = path.resolve(__dirname, '..');
 
 /**
  * The committed OpenAPI documents must be what the controllers generate today (npm run generate):
- * each service's public openapi.json, and the registry's internal API (tsoa.internal.json).
+ * each service's public openapi.json, and the internal APIs of the registry and the verdict gateway (tsoa.internal.json).
  */
 describe('committed OpenAPI documents', () => {
   it.each([
@@ -17,6 +17,7 @@ describe('committed OpenAPI documents', () => {
     ['verdict', 'tsoa.json'],
     ['ledger', 'tsoa.json'],
     ['registry', 'tsoa.internal.json'],
+    ['verdict', 'tsoa.internal.json'],
   ])('%s %s document is up to date', async (app, config) => {
     const appDir = path.join(root, 'apps', app);
     const tsoa = JSON.parse(await readFile(path.join(appDir, config), 'utf8'));
@@ -30,9 +31,9 @@ describe('committed OpenAPI documents', () => {
     expect(committed).toEqual(fresh);
   }, 120_000);
 
-  it('keeps the internal endpoints out of the public registry document', async () => {
-    const pub = JSON.parse(await readFile(path.join(root, 'apps/registry/openapi.json'), 'utf8'));
-    const internal = JSON.parse(await readFile(path.join(root, 'apps/registry/openapi.internal.json'), 'utf8'));
+  it.each(['registry', 'verdict'])('keeps the internal endpoints out of the public %s document', async (app) => {
+    const pub = JSON.parse(await readFile(path.join(root, `apps/${app}/openapi.json`), 'utf8'));
+    const internal = JSON.parse(await readFile(path.join(root, `apps/${app}/openapi.internal.json`), 'utf8'));
     expect(Object.keys(pub.paths).filter((p) => p.startsWith('/internal/'))).toEqual([]);
     expect(Object.keys(internal.paths).length).toBeGreaterThan(0);
     expect(Object.keys(internal.paths).filter((p) => !p.startsWith('/internal/v1/'))).toEqual([]);
