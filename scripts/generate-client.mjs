@@ -1,8 +1,7 @@
 #!/usr/bin/env node
 // Generates TypeScript types from the committed OpenAPI documents with openapi-typescript:
 // - the SDK's, from apps/<service>/openapi.json: libs/client/src/generated/<service>.ts;
-// - the internal APIs', from apps/registry/openapi.internal.json and apps/ledger/openapi.internal.json:
-//   libs/internal-api/src/generated/registry-internal.ts and ledger-internal.ts.
+// - the internal APIs', from apps/<service>/openapi.internal.json: libs/internal-api/src/generated/<service>-internal.ts.
 // openapi-fetch turns them into typed requests at run time, so no request code is written by hand.
 // Run after `npm run generate` changed a document (scripts/generate.mjs calls this);
 // libs/client/src/generated-fresh.spec.ts and libs/internal-api/src/generated-fresh.spec.ts fail
@@ -23,6 +22,7 @@ export const TARGETS = {
   ...Object.fromEntries(SERVICES.map((s) => [s, { document: `apps/${s}/openapi.json`, outDir: DEFAULT_OUT_DIR }])),
   'registry-internal': { document: 'apps/registry/openapi.internal.json', outDir: path.join(ROOT, 'libs', 'internal-api', 'src', 'generated') },
   'ledger-internal': { document: 'apps/ledger/openapi.internal.json', outDir: path.join(ROOT, 'libs', 'internal-api', 'src', 'generated') },
+  'verdict-internal': { document: 'apps/verdict/openapi.internal.json', outDir: path.join(ROOT, 'libs', 'internal-api', 'src', 'generated') },
 };
 
 /** The TypeScript source generated from one target's committed OpenAPI document. */

@@ -9,7 +9,7 @@ const root = path.resolve(__dirname, '..');
 
 /**
  * The committed OpenAPI documents must be what the controllers generate today (npm run generate):
- * each service's public openapi.json, and the registry's and the ledger's internal APIs (tsoa.internal.json).
+ * each service's public openapi.json, and the internal APIs of the registry, the ledger and the verdict gateway (tsoa.internal.json).
  */
 describe('committed OpenAPI documents', () => {
   it.each([
@@ -18,6 +18,7 @@ describe('committed OpenAPI documents', () => {
     ['ledger', 'tsoa.json'],
     ['registry', 'tsoa.internal.json'],
     ['ledger', 'tsoa.internal.json'],
+    ['verdict', 'tsoa.internal.json'],
   ])('%s %s document is up to date', async (app, config) => {
     const appDir = path.join(root, 'apps', app);
     const tsoa = JSON.parse(await readFile(path.join(appDir, config), 'utf8'));
@@ -31,7 +32,7 @@ describe('committed OpenAPI documents', () => {
     expect(committed).toEqual(fresh);
   }, 120_000);
 
-  it.each(['registry', 'ledger'])('keeps the internal endpoints out of the public %s document', async (app) => {
+  it.each(['registry', 'ledger', 'verdict'])('keeps the internal endpoints out of the public %s document', async (app) => {
     const pub = JSON.parse(await readFile(path.join(root, `apps/${app}/openapi.json`), 'utf8'));
     const internal = JSON.parse(await readFile(path.join(root, `apps/${app}/openapi.internal.json`), 'utf8'));
     expect(Object.keys(pub.paths).filter((p) => p.startsWith('/internal/'))).toEqual([]);

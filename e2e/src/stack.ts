@@ -37,7 +37,7 @@ export async function startTestStack(opts: { authCacheTtlMs?: number; worker?: b
   const ledger = await startLedger(loadLedgerConfig({ ...common, DATABASE_URL_LEDGER: ledgerDb.url, KEY_ENCRYPTION_KEY: generateKeyEncryptionKey() }), createLogger('ledger', 'silent'));
   const worker = opts.worker
     ? await startWorker(
-        loadWorkerConfig({ REDIS_URL: testRedisUrl(), QUEUE_PREFIX: `arbiter-e2e-${randomUUID()}`, REGISTRY_URL: registry.url, INTERNAL_TOKEN: TEST_INTERNAL_TOKEN, RELAY_INTERVAL_MS: '50' }),
+        loadWorkerConfig({ REDIS_URL: testRedisUrl(), QUEUE_PREFIX: `arbiter-e2e-${randomUUID()}`, REGISTRY_URL: registry.url, VERDICT_URL: verdict.url, LEDGER_URL: ledger.url, INTERNAL_TOKEN: TEST_INTERNAL_TOKEN, RELAY_INTERVAL_MS: '50' }),
         createLogger('worker', 'silent'),
       )
     : undefined;

@@ -50,6 +50,9 @@ export async function startWebhookRig(opts: { workers?: number; redisUrl?: strin
     REDIS_URL: redisUrl,
     QUEUE_PREFIX: prefix,
     REGISTRY_URL: registry.url,
+    // No verdict gateway or ledger in this rig: the seal relay only logs that it cannot reach them.
+    VERDICT_URL: 'http://127.0.0.1:9',
+    LEDGER_URL: 'http://127.0.0.1:9',
     INTERNAL_TOKEN: TEST_INTERNAL_TOKEN,
     RELAY_INTERVAL_MS: '50',
     SHUTDOWN_GRACE_MS: '10000',

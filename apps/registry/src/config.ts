@@ -34,6 +34,8 @@ export const registryConfigSchema = {
     min: 60,
     doc: 'longest lifetime of the override a registry approval creates: its default, and the latest expires_at a decision may name',
   }),
+  // Each rule version and approval decision writes a seal_outbox row for the ledger (docs/operations.md "Seal relay").
+  LEDGER_SEALING: bool({ default: true, doc: 'write seal_outbox rows for the ledger; false only for benchmarks' }),
 };
 
 export type RegistryConfig = ConfigOf<typeof registryConfigSchema>;

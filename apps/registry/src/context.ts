@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { Redis } from 'ioredis';
 import type { Pool } from 'pg';
 import { Authenticator } from '@arbiter/auth';
-import { createPool, createPrismaClient, migrationsDir } from '@arbiter/db';
+import { createPool, createPrismaClient, migrationsDir, SealOutboxStore } from '@arbiter/db';
 import { PrismaClient } from './generated/prisma/client';
 import type { RegistryConfig } from './config';
 import { createRegistryMetrics, type RegistryMetrics } from './metrics';
@@ -63,6 +63,8 @@ export interface RegistryContext {
   /** The verdict gateway's internal API. */
   state: StateService;
   tenantEvents: TenantEventsService;
+  /** The seal outbox the worker relays to the ledger (internal API; docs/operations.md "Seal relay"). */
+  sealOutbox: SealOutboxStore;
   close(): Promise<void>;
 }
 
@@ -102,7 +104,7 @@ export function createRegistryContext(config: RegistryConfig, logger: Logger): R
     introspection,
     scopes,
     entries: new EntriesService(repos, writer, access),
-    rules: new RulesService(repos, repo, writer, access),
+    rules: new RulesService(repos, repo, writer, access, config.LEDGER_SEALING),
     overrides: new OverridesService(repos, writer, access, scopes),
     references: new ReferencesService(repos, writer, access),
     links: new LinksService(repos, writer, access),
@@ -110,7 +112,7 @@ export function createRegistryContext(config: RegistryConfig, logger: Logger): R
     compliance: new ComplianceService(pool, repos, access, scopes),
     resolve: new ResolveService(repos, access),
     events: new EventsService(repos, access),
-    approvals: new ApprovalsService(repos, writer, access, config.APPROVAL_GRANT_TTL_SECONDS),
+    approvals: new ApprovalsService(repos, writer, access, config.APPROVAL_GRANT_TTL_SECONDS, config.LEDGER_SEALING),
     webhooks: new WebhooksService(prisma, access, { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE }),
     keys: webhookKeys,
     relay: new OutboxRelayService(prisma, { maxAttempts: config.WEBHOOK_MAX_ATTEMPTS, leaseMs: config.WEBHOOK_DISPATCH_LEASE_MS }, logger),
@@ -128,6 +130,7 @@ export function createRegistryContext(config: RegistryConfig, logger: Logger): R
     ),
     state: new StateService(prisma, repos),
     tenantEvents: new TenantEventsService(repos, repo, writer),
+    sealOutbox: new SealOutboxStore(pool, 'service:registry'),
     async close() {
       await prisma.$disconnect().catch(() => undefined);
       await pool.end().catch(() => undefined);

@@ -6,6 +6,7 @@ import { checkLane } from './http/evaluation-routes';
 import { refuseUnstorableParams, refuseUnstorableRequests } from './http/unstorable-strings';
 import { translateValidationErrors } from './http/validation-errors';
 import { RegisterRoutes } from './routes.generated';
+import { mountInternalApi } from './controllers/internal/mount';
 import openapi from '../openapi.json';
 
 export function buildVerdictApp(ctx: VerdictContext): Express {
@@ -20,6 +21,7 @@ export function buildVerdictApp(ctx: VerdictContext): Express {
     readiness: [migrationsCurrentCheck(ctx.pool, verdictMigrationsDir()), { name: 'redis', check: async () => void (await ctx.redis.ping()) }],
     routes: (app) => {
       app.use(refuseUnstorableRequests);
+      mountInternalApi(app, ctx);
       RegisterRoutes(app);
       refuseUnstorableParams(app);
       app.use(translateValidationErrors);

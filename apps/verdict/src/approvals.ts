@@ -33,6 +33,7 @@ export function createApprovals(deps: {
     onEnqueued: () => relay.kick(),
     validitySeconds: deps.config.APPROVAL_VALIDITY_SECONDS,
     onDecided: (tenantId) => oneShots.invalidate(tenantId),
+    sealing: deps.config.LEDGER_SEALING,
   });
   relay.start();
   return { service, oneShots, relay, stop: () => relay.stop() };

@@ -1,4 +1,4 @@
-import { int, loadConfig, str, url, type ConfigOf } from '@arbiter/config';
+import { bool, int, loadConfig, str, url, type ConfigOf } from '@arbiter/config';
 
 export const verdictConfigSchema = {
   HOST: str({ default: '127.0.0.1' }),
@@ -25,6 +25,10 @@ export const verdictConfigSchema = {
   /** An approval approved without a grant allows its operation once, within this long of the decision. */
   APPROVAL_VALIDITY_SECONDS: int({ default: 3_600, min: 1, max: 604_800 }),
   SHUTDOWN_GRACE_MS: int({ default: 10_000, min: 0 }),
+  /** Each consultation and approval decision writes a seal_outbox row for the ledger (docs/operations.md "Seal relay"); false only for benchmarks. */
+  /** The ledger's internal API: GET .../consultations/<id>/evidence reads the consultation's proof there. */
+  LEDGER_URL: url({ protocols: ['http', 'https'], optional: true, doc: "the ledger's internal base URL (evidence); unset: the evidence route answers 503 ledger_unavailable" }),
+  LEDGER_SEALING: bool({ default: true, doc: 'write seal_outbox rows for the ledger; false only for benchmarks' }),
   LOG_LEVEL: str({ default: 'info' }),
 };
 

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { Redis } from 'ioredis';
 import type { Pool } from 'pg';
 import { createRemoteAuth, type Authenticator } from '@arbiter/auth';
-import { createPool, createPrismaClient, migrationsDir } from '@arbiter/db';
+import { createPool, createPrismaClient, migrationsDir, SealOutboxStore } from '@arbiter/db';
 import { ServiceMetrics } from '@arbiter/http';
 import { PrismaClient } from './generated/prisma/client';
 import type { VerdictConfig } from './config';
@@ -14,11 +14,12 @@ import { verdictAuthErrors } from './http/errors';
 import { SigningKeysService } from './services/signing-keys.service';
 import { VerdictKeys } from './keys';
 import { TenantRefs } from './services/tenant-refs.service';
-import { RegistryInternalClient } from '@arbiter/internal-api';
+import { LedgerInternalClient, RegistryInternalClient } from '@arbiter/internal-api';
 import { ResolveSessionRepository } from './repositories/resolve-sessions.repository';
 import { CookieSessionRepository } from './repositories/cookie-sessions.repository';
 import { SessionsService } from './services/sessions.service';
 import { RuleVersionsService } from './services/rule-versions.service';
+import { EvidenceService, unconfiguredLedger } from './services/evidence.service';
 import { SnapshotStore } from './services/snapshot-store.service';
 import { createApprovals } from './approvals';
 import type { ApprovalsService } from './services/approvals.service';
@@ -36,6 +37,8 @@ export interface VerdictContext {
   keys: VerdictKeys;
   evaluation: EvaluationService;
   consultations: ConsultationsService;
+  /** The ledger's proof of a consultation (GET .../consultations/<id>/evidence). */
+  evidence: EvidenceService;
   /** Verdict approvals (apps/verdict/src/approvals.ts). */
   approvals: ApprovalsService;
   ruleVersions: RuleVersionsService;
@@ -46,6 +49,8 @@ export interface VerdictContext {
   sessions: SessionsService;
   /** Served at /metrics with the HTTP metrics of libs/http. */
   metrics: ServiceMetrics;
+  /** The seal outbox the worker relays to the ledger (internal API; docs/operations.md "Seal relay"). */
+  sealOutbox: SealOutboxStore;
   close(): Promise<void>;
 }
 
@@ -82,7 +87,7 @@ export async function createVerdictContext(config: VerdictConfig, logger: Logger
     buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256, 500],
   });
   metrics.gauge('tenant_snapshots', { help: 'Tenant snapshots held in memory', collect: function () { this.set(snapshots.size); } });
-  const consultations = new ConsultationRepository(pool, { onBatch: (size) => batchSizes.observe(size) });
+  const consultations = new ConsultationRepository(pool, { onBatch: (size) => batchSizes.observe(size), sealing: config.LEDGER_SEALING });
   metrics.gauge('consultation_commit_pending', { help: 'Consultation records accepted and not yet committed (group commit backlog)', collect: function () { this.set(consultations.pending); } });
   const cookieSessions = new SessionsService(new CookieSessionRepository(pool), auth.cache, auth.authenticator);
   const sessions = new ResolveSessionRepository(prisma);
@@ -113,6 +118,7 @@ export async function createVerdictContext(config: VerdictConfig, logger: Logger
   sweep.unref();
   const approvals = createApprovals({ config, logger, pool, consultations, snapshots });
 
+  const consultationsService = new ConsultationsService(consultations);
   return {
     config,
     logger,
@@ -135,12 +141,17 @@ export async function createVerdictContext(config: VerdictConfig, logger: Logger
       sessionTtlSeconds: config.RESOLVE_SESSION_TTL_S,
       oneShots: approvals.oneShots,
     }),
-    consultations: new ConsultationsService(consultations),
+    consultations: consultationsService,
+    evidence: new EvidenceService(
+      consultationsService,
+      config.LEDGER_URL ? new LedgerInternalClient({ baseUrl: config.LEDGER_URL, token: config.INTERNAL_TOKEN, timeoutMs: 10_000 }) : unconfiguredLedger,
+    ),
     ruleVersions: new RuleVersionsService(registry),
     signingKeys,
     tenantRefs: new TenantRefs(registry, snapshots),
     sessions: cookieSessions,
     approvals: approvals.service,
+    sealOutbox: new SealOutboxStore(pool, 'service:verdict'),
     async close() {
       clearInterval(sweep);
       await approvals.stop();

@@ -440,6 +440,29 @@ const models: TsoaRoute.Models = {
         "additionalProperties": false,
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "LedgerCheckpoint": {
+        "dataType": "refObject",
+        "properties": {
+            "stream_id": {"dataType":"string","required":true},
+            "tree_size": {"dataType":"integer","required":true},
+            "root_hash": {"dataType":"string","required":true},
+            "created_at_ms": {"dataType":"integer","required":true},
+            "key_id": {"dataType":"string","required":true},
+            "signature_alg": {"dataType":"enum","enums":["Ed25519"],"required":true},
+            "signature": {"dataType":"string","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "ConsultationEvidence": {
+        "dataType": "refObject",
+        "properties": {
+            "consultation_id": {"dataType":"string","required":true},
+            "ledger": {"dataType":"nestedObjectLiteral","nestedProperties":{"checkpoint":{"ref":"LedgerCheckpoint","required":true},"inclusion_path":{"dataType":"array","array":{"dataType":"string"},"required":true},"tree_size":{"dataType":"integer","required":true},"leaf_index":{"dataType":"integer","required":true},"fact_hash":{"dataType":"string","required":true},"fact_id":{"dataType":"string","required":true},"stream_id":{"dataType":"string","required":true}},"required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "ConsultationList": {
         "dataType": "refObject",
         "properties": {
@@ -957,6 +980,44 @@ export function RegisterRoutes(app: Router) {
 
               await templateService.apiHandler({
                 methodName: 'getConsultation',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: undefined,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+        const argsConsultationsController_getConsultationEvidence: Record<string, TsoaRoute.ParameterSchema> = {
+                tenant_id: {"in":"path","name":"tenant_id","required":true,"dataType":"string"},
+                consultation_id: {"in":"path","name":"consultation_id","required":true,"dataType":"string"},
+                req: {"in":"request","name":"req","required":true,"dataType":"object"},
+        };
+        app.get('/:tenant_id/v1/consultations/:consultation_id/evidence',
+            authenticateMiddleware([{"apiKey":[]}]),
+            ...(fetchMiddlewares<RequestHandler>(ConsultationsController)),
+            ...(fetchMiddlewares<RequestHandler>(ConsultationsController.prototype.getConsultationEvidence)),
+
+            async function ConsultationsController_getConsultationEvidence(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsConsultationsController_getConsultationEvidence, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<ConsultationsController>(ConsultationsController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'getConsultationEvidence',
                 controller,
                 response,
                 next,

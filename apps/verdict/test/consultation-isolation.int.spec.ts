@@ -24,6 +24,12 @@ const record = (id: string, action = 'a'): ConsultationRecord =>
   ({ id, tenant_id: 'tnt-iso', caller_principal_id: 'agn-1', requested_at: new Date().toISOString(), action, verdict: 'allowed', dominating_rule_id: null }) as ConsultationRecord;
 const sealed = (r: ConsultationRecord) => ({ record: r, json: JSON.stringify(r) });
 
+/**
+ * A statement that stores consultations: an INSERT, or (sealing on) a WITH whose INSERT into consultations
+ * also writes the seal_outbox rows (docs/operations.md "Seal relay").
+ */
+const CONSULTATION_INSERT = /^\s*(?:WITH c AS \(\s*)?INSERT INTO consultations\b/i;
+
 /** Counts the INSERTs the repository sends. */
 function countingPool(inner: Pool): { pool: Pool; inserts: () => number } {
   let n = 0;
@@ -31,7 +37,7 @@ function countingPool(inner: Pool): { pool: Pool; inserts: () => number } {
     get(target, prop, receiver) {
       if (prop !== 'query') return Reflect.get(target, prop, receiver);
       return (text: string, values?: unknown[]) => {
-        if (/^\s*INSERT/i.test(text)) n++;
+        if (CONSULTATION_INSERT.test(text)) n++;
         return target.query(text, values);
       };
     },
@@ -63,6 +69,9 @@ describe(`${ConsultationRepository.name} group commit isolation`, () => {
     expect((results[11] as PromiseRejectedResult).reason).toMatchObject({ code: '22021' });
     const { rows: stored } = await pool.query<{ id: string }>("SELECT id FROM consultations WHERE id LIKE 'cns-iso-a-%' ORDER BY id");
     expect(stored.map((r) => r.id).sort()).toEqual(rows.filter((_, i) => i !== 11).map((r) => r.id).sort());
+    // Each stored record has its seal_outbox row, written by the same statement; the refused one has none.
+    const { rows: seals } = await pool.query<{ client_ref: string }>("SELECT client_ref FROM seal_outbox WHERE client_ref LIKE 'cns-iso-a-%'");
+    expect(seals.map((r) => r.client_ref).sort()).toEqual(stored.map((r) => r.id).sort());
     // Halving, not a row at a time: the lead batch, the refused batch, then about 2·log2(25) more.
     expect(counted.inserts()).toBeLessThanOrEqual(2 + 2 * Math.ceil(Math.log2(25)));
   });
@@ -87,7 +96,7 @@ describe(`${ConsultationRepository.name} group commit isolation`, () => {
       get(target, prop, receiver) {
         if (prop !== 'query') return Reflect.get(target, prop, receiver);
         return (text: string, values?: unknown[]) =>
-          /^\s*INSERT/i.test(text) && (values?.[0] as string[]).length > 1 ? Promise.reject(Object.assign(new Error('terminating connection'), { code: '57P01' })) : target.query(text, values);
+          CONSULTATION_INSERT.test(text) && (values?.[0] as string[]).length > 1 ? Promise.reject(Object.assign(new Error('terminating connection'), { code: '57P01' })) : target.query(text, values);
       },
     });
     const results = await saveAsOneBatch(rows, broken);
@@ -95,5 +104,7 @@ describe(`${ConsultationRepository.name} group commit isolation`, () => {
     expect(results.map((r) => r.status)).toEqual(Array(5).fill('rejected'));
     const { rows: stored } = await pool.query<{ n: number }>("SELECT count(*)::int AS n FROM consultations WHERE id LIKE 'cns-iso-c-%'");
     expect(stored[0].n).toBe(0);
+    const { rows: seals } = await pool.query<{ n: number }>("SELECT count(*)::int AS n FROM seal_outbox WHERE client_ref LIKE 'cns-iso-c-%'");
+    expect(seals[0].n).toBe(0);
   });
 });

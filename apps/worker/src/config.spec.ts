@@ -1,7 +1,13 @@
 import { ConfigError } from '@arbiter/config';
 import { loadWorkerConfig } from './config';
 
-const required = { REDIS_URL: 'redis://127.0.0.1:6379', REGISTRY_URL: 'http://127.0.0.1:3001', INTERNAL_TOKEN: 'a-token-of-16-chars' };
+const required = {
+  REDIS_URL: 'redis://127.0.0.1:6379',
+  REGISTRY_URL: 'http://127.0.0.1:3001',
+  VERDICT_URL: 'http://127.0.0.1:3002',
+  LEDGER_URL: 'http://127.0.0.1:3003',
+  INTERNAL_TOKEN: 'a-token-of-16-chars',
+};
 
 describe(loadWorkerConfig.name, () => {
   it('applies the defaults', () => {
@@ -13,6 +19,9 @@ describe(loadWorkerConfig.name, () => {
       RELAY_INTERVAL_MS: 1000,
       RELAY_BATCH_SIZE: 100,
       REGISTRY_TIMEOUT_MS: 30_000,
+      SEAL_BATCH_SIZE: 500,
+      SEAL_LEASE_MS: 60_000,
+      LEDGER_TIMEOUT_MS: 30_000,
     });
   });
 
@@ -21,5 +30,10 @@ describe(loadWorkerConfig.name, () => {
     expect(() => loadWorkerConfig({ WORKER_CONCURRENCY: '0' })).toThrow(
       /REDIS_URL is required[\s\S]*WORKER_CONCURRENCY must be at least 1[\s\S]*REGISTRY_URL is required[\s\S]*INTERNAL_TOKEN is required/,
     );
+  });
+
+  it('names a missing VERDICT_URL and LEDGER_URL (the seal relay)', () => {
+    const { VERDICT_URL: _v, LEDGER_URL: _l, ...rest } = required;
+    expect(() => loadWorkerConfig(rest)).toThrow(/VERDICT_URL is required[\s\S]*LEDGER_URL is required/);
   });
 });

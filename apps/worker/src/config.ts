@@ -11,6 +11,13 @@ export const workerConfigSchema = {
   INTERNAL_TOKEN: str({ secret: true, pattern: /^.{16,}$/, doc: 'shared service token, at least 16 characters' }),
   RELAY_INTERVAL_MS: int({ default: 1000, min: 10, max: 60_000, doc: 'pause between two outbox relay passes when there was nothing to do' }),
   RELAY_BATCH_SIZE: int({ default: 100, min: 1, max: 1000, doc: 'outbox rows and due deliveries taken per relay pass' }),
+  // The seal relay (docs/operations.md "Seal relay"): seal_outbox rows of the verdict gateway and the
+  // registry, sealed in the ledger through its internal API, one ledger.v1.seal job per batch.
+  VERDICT_URL: url({ protocols: ['http', 'https'], doc: "the verdict gateway's internal API (seal outbox)" }),
+  LEDGER_URL: url({ protocols: ['http', 'https'], doc: "the ledger's internal API (service seals)" }),
+  SEAL_BATCH_SIZE: int({ default: 500, min: 1, max: 1000, doc: 'seal_outbox rows leased per owner and relay pass: one ledger request' }),
+  SEAL_LEASE_MS: int({ default: 60_000, min: 1000, max: 3_600_000, doc: 'how long leased seal_outbox rows are not handed out again' }),
+  LEDGER_TIMEOUT_MS: int({ default: 30_000, min: 100, doc: 'how long a seal request to the ledger (and a seal outbox call) may take' }),
   // Optional ops endpoint (/livez, /readyz, /metrics) for orchestrators and Prometheus; unset = none.
   METRICS_PORT: int({ optional: true, min: 0, max: 65535, doc: 'port of the /livez, /readyz and /metrics endpoint' }),
   HOST: str({ default: '127.0.0.1', doc: 'listen address of the ops endpoint' }),

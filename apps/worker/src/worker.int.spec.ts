@@ -11,8 +11,8 @@ if (!REDIS_URL) throw new Error('REDIS_URL is not set: run under the root jest c
 describe(startWorker.name, () => {
   it('answers a ping enqueued by a producer, then closes', async () => {
     const prefix = `arbiter-test-${randomUUID()}`;
-    // No registry here: the relay loop only logs that it cannot reach it (e2e/src/webhooks*.e2e.spec.ts run it for real).
-    const config = loadConfig(workerConfigSchema, { REDIS_URL, QUEUE_PREFIX: prefix, REGISTRY_URL: 'http://127.0.0.1:9', INTERNAL_TOKEN: 'test-internal-token-0123456789', RELAY_INTERVAL_MS: '60000', METRICS_PORT: '0' });
+    // No registry, verdict or ledger here: the relay loops only log that they cannot reach them (e2e/src/webhooks*.e2e.spec.ts run it for real).
+    const config = loadConfig(workerConfigSchema, { REDIS_URL, QUEUE_PREFIX: prefix, REGISTRY_URL: 'http://127.0.0.1:9', VERDICT_URL: 'http://127.0.0.1:9', LEDGER_URL: 'http://127.0.0.1:9', INTERNAL_TOKEN: 'test-internal-token-0123456789', RELAY_INTERVAL_MS: '60000', METRICS_PORT: '0' });
     const sut = await startWorker(config, createLogger('worker', 'silent'));
     const connection = createRedisConnection(REDIS_URL, { forWorker: false });
     const producer = createProducer(connection, { prefix });
@@ -21,7 +21,7 @@ describe(startWorker.name, () => {
 
       const result = await waitForResult(connection, job, { prefix });
 
-      expect(sut.queues).toEqual(['system', 'webhook']);
+      expect(sut.queues).toEqual(['system', 'webhook', 'ledger']);
       expect(result).toEqual({ pong: 'are you there?', received_at: expect.any(String) });
       expect(Number.isNaN(Date.parse((result as { received_at: string }).received_at))).toBe(false);
 

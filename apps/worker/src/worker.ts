@@ -3,15 +3,18 @@ import { ServiceMetrics, startOpsServer, type RunningServer } from '@arbiter/htt
 import type { Logger } from 'pino';
 import type { WorkerConfig } from './config';
 import { createJobHandlers } from './jobs';
-import { RegistryInternalClient } from '@arbiter/internal-api';
+import { LedgerInternalClient, RegistryInternalClient, VerdictInternalClient } from '@arbiter/internal-api';
 import { OutboxRelay } from './relay';
+import { SealRelay } from './seal-relay';
 
 export interface RunningWorker {
   readonly queues: readonly string[];
   /** The outbox relay loop (tests call `pass()` to relay at once). */
   readonly relay: OutboxRelay;
+  /** The seal relay loop (docs/operations.md "Seal relay"). */
+  readonly sealRelay: SealRelay;
   /**
-   * Graceful stop (SIGTERM): the relay finishes its pass and stops, then the BullMQ workers stop
+   * Graceful stop (SIGTERM): the relays finish their pass and stop, then the BullMQ workers stop
    * taking jobs and wait up to SHUTDOWN_GRACE_MS for the running ones; jobs not started stay in
    * Redis for the other workers. A job cut off at the end of the grace period is retried by
    * BullMQ, and the registry answers its attempt `skipped` if it had already run.
@@ -23,6 +26,8 @@ export interface RunningWorker {
 
 export async function startWorker(config: WorkerConfig, logger: Logger): Promise<RunningWorker> {
   const registry = new RegistryInternalClient({ baseUrl: config.REGISTRY_URL, token: config.INTERNAL_TOKEN, timeoutMs: config.REGISTRY_TIMEOUT_MS });
+  const verdict = new VerdictInternalClient({ baseUrl: config.VERDICT_URL, token: config.INTERNAL_TOKEN, timeoutMs: config.LEDGER_TIMEOUT_MS });
+  const ledger = new LedgerInternalClient({ baseUrl: config.LEDGER_URL, token: config.INTERNAL_TOKEN, timeoutMs: config.LEDGER_TIMEOUT_MS });
   const connection = createRedisConnection(config.REDIS_URL, { forWorker: true, logger });
   const producerConnection = createRedisConnection(config.REDIS_URL, { forWorker: false, logger });
   const producer = createProducer(producerConnection, { prefix: config.QUEUE_PREFIX });
@@ -34,7 +39,7 @@ export async function startWorker(config: WorkerConfig, logger: Logger): Promise
   try {
     const workers = await startWorkers({
       connection,
-      handlers: counted(createJobHandlers({ registry }), metrics),
+      handlers: counted(createJobHandlers({ registry, verdict, ledger }), metrics),
       concurrency: config.WORKER_CONCURRENCY,
       prefix: config.QUEUE_PREFIX,
       shutdownGraceMs: config.SHUTDOWN_GRACE_MS,
@@ -42,6 +47,13 @@ export async function startWorker(config: WorkerConfig, logger: Logger): Promise
     });
     const relay = new OutboxRelay(registry, producer, { intervalMs: config.RELAY_INTERVAL_MS, batchSize: config.RELAY_BATCH_SIZE }, logger);
     relay.start();
+    const sealRelay = new SealRelay(
+      { verdict, registry },
+      producer,
+      { intervalMs: config.RELAY_INTERVAL_MS, batchSize: config.SEAL_BATCH_SIZE, leaseMs: config.SEAL_LEASE_MS },
+      logger,
+    );
+    sealRelay.start();
     metrics.gauge('queue_jobs', {
       help: 'Jobs per queue and state, read from Redis at each scrape',
       labelNames: ['queue', 'state'],
@@ -67,11 +79,12 @@ export async function startWorker(config: WorkerConfig, logger: Logger): Promise
     return {
       queues: workers.queues,
       relay,
+      sealRelay,
       ops,
       close: () =>
         (closing ??= (async () => {
           await ops?.close();
-          await relay.stop();
+          await Promise.all([relay.stop(), sealRelay.stop()]);
           await workers.close();
           await closeRedis();
         })()),

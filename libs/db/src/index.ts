@@ -7,3 +7,27 @@ export { newId } from './ids';
 export { migrationsCurrentCheck, migrationsDir } from './readiness';
 export { GroupCommitWriter } from './group-commit';
 export type { GroupCommitOptions } from './group-commit';
+export {
+  SealOutboxStore,
+  SEAL_LEASE_LIMITS,
+  sealStreamId,
+  sealLeaseProblem,
+  sealDoneProblem,
+  sealReleaseProblem,
+  approvalSealRow,
+  insertSealRow,
+} from './seal-outbox';
+export type {
+  SealStreamKind,
+  SealRequest,
+  LeasedSeal,
+  SealLease,
+  SealLeaseRequest,
+  SealDoneRequest,
+  SealDoneAnswer,
+  SealReleaseRequest,
+  SealReleaseAnswer,
+  ApprovalSealPayload,
+  NewSealRow,
+  Queryable,
+} from './seal-outbox';

@@ -173,6 +173,8 @@ describe(startStack.name, () => {
     expect(recordedEnv(root, 'verdict').PORT).toBe(String(specs[1]!.port));
     expect(worker.PORT).toBeUndefined();
     expect(worker.REDIS_URL).toBe(sut.redis!.url);
+    // The seal relay's owners and ledger: the verdict gateway's port, and the ledger's default (not started here).
+    expect(worker).toMatchObject({ REGISTRY_URL: `http://127.0.0.1:${registryPort}`, VERDICT_URL: `http://127.0.0.1:${specs[1]!.port}`, LEDGER_URL: 'http://127.0.0.1:3003' });
     for (const [variable, database] of [
       ['DATABASE_URL_REGISTRY', 'arbiter_registry'],
       ['DATABASE_URL_VERDICT', 'arbiter_verdict'],

@@ -254,6 +254,9 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
 
     const registryPort =
       options.apps.find((app) => app.name === 'registry')?.port ?? parsePort(env.REGISTRY_PORT, 'REGISTRY_PORT', 3001);
+    // The worker's seal relay reaches the verdict gateway and the ledger on their internal APIs (docs/operations.md "Seal relay").
+    const verdictPort = options.apps.find((app) => app.name === 'verdict')?.port ?? parsePort(env.VERDICT_PORT, 'VERDICT_PORT', 3002);
+    const ledgerPort = options.apps.find((app) => app.name === 'ledger')?.port ?? parsePort(env.LEDGER_PORT, 'LEDGER_PORT', 3003);
     const childEnv: NodeJS.ProcessEnv = {
       ...env,
       HOST: host,
@@ -261,6 +264,8 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       REDIS_URL: redisUrl,
       ...secrets.secrets,
       REGISTRY_URL: env.REGISTRY_URL || `http://${probeHost}:${registryPort}`,
+      VERDICT_URL: env.VERDICT_URL || `http://${probeHost}:${verdictPort}`,
+      LEDGER_URL: env.LEDGER_URL || `http://${probeHost}:${ledgerPort}`,
       WEBHOOK_ALLOW_PRIVATE: env.WEBHOOK_ALLOW_PRIVATE || 'true',
     };
 

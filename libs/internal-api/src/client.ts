@@ -20,6 +20,9 @@ import type {
   RegistryEvent,
   RelayAnswer,
   ReleaseAnswer,
+  SealDoneAnswer,
+  SealLease,
+  SealReleaseAnswer,
   StateHash,
   TenantRef,
   TenantState,
@@ -142,6 +145,23 @@ export class RegistryInternalClient {
       (s) => this.api.POST('/internal/v1/webhook-deliveries/{delivery_id}/attempts', { params: { path: { delivery_id: deliveryId } }, body: { attempt }, signal: s }),
       signal,
     );
+  }
+
+  // --- the seal outbox (the worker's seal relay, docs/operations.md "Seal relay") --------------
+
+  /** Leases up to `limit` seal_outbox rows (rule versions, approval decisions) for `leaseMs`. */
+  leaseSeals(limit: number, leaseMs: number): Promise<SealLease> {
+    return this.call('POST /seal-outbox/lease', (signal) => this.api.POST('/internal/v1/seal-outbox/lease', { body: { limit, lease_ms: leaseMs }, signal }));
+  }
+
+  /** Deletes the rows the ledger acknowledged. */
+  sealsDone(ids: string[], signal?: AbortSignal): Promise<SealDoneAnswer> {
+    return this.call('POST /seal-outbox/done', (s) => this.api.POST('/internal/v1/seal-outbox/done', { body: { ids }, signal: s }), signal);
+  }
+
+  /** Hands rows of a lease back at once. */
+  releaseSeals(ids: string[], leasedUntil: string): Promise<SealReleaseAnswer> {
+    return this.call('POST /seal-outbox/release', (signal) => this.api.POST('/internal/v1/seal-outbox/release', { body: { ids, leased_until: leasedUntil }, signal }));
   }
 
   // --- the mapping ----------------------------------------------------------------------------

@@ -7,9 +7,9 @@ import { promisify } from 'node:util';
 const run = promisify(execFile);
 const root = path.resolve(__dirname, '../../..');
 
-const TARGETS = ['registry-internal', 'ledger-internal'];
+const TARGETS = ['registry-internal', 'ledger-internal', 'verdict-internal'];
 
-/** The committed types must be what openapi-typescript makes of the committed apps/{registry,ledger}/openapi.internal.json today. */
+/** The committed types must be what openapi-typescript makes of the committed apps/<service>/openapi.internal.json today. */
 describe('generated internal API types', () => {
   let out: string;
   beforeAll(async () => {

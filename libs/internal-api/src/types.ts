@@ -30,6 +30,12 @@ export type RegistryEvent = Schemas['RegistryEvent'];
 export type RelayAnswer = Schemas['RelayAnswer'];
 export type ReleaseAnswer = Schemas['ReleaseAnswer'];
 export type AttemptReport = Schemas['AttemptReport'];
+/** The seal outbox (docs/operations.md "Seal relay"): the same shapes on the registry and the verdict gateway. */
+export type SealLease = Schemas['SealLease'];
+export type LeasedSeal = Schemas['LeasedSeal'];
+export type SealRequest = Schemas['SealRequest'];
+export type SealDoneAnswer = Schemas['SealDoneAnswer'];
+export type SealReleaseAnswer = Schemas['SealReleaseAnswer'];
 
 /**
  * Redis pub/sub channel on which the registry announces each committed change, so the verdict

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { defineJob } from './job';
 import { defineCatalog } from './job-catalog';
 
@@ -80,9 +81,97 @@ export function webhookDeliverJobId(payload: WebhookDeliverPayload): string {
   return `${payload.delivery_id}.${payload.attempt}`;
 }
 
+/** One seal of a batch, as the ledger's `POST /internal/v1/seals` takes it. */
+export interface LedgerSealItem {
+  /** The owner's seal_outbox row id (a decimal integer). */
+  id: string;
+  seal: {
+    stream_id: string;
+    tenant_id: string;
+    actor: string;
+    custom_payload: { [key: string]: unknown };
+    client_ref: string;
+  };
+}
+
+export interface LedgerSealPayload {
+  /** The service whose seal_outbox the rows come from (it is told `done` afterwards). */
+  owner: 'verdict' | 'registry';
+  /** The lease the rows were taken under (the owner's answer). */
+  leased_until: string;
+  items: LedgerSealItem[];
+}
+
+export interface LedgerSealResult {
+  /** Seals the ledger acknowledged (new facts and client_ref repeats). */
+  sealed: number;
+  /** Of which new facts. */
+  created: number;
+  /** Seals the ledger refused on their own (they stay in the outbox and come back after the lease). */
+  refused: number;
+  /** Rows the owner deleted. */
+  done: number;
+}
+
+/**
+ * One batch of leased seal_outbox rows for the ledger (docs/operations.md "Seal relay"): one
+ * `POST /internal/v1/seals` for the whole batch, then `done` to the owner for the acknowledged
+ * rows. The job id is derived from the rows and the lease, so enqueueing one lease twice adds one
+ * job. A failed ledger call fails the job and BullMQ retries it; once the retries are spent (or
+ * the worker died) the rows' lease runs out and they come out again in a later batch. Whatever the
+ * repeats, the ledger seals one fact per (stream_id, client_ref).
+ */
+export const ledgerSealJob = defineJob<LedgerSealPayload, LedgerSealResult>({
+  name: 'ledger.v1.seal',
+  queue: 'ledger',
+  schema: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['owner', 'leased_until', 'items'],
+    properties: {
+      owner: { type: 'string', enum: ['verdict', 'registry'] },
+      leased_until: { type: 'string', format: 'date-time' },
+      items: {
+        type: 'array',
+        minItems: 1,
+        maxItems: 1000,
+        items: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['id', 'seal'],
+          properties: {
+            id: { type: 'string', pattern: '^[1-9][0-9]{0,17}$' },
+            seal: {
+              type: 'object',
+              additionalProperties: false,
+              required: ['stream_id', 'tenant_id', 'actor', 'custom_payload', 'client_ref'],
+              properties: {
+                stream_id: { type: 'string', minLength: 1, maxLength: 512 },
+                tenant_id: { type: 'string', minLength: 1, maxLength: 200 },
+                actor: { type: 'string', minLength: 1, maxLength: 256 },
+                custom_payload: { type: 'object' },
+                client_ref: { type: 'string', minLength: 1, maxLength: 255 },
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+  retry: { attempts: 8, backoff: { type: 'exponential', delay: 1000 } },
+  removeOnComplete: { age: 3600, count: 1000 },
+});
+
+/** The job id of a batch: `seal.<owner>.<sha256 of the lease and the row ids, 32 hex>`. */
+export function ledgerSealJobId(payload: Pick<LedgerSealPayload, 'owner' | 'leased_until'> & { items: ReadonlyArray<{ id: string }> }): string {
+  const digest = createHash('sha256').update(`${payload.leased_until}\n${payload.items.map((i) => i.id).join(',')}`).digest('hex');
+  return `seal.${payload.owner}.${digest.slice(0, 32)}`;
+}
+
 export const jobCatalog = defineCatalog({
   'system.v1.ping': pingJob,
   'webhook.v1.deliver': webhookDeliverJob,
+  'ledger.v1.seal': ledgerSealJob,
   // The outbox relay is not a job: each worker process runs it as a polling loop over the
   // registry's internal API, which claims rows with FOR UPDATE SKIP LOCKED (ADR 0005). Approval
   // routing is webhook fan-out: tenant subscriptions filtered by candidate deciders.

@@ -6,8 +6,18 @@ export { defineCatalog, findJob, queuesOf } from './job-catalog';
 export type { JobCatalog } from './job-catalog';
 export { checkHandlers } from './handlers';
 export type { JobHandler, JobContext, HandlerMap } from './handlers';
-export { jobCatalog, pingJob, webhookDeliverJob, webhookDeliverJobId } from './catalog';
-export type { ArbiterJobCatalog, ArbiterJobName, PingPayload, PingResult, WebhookDeliverPayload, WebhookDeliverResult } from './catalog';
+export { jobCatalog, pingJob, webhookDeliverJob, webhookDeliverJobId, ledgerSealJob, ledgerSealJobId } from './catalog';
+export type {
+  ArbiterJobCatalog,
+  ArbiterJobName,
+  PingPayload,
+  PingResult,
+  WebhookDeliverPayload,
+  WebhookDeliverResult,
+  LedgerSealItem,
+  LedgerSealPayload,
+  LedgerSealResult,
+} from './catalog';
 export { DEFAULT_PREFIX } from './prefix';
 export { createRedisConnection, closeRedisConnection } from './connection';
 export type { RedisConnectionOptions } from './connection';

@@ -110,9 +110,9 @@ describe(startWorkers.name, () => {
     const unused = async (): Promise<never> => {
       throw new Error('not used here');
     };
-    const running = await startWorkers({ connection: workerConnection, handlers: { 'system.v1.ping': ping, 'webhook.v1.deliver': unused }, prefix, logger });
+    const running = await startWorkers({ connection: workerConnection, handlers: { 'system.v1.ping': ping, 'webhook.v1.deliver': unused, 'ledger.v1.seal': unused }, prefix, logger });
     started.push(running);
-    expect(running.queues).toEqual(['system', 'webhook']);
+    expect(running.queues).toEqual(['system', 'webhook', 'ledger']);
 
     const job = await projectProducer.enqueue('system.v1.ping', payloadPing('by name'));
     expect(await waitForResult(producerConnection, job, { prefix })).toMatchObject({ pong: 'by name' });

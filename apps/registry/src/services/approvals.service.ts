@@ -1,5 +1,5 @@
 import type { AuthenticatedIdentity, TenantId } from '@arbiter/auth';
-import { newId } from '@arbiter/db';
+import { approvalSealRow, newId } from '@arbiter/db';
 import { AppError } from '@arbiter/http';
 import { badRequest, notFound, unprocessable, conflict } from '../http/errors';
 import type { Approval, DecideApprovalBody, RequestApprovalBody } from '../models/approvals';
@@ -32,6 +32,8 @@ export class ApprovalsService {
     private readonly writer: ChangeWriter,
     private readonly access: ScopeAccess,
     private readonly grantTtlSeconds: number,
+    /** LEDGER_SEALING: each decision writes its seal_outbox row (docs/operations.md "Seal relay"). */
+    private readonly sealing = true,
   ) {}
 
   async request(caller: AuthenticatedIdentity, scopeId: string, body: RequestApprovalBody): Promise<Approval> {
@@ -111,6 +113,7 @@ export class ApprovalsService {
         decided_at: now,
       });
       if (!decided) throw alreadyDecided({ id, status: 'decided' });
+      let overrideId: string | undefined;
       if (body.decision === 'approved') {
         // The trigger as it is now: an override only suspends an active entry that still requires approval.
         const trigger = await findTrigger(r, caller.tenant_id, scope.id, row.trigger_type as 'invariant' | 'rule', row.trigger_id).catch(() => null);
@@ -135,8 +138,22 @@ export class ApprovalsService {
             created_by: caller.principal.id,
           });
           await r.approvals.attachOverride(caller.tenant_id, id, override.id);
+          overrideId = override.id;
           emit({ type: 'override.created', scope_id: scope.id, scope_ids: [scope.id], entity_type: 'override', entity_id: override.id, data: presentOverride(override, now) });
         }
+      }
+      if (this.sealing) {
+        await r.seals.add(
+          caller.tenant_id,
+          approvalSealRow(caller.tenant_id, {
+            approval_id: id,
+            kind: 'registry',
+            decision: body.decision,
+            decider: caller.principal.id,
+            decided_at: now.toISOString(),
+            override_id: overrideId,
+          }),
+        );
       }
       const approval = presentApproval((await r.approvals.find(caller.tenant_id, scope.id, id))!);
       emit({ type: 'approval.resolved', scope_id: scope.id, scope_ids: [scope.id], entity_type: 'approval', entity_id: id, data: approval });

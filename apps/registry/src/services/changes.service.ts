@@ -11,6 +11,7 @@ import { ReferencesRepository } from '../repositories/references.repository';
 import { EventsRepository, type EventRow, type NewEvent } from '../repositories/events.repository';
 import { OutboxRepository } from '../repositories/outbox.repository';
 import { ApprovalsRepository } from '../repositories/approvals.repository';
+import { SealOutboxRepository } from '../repositories/seal-outbox.repository';
 import type { Db } from '../repositories/db';
 import { REGISTRY_CHANGED_CHANNEL, type RegistryChangeMessage } from '@arbiter/internal-api';
 
@@ -25,6 +26,7 @@ export interface Repos {
   events: EventsRepository;
   outbox: OutboxRepository;
   approvals: ApprovalsRepository;
+  seals: SealOutboxRepository;
 }
 
 export function repositories(db: Db): Repos {
@@ -38,6 +40,7 @@ export function repositories(db: Db): Repos {
     events: new EventsRepository(db),
     outbox: new OutboxRepository(db),
     approvals: new ApprovalsRepository(db),
+    seals: new SealOutboxRepository(db),
   };
 }
 

@@ -1,9 +1,10 @@
 import type { AuthenticatedIdentity } from '@arbiter/auth';
-import { newId } from '@arbiter/db';
+import { newId, sealStreamId, type NewSealRow } from '@arbiter/db';
+import { publicRuleVersion, ruleVersionSealPayload } from '@arbiter/internal-api';
 import { badRequest, conflict, notFound } from '../http/errors';
 import type { Rule, RuleBody, RuleVersion } from '../models/rules';
 import type { Page } from '../models/identity';
-import type { VersionContent } from '../repositories/rules.repository';
+import type { RuleVersionRow, VersionContent } from '../repositories/rules.repository';
 import type { IdentityRepository } from '../repositories/identity.repository';
 import { normalizeAppliesTo, ruleProblems } from '../domain/rule-fields';
 import { decodeCursor, encodeCursor, parseLimit } from '@arbiter/http';
@@ -14,6 +15,15 @@ import type { ChangeWriter, Repos } from './changes.service';
 
 const PRINCIPAL_ID = /^(agn|hum)-/;
 
+/**
+ * The seal of a new rule version: its content hash is taken over the public form GET
+ * /v1/rule-versions/<id> answers (libs/internal-api's presenter over this registry's own), as stored.
+ */
+function ruleVersionSeal(v: RuleVersionRow): NewSealRow {
+  const payload = ruleVersionSealPayload(publicRuleVersion({ ...presentRuleVersion(v, v.id), rule_status: 'active' }));
+  return { tenant_id: v.tenant_id, stream_id: sealStreamId(v.tenant_id, 'rules'), client_ref: v.id, payload };
+}
+
 /** Rules: every PUT makes a new immutable version (`rv-`); archive retires the rule (docs/registry.md "Rules and versions", docs/verdicts.md). */
 export class RulesService {
   constructor(
@@ -21,6 +31,8 @@ export class RulesService {
     private readonly identity: IdentityRepository,
     private readonly writer: ChangeWriter,
     private readonly access: ScopeAccess,
+    /** LEDGER_SEALING: each new version writes its seal_outbox row (docs/operations.md "Seal relay"). */
+    private readonly sealing = true,
   ) {}
 
   async create(caller: AuthenticatedIdentity, scopeId: string, body: RuleBody): Promise<Rule> {
@@ -29,6 +41,7 @@ export class RulesService {
     return this.writer.write(caller.tenant_id, caller.principal.id, async (r, emit) => {
       const row = await r.rules.create(caller.tenant_id, { id: newId('rul-'), scope_id: scope.id, created_by: caller.principal.id }, newId('rv-'), content);
       const rule = presentRule(row);
+      if (this.sealing) await r.seals.add(caller.tenant_id, ruleVersionSeal(row.current_version!));
       emit({ type: 'rule.created', scope_id: scope.id, scope_ids: [scope.id], entity_type: 'rule', entity_id: row.id, data: rule });
       return rule;
     });
@@ -44,6 +57,7 @@ export class RulesService {
       if (existing.status === 'archived') throw conflict(`Rule ${id} is archived and cannot be updated`);
       const row = await r.rules.addVersion(caller.tenant_id, existing, newId('rv-'), content, caller.principal.id);
       const rule = presentRule(row);
+      if (this.sealing) await r.seals.add(caller.tenant_id, ruleVersionSeal(row.current_version!));
       emit({
         type: 'rule.updated',
         scope_id: scope.id,

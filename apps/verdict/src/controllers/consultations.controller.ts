@@ -3,6 +3,7 @@ import type { AuthedRequest } from '@arbiter/auth';
 import type { VerdictContext } from '../context';
 import type { ConsultationRecord } from '../domain/consultation-record';
 import type { ErrorBody } from '../models/errors';
+import type { ConsultationEvidence } from '../models/evidence';
 
 export interface ConsultationList {
   items: ConsultationRecord[];
@@ -28,6 +29,23 @@ export class ConsultationsController extends Controller {
   @Response<ErrorBody>(404, 'consultation_not_found')
   async getConsultation(@Path() tenant_id: string, @Path() consultation_id: string, @Request() req: AuthedRequest): Promise<ConsultationRecord> {
     return this.ctx.consultations.get(req.user, tenant_id, consultation_id);
+  }
+
+  /**
+   * The ledger's proof that the consultation was sealed (docs/evidence.md "Evidence of a
+   * consultation"): the fact the worker sealed into `arbiter.<tenant_id>.consultations` under the
+   * consultation's id, its inclusion proof (RFC 9162 2.1.3) and the checkpoint it leads to, signed by
+   * the ledger now. Sealing is asynchronous: until the fact exists, 409 evidence_pending (retry).
+   * Needs `read` or `check`.
+   */
+  @Get('{consultation_id}/evidence')
+  @Security('apiKey')
+  @Response<ErrorBody>(403, 'cross_tenant_forbidden (another tenant\'s consultation), insufficient_permission')
+  @Response<ErrorBody>(404, 'consultation_not_found')
+  @Response<ErrorBody>(409, 'evidence_pending: not sealed in the ledger yet; Retry-After says when to ask again')
+  @Response<ErrorBody>(503, 'ledger_unavailable: the ledger cannot be reached (or LEDGER_URL is not set)')
+  async getConsultationEvidence(@Path() tenant_id: string, @Path() consultation_id: string, @Request() req: AuthedRequest): Promise<ConsultationEvidence> {
+    return this.ctx.evidence.consultation(req.user, tenant_id, consultation_id);
   }
 
   /**

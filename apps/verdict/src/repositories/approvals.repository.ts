@@ -2,6 +2,7 @@ import type { Pool, PoolClient } from 'pg';
 import { mintTenantId, type TenantId } from '@arbiter/auth';
 import type { Approval } from '../models/approvals';
 import type { ForeignEventBody } from '@arbiter/internal-api';
+import { insertSealRow, type NewSealRow } from '@arbiter/db';
 
 export interface ApprovalFilter {
   status?: string;
@@ -187,6 +188,11 @@ export class ApprovalRepository {
       idempotencyKey,
       JSON.stringify(event),
     ]);
+  }
+
+  /** Writes the decision's seal_outbox row inside the caller's transaction (docs/operations.md "Seal relay"). */
+  async addSeal(client: PoolClient, row: NewSealRow): Promise<void> {
+    await insertSealRow(client, row);
   }
 
   /**

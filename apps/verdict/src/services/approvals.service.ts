@@ -1,5 +1,5 @@
 import type { AuthenticatedIdentity } from '@arbiter/auth';
-import { isUniqueViolation, newId } from '@arbiter/db';
+import { approvalSealRow, isUniqueViolation, newId } from '@arbiter/db';
 import { AppError } from '@arbiter/http';
 import type { Logger } from 'pino';
 import type { ConsultationRepository } from '../repositories/consultations.repository';
@@ -36,6 +36,8 @@ export class ApprovalsService {
       validitySeconds: number;
       /** Called after a decision committed (the check's list of one-shot approvals is read again). */
       onDecided?: (tenantId: string) => void;
+      /** LEDGER_SEALING: each decision writes its seal_outbox row (default true). */
+      sealing?: boolean;
     },
   ) {}
 
@@ -143,6 +145,20 @@ export class ApprovalsService {
         actor_id: identity.principal.id,
         data: next,
       });
+      if (this.deps.sealing ?? true) {
+        await this.deps.approvals.addSeal(
+          tx,
+          approvalSealRow(tenantId, {
+            approval_id: id,
+            kind: 'verdict',
+            consultation_id: next.consultation_id,
+            decision: next.status as 'approved' | 'rejected',
+            decider: identity.principal.id,
+            decided_at: next.decided_at!,
+            override_id: override?.id,
+          }),
+        );
+      }
       return next;
     });
     this.deps.onEnqueued?.();

@@ -3,7 +3,7 @@ import { AppError } from '@arbiter/http';
 import { registryUnavailable } from '../http/errors';
 import { requireAnyPermission } from '../http/tenant-access';
 import type { RuleVersion } from '../models/rule-versions';
-import { RegistryUnavailableError, type RegistryInternalClient } from '@arbiter/internal-api';
+import { publicRuleVersion, RegistryUnavailableError, type RegistryInternalClient } from '@arbiter/internal-api';
 
 /**
  * GET /v1/rule-versions/<id> (docs/verdicts.md "Rule version"): the registry keeps versions immutable
@@ -29,28 +29,10 @@ export class RuleVersionsService {
   }
 }
 
-/** The registry's RuleVersion, field by field (nothing passes through unnamed). */
+/**
+ * The registry's RuleVersion, field by field (nothing passes through unnamed): libs/internal-api's
+ * presenter, the form the registry's rule-version seals hash (docs/operations.md "Seal relay").
+ */
 export function presentRuleVersion(v: Record<string, unknown>): RuleVersion {
-  return {
-    id: v.id as string,
-    rule_id: v.rule_id as string,
-    tenant_id: v.tenant_id as string,
-    scope_id: v.scope_id as string,
-    version: v.version as number,
-    statement: v.directive as string,
-    severity: v.severity as string,
-    verdict: (v.verdict ?? null) as string | null,
-    applies_to: (v.applies_to ?? null) as RuleVersion['applies_to'],
-    conditions: (v.conditions ?? []) as RuleVersion['conditions'],
-    condition_mode: (v.condition_mode ?? 'all') as string,
-    requires: (v.requires ?? []) as RuleVersion['requires'],
-    deciders: (v.deciders ?? []) as string[],
-    priority: (v.priority ?? null) as number | null,
-    author: v.author as string,
-    author_type: v.author_type as string,
-    created_at: v.created_at as string,
-    created_by: (v.created_by ?? null) as string | null,
-    status: v.status as string,
-    rule_status: (v.rule_status ?? 'active') as string,
-  };
+  return publicRuleVersion(v);
 }

@@ -1,10 +1,14 @@
 import type { ArbiterJobCatalog, HandlerMap } from '@arbiter/queue';
-import type { RegistryInternalClient } from '@arbiter/internal-api';
+import type { RegistryInternalClient, VerdictInternalClient } from '@arbiter/internal-api';
+import type { LedgerSeals } from './ledger-seal';
 import { ping } from './ping';
 import { deliverWebhook } from './webhook-deliver';
+import { sealBatch } from './ledger-seal';
 
 export interface JobDeps {
   registry: RegistryInternalClient;
+  verdict: VerdictInternalClient;
+  ledger: LedgerSeals;
 }
 
 /** One handler per catalog job; startWorkers checks the map against the catalog at start. */
@@ -12,5 +16,6 @@ export function createJobHandlers(deps: JobDeps): HandlerMap<ArbiterJobCatalog> 
   return {
     'system.v1.ping': ping,
     'webhook.v1.deliver': deliverWebhook(deps.registry),
+    'ledger.v1.seal': sealBatch({ ledger: deps.ledger, owners: { verdict: deps.verdict, registry: deps.registry } }),
   };
 }

@@ -175,6 +175,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/{tenant_id}/v1/consultations/{consultation_id}/evidence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description The ledger's proof that the consultation was sealed (docs/evidence.md "Evidence of a
+         *     consultation"): the fact the worker sealed into `arbiter.<tenant_id>.consultations` under the
+         *     consultation's id, its inclusion proof (RFC 9162 2.1.3) and the checkpoint it leads to, signed by
+         *     the ledger now. Sealing is asynchronous: until the fact exists, 409 evidence_pending (retry).
+         *     Needs `read` or `check`.
+         */
+        get: operations["GetConsultationEvidence"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/{tenant_id}/v1/consultations": {
         parameters: {
             query?: never;
@@ -661,6 +684,39 @@ export interface components {
             normative_hash: string;
             /** @description Compact JWS (ES256) over the verdict's claims, kid = signing_kid. */
             signed_verdict: string;
+        };
+        /** @description A checkpoint of a ledger stream (docs/evidence.md "Checkpoints"), signed by the ledger. */
+        LedgerCheckpoint: {
+            stream_id: string;
+            /** Format: int32 */
+            tree_size: number;
+            /** @description `sha256:<64 hex>` */
+            root_hash: string;
+            /** Format: int32 */
+            created_at_ms: number;
+            key_id: string;
+            /** @enum {string} */
+            signature_alg: "Ed25519";
+            /** @description Base64 Ed25519 signature over the RFC 8785 JSON of the checkpoint without `signature`. */
+            signature: string;
+        };
+        /** @description GET /<tenant>/v1/consultations/<id>/evidence (docs/evidence.md "Evidence of a consultation"). */
+        ConsultationEvidence: {
+            consultation_id: string;
+            ledger: {
+                checkpoint: components["schemas"]["LedgerCheckpoint"];
+                /** @description Sibling subtree hashes from the leaf up (RFC 9162 2.1.3). */
+                inclusion_path: string[];
+                /** Format: int32 */
+                tree_size: number;
+                /** Format: int32 */
+                leaf_index: number;
+                /** @description `sha256:<64 hex>`; the leaf is SHA-256(0x00 ‖ its 32 bytes). */
+                fact_hash: string;
+                fact_id: string;
+                /** @description `arbiter.<tenant_id>.consultations` */
+                stream_id: string;
+            };
         };
         ConsultationList: {
             items: components["schemas"]["ConsultationRecord"][];
@@ -1219,6 +1275,65 @@ export interface operations {
             };
             /** @description consultation_not_found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    GetConsultationEvidence: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant_id: string;
+                consultation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ok */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsultationEvidence"];
+                };
+            };
+            /** @description cross_tenant_forbidden (another tenant's consultation), insufficient_permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description consultation_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description evidence_pending: not sealed in the ledger yet; Retry-After says when to ask again */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ledger_unavailable: the ledger cannot be reached (or LEDGER_URL is not set) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -53,6 +53,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/internal/v1/seal-outbox/lease": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Leases up to `limit` free rows, oldest first, to the caller until `leased_until` (FOR UPDATE SKIP LOCKED). */
+        post: operations["LeaseSeals"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/internal/v1/seal-outbox/done": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Deletes the rows the ledger acknowledged. */
+        post: operations["SealsDone"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/internal/v1/seal-outbox/release": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Hands leased rows back at once (the worker could not enqueue them). */
+        post: operations["ReleaseSeals"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/internal/v1/introspect": {
         parameters: {
             query?: never;
@@ -430,6 +481,65 @@ export interface components {
             /** @enum {string} */
             rule_status: "active" | "archived";
         };
+        /** @description One seal as the ledger's `POST /internal/v1/seals` takes it. */
+        SealRequest: {
+            stream_id: string;
+            tenant_id: string;
+            /** @description `service:verdict` or `service:registry` */
+            actor: string;
+            custom_payload: {
+                [key: string]: unknown;
+            };
+            /** @description The entity id; the ledger seals one fact per (stream_id, client_ref). */
+            client_ref: string;
+        };
+        /** @description An outbox row under lease: its id (for done and release) and the seal it stands for. */
+        LeasedSeal: {
+            /** @description The row id (a decimal integer). */
+            id: string;
+            /**
+             * Format: double
+             * @description Times the row was leased, this lease included.
+             */
+            attempts: number;
+            seal: components["schemas"]["SealRequest"];
+        };
+        /** @description The answer of a lease: the rows, oldest first, and the lease's deadline (which also names it). */
+        SealLease: {
+            /** @description ISO 8601, millisecond precision; after it the rows are free again. */
+            leased_until: string;
+            items: components["schemas"]["LeasedSeal"][];
+        };
+        SealLeaseRequest: {
+            /**
+             * Format: double
+             * @description At most this many rows (1 to 1000; default 100).
+             */
+            limit?: number;
+            /**
+             * Format: double
+             * @description How long the lease holds, in ms (1000 to 3600000; default 60000).
+             */
+            lease_ms?: number;
+        };
+        SealDoneAnswer: {
+            /** Format: double */
+            deleted: number;
+        };
+        SealDoneRequest: {
+            /** @description Rows the ledger acknowledged (at most 1000 ids). */
+            ids: string[];
+        };
+        SealReleaseAnswer: {
+            /** Format: double */
+            released: number;
+        };
+        SealReleaseRequest: {
+            /** @description Rows to hand back (at most 1000 ids). */
+            ids: string[];
+            /** @description The lease they were taken under: a row leased again since then stays with its new holder. */
+            leased_until: string;
+        };
         PrincipalInfo: {
             id: string;
             /** @enum {string} */
@@ -798,6 +908,132 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    LeaseSeals: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["SealLeaseRequest"];
+            };
+        };
+        responses: {
+            /** @description Ok */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SealLease"];
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid internal token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    SealsDone: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SealDoneRequest"];
+            };
+        };
+        responses: {
+            /** @description Ok */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SealDoneAnswer"];
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid internal token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    ReleaseSeals: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SealReleaseRequest"];
+            };
+        };
+        responses: {
+            /** @description Ok */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SealReleaseAnswer"];
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid internal token */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,0 +1,47 @@
+import type { AuthenticatedIdentity } from '@arbiter/auth';
+import { AppError } from '@arbiter/http';
+import { auditStreamId, LedgerUnavailableError, type AuditInclusion } from '@arbiter/internal-api';
+import type { ConsultationEvidence } from '../models/evidence';
+import type { ConsultationsService } from './consultations.service';
+
+/** Where the ledger's proof of one sealed entity comes from (LedgerInternalClient.inclusion). */
+export interface InclusionSource {
+  /** The fact sealed under client_ref in the stream with its inclusion proof; null while none is. */
+  inclusion(streamId: string, clientRef: string): Promise<AuditInclusion | null>;
+}
+
+/** A gateway started without LEDGER_URL: every evidence request answers 503 ledger_unavailable. */
+export const unconfiguredLedger: InclusionSource = {
+  inclusion: () => Promise.reject(new LedgerUnavailableError('ledger_unavailable', 'LEDGER_URL is not set')),
+};
+
+/**
+ * The ledger's evidence of a consultation: the fact the worker sealed into the tenant's
+ * consultations stream under the consultation's id, with its inclusion proof under a checkpoint
+ * the ledger signs now. Access as for reading the consultation itself.
+ */
+export class EvidenceService {
+  constructor(
+    private readonly consultations: ConsultationsService,
+    private readonly ledger: InclusionSource,
+  ) {}
+
+  async consultation(identity: AuthenticatedIdentity, tenantParam: string, id: string): Promise<ConsultationEvidence> {
+    const record = await this.consultations.get(identity, tenantParam, id);
+    const streamId = auditStreamId(record.tenant_id, 'consultations');
+    let found: AuditInclusion | null;
+    try {
+      found = await this.ledger.inclusion(streamId, id);
+    } catch (err) {
+      if (err instanceof LedgerUnavailableError) {
+        throw new AppError(503, 'ledger_unavailable', 'The ledger cannot be reached right now; retry', undefined, { 'Retry-After': '5' });
+      }
+      throw err;
+    }
+    if (!found) {
+      throw new AppError(409, 'evidence_pending', 'The consultation is not sealed in the ledger yet (sealing is asynchronous); retry', { consultation_id: id }, { 'Retry-After': '1' });
+    }
+    const { fact, leaf_index, tree_size, inclusion_path, checkpoint } = found;
+    return { consultation_id: id, ledger: { stream_id: streamId, fact_id: fact.fact_id, fact_hash: fact.fact_hash, leaf_index, tree_size, inclusion_path, checkpoint } };
+  }
+}

@@ -1,0 +1,39 @@
+import type { JobHandler, LedgerSealItem, ledgerSealJob } from '@arbiter/queue';
+import { LedgerRejectedError, type LedgerInternalClient, type ServiceSealResult as SealResult } from '@arbiter/internal-api';
+import type { SealOwner } from '../seal-relay';
+
+/** What the job needs of the ledger: one request for the whole batch, results in request order. */
+export type LedgerSeals = Pick<LedgerInternalClient, 'seal'>;
+
+/**
+ * ledger.v1.seal (docs/operations.md "Seal relay"): one ledger request for the batch, then `done` to
+ * the owner for every acknowledged seal (new or a client_ref repeat). An unreachable ledger or owner
+ * fails the job (BullMQ retries it; a repeat seals nothing twice). Seals the ledger refused one by
+ * one stay in the outbox: their lease runs out and they come back in a later batch. A batch the
+ * ledger refuses as a whole is split until the refused seals stand alone, so one bad row never holds
+ * back the others.
+ */
+export const sealBatch =
+  (deps: { ledger: LedgerSeals; owners: Record<'verdict' | 'registry', SealOwner> }): JobHandler<typeof ledgerSealJob> =>
+  async (payload, ctx) => {
+    const results = await sealSplitting(deps.ledger, payload.items, ctx.signal);
+    const ok = payload.items.filter((_, i) => results[i].ok).map((item) => item.id);
+    const refused = results.filter((r): r is Extract<SealResult, { ok: false }> => !r.ok);
+    if (refused.length) {
+      const codes = [...new Set(refused.map((r) => `${r.status} ${r.code}`))];
+      ctx.log.warn({ owner: payload.owner, refused: refused.length, codes }, 'ledger refused seals; they stay in the outbox');
+    }
+    const done = ok.length ? (await deps.owners[payload.owner].sealsDone(ok, ctx.signal)).deleted : 0;
+    return { sealed: ok.length, created: results.filter((r) => r.ok && r.created).length, refused: refused.length, done };
+  };
+
+async function sealSplitting(ledger: LedgerSeals, items: readonly LedgerSealItem[], signal: AbortSignal): Promise<SealResult[]> {
+  try {
+    return (await ledger.seal(items.map((i) => i.seal), signal)).results;
+  } catch (err) {
+    if (!(err instanceof LedgerRejectedError)) throw err;
+    if (items.length === 1) return [{ ok: false, status: err.status, code: 'rejected', message: err.detail }];
+    const mid = items.length >>> 1;
+    return [...(await sealSplitting(ledger, items.slice(0, mid), signal)), ...(await sealSplitting(ledger, items.slice(mid), signal))];
+  }
+}

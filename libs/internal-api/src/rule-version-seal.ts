@@ -1,0 +1,82 @@
+// The public form of a rule version and its content hash (docs/operations.md "Seal relay"). The verdict
+// gateway answers GET /v1/rule-versions/<id> with `publicRuleVersion` of the registry's internal rule
+// version, and the registry seals each new version with `ruleVersionContentHash` of that same form,
+// so the hash in the ledger and the body a reader gets can never drift apart.
+import { sha256Digest, type Digest } from '@arbiter/canonical';
+
+/** A condition row (docs/verdicts.md). */
+export interface PublicConditionRow {
+  field: string;
+  op: string;
+  value?: unknown;
+}
+
+/** GET /v1/rule-versions/<id> of the verdict gateway (docs/verdicts.md "Rule version"). */
+export interface PublicRuleVersion {
+  id: string;
+  rule_id: string;
+  tenant_id: string;
+  scope_id: string;
+  version: number;
+  statement: string;
+  severity: string;
+  verdict: string | null;
+  applies_to: { actions?: string[]; resources?: string[] } | null;
+  conditions: PublicConditionRow[];
+  condition_mode: string;
+  requires: Array<{ [key: string]: unknown }>;
+  deciders: string[];
+  priority: number | null;
+  author: string;
+  author_type: string;
+  created_at: string;
+  created_by: string | null;
+  /** `current` or `superseded`: derived, not part of the content hash. */
+  status: string;
+  /** The rule's status today: derived, not part of the content hash. */
+  rule_status: string;
+}
+
+/** The registry's rule version (internal API or its own presenter), field by field (nothing passes through unnamed). */
+export function publicRuleVersion(v: Record<string, unknown>): PublicRuleVersion {
+  return {
+    id: v.id as string,
+    rule_id: v.rule_id as string,
+    tenant_id: v.tenant_id as string,
+    scope_id: v.scope_id as string,
+    version: v.version as number,
+    statement: v.directive as string,
+    severity: v.severity as string,
+    verdict: (v.verdict ?? null) as string | null,
+    applies_to: (v.applies_to ?? null) as PublicRuleVersion['applies_to'],
+    conditions: (v.conditions ?? []) as PublicRuleVersion['conditions'],
+    condition_mode: (v.condition_mode ?? 'all') as string,
+    requires: (v.requires ?? []) as PublicRuleVersion['requires'],
+    deciders: (v.deciders ?? []) as string[],
+    priority: (v.priority ?? null) as number | null,
+    author: v.author as string,
+    author_type: v.author_type as string,
+    created_at: v.created_at as string,
+    created_by: (v.created_by ?? null) as string | null,
+    status: v.status as string,
+    rule_status: (v.rule_status ?? 'active') as string,
+  };
+}
+
+/** `sha256:<hex>` over the RFC 8785 form of the public rule version without its derived `status` and `rule_status`. */
+export function ruleVersionContentHash(v: PublicRuleVersion): Digest {
+  const { status: _status, rule_status: _ruleStatus, ...content } = v;
+  return sha256Digest(content);
+}
+
+/** The custom_payload of a rule version's seal. */
+export interface RuleVersionSealPayload {
+  rule_version_id: string;
+  rule_id: string;
+  version: number;
+  content_hash: Digest;
+}
+
+export function ruleVersionSealPayload(v: PublicRuleVersion): RuleVersionSealPayload {
+  return { rule_version_id: v.id, rule_id: v.rule_id, version: v.version, content_hash: ruleVersionContentHash(v) };
+}
