@@ -4,7 +4,7 @@ import { AppError } from '@arbiter/http';
 import { BAND, completedNodes, FAN, mergeRanges, sourceLevel, sourceRange } from '../domain/merkle-layout';
 import { appendedStreamAnyTenant, type IndexRange, type MerkleRepository, type StoredNode, type TreeStream } from '../repositories/merkle.repository';
 
-/** Stored nodes computed per statement: 64 level-8 nodes read 16,384 facts. */
+/** Stored nodes computed per statement: 64 nodes of the lowest stored level read 64·FAN facts. */
 const COMPUTE_CHUNK = 64;
 
 /**
@@ -17,8 +17,8 @@ export function storedTreeError(streamId: string, what: string): AppError {
 
 /**
  * The hashes of any perfect subtree of a stream's tree (docs/adr/0009-merkle-storage.md), from the
- * facts (leaves) and the stored nodes of levels 8, 16, 24, ...: each subtree is folded from at most
- * 256 hashes of one level, so a proof reads a few index ranges whatever the stream's size.
+ * facts (leaves) and the stored nodes of levels BAND, 2·BAND, ... (4, 8, 12, ...): each subtree is
+ * folded from at most FAN (16) hashes of one level, so a proof reads a few index ranges whatever the stream's size.
  *
  * Stored nodes are written twice over, both idempotent: after each commit, the filler (noteAppended)
  * stores the nodes that became complete, off the seal path; and whenever a read finds a node
@@ -58,7 +58,7 @@ export class MerkleTree {
    * complete, later and one stream at a time (the seal path waits for none of it).
    */
   noteAppended(streamId: string, from: number, to: number): void {
-    if (Math.floor(from / FAN) === Math.floor(to / FAN)) return; // no 256-leaf block completed
+    if (Math.floor(from / FAN) === Math.floor(to / FAN)) return; // no FAN-leaf block completed
     const known = this.pending.get(streamId);
     this.pending.set(streamId, known ? { from: Math.min(known.from, from), to: Math.max(known.to, to) } : { from, to });
     this.kick();
