@@ -10,7 +10,6 @@ export type { GroupCommitOptions } from './group-commit';
 export {
   SealOutboxStore,
   SEAL_LEASE_LIMITS,
-  sealStreamId,
   sealLeaseProblem,
   sealDoneProblem,
   sealReleaseProblem,
@@ -18,7 +17,6 @@ export {
   insertSealRow,
 } from './seal-outbox';
 export type {
-  SealStreamKind,
   SealRequest,
   LeasedSeal,
   SealLease,

@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import { auditStreamId } from '@arbiter/internal-api';
 
 /**
  * The seal outbox (docs/operations.md "Seal relay"): the verdict and registry databases each hold a
@@ -10,13 +11,6 @@ import type { Pool } from 'pg';
  * stream.
  */
 
-/** The ledger streams a service seals into (`arbiter.<tenant_id>.<kind>`). */
-export type SealStreamKind = 'consultations' | 'approvals' | 'rules';
-
-/** `arbiter.<tenant_id>.<kind>`: the tenant's audit stream of that kind. */
-export function sealStreamId(tenantId: string, kind: SealStreamKind): string {
-  return `arbiter.${tenantId}.${kind}`;
-}
 
 /** One seal as the ledger's `POST /internal/v1/seals` takes it. */
 export interface SealRequest {
@@ -222,7 +216,7 @@ export function approvalSealRow(tenantId: string, p: { approval_id: string; kind
     decided_at: p.decided_at,
     ...(p.override_id ? { override_id: p.override_id } : {}),
   };
-  return { tenant_id: tenantId, stream_id: sealStreamId(tenantId, 'approvals'), client_ref: `${p.approval_id}:${p.decision}`, payload };
+  return { tenant_id: tenantId, stream_id: auditStreamId(tenantId, 'approvals'), client_ref: `${p.approval_id}:${p.decision}`, payload };
 }
 
 /** Anything that runs a query: a pool or a client inside a transaction. */

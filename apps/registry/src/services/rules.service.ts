@@ -1,6 +1,6 @@
 import type { AuthenticatedIdentity } from '@arbiter/auth';
-import { newId, sealStreamId, type NewSealRow } from '@arbiter/db';
-import { publicRuleVersion, ruleVersionSealPayload } from '@arbiter/internal-api';
+import { newId, type NewSealRow } from '@arbiter/db';
+import { auditStreamId, publicRuleVersion, ruleVersionSealPayload } from '@arbiter/internal-api';
 import { badRequest, conflict, notFound } from '../http/errors';
 import type { Rule, RuleBody, RuleVersion } from '../models/rules';
 import type { Page } from '../models/identity';
@@ -21,7 +21,7 @@ const PRINCIPAL_ID = /^(agn|hum)-/;
  */
 function ruleVersionSeal(v: RuleVersionRow): NewSealRow {
   const payload = ruleVersionSealPayload(publicRuleVersion({ ...presentRuleVersion(v, v.id), rule_status: 'active' }));
-  return { tenant_id: v.tenant_id, stream_id: sealStreamId(v.tenant_id, 'rules'), client_ref: v.id, payload };
+  return { tenant_id: v.tenant_id, stream_id: auditStreamId(v.tenant_id, 'rules'), client_ref: v.id, payload };
 }
 
 /** Rules: every PUT makes a new immutable version (`rv-`); archive retires the rule (docs/registry.md "Rules and versions", docs/verdicts.md). */

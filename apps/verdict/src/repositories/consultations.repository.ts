@@ -159,6 +159,7 @@ export class ConsultationRepository {
          INSERT INTO consultations (id, tenant_id, caller_principal_id, requested_at, action, verdict, dominating_rule_id, record) ${input}
          RETURNING id, tenant_id)
        INSERT INTO seal_outbox (tenant_id, stream_id, client_ref, payload)
+       -- auditStreamId(tenant_id, 'consultations') (libs/internal-api), spelt in SQL: no extra parameter
        SELECT c.tenant_id, 'arbiter.' || c.tenant_id || '.consultations', c.id, p.value
          FROM json_array_elements($9::json) AS p(value)
          JOIN c ON c.id = p.value->>'consultation_id'`,
