@@ -1,5 +1,6 @@
 import { QueueError, webhookDeliverJob, webhookDeliverJobId, type Producer } from '@arbiter/queue';
 import type { Logger } from 'pino';
+import { FailureLog, PassLoop } from './pass-loop';
 import type { RegistryInternalClient } from '@arbiter/internal-api';
 
 export interface RelayPass {
@@ -19,27 +20,30 @@ export interface RelayPass {
  * out again in a later pass: a Redis outage delays notifications and loses none.
  */
 export class OutboxRelay {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> | undefined;
-  private stopped = false;
-  private lastError: string | undefined;
+  private readonly loop: PassLoop;
+  private readonly failures: FailureLog;
 
   constructor(
     private readonly registry: RegistryInternalClient,
     private readonly producer: Producer,
     private readonly opts: { intervalMs: number; batchSize: number },
-    private readonly logger: Logger,
-  ) {}
+    logger: Logger,
+  ) {
+    this.failures = new FailureLog(logger, { relay: true });
+    // A full batch means more is waiting: go on at once; otherwise pause.
+    this.loop = new PassLoop(async () => {
+      const r = await this.pass();
+      return r.dispatched >= this.opts.batchSize && r.released === 0;
+    }, opts.intervalMs);
+  }
 
   start(): void {
-    this.schedule(0);
+    this.loop.start();
   }
 
   /** Stops after the pass in progress (if any); no pass starts afterwards. */
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   /** One pass; the loop calls it, tests may too. Never throws: failures are logged and retried next pass. */
@@ -61,7 +65,7 @@ export class OutboxRelay {
         this.note(`could not enqueue ${failed.length} deliveries: ${(first as Error).message}`, first instanceof QueueError && first.code === 'queue_unavailable' ? 'warn' : 'error');
         result.released = (await this.registry.release(failed)).released;
       } else {
-        this.lastError = undefined;
+        this.failures.clear('');
       }
     } catch (err) {
       this.note(`relay pass failed: ${(err as Error).message}`, 'warn');
@@ -69,21 +73,7 @@ export class OutboxRelay {
     return result;
   }
 
-  private schedule(delayMs: number): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.running = this.pass().then((r) => {
-        this.running = undefined;
-        // A full batch means more is waiting: go on at once; otherwise pause.
-        this.schedule(r.dispatched >= this.opts.batchSize && r.released === 0 ? 0 : this.opts.intervalMs);
-      });
-    }, delayMs);
-  }
-
-  /** Logs a failure once per distinct message, so an outage does not flood the log every pass. */
   private note(message: string, level: 'warn' | 'error'): void {
-    if (message === this.lastError) return;
-    this.lastError = message;
-    this.logger[level]({ relay: true }, message);
+    this.failures.note('', message, level);
   }
 }

@@ -1,6 +1,7 @@
 import { ledgerSealJob, ledgerSealJobId, QueueError, type Producer } from '@arbiter/queue';
 import type { SealDoneAnswer, SealLease, SealReleaseAnswer } from '@arbiter/internal-api';
 import type { Logger } from 'pino';
+import { FailureLog, PassLoop } from './pass-loop';
 
 /** A service with a seal_outbox on its internal API (the verdict gateway and the registry). */
 export interface SealOwner {
@@ -31,27 +32,30 @@ export interface SealRelayPass {
  * nothing to do waits `intervalMs`.
  */
 export class SealRelay {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> | undefined;
-  private stopped = false;
-  private readonly lastError = new Map<string, string>();
+  private readonly loop: PassLoop;
+  private readonly failures: FailureLog;
 
   constructor(
     private readonly owners: Record<SealOwnerName, SealOwner>,
     private readonly producer: Producer,
     private readonly opts: { intervalMs: number; batchSize: number; leaseMs: number },
-    private readonly logger: Logger,
-  ) {}
+    logger: Logger,
+  ) {
+    this.failures = new FailureLog(logger, { relay: 'seal' });
+    // A full batch means more is waiting: go on at once; otherwise pause.
+    this.loop = new PassLoop(async () => {
+      const r = await this.pass();
+      return Object.values(r.leased).some((n) => n >= this.opts.batchSize) && r.released === 0;
+    }, opts.intervalMs);
+  }
 
   start(): void {
-    this.schedule(0);
+    this.loop.start();
   }
 
   /** Stops after the pass in progress (if any); no pass starts afterwards. */
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   /** One pass over both owners; the loop calls it, tests may too. Never throws: failures are logged and retried next pass. */
@@ -77,13 +81,13 @@ export class SealRelay {
       return { leased: 0, enqueued: 0, released: 0 };
     }
     if (!lease.items.length) {
-      this.lastError.delete(name);
+      this.failures.clear(name);
       return { leased: 0, enqueued: 0, released: 0 };
     }
     const payload = { owner: name, leased_until: lease.leased_until, items: lease.items.map((i) => ({ id: i.id, seal: i.seal })) };
     try {
       await this.producer.enqueue(ledgerSealJob, payload, { jobId: ledgerSealJobId(payload) });
-      this.lastError.delete(name);
+      this.failures.clear(name);
       return { leased: lease.items.length, enqueued: 1, released: 0 };
     } catch (err) {
       const unavailable = err instanceof QueueError && err.code === 'queue_unavailable';
@@ -99,22 +103,7 @@ export class SealRelay {
     }
   }
 
-  private schedule(delayMs: number): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.running = this.pass().then((r) => {
-        this.running = undefined;
-        // A full batch means more is waiting: go on at once; otherwise pause.
-        const full = Object.values(r.leased).some((n) => n >= this.opts.batchSize);
-        this.schedule(full && r.released === 0 ? 0 : this.opts.intervalMs);
-      });
-    }, delayMs);
-  }
-
-  /** Logs a failure once per distinct message and owner, so an outage does not flood the log every pass. */
   private note(owner: string, message: string, level: 'warn' | 'error'): void {
-    if (this.lastError.get(owner) === message) return;
-    this.lastError.set(owner, message);
-    this.logger[level]({ relay: 'seal', owner }, message);
+    this.failures.note(owner, message, level);
   }
 }
