@@ -1,5 +1,5 @@
 // The one mapping of an internal call's outcome, shared by the clients of every service's internal
-// API (client.ts for the registry, ledger-client.ts for the ledger): a timeout on each request, and
+// API (client.ts for the registry, ledger-client.ts for the ledger, verdict-client.ts for the verdict gateway): a timeout on each request, and
 // - no answer (refused, reset, timed out, aborted), invalid JSON, 5xx, 401 and 429: `unavailable`
 //   (a retry may succeed; a token mismatch is a deployment fault, not the caller's);
 // - any other 4xx: `rejected`, with the detail of the service's error body.

@@ -53,3 +53,27 @@ export class LedgerRejectedError extends Error {
     this.name = 'LedgerRejectedError';
   }
 }
+
+/** The gateway could not answer (unreachable, timed out, 5xx, 401, 429): a retry may succeed. */
+export class VerdictUnavailableError extends Error {
+  constructor(
+    readonly code: 'verdict_unreachable' | 'verdict_unavailable',
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+    this.name = 'VerdictUnavailableError';
+  }
+}
+
+/** The gateway refused the request for a reason a retry will not change (another 4xx). */
+export class VerdictRejectedError extends Error {
+  readonly code = 'verdict_rejected';
+  constructor(
+    readonly status: number,
+    readonly detail: string,
+  ) {
+    super(`verdict answered ${status}: ${detail}`);
+    this.name = 'VerdictRejectedError';
+  }
+}

@@ -2,7 +2,7 @@ export { RegistryInternalClient, INTERNAL_TOKEN_HEADER } from './client';
 export type { RegistryInternalClientOptions } from './client';
 export { LedgerInternalClient } from './ledger-client';
 export type { LedgerInternalClientOptions } from './ledger-client';
-export { LedgerRejectedError, LedgerUnavailableError, RegistryRejectedError, RegistryUnavailableError } from './errors';
+export { LedgerRejectedError, LedgerUnavailableError, RegistryRejectedError, RegistryUnavailableError, VerdictRejectedError, VerdictUnavailableError } from './errors';
 export { REGISTRY_CHANGED_CHANNEL } from './types';
 export type * from './types';
 export type * from './ledger-types';
@@ -11,6 +11,6 @@ export type { paths as LedgerInternalApiPaths } from './generated/ledger-interna
 export { AUDIT_STREAM_PREFIX, AUDIT_STREAM_KINDS, auditStreamId, auditStreamTenant, isReservedStream, type AuditStreamKind } from './audit-stream';
 export { publicRuleVersion, ruleVersionContentHash, ruleVersionSealPayload } from './rule-version-seal';
 export type { PublicRuleVersion, PublicConditionRow, RuleVersionSealPayload } from './rule-version-seal';
-export { VerdictInternalClient, VerdictUnavailableError, VerdictRejectedError } from './verdict-client';
+export { VerdictInternalClient } from './verdict-client';
 export type { VerdictInternalClientOptions } from './verdict-client';
 export type { paths as VerdictInternalApiPaths } from './generated/verdict-internal';
