@@ -3,7 +3,7 @@ import { createLogger } from '@arbiter/http';
 import { findFreePort } from '@arbiter/devstack';
 import { startVerdict } from '../../apps/verdict/src/server';
 import type { RunningWorker } from '../../apps/worker/src/worker';
-import { canonicalHash, checkpointSignatureHolds, inclusionHolds, leafOf, startRelay, type PublishedLedgerKey } from './evidence-harness';
+import { canonicalHash, checkpointSignatureHolds, consistencyHolds, inclusionHolds, leafOf, startRelay, type PublishedLedgerKey } from './evidence-harness';
 import { eventually, ledgerAs, provisionTenant, transfer, verdictAs, type SdkTenant } from './sdk-harness';
 import { startTestStack, type TestStack } from './stack';
 
@@ -175,6 +175,29 @@ describe('evidence chain', () => {
       // The SDK's typed call answers the same route.
       const viaSdk = await agent.getConsultationEvidence(ids[0]);
       expect(viaSdk.ledger.fact_id).toBe((await sealed(stream('consultations'), ids[0])).fact_id);
+    });
+
+    it('has the ledger\'s public proof routes agree with the independent verifier for every leaf, size and pair of sizes of the stream', async () => {
+      const entries = await ledger.listAllFacts(stream('consultations'));
+      const facts = await Promise.all(entries.map((e) => ledger.getFact(e.fact_id)));
+      const size = facts.length;
+      expect(size).toBeGreaterThanOrEqual(8);
+      const checkpoints = await Promise.all(Array.from({ length: size }, (_, i) => ledger.getCheckpoint(stream('consultations'), { treeSize: i + 1 })));
+      for (const c of checkpoints) expect(checkpointSignatureHolds(c, keys)).toBe(true);
+      for (const fact of facts) {
+        for (let n = fact.sequence; n <= size; n++) {
+          const proof = await ledger.getInclusion(fact.fact_id, { treeSize: n });
+          expect(proof).toMatchObject({ leaf_index: fact.sequence - 1, tree_size: n, checkpoint: { root_hash: checkpoints[n - 1].root_hash } });
+          expect(inclusionHolds(fact.fact_hash, fact.sequence - 1, n, proof.inclusion_path, checkpoints[n - 1].root_hash)).toBe(true);
+        }
+      }
+      for (let m = 1; m <= size; m++) {
+        for (let n = m; n <= size; n++) {
+          const { consistency_path } = await ledger.getConsistency(stream('consultations'), m, n);
+          expect(consistencyHolds(m, n, consistency_path, checkpoints[m - 1].root_hash, checkpoints[n - 1].root_hash)).toBe(true);
+          if (m < n) expect(consistencyHolds(m, n, consistency_path, checkpoints[n - 1].root_hash, checkpoints[m - 1].root_hash)).toBe(false);
+        }
+      }
     });
 
     it('answers 404 for an unknown consultation and 403 for another tenant\'s', async () => {
