@@ -239,15 +239,24 @@ describe('arbiter CLI', () => {
         await verdictAs(stack, t.cfoKey, t.id).decideApproval(approval.id, { decision: 'approve', decider_notes: 'checked' });
       }
       packFile = file('pack.json');
+      // Packs are version 2: the export waits for nothing, so the test waits until the worker sealed the consultation.
+      await eventually(() => agent.getConsultationEvidence(consultationId).then(() => true, () => undefined), 'the consultation sealed in the ledger');
     });
 
     it('exports a self-contained pack with progress on stderr', async () => {
       const r = await arbiter('evidence', 'export', consultationId, '--out', packFile);
       expect(r.code).toBe(0);
-      expect(r.stdout).toMatch(new RegExp(`wrote .*pack\\.json: consultation ${consultationId} \\(approval_required\\), 2 keys, 1 rule versions, .*self-check passed`));
+      expect(r.stdout).toMatch(new RegExp(`wrote .*pack\\.json: consultation ${consultationId} \\(approval_required\\), 2 keys, 1 rule versions, .*ledger fact fct-\\S+ \\(leaf \\d+ of \\d+\\); pack version 2; self-check passed`));
       expect(r.stderr).toContain('… rule version 1/1');
+      expect(r.stderr).toContain('… ledger evidence');
       const pack = JSON.parse(await readFile(packFile, 'utf8'));
-      expect(pack).toMatchObject({ format: 'arbiter.evidence-pack', version: 1, consultation: { id: consultationId }, rule_versions: [{ rule_id: t.rules.large }] });
+      expect(pack).toMatchObject({
+        format: 'arbiter.evidence-pack',
+        version: 2,
+        consultation: { id: consultationId },
+        rule_versions: [{ rule_id: t.rules.large }],
+        ledger: { fact: { stream_id: `arbiter.${t.id}.consultations`, client_ref: consultationId } },
+      });
     });
 
     itWithApprovals(`puts the consultation's decided approval in the pack${APPROVALS_GUARD}`, async () => {
@@ -260,6 +269,8 @@ describe('arbiter CLI', () => {
       expect(r.code).toBe(0);
       expect(r.stdout).toContain(`evidence pack of ${consultationId}: VALID`);
       expect(r.stdout).toContain('[ok]   consultation.signature');
+      expect(r.stdout).toContain('[ok]   ledger.inclusion');
+      expect(r.stdout).toContain('[ok]   ledger.checkpoint.signature');
     });
 
     it('fails a tampered pack, saying what is wrong', async () => {

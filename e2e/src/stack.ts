@@ -30,11 +30,12 @@ export async function startTestStack(opts: { authCacheTtlMs?: number; worker?: b
     INTERNAL_TOKEN: TEST_INTERNAL_TOKEN,
     AUTH_CACHE_TTL_MS: String(opts.authCacheTtlMs ?? 30_000),
   };
+  // The ledger first: the verdict reads its consultations' evidence from it (LEDGER_URL).
+  const ledger = await startLedger(loadLedgerConfig({ ...common, DATABASE_URL_LEDGER: ledgerDb.url, KEY_ENCRYPTION_KEY: generateKeyEncryptionKey() }), createLogger('ledger', 'silent'));
   const verdict = await startVerdict(
-    loadVerdictConfig({ ...common, DATABASE_URL_VERDICT: verdictDb.url, KEY_ENCRYPTION_KEY: generateKeyEncryptionKey() }),
+    loadVerdictConfig({ ...common, DATABASE_URL_VERDICT: verdictDb.url, KEY_ENCRYPTION_KEY: generateKeyEncryptionKey(), LEDGER_URL: ledger.url }),
     createLogger('verdict', 'silent'),
   );
-  const ledger = await startLedger(loadLedgerConfig({ ...common, DATABASE_URL_LEDGER: ledgerDb.url, KEY_ENCRYPTION_KEY: generateKeyEncryptionKey() }), createLogger('ledger', 'silent'));
   const worker = opts.worker
     ? await startWorker(
         loadWorkerConfig({ REDIS_URL: testRedisUrl(), QUEUE_PREFIX: `arbiter-e2e-${randomUUID()}`, REGISTRY_URL: registry.url, VERDICT_URL: verdict.url, LEDGER_URL: ledger.url, INTERNAL_TOKEN: TEST_INTERNAL_TOKEN, RELAY_INTERVAL_MS: '50' }),

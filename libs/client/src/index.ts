@@ -1,6 +1,5 @@
 export * from './errors';
 export * from './types';
-export type { LedgerCheckpoint, LedgerInclusionProof, LedgerConsistencyProof, ConsultationEvidence } from './pending-types';
 export { createServiceClient, unwrap, unwrapWithResponse, type FetchLike, type ServiceClientOptions } from './http';
 export { createVerdictClient, maxAgeOf, type VerdictClient, type VerdictClientOptions, type VerdictPaths, type CallOptions, type EvaluateOptions, type ConsultationQuery } from './verdict-client';
 export { createLedgerClient, type LedgerClient, type LedgerClientOptions, type LedgerRoutes } from './ledger-client';

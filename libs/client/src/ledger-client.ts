@@ -1,13 +1,26 @@
 // The fact ledger's client (docs/ledger-formats.md), typed by the generated paths of apps/ledger/openapi.json.
 import type { Client } from 'openapi-fetch';
 import { createServiceClient, unwrap, unwrapWithResponse, type ServiceClientOptions } from './http';
-import type { LedgerCheckpoint, LedgerConsistencyProof, LedgerInclusionProof, PendingLedgerPaths } from './pending-types';
-import type { Identity, LedgerFact, LedgerFactListEntry, LedgerKeyRotation, LedgerKeySet, LedgerPaths, ProofBundle, RotationMode, SealFactBody, StreamVerification } from './types';
+import type {
+  Identity,
+  LedgerCheckpoint,
+  LedgerConsistencyProof,
+  LedgerFact,
+  LedgerFactListEntry,
+  LedgerInclusionProof,
+  LedgerKeyRotation,
+  LedgerKeySet,
+  LedgerPaths,
+  ProofBundle,
+  RotationMode,
+  SealFactBody,
+  StreamVerification,
+} from './types';
 
 export type LedgerClientOptions = ServiceClientOptions;
 
-/** The generated paths plus the Merkle proof routes written by hand until the OpenAPI document has them (pending-types.ts). */
-export type LedgerRoutes = LedgerPaths & PendingLedgerPaths;
+/** The ledger's routes: the generated paths of apps/ledger/openapi.json. */
+export type LedgerRoutes = LedgerPaths;
 
 type FactListQuery = NonNullable<LedgerPaths['/streams/{stream_id}/facts']['get']['parameters']['query']>;
 

@@ -34,6 +34,8 @@ export type KeySet = V['KeySet'];
 export type SigningKeyRotation = V['SigningKeyRotation'];
 export type Identity = V['Identity'];
 export type VerdictErrorBody = V['ErrorBody'];
+/** GET /<tenant>/v1/consultations/<id>/evidence: where the consultation is sealed, with its inclusion proof. */
+export type ConsultationEvidence = V['ConsultationEvidence'];
 
 // --- ledger (docs/ledger-formats.md) ---
 export type LedgerFact = L['Fact'];
@@ -45,6 +47,12 @@ export type LedgerPublicKey = L['LedgerPublicKey'];
 export type LedgerKeySet = L['LedgerKeySet'];
 export type LedgerKeyRotation = L['KeyRotation'];
 export type StreamVerification = L['VerificationResult'];
+/** A signed tree head of a stream (docs/evidence.md "Checkpoints"). */
+export type LedgerCheckpoint = L['Checkpoint'];
+/** GET /facts/{fact_id}/inclusion: the RFC 9162 audit path of a fact's leaf in the tree of tree_size leaves. */
+export type LedgerInclusionProof = L['InclusionProof'];
+/** GET /streams/{stream_id}/consistency?from=M&to=N. */
+export type LedgerConsistencyProof = L['ConsistencyProof'];
 
 // --- registry (docs/registry.md) ---
 export type WebhookKeySet = R['WebhookKeySet'];

@@ -3,13 +3,13 @@
 // and unwrap errors into VerdictError.
 import type { Client } from 'openapi-fetch';
 import { createServiceClient, unwrap, unwrapWithResponse, type ServiceClientOptions } from './http';
-import type { ConsultationEvidence, PendingVerdictPaths } from './pending-types';
 import type {
   Approval,
   ApprovalList,
   ApprovalListQuery,
   CheckRequest,
   CheckResponse,
+  ConsultationEvidence,
   ConsultationList,
   ConsultationRecord,
   CreateApprovalBody,
@@ -25,8 +25,7 @@ import type {
   VerdictGeneratedPaths,
 } from './types';
 
-/** The generated paths plus the evidence route written by hand until the OpenAPI document has it (pending-types.ts). */
-export type VerdictPaths = VerdictGeneratedPaths & PendingVerdictPaths;
+export type VerdictPaths = VerdictGeneratedPaths;
 
 export interface VerdictClientOptions extends ServiceClientOptions {
   /** The tenant id (`tnt-…`) or slug of the API key. Default: asked once from GET /v1/whoami. */

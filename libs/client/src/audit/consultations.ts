@@ -9,8 +9,7 @@
 import { digestBytes, verifyConsistency } from '@arbiter/merkle';
 import { ArbiterError, InputError } from '../errors';
 import type { LedgerClient } from '../ledger-client';
-import type { LedgerCheckpoint } from '../pending-types';
-import type { ConsultationRecord, LedgerKeySet } from '../types';
+import type { ConsultationRecord, LedgerCheckpoint, LedgerKeySet } from '../types';
 import type { VerdictClient } from '../verdict-client';
 import { verifyCheckpoint } from '../verify/checkpoint';
 import { normativeHashOf } from '../verify/consultation';
