@@ -13,7 +13,10 @@ export interface Checkpoint {
   tree_size: number;
   /** MTH of those leaves (RFC 9162 2.1.1): `sha256:<64 hex>`. */
   root_hash: string;
-  /** @isInt */
+  /**
+   * Milliseconds since the epoch (an int64: it does not fit in 32 bits).
+   * @isLong
+   */
   created_at_ms: number;
   /** kid of the signing key, published at /.well-known/ledger-keys. */
   key_id: string;

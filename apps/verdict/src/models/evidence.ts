@@ -5,7 +5,10 @@ export interface LedgerCheckpoint {
   tree_size: number;
   /** `sha256:<64 hex>` */
   root_hash: string;
-  /** @isInt */
+  /**
+   * Milliseconds since the epoch (an int64: it does not fit in 32 bits).
+   * @isLong
+   */
   created_at_ms: number;
   key_id: string;
   signature_alg: 'Ed25519';

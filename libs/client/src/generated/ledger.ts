@@ -473,7 +473,10 @@ export interface components {
             tree_size: number;
             /** @description MTH of those leaves (RFC 9162 2.1.1): `sha256:<64 hex>`. */
             root_hash: string;
-            /** Format: int32 */
+            /**
+             * Format: int64
+             * @description Milliseconds since the epoch (an int64: it does not fit in 32 bits).
+             */
             created_at_ms: number;
             /** @description kid of the signing key, published at /.well-known/ledger-keys. */
             key_id: string;

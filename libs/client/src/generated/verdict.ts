@@ -692,7 +692,10 @@ export interface components {
             tree_size: number;
             /** @description `sha256:<64 hex>` */
             root_hash: string;
-            /** Format: int32 */
+            /**
+             * Format: int64
+             * @description Milliseconds since the epoch (an int64: it does not fit in 32 bits).
+             */
             created_at_ms: number;
             key_id: string;
             /** @enum {string} */

@@ -108,7 +108,7 @@ const models: TsoaRoute.Models = {
             "stream_id": {"dataType":"string","required":true},
             "tree_size": {"dataType":"integer","required":true},
             "root_hash": {"dataType":"string","required":true},
-            "created_at_ms": {"dataType":"integer","required":true},
+            "created_at_ms": {"dataType":"long","required":true},
             "key_id": {"dataType":"string","required":true},
             "signature_alg": {"dataType":"enum","enums":["Ed25519"],"required":true},
             "signature": {"dataType":"string","required":true},
