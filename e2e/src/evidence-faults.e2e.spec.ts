@@ -110,7 +110,8 @@ describe('evidence chain: Redis stopped', () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'arbiter-evidence-redis-'));
     port = await findFreePort();
     redis = await startRedis({ dir, port });
-    rig = await startEvidenceRig({ redisUrl: redis.url });
+    // Keys cached for one second only: the checks of the outage authenticate through the registry again.
+    rig = await startEvidenceRig({ redisUrl: redis.url, verdictEnv: { AUTH_CACHE_TTL_MS: '1000' } });
   });
   afterAll(async () => {
     await rig?.stop();

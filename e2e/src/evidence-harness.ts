@@ -43,7 +43,7 @@ export interface EvidenceRig {
   stop(): Promise<void>;
 }
 
-export async function startEvidenceRig(opts: { redisUrl?: string } = {}): Promise<EvidenceRig> {
+export async function startEvidenceRig(opts: { redisUrl?: string; verdictEnv?: Record<string, string> } = {}): Promise<EvidenceRig> {
   const redisUrl = opts.redisUrl ?? testRedisUrl();
   const registry = await startTestRegistry({ REDIS_URL: redisUrl });
   const [verdictDb, ledgerDb] = await Promise.all([createTestDatabase('verdict'), createTestDatabase('ledger')]);
@@ -52,7 +52,7 @@ export async function startEvidenceRig(opts: { redisUrl?: string } = {}): Promis
   const common = { REDIS_URL: redisUrl, REGISTRY_URL: registry.url, INTERNAL_TOKEN: TEST_INTERNAL_TOKEN };
   const ledgerConfig = loadLedgerConfig({ ...common, PORT: String(ledgerPort), HOST: '127.0.0.1', DATABASE_URL_LEDGER: ledgerDb.url, KEY_ENCRYPTION_KEY: generateKeyEncryptionKey() });
   const verdict = await startVerdict(
-    loadVerdictConfig({ ...common, PORT: '0', DATABASE_URL_VERDICT: verdictDb.url, KEY_ENCRYPTION_KEY: generateKeyEncryptionKey(), LEDGER_URL: ledgerUrl }),
+    loadVerdictConfig({ ...common, PORT: '0', DATABASE_URL_VERDICT: verdictDb.url, KEY_ENCRYPTION_KEY: generateKeyEncryptionKey(), LEDGER_URL: ledgerUrl, ...opts.verdictEnv }),
     createLogger('verdict', 'silent'),
   );
   const workers: RunningWorker[] = [];
