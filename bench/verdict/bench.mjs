@@ -3,6 +3,11 @@
 // bench/verdict/run.ts, then runs it.
 //
 //   node bench/verdict/bench.mjs [--quick] [--json FILE]
+//   node bench/verdict/bench.mjs --sealing [--quick] [--rate 1000] [--lag-seconds 30] [--rounds 3] [--json FILE]
+//
+// --sealing runs bench/verdict/sealing.ts instead (docs/benchmarks.md "Sealing"): check throughput with
+// LEDGER_SEALING off and on in the same run, then the sealing lag at a sustained rate, with the ledger
+// and a worker as processes too.
 //
 // It starts its own durable PostgreSQL (fsync and synchronous_commit on) and Redis in a temporary
 // folder with libs/devstack, runs the registry, the verdict gateway and the floor as separate
@@ -12,12 +17,14 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { EXTERNALS, ROOT, bundleApps, nodeBundleOptions } from '../../scripts/bundle.mjs';
 
-await bundleApps(['registry', 'verdict'], { quiet: true });
+const SEALING = process.argv.includes('--sealing');
+await bundleApps(SEALING ? ['registry', 'verdict', 'ledger', 'worker'] : ['registry', 'verdict'], { quiet: true });
 const out = (name) => path.join(ROOT, 'dist', 'bench', 'verdict', `${name}.js`);
 // cedar-wasm loads its .wasm file from its own folder: it stays in node_modules.
 const external = [...EXTERNALS, '@cedar-policy/cedar-wasm', '@cedar-policy/cedar-wasm/nodejs'];
-for (const name of ['run', 'floor']) {
+for (const name of SEALING ? ['sealing'] : ['run', 'floor']) {
   await build({ ...nodeBundleOptions({ entry: path.join(ROOT, 'bench', 'verdict', `${name}.ts`), outfile: out(name) }), external });
 }
-const child = spawn(process.execPath, [out('run'), ...process.argv.slice(2)], { stdio: 'inherit', cwd: ROOT });
+const args = process.argv.slice(2).filter((a) => a !== '--sealing');
+const child = spawn(process.execPath, [out(SEALING ? 'sealing' : 'run'), ...args], { stdio: 'inherit', cwd: ROOT });
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -110,3 +110,125 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
     statuses,
   };
 }
+
+export interface OpenLoadOptions {
+  url: string;
+  path: string;
+  headers: Record<string, string>;
+  bodies: string[];
+  /** Requests per second, sent on schedule whatever the answers do (open loop). */
+  rate: number;
+  seconds: number;
+  /** Keep-alive sockets; a request due while all are busy waits for the first free one (its latency counts from when it was due). */
+  connections: number;
+  expectStatus?: number;
+}
+
+export interface OpenLoadResult extends Omit<LoadResult, 'connections'> {
+  rate: number;
+  /** Wall-clock bounds of the sending, epoch ms. */
+  started_ms: number;
+  ended_ms: number;
+}
+
+/**
+ * An open-loop load: `rate` requests per second for `seconds`, on schedule (a 1 ms tick sends what is
+ * due), over keep-alive sockets. Latency is measured from each request's due time, so a server that
+ * falls behind shows it instead of slowing the load down.
+ */
+export async function runOpenLoad(o: OpenLoadOptions): Promise<OpenLoadResult> {
+  const target = new URL(o.url);
+  const extra = Object.entries(o.headers)
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('');
+  const requests = o.bodies.map((body) =>
+    Buffer.from(`POST ${o.path} HTTP/1.1\r\nHost: ${target.hostname}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra}\r\n${body}`),
+  );
+  const expect = o.expectStatus ?? 200;
+  const total = Math.round(o.rate * o.seconds);
+  const latencies: number[] = [];
+  const statuses: Record<string, number> = {};
+  let failures = 0;
+  let sent = 0;
+  const backlog: number[] = []; // due times of requests waiting for a socket
+  const idle: Array<(due: number) => void> = [];
+  let finish!: () => void;
+  const finished = new Promise<void>((resolve) => (finish = resolve));
+  const done = () => latencies.length === total && finish();
+
+  const sockets = Array.from({ length: o.connections }, () => {
+    const socket = net.connect({ host: target.hostname, port: Number(target.port), noDelay: true });
+    let buffer: Buffer = Buffer.alloc(0);
+    let due = 0;
+    const send = (at: number) => {
+      due = at;
+      socket.write(requests[sent++ % requests.length]);
+    };
+    const free = () => {
+      const next = backlog.shift();
+      if (next !== undefined) send(next);
+      else idle.push(send);
+    };
+    socket.on('connect', free);
+    socket.on('error', (err) => {
+      throw err;
+    });
+    socket.on('data', (chunk: Buffer) => {
+      buffer = buffer.length ? Buffer.concat([buffer, chunk]) : chunk;
+      for (;;) {
+        const end = buffer.indexOf(HEADER_END);
+        if (end < 0) return;
+        const head = buffer.subarray(0, end).toString('latin1');
+        const m = /\r\ncontent-length:\s*(\d+)/i.exec(head);
+        if (!m) throw new Error(`response without Content-Length: ${head.slice(0, 200)}`);
+        const size = end + 4 + Number(m[1]);
+        if (buffer.length < size) return;
+        const status = head.slice(9, 12);
+        statuses[status] = (statuses[status] ?? 0) + 1;
+        if (Number(status) !== expect) failures++;
+        latencies.push(performance.now() - due);
+        buffer = buffer.subarray(size);
+        free();
+        done();
+      }
+    });
+    return socket;
+  });
+  await new Promise((r) => setTimeout(r, 200)); // sockets connected
+  const started = performance.now();
+  const startedMs = Date.now();
+  let scheduled = 0;
+  await new Promise<void>((resolve) => {
+    const tick = () => {
+      const now = performance.now();
+      const due = Math.min(total, Math.floor(((now - started) / 1000) * o.rate));
+      for (; scheduled < due; scheduled++) {
+        const at = started + (scheduled * 1000) / o.rate;
+        const socket = idle.shift();
+        if (socket) socket(at);
+        else backlog.push(at);
+      }
+      if (scheduled >= total) resolve();
+      else setTimeout(tick, 1);
+    };
+    tick();
+  });
+  const endedMs = Date.now();
+  await finished;
+  const seconds = (performance.now() - started) / 1000;
+  for (const s of sockets) s.end();
+  const sorted = Float64Array.from(latencies).sort();
+  const round = (x: number) => Math.round(x * 100) / 100;
+  return {
+    rate: o.rate,
+    requests: latencies.length,
+    seconds: round(seconds),
+    per_second: Math.round(latencies.length / seconds),
+    p50_ms: round(percentile(sorted, 50)),
+    p99_ms: round(percentile(sorted, 99)),
+    failures,
+    statuses,
+    started_ms: startedMs,
+    ended_ms: endedMs,
+  };
+}
