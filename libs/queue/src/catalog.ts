@@ -159,7 +159,10 @@ export const ledgerSealJob = defineJob<LedgerSealPayload, LedgerSealResult>({
     },
   },
   retry: { attempts: 8, backoff: { type: 'exponential', delay: 1000 } },
-  removeOnComplete: { age: 3600, count: 1000 },
+  // A job holds its whole batch (up to 1000 seals, ~0.5 MB): keep few. A lease is enqueued once, so
+  // its id needs no long memory; a later lease of the same rows is another job, and the ledger's
+  // client_ref makes its seals no-ops.
+  removeOnComplete: { age: 600, count: 100 },
 });
 
 /** The job id of a batch: `seal.<owner>.<sha256 of the lease and the row ids, 32 hex>`. */
