@@ -96,7 +96,12 @@ async function main() {
 
     // --- throughput, off and on in turn ------------------------------------------------------------------
     const load = (url: string, seconds: number) => runLoad({ url, path: `/${tenant.id}/v1/check`, headers: { 'x-api-key': tenant.key }, bodies: tenant.bodies, connections: CONNECTIONS, seconds });
-    const rounds: Array<{ off: LoadResult; on: LoadResult & { ledger_cpu_us_per_request: number; worker_cpu_us_per_request: number; outbox_at_end: number }; drain_ms_after_on: number }> = [];
+    const rounds: Array<{
+      off: LoadResult;
+      on: LoadResult & { ledger_cpu_us_per_request: number; worker_cpu_us_per_request: number; outbox_at_end: number };
+      drain_ms_after_on: number;
+      paused: Awaited<ReturnType<typeof measured>> & { outbox_at_end: number; drain_ms: number };
+    }> = [];
     if (!SKIP_THROUGHPUT) {
       await load(off, 3); // warm-up: JIT, pools, key ring
       await load(on, 3);
@@ -111,13 +116,27 @@ async function main() {
         const onRun = { ...s, ledger_cpu_us_per_request: perCheck(treeCpuSeconds(ledgerProcess.pid!) - l0), worker_cpu_us_per_request: perCheck(treeCpuSeconds(workerProcess.pid!) - w0), outbox_at_end: await outbox() };
         const drained = await drain();
         log(`round ${round}, sealing on:  ${s.per_second}/s, p50 ${s.p50_ms} ms, p99 ${s.p99_ms} ms, failures ${s.failures}, CPU per check: gateway ${s.server_cpu_us_per_request} µs, PostgreSQL ${s.postgres_cpu_us_per_request} µs, ledger ${onRun.ledger_cpu_us_per_request} µs, worker ${onRun.worker_cpu_us_per_request} µs; outbox ${onRun.outbox_at_end} rows at the end, drained ${drained} ms later`);
-        rounds.push({ off: o, on: onRun, drain_ms_after_on: drained });
+        // The check path alone: the worker stopped (SIGSTOP) while the sealing gateway is measured, as
+        // when the worker and the ledger run on other machines; the outbox drains after SIGCONT.
+        process.kill(workerProcess.pid!, 'SIGSTOP');
+        let p: Awaited<ReturnType<typeof measured>>;
+        try {
+          p = await measured(onProcess, pg.pid, () => load(on, SECONDS));
+        } finally {
+          process.kill(workerProcess.pid!, 'SIGCONT');
+        }
+        const pausedOutbox = await outbox();
+        const drainedPaused = await drain();
+        log(`round ${round}, sealing on, relay paused: ${p.per_second}/s, p50 ${p.p50_ms} ms, p99 ${p.p99_ms} ms, failures ${p.failures}, CPU per check: gateway ${p.server_cpu_us_per_request} µs, PostgreSQL ${p.postgres_cpu_us_per_request} µs; outbox ${pausedOutbox} rows, drained ${drainedPaused} ms after the relay resumed`);
+        rounds.push({ off: o, on: onRun, drain_ms_after_on: drained, paused: { ...p, outbox_at_end: pausedOutbox, drain_ms: drainedPaused } });
       }
       const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
       const offMean = mean(rounds.map((r) => r.off.per_second));
       const onMean = mean(rounds.map((r) => r.on.per_second));
-      results.throughput = { rounds, off_mean: Math.round(offMean), on_mean: Math.round(onMean), ratio: Math.round((onMean / offMean) * 1000) / 1000 };
-      log(`throughput: off ${Math.round(offMean)}/s, on ${Math.round(onMean)}/s, ratio on/off ${(onMean / offMean).toFixed(3)} (target ≥ 0.9)`);
+      const pausedMean = mean(rounds.map((r) => r.paused.per_second));
+      const ratio = (x: number) => Math.round((x / offMean) * 1000) / 1000;
+      results.throughput = { rounds, off_mean: Math.round(offMean), on_mean: Math.round(onMean), ratio: ratio(onMean), paused_mean: Math.round(pausedMean), paused_ratio: ratio(pausedMean) };
+      log(`throughput: off ${Math.round(offMean)}/s, on ${Math.round(onMean)}/s, ratio on/off ${(onMean / offMean).toFixed(3)} (target ≥ 0.9); on with the relay paused ${Math.round(pausedMean)}/s, ratio ${(pausedMean / offMean).toFixed(3)}`);
     }
 
     // --- sealing lag at a sustained open-loop rate ------------------------------------------------------
