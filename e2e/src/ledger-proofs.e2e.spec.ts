@@ -1,10 +1,11 @@
-import { createHash, createPublicKey, verify } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import request from 'supertest';
+import { checkpointSignatureHolds, consistencyHolds, inclusionHolds, type PublishedLedgerKey } from './evidence-harness';
 import { createLedgerTenant, ledgerClient, sealBody, startLedgerStack, type LedgerStack, type LedgerTenant } from './ledger-harness';
 
 // Merkle proofs of the ledger over HTTP (docs/evidence.md "Proofs"), checked with an implementation
@@ -44,48 +45,6 @@ const subproof = (m: number, d: Buffer[], b: boolean): Buffer[] => {
   return m <= k ? [...subproof(m, d.slice(0, k), b), mth(d.slice(k))] : [...subproof(m - k, d.slice(k), false), mth(d.slice(0, k))];
 };
 
-/** 2.1.3.2: verifies an inclusion path (bit operations on bigints, as the RFC writes them). */
-function verifyInclusion(index: number, size: number, leafHash: Buffer, path: Buffer[], root: Buffer): boolean {
-  if (index >= size) return false;
-  let fn = BigInt(index);
-  let sn = BigInt(size - 1);
-  let r = leafHash;
-  for (const p of path) {
-    if (sn === 0n) return false;
-    if (fn & 1n || fn === sn) {
-      r = node(p, r);
-      if (!(fn & 1n)) while (!(fn & 1n) && fn !== 0n) [fn, sn] = [fn >> 1n, sn >> 1n];
-    } else {
-      r = node(r, p);
-    }
-    [fn, sn] = [fn >> 1n, sn >> 1n];
-  }
-  return sn === 0n && r.equals(root);
-}
-
-/** 2.1.4.2: verifies a consistency proof between two roots. */
-function verifyConsistency(first: number, second: number, firstRoot: Buffer, secondRoot: Buffer, proof: Buffer[]): boolean {
-  if (first === second) return proof.length === 0 && firstRoot.equals(secondRoot);
-  if ((first & (first - 1)) === 0) proof = [firstRoot, ...proof];
-  let fn = BigInt(first - 1);
-  let sn = BigInt(second - 1);
-  while (fn & 1n) [fn, sn] = [fn >> 1n, sn >> 1n];
-  let fr = proof[0];
-  let sr = proof[0];
-  for (const c of proof.slice(1)) {
-    if (sn === 0n) return false;
-    if (fn & 1n || fn === sn) {
-      fr = node(c, fr);
-      sr = node(c, sr);
-      if (!(fn & 1n)) while (!(fn & 1n) && fn !== 0n) [fn, sn] = [fn >> 1n, sn >> 1n];
-    } else {
-      sr = node(sr, c);
-    }
-    [fn, sn] = [fn >> 1n, sn >> 1n];
-  }
-  return sn === 0n && fr.equals(firstRoot) && sr.equals(secondRoot);
-}
-
 interface Checkpoint {
   stream_id: string;
   tree_size: number;
@@ -95,15 +54,6 @@ interface Checkpoint {
   signature_alg: string;
   signature: string;
 }
-
-/** RFC 8785 of the checkpoint's flat shape without `signature`, written out here: members sorted, no whitespace. */
-const checkpointSigningInput = (c: Checkpoint) => {
-  const { signature: _s, ...unsigned } = c;
-  return `{${Object.keys(unsigned)
-    .sort()
-    .map((k) => `${JSON.stringify(k)}:${JSON.stringify(unsigned[k as keyof typeof unsigned])}`)
-    .join(',')}}`;
-};
 
 const { verifyInclusion: scriptVerify } = require('../../scripts/verify-inclusion.mjs') as {
   verifyInclusion(input: { inclusion: object; keys: object; fact?: object }): { valid: boolean; errors: string[]; leaf_checked_against: string | null };
@@ -116,7 +66,7 @@ describe('ledger Merkle proofs (RFC 9162)', () => {
   let stack: LedgerStack;
   let t: LedgerTenant;
   let other: LedgerTenant;
-  let keySet: { keys: Array<{ kid: string; x: string }> };
+  let keySet: { keys: PublishedLedgerKey[] };
   const small = 'proofs-70';
   const big = 'proofs-600';
   /** fact_hash and fact_id of each stream's facts, in chain order. */
@@ -142,10 +92,8 @@ describe('ledger Merkle proofs (RFC 9162)', () => {
   }
 
   const checkSignature = (c: Checkpoint) => {
-    const jwk = keySet.keys.find((k) => k.kid === c.key_id)!;
-    expect(jwk).toBeDefined();
-    const publicKey = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: jwk.x }, format: 'jwk' });
-    return verify(null, Buffer.from(checkpointSigningInput(c), 'utf8'), publicKey, Buffer.from(c.signature, 'base64'));
+    expect(keySet.keys.find((k) => k.kid === c.key_id)).toBeDefined();
+    return checkpointSignatureHolds({ ...c }, keySet.keys);
   };
 
   async function expectInclusion(streamId: string, m: number, n: number) {
@@ -153,7 +101,7 @@ describe('ledger Merkle proofs (RFC 9162)', () => {
     const res = await read().get(`/facts/${f.fact_id}/inclusion?tree_size=${n}`).expect(200);
     const d = leaves(streamId, n);
     expect(res.body).toEqual({ fact_id: f.fact_id, leaf_index: m, tree_size: n, inclusion_path: pathOf(m, d).map(text), checkpoint: expect.objectContaining({ stream_id: streamId, tree_size: n, root_hash: text(mth(d)) }) });
-    expect(verifyInclusion(m, n, leaf(f.fact_hash), res.body.inclusion_path.map(hex), hex(res.body.checkpoint.root_hash))).toBe(true);
+    expect(inclusionHolds(f.fact_hash, m, n, res.body.inclusion_path, res.body.checkpoint.root_hash)).toBe(true);
     expect(checkSignature(res.body.checkpoint)).toBe(true);
     return res.body;
   }
@@ -162,11 +110,11 @@ describe('ledger Merkle proofs (RFC 9162)', () => {
     const res = await read().get(`/streams/${streamId}/consistency?from=${m}&to=${n}`).expect(200);
     const d = leaves(streamId, n);
     expect(res.body).toEqual({ from: m, to: n, consistency_path: subproof(m, d, true).map(text) });
-    expect(verifyConsistency(m, n, mth(d.slice(0, m)), mth(d), res.body.consistency_path.map(hex))).toBe(true);
+    expect(consistencyHolds(m, n, res.body.consistency_path, text(mth(d.slice(0, m))), text(mth(d)))).toBe(true);
     if (!withCheckpoints) return;
     // and against the signed checkpoints of both sizes
     const [a, b] = await Promise.all([m, n].map(async (s) => (await read().get(`/streams/${streamId}/checkpoint?tree_size=${s}`).expect(200)).body as Checkpoint));
-    expect(verifyConsistency(m, n, hex(a.root_hash), hex(b.root_hash), res.body.consistency_path.map(hex))).toBe(true);
+    expect(consistencyHolds(m, n, res.body.consistency_path, a.root_hash, b.root_hash)).toBe(true);
   }
 
   const storedNodes = async (streamId: string) =>
@@ -264,7 +212,7 @@ describe('ledger Merkle proofs (RFC 9162)', () => {
         const res = await read().get(`/facts/${f.fact_id}/inclusion?tree_size=600`).expect(200);
         expect(res.body.inclusion_path).toContain(text(forged));
         expect(res.body.checkpoint.root_hash).not.toBe(text(mth(leaves(big, 600))));
-        expect(verifyInclusion(300, 600, leaf(f.fact_hash), res.body.inclusion_path.map(hex), mth(leaves(big, 600)))).toBe(false);
+        expect(inclusionHolds(f.fact_hash, 300, 600, res.body.inclusion_path, text(mth(leaves(big, 600))))).toBe(false);
         // Leaf 5 lies below the forged node: its path rebuilds block 0 from the facts, which
         // disagrees with the stored root, so the service refuses (fails closed) rather than sign.
         const refused = await read().get(`/facts/${facts.get(big)![5].fact_id}/inclusion?tree_size=600`);

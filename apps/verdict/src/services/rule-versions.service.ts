@@ -3,7 +3,7 @@ import { AppError } from '@arbiter/http';
 import { registryUnavailable } from '../http/errors';
 import { requireAnyPermission } from '../http/tenant-access';
 import type { RuleVersion } from '../models/rule-versions';
-import { publicRuleVersion, RegistryUnavailableError, type RegistryInternalClient } from '@arbiter/internal-api';
+import { publicRuleVersion, RegistryUnavailableError, type PublicRuleVersion, type RegistryInternalClient } from '@arbiter/internal-api';
 
 /**
  * GET /v1/rule-versions/<id> (docs/verdicts.md "Rule version"): the registry keeps versions immutable
@@ -25,14 +25,12 @@ export class RuleVersionsService {
     if (!v || v.tenant_id !== identity.tenant_id) {
       throw new AppError(404, 'rule_version_not_found', `Rule version ${id} does not exist in this tenant`, { rule_version_id: id });
     }
-    return presentRuleVersion(v);
+    return publicRuleVersion(v);
   }
 }
 
-/**
- * The registry's RuleVersion, field by field (nothing passes through unnamed): libs/internal-api's
- * presenter, the form the registry's rule-version seals hash (docs/operations.md "Seal relay").
- */
-export function presentRuleVersion(v: Record<string, unknown>): RuleVersion {
-  return publicRuleVersion(v);
-}
+// The documented RuleVersion (models/rule-versions.ts, for tsoa) and libs/internal-api's presenter
+// type, the form the registry's rule-version seals hash, must stay the same shape: a field added to
+// one only does not compile.
+type SameShape<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+export const RULE_VERSION_SHAPES_AGREE: SameShape<RuleVersion, PublicRuleVersion> = true;
