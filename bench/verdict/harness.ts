@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import { Client } from 'pg';
 import { findFreePort } from '@arbiter/devstack';
-import { benchmarkFixture, type BenchmarkFixture, type EngineRule } from '../../apps/verdict/src/domain/engine';
+import { benchmarkFixture, type BenchmarkFixture, type EngineRule } from '@arbiter/policy';
 import type { LoadResult } from './loadgen';
 
 export const log = (line: string) => process.stdout.write(`${line}\n`);

@@ -1,5 +1,5 @@
 import type { AppliesTo } from '../models/rules';
-import { anyGlobMatches, globMatches } from './glob';
+import { compileGlob, compileGlobList } from '@arbiter/policy';
 
 /** What the compliance check knows of the intended operation. */
 export interface IntendedOperation {
@@ -37,13 +37,13 @@ export function relevance(entry: CandidateEntry, op: IntendedOperation): Relevan
   const a = entry.appliesTo;
   if (!a) return byText;
   if (op.action !== undefined || op.resource !== undefined) {
-    const actionOk = op.action === undefined || anyGlobMatches(a.actions, op.action);
-    const resourceOk = op.resource === undefined || anyGlobMatches(a.resources, op.resource);
+    const actionOk = op.action === undefined || matchesAny(a.actions, op.action);
+    const resourceOk = op.resource === undefined || matchesAny(a.resources, op.resource);
     return actionOk && resourceOk ? { matched_by: 'applies_to', matched_terms: [] } : null;
   }
   if (byText) return byText;
   const listed = [...(a.actions ?? []), ...(a.resources ?? [])];
-  const hit = words(op.text).some((w) => listed.some((g) => globMatches(g, w)));
+  const hit = words(op.text).some((w) => listed.some((g) => compileGlob(g)(w)));
   return hit ? { matched_by: 'applies_to', matched_terms: [] } : null;
 }
 
@@ -53,4 +53,10 @@ export function words(text: string): string[] {
     .split(/\s+/u)
     .map((w) => w.replace(/^[\p{P}\p{S}]+|[\p{P}\p{S}]+$/gu, ''))
     .filter(Boolean);
+}
+
+/** The rule engine's glob semantics: an absent or empty list matches everything. */
+function matchesAny(globs: readonly string[] | undefined, value: string): boolean {
+  const matcher = compileGlobList(globs);
+  return matcher === null || matcher(value);
 }

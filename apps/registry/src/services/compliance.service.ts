@@ -4,7 +4,7 @@ import type { CheckBody, CheckResult, Conflict, OverriddenConflict } from '../mo
 import type { ScopeSelector } from '../models/common';
 import type { AppliesTo, Severity } from '../models/rules';
 import { relevance } from '../domain/relevance';
-import { scopeContains } from '../domain/selector';
+import { scopeContains } from '@arbiter/policy';
 import type { ScopeAccess } from './scope-access.service';
 import type { Repos } from './changes.service';
 import type { ScopesService } from './scopes.service';

@@ -7,7 +7,7 @@ import type { CreateNamespaceBody, Namespace } from '../models/namespaces';
 import type { Page, TenantSettings } from '../models/identity';
 import type { ScopeSelector } from '../models/common';
 import type { IdentityRepository } from '../repositories/identity.repository';
-import { selectorProblems } from '../domain/selector';
+import { selectorProblems } from '@arbiter/policy';
 import { parseNamespacePath } from '../domain/namespace-path';
 import { presentNamespace, presentScope } from '../presenters/registry';
 import { readPage, toPage, type PageQuery } from '../http/pagination';
@@ -80,7 +80,7 @@ export class ScopesService {
   }
 
   async checkSelector(tenantId: TenantId, selector: ScopeSelector, label = 'selector'): Promise<void> {
-    const problems = selectorProblems(selector, await this.tenantSettings(tenantId), label);
+    const problems = selectorProblems(selector, (await this.tenantSettings(tenantId)).scope_schema, label);
     if (problems.length) throw badRequest(`Invalid ${label}: ${problems.join('; ')}`);
   }
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createEs256Signer, generateEs256KeyPair, verifyEs256Jws } from '@arbiter/crypto';
-import { compilePolicy, evaluate, type CompleteEvaluation } from './engine';
+import { compilePolicy, evaluate, type CompleteEvaluation } from '@arbiter/policy';
 import { buildConsultation, contextHash, normativeHash, operationHash, type DecisionInput } from './consultation-builder';
 
 /**

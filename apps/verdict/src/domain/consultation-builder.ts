@@ -3,7 +3,7 @@
 // the signer handed in.
 import { canonicalJson, CanonicalizationError, sha256Hex, withLeadingMembers, type CanonicalText, type KnownTexts } from '@arbiter/canonical';
 import { AppError } from '@arbiter/http';
-import type { CompleteEvaluation, Fact, Scope } from './engine';
+import type { CompleteEvaluation, Fact, Scope } from '@arbiter/policy';
 import type { ConsultationRecord, RequiredContextRound } from './consultation-record';
 import type { ActiveSigner } from '../keys';
 

@@ -1,4 +1,4 @@
-import { evaluate } from './engine';
+import { evaluate } from '@arbiter/policy';
 import { registryState } from './registry-state.fixture';
 import { buildSnapshot, engineOverrides, engineRules, SnapshotBuildError } from './tenant-snapshot';
 

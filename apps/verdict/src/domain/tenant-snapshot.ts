@@ -2,8 +2,8 @@
 // engine policy plus what a check needs besides (scope schema, principals, TTL and round limits).
 // Pure: the same registry state always gives the same snapshot.
 import { mintTenantId, type TenantId } from '@arbiter/auth';
-import { compilePolicy, PolicyCompileError, type CompiledPolicy, type EngineOverride, type EngineRule } from './engine';
-import { compileGlob, type StringMatcher } from './engine/glob';
+import { compilePolicy, PolicyCompileError, type CompiledPolicy, type EngineOverride, type EngineRule } from '@arbiter/policy';
+import { compileGlob, type StringMatcher } from '@arbiter/policy';
 import type { PrincipalState, ScopeFieldSchema, ScopeValue, TenantState } from '@arbiter/internal-api';
 
 /** docs/verdicts.md "Limits" and defaults. */

@@ -5,7 +5,7 @@
 // everything the OpenAPI shape refuses.
 import { fieldPath, findUnstorable } from './unstorable-strings';
 import { AppError } from '@arbiter/http';
-import type { Fact, Scope } from '../domain/engine';
+import type { Fact, Scope } from '@arbiter/policy';
 import type { CheckRequest } from '../models/verdicts';
 import { badRequest } from './errors';
 import { MAX_VERDICT_TTL_SECONDS, type ScopeFieldSchema } from '../domain/tenant-snapshot';

@@ -1,6 +1,6 @@
 // Response bodies of complete evaluations: the fields docs/verdicts.md "check" lists per verdict, and those of the
 // overview resolve variant.
-import type { MissingField } from '../domain/engine';
+import type { MissingField } from '@arbiter/policy';
 import type { ConsultationRecord } from '../domain/consultation-record';
 import type { CheckResponse, CompleteResolveResponse, OverviewCompleteResponse, Requirement } from '../models/verdicts';
 

@@ -1,6 +1,6 @@
 import type { TenantId, TenantOwned } from '@arbiter/auth';
 import type { Prisma, PrismaClient } from '../generated/prisma/client';
-import type { Fact } from '../domain/engine';
+import type { Fact } from '@arbiter/policy';
 
 export type ResolveVariant = 'detailed' | 'overview';
 

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { AuthenticatedIdentity, TenantId } from '@arbiter/auth';
 import { AppError, type ServiceMetrics } from '@arbiter/http';
 import { newId } from '@arbiter/db';
-import { evaluate, type CompleteEvaluation, type EvaluationRequest, type Fact, type Scope } from '../domain/engine';
+import { evaluate, type CompleteEvaluation, type EvaluationRequest, type Fact, type Scope } from '@arbiter/policy';
 import type { ConsultationRecord, RequiredContextRound } from '../domain/consultation-record';
 import type { ConsultationRepository } from '../repositories/consultations.repository';
 import { principalDeactivated } from '../http/errors';

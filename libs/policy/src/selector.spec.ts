@@ -8,15 +8,15 @@ describe(selectorProblems.name, () => {
   });
 
   it('checks fields, types and allowed values against the scope_schema', () => {
-    expect(selectorProblems({ region: 'eu', tier: 2 }, settings)).toEqual([]);
-    expect(selectorProblems({ region: 'asia' }, settings)).toEqual(['selector.region: "asia" is not one of ["eu","us"]']);
-    expect(selectorProblems({ tier: 'gold' }, settings)).toEqual(['selector.tier: must be a number']);
-    expect(selectorProblems({ team: 'x' }, settings)).toEqual(["selector.team: not a field of the tenant's scope_schema"]);
+    expect(selectorProblems({ region: 'eu', tier: 2 }, settings.scope_schema)).toEqual([]);
+    expect(selectorProblems({ region: 'asia' }, settings.scope_schema)).toEqual(['selector.region: "asia" is not one of ["eu","us"]']);
+    expect(selectorProblems({ tier: 'gold' }, settings.scope_schema)).toEqual(['selector.tier: must be a number']);
+    expect(selectorProblems({ team: 'x' }, settings.scope_schema)).toEqual(["selector.team: not a field of the tenant's scope_schema"]);
   });
 
   it('refuses odd field names, including prototype keys', () => {
     expect(selectorProblems({ 'a b': 'x' }, {})).toHaveLength(1);
-    expect(selectorProblems(JSON.parse('{"__proto__": "x"}'), settings)).toHaveLength(1);
+    expect(selectorProblems(JSON.parse('{"__proto__": "x"}'), settings.scope_schema)).toHaveLength(1);
   });
 });
 

@@ -1,0 +1,11 @@
+// The rule engine (docs/verdicts.md): pure functions, no I/O. One implementation of the rule
+// semantics, used by the verdict gateway, the registry's write-time checks and the CLI.
+// compilePolicy once per tenant snapshot, evaluate per check or resolve call.
+export { compilePolicy, DEFAULT_VERDICT, SEVERITIES, type CompiledPolicy } from './compile';
+export { evaluate, resolvedTargetId, type OneShotApproval } from './evaluate';
+export { PolicyCompileError, type PolicyCompileErrorCode } from './errors';
+export { benchmarkFixture, type BenchmarkFixture } from './fixtures';
+export { compileGlob, compileGlobList, type StringMatcher } from './glob';
+export { scopeContains, selectorProblems, type ScopeSchema } from './selector';
+export { conditionProblem, requirementProblems, ruleProblems, type RuleFields } from './validate';
+export type * from './types';
