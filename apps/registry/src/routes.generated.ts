@@ -417,6 +417,11 @@ const models: TsoaRoute.Models = {
         "additionalProperties": false,
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "RuleMode": {
+        "dataType": "refAlias",
+        "type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["enforce"]},{"dataType":"enum","enums":["shadow"]}],"validators":{}},
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "Rule": {
         "dataType": "refObject",
         "properties": {
@@ -434,6 +439,7 @@ const models: TsoaRoute.Models = {
             "requires": {"dataType":"array","array":{"dataType":"refObject","ref":"Requirement"},"required":true},
             "deciders": {"dataType":"array","array":{"dataType":"string"},"required":true},
             "priority": {"dataType":"union","subSchemas":[{"dataType":"double"},{"dataType":"enum","enums":[null]}],"required":true},
+            "mode": {"ref":"RuleMode","required":true},
             "author": {"dataType":"string","required":true},
             "author_type": {"ref":"AuthorType","required":true},
             "id": {"dataType":"string","required":true},
@@ -691,6 +697,7 @@ const models: TsoaRoute.Models = {
             "requires": {"dataType":"array","array":{"dataType":"refObject","ref":"Requirement"},"validators":{"maxItems":{"value":100}}},
             "deciders": {"dataType":"array","array":{"dataType":"refAlias","ref":"DeciderId"},"validators":{"maxItems":{"value":100}}},
             "priority": {"dataType":"integer","validators":{"minimum":{"value":-1000000},"maximum":{"value":1000000}}},
+            "mode": {"ref":"RuleMode"},
         },
         "additionalProperties": false,
     },
@@ -712,6 +719,7 @@ const models: TsoaRoute.Models = {
             "requires": {"dataType":"array","array":{"dataType":"refObject","ref":"Requirement"},"required":true},
             "deciders": {"dataType":"array","array":{"dataType":"string"},"required":true},
             "priority": {"dataType":"union","subSchemas":[{"dataType":"double"},{"dataType":"enum","enums":[null]}],"required":true},
+            "mode": {"ref":"RuleMode","required":true},
             "author": {"dataType":"string","required":true},
             "author_type": {"ref":"AuthorType","required":true},
             "id": {"dataType":"string","required":true},

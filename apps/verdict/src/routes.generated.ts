@@ -174,6 +174,7 @@ const models: TsoaRoute.Models = {
             "requires": {"dataType":"array","array":{"dataType":"nestedObjectLiteral","nestedProperties":{},"additionalProperties":{"dataType":"any"}},"required":true},
             "deciders": {"dataType":"array","array":{"dataType":"string"},"required":true},
             "priority": {"dataType":"union","subSchemas":[{"dataType":"double"},{"dataType":"enum","enums":[null]}],"required":true},
+            "mode": {"dataType":"enum","enums":["shadow"]},
             "author": {"dataType":"string","required":true},
             "author_type": {"dataType":"string","required":true},
             "created_at": {"dataType":"string","required":true},

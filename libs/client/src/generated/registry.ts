@@ -1068,6 +1068,12 @@ export interface components {
             /** Format: double */
             confidence_threshold?: number;
         };
+        /**
+         * @description `enforce`: the rule decides. `shadow`: the verdict gateway evaluates it beside the enforced rules and
+         *     reports where it would have decided otherwise, but it never decides (docs/verdicts.md "Shadow rules").
+         * @enum {string}
+         */
+        RuleMode: "enforce" | "shadow";
         /** @description A rule with the content of its current version. */
         Rule: {
             tenant_id: string;
@@ -1093,6 +1099,7 @@ export interface components {
             deciders: string[];
             /** Format: double */
             priority: number | null;
+            mode: components["schemas"]["RuleMode"];
             author: string;
             author_type: components["schemas"]["AuthorType"];
             /** @description `rul-` prefix */
@@ -1393,6 +1400,8 @@ export interface components {
              * @description Tie-break among firing rules of equal severity and scope match (higher wins).
              */
             priority?: number;
+            /** @description `enforce` (default) or `shadow`; a PUT with `enforce` promotes a shadow rule (a new version). */
+            mode?: components["schemas"]["RuleMode"];
         };
         /** @description An immutable snapshot of a rule; `updated_at` always equals `created_at`. */
         RuleVersion: {
@@ -1419,6 +1428,7 @@ export interface components {
             deciders: string[];
             /** Format: double */
             priority: number | null;
+            mode: components["schemas"]["RuleMode"];
             author: string;
             author_type: components["schemas"]["AuthorType"];
             /** @description `rv-` prefix */

@@ -426,6 +426,11 @@ export interface components {
             deciders: string[];
             /** Format: double */
             priority: number | null;
+            /**
+             * @description Only on a shadow version: `shadow` (docs/verdicts.md "Shadow rules"). Absent: the version is enforced.
+             * @enum {string}
+             */
+            mode?: "shadow";
             author: string;
             author_type: string;
             created_at: string;
