@@ -139,3 +139,28 @@ export interface RuleVersion extends ServerFields, RuleContent {
   /** `current` for the rule's latest version, `superseded` for earlier ones. */
   status: 'current' | 'superseded';
 }
+
+/** How often one version of a rule disagreed with the verdict while in shadow mode. */
+export interface ShadowVersionReport {
+  /** `rv-` */
+  rule_version_id: string;
+  /** Consultations whose record names this version in `shadow`. */
+  disagreements: number;
+  /** When the latest of them was requested (ISO 8601). */
+  last_at: string;
+}
+
+/**
+ * GET /api/v1/rules/{rule_id}/shadow (docs/verdicts.md "Shadow rules"): the consultations in which the
+ * rule, while in shadow mode, would have outranked the dominating rule with another verdict.
+ */
+export interface RuleShadowReport {
+  /** `rul-` */
+  rule_id: string;
+  /** The mode of the rule's current version. */
+  mode: RuleMode;
+  /** The sum over `by_version`. */
+  disagreements: number;
+  /** Versions with at least one disagreement, oldest version first. */
+  by_version: ShadowVersionReport[];
+}
