@@ -36,6 +36,12 @@ export const registryConfigSchema = {
   }),
   // Each rule version and approval decision writes a seal_outbox row for the ledger (docs/operations.md "Seal relay").
   LEDGER_SEALING: bool({ default: true, doc: 'write seal_outbox rows for the ledger; false only for benchmarks' }),
+  // GET /api/v1/rules/{rule_id}/shadow asks the verdict gateway's internal API (docs/verdicts.md "Shadow rules").
+  VERDICT_URL: url({
+    protocols: ['http', 'https'],
+    optional: true,
+    doc: "the verdict gateway's internal base URL (shadow rule disagreements); unset: GET /api/v1/rules/{rule_id}/shadow answers 503",
+  }),
 };
 
 export type RegistryConfig = ConfigOf<typeof registryConfigSchema>;

@@ -15,6 +15,8 @@ import { ScopeAccess } from './services/scope-access.service';
 import { ScopesService } from './services/scopes.service';
 import { EntriesService } from './services/entries.service';
 import { RulesService } from './services/rules.service';
+import { RuleShadowService } from './services/rule-shadow.service';
+import { VerdictInternalClient } from '@arbiter/internal-api';
 import { OverridesService } from './services/overrides.service';
 import { LinksService } from './services/links.service';
 import { ReferencesService } from './services/references.service';
@@ -46,6 +48,8 @@ export interface RegistryContext {
   scopes: ScopesService;
   entries: EntriesService;
   rules: RulesService;
+  /** Shadow rule disagreements, asked of the verdict gateway (VERDICT_URL; docs/verdicts.md "Shadow rules"). */
+  ruleShadow: RuleShadowService;
   overrides: OverridesService;
   references: ReferencesService;
   links: LinksService;
@@ -105,6 +109,7 @@ export function createRegistryContext(config: RegistryConfig, logger: Logger): R
     scopes,
     entries: new EntriesService(repos, writer, access),
     rules: new RulesService(repos, repo, writer, access, config.LEDGER_SEALING),
+    ruleShadow: new RuleShadowService(repos, access, config.VERDICT_URL ? new VerdictInternalClient({ baseUrl: config.VERDICT_URL, token: config.INTERNAL_TOKEN }) : null),
     overrides: new OverridesService(repos, writer, access, scopes),
     references: new ReferencesService(repos, writer, access),
     links: new LinksService(repos, writer, access),

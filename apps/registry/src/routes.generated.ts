@@ -20,6 +20,8 @@ import { ScopesController } from './controllers/scopes.controller';
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 import { RulesController } from './controllers/rules.controller';
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+import { RuleShadowController } from './controllers/rule-shadow.controller';
+// WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 import { ReferencesController } from './controllers/references.controller';
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 import { PrincipalsController } from './controllers/principals.controller';
@@ -417,6 +419,11 @@ const models: TsoaRoute.Models = {
         "additionalProperties": false,
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "RuleMode": {
+        "dataType": "refAlias",
+        "type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["enforce"]},{"dataType":"enum","enums":["shadow"]}],"validators":{}},
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "Rule": {
         "dataType": "refObject",
         "properties": {
@@ -434,6 +441,7 @@ const models: TsoaRoute.Models = {
             "requires": {"dataType":"array","array":{"dataType":"refObject","ref":"Requirement"},"required":true},
             "deciders": {"dataType":"array","array":{"dataType":"string"},"required":true},
             "priority": {"dataType":"union","subSchemas":[{"dataType":"double"},{"dataType":"enum","enums":[null]}],"required":true},
+            "mode": {"ref":"RuleMode","required":true},
             "author": {"dataType":"string","required":true},
             "author_type": {"ref":"AuthorType","required":true},
             "id": {"dataType":"string","required":true},
@@ -691,6 +699,7 @@ const models: TsoaRoute.Models = {
             "requires": {"dataType":"array","array":{"dataType":"refObject","ref":"Requirement"},"validators":{"maxItems":{"value":100}}},
             "deciders": {"dataType":"array","array":{"dataType":"refAlias","ref":"DeciderId"},"validators":{"maxItems":{"value":100}}},
             "priority": {"dataType":"integer","validators":{"minimum":{"value":-1000000},"maximum":{"value":1000000}}},
+            "mode": {"ref":"RuleMode"},
         },
         "additionalProperties": false,
     },
@@ -712,6 +721,7 @@ const models: TsoaRoute.Models = {
             "requires": {"dataType":"array","array":{"dataType":"refObject","ref":"Requirement"},"required":true},
             "deciders": {"dataType":"array","array":{"dataType":"string"},"required":true},
             "priority": {"dataType":"union","subSchemas":[{"dataType":"double"},{"dataType":"enum","enums":[null]}],"required":true},
+            "mode": {"ref":"RuleMode","required":true},
             "author": {"dataType":"string","required":true},
             "author_type": {"ref":"AuthorType","required":true},
             "id": {"dataType":"string","required":true},
@@ -727,6 +737,27 @@ const models: TsoaRoute.Models = {
         "properties": {
             "items": {"dataType":"array","array":{"dataType":"refObject","ref":"RuleVersion"},"required":true},
             "next_cursor": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "ShadowVersionReport": {
+        "dataType": "refObject",
+        "properties": {
+            "rule_version_id": {"dataType":"string","required":true},
+            "disagreements": {"dataType":"double","required":true},
+            "last_at": {"dataType":"string","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "RuleShadowReport": {
+        "dataType": "refObject",
+        "properties": {
+            "rule_id": {"dataType":"string","required":true},
+            "mode": {"ref":"RuleMode","required":true},
+            "disagreements": {"dataType":"double","required":true},
+            "by_version": {"dataType":"array","array":{"dataType":"refObject","ref":"ShadowVersionReport"},"required":true},
         },
         "additionalProperties": false,
     },
@@ -2245,6 +2276,43 @@ export function RegisterRoutes(app: Router) {
 
               await templateService.apiHandler({
                 methodName: 'archiveRule',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: undefined,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+        const argsRuleShadowController_getRuleShadow: Record<string, TsoaRoute.ParameterSchema> = {
+                req: {"in":"request","name":"req","required":true,"dataType":"object"},
+                rule_id: {"in":"path","name":"rule_id","required":true,"dataType":"string"},
+        };
+        app.get('/api/v1/rules/:rule_id/shadow',
+            authenticateMiddleware([{"bearer":["read"]}]),
+            ...(fetchMiddlewares<RequestHandler>(RuleShadowController)),
+            ...(fetchMiddlewares<RequestHandler>(RuleShadowController.prototype.getRuleShadow)),
+
+            async function RuleShadowController_getRuleShadow(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsRuleShadowController_getRuleShadow, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<RuleShadowController>(RuleShadowController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'getRuleShadow',
                 controller,
                 response,
                 next,

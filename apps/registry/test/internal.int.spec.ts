@@ -84,6 +84,7 @@ describe('registry internal API for the verdict gateway', () => {
       requires: [{ field: 'customer.country', type: 'string', source_requirement: 'verified' }],
       deciders: [decider, 'role-finance'],
       priority: 5,
+      mode: 'enforce',
     });
     expect(s.principals).toEqual(
       expect.arrayContaining([

@@ -21,6 +21,7 @@ import { SessionsService } from './services/sessions.service';
 import { RuleVersionsService } from './services/rule-versions.service';
 import { EvidenceService, unconfiguredLedger } from './services/evidence.service';
 import { SnapshotStore } from './services/snapshot-store.service';
+import { ShadowService } from './services/shadow.service';
 import { createApprovals } from './approvals';
 import type { ApprovalsService } from './services/approvals.service';
 
@@ -51,6 +52,8 @@ export interface VerdictContext {
   metrics: ServiceMetrics;
   /** The seal outbox the worker relays to the ledger (internal API; docs/operations.md "Seal relay"). */
   sealOutbox: SealOutboxStore;
+  /** Shadow rule disagreements for the registry (internal API; docs/verdicts.md "Shadow rules"). */
+  shadow: ShadowService;
   close(): Promise<void>;
 }
 
@@ -152,6 +155,7 @@ export async function createVerdictContext(config: VerdictConfig, logger: Logger
     sessions: cookieSessions,
     approvals: approvals.service,
     sealOutbox: new SealOutboxStore(pool, 'service:verdict'),
+    shadow: new ShadowService(consultations),
     async close() {
       clearInterval(sweep);
       await approvals.stop();

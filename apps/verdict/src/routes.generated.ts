@@ -174,6 +174,7 @@ const models: TsoaRoute.Models = {
             "requires": {"dataType":"array","array":{"dataType":"nestedObjectLiteral","nestedProperties":{},"additionalProperties":{"dataType":"any"}},"required":true},
             "deciders": {"dataType":"array","array":{"dataType":"string"},"required":true},
             "priority": {"dataType":"union","subSchemas":[{"dataType":"double"},{"dataType":"enum","enums":[null]}],"required":true},
+            "mode": {"dataType":"enum","enums":["shadow"]},
             "author": {"dataType":"string","required":true},
             "author_type": {"dataType":"string","required":true},
             "created_at": {"dataType":"string","required":true},
@@ -400,6 +401,16 @@ const models: TsoaRoute.Models = {
         "type": {"dataType":"union","subSchemas":[{"ref":"ResolveRequest"},{"ref":"OverviewResolveRequest"}],"validators":{}},
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "ShadowDisagreement": {
+        "dataType": "refObject",
+        "properties": {
+            "rule_id": {"dataType":"string","required":true},
+            "rule_version_id": {"dataType":"string","required":true},
+            "would_be": {"dataType":"string","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "ConsultationRecord": {
         "dataType": "refObject",
         "properties": {
@@ -425,6 +436,7 @@ const models: TsoaRoute.Models = {
             "triggers": {"dataType":"array","array":{"dataType":"refObject","ref":"ApprovalTrigger"},"required":true},
             "candidate_deciders": {"dataType":"array","array":{"dataType":"string"},"required":true},
             "applied_override_ids": {"dataType":"array","array":{"dataType":"string"},"required":true},
+            "shadow": {"dataType":"array","array":{"dataType":"refObject","ref":"ShadowDisagreement"}},
             "approval_id": {"dataType":"string"},
             "signing_kid": {"dataType":"string","required":true},
             "signing_epoch": {"dataType":"string","required":true},

@@ -81,6 +81,42 @@ describe(ConsultationRepository.name, () => {
     expect((await sut.list(mintTenantId('tnt-page'), { verdict: 'blocked' }, 10)).map((r) => r.id)).toEqual(['cns-page-3', 'cns-page-1']);
     expect(await sut.list(mintTenantId('tnt-page'), { since: new Date(base + 3500) }, 10)).toHaveLength(1);
   });
+
+  describe('shadow disagreements (docs/verdicts.md "Shadow rules")', () => {
+    const shadowOf = (...entries: [string, string, string][]) => entries.map(([rule_id, rule_version_id, would_be]) => ({ rule_id, rule_version_id, would_be }));
+
+    it.each([true, false])('writes a row per shadow entry in the statement that stores the record (sealing %s), and counts them per rule version', async (sealing) => {
+      const sut = new ConsultationRepository(pool, { sealing });
+      const tenant = `tnt-shadow-${sealing}`;
+      const at = (s: number) => new Date(Date.parse('2030-02-01T00:00:00Z') + s * 1000).toISOString();
+      await Promise.all([
+        sut.save(sealed(record(`cns-sh-${sealing}-1`, { tenant_id: tenant, requested_at: at(1), shadow: shadowOf(['rul-x', 'rv-x1', 'blocked'], ['rul-y', 'rv-y1', 'observe']) }))),
+        sut.save(sealed(record(`cns-sh-${sealing}-2`, { tenant_id: tenant, requested_at: at(2), shadow: shadowOf(['rul-x', 'rv-x1', 'blocked']) }))),
+        sut.save(sealed(record(`cns-sh-${sealing}-3`, { tenant_id: tenant, requested_at: at(3) }))),
+        sut.save(sealed(record(`cns-sh-${sealing}-4`, { tenant_id: tenant, requested_at: at(4), shadow: shadowOf(['rul-x', 'rv-x2', 'approval_required']) }))),
+      ]);
+      expect(await sut.shadowCounts(mintTenantId(tenant), 'rul-x')).toEqual([
+        { rule_version_id: 'rv-x1', disagreements: 2, last_at: new Date(at(2)) },
+        { rule_version_id: 'rv-x2', disagreements: 1, last_at: new Date(at(4)) },
+      ]);
+      expect(await sut.shadowCounts(mintTenantId(tenant), 'rul-y')).toEqual([{ rule_version_id: 'rv-y1', disagreements: 1, last_at: new Date(at(1)) }]);
+      expect(await sut.shadowCounts(mintTenantId('tnt-other'), 'rul-x')).toEqual([]);
+      const { rows } = await pool.query('SELECT count(*)::int AS n FROM seal_outbox WHERE tenant_id = $1', [tenant]);
+      expect(rows[0].n).toBe(sealing ? 4 : 0);
+    });
+
+    it('writes no row for a record the database refuses, and keeps the rows of the batch\'s good records', async () => {
+      const sut = new ConsultationRepository(pool);
+      const tenant = 'tnt-shadow-fault';
+      await sut.save(sealed(record('cns-sh-dup', { tenant_id: tenant, shadow: shadowOf(['rul-f', 'rv-f', 'blocked']) })));
+      const results = await Promise.allSettled([
+        sut.save(sealed(record('cns-sh-ok', { tenant_id: tenant, shadow: shadowOf(['rul-f', 'rv-f', 'blocked']) }))),
+        sut.save(sealed(record('cns-sh-dup', { tenant_id: tenant, shadow: shadowOf(['rul-f', 'rv-f', 'blocked']) }))),
+      ]);
+      expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected']);
+      expect((await sut.shadowCounts(mintTenantId(tenant), 'rul-f')).map((c) => c.disagreements)).toEqual([2]);
+    });
+  });
 });
 
 describe(VerdictKeys.name, () => {

@@ -254,7 +254,8 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
 
     const registryPort =
       options.apps.find((app) => app.name === 'registry')?.port ?? parsePort(env.REGISTRY_PORT, 'REGISTRY_PORT', 3001);
-    // The worker's seal relay reaches the verdict gateway and the ledger on their internal APIs (docs/operations.md "Seal relay").
+    // The worker's seal relay reaches the verdict gateway and the ledger on their internal APIs (docs/operations.md "Seal relay");
+    // the registry reads shadow rule counts from the verdict gateway's (VERDICT_URL, docs/verdicts.md "Shadow rules").
     const verdictPort = options.apps.find((app) => app.name === 'verdict')?.port ?? parsePort(env.VERDICT_PORT, 'VERDICT_PORT', 3002);
     const ledgerPort = options.apps.find((app) => app.name === 'ledger')?.port ?? parsePort(env.LEDGER_PORT, 'LEDGER_PORT', 3003);
     const childEnv: NodeJS.ProcessEnv = {

@@ -14,3 +14,4 @@ export type { PublicRuleVersion, PublicConditionRow, RuleVersionSealPayload } fr
 export { VerdictInternalClient } from './verdict-client';
 export type { VerdictInternalClientOptions } from './verdict-client';
 export type { paths as VerdictInternalApiPaths } from './generated/verdict-internal';
+export type { ShadowDisagreements } from './verdict-client';

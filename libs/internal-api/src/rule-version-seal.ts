@@ -2,6 +2,11 @@
 // gateway answers GET /v1/rule-versions/<id> with `publicRuleVersion` of the registry's internal rule
 // version, and the registry seals each new version with `ruleVersionContentHash` of that same form,
 // so the hash in the ledger and the body a reader gets can never drift apart.
+//
+// `mode` is present only on a shadow version (docs/verdicts.md "Shadow rules"): an enforced version's
+// public form, and so its content hash, is what it was before rules had a mode, so the hashes sealed
+// for every earlier version still verify against today's body by the same rule (drop `status` and
+// `rule_status`, canonicalise, hash), and a shadow version's hash binds its mode.
 import { sha256Digest, type Digest } from '@arbiter/canonical';
 
 /** A condition row (docs/verdicts.md). */
@@ -27,6 +32,8 @@ export interface PublicRuleVersion {
   requires: Array<{ [key: string]: unknown }>;
   deciders: string[];
   priority: number | null;
+  /** Only on a shadow version (`shadow`); absent means enforced. Part of the content hash when present. */
+  mode?: 'shadow';
   author: string;
   author_type: string;
   created_at: string;
@@ -39,7 +46,7 @@ export interface PublicRuleVersion {
 
 /** The registry's rule version (internal API or its own presenter), field by field (nothing passes through unnamed). */
 export function publicRuleVersion(v: Record<string, unknown>): PublicRuleVersion {
-  return {
+  const out: PublicRuleVersion = {
     id: v.id as string,
     rule_id: v.rule_id as string,
     tenant_id: v.tenant_id as string,
@@ -61,6 +68,8 @@ export function publicRuleVersion(v: Record<string, unknown>): PublicRuleVersion
     status: v.status as string,
     rule_status: (v.rule_status ?? 'active') as string,
   };
+  if (v.mode === 'shadow') out.mode = 'shadow';
+  return out;
 }
 
 /** `sha256:<hex>` over the RFC 8785 form of the public rule version without its derived `status` and `rule_status`. */

@@ -1,5 +1,6 @@
 // The client of the verdict gateway's internal API (/internal/v1, apps/verdict/openapi.internal.json):
-// the worker's seal relay leases, completes and releases the gateway's seal_outbox rows through it.
+// the worker's seal relay leases, completes and releases the gateway's seal_outbox rows through it,
+// and the registry reads shadow rule disagreements (docs/verdicts.md "Shadow rules").
 // Failures map as for every internal client (call.ts): no answer, 5xx, 401 and 429 are
 // VerdictUnavailableError (a retry may succeed), any other 4xx VerdictRejectedError.
 import createClient, { type Client } from 'openapi-fetch';
@@ -9,6 +10,9 @@ import { VerdictRejectedError, VerdictUnavailableError } from './errors';
 import type { components, paths } from './generated/verdict-internal';
 
 type Schemas = components['schemas'];
+
+/** GET /internal/v1/tenants/{tenant_id}/rules/{rule_id}/shadow of the verdict gateway. */
+export type ShadowDisagreements = Schemas['ShadowDisagreements'];
 
 export interface VerdictInternalClientOptions {
   /** The verdict gateway's base URL, e.g. http://127.0.0.1:3002. */
@@ -56,6 +60,13 @@ export class VerdictInternalClient {
   /** Hands rows of a lease back at once. */
   releaseSeals(ids: string[], leasedUntil: string): Promise<Schemas['SealReleaseAnswer']> {
     return this.call('POST /seal-outbox/release', (signal) => this.api.POST('/internal/v1/seal-outbox/release', { body: { ids, leased_until: leasedUntil }, signal }));
+  }
+
+  /** How often a shadow rule disagreed with the verdict, per rule version (zero when never). */
+  shadowDisagreements(tenantId: string, ruleId: string): Promise<ShadowDisagreements> {
+    return this.call('GET /tenants/{tenant_id}/rules/{rule_id}/shadow', (signal) =>
+      this.api.GET('/internal/v1/tenants/{tenant_id}/rules/{rule_id}/shadow', { params: { path: { tenant_id: tenantId, rule_id: ruleId } }, signal }),
+    );
   }
 
   private call<T>(what: string, request: (signal: AbortSignal) => Promise<Answer<T>>, signal?: AbortSignal): Promise<T> {

@@ -98,15 +98,24 @@ export interface CompiledOverrideCondition {
   readonly fields: readonly CompiledField[];
 }
 
-/** A tenant snapshot ready for evaluate(). Immutable; share it between concurrent evaluations. */
-export interface CompiledPolicy {
-  readonly defaultVerdict: string;
+/** Rules in static precedence order with their indexes: what candidate selection walks. */
+export interface CompiledRuleSet {
   /** Rules in static precedence order; `rules[i].ordinal === i`. */
   readonly rules: readonly CompiledRule[];
   readonly actionIndex: ActionIndex;
   /** The rules' scope selectors, by ordinal. */
   readonly selectors: SelectorTable;
-  /** Every field path a rule reads, by slot. */
+}
+
+/** A tenant snapshot ready for evaluate(). Immutable; share it between concurrent evaluations. */
+export interface CompiledPolicy extends CompiledRuleSet {
+  readonly defaultVerdict: string;
+  /**
+   * The shadow rules (docs/verdicts.md "Shadow rules"), kept apart from the enforced ones so that they
+   * can never take part in a decision; null when there are none (evaluate() then does no shadow work).
+   */
+  readonly shadow: CompiledRuleSet | null;
+  /** Every field path a rule reads (enforced or shadow), by slot. */
   readonly fieldAccessors: readonly FieldAccessor[];
   readonly overrideCount: number;
 }
@@ -204,6 +213,7 @@ function compileRule(rule: EngineRule, policy: TenantPolicy, fieldSlots: SlotTab
     bad('verdict must be a non-empty string');
   }
   if (rule.priority !== undefined && rule.priority !== null && !isFiniteNumber(rule.priority)) bad('priority must be a number');
+  if (rule.mode !== undefined && rule.mode !== 'enforce' && rule.mode !== 'shadow') bad('mode must be enforce or shadow');
   if (rule.condition_mode !== undefined && rule.condition_mode !== 'all' && rule.condition_mode !== 'any') {
     bad('condition_mode must be all or any');
   }
@@ -372,6 +382,8 @@ export function compilePolicy(
   const ruleIds = new Set<string>();
   const versionIds = new Set<string>();
   const fieldSlots = new SlotTable(compileAccessor);
+  const enforced: MutableRule[] = [];
+  const shadow: MutableRule[] = [];
   const compiled = rules.map((r) => {
     const c = compileRule(r, settings, fieldSlots);
     if (ruleIds.has(c.ruleId)) throw new PolicyCompileError('duplicate_rule', 'rule_id appears twice', c.ruleId);
@@ -380,15 +392,11 @@ export function compilePolicy(
     }
     ruleIds.add(c.ruleId);
     versionIds.add(c.versionId);
+    (r.mode === 'shadow' ? shadow : enforced).push(c);
     return c;
   });
-  compiled.sort(compareStatic);
-  compiled.forEach((c, ordinal) => (c.ordinal = ordinal));
-  const ordered: readonly CompiledRule[] = compiled;
-
-  const actionIndex = new ActionIndex();
-  const ordinalOf = new Map(ordered.map((c) => [c.ruleId, c.ordinal]));
-  for (const r of rules) actionIndex.add(ordinalOf.get(r.rule_id)!, r.applies_to?.actions);
+  const actionsOf = new Map(rules.map((r) => [r.rule_id, r.applies_to?.actions]));
+  const main = ruleSet(enforced, actionsOf);
 
   const overridesByRule = new Map<string, CompiledOverride[]>();
   for (const o of overrides) {
@@ -406,10 +414,20 @@ export function compilePolicy(
 
   return {
     defaultVerdict: dv ?? DEFAULT_VERDICT,
-    rules: ordered,
-    actionIndex,
-    selectors: new SelectorTable(ordered),
+    rules: main.rules,
+    actionIndex: main.actionIndex,
+    selectors: main.selectors,
+    shadow: shadow.length === 0 ? null : ruleSet(shadow, actionsOf),
     fieldAccessors: fieldSlots.items,
     overrideCount: overrides.length,
   };
+}
+
+/** Sorts rules into their static precedence order, numbers them, and indexes their actions and selectors. */
+function ruleSet(rules: MutableRule[], actionsOf: ReadonlyMap<string, readonly string[] | null | undefined>): CompiledRuleSet {
+  rules.sort(compareStatic);
+  rules.forEach((c, ordinal) => (c.ordinal = ordinal));
+  const actionIndex = new ActionIndex();
+  for (const c of rules) actionIndex.add(c.ordinal, actionsOf.get(c.ruleId));
+  return { rules, actionIndex, selectors: new SelectorTable(rules) };
 }

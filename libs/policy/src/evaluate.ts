@@ -8,7 +8,7 @@
 //   resolve tolerant: only missing fields of rules ranked above the best firing rule are asked for.
 import { sha256Hex } from '@arbiter/canonical';
 import { activationOf } from '@arbiter/cel';
-import type { CompiledField, CompiledOverride, CompiledPolicy, CompiledRule } from './compile';
+import { compareStatic, type CompiledField, type CompiledOverride, type CompiledPolicy, type CompiledRule, type CompiledRuleSet } from './compile';
 import { readField, type FieldRead } from './field-path';
 import { describeProblem, mergeRequirements } from './requirements';
 import type {
@@ -24,6 +24,7 @@ import type {
   Scope,
   ScopeMatch,
   ScopeValue,
+  ShadowEntry,
   TraceEntry,
   TraceReason,
   Trigger,
@@ -261,6 +262,17 @@ function traceEntry(c: Candidate): TraceEntry {
   };
 }
 
+/**
+ * The precedence order of docs/verdicts.md "Precedence", negative when `a` ranks first: severity, scope
+ * match, then the static keys (priority, recency, rule_version_id). selectCandidates() sorts by the
+ * same keys (packed); shadow rules are held against the dominating rule with this function.
+ */
+function comparePrecedence(a: Candidate, b: Candidate): number {
+  if (a.rule.severityRank !== b.rule.severityRank) return a.rule.severityRank - b.rule.severityRank;
+  if (a.scopeRank !== b.scopeRank) return a.scopeRank - b.scopeRank;
+  return compareStatic(a.rule, b.rule);
+}
+
 /** The precedence key on which `a` (ranked first) beats `b`. */
 function decidedBy(a: Candidate, b: Candidate): DecidedBy {
   if (a.rule.severityRank !== b.rule.severityRank) return 'severity';
@@ -369,6 +381,7 @@ function complete(policy: CompiledPolicy, candidates: readonly Candidate[], req:
     candidate_deciders: deciders,
     resolved_target_ids: [resolvedTargetId(req.resource)],
     applied_override_ids: overrideIds,
+    shadow: [],
   };
 }
 
@@ -381,12 +394,12 @@ function candidate(rule: CompiledRule, scopeRank: number): Candidate {
  * scope_match, then the static ordinal. Sorted as packed integers (ordinal * 4 + scope rank) with the
  * typed-array numeric sort, then regrouped by scope rank inside each severity: no comparator calls.
  */
-function selectCandidates(policy: CompiledPolicy, action: string, reads: Reads): Candidate[] {
+function selectCandidates(policy: CompiledRuleSet, action: string, scopeIds: Int32Array, scopeSize: number): Candidate[] {
   const hits = policy.actionIndex.lookup(action);
   const packed = new Int32Array(hits.length);
   let m = 0;
   for (const ordinal of hits) {
-    const scopeRank = policy.selectors.match(ordinal, reads.scopeIds, reads.scopeSize);
+    const scopeRank = policy.selectors.match(ordinal, scopeIds, scopeSize);
     if (scopeRank >= 0) packed[m++] = ordinal * 4 + scopeRank;
   }
   const sorted = packed.subarray(0, m).sort();
@@ -421,7 +434,7 @@ export interface OneShotApproval {
 export function evaluate(policy: CompiledPolicy, req: EvaluationRequest, now: Date | number, approval: OneShotApproval | null = null): EvaluationResult {
   const nowMs = typeof now === 'number' ? now : now.getTime();
   const reads = startReads(policy, req);
-  const candidates = selectCandidates(policy, req.action, reads);
+  const candidates = selectCandidates(policy, req.action, reads.scopeIds, reads.scopeSize);
   for (const c of candidates) {
     // Rules that govern the action in this scope but not this resource are listed, as not_applicable.
     if (c.rule.resources && !c.rule.resources(req.resource)) {
@@ -445,7 +458,7 @@ export function evaluate(policy: CompiledPolicy, req: EvaluationRequest, now: Da
         precedence_trace: candidates.map(traceEntry),
       };
     }
-    return complete(policy, candidates, req);
+    return finish(policy, candidates, reads, nowMs, approval);
   }
 
   // resolve: a rule ranked below the best firing rule cannot change the verdict, so its gaps are not
@@ -459,7 +472,7 @@ export function evaluate(policy: CompiledPolicy, req: EvaluationRequest, now: Da
     return overrideGaps ? [...c.gaps, ...overrideGaps] : c.gaps;
   };
   const open = deciding.filter((c) => asked(c) !== null);
-  if (open.length === 0) return complete(policy, candidates, req);
+  if (open.length === 0) return finish(policy, candidates, reads, nowMs, approval);
   const provisional: Record<string, unknown> = {};
   if (req.context) {
     for (const k of Object.keys(req.context)) {
@@ -473,4 +486,53 @@ export function evaluate(policy: CompiledPolicy, req: EvaluationRequest, now: Da
     provisional_context: provisional,
     precedence_trace: candidates.map(traceEntry),
   };
+}
+
+/** The complete evaluation, with the shadow rules' disagreements when the policy has shadow rules. */
+function finish(policy: CompiledPolicy, candidates: readonly Candidate[], reads: Reads, nowMs: number, approval: OneShotApproval | null): CompleteEvaluation {
+  const result = complete(policy, candidates, reads.req);
+  if (policy.shadow !== null) {
+    let dominator: Candidate | null = null;
+    for (const c of candidates) {
+      if (c.reason === 'fires') {
+        dominator = c;
+        break;
+      }
+    }
+    result.shadow = shadowDisagreements(policy.shadow, dominator, result.verdict, reads, nowMs, approval);
+  }
+  return result;
+}
+
+/**
+ * docs/verdicts.md "Shadow rules": the shadow rules that fire, would outrank the dominating rule (any
+ * firing rule outranks the tenant default) and would give another verdict, in precedence order. A
+ * shadow rule is evaluated exactly as it would be enforced (resources, overrides, fields, conditions)
+ * but on its own candidates: it never enters the trace, the citations or the triggers, and one that
+ * lacks context is left out rather than asking for it (in resolve, that includes the fields a
+ * conditional override of it reads, which would make the enforced evaluation incomplete). So a rule
+ * reported here with `would_be` X gives verdict X once enforced, on the same request.
+ */
+function shadowDisagreements(
+  set: CompiledRuleSet,
+  dominator: Candidate | null,
+  verdict: string,
+  reads: Reads,
+  nowMs: number,
+  approval: OneShotApproval | null,
+): ShadowEntry[] {
+  const req = reads.req;
+  const out: ShadowEntry[] = [];
+  for (const c of selectCandidates(set, req.action, set.selectors.encode(reads.scope), reads.scopeSize)) {
+    // Candidates come in precedence order: once one does not outrank the dominator, none after it does.
+    if (dominator !== null && comparePrecedence(c, dominator) >= 0) break;
+    if (c.rule.verdict === verdict) continue;
+    if (c.rule.resources && !c.rule.resources(req.resource)) continue;
+    if (approval !== null && approval.ruleIds.has(c.rule.ruleId)) continue;
+    if (activeOverride(c, reads, nowMs) !== null) continue;
+    evaluateRule(c, reads);
+    if (c.reason !== 'fires' || (!reads.check && c.overrideGaps !== null)) continue;
+    out.push({ rule_id: c.rule.ruleId, rule_version_id: c.rule.versionId, would_be: c.rule.verdict });
+  }
+  return out;
 }

@@ -320,3 +320,68 @@ describe('engine properties', () => {
     );
   });
 });
+
+// docs/verdicts.md "Shadow rules": a shadow rule is an enforced rule that only reports.
+describe('shadow rule properties', () => {
+  const asShadow = (rs: EngineRule[], prefix: string): EngineRule[] =>
+    rs.map((r, i) => ({ ...r, rule_id: `rul-${prefix}${i}`, rule_version_id: `rv-${prefix}${i}`, mode: 'shadow' as const }));
+  /** Enforced rules, shadow rules (ids of their own), overrides over both, one request. */
+  const withShadow = (mode: 'check' | 'resolve', ruleSet = rules) =>
+    fc.tuple(ruleSet, fc.oneof(rules, firingRules)).chain(([enforced, extra]) => {
+      const shadows = asShadow(extra, 's');
+      return fc.record({
+        enforced: fc.constant(enforced),
+        shadows: fc.constant(shadows),
+        overrides: overridesFor([...enforced, ...shadows].map((r) => r.rule_id)),
+        request: request(mode),
+      });
+    });
+
+  it.each(['check', 'resolve'] as const)('%s: adding shadow rules never changes the status, verdict, trace, citations or triggers', (mode) => {
+    fc.assert(
+      fc.property(fc.oneof(withShadow(mode), withShadow(mode, firingRules)), (s) => {
+        const without = evaluate(compilePolicy(s.enforced, s.overrides), s.request, NOW);
+        const withShadows = evaluate(compilePolicy([...s.enforced, ...s.shadows], s.overrides), s.request, NOW);
+        if (withShadows.status !== 'complete') {
+          expect(withShadows).toEqual(without);
+          return;
+        }
+        const { shadow, ...rest } = withShadows;
+        expect(rest).toEqual({ ...without, shadow: undefined });
+        expect((without as CompleteEvaluation).shadow).toEqual([]);
+        for (const e of shadow) expect(e.would_be).not.toBe(withShadows.verdict);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it.each(['check', 'resolve'] as const)('%s: a shadow rule reported with would_be X gives verdict X once enforced', (mode) => {
+    fc.assert(
+      fc.property(fc.oneof(withShadow(mode), withShadow(mode, firingRules)), (s) => {
+        const r = evaluate(compilePolicy([...s.enforced, ...s.shadows], s.overrides), s.request, NOW);
+        if (r.status !== 'complete') return;
+        const reported = new Set(r.shadow.map((e) => e.rule_id));
+        for (const candidate of s.shadows) {
+          const enforced = evaluate(
+            compilePolicy([...s.enforced, { ...candidate, mode: 'enforce' }, ...s.shadows.filter((x) => x !== candidate)], s.overrides),
+            s.request,
+            NOW,
+          );
+          const entry = r.shadow.find((e) => e.rule_id === candidate.rule_id);
+          if (entry) {
+            expect(enforced.status).toBe('complete');
+            expect((enforced as CompleteEvaluation).verdict).toBe(entry.would_be);
+            expect((enforced as CompleteEvaluation).dominating_rule_id).toBe(candidate.rule_id);
+            expect(entry.rule_version_id).toBe(candidate.rule_version_id);
+          } else if (enforced.status === 'complete') {
+            // Not reported and enforced without asking for more: it agrees, or it does not dominate.
+            expect(reported.has(candidate.rule_id)).toBe(false);
+            const e = enforced as CompleteEvaluation;
+            if (e.dominating_rule_id === candidate.rule_id) expect(e.verdict).toBe(r.verdict);
+          }
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+});

@@ -83,6 +83,11 @@ export interface EngineRule {
   version_created_at: string;
   /** The rule's directive text; used as the reason of an approval trigger. */
   statement?: string;
+  /**
+   * `enforce` (default) decides; `shadow` never does: it is evaluated beside the enforced rules and
+   * only reported in `CompleteEvaluation.shadow` (docs/verdicts.md "Shadow rules").
+   */
+  mode?: 'enforce' | 'shadow';
 }
 
 /** An override (docs/verdicts.md "Overrides") or approval grant (docs/approvals.md "Grants") that neutralises rules. */
@@ -204,6 +209,17 @@ export interface Trigger {
   reason: string;
 }
 
+/**
+ * A shadow rule that fired, would have outranked the dominating rule (or the tenant default) and
+ * would have given another verdict (docs/verdicts.md "Shadow rules"). Members in RFC 8785 order.
+ */
+export interface ShadowEntry {
+  rule_id: string;
+  rule_version_id: string;
+  /** The shadow rule's verdict: what the answer would have been with the rule enforced. */
+  would_be: string;
+}
+
 export interface CompleteEvaluation {
   status: 'complete';
   verdict: string;
@@ -222,6 +238,8 @@ export interface CompleteEvaluation {
   resolved_target_ids: string[];
   /** Overrides that neutralised a candidate. */
   applied_override_ids: string[];
+  /** Shadow rules that disagree with this verdict, in precedence order; empty when none does. */
+  shadow: ShadowEntry[];
 }
 
 /** check only: a candidate needs fields the request lacks (the service answers 422 insufficient_context). */

@@ -65,6 +65,12 @@ export interface Requirement {
  */
 export type DeciderId = string;
 
+/**
+ * `enforce`: the rule decides. `shadow`: the verdict gateway evaluates it beside the enforced rules and
+ * reports where it would have decided otherwise, but it never decides (docs/verdicts.md "Shadow rules").
+ */
+export type RuleMode = 'enforce' | 'shadow';
+
 /** POST and PUT body of a rule. PUT replaces the rule's content: omitted optional fields take their defaults. */
 export interface RuleBody extends AuthorFields {
   /** @minLength 1 @maxLength 20000 */
@@ -89,6 +95,8 @@ export interface RuleBody extends AuthorFields {
    * @isInt @minimum -1000000 @maximum 1000000
    */
   priority?: number;
+  /** `enforce` (default) or `shadow`; a PUT with `enforce` promotes a shadow rule (a new version). */
+  mode?: RuleMode;
 }
 
 /** The machine-readable content of a rule version: what the verdict gateway evaluates (models/state.ts). */
@@ -102,6 +110,7 @@ export interface RuleMachineContent {
   requires: Requirement[];
   deciders: string[];
   priority: number | null;
+  mode: RuleMode;
 }
 
 /** The content of a rule version: its machine-readable part and who wrote it. */
@@ -129,4 +138,29 @@ export interface RuleVersion extends ServerFields, RuleContent {
   scope_id: string;
   /** `current` for the rule's latest version, `superseded` for earlier ones. */
   status: 'current' | 'superseded';
+}
+
+/** How often one version of a rule disagreed with the verdict while in shadow mode. */
+export interface ShadowVersionReport {
+  /** `rv-` */
+  rule_version_id: string;
+  /** Consultations whose record names this version in `shadow`. */
+  disagreements: number;
+  /** When the latest of them was requested (ISO 8601). */
+  last_at: string;
+}
+
+/**
+ * GET /api/v1/rules/{rule_id}/shadow (docs/verdicts.md "Shadow rules"): the consultations in which the
+ * rule, while in shadow mode, would have outranked the dominating rule with another verdict.
+ */
+export interface RuleShadowReport {
+  /** `rul-` */
+  rule_id: string;
+  /** The mode of the rule's current version. */
+  mode: RuleMode;
+  /** The sum over `by_version`. */
+  disagreements: number;
+  /** Versions with at least one disagreement, oldest version first. */
+  by_version: ShadowVersionReport[];
 }

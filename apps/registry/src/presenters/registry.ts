@@ -99,6 +99,7 @@ export function ruleContent(v: RuleVersionRow): RuleContent {
     requires: v.requires as unknown as RuleContent['requires'],
     deciders: v.deciders,
     priority: v.priority,
+    mode: v.mode as RuleContent['mode'],
     author: v.author,
     author_type: v.author_type as AuthorType,
   };

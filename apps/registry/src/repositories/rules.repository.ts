@@ -16,6 +16,7 @@ export interface VersionContent {
   requires: object[];
   deciders: string[];
   priority: number | null;
+  mode: string;
   author: string;
   author_type: string;
 }

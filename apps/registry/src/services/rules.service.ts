@@ -133,6 +133,7 @@ export class RulesService {
       requires: body.requires ?? [],
       deciders,
       priority: body.priority ?? null,
+      mode: body.mode ?? 'enforce',
       ...authorOf(caller, body),
     };
   }

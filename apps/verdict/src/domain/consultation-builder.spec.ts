@@ -99,6 +99,36 @@ describe(buildConsultation.name, () => {
   });
 });
 
+describe('the shadow member (docs/verdicts.md "Shadow rules")', () => {
+  const { privateJwk } = generateEs256KeyPair();
+  const es256 = createEs256Signer(privateJwk, 'tnt-1:2026');
+  const signer = { kid: 'tnt-1:2026', epoch: '2026', sign: (c: object) => es256.sign(c) };
+  const withShadow = (): DecisionInput => {
+    const base = input();
+    const policy = compilePolicy([
+      { rule_id: 'rul-1', rule_version_id: 'rv-1', selector: {}, severity: 'ALLOW', version_created_at: '2026-01-01T00:00:00Z' },
+      { rule_id: 'rul-2', rule_version_id: 'rv-2', selector: {}, severity: 'MANDATORY', version_created_at: '2026-01-01T00:00:00Z', mode: 'shadow' },
+    ]);
+    return { ...base, evaluation: evaluate(policy, { mode: 'check', action: base.action, resource: base.resource, scope: base.scope, parameters: base.parameters, context: base.context }, 0) as CompleteEvaluation };
+  };
+
+  it('is absent when no shadow rule disagrees', () => {
+    const { record, json } = buildConsultation(input(), signer);
+    expect(record.shadow).toBeUndefined();
+    expect(JSON.parse(json)).not.toHaveProperty('shadow');
+  });
+
+  it('carries each disagreeing shadow rule, is hashed with the record and keeps RFC 8785 member order', () => {
+    const { record, json } = buildConsultation(withShadow(), signer);
+    expect(record.shadow).toEqual([{ rule_id: 'rul-2', rule_version_id: 'rv-2', would_be: 'blocked' }]);
+    expect(record.verdict).toBe('allowed');
+    const { normative_hash, signed_verdict: _s, ...rest } = record;
+    expect(normative_hash).toBe(sha(jcs(rest)));
+    expect(Object.keys(rest)).toEqual(Object.keys(rest).sort());
+    expect(JSON.parse(json)).toEqual(record);
+  });
+});
+
 describe('the record as built', () => {
   it('lists its members, and those of its trace entries, in RFC 8785 order (the canonical pass then sorts nothing)', () => {
     const { privateJwk } = generateEs256KeyPair();

@@ -139,6 +139,8 @@ export function buildConsultation(input: DecisionInput, signer: ActiveSigner): S
     resolved_target_ids: e.resolved_target_ids,
     resource: input.resource,
     scope_used: input.scope as ConsultationRecord['scope_used'],
+    // Only when a shadow rule disagrees (docs/verdicts.md "Shadow rules"): other records are unchanged.
+    shadow: e.shadow.length > 0 ? e.shadow : undefined,
     signing_epoch: signer.epoch,
     signing_kid: signer.kid,
     state_hash: input.stateHash,

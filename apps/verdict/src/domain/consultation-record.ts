@@ -35,6 +35,16 @@ export interface ApprovalTrigger {
   reason: string;
 }
 
+/**
+ * A shadow rule that would have decided this consultation otherwise (docs/verdicts.md "Shadow rules"):
+ * it fired, would have outranked the dominating rule, and its verdict is `would_be`.
+ */
+export interface ShadowDisagreement {
+  rule_id: string;
+  rule_version_id: string;
+  would_be: string;
+}
+
 export interface RequiredContextRound {
   round: number;
   /** The fields the round asked for; empty for the round that completed. */
@@ -71,6 +81,11 @@ export interface ConsultationRecord {
   candidate_deciders: string[];
   /** Overrides that neutralised a candidate rule (and the one-shot approval, when one was used). */
   applied_override_ids: string[];
+  /**
+   * Shadow rules that disagree with this verdict, in precedence order (docs/verdicts.md "Shadow rules").
+   * Present only when there is one; hashed and signed like every other member.
+   */
+  shadow?: ShadowDisagreement[];
   /**
    * The approval (`apr-`) approved without a grant that allowed this operation, once (docs/approvals.md).
    * Absent on every other consultation.

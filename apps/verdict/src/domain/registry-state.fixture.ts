@@ -30,6 +30,7 @@ export function registryState(overrides: Partial<TenantState> = {}): TenantState
         requires: [],
         deciders: ['role-ops'],
         priority: null,
+        mode: 'enforce',
       },
     ],
     invariants: [],

@@ -56,6 +56,18 @@ describe(buildSnapshot.name, () => {
     expect(buildSnapshot(state).knowsAction('payments.transfer')).toBe(true);
   });
 
+  it('passes a rule\'s mode to the engine, and leaves shadow rules out of the known action types', () => {
+    const state = registryState();
+    state.rules.push({ ...state.rules[0], rule_id: 'rul-shadow', rule_version_id: 'rv-shadow', applies_to: null, mode: 'shadow' });
+    expect(engineRules(state).map((r) => [r.rule_id, r.mode])).toEqual([
+      ['rul-a', 'enforce'],
+      ['rul-shadow', 'shadow'],
+    ]);
+    const sut = buildSnapshot(state);
+    expect(sut.knowsAction('payments.transfer')).toBe(false);
+    expect(sut.policy.shadow?.rules.map((r) => r.ruleId)).toEqual(['rul-shadow']);
+  });
+
   it('fails closed on a state the engine cannot evaluate', () => {
     const broken = registryState();
     broken.rules[0] = { ...broken.rules[0], conditions: [{ field: 'x', op: 'in', value: 5 }] };

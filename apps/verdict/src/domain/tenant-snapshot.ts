@@ -64,6 +64,8 @@ export function engineRules(state: TenantState): EngineRule[] {
       priority: r.priority,
       version_created_at: r.version_created_at,
       statement: r.directive,
+      // A state from a registry without modes has none: every rule is enforced.
+      mode: r.mode === 'shadow' ? 'shadow' : 'enforce',
     };
     return rule;
   });
@@ -116,6 +118,8 @@ export function buildSnapshot(state: TenantState): TenantSnapshot {
   const actionGlobs: StringMatcher[] = [];
   let everyAction = false;
   for (const r of state.rules) {
+    // A shadow rule never decides (docs/verdicts.md "Shadow rules"), so it never makes an action known.
+    if (r.mode === 'shadow') continue;
     const actions = r.applies_to?.actions;
     if (!actions || actions.length === 0) everyAction = true;
     else for (const g of actions) actionGlobs.push(compileGlob(g));

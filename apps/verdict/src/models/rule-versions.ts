@@ -28,6 +28,8 @@ export interface RuleVersion {
   requires: Array<{ [key: string]: unknown }>;
   deciders: string[];
   priority: number | null;
+  /** Only on a shadow version: `shadow` (docs/verdicts.md "Shadow rules"). Absent: the version is enforced. */
+  mode?: 'shadow';
   author: string;
   author_type: string;
   created_at: string;

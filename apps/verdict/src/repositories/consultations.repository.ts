@@ -34,6 +34,26 @@ function consultationSealPayload(r: ConsultationRecord): string {
 }
 
 /**
+ * The shadow_disagreements rows of a batch (docs/verdicts.md "Shadow rules") as one JSON array, or
+ * null when no record of the batch has a `shadow` member (the statement then stays as it was).
+ */
+function shadowRows(records: ConsultationRecord[]): string | null {
+  let rows: string[] | null = null;
+  for (const r of records) {
+    if (!r.shadow) continue;
+    for (const s of r.shadow) (rows ??= []).push(JSON.stringify({ consultation_id: r.id, rule_id: s.rule_id, rule_version_id: s.rule_version_id, would_be: s.would_be }));
+  }
+  return rows === null ? null : `[${rows.join(',')}]`;
+}
+
+/** Disagreements of one shadow rule version (GET /internal/v1/tenants/{tenant_id}/rules/{rule_id}/shadow). */
+export interface ShadowVersionCount {
+  rule_version_id: string;
+  disagreements: number;
+  last_at: Date;
+}
+
+/**
  * Consultation records: written durably before the verdict is returned, through a group commit
  * (one INSERT per batch, each caller answered after its batch commits). Reads are tenant-scoped;
  * `record` is stored and returned exactly as it was hashed and signed.
@@ -149,22 +169,51 @@ export class ConsultationRepository {
          FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::text[], $7::text[])
               WITH ORDINALITY AS c(id, tenant_id, caller_principal_id, requested_at, action, verdict, dominating_rule_id, n)
          JOIN json_array_elements($8::json) WITH ORDINALITY AS r(value, n) USING (n)`;
-    if (!this.sealing) {
-      await this.pool.query(`INSERT INTO consultations (id, tenant_id, caller_principal_id, requested_at, action, verdict, dominating_rule_id, record) ${input}`, params);
+    const insert = `INSERT INTO consultations (id, tenant_id, caller_principal_id, requested_at, action, verdict, dominating_rule_id, record) ${input}`;
+    const shadow = shadowRows(records);
+    if (!this.sealing && shadow === null) {
+      await this.pool.query(insert, params);
       return;
     }
-    params.push(`[${records.map(consultationSealPayload).join(',')}]`);
-    await this.pool.query(
-      `WITH c AS (
-         INSERT INTO consultations (id, tenant_id, caller_principal_id, requested_at, action, verdict, dominating_rule_id, record) ${input}
-         RETURNING id, tenant_id)
-       INSERT INTO seal_outbox (tenant_id, stream_id, client_ref, payload)
+    // Each further table is written from the rows the INSERT returned, in the same statement.
+    const writes: string[] = [];
+    if (shadow !== null) {
+      params.push(shadow);
+      writes.push(`INSERT INTO shadow_disagreements (tenant_id, rule_id, rule_version_id, consultation_id, requested_at, would_be)
+       SELECT c.tenant_id, d.value->>'rule_id', d.value->>'rule_version_id', c.id, c.requested_at, d.value->>'would_be'
+         FROM json_array_elements($${params.length}::json) AS d(value)
+         JOIN c ON c.id = d.value->>'consultation_id'`);
+    }
+    if (this.sealing) {
+      params.push(`[${records.map(consultationSealPayload).join(',')}]`);
+      writes.push(`INSERT INTO seal_outbox (tenant_id, stream_id, client_ref, payload)
        -- auditStreamId(tenant_id, 'consultations') (libs/internal-api), spelt in SQL: no extra parameter
        SELECT c.tenant_id, 'arbiter.' || c.tenant_id || '.consultations', c.id, p.value
-         FROM json_array_elements($9::json) AS p(value)
-         JOIN c ON c.id = p.value->>'consultation_id'`,
+         FROM json_array_elements($${params.length}::json) AS p(value)
+         JOIN c ON c.id = p.value->>'consultation_id'`);
+    }
+    const last = writes.pop()!;
+    await this.pool.query(
+      `WITH c AS (${insert}
+         RETURNING id, tenant_id, requested_at)${writes.map((w, i) => `,
+       w${i} AS (${w})`).join('')}
+       ${last}`,
       params,
     );
+  }
+
+  /**
+   * How often each version of a shadow rule disagreed with the verdict (docs/verdicts.md "Shadow
+   * rules"): grouped from the rule's own range of shadow_disagreements_rule_idx, never from records.
+   */
+  async shadowCounts(tenantId: TenantId, ruleId: string): Promise<ShadowVersionCount[]> {
+    const { rows } = await this.pool.query<ShadowVersionCount>(
+      `SELECT rule_version_id, count(*)::int AS disagreements, max(requested_at) AS last_at
+         FROM shadow_disagreements WHERE tenant_id = $1 AND rule_id = $2
+        GROUP BY rule_version_id ORDER BY min(requested_at), rule_version_id`,
+      [tenantId, ruleId],
+    );
+    return rows;
   }
 
   /** The record of this id, with the tenant that owns it (the caller decides 404 vs 403). */

@@ -30,6 +30,8 @@ export async function typeLevel(
   // @ts-expect-error a plain string is not a TenantId
   await new ConsultationRepository(pool).find(plain, 'cns-1');
   // @ts-expect-error a plain string is not a TenantId
+  await new ConsultationRepository(pool).shadowCounts(plain, 'rul-1');
+  // @ts-expect-error a plain string is not a TenantId
   await new ResolveSessionRepository(prisma).find(plain, 'rsn-1');
   // @ts-expect-error a plain string is not a TenantId
   await new ResolveSessionRepository(prisma).create(session);

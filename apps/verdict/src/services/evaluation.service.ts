@@ -75,12 +75,18 @@ const EMPTY: Record<string, never> = Object.freeze({}) as Record<string, never>;
 export class EvaluationService {
   private readonly now: () => number;
   private readonly verdicts;
+  private readonly shadowDisagreements;
 
   constructor(private readonly deps: EvaluationDeps) {
     this.now = deps.now ?? Date.now;
     this.verdicts = deps.metrics?.counter<'operation' | 'verdict'>('verdicts_total', {
       help: 'Signed verdicts by operation and verdict (tenant-defined verdicts count as other)',
       labelNames: ['operation', 'verdict'],
+    });
+    // One series per shadow rule that ever disagreed (docs/operations.md "Metrics" notes the cardinality).
+    this.shadowDisagreements = deps.metrics?.counter<'rule_id' | 'would_be'>('verdict_shadow_disagreements_total', {
+      help: 'Signed verdicts a shadow rule would have decided otherwise, by shadow rule and the verdict it would have given',
+      labelNames: ['rule_id', 'would_be'],
     });
   }
 
@@ -377,6 +383,7 @@ export class EvaluationService {
     await this.deps.consultations.save(sealed);
     const { record } = sealed;
     this.verdicts?.inc({ operation: d.operation, verdict: KNOWN_VERDICTS.has(record.verdict) ? record.verdict : 'other' });
+    if (record.shadow) for (const s of record.shadow) this.shadowDisagreements?.inc({ rule_id: s.rule_id, would_be: s.would_be });
     return record;
   }
 }

@@ -356,6 +356,26 @@ export interface paths {
         patch: operations["ArchiveRule"];
         trace?: never;
     };
+    "/api/v1/rules/{rule_id}/shadow": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description How often the rule, while in shadow mode, would have decided a consultation otherwise
+         *     (docs/verdicts.md "Shadow rules"), per rule version. 503 when the verdict gateway cannot be asked.
+         */
+        get: operations["GetRuleShadow"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/scopes/{scope_id}/references": {
         parameters: {
             query?: never;
@@ -1068,6 +1088,12 @@ export interface components {
             /** Format: double */
             confidence_threshold?: number;
         };
+        /**
+         * @description `enforce`: the rule decides. `shadow`: the verdict gateway evaluates it beside the enforced rules and
+         *     reports where it would have decided otherwise, but it never decides (docs/verdicts.md "Shadow rules").
+         * @enum {string}
+         */
+        RuleMode: "enforce" | "shadow";
         /** @description A rule with the content of its current version. */
         Rule: {
             tenant_id: string;
@@ -1093,6 +1119,7 @@ export interface components {
             deciders: string[];
             /** Format: double */
             priority: number | null;
+            mode: components["schemas"]["RuleMode"];
             author: string;
             author_type: components["schemas"]["AuthorType"];
             /** @description `rul-` prefix */
@@ -1393,6 +1420,8 @@ export interface components {
              * @description Tie-break among firing rules of equal severity and scope match (higher wins).
              */
             priority?: number;
+            /** @description `enforce` (default) or `shadow`; a PUT with `enforce` promotes a shadow rule (a new version). */
+            mode?: components["schemas"]["RuleMode"];
         };
         /** @description An immutable snapshot of a rule; `updated_at` always equals `created_at`. */
         RuleVersion: {
@@ -1419,6 +1448,7 @@ export interface components {
             deciders: string[];
             /** Format: double */
             priority: number | null;
+            mode: components["schemas"]["RuleMode"];
             author: string;
             author_type: components["schemas"]["AuthorType"];
             /** @description `rv-` prefix */
@@ -1435,6 +1465,35 @@ export interface components {
             items: components["schemas"]["RuleVersion"][];
             /** @description Pass as `cursor` for the next page; null when done. */
             next_cursor: string | null;
+        };
+        /** @description How often one version of a rule disagreed with the verdict while in shadow mode. */
+        ShadowVersionReport: {
+            /** @description `rv-` */
+            rule_version_id: string;
+            /**
+             * Format: double
+             * @description Consultations whose record names this version in `shadow`.
+             */
+            disagreements: number;
+            /** @description When the latest of them was requested (ISO 8601). */
+            last_at: string;
+        };
+        /**
+         * @description GET /api/v1/rules/{rule_id}/shadow (docs/verdicts.md "Shadow rules"): the consultations in which the
+         *     rule, while in shadow mode, would have outranked the dominating rule with another verdict.
+         */
+        RuleShadowReport: {
+            /** @description `rul-` */
+            rule_id: string;
+            /** @description The mode of the rule's current version. */
+            mode: components["schemas"]["RuleMode"];
+            /**
+             * Format: double
+             * @description The sum over `by_version`.
+             */
+            disagreements: number;
+            /** @description Versions with at least one disagreement, oldest version first. */
+            by_version: components["schemas"]["ShadowVersionReport"][];
         };
         /** @enum {string} */
         ReferenceStatus: "cited" | "followed" | "verified" | "diverged";
@@ -3419,6 +3478,64 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    GetRuleShadow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                rule_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ok */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RuleShadowReport"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The verdict gateway cannot be asked (or VERDICT_URL is not set) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

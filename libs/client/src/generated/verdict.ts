@@ -426,6 +426,11 @@ export interface components {
             deciders: string[];
             /** Format: double */
             priority: number | null;
+            /**
+             * @description Only on a shadow version: `shadow` (docs/verdicts.md "Shadow rules"). Absent: the version is enforced.
+             * @enum {string}
+             */
+            mode?: "shadow";
             author: string;
             author_type: string;
             created_at: string;
@@ -624,6 +629,15 @@ export interface components {
         };
         /** @description Either resolve body (the two variants share one path and are told apart by their fields). */
         ResolveBody: components["schemas"]["ResolveRequest"] | components["schemas"]["OverviewResolveRequest"];
+        /**
+         * @description A shadow rule that would have decided this consultation otherwise (docs/verdicts.md "Shadow rules"):
+         *     it fired, would have outranked the dominating rule, and its verdict is `would_be`.
+         */
+        ShadowDisagreement: {
+            rule_id: string;
+            rule_version_id: string;
+            would_be: string;
+        };
         ConsultationRecord: {
             /** @description `cns-` prefix */
             id: string;
@@ -660,6 +674,11 @@ export interface components {
             candidate_deciders: string[];
             /** @description Overrides that neutralised a candidate rule (and the one-shot approval, when one was used). */
             applied_override_ids: string[];
+            /**
+             * @description Shadow rules that disagree with this verdict, in precedence order (docs/verdicts.md "Shadow rules").
+             *     Present only when there is one; hashed and signed like every other member.
+             */
+            shadow?: components["schemas"]["ShadowDisagreement"][];
             /**
              * @description The approval (`apr-`) approved without a grant that allowed this operation, once (docs/approvals.md).
              *     Absent on every other consultation.

@@ -349,6 +349,12 @@ export interface components {
             /** Format: double */
             confidence_threshold?: number;
         };
+        /**
+         * @description `enforce`: the rule decides. `shadow`: the verdict gateway evaluates it beside the enforced rules and
+         *     reports where it would have decided otherwise, but it never decides (docs/verdicts.md "Shadow rules").
+         * @enum {string}
+         */
+        RuleMode: "enforce" | "shadow";
         /** @description An active rule with every machine-readable field of its current version (docs/verdicts.md). */
         RuleState: {
             directive: string;
@@ -362,6 +368,7 @@ export interface components {
             deciders: string[];
             /** Format: double */
             priority: number | null;
+            mode: components["schemas"]["RuleMode"];
             rule_id: string;
             rule_version_id: string;
             scope_id: string;
@@ -467,6 +474,7 @@ export interface components {
             deciders: string[];
             /** Format: double */
             priority: number | null;
+            mode: components["schemas"]["RuleMode"];
             author: string;
             author_type: components["schemas"]["AuthorType"];
             /** @description `rv-` prefix */

@@ -2,6 +2,23 @@
 // Do not edit: run `node scripts/generate-client.mjs` (or `npm run generate`) after the document changes.
 
 export interface paths {
+    "/internal/v1/tenants/{tenant_id}/rules/{rule_id}/shadow": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description How many consultations a rule disagreed with while in shadow mode, per rule version (zero when none). */
+        get: operations["ShadowDisagreements"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/internal/v1/seal-outbox/lease": {
         parameters: {
             query?: never;
@@ -62,6 +79,31 @@ export interface components {
             code: string;
             message: string;
             details?: unknown;
+        };
+        /** @description How often one version of a shadow rule disagreed with the verdict (docs/verdicts.md "Shadow rules"). */
+        ShadowVersionDisagreements: {
+            /** @description `rv-` */
+            rule_version_id: string;
+            /**
+             * Format: double
+             * @description Consultations whose record names this version in `shadow`.
+             */
+            disagreements: number;
+            /** @description requested_at of the latest of them. */
+            last_at: string;
+        };
+        /** @description GET /internal/v1/tenants/{tenant_id}/rules/{rule_id}/shadow: a rule's disagreements, by version. */
+        ShadowDisagreements: {
+            tenant_id: string;
+            /** @description `rul-` */
+            rule_id: string;
+            /**
+             * Format: double
+             * @description The sum over `by_version`.
+             */
+            disagreements: number;
+            /** @description Versions with at least one disagreement, by their first disagreement, oldest first. */
+            by_version: components["schemas"]["ShadowVersionDisagreements"][];
         };
         /** @description One seal as the ledger's `POST /internal/v1/seals` takes it. */
         SealRequest: {
@@ -131,6 +173,47 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    ShadowDisagreements: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant_id: string;
+                rule_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ok */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShadowDisagreements"];
+                };
+            };
+            /** @description Malformed id */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid internal token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     LeaseSeals: {
         parameters: {
             query?: never;

@@ -156,6 +156,11 @@ const models: TsoaRoute.Models = {
         "additionalProperties": false,
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "RuleMode": {
+        "dataType": "refAlias",
+        "type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["enforce"]},{"dataType":"enum","enums":["shadow"]}],"validators":{}},
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "RuleState": {
         "dataType": "refObject",
         "properties": {
@@ -168,6 +173,7 @@ const models: TsoaRoute.Models = {
             "requires": {"dataType":"array","array":{"dataType":"refObject","ref":"Requirement"},"required":true},
             "deciders": {"dataType":"array","array":{"dataType":"string"},"required":true},
             "priority": {"dataType":"union","subSchemas":[{"dataType":"double"},{"dataType":"enum","enums":[null]}],"required":true},
+            "mode": {"ref":"RuleMode","required":true},
             "rule_id": {"dataType":"string","required":true},
             "rule_version_id": {"dataType":"string","required":true},
             "scope_id": {"dataType":"string","required":true},
@@ -273,6 +279,7 @@ const models: TsoaRoute.Models = {
             "requires": {"dataType":"array","array":{"dataType":"refObject","ref":"Requirement"},"required":true},
             "deciders": {"dataType":"array","array":{"dataType":"string"},"required":true},
             "priority": {"dataType":"union","subSchemas":[{"dataType":"double"},{"dataType":"enum","enums":[null]}],"required":true},
+            "mode": {"ref":"RuleMode","required":true},
             "author": {"dataType":"string","required":true},
             "author_type": {"ref":"AuthorType","required":true},
             "id": {"dataType":"string","required":true},

@@ -4,6 +4,8 @@
 import type { TsoaRoute } from '@tsoa/runtime';
 import {  fetchMiddlewares, ExpressTemplateService } from '@tsoa/runtime';
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+import { InternalShadowController } from './shadow.controller';
+// WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 import { InternalSealOutboxController } from './seal-outbox.controller';
 import { iocContainer } from './../../http/ioc';
 import type { IocContainer, IocContainerFactory } from '@tsoa/runtime';
@@ -20,6 +22,27 @@ const models: TsoaRoute.Models = {
             "code": {"dataType":"string","required":true},
             "message": {"dataType":"string","required":true},
             "details": {"dataType":"any"},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "ShadowVersionDisagreements": {
+        "dataType": "refObject",
+        "properties": {
+            "rule_version_id": {"dataType":"string","required":true},
+            "disagreements": {"dataType":"double","required":true},
+            "last_at": {"dataType":"string","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "ShadowDisagreements": {
+        "dataType": "refObject",
+        "properties": {
+            "tenant_id": {"dataType":"string","required":true},
+            "rule_id": {"dataType":"string","required":true},
+            "disagreements": {"dataType":"double","required":true},
+            "by_version": {"dataType":"array","array":{"dataType":"refObject","ref":"ShadowVersionDisagreements"},"required":true},
         },
         "additionalProperties": false,
     },
@@ -114,6 +137,42 @@ export function RegisterRoutes(app: Router) {
 
 
     
+        const argsInternalShadowController_shadowDisagreements: Record<string, TsoaRoute.ParameterSchema> = {
+                tenant_id: {"in":"path","name":"tenant_id","required":true,"dataType":"string"},
+                rule_id: {"in":"path","name":"rule_id","required":true,"dataType":"string"},
+        };
+        app.get('/internal/v1/tenants/:tenant_id/rules/:rule_id/shadow',
+            ...(fetchMiddlewares<RequestHandler>(InternalShadowController)),
+            ...(fetchMiddlewares<RequestHandler>(InternalShadowController.prototype.shadowDisagreements)),
+
+            async function InternalShadowController_shadowDisagreements(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsInternalShadowController_shadowDisagreements, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<InternalShadowController>(InternalShadowController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'shadowDisagreements',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: undefined,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
         const argsInternalSealOutboxController_leaseSeals: Record<string, TsoaRoute.ParameterSchema> = {
                 body: {"in":"body","name":"body","ref":"SealLeaseRequest"},
         };

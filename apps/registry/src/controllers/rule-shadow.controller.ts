@@ -1,0 +1,27 @@
+import { Controller, Get, Path, Request, Response, Route, Security, Tags } from '@tsoa/runtime';
+import type { AuthedRequest } from '@arbiter/auth';
+import type { RegistryContext } from '../context';
+import type { ErrorBody } from '../models/identity';
+import type { RuleShadowReport } from '../models/rules';
+
+@Route('api/v1/rules')
+@Tags('Rules')
+@Response<ErrorBody>(401, 'Missing or invalid API key')
+@Response<ErrorBody>(403, 'Missing permission')
+@Response<ErrorBody>(404, 'Not found')
+export class RuleShadowController extends Controller {
+  constructor(private readonly ctx: RegistryContext) {
+    super();
+  }
+
+  /**
+   * How often the rule, while in shadow mode, would have decided a consultation otherwise
+   * (docs/verdicts.md "Shadow rules"), per rule version. 503 when the verdict gateway cannot be asked.
+   */
+  @Get('{rule_id}/shadow')
+  @Security('bearer', ['read'])
+  @Response<ErrorBody>(503, 'The verdict gateway cannot be asked (or VERDICT_URL is not set)')
+  async getRuleShadow(@Request() req: AuthedRequest, @Path() rule_id: string): Promise<RuleShadowReport> {
+    return this.ctx.ruleShadow.report(req.user, rule_id);
+  }
+}

@@ -1,0 +1,36 @@
+import { Controller, Get, Middlewares, Path, Response, Route, Tags } from '@tsoa/runtime';
+import { mintTenantId } from '@arbiter/auth';
+import type { NextFunction, Request, RequestHandler, Response as ExpressResponse } from 'express';
+import type { VerdictContext } from '../../context';
+import { badRequest } from '../../http/errors';
+import type { ErrorBody } from '../../models/errors';
+import type { ShadowDisagreements } from '../../models/shadow';
+
+const TENANT_ID = /^tnt-[0-9a-z_.-]{1,100}$/;
+const RULE_ID = /^rul-[0-9a-z_.-]{1,100}$/;
+
+/** The path's ids must look like ids before anything is read (400 invalid_request). */
+const idsChecked: RequestHandler = (req: Request, _res: ExpressResponse, next: NextFunction) => {
+  if (!TENANT_ID.test(String(req.params.tenant_id ?? ''))) throw badRequest('invalid_request', 'tenant_id is not a tenant id (tnt-…)');
+  if (!RULE_ID.test(String(req.params.rule_id ?? ''))) throw badRequest('invalid_request', 'rule_id is not a rule id (rul-…)');
+  next();
+};
+
+/** Shadow rules (docs/verdicts.md "Shadow rules"): what the registry's GET /v1/rules/{rule_id}/shadow reports. */
+@Route('internal/v1/tenants/{tenant_id}/rules')
+@Tags('Shadow rules')
+@Response<ErrorBody>(401, 'Missing or invalid internal token')
+@Response<ErrorBody>(400, 'Malformed id')
+export class InternalShadowController extends Controller {
+  constructor(private readonly ctx: VerdictContext) {
+    super();
+  }
+
+  /** How many consultations a rule disagreed with while in shadow mode, per rule version (zero when none). */
+  @Get('{rule_id}/shadow')
+  @Middlewares(idsChecked)
+  async shadowDisagreements(@Path() tenant_id: string, @Path() rule_id: string): Promise<ShadowDisagreements> {
+    // /internal/v1 vouches for the caller (a service of this deployment); the form was checked above.
+    return this.ctx.shadow.disagreements(mintTenantId(tenant_id), rule_id);
+  }
+}
