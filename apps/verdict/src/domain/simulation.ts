@@ -161,7 +161,7 @@ export function applyChanges(state: TenantState, changes: readonly ParsedChange[
 
 /**
  * The state whose policy the replay evaluates as "after". Shadow rules never decide, never cite and
- * never make context insufficient (docs/verdicts.md "Shadow rules"), so for what a simulation reports
+ * never make context insufficient (issue 15 shadow mode), so for what a simulation reports
  * (verdicts and dominating rules) a shadow rule is the same as no rule: it is left out.
  */
 export function enforcedState(state: TenantState): TenantState {
