@@ -23,6 +23,7 @@ import { EvidenceService, unconfiguredLedger } from './services/evidence.service
 import { SnapshotStore } from './services/snapshot-store.service';
 import { ShadowService } from './services/shadow.service';
 import { createApprovals } from './approvals';
+import { SimulationService } from './services/simulation.service';
 import type { ApprovalsService } from './services/approvals.service';
 
 /** Everything a request needs, made once per process (or per test app). */
@@ -48,6 +49,8 @@ export interface VerdictContext {
   tenantRefs: TenantRefs;
   /** Session cookies: opening, ending, and the caller of check and resolve. */
   sessions: SessionsService;
+  /** POST /<tenant_id>/v1/simulations: replays of stored consultations against proposed rule changes. */
+  simulations: SimulationService;
   /** Served at /metrics with the HTTP metrics of libs/http. */
   metrics: ServiceMetrics;
   /** The seal outbox the worker relays to the ledger (internal API; docs/operations.md "Seal relay"). */
@@ -145,6 +148,7 @@ export async function createVerdictContext(config: VerdictConfig, logger: Logger
       oneShots: approvals.oneShots,
     }),
     consultations: consultationsService,
+    simulations: new SimulationService({ snapshots, consultations }),
     evidence: new EvidenceService(
       consultationsService,
       config.LEDGER_URL ? new LedgerInternalClient({ baseUrl: config.LEDGER_URL, token: config.INTERNAL_TOKEN, timeoutMs: 10_000 }) : unconfiguredLedger,

@@ -6,6 +6,8 @@ import {  fetchMiddlewares, ExpressTemplateService } from '@tsoa/runtime';
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 import { WhoAmIController } from './controllers/whoami.controller';
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+import { SimulationsController } from './controllers/simulations.controller';
+// WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 import { SigningKeysController } from './controllers/signing-keys.controller';
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 import { JwksController } from './controllers/signing-keys.controller';
@@ -80,6 +82,205 @@ const models: TsoaRoute.Models = {
             "code": {"dataType":"string","required":true},
             "message": {"dataType":"string","required":true},
             "details": {"dataType":"any"},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "SimulationSample": {
+        "dataType": "refObject",
+        "properties": {
+            "consultation_id": {"dataType":"string","required":true},
+            "requested_at": {"dataType":"string","required":true},
+            "action": {"dataType":"string","required":true},
+            "resource": {"dataType":"string","required":true},
+            "before": {"dataType":"string","required":true},
+            "after": {"dataType":"string","required":true},
+            "dominating_rule_before": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
+            "dominating_rule_after": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "SimulatedWindow": {
+        "dataType": "refObject",
+        "properties": {
+            "since": {"dataType":"string","required":true},
+            "until": {"dataType":"string","required":true},
+            "last": {"dataType":"union","subSchemas":[{"dataType":"double"},{"dataType":"enum","enums":[null]}],"required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "SimulationResult": {
+        "dataType": "refObject",
+        "properties": {
+            "evaluated": {"dataType":"double","required":true},
+            "changed": {"dataType":"double","required":true},
+            "transitions": {"dataType":"nestedObjectLiteral","nestedProperties":{},"additionalProperties":{"dataType":"double"},"required":true},
+            "samples": {"dataType":"array","array":{"dataType":"refObject","ref":"SimulationSample"},"required":true},
+            "window": {"ref":"SimulatedWindow","required":true},
+            "evaluated_at": {"dataType":"string","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "SimulatedSeverity": {
+        "dataType": "refAlias",
+        "type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["MANDATORY"]},{"dataType":"enum","enums":["REQUIRES_APPROVAL"]},{"dataType":"enum","enums":["ADVISORY"]},{"dataType":"enum","enums":["ALLOW"]}],"validators":{}},
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "SimulatedGlob": {
+        "dataType": "refAlias",
+        "type": {"dataType":"string","validators":{"minLength":{"value":1},"maxLength":{"value":500}}},
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "SimulatedAppliesTo": {
+        "dataType": "refObject",
+        "properties": {
+            "actions": {"dataType":"array","array":{"dataType":"refAlias","ref":"SimulatedGlob"},"validators":{"minItems":{"value":1},"maxItems":{"value":100}}},
+            "resources": {"dataType":"array","array":{"dataType":"refAlias","ref":"SimulatedGlob"},"validators":{"minItems":{"value":1},"maxItems":{"value":100}}},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "SimulatedFieldPath": {
+        "dataType": "refAlias",
+        "type": {"dataType":"string","validators":{"pattern":{"value":"^[A-Za-z_][A-Za-z0-9_-]*(\\.[A-Za-z_][A-Za-z0-9_-]*)*$"},"maxLength":{"value":200}}},
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "SimulatedConditionOp": {
+        "dataType": "refAlias",
+        "type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["eq"]},{"dataType":"enum","enums":["neq"]},{"dataType":"enum","enums":["in"]},{"dataType":"enum","enums":["not_in"]},{"dataType":"enum","enums":["gt"]},{"dataType":"enum","enums":["gte"]},{"dataType":"enum","enums":["lt"]},{"dataType":"enum","enums":["lte"]},{"dataType":"enum","enums":["exists"]},{"dataType":"enum","enums":["contains"]},{"dataType":"enum","enums":["starts_with"]}],"validators":{}},
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "SimulatedConditionRow": {
+        "dataType": "refObject",
+        "properties": {
+            "field": {"ref":"SimulatedFieldPath","required":true},
+            "op": {"ref":"SimulatedConditionOp","required":true},
+            "value": {"dataType":"any"},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "SimulatedRequirementType": {
+        "dataType": "refAlias",
+        "type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["string"]},{"dataType":"enum","enums":["number"]},{"dataType":"enum","enums":["integer"]},{"dataType":"enum","enums":["boolean"]},{"dataType":"enum","enums":["enum"]},{"dataType":"enum","enums":["date"]},{"dataType":"enum","enums":["datetime"]},{"dataType":"enum","enums":["object"]},{"dataType":"enum","enums":["array"]}],"validators":{}},
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "SimulatedRequirement": {
+        "dataType": "refObject",
+        "properties": {
+            "field": {"ref":"SimulatedFieldPath","required":true},
+            "reason": {"dataType":"string","validators":{"maxLength":{"value":1000}}},
+            "type": {"ref":"SimulatedRequirementType","required":true},
+            "allowed_values": {"dataType":"array","array":{"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"double"},{"dataType":"boolean"}]},"validators":{"minItems":{"value":1},"maxItems":{"value":1000}}},
+            "min": {"dataType":"double"},
+            "max": {"dataType":"double"},
+            "format": {"dataType":"string","validators":{"maxLength":{"value":100}}},
+            "source_requirement": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["verified"]},{"dataType":"enum","enums":["unverified"]}]},
+            "acceptable_sources": {"dataType":"array","array":{"dataType":"string"},"validators":{"minItems":{"value":1},"maxItems":{"value":100}}},
+            "confidence_threshold": {"dataType":"double","validators":{"minimum":{"value":0},"maximum":{"value":1}}},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "SimulatedDeciderId": {
+        "dataType": "refAlias",
+        "type": {"dataType":"string","validators":{"pattern":{"value":"^(agn-[0-9a-f]{24}|hum-[0-9a-f]{24}|role-[a-z0-9][a-z0-9_.-]{0,62})$"}}},
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "SimulatedNewRule": {
+        "dataType": "refObject",
+        "properties": {
+            "directive": {"dataType":"string","required":true,"validators":{"minLength":{"value":1},"maxLength":{"value":20000}}},
+            "severity": {"ref":"SimulatedSeverity","required":true},
+            "verdict": {"dataType":"string","validators":{"pattern":{"value":"^[a-z][a-z0-9_]{0,63}$"}}},
+            "applies_to": {"ref":"SimulatedAppliesTo"},
+            "conditions": {"dataType":"array","array":{"dataType":"refObject","ref":"SimulatedConditionRow"},"validators":{"maxItems":{"value":100}}},
+            "condition_mode": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["all"]},{"dataType":"enum","enums":["any"]}]},
+            "requires": {"dataType":"array","array":{"dataType":"refObject","ref":"SimulatedRequirement"},"validators":{"maxItems":{"value":100}}},
+            "deciders": {"dataType":"array","array":{"dataType":"refAlias","ref":"SimulatedDeciderId"},"validators":{"maxItems":{"value":100}}},
+            "priority": {"dataType":"integer","validators":{"minimum":{"value":-1000000},"maximum":{"value":1000000}}},
+            "mode": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["enforce"]},{"dataType":"enum","enums":["shadow"]}]},
+            "author": {"dataType":"string","validators":{"minLength":{"value":1},"maxLength":{"value":200}}},
+            "author_type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["human"]},{"dataType":"enum","enums":["agent"]},{"dataType":"enum","enums":["system"]}]},
+            "scope_id": {"dataType":"string","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "SimulatedRuleBody": {
+        "dataType": "refObject",
+        "properties": {
+            "directive": {"dataType":"string","required":true,"validators":{"minLength":{"value":1},"maxLength":{"value":20000}}},
+            "severity": {"ref":"SimulatedSeverity","required":true},
+            "verdict": {"dataType":"string","validators":{"pattern":{"value":"^[a-z][a-z0-9_]{0,63}$"}}},
+            "applies_to": {"ref":"SimulatedAppliesTo"},
+            "conditions": {"dataType":"array","array":{"dataType":"refObject","ref":"SimulatedConditionRow"},"validators":{"maxItems":{"value":100}}},
+            "condition_mode": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["all"]},{"dataType":"enum","enums":["any"]}]},
+            "requires": {"dataType":"array","array":{"dataType":"refObject","ref":"SimulatedRequirement"},"validators":{"maxItems":{"value":100}}},
+            "deciders": {"dataType":"array","array":{"dataType":"refAlias","ref":"SimulatedDeciderId"},"validators":{"maxItems":{"value":100}}},
+            "priority": {"dataType":"integer","validators":{"minimum":{"value":-1000000},"maximum":{"value":1000000}}},
+            "mode": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["enforce"]},{"dataType":"enum","enums":["shadow"]}]},
+            "author": {"dataType":"string","validators":{"minLength":{"value":1},"maxLength":{"value":200}}},
+            "author_type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["human"]},{"dataType":"enum","enums":["agent"]},{"dataType":"enum","enums":["system"]}]},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "SimulatedScopeValue": {
+        "dataType": "refAlias",
+        "type": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"double"},{"dataType":"boolean"}],"validators":{}},
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "SimulatedScopeSelector": {
+        "dataType": "refObject",
+        "properties": {
+        },
+        "additionalProperties": {"ref":"SimulatedScopeValue"},
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "SimulatedOverrideBody": {
+        "dataType": "refObject",
+        "properties": {
+            "target_ids": {"dataType":"array","array":{"dataType":"string"},"required":true,"validators":{"minItems":{"value":1},"maxItems":{"value":100}}},
+            "type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["temporary"]},{"dataType":"enum","enums":["conditional"]},{"dataType":"enum","enums":["permanent"]}],"required":true},
+            "applies_to_scope": {"dataType":"union","subSchemas":[{"ref":"SimulatedScopeSelector"},{"dataType":"enum","enums":[null]}]},
+            "expires_at": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}]},
+            "conditions": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"validators":{"maxLength":{"value":20000}}},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "SimulationChange": {
+        "dataType": "refObject",
+        "properties": {
+            "op": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["create"]},{"dataType":"enum","enums":["update"]},{"dataType":"enum","enums":["archive"]}],"required":true},
+            "rule": {"dataType":"union","subSchemas":[{"ref":"SimulatedNewRule"},{"ref":"SimulatedRuleBody"}]},
+            "rule_id": {"dataType":"string"},
+            "override": {"ref":"SimulatedOverrideBody"},
+            "override_id": {"dataType":"string"},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "SimulationWindow": {
+        "dataType": "refObject",
+        "properties": {
+            "since": {"dataType":"string"},
+            "until": {"dataType":"string"},
+            "last": {"dataType":"integer","validators":{"minimum":{"value":1},"maximum":{"value":1000000}}},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "SimulationRequest": {
+        "dataType": "refObject",
+        "properties": {
+            "changes": {"dataType":"array","array":{"dataType":"refObject","ref":"SimulationChange"},"required":true,"validators":{"maxItems":{"value":100}}},
+            "window": {"ref":"SimulationWindow"},
+            "sample_limit": {"dataType":"integer","validators":{"minimum":{"value":0},"maximum":{"value":100}}},
         },
         "additionalProperties": false,
     },
@@ -659,6 +860,44 @@ export function RegisterRoutes(app: Router) {
 
               await templateService.apiHandler({
                 methodName: 'whoAmI',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: undefined,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+        const argsSimulationsController_simulate: Record<string, TsoaRoute.ParameterSchema> = {
+                tenant_id: {"in":"path","name":"tenant_id","required":true,"dataType":"string"},
+                req: {"in":"request","name":"req","required":true,"dataType":"object"},
+                body: {"in":"body","name":"body","required":true,"ref":"SimulationRequest"},
+        };
+        app.post('/:tenant_id/v1/simulations',
+            authenticateMiddleware([{"apiKey":["manage_rules"]}]),
+            ...(fetchMiddlewares<RequestHandler>(SimulationsController)),
+            ...(fetchMiddlewares<RequestHandler>(SimulationsController.prototype.simulate)),
+
+            async function SimulationsController_simulate(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsSimulationsController_simulate, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<SimulationsController>(SimulationsController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'simulate',
                 controller,
                 response,
                 next,

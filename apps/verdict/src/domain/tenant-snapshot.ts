@@ -27,6 +27,8 @@ export interface TenantSnapshot {
    * or by naming no actions at all (a rule without `applies_to.actions` covers every action).
    */
   knowsAction(actionType: string): boolean;
+  /** The registry state the snapshot was built from (the simulation applies its changes to a copy). */
+  state: TenantState;
 }
 
 /** The registry state cannot be evaluated as it stands (the caller keeps its previous snapshot). */
@@ -136,6 +138,7 @@ export function buildSnapshot(state: TenantState): TenantSnapshot {
     maxResolveRounds: boundedInt(settings.max_resolve_rounds, DEFAULT_MAX_RESOLVE_ROUNDS, 1, 1000),
     principals: new Map(state.principals.map((p) => [p.id, p])),
     knowsAction: (actionType) => everyAction || actionGlobs.some((m) => m(actionType)),
+    state,
   };
 }
 

@@ -1,5 +1,6 @@
 import type { TenantId } from '@arbiter/auth';
 import type { Pool } from 'pg';
+import type { Fact, Scope } from '@arbiter/policy';
 import { GroupCommitWriter } from '@arbiter/db';
 import type { ConsultationRecord } from '../domain/consultation-record';
 import type { SealedConsultation } from '../domain/consultation-builder';
@@ -16,6 +17,17 @@ export interface ConsultationFilter {
 export interface ConsultationPosition {
   requested_at: Date;
   id: string;
+}
+
+/** What a simulation replays of a stored consultation (docs/verdicts.md "Simulation"). */
+export interface ReplayRow {
+  id: string;
+  requested_at: Date;
+  action: string;
+  resource: string;
+  scope_used: Scope;
+  parameters: Record<string, unknown>;
+  context_snapshot: Record<string, Fact>;
 }
 
 /**
@@ -257,5 +269,30 @@ export class ConsultationRepository {
       params,
     );
     return rows.map((r) => r.record);
+  }
+
+  /**
+   * One keyset page of the consultations a simulation replays, newest first: requested_at within
+   * [since, until], before `after` when given, at most `limit`. Only the members a replay reads leave
+   * the database: json_to_record parses each stored record once, in PostgreSQL, and the rest of it
+   * (trace, signature, hashes) is never sent.
+   */
+  async replayPage(tenantId: TenantId, window: { since: Date; until: Date }, limit: number, after?: ConsultationPosition): Promise<ReplayRow[]> {
+    const params: unknown[] = [tenantId, window.since, window.until, limit];
+    let keyset = '';
+    if (after) {
+      params.push(after.requested_at, after.id);
+      keyset = 'AND (c.requested_at, c.id) < ($5, $6)';
+    }
+    const { rows } = await this.pool.query<ReplayRow>(
+      `SELECT c.id, c.requested_at, c.action, r.resource, r.scope_used, r.parameters, r.context_snapshot
+         FROM consultations c
+        CROSS JOIN LATERAL json_to_record(c.record) AS r(resource text, scope_used json, parameters json, context_snapshot json)
+        WHERE c.tenant_id = $1 AND c.requested_at >= $2 AND c.requested_at <= $3 ${keyset}
+        ORDER BY c.requested_at DESC, c.id DESC
+        LIMIT $4`,
+      params,
+    );
+    return rows;
   }
 }

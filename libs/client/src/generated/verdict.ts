@@ -18,6 +18,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/{tenant_id}/v1/simulations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Replays the window's stored consultations against the tenant's current rules ("before") and
+         *     against them plus the proposed changes ("after"), at one instant, and counts what changed: create,
+         *     update and archive of rules, create and archive of overrides. Writes nothing. A rule the
+         *     simulation creates is named `changes[<i>]`. Needs `manage_rules` (docs/verdicts.md "Simulation").
+         */
+        post: operations["Simulate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/{tenant_id}/v1/signing-keys": {
         parameters: {
             query?: never;
@@ -337,6 +359,196 @@ export interface components {
             code: string;
             message: string;
             details?: unknown;
+        };
+        /** @description A changed consultation. A verdict is the engine's, or `insufficient_context` when the replay lacked a field a rule needs. */
+        SimulationSample: {
+            consultation_id: string;
+            /** @description ISO 8601, as recorded. */
+            requested_at: string;
+            action: string;
+            resource: string;
+            before: string;
+            after: string;
+            /** @description null: no rule decided (tenant default, or insufficient_context). A rule the simulation creates is named `changes[<i>]`. */
+            dominating_rule_before: string | null;
+            dominating_rule_after: string | null;
+        };
+        /** @description The window that was replayed, bounds resolved. */
+        SimulatedWindow: {
+            since: string;
+            until: string;
+            /** Format: double */
+            last: number | null;
+        };
+        SimulationResult: {
+            /**
+             * Format: double
+             * @description Consultations replayed.
+             */
+            evaluated: number;
+            /**
+             * Format: double
+             * @description Of those, how many got another verdict after the changes.
+             */
+            changed: number;
+            /** @description `"<before>-><after>"`: how many consultations moved that way; changed pairs only. */
+            transitions: {
+                [key: string]: number;
+            };
+            /** @description The first `sample_limit` changed consultations, newest first. */
+            samples: components["schemas"]["SimulationSample"][];
+            window: components["schemas"]["SimulatedWindow"];
+            /** @description The instant every replay was evaluated at (override expiry and time-bound rows read it). */
+            evaluated_at: string;
+        };
+        /** @enum {string} */
+        SimulatedSeverity: "MANDATORY" | "REQUIRES_APPROVAL" | "ADVISORY" | "ALLOW";
+        SimulatedGlob: string;
+        /** @description Which operations a rule is about (the registry's `applies_to`). */
+        SimulatedAppliesTo: {
+            actions?: components["schemas"]["SimulatedGlob"][];
+            resources?: components["schemas"]["SimulatedGlob"][];
+        };
+        /** @description Dot path into the evaluation context (`transfer.amount`, `scope.region`, `action`, `resource`). */
+        SimulatedFieldPath: string;
+        /** @enum {string} */
+        SimulatedConditionOp: "eq" | "neq" | "in" | "not_in" | "gt" | "gte" | "lt" | "lte" | "exists" | "contains" | "starts_with";
+        /** @description One condition row, as the registry's rule body writes it (docs/verdicts.md "Condition ops"). */
+        SimulatedConditionRow: {
+            field: components["schemas"]["SimulatedFieldPath"];
+            op: components["schemas"]["SimulatedConditionOp"];
+            value?: unknown;
+        };
+        /** @enum {string} */
+        SimulatedRequirementType: "string" | "number" | "integer" | "boolean" | "enum" | "date" | "datetime" | "object" | "array";
+        /** @description A Requirement (docs/verdicts.md "Requirement"), as the registry's rule body writes it. */
+        SimulatedRequirement: {
+            field: components["schemas"]["SimulatedFieldPath"];
+            reason?: string;
+            type: components["schemas"]["SimulatedRequirementType"];
+            allowed_values?: (string | number | boolean)[];
+            /** Format: double */
+            min?: number;
+            /** Format: double */
+            max?: number;
+            format?: string;
+            /** @enum {string} */
+            source_requirement?: "verified" | "unverified";
+            acceptable_sources?: string[];
+            /** Format: double */
+            confidence_threshold?: number;
+        };
+        /** @description Principal id (`agn-`, `hum-`) or role id (`role-<name>`). */
+        SimulatedDeciderId: string;
+        /** @description A rule to create: the registry's rule body plus the scope it would be created in. */
+        SimulatedNewRule: {
+            directive: string;
+            severity: components["schemas"]["SimulatedSeverity"];
+            verdict?: string;
+            applies_to?: components["schemas"]["SimulatedAppliesTo"];
+            conditions?: components["schemas"]["SimulatedConditionRow"][];
+            /** @enum {string} */
+            condition_mode?: "all" | "any";
+            requires?: components["schemas"]["SimulatedRequirement"][];
+            deciders?: components["schemas"]["SimulatedDeciderId"][];
+            /** Format: int32 */
+            priority?: number;
+            /**
+             * @description `shadow`: evaluated but never decides, so it changes no verdict of the simulation. Default `enforce`.
+             * @enum {string}
+             */
+            mode?: "enforce" | "shadow";
+            /** @description Accepted as the registry does; it plays no part in a verdict. */
+            author?: string;
+            /** @enum {string} */
+            author_type?: "human" | "agent" | "system";
+            /** @description A scope of the tenant (`scp-`): the rule's selector is the scope's. */
+            scope_id: string;
+        };
+        /**
+         * @description The registry's rule body (POST and PUT of `/api/v1/scopes/<scope_id>/rules`, PUT semantics: omitted
+         *     optional fields take their defaults), checked as the registry checks it.
+         */
+        SimulatedRuleBody: {
+            directive: string;
+            severity: components["schemas"]["SimulatedSeverity"];
+            verdict?: string;
+            applies_to?: components["schemas"]["SimulatedAppliesTo"];
+            conditions?: components["schemas"]["SimulatedConditionRow"][];
+            /** @enum {string} */
+            condition_mode?: "all" | "any";
+            requires?: components["schemas"]["SimulatedRequirement"][];
+            deciders?: components["schemas"]["SimulatedDeciderId"][];
+            /** Format: int32 */
+            priority?: number;
+            /**
+             * @description `shadow`: evaluated but never decides, so it changes no verdict of the simulation. Default `enforce`.
+             * @enum {string}
+             */
+            mode?: "enforce" | "shadow";
+            /** @description Accepted as the registry does; it plays no part in a verdict. */
+            author?: string;
+            /** @enum {string} */
+            author_type?: "human" | "agent" | "system";
+        };
+        /** @description A scope value: flat strings, numbers or booleans. */
+        SimulatedScopeValue: string | number | boolean;
+        /** @description Scope fields, e.g. `{"region": "eu"}`: an override covers operations whose scope contains every one. */
+        SimulatedScopeSelector: {
+            [key: string]: components["schemas"]["SimulatedScopeValue"];
+        };
+        /** @description An override to create, as the registry would store it (docs/verdicts.md "Overrides"). */
+        SimulatedOverrideBody: {
+            /** @description Active rules of the tenant (`rul-`) it neutralises. */
+            target_ids: string[];
+            /**
+             * @description `temporary` needs expires_at, `conditional` needs conditions; `permanent` lasts until revoked.
+             * @enum {string}
+             */
+            type: "temporary" | "conditional" | "permanent";
+            /** @description Operations whose scope contains these fields; absent or null: the selector of the first target's scope. */
+            applies_to_scope?: components["schemas"]["SimulatedScopeSelector"] | null;
+            /** @description ISO 8601 timestamp; the override has no effect from then on. Absent or null: no expiry. */
+            expires_at?: string | null;
+            /** @description A CEL expression over the operation's context; the override applies only where it is true. */
+            conditions?: string | null;
+        };
+        /**
+         * @description One proposed change: `op` and exactly one subject. `create` takes `rule` or `override`; `update`
+         *     takes `rule_id` and `rule` (the whole new content); `archive` takes `rule_id` or `override_id`.
+         */
+        SimulationChange: {
+            /** @enum {string} */
+            op: "create" | "update" | "archive";
+            /** @description create: a new rule with its scope_id; update: the rule's whole new content (without scope_id). */
+            rule?: components["schemas"]["SimulatedNewRule"] | components["schemas"]["SimulatedRuleBody"];
+            /** @description update, archive: an active rule of the tenant. */
+            rule_id?: string;
+            /** @description create: a new override. */
+            override?: components["schemas"]["SimulatedOverrideBody"];
+            /** @description archive: an override in effect. */
+            override_id?: string;
+        };
+        /** @description Which stored consultations are replayed. */
+        SimulationWindow: {
+            /** @description ISO 8601 date or timestamp, inclusive; default `until` minus 7 days. */
+            since?: string;
+            /** @description ISO 8601 date or timestamp, inclusive (a date covers its whole UTC day); default now. */
+            until?: string;
+            /**
+             * Format: int32
+             * @description At most this many consultations, the newest of the window.
+             */
+            last?: number;
+        };
+        SimulationRequest: {
+            changes: components["schemas"]["SimulationChange"][];
+            window?: components["schemas"]["SimulationWindow"];
+            /**
+             * Format: int32
+             * @description How many changed consultations to list in `samples` (the newest), default 20.
+             */
+            sample_limit?: number;
         };
         /** @description docs/verdicts.md "Verification key": one entry of a tenant's key set. */
         VerificationKey: {
@@ -904,6 +1116,126 @@ export interface operations {
             };
             /** @description Missing or invalid API key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    Simulate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant id (or slug); it must be the API key's own tenant. */
+                tenant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "changes": [
+                 *         {
+                 *           "op": "create",
+                 *           "rule": {
+                 *             "scope_id": "scp-5f0c2a9e41b7d3c8a6e1f203",
+                 *             "directive": "Transfers above 10,000 EUR are blocked",
+                 *             "severity": "MANDATORY",
+                 *             "applies_to": {
+                 *               "actions": [
+                 *                 "payments.transfer"
+                 *               ]
+                 *             },
+                 *             "conditions": [
+                 *               {
+                 *                 "field": "transfer.amount",
+                 *                 "op": "gt",
+                 *                 "value": 10000
+                 *               }
+                 *             ]
+                 *           }
+                 *         },
+                 *         {
+                 *           "op": "archive",
+                 *           "rule_id": "rul-8d1e6b2f90a4c7e35b12d0f4"
+                 *         },
+                 *         {
+                 *           "op": "create",
+                 *           "override": {
+                 *             "target_ids": [
+                 *               "rul-2c7a9e0b5d13f48e6a91c2d7"
+                 *             ],
+                 *             "type": "permanent",
+                 *             "applies_to_scope": {
+                 *               "region": "eu"
+                 *             }
+                 *           }
+                 *         }
+                 *       ],
+                 *       "window": {
+                 *         "since": "2026-11-16T00:00:00Z",
+                 *         "until": "2026-11-23T00:00:00Z",
+                 *         "last": 10000
+                 *       },
+                 *       "sample_limit": 1
+                 *     }
+                 */
+                "application/json": components["schemas"]["SimulationRequest"];
+            };
+        };
+        responses: {
+            /** @description Ok */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SimulationResult"];
+                };
+            };
+            /** @description validation_failed: details.field names the change or field (changes[2].rule_id, window.since, ...) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing_credentials, invalid_credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description insufficient_permission (manage_rules), cross_tenant_forbidden, principal_deactivated */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description tenant_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description registry_unavailable, policy_unavailable, auth_unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,0 +1,100 @@
+import type { AuthenticatedIdentity } from '@arbiter/auth';
+import { evaluate, type CompiledPolicy, type EvaluationRequest } from '@arbiter/policy';
+import { principalDeactivated } from '../http/errors';
+import { ownTenant, requireAnyPermission } from '../http/tenant-access';
+import { invalid, parseSimulationRequest } from '../http/simulation-request';
+import { buildSnapshot, SnapshotBuildError } from '../domain/tenant-snapshot';
+import { applyChanges, changeTouching, enforcedState, outcomeOf, SimulationChangeError, SimulationTally, type ParsedChange } from '../domain/simulation';
+import type { SimulationResult } from '../models/simulations';
+import type { ConsultationPosition, ConsultationRepository, ReplayRow } from '../repositories/consultations.repository';
+import type { SnapshotStore } from './snapshot-store.service';
+
+export interface SimulationDeps {
+  snapshots: SnapshotStore;
+  consultations: ConsultationRepository;
+  /** Consultations read per keyset page (default 1000). */
+  pageSize?: number;
+  now?: () => number;
+}
+
+const EMPTY: Record<string, never> = Object.freeze({}) as Record<string, never>;
+
+/**
+ * POST /<tenant_id>/v1/simulations (docs/verdicts.md "Simulation"): the window's stored consultations
+ * replayed against the tenant's current snapshot ("before") and against it plus the proposed changes
+ * ("after"), both compiled once, at one instant. Reads keyset pages (the next one is fetched while the
+ * current one is evaluated), so memory holds two pages whatever the window; writes nothing.
+ */
+export class SimulationService {
+  private readonly now: () => number;
+  private readonly pageSize: number;
+
+  constructor(private readonly deps: SimulationDeps) {
+    this.now = deps.now ?? Date.now;
+    this.pageSize = deps.pageSize ?? 1000;
+  }
+
+  async simulate(identity: AuthenticatedIdentity, tenantParam: string, rawBody: unknown): Promise<SimulationResult> {
+    requireAnyPermission(identity, ['manage_rules']);
+    const now = new Date(this.now());
+    const body = parseSimulationRequest(rawBody, now);
+    const tenantId = ownTenant(identity, tenantParam);
+    const snapshot = this.deps.snapshots.current(tenantId) ?? (await this.deps.snapshots.get(tenantId));
+    const self = snapshot.principals.get(identity.principal.id);
+    if (self && !self.active) throw principalDeactivated();
+
+    const before = snapshot.policy;
+    const after = this.afterPolicy(snapshot.state, body.changes, now);
+    const tally = new SimulationTally(body.sampleLimit);
+    const { since, until, last } = body.window;
+    await this.replay(tenantId, { since, until }, last, (row) => {
+      const request: EvaluationRequest = {
+        mode: 'check',
+        action: row.action,
+        resource: row.resource ?? '',
+        scope: row.scope_used ?? EMPTY,
+        parameters: row.parameters ?? EMPTY,
+        context: row.context_snapshot ?? EMPTY,
+      };
+      tally.add(row, outcomeOf(evaluate(before, request, now)), outcomeOf(evaluate(after, request, now)));
+    });
+    return {
+      ...tally.result(),
+      window: { since: since.toISOString(), until: until.toISOString(), last },
+      evaluated_at: now.toISOString(),
+    };
+  }
+
+  /** The changed state's policy; a state the engine cannot compile is the change's fault (400). */
+  private afterPolicy(state: Parameters<typeof applyChanges>[0], changes: readonly ParsedChange[], now: Date): CompiledPolicy {
+    try {
+      return buildSnapshot(enforcedState(applyChanges(state, changes, now))).policy;
+    } catch (err) {
+      if (err instanceof SimulationChangeError) throw invalid(err.field, err.message);
+      if (err instanceof SnapshotBuildError) {
+        const change = changeTouching(changes, err.subject);
+        throw invalid(change ? `changes[${change.index}]` : 'changes', `the changed rules cannot be evaluated: ${err.message}`);
+      }
+      throw err;
+    }
+  }
+
+  /** Streams the window newest first, at most `last` consultations, one page ahead of the evaluation. */
+  private async replay(tenantId: Parameters<ConsultationRepository['replayPage']>[0], window: { since: Date; until: Date }, last: number | null, each: (row: ReplayRow) => void): Promise<void> {
+    let remaining = last ?? Number.POSITIVE_INFINITY;
+    const fetch = (after?: ConsultationPosition): Promise<{ rows: ReplayRow[]; limit: number }> => {
+      const limit = Math.min(this.pageSize, remaining);
+      const page = this.deps.consultations.replayPage(tenantId, window, limit, after).then((rows) => ({ rows, limit }));
+      page.catch(() => undefined); // awaited below; never an unhandled rejection if evaluation throws first
+      return page;
+    };
+    let next: Promise<{ rows: ReplayRow[]; limit: number }> | null = fetch();
+    while (next) {
+      const { rows, limit }: { rows: ReplayRow[]; limit: number } = await next;
+      remaining -= rows.length;
+      const tail = rows[rows.length - 1];
+      next = rows.length === limit && remaining > 0 ? fetch({ requested_at: tail.requested_at, id: tail.id }) : null;
+      for (const row of rows) each(row);
+    }
+  }
+}
