@@ -129,8 +129,6 @@ interface FieldInfo {
 
 type Domains = ReadonlyMap<string, { atoms: readonly Atom[]; witness: unknown }>;
 
-const PROVENANCE_PROBLEMS = new Set(['not_verified', 'source_not_accepted', 'confidence_below_threshold']);
-
 const FORMAT_SAMPLES: readonly unknown[] = ['DE', 'EUR', '00000000-0000-4000-8000-000000000000', 'someone@example.com', '2026-01-01', '2026-01-01T00:00:00Z'];
 
 const rulesById = new WeakMap<CompiledPolicy, Map<string, CompiledRule>>();
@@ -153,7 +151,12 @@ class Search {
   private readonly fields = new Map<string, FieldInfo>();
   /** Candidates that take part in the next evaluation: not excluded by resource, not neutralised for good. */
   private readonly active: CompiledRule[] = [];
-  private readonly blockers: CompiledRule[] = [];
+  /** The firing rules that decide against `allowed` now: ranked above every firing rule whose verdict is allowed. */
+  private readonly firing: CompiledRule[] = [];
+  /** Rules some override of which has CEL conditions, and the fields those read. */
+  private readonly celPaths = new Map<CompiledRule, ReadonlySet<string>>();
+  /** Rules neutralised now by an override (one of them conditional). */
+  private readonly overridden = new Set<CompiledRule>();
   private states = 0;
   private verifications = 0;
   readonly found: Domains[] = [];
@@ -166,13 +169,21 @@ class Search {
     result: CompleteEvaluation,
   ) {
     const index = ruleIndex(policy);
+    let allowedFires = false;
     for (const e of result.precedence_trace) {
       const rule = index.get(e.rule_id);
       if (!rule || e.reason === 'not_applicable') continue;
-      // An override whose CEL conditions read the operation may stop applying once a field changes.
-      if (e.reason === 'overridden' && !rule.overrides?.some((o) => o.id === e.overridden_by && o.condition !== null)) continue;
+      const paths = new Set((rule.overrides ?? []).flatMap((o) => (o.condition ? o.condition.fields.map((f) => f.accessor.path) : [])));
+      if (paths.size) this.celPaths.set(rule, paths);
+      if (e.reason === 'overridden') {
+        // Neutralised for good unless an override's CEL conditions read the operation's fields.
+        if (!paths.size) continue;
+        this.overridden.add(rule);
+      }
       this.active.push(rule);
-      if (rule.verdict !== ALLOWED) this.blockers.push(rule);
+      if (rule.verdict === ALLOWED) {
+        if (e.reason === 'fires') allowedFires = true;
+      } else if (e.reason === 'fires' && !allowedFires) this.firing.push(rule);
     }
   }
 
@@ -183,7 +194,11 @@ class Search {
     const accessor = typeof f === 'string' ? compileAccessor(f) : f.accessor;
     const read = readField(accessor, this.request, { value: undefined, fact: null });
     const compiled: { rule: CompiledRule; field: CompiledField }[] = [];
-    for (const rule of this.active) for (const x of rule.fields) if (x.accessor.path === path) compiled.push({ rule, field: x });
+    // A neutralised rule asks nothing of the field (should a change lift its override, verification tells).
+    for (const rule of this.active) {
+      if (this.overridden.has(rule)) continue;
+      for (const x of rule.fields) if (x.accessor.path === path) compiled.push({ rule, field: x });
+    }
     const requirementAtoms: Atom[] = [];
     const samples: unknown[] = [];
     const provenance: ExplanationRequirement[] = [];
@@ -209,11 +224,8 @@ class Search {
     }
     const merged = reqs.length ? mergeRequirements(path, reqs) : null;
     const checks = compiled.filter((x) => x.field.check !== null);
-    const accept = (v: unknown): boolean =>
-      checks.every(({ field }) => {
-        const problem = field.check!(v, conformingFact(v, field.requirement, null));
-        return problem === null || PROVENANCE_PROBLEMS.has(problem);
-      });
+    // With the best Fact a caller could give: an empty acceptable_sources refuses every value.
+    const accept = (v: unknown): boolean => checks.every(({ field }) => field.check!(v, conformingFact(v, field.requirement, null)) === null);
     info = { path, accessor, current: read.value, fact: read.fact, requirementAtoms, accept, samples, provenance, merged };
     this.fields.set(path, info);
     return info;
@@ -267,9 +279,61 @@ class Search {
     return next;
   }
 
+  /** Whether a row holds for every value a change allows (a finite domain), or for the value read now. */
+  private surelyHolds(rule: CompiledRule, i: number, domains: Domains): boolean {
+    const { fieldIndex, condition } = rule.conditions[i];
+    const f = rule.fields[fieldIndex];
+    const d = domains.get(f.accessor.path);
+    if (d) {
+      const members = finiteMembers(d.atoms);
+      if (members === null) return false;
+      const row = atom(f.accessor.path, condition.op, condition.value);
+      return members.every((v) => atomHolds(row, v));
+    }
+    const value = this.field(f).current;
+    if (condition.expectPresent !== null) {
+      if (value === undefined && this.request.mode !== 'check') return false;
+      return (value !== undefined && value !== null) === condition.expectPresent;
+    }
+    return value !== undefined && condition.test(value);
+  }
+
+  /** Whether a rule fires whatever value the changes take (and no conditional override can start or stop neutralising it). */
+  private surelyFires(rule: CompiledRule, domains: Domains): boolean {
+    if (this.overridden.has(rule) || this.readsChanged(rule, domains)) return false;
+    const n = rule.conditions.length;
+    if (n === 0) return true;
+    let any = false;
+    for (let i = 0; i < n; i++) {
+      const sure = this.surelyHolds(rule, i, domains);
+      if (rule.anyMode && sure) return true;
+      if (!rule.anyMode && !sure) return false;
+      any ||= sure;
+    }
+    return !rule.anyMode && any;
+  }
+
+  private readsChanged(rule: CompiledRule, domains: Domains): boolean {
+    const paths = this.celPaths.get(rule);
+    if (!paths) return false;
+    for (const p of paths) if (domains.has(p)) return true;
+    return false;
+  }
+
+  /**
+   * Walks the candidates in precedence order: the first that fires decides. A rule whose verdict is
+   * allowed and that surely fires ends the walk; any other rule that may fire must be stopped, one
+   * branch per way to stop it.
+   */
   run(domains: Domains = new Map()): void {
     if (this.states++ >= MAX_STATES || this.verifications >= MAX_VERIFICATIONS) return;
-    for (const rule of this.blockers) {
+    for (const rule of this.active) {
+      if (rule.verdict === ALLOWED) {
+        if (this.surelyFires(rule, domains)) break;
+        continue;
+      }
+      // Neutralised, and no change touches what its override reads: it stays neutralised.
+      if (this.overridden.has(rule) && !this.readsChanged(rule, domains)) continue;
       const ways = this.waysToStop(rule, domains);
       if (ways === null) continue;
       for (const rows of ways) {
@@ -281,8 +345,29 @@ class Search {
     this.leaf(domains);
   }
 
-  private leaf(domains: Domains): void {
-    if (domains.size === 0) return;
+  /** The walk of run() without branching: whether no rule but an allowed one can decide under these changes. */
+  private settles(domains: Domains): boolean {
+    for (const rule of this.active) {
+      if (rule.verdict === ALLOWED) {
+        if (this.surelyFires(rule, domains)) return true;
+        continue;
+      }
+      if (this.overridden.has(rule) && !this.readsChanged(rule, domains)) continue;
+      if (this.waysToStop(rule, domains) !== null) return false;
+    }
+    return true;
+  }
+
+  private leaf(found: Domains): void {
+    // A change may have made an allowed rule fire above a rule another change stopped: drop the
+    // changes that are not needed any more, one field at a time.
+    let domains = found;
+    for (const path of [...found.keys()]) {
+      if (domains.size < 2) break;
+      const fewer = new Map(domains);
+      fewer.delete(path);
+      if (this.settles(fewer)) domains = fewer;
+    }
     const key = [...domains.entries()]
       .map(([f, d]) => `${f}=${d.atoms.map((a) => a.key).sort().join('&')}`)
       .sort()
@@ -298,7 +383,7 @@ class Search {
 
   notInvertible(): NotInvertible[] {
     const out: NotInvertible[] = [];
-    for (const rule of this.blockers) {
+    for (const rule of this.firing) {
       for (let i = 0; i < rule.conditions.length; i++) {
         const { fieldIndex, condition } = rule.conditions[i];
         const f = rule.fields[fieldIndex];
@@ -318,6 +403,14 @@ function conditionValue(rule: CompiledRule, i: number): unknown {
 }
 
 const NONE: unique symbol = Symbol('none');
+
+/** The values a change allows when they are finitely many (eq, in, exists false); null otherwise. */
+function finiteMembers(atoms: readonly Atom[]): unknown[] | null {
+  const eq = atoms.find((a) => a.cond.op === 'eq');
+  const inList = atoms.find((a) => a.cond.op === 'in');
+  const list = eq ? [eq.cond.value] : inList ? (inList.cond.value as unknown[]) : atoms.some((a) => a.cond.op === 'exists' && a.cond.value === false) ? [null] : null;
+  return list && list.filter((v) => atoms.every((a) => atomHolds(a, v)));
+}
 
 /** A value satisfying every constraint and the field's Requirements, preferring one close to the current value; NONE when there is none. */
 function witness(info: FieldInfo, atoms: readonly Atom[]): unknown {
@@ -502,7 +595,8 @@ function simplify(path: string, atoms: readonly Atom[]): ExplanationChange[] {
   }
   if (excluded.length === 1) out.push(change('neq', excluded[0]));
   else if (excluded.length > 1) out.push(change('not_in', excluded));
-  if (out.length === 0 && atoms.some((a) => a.cond.op === 'exists')) out.push(change('exists', true));
+  // exists true says something unless the other changes already refuse null.
+  if (atoms.some((a) => a.cond.op === 'exists') && out.every((c) => atomHolds(atom(path, c.op, c.value), null))) out.push(change('exists', true));
   return out.sort((a, b) => OP_ORDER.indexOf(a.op) - OP_ORDER.indexOf(b.op));
 }
 
