@@ -122,6 +122,10 @@ const scenario: fc.Arbitrary<Scenario> = rules.chain((rs) =>
 /** The values of a test pool that satisfy a field's changes and the value checks of every Requirement the rules state on it. */
 function fitting(rs: readonly EngineRule[], f: string, changes: readonly ExplanationChange[]): unknown[] {
   const pool: unknown[] = [-1, 0, 0.5, 1, 1.5, 2, 3, 5, 11, 'x', 'y', 'zz', true, false, '2025-12-31', '2026-01-02', '2026-02-28T23:59:59Z', null, [], ['x'], [5], [false], [null], {}];
+  // Values that make the rules' rows hold, so that "any value" includes the awkward ones (["x"] for contains).
+  for (const c of rs.flatMap((r) => r.conditions ?? [])) {
+    for (const v of Array.isArray(c.value) ? c.value : [c.value]) pool.push(v, [v], ...(typeof v === 'string' ? [`${v}x`, `x${v}`] : []));
+  }
   for (const c of changes) {
     const vs = Array.isArray(c.value) ? c.value : [c.value];
     for (const v of vs) {

@@ -128,6 +128,7 @@ interface FieldInfo {
 }
 
 type Domains = ReadonlyMap<string, { atoms: readonly Atom[]; witness: unknown }>;
+const EMPTY_DOMAINS: Domains = new Map();
 
 const FORMAT_SAMPLES: readonly unknown[] = ['DE', 'EUR', '00000000-0000-4000-8000-000000000000', 'someone@example.com', '2026-01-01', '2026-01-01T00:00:00Z'];
 
@@ -157,6 +158,12 @@ class Search {
   private readonly celPaths = new Map<CompiledRule, ReadonlySet<string>>();
   /** Rules neutralised now by an override (one of them conditional). */
   private readonly overridden = new Set<CompiledRule>();
+  // Memos: a row's truth for the value read now, a row against a change, a row as a constraint, and
+  // the ways to stop a rule none of whose fields changed.
+  private readonly holdsNow = new Map<CompiledCondition, boolean>();
+  private readonly holdsUnder = new WeakMap<object, Map<string, boolean>>();
+  private readonly rowAtoms = new Map<CompiledCondition, Atom>();
+  private readonly staticWays = new Map<CompiledRule, { field: CompiledField; i: number }[][] | null>();
   private states = 0;
   private verifications = 0;
   readonly found: Domains[] = [];
@@ -236,7 +243,21 @@ class Search {
     const { fieldIndex, condition } = rule.conditions[i];
     const f = rule.fields[fieldIndex];
     const d = domains.get(f.accessor.path);
-    if (d) return witness(this.field(f), [...d.atoms, atom(f.accessor.path, condition.op, conditionValue(rule, i))]) !== NONE;
+    if (d) {
+      // Memoised per change and row: the search asks the same question of one change many times.
+      let answers = this.holdsUnder.get(d);
+      if (!answers) this.holdsUnder.set(d, (answers = new Map()));
+      const row = this.rowAtom(rule, i);
+      let answer = answers.get(row.key);
+      if (answer === undefined) answers.set(row.key, (answer = witness(this.field(f), [...d.atoms, row]) !== NONE));
+      return answer;
+    }
+    let now = this.holdsNow.get(condition);
+    if (now === undefined) this.holdsNow.set(condition, (now = this.holdsForCurrent(f, condition)));
+    return now;
+  }
+
+  private holdsForCurrent(f: CompiledField, condition: CompiledCondition): boolean {
     const value = this.field(f).current;
     if (condition.expectPresent !== null) {
       // check answers an absent `exists` row; resolve does not know it yet.
@@ -245,6 +266,36 @@ class Search {
     }
     if (value === undefined) return true; // resolve: unknown
     return condition.test(value);
+  }
+
+  private rowAtom(rule: CompiledRule, i: number): Atom {
+    const { fieldIndex, condition } = rule.conditions[i];
+    let a = this.rowAtoms.get(condition);
+    if (!a) this.rowAtoms.set(condition, (a = atom(rule.fields[fieldIndex].accessor.path, condition.op, condition.value)));
+    return a;
+  }
+
+  /** A rule that fires whatever the operation's fields say: no rows, or rows on the request itself that hold. */
+  private unstoppable(rule: CompiledRule): boolean {
+    const fixed = (i: number) => rule.fields[rule.conditions[i].fieldIndex].accessor.source !== 'path';
+    const n = rule.conditions.length;
+    if (n === 0) return true;
+    if (rule.anyMode) {
+      for (let i = 0; i < n; i++) if (fixed(i) && this.canHold(rule, i, EMPTY_DOMAINS)) return true;
+      return false;
+    }
+    for (let i = 0; i < n; i++) if (!fixed(i)) return false;
+    return true;
+  }
+
+  /** Whether the rule's rows, or the CEL conditions of its overrides, read one of `paths`. */
+  private reads(rule: CompiledRule, paths: Iterable<string>): boolean {
+    const cel = this.celPaths.get(rule);
+    for (const p of paths) {
+      if (cel?.has(p)) return true;
+      for (const c of rule.conditions) if (rule.fields[c.fieldIndex].accessor.path === p) return true;
+    }
+    return false;
   }
 
   /** The ways to keep `rule` from firing (each a list of rows to invert), or null when it cannot fire anyway. */
@@ -322,27 +373,44 @@ class Search {
 
   /**
    * Walks the candidates in precedence order: the first that fires decides. A rule whose verdict is
-   * allowed and that surely fires ends the walk; any other rule that may fire must be stopped, one
-   * branch per way to stop it.
+   * allowed and that surely fires ends the walk; every other rule above it that may fire must be
+   * stopped. A state where one of them cannot be stopped is dropped at once (unless an allowed rule
+   * above it may come to fire surely); otherwise the search branches on the rule with the fewest ways
+   * to stop it (fail first), one branch per way.
    */
   run(domains: Domains = new Map()): void {
     if (this.states++ >= MAX_STATES || this.verifications >= MAX_VERIFICATIONS) return;
+    const changed = [...domains.keys()];
+    let best: { rule: CompiledRule; ways: { field: CompiledField; i: number }[][] } | null = null;
+    // A rule that cannot be stopped ends the state, unless an allowed rule above it may yet surely fire.
+    let allowedAbove = false;
+    let stuck = false;
     for (const rule of this.active) {
+      const touched = this.reads(rule, changed);
       if (rule.verdict === ALLOWED) {
         if (this.surelyFires(rule, domains)) break;
+        allowedAbove = true;
         continue;
       }
       // Neutralised, and no change touches what its override reads: it stays neutralised.
       if (this.overridden.has(rule) && !this.readsChanged(rule, domains)) continue;
-      const ways = this.waysToStop(rule, domains);
-      if (ways === null) continue;
-      for (const rows of ways) {
-        const next = this.extend(domains, rows, rule);
-        if (next) this.run(next);
+      let ways = touched ? undefined : this.staticWays.get(rule);
+      if (ways === undefined) {
+        ways = this.waysToStop(rule, domains);
+        if (!touched) this.staticWays.set(rule, ways);
       }
-      return;
+      if (ways === null) continue;
+      if (ways.length === 0) {
+        if (!allowedAbove && this.unstoppable(rule)) return;
+        stuck = true;
+      } else if (!best || ways.length < best.ways.length) best = { rule, ways };
     }
-    this.leaf(domains);
+    // A rule that cannot be stopped yet, and no change left to try: nothing to offer from here.
+    if (!best) return stuck ? undefined : this.leaf(domains);
+    for (const rows of best.ways) {
+      const next = this.extend(domains, rows, best.rule);
+      if (next) this.run(next);
+    }
   }
 
   /** The walk of run() without branching: whether no rule but an allowed one can decide under these changes. */
