@@ -48,8 +48,9 @@ for (const n of SIZES) {
   };
   const mixPlain = microsPerCall(all, check);
   const mixExplained = microsPerCall(all, checkExplained);
-  const blockedPlain = microsPerCall(explained, check);
-  const blockedExplained = microsPerCall(explained, checkExplained);
+  // A fixture without a blocked or approval_required request has nothing more to measure.
+  const blockedPlain = explained.length ? microsPerCall(explained, check) : Number.NaN;
+  const blockedExplained = explained.length ? microsPerCall(explained, checkExplained) : Number.NaN;
   const row = {
     rules: n,
     requests: all.length,
@@ -65,7 +66,7 @@ for (const n of SIZES) {
   console.log(
     `${n} rules: ${Math.round(row.blocked_or_approval_share * 100)}% blocked/approval_required (${row.alternatives_per_explanation} alternatives each); ` +
       `fixture mix ${row.mix_us_per_check} µs/check → ${row.mix_us_per_check_with_explain} with explanations; ` +
-      `blocked/approval_required alone ${row.blocked_us_per_check} µs → ${row.blocked_us_per_check_with_explain} µs (+${row.blocked_explain_us} µs)`,
+      (explained.length ? `blocked/approval_required alone ${row.blocked_us_per_check} µs → ${row.blocked_us_per_check_with_explain} µs (+${row.blocked_explain_us} µs)` : 'no blocked/approval_required request'),
   );
 }
 const json = option('--json');
