@@ -90,7 +90,7 @@ describe('POST /<tenant_id>/v1/check', () => {
     expect(stored.body.signed_verdict).toBe(res.body.signed_verdict);
   });
 
-  it('answers blocked with dominating_rule_id only among the optional fields', async () => {
+  it('answers blocked with dominating_rule_id and the explanation only among the optional fields', async () => {
     const res = await agent().check(transfer({ beneficiary: { country: 'KP' }, transfer: { amount: 50_000 } })).expect(200);
     expectConforms(res, 'post', CHECK);
     expect(res.body).toEqual({
@@ -100,10 +100,22 @@ describe('POST /<tenant_id>/v1/check', () => {
       dominating_rule_id: rules.sanctions.id,
       consultation_id: expect.any(String),
       signed_verdict: expect.any(String),
+      // docs/verdicts.md "Explanations": both firing rules that are not ALLOW must stop firing.
+      explanation: {
+        not_invertible: [],
+        to_allow: [
+          {
+            changes: [
+              { field: 'beneficiary.country', op: 'not_in', value: ['KP', 'IR'] },
+              { field: 'transfer.amount', op: 'lte', value: 10000 },
+            ],
+          },
+        ],
+      },
     });
   });
 
-  it('answers approval_required with the approval hint naming the approvals collection', async () => {
+  it('answers approval_required with the approval hint naming the approvals collection, and the explanation', async () => {
     const res = await agent().check(transfer({ beneficiary: { country: 'DE' }, transfer: { amount: 50_000 } })).expect(200);
     expectConforms(res, 'post', CHECK);
     expect(res.body).toEqual({
@@ -113,8 +125,10 @@ describe('POST /<tenant_id>/v1/check', () => {
       consultation_id: expect.any(String),
       signed_verdict: expect.any(String),
       approval: { endpoint: `/${t.id}/v1/approvals`, example_body: { consultation_id: res.body.consultation_id, requester_notes: '' } },
+      explanation: { deciders: ['role-cfo'], not_invertible: [], to_allow: [{ changes: [{ field: 'transfer.amount', op: 'lte', value: 10000 }] }] },
     });
     const record = (await agent().consultation(res.body.consultation_id).expect(200)).body;
+    expect(record.explanation).toEqual(res.body.explanation);
     expect(record.triggers).toEqual([{ rule_id: rules.large.id, rule_version_id: rules.large.current_version_id, reason: 'Transfers above 10,000 need CFO approval' }]);
     expect(record.candidate_deciders).toEqual(['role-cfo']);
   });

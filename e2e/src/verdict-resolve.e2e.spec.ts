@@ -84,6 +84,7 @@ describe('POST /<tenant_id>/v1/resolve', () => {
       consultation_id: expect.stringMatching(/^cns-/),
       signed_verdict: expect.any(String),
       approval: { endpoint: `/${t.id}/v1/approvals`, example_body: { consultation_id: r3.body.consultation_id, requester_notes: '' } },
+      explanation: { deciders: ['role-cfo'], not_invertible: [], to_allow: [{ changes: [{ field: 'transfer.amount', op: 'lte', value: 10000 }] }] },
       required_context_history: [
         { round: 1, fields: ['beneficiary.country', 'transfer.amount'] },
         { round: 2, fields: ['beneficiary.country'] },
@@ -234,6 +235,7 @@ describe('POST /<tenant_id>/v1/resolve', () => {
           triggers: [{ rule_id: rules.large.id, rule_version_id: rules.large.current_version_id, reason: 'Transfers above 10,000 EUR need CFO approval' }],
           endpoint: `/${t.id}/v1/approvals`,
         },
+        explanation: { deciders: ['role-cfo'], not_invertible: [], to_allow: [{ changes: [{ field: 'transfer.amount', op: 'lte', value: 10000 }] }] },
       });
       const record = (await agent().consultation(done.body.consultation_id).expect(200)).body;
       expect(record).toMatchObject({ normative_hash: done.body.normative_hash, resource: 'acct:eu/1', scope_used: { region: 'eu', env: 'prod' }, correlation: { agent_run_id: 'r1' } });

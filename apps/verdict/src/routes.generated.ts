@@ -462,6 +462,57 @@ const models: TsoaRoute.Models = {
         "additionalProperties": false,
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "NotInvertibleRow": {
+        "dataType": "refObject",
+        "properties": {
+            "field": {"dataType":"string","required":true},
+            "op": {"dataType":"string","required":true},
+            "rule_id": {"dataType":"string","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "ExplanationChange": {
+        "dataType": "refObject",
+        "properties": {
+            "field": {"dataType":"string","required":true},
+            "op": {"dataType":"string","required":true},
+            "value": {"dataType":"any","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "ExplanationRequirement": {
+        "dataType": "refObject",
+        "properties": {
+            "acceptable_sources": {"dataType":"array","array":{"dataType":"string"}},
+            "confidence_threshold": {"dataType":"double"},
+            "field": {"dataType":"string","required":true},
+            "rule_id": {"dataType":"string","required":true},
+            "source_requirement": {"dataType":"enum","enums":["verified"]},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "ExplanationAlternative": {
+        "dataType": "refObject",
+        "properties": {
+            "changes": {"dataType":"array","array":{"dataType":"refObject","ref":"ExplanationChange"},"required":true},
+            "requirements": {"dataType":"array","array":{"dataType":"refObject","ref":"ExplanationRequirement"}},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "Explanation": {
+        "dataType": "refObject",
+        "properties": {
+            "deciders": {"dataType":"array","array":{"dataType":"string"}},
+            "not_invertible": {"dataType":"array","array":{"dataType":"refObject","ref":"NotInvertibleRow"},"required":true},
+            "to_allow": {"dataType":"array","array":{"dataType":"refObject","ref":"ExplanationAlternative"},"required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "CompleteResolveResponse": {
         "dataType": "refObject",
         "properties": {
@@ -476,6 +527,7 @@ const models: TsoaRoute.Models = {
             "signed_verdict": {"dataType":"string","required":true},
             "context_hash": {"dataType":"string"},
             "approval": {"ref":"ApprovalHint"},
+            "explanation": {"ref":"Explanation"},
             "required_context_history": {"dataType":"array","array":{"dataType":"refObject","ref":"RequiredContextRound"},"required":true},
         },
         "additionalProperties": false,
@@ -522,6 +574,7 @@ const models: TsoaRoute.Models = {
             "consultation_id": {"dataType":"string","required":true},
             "normative_hash": {"dataType":"string","required":true},
             "approver": {"ref":"Approver"},
+            "explanation": {"ref":"Explanation"},
         },
         "additionalProperties": false,
     },
@@ -639,6 +692,7 @@ const models: TsoaRoute.Models = {
             "applied_override_ids": {"dataType":"array","array":{"dataType":"string"},"required":true},
             "shadow": {"dataType":"array","array":{"dataType":"refObject","ref":"ShadowDisagreement"}},
             "approval_id": {"dataType":"string"},
+            "explanation": {"ref":"Explanation"},
             "signing_kid": {"dataType":"string","required":true},
             "signing_epoch": {"dataType":"string","required":true},
             "verdict_ttl_seconds": {"dataType":"double","required":true},
@@ -699,6 +753,7 @@ const models: TsoaRoute.Models = {
             "signed_verdict": {"dataType":"string","required":true},
             "context_hash": {"dataType":"string"},
             "approval": {"ref":"ApprovalHint"},
+            "explanation": {"ref":"Explanation"},
         },
         "additionalProperties": false,
     },

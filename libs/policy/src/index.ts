@@ -3,6 +3,15 @@
 // compilePolicy once per tenant snapshot, evaluate per check or resolve call.
 export { compilePolicy, DEFAULT_VERDICT, SEVERITIES, type CompiledPolicy } from './compile';
 export { evaluate, resolvedTargetId, type OneShotApproval } from './evaluate';
+export {
+  explain,
+  MAX_ALTERNATIVES,
+  type Explanation,
+  type ExplanationAlternative,
+  type ExplanationChange,
+  type ExplanationRequirement,
+  type NotInvertible,
+} from './explain';
 export { PolicyCompileError, type PolicyCompileErrorCode } from './errors';
 export { benchmarkFixture, type BenchmarkFixture } from './fixtures';
 export { compileGlob, compileGlobList, type StringMatcher } from './glob';

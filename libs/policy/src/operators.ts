@@ -24,6 +24,8 @@ export type ValueTest = (value: unknown) => boolean;
 export interface CompiledCondition {
   field: string;
   op: ConditionOp;
+  /** The row's value as written (explain.ts inverts rows from it). */
+  value: unknown;
   /** For exists: whether the field must be present (true) or absent (false); null for other ops. */
   expectPresent: boolean | null;
   /** For other ops: the test on the present value. */
@@ -91,6 +93,7 @@ export function compileCondition(c: Condition, ruleId: string): CompiledConditio
   const make = (test: ValueTest, expectPresent: boolean | null = null): CompiledCondition => ({
     field: c.field,
     op: c.op,
+    value: c.value,
     expectPresent,
     test,
   });

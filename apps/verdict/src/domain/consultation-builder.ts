@@ -3,7 +3,7 @@
 // the signer handed in.
 import { canonicalJson, CanonicalizationError, sha256Hex, withLeadingMembers, type CanonicalText, type KnownTexts } from '@arbiter/canonical';
 import { AppError } from '@arbiter/http';
-import type { CompleteEvaluation, Fact, Scope } from '@arbiter/policy';
+import type { CompleteEvaluation, Explanation as PolicyExplanation, Fact, Scope } from '@arbiter/policy';
 import type { ConsultationRecord, RequiredContextRound } from './consultation-record';
 import type { ActiveSigner } from '../keys';
 
@@ -31,6 +31,8 @@ export interface DecisionInput {
   issuer: string;
   /** The one-shot approval this consultation used, if any. */
   approvalId?: string | null;
+  /** blocked and approval_required: explain() of libs/policy (docs/verdicts.md "Explanations"); the record's documented Explanation must accept it (checked here by the compiler). */
+  explanation?: PolicyExplanation | null;
 }
 
 /**
@@ -128,6 +130,7 @@ export function buildConsultation(input: DecisionInput, signer: ActiveSigner): S
     correlation: input.correlation,
     dominating_rule_id: e.dominating_rule_id,
     expired_at: new Date(input.requestedAt.getTime() + input.ttlSeconds * 1000).toISOString(),
+    explanation: input.explanation ?? undefined,
     id: input.id,
     on_behalf_of: input.onBehalfOf,
     on_behalf_of_authenticated: input.onBehalfOfAuthenticated,

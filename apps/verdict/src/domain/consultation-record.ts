@@ -45,6 +45,47 @@ export interface ShadowDisagreement {
   would_be: string;
 }
 
+/** One change of an alternative (docs/verdicts.md "Explanations"): the field's new value must satisfy `op value`. */
+export interface ExplanationChange {
+  /** The dot path, as the rules spell it (a parameter, or the context Fact that supplies it). */
+  field: string;
+  /** A condition op: gt, gte, lt, lte, eq, neq, in, not_in, exists. */
+  op: string;
+  value: unknown;
+}
+
+/** A rule's provenance Requirement on a changed field: the new value must come as a Fact meeting it. */
+export interface ExplanationRequirement {
+  acceptable_sources?: string[];
+  confidence_threshold?: number;
+  field: string;
+  rule_id: string;
+  source_requirement?: 'verified';
+}
+
+/** One way to `allowed`: every change together. */
+export interface ExplanationAlternative {
+  changes: ExplanationChange[];
+  /** Present when a change needs a Fact meeting a rule's provenance Requirement. */
+  requirements?: ExplanationRequirement[];
+}
+
+/** A row of a firing rule that no change of the operation's parameters can make false (contains, starts_with, or a field of the request itself). */
+export interface NotInvertibleRow {
+  field: string;
+  op: string;
+  rule_id: string;
+}
+
+/** What would make a blocked or approval_required operation allowed (docs/verdicts.md "Explanations"). */
+export interface Explanation {
+  /** approval_required only: who can decide (principal and role ids). */
+  deciders?: string[];
+  not_invertible: NotInvertibleRow[];
+  /** Alternative minimal sets of changes, fewest fields first (at most 8); empty when none was found. */
+  to_allow: ExplanationAlternative[];
+}
+
 export interface RequiredContextRound {
   round: number;
   /** The fields the round asked for; empty for the round that completed. */
@@ -91,6 +132,8 @@ export interface ConsultationRecord {
    * Absent on every other consultation.
    */
   approval_id?: string;
+  /** blocked and approval_required only: the changes that would make the operation allowed. Absent on every other consultation. */
+  explanation?: Explanation;
   /** `<tenant_id>:<epoch>` */
   signing_kid: string;
   signing_epoch: string;

@@ -1,8 +1,8 @@
 // Request and response shapes of check and resolve (docs/verdicts.md "Contract"); tsoa validates requests and
 // writes them into openapi.json.
-import type { ApprovalTrigger, PrecedenceTraceEntry, RequiredContextRound } from '../domain/consultation-record';
+import type { ApprovalTrigger, Explanation, PrecedenceTraceEntry, RequiredContextRound } from '../domain/consultation-record';
 
-export type { ApprovalTrigger, PrecedenceTraceEntry, RequiredContextRound };
+export type { ApprovalTrigger, Explanation, PrecedenceTraceEntry, RequiredContextRound };
 
 /** A scope value (docs/verdicts.md): flat strings, numbers or booleans. */
 export type ScopeValue = string | number | boolean;
@@ -110,6 +110,13 @@ export interface CheckResponse {
   signed_verdict: string;
   context_hash?: string;
   approval?: ApprovalHint;
+  /**
+   * blocked and approval_required: the alternative minimal sets of parameter changes that would make the
+   * operation allowed, rows no change can make false, and (approval_required) who can decide
+   * (docs/verdicts.md "Explanations"). The consultation record carries the same.
+   * @example {"deciders": ["role-finance"], "not_invertible": [{"field": "memo", "op": "contains", "rule_id": "rul-5f0c9a1b2c3d4e5f60718293"}], "to_allow": [{"changes": [{"field": "amount", "op": "lte", "value": 10000}]}, {"changes": [{"field": "beneficiary.country", "op": "not_in", "value": ["CU", "IR"]}], "requirements": [{"field": "beneficiary.country", "rule_id": "rul-0a1b2c3d4e5f60718293a4b5", "source_requirement": "verified"}]}]}
+   */
+  explanation?: Explanation;
 }
 
 /** Resolve, detailed variant (POST /<tenant_id>/v1/resolve, docs/verdicts.md "resolve"). */
@@ -214,6 +221,11 @@ export interface OverviewCompleteResponse {
   consultation_id: string;
   normative_hash: string;
   approver?: Approver;
+  /**
+   * blocked and approval_required: what would make the operation allowed (docs/verdicts.md "Explanations").
+   * @example {"not_invertible": [], "to_allow": [{"changes": [{"field": "amount", "op": "lte", "value": 10000}]}]}
+   */
+  explanation?: Explanation;
 }
 
 export type ResolveResponse = IncompleteResolveResponse | CompleteResolveResponse | OverviewIncompleteResponse | OverviewCompleteResponse;

@@ -36,6 +36,15 @@ describe(presentCheck.name, () => {
     expect(Object.keys(presentCheck(record('observe')))).toEqual(Object.keys(presentCheck(record('allowed'))));
   });
 
+  it('adds the record\'s explanation to blocked and approval_required answers only', () => {
+    const explanation = { not_invertible: [], to_allow: [{ changes: [{ field: 'amount', op: 'lte', value: 10000 }] }] };
+    const explained = (verdict: string) => ({ ...record(verdict), explanation });
+    expect(presentCheck(explained('blocked')).explanation).toEqual(explanation);
+    expect(presentCheck(explained('approval_required')).explanation).toEqual(explanation);
+    expect(presentOverviewComplete(explained('blocked')).explanation).toEqual(explanation);
+    expect(presentCheck(explained('allowed'))).not.toHaveProperty('explanation');
+  });
+
   it('adds required_context_history to a complete resolve', () => {
     expect(presentResolveComplete(record('blocked')).required_context_history).toEqual([{ round: 1, fields: [] }]);
   });

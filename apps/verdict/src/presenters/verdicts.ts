@@ -17,14 +17,20 @@ export function presentCheck(record: ConsultationRecord): CheckResponse {
   const base = { operation_status: 'complete' as const, verdict: record.verdict, cited_rule_ids: record.cited_entry_ids };
   switch (record.verdict) {
     case 'blocked':
-      return { ...base, dominating_rule_id: record.dominating_rule_id, consultation_id: record.id, signed_verdict: record.signed_verdict };
+      return withExplanation<CheckResponse>(
+        { ...base, dominating_rule_id: record.dominating_rule_id, consultation_id: record.id, signed_verdict: record.signed_verdict },
+        record,
+      );
     case 'approval_required':
-      return {
-        ...base,
-        consultation_id: record.id,
-        signed_verdict: record.signed_verdict,
-        approval: { endpoint: approvalsEndpoint(record.tenant_id), example_body: { consultation_id: record.id, requester_notes: '' } },
-      };
+      return withExplanation<CheckResponse>(
+        {
+          ...base,
+          consultation_id: record.id,
+          signed_verdict: record.signed_verdict,
+          approval: { endpoint: approvalsEndpoint(record.tenant_id), example_body: { consultation_id: record.id, requester_notes: '' } },
+        },
+        record,
+      );
     default:
       return {
         ...base,
@@ -37,6 +43,12 @@ export function presentCheck(record: ConsultationRecord): CheckResponse {
         context_hash: record.context_hash,
       };
   }
+}
+
+/** The record's explanation (docs/verdicts.md "Explanations"), when it has one. */
+function withExplanation<T extends CheckResponse | OverviewCompleteResponse>(body: T, record: ConsultationRecord): T {
+  if (record.explanation) body.explanation = record.explanation;
+  return body;
 }
 
 export function presentResolveComplete(record: ConsultationRecord): CompleteResolveResponse {
@@ -56,7 +68,7 @@ export function presentOverviewComplete(record: ConsultationRecord): OverviewCom
   if (record.verdict === 'approval_required') {
     out.approver = { candidate_deciders: record.candidate_deciders, triggers: record.triggers, endpoint: approvalsEndpoint(record.tenant_id) };
   }
-  return out;
+  return withExplanation(out, record);
 }
 
 /** Engine missing fields as Requirements (docs/verdicts.md "Requirement"; the engine already orders their members). */

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { AuthenticatedIdentity, TenantId } from '@arbiter/auth';
 import { AppError, type ServiceMetrics } from '@arbiter/http';
 import { newId } from '@arbiter/db';
-import { evaluate, type CompleteEvaluation, type EvaluationRequest, type Fact, type Scope } from '@arbiter/policy';
+import { evaluate, explain, type CompleteEvaluation, type EvaluationRequest, type Fact, type Scope } from '@arbiter/policy';
 import type { ConsultationRecord, RequiredContextRound } from '../domain/consultation-record';
 import type { ConsultationRepository } from '../repositories/consultations.repository';
 import { principalDeactivated } from '../http/errors';
@@ -54,7 +54,7 @@ export interface Answer<T> {
 interface Decision
   extends Pick<
     DecisionInput,
-    'operation' | 'requestedAt' | 'action' | 'resource' | 'scope' | 'parameters' | 'context' | 'contextHash' | 'evaluation' | 'ttlSeconds' | 'history' | 'correlation'
+    'operation' | 'requestedAt' | 'action' | 'resource' | 'scope' | 'parameters' | 'context' | 'contextHash' | 'evaluation' | 'ttlSeconds' | 'history' | 'correlation' | 'explanation'
   > {
   identity: AuthenticatedIdentity;
   snapshot: TenantSnapshot;
@@ -128,6 +128,8 @@ export class EvaluationService {
     }
     const record = await this.decide({
       oneShot,
+      // blocked and approval_required only (explain answers null otherwise): docs/verdicts.md "Explanations".
+      explanation: explain(snapshot.policy, request, result, requestedAt),
       operation: 'check',
       identity,
       snapshot,
@@ -179,7 +181,8 @@ export class EvaluationService {
     const parameters = EMPTY;
     const hash = contextHash({ action, resource, scope, parameters, context });
     const requestedAt = new Date(now);
-    const result = evaluate(snapshot.policy, { mode: 'resolve', action, resource, scope, context }, requestedAt);
+    const request: EvaluationRequest = { mode: 'resolve', action, resource, scope, context };
+    const result = evaluate(snapshot.policy, request, requestedAt);
 
     if (result.status === 'incomplete') {
       const history = [...(session?.history ?? []), { round, fields: result.required_context.map((f) => f.field) }];
@@ -195,6 +198,7 @@ export class EvaluationService {
 
     const history = [...(session?.history ?? []), { round, fields: [] }];
     const record = await this.decide({
+      explanation: explain(snapshot.policy, request, result, requestedAt),
       operation: 'resolve',
       identity,
       snapshot,
@@ -366,6 +370,7 @@ export class EvaluationService {
           context: d.context,
           contextHash: d.contextHash,
           evaluation: d.evaluation,
+          explanation: d.explanation,
           ttlSeconds: d.ttlSeconds,
           history: d.history,
           correlation: d.correlation,

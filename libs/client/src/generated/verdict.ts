@@ -731,6 +731,44 @@ export interface components {
                 consultation_id: string;
             };
         };
+        /** @description A row of a firing rule that no change of the operation's parameters can make false (contains, starts_with, or a field of the request itself). */
+        NotInvertibleRow: {
+            field: string;
+            op: string;
+            rule_id: string;
+        };
+        /** @description One change of an alternative (docs/verdicts.md "Explanations"): the field's new value must satisfy `op value`. */
+        ExplanationChange: {
+            /** @description The dot path, as the rules spell it (a parameter, or the context Fact that supplies it). */
+            field: string;
+            /** @description A condition op: gt, gte, lt, lte, eq, neq, in, not_in, exists. */
+            op: string;
+            value: unknown;
+        };
+        /** @description A rule's provenance Requirement on a changed field: the new value must come as a Fact meeting it. */
+        ExplanationRequirement: {
+            acceptable_sources?: string[];
+            /** Format: double */
+            confidence_threshold?: number;
+            field: string;
+            rule_id: string;
+            /** @enum {string} */
+            source_requirement?: "verified";
+        };
+        /** @description One way to `allowed`: every change together. */
+        ExplanationAlternative: {
+            changes: components["schemas"]["ExplanationChange"][];
+            /** @description Present when a change needs a Fact meeting a rule's provenance Requirement. */
+            requirements?: components["schemas"]["ExplanationRequirement"][];
+        };
+        /** @description What would make a blocked or approval_required operation allowed (docs/verdicts.md "Explanations"). */
+        Explanation: {
+            /** @description approval_required only: who can decide (principal and role ids). */
+            deciders?: string[];
+            not_invertible: components["schemas"]["NotInvertibleRow"][];
+            /** @description Alternative minimal sets of changes, fewest fields first (at most 8); empty when none was found. */
+            to_allow: components["schemas"]["ExplanationAlternative"][];
+        };
         /** @description Detailed resolve, complete: the check response plus the rounds it took. */
         CompleteResolveResponse: {
             /** @enum {string} */
@@ -746,6 +784,54 @@ export interface components {
             signed_verdict: string;
             context_hash?: string;
             approval?: components["schemas"]["ApprovalHint"];
+            /**
+             * @description blocked and approval_required: the alternative minimal sets of parameter changes that would make the
+             *     operation allowed, rows no change can make false, and (approval_required) who can decide
+             *     (docs/verdicts.md "Explanations"). The consultation record carries the same.
+             * @example {
+             *       "deciders": [
+             *         "role-finance"
+             *       ],
+             *       "not_invertible": [
+             *         {
+             *           "field": "memo",
+             *           "op": "contains",
+             *           "rule_id": "rul-5f0c9a1b2c3d4e5f60718293"
+             *         }
+             *       ],
+             *       "to_allow": [
+             *         {
+             *           "changes": [
+             *             {
+             *               "field": "amount",
+             *               "op": "lte",
+             *               "value": 10000
+             *             }
+             *           ]
+             *         },
+             *         {
+             *           "changes": [
+             *             {
+             *               "field": "beneficiary.country",
+             *               "op": "not_in",
+             *               "value": [
+             *                 "CU",
+             *                 "IR"
+             *               ]
+             *             }
+             *           ],
+             *           "requirements": [
+             *             {
+             *               "field": "beneficiary.country",
+             *               "rule_id": "rul-0a1b2c3d4e5f60718293a4b5",
+             *               "source_requirement": "verified"
+             *             }
+             *           ]
+             *         }
+             *       ]
+             *     }
+             */
+            explanation?: components["schemas"]["Explanation"];
             required_context_history: components["schemas"]["RequiredContextRound"][];
         };
         OverviewIncompleteResponse: {
@@ -780,6 +866,24 @@ export interface components {
             consultation_id: string;
             normative_hash: string;
             approver?: components["schemas"]["Approver"];
+            /**
+             * @description blocked and approval_required: what would make the operation allowed (docs/verdicts.md "Explanations").
+             * @example {
+             *       "not_invertible": [],
+             *       "to_allow": [
+             *         {
+             *           "changes": [
+             *             {
+             *               "field": "amount",
+             *               "op": "lte",
+             *               "value": 10000
+             *             }
+             *           ]
+             *         }
+             *       ]
+             *     }
+             */
+            explanation?: components["schemas"]["Explanation"];
         };
         ResolveResponse: components["schemas"]["IncompleteResolveResponse"] | components["schemas"]["CompleteResolveResponse"] | components["schemas"]["OverviewIncompleteResponse"] | components["schemas"]["OverviewCompleteResponse"];
         /** @description A scope value (docs/verdicts.md): flat strings, numbers or booleans. */
@@ -896,6 +1000,8 @@ export interface components {
              *     Absent on every other consultation.
              */
             approval_id?: string;
+            /** @description blocked and approval_required only: the changes that would make the operation allowed. Absent on every other consultation. */
+            explanation?: components["schemas"]["Explanation"];
             /** @description `<tenant_id>:<epoch>` */
             signing_kid: string;
             signing_epoch: string;
@@ -976,6 +1082,54 @@ export interface components {
             signed_verdict: string;
             context_hash?: string;
             approval?: components["schemas"]["ApprovalHint"];
+            /**
+             * @description blocked and approval_required: the alternative minimal sets of parameter changes that would make the
+             *     operation allowed, rows no change can make false, and (approval_required) who can decide
+             *     (docs/verdicts.md "Explanations"). The consultation record carries the same.
+             * @example {
+             *       "deciders": [
+             *         "role-finance"
+             *       ],
+             *       "not_invertible": [
+             *         {
+             *           "field": "memo",
+             *           "op": "contains",
+             *           "rule_id": "rul-5f0c9a1b2c3d4e5f60718293"
+             *         }
+             *       ],
+             *       "to_allow": [
+             *         {
+             *           "changes": [
+             *             {
+             *               "field": "amount",
+             *               "op": "lte",
+             *               "value": 10000
+             *             }
+             *           ]
+             *         },
+             *         {
+             *           "changes": [
+             *             {
+             *               "field": "beneficiary.country",
+             *               "op": "not_in",
+             *               "value": [
+             *                 "CU",
+             *                 "IR"
+             *               ]
+             *             }
+             *           ],
+             *           "requirements": [
+             *             {
+             *               "field": "beneficiary.country",
+             *               "rule_id": "rul-0a1b2c3d4e5f60718293a4b5",
+             *               "source_requirement": "verified"
+             *             }
+             *           ]
+             *         }
+             *       ]
+             *     }
+             */
+            explanation?: components["schemas"]["Explanation"];
         };
         CheckRequest: {
             /** @description The operation decided, e.g. `payments.transfer`. */
