@@ -25,9 +25,6 @@ export class SimulationChangeError extends Error {
   }
 }
 
-/** A rule state as SHADOW's registry serves it: `mode` may be present (shadow rules never decide). */
-type ModedRuleState = RuleState & { mode?: 'enforce' | 'shadow' };
-
 const PRINCIPAL_ID = /^(agn|hum)-/;
 
 /** The id a rule or override the simulation creates goes by (it has none in the registry). */
@@ -51,7 +48,7 @@ function checkRule(state: TenantState, rule: SimulatedRuleBody, field: string): 
 }
 
 /** A rule version's machine-readable content from a rule body, with the registry's defaults. */
-function ruleContent(rule: SimulatedRuleBody): Omit<ModedRuleState, 'rule_id' | 'rule_version_id' | 'scope_id' | 'version' | 'version_created_at'> {
+function ruleContent(rule: SimulatedRuleBody): Omit<RuleState, 'rule_id' | 'rule_version_id' | 'scope_id' | 'version' | 'version_created_at'> {
   return {
     directive: rule.directive,
     severity: rule.severity,
@@ -62,7 +59,7 @@ function ruleContent(rule: SimulatedRuleBody): Omit<ModedRuleState, 'rule_id' | 
     requires: (rule.requires ?? []) as RuleState['requires'],
     deciders: [...new Set(rule.deciders ?? [])],
     priority: rule.priority ?? null,
-    ...(rule.mode ? { mode: rule.mode } : {}),
+    mode: rule.mode ?? 'enforce',
   };
 }
 
@@ -102,7 +99,7 @@ const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{
  * modified. Throws SimulationChangeError naming the field of the first change the state refuses.
  */
 export function applyChanges(state: TenantState, changes: readonly ParsedChange[], now: Date): TenantState {
-  let rules: ModedRuleState[] = [...state.rules];
+  let rules: RuleState[] = [...state.rules];
   let overrides: OverrideState[] = [...state.overrides];
   const scopes = new Map(state.scopes.map((s) => [s.id, s]));
   const at = now.toISOString();
@@ -161,11 +158,11 @@ export function applyChanges(state: TenantState, changes: readonly ParsedChange[
 
 /**
  * The state whose policy the replay evaluates as "after". Shadow rules never decide, never cite and
- * never make context insufficient (issue 15 shadow mode), so for what a simulation reports
+ * never make context insufficient (docs/verdicts.md "Shadow rules"), so for what a simulation reports
  * (verdicts and dominating rules) a shadow rule is the same as no rule: it is left out.
  */
 export function enforcedState(state: TenantState): TenantState {
-  const rules = (state.rules as ModedRuleState[]).filter((r) => r.mode !== 'shadow');
+  const rules = state.rules.filter((r) => r.mode !== 'shadow');
   return rules.length === state.rules.length ? state : { ...state, rules };
 }
 
