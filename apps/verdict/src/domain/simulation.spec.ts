@@ -35,6 +35,7 @@ describe(applyChanges.name, () => {
       requires: [],
       deciders: ['role-a'],
       priority: null,
+      mode: 'enforce',
     });
     // The input state is left as it was.
     expect(state.rules).toHaveLength(1);
