@@ -4,7 +4,7 @@
 // databases is compared, row by row, before and after.
 import { Client } from 'pg';
 import { createPrincipalWithKey } from '../../apps/registry/test/harness';
-import { createVerdictTenant, expectConforms, registryApi, startVerdictStack, verdictApi, type VerdictStack, type VerdictTenant } from './verdict-harness';
+import { createVerdictTenant, expectConforms, registryApi, startVerdictStack, verdictApi, within, type VerdictStack, type VerdictTenant } from './verdict-harness';
 
 const PATH = '/{tenant_id}/v1/simulations';
 
@@ -83,6 +83,23 @@ describe('simulation (POST /<tenant_id>/v1/simulations)', () => {
     expect((await simulate({ changes: [] }).expect(200)).body).toMatchObject({ evaluated: 6, changed: 0, transitions: {}, samples: [] });
     const shadow = await simulate({ changes: [{ op: 'create', rule: transferRule({ mode: 'shadow' }) }] }).expect(200);
     expect(shadow.body).toMatchObject({ evaluated: 6, changed: 0, transitions: {} });
+  });
+
+  it('previews the promotion of a stored shadow rule: an update to mode enforce shows what it would decide', async () => {
+    const reg = registryApi(stack, t.adminKey);
+    const body = (directive: string, mode: string) => ({ directive, mode, severity: 'MANDATORY', applies_to: { actions: ['payments.transfer'] }, conditions: [{ field: 'amount', op: 'gt', value: 1000 }] });
+    const shadow = await reg.rule(scopeId, body('Transfers above 1,000 are blocked (trial)', 'shadow'));
+    // Stored in shadow, it decides nothing now; promoted, it blocks the two approvals.
+    const promotion = { changes: [{ op: 'update', rule_id: shadow.id, rule: body('Transfers above 1,000 are blocked', 'enforce') }] };
+    // The gateway learns of the new rule through its snapshot: until then the rule_id is unknown (400).
+    const promoted = await within(10_000, async () => {
+      const res = await simulate(promotion);
+      if (res.status !== 200) throw new Error(`not yet: ${res.status}`);
+      return res;
+    });
+    expect((await simulate({ changes: [] }).expect(200)).body).toMatchObject({ evaluated: 6, changed: 0 });
+    expect(promoted.body).toMatchObject({ evaluated: 6, changed: 2, transitions: { 'approval_required->blocked': 2 } });
+    expect(promoted.body.samples.map((x: { dominating_rule_after: string }) => x.dominating_rule_after)).toEqual([shadow.id, shadow.id]);
   });
 
   it('archiving the dominating rule lifts its approvals', async () => {
