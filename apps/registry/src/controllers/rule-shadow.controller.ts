@@ -1,4 +1,4 @@
-import { Controller, Get, Path, Request, Response, Route, Security, Tags } from '@tsoa/runtime';
+import { Controller, Example, Get, Path, Request, Response, Route, Security, Tags } from '@tsoa/runtime';
 import type { AuthedRequest } from '@arbiter/auth';
 import type { RegistryContext } from '../context';
 import type { ErrorBody } from '../models/identity';
@@ -18,6 +18,12 @@ export class RuleShadowController extends Controller {
    * How often the rule, while in shadow mode, would have decided a consultation otherwise
    * (docs/verdicts.md "Shadow rules"), per rule version. 503 when the verdict gateway cannot be asked.
    */
+  @Example<RuleShadowReport>({
+    rule_id: 'rul-3c1f9a7e2b5d4c8e9f0a1b2c',
+    mode: 'shadow',
+    disagreements: 17,
+    by_version: [{ rule_version_id: 'rv-8e2d4f6a1c3b5d7e9f0a2b4c', disagreements: 17, last_at: '2026-11-23T09:12:03.114Z' }],
+  })
   @Get('{rule_id}/shadow')
   @Security('bearer', ['read'])
   @Response<ErrorBody>(503, 'The verdict gateway cannot be asked (or VERDICT_URL is not set)')
