@@ -109,7 +109,13 @@ export class YamlSource {
     return this.doc.toJS({ maxAliasCount: 100 });
   }
 
-  lineOf(path: Path): { line: number; col: number } {
+  lineOf(path: Path, atKey = false): { line: number; col: number } {
+    if (atKey && path.length) {
+      const parent = path.length === 1 ? this.doc.contents : this.doc.getIn(path.slice(0, -1), true);
+      const pair = isMap(parent) ? parent.items.find((i) => (i.key as { value?: unknown } | null)?.value === path[path.length - 1]) : undefined;
+      const range = (pair?.key as Node | undefined)?.range;
+      if (range) return this.lines.linePos(range[0]);
+    }
     for (let n = path.length; n >= 0; n--) {
       const node = n === 0 ? this.doc.contents : (this.doc.getIn(path.slice(0, n), true) as Node | undefined);
       if (node && typeof node === 'object' && 'range' in node && node.range) return this.lines.linePos(node.range[0]);
@@ -117,13 +123,14 @@ export class YamlSource {
     return { line: 1, col: 1 };
   }
 
-  problem(path: Path, message: string): void {
-    this.problems.push({ file: this.name, ...this.lineOf(path), path: pathText(path), message });
+  /** Records a problem at the value of `path`, or (`atKey`: an unknown member) at its key. */
+  problem(path: Path, message: string, atKey = false): void {
+    this.problems.push({ file: this.name, ...this.lineOf(path, atKey), path: pathText(path), message });
   }
 
-  /** Throws every problem recorded so far, if any. */
+  /** Throws every problem recorded so far, if any, in the order of the file. */
   throwIfProblems(): void {
-    if (this.problems.length) throw new RulesFileError(this.problems);
+    if (this.problems.length) throw new RulesFileError([...this.problems].sort((a, b) => a.line - b.line || a.col - b.col));
   }
 }
 
@@ -137,7 +144,7 @@ export function parseRulesFile(name: string, text: string): RulesFile {
     src.throwIfProblems();
   }
   const doc = top as Record<string, unknown>;
-  for (const key of Object.keys(doc)) if (!['scope', 'selector', 'rules'].includes(key)) src.problem([key], `unknown member "${key}" (a rules file has scope, selector and rules)`);
+  for (const key of Object.keys(doc)) if (!['scope', 'selector', 'rules'].includes(key)) src.problem([key], `unknown member "${key}" (a rules file has scope, selector and rules)`, true);
   if (typeof doc.scope !== 'string' || !SCOPE_ID.test(doc.scope)) src.problem(['scope'], 'scope is required: the id (scp-…) of the scope the file manages');
   const selector: Record<string, string | number | boolean> = {};
   if (doc.selector !== undefined && doc.selector !== null) {
@@ -175,12 +182,12 @@ const pathOf = (where: string): Path => where.split(/[.[\]]+/).filter(Boolean).m
 
 function parseRule(src: YamlSource, at: Path, raw: unknown): FileRule | null {
   const before = src.problems.length;
-  const p = (sub: Path, message: string) => src.problem([...at, ...sub], message);
+  const p = (sub: Path, message: string, atKey = false) => src.problem([...at, ...sub], message, atKey);
   if (!isObject(raw)) {
     p([], 'a rule is a mapping with at least directive and severity');
     return null;
   }
-  for (const key of Object.keys(raw)) if (!RULE_KEYS.has(key)) p([key], `unknown member "${key}" (a rule has ${[...RULE_KEYS].join(', ')})`);
+  for (const key of Object.keys(raw)) if (!RULE_KEYS.has(key)) p([key], `unknown member "${key}" (a rule has ${[...RULE_KEYS].join(', ')})`, true);
   const id = raw.id ?? null;
   if (id !== null && (typeof id !== 'string' || !RULE_ID.test(id))) p(['id'], 'id is a rule id rul- followed by 24 hex digits (or absent: the rule is matched by its directive)');
   if (typeof raw.directive !== 'string' || raw.directive.trim() === '' || raw.directive.length > 20000) p(['directive'], 'directive is required: a non-empty text of at most 20,000 characters');
@@ -189,14 +196,14 @@ function parseRule(src: YamlSource, at: Path, raw: unknown): FileRule | null {
   if (raw.mode !== undefined && raw.mode !== 'enforce' && raw.mode !== 'shadow') p(['mode'], 'mode is enforce or shadow');
   if (raw.priority !== undefined && raw.priority !== null && !(Number.isInteger(raw.priority) && Math.abs(raw.priority as number) <= 1_000_000)) p(['priority'], 'priority is an integer from -1,000,000 to 1,000,000');
   if (raw.condition_mode !== undefined && raw.condition_mode !== 'all' && raw.condition_mode !== 'any') p(['condition_mode'], 'condition_mode is all or any');
-  checkAppliesTo(raw.applies_to, (sub, m) => p(['applies_to', ...sub], m));
-  listOf(raw.conditions, 'conditions', (sub, m) => p(['conditions', ...sub], m), (row, rp) => {
-    for (const key of Object.keys(row)) if (!['field', 'op', 'value'].includes(key)) rp([key], `unknown member "${key}" (a condition has field, op and value)`);
+  checkAppliesTo(raw.applies_to, (sub, m, k) => p(['applies_to', ...sub], m, k));
+  listOf(raw.conditions, 'conditions', (sub, m, k) => p(['conditions', ...sub], m, k), (row, rp) => {
+    for (const key of Object.keys(row)) if (!['field', 'op', 'value'].includes(key)) rp([key], `unknown member "${key}" (a condition has field, op and value)`, true);
     if (typeof row.field !== 'string' || !FIELD_PATH.test(row.field)) rp(['field'], 'field is a dot path such as transfer.amount');
     if (!OPS.includes(row.op as ConditionOp)) rp(['op'], `op is one of ${OPS.join(', ')}`);
   });
-  listOf(raw.requires, 'requires', (sub, m) => p(['requires', ...sub], m), (req, rp) => {
-    for (const key of Object.keys(req)) if (!REQUIREMENT_KEYS.has(key)) rp([key], `unknown member "${key}" (a requirement has ${[...REQUIREMENT_KEYS].join(', ')})`);
+  listOf(raw.requires, 'requires', (sub, m, k) => p(['requires', ...sub], m, k), (req, rp) => {
+    for (const key of Object.keys(req)) if (!REQUIREMENT_KEYS.has(key)) rp([key], `unknown member "${key}" (a requirement has ${[...REQUIREMENT_KEYS].join(', ')})`, true);
     if (typeof req.field !== 'string' || !FIELD_PATH.test(req.field)) rp(['field'], 'field is a dot path such as beneficiary.country');
     if (!REQUIREMENT_TYPES.includes(req.type as string)) rp(['type'], `type is one of ${REQUIREMENT_TYPES.join(', ')}`);
   });
@@ -216,22 +223,24 @@ function parseRule(src: YamlSource, at: Path, raw: unknown): FileRule | null {
   return { id: id as string | null, content, where: pathText(at), line: src.lineOf(at).line };
 }
 
-function checkAppliesTo(v: unknown, p: (sub: Path, m: string) => void): void {
+function checkAppliesTo(v: unknown, p: (sub: Path, m: string, atKey?: boolean) => void): void {
   if (v === undefined || v === null) return;
   if (!isObject(v)) return p([], 'applies_to is a mapping with actions and/or resources (lists of globs)');
   for (const key of Object.keys(v)) {
-    if (key !== 'actions' && key !== 'resources') p([key], `unknown member "${key}" (applies_to has actions and resources)`);
+    if (key !== 'actions' && key !== 'resources') p([key], `unknown member "${key}" (applies_to has actions and resources)`, true);
     else if (!Array.isArray(v[key]) || (v[key] as unknown[]).length === 0 || !(v[key] as unknown[]).every((g) => typeof g === 'string' && g.length > 0 && g.length <= 500)) {
       p([key], `${key} is a non-empty list of globs (omit it to match every ${key === 'actions' ? 'action' : 'resource'})`);
     }
   }
 }
 
-function listOf(v: unknown, what: string, p: (sub: Path, m: string) => void, each: (item: Record<string, unknown>, p: (sub: Path, m: string) => void) => void): void {
+type Report = (sub: Path, m: string, atKey?: boolean) => void;
+
+function listOf(v: unknown, what: string, p: Report, each: (item: Record<string, unknown>, p: Report) => void): void {
   if (v === undefined || v === null) return;
   if (!Array.isArray(v)) return p([], `${what} is a list`);
   if (v.length > 100) p([], `at most 100 ${what}`);
-  v.forEach((item, i) => (isObject(item) ? each(item, (sub, m) => p([i, ...sub], m)) : p([i], `each of ${what} is a mapping`)));
+  v.forEach((item, i) => (isObject(item) ? each(item, (sub, m, k) => p([i, ...sub], m, k)) : p([i], `each of ${what} is a mapping`)));
 }
 
 /**

@@ -60,7 +60,7 @@ export function parseTestFile(name: string, text: string): TestSuite {
     src.throwIfProblems();
   }
   const doc = top as Record<string, unknown>;
-  for (const key of Object.keys(doc)) if (!TOP_KEYS.includes(key)) src.problem([key], `unknown member "${key}" (a test file has ${TOP_KEYS.join(', ')})`);
+  for (const key of Object.keys(doc)) if (!TOP_KEYS.includes(key)) src.problem([key], `unknown member "${key}" (a test file has ${TOP_KEYS.join(', ')})`, true);
   const rules = typeof doc.rules === 'string' ? [doc.rules] : doc.rules;
   if (!Array.isArray(rules) || rules.length === 0 || !rules.every((r) => typeof r === 'string' && r !== '')) {
     src.problem(['rules'], 'rules is required: the rules file, or a list of them, relative to this file');
@@ -72,7 +72,8 @@ export function parseTestFile(name: string, text: string): TestSuite {
       for (const [k, v] of Object.entries(doc.settings)) {
         if (k === 'default_verdict' && typeof v === 'string' && v !== '') settings.default_verdict = v;
         else if (k === 'context_schema' && isObject(v)) settings.context_schema = v as TenantPolicy['context_schema'];
-        else src.problem(['settings', k], k === 'default_verdict' || k === 'context_schema' ? `${k} has the wrong type` : `unknown setting "${k}" (the engine reads default_verdict and context_schema)`);
+        else if (k === 'default_verdict' || k === 'context_schema') src.problem(['settings', k], `${k} has the wrong type`);
+        else src.problem(['settings', k], `unknown setting "${k}" (the engine reads default_verdict and context_schema)`, true);
       }
   }
   let now = new Date();
@@ -97,12 +98,12 @@ export function parseTestFile(name: string, text: string): TestSuite {
 
 function parseCase(src: YamlSource, i: number, raw: unknown): TestCase | null {
   const before = src.problems.length;
-  const p = (sub: (string | number)[], m: string) => src.problem(['tests', i, ...sub], m);
+  const p = (sub: (string | number)[], m: string, atKey = false) => src.problem(['tests', i, ...sub], m, atKey);
   if (!isObject(raw)) {
     p([], 'a case is a mapping with name, action, resource, expect and optionally scope, parameters, context');
     return null;
   }
-  for (const key of Object.keys(raw)) if (!CASE_KEYS.includes(key)) p([key], `unknown member "${key}" (a case has ${CASE_KEYS.join(', ')})`);
+  for (const key of Object.keys(raw)) if (!CASE_KEYS.includes(key)) p([key], `unknown member "${key}" (a case has ${CASE_KEYS.join(', ')})`, true);
   for (const key of ['name', 'action', 'resource']) if (typeof raw[key] !== 'string' || raw[key] === '') p([key], `${key} is required: a non-empty string`);
   if (raw.scope !== undefined && !(isObject(raw.scope) && Object.values(raw.scope).every(isScalar))) p(['scope'], 'scope is a mapping of scope fields to strings, numbers or booleans');
   if (raw.parameters !== undefined && !isObject(raw.parameters)) p(['parameters'], 'parameters is a mapping');
@@ -117,7 +118,7 @@ function parseCase(src: YamlSource, i: number, raw: unknown): TestCase | null {
   if (!isObject(expect) || typeof expect.verdict !== 'string' || expect.verdict === '') {
     p(['expect'], 'expect is required: a verdict (allowed, blocked, approval_required, observe, insufficient_context, …) or {verdict, rule?, missing?}');
   } else {
-    for (const key of Object.keys(expect)) if (!['verdict', 'rule', 'missing'].includes(key)) p(['expect', key], `unknown member "${key}" (expect has verdict, rule and missing)`);
+    for (const key of Object.keys(expect)) if (!['verdict', 'rule', 'missing'].includes(key)) p(['expect', key], `unknown member "${key}" (expect has verdict, rule and missing)`, true);
     if ('rule' in expect && expect.rule !== null && typeof expect.rule !== 'string') p(['expect', 'rule'], 'rule is a rule id, a directive, or null for the tenant default');
     if ('missing' in expect && !(Array.isArray(expect.missing) && expect.missing.every((f) => typeof f === 'string'))) p(['expect', 'missing'], 'missing is a list of field paths');
   }
@@ -230,7 +231,7 @@ function judge(c: TestCase, result: EvaluationResult, rules: ReadonlyMap<string,
   }
   if (c.expect.missing !== undefined) {
     const want = [...c.expect.missing].sort();
-    if (canonicalList(want) !== canonicalList([...missing].sort())) failures.push(`expected missing fields [${want.join(', ')}], got [${[...missing].sort().join(', ')}]`);
+    if (want.join('\n') !== [...missing].sort().join('\n')) failures.push(`expected missing fields [${want.join(', ')}], got [${[...missing].sort().join(', ')}]`);
   }
   details.push(`verdict ${verdict}, dominating rule: ${describe(dominating)}`);
   if (missing.length) details.push(`missing context: ${missing.join(', ')}`);
@@ -241,8 +242,6 @@ function judge(c: TestCase, result: EvaluationResult, rules: ReadonlyMap<string,
   if (result.status === 'complete') for (const s of result.shadow ?? []) details.push(`  shadow rule ${describe(s.rule_id)} would have answered ${s.would_be}`);
   return { name: c.name, passed: failures.length === 0, failures, verdict, rule: dominating, directive: dominating === null ? null : (rules.get(dominating)?.rule.content.directive ?? null), details };
 }
-
-const canonicalList = (xs: string[]) => JSON.stringify(xs);
 
 /** The report in the manner of `opa test`: a line per case, the reasons of failures, -v the details, then the counts. */
 export function renderSuite(outcome: SuiteOutcome, verbose: boolean): string {
