@@ -245,7 +245,8 @@ function judge(c: TestCase, result: EvaluationResult, rules: ReadonlyMap<string,
 
 /** The report in the manner of `opa test`: a line per case, the reasons of failures, -v the details, then the counts. */
 export function renderSuite(outcome: SuiteOutcome, verbose: boolean): string {
-  const lines = [`${outcome.suite}: ${outcome.cases.length} cases against ${outcome.rulesFiles.map((f) => `${f.name} (${f.rules} rules)`).join(', ')}`];
+  const n = outcome.cases.length;
+  const lines = [`${outcome.suite}: ${n} ${n === 1 ? 'case' : 'cases'} against ${outcome.rulesFiles.map((f) => `${f.name} (${f.rules} rules)`).join(', ')}`];
   for (const c of outcome.cases) {
     lines.push(`${c.passed ? 'PASS' : 'FAIL'}  ${c.name}`);
     for (const f of c.failures) lines.push(`        ${f}`);
