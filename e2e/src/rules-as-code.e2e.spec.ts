@@ -120,7 +120,7 @@ rules:
       ]);
       expect(r.stdout).toContain('  allowed->blocked                     1\n  approval_required->blocked           1\n');
       expect(r.stdout).toMatch(new RegExp(`e\\.g\\. cns-\\S+ \\S+ payments\\.transfer acct:eu/4471: approval_required → blocked \\(rul-\\S+ → ${ids.big}\\)`));
-      const json = (await arbiter('--json', 'rules', 'plan', '-f', file('edited.yaml'))).json<Record<string, any>>();
+      const json = (await arbiter('--json', 'rules', 'plan', '-f', file('edited.yaml'))).json<{ simulation: unknown; archive: unknown }>();
       expect(json.simulation).toMatchObject({ status: 'done', evaluated: 3, changed: 2, transitions: { 'allowed->blocked': 1, 'approval_required->blocked': 1 } });
       expect(json.archive).toEqual([{ rule_id: ids.refunds, directive: 'Refunds need CFO approval' }]);
       expect(await versions()).toEqual(before);
