@@ -5,6 +5,7 @@ import { InputError } from '@arbiter/client';
 import { auditConsultationsCommand } from './commands/audit';
 import { exportEvidence } from './commands/evidence';
 import { ROTATABLE, rotateKeys } from './commands/keys';
+import { applyRules, exportRules, planRules, testRules } from './commands/rules';
 import { verifyBundleCommand, verifyConsultationCommand, verifyEvidenceCommand, verifyVerdictCommand, verifyWebhookCommand } from './commands/verify';
 import { CommandContext, serviceFailure, type GlobalOptions } from './context';
 import { CliError, EXIT, type Io } from './io';
@@ -19,7 +20,7 @@ const serviceOptions = (cmd: Command, service?: string) =>
 
 export function buildProgram(io: Io, setExit: (code: number) => void): Command {
   const program = new Command('arbiter')
-    .description('Arbiter operator and auditor tool: rotate signing keys, verify verdicts, consultations, ledger bundles, webhooks and evidence packs, audit the completeness of consultations')
+    .description('Arbiter operator and auditor tool: rotate signing keys, verify verdicts, consultations, ledger bundles, webhooks and evidence packs, audit the completeness of consultations, keep rules as code')
     .version(version)
     .option('--json', 'machine-readable JSON on stdout')
     .option('-q, --quiet', 'no progress messages on stderr')
@@ -122,6 +123,43 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option('--ledger-url <url>', 'ledger base URL (env ARBITER_LEDGER_URL)')
     .option('--ledger-api-key <key>', 'API key for the ledger only')
     .action(run((ctx, opts: Parameters<typeof auditConsultationsCommand>[1]) => auditConsultationsCommand(ctx, opts)));
+
+  const rules = program.command('rules').description('a scope\'s rules as a YAML file (docs/rules-as-code.md): export, plan, apply, test');
+  serviceOptions(
+    rules
+      .command('export')
+      .description('write the scope\'s active rules as a rules file (defaults and server-only fields left out)')
+      .requiredOption('--scope <scp-id>', 'the scope')
+      .option('-o, --out <file>', 'write the file there (default: stdout)'),
+    'registry',
+  ).action(run((ctx, opts: Parameters<typeof exportRules>[1]) => exportRules(ctx, opts)));
+  serviceOptions(
+    rules
+      .command('plan')
+      .description('what apply would change (create, update with the changed fields, archive), and the simulation of it over recent consultations')
+      .requiredOption('-f, --file <file>', 'the rules file')
+      .option('--last <n>', 'simulate over the last N consultations', '1000')
+      .option('--since <iso>', 'only consultations from then on (default: all history)')
+      .option('--samples <n>', 'changed consultations to show (0 to 100; default the gateway\'s 20)')
+      .option('--no-simulate', 'show the diff only')
+      .option('--verdict-url <url>', 'the verdict service\'s base URL, for the simulation (env ARBITER_VERDICT_URL)')
+      .option('--verdict-api-key <key>', 'API key for the simulation (manage_rules; default ARBITER_VERDICT_API_KEY, then --api-key)')
+      .option('--tenant <id>', 'the tenant of the simulation (default ARBITER_TENANT or the key\'s own)'),
+    'registry',
+  ).action(run((ctx, opts: Parameters<typeof planRules>[1]) => planRules(ctx, opts)));
+  serviceOptions(
+    rules
+      .command('apply')
+      .description('make the scope\'s rules what the file says (creates and updates, then archives); a second apply changes nothing')
+      .requiredOption('-f, --file <file>', 'the rules file'),
+    'registry',
+  ).action(run((ctx, opts: Parameters<typeof applyRules>[1]) => applyRules(ctx, opts)));
+  rules
+    .command('test')
+    .description('evaluate the cases of a test file against its rules files with the rule engine, no server; exit 1 on any failure')
+    .requiredOption('-f, --file <file>', 'the test file')
+    .option('-v, --verbose', 'every case\'s verdict, dominating rule and precedence trace')
+    .action(run((ctx, opts: Parameters<typeof testRules>[1]) => testRules(ctx, opts)));
   return program;
 }
 

@@ -3,7 +3,7 @@
 // other operation is one typed call away on `raw`.
 import type { Client } from 'openapi-fetch';
 import { createServiceClient, unwrap, type ServiceClientOptions } from './http';
-import type { RegistryPaths, RotationMode, WebhookKeyRotation, WebhookKeySet } from './types';
+import type { RegistryPaths, RotationMode, Rule, RuleBody, RuleStatusFilter, ScopeDetails, WebhookKeyRotation, WebhookKeySet } from './types';
 import type { components } from './generated/registry';
 
 type S = components['schemas'];
@@ -19,7 +19,15 @@ export interface RegistryClient {
   /** The plaintext key is in the answer's `key`, and only there. */
   createApiKey(body: S['CreateApiKeyBody']): Promise<S['CreatedApiKey']>;
   createScope(body: S['CreateScopeBody']): Promise<S['Scope']>;
-  createRule(scopeId: string, body: S['RuleBody']): Promise<S['Rule']>;
+  /** GET /scopes/{id}: the scope, its selector and its entry counts. */
+  getScope(scopeId: string): Promise<ScopeDetails>;
+  createRule(scopeId: string, body: RuleBody): Promise<Rule>;
+  /** PUT: a new version whose content is `body` (omitted optional fields take their defaults, docs/registry.md "Rules and versions"). */
+  updateRule(scopeId: string, ruleId: string, body: RuleBody): Promise<Rule>;
+  /** PATCH …/archive (idempotent): the rule leaves the normative state. */
+  archiveRule(scopeId: string, ruleId: string): Promise<Rule>;
+  /** Every rule of a scope (default the active ones), following next_cursor, oldest first. */
+  listRules(scopeId: string, opts?: { status?: RuleStatusFilter }): Promise<Rule[]>;
   /** GET /.well-known/webhook-key (no authentication): the current key and every key ever used. */
   webhookKeys(): Promise<WebhookKeySet>;
   rotateWebhookKey(mode: RotationMode): Promise<WebhookKeyRotation>;
@@ -35,7 +43,20 @@ export function createRegistryClient(opts: RegistryClientOptions): RegistryClien
     createPrincipal: (body) => unwrap('registry', raw.POST('/api/v1/principals', { body })),
     createApiKey: (body) => unwrap('registry', raw.POST('/api/v1/api-keys', { body })),
     createScope: (body) => unwrap('registry', raw.POST('/api/v1/scopes', { body })),
+    getScope: (scope_id) => unwrap('registry', raw.GET('/api/v1/scopes/{scope_id}', { params: { path: { scope_id } } })),
     createRule: (scope_id, body) => unwrap('registry', raw.POST('/api/v1/scopes/{scope_id}/rules', { params: { path: { scope_id } }, body })),
+    updateRule: (scope_id, rule_id, body) => unwrap('registry', raw.PUT('/api/v1/scopes/{scope_id}/rules/{rule_id}', { params: { path: { scope_id, rule_id } }, body })),
+    archiveRule: (scope_id, rule_id) => unwrap('registry', raw.PATCH('/api/v1/scopes/{scope_id}/rules/{rule_id}/archive', { params: { path: { scope_id, rule_id } } })),
+    async listRules(scope_id, o) {
+      const rules: Rule[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await unwrap('registry', raw.GET('/api/v1/scopes/{scope_id}/rules', { params: { path: { scope_id }, query: { status: o?.status ?? 'active', limit: 1000, cursor } } }));
+        rules.push(...page.items);
+        cursor = page.next_cursor ?? undefined;
+      } while (cursor);
+      return rules;
+    },
     webhookKeys: () => unwrap('registry', raw.GET('/.well-known/webhook-key')),
     rotateWebhookKey: (mode) => unwrap('registry', raw.POST('/api/v1/admin/webhook-key/rotate', { body: { mode } })),
   };

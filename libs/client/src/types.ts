@@ -36,6 +36,11 @@ export type Identity = V['Identity'];
 export type VerdictErrorBody = V['ErrorBody'];
 /** GET /<tenant>/v1/consultations/<id>/evidence: where the consultation is sealed, with its inclusion proof. */
 export type ConsultationEvidence = V['ConsultationEvidence'];
+/** POST /<tenant>/v1/simulations (docs/verdicts.md "Simulation"): proposed changes, the window, how many samples. */
+export type SimulationRequest = V['SimulationRequest'];
+export type SimulationChange = V['SimulationChange'];
+/** What the changes would have done to the window's consultations: counts, transitions, samples. */
+export type SimulationResult = V['SimulationResult'];
 
 // --- ledger (docs/ledger-formats.md) ---
 export type LedgerFact = L['Fact'];
@@ -58,6 +63,13 @@ export type LedgerConsistencyProof = L['ConsistencyProof'];
 export type WebhookKeySet = R['WebhookKeySet'];
 export type WebhookPublicKey = R['WebhookPublicKey'];
 export type WebhookKeyRotation = R['WebhookKeyRotation'];
+export type Scope = R['Scope'];
+export type ScopeDetails = R['ScopeDetails'];
+/** A rule with the content of its current version (docs/registry.md "Rules and versions"). */
+export type Rule = R['Rule'];
+/** POST and PUT body of a rule; PUT replaces the content (omitted optional fields take their defaults). */
+export type RuleBody = R['RuleBody'];
+export type RuleStatusFilter = 'active' | 'archived' | 'all';
 
 export type Approval = V['Approval'];
 export type ApprovalGrant = V['ApprovalGrant'];

@@ -22,6 +22,8 @@ import type {
   RotationMode,
   RuleVersion,
   SigningKeyRotation,
+  SimulationRequest,
+  SimulationResult,
   VerdictGeneratedPaths,
 } from './types';
 
@@ -61,6 +63,11 @@ export interface VerdictClient {
   /** Where the consultation is sealed in the ledger, with its inclusion proof; 409 `evidence_pending` until sealed. */
   getConsultationEvidence(consultationId: string, opts?: CallOptions): Promise<ConsultationEvidence>;
   getRuleVersion(ruleVersionId: string): Promise<RuleVersion>;
+  /**
+   * POST /<tenant>/v1/simulations (`manage_rules`): replays the window's stored consultations against the
+   * current rules and the proposed changes, and answers what changed; writes nothing (docs/verdicts.md "Simulation").
+   */
+  simulate(body: SimulationRequest, opts?: CallOptions): Promise<SimulationResult>;
   /** The tenant's key set and how long it may be cached (Cache-Control max-age, seconds). */
   jwks(tenantSlug?: string): Promise<{ keySet: KeySet; maxAgeSeconds: number | null }>;
   /** URL of the tenant's public key set, for verifyVerdict({ jwksUrl }) and requireVerdict. */
@@ -129,6 +136,10 @@ export function createVerdictClient(opts: VerdictClientOptions): VerdictClient {
     async getConsultationEvidence(consultation_id, o) {
       const tenant_id = await tenantOf(o);
       return unwrap('verdict', raw.GET('/{tenant_id}/v1/consultations/{consultation_id}/evidence', { params: { path: { tenant_id, consultation_id } } }));
+    },
+    async simulate(body, o) {
+      const tenant_id = await tenantOf(o);
+      return unwrap('verdict', raw.POST('/{tenant_id}/v1/simulations', { params: { path: { tenant_id } }, body }));
     },
     getRuleVersion: (rule_version_id) => unwrap('verdict', raw.GET('/v1/rule-versions/{rule_version_id}', { params: { path: { rule_version_id } } })),
     async jwks(tenantSlug) {

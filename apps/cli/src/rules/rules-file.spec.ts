@@ -1,0 +1,203 @@
+import { changedFields, normaliseContent, parseRulesFile, ruleBody, RulesFileError, writeRulesFile } from './rules-file';
+
+const SCOPE = 'scp-0123456789abcdef01234567';
+const RULE = 'rul-0123456789abcdef01234567';
+
+/** A rule as GET /scopes/{id}/rules answers it (server-only fields included). */
+const registryRule = (over: Record<string, unknown> = {}) => ({
+  id: RULE,
+  tenant_id: 'tnt-1',
+  scope_id: SCOPE,
+  version: 3,
+  created_at: '2026-11-01T00:00:00.000Z',
+  updated_at: '2026-11-02T00:00:00.000Z',
+  created_by: 'hum-1',
+  status: 'active',
+  current_version_id: 'rv-1',
+  archived_at: null,
+  author: 'hum-1',
+  author_type: 'human',
+  directive: 'Transfers above 10,000 EUR need approval',
+  severity: 'REQUIRES_APPROVAL',
+  verdict: null,
+  applies_to: { actions: ['payments.transfer'] },
+  conditions: [{ field: 'amount', op: 'gt', value: 10000 }],
+  condition_mode: 'all',
+  requires: [],
+  deciders: ['role-finance'],
+  priority: null,
+  mode: 'enforce',
+  ...over,
+});
+
+function problemsOf(text: string): string[] {
+  try {
+    parseRulesFile('rules.yaml', text);
+  } catch (err) {
+    if (err instanceof RulesFileError) return err.message.split('\n');
+    throw err;
+  }
+  throw new Error('the file was accepted');
+}
+
+describe(parseRulesFile.name, () => {
+  it('reads the contract example and fills in the registry defaults', () => {
+    const sut = parseRulesFile(
+      'rules.yaml',
+      `scope: ${SCOPE}
+selector: {region: eu}
+rules:
+  - id: ${RULE}
+    directive: Transfers above 10,000 EUR need approval
+    severity: REQUIRES_APPROVAL
+    mode: enforce
+    applies_to: {actions: [payments.transfer]}
+    conditions: [{field: amount, op: gt, value: 10000}]
+    deciders: [role-finance]
+`,
+    );
+    expect(sut).toMatchObject({ scope: SCOPE, selector: { region: 'eu' } });
+    expect(sut.rules).toEqual([{ id: RULE, where: 'rules[0]', line: 4, content: normaliseContent(registryRule()) }]);
+  });
+
+  it('names every shape problem at its line and column', () => {
+    const problems = problemsOf(`scope: scp-1
+rules:
+  - directive: A
+    severity: BLOCK
+    colour: red
+  - severity: ALLOW
+    conditions:
+      - {field: amount, op: between, value: 1}
+extra: 1
+`);
+    expect(problems).toEqual([
+      'rules.yaml:1:8: scope: scope is required: the id (scp-…) of the scope the file manages',
+      'rules.yaml:4:15: rules[0].severity: severity is required: one of MANDATORY, REQUIRES_APPROVAL, ADVISORY, ALLOW',
+      expect.stringMatching(/^rules\.yaml:5:5: rules\[0\]\.colour: unknown member "colour" \(a rule has id, directive, severity/),
+      'rules.yaml:6:5: rules[1].directive: directive is required: a non-empty text of at most 20,000 characters',
+      expect.stringMatching(/^rules\.yaml:8:29: rules\[1\]\.conditions\[0\]\.op: op is one of eq, neq/),
+      'rules.yaml:9:1: extra: unknown member "extra" (a rules file has scope, selector and rules)',
+    ]);
+  });
+
+  it('reports the write-time checks of libs/policy (ruleProblems) at the row they name', () => {
+    const problems = problemsOf(`scope: ${SCOPE}
+rules:
+  - directive: A
+    severity: MANDATORY
+    conditions:
+      - {field: amount, op: lt, value: 10}
+      - {field: amount, op: gt, value: abc}
+    requires:
+      - {field: tier, type: enum}
+`);
+    expect(problems).toEqual([
+      'rules.yaml:7:9: rules[0].conditions[1]: op gt needs a number or an ISO 8601 date or timestamp value',
+      'rules.yaml:9:9: rules[0].requires[0]: type enum needs allowed_values',
+    ]);
+  });
+
+  it('refuses the same id or the same directive twice, naming the first', () => {
+    const problems = problemsOf(`scope: ${SCOPE}
+rules:
+  - {id: ${RULE}, directive: A, severity: ALLOW}
+  - {id: ${RULE}, directive: B, severity: ALLOW}
+  - {directive: A, severity: MANDATORY}
+`);
+    expect(problems).toEqual([
+      `rules.yaml:4:10: rules[1].id: the same id as rules[0] (line 3): each rule appears once`,
+      `rules.yaml:5:17: rules[2].directive: the same directive as rules[0] (line 3): each rule appears once`,
+    ]);
+  });
+
+  it('reports YAML syntax errors and duplicate keys with their position', () => {
+    expect(problemsOf(`scope: ${SCOPE}\nscope: ${SCOPE}\nrules: []\n`)[0]).toMatch(/^rules\.yaml:2:1: Map keys must be unique/);
+    expect(problemsOf('rules: [\n')[0]).toMatch(/^rules\.yaml:\d+:\d+: /);
+  });
+});
+
+describe(normaliseContent.name, () => {
+  it('gives a registry rule and a file that omits every default the same content', () => {
+    const file = normaliseContent({ directive: 'D', severity: 'ALLOW', applies_to: {}, deciders: ['role-a', 'role-a'], conditions: [{ field: 'x', op: 'exists' }] });
+    const registry = normaliseContent(registryRule({ directive: 'D', severity: 'ALLOW', applies_to: null, deciders: ['role-a'], conditions: [{ field: 'x', op: 'exists' }] }));
+    expect(changedFields(file, registry)).toEqual([]);
+    expect(file).toEqual({ directive: 'D', severity: 'ALLOW', verdict: null, mode: 'enforce', priority: null, applies_to: null, condition_mode: 'all', conditions: [{ field: 'x', op: 'exists' }], requires: [], deciders: ['role-a'] });
+  });
+
+  it('treats a registry without mode (before shadow rules) as enforce', () => {
+    const { mode: _m, ...older } = registryRule();
+    expect(normaliseContent(older).mode).toBe('enforce');
+  });
+});
+
+describe(changedFields.name, () => {
+  it('ignores member order inside values but not the order of rows', () => {
+    const a = normaliseContent(registryRule({ requires: [{ field: 'f', type: 'string', reason: 'r' }] }));
+    const b = normaliseContent(registryRule({ requires: [{ reason: 'r', type: 'string', field: 'f' }] }));
+    expect(changedFields(a, b)).toEqual([]);
+    const two = [{ field: 'a', op: 'eq', value: 1 }, { field: 'b', op: 'eq', value: 2 }];
+    expect(changedFields(normaliseContent(registryRule({ conditions: two })), normaliseContent(registryRule({ conditions: [...two].reverse() })))).toEqual(['conditions']);
+  });
+
+  it('lists each changed field', () => {
+    const a = normaliseContent(registryRule());
+    const b = normaliseContent(registryRule({ severity: 'MANDATORY', priority: 5, mode: 'shadow' }));
+    expect(changedFields(a, b)).toEqual(['severity', 'mode', 'priority']);
+  });
+});
+
+describe(ruleBody.name, () => {
+  it('leaves the defaults out (a PUT gives them back)', () => {
+    expect(ruleBody(normaliseContent(registryRule()))).toEqual({
+      directive: 'Transfers above 10,000 EUR need approval',
+      severity: 'REQUIRES_APPROVAL',
+      applies_to: { actions: ['payments.transfer'] },
+      conditions: [{ field: 'amount', op: 'gt', value: 10000 }],
+      deciders: ['role-finance'],
+    });
+  });
+});
+
+describe(writeRulesFile.name, () => {
+  it('writes a stable, small file without server-only fields, which parses back to the same rules', () => {
+    const rules = [registryRule(), registryRule({ id: 'rul-ffffffffffffffffffffffff', directive: 'Reads are fine', severity: 'ALLOW', applies_to: null, conditions: [], deciders: [], priority: 10, mode: 'shadow' })];
+    const sut = writeRulesFile({ scope: SCOPE, scopeName: 'payments-eu', selector: { region: 'eu' }, rules: rules.map((r) => ({ id: r.id, content: normaliseContent(r) })) });
+    expect(sut).toBe(`# The whole rule set of scope ${SCOPE} (payments-eu): \`arbiter rules plan -f\` / \`apply -f\` this file.
+# Rules are matched by id, else by directive; rules of the scope missing here are archived (docs/rules-as-code.md).
+
+scope: ${SCOPE}
+selector: {region: eu}
+rules:
+  - id: ${RULE}
+    directive: Transfers above 10,000 EUR need approval
+    severity: REQUIRES_APPROVAL
+    applies_to: {actions: [payments.transfer]}
+    conditions:
+      - {field: amount, op: gt, value: 10000}
+    deciders: [role-finance]
+  - id: rul-ffffffffffffffffffffffff
+    directive: Reads are fine
+    severity: ALLOW
+    mode: shadow
+    priority: 10
+`);
+    const back = parseRulesFile('rules.yaml', sut);
+    expect(back.rules.map((r) => [r.id, r.content])).toEqual(rules.map((r) => [r.id, normaliseContent(r)]));
+    expect(back.selector).toEqual({ region: 'eu' });
+  });
+
+  it('writes an empty rule set as rules: []', () => {
+    const sut = writeRulesFile({ scope: SCOPE, selector: {}, rules: [] });
+    expect(sut).toContain('selector: {}\nrules: []\n');
+    expect(parseRulesFile('r.yaml', sut).rules).toEqual([]);
+  });
+
+  it('quotes strings that YAML would read as something else', () => {
+    const odd = registryRule({ directive: 'yes', conditions: [{ field: 'code', op: 'eq', value: '0012' }, { field: 'on', op: 'eq', value: 'true' }, { field: 'd', op: 'gte', value: '2026-01-01' }] });
+    const text = writeRulesFile({ scope: SCOPE, selector: { tier: '1' }, rules: [{ id: RULE, content: normaliseContent(odd) }] });
+    const back = parseRulesFile('r.yaml', text);
+    expect(back.rules[0].content).toEqual(normaliseContent(odd));
+    expect(back.selector).toEqual({ tier: '1' });
+  });
+});
