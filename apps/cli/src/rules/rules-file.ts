@@ -5,7 +5,7 @@
 // exactly when a PUT would change nothing.
 import { isMap, isSeq, LineCounter, parseDocument, Document, type Node } from 'yaml';
 import { canonicalJson } from '@arbiter/canonical';
-import { ruleProblems, SEVERITIES, type Condition, type ConditionOp, type Requirement, type Severity } from '@arbiter/policy';
+import { ruleContent, ruleProblems, SEVERITIES, type Condition, type ConditionOp, type Requirement, type RuleBodyFields, type Severity } from '@arbiter/policy';
 
 export type RuleMode = 'enforce' | 'shadow';
 
@@ -248,19 +248,19 @@ function listOf(v: unknown, what: string, p: Report, each: (item: Record<string,
  * the content a PUT of these fields stores.
  */
 export function normaliseContent(r: Record<string, unknown>): RuleContent {
-  const applies = r.applies_to as { actions?: string[] | null; resources?: string[] | null } | null | undefined;
-  const appliesTo = applies && (applies.actions || applies.resources) ? { ...(applies.actions ? { actions: [...applies.actions] } : {}), ...(applies.resources ? { resources: [...applies.resources] } : {}) } : null;
+  const c = ruleContent(r as unknown as RuleBodyFields<Severity, Condition, Requirement>);
+  // The file's key order (the export writer follows it).
   return {
-    directive: r.directive as string,
-    severity: r.severity as Severity,
-    verdict: (r.verdict as string | null | undefined) ?? null,
-    mode: (r.mode as RuleMode | undefined) ?? 'enforce',
-    priority: (r.priority as number | null | undefined) ?? null,
-    applies_to: appliesTo,
-    condition_mode: (r.condition_mode as 'all' | 'any' | undefined) ?? 'all',
-    conditions: ((r.conditions as Condition[] | null | undefined) ?? []).map((c) => (c.value === undefined ? { field: c.field, op: c.op } : { field: c.field, op: c.op, value: c.value })),
-    requires: ((r.requires as Requirement[] | null | undefined) ?? []).map((q) => ({ ...q })),
-    deciders: [...new Set((r.deciders as string[] | null | undefined) ?? [])],
+    directive: c.directive,
+    severity: c.severity,
+    verdict: c.verdict,
+    mode: c.mode,
+    priority: c.priority,
+    applies_to: c.applies_to,
+    condition_mode: c.condition_mode,
+    conditions: c.conditions,
+    requires: c.requires.map((q) => ({ ...q })),
+    deciders: c.deciders,
   };
 }
 

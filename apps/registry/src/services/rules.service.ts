@@ -6,8 +6,7 @@ import type { Rule, RuleBody, RuleVersion } from '../models/rules';
 import type { Page } from '../models/identity';
 import type { RuleVersionRow, VersionContent } from '../repositories/rules.repository';
 import type { IdentityRepository } from '../repositories/identity.repository';
-import { ruleProblems } from '@arbiter/policy';
-import { normalizeAppliesTo } from '../domain/rule-fields';
+import { ruleContent, ruleProblems } from '@arbiter/policy';
 import { decodeCursor, encodeCursor, parseLimit } from '@arbiter/http';
 import { presentRule, presentRuleVersion } from '../presenters/registry';
 import { readPage, toPage, type PageQuery } from '../http/pagination';
@@ -123,18 +122,6 @@ export class RulesService {
       for (const p of principals) if (!known.has(p)) problems.push(`deciders: ${p} is not a principal of this tenant`);
     }
     if (problems.length) throw badRequest(`Invalid rule: ${problems.join('; ')}`);
-    return {
-      directive: body.directive,
-      severity: body.severity,
-      verdict: body.verdict ?? null,
-      applies_to: normalizeAppliesTo(body.applies_to),
-      conditions: (body.conditions ?? []).map((c) => (c.value === undefined ? { field: c.field, op: c.op } : { field: c.field, op: c.op, value: c.value })),
-      condition_mode: body.condition_mode ?? 'all',
-      requires: body.requires ?? [],
-      deciders,
-      priority: body.priority ?? null,
-      mode: body.mode ?? 'enforce',
-      ...authorOf(caller, body),
-    };
+    return { ...ruleContent(body), ...authorOf(caller, body) };
   }
 }

@@ -2,7 +2,7 @@
 // the tenant's registry state, checked as the registry would check them, and the tally of what the
 // replay found (counts, transitions, samples). No I/O.
 import { conditionProblem } from '@arbiter/cel';
-import { ruleProblems, selectorProblems, type EvaluationResult, type Scope } from '@arbiter/policy';
+import { ruleContent, ruleProblems, selectorProblems, type EvaluationResult, type Scope } from '@arbiter/policy';
 import type { OverrideState, RuleState, TenantState } from '@arbiter/internal-api';
 import type { SimulatedNewRule, SimulatedOverrideBody, SimulatedRuleBody, SimulationSample } from '../models/simulations';
 
@@ -30,12 +30,6 @@ const PRINCIPAL_ID = /^(agn|hum)-/;
 /** The id a rule or override the simulation creates goes by (it has none in the registry). */
 export const createdId = (index: number) => `changes[${index}]`;
 
-/** `{}` and absent mean the same (every operation): stored as null, as the registry does. */
-function appliesTo(a: SimulatedRuleBody['applies_to']): RuleState['applies_to'] {
-  if (!a || (!a.actions && !a.resources)) return null;
-  return { ...(a.actions ? { actions: a.actions } : {}), ...(a.resources ? { resources: a.resources } : {}) };
-}
-
 /**
  * The registry's write-time checks of a rule body (the same messages as its 400 "Invalid rule: …"):
  * libs/policy's ruleProblems, and decider principals that must be principals of the tenant.
@@ -45,22 +39,6 @@ function checkRule(state: TenantState, rule: SimulatedRuleBody, field: string): 
   const known = new Set(state.principals.map((p) => p.id));
   for (const d of new Set(rule.deciders ?? [])) if (PRINCIPAL_ID.test(d) && !known.has(d)) problems.push(`deciders: ${d} is not a principal of this tenant`);
   if (problems.length) throw new SimulationChangeError(field, `Invalid rule: ${problems.join('; ')}`);
-}
-
-/** A rule version's machine-readable content from a rule body, with the registry's defaults. */
-function ruleContent(rule: SimulatedRuleBody): Omit<RuleState, 'rule_id' | 'rule_version_id' | 'scope_id' | 'version' | 'version_created_at'> {
-  return {
-    directive: rule.directive,
-    severity: rule.severity,
-    verdict: rule.verdict ?? null,
-    applies_to: appliesTo(rule.applies_to),
-    conditions: (rule.conditions ?? []).map((c) => (c.value === undefined ? { field: c.field, op: c.op } : { field: c.field, op: c.op, value: c.value })),
-    condition_mode: rule.condition_mode ?? 'all',
-    requires: (rule.requires ?? []) as RuleState['requires'],
-    deciders: [...new Set(rule.deciders ?? [])],
-    priority: rule.priority ?? null,
-    mode: rule.mode ?? 'enforce',
-  };
 }
 
 function checkOverride(state: TenantState, rules: readonly RuleState[], o: SimulatedOverrideBody, field: string, now: Date): RuleState[] {

@@ -1,0 +1,44 @@
+import { normaliseAppliesTo, ruleContent } from './rule-content';
+
+describe(ruleContent.name, () => {
+  it('fills every default of an absent member', () => {
+    expect(ruleContent({ directive: 'd', severity: 'MANDATORY' })).toEqual({
+      directive: 'd',
+      severity: 'MANDATORY',
+      verdict: null,
+      applies_to: null,
+      conditions: [],
+      condition_mode: 'all',
+      requires: [],
+      deciders: [],
+      priority: null,
+      mode: 'enforce',
+    });
+  });
+
+  it('keeps what is given, lists each decider once, and drops an undefined condition value', () => {
+    const sut = ruleContent({
+      directive: 'd',
+      severity: 'REQUIRES_APPROVAL',
+      verdict: 'escalate',
+      applies_to: { actions: ['a.*'] },
+      conditions: [{ field: 'x', op: 'exists', value: undefined }, { field: 'y', op: 'eq', value: null }],
+      condition_mode: 'any',
+      deciders: ['role-a', 'role-a', 'role-b'],
+      priority: 3,
+      mode: 'shadow',
+    });
+    expect(sut).toMatchObject({ verdict: 'escalate', applies_to: { actions: ['a.*'] }, condition_mode: 'any', deciders: ['role-a', 'role-b'], priority: 3, mode: 'shadow' });
+    expect(sut.conditions).toEqual([{ field: 'x', op: 'exists' }, { field: 'y', op: 'eq', value: null }]);
+    expect('value' in sut.conditions[0]).toBe(false);
+  });
+});
+
+describe(normaliseAppliesTo.name, () => {
+  it('stores an empty applies_to as null', () => {
+    expect(normaliseAppliesTo({})).toBeNull();
+    expect(normaliseAppliesTo(undefined)).toBeNull();
+    expect(normaliseAppliesTo({ actions: null, resources: null })).toBeNull();
+    expect(normaliseAppliesTo({ actions: ['a'] })).toEqual({ actions: ['a'] });
+  });
+});

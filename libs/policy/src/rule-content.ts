@@ -1,0 +1,58 @@
+// A rule body (what a client writes: optional fields may be absent) to the rule's machine-readable
+// content with every default filled in (what a rule version stores and the engine evaluates). The
+// registry stores this, the simulation builds its proposed rules with it, and `arbiter rules` compares
+// a file with the registry through it, so "absent" means the same thing everywhere.
+
+/** The members of a rule body this reads; the element types are the caller's own. */
+export interface RuleBodyFields<S extends string, C extends { field: string; op: string; value?: unknown }, R> {
+  directive: string;
+  severity: S;
+  verdict?: string | null;
+  applies_to?: { actions?: readonly string[] | null; resources?: readonly string[] | null } | null;
+  conditions?: readonly C[] | null;
+  condition_mode?: 'all' | 'any' | null;
+  requires?: readonly R[] | null;
+  deciders?: readonly string[] | null;
+  priority?: number | null;
+  mode?: 'enforce' | 'shadow' | null;
+}
+
+export interface RuleContentOf<S extends string, C, R> {
+  directive: string;
+  severity: S;
+  verdict: string | null;
+  applies_to: { actions?: string[]; resources?: string[] } | null;
+  conditions: C[];
+  condition_mode: 'all' | 'any';
+  requires: R[];
+  deciders: string[];
+  priority: number | null;
+  mode: 'enforce' | 'shadow';
+}
+
+/** `{}`, `{actions: null}` and absent all mean "every operation": null. */
+export function normaliseAppliesTo(a: RuleBodyFields<string, never, never>['applies_to']): { actions?: string[]; resources?: string[] } | null {
+  if (!a || (!a.actions && !a.resources)) return null;
+  return { ...(a.actions ? { actions: [...a.actions] } : {}), ...(a.resources ? { resources: [...a.resources] } : {}) };
+}
+
+/**
+ * The defaults: no verdict string, every operation, no conditions (`all`), no requirements, no
+ * deciders (each listed once), no priority, `enforce`. A condition row without `value` keeps none.
+ */
+export function ruleContent<S extends string, C extends { field: string; op: string; value?: unknown }, R>(
+  body: RuleBodyFields<S, C, R>,
+): RuleContentOf<S, C, R> {
+  return {
+    directive: body.directive,
+    severity: body.severity,
+    verdict: body.verdict ?? null,
+    applies_to: normaliseAppliesTo(body.applies_to),
+    conditions: (body.conditions ?? []).map((c) => (c.value === undefined ? { field: c.field, op: c.op } : { field: c.field, op: c.op, value: c.value }) as C),
+    condition_mode: body.condition_mode ?? 'all',
+    requires: [...(body.requires ?? [])],
+    deciders: [...new Set(body.deciders ?? [])],
+    priority: body.priority ?? null,
+    mode: body.mode ?? 'enforce',
+  };
+}
