@@ -27,6 +27,13 @@ describe('docs/registry.md', () => {
   });
   afterAll(() => h.stop());
 
+  it('answers 405 with Allow for a method a documented path does not take, as its Errors section says', async () => {
+    const res = await request(h.url).delete('/api/v1/scopes/scp-0/rules').set('Authorization', `Bearer ${t.admin.key}`).expect(405);
+    expect(res.headers.allow).toBe('GET, HEAD, POST');
+    expect(Object.keys(res.body)).toEqual(['detail']);
+    await request(h.url).delete('/api/v1/no-such-thing').set('Authorization', `Bearer ${t.admin.key}`).expect(404);
+  });
+
   it('walks a user through a scope, a rule updated twice, three versions and a moved normative_hash', async () => {
     const doc = await readFile(path.join(root, 'docs/registry.md'), 'utf8');
     const block = /<!-- walkthrough:start[^>]*-->\s*```bash\n([\s\S]*?)```\s*<!-- walkthrough:end -->/.exec(doc);

@@ -125,6 +125,19 @@ describe(createServiceApp.name, () => {
     expect(res.body).toMatchObject(body);
   });
 
+  it('answers 405 with Allow for another method on a known path, 404 for an unknown path, in each dialect', async () => {
+    const v = await request(verdict).delete('/echo').expect(405);
+    expect(v.headers.allow).toBe('POST');
+    expect(v.body).toEqual({ code: 'method_not_allowed', message: 'DELETE is not allowed on /echo; allowed: POST' });
+    const r = await request(registry).put('/coded').expect(405);
+    expect(r.headers.allow).toBe('GET, HEAD');
+    expect(r.body).toEqual({ detail: 'PUT is not allowed on /coded; allowed: GET, HEAD' });
+    const l = await request(ledger).post('/coded').expect(405);
+    expect(l.body.code).toBe('METHOD_NOT_ALLOWED');
+    await request(verdict).get('/nowhere').expect(404);
+    expect((await request(verdict).delete('/nowhere').expect(404)).headers.allow).toBeUndefined();
+  });
+
   it('renders a coded AppError with its details', async () => {
     await request(verdict)
       .get('/coded')

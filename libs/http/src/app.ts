@@ -2,6 +2,7 @@ import express, { type Express, type NextFunction, type Request, type Response }
 import type { Logger } from 'pino';
 import swaggerUi from 'swagger-ui-express';
 import bytes from 'bytes';
+import { allowedMethods } from './allowed-methods';
 import type { ErrorDialect } from './errors';
 import { laneDispatcher, type FastLane } from './lanes';
 import { renderError } from './render-error';
@@ -104,6 +105,11 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
 
   app.use((req: Request, res: Response, next: NextFunction) => {
     res.locals.unmatchedRoute = true;
+    const allow = allowedMethods(app, req.path);
+    if (allow.length > 0 && !allow.includes(req.method)) {
+      res.setHeader('Allow', allow.join(', '));
+      return next(dialect.problem('method_not_allowed', `${req.method} is not allowed on ${req.path}; allowed: ${allow.join(', ')}`));
+    }
     next(dialect.problem('not_found', `No route for ${req.method} ${req.path}`));
   });
   app.use(errorHandler(dialect, logger));

@@ -34,8 +34,9 @@ export const ledgerDialect: ErrorDialect = {
   problem(kind, message, fields) {
     switch (kind) {
       case 'not_found':
-      case 'method_not_allowed':
         return new AppError(404, 'NOT_FOUND', message);
+      case 'method_not_allowed':
+        return new AppError(405, 'METHOD_NOT_ALLOWED', message);
       case 'internal':
         return new AppError(500, 'INTERNAL_ERROR', message);
       default:
