@@ -4,7 +4,7 @@ import { decide, take, type BucketPolicy, type BucketState, type RateDecision } 
 
 // One token bucket per API key, and one per client address for requests without a valid key,
 // shared by every replica through Redis (docs/ledger-formats.md "Rate limits").
-// rate-limiter-flexible's Redis limiters count fixed windows (a client could spend a whole
+// Rate-limiting libraries' Redis limiters (rate-limiter-flexible's, for one) count fixed windows (a client could spend a whole
 // minute's quota in one second), so the bucket is this small Lua script instead: atomic in Redis,
 // timed by Redis's own clock (replicas' clocks do not matter), and the same arithmetic as
 // domain/token-bucket.ts.
