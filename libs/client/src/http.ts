@@ -66,3 +66,13 @@ function asTransportError(service: ServiceName, err: unknown): ArbiterError {
   const message = err instanceof Error ? `${err.message}${cause}` : String(err);
   return transportError(service, err instanceof SyntaxError ? 'invalid_response' : 'network_error', message, err);
 }
+
+/** Every page of a cursor-paginated list (`{items, next_cursor}`), first to last. */
+export async function* cursorPages<P extends { next_cursor?: string | null }>(fetchPage: (cursor: string | undefined) => Promise<P>): AsyncGenerator<P> {
+  let cursor: string | undefined;
+  do {
+    const page = await fetchPage(cursor);
+    yield page;
+    cursor = page.next_cursor ?? undefined;
+  } while (cursor);
+}

@@ -2,7 +2,7 @@
 // of apps/registry/openapi.json. The methods cover what agents, operators and the examples need; every
 // other operation is one typed call away on `raw`.
 import type { Client } from 'openapi-fetch';
-import { createServiceClient, unwrap, type ServiceClientOptions } from './http';
+import { createServiceClient, cursorPages, unwrap, type ServiceClientOptions } from './http';
 import type { RegistryPaths, RotationMode, Rule, RuleBody, RuleStatusFilter, ScopeDetails, WebhookKeyRotation, WebhookKeySet } from './types';
 import type { components } from './generated/registry';
 
@@ -49,12 +49,8 @@ export function createRegistryClient(opts: RegistryClientOptions): RegistryClien
     archiveRule: (scope_id, rule_id) => unwrap('registry', raw.PATCH('/api/v1/scopes/{scope_id}/rules/{rule_id}/archive', { params: { path: { scope_id, rule_id } } })),
     async listRules(scope_id, o) {
       const rules: Rule[] = [];
-      let cursor: string | undefined;
-      do {
-        const page = await unwrap('registry', raw.GET('/api/v1/scopes/{scope_id}/rules', { params: { path: { scope_id }, query: { status: o?.status ?? 'active', limit: 1000, cursor } } }));
-        rules.push(...page.items);
-        cursor = page.next_cursor ?? undefined;
-      } while (cursor);
+      const pages = cursorPages((cursor) => unwrap('registry', raw.GET('/api/v1/scopes/{scope_id}/rules', { params: { path: { scope_id }, query: { status: o?.status ?? 'active', limit: 1000, cursor } } })));
+      for await (const page of pages) rules.push(...page.items);
       return rules;
     },
     webhookKeys: () => unwrap('registry', raw.GET('/.well-known/webhook-key')),

@@ -2,7 +2,7 @@
 // generated paths of apps/verdict/openapi.json; the methods only name the operation, fill the tenant
 // and unwrap errors into VerdictError.
 import type { Client } from 'openapi-fetch';
-import { createServiceClient, unwrap, unwrapWithResponse, type ServiceClientOptions } from './http';
+import { createServiceClient, cursorPages, unwrap, unwrapWithResponse, type ServiceClientOptions } from './http';
 import type {
   Approval,
   ApprovalList,
@@ -126,12 +126,7 @@ export function createVerdictClient(opts: VerdictClientOptions): VerdictClient {
     },
     async *consultationPages(query, o) {
       const tenant_id = await tenantOf(o);
-      let cursor: string | undefined;
-      do {
-        const page = await unwrap('verdict', raw.GET('/{tenant_id}/v1/consultations', { params: { path: { tenant_id }, query: { ...query, cursor } } }));
-        yield page;
-        cursor = page.next_cursor ?? undefined;
-      } while (cursor);
+      yield* cursorPages((cursor) => unwrap('verdict', raw.GET('/{tenant_id}/v1/consultations', { params: { path: { tenant_id }, query: { ...query, cursor } } })));
     },
     async getConsultationEvidence(consultation_id, o) {
       const tenant_id = await tenantOf(o);

@@ -74,7 +74,7 @@ interface Atom {
 }
 
 function atom(field: string, op: ConditionOp, value: unknown): Atom {
-  const cond: Condition = op === 'exists' ? { field, op, value } : { field, op, value };
+  const cond: Condition = { field, op, value };
   return { cond, test: compileCondition(cond, 'explanation'), key: `${op}:${JSON.stringify(value)}` };
 }
 

@@ -17,5 +17,5 @@ export { benchmarkFixture, type BenchmarkFixture } from './fixtures';
 export { compileGlob, compileGlobList, type StringMatcher } from './glob';
 export { scopeContains, selectorProblems, type ScopeSchema } from './selector';
 export { conditionProblem, requirementProblems, ruleProblems, type RuleFields } from './validate';
-export { normaliseAppliesTo, ruleContent, type RuleBodyFields, type RuleContentOf } from './rule-content';
+export { engineRule, normaliseAppliesTo, ruleContent, type RuleBodyFields, type RuleContentOf, type RulePlacement } from './rule-content';
 export type * from './types';

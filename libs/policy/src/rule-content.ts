@@ -2,6 +2,7 @@
 // content with every default filled in (what a rule version stores and the engine evaluates). The
 // registry stores this, the simulation builds its proposed rules with it, and `arbiter rules` compares
 // a file with the registry through it, so "absent" means the same thing everywhere.
+import type { Condition, EngineRule, Requirement, Scope, Severity } from './types';
 
 /** The members of a rule body this reads; the element types are the caller's own. */
 export interface RuleBodyFields<S extends string, C extends { field: string; op: string; value?: unknown }, R> {
@@ -54,5 +55,33 @@ export function ruleContent<S extends string, C extends { field: string; op: str
     deciders: [...new Set(body.deciders ?? [])],
     priority: body.priority ?? null,
     mode: body.mode ?? 'enforce',
+  };
+}
+
+/** Where a rule's content stands: its ids, its scope's selector and its version's creation time. */
+export interface RulePlacement {
+  rule_id: string;
+  rule_version_id: string;
+  selector: Scope;
+  version_created_at: string;
+}
+
+/** A rule's content as the engine evaluates it: its scope's selector, its directive as the statement. */
+export function engineRule(content: RuleContentOf<Severity, Condition, Requirement>, at: RulePlacement): EngineRule {
+  return {
+    rule_id: at.rule_id,
+    rule_version_id: at.rule_version_id,
+    selector: at.selector,
+    severity: content.severity,
+    verdict: content.verdict,
+    applies_to: content.applies_to,
+    conditions: content.conditions,
+    condition_mode: content.condition_mode,
+    requires: content.requires,
+    deciders: content.deciders,
+    priority: content.priority,
+    version_created_at: at.version_created_at,
+    statement: content.directive,
+    mode: content.mode,
   };
 }

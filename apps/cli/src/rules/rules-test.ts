@@ -1,7 +1,7 @@
 // `arbiter rules test` (docs/rules-as-code.md "The test file"): check requests with expected verdicts,
 // evaluated by the rule engine itself (compilePolicy and evaluate of libs/policy, as the verdict
 // gateway does) against the rules of the files the test file names, with no server.
-import { compilePolicy, evaluate, PolicyCompileError, type EngineRule, type EvaluationResult, type Fact, type TenantPolicy } from '@arbiter/policy';
+import { compilePolicy, engineRule, evaluate, PolicyCompileError, type EngineRule, type EvaluationResult, type Fact, type TenantPolicy } from '@arbiter/policy';
 import { parseRulesFile, RulesFileError, YamlSource, type FileRule, type RulesFile } from './rules-file';
 
 export interface TestCase {
@@ -157,22 +157,7 @@ export function engineRulesOf(files: readonly RulesFile[]): LoadedRule[] {
         file,
         rule,
         label,
-        engine: {
-          rule_id: label,
-          rule_version_id: `rv-test-${String(n).padStart(6, '0')}`,
-          selector: file.selector,
-          severity: c.severity,
-          verdict: c.verdict,
-          applies_to: c.applies_to,
-          conditions: c.conditions,
-          condition_mode: c.condition_mode,
-          requires: c.requires,
-          deciders: c.deciders,
-          priority: c.priority,
-          mode: c.mode,
-          version_created_at: new Date(base + n * 1000).toISOString(),
-          statement: c.directive,
-        },
+        engine: engineRule(c, { rule_id: label, rule_version_id: `rv-test-${String(n).padStart(6, '0')}`, selector: file.selector, version_created_at: new Date(base + n * 1000).toISOString() }),
       });
     }
   }

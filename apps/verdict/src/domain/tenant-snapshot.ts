@@ -2,7 +2,7 @@
 // engine policy plus what a check needs besides (scope schema, principals, TTL and round limits).
 // Pure: the same registry state always gives the same snapshot.
 import { mintTenantId, type TenantId } from '@arbiter/auth';
-import { compilePolicy, PolicyCompileError, type CompiledPolicy, type EngineOverride, type EngineRule } from '@arbiter/policy';
+import { compilePolicy, engineRule, PolicyCompileError, ruleContent, type CompiledPolicy, type EngineOverride, type EngineRule } from '@arbiter/policy';
 import { compileGlob, type StringMatcher } from '@arbiter/policy';
 import type { PrincipalState, ScopeFieldSchema, ScopeValue, TenantState } from '@arbiter/internal-api';
 
@@ -52,24 +52,8 @@ export function engineRules(state: TenantState): EngineRule[] {
   return state.rules.map((r) => {
     const selector = selectors.get(r.scope_id);
     if (!selector) throw new SnapshotBuildError(`scope ${r.scope_id} of rule ${r.rule_id} is not in the state`, r.rule_id);
-    const rule: EngineRule = {
-      rule_id: r.rule_id,
-      rule_version_id: r.rule_version_id,
-      selector,
-      severity: r.severity,
-      verdict: r.verdict,
-      applies_to: r.applies_to,
-      conditions: r.conditions ?? [],
-      condition_mode: r.condition_mode ?? 'all',
-      requires: r.requires ?? [],
-      deciders: r.deciders ?? [],
-      priority: r.priority,
-      version_created_at: r.version_created_at,
-      statement: r.directive,
-      // A state from a registry without modes has none: every rule is enforced.
-      mode: r.mode === 'shadow' ? 'shadow' : 'enforce',
-    };
-    return rule;
+    // A state from a registry without modes has none: ruleContent fills in enforce.
+    return engineRule(ruleContent(r), { rule_id: r.rule_id, rule_version_id: r.rule_version_id, selector, version_created_at: r.version_created_at });
   });
 }
 

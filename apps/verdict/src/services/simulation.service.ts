@@ -1,4 +1,5 @@
-import type { AuthenticatedIdentity } from '@arbiter/auth';
+import type { AuthenticatedIdentity, TenantId } from '@arbiter/auth';
+import type { TenantState } from '@arbiter/internal-api';
 import { evaluate, type CompiledPolicy, type EvaluationRequest } from '@arbiter/policy';
 import { principalDeactivated } from '../http/errors';
 import { ownTenant, requireAnyPermission } from '../http/tenant-access';
@@ -66,7 +67,7 @@ export class SimulationService {
   }
 
   /** The changed state's policy; a state the engine cannot compile is the change's fault (400). */
-  private afterPolicy(state: Parameters<typeof applyChanges>[0], changes: readonly ParsedChange[], now: Date): CompiledPolicy {
+  private afterPolicy(state: TenantState, changes: readonly ParsedChange[], now: Date): CompiledPolicy {
     try {
       return buildSnapshot(enforcedState(applyChanges(state, changes, now))).policy;
     } catch (err) {
@@ -80,7 +81,7 @@ export class SimulationService {
   }
 
   /** Streams the window newest first, at most `last` consultations, one page ahead of the evaluation. */
-  private async replay(tenantId: Parameters<ConsultationRepository['replayPage']>[0], window: { since: Date; until: Date }, last: number | null, each: (row: ReplayRow) => void): Promise<void> {
+  private async replay(tenantId: TenantId, window: { since: Date; until: Date }, last: number | null, each: (row: ReplayRow) => void): Promise<void> {
     let remaining = last ?? Number.POSITIVE_INFINITY;
     const fetch = (after?: ConsultationPosition): Promise<{ rows: ReplayRow[]; limit: number }> => {
       const limit = Math.min(this.pageSize, remaining);
