@@ -12,3 +12,4 @@ export { requestApprovalAndWait, waitForApproval, isDecided, type PollBackoff, t
 export { requireVerdict, verdictOf, bindingMismatches, type RequireVerdictOptions, type VerdictBinding, type RefusalCode } from './middleware';
 export * from './verify';
 export { auditConsultations, periodBound, VERDICT_SEAL_ACTOR, type AuditConsultationsOptions, type ConsultationAuditReport, type FieldDifference } from './audit/consultations';
+export * from './guard';

@@ -1,0 +1,154 @@
+// guardCall: the one procedure that turns a tool call into a decision (docs/agents.md). check first;
+// approval_required → the approval is created and either returned or awaited (then the one-shot
+// approval lets exactly this call through, once); a 422 insufficient_context → resolve with the
+// arguments as Facts, to name what is still missing. Whatever goes wrong, the outcome never lets the
+// tool run: only `allowed` does.
+import { ApprovalWaitError, ArbiterError } from '../errors';
+import { waitForApproval, type PollBackoff } from '../approvals';
+import type { Approval, CheckResponse, CompleteResolveResponse, Context, Requirement } from '../types';
+import type { VerdictClient } from '../verdict-client';
+import { argumentFacts } from './argument-facts';
+import type { GuardedCall, GuardOutcome, RefusalReason } from './outcome';
+
+/** What guardCall needs of a verdict client (tests may pass a stub). */
+export type GuardClient = Pick<VerdictClient, 'check' | 'resolve' | 'createApproval' | 'getApproval' | 'getConsultation' | 'getRuleVersion'>;
+
+export interface GuardProgress {
+  approvalId: string;
+  /** 1 for the first read of the approval. */
+  attempt: number;
+  elapsedMs: number;
+  /** The approval's status as last read (pending, approved, rejected). */
+  status: string;
+  /** How long the call may still wait, in ms. */
+  remainingMs: number;
+}
+
+export interface GuardOptions {
+  /** approval_required: `return` the pending approval (default) or `wait` for its decision. */
+  onApproval?: 'return' | 'wait';
+  /** How long `wait` waits for a decision; default 300 s. Then the call is refused (approval_timeout). */
+  waitSeconds?: number;
+  /** Pauses between reads of a pending approval (waitForApproval's backoff). Default 1 s growing to 10 s. */
+  pollMs?: number | PollBackoff;
+  /** Called after every read of the awaited approval (e.g. MCP progress notifications). */
+  onProgress?: (progress: GuardProgress) => void;
+  signal?: AbortSignal;
+  /** requester_notes of the approval created; default names the action and resource. */
+  requesterNotes?: string;
+  /** Source of the Facts sent to resolve on insufficient_context; default `agent`. */
+  factSource?: string;
+  /** Clock and sleep, for tests. */
+  now?: () => number;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+/** Verdicts that let the operation run. Anything else, a tenant-defined verdict included, refuses it. */
+const RUNNABLE = new Set(['allowed', 'observe']);
+
+/** Decides one tool call. Never throws for a service's refusal or failure: that is an `unavailable` outcome. */
+export async function guardCall(client: GuardClient, call: GuardedCall, options: GuardOptions = {}): Promise<GuardOutcome> {
+  try {
+    const answer = await evaluate(client, call, options);
+    if ('kind' in answer) return answer;
+    return await decide(client, call, answer, options);
+  } catch (err) {
+    return unavailable(err);
+  }
+}
+
+type Complete = CheckResponse | CompleteResolveResponse;
+
+/** check; on insufficient_context, resolve with the arguments as Facts. */
+async function evaluate(client: GuardClient, call: GuardedCall, options: GuardOptions): Promise<Complete | GuardOutcome> {
+  const body = { action: call.action, resource: call.resource, scope: call.scope, parameters: call.parameters, ...(call.onBehalfOf ? { on_behalf_of: call.onBehalfOf } : {}) };
+  try {
+    return await client.check(body);
+  } catch (err) {
+    if (!(err instanceof ArbiterError) || err.code !== 'insufficient_context') throw err;
+  }
+  const context: Context = argumentFacts(call.parameters, options.factSource ?? 'agent');
+  const resolved = await client.resolve({ action: call.action, resource: call.resource, scope: call.scope, context, ...(call.onBehalfOf ? { on_behalf_of: call.onBehalfOf } : {}) });
+  if (resolved.operation_status === 'complete' && 'signed_verdict' in resolved) return resolved;
+  return { kind: 'insufficient_context', missing: (resolved as { required_context?: Requirement[] }).required_context ?? [] };
+}
+
+async function decide(client: GuardClient, call: GuardedCall, answer: Complete, options: GuardOptions): Promise<GuardOutcome> {
+  if (RUNNABLE.has(answer.verdict)) {
+    return { kind: 'allowed', verdict: answer.verdict, consultationId: answer.consultation_id, signedVerdict: answer.signed_verdict };
+  }
+  if (answer.verdict !== 'approval_required') {
+    return refusal(client, answer, answer.verdict === 'blocked' ? 'blocked' : 'unknown_verdict');
+  }
+  const approval = await client.createApproval({
+    consultation_id: answer.consultation_id,
+    requester_notes: options.requesterNotes ?? `Tool call ${call.action} on ${call.resource}, requested through Arbiter's guard`,
+  });
+  if ((options.onApproval ?? 'return') === 'return' || approval.status === 'rejected') {
+    if (approval.status === 'rejected') return refusal(client, answer, 'approval_rejected', approval.id);
+    return { kind: 'approval_pending', verdict: 'approval_required', consultationId: answer.consultation_id, approvalId: approval.id, candidateDeciders: approval.candidate_deciders };
+  }
+  const decided = await awaitDecision(client, approval, options);
+  if (decided === 'timeout') return refusal(client, answer, 'approval_timeout', approval.id);
+  if (decided.status !== 'approved') return refusal(client, answer, 'approval_rejected', approval.id);
+  // The one-shot approval (docs/verdicts.md "Approvals"): the same caller's next check of the same
+  // operation is allowed and consumes the approval. Anything else refuses the call.
+  const again = await evaluate(client, call, options);
+  if ('kind' in again) return again;
+  if (RUNNABLE.has(again.verdict)) {
+    return { kind: 'allowed', verdict: again.verdict, consultationId: again.consultation_id, signedVerdict: again.signed_verdict, approvalId: approval.id };
+  }
+  return refusal(client, again, 'approval_not_honoured', approval.id);
+}
+
+async function awaitDecision(client: GuardClient, approval: Approval, options: GuardOptions): Promise<Approval | 'timeout'> {
+  const now = options.now ?? Date.now;
+  const started = now();
+  const timeoutMs = (options.waitSeconds ?? 300) * 1000;
+  try {
+    return await waitForApproval(client, approval.id, {
+      timeoutMs,
+      pollMs: options.pollMs ?? { initialMs: 1000, maxMs: 10_000, factor: 1.5 },
+      signal: options.signal,
+      now: options.now,
+      sleep: options.sleep,
+      onPoll: (a, attempt) => {
+        const elapsedMs = now() - started;
+        options.onProgress?.({ approvalId: a.id, attempt, elapsedMs, status: a.status, remainingMs: Math.max(0, timeoutMs - elapsedMs) });
+      },
+    });
+  } catch (err) {
+    if (err instanceof ApprovalWaitError) return 'timeout';
+    throw err;
+  }
+}
+
+async function refusal(client: GuardClient, answer: Complete, reason: RefusalReason, approvalId?: string): Promise<GuardOutcome> {
+  const ruleId = answer.dominating_rule_id ?? null;
+  return {
+    kind: 'blocked',
+    verdict: answer.verdict,
+    consultationId: answer.consultation_id,
+    ruleId,
+    statement: ruleId ? await statementOf(client, answer.consultation_id, ruleId) : null,
+    reason,
+    ...(approvalId ? { approvalId } : {}),
+  };
+}
+
+/** The deciding rule's text, read from the consultation's trace and the rule version; null when unreadable. */
+async function statementOf(client: GuardClient, consultationId: string, ruleId: string): Promise<string | null> {
+  try {
+    const record = await client.getConsultation(consultationId);
+    const entry = record.precedence_trace.find((e) => e.rule_id === ruleId && e.decided_by) ?? record.precedence_trace.find((e) => e.rule_id === ruleId);
+    if (!entry) return null;
+    return (await client.getRuleVersion(entry.rule_version_id)).statement;
+  } catch {
+    return null;
+  }
+}
+
+function unavailable(err: unknown): GuardOutcome {
+  if (err instanceof ArbiterError) return { kind: 'unavailable', error: err.message, code: err.code, status: err.status };
+  return { kind: 'unavailable', error: err instanceof Error ? err.message : String(err) };
+}
