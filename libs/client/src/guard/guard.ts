@@ -9,6 +9,7 @@ import type { Approval, CheckResponse, CompleteResolveResponse, Context, Require
 import type { VerdictClient } from '../verdict-client';
 import { argumentFacts } from './argument-facts';
 import type { GuardedCall, GuardOutcome, RefusalReason } from './outcome';
+import { pendingApprovalsOf, type PendingApprovals } from './pending-approvals';
 
 /** What guardCall needs of a verdict client (tests may pass a stub). */
 export type GuardClient = Pick<VerdictClient, 'check' | 'resolve' | 'createApproval' | 'getApproval' | 'getConsultation' | 'getRuleVersion'>;
@@ -38,6 +39,8 @@ export interface GuardOptions {
   requesterNotes?: string;
   /** Source of the Facts sent to resolve on insufficient_context; default `agent`. */
   factSource?: string;
+  /** Where pending approvals are remembered across retries; default: one memory per client object. */
+  pendingApprovals?: PendingApprovals;
   /** Clock and sleep, for tests. */
   now?: () => number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -80,17 +83,16 @@ async function decide(client: GuardClient, call: GuardedCall, answer: Complete, 
   if (answer.verdict !== 'approval_required') {
     return refusal(client, answer, answer.verdict === 'blocked' ? 'blocked' : 'unknown_verdict');
   }
-  const approval = await client.createApproval({
-    consultation_id: answer.consultation_id,
-    requester_notes: options.requesterNotes ?? `Tool call ${call.action} on ${call.resource}, requested through Arbiter's guard`,
-  });
-  if ((options.onApproval ?? 'return') === 'return' || approval.status === 'rejected') {
-    if (approval.status === 'rejected') return refusal(client, answer, 'approval_rejected', approval.id);
+  const memory = options.pendingApprovals ?? pendingApprovalsOf(client);
+  const approval = await fileApproval(client, call, answer, options, memory);
+  if (approval.status === 'rejected') return refusal(client, answer, 'approval_rejected', approval.id);
+  if ((options.onApproval ?? 'return') === 'return') {
     return { kind: 'approval_pending', verdict: 'approval_required', consultationId: answer.consultation_id, approvalId: approval.id, candidateDeciders: approval.candidate_deciders };
   }
   const decided = await awaitDecision(client, approval, options);
   if (decided === 'timeout') return refusal(client, answer, 'approval_timeout', approval.id);
   if (decided.status !== 'approved') return refusal(client, answer, 'approval_rejected', approval.id);
+  memory.forget(call);
   // The one-shot approval (docs/verdicts.md "Approvals"): the same caller's next check of the same
   // operation is allowed and consumes the approval. Anything else refuses the call.
   const again = await evaluate(client, call, options);
@@ -99,6 +101,26 @@ async function decide(client: GuardClient, call: GuardedCall, answer: Complete, 
     return { kind: 'allowed', verdict: again.verdict, consultationId: again.consultation_id, signedVerdict: again.signed_verdict, approvalId: approval.id };
   }
   return refusal(client, again, 'approval_not_honoured', approval.id);
+}
+
+/**
+ * The approval for this operation: the one filed earlier while it is pending (or rejected: a rejection
+ * stands for the retries), else a new one. An earlier approval that was approved and still did not
+ * allow this check has been used or has lapsed: a new one is filed.
+ */
+async function fileApproval(client: GuardClient, call: GuardedCall, answer: Complete, options: GuardOptions, memory: PendingApprovals): Promise<Approval> {
+  const earlier = memory.get(call);
+  if (earlier) {
+    const known = await client.getApproval(earlier).catch(() => null);
+    if (known && known.status !== 'approved') return known;
+    memory.forget(call);
+  }
+  const created = await client.createApproval({
+    consultation_id: answer.consultation_id,
+    requester_notes: options.requesterNotes ?? `Tool call ${call.action} on ${call.resource}, requested through Arbiter's guard`,
+  });
+  if (created.status !== 'approved') memory.remember(call, created.id);
+  return created;
 }
 
 async function awaitDecision(client: GuardClient, approval: Approval, options: GuardOptions): Promise<Approval | 'timeout'> {

@@ -1,0 +1,43 @@
+// Agents retry. Without memory, every retry of a call awaiting an approval would file one more
+// approval for the same operation and flood the deciders. The guard remembers, per verdict client,
+// the pending approval of each operation it filed, and answers a retry with that same approval while
+// it is pending (docs/agents.md "Approvals").
+import { canonicalJson } from '@arbiter/canonical';
+import type { GuardedCall } from './outcome';
+
+/** Operations remembered per client at most; the oldest is forgotten first. */
+const MAX_ENTRIES = 1000;
+
+export class PendingApprovals {
+  private readonly byOperation = new Map<string, string>();
+
+  constructor(private readonly maxEntries = MAX_ENTRIES) {}
+
+  static keyOf(call: GuardedCall): string {
+    return canonicalJson({ action: call.action, resource: call.resource, scope: call.scope, parameters: call.parameters, on_behalf_of: call.onBehalfOf ?? null });
+  }
+
+  get(call: GuardedCall): string | undefined {
+    return this.byOperation.get(PendingApprovals.keyOf(call));
+  }
+
+  remember(call: GuardedCall, approvalId: string): void {
+    const key = PendingApprovals.keyOf(call);
+    this.byOperation.delete(key);
+    this.byOperation.set(key, approvalId);
+    if (this.byOperation.size > this.maxEntries) this.byOperation.delete(this.byOperation.keys().next().value!);
+  }
+
+  forget(call: GuardedCall): void {
+    this.byOperation.delete(PendingApprovals.keyOf(call));
+  }
+}
+
+const perClient = new WeakMap<object, PendingApprovals>();
+
+/** The memory shared by every guarded call made through one client object. */
+export function pendingApprovalsOf(client: object): PendingApprovals {
+  let memory = perClient.get(client);
+  if (!memory) perClient.set(client, (memory = new PendingApprovals()));
+  return memory;
+}
