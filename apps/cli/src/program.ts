@@ -5,6 +5,7 @@ import { InputError } from '@arbiter/client';
 import { auditConsultationsCommand } from './commands/audit';
 import { exportEvidence } from './commands/evidence';
 import { ROTATABLE, rotateKeys } from './commands/keys';
+import { mcpProxy } from './commands/mcp-proxy';
 import { applyRules, exportRules, planRules, testRules } from './commands/rules';
 import { verifyBundleCommand, verifyConsultationCommand, verifyEvidenceCommand, verifyVerdictCommand, verifyWebhookCommand } from './commands/verify';
 import { CommandContext, serviceFailure, type GlobalOptions } from './context';
@@ -160,6 +161,14 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .requiredOption('-f, --file <file>', 'the test file')
     .option('-v, --verbose', 'every case\'s verdict, dominating rule and precedence trace')
     .action(run((ctx, opts: Parameters<typeof testRules>[1]) => testRules(ctx, opts)));
+
+  program
+    .command('mcp-proxy')
+    .description('Arbiter in front of MCP servers (docs/agents.md): every tools/call is checked by the verdict gateway before it reaches its server; runs until its client goes away or SIGINT/SIGTERM')
+    .requiredOption('--config <file>', 'the proxy configuration (YAML: verdict_url, tenant, api_key_env, upstreams, scope, tools, on_approval, wait_seconds)')
+    .option('--http <port>', 'serve Streamable HTTP at http://<host>:<port>/mcp instead of stdio (0: a free port, printed on stderr)')
+    .option('--host <host>', 'with --http: the address to listen on', '127.0.0.1')
+    .action(run((ctx, opts: Parameters<typeof mcpProxy>[1]) => mcpProxy(ctx, opts)));
   return program;
 }
 

@@ -1,0 +1,48 @@
+// Templates over a tool call's arguments: `acct:${args.account}`, `${args.transfer.currency}`. A
+// template that names an argument the call lacks cannot be rendered, and the call is refused (never
+// forwarded with a guessed resource).
+import { canonicalJson } from '@arbiter/canonical';
+
+const PLACEHOLDER = /\$\{([^}]*)\}/g;
+const ARG_PATH = /^args(\.[A-Za-z0-9_-]+)+$/;
+
+/** Why a template is not valid, or null. */
+export function templateProblem(template: string): string | null {
+  for (const m of template.matchAll(PLACEHOLDER)) {
+    if (!ARG_PATH.test(m[1].trim())) return `"\${${m[1]}}" is not a placeholder: write \${args.<argument>} or \${args.<argument>.<member>}`;
+  }
+  if (/\$\{(?![^}]*\})/.test(template)) return 'a placeholder is not closed: write ${args.<argument>}';
+  return null;
+}
+
+/** The argument paths a template reads (`account`, `transfer.currency`). */
+export const templateFields = (template: string): string[] => [...template.matchAll(PLACEHOLDER)].map((m) => m[1].trim().slice('args.'.length));
+
+function valueAt(args: Record<string, unknown>, field: string): unknown {
+  let value: unknown = args;
+  for (const key of field.split('.')) {
+    if (typeof value !== 'object' || value === null || Array.isArray(value) || !Object.prototype.hasOwnProperty.call(value, key)) return undefined;
+    value = (value as Record<string, unknown>)[key];
+  }
+  return value;
+}
+
+export type Rendered = { ok: true; text: string } | { ok: false; missing: string[] };
+
+/**
+ * The template with each placeholder replaced: strings as they are, numbers and booleans as text,
+ * objects and arrays as canonical JSON. An absent or null argument is missing.
+ */
+export function renderTemplate(template: string, args: Record<string, unknown>): Rendered {
+  const missing: string[] = [];
+  const text = template.replace(PLACEHOLDER, (_, inner: string) => {
+    const field = inner.trim().slice('args.'.length);
+    const value = valueAt(args, field);
+    if (value === undefined || value === null) {
+      if (!missing.includes(field)) missing.push(field);
+      return '';
+    }
+    return typeof value === 'string' ? value : typeof value === 'object' ? canonicalJson(value) : String(value);
+  });
+  return missing.length ? { ok: false, missing } : { ok: true, text };
+}
