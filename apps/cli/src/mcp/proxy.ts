@@ -1,5 +1,5 @@
-// The proxy's MCP server (docs/agents.md): tools/list passes the upstreams' tools through unchanged
-// (renamed when there are several upstreams); every tools/call goes through guardCall and only an
+// The proxy's MCP server (docs/agents.md): a ListTools request passes the upstreams' tools through
+// unchanged (renamed when there are several upstreams); every CallTool request goes through guardCall and only an
 // `allowed` outcome reaches the upstream, with the signed verdict in `_meta`. Every other outcome,
 // a failure to get a verdict included, is an error result and the upstream never sees the call.
 import { describeOutcome, guardCall, type GuardClient, type GuardOutcome, type GuardProgress } from '@arbiter/client';

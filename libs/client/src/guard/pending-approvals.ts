@@ -1,7 +1,7 @@
 // Agents retry. Without memory, every retry of a call awaiting an approval would file one more
 // approval for the same operation and flood the deciders. The guard remembers, per verdict client,
 // the pending approval of each operation it filed, and answers a retry with that same approval while
-// it is pending (docs/agents.md "Approvals").
+// it is pending (docs/agents.md).
 import { canonicalJson } from '@arbiter/canonical';
 import type { GuardedCall } from './outcome';
 
