@@ -41,8 +41,10 @@ export function createProxyServer(deps: ProxyDeps): Server {
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name, arguments: args = {}, _meta: clientMeta } = request.params;
+    // A name no upstream offers is not checked (it would leave a consultation of a call that cannot
+    // happen) nor forwarded.
     const route = deps.upstreams.route(name);
-    if (!route) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+    if (!route || !(await deps.upstreams.offers(route, { signal: extra.signal }))) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
     const progressToken = clientMeta?.progressToken;
     const notifyProgress = (progress: number, message: string) => {
       if (progressToken === undefined) return;

@@ -24,10 +24,15 @@ export class UpstreamError extends Error {}
 
 export class Upstreams {
   private toolsChanged: (() => void)[] = [];
+  /** Each upstream's tool names as last listed; forgotten when it announces a change. */
+  private readonly known = new Map<string, Set<string>>();
 
   private constructor(private readonly connected: Connected[]) {
-    for (const { client } of connected) {
-      client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.toolsChanged.forEach((f) => f()));
+    for (const { config, client } of connected) {
+      client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+        this.known.delete(config.name);
+        this.toolsChanged.forEach((f) => f());
+      });
     }
   }
 
@@ -73,18 +78,29 @@ export class Upstreams {
   /** Every upstream's tools (all pages), renamed for the client; schemas and annotations unchanged. */
   async listTools(options?: RequestOptions): Promise<Tool[]> {
     const lists = await Promise.all(
-      this.connected.map(async ({ config, client }) => {
-        const tools: Tool[] = [];
-        let cursor: string | undefined;
-        do {
-          const page = await client.listTools(cursor ? { cursor } : undefined, options);
-          tools.push(...page.tools);
-          cursor = page.nextCursor;
-        } while (cursor);
-        return tools.map((t) => ({ ...t, name: this.exposedName({ upstream: config.name, tool: t.name }) }));
-      }),
+      this.connected.map(async (upstream) => (await this.toolsOf(upstream, options)).map((t) => ({ ...t, name: this.exposedName({ upstream: upstream.config.name, tool: t.name }) }))),
     );
     return lists.flat();
+  }
+
+  /** Whether the upstream offers the tool (its list is read again when the tool is not in the last one). */
+  async offers(route: ToolRoute, options?: RequestOptions): Promise<boolean> {
+    const upstream = this.connected.find((c) => c.config.name === route.upstream);
+    if (!upstream) return false;
+    if (this.known.get(route.upstream)?.has(route.tool)) return true;
+    return (await this.toolsOf(upstream, options)).some((t) => t.name === route.tool);
+  }
+
+  private async toolsOf({ config, client }: Connected, options?: RequestOptions): Promise<Tool[]> {
+    const tools: Tool[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listTools(cursor ? { cursor } : undefined, options);
+      tools.push(...page.tools);
+      cursor = page.nextCursor;
+    } while (cursor);
+    this.known.set(config.name, new Set(tools.map((t) => t.name)));
+    return tools;
   }
 
   /** Calls the tool on its upstream; the result is the upstream's, as it sent it. */
