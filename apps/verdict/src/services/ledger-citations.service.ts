@@ -62,6 +62,7 @@ export class LedgerCitationsService {
   private readonly keysTtlMs: number;
   private readonly now: () => number;
   private keys: { set: LedgerKeySet; at: number } | null = null;
+  private keysReading: Promise<LedgerKeySet> | null = null;
 
   constructor(
     private readonly ledger: CitationSource,
@@ -136,9 +137,16 @@ export class LedgerCitationsService {
     const known = this.keys;
     const fresh = known && this.now() - known.at < this.keysTtlMs && known.set.keys.some((k) => k.kid === kid);
     if (fresh && !refresh) return known.set;
-    const set = await unavailableAs503(this.ledger.ledgerKeys());
-    this.keys = { set, at: this.now() };
-    return set;
+    // Citations verified together share one read.
+    this.keysReading ??= unavailableAs503(this.ledger.ledgerKeys())
+      .then((set) => {
+        this.keys = { set, at: this.now() };
+        return set;
+      })
+      .finally(() => {
+        this.keysReading = null;
+      });
+    return this.keysReading;
   }
 }
 
