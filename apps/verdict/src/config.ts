@@ -26,8 +26,8 @@ export const verdictConfigSchema = {
   APPROVAL_VALIDITY_SECONDS: int({ default: 3_600, min: 1, max: 604_800 }),
   SHUTDOWN_GRACE_MS: int({ default: 10_000, min: 0 }),
   /** Each consultation and approval decision writes a seal_outbox row for the ledger (docs/operations.md "Seal relay"); false only for benchmarks. */
-  /** The ledger's internal API: GET .../consultations/<id>/evidence reads the consultation's proof there. */
-  LEDGER_URL: url({ protocols: ['http', 'https'], optional: true, doc: "the ledger's internal base URL (evidence); unset: the evidence route answers 503 ledger_unavailable" }),
+  /** The ledger's internal API: GET .../consultations/<id>/evidence reads the consultation's proof there, check and resolve verify ledger citations there. */
+  LEDGER_URL: url({ protocols: ['http', 'https'], optional: true, doc: "the ledger's internal base URL (evidence, ledger citations); unset: the evidence route and any ledger citation answer 503 ledger_unavailable" }),
   LEDGER_SEALING: bool({ default: true, doc: 'write seal_outbox rows for the ledger; false only for benchmarks' }),
   LOG_LEVEL: str({ default: 'info' }),
 };

@@ -20,6 +20,7 @@ import { CookieSessionRepository } from './repositories/cookie-sessions.reposito
 import { SessionsService } from './services/sessions.service';
 import { RuleVersionsService } from './services/rule-versions.service';
 import { EvidenceService, unconfiguredLedger } from './services/evidence.service';
+import { LedgerCitationsService, unconfiguredCitationSource } from './services/ledger-citations.service';
 import { SnapshotStore } from './services/snapshot-store.service';
 import { ShadowService } from './services/shadow.service';
 import { createApprovals } from './approvals';
@@ -41,6 +42,8 @@ export interface VerdictContext {
   consultations: ConsultationsService;
   /** The ledger's proof of a consultation (GET .../consultations/<id>/evidence). */
   evidence: EvidenceService;
+  /** Ledger citations of check and resolve Facts, verified before they are evaluated. */
+  citations: LedgerCitationsService;
   /** Verdict approvals (apps/verdict/src/approvals.ts). */
   approvals: ApprovalsService;
   ruleVersions: RuleVersionsService;
@@ -125,6 +128,9 @@ export async function createVerdictContext(config: VerdictConfig, logger: Logger
   const approvals = createApprovals({ config, logger, pool, consultations, snapshots });
 
   const consultationsService = new ConsultationsService(consultations);
+  // One client of the ledger's internal API for evidence and citations; none without LEDGER_URL (503 ledger_unavailable).
+  const ledger = config.LEDGER_URL ? new LedgerInternalClient({ baseUrl: config.LEDGER_URL, token: config.INTERNAL_TOKEN, timeoutMs: 10_000 }) : null;
+  const citations = new LedgerCitationsService(ledger ?? unconfiguredCitationSource);
   return {
     config,
     logger,
@@ -146,13 +152,12 @@ export async function createVerdictContext(config: VerdictConfig, logger: Logger
       issuer: config.VERDICT_ISSUER,
       sessionTtlSeconds: config.RESOLVE_SESSION_TTL_S,
       oneShots: approvals.oneShots,
+      citations,
     }),
     consultations: consultationsService,
     simulations: new SimulationService({ snapshots, consultations }),
-    evidence: new EvidenceService(
-      consultationsService,
-      config.LEDGER_URL ? new LedgerInternalClient({ baseUrl: config.LEDGER_URL, token: config.INTERNAL_TOKEN, timeoutMs: 10_000 }) : unconfiguredLedger,
-    ),
+    evidence: new EvidenceService(consultationsService, ledger ?? unconfiguredLedger),
+    citations,
     ruleVersions: new RuleVersionsService(registry),
     signingKeys,
     tenantRefs: new TenantRefs(registry, snapshots),

@@ -401,6 +401,7 @@ const models: TsoaRoute.Models = {
             "confidence_threshold": {"dataType":"double"},
             "rule_ids": {"dataType":"array","array":{"dataType":"string"}},
             "problems": {"dataType":"array","array":{"dataType":"string"}},
+            "ledger_citation": {"dataType":"enum","enums":["accepted"]},
         },
         "additionalProperties": false,
     },
@@ -604,6 +605,7 @@ const models: TsoaRoute.Models = {
             "verification_status": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["unverified"]},{"dataType":"enum","enums":["verified"]}]},
             "confidence": {"dataType":"double","validators":{"minimum":{"value":0},"maximum":{"value":1}}},
             "as_of": {"dataType":"string"},
+            "payload_path": {"dataType":"string","validators":{"minLength":{"value":1},"maxLength":{"value":200}}},
         },
         "additionalProperties": false,
     },
@@ -665,6 +667,17 @@ const models: TsoaRoute.Models = {
         "additionalProperties": false,
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "LedgerCitationEntry": {
+        "dataType": "refObject",
+        "properties": {
+            "fact_id": {"dataType":"string","required":true},
+            "fact_hash": {"dataType":"string","required":true},
+            "stream_id": {"dataType":"string","required":true},
+            "payload_path": {"dataType":"string","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "ConsultationRecord": {
         "dataType": "refObject",
         "properties": {
@@ -693,6 +706,7 @@ const models: TsoaRoute.Models = {
             "shadow": {"dataType":"array","array":{"dataType":"refObject","ref":"ShadowDisagreement"}},
             "approval_id": {"dataType":"string"},
             "explanation": {"ref":"Explanation"},
+            "ledger_citations": {"dataType":"nestedObjectLiteral","nestedProperties":{},"additionalProperties":{"ref":"LedgerCitationEntry"}},
             "signing_kid": {"dataType":"string","required":true},
             "signing_epoch": {"dataType":"string","required":true},
             "verdict_ttl_seconds": {"dataType":"double","required":true},

@@ -69,4 +69,30 @@ describe(LedgerInternalClient.name, () => {
     stub = await stubLedger(() => ({ status: 200, hang: true }));
     await expect(client(50).seal([seal])).rejects.toMatchObject({ code: 'ledger_unreachable' });
   });
+
+  it('reads a tenant\'s cited fact by path and answers null for 404 (unknown, or another tenant\'s)', async () => {
+    const cited = { fact: { fact_id: 'fct-1' }, parent: null, leaf_index: 0, tree_size: 1, inclusion_path: [], checkpoint: {} };
+    let status = 200;
+    stub = await stubLedger(() => (status === 200 ? { status, body: cited } : { status, body: { code: 'NOT_FOUND', message: 'Fact fct-2 not found' } }));
+    const sut = client();
+    expect(await sut.citedFact('tnt-1', 'fct-1')).toEqual(cited);
+    status = 404;
+    expect(await sut.citedFact('tnt-1', 'fct-2')).toBeNull();
+    expect(stub.seen.map((r) => [r.method, r.url, r.token])).toEqual([
+      ['GET', '/internal/v1/tenants/tnt-1/facts/fct-1', 'token-0123456789abcdef'],
+      ['GET', '/internal/v1/tenants/tnt-1/facts/fct-2', 'token-0123456789abcdef'],
+    ]);
+    for (status of [400, 500]) await expect(sut.citedFact('tnt-1', 'fct-1')).rejects.toMatchObject({ name: 'LedgerUnavailableError', status });
+  });
+
+  it('reads the ledger keys; any refusal is unavailable', async () => {
+    const keys = { keys: [{ kid: 'ledger:2026', kty: 'OKP', crv: 'Ed25519', x: 'x', alg: 'EdDSA', use: 'sig', not_before: '2026-01-01T00:00:00.000Z', not_after: null }] };
+    let status = 200;
+    stub = await stubLedger(() => (status === 200 ? { status, body: keys } : { status, body: { code: 'NOT_FOUND', message: 'no' } }));
+    const sut = client();
+    expect(await sut.ledgerKeys()).toEqual(keys);
+    expect(stub.seen[0]).toMatchObject({ method: 'GET', url: '/internal/v1/ledger-keys' });
+    status = 404;
+    await expect(sut.ledgerKeys()).rejects.toMatchObject({ name: 'LedgerUnavailableError', code: 'ledger_unavailable', status: 404 });
+  });
 });

@@ -1,5 +1,6 @@
 // The one client of the ledger's internal API (docs/ledger-formats.md "Internal API"): the worker's
-// seal relay calls POST /internal/v1/seals through it, the verdict's evidence route GET /internal/v1/inclusion. Requests are typed by the paths generated
+// seal relay calls POST /internal/v1/seals through it, the verdict's evidence route GET /internal/v1/inclusion, its ledger
+// citations GET /internal/v1/tenants/{tenant_id}/facts/{fact_id} and GET /internal/v1/ledger-keys. Requests are typed by the paths generated
 // from apps/ledger/openapi.internal.json (openapi-fetch); failures are mapped as for the registry
 // (call.ts): no answer, 5xx, 401 and 429 are LedgerUnavailableError, another 4xx (a batch the
 // ledger refuses whole: 400) is LedgerRejectedError with the ledger's message.
@@ -8,7 +9,7 @@ import { mappedCall, type Answer, type CallErrors } from './call';
 import { INTERNAL_TOKEN_HEADER } from './client';
 import { LedgerRejectedError, LedgerUnavailableError } from './errors';
 import type { paths } from './generated/ledger-internal';
-import type { AuditInclusion, ServiceSeal, ServiceSealAnswer } from './ledger-types';
+import type { AuditInclusion, CitedFact, LedgerKeySet, ServiceSeal, ServiceSealAnswer } from './ledger-types';
 
 export interface LedgerInternalClientOptions {
   /** The ledger's base URL, e.g. http://127.0.0.1:3003. */
@@ -63,6 +64,31 @@ export class LedgerInternalClient {
       if (!(err instanceof LedgerRejectedError)) throw err;
       if (err.status === 404) return null;
       throw new LedgerUnavailableError('ledger_unavailable', `ledger answered ${err.status} for GET /inclusion`, err.status);
+    }
+  }
+
+  /**
+   * A fact of the tenant with the fact before it and its inclusion proof under a checkpoint signed
+   * now (GET /internal/v1/tenants/{tenant_id}/facts/{fact_id}); null when the tenant has no fact of
+   * that id (unknown, or another tenant's). Any other refusal is LedgerUnavailableError.
+   */
+  async citedFact(tenantId: string, factId: string, signal?: AbortSignal): Promise<CitedFact | null> {
+    try {
+      return await this.call('GET /tenants/{tenant_id}/facts/{fact_id}', (s) => this.api.GET('/internal/v1/tenants/{tenant_id}/facts/{fact_id}', { params: { path: { tenant_id: tenantId, fact_id: factId } }, signal: s }), signal);
+    } catch (err) {
+      if (!(err instanceof LedgerRejectedError)) throw err;
+      if (err.status === 404) return null;
+      throw new LedgerUnavailableError('ledger_unavailable', `ledger answered ${err.status} for GET /tenants/{tenant_id}/facts/{fact_id}`, err.status);
+    }
+  }
+
+  /** The ledger's published signing keys, every one ever used with its window (GET /internal/v1/ledger-keys). */
+  async ledgerKeys(signal?: AbortSignal): Promise<LedgerKeySet> {
+    try {
+      return await this.call('GET /ledger-keys', (s) => this.api.GET('/internal/v1/ledger-keys', { signal: s }), signal);
+    } catch (err) {
+      if (!(err instanceof LedgerRejectedError)) throw err;
+      throw new LedgerUnavailableError('ledger_unavailable', `ledger answered ${err.status} for GET /ledger-keys`, err.status);
     }
   }
 

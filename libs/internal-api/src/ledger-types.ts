@@ -17,3 +17,11 @@ export type ServiceSealed = Schemas['ServiceSealed'];
 export type ServiceSealRefused = Schemas['ServiceSealRefused'];
 /** GET /internal/v1/inclusion: an audit fact found by client_ref, with its inclusion proof and checkpoint. */
 export type AuditInclusion = Schemas['AuditInclusion'];
+/** GET /internal/v1/tenants/{tenant_id}/facts/{fact_id}: a tenant's fact, its parent, its inclusion proof and checkpoint (docs/ledger-formats.md "Cited facts"). */
+export type CitedFact = Schemas['CitedFact'];
+/** GET /internal/v1/ledger-keys: the ledger's published Ed25519 keys (as GET /.well-known/ledger-keys). */
+export type LedgerKeySet = Schemas['LedgerKeySet'];
+/** One of them: an RFC 8037 JWK with its window. */
+export type LedgerPublicKey = Schemas['LedgerPublicKey'];
+/** A fact as the ledger shows it. */
+export type LedgerFact = Schemas['Fact'];

@@ -1,4 +1,4 @@
-import { compileAccessor, readField, type FieldRead } from './field-path';
+import { compileAccessor, readField, valueAtPath, type FieldRead } from './field-path';
 import type { EvaluationRequest } from './types';
 
 const request = (extra: Partial<EvaluationRequest> = {}): EvaluationRequest => ({
@@ -60,5 +60,25 @@ describe(readField.name, () => {
     expect(read('x', request({ parameters: { x: null } })).value).toBeNull();
     const req = request({ parameters: { x: 1 }, context: { x: { source: 's' } as never } });
     expect(read('x', req).value).toBe(1);
+  });
+});
+
+describe(valueAtPath.name, () => {
+  const payload = { kyc: { country: 'DE', lines: [{ sku: 'A-1' }], none: null }, 'a.b': 1 };
+
+  it('reads nested members and array indexes, null included', () => {
+    expect(valueAtPath(payload, 'kyc.country')).toBe('DE');
+    expect(valueAtPath(payload, 'kyc.lines.0.sku')).toBe('A-1');
+    expect(valueAtPath(payload, 'kyc')).toEqual(payload.kyc);
+    expect(valueAtPath(payload, 'kyc.none')).toBeNull();
+  });
+
+  it('answers undefined for an absent member, a bad index, a path through a scalar and inherited properties', () => {
+    expect(valueAtPath(payload, 'kyc.city')).toBeUndefined();
+    expect(valueAtPath(payload, 'kyc.lines.01')).toBeUndefined();
+    expect(valueAtPath(payload, 'kyc.country.length')).toBeUndefined();
+    expect(valueAtPath(payload, 'kyc.constructor')).toBeUndefined();
+    // A dot always separates members: a member whose name holds one cannot be named.
+    expect(valueAtPath(payload, 'a.b')).toBeUndefined();
   });
 });

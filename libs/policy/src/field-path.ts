@@ -95,3 +95,12 @@ export function readField(acc: FieldAccessor, req: EvaluationRequest, out: Field
     }
   }
 }
+
+/**
+ * The value at a dot path below `root`, read as conditions read `parameters` (own properties only,
+ * array indexes as decimal segments); undefined when there is none. The gateway reads a ledger fact's
+ * `custom_payload` at a Fact's `payload_path` with it (docs/verdicts.md "Facts the ledger vouches for").
+ */
+export function valueAtPath(root: unknown, path: string): unknown {
+  return descend(root, path.split('.'), false);
+}

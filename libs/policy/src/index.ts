@@ -12,6 +12,8 @@ export {
   type ExplanationRequirement,
   type NotInvertible,
 } from './explain';
+export { valueAtPath } from './field-path';
+export { jsonEqual } from './values';
 export { PolicyCompileError, type PolicyCompileErrorCode } from './errors';
 export { benchmarkFixture, type BenchmarkFixture } from './fixtures';
 export { compileGlob, compileGlobList, type StringMatcher } from './glob';

@@ -91,3 +91,21 @@ export interface AuditInclusion {
   inclusion_path: string[];
   checkpoint: Checkpoint;
 }
+
+/**
+ * GET /internal/v1/tenants/{tenant_id}/facts/{fact_id}: one of the tenant's facts with what proves it
+ * (docs/ledger-formats.md "Cited facts"): the fact before it in its stream, and its inclusion proof
+ * under a checkpoint signed now. The verdict gateway checks all of it before a Fact may cite it.
+ */
+export interface CitedFact {
+  /** The fact, as GET /facts/{fact_id} shows it. */
+  fact: Fact;
+  /** The fact before it in its stream (its fact_hash is the fact's prev_hash); null for a stream's first fact. */
+  parent: Fact | null;
+  /** @isInt */
+  leaf_index: number;
+  /** @isInt */
+  tree_size: number;
+  inclusion_path: string[];
+  checkpoint: Checkpoint;
+}

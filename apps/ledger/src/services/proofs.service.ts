@@ -1,6 +1,7 @@
-import { mintTenantId, type AuthenticatedIdentity } from '@arbiter/auth';
+import { mintTenantId, type AuthenticatedIdentity, type TenantId } from '@arbiter/auth';
 import type { CanonicalText } from '@arbiter/canonical';
 import { bytesToBase64 } from '@arbiter/crypto';
+import { AppError } from '@arbiter/http';
 import {
   consistencyRanges,
   factLeaf,
@@ -18,7 +19,7 @@ import type { Histogram } from 'prom-client';
 import { CHECKPOINT_SIGNATURE_ALG, checkpointSigningInput, type UnsignedCheckpoint } from '../domain/checkpoint-format';
 import { computeFactHash } from '../domain/fact-hash';
 import type { Checkpoint, ConsistencyProof, InclusionProof } from '../models/proofs';
-import type { AuditInclusion } from '../models/internal';
+import type { AuditInclusion, CitedFact } from '../models/internal';
 import { presentFact } from '../presenters/ledger';
 import type { FactRecord, LedgerRepository, OwnedStream } from '../repositories/ledger.repository';
 import { notFound, validationError } from '../http/errors';
@@ -85,6 +86,26 @@ export class ProofsService {
       const stream = await this.repo.findStream(mintTenantId(fact.tenant_id), fact.stream_id);
       if (!stream) throw notFound('Fact', clientRef);
       return { fact: presentFact(fact), ...(await this.prove(stream, fact, treeSize)) };
+    });
+  }
+
+  /**
+   * GET /internal/v1/tenants/{tenant_id}/facts/{fact_id}: a fact of the tenant, the fact before it and
+   * its inclusion proof at the stream's current size (the verdict gateway's ledger citations,
+   * docs/ledger-formats.md "Cited facts"). Another tenant's fact is not found, as an unknown one.
+   */
+  async cited(tenantId: TenantId, factId: string): Promise<CitedFact> {
+    return this.timed('inclusion', async () => {
+      const fact = await this.repo.findFact(tenantId, factId);
+      if (!fact) throw notFound('Fact', factId);
+      const [stream, parent] = await Promise.all([
+        this.repo.findStream(tenantId, fact.stream_id),
+        fact.parent_fact_id ? this.repo.findFact(tenantId, fact.parent_fact_id) : Promise.resolve(null),
+      ]);
+      if (!stream) throw notFound('Fact', factId);
+      // Fail closed: a chain with a hole proves nothing about the fact after it.
+      if (fact.parent_fact_id && !parent) throw new AppError(500, 'INTERNAL_ERROR', `Fact ${fact.fact_id} names a parent ${fact.parent_fact_id} its stream does not hold`);
+      return { fact: presentFact(fact), parent: parent ? presentFact(parent) : null, ...(await this.prove(stream, fact, undefined)) };
     });
   }
 

@@ -4,7 +4,7 @@
 import { canonicalJson, CanonicalizationError, sha256Hex, withLeadingMembers, type CanonicalText, type KnownTexts } from '@arbiter/canonical';
 import { AppError } from '@arbiter/http';
 import type { CompleteEvaluation, Explanation as PolicyExplanation, Fact, Scope } from '@arbiter/policy';
-import type { ConsultationRecord, RequiredContextRound } from './consultation-record';
+import type { ConsultationRecord, LedgerCitationEntry, RequiredContextRound } from './consultation-record';
 import type { ActiveSigner } from '../keys';
 
 export interface DecisionInput {
@@ -31,6 +31,8 @@ export interface DecisionInput {
   issuer: string;
   /** The one-shot approval this consultation used, if any. */
   approvalId?: string | null;
+  /** The context fields whose ledger citation was verified (docs/verdicts.md "Facts the ledger vouches for"); null or absent when none. */
+  ledgerCitations?: Record<string, LedgerCitationEntry> | null;
   /** blocked and approval_required: explain() of libs/policy (docs/verdicts.md "Explanations"); the record's documented Explanation must accept it (checked here by the compiler). */
   explanation?: PolicyExplanation | null;
 }
@@ -132,6 +134,8 @@ export function buildConsultation(input: DecisionInput, signer: ActiveSigner): S
     expired_at: new Date(input.requestedAt.getTime() + input.ttlSeconds * 1000).toISOString(),
     explanation: input.explanation ?? undefined,
     id: input.id,
+    // Only when a Fact cited the ledger: other records are unchanged.
+    ledger_citations: input.ledgerCitations ?? undefined,
     on_behalf_of: input.onBehalfOf,
     on_behalf_of_authenticated: input.onBehalfOfAuthenticated,
     operation: input.operation,

@@ -86,6 +86,18 @@ export interface Explanation {
   to_allow: ExplanationAlternative[];
 }
 
+/** A verified ledger citation of one context field, as the consultation record keeps it. */
+export interface LedgerCitationEntry {
+  /** `fct-` prefix */
+  fact_id: string;
+  /** The fact's fact_hash (docs/ledger-formats.md "fact_hash"), recomputed by the gateway. */
+  fact_hash: string;
+  /** The tenant's ledger stream that holds it. */
+  stream_id: string;
+  /** Where the Fact's value was read in the fact's custom_payload. */
+  payload_path: string;
+}
+
 export interface RequiredContextRound {
   round: number;
   /** The fields the round asked for; empty for the round that completed. */
@@ -134,6 +146,11 @@ export interface ConsultationRecord {
   approval_id?: string;
   /** blocked and approval_required only: the changes that would make the operation allowed. Absent on every other consultation. */
   explanation?: Explanation;
+  /**
+   * The context fields whose Fact cited a ledger fact the gateway verified, with the fact and where the
+   * value was read (docs/verdicts.md "Facts the ledger vouches for"). Absent when no Fact cited one.
+   */
+  ledger_citations?: { [field: string]: LedgerCitationEntry };
   /** `<tenant_id>:<epoch>` */
   signing_kid: string;
   signing_epoch: string;

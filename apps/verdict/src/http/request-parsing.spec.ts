@@ -51,8 +51,16 @@ describe(parseContext.name, () => {
     ['a bad verification_status', { a: { value: 1, source: 's', verification_status: 'maybe' } }],
     ['a confidence above 1', { a: { value: 1, source: 's', confidence: 1.5 } }],
     ['a bad as_of', { a: { value: 1, source: 's', as_of: 'yesterday' } }],
+    ['a payload_path without a ledger citation', { a: { value: 1, source: 's', payload_path: 'kyc.country' } }],
+    ['a payload_path that is not a string', { a: { value: 1, source: 'ledger:fct-000000000000000000000001', payload_path: 3 } }],
+    ['a payload_path with an empty segment', { a: { value: 1, source: 'ledger:fct-000000000000000000000001', payload_path: 'kyc..country' } }],
   ])('refuses a Fact with %s (invalid_context_shape naming the field)', (_why, context) => {
     expect(() => parseContext(context)).toThrow(expect.objectContaining({ status: 400, code: 'invalid_context_shape', details: { field: 'a' } }));
+  });
+
+  it('accepts a ledger citation with a payload_path (its proof is checked later)', () => {
+    const context = { a: { value: 'DE', source: 'ledger:fct-000000000000000000000001', payload_path: 'kyc.lines.0.country' } };
+    expect(parseContext(context)).toEqual(context);
   });
 
   it('refuses a context that is not a map', () => {

@@ -9,6 +9,7 @@ import type { Fact, Scope } from '@arbiter/policy';
 import type { CheckRequest } from '../models/verdicts';
 import { badRequest } from './errors';
 import { MAX_VERDICT_TTL_SECONDS, type ScopeFieldSchema } from '../domain/tenant-snapshot';
+import { LEDGER_CITATION_PREFIX } from '../domain/ledger-citation';
 
 type ScopeValue = string | number | boolean;
 type ScopeSchema = ReadonlyMap<string, ScopeFieldSchema> | null;
@@ -73,7 +74,7 @@ function unknownScopeField(code: string, field: string, schema: NonNullable<Scop
   return badRequest(code, `${field} is not a field of the tenant scope_schema`, { field, known_fields: [...schema.keys()] });
 }
 
-const FACT_KEYS = new Set(['value', 'source', 'verification_status', 'confidence', 'as_of']);
+const FACT_KEYS = new Set(['value', 'source', 'verification_status', 'confidence', 'as_of', 'payload_path']);
 
 function invalidFact(field: string, why: string): AppError {
   return badRequest('invalid_context_shape', `Context field ${field}: ${why}`, { field });
@@ -81,7 +82,9 @@ function invalidFact(field: string, why: string): AppError {
 
 /**
  * A context map of Facts (docs/verdicts.md "Fact"). `value` must be present (JSON null is a real answer: "there is
- * none"); `source` is a non-empty string; the optional members have their documented types.
+ * none"); `source` is a non-empty string; the optional members have their documented types, and
+ * `payload_path` comes only with a `ledger:` source (whether the citation holds is checked later,
+ * services/ledger-citations.service.ts).
  * Anything else is 400 invalid_context_shape naming the field.
  */
 export function parseContext(raw: unknown): Record<string, Fact> {
@@ -102,6 +105,13 @@ export function parseContext(raw: unknown): Record<string, Fact> {
     }
     if (fact.as_of !== undefined && (typeof fact.as_of !== 'string' || Number.isNaN(Date.parse(fact.as_of)))) {
       throw invalidFact(field, 'as_of must be an ISO 8601 timestamp');
+    }
+    if (fact.payload_path !== undefined) {
+      // Where a ledger citation's value lies in the cited fact (docs/verdicts.md "Facts the ledger vouches for").
+      if (typeof fact.source !== 'string' || !fact.source.startsWith(LEDGER_CITATION_PREFIX)) throw invalidFact(field, 'payload_path is a member of a ledger citation (source ledger:<fact_id>) only');
+      if (typeof fact.payload_path !== 'string' || fact.payload_path.length === 0 || fact.payload_path.length > MAX_FIELD_NAME || fact.payload_path.split('.').includes('')) {
+        throw invalidFact(field, `payload_path must be a dot path of 1 to ${MAX_FIELD_NAME} characters without empty segments`);
+      }
     }
     if (tooDeep(fact.value, 'value') !== null) throw invalidFact(field, `value is nested more than ${MAX_NESTING} levels deep`);
     out[field] = fact as unknown as Fact;

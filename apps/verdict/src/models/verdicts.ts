@@ -16,9 +16,14 @@ export interface ScopeFields {
 export interface Fact {
   /** Any JSON value; `null` is a real answer ("there is none"). Required. */
   value: unknown;
-  /** Caller-defined source identifier; bound into context_hash. */
+  /**
+   * Caller-defined source identifier; bound into context_hash. `ledger:<fact_id>` cites a fact the
+   * tenant sealed in the ledger: the gateway verifies it and the Fact then counts as verified, source
+   * `ledger` (docs/verdicts.md "Facts the ledger vouches for"); `ledger` alone is refused.
+   * @example "ledger:fct-5f0c9a1b2c3d4e5f60718293"
+   */
   source: string;
-  /** Default unverified; rules can require verified (source_requirement). */
+  /** Default unverified; rules can require verified (source_requirement). A verified ledger citation is verified whatever this says. */
   verification_status?: 'unverified' | 'verified';
   /**
    * For probabilistic sources.
@@ -28,6 +33,14 @@ export interface Fact {
   confidence?: number;
   /** ISO 8601 time of the observation. */
   as_of?: string;
+  /**
+   * With a `ledger:<fact_id>` source only: the dot path of the value in the ledger fact's
+   * custom_payload (array indexes as numbers). Default: the context field's own name.
+   * @minLength 1
+   * @maxLength 200
+   * @example "kyc.beneficiary.country"
+   */
+  payload_path?: string;
 }
 
 /** A map from dot-path field names (e.g. `transfer.amount`) to Facts. */
@@ -83,6 +96,12 @@ export interface Requirement {
   confidence_threshold?: number;
   rule_ids?: string[];
   problems?: string[];
+  /**
+   * `accepted`: a Fact citing a ledger fact (`source: "ledger:<fact_id>"`) meets this Requirement's
+   * provenance constraint (source_requirement verified, acceptable_sources listing `ledger`).
+   * Absent when the rules ask no provenance, or one a citation does not meet.
+   */
+  ledger_citation?: 'accepted';
 }
 
 

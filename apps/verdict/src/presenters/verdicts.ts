@@ -1,5 +1,6 @@
 // Response bodies of complete evaluations: the fields docs/verdicts.md "check" lists per verdict, and those of the
 // overview resolve variant.
+import { ledgerCitationMeets } from '../domain/ledger-citation';
 import type { MissingField } from '@arbiter/policy';
 import type { ConsultationRecord } from '../domain/consultation-record';
 import type { CheckResponse, CompleteResolveResponse, OverviewCompleteResponse, Requirement } from '../models/verdicts';
@@ -73,5 +74,6 @@ export function presentOverviewComplete(record: ConsultationRecord): OverviewCom
 
 /** Engine missing fields as Requirements (docs/verdicts.md "Requirement"; the engine already orders their members). */
 export function presentRequirements(fields: readonly MissingField[]): Requirement[] {
-  return fields as unknown as Requirement[];
+  // A Requirement a ledger citation would meet says so (docs/verdicts.md "Facts the ledger vouches for").
+  return fields.map((f) => (ledgerCitationMeets(f) ? { ...f, ledger_citation: 'accepted' } : f)) as unknown as Requirement[];
 }

@@ -2,7 +2,7 @@ import type { TenantId } from '@arbiter/auth';
 import type { Pool } from 'pg';
 import type { Fact, Scope } from '@arbiter/policy';
 import { GroupCommitWriter } from '@arbiter/db';
-import type { ConsultationRecord } from '../domain/consultation-record';
+import type { ConsultationRecord, LedgerCitationEntry } from '../domain/consultation-record';
 import type { SealedConsultation } from '../domain/consultation-builder';
 
 export interface ConsultationFilter {
@@ -28,6 +28,8 @@ export interface ReplayRow {
   scope_used: Scope;
   parameters: Record<string, unknown>;
   context_snapshot: Record<string, Fact>;
+  /** The record's verified ledger citations (docs/verdicts.md "Facts the ledger vouches for"); null when it has none. */
+  ledger_citations: Record<string, LedgerCitationEntry> | null;
 }
 
 /**
@@ -285,9 +287,9 @@ export class ConsultationRepository {
       keyset = 'AND (c.requested_at, c.id) < ($5, $6)';
     }
     const { rows } = await this.pool.query<ReplayRow>(
-      `SELECT c.id, c.requested_at, c.action, r.resource, r.scope_used, r.parameters, r.context_snapshot
+      `SELECT c.id, c.requested_at, c.action, r.resource, r.scope_used, r.parameters, r.context_snapshot, r.ledger_citations
          FROM consultations c
-        CROSS JOIN LATERAL json_to_record(c.record) AS r(resource text, scope_used json, parameters json, context_snapshot json)
+        CROSS JOIN LATERAL json_to_record(c.record) AS r(resource text, scope_used json, parameters json, context_snapshot json, ledger_citations json)
         WHERE c.tenant_id = $1 AND c.requested_at >= $2 AND c.requested_at <= $3 ${keyset}
         ORDER BY c.requested_at DESC, c.id DESC
         LIMIT $4`,

@@ -16,6 +16,8 @@ import type {
 } from '../models/verdicts';
 import type { ResolveSessionRepository, ResolveSessionState } from '../repositories/resolve-sessions.repository';
 import type { SnapshotStore } from './snapshot-store.service';
+import { LedgerCitationsService, unconfiguredCitationSource } from './ledger-citations.service';
+import { engineContext } from '../domain/ledger-citation';
 import type { TenantSnapshot } from '../domain/tenant-snapshot';
 import { buildConsultation, contextHash, operationHash, type DecisionInput, type SealedConsultation } from '../domain/consultation-builder';
 import { presentCheck, presentOverviewComplete, presentRequirements, presentResolveComplete } from '../presenters/verdicts';
@@ -39,6 +41,8 @@ export interface EvaluationDeps {
   logger: Logger;
   issuer: string;
   sessionTtlSeconds: number;
+  /** Verifies ledger citations (docs/verdicts.md "Facts the ledger vouches for"). Absent: a citation is 503 ledger_unavailable. */
+  citations?: LedgerCitationsService;
   now?: () => number;
 }
 
@@ -54,7 +58,7 @@ export interface Answer<T> {
 interface Decision
   extends Pick<
     DecisionInput,
-    'operation' | 'requestedAt' | 'action' | 'resource' | 'scope' | 'parameters' | 'context' | 'contextHash' | 'evaluation' | 'ttlSeconds' | 'history' | 'correlation' | 'explanation'
+    'operation' | 'requestedAt' | 'action' | 'resource' | 'scope' | 'parameters' | 'context' | 'contextHash' | 'evaluation' | 'ttlSeconds' | 'history' | 'correlation' | 'explanation' | 'ledgerCitations'
   > {
   identity: AuthenticatedIdentity;
   snapshot: TenantSnapshot;
@@ -74,11 +78,13 @@ const EMPTY: Record<string, never> = Object.freeze({}) as Record<string, never>;
  */
 export class EvaluationService {
   private readonly now: () => number;
+  private readonly citations: LedgerCitationsService;
   private readonly verdicts;
   private readonly shadowDisagreements;
 
   constructor(private readonly deps: EvaluationDeps) {
     this.now = deps.now ?? Date.now;
+    this.citations = deps.citations ?? new LedgerCitationsService(unconfiguredCitationSource);
     this.verdicts = deps.metrics?.counter<'operation' | 'verdict'>('verdicts_total', {
       help: 'Signed verdicts by operation and verdict (tenant-defined verdicts count as other)',
       labelNames: ['operation', 'verdict'],
@@ -108,11 +114,13 @@ export class EvaluationService {
     const ttlOverride = parseVerdictTtl(ttlHeader);
     const snapshot = await this.snapshotFor(identity, tenantParam);
     const scope = validateScope(body.scope, snapshot.scopeFields, 'invalid_scope_field');
+    // The Facts as sent are hashed and recorded; the engine sees verified ledger citations as ledger Facts.
     const context = (body.context as Record<string, Fact> | undefined) ?? EMPTY;
+    const citations = await this.citations.verify(snapshot.tenantId, context);
     const parameters = body.parameters ?? EMPTY;
     const hash = contextHash({ action: body.action, resource: body.resource, scope, parameters, context });
     const requestedAt = new Date(this.now());
-    const request = { mode: 'check' as const, action: body.action, resource: body.resource, scope, parameters, context };
+    const request = { mode: 'check' as const, action: body.action, resource: body.resource, scope, parameters, context: engineContext(context, citations) };
     let result = evaluate(snapshot.policy, request, requestedAt);
     if (result.status === 'insufficient_context') {
       throw new AppError(422, 'insufficient_context', `A rule needs context the request lacks: ${result.missing_fields.map((f) => f.field).join(', ')} (resolve is the tolerant alternative)`, {
@@ -141,6 +149,7 @@ export class EvaluationService {
       parameters,
       context,
       contextHash: hash,
+      ledgerCitations: citations,
       evaluation: result,
       ttlSeconds: ttlOverride ?? snapshot.verdictTtlSeconds,
       history: [],
@@ -169,6 +178,8 @@ export class EvaluationService {
 
     // Accumulate: later Facts replace earlier ones of the same field; scope only ever widens.
     const context: Record<string, Fact> = session ? { ...session.context, ...body.context } : body.context;
+    // Every round checks the citations of the whole accumulated context (verified facts are cached).
+    const citations = await this.citations.verify(tenantId, context);
     let scope: Scope = session?.scope ?? EMPTY;
     if (body.variant === 'detailed') scope = mergeScope(scope, validateScope(body.scope, snapshot.scopeFields, 'unknown_scope_field'), 'resolve_session_mismatch');
     scope = mergeScope(scope, scopeFromContext(context, snapshot.scopeFields), 'scope_conflict');
@@ -181,7 +192,7 @@ export class EvaluationService {
     const parameters = EMPTY;
     const hash = contextHash({ action, resource, scope, parameters, context });
     const requestedAt = new Date(now);
-    const request: EvaluationRequest = { mode: 'resolve', action, resource, scope, context };
+    const request: EvaluationRequest = { mode: 'resolve', action, resource, scope, context: engineContext(context, citations) };
     const result = evaluate(snapshot.policy, request, requestedAt);
 
     if (result.status === 'incomplete') {
@@ -210,6 +221,7 @@ export class EvaluationService {
       parameters,
       context,
       contextHash: hash,
+      ledgerCitations: citations,
       evaluation: result,
       ttlSeconds: ttlOverride ?? snapshot.verdictTtlSeconds,
       history,
@@ -369,6 +381,7 @@ export class EvaluationService {
           parameters: d.parameters,
           context: d.context,
           contextHash: d.contextHash,
+          ledgerCitations: d.ledgerCitations,
           evaluation: d.evaluation,
           explanation: d.explanation,
           ttlSeconds: d.ttlSeconds,

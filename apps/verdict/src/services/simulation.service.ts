@@ -4,6 +4,7 @@ import { evaluate, type CompiledPolicy, type EvaluationRequest } from '@arbiter/
 import { principalDeactivated } from '../http/errors';
 import { ownTenant, requireAnyPermission } from '../http/tenant-access';
 import { invalid, parseSimulationRequest } from '../http/simulation-request';
+import { engineContext } from '../domain/ledger-citation';
 import { buildSnapshot, SnapshotBuildError } from '../domain/tenant-snapshot';
 import { applyChanges, changeTouching, enforcedState, outcomeOf, SimulationChangeError, SimulationTally, type ParsedChange } from '../domain/simulation';
 import type { SimulationResult } from '../models/simulations';
@@ -55,7 +56,8 @@ export class SimulationService {
         resource: row.resource ?? '',
         scope: row.scope_used ?? EMPTY,
         parameters: row.parameters ?? EMPTY,
-        context: row.context_snapshot ?? EMPTY,
+        // A cited field counts as the verified ledger Fact it was when decided (the citation is in the record).
+        context: engineContext(row.context_snapshot ?? EMPTY, row.ledger_citations),
       };
       tally.add(row, outcomeOf(evaluate(before, request, now)), outcomeOf(evaluate(after, request, now)));
     });

@@ -670,6 +670,13 @@ export interface components {
             confidence_threshold?: number;
             rule_ids?: string[];
             problems?: string[];
+            /**
+             * @description `accepted`: a Fact citing a ledger fact (`source: "ledger:<fact_id>"`) meets this Requirement's
+             *     provenance constraint (source_requirement verified, acceptable_sources listing `ledger`).
+             *     Absent when the rules ask no provenance, or one a citation does not meet.
+             * @enum {string}
+             */
+            ledger_citation?: "accepted";
         };
         /** @description Detailed resolve, incomplete: no consultation, no signature. */
         IncompleteResolveResponse: {
@@ -896,10 +903,15 @@ export interface components {
         Fact: {
             /** @description Any JSON value; `null` is a real answer ("there is none"). Required. */
             value: unknown;
-            /** @description Caller-defined source identifier; bound into context_hash. */
+            /**
+             * @description Caller-defined source identifier; bound into context_hash. `ledger:<fact_id>` cites a fact the
+             *     tenant sealed in the ledger: the gateway verifies it and the Fact then counts as verified, source
+             *     `ledger` (docs/verdicts.md "Facts the ledger vouches for"); `ledger` alone is refused.
+             * @example ledger:fct-5f0c9a1b2c3d4e5f60718293
+             */
             source: string;
             /**
-             * @description Default unverified; rules can require verified (source_requirement).
+             * @description Default unverified; rules can require verified (source_requirement). A verified ledger citation is verified whatever this says.
              * @enum {string}
              */
             verification_status?: "unverified" | "verified";
@@ -910,6 +922,12 @@ export interface components {
             confidence?: number;
             /** @description ISO 8601 time of the observation. */
             as_of?: string;
+            /**
+             * @description With a `ledger:<fact_id>` source only: the dot path of the value in the ledger fact's
+             *     custom_payload (array indexes as numbers). Default: the context field's own name.
+             * @example kyc.beneficiary.country
+             */
+            payload_path?: string;
         };
         /** @description A map from dot-path field names (e.g. `transfer.amount`) to Facts. */
         Context: {
@@ -953,6 +971,17 @@ export interface components {
             rule_id: string;
             rule_version_id: string;
             would_be: string;
+        };
+        /** @description A verified ledger citation of one context field, as the consultation record keeps it. */
+        LedgerCitationEntry: {
+            /** @description `fct-` prefix */
+            fact_id: string;
+            /** @description The fact's fact_hash (docs/ledger-formats.md "fact_hash"), recomputed by the gateway. */
+            fact_hash: string;
+            /** @description The tenant's ledger stream that holds it. */
+            stream_id: string;
+            /** @description Where the Fact's value was read in the fact's custom_payload. */
+            payload_path: string;
         };
         ConsultationRecord: {
             /** @description `cns-` prefix */
@@ -1002,6 +1031,13 @@ export interface components {
             approval_id?: string;
             /** @description blocked and approval_required only: the changes that would make the operation allowed. Absent on every other consultation. */
             explanation?: components["schemas"]["Explanation"];
+            /**
+             * @description The context fields whose Fact cited a ledger fact the gateway verified, with the fact and where the
+             *     value was read (docs/verdicts.md "Facts the ledger vouches for"). Absent when no Fact cited one.
+             */
+            ledger_citations?: {
+                [key: string]: components["schemas"]["LedgerCitationEntry"];
+            };
             /** @description `<tenant_id>:<epoch>` */
             signing_kid: string;
             signing_epoch: string;

@@ -45,6 +45,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/internal/v1/tenants/{tenant_id}/facts/{fact_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description The fact of that tenant, the fact before it in its stream, its inclusion proof at the stream's
+         *     current size and the checkpoint of that size, signed now.
+         */
+        get: operations["Cited"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/internal/v1/ledger-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The key set of GET /.well-known/ledger-keys (every key ever used, with its window), without its rate limit. */
+        get: operations["LedgerKeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -166,6 +203,41 @@ export interface components {
             inclusion_path: string[];
             checkpoint: components["schemas"]["Checkpoint"];
         };
+        /**
+         * @description GET /internal/v1/tenants/{tenant_id}/facts/{fact_id}: one of the tenant's facts with what proves it
+         *     (docs/ledger-formats.md "Cited facts"): the fact before it in its stream, and its inclusion proof
+         *     under a checkpoint signed now. The verdict gateway checks all of it before a Fact may cite it.
+         */
+        CitedFact: {
+            /** @description The fact, as GET /facts/{fact_id} shows it. */
+            fact: components["schemas"]["Fact"];
+            /** @description The fact before it in its stream (its fact_hash is the fact's prev_hash); null for a stream's first fact. */
+            parent: components["schemas"]["Fact"] | null;
+            /** Format: int32 */
+            leaf_index: number;
+            /** Format: int32 */
+            tree_size: number;
+            inclusion_path: string[];
+            checkpoint: components["schemas"]["Checkpoint"];
+        };
+        /** @description A published Ed25519 key (RFC 8037 OKP JWK) with its validity window. */
+        LedgerPublicKey: {
+            kid: string;
+            kty: string;
+            crv: string;
+            /** @description base64url of the 32-byte public key */
+            x: string;
+            alg: string;
+            use: string;
+            /** @description ISO 8601; bundles created at or after this instant may be signed with the key. */
+            not_before: string;
+            /** @description ISO 8601, or null while the key is current; a key is valid on [not_before, not_after). */
+            not_after: string | null;
+        };
+        LedgerKeySet: {
+            /** @description Every key the ledger ever signed with, oldest first; retired keys stay. */
+            keys: components["schemas"]["LedgerPublicKey"][];
+        };
     };
     responses: never;
     parameters: never;
@@ -261,6 +333,78 @@ export interface operations {
             };
             /** @description NOT_FOUND: no fact of the stream has that client_ref (not sealed yet) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    Cited: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant the caller acts for: another tenant's fact is not found. */
+                tenant_id: string;
+                /** @description A fact id, `fct-` and 24 lowercase hex digits. */
+                fact_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ok */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CitedFact"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or invalid internal token (a tenant API key never passes) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description NOT_FOUND: the tenant has no fact of that id (unknown, or another tenant's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    LedgerKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ok */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LedgerKeySet"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or invalid internal token (a tenant API key never passes) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

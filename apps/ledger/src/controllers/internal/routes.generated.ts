@@ -7,6 +7,8 @@ import {  fetchMiddlewares, ExpressTemplateService } from '@tsoa/runtime';
 import { InternalSealsController } from './seals.controller';
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 import { InternalInclusionController } from './inclusion.controller';
+// WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+import { InternalCitationsController } from './citations.controller';
 import { iocContainer } from './../../http/ioc';
 import type { IocContainer, IocContainerFactory } from '@tsoa/runtime';
 import type { Request as ExRequest, Response as ExResponse, RequestHandler, Router } from 'express';
@@ -128,6 +130,42 @@ const models: TsoaRoute.Models = {
         "additionalProperties": false,
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "CitedFact": {
+        "dataType": "refObject",
+        "properties": {
+            "fact": {"ref":"Fact","required":true},
+            "parent": {"dataType":"union","subSchemas":[{"ref":"Fact"},{"dataType":"enum","enums":[null]}],"required":true},
+            "leaf_index": {"dataType":"integer","required":true},
+            "tree_size": {"dataType":"integer","required":true},
+            "inclusion_path": {"dataType":"array","array":{"dataType":"string"},"required":true},
+            "checkpoint": {"ref":"Checkpoint","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "LedgerPublicKey": {
+        "dataType": "refObject",
+        "properties": {
+            "kid": {"dataType":"string","required":true},
+            "kty": {"dataType":"string","required":true},
+            "crv": {"dataType":"string","required":true},
+            "x": {"dataType":"string","required":true},
+            "alg": {"dataType":"string","required":true},
+            "use": {"dataType":"string","required":true},
+            "not_before": {"dataType":"string","required":true},
+            "not_after": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "LedgerKeySet": {
+        "dataType": "refObject",
+        "properties": {
+            "keys": {"dataType":"array","array":{"dataType":"refObject","ref":"LedgerPublicKey"},"required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 };
 const templateService = new ExpressTemplateService(models, {"noImplicitAdditionalProperties":"throw-on-extras","bodyCoercion":false});
 
@@ -206,6 +244,76 @@ export function RegisterRoutes(app: Router) {
 
               await templateService.apiHandler({
                 methodName: 'inclusion',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: undefined,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+        const argsInternalCitationsController_cited: Record<string, TsoaRoute.ParameterSchema> = {
+                tenant_id: {"in":"path","name":"tenant_id","required":true,"dataType":"string"},
+                fact_id: {"in":"path","name":"fact_id","required":true,"dataType":"string"},
+        };
+        app.get('/internal/v1/tenants/:tenant_id/facts/:fact_id',
+            ...(fetchMiddlewares<RequestHandler>(InternalCitationsController)),
+            ...(fetchMiddlewares<RequestHandler>(InternalCitationsController.prototype.cited)),
+
+            async function InternalCitationsController_cited(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsInternalCitationsController_cited, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<InternalCitationsController>(InternalCitationsController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'cited',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: undefined,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+        const argsInternalCitationsController_ledgerKeys: Record<string, TsoaRoute.ParameterSchema> = {
+        };
+        app.get('/internal/v1/ledger-keys',
+            ...(fetchMiddlewares<RequestHandler>(InternalCitationsController)),
+            ...(fetchMiddlewares<RequestHandler>(InternalCitationsController.prototype.ledgerKeys)),
+
+            async function InternalCitationsController_ledgerKeys(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsInternalCitationsController_ledgerKeys, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<InternalCitationsController>(InternalCitationsController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'ledgerKeys',
                 controller,
                 response,
                 next,

@@ -1,0 +1,126 @@
+import { citedFactId, claimsLedger, engineContext, ledgerCitationMeets, proofProblem, valueProblem } from './ledger-citation';
+import { citedProof, factHashOf, ledgerKey, makeStream } from './ledger-proof.fixture';
+
+const TENANT = 'tnt-0123456789abcdef01234567';
+const STREAM = 'kyc-2026';
+const key = ledgerKey();
+const facts = makeStream(TENANT, STREAM, [{ n: 0 }, { kyc: { country: 'DE' } }, { n: 2 }, { n: 3 }, { n: 4 }, { n: 5 }, { n: 6 }]);
+
+describe(proofProblem.name, () => {
+  it('accepts every fact of a 7-fact stream: hash, parent, inclusion path and checkpoint signature, made by another implementation', () => {
+    for (let i = 0; i < facts.length; i++) expect(proofProblem(citedProof(facts, i, key), key.keys, TENANT, facts[i].fact_id)).toBeNull();
+  });
+
+  it('refuses an answer about another fact, or a fact of another tenant', () => {
+    const proof = citedProof(facts, 1, key);
+    expect(proofProblem(proof, key.keys, TENANT, facts[2].fact_id)).toMatch(/another fact/);
+    expect(proofProblem(proof, key.keys, 'tnt-ffffffffffffffffffffffff', facts[1].fact_id)).toMatch(/another tenant/);
+  });
+
+  it('refuses a fact whose payload was changed after sealing', () => {
+    const proof = citedProof(facts, 1, key);
+    proof.fact = { ...proof.fact, custom_payload: { kyc: { country: 'CU' } } };
+    expect(proofProblem(proof, key.keys, TENANT, facts[1].fact_id)).toMatch(/does not hash to its fact_hash/);
+  });
+
+  it('refuses a fact re-hashed after a change: its prev_hash no longer meets the parent, or the leaf the path', () => {
+    const proof = citedProof(facts, 1, key);
+    const changed = { ...proof.fact, custom_payload: { kyc: { country: 'CU' } } };
+    proof.fact = { ...changed, fact_hash: factHashOf(changed) };
+    expect(proofProblem(proof, key.keys, TENANT, facts[1].fact_id)).toMatch(/inclusion path does not lead/);
+    const forgedParent = citedProof(facts, 1, key);
+    forgedParent.parent = { ...forgedParent.parent!, custom_payload: { n: 99 } };
+    forgedParent.parent.fact_hash = factHashOf(forgedParent.parent);
+    expect(proofProblem(forgedParent, key.keys, TENANT, facts[1].fact_id)).toMatch(/prev_hash is not its parent's hash/);
+  });
+
+  it('refuses a parent that is not the fact before it, and a missing parent for a later fact', () => {
+    const wrongParent = citedProof(facts, 3, key);
+    wrongParent.parent = facts[1];
+    expect(proofProblem(wrongParent, key.keys, TENANT, facts[3].fact_id)).toMatch(/not the fact before it/);
+    const noParent = citedProof(facts, 3, key);
+    noParent.parent = null;
+    expect(proofProblem(noParent, key.keys, TENANT, facts[3].fact_id)).toMatch(/not the first of its stream/);
+  });
+
+  it('refuses a wrong leaf_index, a tampered path, and a checkpoint of another root, size or stream', () => {
+    const index = citedProof(facts, 4, key);
+    index.leaf_index = 3;
+    expect(proofProblem(index, key.keys, TENANT, facts[4].fact_id)).toMatch(/leaf_index 3/);
+    const pathed = citedProof(facts, 4, key);
+    pathed.inclusion_path = [...pathed.inclusion_path].reverse();
+    expect(proofProblem(pathed, key.keys, TENANT, facts[4].fact_id)).toMatch(/inclusion path does not lead/);
+    const rooted = citedProof(facts, 4, key);
+    rooted.checkpoint = { ...rooted.checkpoint, root_hash: facts[0].fact_hash };
+    expect(proofProblem(rooted, key.keys, TENANT, facts[4].fact_id)).toMatch(/checkpoint does not verify/);
+    const sized = citedProof(facts, 4, key);
+    sized.tree_size = 6;
+    expect(proofProblem(sized, key.keys, TENANT, facts[4].fact_id)).toMatch(/checkpoint does not verify/);
+    const streamed = citedProof(makeStream(TENANT, 'other', facts.map((f) => f.custom_payload)), 4, key);
+    streamed.fact = { ...streamed.fact };
+    expect(proofProblem({ ...streamed, fact: facts[4], parent: facts[3] }, key.keys, TENANT, facts[4].fact_id)).toMatch(/checkpoint does not verify/);
+  });
+
+  it('refuses a checkpoint signed by a key the ledger does not publish', () => {
+    const stranger = ledgerKey();
+    expect(proofProblem(citedProof(facts, 2, stranger), key.keys, TENANT, facts[2].fact_id)).toMatch(/checkpoint does not verify/);
+    expect(proofProblem(citedProof(facts, 2, key), { keys: [] }, TENANT, facts[2].fact_id)).toMatch(/checkpoint does not verify/);
+  });
+
+  it('answers a problem, never throws, for an answer of the wrong shape', () => {
+    expect(proofProblem({} as never, key.keys, TENANT, facts[0].fact_id)).toMatch(/another fact/);
+    const broken = citedProof(facts, 2, key);
+    broken.inclusion_path = ['nope'];
+    expect(proofProblem(broken, key.keys, TENANT, facts[2].fact_id)).toMatch(/not a list of sha256 digests/);
+  });
+});
+
+describe(citedFactId.name, () => {
+  it('reads ledger:<fct id> and nothing else', () => {
+    expect(citedFactId('ledger:fct-0123456789abcdef01234567')).toBe('fct-0123456789abcdef01234567');
+    for (const s of ['ledger', 'ledger:', 'ledger:fct-1', 'ledger:FCT-0123456789ABCDEF01234567', 'kyc:fct-0123456789abcdef01234567']) expect(citedFactId(s)).toBeNull();
+  });
+
+  it('counts ledger and ledger:… as claims of the ledger, other sources not', () => {
+    expect(['ledger', 'ledger:x', 'ledger:fct-0123456789abcdef01234567'].map(claimsLedger)).toEqual([true, true, true]);
+    expect(['kyc', 'Ledger', 'ledgers', 'my-ledger'].map(claimsLedger)).toEqual([false, false, false, false]);
+  });
+});
+
+describe(valueProblem.name, () => {
+  it('compares the value at the path with JSON equality', () => {
+    const payload = { kyc: { country: 'DE', limits: { daily: 1000, currencies: ['EUR', 'USD'] } } };
+    expect(valueProblem(payload, 'kyc.country', 'DE')).toBeNull();
+    expect(valueProblem(payload, 'kyc.limits', { currencies: ['EUR', 'USD'], daily: 1000.0 })).toBeNull();
+    expect(valueProblem(payload, 'kyc.country', 'CU')).toBe('value_mismatch');
+    expect(valueProblem(payload, 'kyc.limits.daily', '1000')).toBe('value_mismatch');
+    expect(valueProblem(payload, 'kyc.city', null)).toBe('path_not_found');
+  });
+});
+
+describe(engineContext.name, () => {
+  const citation = { fact_id: 'fct-1', fact_hash: 'sha256:x', stream_id: 's', payload_path: 'kyc.country' };
+
+  it('makes only the verified fields ledger Facts, verified, keeping value, confidence and as_of', () => {
+    const context = {
+      'beneficiary.country': { value: 'DE', source: 'ledger:fct-1', payload_path: 'kyc.country', verification_status: 'unverified' as const, as_of: '2026-01-01T00:00:00Z' },
+      amount: { value: 5, source: 'agent', verification_status: 'verified' as const },
+    };
+    expect(engineContext(context, { 'beneficiary.country': citation })).toEqual({
+      'beneficiary.country': { value: 'DE', source: 'ledger', verification_status: 'verified', as_of: '2026-01-01T00:00:00Z' },
+      amount: context.amount,
+    });
+    expect(engineContext(context, null)).toBe(context);
+  });
+});
+
+describe(ledgerCitationMeets.name, () => {
+  it('holds for verified or ledger-accepting provenance, not without provenance or when ledger is not accepted', () => {
+    expect(ledgerCitationMeets({ source_requirement: 'verified' })).toBe(true);
+    expect(ledgerCitationMeets({ acceptable_sources: ['ledger', 'kyc'] })).toBe(true);
+    expect(ledgerCitationMeets({ source_requirement: 'verified', acceptable_sources: ['ledger'] })).toBe(true);
+    expect(ledgerCitationMeets({})).toBe(false);
+    expect(ledgerCitationMeets({ source_requirement: 'unverified' })).toBe(false);
+    expect(ledgerCitationMeets({ source_requirement: 'verified', acceptable_sources: ['kyc'] })).toBe(false);
+  });
+});
