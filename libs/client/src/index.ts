@@ -13,3 +13,4 @@ export { requireVerdict, verdictOf, bindingMismatches, type RequireVerdictOption
 export * from './verify';
 export { auditConsultations, periodBound, VERDICT_SEAL_ACTOR, type AuditConsultationsOptions, type ConsultationAuditReport, type FieldDifference } from './audit/consultations';
 export * from './guard';
+export * from './adapters';
