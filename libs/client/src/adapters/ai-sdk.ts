@@ -7,7 +7,6 @@ import { runGuarded, type GuardToolOptions, type ToolRefusal } from './guarded-t
 export interface AiToolExecutionOptions {
   toolCallId: string;
   abortSignal?: AbortSignal;
-  [key: string]: unknown;
 }
 
 /** An `ai` tool (what `tool({...})` returns). Typed loosely on purpose: any tool's execute fits. */
@@ -16,6 +15,12 @@ export interface AiToolLike {
 }
 
 type InputOf<T extends AiToolLike> = NonNullable<T['execute']> extends (input: infer I, options: never) => unknown ? I : unknown;
+type OutputOf<T extends AiToolLike> = NonNullable<T['execute']> extends (input: never, options: never) => infer R ? Awaited<R> : unknown;
+
+/** The tool as guardAiTool returns it: the same tool, whose execute may answer a refusal instead. */
+export type GuardedAiTool<T extends AiToolLike> = Omit<T, 'execute'> & {
+  execute: (input: InputOf<T>, options: AiToolExecutionOptions) => Promise<OutputOf<T> | ToolRefusal>;
+};
 
 export interface GuardAiToolOptions<Input> extends GuardToolOptions<Input> {
   /** The tool's name (its key in the tools object): the default action `tool.<name>` and resource. */
@@ -23,13 +28,13 @@ export interface GuardAiToolOptions<Input> extends GuardToolOptions<Input> {
 }
 
 /** The tool, with an execute that runs the original only when Arbiter allows the call. */
-export function guardAiTool<T extends AiToolLike>(client: GuardClient, tool: T, opts: GuardAiToolOptions<InputOf<T>>): T {
+export function guardAiTool<T extends AiToolLike>(client: GuardClient, tool: T, opts: GuardAiToolOptions<InputOf<T>>): GuardedAiTool<T> {
   const execute = tool.execute as ((input: unknown, options: AiToolExecutionOptions) => unknown) | undefined;
   if (typeof execute !== 'function') throw new TypeError(`guardAiTool: tool ${opts.name} has no execute function to guard`);
   return {
     ...tool,
-    execute: (input: InputOf<T>, options: AiToolExecutionOptions): Promise<unknown | ToolRefusal> =>
-      runGuarded(client, opts.name, input, opts, () => execute.call(tool, input, options), options?.abortSignal),
+    execute: (input: InputOf<T>, options: AiToolExecutionOptions) =>
+      runGuarded(client, opts.name, input, opts, () => execute.call(tool, input, options) as OutputOf<T>, options?.abortSignal),
   };
 }
 
@@ -38,11 +43,11 @@ export function guardAiTools<Tools extends Record<string, AiToolLike>>(
   client: GuardClient,
   tools: Tools,
   opts: Omit<GuardAiToolOptions<unknown>, 'name'> & { perTool?: { [K in keyof Tools]?: Omit<GuardAiToolOptions<unknown>, 'name'> } } = {},
-): Tools {
+): { [K in keyof Tools]: GuardedAiTool<Tools[K]> } {
   const { perTool, ...shared } = opts;
-  const out: Record<string, AiToolLike> = {};
+  const out: Record<string, unknown> = {};
   for (const [name, tool] of Object.entries(tools)) {
     out[name] = tool.execute ? guardAiTool(client, tool, { ...shared, ...(perTool?.[name] as GuardToolOptions<unknown> | undefined), name }) : tool;
   }
-  return out as Tools;
+  return out as { [K in keyof Tools]: GuardedAiTool<Tools[K]> };
 }

@@ -1,0 +1,142 @@
+import { RunContext, tool as agentsTool } from '@openai/agents';
+import { tool as aiTool } from 'ai';
+import { z } from 'zod';
+import { createRegistryClient, createVerdictClient, guardAgentsTool, guardAiTool, verifyVerdict, type GuardOutcome, type ToolRefusal, type VerdictClient } from '@arbiter/client';
+import { provisionTenant, verdictAs, type SdkTenant } from './sdk-harness';
+import { startTestStack, type TestStack } from './stack';
+
+/**
+ * The SDK's framework adapters against the real stack (docs/agents.md "Framework adapters"): real tools
+ * of the Vercel AI SDK and of the OpenAI Agents SDK, wrapped with guardAiTool / guardAgentsTool and
+ * called directly, as the frameworks call them (no model). Each tool records its runs, so every test
+ * sees whether the tool ran.
+ */
+describe('guardTool adapters', () => {
+  let stack: TestStack;
+  let t: SdkTenant;
+  let agent: VerdictClient;
+  let cfo: VerdictClient;
+  const options = { toolCallId: 'call-1', messages: [] };
+  const scope = { region: 'eu' };
+
+  beforeAll(async () => {
+    stack = await startTestStack();
+    t = await provisionTenant(stack, 'guard');
+    const reg = createRegistryClient({ baseUrl: stack.registry.url, apiKey: t.adminKey });
+    const bank = await reg.createScope({ name: 'bank', selector: { region: 'eu' } });
+    await reg.createRule(bank.id, { directive: 'No transfers to offshore accounts', severity: 'MANDATORY', applies_to: { actions: ['bank.transfer'] }, conditions: [{ field: 'to', op: 'starts_with', value: 'offshore-' }] });
+    await reg.createRule(bank.id, { directive: 'Transfers above 1,000 EUR need approval from the CFO', severity: 'REQUIRES_APPROVAL', applies_to: { actions: ['bank.transfer'] }, conditions: [{ field: 'amount', op: 'gt', value: 1000 }], deciders: ['role-cfo'] });
+    await reg.createRule(bank.id, {
+      directive: 'An account is closed only after a verified identity check',
+      severity: 'MANDATORY',
+      applies_to: { actions: ['bank.close_account'] },
+      conditions: [{ field: 'identity.checked', op: 'neq', value: true }],
+      requires: [{ field: 'identity.checked', type: 'boolean', source_requirement: 'verified', reason: 'identity check' }],
+    });
+    agent = verdictAs(stack, t.agentKey, t.id);
+    cfo = verdictAs(stack, t.cfoKey, t.id);
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  /** A transfer tool of each framework, recording what it executed. */
+  function transferTools() {
+    const runs: Array<{ from: string; to: string; amount: number }> = [];
+    const schema = z.object({ from: z.string(), to: z.string(), amount: z.number() });
+    const execute = async (i: { from: string; to: string; amount: number }) => {
+      runs.push(i);
+      return `transferred ${i.amount} EUR from ${i.from} to ${i.to}`;
+    };
+    return {
+      runs,
+      ai: aiTool({ description: 'Move money between accounts', inputSchema: schema, execute }),
+      agents: agentsTool({ name: 'transfer', description: 'Move money between accounts', parameters: schema, execute }),
+    };
+  }
+  const mapping = { action: 'bank.transfer', resource: (i: { from: string }) => `acct:${i.from}`, scope };
+
+  it('ai: runs an allowed call once, and its signed verdict verifies against the tenant\'s key set', async () => {
+    const tools = transferTools();
+    const outcomes: GuardOutcome[] = [];
+    const guarded = guardAiTool(agent, tools.ai, { name: 'transfer', ...mapping, onOutcome: (o) => outcomes.push(o) });
+    const input = { from: 'acct-1', to: 'acct-2', amount: 50 };
+    expect(await guarded.execute(input, options)).toBe('transferred 50 EUR from acct-1 to acct-2');
+    expect(tools.runs).toEqual([input]);
+    const [allowed] = outcomes;
+    if (allowed.kind !== 'allowed') throw new Error(`expected allowed, got ${allowed.kind}`);
+    const verified = await verifyVerdict(allowed.signedVerdict, { jwksUrl: await agent.jwksUrl(t.slug), tenantId: t.id });
+    expect(verified.claims).toMatchObject({ verdict: 'allowed', action: 'bank.transfer', resource: 'acct:acct-1', jti: allowed.consultationId, parameters: input });
+  });
+
+  it('ai: does not run a blocked call; the refusal names the rule\'s statement and the recorded consultation', async () => {
+    const tools = transferTools();
+    const out = (await guardAiTool(agent, tools.ai, { name: 'transfer', ...mapping }).execute({ from: 'acct-1', to: 'offshore-7', amount: 50 }, options)) as ToolRefusal;
+    expect(tools.runs).toEqual([]);
+    expect(out).toMatchObject({ arbiter_refused: true, outcome: 'blocked', consultation_id: expect.stringMatching(/^cns-/), rule_id: expect.stringMatching(/^rul-/) });
+    expect(out.message).toContain('"No transfers to offshore accounts"');
+    expect(out.message).toContain(out.consultation_id!);
+    expect((await agent.getConsultation(out.consultation_id!)).verdict).toBe('blocked');
+  });
+
+  it('agents: returns the pending approval (on_approval return) and does not run; a retry gets the same approval', async () => {
+    const tools = transferTools();
+    const guarded = guardAgentsTool(agent, tools.agents, { ...mapping, resource: (i: Record<string, unknown>) => `acct:${String(i.from)}` });
+    const input = JSON.stringify({ from: 'acct-1', to: 'acct-2', amount: 2000 });
+    const first = (await guarded.invoke(new RunContext({}), input)) as string;
+    const id = /approval (apr-\S+) is pending/.exec(first)?.[1];
+    expect(id).toBeDefined();
+    expect(first).toContain('may be decided by one of role-cfo');
+    expect(await guarded.invoke(new RunContext({}), input)).toContain(`approval ${id} is pending`);
+    expect(tools.runs).toEqual([]);
+    expect((await agent.getApproval(id!)).status).toBe('pending');
+  });
+
+  it('agents: waits for the approval; decided while it waits, exactly that call runs, once', async () => {
+    const tools = transferTools();
+    let decided: Promise<unknown> | undefined;
+    const seen: string[] = [];
+    const guarded = guardAgentsTool(agent, tools.agents, {
+      ...mapping,
+      resource: (i: Record<string, unknown>) => `acct:${String(i.from)}`,
+      onApproval: 'wait',
+      waitSeconds: 60,
+      pollMs: 200,
+      onProgress: (p) => {
+        seen.push(p.status);
+        decided ??= cfo.decideApproval(p.approvalId, { decision: 'approve', decider_notes: 'ok once' });
+      },
+    });
+    const input = { from: 'acct-3', to: 'acct-4', amount: 3000 };
+    expect(await guarded.invoke(new RunContext({}), JSON.stringify(input))).toBe('transferred 3000 EUR from acct-3 to acct-4');
+    await decided;
+    expect(seen[0]).toBe('pending');
+    expect(seen.at(-1)).toBe('approved');
+    expect(tools.runs).toEqual([input]);
+
+    // The approval was used: the same call again needs another one (and does not run meanwhile).
+    const again = guardAgentsTool(agent, tools.agents, { ...mapping, resource: (i: Record<string, unknown>) => `acct:${String(i.from)}` });
+    expect(await again.invoke(new RunContext({}), JSON.stringify(input))).toMatch(/^Arbiter needs an approval/);
+    expect(tools.runs).toHaveLength(1);
+  });
+
+  it('names the context the rules need (a verified identity check) and does not run', async () => {
+    const runs: unknown[] = [];
+    const close = aiTool({ description: 'Close an account', inputSchema: z.object({ account: z.string(), identity: z.object({ checked: z.boolean() }) }), execute: async (i) => void runs.push(i) });
+    const out = (await guardAiTool(agent, close, { name: 'close_account', action: 'bank.close_account', scope }).execute({ account: 'acct-9', identity: { checked: true } }, options)) as ToolRefusal;
+    expect(out).toMatchObject({ arbiter_refused: true, outcome: 'insufficient_context', missing_fields: ['identity.checked'] });
+    expect(runs).toEqual([]);
+  });
+
+  it('fails closed: with the gateway unreachable neither framework\'s tool runs', async () => {
+    const tools = transferTools();
+    const down = createVerdictClient({ baseUrl: 'http://127.0.0.1:1', apiKey: t.agentKey, tenant: t.id });
+    const a = (await guardAiTool(down, tools.ai, { name: 'transfer', ...mapping }).execute({ from: 'acct-1', to: 'acct-2', amount: 1 }, options)) as ToolRefusal;
+    expect(a).toMatchObject({ arbiter_refused: true, outcome: 'unavailable' });
+    const b = await guardAgentsTool(down, tools.agents, { ...mapping, resource: () => 'acct:acct-1', onRefusal: 'throw' })
+      .invoke(new RunContext({}), JSON.stringify({ from: 'acct-1', to: 'acct-2', amount: 1 }))
+      .then(() => null, (e: unknown) => e);
+    expect(b).toMatchObject({ name: 'ToolRefusedError', outcome: { kind: 'unavailable' } });
+    expect(tools.runs).toEqual([]);
+  });
+});
