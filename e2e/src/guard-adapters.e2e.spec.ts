@@ -1,3 +1,6 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { RunContext, tool as agentsTool } from '@openai/agents';
 import { tool as aiTool } from 'ai';
 import { z } from 'zod';
@@ -61,7 +64,7 @@ describe('guardTool adapters', () => {
     const outcomes: GuardOutcome[] = [];
     const guarded = guardAiTool(agent, tools.ai, { name: 'transfer', ...mapping, onOutcome: (o) => outcomes.push(o) });
     const input = { from: 'acct-1', to: 'acct-2', amount: 50 };
-    expect(await guarded.execute(input, options)).toBe('transferred 50 EUR from acct-1 to acct-2');
+    expect(await guarded.execute!(input, options)).toBe('transferred 50 EUR from acct-1 to acct-2');
     expect(tools.runs).toEqual([input]);
     const [allowed] = outcomes;
     if (allowed.kind !== 'allowed') throw new Error(`expected allowed, got ${allowed.kind}`);
@@ -71,7 +74,7 @@ describe('guardTool adapters', () => {
 
   it('ai: does not run a blocked call; the refusal names the rule\'s statement and the recorded consultation', async () => {
     const tools = transferTools();
-    const out = (await guardAiTool(agent, tools.ai, { name: 'transfer', ...mapping }).execute({ from: 'acct-1', to: 'offshore-7', amount: 50 }, options)) as ToolRefusal;
+    const out = (await guardAiTool(agent, tools.ai, { name: 'transfer', ...mapping }).execute!({ from: 'acct-1', to: 'offshore-7', amount: 50 }, options)) as unknown as ToolRefusal;
     expect(tools.runs).toEqual([]);
     expect(out).toMatchObject({ arbiter_refused: true, outcome: 'blocked', consultation_id: expect.stringMatching(/^cns-/), rule_id: expect.stringMatching(/^rul-/) });
     expect(out.message).toContain('"No transfers to offshore accounts"');
@@ -123,7 +126,7 @@ describe('guardTool adapters', () => {
   it('names the context the rules need (a verified identity check) and does not run', async () => {
     const runs: unknown[] = [];
     const close = aiTool({ description: 'Close an account', inputSchema: z.object({ account: z.string(), identity: z.object({ checked: z.boolean() }) }), execute: async (i) => void runs.push(i) });
-    const out = (await guardAiTool(agent, close, { name: 'close_account', action: 'bank.close_account', scope }).execute({ account: 'acct-9', identity: { checked: true } }, options)) as ToolRefusal;
+    const out = (await guardAiTool(agent, close, { name: 'close_account', action: 'bank.close_account', scope }).execute!({ account: 'acct-9', identity: { checked: true } }, options)) as unknown as ToolRefusal;
     expect(out).toMatchObject({ arbiter_refused: true, outcome: 'insufficient_context', missing_fields: ['identity.checked'] });
     expect(runs).toEqual([]);
   });
@@ -131,12 +134,26 @@ describe('guardTool adapters', () => {
   it('fails closed: with the gateway unreachable neither framework\'s tool runs', async () => {
     const tools = transferTools();
     const down = createVerdictClient({ baseUrl: 'http://127.0.0.1:1', apiKey: t.agentKey, tenant: t.id });
-    const a = (await guardAiTool(down, tools.ai, { name: 'transfer', ...mapping }).execute({ from: 'acct-1', to: 'acct-2', amount: 1 }, options)) as ToolRefusal;
+    const a = (await guardAiTool(down, tools.ai, { name: 'transfer', ...mapping }).execute!({ from: 'acct-1', to: 'acct-2', amount: 1 }, options)) as unknown as ToolRefusal;
     expect(a).toMatchObject({ arbiter_refused: true, outcome: 'unavailable' });
     const b = await guardAgentsTool(down, tools.agents, { ...mapping, resource: () => 'acct:acct-1', onRefusal: 'throw' })
       .invoke(new RunContext({}), JSON.stringify({ from: 'acct-1', to: 'acct-2', amount: 1 }))
       .then(() => null, (e: unknown) => e);
     expect(b).toMatchObject({ name: 'ToolRefusedError', outcome: { kind: 'unavailable' } });
     expect(tools.runs).toEqual([]);
+  });
+
+  describe.each(['ai-sdk/agent', 'openai-agents/agent'])('examples/%s.ts, as docs/agents.md runs it (dry run, no model)', (example) => {
+    it('provisions a demo tenant; the allowed call runs, the offshore one is blocked, the large one waits for finance', async () => {
+      const root = path.resolve(__dirname, '../..');
+      const env = { ...process.env, ARBITER_REGISTRY_URL: stack.registry.url, ARBITER_VERDICT_URL: stack.verdict.url, ARBITER_ADMIN_KEY: stack.registry.adminKey, ARBITER_MODEL: '', OPENAI_API_KEY: '' };
+      const { stdout } = await promisify(execFile)(process.execPath, [path.join(root, 'examples/run.mjs'), example], { cwd: root, env });
+      const lines = stdout.trim().split('\n');
+      expect(lines[0]).toMatch(/^provisioned demo tenant tnt-/);
+      expect(lines[1]).toMatch(/^dry run/);
+      expect(lines[2]).toBe('balance {"account":"acct-1"} -> acct-1: 25000 EUR');
+      expect(lines[3]).toMatch(/^transfer \{"from":"acct-1","to":"offshore-7","amount":50\} -> Arbiter refused the call: blocked by rule rul-\S+: "No transfers to offshore accounts" \(verdict blocked, consultation cns-\S+\)\. The call was not forwarded\.$/);
+      expect(lines[4]).toMatch(/^transfer \{"from":"acct-1","to":"acct-2","amount":5000\} -> Arbiter needs an approval before this call: approval apr-\S+ is pending and may be decided by one of role-finance/);
+    });
   });
 });

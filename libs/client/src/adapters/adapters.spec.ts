@@ -45,7 +45,7 @@ describe(guardAiTool.name, () => {
     const { t, runs } = aiTransfer();
     const seen: string[] = [];
     const guarded = guardAiTool(s.client, t, { name: 'transfer', action: 'bank.transfer', resource: (i) => `acct:${i.from}`, scope: { region: 'eu' }, onOutcome: (o) => seen.push(o.kind === 'allowed' ? o.signedVerdict : o.kind) });
-    expect(await guarded.execute(input, options)).toBe('transferred 50');
+    expect(await guarded.execute!(input, options)).toBe('transferred 50');
     expect(runs).toEqual([input]);
     expect(seen).toEqual(['jws.allowed']);
     expect(s.calls[0].body).toEqual({ action: 'bank.transfer', resource: 'acct:acct-1', scope: { region: 'eu' }, parameters: input });
@@ -56,14 +56,14 @@ describe(guardAiTool.name, () => {
 
   it('defaults to action tool.<name> and resource tool:<name>', async () => {
     const s = stubClient({ check: [complete('allowed')] });
-    await guardAiTool(s.client, aiTransfer().t, { name: 'transfer' }).execute(input, options);
+    await guardAiTool(s.client, aiTransfer().t, { name: 'transfer' }).execute!(input, options);
     expect(s.calls[0].body).toMatchObject({ action: 'tool.transfer', resource: 'tool:transfer', scope: {} });
   });
 
   it('returns a refusal the model can read and never runs the original when blocked', async () => {
     const s = stubClient({ check: [complete('blocked', { dominating_rule_id: 'rul-x' })], consultation: { precedence_trace: [{ rule_id: 'rul-x', rule_version_id: 'rv-x', decided_by: 'severity' }] }, ruleVersion: { statement: 'No offshore' } });
     const { t, runs } = aiTransfer();
-    const out = await guardAiTool(s.client, t, { name: 'transfer' }).execute(input, options);
+    const out = await guardAiTool(s.client, t, { name: 'transfer' }).execute!(input, options);
     expect(out).toEqual({
       arbiter_refused: true,
       outcome: 'blocked',
@@ -77,7 +77,7 @@ describe(guardAiTool.name, () => {
   it('throws ToolRefusedError with the outcome when asked to', async () => {
     const s = stubClient({ check: [complete('approval_required')], createApproval: [approval('pending')] });
     const { t, runs } = aiTransfer();
-    const err = await Promise.resolve(guardAiTool(s.client, t, { name: 'transfer', onRefusal: 'throw' }).execute(input, options)).then(() => null, (e: unknown) => e);
+    const err = await Promise.resolve(guardAiTool(s.client, t, { name: 'transfer', onRefusal: 'throw' }).execute!(input, options)).then(() => null, (e: unknown) => e);
     expect(err).toBeInstanceOf(ToolRefusedError);
     expect((err as ToolRefusedError).outcome).toMatchObject({ kind: 'approval_pending', approvalId: 'apr-1' });
     expect(runs).toEqual([]);
@@ -86,7 +86,7 @@ describe(guardAiTool.name, () => {
   it('refuses when the resource mapping throws, without asking Arbiter or running the tool', async () => {
     const s = stubClient({});
     const { t, runs } = aiTransfer();
-    const out = await guardAiTool(s.client, t, { name: 'transfer', resource: () => { throw new Error('no account'); } }).execute(input, options);
+    const out = await guardAiTool(s.client, t, { name: 'transfer', resource: () => { throw new Error('no account'); } }).execute!(input, options);
     expect(out).toMatchObject({ arbiter_refused: true, outcome: 'unavailable' });
     expect(s.calls).toEqual([]);
     expect(runs).toEqual([]);
@@ -95,15 +95,15 @@ describe(guardAiTool.name, () => {
   it('fails closed when Arbiter cannot be reached', async () => {
     const s = stubClient({ check: [verdictError(0, 'network_error')] });
     const { t, runs } = aiTransfer();
-    expect(await guardAiTool(s.client, t, { name: 'transfer' }).execute(input, options)).toMatchObject({ arbiter_refused: true, outcome: 'unavailable' });
+    expect(await guardAiTool(s.client, t, { name: 'transfer' }).execute!(input, options)).toMatchObject({ arbiter_refused: true, outcome: 'unavailable' });
     expect(runs).toEqual([]);
   });
 
   it('guards a whole tools object under each key, with per-tool options', async () => {
     const s = stubClient({ check: [complete('allowed')] });
     const tools = guardAiTools(s.client, { transfer: aiTransfer().t, balance: aiTransfer().t }, { scope: { region: 'eu' }, perTool: { balance: { action: 'bank.balance' } } });
-    await tools.transfer.execute(input, options);
-    await tools.balance.execute(input, options);
+    await tools.transfer.execute!(input, options);
+    await tools.balance.execute!(input, options);
     expect(s.calls.map((c) => (c.body as { action: string }).action)).toEqual(['tool.transfer', 'bank.balance']);
   });
 

@@ -15,12 +15,12 @@ export interface AiToolLike {
 }
 
 type InputOf<T extends AiToolLike> = NonNullable<T['execute']> extends (input: infer I, options: never) => unknown ? I : unknown;
-type OutputOf<T extends AiToolLike> = NonNullable<T['execute']> extends (input: never, options: never) => infer R ? Awaited<R> : unknown;
-
-/** The tool as guardAiTool returns it: the same tool, whose execute may answer a refusal instead. */
-export type GuardedAiTool<T extends AiToolLike> = Omit<T, 'execute'> & {
-  execute: (input: InputOf<T>, options: AiToolExecutionOptions) => Promise<OutputOf<T> | ToolRefusal>;
-};
+/**
+ * The tool as guardAiTool returns it: the same type, so it goes wherever the original goes (a `tools`
+ * object of generateText, streamText or an Agent). Its execute may answer a ToolRefusal instead of the
+ * original's output (the `ai` types cannot say so without the SDK depending on `ai`): isToolRefusal tells.
+ */
+export type GuardedAiTool<T extends AiToolLike> = T;
 
 export interface GuardAiToolOptions<Input> extends GuardToolOptions<Input> {
   /** The tool's name (its key in the tools object): the default action `tool.<name>` and resource. */
@@ -31,18 +31,16 @@ export interface GuardAiToolOptions<Input> extends GuardToolOptions<Input> {
 export function guardAiTool<T extends AiToolLike>(client: GuardClient, tool: T, opts: GuardAiToolOptions<InputOf<T>>): GuardedAiTool<T> {
   const execute = tool.execute as ((input: unknown, options: AiToolExecutionOptions) => unknown) | undefined;
   if (typeof execute !== 'function') throw new TypeError(`guardAiTool: tool ${opts.name} has no execute function to guard`);
-  return {
-    ...tool,
-    execute: (input: InputOf<T>, options: AiToolExecutionOptions) =>
-      runGuarded(client, opts.name, input, opts, () => execute.call(tool, input, options) as OutputOf<T>, options?.abortSignal),
-  };
+  const guarded = (input: InputOf<T>, options: AiToolExecutionOptions): Promise<unknown | ToolRefusal> =>
+    runGuarded(client, opts.name, input, opts, () => execute.call(tool, input, options), options?.abortSignal);
+  return { ...tool, execute: guarded };
 }
 
 /** Every tool of an `ai` tools object guarded, each under its key as name; `perTool` overrides by name. */
 export function guardAiTools<Tools extends Record<string, AiToolLike>>(
   client: GuardClient,
   tools: Tools,
-  opts: Omit<GuardAiToolOptions<unknown>, 'name'> & { perTool?: { [K in keyof Tools]?: Omit<GuardAiToolOptions<unknown>, 'name'> } } = {},
+  opts: Omit<GuardAiToolOptions<unknown>, 'name'> & { perTool?: { [K in keyof Tools]?: Omit<GuardAiToolOptions<InputOf<Tools[K]>>, 'name'> } } = {},
 ): { [K in keyof Tools]: GuardedAiTool<Tools[K]> } {
   const { perTool, ...shared } = opts;
   const out: Record<string, unknown> = {};

@@ -92,6 +92,9 @@ function refuse<Input>(name: string, call: GuardedCall, outcome: Exclude<GuardOu
   return refusalOf(outcome);
 }
 
+/** Whether a guarded tool's answer is a refusal (the tool did not run) rather than the tool's output. */
+export const isToolRefusal = (v: unknown): v is ToolRefusal => typeof v === 'object' && v !== null && (v as { arbiter_refused?: unknown }).arbiter_refused === true;
+
 export function refusalOf(outcome: Exclude<GuardOutcome, { kind: 'allowed' }>): ToolRefusal {
   const out: ToolRefusal = { arbiter_refused: true, outcome: outcome.kind, message: describeOutcome(outcome) };
   if ('consultationId' in outcome) out.consultation_id = outcome.consultationId;

@@ -3,7 +3,7 @@
 // `@openai/agents` at run time.
 import type { GuardClient } from '../guard/guard';
 import type { GuardOutcome } from '../guard/outcome';
-import { runGuarded, ToolRefusedError, type GuardToolOptions } from './guarded-tool';
+import { isToolRefusal, runGuarded, ToolRefusedError, type GuardToolOptions } from './guarded-tool';
 
 /** The part of a FunctionTool (what `tool({...})` returns) the guard needs. */
 export interface AgentsFunctionToolLike {
@@ -33,7 +33,7 @@ export function guardAgentsTool<T extends AgentsFunctionToolLike>(client: GuardC
       }
       const result = await runGuarded(client, tool.name, parsed, opts, () => invoke.call(tool, runContext, input, details), details?.signal);
       // The model reads a function tool's result as text: a refusal is its message.
-      return isRefusal(result) ? result.message : result;
+      return isToolRefusal(result) ? result.message : result;
     },
   };
 }
@@ -47,5 +47,3 @@ function parseInput(input: string): Record<string, unknown> | undefined {
     return undefined;
   }
 }
-
-const isRefusal = (v: unknown): v is { arbiter_refused: true; message: string } => typeof v === 'object' && v !== null && (v as { arbiter_refused?: unknown }).arbiter_refused === true;

@@ -1,0 +1,65 @@
+// What the two framework examples share (docs/agents.md "Framework adapters"): a pretend bank whose
+// tools an agent may call, the rules Arbiter holds about them, and a tenant to try them in.
+import { createRegistryClient } from '@arbiter/client';
+
+export interface Transfer {
+  from: string;
+  to: string;
+  amount: number;
+}
+
+/** The bank's own operations: what the guarded tools run once Arbiter allows them. */
+export const bank = {
+  balance: async ({ account }: { account: string }) => `${account}: 25000 EUR`,
+  transfer: async ({ from, to, amount }: Transfer) => `transferred ${amount} EUR from ${from} to ${to}`,
+};
+
+/** How each tool call is known to the rules: action, resource and scope. */
+export const mappings = {
+  balance: { action: 'bank.balance', resource: (i: { account: string }) => `acct:${i.account}`, scope: { region: 'eu' } },
+  transfer: { action: 'bank.transfer', resource: (i: Transfer) => `acct:${i.from}`, scope: { region: 'eu' } },
+};
+
+/** The calls a dry run makes (no model): one allowed, one blocked, one that needs an approval. */
+export const DRY_RUN_CALLS = [
+  { tool: 'balance', input: { account: 'acct-1' } },
+  { tool: 'transfer', input: { from: 'acct-1', to: 'offshore-7', amount: 50 } },
+  { tool: 'transfer', input: { from: 'acct-1', to: 'acct-2', amount: 5000 } },
+] as const;
+
+export const PROMPT = 'Check the balance of acct-1, then move 5000 EUR from acct-1 to acct-2 and 50 EUR to offshore-7.';
+
+/**
+ * A tenant with the bank's rules (offshore transfers blocked, transfers above 1,000 EUR need finance's
+ * approval) and an agent key, made through the registry with a platform admin key.
+ */
+export async function provisionBankTenant(registryUrl: string, adminKey: string, slug = `bank-demo-${Date.now().toString(36)}`) {
+  const admin = createRegistryClient({ baseUrl: registryUrl, apiKey: adminKey });
+  const tenant = await admin.createTenant({ name: 'Guarded tools demo', slug, settings: { scope_schema: { fields: { region: { allowed_values: ['eu', 'us'] } } } } });
+  const owner = await admin.createPrincipal({ kind: 'human', name: 'demo admin', tenant_id: tenant.id });
+  const ownerKey = (await admin.createApiKey({ principal_id: owner.id, permissions: ['admin'], tenant_id: tenant.id })).key;
+  const reg = createRegistryClient({ baseUrl: registryUrl, apiKey: ownerKey });
+  const eu = await reg.createScope({ name: 'bank', selector: { region: 'eu' } });
+  await reg.createRule(eu.id, { directive: 'No transfers to offshore accounts', severity: 'MANDATORY', applies_to: { actions: ['bank.transfer'] }, conditions: [{ field: 'to', op: 'starts_with', value: 'offshore-' }] });
+  await reg.createRule(eu.id, {
+    directive: 'Transfers above 1,000 EUR need approval from finance',
+    severity: 'REQUIRES_APPROVAL',
+    applies_to: { actions: ['bank.transfer'] },
+    conditions: [{ field: 'amount', op: 'gt', value: 1000 }],
+    deciders: ['role-finance'],
+  });
+  const agent = await reg.createPrincipal({ kind: 'agent', name: 'bank-agent' });
+  const agentKey = (await reg.createApiKey({ principal_id: agent.id, permissions: ['check', 'read'] })).key;
+  return { tenant: tenant.id, agentKey };
+}
+
+/** The tenant and key from the environment, or a new demo tenant when ARBITER_ADMIN_KEY is given. */
+export async function tenantFromEnv(log: (line: string) => void): Promise<{ verdictUrl: string; tenant: string; agentKey: string }> {
+  const env = process.env;
+  const verdictUrl = env.ARBITER_VERDICT_URL ?? 'http://127.0.0.1:3002';
+  if (env.ARBITER_TENANT && env.ARBITER_AGENT_KEY) return { verdictUrl, tenant: env.ARBITER_TENANT, agentKey: env.ARBITER_AGENT_KEY };
+  if (!env.ARBITER_ADMIN_KEY) throw new Error('set ARBITER_ADMIN_KEY (to provision a demo tenant), or ARBITER_TENANT and ARBITER_AGENT_KEY');
+  const made = await provisionBankTenant(env.ARBITER_REGISTRY_URL ?? 'http://127.0.0.1:3001', env.ARBITER_ADMIN_KEY);
+  log(`provisioned demo tenant ${made.tenant}`);
+  return { verdictUrl, ...made };
+}

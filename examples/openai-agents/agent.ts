@@ -1,0 +1,55 @@
+// An agent on the OpenAI Agents SDK (`@openai/agents`) whose function tools ask Arbiter before they run
+// (docs/agents.md "Framework adapters"): guardAgentsTool wraps each tool; allowed calls run, every other
+// outcome comes back to the model as text it can read, and the tool never runs.
+//
+//   ARBITER_ADMIN_KEY=ak-… node examples/run.mjs openai-agents/agent          # dry run: calls the tools directly
+//   OPENAI_API_KEY=sk-… ARBITER_ADMIN_KEY=ak-… node examples/run.mjs openai-agents/agent
+// Base URLs: ARBITER_REGISTRY_URL (http://127.0.0.1:3001), ARBITER_VERDICT_URL (http://127.0.0.1:3002).
+import { Agent, run, RunContext, tool } from '@openai/agents';
+import { createVerdictClient, guardAgentsTool, type VerdictClient } from '@arbiter/client';
+import { z } from 'zod';
+import { bank, DRY_RUN_CALLS, mappings, PROMPT, tenantFromEnv } from '../guarded-tools/bank';
+
+/** The bank's function tools, each guarded by Arbiter under its own mapping. */
+export function bankTools(arbiter: VerdictClient) {
+  const balance = tool({ name: 'balance', description: 'The balance of an account', parameters: z.object({ account: z.string() }), execute: bank.balance });
+  const transfer = tool({ name: 'transfer', description: 'Move money between accounts', parameters: z.object({ from: z.string(), to: z.string(), amount: z.number() }), execute: bank.transfer });
+  return {
+    balance: guardAgentsTool(arbiter, balance, { ...mappings.balance, resource: (i) => `acct:${String(i.account)}` }),
+    transfer: guardAgentsTool(arbiter, transfer, { ...mappings.transfer, resource: (i) => `acct:${String(i.from)}` }),
+  };
+}
+
+/** Invokes each tool as the runner would after a model's tool call, and prints what the model would read. */
+export async function dryRun(arbiter: VerdictClient, log: (line: string) => void): Promise<unknown[]> {
+  const tools = bankTools(arbiter);
+  const out: unknown[] = [];
+  for (const { tool: name, input } of DRY_RUN_CALLS) {
+    const result = await tools[name].invoke(new RunContext({}), JSON.stringify(input));
+    log(`${name} ${JSON.stringify(input)} -> ${typeof result === 'string' ? result : JSON.stringify(result)}`);
+    out.push(result);
+  }
+  return out;
+}
+
+async function main(): Promise<void> {
+  const log = (line: string) => process.stdout.write(`${line}\n`);
+  const { verdictUrl, tenant, agentKey } = await tenantFromEnv(log);
+  const arbiter = createVerdictClient({ baseUrl: verdictUrl, apiKey: agentKey, tenant });
+  if (!process.env.OPENAI_API_KEY) {
+    log('dry run (set OPENAI_API_KEY to let a model call the tools)');
+    await dryRun(arbiter, log);
+    return;
+  }
+  const tools = bankTools(arbiter);
+  const agent = new Agent({ name: 'bank agent', instructions: 'You run bank operations with the tools you have. Report refusals as they are.', tools: [tools.balance, tools.transfer] });
+  const result = await run(agent, PROMPT);
+  log(String(result.finalOutput));
+}
+
+if (require.main === module) {
+  main().catch((err: unknown) => {
+    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+    process.exitCode = 1;
+  });
+}
