@@ -156,6 +156,8 @@ class Search {
   private readonly firing: CompiledRule[] = [];
   /** Rules some override of which has CEL conditions, and the fields those read. */
   private readonly celPaths = new Map<CompiledRule, ReadonlySet<string>>();
+  /** Every field an override's CEL conditions read, over all candidate rules. */
+  private readonly celFields = new Set<string>();
   /** Rules neutralised now by an override (one of them conditional). */
   private readonly overridden = new Set<CompiledRule>();
   // Memos: a row's truth for the value read now, a row against a change, a row as a constraint, and
@@ -182,6 +184,7 @@ class Search {
       if (!rule || e.reason === 'not_applicable') continue;
       const paths = new Set((rule.overrides ?? []).flatMap((o) => (o.condition ? o.condition.fields.map((f) => f.accessor.path) : [])));
       if (paths.size) this.celPaths.set(rule, paths);
+      for (const p of paths) this.celFields.add(p);
       if (e.reason === 'overridden') {
         // Neutralised for good unless an override's CEL conditions read the operation's fields.
         if (!paths.size) continue;
@@ -249,7 +252,7 @@ class Search {
       if (!answers) this.holdsUnder.set(d, (answers = new Map()));
       const row = this.rowAtom(rule, i);
       let answer = answers.get(row.key);
-      if (answer === undefined) answers.set(row.key, (answer = witness(this.field(f), [...d.atoms, row]) !== NONE));
+      if (answer === undefined) answers.set(row.key, (answer = mayHold(this.field(f), d.atoms, row)));
       return answer;
     }
     let now = this.holdsNow.get(condition);
@@ -309,9 +312,19 @@ class Search {
     }
     if (rule.anyMode && holding.length === 0) return null;
     const row = (i: number) => ({ field: rule.fields[rule.conditions[i].fieldIndex], i });
-    const invertible = (i: number) => row(i).field.accessor.source === 'path' && inverse(rule.conditions[i].condition) !== null;
+    const invertible = (i: number) => this.invertible(row(i).field, rule.conditions[i].condition);
     if (rule.anyMode) return holding.every(invertible) ? [holding.map(row)] : [];
     return holding.filter(invertible).map((i) => [row(i)]);
+  }
+
+  /**
+   * Whether a change of the row's field can be proposed: a row on the operation's own fields (not action,
+   * resource or scope) with an exact negation, on a field no override's CEL conditions read. A change to
+   * such a field could switch an override on or off, and with it bring back a rule and the context that
+   * rule requires; explanations do not reason about CEL, so they leave those fields alone.
+   */
+  private invertible(field: CompiledField, condition: Condition | CompiledCondition): boolean {
+    return field.accessor.source === 'path' && inverse(condition as Condition) !== null && !this.celFields.has(field.accessor.path);
   }
 
   private extend(domains: Domains, rows: { field: CompiledField; i: number }[], rule: CompiledRule): Domains | null {
@@ -337,7 +350,16 @@ class Search {
     const d = domains.get(f.accessor.path);
     if (d) {
       const members = finiteMembers(d.atoms);
-      if (members === null) return false;
+      if (members === null) {
+        // An open domain (bounds, exclusions) has no list of members, but some rows fail only on a few
+        // values: `exists true` on null, `neq`/`not_in` on the values they name. Such a row holds for
+        // every member exactly when the domain leaves those values out. Nothing else is sure.
+        const admits = (v: unknown) => d.atoms.every((a) => atomHolds(a, v));
+        if (condition.expectPresent === true) return !admits(null);
+        if (condition.op === 'neq') return !admits(condition.value);
+        if (condition.op === 'not_in' && Array.isArray(condition.value)) return !condition.value.some(admits);
+        return false;
+      }
       const row = atom(f.accessor.path, condition.op, condition.value);
       return members.every((v) => atomHolds(row, v));
     }
@@ -455,7 +477,7 @@ class Search {
       for (let i = 0; i < rule.conditions.length; i++) {
         const { fieldIndex, condition } = rule.conditions[i];
         const f = rule.fields[fieldIndex];
-        if (f.accessor.source === 'path' && inverse(condition) !== null) continue;
+        if (this.invertible(f, condition)) continue;
         if (!this.canHold(rule, i, new Map())) continue;
         if (!out.some((x) => x.rule_id === rule.ruleId && x.field === f.accessor.path && x.op === condition.op)) {
           out.push({ field: f.accessor.path, op: condition.op, rule_id: rule.ruleId });
@@ -481,6 +503,21 @@ function finiteMembers(atoms: readonly Atom[]): unknown[] | null {
 }
 
 /** A value satisfying every constraint and the field's Requirements, preferring one close to the current value; NONE when there is none. */
+/**
+ * Whether some value of the change's domain makes `row` hold. The search tries chosen values, and inside
+ * an ordered date domain it tries dates only: a string test (contains, starts_with) may hold for a date
+ * it did not try (`starts_with "2026-01"` inside `lt 2026-03-01`). There the answer is yes, so that an
+ * alternative never leaves room for a rule it could wake (an explanation may miss an alternative; it is
+ * never wrong).
+ */
+function mayHold(info: FieldInfo, atoms: readonly Atom[], row: Atom): boolean {
+  if (witness(info, [...atoms, row]) !== NONE) return true;
+  // Inside a date domain every value is a string: only a string needle can match one.
+  if ((row.cond.op !== 'contains' && row.cond.op !== 'starts_with') || typeof row.cond.value !== 'string') return false;
+  const finite = atoms.some((a) => a.cond.op === 'eq' || a.cond.op === 'in' || (a.cond.op === 'exists' && a.cond.value === false));
+  return !finite && atoms.some((a) => isOrdered(a.cond.op) && (isIsoDate(a.cond.value) || isIsoDateTime(a.cond.value)));
+}
+
 function witness(info: FieldInfo, atoms: readonly Atom[]): unknown {
   for (const v of candidates(info, atoms)) if (v !== undefined && info.accept(v) && atoms.every((a) => atomHolds(a, v))) return v;
   return NONE;
