@@ -358,6 +358,7 @@ class Search {
         if (condition.expectPresent === true) return !admits(null);
         if (condition.op === 'neq') return !admits(condition.value);
         if (condition.op === 'not_in' && Array.isArray(condition.value)) return !condition.value.some(admits);
+        if (isOrdered(condition.op)) return boundsImply(d.atoms, condition.op, condition.value);
         return false;
       }
       const row = atom(f.accessor.path, condition.op, condition.value);
@@ -510,10 +511,13 @@ function finiteMembers(atoms: readonly Atom[]): unknown[] | null {
  * alternative never leaves room for a rule it could wake (an explanation may miss an alternative; it is
  * never wrong).
  */
+/** Every character an ISO 8601 date or date-time the engine compares can hold. */
+const ISO_CHARACTERS = /^[0-9Tt :.Zz+-]*$/;
+
 function mayHold(info: FieldInfo, atoms: readonly Atom[], row: Atom): boolean {
   if (witness(info, [...atoms, row]) !== NONE) return true;
-  // Inside a date domain every value is a string: only a string needle can match one.
-  if ((row.cond.op !== 'contains' && row.cond.op !== 'starts_with') || typeof row.cond.value !== 'string') return false;
+  // Inside a date domain every value is an ISO 8601 string: only a needle made of its characters can match one.
+  if ((row.cond.op !== 'contains' && row.cond.op !== 'starts_with') || typeof row.cond.value !== 'string' || !ISO_CHARACTERS.test(row.cond.value)) return false;
   const finite = atoms.some((a) => a.cond.op === 'eq' || a.cond.op === 'in' || (a.cond.op === 'exists' && a.cond.value === false));
   return !finite && atoms.some((a) => isOrdered(a.cond.op) && (isIsoDate(a.cond.value) || isIsoDateTime(a.cond.value)));
 }
@@ -565,6 +569,43 @@ function* candidates(info: FieldInfo, atoms: readonly Atom[]): Generator<unknown
   const kinds = [current, ...excluded].map((v) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v));
   for (const kind of [...new Set([...kinds, 'string', 'number', 'boolean'])]) yield* typed(kind, k);
   yield null;
+}
+
+/**
+ * Whether the bounds of an open domain imply an ordered row for every member: `b gte 5` implies
+ * `b gt 2`. Bounds of another kind than the row's (numbers against dates) are left out, which can only
+ * make the answer no.
+ */
+function boundsImply(atoms: readonly Atom[], op: ConditionOp, value: unknown): boolean {
+  const numeric = isFiniteNumber(value);
+  if (!numeric && !isIsoDate(value) && !isIsoDateTime(value)) return false;
+  const position = (x: unknown): number => (numeric ? (isFiniteNumber(x) ? x : NaN) : isIsoDate(x) || isIsoDateTime(x) ? isoToMillis(x) : NaN);
+  const r = position(value);
+  let lo = -Infinity;
+  let loStrict = false;
+  let hi = Infinity;
+  let hiStrict = false;
+  for (const a of atoms) {
+    if (!isOrdered(a.cond.op)) continue;
+    const b = position(a.cond.value);
+    if (Number.isNaN(b)) continue;
+    const strict = a.cond.op === 'gt' || a.cond.op === 'lt';
+    if (a.cond.op === 'gt' || a.cond.op === 'gte') {
+      if (b > lo || (b === lo && strict)) [lo, loStrict] = [b, strict];
+    } else if (b < hi || (b === hi && strict)) [hi, hiStrict] = [b, strict];
+  }
+  switch (op) {
+    case 'gt':
+      return lo > r || (lo === r && loStrict);
+    case 'gte':
+      return lo >= r;
+    case 'lt':
+      return hi < r || (hi === r && hiStrict);
+    case 'lte':
+      return hi <= r;
+    default:
+      return false;
+  }
 }
 
 function isOrdered(op: ConditionOp): boolean {
