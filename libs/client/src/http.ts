@@ -4,6 +4,7 @@
 // against the committed OpenAPI documents at compile time.
 import createClient, { type Client } from 'openapi-fetch';
 import { errorFromResponse, transportError, type ArbiterError, type ServiceName } from './errors';
+import { resilientFetch, USER_AGENT, type RetryOptions } from './retry';
 
 export type FetchLike = (input: Request) => Promise<Response>;
 
@@ -14,8 +15,12 @@ export interface ServiceClientOptions {
   apiKey?: string;
   /** Another fetch (tests, proxies, instrumentation). Default: the global fetch. */
   fetch?: FetchLike;
-  /** Extra headers sent with every request (e.g. a User-Agent). */
+  /** Extra headers sent with every request; a User-Agent here replaces the SDK's (`arbiter-client/<version> node/<version>`). */
   headers?: Record<string, string>;
+  /** How long one attempt may take before it fails (`network_error`); 0: no limit. Default 30 s. */
+  timeoutMs?: number;
+  /** Retries of 429 and 503 answers (and of GET/HEAD without an answer); `false` turns them off. docs/sdk.md. */
+  retry?: RetryOptions | false;
 }
 
 /** An openapi-fetch client for one service, authenticated as that service expects (docs/identity.md). */
@@ -26,11 +31,12 @@ export function createServiceClient<Paths extends object>(service: ServiceName, 
     else auth['X-API-Key'] = opts.apiKey;
   }
   const userFetch = opts.fetch;
+  const hasUserAgent = Object.keys(opts.headers ?? {}).some((h) => h.toLowerCase() === 'user-agent');
   return createClient<Paths>({
     baseUrl: opts.baseUrl.replace(/\/+$/, ''),
-    headers: { ...opts.headers, ...auth },
+    headers: { ...(hasUserAgent ? {} : { 'User-Agent': USER_AGENT }), ...opts.headers, ...auth },
     // Resolved at call time, so a test or an instrumentation that replaces globalThis.fetch is honoured.
-    fetch: (request: Request) => (userFetch ?? globalThis.fetch)(request),
+    fetch: resilientFetch((request: Request) => (userFetch ?? globalThis.fetch)(request), { timeoutMs: opts.timeoutMs, retry: opts.retry }),
   });
 }
 

@@ -14,3 +14,4 @@ export * from './verify';
 export { auditConsultations, periodBound, VERDICT_SEAL_ACTOR, type AuditConsultationsOptions, type ConsultationAuditReport, type FieldDifference } from './audit/consultations';
 export * from './guard';
 export * from './adapters';
+export { resilientFetch, retryAfterMs, SDK_VERSION, USER_AGENT, DEFAULT_TIMEOUT_MS, type RetryOptions } from './retry';
