@@ -2,6 +2,7 @@
 // was approval_required, then poll it ("An approval decision is also readable by polling GET on the
 // approval") with exponential backoff until it is decided or the time allowed runs out.
 import { ApprovalWaitError } from './errors';
+import { sleep } from './sleep';
 import type { Approval, CreateApprovalBody } from './types';
 import type { CallOptions, VerdictClient } from './verdict-client';
 
@@ -29,19 +30,7 @@ export interface WaitOptions extends CallOptions {
 
 type ApprovalsApi = Pick<VerdictClient, 'createApproval' | 'getApproval'>;
 
-const defaultSleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
+const defaultSleep = sleep;
 
 export const isDecided = (a: Approval) => a.status !== 'pending';
 

@@ -4,6 +4,7 @@
 // have been carried out is never repeated: only 429/503 answers (the services refuse before they act)
 // and, for GET and HEAD alone, failures to get an answer are retried.
 import type { FetchLike } from './http';
+import { sleep } from './sleep';
 
 export interface RetryOptions {
   /** Retries after the first attempt; 0 turns retrying off. Default 3. */
@@ -26,19 +27,7 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 
 const IDEMPOTENT = new Set(['GET', 'HEAD']);
 
-const defaultSleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
+const defaultSleep = sleep;
 
 /** Retry-After (RFC 9110 10.2.3): delay-seconds or an HTTP date; null when absent or unreadable. */
 export function retryAfterMs(value: string | null, now = Date.now()): number | null {
