@@ -94,9 +94,9 @@ const models: TsoaRoute.Models = {
             "fact_count": {"dataType":"integer","required":true},
             "head_fact_id": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
             "head_hash": {"dataType":"string","required":true},
-            "created_at_ms": {"dataType":"integer","required":true},
+            "created_at_ms": {"dataType":"long","required":true},
             "created_at_iso": {"dataType":"string","required":true},
-            "updated_at_ms": {"dataType":"integer","required":true},
+            "updated_at_ms": {"dataType":"long","required":true},
             "updated_at_iso": {"dataType":"string","required":true},
         },
         "additionalProperties": false,
@@ -118,7 +118,7 @@ const models: TsoaRoute.Models = {
             "stream_id": {"dataType":"string","required":true},
             "tenant_id": {"dataType":"string","required":true},
             "actor": {"dataType":"string","required":true},
-            "sealed_at_ms": {"dataType":"integer","required":true},
+            "sealed_at_ms": {"dataType":"long","required":true},
             "sealed_at_iso": {"dataType":"string","required":true},
             "custom_payload": {"dataType":"nestedObjectLiteral","nestedProperties":{},"additionalProperties":{"dataType":"any"},"required":true},
             "fact_hash": {"dataType":"string","required":true},
@@ -145,7 +145,7 @@ const models: TsoaRoute.Models = {
         "dataType": "refObject",
         "properties": {
             "fact_id": {"dataType":"string","required":true},
-            "sealed_at_ms": {"dataType":"integer","required":true},
+            "sealed_at_ms": {"dataType":"long","required":true},
             "sealed_at_iso": {"dataType":"string","required":true},
             "actor": {"dataType":"string","required":true},
             "custom_payload": {"dataType":"nestedObjectLiteral","nestedProperties":{},"additionalProperties":{"dataType":"any"},"required":true},
@@ -174,7 +174,7 @@ const models: TsoaRoute.Models = {
             "head_fact_id": {"dataType":"string","required":true},
             "head_hash": {"dataType":"string","required":true},
             "facts_manifest": {"dataType":"array","array":{"dataType":"string"},"required":true},
-            "created_at_ms": {"dataType":"integer","required":true},
+            "created_at_ms": {"dataType":"long","required":true},
             "created_at_iso": {"dataType":"string","required":true},
             "signature": {"dataType":"string","required":true},
             "signature_alg": {"dataType":"enum","enums":["ed25519"],"required":true},
@@ -193,7 +193,7 @@ const models: TsoaRoute.Models = {
             "head_fact_id": {"dataType":"string","required":true},
             "head_hash": {"dataType":"string","required":true},
             "fact_count": {"dataType":"integer","required":true},
-            "created_at_ms": {"dataType":"integer","required":true},
+            "created_at_ms": {"dataType":"long","required":true},
             "created_at_iso": {"dataType":"string","required":true},
             "signature_alg": {"dataType":"enum","enums":["ed25519"],"required":true},
             "key_id": {"dataType":"string","required":true},
@@ -312,7 +312,7 @@ const models: TsoaRoute.Models = {
         "properties": {
             "status": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["ok"]},{"dataType":"enum","enums":["degraded"]}],"required":true},
             "service": {"dataType":"enum","enums":["ledger"],"required":true},
-            "time_ms": {"dataType":"integer","required":true},
+            "time_ms": {"dataType":"long","required":true},
             "time_iso": {"dataType":"string","required":true},
             "checks": {"dataType":"nestedObjectLiteral","nestedProperties":{},"additionalProperties":{"ref":"CheckStatus"},"required":true},
         },
@@ -375,7 +375,7 @@ export function RegisterRoutes(app: Router) {
         const argsTenantsController_listStreams: Record<string, TsoaRoute.ParameterSchema> = {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 tenant_id: {"in":"path","name":"tenant_id","required":true,"dataType":"string"},
-                limit: {"in":"query","name":"limit","dataType":"double"},
+                limit: {"in":"query","name":"limit","dataType":"integer","validators":{"isInt":{"errorMsg":"limit"},"minimum":{"value":1},"maximum":{"value":1000}}},
                 cursor: {"in":"query","name":"cursor","dataType":"string"},
         };
         app.get('/tenants/:tenant_id/streams',
@@ -452,8 +452,8 @@ export function RegisterRoutes(app: Router) {
         const argsStreamsController_listFacts: Record<string, TsoaRoute.ParameterSchema> = {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 stream_id: {"in":"path","name":"stream_id","required":true,"dataType":"string"},
-                limit: {"in":"query","name":"limit","dataType":"double"},
-                offset: {"in":"query","name":"offset","dataType":"double"},
+                limit: {"in":"query","name":"limit","dataType":"integer","validators":{"isInt":{"errorMsg":"limit"},"minimum":{"value":1},"maximum":{"value":1000}}},
+                offset: {"in":"query","name":"offset","dataType":"integer","validators":{"isInt":{"errorMsg":"offset"},"minimum":{"value":0}}},
         };
         app.get('/streams/:stream_id/facts',
             authenticateMiddleware([{"apiKey":["read"]}]),
@@ -528,7 +528,7 @@ export function RegisterRoutes(app: Router) {
         const argsStreamsController_listBundles: Record<string, TsoaRoute.ParameterSchema> = {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 stream_id: {"in":"path","name":"stream_id","required":true,"dataType":"string"},
-                limit: {"in":"query","name":"limit","dataType":"double"},
+                limit: {"in":"query","name":"limit","dataType":"integer","validators":{"isInt":{"errorMsg":"limit"},"minimum":{"value":1},"maximum":{"value":1000}}},
                 cursor: {"in":"query","name":"cursor","dataType":"string"},
         };
         app.get('/streams/:stream_id/bundles',
@@ -675,7 +675,7 @@ export function RegisterRoutes(app: Router) {
         const argsStreamProofsController_getCheckpoint: Record<string, TsoaRoute.ParameterSchema> = {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 stream_id: {"in":"path","name":"stream_id","required":true,"dataType":"string"},
-                tree_size: {"in":"query","name":"tree_size","dataType":"double"},
+                tree_size: {"in":"query","name":"tree_size","dataType":"integer","validators":{"isInt":{"errorMsg":"tree_size"},"minimum":{"value":1}}},
         };
         app.get('/streams/:stream_id/checkpoint',
             authenticateMiddleware([{"apiKey":["read"]}]),
@@ -713,8 +713,8 @@ export function RegisterRoutes(app: Router) {
         const argsStreamProofsController_getConsistency: Record<string, TsoaRoute.ParameterSchema> = {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 stream_id: {"in":"path","name":"stream_id","required":true,"dataType":"string"},
-                from: {"in":"query","name":"from","dataType":"double"},
-                to: {"in":"query","name":"to","dataType":"double"},
+                from: {"in":"query","name":"from","dataType":"integer","validators":{"isInt":{"errorMsg":"from"},"minimum":{"value":1}}},
+                to: {"in":"query","name":"to","dataType":"integer","validators":{"isInt":{"errorMsg":"to"},"minimum":{"value":1}}},
         };
         app.get('/streams/:stream_id/consistency',
             authenticateMiddleware([{"apiKey":["read"]}]),
@@ -752,7 +752,7 @@ export function RegisterRoutes(app: Router) {
         const argsFactProofsController_getInclusion: Record<string, TsoaRoute.ParameterSchema> = {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 fact_id: {"in":"path","name":"fact_id","required":true,"dataType":"string"},
-                tree_size: {"in":"query","name":"tree_size","dataType":"double"},
+                tree_size: {"in":"query","name":"tree_size","dataType":"integer","validators":{"isInt":{"errorMsg":"tree_size"},"minimum":{"value":1}}},
         };
         app.get('/facts/:fact_id/inclusion',
             authenticateMiddleware([{"apiKey":["read"]}]),

@@ -17,7 +17,11 @@ export class BundlesController extends Controller {
     super();
   }
 
-  /** One signed bundle, exactly as signed (verify it with scripts/verify-ledger-bundle.mjs). Another tenant's answers 404. */
+  /**
+   * One signed bundle, exactly as signed (verify it with scripts/verify-ledger-bundle.mjs). Another tenant's answers 404.
+   * @summary Get a signed bundle
+   * @param bundle_id The bundle id (`bnd-`).
+   */
   @Get('{bundle_id}')
   @Security('apiKey', ['read'])
   @Response<ErrorBody>(404, 'NOT_FOUND')

@@ -17,7 +17,11 @@ export class FactsController extends Controller {
     super();
   }
 
-  /** One fact with its hashes. Another tenant's fact answers 404. */
+  /**
+   * One fact with its hashes. Another tenant's fact answers 404.
+   * @summary Get a fact
+   * @param fact_id The fact id (`fct-`).
+   */
   @Get('{fact_id}')
   @Security('apiKey', ['read'])
   @Response<ErrorBody>(404, 'NOT_FOUND')

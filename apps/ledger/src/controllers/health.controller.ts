@@ -17,7 +17,10 @@ export class HealthController extends Controller {
     super();
   }
 
-  /** 200 with status ok when the database, Redis and the signing key answer; 503 with status degraded and the failing checks otherwise. */
+  /**
+   * 200 with status ok when the database, Redis and the signing key answer; 503 with status degraded and the failing checks otherwise.
+   * @summary Health of the ledger and its dependencies
+   */
   @Get()
   @Security('apiKey')
   @Response<Health>(503, 'A dependency is failing')

@@ -37,6 +37,10 @@ export class StreamProofsController extends Controller {
    * The signed tree head of the stream's first tree_size facts: RFC 9162 MTH over their leaves,
    * signed with the ledger's Ed25519 key (keys at /.well-known/ledger-keys).
    * @param tree_size from 1 to the stream's current number of facts; default: the current number
+   * @summary Signed tree head of a stream
+   * @param stream_id The stream id (chosen by the tenant; 1 to 128 characters of letters, digits, `.`, `_`, `:`, `-`).
+   * @isInt tree_size
+   * @minimum tree_size 1
    */
   @Get('{stream_id}/checkpoint')
   @Security('apiKey', ['read'])
@@ -51,6 +55,12 @@ export class StreamProofsController extends Controller {
    * of the first `to` facts; check it against two checkpoints of those sizes.
    * @param from from 1 to `to`
    * @param to from `from` to the stream's current number of facts
+   * @summary Consistency proof between two tree sizes
+   * @param stream_id The stream id (chosen by the tenant; 1 to 128 characters of letters, digits, `.`, `_`, `:`, `-`).
+   * @isInt from
+   * @minimum from 1
+   * @isInt to
+   * @minimum to 1
    */
   @Get('{stream_id}/consistency')
   @Security('apiKey', ['read'])
@@ -88,6 +98,10 @@ export class FactProofsController extends Controller {
    * The RFC 9162 inclusion proof of the fact (leaf sequence − 1) in the tree of the stream's first
    * tree_size facts, with the signed checkpoint of that size.
    * @param tree_size from the fact's sequence to the stream's current number of facts; default: the current number
+   * @summary Inclusion proof of a fact
+   * @param fact_id The fact id (`fct-`).
+   * @isInt tree_size
+   * @minimum tree_size 1
    */
   @Get('{fact_id}/inclusion')
   @Security('apiKey', ['read'])

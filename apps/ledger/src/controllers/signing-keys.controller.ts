@@ -17,7 +17,10 @@ export class LedgerKeysController extends Controller {
     super();
   }
 
-  /** Ed25519 public keys as RFC 8037 JWKs with their validity windows; retired keys stay listed. */
+  /**
+   * Ed25519 public keys as RFC 8037 JWKs with their validity windows; retired keys stay listed.
+   * @summary Bundle and checkpoint verification keys
+   */
   @Get('ledger-keys')
   @Response<ErrorBody>(400, 'VALIDATION_ERROR: a query string holding U+0000')
   @Response<ErrorBody>(429, 'RATE_LIMITED: the token bucket (the key\'s, or the client address\'s without a valid key) is empty; Retry-After says when to retry')
@@ -40,6 +43,7 @@ export class SigningKeysAdminController extends Controller {
    * Rotates the bundle signing key (platform admins only). `scheduled` makes this year's key and is
    * refused with 400 when it exists; `emergency` makes `ledger:<year>.<n>` at once. The previous key
    * is retired (not_after = now) and stays published. Also: `ledger-cli keys rotate --mode ...`.
+   * @summary Rotate the ledger signing key
    */
   @Post('rotate')
   @Security('apiKey', ['platform_admin'])

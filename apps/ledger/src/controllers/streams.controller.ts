@@ -22,6 +22,8 @@ export class StreamsController extends Controller {
   /**
    * Seals a fact at the end of the stream's chain, creating the stream with its first fact. With a
    * client_ref already used in this stream, answers the original fact with 200 and creates none.
+   * @summary Seal a fact into a stream
+   * @param stream_id The stream id (chosen by the tenant; 1 to 128 characters of letters, digits, `.`, `_`, `:`, `-`).
    */
   @Post('{stream_id}/facts')
   @Security('apiKey', ['seal'])
@@ -42,6 +44,13 @@ export class StreamsController extends Controller {
    * Facts in chain order. `count` is the number of facts in the whole stream.
    * @param limit 1 to 1000, default 50
    * @param offset facts to skip from the start of the chain, default 0
+   * @summary List a stream's facts
+   * @param stream_id The stream id (chosen by the tenant; 1 to 128 characters of letters, digits, `.`, `_`, `:`, `-`).
+   * @isInt limit
+   * @minimum limit 1
+   * @maximum limit 1000
+   * @isInt offset
+   * @minimum offset 0
    */
   @Get('{stream_id}/facts')
   @Security('apiKey', ['read'])
@@ -53,6 +62,8 @@ export class StreamsController extends Controller {
   /**
    * Signs a proof bundle of the stream up to its current head, after checking the stored chain.
    * No body. Needs `read`: a bundle changes no stream, and auditors with read-only keys export them.
+   * @summary Sign a proof bundle of a stream
+   * @param stream_id The stream id (chosen by the tenant; 1 to 128 characters of letters, digits, `.`, `_`, `:`, `-`).
    */
   @Post('{stream_id}/bundles')
   @Security('apiKey', ['read'])
@@ -70,6 +81,11 @@ export class StreamsController extends Controller {
    * Bundles of the stream, oldest first, without their manifests (GET /bundles/{bundle_id} has them).
    * @param limit 1 to 1000, default 50
    * @param cursor next_cursor of the previous page
+   * @summary List a stream's bundles
+   * @param stream_id The stream id (chosen by the tenant; 1 to 128 characters of letters, digits, `.`, `_`, `:`, `-`).
+   * @isInt limit
+   * @minimum limit 1
+   * @maximum limit 1000
    */
   @Get('{stream_id}/bundles')
   @Security('apiKey', ['read'])
@@ -78,7 +94,11 @@ export class StreamsController extends Controller {
     return this.ctx.bundles.list(req.user, stream_id, { limit, cursor });
   }
 
-  /** Walks the stored chain; a broken chain answers 200 with valid false and the fact where it breaks. No body. */
+  /**
+   * Walks the stored chain; a broken chain answers 200 with valid false and the fact where it breaks. No body.
+   * @summary Verify a stream's chain
+   * @param stream_id The stream id (chosen by the tenant; 1 to 128 characters of letters, digits, `.`, `_`, `:`, `-`).
+   */
   @Post('{stream_id}/verify')
   @Security('apiKey', ['read'])
   @Response<ErrorBody>(404, 'NOT_FOUND')

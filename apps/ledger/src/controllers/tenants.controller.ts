@@ -20,6 +20,11 @@ export class TenantsController extends Controller {
    * The tenant's streams, oldest first. Only the key's own tenant: any other answers 404.
    * @param limit 1 to 1000, default 50
    * @param cursor next_cursor of the previous page
+   * @summary List the tenant's streams
+   * @param tenant_id The tenant id; it must be the API key's own tenant (any other answers 404).
+   * @isInt limit
+   * @minimum limit 1
+   * @maximum limit 1000
    */
   @Get('{tenant_id}/streams')
   @Security('apiKey', ['read'])

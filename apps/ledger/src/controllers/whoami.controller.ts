@@ -8,6 +8,9 @@ import { refuseUnstorable } from '../http/unstorable';
 @Route('v1/whoami')
 @Tags('Identity')
 export class WhoAmIController extends Controller {
+  /**
+   * @summary The caller's identity and rate-limit tier
+   */
   @Get()
   @Security('apiKey')
   @Response<ErrorBody>(400, 'VALIDATION_ERROR: a query string holding U+0000')

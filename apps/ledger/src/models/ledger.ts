@@ -34,7 +34,7 @@ export interface Fact {
   stream_id: string;
   tenant_id: string;
   actor: string;
-  /** @isInt */
+  /** Milliseconds since the epoch (an int64: it does not fit in 32 bits). @isLong */
   sealed_at_ms: number;
   sealed_at_iso: string;
   custom_payload: { [key: string]: unknown };
@@ -55,7 +55,7 @@ export interface Fact {
 /** Fact entries in the list response carry only these fields (docs/ledger-formats.md "Fact"). */
 export interface FactListEntry {
   fact_id: string;
-  /** @isInt */
+  /** Milliseconds since the epoch (an int64: it does not fit in 32 bits). @isLong */
   sealed_at_ms: number;
   sealed_at_iso: string;
   actor: string;
@@ -88,7 +88,7 @@ export interface ProofBundle {
   head_hash: string;
   /** Fact ids in chain order, from the first fact to head_fact_id. */
   facts_manifest: string[];
-  /** @isInt */
+  /** Milliseconds since the epoch (an int64: it does not fit in 32 bits). @isLong */
   created_at_ms: number;
   created_at_iso: string;
   /** Base64 Ed25519 signature over the RFC 8785 JSON of this object without `signature`. */
@@ -112,7 +112,7 @@ export interface BundleSummary {
    * @isInt
    */
   fact_count: number;
-  /** @isInt */
+  /** Milliseconds since the epoch (an int64: it does not fit in 32 bits). @isLong */
   created_at_ms: number;
   created_at_iso: string;
   signature_alg: 'ed25519';
@@ -150,10 +150,10 @@ export interface Stream {
   fact_count: number;
   head_fact_id: string | null;
   head_hash: string;
-  /** @isInt */
+  /** Milliseconds since the epoch (an int64: it does not fit in 32 bits). @isLong */
   created_at_ms: number;
   created_at_iso: string;
-  /** @isInt */
+  /** Milliseconds since the epoch (an int64: it does not fit in 32 bits). @isLong */
   updated_at_ms: number;
   updated_at_iso: string;
 }
@@ -170,7 +170,7 @@ export type CheckStatus = string;
 export interface Health {
   status: 'ok' | 'degraded';
   service: 'ledger';
-  /** @isInt */
+  /** Milliseconds since the epoch (an int64: it does not fit in 32 bits). @isLong */
   time_ms: number;
   time_iso: string;
   /** 'ok' or the reason a dependency failed: database, redis, signing_key. */

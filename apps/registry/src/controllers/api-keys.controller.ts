@@ -15,6 +15,7 @@ export class ApiKeysController extends Controller {
   /**
    * Mints a key for a principal. The plaintext `key` is in this response only; it is stored as a
    * SHA-256 hash. A key never gets more than its creator's key holds: permissions, scopes, lifetime.
+   * @summary Mint an API key
    */
   @Post()
   @Security('bearer', ['admin'])
@@ -27,7 +28,17 @@ export class ApiKeysController extends Controller {
     return this.ctx.identity.createKey(req.user, body);
   }
 
-  /** Lists keys (never their plaintext). */
+  /**
+   * Lists keys (never their plaintext).
+   * @summary List API keys
+   * @param limit Page size, an integer from 1 to 1000; default 50.
+   * @isInt limit
+   * @minimum limit 1
+   * @maximum limit 1000
+   * @param cursor next_cursor of the previous page; absent for the first page.
+   * @param tenant_id Platform admins: the tenant to list (default: the caller's own).
+   * @param principal_id Only keys of this principal.
+   */
   @Get()
   @Security('bearer', ['admin'])
   async listApiKeys(
@@ -40,7 +51,11 @@ export class ApiKeysController extends Controller {
     return this.ctx.identity.listKeys(req.user, { limit, cursor, tenant_id, principal_id });
   }
 
-  /** Revokes a key at once on every service (Redis pub/sub; caches live at most 30 s anyway). */
+  /**
+   * Revokes a key at once on every service (Redis pub/sub; caches live at most 30 s anyway).
+   * @summary Revoke an API key
+   * @param key_id The API key id (`key-`).
+   */
   @Delete('{key_id}')
   @Security('bearer', ['admin'])
   @Response<ErrorBody>(403, 'Missing permission, a platform_admin key, or a key outside a restricted caller\'s scopes')

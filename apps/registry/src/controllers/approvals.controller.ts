@@ -14,7 +14,11 @@ export class ApprovalsController extends Controller {
     super();
   }
 
-  /** Asks for approval to go against an active invariant or rule of the scope; notifies `approval.requested`. */
+  /**
+   * Asks for approval to go against an active invariant or rule of the scope; notifies `approval.requested`.
+   * @summary Ask for approval to go against an entry
+   * @param scope_id The scope id (`scp-`).
+   */
   @Post()
   @Security('bearer', ['write'])
   @SuccessResponse(201, 'Created')
@@ -26,7 +30,19 @@ export class ApprovalsController extends Controller {
     return this.ctx.approvals.request(req.user, scope_id, body);
   }
 
-  /** The scope's approvals, oldest first; filters `status`, `trigger_id`, `requested_by`. */
+  /**
+   * The scope's approvals, oldest first; filters `status`, `trigger_id`, `requested_by`.
+   * @summary List a scope's approvals
+   * @param scope_id The scope id (`scp-`).
+   * @param status Only approvals of this status.
+   * @param trigger_id Only approvals of this invariant or rule.
+   * @param requested_by Only approvals asked for by this principal.
+   * @param limit Page size, an integer from 1 to 1000; default 50.
+   * @isInt limit
+   * @minimum limit 1
+   * @maximum limit 1000
+   * @param cursor next_cursor of the previous page; absent for the first page.
+   */
   @Get()
   @Security('bearer', ['read'])
   async listApprovals(
@@ -41,6 +57,11 @@ export class ApprovalsController extends Controller {
     return this.ctx.approvals.list(req.user, scope_id, { status, trigger_id, requested_by, limit, cursor });
   }
 
+  /**
+   * @summary Get an approval
+   * @param scope_id The scope id (`scp-`).
+   * @param approval_id The approval id (`apr-`).
+   */
   @Get('{approval_id}')
   @Security('bearer', ['read'])
   async getApproval(@Request() req: AuthedRequest, @Path() scope_id: string, @Path() approval_id: string): Promise<Approval> {
@@ -54,6 +75,9 @@ export class ApprovalsController extends Controller {
    * `expires_at` or APPROVAL_GRANT_TTL_SECONDS after the decision, whichever is earlier (a later
    * `expires_at` is 422). A second decision, also a concurrent one, is 409. The principal that
    * requested the approval cannot decide it; when the rule names deciders, only they may (403).
+   * @summary Approve or reject
+   * @param scope_id The scope id (`scp-`).
+   * @param approval_id The approval id (`apr-`).
    */
   @Post('{approval_id}/decide')
   @Security('bearer', ['approve'])

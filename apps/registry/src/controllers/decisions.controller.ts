@@ -14,7 +14,18 @@ export class DecisionsController extends Controller {
     super();
   }
 
-  /** Decisions of the scope, oldest first; `namespace` includes the namespaces below it. */
+  /**
+   * Decisions of the scope, oldest first; `namespace` includes the namespaces below it.
+   * @summary List a scope's decisions
+   * @param scope_id The scope id (`scp-`).
+   * @param limit Page size, an integer from 1 to 1000; default 50.
+   * @isInt limit
+   * @minimum limit 1
+   * @maximum limit 1000
+   * @param cursor next_cursor of the previous page; absent for the first page.
+   * @param namespace Only decisions in this namespace path or below it.
+   * @param tag Only decisions carrying this tag.
+   */
   @Get()
   @Security('bearer', ['read'])
   async listDecisions(
@@ -28,6 +39,10 @@ export class DecisionsController extends Controller {
     return this.ctx.entries.listDecisions(req.user, scope_id, { limit, cursor, namespace, tag });
   }
 
+  /**
+   * @summary Record a decision
+   * @param scope_id The scope id (`scp-`).
+   */
   @Post()
   @Security('bearer', ['write'])
   @SuccessResponse(201, 'Created')
@@ -37,6 +52,11 @@ export class DecisionsController extends Controller {
     return this.ctx.entries.createDecision(req.user, scope_id, body);
   }
 
+  /**
+   * @summary Get a decision
+   * @param scope_id The scope id (`scp-`).
+   * @param decision_id The decision id (`dec-`).
+   */
   @Get('{decision_id}')
   @Security('bearer', ['read'])
   async getDecision(@Request() req: AuthedRequest, @Path() scope_id: string, @Path() decision_id: string): Promise<Decision> {

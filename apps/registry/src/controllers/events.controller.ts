@@ -17,6 +17,15 @@ export class EventsController extends Controller {
   /**
    * What happened in the scope, oldest first. `type` filters (comma-separated types, e.g.
    * `rule.updated,rule.archived`); `after=<event id>` returns strictly later events (catch-up).
+   * @summary List a scope's events
+   * @param scope_id The scope id (`scp-`).
+   * @param type Comma-separated event types (e.g. `rule.created,rule.updated`).
+   * @param after Only events after this event id or ISO 8601 timestamp.
+   * @param limit Page size, an integer from 1 to 1000; default 50.
+   * @isInt limit
+   * @minimum limit 1
+   * @maximum limit 1000
+   * @param cursor next_cursor of the previous page; absent for the first page.
    */
   @Get()
   @Security('bearer', ['read'])

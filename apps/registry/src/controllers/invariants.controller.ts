@@ -14,7 +14,17 @@ export class InvariantsController extends Controller {
     super();
   }
 
-  /** Active invariants by default; `status=revoked` or `status=all` to see revoked ones. */
+  /**
+   * Active invariants by default; `status=revoked` or `status=all` to see revoked ones.
+   * @summary List a scope's invariants
+   * @param scope_id The scope id (`scp-`).
+   * @param status `active` (default), `revoked`, or `all`.
+   * @param limit Page size, an integer from 1 to 1000; default 50.
+   * @isInt limit
+   * @minimum limit 1
+   * @maximum limit 1000
+   * @param cursor next_cursor of the previous page; absent for the first page.
+   */
   @Get()
   @Security('bearer', ['read'])
   async listInvariants(
@@ -27,6 +37,10 @@ export class InvariantsController extends Controller {
     return this.ctx.entries.listInvariants(req.user, scope_id, { status, limit, cursor });
   }
 
+  /**
+   * @summary Create an invariant
+   * @param scope_id The scope id (`scp-`).
+   */
   @Post()
   @Security('bearer', ['manage_invariants'])
   @SuccessResponse(201, 'Created')
@@ -36,13 +50,23 @@ export class InvariantsController extends Controller {
     return this.ctx.entries.createInvariant(req.user, scope_id, body);
   }
 
+  /**
+   * @summary Get an invariant
+   * @param scope_id The scope id (`scp-`).
+   * @param invariant_id The invariant id (`inv-`).
+   */
   @Get('{invariant_id}')
   @Security('bearer', ['read'])
   async getInvariant(@Request() req: AuthedRequest, @Path() scope_id: string, @Path() invariant_id: string): Promise<Invariant> {
     return this.ctx.entries.getInvariant(req.user, scope_id, invariant_id);
   }
 
-  /** Revokes (soft delete): the invariant stays readable with status `revoked`. Idempotent. */
+  /**
+   * Revokes (soft delete): the invariant stays readable with status `revoked`. Idempotent.
+   * @summary Revoke an invariant
+   * @param scope_id The scope id (`scp-`).
+   * @param invariant_id The invariant id (`inv-`).
+   */
   @Delete('{invariant_id}')
   @Security('bearer', ['manage_invariants'])
   async revokeInvariant(@Request() req: AuthedRequest, @Path() scope_id: string, @Path() invariant_id: string): Promise<Invariant> {

@@ -13,7 +13,10 @@ export class LinksController extends Controller {
     super();
   }
 
-  /** Relates two entries of the tenant; both must exist (404), the types must match the ids (400). */
+  /**
+   * Relates two entries of the tenant; both must exist (404), the types must match the ids (400).
+   * @summary Link two entries
+   */
   @Post()
   @Security('bearer', ['write'])
   @SuccessResponse(201, 'Created')
@@ -26,7 +29,17 @@ export class LinksController extends Controller {
     return this.ctx.links.createLink(req.user, body);
   }
 
-  /** Links with the entity at either end. */
+  /**
+   * Links with the entity at either end.
+   * @summary List an entity's links
+   * @param entity_id The entry id at either end of the links.
+   * @param relation Only links of this relation.
+   * @param limit Page size, an integer from 1 to 1000; default 50.
+   * @isInt limit
+   * @minimum limit 1
+   * @maximum limit 1000
+   * @param cursor next_cursor of the previous page; absent for the first page.
+   */
   @Get()
   @Security('bearer', ['read'])
   @Response<ErrorBody>(422, 'Missing entity_id')

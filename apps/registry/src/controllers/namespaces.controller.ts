@@ -14,13 +14,26 @@ export class NamespacesController extends Controller {
     super();
   }
 
+  /**
+   * @summary List a scope's namespaces
+   * @param scope_id The scope id (`scp-`).
+   * @param limit Page size, an integer from 1 to 1000; default 50.
+   * @isInt limit
+   * @minimum limit 1
+   * @maximum limit 1000
+   * @param cursor next_cursor of the previous page; absent for the first page.
+   */
   @Get()
   @Security('bearer', ['read'])
   async listNamespaces(@Request() req: AuthedRequest, @Path() scope_id: string, @Query() limit?: number, @Query() cursor?: string): Promise<Page<Namespace>> {
     return this.ctx.scopes.listNamespaces(req.user, scope_id, { limit, cursor });
   }
 
-  /** Creates `root`, `root/child` or `root/child/grandchild`; the parent must exist, deeper paths are refused (400). */
+  /**
+   * Creates `root`, `root/child` or `root/child/grandchild`; the parent must exist, deeper paths are refused (400).
+   * @summary Create a namespace
+   * @param scope_id The scope id (`scp-`).
+   */
   @Post()
   @Security('bearer', ['write'])
   @SuccessResponse(201, 'Created')

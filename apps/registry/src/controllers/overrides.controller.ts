@@ -14,7 +14,17 @@ export class OverridesController extends Controller {
     super();
   }
 
-  /** Every override of the scope with its computed status (default), or only `status=active|expired|revoked|invalid_conditions`. */
+  /**
+   * Every override of the scope with its computed status (default), or only `status=active|expired|revoked|invalid_conditions`.
+   * @summary List a scope's overrides
+   * @param scope_id The scope id (`scp-`).
+   * @param status Every override (default), or only those of this computed status.
+   * @param limit Page size, an integer from 1 to 1000; default 50.
+   * @isInt limit
+   * @minimum limit 1
+   * @maximum limit 1000
+   * @param cursor next_cursor of the previous page; absent for the first page.
+   */
   @Get()
   @Security('bearer', ['read'])
   async listOverrides(
@@ -27,7 +37,11 @@ export class OverridesController extends Controller {
     return this.ctx.overrides.list(req.user, scope_id, { status, limit, cursor });
   }
 
-  /** Suspends an active invariant or rule of the scope. */
+  /**
+   * Suspends an active invariant or rule of the scope.
+   * @summary Suspend an invariant or rule
+   * @param scope_id The scope id (`scp-`).
+   */
   @Post()
   @Security('bearer', ['manage_invariants'])
   @SuccessResponse(201, 'Created')
@@ -39,7 +53,12 @@ export class OverridesController extends Controller {
     return this.ctx.overrides.create(req.user, scope_id, body);
   }
 
-  /** Revokes the override at once (idempotent). */
+  /**
+   * Revokes the override at once (idempotent).
+   * @summary Revoke an override
+   * @param scope_id The scope id (`scp-`).
+   * @param override_id The override id (`ovr-`).
+   */
   @Delete('{override_id}')
   @Security('bearer', ['manage_invariants'])
   async revokeOverride(@Request() req: AuthedRequest, @Path() scope_id: string, @Path() override_id: string): Promise<Override> {

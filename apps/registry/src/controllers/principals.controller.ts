@@ -12,7 +12,10 @@ export class PrincipalsController extends Controller {
     super();
   }
 
-  /** Creates an agent (`agn-`) or human (`hum-`) principal in the caller's tenant (or `tenant_id`, platform admins). */
+  /**
+   * Creates an agent (`agn-`) or human (`hum-`) principal in the caller's tenant (or `tenant_id`, platform admins).
+   * @summary Create a principal
+   */
   @Post()
   @Security('bearer', ['admin'])
   @Response<ErrorBody>(403, 'Missing permission, another tenant, or a key restricted to some scopes')
@@ -23,6 +26,15 @@ export class PrincipalsController extends Controller {
     return this.ctx.identity.createPrincipal(req.user, body);
   }
 
+  /**
+   * @summary List principals
+   * @param limit Page size, an integer from 1 to 1000; default 50.
+   * @isInt limit
+   * @minimum limit 1
+   * @maximum limit 1000
+   * @param cursor next_cursor of the previous page; absent for the first page.
+   * @param tenant_id Platform admins: the tenant to list (default: the caller's own).
+   */
   @Get()
   @Security('bearer', ['admin'])
   async listPrincipals(
@@ -34,6 +46,10 @@ export class PrincipalsController extends Controller {
     return this.ctx.identity.listPrincipals(req.user, { limit, cursor, tenant_id });
   }
 
+  /**
+   * @summary Get a principal
+   * @param principal_id The principal id (`agn-` or `hum-`).
+   */
   @Get('{principal_id}')
   @Security('bearer', ['admin'])
   @Response<ErrorBody>(404, 'Not found')
@@ -41,7 +57,11 @@ export class PrincipalsController extends Controller {
     return this.ctx.identity.getPrincipal(req.user, principal_id);
   }
 
-  /** Deactivates or reactivates a principal, renames it or replaces its roles; caches everywhere drop it at once. */
+  /**
+   * Deactivates or reactivates a principal, renames it or replaces its roles; caches everywhere drop it at once.
+   * @summary Update or deactivate a principal
+   * @param principal_id The principal id (`agn-` or `hum-`).
+   */
   @Patch('{principal_id}')
   @Security('bearer', ['admin'])
   @Response<ErrorBody>(403, 'Missing permission, a key restricted to some scopes, or a principal holding platform_admin')

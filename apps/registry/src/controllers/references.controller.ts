@@ -13,6 +13,17 @@ export class ReferencesController extends Controller {
     super();
   }
 
+  /**
+   * @summary List a scope's references
+   * @param scope_id The scope id (`scp-`).
+   * @param entry_id Only references to this entry (a decision, invariant or rule id).
+   * @param status Only references of this status.
+   * @param limit Page size, an integer from 1 to 1000; default 50.
+   * @isInt limit
+   * @minimum limit 1
+   * @maximum limit 1000
+   * @param cursor next_cursor of the previous page; absent for the first page.
+   */
   @Get('scopes/{scope_id}/references')
   @Security('bearer', ['read'])
   @Response<ErrorBody>(404, 'Scope not found')
@@ -27,7 +38,11 @@ export class ReferencesController extends Controller {
     return this.ctx.references.list(req.user, scope_id, { entry_id, status, limit, cursor });
   }
 
-  /** Records how an entry of the scope was used in an external context; `diverged` needs a reason (422). */
+  /**
+   * Records how an entry of the scope was used in an external context; `diverged` needs a reason (422).
+   * @summary Record a reference to an entry
+   * @param scope_id The scope id (`scp-`).
+   */
   @Post('scopes/{scope_id}/references')
   @Security('bearer', ['write'])
   @SuccessResponse(201, 'Created')
@@ -38,7 +53,17 @@ export class ReferencesController extends Controller {
     return this.ctx.references.create(req.user, scope_id, body);
   }
 
-  /** References of an entry (`entry_id`) or of an external context (`context_ref`); one of them is required (422). */
+  /**
+   * References of an entry (`entry_id`) or of an external context (`context_ref`); one of them is required (422).
+   * @summary Find references by entry or external context
+   * @param entry_id Only references to this entry (a decision, invariant or rule id).
+   * @param context_ref Only references recorded for this external context.
+   * @param limit Page size, an integer from 1 to 1000; default 50.
+   * @isInt limit
+   * @minimum limit 1
+   * @maximum limit 1000
+   * @param cursor next_cursor of the previous page; absent for the first page.
+   */
   @Get('references')
   @Security('bearer', ['read'])
   @Response<ErrorBody>(422, 'Neither entry_id nor context_ref')

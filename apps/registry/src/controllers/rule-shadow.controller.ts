@@ -17,6 +17,8 @@ export class RuleShadowController extends Controller {
   /**
    * How often the rule, while in shadow mode, would have decided a consultation otherwise
    * (docs/verdicts.md "Shadow rules"), per rule version. 503 when the verdict gateway cannot be asked.
+   * @summary Shadow-mode report of a rule
+   * @param rule_id The rule id (`rul-`).
    */
   @Example<RuleShadowReport>({
     rule_id: 'rul-3c1f9a7e2b5d4c8e9f0a1b2c',

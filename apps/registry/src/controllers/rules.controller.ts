@@ -14,7 +14,17 @@ export class RulesController extends Controller {
     super();
   }
 
-  /** Active rules by default; `status=archived` or `status=all` to see archived ones. */
+  /**
+   * Active rules by default; `status=archived` or `status=all` to see archived ones.
+   * @summary List a scope's rules
+   * @param scope_id The scope id (`scp-`).
+   * @param status `active` (default), `archived`, or `all`.
+   * @param limit Page size, an integer from 1 to 1000; default 50.
+   * @isInt limit
+   * @minimum limit 1
+   * @maximum limit 1000
+   * @param cursor next_cursor of the previous page; absent for the first page.
+   */
   @Get()
   @Security('bearer', ['read'])
   async listRules(
@@ -27,7 +37,11 @@ export class RulesController extends Controller {
     return this.ctx.rules.list(req.user, scope_id, { status, limit, cursor });
   }
 
-  /** Creates a rule and its first version (`rv-`); the machine-readable fields are validated (400). */
+  /**
+   * Creates a rule and its first version (`rv-`); the machine-readable fields are validated (400).
+   * @summary Create a rule
+   * @param scope_id The scope id (`scp-`).
+   */
   @Post()
   @Security('bearer', ['manage_rules'])
   @SuccessResponse(201, 'Created')
@@ -38,14 +52,24 @@ export class RulesController extends Controller {
     return this.ctx.rules.create(req.user, scope_id, body);
   }
 
-  /** The rule with the content of its current version. */
+  /**
+   * The rule with the content of its current version.
+   * @summary Get a rule with its current version
+   * @param scope_id The scope id (`scp-`).
+   * @param rule_id The rule id (`rul-`).
+   */
   @Get('{rule_id}')
   @Security('bearer', ['read'])
   async getRule(@Request() req: AuthedRequest, @Path() scope_id: string, @Path() rule_id: string): Promise<Rule> {
     return this.ctx.rules.get(req.user, scope_id, rule_id);
   }
 
-  /** Makes a new immutable version from the body (replacing the content as a whole); 409 when archived. */
+  /**
+   * Makes a new immutable version from the body (replacing the content as a whole); 409 when archived.
+   * @summary Make a new version of a rule
+   * @param scope_id The scope id (`scp-`).
+   * @param rule_id The rule id (`rul-`).
+   */
   @Put('{rule_id}')
   @Security('bearer', ['manage_rules'])
   @Response<ErrorBody>(400, 'Invalid rule fields')
@@ -55,7 +79,17 @@ export class RulesController extends Controller {
     return this.ctx.rules.update(req.user, scope_id, rule_id, body);
   }
 
-  /** Every version, oldest first. */
+  /**
+   * Every version, oldest first.
+   * @summary List a rule's versions
+   * @param scope_id The scope id (`scp-`).
+   * @param rule_id The rule id (`rul-`).
+   * @param limit Page size, an integer from 1 to 1000; default 50.
+   * @isInt limit
+   * @minimum limit 1
+   * @maximum limit 1000
+   * @param cursor next_cursor of the previous page; absent for the first page.
+   */
   @Get('{rule_id}/versions')
   @Security('bearer', ['read'])
   async listRuleVersions(
@@ -68,7 +102,12 @@ export class RulesController extends Controller {
     return this.ctx.rules.versions(req.user, scope_id, rule_id, { limit, cursor });
   }
 
-  /** Archives the rule (idempotent); it leaves the normative state. */
+  /**
+   * Archives the rule (idempotent); it leaves the normative state.
+   * @summary Archive a rule
+   * @param scope_id The scope id (`scp-`).
+   * @param rule_id The rule id (`rul-`).
+   */
   @Patch('{rule_id}/archive')
   @Security('bearer', ['manage_rules'])
   async archiveRule(@Request() req: AuthedRequest, @Path() scope_id: string, @Path() rule_id: string): Promise<Rule> {

@@ -18,14 +18,25 @@ export class ScopesController extends Controller {
     super();
   }
 
-  /** Scopes of the caller's tenant (only those its key may touch, when restricted). */
+  /**
+   * Scopes of the caller's tenant (only those its key may touch, when restricted).
+   * @summary List scopes
+   * @param limit Page size, an integer from 1 to 1000; default 50.
+   * @isInt limit
+   * @minimum limit 1
+   * @maximum limit 1000
+   * @param cursor next_cursor of the previous page; absent for the first page.
+   */
   @Get()
   @Security('bearer', ['read'])
   async listScopes(@Request() req: AuthedRequest, @Query() limit?: number, @Query() cursor?: string): Promise<Page<Scope>> {
     return this.ctx.scopes.list(req.user, { limit, cursor });
   }
 
-  /** Creates a scope with its selector (admin; a key restricted to some scopes cannot create scopes). */
+  /**
+   * Creates a scope with its selector (admin; a key restricted to some scopes cannot create scopes).
+   * @summary Create a scope
+   */
   @Post()
   @Security('bearer', ['admin'])
   @SuccessResponse(201, 'Created')
@@ -37,7 +48,11 @@ export class ScopesController extends Controller {
     return this.ctx.scopes.create(req.user, body);
   }
 
-  /** Scope details with entry counts. */
+  /**
+   * Scope details with entry counts.
+   * @summary Get a scope with its entry counts
+   * @param scope_id The scope id (`scp-`).
+   */
   @Get('{scope_id}')
   @Security('bearer', ['read'])
   @Response<ErrorBody>(404, 'Not found')
@@ -49,6 +64,8 @@ export class ScopesController extends Controller {
    * Updates name, description or selector (admin). A key restricted to some scopes cannot change
    * a selector (403): the selector decides which operations the scope's rules and overrides
    * govern, so changing it would reach operations outside the key's scopes.
+   * @summary Update a scope
+   * @param scope_id The scope id (`scp-`).
    */
   @Patch('{scope_id}')
   @Security('bearer', ['admin'])
@@ -63,6 +80,8 @@ export class ScopesController extends Controller {
   /**
    * The normative state of the scope: active invariants, current rule versions and overrides in
    * effect, with normative_hash (sha256 of the canonical JSON of the response without it).
+   * @summary The normative state of a scope
+   * @param scope_id The scope id (`scp-`).
    */
   @Get('{scope_id}/resolve')
   @Security('bearer', ['read'])

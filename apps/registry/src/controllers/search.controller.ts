@@ -15,7 +15,10 @@ export class SearchController extends Controller {
     super();
   }
 
-  /** Full-text search (english stemming, ranked, with a snippet) across decisions, invariants and rules. */
+  /**
+   * Full-text search (english stemming, ranked, with a snippet) across decisions, invariants and rules.
+   * @summary Full-text search of the tenant's entries
+   */
   @Post('search')
   @Security('bearer', ['read'])
   async search(@Request() req: AuthedRequest, @Body() body: SearchBody): Promise<SearchResult> {
@@ -25,6 +28,7 @@ export class SearchController extends Controller {
   /**
    * Compliance check: the active invariants and rules of the scope the intended action runs into
    * (conflicts), and those an override in effect suspends (overridden). Relevance: docs/registry.md.
+   * @summary Compliance check of an intended action
    */
   @Post('check')
   @Security('bearer', ['read'])

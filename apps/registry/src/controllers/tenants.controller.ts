@@ -12,7 +12,10 @@ export class TenantsController extends Controller {
     super();
   }
 
-  /** Creates a tenant (platform admins). */
+  /**
+   * Creates a tenant (platform admins).
+   * @summary Create a tenant
+   */
   @Post()
   @Security('bearer', ['platform_admin'])
   @SuccessResponse(201, 'Created')
@@ -23,13 +26,25 @@ export class TenantsController extends Controller {
     return this.ctx.identity.createTenant(req.user, body);
   }
 
-  /** Lists tenants: every tenant for platform admins, the caller's own otherwise. */
+  /**
+   * Lists tenants: every tenant for platform admins, the caller's own otherwise.
+   * @summary List tenants
+   * @param limit Page size, an integer from 1 to 1000; default 50.
+   * @isInt limit
+   * @minimum limit 1
+   * @maximum limit 1000
+   * @param cursor next_cursor of the previous page; absent for the first page.
+   */
   @Get()
   @Security('bearer', ['read'])
   async listTenants(@Request() req: AuthedRequest, @Query() limit?: number, @Query() cursor?: string): Promise<Page<Tenant>> {
     return this.ctx.identity.listTenants(req.user, { limit, cursor });
   }
 
+  /**
+   * @summary Get a tenant
+   * @param tenant_id The tenant id (`tnt-`).
+   */
   @Get('{tenant_id}')
   @Security('bearer', ['read'])
   @Response<ErrorBody>(404, 'Not found')
@@ -40,6 +55,8 @@ export class TenantsController extends Controller {
   /**
    * Updates name and settings (platform admins, or the tenant's admins with a key valid for every
    * scope). `settings.rate_limit`, the ledger tier, is the platform admins' to set.
+   * @summary Update a tenant
+   * @param tenant_id The tenant id (`tnt-`).
    */
   @Patch('{tenant_id}')
   @Security('bearer', ['admin'])

@@ -23,7 +23,11 @@ export class ScopeWebhooksController extends Controller {
     super();
   }
 
-  /** Subscribes a URL to events of the scope (admin). The URL's host is resolved and checked. */
+  /**
+   * Subscribes a URL to events of the scope (admin). The URL's host is resolved and checked.
+   * @summary Subscribe a URL to a scope's events
+   * @param scope_id The scope id (`scp-`).
+   */
   @Post()
   @Security('bearer', ['admin'])
   @SuccessResponse(201, 'Created')
@@ -34,6 +38,15 @@ export class ScopeWebhooksController extends Controller {
     return this.ctx.webhooks.create(req.user, scope_id, body);
   }
 
+  /**
+   * @summary List a scope's webhook subscriptions
+   * @param scope_id The scope id (`scp-`).
+   * @param limit Page size, an integer from 1 to 1000; default 50.
+   * @isInt limit
+   * @minimum limit 1
+   * @maximum limit 1000
+   * @param cursor next_cursor of the previous page; absent for the first page.
+   */
   @Get()
   @Security('bearer', ['read'])
   async listScopeWebhooks(@Request() req: AuthedRequest, @Path() scope_id: string, @Query() limit?: number, @Query() cursor?: string): Promise<Page<WebhookSubscription>> {
@@ -54,6 +67,7 @@ export class WebhooksController extends Controller {
    * A tenant-level subscription (admin): every event of the tenant of the listed types, whatever
    * the scope, including the verdict gateway's approvals. `deciders` routes approvals by their
    * candidate deciders.
+   * @summary Subscribe a URL to every event of the tenant
    */
   @Post()
   @Security('bearer', ['admin'])
@@ -65,13 +79,26 @@ export class WebhooksController extends Controller {
     return this.ctx.webhooks.create(req.user, null, body);
   }
 
-  /** Every subscription of the tenant the key may see; `level=tenant` only the tenant-level ones. */
+  /**
+   * Every subscription of the tenant the key may see; `level=tenant` only the tenant-level ones.
+   * @summary List webhook subscriptions
+   * @param level `tenant`: only the tenant-level subscription; `all` (default): every subscription.
+   * @param limit Page size, an integer from 1 to 1000; default 50.
+   * @isInt limit
+   * @minimum limit 1
+   * @maximum limit 1000
+   * @param cursor next_cursor of the previous page; absent for the first page.
+   */
   @Get()
   @Security('bearer', ['read'])
   async listWebhooks(@Request() req: AuthedRequest, @Query() level?: 'tenant' | 'all', @Query() limit?: number, @Query() cursor?: string): Promise<Page<WebhookSubscription>> {
     return this.ctx.webhooks.list(req.user, null, { level, limit, cursor });
   }
 
+  /**
+   * @summary Get a webhook subscription
+   * @param subscription_id The webhook subscription id (`whk-`).
+   */
   @Get('{subscription_id}')
   @Security('bearer', ['read'])
   @Response<ErrorBody>(404, 'Not found')
@@ -79,7 +106,11 @@ export class WebhooksController extends Controller {
     return this.ctx.webhooks.get(req.user, subscription_id);
   }
 
-  /** Updates the subscription (admin); `active: true` re-enables a disabled one. */
+  /**
+   * Updates the subscription (admin); `active: true` re-enables a disabled one.
+   * @summary Update a webhook subscription
+   * @param subscription_id The webhook subscription id (`whk-`).
+   */
   @Patch('{subscription_id}')
   @Security('bearer', ['admin'])
   @Response<ErrorBody>(400, 'Bad URL or unknown event type')
@@ -88,7 +119,11 @@ export class WebhooksController extends Controller {
     return this.ctx.webhooks.update(req.user, subscription_id, body);
   }
 
-  /** Deletes the subscription (admin); its pending deliveries are cancelled. */
+  /**
+   * Deletes the subscription (admin); its pending deliveries are cancelled.
+   * @summary Delete a webhook subscription
+   * @param subscription_id The webhook subscription id (`whk-`).
+   */
   @Delete('{subscription_id}')
   @Security('bearer', ['admin'])
   @SuccessResponse(204, 'Deleted')
@@ -98,7 +133,17 @@ export class WebhooksController extends Controller {
     this.setStatus(204);
   }
 
-  /** The delivery log, oldest first: each delivery with every attempt (status code, error, duration). */
+  /**
+   * The delivery log, oldest first: each delivery with every attempt (status code, error, duration).
+   * @summary List a subscription's deliveries
+   * @param subscription_id The webhook subscription id (`whk-`).
+   * @param status Only deliveries of this status.
+   * @param limit Page size, an integer from 1 to 1000; default 50.
+   * @isInt limit
+   * @minimum limit 1
+   * @maximum limit 1000
+   * @param cursor next_cursor of the previous page; absent for the first page.
+   */
   @Get('{subscription_id}/deliveries')
   @Security('bearer', ['read'])
   @Response<ErrorBody>(404, 'Not found')
@@ -112,6 +157,11 @@ export class WebhooksController extends Controller {
     return this.ctx.webhooks.listDeliveries(req.user, subscription_id, { status, limit, cursor });
   }
 
+  /**
+   * @summary Get one delivery with its attempts
+   * @param subscription_id The webhook subscription id (`whk-`).
+   * @param delivery_id The delivery id (`dlv-`).
+   */
   @Get('{subscription_id}/deliveries/{delivery_id}')
   @Security('bearer', ['read'])
   @Response<ErrorBody>(404, 'Not found')
@@ -119,7 +169,12 @@ export class WebhooksController extends Controller {
     return this.ctx.webhooks.getDelivery(req.user, subscription_id, delivery_id);
   }
 
-  /** Sends the delivery once more, now (admin); 409 while it is pending or the subscription is disabled. */
+  /**
+   * Sends the delivery once more, now (admin); 409 while it is pending or the subscription is disabled.
+   * @summary Send a delivery again
+   * @param subscription_id The webhook subscription id (`whk-`).
+   * @param delivery_id The delivery id (`dlv-`).
+   */
   @Post('{subscription_id}/deliveries/{delivery_id}/redeliver')
   @Security('bearer', ['admin'])
   @SuccessResponse(202, 'Scheduled')
@@ -143,6 +198,7 @@ export class WebhookKeyController extends Controller {
    * The current key as JWK and PEM, and in `keys` every key ever used (retired ones with
    * `not_after`), so a delivery signed just before a rotation still verifies. Match
    * X-Service-Key-Id against `kid`.
+   * @summary Webhook signature verification keys
    */
   @Get('webhook-key')
   async webhookKey(): Promise<WebhookKeySet> {
@@ -165,6 +221,7 @@ export class WebhookKeyAdminController extends Controller {
    * Rotates the webhook signing key (platform admins). `scheduled` makes this year's key (400 when
    * it exists); `emergency` makes `webhooks:<year>.<n>` at once. The old key is retired (not_after =
    * now) and stays published.
+   * @summary Rotate the webhook signing key
    */
   @Post('rotate')
   @Security('bearer', ['platform_admin'])

@@ -124,7 +124,10 @@ export interface UpdatePrincipalBody {
   name?: string;
 }
 
-/** @pattern ^role-[a-z0-9][a-z0-9_.-]{0,62}$ */
+/**
+ * @pattern ^role-[a-z0-9][a-z0-9_.-]{0,62}$
+ * @example "role-cfo"
+ */
 export type RoleId = string;
 
 export interface ApiKey {

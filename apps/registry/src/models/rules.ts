@@ -62,6 +62,7 @@ export interface Requirement {
 /**
  * Principal id (`agn-`, `hum-`) or role id (`role-<name>`).
  * @pattern ^(agn-[0-9a-f]{24}|hum-[0-9a-f]{24}|role-[a-z0-9][a-z0-9_.-]{0,62})$
+ * @example "role-cfo"
  */
 export type DeciderId = string;
 

@@ -65,6 +65,7 @@ export interface WebhookAttempt {
   /** The receiver's HTTP status, or null when none came (timeout, refused connection, refused address). */
   status_code: number | null;
   error: string | null;
+  /** @isInt */
   duration_ms: number | null;
   /** The signing key's kid (X-Service-Key-Id). */
   key_id: string | null;
@@ -85,6 +86,7 @@ export interface WebhookDelivery {
    * failed), `cancelled` (the subscription was disabled or deleted first).
    */
   status: 'pending' | 'succeeded' | 'failed' | 'cancelled';
+  /** @isInt */
   attempt_count: number;
   max_attempts: number;
   /** When the next attempt is due; null unless pending. */

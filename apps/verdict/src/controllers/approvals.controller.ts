@@ -15,6 +15,8 @@ export class ApprovalsController extends Controller {
    * Opens a pending approval of an approval_required consultation: intended_* are copied from the
    * consultation, triggers are the approval-requiring rules that fired, candidate_deciders the union
    * of their deciders. approval.requested goes to the tenant's webhooks. Needs `check`.
+   * @summary Open an approval of a consultation
+   * @param tenant_id The tenant id (`tnt-`); it must be the API key's own tenant.
    */
   @Post()
   @Security('apiKey')
@@ -28,7 +30,12 @@ export class ApprovalsController extends Controller {
     return this.ctx.approvals.create(req.user, tenant_id, body);
   }
 
-  /** While pending, decider and decision are null. Needs `read`, `check` or `approve`. */
+  /**
+   * While pending, decider and decision are null. Needs `read`, `check` or `approve`.
+   * @summary Get an approval
+   * @param tenant_id The tenant id (`tnt-`); it must be the API key's own tenant.
+   * @param approval_id The approval id (`apr-`).
+   */
   @Get('{approval_id}')
   @Security('apiKey')
   @Response<ErrorBody>(403, 'cross_tenant_forbidden, insufficient_permission')
@@ -48,6 +55,10 @@ export class ApprovalsController extends Controller {
    * @param limit Default 50, at most 1000.
    * @isInt limit
    * @param cursor next_cursor of the previous page.
+   * @summary List approvals
+   * @param tenant_id The tenant id (`tnt-`); it must be the API key's own tenant.
+   * @minimum limit 1
+   * @maximum limit 1000
    */
   @Get()
   @Security('apiKey')
@@ -71,6 +82,9 @@ export class ApprovalsController extends Controller {
    * Approves or rejects, once. The caller must be in candidate_deciders by principal id or role.
    * approve with a grant creates an `approval_grant` override in the registry over every triggering
    * rule; its id is in grants. Needs `approve`.
+   * @summary Approve or reject a consultation
+   * @param tenant_id The tenant id (`tnt-`); it must be the API key's own tenant.
+   * @param approval_id The approval id (`apr-`).
    */
   @Post('{approval_id}/decision')
   @Security('apiKey')

@@ -16,6 +16,7 @@ export class CheckController extends Controller {
    * X-Verdict-TTL (seconds applied) and X-Consultation-Id. Needs the `check` permission.
    * @param tenant_id The tenant id (or slug); it must be the API key's own tenant.
    * @param verdictTtl Seconds the verdict may be acted on, 1 to 3600; default the tenant's verdict_ttl_seconds.
+   * @summary Strict evaluation of an intended action
    */
   @Post()
   @Security('apiKey', ['check'])

@@ -22,6 +22,9 @@ export class ConsultationsController extends Controller {
    * The frozen record, exactly as it stood at decision time: recompute normative_hash from it, or
    * verify signed_verdict against the tenant JWKS key named by signing_kid (docs/verdicts.md).
    * Needs `read` or `check`.
+   * @summary Get a consultation record
+   * @param tenant_id The tenant id (`tnt-`); it must be the API key's own tenant.
+   * @param consultation_id The consultation id (`cns-`).
    */
   @Get('{consultation_id}')
   @Security('apiKey')
@@ -37,6 +40,9 @@ export class ConsultationsController extends Controller {
    * consultation's id, its inclusion proof (RFC 9162 2.1.3) and the checkpoint it leads to, signed by
    * the ledger now. Sealing is asynchronous: until the fact exists, 409 evidence_pending (retry).
    * Needs `read` or `check`.
+   * @summary The ledger's proof that a consultation was sealed
+   * @param tenant_id The tenant id (`tnt-`); it must be the API key's own tenant.
+   * @param consultation_id The consultation id (`cns-`).
    */
   @Get('{consultation_id}/evidence')
   @Security('apiKey')
@@ -58,6 +64,12 @@ export class ConsultationsController extends Controller {
    * @param limit Default 50, at most 1000.
    * @isInt limit
    * @param cursor next_cursor of the previous page.
+   * @summary List consultations
+   * @param tenant_id The tenant id (`tnt-`); it must be the API key's own tenant.
+   * @param action Only consultations of this action (e.g. payments.transfer).
+   * @param dominating_rule_id Only consultations whose verdict this rule decided.
+   * @minimum limit 1
+   * @maximum limit 1000
    */
   @Get()
   @Security('apiKey')

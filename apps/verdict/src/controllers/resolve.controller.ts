@@ -15,6 +15,7 @@ export class ResolveController extends Controller {
    * is the check answer plus required_context_history (overview: its own fields). Needs `check`.
    * @param tenant_id The tenant id (or slug); it must be the API key's own tenant.
    * @param verdictTtl Seconds the verdict may be acted on, 1 to 3600; default the tenant's verdict_ttl_seconds.
+   * @summary Tolerant evaluation in rounds
    */
   @Post()
   @Security('apiKey', ['check'])

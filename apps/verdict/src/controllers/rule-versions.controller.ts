@@ -14,6 +14,8 @@ export class RuleVersionsController extends Controller {
   /**
    * An immutable rule version of the caller's tenant, as it was made, even after the rule changed or
    * was archived (cited_rule_version_ids of a consultation point here). Needs `read` or `check`.
+   * @summary Get an immutable rule version
+   * @param rule_version_id The rule version id (`rv-`).
    */
   @Get('{rule_version_id}')
   @Security('apiKey')

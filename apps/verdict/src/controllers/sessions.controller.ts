@@ -18,6 +18,7 @@ export class SessionsController extends Controller {
    * authenticates check and resolve in place of X-API-Key, and nothing else. The session holds only
    * the key's `check` permission, as the key holds it at each use: it ends at once when the key is
    * revoked or expires. Needs an X-API-Key with `check` (a session cannot open another).
+   * @summary Open a browser session
    */
   @Post()
   @Security('apiKey', ['check'])
@@ -36,6 +37,7 @@ export class SessionsController extends Controller {
    * Ends the session whose cookie `arbiter_session` is sent (no X-API-Key needed) and tells the
    * browser to drop the cookie. 401 missing_credentials without the cookie, invalid_credentials when
    * it names no live session.
+   * @summary End a browser session
    */
   @Delete()
   @SuccessResponse(204, 'Ended')

@@ -16,6 +16,8 @@ export class SigningKeysController extends Controller {
    * `<tenant_id>:<year>`), creating it when absent. Idempotent: 201 when a key was made, 200 when
    * one was already current. A key is also made on the first signed verdict. Needs `admin`
    * (a platform admin may name any tenant).
+   * @summary Make sure the tenant has a verdict signing key
+   * @param tenant_id The tenant id (`tnt-`); it must be the API key's own tenant.
    */
   @Post()
   @Security('apiKey', ['admin'])
@@ -29,7 +31,11 @@ export class SigningKeysController extends Controller {
     return setup;
   }
 
-  /** The tenant's keys, current and retired, as its JWKS publishes them. Needs `admin`. */
+  /**
+   * The tenant's keys, current and retired, as its JWKS publishes them. Needs `admin`.
+   * @summary List the tenant's verdict keys
+   * @param tenant_id The tenant id (`tnt-`); it must be the API key's own tenant.
+   */
   @Get()
   @Security('apiKey', ['admin'])
   async listSigningKeys(@Path() tenant_id: string, @Request() req: AuthedRequest): Promise<KeySet> {
@@ -40,6 +46,8 @@ export class SigningKeysController extends Controller {
    * Scheduled or emergency rotation (docs/verdicts.md "Versioning"): a new key signs from now on; the old
    * one gets not_after = now and stays published, so verdicts it signed still verify. Every replica
    * switches at once (Redis), at the latest after 10 s. Also: `verdict-cli keys rotate`. Needs `admin`.
+   * @summary Rotate the tenant's verdict signing key
+   * @param tenant_id The tenant id (`tnt-`); it must be the API key's own tenant.
    */
   @Post('rotate')
   @Security('apiKey', ['admin'])
@@ -66,6 +74,7 @@ export class JwksController extends Controller {
    * @param tenant_slug The tenant's slug, or its id (`tnt-…`, as in a verdict's kid). A `tnt-` value
    * is an id first; only when no tenant has that id is it read as a slug.
    * @param v Any value: a cache buster, otherwise ignored.
+   * @summary The tenant's verdict verification keys (JWKS)
    */
   @Get('{tenant_slug}/jwks')
   @Response<ErrorBody>(404, 'tenant_not_found')

@@ -36,6 +36,7 @@ export class SimulationsController extends Controller {
    * simulation creates is named `changes[<i>]`. Needs `manage_rules` (docs/verdicts.md "Simulation").
    * @param tenant_id The tenant id (or slug); it must be the API key's own tenant.
    * @example body.block_large_transfers {"changes": [{"op": "create", "rule": {"scope_id": "scp-5f0c2a9e41b7d3c8a6e1f203", "directive": "Transfers above 10,000 EUR are blocked", "severity": "MANDATORY", "applies_to": {"actions": ["payments.transfer"]}, "conditions": [{"field": "transfer.amount", "op": "gt", "value": 10000}]}}, {"op": "archive", "rule_id": "rul-8d1e6b2f90a4c7e35b12d0f4"}, {"op": "create", "override": {"target_ids": ["rul-2c7a9e0b5d13f48e6a91c2d7"], "type": "permanent", "applies_to_scope": {"region": "eu"}}}], "window": {"since": "2026-11-16T00:00:00Z", "until": "2026-11-23T00:00:00Z", "last": 10000}, "sample_limit": 1}
+   * @summary Replay stored consultations against changed rules
    */
   @Post()
   @Security('apiKey', ['manage_rules'])

@@ -6,6 +6,9 @@ import type { ErrorBody } from '../models/errors';
 @Route('v1/whoami')
 @Tags('Identity')
 export class WhoAmIController extends Controller {
+  /**
+   * @summary The caller's identity
+   */
   @Get()
   @Security('apiKey')
   @Response<ErrorBody>(401, 'Missing or invalid API key')

@@ -9,9 +9,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List a scope's webhook subscriptions */
         get: operations["ListScopeWebhooks"];
         put?: never;
-        /** @description Subscribes a URL to events of the scope (admin). The URL's host is resolved and checked. */
+        /**
+         * Subscribe a URL to a scope's events
+         * @description Subscribes a URL to events of the scope (admin). The URL's host is resolved and checked.
+         */
         post: operations["CreateScopeWebhook"];
         delete?: never;
         options?: never;
@@ -26,10 +30,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Every subscription of the tenant the key may see; `level=tenant` only the tenant-level ones. */
+        /**
+         * List webhook subscriptions
+         * @description Every subscription of the tenant the key may see; `level=tenant` only the tenant-level ones.
+         */
         get: operations["ListWebhooks"];
         put?: never;
         /**
+         * Subscribe a URL to every event of the tenant
          * @description A tenant-level subscription (admin): every event of the tenant of the listed types, whatever
          *     the scope, including the verdict gateway's approvals. `deciders` routes approvals by their
          *     candidate deciders.
@@ -48,14 +56,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Get a webhook subscription */
         get: operations["GetWebhook"];
         put?: never;
         post?: never;
-        /** @description Deletes the subscription (admin); its pending deliveries are cancelled. */
+        /**
+         * Delete a webhook subscription
+         * @description Deletes the subscription (admin); its pending deliveries are cancelled.
+         */
         delete: operations["DeleteWebhook"];
         options?: never;
         head?: never;
-        /** @description Updates the subscription (admin); `active: true` re-enables a disabled one. */
+        /**
+         * Update a webhook subscription
+         * @description Updates the subscription (admin); `active: true` re-enables a disabled one.
+         */
         patch: operations["UpdateWebhook"];
         trace?: never;
     };
@@ -66,7 +81,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description The delivery log, oldest first: each delivery with every attempt (status code, error, duration). */
+        /**
+         * List a subscription's deliveries
+         * @description The delivery log, oldest first: each delivery with every attempt (status code, error, duration).
+         */
         get: operations["ListWebhookDeliveries"];
         put?: never;
         post?: never;
@@ -83,6 +101,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Get one delivery with its attempts */
         get: operations["GetWebhookDelivery"];
         put?: never;
         post?: never;
@@ -101,7 +120,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Sends the delivery once more, now (admin); 409 while it is pending or the subscription is disabled. */
+        /**
+         * Send a delivery again
+         * @description Sends the delivery once more, now (admin); 409 while it is pending or the subscription is disabled.
+         */
         post: operations["RedeliverWebhook"];
         delete?: never;
         options?: never;
@@ -117,6 +139,7 @@ export interface paths {
             cookie?: never;
         };
         /**
+         * Webhook signature verification keys
          * @description The current key as JWK and PEM, and in `keys` every key ever used (retired ones with
          *     `not_after`), so a delivery signed just before a rotation still verifies. Match
          *     X-Service-Key-Id against `kid`.
@@ -140,6 +163,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Rotate the webhook signing key
          * @description Rotates the webhook signing key (platform admins). `scheduled` makes this year's key (400 when
          *     it exists); `emergency` makes `webhooks:<year>.<n>` at once. The old key is retired (not_after =
          *     now) and stays published.
@@ -158,10 +182,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Lists tenants: every tenant for platform admins, the caller's own otherwise. */
+        /**
+         * List tenants
+         * @description Lists tenants: every tenant for platform admins, the caller's own otherwise.
+         */
         get: operations["ListTenants"];
         put?: never;
-        /** @description Creates a tenant (platform admins). */
+        /**
+         * Create a tenant
+         * @description Creates a tenant (platform admins).
+         */
         post: operations["CreateTenant"];
         delete?: never;
         options?: never;
@@ -176,6 +206,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Get a tenant */
         get: operations["GetTenant"];
         put?: never;
         post?: never;
@@ -183,6 +214,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
+         * Update a tenant
          * @description Updates name and settings (platform admins, or the tenant's admins with a key valid for every
          *     scope). `settings.rate_limit`, the ledger tier, is the platform admins' to set.
          */
@@ -198,7 +230,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Full-text search (english stemming, ranked, with a snippet) across decisions, invariants and rules. */
+        /**
+         * Full-text search of the tenant's entries
+         * @description Full-text search (english stemming, ranked, with a snippet) across decisions, invariants and rules.
+         */
         post: operations["Search"];
         delete?: never;
         options?: never;
@@ -216,6 +251,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Compliance check of an intended action
          * @description Compliance check: the active invariants and rules of the scope the intended action runs into
          *     (conflicts), and those an override in effect suspends (overridden). Relevance: docs/registry.md.
          */
@@ -233,10 +269,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Scopes of the caller's tenant (only those its key may touch, when restricted). */
+        /**
+         * List scopes
+         * @description Scopes of the caller's tenant (only those its key may touch, when restricted).
+         */
         get: operations["ListScopes"];
         put?: never;
-        /** @description Creates a scope with its selector (admin; a key restricted to some scopes cannot create scopes). */
+        /**
+         * Create a scope
+         * @description Creates a scope with its selector (admin; a key restricted to some scopes cannot create scopes).
+         */
         post: operations["CreateScope"];
         delete?: never;
         options?: never;
@@ -251,7 +293,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Scope details with entry counts. */
+        /**
+         * Get a scope with its entry counts
+         * @description Scope details with entry counts.
+         */
         get: operations["GetScope"];
         put?: never;
         post?: never;
@@ -259,6 +304,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
+         * Update a scope
          * @description Updates name, description or selector (admin). A key restricted to some scopes cannot change
          *     a selector (403): the selector decides which operations the scope's rules and overrides
          *     govern, so changing it would reach operations outside the key's scopes.
@@ -274,6 +320,7 @@ export interface paths {
             cookie?: never;
         };
         /**
+         * The normative state of a scope
          * @description The normative state of the scope: active invariants, current rule versions and overrides in
          *     effect, with normative_hash (sha256 of the canonical JSON of the response without it).
          */
@@ -293,10 +340,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Active rules by default; `status=archived` or `status=all` to see archived ones. */
+        /**
+         * List a scope's rules
+         * @description Active rules by default; `status=archived` or `status=all` to see archived ones.
+         */
         get: operations["ListRules"];
         put?: never;
-        /** @description Creates a rule and its first version (`rv-`); the machine-readable fields are validated (400). */
+        /**
+         * Create a rule
+         * @description Creates a rule and its first version (`rv-`); the machine-readable fields are validated (400).
+         */
         post: operations["CreateRule"];
         delete?: never;
         options?: never;
@@ -311,9 +364,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description The rule with the content of its current version. */
+        /**
+         * Get a rule with its current version
+         * @description The rule with the content of its current version.
+         */
         get: operations["GetRule"];
-        /** @description Makes a new immutable version from the body (replacing the content as a whole); 409 when archived. */
+        /**
+         * Make a new version of a rule
+         * @description Makes a new immutable version from the body (replacing the content as a whole); 409 when archived.
+         */
         put: operations["UpdateRule"];
         post?: never;
         delete?: never;
@@ -329,7 +388,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Every version, oldest first. */
+        /**
+         * List a rule's versions
+         * @description Every version, oldest first.
+         */
         get: operations["ListRuleVersions"];
         put?: never;
         post?: never;
@@ -352,7 +414,10 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** @description Archives the rule (idempotent); it leaves the normative state. */
+        /**
+         * Archive a rule
+         * @description Archives the rule (idempotent); it leaves the normative state.
+         */
         patch: operations["ArchiveRule"];
         trace?: never;
     };
@@ -364,6 +429,7 @@ export interface paths {
             cookie?: never;
         };
         /**
+         * Shadow-mode report of a rule
          * @description How often the rule, while in shadow mode, would have decided a consultation otherwise
          *     (docs/verdicts.md "Shadow rules"), per rule version. 503 when the verdict gateway cannot be asked.
          */
@@ -383,9 +449,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List a scope's references */
         get: operations["ListScopeReferences"];
         put?: never;
-        /** @description Records how an entry of the scope was used in an external context; `diverged` needs a reason (422). */
+        /**
+         * Record a reference to an entry
+         * @description Records how an entry of the scope was used in an external context; `diverged` needs a reason (422).
+         */
         post: operations["CreateReference"];
         delete?: never;
         options?: never;
@@ -400,7 +470,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description References of an entry (`entry_id`) or of an external context (`context_ref`); one of them is required (422). */
+        /**
+         * Find references by entry or external context
+         * @description References of an entry (`entry_id`) or of an external context (`context_ref`); one of them is required (422).
+         */
         get: operations["FindReferences"];
         put?: never;
         post?: never;
@@ -417,9 +490,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List principals */
         get: operations["ListPrincipals"];
         put?: never;
-        /** @description Creates an agent (`agn-`) or human (`hum-`) principal in the caller's tenant (or `tenant_id`, platform admins). */
+        /**
+         * Create a principal
+         * @description Creates an agent (`agn-`) or human (`hum-`) principal in the caller's tenant (or `tenant_id`, platform admins).
+         */
         post: operations["CreatePrincipal"];
         delete?: never;
         options?: never;
@@ -434,13 +511,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Get a principal */
         get: operations["GetPrincipal"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** @description Deactivates or reactivates a principal, renames it or replaces its roles; caches everywhere drop it at once. */
+        /**
+         * Update or deactivate a principal
+         * @description Deactivates or reactivates a principal, renames it or replaces its roles; caches everywhere drop it at once.
+         */
         patch: operations["UpdatePrincipal"];
         trace?: never;
     };
@@ -451,10 +532,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Every override of the scope with its computed status (default), or only `status=active|expired|revoked|invalid_conditions`. */
+        /**
+         * List a scope's overrides
+         * @description Every override of the scope with its computed status (default), or only `status=active|expired|revoked|invalid_conditions`.
+         */
         get: operations["ListOverrides"];
         put?: never;
-        /** @description Suspends an active invariant or rule of the scope. */
+        /**
+         * Suspend an invariant or rule
+         * @description Suspends an active invariant or rule of the scope.
+         */
         post: operations["CreateOverride"];
         delete?: never;
         options?: never;
@@ -472,7 +559,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** @description Revokes the override at once (idempotent). */
+        /**
+         * Revoke an override
+         * @description Revokes the override at once (idempotent).
+         */
         delete: operations["RevokeOverride"];
         options?: never;
         head?: never;
@@ -486,9 +576,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List a scope's namespaces */
         get: operations["ListNamespaces"];
         put?: never;
-        /** @description Creates `root`, `root/child` or `root/child/grandchild`; the parent must exist, deeper paths are refused (400). */
+        /**
+         * Create a namespace
+         * @description Creates `root`, `root/child` or `root/child/grandchild`; the parent must exist, deeper paths are refused (400).
+         */
         post: operations["CreateNamespace"];
         delete?: never;
         options?: never;
@@ -503,10 +597,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Links with the entity at either end. */
+        /**
+         * List an entity's links
+         * @description Links with the entity at either end.
+         */
         get: operations["ListLinks"];
         put?: never;
-        /** @description Relates two entries of the tenant; both must exist (404), the types must match the ids (400). */
+        /**
+         * Link two entries
+         * @description Relates two entries of the tenant; both must exist (404), the types must match the ids (400).
+         */
         post: operations["CreateLink"];
         delete?: never;
         options?: never;
@@ -521,9 +621,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Active invariants by default; `status=revoked` or `status=all` to see revoked ones. */
+        /**
+         * List a scope's invariants
+         * @description Active invariants by default; `status=revoked` or `status=all` to see revoked ones.
+         */
         get: operations["ListInvariants"];
         put?: never;
+        /** Create an invariant */
         post: operations["CreateInvariant"];
         delete?: never;
         options?: never;
@@ -538,10 +642,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Get an invariant */
         get: operations["GetInvariant"];
         put?: never;
         post?: never;
-        /** @description Revokes (soft delete): the invariant stays readable with status `revoked`. Idempotent. */
+        /**
+         * Revoke an invariant
+         * @description Revokes (soft delete): the invariant stays readable with status `revoked`. Idempotent.
+         */
         delete: operations["RevokeInvariant"];
         options?: never;
         head?: never;
@@ -556,6 +664,7 @@ export interface paths {
             cookie?: never;
         };
         /**
+         * List a scope's events
          * @description What happened in the scope, oldest first. `type` filters (comma-separated types, e.g.
          *     `rule.updated,rule.archived`); `after=<event id>` returns strictly later events (catch-up).
          */
@@ -575,9 +684,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Decisions of the scope, oldest first; `namespace` includes the namespaces below it. */
+        /**
+         * List a scope's decisions
+         * @description Decisions of the scope, oldest first; `namespace` includes the namespaces below it.
+         */
         get: operations["ListDecisions"];
         put?: never;
+        /** Record a decision */
         post: operations["CreateDecision"];
         delete?: never;
         options?: never;
@@ -592,6 +705,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Get a decision */
         get: operations["GetDecision"];
         put?: never;
         post?: never;
@@ -608,10 +722,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description The scope's approvals, oldest first; filters `status`, `trigger_id`, `requested_by`. */
+        /**
+         * List a scope's approvals
+         * @description The scope's approvals, oldest first; filters `status`, `trigger_id`, `requested_by`.
+         */
         get: operations["ListApprovals"];
         put?: never;
-        /** @description Asks for approval to go against an active invariant or rule of the scope; notifies `approval.requested`. */
+        /**
+         * Ask for approval to go against an entry
+         * @description Asks for approval to go against an active invariant or rule of the scope; notifies `approval.requested`.
+         */
         post: operations["RequestApproval"];
         delete?: never;
         options?: never;
@@ -626,6 +746,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Get an approval */
         get: operations["GetApproval"];
         put?: never;
         post?: never;
@@ -645,6 +766,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Approve or reject
          * @description Decides once: `approved` or `rejected`. Approving a trigger that requires approval creates an
          *     `approval_grant` override in the same transaction (its id in `override_id`): limited to this
          *     scope's selector (`applies_to_scope`), approved by the deciding principal, ending at
@@ -666,10 +788,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Lists keys (never their plaintext). */
+        /**
+         * List API keys
+         * @description Lists keys (never their plaintext).
+         */
         get: operations["ListApiKeys"];
         put?: never;
         /**
+         * Mint an API key
          * @description Mints a key for a principal. The plaintext `key` is in this response only; it is stored as a
          *     SHA-256 hash. A key never gets more than its creator's key holds: permissions, scopes, lifetime.
          */
@@ -690,7 +816,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** @description Revokes a key at once on every service (Redis pub/sub; caches live at most 30 s anyway). */
+        /**
+         * Revoke an API key
+         * @description Revokes a key at once on every service (Redis pub/sub; caches live at most 30 s anyway).
+         */
         delete: operations["RevokeApiKey"];
         options?: never;
         head?: never;
@@ -749,7 +878,10 @@ export interface components {
         };
         /** @description An event type such as `approval.requested` (the service checks the name), or `*`. */
         EventTypeName: string;
-        /** @description Principal id (`agn-`, `hum-`) or role id (`role-<name>`). */
+        /**
+         * @description Principal id (`agn-`, `hum-`) or role id (`role-<name>`).
+         * @example role-cfo
+         */
         DeciderId: string;
         CreateWebhookBody: {
             /** @description http or https; private, loopback and link-local addresses are refused unless allowed by config. */
@@ -789,7 +921,7 @@ export interface components {
              */
             status_code: number | null;
             error: string | null;
-            /** Format: double */
+            /** Format: int32 */
             duration_ms: number | null;
             /** @description The signing key's kid (X-Service-Key-Id). */
             key_id: string | null;
@@ -810,7 +942,7 @@ export interface components {
              * @enum {string}
              */
             status: "pending" | "succeeded" | "failed" | "cancelled";
-            /** Format: double */
+            /** Format: int32 */
             attempt_count: number;
             /** Format: double */
             max_attempts: number;
@@ -1111,7 +1243,7 @@ export interface components {
             directive: string;
             severity: components["schemas"]["Severity"];
             verdict: string | null;
-            applies_to: components["schemas"]["AppliesTo"] | null;
+            applies_to: components["schemas"]["AppliesTo"] | (never | null);
             conditions: components["schemas"]["ConditionRow"][];
             /** @enum {string} */
             condition_mode: "all" | "any";
@@ -1365,7 +1497,7 @@ export interface components {
              * @description The override only covers operations whose scope contains these fields; null = the selector of its
              *     own scope (never the whole tenant).
              */
-            applies_to_scope: components["schemas"]["ScopeSelector"] | null;
+            applies_to_scope: components["schemas"]["ScopeSelector"] | (never | null);
             expires_at: string | null;
             revoked_at: string | null;
             /**
@@ -1440,7 +1572,7 @@ export interface components {
             directive: string;
             severity: components["schemas"]["Severity"];
             verdict: string | null;
-            applies_to: components["schemas"]["AppliesTo"] | null;
+            applies_to: components["schemas"]["AppliesTo"] | (never | null);
             conditions: components["schemas"]["ConditionRow"][];
             /** @enum {string} */
             condition_mode: "all" | "any";
@@ -1555,6 +1687,7 @@ export interface components {
             updated_at: string;
             created_by: string | null;
         };
+        /** @example role-cfo */
         RoleId: string;
         CreatePrincipalBody: {
             /** @enum {string} */
@@ -1915,7 +2048,12 @@ export interface components {
     responses: never;
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description How long the answer may be cached. */
+        "Cache-Control": string;
+        /** @description Seconds to wait before asking again. */
+        "Retry-After": number;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -1923,11 +2061,14 @@ export interface operations {
     ListScopeWebhooks: {
         parameters: {
             query?: {
+                /** @description Page size, an integer from 1 to 1000; default 50. */
                 limit?: number;
+                /** @description next_cursor of the previous page; absent for the first page. */
                 cursor?: string;
             };
             header?: never;
             path: {
+                /** @description The scope id (`scp-`). */
                 scope_id: string;
             };
             cookie?: never;
@@ -1940,7 +2081,51 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "tenant_id": "string",
+                     *           "version": 0.1,
+                     *           "created_at": "string",
+                     *           "updated_at": "string",
+                     *           "created_by": "string",
+                     *           "id": "string",
+                     *           "scope_id": "string",
+                     *           "url": "string",
+                     *           "events": [
+                     *             "string"
+                     *           ],
+                     *           "description": "string",
+                     *           "deciders": [
+                     *             "string"
+                     *           ],
+                     *           "status": "active",
+                     *           "consecutive_failures": 0.1,
+                     *           "disabled_at": "string",
+                     *           "disabled_reason": "string",
+                     *           "last_success_at": "string",
+                     *           "last_failure_at": "string"
+                     *         }
+                     *       ],
+                     *       "next_cursor": "string"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Page_WebhookSubscription_"];
+                };
+            };
+            /** @description validation_failed: a parameter outside its schema, a cursor the service did not make, or a string holding U+0000 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "validation_failed: a parameter outside its schema, a cursor the service did not make, or a string holding U+0000"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -1949,6 +2134,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing or invalid API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -1958,6 +2148,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing permission"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -1967,6 +2162,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Scope not found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -1977,12 +2177,25 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The scope id (`scp-`). */
                 scope_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "url": "string",
+                 *       "events": [
+                 *         "string"
+                 *       ],
+                 *       "description": "string",
+                 *       "deciders": [
+                 *         "role-cfo"
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateWebhookBody"];
             };
         };
@@ -1993,6 +2206,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tenant_id": "string",
+                     *       "version": 0.1,
+                     *       "created_at": "string",
+                     *       "updated_at": "string",
+                     *       "created_by": "string",
+                     *       "id": "string",
+                     *       "scope_id": "string",
+                     *       "url": "string",
+                     *       "events": [
+                     *         "string"
+                     *       ],
+                     *       "description": "string",
+                     *       "deciders": [
+                     *         "string"
+                     *       ],
+                     *       "status": "active",
+                     *       "consecutive_failures": 0.1,
+                     *       "disabled_at": "string",
+                     *       "disabled_reason": "string",
+                     *       "last_success_at": "string",
+                     *       "last_failure_at": "string"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookSubscription"];
                 };
             };
@@ -2002,6 +2240,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Bad URL (scheme, private address, unresolvable host) or unknown event type"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -2011,6 +2254,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing or invalid API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -2020,6 +2268,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing permission"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -2029,6 +2282,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Scope not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is larger than the service accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "payload_too_large: the body is larger than the service accepts"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: a body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unsupported_media_type: a body that is not application/json"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -2038,6 +2324,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing field"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -2046,8 +2337,11 @@ export interface operations {
     ListWebhooks: {
         parameters: {
             query?: {
+                /** @description `tenant`: only the tenant-level subscription; `all` (default): every subscription. */
                 level?: "tenant" | "all";
+                /** @description Page size, an integer from 1 to 1000; default 50. */
                 limit?: number;
+                /** @description next_cursor of the previous page; absent for the first page. */
                 cursor?: string;
             };
             header?: never;
@@ -2062,7 +2356,51 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "tenant_id": "string",
+                     *           "version": 0.1,
+                     *           "created_at": "string",
+                     *           "updated_at": "string",
+                     *           "created_by": "string",
+                     *           "id": "string",
+                     *           "scope_id": "string",
+                     *           "url": "string",
+                     *           "events": [
+                     *             "string"
+                     *           ],
+                     *           "description": "string",
+                     *           "deciders": [
+                     *             "string"
+                     *           ],
+                     *           "status": "active",
+                     *           "consecutive_failures": 0.1,
+                     *           "disabled_at": "string",
+                     *           "disabled_reason": "string",
+                     *           "last_success_at": "string",
+                     *           "last_failure_at": "string"
+                     *         }
+                     *       ],
+                     *       "next_cursor": "string"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Page_WebhookSubscription_"];
+                };
+            };
+            /** @description validation_failed: a parameter outside its schema, a cursor the service did not make, or a string holding U+0000 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "validation_failed: a parameter outside its schema, a cursor the service did not make, or a string holding U+0000"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -2071,6 +2409,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing or invalid API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -2080,6 +2423,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing permission"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -2094,6 +2442,18 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "url": "string",
+                 *       "events": [
+                 *         "string"
+                 *       ],
+                 *       "description": "string",
+                 *       "deciders": [
+                 *         "role-cfo"
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateWebhookBody"];
             };
         };
@@ -2104,6 +2464,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tenant_id": "string",
+                     *       "version": 0.1,
+                     *       "created_at": "string",
+                     *       "updated_at": "string",
+                     *       "created_by": "string",
+                     *       "id": "string",
+                     *       "scope_id": "string",
+                     *       "url": "string",
+                     *       "events": [
+                     *         "string"
+                     *       ],
+                     *       "description": "string",
+                     *       "deciders": [
+                     *         "string"
+                     *       ],
+                     *       "status": "active",
+                     *       "consecutive_failures": 0.1,
+                     *       "disabled_at": "string",
+                     *       "disabled_reason": "string",
+                     *       "last_success_at": "string",
+                     *       "last_failure_at": "string"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookSubscription"];
                 };
             };
@@ -2113,6 +2498,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Bad URL (scheme, private address, unresolvable host) or unknown event type"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -2122,6 +2512,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing or invalid API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -2131,6 +2526,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing permission"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is larger than the service accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "payload_too_large: the body is larger than the service accepts"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: a body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unsupported_media_type: a body that is not application/json"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -2140,6 +2568,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing field"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -2150,6 +2583,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The webhook subscription id (`whk-`). */
                 subscription_id: string;
             };
             cookie?: never;
@@ -2162,7 +2596,46 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tenant_id": "string",
+                     *       "version": 0.1,
+                     *       "created_at": "string",
+                     *       "updated_at": "string",
+                     *       "created_by": "string",
+                     *       "id": "string",
+                     *       "scope_id": "string",
+                     *       "url": "string",
+                     *       "events": [
+                     *         "string"
+                     *       ],
+                     *       "description": "string",
+                     *       "deciders": [
+                     *         "string"
+                     *       ],
+                     *       "status": "active",
+                     *       "consecutive_failures": 0.1,
+                     *       "disabled_at": "string",
+                     *       "disabled_reason": "string",
+                     *       "last_success_at": "string",
+                     *       "last_failure_at": "string"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookSubscription"];
+                };
+            };
+            /** @description validation_failed: a parameter outside its schema, a cursor the service did not make, or a string holding U+0000 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "validation_failed: a parameter outside its schema, a cursor the service did not make, or a string holding U+0000"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -2171,6 +2644,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing or invalid API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -2180,6 +2658,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing permission"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -2189,6 +2672,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -2199,6 +2687,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The webhook subscription id (`whk-`). */
                 subscription_id: string;
             };
             cookie?: never;
@@ -2212,12 +2701,31 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description validation_failed: a parameter outside its schema, a cursor the service did not make, or a string holding U+0000 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "validation_failed: a parameter outside its schema, a cursor the service did not make, or a string holding U+0000"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Missing or invalid API key */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing or invalid API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -2227,6 +2735,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing permission"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -2236,6 +2749,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -2246,12 +2764,26 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The webhook subscription id (`whk-`). */
                 subscription_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "url": "string",
+                 *       "events": [
+                 *         "string"
+                 *       ],
+                 *       "description": "string",
+                 *       "deciders": [
+                 *         "role-cfo"
+                 *       ],
+                 *       "active": true
+                 *     }
+                 */
                 "application/json": components["schemas"]["UpdateWebhookBody"];
             };
         };
@@ -2262,6 +2794,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tenant_id": "string",
+                     *       "version": 0.1,
+                     *       "created_at": "string",
+                     *       "updated_at": "string",
+                     *       "created_by": "string",
+                     *       "id": "string",
+                     *       "scope_id": "string",
+                     *       "url": "string",
+                     *       "events": [
+                     *         "string"
+                     *       ],
+                     *       "description": "string",
+                     *       "deciders": [
+                     *         "string"
+                     *       ],
+                     *       "status": "active",
+                     *       "consecutive_failures": 0.1,
+                     *       "disabled_at": "string",
+                     *       "disabled_reason": "string",
+                     *       "last_success_at": "string",
+                     *       "last_failure_at": "string"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookSubscription"];
                 };
             };
@@ -2271,6 +2828,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Bad URL or unknown event type"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -2280,6 +2842,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing or invalid API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -2289,6 +2856,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing permission"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -2298,6 +2870,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is larger than the service accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "payload_too_large: the body is larger than the service accepts"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: a body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unsupported_media_type: a body that is not application/json"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -2306,12 +2911,16 @@ export interface operations {
     ListWebhookDeliveries: {
         parameters: {
             query?: {
+                /** @description Only deliveries of this status. */
                 status?: "pending" | "succeeded" | "failed" | "cancelled";
+                /** @description Page size, an integer from 1 to 1000; default 50. */
                 limit?: number;
+                /** @description next_cursor of the previous page; absent for the first page. */
                 cursor?: string;
             };
             header?: never;
             path: {
+                /** @description The webhook subscription id (`whk-`). */
                 subscription_id: string;
             };
             cookie?: never;
@@ -2324,7 +2933,56 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "id": "string",
+                     *           "tenant_id": "string",
+                     *           "subscription_id": "string",
+                     *           "event_id": "string",
+                     *           "event_type": "string",
+                     *           "status": "pending",
+                     *           "attempt_count": 0,
+                     *           "max_attempts": 0.1,
+                     *           "next_attempt_at": "string",
+                     *           "last_status_code": 0.1,
+                     *           "last_error": "string",
+                     *           "delivered_at": "string",
+                     *           "created_at": "string",
+                     *           "updated_at": "string",
+                     *           "attempts": [
+                     *             {
+                     *               "attempt": 0.1,
+                     *               "outcome": "in_flight",
+                     *               "status_code": 0.1,
+                     *               "error": "string",
+                     *               "duration_ms": 0,
+                     *               "key_id": "string",
+                     *               "started_at": "string",
+                     *               "finished_at": "string"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "next_cursor": "string"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Page_WebhookDelivery_"];
+                };
+            };
+            /** @description validation_failed: a parameter outside its schema, a cursor the service did not make, or a string holding U+0000 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "validation_failed: a parameter outside its schema, a cursor the service did not make, or a string holding U+0000"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -2333,6 +2991,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing or invalid API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -2342,6 +3005,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing permission"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -2351,6 +3019,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -2361,7 +3034,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The webhook subscription id (`whk-`). */
                 subscription_id: string;
+                /** @description The delivery id (`dlv-`). */
                 delivery_id: string;
             };
             cookie?: never;
@@ -2374,7 +3049,51 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "string",
+                     *       "tenant_id": "string",
+                     *       "subscription_id": "string",
+                     *       "event_id": "string",
+                     *       "event_type": "string",
+                     *       "status": "pending",
+                     *       "attempt_count": 0,
+                     *       "max_attempts": 0.1,
+                     *       "next_attempt_at": "string",
+                     *       "last_status_code": 0.1,
+                     *       "last_error": "string",
+                     *       "delivered_at": "string",
+                     *       "created_at": "string",
+                     *       "updated_at": "string",
+                     *       "attempts": [
+                     *         {
+                     *           "attempt": 0.1,
+                     *           "outcome": "in_flight",
+                     *           "status_code": 0.1,
+                     *           "error": "string",
+                     *           "duration_ms": 0,
+                     *           "key_id": "string",
+                     *           "started_at": "string",
+                     *           "finished_at": "string"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description validation_failed: a parameter outside its schema, a cursor the service did not make, or a string holding U+0000 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "validation_failed: a parameter outside its schema, a cursor the service did not make, or a string holding U+0000"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -2383,6 +3102,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing or invalid API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -2392,6 +3116,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing permission"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -2401,6 +3130,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -2411,7 +3145,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The webhook subscription id (`whk-`). */
                 subscription_id: string;
+                /** @description The delivery id (`dlv-`). */
                 delivery_id: string;
             };
             cookie?: never;
@@ -2424,7 +3160,51 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "string",
+                     *       "tenant_id": "string",
+                     *       "subscription_id": "string",
+                     *       "event_id": "string",
+                     *       "event_type": "string",
+                     *       "status": "pending",
+                     *       "attempt_count": 0,
+                     *       "max_attempts": 0.1,
+                     *       "next_attempt_at": "string",
+                     *       "last_status_code": 0.1,
+                     *       "last_error": "string",
+                     *       "delivered_at": "string",
+                     *       "created_at": "string",
+                     *       "updated_at": "string",
+                     *       "attempts": [
+                     *         {
+                     *           "attempt": 0.1,
+                     *           "outcome": "in_flight",
+                     *           "status_code": 0.1,
+                     *           "error": "string",
+                     *           "duration_ms": 0,
+                     *           "key_id": "string",
+                     *           "started_at": "string",
+                     *           "finished_at": "string"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description validation_failed: a parameter outside its schema, a cursor the service did not make, or a string holding U+0000 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "validation_failed: a parameter outside its schema, a cursor the service did not make, or a string holding U+0000"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -2433,6 +3213,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing or invalid API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -2442,6 +3227,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing permission"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -2451,6 +3241,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -2460,6 +3255,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Pending, or subscription disabled"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -2477,9 +3277,46 @@ export interface operations {
             /** @description Ok */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "kid": "string",
+                     *       "alg": "ES256",
+                     *       "jwk": {
+                     *         "use": "string",
+                     *         "alg": "string",
+                     *         "kid": "string",
+                     *         "y": "string",
+                     *         "x": "string",
+                     *         "crv": "string",
+                     *         "kty": "string"
+                     *       },
+                     *       "pem": "string",
+                     *       "not_before": "string",
+                     *       "not_after": "string",
+                     *       "keys": [
+                     *         {
+                     *           "kid": "string",
+                     *           "alg": "ES256",
+                     *           "jwk": {
+                     *             "use": "string",
+                     *             "alg": "string",
+                     *             "kid": "string",
+                     *             "y": "string",
+                     *             "x": "string",
+                     *             "crv": "string",
+                     *             "kty": "string"
+                     *           },
+                     *           "pem": "string",
+                     *           "not_before": "string",
+                     *           "not_after": "string"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookKeySet"];
                 };
             };
@@ -2494,6 +3331,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "mode": "scheduled"
+                 *     }
+                 */
                 "application/json": components["schemas"]["RotateWebhookKeyBody"];
             };
         };
@@ -2504,6 +3346,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "mode": "scheduled",
+                     *       "kid": "string",
+                     *       "retired": [
+                     *         "string"
+                     *       ],
+                     *       "keys": [
+                     *         {
+                     *           "kid": "string",
+                     *           "alg": "ES256",
+                     *           "jwk": {
+                     *             "use": "string",
+                     *             "alg": "string",
+                     *             "kid": "string",
+                     *             "y": "string",
+                     *             "x": "string",
+                     *             "crv": "string",
+                     *             "kty": "string"
+                     *           },
+                     *           "pem": "string",
+                     *           "not_before": "string",
+                     *           "not_after": "string"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookKeyRotation"];
                 };
             };
@@ -2513,6 +3382,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "A scheduled rotation that is not due"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -2522,6 +3396,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing or invalid API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -2531,6 +3410,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing permission"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is larger than the service accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "payload_too_large: the body is larger than the service accepts"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: a body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unsupported_media_type: a body that is not application/json"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -2539,7 +3451,9 @@ export interface operations {
     ListTenants: {
         parameters: {
             query?: {
+                /** @description Page size, an integer from 1 to 1000; default 50. */
                 limit?: number;
+                /** @description next_cursor of the previous page; absent for the first page. */
                 cursor?: string;
             };
             header?: never;
@@ -2554,7 +3468,82 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "id": "string",
+                     *           "slug": "string",
+                     *           "name": "string",
+                     *           "settings": {
+                     *             "scope_schema": {
+                     *               "fields": {
+                     *                 "property1": {
+                     *                   "allowed_values": [
+                     *                     "string"
+                     *                   ],
+                     *                   "type": "string"
+                     *                 },
+                     *                 "property2": {
+                     *                   "allowed_values": [
+                     *                     "string"
+                     *                   ],
+                     *                   "type": "string"
+                     *                 }
+                     *               }
+                     *             },
+                     *             "context_schema": {
+                     *               "fields": {
+                     *                 "property1": {
+                     *                   "type": "string",
+                     *                   "description": "string",
+                     *                   "allowed_values": [
+                     *                     "string"
+                     *                   ]
+                     *                 },
+                     *                 "property2": {
+                     *                   "type": "string",
+                     *                   "description": "string",
+                     *                   "allowed_values": [
+                     *                     "string"
+                     *                   ]
+                     *                 }
+                     *               }
+                     *             },
+                     *             "default_verdict": "string",
+                     *             "verdict_ttl_seconds": 1,
+                     *             "max_resolve_rounds": 1,
+                     *             "rate_limit": {
+                     *               "tier": "standard",
+                     *               "requests_per_minute": 1,
+                     *               "burst": 1
+                     *             },
+                     *             "precedence": "string"
+                     *           },
+                     *           "status": "active",
+                     *           "created_at": "string",
+                     *           "updated_at": "string",
+                     *           "created_by": "string"
+                     *         }
+                     *       ],
+                     *       "next_cursor": "string"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Page_Tenant_"];
+                };
+            };
+            /** @description validation_failed: a parameter outside its schema, a cursor the service did not make, or a string holding U+0000 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "validation_failed: a parameter outside its schema, a cursor the service did not make, or a string holding U+0000"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -2563,6 +3552,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing or invalid API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -2572,6 +3566,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing permission"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -2586,6 +3585,57 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "string",
+                 *       "slug": "string",
+                 *       "settings": {
+                 *         "scope_schema": {
+                 *           "fields": {
+                 *             "property1": {
+                 *               "allowed_values": [
+                 *                 "string"
+                 *               ],
+                 *               "type": "string"
+                 *             },
+                 *             "property2": {
+                 *               "allowed_values": [
+                 *                 "string"
+                 *               ],
+                 *               "type": "string"
+                 *             }
+                 *           }
+                 *         },
+                 *         "context_schema": {
+                 *           "fields": {
+                 *             "property1": {
+                 *               "type": "string",
+                 *               "description": "string",
+                 *               "allowed_values": [
+                 *                 "string"
+                 *               ]
+                 *             },
+                 *             "property2": {
+                 *               "type": "string",
+                 *               "description": "string",
+                 *               "allowed_values": [
+                 *                 "string"
+                 *               ]
+                 *             }
+                 *           }
+                 *         },
+                 *         "default_verdict": "string",
+                 *         "verdict_ttl_seconds": 1,
+                 *         "max_resolve_rounds": 1,
+                 *         "rate_limit": {
+                 *           "tier": "standard",
+                 *           "requests_per_minute": 1,
+                 *           "burst": 1
+                 *         },
+                 *         "precedence": "string"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateTenantBody"];
             };
         };
@@ -2596,7 +3646,77 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "string",
+                     *       "slug": "string",
+                     *       "name": "string",
+                     *       "settings": {
+                     *         "scope_schema": {
+                     *           "fields": {
+                     *             "property1": {
+                     *               "allowed_values": [
+                     *                 "string"
+                     *               ],
+                     *               "type": "string"
+                     *             },
+                     *             "property2": {
+                     *               "allowed_values": [
+                     *                 "string"
+                     *               ],
+                     *               "type": "string"
+                     *             }
+                     *           }
+                     *         },
+                     *         "context_schema": {
+                     *           "fields": {
+                     *             "property1": {
+                     *               "type": "string",
+                     *               "description": "string",
+                     *               "allowed_values": [
+                     *                 "string"
+                     *               ]
+                     *             },
+                     *             "property2": {
+                     *               "type": "string",
+                     *               "description": "string",
+                     *               "allowed_values": [
+                     *                 "string"
+                     *               ]
+                     *             }
+                     *           }
+                     *         },
+                     *         "default_verdict": "string",
+                     *         "verdict_ttl_seconds": 1,
+                     *         "max_resolve_rounds": 1,
+                     *         "rate_limit": {
+                     *           "tier": "standard",
+                     *           "requests_per_minute": 1,
+                     *           "burst": 1
+                     *         },
+                     *         "precedence": "string"
+                     *       },
+                     *       "status": "active",
+                     *       "created_at": "string",
+                     *       "updated_at": "string",
+                     *       "created_by": "string"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Tenant"];
+                };
+            };
+            /** @description malformed_json (the body is not JSON) or validation_failed (a field of the wrong type, an unknown field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "malformed_json (the body is not JSON) or validation_failed (a field of the wrong type, an unknown field)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -2605,6 +3725,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing or invalid API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -2614,6 +3739,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing permission"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -2623,6 +3753,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Slug already taken"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is larger than the service accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "payload_too_large: the body is larger than the service accepts"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: a body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unsupported_media_type: a body that is not application/json"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -2632,6 +3795,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing field"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -2642,6 +3810,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The tenant id (`tnt-`). */
                 tenant_id: string;
             };
             cookie?: never;
@@ -2654,7 +3823,77 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "string",
+                     *       "slug": "string",
+                     *       "name": "string",
+                     *       "settings": {
+                     *         "scope_schema": {
+                     *           "fields": {
+                     *             "property1": {
+                     *               "allowed_values": [
+                     *                 "string"
+                     *               ],
+                     *               "type": "string"
+                     *             },
+                     *             "property2": {
+                     *               "allowed_values": [
+                     *                 "string"
+                     *               ],
+                     *               "type": "string"
+                     *             }
+                     *           }
+                     *         },
+                     *         "context_schema": {
+                     *           "fields": {
+                     *             "property1": {
+                     *               "type": "string",
+                     *               "description": "string",
+                     *               "allowed_values": [
+                     *                 "string"
+                     *               ]
+                     *             },
+                     *             "property2": {
+                     *               "type": "string",
+                     *               "description": "string",
+                     *               "allowed_values": [
+                     *                 "string"
+                     *               ]
+                     *             }
+                     *           }
+                     *         },
+                     *         "default_verdict": "string",
+                     *         "verdict_ttl_seconds": 1,
+                     *         "max_resolve_rounds": 1,
+                     *         "rate_limit": {
+                     *           "tier": "standard",
+                     *           "requests_per_minute": 1,
+                     *           "burst": 1
+                     *         },
+                     *         "precedence": "string"
+                     *       },
+                     *       "status": "active",
+                     *       "created_at": "string",
+                     *       "updated_at": "string",
+                     *       "created_by": "string"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Tenant"];
+                };
+            };
+            /** @description validation_failed: a parameter outside its schema, a cursor the service did not make, or a string holding U+0000 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "validation_failed: a parameter outside its schema, a cursor the service did not make, or a string holding U+0000"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -2663,6 +3902,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing or invalid API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -2672,6 +3916,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing permission"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -2681,6 +3930,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -2691,12 +3945,63 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The tenant id (`tnt-`). */
                 tenant_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "string",
+                 *       "settings": {
+                 *         "scope_schema": {
+                 *           "fields": {
+                 *             "property1": {
+                 *               "allowed_values": [
+                 *                 "string"
+                 *               ],
+                 *               "type": "string"
+                 *             },
+                 *             "property2": {
+                 *               "allowed_values": [
+                 *                 "string"
+                 *               ],
+                 *               "type": "string"
+                 *             }
+                 *           }
+                 *         },
+                 *         "context_schema": {
+                 *           "fields": {
+                 *             "property1": {
+                 *               "type": "string",
+                 *               "description": "string",
+                 *               "allowed_values": [
+                 *                 "string"
+                 *               ]
+                 *             },
+                 *             "property2": {
+                 *               "type": "string",
+                 *               "description": "string",
+                 *               "allowed_values": [
+                 *                 "string"
+                 *               ]
+                 *             }
+                 *           }
+                 *         },
+                 *         "default_verdict": "string",
+                 *         "verdict_ttl_seconds": 1,
+                 *         "max_resolve_rounds": 1,
+                 *         "rate_limit": {
+                 *           "tier": "standard",
+                 *           "requests_per_minute": 1,
+                 *           "burst": 1
+                 *         },
+                 *         "precedence": "string"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["UpdateTenantBody"];
             };
         };
@@ -2707,7 +4012,77 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "string",
+                     *       "slug": "string",
+                     *       "name": "string",
+                     *       "settings": {
+                     *         "scope_schema": {
+                     *           "fields": {
+                     *             "property1": {
+                     *               "allowed_values": [
+                     *                 "string"
+                     *               ],
+                     *               "type": "string"
+                     *             },
+                     *             "property2": {
+                     *               "allowed_values": [
+                     *                 "string"
+                     *               ],
+                     *               "type": "string"
+                     *             }
+                     *           }
+                     *         },
+                     *         "context_schema": {
+                     *           "fields": {
+                     *             "property1": {
+                     *               "type": "string",
+                     *               "description": "string",
+                     *               "allowed_values": [
+                     *                 "string"
+                     *               ]
+                     *             },
+                     *             "property2": {
+                     *               "type": "string",
+                     *               "description": "string",
+                     *               "allowed_values": [
+                     *                 "string"
+                     *               ]
+                     *             }
+                     *           }
+                     *         },
+                     *         "default_verdict": "string",
+                     *         "verdict_ttl_seconds": 1,
+                     *         "max_resolve_rounds": 1,
+                     *         "rate_limit": {
+                     *           "tier": "standard",
+                     *           "requests_per_minute": 1,
+                     *           "burst": 1
+                     *         },
+                     *         "precedence": "string"
+                     *       },
+                     *       "status": "active",
+                     *       "created_at": "string",
+                     *       "updated_at": "string",
+                     *       "created_by": "string"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Tenant"];
+                };
+            };
+            /** @description malformed_json (the body is not JSON) or validation_failed (a field of the wrong type, an unknown field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "malformed_json (the body is not JSON) or validation_failed (a field of the wrong type, an unknown field)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -2716,6 +4091,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing or invalid API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -2725,6 +4105,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing permission, settings.rate_limit from a tenant admin, or a key restricted to some scopes"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -2734,6 +4119,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is larger than the service accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "payload_too_large: the body is larger than the service accepts"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: a body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unsupported_media_type: a body that is not application/json"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -2748,6 +4166,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "query": "string",
+                 *       "scope_id": "string",
+                 *       "entry_type": "decision",
+                 *       "include_inactive": true,
+                 *       "limit": 1
+                 *     }
+                 */
                 "application/json": components["schemas"]["SearchBody"];
             };
         };
@@ -2758,7 +4185,54 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "entry_id": "string",
+                     *           "entry_type": "decision",
+                     *           "scope_id": "string",
+                     *           "status": "string",
+                     *           "rank": 0.1,
+                     *           "snippet": "string",
+                     *           "entry": {
+                     *             "tenant_id": "string",
+                     *             "version": 0.1,
+                     *             "created_at": "string",
+                     *             "updated_at": "string",
+                     *             "created_by": "string",
+                     *             "id": "string",
+                     *             "scope_id": "string",
+                     *             "decision": "string",
+                     *             "context": "string",
+                     *             "reasoning": "string",
+                     *             "author": "string",
+                     *             "author_type": "human",
+                     *             "tags": [
+                     *               "string"
+                     *             ],
+                     *             "namespace": "string",
+                     *             "status": "active"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["SearchResult"];
+                };
+            };
+            /** @description malformed_json (the body is not JSON) or validation_failed (a field of the wrong type, an unknown field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "malformed_json (the body is not JSON) or validation_failed (a field of the wrong type, an unknown field)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -2767,6 +4241,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing or invalid API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -2776,6 +4255,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing permission"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -2785,6 +4269,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Scope not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is larger than the service accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "payload_too_large: the body is larger than the service accepts"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: a body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unsupported_media_type: a body that is not application/json"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -2794,6 +4311,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing field"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -2808,6 +4330,18 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "scope_id": "string",
+                 *       "intended_action": "string",
+                 *       "action": "string",
+                 *       "resource": "string",
+                 *       "scope": {
+                 *         "property1": "string",
+                 *         "property2": "string"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["CheckBody"];
             };
         };
@@ -2818,7 +4352,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "scope_id": "string",
+                     *       "conflicts": [
+                     *         {
+                     *           "entry_id": "string",
+                     *           "entry_type": "invariant",
+                     *           "severity": "MANDATORY",
+                     *           "requires_approval": true,
+                     *           "text": "string",
+                     *           "rule_version_id": "string",
+                     *           "matched_by": "text",
+                     *           "matched_terms": [
+                     *             "string"
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "overridden": [
+                     *         {
+                     *           "entry_id": "string",
+                     *           "entry_type": "invariant",
+                     *           "severity": "MANDATORY",
+                     *           "requires_approval": true,
+                     *           "text": "string",
+                     *           "rule_version_id": "string",
+                     *           "matched_by": "text",
+                     *           "matched_terms": [
+                     *             "string"
+                     *           ],
+                     *           "override_ids": [
+                     *             "string"
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["CheckResult"];
+                };
+            };
+            /** @description malformed_json (the body is not JSON) or validation_failed (a field of the wrong type, an unknown field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "malformed_json (the body is not JSON) or validation_failed (a field of the wrong type, an unknown field)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -2827,6 +4411,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing or invalid API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -2836,6 +4425,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing permission"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -2845,6 +4439,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Scope not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is larger than the service accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "payload_too_large: the body is larger than the service accepts"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: a body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unsupported_media_type: a body that is not application/json"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -2854,6 +4481,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing field"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -2862,7 +4494,9 @@ export interface operations {
     ListScopes: {
         parameters: {
             query?: {
+                /** @description Page size, an integer from 1 to 1000; default 50. */
                 limit?: number;
+                /** @description next_cursor of the previous page; absent for the first page. */
                 cursor?: string;
             };
             header?: never;
@@ -2877,7 +4511,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "tenant_id": "string",
+                     *           "version": 0.1,
+                     *           "created_at": "string",
+                     *           "updated_at": "string",
+                     *           "created_by": "string",
+                     *           "id": "string",
+                     *           "name": "string",
+                     *           "description": "string",
+                     *           "selector": {
+                     *             "property1": "string",
+                     *             "property2": "string"
+                     *           },
+                     *           "status": "active"
+                     *         }
+                     *       ],
+                     *       "next_cursor": "string"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Page_Scope_"];
+                };
+            };
+            /** @description validation_failed: a parameter outside its schema, a cursor the service did not make, or a string holding U+0000 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "validation_failed: a parameter outside its schema, a cursor the service did not make, or a string holding U+0000"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -2886,6 +4556,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing or invalid API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -2895,6 +4570,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing permission"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -2909,6 +4589,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "string",
+                 *       "description": "string",
+                 *       "selector": {
+                 *         "property1": "string",
+                 *         "property2": "string"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateScopeBody"];
             };
         };
@@ -2919,6 +4609,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tenant_id": "string",
+                     *       "version": 0.1,
+                     *       "created_at": "string",
+                     *       "updated_at": "string",
+                     *       "created_by": "string",
+                     *       "id": "string",
+                     *       "name": "string",
+                     *       "description": "string",
+                     *       "selector": {
+                     *         "property1": "string",
+                     *         "property2": "string"
+                     *       },
+                     *       "status": "active"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Scope"];
                 };
             };
@@ -2928,6 +4635,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid selector"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -2937,6 +4649,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing or invalid API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -2946,6 +4663,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing permission"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -2955,6 +4677,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Name already taken"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is larger than the service accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "payload_too_large: the body is larger than the service accepts"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: a body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unsupported_media_type: a body that is not application/json"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -2964,6 +4719,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing field"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -2974,6 +4734,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The scope id (`scp-`). */
                 scope_id: string;
             };
             cookie?: never;
@@ -2986,7 +4747,46 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tenant_id": "string",
+                     *       "version": 0.1,
+                     *       "created_at": "string",
+                     *       "updated_at": "string",
+                     *       "created_by": "string",
+                     *       "id": "string",
+                     *       "name": "string",
+                     *       "description": "string",
+                     *       "selector": {
+                     *         "property1": "string",
+                     *         "property2": "string"
+                     *       },
+                     *       "status": "active",
+                     *       "entry_counts": {
+                     *         "decisions": 0.1,
+                     *         "invariants": 0.1,
+                     *         "rules": 0.1,
+                     *         "overrides": 0.1,
+                     *         "references": 0.1,
+                     *         "namespaces": 0.1
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ScopeDetails"];
+                };
+            };
+            /** @description validation_failed: a parameter outside its schema, a cursor the service did not make, or a string holding U+0000 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "validation_failed: a parameter outside its schema, a cursor the service did not make, or a string holding U+0000"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -2995,6 +4795,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing or invalid API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -3004,6 +4809,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing permission"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -3013,6 +4823,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -3023,12 +4838,23 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The scope id (`scp-`). */
                 scope_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "string",
+                 *       "description": "string",
+                 *       "selector": {
+                 *         "property1": "string",
+                 *         "property2": "string"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["UpdateScopeBody"];
             };
         };
@@ -3039,7 +4865,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tenant_id": "string",
+                     *       "version": 0.1,
+                     *       "created_at": "string",
+                     *       "updated_at": "string",
+                     *       "created_by": "string",
+                     *       "id": "string",
+                     *       "name": "string",
+                     *       "description": "string",
+                     *       "selector": {
+                     *         "property1": "string",
+                     *         "property2": "string"
+                     *       },
+                     *       "status": "active"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Scope"];
+                };
+            };
+            /** @description malformed_json (the body is not JSON) or validation_failed (a field of the wrong type, an unknown field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "malformed_json (the body is not JSON) or validation_failed (a field of the wrong type, an unknown field)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -3048,6 +4905,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing or invalid API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -3057,6 +4919,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing permission, or a selector change by a key restricted to some scopes"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -3066,6 +4933,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -3075,6 +4947,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Name already taken"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is larger than the service accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "payload_too_large: the body is larger than the service accepts"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: a body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unsupported_media_type: a body that is not application/json"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -3085,6 +4990,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The scope id (`scp-`). */
                 scope_id: string;
             };
             cookie?: never;
@@ -3097,7 +5003,140 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "scope_id": "string",
+                     *       "selector": {
+                     *         "property1": "string",
+                     *         "property2": "string"
+                     *       },
+                     *       "invariants": [
+                     *         {
+                     *           "tenant_id": "string",
+                     *           "version": 0.1,
+                     *           "created_at": "string",
+                     *           "updated_at": "string",
+                     *           "created_by": "string",
+                     *           "id": "string",
+                     *           "scope_id": "string",
+                     *           "constraint": "string",
+                     *           "rationale": "string",
+                     *           "requires_approval": true,
+                     *           "author": "string",
+                     *           "author_type": "human",
+                     *           "status": "active",
+                     *           "revoked_at": "string"
+                     *         }
+                     *       ],
+                     *       "rules": [
+                     *         {
+                     *           "tenant_id": "string",
+                     *           "version": 0.1,
+                     *           "created_at": "string",
+                     *           "updated_at": "string",
+                     *           "created_by": "string",
+                     *           "directive": "string",
+                     *           "severity": "MANDATORY",
+                     *           "verdict": "string",
+                     *           "applies_to": {
+                     *             "actions": [
+                     *               "string"
+                     *             ],
+                     *             "resources": [
+                     *               "string"
+                     *             ]
+                     *           },
+                     *           "conditions": [
+                     *             {
+                     *               "field": "string",
+                     *               "op": "eq",
+                     *               "value": null
+                     *             }
+                     *           ],
+                     *           "condition_mode": "all",
+                     *           "requires": [
+                     *             {
+                     *               "field": "string",
+                     *               "reason": "string",
+                     *               "type": "string",
+                     *               "allowed_values": [
+                     *                 "string"
+                     *               ],
+                     *               "min": 0.1,
+                     *               "max": 0.1,
+                     *               "format": "string",
+                     *               "source_requirement": "verified",
+                     *               "acceptable_sources": [
+                     *                 "string"
+                     *               ],
+                     *               "confidence_threshold": 0
+                     *             }
+                     *           ],
+                     *           "deciders": [
+                     *             "string"
+                     *           ],
+                     *           "priority": 0.1,
+                     *           "mode": "enforce",
+                     *           "author": "string",
+                     *           "author_type": "human",
+                     *           "id": "string",
+                     *           "scope_id": "string",
+                     *           "status": "active",
+                     *           "current_version_id": "string",
+                     *           "archived_at": "string"
+                     *         }
+                     *       ],
+                     *       "overrides": [
+                     *         {
+                     *           "tenant_id": "string",
+                     *           "version": 0.1,
+                     *           "created_at": "string",
+                     *           "updated_at": "string",
+                     *           "created_by": "string",
+                     *           "id": "string",
+                     *           "scope_id": "string",
+                     *           "scope_ids": [
+                     *             "string"
+                     *           ],
+                     *           "target_id": "string",
+                     *           "target_ids": [
+                     *             "string"
+                     *           ],
+                     *           "target_type": "invariant",
+                     *           "override_type": "temporary",
+                     *           "justification": "string",
+                     *           "conditions": "string",
+                     *           "conditions_error": "string",
+                     *           "approved_by": "string",
+                     *           "applies_to_scope": {
+                     *             "property1": "string",
+                     *             "property2": "string"
+                     *           },
+                     *           "expires_at": "string",
+                     *           "revoked_at": "string",
+                     *           "status": "active",
+                     *           "approval_id": "string",
+                     *           "consultation_id": "string"
+                     *         }
+                     *       ],
+                     *       "normative_hash": "string"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ResolvedScope"];
+                };
+            };
+            /** @description validation_failed: a parameter outside its schema, a cursor the service did not make, or a string holding U+0000 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "validation_failed: a parameter outside its schema, a cursor the service did not make, or a string holding U+0000"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -3106,6 +5145,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing or invalid API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -3115,6 +5159,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing permission"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -3124,6 +5173,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -3132,12 +5186,16 @@ export interface operations {
     ListRules: {
         parameters: {
             query?: {
+                /** @description `active` (default), `archived`, or `all`. */
                 status?: "active" | "archived" | "all";
+                /** @description Page size, an integer from 1 to 1000; default 50. */
                 limit?: number;
+                /** @description next_cursor of the previous page; absent for the first page. */
                 cursor?: string;
             };
             header?: never;
             path: {
+                /** @description The scope id (`scp-`). */
                 scope_id: string;
             };
             cookie?: never;
@@ -3150,7 +5208,84 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "tenant_id": "string",
+                     *           "version": 0.1,
+                     *           "created_at": "string",
+                     *           "updated_at": "string",
+                     *           "created_by": "string",
+                     *           "directive": "string",
+                     *           "severity": "MANDATORY",
+                     *           "verdict": "string",
+                     *           "applies_to": {
+                     *             "actions": [
+                     *               "string"
+                     *             ],
+                     *             "resources": [
+                     *               "string"
+                     *             ]
+                     *           },
+                     *           "conditions": [
+                     *             {
+                     *               "field": "string",
+                     *               "op": "eq",
+                     *               "value": null
+                     *             }
+                     *           ],
+                     *           "condition_mode": "all",
+                     *           "requires": [
+                     *             {
+                     *               "field": "string",
+                     *               "reason": "string",
+                     *               "type": "string",
+                     *               "allowed_values": [
+                     *                 "string"
+                     *               ],
+                     *               "min": 0.1,
+                     *               "max": 0.1,
+                     *               "format": "string",
+                     *               "source_requirement": "verified",
+                     *               "acceptable_sources": [
+                     *                 "string"
+                     *               ],
+                     *               "confidence_threshold": 0
+                     *             }
+                     *           ],
+                     *           "deciders": [
+                     *             "string"
+                     *           ],
+                     *           "priority": 0.1,
+                     *           "mode": "enforce",
+                     *           "author": "string",
+                     *           "author_type": "human",
+                     *           "id": "string",
+                     *           "scope_id": "string",
+                     *           "status": "active",
+                     *           "current_version_id": "string",
+                     *           "archived_at": "string"
+                     *         }
+                     *       ],
+                     *       "next_cursor": "string"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Page_Rule_"];
+                };
+            };
+            /** @description validation_failed: a parameter outside its schema, a cursor the service did not make, or a string holding U+0000 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "validation_failed: a parameter outside its schema, a cursor the service did not make, or a string holding U+0000"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -3159,6 +5294,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing or invalid API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -3168,6 +5308,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing permission"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -3177,6 +5322,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -3187,12 +5337,61 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The scope id (`scp-`). */
                 scope_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "author": "string",
+                 *       "author_type": "human",
+                 *       "directive": "string",
+                 *       "severity": "MANDATORY",
+                 *       "verdict": "string",
+                 *       "applies_to": {
+                 *         "actions": [
+                 *           "string"
+                 *         ],
+                 *         "resources": [
+                 *           "string"
+                 *         ]
+                 *       },
+                 *       "conditions": [
+                 *         {
+                 *           "field": "string",
+                 *           "op": "eq",
+                 *           "value": null
+                 *         }
+                 *       ],
+                 *       "condition_mode": "all",
+                 *       "requires": [
+                 *         {
+                 *           "field": "string",
+                 *           "reason": "string",
+                 *           "type": "string",
+                 *           "allowed_values": [
+                 *             "string"
+                 *           ],
+                 *           "min": 0.1,
+                 *           "max": 0.1,
+                 *           "format": "string",
+                 *           "source_requirement": "verified",
+                 *           "acceptable_sources": [
+                 *             "string"
+                 *           ],
+                 *           "confidence_threshold": 0
+                 *         }
+                 *       ],
+                 *       "deciders": [
+                 *         "role-cfo"
+                 *       ],
+                 *       "priority": -1000000,
+                 *       "mode": "enforce"
+                 *     }
+                 */
                 "application/json": components["schemas"]["RuleBody"];
             };
         };
@@ -3203,6 +5402,64 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tenant_id": "string",
+                     *       "version": 0.1,
+                     *       "created_at": "string",
+                     *       "updated_at": "string",
+                     *       "created_by": "string",
+                     *       "directive": "string",
+                     *       "severity": "MANDATORY",
+                     *       "verdict": "string",
+                     *       "applies_to": {
+                     *         "actions": [
+                     *           "string"
+                     *         ],
+                     *         "resources": [
+                     *           "string"
+                     *         ]
+                     *       },
+                     *       "conditions": [
+                     *         {
+                     *           "field": "string",
+                     *           "op": "eq",
+                     *           "value": null
+                     *         }
+                     *       ],
+                     *       "condition_mode": "all",
+                     *       "requires": [
+                     *         {
+                     *           "field": "string",
+                     *           "reason": "string",
+                     *           "type": "string",
+                     *           "allowed_values": [
+                     *             "string"
+                     *           ],
+                     *           "min": 0.1,
+                     *           "max": 0.1,
+                     *           "format": "string",
+                     *           "source_requirement": "verified",
+                     *           "acceptable_sources": [
+                     *             "string"
+                     *           ],
+                     *           "confidence_threshold": 0
+                     *         }
+                     *       ],
+                     *       "deciders": [
+                     *         "string"
+                     *       ],
+                     *       "priority": 0.1,
+                     *       "mode": "enforce",
+                     *       "author": "string",
+                     *       "author_type": "human",
+                     *       "id": "string",
+                     *       "scope_id": "string",
+                     *       "status": "active",
+                     *       "current_version_id": "string",
+                     *       "archived_at": "string"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Rule"];
                 };
             };
@@ -3212,6 +5469,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid rule fields"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -3221,6 +5483,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing or invalid API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -3230,6 +5497,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing permission"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -3239,6 +5511,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is larger than the service accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "payload_too_large: the body is larger than the service accepts"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: a body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unsupported_media_type: a body that is not application/json"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -3248,6 +5553,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing field"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -3258,7 +5568,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The scope id (`scp-`). */
                 scope_id: string;
+                /** @description The rule id (`rul-`). */
                 rule_id: string;
             };
             cookie?: never;
@@ -3271,7 +5583,79 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tenant_id": "string",
+                     *       "version": 0.1,
+                     *       "created_at": "string",
+                     *       "updated_at": "string",
+                     *       "created_by": "string",
+                     *       "directive": "string",
+                     *       "severity": "MANDATORY",
+                     *       "verdict": "string",
+                     *       "applies_to": {
+                     *         "actions": [
+                     *           "string"
+                     *         ],
+                     *         "resources": [
+                     *           "string"
+                     *         ]
+                     *       },
+                     *       "conditions": [
+                     *         {
+                     *           "field": "string",
+                     *           "op": "eq",
+                     *           "value": null
+                     *         }
+                     *       ],
+                     *       "condition_mode": "all",
+                     *       "requires": [
+                     *         {
+                     *           "field": "string",
+                     *           "reason": "string",
+                     *           "type": "string",
+                     *           "allowed_values": [
+                     *             "string"
+                     *           ],
+                     *           "min": 0.1,
+                     *           "max": 0.1,
+                     *           "format": "string",
+                     *           "source_requirement": "verified",
+                     *           "acceptable_sources": [
+                     *             "string"
+                     *           ],
+                     *           "confidence_threshold": 0
+                     *         }
+                     *       ],
+                     *       "deciders": [
+                     *         "string"
+                     *       ],
+                     *       "priority": 0.1,
+                     *       "mode": "enforce",
+                     *       "author": "string",
+                     *       "author_type": "human",
+                     *       "id": "string",
+                     *       "scope_id": "string",
+                     *       "status": "active",
+                     *       "current_version_id": "string",
+                     *       "archived_at": "string"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Rule"];
+                };
+            };
+            /** @description validation_failed: a parameter outside its schema, a cursor the service did not make, or a string holding U+0000 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "validation_failed: a parameter outside its schema, a cursor the service did not make, or a string holding U+0000"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -3280,6 +5664,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing or invalid API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -3289,6 +5678,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing permission"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -3298,6 +5692,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -3308,13 +5707,63 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The scope id (`scp-`). */
                 scope_id: string;
+                /** @description The rule id (`rul-`). */
                 rule_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "author": "string",
+                 *       "author_type": "human",
+                 *       "directive": "string",
+                 *       "severity": "MANDATORY",
+                 *       "verdict": "string",
+                 *       "applies_to": {
+                 *         "actions": [
+                 *           "string"
+                 *         ],
+                 *         "resources": [
+                 *           "string"
+                 *         ]
+                 *       },
+                 *       "conditions": [
+                 *         {
+                 *           "field": "string",
+                 *           "op": "eq",
+                 *           "value": null
+                 *         }
+                 *       ],
+                 *       "condition_mode": "all",
+                 *       "requires": [
+                 *         {
+                 *           "field": "string",
+                 *           "reason": "string",
+                 *           "type": "string",
+                 *           "allowed_values": [
+                 *             "string"
+                 *           ],
+                 *           "min": 0.1,
+                 *           "max": 0.1,
+                 *           "format": "string",
+                 *           "source_requirement": "verified",
+                 *           "acceptable_sources": [
+                 *             "string"
+                 *           ],
+                 *           "confidence_threshold": 0
+                 *         }
+                 *       ],
+                 *       "deciders": [
+                 *         "role-cfo"
+                 *       ],
+                 *       "priority": -1000000,
+                 *       "mode": "enforce"
+                 *     }
+                 */
                 "application/json": components["schemas"]["RuleBody"];
             };
         };
@@ -3325,6 +5774,64 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tenant_id": "string",
+                     *       "version": 0.1,
+                     *       "created_at": "string",
+                     *       "updated_at": "string",
+                     *       "created_by": "string",
+                     *       "directive": "string",
+                     *       "severity": "MANDATORY",
+                     *       "verdict": "string",
+                     *       "applies_to": {
+                     *         "actions": [
+                     *           "string"
+                     *         ],
+                     *         "resources": [
+                     *           "string"
+                     *         ]
+                     *       },
+                     *       "conditions": [
+                     *         {
+                     *           "field": "string",
+                     *           "op": "eq",
+                     *           "value": null
+                     *         }
+                     *       ],
+                     *       "condition_mode": "all",
+                     *       "requires": [
+                     *         {
+                     *           "field": "string",
+                     *           "reason": "string",
+                     *           "type": "string",
+                     *           "allowed_values": [
+                     *             "string"
+                     *           ],
+                     *           "min": 0.1,
+                     *           "max": 0.1,
+                     *           "format": "string",
+                     *           "source_requirement": "verified",
+                     *           "acceptable_sources": [
+                     *             "string"
+                     *           ],
+                     *           "confidence_threshold": 0
+                     *         }
+                     *       ],
+                     *       "deciders": [
+                     *         "string"
+                     *       ],
+                     *       "priority": 0.1,
+                     *       "mode": "enforce",
+                     *       "author": "string",
+                     *       "author_type": "human",
+                     *       "id": "string",
+                     *       "scope_id": "string",
+                     *       "status": "active",
+                     *       "current_version_id": "string",
+                     *       "archived_at": "string"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Rule"];
                 };
             };
@@ -3334,6 +5841,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Invalid rule fields"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -3343,6 +5855,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing or invalid API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -3352,6 +5869,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing permission"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -3361,6 +5883,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -3370,6 +5897,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Rule archived"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is larger than the service accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "payload_too_large: the body is larger than the service accepts"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: a body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unsupported_media_type: a body that is not application/json"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -3379,6 +5939,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing field"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -3387,12 +5952,16 @@ export interface operations {
     ListRuleVersions: {
         parameters: {
             query?: {
+                /** @description Page size, an integer from 1 to 1000; default 50. */
                 limit?: number;
+                /** @description next_cursor of the previous page; absent for the first page. */
                 cursor?: string;
             };
             header?: never;
             path: {
+                /** @description The scope id (`scp-`). */
                 scope_id: string;
+                /** @description The rule id (`rul-`). */
                 rule_id: string;
             };
             cookie?: never;
@@ -3405,7 +5974,83 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "tenant_id": "string",
+                     *           "version": 0.1,
+                     *           "created_at": "string",
+                     *           "updated_at": "string",
+                     *           "created_by": "string",
+                     *           "directive": "string",
+                     *           "severity": "MANDATORY",
+                     *           "verdict": "string",
+                     *           "applies_to": {
+                     *             "actions": [
+                     *               "string"
+                     *             ],
+                     *             "resources": [
+                     *               "string"
+                     *             ]
+                     *           },
+                     *           "conditions": [
+                     *             {
+                     *               "field": "string",
+                     *               "op": "eq",
+                     *               "value": null
+                     *             }
+                     *           ],
+                     *           "condition_mode": "all",
+                     *           "requires": [
+                     *             {
+                     *               "field": "string",
+                     *               "reason": "string",
+                     *               "type": "string",
+                     *               "allowed_values": [
+                     *                 "string"
+                     *               ],
+                     *               "min": 0.1,
+                     *               "max": 0.1,
+                     *               "format": "string",
+                     *               "source_requirement": "verified",
+                     *               "acceptable_sources": [
+                     *                 "string"
+                     *               ],
+                     *               "confidence_threshold": 0
+                     *             }
+                     *           ],
+                     *           "deciders": [
+                     *             "string"
+                     *           ],
+                     *           "priority": 0.1,
+                     *           "mode": "enforce",
+                     *           "author": "string",
+                     *           "author_type": "human",
+                     *           "id": "string",
+                     *           "rule_id": "string",
+                     *           "scope_id": "string",
+                     *           "status": "current"
+                     *         }
+                     *       ],
+                     *       "next_cursor": "string"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Page_RuleVersion_"];
+                };
+            };
+            /** @description validation_failed: a parameter outside its schema, a cursor the service did not make, or a string holding U+0000 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "validation_failed: a parameter outside its schema, a cursor the service did not make, or a string holding U+0000"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -3414,6 +6059,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing or invalid API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -3423,6 +6073,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing permission"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -3432,6 +6087,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -3442,7 +6102,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The scope id (`scp-`). */
                 scope_id: string;
+                /** @description The rule id (`rul-`). */
                 rule_id: string;
             };
             cookie?: never;
@@ -3455,7 +6117,79 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tenant_id": "string",
+                     *       "version": 0.1,
+                     *       "created_at": "string",
+                     *       "updated_at": "string",
+                     *       "created_by": "string",
+                     *       "directive": "string",
+                     *       "severity": "MANDATORY",
+                     *       "verdict": "string",
+                     *       "applies_to": {
+                     *         "actions": [
+                     *           "string"
+                     *         ],
+                     *         "resources": [
+                     *           "string"
+                     *         ]
+                     *       },
+                     *       "conditions": [
+                     *         {
+                     *           "field": "string",
+                     *           "op": "eq",
+                     *           "value": null
+                     *         }
+                     *       ],
+                     *       "condition_mode": "all",
+                     *       "requires": [
+                     *         {
+                     *           "field": "string",
+                     *           "reason": "string",
+                     *           "type": "string",
+                     *           "allowed_values": [
+                     *             "string"
+                     *           ],
+                     *           "min": 0.1,
+                     *           "max": 0.1,
+                     *           "format": "string",
+                     *           "source_requirement": "verified",
+                     *           "acceptable_sources": [
+                     *             "string"
+                     *           ],
+                     *           "confidence_threshold": 0
+                     *         }
+                     *       ],
+                     *       "deciders": [
+                     *         "string"
+                     *       ],
+                     *       "priority": 0.1,
+                     *       "mode": "enforce",
+                     *       "author": "string",
+                     *       "author_type": "human",
+                     *       "id": "string",
+                     *       "scope_id": "string",
+                     *       "status": "active",
+                     *       "current_version_id": "string",
+                     *       "archived_at": "string"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Rule"];
+                };
+            };
+            /** @description validation_failed: a parameter outside its schema, a cursor the service did not make, or a string holding U+0000 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "validation_failed: a parameter outside its schema, a cursor the service did not make, or a string holding U+0000"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -3464,6 +6198,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing or invalid API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -3473,6 +6212,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing permission"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -3482,6 +6226,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -3492,6 +6241,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The rule id (`rul-`). */
                 rule_id: string;
             };
             cookie?: never;
@@ -3507,12 +6257,31 @@ export interface operations {
                     "application/json": components["schemas"]["RuleShadowReport"];
                 };
             };
+            /** @description validation_failed: a parameter outside its schema, a cursor the service did not make, or a string holding U+0000 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "validation_failed: a parameter outside its schema, a cursor the service did not make, or a string holding U+0000"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Missing or invalid API key */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing or invalid API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -3522,6 +6291,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing permission"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -3531,15 +6305,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The verdict gateway cannot be asked (or VERDICT_URL is not set) */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "The verdict gateway cannot be asked (or VERDICT_URL is not set)"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -3548,13 +6333,18 @@ export interface operations {
     ListScopeReferences: {
         parameters: {
             query?: {
+                /** @description Only references to this entry (a decision, invariant or rule id). */
                 entry_id?: string;
+                /** @description Only references of this status. */
                 status?: components["schemas"]["ReferenceStatus"];
+                /** @description Page size, an integer from 1 to 1000; default 50. */
                 limit?: number;
+                /** @description next_cursor of the previous page; absent for the first page. */
                 cursor?: string;
             };
             header?: never;
             path: {
+                /** @description The scope id (`scp-`). */
                 scope_id: string;
             };
             cookie?: never;
@@ -3567,7 +6357,45 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "tenant_id": "string",
+                     *           "version": 0.1,
+                     *           "created_at": "string",
+                     *           "updated_at": "string",
+                     *           "created_by": "string",
+                     *           "id": "string",
+                     *           "scope_id": "string",
+                     *           "entry_id": "string",
+                     *           "entry_type": "decision",
+                     *           "context_type": "string",
+                     *           "context_ref": "string",
+                     *           "status": "cited",
+                     *           "reason": "string",
+                     *           "author": "string",
+                     *           "author_type": "human"
+                     *         }
+                     *       ],
+                     *       "next_cursor": "string"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Page_Reference_"];
+                };
+            };
+            /** @description validation_failed: a parameter outside its schema, a cursor the service did not make, or a string holding U+0000 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "validation_failed: a parameter outside its schema, a cursor the service did not make, or a string holding U+0000"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -3576,6 +6404,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing or invalid API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -3585,6 +6418,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing permission"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -3594,6 +6432,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Scope not found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -3604,12 +6447,24 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The scope id (`scp-`). */
                 scope_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "author": "string",
+                 *       "author_type": "human",
+                 *       "entry_id": "string",
+                 *       "context_type": "string",
+                 *       "context_ref": "string",
+                 *       "status": "cited",
+                 *       "reason": "string"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateReferenceBody"];
             };
         };
@@ -3620,7 +6475,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tenant_id": "string",
+                     *       "version": 0.1,
+                     *       "created_at": "string",
+                     *       "updated_at": "string",
+                     *       "created_by": "string",
+                     *       "id": "string",
+                     *       "scope_id": "string",
+                     *       "entry_id": "string",
+                     *       "entry_type": "decision",
+                     *       "context_type": "string",
+                     *       "context_ref": "string",
+                     *       "status": "cited",
+                     *       "reason": "string",
+                     *       "author": "string",
+                     *       "author_type": "human"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Reference"];
+                };
+            };
+            /** @description malformed_json (the body is not JSON) or validation_failed (a field of the wrong type, an unknown field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "malformed_json (the body is not JSON) or validation_failed (a field of the wrong type, an unknown field)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -3629,6 +6517,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing or invalid API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -3638,6 +6531,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing permission"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -3647,6 +6545,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Scope or entry not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is larger than the service accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "payload_too_large: the body is larger than the service accepts"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: a body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unsupported_media_type: a body that is not application/json"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -3656,6 +6587,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing field, or diverged without reason"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -3664,9 +6600,13 @@ export interface operations {
     FindReferences: {
         parameters: {
             query?: {
+                /** @description Only references to this entry (a decision, invariant or rule id). */
                 entry_id?: string;
+                /** @description Only references recorded for this external context. */
                 context_ref?: string;
+                /** @description Page size, an integer from 1 to 1000; default 50. */
                 limit?: number;
+                /** @description next_cursor of the previous page; absent for the first page. */
                 cursor?: string;
             };
             header?: never;
@@ -3681,7 +6621,45 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "tenant_id": "string",
+                     *           "version": 0.1,
+                     *           "created_at": "string",
+                     *           "updated_at": "string",
+                     *           "created_by": "string",
+                     *           "id": "string",
+                     *           "scope_id": "string",
+                     *           "entry_id": "string",
+                     *           "entry_type": "decision",
+                     *           "context_type": "string",
+                     *           "context_ref": "string",
+                     *           "status": "cited",
+                     *           "reason": "string",
+                     *           "author": "string",
+                     *           "author_type": "human"
+                     *         }
+                     *       ],
+                     *       "next_cursor": "string"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Page_Reference_"];
+                };
+            };
+            /** @description validation_failed: a parameter outside its schema, a cursor the service did not make, or a string holding U+0000 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "validation_failed: a parameter outside its schema, a cursor the service did not make, or a string holding U+0000"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -3690,6 +6668,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing or invalid API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -3699,6 +6682,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing permission"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -3708,6 +6696,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Neither entry_id nor context_ref"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -3716,8 +6709,11 @@ export interface operations {
     ListPrincipals: {
         parameters: {
             query?: {
+                /** @description Page size, an integer from 1 to 1000; default 50. */
                 limit?: number;
+                /** @description next_cursor of the previous page; absent for the first page. */
                 cursor?: string;
+                /** @description Platform admins: the tenant to list (default: the caller's own). */
                 tenant_id?: string;
             };
             header?: never;
@@ -3732,7 +6728,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "id": "string",
+                     *           "tenant_id": "string",
+                     *           "kind": "agent",
+                     *           "name": "string",
+                     *           "roles": [
+                     *             "string"
+                     *           ],
+                     *           "active": true,
+                     *           "status": "active",
+                     *           "created_at": "string",
+                     *           "updated_at": "string",
+                     *           "created_by": "string"
+                     *         }
+                     *       ],
+                     *       "next_cursor": "string"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Page_Principal_"];
+                };
+            };
+            /** @description validation_failed: a parameter outside its schema, a cursor the service did not make, or a string holding U+0000 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "validation_failed: a parameter outside its schema, a cursor the service did not make, or a string holding U+0000"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -3741,6 +6772,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing or invalid API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -3750,6 +6786,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing permission"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -3764,6 +6805,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "kind": "agent",
+                 *       "name": "string",
+                 *       "roles": [
+                 *         "role-cfo"
+                 *       ],
+                 *       "tenant_id": "string"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreatePrincipalBody"];
             };
         };
@@ -3774,7 +6825,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "string",
+                     *       "tenant_id": "string",
+                     *       "kind": "agent",
+                     *       "name": "string",
+                     *       "roles": [
+                     *         "string"
+                     *       ],
+                     *       "active": true,
+                     *       "status": "active",
+                     *       "created_at": "string",
+                     *       "updated_at": "string",
+                     *       "created_by": "string"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Principal"];
+                };
+            };
+            /** @description malformed_json (the body is not JSON) or validation_failed (a field of the wrong type, an unknown field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "malformed_json (the body is not JSON) or validation_failed (a field of the wrong type, an unknown field)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -3783,6 +6864,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing or invalid API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -3792,6 +6878,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing permission, another tenant, or a key restricted to some scopes"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is larger than the service accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "payload_too_large: the body is larger than the service accepts"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: a body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unsupported_media_type: a body that is not application/json"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -3801,6 +6920,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing field"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -3811,6 +6935,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The principal id (`agn-` or `hum-`). */
                 principal_id: string;
             };
             cookie?: never;
@@ -3823,7 +6948,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "string",
+                     *       "tenant_id": "string",
+                     *       "kind": "agent",
+                     *       "name": "string",
+                     *       "roles": [
+                     *         "string"
+                     *       ],
+                     *       "active": true,
+                     *       "status": "active",
+                     *       "created_at": "string",
+                     *       "updated_at": "string",
+                     *       "created_by": "string"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Principal"];
+                };
+            };
+            /** @description validation_failed: a parameter outside its schema, a cursor the service did not make, or a string holding U+0000 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "validation_failed: a parameter outside its schema, a cursor the service did not make, or a string holding U+0000"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -3832,6 +6987,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing or invalid API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -3841,6 +7001,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing permission"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -3850,6 +7015,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -3860,12 +7030,22 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The principal id (`agn-` or `hum-`). */
                 principal_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "active": true,
+                 *       "roles": [
+                 *         "role-cfo"
+                 *       ],
+                 *       "name": "string"
+                 *     }
+                 */
                 "application/json": components["schemas"]["UpdatePrincipalBody"];
             };
         };
@@ -3876,7 +7056,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "string",
+                     *       "tenant_id": "string",
+                     *       "kind": "agent",
+                     *       "name": "string",
+                     *       "roles": [
+                     *         "string"
+                     *       ],
+                     *       "active": true,
+                     *       "status": "active",
+                     *       "created_at": "string",
+                     *       "updated_at": "string",
+                     *       "created_by": "string"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Principal"];
+                };
+            };
+            /** @description malformed_json (the body is not JSON) or validation_failed (a field of the wrong type, an unknown field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "malformed_json (the body is not JSON) or validation_failed (a field of the wrong type, an unknown field)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -3885,6 +7095,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing or invalid API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -3894,6 +7109,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing permission, a key restricted to some scopes, or a principal holding platform_admin"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -3903,6 +7123,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is larger than the service accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "payload_too_large: the body is larger than the service accepts"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: a body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unsupported_media_type: a body that is not application/json"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -3911,12 +7164,16 @@ export interface operations {
     ListOverrides: {
         parameters: {
             query?: {
+                /** @description Every override (default), or only those of this computed status. */
                 status?: "active" | "expired" | "revoked" | "invalid_conditions" | "all";
+                /** @description Page size, an integer from 1 to 1000; default 50. */
                 limit?: number;
+                /** @description next_cursor of the previous page; absent for the first page. */
                 cursor?: string;
             };
             header?: never;
             path: {
+                /** @description The scope id (`scp-`). */
                 scope_id: string;
             };
             cookie?: never;
@@ -3929,7 +7186,59 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "tenant_id": "string",
+                     *           "version": 0.1,
+                     *           "created_at": "string",
+                     *           "updated_at": "string",
+                     *           "created_by": "string",
+                     *           "id": "string",
+                     *           "scope_id": "string",
+                     *           "scope_ids": [
+                     *             "string"
+                     *           ],
+                     *           "target_id": "string",
+                     *           "target_ids": [
+                     *             "string"
+                     *           ],
+                     *           "target_type": "invariant",
+                     *           "override_type": "temporary",
+                     *           "justification": "string",
+                     *           "conditions": "string",
+                     *           "conditions_error": "string",
+                     *           "approved_by": "string",
+                     *           "applies_to_scope": {
+                     *             "property1": "string",
+                     *             "property2": "string"
+                     *           },
+                     *           "expires_at": "string",
+                     *           "revoked_at": "string",
+                     *           "status": "active",
+                     *           "approval_id": "string",
+                     *           "consultation_id": "string"
+                     *         }
+                     *       ],
+                     *       "next_cursor": "string"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Page_Override_"];
+                };
+            };
+            /** @description validation_failed: a parameter outside its schema, a cursor the service did not make, or a string holding U+0000 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "validation_failed: a parameter outside its schema, a cursor the service did not make, or a string holding U+0000"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -3938,6 +7247,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing or invalid API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -3947,6 +7261,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing permission"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -3956,6 +7275,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -3966,12 +7290,27 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The scope id (`scp-`). */
                 scope_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "target_id": "string",
+                 *       "override_type": "temporary",
+                 *       "justification": "string",
+                 *       "conditions": "string",
+                 *       "approved_by": "string",
+                 *       "applies_to_scope": {
+                 *         "property1": "string",
+                 *         "property2": "string"
+                 *       },
+                 *       "expires_at": "2019-08-24T14:15:22Z"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateOverrideBody"];
             };
         };
@@ -3982,6 +7321,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tenant_id": "string",
+                     *       "version": 0.1,
+                     *       "created_at": "string",
+                     *       "updated_at": "string",
+                     *       "created_by": "string",
+                     *       "id": "string",
+                     *       "scope_id": "string",
+                     *       "scope_ids": [
+                     *         "string"
+                     *       ],
+                     *       "target_id": "string",
+                     *       "target_ids": [
+                     *         "string"
+                     *       ],
+                     *       "target_type": "invariant",
+                     *       "override_type": "temporary",
+                     *       "justification": "string",
+                     *       "conditions": "string",
+                     *       "conditions_error": "string",
+                     *       "approved_by": "string",
+                     *       "applies_to_scope": {
+                     *         "property1": "string",
+                     *         "property2": "string"
+                     *       },
+                     *       "expires_at": "string",
+                     *       "revoked_at": "string",
+                     *       "status": "active",
+                     *       "approval_id": "string",
+                     *       "consultation_id": "string"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Override"];
                 };
             };
@@ -3991,6 +7363,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Bad target or applies_to_scope"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -4000,6 +7377,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing or invalid API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -4009,6 +7391,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing permission"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -4018,6 +7405,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -4027,6 +7419,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Target not active"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is larger than the service accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "payload_too_large: the body is larger than the service accepts"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: a body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unsupported_media_type: a body that is not application/json"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -4036,6 +7461,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing field, or expires_at in the past"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -4046,7 +7476,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The scope id (`scp-`). */
                 scope_id: string;
+                /** @description The override id (`ovr-`). */
                 override_id: string;
             };
             cookie?: never;
@@ -4059,7 +7491,54 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tenant_id": "string",
+                     *       "version": 0.1,
+                     *       "created_at": "string",
+                     *       "updated_at": "string",
+                     *       "created_by": "string",
+                     *       "id": "string",
+                     *       "scope_id": "string",
+                     *       "scope_ids": [
+                     *         "string"
+                     *       ],
+                     *       "target_id": "string",
+                     *       "target_ids": [
+                     *         "string"
+                     *       ],
+                     *       "target_type": "invariant",
+                     *       "override_type": "temporary",
+                     *       "justification": "string",
+                     *       "conditions": "string",
+                     *       "conditions_error": "string",
+                     *       "approved_by": "string",
+                     *       "applies_to_scope": {
+                     *         "property1": "string",
+                     *         "property2": "string"
+                     *       },
+                     *       "expires_at": "string",
+                     *       "revoked_at": "string",
+                     *       "status": "active",
+                     *       "approval_id": "string",
+                     *       "consultation_id": "string"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Override"];
+                };
+            };
+            /** @description validation_failed: a parameter outside its schema, a cursor the service did not make, or a string holding U+0000 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "validation_failed: a parameter outside its schema, a cursor the service did not make, or a string holding U+0000"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -4068,6 +7547,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing or invalid API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -4077,6 +7561,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing permission"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -4086,6 +7575,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -4094,11 +7588,14 @@ export interface operations {
     ListNamespaces: {
         parameters: {
             query?: {
+                /** @description Page size, an integer from 1 to 1000; default 50. */
                 limit?: number;
+                /** @description next_cursor of the previous page; absent for the first page. */
                 cursor?: string;
             };
             header?: never;
             path: {
+                /** @description The scope id (`scp-`). */
                 scope_id: string;
             };
             cookie?: never;
@@ -4111,7 +7608,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "tenant_id": "string",
+                     *           "version": 0.1,
+                     *           "created_at": "string",
+                     *           "updated_at": "string",
+                     *           "created_by": "string",
+                     *           "id": "string",
+                     *           "scope_id": "string",
+                     *           "path": "string",
+                     *           "name": "string",
+                     *           "parent_id": "string",
+                     *           "depth": 0.1,
+                     *           "description": "string",
+                     *           "status": "active"
+                     *         }
+                     *       ],
+                     *       "next_cursor": "string"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Page_Namespace_"];
+                };
+            };
+            /** @description validation_failed: a parameter outside its schema, a cursor the service did not make, or a string holding U+0000 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "validation_failed: a parameter outside its schema, a cursor the service did not make, or a string holding U+0000"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -4120,6 +7653,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing or invalid API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -4129,6 +7667,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing permission"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -4138,6 +7681,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Scope not found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -4148,12 +7696,19 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The scope id (`scp-`). */
                 scope_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "path": "string",
+                 *       "description": "string"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateNamespaceBody"];
             };
         };
@@ -4164,6 +7719,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tenant_id": "string",
+                     *       "version": 0.1,
+                     *       "created_at": "string",
+                     *       "updated_at": "string",
+                     *       "created_by": "string",
+                     *       "id": "string",
+                     *       "scope_id": "string",
+                     *       "path": "string",
+                     *       "name": "string",
+                     *       "parent_id": "string",
+                     *       "depth": 0.1,
+                     *       "description": "string",
+                     *       "status": "active"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Namespace"];
                 };
             };
@@ -4173,6 +7745,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Bad path or too deep"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -4182,6 +7759,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing or invalid API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -4191,6 +7773,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing permission"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -4200,6 +7787,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Scope not found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -4209,6 +7801,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Already exists"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is larger than the service accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "payload_too_large: the body is larger than the service accepts"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: a body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unsupported_media_type: a body that is not application/json"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -4218,6 +7843,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing field"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -4226,9 +7856,13 @@ export interface operations {
     ListLinks: {
         parameters: {
             query: {
+                /** @description The entry id at either end of the links. */
                 entity_id: string;
+                /** @description Only links of this relation. */
                 relation?: components["schemas"]["LinkRelation"];
+                /** @description Page size, an integer from 1 to 1000; default 50. */
                 limit?: number;
+                /** @description next_cursor of the previous page; absent for the first page. */
                 cursor?: string;
             };
             header?: never;
@@ -4243,7 +7877,44 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "tenant_id": "string",
+                     *           "version": 0.1,
+                     *           "created_at": "string",
+                     *           "updated_at": "string",
+                     *           "created_by": "string",
+                     *           "id": "string",
+                     *           "from_id": "string",
+                     *           "from_type": "decision",
+                     *           "from_scope_id": "string",
+                     *           "to_id": "string",
+                     *           "to_type": "decision",
+                     *           "to_scope_id": "string",
+                     *           "relation": "depends_on",
+                     *           "status": "active"
+                     *         }
+                     *       ],
+                     *       "next_cursor": "string"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Page_Link_"];
+                };
+            };
+            /** @description validation_failed: a parameter outside its schema, a cursor the service did not make, or a string holding U+0000 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "validation_failed: a parameter outside its schema, a cursor the service did not make, or a string holding U+0000"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -4252,6 +7923,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing or invalid API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -4261,6 +7937,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing permission"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -4270,6 +7951,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing entity_id"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -4284,6 +7970,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "from_id": "string",
+                 *       "from_type": "decision",
+                 *       "to_id": "string",
+                 *       "to_type": "decision",
+                 *       "relation": "depends_on"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateLinkBody"];
             };
         };
@@ -4294,6 +7989,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tenant_id": "string",
+                     *       "version": 0.1,
+                     *       "created_at": "string",
+                     *       "updated_at": "string",
+                     *       "created_by": "string",
+                     *       "id": "string",
+                     *       "from_id": "string",
+                     *       "from_type": "decision",
+                     *       "from_scope_id": "string",
+                     *       "to_id": "string",
+                     *       "to_type": "decision",
+                     *       "to_scope_id": "string",
+                     *       "relation": "depends_on",
+                     *       "status": "active"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Link"];
                 };
             };
@@ -4303,6 +8016,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Type does not match id, or a self-link"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -4312,6 +8030,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing or invalid API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -4321,6 +8044,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing permission"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -4330,6 +8058,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Entry not found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -4339,6 +8072,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Link already exists"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is larger than the service accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "payload_too_large: the body is larger than the service accepts"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: a body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unsupported_media_type: a body that is not application/json"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -4348,6 +8114,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing field"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -4356,12 +8127,16 @@ export interface operations {
     ListInvariants: {
         parameters: {
             query?: {
+                /** @description `active` (default), `revoked`, or `all`. */
                 status?: "active" | "revoked" | "all";
+                /** @description Page size, an integer from 1 to 1000; default 50. */
                 limit?: number;
+                /** @description next_cursor of the previous page; absent for the first page. */
                 cursor?: string;
             };
             header?: never;
             path: {
+                /** @description The scope id (`scp-`). */
                 scope_id: string;
             };
             cookie?: never;
@@ -4374,7 +8149,44 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "tenant_id": "string",
+                     *           "version": 0.1,
+                     *           "created_at": "string",
+                     *           "updated_at": "string",
+                     *           "created_by": "string",
+                     *           "id": "string",
+                     *           "scope_id": "string",
+                     *           "constraint": "string",
+                     *           "rationale": "string",
+                     *           "requires_approval": true,
+                     *           "author": "string",
+                     *           "author_type": "human",
+                     *           "status": "active",
+                     *           "revoked_at": "string"
+                     *         }
+                     *       ],
+                     *       "next_cursor": "string"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Page_Invariant_"];
+                };
+            };
+            /** @description validation_failed: a parameter outside its schema, a cursor the service did not make, or a string holding U+0000 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "validation_failed: a parameter outside its schema, a cursor the service did not make, or a string holding U+0000"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -4383,6 +8195,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing or invalid API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -4392,6 +8209,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing permission"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -4401,6 +8223,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -4411,12 +8238,22 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The scope id (`scp-`). */
                 scope_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "author": "string",
+                 *       "author_type": "human",
+                 *       "constraint": "string",
+                 *       "rationale": "string",
+                 *       "requires_approval": true
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateInvariantBody"];
             };
         };
@@ -4427,7 +8264,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tenant_id": "string",
+                     *       "version": 0.1,
+                     *       "created_at": "string",
+                     *       "updated_at": "string",
+                     *       "created_by": "string",
+                     *       "id": "string",
+                     *       "scope_id": "string",
+                     *       "constraint": "string",
+                     *       "rationale": "string",
+                     *       "requires_approval": true,
+                     *       "author": "string",
+                     *       "author_type": "human",
+                     *       "status": "active",
+                     *       "revoked_at": "string"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Invariant"];
+                };
+            };
+            /** @description malformed_json (the body is not JSON) or validation_failed (a field of the wrong type, an unknown field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "malformed_json (the body is not JSON) or validation_failed (a field of the wrong type, an unknown field)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -4436,6 +8305,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing or invalid API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -4445,6 +8319,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing permission"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -4454,6 +8333,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is larger than the service accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "payload_too_large: the body is larger than the service accepts"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: a body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unsupported_media_type: a body that is not application/json"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -4463,6 +8375,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing field"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -4473,7 +8390,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The scope id (`scp-`). */
                 scope_id: string;
+                /** @description The invariant id (`inv-`). */
                 invariant_id: string;
             };
             cookie?: never;
@@ -4486,7 +8405,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tenant_id": "string",
+                     *       "version": 0.1,
+                     *       "created_at": "string",
+                     *       "updated_at": "string",
+                     *       "created_by": "string",
+                     *       "id": "string",
+                     *       "scope_id": "string",
+                     *       "constraint": "string",
+                     *       "rationale": "string",
+                     *       "requires_approval": true,
+                     *       "author": "string",
+                     *       "author_type": "human",
+                     *       "status": "active",
+                     *       "revoked_at": "string"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Invariant"];
+                };
+            };
+            /** @description validation_failed: a parameter outside its schema, a cursor the service did not make, or a string holding U+0000 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "validation_failed: a parameter outside its schema, a cursor the service did not make, or a string holding U+0000"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -4495,6 +8446,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing or invalid API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -4504,6 +8460,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing permission"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -4513,6 +8474,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -4523,7 +8489,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The scope id (`scp-`). */
                 scope_id: string;
+                /** @description The invariant id (`inv-`). */
                 invariant_id: string;
             };
             cookie?: never;
@@ -4536,7 +8504,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tenant_id": "string",
+                     *       "version": 0.1,
+                     *       "created_at": "string",
+                     *       "updated_at": "string",
+                     *       "created_by": "string",
+                     *       "id": "string",
+                     *       "scope_id": "string",
+                     *       "constraint": "string",
+                     *       "rationale": "string",
+                     *       "requires_approval": true,
+                     *       "author": "string",
+                     *       "author_type": "human",
+                     *       "status": "active",
+                     *       "revoked_at": "string"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Invariant"];
+                };
+            };
+            /** @description validation_failed: a parameter outside its schema, a cursor the service did not make, or a string holding U+0000 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "validation_failed: a parameter outside its schema, a cursor the service did not make, or a string holding U+0000"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -4545,6 +8545,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing or invalid API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -4554,6 +8559,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing permission"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -4563,6 +8573,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -4571,13 +8586,18 @@ export interface operations {
     ListEvents: {
         parameters: {
             query?: {
+                /** @description Comma-separated event types (e.g. `rule.created,rule.updated`). */
                 type?: string;
+                /** @description Only events after this event id or ISO 8601 timestamp. */
                 after?: string;
+                /** @description Page size, an integer from 1 to 1000; default 50. */
                 limit?: number;
+                /** @description next_cursor of the previous page; absent for the first page. */
                 cursor?: string;
             };
             header?: never;
             path: {
+                /** @description The scope id (`scp-`). */
                 scope_id: string;
             };
             cookie?: never;
@@ -4590,6 +8610,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "id": "string",
+                     *           "type": "string",
+                     *           "scope_id": "string",
+                     *           "scope_ids": [
+                     *             "string"
+                     *           ],
+                     *           "entity_type": "string",
+                     *           "entity_id": "string",
+                     *           "source": "registry",
+                     *           "actor_id": "string",
+                     *           "created_at": "string",
+                     *           "data": {
+                     *             "property1": null,
+                     *             "property2": null
+                     *           }
+                     *         }
+                     *       ],
+                     *       "next_cursor": "string"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Page_RegistryEvent_"];
                 };
             };
@@ -4599,6 +8643,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Malformed after or cursor"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -4608,6 +8657,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing or invalid API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -4617,6 +8671,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing permission"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -4626,6 +8685,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Scope not found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -4634,13 +8698,18 @@ export interface operations {
     ListDecisions: {
         parameters: {
             query?: {
+                /** @description Page size, an integer from 1 to 1000; default 50. */
                 limit?: number;
+                /** @description next_cursor of the previous page; absent for the first page. */
                 cursor?: string;
+                /** @description Only decisions in this namespace path or below it. */
                 namespace?: string;
+                /** @description Only decisions carrying this tag. */
                 tag?: string;
             };
             header?: never;
             path: {
+                /** @description The scope id (`scp-`). */
                 scope_id: string;
             };
             cookie?: never;
@@ -4653,7 +8722,47 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "tenant_id": "string",
+                     *           "version": 0.1,
+                     *           "created_at": "string",
+                     *           "updated_at": "string",
+                     *           "created_by": "string",
+                     *           "id": "string",
+                     *           "scope_id": "string",
+                     *           "decision": "string",
+                     *           "context": "string",
+                     *           "reasoning": "string",
+                     *           "author": "string",
+                     *           "author_type": "human",
+                     *           "tags": [
+                     *             "string"
+                     *           ],
+                     *           "namespace": "string",
+                     *           "status": "active"
+                     *         }
+                     *       ],
+                     *       "next_cursor": "string"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Page_Decision_"];
+                };
+            };
+            /** @description validation_failed: a parameter outside its schema, a cursor the service did not make, or a string holding U+0000 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "validation_failed: a parameter outside its schema, a cursor the service did not make, or a string holding U+0000"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -4662,6 +8771,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing or invalid API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -4671,6 +8785,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing permission"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -4680,6 +8799,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Scope not found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -4690,12 +8814,26 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The scope id (`scp-`). */
                 scope_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "author": "string",
+                 *       "author_type": "human",
+                 *       "decision": "string",
+                 *       "context": "string",
+                 *       "reasoning": "string",
+                 *       "tags": [
+                 *         "string"
+                 *       ],
+                 *       "namespace": "string"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateDecisionBody"];
             };
         };
@@ -4706,7 +8844,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tenant_id": "string",
+                     *       "version": 0.1,
+                     *       "created_at": "string",
+                     *       "updated_at": "string",
+                     *       "created_by": "string",
+                     *       "id": "string",
+                     *       "scope_id": "string",
+                     *       "decision": "string",
+                     *       "context": "string",
+                     *       "reasoning": "string",
+                     *       "author": "string",
+                     *       "author_type": "human",
+                     *       "tags": [
+                     *         "string"
+                     *       ],
+                     *       "namespace": "string",
+                     *       "status": "active"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Decision"];
+                };
+            };
+            /** @description malformed_json (the body is not JSON) or validation_failed (a field of the wrong type, an unknown field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "malformed_json (the body is not JSON) or validation_failed (a field of the wrong type, an unknown field)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -4715,6 +8888,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing or invalid API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -4724,6 +8902,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing permission"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -4733,6 +8916,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Scope not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is larger than the service accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "payload_too_large: the body is larger than the service accepts"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: a body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unsupported_media_type: a body that is not application/json"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -4742,6 +8958,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing field"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -4752,7 +8973,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The scope id (`scp-`). */
                 scope_id: string;
+                /** @description The decision id (`dec-`). */
                 decision_id: string;
             };
             cookie?: never;
@@ -4765,7 +8988,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tenant_id": "string",
+                     *       "version": 0.1,
+                     *       "created_at": "string",
+                     *       "updated_at": "string",
+                     *       "created_by": "string",
+                     *       "id": "string",
+                     *       "scope_id": "string",
+                     *       "decision": "string",
+                     *       "context": "string",
+                     *       "reasoning": "string",
+                     *       "author": "string",
+                     *       "author_type": "human",
+                     *       "tags": [
+                     *         "string"
+                     *       ],
+                     *       "namespace": "string",
+                     *       "status": "active"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Decision"];
+                };
+            };
+            /** @description validation_failed: a parameter outside its schema, a cursor the service did not make, or a string holding U+0000 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "validation_failed: a parameter outside its schema, a cursor the service did not make, or a string holding U+0000"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -4774,6 +9032,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing or invalid API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -4783,6 +9046,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing permission"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -4792,6 +9060,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Scope not found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -4800,14 +9073,20 @@ export interface operations {
     ListApprovals: {
         parameters: {
             query?: {
+                /** @description Only approvals of this status. */
                 status?: "pending" | "approved" | "rejected";
+                /** @description Only approvals of this invariant or rule. */
                 trigger_id?: string;
+                /** @description Only approvals asked for by this principal. */
                 requested_by?: string;
+                /** @description Page size, an integer from 1 to 1000; default 50. */
                 limit?: number;
+                /** @description next_cursor of the previous page; absent for the first page. */
                 cursor?: string;
             };
             header?: never;
             path: {
+                /** @description The scope id (`scp-`). */
                 scope_id: string;
             };
             cookie?: never;
@@ -4820,7 +9099,55 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "tenant_id": "string",
+                     *           "version": 0.1,
+                     *           "created_at": "string",
+                     *           "updated_at": "string",
+                     *           "created_by": "string",
+                     *           "id": "string",
+                     *           "scope_id": "string",
+                     *           "trigger_id": "string",
+                     *           "trigger_type": "invariant",
+                     *           "trigger_version_id": "string",
+                     *           "requires_approval": true,
+                     *           "intended_action": "string",
+                     *           "justification": "string",
+                     *           "requested_by": "string",
+                     *           "requested_by_type": "human",
+                     *           "candidate_deciders": [
+                     *             "string"
+                     *           ],
+                     *           "status": "pending",
+                     *           "decision": "approved",
+                     *           "comment": "string",
+                     *           "decided_by": "string",
+                     *           "decider_principal_id": "string",
+                     *           "decided_at": "string",
+                     *           "override_id": "string"
+                     *         }
+                     *       ],
+                     *       "next_cursor": "string"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Page_Approval_"];
+                };
+            };
+            /** @description validation_failed: a parameter outside its schema, a cursor the service did not make, or a string holding U+0000 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "validation_failed: a parameter outside its schema, a cursor the service did not make, or a string holding U+0000"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -4829,6 +9156,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing or invalid API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -4838,6 +9170,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing permission"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -4847,6 +9184,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -4857,12 +9199,23 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The scope id (`scp-`). */
                 scope_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "trigger_id": "string",
+                 *       "trigger_type": "invariant",
+                 *       "intended_action": "string",
+                 *       "justification": "string",
+                 *       "requested_by": "string",
+                 *       "requested_by_type": "human"
+                 *     }
+                 */
                 "application/json": components["schemas"]["RequestApprovalBody"];
             };
         };
@@ -4873,6 +9226,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tenant_id": "string",
+                     *       "version": 0.1,
+                     *       "created_at": "string",
+                     *       "updated_at": "string",
+                     *       "created_by": "string",
+                     *       "id": "string",
+                     *       "scope_id": "string",
+                     *       "trigger_id": "string",
+                     *       "trigger_type": "invariant",
+                     *       "trigger_version_id": "string",
+                     *       "requires_approval": true,
+                     *       "intended_action": "string",
+                     *       "justification": "string",
+                     *       "requested_by": "string",
+                     *       "requested_by_type": "human",
+                     *       "candidate_deciders": [
+                     *         "string"
+                     *       ],
+                     *       "status": "pending",
+                     *       "decision": "approved",
+                     *       "comment": "string",
+                     *       "decided_by": "string",
+                     *       "decider_principal_id": "string",
+                     *       "decided_at": "string",
+                     *       "override_id": "string"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Approval"];
                 };
             };
@@ -4882,6 +9264,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "trigger_id is not an invariant or rule, or trigger_type contradicts it"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -4891,6 +9278,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing or invalid API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -4900,6 +9292,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing permission"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -4909,6 +9306,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -4918,6 +9320,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Trigger revoked or archived"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is larger than the service accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "payload_too_large: the body is larger than the service accepts"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: a body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unsupported_media_type: a body that is not application/json"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -4927,6 +9362,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing field"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -4937,7 +9377,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The scope id (`scp-`). */
                 scope_id: string;
+                /** @description The approval id (`apr-`). */
                 approval_id: string;
             };
             cookie?: never;
@@ -4950,7 +9392,50 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tenant_id": "string",
+                     *       "version": 0.1,
+                     *       "created_at": "string",
+                     *       "updated_at": "string",
+                     *       "created_by": "string",
+                     *       "id": "string",
+                     *       "scope_id": "string",
+                     *       "trigger_id": "string",
+                     *       "trigger_type": "invariant",
+                     *       "trigger_version_id": "string",
+                     *       "requires_approval": true,
+                     *       "intended_action": "string",
+                     *       "justification": "string",
+                     *       "requested_by": "string",
+                     *       "requested_by_type": "human",
+                     *       "candidate_deciders": [
+                     *         "string"
+                     *       ],
+                     *       "status": "pending",
+                     *       "decision": "approved",
+                     *       "comment": "string",
+                     *       "decided_by": "string",
+                     *       "decider_principal_id": "string",
+                     *       "decided_at": "string",
+                     *       "override_id": "string"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Approval"];
+                };
+            };
+            /** @description validation_failed: a parameter outside its schema, a cursor the service did not make, or a string holding U+0000 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "validation_failed: a parameter outside its schema, a cursor the service did not make, or a string holding U+0000"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -4959,6 +9444,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing or invalid API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -4968,6 +9458,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing permission"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -4977,6 +9472,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -4987,13 +9487,23 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The scope id (`scp-`). */
                 scope_id: string;
+                /** @description The approval id (`apr-`). */
                 approval_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "decision": "approved",
+                 *       "comment": "string",
+                 *       "decided_by": "string",
+                 *       "expires_at": "2019-08-24T14:15:22Z"
+                 *     }
+                 */
                 "application/json": components["schemas"]["DecideApprovalBody"];
             };
         };
@@ -5004,6 +9514,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tenant_id": "string",
+                     *       "version": 0.1,
+                     *       "created_at": "string",
+                     *       "updated_at": "string",
+                     *       "created_by": "string",
+                     *       "id": "string",
+                     *       "scope_id": "string",
+                     *       "trigger_id": "string",
+                     *       "trigger_type": "invariant",
+                     *       "trigger_version_id": "string",
+                     *       "requires_approval": true,
+                     *       "intended_action": "string",
+                     *       "justification": "string",
+                     *       "requested_by": "string",
+                     *       "requested_by_type": "human",
+                     *       "candidate_deciders": [
+                     *         "string"
+                     *       ],
+                     *       "status": "pending",
+                     *       "decision": "approved",
+                     *       "comment": "string",
+                     *       "decided_by": "string",
+                     *       "decider_principal_id": "string",
+                     *       "decided_at": "string",
+                     *       "override_id": "string"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Approval"];
                 };
             };
@@ -5013,6 +9552,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "expires_at with a rejection"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -5022,6 +9566,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing or invalid API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -5031,6 +9580,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing permission"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -5040,6 +9594,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -5049,6 +9608,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Already decided"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is larger than the service accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "payload_too_large: the body is larger than the service accepts"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: a body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unsupported_media_type: a body that is not application/json"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -5058,6 +9650,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing field, or expires_at in the past or beyond APPROVAL_GRANT_TTL_SECONDS"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -5066,9 +9663,13 @@ export interface operations {
     ListApiKeys: {
         parameters: {
             query?: {
+                /** @description Page size, an integer from 1 to 1000; default 50. */
                 limit?: number;
+                /** @description next_cursor of the previous page; absent for the first page. */
                 cursor?: string;
+                /** @description Platform admins: the tenant to list (default: the caller's own). */
                 tenant_id?: string;
+                /** @description Only keys of this principal. */
                 principal_id?: string;
             };
             header?: never;
@@ -5083,7 +9684,46 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "id": "string",
+                     *           "tenant_id": "string",
+                     *           "principal_id": "string",
+                     *           "key_prefix": "string",
+                     *           "permissions": [
+                     *             "read"
+                     *           ],
+                     *           "scope_ids": [
+                     *             "string"
+                     *           ],
+                     *           "expires_at": "string",
+                     *           "revoked_at": "string",
+                     *           "status": "active",
+                     *           "created_at": "string",
+                     *           "updated_at": "string",
+                     *           "created_by": "string"
+                     *         }
+                     *       ],
+                     *       "next_cursor": "string"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Page_ApiKey_"];
+                };
+            };
+            /** @description validation_failed: a parameter outside its schema, a cursor the service did not make, or a string holding U+0000 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "validation_failed: a parameter outside its schema, a cursor the service did not make, or a string holding U+0000"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -5092,6 +9732,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing or invalid API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -5101,6 +9746,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing permission"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -5115,6 +9765,19 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "principal_id": "string",
+                 *       "permissions": [
+                 *         "read"
+                 *       ],
+                 *       "scope_ids": [
+                 *         "string"
+                 *       ],
+                 *       "expires_at": "2019-08-24T14:15:22Z",
+                 *       "tenant_id": "string"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateApiKeyBody"];
             };
         };
@@ -5125,7 +9788,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "string",
+                     *       "tenant_id": "string",
+                     *       "principal_id": "string",
+                     *       "key_prefix": "string",
+                     *       "permissions": [
+                     *         "read"
+                     *       ],
+                     *       "scope_ids": [
+                     *         "string"
+                     *       ],
+                     *       "expires_at": "string",
+                     *       "revoked_at": "string",
+                     *       "status": "active",
+                     *       "created_at": "string",
+                     *       "updated_at": "string",
+                     *       "created_by": "string",
+                     *       "key": "string"
+                     *     }
+                     */
                     "application/json": components["schemas"]["CreatedApiKey"];
+                };
+            };
+            /** @description malformed_json (the body is not JSON) or validation_failed (a field of the wrong type, an unknown field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "malformed_json (the body is not JSON) or validation_failed (a field of the wrong type, an unknown field)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -5134,6 +9832,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing or invalid API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -5143,6 +9846,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing permission, or more than the creating key holds (permission, scopes, lifetime), or a platform admin principal"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -5152,6 +9860,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Principal not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is larger than the service accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "payload_too_large: the body is larger than the service accepts"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: a body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unsupported_media_type: a body that is not application/json"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -5161,6 +9902,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing field"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -5171,6 +9917,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The API key id (`key-`). */
                 key_id: string;
             };
             cookie?: never;
@@ -5183,7 +9930,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "string",
+                     *       "tenant_id": "string",
+                     *       "principal_id": "string",
+                     *       "key_prefix": "string",
+                     *       "permissions": [
+                     *         "read"
+                     *       ],
+                     *       "scope_ids": [
+                     *         "string"
+                     *       ],
+                     *       "expires_at": "string",
+                     *       "revoked_at": "string",
+                     *       "status": "active",
+                     *       "created_at": "string",
+                     *       "updated_at": "string",
+                     *       "created_by": "string"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiKey"];
+                };
+            };
+            /** @description validation_failed: a parameter outside its schema, a cursor the service did not make, or a string holding U+0000 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "validation_failed: a parameter outside its schema, a cursor the service did not make, or a string holding U+0000"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -5192,6 +9973,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing or invalid API key"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -5201,6 +9987,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing permission, a platform_admin key, or a key outside a restricted caller's scopes"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -5210,6 +10001,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };

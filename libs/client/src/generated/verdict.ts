@@ -9,6 +9,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** The caller's identity */
         get: operations["WhoAmI"];
         put?: never;
         post?: never;
@@ -28,6 +29,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Replay stored consultations against changed rules
          * @description Replays the window's stored consultations against the tenant's current rules ("before") and
          *     against them plus the proposed changes ("after"), at one instant, and counts what changed: create,
          *     update and archive of rules, create and archive of overrides. Writes nothing. A rule the
@@ -47,10 +49,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description The tenant's keys, current and retired, as its JWKS publishes them. Needs `admin`. */
+        /**
+         * List the tenant's verdict keys
+         * @description The tenant's keys, current and retired, as its JWKS publishes them. Needs `admin`.
+         */
         get: operations["ListSigningKeys"];
         put?: never;
         /**
+         * Make sure the tenant has a verdict signing key
          * @description The setup endpoint (docs/verdicts.md "Signing keys"): makes sure the tenant has a current ES256 key (kid
          *     `<tenant_id>:<year>`), creating it when absent. Idempotent: 201 when a key was made, 200 when
          *     one was already current. A key is also made on the first signed verdict. Needs `admin`
@@ -73,6 +79,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Rotate the tenant's verdict signing key
          * @description Scheduled or emergency rotation (docs/verdicts.md "Versioning"): a new key signs from now on; the old
          *     one gets not_after = now and stays published, so verdicts it signed still verify. Every replica
          *     switches at once (Redis), at the latest after 10 s. Also: `verdict-cli keys rotate`. Needs `admin`.
@@ -92,6 +99,7 @@ export interface paths {
             cookie?: never;
         };
         /**
+         * The tenant's verdict verification keys (JWKS)
          * @description The tenant's verification keys, current and retired (every key it ever had), without
          *     authentication. Cache-Control: public, max-age=300, immutable; add `?v=<n>` to bypass caches
          *     after a rotation.
@@ -115,6 +123,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Open a browser session
          * @description Opens a session for the API key (docs/verdicts.md "Authentication"): the answer sets the cookie
          *     `arbiter_session` (HttpOnly; Secure; SameSite=Strict; Path=/; Max-Age=3600), which then
          *     authenticates check and resolve in place of X-API-Key, and nothing else. The session holds only
@@ -123,6 +132,7 @@ export interface paths {
          */
         post: operations["OpenSession"];
         /**
+         * End a browser session
          * @description Ends the session whose cookie `arbiter_session` is sent (no X-API-Key needed) and tells the
          *     browser to drop the cookie. 401 missing_credentials without the cookie, invalid_credentials when
          *     it names no live session.
@@ -141,6 +151,7 @@ export interface paths {
             cookie?: never;
         };
         /**
+         * Get an immutable rule version
          * @description An immutable rule version of the caller's tenant, as it was made, even after the rule changed or
          *     was archived (cited_rule_version_ids of a consultation point here). Needs `read` or `check`.
          */
@@ -163,6 +174,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Tolerant evaluation in rounds
          * @description Tolerant evaluation in rounds. Two bodies share this path, told apart by their fields: the
          *     detailed one (action, resource, scope, context) and the overview one (action_type, context).
          *     An incomplete answer lists only the context that can still change the verdict, with a
@@ -184,6 +196,7 @@ export interface paths {
             cookie?: never;
         };
         /**
+         * Get a consultation record
          * @description The frozen record, exactly as it stood at decision time: recompute normative_hash from it, or
          *     verify signed_verdict against the tenant JWKS key named by signing_kid (docs/verdicts.md).
          *     Needs `read` or `check`.
@@ -205,6 +218,7 @@ export interface paths {
             cookie?: never;
         };
         /**
+         * The ledger's proof that a consultation was sealed
          * @description The ledger's proof that the consultation was sealed (docs/evidence.md "Evidence of a
          *     consultation"): the fact the worker sealed into `arbiter.<tenant_id>.consultations` under the
          *     consultation's id, its inclusion proof (RFC 9162 2.1.3) and the checkpoint it leads to, signed by
@@ -228,6 +242,7 @@ export interface paths {
             cookie?: never;
         };
         /**
+         * List consultations
          * @description Newest first. Date-only bounds cover whole UTC days (`until=2026-03-01` includes that day).
          *     Needs `read` or `check`.
          */
@@ -250,6 +265,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Strict evaluation of an intended action
          * @description Strict evaluation: the context is shaped in advance, a missing field is 422 insufficient_context.
          *     The consultation is committed and the verdict signed before the answer. Response headers:
          *     X-Verdict-TTL (seconds applied) and X-Consultation-Id. Needs the `check` permission.
@@ -268,10 +284,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Newest first. Needs `read`, `check` or `approve`. */
+        /**
+         * List approvals
+         * @description Newest first. Needs `read`, `check` or `approve`.
+         */
         get: operations["ListApprovals"];
         put?: never;
         /**
+         * Open an approval of a consultation
          * @description Opens a pending approval of an approval_required consultation: intended_* are copied from the
          *     consultation, triggers are the approval-requiring rules that fired, candidate_deciders the union
          *     of their deciders. approval.requested goes to the tenant's webhooks. Needs `check`.
@@ -290,7 +310,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description While pending, decider and decision are null. Needs `read`, `check` or `approve`. */
+        /**
+         * Get an approval
+         * @description While pending, decider and decision are null. Needs `read`, `check` or `approve`.
+         */
         get: operations["GetApproval"];
         put?: never;
         post?: never;
@@ -310,6 +333,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Approve or reject a consultation
          * @description Approves or rejects, once. The caller must be in candidate_deciders by principal id or role.
          *     approve with a grant creates an `approval_grant` override in the registry over every triggering
          *     rule; its id is in grants. Needs `approve`.
@@ -352,7 +376,7 @@ export interface components {
             scope_ids: string[];
             expires_at: string | null;
             /** @description The tenant's rate-limit override (enterprise tier), null for the standard tier. */
-            rate_limit: components["schemas"]["RateLimitOverride"] | null;
+            rate_limit: components["schemas"]["RateLimitOverride"] | (never | null);
         };
         /** @description Error body (docs/verdicts.md "Errors"): lowercase codes (e.g. missing_credentials, principal_deactivated). */
         ErrorBody: {
@@ -507,7 +531,7 @@ export interface components {
              */
             type: "temporary" | "conditional" | "permanent";
             /** @description Operations whose scope contains these fields; absent or null: the selector of the first target's scope. */
-            applies_to_scope?: components["schemas"]["SimulatedScopeSelector"] | null;
+            applies_to_scope?: components["schemas"]["SimulatedScopeSelector"] | (never | null);
             /** @description ISO 8601 timestamp; the override has no effect from then on. Absent or null: no expiry. */
             expires_at?: string | null;
             /** @description A CEL expression over the operation's context; the override applies only where it is true. */
@@ -1237,7 +1261,7 @@ export interface components {
             /** @description null while pending */
             decider: string | null;
             /** @description null while pending */
-            decision: components["schemas"]["ApprovalDecision"] | null;
+            decision: components["schemas"]["ApprovalDecision"] | (never | null);
             decider_notes: string | null;
             /** @description ISO 8601; null while pending */
             decided_at: string | null;
@@ -1281,7 +1305,18 @@ export interface components {
     responses: never;
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description Seconds the verdict may be acted on (the X-Verdict-TTL asked for, or the tenant default); complete answers only. */
+        "X-Verdict-TTL": number;
+        /** @description The id of the committed consultation; complete answers only. */
+        "X-Consultation-Id": string;
+        /** @description How long the answer may be cached. */
+        "Cache-Control": string;
+        /** @description The session cookie `arbiter_session` (HttpOnly, Secure, SameSite=Strict), or its removal. */
+        "Set-Cookie": string;
+        /** @description Seconds to wait before asking again. */
+        "Retry-After": number;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -1301,6 +1336,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "key_id": "string",
+                     *       "tenant_id": "string",
+                     *       "tenant_slug": "string",
+                     *       "principal": {
+                     *         "id": "string",
+                     *         "kind": "agent",
+                     *         "name": "string",
+                     *         "roles": [
+                     *           "string"
+                     *         ],
+                     *         "active": true
+                     *       },
+                     *       "permissions": [
+                     *         "read"
+                     *       ],
+                     *       "scope_ids": [
+                     *         "string"
+                     *       ],
+                     *       "expires_at": "string",
+                     *       "rate_limit": {
+                     *         "requests_per_minute": 0.1,
+                     *         "burst": 0.1
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Identity"];
                 };
             };
@@ -1310,6 +1372,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_credentials",
+                     *       "message": "Missing or invalid API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description insufficient_permission, principal_deactivated, cross_tenant_forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "insufficient_permission",
+                     *       "message": "insufficient_permission, principal_deactivated, cross_tenant_forbidden"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -1394,6 +1477,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "validation_failed: details.field names the change or field (changes[2].rule_id, window.since, ...)"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -1403,6 +1492,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "missing_credentials",
+                     *       "message": "missing_credentials, invalid_credentials"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -1412,6 +1507,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "insufficient_permission",
+                     *       "message": "insufficient_permission (manage_rules), cross_tenant_forbidden, principal_deactivated"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -1421,15 +1522,58 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "tenant_not_found",
+                     *       "message": "tenant_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is larger than the service accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "payload_too_large",
+                     *       "message": "payload_too_large: the body is larger than the service accepts"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: a body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unsupported_media_type",
+                     *       "message": "unsupported_media_type: a body that is not application/json"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description registry_unavailable, policy_unavailable, auth_unavailable */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "registry_unavailable",
+                     *       "message": "registry_unavailable, policy_unavailable, auth_unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -1440,6 +1584,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The tenant id (`tnt-`); it must be the API key's own tenant. */
                 tenant_id: string;
             };
             cookie?: never;
@@ -1452,7 +1597,69 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "keys": [
+                     *         {
+                     *           "kid": "string",
+                     *           "kty": "string",
+                     *           "crv": "string",
+                     *           "x": "string",
+                     *           "y": "string",
+                     *           "alg": "string",
+                     *           "use": "string",
+                     *           "not_before": "string",
+                     *           "not_after": "string"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["KeySet"];
+                };
+            };
+            /** @description invalid_query (a parameter outside its schema), invalid_cursor, validation_failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_query",
+                     *       "message": "invalid_query (a parameter outside its schema), invalid_cursor, validation_failed"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing_credentials, invalid_credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "missing_credentials",
+                     *       "message": "missing_credentials, invalid_credentials"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description insufficient_permission, principal_deactivated, cross_tenant_forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "insufficient_permission",
+                     *       "message": "insufficient_permission, principal_deactivated, cross_tenant_forbidden"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -1462,6 +1669,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The tenant id (`tnt-`); it must be the API key's own tenant. */
                 tenant_id: string;
             };
             cookie?: never;
@@ -1474,6 +1682,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tenant_id": "string",
+                     *       "current_kid": "string",
+                     *       "created": true,
+                     *       "keys": [
+                     *         {
+                     *           "kid": "string",
+                     *           "kty": "string",
+                     *           "crv": "string",
+                     *           "x": "string",
+                     *           "y": "string",
+                     *           "alg": "string",
+                     *           "use": "string",
+                     *           "not_before": "string",
+                     *           "not_after": "string"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["SigningKeySetup"];
                 };
             };
@@ -1483,7 +1711,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tenant_id": "string",
+                     *       "current_kid": "string",
+                     *       "created": true,
+                     *       "keys": [
+                     *         {
+                     *           "kid": "string",
+                     *           "kty": "string",
+                     *           "crv": "string",
+                     *           "x": "string",
+                     *           "y": "string",
+                     *           "alg": "string",
+                     *           "use": "string",
+                     *           "not_before": "string",
+                     *           "not_after": "string"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["SigningKeySetup"];
+                };
+            };
+            /** @description invalid_query (a parameter outside its schema), invalid_cursor, validation_failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_query",
+                     *       "message": "invalid_query (a parameter outside its schema), invalid_cursor, validation_failed"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing_credentials, invalid_credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "missing_credentials",
+                     *       "message": "missing_credentials, invalid_credentials"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description insufficient_permission, cross_tenant_forbidden */
@@ -1492,6 +1770,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "insufficient_permission",
+                     *       "message": "insufficient_permission, cross_tenant_forbidden"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -1501,6 +1785,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "tenant_not_found",
+                     *       "message": "tenant_not_found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -1511,12 +1801,18 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The tenant id (`tnt-`); it must be the API key's own tenant. */
                 tenant_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "mode": "scheduled"
+                 *     }
+                 */
                 "application/json": components["schemas"]["RotateSigningKeyBody"];
             };
         };
@@ -1527,7 +1823,63 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "mode": "scheduled",
+                     *       "kid": "string",
+                     *       "epoch": "string",
+                     *       "not_before": "string",
+                     *       "retired": [
+                     *         "string"
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["SigningKeyRotation"];
+                };
+            };
+            /** @description malformed_json (the body is not JSON), validation_failed (a field of the wrong type, an unknown field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "malformed_json",
+                     *       "message": "malformed_json (the body is not JSON), validation_failed (a field of the wrong type, an unknown field)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing_credentials, invalid_credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "missing_credentials",
+                     *       "message": "missing_credentials, invalid_credentials"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description insufficient_permission, principal_deactivated, cross_tenant_forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "insufficient_permission",
+                     *       "message": "insufficient_permission, principal_deactivated, cross_tenant_forbidden"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description rotation_not_due: this year's scheduled key exists (use emergency) */
@@ -1536,6 +1888,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "rotation_not_due",
+                     *       "message": "rotation_not_due: this year's scheduled key exists (use emergency)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is larger than the service accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "payload_too_large",
+                     *       "message": "payload_too_large: the body is larger than the service accepts"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: a body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unsupported_media_type",
+                     *       "message": "unsupported_media_type: a body that is not application/json"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -1562,10 +1950,43 @@ export interface operations {
             /** @description Ok */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "keys": [
+                     *         {
+                     *           "kid": "string",
+                     *           "kty": "string",
+                     *           "crv": "string",
+                     *           "x": "string",
+                     *           "y": "string",
+                     *           "alg": "string",
+                     *           "use": "string",
+                     *           "not_before": "string",
+                     *           "not_after": "string"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["KeySet"];
+                };
+            };
+            /** @description invalid_query (a parameter outside its schema), invalid_cursor, validation_failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_query",
+                     *       "message": "invalid_query (a parameter outside its schema), invalid_cursor, validation_failed"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description tenant_not_found */
@@ -1574,6 +1995,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "tenant_not_found",
+                     *       "message": "tenant_not_found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -1583,6 +2010,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "no_keys_configured",
+                     *       "message": "no_keys_configured"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -1600,10 +2033,16 @@ export interface operations {
             /** @description Opened; the cookie is in Set-Cookie */
             201: {
                 headers: {
-                    "Set-Cookie": string;
+                    "Set-Cookie": components["headers"]["Set-Cookie"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "expires_at": "string"
+                     *     }
+                     */
                     "application/json": components["schemas"]["SessionCreated"];
                 };
             };
@@ -1613,6 +2052,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "missing_credentials",
+                     *       "message": "missing_credentials, invalid_credentials"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -1622,6 +2067,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "principal_deactivated",
+                     *       "message": "principal_deactivated, insufficient_permission"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -1639,6 +2090,7 @@ export interface operations {
             /** @description Ended */
             204: {
                 headers: {
+                    "Set-Cookie": components["headers"]["Set-Cookie"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1649,6 +2101,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "missing_credentials",
+                     *       "message": "missing_credentials, invalid_credentials"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -1659,6 +2117,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The rule version id (`rv-`). */
                 rule_version_id: string;
             };
             cookie?: never;
@@ -1671,7 +2130,97 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "string",
+                     *       "rule_id": "string",
+                     *       "tenant_id": "string",
+                     *       "scope_id": "string",
+                     *       "version": 0.1,
+                     *       "statement": "string",
+                     *       "severity": "string",
+                     *       "verdict": "string",
+                     *       "applies_to": {
+                     *         "resources": [
+                     *           "string"
+                     *         ],
+                     *         "actions": [
+                     *           "string"
+                     *         ]
+                     *       },
+                     *       "conditions": [
+                     *         {
+                     *           "field": "string",
+                     *           "op": "string",
+                     *           "value": null
+                     *         }
+                     *       ],
+                     *       "condition_mode": "string",
+                     *       "requires": [
+                     *         {
+                     *           "property1": null,
+                     *           "property2": null
+                     *         }
+                     *       ],
+                     *       "deciders": [
+                     *         "string"
+                     *       ],
+                     *       "priority": 0.1,
+                     *       "mode": "shadow",
+                     *       "author": "string",
+                     *       "author_type": "string",
+                     *       "created_at": "string",
+                     *       "created_by": "string",
+                     *       "status": "string",
+                     *       "rule_status": "string"
+                     *     }
+                     */
                     "application/json": components["schemas"]["RuleVersion"];
+                };
+            };
+            /** @description invalid_query (a parameter outside its schema), invalid_cursor, validation_failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_query",
+                     *       "message": "invalid_query (a parameter outside its schema), invalid_cursor, validation_failed"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing_credentials, invalid_credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "missing_credentials",
+                     *       "message": "missing_credentials, invalid_credentials"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description insufficient_permission, principal_deactivated, cross_tenant_forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "insufficient_permission",
+                     *       "message": "insufficient_permission, principal_deactivated, cross_tenant_forbidden"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description rule_version_not_found (also for another tenant's version) */
@@ -1680,6 +2229,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "rule_version_not_found",
+                     *       "message": "rule_version_not_found (also for another tenant's version)"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -1689,6 +2244,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "registry_unavailable",
+                     *       "message": "registry_unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -1709,6 +2270,40 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "action": "string",
+                 *       "resource": "string",
+                 *       "scope": {
+                 *         "property1": "string",
+                 *         "property2": "string"
+                 *       },
+                 *       "context": {
+                 *         "property1": {
+                 *           "value": null,
+                 *           "source": "ledger:fct-5f0c9a1b2c3d4e5f60718293",
+                 *           "verification_status": "unverified",
+                 *           "confidence": 0,
+                 *           "as_of": "string",
+                 *           "payload_path": "kyc.beneficiary.country"
+                 *         },
+                 *         "property2": {
+                 *           "value": null,
+                 *           "source": "ledger:fct-5f0c9a1b2c3d4e5f60718293",
+                 *           "verification_status": "unverified",
+                 *           "confidence": 0,
+                 *           "as_of": "string",
+                 *           "payload_path": "kyc.beneficiary.country"
+                 *         }
+                 *       },
+                 *       "on_behalf_of": "string",
+                 *       "resolve_session_id": "string",
+                 *       "correlation": {
+                 *         "conversation_id": "string",
+                 *         "agent_run_id": "string"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["ResolveBody"];
             };
         };
@@ -1716,9 +2311,47 @@ export interface operations {
             /** @description Ok */
             200: {
                 headers: {
+                    "X-Verdict-TTL": components["headers"]["X-Verdict-TTL"];
+                    "X-Consultation-Id": components["headers"]["X-Consultation-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "operation_status": "incomplete",
+                     *       "resolve_session_id": "string",
+                     *       "round": 0.1,
+                     *       "required_context": [
+                     *         {
+                     *           "field": "string",
+                     *           "reason": "string",
+                     *           "type": "string",
+                     *           "allowed_values": [
+                     *             null
+                     *           ],
+                     *           "min": 0.1,
+                     *           "max": 0.1,
+                     *           "format": "string",
+                     *           "source_requirement": "verified",
+                     *           "acceptable_sources": [
+                     *             "string"
+                     *           ],
+                     *           "confidence_threshold": 0.1,
+                     *           "rule_ids": [
+                     *             "string"
+                     *           ],
+                     *           "problems": [
+                     *             "string"
+                     *           ],
+                     *           "ledger_citation": "accepted"
+                     *         }
+                     *       ],
+                     *       "provisional_context": {
+                     *         "property1": null,
+                     *         "property2": null
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ResolveResponse"];
                 };
             };
@@ -1728,6 +2361,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_context_shape",
+                     *       "message": "invalid_context_shape, unknown_scope_field, invalid_scope_value, invalid_verdict_ttl, validation_failed"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -1737,6 +2376,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "missing_credentials",
+                     *       "message": "missing_credentials, invalid_credentials"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -1746,6 +2391,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "principal_deactivated",
+                     *       "message": "principal_deactivated, insufficient_permission, cross_tenant_forbidden"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -1755,6 +2406,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unknown_action_type",
+                     *       "message": "unknown_action_type, resolve_session_not_found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -1764,6 +2421,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "resolve_session_completed",
+                     *       "message": "resolve_session_completed, resolve_session_mismatch, resolve_session_conflict, scope_conflict"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is larger than the service accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "payload_too_large",
+                     *       "message": "payload_too_large: the body is larger than the service accepts"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: a body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unsupported_media_type",
+                     *       "message": "unsupported_media_type: a body that is not application/json"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -1773,6 +2466,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "too_many_rounds",
+                     *       "message": "too_many_rounds: the tenant max_resolve_rounds (default 12) is used up"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -1782,6 +2481,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "signing_key_unavailable",
+                     *       "message": "signing_key_unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -1792,7 +2497,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The tenant id (`tnt-`); it must be the API key's own tenant. */
                 tenant_id: string;
+                /** @description The consultation id (`cns-`). */
                 consultation_id: string;
             };
             cookie?: never;
@@ -1805,7 +2512,187 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "string",
+                     *       "tenant_id": "string",
+                     *       "operation": "string",
+                     *       "caller_principal_id": "string",
+                     *       "on_behalf_of": "string",
+                     *       "on_behalf_of_authenticated": true,
+                     *       "requested_at": "string",
+                     *       "action": "string",
+                     *       "resource": "string",
+                     *       "scope_used": {
+                     *         "property1": "string",
+                     *         "property2": "string"
+                     *       },
+                     *       "parameters": {
+                     *         "property1": null,
+                     *         "property2": null
+                     *       },
+                     *       "context_hash": "string",
+                     *       "context_snapshot": {
+                     *         "property1": null,
+                     *         "property2": null
+                     *       },
+                     *       "cited_entry_ids": [
+                     *         "string"
+                     *       ],
+                     *       "cited_rule_version_ids": [
+                     *         "string"
+                     *       ],
+                     *       "dominating_rule_id": "string",
+                     *       "precedence_trace": [
+                     *         {
+                     *           "rule_id": "string",
+                     *           "rule_version_id": "string",
+                     *           "severity": "string",
+                     *           "scope_match": "string",
+                     *           "reason": "string",
+                     *           "decided_by": "string",
+                     *           "missing_fields": [
+                     *             "string"
+                     *           ],
+                     *           "overridden_by": "string",
+                     *           "overrides_not_applied": [
+                     *             {
+                     *               "override_id": "string",
+                     *               "reason": "string",
+                     *               "missing_fields": [
+                     *                 "string"
+                     *               ],
+                     *               "error": "string"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "resolved_target_ids": [
+                     *         "string"
+                     *       ],
+                     *       "verdict": "string",
+                     *       "triggers": [
+                     *         {
+                     *           "rule_id": "string",
+                     *           "rule_version_id": "string",
+                     *           "reason": "string"
+                     *         }
+                     *       ],
+                     *       "candidate_deciders": [
+                     *         "string"
+                     *       ],
+                     *       "applied_override_ids": [
+                     *         "string"
+                     *       ],
+                     *       "shadow": [
+                     *         {
+                     *           "rule_id": "string",
+                     *           "rule_version_id": "string",
+                     *           "would_be": "string"
+                     *         }
+                     *       ],
+                     *       "approval_id": "string",
+                     *       "explanation": {
+                     *         "deciders": [
+                     *           "string"
+                     *         ],
+                     *         "not_invertible": [
+                     *           {
+                     *             "field": "string",
+                     *             "op": "string",
+                     *             "rule_id": "string"
+                     *           }
+                     *         ],
+                     *         "to_allow": [
+                     *           {
+                     *             "changes": [
+                     *               {
+                     *                 "field": "string",
+                     *                 "op": "string",
+                     *                 "value": null
+                     *               }
+                     *             ],
+                     *             "requirements": [
+                     *               {
+                     *                 "acceptable_sources": [
+                     *                   "string"
+                     *                 ],
+                     *                 "confidence_threshold": 0.1,
+                     *                 "field": "string",
+                     *                 "rule_id": "string",
+                     *                 "source_requirement": "verified"
+                     *               }
+                     *             ]
+                     *           }
+                     *         ]
+                     *       },
+                     *       "ledger_citations": {
+                     *         "property1": {
+                     *           "fact_id": "string",
+                     *           "fact_hash": "string",
+                     *           "stream_id": "string",
+                     *           "payload_path": "string"
+                     *         },
+                     *         "property2": {
+                     *           "fact_id": "string",
+                     *           "fact_hash": "string",
+                     *           "stream_id": "string",
+                     *           "payload_path": "string"
+                     *         }
+                     *       },
+                     *       "signing_kid": "string",
+                     *       "signing_epoch": "string",
+                     *       "verdict_ttl_seconds": 0.1,
+                     *       "expired_at": "string",
+                     *       "required_context_history": [
+                     *         {
+                     *           "round": 0.1,
+                     *           "fields": [
+                     *             "string"
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "correlation": {
+                     *         "property1": null,
+                     *         "property2": null
+                     *       },
+                     *       "state_hash": "string",
+                     *       "state_revision": 0.1,
+                     *       "normative_hash": "string",
+                     *       "signed_verdict": "string"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ConsultationRecord"];
+                };
+            };
+            /** @description invalid_query (a parameter outside its schema), invalid_cursor, validation_failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_query",
+                     *       "message": "invalid_query (a parameter outside its schema), invalid_cursor, validation_failed"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing_credentials, invalid_credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "missing_credentials",
+                     *       "message": "missing_credentials, invalid_credentials"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description cross_tenant_forbidden (another tenant's consultation), insufficient_permission */
@@ -1814,6 +2701,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "cross_tenant_forbidden",
+                     *       "message": "cross_tenant_forbidden (another tenant's consultation), insufficient_permission"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -1823,6 +2716,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "consultation_not_found",
+                     *       "message": "consultation_not_found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -1833,7 +2732,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The tenant id (`tnt-`); it must be the API key's own tenant. */
                 tenant_id: string;
+                /** @description The consultation id (`cns-`). */
                 consultation_id: string;
             };
             cookie?: never;
@@ -1846,7 +2747,61 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "consultation_id": "string",
+                     *       "ledger": {
+                     *         "checkpoint": {
+                     *           "stream_id": "string",
+                     *           "tree_size": 0,
+                     *           "root_hash": "string",
+                     *           "created_at_ms": 0,
+                     *           "key_id": "string",
+                     *           "signature_alg": "Ed25519",
+                     *           "signature": "string"
+                     *         },
+                     *         "inclusion_path": [
+                     *           "string"
+                     *         ],
+                     *         "tree_size": 0,
+                     *         "leaf_index": 0,
+                     *         "fact_hash": "string",
+                     *         "fact_id": "string",
+                     *         "stream_id": "string"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ConsultationEvidence"];
+                };
+            };
+            /** @description invalid_query (a parameter outside its schema), invalid_cursor, validation_failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_query",
+                     *       "message": "invalid_query (a parameter outside its schema), invalid_cursor, validation_failed"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing_credentials, invalid_credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "missing_credentials",
+                     *       "message": "missing_credentials, invalid_credentials"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description cross_tenant_forbidden (another tenant's consultation), insufficient_permission */
@@ -1855,6 +2810,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "cross_tenant_forbidden",
+                     *       "message": "cross_tenant_forbidden (another tenant's consultation), insufficient_permission"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -1864,24 +2825,44 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "consultation_not_found",
+                     *       "message": "consultation_not_found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description evidence_pending: not sealed in the ledger yet; Retry-After says when to ask again */
             409: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "evidence_pending",
+                     *       "message": "evidence_pending: not sealed in the ledger yet; Retry-After says when to ask again"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description ledger_unavailable: the ledger cannot be reached (or LEDGER_URL is not set) */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "ledger_unavailable",
+                     *       "message": "ledger_unavailable: the ledger cannot be reached (or LEDGER_URL is not set)"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -1896,9 +2877,11 @@ export interface operations {
                 since?: string;
                 /** @description ISO 8601 date or timestamp, inclusive. */
                 until?: string;
+                /** @description Only consultations of this action (e.g. payments.transfer). */
                 action?: string;
                 /** @description e.g. allowed, blocked, approval_required. */
                 verdict?: string;
+                /** @description Only consultations whose verdict this rule decided. */
                 dominating_rule_id?: string;
                 /** @description Default 50, at most 1000. */
                 limit?: number;
@@ -1907,6 +2890,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description The tenant id (`tnt-`); it must be the API key's own tenant. */
                 tenant_id: string;
             };
             cookie?: never;
@@ -1919,6 +2903,161 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "id": "string",
+                     *           "tenant_id": "string",
+                     *           "operation": "string",
+                     *           "caller_principal_id": "string",
+                     *           "on_behalf_of": "string",
+                     *           "on_behalf_of_authenticated": true,
+                     *           "requested_at": "string",
+                     *           "action": "string",
+                     *           "resource": "string",
+                     *           "scope_used": {
+                     *             "property1": "string",
+                     *             "property2": "string"
+                     *           },
+                     *           "parameters": {
+                     *             "property1": null,
+                     *             "property2": null
+                     *           },
+                     *           "context_hash": "string",
+                     *           "context_snapshot": {
+                     *             "property1": null,
+                     *             "property2": null
+                     *           },
+                     *           "cited_entry_ids": [
+                     *             "string"
+                     *           ],
+                     *           "cited_rule_version_ids": [
+                     *             "string"
+                     *           ],
+                     *           "dominating_rule_id": "string",
+                     *           "precedence_trace": [
+                     *             {
+                     *               "rule_id": "string",
+                     *               "rule_version_id": "string",
+                     *               "severity": "string",
+                     *               "scope_match": "string",
+                     *               "reason": "string",
+                     *               "decided_by": "string",
+                     *               "missing_fields": [
+                     *                 "string"
+                     *               ],
+                     *               "overridden_by": "string",
+                     *               "overrides_not_applied": [
+                     *                 {
+                     *                   "override_id": "string",
+                     *                   "reason": "string",
+                     *                   "missing_fields": [
+                     *                     "string"
+                     *                   ],
+                     *                   "error": "string"
+                     *                 }
+                     *               ]
+                     *             }
+                     *           ],
+                     *           "resolved_target_ids": [
+                     *             "string"
+                     *           ],
+                     *           "verdict": "string",
+                     *           "triggers": [
+                     *             {
+                     *               "rule_id": "string",
+                     *               "rule_version_id": "string",
+                     *               "reason": "string"
+                     *             }
+                     *           ],
+                     *           "candidate_deciders": [
+                     *             "string"
+                     *           ],
+                     *           "applied_override_ids": [
+                     *             "string"
+                     *           ],
+                     *           "shadow": [
+                     *             {
+                     *               "rule_id": "string",
+                     *               "rule_version_id": "string",
+                     *               "would_be": "string"
+                     *             }
+                     *           ],
+                     *           "approval_id": "string",
+                     *           "explanation": {
+                     *             "deciders": [
+                     *               "string"
+                     *             ],
+                     *             "not_invertible": [
+                     *               {
+                     *                 "field": "string",
+                     *                 "op": "string",
+                     *                 "rule_id": "string"
+                     *               }
+                     *             ],
+                     *             "to_allow": [
+                     *               {
+                     *                 "changes": [
+                     *                   {
+                     *                     "field": "string",
+                     *                     "op": "string",
+                     *                     "value": null
+                     *                   }
+                     *                 ],
+                     *                 "requirements": [
+                     *                   {
+                     *                     "acceptable_sources": [
+                     *                       "string"
+                     *                     ],
+                     *                     "confidence_threshold": 0.1,
+                     *                     "field": "string",
+                     *                     "rule_id": "string",
+                     *                     "source_requirement": "verified"
+                     *                   }
+                     *                 ]
+                     *               }
+                     *             ]
+                     *           },
+                     *           "ledger_citations": {
+                     *             "property1": {
+                     *               "fact_id": "string",
+                     *               "fact_hash": "string",
+                     *               "stream_id": "string",
+                     *               "payload_path": "string"
+                     *             },
+                     *             "property2": {
+                     *               "fact_id": "string",
+                     *               "fact_hash": "string",
+                     *               "stream_id": "string",
+                     *               "payload_path": "string"
+                     *             }
+                     *           },
+                     *           "signing_kid": "string",
+                     *           "signing_epoch": "string",
+                     *           "verdict_ttl_seconds": 0.1,
+                     *           "expired_at": "string",
+                     *           "required_context_history": [
+                     *             {
+                     *               "round": 0.1,
+                     *               "fields": [
+                     *                 "string"
+                     *               ]
+                     *             }
+                     *           ],
+                     *           "correlation": {
+                     *             "property1": null,
+                     *             "property2": null
+                     *           },
+                     *           "state_hash": "string",
+                     *           "state_revision": 0.1,
+                     *           "normative_hash": "string",
+                     *           "signed_verdict": "string"
+                     *         }
+                     *       ],
+                     *       "next_cursor": "string"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ConsultationList"];
                 };
             };
@@ -1928,6 +3067,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_query",
+                     *       "message": "invalid_query, invalid_cursor"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing_credentials, invalid_credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "missing_credentials",
+                     *       "message": "missing_credentials, invalid_credentials"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description insufficient_permission, principal_deactivated, cross_tenant_forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "insufficient_permission",
+                     *       "message": "insufficient_permission, principal_deactivated, cross_tenant_forbidden"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -1948,6 +3123,39 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "action": "string",
+                 *       "resource": "string",
+                 *       "scope": {
+                 *         "property1": "string",
+                 *         "property2": "string"
+                 *       },
+                 *       "parameters": {
+                 *         "property1": null,
+                 *         "property2": null
+                 *       },
+                 *       "on_behalf_of": "string",
+                 *       "context": {
+                 *         "property1": {
+                 *           "value": null,
+                 *           "source": "ledger:fct-5f0c9a1b2c3d4e5f60718293",
+                 *           "verification_status": "unverified",
+                 *           "confidence": 0,
+                 *           "as_of": "string",
+                 *           "payload_path": "kyc.beneficiary.country"
+                 *         },
+                 *         "property2": {
+                 *           "value": null,
+                 *           "source": "ledger:fct-5f0c9a1b2c3d4e5f60718293",
+                 *           "verification_status": "unverified",
+                 *           "confidence": 0,
+                 *           "as_of": "string",
+                 *           "payload_path": "kyc.beneficiary.country"
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["CheckRequest"];
             };
         };
@@ -1955,9 +3163,103 @@ export interface operations {
             /** @description Ok */
             200: {
                 headers: {
+                    "X-Verdict-TTL": components["headers"]["X-Verdict-TTL"];
+                    "X-Consultation-Id": components["headers"]["X-Consultation-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "operation_status": "complete",
+                     *       "verdict": "string",
+                     *       "cited_rule_ids": [
+                     *         "string"
+                     *       ],
+                     *       "cited_rule_version_ids": [
+                     *         "string"
+                     *       ],
+                     *       "dominating_rule_id": "string",
+                     *       "precedence_trace": [
+                     *         {
+                     *           "rule_id": "string",
+                     *           "rule_version_id": "string",
+                     *           "severity": "string",
+                     *           "scope_match": "string",
+                     *           "reason": "string",
+                     *           "decided_by": "string",
+                     *           "missing_fields": [
+                     *             "string"
+                     *           ],
+                     *           "overridden_by": "string",
+                     *           "overrides_not_applied": [
+                     *             {
+                     *               "override_id": "string",
+                     *               "reason": "string",
+                     *               "missing_fields": [
+                     *                 "string"
+                     *               ],
+                     *               "error": "string"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "resolved_target_ids": [
+                     *         "string"
+                     *       ],
+                     *       "consultation_id": "string",
+                     *       "signed_verdict": "string",
+                     *       "context_hash": "string",
+                     *       "approval": {
+                     *         "endpoint": "string",
+                     *         "example_body": {
+                     *           "requester_notes": "string",
+                     *           "consultation_id": "string"
+                     *         }
+                     *       },
+                     *       "explanation": {
+                     *         "deciders": [
+                     *           "role-finance"
+                     *         ],
+                     *         "not_invertible": [
+                     *           {
+                     *             "field": "memo",
+                     *             "op": "contains",
+                     *             "rule_id": "rul-5f0c9a1b2c3d4e5f60718293"
+                     *           }
+                     *         ],
+                     *         "to_allow": [
+                     *           {
+                     *             "changes": [
+                     *               {
+                     *                 "field": "amount",
+                     *                 "op": "lte",
+                     *                 "value": 10000
+                     *               }
+                     *             ]
+                     *           },
+                     *           {
+                     *             "changes": [
+                     *               {
+                     *                 "field": "beneficiary.country",
+                     *                 "op": "not_in",
+                     *                 "value": [
+                     *                   "CU",
+                     *                   "IR"
+                     *                 ]
+                     *               }
+                     *             ],
+                     *             "requirements": [
+                     *               {
+                     *                 "field": "beneficiary.country",
+                     *                 "rule_id": "rul-0a1b2c3d4e5f60718293a4b5",
+                     *                 "source_requirement": "verified"
+                     *               }
+                     *             ]
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["CheckResponse"];
                 };
             };
@@ -1967,6 +3269,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_scope_field",
+                     *       "message": "invalid_scope_field, invalid_scope_value, invalid_verdict_ttl, invalid_context_shape, validation_failed"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -1976,6 +3284,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "missing_credentials",
+                     *       "message": "missing_credentials, invalid_credentials"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -1985,6 +3299,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "principal_deactivated",
+                     *       "message": "principal_deactivated, insufficient_permission, cross_tenant_forbidden"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is larger than the service accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "payload_too_large",
+                     *       "message": "payload_too_large: the body is larger than the service accepts"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: a body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unsupported_media_type",
+                     *       "message": "unsupported_media_type: a body that is not application/json"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -1994,6 +3344,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "insufficient_context",
+                     *       "message": "insufficient_context: details.missing_fields and details.required_context name what is missing"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -2003,15 +3359,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "signing_key_unavailable",
+                     *       "message": "signing_key_unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description registry_unavailable, policy_unavailable, auth_unavailable */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "registry_unavailable",
+                     *       "message": "registry_unavailable, policy_unavailable, auth_unavailable"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -2039,6 +3408,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description The tenant id (`tnt-`); it must be the API key's own tenant. */
                 tenant_id: string;
             };
             cookie?: never;
@@ -2051,6 +3421,61 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "id": "string",
+                     *           "tenant_id": "string",
+                     *           "status": "pending",
+                     *           "requester": "string",
+                     *           "requester_principal": "string",
+                     *           "intended_action": "string",
+                     *           "intended_resource": "string",
+                     *           "intended_parameters": {
+                     *             "property1": null,
+                     *             "property2": null
+                     *           },
+                     *           "intended_scope": {
+                     *             "property1": "string",
+                     *             "property2": "string"
+                     *           },
+                     *           "triggers": [
+                     *             {
+                     *               "rule_id": "string",
+                     *               "rule_version_id": "string",
+                     *               "reason": "string"
+                     *             }
+                     *           ],
+                     *           "requester_notes": "string",
+                     *           "requested_at": "string",
+                     *           "consultation_id": "string",
+                     *           "dominating_rule_id": "string",
+                     *           "candidate_deciders": [
+                     *             "string"
+                     *           ],
+                     *           "decider": "string",
+                     *           "decision": "approve",
+                     *           "decider_notes": "string",
+                     *           "decided_at": "string",
+                     *           "grants": [
+                     *             {
+                     *               "override_id": "string",
+                     *               "applies_to_scope": {
+                     *                 "property1": "string",
+                     *                 "property2": "string"
+                     *               },
+                     *               "expires_at": "string"
+                     *             }
+                     *           ],
+                     *           "authorizes_until": "string",
+                     *           "consumed_by": "string",
+                     *           "consumed_at": "string"
+                     *         }
+                     *       ],
+                     *       "next_cursor": "string"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApprovalList"];
                 };
             };
@@ -2060,6 +3485,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_query",
+                     *       "message": "invalid_query, invalid_cursor"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing_credentials, invalid_credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "missing_credentials",
+                     *       "message": "missing_credentials, invalid_credentials"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description insufficient_permission, principal_deactivated, cross_tenant_forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "insufficient_permission",
+                     *       "message": "insufficient_permission, principal_deactivated, cross_tenant_forbidden"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -2070,12 +3531,19 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The tenant id (`tnt-`); it must be the API key's own tenant. */
                 tenant_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "consultation_id": "string",
+                 *       "requester_notes": "string"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateApprovalBody"];
             };
         };
@@ -2086,6 +3554,56 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "string",
+                     *       "tenant_id": "string",
+                     *       "status": "pending",
+                     *       "requester": "string",
+                     *       "requester_principal": "string",
+                     *       "intended_action": "string",
+                     *       "intended_resource": "string",
+                     *       "intended_parameters": {
+                     *         "property1": null,
+                     *         "property2": null
+                     *       },
+                     *       "intended_scope": {
+                     *         "property1": "string",
+                     *         "property2": "string"
+                     *       },
+                     *       "triggers": [
+                     *         {
+                     *           "rule_id": "string",
+                     *           "rule_version_id": "string",
+                     *           "reason": "string"
+                     *         }
+                     *       ],
+                     *       "requester_notes": "string",
+                     *       "requested_at": "string",
+                     *       "consultation_id": "string",
+                     *       "dominating_rule_id": "string",
+                     *       "candidate_deciders": [
+                     *         "string"
+                     *       ],
+                     *       "decider": "string",
+                     *       "decision": "approve",
+                     *       "decider_notes": "string",
+                     *       "decided_at": "string",
+                     *       "grants": [
+                     *         {
+                     *           "override_id": "string",
+                     *           "applies_to_scope": {
+                     *             "property1": "string",
+                     *             "property2": "string"
+                     *           },
+                     *           "expires_at": "string"
+                     *         }
+                     *       ],
+                     *       "authorizes_until": "string",
+                     *       "consumed_by": "string",
+                     *       "consumed_at": "string"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Approval"];
                 };
             };
@@ -2095,6 +3613,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "consultation_not_approval_required",
+                     *       "message": "consultation_not_approval_required, validation_failed"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing_credentials, invalid_credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "missing_credentials",
+                     *       "message": "missing_credentials, invalid_credentials"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -2104,6 +3643,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "cross_tenant_forbidden",
+                     *       "message": "cross_tenant_forbidden (another tenant's consultation), insufficient_permission"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -2113,6 +3658,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "consultation_not_found",
+                     *       "message": "consultation_not_found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -2122,6 +3673,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "approval_exists",
+                     *       "message": "approval_exists: the consultation already has an approval (details.approval_id)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is larger than the service accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "payload_too_large",
+                     *       "message": "payload_too_large: the body is larger than the service accepts"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: a body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unsupported_media_type",
+                     *       "message": "unsupported_media_type: a body that is not application/json"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -2132,7 +3719,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The tenant id (`tnt-`); it must be the API key's own tenant. */
                 tenant_id: string;
+                /** @description The approval id (`apr-`). */
                 approval_id: string;
             };
             cookie?: never;
@@ -2145,7 +3734,87 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "string",
+                     *       "tenant_id": "string",
+                     *       "status": "pending",
+                     *       "requester": "string",
+                     *       "requester_principal": "string",
+                     *       "intended_action": "string",
+                     *       "intended_resource": "string",
+                     *       "intended_parameters": {
+                     *         "property1": null,
+                     *         "property2": null
+                     *       },
+                     *       "intended_scope": {
+                     *         "property1": "string",
+                     *         "property2": "string"
+                     *       },
+                     *       "triggers": [
+                     *         {
+                     *           "rule_id": "string",
+                     *           "rule_version_id": "string",
+                     *           "reason": "string"
+                     *         }
+                     *       ],
+                     *       "requester_notes": "string",
+                     *       "requested_at": "string",
+                     *       "consultation_id": "string",
+                     *       "dominating_rule_id": "string",
+                     *       "candidate_deciders": [
+                     *         "string"
+                     *       ],
+                     *       "decider": "string",
+                     *       "decision": "approve",
+                     *       "decider_notes": "string",
+                     *       "decided_at": "string",
+                     *       "grants": [
+                     *         {
+                     *           "override_id": "string",
+                     *           "applies_to_scope": {
+                     *             "property1": "string",
+                     *             "property2": "string"
+                     *           },
+                     *           "expires_at": "string"
+                     *         }
+                     *       ],
+                     *       "authorizes_until": "string",
+                     *       "consumed_by": "string",
+                     *       "consumed_at": "string"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Approval"];
+                };
+            };
+            /** @description invalid_query (a parameter outside its schema), invalid_cursor, validation_failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_query",
+                     *       "message": "invalid_query (a parameter outside its schema), invalid_cursor, validation_failed"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing_credentials, invalid_credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "missing_credentials",
+                     *       "message": "missing_credentials, invalid_credentials"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description cross_tenant_forbidden, insufficient_permission */
@@ -2154,6 +3823,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "cross_tenant_forbidden",
+                     *       "message": "cross_tenant_forbidden, insufficient_permission"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -2163,6 +3838,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "approval_not_found",
+                     *       "message": "approval_not_found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -2173,13 +3854,28 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The tenant id (`tnt-`); it must be the API key's own tenant. */
                 tenant_id: string;
+                /** @description The approval id (`apr-`). */
                 approval_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "decision": "approve",
+                 *       "decider_notes": "string",
+                 *       "grant": {
+                 *         "applies_to_scope": {
+                 *           "property1": "string",
+                 *           "property2": "string"
+                 *         },
+                 *         "expires_at": "string"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["DecisionBody"];
             };
         };
@@ -2190,6 +3886,56 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "string",
+                     *       "tenant_id": "string",
+                     *       "status": "pending",
+                     *       "requester": "string",
+                     *       "requester_principal": "string",
+                     *       "intended_action": "string",
+                     *       "intended_resource": "string",
+                     *       "intended_parameters": {
+                     *         "property1": null,
+                     *         "property2": null
+                     *       },
+                     *       "intended_scope": {
+                     *         "property1": "string",
+                     *         "property2": "string"
+                     *       },
+                     *       "triggers": [
+                     *         {
+                     *           "rule_id": "string",
+                     *           "rule_version_id": "string",
+                     *           "reason": "string"
+                     *         }
+                     *       ],
+                     *       "requester_notes": "string",
+                     *       "requested_at": "string",
+                     *       "consultation_id": "string",
+                     *       "dominating_rule_id": "string",
+                     *       "candidate_deciders": [
+                     *         "string"
+                     *       ],
+                     *       "decider": "string",
+                     *       "decision": "approve",
+                     *       "decider_notes": "string",
+                     *       "decided_at": "string",
+                     *       "grants": [
+                     *         {
+                     *           "override_id": "string",
+                     *           "applies_to_scope": {
+                     *             "property1": "string",
+                     *             "property2": "string"
+                     *           },
+                     *           "expires_at": "string"
+                     *         }
+                     *       ],
+                     *       "authorizes_until": "string",
+                     *       "consumed_by": "string",
+                     *       "consumed_at": "string"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Approval"];
                 };
             };
@@ -2199,6 +3945,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_grant",
+                     *       "message": "invalid_grant (a grant with reject, a bad expires_at), validation_failed"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing_credentials, invalid_credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "missing_credentials",
+                     *       "message": "missing_credentials, invalid_credentials"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -2208,6 +3975,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "not_a_valid_decider",
+                     *       "message": "not_a_valid_decider, cross_tenant_forbidden, insufficient_permission"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -2217,6 +3990,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "approval_not_found",
+                     *       "message": "approval_not_found"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -2226,6 +4005,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "already_decided",
+                     *       "message": "already_decided"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is larger than the service accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "payload_too_large",
+                     *       "message": "payload_too_large: the body is larger than the service accepts"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: a body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unsupported_media_type",
+                     *       "message": "unsupported_media_type: a body that is not application/json"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
@@ -2235,15 +4050,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_grant",
+                     *       "message": "invalid_grant (expires_at in the past, or refused by the registry)"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description registry_unavailable: the grant could not be created; the approval is still pending */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "registry_unavailable",
+                     *       "message": "registry_unavailable: the grant could not be created; the approval is still pending"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };

@@ -151,7 +151,10 @@ export interface components {
             stream_id: string;
             tenant_id: string;
             actor: string;
-            /** Format: int32 */
+            /**
+             * Format: int64
+             * @description Milliseconds since the epoch (an int64: it does not fit in 32 bits).
+             */
             sealed_at_ms: number;
             sealed_at_iso: string;
             custom_payload: {
@@ -212,7 +215,7 @@ export interface components {
             /** @description The fact, as GET /facts/{fact_id} shows it. */
             fact: components["schemas"]["Fact"];
             /** @description The fact before it in its stream (its fact_hash is the fact's prev_hash); null for a stream's first fact. */
-            parent: components["schemas"]["Fact"] | null;
+            parent: components["schemas"]["Fact"] | (never | null);
             /** Format: int32 */
             leaf_index: number;
             /** Format: int32 */

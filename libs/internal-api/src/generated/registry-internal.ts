@@ -360,7 +360,7 @@ export interface components {
             directive: string;
             severity: components["schemas"]["Severity"];
             verdict: string | null;
-            applies_to: components["schemas"]["AppliesTo"] | null;
+            applies_to: components["schemas"]["AppliesTo"] | (never | null);
             conditions: components["schemas"]["ConditionRow"][];
             /** @enum {string} */
             condition_mode: "all" | "any";
@@ -400,7 +400,7 @@ export interface components {
             scope_id: string;
             scope_ids: string[];
             /** @description null: operations whose scope contains the selector of `scope_id` (never the whole tenant). */
-            applies_to_scope: components["schemas"]["ScopeSelector"] | null;
+            applies_to_scope: components["schemas"]["ScopeSelector"] | (never | null);
             /** @description A CEL expression; the override neutralises only operations for which it is true. null = none. */
             conditions: string | null;
             expires_at: string | null;
@@ -466,7 +466,7 @@ export interface components {
             directive: string;
             severity: components["schemas"]["Severity"];
             verdict: string | null;
-            applies_to: components["schemas"]["AppliesTo"] | null;
+            applies_to: components["schemas"]["AppliesTo"] | (never | null);
             conditions: components["schemas"]["ConditionRow"][];
             /** @enum {string} */
             condition_mode: "all" | "any";
@@ -575,7 +575,7 @@ export interface components {
             scope_ids: string[];
             expires_at: string | null;
             /** @description The tenant's rate-limit override (enterprise tier), null for the standard tier. */
-            rate_limit: components["schemas"]["RateLimitOverride"] | null;
+            rate_limit: components["schemas"]["RateLimitOverride"] | (never | null);
         };
         /** @description What a key hash resolves to; `identity` only when `active`. */
         IntrospectionAnswer: {
@@ -692,7 +692,7 @@ export interface components {
              * @description The override only covers operations whose scope contains these fields; null = the selector of its
              *     own scope (never the whole tenant).
              */
-            applies_to_scope: components["schemas"]["ScopeSelector"] | null;
+            applies_to_scope: components["schemas"]["ScopeSelector"] | (never | null);
             expires_at: string | null;
             revoked_at: string | null;
             /**

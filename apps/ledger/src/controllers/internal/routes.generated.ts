@@ -92,7 +92,7 @@ const models: TsoaRoute.Models = {
             "stream_id": {"dataType":"string","required":true},
             "tenant_id": {"dataType":"string","required":true},
             "actor": {"dataType":"string","required":true},
-            "sealed_at_ms": {"dataType":"integer","required":true},
+            "sealed_at_ms": {"dataType":"long","required":true},
             "sealed_at_iso": {"dataType":"string","required":true},
             "custom_payload": {"dataType":"nestedObjectLiteral","nestedProperties":{},"additionalProperties":{"dataType":"any"},"required":true},
             "fact_hash": {"dataType":"string","required":true},
