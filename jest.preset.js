@@ -11,8 +11,10 @@ for (const [alias, [target]] of Object.entries(tsconfig.compilerOptions.paths)) 
 
 // canonicalize v4 exports only an "import" condition, which Jest's CommonJS resolver does not match.
 moduleNameMapper['^canonicalize$'] = path.join(root, 'node_modules/canonicalize/lib/canonicalize.js');
+// json-schema-faker (the contract test's request generator) likewise.
+moduleNameMapper['^json-schema-faker$'] = path.join(root, 'node_modules/json-schema-faker/dist/index.js');
 
-const esmPackages = ['jose', 'canonicalize', '@noble', '@marcbachmann', 'uuid'];
+const esmPackages = ['jose', 'canonicalize', '@noble', '@marcbachmann', 'uuid', 'json-schema-faker'];
 
 module.exports = (name, dir) => ({
   displayName: name,

@@ -3,12 +3,10 @@
 // made through the registry's public API, and a check of responses against the committed OpenAPI.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import Ajv, { type ValidateFunction } from 'ajv';
-import addFormats from 'ajv-formats';
 import request, { type Response } from 'supertest';
 import { generateKeyEncryptionKey } from '@arbiter/crypto';
 import { createLogger } from '@arbiter/http';
-import { createTestDatabase, testRedisUrl } from '@arbiter/testing';
+import { createTestDatabase, openApiValidator, testRedisUrl } from '@arbiter/testing';
 import { createPrincipalWithKey, createTenantWithAdmin, startTestRegistry, TEST_INTERNAL_TOKEN, type RegistryHarness } from '../../apps/registry/test/harness';
 import { loadVerdictConfig } from '../../apps/verdict/src/config';
 import { startVerdict, type RunningVerdict } from '../../apps/verdict/src/server';
@@ -201,36 +199,13 @@ export async function within<T>(ms: number, fn: () => Promise<T>, pauseMs = 20):
   }
 }
 
-const ajv = new Ajv({ strict: false, allErrors: true });
-addFormats(ajv);
-for (const f of ['double', 'float', 'int32', 'int64']) ajv.addFormat(f, true);
-ajv.addSchema({ ...(toJsonSchema(spec) as object), $id: 'openapi' });
-const validators = new Map<string, ValidateFunction>();
-
-function toJsonSchema(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(toJsonSchema);
-  if (!node || typeof node !== 'object') return node;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(node)) out[k] = toJsonSchema(v);
-  if (out.nullable !== true) return out;
-  delete out.nullable;
-  if (typeof out.type === 'string' && !out.enum) return { ...out, type: [out.type, 'null'] };
-  return { anyOf: [out, { type: 'null' }] };
-}
-
-const pointer = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
+const openapi = openApiValidator(spec);
 
 /** The body must be exactly what the committed OpenAPI document says for that path, method and status. */
 export function expectConforms(res: Response, method: 'get' | 'post', path: string): void {
   const status = res.status === 201 && method === 'post' ? '201' : String(res.status);
   const key = `${method} ${path} ${status}`;
-  let validate = validators.get(key);
-  if (!validate) {
-    const ref = `openapi#/paths/${pointer(path)}/${method}/responses/${status}/content/${pointer('application/json')}/schema`;
-    const found = ajv.getSchema(ref);
-    if (!found) throw new Error(`OpenAPI documents no ${key} response`);
-    validate = found;
-    validators.set(key, validate);
-  }
-  if (!validate(res.body)) throw new Error(`${key} does not match the OpenAPI document: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(res.body).slice(0, 1500)}`);
+  const validate = openapi.schemaAt(path, method, { status });
+  if (!validate) throw new Error(`OpenAPI documents no ${key} response`);
+  if (!validate(res.body)) throw new Error(`${key} does not match the OpenAPI document: ${openapi.errorsText(validate)}\n${JSON.stringify(res.body).slice(0, 1500)}`);
 }

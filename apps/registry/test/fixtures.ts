@@ -1,7 +1,6 @@
-import Ajv, { type ValidateFunction } from 'ajv';
-import addFormats from 'ajv-formats';
 import { Client } from 'pg';
 import request, { type Response } from 'supertest';
+import { openApiValidator } from '@arbiter/testing';
 import spec from '../openapi.json';
 import type { RegistryHarness } from './harness';
 
@@ -50,25 +49,7 @@ export async function expireOverride(h: RegistryHarness, id: string): Promise<vo
   await sql(h, `UPDATE overrides SET expires_at = now() - interval '1 second' WHERE id = $1`, [id]);
 }
 
-const ajv = new Ajv({ strict: false, allErrors: true });
-addFormats(ajv);
-for (const f of ['double', 'float', 'int32', 'int64']) ajv.addFormat(f, true);
-ajv.addSchema({ ...(toJsonSchema(spec) as object), $id: 'openapi' });
-const validators = new Map<string, ValidateFunction>();
-
-/** OpenAPI 3.0 `nullable: true` is not JSON Schema: turn it into an explicit null alternative. */
-function toJsonSchema(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(toJsonSchema);
-  if (!node || typeof node !== 'object') return node;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(node)) out[k] = toJsonSchema(v);
-  if (out.nullable !== true) return out;
-  delete out.nullable;
-  if (typeof out.type === 'string' && !out.enum) return { ...out, type: [out.type, 'null'] };
-  return { anyOf: [out, { type: 'null' }] };
-}
-
-const pointer = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
+const openapi = openApiValidator(spec);
 
 /**
  * Checks a response against the committed OpenAPI document: the documented schema of that path,
@@ -77,16 +58,10 @@ const pointer = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
  */
 export function expectConforms(res: Response, method: Method, path: string): void {
   const key = `${method} ${path} ${res.status}`;
-  let validate = validators.get(key);
-  if (!validate) {
-    const ref = `openapi#/paths/${pointer(path)}/${method}/responses/${res.status}/content/${pointer('application/json')}/schema`;
-    const found = ajv.getSchema(ref);
-    if (!found) throw new Error(`OpenAPI documents no ${key} response`);
-    validate = found;
-    validators.set(key, validate);
-  }
+  const validate = openapi.schemaAt(path, method, { status: String(res.status) });
+  if (!validate) throw new Error(`OpenAPI documents no ${key} response`);
   if (!validate(res.body)) {
-    throw new Error(`${key} does not match the OpenAPI document: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(res.body).slice(0, 2000)}`);
+    throw new Error(`${key} does not match the OpenAPI document: ${openapi.errorsText(validate)}\n${JSON.stringify(res.body).slice(0, 2000)}`);
   }
 }
 
