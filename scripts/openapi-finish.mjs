@@ -56,10 +56,10 @@ const HEADER_DEFS = {
   'Cache-Control': { description: 'How long the answer may be cached.', schema: { type: 'string' } },
   'Set-Cookie': { description: 'The session cookie `arbiter_session` (HttpOnly, Secure, SameSite=Strict), or its removal.', schema: { type: 'string' } },
   'Retry-After': { description: 'Seconds to wait before asking again.', schema: { type: 'integer', minimum: 1 } },
-  'X-RateLimit-Limit': { description: "The tier's requests per minute.", schema: { type: 'integer' } },
-  'X-RateLimit-Remaining': { description: 'Whole tokens left in the bucket.', schema: { type: 'integer', minimum: 0 } },
-  'X-RateLimit-Reset': { description: 'Seconds until the bucket is full.', schema: { type: 'integer', minimum: 0 } },
-  'X-RateLimit-Policy': { description: '`<per minute>;w=60;burst=<burst>`', schema: { type: 'string', example: '600;w=60;burst=100' } },
+  'X-RateLimit-Limit': { required: true, description: "The tier's requests per minute.", schema: { type: 'integer' } },
+  'X-RateLimit-Remaining': { required: true, description: 'Whole tokens left in the bucket.', schema: { type: 'integer', minimum: 0 } },
+  'X-RateLimit-Reset': { required: true, description: 'Seconds until the bucket is full.', schema: { type: 'integer', minimum: 0 } },
+  'X-RateLimit-Policy': { required: true, description: '`<per minute>;w=60;burst=<burst>`', schema: { type: 'string', example: '600;w=60;burst=100' } },
 };
 const RATE_LIMIT = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-RateLimit-Policy'];
 

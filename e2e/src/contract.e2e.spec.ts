@@ -33,7 +33,7 @@ interface Operation {
 }
 interface Doc {
   paths: Record<string, Record<string, Operation>>;
-  components: { schemas: Record<string, Schema>; securitySchemes: Record<string, { type: string; in?: string; name?: string; scheme?: string }> };
+  components: { schemas: Record<string, Schema>; headers?: Record<string, unknown>; securitySchemes: Record<string, { type: string; in?: string; name?: string; scheme?: string }> };
 }
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
@@ -47,6 +47,7 @@ interface Sent {
   headers: Record<string, string>;
   body?: unknown;
   rawBody?: string;
+  contentType?: string;
 }
 
 /** Requests generated for one operation of a document. */
@@ -128,12 +129,13 @@ class OperationRequests {
       const known = Object.keys(value).filter((k) => this.fixtures[k] !== undefined);
       return { ...value, ...Object.fromEntries(known.map((k) => [k, this.fixtures[k]])) };
     };
-    out.push(this.send('valid #1', 1, { body: body(1) }), this.send('valid #2', 2, { body: body(2) }));
+    for (const seed of [1, 2, 3]) out.push(this.send(`valid #${seed}`, seed, { body: body(seed) }));
 
     if (schema) {
       const valid = body(3);
       out.push(this.send('body: an array', 3, { body: [valid] }));
       out.push(this.send('body: malformed JSON', 3, { rawBody: '{"unterminated": ' }));
+      out.push(this.send('body: text/plain', 3, { rawBody: 'plain text', contentType: 'text/plain' }));
       const object = this.resolve(schema);
       const props = (object?.properties ?? {}) as Record<string, Schema>;
       const required = (object?.required ?? []) as string[];
@@ -163,6 +165,14 @@ class OperationRequests {
       }
     }
 
+    for (const p of this.params('path')) {
+      for (const [label, value] of [['U+0000', 'a\u0000b'], ['300 characters', 'x'.repeat(300)]]) {
+        const valid = this.send(`path ${p.name}: ${label}`, 6, { body: body(6) });
+        const url = this.url(6, this.validQuery(6)).replace(encodeURIComponent(this.fixtures[p.name] ?? String(this.fake(p.schema, 6))), encodeURIComponent(value));
+        out.push({ ...valid, url });
+      }
+    }
+
     if ((this.op.security ?? []).length) out.push(this.send('no credentials', 5, { body: body(5), headers: {} }));
     return out;
   }
@@ -186,7 +196,7 @@ async function exercise(name: string, doc: Doc, baseUrl: string, fixtures: Recor
       for (const sent of new OperationRequests(doc, path, method, op, fixtures, credentials).all()) {
         const where = `${name} ${op.operationId} (${sent.label}): ${method.toUpperCase()} ${sent.url}`;
         let req = (request(baseUrl) as unknown as Record<string, (url: string) => request.Test>)[method](sent.url).set(sent.headers);
-        if (sent.rawBody !== undefined) req = req.set('Content-Type', 'application/json').send(sent.rawBody);
+        if (sent.rawBody !== undefined) req = req.set('Content-Type', sent.contentType ?? 'application/json').send(sent.rawBody);
         else if (sent.body !== undefined) req = req.send(sent.body as object);
         const res = await req;
         const status = String(res.status);
@@ -207,6 +217,11 @@ async function exercise(name: string, doc: Doc, baseUrl: string, fixtures: Recor
         const declaredHeaders = Object.keys(declared.headers ?? {}).map((h) => h.toLowerCase());
         for (const h of TRACKED_HEADERS) {
           if (res.headers[h] !== undefined && !declaredHeaders.includes(h)) findings.push({ where, problem: `header ${h} on ${status} is not declared` });
+        }
+        for (const [h, def] of Object.entries(declared.headers ?? {})) {
+          const ref = (def as { $ref?: string }).$ref;
+          const header = (ref ? doc.components.headers?.[ref.split('/').pop() as string] : def) as { required?: boolean } | undefined;
+          if (header?.required && res.headers[h.toLowerCase()] === undefined) findings.push({ where, problem: `required header ${h} missing on ${status}` });
         }
       }
     }
