@@ -10,7 +10,9 @@
 //    components.headers; the 405 with Allow that every known path answers for a method it does not list, as a
 //    general answer in info.description (it is no operation's answer: the operation's method is allowed);
 //  - an example on every request and response body that has none: errors from the codes their description names,
-//    bodies sampled from their schema by openapi-sampler (the schema's own examples, formats and enums first).
+//    bodies sampled from their schema by openapi-sampler (the schema's own examples, formats and enums first); a
+//    plain string property of a model without an example gets one from its name first (ids with their prefix,
+//    timestamps, hashes: PROPERTY_EXAMPLES), so that samples read like real bodies.
 // With `--structure-only` (the internal documents) only the first point applies. Usage: node scripts/openapi-finish.mjs <file> [--structure-only]
 import { readFileSync, writeFileSync } from 'node:fs';
 import OpenAPISampler from 'openapi-sampler';
@@ -87,6 +89,77 @@ const HEADERS = {
     LedgerKeys: { 200: ['Cache-Control'] },
   },
 };
+
+const HEX = '0f3a9c1e5b7d2a4c6e8f0a1b';
+const ID_PREFIXES = [
+  [/^(tenant_id)$/, 'tnt-'],
+  [/^(scope_id|from_scope_id|to_scope_id|parent_id)$/, 'scp-'],
+  [/^(rule_version_id|current_version_id|trigger_version_id)$/, 'rv-'],
+  [/^(rule_id|dominating_rule_id|entry_id|target_id|trigger_id|overridden_by)$/, 'rul-'],
+  [/^(consultation_id)$/, 'cns-'],
+  [/^(override_id)$/, 'ovr-'],
+  [/^(approval_id)$/, 'apr-'],
+  [/^(created_by|decided_by|approved_by|requested_by|principal_id|caller_principal_id|decider_principal_id|actor_id|on_behalf_of|requester_principal)$/, 'hum-'],
+  [/^(key_id)$/, 'key-'],
+  [/^(fact_id|head_fact_id|parent_fact_id|broken_fact_id)$/, 'fct-'],
+  [/^(bundle_id)$/, 'bnd-'],
+  [/^(subscription_id)$/, 'whk-'],
+  [/^(event_id)$/, 'evt-'],
+];
+/** `id` of a model: its prefix from the model's name. */
+const MODEL_PREFIXES = [
+  [/RuleVersion/, 'rv-'],
+  [/Scope/, 'scp-'],
+  [/Rule/, 'rul-'],
+  [/Invariant/, 'inv-'],
+  [/Decision/, 'dec-'],
+  [/Override/, 'ovr-'],
+  [/Approval/, 'apr-'],
+  [/Reference/, 'ref-'],
+  [/Link/, 'lnk-'],
+  [/Namespace/, 'ns-'],
+  [/Delivery/, 'dlv-'],
+  [/Webhook/, 'whk-'],
+  [/ApiKey/, 'key-'],
+  [/Principal/, 'hum-'],
+  [/Tenant/, 'tnt-'],
+  [/Consultation/, 'cns-'],
+];
+const TIME = '2026-11-26T09:30:00.000Z';
+const PROPERTY_EXAMPLES = [
+  [/(_at|_iso|^not_before|^not_after|^since|^until|^as_of|_until)$/, TIME],
+  [/(^|_)hash$/, `sha256:${HEX}${HEX}${HEX.slice(0, 16)}`],
+  [/^(slug|tenant_slug)$/, 'acme'],
+  [/^name$/, 'payments'],
+  [/^next_cursor$/, 'eyJhdCI6IjIwMjYtMTEtMjYiLCJpZCI6InNjcC0wIn0'],
+  [/^stream_id$/, 'payments.audit'],
+  [/^action$/, 'payments.transfer'],
+  [/^resource$/, 'acct:eu/4471'],
+  [/^(kid|current_kid|signing_kid)$/, 'vk-2026-01'],
+  [/^(url|endpoint)$/, 'https://hooks.example.com/arbiter'],
+  [/^directive$/, 'Transfers above 10,000 need CFO approval'],
+];
+
+/** An example for a plain string property from its name (and its model's), or undefined. */
+function exampleFor(model, property) {
+  if (property === 'id') {
+    const prefix = MODEL_PREFIXES.find(([re]) => re.test(model))?.[1];
+    return prefix && `${prefix}${HEX}`;
+  }
+  const prefix = ID_PREFIXES.find(([re]) => re.test(property))?.[1];
+  if (prefix) return `${prefix}${HEX}`;
+  return PROPERTY_EXAMPLES.find(([re]) => re.test(property))?.[1];
+}
+
+function addPropertyExamples(doc) {
+  for (const [model, schema] of Object.entries(doc.components?.schemas ?? {})) {
+    for (const [property, prop] of Object.entries(schema.properties ?? {})) {
+      const plain = prop.type === 'string' && prop.example === undefined && !prop.enum && !prop.pattern && !prop.format;
+      const example = plain ? exampleFor(model, property) : undefined;
+      if (example !== undefined) prop.example = example;
+    }
+  }
+}
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
@@ -199,6 +272,7 @@ export function finishDocument(doc, app, { structureOnly = false } = {}) {
   fixed.components = fixed.components ?? {};
   addGenericResponses(fixed, app);
   addHeaders(fixed, app);
+  addPropertyExamples(fixed);
   addExamples(fixed, app);
   return fixed;
 }

@@ -375,7 +375,7 @@ export function RegisterRoutes(app: Router) {
         const argsTenantsController_listStreams: Record<string, TsoaRoute.ParameterSchema> = {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 tenant_id: {"in":"path","name":"tenant_id","required":true,"dataType":"string"},
-                limit: {"in":"query","name":"limit","dataType":"integer","validators":{"isInt":{"errorMsg":"limit"},"minimum":{"value":1},"maximum":{"value":1000}}},
+                limit: {"in":"query","name":"limit","dataType":"integer","validators":{"isInt":{"errorMsg":"must be an integer from 1 to 1000"},"minimum":{"errorMsg":"must be an integer from 1 to 1000","value":1},"maximum":{"errorMsg":"must be an integer from 1 to 1000","value":1000}}},
                 cursor: {"in":"query","name":"cursor","dataType":"string"},
         };
         app.get('/tenants/:tenant_id/streams',
@@ -452,8 +452,8 @@ export function RegisterRoutes(app: Router) {
         const argsStreamsController_listFacts: Record<string, TsoaRoute.ParameterSchema> = {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 stream_id: {"in":"path","name":"stream_id","required":true,"dataType":"string"},
-                limit: {"in":"query","name":"limit","dataType":"integer","validators":{"isInt":{"errorMsg":"limit"},"minimum":{"value":1},"maximum":{"value":1000}}},
-                offset: {"in":"query","name":"offset","dataType":"integer","validators":{"isInt":{"errorMsg":"offset"},"minimum":{"value":0}}},
+                limit: {"in":"query","name":"limit","dataType":"integer","validators":{"isInt":{"errorMsg":"must be an integer from 1 to 1000"},"minimum":{"errorMsg":"must be an integer from 1 to 1000","value":1},"maximum":{"errorMsg":"must be an integer from 1 to 1000","value":1000}}},
+                offset: {"in":"query","name":"offset","dataType":"integer","validators":{"isInt":{"errorMsg":"must be an integer from 0"},"minimum":{"errorMsg":"must be an integer from 0","value":0}}},
         };
         app.get('/streams/:stream_id/facts',
             authenticateMiddleware([{"apiKey":["read"]}]),
@@ -528,7 +528,7 @@ export function RegisterRoutes(app: Router) {
         const argsStreamsController_listBundles: Record<string, TsoaRoute.ParameterSchema> = {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 stream_id: {"in":"path","name":"stream_id","required":true,"dataType":"string"},
-                limit: {"in":"query","name":"limit","dataType":"integer","validators":{"isInt":{"errorMsg":"limit"},"minimum":{"value":1},"maximum":{"value":1000}}},
+                limit: {"in":"query","name":"limit","dataType":"integer","validators":{"isInt":{"errorMsg":"must be an integer from 1 to 1000"},"minimum":{"errorMsg":"must be an integer from 1 to 1000","value":1},"maximum":{"errorMsg":"must be an integer from 1 to 1000","value":1000}}},
                 cursor: {"in":"query","name":"cursor","dataType":"string"},
         };
         app.get('/streams/:stream_id/bundles',
@@ -675,7 +675,7 @@ export function RegisterRoutes(app: Router) {
         const argsStreamProofsController_getCheckpoint: Record<string, TsoaRoute.ParameterSchema> = {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 stream_id: {"in":"path","name":"stream_id","required":true,"dataType":"string"},
-                tree_size: {"in":"query","name":"tree_size","dataType":"integer","validators":{"isInt":{"errorMsg":"tree_size"},"minimum":{"value":1}}},
+                tree_size: {"in":"query","name":"tree_size","dataType":"integer","validators":{"isInt":{"errorMsg":"must be a positive integer"},"minimum":{"errorMsg":"must be a positive integer","value":1}}},
         };
         app.get('/streams/:stream_id/checkpoint',
             authenticateMiddleware([{"apiKey":["read"]}]),
@@ -713,8 +713,8 @@ export function RegisterRoutes(app: Router) {
         const argsStreamProofsController_getConsistency: Record<string, TsoaRoute.ParameterSchema> = {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 stream_id: {"in":"path","name":"stream_id","required":true,"dataType":"string"},
-                from: {"in":"query","name":"from","dataType":"integer","validators":{"isInt":{"errorMsg":"from"},"minimum":{"value":1}}},
-                to: {"in":"query","name":"to","dataType":"integer","validators":{"isInt":{"errorMsg":"to"},"minimum":{"value":1}}},
+                from: {"in":"query","name":"from","dataType":"integer","validators":{"isInt":{"errorMsg":"must be a positive integer"},"minimum":{"errorMsg":"must be a positive integer","value":1}}},
+                to: {"in":"query","name":"to","dataType":"integer","validators":{"isInt":{"errorMsg":"must be a positive integer"},"minimum":{"errorMsg":"must be a positive integer","value":1}}},
         };
         app.get('/streams/:stream_id/consistency',
             authenticateMiddleware([{"apiKey":["read"]}]),
@@ -752,7 +752,7 @@ export function RegisterRoutes(app: Router) {
         const argsFactProofsController_getInclusion: Record<string, TsoaRoute.ParameterSchema> = {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 fact_id: {"in":"path","name":"fact_id","required":true,"dataType":"string"},
-                tree_size: {"in":"query","name":"tree_size","dataType":"integer","validators":{"isInt":{"errorMsg":"tree_size"},"minimum":{"value":1}}},
+                tree_size: {"in":"query","name":"tree_size","dataType":"integer","validators":{"isInt":{"errorMsg":"must be a positive integer"},"minimum":{"errorMsg":"must be a positive integer","value":1}}},
         };
         app.get('/facts/:fact_id/inclusion',
             authenticateMiddleware([{"apiKey":["read"]}]),

@@ -1233,7 +1233,7 @@ export function RegisterRoutes(app: Router) {
         const argsScopeWebhooksController_listScopeWebhooks: Record<string, TsoaRoute.ParameterSchema> = {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 scope_id: {"in":"path","name":"scope_id","required":true,"dataType":"string"},
-                limit: {"in":"query","name":"limit","dataType":"integer","validators":{"isInt":{"errorMsg":"limit"},"minimum":{"value":1},"maximum":{"value":1000}}},
+                limit: {"in":"query","name":"limit","dataType":"integer","validators":{"isInt":{"errorMsg":"must be an integer from 1 to 1000"},"minimum":{"errorMsg":"must be an integer from 1 to 1000","value":1},"maximum":{"errorMsg":"must be an integer from 1 to 1000","value":1000}}},
                 cursor: {"in":"query","name":"cursor","dataType":"string"},
         };
         app.get('/api/v1/scopes/:scope_id/webhooks',
@@ -1309,7 +1309,7 @@ export function RegisterRoutes(app: Router) {
         const argsWebhooksController_listWebhooks: Record<string, TsoaRoute.ParameterSchema> = {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 level: {"in":"query","name":"level","dataType":"union","subSchemas":[{"dataType":"enum","enums":["tenant"]},{"dataType":"enum","enums":["all"]}]},
-                limit: {"in":"query","name":"limit","dataType":"integer","validators":{"isInt":{"errorMsg":"limit"},"minimum":{"value":1},"maximum":{"value":1000}}},
+                limit: {"in":"query","name":"limit","dataType":"integer","validators":{"isInt":{"errorMsg":"must be an integer from 1 to 1000"},"minimum":{"errorMsg":"must be an integer from 1 to 1000","value":1},"maximum":{"errorMsg":"must be an integer from 1 to 1000","value":1000}}},
                 cursor: {"in":"query","name":"cursor","dataType":"string"},
         };
         app.get('/api/v1/webhooks',
@@ -1461,7 +1461,7 @@ export function RegisterRoutes(app: Router) {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 subscription_id: {"in":"path","name":"subscription_id","required":true,"dataType":"string"},
                 status: {"in":"query","name":"status","dataType":"union","subSchemas":[{"dataType":"enum","enums":["pending"]},{"dataType":"enum","enums":["succeeded"]},{"dataType":"enum","enums":["failed"]},{"dataType":"enum","enums":["cancelled"]}]},
-                limit: {"in":"query","name":"limit","dataType":"integer","validators":{"isInt":{"errorMsg":"limit"},"minimum":{"value":1},"maximum":{"value":1000}}},
+                limit: {"in":"query","name":"limit","dataType":"integer","validators":{"isInt":{"errorMsg":"must be an integer from 1 to 1000"},"minimum":{"errorMsg":"must be an integer from 1 to 1000","value":1},"maximum":{"errorMsg":"must be an integer from 1 to 1000","value":1000}}},
                 cursor: {"in":"query","name":"cursor","dataType":"string"},
         };
         app.get('/api/v1/webhooks/:subscription_id/deliveries',
@@ -1682,7 +1682,7 @@ export function RegisterRoutes(app: Router) {
         // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
         const argsTenantsController_listTenants: Record<string, TsoaRoute.ParameterSchema> = {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
-                limit: {"in":"query","name":"limit","dataType":"integer","validators":{"isInt":{"errorMsg":"limit"},"minimum":{"value":1},"maximum":{"value":1000}}},
+                limit: {"in":"query","name":"limit","dataType":"integer","validators":{"isInt":{"errorMsg":"must be an integer from 1 to 1000"},"minimum":{"errorMsg":"must be an integer from 1 to 1000","value":1},"maximum":{"errorMsg":"must be an integer from 1 to 1000","value":1000}}},
                 cursor: {"in":"query","name":"cursor","dataType":"string"},
         };
         app.get('/api/v1/tenants',
@@ -1869,7 +1869,7 @@ export function RegisterRoutes(app: Router) {
         // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
         const argsScopesController_listScopes: Record<string, TsoaRoute.ParameterSchema> = {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
-                limit: {"in":"query","name":"limit","dataType":"integer","validators":{"isInt":{"errorMsg":"limit"},"minimum":{"value":1},"maximum":{"value":1000}}},
+                limit: {"in":"query","name":"limit","dataType":"integer","validators":{"isInt":{"errorMsg":"must be an integer from 1 to 1000"},"minimum":{"errorMsg":"must be an integer from 1 to 1000","value":1},"maximum":{"errorMsg":"must be an integer from 1 to 1000","value":1000}}},
                 cursor: {"in":"query","name":"cursor","dataType":"string"},
         };
         app.get('/api/v1/scopes',
@@ -2058,7 +2058,7 @@ export function RegisterRoutes(app: Router) {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 scope_id: {"in":"path","name":"scope_id","required":true,"dataType":"string"},
                 status: {"in":"query","name":"status","dataType":"union","subSchemas":[{"dataType":"enum","enums":["active"]},{"dataType":"enum","enums":["archived"]},{"dataType":"enum","enums":["all"]}]},
-                limit: {"in":"query","name":"limit","dataType":"integer","validators":{"isInt":{"errorMsg":"limit"},"minimum":{"value":1},"maximum":{"value":1000}}},
+                limit: {"in":"query","name":"limit","dataType":"integer","validators":{"isInt":{"errorMsg":"must be an integer from 1 to 1000"},"minimum":{"errorMsg":"must be an integer from 1 to 1000","value":1},"maximum":{"errorMsg":"must be an integer from 1 to 1000","value":1000}}},
                 cursor: {"in":"query","name":"cursor","dataType":"string"},
         };
         app.get('/api/v1/scopes/:scope_id/rules',
@@ -2213,7 +2213,7 @@ export function RegisterRoutes(app: Router) {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 scope_id: {"in":"path","name":"scope_id","required":true,"dataType":"string"},
                 rule_id: {"in":"path","name":"rule_id","required":true,"dataType":"string"},
-                limit: {"in":"query","name":"limit","dataType":"integer","validators":{"isInt":{"errorMsg":"limit"},"minimum":{"value":1},"maximum":{"value":1000}}},
+                limit: {"in":"query","name":"limit","dataType":"integer","validators":{"isInt":{"errorMsg":"must be an integer from 1 to 1000"},"minimum":{"errorMsg":"must be an integer from 1 to 1000","value":1},"maximum":{"errorMsg":"must be an integer from 1 to 1000","value":1000}}},
                 cursor: {"in":"query","name":"cursor","dataType":"string"},
         };
         app.get('/api/v1/scopes/:scope_id/rules/:rule_id/versions',
@@ -2329,7 +2329,7 @@ export function RegisterRoutes(app: Router) {
                 scope_id: {"in":"path","name":"scope_id","required":true,"dataType":"string"},
                 entry_id: {"in":"query","name":"entry_id","dataType":"string"},
                 status: {"in":"query","name":"status","ref":"ReferenceStatus"},
-                limit: {"in":"query","name":"limit","dataType":"integer","validators":{"isInt":{"errorMsg":"limit"},"minimum":{"value":1},"maximum":{"value":1000}}},
+                limit: {"in":"query","name":"limit","dataType":"integer","validators":{"isInt":{"errorMsg":"must be an integer from 1 to 1000"},"minimum":{"errorMsg":"must be an integer from 1 to 1000","value":1},"maximum":{"errorMsg":"must be an integer from 1 to 1000","value":1000}}},
                 cursor: {"in":"query","name":"cursor","dataType":"string"},
         };
         app.get('/api/v1/scopes/:scope_id/references',
@@ -2407,7 +2407,7 @@ export function RegisterRoutes(app: Router) {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 entry_id: {"in":"query","name":"entry_id","dataType":"string"},
                 context_ref: {"in":"query","name":"context_ref","dataType":"string"},
-                limit: {"in":"query","name":"limit","dataType":"integer","validators":{"isInt":{"errorMsg":"limit"},"minimum":{"value":1},"maximum":{"value":1000}}},
+                limit: {"in":"query","name":"limit","dataType":"integer","validators":{"isInt":{"errorMsg":"must be an integer from 1 to 1000"},"minimum":{"errorMsg":"must be an integer from 1 to 1000","value":1},"maximum":{"errorMsg":"must be an integer from 1 to 1000","value":1000}}},
                 cursor: {"in":"query","name":"cursor","dataType":"string"},
         };
         app.get('/api/v1/references',
@@ -2482,7 +2482,7 @@ export function RegisterRoutes(app: Router) {
         // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
         const argsPrincipalsController_listPrincipals: Record<string, TsoaRoute.ParameterSchema> = {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
-                limit: {"in":"query","name":"limit","dataType":"integer","validators":{"isInt":{"errorMsg":"limit"},"minimum":{"value":1},"maximum":{"value":1000}}},
+                limit: {"in":"query","name":"limit","dataType":"integer","validators":{"isInt":{"errorMsg":"must be an integer from 1 to 1000"},"minimum":{"errorMsg":"must be an integer from 1 to 1000","value":1},"maximum":{"errorMsg":"must be an integer from 1 to 1000","value":1000}}},
                 cursor: {"in":"query","name":"cursor","dataType":"string"},
                 tenant_id: {"in":"query","name":"tenant_id","dataType":"string"},
         };
@@ -2598,7 +2598,7 @@ export function RegisterRoutes(app: Router) {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 scope_id: {"in":"path","name":"scope_id","required":true,"dataType":"string"},
                 status: {"in":"query","name":"status","dataType":"union","subSchemas":[{"dataType":"enum","enums":["active"]},{"dataType":"enum","enums":["expired"]},{"dataType":"enum","enums":["revoked"]},{"dataType":"enum","enums":["invalid_conditions"]},{"dataType":"enum","enums":["all"]}]},
-                limit: {"in":"query","name":"limit","dataType":"integer","validators":{"isInt":{"errorMsg":"limit"},"minimum":{"value":1},"maximum":{"value":1000}}},
+                limit: {"in":"query","name":"limit","dataType":"integer","validators":{"isInt":{"errorMsg":"must be an integer from 1 to 1000"},"minimum":{"errorMsg":"must be an integer from 1 to 1000","value":1},"maximum":{"errorMsg":"must be an integer from 1 to 1000","value":1000}}},
                 cursor: {"in":"query","name":"cursor","dataType":"string"},
         };
         app.get('/api/v1/scopes/:scope_id/overrides',
@@ -2713,7 +2713,7 @@ export function RegisterRoutes(app: Router) {
         const argsNamespacesController_listNamespaces: Record<string, TsoaRoute.ParameterSchema> = {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 scope_id: {"in":"path","name":"scope_id","required":true,"dataType":"string"},
-                limit: {"in":"query","name":"limit","dataType":"integer","validators":{"isInt":{"errorMsg":"limit"},"minimum":{"value":1},"maximum":{"value":1000}}},
+                limit: {"in":"query","name":"limit","dataType":"integer","validators":{"isInt":{"errorMsg":"must be an integer from 1 to 1000"},"minimum":{"errorMsg":"must be an integer from 1 to 1000","value":1},"maximum":{"errorMsg":"must be an integer from 1 to 1000","value":1000}}},
                 cursor: {"in":"query","name":"cursor","dataType":"string"},
         };
         app.get('/api/v1/scopes/:scope_id/namespaces',
@@ -2828,7 +2828,7 @@ export function RegisterRoutes(app: Router) {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 entity_id: {"in":"query","name":"entity_id","required":true,"dataType":"string"},
                 relation: {"in":"query","name":"relation","ref":"LinkRelation"},
-                limit: {"in":"query","name":"limit","dataType":"integer","validators":{"isInt":{"errorMsg":"limit"},"minimum":{"value":1},"maximum":{"value":1000}}},
+                limit: {"in":"query","name":"limit","dataType":"integer","validators":{"isInt":{"errorMsg":"must be an integer from 1 to 1000"},"minimum":{"errorMsg":"must be an integer from 1 to 1000","value":1},"maximum":{"errorMsg":"must be an integer from 1 to 1000","value":1000}}},
                 cursor: {"in":"query","name":"cursor","dataType":"string"},
         };
         app.get('/api/v1/links',
@@ -2868,7 +2868,7 @@ export function RegisterRoutes(app: Router) {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 scope_id: {"in":"path","name":"scope_id","required":true,"dataType":"string"},
                 status: {"in":"query","name":"status","dataType":"union","subSchemas":[{"dataType":"enum","enums":["active"]},{"dataType":"enum","enums":["revoked"]},{"dataType":"enum","enums":["all"]}]},
-                limit: {"in":"query","name":"limit","dataType":"integer","validators":{"isInt":{"errorMsg":"limit"},"minimum":{"value":1},"maximum":{"value":1000}}},
+                limit: {"in":"query","name":"limit","dataType":"integer","validators":{"isInt":{"errorMsg":"must be an integer from 1 to 1000"},"minimum":{"errorMsg":"must be an integer from 1 to 1000","value":1},"maximum":{"errorMsg":"must be an integer from 1 to 1000","value":1000}}},
                 cursor: {"in":"query","name":"cursor","dataType":"string"},
         };
         app.get('/api/v1/scopes/:scope_id/invariants',
@@ -3023,7 +3023,7 @@ export function RegisterRoutes(app: Router) {
                 scope_id: {"in":"path","name":"scope_id","required":true,"dataType":"string"},
                 type: {"in":"query","name":"type","dataType":"string"},
                 after: {"in":"query","name":"after","dataType":"string"},
-                limit: {"in":"query","name":"limit","dataType":"integer","validators":{"isInt":{"errorMsg":"limit"},"minimum":{"value":1},"maximum":{"value":1000}}},
+                limit: {"in":"query","name":"limit","dataType":"integer","validators":{"isInt":{"errorMsg":"must be an integer from 1 to 1000"},"minimum":{"errorMsg":"must be an integer from 1 to 1000","value":1},"maximum":{"errorMsg":"must be an integer from 1 to 1000","value":1000}}},
                 cursor: {"in":"query","name":"cursor","dataType":"string"},
         };
         app.get('/api/v1/scopes/:scope_id/events',
@@ -3062,7 +3062,7 @@ export function RegisterRoutes(app: Router) {
         const argsDecisionsController_listDecisions: Record<string, TsoaRoute.ParameterSchema> = {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
                 scope_id: {"in":"path","name":"scope_id","required":true,"dataType":"string"},
-                limit: {"in":"query","name":"limit","dataType":"integer","validators":{"isInt":{"errorMsg":"limit"},"minimum":{"value":1},"maximum":{"value":1000}}},
+                limit: {"in":"query","name":"limit","dataType":"integer","validators":{"isInt":{"errorMsg":"must be an integer from 1 to 1000"},"minimum":{"errorMsg":"must be an integer from 1 to 1000","value":1},"maximum":{"errorMsg":"must be an integer from 1 to 1000","value":1000}}},
                 cursor: {"in":"query","name":"cursor","dataType":"string"},
                 namespace: {"in":"query","name":"namespace","dataType":"string"},
                 tag: {"in":"query","name":"tag","dataType":"string"},
@@ -3220,7 +3220,7 @@ export function RegisterRoutes(app: Router) {
                 status: {"in":"query","name":"status","dataType":"union","subSchemas":[{"dataType":"enum","enums":["pending"]},{"dataType":"enum","enums":["approved"]},{"dataType":"enum","enums":["rejected"]}]},
                 trigger_id: {"in":"query","name":"trigger_id","dataType":"string"},
                 requested_by: {"in":"query","name":"requested_by","dataType":"string"},
-                limit: {"in":"query","name":"limit","dataType":"integer","validators":{"isInt":{"errorMsg":"limit"},"minimum":{"value":1},"maximum":{"value":1000}}},
+                limit: {"in":"query","name":"limit","dataType":"integer","validators":{"isInt":{"errorMsg":"must be an integer from 1 to 1000"},"minimum":{"errorMsg":"must be an integer from 1 to 1000","value":1},"maximum":{"errorMsg":"must be an integer from 1 to 1000","value":1000}}},
                 cursor: {"in":"query","name":"cursor","dataType":"string"},
         };
         app.get('/api/v1/scopes/:scope_id/approvals',
@@ -3372,7 +3372,7 @@ export function RegisterRoutes(app: Router) {
         // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
         const argsApiKeysController_listApiKeys: Record<string, TsoaRoute.ParameterSchema> = {
                 req: {"in":"request","name":"req","required":true,"dataType":"object"},
-                limit: {"in":"query","name":"limit","dataType":"integer","validators":{"isInt":{"errorMsg":"limit"},"minimum":{"value":1},"maximum":{"value":1000}}},
+                limit: {"in":"query","name":"limit","dataType":"integer","validators":{"isInt":{"errorMsg":"must be an integer from 1 to 1000"},"minimum":{"errorMsg":"must be an integer from 1 to 1000","value":1},"maximum":{"errorMsg":"must be an integer from 1 to 1000","value":1000}}},
                 cursor: {"in":"query","name":"cursor","dataType":"string"},
                 tenant_id: {"in":"query","name":"tenant_id","dataType":"string"},
                 principal_id: {"in":"query","name":"principal_id","dataType":"string"},

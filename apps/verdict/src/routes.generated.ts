@@ -1358,7 +1358,7 @@ export function RegisterRoutes(app: Router) {
                 action: {"in":"query","name":"action","dataType":"string"},
                 verdict: {"in":"query","name":"verdict","dataType":"string"},
                 dominating_rule_id: {"in":"query","name":"dominating_rule_id","dataType":"string"},
-                limit: {"in":"query","name":"limit","dataType":"integer","validators":{"isInt":{"errorMsg":"limit"},"minimum":{"value":1},"maximum":{"value":1000}}},
+                limit: {"in":"query","name":"limit","dataType":"integer","validators":{"isInt":{"errorMsg":"must be an integer from 1 to 1000"},"minimum":{"errorMsg":"must be an integer from 1 to 1000","value":1},"maximum":{"errorMsg":"must be an integer from 1 to 1000","value":1000}}},
                 cursor: {"in":"query","name":"cursor","dataType":"string"},
         };
         app.get('/:tenant_id/v1/consultations',
@@ -1518,7 +1518,7 @@ export function RegisterRoutes(app: Router) {
                 since: {"in":"query","name":"since","dataType":"string"},
                 until: {"in":"query","name":"until","dataType":"string"},
                 dominating_rule_id: {"in":"query","name":"dominating_rule_id","dataType":"string"},
-                limit: {"in":"query","name":"limit","dataType":"integer","validators":{"isInt":{"errorMsg":"limit"},"minimum":{"value":1},"maximum":{"value":1000}}},
+                limit: {"in":"query","name":"limit","dataType":"integer","validators":{"isInt":{"errorMsg":"must be an integer from 1 to 1000"},"minimum":{"errorMsg":"must be an integer from 1 to 1000","value":1},"maximum":{"errorMsg":"must be an integer from 1 to 1000","value":1000}}},
                 cursor: {"in":"query","name":"cursor","dataType":"string"},
         };
         app.get('/:tenant_id/v1/approvals',

@@ -39,8 +39,8 @@ export class StreamProofsController extends Controller {
    * @param tree_size from 1 to the stream's current number of facts; default: the current number
    * @summary Signed tree head of a stream
    * @param stream_id The stream id (chosen by the tenant; 1 to 128 characters of letters, digits, `.`, `_`, `:`, `-`).
-   * @isInt tree_size
-   * @minimum tree_size 1
+   * @isInt tree_size must be a positive integer
+   * @minimum tree_size 1 must be a positive integer
    */
   @Get('{stream_id}/checkpoint')
   @Security('apiKey', ['read'])
@@ -57,10 +57,10 @@ export class StreamProofsController extends Controller {
    * @param to from `from` to the stream's current number of facts
    * @summary Consistency proof between two tree sizes
    * @param stream_id The stream id (chosen by the tenant; 1 to 128 characters of letters, digits, `.`, `_`, `:`, `-`).
-   * @isInt from
-   * @minimum from 1
-   * @isInt to
-   * @minimum to 1
+   * @isInt from must be a positive integer
+   * @minimum from 1 must be a positive integer
+   * @isInt to must be a positive integer
+   * @minimum to 1 must be a positive integer
    */
   @Get('{stream_id}/consistency')
   @Security('apiKey', ['read'])
@@ -100,8 +100,8 @@ export class FactProofsController extends Controller {
    * @param tree_size from the fact's sequence to the stream's current number of facts; default: the current number
    * @summary Inclusion proof of a fact
    * @param fact_id The fact id (`fct-`).
-   * @isInt tree_size
-   * @minimum tree_size 1
+   * @isInt tree_size must be a positive integer
+   * @minimum tree_size 1 must be a positive integer
    */
   @Get('{fact_id}/inclusion')
   @Security('apiKey', ['read'])

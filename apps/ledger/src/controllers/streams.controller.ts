@@ -46,11 +46,11 @@ export class StreamsController extends Controller {
    * @param offset facts to skip from the start of the chain, default 0
    * @summary List a stream's facts
    * @param stream_id The stream id (chosen by the tenant; 1 to 128 characters of letters, digits, `.`, `_`, `:`, `-`).
-   * @isInt limit
-   * @minimum limit 1
-   * @maximum limit 1000
-   * @isInt offset
-   * @minimum offset 0
+   * @isInt limit must be an integer from 1 to 1000
+   * @minimum limit 1 must be an integer from 1 to 1000
+   * @maximum limit 1000 must be an integer from 1 to 1000
+   * @isInt offset must be an integer from 0
+   * @minimum offset 0 must be an integer from 0
    */
   @Get('{stream_id}/facts')
   @Security('apiKey', ['read'])
@@ -83,9 +83,9 @@ export class StreamsController extends Controller {
    * @param cursor next_cursor of the previous page
    * @summary List a stream's bundles
    * @param stream_id The stream id (chosen by the tenant; 1 to 128 characters of letters, digits, `.`, `_`, `:`, `-`).
-   * @isInt limit
-   * @minimum limit 1
-   * @maximum limit 1000
+   * @isInt limit must be an integer from 1 to 1000
+   * @minimum limit 1 must be an integer from 1 to 1000
+   * @maximum limit 1000 must be an integer from 1 to 1000
    */
   @Get('{stream_id}/bundles')
   @Security('apiKey', ['read'])

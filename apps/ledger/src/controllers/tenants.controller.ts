@@ -22,9 +22,9 @@ export class TenantsController extends Controller {
    * @param cursor next_cursor of the previous page
    * @summary List the tenant's streams
    * @param tenant_id The tenant id; it must be the API key's own tenant (any other answers 404).
-   * @isInt limit
-   * @minimum limit 1
-   * @maximum limit 1000
+   * @isInt limit must be an integer from 1 to 1000
+   * @minimum limit 1 must be an integer from 1 to 1000
+   * @maximum limit 1000 must be an integer from 1 to 1000
    */
   @Get('{tenant_id}/streams')
   @Security('apiKey', ['read'])

@@ -38,9 +38,9 @@ export class ApprovalsController extends Controller {
    * @param trigger_id Only approvals of this invariant or rule.
    * @param requested_by Only approvals asked for by this principal.
    * @param limit Page size, an integer from 1 to 1000; default 50.
-   * @isInt limit
-   * @minimum limit 1
-   * @maximum limit 1000
+   * @isInt limit must be an integer from 1 to 1000
+   * @minimum limit 1 must be an integer from 1 to 1000
+   * @maximum limit 1000 must be an integer from 1 to 1000
    * @param cursor next_cursor of the previous page; absent for the first page.
    */
   @Get()

@@ -19,9 +19,9 @@ export class DecisionsController extends Controller {
    * @summary List a scope's decisions
    * @param scope_id The scope id (`scp-`).
    * @param limit Page size, an integer from 1 to 1000; default 50.
-   * @isInt limit
-   * @minimum limit 1
-   * @maximum limit 1000
+   * @isInt limit must be an integer from 1 to 1000
+   * @minimum limit 1 must be an integer from 1 to 1000
+   * @maximum limit 1000 must be an integer from 1 to 1000
    * @param cursor next_cursor of the previous page; absent for the first page.
    * @param namespace Only decisions in this namespace path or below it.
    * @param tag Only decisions carrying this tag.

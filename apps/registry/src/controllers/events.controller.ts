@@ -22,9 +22,9 @@ export class EventsController extends Controller {
    * @param type Comma-separated event types (e.g. `rule.created,rule.updated`).
    * @param after Only events after this event id or ISO 8601 timestamp.
    * @param limit Page size, an integer from 1 to 1000; default 50.
-   * @isInt limit
-   * @minimum limit 1
-   * @maximum limit 1000
+   * @isInt limit must be an integer from 1 to 1000
+   * @minimum limit 1 must be an integer from 1 to 1000
+   * @maximum limit 1000 must be an integer from 1 to 1000
    * @param cursor next_cursor of the previous page; absent for the first page.
    */
   @Get()

@@ -18,9 +18,9 @@ export class NamespacesController extends Controller {
    * @summary List a scope's namespaces
    * @param scope_id The scope id (`scp-`).
    * @param limit Page size, an integer from 1 to 1000; default 50.
-   * @isInt limit
-   * @minimum limit 1
-   * @maximum limit 1000
+   * @isInt limit must be an integer from 1 to 1000
+   * @minimum limit 1 must be an integer from 1 to 1000
+   * @maximum limit 1000 must be an integer from 1 to 1000
    * @param cursor next_cursor of the previous page; absent for the first page.
    */
   @Get()

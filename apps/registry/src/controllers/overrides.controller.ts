@@ -20,9 +20,9 @@ export class OverridesController extends Controller {
    * @param scope_id The scope id (`scp-`).
    * @param status Every override (default), or only those of this computed status.
    * @param limit Page size, an integer from 1 to 1000; default 50.
-   * @isInt limit
-   * @minimum limit 1
-   * @maximum limit 1000
+   * @isInt limit must be an integer from 1 to 1000
+   * @minimum limit 1 must be an integer from 1 to 1000
+   * @maximum limit 1000 must be an integer from 1 to 1000
    * @param cursor next_cursor of the previous page; absent for the first page.
    */
   @Get()

@@ -29,9 +29,9 @@ export class PrincipalsController extends Controller {
   /**
    * @summary List principals
    * @param limit Page size, an integer from 1 to 1000; default 50.
-   * @isInt limit
-   * @minimum limit 1
-   * @maximum limit 1000
+   * @isInt limit must be an integer from 1 to 1000
+   * @minimum limit 1 must be an integer from 1 to 1000
+   * @maximum limit 1000 must be an integer from 1 to 1000
    * @param cursor next_cursor of the previous page; absent for the first page.
    * @param tenant_id Platform admins: the tenant to list (default: the caller's own).
    */

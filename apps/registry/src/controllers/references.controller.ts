@@ -19,9 +19,9 @@ export class ReferencesController extends Controller {
    * @param entry_id Only references to this entry (a decision, invariant or rule id).
    * @param status Only references of this status.
    * @param limit Page size, an integer from 1 to 1000; default 50.
-   * @isInt limit
-   * @minimum limit 1
-   * @maximum limit 1000
+   * @isInt limit must be an integer from 1 to 1000
+   * @minimum limit 1 must be an integer from 1 to 1000
+   * @maximum limit 1000 must be an integer from 1 to 1000
    * @param cursor next_cursor of the previous page; absent for the first page.
    */
   @Get('scopes/{scope_id}/references')
@@ -59,9 +59,9 @@ export class ReferencesController extends Controller {
    * @param entry_id Only references to this entry (a decision, invariant or rule id).
    * @param context_ref Only references recorded for this external context.
    * @param limit Page size, an integer from 1 to 1000; default 50.
-   * @isInt limit
-   * @minimum limit 1
-   * @maximum limit 1000
+   * @isInt limit must be an integer from 1 to 1000
+   * @minimum limit 1 must be an integer from 1 to 1000
+   * @maximum limit 1000 must be an integer from 1 to 1000
    * @param cursor next_cursor of the previous page; absent for the first page.
    */
   @Get('references')

@@ -42,9 +42,9 @@ export class ScopeWebhooksController extends Controller {
    * @summary List a scope's webhook subscriptions
    * @param scope_id The scope id (`scp-`).
    * @param limit Page size, an integer from 1 to 1000; default 50.
-   * @isInt limit
-   * @minimum limit 1
-   * @maximum limit 1000
+   * @isInt limit must be an integer from 1 to 1000
+   * @minimum limit 1 must be an integer from 1 to 1000
+   * @maximum limit 1000 must be an integer from 1 to 1000
    * @param cursor next_cursor of the previous page; absent for the first page.
    */
   @Get()
@@ -84,9 +84,9 @@ export class WebhooksController extends Controller {
    * @summary List webhook subscriptions
    * @param level `tenant`: only the tenant-level subscription; `all` (default): every subscription.
    * @param limit Page size, an integer from 1 to 1000; default 50.
-   * @isInt limit
-   * @minimum limit 1
-   * @maximum limit 1000
+   * @isInt limit must be an integer from 1 to 1000
+   * @minimum limit 1 must be an integer from 1 to 1000
+   * @maximum limit 1000 must be an integer from 1 to 1000
    * @param cursor next_cursor of the previous page; absent for the first page.
    */
   @Get()
@@ -139,9 +139,9 @@ export class WebhooksController extends Controller {
    * @param subscription_id The webhook subscription id (`whk-`).
    * @param status Only deliveries of this status.
    * @param limit Page size, an integer from 1 to 1000; default 50.
-   * @isInt limit
-   * @minimum limit 1
-   * @maximum limit 1000
+   * @isInt limit must be an integer from 1 to 1000
+   * @minimum limit 1 must be an integer from 1 to 1000
+   * @maximum limit 1000 must be an integer from 1 to 1000
    * @param cursor next_cursor of the previous page; absent for the first page.
    */
   @Get('{subscription_id}/deliveries')

@@ -53,12 +53,12 @@ export class ApprovalsController extends Controller {
    * @param until ISO 8601 date or timestamp, inclusive (requested_at).
    * @param dominating_rule_id The consultation's dominating rule.
    * @param limit Default 50, at most 1000.
-   * @isInt limit
+   * @isInt limit must be an integer from 1 to 1000
    * @param cursor next_cursor of the previous page.
    * @summary List approvals
    * @param tenant_id The tenant id (`tnt-`); it must be the API key's own tenant.
-   * @minimum limit 1
-   * @maximum limit 1000
+   * @minimum limit 1 must be an integer from 1 to 1000
+   * @maximum limit 1000 must be an integer from 1 to 1000
    */
   @Get()
   @Security('apiKey')

@@ -62,14 +62,14 @@ export class ConsultationsController extends Controller {
    * @param until ISO 8601 date or timestamp, inclusive.
    * @param verdict e.g. allowed, blocked, approval_required.
    * @param limit Default 50, at most 1000.
-   * @isInt limit
+   * @isInt limit must be an integer from 1 to 1000
    * @param cursor next_cursor of the previous page.
    * @summary List consultations
    * @param tenant_id The tenant id (`tnt-`); it must be the API key's own tenant.
    * @param action Only consultations of this action (e.g. payments.transfer).
    * @param dominating_rule_id Only consultations whose verdict this rule decided.
-   * @minimum limit 1
-   * @maximum limit 1000
+   * @minimum limit 1 must be an integer from 1 to 1000
+   * @maximum limit 1000 must be an integer from 1 to 1000
    */
   @Get()
   @Security('apiKey')

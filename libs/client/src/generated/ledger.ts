@@ -285,9 +285,11 @@ export interface components {
             details?: unknown;
         };
         PrincipalInfo: {
+            /** @example hum-0f3a9c1e5b7d2a4c6e8f0a1b */
             id: string;
             /** @enum {string} */
             kind: "agent" | "human";
+            /** @example payments */
             name: string;
             roles: string[];
             active: boolean;
@@ -302,47 +304,65 @@ export interface components {
         };
         /** @description Who is calling: what an API key resolves to, on every service. */
         Identity: {
+            /** @example key-0f3a9c1e5b7d2a4c6e8f0a1b */
             key_id: string;
+            /** @example tnt-0f3a9c1e5b7d2a4c6e8f0a1b */
             tenant_id: string;
+            /** @example acme */
             tenant_slug: string;
             principal: components["schemas"]["PrincipalInfo"];
             permissions: components["schemas"]["Permission"][];
             /** @description Empty means every scope of the tenant. */
             scope_ids: string[];
+            /** @example 2026-11-26T09:30:00.000Z */
             expires_at: string | null;
             /** @description The tenant's rate-limit override (enterprise tier), null for the standard tier. */
             rate_limit: components["schemas"]["RateLimitOverride"] | (never | null);
         };
         Stream: {
+            /** @example payments.audit */
             stream_id: string;
+            /** @example tnt-0f3a9c1e5b7d2a4c6e8f0a1b */
             tenant_id: string;
             /** Format: int32 */
             fact_count: number;
+            /** @example fct-0f3a9c1e5b7d2a4c6e8f0a1b */
             head_fact_id: string | null;
+            /** @example sha256:0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c */
             head_hash: string;
             /**
              * Format: int64
              * @description Milliseconds since the epoch (an int64: it does not fit in 32 bits).
              */
             created_at_ms: number;
+            /** @example 2026-11-26T09:30:00.000Z */
             created_at_iso: string;
             /**
              * Format: int64
              * @description Milliseconds since the epoch (an int64: it does not fit in 32 bits).
              */
             updated_at_ms: number;
+            /** @example 2026-11-26T09:30:00.000Z */
             updated_at_iso: string;
         };
         StreamPage: {
             items: components["schemas"]["Stream"][];
-            /** @description Opaque; null on the last page. */
+            /**
+             * @description Opaque; null on the last page.
+             * @example eyJhdCI6IjIwMjYtMTEtMjYiLCJpZCI6InNjcC0wIn0
+             */
             next_cursor: string | null;
         };
         /** @description A sealed fact (docs/ledger-formats.md "Fact"). */
         Fact: {
-            /** @description `fct-` prefix */
+            /**
+             * @description `fct-` prefix
+             * @example fct-0f3a9c1e5b7d2a4c6e8f0a1b
+             */
             fact_id: string;
+            /** @example payments.audit */
             stream_id: string;
+            /** @example tnt-0f3a9c1e5b7d2a4c6e8f0a1b */
             tenant_id: string;
             actor: string;
             /**
@@ -350,15 +370,25 @@ export interface components {
              * @description Milliseconds since the epoch (an int64: it does not fit in 32 bits).
              */
             sealed_at_ms: number;
+            /** @example 2026-11-26T09:30:00.000Z */
             sealed_at_iso: string;
             custom_payload: {
                 [key: string]: unknown;
             };
-            /** @description `sha256:<64 hex>` over the RFC 8785 JSON of {fact_id, stream_id, tenant_id, actor, sealed_at_ms, custom_payload, prev_hash}. */
+            /**
+             * @description `sha256:<64 hex>` over the RFC 8785 JSON of {fact_id, stream_id, tenant_id, actor, sealed_at_ms, custom_payload, prev_hash}.
+             * @example sha256:0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c
+             */
             fact_hash: string;
-            /** @description fact_hash of the previous fact; `sha256:` + 64 zeros for the first fact of a stream. */
+            /**
+             * @description fact_hash of the previous fact; `sha256:` + 64 zeros for the first fact of a stream.
+             * @example sha256:0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c
+             */
             prev_hash: string;
-            /** @description Id of the previous fact; null for the first fact of a stream. */
+            /**
+             * @description Id of the previous fact; null for the first fact of a stream.
+             * @example fct-0f3a9c1e5b7d2a4c6e8f0a1b
+             */
             parent_fact_id: string | null;
             /**
              * Format: int32
@@ -369,7 +399,10 @@ export interface components {
         };
         /** @description Seal request (docs/ledger-formats.md "Seal request body"). Unknown fields are refused with 400. */
         SealFactBody: {
-            /** @description Must be the tenant of the API key (otherwise 403 FORBIDDEN). */
+            /**
+             * @description Must be the tenant of the API key (otherwise 403 FORBIDDEN).
+             * @example tnt-0f3a9c1e5b7d2a4c6e8f0a1b
+             */
             tenant_id: string;
             /** @description Who makes the declaration. */
             actor: string;
@@ -382,12 +415,14 @@ export interface components {
         };
         /** @description Fact entries in the list response carry only these fields (docs/ledger-formats.md "Fact"). */
         FactListEntry: {
+            /** @example fct-0f3a9c1e5b7d2a4c6e8f0a1b */
             fact_id: string;
             /**
              * Format: int64
              * @description Milliseconds since the epoch (an int64: it does not fit in 32 bits).
              */
             sealed_at_ms: number;
+            /** @example 2026-11-26T09:30:00.000Z */
             sealed_at_iso: string;
             actor: string;
             custom_payload: {
@@ -409,13 +444,20 @@ export interface components {
         };
         /** @description A signed proof bundle (docs/ledger-formats.md "Proof bundle"), plus tenant_id, which the fact hashes cover. */
         ProofBundle: {
-            /** @description `bnd-` prefix */
+            /**
+             * @description `bnd-` prefix
+             * @example bnd-0f3a9c1e5b7d2a4c6e8f0a1b
+             */
             bundle_id: string;
+            /** @example payments.audit */
             stream_id: string;
+            /** @example tnt-0f3a9c1e5b7d2a4c6e8f0a1b */
             tenant_id: string;
             /** Format: int32 */
             bundle_version: number;
+            /** @example fct-0f3a9c1e5b7d2a4c6e8f0a1b */
             head_fact_id: string;
+            /** @example sha256:0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c */
             head_hash: string;
             /** @description Fact ids in chain order, from the first fact to head_fact_id. */
             facts_manifest: string[];
@@ -424,22 +466,31 @@ export interface components {
              * @description Milliseconds since the epoch (an int64: it does not fit in 32 bits).
              */
             created_at_ms: number;
+            /** @example 2026-11-26T09:30:00.000Z */
             created_at_iso: string;
             /** @description Base64 Ed25519 signature over the RFC 8785 JSON of this object without `signature`. */
             signature: string;
             /** @enum {string} */
             signature_alg: "ed25519";
-            /** @description kid of the signing key, published at /.well-known/ledger-keys. */
+            /**
+             * @description kid of the signing key, published at /.well-known/ledger-keys.
+             * @example key-0f3a9c1e5b7d2a4c6e8f0a1b
+             */
             key_id: string;
         };
         /** @description A bundle in a list: everything but the manifest and signature (GET /bundles/{bundle_id} has them). */
         BundleSummary: {
+            /** @example bnd-0f3a9c1e5b7d2a4c6e8f0a1b */
             bundle_id: string;
+            /** @example payments.audit */
             stream_id: string;
+            /** @example tnt-0f3a9c1e5b7d2a4c6e8f0a1b */
             tenant_id: string;
             /** Format: int32 */
             bundle_version: number;
+            /** @example fct-0f3a9c1e5b7d2a4c6e8f0a1b */
             head_fact_id: string;
+            /** @example sha256:0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c */
             head_hash: string;
             /**
              * Format: int32
@@ -451,14 +502,19 @@ export interface components {
              * @description Milliseconds since the epoch (an int64: it does not fit in 32 bits).
              */
             created_at_ms: number;
+            /** @example 2026-11-26T09:30:00.000Z */
             created_at_iso: string;
             /** @enum {string} */
             signature_alg: "ed25519";
+            /** @example key-0f3a9c1e5b7d2a4c6e8f0a1b */
             key_id: string;
         };
         BundlePage: {
             items: components["schemas"]["BundleSummary"][];
-            /** @description Opaque; null on the last page. */
+            /**
+             * @description Opaque; null on the last page.
+             * @example eyJhdCI6IjIwMjYtMTEtMjYiLCJpZCI6InNjcC0wIn0
+             */
             next_cursor: string | null;
         };
         /** @description docs/ledger-formats.md "Verification result"; a broken chain is valid false, not an error status. */
@@ -471,15 +527,24 @@ export interface components {
             facts_verified: number;
             /** @description Present when valid is false; names the fact where the chain breaks. */
             error?: string;
-            /** @description Present when valid is false: the fact named in `error`. */
+            /**
+             * @description Present when valid is false: the fact named in `error`.
+             * @example fct-0f3a9c1e5b7d2a4c6e8f0a1b
+             */
             broken_fact_id?: string;
+            /** @example payments.audit */
             stream_id: string;
-            /** @description The head the walk checked against (the stream's head when verify started). */
+            /**
+             * @description The head the walk checked against (the stream's head when verify started).
+             * @example fct-0f3a9c1e5b7d2a4c6e8f0a1b
+             */
             head_fact_id: string | null;
+            /** @example sha256:0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c */
             head_hash: string;
         };
         /** @description A published Ed25519 key (RFC 8037 OKP JWK) with its validity window. */
         LedgerPublicKey: {
+            /** @example vk-2026-01 */
             kid: string;
             kty: string;
             crv: string;
@@ -487,9 +552,15 @@ export interface components {
             x: string;
             alg: string;
             use: string;
-            /** @description ISO 8601; bundles created at or after this instant may be signed with the key. */
+            /**
+             * @description ISO 8601; bundles created at or after this instant may be signed with the key.
+             * @example 2026-11-26T09:30:00.000Z
+             */
             not_before: string;
-            /** @description ISO 8601, or null while the key is current; a key is valid on [not_before, not_after). */
+            /**
+             * @description ISO 8601, or null while the key is current; a key is valid on [not_before, not_after).
+             * @example 2026-11-26T09:30:00.000Z
+             */
             not_after: string | null;
         };
         LedgerKeySet: {
@@ -499,7 +570,10 @@ export interface components {
         KeyRotation: {
             /** @enum {string} */
             mode: "scheduled" | "emergency";
-            /** @description kid of the new signing key */
+            /**
+             * @description kid of the new signing key
+             * @example key-0f3a9c1e5b7d2a4c6e8f0a1b
+             */
             key_id: string;
             /** @description kids retired by this rotation (still published) */
             retired: string[];
@@ -514,20 +588,27 @@ export interface components {
         };
         /** @description A signed tree head of a stream (docs/evidence.md "Checkpoints"). */
         Checkpoint: {
+            /** @example payments.audit */
             stream_id: string;
             /**
              * Format: int32
              * @description Number of leaves: the stream's first tree_size facts, in chain order.
              */
             tree_size: number;
-            /** @description MTH of those leaves (RFC 9162 2.1.1): `sha256:<64 hex>`. */
+            /**
+             * @description MTH of those leaves (RFC 9162 2.1.1): `sha256:<64 hex>`.
+             * @example sha256:0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c
+             */
             root_hash: string;
             /**
              * Format: int64
              * @description Milliseconds since the epoch (an int64: it does not fit in 32 bits).
              */
             created_at_ms: number;
-            /** @description kid of the signing key, published at /.well-known/ledger-keys. */
+            /**
+             * @description kid of the signing key, published at /.well-known/ledger-keys.
+             * @example key-0f3a9c1e5b7d2a4c6e8f0a1b
+             */
             key_id: string;
             /** @enum {string} */
             signature_alg: "Ed25519";
@@ -545,6 +626,7 @@ export interface components {
         };
         /** @description The inclusion proof of a fact in the tree of a stream's first tree_size facts (RFC 9162 2.1.3). */
         InclusionProof: {
+            /** @example fct-0f3a9c1e5b7d2a4c6e8f0a1b */
             fact_id: string;
             /**
              * Format: int32
@@ -570,6 +652,7 @@ export interface components {
              * @description Milliseconds since the epoch (an int64: it does not fit in 32 bits).
              */
             time_ms: number;
+            /** @example 2026-11-26T09:30:00.000Z */
             time_iso: string;
             /** @description 'ok' or the reason a dependency failed: database, redis, signing_key. */
             checks: {
@@ -619,13 +702,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "key_id": "string",
-                     *       "tenant_id": "string",
-                     *       "tenant_slug": "string",
+                     *       "key_id": "key-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "tenant_slug": "acme",
                      *       "principal": {
-                     *         "id": "string",
+                     *         "id": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *         "kind": "agent",
-                     *         "name": "string",
+                     *         "name": "payments",
                      *         "roles": [
                      *           "string"
                      *         ],
@@ -637,7 +720,7 @@ export interface operations {
                      *       "scope_ids": [
                      *         "string"
                      *       ],
-                     *       "expires_at": "string",
+                     *       "expires_at": "2026-11-26T09:30:00.000Z",
                      *       "rate_limit": {
                      *         "requests_per_minute": 0.1,
                      *         "burst": 0.1
@@ -757,18 +840,18 @@ export interface operations {
                      * @example {
                      *       "items": [
                      *         {
-                     *           "stream_id": "string",
-                     *           "tenant_id": "string",
+                     *           "stream_id": "payments.audit",
+                     *           "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *           "fact_count": 0,
-                     *           "head_fact_id": "string",
-                     *           "head_hash": "string",
+                     *           "head_fact_id": "fct-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *           "head_hash": "sha256:0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c",
                      *           "created_at_ms": 0,
-                     *           "created_at_iso": "string",
+                     *           "created_at_iso": "2026-11-26T09:30:00.000Z",
                      *           "updated_at_ms": 0,
-                     *           "updated_at_iso": "string"
+                     *           "updated_at_iso": "2026-11-26T09:30:00.000Z"
                      *         }
                      *       ],
-                     *       "next_cursor": "string"
+                     *       "next_cursor": "eyJhdCI6IjIwMjYtMTEtMjYiLCJpZCI6InNjcC0wIn0"
                      *     }
                      */
                     "application/json": components["schemas"]["StreamPage"];
@@ -903,9 +986,9 @@ export interface operations {
                      * @example {
                      *       "facts": [
                      *         {
-                     *           "fact_id": "string",
+                     *           "fact_id": "fct-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *           "sealed_at_ms": 0,
-                     *           "sealed_at_iso": "string",
+                     *           "sealed_at_iso": "2026-11-26T09:30:00.000Z",
                      *           "actor": "string",
                      *           "custom_payload": {
                      *             "property1": null,
@@ -1033,7 +1116,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "tenant_id": "string",
+                 *       "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
                  *       "actor": "string",
                  *       "custom_payload": {
                  *         "property1": null,
@@ -1058,19 +1141,19 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "fact_id": "string",
-                     *       "stream_id": "string",
-                     *       "tenant_id": "string",
+                     *       "fact_id": "fct-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "stream_id": "payments.audit",
+                     *       "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "actor": "string",
                      *       "sealed_at_ms": 0,
-                     *       "sealed_at_iso": "string",
+                     *       "sealed_at_iso": "2026-11-26T09:30:00.000Z",
                      *       "custom_payload": {
                      *         "property1": null,
                      *         "property2": null
                      *       },
-                     *       "fact_hash": "string",
-                     *       "prev_hash": "string",
-                     *       "parent_fact_id": "string",
+                     *       "fact_hash": "sha256:0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c",
+                     *       "prev_hash": "sha256:0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c",
+                     *       "parent_fact_id": "fct-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "sequence": 0,
                      *       "client_ref": "string"
                      *     }
@@ -1090,19 +1173,19 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "fact_id": "string",
-                     *       "stream_id": "string",
-                     *       "tenant_id": "string",
+                     *       "fact_id": "fct-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "stream_id": "payments.audit",
+                     *       "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "actor": "string",
                      *       "sealed_at_ms": 0,
-                     *       "sealed_at_iso": "string",
+                     *       "sealed_at_iso": "2026-11-26T09:30:00.000Z",
                      *       "custom_payload": {
                      *         "property1": null,
                      *         "property2": null
                      *       },
-                     *       "fact_hash": "string",
-                     *       "prev_hash": "string",
-                     *       "parent_fact_id": "string",
+                     *       "fact_hash": "sha256:0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c",
+                     *       "prev_hash": "sha256:0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c",
+                     *       "parent_fact_id": "fct-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "sequence": 0,
                      *       "client_ref": "string"
                      *     }
@@ -1239,20 +1322,20 @@ export interface operations {
                      * @example {
                      *       "items": [
                      *         {
-                     *           "bundle_id": "string",
-                     *           "stream_id": "string",
-                     *           "tenant_id": "string",
+                     *           "bundle_id": "bnd-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *           "stream_id": "payments.audit",
+                     *           "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *           "bundle_version": 0,
-                     *           "head_fact_id": "string",
-                     *           "head_hash": "string",
+                     *           "head_fact_id": "fct-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *           "head_hash": "sha256:0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c",
                      *           "fact_count": 0,
                      *           "created_at_ms": 0,
-                     *           "created_at_iso": "string",
+                     *           "created_at_iso": "2026-11-26T09:30:00.000Z",
                      *           "signature_alg": "ed25519",
-                     *           "key_id": "string"
+                     *           "key_id": "key-0f3a9c1e5b7d2a4c6e8f0a1b"
                      *         }
                      *       ],
-                     *       "next_cursor": "string"
+                     *       "next_cursor": "eyJhdCI6IjIwMjYtMTEtMjYiLCJpZCI6InNjcC0wIn0"
                      *     }
                      */
                     "application/json": components["schemas"]["BundlePage"];
@@ -1380,20 +1463,20 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "bundle_id": "string",
-                     *       "stream_id": "string",
-                     *       "tenant_id": "string",
+                     *       "bundle_id": "bnd-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "stream_id": "payments.audit",
+                     *       "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "bundle_version": 0,
-                     *       "head_fact_id": "string",
-                     *       "head_hash": "string",
+                     *       "head_fact_id": "fct-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "head_hash": "sha256:0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c",
                      *       "facts_manifest": [
                      *         "string"
                      *       ],
                      *       "created_at_ms": 0,
-                     *       "created_at_iso": "string",
+                     *       "created_at_iso": "2026-11-26T09:30:00.000Z",
                      *       "signature": "string",
                      *       "signature_alg": "ed25519",
-                     *       "key_id": "string"
+                     *       "key_id": "key-0f3a9c1e5b7d2a4c6e8f0a1b"
                      *     }
                      */
                     "application/json": components["schemas"]["ProofBundle"];
@@ -1543,10 +1626,10 @@ export interface operations {
                      *       "valid": true,
                      *       "facts_verified": 0,
                      *       "error": "string",
-                     *       "broken_fact_id": "string",
-                     *       "stream_id": "string",
-                     *       "head_fact_id": "string",
-                     *       "head_hash": "string"
+                     *       "broken_fact_id": "fct-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "stream_id": "payments.audit",
+                     *       "head_fact_id": "fct-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "head_hash": "sha256:0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c"
                      *     }
                      */
                     "application/json": components["schemas"]["VerificationResult"];
@@ -1674,14 +1757,14 @@ export interface operations {
                      * @example {
                      *       "keys": [
                      *         {
-                     *           "kid": "string",
+                     *           "kid": "vk-2026-01",
                      *           "kty": "string",
                      *           "crv": "string",
                      *           "x": "string",
                      *           "alg": "string",
                      *           "use": "string",
-                     *           "not_before": "string",
-                     *           "not_after": "string"
+                     *           "not_before": "2026-11-26T09:30:00.000Z",
+                     *           "not_after": "2026-11-26T09:30:00.000Z"
                      *         }
                      *       ]
                      *     }
@@ -1761,20 +1844,20 @@ export interface operations {
                     /**
                      * @example {
                      *       "mode": "scheduled",
-                     *       "key_id": "string",
+                     *       "key_id": "key-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "retired": [
                      *         "string"
                      *       ],
                      *       "keys": [
                      *         {
-                     *           "kid": "string",
+                     *           "kid": "vk-2026-01",
                      *           "kty": "string",
                      *           "crv": "string",
                      *           "x": "string",
                      *           "alg": "string",
                      *           "use": "string",
-                     *           "not_before": "string",
-                     *           "not_after": "string"
+                     *           "not_before": "2026-11-26T09:30:00.000Z",
+                     *           "not_after": "2026-11-26T09:30:00.000Z"
                      *         }
                      *       ]
                      *     }
@@ -2322,7 +2405,7 @@ export interface operations {
                      *       "status": "ok",
                      *       "service": "ledger",
                      *       "time_ms": 0,
-                     *       "time_iso": "string",
+                     *       "time_iso": "2026-11-26T09:30:00.000Z",
                      *       "checks": {
                      *         "property1": "string",
                      *         "property2": "string"
@@ -2424,7 +2507,7 @@ export interface operations {
                      *       "status": "ok",
                      *       "service": "ledger",
                      *       "time_ms": 0,
-                     *       "time_iso": "string",
+                     *       "time_iso": "2026-11-26T09:30:00.000Z",
                      *       "checks": {
                      *         "property1": "string",
                      *         "property2": "string"
@@ -2460,19 +2543,19 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "fact_id": "string",
-                     *       "stream_id": "string",
-                     *       "tenant_id": "string",
+                     *       "fact_id": "fct-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "stream_id": "payments.audit",
+                     *       "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "actor": "string",
                      *       "sealed_at_ms": 0,
-                     *       "sealed_at_iso": "string",
+                     *       "sealed_at_iso": "2026-11-26T09:30:00.000Z",
                      *       "custom_payload": {
                      *         "property1": null,
                      *         "property2": null
                      *       },
-                     *       "fact_hash": "string",
-                     *       "prev_hash": "string",
-                     *       "parent_fact_id": "string",
+                     *       "fact_hash": "sha256:0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c",
+                     *       "prev_hash": "sha256:0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c",
+                     *       "parent_fact_id": "fct-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "sequence": 0,
                      *       "client_ref": "string"
                      *     }
@@ -2602,20 +2685,20 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "bundle_id": "string",
-                     *       "stream_id": "string",
-                     *       "tenant_id": "string",
+                     *       "bundle_id": "bnd-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "stream_id": "payments.audit",
+                     *       "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "bundle_version": 0,
-                     *       "head_fact_id": "string",
-                     *       "head_hash": "string",
+                     *       "head_fact_id": "fct-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "head_hash": "sha256:0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c",
                      *       "facts_manifest": [
                      *         "string"
                      *       ],
                      *       "created_at_ms": 0,
-                     *       "created_at_iso": "string",
+                     *       "created_at_iso": "2026-11-26T09:30:00.000Z",
                      *       "signature": "string",
                      *       "signature_alg": "ed25519",
-                     *       "key_id": "string"
+                     *       "key_id": "key-0f3a9c1e5b7d2a4c6e8f0a1b"
                      *     }
                      */
                     "application/json": components["schemas"]["ProofBundle"];

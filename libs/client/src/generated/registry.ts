@@ -839,22 +839,39 @@ export interface components {
          *     (`scope_id` null: every event of the tenant, including those the verdict gateway records).
          */
         WebhookSubscription: {
+            /** @example tnt-0f3a9c1e5b7d2a4c6e8f0a1b */
             tenant_id: string;
             /**
              * Format: double
              * @description 1 for entries that never change; the version number for rules; incremented on scope updates.
              */
             version: number;
-            /** @description ISO 8601 */
+            /**
+             * @description ISO 8601
+             * @example 2026-11-26T09:30:00.000Z
+             */
             created_at: string;
-            /** @description ISO 8601 */
+            /**
+             * @description ISO 8601
+             * @example 2026-11-26T09:30:00.000Z
+             */
             updated_at: string;
-            /** @description Principal id of the caller that created it (null when made by a service). */
+            /**
+             * @description Principal id of the caller that created it (null when made by a service).
+             * @example hum-0f3a9c1e5b7d2a4c6e8f0a1b
+             */
             created_by: string | null;
-            /** @description `whk-` prefix */
+            /**
+             * @description `whk-` prefix
+             * @example whk-0f3a9c1e5b7d2a4c6e8f0a1b
+             */
             id: string;
-            /** @description null for a tenant-level subscription. */
+            /**
+             * @description null for a tenant-level subscription.
+             * @example scp-0f3a9c1e5b7d2a4c6e8f0a1b
+             */
             scope_id: string | null;
+            /** @example https://hooks.example.com/arbiter */
             url: string;
             /** @description Event types (e.g. `approval.requested`), or `*` for every type. */
             events: string[];
@@ -871,9 +888,12 @@ export interface components {
             status: "active" | "disabled";
             /** Format: double */
             consecutive_failures: number;
+            /** @example 2026-11-26T09:30:00.000Z */
             disabled_at: string | null;
             disabled_reason: string | null;
+            /** @example 2026-11-26T09:30:00.000Z */
             last_success_at: string | null;
+            /** @example 2026-11-26T09:30:00.000Z */
             last_failure_at: string | null;
         };
         /** @description An event type such as `approval.requested` (the service checks the name), or `*`. */
@@ -884,7 +904,10 @@ export interface components {
          */
         DeciderId: string;
         CreateWebhookBody: {
-            /** @description http or https; private, loopback and link-local addresses are refused unless allowed by config. */
+            /**
+             * @description http or https; private, loopback and link-local addresses are refused unless allowed by config.
+             * @example https://hooks.example.com/arbiter
+             */
             url: string;
             events: components["schemas"]["EventTypeName"][];
             description?: string;
@@ -892,10 +915,14 @@ export interface components {
         };
         Page_WebhookSubscription_: {
             items: components["schemas"]["WebhookSubscription"][];
-            /** @description Pass as `cursor` for the next page; null when done. */
+            /**
+             * @description Pass as `cursor` for the next page; null when done.
+             * @example eyJhdCI6IjIwMjYtMTEtMjYiLCJpZCI6InNjcC0wIn0
+             */
             next_cursor: string | null;
         };
         UpdateWebhookBody: {
+            /** @example https://hooks.example.com/arbiter */
             url?: string;
             events?: components["schemas"]["EventTypeName"][];
             description?: string;
@@ -923,17 +950,28 @@ export interface components {
             error: string | null;
             /** Format: int32 */
             duration_ms: number | null;
-            /** @description The signing key's kid (X-Service-Key-Id). */
+            /**
+             * @description The signing key's kid (X-Service-Key-Id).
+             * @example key-0f3a9c1e5b7d2a4c6e8f0a1b
+             */
             key_id: string | null;
+            /** @example 2026-11-26T09:30:00.000Z */
             started_at: string;
+            /** @example 2026-11-26T09:30:00.000Z */
             finished_at: string | null;
         };
         /** @description One event for one subscription, with every attempt. */
         WebhookDelivery: {
-            /** @description `dlv-` prefix; sent as X-Service-Delivery, the same on every attempt. */
+            /**
+             * @description `dlv-` prefix; sent as X-Service-Delivery, the same on every attempt.
+             * @example dlv-0f3a9c1e5b7d2a4c6e8f0a1b
+             */
             id: string;
+            /** @example tnt-0f3a9c1e5b7d2a4c6e8f0a1b */
             tenant_id: string;
+            /** @example whk-0f3a9c1e5b7d2a4c6e8f0a1b */
             subscription_id: string;
+            /** @example evt-0f3a9c1e5b7d2a4c6e8f0a1b */
             event_id: string;
             event_type: string;
             /**
@@ -946,24 +984,36 @@ export interface components {
             attempt_count: number;
             /** Format: double */
             max_attempts: number;
-            /** @description When the next attempt is due; null unless pending. */
+            /**
+             * @description When the next attempt is due; null unless pending.
+             * @example 2026-11-26T09:30:00.000Z
+             */
             next_attempt_at: string | null;
             /** Format: double */
             last_status_code: number | null;
             last_error: string | null;
+            /** @example 2026-11-26T09:30:00.000Z */
             delivered_at: string | null;
+            /** @example 2026-11-26T09:30:00.000Z */
             created_at: string;
+            /** @example 2026-11-26T09:30:00.000Z */
             updated_at: string;
             attempts: components["schemas"]["WebhookAttempt"][];
         };
         Page_WebhookDelivery_: {
             items: components["schemas"]["WebhookDelivery"][];
-            /** @description Pass as `cursor` for the next page; null when done. */
+            /**
+             * @description Pass as `cursor` for the next page; null when done.
+             * @example eyJhdCI6IjIwMjYtMTEtMjYiLCJpZCI6InNjcC0wIn0
+             */
             next_cursor: string | null;
         };
         /** @description A public webhook verification key (docs/webhooks.md). */
         WebhookPublicKey: {
-            /** @description `webhooks:<epoch>`, sent as X-Service-Key-Id. */
+            /**
+             * @description `webhooks:<epoch>`, sent as X-Service-Key-Id.
+             * @example vk-2026-01
+             */
             kid: string;
             /** @enum {string} */
             alg: "ES256";
@@ -979,13 +1029,20 @@ export interface components {
             };
             /** @description SPKI PEM of the same key. */
             pem: string;
+            /** @example 2026-11-26T09:30:00.000Z */
             not_before: string;
-            /** @description null for the current key; retired keys stay listed. */
+            /**
+             * @description null for the current key; retired keys stay listed.
+             * @example 2026-11-26T09:30:00.000Z
+             */
             not_after: string | null;
         };
         /** @description GET /.well-known/webhook-key: the current key at the top level, and every key ever used. */
         WebhookKeySet: {
-            /** @description `webhooks:<epoch>`, sent as X-Service-Key-Id. */
+            /**
+             * @description `webhooks:<epoch>`, sent as X-Service-Key-Id.
+             * @example vk-2026-01
+             */
             kid: string;
             /** @enum {string} */
             alg: "ES256";
@@ -1001,14 +1058,19 @@ export interface components {
             };
             /** @description SPKI PEM of the same key. */
             pem: string;
+            /** @example 2026-11-26T09:30:00.000Z */
             not_before: string;
-            /** @description null for the current key; retired keys stay listed. */
+            /**
+             * @description null for the current key; retired keys stay listed.
+             * @example 2026-11-26T09:30:00.000Z
+             */
             not_after: string | null;
             keys: components["schemas"]["WebhookPublicKey"][];
         };
         WebhookKeyRotation: {
             /** @enum {string} */
             mode: "scheduled" | "emergency";
+            /** @example vk-2026-01 */
             kid: string;
             retired: string[];
             keys: components["schemas"]["WebhookPublicKey"][];
@@ -1068,18 +1130,27 @@ export interface components {
             precedence?: string;
         };
         Tenant: {
-            /** @description `tnt-` prefix */
+            /**
+             * @description `tnt-` prefix
+             * @example tnt-0f3a9c1e5b7d2a4c6e8f0a1b
+             */
             id: string;
+            /** @example acme */
             slug: string;
+            /** @example payments */
             name: string;
             settings: components["schemas"]["TenantSettings"];
             /** @enum {string} */
             status: "active";
+            /** @example 2026-11-26T09:30:00.000Z */
             created_at: string;
+            /** @example 2026-11-26T09:30:00.000Z */
             updated_at: string;
+            /** @example hum-0f3a9c1e5b7d2a4c6e8f0a1b */
             created_by: string | null;
         };
         CreateTenantBody: {
+            /** @example payments */
             name: string;
             /** @description Lowercase letters, digits and dashes; unique. */
             slug: string;
@@ -1087,10 +1158,14 @@ export interface components {
         };
         Page_Tenant_: {
             items: components["schemas"]["Tenant"][];
-            /** @description Pass as `cursor` for the next page; null when done. */
+            /**
+             * @description Pass as `cursor` for the next page; null when done.
+             * @example eyJhdCI6IjIwMjYtMTEtMjYiLCJpZCI6InNjcC0wIn0
+             */
             next_cursor: string | null;
         };
         UpdateTenantBody: {
+            /** @example payments */
             name?: string;
             /**
              * @description Replaces the settings object as a whole; for a caller without platform_admin, except
@@ -1109,20 +1184,34 @@ export interface components {
          */
         AuthorType: "human" | "agent" | "system";
         Decision: {
+            /** @example tnt-0f3a9c1e5b7d2a4c6e8f0a1b */
             tenant_id: string;
             /**
              * Format: double
              * @description 1 for entries that never change; the version number for rules; incremented on scope updates.
              */
             version: number;
-            /** @description ISO 8601 */
+            /**
+             * @description ISO 8601
+             * @example 2026-11-26T09:30:00.000Z
+             */
             created_at: string;
-            /** @description ISO 8601 */
+            /**
+             * @description ISO 8601
+             * @example 2026-11-26T09:30:00.000Z
+             */
             updated_at: string;
-            /** @description Principal id of the caller that created it (null when made by a service). */
+            /**
+             * @description Principal id of the caller that created it (null when made by a service).
+             * @example hum-0f3a9c1e5b7d2a4c6e8f0a1b
+             */
             created_by: string | null;
-            /** @description `dec-` prefix */
+            /**
+             * @description `dec-` prefix
+             * @example dec-0f3a9c1e5b7d2a4c6e8f0a1b
+             */
             id: string;
+            /** @example scp-0f3a9c1e5b7d2a4c6e8f0a1b */
             scope_id: string;
             decision: string;
             context: string | null;
@@ -1139,20 +1228,34 @@ export interface components {
             status: "active";
         };
         Invariant: {
+            /** @example tnt-0f3a9c1e5b7d2a4c6e8f0a1b */
             tenant_id: string;
             /**
              * Format: double
              * @description 1 for entries that never change; the version number for rules; incremented on scope updates.
              */
             version: number;
-            /** @description ISO 8601 */
+            /**
+             * @description ISO 8601
+             * @example 2026-11-26T09:30:00.000Z
+             */
             created_at: string;
-            /** @description ISO 8601 */
+            /**
+             * @description ISO 8601
+             * @example 2026-11-26T09:30:00.000Z
+             */
             updated_at: string;
-            /** @description Principal id of the caller that created it (null when made by a service). */
+            /**
+             * @description Principal id of the caller that created it (null when made by a service).
+             * @example hum-0f3a9c1e5b7d2a4c6e8f0a1b
+             */
             created_by: string | null;
-            /** @description `inv-` prefix */
+            /**
+             * @description `inv-` prefix
+             * @example inv-0f3a9c1e5b7d2a4c6e8f0a1b
+             */
             id: string;
+            /** @example scp-0f3a9c1e5b7d2a4c6e8f0a1b */
             scope_id: string;
             constraint: string;
             rationale: string | null;
@@ -1165,6 +1268,7 @@ export interface components {
              * @enum {string}
              */
             status: "active" | "revoked";
+            /** @example 2026-11-26T09:30:00.000Z */
             revoked_at: string | null;
         };
         /**
@@ -1228,18 +1332,29 @@ export interface components {
         RuleMode: "enforce" | "shadow";
         /** @description A rule with the content of its current version. */
         Rule: {
+            /** @example tnt-0f3a9c1e5b7d2a4c6e8f0a1b */
             tenant_id: string;
             /**
              * Format: double
              * @description 1 for entries that never change; the version number for rules; incremented on scope updates.
              */
             version: number;
-            /** @description ISO 8601 */
+            /**
+             * @description ISO 8601
+             * @example 2026-11-26T09:30:00.000Z
+             */
             created_at: string;
-            /** @description ISO 8601 */
+            /**
+             * @description ISO 8601
+             * @example 2026-11-26T09:30:00.000Z
+             */
             updated_at: string;
-            /** @description Principal id of the caller that created it (null when made by a service). */
+            /**
+             * @description Principal id of the caller that created it (null when made by a service).
+             * @example hum-0f3a9c1e5b7d2a4c6e8f0a1b
+             */
             created_by: string | null;
+            /** @example Transfers above 10,000 need CFO approval */
             directive: string;
             severity: components["schemas"]["Severity"];
             verdict: string | null;
@@ -1254,18 +1369,28 @@ export interface components {
             mode: components["schemas"]["RuleMode"];
             author: string;
             author_type: components["schemas"]["AuthorType"];
-            /** @description `rul-` prefix */
+            /**
+             * @description `rul-` prefix
+             * @example rul-0f3a9c1e5b7d2a4c6e8f0a1b
+             */
             id: string;
+            /** @example scp-0f3a9c1e5b7d2a4c6e8f0a1b */
             scope_id: string;
             /** @enum {string} */
             status: "active" | "archived";
-            /** @description `rv-` id of the current version. */
+            /**
+             * @description `rv-` id of the current version.
+             * @example rv-0f3a9c1e5b7d2a4c6e8f0a1b
+             */
             current_version_id: string;
+            /** @example 2026-11-26T09:30:00.000Z */
             archived_at: string | null;
         };
         SearchHit: {
+            /** @example rul-0f3a9c1e5b7d2a4c6e8f0a1b */
             entry_id: string;
             entry_type: components["schemas"]["EntryType"];
+            /** @example scp-0f3a9c1e5b7d2a4c6e8f0a1b */
             scope_id: string;
             status: string;
             /**
@@ -1286,7 +1411,10 @@ export interface components {
              *     (english), so "approving" finds "approval".
              */
             query: string;
-            /** @description Restricts to one scope; without it, every scope the key may read. */
+            /**
+             * @description Restricts to one scope; without it, every scope the key may read.
+             * @example scp-0f3a9c1e5b7d2a4c6e8f0a1b
+             */
             scope_id?: string;
             entry_type?: components["schemas"]["EntryType"];
             /** @description Also search revoked invariants and archived rules (default false). */
@@ -1298,6 +1426,7 @@ export interface components {
             limit?: number;
         };
         Conflict: {
+            /** @example rul-0f3a9c1e5b7d2a4c6e8f0a1b */
             entry_id: string;
             /** @enum {string} */
             entry_type: "invariant" | "rule";
@@ -1307,7 +1436,10 @@ export interface components {
             requires_approval: boolean;
             /** @description The invariant's constraint or the rule's directive. */
             text: string;
-            /** @description For rules: the current version cited. */
+            /**
+             * @description For rules: the current version cited.
+             * @example rv-0f3a9c1e5b7d2a4c6e8f0a1b
+             */
             rule_version_id: string | null;
             /**
              * @description `text`: shares words with the intended action; `applies_to`: the rule's globs match.
@@ -1318,6 +1450,7 @@ export interface components {
             matched_terms: string[];
         };
         OverriddenConflict: {
+            /** @example rul-0f3a9c1e5b7d2a4c6e8f0a1b */
             entry_id: string;
             /** @enum {string} */
             entry_type: "invariant" | "rule";
@@ -1327,7 +1460,10 @@ export interface components {
             requires_approval: boolean;
             /** @description The invariant's constraint or the rule's directive. */
             text: string;
-            /** @description For rules: the current version cited. */
+            /**
+             * @description For rules: the current version cited.
+             * @example rv-0f3a9c1e5b7d2a4c6e8f0a1b
+             */
             rule_version_id: string | null;
             /**
              * @description `text`: shares words with the intended action; `applies_to`: the rule's globs match.
@@ -1340,6 +1476,7 @@ export interface components {
             override_ids: string[];
         };
         CheckResult: {
+            /** @example scp-0f3a9c1e5b7d2a4c6e8f0a1b */
             scope_id: string;
             conflicts: components["schemas"]["Conflict"][];
             overridden: components["schemas"]["OverriddenConflict"][];
@@ -1354,31 +1491,52 @@ export interface components {
             [key: string]: components["schemas"]["ScopeValue"];
         };
         CheckBody: {
+            /** @example scp-0f3a9c1e5b7d2a4c6e8f0a1b */
             scope_id: string;
             /** @description What is about to be done, in words. */
             intended_action: string;
-            /** @description Optional machine action name, matched against rules' `applies_to.actions` globs. */
+            /**
+             * @description Optional machine action name, matched against rules' `applies_to.actions` globs.
+             * @example payments.transfer
+             */
             action?: string;
-            /** @description Optional resource name, matched against rules' `applies_to.resources` globs. */
+            /**
+             * @description Optional resource name, matched against rules' `applies_to.resources` globs.
+             * @example acct:eu/4471
+             */
             resource?: string;
             /** @description Optional further scope fields of the operation; with the scope's selector (which wins) they match overrides' `applies_to_scope`. */
             scope?: components["schemas"]["ScopeSelector"];
         };
         Scope: {
+            /** @example tnt-0f3a9c1e5b7d2a4c6e8f0a1b */
             tenant_id: string;
             /**
              * Format: double
              * @description 1 for entries that never change; the version number for rules; incremented on scope updates.
              */
             version: number;
-            /** @description ISO 8601 */
+            /**
+             * @description ISO 8601
+             * @example 2026-11-26T09:30:00.000Z
+             */
             created_at: string;
-            /** @description ISO 8601 */
+            /**
+             * @description ISO 8601
+             * @example 2026-11-26T09:30:00.000Z
+             */
             updated_at: string;
-            /** @description Principal id of the caller that created it (null when made by a service). */
+            /**
+             * @description Principal id of the caller that created it (null when made by a service).
+             * @example hum-0f3a9c1e5b7d2a4c6e8f0a1b
+             */
             created_by: string | null;
-            /** @description `scp-` prefix */
+            /**
+             * @description `scp-` prefix
+             * @example scp-0f3a9c1e5b7d2a4c6e8f0a1b
+             */
             id: string;
+            /** @example payments */
             name: string;
             description: string | null;
             /** @description Scope fields a verdict request must carry for this scope's rules to be candidates ({} = whole tenant). */
@@ -1388,11 +1546,17 @@ export interface components {
         };
         Page_Scope_: {
             items: components["schemas"]["Scope"][];
-            /** @description Pass as `cursor` for the next page; null when done. */
+            /**
+             * @description Pass as `cursor` for the next page; null when done.
+             * @example eyJhdCI6IjIwMjYtMTEtMjYiLCJpZCI6InNjcC0wIn0
+             */
             next_cursor: string | null;
         };
         CreateScopeBody: {
-            /** @description Unique within the tenant. */
+            /**
+             * @description Unique within the tenant.
+             * @example payments
+             */
             name: string;
             description?: string;
             /** @description Defaults to {} (the scope covers the whole tenant). */
@@ -1423,20 +1587,34 @@ export interface components {
         };
         /** @description GET /scopes/{scope_id}: the scope with its entry counts. */
         ScopeDetails: {
+            /** @example tnt-0f3a9c1e5b7d2a4c6e8f0a1b */
             tenant_id: string;
             /**
              * Format: double
              * @description 1 for entries that never change; the version number for rules; incremented on scope updates.
              */
             version: number;
-            /** @description ISO 8601 */
+            /**
+             * @description ISO 8601
+             * @example 2026-11-26T09:30:00.000Z
+             */
             created_at: string;
-            /** @description ISO 8601 */
+            /**
+             * @description ISO 8601
+             * @example 2026-11-26T09:30:00.000Z
+             */
             updated_at: string;
-            /** @description Principal id of the caller that created it (null when made by a service). */
+            /**
+             * @description Principal id of the caller that created it (null when made by a service).
+             * @example hum-0f3a9c1e5b7d2a4c6e8f0a1b
+             */
             created_by: string | null;
-            /** @description `scp-` prefix */
+            /**
+             * @description `scp-` prefix
+             * @example scp-0f3a9c1e5b7d2a4c6e8f0a1b
+             */
             id: string;
+            /** @example payments */
             name: string;
             description: string | null;
             /** @description Scope fields a verdict request must carry for this scope's rules to be candidates ({} = whole tenant). */
@@ -1446,6 +1624,7 @@ export interface components {
             entry_counts: components["schemas"]["EntryCounts"];
         };
         UpdateScopeBody: {
+            /** @example payments */
             name?: string;
             description?: string | null;
             /** @description Replaces the selector as a whole. */
@@ -1458,25 +1637,44 @@ export interface components {
          */
         OverrideType: "temporary" | "conditional" | "permanent" | "approval_grant";
         Override: {
+            /** @example tnt-0f3a9c1e5b7d2a4c6e8f0a1b */
             tenant_id: string;
             /**
              * Format: double
              * @description 1 for entries that never change; the version number for rules; incremented on scope updates.
              */
             version: number;
-            /** @description ISO 8601 */
+            /**
+             * @description ISO 8601
+             * @example 2026-11-26T09:30:00.000Z
+             */
             created_at: string;
-            /** @description ISO 8601 */
+            /**
+             * @description ISO 8601
+             * @example 2026-11-26T09:30:00.000Z
+             */
             updated_at: string;
-            /** @description Principal id of the caller that created it (null when made by a service). */
+            /**
+             * @description Principal id of the caller that created it (null when made by a service).
+             * @example hum-0f3a9c1e5b7d2a4c6e8f0a1b
+             */
             created_by: string | null;
-            /** @description `ovr-` prefix */
+            /**
+             * @description `ovr-` prefix
+             * @example ovr-0f3a9c1e5b7d2a4c6e8f0a1b
+             */
             id: string;
-            /** @description The scope it was created in (for a grant, the scope of its first target). */
+            /**
+             * @description The scope it was created in (for a grant, the scope of its first target).
+             * @example scp-0f3a9c1e5b7d2a4c6e8f0a1b
+             */
             scope_id: string;
             /** @description Every scope whose entries it targets. */
             scope_ids: string[];
-            /** @description The (first) suspended invariant or rule. */
+            /**
+             * @description The (first) suspended invariant or rule.
+             * @example rul-0f3a9c1e5b7d2a4c6e8f0a1b
+             */
             target_id: string;
             /** @description Every suspended entry (one, except for approval grants covering several rules). */
             target_ids: string[];
@@ -1491,6 +1689,7 @@ export interface components {
             /**
              * @description For an approval grant: the id of the authenticated principal that decided the approval. For an
              *     override made through this API: the body's note (the creating principal is `created_by`).
+             * @example hum-0f3a9c1e5b7d2a4c6e8f0a1b
              */
             approved_by: string | null;
             /**
@@ -1498,7 +1697,9 @@ export interface components {
              *     own scope (never the whole tenant).
              */
             applies_to_scope: components["schemas"]["ScopeSelector"] | (never | null);
+            /** @example 2026-11-26T09:30:00.000Z */
             expires_at: string | null;
+            /** @example 2026-11-26T09:30:00.000Z */
             revoked_at: string | null;
             /**
              * @description Computed when read: `revoked`, else `invalid_conditions` (its conditions can never hold, so it
@@ -1507,7 +1708,9 @@ export interface components {
              * @enum {string}
              */
             status: "active" | "expired" | "revoked" | "invalid_conditions";
+            /** @example apr-0f3a9c1e5b7d2a4c6e8f0a1b */
             approval_id: string | null;
+            /** @example cns-0f3a9c1e5b7d2a4c6e8f0a1b */
             consultation_id: string | null;
         };
         /**
@@ -1515,6 +1718,7 @@ export interface components {
          *     canonical JSON of this object without `normative_hash` (docs/registry.md).
          */
         ResolvedScope: {
+            /** @example scp-0f3a9c1e5b7d2a4c6e8f0a1b */
             scope_id: string;
             selector: components["schemas"]["ScopeSelector"];
             /** @description Active invariants, sorted by id. */
@@ -1523,17 +1727,22 @@ export interface components {
             rules: components["schemas"]["Rule"][];
             /** @description Overrides in effect now (not revoked, not expired), sorted by id. */
             overrides: components["schemas"]["Override"][];
+            /** @example sha256:0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c */
             normative_hash: string;
         };
         Page_Rule_: {
             items: components["schemas"]["Rule"][];
-            /** @description Pass as `cursor` for the next page; null when done. */
+            /**
+             * @description Pass as `cursor` for the next page; null when done.
+             * @example eyJhdCI6IjIwMjYtMTEtMjYiLCJpZCI6InNjcC0wIn0
+             */
             next_cursor: string | null;
         };
         /** @description POST and PUT body of a rule. PUT replaces the rule's content: omitted optional fields take their defaults. */
         RuleBody: {
             author?: string;
             author_type?: components["schemas"]["AuthorType"];
+            /** @example Transfers above 10,000 need CFO approval */
             directive: string;
             severity: components["schemas"]["Severity"];
             /** @description Tenant-defined verdict returned instead of the one implied by severity. */
@@ -1557,18 +1766,29 @@ export interface components {
         };
         /** @description An immutable snapshot of a rule; `updated_at` always equals `created_at`. */
         RuleVersion: {
+            /** @example tnt-0f3a9c1e5b7d2a4c6e8f0a1b */
             tenant_id: string;
             /**
              * Format: double
              * @description 1 for entries that never change; the version number for rules; incremented on scope updates.
              */
             version: number;
-            /** @description ISO 8601 */
+            /**
+             * @description ISO 8601
+             * @example 2026-11-26T09:30:00.000Z
+             */
             created_at: string;
-            /** @description ISO 8601 */
+            /**
+             * @description ISO 8601
+             * @example 2026-11-26T09:30:00.000Z
+             */
             updated_at: string;
-            /** @description Principal id of the caller that created it (null when made by a service). */
+            /**
+             * @description Principal id of the caller that created it (null when made by a service).
+             * @example hum-0f3a9c1e5b7d2a4c6e8f0a1b
+             */
             created_by: string | null;
+            /** @example Transfers above 10,000 need CFO approval */
             directive: string;
             severity: components["schemas"]["Severity"];
             verdict: string | null;
@@ -1583,9 +1803,14 @@ export interface components {
             mode: components["schemas"]["RuleMode"];
             author: string;
             author_type: components["schemas"]["AuthorType"];
-            /** @description `rv-` prefix */
+            /**
+             * @description `rv-` prefix
+             * @example rv-0f3a9c1e5b7d2a4c6e8f0a1b
+             */
             id: string;
+            /** @example rul-0f3a9c1e5b7d2a4c6e8f0a1b */
             rule_id: string;
+            /** @example scp-0f3a9c1e5b7d2a4c6e8f0a1b */
             scope_id: string;
             /**
              * @description `current` for the rule's latest version, `superseded` for earlier ones.
@@ -1595,19 +1820,28 @@ export interface components {
         };
         Page_RuleVersion_: {
             items: components["schemas"]["RuleVersion"][];
-            /** @description Pass as `cursor` for the next page; null when done. */
+            /**
+             * @description Pass as `cursor` for the next page; null when done.
+             * @example eyJhdCI6IjIwMjYtMTEtMjYiLCJpZCI6InNjcC0wIn0
+             */
             next_cursor: string | null;
         };
         /** @description How often one version of a rule disagreed with the verdict while in shadow mode. */
         ShadowVersionReport: {
-            /** @description `rv-` */
+            /**
+             * @description `rv-`
+             * @example rv-0f3a9c1e5b7d2a4c6e8f0a1b
+             */
             rule_version_id: string;
             /**
              * Format: double
              * @description Consultations whose record names this version in `shadow`.
              */
             disagreements: number;
-            /** @description When the latest of them was requested (ISO 8601). */
+            /**
+             * @description When the latest of them was requested (ISO 8601).
+             * @example 2026-11-26T09:30:00.000Z
+             */
             last_at: string;
         };
         /**
@@ -1615,7 +1849,10 @@ export interface components {
          *     rule, while in shadow mode, would have outranked the dominating rule with another verdict.
          */
         RuleShadowReport: {
-            /** @description `rul-` */
+            /**
+             * @description `rul-`
+             * @example rul-0f3a9c1e5b7d2a4c6e8f0a1b
+             */
             rule_id: string;
             /** @description The mode of the rule's current version. */
             mode: components["schemas"]["RuleMode"];
@@ -1630,21 +1867,36 @@ export interface components {
         /** @enum {string} */
         ReferenceStatus: "cited" | "followed" | "verified" | "diverged";
         Reference: {
+            /** @example tnt-0f3a9c1e5b7d2a4c6e8f0a1b */
             tenant_id: string;
             /**
              * Format: double
              * @description 1 for entries that never change; the version number for rules; incremented on scope updates.
              */
             version: number;
-            /** @description ISO 8601 */
+            /**
+             * @description ISO 8601
+             * @example 2026-11-26T09:30:00.000Z
+             */
             created_at: string;
-            /** @description ISO 8601 */
+            /**
+             * @description ISO 8601
+             * @example 2026-11-26T09:30:00.000Z
+             */
             updated_at: string;
-            /** @description Principal id of the caller that created it (null when made by a service). */
+            /**
+             * @description Principal id of the caller that created it (null when made by a service).
+             * @example hum-0f3a9c1e5b7d2a4c6e8f0a1b
+             */
             created_by: string | null;
-            /** @description `ref-` prefix */
+            /**
+             * @description `ref-` prefix
+             * @example ref-0f3a9c1e5b7d2a4c6e8f0a1b
+             */
             id: string;
+            /** @example scp-0f3a9c1e5b7d2a4c6e8f0a1b */
             scope_id: string;
+            /** @example rul-0f3a9c1e5b7d2a4c6e8f0a1b */
             entry_id: string;
             entry_type: components["schemas"]["EntryType"];
             context_type: string;
@@ -1656,13 +1908,19 @@ export interface components {
         };
         Page_Reference_: {
             items: components["schemas"]["Reference"][];
-            /** @description Pass as `cursor` for the next page; null when done. */
+            /**
+             * @description Pass as `cursor` for the next page; null when done.
+             * @example eyJhdCI6IjIwMjYtMTEtMjYiLCJpZCI6InNjcC0wIn0
+             */
             next_cursor: string | null;
         };
         CreateReferenceBody: {
             author?: string;
             author_type?: components["schemas"]["AuthorType"];
-            /** @description Id of a decision, invariant or rule of the scope. */
+            /**
+             * @description Id of a decision, invariant or rule of the scope.
+             * @example rul-0f3a9c1e5b7d2a4c6e8f0a1b
+             */
             entry_id: string;
             /** @description Kind of external context, e.g. `pull_request`, `ticket`, `consultation`. */
             context_type: string;
@@ -1672,19 +1930,27 @@ export interface components {
             reason?: string;
         };
         Principal: {
-            /** @description `agn-` (agent) or `hum-` (human) prefix */
+            /**
+             * @description `agn-` (agent) or `hum-` (human) prefix
+             * @example hum-0f3a9c1e5b7d2a4c6e8f0a1b
+             */
             id: string;
+            /** @example tnt-0f3a9c1e5b7d2a4c6e8f0a1b */
             tenant_id: string;
             /** @enum {string} */
             kind: "agent" | "human";
+            /** @example payments */
             name: string;
             /** @description Role ids, `role-<name>` */
             roles: string[];
             active: boolean;
             /** @enum {string} */
             status: "active" | "deactivated";
+            /** @example 2026-11-26T09:30:00.000Z */
             created_at: string;
+            /** @example 2026-11-26T09:30:00.000Z */
             updated_at: string;
+            /** @example hum-0f3a9c1e5b7d2a4c6e8f0a1b */
             created_by: string | null;
         };
         /** @example role-cfo */
@@ -1692,28 +1958,42 @@ export interface components {
         CreatePrincipalBody: {
             /** @enum {string} */
             kind: "agent" | "human";
+            /** @example payments */
             name: string;
             roles?: components["schemas"]["RoleId"][];
-            /** @description Platform admins name the tenant; tenant admins create in their own. */
+            /**
+             * @description Platform admins name the tenant; tenant admins create in their own.
+             * @example tnt-0f3a9c1e5b7d2a4c6e8f0a1b
+             */
             tenant_id?: string;
         };
         Page_Principal_: {
             items: components["schemas"]["Principal"][];
-            /** @description Pass as `cursor` for the next page; null when done. */
+            /**
+             * @description Pass as `cursor` for the next page; null when done.
+             * @example eyJhdCI6IjIwMjYtMTEtMjYiLCJpZCI6InNjcC0wIn0
+             */
             next_cursor: string | null;
         };
         UpdatePrincipalBody: {
             active?: boolean;
             roles?: components["schemas"]["RoleId"][];
+            /** @example payments */
             name?: string;
         };
         Page_Override_: {
             items: components["schemas"]["Override"][];
-            /** @description Pass as `cursor` for the next page; null when done. */
+            /**
+             * @description Pass as `cursor` for the next page; null when done.
+             * @example eyJhdCI6IjIwMjYtMTEtMjYiLCJpZCI6InNjcC0wIn0
+             */
             next_cursor: string | null;
         };
         CreateOverrideBody: {
-            /** @description Id of an active invariant (`inv-`) or rule (`rul-`) of the scope. */
+            /**
+             * @description Id of an active invariant (`inv-`) or rule (`rul-`) of the scope.
+             * @example rul-0f3a9c1e5b7d2a4c6e8f0a1b
+             */
             target_id: string;
             /** @enum {string} */
             override_type: "temporary" | "conditional" | "permanent";
@@ -1725,6 +2005,7 @@ export interface components {
              *     error, means it does not apply. Anything that does not parse as a boolean CEL expression is 422.
              */
             conditions?: string;
+            /** @example hum-0f3a9c1e5b7d2a4c6e8f0a1b */
             approved_by?: string;
             /** @description Restricts the override to operations whose scope contains these fields (verdict gateway). */
             applies_to_scope?: components["schemas"]["ScopeSelector"];
@@ -1735,26 +2016,46 @@ export interface components {
             expires_at?: string;
         };
         Namespace: {
+            /** @example tnt-0f3a9c1e5b7d2a4c6e8f0a1b */
             tenant_id: string;
             /**
              * Format: double
              * @description 1 for entries that never change; the version number for rules; incremented on scope updates.
              */
             version: number;
-            /** @description ISO 8601 */
+            /**
+             * @description ISO 8601
+             * @example 2026-11-26T09:30:00.000Z
+             */
             created_at: string;
-            /** @description ISO 8601 */
+            /**
+             * @description ISO 8601
+             * @example 2026-11-26T09:30:00.000Z
+             */
             updated_at: string;
-            /** @description Principal id of the caller that created it (null when made by a service). */
+            /**
+             * @description Principal id of the caller that created it (null when made by a service).
+             * @example hum-0f3a9c1e5b7d2a4c6e8f0a1b
+             */
             created_by: string | null;
-            /** @description `ns-` prefix */
+            /**
+             * @description `ns-` prefix
+             * @example ns-0f3a9c1e5b7d2a4c6e8f0a1b
+             */
             id: string;
+            /** @example scp-0f3a9c1e5b7d2a4c6e8f0a1b */
             scope_id: string;
             /** @description `root`, `root/child` or `root/child/grandchild`. */
             path: string;
-            /** @description The last segment of the path. */
+            /**
+             * @description The last segment of the path.
+             * @example payments
+             */
             name: string;
-            /** @description The namespace one level up; null for a root. */
+            /**
+             * @description The namespace one level up; null for a root.
+             * @example scp-0f3a9c1e5b7d2a4c6e8f0a1b
+             */
             parent_id: string | null;
             /**
              * Format: double
@@ -1767,7 +2068,10 @@ export interface components {
         };
         Page_Namespace_: {
             items: components["schemas"]["Namespace"][];
-            /** @description Pass as `cursor` for the next page; null when done. */
+            /**
+             * @description Pass as `cursor` for the next page; null when done.
+             * @example eyJhdCI6IjIwMjYtMTEtMjYiLCJpZCI6InNjcC0wIn0
+             */
             next_cursor: string | null;
         };
         CreateNamespaceBody: {
@@ -1781,25 +2085,40 @@ export interface components {
         /** @enum {string} */
         LinkRelation: "depends_on" | "supersedes" | "contradicts" | "in_tension_with" | "creates";
         Link: {
+            /** @example tnt-0f3a9c1e5b7d2a4c6e8f0a1b */
             tenant_id: string;
             /**
              * Format: double
              * @description 1 for entries that never change; the version number for rules; incremented on scope updates.
              */
             version: number;
-            /** @description ISO 8601 */
+            /**
+             * @description ISO 8601
+             * @example 2026-11-26T09:30:00.000Z
+             */
             created_at: string;
-            /** @description ISO 8601 */
+            /**
+             * @description ISO 8601
+             * @example 2026-11-26T09:30:00.000Z
+             */
             updated_at: string;
-            /** @description Principal id of the caller that created it (null when made by a service). */
+            /**
+             * @description Principal id of the caller that created it (null when made by a service).
+             * @example hum-0f3a9c1e5b7d2a4c6e8f0a1b
+             */
             created_by: string | null;
-            /** @description `lnk-` prefix */
+            /**
+             * @description `lnk-` prefix
+             * @example lnk-0f3a9c1e5b7d2a4c6e8f0a1b
+             */
             id: string;
             from_id: string;
             from_type: components["schemas"]["EntryType"];
+            /** @example scp-0f3a9c1e5b7d2a4c6e8f0a1b */
             from_scope_id: string;
             to_id: string;
             to_type: components["schemas"]["EntryType"];
+            /** @example scp-0f3a9c1e5b7d2a4c6e8f0a1b */
             to_scope_id: string;
             relation: components["schemas"]["LinkRelation"];
             /** @enum {string} */
@@ -1814,12 +2133,18 @@ export interface components {
         };
         Page_Link_: {
             items: components["schemas"]["Link"][];
-            /** @description Pass as `cursor` for the next page; null when done. */
+            /**
+             * @description Pass as `cursor` for the next page; null when done.
+             * @example eyJhdCI6IjIwMjYtMTEtMjYiLCJpZCI6InNjcC0wIn0
+             */
             next_cursor: string | null;
         };
         Page_Invariant_: {
             items: components["schemas"]["Invariant"][];
-            /** @description Pass as `cursor` for the next page; null when done. */
+            /**
+             * @description Pass as `cursor` for the next page; null when done.
+             * @example eyJhdCI6IjIwMjYtMTEtMjYiLCJpZCI6InNjcC0wIn0
+             */
             next_cursor: string | null;
         };
         CreateInvariantBody: {
@@ -1836,7 +2161,10 @@ export interface components {
             id: string;
             /** @description `<entity>.<verb>`, e.g. `rule.updated`. */
             type: string;
-            /** @description The scope of the changed entity (null for none). */
+            /**
+             * @description The scope of the changed entity (null for none).
+             * @example scp-0f3a9c1e5b7d2a4c6e8f0a1b
+             */
             scope_id: string | null;
             /** @description Every scope the change concerns (a link between scopes, a grant over rules of several scopes). */
             scope_ids: string[];
@@ -1848,8 +2176,12 @@ export interface components {
              * @enum {string}
              */
             source: "registry" | "verdict";
-            /** @description Principal id of the caller, or null for a service. */
+            /**
+             * @description Principal id of the caller, or null for a service.
+             * @example hum-0f3a9c1e5b7d2a4c6e8f0a1b
+             */
             actor_id: string | null;
+            /** @example 2026-11-26T09:30:00.000Z */
             created_at: string;
             /** @description The entity as the API returns it after the change. */
             data: {
@@ -1858,12 +2190,18 @@ export interface components {
         };
         Page_RegistryEvent_: {
             items: components["schemas"]["RegistryEvent"][];
-            /** @description Pass as `cursor` for the next page; null when done. */
+            /**
+             * @description Pass as `cursor` for the next page; null when done.
+             * @example eyJhdCI6IjIwMjYtMTEtMjYiLCJpZCI6InNjcC0wIn0
+             */
             next_cursor: string | null;
         };
         Page_Decision_: {
             items: components["schemas"]["Decision"][];
-            /** @description Pass as `cursor` for the next page; null when done. */
+            /**
+             * @description Pass as `cursor` for the next page; null when done.
+             * @example eyJhdCI6IjIwMjYtMTEtMjYiLCJpZCI6InNjcC0wIn0
+             */
             next_cursor: string | null;
         };
         Tag: string;
@@ -1883,26 +2221,46 @@ export interface components {
          *     `approval_grant` override in the same transaction.
          */
         Approval: {
+            /** @example tnt-0f3a9c1e5b7d2a4c6e8f0a1b */
             tenant_id: string;
             /**
              * Format: double
              * @description 1 for entries that never change; the version number for rules; incremented on scope updates.
              */
             version: number;
-            /** @description ISO 8601 */
+            /**
+             * @description ISO 8601
+             * @example 2026-11-26T09:30:00.000Z
+             */
             created_at: string;
-            /** @description ISO 8601 */
+            /**
+             * @description ISO 8601
+             * @example 2026-11-26T09:30:00.000Z
+             */
             updated_at: string;
-            /** @description Principal id of the caller that created it (null when made by a service). */
+            /**
+             * @description Principal id of the caller that created it (null when made by a service).
+             * @example hum-0f3a9c1e5b7d2a4c6e8f0a1b
+             */
             created_by: string | null;
-            /** @description `apr-` prefix */
+            /**
+             * @description `apr-` prefix
+             * @example apr-0f3a9c1e5b7d2a4c6e8f0a1b
+             */
             id: string;
+            /** @example scp-0f3a9c1e5b7d2a4c6e8f0a1b */
             scope_id: string;
-            /** @description The invariant (`inv-`) or rule (`rul-`) the requester wants to go against. */
+            /**
+             * @description The invariant (`inv-`) or rule (`rul-`) the requester wants to go against.
+             * @example rul-0f3a9c1e5b7d2a4c6e8f0a1b
+             */
             trigger_id: string;
             /** @enum {string} */
             trigger_type: "invariant" | "rule";
-            /** @description The rule's current version (`rv-`) when requested; null for an invariant. */
+            /**
+             * @description The rule's current version (`rv-`) when requested; null for an invariant.
+             * @example rv-0f3a9c1e5b7d2a4c6e8f0a1b
+             */
             trigger_version_id: string | null;
             /**
              * @description Whether the trigger required approval when requested: an invariant with `requires_approval`,
@@ -1911,6 +2269,7 @@ export interface components {
             requires_approval: boolean;
             intended_action: string;
             justification: string | null;
+            /** @example hum-0f3a9c1e5b7d2a4c6e8f0a1b */
             requested_by: string;
             requested_by_type: components["schemas"]["AuthorType"];
             /**
@@ -1932,16 +2291,27 @@ export interface components {
             /**
              * @description A free-text note from the decision (default: the deciding principal's id); null while pending.
              *     Not an identity: who decided is `decider_principal_id`.
+             * @example hum-0f3a9c1e5b7d2a4c6e8f0a1b
              */
             decided_by: string | null;
-            /** @description The principal whose key decided (the override's `approved_by`); null while pending. */
+            /**
+             * @description The principal whose key decided (the override's `approved_by`); null while pending.
+             * @example hum-0f3a9c1e5b7d2a4c6e8f0a1b
+             */
             decider_principal_id: string | null;
+            /** @example 2026-11-26T09:30:00.000Z */
             decided_at: string | null;
-            /** @description The `approval_grant` override created by approving, or null. */
+            /**
+             * @description The `approval_grant` override created by approving, or null.
+             * @example ovr-0f3a9c1e5b7d2a4c6e8f0a1b
+             */
             override_id: string | null;
         };
         RequestApprovalBody: {
-            /** @description Id of an active invariant (`inv-`) or rule (`rul-`) of the scope. */
+            /**
+             * @description Id of an active invariant (`inv-`) or rule (`rul-`) of the scope.
+             * @example rul-0f3a9c1e5b7d2a4c6e8f0a1b
+             */
             trigger_id: string;
             /**
              * @description `invariant` or `rule`; derived from trigger_id when omitted, 400 when it contradicts it.
@@ -1953,6 +2323,7 @@ export interface components {
             /**
              * @description Free text (e.g. the person behind an agent); default: the calling principal's id. Not an
              *     identity: the four-eyes rule goes by the authenticated requester (`created_by`).
+             * @example hum-0f3a9c1e5b7d2a4c6e8f0a1b
              */
             requested_by?: string;
             /** @description Default: the calling principal's kind. */
@@ -1960,7 +2331,10 @@ export interface components {
         };
         Page_Approval_: {
             items: components["schemas"]["Approval"][];
-            /** @description Pass as `cursor` for the next page; null when done. */
+            /**
+             * @description Pass as `cursor` for the next page; null when done.
+             * @example eyJhdCI6IjIwMjYtMTEtMjYiLCJpZCI6InNjcC0wIn0
+             */
             next_cursor: string | null;
         };
         DecideApprovalBody: {
@@ -1973,6 +2347,7 @@ export interface components {
             /**
              * @description A free-text note (e.g. the person behind the key), kept as the approval's `decided_by`;
              *     default: the deciding principal's id. Never used as the decider's identity.
+             * @example hum-0f3a9c1e5b7d2a4c6e8f0a1b
              */
             decided_by?: string;
             /**
@@ -1989,26 +2364,37 @@ export interface components {
          */
         Permission: "read" | "write" | "manage_rules" | "manage_invariants" | "approve" | "check" | "seal" | "admin" | "platform_admin";
         CreatedApiKey: {
-            /** @description `key-` prefix */
+            /**
+             * @description `key-` prefix
+             * @example key-0f3a9c1e5b7d2a4c6e8f0a1b
+             */
             id: string;
+            /** @example tnt-0f3a9c1e5b7d2a4c6e8f0a1b */
             tenant_id: string;
+            /** @example hum-0f3a9c1e5b7d2a4c6e8f0a1b */
             principal_id: string;
             /** @description The first characters of the key, to recognise it. */
             key_prefix: string;
             permissions: components["schemas"]["Permission"][];
             /** @description Empty means every scope of the tenant. */
             scope_ids: string[];
+            /** @example 2026-11-26T09:30:00.000Z */
             expires_at: string | null;
+            /** @example 2026-11-26T09:30:00.000Z */
             revoked_at: string | null;
             /** @enum {string} */
             status: "active" | "revoked" | "expired";
+            /** @example 2026-11-26T09:30:00.000Z */
             created_at: string;
+            /** @example 2026-11-26T09:30:00.000Z */
             updated_at: string;
+            /** @example hum-0f3a9c1e5b7d2a4c6e8f0a1b */
             created_by: string | null;
             /** @description The plaintext key, `ak-<hex>`: shown once, stored only as a hash. */
             key: string;
         };
         CreateApiKeyBody: {
+            /** @example hum-0f3a9c1e5b7d2a4c6e8f0a1b */
             principal_id: string;
             /** @description Each held by the creating key (403 otherwise). */
             permissions: components["schemas"]["Permission"][];
@@ -2019,29 +2405,43 @@ export interface components {
              * @description ISO 8601 timestamp in the future; no later than the creating key's own when that expires (403).
              */
             expires_at?: string;
+            /** @example tnt-0f3a9c1e5b7d2a4c6e8f0a1b */
             tenant_id?: string;
         };
         ApiKey: {
-            /** @description `key-` prefix */
+            /**
+             * @description `key-` prefix
+             * @example key-0f3a9c1e5b7d2a4c6e8f0a1b
+             */
             id: string;
+            /** @example tnt-0f3a9c1e5b7d2a4c6e8f0a1b */
             tenant_id: string;
+            /** @example hum-0f3a9c1e5b7d2a4c6e8f0a1b */
             principal_id: string;
             /** @description The first characters of the key, to recognise it. */
             key_prefix: string;
             permissions: components["schemas"]["Permission"][];
             /** @description Empty means every scope of the tenant. */
             scope_ids: string[];
+            /** @example 2026-11-26T09:30:00.000Z */
             expires_at: string | null;
+            /** @example 2026-11-26T09:30:00.000Z */
             revoked_at: string | null;
             /** @enum {string} */
             status: "active" | "revoked" | "expired";
+            /** @example 2026-11-26T09:30:00.000Z */
             created_at: string;
+            /** @example 2026-11-26T09:30:00.000Z */
             updated_at: string;
+            /** @example hum-0f3a9c1e5b7d2a4c6e8f0a1b */
             created_by: string | null;
         };
         Page_ApiKey_: {
             items: components["schemas"]["ApiKey"][];
-            /** @description Pass as `cursor` for the next page; null when done. */
+            /**
+             * @description Pass as `cursor` for the next page; null when done.
+             * @example eyJhdCI6IjIwMjYtMTEtMjYiLCJpZCI6InNjcC0wIn0
+             */
             next_cursor: string | null;
         };
     };
@@ -2085,14 +2485,14 @@ export interface operations {
                      * @example {
                      *       "items": [
                      *         {
-                     *           "tenant_id": "string",
+                     *           "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *           "version": 0.1,
-                     *           "created_at": "string",
-                     *           "updated_at": "string",
-                     *           "created_by": "string",
-                     *           "id": "string",
-                     *           "scope_id": "string",
-                     *           "url": "string",
+                     *           "created_at": "2026-11-26T09:30:00.000Z",
+                     *           "updated_at": "2026-11-26T09:30:00.000Z",
+                     *           "created_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *           "id": "whk-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *           "scope_id": "scp-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *           "url": "https://hooks.example.com/arbiter",
                      *           "events": [
                      *             "string"
                      *           ],
@@ -2102,13 +2502,13 @@ export interface operations {
                      *           ],
                      *           "status": "active",
                      *           "consecutive_failures": 0.1,
-                     *           "disabled_at": "string",
+                     *           "disabled_at": "2026-11-26T09:30:00.000Z",
                      *           "disabled_reason": "string",
-                     *           "last_success_at": "string",
-                     *           "last_failure_at": "string"
+                     *           "last_success_at": "2026-11-26T09:30:00.000Z",
+                     *           "last_failure_at": "2026-11-26T09:30:00.000Z"
                      *         }
                      *       ],
-                     *       "next_cursor": "string"
+                     *       "next_cursor": "eyJhdCI6IjIwMjYtMTEtMjYiLCJpZCI6InNjcC0wIn0"
                      *     }
                      */
                     "application/json": components["schemas"]["Page_WebhookSubscription_"];
@@ -2186,7 +2586,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "url": "string",
+                 *       "url": "https://hooks.example.com/arbiter",
                  *       "events": [
                  *         "string"
                  *       ],
@@ -2208,14 +2608,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "tenant_id": "string",
+                     *       "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "version": 0.1,
-                     *       "created_at": "string",
-                     *       "updated_at": "string",
-                     *       "created_by": "string",
-                     *       "id": "string",
-                     *       "scope_id": "string",
-                     *       "url": "string",
+                     *       "created_at": "2026-11-26T09:30:00.000Z",
+                     *       "updated_at": "2026-11-26T09:30:00.000Z",
+                     *       "created_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "id": "whk-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "scope_id": "scp-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "url": "https://hooks.example.com/arbiter",
                      *       "events": [
                      *         "string"
                      *       ],
@@ -2225,10 +2625,10 @@ export interface operations {
                      *       ],
                      *       "status": "active",
                      *       "consecutive_failures": 0.1,
-                     *       "disabled_at": "string",
+                     *       "disabled_at": "2026-11-26T09:30:00.000Z",
                      *       "disabled_reason": "string",
-                     *       "last_success_at": "string",
-                     *       "last_failure_at": "string"
+                     *       "last_success_at": "2026-11-26T09:30:00.000Z",
+                     *       "last_failure_at": "2026-11-26T09:30:00.000Z"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookSubscription"];
@@ -2360,14 +2760,14 @@ export interface operations {
                      * @example {
                      *       "items": [
                      *         {
-                     *           "tenant_id": "string",
+                     *           "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *           "version": 0.1,
-                     *           "created_at": "string",
-                     *           "updated_at": "string",
-                     *           "created_by": "string",
-                     *           "id": "string",
-                     *           "scope_id": "string",
-                     *           "url": "string",
+                     *           "created_at": "2026-11-26T09:30:00.000Z",
+                     *           "updated_at": "2026-11-26T09:30:00.000Z",
+                     *           "created_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *           "id": "whk-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *           "scope_id": "scp-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *           "url": "https://hooks.example.com/arbiter",
                      *           "events": [
                      *             "string"
                      *           ],
@@ -2377,13 +2777,13 @@ export interface operations {
                      *           ],
                      *           "status": "active",
                      *           "consecutive_failures": 0.1,
-                     *           "disabled_at": "string",
+                     *           "disabled_at": "2026-11-26T09:30:00.000Z",
                      *           "disabled_reason": "string",
-                     *           "last_success_at": "string",
-                     *           "last_failure_at": "string"
+                     *           "last_success_at": "2026-11-26T09:30:00.000Z",
+                     *           "last_failure_at": "2026-11-26T09:30:00.000Z"
                      *         }
                      *       ],
-                     *       "next_cursor": "string"
+                     *       "next_cursor": "eyJhdCI6IjIwMjYtMTEtMjYiLCJpZCI6InNjcC0wIn0"
                      *     }
                      */
                     "application/json": components["schemas"]["Page_WebhookSubscription_"];
@@ -2444,7 +2844,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "url": "string",
+                 *       "url": "https://hooks.example.com/arbiter",
                  *       "events": [
                  *         "string"
                  *       ],
@@ -2466,14 +2866,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "tenant_id": "string",
+                     *       "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "version": 0.1,
-                     *       "created_at": "string",
-                     *       "updated_at": "string",
-                     *       "created_by": "string",
-                     *       "id": "string",
-                     *       "scope_id": "string",
-                     *       "url": "string",
+                     *       "created_at": "2026-11-26T09:30:00.000Z",
+                     *       "updated_at": "2026-11-26T09:30:00.000Z",
+                     *       "created_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "id": "whk-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "scope_id": "scp-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "url": "https://hooks.example.com/arbiter",
                      *       "events": [
                      *         "string"
                      *       ],
@@ -2483,10 +2883,10 @@ export interface operations {
                      *       ],
                      *       "status": "active",
                      *       "consecutive_failures": 0.1,
-                     *       "disabled_at": "string",
+                     *       "disabled_at": "2026-11-26T09:30:00.000Z",
                      *       "disabled_reason": "string",
-                     *       "last_success_at": "string",
-                     *       "last_failure_at": "string"
+                     *       "last_success_at": "2026-11-26T09:30:00.000Z",
+                     *       "last_failure_at": "2026-11-26T09:30:00.000Z"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookSubscription"];
@@ -2598,14 +2998,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "tenant_id": "string",
+                     *       "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "version": 0.1,
-                     *       "created_at": "string",
-                     *       "updated_at": "string",
-                     *       "created_by": "string",
-                     *       "id": "string",
-                     *       "scope_id": "string",
-                     *       "url": "string",
+                     *       "created_at": "2026-11-26T09:30:00.000Z",
+                     *       "updated_at": "2026-11-26T09:30:00.000Z",
+                     *       "created_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "id": "whk-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "scope_id": "scp-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "url": "https://hooks.example.com/arbiter",
                      *       "events": [
                      *         "string"
                      *       ],
@@ -2615,10 +3015,10 @@ export interface operations {
                      *       ],
                      *       "status": "active",
                      *       "consecutive_failures": 0.1,
-                     *       "disabled_at": "string",
+                     *       "disabled_at": "2026-11-26T09:30:00.000Z",
                      *       "disabled_reason": "string",
-                     *       "last_success_at": "string",
-                     *       "last_failure_at": "string"
+                     *       "last_success_at": "2026-11-26T09:30:00.000Z",
+                     *       "last_failure_at": "2026-11-26T09:30:00.000Z"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookSubscription"];
@@ -2773,7 +3173,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "url": "string",
+                 *       "url": "https://hooks.example.com/arbiter",
                  *       "events": [
                  *         "string"
                  *       ],
@@ -2796,14 +3196,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "tenant_id": "string",
+                     *       "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "version": 0.1,
-                     *       "created_at": "string",
-                     *       "updated_at": "string",
-                     *       "created_by": "string",
-                     *       "id": "string",
-                     *       "scope_id": "string",
-                     *       "url": "string",
+                     *       "created_at": "2026-11-26T09:30:00.000Z",
+                     *       "updated_at": "2026-11-26T09:30:00.000Z",
+                     *       "created_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "id": "whk-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "scope_id": "scp-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "url": "https://hooks.example.com/arbiter",
                      *       "events": [
                      *         "string"
                      *       ],
@@ -2813,10 +3213,10 @@ export interface operations {
                      *       ],
                      *       "status": "active",
                      *       "consecutive_failures": 0.1,
-                     *       "disabled_at": "string",
+                     *       "disabled_at": "2026-11-26T09:30:00.000Z",
                      *       "disabled_reason": "string",
-                     *       "last_success_at": "string",
-                     *       "last_failure_at": "string"
+                     *       "last_success_at": "2026-11-26T09:30:00.000Z",
+                     *       "last_failure_at": "2026-11-26T09:30:00.000Z"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookSubscription"];
@@ -2937,20 +3337,20 @@ export interface operations {
                      * @example {
                      *       "items": [
                      *         {
-                     *           "id": "string",
-                     *           "tenant_id": "string",
-                     *           "subscription_id": "string",
-                     *           "event_id": "string",
+                     *           "id": "dlv-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *           "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *           "subscription_id": "whk-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *           "event_id": "evt-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *           "event_type": "string",
                      *           "status": "pending",
                      *           "attempt_count": 0,
                      *           "max_attempts": 0.1,
-                     *           "next_attempt_at": "string",
+                     *           "next_attempt_at": "2026-11-26T09:30:00.000Z",
                      *           "last_status_code": 0.1,
                      *           "last_error": "string",
-                     *           "delivered_at": "string",
-                     *           "created_at": "string",
-                     *           "updated_at": "string",
+                     *           "delivered_at": "2026-11-26T09:30:00.000Z",
+                     *           "created_at": "2026-11-26T09:30:00.000Z",
+                     *           "updated_at": "2026-11-26T09:30:00.000Z",
                      *           "attempts": [
                      *             {
                      *               "attempt": 0.1,
@@ -2958,14 +3358,14 @@ export interface operations {
                      *               "status_code": 0.1,
                      *               "error": "string",
                      *               "duration_ms": 0,
-                     *               "key_id": "string",
-                     *               "started_at": "string",
-                     *               "finished_at": "string"
+                     *               "key_id": "key-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *               "started_at": "2026-11-26T09:30:00.000Z",
+                     *               "finished_at": "2026-11-26T09:30:00.000Z"
                      *             }
                      *           ]
                      *         }
                      *       ],
-                     *       "next_cursor": "string"
+                     *       "next_cursor": "eyJhdCI6IjIwMjYtMTEtMjYiLCJpZCI6InNjcC0wIn0"
                      *     }
                      */
                     "application/json": components["schemas"]["Page_WebhookDelivery_"];
@@ -3051,20 +3451,20 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "string",
-                     *       "tenant_id": "string",
-                     *       "subscription_id": "string",
-                     *       "event_id": "string",
+                     *       "id": "dlv-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "subscription_id": "whk-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "event_id": "evt-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "event_type": "string",
                      *       "status": "pending",
                      *       "attempt_count": 0,
                      *       "max_attempts": 0.1,
-                     *       "next_attempt_at": "string",
+                     *       "next_attempt_at": "2026-11-26T09:30:00.000Z",
                      *       "last_status_code": 0.1,
                      *       "last_error": "string",
-                     *       "delivered_at": "string",
-                     *       "created_at": "string",
-                     *       "updated_at": "string",
+                     *       "delivered_at": "2026-11-26T09:30:00.000Z",
+                     *       "created_at": "2026-11-26T09:30:00.000Z",
+                     *       "updated_at": "2026-11-26T09:30:00.000Z",
                      *       "attempts": [
                      *         {
                      *           "attempt": 0.1,
@@ -3072,9 +3472,9 @@ export interface operations {
                      *           "status_code": 0.1,
                      *           "error": "string",
                      *           "duration_ms": 0,
-                     *           "key_id": "string",
-                     *           "started_at": "string",
-                     *           "finished_at": "string"
+                     *           "key_id": "key-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *           "started_at": "2026-11-26T09:30:00.000Z",
+                     *           "finished_at": "2026-11-26T09:30:00.000Z"
                      *         }
                      *       ]
                      *     }
@@ -3162,20 +3562,20 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "string",
-                     *       "tenant_id": "string",
-                     *       "subscription_id": "string",
-                     *       "event_id": "string",
+                     *       "id": "dlv-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "subscription_id": "whk-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "event_id": "evt-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "event_type": "string",
                      *       "status": "pending",
                      *       "attempt_count": 0,
                      *       "max_attempts": 0.1,
-                     *       "next_attempt_at": "string",
+                     *       "next_attempt_at": "2026-11-26T09:30:00.000Z",
                      *       "last_status_code": 0.1,
                      *       "last_error": "string",
-                     *       "delivered_at": "string",
-                     *       "created_at": "string",
-                     *       "updated_at": "string",
+                     *       "delivered_at": "2026-11-26T09:30:00.000Z",
+                     *       "created_at": "2026-11-26T09:30:00.000Z",
+                     *       "updated_at": "2026-11-26T09:30:00.000Z",
                      *       "attempts": [
                      *         {
                      *           "attempt": 0.1,
@@ -3183,9 +3583,9 @@ export interface operations {
                      *           "status_code": 0.1,
                      *           "error": "string",
                      *           "duration_ms": 0,
-                     *           "key_id": "string",
-                     *           "started_at": "string",
-                     *           "finished_at": "string"
+                     *           "key_id": "key-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *           "started_at": "2026-11-26T09:30:00.000Z",
+                     *           "finished_at": "2026-11-26T09:30:00.000Z"
                      *         }
                      *       ]
                      *     }
@@ -3283,7 +3683,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "kid": "string",
+                     *       "kid": "vk-2026-01",
                      *       "alg": "ES256",
                      *       "jwk": {
                      *         "use": "string",
@@ -3295,11 +3695,11 @@ export interface operations {
                      *         "kty": "string"
                      *       },
                      *       "pem": "string",
-                     *       "not_before": "string",
-                     *       "not_after": "string",
+                     *       "not_before": "2026-11-26T09:30:00.000Z",
+                     *       "not_after": "2026-11-26T09:30:00.000Z",
                      *       "keys": [
                      *         {
-                     *           "kid": "string",
+                     *           "kid": "vk-2026-01",
                      *           "alg": "ES256",
                      *           "jwk": {
                      *             "use": "string",
@@ -3311,8 +3711,8 @@ export interface operations {
                      *             "kty": "string"
                      *           },
                      *           "pem": "string",
-                     *           "not_before": "string",
-                     *           "not_after": "string"
+                     *           "not_before": "2026-11-26T09:30:00.000Z",
+                     *           "not_after": "2026-11-26T09:30:00.000Z"
                      *         }
                      *       ]
                      *     }
@@ -3349,13 +3749,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "mode": "scheduled",
-                     *       "kid": "string",
+                     *       "kid": "vk-2026-01",
                      *       "retired": [
                      *         "string"
                      *       ],
                      *       "keys": [
                      *         {
-                     *           "kid": "string",
+                     *           "kid": "vk-2026-01",
                      *           "alg": "ES256",
                      *           "jwk": {
                      *             "use": "string",
@@ -3367,8 +3767,8 @@ export interface operations {
                      *             "kty": "string"
                      *           },
                      *           "pem": "string",
-                     *           "not_before": "string",
-                     *           "not_after": "string"
+                     *           "not_before": "2026-11-26T09:30:00.000Z",
+                     *           "not_after": "2026-11-26T09:30:00.000Z"
                      *         }
                      *       ]
                      *     }
@@ -3472,9 +3872,9 @@ export interface operations {
                      * @example {
                      *       "items": [
                      *         {
-                     *           "id": "string",
-                     *           "slug": "string",
-                     *           "name": "string",
+                     *           "id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *           "slug": "acme",
+                     *           "name": "payments",
                      *           "settings": {
                      *             "scope_schema": {
                      *               "fields": {
@@ -3521,12 +3921,12 @@ export interface operations {
                      *             "precedence": "string"
                      *           },
                      *           "status": "active",
-                     *           "created_at": "string",
-                     *           "updated_at": "string",
-                     *           "created_by": "string"
+                     *           "created_at": "2026-11-26T09:30:00.000Z",
+                     *           "updated_at": "2026-11-26T09:30:00.000Z",
+                     *           "created_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b"
                      *         }
                      *       ],
-                     *       "next_cursor": "string"
+                     *       "next_cursor": "eyJhdCI6IjIwMjYtMTEtMjYiLCJpZCI6InNjcC0wIn0"
                      *     }
                      */
                     "application/json": components["schemas"]["Page_Tenant_"];
@@ -3587,7 +3987,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "name": "string",
+                 *       "name": "payments",
                  *       "slug": "string",
                  *       "settings": {
                  *         "scope_schema": {
@@ -3648,9 +4048,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "string",
-                     *       "slug": "string",
-                     *       "name": "string",
+                     *       "id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "slug": "acme",
+                     *       "name": "payments",
                      *       "settings": {
                      *         "scope_schema": {
                      *           "fields": {
@@ -3697,9 +4097,9 @@ export interface operations {
                      *         "precedence": "string"
                      *       },
                      *       "status": "active",
-                     *       "created_at": "string",
-                     *       "updated_at": "string",
-                     *       "created_by": "string"
+                     *       "created_at": "2026-11-26T09:30:00.000Z",
+                     *       "updated_at": "2026-11-26T09:30:00.000Z",
+                     *       "created_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b"
                      *     }
                      */
                     "application/json": components["schemas"]["Tenant"];
@@ -3825,9 +4225,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "string",
-                     *       "slug": "string",
-                     *       "name": "string",
+                     *       "id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "slug": "acme",
+                     *       "name": "payments",
                      *       "settings": {
                      *         "scope_schema": {
                      *           "fields": {
@@ -3874,9 +4274,9 @@ export interface operations {
                      *         "precedence": "string"
                      *       },
                      *       "status": "active",
-                     *       "created_at": "string",
-                     *       "updated_at": "string",
-                     *       "created_by": "string"
+                     *       "created_at": "2026-11-26T09:30:00.000Z",
+                     *       "updated_at": "2026-11-26T09:30:00.000Z",
+                     *       "created_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b"
                      *     }
                      */
                     "application/json": components["schemas"]["Tenant"];
@@ -3954,7 +4354,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "name": "string",
+                 *       "name": "payments",
                  *       "settings": {
                  *         "scope_schema": {
                  *           "fields": {
@@ -4014,9 +4414,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "string",
-                     *       "slug": "string",
-                     *       "name": "string",
+                     *       "id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "slug": "acme",
+                     *       "name": "payments",
                      *       "settings": {
                      *         "scope_schema": {
                      *           "fields": {
@@ -4063,9 +4463,9 @@ export interface operations {
                      *         "precedence": "string"
                      *       },
                      *       "status": "active",
-                     *       "created_at": "string",
-                     *       "updated_at": "string",
-                     *       "created_by": "string"
+                     *       "created_at": "2026-11-26T09:30:00.000Z",
+                     *       "updated_at": "2026-11-26T09:30:00.000Z",
+                     *       "created_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b"
                      *     }
                      */
                     "application/json": components["schemas"]["Tenant"];
@@ -4169,7 +4569,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "query": "string",
-                 *       "scope_id": "string",
+                 *       "scope_id": "scp-0f3a9c1e5b7d2a4c6e8f0a1b",
                  *       "entry_type": "decision",
                  *       "include_inactive": true,
                  *       "limit": 1
@@ -4189,20 +4589,20 @@ export interface operations {
                      * @example {
                      *       "items": [
                      *         {
-                     *           "entry_id": "string",
+                     *           "entry_id": "rul-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *           "entry_type": "decision",
-                     *           "scope_id": "string",
+                     *           "scope_id": "scp-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *           "status": "string",
                      *           "rank": 0.1,
                      *           "snippet": "string",
                      *           "entry": {
-                     *             "tenant_id": "string",
+                     *             "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *             "version": 0.1,
-                     *             "created_at": "string",
-                     *             "updated_at": "string",
-                     *             "created_by": "string",
-                     *             "id": "string",
-                     *             "scope_id": "string",
+                     *             "created_at": "2026-11-26T09:30:00.000Z",
+                     *             "updated_at": "2026-11-26T09:30:00.000Z",
+                     *             "created_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *             "id": "dec-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *             "scope_id": "scp-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *             "decision": "string",
                      *             "context": "string",
                      *             "reasoning": "string",
@@ -4332,10 +4732,10 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "scope_id": "string",
+                 *       "scope_id": "scp-0f3a9c1e5b7d2a4c6e8f0a1b",
                  *       "intended_action": "string",
-                 *       "action": "string",
-                 *       "resource": "string",
+                 *       "action": "payments.transfer",
+                 *       "resource": "acct:eu/4471",
                  *       "scope": {
                  *         "property1": "string",
                  *         "property2": "string"
@@ -4354,15 +4754,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "scope_id": "string",
+                     *       "scope_id": "scp-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "conflicts": [
                      *         {
-                     *           "entry_id": "string",
+                     *           "entry_id": "rul-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *           "entry_type": "invariant",
                      *           "severity": "MANDATORY",
                      *           "requires_approval": true,
                      *           "text": "string",
-                     *           "rule_version_id": "string",
+                     *           "rule_version_id": "rv-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *           "matched_by": "text",
                      *           "matched_terms": [
                      *             "string"
@@ -4371,12 +4771,12 @@ export interface operations {
                      *       ],
                      *       "overridden": [
                      *         {
-                     *           "entry_id": "string",
+                     *           "entry_id": "rul-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *           "entry_type": "invariant",
                      *           "severity": "MANDATORY",
                      *           "requires_approval": true,
                      *           "text": "string",
-                     *           "rule_version_id": "string",
+                     *           "rule_version_id": "rv-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *           "matched_by": "text",
                      *           "matched_terms": [
                      *             "string"
@@ -4515,13 +4915,13 @@ export interface operations {
                      * @example {
                      *       "items": [
                      *         {
-                     *           "tenant_id": "string",
+                     *           "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *           "version": 0.1,
-                     *           "created_at": "string",
-                     *           "updated_at": "string",
-                     *           "created_by": "string",
-                     *           "id": "string",
-                     *           "name": "string",
+                     *           "created_at": "2026-11-26T09:30:00.000Z",
+                     *           "updated_at": "2026-11-26T09:30:00.000Z",
+                     *           "created_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *           "id": "scp-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *           "name": "payments",
                      *           "description": "string",
                      *           "selector": {
                      *             "property1": "string",
@@ -4530,7 +4930,7 @@ export interface operations {
                      *           "status": "active"
                      *         }
                      *       ],
-                     *       "next_cursor": "string"
+                     *       "next_cursor": "eyJhdCI6IjIwMjYtMTEtMjYiLCJpZCI6InNjcC0wIn0"
                      *     }
                      */
                     "application/json": components["schemas"]["Page_Scope_"];
@@ -4591,7 +4991,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "name": "string",
+                 *       "name": "payments",
                  *       "description": "string",
                  *       "selector": {
                  *         "property1": "string",
@@ -4611,13 +5011,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "tenant_id": "string",
+                     *       "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "version": 0.1,
-                     *       "created_at": "string",
-                     *       "updated_at": "string",
-                     *       "created_by": "string",
-                     *       "id": "string",
-                     *       "name": "string",
+                     *       "created_at": "2026-11-26T09:30:00.000Z",
+                     *       "updated_at": "2026-11-26T09:30:00.000Z",
+                     *       "created_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "id": "scp-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "name": "payments",
                      *       "description": "string",
                      *       "selector": {
                      *         "property1": "string",
@@ -4749,13 +5149,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "tenant_id": "string",
+                     *       "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "version": 0.1,
-                     *       "created_at": "string",
-                     *       "updated_at": "string",
-                     *       "created_by": "string",
-                     *       "id": "string",
-                     *       "name": "string",
+                     *       "created_at": "2026-11-26T09:30:00.000Z",
+                     *       "updated_at": "2026-11-26T09:30:00.000Z",
+                     *       "created_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "id": "scp-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "name": "payments",
                      *       "description": "string",
                      *       "selector": {
                      *         "property1": "string",
@@ -4847,7 +5247,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "name": "string",
+                 *       "name": "payments",
                  *       "description": "string",
                  *       "selector": {
                  *         "property1": "string",
@@ -4867,13 +5267,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "tenant_id": "string",
+                     *       "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "version": 0.1,
-                     *       "created_at": "string",
-                     *       "updated_at": "string",
-                     *       "created_by": "string",
-                     *       "id": "string",
-                     *       "name": "string",
+                     *       "created_at": "2026-11-26T09:30:00.000Z",
+                     *       "updated_at": "2026-11-26T09:30:00.000Z",
+                     *       "created_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "id": "scp-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "name": "payments",
                      *       "description": "string",
                      *       "selector": {
                      *         "property1": "string",
@@ -5005,37 +5405,37 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "scope_id": "string",
+                     *       "scope_id": "scp-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "selector": {
                      *         "property1": "string",
                      *         "property2": "string"
                      *       },
                      *       "invariants": [
                      *         {
-                     *           "tenant_id": "string",
+                     *           "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *           "version": 0.1,
-                     *           "created_at": "string",
-                     *           "updated_at": "string",
-                     *           "created_by": "string",
-                     *           "id": "string",
-                     *           "scope_id": "string",
+                     *           "created_at": "2026-11-26T09:30:00.000Z",
+                     *           "updated_at": "2026-11-26T09:30:00.000Z",
+                     *           "created_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *           "id": "inv-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *           "scope_id": "scp-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *           "constraint": "string",
                      *           "rationale": "string",
                      *           "requires_approval": true,
                      *           "author": "string",
                      *           "author_type": "human",
                      *           "status": "active",
-                     *           "revoked_at": "string"
+                     *           "revoked_at": "2026-11-26T09:30:00.000Z"
                      *         }
                      *       ],
                      *       "rules": [
                      *         {
-                     *           "tenant_id": "string",
+                     *           "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *           "version": 0.1,
-                     *           "created_at": "string",
-                     *           "updated_at": "string",
-                     *           "created_by": "string",
-                     *           "directive": "string",
+                     *           "created_at": "2026-11-26T09:30:00.000Z",
+                     *           "updated_at": "2026-11-26T09:30:00.000Z",
+                     *           "created_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *           "directive": "Transfers above 10,000 need CFO approval",
                      *           "severity": "MANDATORY",
                      *           "verdict": "string",
                      *           "applies_to": {
@@ -5079,26 +5479,26 @@ export interface operations {
                      *           "mode": "enforce",
                      *           "author": "string",
                      *           "author_type": "human",
-                     *           "id": "string",
-                     *           "scope_id": "string",
+                     *           "id": "rul-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *           "scope_id": "scp-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *           "status": "active",
-                     *           "current_version_id": "string",
-                     *           "archived_at": "string"
+                     *           "current_version_id": "rv-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *           "archived_at": "2026-11-26T09:30:00.000Z"
                      *         }
                      *       ],
                      *       "overrides": [
                      *         {
-                     *           "tenant_id": "string",
+                     *           "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *           "version": 0.1,
-                     *           "created_at": "string",
-                     *           "updated_at": "string",
-                     *           "created_by": "string",
-                     *           "id": "string",
-                     *           "scope_id": "string",
+                     *           "created_at": "2026-11-26T09:30:00.000Z",
+                     *           "updated_at": "2026-11-26T09:30:00.000Z",
+                     *           "created_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *           "id": "ovr-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *           "scope_id": "scp-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *           "scope_ids": [
                      *             "string"
                      *           ],
-                     *           "target_id": "string",
+                     *           "target_id": "rul-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *           "target_ids": [
                      *             "string"
                      *           ],
@@ -5107,19 +5507,19 @@ export interface operations {
                      *           "justification": "string",
                      *           "conditions": "string",
                      *           "conditions_error": "string",
-                     *           "approved_by": "string",
+                     *           "approved_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *           "applies_to_scope": {
                      *             "property1": "string",
                      *             "property2": "string"
                      *           },
-                     *           "expires_at": "string",
-                     *           "revoked_at": "string",
+                     *           "expires_at": "2026-11-26T09:30:00.000Z",
+                     *           "revoked_at": "2026-11-26T09:30:00.000Z",
                      *           "status": "active",
-                     *           "approval_id": "string",
-                     *           "consultation_id": "string"
+                     *           "approval_id": "apr-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *           "consultation_id": "cns-0f3a9c1e5b7d2a4c6e8f0a1b"
                      *         }
                      *       ],
-                     *       "normative_hash": "string"
+                     *       "normative_hash": "sha256:0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c"
                      *     }
                      */
                     "application/json": components["schemas"]["ResolvedScope"];
@@ -5212,12 +5612,12 @@ export interface operations {
                      * @example {
                      *       "items": [
                      *         {
-                     *           "tenant_id": "string",
+                     *           "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *           "version": 0.1,
-                     *           "created_at": "string",
-                     *           "updated_at": "string",
-                     *           "created_by": "string",
-                     *           "directive": "string",
+                     *           "created_at": "2026-11-26T09:30:00.000Z",
+                     *           "updated_at": "2026-11-26T09:30:00.000Z",
+                     *           "created_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *           "directive": "Transfers above 10,000 need CFO approval",
                      *           "severity": "MANDATORY",
                      *           "verdict": "string",
                      *           "applies_to": {
@@ -5261,14 +5661,14 @@ export interface operations {
                      *           "mode": "enforce",
                      *           "author": "string",
                      *           "author_type": "human",
-                     *           "id": "string",
-                     *           "scope_id": "string",
+                     *           "id": "rul-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *           "scope_id": "scp-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *           "status": "active",
-                     *           "current_version_id": "string",
-                     *           "archived_at": "string"
+                     *           "current_version_id": "rv-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *           "archived_at": "2026-11-26T09:30:00.000Z"
                      *         }
                      *       ],
-                     *       "next_cursor": "string"
+                     *       "next_cursor": "eyJhdCI6IjIwMjYtMTEtMjYiLCJpZCI6InNjcC0wIn0"
                      *     }
                      */
                     "application/json": components["schemas"]["Page_Rule_"];
@@ -5348,7 +5748,7 @@ export interface operations {
                  * @example {
                  *       "author": "string",
                  *       "author_type": "human",
-                 *       "directive": "string",
+                 *       "directive": "Transfers above 10,000 need CFO approval",
                  *       "severity": "MANDATORY",
                  *       "verdict": "string",
                  *       "applies_to": {
@@ -5404,12 +5804,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "tenant_id": "string",
+                     *       "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "version": 0.1,
-                     *       "created_at": "string",
-                     *       "updated_at": "string",
-                     *       "created_by": "string",
-                     *       "directive": "string",
+                     *       "created_at": "2026-11-26T09:30:00.000Z",
+                     *       "updated_at": "2026-11-26T09:30:00.000Z",
+                     *       "created_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "directive": "Transfers above 10,000 need CFO approval",
                      *       "severity": "MANDATORY",
                      *       "verdict": "string",
                      *       "applies_to": {
@@ -5453,11 +5853,11 @@ export interface operations {
                      *       "mode": "enforce",
                      *       "author": "string",
                      *       "author_type": "human",
-                     *       "id": "string",
-                     *       "scope_id": "string",
+                     *       "id": "rul-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "scope_id": "scp-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "status": "active",
-                     *       "current_version_id": "string",
-                     *       "archived_at": "string"
+                     *       "current_version_id": "rv-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "archived_at": "2026-11-26T09:30:00.000Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Rule"];
@@ -5585,12 +5985,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "tenant_id": "string",
+                     *       "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "version": 0.1,
-                     *       "created_at": "string",
-                     *       "updated_at": "string",
-                     *       "created_by": "string",
-                     *       "directive": "string",
+                     *       "created_at": "2026-11-26T09:30:00.000Z",
+                     *       "updated_at": "2026-11-26T09:30:00.000Z",
+                     *       "created_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "directive": "Transfers above 10,000 need CFO approval",
                      *       "severity": "MANDATORY",
                      *       "verdict": "string",
                      *       "applies_to": {
@@ -5634,11 +6034,11 @@ export interface operations {
                      *       "mode": "enforce",
                      *       "author": "string",
                      *       "author_type": "human",
-                     *       "id": "string",
-                     *       "scope_id": "string",
+                     *       "id": "rul-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "scope_id": "scp-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "status": "active",
-                     *       "current_version_id": "string",
-                     *       "archived_at": "string"
+                     *       "current_version_id": "rv-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "archived_at": "2026-11-26T09:30:00.000Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Rule"];
@@ -5720,7 +6120,7 @@ export interface operations {
                  * @example {
                  *       "author": "string",
                  *       "author_type": "human",
-                 *       "directive": "string",
+                 *       "directive": "Transfers above 10,000 need CFO approval",
                  *       "severity": "MANDATORY",
                  *       "verdict": "string",
                  *       "applies_to": {
@@ -5776,12 +6176,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "tenant_id": "string",
+                     *       "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "version": 0.1,
-                     *       "created_at": "string",
-                     *       "updated_at": "string",
-                     *       "created_by": "string",
-                     *       "directive": "string",
+                     *       "created_at": "2026-11-26T09:30:00.000Z",
+                     *       "updated_at": "2026-11-26T09:30:00.000Z",
+                     *       "created_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "directive": "Transfers above 10,000 need CFO approval",
                      *       "severity": "MANDATORY",
                      *       "verdict": "string",
                      *       "applies_to": {
@@ -5825,11 +6225,11 @@ export interface operations {
                      *       "mode": "enforce",
                      *       "author": "string",
                      *       "author_type": "human",
-                     *       "id": "string",
-                     *       "scope_id": "string",
+                     *       "id": "rul-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "scope_id": "scp-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "status": "active",
-                     *       "current_version_id": "string",
-                     *       "archived_at": "string"
+                     *       "current_version_id": "rv-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "archived_at": "2026-11-26T09:30:00.000Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Rule"];
@@ -5978,12 +6378,12 @@ export interface operations {
                      * @example {
                      *       "items": [
                      *         {
-                     *           "tenant_id": "string",
+                     *           "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *           "version": 0.1,
-                     *           "created_at": "string",
-                     *           "updated_at": "string",
-                     *           "created_by": "string",
-                     *           "directive": "string",
+                     *           "created_at": "2026-11-26T09:30:00.000Z",
+                     *           "updated_at": "2026-11-26T09:30:00.000Z",
+                     *           "created_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *           "directive": "Transfers above 10,000 need CFO approval",
                      *           "severity": "MANDATORY",
                      *           "verdict": "string",
                      *           "applies_to": {
@@ -6027,13 +6427,13 @@ export interface operations {
                      *           "mode": "enforce",
                      *           "author": "string",
                      *           "author_type": "human",
-                     *           "id": "string",
-                     *           "rule_id": "string",
-                     *           "scope_id": "string",
+                     *           "id": "rv-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *           "rule_id": "rul-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *           "scope_id": "scp-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *           "status": "current"
                      *         }
                      *       ],
-                     *       "next_cursor": "string"
+                     *       "next_cursor": "eyJhdCI6IjIwMjYtMTEtMjYiLCJpZCI6InNjcC0wIn0"
                      *     }
                      */
                     "application/json": components["schemas"]["Page_RuleVersion_"];
@@ -6119,12 +6519,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "tenant_id": "string",
+                     *       "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "version": 0.1,
-                     *       "created_at": "string",
-                     *       "updated_at": "string",
-                     *       "created_by": "string",
-                     *       "directive": "string",
+                     *       "created_at": "2026-11-26T09:30:00.000Z",
+                     *       "updated_at": "2026-11-26T09:30:00.000Z",
+                     *       "created_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "directive": "Transfers above 10,000 need CFO approval",
                      *       "severity": "MANDATORY",
                      *       "verdict": "string",
                      *       "applies_to": {
@@ -6168,11 +6568,11 @@ export interface operations {
                      *       "mode": "enforce",
                      *       "author": "string",
                      *       "author_type": "human",
-                     *       "id": "string",
-                     *       "scope_id": "string",
+                     *       "id": "rul-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "scope_id": "scp-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "status": "active",
-                     *       "current_version_id": "string",
-                     *       "archived_at": "string"
+                     *       "current_version_id": "rv-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "archived_at": "2026-11-26T09:30:00.000Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Rule"];
@@ -6361,14 +6761,14 @@ export interface operations {
                      * @example {
                      *       "items": [
                      *         {
-                     *           "tenant_id": "string",
+                     *           "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *           "version": 0.1,
-                     *           "created_at": "string",
-                     *           "updated_at": "string",
-                     *           "created_by": "string",
-                     *           "id": "string",
-                     *           "scope_id": "string",
-                     *           "entry_id": "string",
+                     *           "created_at": "2026-11-26T09:30:00.000Z",
+                     *           "updated_at": "2026-11-26T09:30:00.000Z",
+                     *           "created_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *           "id": "ref-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *           "scope_id": "scp-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *           "entry_id": "rul-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *           "entry_type": "decision",
                      *           "context_type": "string",
                      *           "context_ref": "string",
@@ -6378,7 +6778,7 @@ export interface operations {
                      *           "author_type": "human"
                      *         }
                      *       ],
-                     *       "next_cursor": "string"
+                     *       "next_cursor": "eyJhdCI6IjIwMjYtMTEtMjYiLCJpZCI6InNjcC0wIn0"
                      *     }
                      */
                     "application/json": components["schemas"]["Page_Reference_"];
@@ -6458,7 +6858,7 @@ export interface operations {
                  * @example {
                  *       "author": "string",
                  *       "author_type": "human",
-                 *       "entry_id": "string",
+                 *       "entry_id": "rul-0f3a9c1e5b7d2a4c6e8f0a1b",
                  *       "context_type": "string",
                  *       "context_ref": "string",
                  *       "status": "cited",
@@ -6477,14 +6877,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "tenant_id": "string",
+                     *       "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "version": 0.1,
-                     *       "created_at": "string",
-                     *       "updated_at": "string",
-                     *       "created_by": "string",
-                     *       "id": "string",
-                     *       "scope_id": "string",
-                     *       "entry_id": "string",
+                     *       "created_at": "2026-11-26T09:30:00.000Z",
+                     *       "updated_at": "2026-11-26T09:30:00.000Z",
+                     *       "created_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "id": "ref-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "scope_id": "scp-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "entry_id": "rul-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "entry_type": "decision",
                      *       "context_type": "string",
                      *       "context_ref": "string",
@@ -6625,14 +7025,14 @@ export interface operations {
                      * @example {
                      *       "items": [
                      *         {
-                     *           "tenant_id": "string",
+                     *           "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *           "version": 0.1,
-                     *           "created_at": "string",
-                     *           "updated_at": "string",
-                     *           "created_by": "string",
-                     *           "id": "string",
-                     *           "scope_id": "string",
-                     *           "entry_id": "string",
+                     *           "created_at": "2026-11-26T09:30:00.000Z",
+                     *           "updated_at": "2026-11-26T09:30:00.000Z",
+                     *           "created_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *           "id": "ref-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *           "scope_id": "scp-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *           "entry_id": "rul-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *           "entry_type": "decision",
                      *           "context_type": "string",
                      *           "context_ref": "string",
@@ -6642,7 +7042,7 @@ export interface operations {
                      *           "author_type": "human"
                      *         }
                      *       ],
-                     *       "next_cursor": "string"
+                     *       "next_cursor": "eyJhdCI6IjIwMjYtMTEtMjYiLCJpZCI6InNjcC0wIn0"
                      *     }
                      */
                     "application/json": components["schemas"]["Page_Reference_"];
@@ -6732,21 +7132,21 @@ export interface operations {
                      * @example {
                      *       "items": [
                      *         {
-                     *           "id": "string",
-                     *           "tenant_id": "string",
+                     *           "id": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *           "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *           "kind": "agent",
-                     *           "name": "string",
+                     *           "name": "payments",
                      *           "roles": [
                      *             "string"
                      *           ],
                      *           "active": true,
                      *           "status": "active",
-                     *           "created_at": "string",
-                     *           "updated_at": "string",
-                     *           "created_by": "string"
+                     *           "created_at": "2026-11-26T09:30:00.000Z",
+                     *           "updated_at": "2026-11-26T09:30:00.000Z",
+                     *           "created_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b"
                      *         }
                      *       ],
-                     *       "next_cursor": "string"
+                     *       "next_cursor": "eyJhdCI6IjIwMjYtMTEtMjYiLCJpZCI6InNjcC0wIn0"
                      *     }
                      */
                     "application/json": components["schemas"]["Page_Principal_"];
@@ -6808,11 +7208,11 @@ export interface operations {
                 /**
                  * @example {
                  *       "kind": "agent",
-                 *       "name": "string",
+                 *       "name": "payments",
                  *       "roles": [
                  *         "role-cfo"
                  *       ],
-                 *       "tenant_id": "string"
+                 *       "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b"
                  *     }
                  */
                 "application/json": components["schemas"]["CreatePrincipalBody"];
@@ -6827,18 +7227,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "string",
-                     *       "tenant_id": "string",
+                     *       "id": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "kind": "agent",
-                     *       "name": "string",
+                     *       "name": "payments",
                      *       "roles": [
                      *         "string"
                      *       ],
                      *       "active": true,
                      *       "status": "active",
-                     *       "created_at": "string",
-                     *       "updated_at": "string",
-                     *       "created_by": "string"
+                     *       "created_at": "2026-11-26T09:30:00.000Z",
+                     *       "updated_at": "2026-11-26T09:30:00.000Z",
+                     *       "created_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b"
                      *     }
                      */
                     "application/json": components["schemas"]["Principal"];
@@ -6950,18 +7350,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "string",
-                     *       "tenant_id": "string",
+                     *       "id": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "kind": "agent",
-                     *       "name": "string",
+                     *       "name": "payments",
                      *       "roles": [
                      *         "string"
                      *       ],
                      *       "active": true,
                      *       "status": "active",
-                     *       "created_at": "string",
-                     *       "updated_at": "string",
-                     *       "created_by": "string"
+                     *       "created_at": "2026-11-26T09:30:00.000Z",
+                     *       "updated_at": "2026-11-26T09:30:00.000Z",
+                     *       "created_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b"
                      *     }
                      */
                     "application/json": components["schemas"]["Principal"];
@@ -7043,7 +7443,7 @@ export interface operations {
                  *       "roles": [
                  *         "role-cfo"
                  *       ],
-                 *       "name": "string"
+                 *       "name": "payments"
                  *     }
                  */
                 "application/json": components["schemas"]["UpdatePrincipalBody"];
@@ -7058,18 +7458,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "string",
-                     *       "tenant_id": "string",
+                     *       "id": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "kind": "agent",
-                     *       "name": "string",
+                     *       "name": "payments",
                      *       "roles": [
                      *         "string"
                      *       ],
                      *       "active": true,
                      *       "status": "active",
-                     *       "created_at": "string",
-                     *       "updated_at": "string",
-                     *       "created_by": "string"
+                     *       "created_at": "2026-11-26T09:30:00.000Z",
+                     *       "updated_at": "2026-11-26T09:30:00.000Z",
+                     *       "created_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b"
                      *     }
                      */
                     "application/json": components["schemas"]["Principal"];
@@ -7190,17 +7590,17 @@ export interface operations {
                      * @example {
                      *       "items": [
                      *         {
-                     *           "tenant_id": "string",
+                     *           "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *           "version": 0.1,
-                     *           "created_at": "string",
-                     *           "updated_at": "string",
-                     *           "created_by": "string",
-                     *           "id": "string",
-                     *           "scope_id": "string",
+                     *           "created_at": "2026-11-26T09:30:00.000Z",
+                     *           "updated_at": "2026-11-26T09:30:00.000Z",
+                     *           "created_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *           "id": "ovr-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *           "scope_id": "scp-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *           "scope_ids": [
                      *             "string"
                      *           ],
-                     *           "target_id": "string",
+                     *           "target_id": "rul-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *           "target_ids": [
                      *             "string"
                      *           ],
@@ -7209,19 +7609,19 @@ export interface operations {
                      *           "justification": "string",
                      *           "conditions": "string",
                      *           "conditions_error": "string",
-                     *           "approved_by": "string",
+                     *           "approved_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *           "applies_to_scope": {
                      *             "property1": "string",
                      *             "property2": "string"
                      *           },
-                     *           "expires_at": "string",
-                     *           "revoked_at": "string",
+                     *           "expires_at": "2026-11-26T09:30:00.000Z",
+                     *           "revoked_at": "2026-11-26T09:30:00.000Z",
                      *           "status": "active",
-                     *           "approval_id": "string",
-                     *           "consultation_id": "string"
+                     *           "approval_id": "apr-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *           "consultation_id": "cns-0f3a9c1e5b7d2a4c6e8f0a1b"
                      *         }
                      *       ],
-                     *       "next_cursor": "string"
+                     *       "next_cursor": "eyJhdCI6IjIwMjYtMTEtMjYiLCJpZCI6InNjcC0wIn0"
                      *     }
                      */
                     "application/json": components["schemas"]["Page_Override_"];
@@ -7299,11 +7699,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "target_id": "string",
+                 *       "target_id": "rul-0f3a9c1e5b7d2a4c6e8f0a1b",
                  *       "override_type": "temporary",
                  *       "justification": "string",
                  *       "conditions": "string",
-                 *       "approved_by": "string",
+                 *       "approved_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
                  *       "applies_to_scope": {
                  *         "property1": "string",
                  *         "property2": "string"
@@ -7323,17 +7723,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "tenant_id": "string",
+                     *       "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "version": 0.1,
-                     *       "created_at": "string",
-                     *       "updated_at": "string",
-                     *       "created_by": "string",
-                     *       "id": "string",
-                     *       "scope_id": "string",
+                     *       "created_at": "2026-11-26T09:30:00.000Z",
+                     *       "updated_at": "2026-11-26T09:30:00.000Z",
+                     *       "created_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "id": "ovr-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "scope_id": "scp-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "scope_ids": [
                      *         "string"
                      *       ],
-                     *       "target_id": "string",
+                     *       "target_id": "rul-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "target_ids": [
                      *         "string"
                      *       ],
@@ -7342,16 +7742,16 @@ export interface operations {
                      *       "justification": "string",
                      *       "conditions": "string",
                      *       "conditions_error": "string",
-                     *       "approved_by": "string",
+                     *       "approved_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "applies_to_scope": {
                      *         "property1": "string",
                      *         "property2": "string"
                      *       },
-                     *       "expires_at": "string",
-                     *       "revoked_at": "string",
+                     *       "expires_at": "2026-11-26T09:30:00.000Z",
+                     *       "revoked_at": "2026-11-26T09:30:00.000Z",
                      *       "status": "active",
-                     *       "approval_id": "string",
-                     *       "consultation_id": "string"
+                     *       "approval_id": "apr-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "consultation_id": "cns-0f3a9c1e5b7d2a4c6e8f0a1b"
                      *     }
                      */
                     "application/json": components["schemas"]["Override"];
@@ -7493,17 +7893,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "tenant_id": "string",
+                     *       "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "version": 0.1,
-                     *       "created_at": "string",
-                     *       "updated_at": "string",
-                     *       "created_by": "string",
-                     *       "id": "string",
-                     *       "scope_id": "string",
+                     *       "created_at": "2026-11-26T09:30:00.000Z",
+                     *       "updated_at": "2026-11-26T09:30:00.000Z",
+                     *       "created_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "id": "ovr-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "scope_id": "scp-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "scope_ids": [
                      *         "string"
                      *       ],
-                     *       "target_id": "string",
+                     *       "target_id": "rul-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "target_ids": [
                      *         "string"
                      *       ],
@@ -7512,16 +7912,16 @@ export interface operations {
                      *       "justification": "string",
                      *       "conditions": "string",
                      *       "conditions_error": "string",
-                     *       "approved_by": "string",
+                     *       "approved_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "applies_to_scope": {
                      *         "property1": "string",
                      *         "property2": "string"
                      *       },
-                     *       "expires_at": "string",
-                     *       "revoked_at": "string",
+                     *       "expires_at": "2026-11-26T09:30:00.000Z",
+                     *       "revoked_at": "2026-11-26T09:30:00.000Z",
                      *       "status": "active",
-                     *       "approval_id": "string",
-                     *       "consultation_id": "string"
+                     *       "approval_id": "apr-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "consultation_id": "cns-0f3a9c1e5b7d2a4c6e8f0a1b"
                      *     }
                      */
                     "application/json": components["schemas"]["Override"];
@@ -7612,22 +8012,22 @@ export interface operations {
                      * @example {
                      *       "items": [
                      *         {
-                     *           "tenant_id": "string",
+                     *           "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *           "version": 0.1,
-                     *           "created_at": "string",
-                     *           "updated_at": "string",
-                     *           "created_by": "string",
-                     *           "id": "string",
-                     *           "scope_id": "string",
+                     *           "created_at": "2026-11-26T09:30:00.000Z",
+                     *           "updated_at": "2026-11-26T09:30:00.000Z",
+                     *           "created_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *           "id": "ns-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *           "scope_id": "scp-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *           "path": "string",
-                     *           "name": "string",
-                     *           "parent_id": "string",
+                     *           "name": "payments",
+                     *           "parent_id": "scp-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *           "depth": 0.1,
                      *           "description": "string",
                      *           "status": "active"
                      *         }
                      *       ],
-                     *       "next_cursor": "string"
+                     *       "next_cursor": "eyJhdCI6IjIwMjYtMTEtMjYiLCJpZCI6InNjcC0wIn0"
                      *     }
                      */
                     "application/json": components["schemas"]["Page_Namespace_"];
@@ -7721,16 +8121,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "tenant_id": "string",
+                     *       "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "version": 0.1,
-                     *       "created_at": "string",
-                     *       "updated_at": "string",
-                     *       "created_by": "string",
-                     *       "id": "string",
-                     *       "scope_id": "string",
+                     *       "created_at": "2026-11-26T09:30:00.000Z",
+                     *       "updated_at": "2026-11-26T09:30:00.000Z",
+                     *       "created_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "id": "ns-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "scope_id": "scp-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "path": "string",
-                     *       "name": "string",
-                     *       "parent_id": "string",
+                     *       "name": "payments",
+                     *       "parent_id": "scp-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "depth": 0.1,
                      *       "description": "string",
                      *       "status": "active"
@@ -7881,23 +8281,23 @@ export interface operations {
                      * @example {
                      *       "items": [
                      *         {
-                     *           "tenant_id": "string",
+                     *           "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *           "version": 0.1,
-                     *           "created_at": "string",
-                     *           "updated_at": "string",
-                     *           "created_by": "string",
-                     *           "id": "string",
+                     *           "created_at": "2026-11-26T09:30:00.000Z",
+                     *           "updated_at": "2026-11-26T09:30:00.000Z",
+                     *           "created_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *           "id": "lnk-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *           "from_id": "string",
                      *           "from_type": "decision",
-                     *           "from_scope_id": "string",
+                     *           "from_scope_id": "scp-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *           "to_id": "string",
                      *           "to_type": "decision",
-                     *           "to_scope_id": "string",
+                     *           "to_scope_id": "scp-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *           "relation": "depends_on",
                      *           "status": "active"
                      *         }
                      *       ],
-                     *       "next_cursor": "string"
+                     *       "next_cursor": "eyJhdCI6IjIwMjYtMTEtMjYiLCJpZCI6InNjcC0wIn0"
                      *     }
                      */
                     "application/json": components["schemas"]["Page_Link_"];
@@ -7991,18 +8391,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "tenant_id": "string",
+                     *       "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "version": 0.1,
-                     *       "created_at": "string",
-                     *       "updated_at": "string",
-                     *       "created_by": "string",
-                     *       "id": "string",
+                     *       "created_at": "2026-11-26T09:30:00.000Z",
+                     *       "updated_at": "2026-11-26T09:30:00.000Z",
+                     *       "created_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "id": "lnk-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "from_id": "string",
                      *       "from_type": "decision",
-                     *       "from_scope_id": "string",
+                     *       "from_scope_id": "scp-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "to_id": "string",
                      *       "to_type": "decision",
-                     *       "to_scope_id": "string",
+                     *       "to_scope_id": "scp-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "relation": "depends_on",
                      *       "status": "active"
                      *     }
@@ -8153,23 +8553,23 @@ export interface operations {
                      * @example {
                      *       "items": [
                      *         {
-                     *           "tenant_id": "string",
+                     *           "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *           "version": 0.1,
-                     *           "created_at": "string",
-                     *           "updated_at": "string",
-                     *           "created_by": "string",
-                     *           "id": "string",
-                     *           "scope_id": "string",
+                     *           "created_at": "2026-11-26T09:30:00.000Z",
+                     *           "updated_at": "2026-11-26T09:30:00.000Z",
+                     *           "created_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *           "id": "inv-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *           "scope_id": "scp-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *           "constraint": "string",
                      *           "rationale": "string",
                      *           "requires_approval": true,
                      *           "author": "string",
                      *           "author_type": "human",
                      *           "status": "active",
-                     *           "revoked_at": "string"
+                     *           "revoked_at": "2026-11-26T09:30:00.000Z"
                      *         }
                      *       ],
-                     *       "next_cursor": "string"
+                     *       "next_cursor": "eyJhdCI6IjIwMjYtMTEtMjYiLCJpZCI6InNjcC0wIn0"
                      *     }
                      */
                     "application/json": components["schemas"]["Page_Invariant_"];
@@ -8266,20 +8666,20 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "tenant_id": "string",
+                     *       "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "version": 0.1,
-                     *       "created_at": "string",
-                     *       "updated_at": "string",
-                     *       "created_by": "string",
-                     *       "id": "string",
-                     *       "scope_id": "string",
+                     *       "created_at": "2026-11-26T09:30:00.000Z",
+                     *       "updated_at": "2026-11-26T09:30:00.000Z",
+                     *       "created_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "id": "inv-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "scope_id": "scp-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "constraint": "string",
                      *       "rationale": "string",
                      *       "requires_approval": true,
                      *       "author": "string",
                      *       "author_type": "human",
                      *       "status": "active",
-                     *       "revoked_at": "string"
+                     *       "revoked_at": "2026-11-26T09:30:00.000Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Invariant"];
@@ -8407,20 +8807,20 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "tenant_id": "string",
+                     *       "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "version": 0.1,
-                     *       "created_at": "string",
-                     *       "updated_at": "string",
-                     *       "created_by": "string",
-                     *       "id": "string",
-                     *       "scope_id": "string",
+                     *       "created_at": "2026-11-26T09:30:00.000Z",
+                     *       "updated_at": "2026-11-26T09:30:00.000Z",
+                     *       "created_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "id": "inv-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "scope_id": "scp-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "constraint": "string",
                      *       "rationale": "string",
                      *       "requires_approval": true,
                      *       "author": "string",
                      *       "author_type": "human",
                      *       "status": "active",
-                     *       "revoked_at": "string"
+                     *       "revoked_at": "2026-11-26T09:30:00.000Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Invariant"];
@@ -8506,20 +8906,20 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "tenant_id": "string",
+                     *       "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "version": 0.1,
-                     *       "created_at": "string",
-                     *       "updated_at": "string",
-                     *       "created_by": "string",
-                     *       "id": "string",
-                     *       "scope_id": "string",
+                     *       "created_at": "2026-11-26T09:30:00.000Z",
+                     *       "updated_at": "2026-11-26T09:30:00.000Z",
+                     *       "created_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "id": "inv-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "scope_id": "scp-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "constraint": "string",
                      *       "rationale": "string",
                      *       "requires_approval": true,
                      *       "author": "string",
                      *       "author_type": "human",
                      *       "status": "active",
-                     *       "revoked_at": "string"
+                     *       "revoked_at": "2026-11-26T09:30:00.000Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Invariant"];
@@ -8616,22 +9016,22 @@ export interface operations {
                      *         {
                      *           "id": "string",
                      *           "type": "string",
-                     *           "scope_id": "string",
+                     *           "scope_id": "scp-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *           "scope_ids": [
                      *             "string"
                      *           ],
                      *           "entity_type": "string",
                      *           "entity_id": "string",
                      *           "source": "registry",
-                     *           "actor_id": "string",
-                     *           "created_at": "string",
+                     *           "actor_id": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *           "created_at": "2026-11-26T09:30:00.000Z",
                      *           "data": {
                      *             "property1": null,
                      *             "property2": null
                      *           }
                      *         }
                      *       ],
-                     *       "next_cursor": "string"
+                     *       "next_cursor": "eyJhdCI6IjIwMjYtMTEtMjYiLCJpZCI6InNjcC0wIn0"
                      *     }
                      */
                     "application/json": components["schemas"]["Page_RegistryEvent_"];
@@ -8726,13 +9126,13 @@ export interface operations {
                      * @example {
                      *       "items": [
                      *         {
-                     *           "tenant_id": "string",
+                     *           "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *           "version": 0.1,
-                     *           "created_at": "string",
-                     *           "updated_at": "string",
-                     *           "created_by": "string",
-                     *           "id": "string",
-                     *           "scope_id": "string",
+                     *           "created_at": "2026-11-26T09:30:00.000Z",
+                     *           "updated_at": "2026-11-26T09:30:00.000Z",
+                     *           "created_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *           "id": "dec-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *           "scope_id": "scp-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *           "decision": "string",
                      *           "context": "string",
                      *           "reasoning": "string",
@@ -8745,7 +9145,7 @@ export interface operations {
                      *           "status": "active"
                      *         }
                      *       ],
-                     *       "next_cursor": "string"
+                     *       "next_cursor": "eyJhdCI6IjIwMjYtMTEtMjYiLCJpZCI6InNjcC0wIn0"
                      *     }
                      */
                     "application/json": components["schemas"]["Page_Decision_"];
@@ -8846,13 +9246,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "tenant_id": "string",
+                     *       "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "version": 0.1,
-                     *       "created_at": "string",
-                     *       "updated_at": "string",
-                     *       "created_by": "string",
-                     *       "id": "string",
-                     *       "scope_id": "string",
+                     *       "created_at": "2026-11-26T09:30:00.000Z",
+                     *       "updated_at": "2026-11-26T09:30:00.000Z",
+                     *       "created_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "id": "dec-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "scope_id": "scp-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "decision": "string",
                      *       "context": "string",
                      *       "reasoning": "string",
@@ -8990,13 +9390,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "tenant_id": "string",
+                     *       "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "version": 0.1,
-                     *       "created_at": "string",
-                     *       "updated_at": "string",
-                     *       "created_by": "string",
-                     *       "id": "string",
-                     *       "scope_id": "string",
+                     *       "created_at": "2026-11-26T09:30:00.000Z",
+                     *       "updated_at": "2026-11-26T09:30:00.000Z",
+                     *       "created_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "id": "dec-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "scope_id": "scp-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "decision": "string",
                      *       "context": "string",
                      *       "reasoning": "string",
@@ -9103,20 +9503,20 @@ export interface operations {
                      * @example {
                      *       "items": [
                      *         {
-                     *           "tenant_id": "string",
+                     *           "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *           "version": 0.1,
-                     *           "created_at": "string",
-                     *           "updated_at": "string",
-                     *           "created_by": "string",
-                     *           "id": "string",
-                     *           "scope_id": "string",
-                     *           "trigger_id": "string",
+                     *           "created_at": "2026-11-26T09:30:00.000Z",
+                     *           "updated_at": "2026-11-26T09:30:00.000Z",
+                     *           "created_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *           "id": "apr-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *           "scope_id": "scp-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *           "trigger_id": "rul-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *           "trigger_type": "invariant",
-                     *           "trigger_version_id": "string",
+                     *           "trigger_version_id": "rv-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *           "requires_approval": true,
                      *           "intended_action": "string",
                      *           "justification": "string",
-                     *           "requested_by": "string",
+                     *           "requested_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *           "requested_by_type": "human",
                      *           "candidate_deciders": [
                      *             "string"
@@ -9124,13 +9524,13 @@ export interface operations {
                      *           "status": "pending",
                      *           "decision": "approved",
                      *           "comment": "string",
-                     *           "decided_by": "string",
-                     *           "decider_principal_id": "string",
-                     *           "decided_at": "string",
-                     *           "override_id": "string"
+                     *           "decided_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *           "decider_principal_id": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *           "decided_at": "2026-11-26T09:30:00.000Z",
+                     *           "override_id": "ovr-0f3a9c1e5b7d2a4c6e8f0a1b"
                      *         }
                      *       ],
-                     *       "next_cursor": "string"
+                     *       "next_cursor": "eyJhdCI6IjIwMjYtMTEtMjYiLCJpZCI6InNjcC0wIn0"
                      *     }
                      */
                     "application/json": components["schemas"]["Page_Approval_"];
@@ -9208,11 +9608,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "trigger_id": "string",
+                 *       "trigger_id": "rul-0f3a9c1e5b7d2a4c6e8f0a1b",
                  *       "trigger_type": "invariant",
                  *       "intended_action": "string",
                  *       "justification": "string",
-                 *       "requested_by": "string",
+                 *       "requested_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
                  *       "requested_by_type": "human"
                  *     }
                  */
@@ -9228,20 +9628,20 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "tenant_id": "string",
+                     *       "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "version": 0.1,
-                     *       "created_at": "string",
-                     *       "updated_at": "string",
-                     *       "created_by": "string",
-                     *       "id": "string",
-                     *       "scope_id": "string",
-                     *       "trigger_id": "string",
+                     *       "created_at": "2026-11-26T09:30:00.000Z",
+                     *       "updated_at": "2026-11-26T09:30:00.000Z",
+                     *       "created_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "id": "apr-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "scope_id": "scp-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "trigger_id": "rul-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "trigger_type": "invariant",
-                     *       "trigger_version_id": "string",
+                     *       "trigger_version_id": "rv-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "requires_approval": true,
                      *       "intended_action": "string",
                      *       "justification": "string",
-                     *       "requested_by": "string",
+                     *       "requested_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "requested_by_type": "human",
                      *       "candidate_deciders": [
                      *         "string"
@@ -9249,10 +9649,10 @@ export interface operations {
                      *       "status": "pending",
                      *       "decision": "approved",
                      *       "comment": "string",
-                     *       "decided_by": "string",
-                     *       "decider_principal_id": "string",
-                     *       "decided_at": "string",
-                     *       "override_id": "string"
+                     *       "decided_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "decider_principal_id": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "decided_at": "2026-11-26T09:30:00.000Z",
+                     *       "override_id": "ovr-0f3a9c1e5b7d2a4c6e8f0a1b"
                      *     }
                      */
                     "application/json": components["schemas"]["Approval"];
@@ -9394,20 +9794,20 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "tenant_id": "string",
+                     *       "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "version": 0.1,
-                     *       "created_at": "string",
-                     *       "updated_at": "string",
-                     *       "created_by": "string",
-                     *       "id": "string",
-                     *       "scope_id": "string",
-                     *       "trigger_id": "string",
+                     *       "created_at": "2026-11-26T09:30:00.000Z",
+                     *       "updated_at": "2026-11-26T09:30:00.000Z",
+                     *       "created_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "id": "apr-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "scope_id": "scp-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "trigger_id": "rul-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "trigger_type": "invariant",
-                     *       "trigger_version_id": "string",
+                     *       "trigger_version_id": "rv-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "requires_approval": true,
                      *       "intended_action": "string",
                      *       "justification": "string",
-                     *       "requested_by": "string",
+                     *       "requested_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "requested_by_type": "human",
                      *       "candidate_deciders": [
                      *         "string"
@@ -9415,10 +9815,10 @@ export interface operations {
                      *       "status": "pending",
                      *       "decision": "approved",
                      *       "comment": "string",
-                     *       "decided_by": "string",
-                     *       "decider_principal_id": "string",
-                     *       "decided_at": "string",
-                     *       "override_id": "string"
+                     *       "decided_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "decider_principal_id": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "decided_at": "2026-11-26T09:30:00.000Z",
+                     *       "override_id": "ovr-0f3a9c1e5b7d2a4c6e8f0a1b"
                      *     }
                      */
                     "application/json": components["schemas"]["Approval"];
@@ -9500,7 +9900,7 @@ export interface operations {
                  * @example {
                  *       "decision": "approved",
                  *       "comment": "string",
-                 *       "decided_by": "string",
+                 *       "decided_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
                  *       "expires_at": "2019-08-24T14:15:22Z"
                  *     }
                  */
@@ -9516,20 +9916,20 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "tenant_id": "string",
+                     *       "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "version": 0.1,
-                     *       "created_at": "string",
-                     *       "updated_at": "string",
-                     *       "created_by": "string",
-                     *       "id": "string",
-                     *       "scope_id": "string",
-                     *       "trigger_id": "string",
+                     *       "created_at": "2026-11-26T09:30:00.000Z",
+                     *       "updated_at": "2026-11-26T09:30:00.000Z",
+                     *       "created_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "id": "apr-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "scope_id": "scp-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "trigger_id": "rul-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "trigger_type": "invariant",
-                     *       "trigger_version_id": "string",
+                     *       "trigger_version_id": "rv-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "requires_approval": true,
                      *       "intended_action": "string",
                      *       "justification": "string",
-                     *       "requested_by": "string",
+                     *       "requested_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "requested_by_type": "human",
                      *       "candidate_deciders": [
                      *         "string"
@@ -9537,10 +9937,10 @@ export interface operations {
                      *       "status": "pending",
                      *       "decision": "approved",
                      *       "comment": "string",
-                     *       "decided_by": "string",
-                     *       "decider_principal_id": "string",
-                     *       "decided_at": "string",
-                     *       "override_id": "string"
+                     *       "decided_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "decider_principal_id": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "decided_at": "2026-11-26T09:30:00.000Z",
+                     *       "override_id": "ovr-0f3a9c1e5b7d2a4c6e8f0a1b"
                      *     }
                      */
                     "application/json": components["schemas"]["Approval"];
@@ -9688,9 +10088,9 @@ export interface operations {
                      * @example {
                      *       "items": [
                      *         {
-                     *           "id": "string",
-                     *           "tenant_id": "string",
-                     *           "principal_id": "string",
+                     *           "id": "key-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *           "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *           "principal_id": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *           "key_prefix": "string",
                      *           "permissions": [
                      *             "read"
@@ -9698,15 +10098,15 @@ export interface operations {
                      *           "scope_ids": [
                      *             "string"
                      *           ],
-                     *           "expires_at": "string",
-                     *           "revoked_at": "string",
+                     *           "expires_at": "2026-11-26T09:30:00.000Z",
+                     *           "revoked_at": "2026-11-26T09:30:00.000Z",
                      *           "status": "active",
-                     *           "created_at": "string",
-                     *           "updated_at": "string",
-                     *           "created_by": "string"
+                     *           "created_at": "2026-11-26T09:30:00.000Z",
+                     *           "updated_at": "2026-11-26T09:30:00.000Z",
+                     *           "created_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b"
                      *         }
                      *       ],
-                     *       "next_cursor": "string"
+                     *       "next_cursor": "eyJhdCI6IjIwMjYtMTEtMjYiLCJpZCI6InNjcC0wIn0"
                      *     }
                      */
                     "application/json": components["schemas"]["Page_ApiKey_"];
@@ -9767,7 +10167,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "principal_id": "string",
+                 *       "principal_id": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
                  *       "permissions": [
                  *         "read"
                  *       ],
@@ -9775,7 +10175,7 @@ export interface operations {
                  *         "string"
                  *       ],
                  *       "expires_at": "2019-08-24T14:15:22Z",
-                 *       "tenant_id": "string"
+                 *       "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b"
                  *     }
                  */
                 "application/json": components["schemas"]["CreateApiKeyBody"];
@@ -9790,9 +10190,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "string",
-                     *       "tenant_id": "string",
-                     *       "principal_id": "string",
+                     *       "id": "key-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "principal_id": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "key_prefix": "string",
                      *       "permissions": [
                      *         "read"
@@ -9800,12 +10200,12 @@ export interface operations {
                      *       "scope_ids": [
                      *         "string"
                      *       ],
-                     *       "expires_at": "string",
-                     *       "revoked_at": "string",
+                     *       "expires_at": "2026-11-26T09:30:00.000Z",
+                     *       "revoked_at": "2026-11-26T09:30:00.000Z",
                      *       "status": "active",
-                     *       "created_at": "string",
-                     *       "updated_at": "string",
-                     *       "created_by": "string",
+                     *       "created_at": "2026-11-26T09:30:00.000Z",
+                     *       "updated_at": "2026-11-26T09:30:00.000Z",
+                     *       "created_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "key": "string"
                      *     }
                      */
@@ -9932,9 +10332,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "string",
-                     *       "tenant_id": "string",
-                     *       "principal_id": "string",
+                     *       "id": "key-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "principal_id": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "key_prefix": "string",
                      *       "permissions": [
                      *         "read"
@@ -9942,12 +10342,12 @@ export interface operations {
                      *       "scope_ids": [
                      *         "string"
                      *       ],
-                     *       "expires_at": "string",
-                     *       "revoked_at": "string",
+                     *       "expires_at": "2026-11-26T09:30:00.000Z",
+                     *       "revoked_at": "2026-11-26T09:30:00.000Z",
                      *       "status": "active",
-                     *       "created_at": "string",
-                     *       "updated_at": "string",
-                     *       "created_by": "string"
+                     *       "created_at": "2026-11-26T09:30:00.000Z",
+                     *       "updated_at": "2026-11-26T09:30:00.000Z",
+                     *       "created_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b"
                      *     }
                      */
                     "application/json": components["schemas"]["ApiKey"];

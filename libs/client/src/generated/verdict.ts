@@ -350,9 +350,11 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         PrincipalInfo: {
+            /** @example hum-0f3a9c1e5b7d2a4c6e8f0a1b */
             id: string;
             /** @enum {string} */
             kind: "agent" | "human";
+            /** @example payments */
             name: string;
             roles: string[];
             active: boolean;
@@ -367,13 +369,17 @@ export interface components {
         };
         /** @description Who is calling: what an API key resolves to, on every service. */
         Identity: {
+            /** @example key-0f3a9c1e5b7d2a4c6e8f0a1b */
             key_id: string;
+            /** @example tnt-0f3a9c1e5b7d2a4c6e8f0a1b */
             tenant_id: string;
+            /** @example acme */
             tenant_slug: string;
             principal: components["schemas"]["PrincipalInfo"];
             permissions: components["schemas"]["Permission"][];
             /** @description Empty means every scope of the tenant. */
             scope_ids: string[];
+            /** @example 2026-11-26T09:30:00.000Z */
             expires_at: string | null;
             /** @description The tenant's rate-limit override (enterprise tier), null for the standard tier. */
             rate_limit: components["schemas"]["RateLimitOverride"] | (never | null);
@@ -386,10 +392,16 @@ export interface components {
         };
         /** @description A changed consultation. A verdict is the engine's, or `insufficient_context` when the replay lacked a field a rule needs. */
         SimulationSample: {
+            /** @example cns-0f3a9c1e5b7d2a4c6e8f0a1b */
             consultation_id: string;
-            /** @description ISO 8601, as recorded. */
+            /**
+             * @description ISO 8601, as recorded.
+             * @example 2026-11-26T09:30:00.000Z
+             */
             requested_at: string;
+            /** @example payments.transfer */
             action: string;
+            /** @example acct:eu/4471 */
             resource: string;
             before: string;
             after: string;
@@ -399,7 +411,9 @@ export interface components {
         };
         /** @description The window that was replayed, bounds resolved. */
         SimulatedWindow: {
+            /** @example 2026-11-26T09:30:00.000Z */
             since: string;
+            /** @example 2026-11-26T09:30:00.000Z */
             until: string;
             /** Format: double */
             last: number | null;
@@ -422,7 +436,10 @@ export interface components {
             /** @description The first `sample_limit` changed consultations, newest first. */
             samples: components["schemas"]["SimulationSample"][];
             window: components["schemas"]["SimulatedWindow"];
-            /** @description The instant every replay was evaluated at (override expiry and time-bound rows read it). */
+            /**
+             * @description The instant every replay was evaluated at (override expiry and time-bound rows read it).
+             * @example 2026-11-26T09:30:00.000Z
+             */
             evaluated_at: string;
         };
         /** @enum {string} */
@@ -466,6 +483,7 @@ export interface components {
         SimulatedDeciderId: string;
         /** @description A rule to create: the registry's rule body plus the scope it would be created in. */
         SimulatedNewRule: {
+            /** @example Transfers above 10,000 need CFO approval */
             directive: string;
             severity: components["schemas"]["SimulatedSeverity"];
             verdict?: string;
@@ -486,7 +504,10 @@ export interface components {
             author?: string;
             /** @enum {string} */
             author_type?: "human" | "agent" | "system";
-            /** @description A scope of the tenant (`scp-`): the rule's selector is the scope's. */
+            /**
+             * @description A scope of the tenant (`scp-`): the rule's selector is the scope's.
+             * @example scp-0f3a9c1e5b7d2a4c6e8f0a1b
+             */
             scope_id: string;
         };
         /**
@@ -494,6 +515,7 @@ export interface components {
          *     optional fields take their defaults), checked as the registry checks it.
          */
         SimulatedRuleBody: {
+            /** @example Transfers above 10,000 need CFO approval */
             directive: string;
             severity: components["schemas"]["SimulatedSeverity"];
             verdict?: string;
@@ -532,7 +554,10 @@ export interface components {
             type: "temporary" | "conditional" | "permanent";
             /** @description Operations whose scope contains these fields; absent or null: the selector of the first target's scope. */
             applies_to_scope?: components["schemas"]["SimulatedScopeSelector"] | (never | null);
-            /** @description ISO 8601 timestamp; the override has no effect from then on. Absent or null: no expiry. */
+            /**
+             * @description ISO 8601 timestamp; the override has no effect from then on. Absent or null: no expiry.
+             * @example 2026-11-26T09:30:00.000Z
+             */
             expires_at?: string | null;
             /** @description A CEL expression over the operation's context; the override applies only where it is true. */
             conditions?: string | null;
@@ -546,18 +571,30 @@ export interface components {
             op: "create" | "update" | "archive";
             /** @description create: a new rule with its scope_id; update: the rule's whole new content (without scope_id). */
             rule?: components["schemas"]["SimulatedNewRule"] | components["schemas"]["SimulatedRuleBody"];
-            /** @description update, archive: an active rule of the tenant. */
+            /**
+             * @description update, archive: an active rule of the tenant.
+             * @example rul-0f3a9c1e5b7d2a4c6e8f0a1b
+             */
             rule_id?: string;
             /** @description create: a new override. */
             override?: components["schemas"]["SimulatedOverrideBody"];
-            /** @description archive: an override in effect. */
+            /**
+             * @description archive: an override in effect.
+             * @example ovr-0f3a9c1e5b7d2a4c6e8f0a1b
+             */
             override_id?: string;
         };
         /** @description Which stored consultations are replayed. */
         SimulationWindow: {
-            /** @description ISO 8601 date or timestamp, inclusive; default `until` minus 7 days. */
+            /**
+             * @description ISO 8601 date or timestamp, inclusive; default `until` minus 7 days.
+             * @example 2026-11-26T09:30:00.000Z
+             */
             since?: string;
-            /** @description ISO 8601 date or timestamp, inclusive (a date covers its whole UTC day); default now. */
+            /**
+             * @description ISO 8601 date or timestamp, inclusive (a date covers its whole UTC day); default now.
+             * @example 2026-11-26T09:30:00.000Z
+             */
             until?: string;
             /**
              * Format: int32
@@ -576,7 +613,10 @@ export interface components {
         };
         /** @description docs/verdicts.md "Verification key": one entry of a tenant's key set. */
         VerificationKey: {
-            /** @description `<tenant_id>:<epoch>`, the JWS header kid */
+            /**
+             * @description `<tenant_id>:<epoch>`, the JWS header kid
+             * @example vk-2026-01
+             */
             kid: string;
             kty: string;
             crv: string;
@@ -586,14 +626,24 @@ export interface components {
             y?: string;
             alg: string;
             use: string;
-            /** @description ISO 8601 */
+            /**
+             * @description ISO 8601
+             * @example 2026-11-26T09:30:00.000Z
+             */
             not_before: string;
-            /** @description ISO 8601, or null for the current key */
+            /**
+             * @description ISO 8601, or null for the current key
+             * @example 2026-11-26T09:30:00.000Z
+             */
             not_after: string | null;
         };
         SigningKeySetup: {
+            /** @example tnt-0f3a9c1e5b7d2a4c6e8f0a1b */
             tenant_id: string;
-            /** @description The key new verdicts are signed with. */
+            /**
+             * @description The key new verdicts are signed with.
+             * @example vk-2026-01
+             */
             current_kid: string;
             /** @description true when this call created it. */
             created: boolean;
@@ -605,8 +655,10 @@ export interface components {
         SigningKeyRotation: {
             /** @enum {string} */
             mode: "scheduled" | "emergency";
+            /** @example vk-2026-01 */
             kid: string;
             epoch: string;
+            /** @example 2026-11-26T09:30:00.000Z */
             not_before: string;
             /** @description kids closed by the rotation (still published for verification). */
             retired: string[];
@@ -621,7 +673,10 @@ export interface components {
         };
         /** @description POST /v1/sessions: the session cookie is in Set-Cookie; the body says when it ends. */
         SessionCreated: {
-            /** @description ISO 8601; one hour after creation (the cookie's Max-Age), earlier if the key is revoked or expires */
+            /**
+             * @description ISO 8601; one hour after creation (the cookie's Max-Age), earlier if the key is revoked or expires
+             * @example 2026-11-26T09:30:00.000Z
+             */
             expires_at: string;
         };
         /** @description A condition row (docs/verdicts.md). */
@@ -635,10 +690,16 @@ export interface components {
          *     severity and the metadata as they were when the version was made, whatever happened to the rule since.
          */
         RuleVersion: {
-            /** @description `rv-` prefix */
+            /**
+             * @description `rv-` prefix
+             * @example rv-0f3a9c1e5b7d2a4c6e8f0a1b
+             */
             id: string;
+            /** @example rul-0f3a9c1e5b7d2a4c6e8f0a1b */
             rule_id: string;
+            /** @example tnt-0f3a9c1e5b7d2a4c6e8f0a1b */
             tenant_id: string;
+            /** @example scp-0f3a9c1e5b7d2a4c6e8f0a1b */
             scope_id: string;
             /**
              * Format: double
@@ -669,7 +730,9 @@ export interface components {
             mode?: "shadow";
             author: string;
             author_type: string;
+            /** @example 2026-11-26T09:30:00.000Z */
             created_at: string;
+            /** @example hum-0f3a9c1e5b7d2a4c6e8f0a1b */
             created_by: string | null;
             /** @description `current` while it is the rule's latest version, `superseded` afterwards. */
             status: string;
@@ -728,6 +791,7 @@ export interface components {
         };
         /** @description A conditional override that did not neutralise its rule for this operation (fail closed). */
         OverrideNotApplied: {
+            /** @example ovr-0f3a9c1e5b7d2a4c6e8f0a1b */
             override_id: string;
             /** @description override_condition_false, override_condition_missing, override_condition_error */
             reason: string;
@@ -738,7 +802,9 @@ export interface components {
         };
         /** @description The frozen consultation record (docs/verdicts.md "Consultation record"), exactly as stored and returned. */
         PrecedenceTraceEntry: {
+            /** @example rul-0f3a9c1e5b7d2a4c6e8f0a1b */
             rule_id: string;
+            /** @example rv-0f3a9c1e5b7d2a4c6e8f0a1b */
             rule_version_id: string;
             /** @description block, approval, observe, allow */
             severity: string;
@@ -746,16 +812,25 @@ export interface components {
             scope_match: string;
             /** @description fires, condition_false, not_applicable, missing_context, overridden */
             reason: string;
-            /** @description On the dominating entry: the precedence key that decided (severity, scope_match, priority, recency, rule_version_id, only_candidate). */
+            /**
+             * @description On the dominating entry: the precedence key that decided (severity, scope_match, priority, recency, rule_version_id, only_candidate).
+             * @example hum-0f3a9c1e5b7d2a4c6e8f0a1b
+             */
             decided_by?: string;
             missing_fields?: string[];
-            /** @description With reason overridden: the override (`ovr-`) or one-shot approval (`apr-`) that neutralised the rule. */
+            /**
+             * @description With reason overridden: the override (`ovr-`) or one-shot approval (`apr-`) that neutralised the rule.
+             * @example rul-0f3a9c1e5b7d2a4c6e8f0a1b
+             */
             overridden_by?: string;
             /** @description Conditional overrides of the rule that did not apply, and why (docs/verdicts.md "Overrides"). */
             overrides_not_applied?: components["schemas"]["OverrideNotApplied"][];
         };
         ApprovalHint: {
-            /** @description Path of the approvals collection: `/<tenant_id>/v1/approvals`. */
+            /**
+             * @description Path of the approvals collection: `/<tenant_id>/v1/approvals`.
+             * @example https://hooks.example.com/arbiter
+             */
             endpoint: string;
             example_body: {
                 requester_notes: string;
@@ -766,6 +841,7 @@ export interface components {
         NotInvertibleRow: {
             field: string;
             op: string;
+            /** @example rul-0f3a9c1e5b7d2a4c6e8f0a1b */
             rule_id: string;
         };
         /** @description One change of an alternative (docs/verdicts.md "Explanations"): the field's new value must satisfy `op value`. */
@@ -782,6 +858,7 @@ export interface components {
             /** Format: double */
             confidence_threshold?: number;
             field: string;
+            /** @example rul-0f3a9c1e5b7d2a4c6e8f0a1b */
             rule_id: string;
             /** @enum {string} */
             source_requirement?: "verified";
@@ -807,12 +884,15 @@ export interface components {
             verdict: string;
             cited_rule_ids: string[];
             cited_rule_version_ids?: string[];
+            /** @example rul-0f3a9c1e5b7d2a4c6e8f0a1b */
             dominating_rule_id?: string | null;
             precedence_trace?: components["schemas"]["PrecedenceTraceEntry"][];
             resolved_target_ids?: string[];
+            /** @example cns-0f3a9c1e5b7d2a4c6e8f0a1b */
             consultation_id: string;
             /** @description Compact JWS (ES256); verify it against the tenant JWKS (docs/verdicts.md). */
             signed_verdict: string;
+            /** @example sha256:0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c */
             context_hash?: string;
             approval?: components["schemas"]["ApprovalHint"];
             /**
@@ -873,7 +953,9 @@ export interface components {
         };
         /** @description An approval-requiring rule that fired (docs/verdicts.md "Approval", `triggers`). */
         ApprovalTrigger: {
+            /** @example rul-0f3a9c1e5b7d2a4c6e8f0a1b */
             rule_id: string;
+            /** @example rv-0f3a9c1e5b7d2a4c6e8f0a1b */
             rule_version_id: string;
             reason: string;
         };
@@ -882,7 +964,10 @@ export interface components {
             /** @description Principal and role ids allowed to decide. */
             candidate_deciders: string[];
             triggers: components["schemas"]["ApprovalTrigger"][];
-            /** @description Path of the approvals collection. */
+            /**
+             * @description Path of the approvals collection.
+             * @example https://hooks.example.com/arbiter
+             */
             endpoint: string;
         };
         OverviewCompleteResponse: {
@@ -893,8 +978,11 @@ export interface components {
             cited_rules: string[];
             /** @description Their immutable versions (`rv-`), readable at /v1/rule-versions/<id>. */
             cited_rule_versions: string[];
+            /** @example rul-0f3a9c1e5b7d2a4c6e8f0a1b */
             dominating_rule_id: string | null;
+            /** @example cns-0f3a9c1e5b7d2a4c6e8f0a1b */
             consultation_id: string;
+            /** @example sha256:0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c */
             normative_hash: string;
             approver?: components["schemas"]["Approver"];
             /**
@@ -944,7 +1032,10 @@ export interface components {
              * @description For probabilistic sources.
              */
             confidence?: number;
-            /** @description ISO 8601 time of the observation. */
+            /**
+             * @description ISO 8601 time of the observation.
+             * @example 2026-11-26T09:30:00.000Z
+             */
             as_of?: string;
             /**
              * @description With a `ledger:<fact_id>` source only: the dot path of the value in the ledger fact's
@@ -964,12 +1055,15 @@ export interface components {
         };
         /** @description Resolve, detailed variant (POST /<tenant_id>/v1/resolve, docs/verdicts.md "resolve"). */
         ResolveRequest: {
+            /** @example payments.transfer */
             action: string;
+            /** @example acct:eu/4471 */
             resource: string;
             /** @description Initial scope; scope fields arriving as context (`scope.<field>`, or a scope_schema field name) widen it. */
             scope: components["schemas"]["ScopeFields"];
             /** @description Every field is validated on receipt (400 invalid_context_shape, unknown_scope_field). */
             context: components["schemas"]["Context"];
+            /** @example hum-0f3a9c1e5b7d2a4c6e8f0a1b */
             on_behalf_of?: string;
             /** @description Returned by an incomplete answer: send it back to accumulate context across rounds. */
             resolve_session_id?: string;
@@ -983,6 +1077,7 @@ export interface components {
             context: components["schemas"]["Context"];
             correlation?: components["schemas"]["Correlation"];
             resolve_session_id?: string;
+            /** @example hum-0f3a9c1e5b7d2a4c6e8f0a1b */
             on_behalf_of?: string;
         };
         /** @description Either resolve body (the two variants share one path and are told apart by their fields). */
@@ -992,33 +1087,53 @@ export interface components {
          *     it fired, would have outranked the dominating rule, and its verdict is `would_be`.
          */
         ShadowDisagreement: {
+            /** @example rul-0f3a9c1e5b7d2a4c6e8f0a1b */
             rule_id: string;
+            /** @example rv-0f3a9c1e5b7d2a4c6e8f0a1b */
             rule_version_id: string;
             would_be: string;
         };
         /** @description A verified ledger citation of one context field, as the consultation record keeps it. */
         LedgerCitationEntry: {
-            /** @description `fct-` prefix */
+            /**
+             * @description `fct-` prefix
+             * @example fct-0f3a9c1e5b7d2a4c6e8f0a1b
+             */
             fact_id: string;
-            /** @description The fact's fact_hash (docs/ledger-formats.md "fact_hash"), recomputed by the gateway. */
+            /**
+             * @description The fact's fact_hash (docs/ledger-formats.md "fact_hash"), recomputed by the gateway.
+             * @example sha256:0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c
+             */
             fact_hash: string;
-            /** @description The tenant's ledger stream that holds it. */
+            /**
+             * @description The tenant's ledger stream that holds it.
+             * @example payments.audit
+             */
             stream_id: string;
             /** @description Where the Fact's value was read in the fact's custom_payload. */
             payload_path: string;
         };
         ConsultationRecord: {
-            /** @description `cns-` prefix */
+            /**
+             * @description `cns-` prefix
+             * @example cns-0f3a9c1e5b7d2a4c6e8f0a1b
+             */
             id: string;
+            /** @example tnt-0f3a9c1e5b7d2a4c6e8f0a1b */
             tenant_id: string;
             /** @description `check` or `resolve` */
             operation: string;
+            /** @example hum-0f3a9c1e5b7d2a4c6e8f0a1b */
             caller_principal_id: string;
+            /** @example hum-0f3a9c1e5b7d2a4c6e8f0a1b */
             on_behalf_of: string | null;
             /** @description true when on_behalf_of names an active human principal of the tenant (docs/verdicts.md). */
             on_behalf_of_authenticated: boolean;
+            /** @example 2026-11-26T09:30:00.000Z */
             requested_at: string;
+            /** @example payments.transfer */
             action: string;
+            /** @example acct:eu/4471 */
             resource: string;
             scope_used: {
                 [key: string]: string | number | boolean;
@@ -1026,13 +1141,17 @@ export interface components {
             parameters: {
                 [key: string]: unknown;
             };
-            /** @description sha256 over the RFC 8785 form of {action, resource, scope, parameters, context} (docs/verdicts.md). */
+            /**
+             * @description sha256 over the RFC 8785 form of {action, resource, scope, parameters, context} (docs/verdicts.md).
+             * @example sha256:0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c
+             */
             context_hash: string;
             context_snapshot: {
                 [key: string]: unknown;
             };
             cited_entry_ids: string[];
             cited_rule_version_ids: string[];
+            /** @example rul-0f3a9c1e5b7d2a4c6e8f0a1b */
             dominating_rule_id: string | null;
             precedence_trace: components["schemas"]["PrecedenceTraceEntry"][];
             resolved_target_ids: string[];
@@ -1051,6 +1170,7 @@ export interface components {
             /**
              * @description The approval (`apr-`) approved without a grant that allowed this operation, once (docs/approvals.md).
              *     Absent on every other consultation.
+             * @example apr-0f3a9c1e5b7d2a4c6e8f0a1b
              */
             approval_id?: string;
             /** @description blocked and approval_required only: the changes that would make the operation allowed. Absent on every other consultation. */
@@ -1062,38 +1182,53 @@ export interface components {
             ledger_citations?: {
                 [key: string]: components["schemas"]["LedgerCitationEntry"];
             };
-            /** @description `<tenant_id>:<epoch>` */
+            /**
+             * @description `<tenant_id>:<epoch>`
+             * @example vk-2026-01
+             */
             signing_kid: string;
             signing_epoch: string;
             /** Format: double */
             verdict_ttl_seconds: number;
+            /** @example 2026-11-26T09:30:00.000Z */
             expired_at: string;
             required_context_history: components["schemas"]["RequiredContextRound"][];
             /** @description Opaque correlation ids sent on resolve; stored, never interpreted. */
             correlation: {
                 [key: string]: unknown;
             } | null;
-            /** @description The registry state the rules came from (its state_hash and revision). */
+            /**
+             * @description The registry state the rules came from (its state_hash and revision).
+             * @example sha256:0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c
+             */
             state_hash: string;
             /** Format: double */
             state_revision: number;
-            /** @description sha256 over the RFC 8785 form of this record without normative_hash and signed_verdict. */
+            /**
+             * @description sha256 over the RFC 8785 form of this record without normative_hash and signed_verdict.
+             * @example sha256:0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c
+             */
             normative_hash: string;
             /** @description Compact JWS (ES256) over the verdict's claims, kid = signing_kid. */
             signed_verdict: string;
         };
         /** @description A checkpoint of a ledger stream (docs/evidence.md "Checkpoints"), signed by the ledger. */
         LedgerCheckpoint: {
+            /** @example payments.audit */
             stream_id: string;
             /** Format: int32 */
             tree_size: number;
-            /** @description `sha256:<64 hex>` */
+            /**
+             * @description `sha256:<64 hex>`
+             * @example sha256:0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c
+             */
             root_hash: string;
             /**
              * Format: int64
              * @description Milliseconds since the epoch (an int64: it does not fit in 32 bits).
              */
             created_at_ms: number;
+            /** @example key-0f3a9c1e5b7d2a4c6e8f0a1b */
             key_id: string;
             /** @enum {string} */
             signature_alg: "Ed25519";
@@ -1102,6 +1237,7 @@ export interface components {
         };
         /** @description GET /<tenant>/v1/consultations/<id>/evidence (docs/evidence.md "Evidence of a consultation"). */
         ConsultationEvidence: {
+            /** @example cns-0f3a9c1e5b7d2a4c6e8f0a1b */
             consultation_id: string;
             ledger: {
                 checkpoint: components["schemas"]["LedgerCheckpoint"];
@@ -1120,7 +1256,10 @@ export interface components {
         };
         ConsultationList: {
             items: components["schemas"]["ConsultationRecord"][];
-            /** @description Pass as `cursor` for the next page; null on the last one. */
+            /**
+             * @description Pass as `cursor` for the next page; null on the last one.
+             * @example eyJhdCI6IjIwMjYtMTEtMjYiLCJpZCI6InNjcC0wIn0
+             */
             next_cursor: string | null;
         };
         /**
@@ -1134,12 +1273,15 @@ export interface components {
             verdict: string;
             cited_rule_ids: string[];
             cited_rule_version_ids?: string[];
+            /** @example rul-0f3a9c1e5b7d2a4c6e8f0a1b */
             dominating_rule_id?: string | null;
             precedence_trace?: components["schemas"]["PrecedenceTraceEntry"][];
             resolved_target_ids?: string[];
+            /** @example cns-0f3a9c1e5b7d2a4c6e8f0a1b */
             consultation_id: string;
             /** @description Compact JWS (ES256); verify it against the tenant JWKS (docs/verdicts.md). */
             signed_verdict: string;
+            /** @example sha256:0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c */
             context_hash?: string;
             approval?: components["schemas"]["ApprovalHint"];
             /**
@@ -1192,16 +1334,25 @@ export interface components {
             explanation?: components["schemas"]["Explanation"];
         };
         CheckRequest: {
-            /** @description The operation decided, e.g. `payments.transfer`. */
+            /**
+             * @description The operation decided, e.g. `payments.transfer`.
+             * @example payments.transfer
+             */
             action: string;
-            /** @description The resource acted on, e.g. `acct:eu/4471`. */
+            /**
+             * @description The resource acted on, e.g. `acct:eu/4471`.
+             * @example acct:eu/4471
+             */
             resource: string;
             scope: components["schemas"]["ScopeFields"];
             /** @description Every field becomes part of the signed bindings; rule conditions read them by dot path. */
             parameters?: {
                 [key: string]: unknown;
             };
-            /** @description Human principal the agent acts for. */
+            /**
+             * @description Human principal the agent acts for.
+             * @example hum-0f3a9c1e5b7d2a4c6e8f0a1b
+             */
             on_behalf_of?: string;
             /** @description Optional Facts by dot path (docs/verdicts.md); a Fact wins over a parameter of the same path. */
             context?: components["schemas"]["Context"];
@@ -1211,7 +1362,9 @@ export interface components {
         ScopeFieldValue: string | number | boolean;
         /** @description An approval-requiring rule that fired in the consultation. */
         ApprovalTriggerModel: {
+            /** @example rul-0f3a9c1e5b7d2a4c6e8f0a1b */
             rule_id: string;
+            /** @example rv-0f3a9c1e5b7d2a4c6e8f0a1b */
             rule_version_id: string;
             /** @description `fires` for a rule that fired. */
             reason: string;
@@ -1220,22 +1373,35 @@ export interface components {
         ApprovalDecision: "approve" | "reject";
         /** @description Grant object (docs/verdicts.md "Approval"): the `approval_grant` override an approval created in the registry. */
         ApprovalGrant: {
-            /** @description `ovr-` prefix */
+            /**
+             * @description `ovr-` prefix
+             * @example ovr-0f3a9c1e5b7d2a4c6e8f0a1b
+             */
             override_id: string;
             applies_to_scope: {
                 [key: string]: components["schemas"]["ScopeFieldValue"];
             };
-            /** @description ISO 8601 */
+            /**
+             * @description ISO 8601
+             * @example 2026-11-26T09:30:00.000Z
+             */
             expires_at: string;
         };
         Approval: {
-            /** @description `apr-` prefix */
+            /**
+             * @description `apr-` prefix
+             * @example apr-0f3a9c1e5b7d2a4c6e8f0a1b
+             */
             id: string;
+            /** @example tnt-0f3a9c1e5b7d2a4c6e8f0a1b */
             tenant_id: string;
             status: components["schemas"]["ApprovalStatus"];
             /** @description The calling principal that requested it. */
             requester: string;
-            /** @description The principal on whose behalf: the consultation's on_behalf_of, else the requester. */
+            /**
+             * @description The principal on whose behalf: the consultation's on_behalf_of, else the requester.
+             * @example hum-0f3a9c1e5b7d2a4c6e8f0a1b
+             */
             requester_principal: string;
             intended_action: string;
             intended_resource: string;
@@ -1248,10 +1414,17 @@ export interface components {
             };
             triggers: components["schemas"]["ApprovalTriggerModel"][];
             requester_notes: string | null;
-            /** @description ISO 8601 */
+            /**
+             * @description ISO 8601
+             * @example 2026-11-26T09:30:00.000Z
+             */
             requested_at: string;
+            /** @example cns-0f3a9c1e5b7d2a4c6e8f0a1b */
             consultation_id: string;
-            /** @description The consultation's dominating rule (the list's dominating_rule_id filter). */
+            /**
+             * @description The consultation's dominating rule (the list's dominating_rule_id filter).
+             * @example rul-0f3a9c1e5b7d2a4c6e8f0a1b
+             */
             dominating_rule_id: string | null;
             /**
              * @description Principal ids and `role-` ids: the union of the triggering rules' deciders. Empty: any principal
@@ -1263,28 +1436,41 @@ export interface components {
             /** @description null while pending */
             decision: components["schemas"]["ApprovalDecision"] | (never | null);
             decider_notes: string | null;
-            /** @description ISO 8601; null while pending */
+            /**
+             * @description ISO 8601; null while pending
+             * @example 2026-11-26T09:30:00.000Z
+             */
             decided_at: string | null;
             /** @description Present when approved with a grant. */
             grants?: components["schemas"]["ApprovalGrant"][];
             /**
              * @description Approved without a grant: until then (ISO 8601) the requester's next check of exactly the approved
              *     operation is allowed, once. null otherwise.
+             * @example 2026-11-26T09:30:00.000Z
              */
             authorizes_until?: string | null;
             /** @description The consultation that used the one-shot approval; null until then. */
             consumed_by?: string | null;
-            /** @description ISO 8601; when it was used. */
+            /**
+             * @description ISO 8601; when it was used.
+             * @example 2026-11-26T09:30:00.000Z
+             */
             consumed_at?: string | null;
         };
         CreateApprovalBody: {
-            /** @description A consultation of this tenant whose verdict was approval_required. */
+            /**
+             * @description A consultation of this tenant whose verdict was approval_required.
+             * @example cns-0f3a9c1e5b7d2a4c6e8f0a1b
+             */
             consultation_id: string;
             requester_notes?: string;
         };
         ApprovalList: {
             items: components["schemas"]["Approval"][];
-            /** @description Pass as `cursor` for the next page; null on the last one. */
+            /**
+             * @description Pass as `cursor` for the next page; null on the last one.
+             * @example eyJhdCI6IjIwMjYtMTEtMjYiLCJpZCI6InNjcC0wIn0
+             */
             next_cursor: string | null;
         };
         GrantRequestBody: {
@@ -1292,7 +1478,10 @@ export interface components {
             applies_to_scope: {
                 [key: string]: components["schemas"]["ScopeFieldValue"];
             };
-            /** @description ISO 8601 timestamp in the future: the override ends then. */
+            /**
+             * @description ISO 8601 timestamp in the future: the override ends then.
+             * @example 2026-11-26T09:30:00.000Z
+             */
             expires_at: string;
         };
         DecisionBody: {
@@ -1338,13 +1527,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "key_id": "string",
-                     *       "tenant_id": "string",
-                     *       "tenant_slug": "string",
+                     *       "key_id": "key-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "tenant_slug": "acme",
                      *       "principal": {
-                     *         "id": "string",
+                     *         "id": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *         "kind": "agent",
-                     *         "name": "string",
+                     *         "name": "payments",
                      *         "roles": [
                      *           "string"
                      *         ],
@@ -1356,7 +1545,7 @@ export interface operations {
                      *       "scope_ids": [
                      *         "string"
                      *       ],
-                     *       "expires_at": "string",
+                     *       "expires_at": "2026-11-26T09:30:00.000Z",
                      *       "rate_limit": {
                      *         "requests_per_minute": 0.1,
                      *         "burst": 0.1
@@ -1601,15 +1790,15 @@ export interface operations {
                      * @example {
                      *       "keys": [
                      *         {
-                     *           "kid": "string",
+                     *           "kid": "vk-2026-01",
                      *           "kty": "string",
                      *           "crv": "string",
                      *           "x": "string",
                      *           "y": "string",
                      *           "alg": "string",
                      *           "use": "string",
-                     *           "not_before": "string",
-                     *           "not_after": "string"
+                     *           "not_before": "2026-11-26T09:30:00.000Z",
+                     *           "not_after": "2026-11-26T09:30:00.000Z"
                      *         }
                      *       ]
                      *     }
@@ -1684,20 +1873,20 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "tenant_id": "string",
-                     *       "current_kid": "string",
+                     *       "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "current_kid": "vk-2026-01",
                      *       "created": true,
                      *       "keys": [
                      *         {
-                     *           "kid": "string",
+                     *           "kid": "vk-2026-01",
                      *           "kty": "string",
                      *           "crv": "string",
                      *           "x": "string",
                      *           "y": "string",
                      *           "alg": "string",
                      *           "use": "string",
-                     *           "not_before": "string",
-                     *           "not_after": "string"
+                     *           "not_before": "2026-11-26T09:30:00.000Z",
+                     *           "not_after": "2026-11-26T09:30:00.000Z"
                      *         }
                      *       ]
                      *     }
@@ -1713,20 +1902,20 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "tenant_id": "string",
-                     *       "current_kid": "string",
+                     *       "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "current_kid": "vk-2026-01",
                      *       "created": true,
                      *       "keys": [
                      *         {
-                     *           "kid": "string",
+                     *           "kid": "vk-2026-01",
                      *           "kty": "string",
                      *           "crv": "string",
                      *           "x": "string",
                      *           "y": "string",
                      *           "alg": "string",
                      *           "use": "string",
-                     *           "not_before": "string",
-                     *           "not_after": "string"
+                     *           "not_before": "2026-11-26T09:30:00.000Z",
+                     *           "not_after": "2026-11-26T09:30:00.000Z"
                      *         }
                      *       ]
                      *     }
@@ -1826,9 +2015,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "mode": "scheduled",
-                     *       "kid": "string",
+                     *       "kid": "vk-2026-01",
                      *       "epoch": "string",
-                     *       "not_before": "string",
+                     *       "not_before": "2026-11-26T09:30:00.000Z",
                      *       "retired": [
                      *         "string"
                      *       ]
@@ -1958,15 +2147,15 @@ export interface operations {
                      * @example {
                      *       "keys": [
                      *         {
-                     *           "kid": "string",
+                     *           "kid": "vk-2026-01",
                      *           "kty": "string",
                      *           "crv": "string",
                      *           "x": "string",
                      *           "y": "string",
                      *           "alg": "string",
                      *           "use": "string",
-                     *           "not_before": "string",
-                     *           "not_after": "string"
+                     *           "not_before": "2026-11-26T09:30:00.000Z",
+                     *           "not_after": "2026-11-26T09:30:00.000Z"
                      *         }
                      *       ]
                      *     }
@@ -2040,7 +2229,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "expires_at": "string"
+                     *       "expires_at": "2026-11-26T09:30:00.000Z"
                      *     }
                      */
                     "application/json": components["schemas"]["SessionCreated"];
@@ -2132,10 +2321,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "string",
-                     *       "rule_id": "string",
-                     *       "tenant_id": "string",
-                     *       "scope_id": "string",
+                     *       "id": "rv-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "rule_id": "rul-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "scope_id": "scp-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "version": 0.1,
                      *       "statement": "string",
                      *       "severity": "string",
@@ -2169,8 +2358,8 @@ export interface operations {
                      *       "mode": "shadow",
                      *       "author": "string",
                      *       "author_type": "string",
-                     *       "created_at": "string",
-                     *       "created_by": "string",
+                     *       "created_at": "2026-11-26T09:30:00.000Z",
+                     *       "created_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "status": "string",
                      *       "rule_status": "string"
                      *     }
@@ -2272,8 +2461,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "action": "string",
-                 *       "resource": "string",
+                 *       "action": "payments.transfer",
+                 *       "resource": "acct:eu/4471",
                  *       "scope": {
                  *         "property1": "string",
                  *         "property2": "string"
@@ -2284,7 +2473,7 @@ export interface operations {
                  *           "source": "ledger:fct-5f0c9a1b2c3d4e5f60718293",
                  *           "verification_status": "unverified",
                  *           "confidence": 0,
-                 *           "as_of": "string",
+                 *           "as_of": "2026-11-26T09:30:00.000Z",
                  *           "payload_path": "kyc.beneficiary.country"
                  *         },
                  *         "property2": {
@@ -2292,11 +2481,11 @@ export interface operations {
                  *           "source": "ledger:fct-5f0c9a1b2c3d4e5f60718293",
                  *           "verification_status": "unverified",
                  *           "confidence": 0,
-                 *           "as_of": "string",
+                 *           "as_of": "2026-11-26T09:30:00.000Z",
                  *           "payload_path": "kyc.beneficiary.country"
                  *         }
                  *       },
-                 *       "on_behalf_of": "string",
+                 *       "on_behalf_of": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
                  *       "resolve_session_id": "string",
                  *       "correlation": {
                  *         "conversation_id": "string",
@@ -2514,15 +2703,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "string",
-                     *       "tenant_id": "string",
+                     *       "id": "cns-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "operation": "string",
-                     *       "caller_principal_id": "string",
-                     *       "on_behalf_of": "string",
+                     *       "caller_principal_id": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "on_behalf_of": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "on_behalf_of_authenticated": true,
-                     *       "requested_at": "string",
-                     *       "action": "string",
-                     *       "resource": "string",
+                     *       "requested_at": "2026-11-26T09:30:00.000Z",
+                     *       "action": "payments.transfer",
+                     *       "resource": "acct:eu/4471",
                      *       "scope_used": {
                      *         "property1": "string",
                      *         "property2": "string"
@@ -2531,7 +2720,7 @@ export interface operations {
                      *         "property1": null,
                      *         "property2": null
                      *       },
-                     *       "context_hash": "string",
+                     *       "context_hash": "sha256:0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c",
                      *       "context_snapshot": {
                      *         "property1": null,
                      *         "property2": null
@@ -2542,22 +2731,22 @@ export interface operations {
                      *       "cited_rule_version_ids": [
                      *         "string"
                      *       ],
-                     *       "dominating_rule_id": "string",
+                     *       "dominating_rule_id": "rul-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "precedence_trace": [
                      *         {
-                     *           "rule_id": "string",
-                     *           "rule_version_id": "string",
+                     *           "rule_id": "rul-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *           "rule_version_id": "rv-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *           "severity": "string",
                      *           "scope_match": "string",
                      *           "reason": "string",
-                     *           "decided_by": "string",
+                     *           "decided_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *           "missing_fields": [
                      *             "string"
                      *           ],
-                     *           "overridden_by": "string",
+                     *           "overridden_by": "rul-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *           "overrides_not_applied": [
                      *             {
-                     *               "override_id": "string",
+                     *               "override_id": "ovr-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *               "reason": "string",
                      *               "missing_fields": [
                      *                 "string"
@@ -2573,8 +2762,8 @@ export interface operations {
                      *       "verdict": "string",
                      *       "triggers": [
                      *         {
-                     *           "rule_id": "string",
-                     *           "rule_version_id": "string",
+                     *           "rule_id": "rul-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *           "rule_version_id": "rv-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *           "reason": "string"
                      *         }
                      *       ],
@@ -2586,12 +2775,12 @@ export interface operations {
                      *       ],
                      *       "shadow": [
                      *         {
-                     *           "rule_id": "string",
-                     *           "rule_version_id": "string",
+                     *           "rule_id": "rul-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *           "rule_version_id": "rv-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *           "would_be": "string"
                      *         }
                      *       ],
-                     *       "approval_id": "string",
+                     *       "approval_id": "apr-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "explanation": {
                      *         "deciders": [
                      *           "string"
@@ -2600,7 +2789,7 @@ export interface operations {
                      *           {
                      *             "field": "string",
                      *             "op": "string",
-                     *             "rule_id": "string"
+                     *             "rule_id": "rul-0f3a9c1e5b7d2a4c6e8f0a1b"
                      *           }
                      *         ],
                      *         "to_allow": [
@@ -2619,7 +2808,7 @@ export interface operations {
                      *                 ],
                      *                 "confidence_threshold": 0.1,
                      *                 "field": "string",
-                     *                 "rule_id": "string",
+                     *                 "rule_id": "rul-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *                 "source_requirement": "verified"
                      *               }
                      *             ]
@@ -2628,22 +2817,22 @@ export interface operations {
                      *       },
                      *       "ledger_citations": {
                      *         "property1": {
-                     *           "fact_id": "string",
-                     *           "fact_hash": "string",
-                     *           "stream_id": "string",
+                     *           "fact_id": "fct-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *           "fact_hash": "sha256:0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c",
+                     *           "stream_id": "payments.audit",
                      *           "payload_path": "string"
                      *         },
                      *         "property2": {
-                     *           "fact_id": "string",
-                     *           "fact_hash": "string",
-                     *           "stream_id": "string",
+                     *           "fact_id": "fct-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *           "fact_hash": "sha256:0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c",
+                     *           "stream_id": "payments.audit",
                      *           "payload_path": "string"
                      *         }
                      *       },
-                     *       "signing_kid": "string",
+                     *       "signing_kid": "vk-2026-01",
                      *       "signing_epoch": "string",
                      *       "verdict_ttl_seconds": 0.1,
-                     *       "expired_at": "string",
+                     *       "expired_at": "2026-11-26T09:30:00.000Z",
                      *       "required_context_history": [
                      *         {
                      *           "round": 0.1,
@@ -2656,9 +2845,9 @@ export interface operations {
                      *         "property1": null,
                      *         "property2": null
                      *       },
-                     *       "state_hash": "string",
+                     *       "state_hash": "sha256:0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c",
                      *       "state_revision": 0.1,
-                     *       "normative_hash": "string",
+                     *       "normative_hash": "sha256:0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c",
                      *       "signed_verdict": "string"
                      *     }
                      */
@@ -2749,14 +2938,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "consultation_id": "string",
+                     *       "consultation_id": "cns-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "ledger": {
                      *         "checkpoint": {
-                     *           "stream_id": "string",
+                     *           "stream_id": "payments.audit",
                      *           "tree_size": 0,
-                     *           "root_hash": "string",
+                     *           "root_hash": "sha256:0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c",
                      *           "created_at_ms": 0,
-                     *           "key_id": "string",
+                     *           "key_id": "key-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *           "signature_alg": "Ed25519",
                      *           "signature": "string"
                      *         },
@@ -2907,15 +3096,15 @@ export interface operations {
                      * @example {
                      *       "items": [
                      *         {
-                     *           "id": "string",
-                     *           "tenant_id": "string",
+                     *           "id": "cns-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *           "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *           "operation": "string",
-                     *           "caller_principal_id": "string",
-                     *           "on_behalf_of": "string",
+                     *           "caller_principal_id": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *           "on_behalf_of": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *           "on_behalf_of_authenticated": true,
-                     *           "requested_at": "string",
-                     *           "action": "string",
-                     *           "resource": "string",
+                     *           "requested_at": "2026-11-26T09:30:00.000Z",
+                     *           "action": "payments.transfer",
+                     *           "resource": "acct:eu/4471",
                      *           "scope_used": {
                      *             "property1": "string",
                      *             "property2": "string"
@@ -2924,7 +3113,7 @@ export interface operations {
                      *             "property1": null,
                      *             "property2": null
                      *           },
-                     *           "context_hash": "string",
+                     *           "context_hash": "sha256:0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c",
                      *           "context_snapshot": {
                      *             "property1": null,
                      *             "property2": null
@@ -2935,22 +3124,22 @@ export interface operations {
                      *           "cited_rule_version_ids": [
                      *             "string"
                      *           ],
-                     *           "dominating_rule_id": "string",
+                     *           "dominating_rule_id": "rul-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *           "precedence_trace": [
                      *             {
-                     *               "rule_id": "string",
-                     *               "rule_version_id": "string",
+                     *               "rule_id": "rul-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *               "rule_version_id": "rv-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *               "severity": "string",
                      *               "scope_match": "string",
                      *               "reason": "string",
-                     *               "decided_by": "string",
+                     *               "decided_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *               "missing_fields": [
                      *                 "string"
                      *               ],
-                     *               "overridden_by": "string",
+                     *               "overridden_by": "rul-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *               "overrides_not_applied": [
                      *                 {
-                     *                   "override_id": "string",
+                     *                   "override_id": "ovr-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *                   "reason": "string",
                      *                   "missing_fields": [
                      *                     "string"
@@ -2966,8 +3155,8 @@ export interface operations {
                      *           "verdict": "string",
                      *           "triggers": [
                      *             {
-                     *               "rule_id": "string",
-                     *               "rule_version_id": "string",
+                     *               "rule_id": "rul-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *               "rule_version_id": "rv-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *               "reason": "string"
                      *             }
                      *           ],
@@ -2979,12 +3168,12 @@ export interface operations {
                      *           ],
                      *           "shadow": [
                      *             {
-                     *               "rule_id": "string",
-                     *               "rule_version_id": "string",
+                     *               "rule_id": "rul-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *               "rule_version_id": "rv-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *               "would_be": "string"
                      *             }
                      *           ],
-                     *           "approval_id": "string",
+                     *           "approval_id": "apr-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *           "explanation": {
                      *             "deciders": [
                      *               "string"
@@ -2993,7 +3182,7 @@ export interface operations {
                      *               {
                      *                 "field": "string",
                      *                 "op": "string",
-                     *                 "rule_id": "string"
+                     *                 "rule_id": "rul-0f3a9c1e5b7d2a4c6e8f0a1b"
                      *               }
                      *             ],
                      *             "to_allow": [
@@ -3012,7 +3201,7 @@ export interface operations {
                      *                     ],
                      *                     "confidence_threshold": 0.1,
                      *                     "field": "string",
-                     *                     "rule_id": "string",
+                     *                     "rule_id": "rul-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *                     "source_requirement": "verified"
                      *                   }
                      *                 ]
@@ -3021,22 +3210,22 @@ export interface operations {
                      *           },
                      *           "ledger_citations": {
                      *             "property1": {
-                     *               "fact_id": "string",
-                     *               "fact_hash": "string",
-                     *               "stream_id": "string",
+                     *               "fact_id": "fct-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *               "fact_hash": "sha256:0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c",
+                     *               "stream_id": "payments.audit",
                      *               "payload_path": "string"
                      *             },
                      *             "property2": {
-                     *               "fact_id": "string",
-                     *               "fact_hash": "string",
-                     *               "stream_id": "string",
+                     *               "fact_id": "fct-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *               "fact_hash": "sha256:0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c",
+                     *               "stream_id": "payments.audit",
                      *               "payload_path": "string"
                      *             }
                      *           },
-                     *           "signing_kid": "string",
+                     *           "signing_kid": "vk-2026-01",
                      *           "signing_epoch": "string",
                      *           "verdict_ttl_seconds": 0.1,
-                     *           "expired_at": "string",
+                     *           "expired_at": "2026-11-26T09:30:00.000Z",
                      *           "required_context_history": [
                      *             {
                      *               "round": 0.1,
@@ -3049,13 +3238,13 @@ export interface operations {
                      *             "property1": null,
                      *             "property2": null
                      *           },
-                     *           "state_hash": "string",
+                     *           "state_hash": "sha256:0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c",
                      *           "state_revision": 0.1,
-                     *           "normative_hash": "string",
+                     *           "normative_hash": "sha256:0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c",
                      *           "signed_verdict": "string"
                      *         }
                      *       ],
-                     *       "next_cursor": "string"
+                     *       "next_cursor": "eyJhdCI6IjIwMjYtMTEtMjYiLCJpZCI6InNjcC0wIn0"
                      *     }
                      */
                     "application/json": components["schemas"]["ConsultationList"];
@@ -3125,8 +3314,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "action": "string",
-                 *       "resource": "string",
+                 *       "action": "payments.transfer",
+                 *       "resource": "acct:eu/4471",
                  *       "scope": {
                  *         "property1": "string",
                  *         "property2": "string"
@@ -3135,14 +3324,14 @@ export interface operations {
                  *         "property1": null,
                  *         "property2": null
                  *       },
-                 *       "on_behalf_of": "string",
+                 *       "on_behalf_of": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
                  *       "context": {
                  *         "property1": {
                  *           "value": null,
                  *           "source": "ledger:fct-5f0c9a1b2c3d4e5f60718293",
                  *           "verification_status": "unverified",
                  *           "confidence": 0,
-                 *           "as_of": "string",
+                 *           "as_of": "2026-11-26T09:30:00.000Z",
                  *           "payload_path": "kyc.beneficiary.country"
                  *         },
                  *         "property2": {
@@ -3150,7 +3339,7 @@ export interface operations {
                  *           "source": "ledger:fct-5f0c9a1b2c3d4e5f60718293",
                  *           "verification_status": "unverified",
                  *           "confidence": 0,
-                 *           "as_of": "string",
+                 *           "as_of": "2026-11-26T09:30:00.000Z",
                  *           "payload_path": "kyc.beneficiary.country"
                  *         }
                  *       }
@@ -3178,22 +3367,22 @@ export interface operations {
                      *       "cited_rule_version_ids": [
                      *         "string"
                      *       ],
-                     *       "dominating_rule_id": "string",
+                     *       "dominating_rule_id": "rul-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "precedence_trace": [
                      *         {
-                     *           "rule_id": "string",
-                     *           "rule_version_id": "string",
+                     *           "rule_id": "rul-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *           "rule_version_id": "rv-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *           "severity": "string",
                      *           "scope_match": "string",
                      *           "reason": "string",
-                     *           "decided_by": "string",
+                     *           "decided_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *           "missing_fields": [
                      *             "string"
                      *           ],
-                     *           "overridden_by": "string",
+                     *           "overridden_by": "rul-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *           "overrides_not_applied": [
                      *             {
-                     *               "override_id": "string",
+                     *               "override_id": "ovr-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *               "reason": "string",
                      *               "missing_fields": [
                      *                 "string"
@@ -3206,11 +3395,11 @@ export interface operations {
                      *       "resolved_target_ids": [
                      *         "string"
                      *       ],
-                     *       "consultation_id": "string",
+                     *       "consultation_id": "cns-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "signed_verdict": "string",
-                     *       "context_hash": "string",
+                     *       "context_hash": "sha256:0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c",
                      *       "approval": {
-                     *         "endpoint": "string",
+                     *         "endpoint": "https://hooks.example.com/arbiter",
                      *         "example_body": {
                      *           "requester_notes": "string",
                      *           "consultation_id": "string"
@@ -3425,11 +3614,11 @@ export interface operations {
                      * @example {
                      *       "items": [
                      *         {
-                     *           "id": "string",
-                     *           "tenant_id": "string",
+                     *           "id": "apr-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *           "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *           "status": "pending",
                      *           "requester": "string",
-                     *           "requester_principal": "string",
+                     *           "requester_principal": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *           "intended_action": "string",
                      *           "intended_resource": "string",
                      *           "intended_parameters": {
@@ -3442,38 +3631,38 @@ export interface operations {
                      *           },
                      *           "triggers": [
                      *             {
-                     *               "rule_id": "string",
-                     *               "rule_version_id": "string",
+                     *               "rule_id": "rul-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *               "rule_version_id": "rv-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *               "reason": "string"
                      *             }
                      *           ],
                      *           "requester_notes": "string",
-                     *           "requested_at": "string",
-                     *           "consultation_id": "string",
-                     *           "dominating_rule_id": "string",
+                     *           "requested_at": "2026-11-26T09:30:00.000Z",
+                     *           "consultation_id": "cns-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *           "dominating_rule_id": "rul-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *           "candidate_deciders": [
                      *             "string"
                      *           ],
                      *           "decider": "string",
                      *           "decision": "approve",
                      *           "decider_notes": "string",
-                     *           "decided_at": "string",
+                     *           "decided_at": "2026-11-26T09:30:00.000Z",
                      *           "grants": [
                      *             {
-                     *               "override_id": "string",
+                     *               "override_id": "ovr-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *               "applies_to_scope": {
                      *                 "property1": "string",
                      *                 "property2": "string"
                      *               },
-                     *               "expires_at": "string"
+                     *               "expires_at": "2026-11-26T09:30:00.000Z"
                      *             }
                      *           ],
-                     *           "authorizes_until": "string",
+                     *           "authorizes_until": "2026-11-26T09:30:00.000Z",
                      *           "consumed_by": "string",
-                     *           "consumed_at": "string"
+                     *           "consumed_at": "2026-11-26T09:30:00.000Z"
                      *         }
                      *       ],
-                     *       "next_cursor": "string"
+                     *       "next_cursor": "eyJhdCI6IjIwMjYtMTEtMjYiLCJpZCI6InNjcC0wIn0"
                      *     }
                      */
                     "application/json": components["schemas"]["ApprovalList"];
@@ -3540,7 +3729,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "consultation_id": "string",
+                 *       "consultation_id": "cns-0f3a9c1e5b7d2a4c6e8f0a1b",
                  *       "requester_notes": "string"
                  *     }
                  */
@@ -3556,11 +3745,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "string",
-                     *       "tenant_id": "string",
+                     *       "id": "apr-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "status": "pending",
                      *       "requester": "string",
-                     *       "requester_principal": "string",
+                     *       "requester_principal": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "intended_action": "string",
                      *       "intended_resource": "string",
                      *       "intended_parameters": {
@@ -3573,35 +3762,35 @@ export interface operations {
                      *       },
                      *       "triggers": [
                      *         {
-                     *           "rule_id": "string",
-                     *           "rule_version_id": "string",
+                     *           "rule_id": "rul-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *           "rule_version_id": "rv-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *           "reason": "string"
                      *         }
                      *       ],
                      *       "requester_notes": "string",
-                     *       "requested_at": "string",
-                     *       "consultation_id": "string",
-                     *       "dominating_rule_id": "string",
+                     *       "requested_at": "2026-11-26T09:30:00.000Z",
+                     *       "consultation_id": "cns-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "dominating_rule_id": "rul-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "candidate_deciders": [
                      *         "string"
                      *       ],
                      *       "decider": "string",
                      *       "decision": "approve",
                      *       "decider_notes": "string",
-                     *       "decided_at": "string",
+                     *       "decided_at": "2026-11-26T09:30:00.000Z",
                      *       "grants": [
                      *         {
-                     *           "override_id": "string",
+                     *           "override_id": "ovr-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *           "applies_to_scope": {
                      *             "property1": "string",
                      *             "property2": "string"
                      *           },
-                     *           "expires_at": "string"
+                     *           "expires_at": "2026-11-26T09:30:00.000Z"
                      *         }
                      *       ],
-                     *       "authorizes_until": "string",
+                     *       "authorizes_until": "2026-11-26T09:30:00.000Z",
                      *       "consumed_by": "string",
-                     *       "consumed_at": "string"
+                     *       "consumed_at": "2026-11-26T09:30:00.000Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Approval"];
@@ -3736,11 +3925,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "string",
-                     *       "tenant_id": "string",
+                     *       "id": "apr-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "status": "pending",
                      *       "requester": "string",
-                     *       "requester_principal": "string",
+                     *       "requester_principal": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "intended_action": "string",
                      *       "intended_resource": "string",
                      *       "intended_parameters": {
@@ -3753,35 +3942,35 @@ export interface operations {
                      *       },
                      *       "triggers": [
                      *         {
-                     *           "rule_id": "string",
-                     *           "rule_version_id": "string",
+                     *           "rule_id": "rul-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *           "rule_version_id": "rv-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *           "reason": "string"
                      *         }
                      *       ],
                      *       "requester_notes": "string",
-                     *       "requested_at": "string",
-                     *       "consultation_id": "string",
-                     *       "dominating_rule_id": "string",
+                     *       "requested_at": "2026-11-26T09:30:00.000Z",
+                     *       "consultation_id": "cns-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "dominating_rule_id": "rul-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "candidate_deciders": [
                      *         "string"
                      *       ],
                      *       "decider": "string",
                      *       "decision": "approve",
                      *       "decider_notes": "string",
-                     *       "decided_at": "string",
+                     *       "decided_at": "2026-11-26T09:30:00.000Z",
                      *       "grants": [
                      *         {
-                     *           "override_id": "string",
+                     *           "override_id": "ovr-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *           "applies_to_scope": {
                      *             "property1": "string",
                      *             "property2": "string"
                      *           },
-                     *           "expires_at": "string"
+                     *           "expires_at": "2026-11-26T09:30:00.000Z"
                      *         }
                      *       ],
-                     *       "authorizes_until": "string",
+                     *       "authorizes_until": "2026-11-26T09:30:00.000Z",
                      *       "consumed_by": "string",
-                     *       "consumed_at": "string"
+                     *       "consumed_at": "2026-11-26T09:30:00.000Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Approval"];
@@ -3872,7 +4061,7 @@ export interface operations {
                  *           "property1": "string",
                  *           "property2": "string"
                  *         },
-                 *         "expires_at": "string"
+                 *         "expires_at": "2026-11-26T09:30:00.000Z"
                  *       }
                  *     }
                  */
@@ -3888,11 +4077,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "string",
-                     *       "tenant_id": "string",
+                     *       "id": "apr-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "status": "pending",
                      *       "requester": "string",
-                     *       "requester_principal": "string",
+                     *       "requester_principal": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "intended_action": "string",
                      *       "intended_resource": "string",
                      *       "intended_parameters": {
@@ -3905,35 +4094,35 @@ export interface operations {
                      *       },
                      *       "triggers": [
                      *         {
-                     *           "rule_id": "string",
-                     *           "rule_version_id": "string",
+                     *           "rule_id": "rul-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *           "rule_version_id": "rv-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *           "reason": "string"
                      *         }
                      *       ],
                      *       "requester_notes": "string",
-                     *       "requested_at": "string",
-                     *       "consultation_id": "string",
-                     *       "dominating_rule_id": "string",
+                     *       "requested_at": "2026-11-26T09:30:00.000Z",
+                     *       "consultation_id": "cns-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "dominating_rule_id": "rul-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "candidate_deciders": [
                      *         "string"
                      *       ],
                      *       "decider": "string",
                      *       "decision": "approve",
                      *       "decider_notes": "string",
-                     *       "decided_at": "string",
+                     *       "decided_at": "2026-11-26T09:30:00.000Z",
                      *       "grants": [
                      *         {
-                     *           "override_id": "string",
+                     *           "override_id": "ovr-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *           "applies_to_scope": {
                      *             "property1": "string",
                      *             "property2": "string"
                      *           },
-                     *           "expires_at": "string"
+                     *           "expires_at": "2026-11-26T09:30:00.000Z"
                      *         }
                      *       ],
-                     *       "authorizes_until": "string",
+                     *       "authorizes_until": "2026-11-26T09:30:00.000Z",
                      *       "consumed_by": "string",
-                     *       "consumed_at": "string"
+                     *       "consumed_at": "2026-11-26T09:30:00.000Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Approval"];
