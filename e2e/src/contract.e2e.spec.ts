@@ -262,7 +262,16 @@ describe('every operation of the public OpenAPI documents, against the real serv
       .set('X-API-Key', key)
       .send({ tenant_id: t.tenant.id, actor: 'agent:contract', custom_payload: { n: 1 } })
       .expect(201);
+    const check = await request(stack.verdict.url)
+      .post(`/${t.tenant.id}/v1/check`)
+      .set('X-API-Key', key)
+      .send({ action: 'contract.run', resource: 'contract', scope: {}, parameters: {} })
+      .expect(200);
     Object.assign(fixtures, {
+      consultation_id: check.headers['x-consultation-id'],
+      // Query bounds every list accepts (a made-up string is not a date).
+      since: '2026-01-01',
+      until: '2099-12-31',
       tenant_id: t.tenant.id,
       tenant_slug: t.tenant.slug,
       scope_id: scope.body.id,
