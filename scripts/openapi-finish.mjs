@@ -20,6 +20,12 @@ import OpenAPISampler from 'openapi-sampler';
 const ERROR_REF = '#/components/schemas/ErrorBody';
 const JSON_TYPE = 'application/json';
 
+/** The registry's and the verdict gateway's answers to an oversize body or one that is not JSON. */
+const BODY_LIMITS = {
+  tooLarge: 'payload_too_large: the body is larger than the service accepts',
+  mediaType: 'unsupported_media_type: a body that is not application/json',
+};
+
 /** What libs/http answers in each service's dialect (libs/http/src/dialects.ts). */
 const DIALECTS = {
   registry: {
@@ -29,8 +35,7 @@ const DIALECTS = {
     forbidden: 'Missing permission',
     badBody: 'malformed_json (the body is not JSON) or validation_failed (a field of the wrong type, an unknown field)',
     badParameter: 'validation_failed: a parameter outside its schema, a cursor the service did not make, or a string holding U+0000',
-    tooLarge: 'payload_too_large: the body is larger than the service accepts',
-    mediaType: 'unsupported_media_type: a body that is not application/json',
+    ...BODY_LIMITS,
   },
   verdict: {
     body: (code, message) => ({ code, message: message ?? code }),
@@ -39,8 +44,7 @@ const DIALECTS = {
     forbidden: 'insufficient_permission, principal_deactivated, cross_tenant_forbidden',
     badBody: 'malformed_json (the body is not JSON), validation_failed (a field of the wrong type, an unknown field)',
     badParameter: 'invalid_query (a parameter outside its schema), invalid_cursor, validation_failed',
-    tooLarge: 'payload_too_large: the body is larger than the service accepts',
-    mediaType: 'unsupported_media_type: a body that is not application/json',
+    ...BODY_LIMITS,
   },
   ledger: {
     body: (code, message) => ({ code, message: message ?? code }),
