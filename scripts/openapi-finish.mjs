@@ -4,7 +4,7 @@
 //  - `nullable` beside a lone `allOf` (tsoa's `T | null` for a model T) becomes `anyOf: [T, null]`, and a `$ref` with
 //    siblings (a property's description or example) becomes `allOf: [$ref]` with them: 3.0 ignores siblings of `$ref`;
 //  - the answers libs/http gives on every route of a kind, where a controller leaves them out: 401 and 403 on an
-//    authenticated operation, 400 on one with parameters (outside their schema, a bad cursor, U+0000) or a body
+//    authenticated operation (and 503 when the registry cannot check the key or find the tenant), 400 on one with parameters (outside their schema, a bad cursor, U+0000) or a body
 //    (malformed JSON, a field of the wrong type), 413 and 415 on one with a body;
 //  - the response headers the code sets (HEADERS below: per service, operation and status), declared once under
 //    components.headers; the 405 with Allow that every known path answers for a method it does not list, as a
@@ -32,6 +32,7 @@ const DIALECTS = {
     body: (code, message) => ({ detail: message ?? code }),
     codes: {},
     unauthorized: 'Missing or invalid API key',
+    unavailable: 'unavailable: the API key cannot be checked right now; retry',
     forbidden: 'Missing permission',
     badBody: 'malformed_json (the body is not JSON) or validation_failed (a field of the wrong type, an unknown field)',
     badParameter: 'validation_failed: a parameter outside its schema, a cursor the service did not make, or a string holding U+0000',
@@ -41,6 +42,7 @@ const DIALECTS = {
     body: (code, message) => ({ code, message: message ?? code }),
     codes: { 400: 'validation_failed', 401: 'invalid_credentials', 403: 'insufficient_permission', 404: 'not_found', 413: 'payload_too_large', 415: 'unsupported_media_type', 500: 'internal_error' },
     unauthorized: 'missing_credentials, invalid_credentials',
+    unavailable: 'auth_unavailable (the credentials cannot be checked right now), registry_unavailable (the tenant cannot be looked up right now); retry',
     forbidden: 'insufficient_permission, principal_deactivated, cross_tenant_forbidden',
     badBody: 'malformed_json (the body is not JSON), validation_failed (a field of the wrong type, an unknown field)',
     badParameter: 'invalid_query (a parameter outside its schema), invalid_cursor, validation_failed',
@@ -48,8 +50,9 @@ const DIALECTS = {
   },
   ledger: {
     body: (code, message) => ({ code, message: message ?? code }),
-    codes: { 400: 'VALIDATION_ERROR', 401: 'UNAUTHORIZED', 403: 'FORBIDDEN', 404: 'NOT_FOUND', 429: 'RATE_LIMITED', 500: 'INTERNAL_ERROR', 503: 'UNAVAILABLE' },
+    codes: { 400: 'VALIDATION_ERROR', 401: 'UNAUTHORIZED', 403: 'FORBIDDEN', 404: 'NOT_FOUND', 429: 'RATE_LIMITED', 500: 'INTERNAL_ERROR', 503: 'SERVICE_UNAVAILABLE' },
     unauthorized: 'UNAUTHORIZED: missing or invalid API key',
+    unavailable: 'SERVICE_UNAVAILABLE: the API key cannot be checked right now; retry',
     forbidden: 'FORBIDDEN: missing permission',
     badBody: 'VALIDATION_ERROR: the body is not JSON, is not application/json, is too large, or a field is wrong',
     badParameter: 'VALIDATION_ERROR: a parameter outside its schema, a cursor the service did not make, or a string holding U+0000',
@@ -70,16 +73,16 @@ const HEADER_DEFS = {
 const RATE_LIMIT = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-RateLimit-Policy'];
 
 /**
- * Which operation answers which header, by service, operationId and status ('*': every status, '5XX': every 503).
+ * Which operation answers which header, by service, operationId ('*': every operation) and status ('*': every status).
  * The contract test (e2e/src/contract.e2e.spec.ts) fails when a service sends one of these headers undeclared.
  */
 const HEADERS = {
   verdict: {
-    Check: { 200: ['X-Verdict-TTL', 'X-Consultation-Id'], 409: ['Retry-After'], 503: ['Retry-After'] },
-    Resolve: { 200: ['X-Verdict-TTL', 'X-Consultation-Id'], 503: ['Retry-After'] },
-    GetConsultationEvidence: { 409: ['Retry-After'], 503: ['Retry-After'] },
-    DecideApproval: { 503: ['Retry-After'] },
-    Simulate: { 503: ['Retry-After'] },
+    // Every 503 of the gateway may say when to retry (registry_unavailable, policy_unavailable, ledger_unavailable do).
+    '*': { 503: ['Retry-After'] },
+    Check: { 200: ['X-Verdict-TTL', 'X-Consultation-Id'] },
+    Resolve: { 200: ['X-Verdict-TTL', 'X-Consultation-Id'] },
+    GetConsultationEvidence: { 409: ['Retry-After'] },
     OpenSession: { 201: ['Set-Cookie', 'Cache-Control'] },
     EndSession: { 204: ['Set-Cookie'] },
     Jwks: { 200: ['Cache-Control'] },
@@ -205,12 +208,14 @@ function addGenericResponses(doc, app) {
     if (op.responses[status] || !description) return;
     op.responses[status] = { description, content: { [JSON_TYPE]: { schema: { $ref: ERROR_REF } } } };
   };
-  for (const { op } of operations(doc)) {
+  for (const { path, op } of operations(doc)) {
     const secured = (op.security ?? []).some((req) => Object.keys(req).length > 0);
     if (secured) {
       add(op, '401', d.unauthorized);
       add(op, '403', d.forbidden);
     }
+    // Credentials are checked with the registry (a cache in front), and the verdict gateway looks tenants up there.
+    if (secured || (app === 'verdict' && /\{tenant_(id|slug)\}/.test(path))) add(op, '503', d.unavailable);
     if (op.requestBody) add(op, '400', d.badBody);
     if ((op.parameters ?? []).length) add(op, '400', d.badParameter);
     if (op.requestBody) {

@@ -2570,6 +2570,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description unavailable: the API key cannot be checked right now; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unavailable: the API key cannot be checked right now; retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     CreateScopeWebhook: {
@@ -2732,6 +2746,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description unavailable: the API key cannot be checked right now; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unavailable: the API key cannot be checked right now; retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     ListWebhooks: {
@@ -2826,6 +2854,20 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Missing permission"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unavailable: the API key cannot be checked right now; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unavailable: the API key cannot be checked right now; retry"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -2976,6 +3018,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description unavailable: the API key cannot be checked right now; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unavailable: the API key cannot be checked right now; retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     GetWebhook: {
@@ -3080,6 +3136,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description unavailable: the API key cannot be checked right now; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unavailable: the API key cannot be checked right now; retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     DeleteWebhook: {
@@ -3152,6 +3222,20 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unavailable: the API key cannot be checked right now; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unavailable: the API key cannot be checked right now; retry"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -3306,6 +3390,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description unavailable: the API key cannot be checked right now; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unavailable: the API key cannot be checked right now; retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     ListWebhookDeliveries: {
@@ -3427,6 +3525,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description unavailable: the API key cannot be checked right now; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unavailable: the API key cannot be checked right now; retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     GetWebhookDelivery: {
@@ -3533,6 +3645,20 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unavailable: the API key cannot be checked right now; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unavailable: the API key cannot be checked right now; retry"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -3658,6 +3784,20 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Pending, or subscription disabled"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unavailable: the API key cannot be checked right now; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unavailable: the API key cannot be checked right now; retry"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -3846,6 +3986,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description unavailable: the API key cannot be checked right now; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unavailable: the API key cannot be checked right now; retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     ListTenants: {
@@ -3969,6 +4123,20 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Missing permission"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unavailable: the API key cannot be checked right now; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unavailable: the API key cannot be checked right now; retry"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -4203,6 +4371,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description unavailable: the API key cannot be checked right now; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unavailable: the API key cannot be checked right now; retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     GetTenant: {
@@ -4333,6 +4515,20 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unavailable: the API key cannot be checked right now; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unavailable: the API key cannot be checked right now; retry"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -4555,6 +4751,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description unavailable: the API key cannot be checked right now; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unavailable: the API key cannot be checked right now; retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     Search: {
@@ -4714,6 +4924,20 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Missing field"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unavailable: the API key cannot be checked right now; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unavailable: the API key cannot be checked right now; retry"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -4889,6 +5113,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description unavailable: the API key cannot be checked right now; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unavailable: the API key cannot be checked right now; retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     ListScopes: {
@@ -4973,6 +5211,20 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Missing permission"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unavailable: the API key cannot be checked right now; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unavailable: the API key cannot be checked right now; retry"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -5127,6 +5379,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description unavailable: the API key cannot be checked right now; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unavailable: the API key cannot be checked right now; retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     GetScope: {
@@ -5226,6 +5492,20 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unavailable: the API key cannot be checked right now; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unavailable: the API key cannot be checked right now; retry"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -5378,6 +5658,20 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "unsupported_media_type: a body that is not application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unavailable: the API key cannot be checked right now; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unavailable: the API key cannot be checked right now; retry"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -5581,6 +5875,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description unavailable: the API key cannot be checked right now; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unavailable: the API key cannot be checked right now; retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     ListRules: {
@@ -5725,6 +6033,20 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unavailable: the API key cannot be checked right now; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unavailable: the API key cannot be checked right now; retry"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -5961,6 +6283,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description unavailable: the API key cannot be checked right now; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unavailable: the API key cannot be checked right now; retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     GetRule: {
@@ -6095,6 +6431,20 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unavailable: the API key cannot be checked right now; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unavailable: the API key cannot be checked right now; retry"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -6347,6 +6697,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description unavailable: the API key cannot be checked right now; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unavailable: the API key cannot be checked right now; retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     ListRuleVersions: {
@@ -6495,6 +6859,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description unavailable: the API key cannot be checked right now; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unavailable: the API key cannot be checked right now; retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     ArchiveRule: {
@@ -6629,6 +7007,20 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unavailable: the API key cannot be checked right now; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unavailable: the API key cannot be checked right now; retry"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -6840,6 +7232,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description unavailable: the API key cannot be checked right now; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unavailable: the API key cannot be checked right now; retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     CreateReference: {
@@ -6995,6 +7401,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description unavailable: the API key cannot be checked right now; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unavailable: the API key cannot be checked right now; retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     FindReferences: {
@@ -7104,6 +7524,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description unavailable: the API key cannot be checked right now; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unavailable: the API key cannot be checked right now; retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     ListPrincipals: {
@@ -7189,6 +7623,20 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Missing permission"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unavailable: the API key cannot be checked right now; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unavailable: the API key cannot be checked right now; retry"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -7328,6 +7776,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description unavailable: the API key cannot be checked right now; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unavailable: the API key cannot be checked right now; retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     GetPrincipal: {
@@ -7418,6 +7880,20 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unavailable: the API key cannot be checked right now; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unavailable: the API key cannot be checked right now; retry"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -7559,6 +8035,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description unavailable: the API key cannot be checked right now; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unavailable: the API key cannot be checked right now; retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     ListOverrides: {
@@ -7678,6 +8168,20 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unavailable: the API key cannot be checked right now; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unavailable: the API key cannot be checked right now; retry"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -7869,6 +8373,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description unavailable: the API key cannot be checked right now; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unavailable: the API key cannot be checked right now; retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     RevokeOverride: {
@@ -7983,6 +8501,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description unavailable: the API key cannot be checked right now; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unavailable: the API key cannot be checked right now; retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     ListNamespaces: {
@@ -8084,6 +8616,20 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Scope not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unavailable: the API key cannot be checked right now; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unavailable: the API key cannot be checked right now; retry"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -8251,6 +8797,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description unavailable: the API key cannot be checked right now; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unavailable: the API key cannot be checked right now; retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     ListLinks: {
@@ -8354,6 +8914,20 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Missing entity_id"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unavailable: the API key cannot be checked right now; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unavailable: the API key cannot be checked right now; retry"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -8522,6 +9096,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description unavailable: the API key cannot be checked right now; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unavailable: the API key cannot be checked right now; retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     ListInvariants: {
@@ -8626,6 +9214,20 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unavailable: the API key cannot be checked right now; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unavailable: the API key cannot be checked right now; retry"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -8783,6 +9385,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description unavailable: the API key cannot be checked right now; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unavailable: the API key cannot be checked right now; retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     GetInvariant: {
@@ -8882,6 +9498,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description unavailable: the API key cannot be checked right now; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unavailable: the API key cannot be checked right now; retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     RevokeInvariant: {
@@ -8976,6 +9606,20 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unavailable: the API key cannot be checked right now; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unavailable: the API key cannot be checked right now; retry"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -9093,6 +9737,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description unavailable: the API key cannot be checked right now; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unavailable: the API key cannot be checked right now; retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     ListDecisions: {
@@ -9202,6 +9860,20 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Scope not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unavailable: the API key cannot be checked right now; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unavailable: the API key cannot be checked right now; retry"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -9366,6 +10038,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description unavailable: the API key cannot be checked right now; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unavailable: the API key cannot be checked right now; retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     GetDecision: {
@@ -9463,6 +10149,20 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Scope not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unavailable: the API key cannot be checked right now; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unavailable: the API key cannot be checked right now; retry"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -9587,6 +10287,20 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unavailable: the API key cannot be checked right now; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unavailable: the API key cannot be checked right now; retry"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -9770,6 +10484,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description unavailable: the API key cannot be checked right now; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unavailable: the API key cannot be checked right now; retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     GetApproval: {
@@ -9875,6 +10603,20 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unavailable: the API key cannot be checked right now; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unavailable: the API key cannot be checked right now; retry"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -10058,6 +10800,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description unavailable: the API key cannot be checked right now; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unavailable: the API key cannot be checked right now; retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     ListApiKeys: {
@@ -10149,6 +10905,20 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Missing permission"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unavailable: the API key cannot be checked right now; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unavailable: the API key cannot be checked right now; retry"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -10310,6 +11080,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description unavailable: the API key cannot be checked right now; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unavailable: the API key cannot be checked right now; retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     RevokeApiKey: {
@@ -10404,6 +11188,20 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unavailable: the API key cannot be checked right now; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unavailable: the API key cannot be checked right now; retry"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];

@@ -1585,6 +1585,22 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description auth_unavailable (the credentials cannot be checked right now), registry_unavailable (the tenant cannot be looked up right now); retry */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "auth_unavailable",
+                     *       "message": "auth_unavailable (the credentials cannot be checked right now), registry_unavailable (the tenant cannot be looked up right now); retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     Simulate: {
@@ -1851,6 +1867,22 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description auth_unavailable (the credentials cannot be checked right now), registry_unavailable (the tenant cannot be looked up right now); retry */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "auth_unavailable",
+                     *       "message": "auth_unavailable (the credentials cannot be checked right now), registry_unavailable (the tenant cannot be looked up right now); retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     SetupSigningKeys: {
@@ -1978,6 +2010,22 @@ export interface operations {
                      * @example {
                      *       "code": "tenant_not_found",
                      *       "message": "tenant_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description auth_unavailable (the credentials cannot be checked right now), registry_unavailable (the tenant cannot be looked up right now); retry */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "auth_unavailable",
+                     *       "message": "auth_unavailable (the credentials cannot be checked right now), registry_unavailable (the tenant cannot be looked up right now); retry"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -2116,6 +2164,22 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description auth_unavailable (the credentials cannot be checked right now), registry_unavailable (the tenant cannot be looked up right now); retry */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "auth_unavailable",
+                     *       "message": "auth_unavailable (the credentials cannot be checked right now), registry_unavailable (the tenant cannot be looked up right now); retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     Jwks: {
@@ -2208,6 +2272,22 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description auth_unavailable (the credentials cannot be checked right now), registry_unavailable (the tenant cannot be looked up right now); retry */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "auth_unavailable",
+                     *       "message": "auth_unavailable (the credentials cannot be checked right now), registry_unavailable (the tenant cannot be looked up right now); retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     OpenSession: {
@@ -2260,6 +2340,22 @@ export interface operations {
                      * @example {
                      *       "code": "principal_deactivated",
                      *       "message": "principal_deactivated, insufficient_permission"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description auth_unavailable (the credentials cannot be checked right now), registry_unavailable (the tenant cannot be looked up right now); retry */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "auth_unavailable",
+                     *       "message": "auth_unavailable (the credentials cannot be checked right now), registry_unavailable (the tenant cannot be looked up right now); retry"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -2430,6 +2526,7 @@ export interface operations {
             /** @description registry_unavailable */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2679,6 +2776,22 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description auth_unavailable (the credentials cannot be checked right now), registry_unavailable (the tenant cannot be looked up right now); retry */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "auth_unavailable",
+                     *       "message": "auth_unavailable (the credentials cannot be checked right now), registry_unavailable (the tenant cannot be looked up right now); retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     GetConsultation: {
@@ -2909,6 +3022,22 @@ export interface operations {
                      * @example {
                      *       "code": "consultation_not_found",
                      *       "message": "consultation_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description auth_unavailable (the credentials cannot be checked right now), registry_unavailable (the tenant cannot be looked up right now); retry */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "auth_unavailable",
+                     *       "message": "auth_unavailable (the credentials cannot be checked right now), registry_unavailable (the tenant cannot be looked up right now); retry"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -3290,6 +3419,22 @@ export interface operations {
                      * @example {
                      *       "code": "insufficient_permission",
                      *       "message": "insufficient_permission, principal_deactivated, cross_tenant_forbidden"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description auth_unavailable (the credentials cannot be checked right now), registry_unavailable (the tenant cannot be looked up right now); retry */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "auth_unavailable",
+                     *       "message": "auth_unavailable (the credentials cannot be checked right now), registry_unavailable (the tenant cannot be looked up right now); retry"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -3713,6 +3858,22 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description auth_unavailable (the credentials cannot be checked right now), registry_unavailable (the tenant cannot be looked up right now); retry */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "auth_unavailable",
+                     *       "message": "auth_unavailable (the credentials cannot be checked right now), registry_unavailable (the tenant cannot be looked up right now); retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     CreateApproval: {
@@ -3901,6 +4062,22 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description auth_unavailable (the credentials cannot be checked right now), registry_unavailable (the tenant cannot be looked up right now); retry */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "auth_unavailable",
+                     *       "message": "auth_unavailable (the credentials cannot be checked right now), registry_unavailable (the tenant cannot be looked up right now); retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     GetApproval: {
@@ -4031,6 +4208,22 @@ export interface operations {
                      * @example {
                      *       "code": "approval_not_found",
                      *       "message": "approval_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description auth_unavailable (the credentials cannot be checked right now), registry_unavailable (the tenant cannot be looked up right now); retry */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "auth_unavailable",
+                     *       "message": "auth_unavailable (the credentials cannot be checked right now), registry_unavailable (the tenant cannot be looked up right now); retry"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
