@@ -205,7 +205,15 @@ function codeOf(description) {
 function addGenericResponses(doc, app) {
   const d = DIALECTS[app];
   const add = (op, status, description) => {
-    if (op.responses[status] || !description) return;
+    if (!description) return;
+    const existing = op.responses[status];
+    const media = existing?.content?.[JSON_TYPE];
+    if (media?.schema && media.schema.$ref !== ERROR_REF && !media.schema.anyOf?.some((s) => s.$ref === ERROR_REF)) {
+      // The operation answers this status with a body of its own (the ledger's /health 503): the error body too.
+      media.schema = { anyOf: [media.schema, { $ref: ERROR_REF }] };
+      existing.description = `${existing.description}; or ${description}`;
+    }
+    if (existing) return;
     op.responses[status] = { description, content: { [JSON_TYPE]: { schema: { $ref: ERROR_REF } } } };
   };
   for (const { path, op } of operations(doc)) {

@@ -296,3 +296,31 @@ describe('every operation of the public OpenAPI documents, against the real serv
     expect(succeeded).toBeGreaterThanOrEqual(operations / 3);
   }, 120_000);
 });
+
+/**
+ * The same requests while the registry is down: the verdict gateway cannot check a key (one it has not
+ * cached) or look a tenant up, and must still answer only what its document declares. (The ledger is
+ * left out here: without the registry every request spends the client address's bucket, which the test
+ * servers share through Redis; e2e/src/ledger-rate-limit.e2e.spec.ts covers a ledger without a registry.)
+ */
+describe('the verdict gateway while the registry is down', () => {
+  let stack: TestStack;
+  const fixtures: Record<string, string> = {};
+  let key: string;
+
+  beforeAll(async () => {
+    stack = await startTestStack();
+    const t = await createTenantWithAdmin(stack.registry, 'contract-down');
+    key = (await createPrincipalWithKey(stack.registry, t.admin.key, { permissions: ALL_TENANT_PERMISSIONS })).key;
+    Object.assign(fixtures, { tenant_id: t.tenant.id, tenant_slug: t.tenant.slug });
+    await stack.registry.registry.close();
+  }, 120_000);
+  // The registry is closed already: stopping it again fails, the rest (services, databases) still stops.
+  afterAll(() => stack?.stop().catch(() => undefined));
+
+  it('every answer is declared, conforms and is never a 500', async () => {
+    const { findings } = await exercise('verdict', verdictDoc as unknown as Doc, stack.verdict.url, fixtures, { 'X-API-Key': key });
+    expect(findings.map((f) => `${f.where}\n    ${f.problem}`)).toEqual([]);
+  }, 120_000);
+});
+

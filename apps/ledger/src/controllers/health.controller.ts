@@ -23,7 +23,13 @@ export class HealthController extends Controller {
    */
   @Get()
   @Security('apiKey')
-  @Response<Health>(503, 'A dependency is failing')
+  @Response<Health>(503, 'A dependency is failing', {
+    status: 'degraded',
+    service: 'ledger',
+    time_ms: 1764149400000,
+    time_iso: '2026-11-26T09:30:00.000Z',
+    checks: { database: 'ok', redis: 'connection refused', signing_key: 'ok' },
+  })
   @Response<ErrorBody>(400, 'VALIDATION_ERROR: a query string holding U+0000')
   @Response<ErrorBody>(401, 'UNAUTHORIZED')
   @Response<ErrorBody>(429, 'RATE_LIMITED: the token bucket (the key\'s, or the client address\'s without a valid key) is empty; Retry-After says when to retry')

@@ -2701,7 +2701,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A dependency is failing */
+            /** @description A dependency is failing; or SERVICE_UNAVAILABLE: the API key cannot be checked right now; retry */
             503: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2711,19 +2711,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "status": "ok",
-                     *       "service": "ledger",
-                     *       "time_ms": 0,
-                     *       "time_iso": "2026-11-26T09:30:00.000Z",
-                     *       "checks": {
-                     *         "property1": "string",
-                     *         "property2": "string"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Health"];
+                    "application/json": components["schemas"]["Health"] | components["schemas"]["ErrorBody"];
                 };
             };
         };
