@@ -4,8 +4,9 @@
 //  - `nullable` beside a lone `allOf` (tsoa's `T | null` for a model T) becomes `anyOf: [T, null]`, and a `$ref` with
 //    siblings (a property's description or example) becomes `allOf: [$ref]` with them: 3.0 ignores siblings of `$ref`;
 //  - the answers libs/http gives on every route of a kind, where a controller leaves them out: 401 and 403 on an
-//    authenticated operation (and 503 when the registry cannot check the key or find the tenant), 400 on one with parameters (outside their schema, a bad cursor, U+0000) or a body
-//    (malformed JSON, a field of the wrong type), 413 and 415 on one with a body;
+//    authenticated operation (and 503 when the registry cannot check the key or find the tenant), 400 on one with
+//    parameters (outside their schema, a bad cursor, U+0000) or a body (malformed JSON, a field of the wrong type),
+//    413 and 415 on one with a body; where the operation answers that status with a body of its own, either body;
 //  - the response headers the code sets (HEADERS below: per service, operation and status), declared once under
 //    components.headers; the 405 with Allow that every known path answers for a method it does not list, as a
 //    general answer in info.description (it is no operation's answer: the operation's method is allowed);
