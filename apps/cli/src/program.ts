@@ -2,13 +2,14 @@
 // code; it never throws and never calls process.exit, so tests run it in-process.
 import { Command, CommanderError, Option } from 'commander';
 import { InputError } from '@arbiter/client';
+import * as admin from './commands/admin';
 import { auditConsultationsCommand } from './commands/audit';
 import { exportEvidence } from './commands/evidence';
 import { ROTATABLE, rotateKeys } from './commands/keys';
 import { mcpProxy } from './commands/mcp-proxy';
 import { applyRules, exportRules, planRules, testRules } from './commands/rules';
 import { verifyBundleCommand, verifyConsultationCommand, verifyEvidenceCommand, verifyVerdictCommand, verifyWebhookCommand } from './commands/verify';
-import { CommandContext, serviceFailure, type GlobalOptions } from './context';
+import { CommandContext, serviceFailure, type GlobalOptions, type ServiceFlags } from './context';
 import { CliError, EXIT, type Io } from './io';
 import { version } from '../package.json';
 
@@ -161,6 +162,88 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .requiredOption('-f, --file <file>', 'the test file')
     .option('-v, --verbose', 'every case\'s verdict, dominating rule and precedence trace')
     .action(run((ctx, opts: Parameters<typeof testRules>[1]) => testRules(ctx, opts)));
+
+  const tenants = program.command('tenants').description('tenants of the registry (docs/identity.md): a platform admin key sees and creates every tenant, a tenant admin its own');
+  serviceOptions(tenants.command('list').description('every tenant the key may see'), 'registry').action(run((ctx, opts: ServiceFlags) => admin.listTenants(ctx, opts)));
+  serviceOptions(
+    tenants
+      .command('create')
+      .description('create a tenant (platform admin)')
+      .argument('<slug>', 'lowercase letters, digits and dashes; unique')
+      .option('--name <name>', 'display name (default: the slug)')
+      .option('--settings <json|file>', 'the settings object, inline JSON or a file (- for stdin)'),
+    'registry',
+  ).action(run((ctx, slug: string, opts: admin.TenantCreateOptions) => admin.createTenant(ctx, slug, opts)));
+  serviceOptions(tenants.command('get').description('one tenant with its settings').argument('<tenant_id>', 'tnt-…'), 'registry').action(
+    run((ctx, id: string, opts: ServiceFlags) => admin.getTenant(ctx, id, opts)),
+  );
+  serviceOptions(
+    tenants
+      .command('update')
+      .description('rename a tenant or replace its settings (admin)')
+      .argument('<tenant_id>', 'tnt-…')
+      .option('--name <name>', 'the new display name')
+      .option('--settings <json|file>', 'the new settings object (replaces the old one as a whole)'),
+    'registry',
+  ).action(run((ctx, id: string, opts: admin.TenantUpdateOptions) => admin.updateTenant(ctx, id, opts)));
+
+  const principals = program.command('principals').description('agents and humans of a tenant, who hold API keys (admin)');
+  serviceOptions(principals.command('list').description('every principal of the tenant').option('--tenant <id>', 'platform admins: another tenant than the key\'s'), 'registry').action(
+    run((ctx, opts: admin.PrincipalListOptions) => admin.listPrincipals(ctx, opts)),
+  );
+  serviceOptions(
+    principals
+      .command('create')
+      .description('create an agent or a human')
+      .addOption(new Option('--kind <kind>', 'agent or human').choices(['agent', 'human']).makeOptionMandatory())
+      .requiredOption('--name <name>', 'display name')
+      .option('--role <role>', 'a role id role-<name> (repeatable), e.g. for approval deciders', collect)
+      .option('--tenant <id>', 'platform admins: the tenant (a tenant admin creates in its own)'),
+    'registry',
+  ).action(run((ctx, opts: admin.PrincipalCreateOptions) => admin.createPrincipal(ctx, opts)));
+  serviceOptions(principals.command('get').description('one principal').argument('<principal_id>', 'agn-… or hum-…'), 'registry').action(
+    run((ctx, id: string, opts: ServiceFlags) => admin.getPrincipal(ctx, id, opts)),
+  );
+  serviceOptions(
+    principals
+      .command('update')
+      .description('rename a principal or replace its roles')
+      .argument('<principal_id>', 'agn-… or hum-…')
+      .option('--name <name>', 'the new display name')
+      .option('--role <role>', 'the new roles (repeatable; replaces the old ones)', collect)
+      .option('--no-roles', 'remove every role'),
+    'registry',
+  ).action(run((ctx, id: string, opts: admin.PrincipalUpdateOptions) => admin.updatePrincipal(ctx, id, admin.principalChanges(opts), opts)));
+  serviceOptions(principals.command('deactivate').description('deactivate a principal: every key of it is refused from then on').argument('<principal_id>', 'agn-… or hum-…'), 'registry').action(
+    run((ctx, id: string, opts: ServiceFlags) => admin.updatePrincipal(ctx, id, { active: false }, opts)),
+  );
+  serviceOptions(principals.command('activate').description('activate a deactivated principal again').argument('<principal_id>', 'agn-… or hum-…'), 'registry').action(
+    run((ctx, id: string, opts: ServiceFlags) => admin.updatePrincipal(ctx, id, { active: true }, opts)),
+  );
+
+  const apiKeys = program.command('api-keys').description('API keys of principals (admin): the plaintext key is shown once, at creation');
+  serviceOptions(
+    apiKeys
+      .command('list')
+      .description('the keys of the tenant, without their secrets')
+      .option('--principal <id>', 'only the keys of this principal')
+      .option('--tenant <id>', 'platform admins: another tenant than the key\'s'),
+    'registry',
+  ).action(run((ctx, opts: admin.ApiKeyListOptions) => admin.listApiKeys(ctx, opts)));
+  serviceOptions(
+    apiKeys
+      .command('create')
+      .description('create a key for a principal and print it once')
+      .requiredOption('--principal <id>', 'the principal that holds the key')
+      .requiredOption('--permission <permission>', 'read, write, manage_rules, manage_invariants, approve, check, seal, admin, platform_admin (repeatable; each held by your own key)', collect)
+      .option('--scope <scp-id>', 'restrict the key to this scope (repeatable; default every scope)', collect)
+      .option('--expires-at <iso>', 'when the key stops working (ISO 8601, in the future)')
+      .option('--tenant <id>', 'platform admins: the tenant of the principal'),
+    'registry',
+  ).action(run((ctx, opts: admin.ApiKeyCreateOptions) => admin.createApiKey(ctx, opts)));
+  serviceOptions(apiKeys.command('revoke').description('revoke a key: it is refused from then on').argument('<key_id>', 'key-…'), 'registry').action(
+    run((ctx, id: string, opts: ServiceFlags) => admin.revokeApiKey(ctx, id, opts)),
+  );
 
   program
     .command('mcp-proxy')
