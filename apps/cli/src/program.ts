@@ -1,6 +1,6 @@
 // The `arbiter` command line (docs/cli.md). runCli parses, runs one command and returns its exit
 // code; it never throws and never calls process.exit, so tests run it in-process.
-import { Command, CommanderError, Option } from 'commander';
+import { Argument, Command, CommanderError, Option } from 'commander';
 import { InputError } from '@arbiter/client';
 import * as admin from './commands/admin';
 import { auditConsultationsCommand } from './commands/audit';
@@ -9,6 +9,7 @@ import { ROTATABLE, rotateKeys } from './commands/keys';
 import { mcpProxy } from './commands/mcp-proxy';
 import { applyRules, exportRules, planRules, testRules } from './commands/rules';
 import { verifyBundleCommand, verifyConsultationCommand, verifyEvidenceCommand, verifyVerdictCommand, verifyWebhookCommand } from './commands/verify';
+import { completionScript, SHELLS, type Shell } from './completion';
 import { CommandContext, serviceFailure, type GlobalOptions, type ServiceFlags } from './context';
 import { CliError, EXIT, type Io } from './io';
 import { version } from '../package.json';
@@ -252,6 +253,12 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option('--http <port>', 'serve Streamable HTTP at http://<host>:<port>/mcp instead of stdio (0: a free port, printed on stderr)')
     .option('--host <host>', 'with --http: the address to listen on', '127.0.0.1')
     .action(run((ctx, opts: Parameters<typeof mcpProxy>[1]) => mcpProxy(ctx, opts)));
+
+  program
+    .command('completion')
+    .description('print a completion script for bash, zsh or fish, made from this command tree (docs/cli.md "Shell completion")')
+    .addArgument(new Argument('<shell>', 'the shell').choices(SHELLS))
+    .action((shell: Shell) => io.stdout(completionScript(shell, program)));
   return program;
 }
 
