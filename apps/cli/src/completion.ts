@@ -95,8 +95,27 @@ function valueArms(nodes: CompletionNode[], offer: (words: readonly string[]) =>
   return arms;
 }
 
-function bash(name: string, nodes: CompletionNode[]): string {
+/**
+ * The part bash and zsh share: walk the typed words to the command being completed (`$cmdpath`), and
+ * answer at once after an option that takes a value. `first` is the index of the word after the
+ * command name, `current` the variable holding the index of the word being completed.
+ */
+function walkAndValues(nodes: CompletionNode[], shell: { words: string; first: number; current: string }, offer: (words: readonly string[]) => string, files: string): string {
   const { subPatterns, valuePatterns } = walkCases(nodes);
+  return `  for ((i = ${shell.first}; i < ${shell.current}; i++)); do
+    word="\${${shell.words}[i]}"
+    if ((skip)); then skip=0; continue; fi
+    case "$cmdpath $word" in
+      (${valuePatterns.join('|') || "''"}) skip=1 ;;
+      (${subPatterns.join('|') || "''"}) cmdpath="$cmdpath $word" ;;
+    esac
+  done
+  case "$cmdpath $prev" in
+${valueArms(nodes, offer, files).join('\n')}
+  esac`;
+}
+
+function bash(name: string, nodes: CompletionNode[]): string {
   const offer = (words: readonly string[]) => `COMPREPLY=($(compgen -W ${sq(words.join(' '))} -- "$cur"))`;
   const candidates = nodes.map((n) => {
     const words = [...n.subcommands.map((s) => s.name), ...n.argumentChoices, ...n.options.flatMap((o) => o.flags)];
@@ -107,17 +126,7 @@ function bash(name: string, nodes: CompletionNode[]): string {
 # or for every shell:            ${name} completion bash > ~/.local/share/bash-completion/completions/${name}
 ${fn(name)}() {
   local cur="\${COMP_WORDS[COMP_CWORD]}" prev="\${COMP_WORDS[COMP_CWORD-1]}" cmdpath=${sq(name)} word words i skip=0
-  for ((i = 1; i < COMP_CWORD; i++)); do
-    word="\${COMP_WORDS[i]}"
-    if ((skip)); then skip=0; continue; fi
-    case "$cmdpath $word" in
-      ${valuePatterns.join('|') || "''"}) skip=1 ;;
-      ${subPatterns.join('|') || "''"}) cmdpath="$cmdpath $word" ;;
-    esac
-  done
-  case "$cmdpath $prev" in
-${valueArms(nodes, offer, 'COMPREPLY=()').join('\n')}
-  esac
+${walkAndValues(nodes, { words: 'COMP_WORDS', first: 1, current: 'COMP_CWORD' }, offer, 'COMPREPLY=()')}
   case "$cmdpath" in
 ${candidates.join('\n')}
     *) words='' ;;
@@ -129,7 +138,6 @@ complete -o default -F ${fn(name)} ${name}
 }
 
 function zsh(name: string, nodes: CompletionNode[]): string {
-  const { subPatterns, valuePatterns } = walkCases(nodes);
   const escape = (s: string) => s.replace(/\\/g, '\\\\').replace(/:/g, '\\:');
   const offer = (words: readonly string[]) => `compadd -- ${words.map(sq).join(' ')}`;
   const candidates = nodes.map((n) => {
@@ -145,17 +153,7 @@ function zsh(name: string, nodes: CompletionNode[]): string {
 ${fn(name)}() {
   local cmdpath=${sq(name)} prev="\${words[CURRENT-1]}" word i skip=0
   local -a subs opts args
-  for ((i = 2; i < CURRENT; i++)); do
-    word="\${words[i]}"
-    if ((skip)); then skip=0; continue; fi
-    case "$cmdpath $word" in
-      (${valuePatterns.join('|') || "''"}) skip=1 ;;
-      (${subPatterns.join('|') || "''"}) cmdpath="$cmdpath $word" ;;
-    esac
-  done
-  case "$cmdpath $prev" in
-${valueArms(nodes, offer, '_files').join('\n')}
-  esac
+${walkAndValues(nodes, { words: 'words', first: 2, current: 'CURRENT' }, offer, '_files')}
   case "$cmdpath" in
 ${candidates.join('\n')}
   esac
