@@ -31,6 +31,13 @@ export interface RegistryClient {
   /** GET /.well-known/webhook-key (no authentication): the current key and every key ever used. */
   webhookKeys(): Promise<WebhookKeySet>;
   rotateWebhookKey(mode: RotationMode): Promise<WebhookKeyRotation>;
+  /**
+   * Subscribes a URL to events of a scope, or of the whole tenant (`scopeId` null). The answer's
+   * `secret` (`whsec_…`, Standard Webhooks) is shown this once.
+   */
+  createWebhook(scopeId: string | null, body: S['CreateWebhookBody']): Promise<S['CreatedWebhookSubscription']>;
+  /** A new Standard Webhooks secret, answered once; the old one still signs for `overlap_seconds` (default 24 h). */
+  rotateWebhookSecret(subscriptionId: string, body?: S['RotateWebhookSecretBody']): Promise<S['WebhookSecretRotation']>;
 }
 
 export function createRegistryClient(opts: RegistryClientOptions): RegistryClient {
@@ -55,5 +62,11 @@ export function createRegistryClient(opts: RegistryClientOptions): RegistryClien
     },
     webhookKeys: () => unwrap('registry', raw.GET('/.well-known/webhook-key')),
     rotateWebhookKey: (mode) => unwrap('registry', raw.POST('/api/v1/admin/webhook-key/rotate', { body: { mode } })),
+    createWebhook: (scope_id, body) =>
+      scope_id === null
+        ? unwrap('registry', raw.POST('/api/v1/webhooks', { body }))
+        : unwrap('registry', raw.POST('/api/v1/scopes/{scope_id}/webhooks', { params: { path: { scope_id } }, body })),
+    rotateWebhookSecret: (subscription_id, body = {}) =>
+      unwrap('registry', raw.POST('/api/v1/webhooks/{subscription_id}/secret/rotate', { params: { path: { subscription_id } }, body })),
   };
 }
