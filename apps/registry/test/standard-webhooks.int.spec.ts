@@ -1,4 +1,6 @@
 import { verify } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import request from 'supertest';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { createPrincipalWithKey, createTenantWithAdmin, startTestRegistry, TEST_INTERNAL_TOKEN, type RegistryHarness, type TenantFixture } from './harness';
@@ -122,6 +124,24 @@ describe('registry webhooks: Standard Webhooks signatures and secrets', () => {
     const ecdsa = Buffer.from(hdr['x-service-signature'], 'hex');
     expect(verify('sha256', Buffer.from(`${hdr['x-service-timestamp']}.${got.raw}`), { key: key.pem, dsaEncoding: 'ieee-p1363' }, ecdsa)).toBe(true);
     expect((await reader.get(`/api/v1/webhooks/${id}/deliveries`).expect(200)).body.items[0].id).toBe(hdr['webhook-id']);
+  });
+
+  it('verifies with the node:crypto receiver docs/webhooks.md shows, as written there', async () => {
+    const doc = readFileSync(path.resolve(__dirname, '../../../docs/webhooks.md'), 'utf8');
+    const code = /The same with node:crypto alone:\s*```js\n([\s\S]*?)```/.exec(doc)?.[1];
+    expect(code).toContain('function isAuthentic');
+    const isAuthentic = new Function('require', `${code}\nreturn isAuthentic;`)(require) as (headers: Record<string, string>, raw: Buffer, secret: string) => boolean;
+    const { id, secret } = await subscribe();
+    const rotated = (await rotate(id).expect(200)).body.secret as string;
+
+    const got = await deliverOne('documented receiver');
+
+    const raw = Buffer.from(got.raw, 'utf8');
+    expect(isAuthentic(headersOf(got), raw, secret)).toBe(true);
+    expect(isAuthentic(headersOf(got), raw, rotated)).toBe(true);
+    expect(isAuthentic(headersOf(got), Buffer.from(got.raw.replace('documented', 'documentex')), rotated)).toBe(false);
+    expect(isAuthentic(headersOf(got), raw, `whsec_${Buffer.alloc(32, 3).toString('base64')}`)).toBe(false);
+    expect(isAuthentic({ ...headersOf(got), 'webhook-timestamp': String(Number(headersOf(got)['webhook-timestamp']) - 600) }, raw, secret)).toBe(false);
   });
 
   it('keeps the webhook-id across retries of one message; each attempt verifies', async () => {
