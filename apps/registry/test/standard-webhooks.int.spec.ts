@@ -266,6 +266,10 @@ describe('registry webhooks: Standard Webhooks signatures and secrets', () => {
       expect([bad.status, bad.body.detail]).toEqual([400, expect.stringContaining('overlap_seconds')]);
     }
     await rotate(id, { overlap_seconds: 60, extra: true }).expect(400);
+    await request(h.url).post(`/api/v1/webhooks/${id}/secret/rotate`).set('Content-Type', 'application/json').send('{"overlap_seconds": ').expect(400);
+    // No body at all: the default overlap.
+    const bare = await request(h.url).post(`/api/v1/webhooks/${id}/secret/rotate`).set('Authorization', `Bearer ${t.admin.key}`).expect(200);
+    expect(Date.parse(bare.body.previous_secret_expires_at) - Date.parse(bare.body.secret_created_at)).toBe(86_400_000);
     await admin.delete(`/api/v1/webhooks/${id}`).expect(204);
     await rotate(id).expect(404);
     // A scope-restricted admin may rotate the subscriptions of its scopes.
