@@ -3,9 +3,10 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import request from 'supertest';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
-import { createPrincipalWithKey, createTenantWithAdmin, startTestRegistry, TEST_INTERNAL_TOKEN, type RegistryHarness, type TenantFixture } from './harness';
-import { api, createScope, expectConforms, sql, type Api } from './fixtures';
-import { startReceiver, type Received, type Receiver } from './receiver';
+import { createPrincipalWithKey, createTenantWithAdmin, type RegistryHarness, type TenantFixture } from './harness';
+import { api, expectConforms, sql, type Api } from './fixtures';
+import type { Received, Receiver } from './receiver';
+import { startDeliveryRig, type DeliveryRig } from './delivery-rig';
 
 /**
  * Standard Webhooks (docs/webhooks.md "Standard Webhooks"): real deliveries, driven through the
@@ -13,22 +14,21 @@ import { startReceiver, type Received, type Receiver } from './receiver';
  * `standardwebhooks` reference library — not with the registry's own code.
  */
 describe('registry webhooks: Standard Webhooks signatures and secrets', () => {
+  let rig: DeliveryRig;
   let h: RegistryHarness;
   let t: TenantFixture;
   let admin: Api;
   let reader: Api;
-  let requester: Api;
   let scopeId: string;
-  let invariantId: string;
   let receiver: Receiver;
 
-  const internal = (path: string, body: object) => request(h.url).post(`/internal/v1${path}`).set('X-Internal-Token', TEST_INTERNAL_TOKEN).send(body);
-  const relay = async () => (await internal('/outbox/relay', { limit: 100 }).expect(200)).body as { dispatch: Array<{ delivery_id: string; attempt: number }> };
-  /** One worker pass: relay, then run every dispatched attempt. */
+  const internal = (path: string, body: object) => rig.internal(path, body);
+  const relay = () => rig.relay();
+  /** One worker pass: relay, then run every dispatched attempt, one after the other. */
   const pass = async () => {
     const out = [];
-    for (const d of (await relay()).dispatch) out.push((await internal(`/webhook-deliveries/${d.delivery_id}/attempts`, { attempt: d.attempt }).expect(200)).body);
-    return out as Array<{ delivery_id: string; outcome: string }>;
+    for (const d of (await relay()).dispatch) out.push(await rig.attempt(d.delivery_id, d.attempt));
+    return out;
   };
   const subscribe = async () => {
     const res = await admin.post(`/api/v1/scopes/${scopeId}/webhooks`, { url: receiver.url, events: ['approval.requested'] }).expect(201);
@@ -37,7 +37,7 @@ describe('registry webhooks: Standard Webhooks signatures and secrets', () => {
   /** Requests an approval and delivers its event: the one request the receiver gets. */
   const deliverOne = async (action: string): Promise<Received> => {
     receiver.received.length = 0;
-    await requester.post(`/api/v1/scopes/${scopeId}/approvals`, { trigger_id: invariantId, intended_action: action }).expect(201);
+    await rig.requestApproval(action);
     const reports = await pass();
     expect(reports.map((r) => r.outcome)).toEqual(['succeeded']);
     expect(receiver.received).toHaveLength(1);
@@ -55,25 +55,12 @@ describe('registry webhooks: Standard Webhooks signatures and secrets', () => {
   const rotate = (id: string, body?: object) => admin.post(`/api/v1/webhooks/${id}/secret/rotate`, body);
 
   beforeAll(async () => {
-    h = await startTestRegistry({ WEBHOOK_RETRY_BASE_MS: '0' });
-    t = await createTenantWithAdmin(h, 'stdwebhooks');
-    admin = api(h, t.admin.key);
+    rig = await startDeliveryRig('stdwebhooks', { WEBHOOK_RETRY_BASE_MS: '0' });
+    ({ h, t, admin, scopeId, receiver } = rig);
     reader = api(h, (await createPrincipalWithKey(h, t.admin.key, { permissions: ['read'] })).key);
-    requester = api(h, (await createPrincipalWithKey(h, t.admin.key, { permissions: ['read', 'write'] })).key);
-    scopeId = (await createScope(admin, 'main')).id;
-    invariantId = (await admin.post(`/api/v1/scopes/${scopeId}/invariants`, { constraint: 'No Friday deploys', requires_approval: true }).expect(201)).body.id;
-    receiver = await startReceiver();
-    await relay();
   });
-  afterEach(async () => {
-    receiver.respond = () => 200;
-    receiver.received.length = 0;
-    await sql(h, `UPDATE webhook_subscriptions SET deleted_at = now() WHERE deleted_at IS NULL`);
-  });
-  afterAll(async () => {
-    await receiver.close();
-    await h.stop();
-  });
+  afterEach(() => rig.reset());
+  afterAll(() => rig.stop());
 
   it('shows the secret once, at creation; GET, lists and PATCH never show it, and the database holds it encrypted', async () => {
     const { id, secret, res } = await subscribe();
@@ -147,7 +134,7 @@ describe('registry webhooks: Standard Webhooks signatures and secrets', () => {
   it('keeps the webhook-id across retries of one message; each attempt verifies', async () => {
     const { secret } = await subscribe();
     receiver.respond = (_req, i) => (i < 2 ? 503 : 200);
-    await requester.post(`/api/v1/scopes/${scopeId}/approvals`, { trigger_id: invariantId, intended_action: 'retry' }).expect(201);
+    await rig.requestApproval('retry');
 
     const outcomes = [...(await pass()), ...(await pass()), ...(await pass())].map((r) => r.outcome);
 
@@ -234,7 +221,7 @@ describe('registry webhooks: Standard Webhooks signatures and secrets', () => {
     // b's ciphertext under a's id: the associated data no longer matches.
     await sql(h, `UPDATE webhook_subscriptions SET secret_ciphertext = (SELECT secret_ciphertext FROM webhook_subscriptions WHERE id = $2) WHERE id = $1`, [a.id, b.id]);
     await sql(h, `UPDATE webhook_subscriptions SET deleted_at = now() WHERE id = $1`, [b.id]);
-    await requester.post(`/api/v1/scopes/${scopeId}/approvals`, { trigger_id: invariantId, intended_action: 'swapped' }).expect(201);
+    await rig.requestApproval('swapped');
     const [d] = (await relay()).dispatch;
 
     const refused = await internal(`/webhook-deliveries/${d.delivery_id}/attempts`, { attempt: d.attempt });

@@ -13,16 +13,7 @@ export class WebhooksRepository {
 
   create(
     tenantId: TenantId,
-    data: {
-      id: string;
-      scope_id: string | null;
-      url: string;
-      events: string[];
-      description: string | null;
-      deciders: string[];
-      created_by: string | null;
-      secret_ciphertext: string;
-    },
+    data: Pick<SubscriptionRow, 'id' | 'scope_id' | 'url' | 'events' | 'description' | 'deciders' | 'created_by'> & { secret_ciphertext: string },
   ) {
     return this.db.webhookSubscription.create({ data: { ...data, tenant_id: tenantId, secret_created_at: new Date() } });
   }
