@@ -8,7 +8,7 @@ import { exportEvidence } from './commands/evidence';
 import { ROTATABLE, rotateKeys } from './commands/keys';
 import { mcpProxy } from './commands/mcp-proxy';
 import { applyRules, exportRules, planRules, testRules } from './commands/rules';
-import { verifyBundleCommand, verifyConsultationCommand, verifyEvidenceCommand, verifyVerdictCommand, verifyWebhookCommand } from './commands/verify';
+import { verifyBundleCommand, verifyConsultationCommand, verifyEvidenceCommand, verifyStandardWebhookCommand, verifyVerdictCommand, verifyWebhookCommand } from './commands/verify';
 import { completionScript, SHELLS, type Shell } from './completion';
 import { CommandContext, serviceFailure, type GlobalOptions, type ServiceFlags } from './context';
 import { CliError, EXIT, type Io } from './io';
@@ -89,6 +89,16 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option('--key-id <kid>', 'X-Service-Key-Id: which key of the set signed')
     .option('--max-age <seconds>', 'also fail a delivery signed longer ago than this (replay protection)')
     .action(run((ctx, opts: Parameters<typeof verifyWebhookCommand>[1]) => verifyWebhookCommand(ctx, opts)));
+  verify
+    .command('standard-webhook')
+    .description('a webhook delivery by its Standard Webhooks headers: HMAC-SHA256 over "<webhook-id>.<webhook-timestamp>.<raw body>" with the subscription\'s secret')
+    .requiredOption('--body <file>', 'the raw body as received (- for stdin)')
+    .requiredOption('--id <webhook-id>', 'the webhook-id header')
+    .requiredOption('--timestamp <ts>', 'the webhook-timestamp header')
+    .requiredOption('--signature <list>', 'the webhook-signature header ("v1,<base64>" entries, space-separated)')
+    .option('--secret <whsec|file>', 'the subscription\'s secret, whsec_… inline or in a file (repeatable; default: $ARBITER_WEBHOOK_SECRET)', collect)
+    .option('--max-age <seconds>', 'also fail a delivery signed longer ago than this (replay protection)')
+    .action(run((ctx, opts: Parameters<typeof verifyStandardWebhookCommand>[1]) => verifyStandardWebhookCommand(ctx, opts)));
   verify
     .command('evidence')
     .description('an evidence pack, fully offline: the consultation, its signature with the packed key set, rule versions and approvals; for version 2 also the ledger fact, its inclusion proof and the signed checkpoint')

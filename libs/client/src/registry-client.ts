@@ -123,10 +123,11 @@ export interface RegistryClient {
   decideApproval(scopeId: string, approvalId: string, body: S['DecideApprovalBody']): Promise<S['Approval']>;
 
   // --- webhooks ---
-  createScopeWebhook(scopeId: string, body: S['CreateWebhookBody']): Promise<S['WebhookSubscription']>;
+  /** The answer's `secret` (`whsec_…`, Standard Webhooks) is shown this once. */
+  createScopeWebhook(scopeId: string, body: S['CreateWebhookBody']): Promise<S['CreatedWebhookSubscription']>;
   listScopeWebhooks(scopeId: string, query?: RegistryQuery<'ListScopeWebhooks'>): Promise<S['Page_WebhookSubscription_']>;
   /** POST /webhooks: a tenant-level subscription (every scope; also the verdict gateway's approvals). */
-  createTenantWebhook(body: S['CreateWebhookBody']): Promise<S['WebhookSubscription']>;
+  createTenantWebhook(body: S['CreateWebhookBody']): Promise<S['CreatedWebhookSubscription']>;
   listWebhooks(query?: RegistryQuery<'ListWebhooks'>): Promise<S['Page_WebhookSubscription_']>;
   getWebhook(subscriptionId: string): Promise<S['WebhookSubscription']>;
   updateWebhook(subscriptionId: string, body: S['UpdateWebhookBody']): Promise<S['WebhookSubscription']>;
@@ -138,6 +139,8 @@ export interface RegistryClient {
   /** GET /.well-known/webhook-key (no authentication): the current key and every key ever used. */
   webhookKeys(): Promise<WebhookKeySet>;
   rotateWebhookKey(mode: RotationMode): Promise<WebhookKeyRotation>;
+  /** A new Standard Webhooks secret, answered once; the old one still signs for `overlap_seconds` (default 24 h). */
+  rotateWebhookSecret(subscriptionId: string, body?: S['RotateWebhookSecretBody']): Promise<S['WebhookSecretRotation']>;
 }
 
 /**
@@ -204,6 +207,7 @@ export const REGISTRY_OPERATIONS = {
   RedeliverWebhook: 'redeliverWebhook',
   WebhookKey: 'webhookKeys',
   RotateWebhookKey: 'rotateWebhookKey',
+  RotateWebhookSecret: 'rotateWebhookSecret',
 } as const satisfies Record<keyof Op, keyof RegistryClient>;
 
 export function createRegistryClient(opts: RegistryClientOptions): RegistryClient {
@@ -298,5 +302,7 @@ export function createRegistryClient(opts: RegistryClientOptions): RegistryClien
       call(raw.POST('/api/v1/webhooks/{subscription_id}/deliveries/{delivery_id}/redeliver', { params: { path: { subscription_id, delivery_id } } })),
     webhookKeys: () => call(raw.GET('/.well-known/webhook-key')),
     rotateWebhookKey: (mode) => call(raw.POST('/api/v1/admin/webhook-key/rotate', { body: { mode } })),
+    rotateWebhookSecret: (subscription_id, body = {}) =>
+      call(raw.POST('/api/v1/webhooks/{subscription_id}/secret/rotate', { params: { path: { subscription_id } }, body })),
   };
 }
