@@ -57,10 +57,18 @@ export async function startChildServer(variant: string): Promise<ChildServer> {
   const devNull = fs.openSync('/dev/null', 'w');
   const child: ChildProcess = fork(process.argv[1]!, ['--serve', variant], { stdio: ['ignore', devNull, 'inherit', 'ipc'] });
   fs.closeSync(devNull);
-  const next = () => new Promise<ServerMessage>((resolve, reject) => {
-    child.once('message', (m) => resolve(m as ServerMessage));
-    child.once('exit', (code) => reject(new Error(`server ${variant} exited with ${code}`)));
+  let exited: Error | undefined;
+  let failPending: ((err: Error) => void) | undefined;
+  child.once('exit', (code) => {
+    exited = new Error(`server ${variant} exited with ${code}`);
+    failPending?.(exited);
   });
+  const next = () =>
+    new Promise<ServerMessage>((resolve, reject) => {
+      if (exited) return reject(exited);
+      failPending = reject;
+      child.once('message', (m) => resolve(m as ServerMessage));
+    });
   const { port } = (await next()) as { port: number };
   return {
     port,
