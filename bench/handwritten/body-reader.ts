@@ -10,7 +10,7 @@ import { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import getRawBody from 'raw-body';
 import { fastLaneBodyLength, readJsonBody, sendJson } from '../../libs/http/src/fast-lane';
-import { cpuMicros, cpuPerRequest, printMachine, serveInChild, summary } from './common';
+import { cpuMicros, printMachine, printServerCpu, serveInChild, summary } from './common';
 
 const args = process.argv.slice(2);
 const QUICK = args.includes('--quick');
@@ -186,21 +186,8 @@ async function main() {
   for (let r = 0; r < inProcessRounds; r++) for (const [v, us] of Object.entries(await inProcess(reads))) alone[v]!.push(us);
   console.log(`reader alone, in process (a stream with the body, no HTTP), CPU µs per body, ${inProcessRounds} rounds of ${reads}: median (min-max)`);
   for (const v of VARIANTS) console.log(`  ${v.padEnd(14)} ${summary(alone[v]!, 1).text}`);
-  const rounds = QUICK ? 3 : 7;
-  const requests = QUICK ? 5_000 : 20_000;
-  const results = await cpuPerRequest(VARIANTS, {
-    rounds,
-    requests,
-    warmup: 5_000,
-    connections: 16,
-    request: () => ({ method: 'POST', path: '/v1/check', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(BODY) }, body: BODY }),
-  });
-  console.log(`server CPU µs per request (${Buffer.byteLength(BODY)}-byte JSON body), ${rounds} rounds of ${requests} requests over 16 connections: median (min-max)`);
-  const base = summary(results['drain only']!).median;
-  for (const v of VARIANTS) {
-    const s = summary(results[v]!);
-    console.log(`  ${v.padEnd(14)} ${s.text.padEnd(16)} ${v === 'drain only' ? '' : `+${Math.round(s.median - base)} µs over drain only`}`);
-  }
+  const headers = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(BODY) };
+  await printServerCpu(` (${Buffer.byteLength(BODY)}-byte JSON body)`, VARIANTS, 'drain only', { method: 'POST', path: '/v1/check', headers, body: BODY }, QUICK);
   printMachine('at the end');
 }
 

@@ -161,3 +161,19 @@ export async function cpuPerRequest(
   }
   return out;
 }
+
+/**
+ * cpuPerRequest with the settings both HTTP benchmarks use (7 rounds of 20,000 requests over 16 connections, or
+ * 3 of 5,000 with --quick), printed as one line per variant: median (min-max) and the difference to `baseline`.
+ */
+export async function printServerCpu(title: string, variants: string[], baseline: string, request: Request, quick: boolean): Promise<void> {
+  const rounds = quick ? 3 : 7;
+  const requests = quick ? 5_000 : 20_000;
+  const results = await cpuPerRequest(variants, { rounds, requests, warmup: 5_000, connections: 16, request: () => request });
+  console.log(`server CPU µs per request${title}, ${rounds} rounds of ${requests} requests over 16 connections: median (min-max)`);
+  const base = summary(results[baseline]!).median;
+  for (const v of variants) {
+    const s = summary(results[v]!);
+    console.log(`  ${v.padEnd(18)} ${s.text.padEnd(16)} ${v === baseline ? '' : `+${Math.round(s.median - base)} µs over ${baseline}`}`);
+  }
+}

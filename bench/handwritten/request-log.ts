@@ -9,7 +9,7 @@ import { sendJson } from '../../libs/http/src/fast-lane';
 import { createLogger } from '../../libs/http/src/logger';
 import { requestIdFor } from '../../libs/http/src/request-id';
 import { trackRequest } from '../../libs/http/src/request-log';
-import { cpuPerRequest, printMachine, serveInChild, summary } from './common';
+import { printMachine, printServerCpu, serveInChild } from './common';
 
 const args = process.argv.slice(2);
 const QUICK = args.includes('--quick');
@@ -43,26 +43,12 @@ function handlerFor(variant: string) {
 async function main() {
   if (args[0] === '--serve') return serveInChild(handlerFor(args[1]!));
   printMachine('request-log vs pino-http');
-  const rounds = QUICK ? 3 : 7;
-  const requests = QUICK ? 5_000 : 20_000;
-  const results = await cpuPerRequest(VARIANTS, {
-    rounds,
-    requests,
-    warmup: 5_000,
-    connections: 16,
-    // A request as an SDK sends it: an API key (redacted by the logger), a user agent, a request id.
-    request: () => ({
-      method: 'GET',
-      path: '/v1/decisions/0193a1b2-7c4d-7e8f-9a0b-1c2d3e4f5a6b',
-      headers: { 'x-api-key': 'ak_bench_0123456789abcdef', 'user-agent': 'arbiter-client/0.1.0', accept: 'application/json', 'x-request-id': 'bench-1' },
-    }),
-  });
-  console.log(`server CPU µs per request, ${rounds} rounds of ${requests} requests over 16 connections: median (min-max)`);
-  const base = summary(results.none!).median;
-  for (const v of VARIANTS) {
-    const s = summary(results[v]!);
-    console.log(`  ${v.padEnd(18)} ${s.text.padEnd(16)} ${v === 'none' ? '' : `+${Math.round(s.median - base)} µs over none`}`);
-  }
+  // A request as an SDK sends it: an API key (redacted by the logger), a user agent, a request id.
+  await printServerCpu('', VARIANTS, 'none', {
+    method: 'GET',
+    path: '/v1/decisions/0193a1b2-7c4d-7e8f-9a0b-1c2d3e4f5a6b',
+    headers: { 'x-api-key': 'ak_bench_0123456789abcdef', 'user-agent': 'arbiter-client/0.1.0', accept: 'application/json', 'x-request-id': 'bench-1' },
+  }, QUICK);
   printMachine('at the end');
 }
 
