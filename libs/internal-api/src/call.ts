@@ -4,6 +4,8 @@
 //   (a retry may succeed; a token mismatch is a deployment fault, not the caller's);
 // - any other 4xx: `rejected`, with the detail of the service's error body.
 
+import { inSpan, injectHeaders, SpanKind, tracingEnabled } from '@arbiter/telemetry';
+
 /** What openapi-fetch answers. */
 export interface Answer<T> {
   data?: T;
@@ -18,7 +20,36 @@ export interface CallErrors {
   rejected(status: number, detail: string): Error;
 }
 
-export async function mappedCall<T>(
+/**
+ * The fetch of every internal client: `base` (a test's, else the global fetch at call time), with the
+ * active trace context in the traceparent/tracestate headers while tracing is on.
+ */
+export function internalFetch(base?: (request: Request) => Promise<Response>): (request: Request) => Promise<Response> {
+  return (request: Request) => {
+    injectHeaders(request.headers);
+    return (base ?? globalThis.fetch)(request);
+  };
+}
+
+/**
+ * One internal call, mapped (see above). While tracing is on it is a client span named
+ * `<service> <what>` (e.g. `registry GET /tenants/{id}/state`), whose context the request carries.
+ */
+export function mappedCall<T>(
+  service: string,
+  what: string,
+  timeoutMs: number,
+  errors: CallErrors,
+  request: (signal: AbortSignal) => Promise<Answer<T>>,
+  signal?: AbortSignal,
+): Promise<T> {
+  if (!tracingEnabled()) return answerOf(service, what, timeoutMs, errors, request, signal);
+  return inSpan(`${service} ${what}`, { kind: SpanKind.CLIENT, attributes: { 'arbiter.peer.service': service } }, () =>
+    answerOf(service, what, timeoutMs, errors, request, signal),
+  );
+}
+
+async function answerOf<T>(
   service: string,
   what: string,
   timeoutMs: number,
