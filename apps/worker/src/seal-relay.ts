@@ -21,6 +21,13 @@ export interface SealRelayPass {
   released: number;
 }
 
+/** The traceparents the leased rows were written under, by row id (docs/operations.md "Tracing"). */
+function traceLinksOf(lease: SealLease): Record<string, string> | undefined {
+  let links: Record<string, string> | undefined;
+  for (const item of lease.items) if (item.traceparent) (links ??= {})[item.id] = item.traceparent;
+  return links;
+}
+
 /**
  * The seal relay (docs/operations.md "Seal relay"): a loop in every worker process, beside the webhook
  * OutboxRelay. Each pass leases a batch of seal_outbox rows from each owner (FOR UPDATE SKIP LOCKED
@@ -86,7 +93,7 @@ export class SealRelay {
     }
     const payload = { owner: name, leased_until: lease.leased_until, items: lease.items.map((i) => ({ id: i.id, seal: i.seal })) };
     try {
-      await this.producer.enqueue(ledgerSealJob, payload, { jobId: ledgerSealJobId(payload) });
+      await this.producer.enqueue(ledgerSealJob, payload, { jobId: ledgerSealJobId(payload), traceLinks: traceLinksOf(lease) });
       this.failures.clear(name);
       return { leased: lease.items.length, enqueued: 1, released: 0 };
     } catch (err) {

@@ -9,8 +9,9 @@ export {
   jobCarrier,
   jobTelemetry,
   markFailed,
+  recordInTrace,
   spanContextOf,
   SpanKind,
 } from './propagation';
-export type { Attributes, Context, Link, Span, SpanContext, SpanOptions } from './propagation';
+export type { Attributes, Context, Link, RemoteSpanOptions, Span, SpanContext, SpanOptions } from './propagation';
 export { context as otelContext, trace as otelTrace, SpanStatusCode } from '@opentelemetry/api';

@@ -131,3 +131,31 @@ export function markFailed(span: Span, err: unknown): void {
   span.recordException(err instanceof Error ? err : String(err));
   span.setStatus({ code: SpanStatusCode.ERROR, message: err instanceof Error ? err.message : String(err) });
 }
+
+export interface RemoteSpanOptions {
+  kind?: SpanKind;
+  attributes?: Attributes;
+  /** When the work began (ms since the epoch); default now. */
+  startTime?: number;
+  /** Marks the span failed with this message. */
+  error?: string;
+}
+
+/**
+ * Records a finished span in the trace a stored traceparent names (a row written in a request, done
+ * later in a batch): its parent is that remote span, and it links to the active span (the batch's).
+ * Does nothing while tracing is off or without a valid traceparent.
+ */
+export function recordInTrace(name: string, traceparent: string | null | undefined, options: RemoteSpanOptions = {}): void {
+  if (!tracingEnabled()) return;
+  const remote = spanContextOf(traceparent);
+  if (!remote) return;
+  const active = trace.getActiveSpan()?.spanContext();
+  const span = tracer().startSpan(
+    name,
+    { kind: options.kind ?? SpanKind.INTERNAL, attributes: options.attributes, startTime: options.startTime, links: active ? [{ context: active }] : [] },
+    trace.setSpanContext(ROOT_CONTEXT, remote),
+  );
+  if (options.error !== undefined) span.setStatus({ code: SpanStatusCode.ERROR, message: options.error });
+  span.end();
+}
