@@ -1,12 +1,7 @@
-import { randomUUID } from 'node:crypto';
-import { createLogger } from '@arbiter/http';
-import { testRedisUrl } from '@arbiter/testing';
 import { installTestTracing, SpanKind, type TestTracing } from '@arbiter/telemetry';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { TEST_INTERNAL_TOKEN } from '../../apps/registry/test/harness';
-import { loadWorkerConfig } from '../../apps/worker/src/config';
-import { startWorker, type RunningWorker } from '../../apps/worker/src/worker';
-import { outboxRows, startFakeLedger, type FakeLedger } from './seal-harness';
+import type { RunningWorker } from '../../apps/worker/src/worker';
+import { outboxRows, startFakeLedger, startSealWorker, type FakeLedger } from './seal-harness';
 import { createVerdictTenant, startVerdictStack, verdictApi, within, type VerdictStack, type VerdictTenant } from './verdict-harness';
 
 /**
@@ -74,18 +69,7 @@ describe('tracing across the services', () => {
     const [row] = await outboxRows(stack.verdictDbUrl, 'client_ref = $1', [consultationId]);
     expect(row).toBeDefined();
 
-    worker = await startWorker(
-      loadWorkerConfig({
-        REDIS_URL: testRedisUrl(),
-        QUEUE_PREFIX: `arbiter-test-${randomUUID()}`,
-        REGISTRY_URL: stack.registry.url,
-        VERDICT_URL: stack.verdict.url,
-        LEDGER_URL: ledger.url,
-        INTERNAL_TOKEN: TEST_INTERNAL_TOKEN,
-        RELAY_INTERVAL_MS: '50',
-      }),
-      createLogger('worker', 'silent'),
-    );
+    worker = await startSealWorker(stack, ledger);
     await within(20_000, async () => expect(await outboxRows(stack.verdictDbUrl, 'client_ref = $1', [consultationId])).toEqual([]), 100);
     expect(ledger.facts.map((f) => f.client_ref)).toContain(consultationId);
 

@@ -33,20 +33,12 @@ export function internalFetch(base?: (request: Request) => Promise<Response>): (
 
 /**
  * One internal call, mapped (see above). While tracing is on it is a client span named
- * `<service> <what>` (e.g. `registry GET /tenants/{id}/state`), whose context the request carries.
+ * `<service> <what>` (e.g. `registry GET /tenants/state`), whose context the request carries.
  */
-export function mappedCall<T>(
-  service: string,
-  what: string,
-  timeoutMs: number,
-  errors: CallErrors,
-  request: (signal: AbortSignal) => Promise<Answer<T>>,
-  signal?: AbortSignal,
-): Promise<T> {
-  if (!tracingEnabled()) return answerOf(service, what, timeoutMs, errors, request, signal);
-  return inSpan(`${service} ${what}`, { kind: SpanKind.CLIENT, attributes: { 'arbiter.peer.service': service } }, () =>
-    answerOf(service, what, timeoutMs, errors, request, signal),
-  );
+export function mappedCall<T>(...args: Parameters<typeof answerOf<T>>): Promise<T> {
+  if (!tracingEnabled()) return answerOf(...args);
+  const [service, what] = args;
+  return inSpan(`${service} ${what}`, { kind: SpanKind.CLIENT, attributes: { 'arbiter.peer.service': service } }, () => answerOf(...args));
 }
 
 async function answerOf<T>(
