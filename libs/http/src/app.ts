@@ -9,7 +9,7 @@ import { renderError } from './render-error';
 import { requestLogger } from './request-log';
 import { readinessHandler, type ReadinessCheck } from './health';
 import { tracingEnabled } from '@arbiter/telemetry';
-import { noteRoute, resumeTrace } from './tracing';
+import { noteRoute } from './tracing';
 import { httpObserver, metricsHandler, routeLabel, ServiceMetrics } from './metrics';
 
 export interface ServiceAppOptions {
@@ -108,7 +108,6 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
     next();
   });
   app.use(express.json({ limit: bodyLimit, type: (req) => JSON_TYPE.test(String(req.headers['content-type'] ?? '')) }));
-  app.use(resumeTrace);
 
   opts.routes(app);
 

@@ -1,13 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { NextFunction, Request, Response } from 'express';
-import { contextFromHeaders, otelContext, otelTrace, SpanKind, SpanStatusCode, tracer, tracingEnabled, type Context } from '@arbiter/telemetry';
+import { contextFromHeaders, otelContext, otelTrace, SpanKind, SpanStatusCode, tracer, tracingEnabled } from '@arbiter/telemetry';
 
 /** Probes and scrapes get no span. */
 const UNTRACED = new Set(['/livez', '/readyz', '/metrics']);
-const CONTEXT = Symbol('arbiter.traceContext');
 const ROUTE = Symbol('arbiter.route');
 
-type Traced = IncomingMessage & { [CONTEXT]?: Context };
 type Routed = ServerResponse & { [ROUTE]?: () => string };
 
 /** Remembers how to name the route of a request (the HTTP metrics' label); the server span is named with it at the end. */
@@ -18,7 +15,8 @@ export function noteRoute(res: ServerResponse, route: () => string): void {
 /**
  * The server span of every request a service answers (fast lanes and express alike), while tracing
  * is on (docs/operations.md "Tracing"): it continues the caller's traceparent, is active while the
- * request is dispatched, and ends with the answer, named `<METHOD> <route pattern>`.
+ * request is dispatched (express 5's body parser continues on promises, so the routes still see it),
+ * and ends with the answer, named `<METHOD> <route pattern>`.
  */
 export function traceRequests(service: string, handle: (req: IncomingMessage, res: ServerResponse) => void) {
   return (req: IncomingMessage, res: ServerResponse): void => {
@@ -31,7 +29,6 @@ export function traceRequests(service: string, handle: (req: IncomingMessage, re
       parent,
     );
     const ctx = otelTrace.setSpan(parent, span);
-    (req as Traced)[CONTEXT] = ctx;
     res.once('close', () => {
       const route = (res as Routed)[ROUTE]?.();
       if (route) {
@@ -44,14 +41,4 @@ export function traceRequests(service: string, handle: (req: IncomingMessage, re
     });
     otelContext.with(ctx, () => handle(req, res));
   };
-}
-
-/**
- * Express middleware, after the body parser: the body arrives on the socket's own callbacks, which
- * lose the request's context; this makes the request's server span active again for the routes.
- */
-export function resumeTrace(req: Request, _res: Response, next: NextFunction): void {
-  const ctx = (req as unknown as Traced)[CONTEXT];
-  if (ctx) otelContext.with(ctx, next);
-  else next();
 }
