@@ -70,12 +70,15 @@ export function spanContextOf(traceparent: string | null | undefined): SpanConte
   return trace.getSpanContext(propagation.extract(ROOT_CONTEXT, { traceparent }));
 }
 
-/** BullMQ job options carrying the active context (`opts.telemetry.metadata`); undefined when tracing is off. */
+/**
+ * BullMQ job options carrying the active context and `extra` (`opts.telemetry.metadata`); undefined
+ * when tracing is off or there is nothing to carry (no active span, no extra).
+ */
 export function jobTelemetry(extra?: Record<string, unknown>): { metadata: string } | undefined {
   if (!tracingEnabled()) return undefined;
   const carrier: Record<string, unknown> = { ...extra };
   propagation.inject(context.active(), carrier);
-  return { metadata: JSON.stringify(carrier) };
+  return Object.keys(carrier).length ? { metadata: JSON.stringify(carrier) } : undefined;
 }
 
 /** The carrier of a job's `opts.telemetry.metadata` (written by jobTelemetry); {} when absent or unreadable. */

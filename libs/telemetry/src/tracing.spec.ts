@@ -110,6 +110,11 @@ describe('propagation', () => {
     expect(linked.links.map((l) => l.context.spanId)).toEqual([spanId]);
   });
 
+  it('gives a job no metadata when there is no span and nothing else to carry', () => {
+    expect(jobTelemetry()).toBeUndefined();
+    expect(jobTelemetry({ links: { a: 'b' } })).toEqual({ metadata: '{"links":{"a":"b"}}' });
+  });
+
   it('records a failure on the span and rethrows it', async () => {
     await expect(inSpan('failing', {}, async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
     const [span] = tracing.exporter.getFinishedSpans();
