@@ -1,5 +1,6 @@
 import { ledgerSealJob, ledgerSealJobId, QueueError, type Producer } from '@arbiter/queue';
 import type { SealDoneAnswer, SealLease, SealReleaseAnswer } from '@arbiter/internal-api';
+import { untraced } from '@arbiter/telemetry';
 import type { Logger } from 'pino';
 import { FailureLog, PassLoop } from './pass-loop';
 
@@ -82,7 +83,8 @@ export class SealRelay {
     const owner = this.owners[name];
     let lease: SealLease;
     try {
-      lease = await owner.leaseSeals(this.opts.batchSize, this.opts.leaseMs);
+      // A poll, several a second: not traced (docs/operations.md "Tracing"); the job it enqueues is.
+      lease = await untraced(() => owner.leaseSeals(this.opts.batchSize, this.opts.leaseMs));
     } catch (err) {
       this.note(name, `seal relay: lease from ${name} failed: ${(err as Error).message}`, 'warn');
       return { leased: 0, enqueued: 0, released: 0 };

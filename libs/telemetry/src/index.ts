@@ -12,6 +12,7 @@ export {
   recordInTrace,
   spanContextOf,
   SpanKind,
+  untraced,
 } from './propagation';
 export type { Attributes, Context, Link, RemoteSpanOptions, Span, SpanContext, SpanOptions } from './propagation';
 export { context as otelContext, trace as otelTrace, SpanStatusCode } from '@opentelemetry/api';

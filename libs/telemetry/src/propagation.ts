@@ -2,6 +2,7 @@
 // and tracestate headers), BullMQ jobs (the job's `opts.telemetry.metadata`, a JSON carrier, where
 // BullMQ's own telemetry keeps it too) and outbox rows (a stored traceparent, read back when the row
 // is relayed). Every function is a cheap no-op while tracing is off.
+import { randomBytes } from 'node:crypto';
 import {
   context,
   INVALID_SPAN_CONTEXT,
@@ -161,4 +162,17 @@ export function recordInTrace(name: string, traceparent: string | null | undefin
   );
   if (options.error !== undefined) span.setStatus({ code: SpanStatusCode.ERROR, message: options.error });
   span.end();
+}
+
+/**
+ * Runs `fn` so that nothing it calls is recorded, on either side of an internal call: background
+ * polls (relay leases, state-hash checks) that would otherwise make a trace every few hundred
+ * milliseconds. Its context holds an unsampled span; spans started under it are not sampled (the
+ * default samplers follow the parent) and the traceparent it sends says so. Work the poll finds
+ * (a job) is enqueued outside `fn` and starts its own trace.
+ */
+export function untraced<T>(fn: () => T): T {
+  if (!tracingEnabled()) return fn();
+  const unsampled: SpanContext = { traceId: randomBytes(16).toString('hex'), spanId: randomBytes(8).toString('hex'), traceFlags: TraceFlags.NONE };
+  return context.with(trace.setSpanContext(ROOT_CONTEXT, unsampled), fn);
 }

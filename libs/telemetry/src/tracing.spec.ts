@@ -12,6 +12,7 @@ import {
   spanContextOf,
   tracesEndpoint,
   tracingEnabled,
+  untraced,
 } from './index';
 
 describe('initTracing', () => {
@@ -113,6 +114,15 @@ describe('propagation', () => {
   it('gives a job no metadata when there is no span and nothing else to carry', () => {
     expect(jobTelemetry()).toBeUndefined();
     expect(jobTelemetry({ links: { a: 'b' } })).toEqual({ metadata: '{"links":{"a":"b"}}' });
+  });
+
+  it('records nothing under untraced, and tells the callee so', async () => {
+    const headers = new Headers();
+    await untraced(() => inSpan('poll', {}, async () => injectHeaders(headers)));
+    expect(tracing.exporter.getFinishedSpans()).toEqual([]);
+    expect(headers.get('traceparent')).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-00$/);
+    await inSpan('server', { parent: contextFromHeaders({ traceparent: headers.get('traceparent')! }) }, async () => undefined);
+    expect(tracing.exporter.getFinishedSpans()).toEqual([]);
   });
 
   it('records a failure on the span and rethrows it', async () => {
