@@ -12,7 +12,8 @@ for (const [alias, [target]] of Object.entries(tsconfig.compilerOptions.paths)) 
 // canonicalize v4 exports only an "import" condition, which Jest's CommonJS resolver does not match.
 moduleNameMapper['^canonicalize$'] = path.join(root, 'node_modules/canonicalize/lib/canonicalize.js');
 
-const esmPackages = ['jose', 'canonicalize', '@noble', '@marcbachmann', 'uuid'];
+// The OTLP exporter loads node:http with import(), which Jest's CommonJS runtime refuses; swc turns it into require.
+const esmPackages = ['jose', 'canonicalize', '@noble', '@marcbachmann', 'uuid', '@opentelemetry/otlp-exporter-base'];
 
 module.exports = (name, dir) => ({
   displayName: name,

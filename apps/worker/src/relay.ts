@@ -2,6 +2,7 @@ import { QueueError, webhookDeliverJob, webhookDeliverJobId, type Producer } fro
 import type { Logger } from 'pino';
 import { FailureLog, PassLoop } from './pass-loop';
 import type { RegistryInternalClient } from '@arbiter/internal-api';
+import { untraced } from '@arbiter/telemetry';
 
 export interface RelayPass {
   /** Deliveries the registry handed out in this pass. */
@@ -68,7 +69,8 @@ export class OutboxRelay {
   async pass(): Promise<RelayPass> {
     const result: RelayPass = { dispatched: 0, enqueued: 0, released: 0 };
     try {
-      const answer = await this.registry.relay(this.opts.batchSize);
+      // A poll, several a second: not traced (docs/operations.md "Tracing"); the jobs it enqueues are.
+      const answer = await untraced(() => this.registry.relay(this.opts.batchSize));
       result.dispatched = answer.dispatch.length;
       const failed: string[] = [];
       const outcomes = await Promise.allSettled(
