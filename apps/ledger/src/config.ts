@@ -15,6 +15,7 @@ export const ledgerConfigSchema = {
   REDIS_URL: url({ protocols: ['redis', 'rediss'], secret: true }),
   REGISTRY_URL: url({ protocols: ['http', 'https'], doc: "the registry's internal base URL" }),
   INTERNAL_TOKEN: str({ secret: true, pattern: /^.{16,}$/, doc: 'shared service token, at least 16 characters' }),
+  INTERNAL_TOKEN_PREVIOUS: str({ secret: true, optional: true, pattern: /^.{16,}$/, doc: 'the token being rotated out: still accepted on /internal/v1, never sent' }),
   KEY_ENCRYPTION_KEY: keyEncryptionKey,
   BODY_LIMIT: str({ default: '1mb' }),
   DB_POOL_SIZE: int({ default: 10, min: 1, max: 200 }),

@@ -14,6 +14,7 @@ export const registryConfigSchema = {
   DATABASE_URL_REGISTRY: url({ protocols: ['postgres', 'postgresql'], secret: true, doc: 'PostgreSQL URL of the registry database' }),
   REDIS_URL: url({ protocols: ['redis', 'rediss'], secret: true }),
   INTERNAL_TOKEN: str({ secret: true, pattern: /^.{16,}$/, doc: 'shared service token, at least 16 characters' }),
+  INTERNAL_TOKEN_PREVIOUS: str({ secret: true, optional: true, pattern: /^.{16,}$/, doc: 'the token being rotated out: still accepted on /internal/v1, never sent' }),
   KEY_ENCRYPTION_KEY: keyEncryptionKey,
   BOOTSTRAP_ADMIN_KEY: str({ secret: true, optional: true, pattern: /^ak-[0-9a-f]{64}$/, doc: 'ak- followed by 64 hex characters' }),
   BODY_LIMIT: str({ default: '1mb' }),
