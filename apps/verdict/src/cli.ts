@@ -16,10 +16,13 @@ import { VerdictKeys } from './keys';
 //   node dist/apps/verdict/cli.js keys setup  --tenant tnt-...
 //   node dist/apps/verdict/cli.js keys rotate --tenant tnt-... --mode scheduled|emergency
 //   node dist/apps/verdict/cli.js keys list   --tenant tnt-...
+//   node dist/apps/verdict/cli.js keys reencrypt     (every tenant's keys under KEY_ENCRYPTION_KEY; needs
+//                                                     KEY_ENCRYPTION_KEY_PREVIOUS for the keys still under the old one)
 
 const cliConfigSchema = {
   DATABASE_URL_VERDICT: verdictConfigSchema.DATABASE_URL_VERDICT,
   KEY_ENCRYPTION_KEY: verdictConfigSchema.KEY_ENCRYPTION_KEY,
+  KEY_ENCRYPTION_KEY_PREVIOUS: verdictConfigSchema.KEY_ENCRYPTION_KEY_PREVIOUS,
   REDIS_URL: { ...verdictConfigSchema.REDIS_URL, optional: true as const },
 };
 
@@ -41,7 +44,7 @@ async function withKeys<T>(io: CliIo, fn: (keys: VerdictKeys, announce: (tenantI
     if (redis) await publishKeysChanged(redis, { tenant_id: tenantId, kid, mode }, logger);
   };
   try {
-    return await fn(new VerdictKeys(pool, config.KEY_ENCRYPTION_KEY, logger), announce);
+    return await fn(new VerdictKeys(pool, { current: config.KEY_ENCRYPTION_KEY, previous: config.KEY_ENCRYPTION_KEY_PREVIOUS }, logger), announce);
   } finally {
     redis?.disconnect();
     await pool.end();
@@ -85,6 +88,10 @@ export function verdictCli(io: CliIo = defaultIo): Command {
     .description('the published keys, as the tenant JWKS lists them')
     .addOption(tenant())
     .action(async (opts: { tenant: string }) => print({ keys: await withKeys(io, (k) => k.publicKeys(opts.tenant)) }));
+  keys
+    .command('reencrypt')
+    .description('store every private key under KEY_ENCRYPTION_KEY (those only KEY_ENCRYPTION_KEY_PREVIOUS opens); idempotent')
+    .action(async () => print(await withKeys(io, (k) => k.reencrypt())));
   return program;
 }
 
