@@ -1,6 +1,6 @@
 import { Command, Option } from 'commander';
-import { loadConfig } from '@arbiter/config';
-import { applyMigrations, createPool, migrationsDir } from '@arbiter/db';
+import { loadConfig, processIo, runCli, type CliIo } from '@arbiter/config';
+import { withMigratedPool } from '@arbiter/db';
 import type { RotationMode } from '@arbiter/crypto';
 import { ledgerConfigSchema } from './config';
 import { createLedgerKeyStore, LEDGER_KEY_OWNER, rotateLedgerKey, type LedgerKeys, type LedgerKeyStore } from './keys';
@@ -20,27 +20,15 @@ const cliConfigSchema = {
   KEY_ENCRYPTION_KEY_PREVIOUS: ledgerConfigSchema.KEY_ENCRYPTION_KEY_PREVIOUS,
 };
 
-export interface CliIo {
-  env: NodeJS.ProcessEnv;
-  out: (text: string) => void;
-}
-
-const defaultIo: CliIo = { env: process.env, out: (text) => void process.stdout.write(text) };
-
-async function withStore<T>(io: CliIo, fn: (store: LedgerKeyStore) => Promise<T>): Promise<T> {
+function withStore<T>(io: CliIo, fn: (store: LedgerKeyStore) => Promise<T>): Promise<T> {
   const config = loadConfig(cliConfigSchema, io.env);
-  await applyMigrations(config.DATABASE_URL_LEDGER, migrationsDir('ledger', __dirname));
-  const pool = createPool({ url: config.DATABASE_URL_LEDGER, max: 2, applicationName: 'arbiter-ledger-cli' });
-  try {
-    return await fn(createLedgerKeyStore(pool, config.KEY_ENCRYPTION_KEY, config.KEY_ENCRYPTION_KEY_PREVIOUS));
-  } finally {
-    await pool.end();
-  }
+  const db = { url: config.DATABASE_URL_LEDGER, service: 'ledger', bundleDir: __dirname, applicationName: 'arbiter-ledger-cli' };
+  return withMigratedPool(db, (pool) => fn(createLedgerKeyStore(pool, config.KEY_ENCRYPTION_KEY, config.KEY_ENCRYPTION_KEY_PREVIOUS)));
 }
 
 const withKeys = <T>(io: CliIo, fn: (keys: LedgerKeys) => Promise<T>): Promise<T> => withStore(io, (store) => fn(store.ring(LEDGER_KEY_OWNER)));
 
-export function ledgerCli(io: CliIo = defaultIo): Command {
+export function ledgerCli(io: CliIo = processIo): Command {
   const print = (value: unknown): void => io.out(`${JSON.stringify(value, null, 2)}\n`);
   const program = new Command('ledger-cli').description('Arbiter fact ledger operator commands');
   const keys = program.command('keys').description('the Ed25519 key ring that signs proof bundles');
@@ -60,11 +48,4 @@ export function ledgerCli(io: CliIo = defaultIo): Command {
   return program;
 }
 
-if (require.main === module) {
-  ledgerCli()
-    .parseAsync(process.argv)
-    .catch((err: unknown) => {
-      process.stderr.write(`ledger-cli: ${(err as Error).message}\n`);
-      process.exitCode = 1;
-    });
-}
+if (require.main === module) runCli(ledgerCli(), 'ledger-cli');

@@ -1,6 +1,6 @@
 import { Command } from 'commander';
-import { loadConfig } from '@arbiter/config';
-import { applyMigrations, createPool, migrationsDir } from '@arbiter/db';
+import { loadConfig, processIo, runCli, type CliIo } from '@arbiter/config';
+import { withMigratedPool } from '@arbiter/db';
 import { registryConfigSchema } from './config';
 import { createWebhookKeyStore, WEBHOOK_KEY_OWNER, type WebhookKeyStore } from './keys';
 
@@ -17,25 +17,13 @@ const cliConfigSchema = {
   KEY_ENCRYPTION_KEY_PREVIOUS: registryConfigSchema.KEY_ENCRYPTION_KEY_PREVIOUS,
 };
 
-export interface CliIo {
-  env: NodeJS.ProcessEnv;
-  out: (text: string) => void;
-}
-
-const defaultIo: CliIo = { env: process.env, out: (text) => void process.stdout.write(text) };
-
-async function withStore<T>(io: CliIo, fn: (store: WebhookKeyStore) => Promise<T>): Promise<T> {
+function withStore<T>(io: CliIo, fn: (store: WebhookKeyStore) => Promise<T>): Promise<T> {
   const config = loadConfig(cliConfigSchema, io.env);
-  await applyMigrations(config.DATABASE_URL_REGISTRY, migrationsDir('registry', __dirname));
-  const pool = createPool({ url: config.DATABASE_URL_REGISTRY, max: 2, applicationName: 'arbiter-registry-cli' });
-  try {
-    return await fn(createWebhookKeyStore(pool, config.KEY_ENCRYPTION_KEY, config.KEY_ENCRYPTION_KEY_PREVIOUS));
-  } finally {
-    await pool.end();
-  }
+  const db = { url: config.DATABASE_URL_REGISTRY, service: 'registry', bundleDir: __dirname, applicationName: 'arbiter-registry-cli' };
+  return withMigratedPool(db, (pool) => fn(createWebhookKeyStore(pool, config.KEY_ENCRYPTION_KEY, config.KEY_ENCRYPTION_KEY_PREVIOUS)));
 }
 
-export function registryCli(io: CliIo = defaultIo): Command {
+export function registryCli(io: CliIo = processIo): Command {
   const print = (value: unknown): void => io.out(`${JSON.stringify(value, null, 2)}\n`);
   const program = new Command('registry-cli').description('Arbiter registry operator commands').exitOverride();
   const keys = program.command('keys').description('the ECDSA P-256 ring that signs webhook deliveries');
@@ -50,13 +38,4 @@ export function registryCli(io: CliIo = defaultIo): Command {
   return program;
 }
 
-if (require.main === module) {
-  registryCli()
-    .parseAsync(process.argv)
-    .catch((err: unknown) => {
-      const code = (err as { code?: string }).code;
-      if (code === 'commander.helpDisplayed' || code === 'commander.version') return;
-      process.stderr.write(`registry-cli: ${(err as Error).message}\n`);
-      process.exitCode = 1;
-    });
-}
+if (require.main === module) runCli(registryCli(), 'registry-cli');
