@@ -25,7 +25,7 @@ describe('seal relay', () => {
   let worker: RunningWorker | undefined;
   const logger = createLogger('worker', 'silent');
 
-  const startTheWorker = async () =>
+  const startTheWorker = async (relayIntervalMs = '50') =>
     startWorker(
       loadWorkerConfig({
         REDIS_URL: testRedisUrl(),
@@ -34,7 +34,7 @@ describe('seal relay', () => {
         VERDICT_URL: stack.verdict.url,
         LEDGER_URL: ledger.url,
         INTERNAL_TOKEN: TEST_INTERNAL_TOKEN,
-        RELAY_INTERVAL_MS: '50',
+        RELAY_INTERVAL_MS: relayIntervalMs,
         SEAL_BATCH_SIZE: '4',
         SEAL_LEASE_MS: '1000',
       }),
@@ -157,5 +157,19 @@ describe('seal relay', () => {
     worker = await startTheWorker();
     await within(20_000, async () => expect(await allRows()).toEqual([]), 100);
     expect(factsOf(rows.map((r) => r.client_ref))).toHaveLength(5);
+  });
+
+  it('relays new rows as soon as the services nudge it, long before its fallback poll', async () => {
+    await worker!.close();
+    // A one-minute poll (the longest allowed): only the startup pass and the nudges move rows within 20 s.
+    worker = await startTheWorker('60000');
+    await within(20_000, async () => expect(await allRows()).toEqual([]), 100);
+    const before = new Set(ledger.facts.map((f) => f.client_ref));
+
+    await decide(2, 1);
+
+    // Two consultations and a rule version, sealed without a poll (reading the rows instead could race the relay).
+    await within(20_000, async () => expect(ledger.facts.filter((f) => !before.has(f.client_ref))).toHaveLength(3), 100);
+    expect(await allRows()).toEqual([]);
   });
 });

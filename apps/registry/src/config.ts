@@ -4,7 +4,7 @@ import { parseKeyEncryptionKey } from '@arbiter/crypto';
 /** KEY_ENCRYPTION_KEY as the 32 key bytes; a bad or missing value stops the start naming the variable. */
 const keyEncryptionKey: FieldSpec<Buffer> = {
   secret: true,
-  doc: 'base64 of 32 bytes (or 64 hex digits); encrypts the webhook signing keys at rest',
+  doc: 'base64 of 32 bytes (or 64 hex digits); encrypts the webhook signing keys and the webhook secrets of subscriptions at rest',
   parse: (raw) => parseKeyEncryptionKey(raw),
 };
 
@@ -31,6 +31,12 @@ export const registryConfigSchema = {
   WEBHOOK_TIMEOUT_MS: int({ default: 10_000, min: 100, max: 120_000, doc: 'how long one attempt waits for the receiver' }),
   WEBHOOK_MAX_CONSECUTIVE_FAILURES: int({ default: 20, min: 1, doc: 'failed attempts in a row that disable a subscription' }),
   WEBHOOK_DISPATCH_LEASE_MS: int({ default: 60_000, min: 100, doc: 'how long a delivery handed to the queue is not handed out again' }),
+  WEBHOOK_SECRET_OVERLAP_SECONDS: int({
+    default: 86_400,
+    min: 0,
+    max: 604_800,
+    doc: 'how long a rotated-out Standard Webhooks secret still signs deliveries, beside the new one (default 24 h, at most 7 days)',
+  }),
   APPROVAL_GRANT_TTL_SECONDS: int({
     default: 3600,
     min: 60,

@@ -22,6 +22,7 @@ export interface RelayPass {
 export class OutboxRelay {
   private readonly loop: PassLoop;
   private readonly failures: FailureLog;
+  private readonly timers = new Set<NodeJS.Timeout>();
 
   constructor(
     private readonly registry: RegistryInternalClient,
@@ -41,8 +42,25 @@ export class OutboxRelay {
     this.loop.start();
   }
 
+  /** A nudge: rows were just committed (libs/queue "nudge"); pass now rather than at the fallback poll. */
+  wake(): void {
+    this.loop.wake();
+  }
+
+  /** Passes at `at` (a retry falling due); an earlier pass may take it first, a later one is harmless. */
+  wakeAt(at: Date): void {
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      this.loop.wake();
+    }, Math.max(0, at.getTime() - Date.now()));
+    timer.unref();
+    this.timers.add(timer);
+  }
+
   /** Stops after the pass in progress (if any); no pass starts afterwards. */
   stop(): Promise<void> {
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
     return this.loop.stop();
   }
 

@@ -53,6 +53,11 @@ export class SealRelay {
     this.loop.start();
   }
 
+  /** A nudge: rows were just committed (libs/queue "nudge"); pass now rather than at the fallback poll. */
+  wake(): void {
+    this.loop.wake();
+  }
+
   /** Stops after the pass in progress (if any); no pass starts afterwards. */
   stop(): Promise<void> {
     return this.loop.stop();

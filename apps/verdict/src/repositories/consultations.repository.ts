@@ -98,10 +98,23 @@ export class ConsultationRepository {
 
   constructor(
     private readonly pool: Pool,
-    opts: { maxInFlight?: number; onBatch?: (size: number) => void; sealing?: boolean } = {},
+    opts: {
+      maxInFlight?: number;
+      onBatch?: (size: number) => void;
+      sealing?: boolean;
+      /** Called after a batch that wrote seal_outbox rows committed (the worker's relay is nudged). */
+      onSealed?: () => void;
+    } = {},
   ) {
     this.sealing = opts.sealing ?? true;
-    this.writer = new GroupCommitWriter((rows) => this.insertBatch(rows), { maxBatch: 500, maxInFlight: opts.maxInFlight ?? 2, onBatch: opts.onBatch });
+    const onSealed = this.sealing ? opts.onSealed : undefined;
+    this.writer = new GroupCommitWriter(
+      async (rows) => {
+        await this.insertBatch(rows);
+        onSealed?.();
+      },
+      { maxBatch: 500, maxInFlight: opts.maxInFlight ?? 2, onBatch: opts.onBatch },
+    );
   }
 
   /** Resolves once the record is committed (stored as `sealed.json`); rejects when it could not be. */

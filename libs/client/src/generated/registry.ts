@@ -11,7 +11,10 @@ export interface paths {
         };
         get: operations["ListScopeWebhooks"];
         put?: never;
-        /** @description Subscribes a URL to events of the scope (admin). The URL's host is resolved and checked. */
+        /**
+         * @description Subscribes a URL to events of the scope (admin). The URL's host is resolved and checked. The
+         *     answer holds the subscription's Standard Webhooks `secret`, shown this once.
+         */
         post: operations["CreateScopeWebhook"];
         delete?: never;
         options?: never;
@@ -32,7 +35,7 @@ export interface paths {
         /**
          * @description A tenant-level subscription (admin): every event of the tenant of the listed types, whatever
          *     the scope, including the verdict gateway's approvals. `deciders` routes approvals by their
-         *     candidate deciders.
+         *     candidate deciders. The answer holds the Standard Webhooks `secret`, shown this once.
          */
         post: operations["CreateTenantWebhook"];
         delete?: never;
@@ -57,6 +60,28 @@ export interface paths {
         head?: never;
         /** @description Updates the subscription (admin); `active: true` re-enables a disabled one. */
         patch: operations["UpdateWebhook"];
+        trace?: never;
+    };
+    "/api/v1/webhooks/{subscription_id}/secret/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Rotates the subscription's Standard Webhooks secret (admin) and answers the new one, this once.
+         *     Deliveries are signed with both (two `v1,` entries in webhook-signature) for `overlap_seconds`
+         *     (default WEBHOOK_SECRET_OVERLAP_SECONDS, 24 h), then with the new one only. A rotation during an
+         *     overlap drops the older previous secret.
+         */
+        post: operations["RotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/webhooks/{subscription_id}/deliveries": {
@@ -705,6 +730,72 @@ export interface components {
         ErrorBody: {
             detail: string;
         };
+        /** @description The answer to a create: the subscription, and its secret, shown this once. */
+        CreatedWebhookSubscription: {
+            tenant_id: string;
+            /**
+             * Format: double
+             * @description 1 for entries that never change; the version number for rules; incremented on scope updates.
+             */
+            version: number;
+            /** @description ISO 8601 */
+            created_at: string;
+            /** @description ISO 8601 */
+            updated_at: string;
+            /** @description Principal id of the caller that created it (null when made by a service). */
+            created_by: string | null;
+            /** @description `whk-` prefix */
+            id: string;
+            /** @description null for a tenant-level subscription. */
+            scope_id: string | null;
+            url: string;
+            /** @description Event types (e.g. `approval.requested`), or `*` for every type. */
+            events: string[];
+            description: string | null;
+            /**
+             * @description Approval routing: when not empty, only events whose `data.candidate_deciders` holds one of
+             *     these principal or role ids are sent.
+             */
+            deciders: string[];
+            /**
+             * @description `disabled` after WEBHOOK_MAX_CONSECUTIVE_FAILURES failed attempts in a row, or by PATCH.
+             * @enum {string}
+             */
+            status: "active" | "disabled";
+            /** Format: double */
+            consecutive_failures: number;
+            disabled_at: string | null;
+            disabled_reason: string | null;
+            last_success_at: string | null;
+            last_failure_at: string | null;
+            /**
+             * @description When the current Standard Webhooks secret was made (creation or rotation); null for a
+             *     subscription made before secrets existed that has had no delivery and no rotation yet. The
+             *     secret itself is only in the answer that made it.
+             */
+            secret_created_at: string | null;
+            /**
+             * @description Until when deliveries are also signed with the secret the last rotation replaced; null when
+             *     there is none. A past time: the overlap is over (the next delivery forgets that secret).
+             */
+            previous_secret_expires_at: string | null;
+            /**
+             * @description The Standard Webhooks secret (`whsec_` + base64 of 32 bytes) that signs the `webhook-signature`
+             *     header. Store it now: no later answer shows it (rotate to get a new one).
+             */
+            secret: string;
+        };
+        /** @description An event type such as `approval.requested` (the service checks the name), or `*`. */
+        EventTypeName: string;
+        /** @description Principal id (`agn-`, `hum-`) or role id (`role-<name>`). */
+        DeciderId: string;
+        CreateWebhookBody: {
+            /** @description http or https; private, loopback and link-local addresses are refused unless allowed by config. */
+            url: string;
+            events: components["schemas"]["EventTypeName"][];
+            description?: string;
+            deciders?: components["schemas"]["DeciderId"][];
+        };
         /**
          * @description A webhook subscription (docs/webhooks.md): of one scope, or of the whole tenant
          *     (`scope_id` null: every event of the tenant, including those the verdict gateway records).
@@ -746,17 +837,17 @@ export interface components {
             disabled_reason: string | null;
             last_success_at: string | null;
             last_failure_at: string | null;
-        };
-        /** @description An event type such as `approval.requested` (the service checks the name), or `*`. */
-        EventTypeName: string;
-        /** @description Principal id (`agn-`, `hum-`) or role id (`role-<name>`). */
-        DeciderId: string;
-        CreateWebhookBody: {
-            /** @description http or https; private, loopback and link-local addresses are refused unless allowed by config. */
-            url: string;
-            events: components["schemas"]["EventTypeName"][];
-            description?: string;
-            deciders?: components["schemas"]["DeciderId"][];
+            /**
+             * @description When the current Standard Webhooks secret was made (creation or rotation); null for a
+             *     subscription made before secrets existed that has had no delivery and no rotation yet. The
+             *     secret itself is only in the answer that made it.
+             */
+            secret_created_at: string | null;
+            /**
+             * @description Until when deliveries are also signed with the secret the last rotation replaced; null when
+             *     there is none. A past time: the overlap is over (the next delivery forgets that secret).
+             */
+            previous_secret_expires_at: string | null;
         };
         Page_WebhookSubscription_: {
             items: components["schemas"]["WebhookSubscription"][];
@@ -770,6 +861,23 @@ export interface components {
             deciders?: components["schemas"]["DeciderId"][];
             /** @description true re-enables a disabled subscription (its failure count restarts at 0); false disables it. */
             active?: boolean;
+        };
+        /** @description The answer to a rotation: the new secret, shown this once. */
+        WebhookSecretRotation: {
+            subscription_id: string;
+            /** @description `whsec_` + base64 of 32 bytes. */
+            secret: string;
+            secret_created_at: string;
+            /** @description Until when the replaced secret still signs (a second `v1,` entry); null when it was dropped at once or there was none. */
+            previous_secret_expires_at: string | null;
+        };
+        RotateWebhookSecretBody: {
+            /**
+             * Format: int32
+             * @description How long the replaced secret still signs deliveries beside the new one, in seconds; 0 drops it
+             *     at once. Default: WEBHOOK_SECRET_OVERLAP_SECONDS (24 h).
+             */
+            overlap_seconds?: number;
         };
         /** @description One try of a delivery, as logged. */
         WebhookAttempt: {
@@ -1993,7 +2101,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["WebhookSubscription"];
+                    "application/json": components["schemas"]["CreatedWebhookSubscription"];
                 };
             };
             /** @description Bad URL (scheme, private address, unresolvable host) or unknown event type */
@@ -2104,7 +2212,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["WebhookSubscription"];
+                    "application/json": components["schemas"]["CreatedWebhookSubscription"];
                 };
             };
             /** @description Bad URL (scheme, private address, unresolvable host) or unknown event type */
@@ -2266,6 +2374,68 @@ export interface operations {
                 };
             };
             /** @description Bad URL or unknown event type */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    RotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                subscription_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RotateWebhookSecretBody"];
+            };
+        };
+        responses: {
+            /** @description Ok */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSecretRotation"];
+                };
+            };
+            /** @description overlap_seconds not an integer from 0 to 604800 */
             400: {
                 headers: {
                     [name: string]: unknown;
