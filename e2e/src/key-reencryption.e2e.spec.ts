@@ -1,10 +1,11 @@
 import { Pool } from 'pg';
-import { generateKeyEncryptionKey, parseKeyEncryptionKey } from '@arbiter/crypto';
+import { decryptSecret, generateKeyEncryptionKey, parseKeyEncryptionKey } from '@arbiter/crypto';
 import { createLogger } from '@arbiter/http';
 import { createTestDatabase } from '@arbiter/testing';
 import { ledgerCli } from '../../apps/ledger/src/cli';
 import { createLedgerKeys } from '../../apps/ledger/src/keys';
 import { registryCli } from '../../apps/registry/src/cli';
+import { sealSecret } from '../../apps/registry/src/domain/standard-webhooks';
 import { createWebhookKeys } from '../../apps/registry/src/keys';
 import { verdictCli } from '../../apps/verdict/src/cli';
 import { VerdictKeys } from '../../apps/verdict/src/keys';
@@ -26,6 +27,25 @@ interface ServiceKeys {
   makeKeys(pool: Pool, kek: string): Promise<void>;
   /** Opens the current key(s) under `kek` alone, as the service does at start or at its first signature. */
   open(pool: Pool, kek: string): Promise<unknown>;
+  /** What else the service's command prints, at its first run and at a run with nothing left to do. */
+  also?: { first: object; again: object };
+}
+
+/** A registry webhook subscription whose Standard Webhooks secret and previous secret (in its overlap) are under `kek`. */
+async function subscriptionWithSecrets(pool: Pool, kek: string): Promise<void> {
+  const key = parseKeyEncryptionKey(kek);
+  await pool.query(`INSERT INTO tenants (id, slug, name) VALUES ('tnt-rot', 'rot', 'rot')`);
+  await pool.query(
+    `INSERT INTO webhook_subscriptions (id, tenant_id, url, events, secret_ciphertext, secret_created_at, previous_secret_ciphertext, previous_secret_expires_at)
+     VALUES ('whk-rot', 'tnt-rot', 'https://example.test/hook', '{approval.requested}', $1, now(), $2, now() + interval '1 day')`,
+    [sealSecret(Buffer.alloc(32, 1), 'whk-rot', key), sealSecret(Buffer.alloc(32, 2), 'whk-rot', key)],
+  );
+}
+
+/** Both secrets of that subscription, decrypted under `kek` alone by @arbiter/crypto (associated data: docs/webhooks.md). */
+async function openSubscriptionSecrets(pool: Pool, kek: string): Promise<Buffer[]> {
+  const { rows } = await pool.query(`SELECT secret_ciphertext, previous_secret_ciphertext FROM webhook_subscriptions WHERE id = 'whk-rot'`);
+  return [rows[0].secret_ciphertext, rows[0].previous_secret_ciphertext].map((c: string) => decryptSecret(c, parseKeyEncryptionKey(kek), 'webhook-secret:whk-rot'));
 }
 
 const logger = createLogger('test', 'silent');
@@ -38,8 +58,16 @@ const SERVICES: Record<'registry' | 'verdict' | 'ledger', ServiceKeys> = {
       const keys = createWebhookKeys(pool, parseKeyEncryptionKey(kek));
       await keys.ensureCurrent();
       await keys.rotate('emergency');
+      await subscriptionWithSecrets(pool, kek);
     },
-    open: (pool, kek) => createWebhookKeys(pool, parseKeyEncryptionKey(kek)).checkCurrent(),
+    async open(pool, kek) {
+      expect(await openSubscriptionSecrets(pool, kek)).toEqual([Buffer.alloc(32, 1), Buffer.alloc(32, 2)]);
+      return createWebhookKeys(pool, parseKeyEncryptionKey(kek)).checkCurrent();
+    },
+    also: {
+      first: { webhookSecrets: { subscriptions: 1, reencrypted: ['whk-rot'], alreadyCurrent: 0 } },
+      again: { webhookSecrets: { subscriptions: 1, reencrypted: [], alreadyCurrent: 1 } },
+    },
   },
   verdict: {
     cli: verdictCli,
@@ -75,7 +103,8 @@ describe.each(Object.entries(SERVICES))('%s: keys reencrypt', (service, s) => {
   let pool: Pool;
 
   /** Runs `keys reencrypt` in-process with this environment; answers the JSON it prints. */
-  async function reencrypt(env: Record<string, string>): Promise<{ table: string; keys: number; reencrypted: string[]; alreadyCurrent: number }> {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  async function reencrypt(env: Record<string, string>): Promise<{ table: string; keys: number; reencrypted: string[]; alreadyCurrent: number } & Record<string, any>> {
     let out = '';
     await s.cli({ env: { [s.variable]: db.url, ...env }, out: (text) => (out += text) }).parseAsync(['node', 'cli.js', 'keys', 'reencrypt']);
     return JSON.parse(out);
@@ -101,7 +130,7 @@ describe.each(Object.entries(SERVICES))('%s: keys reencrypt', (service, s) => {
   it('moves every key to KEY_ENCRYPTION_KEY, after which the service opens them with it alone and no longer with the old one', async () => {
     await expect(s.open(pool, NEW)).rejects.toMatchObject({ code: expect.stringMatching(/decryption_failed|signing_key_unavailable/) });
     const first = await reencrypt({ KEY_ENCRYPTION_KEY: NEW, KEY_ENCRYPTION_KEY_PREVIOUS: OLD });
-    expect(first).toMatchObject({ keys: 2, alreadyCurrent: 0 });
+    expect(first).toMatchObject({ keys: 2, alreadyCurrent: 0, ...s.also?.first });
     expect(first.reencrypted).toHaveLength(2);
     await expect(s.open(pool, NEW)).resolves.toBeDefined();
     await expect(s.open(pool, OLD)).rejects.toMatchObject({ code: expect.stringMatching(/decryption_failed|signing_key_unavailable/) });
@@ -111,8 +140,8 @@ describe.each(Object.entries(SERVICES))('%s: keys reencrypt', (service, s) => {
 
   it('changes nothing when run again', async () => {
     const before = await stored();
-    expect(await reencrypt({ KEY_ENCRYPTION_KEY: NEW, KEY_ENCRYPTION_KEY_PREVIOUS: OLD })).toMatchObject({ keys: 2, reencrypted: [], alreadyCurrent: 2 });
-    expect(await reencrypt({ KEY_ENCRYPTION_KEY: NEW })).toMatchObject({ keys: 2, reencrypted: [], alreadyCurrent: 2 });
+    expect(await reencrypt({ KEY_ENCRYPTION_KEY: NEW, KEY_ENCRYPTION_KEY_PREVIOUS: OLD })).toMatchObject({ keys: 2, reencrypted: [], alreadyCurrent: 2, ...s.also?.again });
+    expect(await reencrypt({ KEY_ENCRYPTION_KEY: NEW })).toMatchObject({ keys: 2, reencrypted: [], alreadyCurrent: 2, ...s.also?.again });
     const after = await stored();
     expect(after).toEqual(before);
   });

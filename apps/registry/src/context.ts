@@ -135,6 +135,7 @@ export function createRegistryContext(config: RegistryConfig, logger: Logger): R
         timeoutMs: config.WEBHOOK_TIMEOUT_MS,
         maxConsecutiveFailures: config.WEBHOOK_MAX_CONSECUTIVE_FAILURES,
         keyEncryptionKey: config.KEY_ENCRYPTION_KEY,
+        previousKeyEncryptionKey: config.KEY_ENCRYPTION_KEY_PREVIOUS,
       },
       logger,
     ),
