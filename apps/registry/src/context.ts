@@ -94,7 +94,7 @@ export function createRegistryContext(config: RegistryConfig, logger: Logger): R
   const writer = new ChangeWriter(prisma, redis, logger);
   const access = new ScopeAccess(repos);
   const scopes = new ScopesService(repos, repo, writer, access);
-  const webhookKeys = createWebhookKeys(pool, config.KEY_ENCRYPTION_KEY);
+  const webhookKeys = createWebhookKeys(pool, config.KEY_ENCRYPTION_KEY, config.KEY_ENCRYPTION_KEY_PREVIOUS);
   const sender = new WebhookSender({ allowPrivate: config.WEBHOOK_ALLOW_PRIVATE, timeoutMs: config.WEBHOOK_TIMEOUT_MS });
   return {
     config,
@@ -135,6 +135,7 @@ export function createRegistryContext(config: RegistryConfig, logger: Logger): R
         timeoutMs: config.WEBHOOK_TIMEOUT_MS,
         maxConsecutiveFailures: config.WEBHOOK_MAX_CONSECUTIVE_FAILURES,
         keyEncryptionKey: config.KEY_ENCRYPTION_KEY,
+        previousKeyEncryptionKey: config.KEY_ENCRYPTION_KEY_PREVIOUS,
       },
       logger,
     ),

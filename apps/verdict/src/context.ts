@@ -90,7 +90,7 @@ export async function createVerdictContext(config: VerdictConfig, logger: Logger
     maxStaleMs: config.SNAPSHOT_MAX_STALE_MS,
     logger,
   });
-  const keys = new VerdictKeys(pool, config.KEY_ENCRYPTION_KEY, logger);
+  const keys = new VerdictKeys(pool, { current: config.KEY_ENCRYPTION_KEY, previous: config.KEY_ENCRYPTION_KEY_PREVIOUS }, logger);
   const metrics = new ServiceMetrics('verdict');
   const batchSizes = metrics.histogram('consultation_commit_batch_size', {
     help: 'Consultation records committed per INSERT (group commit)',

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
-import { formatSecret, newSecretBytes, openSecret, sealSecret, standardSignature, standardSignedContent, standardWebhookHeaders } from './standard-webhooks';
+import { formatSecret, newSecretBytes, openSecret, resealSecret, sealSecret, standardSignature, standardSignedContent, standardWebhookHeaders } from './standard-webhooks';
 
 const kek = Buffer.alloc(32, 1);
 
@@ -84,5 +84,18 @@ describe('secrets at rest', () => {
 
     expect(() => openSecret(sealed, 'whk-2', kek)).toThrow(/does not decrypt/);
     expect(() => openSecret(sealed, 'whk-1', Buffer.alloc(32, 2))).toThrow(/does not decrypt/);
+  });
+
+  it('opens under KEY_ENCRYPTION_KEY_PREVIOUS during a rotation, and reseals under the current key only what needs it', () => {
+    const bytes = newSecretBytes();
+    const newKek = Buffer.alloc(32, 7);
+    const underOld = sealSecret(bytes, 'whk-1', kek);
+
+    expect(openSecret(underOld, 'whk-1', newKek, kek)).toEqual(bytes);
+    expect(() => openSecret(underOld, 'whk-1', newKek)).toThrow(/does not decrypt/);
+    const resealed = resealSecret(underOld, 'whk-1', newKek, kek)!;
+    expect(openSecret(resealed, 'whk-1', newKek)).toEqual(bytes);
+    expect(resealSecret(resealed, 'whk-1', newKek, kek)).toBeNull();
+    expect(() => resealSecret(underOld, 'whk-1', newKek, Buffer.alloc(32, 9))).toThrow(/does not decrypt/);
   });
 });

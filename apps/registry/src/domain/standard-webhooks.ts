@@ -8,7 +8,7 @@
  * does not decrypt.
  */
 import { createHmac, randomBytes } from 'node:crypto';
-import { decryptSecret, encryptSecret } from '@arbiter/crypto';
+import { CryptoError, decryptSecret, encryptSecret } from '@arbiter/crypto';
 
 export const STANDARD_WEBHOOK_HEADERS = {
   id: 'webhook-id',
@@ -38,9 +38,31 @@ export function sealSecret(bytes: Uint8Array, subscriptionId: string, kek: Buffe
   return encryptSecret(bytes, kek, aad(subscriptionId));
 }
 
-/** Throws (CryptoError) on a wrong key, a ciphertext of another subscription, or a changed byte. */
-export function openSecret(ciphertext: string, subscriptionId: string, kek: Buffer): Buffer {
-  return decryptSecret(ciphertext, kek, aad(subscriptionId));
+/**
+ * Decrypts with KEY_ENCRYPTION_KEY or else, during its rotation, KEY_ENCRYPTION_KEY_PREVIOUS. Throws (CryptoError)
+ * on a wrong key, a ciphertext of another subscription, or a changed byte.
+ */
+export function openSecret(ciphertext: string, subscriptionId: string, kek: Buffer, previousKek?: Buffer): Buffer {
+  return openSecretUnder(ciphertext, subscriptionId, kek, previousKek).secret;
+}
+
+/** The secret and which key opened it. */
+function openSecretUnder(ciphertext: string, subscriptionId: string, kek: Buffer, previousKek?: Buffer): { secret: Buffer; under: 'current' | 'previous' } {
+  try {
+    return { secret: decryptSecret(ciphertext, kek, aad(subscriptionId)), under: 'current' };
+  } catch (err) {
+    if (!previousKek || !(err instanceof CryptoError) || err.code !== 'decryption_failed') throw err;
+    return { secret: decryptSecret(ciphertext, previousKek, aad(subscriptionId)), under: 'previous' };
+  }
+}
+
+/**
+ * `keys reencrypt` of the registry CLI: the ciphertext of the same secret under the current key when only the
+ * previous key opens it, null when the current key already does. Throws when neither opens it.
+ */
+export function resealSecret(ciphertext: string, subscriptionId: string, kek: Buffer, previousKek?: Buffer): string | null {
+  const { secret, under } = openSecretUnder(ciphertext, subscriptionId, kek, previousKek);
+  return under === 'current' ? null : sealSecret(secret, subscriptionId, kek);
 }
 
 /** `<id>.<timestamp>.<body>`; the id and timestamp are registry-made and hold no dot. */

@@ -129,6 +129,24 @@ export class SubscriptionSecretsAnyTenantRepository {
     return n === 1;
   }
 
+  /** Every subscription's secret ciphertexts, of every tenant, the rows locked until the transaction ends (`keys reencrypt`). */
+  async allCiphertextsForUpdate(): Promise<Array<{ id: string; secret_ciphertext: string | null; previous_secret_ciphertext: string | null }>> {
+    return this.db.$queryRawUnsafe(
+      `SELECT "id", "secret_ciphertext", "previous_secret_ciphertext" FROM "webhook_subscriptions"
+        WHERE "secret_ciphertext" IS NOT NULL OR "previous_secret_ciphertext" IS NOT NULL ORDER BY "id" FOR UPDATE`,
+    );
+  }
+
+  /** Replaces both ciphertexts of a subscription (the same secrets under another KEY_ENCRYPTION_KEY). */
+  async replaceCiphertexts(id: string, secret: string | null, previous: string | null): Promise<void> {
+    await this.db.$executeRawUnsafe(
+      `UPDATE "webhook_subscriptions" SET "secret_ciphertext" = $2, "previous_secret_ciphertext" = $3 WHERE "id" = $1`,
+      id,
+      secret,
+      previous,
+    );
+  }
+
   /** Forgets a previous secret whose overlap is over. */
   async dropExpiredPrevious(id: string): Promise<void> {
     await this.db.$executeRawUnsafe(

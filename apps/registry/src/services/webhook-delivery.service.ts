@@ -20,6 +20,8 @@ export interface DeliveryOptions {
   maxConsecutiveFailures: number;
   /** KEY_ENCRYPTION_KEY: opens the subscriptions' Standard Webhooks secrets. */
   keyEncryptionKey: Buffer;
+  /** KEY_ENCRYPTION_KEY_PREVIOUS, during its rotation: opens the secrets not yet re-encrypted. */
+  previousKeyEncryptionKey?: Buffer;
 }
 
 /**
@@ -133,7 +135,7 @@ export class WebhookDeliveryService {
   /** The secrets that sign: the current one, and the previous one while its overlap runs. Throws rather than sign without. */
   private openSecrets(subscriptionId: string, row: SubscriptionSecrets | null): Buffer[] {
     if (!row?.secret_ciphertext) throw new Error(`webhook subscription ${subscriptionId} has no signing secret`);
-    const open = (ciphertext: string) => openSecret(ciphertext, subscriptionId, this.opts.keyEncryptionKey);
+    const open = (ciphertext: string) => openSecret(ciphertext, subscriptionId, this.opts.keyEncryptionKey, this.opts.previousKeyEncryptionKey);
     const previous = row.previous_in_use && row.previous_secret_ciphertext ? [open(row.previous_secret_ciphertext)] : [];
     return [open(row.secret_ciphertext), ...previous];
   }
