@@ -14,7 +14,8 @@ moduleNameMapper['^canonicalize$'] = path.join(root, 'node_modules/canonicalize/
 // json-schema-faker (the contract test's request generator) likewise.
 moduleNameMapper['^json-schema-faker$'] = path.join(root, 'node_modules/json-schema-faker/dist/index.js');
 
-const esmPackages = ['jose', 'canonicalize', '@noble', '@marcbachmann', 'uuid', 'json-schema-faker'];
+// The OTLP exporter loads node:http with import(), which Jest's CommonJS runtime refuses; swc turns it into require.
+const esmPackages = ['jose', 'canonicalize', '@noble', '@marcbachmann', 'uuid', '@opentelemetry/otlp-exporter-base', 'json-schema-faker'];
 
 module.exports = (name, dir) => ({
   displayName: name,

@@ -11,8 +11,10 @@ const apps = only ? APPS.filter((app) => only.includes(app)) : APPS;
 
 let cli;
 try {
-  await bundleApps(apps);
-  cli = await bundleDevstack();
+  const started = Date.now();
+  await bundleApps(apps, { quiet: true });
+  cli = await bundleDevstack({ quiet: true });
+  process.stdout.write(`built ${apps.join(', ')} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
 } catch (err) {
   process.stderr.write(`npm start: the build failed: ${err.message.split('\n')[0]}\n`);
   process.exit(1);

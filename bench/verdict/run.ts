@@ -47,6 +47,8 @@ async function main() {
       INTERNAL_TOKEN,
       KEY_ENCRYPTION_KEY: generateKeyEncryptionKey(),
       LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
+      // Tracing on in the registry and the gateways (docs/operations.md "Tracing"): an OTLP/HTTP receiver's URL.
+      ...(process.env.BENCH_OTEL_EXPORTER_OTLP_ENDPOINT ? { OTEL_EXPORTER_OTLP_ENDPOINT: process.env.BENCH_OTEL_EXPORTER_OTLP_ENDPOINT } : {}),
     };
     const registry = await startService(children, 'registry', path.join(ROOT, 'dist/apps/registry/main.js'), {
       ...env,

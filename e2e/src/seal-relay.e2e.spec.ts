@@ -3,13 +3,11 @@ import { findFreePort } from '@arbiter/devstack';
 import { createLogger } from '@arbiter/http';
 import { RegistryInternalClient, VerdictInternalClient } from '@arbiter/internal-api';
 import { closeRedisConnection, createProducer, createRedisConnection } from '@arbiter/queue';
-import { testRedisUrl } from '@arbiter/testing';
 import { TEST_INTERNAL_TOKEN } from '../../apps/registry/test/harness';
-import { loadWorkerConfig } from '../../apps/worker/src/config';
 import { SealRelay } from '../../apps/worker/src/seal-relay';
-import { startWorker, type RunningWorker } from '../../apps/worker/src/worker';
+import type { RunningWorker } from '../../apps/worker/src/worker';
 import { createVerdictTenant, registryApi, startVerdictStack, verdictApi, within, type VerdictStack, type VerdictTenant } from './verdict-harness';
-import { outboxRows, sealOutboxApi, startFakeLedger, type FakeLedger, type OutboxRow } from './seal-harness';
+import { outboxRows, sealOutboxApi, startFakeLedger, startSealWorker, type FakeLedger, type OutboxRow } from './seal-harness';
 
 /**
  * The seal relay end to end (docs/operations.md "Seal relay"): the verdict gateway and the registry
@@ -25,21 +23,8 @@ describe('seal relay', () => {
   let worker: RunningWorker | undefined;
   const logger = createLogger('worker', 'silent');
 
-  const startTheWorker = async () =>
-    startWorker(
-      loadWorkerConfig({
-        REDIS_URL: testRedisUrl(),
-        QUEUE_PREFIX: `arbiter-test-${randomUUID()}`,
-        REGISTRY_URL: stack.registry.url,
-        VERDICT_URL: stack.verdict.url,
-        LEDGER_URL: ledger.url,
-        INTERNAL_TOKEN: TEST_INTERNAL_TOKEN,
-        RELAY_INTERVAL_MS: '50',
-        SEAL_BATCH_SIZE: '4',
-        SEAL_LEASE_MS: '1000',
-      }),
-      logger,
-    );
+  const startTheWorker = (relayIntervalMs = '50') =>
+    startSealWorker(stack, ledger, { RELAY_INTERVAL_MS: relayIntervalMs, SEAL_BATCH_SIZE: '4', SEAL_LEASE_MS: '1000' });
 
   beforeAll(async () => {
     stack = await startVerdictStack();
@@ -157,5 +142,19 @@ describe('seal relay', () => {
     worker = await startTheWorker();
     await within(20_000, async () => expect(await allRows()).toEqual([]), 100);
     expect(factsOf(rows.map((r) => r.client_ref))).toHaveLength(5);
+  });
+
+  it('relays new rows as soon as the services nudge it, long before its fallback poll', async () => {
+    await worker!.close();
+    // A one-minute poll (the longest allowed): only the startup pass and the nudges move rows within 20 s.
+    worker = await startTheWorker('60000');
+    await within(20_000, async () => expect(await allRows()).toEqual([]), 100);
+    const before = new Set(ledger.facts.map((f) => f.client_ref));
+
+    await decide(2, 1);
+
+    // Two consultations and a rule version, sealed without a poll (reading the rows instead could race the relay).
+    await within(20_000, async () => expect(ledger.facts.filter((f) => !before.has(f.client_ref))).toHaveLength(3), 100);
+    expect(await allRows()).toEqual([]);
   });
 });

@@ -15,12 +15,14 @@ import spec from '../../apps/verdict/openapi.json';
 jest.setTimeout(60_000);
 
 /**
- * Forwards to the registry, counting requests by path; `down` makes it drop every connection, and
+ * Forwards to the registry, counting requests by path (and noting the service token each carried); `down` makes it drop every connection, and
  * `rewrite` (when set) may replace the body of a 200 answer (it gets the path and the body text).
  */
 export interface RegistryProxy {
   url: string;
   requests: string[];
+  /** The X-Internal-Token of each request, in order (undefined when absent). */
+  tokens: Array<string | undefined>;
   down: boolean;
   rewrite: ((path: string, body: string) => string) | null;
   close(): Promise<void>;
@@ -28,13 +30,14 @@ export interface RegistryProxy {
 
 export async function startRegistryProxy(target: string): Promise<RegistryProxy> {
   const to = new URL(target);
-  const proxy: RegistryProxy = { url: '', requests: [], down: false, rewrite: null, close: async () => undefined };
+  const proxy: RegistryProxy = { url: '', requests: [], tokens: [], down: false, rewrite: null, close: async () => undefined };
   const server = http.createServer((req, res) => {
     if (proxy.down) {
       req.socket.destroy();
       return;
     }
     proxy.requests.push(`${req.method} ${req.url}`);
+    proxy.tokens.push(req.headers['x-internal-token'] as string | undefined);
     const upstream = http.request({ hostname: to.hostname, port: to.port, method: req.method, path: req.url, headers: req.headers }, (up) => {
       const rewrite = proxy.rewrite;
       if (!rewrite || up.statusCode !== 200) {

@@ -1,5 +1,7 @@
 import { verify } from 'node:crypto';
 import request from 'supertest';
+import { Webhook } from 'standardwebhooks';
+import { createRegistryClient, verifyStandardWebhook } from '@arbiter/client';
 import { TEST_INTERNAL_TOKEN } from '../../apps/registry/test/harness';
 import { eventually, rigApi, startWebhookRig, type WebhookRig } from './webhooks-harness';
 
@@ -40,6 +42,28 @@ describe('webhooks through the worker', () => {
     const [event] = (await a.events('approval.requested')).filter((e) => e.entity_id === approval.id);
     expect(got.body).toEqual(event);
     expect(got.body.data).toEqual(approval);
+  });
+
+  it('also signs as Standard Webhooks: the SDK creates and rotates the secret, the reference library and the SDK verify', async () => {
+    const sdk = createRegistryClient({ baseUrl: rig.registry.url, apiKey: rig.adminKey });
+    const sub = await sdk.createScopeWebhook(rig.scopeId, { url: rig.receiver.url, events: ['approval.requested'] });
+    const headersOf = (r: { headers: Record<string, unknown> }) => r.headers as Record<string, string>;
+
+    await a.requestApproval('standard webhooks');
+    const first = await eventually(() => rig.receiver.received[0], 20_000, 'the first delivery');
+    const rotated = await sdk.rotateWebhookSecret(sub.id);
+    await a.requestApproval('during the overlap');
+    const second = await eventually(() => rig.receiver.received[1], 20_000, 'the second delivery');
+
+    expect(sub.secret).toMatch(/^whsec_/);
+    expect(new Webhook(sub.secret).verify(first.raw, headersOf(first))).toEqual(first.body);
+    expect(headersOf(first)['webhook-id']).toBe(headersOf(first)['x-service-delivery']);
+    for (const secret of [sub.secret, rotated.secret]) {
+      expect(new Webhook(secret).verify(second.raw, headersOf(second))).toEqual(second.body);
+      const h = headersOf(second);
+      const report = verifyStandardWebhook({ body: second.raw, id: h['webhook-id'], timestamp: h['webhook-timestamp'], signature: h['webhook-signature'], secret, maxAgeSeconds: 300 });
+      expect(report.valid).toBe(true);
+    }
   });
 
   it('retries a receiver that fails twice: the third attempt is acknowledged, exactly once', async () => {

@@ -55,7 +55,8 @@ describe('bundled deployables', () => {
   const internalToken = randomBytes(24).toString('hex');
   const adminKey = `ak-${randomBytes(32).toString('hex')}`;
   const kek = () => randomBytes(32).toString('base64');
-  const ledgerKek = kek();
+  /** Each service's own KEY_ENCRYPTION_KEY, the same for every process of the service (one key ring). */
+  const keks: Record<Service, string> = { registry: kek(), verdict: kek(), ledger: kek() };
   let registry: AppProcess;
   let verdict: AppProcess;
   let ledgers: AppProcess[] = [];
@@ -69,11 +70,10 @@ describe('bundled deployables', () => {
     DATABASE_URL_VERDICT: databases.verdict!.url,
     DATABASE_URL_LEDGER: databases.ledger!.url,
     BOOTSTRAP_ADMIN_KEY: adminKey,
-    KEY_ENCRYPTION_KEY: kek(),
   });
   /** The base Deployment's environment, with a loopback address and a free port instead of 0.0.0.0:<port>. */
   const envOf = (app: App, overrides: Record<string, string> = {}) =>
-    baseDeploymentEnv(app, secrets(), { ...(app === 'worker' ? { HOST: '127.0.0.1', METRICS_PORT: '0' } : { HOST: '127.0.0.1', PORT: '0' }), ...overrides });
+    baseDeploymentEnv(app, { ...secrets(), ...(app === 'worker' ? {} : { KEY_ENCRYPTION_KEY: keks[app] }) }, { ...(app === 'worker' ? { HOST: '127.0.0.1', METRICS_PORT: '0' } : { HOST: '127.0.0.1', PORT: '0' }), ...overrides });
 
   beforeAll(async () => {
     work = mkdtempSync(path.join(os.tmpdir(), 'arbiter-deploy-'));
@@ -149,9 +149,9 @@ describe('bundled deployables', () => {
       registry = await startApp(dir('registry'), envOf('registry'), 'listening');
       processes.push(registry);
       const registryUrl = { REGISTRY_URL: registry.url! };
-      // Two ledger processes on one database and Redis (one key ring: one KEY_ENCRYPTION_KEY); the second verifies
+      // Two ledger processes on one database and Redis (one key ring, so one KEY_ENCRYPTION_KEY); the second verifies
       // what the first acknowledged. The load test below must not be rate limited.
-      const ledgerEnv = envOf('ledger', { ...registryUrl, KEY_ENCRYPTION_KEY: ledgerKek, RATE_LIMIT_BURST: '100000', RATE_LIMIT_PER_MINUTE: '1000000' });
+      const ledgerEnv = envOf('ledger', { ...registryUrl, RATE_LIMIT_BURST: '100000', RATE_LIMIT_PER_MINUTE: '1000000' });
       [verdict, ...ledgers] = await Promise.all([
         startApp(dir('verdict'), envOf('verdict', registryUrl), 'listening'),
         startApp(dir('ledger'), ledgerEnv, 'listening'),
@@ -194,6 +194,17 @@ describe('bundled deployables', () => {
       const metrics = await call('GET', `${proc.url}/metrics`);
       expect(metrics.status).toBe(200);
       expect(metrics.body).toMatch(new RegExp(`arbiter_http_requests_total\\{[^}]*route="/readyz"[^}]*service="${service}"`));
+    });
+
+    it.each(SERVICES)('runs `node cli.js keys reencrypt` of %s against its database: every stored key already under its key', async (service) => {
+      const env = { PATH: process.env.PATH!, [`DATABASE_URL_${service.toUpperCase()}`]: databases[service]!.url, KEY_ENCRYPTION_KEY: keks[service] };
+      const { stdout } = await run(process.execPath, ['cli.js', 'keys', 'reencrypt'], { cwd: dir(service), env });
+      const result = JSON.parse(stdout);
+      expect(result).toMatchObject({ reencrypted: [], alreadyCurrent: result.keys });
+      // The registry and the ledger make their first key at start; the verdict gateway at a tenant's first signature.
+      if (service !== 'verdict') expect(result.keys).toBeGreaterThanOrEqual(1);
+      const wrong = await run(process.execPath, ['cli.js', 'keys', 'reencrypt'], { cwd: dir(service), env: { ...env, KEY_ENCRYPTION_KEY: kek() } }).catch((e: { code: number; stderr: string }) => e);
+      if (service !== 'verdict') expect(wrong).toMatchObject({ code: 1, stderr: expect.stringContaining('KEY_ENCRYPTION_KEY_PREVIOUS opens') });
     });
 
     it('loses no acknowledged seal when the ledger gets SIGTERM under load', async () => {

@@ -54,8 +54,10 @@ export interface Container {
 
 export interface PodSpec {
   containers: Container[];
+  initContainers?: Container[];
   terminationGracePeriodSeconds?: number;
   securityContext?: { runAsNonRoot?: boolean; runAsUser?: number };
+  topologySpreadConstraints?: Array<{ topologyKey: string }>;
 }
 
 export interface LabelSelector {
@@ -66,13 +68,13 @@ export interface LabelSelector {
 export interface K8sObject {
   apiVersion: string;
   kind: string;
-  metadata: { name: string; namespace?: string; labels?: Record<string, string> };
+  metadata: { name: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string> };
   data?: Record<string, string>;
   stringData?: Record<string, string>;
   spec?: {
     replicas?: number;
     selector?: LabelSelector | Record<string, string>;
-    template?: { metadata?: { labels?: Record<string, string> }; spec: PodSpec };
+    template?: { metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> }; spec: PodSpec };
     ports?: Array<{ name?: string; port: number; targetPort?: string | number }>;
     scaleTargetRef?: { kind: string; name: string };
     minReplicas?: number;
@@ -80,6 +82,10 @@ export interface K8sObject {
     podSelector?: LabelSelector;
     policyTypes?: string[];
     ingress?: Array<{ from?: Array<{ podSelector?: LabelSelector; namespaceSelector?: LabelSelector }>; ports?: Array<{ port: string | number }> }>;
+    /** PodMonitor (Prometheus Operator). */
+    podMetricsEndpoints?: Array<{ port?: string; path?: string }>;
+    /** PrometheusRule (Prometheus Operator). */
+    groups?: Array<{ name: string; rules: Array<{ alert?: string; record?: string; expr: string; for?: string; labels?: Record<string, string> }> }>;
     maxUnavailable?: number | string;
     minAvailable?: number | string;
   };
@@ -104,18 +110,34 @@ export function yamlFiles(dir: string): string[] {
   });
 }
 
-let kubectl: boolean | undefined;
-/** Whether `kubectl kustomize` can run here (kubectl ships kustomize v5). */
-export function hasKubectl(): boolean {
-  return (kubectl ??= spawnSync('kubectl', ['version', '--client'], { stdio: 'ignore' }).status === 0);
+/** kubectl as tools/deploy/fetch-kubectl.mjs leaves it (.cache/kubectl/kubectl), or KUBECTL, or the one on the PATH. */
+const KUBECTL_CANDIDATES = [process.env.KUBECTL, path.join(ROOT, '.cache', 'kubectl', 'kubectl'), 'kubectl'].filter((c): c is string => !!c);
+
+let kubectl: string | null | undefined;
+/** The first kubectl that runs here (kubectl ships kustomize v5), or null. */
+export function kubectlPath(): string | null {
+  if (kubectl === undefined) {
+    kubectl = KUBECTL_CANDIDATES.find((c) => spawnSync(c, ['version', '--client'], { stdio: 'ignore' }).status === 0) ?? null;
+  }
+  return kubectl;
 }
 
+/** Whether `kubectl kustomize` can run here. */
+export function hasKubectl(): boolean {
+  return kubectlPath() !== null;
+}
+
+/** The parts of each overlay, each a kustomization applied on its own (k8s/README.md "Deploy one service"). */
+export const OVERLAY_PARTS = ['shared', 'registry', 'verdict', 'ledger', 'worker'] as const;
+
 const rendered = new Map<string, K8sObject[]>();
-/** `kubectl kustomize k8s/overlays/<name>`, parsed (rendered once per test file). */
+/** `kubectl kustomize k8s/overlays/<name>` (`small`, or one part: `small/ledger`), parsed, rendered once per test file. */
 export function renderOverlay(name: string): K8sObject[] {
   let docs = rendered.get(name);
   if (!docs) {
-    const out = execFileSync('kubectl', ['kustomize', path.join(ROOT, 'k8s', 'overlays', name)], { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
+    const binary = kubectlPath();
+    if (!binary) throw new Error('kubectl is not installed: run `node tools/deploy/fetch-kubectl.mjs` (or put kubectl >= 1.27 on the PATH)');
+    const out = execFileSync(binary, ['kustomize', path.join(ROOT, 'k8s', 'overlays', name)], { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
     docs = parseAllDocuments(out).map((d) => d.toJS() as K8sObject);
     rendered.set(name, docs);
   }
@@ -129,16 +151,15 @@ export function baseObjects(): K8sObject[] {
     .flatMap((f) => yamlDocuments<K8sObject>(f));
 }
 
-/** The base's generated ConfigMaps (kustomization.yaml configMapGenerator literals), by name. */
+/** The base's generated ConfigMaps (configMapGenerator literals of every kustomization.yaml under k8s/base), by name. */
 export function baseConfigMaps(): Map<string, Record<string, string>> {
-  const [kustomization] = yamlDocuments<{ configMapGenerator?: Array<{ name: string; literals?: string[] }> }>(
-    path.join(ROOT, 'k8s', 'base', 'kustomization.yaml'),
-  );
+  const kustomizations = yamlFiles(path.join(ROOT, 'k8s', 'base')).filter((f) => path.basename(f) === 'kustomization.yaml');
   return new Map(
-    (kustomization.configMapGenerator ?? []).map((g) => [
-      g.name,
-      Object.fromEntries((g.literals ?? []).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)])),
-    ]),
+    kustomizations.flatMap((file) =>
+      (yamlDocuments<{ configMapGenerator?: Array<{ name: string; literals?: string[] }> }>(file)[0].configMapGenerator ?? []).map(
+        (g) => [g.name, Object.fromEntries((g.literals ?? []).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]))] as const,
+      ),
+    ),
   );
 }
 

@@ -1,4 +1,5 @@
 import { generateKeyPairSync, sign } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
 import type { Io } from './io';
 import { runCli } from './program';
 
@@ -96,5 +97,33 @@ describe(runCli.name, () => {
     const { run } = memoryIo({ body: '{}', key: 'hello' });
     const r = await run('verify', 'webhook', '--body', 'body', '--timestamp', '1', '--signature', 'ab', '--key', 'key');
     expect(r).toMatchObject({ code: 2, stderr: expect.stringContaining('neither a PEM public key nor the JSON of GET /.well-known/webhook-key') });
+  });
+
+  describe('verify standard-webhook', () => {
+    // Signed by the standardwebhooks reference library, at the memory Io's clock.
+    const secret = `whsec_${Buffer.alloc(32, 5).toString('base64')}`;
+    const other = `whsec_${Buffer.alloc(32, 6).toString('base64')}`;
+    const body = '{"id":"evt-000000000000002a","type":"approval.requested"}';
+    const id = 'dlv-0123456789abcdef01234567';
+    const at = new Date('2026-03-01T11:59:30.000Z');
+    const ts = String(at.getTime() / 1000);
+    const signature = `${new Webhook(other).sign(id, at, body)} ${new Webhook(secret).sign(id, at, body)}`;
+    const args = (...more: string[]) => ['verify', 'standard-webhook', '--body', 'body.json', '--id', id, '--timestamp', ts, '--signature', signature, ...more];
+
+    it('verifies with a secret inline, from a file, or from ARBITER_WEBHOOK_SECRET, and checks the age', async () => {
+      const { run } = memoryIo({ 'body.json': body, 'secret.txt': `${secret}\n` });
+      expect(await run(...args('--secret', secret, '--max-age', '300'))).toMatchObject({ code: 0, stdout: expect.stringContaining('HMAC-SHA256 signature valid') });
+      expect((await run(...args('--secret', 'secret.txt'))).code).toBe(0);
+      expect((await memoryIo({ 'body.json': body }, {}, { ARBITER_WEBHOOK_SECRET: secret }).run(...args())).code).toBe(0);
+      expect((await run(...args('--secret', secret, '--max-age', '10'))).code).toBe(1);
+    });
+
+    it('exits 1 on a changed body or another secret, 2 without a secret', async () => {
+      const { run } = memoryIo({ 'body.json': body.replace('2a', '2b') });
+      expect((await run(...args('--secret', secret))).code).toBe(1);
+      const fine = memoryIo({ 'body.json': body });
+      expect((await fine.run(...args('--secret', `whsec_${Buffer.alloc(32, 7).toString('base64')}`))).code).toBe(1);
+      expect(await fine.run(...args())).toMatchObject({ code: 2, stderr: expect.stringContaining('ARBITER_WEBHOOK_SECRET') });
+    });
   });
 });

@@ -1,14 +1,16 @@
 // The `arbiter` command line (docs/cli.md). runCli parses, runs one command and returns its exit
 // code; it never throws and never calls process.exit, so tests run it in-process.
-import { Command, CommanderError, Option } from 'commander';
+import { Argument, Command, CommanderError, Option } from 'commander';
 import { InputError } from '@arbiter/client';
+import * as admin from './commands/admin';
 import { auditConsultationsCommand } from './commands/audit';
 import { exportEvidence } from './commands/evidence';
 import { ROTATABLE, rotateKeys } from './commands/keys';
 import { mcpProxy } from './commands/mcp-proxy';
 import { applyRules, exportRules, planRules, testRules } from './commands/rules';
-import { verifyBundleCommand, verifyConsultationCommand, verifyEvidenceCommand, verifyVerdictCommand, verifyWebhookCommand } from './commands/verify';
-import { CommandContext, serviceFailure, type GlobalOptions } from './context';
+import { verifyBundleCommand, verifyConsultationCommand, verifyEvidenceCommand, verifyStandardWebhookCommand, verifyVerdictCommand, verifyWebhookCommand } from './commands/verify';
+import { completionScript, SHELLS, type Shell } from './completion';
+import { CommandContext, serviceFailure, type GlobalOptions, type ServiceFlags } from './context';
 import { CliError, EXIT, type Io } from './io';
 import { version } from '../package.json';
 
@@ -88,6 +90,16 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option('--max-age <seconds>', 'also fail a delivery signed longer ago than this (replay protection)')
     .action(run((ctx, opts: Parameters<typeof verifyWebhookCommand>[1]) => verifyWebhookCommand(ctx, opts)));
   verify
+    .command('standard-webhook')
+    .description('a webhook delivery by its Standard Webhooks headers: HMAC-SHA256 over "<webhook-id>.<webhook-timestamp>.<raw body>" with the subscription\'s secret')
+    .requiredOption('--body <file>', 'the raw body as received (- for stdin)')
+    .requiredOption('--id <webhook-id>', 'the webhook-id header')
+    .requiredOption('--timestamp <ts>', 'the webhook-timestamp header')
+    .requiredOption('--signature <list>', 'the webhook-signature header ("v1,<base64>" entries, space-separated)')
+    .option('--secret <whsec|file>', 'the subscription\'s secret, whsec_… inline or in a file (repeatable; default: $ARBITER_WEBHOOK_SECRET)', collect)
+    .option('--max-age <seconds>', 'also fail a delivery signed longer ago than this (replay protection)')
+    .action(run((ctx, opts: Parameters<typeof verifyStandardWebhookCommand>[1]) => verifyStandardWebhookCommand(ctx, opts)));
+  verify
     .command('evidence')
     .description('an evidence pack, fully offline: the consultation, its signature with the packed key set, rule versions and approvals; for version 2 also the ledger fact, its inclusion proof and the signed checkpoint')
     .argument('<pack>', 'the file written by `arbiter evidence export`')
@@ -162,6 +174,72 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option('-v, --verbose', 'every case\'s verdict, dominating rule and precedence trace')
     .action(run((ctx, opts: Parameters<typeof testRules>[1]) => testRules(ctx, opts)));
 
+  // The registry's identity administration (commands/admin.ts): each command takes the registry's --url and --api-key.
+  const registryCommand = (parent: Command, name: string, description: string) => serviceOptions(parent.command(name).description(description), 'registry');
+  const tenantId = ['<tenant_id>', 'tnt-…'] as const;
+  const principalId = ['<principal_id>', 'agn-… or hum-…'] as const;
+  const otherTenant = ['--tenant <id>', 'platform admins: another tenant than the key\'s'] as const;
+
+  const tenants = program.command('tenants').description('tenants of the registry (docs/identity.md): a platform admin key sees and creates every tenant, a tenant admin its own');
+  registryCommand(tenants, 'list', 'every tenant the key may see').action(run((ctx, opts: ServiceFlags) => admin.listTenants(ctx, opts)));
+  registryCommand(tenants, 'create', 'create a tenant (platform admin)')
+    .argument('<slug>', 'lowercase letters, digits and dashes; unique')
+    .option('--name <name>', 'display name (default: the slug)')
+    .option('--settings <json|file>', 'the settings object, inline JSON or a file (- for stdin)')
+    .action(run((ctx, slug: string, opts: admin.TenantCreateOptions) => admin.createTenant(ctx, slug, opts)));
+  registryCommand(tenants, 'get', 'one tenant with its settings')
+    .argument(...tenantId)
+    .action(run((ctx, id: string, opts: ServiceFlags) => admin.getTenant(ctx, id, opts)));
+  registryCommand(tenants, 'update', 'rename a tenant or replace its settings (admin)')
+    .argument(...tenantId)
+    .option('--name <name>', 'the new display name')
+    .option('--settings <json|file>', 'the new settings object (replaces the old one as a whole)')
+    .action(run((ctx, id: string, opts: admin.TenantUpdateOptions) => admin.updateTenant(ctx, id, opts)));
+
+  const principals = program.command('principals').description('agents and humans of a tenant, who hold API keys (admin)');
+  registryCommand(principals, 'list', 'every principal of the tenant')
+    .option(...otherTenant)
+    .action(run((ctx, opts: admin.PrincipalListOptions) => admin.listPrincipals(ctx, opts)));
+  registryCommand(principals, 'create', 'create an agent or a human')
+    .addOption(new Option('--kind <kind>', 'agent or human').choices(['agent', 'human']).makeOptionMandatory())
+    .requiredOption('--name <name>', 'display name')
+    .option('--role <role>', 'a role id role-<name> (repeatable), e.g. for approval deciders', collect)
+    .option('--tenant <id>', 'platform admins: the tenant (a tenant admin creates in its own)')
+    .action(run((ctx, opts: admin.PrincipalCreateOptions) => admin.createPrincipal(ctx, opts)));
+  registryCommand(principals, 'get', 'one principal')
+    .argument(...principalId)
+    .action(run((ctx, id: string, opts: ServiceFlags) => admin.getPrincipal(ctx, id, opts)));
+  registryCommand(principals, 'update', 'rename a principal or replace its roles')
+    .argument(...principalId)
+    .option('--name <name>', 'the new display name')
+    .option('--role <role>', 'the new roles (repeatable; replaces the old ones)', collect)
+    .option('--no-roles', 'remove every role')
+    .action(run((ctx, id: string, opts: admin.PrincipalUpdateOptions) => admin.updatePrincipal(ctx, id, admin.principalChanges(opts), opts)));
+  for (const [name, active, description] of [
+    ['deactivate', false, 'deactivate a principal: every key of it is refused from then on'],
+    ['activate', true, 'activate a deactivated principal again'],
+  ] as const) {
+    registryCommand(principals, name, description)
+      .argument(...principalId)
+      .action(run((ctx, id: string, opts: ServiceFlags) => admin.updatePrincipal(ctx, id, { active }, opts)));
+  }
+
+  const apiKeys = program.command('api-keys').description('API keys of principals (admin): the plaintext key is shown once, at creation');
+  registryCommand(apiKeys, 'list', 'the keys of the tenant, without their secrets')
+    .option('--principal <id>', 'only the keys of this principal')
+    .option(...otherTenant)
+    .action(run((ctx, opts: admin.ApiKeyListOptions) => admin.listApiKeys(ctx, opts)));
+  registryCommand(apiKeys, 'create', 'create a key for a principal and print it once')
+    .requiredOption('--principal <id>', 'the principal that holds the key')
+    .requiredOption('--permission <permission>', 'read, write, manage_rules, manage_invariants, approve, check, seal, admin, platform_admin (repeatable; each held by your own key)', collect)
+    .option('--scope <scp-id>', 'restrict the key to this scope (repeatable; default every scope)', collect)
+    .option('--expires-at <iso>', 'when the key stops working (ISO 8601, in the future)')
+    .option('--tenant <id>', 'platform admins: the tenant of the principal')
+    .action(run((ctx, opts: admin.ApiKeyCreateOptions) => admin.createApiKey(ctx, opts)));
+  registryCommand(apiKeys, 'revoke', 'revoke a key: it is refused from then on')
+    .argument('<key_id>', 'key-…')
+    .action(run((ctx, id: string, opts: ServiceFlags) => admin.revokeApiKey(ctx, id, opts)));
+
   program
     .command('mcp-proxy')
     .description('Arbiter in front of MCP servers (docs/agents.md): every tools/call is checked by the verdict gateway before it reaches its server; runs until its client goes away or SIGINT/SIGTERM')
@@ -169,6 +247,12 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option('--http <port>', 'serve Streamable HTTP at http://<host>:<port>/mcp instead of stdio (0: a free port, printed on stderr)')
     .option('--host <host>', 'with --http: the address to listen on', '127.0.0.1')
     .action(run((ctx, opts: Parameters<typeof mcpProxy>[1]) => mcpProxy(ctx, opts)));
+
+  program
+    .command('completion')
+    .description('print a completion script for bash, zsh or fish, made from this command tree (docs/cli.md "Shell completion")')
+    .addArgument(new Argument('<shell>', 'the shell').choices(SHELLS))
+    .action((shell: Shell) => io.stdout(completionScript(shell, program)));
   return program;
 }
 

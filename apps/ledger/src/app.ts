@@ -1,4 +1,5 @@
 import type { Express } from 'express';
+import { acceptedInternalTokens } from '@arbiter/auth';
 import { createServiceApp, ledgerDialect } from '@arbiter/http';
 import { migrationsCurrentCheck } from '@arbiter/db';
 import { ledgerMigrationsDir, type LedgerContext } from './context';
@@ -22,7 +23,7 @@ export function buildLedgerApp(ctx: LedgerContext): Express {
     // does not cover) carries the rate-limit headers (docs/ledger-formats.md); the API description
     // is a keyless endpoint like any other and counts against the client address's bucket. The
     // services' calls to /internal/v1 with the service token are no tenant's and take no bucket.
-    before: (app) => app.use(rateLimitMiddleware(ctx.authenticator, ctx.rateLimiter, internalCaller(ctx.config.INTERNAL_TOKEN))),
+    before: (app) => app.use(rateLimitMiddleware(ctx.authenticator, ctx.rateLimiter, internalCaller(acceptedInternalTokens(ctx.config.INTERNAL_TOKEN, ctx.config.INTERNAL_TOKEN_PREVIOUS)))),
     routes: (app) => {
       mountInternalApi(app, ctx);
       RegisterRoutes(app);

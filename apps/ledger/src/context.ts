@@ -81,7 +81,7 @@ export async function createLedgerContext(config: LedgerConfig, logger: Logger):
   });
   const facts = new FactsService(repo, sealQueue, metrics.seals, logger);
   const verifier = new VerifyService(repo, config.VERIFY_PAGE_SIZE);
-  const keys = createLedgerKeys(pool, config.KEY_ENCRYPTION_KEY);
+  const keys = createLedgerKeys(pool, config.KEY_ENCRYPTION_KEY, config.KEY_ENCRYPTION_KEY_PREVIOUS);
   const bundles = new BundlesService(facts, verifier, new BundlesRepository(prisma), keys);
   const proofs = new ProofsService(facts, repo, tree, keys, metrics.proofDuration);
   const rateLimiter = new RateLimiter({

@@ -10,9 +10,15 @@ import type { KeyRotation } from './models/ledger';
 export const LEDGER_KEY_OWNER = 'ledger';
 
 export type LedgerKeys = KeyRing<(message: string | Uint8Array) => Uint8Array>;
+export type LedgerKeyStore = KeyStore<(message: string | Uint8Array) => Uint8Array>;
 
-export function createLedgerKeys(pool: SqlPool, keyEncryptionKey: Buffer): LedgerKeys {
-  return new KeyStore({ pool, table: 'signing_keys', type: ed25519Keys, keyEncryptionKey }).ring(LEDGER_KEY_OWNER);
+/** The ledger's key store: KEY_ENCRYPTION_KEY, and KEY_ENCRYPTION_KEY_PREVIOUS during its rotation. */
+export function createLedgerKeyStore(pool: SqlPool, keyEncryptionKey: Buffer, previousKeyEncryptionKey?: Buffer): LedgerKeyStore {
+  return new KeyStore({ pool, table: 'signing_keys', type: ed25519Keys, keyEncryptionKey, previousKeyEncryptionKey });
+}
+
+export function createLedgerKeys(pool: SqlPool, keyEncryptionKey: Buffer, previousKeyEncryptionKey?: Buffer): LedgerKeys {
+  return createLedgerKeyStore(pool, keyEncryptionKey, previousKeyEncryptionKey).ring(LEDGER_KEY_OWNER);
 }
 
 /** POST /admin/signing-keys/rotate and `ledger-cli keys rotate`; a scheduled rotation not due throws CryptoError rotation_not_due. */

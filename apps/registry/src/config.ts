@@ -4,7 +4,7 @@ import { parseKeyEncryptionKey } from '@arbiter/crypto';
 /** KEY_ENCRYPTION_KEY as the 32 key bytes; a bad or missing value stops the start naming the variable. */
 const keyEncryptionKey: FieldSpec<Buffer> = {
   secret: true,
-  doc: 'base64 of 32 bytes (or 64 hex digits); encrypts the webhook signing keys at rest',
+  doc: 'base64 of 32 bytes (or 64 hex digits); encrypts the webhook signing keys and the webhook secrets of subscriptions at rest',
   parse: (raw) => parseKeyEncryptionKey(raw),
 };
 
@@ -14,7 +14,9 @@ export const registryConfigSchema = {
   DATABASE_URL_REGISTRY: url({ protocols: ['postgres', 'postgresql'], secret: true, doc: 'PostgreSQL URL of the registry database' }),
   REDIS_URL: url({ protocols: ['redis', 'rediss'], secret: true }),
   INTERNAL_TOKEN: str({ secret: true, pattern: /^.{16,}$/, doc: 'shared service token, at least 16 characters' }),
+  INTERNAL_TOKEN_PREVIOUS: str({ secret: true, optional: true, pattern: /^.{16,}$/, doc: 'during a rotation, a second token accepted on /internal/v1 (never sent)' }),
   KEY_ENCRYPTION_KEY: keyEncryptionKey,
+  KEY_ENCRYPTION_KEY_PREVIOUS: { ...keyEncryptionKey, optional: true as const, doc: 'during a rotation of KEY_ENCRYPTION_KEY, the previous key: opens keys the current one does not' },
   BOOTSTRAP_ADMIN_KEY: str({ secret: true, optional: true, pattern: /^ak-[0-9a-f]{64}$/, doc: 'ak- followed by 64 hex characters' }),
   BODY_LIMIT: str({ default: '1mb' }),
   DB_POOL_SIZE: int({ default: 10, min: 1, max: 200 }),
@@ -29,6 +31,12 @@ export const registryConfigSchema = {
   WEBHOOK_TIMEOUT_MS: int({ default: 10_000, min: 100, max: 120_000, doc: 'how long one attempt waits for the receiver' }),
   WEBHOOK_MAX_CONSECUTIVE_FAILURES: int({ default: 20, min: 1, doc: 'failed attempts in a row that disable a subscription' }),
   WEBHOOK_DISPATCH_LEASE_MS: int({ default: 60_000, min: 100, doc: 'how long a delivery handed to the queue is not handed out again' }),
+  WEBHOOK_SECRET_OVERLAP_SECONDS: int({
+    default: 86_400,
+    min: 0,
+    max: 604_800,
+    doc: 'how long a rotated-out Standard Webhooks secret still signs deliveries, beside the new one (default 24 h, at most 7 days)',
+  }),
   APPROVAL_GRANT_TTL_SECONDS: int({
     default: 3600,
     min: 60,

@@ -94,7 +94,7 @@ export function createRegistryContext(config: RegistryConfig, logger: Logger): R
   const writer = new ChangeWriter(prisma, redis, logger);
   const access = new ScopeAccess(repos);
   const scopes = new ScopesService(repos, repo, writer, access);
-  const webhookKeys = createWebhookKeys(pool, config.KEY_ENCRYPTION_KEY);
+  const webhookKeys = createWebhookKeys(pool, config.KEY_ENCRYPTION_KEY, config.KEY_ENCRYPTION_KEY_PREVIOUS);
   const sender = new WebhookSender({ allowPrivate: config.WEBHOOK_ALLOW_PRIVATE, timeoutMs: config.WEBHOOK_TIMEOUT_MS });
   return {
     config,
@@ -118,7 +118,11 @@ export function createRegistryContext(config: RegistryConfig, logger: Logger): R
     resolve: new ResolveService(repos, access),
     events: new EventsService(repos, access),
     approvals: new ApprovalsService(repos, writer, access, config.APPROVAL_GRANT_TTL_SECONDS, config.LEDGER_SEALING),
-    webhooks: new WebhooksService(prisma, access, { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE }),
+    webhooks: new WebhooksService(prisma, access, {
+      allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
+      keyEncryptionKey: config.KEY_ENCRYPTION_KEY,
+      secretOverlapSeconds: config.WEBHOOK_SECRET_OVERLAP_SECONDS,
+    }),
     keys: webhookKeys,
     relay: new OutboxRelayService(prisma, { maxAttempts: config.WEBHOOK_MAX_ATTEMPTS, leaseMs: config.WEBHOOK_DISPATCH_LEASE_MS }, logger),
     deliveries: new WebhookDeliveryService(
@@ -130,6 +134,8 @@ export function createRegistryContext(config: RegistryConfig, logger: Logger): R
         retryMaxDelayMs: config.WEBHOOK_RETRY_MAX_DELAY_MS,
         timeoutMs: config.WEBHOOK_TIMEOUT_MS,
         maxConsecutiveFailures: config.WEBHOOK_MAX_CONSECUTIVE_FAILURES,
+        keyEncryptionKey: config.KEY_ENCRYPTION_KEY,
+        previousKeyEncryptionKey: config.KEY_ENCRYPTION_KEY_PREVIOUS,
       },
       logger,
     ),

@@ -12,9 +12,15 @@ export const WEBHOOK_KEY_OWNER = 'webhooks';
 
 /** sign() answers the hex of the 64-byte r||s ECDSA P-256 / SHA-256 signature (docs/webhooks.md). */
 export type WebhookKeys = KeyRing<(message: string | Uint8Array) => string>;
+export type WebhookKeyStore = KeyStore<(message: string | Uint8Array) => string>;
 
-export function createWebhookKeys(pool: SqlPool, keyEncryptionKey: Buffer): WebhookKeys {
-  return new KeyStore({ pool, table: 'webhook_signing_keys', type: p256HexKeys, keyEncryptionKey }).ring(WEBHOOK_KEY_OWNER);
+/** The registry's key store: KEY_ENCRYPTION_KEY, and KEY_ENCRYPTION_KEY_PREVIOUS during its rotation. */
+export function createWebhookKeyStore(pool: SqlPool, keyEncryptionKey: Buffer, previousKeyEncryptionKey?: Buffer): WebhookKeyStore {
+  return new KeyStore({ pool, table: 'webhook_signing_keys', type: p256HexKeys, keyEncryptionKey, previousKeyEncryptionKey });
+}
+
+export function createWebhookKeys(pool: SqlPool, keyEncryptionKey: Buffer, previousKeyEncryptionKey?: Buffer): WebhookKeys {
+  return createWebhookKeyStore(pool, keyEncryptionKey, previousKeyEncryptionKey).ring(WEBHOOK_KEY_OWNER);
 }
 
 /** GET /.well-known/webhook-key: every published key, the current one also at the top level. */

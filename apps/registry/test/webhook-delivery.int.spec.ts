@@ -1,17 +1,9 @@
 import { verify } from 'node:crypto';
 import request from 'supertest';
-import { createPrincipalWithKey, createTenantWithAdmin, startTestRegistry, TEST_INTERNAL_TOKEN, type RegistryHarness, type TenantFixture } from './harness';
+import { createTenantWithAdmin, startTestRegistry, TEST_INTERNAL_TOKEN, type RegistryHarness, type TenantFixture } from './harness';
 import { api, createScope, expectConforms, sql, type Api } from './fixtures';
 import { startReceiver, type Receiver } from './receiver';
-
-interface Report {
-  delivery_id: string;
-  attempt: number;
-  outcome: string;
-  status_code: number | null;
-  delivery_status: string;
-  next_attempt_at: string | null;
-}
+import { startDeliveryRig, type AttemptReport as Report, type DeliveryRig } from './delivery-rig';
 
 /**
  * The delivery machinery driven through the internal API exactly as the worker drives it (relay,
@@ -19,17 +11,16 @@ interface Report {
  * own. e2e/src/webhooks*.e2e.spec.ts run the same through the worker and BullMQ.
  */
 describe('registry webhook delivery (internal API)', () => {
+  let rig: DeliveryRig;
   let h: RegistryHarness;
   let t: TenantFixture;
   let admin: Api;
-  let requester: Api;
   let scopeId: string;
-  let invariantId: string;
   let receiver: Receiver;
 
-  const internal = (path: string, body: object, token = TEST_INTERNAL_TOKEN) => request(h.url).post(`/internal/v1${path}`).set('X-Internal-Token', token).send(body);
-  const relay = async () => (await internal('/outbox/relay', { limit: 100 }).expect(200)).body as { fanned_out: number; dispatch: Array<{ delivery_id: string; attempt: number }> };
-  const attempt = async (deliveryId: string, n: number) => (await internal(`/webhook-deliveries/${deliveryId}/attempts`, { attempt: n }).expect(200)).body as Report;
+  const internal = (path: string, body: object, token?: string) => rig.internal(path, body, token);
+  const relay = () => rig.relay();
+  const attempt = (deliveryId: string, n: number) => rig.attempt(deliveryId, n);
   /** One worker pass: relay, then run every dispatched attempt. */
   const pass = async (): Promise<Report[]> => Promise.all((await relay()).dispatch.map((d) => attempt(d.delivery_id, d.attempt)));
   /** The same, one attempt after the other. */
@@ -40,31 +31,18 @@ describe('registry webhook delivery (internal API)', () => {
   };
   const subscribe = async (events = ['approval.requested'], over: object = {}) =>
     (await admin.post(`/api/v1/scopes/${scopeId}/webhooks`, { url: receiver.url, events, ...over }).expect(201)).body.id as string;
-  const requestApproval = async (action = 'deploy') => (await requester.post(`/api/v1/scopes/${scopeId}/approvals`, { trigger_id: invariantId, intended_action: action }).expect(201)).body;
+  const requestApproval = (action?: string) => rig.requestApproval(action);
   const deliveries = async (subId: string) => (await admin.get(`/api/v1/webhooks/${subId}/deliveries?limit=1000`).expect(200)).body.items;
 
   beforeAll(async () => {
     // Base 0: a failed attempt is due again at once, so the test never waits for a backoff. 8 is the
     // fewest attempts the registry starts with; 10 failures in a row (more than one delivery's 8)
     // disable a subscription.
-    h = await startTestRegistry({ WEBHOOK_RETRY_BASE_MS: '0', WEBHOOK_MAX_ATTEMPTS: '8', WEBHOOK_MAX_CONSECUTIVE_FAILURES: '10' });
-    t = await createTenantWithAdmin(h, 'delivery');
-    admin = api(h, t.admin.key);
-    requester = api(h, (await createPrincipalWithKey(h, t.admin.key, { permissions: ['read', 'write'] })).key);
-    scopeId = (await createScope(admin, 'main')).id;
-    invariantId = (await admin.post(`/api/v1/scopes/${scopeId}/invariants`, { constraint: 'No Friday deploys', requires_approval: true }).expect(201)).body.id;
-    receiver = await startReceiver();
-    await relay(); // Drains the outbox of the setup's events.
+    rig = await startDeliveryRig('delivery', { WEBHOOK_RETRY_BASE_MS: '0', WEBHOOK_MAX_ATTEMPTS: '8', WEBHOOK_MAX_CONSECUTIVE_FAILURES: '10' });
+    ({ h, t, admin, scopeId, receiver } = rig);
   });
-  afterEach(async () => {
-    receiver.respond = () => 200;
-    receiver.received.length = 0;
-    await sql(h, `UPDATE webhook_subscriptions SET deleted_at = now() WHERE deleted_at IS NULL`);
-  });
-  afterAll(async () => {
-    await receiver.close();
-    await h.stop();
-  });
+  afterEach(() => rig.reset());
+  afterAll(() => rig.stop());
 
   it('delivers the event object signed over `<timestamp>.<raw body>`, verifiable with node:crypto and the published PEM', async () => {
     const subId = await subscribe();

@@ -19,6 +19,8 @@ export function createApprovals(deps: {
   pool: Pool;
   consultations: ConsultationRepository;
   snapshots: SnapshotStore;
+  /** Called after a decision that wrote a seal_outbox row committed. */
+  onSealed?: () => void;
 }): { service: ApprovalsService; oneShots: OneShotIndex; relay: ApprovalOutboxRelay; stop(): Promise<void> } {
   const repo = new ApprovalRepository(deps.pool);
   const oneShots = new OneShotIndex(repo);
@@ -30,7 +32,10 @@ export function createApprovals(deps: {
     registry,
     snapshots: deps.snapshots,
     logger: deps.logger,
-    onEnqueued: () => relay.kick(),
+    onEnqueued: () => {
+      relay.kick();
+      if (deps.config.LEDGER_SEALING) deps.onSealed?.();
+    },
     validitySeconds: deps.config.APPROVAL_VALIDITY_SECONDS,
     onDecided: (tenantId) => oneShots.invalidate(tenantId),
     sealing: deps.config.LEDGER_SEALING,

@@ -1,8 +1,9 @@
+import type { Logger } from 'pino';
 import { Command, Option } from 'commander';
 import { Redis } from 'ioredis';
-import { loadConfig } from '@arbiter/config';
+import { loadConfig, processIo, runCli, type CliIo } from '@arbiter/config';
 import { createLogger } from '@arbiter/http';
-import { applyMigrations, createPool, migrationsDir } from '@arbiter/db';
+import { withMigratedPool } from '@arbiter/db';
 import type { RotationMode } from '@arbiter/crypto';
 import { verdictConfigSchema } from './config';
 import { publishKeysChanged } from './clients/change-feed';
@@ -16,39 +17,41 @@ import { VerdictKeys } from './keys';
 //   node dist/apps/verdict/cli.js keys setup  --tenant tnt-...
 //   node dist/apps/verdict/cli.js keys rotate --tenant tnt-... --mode scheduled|emergency
 //   node dist/apps/verdict/cli.js keys list   --tenant tnt-...
+//   node dist/apps/verdict/cli.js keys reencrypt     (every tenant's keys under KEY_ENCRYPTION_KEY; needs
+//                                                     KEY_ENCRYPTION_KEY_PREVIOUS for the keys still under the old one)
 
 const cliConfigSchema = {
   DATABASE_URL_VERDICT: verdictConfigSchema.DATABASE_URL_VERDICT,
   KEY_ENCRYPTION_KEY: verdictConfigSchema.KEY_ENCRYPTION_KEY,
+  KEY_ENCRYPTION_KEY_PREVIOUS: verdictConfigSchema.KEY_ENCRYPTION_KEY_PREVIOUS,
   REDIS_URL: { ...verdictConfigSchema.REDIS_URL, optional: true as const },
 };
 
-export interface CliIo {
-  env: NodeJS.ProcessEnv;
-  out: (text: string) => void;
+export type { CliIo };
+
+function withKeys<T>(io: CliIo, fn: (keys: VerdictKeys, announce: (tenantId: string, kid: string, mode: string) => Promise<void>) => Promise<T>): Promise<T> {
+  const config = loadConfig(cliConfigSchema, io.env);
+  const db = { url: config.DATABASE_URL_VERDICT, service: 'verdict', bundleDir: __dirname, applicationName: 'arbiter-verdict-cli' };
+  return withMigratedPool(db, (pool) => withAnnouncer(config.REDIS_URL, (announce, logger) =>
+    fn(new VerdictKeys(pool, { current: config.KEY_ENCRYPTION_KEY, previous: config.KEY_ENCRYPTION_KEY_PREVIOUS }, logger), announce)));
 }
 
-const defaultIo: CliIo = { env: process.env, out: (text) => void process.stdout.write(text) };
-
-async function withKeys<T>(io: CliIo, fn: (keys: VerdictKeys, announce: (tenantId: string, kid: string, mode: string) => Promise<void>) => Promise<T>): Promise<T> {
-  const config = loadConfig(cliConfigSchema, io.env);
-  await applyMigrations(config.DATABASE_URL_VERDICT, migrationsDir('verdict', __dirname));
-  const pool = createPool({ url: config.DATABASE_URL_VERDICT, max: 2, applicationName: 'arbiter-verdict-cli' });
+/** Tells running replicas of a key change over Redis when REDIS_URL is set (they switch within 10 s otherwise). */
+async function withAnnouncer<T>(redisUrl: string | undefined, fn: (announce: (tenantId: string, kid: string, mode: string) => Promise<void>, logger: Logger) => Promise<T>): Promise<T> {
   const logger = createLogger('verdict-cli', 'silent');
-  const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, lazyConnect: true }) : null;
+  const redis = redisUrl ? new Redis(redisUrl, { maxRetriesPerRequest: 1, lazyConnect: true }) : null;
   redis?.on('error', () => undefined);
   const announce = async (tenantId: string, kid: string, mode: string) => {
     if (redis) await publishKeysChanged(redis, { tenant_id: tenantId, kid, mode }, logger);
   };
   try {
-    return await fn(new VerdictKeys(pool, config.KEY_ENCRYPTION_KEY, logger), announce);
+    return await fn(announce, logger);
   } finally {
     redis?.disconnect();
-    await pool.end();
   }
 }
 
-export function verdictCli(io: CliIo = defaultIo): Command {
+export function verdictCli(io: CliIo = processIo): Command {
   const print = (value: unknown) => io.out(`${JSON.stringify(value, null, 2)}\n`);
   const program = new Command('verdict-cli').description('Arbiter verdict gateway operator commands').exitOverride();
   const keys = program.command('keys').description("a tenant's ES256 verdict signing keys");
@@ -85,16 +88,11 @@ export function verdictCli(io: CliIo = defaultIo): Command {
     .description('the published keys, as the tenant JWKS lists them')
     .addOption(tenant())
     .action(async (opts: { tenant: string }) => print({ keys: await withKeys(io, (k) => k.publicKeys(opts.tenant)) }));
+  keys
+    .command('reencrypt')
+    .description('store every private key under KEY_ENCRYPTION_KEY (those only KEY_ENCRYPTION_KEY_PREVIOUS opens); idempotent')
+    .action(async () => print(await withKeys(io, (k) => k.reencrypt())));
   return program;
 }
 
-if (require.main === module) {
-  verdictCli()
-    .parseAsync(process.argv)
-    .catch((err: unknown) => {
-      const code = (err as { code?: string }).code;
-      if (code === 'commander.helpDisplayed' || code === 'commander.version') return;
-      process.stderr.write(`verdict-cli: ${(err as Error).message}\n`);
-      process.exitCode = 1;
-    });
-}
+if (require.main === module) runCli(verdictCli(), 'verdict-cli');

@@ -7,8 +7,10 @@ export const verdictConfigSchema = {
   REDIS_URL: url({ protocols: ['redis', 'rediss'], secret: true }),
   REGISTRY_URL: url({ protocols: ['http', 'https'], doc: "the registry's internal base URL" }),
   INTERNAL_TOKEN: str({ secret: true, pattern: /^.{16,}$/, doc: 'shared service token, at least 16 characters' }),
+  INTERNAL_TOKEN_PREVIOUS: str({ secret: true, optional: true, pattern: /^.{16,}$/, doc: 'during a rotation, a second token accepted on /internal/v1 (never sent)' }),
   // Verdicts are signed on every complete evaluation (docs/verdicts.md "Signing keys"): without it nothing can be answered.
   KEY_ENCRYPTION_KEY: str({ secret: true, doc: 'base64 of 32 bytes (or 64 hex digits); encrypts verdict signing keys at rest' }),
+  KEY_ENCRYPTION_KEY_PREVIOUS: str({ secret: true, optional: true, doc: 'during a rotation of KEY_ENCRYPTION_KEY, the previous key: opens keys the current one does not' }),
   /** `iss` of signed verdicts. */
   VERDICT_ISSUER: str({ default: 'arbiter-verdict' }),
   BODY_LIMIT: str({ default: '1mb' }),

@@ -4,6 +4,7 @@ import type { Pool } from 'pg';
 import { createRemoteAuth, type Authenticator } from '@arbiter/auth';
 import { createPool, createPrismaClient, migrationsDir, SealOutboxStore } from '@arbiter/db';
 import { ServiceMetrics } from '@arbiter/http';
+import { OutboxNudger } from '@arbiter/queue';
 import { PrismaClient } from './generated/prisma/client';
 import type { VerdictConfig } from './config';
 import { ConsultationRepository } from './repositories/consultations.repository';
@@ -89,14 +90,20 @@ export async function createVerdictContext(config: VerdictConfig, logger: Logger
     maxStaleMs: config.SNAPSHOT_MAX_STALE_MS,
     logger,
   });
-  const keys = new VerdictKeys(pool, config.KEY_ENCRYPTION_KEY, logger);
+  const keys = new VerdictKeys(pool, { current: config.KEY_ENCRYPTION_KEY, previous: config.KEY_ENCRYPTION_KEY_PREVIOUS }, logger);
   const metrics = new ServiceMetrics('verdict');
   const batchSizes = metrics.histogram('consultation_commit_batch_size', {
     help: 'Consultation records committed per INSERT (group commit)',
     buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256, 500],
   });
   metrics.gauge('tenant_snapshots', { help: 'Tenant snapshots held in memory', collect: function () { this.set(snapshots.size); } });
-  const consultations = new ConsultationRepository(pool, { onBatch: (size) => batchSizes.observe(size), sealing: config.LEDGER_SEALING });
+  // Committed seal_outbox rows wake the worker's seal relay at once (docs/operations.md "Seal relay").
+  const sealNudger = new OutboxNudger(redis, 'verdict');
+  const consultations = new ConsultationRepository(pool, {
+    onBatch: (size) => batchSizes.observe(size),
+    sealing: config.LEDGER_SEALING,
+    onSealed: () => sealNudger.nudge(),
+  });
   metrics.gauge('consultation_commit_pending', { help: 'Consultation records accepted and not yet committed (group commit backlog)', collect: function () { this.set(consultations.pending); } });
   const cookieSessions = new SessionsService(new CookieSessionRepository(pool), auth.cache, auth.authenticator);
   const sessions = new ResolveSessionRepository(prisma);
@@ -125,7 +132,7 @@ export async function createVerdictContext(config: VerdictConfig, logger: Logger
     cookieSessions.deleteExpired().catch((err: unknown) => logger.warn({ err }, 'cookie session sweep failed'));
   }, SESSION_SWEEP_MS);
   sweep.unref();
-  const approvals = createApprovals({ config, logger, pool, consultations, snapshots });
+  const approvals = createApprovals({ config, logger, pool, consultations, snapshots, onSealed: () => sealNudger.nudge() });
 
   const consultationsService = new ConsultationsService(consultations);
   // One client of the ledger's internal API for evidence and citations; none without LEDGER_URL (503 ledger_unavailable).
@@ -171,6 +178,7 @@ export async function createVerdictContext(config: VerdictConfig, logger: Logger
       snapshots.stop();
       // Every accepted consultation is committed before the pool goes.
       await consultations.drain().catch((err: unknown) => logger.error({ err }, 'consultation drain failed'));
+      sealNudger.close();
       await feed?.close();
       await auth.close();
       await prisma.$disconnect().catch(() => undefined);

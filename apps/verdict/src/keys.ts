@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { CryptoError, type KeyRecord, type PublishedJwk, type RotationMode } from '@arbiter/crypto';
-import { es256JwsKeys, KeyStore, type SqlPool } from '@arbiter/keystore';
+import { es256JwsKeys, KeyStore, type ReencryptionResult, type SqlPool } from '@arbiter/keystore';
 import { AppError } from '@arbiter/http';
 
 export interface ActiveSigner {
@@ -39,15 +39,18 @@ export class VerdictKeys {
 
   constructor(
     pool: SqlPool,
-    keyEncryptionKey: string,
+    /** KEY_ENCRYPTION_KEY, or it with KEY_ENCRYPTION_KEY_PREVIOUS during its rotation. */
+    keyEncryptionKey: string | { current: string; previous?: string },
     private readonly logger: Logger,
     now?: () => Date,
   ) {
+    const keks = typeof keyEncryptionKey === 'string' ? { current: keyEncryptionKey } : keyEncryptionKey;
     this.store = new KeyStore({
       pool,
       table: 'signing_keys',
       type: es256JwsKeys,
-      keyEncryptionKey,
+      keyEncryptionKey: keks.current,
+      previousKeyEncryptionKey: keks.previous,
       rotateYearly: true,
       signerCacheMs: SIGNER_TTL_MS,
       clock: now,
@@ -68,6 +71,11 @@ export class VerdictKeys {
       this.logger.error({ err, tenant_id: tenantId }, 'cannot read the verdict key ring');
       throw signingKeyUnavailable('the key ring cannot be read');
     }
+  }
+
+  /** `keys reencrypt` of the CLI: every tenant's keys stored under the current KEY_ENCRYPTION_KEY (KeyStore.reencrypt). */
+  reencrypt(): Promise<ReencryptionResult> {
+    return this.store.reencrypt();
   }
 
   /** The setup endpoint: makes sure the tenant has a current key (idempotent). `created` tells whether one was made. */

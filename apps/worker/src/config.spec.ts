@@ -16,7 +16,7 @@ describe(loadWorkerConfig.name, () => {
       WORKER_CONCURRENCY: 10,
       SHUTDOWN_GRACE_MS: 10_000,
       QUEUE_PREFIX: 'arbiter',
-      RELAY_INTERVAL_MS: 1000,
+      RELAY_INTERVAL_MS: 10_000,
       RELAY_BATCH_SIZE: 100,
       REGISTRY_TIMEOUT_MS: 30_000,
       SEAL_BATCH_SIZE: 500,

@@ -9,7 +9,9 @@ export const workerConfigSchema = {
   // The outbox relay and webhook delivery run through the registry's internal API (ADR 0005).
   REGISTRY_URL: url({ protocols: ['http', 'https'], doc: "the registry's internal API" }),
   INTERNAL_TOKEN: str({ secret: true, pattern: /^.{16,}$/, doc: 'shared service token, at least 16 characters' }),
-  RELAY_INTERVAL_MS: int({ default: 1000, min: 10, max: 60_000, doc: 'pause between two outbox relay passes when there was nothing to do' }),
+  // The services nudge the relays over Redis after each commit (libs/queue "nudge"); this poll only catches what a lost
+  // nudge left behind, webhook retries falling due and seal leases running out.
+  RELAY_INTERVAL_MS: int({ default: 10_000, min: 10, max: 60_000, doc: 'fallback poll of the relays when no nudge arrives' }),
   RELAY_BATCH_SIZE: int({ default: 100, min: 1, max: 1000, doc: 'outbox rows and due deliveries taken per relay pass' }),
   // The seal relay (docs/operations.md "Seal relay"): seal_outbox rows of the verdict gateway and the
   // registry, sealed in the ledger through its internal API, one ledger.v1.seal job per batch.

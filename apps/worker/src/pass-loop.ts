@@ -2,13 +2,14 @@ import type { Logger } from 'pino';
 
 /**
  * The loop both relays run (relay.ts, seal-relay.ts): one pass at a time; the next at once when the
- * pass says more is waiting, else after `intervalMs`. stop() lets the pass in progress finish and
- * starts no other.
+ * pass says more is waiting or a nudge arrived meanwhile (wake()), else after `intervalMs`, the slow
+ * fallback poll. stop() lets the pass in progress finish and starts no other.
  */
 export class PassLoop {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<unknown> | undefined;
   private stopped = false;
+  private woken = false;
 
   /** `pass` never throws, and answers whether to go on at once. */
   constructor(
@@ -17,6 +18,17 @@ export class PassLoop {
   ) {}
 
   start(): void {
+    this.schedule(0);
+  }
+
+  /** Runs a pass now, or right after the one in progress (which may have started before the news). */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.woken = true;
+      return;
+    }
+    clearTimeout(this.timer);
     this.schedule(0);
   }
 
@@ -29,9 +41,10 @@ export class PassLoop {
   private schedule(delayMs: number): void {
     if (this.stopped) return;
     this.timer = setTimeout(() => {
+      this.woken = false;
       this.running = this.pass().then((again) => {
         this.running = undefined;
-        this.schedule(again ? 0 : this.intervalMs);
+        this.schedule(again || this.woken ? 0 : this.intervalMs);
       });
     }, delayMs);
   }

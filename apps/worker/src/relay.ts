@@ -2,6 +2,7 @@ import { QueueError, webhookDeliverJob, webhookDeliverJobId, type Producer } fro
 import type { Logger } from 'pino';
 import { FailureLog, PassLoop } from './pass-loop';
 import type { RegistryInternalClient } from '@arbiter/internal-api';
+import { untraced } from '@arbiter/telemetry';
 
 export interface RelayPass {
   /** Deliveries the registry handed out in this pass. */
@@ -22,6 +23,7 @@ export interface RelayPass {
 export class OutboxRelay {
   private readonly loop: PassLoop;
   private readonly failures: FailureLog;
+  private readonly timers = new Set<NodeJS.Timeout>();
 
   constructor(
     private readonly registry: RegistryInternalClient,
@@ -41,8 +43,25 @@ export class OutboxRelay {
     this.loop.start();
   }
 
+  /** A nudge: rows were just committed (libs/queue "nudge"); pass now rather than at the fallback poll. */
+  wake(): void {
+    this.loop.wake();
+  }
+
+  /** Passes at `at` (a retry falling due); an earlier pass may take it first, a later one is harmless. */
+  wakeAt(at: Date): void {
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      this.loop.wake();
+    }, Math.max(0, at.getTime() - Date.now()));
+    timer.unref();
+    this.timers.add(timer);
+  }
+
   /** Stops after the pass in progress (if any); no pass starts afterwards. */
   stop(): Promise<void> {
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
     return this.loop.stop();
   }
 
@@ -50,7 +69,8 @@ export class OutboxRelay {
   async pass(): Promise<RelayPass> {
     const result: RelayPass = { dispatched: 0, enqueued: 0, released: 0 };
     try {
-      const answer = await this.registry.relay(this.opts.batchSize);
+      // A poll, several a second: not traced (docs/operations.md "Tracing"); the jobs it enqueues are.
+      const answer = await untraced(() => this.registry.relay(this.opts.batchSize));
       result.dispatched = answer.dispatch.length;
       const failed: string[] = [];
       const outcomes = await Promise.allSettled(

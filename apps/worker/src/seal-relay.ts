@@ -1,5 +1,6 @@
 import { ledgerSealJob, ledgerSealJobId, QueueError, type Producer } from '@arbiter/queue';
 import type { SealDoneAnswer, SealLease, SealReleaseAnswer } from '@arbiter/internal-api';
+import { untraced } from '@arbiter/telemetry';
 import type { Logger } from 'pino';
 import { FailureLog, PassLoop } from './pass-loop';
 
@@ -19,6 +20,13 @@ export interface SealRelayPass {
   enqueued: number;
   /** Rows handed back because their batch could not be enqueued (Redis down). */
   released: number;
+}
+
+/** The traceparents the leased rows were written under, by row id (docs/operations.md "Tracing"). */
+function traceLinksOf(lease: SealLease): Record<string, string> | undefined {
+  let links: Record<string, string> | undefined;
+  for (const item of lease.items) if (item.traceparent) (links ??= {})[item.id] = item.traceparent;
+  return links;
 }
 
 /**
@@ -53,6 +61,11 @@ export class SealRelay {
     this.loop.start();
   }
 
+  /** A nudge: rows were just committed (libs/queue "nudge"); pass now rather than at the fallback poll. */
+  wake(): void {
+    this.loop.wake();
+  }
+
   /** Stops after the pass in progress (if any); no pass starts afterwards. */
   stop(): Promise<void> {
     return this.loop.stop();
@@ -75,7 +88,8 @@ export class SealRelay {
     const owner = this.owners[name];
     let lease: SealLease;
     try {
-      lease = await owner.leaseSeals(this.opts.batchSize, this.opts.leaseMs);
+      // A poll, several a second: not traced (docs/operations.md "Tracing"); the job it enqueues is.
+      lease = await untraced(() => owner.leaseSeals(this.opts.batchSize, this.opts.leaseMs));
     } catch (err) {
       this.note(name, `seal relay: lease from ${name} failed: ${(err as Error).message}`, 'warn');
       return { leased: 0, enqueued: 0, released: 0 };
@@ -86,7 +100,7 @@ export class SealRelay {
     }
     const payload = { owner: name, leased_until: lease.leased_until, items: lease.items.map((i) => ({ id: i.id, seal: i.seal })) };
     try {
-      await this.producer.enqueue(ledgerSealJob, payload, { jobId: ledgerSealJobId(payload) });
+      await this.producer.enqueue(ledgerSealJob, payload, { jobId: ledgerSealJobId(payload), traceLinks: traceLinksOf(lease) });
       this.failures.clear(name);
       return { leased: lease.items.length, enqueued: 1, released: 0 };
     } catch (err) {

@@ -1,4 +1,13 @@
-import { closeRedisConnection, createProducer, createRedisConnection, queueDepths, startWorkers, type ArbiterJobCatalog, type HandlerMap } from '@arbiter/queue';
+import {
+  closeRedisConnection,
+  createProducer,
+  createRedisConnection,
+  queueDepths,
+  startWorkers,
+  subscribeNudges,
+  type ArbiterJobCatalog,
+  type HandlerMap,
+} from '@arbiter/queue';
 import { ServiceMetrics, startOpsServer, type RunningServer } from '@arbiter/http';
 import type { Logger } from 'pino';
 import type { WorkerConfig } from './config';
@@ -30,22 +39,24 @@ export async function startWorker(config: WorkerConfig, logger: Logger): Promise
   const ledger = new LedgerInternalClient({ baseUrl: config.LEDGER_URL, token: config.INTERNAL_TOKEN, timeoutMs: config.LEDGER_TIMEOUT_MS });
   const connection = createRedisConnection(config.REDIS_URL, { forWorker: true, logger });
   const producerConnection = createRedisConnection(config.REDIS_URL, { forWorker: false, logger });
+  // Subscriber mode takes a connection of its own.
+  const nudgeConnection = createRedisConnection(config.REDIS_URL, { forWorker: true, logger });
   const producer = createProducer(producerConnection, { prefix: config.QUEUE_PREFIX });
   const closeRedis = async () => {
     await producer.close().catch(() => undefined);
-    await Promise.all([closeRedisConnection(connection), closeRedisConnection(producerConnection)]);
+    await Promise.all([closeRedisConnection(connection), closeRedisConnection(producerConnection), closeRedisConnection(nudgeConnection)]);
   };
   const metrics = new ServiceMetrics('worker', { defaultMetrics: true });
   try {
+    const relay = new OutboxRelay(registry, producer, { intervalMs: config.RELAY_INTERVAL_MS, batchSize: config.RELAY_BATCH_SIZE }, logger);
     const workers = await startWorkers({
       connection,
-      handlers: counted(createJobHandlers({ registry, verdict, ledger }), metrics),
+      handlers: counted(createJobHandlers({ registry, verdict, ledger, onRetryScheduled: (at) => relay.wakeAt(at) }), metrics),
       concurrency: config.WORKER_CONCURRENCY,
       prefix: config.QUEUE_PREFIX,
       shutdownGraceMs: config.SHUTDOWN_GRACE_MS,
       logger,
     });
-    const relay = new OutboxRelay(registry, producer, { intervalMs: config.RELAY_INTERVAL_MS, batchSize: config.RELAY_BATCH_SIZE }, logger);
     relay.start();
     const sealRelay = new SealRelay(
       { verdict, registry },
@@ -54,6 +65,11 @@ export async function startWorker(config: WorkerConfig, logger: Logger): Promise
       logger,
     );
     sealRelay.start();
+    // Services nudge after committing outbox rows; RELAY_INTERVAL_MS is only the fallback poll.
+    const unsubscribe = subscribeNudges(nudgeConnection, (owner) => {
+      if (owner === 'registry') relay.wake();
+      sealRelay.wake();
+    });
     metrics.gauge('queue_jobs', {
       help: 'Jobs per queue and state, read from Redis at each scrape',
       labelNames: ['queue', 'state'],
@@ -84,6 +100,7 @@ export async function startWorker(config: WorkerConfig, logger: Logger): Promise
       close: () =>
         (closing ??= (async () => {
           await ops?.close();
+          unsubscribe();
           await Promise.all([relay.stop(), sealRelay.stop()]);
           await workers.close();
           await closeRedis();

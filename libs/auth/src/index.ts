@@ -9,7 +9,7 @@ export { IntrospectionClient } from './introspection';
 export { Authenticator, credentialFrom, requirePermission } from './authenticate';
 export type { AuthErrors, AuthenticatorOptions, CredentialSource } from './authenticate';
 export { publishInvalidation, subscribeInvalidations } from './pubsub';
-export { internalTokenGuard } from './internal-token';
+export { acceptedInternalTokens, internalTokenGuard, isInternalToken } from './internal-token';
 export { createRemoteAuth } from './remote';
 export type { RemoteAuth, RemoteAuthOptions } from './remote';
 export { expressAuthentication, whoAmI } from './tsoa';

@@ -3,7 +3,7 @@ export * from './types';
 export { createServiceClient, unwrap, unwrapWithResponse, type FetchLike, type ServiceClientOptions } from './http';
 export { createVerdictClient, maxAgeOf, type VerdictClient, type VerdictClientOptions, type VerdictPaths, type CallOptions, type EvaluateOptions, type ConsultationQuery } from './verdict-client';
 export { createLedgerClient, type LedgerClient, type LedgerClientOptions, type LedgerRoutes } from './ledger-client';
-export { createRegistryClient, type RegistryClient, type RegistryClientOptions } from './registry-client';
+export { createRegistryClient, REGISTRY_OPERATIONS, type RegistryClient, type RegistryClientOptions, type RegistryBody, type RegistryPage, type RegistryQuery } from './registry-client';
 export { checkFact, type FactProblem, type FactProblemCode } from './requirements';
 export { resolveUntilComplete, type FactProvider, type ResolveLoopOptions, type ResolveLoopResult, type RoundInfo, type DroppedFact } from './resolve-loop';
 export { RemoteJwks, StaticJwks, remoteJwks, assertKeySet, type JwksSource, type RemoteJwksOptions } from './jwks';

@@ -1,6 +1,6 @@
 export { applyMigrations, readMigrations, pendingMigrations, sqlChecksum, codeChecksum, MigrationError, PRISMA_MIGRATE_LOCK, EARLIER_CHECKSUMS_FILE } from './migrations';
 export type { Migration, ApplyResult } from './migrations';
-export { createPool, createPrismaClient } from './pool';
+export { createPool, createPrismaClient, withMigratedPool } from './pool';
 export type { DatabaseOptions } from './pool';
 export { isUniqueViolation, isSerializationFailure } from './pg-errors';
 export { newId } from './ids';

@@ -1,5 +1,7 @@
 import { Pool, type PoolConfig } from 'pg';
 import { PrismaPg } from '@prisma/adapter-pg';
+import { applyMigrations } from './migrations';
+import { migrationsDir } from './readiness';
 
 export interface DatabaseOptions {
   url: string;
@@ -24,4 +26,21 @@ export function createPool(opts: DatabaseOptions): Pool {
 /** Prisma 7 runs through the pg driver adapter: no engine binary, nothing downloaded (docs/development.md). */
 export function createPrismaClient<T>(Ctor: new (options: { adapter: PrismaPg }) => T, pool: Pool): T {
   return new Ctor({ adapter: new PrismaPg(pool) });
+}
+
+/**
+ * For a service's operator CLI (apps/<service>/src/cli.ts): applies the service's migrations (bundled next to the
+ * CLI, or the repository's), then lends `fn` a two-connection pool, ended afterwards whatever `fn` does.
+ */
+export async function withMigratedPool<T>(
+  opts: { url: string; service: string; bundleDir: string; applicationName: string },
+  fn: (pool: Pool) => Promise<T>,
+): Promise<T> {
+  await applyMigrations(opts.url, migrationsDir(opts.service, opts.bundleDir));
+  const pool = createPool({ url: opts.url, max: 2, applicationName: opts.applicationName });
+  try {
+    return await fn(pool);
+  } finally {
+    await pool.end();
+  }
 }

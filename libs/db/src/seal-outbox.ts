@@ -1,5 +1,6 @@
 import type { Pool } from 'pg';
 import { auditStreamId } from '@arbiter/internal-api';
+import { activeTraceparent } from '@arbiter/telemetry';
 
 /**
  * The seal outbox (docs/operations.md "Seal relay"): the verdict and registry databases each hold a
@@ -30,6 +31,8 @@ export interface LeasedSeal {
   /** Times the row was leased, this lease included. */
   attempts: number;
   seal: SealRequest;
+  /** The W3C traceparent of the request that wrote the row, when it was traced (docs/operations.md "Tracing"). */
+  traceparent?: string;
 }
 
 /** The answer of a lease: the rows, oldest first, and the lease's deadline (which also names it). */
@@ -123,6 +126,7 @@ interface LeasedRow {
   payload: { [key: string]: unknown };
   attempts: number;
   leased_until: Date;
+  traceparent: string | null;
 }
 
 /** The three relay operations over one service's `seal_outbox`, on its pool. */
@@ -146,7 +150,7 @@ export class SealOutboxStore {
           ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)
        UPDATE seal_outbox s SET leased_until = now() + $2::int * interval '1 millisecond', attempts = s.attempts + 1
          FROM picked WHERE s.id = picked.id
-       RETURNING s.id::text AS id, s.tenant_id, s.stream_id, s.client_ref, s.payload, s.attempts, s.leased_until`,
+       RETURNING s.id::text AS id, s.tenant_id, s.stream_id, s.client_ref, s.payload, s.attempts, s.leased_until, s.traceparent`,
       [limit, leaseMs],
     );
     rows.sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
@@ -158,6 +162,7 @@ export class SealOutboxStore {
         id: r.id,
         attempts: r.attempts,
         seal: { stream_id: r.stream_id, tenant_id: r.tenant_id, actor: this.actor, custom_payload: r.payload, client_ref: r.client_ref },
+        ...(r.traceparent ? { traceparent: r.traceparent } : {}),
       })),
     };
   }
@@ -224,7 +229,13 @@ export interface Queryable {
   query(text: string, values?: unknown[]): Promise<unknown>;
 }
 
-/** Writes one row, on the caller's transaction. */
+/** Writes one row, on the caller's transaction, with the active span's traceparent (tracing on). */
 export async function insertSealRow(db: Queryable, row: NewSealRow): Promise<void> {
-  await db.query('INSERT INTO seal_outbox (tenant_id, stream_id, client_ref, payload) VALUES ($1, $2, $3, $4)', [row.tenant_id, row.stream_id, row.client_ref, JSON.stringify(row.payload)]);
+  await db.query('INSERT INTO seal_outbox (tenant_id, stream_id, client_ref, payload, traceparent) VALUES ($1, $2, $3, $4, $5)', [
+    row.tenant_id,
+    row.stream_id,
+    row.client_ref,
+    JSON.stringify(row.payload),
+    activeTraceparent(),
+  ]);
 }

@@ -10,7 +10,8 @@ import { defaultApps, formatBanner, RunningStack, startStack } from './stack';
  * Environment: DATABASE_URL_REGISTRY/VERDICT/LEDGER and REDIS_URL switch to external servers; PGPORT fixes the
  * embedded PostgreSQL port; REGISTRY_PORT, VERDICT_PORT, LEDGER_PORT, HOST; BOOTSTRAP_ADMIN_KEY, INTERNAL_TOKEN,
  * KEY_ENCRYPTION_KEY override the generated secrets; ARBITER_DATA_DIR (default <repo>/.data); ARBITER_START_APPS
- * runs a subset; ARBITER_SERVER_LOGS=1 shows PostgreSQL's and Redis's own output; ARBITER_ROOT (default: two levels
+ * runs a subset; ARBITER_SERVER_LOGS=1 shows everything PostgreSQL, Redis and the apps print (otherwise: one line per
+ * component when it is ready, the apps' errors, and the last lines of whatever fails); ARBITER_ROOT (default: two levels
  * above this bundle) is where dist/apps/ is found.
  */
 
@@ -73,14 +74,14 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<number
   // A closed terminal: without a handler Node would die at once and leave the servers running.
   process.on('SIGHUP', onSignal);
 
+  const serverLogs = env.ARBITER_SERVER_LOGS === '1';
   try {
-    say(`data in ${dataDir}`);
     stack = await startStack({
       dataDir,
       apps,
       env,
       log: write,
-      serverLogs: env.ARBITER_SERVER_LOGS === '1',
+      serverLogs,
       signal: controller.signal,
     });
   } catch (err) {
@@ -99,6 +100,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<number
   // Either a child dies on its own, or a signal starts the shutdown (then its exit is not reported as a crash).
   const exit = await Promise.race([stack.unexpectedExit, shutdownRequested]);
   if (exit && !shuttingDown) {
+    if (!serverLogs) for (const line of stack.lastOutput(exit.name).split('\n')) if (line) write(exit.name, line);
     say(`${exit.name} exited unexpectedly (${describeExit(exit.code, exit.signal)}); stopping everything`);
     return shutdown(1);
   }

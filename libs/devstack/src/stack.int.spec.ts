@@ -23,6 +23,8 @@ interface FakeBehaviour {
   exitAtStart?: number;
   /** Never answer 200. */
   neverReady?: boolean;
+  /** Log records of these levels at start, as the real apps do (pino JSON lines). */
+  logLevels?: number[];
 }
 
 const FAKE_APP = `
@@ -37,6 +39,7 @@ process.on('SIGTERM', () => {
   process.exit(0);
 });
 fs.writeFileSync(path.join(out, 'env.json'), JSON.stringify(process.env));
+for (const level of behaviour.logLevels || []) console.log(JSON.stringify({ level, msg: 'record at level ' + level }));
 if (behaviour.exitAtStart !== undefined) process.exit(behaviour.exitAtStart);
 let probes = 0;
 const server = process.env.PORT
@@ -48,7 +51,7 @@ const server = process.env.PORT
       res.writeHead(ready ? 200 : 503).end();
     }).listen(Number(process.env.PORT), process.env.HOST)
   : setInterval(() => {}, 1000);
-console.log(JSON.stringify({ msg: 'listening', port: process.env.PORT }));
+console.log(JSON.stringify({ level: 30, msg: process.env.PORT ? 'listening' : path.basename(__dirname) + ' started' }));
 fs.writeFileSync(path.join(out, 'started'), '');
 `;
 
@@ -186,6 +189,48 @@ describe(startStack.name, () => {
     expect(fs.existsSync(outFile(root, 'registry', 'ready'))).toBe(true);
     expect(fs.existsSync(outFile(root, 'verdict', 'ready'))).toBe(true);
     expect(sut.urls).toEqual({ registry: `http://127.0.0.1:${registryPort}`, verdict: `http://127.0.0.1:${specs[1]!.port}` });
+  });
+
+  it('without serverLogs, says when each component is ready and shows only the apps\' errors', async () => {
+    const lines: Array<[string, string]> = [];
+    const specs = await apps({ registry: { logLevels: [30, 40, 50, 60] } });
+
+    await start({ apps: specs, log: (source, line) => lines.push([source, line]) });
+    await eventually(outFile(root, 'worker', 'started'));
+    const deadline = Date.now() + 10_000;
+    while (!lines.some(([source]) => source === 'worker') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+
+    expect(lines).toContainEqual(['postgres', expect.stringMatching(/^ready on 127\.0\.0\.1:\d+, data in /)]);
+    expect(lines).toContainEqual(['redis', expect.stringMatching(/^ready on 127\.0\.0\.1:\d+$/)]);
+    expect(lines).toContainEqual(['registry', `ready at http://127.0.0.1:${specs[0]!.port}`]);
+    expect(lines).toContainEqual(['verdict', `ready at http://127.0.0.1:${specs[1]!.port}`]);
+    expect(lines).toContainEqual(['worker', 'ready']);
+    const ofApps = lines.filter(([source]) => ['registry', 'verdict', 'worker'].includes(source)).map(([, line]) => line);
+    expect(ofApps.filter((line) => line.startsWith('{'))).toEqual([
+      JSON.stringify({ level: 50, msg: 'record at level 50' }),
+      JSON.stringify({ level: 60, msg: 'record at level 60' }),
+    ]);
+  });
+
+  it('with serverLogs, passes every line the apps print', async () => {
+    const lines: Array<[string, string]> = [];
+    const specs = await apps({ registry: { logLevels: [30, 40] } });
+
+    await start({ apps: specs, env: externalServersEnv(), serverLogs: true, log: (source, line) => lines.push([source, line]) });
+
+    expect(lines).toContainEqual(['registry', JSON.stringify({ level: 30, msg: 'record at level 30' })]);
+    expect(lines).toContainEqual(['registry', JSON.stringify({ level: 40, msg: 'record at level 40' })]);
+    expect(lines).toContainEqual(['registry', JSON.stringify({ level: 30, msg: 'listening' })]);
+  });
+
+  it('shows the last lines of an app that dies before it is ready, though a quiet start hid them', async () => {
+    const lines: Array<[string, string]> = [];
+    const specs = await apps({ verdict: { logLevels: [30], exitAtStart: 3 } });
+
+    const attempt = start({ apps: specs, env: externalServersEnv(), log: (source, line) => lines.push([source, line]) });
+
+    await expect(attempt).rejects.toMatchObject({ code: 'service_exited' });
+    expect(lines).toContainEqual(['verdict', JSON.stringify({ level: 30, msg: 'record at level 30' })]);
   });
 
   it('waits until /readyz answers 200 before resolving', async () => {

@@ -4,11 +4,13 @@ import path from 'node:path';
 import { DevstackError } from './errors';
 import { isPortFree } from './ports';
 import { databaseUrl, ensureDatabases, PostgresHandle, startPostgres } from './postgres';
+import { isStartedLine, showInQuietMode } from './app-output';
 import {
   forwardLines,
   hasExited,
   isOwnerAlive,
   isProcessAlive,
+  LogTail,
   processCommandLine,
   stopOnExit,
   terminate,
@@ -82,7 +84,10 @@ export interface StackOptions {
   stopGraceMs?: number;
   /** Passed to startPostgres: false only for throwaway clusters (tests). Default true. */
   durable?: boolean;
-  /** Also pass PostgreSQL's and Redis's own output to `log` (it is otherwise shown only when they fail to start). */
+  /**
+   * Pass everything PostgreSQL, Redis and the apps print to `log` (ARBITER_SERVER_LOGS=1). Otherwise `log` gets one
+   * line per component when it is ready, the apps' errors, and the last lines of whatever fails (app-output.ts).
+   */
   serverLogs?: boolean;
   /** Aborts a start in progress (Ctrl-C while waiting for readiness). */
   signal?: AbortSignal;
@@ -105,6 +110,8 @@ export interface RunningStack {
   children: Map<string, ChildProcess>;
   /** Resolves when a child exits while the stack is not stopping. */
   unexpectedExit: Promise<AppExit>;
+  /** The last lines an app printed (shown when it dies: a quiet start has not shown them). */
+  lastOutput(name: string): string;
   /** SIGTERM to every child (SIGKILL after the grace period), then Redis and PostgreSQL. Idempotent. */
   stop(): Promise<void>;
 }
@@ -227,8 +234,9 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     const missing = DATABASES.filter((db) => !env[db.variable]);
     for (const db of DATABASES) if (env[db.variable]) databaseUrls[db.variable] = env[db.variable]!;
     if (missing.length > 0) {
+      const pgDir = path.join(options.dataDir, 'pg');
       postgres = await startPostgres({
-        dataDir: path.join(options.dataDir, 'pg'),
+        dataDir: pgDir,
         port: env.PGPORT ? parsePort(env.PGPORT, 'PGPORT', 0) : undefined,
         log: (line) => log('postgres', line),
         serverLog: options.serverLogs ? (line) => log('postgres', line) : undefined,
@@ -236,6 +244,8 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
         durable: options.durable,
       });
       await ensureDatabases(postgres.url, missing.map((db) => db.database));
+      const at = new URL(postgres.url);
+      log('postgres', `ready on ${at.hostname}:${at.port}, data in ${shownPath(pgDir)}`);
       for (const db of missing) databaseUrls[db.variable] = databaseUrl(postgres.url, db.database);
     }
     if (options.signal?.aborted) throw abortError();
@@ -249,6 +259,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
         detached: true,
       });
       redisUrl = redis.url;
+      log('redis', `ready on 127.0.0.1:${redis.port}`);
     }
     if (options.signal?.aborted) throw abortError();
 
@@ -270,6 +281,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       WEBHOOK_ALLOW_PRIVATE: env.WEBHOOK_ALLOW_PRIVATE || 'true',
     };
 
+    const tails = new Map<string, LogTail>();
     let reportExit: (exit: AppExit) => void = () => undefined;
     const unexpectedExit = new Promise<AppExit>((resolve) => (reportExit = resolve));
     for (const app of options.apps) {
@@ -286,7 +298,14 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       children.set(app.name, child);
       const removeExitHook = stopOnExit(child, 'SIGTERM');
       child.once('exit', removeExitHook);
-      forwardLines([child.stdout, child.stderr], (line) => log(app.name, line));
+      const tail = new LogTail();
+      tails.set(app.name, tail);
+      forwardLines([child.stdout, child.stderr], (line) => {
+        tail.push(line);
+        if (options.serverLogs || showInQuietMode(line)) log(app.name, line);
+        // A process without an HTTP port has no probe: its "<name> started" record is its ready line.
+        if (app.port === undefined && isStartedLine(app.name, line)) log(app.name, 'ready');
+      });
       child.once('error', (err) => log(app.name, `could not start: ${err.message}`));
       child.once('exit', (code, signal) => {
         if (!stopping) reportExit({ name: app.name, code, signal });
@@ -301,18 +320,33 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
 
     const urls: Record<string, string> = {};
     for (const app of options.apps) if (app.port !== undefined) urls[app.name] = `http://${probeHost}:${app.port}`;
+    const lastOutput = (name: string) => tails.get(name)?.toString() ?? '';
     await Promise.all(
       options.apps
         .filter((app) => app.port !== undefined)
-        .map((app) =>
-          waitForReady(app.name, urls[app.name]!, children.get(app.name)!, options.readyTimeoutMs ?? 60_000, options.signal),
-        ),
+        .map(async (app) => {
+          try {
+            await waitForReady(app.name, urls[app.name]!, children.get(app.name)!, options.readyTimeoutMs ?? 60_000, options.signal);
+          } catch (err) {
+            if (!options.serverLogs && !(err instanceof DevstackError && err.code === 'aborted')) {
+              for (const line of lastOutput(app.name).split('\n')) if (line) log(app.name, line);
+            }
+            throw err;
+          }
+          log(app.name, `ready at ${urls[app.name]}`);
+        }),
     );
-    return { urls, secrets, childEnv, postgres, redis, children, unexpectedExit, stop };
+    return { urls, secrets, childEnv, postgres, redis, children, unexpectedExit, lastOutput, stop };
   } catch (err) {
     await stop();
     throw err;
   }
+}
+
+/** A path as the user typed it: relative to the working directory when inside it. */
+function shownPath(p: string): string {
+  const relative = path.relative(process.cwd(), p);
+  return relative.startsWith('..') || path.isAbsolute(relative) ? p : relative;
 }
 
 /** What `npm start` prints once every service is ready. */

@@ -8,6 +8,8 @@ import { laneDispatcher, type FastLane } from './lanes';
 import { renderError } from './render-error';
 import { requestLogger } from './request-log';
 import { readinessHandler, type ReadinessCheck } from './health';
+import { tracingEnabled } from '@arbiter/telemetry';
+import { noteRoute } from './tracing';
 import { httpObserver, metricsHandler, routeLabel, ServiceMetrics } from './metrics';
 
 export interface ServiceAppOptions {
@@ -56,8 +58,14 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
   app.set('etag', false);
   app.set('query parser', 'extended');
   app.locals.metrics = metrics;
+  app.locals.service = opts.service;
 
-  const observe = httpObserver(metrics);
+  const metricsObserver = httpObserver(metrics);
+  // The route label names the request's server span too (tracing.ts).
+  const observe: typeof metricsObserver = (req, res, route) => {
+    if (tracingEnabled()) noteRoute(res, route);
+    metricsObserver(req, res, route);
+  };
   const bodyLimit = opts.bodyLimit ?? '1mb';
   if (opts.fastLanes?.length) {
     const bodyLimitBytes = typeof bodyLimit === 'number' ? bodyLimit : (bytes.parse(bodyLimit) ?? 1024 * 1024);

@@ -25,6 +25,8 @@ export function fastLaneBodyLength(req: IncomingMessage, limitBytes: number): nu
  * The JSON body of `length` bytes. It fails as body-parser does, with `type` set, so the service's
  * error handler answers in its own dialect: `entity.parse.failed` (malformed, or not an object or
  * array at the top, as body-parser's strict mode), `request.aborted`, `request.size.invalid`.
+ * It takes 6 µs of CPU per check-sized body where body-parser takes 10, with the same answers on the
+ * requests a lane takes (docs/benchmarks.md "Hand-written pieces against their libraries").
  */
 export function readJsonBody(req: IncomingMessage, length: number): Promise<unknown> {
   // The handlers are inline and stay attached (the request is dropped with its answer); `settled`

@@ -1,4 +1,5 @@
 import { ConfigError } from '@arbiter/config';
+import { initTracing } from '@arbiter/telemetry';
 import type { Logger } from 'pino';
 import { createLogger } from './logger';
 import { closeOnSignals } from './server';
@@ -17,8 +18,9 @@ export interface Started {
 
 /**
  * The shape of every process's main: parse config (a bad variable stops the start with its
- * name), start, then close gracefully on SIGTERM/SIGINT. The start is logged as `listening` (with
- * the url) or `<service> started`.
+ * name), start tracing when an OTLP endpoint is set (docs/operations.md "Tracing"), start, then close
+ * gracefully on SIGTERM/SIGINT, the buffered spans exported last. The start is logged as `listening`
+ * (with the url) or `<service> started`.
  */
 export function runMain<C extends { LOG_LEVEL: string; SHUTDOWN_GRACE_MS?: number }>(
   service: string,
@@ -36,12 +38,21 @@ export function runMain<C extends { LOG_LEVEL: string; SHUTDOWN_GRACE_MS?: numbe
     throw err;
   }
   const logger = createLogger(service, config.LOG_LEVEL);
+  const tracing = initTracing(service);
   start(config, logger).then(
     (running) => {
-      if (running.url) logger.info({ url: running.url, ...running.logFields }, 'listening');
-      else logger.info({ ...running.logFields }, `${service} started`);
+      const tracingField = tracing.enabled ? { otlp_traces: tracing.endpoint } : {};
+      if (running.url) logger.info({ url: running.url, ...running.logFields, ...tracingField }, 'listening');
+      else logger.info({ ...running.logFields, ...tracingField }, `${service} started`);
+      const close = async () => {
+        try {
+          await running.close();
+        } finally {
+          await tracing.shutdown().catch((err: unknown) => logger.warn({ err }, 'spans not exported at shutdown'));
+        }
+      };
       // The process exits on its own once everything closed; the deadline only bounds a hook that hangs.
-      closeOnSignals(running.close, logger, { deadlineMs: (config.SHUTDOWN_GRACE_MS ?? 10_000) + CLOSE_HOOKS_MS });
+      closeOnSignals(close, logger, { deadlineMs: (config.SHUTDOWN_GRACE_MS ?? 10_000) + CLOSE_HOOKS_MS });
     },
     (err) => {
       logger.fatal({ err }, 'failed to start');

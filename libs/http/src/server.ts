@@ -3,6 +3,7 @@ import type { Express } from 'express';
 import type { Logger } from 'pino';
 import { markDraining } from './health';
 import type { LaneDispatch } from './lanes';
+import { traceRequests } from './tracing';
 
 export interface RunningServer {
   server: http.Server;
@@ -31,14 +32,17 @@ const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 
 /**
  * The node:http request listener of an app made by createServiceApp: its fast lanes first (lanes.ts,
- * ADR 0006), then express for every request no lane takes.
+ * ADR 0006), then express for every request no lane takes; each request in a server span while
+ * tracing is on (tracing.ts).
  */
 export function requestHandler(app: Express): (req: http.IncomingMessage, res: http.ServerResponse) => void {
   const lanes = app.locals.fastLanes as LaneDispatch | undefined;
-  if (!lanes) return app;
-  return (req, res) => {
-    if (!lanes(req, res)) app(req, res);
-  };
+  const dispatch = lanes
+    ? (req: http.IncomingMessage, res: http.ServerResponse) => {
+        if (!lanes(req, res)) app(req, res);
+      }
+    : app;
+  return traceRequests(String(app.locals.service ?? 'service'), dispatch);
 }
 
 export async function listen(app: Express, opts: ListenOptions): Promise<RunningServer> {

@@ -4,6 +4,8 @@
 //   (a retry may succeed; a token mismatch is a deployment fault, not the caller's);
 // - any other 4xx: `rejected`, with the detail of the service's error body.
 
+import { inSpan, injectHeaders, SpanKind, tracingEnabled } from '@arbiter/telemetry';
+
 /** What openapi-fetch answers. */
 export interface Answer<T> {
   data?: T;
@@ -18,7 +20,28 @@ export interface CallErrors {
   rejected(status: number, detail: string): Error;
 }
 
-export async function mappedCall<T>(
+/**
+ * The fetch of every internal client: `base` (a test's, else the global fetch at call time), with the
+ * active trace context in the traceparent/tracestate headers while tracing is on.
+ */
+export function internalFetch(base?: (request: Request) => Promise<Response>): (request: Request) => Promise<Response> {
+  return (request: Request) => {
+    injectHeaders(request.headers);
+    return (base ?? globalThis.fetch)(request);
+  };
+}
+
+/**
+ * One internal call, mapped (see above). While tracing is on it is a client span named
+ * `<service> <what>` (e.g. `registry GET /tenants/state`), whose context the request carries.
+ */
+export function mappedCall<T>(...args: Parameters<typeof answerOf<T>>): Promise<T> {
+  if (!tracingEnabled()) return answerOf(...args);
+  const [service, what] = args;
+  return inSpan(`${service} ${what}`, { kind: SpanKind.CLIENT, attributes: { 'arbiter.peer.service': service } }, () => answerOf(...args));
+}
+
+async function answerOf<T>(
   service: string,
   what: string,
   timeoutMs: number,

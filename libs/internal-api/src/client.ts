@@ -7,7 +7,7 @@
 // - reads (state, state hash, rule version, tenant by slug) answer null for 404 and 400 (an id the
 //   registry cannot even parse does not exist either) and treat every other failure as unavailable.
 import createClient, { type Client } from 'openapi-fetch';
-import { mappedCall, type Answer, type CallErrors } from './call';
+import { internalFetch, mappedCall, type Answer, type CallErrors } from './call';
 import { RegistryRejectedError, RegistryUnavailableError } from './errors';
 import type { paths } from './generated/registry-internal';
 import type {
@@ -60,7 +60,7 @@ export class RegistryInternalClient {
     this.api = createClient<paths>({
       baseUrl: opts.baseUrl.replace(/\/+$/, ''),
       headers: { [INTERNAL_TOKEN_HEADER]: opts.token, accept: 'application/json' },
-      fetch: (request: Request) => (userFetch ?? globalThis.fetch)(request),
+      fetch: internalFetch(userFetch),
     });
   }
 

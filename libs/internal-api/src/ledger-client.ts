@@ -5,7 +5,7 @@
 // (call.ts): no answer, 5xx, 401 and 429 are LedgerUnavailableError, another 4xx (a batch the
 // ledger refuses whole: 400) is LedgerRejectedError with the ledger's message.
 import createClient, { type Client } from 'openapi-fetch';
-import { mappedCall, type Answer, type CallErrors } from './call';
+import { internalFetch, mappedCall, type Answer, type CallErrors } from './call';
 import { INTERNAL_TOKEN_HEADER } from './client';
 import { LedgerRejectedError, LedgerUnavailableError } from './errors';
 import type { paths } from './generated/ledger-internal';
@@ -40,7 +40,7 @@ export class LedgerInternalClient {
     this.api = createClient<paths>({
       baseUrl: opts.baseUrl.replace(/\/+$/, ''),
       headers: { [INTERNAL_TOKEN_HEADER]: opts.token, accept: 'application/json' },
-      fetch: (request: Request) => (userFetch ?? globalThis.fetch)(request),
+      fetch: internalFetch(userFetch),
     });
   }
 

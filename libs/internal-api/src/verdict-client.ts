@@ -4,7 +4,7 @@
 // Failures map as for every internal client (call.ts): no answer, 5xx, 401 and 429 are
 // VerdictUnavailableError (a retry may succeed), any other 4xx VerdictRejectedError.
 import createClient, { type Client } from 'openapi-fetch';
-import { mappedCall, type Answer, type CallErrors } from './call';
+import { internalFetch, mappedCall, type Answer, type CallErrors } from './call';
 import { INTERNAL_TOKEN_HEADER } from './client';
 import { VerdictRejectedError, VerdictUnavailableError } from './errors';
 import type { components, paths } from './generated/verdict-internal';
@@ -43,7 +43,7 @@ export class VerdictInternalClient {
     this.api = createClient<paths>({
       baseUrl: opts.baseUrl.replace(/\/+$/, ''),
       headers: { [INTERNAL_TOKEN_HEADER]: opts.token, accept: 'application/json' },
-      fetch: (request: Request) => (userFetch ?? globalThis.fetch)(request),
+      fetch: internalFetch(userFetch),
     });
   }
 

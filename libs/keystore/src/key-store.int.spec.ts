@@ -2,7 +2,7 @@ import { createPublicKey, verify } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Pool } from 'pg';
-import { CryptoError, generateKeyEncryptionKey, type RotationMode } from '@arbiter/crypto';
+import { CryptoError, decryptSecret, generateKeyEncryptionKey, parseKeyEncryptionKey, type RotationMode } from '@arbiter/crypto';
 import { createTestDatabase } from '@arbiter/testing';
 import { KeyStore, type KeyStoreOptions } from './key-store';
 import { ed25519Keys, es256JwsKeys, p256HexKeys, type KeyType } from './key-types';
@@ -135,6 +135,65 @@ describe(KeyStore.name, () => {
     it('refuses a row of another algorithm', async () => {
       await store({ type: ed25519Keys }).ensureCurrent('ledger');
       await expect(store({ type: p256HexKeys }).checkCurrent('ledger')).rejects.toMatchObject({ code: 'invalid_key' });
+    });
+  });
+
+  describe('KEY_ENCRYPTION_KEY rotation', () => {
+    const blobs = async () => Object.fromEntries((await pools[0].query(`SELECT kid, encrypted_private_key FROM "${table}"`)).rows.map((r) => [r.kid, r.encrypted_private_key]));
+
+    it('signs with keys stored under the previous key while both are set, and makes new ones under the current key', async () => {
+      const old = store({ type: ed25519Keys });
+      const { key: before } = await old.ensureCurrent('ledger');
+      const newKek = generateKeyEncryptionKey();
+      const both = store({ type: ed25519Keys, keyEncryptionKey: newKek, previousKeyEncryptionKey: kek }, 1);
+      expect(await both.checkCurrent('ledger')).toBe(before.kid);
+      const { key: after } = await both.rotate('ledger', 'emergency');
+      // Only the new key opens the key made under it: the previous one is never used to encrypt.
+      await expect(store({ type: ed25519Keys }).checkCurrent('ledger')).rejects.toMatchObject({ code: 'decryption_failed' });
+      expect(await store({ type: ed25519Keys, keyEncryptionKey: newKek }).checkCurrent('ledger')).toBe(after.kid);
+    });
+
+    it('re-encrypts every key of every owner under the current key, once: afterwards the current key alone opens them', async () => {
+      const old = store({ type: ed25519Keys });
+      for (const owner of ['ledger', 'other']) {
+        await old.ensureCurrent(owner);
+        await old.rotate(owner, 'emergency');
+      }
+      const kids = (await Promise.all(['ledger', 'other'].map((o) => old.records(o)))).flat().map((r) => r.kid);
+      const newKek = generateKeyEncryptionKey();
+      const before = await blobs();
+
+      const first = await store({ type: ed25519Keys, keyEncryptionKey: newKek, previousKeyEncryptionKey: kek }, 1).reencrypt();
+      expect(first).toEqual({ table, keys: 4, reencrypted: expect.arrayContaining(kids), alreadyCurrent: 0 });
+      expect(first.reencrypted).toHaveLength(4);
+      const after = await blobs();
+      for (const kid of kids) expect(after[kid]).not.toBe(before[kid]);
+
+      // Each blob now holds the same private key under the new key alone, retired keys included (decrypted here
+      // by @arbiter/crypto directly); the current keys sign with the new key and no previous one.
+      for (const kid of kids) {
+        expect(decryptSecret(after[kid], parseKeyEncryptionKey(newKek), kid)).toEqual(decryptSecret(before[kid], parseKeyEncryptionKey(kek), kid));
+        expect(() => decryptSecret(after[kid], parseKeyEncryptionKey(kek), kid)).toThrow(CryptoError);
+      }
+      const newOnly = store({ type: ed25519Keys, keyEncryptionKey: newKek });
+      for (const owner of ['ledger', 'other']) await expect(newOnly.checkCurrent(owner)).resolves.toEqual(expect.any(String));
+      await expect(store({ type: ed25519Keys }, 1).checkCurrent('ledger')).rejects.toMatchObject({ code: 'decryption_failed' });
+
+      const second = await store({ type: ed25519Keys, keyEncryptionKey: newKek, previousKeyEncryptionKey: kek }).reencrypt();
+      expect(second).toEqual({ table, keys: 4, reencrypted: [], alreadyCurrent: 4 });
+      expect(await blobs()).toEqual(after);
+    });
+
+    it('changes nothing when a key opens under neither key, and names it', async () => {
+      const old = store({ type: ed25519Keys });
+      await old.ensureCurrent('ledger');
+      await store({ type: ed25519Keys, keyEncryptionKey: generateKeyEncryptionKey() }).ensureCurrent('stranger');
+      const before = await blobs();
+      const err = await store({ type: ed25519Keys, keyEncryptionKey: generateKeyEncryptionKey(), previousKeyEncryptionKey: kek })
+        .reencrypt()
+        .catch((e: unknown) => e);
+      expect(err).toMatchObject({ code: 'decryption_failed', message: expect.stringContaining('stranger:') });
+      expect(await blobs()).toEqual(before);
     });
   });
 

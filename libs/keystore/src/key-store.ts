@@ -35,6 +35,12 @@ export interface KeyStoreOptions<Sign> {
   /** KEY_ENCRYPTION_KEY, as text or as its 32 bytes. Private halves are AES-256-GCM under it, the kid as AAD. */
   keyEncryptionKey: Buffer | string;
   /**
+   * KEY_ENCRYPTION_KEY_PREVIOUS, during a rotation of KEY_ENCRYPTION_KEY: a private half the current key does
+   * not open is tried with it. New keys are always encrypted under the current one; reencrypt() moves the
+   * stored ones over, after which this can go.
+   */
+  previousKeyEncryptionKey?: Buffer | string;
+  /**
    * The scheduled rotation happens by itself: the first signature in a new UTC year makes that year's
    * key. Off, a ring keeps its key until an operator rotates it (a yearly job).
    */
@@ -60,6 +66,17 @@ export interface SigningKey<Sign> {
   sign: Sign;
 }
 
+/** What reencrypt() did to a table. */
+export interface ReencryptionResult {
+  table: string;
+  /** Keys in the table, of every owner. */
+  keys: number;
+  /** Keys found under the previous KEY_ENCRYPTION_KEY and now stored under the current one. */
+  reencrypted: string[];
+  /** Keys the current KEY_ENCRYPTION_KEY already opened (untouched). */
+  alreadyCurrent: number;
+}
+
 export interface RotationResult {
   mode: RotationMode;
   key: StoredKey;
@@ -78,6 +95,7 @@ const silent: KeyStoreLogger = { info: () => undefined, warn: () => undefined };
 export class KeyStore<Sign> {
   private readonly table: KeyTable;
   private readonly kek: Buffer;
+  private readonly previousKek: Buffer | null;
   private readonly clock: () => Date;
   private readonly logger: KeyStoreLogger;
   /** kid → signing function: each private half is decrypted once per process. */
@@ -88,7 +106,8 @@ export class KeyStore<Sign> {
 
   constructor(private readonly options: KeyStoreOptions<Sign>) {
     this.table = new KeyTable(options.table);
-    this.kek = typeof options.keyEncryptionKey === 'string' ? parseKeyEncryptionKey(options.keyEncryptionKey) : options.keyEncryptionKey;
+    this.kek = asKek(options.keyEncryptionKey);
+    this.previousKek = options.previousKeyEncryptionKey === undefined ? null : asKek(options.previousKeyEncryptionKey);
     this.clock = options.clock ?? (() => new Date());
     this.logger = options.logger ?? silent;
   }
@@ -196,6 +215,34 @@ export class KeyStore<Sign> {
     return key.kid;
   }
 
+  /**
+   * Stores every private half of the table (every owner) under the current KEY_ENCRYPTION_KEY: the ones only the
+   * previous key opens are decrypted with it and encrypted again, in one transaction holding their rows, so a
+   * rotation or a second run waits for it. Idempotent: a second run finds every key current and changes nothing.
+   * A key neither key opens stops it with CryptoError decryption_failed naming the kids, and nothing changes.
+   */
+  async reencrypt(): Promise<ReencryptionResult> {
+    const result = await this.table.transaction(this.options.pool, async (db) => {
+      const records = await this.table.allForUpdate(db);
+      const reencrypted: string[] = [];
+      const unreadable: string[] = [];
+      for (const record of records) {
+        const opened = this.decrypt(record);
+        if (!opened) unreadable.push(record.kid);
+        else if (opened.under === 'previous') {
+          await this.table.setEncryptedPrivateKey(db, record.kid, encryptSecret(opened.privateKey, this.kek, record.kid));
+          reencrypted.push(record.kid);
+        }
+      }
+      if (unreadable.length) {
+        throw new CryptoError('decryption_failed', `neither KEY_ENCRYPTION_KEY nor KEY_ENCRYPTION_KEY_PREVIOUS opens ${unreadable.join(', ')}`);
+      }
+      return { table: this.options.table, keys: records.length, reencrypted, alreadyCurrent: records.length - reencrypted.length };
+    });
+    if (result.reencrypted.length) this.logger.info({ table: this.options.table, kids: result.reencrypted }, 'signing keys re-encrypted');
+    return result;
+  }
+
   /** The ring changed elsewhere (another replica, the CLI): forget the owner's cached current key. */
   invalidate(ownerId: string): void {
     this.current.delete(ownerId);
@@ -221,10 +268,28 @@ export class KeyStore<Sign> {
       if (record.algorithm !== this.options.type.algorithm) {
         throw new CryptoError('invalid_key', `key ${record.kid} is ${record.algorithm}, this ring holds ${this.options.type.algorithm}`);
       }
-      sign = this.options.type.open(decryptSecret(record.encryptedPrivateKey, this.kek, record.kid), record.kid);
+      const opened = this.decrypt(record);
+      if (!opened) throw new CryptoError('decryption_failed', `the private key of ${record.kid} does not decrypt with KEY_ENCRYPTION_KEY`);
+      sign = this.options.type.open(opened.privateKey, record.kid);
       this.opened.set(record.kid, sign);
     }
     return sign;
+  }
+
+  /**
+   * A stored private half, decrypted with the current KEY_ENCRYPTION_KEY or else the previous one; null when
+   * neither opens it. A malformed blob throws.
+   */
+  private decrypt(record: StoredKey): { privateKey: Buffer; under: 'current' | 'previous' } | null {
+    for (const [under, kek] of [['current', this.kek], ['previous', this.previousKek]] as const) {
+      if (!kek) continue;
+      try {
+        return { privateKey: decryptSecret(record.encryptedPrivateKey, kek, record.kid), under };
+      } catch (err) {
+        if (!(err instanceof CryptoError) || err.code !== 'decryption_failed') throw err;
+      }
+    }
+    return null;
   }
 
   private due(current: KeyRecord, now: Date): boolean {
@@ -291,4 +356,8 @@ export class KeyRing<Sign> {
   invalidate(): void {
     this.store.invalidate(this.ownerId);
   }
+}
+
+function asKek(value: Buffer | string): Buffer {
+  return typeof value === 'string' ? parseKeyEncryptionKey(value) : value;
 }

@@ -76,19 +76,37 @@ export class KeyTable {
     if (kids.length) await db.query(`UPDATE ${this.table} SET not_after = $3 WHERE owner_id = $1 AND kid = ANY($2::text[])`, [ownerId, kids, notAfter]);
   }
 
+  /** Every key of the table, of every owner, each row locked until the transaction ends (re-encryption). */
+  async allForUpdate(db: SqlClient): Promise<StoredKey[]> {
+    const { rows } = await db.query(`SELECT ${COLUMNS} FROM ${this.table} ORDER BY owner_id, not_before, kid FOR UPDATE`);
+    return (rows as KeyRow[]).map(toStoredKey);
+  }
+
+  /** Replaces a key's encrypted private half (the same private key under another KEY_ENCRYPTION_KEY). */
+  async setEncryptedPrivateKey(db: SqlClient, kid: string, encryptedPrivateKey: string): Promise<void> {
+    await db.query(`UPDATE ${this.table} SET encrypted_private_key = $2 WHERE kid = $1`, [kid, encryptedPrivateKey]);
+  }
+
   /**
    * Runs fn in a transaction holding a transaction-scoped advisory lock on (table, owner): replicas, the
    * CLI and the admin endpoints change one ring one at a time, each reading the ring only once it holds
    * the lock.
    */
-  async locked<T>(pool: SqlPool, ownerId: string, fn: (db: SqlClient) => Promise<T>): Promise<T> {
+  locked<T>(pool: SqlPool, ownerId: string, fn: (db: SqlClient) => Promise<T>): Promise<T> {
+    return this.transaction(pool, async (db) => {
+      await db.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`keystore:${this.table}:${ownerId}`]);
+      return fn(db);
+    });
+  }
+
+  /** Runs fn in one transaction (committed when fn resolves, rolled back when it throws), with LOCK_TIMEOUT. */
+  async transaction<T>(pool: SqlPool, fn: (db: SqlClient) => Promise<T>): Promise<T> {
     const client = await pool.connect();
     let broken: Error | undefined;
     try {
       await client.query('BEGIN');
       try {
         await client.query(`SET LOCAL lock_timeout = '${LOCK_TIMEOUT}'`);
-        await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`keystore:${this.table}:${ownerId}`]);
         const result = await fn(client);
         await client.query('COMMIT');
         return result;

@@ -12,6 +12,8 @@ export interface JobContext {
   readonly log: Logger;
   /** Aborted when shutdown's grace period runs out; pass it to fetch and the like. */
   readonly signal: AbortSignal;
+  /** The producer's `traceLinks` (traceparents by item), while tracing is on; {} otherwise. */
+  readonly traceLinks: Readonly<Record<string, string>>;
 }
 
 export type JobHandler<J extends AnyJobDefinition> = (payload: PayloadOf<J>, ctx: JobContext) => Promise<ResultOf<J>>;

@@ -28,3 +28,5 @@ export type { StartWorkersOptions, RunningWorkers } from './workers';
 export { queueDepths } from './depths';
 export type { QueueDepth } from './depths';
 export { waitForResult } from './wait-for-result';
+export { OUTBOX_NUDGE_CHANNEL, NUDGE_OWNERS, OutboxNudger, parseNudge, subscribeNudges } from './nudge';
+export type { NudgeOwner } from './nudge';

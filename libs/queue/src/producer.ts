@@ -5,6 +5,7 @@ import { QueueError } from './errors';
 import type { AnyJobDefinition, PayloadOf } from './job';
 import { findJob, type JobCatalog } from './job-catalog';
 import { DEFAULT_PREFIX } from './prefix';
+import { jobTelemetry } from '@arbiter/telemetry';
 
 export interface ProducerOptions<C extends JobCatalog> {
   /** BullMQ key prefix; default `arbiter`. */
@@ -27,6 +28,12 @@ export interface EnqueueOptions {
   jobId?: string;
   /** Milliseconds before the job may run. */
   delay?: number;
+  /**
+   * Trace contexts (W3C traceparents) of the work this job carries out, by item (e.g. outbox rows
+   * written in traced requests): the job's span links to each, and its handler reads them from
+   * `ctx.traceLinks`. Kept only while tracing is on.
+   */
+  traceLinks?: Record<string, string>;
 }
 
 export interface EnqueuedJob {
@@ -83,6 +90,9 @@ export function createProducer<C extends JobCatalog = typeof jobCatalog>(
     }
     await whenConnected(connection, readyTimeoutMs);
     try {
+      // The enqueuing context travels in the job's options (BullMQ keeps them with the job), not in
+      // its payload, whose schema workers of every version check.
+      const telemetry = jobTelemetry(options.traceLinks && Object.keys(options.traceLinks).length ? { links: options.traceLinks } : undefined);
       const added = await queueFor(def.queue).add(def.name, data, {
         attempts: def.retry.attempts,
         backoff: { type: def.retry.backoff.type, delay: def.retry.backoff.delay },
@@ -90,6 +100,7 @@ export function createProducer<C extends JobCatalog = typeof jobCatalog>(
         removeOnFail: def.removeOnFail,
         jobId: options.jobId,
         delay: options.delay,
+        ...(telemetry ? { telemetry } : {}),
       });
       return { id: added.id as string, name: def.name, queue: def.queue };
     } catch (err) {

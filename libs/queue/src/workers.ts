@@ -7,6 +7,7 @@ import { QueueError } from './errors';
 import { checkHandlers, type HandlerMap, type JobContext } from './handlers';
 import { queuesOf, type JobCatalog } from './job-catalog';
 import { DEFAULT_PREFIX } from './prefix';
+import { contextFromJobMetadata, inSpan, jobCarrier, spanContextOf, SpanKind, tracingEnabled } from '@arbiter/telemetry';
 
 /** After aborting at the end of the grace period, how long close waits for aborted handlers. */
 const ABORT_SETTLE_MS = 1000;
@@ -82,13 +83,20 @@ export async function startWorkers<C extends JobCatalog = typeof jobCatalog>(opt
         throw new UnrecoverableError(`invalid_payload: ${(err as Error).message}`);
       }
       const attempt = job.attemptsMade + 1;
-      const ctx: JobContext = {
-        jobId: job.id as string,
-        attempt,
-        log: logger.child({ job: job.name, job_id: job.id, attempt }),
-        signal: signal ?? new AbortController().signal,
-      };
-      return handlers[job.name](payload, ctx);
+      const log = logger.child({ job: job.name, job_id: job.id, attempt });
+      const jobSignal = signal ?? new AbortController().signal;
+      if (!tracingEnabled()) return handlers[job.name](payload, { jobId: job.id as string, attempt, log, signal: jobSignal, traceLinks: NO_LINKS });
+      const metadata = job.opts.telemetry?.metadata;
+      const traceLinks = linksOf(jobCarrier(metadata).links);
+      const links = Object.values(traceLinks).flatMap((tp) => {
+        const linked = spanContextOf(tp);
+        return linked ? [{ context: linked }] : [];
+      });
+      const attributes = { 'messaging.system': 'bullmq', 'messaging.operation.type': 'process', 'messaging.destination.name': queue, 'messaging.message.id': String(job.id), 'arbiter.job.name': job.name, 'arbiter.job.attempt': attempt };
+      // The job continues the trace of whoever enqueued it (its span is the parent).
+      return inSpan(`process ${job.name}`, { kind: SpanKind.CONSUMER, parent: contextFromJobMetadata(metadata), attributes, links }, () =>
+        handlers[job.name](payload, { jobId: job.id as string, attempt, log, signal: jobSignal, traceLinks }),
+      );
     };
     const worker = new Worker(queue, processor, { connection, prefix, concurrency });
     worker.on('failed', (job, err) => {
@@ -132,6 +140,14 @@ export async function startWorkers<C extends JobCatalog = typeof jobCatalog>(opt
     })());
 
   return { queues, close };
+}
+
+const NO_LINKS: Readonly<Record<string, string>> = Object.freeze({});
+
+/** The `links` member of a job's trace carrier: string values only. */
+function linksOf(value: unknown): Record<string, string> {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return {};
+  return Object.fromEntries(Object.entries(value).filter((e): e is [string, string] => typeof e[1] === 'string'));
 }
 
 /** Whether `promise` resolved within `ms`; a rejection counts as not done. */

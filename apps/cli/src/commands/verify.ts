@@ -9,6 +9,7 @@ import {
   verifyLedgerBundle,
   VerdictVerificationError,
   verifyVerdict,
+  verifyStandardWebhook,
   verifyWebhookSignature,
   type KeySet,
   type VerificationReport,
@@ -127,9 +128,33 @@ export async function verifyWebhookCommand(ctx: CommandContext, opts: VerifyWebh
       throw new CliError(`the key ${opts.key} is neither a PEM public key nor the JSON of GET /.well-known/webhook-key`);
     }
   }
+  const report: VerificationReport = verifyWebhookSignature({ body, timestamp: opts.timestamp, signature: opts.signature, key, keyId: opts.keyId, maxAgeSeconds: maxAgeOf(opts), now: ctx.io.now() });
+  return ctx.report(report);
+}
+
+function maxAgeOf(opts: { maxAge?: string }): number | undefined {
   const maxAge = opts.maxAge === undefined ? undefined : Number(opts.maxAge);
   if (maxAge !== undefined && !(maxAge >= 0)) throw new CliError(`--max-age ${opts.maxAge} is not a number of seconds`);
-  const report: VerificationReport = verifyWebhookSignature({ body, timestamp: opts.timestamp, signature: opts.signature, key, keyId: opts.keyId, maxAgeSeconds: maxAge, now: ctx.io.now() });
+  return maxAge;
+}
+
+export interface VerifyStandardWebhookFlags {
+  body: string;
+  id: string;
+  timestamp: string;
+  signature: string;
+  secret?: string[];
+  maxAge?: string;
+}
+
+/** `verify standard-webhook`: the webhook-* headers of a delivery against the subscription's secret(s). */
+export async function verifyStandardWebhookCommand(ctx: CommandContext, opts: VerifyStandardWebhookFlags): Promise<number> {
+  const body = await ctx.readText(opts.body, 'body');
+  const sources = opts.secret?.length ? opts.secret : ctx.io.env.ARBITER_WEBHOOK_SECRET ? [ctx.io.env.ARBITER_WEBHOOK_SECRET] : [];
+  if (!sources.length) throw new CliError('give the subscription\'s secret: --secret whsec_… (or a file holding it), or ARBITER_WEBHOOK_SECRET');
+  const secret: string[] = [];
+  for (const s of sources) secret.push(s.startsWith('whsec_') ? s : (await ctx.readText(s, 'secret file')).trim());
+  const report = verifyStandardWebhook({ body, id: opts.id, timestamp: opts.timestamp, signature: opts.signature, secret, maxAgeSeconds: maxAgeOf(opts), now: ctx.io.now() });
   return ctx.report(report);
 }
 

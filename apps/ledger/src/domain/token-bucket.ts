@@ -1,7 +1,8 @@
 // Token bucket (docs/ledger-formats.md "Limits"): a bucket of `capacity` tokens (the
 // burst) refilled continuously at `perMinute` tokens per minute; a request takes one token or is
 // refused. Pure arithmetic shared by the Redis script (services/rate-limiter.service.ts, which repeats it
-// in Lua) and the in-process fallback; token-bucket.spec.ts and rate-limit tests pin both.
+// in Lua) and the in-process fallback; token-bucket.spec.ts and rate-limit tests pin both. Why not a
+// library's limiter: docs/benchmarks.md "Hand-written pieces against their libraries".
 
 export interface BucketPolicy {
   /** Burst: tokens a full bucket holds. */

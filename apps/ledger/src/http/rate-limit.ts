@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { credentialFrom, secretsEqual, type Authenticator, type AuthenticatedIdentity } from '@arbiter/auth';
+import { credentialFrom, isInternalToken, type Authenticator, type AuthenticatedIdentity } from '@arbiter/auth';
 import { INTERNAL_TOKEN_HEADER } from '@arbiter/internal-api';
 import { AppError } from '@arbiter/http';
 import { rateLimitHeaders } from '../domain/token-bucket';
@@ -56,16 +56,12 @@ function clientAddress(req: IncomingMessage): string {
 
 /**
  * The services' calls to the internal API (docs/ledger-formats.md "Internal API"): under
- * /internal/, with the right service token. They are not a tenant's requests and take no tenant or
+ * /internal/, with a service token the guard accepts (INTERNAL_TOKEN, or INTERNAL_TOKEN_PREVIOUS during a rotation). They are not a tenant's requests and take no tenant or
  * address bucket (the relay sizes its batches instead); a request there without the token is
  * limited by its address like any keyless request, then answered 401.
  */
-export function internalCaller(token: string): (req: Request) => boolean {
-  return (req) => {
-    if (!req.path.startsWith('/internal/')) return false;
-    const given = req.headers[INTERNAL_TOKEN_HEADER];
-    return typeof given === 'string' && secretsEqual(given, token);
-  };
+export function internalCaller(accepted: readonly string[]): (req: Request) => boolean {
+  return (req) => req.path.startsWith('/internal/') && isInternalToken(req.headers[INTERNAL_TOKEN_HEADER], accepted);
 }
 
 /** limitRequest for the express routes, as the app's `before` middleware; `exempt` requests skip it. */

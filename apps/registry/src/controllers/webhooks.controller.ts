@@ -4,12 +4,15 @@ import type { RegistryContext } from '../context';
 import { rotateWebhookKey, webhookKeySet } from '../keys';
 import type { ErrorBody, Page } from '../models/identity';
 import type {
+  CreatedWebhookSubscription,
   CreateWebhookBody,
   RotateWebhookKeyBody,
+  RotateWebhookSecretBody,
   UpdateWebhookBody,
   WebhookDelivery,
   WebhookKeyRotation,
   WebhookKeySet,
+  WebhookSecretRotation,
   WebhookSubscription,
 } from '../models/webhooks';
 
@@ -24,7 +27,8 @@ export class ScopeWebhooksController extends Controller {
   }
 
   /**
-   * Subscribes a URL to events of the scope (admin). The URL's host is resolved and checked.
+   * Subscribes a URL to events of the scope (admin). The URL's host is resolved and checked. The
+   * answer holds the subscription's Standard Webhooks `secret`, shown this once.
    * @summary Subscribe a URL to a scope's events
    * @param scope_id The scope id (`scp-`).
    */
@@ -33,7 +37,7 @@ export class ScopeWebhooksController extends Controller {
   @SuccessResponse(201, 'Created')
   @Response<ErrorBody>(400, 'Bad URL (scheme, private address, unresolvable host) or unknown event type')
   @Response<ErrorBody>(422, 'Missing field')
-  async createScopeWebhook(@Request() req: AuthedRequest, @Path() scope_id: string, @Body() body: CreateWebhookBody): Promise<WebhookSubscription> {
+  async createScopeWebhook(@Request() req: AuthedRequest, @Path() scope_id: string, @Body() body: CreateWebhookBody): Promise<CreatedWebhookSubscription> {
     this.setStatus(201);
     return this.ctx.webhooks.create(req.user, scope_id, body);
   }
@@ -66,7 +70,7 @@ export class WebhooksController extends Controller {
   /**
    * A tenant-level subscription (admin): every event of the tenant of the listed types, whatever
    * the scope, including the verdict gateway's approvals. `deciders` routes approvals by their
-   * candidate deciders.
+   * candidate deciders. The answer holds the Standard Webhooks `secret`, shown this once.
    * @summary Subscribe a URL to every event of the tenant
    */
   @Post()
@@ -74,7 +78,7 @@ export class WebhooksController extends Controller {
   @SuccessResponse(201, 'Created')
   @Response<ErrorBody>(400, 'Bad URL (scheme, private address, unresolvable host) or unknown event type')
   @Response<ErrorBody>(422, 'Missing field')
-  async createTenantWebhook(@Request() req: AuthedRequest, @Body() body: CreateWebhookBody): Promise<WebhookSubscription> {
+  async createTenantWebhook(@Request() req: AuthedRequest, @Body() body: CreateWebhookBody): Promise<CreatedWebhookSubscription> {
     this.setStatus(201);
     return this.ctx.webhooks.create(req.user, null, body);
   }
@@ -131,6 +135,22 @@ export class WebhooksController extends Controller {
   async deleteWebhook(@Request() req: AuthedRequest, @Path() subscription_id: string): Promise<void> {
     await this.ctx.webhooks.remove(req.user, subscription_id);
     this.setStatus(204);
+  }
+
+  /**
+   * Rotates the subscription's Standard Webhooks secret (admin) and answers the new one, this once.
+   * Deliveries are signed with both (two `v1,` entries in webhook-signature) for `overlap_seconds`
+   * (default WEBHOOK_SECRET_OVERLAP_SECONDS, 24 h), then with the new one only. A rotation during an
+   * overlap drops the older previous secret.
+   * @summary Rotate a subscription's signing secret
+   * @param subscription_id The webhook subscription id (`whk-`).
+   */
+  @Post('{subscription_id}/secret/rotate')
+  @Security('bearer', ['admin'])
+  @Response<ErrorBody>(400, 'overlap_seconds not an integer from 0 to 604800')
+  @Response<ErrorBody>(404, 'Not found')
+  async rotateWebhookSecret(@Request() req: AuthedRequest, @Path() subscription_id: string, @Body() body?: RotateWebhookSecretBody): Promise<WebhookSecretRotation> {
+    return this.ctx.webhooks.rotateSecret(req.user, subscription_id, body ?? {});
   }
 
   /**

@@ -26,6 +26,47 @@ export interface WebhookSubscription extends ServerFields {
   disabled_reason: string | null;
   last_success_at: string | null;
   last_failure_at: string | null;
+  /**
+   * When the current Standard Webhooks secret was made (creation or rotation); null for a
+   * subscription made before secrets existed that has had no delivery and no rotation yet. The
+   * secret itself is only in the answer that made it.
+   */
+  secret_created_at: string | null;
+  /**
+   * Until when deliveries are also signed with the secret the last rotation replaced; null when
+   * there is none. A past time: the overlap is over (the next delivery forgets that secret).
+   */
+  previous_secret_expires_at: string | null;
+}
+
+/** The answer to a create: the subscription, and its secret, shown this once. */
+export interface CreatedWebhookSubscription extends WebhookSubscription {
+  /**
+   * The Standard Webhooks secret (`whsec_` + base64 of 32 bytes) that signs the `webhook-signature`
+   * header. Store it now: no later answer shows it (rotate to get a new one).
+   */
+  secret: string;
+}
+
+export interface RotateWebhookSecretBody {
+  /**
+   * How long the replaced secret still signs deliveries beside the new one, in seconds; 0 drops it
+   * at once. Default: WEBHOOK_SECRET_OVERLAP_SECONDS (24 h).
+   * @isInt
+   * @minimum 0
+   * @maximum 604800
+   */
+  overlap_seconds?: number;
+}
+
+/** The answer to a rotation: the new secret, shown this once. */
+export interface WebhookSecretRotation {
+  subscription_id: string;
+  /** `whsec_` + base64 of 32 bytes. */
+  secret: string;
+  secret_created_at: string;
+  /** Until when the replaced secret still signs (a second `v1,` entry); null when it was dropped at once or there was none. */
+  previous_secret_expires_at: string | null;
 }
 
 /** An event type such as `approval.requested` (the service checks the name), or `*`. @minLength 1 @maxLength 100 */

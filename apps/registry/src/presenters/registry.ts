@@ -242,6 +242,8 @@ export function presentSubscription(row: SubscriptionRow): WebhookSubscription {
     disabled_reason: row.disabled_reason,
     last_success_at: iso(row.last_success_at),
     last_failure_at: iso(row.last_failure_at),
+    secret_created_at: iso(row.secret_created_at),
+    previous_secret_expires_at: row.previous_secret_ciphertext ? iso(row.previous_secret_expires_at) : null,
     ...server(row, row.version),
   };
 }

@@ -13,9 +13,9 @@ export class WebhooksRepository {
 
   create(
     tenantId: TenantId,
-    data: { id: string; scope_id: string | null; url: string; events: string[]; description: string | null; deciders: string[]; created_by: string | null },
+    data: Pick<SubscriptionRow, 'id' | 'scope_id' | 'url' | 'events' | 'description' | 'deciders' | 'created_by'> & { secret_ciphertext: string },
   ) {
-    return this.db.webhookSubscription.create({ data: { ...data, tenant_id: tenantId } });
+    return this.db.webhookSubscription.create({ data: { ...data, tenant_id: tenantId, secret_created_at: new Date() } });
   }
 
   find(tenantId: TenantId, id: string) {
@@ -64,9 +64,96 @@ export class WebhooksRepository {
     await this.db.webhookSubscription.updateMany({ where: { tenant_id: tenantId, id, deleted_at: null }, data: { deleted_at: now, updated_at: now } });
   }
 
+  /**
+   * Makes `ciphertext` the current secret. The one it replaces signs on for `overlapSeconds` (none
+   * when 0, or when there was none); a previous secret of an earlier rotation is dropped. One
+   * statement: the right-hand sides read the row as it was, so concurrent rotations serialise on it.
+   */
+  async rotateSecret(tenantId: TenantId, id: string, ciphertext: string, overlapSeconds: number): Promise<SubscriptionRow | null> {
+    const rows = await this.db.$queryRawUnsafe<SubscriptionRow[]>(
+      `UPDATE "webhook_subscriptions"
+          SET "previous_secret_ciphertext" = CASE WHEN $4::int > 0 THEN "secret_ciphertext" END,
+              "previous_secret_expires_at" = CASE WHEN $4::int > 0 AND "secret_ciphertext" IS NOT NULL THEN now() + $4::int * interval '1 second' END,
+              "secret_ciphertext" = $3,
+              "secret_created_at" = now(),
+              "version" = "version" + 1,
+              "updated_at" = now()
+        WHERE "tenant_id" = $1 AND "id" = $2 AND "deleted_at" IS NULL
+      RETURNING *`,
+      tenantId,
+      id,
+      ciphertext,
+      overlapSeconds,
+    );
+    return rows[0] ?? null;
+  }
+
   /** Active subscriptions of these tenants (the relay's fan-out, with the tenants of its outbox rows). */
   activeOf(tenantIds: TenantId[]) {
     return tenantIds.length ? this.db.webhookSubscription.findMany({ where: { tenant_id: { in: tenantIds }, deleted_at: null, status: 'active' } }) : Promise.resolve([]);
+  }
+}
+
+/** The secrets a delivery attempt signs with (ciphertexts; see domain/standard-webhooks.ts). */
+export interface SubscriptionSecrets {
+  secret_ciphertext: string | null;
+  previous_secret_ciphertext: string | null;
+  /** Whether the previous secret's overlap still runs (by the database clock, which also set its end). */
+  previous_in_use: boolean;
+}
+
+/**
+ * The Standard Webhooks secrets of a subscription, for the delivery worker
+ * (services/webhook-delivery.service.ts), which addresses the subscription of a delivery it has
+ * locked by id, across tenants.
+ */
+export class SubscriptionSecretsAnyTenantRepository {
+  constructor(private readonly db: Db) {}
+
+  async find(id: string): Promise<SubscriptionSecrets | null> {
+    const rows = await this.db.$queryRawUnsafe<SubscriptionSecrets[]>(
+      `SELECT "secret_ciphertext", "previous_secret_ciphertext", coalesce("previous_secret_expires_at" > now(), false) AS previous_in_use
+         FROM "webhook_subscriptions" WHERE "id" = $1`,
+      id,
+    );
+    return rows[0] ?? null;
+  }
+
+  /** Gives a subscription made before secrets existed its first one; false when it already had one (a concurrent attempt won). */
+  async setFirst(id: string, ciphertext: string): Promise<boolean> {
+    const n = await this.db.$executeRawUnsafe(
+      `UPDATE "webhook_subscriptions" SET "secret_ciphertext" = $2, "secret_created_at" = now() WHERE "id" = $1 AND "secret_ciphertext" IS NULL`,
+      id,
+      ciphertext,
+    );
+    return n === 1;
+  }
+
+  /** Every subscription's secret ciphertexts, of every tenant, the rows locked until the transaction ends (`keys reencrypt`). */
+  async allCiphertextsForUpdate(): Promise<Array<{ id: string; secret_ciphertext: string | null; previous_secret_ciphertext: string | null }>> {
+    return this.db.$queryRawUnsafe(
+      `SELECT "id", "secret_ciphertext", "previous_secret_ciphertext" FROM "webhook_subscriptions"
+        WHERE "secret_ciphertext" IS NOT NULL OR "previous_secret_ciphertext" IS NOT NULL ORDER BY "id" FOR UPDATE`,
+    );
+  }
+
+  /** Replaces both ciphertexts of a subscription (the same secrets under another KEY_ENCRYPTION_KEY). */
+  async replaceCiphertexts(id: string, secret: string | null, previous: string | null): Promise<void> {
+    await this.db.$executeRawUnsafe(
+      `UPDATE "webhook_subscriptions" SET "secret_ciphertext" = $2, "previous_secret_ciphertext" = $3 WHERE "id" = $1`,
+      id,
+      secret,
+      previous,
+    );
+  }
+
+  /** Forgets a previous secret whose overlap is over. */
+  async dropExpiredPrevious(id: string): Promise<void> {
+    await this.db.$executeRawUnsafe(
+      `UPDATE "webhook_subscriptions" SET "previous_secret_ciphertext" = NULL, "previous_secret_expires_at" = NULL
+        WHERE "id" = $1 AND "previous_secret_expires_at" <= now()`,
+      id,
+    );
   }
 }
 

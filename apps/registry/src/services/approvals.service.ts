@@ -96,7 +96,7 @@ export class ApprovalsService {
         throw new AppError(403, 'self_approval_forbidden', 'The principal that requested an approval cannot decide it');
       }
       if (row.candidate_deciders.length && !isCandidate(caller, row.candidate_deciders)) {
-        throw new AppError(403, 'not_a_valid_decider', `Only ${row.candidate_deciders.join(', ')} may decide approval ${id}`);
+        throw new AppError(403, 'not_a_valid_decider', `not_a_valid_decider: only ${row.candidate_deciders.join(', ')} may decide approval ${id}`);
       }
       const now = new Date();
       const latest = new Date(now.getTime() + this.grantTtlSeconds * 1000);

@@ -2,6 +2,7 @@ import type { TenantId } from '@arbiter/auth';
 import type { Logger } from 'pino';
 import type { Redis } from 'ioredis';
 import type { PrismaClient } from '../generated/prisma/client';
+import { OutboxNudger } from '@arbiter/queue';
 import { ScopesRepository } from '../repositories/scopes.repository';
 import { EntriesRepository } from '../repositories/entries.repository';
 import { RulesRepository } from '../repositories/rules.repository';
@@ -54,14 +55,20 @@ const TX_OPTIONS = { maxWait: 10_000, timeout: 30_000 };
  * "Architecture"; ADR 0005: a committed change always has its notifications queued, a rolled
  * back one never), and after the commit announces the change on Redis. A lost announcement only
  * delays a gateway refresh (it also polls the state hash), so publishing never fails the write;
- * Redis being down delays webhooks (the worker relays the outbox later) and loses nothing.
+ * Redis being down delays webhooks (the worker relays the outbox later) and loses nothing. The same
+ * commit nudges the worker's relays (the outbox and any seal_outbox row it wrote), so they run at
+ * once rather than at their fallback poll.
  */
 export class ChangeWriter {
+  private readonly nudger: OutboxNudger;
+
   constructor(
     private readonly prisma: PrismaClient,
     private readonly redis: Redis,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.nudger = new OutboxNudger(redis, 'registry');
+  }
 
   async write<T>(tenantId: TenantId, actorId: string | null, work: (repos: Repos, emit: (event: NewEvent) => void) => Promise<T>): Promise<T> {
     const { result, revision, events } = await this.prisma.$transaction(async (tx) => {
@@ -75,6 +82,7 @@ export class ChangeWriter {
       return { result, revision, events };
     }, TX_OPTIONS);
     if (events.length) {
+      this.nudger.nudge();
       await this.publish({
         tenant_id: tenantId,
         revision: Number(revision),

@@ -4,9 +4,10 @@ import type { PrismaClient } from '../generated/prisma/client';
 import { notFound } from '../http/errors';
 import { retryDelayMs } from '../domain/retry-schedule';
 import { signDelivery } from '../domain/webhook-signature';
+import { newSecretBytes, openSecret, sealSecret } from '../domain/standard-webhooks';
 import { DeliveriesAnyTenantRepository, type DeliveryRow } from '../repositories/deliveries.repository';
 import { EventsRepository, type EventRow } from '../repositories/events.repository';
-import { SubscriptionHealthAnyTenantRepository } from '../repositories/webhooks.repository';
+import { SubscriptionHealthAnyTenantRepository, SubscriptionSecretsAnyTenantRepository, type SubscriptionSecrets } from '../repositories/webhooks.repository';
 import type { AttemptReport } from '../models/internal';
 import { presentEvent } from '../presenters/registry';
 import type { WebhookKeys } from '../keys';
@@ -17,6 +18,10 @@ export interface DeliveryOptions {
   retryMaxDelayMs: number;
   timeoutMs: number;
   maxConsecutiveFailures: number;
+  /** KEY_ENCRYPTION_KEY: opens the subscriptions' Standard Webhooks secrets. */
+  keyEncryptionKey: Buffer;
+  /** KEY_ENCRYPTION_KEY_PREVIOUS, during its rotation: opens the secrets not yet re-encrypted. */
+  previousKeyEncryptionKey?: Buffer;
 }
 
 /**
@@ -26,7 +31,9 @@ export interface DeliveryOptions {
  *    and at attempt n-1; the count moves to n and an attempt row is written (unique per
  *    (delivery, attempt)). Any second caller for n — a duplicated job, a second worker — finds
  *    the count at n and is answered `skipped` without sending anything;
- * 2. sign and POST, outside any transaction;
+ *    The subscription's Standard Webhooks secrets are read and decrypted there too: one that does
+ *    not decrypt rolls the claim back, so nothing is sent unsigned (fail closed);
+ * 2. sign (ECDSA and HMAC) and POST, outside any transaction;
  * 3. record the result and the next due time (retry schedule), and the subscription's failure run
  *    (disabling it at WEBHOOK_MAX_CONSECUTIVE_FAILURES).
  * An attempt that never reaches step 3 (a crash) leaves the delivery due again after the timeout
@@ -43,6 +50,7 @@ export class WebhookDeliveryService {
 
   async attempt(deliveryId: string, attempt: number): Promise<AttemptReport> {
     const signer = await this.keys.signer();
+    await this.prepareSecrets(deliveryId);
     const claim = await this.prisma.$transaction(async (tx) => {
       const repo = new DeliveriesAnyTenantRepository(tx);
       const d = await repo.lock(deliveryId);
@@ -55,21 +63,22 @@ export class WebhookDeliveryService {
         await repo.cancel(d.id, reason);
         return { run: false as const, reason };
       }
+      const secrets = this.openSecrets(d.subscription_id, await new SubscriptionSecretsAnyTenantRepository(tx).find(d.subscription_id));
       await repo.interruptStale(d.id);
       // Not due again before the attempt's own timeout is over, plus a margin for recording it.
       await repo.startAttempt(d.id, attempt, this.opts.timeoutMs + 60_000);
       await repo.createAttempt({ id: newId('wat-'), tenant_id: d.tenant_id, delivery_id: d.id, subscription_id: d.subscription_id, attempt, key_id: signer.kid });
       const event = (await new EventsRepository(tx).findAnyTenant(d.event_id)) as EventRow;
-      return { run: true as const, delivery: d, event };
+      return { run: true as const, delivery: d, event, secrets };
     });
     if (!claim.run) {
       const row = (await new DeliveriesAnyTenantRepository(this.prisma).findById(deliveryId))!;
       return report(row, attempt, row.status === 'cancelled' ? 'cancelled' : 'skipped', claim.reason);
     }
 
-    const { delivery, event } = claim;
+    const { delivery, event, secrets } = claim;
     const body = JSON.stringify(presentEvent(event));
-    const signed = signDelivery({ body, eventType: event.type, deliveryId, attempt, now: new Date(), kid: signer.kid }, signer.sign);
+    const signed = signDelivery({ body, eventType: event.type, deliveryId, attempt, now: new Date(), kid: signer.kid, secrets }, signer.sign);
     const result = await this.sender.send(delivery.sub_url, signed);
 
     return this.prisma.$transaction(async (tx) => {
@@ -103,6 +112,32 @@ export class WebhookDeliveryService {
       const outcome = result.ok ? 'succeeded' : row.status === 'pending' ? 'retry_scheduled' : 'failed';
       return report(row, attempt, outcome, result.error, result.status_code);
     });
+  }
+
+  /**
+   * Before the claim, each in its own statement (the claim holds the delivery's row lock, and
+   * taking the subscription's row there could deadlock with a result being recorded): a
+   * subscription made before secrets existed gets its first one (docs/webhooks.md "Standard
+   * Webhooks"), and a previous secret whose overlap is over is forgotten.
+   */
+  private async prepareSecrets(deliveryId: string): Promise<void> {
+    const delivery = await new DeliveriesAnyTenantRepository(this.prisma).findById(deliveryId);
+    if (!delivery) return; // the claim answers 404
+    const repo = new SubscriptionSecretsAnyTenantRepository(this.prisma);
+    const row = await repo.find(delivery.subscription_id);
+    if (row && !row.secret_ciphertext) {
+      const made = await repo.setFirst(delivery.subscription_id, sealSecret(newSecretBytes(), delivery.subscription_id, this.opts.keyEncryptionKey));
+      if (made) this.logger.info({ subscription_id: delivery.subscription_id }, 'webhook subscription without a secret got its first one');
+    }
+    if (row?.previous_secret_ciphertext && !row.previous_in_use) await repo.dropExpiredPrevious(delivery.subscription_id);
+  }
+
+  /** The secrets that sign: the current one, and the previous one while its overlap runs. Throws rather than sign without. */
+  private openSecrets(subscriptionId: string, row: SubscriptionSecrets | null): Buffer[] {
+    if (!row?.secret_ciphertext) throw new Error(`webhook subscription ${subscriptionId} has no signing secret`);
+    const open = (ciphertext: string) => openSecret(ciphertext, subscriptionId, this.opts.keyEncryptionKey, this.opts.previousKeyEncryptionKey);
+    const previous = row.previous_in_use && row.previous_secret_ciphertext ? [open(row.previous_secret_ciphertext)] : [];
+    return [open(row.secret_ciphertext), ...previous];
   }
 }
 

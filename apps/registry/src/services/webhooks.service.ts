@@ -4,8 +4,17 @@ import { AppError } from '@arbiter/http';
 import type { PrismaClient } from '../generated/prisma/client';
 import { badRequest, conflict, notFound } from '../http/errors';
 import type { Page } from '../models/identity';
-import type { CreateWebhookBody, UpdateWebhookBody, WebhookDelivery, WebhookSubscription } from '../models/webhooks';
+import type {
+  CreatedWebhookSubscription,
+  CreateWebhookBody,
+  RotateWebhookSecretBody,
+  UpdateWebhookBody,
+  WebhookDelivery,
+  WebhookSecretRotation,
+  WebhookSubscription,
+} from '../models/webhooks';
 import { eventListProblems } from '../domain/webhook-events';
+import { formatSecret, newSecretBytes, sealSecret } from '../domain/standard-webhooks';
 import { DeliveriesRepository, type DeliveryRow } from '../repositories/deliveries.repository';
 import { WebhooksRepository, type SubscriptionRow } from '../repositories/webhooks.repository';
 import { presentDelivery, presentSubscription } from '../presenters/registry';
@@ -26,27 +35,51 @@ export class WebhooksService {
   constructor(
     private readonly prisma: PrismaClient,
     private readonly access: ScopeAccess,
-    private readonly opts: { allowPrivate: boolean },
+    private readonly opts: { allowPrivate: boolean; keyEncryptionKey: Buffer; secretOverlapSeconds: number },
   ) {
     this.subs = new WebhooksRepository(prisma);
     this.deliveries = new DeliveriesRepository(prisma);
   }
 
-  async create(caller: AuthenticatedIdentity, scopeId: string | null, body: CreateWebhookBody): Promise<WebhookSubscription> {
+  /** The answer carries the subscription's Standard Webhooks secret, the only time it is shown. */
+  async create(caller: AuthenticatedIdentity, scopeId: string | null, body: CreateWebhookBody): Promise<CreatedWebhookSubscription> {
     if (scopeId !== null) await this.access.scope(caller, scopeId);
     else if (this.access.only(caller)) throw new AppError(403, 'forbidden', 'A key restricted to some scopes cannot create tenant-level subscriptions');
     const events = checkEvents(body.events);
     await this.checkUrl(body.url);
+    const id = newId('whk-');
+    const secret = newSecretBytes();
     const row = await this.subs.create(caller.tenant_id, {
-      id: newId('whk-'),
+      id,
       scope_id: scopeId,
       url: body.url,
       events,
       description: body.description ?? null,
       deciders: [...new Set(body.deciders ?? [])],
       created_by: caller.principal.id,
+      secret_ciphertext: sealSecret(secret, id, this.opts.keyEncryptionKey),
     });
-    return presentSubscription(row);
+    return { ...presentSubscription(row), secret: formatSecret(secret) };
+  }
+
+  /**
+   * A new Standard Webhooks secret, answered this once; the replaced one signs on beside it for
+   * `overlap_seconds` (default WEBHOOK_SECRET_OVERLAP_SECONDS), then is dropped (docs/webhooks.md).
+   */
+  async rotateSecret(caller: AuthenticatedIdentity, id: string, body: RotateWebhookSecretBody): Promise<WebhookSecretRotation> {
+    const sub = await this.visible(caller, id);
+    const overlap = body.overlap_seconds ?? this.opts.secretOverlapSeconds;
+    if (!Number.isInteger(overlap) || overlap < 0 || overlap > 604_800) throw badRequest('overlap_seconds must be an integer from 0 to 604800');
+    const secret = newSecretBytes();
+    const row = await this.subs.rotateSecret(caller.tenant_id, sub.id, sealSecret(secret, sub.id, this.opts.keyEncryptionKey), overlap);
+    if (!row) throw notFound('Webhook subscription', id);
+    const presented = presentSubscription(row);
+    return {
+      subscription_id: row.id,
+      secret: formatSecret(secret),
+      secret_created_at: presented.secret_created_at!,
+      previous_secret_expires_at: presented.previous_secret_expires_at,
+    };
   }
 
   async list(caller: AuthenticatedIdentity, scopeId: string | null, q: PageQuery & { level?: 'tenant' | 'all' }): Promise<Page<WebhookSubscription>> {

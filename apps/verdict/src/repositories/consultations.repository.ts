@@ -2,6 +2,7 @@ import type { TenantId } from '@arbiter/auth';
 import type { Pool } from 'pg';
 import type { Fact, Scope } from '@arbiter/policy';
 import { GroupCommitWriter } from '@arbiter/db';
+import { activeTraceparent } from '@arbiter/telemetry';
 import type { ConsultationRecord, LedgerCitationEntry } from '../domain/consultation-record';
 import type { SealedConsultation } from '../domain/consultation-builder';
 
@@ -74,6 +75,8 @@ export interface ShadowVersionCount {
  */
 interface PendingRow {
   sealed: SealedConsultation;
+  /** The check's traceparent (tracing on, span sampled): stored with the record's seal_outbox row. */
+  traceparent: string | null;
   /** Set when the batch failed and this row, written alone, failed too. */
   error?: unknown;
 }
@@ -98,15 +101,28 @@ export class ConsultationRepository {
 
   constructor(
     private readonly pool: Pool,
-    opts: { maxInFlight?: number; onBatch?: (size: number) => void; sealing?: boolean } = {},
+    opts: {
+      maxInFlight?: number;
+      onBatch?: (size: number) => void;
+      sealing?: boolean;
+      /** Called after a batch that wrote seal_outbox rows committed (the worker's relay is nudged). */
+      onSealed?: () => void;
+    } = {},
   ) {
     this.sealing = opts.sealing ?? true;
-    this.writer = new GroupCommitWriter((rows) => this.insertBatch(rows), { maxBatch: 500, maxInFlight: opts.maxInFlight ?? 2, onBatch: opts.onBatch });
+    const onSealed = this.sealing ? opts.onSealed : undefined;
+    this.writer = new GroupCommitWriter(
+      async (rows) => {
+        await this.insertBatch(rows);
+        onSealed?.();
+      },
+      { maxBatch: 500, maxInFlight: opts.maxInFlight ?? 2, onBatch: opts.onBatch },
+    );
   }
 
   /** Resolves once the record is committed (stored as `sealed.json`); rejects when it could not be. */
   async save(sealed: SealedConsultation): Promise<void> {
-    const row: PendingRow = { sealed };
+    const row: PendingRow = { sealed, traceparent: this.sealing ? activeTraceparent() : null };
     this.accepted++;
     try {
       await this.writer.write(row);
@@ -133,7 +149,7 @@ export class ConsultationRepository {
    */
   private async insertBatch(rows: PendingRow[]): Promise<void> {
     try {
-      await this.insertRecords(rows.map((r) => r.sealed));
+      await this.insertRecords(rows);
     } catch (err) {
       if (rows.length === 1 || !isRowFault(err)) throw err;
       await this.isolate(rows);
@@ -149,7 +165,7 @@ export class ConsultationRepository {
     const mid = rows.length >>> 1;
     for (const half of [rows.slice(0, mid), rows.slice(mid)]) {
       try {
-        await this.insertRecords(half.map((r) => r.sealed));
+        await this.insertRecords(half);
       } catch (err) {
         if (half.length > 1 && isRowFault(err)) await this.isolate(half);
         else for (const row of half) row.error = err;
@@ -165,9 +181,11 @@ export class ConsultationRepository {
    *
    * With sealing on, the same statement writes each record's seal_outbox row (docs/operations.md
    * "Seal relay"): a consultation is stored with its row or not at all, at no extra round trip. The
-   * seal payloads travel as a second JSON array, in record order.
+   * seal payloads travel as a second JSON array, in record order, and the traceparents of traced
+   * checks (docs/operations.md "Tracing") as a third, only when the batch has one.
    */
-  private async insertRecords(sealed: SealedConsultation[]): Promise<void> {
+  private async insertRecords(rows: PendingRow[]): Promise<void> {
+    const sealed = rows.map((r) => r.sealed);
     const records = sealed.map((s) => s.record);
     const params: unknown[] = [
       records.map((r) => r.id),
@@ -200,11 +218,19 @@ export class ConsultationRepository {
     }
     if (this.sealing) {
       params.push(`[${records.map(consultationSealPayload).join(',')}]`);
-      writes.push(`INSERT INTO seal_outbox (tenant_id, stream_id, client_ref, payload)
+      const payloads = params.length;
+      const traced = rows.filter((r) => r.traceparent !== null);
+      let trace = { column: '', value: '', join: '' };
+      if (traced.length) {
+        params.push(traced.map((r) => r.sealed.record.id), traced.map((r) => r.traceparent));
+        trace = { column: ', traceparent', value: ', t.traceparent', join: `
+         LEFT JOIN unnest($${params.length - 1}::text[], $${params.length}::text[]) AS t(id, traceparent) ON t.id = c.id` };
+      }
+      writes.push(`INSERT INTO seal_outbox (tenant_id, stream_id, client_ref, payload${trace.column})
        -- auditStreamId(tenant_id, 'consultations') (libs/internal-api), spelt in SQL: no extra parameter
-       SELECT c.tenant_id, 'arbiter.' || c.tenant_id || '.consultations', c.id, p.value
-         FROM json_array_elements($${params.length}::json) AS p(value)
-         JOIN c ON c.id = p.value->>'consultation_id'`);
+       SELECT c.tenant_id, 'arbiter.' || c.tenant_id || '.consultations', c.id, p.value${trace.value}
+         FROM json_array_elements($${payloads}::json) AS p(value)
+         JOIN c ON c.id = p.value->>'consultation_id'${trace.join}`);
     }
     const last = writes.pop()!;
     await this.pool.query(

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { AuthenticatedIdentity, TenantId } from '@arbiter/auth';
 import { AppError, type ServiceMetrics } from '@arbiter/http';
 import { newId } from '@arbiter/db';
+import { inSpan, tracingEnabled } from '@arbiter/telemetry';
 import { evaluate, explain, type CompleteEvaluation, type EvaluationRequest, type Fact, type Scope } from '@arbiter/policy';
 import type { ConsultationRecord, RequiredContextRound } from '../domain/consultation-record';
 import type { ConsultationRepository } from '../repositories/consultations.repository';
@@ -107,9 +108,20 @@ export class EvaluationService {
 
   /**
    * POST /<tenant_id>/v1/check, from the fast lane and the tsoa route alike (http/evaluation-routes.ts):
-   * the raw body is parsed and validated here, once.
+   * the raw body is parsed and validated here, once. While tracing is on, in a `verdict.check` span.
    */
-  async check(identity: AuthenticatedIdentity, tenantParam: string, rawBody: unknown, ttlHeader: string | string[] | undefined): Promise<Answer<CheckResponse>> {
+  check(identity: AuthenticatedIdentity, tenantParam: string, rawBody: unknown, ttlHeader: string | string[] | undefined): Promise<Answer<CheckResponse>> {
+    if (!tracingEnabled()) return this.runCheck(identity, tenantParam, rawBody, ttlHeader);
+    return traced('verdict.check', identity, () => this.runCheck(identity, tenantParam, rawBody, ttlHeader));
+  }
+
+  /** POST /<tenant_id>/v1/resolve, both variants; the raw body is parsed and validated here, once. In a `verdict.resolve` span while tracing is on. */
+  resolve(identity: AuthenticatedIdentity, tenantParam: string, rawBody: unknown, ttlHeader: string | string[] | undefined): Promise<Answer<ResolveResponse>> {
+    if (!tracingEnabled()) return this.runResolve(identity, tenantParam, rawBody, ttlHeader);
+    return traced('verdict.resolve', identity, () => this.runResolve(identity, tenantParam, rawBody, ttlHeader));
+  }
+
+  private async runCheck(identity: AuthenticatedIdentity, tenantParam: string, rawBody: unknown, ttlHeader: string | string[] | undefined): Promise<Answer<CheckResponse>> {
     const body = parseCheckBody(rawBody);
     const ttlOverride = parseVerdictTtl(ttlHeader);
     const snapshot = await this.snapshotFor(identity, tenantParam);
@@ -158,8 +170,7 @@ export class EvaluationService {
     return { body: presentCheck(record), ttlSeconds: record.verdict_ttl_seconds, consultationId: record.id };
   }
 
-  /** POST /<tenant_id>/v1/resolve, both variants; the raw body is parsed and validated here, once. */
-  async resolve(identity: AuthenticatedIdentity, tenantParam: string, rawBody: unknown, ttlHeader: string | string[] | undefined): Promise<Answer<ResolveResponse>> {
+  private async runResolve(identity: AuthenticatedIdentity, tenantParam: string, rawBody: unknown, ttlHeader: string | string[] | undefined): Promise<Answer<ResolveResponse>> {
     const body = parseResolveBody(rawBody);
     const ttlOverride = parseVerdictTtl(ttlHeader);
     const snapshot = await this.snapshotFor(identity, tenantParam);
@@ -404,6 +415,21 @@ export class EvaluationService {
     if (record.shadow) for (const s of record.shadow) this.shadowDisagreements?.inc({ rule_id: s.rule_id, would_be: s.would_be });
     return record;
   }
+}
+
+/**
+ * An evaluation in its span (docs/operations.md "Tracing"): the caller's tenant and principal, then the
+ * verdict and the consultation id of a complete answer (`arbiter.operation_status` of an incomplete one).
+ */
+function traced<T>(name: string, identity: AuthenticatedIdentity, run: () => Promise<Answer<T>>): Promise<Answer<T>> {
+  return inSpan(name, { attributes: { 'arbiter.tenant_id': identity.tenant_id, 'arbiter.principal_id': identity.principal.id } }, async (span) => {
+    const answer = await run();
+    const body = answer.body as { verdict?: unknown; operation_status?: unknown };
+    if (answer.consultationId) span.setAttribute('arbiter.consultation_id', answer.consultationId);
+    if (typeof body.verdict === 'string') span.setAttribute('arbiter.verdict', body.verdict);
+    if (typeof body.operation_status === 'string') span.setAttribute('arbiter.operation_status', body.operation_status);
+    return answer;
+  });
 }
 
 /** Overview resolve names no resource: a `resource` Fact supplies it (else the session's, else ''). */

@@ -3,6 +3,7 @@ import { AppError } from '@arbiter/http';
 import { policyUnavailable, registryUnavailable, tenantNotFound } from '../http/errors';
 import { RegistryUnavailableError, type RegistryChangeMessage, type RegistryInternalClient } from '@arbiter/internal-api';
 import { buildSnapshot, SnapshotBuildError, type TenantSnapshot } from '../domain/tenant-snapshot';
+import { untraced } from '@arbiter/telemetry';
 
 export interface SnapshotStoreOptions {
   /** Interval of the state-hash poll of recently used tenants (the fallback behind pub/sub). */
@@ -124,7 +125,8 @@ export class SnapshotStore {
           continue;
         }
         if (entry.refreshing || !entry.snapshot) continue;
-        work.push(this.confirm(tenantId, entry));
+        // The background poll is not traced (docs/operations.md "Tracing"); a check's own fetch is.
+        work.push(untraced(() => this.confirm(tenantId, entry)));
       }
       await Promise.all(work);
     } finally {

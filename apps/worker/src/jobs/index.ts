@@ -9,13 +9,15 @@ export interface JobDeps {
   registry: RegistryInternalClient;
   verdict: VerdictInternalClient;
   ledger: LedgerSeals;
+  /** Told when an attempt failed and the registry scheduled the next one (the relay wakes at that time). */
+  onRetryScheduled?: (at: Date) => void;
 }
 
 /** One handler per catalog job; startWorkers checks the map against the catalog at start. */
 export function createJobHandlers(deps: JobDeps): HandlerMap<ArbiterJobCatalog> {
   return {
     'system.v1.ping': ping,
-    'webhook.v1.deliver': deliverWebhook(deps.registry),
+    'webhook.v1.deliver': deliverWebhook(deps.registry, deps.onRetryScheduled),
     'ledger.v1.seal': sealBatch({ ledger: deps.ledger, owners: { verdict: deps.verdict, registry: deps.registry } }),
   };
 }

@@ -9,7 +9,7 @@ describe(createJobHandlers.name, () => {
     verdict: new VerdictInternalClient({ baseUrl: 'http://127.0.0.1:9', token: 'token-token-token-1', timeoutMs: 1000 }),
     ledger: new LedgerInternalClient({ baseUrl: 'http://127.0.0.1:9', token: 'token-token-token-1', timeoutMs: 1000 }),
   });
-  const ctx: JobContext = { jobId: '1', attempt: 1, log: pino({ level: 'silent' }), signal: new AbortController().signal };
+  const ctx: JobContext = { jobId: '1', attempt: 1, log: pino({ level: 'silent' }), signal: new AbortController().signal, traceLinks: {} };
 
   it('has exactly one handler per catalog job', () => {
     expect(() => checkHandlers(jobCatalog, sut)).not.toThrow();

@@ -4,7 +4,7 @@ import { LedgerRejectedError, LedgerUnavailableError, type ServiceSeal as SealRe
 import type { SealOwner } from '../seal-relay';
 import { sealBatch, type LedgerSeals } from './ledger-seal';
 
-const ctx: JobContext = { jobId: 'seal.verdict.x', attempt: 1, log: pino({ level: 'silent' }), signal: new AbortController().signal };
+const ctx: JobContext = { jobId: 'seal.verdict.x', attempt: 1, log: pino({ level: 'silent' }), signal: new AbortController().signal, traceLinks: {} };
 const item = (id: string): LedgerSealItem => ({
   id,
   seal: { stream_id: 'arbiter.ten-1.consultations', tenant_id: 'ten-1', actor: 'service:verdict', custom_payload: { consultation_id: `cns-${id}` }, client_ref: `cns-${id}` },

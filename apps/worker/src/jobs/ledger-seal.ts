@@ -1,4 +1,5 @@
-import type { JobHandler, LedgerSealItem, ledgerSealJob } from '@arbiter/queue';
+import type { JobContext, JobHandler, LedgerSealItem, ledgerSealJob } from '@arbiter/queue';
+import { recordInTrace, SpanKind } from '@arbiter/telemetry';
 import { LedgerRejectedError, type LedgerInternalClient, type ServiceSealResult as SealResult } from '@arbiter/internal-api';
 import type { SealOwner } from '../seal-relay';
 
@@ -16,7 +17,15 @@ export type LedgerSeals = Pick<LedgerInternalClient, 'seal'>;
 export const sealBatch =
   (deps: { ledger: LedgerSeals; owners: Record<'verdict' | 'registry', SealOwner> }): JobHandler<typeof ledgerSealJob> =>
   async (payload, ctx) => {
-    const results = await sealSplitting(deps.ledger, payload.items, ctx.signal);
+    const started = Date.now();
+    let results: SealResult[];
+    try {
+      results = await sealSplitting(deps.ledger, payload.items, ctx.signal);
+    } catch (err) {
+      traceItems(payload.items, ctx, started, () => ({ outcome: 'failed', error: (err as Error).message }));
+      throw err;
+    }
+    traceItems(payload.items, ctx, started, (i) => ({ outcome: results[i].ok ? 'sealed' : 'refused' }));
     const ok = payload.items.filter((_, i) => results[i].ok).map((item) => item.id);
     const refused = results.filter((r): r is Extract<SealResult, { ok: false }> => !r.ok);
     if (refused.length) {
@@ -26,6 +35,24 @@ export const sealBatch =
     const done = ok.length ? (await deps.owners[payload.owner].sealsDone(ok, ctx.signal)).deleted : 0;
     return { sealed: ok.length, created: results.filter((r) => r.ok && r.created).length, refused: refused.length, done };
   };
+
+/**
+ * A span per traced item in the trace of the request that wrote its outbox row (docs/operations.md
+ * "Tracing"), linked to the job's span: from the job's start to the ledger's answer.
+ */
+function traceItems(items: readonly LedgerSealItem[], ctx: JobContext, started: number, outcome: (i: number) => { outcome: string; error?: string }): void {
+  items.forEach((item, i) => {
+    const traceparent = ctx.traceLinks[item.id];
+    if (!traceparent) return;
+    const o = outcome(i);
+    recordInTrace('ledger.v1.seal item', traceparent, {
+      kind: SpanKind.CONSUMER,
+      startTime: started,
+      error: o.error,
+      attributes: { 'arbiter.job.id': ctx.jobId, 'arbiter.seal.stream_id': item.seal.stream_id, 'arbiter.seal.client_ref': item.seal.client_ref, 'arbiter.seal.outcome': o.outcome },
+    });
+  });
+}
 
 async function sealSplitting(ledger: LedgerSeals, items: readonly LedgerSealItem[], signal: AbortSignal): Promise<SealResult[]> {
   try {

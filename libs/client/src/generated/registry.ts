@@ -14,7 +14,8 @@ export interface paths {
         put?: never;
         /**
          * Subscribe a URL to a scope's events
-         * @description Subscribes a URL to events of the scope (admin). The URL's host is resolved and checked.
+         * @description Subscribes a URL to events of the scope (admin). The URL's host is resolved and checked. The
+         *     answer holds the subscription's Standard Webhooks `secret`, shown this once.
          */
         post: operations["CreateScopeWebhook"];
         delete?: never;
@@ -40,7 +41,7 @@ export interface paths {
          * Subscribe a URL to every event of the tenant
          * @description A tenant-level subscription (admin): every event of the tenant of the listed types, whatever
          *     the scope, including the verdict gateway's approvals. `deciders` routes approvals by their
-         *     candidate deciders.
+         *     candidate deciders. The answer holds the Standard Webhooks `secret`, shown this once.
          */
         post: operations["CreateTenantWebhook"];
         delete?: never;
@@ -72,6 +73,29 @@ export interface paths {
          * @description Updates the subscription (admin); `active: true` re-enables a disabled one.
          */
         patch: operations["UpdateWebhook"];
+        trace?: never;
+    };
+    "/api/v1/webhooks/{subscription_id}/secret/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a subscription's signing secret
+         * @description Rotates the subscription's Standard Webhooks secret (admin) and answers the new one, this once.
+         *     Deliveries are signed with both (two `v1,` entries in webhook-signature) for `overlap_seconds`
+         *     (default WEBHOOK_SECRET_OVERLAP_SECONDS, 24 h), then with the new one only. A rotation during an
+         *     overlap drops the older previous secret.
+         */
+        post: operations["RotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/webhooks/{subscription_id}/deliveries": {
@@ -834,6 +858,100 @@ export interface components {
         ErrorBody: {
             detail: string;
         };
+        /** @description The answer to a create: the subscription, and its secret, shown this once. */
+        CreatedWebhookSubscription: {
+            /** @example tnt-0f3a9c1e5b7d2a4c6e8f0a1b */
+            tenant_id: string;
+            /**
+             * Format: double
+             * @description 1 for entries that never change; the version number for rules; incremented on scope updates.
+             */
+            version: number;
+            /**
+             * @description ISO 8601
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            created_at: string;
+            /**
+             * @description ISO 8601
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            updated_at: string;
+            /**
+             * @description Principal id of the caller that created it (null when made by a service).
+             * @example hum-0f3a9c1e5b7d2a4c6e8f0a1b
+             */
+            created_by: string | null;
+            /**
+             * @description `whk-` prefix
+             * @example whk-0f3a9c1e5b7d2a4c6e8f0a1b
+             */
+            id: string;
+            /**
+             * @description null for a tenant-level subscription.
+             * @example scp-0f3a9c1e5b7d2a4c6e8f0a1b
+             */
+            scope_id: string | null;
+            /** @example https://hooks.example.com/arbiter */
+            url: string;
+            /** @description Event types (e.g. `approval.requested`), or `*` for every type. */
+            events: string[];
+            description: string | null;
+            /**
+             * @description Approval routing: when not empty, only events whose `data.candidate_deciders` holds one of
+             *     these principal or role ids are sent.
+             */
+            deciders: string[];
+            /**
+             * @description `disabled` after WEBHOOK_MAX_CONSECUTIVE_FAILURES failed attempts in a row, or by PATCH.
+             * @enum {string}
+             */
+            status: "active" | "disabled";
+            /** Format: double */
+            consecutive_failures: number;
+            /** @example 2026-11-26T09:30:00.000Z */
+            disabled_at: string | null;
+            disabled_reason: string | null;
+            /** @example 2026-11-26T09:30:00.000Z */
+            last_success_at: string | null;
+            /** @example 2026-11-26T09:30:00.000Z */
+            last_failure_at: string | null;
+            /**
+             * @description When the current Standard Webhooks secret was made (creation or rotation); null for a
+             *     subscription made before secrets existed that has had no delivery and no rotation yet. The
+             *     secret itself is only in the answer that made it.
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            secret_created_at: string | null;
+            /**
+             * @description Until when deliveries are also signed with the secret the last rotation replaced; null when
+             *     there is none. A past time: the overlap is over (the next delivery forgets that secret).
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            previous_secret_expires_at: string | null;
+            /**
+             * @description The Standard Webhooks secret (`whsec_` + base64 of 32 bytes) that signs the `webhook-signature`
+             *     header. Store it now: no later answer shows it (rotate to get a new one).
+             */
+            secret: string;
+        };
+        /** @description An event type such as `approval.requested` (the service checks the name), or `*`. */
+        EventTypeName: string;
+        /**
+         * @description Principal id (`agn-`, `hum-`) or role id (`role-<name>`).
+         * @example role-cfo
+         */
+        DeciderId: string;
+        CreateWebhookBody: {
+            /**
+             * @description http or https; private, loopback and link-local addresses are refused unless allowed by config.
+             * @example https://hooks.example.com/arbiter
+             */
+            url: string;
+            events: components["schemas"]["EventTypeName"][];
+            description?: string;
+            deciders?: components["schemas"]["DeciderId"][];
+        };
         /**
          * @description A webhook subscription (docs/webhooks.md): of one scope, or of the whole tenant
          *     (`scope_id` null: every event of the tenant, including those the verdict gateway records).
@@ -895,23 +1013,19 @@ export interface components {
             last_success_at: string | null;
             /** @example 2026-11-26T09:30:00.000Z */
             last_failure_at: string | null;
-        };
-        /** @description An event type such as `approval.requested` (the service checks the name), or `*`. */
-        EventTypeName: string;
-        /**
-         * @description Principal id (`agn-`, `hum-`) or role id (`role-<name>`).
-         * @example role-cfo
-         */
-        DeciderId: string;
-        CreateWebhookBody: {
             /**
-             * @description http or https; private, loopback and link-local addresses are refused unless allowed by config.
-             * @example https://hooks.example.com/arbiter
+             * @description When the current Standard Webhooks secret was made (creation or rotation); null for a
+             *     subscription made before secrets existed that has had no delivery and no rotation yet. The
+             *     secret itself is only in the answer that made it.
+             * @example 2026-11-26T09:30:00.000Z
              */
-            url: string;
-            events: components["schemas"]["EventTypeName"][];
-            description?: string;
-            deciders?: components["schemas"]["DeciderId"][];
+            secret_created_at: string | null;
+            /**
+             * @description Until when deliveries are also signed with the secret the last rotation replaced; null when
+             *     there is none. A past time: the overlap is over (the next delivery forgets that secret).
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            previous_secret_expires_at: string | null;
         };
         Page_WebhookSubscription_: {
             items: components["schemas"]["WebhookSubscription"][];
@@ -929,6 +1043,28 @@ export interface components {
             deciders?: components["schemas"]["DeciderId"][];
             /** @description true re-enables a disabled subscription (its failure count restarts at 0); false disables it. */
             active?: boolean;
+        };
+        /** @description The answer to a rotation: the new secret, shown this once. */
+        WebhookSecretRotation: {
+            /** @example whk-0f3a9c1e5b7d2a4c6e8f0a1b */
+            subscription_id: string;
+            /** @description `whsec_` + base64 of 32 bytes. */
+            secret: string;
+            /** @example 2026-11-26T09:30:00.000Z */
+            secret_created_at: string;
+            /**
+             * @description Until when the replaced secret still signs (a second `v1,` entry); null when it was dropped at once or there was none.
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            previous_secret_expires_at: string | null;
+        };
+        RotateWebhookSecretBody: {
+            /**
+             * Format: int32
+             * @description How long the replaced secret still signs deliveries beside the new one, in seconds; 0 drops it
+             *     at once. Default: WEBHOOK_SECRET_OVERLAP_SECONDS (24 h).
+             */
+            overlap_seconds?: number;
         };
         /** @description One try of a delivery, as logged. */
         WebhookAttempt: {
@@ -2505,7 +2641,9 @@ export interface operations {
                      *           "disabled_at": "2026-11-26T09:30:00.000Z",
                      *           "disabled_reason": "string",
                      *           "last_success_at": "2026-11-26T09:30:00.000Z",
-                     *           "last_failure_at": "2026-11-26T09:30:00.000Z"
+                     *           "last_failure_at": "2026-11-26T09:30:00.000Z",
+                     *           "secret_created_at": "2026-11-26T09:30:00.000Z",
+                     *           "previous_secret_expires_at": "2026-11-26T09:30:00.000Z"
                      *         }
                      *       ],
                      *       "next_cursor": "eyJhdCI6IjIwMjYtMTEtMjYiLCJpZCI6InNjcC0wIn0"
@@ -2642,10 +2780,13 @@ export interface operations {
                      *       "disabled_at": "2026-11-26T09:30:00.000Z",
                      *       "disabled_reason": "string",
                      *       "last_success_at": "2026-11-26T09:30:00.000Z",
-                     *       "last_failure_at": "2026-11-26T09:30:00.000Z"
+                     *       "last_failure_at": "2026-11-26T09:30:00.000Z",
+                     *       "secret_created_at": "2026-11-26T09:30:00.000Z",
+                     *       "previous_secret_expires_at": "2026-11-26T09:30:00.000Z",
+                     *       "secret": "string"
                      *     }
                      */
-                    "application/json": components["schemas"]["WebhookSubscription"];
+                    "application/json": components["schemas"]["CreatedWebhookSubscription"];
                 };
             };
             /** @description Bad URL (scheme, private address, unresolvable host) or unknown event type */
@@ -2808,7 +2949,9 @@ export interface operations {
                      *           "disabled_at": "2026-11-26T09:30:00.000Z",
                      *           "disabled_reason": "string",
                      *           "last_success_at": "2026-11-26T09:30:00.000Z",
-                     *           "last_failure_at": "2026-11-26T09:30:00.000Z"
+                     *           "last_failure_at": "2026-11-26T09:30:00.000Z",
+                     *           "secret_created_at": "2026-11-26T09:30:00.000Z",
+                     *           "previous_secret_expires_at": "2026-11-26T09:30:00.000Z"
                      *         }
                      *       ],
                      *       "next_cursor": "eyJhdCI6IjIwMjYtMTEtMjYiLCJpZCI6InNjcC0wIn0"
@@ -2928,10 +3071,13 @@ export interface operations {
                      *       "disabled_at": "2026-11-26T09:30:00.000Z",
                      *       "disabled_reason": "string",
                      *       "last_success_at": "2026-11-26T09:30:00.000Z",
-                     *       "last_failure_at": "2026-11-26T09:30:00.000Z"
+                     *       "last_failure_at": "2026-11-26T09:30:00.000Z",
+                     *       "secret_created_at": "2026-11-26T09:30:00.000Z",
+                     *       "previous_secret_expires_at": "2026-11-26T09:30:00.000Z",
+                     *       "secret": "string"
                      *     }
                      */
-                    "application/json": components["schemas"]["WebhookSubscription"];
+                    "application/json": components["schemas"]["CreatedWebhookSubscription"];
                 };
             };
             /** @description Bad URL (scheme, private address, unresolvable host) or unknown event type */
@@ -3074,7 +3220,9 @@ export interface operations {
                      *       "disabled_at": "2026-11-26T09:30:00.000Z",
                      *       "disabled_reason": "string",
                      *       "last_success_at": "2026-11-26T09:30:00.000Z",
-                     *       "last_failure_at": "2026-11-26T09:30:00.000Z"
+                     *       "last_failure_at": "2026-11-26T09:30:00.000Z",
+                     *       "secret_created_at": "2026-11-26T09:30:00.000Z",
+                     *       "previous_secret_expires_at": "2026-11-26T09:30:00.000Z"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookSubscription"];
@@ -3300,7 +3448,9 @@ export interface operations {
                      *       "disabled_at": "2026-11-26T09:30:00.000Z",
                      *       "disabled_reason": "string",
                      *       "last_success_at": "2026-11-26T09:30:00.000Z",
-                     *       "last_failure_at": "2026-11-26T09:30:00.000Z"
+                     *       "last_failure_at": "2026-11-26T09:30:00.000Z",
+                     *       "secret_created_at": "2026-11-26T09:30:00.000Z",
+                     *       "previous_secret_expires_at": "2026-11-26T09:30:00.000Z"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookSubscription"];
@@ -3315,6 +3465,144 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "Bad URL or unknown event type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing or invalid API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing permission"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is larger than the service accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "payload_too_large: the body is larger than the service accepts"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: a body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unsupported_media_type: a body that is not application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unavailable: the API key cannot be checked right now; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unavailable: the API key cannot be checked right now; retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    RotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook subscription id (`whk-`). */
+                subscription_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "overlap_seconds": 0
+                 *     }
+                 */
+                "application/json": components["schemas"]["RotateWebhookSecretBody"];
+            };
+        };
+        responses: {
+            /** @description Ok */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "subscription_id": "whk-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "secret": "string",
+                     *       "secret_created_at": "2026-11-26T09:30:00.000Z",
+                     *       "previous_secret_expires_at": "2026-11-26T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookSecretRotation"];
+                };
+            };
+            /** @description overlap_seconds not an integer from 0 to 604800 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "overlap_seconds not an integer from 0 to 604800"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];

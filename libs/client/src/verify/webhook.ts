@@ -2,6 +2,7 @@
 // signature"): ECDSA P-256 / SHA-256 over `<X-Service-Timestamp>.<raw body>`, the signature being the
 // hex of the 64-byte r||s form (IEEE P1363), under a key of GET /.well-known/webhook-key.
 import { createPublicKey, verify, type KeyObject } from 'node:crypto';
+import { expectFresh } from './freshness';
 import { ReportBuilder, type VerificationReport } from './report';
 
 type Rec = Record<string, unknown>;
@@ -89,15 +90,6 @@ export function verifyWebhookSignature(input: VerifyWebhookInput): VerificationR
       `signed at ${new Date(signedAt).toISOString()}, outside key ${signer.kid}'s window [${signer.not_before}, ${signer.not_after ?? '∞'})`,
     );
   }
-  if (input.maxAgeSeconds !== undefined) {
-    const now = input.now === undefined ? Date.now() : typeof input.now === 'number' ? input.now : input.now.getTime();
-    const age = Math.round((now - signedAt) / 1000);
-    report.expect(
-      'timestamp',
-      Math.abs(age) <= input.maxAgeSeconds,
-      `signed ${age} s ago, within ${input.maxAgeSeconds} s`,
-      `signed ${age} s ${age >= 0 ? 'ago' : 'in the future'}, beyond the allowed ${input.maxAgeSeconds} s: a replayed or delayed delivery`,
-    );
-  }
+  if (input.maxAgeSeconds !== undefined) expectFresh(report, signedAt, input.maxAgeSeconds, input.now);
   return report.build();
 }

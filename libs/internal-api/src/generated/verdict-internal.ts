@@ -127,6 +127,8 @@ export interface components {
              */
             attempts: number;
             seal: components["schemas"]["SealRequest"];
+            /** @description The W3C traceparent of the request that wrote the row, when it was traced (docs/operations.md "Tracing"). */
+            traceparent?: string;
         };
         /** @description The answer of a lease: the rows, oldest first, and the lease's deadline (which also names it). */
         SealLease: {

@@ -309,6 +309,7 @@ const models: TsoaRoute.Models = {
             "id": {"dataType":"string","required":true},
             "attempts": {"dataType":"double","required":true},
             "seal": {"ref":"SealRequest","required":true},
+            "traceparent": {"dataType":"string"},
         },
         "additionalProperties": false,
     },

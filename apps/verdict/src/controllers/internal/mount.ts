@@ -1,5 +1,5 @@
 import type { Express } from 'express';
-import { internalTokenGuard } from '@arbiter/auth';
+import { acceptedInternalTokens, internalTokenGuard } from '@arbiter/auth';
 import { AppError } from '@arbiter/http';
 import type { VerdictContext } from '../../context';
 import { RegisterRoutes } from './routes.generated';
@@ -8,9 +8,9 @@ import { RegisterRoutes } from './routes.generated';
  * `/internal/v1`: service-to-service endpoints (docs/operations.md "Seal relay"), generated from the
  * controllers beside this file by tsoa.internal.json, documented in openapi.internal.json (never in
  * the public openapi.json). The token guard stands in front of the whole prefix: without the shared
- * INTERNAL_TOKEN (a tenant API key never passes) every path under it answers 401, known or not.
+ * INTERNAL_TOKEN (or, during a rotation, INTERNAL_TOKEN_PREVIOUS; a tenant API key never passes) every path under it answers 401, known or not.
  */
 export function mountInternalApi(app: Express, ctx: VerdictContext): void {
-  app.use('/internal/v1', internalTokenGuard(ctx.config.INTERNAL_TOKEN, () => new AppError(401, 'unauthorized', 'Missing or invalid internal token')));
+  app.use('/internal/v1', internalTokenGuard(acceptedInternalTokens(ctx.config.INTERNAL_TOKEN, ctx.config.INTERNAL_TOKEN_PREVIOUS), () => new AppError(401, 'unauthorized', 'Missing or invalid internal token')));
   RegisterRoutes(app);
 }

@@ -1,0 +1,189 @@
+// `arbiter tenants | principals | api-keys` (docs/cli.md "Tenants, principals and API keys"): the
+// registry's identity administration (docs/identity.md) through the SDK's registry client. Lists follow
+// every page; --json prints the registry's own resources (a list as an array).
+import type { RegistryBody, RegistryClient, RegistryPage } from '@arbiter/client';
+import type { CommandContext, ServiceFlags } from '../context';
+import { CliError, EXIT } from '../io';
+
+interface TenantRow {
+  id: string;
+  slug: string;
+  name: string;
+  status: string;
+}
+interface PrincipalRow {
+  id: string;
+  kind: string;
+  name: string;
+  roles: string[];
+  status: string;
+}
+interface ApiKeyRow {
+  id: string;
+  principal_id: string;
+  key_prefix: string;
+  permissions: string[];
+  scope_ids: string[];
+  status: string;
+  expires_at: string | null;
+}
+
+const tenantLine = (t: TenantRow) => `${t.id}  ${t.slug}  ${t.name}  ${t.status}`;
+const principalLine = (p: PrincipalRow) => `${p.id}  ${p.kind}  ${p.name}  ${p.status}  roles: ${p.roles.join(', ') || '-'}`;
+const apiKeyLine = (k: ApiKeyRow) =>
+  `${k.id}  ${k.principal_id}  ${k.key_prefix}…  ${k.status}  permissions: ${k.permissions.join(', ')}  scopes: ${k.scope_ids.join(', ') || 'all'}${k.expires_at ? `  expires ${k.expires_at}` : ''}`;
+
+/** Every item of a list, printed one per line (or as a JSON array). */
+async function printAll<T>(ctx: CommandContext, registry: RegistryClient, page: (cursor: string | undefined) => Promise<RegistryPage<T>>, line: (item: T) => string, what: string) {
+  const items = await registry.all(page);
+  ctx.print(items, items.length ? items.map(line).join('\n') : `no ${what}`);
+  return EXIT.ok;
+}
+
+/** A JSON object inline (`{…}`) or in a file (or `-` for stdin). */
+async function jsonObject(ctx: CommandContext, source: string, what: string): Promise<Record<string, unknown>> {
+  let value: unknown;
+  if (/^\s*[{[]/.test(source)) {
+    try {
+      value = JSON.parse(source);
+    } catch (err) {
+      throw new CliError(`the ${what} is not JSON: ${(err as Error).message}`);
+    }
+  } else {
+    value = await ctx.readJson(source, what);
+  }
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new CliError(`the ${what} must be a JSON object`);
+  return value as Record<string, unknown>;
+}
+
+// --- tenants ---
+
+export interface TenantCreateOptions extends ServiceFlags {
+  name?: string;
+  settings?: string;
+}
+export interface TenantUpdateOptions extends ServiceFlags {
+  name?: string;
+  settings?: string;
+}
+
+export async function listTenants(ctx: CommandContext, opts: ServiceFlags): Promise<number> {
+  const registry = ctx.registry(opts);
+  return printAll(ctx, registry, (cursor) => registry.listTenants({ cursor, limit: 1000 }), tenantLine, 'tenants');
+}
+
+export async function createTenant(ctx: CommandContext, slug: string, opts: TenantCreateOptions): Promise<number> {
+  const body: RegistryBody<'CreateTenant'> = { slug, name: opts.name ?? slug };
+  if (opts.settings) body.settings = (await jsonObject(ctx, opts.settings, 'settings')) as RegistryBody<'CreateTenant'>['settings'];
+  const tenant = await ctx.registry(opts).createTenant(body);
+  ctx.print(tenant, `tenant ${tenant.id} created: ${tenant.slug} (${tenant.name})`);
+  return EXIT.ok;
+}
+
+export async function getTenant(ctx: CommandContext, id: string, opts: ServiceFlags): Promise<number> {
+  const tenant = await ctx.registry(opts).getTenant(id);
+  ctx.print(tenant, `${tenantLine(tenant)}\nsettings: ${JSON.stringify(tenant.settings)}\ncreated ${tenant.created_at} by ${tenant.created_by ?? '-'}`);
+  return EXIT.ok;
+}
+
+export async function updateTenant(ctx: CommandContext, id: string, opts: TenantUpdateOptions): Promise<number> {
+  const body: RegistryBody<'UpdateTenant'> = {};
+  if (opts.name !== undefined) body.name = opts.name;
+  if (opts.settings) body.settings = (await jsonObject(ctx, opts.settings, 'settings')) as RegistryBody<'UpdateTenant'>['settings'];
+  if (!Object.keys(body).length) throw new CliError('nothing to change: pass --name or --settings');
+  const tenant = await ctx.registry(opts).updateTenant(id, body);
+  ctx.print(tenant, `tenant ${tenant.id} updated: ${tenant.slug} (${tenant.name})`);
+  return EXIT.ok;
+}
+
+// --- principals ---
+
+export interface PrincipalListOptions extends ServiceFlags {
+  tenant?: string;
+}
+export interface PrincipalCreateOptions extends ServiceFlags {
+  kind: string;
+  name: string;
+  role?: string[];
+  tenant?: string;
+}
+export interface PrincipalUpdateOptions extends ServiceFlags {
+  name?: string;
+  role?: string[];
+  /** false with --no-roles (commander's negated option). */
+  roles?: boolean;
+}
+
+export async function listPrincipals(ctx: CommandContext, opts: PrincipalListOptions): Promise<number> {
+  const registry = ctx.registry(opts);
+  return printAll(ctx, registry, (cursor) => registry.listPrincipals({ cursor, limit: 1000, tenant_id: opts.tenant }), principalLine, 'principals');
+}
+
+export async function createPrincipal(ctx: CommandContext, opts: PrincipalCreateOptions): Promise<number> {
+  if (opts.kind !== 'agent' && opts.kind !== 'human') throw new CliError(`--kind must be agent or human, not ${opts.kind}`);
+  const principal = await ctx.registry(opts).createPrincipal({ kind: opts.kind, name: opts.name, roles: opts.role, tenant_id: opts.tenant });
+  ctx.print(principal, `principal ${principal.id} created in ${principal.tenant_id}: ${principal.kind} ${principal.name}, roles: ${principal.roles.join(', ') || '-'}`);
+  return EXIT.ok;
+}
+
+export async function getPrincipal(ctx: CommandContext, id: string, opts: ServiceFlags): Promise<number> {
+  const p = await ctx.registry(opts).getPrincipal(id);
+  ctx.print(p, `${principalLine(p)}\ntenant ${p.tenant_id}, created ${p.created_at} by ${p.created_by ?? '-'}`);
+  return EXIT.ok;
+}
+
+/** update, activate and deactivate: PATCH /principals/{id}. */
+export async function updatePrincipal(ctx: CommandContext, id: string, body: RegistryBody<'UpdatePrincipal'>, opts: ServiceFlags): Promise<number> {
+  if (!Object.keys(body).length) throw new CliError('nothing to change: pass --name, --role or --no-roles');
+  const p = await ctx.registry(opts).updatePrincipal(id, body);
+  ctx.print(p, `principal ${p.id} updated: ${principalLine(p)}`);
+  return EXIT.ok;
+}
+
+export function principalChanges(opts: PrincipalUpdateOptions): RegistryBody<'UpdatePrincipal'> {
+  const noRoles = opts.roles === false;
+  if (noRoles && opts.role?.length) throw new CliError('--role and --no-roles exclude each other');
+  const body: RegistryBody<'UpdatePrincipal'> = {};
+  if (opts.name !== undefined) body.name = opts.name;
+  if (opts.role?.length) body.roles = opts.role;
+  if (noRoles) body.roles = [];
+  return body;
+}
+
+// --- API keys ---
+
+export interface ApiKeyListOptions extends ServiceFlags {
+  principal?: string;
+  tenant?: string;
+}
+export interface ApiKeyCreateOptions extends ServiceFlags {
+  principal: string;
+  permission: string[];
+  scope?: string[];
+  expiresAt?: string;
+  tenant?: string;
+}
+
+export async function listApiKeys(ctx: CommandContext, opts: ApiKeyListOptions): Promise<number> {
+  const registry = ctx.registry(opts);
+  return printAll(ctx, registry, (cursor) => registry.listApiKeys({ cursor, limit: 1000, principal_id: opts.principal, tenant_id: opts.tenant }), apiKeyLine, 'API keys');
+}
+
+/** The plaintext key is printed here and never again: the registry keeps only its hash. */
+export async function createApiKey(ctx: CommandContext, opts: ApiKeyCreateOptions): Promise<number> {
+  const created = await ctx.registry(opts).createApiKey({
+    principal_id: opts.principal,
+    permissions: opts.permission as RegistryBody<'CreateApiKey'>['permissions'],
+    scope_ids: opts.scope,
+    expires_at: opts.expiresAt,
+    tenant_id: opts.tenant,
+  });
+  ctx.print(created, `API key ${created.id} created: ${apiKeyLine(created)}\nthe key, shown this once (store it now; the registry keeps only its hash):\n${created.key}`);
+  return EXIT.ok;
+}
+
+export async function revokeApiKey(ctx: CommandContext, id: string, opts: ServiceFlags): Promise<number> {
+  const key = await ctx.registry(opts).revokeApiKey(id);
+  ctx.print(key, `API key ${key.id} revoked: ${apiKeyLine(key)}`);
+  return EXIT.ok;
+}
