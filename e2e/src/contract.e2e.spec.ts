@@ -241,16 +241,24 @@ async function exercise(name: string, doc: Doc, baseUrl: string, fixtures: Recor
 
 const ALL_TENANT_PERMISSIONS = ['read', 'write', 'manage_rules', 'manage_invariants', 'approve', 'check', 'seal', 'admin'];
 
+/** The three services, a tenant and a key of it with every tenant permission. */
+async function stackWithTenant(slug: string, settings: object = {}) {
+  const stack = await startTestStack();
+  const t = await createTenantWithAdmin(stack.registry, slug, settings);
+  const key = (await createPrincipalWithKey(stack.registry, t.admin.key, { permissions: ALL_TENANT_PERMISSIONS })).key;
+  return { stack, tenant: t.tenant, key };
+}
+
 describe('every operation of the public OpenAPI documents, against the real services', () => {
   let stack: TestStack;
   const fixtures: Record<string, string> = {};
   let key: string;
 
   beforeAll(async () => {
-    stack = await startTestStack();
     // Some 300 ledger requests with one key: a bucket that large keeps the ledger's rate limit out of the answers.
-    const t = await createTenantWithAdmin(stack.registry, 'contract', { rate_limit: { tier: 'enterprise', requests_per_minute: 100_000, burst: 10_000 } });
-    key = (await createPrincipalWithKey(stack.registry, t.admin.key, { permissions: ALL_TENANT_PERMISSIONS })).key;
+    const made = await stackWithTenant('contract', { rate_limit: { tier: 'enterprise', requests_per_minute: 100_000, burst: 10_000 } });
+    ({ stack, key } = made);
+    const t = { tenant: made.tenant };
     const auth = { Authorization: `Bearer ${key}` };
     const scope = await request(stack.registry.url).post('/api/v1/scopes').set(auth).send({ name: 'contract', selector: {} }).expect(201);
     const rule = await request(stack.registry.url)
@@ -310,10 +318,9 @@ describe('the verdict gateway while the registry is down', () => {
   let key: string;
 
   beforeAll(async () => {
-    stack = await startTestStack();
-    const t = await createTenantWithAdmin(stack.registry, 'contract-down');
-    key = (await createPrincipalWithKey(stack.registry, t.admin.key, { permissions: ALL_TENANT_PERMISSIONS })).key;
-    Object.assign(fixtures, { tenant_id: t.tenant.id, tenant_slug: t.tenant.slug });
+    const made = await stackWithTenant('contract-down');
+    ({ stack, key } = made);
+    Object.assign(fixtures, { tenant_id: made.tenant.id, tenant_slug: made.tenant.slug });
     await stack.registry.registry.close();
   }, 120_000);
   // The registry is closed already: stopping it again fails, the rest (services, databases) still stops.
