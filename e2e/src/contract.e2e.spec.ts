@@ -258,7 +258,6 @@ describe('every operation of the public OpenAPI documents, against the real serv
     // Some 300 ledger requests with one key: a bucket that large keeps the ledger's rate limit out of the answers.
     const made = await stackWithTenant('contract', { rate_limit: { tier: 'enterprise', requests_per_minute: 100_000, burst: 10_000 } });
     ({ stack, key } = made);
-    const t = { tenant: made.tenant };
     const auth = { Authorization: `Bearer ${key}` };
     const scope = await request(stack.registry.url).post('/api/v1/scopes').set(auth).send({ name: 'contract', selector: {} }).expect(201);
     const rule = await request(stack.registry.url)
@@ -269,10 +268,10 @@ describe('every operation of the public OpenAPI documents, against the real serv
     const fact = await request(stack.ledger.url)
       .post('/streams/contract/facts')
       .set('X-API-Key', key)
-      .send({ tenant_id: t.tenant.id, actor: 'agent:contract', custom_payload: { n: 1 } })
+      .send({ tenant_id: made.tenant.id, actor: 'agent:contract', custom_payload: { n: 1 } })
       .expect(201);
     const check = await request(stack.verdict.url)
-      .post(`/${t.tenant.id}/v1/check`)
+      .post(`/${made.tenant.id}/v1/check`)
       .set('X-API-Key', key)
       .send({ action: 'contract.run', resource: 'contract', scope: {}, parameters: {} })
       .expect(200);
@@ -281,8 +280,8 @@ describe('every operation of the public OpenAPI documents, against the real serv
       // Query bounds every list accepts (a made-up string is not a date).
       since: '2026-01-01',
       until: '2099-12-31',
-      tenant_id: t.tenant.id,
-      tenant_slug: t.tenant.slug,
+      tenant_id: made.tenant.id,
+      tenant_slug: made.tenant.slug,
       scope_id: scope.body.id,
       rule_id: rule.body.id,
       stream_id: 'contract',
