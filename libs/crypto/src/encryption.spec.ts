@@ -1,6 +1,6 @@
 import { randomBytes, webcrypto } from 'node:crypto';
 import { base64UrlToBytes } from './encoding';
-import { decryptSecret, encryptSecret, generateKeyEncryptionKey, parseKeyEncryptionKey } from './encryption';
+import { decryptSecret, decryptSecretRotating, encryptSecret, generateKeyEncryptionKey, parseKeyEncryptionKey } from './encryption';
 import { catchCryptoError } from './test-helpers';
 
 const BLOB = /^v1\.[A-Za-z0-9_-]{16}\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]*$/;
@@ -89,6 +89,28 @@ describe(decryptSecret.name, () => {
     ['a truncated tag', 'v1.AAAAAAAAAAAAAAAA.AAAAAAAAAAA.AA'],
   ])('fails with malformed_ciphertext for %s', (_label, blob) => {
     expect(catchCryptoError(() => sut(blob, kek)).code).toBe('malformed_ciphertext');
+  });
+});
+
+describe(decryptSecretRotating.name, () => {
+  const current = parseKeyEncryptionKey(generateKeyEncryptionKey());
+  const previous = parseKeyEncryptionKey(generateKeyEncryptionKey());
+  const other = parseKeyEncryptionKey(generateKeyEncryptionKey());
+  const sut = decryptSecretRotating;
+
+  it('opens with the current key first, else with the previous one, and says which', () => {
+    expect(sut(encryptSecret('a', current, 'kid'), current, previous, 'kid')).toEqual({ plaintext: Buffer.from('a'), under: 'current' });
+    expect(sut(encryptSecret('b', previous, 'kid'), current, previous, 'kid')).toEqual({ plaintext: Buffer.from('b'), under: 'previous' });
+  });
+
+  it('fails with decryption_failed when neither key opens it, or there is no previous key', () => {
+    expect(catchCryptoError(() => sut(encryptSecret('c', other, 'kid'), current, previous, 'kid')).code).toBe('decryption_failed');
+    expect(catchCryptoError(() => sut(encryptSecret('c', previous, 'kid'), current, null, 'kid')).code).toBe('decryption_failed');
+    expect(catchCryptoError(() => sut(encryptSecret('c', previous, 'kid'), current, previous, 'other-kid')).code).toBe('decryption_failed');
+  });
+
+  it('does not try the previous key on a malformed blob', () => {
+    expect(catchCryptoError(() => sut('v1.bad', current, previous)).code).toBe('malformed_ciphertext');
   });
 });
 

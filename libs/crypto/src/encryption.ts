@@ -89,3 +89,16 @@ function assertKek(kek: Buffer): void {
     throw new CryptoError('invalid_key_encryption_key', `key encryption key must be ${KEY_LENGTH} bytes`);
   }
 }
+
+/**
+ * decryptSecret during a rotation of KEY_ENCRYPTION_KEY: with the current key, or else with the previous one (when
+ * given), saying which opened it. Throws decryption_failed when neither does; a malformed blob throws at once.
+ */
+export function decryptSecretRotating(blob: string, current: Buffer, previous: Buffer | null | undefined, aad?: string): { plaintext: Buffer; under: 'current' | 'previous' } {
+  try {
+    return { plaintext: decryptSecret(blob, current, aad), under: 'current' };
+  } catch (err) {
+    if (!previous || !(err instanceof CryptoError) || err.code !== 'decryption_failed') throw err;
+    return { plaintext: decryptSecret(blob, previous, aad), under: 'previous' };
+  }
+}

@@ -43,7 +43,7 @@ export {
   type P256KeyPair,
   type P256PublicJwk,
 } from './p256';
-export { decryptSecret, encryptSecret, generateKeyEncryptionKey, parseKeyEncryptionKey } from './encryption';
+export { decryptSecret, decryptSecretRotating, encryptSecret, generateKeyEncryptionKey, parseKeyEncryptionKey } from './encryption';
 export {
   currentKey,
   isKeyValidAt,

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { DevstackError } from './errors';
-import { defaultApps, formatBanner, RunningStack, startStack } from './stack';
+import { defaultApps, formatBanner, RunningStack, shownPath, startStack } from './stack';
 
 /**
  * `npm start`: the embedded default of README.md "Configuration". scripts/start.mjs bundles the apps and this file (to
@@ -94,9 +94,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<number
     return shutdown(0);
   }
 
-  const secretsFile = path.join(dataDir, 'secrets.json');
-  const shownSecretsFile = path.relative(process.cwd(), secretsFile);
-  process.stdout.write(formatBanner(stack, shownSecretsFile.startsWith('..') ? secretsFile : shownSecretsFile));
+  process.stdout.write(formatBanner(stack, shownPath(path.join(dataDir, 'secrets.json'))));
   // Either a child dies on its own, or a signal starts the shutdown (then its exit is not reported as a crash).
   const exit = await Promise.race([stack.unexpectedExit, shutdownRequested]);
   if (exit && !shuttingDown) {

@@ -343,8 +343,8 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   }
 }
 
-/** A path as the user typed it: relative to the working directory when inside it. */
-function shownPath(p: string): string {
+/** A path as the user would type it: relative to the working directory when inside it. */
+export function shownPath(p: string): string {
   const relative = path.relative(process.cwd(), p);
   return relative.startsWith('..') || path.isAbsolute(relative) ? p : relative;
 }

@@ -1,6 +1,6 @@
 import {
   CryptoError,
-  decryptSecret,
+  decryptSecretRotating,
   encryptSecret,
   isPublished,
   isScheduledRotationDue,
@@ -281,15 +281,13 @@ export class KeyStore<Sign> {
    * neither opens it. A malformed blob throws.
    */
   private decrypt(record: StoredKey): { privateKey: Buffer; under: 'current' | 'previous' } | null {
-    for (const [under, kek] of [['current', this.kek], ['previous', this.previousKek]] as const) {
-      if (!kek) continue;
-      try {
-        return { privateKey: decryptSecret(record.encryptedPrivateKey, kek, record.kid), under };
-      } catch (err) {
-        if (!(err instanceof CryptoError) || err.code !== 'decryption_failed') throw err;
-      }
+    try {
+      const { plaintext, under } = decryptSecretRotating(record.encryptedPrivateKey, this.kek, this.previousKek, record.kid);
+      return { privateKey: plaintext, under };
+    } catch (err) {
+      if (err instanceof CryptoError && err.code === 'decryption_failed') return null;
+      throw err;
     }
-    return null;
   }
 
   private due(current: KeyRecord, now: Date): boolean {

@@ -8,7 +8,7 @@
  * does not decrypt.
  */
 import { createHmac, randomBytes } from 'node:crypto';
-import { CryptoError, decryptSecret, encryptSecret } from '@arbiter/crypto';
+import { decryptSecretRotating, encryptSecret } from '@arbiter/crypto';
 
 export const STANDARD_WEBHOOK_HEADERS = {
   id: 'webhook-id',
@@ -43,17 +43,7 @@ export function sealSecret(bytes: Uint8Array, subscriptionId: string, kek: Buffe
  * on a wrong key, a ciphertext of another subscription, or a changed byte.
  */
 export function openSecret(ciphertext: string, subscriptionId: string, kek: Buffer, previousKek?: Buffer): Buffer {
-  return openSecretUnder(ciphertext, subscriptionId, kek, previousKek).secret;
-}
-
-/** The secret and which key opened it. */
-function openSecretUnder(ciphertext: string, subscriptionId: string, kek: Buffer, previousKek?: Buffer): { secret: Buffer; under: 'current' | 'previous' } {
-  try {
-    return { secret: decryptSecret(ciphertext, kek, aad(subscriptionId)), under: 'current' };
-  } catch (err) {
-    if (!previousKek || !(err instanceof CryptoError) || err.code !== 'decryption_failed') throw err;
-    return { secret: decryptSecret(ciphertext, previousKek, aad(subscriptionId)), under: 'previous' };
-  }
+  return decryptSecretRotating(ciphertext, kek, previousKek, aad(subscriptionId)).plaintext;
 }
 
 /**
@@ -61,8 +51,8 @@ function openSecretUnder(ciphertext: string, subscriptionId: string, kek: Buffer
  * previous key opens it, null when the current key already does. Throws when neither opens it.
  */
 export function resealSecret(ciphertext: string, subscriptionId: string, kek: Buffer, previousKek?: Buffer): string | null {
-  const { secret, under } = openSecretUnder(ciphertext, subscriptionId, kek, previousKek);
-  return under === 'current' ? null : sealSecret(secret, subscriptionId, kek);
+  const { plaintext, under } = decryptSecretRotating(ciphertext, kek, previousKek, aad(subscriptionId));
+  return under === 'current' ? null : sealSecret(plaintext, subscriptionId, kek);
 }
 
 /** `<id>.<timestamp>.<body>`; the id and timestamp are registry-made and hold no dot. */
