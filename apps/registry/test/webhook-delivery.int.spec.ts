@@ -267,7 +267,7 @@ describe('registry internal events endpoint (the verdict gateway)', () => {
 
     expect(created.body).toMatchObject({ type: 'approval.requested', source: 'verdict', scope_id: scopeId, scope_ids: [scopeId], entity_id: 'apr-0123456789abcdef01234567', actor_id: 'agn-0123456789abcdef01234567' });
     expect(replay.body).toEqual(created.body);
-    expect(receiver.received.map((r) => r.body)).toEqual([created.body]);
+    expect(receiver.received.map((r) => r.body)).toEqual([{ ...created.body, tenant_id: t.tenant.id, subscription_id: finance }]);
     expect((await admin.get(`/api/v1/webhooks/${finance}/deliveries`).expect(200)).body.items).toHaveLength(1);
     expect((await admin.get(`/api/v1/webhooks/${legal}/deliveries`).expect(200)).body.items).toHaveLength(0);
     const feed = (await admin.get(`/api/v1/scopes/${scopeId}/events?type=approval.requested`).expect(200)).body.items;
