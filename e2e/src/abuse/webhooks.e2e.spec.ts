@@ -163,7 +163,7 @@ describe('deliveries bound to their tenant and subscription', () => {
   });
   afterAll(() => rig.stop());
 
-  it('a delivery for subscription A, replayed to the receiver of subscription B (same or another tenant), is refused by the SDK helper although its signatures verify', async () => {
+  it('a delivery for subscription A, replayed to the receiver of subscription B (same or another tenant), or another tenant pointing its own subscription at A, is refused by the SDK helper although the signatures verify', async () => {
     const api = rigApi(rig);
     const auth = { Authorization: `Bearer ${rig.adminKey}` };
     const create = async (path: string) =>
@@ -172,8 +172,9 @@ describe('deliveries bound to their tenant and subscription', () => {
     const subA = await create('a');
     const subB = await create('b');
     const other = await createTenantWithAdmin(rig.registry, `wh-other-${Date.now().toString(36)}`);
-    const otherScope = (await request(rig.registry.url).post('/api/v1/scopes').set({ Authorization: `Bearer ${other.admin.key}` }).send({ name: 'x' }).expect(201)).body.id;
-    const subC = (await request(rig.registry.url).post(`/api/v1/scopes/${otherScope}/webhooks`).set({ Authorization: `Bearer ${other.admin.key}` }).send({ url: rig.receiver.url, events: ['approval.requested'] }).expect(201)).body as { id: string };
+    // Another tenant points a subscription of its own at the same receiver.
+    const asOther = { Authorization: `Bearer ${other.admin.key}` };
+    const subC = (await request(rig.registry.url).post('/api/v1/webhooks').set(asOther).send({ url: `${rig.receiver.url}?to=c`, events: ['scope.created'] }).expect(201)).body as { id: string };
 
     await api.requestApproval('bound delivery');
     const toA = await eventually(() => rig.receiver.received.find((r) => r.path.endsWith('to=a')), 20_000, 'the delivery to A');
@@ -194,6 +195,15 @@ describe('deliveries bound to their tenant and subscription', () => {
     const atC = ecdsa(other.tenant.id, subC.id);
     expect(atC.valid).toBe(false);
     expect(atC.checks.find((c) => c.check === 'tenant_id')).toMatchObject({ status: 'fail', message: expect.stringContaining('made for another tenant') });
+
+    // The other tenant's own delivery, sent to A's receiver by its subscription, is signed just as validly: the ids refuse it.
+    await request(rig.registry.url).post('/api/v1/scopes').set(asOther).send({ name: 'noise' }).expect(201);
+    const fromC = await eventually(() => rig.receiver.received.find((r) => r.path.endsWith('to=c')), 20_000, "the other tenant's delivery");
+    const hc = fromC.headers as Record<string, string>;
+    const atA = verifyWebhookSignature({ body: fromC.raw, timestamp: hc['x-service-timestamp'], signature: hc['x-service-signature'], key, tenantId: rig.tenantId, subscriptionId: subA.id });
+    expect(atA.checks.find((c) => c.check === 'signature')?.status).toBe('pass');
+    expect(atA.valid).toBe(false);
+    expect(atA.checks.filter((c) => c.status === 'fail').map((c) => c.check)).toEqual(['tenant_id', 'subscription_id']);
 
     // Standard Webhooks: B's secret does not verify A's delivery at all; A's does, and the ids still say for whom.
     const hmac = (secret: string, subscriptionId: string) =>
