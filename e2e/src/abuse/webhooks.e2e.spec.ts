@@ -1,4 +1,5 @@
-import { isIP } from 'node:net';
+import http from 'node:http';
+import { isIP, type AddressInfo } from 'node:net';
 import request from 'supertest';
 import { Webhook } from 'standardwebhooks';
 import { verifyStandardWebhook, verifyWebhookSignature } from '@arbiter/client';
@@ -162,6 +163,30 @@ describe('deliveries bound to their tenant and subscription', () => {
     rig = await startWebhookRig({ workers: 1 });
   });
   afterAll(() => rig.stop());
+
+  it('does not follow a redirect: a 302 towards another address is a failed attempt, and nothing reaches the Location', async () => {
+    // A receiver that sends every delivery elsewhere (with WEBHOOK_ALLOW_PRIVATE off, that elsewhere could be 169.254.169.254).
+    const redirector = http.createServer((_req, res) => res.writeHead(302, { Location: `${rig.receiver.url}?redirected=1` }).end());
+    await new Promise<void>((resolve) => redirector.listen(0, '127.0.0.1', resolve));
+    const auth = { Authorization: `Bearer ${rig.adminKey}` };
+    try {
+      const url = `http://127.0.0.1:${(redirector.address() as AddressInfo).port}/hook`;
+      const sub = (await request(rig.registry.url).post(`/api/v1/scopes/${rig.scopeId}/webhooks`).set(auth).send({ url, events: ['approval.requested'] }).expect(201)).body as { id: string };
+
+      await rigApi(rig).requestApproval('redirected');
+      const [delivery] = await eventually(async () => {
+        const items = (await request(rig.registry.url).get(`/api/v1/webhooks/${sub.id}/deliveries`).set(auth).expect(200)).body.items as DeliveryLog[];
+        return items[0]?.attempts.some((a) => a.outcome === 'failed') ? items : undefined;
+      }, 20_000, 'a failed attempt');
+      await rigApi(rig).unsubscribe(sub.id);
+
+      expect(delivery.attempts[0]).toMatchObject({ attempt: 1, outcome: 'failed', status_code: 302 });
+      expect(rig.receiver.received.filter((r) => r.path.includes('redirected'))).toEqual([]);
+    } finally {
+      redirector.closeAllConnections();
+      await new Promise((resolve) => redirector.close(resolve));
+    }
+  });
 
   it('a delivery for subscription A, replayed to the receiver of subscription B (same or another tenant), or another tenant pointing its own subscription at A, is refused by the SDK helper although the signatures verify', async () => {
     const api = rigApi(rig);
