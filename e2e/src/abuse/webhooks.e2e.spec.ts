@@ -199,7 +199,7 @@ describe('deliveries bound to their tenant and subscription', () => {
     const other = await createTenantWithAdmin(rig.registry, `wh-other-${Date.now().toString(36)}`);
     // Another tenant points a subscription of its own at the same receiver.
     const asOther = { Authorization: `Bearer ${other.admin.key}` };
-    const subC = (await request(rig.registry.url).post('/api/v1/webhooks').set(asOther).send({ url: `${rig.receiver.url}?to=c`, events: ['scope.created'] }).expect(201)).body as { id: string };
+    const subC = (await request(rig.registry.url).post('/api/v1/webhooks').set(asOther).send({ url: `${rig.receiver.url}?to=c`, events: ['scope.created', 'approval.requested'] }).expect(201)).body as { id: string };
 
     await api.requestApproval('bound delivery');
     const toA = await eventually(() => rig.receiver.received.find((r) => r.path.endsWith('to=a')), 20_000, 'the delivery to A');
@@ -229,6 +229,8 @@ describe('deliveries bound to their tenant and subscription', () => {
     expect(atA.checks.find((c) => c.check === 'signature')?.status).toBe('pass');
     expect(atA.valid).toBe(false);
     expect(atA.checks.filter((c) => c.status === 'fail').map((c) => c.check)).toEqual(['tenant_id', 'subscription_id']);
+    // And the fan-out never crossed tenants: the other tenant's subscription (approval.requested included) got only its own events.
+    expect(rig.receiver.received.filter((r) => r.path.endsWith('to=c')).map((r) => [r.body.type, r.body.tenant_id])).toEqual([['scope.created', other.tenant.id]]);
 
     // Standard Webhooks: B's secret does not verify A's delivery at all; A's does, and the ids still say for whom.
     const hmac = (secret: string, subscriptionId: string) =>
