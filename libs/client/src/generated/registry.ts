@@ -944,7 +944,8 @@ export interface components {
         DeciderId: string;
         CreateWebhookBody: {
             /**
-             * @description http or https; private, loopback and link-local addresses are refused unless allowed by config.
+             * @description http or https; every address the host resolves to must be public unicast (private, loopback,
+             *     link-local, NAT64, 6to4, IPv4-mapped and other special ranges are refused unless allowed by config).
              * @example https://hooks.example.com/arbiter
              */
             url: string;
@@ -1036,7 +1037,10 @@ export interface components {
             next_cursor: string | null;
         };
         UpdateWebhookBody: {
-            /** @example https://hooks.example.com/arbiter */
+            /**
+             * @description Checked as at creation.
+             * @example https://hooks.example.com/arbiter
+             */
             url?: string;
             events?: components["schemas"]["EventTypeName"][];
             description?: string;
@@ -2789,7 +2793,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedWebhookSubscription"];
                 };
             };
-            /** @description Bad URL (scheme, private address, unresolvable host) or unknown event type */
+            /** @description Bad URL (scheme, an address that is not public unicast, unresolvable host) or unknown event type */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2797,7 +2801,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Bad URL (scheme, private address, unresolvable host) or unknown event type"
+                     *       "detail": "Bad URL (scheme, an address that is not public unicast, unresolvable host) or unknown event type"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -3080,7 +3084,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedWebhookSubscription"];
                 };
             };
-            /** @description Bad URL (scheme, private address, unresolvable host) or unknown event type */
+            /** @description Bad URL (scheme, an address that is not public unicast, unresolvable host) or unknown event type */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3088,7 +3092,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Bad URL (scheme, private address, unresolvable host) or unknown event type"
+                     *       "detail": "Bad URL (scheme, an address that is not public unicast, unresolvable host) or unknown event type"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -3456,7 +3460,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookSubscription"];
                 };
             };
-            /** @description Bad URL or unknown event type */
+            /** @description Bad URL (scheme, an address that is not public unicast, unresolvable host) or unknown event type */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3464,7 +3468,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Bad URL or unknown event type"
+                     *       "detail": "Bad URL (scheme, an address that is not public unicast, unresolvable host) or unknown event type"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
