@@ -3,7 +3,7 @@ import type { AuthenticatedIdentity, TenantId } from '@arbiter/auth';
 import { AppError, type ServiceMetrics } from '@arbiter/http';
 import { newId } from '@arbiter/db';
 import { inSpan, tracingEnabled } from '@arbiter/telemetry';
-import { evaluate, explain, type CompleteEvaluation, type EvaluationRequest, type Fact, type Scope } from '@arbiter/policy';
+import { evaluate, explain, factContradictingParameters, type CompleteEvaluation, type EvaluationRequest, type Fact, type Scope } from '@arbiter/policy';
 import type { ConsultationRecord, RequiredContextRound } from '../domain/consultation-record';
 import type { ConsultationRepository } from '../repositories/consultations.repository';
 import { principalDeactivated } from '../http/errors';
@@ -129,8 +129,9 @@ export class EvaluationService {
     const scope = validateScope(body.scope, snapshot.scopeFields, 'invalid_scope_field');
     // The Facts as sent are hashed and recorded; the engine sees verified ledger citations as ledger Facts.
     const context = (body.context as Record<string, Fact> | undefined) ?? EMPTY;
-    const citations = await this.citations.verify(snapshot.tenantId, context);
     const parameters = body.parameters ?? EMPTY;
+    refuseContradictingFacts(parameters, context);
+    const citations = await this.citations.verify(snapshot.tenantId, context);
     const hash = contextHash({ action: body.action, resource: body.resource, scope, parameters, context });
     const requestedAt = new Date(this.now());
     const request = { mode: 'check' as const, action: body.action, resource: body.resource, scope, parameters, context: engineContext(context, citations) };
@@ -164,7 +165,7 @@ export class EvaluationService {
       contextHash: hash,
       ledgerCitations: citations,
       evaluation: result,
-      ttlSeconds: ttlOverride ?? snapshot.verdictTtlSeconds,
+      ttlSeconds: appliedTtl(ttlOverride, snapshot),
       history: [],
       correlation: null,
     });
@@ -235,7 +236,7 @@ export class EvaluationService {
       contextHash: hash,
       ledgerCitations: citations,
       evaluation: result,
-      ttlSeconds: ttlOverride ?? snapshot.verdictTtlSeconds,
+      ttlSeconds: appliedTtl(ttlOverride, snapshot),
       history,
       correlation,
     });
@@ -431,6 +432,30 @@ function traced<T>(name: string, identity: AuthenticatedIdentity, run: () => Pro
     if (typeof body.verdict === 'string') span.setAttribute('arbiter.verdict', body.verdict);
     if (typeof body.operation_status === 'string') span.setAttribute('arbiter.operation_status', body.operation_status);
     return answer;
+  });
+}
+
+/**
+ * The seconds a verdict may be acted on (docs/verdicts.md "Limits"): X-Verdict-TTL may shorten the
+ * tenant's verdict_ttl_seconds, never lengthen it (a larger value is lowered to it; X-Verdict-TTL in
+ * the answer says what applied). The tenant decides how long its verdicts live, not the caller.
+ */
+function appliedTtl(requested: number | undefined, snapshot: TenantSnapshot): number {
+  return requested === undefined ? snapshot.verdictTtlSeconds : Math.min(requested, snapshot.verdictTtlSeconds);
+}
+
+/**
+ * One value per path (docs/verdicts.md "Parameters and context"): a context Fact that restates a path the
+ * parameters hold with another value is 422 context_contradicts_parameters naming the field. The
+ * parameters are what the verdict signs and the executor does; a Fact cannot make the rules see less.
+ */
+function refuseContradictingFacts(parameters: Record<string, unknown>, context: Record<string, Fact>): void {
+  if (context === EMPTY) return;
+  const field = factContradictingParameters(parameters, context);
+  if (field === null) return;
+  throw new AppError(422, 'context_contradicts_parameters', `Context field ${field} holds another value than parameters.${field}: a Fact cannot restate what the parameters say (send one value, or leave the Fact out)`, {
+    field: `context.${field}`,
+    parameters_field: `parameters.${field}`,
   });
 }
 

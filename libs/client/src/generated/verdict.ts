@@ -1500,7 +1500,7 @@ export interface components {
     parameters: never;
     requestBodies: never;
     headers: {
-        /** @description Seconds the verdict may be acted on (the X-Verdict-TTL asked for, or the tenant default); complete answers only. */
+        /** @description Seconds the verdict may be acted on: the X-Verdict-TTL asked for when it is shorter than the tenant verdict_ttl_seconds, else that; complete answers only. */
         "X-Verdict-TTL": number;
         /** @description The id of the committed consultation; complete answers only. */
         "X-Consultation-Id": string;
@@ -2550,7 +2550,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Seconds the verdict may be acted on, 1 to 3600; default the tenant's verdict_ttl_seconds. */
+                /** @description Seconds the verdict may be acted on, 1 to 3600: it may shorten the tenant's verdict_ttl_seconds, never lengthen it (a larger value is lowered to the tenant's; the response header says what applied). Default the tenant's. */
                 "X-Verdict-TTL"?: string;
             };
             path: {
@@ -3451,7 +3451,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Seconds the verdict may be acted on, 1 to 3600; default the tenant's verdict_ttl_seconds. */
+                /** @description Seconds the verdict may be acted on, 1 to 3600: it may shorten the tenant's verdict_ttl_seconds, never lengthen it (a larger value is lowered to the tenant's; the response header says what applied). Default the tenant's. */
                 "X-Verdict-TTL"?: string;
             };
             path: {
@@ -3677,7 +3677,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description insufficient_context: details.missing_fields and details.required_context name what is missing */
+            /** @description insufficient_context: details.missing_fields and details.required_context name what is missing; context_contradicts_parameters: a context Fact restates a path of the parameters with another value (details.field) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3686,7 +3686,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "insufficient_context",
-                     *       "message": "insufficient_context: details.missing_fields and details.required_context name what is missing"
+                     *       "message": "insufficient_context: details.missing_fields and details.required_context name what is missing; context_contradicts_parameters: a context Fact restates a path of the parameters with another value (details.field)"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
