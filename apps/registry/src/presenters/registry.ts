@@ -142,6 +142,7 @@ export function presentOverride(row: OverrideRow, now: Date): Override {
     scope_ids: row.scope_ids,
     target_id: row.target_id,
     target_ids: row.target_ids,
+    ...(row.target_version_ids.length ? { target_version_ids: row.target_version_ids } : {}),
     target_type: row.target_type as Override['target_type'],
     override_type: row.override_type as Override['override_type'],
     justification: row.justification,

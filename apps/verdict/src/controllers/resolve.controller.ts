@@ -14,7 +14,7 @@ export class ResolveController extends Controller {
    * resolve_session_id to send back; it writes no consultation and signs nothing. A complete answer
    * is the check answer plus required_context_history (overview: its own fields). Needs `check`.
    * @param tenant_id The tenant id (or slug); it must be the API key's own tenant.
-   * @param verdictTtl Seconds the verdict may be acted on, 1 to 3600; default the tenant's verdict_ttl_seconds.
+   * @param verdictTtl Seconds the verdict may be acted on, 1 to 3600: it may shorten the tenant's verdict_ttl_seconds, never lengthen it (a larger value is lowered to the tenant's; the response header says what applied). Default the tenant's.
    * @summary Tolerant evaluation in rounds
    */
   @Post()

@@ -1818,6 +1818,11 @@ export interface components {
             target_id: string;
             /** @description Every suspended entry (one, except for approval grants covering several rules). */
             target_ids: string[];
+            /**
+             * @description Approval grants only: the rule versions (`rv-`) the grant was made for. A target whose current version
+             *     is another one (the rule changed since) is not neutralised. Absent: any version.
+             */
+            target_version_ids?: string[];
             /** @enum {string} */
             target_type: "invariant" | "rule";
             override_type: components["schemas"]["OverrideType"];
@@ -6088,6 +6093,9 @@ export interface operations {
                      *           "target_ids": [
                      *             "string"
                      *           ],
+                     *           "target_version_ids": [
+                     *             "string"
+                     *           ],
                      *           "target_type": "invariant",
                      *           "override_type": "temporary",
                      *           "justification": "string",
@@ -8386,6 +8394,9 @@ export interface operations {
                      *           "target_ids": [
                      *             "string"
                      *           ],
+                     *           "target_version_ids": [
+                     *             "string"
+                     *           ],
                      *           "target_type": "invariant",
                      *           "override_type": "temporary",
                      *           "justification": "string",
@@ -8531,6 +8542,9 @@ export interface operations {
                      *       ],
                      *       "target_id": "rul-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "target_ids": [
+                     *         "string"
+                     *       ],
+                     *       "target_version_ids": [
                      *         "string"
                      *       ],
                      *       "target_type": "invariant",
@@ -8715,6 +8729,9 @@ export interface operations {
                      *       ],
                      *       "target_id": "rul-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "target_ids": [
+                     *         "string"
+                     *       ],
+                     *       "target_version_ids": [
                      *         "string"
                      *       ],
                      *       "target_type": "invariant",
