@@ -25,6 +25,7 @@ export class ResolveController extends Controller {
   @Response<ErrorBody>(403, 'principal_deactivated, insufficient_permission, cross_tenant_forbidden')
   @Response<ErrorBody>(404, 'unknown_action_type, resolve_session_not_found')
   @Response<ErrorBody>(409, 'resolve_session_completed, resolve_session_mismatch, resolve_session_conflict, scope_conflict')
+  @Response<ErrorBody>(422, 'resolve_context_too_large: the session context would outgrow what one request may carry')
   @Response<ErrorBody>(429, 'too_many_rounds: the tenant max_resolve_rounds (default 12) is used up')
   @Response<ErrorBody>(500, 'signing_key_unavailable')
   // The contract only: resolveRoute, the route's middleware (http/evaluation-routes.ts), answers,

@@ -43,6 +43,11 @@ export interface EvaluationDeps {
   logger: Logger;
   issuer: string;
   sessionTtlSeconds: number;
+  /**
+   * The most a resolve session's accumulated context may weigh, in bytes of JSON: what one request could
+   * carry (BODY_LIMIT). Default 1 MiB.
+   */
+  maxSessionContextBytes?: number;
   /** Verifies ledger citations (docs/verdicts.md "Facts the ledger vouches for"). Absent: a citation is 503 ledger_unavailable. */
   citations?: LedgerCitationsService;
   now?: () => number;
@@ -191,6 +196,7 @@ export class EvaluationService {
 
     // Accumulate: later Facts replace earlier ones of the same field; scope only ever widens.
     const context: Record<string, Fact> = session ? { ...session.context, ...body.context } : body.context;
+    if (session) this.refuseOversizedContext(session.id, context);
     // Every round checks the citations of the whole accumulated context (verified facts are cached).
     const citations = await this.citations.verify(tenantId, context);
     let scope: Scope = session?.scope ?? EMPTY;
@@ -280,6 +286,22 @@ export class EvaluationService {
       });
     }
     return session;
+  }
+
+  /**
+   * A session's context grows round after round; it may grow to what one request could carry and no
+   * further (docs/verdicts.md "The resolve loop"), or a caller could make the gateway store and hash a
+   * context of max_resolve_rounds times the body limit: 422 resolve_context_too_large.
+   */
+  private refuseOversizedContext(sessionId: string, context: Record<string, Fact>): void {
+    const max = this.deps.maxSessionContextBytes ?? 1024 * 1024;
+    const size = Buffer.byteLength(JSON.stringify(context), 'utf8');
+    if (size <= max) return;
+    throw new AppError(422, 'resolve_context_too_large', `The accumulated context of resolve session ${sessionId} would weigh ${size} bytes, more than the ${max} one request may carry: start a new session with the fields that matter`, {
+      resolve_session_id: sessionId,
+      bytes: size,
+      max_bytes: max,
+    });
   }
 
   /** Stores an incomplete round: a new session, or the next round of the caller's one. */

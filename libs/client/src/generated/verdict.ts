@@ -2751,6 +2751,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description resolve_context_too_large: the session context would outgrow what one request may carry */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "resolve_context_too_large",
+                     *       "message": "resolve_context_too_large: the session context would outgrow what one request may carry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description too_many_rounds: the tenant max_resolve_rounds (default 12) is used up */
             429: {
                 headers: {
