@@ -33,7 +33,7 @@ export const signingKeyUnavailable = (why: string) =>
  * stream"): a seal_outbox row written in the transaction that creates the key, so no key signs a verdict
  * without its seal on the way, and `onSealed` (the relay's nudge) once it committed.
  */
-export function keySealRecorder(onSealed?: () => void): KeyChangeRecorder<unknown> {
+export function keySealRecorder<Sign>(onSealed?: () => void): KeyChangeRecorder<Sign> {
   return {
     record: (db, change) =>
       insertSealRow(
