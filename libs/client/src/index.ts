@@ -11,7 +11,7 @@ export { verifyVerdict, decodeVerdictUnverified, type VerdictClaims, type Verify
 export { requestApprovalAndWait, waitForApproval, isDecided, type PollBackoff, type WaitOptions } from './approvals';
 export { requireVerdict, verdictOf, bindingMismatches, type RequireVerdictOptions, type VerdictBinding, type RefusalCode } from './middleware';
 export * from './verify';
-export { auditConsultations, periodBound, VERDICT_SEAL_ACTOR, type AuditConsultationsOptions, type ConsultationAuditReport, type FieldDifference } from './audit/consultations';
+export { auditConsultations, periodBound, type AuditConsultationsOptions, type ConsultationAuditReport, type FieldDifference } from './audit/consultations';
 export * from './guard';
 export * from './adapters';
 export { resilientFetch, retryAfterMs, SDK_VERSION, USER_AGENT, DEFAULT_TIMEOUT_MS, type RetryOptions } from './retry';
