@@ -24,6 +24,7 @@ export {
   parseTrustFile,
   extendTrust,
   conflictingKids,
+  jwkThumbprint,
   TRUST_FILE_FORMAT,
   type TrustAnchors,
   type TrustFile,

@@ -6,6 +6,8 @@
 // - the tenant's verdict keys through the `arbiter.<tenant_id>.keys` stream, whose facts must make
 //   exactly the Merkle tree (RFC 9162 section 2.1) of a checkpoint signed by a trusted ledger key.
 // Retirements in that history close the trusted keys' windows; nothing in it can widen one.
+import { createHash } from 'node:crypto';
+import { canonicalJson } from '@arbiter/canonical';
 import { factLeaf, toDigest, treeRoot } from '@arbiter/merkle';
 import { InputError } from '../errors';
 import type { KeySet, LedgerCheckpoint, LedgerFact, LedgerFactListEntry, LedgerKeySet, LedgerKeyTransition, LedgerPublicKey, VerificationKey } from '../types';
@@ -86,6 +88,15 @@ const isEd25519Key = (k: unknown): k is LedgerPublicKey => {
   const r = k as Rec;
   return !!r && typeof r.kid === 'string' && r.kty === 'OKP' && r.crv === 'Ed25519' && typeof r.x === 'string' && typeof r.not_before === 'string';
 };
+
+/**
+ * The RFC 7638 thumbprint of a public key (base64url SHA-256 of its required members, sorted, no
+ * whitespace): what an auditor compares over a second channel to know a trust file holds the right keys.
+ */
+export function jwkThumbprint(jwk: { kty: string; crv: string; x: string; y?: string }): string {
+  const required = jwk.kty === 'EC' ? { crv: jwk.crv, kty: jwk.kty, x: jwk.x, y: jwk.y } : { crv: jwk.crv, kty: jwk.kty, x: jwk.x };
+  return createHash('sha256').update(canonicalJson(required), 'utf8').digest('base64url');
+}
 
 /** Whether two key sets hold a kid with different key material: the kids that differ. */
 export function conflictingKids(claimed: { kid: string; x: string; y?: string }[], trusted: { kid: string; x: string; y?: string }[]): string[] {
