@@ -50,11 +50,11 @@ export interface VerifyVerdictFlags {
 }
 
 export async function verifyVerdictCommand(ctx: CommandContext, input: string, opts: VerifyVerdictFlags): Promise<number> {
+  if (!opts.trust && !opts.jwks) throw new CliError('give the tenant\'s keys you hold: --trust <file> (arbiter trust export) or --jwks <file|url>');
   const jws = JWS.test(input.trim()) ? input.trim() : (await ctx.readText(input, 'verdict')).trim();
   const at = opts.at ? Date.parse(opts.at) : ctx.io.now().getTime();
   if (Number.isNaN(at)) throw new CliError(`--at ${opts.at} is not an ISO 8601 time`);
-  const held = await callerKeySet(ctx, opts);
-  if (!held) throw new CliError('give the tenant\'s keys you hold: --trust <file> (arbiter trust export) or --jwks <file|url>');
+  const held = (await callerKeySet(ctx, opts))!;
   if (held.tenant && opts.tenant && held.tenant !== opts.tenant) throw new CliError(`--tenant ${opts.tenant} is not the tenant of the trust file (${held.tenant})`);
   const report = new ReportBuilder('signed verdict');
   let claims: Record<string, unknown> | undefined;
