@@ -103,7 +103,8 @@ export async function outboxRows(databaseUrl: string, where = 'true', params: un
   const client = new Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    return (await client.query<OutboxRow>(`SELECT id::text AS id, tenant_id, stream_id, client_ref, payload, attempts, leased_until FROM seal_outbox WHERE ${where} ORDER BY id`, params)).rows;
+    // ORDER BY the bigint column: the output column `id` is its text, which sorts 10 before 9.
+    return (await client.query<OutboxRow>(`SELECT id::text AS id, tenant_id, stream_id, client_ref, payload, attempts, leased_until FROM seal_outbox WHERE ${where} ORDER BY seal_outbox.id`, params)).rows;
   } finally {
     await client.end();
   }
