@@ -78,7 +78,7 @@ describe(auditConsultations.name, () => {
       pending: [],
     });
     expect(report.checkpoint.valid).toBe(true);
-    expect(report.checkpoint.checks.map((c) => `${c.check}:${c.status}`)).toEqual(['trust:pass', 'trust.history:info', 'current.shape:pass', 'current.key:pass', 'current.signature:pass', 'consistency:info']);
+    expect(report.checkpoint.checks.map((c) => `${c.check}:${c.status}`)).toEqual(['trust:pass', 'trust.ledger_transitions:info', 'current.shape:pass', 'current.key:pass', 'current.signature:pass', 'consistency:info']);
     expect(report.next_checkpoint).toMatchObject({ stream_id: STREAM, tree_size: 6 });
   });
 

@@ -151,6 +151,7 @@ function applyLedgerTransitions(report: ReportBuilder, ledger: Map<string, Ledge
     report.fail('ledger_transitions', 'transitions is not an array');
     return;
   }
+  if (!transitions.length) report.info('ledger_transitions', 'the ledger has published no key transition (no rotation since its first key)');
   const ordered = [...transitions].sort((a: Rec, b: Rec) => Number(a?.created_at_ms) - Number(b?.created_at_ms));
   for (const t of ordered) applyTransition(report, ledger, (t ?? {}) as Rec, added);
 }
