@@ -1,4 +1,4 @@
-import { createHash, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
+import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,7 +7,7 @@ import { compactVerify, importJWK } from 'jose';
 import { createLogger } from '@arbiter/http';
 import { VerdictKeys } from '../../../apps/verdict/src/keys';
 import { buildBin, jcs, runBin, sha256Of } from '../cli-harness';
-import { checkpointSignatureHolds, leafOf, type PublishedLedgerKey } from '../evidence-harness';
+import { checkpointSignatureHolds, rootFromPath, treeRootOf, type PublishedLedgerKey } from '../evidence-harness';
 import { eventually, ledgerAs, provisionTenant, transfer, verdictAs, type SdkTenant } from '../sdk-harness';
 import { startTestStack, type TestStack } from '../stack';
 
@@ -25,39 +25,6 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 const year = new Date().getUTCFullYear();
 const b64url = (v: string | Buffer) => Buffer.from(v).toString('base64url');
 const decode = (segment: string) => JSON.parse(Buffer.from(segment, 'base64url').toString('utf8'));
-const sha256 = (...parts: Buffer[]) => createHash('sha256').update(Buffer.concat(parts)).digest();
-const node = (l: Buffer, r: Buffer) => sha256(Buffer.from([1]), l, r);
-const hex = (digest: string) => Buffer.from(digest.slice(7), 'hex');
-
-/** RFC 9162 section 2.1.3.2, written here: the root an audit path leads to from a leaf. */
-function rootFromPath(factHash: string, index: number, size: number, auditPath: string[]): string {
-  let fn = index;
-  let sn = size - 1;
-  let r = leafOf(factHash);
-  for (const p of auditPath.map(hex)) {
-    if (fn % 2 === 1 || fn === sn) {
-      r = node(p, r);
-      while (fn % 2 === 0 && fn !== 0) {
-        fn >>= 1;
-        sn >>= 1;
-      }
-    } else {
-      r = node(r, p);
-    }
-    fn >>= 1;
-    sn >>= 1;
-  }
-  return `sha256:${r.toString('hex')}`;
-}
-
-/** RFC 9162 section 2.1.1 MTH over leaves, written here. */
-function treeRoot(leaves: Buffer[]): Buffer {
-  if (leaves.length === 1) return leaves[0];
-  let k = 1;
-  while (k * 2 < leaves.length) k *= 2;
-  return node(treeRoot(leaves.slice(0, k)), treeRoot(leaves.slice(k)));
-}
-
 const factHashOf = (f: Json, streamId: string, tenantId: string, prevHash: string) =>
   sha256Of({ fact_id: f.fact_id, stream_id: streamId, tenant_id: tenantId, actor: f.actor, sealed_at_ms: f.sealed_at_ms, custom_payload: f.custom_payload, prev_hash: prevHash });
 
@@ -142,7 +109,7 @@ describe('evidence packs verified against trust the verifier holds (issue 26, it
       fact.custom_payload = { ...fact.custom_payload, verdict: 'allowed', normative_hash: record.normative_hash };
       fact.fact_hash = factHashOf(fact, fact.stream_id, fact.tenant_id, fact.prev_hash);
       const ledgerKey = generateKeyPairSync('ed25519');
-      const { signature: _c, ...checkpoint } = { ...p.ledger.checkpoint, root_hash: rootFromPath(fact.fact_hash, p.ledger.leaf_index, p.ledger.tree_size, p.ledger.inclusion_path) };
+      const { signature: _c, ...checkpoint } = { ...p.ledger.checkpoint, root_hash: rootFromPath(fact.fact_hash, p.ledger.leaf_index, p.ledger.tree_size, p.ledger.inclusion_path)! };
       p.ledger.checkpoint = { ...checkpoint, signature: signEd25519(checkpoint, ledgerKey.privateKey) };
       p.ledger.keys.keys = p.ledger.keys.keys.map((k: Json) => (k.kid === checkpoint.key_id ? { ...k, x: publicJwk(ledgerKey.publicKey).x } : k));
       // The real key history names the real keys: the forger leaves it out.
@@ -265,16 +232,16 @@ describe('evidence packs verified against trust the verifier holds (issue 26, it
         forged.jwks.keys = forged.jwks.keys.map((k: Json) => (k.kid === kid ? { ...k, x: a.x, y: a.y } : k));
         const stream = forged.key_history.stream_id;
         let prev = `sha256:${'0'.repeat(64)}`;
-        const leaves: Buffer[] = [];
+        const hashes: string[] = [];
         for (const f of forged.key_history.facts) {
           if (f.custom_payload.kid === kid) f.custom_payload.public_jwk = { ...f.custom_payload.public_jwk, x: a.x, y: a.y };
           prev = factHashOf(f, stream, t.id, prev);
-          leaves.push(leafOf(prev));
+          hashes.push(prev);
         }
         const rogueLedger = generateKeyPairSync('ed25519');
         const rogueKid = `ledger:${year}.9`;
         const at = Date.now();
-        const checkpoint = { stream_id: stream, tree_size: leaves.length, root_hash: `sha256:${treeRoot(leaves).toString('hex')}`, created_at_ms: at, key_id: rogueKid, signature_alg: 'Ed25519' };
+        const checkpoint = { stream_id: stream, tree_size: hashes.length, root_hash: treeRootOf(hashes), created_at_ms: at, key_id: rogueKid, signature_alg: 'Ed25519' };
         forged.key_history.checkpoint = { ...checkpoint, signature: signEd25519(checkpoint, rogueLedger.privateKey) };
         const x = publicJwk(rogueLedger.publicKey).x;
         forged.ledger.keys.keys.push({ kid: rogueKid, kty: 'OKP', crv: 'Ed25519', x, alg: 'EdDSA', use: 'sig', not_before: new Date(at).toISOString(), not_after: null });
