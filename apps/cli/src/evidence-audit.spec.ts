@@ -1,4 +1,4 @@
-import { makeConsultation, makeKey, makeLedgerKey, sealedPayloadOf, startFakeEvidenceServer, TENANT, TestStream, type FakeEvidenceServer } from '@arbiter/client/testing';
+import { keySealPayloadOf, makeConsultation, makeKey, makeLedgerKey, sealedPayloadOf, startFakeEvidenceServer, TENANT, TestStream, type FakeEvidenceServer } from '@arbiter/client/testing';
 import type { Io } from './io';
 import { runCli } from './program';
 
@@ -83,6 +83,39 @@ describe('arbiter trust export', () => {
     expect(r).toMatchObject({ code: 2 });
     files['pack.json'] = '{}';
     expect(await cli(files, { offline: true })('verify', 'evidence', 'pack.json', '--trust', 'keys.json')).toMatchObject({ code: 2, stderr: expect.stringContaining('the trust file keys.json is not a trust file') });
+  });
+});
+
+describe('arbiter trust extend', () => {
+  it('adds a key sealed in the keys stream under a checkpoint of a trusted ledger key, and writes nothing for a forged history', async () => {
+    const files: Record<string, string> = {};
+    await exportTrust(files);
+    const next = makeKey(`${TENANT}:2026.1`, { notBefore: '2026-02-01T00:00:00.000Z' });
+    const keys = new TestStream(`arbiter.${TENANT}.keys`, TENANT, ledgerKey);
+    keys.seal('service:verdict', keySealPayloadOf(key.jwk, 'first'), key.jwk.kid);
+    keys.seal('service:verdict', keySealPayloadOf(next.jwk, 'emergency', [{ kid: key.jwk.kid, not_after: '2026-02-01T00:00:00.000Z' }]), next.jwk.kid);
+    server.streams.set(keys.streamId, keys);
+    const run = cli(files);
+    const ok = await run('trust', 'extend', 'trust.json', '--out', 'trust-2.json', '--url', server.url, '--api-key', 'ak-test');
+    expect(ok.stdout).toContain(`wrote trust-2.json: added ${next.jwk.kid}`);
+    expect(ok.code).toBe(0);
+    expect(JSON.parse(files['trust-2.json'])).toMatchObject({ extended_at: '2026-03-02T00:00:00.000Z', jwks: { keys: [{ kid: key.jwk.kid, not_after: '2026-02-01T00:00:00.000Z' }, { kid: next.jwk.kid, not_after: null }] } });
+
+    // The same stream, its checkpoints signed by a key the trust file does not hold.
+    (keys as { key: unknown }).key = makeLedgerKey('ledger:2026');
+    const forged = await run('trust', 'extend', 'trust.json', '--out', 'trust-3.json', '--url', server.url, '--api-key', 'ak-test');
+    expect(forged.code).toBe(1);
+    expect(forged.stdout).toContain('[FAIL] keys_stream.checkpoint.signature');
+    expect(forged.stdout).toContain('nothing written: the history does not verify against trust.json');
+    expect(files['trust-3.json']).toBeUndefined();
+  });
+
+  it('refuses a ledger key of another tenant (its streams would read as absent) with exit 2', async () => {
+    const files: Record<string, string> = {};
+    await exportTrust(files);
+    files['trust.json'] = files['trust.json'].replace(new RegExp(TENANT, 'g'), 'tnt-other');
+    const r = await cli(files)('trust', 'extend', 'trust.json', '--url', server.url, '--api-key', 'ak-test');
+    expect(r).toMatchObject({ code: 2, stderr: expect.stringContaining(`the ledger key is of tenant ${TENANT}, the trust file of tnt-other`) });
   });
 });
 

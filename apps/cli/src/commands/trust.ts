@@ -79,6 +79,9 @@ export interface ExtendTrustFlags extends ServiceFlags {
 export async function extendTrustCommand(ctx: CommandContext, file: string, opts: ExtendTrustFlags): Promise<number> {
   const trust = await loadTrust(ctx, file);
   const ledger = ctx.ledger(opts);
+  // Another tenant's stream reads as absent (404): a key of another tenant would find no history at all.
+  const { tenant_id } = await ledger.whoami();
+  if (tenant_id !== trust.tenant_id) throw new CliError(`the ledger key is of tenant ${tenant_id}, the trust file of ${trust.tenant_id}: give a key with read of ${trust.tenant_id}`);
   ctx.progress(`key history of ${trust.tenant_id} from ${ledger.baseUrl}`);
   const { trusted, report } = extendTrust(trust, await fetchKeyHistory(ledger, trust.tenant_id));
   if (report.status === 'invalid') {
