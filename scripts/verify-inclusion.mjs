@@ -3,11 +3,15 @@
 // output alone, with node:crypto and nothing of the project (docs/evidence.md "Verifying without
 // Arbiter" states every byte checked here).
 //
+//   node scripts/verify-inclusion.mjs --inclusion inclusion.json --trust trust.json [--fact fact.json]
 //   node scripts/verify-inclusion.mjs --inclusion inclusion.json --keys ledger-keys.json [--fact fact.json]
 //
 // --inclusion: GET /facts/{fact_id}/inclusion (or an evidence answer's `ledger` object, or the
 //              internal inclusion answer with its `fact`)
-// --keys:      GET /.well-known/ledger-keys
+// --trust:     the ledger keys you hold: a trust file (`arbiter trust export`, after a ledger rotation
+//              `arbiter trust extend`), its `ledger_keys` (docs/evidence.md "Trusted keys")
+// --keys:      or a ledger key set you obtained yourself (GET /.well-known/ledger-keys); the checkpoint
+//              proves nothing beyond the keys you give, so take them from a channel you trust
 // --fact:      GET /facts/{fact_id}: its fact_hash is recomputed from its content and used as the
 //              leaf. Without it, the leaf is the fact_hash the inclusion input carries (if any).
 // Checks: fact → fact_hash → leaf hash → (inclusion path) → root_hash of the checkpoint → the
@@ -193,11 +197,17 @@ function parseArgs(argv) {
   const args = {};
   for (let i = 0; i < argv.length; i += 2) {
     const name = argv[i];
-    if (!['--inclusion', '--keys', '--fact'].includes(name) || argv[i + 1] === undefined) throw new Error(`unexpected argument ${name}`);
+    if (!['--inclusion', '--keys', '--trust', '--fact'].includes(name) || argv[i + 1] === undefined) throw new Error(`unexpected argument ${name}`);
     args[name.slice(2)] = argv[i + 1];
   }
-  if (!args.inclusion || !args.keys) throw new Error('give --inclusion and --keys (and optionally --fact)');
+  if (!args.inclusion || !args.keys === !args.trust) throw new Error('give --inclusion and either --trust or --keys (and optionally --fact)');
   return args;
+}
+
+/** The ledger keys of a trust file (format arbiter.trust, written by `arbiter trust export`). */
+export function trustedLedgerKeys(trust) {
+  if (trust?.format !== 'arbiter.trust' || !Array.isArray(trust.ledger_keys?.keys)) throw new Error('the trust file is not a trust file (format arbiter.trust, written by arbiter trust export)');
+  return { keys: trust.ledger_keys.keys };
 }
 
 function main(argv) {
@@ -205,7 +215,8 @@ function main(argv) {
   try {
     const args = parseArgs(argv);
     const read = (file) => JSON.parse(readFileSync(file, 'utf8'));
-    inputs = { inclusion: read(args.inclusion), keys: read(args.keys), fact: args.fact ? read(args.fact) : undefined };
+    const keys = args.trust ? trustedLedgerKeys(read(args.trust)) : read(args.keys);
+    inputs = { inclusion: read(args.inclusion), keys, fact: args.fact ? read(args.fact) : undefined };
   } catch (err) {
     process.stderr.write(`verify-inclusion: ${err.message}\n`);
     return 2;

@@ -2,15 +2,19 @@
 // Verifies an Arbiter ledger proof bundle and the facts it covers from API output alone, with
 // node:crypto and nothing of the project (docs/ledger-formats.md states every byte checked here).
 //
-//   node scripts/verify-ledger-bundle.mjs --bundle bundle.json --keys ledger-keys.json --facts facts.json [--facts page2.json ...]
-//   node scripts/verify-ledger-bundle.mjs --url http://127.0.0.1:3003 --api-key ak-... --bundle-id bnd-...
+//   node scripts/verify-ledger-bundle.mjs --bundle bundle.json --trust trust.json --facts facts.json [--facts page2.json ...]
+//   node scripts/verify-ledger-bundle.mjs --url http://127.0.0.1:3003 --api-key ak-... --bundle-id bnd-... --trust trust.json
 //
 // --bundle: GET /bundles/{bundle_id} (or the POST /streams/{stream_id}/bundles answer)
-// --keys:   GET /.well-known/ledger-keys
+// --trust:  the ledger keys you hold: a trust file (`arbiter trust export`; after a ledger rotation
+//           `arbiter trust extend`), its `ledger_keys` (docs/evidence.md "Trusted keys")
+// --keys:   or a ledger key set you obtained yourself (GET /.well-known/ledger-keys)
 // --facts:  GET /streams/{stream_id}/facts pages ({facts: [...]}) or arrays of facts, in chain order;
 //           list entries (fact_id, sealed_at_ms, sealed_at_iso, actor, custom_payload) suffice, full
 //           facts (GET /facts/{id}) are checked field by field too.
-// --url mode fetches those three itself. Prints a JSON report; exit 0 valid, 1 invalid, 2 unusable input.
+// --url mode fetches those three itself; without --trust or --keys the keys then come from the ledger
+// whose bundle is checked, and the report says `pinned: false` and exits 3 when nothing else failed.
+// Prints a JSON report; exit 0 valid, 1 invalid, 2 unusable input, 3 valid but unpinned.
 import { createHash, createPublicKey, verify } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 
@@ -92,7 +96,7 @@ export function verifyBundle({ bundle, keys, facts }) {
   if (new Date(bundle.created_at_ms).toISOString() !== bundle.created_at_iso) return fail('created_at_iso is not created_at_ms in ISO 8601');
   report.facts_in_manifest = bundle.facts_manifest.length;
 
-  // 2. Key: published, Ed25519, and valid at the bundle's creation ([not_before, not_after)).
+  // 2. Key: one of the given (trusted) keys, Ed25519, and valid at the bundle's creation ([not_before, not_after)).
   const key = (keys?.keys ?? []).find((k) => k.kid === bundle.key_id);
   if (!key) return fail(`key ${bundle.key_id} is not among the published ledger keys`);
   if (key.kty !== 'OKP' || key.crv !== 'Ed25519') return fail(`key ${key.kid} is not an Ed25519 key`);
@@ -154,7 +158,7 @@ function parseArgs(argv) {
     if (!name.startsWith('--') || value === undefined) throw new Error(`unexpected argument ${name}`);
     const key = name.slice(2);
     if (key === 'facts') args.facts.push(value);
-    else if (['bundle', 'keys', 'url', 'api-key', 'bundle-id'].includes(key)) args[key] = value;
+    else if (['bundle', 'keys', 'trust', 'url', 'api-key', 'bundle-id'].includes(key)) args[key] = value;
     else throw new Error(`unknown option ${name}`);
     i++;
   }
@@ -162,6 +166,12 @@ function parseArgs(argv) {
 }
 
 const readJson = (file) => JSON.parse(readFileSync(file, 'utf8'));
+
+/** The ledger keys of a trust file (format arbiter.trust, written by `arbiter trust export`). */
+function trustedLedgerKeys(trust) {
+  if (trust?.format !== 'arbiter.trust' || !Array.isArray(trust.ledger_keys?.keys)) throw new Error('the trust file is not a trust file (format arbiter.trust, written by arbiter trust export)');
+  return { keys: trust.ledger_keys.keys };
+}
 const factsOf = (doc) => (Array.isArray(doc) ? doc : Array.isArray(doc?.facts) ? doc.facts : null);
 
 async function fetchInputs(url, apiKey, bundleId) {
@@ -183,28 +193,33 @@ async function fetchInputs(url, apiKey, bundleId) {
 
 async function main(argv) {
   let inputs;
+  let pinned = true;
   try {
     const args = parseArgs(argv);
+    if (args.trust && args.keys) throw new Error('give either --trust or --keys, not both');
+    const held = args.trust ? trustedLedgerKeys(readJson(args.trust)) : args.keys ? readJson(args.keys) : undefined;
     if (args.url) {
       if (!args['api-key'] || !args['bundle-id']) throw new Error('--url needs --api-key and --bundle-id');
       inputs = await fetchInputs(args.url, args['api-key'], args['bundle-id']);
+      if (held) inputs.keys = held;
+      else pinned = false;
     } else {
-      if (!args.bundle || !args.keys || args.facts.length === 0) throw new Error('give --bundle, --keys and at least one --facts (or --url)');
+      if (!args.bundle || !held || args.facts.length === 0) throw new Error('give --bundle, --trust (or --keys) and at least one --facts (or --url)');
       const facts = [];
       for (const file of args.facts) {
         const list = factsOf(readJson(file));
         if (!list) throw new Error(`${file} holds neither a facts page nor an array of facts`);
         facts.push(...list);
       }
-      inputs = { bundle: readJson(args.bundle), keys: readJson(args.keys), facts };
+      inputs = { bundle: readJson(args.bundle), keys: held, facts };
     }
   } catch (err) {
     process.stderr.write(`verify-ledger-bundle: ${err.message}\n`);
     return 2;
   }
-  const report = verifyBundle(inputs);
+  const report = { ...verifyBundle(inputs), pinned };
   process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-  return report.valid ? 0 : 1;
+  return !report.valid ? 1 : pinned ? 0 : 3;
 }
 
 // Run as a command (not when imported, e.g. by the tests).

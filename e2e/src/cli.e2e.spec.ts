@@ -124,9 +124,13 @@ describe('arbiter CLI', () => {
     it('recomputes the hashes of a record the service made (checked here with an independent RFC 8785)', async () => {
       const { normative_hash, signed_verdict: _s, ...rest } = record;
       expect(sha256Of(rest)).toBe(normative_hash);
+      // Fetched with the key set of the service that served it: unpinned (exit 3); with a key set you hold: valid.
       const byId = await arbiter('verify', 'consultation', id);
-      expect(byId.code).toBe(0);
-      expect(byId.stdout).toContain(`consultation ${id}: VALID`);
+      expect(byId.code).toBe(3);
+      expect(byId.stdout).toContain(`consultation ${id}: UNPINNED`);
+      const byIdPinned = await arbiter('verify', 'consultation', id, '--jwks', jwksFile);
+      expect(byIdPinned.code).toBe(0);
+      expect(byIdPinned.stdout).toContain(`consultation ${id}: VALID`);
       const byFile = await arbiter('--json', 'verify', 'consultation', await write('record.json', record), '--jwks', jwksFile);
       expect(byFile.json()).toMatchObject({ valid: true, checks: expect.arrayContaining([expect.objectContaining({ check: 'normative_hash', status: 'pass' })]) });
     });
@@ -142,7 +146,7 @@ describe('arbiter CLI', () => {
     it('needs a key set for a saved record', async () => {
       const r = await arbiter('verify', 'consultation', file('record.json'));
       expect(r.code).toBe(2);
-      expect(r.stderr).toContain('give --jwks');
+      expect(r.stderr).toContain('give --trust <file> (arbiter trust export) or --jwks <file|url>');
     });
   });
 
@@ -165,9 +169,12 @@ describe('arbiter CLI', () => {
       const r = await arbiter('verify', 'bundle', files.bundle, '--facts', files.facts, '--keys', files.keys);
       expect(r.code).toBe(0);
       expect(r.stdout).toContain('3 facts chain from the genesis hash to the signed head_hash');
+      // Fetched with the keys of the ledger that served it: unpinned (exit 3); with keys you hold: valid.
       const byId = await arbiter('--json', 'verify', 'bundle', bundle.bundle_id);
-      expect(byId.json()).toMatchObject({ valid: true, facts_verified: 3 });
+      expect(byId.json()).toMatchObject({ valid: false, status: 'unpinned', facts_verified: 3 });
+      expect(byId.code).toBe(3);
       expect(byId.stderr).toContain('facts: 3/3');
+      expect((await arbiter('--json', 'verify', 'bundle', bundle.bundle_id, '--keys', files.keys)).json()).toMatchObject({ valid: true, status: 'valid' });
     });
 
     it('fails a changed byte of a fact', async () => {
@@ -244,6 +251,7 @@ describe('arbiter CLI', () => {
   describe('evidence', () => {
     let consultationId: string;
     let packFile: string;
+    let trustFile: string;
     beforeAll(async () => {
       const first = await agent.check(transfer(30000));
       consultationId = first.consultation_id;
@@ -252,6 +260,8 @@ describe('arbiter CLI', () => {
         await verdictAs(stack, t.cfoKey, t.id).decideApproval(approval.id, { decision: 'approve', decider_notes: 'checked' });
       }
       packFile = file('pack.json');
+      trustFile = file('trust.json');
+      expect((await arbiter('trust', 'export', '--tenant', t.slug, '--out', trustFile)).code).toBe(0);
       // Packs are version 2: the export waits for nothing, so the test waits until the worker sealed the consultation.
       await eventually(() => agent.getConsultationEvidence(consultationId).then(() => true, () => undefined), 'the consultation sealed in the ledger');
     });
@@ -259,13 +269,13 @@ describe('arbiter CLI', () => {
     it('exports a self-contained pack with progress on stderr', async () => {
       const r = await arbiter('evidence', 'export', consultationId, '--out', packFile);
       expect(r.code).toBe(0);
-      expect(r.stdout).toMatch(new RegExp(`wrote .*pack\\.json: consultation ${consultationId} \\(approval_required\\), 2 keys, 1 rule versions, .*ledger fact fct-\\S+ \\(leaf \\d+ of \\d+\\); pack version 2; self-check passed`));
+      expect(r.stdout).toMatch(new RegExp(`wrote .*pack\\.json: consultation ${consultationId} \\(approval_required\\), 2 keys, 1 rule versions, .*ledger fact fct-\\S+ \\(leaf \\d+ of \\d+\\); pack version 3; self-check passed against the pack's own keys`));
       expect(r.stderr).toContain('… rule version 1/1');
       expect(r.stderr).toContain('… ledger evidence');
       const pack = JSON.parse(await readFile(packFile, 'utf8'));
       expect(pack).toMatchObject({
         format: 'arbiter.evidence-pack',
-        version: 2,
+        version: 3,
         consultation: { id: consultationId },
         rule_versions: [{ rule_id: t.rules.large }],
         ledger: { fact: { stream_id: `arbiter.${t.id}.consultations`, client_ref: consultationId } },
@@ -277,8 +287,8 @@ describe('arbiter CLI', () => {
       expect(pack).toMatchObject({ approvals_available: true, approvals: [{ consultation_id: consultationId, status: 'approved', decider: t.cfoId }] });
     });
 
-    it('verifies the pack with no network at all', async () => {
-      const r = await cli({}, { offline: true })('verify', 'evidence', packFile);
+    it('verifies the pack with no network at all, against the trust file', async () => {
+      const r = await cli({}, { offline: true })('verify', 'evidence', packFile, '--trust', trustFile);
       expect(r.code).toBe(0);
       expect(r.stdout).toContain(`evidence pack of ${consultationId}: VALID`);
       expect(r.stdout).toContain('[ok]   consultation.signature');
@@ -293,7 +303,8 @@ describe('arbiter CLI', () => {
       expect(changedRecord.code).toBe(1);
       expect(changedRecord.stdout).toContain('[FAIL] consultation.normative_hash');
       expect(changedRecord.stdout).toContain('consultation.claims.parameters');
-      const noKeys = await offline('--json', 'verify', 'evidence', await write('pack-keys.json', { ...pack, jwks: { keys: pack.jwks.keys.filter((k: { kid: string }) => k.kid !== pack.consultation.signing_kid) } }));
+      // The signing key neither in the key set nor in the key history (which would bring it back).
+      const noKeys = await offline('--json', 'verify', 'evidence', await write('pack-keys.json', { ...pack, jwks: { keys: pack.jwks.keys.filter((k: { kid: string }) => k.kid !== pack.consultation.signing_kid) }, key_history: { ...pack.key_history, facts: [], checkpoint: null } }));
       expect(noKeys.json()).toMatchObject({ valid: false, checks: expect.arrayContaining([expect.objectContaining({ check: 'consultation.signature', message: expect.stringMatching(/^unknown_kid/) })]) });
       const missingVersion = await offline('verify', 'evidence', await write('pack-rv.json', { ...pack, rule_versions: [] }));
       expect(missingVersion.stdout).toContain('cited rule versions missing from the pack');
@@ -319,7 +330,7 @@ describe('arbiter CLI', () => {
       expect(bad.stdout).toContain('INVALID');
       const usage = await runBin(binary, ['verify', 'verdict', 'x']);
       expect(usage.code).toBe(2);
-      expect(usage.stderr).toContain("required option '--jwks <file|url>' not specified");
+      expect(usage.stderr).toContain("give the tenant's keys you hold: --trust <file> (arbiter trust export) or --jwks <file|url>");
     });
   });
 });

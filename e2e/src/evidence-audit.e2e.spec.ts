@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { buildEvidencePack, verifyEvidencePack, type EvidencePackV2, type VerdictClient, type VerificationReport } from '@arbiter/client';
+import { buildEvidencePack, parseTrustFile, verifyEvidencePack, type EvidencePackV3, type TrustFile, type VerdictClient, type VerificationReport } from '@arbiter/client';
 import { cli } from './cli-harness';
 import { checkpointSignatureHolds, consistencyHolds, inclusionHolds, type PublishedLedgerKey } from './evidence-harness';
 import { eventually, ledgerAs, provisionTenant, transfer, verdictAs, type SdkTenant } from './sdk-harness';
@@ -11,7 +11,7 @@ import { startTestStack, type TestStack } from './stack';
 const failed = (r: VerificationReport) => r.checks.filter((c) => c.status === 'fail').map((c) => c.check);
 
 /**
- * Evidence packs version 2 and the completeness audit (docs/cli.md "Evidence packs", "Completeness
+ * Evidence packs version 3 and the completeness audit (docs/cli.md "Evidence packs", "Completeness
  * audit"; docs/evidence.md) made from the real stack: the worker seals into the real ledger, the
  * packs verify with no network and fail the named checks when tampered with, and the audit names a
  * consultation deleted or edited in the verdict database behind the service's back.
@@ -26,6 +26,11 @@ describe('evidence packs and the completeness audit', () => {
     return file(name);
   };
   const offline = () => cli({}, { offline: true });
+  /** `arbiter trust export` of the tenant's and the ledger's keys: what the auditor holds. */
+  const exportTrust = async (t: SdkTenant, name: string) => {
+    expect((await cli(envOf(t))('trust', 'export', '--out', file(name))).code).toBe(0);
+    return parseTrustFile(JSON.parse(await readFile(file(name), 'utf8')));
+  };
   const envOf = (t: SdkTenant) => ({ ARBITER_VERDICT_URL: stack.verdict.url, ARBITER_LEDGER_URL: stack.ledger.url, ARBITER_API_KEY: t.agentKey });
   /** Resolves once the verdict's evidence route answers 200 for every id (the relay sealed them). */
   const allSealed = (agent: VerdictClient, ids: string[]) =>
@@ -41,12 +46,13 @@ describe('evidence packs and the completeness audit', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  describe('evidence pack version 2', () => {
+  describe('evidence pack version 3', () => {
     let t: SdkTenant;
     let agent: VerdictClient;
     let id: string;
-    let pack: EvidencePackV2;
+    let pack: EvidencePackV3;
     let packFile: string;
+    let trust: TrustFile;
 
     beforeAll(async () => {
       t = await provisionTenant(stack, 'pack');
@@ -57,18 +63,20 @@ describe('evidence packs and the completeness audit', () => {
       const approval = await agent.createApproval({ consultation_id: id, requester_notes: 'pack test' });
       await verdictAs(stack, t.cfoKey, t.id).decideApproval(approval.id, { decision: 'approve', decider_notes: 'ok' });
       await allSealed(agent, [...ids, id]);
+      trust = await exportTrust(t, 'trust-pack.json');
     });
 
     it('is built by the SDK with a ledger client, and verifies', async () => {
       const built = await buildEvidencePack(agent, id, { ledger: ledgerAs(stack, t.agentKey) });
-      expect(built.version).toBe(2);
-      pack = built as EvidencePackV2;
+      expect(built.version).toBe(3);
+      pack = built as EvidencePackV3;
       expect(pack.ledger.fact).toMatchObject({ stream_id: `arbiter.${t.id}.consultations`, client_ref: id, actor: 'service:verdict' });
       expect(pack.ledger.tree_size).toBeGreaterThan(1);
       expect(pack.approvals).toHaveLength(1);
-      const report = await verifyEvidencePack(pack);
+      const report = await verifyEvidencePack(pack, { trust });
       expect(failed(report)).toEqual([]);
       expect(report.valid).toBe(true);
+      expect((await verifyEvidencePack(pack)).status).toBe('unpinned');
       // An auditor's own checks of the packed proof agree.
       const { fact, leaf_index, tree_size, inclusion_path, checkpoint } = pack.ledger;
       expect(inclusionHolds(fact.fact_hash, leaf_index, tree_size, inclusion_path, checkpoint.root_hash)).toBe(true);
@@ -76,22 +84,23 @@ describe('evidence packs and the completeness audit', () => {
     });
 
     it('is written by `arbiter evidence export` and verified by `arbiter verify evidence` with no network', async () => {
-      packFile = file('pack-v2.json');
+      packFile = file('pack-v3.json');
       const r = await cli(envOf(t))('evidence', 'export', id, '--out', packFile);
       expect(r.code).toBe(0);
-      expect(r.stdout).toMatch(new RegExp(`consultation ${id} \\(approval_required\\), .*ledger fact fct-\\S+ \\(leaf \\d+ of \\d+\\); pack version 2; self-check passed`));
-      const written = JSON.parse(await readFile(packFile, 'utf8')) as EvidencePackV2;
-      expect(written).toMatchObject({ format: 'arbiter.evidence-pack', version: 2, source: { ledger_url: stack.ledger.url }, ledger: { fact: { client_ref: id }, keys: { keys: expect.any(Array) } } });
-      const v = await offline()('verify', 'evidence', packFile);
+      expect(r.stdout).toMatch(new RegExp(`consultation ${id} \\(approval_required\\), .*ledger fact fct-\\S+ \\(leaf \\d+ of \\d+\\); pack version 3; self-check passed`));
+      const written = JSON.parse(await readFile(packFile, 'utf8')) as EvidencePackV3;
+      expect(written).toMatchObject({ format: 'arbiter.evidence-pack', version: 3, source: { ledger_url: stack.ledger.url }, ledger: { fact: { client_ref: id }, keys: { keys: expect.any(Array) } } });
+      const v = await offline()('verify', 'evidence', packFile, '--trust', file('trust-pack.json'));
       expect(v.code).toBe(0);
       expect(v.stdout).toContain(`evidence pack of ${id}: VALID`);
       for (const check of ['ledger.fact_hash', 'ledger.payload', 'ledger.checkpoint.signature', 'ledger.inclusion']) expect(v.stdout).toContain(`[ok]   ${check}`);
     });
 
     it('fails tampered copies on the named checks', async () => {
-      const base = JSON.parse(await readFile(packFile, 'utf8')) as EvidencePackV2;
-      const copy = () => JSON.parse(JSON.stringify(base)) as EvidencePackV2;
-      const verify = async (name: string, p: EvidencePackV2) => {
+      const base = JSON.parse(await readFile(packFile, 'utf8')) as EvidencePackV3;
+      const copy = () => JSON.parse(JSON.stringify(base)) as EvidencePackV3;
+      // Against the pack's own keys (no --trust): the pack must at least be consistent in itself.
+      const verify = async (name: string, p: EvidencePackV3) => {
         const r = await offline()('--json', 'verify', 'evidence', await write(name, p));
         expect(r.code).toBe(1);
         return failed(r.json<VerificationReport>());
@@ -122,12 +131,12 @@ describe('evidence packs and the completeness audit', () => {
       const v1 = JSON.parse(await readFile(file('pack-v1.json'), 'utf8'));
       expect(v1).toMatchObject({ version: 1 });
       expect(v1.ledger).toBeUndefined();
-      const v = await offline()('verify', 'evidence', file('pack-v1.json'));
+      const v = await offline()('verify', 'evidence', file('pack-v1.json'), '--trust', file('trust-pack.json'));
       expect(v.code).toBe(0);
       expect(v.stdout).toContain(`evidence pack of ${id}: VALID`);
       expect(v.stdout).not.toContain('ledger.');
       // And a version 1 pack from the SDK without a ledger client.
-      expect((await verifyEvidencePack(await buildEvidencePack(agent, id))).valid).toBe(true);
+      expect((await verifyEvidencePack(await buildEvidencePack(agent, id), { trust })).valid).toBe(true);
     });
   });
 
@@ -140,7 +149,7 @@ describe('evidence packs and the completeness audit', () => {
     let until: string;
     const verdictDb = () => stack.verdict.ctx.config.DATABASE_URL_VERDICT;
     const stream = () => `arbiter.${t.id}.consultations`;
-    const audit = (...more: string[]) => arbiter('--json', 'audit', 'consultations', '--since', since, '--until', until, ...more);
+    const audit = (...more: string[]) => arbiter('--json', 'audit', 'consultations', '--since', since, '--until', until, '--trust', file('trust-audit.json'), ...more);
     type Report = { findings: number; missing_in_verdict: { consultation_id: string }[]; mismatched: { consultation_id: string; fields: { field: string }[] }[]; checkpoint: VerificationReport; saved_checkpoint: string | null };
 
     beforeAll(async () => {
@@ -152,6 +161,7 @@ describe('evidence packs and the completeness audit', () => {
       for (const amount of [21, 22, 23, 24]) ids.push((await agent.check(transfer(amount))).consultation_id);
       await allSealed(agent, ids);
       until = new Date(Date.now() + 1000).toISOString();
+      await exportTrust(t, 'trust-audit.json');
     });
 
     it('exits 0 on a clean period, and --save-checkpoint writes the current checkpoint', async () => {
@@ -161,9 +171,11 @@ describe('evidence packs and the completeness audit', () => {
       const kept = JSON.parse(await readFile(file('kept.json'), 'utf8'));
       expect(kept).toMatchObject({ stream_id: stream(), tree_size: 4, signature_alg: 'Ed25519' });
       expect(checkpointSignatureHolds(kept, keys)).toBe(true);
-      const text = await arbiter('audit', 'consultations', '--since', since, '--until', until);
+      const text = await arbiter('audit', 'consultations', '--since', since, '--until', until, '--trust', file('trust-audit.json'));
       expect(text.code).toBe(0);
       expect(text.stdout).toContain(`consultations of ${t.id} from ${since} to ${until}: CLEAN`);
+      // Without the trust file the same clean audit exits 3: its checkpoints were checked with the ledger's own keys.
+      expect((await arbiter('audit', 'consultations', '--since', since, '--until', until)).code).toBe(3);
     });
 
     it('names a consultation deleted from the verdict database behind the service\'s back, exit 1', async () => {

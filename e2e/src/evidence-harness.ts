@@ -37,14 +37,14 @@ const node = (left: Buffer, right: Buffer) => sha256(Buffer.from([1]), left, rig
 /** The Merkle leaf of a fact: SHA-256(0x00 ‖ the 32 bytes of its fact_hash). */
 export const leafOf = (factHash: string): Buffer => sha256(Buffer.from([0]), bytesOf(factHash));
 
-/** RFC 9162 section 2.1.3.2: does `path` lead from the leaf at `index` of a `size`-leaf tree to `root`? */
-export function inclusionHolds(factHash: string, index: number, size: number, path: string[], root: string): boolean {
-  if (index >= size) return false;
+/** RFC 9162 section 2.1.3.2: the root `path` leads to from the leaf at `index` of a `size`-leaf tree (`sha256:<hex>`), or null when it cannot be such a path. */
+export function rootFromPath(factHash: string, index: number, size: number, path: string[]): string | null {
+  if (index >= size) return null;
   let fn = index;
   let sn = size - 1;
   let r = leafOf(factHash);
   for (const p of path.map(bytesOf)) {
-    if (sn === 0) return false;
+    if (sn === 0) return null;
     if (fn % 2 === 1 || fn === sn) {
       r = node(p, r);
       if (fn % 2 === 0) {
@@ -59,7 +59,23 @@ export function inclusionHolds(factHash: string, index: number, size: number, pa
     fn = Math.floor(fn / 2);
     sn = Math.floor(sn / 2);
   }
-  return sn === 0 && r.equals(bytesOf(root));
+  return sn === 0 ? `sha256:${r.toString('hex')}` : null;
+}
+
+/** RFC 9162 section 2.1.3.2: does `path` lead from the leaf at `index` of a `size`-leaf tree to `root`? */
+export function inclusionHolds(factHash: string, index: number, size: number, path: string[], root: string): boolean {
+  return rootFromPath(factHash, index, size, path) === root;
+}
+
+/** RFC 9162 section 2.1.1: MTH over a stream's fact hashes (`sha256:<hex>`), as its recursive definition writes it. */
+export function treeRootOf(factHashes: string[]): string {
+  const mth = (leaves: Buffer[]): Buffer => {
+    if (leaves.length === 1) return leaves[0];
+    let k = 1;
+    while (k * 2 < leaves.length) k *= 2;
+    return node(mth(leaves.slice(0, k)), mth(leaves.slice(k)));
+  };
+  return `sha256:${mth(factHashes.map(leafOf)).toString('hex')}`;
 }
 
 /** RFC 9162 section 2.1.4.2: does `path` prove the tree of `first` leaves (firstRoot) a prefix of the tree of `second` (secondRoot)? */

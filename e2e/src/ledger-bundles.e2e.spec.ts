@@ -167,10 +167,15 @@ describe('ledger proof bundles, published keys and rotation', () => {
       expect(check(bundle, keySet, full)).toMatchObject({ valid: true, facts_verified: 4 });
     });
 
-    it('fetches everything itself with --url', async () => {
+    it('fetches everything itself with --url: with the keys you hold (--trust) exit 0, with the ledger\'s own keys unpinned, exit 3', async () => {
+      const trust = path.join(await mkdtemp(path.join(work, 'trust-')), 'trust.json');
+      await writeFile(trust, JSON.stringify({ format: 'arbiter.trust', version: 1, tenant_id: t.tenantId, jwks: { keys: [] }, ledger_keys: keySet }));
+      const pinned = await runVerifier(['--url', stack.url, '--api-key', t.readOnlyKey, '--bundle-id', bundle.bundle_id, '--trust', trust]);
+      expect(pinned.report).toMatchObject({ valid: true, facts_verified: 4, pinned: true });
+      expect(pinned.code).toBe(0);
       const { code, report } = await runVerifier(['--url', stack.url, '--api-key', t.readOnlyKey, '--bundle-id', bundle.bundle_id]);
-      expect(report).toMatchObject({ valid: true, facts_verified: 4 });
-      expect(code).toBe(0);
+      expect(report).toMatchObject({ valid: true, facts_verified: 4, pinned: false });
+      expect(code).toBe(3);
     });
 
     it('refuses list output whose payload was changed, since the chain no longer reaches the signed head (exit code 1)', async () => {
@@ -236,7 +241,7 @@ describe('ledger proof bundles, published keys and rotation', () => {
       const res = await ledgerClient(stack.url, stack.registry.adminKey).post('/admin/signing-keys/rotate', { mode: 'emergency' }).expect(201);
       expect(res.body).toMatchObject({ mode: 'emergency', key_id: expect.stringMatching(new RegExp(`^ledger:${YEAR}\\.\\d+$`)), retired: [before.key_id] });
       const published = await keys();
-      expect(published).toEqual({ keys: res.body.keys });
+      expect(published).toEqual({ keys: res.body.keys, transitions: [expect.objectContaining({ key: expect.objectContaining({ kid: res.body.key_id }), retired: [{ kid: before.key_id, not_after: expect.any(String) }] })] });
       const old = published.keys.find((k: { kid: string }) => k.kid === before.key_id);
       expect(old.not_after).not.toBeNull();
       expect(published.keys.find((k: { kid: string }) => k.kid === res.body.key_id).not_after).toBeNull();
@@ -262,7 +267,7 @@ describe('ledger proof bundles, published keys and rotation', () => {
         runCli(bundled.cli, ['keys', 'rotate', '--mode', 'scheduled'], env),
         runCli(bundled.cli, ['keys', 'list'], { ...env, KEY_ENCRYPTION_KEY: 'short' }),
       ]);
-      expect(JSON.parse(list.stdout)).toEqual(await keys());
+      expect(JSON.parse(list.stdout)).toEqual({ keys: (await keys()).keys });
       expect(scheduled.code).toBe(1);
       expect(scheduled.stderr).toMatch(/already has a key of epoch/);
       expect(wrongKey.code).toBe(1);

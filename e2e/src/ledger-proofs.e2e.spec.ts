@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, generateKeyPairSync } from 'node:crypto';
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -277,11 +277,13 @@ describe('ledger Merkle proofs (RFC 9162)', () => {
       await rm(work, { recursive: true, force: true });
     });
 
-    async function runScript(inclusion: object, fact?: object): Promise<{ code: number; report: { valid: boolean; errors: string[] } }> {
+    /** The script on files; `trust` gives the ledger keys as a trust file (--trust) instead of --keys. */
+    async function runScript(inclusion: object, fact?: object, trust?: { keys: unknown[] }): Promise<{ code: number; report: { valid: boolean; errors: string[] } }> {
       const dir = await mkdtemp(path.join(work, 'case-'));
       const files = { inclusion: path.join(dir, 'inclusion.json'), keys: path.join(dir, 'keys.json'), fact: path.join(dir, 'fact.json') };
-      await Promise.all([writeFile(files.inclusion, JSON.stringify(inclusion)), writeFile(files.keys, JSON.stringify(keySet)), writeFile(files.fact, JSON.stringify(fact ?? {}))]);
-      const args = [path.resolve(__dirname, '../../scripts/verify-inclusion.mjs'), '--inclusion', files.inclusion, '--keys', files.keys, ...(fact ? ['--fact', files.fact] : [])];
+      const keys = trust ? { format: 'arbiter.trust', version: 1, tenant_id: 'tnt-any', jwks: { keys: [] }, ledger_keys: trust } : keySet;
+      await Promise.all([writeFile(files.inclusion, JSON.stringify(inclusion)), writeFile(files.keys, JSON.stringify(keys)), writeFile(files.fact, JSON.stringify(fact ?? {}))]);
+      const args = [path.resolve(__dirname, '../../scripts/verify-inclusion.mjs'), '--inclusion', files.inclusion, trust ? '--trust' : '--keys', files.keys, ...(fact ? ['--fact', files.fact] : [])];
       try {
         const { stdout } = await execFileP(process.execPath, args);
         return { code: 0, report: JSON.parse(stdout) };
@@ -319,6 +321,17 @@ describe('ledger Merkle proofs (RFC 9162)', () => {
       // Another fact of the stream is not the leaf either.
       const neighbour = (await read().get(`/facts/${facts.get(big)![301].fact_id}`).expect(200)).body;
       expect((await runScript(inclusion, neighbour)).code).toBe(1);
+    });
+
+    it('takes the ledger keys from a trust file (--trust); one holding another key under the real kid fails the checkpoint', async () => {
+      const target = facts.get(big)![300];
+      const inclusion = (await read().get(`/facts/${target.fact_id}/inclusion?tree_size=513`).expect(200)).body;
+      const fact = (await read().get(`/facts/${target.fact_id}`).expect(200)).body;
+      const held = keySet as { keys: { x: string }[] };
+      expect(await runScript(inclusion, fact, held)).toEqual({ code: 0, report: expect.objectContaining({ valid: true }) });
+      const impostor = generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' }).x as string;
+      const swapped = await runScript(inclusion, fact, { keys: held.keys.map((k) => ({ ...k, x: impostor })) });
+      expect(swapped).toEqual({ code: 1, report: expect.objectContaining({ valid: false, errors: ['the checkpoint signature does not verify'] }) });
     });
 
     it('verifies from the fact_hash alone (an evidence answer\'s ledger object) and refuses what has no leaf', () => {

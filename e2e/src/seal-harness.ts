@@ -53,7 +53,7 @@ export async function startFakeLedger(token = TEST_INTERNAL_TOKEN): Promise<Fake
       const seals = (JSON.parse(text) as { seals: FakeSeal[] }).seals;
       if (!Array.isArray(seals) || seals.length < 1 || seals.length > 1000) return answer(400, { error: { code: 'VALIDATION_ERROR' } });
       for (const [i, s] of seals.entries()) {
-        if (s.stream_id !== `arbiter.${s.tenant_id}.${s.stream_id.split('.').pop()}` || !/^(consultations|approvals|rules)$/.test(s.stream_id.split('.').pop()!)) {
+        if (s.stream_id !== `arbiter.${s.tenant_id}.${s.stream_id.split('.').pop()}` || !/^(consultations|approvals|rules|keys)$/.test(s.stream_id.split('.').pop()!)) {
           return answer(400, { error: { code: 'VALIDATION_ERROR', message: `seals[${i}].stream_id` } });
         }
         if (!s.client_ref || typeof s.custom_payload !== 'object' || !s.actor) return answer(400, { error: { code: 'VALIDATION_ERROR', message: `seals[${i}]` } });
@@ -103,7 +103,8 @@ export async function outboxRows(databaseUrl: string, where = 'true', params: un
   const client = new Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    return (await client.query<OutboxRow>(`SELECT id::text AS id, tenant_id, stream_id, client_ref, payload, attempts, leased_until FROM seal_outbox WHERE ${where} ORDER BY id`, params)).rows;
+    // ORDER BY the bigint column: the output column `id` is its text, which sorts 10 before 9.
+    return (await client.query<OutboxRow>(`SELECT id::text AS id, tenant_id, stream_id, client_ref, payload, attempts, leased_until FROM seal_outbox WHERE ${where} ORDER BY seal_outbox.id`, params)).rows;
   } finally {
     await client.end();
   }

@@ -92,7 +92,7 @@ describe('seal outbox', () => {
       const pool = createPool({ url: verdictDb(), max: 2 });
       const repo = new ConsultationRepository(pool);
       try {
-        const taken = (await outboxRows(verdictDb(), 'tenant_id = $1', [t.id]))[0].client_ref;
+        const taken = (await outboxRows(verdictDb(), 'stream_id = $1', [`arbiter.${t.id}.consultations`]))[0].client_ref;
         const sealed = (id: string): SealedConsultation => {
           const record = {
             id,

@@ -52,7 +52,9 @@ describe('seal relay', () => {
   it('seals every outbox row once, in batches, and deletes the rows', async () => {
     await decide(6, 3);
     const rows = await allRows();
-    expect(rows).toHaveLength(9);
+    // Six consultations, the tenant's first verdict key (made by the first check: its keys stream), three rule versions.
+    expect(rows).toHaveLength(10);
+    expect(rows.filter((r) => r.stream_id === `arbiter.${t.id}.keys`).map((r) => r.payload.mode)).toEqual(['first']);
 
     worker = await startTheWorker();
     await within(20_000, async () => expect(await allRows()).toEqual([]), 100);

@@ -74,7 +74,8 @@ describe('tracing across the services', () => {
     expect(ledger.facts.map((f) => f.client_ref)).toContain(consultationId);
 
     const item = await within(5_000, async () => {
-      const found = inTrace(traceId).find((s) => s.name === 'ledger.v1.seal item');
+      // (The check also made the tenant's first key, whose seal is traced in the same trace: take the consultation's.)
+      const found = inTrace(traceId).find((s) => s.name === 'ledger.v1.seal item' && s.attributes['arbiter.seal.client_ref'] === consultationId);
       expect(found).toBeDefined();
       return found!;
     });

@@ -2,7 +2,7 @@
 // from flags first, then environment variables (docs/cli.md "Configuration").
 import { ArbiterError, createLedgerClient, createRegistryClient, createVerdictClient, type VerificationReport } from '@arbiter/client';
 import { CliError, EXIT, type Io } from './io';
-import { renderReport } from './render';
+import { exitCodeOf, renderReport } from './render';
 
 export interface GlobalOptions {
   json?: boolean;
@@ -34,10 +34,10 @@ export class CommandContext {
     this.io.stdout(this.global.json ? `${JSON.stringify(json, null, 2)}\n` : `${human}\n`);
   }
 
-  /** Prints a verification report and gives the exit code: 0 valid, 1 a check failed. */
+  /** Prints a verification report and gives the exit code: 0 valid, 1 a check failed, 3 unpinned. */
   report(report: VerificationReport, extra: Record<string, unknown> = {}): number {
     this.print({ ...report, ...extra }, renderReport(report));
-    return report.valid ? EXIT.ok : EXIT.failed;
+    return exitCodeOf(report);
   }
 
   private env(name: string): string | undefined {

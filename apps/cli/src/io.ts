@@ -29,8 +29,12 @@ export function processIo(): Io {
   };
 }
 
-/** Exit codes (docs/cli.md): 0 all checks passed / done; 1 a check failed or the service refused; 2 usage, input or connection error. */
-export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
+/**
+ * Exit codes (docs/cli.md): 0 all checks passed / done; 1 a check failed or the service refused; 2 usage,
+ * input or connection error; 3 unpinned: no check failed, but the signatures were checked only against keys
+ * the artifact carries or the checked service served (no --trust).
+ */
+export const EXIT = { ok: 0, failed: 1, usage: 2, unpinned: 3 } as const;
 
 /** A failure the CLI reports as one clear line and an exit code; never a stack trace. */
 export class CliError extends Error {

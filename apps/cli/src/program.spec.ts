@@ -53,7 +53,7 @@ describe(runCli.name, () => {
     const { run } = memoryIo();
     expect((await run('sign', 'x')).code).toBe(2);
     const r = await run('verify', 'verdict', jws);
-    expect(r).toMatchObject({ code: 2, stderr: expect.stringContaining("required option '--jwks <file|url>'") });
+    expect(r).toMatchObject({ code: 2, stderr: expect.stringContaining("give the tenant's keys you hold: --trust <file> (arbiter trust export) or --jwks <file|url>") });
   });
 
   it('verifies a verdict from a key set file, human and JSON', async () => {

@@ -7,6 +7,7 @@ import { auditConsultationsCommand } from './commands/audit';
 import { exportEvidence } from './commands/evidence';
 import { ROTATABLE, rotateKeys } from './commands/keys';
 import { mcpProxy } from './commands/mcp-proxy';
+import { exportTrust, extendTrustCommand } from './commands/trust';
 import { applyRules, exportRules, planRules, testRules } from './commands/rules';
 import { verifyBundleCommand, verifyConsultationCommand, verifyEvidenceCommand, verifyStandardWebhookCommand, verifyVerdictCommand, verifyWebhookCommand } from './commands/verify';
 import { completionScript, SHELLS, type Shell } from './completion';
@@ -51,12 +52,32 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       .option('--tenant <id>', 'verdict: the tenant (id or slug; default ARBITER_TENANT or the key\'s own)'),
   ).action(run((ctx, service: string, opts: Parameters<typeof rotateKeys>[2]) => rotateKeys(ctx, service, opts)));
 
-  const verify = program.command('verify').description('check artifacts offline; exit 0 when valid, 1 when a check fails');
+  const trust = program.command('trust').description('the keys you hold: every verify takes them with --trust <file> (docs/evidence.md "Trusted keys")');
+  serviceOptions(
+    trust
+      .command('export')
+      .description('write a trust file: the tenant\'s verdict key set and the ledger\'s keys, as the services publish them now (public: no API key with --tenant); run it once over a channel you trust and compare the printed thumbprints')
+      .requiredOption('--out <file>', 'where to write the trust file')
+      .option('--tenant <id>', 'the tenant, tnt-… or slug (default ARBITER_TENANT or the key\'s own)')
+      .option('--ledger-url <url>', 'the ledger\'s base URL (env ARBITER_LEDGER_URL)'),
+    'verdict',
+  ).action(run((ctx, opts: Parameters<typeof exportTrust>[1]) => exportTrust(ctx, opts)));
+  serviceOptions(
+    trust
+      .command('extend')
+      .description('add the keys made since: the ledger\'s transition statements and the tenant\'s keys stream, accepted only where keys of the file vouch for them (a ledger key with read of the tenant); writes nothing and exits 1 when the history does not verify')
+      .argument('<trust-file>', 'a file written by `arbiter trust export` (or extend)')
+      .option('--out <file>', 'where to write the extended file (default: over the given one)'),
+    'ledger',
+  ).action(run((ctx, file: string, opts: Parameters<typeof extendTrustCommand>[2]) => extendTrustCommand(ctx, file, opts)));
+
+  const verify = program.command('verify').description('check artifacts offline; exit 0 when valid, 1 when a check fails, 3 when no check failed but the keys were not yours (no --trust)');
   verify
     .command('verdict')
-    .description('a signed verdict (compact JWS) against the tenant\'s key set')
+    .description('a signed verdict (compact JWS) against the tenant\'s key set you hold')
     .argument('<jws>', 'the compact JWS, or a file holding it, or - for stdin')
-    .requiredOption('--jwks <file|url>', 'the tenant\'s key set (GET /v1/tenants/<slug>/jwks)')
+    .option('--trust <file>', 'your trust file (arbiter trust export): the tenant\'s keys, and the tenant the verdict must be of')
+    .option('--jwks <file|url>', 'the tenant\'s key set (GET /v1/tenants/<slug>/jwks), instead of --trust')
     .option('--at <time>', 'judge exp at this ISO 8601 instant instead of now')
     .option('--allow-expired', 'report a passed exp instead of failing (historical evidence)')
     .option('--tenant <id>', 'the tnt- id the verdict must belong to')
@@ -66,7 +87,8 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       .command('consultation')
       .description('a consultation record: recompute normative_hash and context_hash, verify signed_verdict and its claims')
       .argument('<file|id>', 'a saved record (GET /<tenant>/v1/consultations/<id>), or a cns- id to fetch')
-      .option('--jwks <file|url>', 'the tenant\'s key set (default for an id: fetched from the verdict service)')
+      .option('--trust <file>', 'your trust file (arbiter trust export)')
+      .option('--jwks <file|url>', 'the tenant\'s key set, instead of --trust (for an id without either: fetched from the verdict service, and the result unpinned)')
       .option('--tenant <id>', 'tenant of the consultation (default ARBITER_TENANT or the key\'s own)'),
     'verdict',
   ).action(run((ctx, input: string, opts: Parameters<typeof verifyConsultationCommand>[2]) => verifyConsultationCommand(ctx, input, opts)));
@@ -76,7 +98,8 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       .description('a ledger proof bundle: key window, Ed25519 signature, and the fact_hash chain to the signed head')
       .argument('<bundle>', 'a saved bundle (GET /bundles/<id>), or a bnd- id to fetch with its facts and keys')
       .option('--facts <file>', 'facts in chain order: GET /streams/<id>/facts pages or arrays of facts (repeatable)', collect)
-      .option('--keys <file|url>', 'the ledger key set (GET /.well-known/ledger-keys)'),
+      .option('--trust <file>', 'your trust file: its ledger keys, extended by the transitions of --keys (or of the fetched key set)')
+      .option('--keys <file|url>', 'the ledger key set (GET /.well-known/ledger-keys): your keys without --trust, history with it (for an id without either: fetched, and the result unpinned)'),
     'ledger',
   ).action(run((ctx, input: string, opts: Parameters<typeof verifyBundleCommand>[2]) => verifyBundleCommand(ctx, input, opts)));
   verify
@@ -105,26 +128,28 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .action(run((ctx, opts: Parameters<typeof verifyStandardWebhookCommand>[1]) => verifyStandardWebhookCommand(ctx, opts)));
   verify
     .command('evidence')
-    .description('an evidence pack, fully offline: the consultation, its signature with the packed key set, rule versions and approvals; for version 2 also the ledger fact, its inclusion proof and the signed checkpoint')
+    .description('an evidence pack, fully offline: the consultation, its signature, rule versions and approvals; from version 2 also the ledger fact, its inclusion proof and the signed checkpoint; every signature against the keys of --trust, extended by the pack\'s key history (without --trust: the pack\'s own keys, and exit 3)')
     .argument('<pack>', 'the file written by `arbiter evidence export`')
-    .action(run((ctx, pack: string) => verifyEvidenceCommand(ctx, pack)));
+    .option('--trust <file>', 'your trust file (arbiter trust export)')
+    .action(run((ctx, pack: string, opts: { trust?: string }) => verifyEvidenceCommand(ctx, pack, opts)));
 
   const evidence = program.command('evidence').description('evidence packs for auditors');
   serviceOptions(
     evidence
       .command('export')
-      .description('write one self-contained JSON pack: the record, the key set, the cited rule versions, the approvals, and (version 2) the ledger fact with its inclusion proof, checkpoint and the ledger keys')
+      .description('write one self-contained JSON pack: the record, the key set, the cited rule versions, the approvals, and (version 3) the ledger fact with its inclusion proof, checkpoint, the ledger keys and the tenant\'s key history')
       .argument('<consultation_id>', 'cns-…')
       .requiredOption('--out <file>', 'where to write the pack')
       .option('--tenant <id>', 'the tenant (default ARBITER_TENANT or the key\'s own)')
       .option('--ledger-url <url>', 'the ledger\'s base URL (env ARBITER_LEDGER_URL)')
       .option('--ledger-api-key <key>', 'the ledger key (env ARBITER_LEDGER_API_KEY; else --api-key or ARBITER_API_KEY)')
+      .option('--trust <file>', 'self-check the pack against your trust file (else against its own keys)')
       .option('--fallback-v1', 'when the consultation is not sealed yet, write a version 1 pack (with a warning) instead of failing')
       .option('--v1', 'write a version 1 pack: no ledger evidence, no ledger access'),
     'verdict',
   ).action(run((ctx, id: string, opts: Parameters<typeof exportEvidence>[2]) => exportEvidence(ctx, id, opts)));
 
-  const audit = program.command('audit').description('completeness audits; exit 0 when clean, 1 on any finding');
+  const audit = program.command('audit').description('completeness audits; exit 0 when clean, 1 on any finding, 3 when clean but unpinned (no --trust)');
   audit
     .command('consultations')
     .description('compare the verdict service\'s consultations of a period with the ledger stream arbiter.<tenant>.consultations, and the stream\'s checkpoint with one you kept')
@@ -132,6 +157,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .requiredOption('--until <iso>', 'end of the period, inclusive (a date covers its whole UTC day)')
     .option('--checkpoint <file>', 'a checkpoint kept from an earlier audit: the stream must be consistent with it')
     .option('--save-checkpoint <file>', 'write the current checkpoint there once it verified (keep it for the next audit)')
+    .option('--trust <file>', 'your trust file: the checkpoints are checked with its ledger keys (without it: the ledger\'s own, and exit 3 when clean)')
     .option('--grace <duration>', 'records younger than this without a ledger fact are pending, not findings', '60s')
     .option('--tenant <id>', 'the tenant id tnt-… (default: the key\'s own)')
     .option('--api-key <key>', 'API key for both services (default: ARBITER_VERDICT_API_KEY / ARBITER_LEDGER_API_KEY, then ARBITER_API_KEY)')

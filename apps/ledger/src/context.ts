@@ -16,6 +16,7 @@ import { BundlesService } from './services/bundles.service';
 import { RateLimiter } from './services/rate-limiter.service';
 import { HealthService } from './services/health.service';
 import { createLedgerKeys, type LedgerKeys } from './keys';
+import { KeyTransitionsRepository } from './repositories/key-transitions.repository';
 import { MerkleRepository } from './repositories/merkle.repository';
 import { MerkleTree } from './services/merkle-tree.service';
 import { ProofsService } from './services/proofs.service';
@@ -36,6 +37,8 @@ export interface LedgerContext {
   tree: MerkleTree;
   proofs: ProofsService;
   keys: LedgerKeys;
+  /** The ring's rotations, published with its keys (docs/ledger-formats.md "Key transitions"). */
+  keyTransitions: KeyTransitionsRepository;
   rateLimiter: RateLimiter;
   health: HealthService;
   close(): Promise<void>;
@@ -104,6 +107,7 @@ export async function createLedgerContext(config: LedgerConfig, logger: Logger):
     tree,
     proofs,
     keys,
+    keyTransitions: new KeyTransitionsRepository(pool),
     rateLimiter,
     health: new HealthService(pool, redis, keys),
     async close() {

@@ -239,10 +239,45 @@ const models: TsoaRoute.Models = {
         "additionalProperties": false,
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "LedgerTransitionKey": {
+        "dataType": "refObject",
+        "properties": {
+            "kid": {"dataType":"string","required":true},
+            "kty": {"dataType":"string","required":true},
+            "crv": {"dataType":"string","required":true},
+            "x": {"dataType":"string","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "LedgerTransitionSignature": {
+        "dataType": "refObject",
+        "properties": {
+            "key_id": {"dataType":"string","required":true},
+            "signature": {"dataType":"string","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "LedgerKeyTransition": {
+        "dataType": "refObject",
+        "properties": {
+            "type": {"dataType":"string","required":true},
+            "mode": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["scheduled"]},{"dataType":"enum","enums":["emergency"]}],"required":true},
+            "created_at_ms": {"dataType":"long","required":true},
+            "key": {"ref":"LedgerTransitionKey","required":true},
+            "retired": {"dataType":"array","array":{"dataType":"nestedObjectLiteral","nestedProperties":{"not_after":{"dataType":"string","required":true},"kid":{"dataType":"string","required":true}}},"required":true},
+            "signature_alg": {"dataType":"string","required":true},
+            "signatures": {"dataType":"array","array":{"dataType":"refObject","ref":"LedgerTransitionSignature"},"required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "LedgerKeySet": {
         "dataType": "refObject",
         "properties": {
             "keys": {"dataType":"array","array":{"dataType":"refObject","ref":"LedgerPublicKey"},"required":true},
+            "transitions": {"dataType":"array","array":{"dataType":"refObject","ref":"LedgerKeyTransition"}},
         },
         "additionalProperties": false,
     },

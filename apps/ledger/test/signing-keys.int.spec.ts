@@ -3,7 +3,9 @@ import { applyMigrations, createPool } from '@arbiter/db';
 import { generateKeyEncryptionKey, parseKeyEncryptionKey } from '@arbiter/crypto';
 import { createTestDatabase } from '@arbiter/testing';
 import { ledgerMigrationsDir } from '../src/context';
-import { createLedgerKeys, rotateLedgerKey } from '../src/keys';
+import canonicalize from 'canonicalize';
+import { KeyTransitionsRepository } from '../src/repositories/key-transitions.repository';
+import { createLedgerKeys, publishedKeySet, rotateLedgerKey } from '../src/keys';
 
 describe(createLedgerKeys.name, () => {
   let db: { url: string; drop(): Promise<void> };
@@ -63,5 +65,35 @@ describe(createLedgerKeys.name, () => {
       [`${first.kid}.1`, true],
     ]);
     await expect(rotateLedgerKey(sut, 'scheduled')).rejects.toMatchObject({ code: 'rotation_not_due' });
+  });
+
+  it('publishes each rotation as a statement signed by the retired key and the new one (node:crypto verifies both); the first key has none', async () => {
+    const sut = createLedgerKeys(pool, kek);
+    const first = (await sut.ensureCurrent()).key;
+    const transitions = new KeyTransitionsRepository(pool);
+    expect(await transitions.list()).toEqual([]);
+    await rotateLedgerKey(sut, 'emergency');
+    await rotateLedgerKey(sut, 'emergency');
+    const { keys, transitions: statements } = await publishedKeySet(sut, transitions);
+    expect(keys.map((k) => k.kid)).toEqual([first.kid, `${first.kid}.1`, `${first.kid}.2`]);
+    expect(statements).toHaveLength(2);
+    for (const [i, t] of statements!.entries()) {
+      const [old, made] = [keys[i], keys[i + 1]];
+      expect(t).toMatchObject({
+        type: 'ledger_key_transition',
+        mode: 'emergency',
+        created_at_ms: Date.parse(made.not_before),
+        key: { kid: made.kid, kty: 'OKP', crv: 'Ed25519', x: made.x },
+        retired: [{ kid: old.kid, not_after: old.not_after }],
+        signature_alg: 'Ed25519',
+      });
+      expect(t.signatures.map((s) => s.key_id)).toEqual([old.kid, made.kid]);
+      const { signatures, ...unsigned } = t;
+      const input = Buffer.from(canonicalize(unsigned)!, 'utf8');
+      for (const [s, k] of [[signatures[0], old], [signatures[1], made]] as const) {
+        const publicKey = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: k.x }, format: 'jwk' });
+        expect(verify(null, input, publicKey, Buffer.from(s.signature, 'base64'))).toBe(true);
+      }
+    }
   });
 });

@@ -91,7 +91,6 @@ export async function createVerdictContext(config: VerdictConfig, logger: Logger
     maxStaleMs: config.SNAPSHOT_MAX_STALE_MS,
     logger,
   });
-  const keys = new VerdictKeys(pool, { current: config.KEY_ENCRYPTION_KEY, previous: config.KEY_ENCRYPTION_KEY_PREVIOUS }, logger);
   const metrics = new ServiceMetrics('verdict');
   const batchSizes = metrics.histogram('consultation_commit_batch_size', {
     help: 'Consultation records committed per INSERT (group commit)',
@@ -100,6 +99,8 @@ export async function createVerdictContext(config: VerdictConfig, logger: Logger
   metrics.gauge('tenant_snapshots', { help: 'Tenant snapshots held in memory', collect: function () { this.set(snapshots.size); } });
   // Committed seal_outbox rows wake the worker's seal relay at once (docs/operations.md "Seal relay").
   const sealNudger = new OutboxNudger(redis, 'verdict');
+  // Every key a tenant's ring gains is sealed in arbiter.<tenant_id>.keys with its creation (docs/ledger-formats.md "The keys stream").
+  const keys = new VerdictKeys(pool, { current: config.KEY_ENCRYPTION_KEY, previous: config.KEY_ENCRYPTION_KEY_PREVIOUS }, logger, undefined, config.LEDGER_SEALING ? { onSealed: () => sealNudger.nudge() } : null);
   const consultations = new ConsultationRepository(pool, {
     onBatch: (size) => batchSizes.observe(size),
     sealing: config.LEDGER_SEALING,

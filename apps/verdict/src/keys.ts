@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { CryptoError, type KeyRecord, type PublishedJwk, type RotationMode } from '@arbiter/crypto';
-import { es256JwsKeys, KeyStore, type ReencryptionResult, type SqlPool } from '@arbiter/keystore';
+import { insertSealRow, keySealRow } from '@arbiter/db';
+import { es256JwsKeys, KeyStore, type KeyChangeRecorder, type ReencryptionResult, type SqlPool } from '@arbiter/keystore';
 import { AppError } from '@arbiter/http';
 
 export interface ActiveSigner {
@@ -28,6 +29,28 @@ export const signingKeyUnavailable = (why: string) =>
   new AppError(500, 'signing_key_unavailable', 'The verdict signing key could not be resolved', { reason: why });
 
 /**
+ * Seals every key a tenant's ring gains in `arbiter.<tenant_id>.keys` (docs/ledger-formats.md "The keys
+ * stream"): a seal_outbox row written in the transaction that creates the key, so no key signs a verdict
+ * without its seal on the way, and `onSealed` (the relay's nudge) once it committed.
+ */
+export function keySealRecorder<Sign>(onSealed?: () => void): KeyChangeRecorder<Sign> {
+  return {
+    record: (db, change) =>
+      insertSealRow(
+        db,
+        keySealRow(change.ownerId, {
+          kid: change.key.kid,
+          publicJwk: change.key.publicJwk,
+          notBefore: change.key.notBefore,
+          mode: change.first ? 'first' : change.mode,
+          retired: change.retired.map((r) => ({ kid: r.kid, notAfter: r.notAfter ?? change.key.notBefore })),
+        }),
+      ),
+    committed: () => onSealed?.(),
+  };
+}
+
+/**
  * The verdict gateway's per-tenant ES256 rings (docs/verdicts.md "Signing keys"), kept by @arbiter/keystore in
  * signing_keys with owner = tenant id. What is the gateway's own: a tenant's key is made on first use and
  * rotates on schedule at its first signature of a new year; the current signer is cached for
@@ -43,6 +66,8 @@ export class VerdictKeys {
     keyEncryptionKey: string | { current: string; previous?: string },
     private readonly logger: Logger,
     now?: () => Date,
+    /** LEDGER_SEALING: every key change is sealed in the tenant's keys stream (keySealRecorder); null: not sealed (benchmarks only). */
+    sealing: { onSealed?: () => void } | null = {},
   ) {
     const keks = typeof keyEncryptionKey === 'string' ? { current: keyEncryptionKey } : keyEncryptionKey;
     this.store = new KeyStore({
@@ -55,6 +80,7 @@ export class VerdictKeys {
       signerCacheMs: SIGNER_TTL_MS,
       clock: now,
       logger,
+      recorder: sealing ? keySealRecorder(sealing.onSealed) : undefined,
     });
   }
 

@@ -152,6 +152,42 @@ describe(VerdictKeys.name, () => {
     await expect(sut.rotate('tnt-year', 'scheduled')).rejects.toMatchObject({ status: 409, code: 'rotation_not_due' });
   });
 
+  it('seals every key a tenant gains (first, yearly, emergency) in arbiter.<tenant_id>.keys, with the public key that verifies its verdicts', async () => {
+    const kek = generateKeyEncryptionKey();
+    let now = new Date('2026-12-31T23:00:00Z');
+    let nudged = 0;
+    const sut = new VerdictKeys(pool, kek, logger, () => now, { onSealed: () => nudged++ });
+    const first = await sut.signerFor('tnt-keyseal');
+    const jws = first.sign({ hello: 1 });
+    now = new Date('2027-01-01T00:00:01Z');
+    sut.invalidate('tnt-keyseal');
+    await sut.signerFor('tnt-keyseal');
+    now = new Date('2027-03-01T00:00:00Z');
+    await sut.rotate('tnt-keyseal', 'emergency');
+    const { rows } = await pool.query('SELECT stream_id, client_ref, payload FROM seal_outbox WHERE tenant_id = $1 ORDER BY id', ['tnt-keyseal']);
+    expect(rows.map((r) => [r.stream_id, r.client_ref])).toEqual([
+      ['arbiter.tnt-keyseal.keys', 'tnt-keyseal:2026'],
+      ['arbiter.tnt-keyseal.keys', 'tnt-keyseal:2027'],
+      ['arbiter.tnt-keyseal.keys', 'tnt-keyseal:2027.1'],
+    ]);
+    expect(rows.map((r) => r.payload)).toEqual([
+      { kid: 'tnt-keyseal:2026', public_jwk: { kty: 'EC', crv: 'P-256', x: expect.any(String), y: expect.any(String) }, not_before: '2026-12-31T23:00:00.000Z', mode: 'first', retired: [] },
+      { kid: 'tnt-keyseal:2027', public_jwk: expect.any(Object), not_before: '2027-01-01T00:00:01.000Z', mode: 'scheduled', retired: [{ kid: 'tnt-keyseal:2026', not_after: '2027-01-01T00:00:01.000Z' }] },
+      { kid: 'tnt-keyseal:2027.1', public_jwk: expect.any(Object), not_before: '2027-03-01T00:00:00.000Z', mode: 'emergency', retired: [{ kid: 'tnt-keyseal:2027', not_after: '2027-03-01T00:00:00.000Z' }] },
+    ]);
+    expect(nudged).toBe(3);
+    // The sealed public key is the one that signs: node:crypto verifies the first verdict with it.
+    const [h, p, s] = jws.split('.');
+    const key = createPublicKey({ key: rows[0].payload.public_jwk, format: 'jwk' });
+    expect(verify('sha256', Buffer.from(`${h}.${p}`), { key, dsaEncoding: 'ieee-p1363' }, Buffer.from(s, 'base64url'))).toBe(true);
+  });
+
+  it('seals nothing with sealing off (LEDGER_SEALING=false)', async () => {
+    await new VerdictKeys(pool, generateKeyEncryptionKey(), logger, undefined, null).signerFor('tnt-nokeyseal');
+    const { rows } = await pool.query('SELECT 1 FROM seal_outbox WHERE tenant_id = $1', ['tnt-nokeyseal']);
+    expect(rows).toEqual([]);
+  });
+
   it('answers signing_key_unavailable when the stored key does not decrypt', async () => {
     await new VerdictKeys(pool, generateKeyEncryptionKey(), logger).signerFor('tnt-kek');
     const wrongKek = new VerdictKeys(pool, generateKeyEncryptionKey(), logger);

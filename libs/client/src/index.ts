@@ -12,7 +12,7 @@ export { requestApprovalAndWait, waitForApproval, isDecided, type PollBackoff, t
 export { requireVerdict, verdictOf, bindingMismatches, operationContextHash, type RequireVerdictOptions, type VerdictBinding, type RefusalCode } from './middleware';
 export { MemoryReplayGuard, redisReplayGuard, ReplayGuardFullError, type ReplayGuard, type RedisSetNx } from './replay-guard';
 export * from './verify';
-export { auditConsultations, periodBound, VERDICT_SEAL_ACTOR, type AuditConsultationsOptions, type ConsultationAuditReport, type FieldDifference } from './audit/consultations';
+export { auditConsultations, periodBound, type AuditConsultationsOptions, type ConsultationAuditReport, type FieldDifference } from './audit/consultations';
 export * from './guard';
 export * from './adapters';
 export { resilientFetch, retryAfterMs, SDK_VERSION, USER_AGENT, DEFAULT_TIMEOUT_MS, type RetryOptions } from './retry';

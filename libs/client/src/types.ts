@@ -50,6 +50,8 @@ export type SealFactBody = L['SealFactBody'];
 export type ProofBundle = L['ProofBundle'];
 export type LedgerPublicKey = L['LedgerPublicKey'];
 export type LedgerKeySet = L['LedgerKeySet'];
+/** A rotation of the ledger's key ring, signed by the retired key and the new one (docs/ledger-formats.md "Key transitions"). */
+export type LedgerKeyTransition = L['LedgerKeyTransition'];
 export type LedgerKeyRotation = L['KeyRotation'];
 export type StreamVerification = L['VerificationResult'];
 /** A signed tree head of a stream (docs/evidence.md "Checkpoints"). */

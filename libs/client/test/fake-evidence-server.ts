@@ -12,6 +12,8 @@ export interface FakeEvidenceServer {
   records: Map<string, Record<string, unknown>>;
   streams: Map<string, TestStream>;
   ledgerKeys: LedgerTestKey[];
+  /** The ledger's key transition statements (published with its keys). */
+  ledgerTransitions: unknown[];
   verdictKeys: unknown[];
   ruleVersions: Map<string, unknown>;
   /** Requests as "METHOD path?query", in order. */
@@ -26,6 +28,7 @@ export async function startFakeEvidenceServer(opts: { tenant: string; slug?: str
     records: new Map(),
     streams: new Map(),
     ledgerKeys: [],
+    ledgerTransitions: [],
     verdictKeys: [],
     ruleVersions: new Map(),
     requests: [],
@@ -49,7 +52,7 @@ export async function startFakeEvidenceServer(opts: { tenant: string; slug?: str
     let m: RegExpExecArray | null;
     if (method !== 'GET') return verdictError(404, 'not_found', `No route for ${method} ${p}`);
     // --- ledger ---
-    if (p === '/.well-known/ledger-keys') return { status: 200, body: { keys: state.ledgerKeys.map((k) => k.jwk) } };
+    if (p === '/.well-known/ledger-keys') return { status: 200, body: { keys: state.ledgerKeys.map((k) => k.jwk), transitions: state.ledgerTransitions } };
     if ((m = /^\/streams\/([^/]+)\/(facts|checkpoint|consistency)$/.exec(p))) {
       const stream = state.streams.get(decodeURIComponent(m[1]));
       if (!stream || stream.tenantId !== opts.tenant || stream.facts.length === 0) return ledgerError(404, 'NOT_FOUND', 'Stream not found');

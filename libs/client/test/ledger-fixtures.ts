@@ -105,3 +105,26 @@ export function sealedPayloadOf(record: Record<string, unknown>): Record<string,
     decided_at: record.requested_at,
   };
 }
+
+/**
+ * A ledger key transition (docs/ledger-formats.md "Key transitions"): `to` introduced at `atMs`, retiring
+ * `from`, signed (node:crypto, hand-written RFC 8785) by each of `signers` (default: `from`, then `to`).
+ */
+export function signTransition(from: LedgerTestKey[], to: LedgerTestKey, atMs: number, signers: LedgerTestKey[] = [...from, to], mode: 'scheduled' | 'emergency' = 'emergency') {
+  const at = new Date(atMs).toISOString();
+  const unsigned = {
+    type: 'ledger_key_transition',
+    mode,
+    created_at_ms: atMs,
+    key: { kid: to.jwk.kid, kty: 'OKP', crv: 'Ed25519', x: to.jwk.x },
+    retired: from.map((k) => ({ kid: k.jwk.kid, not_after: at })),
+    signature_alg: 'Ed25519',
+  };
+  const input = Buffer.from(jcs(unsigned), 'utf8');
+  return { ...unsigned, signatures: signers.map((k) => ({ key_id: k.jwk.kid, signature: sign(null, input, k.privateKey).toString('base64') })) };
+}
+
+/** The payload the verdict service seals in `arbiter.<tenant_id>.keys` when a key is made (docs/ledger-formats.md "The keys stream"). */
+export function keySealPayloadOf(jwk: { kid: string; x: string; y?: string; not_before: string }, mode: 'first' | 'scheduled' | 'emergency', retired: { kid: string; not_after: string }[] = []): Record<string, unknown> {
+  return { kid: jwk.kid, public_jwk: { kty: 'EC', crv: 'P-256', x: jwk.x, y: jwk.y }, not_before: jwk.not_before, mode, retired };
+}

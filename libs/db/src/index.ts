@@ -14,6 +14,7 @@ export {
   sealDoneProblem,
   sealReleaseProblem,
   approvalSealRow,
+  keySealRow,
   insertSealRow,
 } from './seal-outbox';
 export type {
@@ -26,6 +27,7 @@ export type {
   SealReleaseRequest,
   SealReleaseAnswer,
   ApprovalSealPayload,
+  KeySealPayload,
   NewSealRow,
   Queryable,
 } from './seal-outbox';

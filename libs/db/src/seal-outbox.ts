@@ -224,6 +224,34 @@ export function approvalSealRow(tenantId: string, p: { approval_id: string; kind
   return { tenant_id: tenantId, stream_id: auditStreamId(tenantId, 'approvals'), client_ref: `${p.approval_id}:${p.decision}`, payload };
 }
 
+/** The custom_payload of a verdict key ring change (docs/ledger-formats.md "The keys stream"). */
+export interface KeySealPayload {
+  kid: string;
+  /** The public half: an EC P-256 JWK's kty, crv, x, y. */
+  public_jwk: { kty: string; crv: string; x: string; y?: string };
+  not_before: string;
+  /** `first` (the tenant's first key), `scheduled` (yearly) or `emergency`. */
+  mode: 'first' | 'scheduled' | 'emergency';
+  /** The keys this change closed, each with its not_after (= not_before of the new key). */
+  retired: { kid: string; not_after: string }[];
+}
+
+/** The seal row of a key ring change in `arbiter.<tenant_id>.keys`: client_ref = the new kid. */
+export function keySealRow(
+  tenantId: string,
+  p: { kid: string; publicJwk: Record<string, unknown>; notBefore: Date; mode: KeySealPayload['mode']; retired: { kid: string; notAfter: Date }[] },
+): NewSealRow {
+  const { kty, crv, x, y } = p.publicJwk as KeySealPayload['public_jwk'];
+  const payload: KeySealPayload = {
+    kid: p.kid,
+    public_jwk: { kty, crv, x, ...(y === undefined ? {} : { y }) },
+    not_before: p.notBefore.toISOString(),
+    mode: p.mode,
+    retired: p.retired.map((r) => ({ kid: r.kid, not_after: r.notAfter.toISOString() })),
+  };
+  return { tenant_id: tenantId, stream_id: auditStreamId(tenantId, 'keys'), client_ref: p.kid, payload };
+}
+
 /** Anything that runs a query: a pool or a client inside a transaction. */
 export interface Queryable {
   query(text: string, values?: unknown[]): Promise<unknown>;

@@ -4,8 +4,11 @@
 
 export const AUDIT_STREAM_PREFIX = 'arbiter.';
 
-/** The three audit streams of a tenant: `arbiter.<tenant_id>.<kind>`. */
-export const AUDIT_STREAM_KINDS = ['consultations', 'approvals', 'rules'] as const;
+/**
+ * The audit streams of a tenant: `arbiter.<tenant_id>.<kind>`. `keys` holds every change of the tenant's
+ * verdict key ring (docs/ledger-formats.md "The keys stream"), so a verifier's trusted keys extend through it.
+ */
+export const AUDIT_STREAM_KINDS = ['consultations', 'approvals', 'rules', 'keys'] as const;
 
 const AUDIT_STREAM = new RegExp(`^arbiter\\.(.+)\\.(${AUDIT_STREAM_KINDS.join('|')})$`);
 

@@ -4,7 +4,7 @@ import type { components } from './generated/ledger-internal';
 
 type Schemas = components['schemas'];
 
-/** One audit fact a service seals into `arbiter.<tenant_id>.<consultations|approvals|rules>`. */
+/** One audit fact a service seals into `arbiter.<tenant_id>.<consultations|approvals|rules|keys>`. */
 export type ServiceSeal = Schemas['ServiceSeal'];
 /** POST /internal/v1/seals */
 export type ServiceSealRequest = Schemas['ServiceSealRequest'];

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Pool } from 'pg';
 import { CryptoError, decryptSecret, generateKeyEncryptionKey, parseKeyEncryptionKey, type RotationMode } from '@arbiter/crypto';
 import { createTestDatabase } from '@arbiter/testing';
-import { KeyStore, type KeyStoreOptions } from './key-store';
+import { KeyStore, type KeyChange, type KeyChangeRecorder, type KeyStoreOptions } from './key-store';
 import { ed25519Keys, es256JwsKeys, p256HexKeys, type KeyType } from './key-types';
 
 // The key tables as the services' migrations create them; the fixture tables are made from the same text.
@@ -275,6 +275,67 @@ describe(KeyStore.name, () => {
       const rotation = await sut.rotate('tnt-a', 'emergency' as RotationMode);
       expect(rotation.retired).toEqual([`tnt-a:${new Date().getUTCFullYear()}`]);
       expect((await sut.records('tnt-b')).map((k) => k.notAfter)).toEqual([null]);
+    });
+  });
+
+  describe('recorder', () => {
+    /** A recorder writing one row per change into a side table, on the change's own connection. */
+    const recording = (fail = false) => {
+      const committed: KeyChange<unknown>[] = [];
+      const recorder: KeyChangeRecorder<unknown> = {
+        async record(db, change) {
+          await db.query(`INSERT INTO "${table}_log" (kid, mode, first, retired) VALUES ($1, $2, $3, $4)`, [change.key.kid, change.mode, change.first, change.retired.map((r) => `${r.kid}@${r.notAfter?.toISOString()}`).join(',')]);
+          if (fail) throw new Error('recorder failed');
+        },
+        committed: (change) => committed.push(change),
+      };
+      return { recorder, committed };
+    };
+    const log = async () => (await pools[0].query(`SELECT kid, mode, first, retired FROM "${table}_log" ORDER BY kid`)).rows;
+    beforeEach(() => pools[0].query(`CREATE TABLE "${table}_log" (kid TEXT PRIMARY KEY, mode TEXT, first BOOLEAN, retired TEXT)`));
+
+    it('records the first key, a yearly rotation and an emergency rotation with their commit, and reports each once committed', async () => {
+      let now = new Date('2026-12-31T23:00:00Z');
+      const { recorder, committed } = recording();
+      const sut = store({ type: es256JwsKeys, rotateYearly: true, clock: () => now, recorder });
+      await sut.signer('tnt-r');
+      now = new Date('2027-01-01T00:00:01Z');
+      await sut.signer('tnt-r');
+      now = new Date('2027-02-01T00:00:00Z');
+      await sut.rotate('tnt-r', 'emergency');
+      await sut.ensureCurrent('tnt-r'); // nothing to add: nothing recorded
+      expect(await log()).toEqual([
+        { kid: 'tnt-r:2026', mode: 'scheduled', first: true, retired: '' },
+        { kid: 'tnt-r:2027', mode: 'scheduled', first: false, retired: 'tnt-r:2026@2027-01-01T00:00:01.000Z' },
+        { kid: 'tnt-r:2027.1', mode: 'emergency', first: false, retired: 'tnt-r:2027@2027-02-01T00:00:00.000Z' },
+      ]);
+      expect(committed.map((c) => c.key.kid)).toEqual(['tnt-r:2026', 'tnt-r:2027', 'tnt-r:2027.1']);
+    });
+
+    it('rolls the whole change back when the recorder throws: no key, no record, nothing reported', async () => {
+      const { recorder, committed } = recording(true);
+      const sut = store({ type: ed25519Keys, recorder });
+      await expect(sut.ensureCurrent('ledger')).rejects.toThrow('recorder failed');
+      expect(await sut.records('ledger')).toEqual([]);
+      expect(await log()).toEqual([]);
+      expect(committed).toEqual([]);
+    });
+
+    it('opens the retired key for the recorder: its signature verifies with the retired public key (node:crypto)', async () => {
+      let now = new Date('2026-03-01T00:00:00Z');
+      const signatures: { kid: string; signature: Uint8Array }[] = [];
+      const recorder: KeyChangeRecorder<(m: string | Uint8Array) => Uint8Array> = {
+        async record(_db, change) {
+          for (const old of change.retired) signatures.push({ kid: old.kid, signature: change.open(old)('transition') });
+        },
+      };
+      const sut = store({ type: ed25519Keys, clock: () => now, recorder });
+      const first = await sut.ensureCurrent('ledger');
+      now = new Date('2026-04-01T00:00:00Z');
+      await sut.rotate('ledger', 'emergency');
+      expect(signatures.map((s) => s.kid)).toEqual([first.key.kid]);
+      const publicKey = createPublicKey({ key: first.key.publicJwk as import('node:crypto').JsonWebKey, format: 'jwk' });
+      expect(verify(null, Buffer.from('transition'), publicKey, signatures[0].signature)).toBe(true);
     });
   });
 

@@ -55,6 +55,35 @@ export interface KeyStoreOptions<Sign> {
   publishRetiredForMs?: number | null;
   clock?: () => Date;
   logger?: KeyStoreLogger;
+  /**
+   * Records every key the ring gains (its first key, a scheduled or an emergency rotation) with the same
+   * commit: the verdict gateway seals it in the tenant's `keys` stream, the ledger signs a transition
+   * statement (docs/operations.md "Keys and their rotation").
+   */
+  recorder?: KeyChangeRecorder<Sign>;
+}
+
+/** A key the ring gained, and the keys it closed. */
+export interface KeyChange<Sign> {
+  ownerId: string;
+  mode: RotationMode;
+  /** The ring had no key before this one. */
+  first: boolean;
+  key: StoredKey;
+  /** The keys this change closed, with their new not_after. */
+  retired: StoredKey[];
+  /** The signing function of a key of this ring (the new one, or a retired one: a transition signed by the old key). */
+  open(record: StoredKey): Sign;
+}
+
+export interface KeyChangeRecorder<Sign> {
+  /**
+   * Called in the transaction that adds the key, after its row is written and the retired ones are
+   * closed: what it writes commits with the key, and a throw rolls the whole change back.
+   */
+  record(db: SqlClient, change: KeyChange<Sign>): Promise<void>;
+  /** Called once that transaction committed (e.g. to wake a relay). */
+  committed?(change: KeyChange<Sign>): void;
 }
 
 /** The key to sign with now, its private half decrypted. */
@@ -155,7 +184,11 @@ export class KeyStore<Sign> {
           if (!(err instanceof CryptoError) || err.code !== 'rotation_not_due') throw err;
           mode = 'emergency';
         }
-        return { key: (await this.addKey(db, records, ownerId, mode, now)).key, created: true };
+        const added = await this.addKey(db, records, ownerId, mode, now);
+        return { key: added.key, created: true, change: added.change };
+      }).then(({ change, ...made }) => {
+        this.committed(change);
+        return made;
       });
     } catch (err) {
       // The unique (owner_id, epoch) stopped a racing creator that did not take the same lock: use its key.
@@ -172,10 +205,11 @@ export class KeyStore<Sign> {
    * rotation_not_due; each service answers it in its own error shape.
    */
   async rotate(ownerId: string, mode: RotationMode): Promise<RotationResult> {
-    const result = await this.table.locked(this.options.pool, ownerId, async (db) =>
+    const { change, ...result } = await this.table.locked(this.options.pool, ownerId, async (db) =>
       this.addKey(db, await this.table.list(db, ownerId), ownerId, mode, this.clock()),
     );
     this.invalidate(ownerId);
+    this.committed(change);
     return result;
   }
 
@@ -294,7 +328,11 @@ export class KeyStore<Sign> {
     return this.options.rotateYearly === true && isScheduledRotationDue(current, now);
   }
 
-  private async addKey(db: SqlClient, records: KeyRecord[], ownerId: string, mode: RotationMode, now: Date): Promise<RotationResult> {
+  private committed(change: KeyChange<Sign> | undefined): void {
+    if (change) this.options.recorder?.committed?.(change);
+  }
+
+  private async addKey(db: SqlClient, records: StoredKey[], ownerId: string, mode: RotationMode, now: Date): Promise<RotationResult & { change?: KeyChange<Sign> }> {
     const plan = planRotation(records, { ownerId, now, mode });
     const { publicJwk, privateKey } = this.options.type.generate();
     const key: StoredKey = {
@@ -311,8 +349,21 @@ export class KeyStore<Sign> {
     const retired = plan.retire.map((r) => r.kid);
     await this.table.retire(db, ownerId, retired, now);
     await this.table.insert(db, key);
+    const recorder = this.options.recorder;
+    let change: KeyChange<Sign> | undefined;
+    if (recorder) {
+      change = {
+        ownerId,
+        mode,
+        first: records.length === 0,
+        key,
+        retired: records.filter((r) => retired.includes(r.kid)).map((r) => ({ ...r, notAfter: now })),
+        open: (record) => this.open(record),
+      };
+      await recorder.record(db, change);
+    }
     this.logger.info({ table: this.options.table, owner_id: ownerId, kid: key.kid, mode, retired }, 'signing key created');
-    return { mode, key, retired };
+    return { mode, key, retired, change };
   }
 }
 

@@ -1,15 +1,18 @@
 // `arbiter audit consultations --since … --until …`: the completeness audit (docs/evidence.md
-// "Completeness audit"). Exit 0 when clean, 1 on any finding, 2 on usage or connection errors.
+// "Completeness audit"). Exit 0 when clean, 1 on any finding, 2 on usage or connection errors, 3 when
+// clean but the checkpoints were checked with the ledger's own keys (no --trust).
 import { auditConsultations, type ConsultationAuditReport } from '@arbiter/client';
 import type { CommandContext } from '../context';
 import { CliError, EXIT } from '../io';
 import { renderReport } from '../render';
+import { loadTrust } from './trust';
 
 export interface AuditConsultationsFlags {
   since: string;
   until: string;
   checkpoint?: string;
   saveCheckpoint?: string;
+  trust?: string;
   grace: string;
   tenant?: string;
   apiKey?: string;
@@ -38,6 +41,7 @@ export async function auditConsultationsCommand(ctx: CommandContext, opts: Audit
   const until = isoBound(opts.until, 'until');
   const graceMs = parseDuration(opts.grace);
   const kept = opts.checkpoint ? await ctx.readJson(opts.checkpoint, 'kept checkpoint') : undefined;
+  const trust = opts.trust ? await loadTrust(ctx, opts.trust) : undefined;
   // Flags first (a service's own key, then the shared --api-key), then each service's variables.
   const verdict = ctx.verdict({ url: opts.verdictUrl, apiKey: opts.verdictApiKey ?? opts.apiKey, tenant: opts.tenant });
   const ledger = ctx.ledger({ url: opts.ledgerUrl, apiKey: opts.ledgerApiKey ?? opts.apiKey });
@@ -48,6 +52,7 @@ export async function auditConsultationsCommand(ctx: CommandContext, opts: Audit
     since,
     until,
     checkpoint: kept,
+    trust,
     graceMs,
     now: () => ctx.io.now(),
     onProgress: (m) => ctx.progress(m),
@@ -66,7 +71,7 @@ export async function auditConsultationsCommand(ctx: CommandContext, opts: Audit
     }
   }
   ctx.print({ ...report, saved_checkpoint: saved }, renderAudit(report, saved));
-  return report.findings > 0 ? EXIT.failed : EXIT.ok;
+  return report.findings > 0 ? EXIT.failed : report.checkpoint.status === 'unpinned' ? EXIT.unpinned : EXIT.ok;
 }
 
 const show = (v: unknown) => JSON.stringify(v) ?? 'absent';

@@ -1,7 +1,10 @@
 // `arbiter verify …`: offline checks of what the services produced. Each prints a report (or JSON
-// with --json) and exits 0 when every check passed, 1 when one failed (docs/cli.md).
+// with --json) and exits 0 when every check passed, 1 when one failed, 3 when the keys were not the
+// verifier's own (docs/cli.md). Keys come from the caller: --trust (a trust file), --jwks or --keys;
+// keys a command fetches from the very service it checks leave the report unpinned.
 import {
   decodeVerdictUnverified,
+  extendTrust,
   factsFromDocuments,
   ReportBuilder,
   verifyConsultation,
@@ -12,10 +15,12 @@ import {
   verifyStandardWebhook,
   verifyWebhookSignature,
   type KeySet,
+  type LedgerKeySet,
   type VerificationReport,
 } from '@arbiter/client';
 import type { CommandContext, ServiceFlags } from '../context';
 import { CliError } from '../io';
+import { loadTrust } from './trust';
 
 const JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 
@@ -26,22 +31,35 @@ async function loadKeySet(ctx: CommandContext, source: string): Promise<KeySet> 
   return doc;
 }
 
+/** The tenant's verdict keys the caller gives: --trust (a trust file: also the tenant the verdict must be of) or --jwks. */
+async function callerKeySet(ctx: CommandContext, opts: { jwks?: string; trust?: string }): Promise<{ keySet: KeySet; tenant?: string } | undefined> {
+  if (opts.trust && opts.jwks) throw new CliError('give either --trust or --jwks, not both');
+  if (opts.trust) {
+    const trust = await loadTrust(ctx, opts.trust);
+    return { keySet: trust.jwks, tenant: trust.tenant_id };
+  }
+  return opts.jwks ? { keySet: await loadKeySet(ctx, opts.jwks) } : undefined;
+}
+
 export interface VerifyVerdictFlags {
-  jwks: string;
+  jwks?: string;
+  trust?: string;
   at?: string;
   allowExpired?: boolean;
   tenant?: string;
 }
 
 export async function verifyVerdictCommand(ctx: CommandContext, input: string, opts: VerifyVerdictFlags): Promise<number> {
+  if (!opts.trust && !opts.jwks) throw new CliError('give the tenant\'s keys you hold: --trust <file> (arbiter trust export) or --jwks <file|url>');
   const jws = JWS.test(input.trim()) ? input.trim() : (await ctx.readText(input, 'verdict')).trim();
   const at = opts.at ? Date.parse(opts.at) : ctx.io.now().getTime();
   if (Number.isNaN(at)) throw new CliError(`--at ${opts.at} is not an ISO 8601 time`);
-  const keySet = await loadKeySet(ctx, opts.jwks);
+  const held = (await callerKeySet(ctx, opts))!;
+  if (held.tenant && opts.tenant && held.tenant !== opts.tenant) throw new CliError(`--tenant ${opts.tenant} is not the tenant of the trust file (${held.tenant})`);
   const report = new ReportBuilder('signed verdict');
   let claims: Record<string, unknown> | undefined;
   try {
-    const v = await verifyVerdict(jws, { jwks: keySet, now: at, allowExpired: opts.allowExpired, tenantId: opts.tenant });
+    const v = await verifyVerdict(jws, { jwks: held.keySet, now: at, allowExpired: opts.allowExpired, tenantId: opts.tenant ?? held.tenant });
     claims = v.claims;
     report.pass('signature', `ES256 signature valid with key ${v.kid} (window ${v.key.not_before} to ${v.key.not_after ?? 'open'}; issued ${v.issuedAt.toISOString()})`);
     report.info('verdict', `${v.claims.verdict} for ${v.claims.action} on ${v.claims.resource}, consultation ${v.claims.jti}`);
@@ -54,32 +72,42 @@ export async function verifyVerdictCommand(ctx: CommandContext, input: string, o
   return ctx.report(report.build(), { claims });
 }
 
-export async function verifyConsultationCommand(ctx: CommandContext, input: string, opts: ServiceFlags & { jwks?: string }): Promise<number> {
+export async function verifyConsultationCommand(ctx: CommandContext, input: string, opts: ServiceFlags & { jwks?: string; trust?: string }): Promise<number> {
   let record: unknown;
-  const jwks: KeySet | undefined = opts.jwks ? await loadKeySet(ctx, opts.jwks) : undefined;
+  const held = await callerKeySet(ctx, opts);
   let jwksUrl: string | undefined;
   if (/^cns-[A-Za-z0-9_-]+$/.test(input)) {
     const client = ctx.verdict(opts);
     ctx.progress(`reading consultation ${input} from ${client.baseUrl}`);
     record = await client.getConsultation(input);
-    if (!jwks) jwksUrl = await client.jwksUrl();
+    if (!held) jwksUrl = await client.jwksUrl();
   } else {
     record = await ctx.readJson(input, 'consultation record');
-    if (!jwks) throw new CliError('give --jwks <file|url> (the tenant\'s key set, GET /v1/tenants/<slug>/jwks) to check the signature of a saved record');
+    if (!held) throw new CliError('give --trust <file> (arbiter trust export) or --jwks <file|url> (the tenant\'s key set, GET /v1/tenants/<slug>/jwks) to check the signature of a saved record');
   }
-  const report = await verifyConsultation(record, { jwks, jwksUrl, fetch: ctx.io.fetch, now: ctx.io.now() });
-  return ctx.report(report);
+  const checked = await verifyConsultation(record, { jwks: held?.keySet, jwksUrl, fetch: ctx.io.fetch, now: ctx.io.now() });
+  const report = new ReportBuilder(checked.subject);
+  report.checks.push(...checked.checks);
+  const tenant = (record as { tenant_id?: unknown } | null)?.tenant_id;
+  if (held?.tenant && tenant !== held.tenant) report.fail('trust', `the record is of tenant ${String(tenant)}, your trust file of ${held.tenant}`);
+  // Keys read from the service whose record is checked vouch for nothing the service could not forge.
+  if (jwksUrl) report.unpinned('trust', `the key set came from the verdict service that served the record (${jwksUrl}): give --trust <file> or --jwks`);
+  return ctx.report(report.build());
 }
 
 export interface VerifyBundleFlags extends ServiceFlags {
   facts?: string[];
   keys?: string;
+  trust?: string;
 }
 
 export async function verifyBundleCommand(ctx: CommandContext, input: string, opts: VerifyBundleFlags): Promise<number> {
   let bundle: unknown;
   let facts: unknown[];
-  let keys: unknown;
+  // --keys is the caller's key set (trusted as given), unless --trust names the keys held: then it is
+  // history, whose transitions extend them. Keys fetched from the ledger being checked are only history.
+  let published: unknown = opts.keys ? await ctx.readJson(opts.keys, 'ledger key set') : undefined;
+  const trust = opts.trust ? await loadTrust(ctx, opts.trust) : undefined;
   if (/^bnd-[0-9a-f]+$/.test(input)) {
     // Fetched from the ledger: the bundle, then the stream's facts up to the bundle's size.
     const client = ctx.ledger(opts);
@@ -89,15 +117,26 @@ export async function verifyBundleCommand(ctx: CommandContext, input: string, op
     facts = opts.facts?.length
       ? await readFacts(ctx, opts.facts)
       : await client.listAllFacts(b.stream_id, { upTo: b.facts_manifest.length, onProgress: (n, total) => ctx.progress(`facts: ${n}/${total}`) });
-    keys = opts.keys ? await ctx.readJson(opts.keys, 'ledger key set') : await client.keys();
+    published ??= await client.keys();
   } else {
-    if (!opts.facts?.length || !opts.keys) throw new CliError('give --facts <file> (one or more GET /streams/{id}/facts pages) and --keys <file|url> (GET /.well-known/ledger-keys)');
+    if (!opts.facts?.length || (!opts.keys && !opts.trust)) throw new CliError('give --facts <file> (one or more GET /streams/{id}/facts pages) and --trust <file> or --keys <file|url> (GET /.well-known/ledger-keys)');
     bundle = await ctx.readJson(input, 'bundle');
     facts = await readFacts(ctx, opts.facts);
-    keys = await ctx.readJson(opts.keys, 'ledger key set');
   }
-  const report = verifyLedgerBundle({ bundle, keys, facts, onProgress: (n, total) => ctx.progress(`chain: ${n}/${total} facts`) });
-  return ctx.report(report, { facts_verified: report.facts_verified, facts_in_manifest: report.facts_in_manifest });
+  const pin = new ReportBuilder('trust');
+  let keys: unknown = published;
+  if (trust) {
+    pin.pass('trust', `ledger keys pinned by your trust file (${trust.ledger_keys.keys.length} keys)`);
+    const { trusted, report: extension } = extendTrust(trust, { ledger_transitions: (published as LedgerKeySet | undefined)?.transitions ?? [] });
+    pin.include('trust', extension);
+    keys = trusted.ledger_keys;
+  } else if (!opts.keys) {
+    pin.unpinned('trust', 'the ledger keys came from the ledger that served the bundle: give --trust <file> or --keys');
+  }
+  const checked = verifyLedgerBundle({ bundle, keys, facts, onProgress: (n, total) => ctx.progress(`chain: ${n}/${total} facts`) });
+  const report = new ReportBuilder(checked.subject);
+  report.checks.push(...pin.checks, ...checked.checks);
+  return ctx.report(report.build(), { facts_verified: checked.facts_verified, facts_in_manifest: checked.facts_in_manifest });
 }
 
 async function readFacts(ctx: CommandContext, files: string[]): Promise<unknown[]> {
@@ -183,7 +222,8 @@ export async function verifyStandardWebhookCommand(ctx: CommandContext, opts: Ve
   return ctx.report(report);
 }
 
-export async function verifyEvidenceCommand(ctx: CommandContext, input: string): Promise<number> {
+export async function verifyEvidenceCommand(ctx: CommandContext, input: string, opts: { trust?: string } = {}): Promise<number> {
   const pack = await ctx.readJson(input, 'evidence pack');
-  return ctx.report(await verifyEvidencePack(pack, { now: ctx.io.now() }));
+  const trust = opts.trust ? await loadTrust(ctx, opts.trust) : undefined;
+  return ctx.report(await verifyEvidencePack(pack, { now: ctx.io.now(), trust }));
 }

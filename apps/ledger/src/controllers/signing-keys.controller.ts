@@ -3,7 +3,7 @@ import type { AuthedRequest } from '@arbiter/auth';
 import { CryptoError } from '@arbiter/crypto';
 import { validationError } from '../http/errors';
 import type { LedgerContext } from '../context';
-import { rotateLedgerKey } from '../keys';
+import { publishedKeySet, rotateLedgerKey } from '../keys';
 import type { ErrorBody } from '../models/errors';
 import type { KeyRotation, LedgerKeySet, RotateKeysBody } from '../models/ledger';
 import { refuseUnstorable } from '../http/unstorable';
@@ -18,7 +18,8 @@ export class LedgerKeysController extends Controller {
   }
 
   /**
-   * Ed25519 public keys as RFC 8037 JWKs with their validity windows; retired keys stay listed.
+   * Ed25519 public keys as RFC 8037 JWKs with their validity windows; retired keys stay listed. Each
+   * rotation's transition statement, signed by the retired key and the new one, extends a verifier's trust.
    * @summary Bundle and checkpoint verification keys
    */
   @Get('ledger-keys')
@@ -27,7 +28,7 @@ export class LedgerKeysController extends Controller {
   async ledgerKeys(): Promise<LedgerKeySet> {
     // New keys appear at rotation, so caches must not keep this for long.
     this.setHeader('Cache-Control', 'public, max-age=300');
-    return { keys: await this.ctx.keys.published() };
+    return publishedKeySet(this.ctx.keys, this.ctx.keyTransitions);
   }
 }
 

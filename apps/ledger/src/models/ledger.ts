@@ -192,9 +192,52 @@ export interface LedgerPublicKey {
   not_after: string | null;
 }
 
+/** A key of a transition statement: the new key's public half (RFC 8037). */
+export interface LedgerTransitionKey {
+  kid: string;
+  /** `OKP` */
+  kty: string;
+  /** `Ed25519` */
+  crv: string;
+  /** base64url of the 32-byte public key */
+  x: string;
+}
+
+/** One signature of a transition statement. */
+export interface LedgerTransitionSignature {
+  key_id: string;
+  /** base64 Ed25519 over the RFC 8785 JSON of the statement without `signatures` */
+  signature: string;
+}
+
+/**
+ * A rotation of the ledger's key ring (docs/ledger-formats.md "Key transitions"), signed by the keys it
+ * retires and by the key it introduces: a verifier trusting a retired key learns the new one from it.
+ */
+export interface LedgerKeyTransition {
+  /** `ledger_key_transition` */
+  type: string;
+  mode: 'scheduled' | 'emergency';
+  /**
+   * The rotation instant, ms since the epoch: the new key's not_before, each retired key's not_after.
+   * @isLong
+   */
+  created_at_ms: number;
+  key: LedgerTransitionKey;
+  retired: { kid: string; not_after: string }[];
+  /** `Ed25519` */
+  signature_alg: string;
+  signatures: LedgerTransitionSignature[];
+}
+
 export interface LedgerKeySet {
   /** Every key the ledger ever signed with, oldest first; retired keys stay. */
   keys: LedgerPublicKey[];
+  /**
+   * Every rotation since the ledger's first key, oldest first (docs/ledger-formats.md "Key transitions").
+   * Always sent; optional because key sets saved before transitions existed lack it.
+   */
+  transitions?: LedgerKeyTransition[];
 }
 
 export interface RotateKeysBody {

@@ -1,6 +1,6 @@
 import { makeConsultation, makeKey, TENANT } from '../../test/fixtures';
 import { startFakeEvidenceServer, type FakeEvidenceServer } from '../../test/fake-evidence-server';
-import { makeLedgerKey, sealedPayloadOf, TestStream } from '../../test/ledger-fixtures';
+import { makeLedgerKey, sealedPayloadOf, signTransition, TestStream } from '../../test/ledger-fixtures';
 import { InputError } from '../errors';
 import { createLedgerClient } from '../ledger-client';
 import { createVerdictClient } from '../verdict-client';
@@ -34,6 +34,9 @@ function stream(): TestStream {
 const seal = (r: Record<string, unknown>, change: (p: Record<string, unknown>) => Record<string, unknown> = (p) => p, actor = 'service:verdict') =>
   stream().seal(actor, change(sealedPayloadOf(r)), String(r.id));
 
+/** The auditor's trust file: the ledger's key, obtained out of band. */
+const trust = { tenant_id: TENANT, jwks: { keys: [key.jwk] }, ledger_keys: { keys: [ledgerKey.jwk] } };
+
 function sut(o: Partial<AuditConsultationsOptions> = {}) {
   return auditConsultations({
     verdict: createVerdictClient({ baseUrl: server.url, apiKey: 'ak-test', tenant: TENANT }),
@@ -41,6 +44,7 @@ function sut(o: Partial<AuditConsultationsOptions> = {}) {
     since: '2026-03-01',
     until: '2026-03-01',
     now: () => new Date('2026-03-02T00:00:00.000Z'),
+    trust,
     ...o,
   });
 }
@@ -74,8 +78,37 @@ describe(auditConsultations.name, () => {
       pending: [],
     });
     expect(report.checkpoint.valid).toBe(true);
-    expect(report.checkpoint.checks.map((c) => `${c.check}:${c.status}`)).toEqual(['current.shape:pass', 'current.key:pass', 'current.signature:pass', 'consistency:info']);
+    expect(report.checkpoint.checks.map((c) => `${c.check}:${c.status}`)).toEqual(['trust:pass', 'trust.ledger_transitions:info', 'current.shape:pass', 'current.key:pass', 'current.signature:pass', 'consistency:info']);
     expect(report.next_checkpoint).toMatchObject({ stream_id: STREAM, tree_size: 6 });
+  });
+
+  it('without a trust file, checks the checkpoints with the keys the ledger publishes and says so: unpinned, not a finding', async () => {
+    seal(record('cns-1', '2026-03-01T01:00:00.000Z'));
+    const report = await sut({ trust: undefined });
+    expect(report.findings).toBe(0);
+    expect(report.checkpoint).toMatchObject({ valid: false, status: 'unpinned' });
+    expect(report.checkpoint.checks[0]).toMatchObject({ check: 'trust', status: 'unpinned' });
+    expect(report.next_checkpoint).toMatchObject({ tree_size: 1 });
+  });
+
+  it('follows a ledger key rotation through its transition statement, and fails a checkpoint of a key no trusted key introduced', async () => {
+    const next = makeLedgerKey('ledger:2026.1', '2026-03-01T06:00:00.000Z');
+    server.ledgerKeys.push(next);
+    server.ledgerTransitions.push(signTransition([ledgerKey], next, at('2026-03-01T06:00:00.000Z')));
+    seal(record('cns-1', '2026-03-01T01:00:00.000Z'));
+    (stream() as { key: unknown }).key = next; // checkpoints are signed by the new key from now on
+    const report = await sut();
+    expect(report.checkpoint.status).toBe('valid');
+    expect(report.checkpoint.checks.find((c) => c.check === 'trust.ledger_transition.ledger:2026.1')).toMatchObject({ status: 'pass', message: expect.stringContaining('accepted') });
+    // The same rotation "signed" by a key the auditor never trusted introduces nothing.
+    server.ledgerTransitions.splice(0, 1, signTransition([makeLedgerKey('ledger:2026')], next, at('2026-03-01T06:00:00.000Z')));
+    const forged = await sut();
+    expect(forged.findings).toBe(1);
+    expect(forged.checkpoint.checks.filter((c) => c.status === 'fail').map((c) => c.check)).toEqual(['trust.ledger_transition.ledger:2026.1', 'current.key']);
+  });
+
+  it('refuses a trust file of another tenant', async () => {
+    await expect(sut({ trust: { ...trust, tenant_id: 'tnt-other' } })).rejects.toThrow(new InputError(`the trust file is of tenant tnt-other, the audit of ${TENANT}`));
   });
 
   it('names a consultation sealed in the period whose record was deleted from the verdict service', async () => {
@@ -195,7 +228,7 @@ describe(auditConsultations.name, () => {
     record('cns-1', '2026-03-01T01:00:00.000Z');
     const report = await sut();
     expect(report).toMatchObject({ facts_read: 0, unsealed: [{ consultation_id: 'cns-1' }], next_checkpoint: null, findings: 1 });
-    expect(report.checkpoint.checks).toEqual([
+    expect(report.checkpoint.checks.slice(2)).toEqual([
       { check: 'current', status: 'info', message: 'the stream has no facts yet: no checkpoint' },
       { check: 'consistency', status: 'info', message: 'no kept checkpoint given: nothing to compare the current one with' },
     ]);

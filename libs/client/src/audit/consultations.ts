@@ -13,11 +13,10 @@ import type { ConsultationRecord, LedgerCheckpoint, LedgerKeySet } from '../type
 import type { VerdictClient } from '../verdict-client';
 import { verifyCheckpoint } from '../verify/checkpoint';
 import { normativeHashOf } from '../verify/consultation';
-import { consultationSealPayload, consultationStreamOf, sealPayloadDifferences } from '../verify/evidence';
+import { consultationStreamOf, VERDICT_SEAL_ACTOR } from '../verify/audit-streams';
+import { consultationSealPayload, sealPayloadDifferences } from '../verify/evidence';
 import { ReportBuilder, type VerificationReport } from '../verify/report';
-
-/** The actor of the verdict service's seals. */
-export const VERDICT_SEAL_ACTOR = 'service:verdict';
+import { extendTrust, type TrustAnchors } from '../verify/trust';
 
 export interface AuditConsultationsOptions {
   verdict: VerdictClient;
@@ -30,6 +29,12 @@ export interface AuditConsultationsOptions {
   until: string | Date;
   /** A checkpoint of the stream the auditor kept from an earlier audit (GET /streams/{id}/checkpoint). */
   checkpoint?: unknown;
+  /**
+   * The keys the auditor holds (a parsed trust file, parseTrustFile): the checkpoints are verified with its
+   * ledger keys, extended by the ledger's transition statements they vouch for. Without it the ledger's
+   * keys are read from the ledger being audited, and the checkpoint report is `unpinned`.
+   */
+  trust?: TrustAnchors;
   /** Records younger than this without a fact are pending, not unsealed: sealing is asynchronous. Default 60 s. */
   graceMs?: number;
   now?: () => Date;
@@ -68,7 +73,7 @@ export interface ConsultationAuditReport {
   mismatched: { consultation_id: string; fact_id: string; fields: FieldDifference[] }[];
   /** A fact of the stream without a readable consultation payload. */
   malformed: { fact_id: string; problem: string }[];
-  /** The current checkpoint's signature, the kept one's, and their consistency. */
+  /** The current checkpoint's signature, the kept one's, and their consistency; status `unpinned` without trust. */
   checkpoint: VerificationReport;
   /** The current checkpoint, to keep for the next audit; null when it did not verify or is inconsistent with the kept one. */
   next_checkpoint: LedgerCheckpoint | null;
@@ -121,8 +126,10 @@ export async function auditConsultations(opts: AuditConsultationsOptions): Promi
 
   // 1. Checkpoints first: the facts read below are at least the ones the current checkpoint covers.
   progress(`checkpoint of ${stream}`);
-  const keys = await ledger.keys();
-  const { report: checkpoint, next } = await checkCheckpoints(ledger, stream, keys, opts.checkpoint);
+  if (opts.trust && opts.trust.tenant_id !== tenant) throw new InputError(`the trust file is of tenant ${opts.trust.tenant_id}, the audit of ${tenant}`);
+  const trust = new ReportBuilder('trust');
+  const keys = ledgerKeysFor(trust, await ledger.keys(), opts.trust);
+  const { report: checkpoint, next } = await checkCheckpoints(ledger, stream, keys, opts.checkpoint, trust);
 
   // 2. The period's records, as the fields their seal must carry.
   const records = new Map<string, RecordSummary>();
@@ -212,7 +219,7 @@ export async function auditConsultations(opts: AuditConsultationsOptions): Promi
     else report.pending.push(id);
   }
   report.findings =
-    report.missing_in_verdict.length + report.unsealed.length + report.duplicated.length + report.mismatched.length + report.malformed.length + (checkpoint.valid ? 0 : 1);
+    report.missing_in_verdict.length + report.unsealed.length + report.duplicated.length + report.mismatched.length + report.malformed.length + (checkpoint.status === 'invalid' ? 1 : 0);
   return report;
 }
 
@@ -227,11 +234,27 @@ function summarize(r: ConsultationRecord): RecordSummary {
 }
 
 /**
+ * The ledger keys the checkpoints are verified with: the auditor's, extended by the ledger's transition
+ * statements they vouch for; without trust the ledger's own answer, noted as unpinned.
+ */
+function ledgerKeysFor(report: ReportBuilder, published: LedgerKeySet, trust: TrustAnchors | undefined): LedgerKeySet {
+  if (!trust) {
+    report.unpinned('trust', 'no trusted keys given (--trust <file>): the checkpoints were checked with the keys the audited ledger published, whoever runs it chose');
+    return published;
+  }
+  report.pass('trust', `ledger keys pinned by your trust file (${trust.ledger_keys.keys.length} keys)`);
+  const { trusted, report: extension } = extendTrust(trust, { ledger_transitions: published.transitions ?? [] });
+  report.include('trust', extension);
+  return trusted.ledger_keys;
+}
+
+/**
  * The current checkpoint (signature, key window), the kept one (the same), and the consistency proof
  * from the kept size to the current size (RFC 9162 section 2.1.4.2).
  */
-async function checkCheckpoints(ledger: LedgerClient, stream: string, keys: LedgerKeySet, kept: unknown): Promise<{ report: VerificationReport; next: LedgerCheckpoint | null }> {
+async function checkCheckpoints(ledger: LedgerClient, stream: string, keys: LedgerKeySet, kept: unknown, trust: ReportBuilder): Promise<{ report: VerificationReport; next: LedgerCheckpoint | null }> {
   const report = new ReportBuilder(`checkpoints of ${stream}`);
+  report.checks.push(...trust.checks);
   let current: LedgerCheckpoint | null = null;
   try {
     current = await ledger.getCheckpoint(stream);

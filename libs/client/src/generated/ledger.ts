@@ -118,7 +118,8 @@ export interface paths {
         };
         /**
          * Bundle and checkpoint verification keys
-         * @description Ed25519 public keys as RFC 8037 JWKs with their validity windows; retired keys stay listed.
+         * @description Ed25519 public keys as RFC 8037 JWKs with their validity windows; retired keys stay listed. Each
+         *     rotation's transition statement, signed by the retired key and the new one, extends a verifier's trust.
          */
         get: operations["LedgerKeys"];
         put?: never;
@@ -563,9 +564,55 @@ export interface components {
              */
             not_after: string | null;
         };
+        /** @description A key of a transition statement: the new key's public half (RFC 8037). */
+        LedgerTransitionKey: {
+            /** @example vk-2026-01 */
+            kid: string;
+            /** @description `OKP` */
+            kty: string;
+            /** @description `Ed25519` */
+            crv: string;
+            /** @description base64url of the 32-byte public key */
+            x: string;
+        };
+        /** @description One signature of a transition statement. */
+        LedgerTransitionSignature: {
+            /** @example key-0f3a9c1e5b7d2a4c6e8f0a1b */
+            key_id: string;
+            /** @description base64 Ed25519 over the RFC 8785 JSON of the statement without `signatures` */
+            signature: string;
+        };
+        /**
+         * @description A rotation of the ledger's key ring (docs/ledger-formats.md "Key transitions"), signed by the keys it
+         *     retires and by the key it introduces: a verifier trusting a retired key learns the new one from it.
+         */
+        LedgerKeyTransition: {
+            /** @description `ledger_key_transition` */
+            type: string;
+            /** @enum {string} */
+            mode: "scheduled" | "emergency";
+            /**
+             * Format: int64
+             * @description The rotation instant, ms since the epoch: the new key's not_before, each retired key's not_after.
+             */
+            created_at_ms: number;
+            key: components["schemas"]["LedgerTransitionKey"];
+            retired: {
+                not_after: string;
+                kid: string;
+            }[];
+            /** @description `Ed25519` */
+            signature_alg: string;
+            signatures: components["schemas"]["LedgerTransitionSignature"][];
+        };
         LedgerKeySet: {
             /** @description Every key the ledger ever signed with, oldest first; retired keys stay. */
             keys: components["schemas"]["LedgerPublicKey"][];
+            /**
+             * @description Every rotation since the ledger's first key, oldest first (docs/ledger-formats.md "Key transitions").
+             *     Always sent; optional because key sets saved before transitions existed lack it.
+             */
+            transitions?: components["schemas"]["LedgerKeyTransition"][];
         };
         KeyRotation: {
             /** @enum {string} */
@@ -1898,6 +1945,32 @@ export interface operations {
                      *           "use": "string",
                      *           "not_before": "2026-11-26T09:30:00.000Z",
                      *           "not_after": "2026-11-26T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "transitions": [
+                     *         {
+                     *           "type": "string",
+                     *           "mode": "scheduled",
+                     *           "created_at_ms": 0,
+                     *           "key": {
+                     *             "kid": "vk-2026-01",
+                     *             "kty": "string",
+                     *             "crv": "string",
+                     *             "x": "string"
+                     *           },
+                     *           "retired": [
+                     *             {
+                     *               "not_after": "string",
+                     *               "kid": "string"
+                     *             }
+                     *           ],
+                     *           "signature_alg": "string",
+                     *           "signatures": [
+                     *             {
+                     *               "key_id": "key-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *               "signature": "string"
+                     *             }
+                     *           ]
                      *         }
                      *       ]
                      *     }

@@ -5,7 +5,7 @@ import { VerdictError } from '../errors';
 import { createLedgerClient } from '../ledger-client';
 import type { RuleVersion } from '../types';
 import { createVerdictClient } from '../verdict-client';
-import { buildEvidencePack, EVIDENCE_PACK_FORMAT, verifyEvidencePack, type EvidencePackV1, type EvidencePackV2 } from './evidence';
+import { buildEvidencePack, EVIDENCE_PACK_FORMAT, verifyEvidencePack, type EvidencePackV1, type EvidencePackV2, type EvidencePackV3 } from './evidence';
 
 const now = Date.parse('2026-03-01T12:00:00.000Z');
 const key = makeKey(`${TENANT}:2026`, { notBefore: '2026-01-01T00:00:00.000Z' });
@@ -54,15 +54,19 @@ function packV2(o: Options = {}): EvidencePackV2 {
   };
 }
 
+/** The auditor's trust file: the tenant's key and the ledger's, obtained out of band. */
+const trust = { tenant_id: TENANT, jwks: { keys: [key.jwk] }, ledger_keys: { keys: [ledgerKey.jwk] } };
+// Unpinned (the pack's own keys): these tests are about the pack's internal consistency.
 const failed = async (p: unknown) => (await verifyEvidencePack(p, { now })).checks.filter((c) => c.status === 'fail');
 const failedChecks = async (p: unknown) => (await failed(p)).map((c) => c.check);
 const factOf = (p: EvidencePackV2) => p.ledger.fact as unknown as TestFact;
 
 describe(`${verifyEvidencePack.name} (version 2)`, () => {
   it('verifies a complete v2 pack offline: v1 checks, then the fact, its stream, payload, leaf, checkpoint and inclusion', async () => {
-    const report = await verifyEvidencePack(packV2(), { now });
+    const report = await verifyEvidencePack(packV2(), { now, trust });
     expect(report.checks.filter((c) => c.status === 'fail')).toEqual([]);
     expect(report.valid).toBe(true);
+    expect((await verifyEvidencePack(packV2(), { now })).status).toBe('unpinned');
     expect(report.checks.map((c) => c.check)).toEqual(
       expect.arrayContaining([
         'format',
@@ -86,7 +90,7 @@ describe(`${verifyEvidencePack.name} (version 2)`, () => {
   it('still verifies a v1 pack (no ledger checks)', async () => {
     const { ledger: _ledger, source, ...rest } = packV2();
     const v1: EvidencePackV1 = { ...rest, version: 1, source: { verdict_url: source.verdict_url, tenant_id: source.tenant_id } };
-    const report = await verifyEvidencePack(v1, { now });
+    const report = await verifyEvidencePack(v1, { now, trust });
     expect(report.valid).toBe(true);
     expect(report.checks.some((c) => c.check.startsWith('ledger'))).toBe(false);
   });
@@ -94,7 +98,8 @@ describe(`${verifyEvidencePack.name} (version 2)`, () => {
   it('fails a v2 pack without its ledger section, and an unknown version', async () => {
     const { ledger: _ledger, ...rest } = packV2();
     expect(await failed(rest)).toEqual([{ check: 'format', status: 'fail', message: 'the version 2 pack has no ledger section' }]);
-    expect(await failedChecks({ ...packV2(), version: 3 })).toEqual(['format']);
+    expect(await failedChecks({ ...packV2(), version: 4 })).toEqual(['format']);
+    expect(await failed({ ...packV2(), version: 3 })).toEqual([{ check: 'format', status: 'fail', message: 'the version 3 pack has no key_history' }]);
   });
 
   it('fails an unusable ledger section with one named check', async () => {
@@ -203,7 +208,7 @@ describe(`${verifyEvidencePack.name} (version 2)`, () => {
   });
 });
 
-describe(`${buildEvidencePack.name} (version 2)`, () => {
+describe(`${buildEvidencePack.name} (version 3)`, () => {
   async function setup() {
     const server = await startFakeEvidenceServer({ tenant: TENANT });
     server.ledgerKeys.push(ledgerKey);
@@ -219,15 +224,20 @@ describe(`${buildEvidencePack.name} (version 2)`, () => {
     return { server, consultation, stream, verdict, ledger };
   }
 
-  it('builds a v2 pack from the verdict\'s evidence and the ledger\'s fact and keys, which verifies', async () => {
+  it('builds a v3 pack from the verdict\'s evidence, the ledger\'s fact and keys and the key history, which verifies', async () => {
     const { server, consultation, stream, verdict, ledger } = await setup();
     try {
       const fact = stream.seal('service:verdict', sealedPayloadOf(consultation), String(consultation.id));
       stream.seal('service:verdict', { consultation_id: 'cns-after' }, 'cns-after');
       const pack = await buildEvidencePack(verdict, String(consultation.id), { ledger, now: () => new Date('2026-03-02T00:00:00.000Z') });
-      expect(pack).toMatchObject({ version: 2, source: { verdict_url: server.url, ledger_url: server.url, tenant_id: TENANT }, ledger: { fact: { fact_id: fact.fact_id }, leaf_index: 1, tree_size: 3 } });
-      expect((pack as EvidencePackV2).ledger.keys.keys.map((k) => k.kid)).toEqual(['ledger:2026']);
-      expect((await verifyEvidencePack(pack, { now })).valid).toBe(true);
+      expect(pack).toMatchObject({
+        version: 3,
+        source: { verdict_url: server.url, ledger_url: server.url, tenant_id: TENANT },
+        ledger: { fact: { fact_id: fact.fact_id }, leaf_index: 1, tree_size: 3 },
+        key_history: { stream_id: `arbiter.${TENANT}.keys`, facts: [], checkpoint: null },
+      });
+      expect((pack as EvidencePackV3).ledger.keys.keys.map((k) => k.kid)).toEqual(['ledger:2026']);
+      expect((await verifyEvidencePack(pack, { now, trust })).valid).toBe(true);
       expect(server.requests).toEqual(expect.arrayContaining([`GET /${TENANT}/v1/consultations/cns-0001/evidence`, `GET /facts/${fact.fact_id}`, 'GET /.well-known/ledger-keys']));
     } finally {
       await server.close();
@@ -245,7 +255,7 @@ describe(`${buildEvidencePack.name} (version 2)`, () => {
       const pack = await buildEvidencePack(verdict, String(consultation.id), { ledger, fallbackToV1: true, onWarning: (w) => warnings.push(w) });
       expect(pack.version).toBe(1);
       expect(warnings).toEqual(['consultation cns-0001 is not sealed in the ledger yet: writing a version 1 pack, without ledger evidence']);
-      expect((await verifyEvidencePack(pack, { now })).valid).toBe(true);
+      expect((await verifyEvidencePack(pack, { now, trust })).valid).toBe(true);
       expect((await buildEvidencePack(verdict, String(consultation.id))).version).toBe(1);
     } finally {
       await server.close();

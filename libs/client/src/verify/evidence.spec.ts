@@ -36,19 +36,29 @@ function pack(): EvidencePack {
   };
 }
 
+/** The auditor's trust file: the tenant's key, obtained out of band. */
+const trust = { tenant_id: TENANT, jwks: { keys: [key.jwk] }, ledger_keys: { keys: [] } };
 const failed = async (p: unknown) => (await verifyEvidencePack(p, { now })).checks.filter((c) => c.status === 'fail');
 
 describe(verifyEvidencePack.name, () => {
-  it('verifies a complete pack offline', async () => {
-    const report = await verifyEvidencePack(pack(), { now });
-    expect(report.valid).toBe(true);
-    expect(report.checks.map((c) => c.check)).toEqual(expect.arrayContaining(['format', 'consultation.normative_hash', 'consultation.signature', 'rule_versions', 'approval.apr-1']));
+  it('verifies a complete pack offline against the keys the verifier holds', async () => {
+    const report = await verifyEvidencePack(pack(), { now, trust });
+    expect(report).toMatchObject({ valid: true, status: 'valid' });
+    expect(report.checks.map((c) => c.check)).toEqual(expect.arrayContaining(['format', 'trust', 'consultation.normative_hash', 'consultation.signature', 'rule_versions', 'approval.apr-1']));
   });
 
-  it('fails a pack whose key set lacks the signing key', async () => {
+  it('without trusted keys, checks the pack against its own keys and reports it unpinned: never valid', async () => {
+    const report = await verifyEvidencePack(pack(), { now });
+    expect(report).toMatchObject({ valid: false, status: 'unpinned' });
+    expect(report.checks.filter((c) => c.status === 'fail')).toEqual([]);
+    expect(report.checks.find((c) => c.check === 'trust')).toMatchObject({ status: 'unpinned', message: expect.stringContaining('no trusted keys given') });
+  });
+
+  it('fails a pack whose key set lacks the signing key when it is checked against its own keys; with trust the pack\'s keys are not needed', async () => {
     const p = pack();
     p.jwks = { keys: [makeKey(`${TENANT}:2025`).jwk] };
     expect((await failed(p)).map((c) => c.check)).toEqual(['consultation.signature']);
+    expect((await verifyEvidencePack(p, { now, trust })).status).toBe('valid');
   });
 
   it('fails a pack missing a cited rule version, or holding one of another rule', async () => {

@@ -1,18 +1,23 @@
 // An evidence pack: one self-contained JSON file with everything an auditor needs to check a decision
 // on a machine with no access to Arbiter — the consultation record, the tenant's verdict key set, the
 // rule versions it cites and the approvals of the consultation; version 2 adds the consultation's
-// ledger fact, its inclusion proof, the signed checkpoint it leads to and the ledger's keys
-// (docs/cli.md "Evidence packs"). verifyEvidencePack uses nothing else.
+// ledger fact, its inclusion proof, the signed checkpoint it leads to and the ledger's keys; version 3
+// adds the tenant's key history (docs/cli.md "Evidence packs"). verifyEvidencePack uses nothing else
+// but the keys the verifier trusts (docs/evidence.md "Trusted keys"): the keys inside a pack prove
+// nothing by themselves, since whoever wrote the pack chose them.
 import { canonicalJson } from '@arbiter/canonical';
 import { digestBytes, factLeaf, isDigestText, verifyInclusion } from '@arbiter/merkle';
 import { ArbiterError } from '../errors';
 import type { LedgerClient } from '../ledger-client';
 import type { Approval, ConsultationRecord, KeySet, LedgerCheckpoint, LedgerFact, LedgerKeySet, RuleVersion } from '../types';
 import type { VerdictClient } from '../verdict-client';
+import { consultationStreamOf } from './audit-streams';
 import { verifyCheckpoint } from './checkpoint';
 import { verifyConsultation } from './consultation';
+import { fetchTenantKeyHistory } from './key-history';
 import { ledgerFactHash } from './ledger-bundle';
 import { ReportBuilder, type VerificationReport } from './report';
+import { conflictingKids, extendTrust, type KeyHistory, type TenantKeyHistory, type TrustAnchors } from './trust';
 
 export const EVIDENCE_PACK_FORMAT = 'arbiter.evidence-pack';
 
@@ -58,12 +63,35 @@ export interface EvidencePackV2 extends EvidencePackCommon {
   ledger: EvidencePackLedger;
 }
 
-export type EvidencePack = EvidencePackV1 | EvidencePackV2;
+export interface EvidencePackV3 extends EvidencePackCommon {
+  version: 3;
+  /** Where it came from (informational). */
+  source: { verdict_url: string; ledger_url: string; tenant_id: string };
+  ledger: EvidencePackLedger;
+  /**
+   * The tenant's keys stream `arbiter.<tenant_id>.keys` from its first fact, with the checkpoint of exactly
+   * those facts: how a verifier whose trust file predates a rotation reaches the newer keys. The ledger's
+   * own rotations are in `ledger.keys.transitions`.
+   */
+  key_history: TenantKeyHistory;
+}
+
+export type EvidencePack = EvidencePackV1 | EvidencePackV2 | EvidencePackV3;
+
+export interface VerifyEvidenceOptions {
+  now?: Date | number;
+  /**
+   * The keys the verifier holds (a parsed trust file, parseTrustFile): every signature is checked against
+   * them, extended only through history they vouch for. Without them the report's status is at best
+   * `unpinned` (never valid).
+   */
+  trust?: TrustAnchors;
+}
 
 export interface BuildEvidencePackOptions {
   /**
-   * The tenant's ledger (a key with `read` of the consultation's tenant): with it the pack is version 2,
-   * without it version 1.
+   * The tenant's ledger (a key with `read` of the consultation's tenant): with it the pack is version 3
+   * (the ledger evidence and the key history), without it version 1.
    */
   ledger?: LedgerClient;
   /**
@@ -141,7 +169,9 @@ export async function buildEvidencePack(client: VerdictClient, consultationId: s
     approvals_available: available,
   } as const;
   if (ledger && opts.ledger) {
-    return { ...common, version: 2, source: { verdict_url: client.baseUrl, ledger_url: opts.ledger.baseUrl, tenant_id: consultation.tenant_id }, ledger };
+    progress(`key history of ${consultation.tenant_id}`);
+    const key_history = await fetchTenantKeyHistory(opts.ledger, consultation.tenant_id);
+    return { ...common, version: 3, source: { verdict_url: client.baseUrl, ledger_url: opts.ledger.baseUrl, tenant_id: consultation.tenant_id }, ledger, key_history };
   }
   return { ...common, version: 1, source: { verdict_url: client.baseUrl, tenant_id: consultation.tenant_id } };
 }
@@ -156,9 +186,6 @@ async function ledgerEvidenceOf(client: VerdictClient, ledger: LedgerClient, rec
   const { leaf_index, tree_size, inclusion_path, checkpoint } = evidence.ledger;
   return { fact, leaf_index, tree_size, inclusion_path, checkpoint, keys };
 }
-
-/** The stream a tenant's consultations are sealed into. */
-export const consultationStreamOf = (tenantId: string) => `arbiter.${tenantId}.consultations`;
 
 /** The payload the verdict service seals for a consultation: the record's fields it names. */
 export function consultationSealPayload(record: Pick<ConsultationRecord, 'id' | 'normative_hash' | 'context_hash' | 'verdict' | 'signing_kid' | 'requested_at'>): Record<string, unknown> {
@@ -187,23 +214,30 @@ const same = (a: unknown, b: unknown) => {
   }
 };
 
-/** Checks a pack fully offline: the consultation (hashes, signature, claims) and what the pack adds to it. */
-export async function verifyEvidencePack(pack: unknown, opts: { now?: Date | number } = {}): Promise<VerificationReport> {
+/**
+ * Checks a pack fully offline: the consultation (hashes, signature, claims) and what the pack adds to it,
+ * every signature against the keys the verifier trusts (opts.trust) as extended by the pack's key history.
+ */
+export async function verifyEvidencePack(pack: unknown, opts: VerifyEvidenceOptions = {}): Promise<VerificationReport> {
   const p = (pack ?? {}) as Partial<EvidencePack>;
   const report = new ReportBuilder(`evidence pack${p.consultation?.id ? ` of ${p.consultation.id}` : ''}`);
-  if (!pack || typeof pack !== 'object' || p.format !== EVIDENCE_PACK_FORMAT || (p.version !== 1 && p.version !== 2)) {
-    return report.fail('format', `not an evidence pack (format ${EVIDENCE_PACK_FORMAT}, version 1 or 2)`).build();
+  if (!pack || typeof pack !== 'object' || p.format !== EVIDENCE_PACK_FORMAT || (p.version !== 1 && p.version !== 2 && p.version !== 3)) {
+    return report.fail('format', `not an evidence pack (format ${EVIDENCE_PACK_FORMAT}, version 1, 2 or 3)`).build();
   }
-  if (!p.consultation || !p.jwks || !Array.isArray(p.rule_versions) || !Array.isArray(p.approvals)) {
+  if (!p.consultation || !p.jwks || !Array.isArray(p.jwks.keys) || !Array.isArray(p.rule_versions) || !Array.isArray(p.approvals)) {
     return report.fail('format', 'the pack lacks consultation, jwks, rule_versions or approvals').build();
   }
-  if (p.version === 2 && (!p.ledger || typeof p.ledger !== 'object')) return report.fail('format', 'the version 2 pack has no ledger section').build();
-  const from = [p.source?.verdict_url ?? '(unknown)', p.version === 2 ? p.source?.ledger_url : undefined].filter(Boolean).join(' and ');
+  if ((p.version === 2 || p.version === 3) && (!p.ledger || typeof p.ledger !== 'object')) return report.fail('format', `the version ${p.version} pack has no ledger section`).build();
+  if (p.version === 3 && (!p.key_history || typeof p.key_history !== 'object')) return report.fail('format', 'the version 3 pack has no key_history').build();
+  const from = [p.source?.verdict_url ?? '(unknown)', p.version === 2 || p.version === 3 ? p.source?.ledger_url : undefined].filter(Boolean).join(' and ');
   report.pass('format', `evidence pack v${p.version} exported ${p.exported_at ?? '(no date)'} from ${from}`);
   const record = p.consultation;
 
-  // 1. The consultation, against the key set in the pack only.
-  report.include('consultation', await verifyConsultation(record, { jwks: p.jwks, now: opts.now }));
+  // 0. The keys to verify with: the verifier's own, extended by the history the pack carries.
+  const keys = trustedKeysOf(report, p as EvidencePack, opts.trust);
+
+  // 1. The consultation, against those keys only.
+  report.include('consultation', await verifyConsultation(record, { jwks: keys.jwks, now: opts.now }));
 
   // 2. Rule versions: each cited one present and consistent with the record. They are not signed: the
   //    signed claims bind their ids (cited_rule_version_ids), and the registry never changes a version.
@@ -243,16 +277,58 @@ export async function verifyEvidencePack(pack: unknown, opts: { now?: Date | num
   }
   if (p.approvals_available && !p.approvals.length) report.info('approvals', record.verdict === 'approval_required' ? 'no approval was requested for this consultation' : 'none (the verdict did not require one)');
 
-  // 4. Version 2: the consultation as sealed in the tenant's ledger, and the proof the ledger holds it.
-  if (p.version === 2 && p.ledger) verifyLedgerEvidence(report, p.ledger, record);
+  // 4. Versions 2 and 3: the consultation as sealed in the tenant's ledger, and the proof the ledger holds it.
+  if ((p.version === 2 || p.version === 3) && p.ledger) verifyLedgerEvidence(report, p.ledger, record, keys.ledger_keys);
   return report.build();
+}
+
+/**
+ * The verdict and ledger keys a pack is checked with. With trust: the verifier's keys, extended by the
+ * pack's history where trusted keys vouch for it, and a pack whose own key sets give a trusted kid other
+ * key material fails (its keys were replaced). Without: the pack's own keys, and the report is unpinned.
+ */
+function trustedKeysOf(report: ReportBuilder, p: EvidencePack, trust: TrustAnchors | undefined): TrustAnchors {
+  const tenant = p.consultation.tenant_id;
+  const packLedgerKeys = p.version === 1 ? { keys: [] } : (p.ledger.keys ?? { keys: [] });
+  const history: KeyHistory = p.version === 1 ? {} : { ledger_transitions: p.ledger.keys?.transitions, keys_stream: p.version === 3 ? p.key_history : undefined };
+  if (!trust) {
+    report.unpinned(
+      'trust',
+      'no trusted keys given (--trust <file>): every signature below was checked against keys the pack itself carries, which whoever wrote the pack chose',
+    );
+    const { trusted, report: extension } = extendTrust({ tenant_id: tenant, jwks: p.jwks, ledger_keys: Array.isArray(packLedgerKeys.keys) ? packLedgerKeys : { keys: [] } }, history);
+    report.include('trust', extension);
+    return trusted;
+  }
+  report.expect(
+    'trust',
+    trust.tenant_id === tenant,
+    `keys pinned by your trust file of ${tenant}: ${trust.jwks.keys.length} verdict keys, ${trust.ledger_keys.keys.length} ledger keys`,
+    `your trust file is of tenant ${trust.tenant_id}, the consultation of ${tenant}: its keys cannot vouch for this pack`,
+  );
+  const { trusted, report: extension } = extendTrust(trust, history);
+  report.include('trust', extension);
+  const checkSubstitution = (check: string, what: string, packed: unknown, held: { kid: string; x: string; y?: string }[]) => {
+    const keysOfPack = Array.isArray((packed as KeySet | undefined)?.keys) ? (packed as KeySet).keys : [];
+    const swapped = conflictingKids(keysOfPack, held);
+    const untrusted = keysOfPack.filter((k) => !held.some((h) => h.kid === k.kid)).map((k) => k.kid);
+    report.expect(
+      check,
+      swapped.length === 0,
+      `the pack's ${what} agree with the trusted ones${untrusted.length ? ` (${untrusted.join(', ')} not trusted: ignored)` : ''}`,
+      `the pack gives ${swapped.join(', ')} other public keys than the trusted ones: the pack's ${what} were replaced`,
+    );
+  };
+  checkSubstitution('trust.jwks', 'verdict keys', p.jwks, trusted.jwks.keys);
+  if (p.version !== 1) checkSubstitution('trust.ledger_keys', 'ledger keys', p.ledger.keys, trusted.ledger_keys.keys);
+  return trusted;
 }
 
 /**
  * The ledger section against the record: the fact's own hash, its stream, its payload, its leaf in the
  * tree, and the inclusion proof up to a checkpoint signed by a ledger key valid when it was made.
  */
-function verifyLedgerEvidence(report: ReportBuilder, ledger: EvidencePackLedger, record: ConsultationRecord): void {
+function verifyLedgerEvidence(report: ReportBuilder, ledger: EvidencePackLedger, record: ConsultationRecord, ledgerKeys: LedgerKeySet): void {
   const fact = (ledger.fact ?? {}) as unknown as Record<string, unknown>;
   const shapeProblems: string[] = [];
   if (!ledger.fact || typeof ledger.fact !== 'object') shapeProblems.push('fact is not an object');
@@ -309,8 +385,8 @@ function verifyLedgerEvidence(report: ReportBuilder, ledger: EvidencePackLedger,
     `leaf_index ${ledger.leaf_index} does not fit the fact's sequence ${show(fact.sequence)} (leaf_index = sequence − 1) within tree_size ${ledger.tree_size}`,
   );
 
-  // The checkpoint: of this stream, of this size, signed by a ledger key valid when it was made.
-  report.include('ledger.checkpoint', verifyCheckpoint(ledger.checkpoint, ledger.keys, { streamId: stream, treeSize: ledger.tree_size }));
+  // The checkpoint: of this stream, of this size, signed by a (trusted) ledger key valid when it was made.
+  report.include('ledger.checkpoint', verifyCheckpoint(ledger.checkpoint, ledgerKeys, { streamId: stream, treeSize: ledger.tree_size }));
 
   // The inclusion proof leads from the fact's leaf to the checkpoint's root (RFC 9162 section 2.1.3.2), in
   // the tree of the size the checkpoint signs (a different tree_size beside it failed the checkpoint above).

@@ -1,6 +1,12 @@
 // The result of an offline verification: every check made, in order, with a message that says what
 // was checked or what is wrong. `valid` is false as soon as one check failed; `info` lines never fail.
-export type CheckStatus = 'pass' | 'fail' | 'info';
+// An `unpinned` check says the signatures were checked only against keys the artifact itself carries
+// (or the service being checked served): everything may be consistent and still forged, so such a
+// report is not valid either; its status is `unpinned` (docs/evidence.md "Trusted keys").
+export type CheckStatus = 'pass' | 'fail' | 'info' | 'unpinned';
+
+/** `valid`: every check passed against trusted keys; `invalid`: a check failed; `unpinned`: none failed, but the keys were not the verifier's own. */
+export type ReportStatus = 'valid' | 'invalid' | 'unpinned';
 
 export interface CheckResult {
   /** Stable identifier of the check, e.g. `normative_hash`, `signature`, `chain`. */
@@ -12,7 +18,9 @@ export interface CheckResult {
 export interface VerificationReport {
   /** What was verified, e.g. `consultation cns-…`, `bundle bnd-…`. */
   subject: string;
+  /** True only with status `valid`. */
   valid: boolean;
+  status: ReportStatus;
   checks: CheckResult[];
 }
 
@@ -36,6 +44,12 @@ export class ReportBuilder {
     return this;
   }
 
+  /** The keys that verified were not the verifier's own: the report cannot be valid (see CheckStatus). */
+  unpinned(check: string, message: string): this {
+    this.checks.push({ check, status: 'unpinned', message });
+    return this;
+  }
+
   /** pass or fail on a condition, with the message of the outcome. */
   expect(check: string, ok: boolean, passMessage: string, failMessage: string): boolean {
     if (ok) this.pass(check, passMessage);
@@ -54,7 +68,8 @@ export class ReportBuilder {
   }
 
   build(): VerificationReport {
-    return { subject: this.subject, valid: !this.failed && this.checks.length > 0, checks: this.checks };
+    const status: ReportStatus = this.failed || this.checks.length === 0 ? 'invalid' : this.checks.some((c) => c.status === 'unpinned') ? 'unpinned' : 'valid';
+    return { subject: this.subject, valid: status === 'valid', status, checks: this.checks };
   }
 }
 

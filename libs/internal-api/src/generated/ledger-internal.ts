@@ -237,9 +237,53 @@ export interface components {
             /** @description ISO 8601, or null while the key is current; a key is valid on [not_before, not_after). */
             not_after: string | null;
         };
+        /** @description A key of a transition statement: the new key's public half (RFC 8037). */
+        LedgerTransitionKey: {
+            kid: string;
+            /** @description `OKP` */
+            kty: string;
+            /** @description `Ed25519` */
+            crv: string;
+            /** @description base64url of the 32-byte public key */
+            x: string;
+        };
+        /** @description One signature of a transition statement. */
+        LedgerTransitionSignature: {
+            key_id: string;
+            /** @description base64 Ed25519 over the RFC 8785 JSON of the statement without `signatures` */
+            signature: string;
+        };
+        /**
+         * @description A rotation of the ledger's key ring (docs/ledger-formats.md "Key transitions"), signed by the keys it
+         *     retires and by the key it introduces: a verifier trusting a retired key learns the new one from it.
+         */
+        LedgerKeyTransition: {
+            /** @description `ledger_key_transition` */
+            type: string;
+            /** @enum {string} */
+            mode: "scheduled" | "emergency";
+            /**
+             * Format: int64
+             * @description The rotation instant, ms since the epoch: the new key's not_before, each retired key's not_after.
+             */
+            created_at_ms: number;
+            key: components["schemas"]["LedgerTransitionKey"];
+            retired: {
+                not_after: string;
+                kid: string;
+            }[];
+            /** @description `Ed25519` */
+            signature_alg: string;
+            signatures: components["schemas"]["LedgerTransitionSignature"][];
+        };
         LedgerKeySet: {
             /** @description Every key the ledger ever signed with, oldest first; retired keys stay. */
             keys: components["schemas"]["LedgerPublicKey"][];
+            /**
+             * @description Every rotation since the ledger's first key, oldest first (docs/ledger-formats.md "Key transitions").
+             *     Always sent; optional because key sets saved before transitions existed lack it.
+             */
+            transitions?: components["schemas"]["LedgerKeyTransition"][];
         };
     };
     responses: never;

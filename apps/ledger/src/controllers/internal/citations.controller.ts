@@ -1,6 +1,7 @@
 import { Controller, Get, Path, Response, Route, Tags } from '@tsoa/runtime';
 import { mintTenantId } from '@arbiter/auth';
 import type { LedgerContext } from '../../context';
+import { publishedKeySet } from '../../keys';
 import type { ErrorBody } from '../../models/errors';
 import type { CitedFact } from '../../models/internal';
 import type { LedgerKeySet } from '../../models/ledger';
@@ -33,6 +34,6 @@ export class InternalCitationsController extends Controller {
   /** The key set of GET /.well-known/ledger-keys (every key ever used, with its window), without its rate limit. */
   @Get('ledger-keys')
   async ledgerKeys(): Promise<LedgerKeySet> {
-    return { keys: await this.ctx.keys.published() };
+    return publishedKeySet(this.ctx.keys, this.ctx.keyTransitions);
   }
 }
