@@ -2,7 +2,7 @@
 // is filed under its literal prefix: globs without wildcards in a hash map, the others in a character
 // trie, so a lookup walks the action's characters once and tests only globs whose prefix it carries.
 // Rules without action globs (or with a glob that starts with a wildcard) sit at the trie root.
-import { compileGlob, hasWildcard, literalPrefix, type StringMatcher } from './glob';
+import { collapseStars, compileGlob, hasWildcard, literalPrefix, type StringMatcher } from './glob';
 
 interface Entry {
   rule: number;
@@ -28,7 +28,7 @@ export class ActionIndex {
       this.root.entries.push({ rule, matches: () => true });
       return;
     }
-    const unique = [...new Set(globs.map((g) => g.replace(/\*{2,}/g, '*')))];
+    const unique = [...new Set(globs.map(collapseStars))];
     if (unique.includes('*')) {
       this.root.entries.push({ rule, matches: () => true });
       return;
