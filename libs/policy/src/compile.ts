@@ -9,6 +9,7 @@ import { compileAccessor, type FieldAccessor } from './field-path';
 import { compileGlobList, type StringMatcher } from './glob';
 import { compileCondition, type CompiledCondition } from './operators';
 import { SelectorTable } from './selector-table';
+import { ruleLimitProblems } from './validate';
 import { compileRequirement, mergeRequirements, validateRequirement, type RequirementCheck } from './requirements';
 import type {
   Condition,
@@ -234,6 +235,9 @@ function compileRule(rule: EngineRule, policy: TenantPolicy, fieldSlots: SlotTab
   const requires = rule.requires ?? [];
   if (!Array.isArray(conditions)) bad('conditions must be an array');
   if (!Array.isArray(requires)) bad('requires must be an array');
+  // What the registry refuses to store is not evaluated either (a rule stored before a limit existed).
+  const overLimit = ruleLimitProblems(rule);
+  if (overLimit.length > 0) bad(`over the rule limits (docs/verdicts.md "Rule limits"): ${overLimit.join('; ')}`);
   for (const r of requires) validateRequirement(r, id);
 
   const compiledConditions = conditions.map((c) => compileCondition(c, id));

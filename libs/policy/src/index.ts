@@ -18,6 +18,6 @@ export { PolicyCompileError, type PolicyCompileErrorCode } from './errors';
 export { benchmarkFixture, type BenchmarkFixture } from './fixtures';
 export { compileGlob, compileGlobList, type StringMatcher } from './glob';
 export { scopeContains, selectorProblems, type ScopeSchema } from './selector';
-export { conditionProblem, requirementProblems, ruleProblems, type RuleFields } from './validate';
+export { conditionProblem, requirementProblems, RULE_LIMITS, ruleLimitProblems, ruleProblems, type RuleFields } from './validate';
 export { engineRule, normaliseAppliesTo, ruleContent, type RuleBodyFields, type RuleContentOf, type RulePlacement } from './rule-content';
 export type * from './types';
