@@ -77,6 +77,11 @@ export interface CompiledRule {
   readonly statement: string;
   /** Overrides targeting this rule, ordered by id; null when none. */
   readonly overrides: readonly CompiledOverride[] | null;
+  /**
+   * Units of the evaluation budget one evaluation of the rule spends (docs/verdicts.md "Evaluation
+   * budget"): one, plus one per resource glob, condition row and field it reads.
+   */
+  readonly weight: number;
 }
 
 export interface CompiledOverride {
@@ -296,6 +301,7 @@ function compileRule(rule: EngineRule, policy: TenantPolicy, fieldSlots: SlotTab
     deciders: rule.deciders ? [...rule.deciders] : [],
     statement: typeof rule.statement === 'string' ? rule.statement : '',
     overrides: null,
+    weight: 1 + (rule.applies_to?.resources?.length ?? 0) + conditions.length + fields.length,
   };
 }
 

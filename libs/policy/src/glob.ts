@@ -112,20 +112,15 @@ function patternPiece(text: string): Piece {
   const words = Math.ceil(m / 32);
   const anyMask = new Uint32Array(words);
   for (let k = 0; k < m; k++) if (tokens[k] === -1) anyMask[k >> 5] |= 1 << (k & 31);
-  // Masks of ASCII code points in one table, the others in a map; a code point the piece does not
-  // name matches only its `?` positions (anyMask).
-  const ascii = new Uint32Array(128 * words);
-  for (let c = 0; c < 128; c++) ascii.set(anyMask, c * words);
-  const others = new Map<number, Uint32Array>();
+  // One mask per code point the piece names (memory grows with the piece, not with the alphabet); any
+  // other code point matches only the piece's `?` positions (anyMask).
+  const masks = new Map<number, Uint32Array>();
   for (let k = 0; k < m; k++) {
     const cp = tokens[k];
     if (cp < 0) continue;
-    if (cp < 128) ascii[cp * words + (k >> 5)] |= 1 << (k & 31);
-    else {
-      let mask = others.get(cp);
-      if (!mask) others.set(cp, (mask = Uint32Array.from(anyMask)));
-      mask[k >> 5] |= 1 << (k & 31);
-    }
+    let mask = masks.get(cp);
+    if (!mask) masks.set(cp, (mask = Uint32Array.from(anyMask)));
+    mask[k >> 5] |= 1 << (k & 31);
   }
   const state = new Uint32Array(words); // reused: matching is synchronous and never re-entrant
   const lastWord = words - 1;
@@ -160,16 +155,11 @@ function patternPiece(text: string): Piece {
       while (i < limit) {
         const cp = s.codePointAt(i)!;
         i += cp > 0xffff ? 2 : 1;
-        let mask: Uint32Array | undefined;
-        let base = 0;
-        if (cp < 128) {
-          mask = ascii;
-          base = cp * words;
-        } else mask = others.get(cp) ?? anyMask;
+        const mask = masks.get(cp) ?? anyMask;
         let carry = 1; // a new occurrence may start at every position
         for (let w = 0; w < words; w++) {
           const d = state[w];
-          state[w] = ((d << 1) | carry) & mask[base + w];
+          state[w] = ((d << 1) | carry) & mask[w];
           carry = d >>> 31;
         }
         if (state[lastWord] & lastBit) return i;

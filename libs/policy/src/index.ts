@@ -1,6 +1,16 @@
 // The rule engine (docs/verdicts.md): pure functions, no I/O. One implementation of the rule
 // semantics, used by the verdict gateway, the registry's write-time checks and the CLI.
 // compilePolicy once per tenant snapshot, evaluate per check or resolve call.
+export {
+  BUDGET_CHECK_EVERY,
+  checkDeadline,
+  clockMs,
+  deadlineIn,
+  earlier,
+  EvaluationBudgetExceededError,
+  type BudgetKind,
+  type Deadline,
+} from './budget';
 export { compilePolicy, DEFAULT_VERDICT, SEVERITIES, type CompiledPolicy } from './compile';
 export { evaluate, resolvedTargetId, type OneShotApproval } from './evaluate';
 export {
