@@ -26,6 +26,7 @@ import { SnapshotStore } from './services/snapshot-store.service';
 import { ShadowService } from './services/shadow.service';
 import { createApprovals } from './approvals';
 import { SimulationService } from './services/simulation.service';
+import { EvaluationBudget } from './services/evaluation-budget';
 import type { ApprovalsService } from './services/approvals.service';
 
 /** Everything a request needs, made once per process (or per test app). */
@@ -138,6 +139,8 @@ export async function createVerdictContext(config: VerdictConfig, logger: Logger
   // One client of the ledger's internal API for evidence and citations; none without LEDGER_URL (503 ledger_unavailable).
   const ledger = config.LEDGER_URL ? new LedgerInternalClient({ baseUrl: config.LEDGER_URL, token: config.INTERNAL_TOKEN, timeoutMs: 10_000 }) : null;
   const citations = new LedgerCitationsService(ledger ?? unconfiguredCitationSource);
+  // docs/verdicts.md "Evaluation budget": one for check, resolve and simulations alike.
+  const budget = new EvaluationBudget({ evaluationMs: config.EVALUATION_BUDGET_MS, simulationMs: config.SIMULATION_BUDGET_MS, metrics, logger });
   return {
     config,
     logger,
@@ -160,9 +163,10 @@ export async function createVerdictContext(config: VerdictConfig, logger: Logger
       sessionTtlSeconds: config.RESOLVE_SESSION_TTL_S,
       oneShots: approvals.oneShots,
       citations,
+      budget,
     }),
     consultations: consultationsService,
-    simulations: new SimulationService({ snapshots, consultations }),
+    simulations: new SimulationService({ snapshots, consultations, budget }),
     evidence: new EvidenceService(consultationsService, ledger ?? unconfiguredLedger),
     citations,
     ruleVersions: new RuleVersionsService(registry),

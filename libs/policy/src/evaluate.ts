@@ -510,6 +510,17 @@ function evaluateWithin(policy: CompiledPolicy, req: EvaluationRequest, now: Dat
   };
 }
 
+/**
+ * Whether some enforced rule governs `action`: an action glob of it matches, or it names no actions
+ * (overview resolve's test, docs/verdicts.md "resolve"). The action index's lookup, within `deadline`.
+ */
+export function actionGoverned(policy: CompiledPolicy, action: string, deadline: Deadline | null = null): boolean {
+  const meter = new BudgetMeter(deadline);
+  const governed = policy.actionIndex.lookup(action, meter).length > 0;
+  meter.check();
+  return governed;
+}
+
 /** The complete evaluation, with the shadow rules' disagreements when the policy has shadow rules. */
 function finish(policy: CompiledPolicy, candidates: readonly Candidate[], reads: Reads, nowMs: number, approval: OneShotApproval | null): CompleteEvaluation {
   const result = complete(policy, candidates, reads.req);

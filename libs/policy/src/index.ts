@@ -12,7 +12,7 @@ export {
   type Deadline,
 } from './budget';
 export { compilePolicy, DEFAULT_VERDICT, SEVERITIES, type CompiledPolicy } from './compile';
-export { evaluate, resolvedTargetId, type OneShotApproval } from './evaluate';
+export { actionGoverned, evaluate, resolvedTargetId, type OneShotApproval } from './evaluate';
 export {
   explain,
   MAX_ALTERNATIVES,
