@@ -26,7 +26,7 @@ import { SnapshotStore } from './services/snapshot-store.service';
 import { ShadowService } from './services/shadow.service';
 import { createApprovals } from './approvals';
 import { SimulationService } from './services/simulation.service';
-import { EvaluationBudget } from './services/evaluation-budget';
+import { EvaluationBudget } from './services/evaluation-budget.service';
 import type { ApprovalsService } from './services/approvals.service';
 
 /** Everything a request needs, made once per process (or per test app). */

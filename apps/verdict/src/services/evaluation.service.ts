@@ -18,7 +18,7 @@ import type {
 import type { ResolveSessionRepository, ResolveSessionState } from '../repositories/resolve-sessions.repository';
 import type { SnapshotStore } from './snapshot-store.service';
 import { LedgerCitationsService, unconfiguredCitationSource } from './ledger-citations.service';
-import { EvaluationBudget } from './evaluation-budget';
+import { EvaluationBudget } from './evaluation-budget.service';
 import { engineContext } from '../domain/ledger-citation';
 import type { TenantSnapshot } from '../domain/tenant-snapshot';
 import { buildConsultation, contextHash, operationHash, type DecisionInput, type SealedConsultation } from '../domain/consultation-builder';

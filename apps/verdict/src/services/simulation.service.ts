@@ -11,7 +11,7 @@ import { applyChanges, changeTouching, enforcedState, outcomeOf, SimulationChang
 import type { SimulationResult } from '../models/simulations';
 import type { ConsultationPosition, ConsultationRepository, ReplayRow } from '../repositories/consultations.repository';
 import type { SnapshotStore } from './snapshot-store.service';
-import { EvaluationBudget } from './evaluation-budget';
+import { EvaluationBudget } from './evaluation-budget.service';
 
 export interface SimulationDeps {
   snapshots: SnapshotStore;
