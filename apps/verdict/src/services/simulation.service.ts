@@ -61,7 +61,8 @@ export class SimulationService {
     const after = this.afterPolicy(snapshot.state, body.changes, now);
     const tally = new SimulationTally(body.sampleLimit);
     const { since, until, last } = body.window;
-    await this.replay(tenantId, { since, until }, last, (row, total) => {
+    // Past a budget, 503 evaluation_budget_exceeded (docs/verdicts.md "Evaluation budget"): no partial answer.
+    const replayed = this.replay(tenantId, { since, until }, last, (row, total) => {
       const request: EvaluationRequest = {
         mode: 'check',
         action: row.action,
@@ -71,10 +72,14 @@ export class SimulationService {
         // A cited field counts as the verified ledger Fact it was when decided (the citation is in the record).
         context: engineContext(row.context_snapshot ?? EMPTY, row.ledger_citations),
       };
-      // Each replay within the evaluation budget, all of them within the simulation's.
-      const was = evaluate(before, request, now, null, earlier(this.budget.start(), total));
-      const would = evaluate(after, request, now, null, earlier(this.budget.start(), total));
+      // One replay (both evaluations) within the evaluation budget, all of them within the simulation's.
+      const deadline = earlier(this.budget.start(), total);
+      const was = evaluate(before, request, now, null, deadline);
+      const would = evaluate(after, request, now, null, deadline);
       tally.add(row, outcomeOf(was), outcomeOf(would));
+    });
+    await replayed.catch((err: unknown) => {
+      throw this.budget.refusal('simulation', tenantId, err);
     });
     return {
       ...tally.result(),
@@ -101,23 +106,9 @@ export class SimulationService {
    * Streams the window newest first, at most `last` consultations, one page ahead of the evaluation,
    * replaying in slices of SIMULATION_SLICE_MS between which the event loop serves other requests.
    * `each` gets the deadline of the simulation budget: the engine time of the slices so far counts
-   * against it (not the waits for PostgreSQL, nor other requests served between slices). Past it,
-   * 503 evaluation_budget_exceeded.
+   * against it (not the waits for PostgreSQL, nor other requests served between slices).
    */
   private async replay(
-    tenantId: TenantId,
-    window: { since: Date; until: Date },
-    last: number | null,
-    each: (row: ReplayRow, total: Deadline) => void,
-  ): Promise<void> {
-    try {
-      await this.replayPages(tenantId, window, last, each);
-    } catch (err) {
-      throw this.budget.refusal('simulation', tenantId, err);
-    }
-  }
-
-  private async replayPages(
     tenantId: TenantId,
     window: { since: Date; until: Date },
     last: number | null,
