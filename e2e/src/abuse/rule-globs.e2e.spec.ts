@@ -61,6 +61,15 @@ describe('abuse: rule globs cannot stall the gateway', () => {
       });
     });
 
+    it('checks an email format on a 600,000-character value in one pass (the expression used backtracked for minutes)', async () => {
+      await post(scopeId, { directive: 'mail needs a contact', severity: 'MANDATORY', applies_to: { actions: ['mail.send'] }, requires: [{ field: 'contact', type: 'string', format: 'email' }] }).expect(201);
+      const agent = verdictApi(stack, t.agent.key, t.id);
+      const res = await within(5_000, () => agent.check({ action: 'mail.send', resource: 'x', scope: {}, parameters: { contact: `a@${'.'.repeat(600_000)} ` } }).expect(422));
+      expect(res.body.details.required_context).toEqual([expect.objectContaining({ field: 'contact', problems: ['bad_format'] })]);
+      const ok = await agent.check({ action: 'mail.send', resource: 'x', scope: {}, parameters: { contact: 'ops@example.com' } }).expect(200);
+      expect(ok.body.verdict).toBe('blocked');
+    });
+
     it('refuses a glob over the limits with 400 naming the field, and accepts one just inside them', async () => {
       const over = await post(scopeId, { directive: 'over', severity: 'MANDATORY', applies_to: { resources: ['*?'.repeat(33)] } }).expect(400);
       expect(over.body).toEqual({ detail: expect.stringContaining('applies_to.resources[0]: a glob has at most 64 wildcards (* and ? together); this one has 66') });

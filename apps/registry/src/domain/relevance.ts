@@ -60,10 +60,22 @@ export function distinctWords(text: string): string[] {
 
 /** Whitespace-separated words without surrounding punctuation ("deploy," -> "deploy"). */
 export function words(text: string): string[] {
-  return text
-    .split(/\s+/u)
-    .map((w) => w.replace(/^[\p{P}\p{S}]+|[\p{P}\p{S}]+$/gu, ''))
-    .filter(Boolean);
+  return text.split(/\s+/u).map(trimPunctuation).filter(Boolean);
+}
+
+const PUNCTUATION = /^[\p{P}\p{S}]$/u;
+
+/**
+ * The word without leading and trailing punctuation or symbols, one code point at a time from each end:
+ * linear, where `[\p{P}\p{S}]+$` rescans a long inner run of punctuation from every position.
+ */
+function trimPunctuation(word: string): string {
+  const cps = [...word];
+  let start = 0;
+  let end = cps.length;
+  while (start < end && PUNCTUATION.test(cps[start])) start++;
+  while (end > start && PUNCTUATION.test(cps[end - 1])) end--;
+  return start === 0 && end === cps.length ? word : cps.slice(start, end).join('');
 }
 
 /** The rule engine's glob semantics: an absent or empty list matches everything. */
