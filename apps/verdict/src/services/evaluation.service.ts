@@ -3,7 +3,7 @@ import type { AuthenticatedIdentity, TenantId } from '@arbiter/auth';
 import { AppError, type ServiceMetrics } from '@arbiter/http';
 import { newId } from '@arbiter/db';
 import { inSpan, tracingEnabled } from '@arbiter/telemetry';
-import { evaluate, explain, type CompleteEvaluation, type Deadline, type EvaluationRequest, type Explanation, type Fact, type Scope } from '@arbiter/policy';
+import { evaluate, explain, type CompleteEvaluation, type EvaluationRequest, type Explanation, type Fact, type Scope } from '@arbiter/policy';
 import type { ConsultationRecord, RequiredContextRound } from '../domain/consultation-record';
 import type { ConsultationRepository } from '../repositories/consultations.repository';
 import { principalDeactivated } from '../http/errors';
@@ -155,7 +155,14 @@ export class EvaluationService {
       deadline = this.budget.start(); // the approval was looked up in the database meanwhile
     }
     // blocked and approval_required only (explain answers null otherwise): docs/verdicts.md "Explanations".
-    const explanation = await this.explainWithin('check', snapshot, request, result, requestedAt, deadline, oneShot);
+    let explanation: Explanation | null;
+    try {
+      explanation = explain(snapshot.policy, request, result, requestedAt, deadline);
+    } catch (err) {
+      // Past the budget nothing is recorded: a one-shot approval this check used is given back.
+      if (oneShot) await this.releaseOneShot(snapshot, oneShot);
+      throw this.budget.refusal('check', snapshot.tenantId, err);
+    }
     const record = await this.decide({
       oneShot,
       explanation,
@@ -229,7 +236,7 @@ export class EvaluationService {
     if (result.status !== 'complete') throw new Error(`resolve evaluation answered ${result.status}`);
 
     const history = [...(session?.history ?? []), { round, fields: [] }];
-    const explanation = await this.explainWithin('resolve', snapshot, request, result, requestedAt, deadline);
+    const explanation = this.budget.run('resolve', tenantId, () => explain(snapshot.policy, request, result, requestedAt, deadline));
     const record = await this.decide({
       explanation,
       operation: 'resolve',
@@ -361,27 +368,6 @@ export class EvaluationService {
     const consultationId = newId('cns-');
     if (!(await oneShots.consumeOneShot(snapshot.tenantId, approval.id, consultationId, requestedAt))) return null;
     return { result: again, oneShot: { approvalId: approval.id, consultationId } };
-  }
-
-  /**
-   * The explanation of a complete evaluation, within the budget of the engine run it continues. Past
-   * it the request fails closed (503), and a one-shot approval it consumed is given back.
-   */
-  private async explainWithin(
-    operation: 'check' | 'resolve',
-    snapshot: TenantSnapshot,
-    request: EvaluationRequest,
-    result: CompleteEvaluation,
-    requestedAt: Date,
-    deadline: Deadline,
-    oneShot?: Decision['oneShot'],
-  ): Promise<Explanation | null> {
-    try {
-      return explain(snapshot.policy, request, result, requestedAt, deadline);
-    } catch (err) {
-      if (oneShot) await this.releaseOneShot(snapshot, oneShot);
-      throw this.budget.refusal(operation, snapshot.tenantId, err);
-    }
   }
 
   private async releaseOneShot(snapshot: TenantSnapshot, oneShot: NonNullable<Decision['oneShot']>): Promise<void> {
