@@ -22,6 +22,8 @@ export const registryConfigSchema = {
   DB_POOL_SIZE: int({ default: 10, min: 1, max: 200 }),
   SHUTDOWN_GRACE_MS: int({ default: 10_000, min: 0 }),
   LOG_LEVEL: str({ default: 'info' }),
+  /** docs/registry.md "Compliance check: how relevance is decided": past it, the check answers 503. */
+  COMPLIANCE_BUDGET_MS: int({ default: 1_000, min: 1, max: 60_000, doc: "longest the compliance check may spend matching a scope's rules" }),
   // Webhooks (docs/webhooks.md, docs/approvals.md).
   WEBHOOK_ALLOW_PRIVATE: bool({ default: false, doc: 'allow webhook destinations that are not public unicast addresses (private, loopback, link-local, NAT64, 6to4, …): tests, embedded default' }),
   // At least 8 attempts (docs/approvals.md): fewer would give up on a receiver within minutes.

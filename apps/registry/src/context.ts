@@ -122,7 +122,7 @@ export function createRegistryContext(config: RegistryConfig, logger: Logger, de
     references: new ReferencesService(repos, writer, access),
     links: new LinksService(repos, writer, access),
     search: new SearchService(pool, repos, access),
-    compliance: new ComplianceService(pool, repos, access, scopes),
+    compliance: new ComplianceService(pool, repos, access, scopes, config.COMPLIANCE_BUDGET_MS),
     resolve: new ResolveService(repos, access),
     events: new EventsService(repos, access),
     approvals: new ApprovalsService(repos, writer, access, config.APPROVAL_GRANT_TTL_SECONDS, config.LEDGER_SEALING),

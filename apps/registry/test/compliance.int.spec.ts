@@ -146,3 +146,28 @@ describe('registry compliance check', () => {
     expect((await check({ intended_action: 'deploy' }, api(h, noRead.key)).expect(403)).body).toEqual({ detail: 'Missing permission: read' });
   });
 });
+
+describe('registry compliance check within COMPLIANCE_BUDGET_MS', () => {
+  let h: RegistryHarness;
+  let admin: Api;
+  let scopeId: string;
+
+  beforeAll(async () => {
+    // 1 ms: far below what compiling and matching these rules' globs against a long word costs.
+    h = await startTestRegistry({ COMPLIANCE_BUDGET_MS: '1' });
+    const t = await createTenantWithAdmin(h, 'compliance-budget');
+    admin = api(h, t.admin.key);
+    scopeId = (await createScope(admin, 'files')).id;
+    // The costliest globs the rule limits accept: 64 wildcards around a 434-character piece no word of `a` matches.
+    for (let r = 0; r < 20; r++) {
+      const resources = Array.from({ length: 100 }, (_, i) => `*${'aaaaaa?'.repeat(62)}c${r}x${i}*`);
+      await admin.post(`/api/v1/scopes/${scopeId}/rules`, { directive: `zzz ${r}`, severity: 'MANDATORY', applies_to: { resources } }).expect(201);
+    }
+  });
+  afterAll(() => h.stop());
+
+  it('answers 503 evaluation_budget_exceeded rather than hold the registry, never a partial list', async () => {
+    const res = await admin.post('/api/v1/check', { scope_id: scopeId, intended_action: 'a'.repeat(4000) }).expect(503);
+    expect(res.body).toEqual({ detail: expect.stringMatching(/^evaluation_budget_exceeded: matching this scope's rules took more than 1 ms \(COMPLIANCE_BUDGET_MS\)/) });
+  });
+});

@@ -32,6 +32,10 @@ export const verdictConfigSchema = {
     doc: 'longest lifetime of the override a verdict approval grant creates: its default, and the latest expires_at a decision may name',
   }),
   SHUTDOWN_GRACE_MS: int({ default: 10_000, min: 0 }),
+  /** docs/verdicts.md "Evaluation budget": past it, check and resolve answer 503 evaluation_budget_exceeded. */
+  EVALUATION_BUDGET_MS: int({ default: 50, min: 1, max: 60_000, doc: 'longest the engine may run for one check, resolve or replayed consultation (with its explanation)' }),
+  /** docs/verdicts.md "Evaluation budget": the engine time of all the replays of one simulation. */
+  SIMULATION_BUDGET_MS: int({ default: 30_000, min: 1, max: 3_600_000, doc: 'engine time one simulation may use for its replays' }),
   /** Each consultation and approval decision writes a seal_outbox row for the ledger (docs/operations.md "Seal relay"); false only for benchmarks. */
   /** The ledger's internal API: GET .../consultations/<id>/evidence reads the consultation's proof there, check and resolve verify ledger citations there. */
   LEDGER_URL: url({ protocols: ['http', 'https'], optional: true, doc: "the ledger's internal base URL (evidence, ledger citations); unset: the evidence route and any ledger citation answer 503 ledger_unavailable" }),

@@ -27,6 +27,7 @@ import { SnapshotStore } from './services/snapshot-store.service';
 import { ShadowService } from './services/shadow.service';
 import { createApprovals } from './approvals';
 import { SimulationService } from './services/simulation.service';
+import { EvaluationBudget } from './services/evaluation-budget.service';
 import type { ApprovalsService } from './services/approvals.service';
 
 /** Everything a request needs, made once per process (or per test app). */
@@ -140,6 +141,8 @@ export async function createVerdictContext(config: VerdictConfig, logger: Logger
   // One client of the ledger's internal API for evidence and citations; none without LEDGER_URL (503 ledger_unavailable).
   const ledger = config.LEDGER_URL ? new LedgerInternalClient({ baseUrl: config.LEDGER_URL, token: config.INTERNAL_TOKEN, timeoutMs: 10_000 }) : null;
   const citations = new LedgerCitationsService(ledger ?? unconfiguredCitationSource);
+  // docs/verdicts.md "Evaluation budget": one for check, resolve and simulations alike.
+  const budget = new EvaluationBudget({ evaluationMs: config.EVALUATION_BUDGET_MS, simulationMs: config.SIMULATION_BUDGET_MS, metrics, logger });
   return {
     config,
     logger,
@@ -163,9 +166,10 @@ export async function createVerdictContext(config: VerdictConfig, logger: Logger
       maxSessionContextBytes: bytes.parse(config.BODY_LIMIT) ?? undefined,
       oneShots: approvals.oneShots,
       citations,
+      budget,
     }),
     consultations: consultationsService,
-    simulations: new SimulationService({ snapshots, consultations }),
+    simulations: new SimulationService({ snapshots, consultations, budget }),
     evidence: new EvidenceService(consultationsService, ledger ?? unconfiguredLedger),
     citations,
     ruleVersions: new RuleVersionsService(registry),

@@ -1,4 +1,4 @@
-import { activationOf, CelConditionError, compileCondition, conditionProblem } from './condition';
+import { activationOf, CelConditionError, compileCondition, conditionProblem, MAX_CONDITION_INPUT } from './condition';
 import { conditionPaths } from './paths';
 
 const run = (source: string, paths: Record<string, unknown>) => {
@@ -48,6 +48,9 @@ describe(compileCondition.name, () => {
     ['matches() (a regular expression can backtrack for seconds)', 'name.matches("^(a+)+$")', /matches\(\) is not allowed/],
     ['matches() as a function', 'matches(name, "a")', /matches\(\) is not allowed/],
     ['an expression too deep', `${'('.repeat(60)}a${')'.repeat(60)} == 1`, /not a CEL expression/],
+    ['cel.bind() (a bound value doubled at each nested level grows exponentially)', 'cel.bind(x, s + s, cel.bind(y, x + x, y.size() > 0))', /cel\.bind\(\) is not allowed/],
+    ['a comprehension inside another (quadratic in a list the caller sends)', 'items.all(i, items.exists(j, i == j))', /a comprehension .* inside another is not allowed/],
+    ['a comprehension inside the transform of a map', 'size(items.map(i, items.filter(j, j == i))) > 0', /inside another is not allowed/],
   ])('refuses %s', (_what, source, message) => {
     expect(() => compileCondition(source)).toThrow(CelConditionError);
     expect(conditionProblem(source)).toMatch(message);
@@ -55,6 +58,21 @@ describe(compileCondition.name, () => {
 
   it('accepts a valid condition (conditionProblem answers null)', () => {
     expect(conditionProblem('scope.region == "eu" && action.startsWith("payments.")')).toBeNull();
+  });
+
+  it('accepts comprehensions one after another (a chain is linear) and side by side', () => {
+    expect(conditionProblem('items.map(i, i.price).all(p, p < 10) && tags.exists(t, t == "x")')).toBeNull();
+  });
+
+  it('fails closed when the values it reads are larger than MAX_CONDITION_INPUT, whatever the expression', () => {
+    const items = Array.from({ length: MAX_CONDITION_INPUT.elements + 1 }, (_, i) => i);
+    expect(run('size(items) > 0', { items })).toEqual({ ok: false, error: 'the values the expression reads hold more than 1000 list elements and map members' });
+    expect(run('size(items) > 0', { items: items.slice(1) })).toEqual({ ok: true, value: true });
+    const nested = { a: Array.from({ length: 600 }, () => ({ b: 1 })) };
+    expect(run('size(m.a) > 0', { m: nested })).toMatchObject({ ok: false });
+    expect(run('note.contains("x")', { note: 'y'.repeat(MAX_CONDITION_INPUT.characters + 1) })).toEqual({ ok: false, error: 'the values the expression reads hold more than 10000 characters' });
+    expect(run('note.contains("x") || other.contains("x")', { note: 'y'.repeat(6000), other: 'z'.repeat(6000) })).toMatchObject({ ok: false });
+    expect(run('note.contains("y")', { note: 'y'.repeat(MAX_CONDITION_INPUT.characters - 4) })).toEqual({ ok: true, value: true });
   });
 });
 

@@ -9,15 +9,26 @@
 // those with its own field reader and can tell "a name is absent" (the override does not apply,
 // and resolve may ask for it) from "the expression is false".
 import { Environment, type ASTNode } from '@marcbachmann/cel-js';
-import { calledFunctions, conditionPaths } from './paths';
+import { calledFunctions, comprehensionNesting, conditionPaths } from './paths';
 
 /**
  * Functions a condition may not call. `matches` runs a JavaScript RegExp built on every call, and a
  * pattern with nested quantifiers can backtrack for seconds on a short input: one override could stall
  * every check of its tenant. `startsWith`, `endsWith` and `contains` cover the string tests overrides
- * need. (ADR 0007.)
+ * need. (ADR 0007.) `cel.bind` names a value that can be doubled at each of 30 nested levels: a
+ * gigabyte from a short string (ADR 0015).
  */
-const FORBIDDEN_FUNCTIONS: ReadonlyMap<string, string> = new Map([['matches', 'matches() is not allowed in conditions (use startsWith, endsWith or contains)']]);
+const FORBIDDEN_FUNCTIONS: ReadonlyMap<string, string> = new Map([
+  ['matches', 'matches() is not allowed in conditions (use startsWith, endsWith or contains)'],
+  ['bind', 'cel.bind() is not allowed in conditions'],
+]);
+
+/**
+ * What one evaluation may read (ADR 0015): the values of the paths a condition names, together. A
+ * comprehension visits each element once, and one inside another is refused, so the work of an
+ * evaluation stays within a small multiple of these.
+ */
+export const MAX_CONDITION_INPUT = Object.freeze({ elements: 1_000, characters: 10_000 });
 
 /** Longest condition accepted, in characters (the registry's column holds 20,000). */
 export const MAX_CONDITION_LENGTH = 20_000;
@@ -78,6 +89,9 @@ export function compileCondition(source: unknown): CelCondition {
     const why = FORBIDDEN_FUNCTIONS.get(name);
     if (why) throw new CelConditionError(why);
   }
+  if (comprehensionNesting(program.ast as ASTNode) > 1) {
+    throw new CelConditionError('a comprehension (all, exists, exists_one, map, filter) inside another is not allowed in conditions');
+  }
   let checked: ReturnType<typeof program.check>;
   try {
     checked = program.check();
@@ -93,6 +107,8 @@ export function compileCondition(source: unknown): CelCondition {
     source,
     paths,
     evaluate(activation) {
+      const tooLarge = inputProblem(activation);
+      if (tooLarge) return { ok: false, error: tooLarge };
       let value: unknown;
       try {
         value = program(activation);
@@ -103,6 +119,34 @@ export function compileCondition(source: unknown): CelCondition {
       return { ok: true, value };
     },
   };
+}
+
+/**
+ * Why the values an evaluation reads are too large (MAX_CONDITION_INPUT), or null: list elements and
+ * map members at every depth, and string characters, counted over the whole activation, stopping at
+ * the first excess. A condition that cannot be evaluated fails closed (the override does not apply).
+ */
+function inputProblem(activation: Record<string, unknown>): string | null {
+  let elements = 0;
+  let characters = 0;
+  const stack: unknown[] = [activation];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v === 'string') characters += v.length;
+    else if (Array.isArray(v)) {
+      elements += v.length;
+      for (const x of v) stack.push(x);
+    } else if (v !== null && typeof v === 'object') {
+      for (const k in v) {
+        if (v !== activation) elements++;
+        characters += k.length;
+        stack.push((v as Record<string, unknown>)[k]);
+      }
+    }
+    if (elements > MAX_CONDITION_INPUT.elements) return `the values the expression reads hold more than ${MAX_CONDITION_INPUT.elements} list elements and map members`;
+    if (characters > MAX_CONDITION_INPUT.characters) return `the values the expression reads hold more than ${MAX_CONDITION_INPUT.characters} characters`;
+  }
+  return null;
 }
 
 /** Why `source` cannot be a condition, or null when it can (for write-time validation). */

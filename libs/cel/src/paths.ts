@@ -94,6 +94,24 @@ export function calledFunctions(ast: ASTNode): Set<string> {
   return out;
 }
 
+/**
+ * How deeply comprehension macros (`all`, `exists`, `map`, ...) nest inside one another's arguments:
+ * 0 without any, 1 for `items.all(i, i > 0)` or a chain `items.map(i, i).all(p, p > 0)`, 2 for
+ * `items.all(i, items.exists(j, i == j))`. Each level multiplies the work by the size of a list.
+ */
+export function comprehensionNesting(ast: ASTNode): number {
+  const depth = (node: unknown): number => {
+    if (Array.isArray(node)) return node.reduce((max: number, x) => Math.max(max, depth(x)), 0);
+    if (!isNode(node)) return 0;
+    if (node.op === 'rcall' && BINDING_MACROS.has(node.args[0])) {
+      const [, receiver, args] = node.args;
+      return Math.max(depth(receiver), 1 + depth(args));
+    }
+    return depth(node.args);
+  };
+  return depth(ast);
+}
+
 /** Distinct paths in order of first appearance; a path covered by a shorter one read whole is dropped. */
 export function conditionPaths(ast: ASTNode): string[] {
   const found: string[] = [];

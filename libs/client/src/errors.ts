@@ -47,6 +47,7 @@ export type VerdictErrorCode =
   | 'auth_unavailable'
   | 'registry_unavailable'
   | 'policy_unavailable'
+  | 'evaluation_budget_exceeded'
   | (string & {});
 
 /** The ledger's error codes (docs/ledger-formats.md "Errors"). */

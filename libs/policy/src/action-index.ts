@@ -2,7 +2,8 @@
 // is filed under its literal prefix: globs without wildcards in a hash map, the others in a character
 // trie, so a lookup walks the action's characters once and tests only globs whose prefix it carries.
 // Rules without action globs (or with a glob that starts with a wildcard) sit at the trie root.
-import { compileGlob, hasWildcard, literalPrefix, type StringMatcher } from './glob';
+import type { BudgetMeter } from './budget';
+import { collapseStars, compileGlob, hasWildcard, literalPrefix, type StringMatcher } from './glob';
 
 interface Entry {
   rule: number;
@@ -28,7 +29,7 @@ export class ActionIndex {
       this.root.entries.push({ rule, matches: () => true });
       return;
     }
-    const unique = [...new Set(globs.map((g) => g.replace(/\*{2,}/g, '*')))];
+    const unique = [...new Set(globs.map(collapseStars))];
     if (unique.includes('*')) {
       this.root.entries.push({ rule, matches: () => true });
       return;
@@ -55,8 +56,11 @@ export class ActionIndex {
     }
   }
 
-  /** Numbers of the rules with an action glob matching `action`, each once, in no particular order. */
-  lookup(action: string): number[] {
+  /**
+   * Numbers of the rules with an action glob matching `action`, each once, in no particular order. Each
+   * glob tested spends one unit of `meter` (many rules whose globs start with a wildcard sit at the root).
+   */
+  lookup(action: string, meter: BudgetMeter | null = null): number[] {
     const out: number[] = [];
     const multi = this.multi;
     let seen: Set<number> | null = null;
@@ -71,6 +75,7 @@ export class ActionIndex {
     let i = 0;
     while (node) {
       for (const e of node.entries) {
+        if (meter !== null) meter.spend(1);
         if (!e.matches(action)) continue;
         if (multi.size > 0 && multi.has(e.rule)) {
           seen ??= new Set();

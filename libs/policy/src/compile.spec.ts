@@ -1,6 +1,7 @@
 import { compilePolicy } from './compile';
 import { PolicyCompileError } from './errors';
 import type { EngineOverride, EngineRule } from './types';
+import { RULE_AT_LIMITS } from './rule-limits.fixture';
 
 const rule = (id: string, extra: Partial<EngineRule> = {}): EngineRule => ({
   rule_id: `rul-${id}`,
@@ -46,11 +47,23 @@ describe(compilePolicy.name, () => {
     ['non-string action globs', { applies_to: { actions: [1] as never } }, /applies_to.actions/],
     ['a non-object applies_to', { applies_to: 'payments.*' as never }, /applies_to/],
     ['a missing rule_version_id', { rule_version_id: '' }, /rule_version_id/],
+    // Over the rule limits (a rule stored before they existed): what the registry refuses is not evaluated.
+    ['a glob with 65 wildcards', { applies_to: { resources: ['a*'.repeat(33) + '?'.repeat(32)] } }, /applies_to.resources\[0\]: a glob has at most 64 wildcards/],
+    ['101 resource globs', { applies_to: { resources: Array.from({ length: 101 }, (_, i) => `r${i}`) } }, /applies_to.resources: at most 100 globs/],
+    ['a glob of 501 characters', { applies_to: { actions: ['a'.repeat(501)] } }, /at most 500 characters/],
+    ['an in list of 1,001 values', { conditions: [{ field: 'a', op: 'in', value: Array.from({ length: 1001 }, (_, i) => i) }] }, /conditions\[0\].value: op in takes at most 1000 values/],
+    ['101 conditions', { conditions: Array.from({ length: 101 }, () => ({ field: 'a', op: 'exists' as const })) }, /at most 100 condition rows/],
+    ['a glob with a lone surrogate', { applies_to: { resources: ['x\ud800*'] } }, /lone surrogate/],
   ])('refuses %s with invalid_rule naming the rule', (_what, extra, message) => {
     const attempt = () => compilePolicy([rule('x', extra)]);
     expect(attempt).toThrow(PolicyCompileError);
     expect(attempt).toThrow(message);
     expect(attempt).toThrow(expect.objectContaining({ code: 'invalid_rule', subject: 'rul-x' }));
+  });
+
+  it('compiles a rule just inside every limit', () => {
+    const sut = compilePolicy([rule('x', RULE_AT_LIMITS)]);
+    expect(sut.rules).toHaveLength(1);
   });
 
   it('refuses a rule without an id', () => {

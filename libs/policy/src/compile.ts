@@ -9,6 +9,7 @@ import { compileAccessor, type FieldAccessor } from './field-path';
 import { compileGlobList, type StringMatcher } from './glob';
 import { compileCondition, type CompiledCondition } from './operators';
 import { SelectorTable } from './selector-table';
+import { ruleLimitProblems } from './validate';
 import { compileRequirement, mergeRequirements, validateRequirement, type RequirementCheck } from './requirements';
 import type {
   Condition,
@@ -76,6 +77,11 @@ export interface CompiledRule {
   readonly statement: string;
   /** Overrides targeting this rule, ordered by id; null when none. */
   readonly overrides: readonly CompiledOverride[] | null;
+  /**
+   * Units of the evaluation budget one evaluation of the rule spends (docs/verdicts.md "Evaluation
+   * budget"): one, plus one per resource glob, condition row and field it reads.
+   */
+  readonly weight: number;
 }
 
 export interface CompiledOverride {
@@ -236,6 +242,9 @@ function compileRule(rule: EngineRule, policy: TenantPolicy, fieldSlots: SlotTab
   const requires = rule.requires ?? [];
   if (!Array.isArray(conditions)) bad('conditions must be an array');
   if (!Array.isArray(requires)) bad('requires must be an array');
+  // What the registry refuses to store is not evaluated either (a rule stored before a limit existed).
+  const overLimit = ruleLimitProblems(rule);
+  if (overLimit.length > 0) bad(`over the rule limits (docs/verdicts.md "Rule limits"): ${overLimit.join('; ')}`);
   for (const r of requires) validateRequirement(r, id);
 
   const compiledConditions = conditions.map((c) => compileCondition(c, id));
@@ -294,6 +303,7 @@ function compileRule(rule: EngineRule, policy: TenantPolicy, fieldSlots: SlotTab
     deciders: rule.deciders ? [...rule.deciders] : [],
     statement: typeof rule.statement === 'string' ? rule.statement : '',
     overrides: null,
+    weight: 1 + (rule.applies_to?.resources?.length ?? 0) + conditions.length + fields.length,
   };
 }
 

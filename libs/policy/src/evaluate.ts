@@ -8,6 +8,7 @@
 //   resolve tolerant: only missing fields of rules ranked above the best firing rule are asked for.
 import { sha256Hex } from '@arbiter/canonical';
 import { activationOf } from '@arbiter/cel';
+import { BudgetMeter, type Deadline } from './budget';
 import { compareStatic, type CompiledField, type CompiledOverride, type CompiledPolicy, type CompiledRule, type CompiledRuleSet } from './compile';
 import { readField, type FieldRead } from './field-path';
 import { describeProblem, mergeRequirements } from './requirements';
@@ -59,6 +60,8 @@ interface Reads {
   /** Field values by field slot; NOT_READ until first needed. */
   readonly values: unknown[];
   readonly facts: (Fact | null)[];
+  /** The evaluation budget (docs/verdicts.md "Evaluation budget"), spent per candidate rule. */
+  readonly meter: BudgetMeter;
 }
 
 const NOT_READ: unique symbol = Symbol('not read');
@@ -75,7 +78,7 @@ interface Candidate {
   overrideGaps: Gap[] | null;
 }
 
-function startReads(policy: CompiledPolicy, req: EvaluationRequest): Reads {
+function startReads(policy: CompiledPolicy, req: EvaluationRequest, meter: BudgetMeter): Reads {
   const scope: Scope = req.scope ?? {};
   let scopeSize = 0;
   for (const k in scope) if (hasOwn.call(scope, k) && scope[k] !== undefined) scopeSize++;
@@ -88,6 +91,7 @@ function startReads(policy: CompiledPolicy, req: EvaluationRequest): Reads {
     scopeSize,
     values: new Array<unknown>(n).fill(NOT_READ),
     facts: new Array<Fact | null>(n),
+    meter,
   };
 }
 
@@ -133,6 +137,8 @@ function conditionHolds(o: CompiledOverride, c: Candidate, reads: Reads): boolea
     return false;
   }
   const outcome = condition.cel.evaluate(activationOf(condition.cel.paths, values));
+  // A CEL expression can cost more than a rule's rows: the clock is read after each one.
+  reads.meter.check();
   if (!outcome.ok) {
     (c.overrideMisses ??= []).push({ error: outcome.error, override_id: o.id, reason: 'override_condition_error' });
     return false;
@@ -399,8 +405,8 @@ function candidate(rule: CompiledRule, scopeRank: number): Candidate {
  * scope_match, then the static ordinal. Sorted as packed integers (ordinal * 4 + scope rank) with the
  * typed-array numeric sort, then regrouped by scope rank inside each severity: no comparator calls.
  */
-function selectCandidates(policy: CompiledRuleSet, action: string, scopeIds: Int32Array, scopeSize: number): Candidate[] {
-  const hits = policy.actionIndex.lookup(action);
+function selectCandidates(policy: CompiledRuleSet, action: string, scopeIds: Int32Array, scopeSize: number, meter: BudgetMeter): Candidate[] {
+  const hits = policy.actionIndex.lookup(action, meter);
   const packed = new Int32Array(hits.length);
   let m = 0;
   for (const ordinal of hits) {
@@ -436,12 +442,28 @@ export interface OneShotApproval {
 /**
  * Evaluates one request. `now` (a Date or epoch milliseconds) decides which overrides are in effect.
  * Never throws on request data: values of unexpected types make conditions false or fields missing.
+ * Past `deadline` (docs/verdicts.md "Evaluation budget") it throws EvaluationBudgetExceededError
+ * instead of answering; it reads the clock every few candidate rules and once at the end.
  */
-export function evaluate(policy: CompiledPolicy, req: EvaluationRequest, now: Date | number, approval: OneShotApproval | null = null): EvaluationResult {
+export function evaluate(
+  policy: CompiledPolicy,
+  req: EvaluationRequest,
+  now: Date | number,
+  approval: OneShotApproval | null = null,
+  deadline: Deadline | null = null,
+): EvaluationResult {
+  const meter = new BudgetMeter(deadline);
+  const result = evaluateWithin(policy, req, now, approval, meter);
+  meter.check();
+  return result;
+}
+
+function evaluateWithin(policy: CompiledPolicy, req: EvaluationRequest, now: Date | number, approval: OneShotApproval | null, meter: BudgetMeter): EvaluationResult {
   const nowMs = typeof now === 'number' ? now : now.getTime();
-  const reads = startReads(policy, req);
-  const candidates = selectCandidates(policy, req.action, reads.scopeIds, reads.scopeSize);
+  const reads = startReads(policy, req, meter);
+  const candidates = selectCandidates(policy, req.action, reads.scopeIds, reads.scopeSize, meter);
   for (const c of candidates) {
+    meter.spend(c.rule.weight);
     // Rules that govern the action in this scope but not this resource are listed, as not_applicable.
     if (c.rule.resources && !c.rule.resources(req.resource)) {
       c.reason = 'not_applicable';
@@ -494,6 +516,17 @@ export function evaluate(policy: CompiledPolicy, req: EvaluationRequest, now: Da
   };
 }
 
+/**
+ * Whether some enforced rule governs `action`: an action glob of it matches, or it names no actions
+ * (overview resolve's test, docs/verdicts.md "resolve"). The action index's lookup, within `deadline`.
+ */
+export function actionGoverned(policy: CompiledPolicy, action: string, deadline: Deadline | null = null): boolean {
+  const meter = new BudgetMeter(deadline);
+  const governed = policy.actionIndex.lookup(action, meter).length > 0;
+  meter.check();
+  return governed;
+}
+
 /** The complete evaluation, with the shadow rules' disagreements when the policy has shadow rules. */
 function finish(policy: CompiledPolicy, candidates: readonly Candidate[], reads: Reads, nowMs: number, approval: OneShotApproval | null): CompleteEvaluation {
   const result = complete(policy, candidates, reads.req);
@@ -529,9 +562,10 @@ function shadowDisagreements(
 ): ShadowEntry[] {
   const req = reads.req;
   const out: ShadowEntry[] = [];
-  for (const c of selectCandidates(set, req.action, set.selectors.encode(reads.scope), reads.scopeSize)) {
+  for (const c of selectCandidates(set, req.action, set.selectors.encode(reads.scope), reads.scopeSize, reads.meter)) {
     // Candidates come in precedence order: once one does not outrank the dominator, none after it does.
     if (dominator !== null && comparePrecedence(c, dominator) >= 0) break;
+    reads.meter.spend(c.rule.weight);
     if (c.rule.verdict === verdict) continue;
     if (c.rule.resources && !c.rule.resources(req.resource)) continue;
     if (approval !== null && approval.ruleVersionIds.has(c.rule.versionId)) continue;

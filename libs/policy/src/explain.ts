@@ -9,6 +9,7 @@
 // fire (`amount lt 0` once `amount gt 10000` is inverted), so the search looks again at every rule
 // after each step, until none can fire for any value the changes allow. Each alternative is then
 // checked by evaluate() with a witness value in place ("never guessed"), and only minimal ones kept.
+import { BudgetMeter, type Deadline } from './budget';
 import type { CompiledField, CompiledPolicy, CompiledRule } from './compile';
 import { evaluate } from './evaluate';
 import { compileAccessor, readField, type FieldAccessor } from './field-path';
@@ -176,6 +177,7 @@ class Search {
     private readonly request: EvaluationRequest,
     private readonly now: Date | number,
     result: CompleteEvaluation,
+    private readonly meter: BudgetMeter,
   ) {
     const index = ruleIndex(policy);
     let allowedFires = false;
@@ -409,6 +411,7 @@ class Search {
     let allowedAbove = false;
     let stuck = false;
     for (const rule of this.active) {
+      this.meter.spend(1);
       const touched = this.reads(rule, changed);
       if (rule.verdict === ALLOWED) {
         if (this.surelyFires(rule, domains)) break;
@@ -439,6 +442,7 @@ class Search {
   /** The walk of run() without branching: whether no rule but an allowed one can decide under these changes. */
   private settles(domains: Domains): boolean {
     for (const rule of this.active) {
+      this.meter.spend(1);
       if (rule.verdict === ALLOWED) {
         if (this.surelyFires(rule, domains)) return true;
         continue;
@@ -468,7 +472,7 @@ class Search {
     this.verifications++;
     const changed = applyWitnesses(this.request, [...domains].map(([path, d]) => ({ info: this.field(path), value: d.witness })));
     if (!changed) return;
-    const r = evaluate(this.policy, changed, this.now);
+    const r = evaluate(this.policy, changed, this.now, null, this.meter.deadline);
     if (r.status === 'complete' && r.verdict === ALLOWED) this.found.push(domains);
   }
 
@@ -751,12 +755,21 @@ const changeKey = (c: ExplanationChange): string => `${c.field}\u0000${c.op}\u00
 /**
  * The explanation of a complete `blocked` or `approval_required` evaluation (docs/verdicts.md
  * "Explanations"); null for any other result. `request`, `now` and `policy` must be those the result
- * was evaluated with. Bounded: at most MAX_STATES search states and MAX_VERIFICATIONS evaluations.
+ * was evaluated with. Bounded: at most MAX_STATES search states and MAX_VERIFICATIONS evaluations,
+ * and by `deadline` (docs/verdicts.md "Evaluation budget"): past it, EvaluationBudgetExceededError.
  */
-export function explain(policy: CompiledPolicy, request: EvaluationRequest, result: EvaluationResult, now: Date | number): Explanation | null {
+export function explain(
+  policy: CompiledPolicy,
+  request: EvaluationRequest,
+  result: EvaluationResult,
+  now: Date | number,
+  deadline: Deadline | null = null,
+): Explanation | null {
   if (result.status !== 'complete' || !VERDICTS_EXPLAINED.has(result.verdict)) return null;
-  const search = new Search(policy, request, now, result);
+  const meter = new BudgetMeter(deadline);
+  const search = new Search(policy, request, now, result, meter);
   search.run();
+  meter.check();
   const alternatives = search.found.map((domains) => {
     const fields = [...domains.keys()];
     const changes = fields.flatMap((path) => simplify(path, domains.get(path)!.atoms));

@@ -2,6 +2,25 @@ import fc from 'fast-check';
 import { ActionIndex } from './action-index';
 import { compileGlob, compileGlobList, literalPrefix } from './glob';
 
+const GLOB_UNIT = fc.constantFrom('a', 'b', '.', '*', '?', '😀');
+const TEXT_UNIT = fc.constantFrom('a', 'b', '.', '😀', '\ud83d', '*', '?');
+
+/** The glob semantics by dynamic programming over code points (the definition, not the algorithm). */
+function reference(glob: string, s: string): boolean {
+  const g = [...glob];
+  const t = [...s];
+  const dp = Array.from({ length: g.length + 1 }, () => new Array<boolean>(t.length + 1).fill(false));
+  dp[0][0] = true;
+  for (let i = 1; i <= g.length; i++) {
+    dp[i][0] = dp[i - 1][0] && g[i - 1] === '*';
+    for (let j = 1; j <= t.length; j++) {
+      if (g[i - 1] === '*') dp[i][j] = dp[i - 1][j] || dp[i][j - 1];
+      else dp[i][j] = dp[i - 1][j - 1] && (g[i - 1] === '?' || g[i - 1] === t[j - 1]);
+    }
+  }
+  return dp[g.length][t.length];
+}
+
 describe(compileGlob.name, () => {
   it.each([
     ['payments.transfer', 'payments.transfer', true],
@@ -31,28 +50,76 @@ describe(compileGlob.name, () => {
     expect(sut(s)).toBe(expected);
   });
 
-  it('matches like a reference implementation on arbitrary strings', () => {
-    const alphabet = fc.constantFrom('a', 'b', '.', '*', '?');
-    const reference = (glob: string, s: string): boolean => {
-      // Dynamic programming over glob and string positions.
-      const g = [...glob];
-      const t = [...s];
-      const dp = Array.from({ length: g.length + 1 }, () => new Array<boolean>(t.length + 1).fill(false));
-      dp[0][0] = true;
-      for (let i = 1; i <= g.length; i++) {
-        dp[i][0] = dp[i - 1][0] && g[i - 1] === '*';
-        for (let j = 1; j <= t.length; j++) {
-          if (g[i - 1] === '*') dp[i][j] = dp[i - 1][j] || dp[i][j - 1];
-          else dp[i][j] = dp[i - 1][j - 1] && (g[i - 1] === '?' || g[i - 1] === t[j - 1]);
-        }
-      }
-      return dp[g.length][t.length];
-    };
+  it('matches like a reference implementation (dynamic programming over code points) on arbitrary strings', () => {
     fc.assert(
-      fc.property(fc.string({ unit: alphabet, maxLength: 6 }), fc.string({ unit: fc.constantFrom('a', 'b', '.'), maxLength: 8 }), (glob, s) => {
+      fc.property(fc.string({ unit: GLOB_UNIT, maxLength: 10 }), fc.string({ unit: TEXT_UNIT, maxLength: 14 }), (glob, s) => {
         expect(compileGlob(glob)(s)).toBe(reference(glob, s));
       }),
+      { numRuns: 2000 },
     );
+  });
+
+  it('matches like the reference on strings built to match (so that both answers occur)', () => {
+    // A string derived from the glob: each `*` replaced by a random run, each `?` by one code point,
+    // then possibly mutated by one edit.
+    const derived = fc
+      .tuple(fc.string({ unit: GLOB_UNIT, minLength: 1, maxLength: 10 }), fc.array(fc.string({ unit: TEXT_UNIT, maxLength: 4 }), { minLength: 10, maxLength: 10 }), TEXT_UNIT, fc.nat(20), fc.boolean())
+      .map(([glob, runs, one, at, mutate]) => {
+        let s = '';
+        let r = 0;
+        for (const ch of glob) s += ch === '*' ? runs[r++ % runs.length] : ch === '?' ? one : ch;
+        if (mutate) {
+          const cps = [...s];
+          cps.splice(at % (cps.length + 1), at % 3 === 0 ? 1 : 0, ...(at % 2 === 0 ? [one] : []));
+          s = cps.join('');
+        }
+        return { glob, s };
+      });
+    fc.assert(
+      fc.property(derived, ({ glob, s }) => {
+        expect(compileGlob(glob)(s)).toBe(reference(glob, s));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('agrees with the reference on pieces longer than one machine word (several words of Shift-And state)', () => {
+    const long = fc.string({ unit: fc.constantFrom('a', 'b', '?'), minLength: 30, maxLength: 80 });
+    fc.assert(
+      fc.property(long, fc.string({ unit: fc.constantFrom('a', 'b'), maxLength: 120 }), fc.boolean(), (piece, s, embed) => {
+        const glob = `*${piece}*`;
+        const text = embed ? `ab${piece.replaceAll('?', 'b')}ba${s}` : s;
+        expect(compileGlob(glob)(text)).toBe(reference(glob, text));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it.each([
+    ['*a*a*a*a*a*b', false],
+    ['*a*a*b', false],
+    ['*a?a*a?a*b', false],
+    ['*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*b', false],
+    ['*?a?*a?*?b', false],
+  ])('settles %s against 2,000 characters of "a" (a backtracking matcher would not finish)', (glob, expected) => {
+    const resource = 'a'.repeat(2000);
+    const sut = compileGlob(glob);
+    expect(sut(resource)).toBe(expected);
+    expect(sut(`${resource}b`)).toBe(true);
+    expect(sut(`${resource}c`)).toBe(false);
+  });
+
+  it('reads `?` as one code point on either side of a `*`, and never splits a surrogate pair', () => {
+    expect(compileGlob('*?')('x😀')).toBe(true);
+    expect(compileGlob('?*')('😀x')).toBe(true);
+    expect(compileGlob('*?😀?*')('a😀😀😀b')).toBe(true);
+    expect(compileGlob('*??*')('😀')).toBe(false);
+    expect(compileGlob('a*??c')('a😀c')).toBe(false);
+    expect(compileGlob('a*?c')('a😀c')).toBe(true);
+    // A glob holding half of a pair never matches inside the pair (as a RegExp with the u flag reads it).
+    expect(compileGlob('*\ude00')('😀')).toBe(false);
+    expect(compileGlob('*\ude00*')('x😀x')).toBe(false);
+    expect(compileGlob('\ud83d*')('😀')).toBe(false);
   });
 });
 

@@ -1,8 +1,18 @@
 // The rule engine (docs/verdicts.md): pure functions, no I/O. One implementation of the rule
 // semantics, used by the verdict gateway, the registry's write-time checks and the CLI.
 // compilePolicy once per tenant snapshot, evaluate per check or resolve call.
+export {
+  BUDGET_CHECK_EVERY,
+  checkDeadline,
+  clockMs,
+  deadlineIn,
+  earlier,
+  EvaluationBudgetExceededError,
+  type BudgetKind,
+  type Deadline,
+} from './budget';
 export { compilePolicy, DEFAULT_VERDICT, SEVERITIES, type CompiledPolicy } from './compile';
-export { evaluate, resolvedTargetId, type OneShotApproval } from './evaluate';
+export { actionGoverned, evaluate, resolvedTargetId, type OneShotApproval } from './evaluate';
 export {
   explain,
   MAX_ALTERNATIVES,
@@ -18,6 +28,6 @@ export { PolicyCompileError, type PolicyCompileErrorCode } from './errors';
 export { benchmarkFixture, type BenchmarkFixture } from './fixtures';
 export { compileGlob, compileGlobList, type StringMatcher } from './glob';
 export { scopeContains, selectorProblems, type ScopeSchema } from './selector';
-export { conditionProblem, requirementProblems, ruleProblems, type RuleFields } from './validate';
+export { conditionProblem, requirementProblems, RULE_LIMITS, ruleLimitProblems, ruleProblems, type RuleFields } from './validate';
 export { engineRule, normaliseAppliesTo, ruleContent, type RuleBodyFields, type RuleContentOf, type RulePlacement } from './rule-content';
 export type * from './types';

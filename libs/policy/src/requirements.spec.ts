@@ -1,6 +1,7 @@
 import { PolicyCompileError } from './errors';
 import { ISO_3166_ALPHA2 } from './iso-countries';
-import { compileRequirement, describeProblem, mergeRequirements, validateRequirement } from './requirements';
+import fc from 'fast-check';
+import { compileRequirement, describeProblem, isEmail, mergeRequirements, validateRequirement } from './requirements';
 import type { Fact, Requirement } from './types';
 
 const fact = (value: unknown, extra: Partial<Fact> = {}): Fact => ({ value, source: 'crm', ...extra });
@@ -183,5 +184,22 @@ describe('ISO_3166_ALPHA2', () => {
     expect(ISO_3166_ALPHA2.size).toBe(249);
     for (const code of ['DE', 'US', 'SS', 'BQ']) expect(ISO_3166_ALPHA2.has(code)).toBe(true);
     for (const code of ['UK', 'EU', 'XK', 'AA']) expect(ISO_3166_ALPHA2.has(code)).toBe(false);
+  });
+});
+
+describe(isEmail.name, () => {
+  it('says what /^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$/ says, on arbitrary short strings', () => {
+    const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom('a', '@', '.', ' ', '\u00a0', '\n'), maxLength: 12 }), (v) => {
+        expect(isEmail(v)).toBe(EMAIL.test(v));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('settles a long run of dots in one pass (the expression backtracked quadratically)', () => {
+    expect(isEmail(`a@${'.'.repeat(200_000)} `)).toBe(false);
+    expect(isEmail(`a@b${'.'.repeat(200_000)}c`)).toBe(true);
   });
 });

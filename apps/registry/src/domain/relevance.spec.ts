@@ -32,4 +32,12 @@ describe(words.name, () => {
   it('splits on whitespace and trims punctuation', () => {
     expect(words('  "Deploy", db.users!  ok ')).toEqual(['Deploy', 'db.users', 'ok']);
   });
+
+  it('trims in one pass over each end, whatever runs of punctuation a word holds', () => {
+    const inner = `a${'!'.repeat(20_000)}a`;
+    const sut = words(`${inner} ,x😀y, «x» 😀`);
+    expect(sut.map((w) => w.length)).toEqual([inner.length, 4, 1]);
+    expect(sut.slice(1)).toEqual(['x😀y', 'x']);
+    expect(words('!!!')).toEqual([]);
+  });
 });

@@ -1,5 +1,5 @@
 import type { AppliesTo } from '../models/rules';
-import { compileGlob, compileGlobList } from '@arbiter/policy';
+import { compileGlobList } from '@arbiter/policy';
 
 /** What the compliance check knows of the intended operation. */
 export interface IntendedOperation {
@@ -7,6 +7,8 @@ export interface IntendedOperation {
   text: string;
   action?: string;
   resource?: string;
+  /** The distinct words of `text` (words()), computed once per compliance check rather than per entry. */
+  words?: readonly string[];
 }
 
 export interface CandidateEntry {
@@ -43,16 +45,37 @@ export function relevance(entry: CandidateEntry, op: IntendedOperation): Relevan
   }
   if (byText) return byText;
   const listed = [...(a.actions ?? []), ...(a.resources ?? [])];
-  const hit = words(op.text).some((w) => listed.some((g) => compileGlob(g)(w)));
+  if (listed.length === 0) return null;
+  // The globs compiled once per entry (linear-time matchers), each distinct word tested once.
+  const matcher = compileGlobList(listed);
+  const candidates = op.words ?? distinctWords(op.text);
+  const hit = matcher === null ? candidates.length > 0 : candidates.some(matcher);
   return hit ? { matched_by: 'applies_to', matched_terms: [] } : null;
+}
+
+/** words(), each once. */
+export function distinctWords(text: string): string[] {
+  return [...new Set(words(text))];
 }
 
 /** Whitespace-separated words without surrounding punctuation ("deploy," -> "deploy"). */
 export function words(text: string): string[] {
-  return text
-    .split(/\s+/u)
-    .map((w) => w.replace(/^[\p{P}\p{S}]+|[\p{P}\p{S}]+$/gu, ''))
-    .filter(Boolean);
+  return text.split(/\s+/u).map(trimPunctuation).filter(Boolean);
+}
+
+const PUNCTUATION = /^[\p{P}\p{S}]$/u;
+
+/**
+ * The word without leading and trailing punctuation or symbols, one code point at a time from each end:
+ * linear, where `[\p{P}\p{S}]+$` rescans a long inner run of punctuation from every position.
+ */
+function trimPunctuation(word: string): string {
+  const cps = [...word];
+  let start = 0;
+  let end = cps.length;
+  while (start < end && PUNCTUATION.test(cps[start])) start++;
+  while (end > start && PUNCTUATION.test(cps[end - 1])) end--;
+  return start === 0 && end === cps.length ? word : cps.slice(start, end).join('');
 }
 
 /** The rule engine's glob semantics: an absent or empty list matches everything. */

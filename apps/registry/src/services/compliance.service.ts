@@ -3,8 +3,9 @@ import type { AuthenticatedIdentity } from '@arbiter/auth';
 import type { CheckBody, CheckResult, Conflict, OverriddenConflict } from '../models/search';
 import type { ScopeSelector } from '../models/common';
 import type { AppliesTo, Severity } from '../models/rules';
-import { relevance } from '../domain/relevance';
-import { scopeContains } from '@arbiter/policy';
+import { distinctWords, relevance } from '../domain/relevance';
+import { checkDeadline, deadlineIn, EvaluationBudgetExceededError, scopeContains, type Deadline } from '@arbiter/policy';
+import { AppError } from '@arbiter/http';
 import type { ScopeAccess } from './scope-access.service';
 import type { Repos } from './changes.service';
 import type { ScopesService } from './scopes.service';
@@ -37,6 +38,8 @@ export class ComplianceService {
     private readonly repos: Repos,
     private readonly access: ScopeAccess,
     private readonly scopes: ScopesService,
+    /** COMPLIANCE_BUDGET_MS: how long the matching of one check may hold the event loop. */
+    private readonly budgetMs = 1_000,
   ) {}
 
   async check(caller: AuthenticatedIdentity, body: CheckBody): Promise<CheckResult> {
@@ -51,10 +54,29 @@ export class ComplianceService {
       this.repos.overrides.effective(caller.tenant_id, now, scope.id),
     ]);
     const sharedOf = new Map(shared.rows.map((r) => [r.entry_id, r.shared]));
-    const op = { text, action: body.action, resource: body.resource };
+    const op = { text, action: body.action, resource: body.resource, words: distinctWords(text) };
     // The operation happens in this scope, so the scope's own selector fields cannot be overridden.
     const opScope: ScopeSelector = { ...(body.scope ?? {}), ...(scope.selector as ScopeSelector) };
+    // The entries are matched synchronously: past the budget the check answers 503 rather than hold
+    // every other request (docs/registry.md "Compliance check: how relevance is decided").
+    const deadline = deadlineIn(this.budgetMs);
+    try {
+      return { scope_id: scope.id, ...this.match(invariants, rules, overrides, sharedOf, op, opScope, deadline) };
+    } catch (err) {
+      if (!(err instanceof EvaluationBudgetExceededError)) throw err;
+      throw new AppError(503, 'evaluation_budget_exceeded', `evaluation_budget_exceeded: matching this scope's rules took more than ${this.budgetMs} ms (COMPLIANCE_BUDGET_MS)`);
+    }
+  }
 
+  private match(
+    invariants: Awaited<ReturnType<Repos['entries']['activeInvariants']>>,
+    rules: Awaited<ReturnType<Repos['rules']['active']>>,
+    overrides: Awaited<ReturnType<Repos['overrides']['effective']>>,
+    sharedOf: ReadonlyMap<string, string[]>,
+    op: Parameters<typeof relevance>[1],
+    opScope: ScopeSelector,
+    deadline: Deadline,
+  ): Omit<CheckResult, 'scope_id'> {
     const found: Conflict[] = [];
     for (const inv of invariants) {
       const rel = relevance({ sharedTerms: sharedOf.get(inv.id) ?? [], appliesTo: null }, op);
@@ -62,6 +84,7 @@ export class ComplianceService {
       found.push({ entry_id: inv.id, entry_type: 'invariant', severity: 'MANDATORY', requires_approval: inv.requires_approval, text: inv.constraint, rule_version_id: null, ...rel });
     }
     for (const rule of rules) {
+      checkDeadline(deadline);
       const v = rule.current_version;
       if (!v || v.severity === 'ALLOW') continue;
       const rel = relevance({ sharedTerms: sharedOf.get(rule.id) ?? [], appliesTo: (v.applies_to ?? null) as AppliesTo | null }, op);
@@ -87,6 +110,7 @@ export class ComplianceService {
       if (by.length) overridden.push({ ...c, override_ids: by.map((o) => o.id) });
       else conflicts.push(c);
     }
-    return { scope_id: scope.id, conflicts, overridden };
+    checkDeadline(deadline);
+    return { conflicts, overridden };
   }
 }

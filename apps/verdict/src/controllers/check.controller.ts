@@ -26,7 +26,7 @@ export class CheckController extends Controller {
   @Response<ErrorBody>(403, 'principal_deactivated, insufficient_permission, cross_tenant_forbidden')
   @Response<ErrorBody>(422, 'insufficient_context: details.missing_fields and details.required_context name what is missing; context_contradicts_parameters: a context Fact restates a path of the parameters with another value (details.field)')
   @Response<ErrorBody>(500, 'signing_key_unavailable')
-  @Response<ErrorBody>(503, 'registry_unavailable, policy_unavailable, auth_unavailable')
+  @Response<ErrorBody>(503, 'registry_unavailable, policy_unavailable, auth_unavailable; evaluation_budget_exceeded: the evaluation ran past EVALUATION_BUDGET_MS, no verdict was given (the message names the budget)')
   @Middlewares(checkRoute)
   /* eslint-disable @typescript-eslint/no-unused-vars -- the parameters declare the contract */
   async check(

@@ -28,6 +28,7 @@ export class ResolveController extends Controller {
   @Response<ErrorBody>(422, 'resolve_context_too_large: the session context would outgrow what one request may carry')
   @Response<ErrorBody>(429, 'too_many_rounds: the tenant max_resolve_rounds (default 12) is used up')
   @Response<ErrorBody>(500, 'signing_key_unavailable')
+  @Response<ErrorBody>(503, 'registry_unavailable, policy_unavailable, auth_unavailable; evaluation_budget_exceeded: the evaluation ran past EVALUATION_BUDGET_MS, no verdict was given (the message names the budget)')
   // The contract only: resolveRoute, the route's middleware (http/evaluation-routes.ts), answers,
   // and the body is parsed once, by EvaluationService.resolve.
   @Middlewares(resolveRoute)

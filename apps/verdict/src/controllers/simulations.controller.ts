@@ -45,7 +45,7 @@ export class SimulationsController extends Controller {
   @Response<ErrorBody>(401, 'missing_credentials, invalid_credentials')
   @Response<ErrorBody>(403, 'insufficient_permission (manage_rules), cross_tenant_forbidden, principal_deactivated')
   @Response<ErrorBody>(404, 'tenant_not_found')
-  @Response<ErrorBody>(503, 'registry_unavailable, policy_unavailable, auth_unavailable')
+  @Response<ErrorBody>(503, 'registry_unavailable, policy_unavailable, auth_unavailable; evaluation_budget_exceeded: the replays needed more engine time than SIMULATION_BUDGET_MS (the message names the budget)')
   @Middlewares(simulationRoute)
   /* eslint-disable @typescript-eslint/no-unused-vars -- the parameters declare the contract */
   async simulate(@Path() tenant_id: string, @Request() req: AuthedRequest, @Body() body: SimulationRequest): Promise<SimulationResult> {

@@ -2,8 +2,7 @@
 // engine policy plus what a check needs besides (scope schema, principals, TTL and round limits).
 // Pure: the same registry state always gives the same snapshot.
 import { mintTenantId, type TenantId } from '@arbiter/auth';
-import { compilePolicy, engineRule, PolicyCompileError, ruleContent, type CompiledPolicy, type EngineOverride, type EngineRule } from '@arbiter/policy';
-import { compileGlob, type StringMatcher } from '@arbiter/policy';
+import { actionGoverned, compilePolicy, engineRule, PolicyCompileError, ruleContent, type CompiledPolicy, type Deadline, type EngineOverride, type EngineRule } from '@arbiter/policy';
 import type { PrincipalState, ScopeFieldSchema, ScopeValue, TenantState } from '@arbiter/internal-api';
 
 /** docs/verdicts.md "Limits" and defaults. */
@@ -24,9 +23,10 @@ export interface TenantSnapshot {
   principals: ReadonlyMap<string, PrincipalState>;
   /**
    * Overview resolve: whether some rule governs this action type, by a glob of its `applies_to.actions`
-   * or by naming no actions at all (a rule without `applies_to.actions` covers every action).
+   * or by naming no actions at all (a rule without `applies_to.actions` covers every action). Shadow
+   * rules never decide, so they make no action known. Within `deadline` (EvaluationBudgetExceededError).
    */
-  knowsAction(actionType: string): boolean;
+  knowsAction(actionType: string, deadline?: Deadline | null): boolean;
   /** The registry state the snapshot was built from (the simulation applies its changes to a copy). */
   state: TenantState;
 }
@@ -102,15 +102,6 @@ export function buildSnapshot(state: TenantState): TenantSnapshot {
   }
   const schemaFields = settings.scope_schema?.fields;
   const scopeFields = schemaFields && typeof schemaFields === 'object' ? new Map(Object.entries(schemaFields)) : null;
-  const actionGlobs: StringMatcher[] = [];
-  let everyAction = false;
-  for (const r of state.rules) {
-    // A shadow rule never decides (docs/verdicts.md "Shadow rules"), so it never makes an action known.
-    if (r.mode === 'shadow') continue;
-    const actions = r.applies_to?.actions;
-    if (!actions || actions.length === 0) everyAction = true;
-    else for (const g of actions) actionGlobs.push(compileGlob(g));
-  }
   return {
     // Trust boundary: the registry's answer to an internal-token call for the tenant the key named.
     tenantId: mintTenantId(state.tenant_id),
@@ -122,7 +113,8 @@ export function buildSnapshot(state: TenantState): TenantSnapshot {
     verdictTtlSeconds: boundedInt(settings.verdict_ttl_seconds, DEFAULT_VERDICT_TTL_SECONDS, 1, MAX_VERDICT_TTL_SECONDS),
     maxResolveRounds: boundedInt(settings.max_resolve_rounds, DEFAULT_MAX_RESOLVE_ROUNDS, 1, 1000),
     principals: new Map(state.principals.map((p) => [p.id, p])),
-    knowsAction: (actionType) => everyAction || actionGlobs.some((m) => m(actionType)),
+    // The enforced rules' action index (docs/verdicts.md "Shadow rules": shadow rules are indexed apart).
+    knowsAction: (actionType, deadline = null) => actionGoverned(policy, actionType, deadline),
     state,
   };
 }

@@ -28,3 +28,17 @@ export const policyUnavailable = (reason: string) =>
 
 export const insufficientPermission = (permission: string) =>
   new AppError(403, 'insufficient_permission', `Missing permission: ${permission}`, { permission });
+
+/**
+ * docs/verdicts.md "Evaluation budget": the engine ran past EVALUATION_BUDGET_MS (one evaluation) or
+ * SIMULATION_BUDGET_MS (a simulation's replays); nothing was decided, signed or recorded. Like every
+ * 5xx, the body's details hold only the error id, so the message names the budget.
+ */
+export const evaluationBudgetExceeded = (budget: 'evaluation' | 'simulation', budgetMs: number) =>
+  new AppError(
+    503,
+    'evaluation_budget_exceeded',
+    budget === 'simulation'
+      ? `The simulation ran past its budget (simulation budget, ${budgetMs} ms of evaluation): nothing was answered. Replay fewer consultations (window.last, a shorter window)`
+      : `The evaluation ran past its budget (evaluation budget, ${budgetMs} ms): no verdict was given. The tenant's rules cost too much for this request`,
+  );

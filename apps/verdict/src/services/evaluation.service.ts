@@ -3,7 +3,7 @@ import type { AuthenticatedIdentity, TenantId } from '@arbiter/auth';
 import { AppError, type ServiceMetrics } from '@arbiter/http';
 import { newId } from '@arbiter/db';
 import { inSpan, tracingEnabled } from '@arbiter/telemetry';
-import { evaluate, explain, factContradictingParameters, type CompleteEvaluation, type EvaluationRequest, type Fact, type Scope } from '@arbiter/policy';
+import { evaluate, explain, factContradictingParameters, type CompleteEvaluation, type EvaluationRequest, type Explanation, type Fact, type Scope } from '@arbiter/policy';
 import type { ConsultationRecord, RequiredContextRound } from '../domain/consultation-record';
 import type { ConsultationRepository } from '../repositories/consultations.repository';
 import { principalDeactivated } from '../http/errors';
@@ -18,6 +18,7 @@ import type {
 import type { ResolveSessionRepository, ResolveSessionState } from '../repositories/resolve-sessions.repository';
 import type { SnapshotStore } from './snapshot-store.service';
 import { LedgerCitationsService, unconfiguredCitationSource } from './ledger-citations.service';
+import { EvaluationBudget } from './evaluation-budget.service';
 import { engineContext } from '../domain/ledger-citation';
 import type { TenantSnapshot } from '../domain/tenant-snapshot';
 import { buildConsultation, contextHash, type DecisionInput, type SealedConsultation } from '../domain/consultation-builder';
@@ -50,6 +51,8 @@ export interface EvaluationDeps {
   maxSessionContextBytes?: number;
   /** Verifies ledger citations (docs/verdicts.md "Facts the ledger vouches for"). Absent: a citation is 503 ledger_unavailable. */
   citations?: LedgerCitationsService;
+  /** docs/verdicts.md "Evaluation budget" (EVALUATION_BUDGET_MS); absent: the defaults. */
+  budget?: EvaluationBudget;
   now?: () => number;
 }
 
@@ -86,12 +89,14 @@ const EMPTY: Record<string, never> = Object.freeze({}) as Record<string, never>;
 export class EvaluationService {
   private readonly now: () => number;
   private readonly citations: LedgerCitationsService;
+  private readonly budget: EvaluationBudget;
   private readonly verdicts;
   private readonly shadowDisagreements;
 
   constructor(private readonly deps: EvaluationDeps) {
     this.now = deps.now ?? Date.now;
     this.citations = deps.citations ?? new LedgerCitationsService(unconfiguredCitationSource);
+    this.budget = deps.budget ?? new EvaluationBudget();
     this.verdicts = deps.metrics?.counter<'operation' | 'verdict'>('verdicts_total', {
       help: 'Signed verdicts by operation and verdict (tenant-defined verdicts count as other)',
       labelNames: ['operation', 'verdict'],
@@ -140,7 +145,9 @@ export class EvaluationService {
     const hash = contextHash({ action: body.action, resource: body.resource, scope, parameters, context });
     const requestedAt = new Date(this.now());
     const request = { mode: 'check' as const, action: body.action, resource: body.resource, scope, parameters, context: engineContext(context, citations) };
-    let result = evaluate(snapshot.policy, request, requestedAt);
+    // Each synchronous run of the engine gets its own budget (docs/verdicts.md "Evaluation budget").
+    let deadline = this.budget.start();
+    let result = this.budget.run('check', snapshot.tenantId, () => evaluate(snapshot.policy, request, requestedAt, null, deadline));
     if (result.status === 'insufficient_context') {
       throw new AppError(422, 'insufficient_context', `A rule needs context the request lacks: ${result.missing_fields.map((f) => f.field).join(', ')} (resolve is the tolerant alternative)`, {
         missing_fields: result.missing_fields.map((f) => f.field),
@@ -152,11 +159,20 @@ export class EvaluationService {
     if (result.verdict === 'approval_required' && this.deps.oneShots) {
       const used = await this.useOneShotApproval(identity, snapshot, request, hash.digest, result, requestedAt);
       if (used) ({ result, oneShot } = used);
+      deadline = this.budget.start(); // the approval was looked up in the database meanwhile
+    }
+    // blocked and approval_required only (explain answers null otherwise): docs/verdicts.md "Explanations".
+    let explanation: Explanation | null;
+    try {
+      explanation = explain(snapshot.policy, request, result, requestedAt, deadline);
+    } catch (err) {
+      // Past the budget nothing is recorded: a one-shot approval this check used is given back.
+      if (oneShot) await this.releaseOneShot(snapshot, oneShot);
+      throw this.budget.refusal('check', snapshot.tenantId, err);
     }
     const record = await this.decide({
       oneShot,
-      // blocked and approval_required only (explain answers null otherwise): docs/verdicts.md "Explanations".
-      explanation: explain(snapshot.policy, request, result, requestedAt),
+      explanation,
       operation: 'check',
       identity,
       snapshot,
@@ -204,7 +220,7 @@ export class EvaluationService {
     scope = mergeScope(scope, scopeFromContext(context, snapshot.scopeFields), 'scope_conflict');
     const action = body.variant === 'detailed' ? body.action : body.action_type;
     const resource = body.variant === 'detailed' ? body.resource : overviewResource(context, session);
-    if (body.variant === 'overview' && !snapshot.knowsAction(action)) {
+    if (body.variant === 'overview' && !this.budget.run('resolve', tenantId, () => snapshot.knowsAction(action, this.budget.start()))) {
       throw new AppError(404, 'unknown_action_type', `No rule of this tenant applies to action_type ${action}`, { action_type: action });
     }
     const correlation = (body.correlation ?? session?.correlation ?? null) as Record<string, unknown> | null;
@@ -212,7 +228,8 @@ export class EvaluationService {
     const hash = contextHash({ action, resource, scope, parameters, context });
     const requestedAt = new Date(now);
     const request: EvaluationRequest = { mode: 'resolve', action, resource, scope, context: engineContext(context, citations) };
-    const result = evaluate(snapshot.policy, request, requestedAt);
+    const deadline = this.budget.start();
+    const result = this.budget.run('resolve', tenantId, () => evaluate(snapshot.policy, request, requestedAt, null, deadline));
 
     if (result.status === 'incomplete') {
       const history = [...(session?.history ?? []), { round, fields: result.required_context.map((f) => f.field) }];
@@ -227,8 +244,9 @@ export class EvaluationService {
     if (result.status !== 'complete') throw new Error(`resolve evaluation answered ${result.status}`);
 
     const history = [...(session?.history ?? []), { round, fields: [] }];
+    const explanation = this.budget.run('resolve', tenantId, () => explain(snapshot.policy, request, result, requestedAt, deadline));
     const record = await this.decide({
-      explanation: explain(snapshot.policy, request, result, requestedAt),
+      explanation,
       operation: 'resolve',
       identity,
       snapshot,
@@ -370,11 +388,18 @@ export class EvaluationService {
     if (!approval) return null;
     const versions = approval.rule_versions;
     if (!result.triggers.length || !result.triggers.every((t) => versions[t.rule_id] === t.rule_version_id)) return null;
-    const again = evaluate(snapshot.policy, request, requestedAt, { approvalId: approval.id, ruleVersionIds: new Set(Object.values(versions)) });
+    const lifted = { approvalId: approval.id, ruleVersionIds: new Set(Object.values(versions)) };
+    const again = this.budget.run('check', snapshot.tenantId, () => evaluate(snapshot.policy, request, requestedAt, lifted, this.budget.start()));
     if (again.status !== 'complete' || again.verdict === 'approval_required') return null;
     const consultationId = newId('cns-');
     if (!(await oneShots.consumeOneShot(snapshot.tenantId, approval.id, consultationId, requestedAt))) return null;
     return { result: again, oneShot: { approvalId: approval.id, consultationId } };
+  }
+
+  private async releaseOneShot(snapshot: TenantSnapshot, oneShot: NonNullable<Decision['oneShot']>): Promise<void> {
+    await this.deps.oneShots
+      ?.releaseOneShot(snapshot.tenantId, oneShot.approvalId, oneShot.consultationId)
+      .catch((releaseErr: unknown) => this.deps.logger.error({ err: releaseErr, approval_id: oneShot.approvalId }, 'one-shot approval not released'));
   }
 
   /** Signs the verdict and commits its consultation; the answer waits for the commit. */
@@ -383,11 +408,7 @@ export class EvaluationService {
       return await this.sealAndStore(d);
     } catch (err) {
       // The consultation that consumed a one-shot approval was not stored: give the approval back.
-      if (d.oneShot) {
-        await this.deps.oneShots
-          ?.releaseOneShot(d.snapshot.tenantId, d.oneShot.approvalId, d.oneShot.consultationId)
-          .catch((releaseErr: unknown) => this.deps.logger.error({ err: releaseErr, approval_id: d.oneShot?.approvalId }, 'one-shot approval not released'));
-      }
+      if (d.oneShot) await this.releaseOneShot(d.snapshot, d.oneShot);
       throw err;
     }
   }

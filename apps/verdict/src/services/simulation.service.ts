@@ -1,6 +1,7 @@
 import type { AuthenticatedIdentity, TenantId } from '@arbiter/auth';
 import type { TenantState } from '@arbiter/internal-api';
-import { evaluate, type CompiledPolicy, type EvaluationRequest } from '@arbiter/policy';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { clockMs, earlier, evaluate, type CompiledPolicy, type Deadline, type EvaluationRequest } from '@arbiter/policy';
 import { principalDeactivated } from '../http/errors';
 import { ownTenant, requireAnyPermission } from '../http/tenant-access';
 import { invalid, parseSimulationRequest } from '../http/simulation-request';
@@ -10,14 +11,23 @@ import { applyChanges, changeTouching, enforcedState, outcomeOf, SimulationChang
 import type { SimulationResult } from '../models/simulations';
 import type { ConsultationPosition, ConsultationRepository, ReplayRow } from '../repositories/consultations.repository';
 import type { SnapshotStore } from './snapshot-store.service';
+import { EvaluationBudget } from './evaluation-budget.service';
 
 export interface SimulationDeps {
   snapshots: SnapshotStore;
   consultations: ConsultationRepository;
   /** Consultations read per keyset page (default 1000). */
   pageSize?: number;
+  /** docs/verdicts.md "Evaluation budget" (EVALUATION_BUDGET_MS, SIMULATION_BUDGET_MS); absent: the defaults. */
+  budget?: EvaluationBudget;
   now?: () => number;
 }
+
+/**
+ * Replays run in slices of about this many milliseconds; between two slices the event loop serves
+ * whatever waits (other tenants' checks). docs/verdicts.md "Simulation", "Limits".
+ */
+export const SIMULATION_SLICE_MS = 10;
 
 const EMPTY: Record<string, never> = Object.freeze({}) as Record<string, never>;
 
@@ -30,10 +40,12 @@ const EMPTY: Record<string, never> = Object.freeze({}) as Record<string, never>;
 export class SimulationService {
   private readonly now: () => number;
   private readonly pageSize: number;
+  private readonly budget: EvaluationBudget;
 
   constructor(private readonly deps: SimulationDeps) {
     this.now = deps.now ?? Date.now;
     this.pageSize = deps.pageSize ?? 1000;
+    this.budget = deps.budget ?? new EvaluationBudget();
   }
 
   async simulate(identity: AuthenticatedIdentity, tenantParam: string, rawBody: unknown): Promise<SimulationResult> {
@@ -49,7 +61,8 @@ export class SimulationService {
     const after = this.afterPolicy(snapshot.state, body.changes, now);
     const tally = new SimulationTally(body.sampleLimit);
     const { since, until, last } = body.window;
-    await this.replay(tenantId, { since, until }, last, (row) => {
+    // Past a budget, 503 evaluation_budget_exceeded (docs/verdicts.md "Evaluation budget"): no partial answer.
+    const replayed = this.replay(tenantId, { since, until }, last, (row, total) => {
       const request: EvaluationRequest = {
         mode: 'check',
         action: row.action,
@@ -59,7 +72,14 @@ export class SimulationService {
         // A cited field counts as the verified ledger Fact it was when decided (the citation is in the record).
         context: engineContext(row.context_snapshot ?? EMPTY, row.ledger_citations),
       };
-      tally.add(row, outcomeOf(evaluate(before, request, now)), outcomeOf(evaluate(after, request, now)));
+      // One replay (both evaluations) within the evaluation budget, all of them within the simulation's.
+      const deadline = earlier(this.budget.start(), total);
+      const was = evaluate(before, request, now, null, deadline);
+      const would = evaluate(after, request, now, null, deadline);
+      tally.add(row, outcomeOf(was), outcomeOf(would));
+    });
+    await replayed.catch((err: unknown) => {
+      throw this.budget.refusal('simulation', tenantId, err);
     });
     return {
       ...tally.result(),
@@ -82,8 +102,20 @@ export class SimulationService {
     }
   }
 
-  /** Streams the window newest first, at most `last` consultations, one page ahead of the evaluation. */
-  private async replay(tenantId: TenantId, window: { since: Date; until: Date }, last: number | null, each: (row: ReplayRow) => void): Promise<void> {
+  /**
+   * Streams the window newest first, at most `last` consultations, one page ahead of the evaluation,
+   * replaying in slices of SIMULATION_SLICE_MS between which the event loop serves other requests.
+   * `each` gets the deadline of the simulation budget: the engine time of the slices so far counts
+   * against it (not the waits for PostgreSQL, nor other requests served between slices).
+   */
+  private async replay(
+    tenantId: TenantId,
+    window: { since: Date; until: Date },
+    last: number | null,
+    each: (row: ReplayRow, total: Deadline) => void,
+  ): Promise<void> {
+    const budgetMs = this.budget.simulationMs;
+    let usedMs = 0;
     let remaining = last ?? Number.POSITIVE_INFINITY;
     const fetch = (after?: ConsultationPosition): Promise<{ rows: ReplayRow[]; limit: number }> => {
       const limit = Math.min(this.pageSize, remaining);
@@ -97,7 +129,14 @@ export class SimulationService {
       remaining -= rows.length;
       const tail = rows[rows.length - 1];
       next = rows.length === limit && remaining > 0 ? fetch({ requested_at: tail.requested_at, id: tail.id }) : null;
-      for (const row of rows) each(row);
+      for (let i = 0; i < rows.length; ) {
+        const sliceStart = clockMs();
+        const total: Deadline = { at: sliceStart + budgetMs - usedMs, budgetMs, kind: 'simulation' };
+        do each(rows[i++], total);
+        while (i < rows.length && clockMs() - sliceStart < SIMULATION_SLICE_MS);
+        usedMs += clockMs() - sliceStart;
+        if (i < rows.length) await yieldToEventLoop();
+      }
     }
   }
 }

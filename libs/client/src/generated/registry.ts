@@ -5410,7 +5410,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description unavailable: the API key cannot be checked right now; retry */
+            /** @description evaluation_budget_exceeded: matching the scope's rules ran past COMPLIANCE_BUDGET_MS (or authentication is unavailable) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5418,7 +5418,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "unavailable: the API key cannot be checked right now; retry"
+                     *       "detail": "evaluation_budget_exceeded: matching the scope's rules ran past COMPLIANCE_BUDGET_MS (or authentication is unavailable)"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];

@@ -1771,7 +1771,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description registry_unavailable, policy_unavailable, auth_unavailable */
+            /** @description registry_unavailable, policy_unavailable, auth_unavailable; evaluation_budget_exceeded: the replays needed more engine time than SIMULATION_BUDGET_MS (the message names the budget) */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -1781,7 +1781,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "registry_unavailable",
-                     *       "message": "registry_unavailable, policy_unavailable, auth_unavailable"
+                     *       "message": "registry_unavailable, policy_unavailable, auth_unavailable; evaluation_budget_exceeded: the replays needed more engine time than SIMULATION_BUDGET_MS (the message names the budget)"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -2796,7 +2796,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description auth_unavailable (the credentials cannot be checked right now), registry_unavailable (the tenant cannot be looked up right now); retry */
+            /** @description registry_unavailable, policy_unavailable, auth_unavailable; evaluation_budget_exceeded: the evaluation ran past EVALUATION_BUDGET_MS, no verdict was given (the message names the budget) */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -2805,8 +2805,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": "auth_unavailable",
-                     *       "message": "auth_unavailable (the credentials cannot be checked right now), registry_unavailable (the tenant cannot be looked up right now); retry"
+                     *       "code": "registry_unavailable",
+                     *       "message": "registry_unavailable, policy_unavailable, auth_unavailable; evaluation_budget_exceeded: the evaluation ran past EVALUATION_BUDGET_MS, no verdict was given (the message names the budget)"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -3722,7 +3722,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description registry_unavailable, policy_unavailable, auth_unavailable */
+            /** @description registry_unavailable, policy_unavailable, auth_unavailable; evaluation_budget_exceeded: the evaluation ran past EVALUATION_BUDGET_MS, no verdict was given (the message names the budget) */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -3732,7 +3732,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "registry_unavailable",
-                     *       "message": "registry_unavailable, policy_unavailable, auth_unavailable"
+                     *       "message": "registry_unavailable, policy_unavailable, auth_unavailable; evaluation_budget_exceeded: the evaluation ran past EVALUATION_BUDGET_MS, no verdict was given (the message names the budget)"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
