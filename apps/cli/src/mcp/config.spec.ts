@@ -114,11 +114,10 @@ extra: 1
 });
 
 describe('templates over the arguments', () => {
-  it('renders strings, numbers, booleans and objects; absent and null arguments are missing', () => {
+  it('renders strings, numbers and booleans; absent and null arguments are missing', () => {
     expect(renderTemplate('acct:${args.from}/${args.t.n}/${args.ok}', { from: 'a-1', t: { n: 7 }, ok: false })).toEqual({ ok: true, text: 'acct:a-1/7/false' });
-    expect(renderTemplate('${args.o}', { o: { b: 1, a: [2] } })).toEqual({ ok: true, text: '{"a":[2],"b":1}' });
-    expect(renderTemplate('${args.a}:${args.b.c}:${args.a}', { a: null, b: 'text' })).toEqual({ ok: false, missing: ['a', 'b.c'] });
-    expect(renderTemplate('${args.toString}', {})).toEqual({ ok: false, missing: ['toString'] });
+    expect(renderTemplate('${args.a}:${args.b.c}:${args.a}', { a: null, b: 'text' })).toEqual({ ok: false, missing: ['a', 'b.c'], notScalar: [] });
+    expect(renderTemplate('${args.toString}', {})).toEqual({ ok: false, missing: ['toString'], notScalar: [] });
   });
 
   it('accepts ${args.<path>} only', () => {
@@ -156,6 +155,18 @@ describe('the operation of a tool call', () => {
       missing: [
         { field: 'from', type: 'any', reason: 'absent; the proxy\'s resource "acct:${args.from}" of bank.transfer reads it', problems: ['absent'] },
         { field: 'team', type: 'any', reason: 'absent; the proxy\'s scope.team "${args.team}" of bank.transfer reads it', problems: ['absent'] },
+      ],
+      invalid: [],
+    });
+  });
+
+  it('refuses an object or an array where a template takes a value: the upstream may read ["vip-1"] as vip-1', () => {
+    expect(operationOf(config, { upstream: 'bank', tool: 'transfer' }, { from: ['vip-1'], team: { name: 'pay' } })).toEqual({
+      ok: false,
+      missing: [],
+      invalid: [
+        'the argument from is an object or an array, and the proxy\'s resource "acct:${args.from}" of bank.transfer takes a string, a number or a boolean',
+        'the argument team is an object or an array, and the proxy\'s scope.team "${args.team}" of bank.transfer takes a string, a number or a boolean',
       ],
     });
   });
