@@ -1,4 +1,4 @@
-// How the CLI reads and writes files (docs/cli.md "Files"). Reads are capped, so a file, a FIFO or
+// How the CLI reads and writes files (docs/cli.md "Files and keys"). Reads are capped, so a file, a FIFO or
 // /dev/zero named by mistake or by a hostile repository ends in a clear error, not an exhausted memory.
 // Writes replace the file whole: a temporary file beside it (created exclusively, so nothing planted
 // under its name is written through), then a rename over the target. A reader never sees half a file,
