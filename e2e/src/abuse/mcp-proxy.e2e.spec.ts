@@ -33,7 +33,7 @@ const lenientJournal = (file: string): LenientEntry[] =>
 /**
  * The MCP proxy attacked from each side (docs/agents.md "What the proxy stands against"): by the agent
  * behind it (arguments the rules would judge otherwise than the tool reads them, _meta of its own
- * making, tool names, methods other than tools/call), by an upstream (a careless one that coerces, a
+ * making, tool names, methods other than calling a tool), by an upstream (a careless one that coerces, a
  * hostile one that forges _meta, asks for sampling and looks for the key), by whoever writes its
  * configuration file, and by whoever can reach its HTTP port. The built bin, a real stack, the example
  * bank and a careless upstream (lenient-upstream.mjs) that journals what it executes; each attack has
