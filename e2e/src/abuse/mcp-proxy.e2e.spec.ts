@@ -9,10 +9,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema, CreateMessageRequestSchema, ElicitRequestSchema, ErrorCode, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { buildBin, root, runBin } from '../cli-harness';
-import { BANK_SERVER, httpProxy, journal, provisionBank, textOf, tmpDir, type BankTenant } from '../mcp-harness';
-import { verdictAs } from '../sdk-harness';
-import { startTestStack, type TestStack } from '../stack';
+import { root, runBin } from '../cli-harness';
+import { BANK_SERVER, httpProxy, journal, startProxyRig, textOf, type BankTenant } from '../mcp-harness';
+import type { TestStack } from '../stack';
 
 const LENIENT = path.join(__dirname, 'lenient-upstream.mjs');
 
@@ -54,17 +53,12 @@ describe('abuse: arbiter mcp-proxy', () => {
   const meta = (r: CallToolResult) => (r._meta ?? {}) as Record<string, unknown>;
 
   beforeAll(async () => {
-    stack = await startTestStack();
-    t = await provisionBank(stack);
-    agent = verdictAs(stack, t.agentKey, t.id);
+    ({ stack, t, agent, dir, bin, env } = await startProxyRig());
     const reg = createRegistryClient({ baseUrl: stack.registry.url, apiKey: t.adminKey });
     await reg.createRule(t.scopeId, { directive: 'No lenient transfers to offshore accounts', severity: 'MANDATORY', applies_to: { actions: ['lenient.transfer'], resources: ['acct:offshore-*'] } });
     await reg.createRule(t.scopeId, { directive: 'No lenient transfers above 1,000', severity: 'MANDATORY', applies_to: { actions: ['lenient.transfer'] }, conditions: [{ field: 'amount', op: 'gt', value: 1000 }] });
     await reg.createRule(t.scopeId, { directive: 'No payments above 1,000', severity: 'MANDATORY', applies_to: { actions: ['lenient.pay'] }, conditions: [{ field: 'payment.amount', op: 'gt', value: 1000 }] });
     await reg.createRule(t.scopeId, { directive: 'Payments citing an invoice are logged', severity: 'ADVISORY', applies_to: { actions: ['lenient.pay'] }, conditions: [{ field: 'payment.memo', op: 'starts_with', value: 'ref-' }] });
-    dir = await tmpDir();
-    bin = await buildBin(file('arbiter.js'));
-    env = { ARBITER_API_KEY: t.agentKey, ARBITER_VERDICT_URL: stack.verdict.url };
   });
   afterAll(async () => {
     await stack?.stop();
