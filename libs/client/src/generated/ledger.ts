@@ -54,8 +54,9 @@ export interface paths {
         put?: never;
         /**
          * Seal a fact into a stream
-         * @description Seals a fact at the end of the stream's chain, creating the stream with its first fact. With a
-         *     client_ref already used in this stream, answers the original fact with 200 and creates none.
+         * @description Seals a fact at the end of the stream's chain, creating the stream in the key's tenant's namespace
+         *     with its first fact. With a client_ref already used in this stream, answers the original fact with
+         *     200 and creates none. The fact's `sealed_by` is the key's principal, whatever `actor` says.
          */
         post: operations["SealFact"];
         delete?: never;
@@ -360,11 +361,20 @@ export interface components {
              * @example fct-0f3a9c1e5b7d2a4c6e8f0a1b
              */
             fact_id: string;
-            /** @example payments.audit */
+            /**
+             * @description The stream's id in its tenant's namespace: (tenant_id, stream_id) names the stream.
+             * @example payments.audit
+             */
             stream_id: string;
             /** @example tnt-0f3a9c1e5b7d2a4c6e8f0a1b */
             tenant_id: string;
+            /** @description Who makes the declaration, as the sealer wrote it (free text). */
             actor: string;
+            /**
+             * @description The authenticated principal that sealed the fact: the API key's principal id (`agn-…`, `hum-…`), or
+             *     `service:internal` for the services' audit facts. null for facts sealed before the ledger recorded it.
+             */
+            sealed_by: string | null;
             /**
              * Format: int64
              * @description Milliseconds since the epoch (an int64: it does not fit in 32 bits).
@@ -376,7 +386,8 @@ export interface components {
                 [key: string]: unknown;
             };
             /**
-             * @description `sha256:<64 hex>` over the RFC 8785 JSON of {fact_id, stream_id, tenant_id, actor, sealed_at_ms, custom_payload, prev_hash}.
+             * @description `sha256:<64 hex>` over the RFC 8785 JSON of {fact_id, stream_id, tenant_id, actor, sealed_at_ms, sealed_by, custom_payload, prev_hash}
+             *     (without sealed_by when it is null).
              * @example sha256:0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c
              */
             fact_hash: string;
@@ -425,6 +436,8 @@ export interface components {
             /** @example 2026-11-26T09:30:00.000Z */
             sealed_at_iso: string;
             actor: string;
+            /** @description The authenticated principal that sealed the fact (null before the ledger recorded it); fact_hash covers it. */
+            sealed_by: string | null;
             custom_payload: {
                 [key: string]: unknown;
             };
@@ -1003,7 +1016,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The stream id (chosen by the tenant; 1 to 128 characters of letters, digits, `.`, `_`, `:`, `-`). */
+                /** @description The stream id (chosen by the tenant, in its own namespace; 1 to 128 characters of letters, digits, `.`, `_`, `:`, `-`). */
                 stream_id: string;
             };
             cookie?: never;
@@ -1028,6 +1041,7 @@ export interface operations {
                      *           "sealed_at_ms": 0,
                      *           "sealed_at_iso": "2026-11-26T09:30:00.000Z",
                      *           "actor": "string",
+                     *           "sealed_by": "string",
                      *           "custom_payload": {
                      *             "property1": null,
                      *             "property2": null
@@ -1164,7 +1178,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The stream id (chosen by the tenant; 1 to 128 characters of letters, digits, `.`, `_`, `:`, `-`). */
+                /** @description The stream id (chosen by the tenant, in its own namespace; 1 to 128 characters of letters, digits, `.`, `_`, `:`, `-`). */
                 stream_id: string;
             };
             cookie?: never;
@@ -1202,6 +1216,7 @@ export interface operations {
                      *       "stream_id": "payments.audit",
                      *       "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "actor": "string",
+                     *       "sealed_by": "string",
                      *       "sealed_at_ms": 0,
                      *       "sealed_at_iso": "2026-11-26T09:30:00.000Z",
                      *       "custom_payload": {
@@ -1234,6 +1249,7 @@ export interface operations {
                      *       "stream_id": "payments.audit",
                      *       "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "actor": "string",
+                     *       "sealed_by": "string",
                      *       "sealed_at_ms": 0,
                      *       "sealed_at_iso": "2026-11-26T09:30:00.000Z",
                      *       "custom_payload": {
@@ -1288,7 +1304,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description FORBIDDEN: missing permission, tenant_id is not the key's tenant, or the stream id starts with `arbiter.` (the services' audit streams: tenant keys read them, only the services seal into them) */
+            /** @description FORBIDDEN: missing permission, tenant_id is not the key's tenant, or the stream id starts with `arbiter.` in any case (the services' audit streams: tenant keys read them, only the services seal into them) */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1301,26 +1317,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "FORBIDDEN",
-                     *       "message": "FORBIDDEN: missing permission, tenant_id is not the key's tenant, or the stream id starts with `arbiter.` (the services' audit streams: tenant keys read them, only the services seal into them)"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description NOT_FOUND: the stream belongs to another tenant */
-            404: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-RateLimit-Policy": components["headers"]["X-RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "NOT_FOUND",
-                     *       "message": "NOT_FOUND: the stream belongs to another tenant"
+                     *       "message": "FORBIDDEN: missing permission, tenant_id is not the key's tenant, or the stream id starts with `arbiter.` in any case (the services' audit streams: tenant keys read them, only the services seal into them)"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -1377,7 +1374,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The stream id (chosen by the tenant; 1 to 128 characters of letters, digits, `.`, `_`, `:`, `-`). */
+                /** @description The stream id (chosen by the tenant, in its own namespace; 1 to 128 characters of letters, digits, `.`, `_`, `:`, `-`). */
                 stream_id: string;
             };
             cookie?: never;
@@ -1539,7 +1536,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The stream id (chosen by the tenant; 1 to 128 characters of letters, digits, `.`, `_`, `:`, `-`). */
+                /** @description The stream id (chosen by the tenant, in its own namespace; 1 to 128 characters of letters, digits, `.`, `_`, `:`, `-`). */
                 stream_id: string;
             };
             cookie?: never;
@@ -1718,7 +1715,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The stream id (chosen by the tenant; 1 to 128 characters of letters, digits, `.`, `_`, `:`, `-`). */
+                /** @description The stream id (chosen by the tenant, in its own namespace; 1 to 128 characters of letters, digits, `.`, `_`, `:`, `-`). */
                 stream_id: string;
             };
             cookie?: never;
@@ -2104,7 +2101,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The stream id (chosen by the tenant; 1 to 128 characters of letters, digits, `.`, `_`, `:`, `-`). */
+                /** @description The stream id (chosen by the tenant, in its own namespace; 1 to 128 characters of letters, digits, `.`, `_`, `:`, `-`). */
                 stream_id: string;
             };
             cookie?: never;
@@ -2270,7 +2267,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The stream id (chosen by the tenant; 1 to 128 characters of letters, digits, `.`, `_`, `:`, `-`). */
+                /** @description The stream id (chosen by the tenant, in its own namespace; 1 to 128 characters of letters, digits, `.`, `_`, `:`, `-`). */
                 stream_id: string;
             };
             cookie?: never;
@@ -2744,6 +2741,7 @@ export interface operations {
                      *       "stream_id": "payments.audit",
                      *       "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "actor": "string",
+                     *       "sealed_by": "string",
                      *       "sealed_at_ms": 0,
                      *       "sealed_at_iso": "2026-11-26T09:30:00.000Z",
                      *       "custom_payload": {
