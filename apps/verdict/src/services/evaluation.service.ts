@@ -128,7 +128,7 @@ export class EvaluationService {
     const scope = validateScope(body.scope, snapshot.scopeFields, 'invalid_scope_field');
     // The Facts as sent are hashed and recorded; the engine sees verified ledger citations as ledger Facts.
     const context = (body.context as Record<string, Fact> | undefined) ?? EMPTY;
-    const citations = await this.citations.verify(snapshot.tenantId, context);
+    const citations = await this.citations.verify(snapshot.tenantId, context, { principalId: identity.principal.id, onBehalfOf: body.on_behalf_of });
     const parameters = body.parameters ?? EMPTY;
     const hash = contextHash({ action: body.action, resource: body.resource, scope, parameters, context });
     const requestedAt = new Date(this.now());
@@ -189,8 +189,9 @@ export class EvaluationService {
 
     // Accumulate: later Facts replace earlier ones of the same field; scope only ever widens.
     const context: Record<string, Fact> = session ? { ...session.context, ...body.context } : body.context;
-    // Every round checks the citations of the whole accumulated context (verified facts are cached).
-    const citations = await this.citations.verify(tenantId, context);
+    // Every round checks the citations of the whole accumulated context (verified facts are cached), for
+    // this round's caller and on_behalf_of: the round that completes is checked for the ones it records.
+    const citations = await this.citations.verify(tenantId, context, { principalId: identity.principal.id, onBehalfOf: body.on_behalf_of });
     let scope: Scope = session?.scope ?? EMPTY;
     if (body.variant === 'detailed') scope = mergeScope(scope, validateScope(body.scope, snapshot.scopeFields, 'unknown_scope_field'), 'resolve_session_mismatch');
     scope = mergeScope(scope, scopeFromContext(context, snapshot.scopeFields), 'scope_conflict');

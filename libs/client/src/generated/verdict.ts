@@ -1110,6 +1110,11 @@ export interface components {
              * @example payments.audit
              */
             stream_id: string;
+            /**
+             * @description The principal that sealed it, as the ledger authenticated it (fact_hash covers it): never the caller
+             *     nor its on_behalf_of. Absent in records made before the ledger recorded sealers.
+             */
+            sealed_by?: string;
             /** @description Where the Fact's value was read in the fact's custom_payload. */
             payload_path: string;
         };
@@ -2933,12 +2938,14 @@ export interface operations {
                      *           "fact_id": "fct-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *           "fact_hash": "sha256:0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c",
                      *           "stream_id": "payments.audit",
+                     *           "sealed_by": "string",
                      *           "payload_path": "string"
                      *         },
                      *         "property2": {
                      *           "fact_id": "fct-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *           "fact_hash": "sha256:0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c",
                      *           "stream_id": "payments.audit",
+                     *           "sealed_by": "string",
                      *           "payload_path": "string"
                      *         }
                      *       },
@@ -3342,12 +3349,14 @@ export interface operations {
                      *               "fact_id": "fct-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *               "fact_hash": "sha256:0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c",
                      *               "stream_id": "payments.audit",
+                     *               "sealed_by": "string",
                      *               "payload_path": "string"
                      *             },
                      *             "property2": {
                      *               "fact_id": "fct-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *               "fact_hash": "sha256:0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c",
                      *               "stream_id": "payments.audit",
+                     *               "sealed_by": "string",
                      *               "payload_path": "string"
                      *             }
                      *           },
