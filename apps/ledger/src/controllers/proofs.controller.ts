@@ -18,7 +18,7 @@ const CHECKPOINT_EXAMPLE: Checkpoint = {
 
 /**
  * Signed checkpoints and consistency proofs of a stream's Merkle tree (docs/evidence.md "Proofs").
- * Another tenant's stream answers 404, as an unknown one does.
+ * Stream ids are the key's tenant's own (docs/ledger-formats.md "Stream identity"): an id only another tenant uses answers 404, as an unknown one does.
  */
 @Middlewares(refuseUnstorable)
 @Route('streams')

@@ -33,29 +33,19 @@ export interface FactHashFields {
  * text is spliced in as it is (verbatim) rather than parsed and written again.
  */
 export function factHashPreimage(f: FactHashFields, canonicalPayload: CanonicalText): CanonicalText {
-  // Members in RFC 8785 order, so that the writer does not sort them.
-  const custom_payload = verbatim(canonicalPayload);
-  if (f.sealed_by === null || f.sealed_by === undefined) {
-    return canonicalJson({
-      actor: f.actor,
-      custom_payload,
-      fact_id: f.fact_id,
-      prev_hash: f.prev_hash,
-      sealed_at_ms: f.sealed_at_ms,
-      stream_id: f.stream_id,
-      tenant_id: f.tenant_id,
-    });
-  }
-  return canonicalJson({
+  // Members in RFC 8785 order, so that the writer does not sort them; sealed_by sorts between
+  // sealed_at_ms and stream_id, and is a member only when the fact has one.
+  const members: Record<string, unknown> = {
     actor: f.actor,
-    custom_payload,
+    custom_payload: verbatim(canonicalPayload),
     fact_id: f.fact_id,
     prev_hash: f.prev_hash,
     sealed_at_ms: f.sealed_at_ms,
-    sealed_by: f.sealed_by,
-    stream_id: f.stream_id,
-    tenant_id: f.tenant_id,
-  });
+  };
+  if (f.sealed_by !== null && f.sealed_by !== undefined) members.sealed_by = f.sealed_by;
+  members.stream_id = f.stream_id;
+  members.tenant_id = f.tenant_id;
+  return canonicalJson(members);
 }
 
 export function computeFactHash(f: FactHashFields, canonicalPayload: CanonicalText): string {

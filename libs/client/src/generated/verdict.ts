@@ -752,14 +752,16 @@ export interface components {
             format?: string;
             /** @enum {string} */
             source_requirement?: "verified" | "unverified";
+            /** @description Sources accepted as written; `ledger` (any stream) and `ledger:<stream glob>` are met by a verified ledger citation. */
             acceptable_sources?: string[];
             /** Format: double */
             confidence_threshold?: number;
             rule_ids?: string[];
             problems?: string[];
             /**
-             * @description `accepted`: a Fact citing a ledger fact (`source: "ledger:<fact_id>"`) meets this Requirement's
-             *     provenance constraint (source_requirement verified, acceptable_sources listing `ledger`).
+             * @description `accepted`: a Fact citing a ledger fact (`source: "ledger:<fact_id>"`) sealed by another principal
+             *     than the caller meets this Requirement's provenance constraint (source_requirement verified,
+             *     acceptable_sources listing `ledger`, or `ledger:<stream glob>` for a fact of a matching stream).
              *     Absent when the rules ask no provenance, or one a citation does not meet.
              * @enum {string}
              */
