@@ -61,7 +61,7 @@ const DIALECTS = {
 };
 
 const HEADER_DEFS = {
-  'X-Verdict-TTL': { description: 'Seconds the verdict may be acted on (the X-Verdict-TTL asked for, or the tenant default); complete answers only.', schema: { type: 'integer', minimum: 1, maximum: 3600 } },
+  'X-Verdict-TTL': { description: 'Seconds the verdict may be acted on: the X-Verdict-TTL asked for when it is shorter than the tenant verdict_ttl_seconds, else that; complete answers only.', schema: { type: 'integer', minimum: 1, maximum: 3600 } },
   'X-Consultation-Id': { description: 'The id of the committed consultation; complete answers only.', schema: { type: 'string', example: 'cns-0f3a9c1e5b7d2a4c6e8f0a1b' } },
   'Cache-Control': { description: 'How long the answer may be cached.', schema: { type: 'string' } },
   'Set-Cookie': { description: 'The session cookie `arbiter_session` (HttpOnly, Secure, SameSite=Strict), or its removal.', schema: { type: 'string' } },

@@ -196,7 +196,7 @@ describe('arbiter CLI', () => {
 
   describe('verify webhook', () => {
     let receiver: Receiver;
-    let delivery: { raw: string; timestamp: string; signature: string; kid: string };
+    let delivery: { raw: string; timestamp: string; signature: string; kid: string; subscriptionId: string };
     beforeAll(async () => {
       receiver = await startReceiver();
       const admin = createRegistryClient({ baseUrl: stack.registry.url, apiKey: t.adminKey });
@@ -205,7 +205,13 @@ describe('arbiter CLI', () => {
       const scope = await admin.createScope({ name: 'webhook-test' });
       await admin.createRule(scope.id, { directive: 'Notify me', severity: 'ADVISORY', applies_to: { actions: ['notify.*'] } });
       const got = await eventually(async () => receiver.received.find((r) => r.body.type === 'rule.created'), 'a webhook delivery');
-      delivery = { raw: got.raw, timestamp: String(got.headers['x-service-timestamp']), signature: String(got.headers['x-service-signature']), kid: String(got.headers['x-service-key-id']) };
+      delivery = {
+        raw: got.raw,
+        timestamp: String(got.headers['x-service-timestamp']),
+        signature: String(got.headers['x-service-signature']),
+        kid: String(got.headers['x-service-key-id']),
+        subscriptionId: (created.data as { id: string }).id,
+      };
     });
     afterAll(() => receiver?.close());
 
@@ -218,6 +224,13 @@ describe('arbiter CLI', () => {
       const keys = (await (await fetch(keyUrl)).json()) as { keys: { kid: string; pem: string }[] };
       const pem = await write('webhook.pem', keys.keys.find((k) => k.kid === delivery.kid)!.pem);
       expect((await arbiter('verify', 'webhook', '--body', body, '--timestamp', delivery.timestamp, '--signature', delivery.signature, '--key', pem)).code).toBe(0);
+    });
+
+    it('with --tenant and --subscription, passes the delivery made for that subscription and fails it for another', async () => {
+      const body = await write('delivery-bound.json', delivery.raw);
+      const args = (subscription: string) => ['verify', 'webhook', '--body', body, '--timestamp', delivery.timestamp, '--signature', delivery.signature, '--key', `${stack.registry.url}/.well-known/webhook-key`, '--tenant', t.id, '--subscription', subscription];
+      expect(await arbiter(...args(delivery.subscriptionId))).toMatchObject({ code: 0, stdout: expect.stringContaining(`subscription_id is ${delivery.subscriptionId}`) });
+      expect(await arbiter(...args('whk-000000000000000000000000'))).toMatchObject({ code: 1, stdout: expect.stringContaining('made for another subscription') });
     });
 
     it('fails a changed byte of the body', async () => {

@@ -132,7 +132,7 @@ describe('seal outbox', () => {
         return { consultationId: checked.body.consultation_id as string, decided };
       };
       const plain = await decide(20_000, { decision: 'approve' });
-      const granted = await decide(30_000, { decision: 'approve', grant: { applies_to_scope: { region: 'eu' }, expires_at: new Date(Date.now() + 600_000).toISOString() } });
+      const granted = await decide(30_000, { decision: 'approve', grant: { applies_to_scope: { region: 'eu', env: 'prod' }, expires_at: new Date(Date.now() + 600_000).toISOString() } });
       const rejected = await decide(40_000, { decision: 'reject', decider_notes: 'no' });
 
       const rows = await outboxRows(verdictDb(), 'stream_id = $1', [`arbiter.${t.id}.approvals`]);

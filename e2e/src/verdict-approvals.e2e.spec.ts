@@ -109,13 +109,13 @@ describe('/<tenant_id>/v1/approvals', () => {
   it('approves with a grant: check is allowed with the rule overridden until expires_at, then approval_required again', async () => {
     const { approval } = await requestApproval();
     const expiresAt = new Date(Date.now() + 6_000).toISOString();
-    const approved = await decide(finance.key, approval.id, { decision: 'approve', decider_notes: 'invoice checked', grant: { applies_to_scope: { region: 'eu' }, expires_at: expiresAt } });
+    const approved = await decide(finance.key, approval.id, { decision: 'approve', decider_notes: 'invoice checked', grant: { applies_to_scope: { region: 'eu', env: 'prod' }, expires_at: expiresAt } });
     expect(approved.status).toBe(200);
     expectConforms(approved, 'post', `${APPROVALS}/{approval_id}/decision`);
     expect(approved.body).toMatchObject({ status: 'approved', decision: 'approve', decider: finance.principalId, decider_notes: 'invoice checked' });
     expect(approved.body.decided_at).toEqual(expect.any(String));
     const [grant] = approved.body.grants;
-    expect(grant).toEqual({ override_id: expect.stringMatching(/^ovr-/), applies_to_scope: { region: 'eu' }, expires_at: expiresAt });
+    expect(grant).toEqual({ override_id: expect.stringMatching(/^ovr-/), applies_to_scope: { region: 'eu', env: 'prod' }, expires_at: expiresAt });
 
     const override = await request(stack.registry.url).get(`/api/v1/scopes/${euScope}/overrides`).set('Authorization', `Bearer ${t.adminKey}`).expect(200);
     expect(override.body.items.find((o: { id: string }) => o.id === grant.override_id)).toMatchObject({ override_type: 'approval_grant', target_ids: [rule.id], approval_id: approval.id });
@@ -182,7 +182,7 @@ describe('/<tenant_id>/v1/approvals', () => {
 
   it('keeps the approval pending with 503 while the registry is down, and relays its events once it is back', async () => {
     const { approval } = await requestApproval(40000);
-    const grant = { applies_to_scope: { region: 'eu' }, expires_at: new Date(Date.now() + 3_600_000).toISOString() };
+    const grant = { applies_to_scope: { region: 'eu', env: 'prod' }, expires_at: new Date(Date.now() + 3_600_000).toISOString() };
     await as(finance.key).get(`/${t.id}/v1/approvals/${approval.id}`).expect(200); // the key is now in the auth cache
     stack.proxy!.down = true;
     try {

@@ -143,12 +143,15 @@ describe('POST /<tenant_id>/v1/check', () => {
     expect(none.body).toMatchObject({ verdict: 'allowed', dominating_rule_id: null, cited_rule_ids: [], precedence_trace: [] });
   });
 
-  it('applies X-Verdict-TTL up to 3600 and refuses anything else with 400 invalid_verdict_ttl', async () => {
-    const res = await agent().check(transfer({ beneficiary: { country: 'DE' }, transfer: { amount: 1 } }), { 'X-Verdict-TTL': '3600' }).expect(200);
-    expect(res.headers['x-verdict-ttl']).toBe('3600');
+  it('applies an X-Verdict-TTL shorter than the tenant default, lowers a longer one to it, and refuses anything else with 400 invalid_verdict_ttl', async () => {
+    const res = await agent().check(transfer({ beneficiary: { country: 'DE' }, transfer: { amount: 1 } }), { 'X-Verdict-TTL': '60' }).expect(200);
+    expect(res.headers['x-verdict-ttl']).toBe('60');
     const record = (await agent().consultation(res.body.consultation_id).expect(200)).body;
-    expect(record.verdict_ttl_seconds).toBe(3600);
-    expect(Date.parse(record.expired_at) - Date.parse(record.requested_at)).toBe(3_600_000);
+    expect(record.verdict_ttl_seconds).toBe(60);
+    expect(Date.parse(record.expired_at) - Date.parse(record.requested_at)).toBe(60_000);
+    // The tenant's verdict_ttl_seconds (default 300) is the longest: the caller may only shorten it.
+    const longer = await agent().check(transfer({ beneficiary: { country: 'DE' }, transfer: { amount: 1 } }), { 'X-Verdict-TTL': '3600' }).expect(200);
+    expect(longer.headers['x-verdict-ttl']).toBe('300');
     for (const bad of ['3601', '0', '-5', '12.5', 'soon']) {
       const r = await agent().check(transfer({}), { 'X-Verdict-TTL': bad }).expect(400);
       expect(r.body.code).toBe('invalid_verdict_ttl');
@@ -182,11 +185,17 @@ describe('POST /<tenant_id>/v1/check', () => {
     expect(none.body.details.missing_fields.sort()).toEqual(['beneficiary.country', 'transfer.amount']);
   });
 
-  it('reads context Facts before parameters', async () => {
-    const res = await agent()
-      .check(transfer({ beneficiary: { country: 'DE' }, transfer: { amount: 5 } }, { context: { 'beneficiary.country': { value: 'IR', source: 'kyc' } } }))
+  it('reads context Facts beside the parameters, and refuses one that contradicts them (422 context_contradicts_parameters)', async () => {
+    const agreeing = await agent()
+      .check(transfer({ beneficiary: { country: 'IR' }, transfer: { amount: 5 } }, { context: { 'beneficiary.country': { value: 'IR', source: 'kyc', verification_status: 'verified' } } }))
       .expect(200);
-    expect(res.body.verdict).toBe('blocked');
+    expect(agreeing.body.verdict).toBe('blocked');
+    const fromFact = await agent().check(transfer({ transfer: { amount: 5 } }, { context: { 'beneficiary.country': { value: 'IR', source: 'kyc' } } })).expect(200);
+    expect(fromFact.body.verdict).toBe('blocked');
+    const contradicting = await agent()
+      .check(transfer({ beneficiary: { country: 'DE' }, transfer: { amount: 5 } }, { context: { 'beneficiary.country': { value: 'IR', source: 'kyc' } } }))
+      .expect(422);
+    expect(contradicting.body).toMatchObject({ code: 'context_contradicts_parameters', details: { field: 'context.beneficiary.country' } });
   });
 
   it('records on_behalf_of, authenticated only for an active human principal of the tenant', async () => {

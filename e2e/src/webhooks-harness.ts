@@ -4,6 +4,7 @@ import { createLogger } from '@arbiter/http';
 import { testRedisUrl } from '@arbiter/testing';
 import { createPrincipalWithKey, createTenantWithAdmin, startTestRegistry, TEST_INTERNAL_TOKEN, type RegistryHarness } from '../../apps/registry/test/harness';
 import { startReceiver, type Receiver } from '../../apps/registry/test/receiver';
+import type { RegistryDeps } from '../../apps/registry/src/context';
 import { loadWorkerConfig } from '../../apps/worker/src/config';
 import { startWorker, type RunningWorker } from '../../apps/worker/src/worker';
 
@@ -35,9 +36,11 @@ export interface WebhookRig {
  * main, minus signal handling), on real PostgreSQL and Redis, with a tenant, a scope and an
  * invariant that requires approval.
  */
-export async function startWebhookRig(opts: { workers?: number; redisUrl?: string; registryEnv?: Record<string, string> } = {}): Promise<WebhookRig> {
+export async function startWebhookRig(
+  opts: { workers?: number; redisUrl?: string; registryEnv?: Record<string, string>; registryDeps?: RegistryDeps } = {},
+): Promise<WebhookRig> {
   const redisUrl = opts.redisUrl ?? testRedisUrl();
-  const registry = await startTestRegistry({ REDIS_URL: redisUrl, ...FAST_WEBHOOKS, ...opts.registryEnv });
+  const registry = await startTestRegistry({ REDIS_URL: redisUrl, ...FAST_WEBHOOKS, ...opts.registryEnv }, opts.registryDeps);
   const receiver = await startReceiver();
   const prefix = `arbiter-e2e-${randomUUID()}`;
   const t = await createTenantWithAdmin(registry, `wh-${randomUUID().slice(0, 8)}`);

@@ -26,7 +26,7 @@ describe('webhooks through the worker', () => {
   afterAll(() => rig.stop());
 
   it('delivers approval.requested; the signature verifies with node:crypto and the PEM of /.well-known/webhook-key', async () => {
-    await a.subscribe({ events: ['approval.requested'] });
+    const sub = await a.subscribe({ events: ['approval.requested'] });
 
     const approval = await a.requestApproval('deploy hotfix');
     const got = await eventually(() => rig.receiver.received[0], 20_000, 'the delivery');
@@ -40,7 +40,7 @@ describe('webhooks through the worker', () => {
     expect(got.headers['x-service-key-id']).toBe(key.kid);
     expect(Math.abs(Number(ts) - Date.now() / 1000)).toBeLessThan(300);
     const [event] = (await a.events('approval.requested')).filter((e) => e.entity_id === approval.id);
-    expect(got.body).toEqual(event);
+    expect(got.body).toEqual({ ...event, tenant_id: rig.tenantId, subscription_id: sub.id });
     expect(got.body.data).toEqual(approval);
   });
 

@@ -125,5 +125,14 @@ describe(runCli.name, () => {
       expect((await fine.run(...args('--secret', `whsec_${Buffer.alloc(32, 7).toString('base64')}`))).code).toBe(1);
       expect(await fine.run(...args())).toMatchObject({ code: 2, stderr: expect.stringContaining('ARBITER_WEBHOOK_SECRET') });
     });
+
+    it('with --tenant and --subscription, exits 1 on a delivery made for another subscription', async () => {
+      const bound = '{"id":"evt-000000000000002a","tenant_id":"tnt-a","subscription_id":"whk-a"}';
+      const signed = new Webhook(secret).sign(id, at, bound);
+      const { run } = memoryIo({ 'body.json': bound });
+      const bind = (sub: string) => ['verify', 'standard-webhook', '--body', 'body.json', '--id', id, '--timestamp', ts, '--signature', signed, '--secret', secret, '--tenant', 'tnt-a', '--subscription', sub];
+      expect(await run(...bind('whk-a'))).toMatchObject({ code: 0, stdout: expect.stringContaining('subscription_id is whk-a') });
+      expect(await run(...bind('whk-b'))).toMatchObject({ code: 1, stdout: expect.stringContaining('made for another subscription') });
+    });
   });
 });

@@ -88,6 +88,8 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .requiredOption('--key <pem|file|url>', 'a PEM public key (inline or a file), or the JSON of GET /.well-known/webhook-key (file or URL)')
     .option('--key-id <kid>', 'X-Service-Key-Id: which key of the set signed')
     .option('--max-age <seconds>', 'also fail a delivery signed longer ago than this (replay protection)')
+    .option('--tenant <id>', 'your subscription\'s tenant id: fail a delivery whose body names another tenant_id')
+    .option('--subscription <id>', 'your subscription\'s id: fail a delivery whose body names another subscription_id')
     .action(run((ctx, opts: Parameters<typeof verifyWebhookCommand>[1]) => verifyWebhookCommand(ctx, opts)));
   verify
     .command('standard-webhook')
@@ -98,6 +100,8 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .requiredOption('--signature <list>', 'the webhook-signature header ("v1,<base64>" entries, space-separated)')
     .option('--secret <whsec|file>', 'the subscription\'s secret, whsec_… inline or in a file (repeatable; default: $ARBITER_WEBHOOK_SECRET)', collect)
     .option('--max-age <seconds>', 'also fail a delivery signed longer ago than this (replay protection)')
+    .option('--tenant <id>', 'your subscription\'s tenant id: fail a delivery whose body names another tenant_id')
+    .option('--subscription <id>', 'your subscription\'s id: fail a delivery whose body names another subscription_id')
     .action(run((ctx, opts: Parameters<typeof verifyStandardWebhookCommand>[1]) => verifyStandardWebhookCommand(ctx, opts)));
   verify
     .command('evidence')

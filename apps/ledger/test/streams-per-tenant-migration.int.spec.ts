@@ -36,7 +36,7 @@ function earlierMigrations(): string {
 
 /** A stream of `n` facts as the ledger sealed them before sealers were recorded, written with the old columns. */
 async function sealOld(pool: Pool, tenantId: string, streamId: string, n: number): Promise<string[]> {
-  let prev = GENESIS_PREV_HASH;
+  let prev: string = GENESIS_PREV_HASH;
   let parent: string | null = null;
   const hashes: string[] = [];
   for (let seq = 1; seq <= n; seq++) {

@@ -23,7 +23,7 @@ export const registryConfigSchema = {
   SHUTDOWN_GRACE_MS: int({ default: 10_000, min: 0 }),
   LOG_LEVEL: str({ default: 'info' }),
   // Webhooks (docs/webhooks.md, docs/approvals.md).
-  WEBHOOK_ALLOW_PRIVATE: bool({ default: false, doc: 'allow webhook URLs on private, loopback and link-local addresses (tests, embedded default)' }),
+  WEBHOOK_ALLOW_PRIVATE: bool({ default: false, doc: 'allow webhook destinations that are not public unicast addresses (private, loopback, link-local, NAT64, 6to4, …): tests, embedded default' }),
   // At least 8 attempts (docs/approvals.md): fewer would give up on a receiver within minutes.
   WEBHOOK_MAX_ATTEMPTS: int({ default: 8, min: 8, max: 50, doc: 'attempts per delivery before it fails for good (8 to 50)' }),
   WEBHOOK_RETRY_BASE_MS: int({ default: 120_000, min: 0, doc: 'wait after the first failed attempt; doubles after each further one' }),

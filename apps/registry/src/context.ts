@@ -28,6 +28,7 @@ import { StateService } from './services/state.service';
 import { ApprovalsService } from './services/approvals.service';
 import { WebhooksService } from './services/webhooks.service';
 import { WebhookSender } from './clients/webhook-sender';
+import { systemResolver, type HostResolver } from './clients/webhook-target';
 import { WebhookDeliveryService } from './services/webhook-delivery.service';
 import { OutboxRelayService } from './services/outbox-relay.service';
 import { TenantEventsService } from './services/tenant-events.service';
@@ -72,11 +73,17 @@ export interface RegistryContext {
   close(): Promise<void>;
 }
 
+/** What a caller may put in place of the registry's own I/O (tests). */
+export interface RegistryDeps {
+  /** How webhook hosts are resolved, at subscription time and at every delivery (default: the system resolver). */
+  resolveHost?: HostResolver;
+}
+
 export function registryMigrationsDir(): string {
   return migrationsDir('registry', __dirname);
 }
 
-export function createRegistryContext(config: RegistryConfig, logger: Logger): RegistryContext {
+export function createRegistryContext(config: RegistryConfig, logger: Logger, deps: RegistryDeps = {}): RegistryContext {
   const pool = createPool({ url: config.DATABASE_URL_REGISTRY, max: config.DB_POOL_SIZE, applicationName: 'arbiter-registry' });
   const prisma = createPrismaClient(PrismaClient, pool);
   // Publishing must fail fast rather than queue while Redis is away (invalidation is best-effort).
@@ -95,7 +102,8 @@ export function createRegistryContext(config: RegistryConfig, logger: Logger): R
   const access = new ScopeAccess(repos);
   const scopes = new ScopesService(repos, repo, writer, access);
   const webhookKeys = createWebhookKeys(pool, config.KEY_ENCRYPTION_KEY, config.KEY_ENCRYPTION_KEY_PREVIOUS);
-  const sender = new WebhookSender({ allowPrivate: config.WEBHOOK_ALLOW_PRIVATE, timeoutMs: config.WEBHOOK_TIMEOUT_MS });
+  const webhookTargets = { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE, resolve: deps.resolveHost ?? systemResolver };
+  const sender = new WebhookSender({ ...webhookTargets, timeoutMs: config.WEBHOOK_TIMEOUT_MS });
   return {
     config,
     metrics: createRegistryMetrics(),
@@ -119,7 +127,7 @@ export function createRegistryContext(config: RegistryConfig, logger: Logger): R
     events: new EventsService(repos, access),
     approvals: new ApprovalsService(repos, writer, access, config.APPROVAL_GRANT_TTL_SECONDS, config.LEDGER_SEALING),
     webhooks: new WebhooksService(prisma, access, {
-      allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
+      targets: webhookTargets,
       keyEncryptionKey: config.KEY_ENCRYPTION_KEY,
       secretOverlapSeconds: config.WEBHOOK_SECRET_OVERLAP_SECONDS,
     }),

@@ -695,6 +695,7 @@ const models: TsoaRoute.Models = {
             "scope_ids": {"dataType":"array","array":{"dataType":"string"},"required":true},
             "target_id": {"dataType":"string","required":true},
             "target_ids": {"dataType":"array","array":{"dataType":"string"},"required":true},
+            "target_version_ids": {"dataType":"array","array":{"dataType":"string"}},
             "target_type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["invariant"]},{"dataType":"enum","enums":["rule"]}],"required":true},
             "override_type": {"ref":"OverrideType","required":true},
             "justification": {"dataType":"string","required":true},

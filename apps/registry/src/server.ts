@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { startService, type RunningService, type ServiceDefinition } from '@arbiter/http';
 import type { RegistryConfig } from './config';
 import { buildRegistryApp } from './app';
-import { createRegistryContext, registryMigrationsDir, type RegistryContext } from './context';
+import { createRegistryContext, registryMigrationsDir, type RegistryContext, type RegistryDeps } from './context';
 import { ensureBootstrapAdmin } from './services/bootstrap-admin.service';
 import { checkStoredOverrideConditions } from './services/override-conditions.service';
 
@@ -22,5 +22,6 @@ export const registryService: ServiceDefinition<RegistryConfig, RegistryContext>
   app: buildRegistryApp,
 };
 
-/** The registry as main.ts and the tests start it (@arbiter/http startService). */
-export const startRegistry = (config: RegistryConfig, logger: Logger): Promise<RunningRegistry> => startService(registryService, config, logger);
+/** The registry as main.ts and the tests start it (@arbiter/http startService); tests may pass `deps`. */
+export const startRegistry = (config: RegistryConfig, logger: Logger, deps?: RegistryDeps): Promise<RunningRegistry> =>
+  startService(deps ? { ...registryService, context: (c, l) => createRegistryContext(c, l, deps) } : registryService, config, logger);

@@ -5,6 +5,7 @@ import { createTestDatabase, testRedisUrl } from '@arbiter/testing';
 import request from 'supertest';
 import { loadRegistryConfig, type RegistryConfig } from '../src/config';
 import { startRegistry, type RunningRegistry } from '../src/server';
+import type { RegistryDeps } from '../src/context';
 
 // testTimeout in the shared preset is a global Jest option that projects ignore; hooks that start
 // a registry and seed it need more than Jest's 5 s default on a busy two-core machine.
@@ -20,8 +21,11 @@ export interface RegistryHarness {
   stop(): Promise<void>;
 }
 
-/** A real registry on a fresh database, listening on a free port, with a platform admin key. */
-export async function startTestRegistry(env: Record<string, string> = {}): Promise<RegistryHarness> {
+/**
+ * A real registry on a fresh database, listening on a free port, with a platform admin key.
+ * `deps` replaces some of its I/O (e.g. `resolveHost`, the DNS answers for webhook hosts).
+ */
+export async function startTestRegistry(env: Record<string, string> = {}, deps?: RegistryDeps): Promise<RegistryHarness> {
   const db = await createTestDatabase('registry');
   const adminKey = generateApiKey();
   const config: RegistryConfig = loadRegistryConfig({
@@ -34,7 +38,7 @@ export async function startTestRegistry(env: Record<string, string> = {}): Promi
     WEBHOOK_ALLOW_PRIVATE: 'true',
     ...env,
   });
-  const registry = await startRegistry(config, createLogger('registry', 'silent'));
+  const registry = await startRegistry(config, createLogger('registry', 'silent'), deps);
   return {
     registry,
     url: registry.url,

@@ -44,7 +44,7 @@ describe('registry webhook delivery (internal API)', () => {
   afterEach(() => rig.reset());
   afterAll(() => rig.stop());
 
-  it('delivers the event object signed over `<timestamp>.<raw body>`, verifiable with node:crypto and the published PEM', async () => {
+  it('delivers the event object, bound to its tenant and subscription, signed over `<timestamp>.<raw body>`, verifiable with node:crypto and the published PEM', async () => {
     const subId = await subscribe();
     const approval = await requestApproval();
 
@@ -54,7 +54,8 @@ describe('registry webhook delivery (internal API)', () => {
     expect(receiver.received).toHaveLength(1);
     const got = receiver.received[0];
     const feed = (await admin.get(`/api/v1/scopes/${scopeId}/events?type=approval.requested&limit=1000`).expect(200)).body.items;
-    expect(got.body).toEqual(feed.find((e: { entity_id: string }) => e.entity_id === approval.id));
+    // The feed's event, bound to the tenant and the subscription it was delivered for.
+    expect(got.body).toEqual({ ...feed.find((e: { entity_id: string }) => e.entity_id === approval.id), tenant_id: t.tenant.id, subscription_id: subId });
     expect(got.body).toMatchObject({ type: 'approval.requested', source: 'registry', entity_type: 'approval', data: approval });
     const key = (await request(h.url).get('/.well-known/webhook-key').expect(200)).body;
     expect(got.headers).toMatchObject({
@@ -266,7 +267,7 @@ describe('registry internal events endpoint (the verdict gateway)', () => {
 
     expect(created.body).toMatchObject({ type: 'approval.requested', source: 'verdict', scope_id: scopeId, scope_ids: [scopeId], entity_id: 'apr-0123456789abcdef01234567', actor_id: 'agn-0123456789abcdef01234567' });
     expect(replay.body).toEqual(created.body);
-    expect(receiver.received.map((r) => r.body)).toEqual([created.body]);
+    expect(receiver.received.map((r) => r.body)).toEqual([{ ...created.body, tenant_id: t.tenant.id, subscription_id: finance }]);
     expect((await admin.get(`/api/v1/webhooks/${finance}/deliveries`).expect(200)).body.items).toHaveLength(1);
     expect((await admin.get(`/api/v1/webhooks/${legal}/deliveries`).expect(200)).body.items).toHaveLength(0);
     const feed = (await admin.get(`/api/v1/scopes/${scopeId}/events?type=approval.requested`).expect(200)).body.items;

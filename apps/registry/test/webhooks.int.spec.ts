@@ -162,6 +162,6 @@ describe('registry webhook URLs without WEBHOOK_ALLOW_PRIVATE', () => {
   ])('refuses %s (private, loopback or link-local)', async (target) => {
     const res = await admin.post(`/api/v1/scopes/${scopeId}/webhooks`, { url: target, events: ['approval.requested'] }).expect(400);
 
-    expect(res.body.detail).toContain('private, loopback, link-local or reserved');
+    expect(res.body.detail).toContain('not a public unicast address');
   });
 });

@@ -37,6 +37,7 @@ export function createApprovals(deps: {
       if (deps.config.LEDGER_SEALING) deps.onSealed?.();
     },
     validitySeconds: deps.config.APPROVAL_VALIDITY_SECONDS,
+    grantTtlSeconds: deps.config.APPROVAL_GRANT_TTL_SECONDS,
     onDecided: (tenantId) => oneShots.invalidate(tenantId),
     sealing: deps.config.LEDGER_SEALING,
   });

@@ -26,6 +26,11 @@ export const verdictConfigSchema = {
   RESOLVE_SESSION_TTL_S: int({ default: 86_400, min: 60 }),
   /** An approval approved without a grant allows its operation once, within this long of the decision. */
   APPROVAL_VALIDITY_SECONDS: int({ default: 3_600, min: 1, max: 604_800 }),
+  APPROVAL_GRANT_TTL_SECONDS: int({
+    default: 3600,
+    min: 60,
+    doc: 'longest lifetime of the override a verdict approval grant creates: its default, and the latest expires_at a decision may name',
+  }),
   SHUTDOWN_GRACE_MS: int({ default: 10_000, min: 0 }),
   /** Each consultation and approval decision writes a seal_outbox row for the ledger (docs/operations.md "Seal relay"); false only for benchmarks. */
   /** The ledger's internal API: GET .../consultations/<id>/evidence reads the consultation's proof there, check and resolve verify ledger citations there. */

@@ -1,3 +1,4 @@
+import bytes from 'bytes';
 import type { Logger } from 'pino';
 import { Redis } from 'ioredis';
 import type { Pool } from 'pg';
@@ -158,6 +159,7 @@ export async function createVerdictContext(config: VerdictConfig, logger: Logger
       logger,
       issuer: config.VERDICT_ISSUER,
       sessionTtlSeconds: config.RESOLVE_SESSION_TTL_S,
+      maxSessionContextBytes: bytes.parse(config.BODY_LIMIT) ?? undefined,
       oneShots: approvals.oneShots,
       citations,
     }),

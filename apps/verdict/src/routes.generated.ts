@@ -872,8 +872,8 @@ const models: TsoaRoute.Models = {
     "GrantRequestBody": {
         "dataType": "refObject",
         "properties": {
-            "applies_to_scope": {"dataType":"nestedObjectLiteral","nestedProperties":{},"additionalProperties":{"ref":"ScopeFieldValue"},"required":true},
-            "expires_at": {"dataType":"string","required":true},
+            "applies_to_scope": {"dataType":"nestedObjectLiteral","nestedProperties":{},"additionalProperties":{"ref":"ScopeFieldValue"}},
+            "expires_at": {"dataType":"string"},
         },
         "additionalProperties": false,
     },

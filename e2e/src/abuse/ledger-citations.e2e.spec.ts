@@ -78,7 +78,7 @@ describe('abuse: ledger citations', () => {
       reg.createApiKey({ principal_id: human.id, permissions: ['seal', 'read'] }).then((k) => k.key),
     ]);
     [kycId, humanId] = [kyc.id, human.id];
-    agentId = (await (await fetch(`${stack.ledger.url}/v1/whoami`, { headers: { 'X-API-Key': t.agentKey } })).json()).principal.id;
+    agentId = ((await (await fetch(`${stack.ledger.url}/v1/whoami`, { headers: { 'X-API-Key': t.agentKey } })).json()) as { principal: { id: string } }).principal.id;
     const seal = async (key: string, stream: string, payload: Record<string, unknown>) => (await ledgerAs(stack, key).seal(stream, { tenant_id: t.id, actor: 'service:kyc', custom_payload: payload })).fact;
     const run = randomUUID().slice(0, 8);
     // The reproduction: the agent's own scratch stream; the actor text claims anything.

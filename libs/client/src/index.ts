@@ -9,7 +9,8 @@ export { resolveUntilComplete, type FactProvider, type ResolveLoopOptions, type 
 export { RemoteJwks, StaticJwks, remoteJwks, assertKeySet, type JwksSource, type RemoteJwksOptions } from './jwks';
 export { verifyVerdict, decodeVerdictUnverified, type VerdictClaims, type VerifyVerdictOptions, type VerifiedVerdict } from './verify-verdict';
 export { requestApprovalAndWait, waitForApproval, isDecided, type PollBackoff, type WaitOptions } from './approvals';
-export { requireVerdict, verdictOf, bindingMismatches, type RequireVerdictOptions, type VerdictBinding, type RefusalCode } from './middleware';
+export { requireVerdict, verdictOf, bindingMismatches, operationContextHash, type RequireVerdictOptions, type VerdictBinding, type RefusalCode } from './middleware';
+export { MemoryReplayGuard, redisReplayGuard, ReplayGuardFullError, type ReplayGuard, type RedisSetNx } from './replay-guard';
 export * from './verify';
 export { auditConsultations, periodBound, VERDICT_SEAL_ACTOR, type AuditConsultationsOptions, type ConsultationAuditReport, type FieldDifference } from './audit/consultations';
 export * from './guard';

@@ -23,9 +23,19 @@ export function createPool(opts: DatabaseOptions): Pool {
   return pool;
 }
 
+/**
+ * How long an interactive transaction may wait for a pooled connection, and run. Prisma's defaults
+ * (2 s, 5 s) fail a request with a 500 whenever the pool is busy for two seconds (a start on a loaded
+ * machine, a burst); the registry's writers already used these bounds, now every transaction does.
+ */
+export const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 30_000 } as const;
+
 /** Prisma 7 runs through the pg driver adapter: no engine binary, nothing downloaded (docs/development.md). */
-export function createPrismaClient<T>(Ctor: new (options: { adapter: PrismaPg }) => T, pool: Pool): T {
-  return new Ctor({ adapter: new PrismaPg(pool) });
+export function createPrismaClient<T>(
+  Ctor: new (options: { adapter: PrismaPg; transactionOptions: { maxWait: number; timeout: number } }) => T,
+  pool: Pool,
+): T {
+  return new Ctor({ adapter: new PrismaPg(pool), transactionOptions: { ...TRANSACTION_OPTIONS } });
 }
 
 /**

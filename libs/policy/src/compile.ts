@@ -90,6 +90,8 @@ export interface CompiledOverride {
   readonly condition: CompiledOverrideCondition | null;
   /** Why the override can never apply (a conditional override without valid conditions); null = it can. */
   readonly invalid: string | null;
+  /** An approval grant's rule versions: it neutralises a target only at one of them. null = any version. */
+  readonly versions: ReadonlySet<string> | null;
 }
 
 export interface CompiledOverrideCondition {
@@ -362,6 +364,7 @@ function compileOverride(
       untilMs: has(o.expires_at) ? parseInstant(o.expires_at, 'expires_at', 'invalid_override', o.id) : null,
       condition,
       invalid,
+      versions: Array.isArray(o.target_rule_version_ids) && o.target_rule_version_ids.length ? new Set(o.target_rule_version_ids) : null,
     },
   };
 }

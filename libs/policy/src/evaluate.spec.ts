@@ -461,6 +461,27 @@ describe(evaluate.name, () => {
         expect(sut.triggers.map((t) => t.rule_id)).toEqual(['rul-new-payee']);
         expect(sut.candidate_deciders).toEqual(['role-cfo', 'role-security']);
       });
+
+      it('a grant bound to a rule version lifts that version only: the rule made MANDATORY since blocks', () => {
+        const grant = override('g', ['rul-big'], { type: 'approval_grant', target_rule_version_ids: ['rv-big'] });
+        const params = { parameters: { amount: 20000, payee_is_new: false } };
+        expect(complete(run({ rules: approvalRules, overrides: [grant] }, params)).verdict).toBe('allowed');
+        const hardened = [{ ...approvalRules[0], rule_version_id: 'rv-big-2', severity: 'MANDATORY' as const }, approvalRules[1]];
+        const sut = complete(run({ rules: hardened, overrides: [grant] }, params));
+        expect(sut.verdict).toBe('blocked');
+        expect(sut.precedence_trace.find((e) => e.rule_id === 'rul-big')).toMatchObject({ reason: 'fires', overrides_not_applied: [{ override_id: 'ovr-g', reason: 'override_rule_changed' }] });
+        // Another version that still asks for approval is not lifted either: it is a rule nobody approved.
+        const reworded = [{ ...approvalRules[0], rule_version_id: 'rv-big-2' }, approvalRules[1]];
+        expect(complete(run({ rules: reworded, overrides: [grant] }, params)).verdict).toBe('approval_required');
+      });
+
+      it('a one-shot approval lifts the rule versions it names, not a newer version of the same rule', () => {
+        const policy = compilePolicy(approvalRules, [], {});
+        const req: EvaluationRequest = { mode: 'check', action: 'payments.transfer', resource: 'acct:eu/1', scope: { region: 'eu' }, parameters: { amount: 20000, payee_is_new: false } };
+        expect(complete(evaluate(policy, req, NOW, { approvalId: 'apr-1', ruleVersionIds: new Set(['rv-big']) })).verdict).toBe('allowed');
+        const changed = compilePolicy([{ ...approvalRules[0], rule_version_id: 'rv-big-2' }, approvalRules[1]], [], {});
+        expect(complete(evaluate(changed, req, NOW, { approvalId: 'apr-1', ruleVersionIds: new Set(['rv-big']) })).verdict).toBe('approval_required');
+      });
     });
   });
 

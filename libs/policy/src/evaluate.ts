@@ -152,6 +152,11 @@ function activeOverride(c: Candidate, reads: Reads, nowMs: number): string | nul
     if (o.untilMs !== null && nowMs >= o.untilMs) continue; // expired: no effect (docs/verdicts.md)
     if (o.fromMs !== null && nowMs < o.fromMs) continue;
     if (!scopeContains(o.scopeKeys, o.scopeValues, reads.scope)) continue;
+    if (o.versions !== null && !o.versions.has(c.rule.versionId)) {
+      // A grant made for another version of the rule (docs/approvals.md "Grants"): it lifts nothing now.
+      (c.overrideMisses ??= []).push({ override_id: o.id, reason: 'override_rule_changed' });
+      continue;
+    }
     if (conditionHolds(o, c, reads)) {
       // Neutralised: the conditions that failed on other overrides no longer matter to this rule.
       c.overrideMisses = null;
@@ -418,13 +423,14 @@ function selectCandidates(policy: CompiledRuleSet, action: string, scopeIds: Int
 }
 
 /**
- * A decided verdict approval (docs/approvals.md "Verdict approvals") that authorises this one operation (docs/verdicts.md "Overrides"): the rules
- * it names are neutralised as by an override whose id is the approval's. The caller has checked that
- * the approval was approved for exactly this operation, by this caller, and is still unconsumed.
+ * A decided verdict approval (docs/approvals.md "Verdict approvals") that authorises this one operation (docs/verdicts.md "Overrides"): the rule
+ * versions it names are neutralised as by an override whose id is the approval's. A rule changed since the
+ * approval (another current version) is not. The caller has checked that the approval was approved for
+ * exactly this operation and context, by this caller, and is still unconsumed.
  */
 export interface OneShotApproval {
   approvalId: string;
-  ruleIds: ReadonlySet<string>;
+  ruleVersionIds: ReadonlySet<string>;
 }
 
 /**
@@ -441,7 +447,7 @@ export function evaluate(policy: CompiledPolicy, req: EvaluationRequest, now: Da
       c.reason = 'not_applicable';
       continue;
     }
-    const override = approval !== null && approval.ruleIds.has(c.rule.ruleId) ? approval.approvalId : activeOverride(c, reads, nowMs);
+    const override = approval !== null && approval.ruleVersionIds.has(c.rule.versionId) ? approval.approvalId : activeOverride(c, reads, nowMs);
     if (override) {
       c.reason = 'overridden';
       c.overriddenBy = override;
@@ -528,7 +534,7 @@ function shadowDisagreements(
     if (dominator !== null && comparePrecedence(c, dominator) >= 0) break;
     if (c.rule.verdict === verdict) continue;
     if (c.rule.resources && !c.rule.resources(req.resource)) continue;
-    if (approval !== null && approval.ruleIds.has(c.rule.ruleId)) continue;
+    if (approval !== null && approval.ruleVersionIds.has(c.rule.versionId)) continue;
     if (activeOverride(c, reads, nowMs) !== null) continue;
     evaluateRule(c, reads);
     if (c.reason !== 'fires' || (!reads.check && c.overrideGaps !== null)) continue;

@@ -4,8 +4,12 @@
 //   1. the context Fact keyed by the exact dot path (a Fact at `transfer` does not supply `transfer.amount`);
 //   2. in check only, `parameters` descended one segment at a time (own properties only; array indexes
 //      are decimal segments), so `transfer.amount` reads parameters.transfer.amount.
+// A check whose Fact holds another value than the parameters at its path is refused before it is
+// evaluated (factContradictingParameters), so both readings give one value per path: the Fact is read
+// first only for its provenance (source, verification, confidence).
 // A value of `undefined` is absent; JSON null is a present value meaning "known to have no value".
 import type { EvaluationRequest, Fact } from './types';
+import { jsonEqual } from './values';
 
 export type FieldSource = 'action' | 'resource' | 'scope' | 'scope_field' | 'path';
 
@@ -103,4 +107,20 @@ export function readField(acc: FieldAccessor, req: EvaluationRequest, out: Field
  */
 export function valueAtPath(root: unknown, path: string): unknown {
   return descend(root, path.split('.'), false);
+}
+
+/**
+ * The first context field (in key order) whose Fact restates something the parameters hold with another
+ * value (docs/verdicts.md "Parameters and context"): the parameters hold a value at the Fact's path, or an
+ * object or array whose members the Fact's path names (the Fact at `transfer` while the parameters hold
+ * `transfer.amount`), and it is not the Fact's value (RFC 8785 equality). null when every Fact agrees or
+ * names a path the parameters leave out. Parameters are what the executor will do and are signed; a Fact
+ * may describe the world around them, never say otherwise.
+ */
+export function factContradictingParameters(parameters: Readonly<Record<string, unknown>>, context: Readonly<Record<string, Fact>>): string | null {
+  for (const field of Object.keys(context)) {
+    const held = valueAtPath(parameters, field);
+    if (held !== undefined && !jsonEqual(held, context[field].value)) return field;
+  }
+  return null;
 }

@@ -12,7 +12,7 @@ export {
   type ExplanationRequirement,
   type NotInvertible,
 } from './explain';
-export { valueAtPath } from './field-path';
+export { factContradictingParameters, valueAtPath } from './field-path';
 export { jsonEqual } from './values';
 export { PolicyCompileError, type PolicyCompileErrorCode } from './errors';
 export { benchmarkFixture, type BenchmarkFixture } from './fixtures';

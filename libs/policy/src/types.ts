@@ -108,6 +108,11 @@ export interface EngineOverride {
   conditions?: string | null;
   /** ISO 8601; the override has no effect before this instant. */
   created_at?: string | null;
+  /**
+   * An approval grant's rule versions (docs/approvals.md "Grants"): a target whose current version is not
+   * one of them (the rule changed since the grant) is not neutralised. Absent, null or empty: any version.
+   */
+  target_rule_version_ids?: readonly string[] | null;
 }
 
 /** Catalogue entry of a known context field (tenant settings context_schema, docs/verdicts.md). */
@@ -194,8 +199,11 @@ export interface TraceEntry {
   overrides_not_applied?: OverrideMiss[];
 }
 
-/** Why a conditional override did not neutralise its target for this operation. */
-export type OverrideMissReason = 'override_condition_false' | 'override_condition_missing' | 'override_condition_error';
+/**
+ * Why an override did not neutralise its target for this operation: its conditions (a conditional
+ * override), or the rule changed since the approval grant was made for another version of it.
+ */
+export type OverrideMissReason = 'override_condition_false' | 'override_condition_missing' | 'override_condition_error' | 'override_rule_changed';
 
 /** Members in RFC 8785 order (the record is serialised without sorting). */
 export interface OverrideMiss {

@@ -113,6 +113,9 @@ export interface VerifyWebhookFlags {
   key: string;
   keyId?: string;
   maxAge?: string;
+  /** The receiving subscription's tenant and id: a delivery whose body names others fails. */
+  tenant?: string;
+  subscription?: string;
 }
 
 export async function verifyWebhookCommand(ctx: CommandContext, opts: VerifyWebhookFlags): Promise<number> {
@@ -128,7 +131,17 @@ export async function verifyWebhookCommand(ctx: CommandContext, opts: VerifyWebh
       throw new CliError(`the key ${opts.key} is neither a PEM public key nor the JSON of GET /.well-known/webhook-key`);
     }
   }
-  const report: VerificationReport = verifyWebhookSignature({ body, timestamp: opts.timestamp, signature: opts.signature, key, keyId: opts.keyId, maxAgeSeconds: maxAgeOf(opts), now: ctx.io.now() });
+  const report: VerificationReport = verifyWebhookSignature({
+    body,
+    timestamp: opts.timestamp,
+    signature: opts.signature,
+    key,
+    keyId: opts.keyId,
+    maxAgeSeconds: maxAgeOf(opts),
+    now: ctx.io.now(),
+    tenantId: opts.tenant,
+    subscriptionId: opts.subscription,
+  });
   return ctx.report(report);
 }
 
@@ -145,6 +158,8 @@ export interface VerifyStandardWebhookFlags {
   signature: string;
   secret?: string[];
   maxAge?: string;
+  tenant?: string;
+  subscription?: string;
 }
 
 /** `verify standard-webhook`: the webhook-* headers of a delivery against the subscription's secret(s). */
@@ -154,7 +169,17 @@ export async function verifyStandardWebhookCommand(ctx: CommandContext, opts: Ve
   if (!sources.length) throw new CliError('give the subscription\'s secret: --secret whsec_… (or a file holding it), or ARBITER_WEBHOOK_SECRET');
   const secret: string[] = [];
   for (const s of sources) secret.push(s.startsWith('whsec_') ? s : (await ctx.readText(s, 'secret file')).trim());
-  const report = verifyStandardWebhook({ body, id: opts.id, timestamp: opts.timestamp, signature: opts.signature, secret, maxAgeSeconds: maxAgeOf(opts), now: ctx.io.now() });
+  const report = verifyStandardWebhook({
+    body,
+    id: opts.id,
+    timestamp: opts.timestamp,
+    signature: opts.signature,
+    secret,
+    maxAgeSeconds: maxAgeOf(opts),
+    now: ctx.io.now(),
+    tenantId: opts.tenant,
+    subscriptionId: opts.subscription,
+  });
   return ctx.report(report);
 }
 

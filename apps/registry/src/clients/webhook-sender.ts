@@ -2,11 +2,16 @@ import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import type { SignedRequest } from '../domain/webhook-signature';
-import { resolveWebhookTarget, type ResolvedAddress } from './webhook-target';
+import { resolveWebhookTarget, type ResolvedAddress, type TargetOptions } from './webhook-target';
 
 export interface SendResult {
   /** A 2xx answer. */
   ok: boolean;
+  /**
+   * False when trying again cannot help: the destination is refused (an address webhooks may not
+   * reach). Nothing was sent then. True for every other failure (a status, a timeout, DNS).
+   */
+  retryable: boolean;
   status_code: number | null;
   error: string | null;
   duration_ms: number;
@@ -23,13 +28,16 @@ const MAX_ERROR_LENGTH = 500;
  * failed attempt. Never throws: every outcome is a SendResult.
  */
 export class WebhookSender {
-  constructor(private readonly opts: { allowPrivate: boolean; timeoutMs: number }) {}
+  constructor(private readonly opts: TargetOptions & { timeoutMs: number }) {}
 
   async send(url: string, request: SignedRequest): Promise<SendResult> {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
-    const target = await resolveWebhookTarget(url, this.opts.allowPrivate);
-    if (!target.ok) return { ok: false, status_code: null, error: target.problem, duration_ms: elapsed() };
+    const target = await resolveWebhookTarget(url, this.opts);
+    if (!target.ok) {
+      const error = target.refused ? `destination refused: ${target.problem}` : target.problem;
+      return { ok: false, retryable: !target.refused, status_code: null, error: error.slice(0, MAX_ERROR_LENGTH), duration_ms: elapsed() };
+    }
     return new Promise<SendResult>((resolve) => {
       let settled = false;
       const done = (status: number | null, error: string | null) => {
@@ -37,7 +45,7 @@ export class WebhookSender {
         settled = true;
         clearTimeout(timer);
         const ok = status !== null && status >= 200 && status < 300;
-        resolve({ ok, status_code: status, error: ok ? null : (error ?? `receiver answered ${status}`).slice(0, MAX_ERROR_LENGTH), duration_ms: elapsed() });
+        resolve({ ok, retryable: true, status_code: status, error: ok ? null : (error ?? `receiver answered ${status}`).slice(0, MAX_ERROR_LENGTH), duration_ms: elapsed() });
       };
       const client = target.url.protocol === 'https:' ? https : http;
       const req = client.request(target.url, {
@@ -66,7 +74,11 @@ export class WebhookSender {
   }
 }
 
-/** A lookup that answers with the addresses already checked, in either callback form Node uses. */
+/**
+ * A lookup that answers with the addresses already checked, in either callback form Node uses: the
+ * socket connects to one of them and to nothing else. (An IP literal host skips lookup: it was the
+ * address checked.)
+ */
 function pinnedLookup(addresses: ResolvedAddress[]): LookupFunction {
   return ((_hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
     if (options?.all) callback(null, addresses.map((a) => ({ address: a.address, family: a.family })));

@@ -35,7 +35,7 @@ export class ScopeWebhooksController extends Controller {
   @Post()
   @Security('bearer', ['admin'])
   @SuccessResponse(201, 'Created')
-  @Response<ErrorBody>(400, 'Bad URL (scheme, private address, unresolvable host) or unknown event type')
+  @Response<ErrorBody>(400, 'Bad URL (scheme, an address that is not public unicast, unresolvable host) or unknown event type')
   @Response<ErrorBody>(422, 'Missing field')
   async createScopeWebhook(@Request() req: AuthedRequest, @Path() scope_id: string, @Body() body: CreateWebhookBody): Promise<CreatedWebhookSubscription> {
     this.setStatus(201);
@@ -76,7 +76,7 @@ export class WebhooksController extends Controller {
   @Post()
   @Security('bearer', ['admin'])
   @SuccessResponse(201, 'Created')
-  @Response<ErrorBody>(400, 'Bad URL (scheme, private address, unresolvable host) or unknown event type')
+  @Response<ErrorBody>(400, 'Bad URL (scheme, an address that is not public unicast, unresolvable host) or unknown event type')
   @Response<ErrorBody>(422, 'Missing field')
   async createTenantWebhook(@Request() req: AuthedRequest, @Body() body: CreateWebhookBody): Promise<CreatedWebhookSubscription> {
     this.setStatus(201);
@@ -117,7 +117,7 @@ export class WebhooksController extends Controller {
    */
   @Patch('{subscription_id}')
   @Security('bearer', ['admin'])
-  @Response<ErrorBody>(400, 'Bad URL or unknown event type')
+  @Response<ErrorBody>(400, 'Bad URL (scheme, an address that is not public unicast, unresolvable host) or unknown event type')
   @Response<ErrorBody>(404, 'Not found')
   async updateWebhook(@Request() req: AuthedRequest, @Path() subscription_id: string, @Body() body: UpdateWebhookBody): Promise<WebhookSubscription> {
     return this.ctx.webhooks.update(req.user, subscription_id, body);

@@ -21,3 +21,13 @@ export interface RegistryEvent {
   /** The entity as the API returns it after the change. */
   data: { [key: string]: unknown };
 }
+
+/**
+ * The body of a webhook delivery (docs/webhooks.md "A delivery"): the event, plus the tenant and
+ * the subscription it is delivered for. Both are inside what the ECDSA and HMAC signatures cover,
+ * so a delivery meant for one subscription, replayed to another receiver, names the wrong one.
+ */
+export interface DeliveredEvent extends RegistryEvent {
+  tenant_id: string;
+  subscription_id: string;
+}

@@ -36,6 +36,11 @@ export interface ApprovalGrantBody {
   override_type?: 'approval_grant';
   /** `rul-` ids, 1 to 100; they may lie in several scopes. */
   target_ids: string[];
+  /**
+   * The rule versions (`rv-`) the approval was asked for, one per target: each must be its target's current
+   * version (422 otherwise: the rule changed since), and the grant lifts those versions only.
+   */
+  target_version_ids?: string[] | null;
   /** The operations the grant covers; checked against the tenant's scope_schema. */
   applies_to_scope: ScopeSelector;
   /** ISO 8601, in the future. */

@@ -17,6 +17,11 @@ export interface Override extends ServerFields {
   target_id: string;
   /** Every suspended entry (one, except for approval grants covering several rules). */
   target_ids: string[];
+  /**
+   * Approval grants only: the rule versions (`rv-`) the grant was made for. A target whose current version
+   * is another one (the rule changed since) is not neutralised. Absent: any version.
+   */
+  target_version_ids?: string[];
   target_type: 'invariant' | 'rule';
   override_type: OverrideType;
   justification: string;

@@ -54,6 +54,8 @@ export interface OverrideState {
   override_type: OverrideType;
   target_type: 'invariant' | 'rule';
   target_ids: string[];
+  /** An approval grant: the rule versions it lifts; a target whose current version is another one is not neutralised. Absent: any version. */
+  target_version_ids?: string[];
   /** The scope it was created in. */
   scope_id: string;
   scope_ids: string[];

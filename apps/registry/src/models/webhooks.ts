@@ -74,7 +74,11 @@ export type EventTypeName = string;
 
 
 export interface CreateWebhookBody {
-  /** http or https; private, loopback and link-local addresses are refused unless allowed by config. @maxLength 2048 */
+  /**
+   * http or https; every address the host resolves to must be public unicast (private, loopback,
+   * link-local, NAT64, 6to4, IPv4-mapped and other special ranges are refused unless allowed by config).
+   * @maxLength 2048
+   */
   url: string;
   /** @minItems 1 @maxItems 50 */
   events: EventTypeName[];
@@ -85,7 +89,7 @@ export interface CreateWebhookBody {
 }
 
 export interface UpdateWebhookBody {
-  /** @maxLength 2048 */
+  /** Checked as at creation. @maxLength 2048 */
   url?: string;
   /** @minItems 1 @maxItems 50 */
   events?: EventTypeName[];

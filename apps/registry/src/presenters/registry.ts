@@ -2,7 +2,7 @@ import type { Decision, Invariant } from '../models/entries';
 import type { Namespace } from '../models/namespaces';
 import type { Override } from '../models/overrides';
 import type { Link, Reference } from '../models/links';
-import type { RegistryEvent } from '../models/events';
+import type { DeliveredEvent, RegistryEvent } from '../models/events';
 import type { Rule, RuleContent, RuleVersion } from '../models/rules';
 import type { Scope } from '../models/scopes';
 import type { AuthorType, EntryType, ScopeSelector } from '../models/common';
@@ -142,6 +142,7 @@ export function presentOverride(row: OverrideRow, now: Date): Override {
     scope_ids: row.scope_ids,
     target_id: row.target_id,
     target_ids: row.target_ids,
+    ...(row.target_version_ids.length ? { target_version_ids: row.target_version_ids } : {}),
     target_type: row.target_type as Override['target_type'],
     override_type: row.override_type as Override['override_type'],
     justification: row.justification,
@@ -202,6 +203,11 @@ export function presentEvent(row: EventRow): RegistryEvent {
     created_at: row.created_at.toISOString(),
     data: row.data as RegistryEvent['data'],
   };
+}
+
+/** A delivery's body: the event bound to its tenant and subscription (docs/webhooks.md "A delivery"). */
+export function presentDeliveredEvent(row: EventRow, subscriptionId: string): DeliveredEvent {
+  return { ...presentEvent(row), tenant_id: row.tenant_id, subscription_id: subscriptionId };
 }
 
 export function presentApproval(row: ApprovalRow): Approval {

@@ -124,6 +124,27 @@ export class IdentityRepository {
     });
   }
 
+  /**
+   * Whether a live key of the principal holds one of `permissions` and reaches a scope outside `scopeIds`
+   * (a key of every scope does).
+   */
+  async holdsKeyBeyond(tenantId: TenantId, principalId: string, permissions: string[], scopeIds: string[], now: Date): Promise<boolean> {
+    const keys = await this.db.apiKey.findMany({
+      where: { tenant_id: tenantId, principal_id: principalId, revoked_at: null, permissions: { hasSome: permissions }, OR: [{ expires_at: null }, { expires_at: { gt: now } }] },
+      select: { scope_ids: true },
+    });
+    return keys.some((k) => k.scope_ids.length === 0 || k.scope_ids.some((s) => !scopeIds.includes(s)));
+  }
+
+  /** Whether an active rule in a scope outside `scopeIds` names one of `names` (a principal id or role) among its deciders. */
+  async decidesBeyond(tenantId: TenantId, names: string[], scopeIds: string[]): Promise<boolean> {
+    const rule = await this.db.rule.findFirst({
+      where: { tenant_id: tenantId, status: 'active', scope_id: { notIn: scopeIds }, current_version: { deciders: { hasSome: names } } },
+      select: { id: true },
+    });
+    return rule !== null;
+  }
+
   revokeKey(tenantId: TenantId, id: string, at: Date) {
     return this.db.apiKey.update({ where: { id, tenant_id: tenantId }, data: { revoked_at: at } });
   }

@@ -33,6 +33,8 @@ export class OverridesRepository {
       scope_ids: string[];
       target_id: string;
       target_ids: string[];
+      /** Approval grants: the rule versions lifted (docs/approvals.md "Grants"); absent or empty: any version. */
+      target_version_ids?: string[];
       target_type: string;
       override_type: string;
       justification: string;

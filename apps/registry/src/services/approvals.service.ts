@@ -124,6 +124,8 @@ export class ApprovalsService {
             scope_ids: [scope.id],
             target_id: row.trigger_id,
             target_ids: [row.trigger_id],
+            // A rule grant lifts the version approved here only: the rule changed later (made MANDATORY, say) is not lifted.
+            target_version_ids: trigger.type === 'rule' && trigger.row.current_version_id ? [trigger.row.current_version_id] : [],
             target_type: row.trigger_type,
             override_type: 'approval_grant',
             justification: row.justification ?? `Approval ${id}: ${row.intended_action}`,

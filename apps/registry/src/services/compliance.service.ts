@@ -77,7 +77,12 @@ export class ComplianceService {
       // An override with conditions suspends only operations for which they hold; the compliance check
       // has no operation context to evaluate them, so it does not count them (fail closed: a conflict).
       const by = overrides.filter(
-        (o) => o.target_ids.includes(c.entry_id) && !o.conditions?.trim() && scopeContains(opScope, o.applies_to_scope as ScopeSelector | null),
+        (o) =>
+          o.target_ids.includes(c.entry_id) &&
+          // A grant bound to rule versions lifts nothing once its rule changed (docs/approvals.md "Grants").
+          (o.target_version_ids.length === 0 || (c.rule_version_id !== null && o.target_version_ids.includes(c.rule_version_id))) &&
+          !o.conditions?.trim() &&
+          scopeContains(opScope, o.applies_to_scope as ScopeSelector | null),
       );
       if (by.length) overridden.push({ ...c, override_ids: by.map((o) => o.id) });
       else conflicts.push(c);

@@ -201,6 +201,9 @@ export class IdentityService {
         throw forbidden(`expires_at must be no later than the creating key's own (${caller.expires_at})`);
       }
       await this.refusePlatformAdminPrincipal(tenantId, principal.id, 'mint keys for');
+      if (caller.scope_ids.length && body.permissions.some((p) => p === 'approve' || p === 'admin')) {
+        await this.refuseWiderDecider(tenantId, principal, caller.scope_ids);
+      }
     }
     const key = generateApiKey();
     const row = await this.repo.createKey(tenantId, {
@@ -251,6 +254,22 @@ export class IdentityService {
       if (keys.some(live)) throw forbidden(`Only a platform admin may ${action} a principal holding platform_admin`);
       if (keys.length <= 1000) return;
       after = { created_at: keys[999].created_at, id: keys[999].id };
+    }
+  }
+
+  /**
+   * A key restricted to some scopes mints `approve` (or `admin`) keys only for principals whose standing as a
+   * decider lies within those scopes (docs/identity.md "Privilege boundaries"): not for one holding a live
+   * `approve` or `admin` key that reaches another scope, nor for one named (by id or role) among the deciders
+   * of an active rule in another scope. Otherwise the restricted admin would act, and be recorded, as a decider
+   * whose authority reaches beyond its own scopes.
+   */
+  private async refuseWiderDecider(tenantId: TenantId, principal: { id: string; roles: string[] }, scopeIds: string[]): Promise<void> {
+    const wider =
+      (await this.repo.holdsKeyBeyond(tenantId, principal.id, ['approve', 'admin', 'platform_admin'], scopeIds, new Date())) ||
+      (await this.repo.decidesBeyond(tenantId, [principal.id, ...principal.roles], scopeIds));
+    if (wider) {
+      throw forbidden(`A key restricted to some scopes cannot mint an approve or admin key for ${principal.id}: it decides beyond those scopes (${scopeIds.join(', ')})`);
     }
   }
 

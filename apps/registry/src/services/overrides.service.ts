@@ -15,6 +15,8 @@ import type { ScopesService } from './scopes.service';
 /** Body of the verdict gateway's approval grant (docs/verdicts.md "Approval", grants; docs/approvals.md). */
 export interface GrantRequest {
   target_ids: string[];
+  /** The rule versions the approval was asked for; absent: the grant lifts whatever version (a caller of the previous release). */
+  target_version_ids?: string[];
   applies_to_scope: ScopeSelector;
   expires_at: Date;
   justification?: string;
@@ -90,6 +92,17 @@ export class OverridesService {
       const byId = new Map(rules.map((x) => [x.id, x]));
       const missing = targets.find((t) => !byId.has(t));
       if (missing) throw notFound('Rule', missing);
+      // Bound to the versions the approval was asked for: a rule changed since the consultation is refused
+      // (read under the tenant's write lock, so no change slips in before the grant is stored).
+      let versionIds: string[] = [];
+      if (body.target_version_ids) {
+        const asked = new Set(body.target_version_ids);
+        const changed = targets.find((t) => !asked.has(byId.get(t)!.current_version_id ?? ''));
+        if (changed) {
+          throw unprocessable(`target ${changed} changed since the approval was asked for (its current version is ${byId.get(changed)!.current_version_id}): check the operation again`);
+        }
+        versionIds = targets.map((t) => byId.get(t)!.current_version_id!);
+      }
       const scopeIds = [...new Set(targets.map((t) => byId.get(t)!.scope_id))];
       const now = new Date();
       const row = await r.overrides.create(tenantId, {
@@ -98,6 +111,7 @@ export class OverridesService {
         scope_ids: scopeIds,
         target_id: targets[0],
         target_ids: targets,
+        target_version_ids: versionIds,
         target_type: 'rule',
         override_type: 'approval_grant',
         justification: body.justification ?? 'Approval grant',

@@ -90,6 +90,8 @@ export class StateService {
         override_type: o.override_type as OverrideType,
         target_type: o.target_type as 'invariant' | 'rule',
         target_ids: o.target_ids,
+        // Only grants carry it, so the state of tenants without grants hashes as before.
+        ...(o.target_version_ids.length ? { target_version_ids: o.target_version_ids } : {}),
         scope_id: o.scope_id,
         scope_ids: o.scope_ids,
         applies_to_scope: (o.applies_to_scope ?? null) as ScopeSelector | null,

@@ -9,7 +9,7 @@ import { DeliveriesAnyTenantRepository, type DeliveryRow } from '../repositories
 import { EventsRepository, type EventRow } from '../repositories/events.repository';
 import { SubscriptionHealthAnyTenantRepository, SubscriptionSecretsAnyTenantRepository, type SubscriptionSecrets } from '../repositories/webhooks.repository';
 import type { AttemptReport } from '../models/internal';
-import { presentEvent } from '../presenters/registry';
+import { presentDeliveredEvent } from '../presenters/registry';
 import type { WebhookKeys } from '../keys';
 import type { WebhookSender } from '../clients/webhook-sender';
 
@@ -33,9 +33,11 @@ export interface DeliveryOptions {
  *    the count at n and is answered `skipped` without sending anything;
  *    The subscription's Standard Webhooks secrets are read and decrypted there too: one that does
  *    not decrypt rolls the claim back, so nothing is sent unsigned (fail closed);
- * 2. sign (ECDSA and HMAC) and POST, outside any transaction;
- * 3. record the result and the next due time (retry schedule), and the subscription's failure run
- *    (disabling it at WEBHOOK_MAX_CONSECUTIVE_FAILURES).
+ * 2. sign (ECDSA and HMAC) and POST, outside any transaction, to an address checked at this
+ *    attempt (the sender resolves the host again and connects only to what it checked);
+ * 3. record the result and the next due time (retry schedule; none after a refused destination,
+ *    which fails the delivery at once), and the subscription's failure run (disabling it at
+ *    WEBHOOK_MAX_CONSECUTIVE_FAILURES).
  * An attempt that never reaches step 3 (a crash) leaves the delivery due again after the timeout
  * plus a margin; its attempt row is then marked `interrupted` and attempt n+1 runs.
  */
@@ -77,7 +79,8 @@ export class WebhookDeliveryService {
     }
 
     const { delivery, event, secrets } = claim;
-    const body = JSON.stringify(presentEvent(event));
+    // The body names the tenant and the subscription, inside what both signatures cover.
+    const body = JSON.stringify(presentDeliveredEvent(event, delivery.subscription_id));
     const signed = signDelivery({ body, eventType: event.type, deliveryId, attempt, now: new Date(), kid: signer.kid, secrets }, signer.sign);
     const result = await this.sender.send(delivery.sub_url, signed);
 
@@ -91,7 +94,8 @@ export class WebhookDeliveryService {
         error: result.error,
         duration_ms: result.duration_ms,
       });
-      const last = attempt >= delivery.max_attempts;
+      // A refused destination (an address webhooks may not reach) is final: no retry is scheduled.
+      const last = attempt >= delivery.max_attempts || !result.retryable;
       await repo.recordResult(deliveryId, attempt, {
         status: result.ok ? 'succeeded' : last ? 'failed' : 'pending',
         status_code: result.status_code,

@@ -20,7 +20,7 @@ import { WebhooksRepository, type SubscriptionRow } from '../repositories/webhoo
 import { presentDelivery, presentSubscription } from '../presenters/registry';
 import { readPage, toPage, type PageQuery } from '../http/pagination';
 import type { ScopeAccess } from './scope-access.service';
-import { resolveWebhookTarget } from '../clients/webhook-target';
+import { resolveWebhookTarget, type TargetOptions } from '../clients/webhook-target';
 
 /**
  * Webhook subscriptions (docs/webhooks.md): of a scope, or of the whole tenant
@@ -35,7 +35,7 @@ export class WebhooksService {
   constructor(
     private readonly prisma: PrismaClient,
     private readonly access: ScopeAccess,
-    private readonly opts: { allowPrivate: boolean; keyEncryptionKey: Buffer; secretOverlapSeconds: number },
+    private readonly opts: { targets: TargetOptions; keyEncryptionKey: Buffer; secretOverlapSeconds: number },
   ) {
     this.subs = new WebhooksRepository(prisma);
     this.deliveries = new DeliveriesRepository(prisma);
@@ -165,7 +165,7 @@ export class WebhooksService {
   }
 
   private async checkUrl(url: string): Promise<void> {
-    const target = await resolveWebhookTarget(url, this.opts.allowPrivate);
+    const target = await resolveWebhookTarget(url, this.opts.targets);
     if (!target.ok) throw badRequest(target.problem);
   }
 }

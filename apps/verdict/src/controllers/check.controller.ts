@@ -15,7 +15,7 @@ export class CheckController extends Controller {
    * The consultation is committed and the verdict signed before the answer. Response headers:
    * X-Verdict-TTL (seconds applied) and X-Consultation-Id. Needs the `check` permission.
    * @param tenant_id The tenant id (or slug); it must be the API key's own tenant.
-   * @param verdictTtl Seconds the verdict may be acted on, 1 to 3600; default the tenant's verdict_ttl_seconds.
+   * @param verdictTtl Seconds the verdict may be acted on, 1 to 3600: it may shorten the tenant's verdict_ttl_seconds, never lengthen it (a larger value is lowered to the tenant's; the response header says what applied). Default the tenant's.
    * @summary Strict evaluation of an intended action
    */
   @Post()
@@ -24,7 +24,7 @@ export class CheckController extends Controller {
   @Response<ErrorBody>(400, 'invalid_scope_field, invalid_scope_value, invalid_verdict_ttl, invalid_context_shape, validation_failed')
   @Response<ErrorBody>(401, 'missing_credentials, invalid_credentials')
   @Response<ErrorBody>(403, 'principal_deactivated, insufficient_permission, cross_tenant_forbidden')
-  @Response<ErrorBody>(422, 'insufficient_context: details.missing_fields and details.required_context name what is missing')
+  @Response<ErrorBody>(422, 'insufficient_context: details.missing_fields and details.required_context name what is missing; context_contradicts_parameters: a context Fact restates a path of the parameters with another value (details.field)')
   @Response<ErrorBody>(500, 'signing_key_unavailable')
   @Response<ErrorBody>(503, 'registry_unavailable, policy_unavailable, auth_unavailable')
   @Middlewares(checkRoute)

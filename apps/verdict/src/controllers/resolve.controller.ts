@@ -14,7 +14,7 @@ export class ResolveController extends Controller {
    * resolve_session_id to send back; it writes no consultation and signs nothing. A complete answer
    * is the check answer plus required_context_history (overview: its own fields). Needs `check`.
    * @param tenant_id The tenant id (or slug); it must be the API key's own tenant.
-   * @param verdictTtl Seconds the verdict may be acted on, 1 to 3600; default the tenant's verdict_ttl_seconds.
+   * @param verdictTtl Seconds the verdict may be acted on, 1 to 3600: it may shorten the tenant's verdict_ttl_seconds, never lengthen it (a larger value is lowered to the tenant's; the response header says what applied). Default the tenant's.
    * @summary Tolerant evaluation in rounds
    */
   @Post()
@@ -25,6 +25,7 @@ export class ResolveController extends Controller {
   @Response<ErrorBody>(403, 'principal_deactivated, insufficient_permission, cross_tenant_forbidden')
   @Response<ErrorBody>(404, 'unknown_action_type, resolve_session_not_found')
   @Response<ErrorBody>(409, 'resolve_session_completed, resolve_session_mismatch, resolve_session_conflict, scope_conflict')
+  @Response<ErrorBody>(422, 'resolve_context_too_large: the session context would outgrow what one request may carry')
   @Response<ErrorBody>(429, 'too_many_rounds: the tenant max_resolve_rounds (default 12) is used up')
   @Response<ErrorBody>(500, 'signing_key_unavailable')
   // The contract only: resolveRoute, the route's middleware (http/evaluation-routes.ts), answers,

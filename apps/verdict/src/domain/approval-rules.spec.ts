@@ -1,5 +1,5 @@
 import type { ConsultationRecord } from './consultation-record';
-import { checkGrant, decided, isValidDecider, newApproval, triggersOf } from './approval-rules';
+import { askingPrincipals, checkGrant, checkRequester, decided, isValidDecider, newApproval, scopesNotCovered, triggersOf } from './approval-rules';
 import { relayDelayMs } from '../services/outbox-relay.service';
 
 const record = (over: Partial<ConsultationRecord> = {}): ConsultationRecord =>
@@ -26,7 +26,7 @@ const record = (over: Partial<ConsultationRecord> = {}): ConsultationRecord =>
 
 describe(newApproval.name, () => {
   it('copies the intended operation and deciders from the consultation and starts pending', () => {
-    const sut = newApproval({ id: 'apr-1', record: record(), requester: 'agn-1', now: new Date('2026-03-01T10:00:00Z') });
+    const sut = newApproval({ id: 'apr-1', record: record(), now: new Date('2026-03-01T10:00:00Z') });
     expect(sut).toMatchObject({
       status: 'pending',
       requester: 'agn-1',
@@ -41,7 +41,7 @@ describe(newApproval.name, () => {
   });
 
   it('uses the caller as requester_principal when the consultation acted for nobody', () => {
-    expect(newApproval({ id: 'apr-1', record: record({ on_behalf_of: null }), requester: 'agn-1', now: new Date() }).requester_principal).toBe('agn-1');
+    expect(newApproval({ id: 'apr-1', record: record({ on_behalf_of: null }), now: new Date() }).requester_principal).toBe('agn-1');
   });
 });
 
@@ -55,43 +55,99 @@ describe(triggersOf.name, () => {
   });
 });
 
+describe(checkRequester.name, () => {
+  it("lets the consultation's own caller open its approval and refuses every other principal with 403 not_the_requester", () => {
+    expect(() => checkRequester(record(), 'agn-1')).not.toThrow();
+    expect(() => checkRequester(record(), 'agn-2')).toThrow(expect.objectContaining({ status: 403, code: 'not_the_requester', details: { consultation_id: 'cns-1', caller_principal_id: 'agn-1' } }));
+    // Not even the human it acted for: the approval is the caller's request.
+    expect(() => checkRequester(record(), 'hum-1')).toThrow(expect.objectContaining({ code: 'not_the_requester' }));
+  });
+});
+
 describe(isValidDecider.name, () => {
+  const pending = (over: object = {}) => ({ candidate_deciders: ['hum-9', 'role-finance'], requester: 'agn-1', requester_principal: 'agn-1', ...over });
+
   it('accepts a principal listed by id or by one of its roles and refuses others', () => {
-    const approval = { candidate_deciders: ['hum-9', 'role-finance'], requester: 'agn-1' };
-    expect(isValidDecider(approval, { id: 'hum-9', roles: [] })).toBe(true);
-    expect(isValidDecider(approval, { id: 'hum-2', roles: ['role-legal', 'role-finance'] })).toBe(true);
-    expect(isValidDecider(approval, { id: 'hum-2', roles: ['role-legal'] })).toBe(false);
+    expect(isValidDecider(pending(), { id: 'hum-9', roles: [] })).toBe(true);
+    expect(isValidDecider(pending(), { id: 'hum-2', roles: ['role-legal', 'role-finance'] })).toBe(true);
+    expect(isValidDecider(pending(), { id: 'hum-2', roles: ['role-legal'] })).toBe(false);
   });
 
-  it('leaves an approval without candidate deciders to any principal (holding approve) but the requester', () => {
-    expect(isValidDecider({ candidate_deciders: [], requester: 'agn-1' }, { id: 'hum-2', roles: [] })).toBe(true);
-    expect(isValidDecider({ candidate_deciders: [], requester: 'agn-1' }, { id: 'agn-1', roles: ['role-admin'] })).toBe(false);
+  it('leaves an approval without candidate deciders to any principal (holding approve) but the ones that asked', () => {
+    expect(isValidDecider(pending({ candidate_deciders: [] }), { id: 'hum-2', roles: [] })).toBe(true);
+    expect(isValidDecider(pending({ candidate_deciders: [] }), { id: 'agn-1', roles: ['role-admin'] })).toBe(false);
   });
 
-  it('never lets the requester decide, even when listed by id or role', () => {
-    expect(isValidDecider({ candidate_deciders: ['agn-1', 'role-ops'], requester: 'agn-1' }, { id: 'agn-1', roles: ['role-ops'] })).toBe(false);
+  it('never lets the requester or the principal it acted for decide, even when listed by id or role', () => {
+    expect(isValidDecider(pending({ candidate_deciders: ['agn-1', 'role-ops'] }), { id: 'agn-1', roles: ['role-ops'] })).toBe(false);
+    const forHuman = pending({ requester_principal: 'hum-9' });
+    expect(isValidDecider(forHuman, { id: 'hum-9', roles: ['role-finance'] })).toBe(false);
+    expect(isValidDecider(forHuman, { id: 'hum-3', roles: ['role-finance'] })).toBe(true);
+  });
+
+  it("holds back the consultation's caller and on_behalf_of too when an older approval names another requester", () => {
+    const opened = pending({ requester: 'agn-7', requester_principal: 'agn-7' });
+    const asking = askingPrincipals(opened, { caller_principal_id: 'hum-9', on_behalf_of: 'hum-3' });
+    expect([...asking].sort()).toEqual(['agn-7', 'hum-3', 'hum-9']);
+    expect(isValidDecider(opened, { id: 'hum-9', roles: [] }, asking)).toBe(false);
+    expect(isValidDecider(opened, { id: 'hum-3', roles: ['role-finance'] }, asking)).toBe(false);
+    expect(isValidDecider(opened, { id: 'hum-4', roles: ['role-finance'] }, asking)).toBe(true);
+  });
+});
+
+describe(scopesNotCovered.name, () => {
+  it('needs nothing of a key that reaches every scope', () => {
+    expect(scopesNotCovered([], ['scp-pay', null])).toEqual([]);
+  });
+
+  it("names the triggering rules' scopes a restricted key does not reach, an unknown scope included", () => {
+    expect(scopesNotCovered(['scp-hr'], ['scp-hr', 'scp-hr'])).toEqual([]);
+    expect(scopesNotCovered(['scp-hr'], ['scp-pay', 'scp-hr'])).toEqual(['scp-pay']);
+    expect(scopesNotCovered(['scp-hr'], [null])).toEqual(['unknown']);
   });
 });
 
 describe(checkGrant.name, () => {
   const now = new Date('2026-03-01T10:00:00Z');
-  const grant = { applies_to_scope: { region: 'eu' }, expires_at: '2026-03-01T12:00:00Z' };
+  const approval = { intended_scope: { region: 'eu', env: 'prod' } };
+  const grant = { applies_to_scope: { region: 'eu', env: 'prod' }, expires_at: '2026-03-01T10:30:00Z' };
+  const check = (g: object | undefined, decision: 'approve' | 'reject' = 'approve') => checkGrant({ decision, grant: g as never }, approval, now, 3600);
 
-  it('normalises a valid grant with approve', () => {
-    expect(checkGrant({ decision: 'approve', grant }, now)).toEqual({ applies_to_scope: { region: 'eu' }, expires_at: '2026-03-01T12:00:00.000Z' });
-    expect(checkGrant({ decision: 'approve' }, now)).toBeNull();
+  it('normalises a valid grant with approve; no grant is null', () => {
+    expect(check(grant)).toEqual({ applies_to_scope: { region: 'eu', env: 'prod' }, expires_at: '2026-03-01T10:30:00.000Z' });
+    expect(checkGrant({ decision: 'approve' }, approval, now, 3600)).toBeNull();
   });
 
-  it('refuses a grant with reject (400), a malformed expires_at (400) and a past one (422)', () => {
-    expect(() => checkGrant({ decision: 'reject', grant }, now)).toThrow(expect.objectContaining({ status: 400, code: 'invalid_grant' }));
-    expect(() => checkGrant({ decision: 'approve', grant: { ...grant, expires_at: 'tomorrow' } }, now)).toThrow(expect.objectContaining({ status: 400 }));
-    expect(() => checkGrant({ decision: 'approve', grant: { ...grant, expires_at: '2026-03-01T09:00:00Z' } }, now)).toThrow(expect.objectContaining({ status: 422 }));
+  it('fills in the approved scope and the longest lifetime when the grant leaves them out', () => {
+    expect(check({})).toEqual({ applies_to_scope: { region: 'eu', env: 'prod' }, expires_at: '2026-03-01T11:00:00.000Z' });
+  });
+
+  it('accepts a grant narrower than the approved scope and refuses a wider one (422), {} included', () => {
+    expect(check({ ...grant, applies_to_scope: { region: 'eu', env: 'prod', team: 'ap' } })?.applies_to_scope).toEqual({ region: 'eu', env: 'prod', team: 'ap' });
+    expect(() => check({ ...grant, applies_to_scope: { region: 'eu' } })).toThrow(expect.objectContaining({ status: 422, code: 'invalid_grant', details: expect.objectContaining({ missing_field: 'env' }) }));
+    expect(() => check({ ...grant, applies_to_scope: {} })).toThrow(expect.objectContaining({ status: 422, code: 'invalid_grant' }));
+    expect(() => check({ ...grant, applies_to_scope: { region: 'us', env: 'prod' } })).toThrow(expect.objectContaining({ status: 422, details: expect.objectContaining({ missing_field: 'region' }) }));
+  });
+
+  it('bounds expires_at by APPROVAL_GRANT_TTL_SECONDS after the decision (422 naming the latest instant)', () => {
+    expect(check({ ...grant, expires_at: '2026-03-01T11:00:00Z' })?.expires_at).toBe('2026-03-01T11:00:00.000Z');
+    expect(() => check({ ...grant, expires_at: '2026-03-01T11:00:00.001Z' })).toThrow(
+      expect.objectContaining({ status: 422, code: 'invalid_grant', details: expect.objectContaining({ latest: '2026-03-01T11:00:00.000Z', max_seconds: 3600 }) }),
+    );
+    expect(() => check({ ...grant, expires_at: '2099-01-01T00:00:00Z' })).toThrow(expect.objectContaining({ status: 422 }));
+  });
+
+  it('refuses a grant with reject (400), a malformed expires_at or scope (400) and a past one (422)', () => {
+    expect(() => check(grant, 'reject')).toThrow(expect.objectContaining({ status: 400, code: 'invalid_grant' }));
+    expect(() => check({ ...grant, expires_at: 'tomorrow' })).toThrow(expect.objectContaining({ status: 400 }));
+    expect(() => check({ ...grant, applies_to_scope: { region: ['eu'] } })).toThrow(expect.objectContaining({ status: 400 }));
+    expect(() => check({ ...grant, expires_at: '2026-03-01T09:00:00Z' })).toThrow(expect.objectContaining({ status: 422 }));
   });
 });
 
 describe(decided.name, () => {
   it('records decider, decision, notes, time and the grant', () => {
-    const pending = newApproval({ id: 'apr-1', record: record(), requester: 'agn-1', now: new Date() });
+    const pending = newApproval({ id: 'apr-1', record: record(), now: new Date() });
     const sut = decided(pending, {
       decider: 'hum-9',
       body: { decision: 'approve', decider_notes: 'ok' },
@@ -106,7 +162,7 @@ describe(decided.name, () => {
   });
 
   it('gives an approval without a grant a one-shot authorisation for APPROVAL_VALIDITY_SECONDS; a rejection none', () => {
-    const pending = newApproval({ id: 'apr-1', record: record(), requester: 'agn-1', now: new Date() });
+    const pending = newApproval({ id: 'apr-1', record: record(), now: new Date() });
     const now = new Date('2026-03-01T11:00:00Z');
     expect(decided(pending, { decider: 'hum-9', body: { decision: 'approve' }, now, validitySeconds: 600 })).toMatchObject({
       authorizes_until: '2026-03-01T11:10:00.000Z',

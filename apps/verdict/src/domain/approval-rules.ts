@@ -1,9 +1,9 @@
 // Pure rules of verdict approvals (docs/approvals.md "Verdict approvals"): what an approval copies from its consultation, who may
-// decide it, and what a grant may be. No I/O (tested in approval-rules.spec.ts).
+// open and decide it, and what a grant may be. No I/O (tested in approval-rules.spec.ts).
 import type { PrincipalInfo } from '@arbiter/auth';
 import { AppError } from '@arbiter/http';
 import type { ConsultationRecord } from './consultation-record';
-import type { Approval, ApprovalTriggerModel, DecisionBody, GrantRequestBody } from '../models/approvals';
+import type { Approval, ApprovalTriggerModel, DecisionBody, ScopeFieldValue } from '../models/approvals';
 
 /**
  * The approval-requiring rules that fired. Records store them (`triggers`); for a record without
@@ -16,15 +16,28 @@ export function triggersOf(record: ConsultationRecord): ApprovalTriggerModel[] {
     .map((e) => ({ rule_id: e.rule_id, rule_version_id: e.rule_version_id, reason: e.reason }));
 }
 
-/** A new pending approval of an approval_required consultation (docs/verdicts.md "States and transitions"). */
-export function newApproval(input: { id: string; record: ConsultationRecord; requester: string; notes?: string; now: Date }): Approval {
+/**
+ * Only the principal that made the consultation opens its approval (docs/approvals.md "Who asks"): an
+ * approval opened by anyone else would let a second principal stand in as the requester, and the
+ * no-self-approval rule would then hold the wrong principal back.
+ */
+export function checkRequester(record: Pick<ConsultationRecord, 'id' | 'caller_principal_id'>, principalId: string): void {
+  if (record.caller_principal_id === principalId) return;
+  throw new AppError(403, 'not_the_requester', `Only ${record.caller_principal_id}, the principal that made consultation ${record.id}, may request its approval`, {
+    consultation_id: record.id,
+    caller_principal_id: record.caller_principal_id,
+  });
+}
+
+/** A new pending approval of an approval_required consultation (docs/verdicts.md "States and transitions"), requested by its caller. */
+export function newApproval(input: { id: string; record: ConsultationRecord; notes?: string; now: Date }): Approval {
   const { record } = input;
   return {
     id: input.id,
     tenant_id: record.tenant_id,
     status: 'pending',
-    requester: input.requester,
-    requester_principal: record.on_behalf_of ?? input.requester,
+    requester: record.caller_principal_id,
+    requester_principal: record.on_behalf_of ?? record.caller_principal_id,
     intended_action: record.action,
     intended_resource: record.resource,
     intended_parameters: record.parameters ?? {},
@@ -43,34 +56,99 @@ export function newApproval(input: { id: string; record: ConsultationRecord; req
 }
 
 /**
+ * The principals that asked for the operation and so never decide it: the consultation's caller and
+ * the principal it acted for (`on_behalf_of`, authenticated or not), as the approval and the
+ * consultation name them (an approval opened before only the caller could open one may name another
+ * requester: it is held back too).
+ */
+export function askingPrincipals(approval: Pick<Approval, 'requester' | 'requester_principal'>, record?: Pick<ConsultationRecord, 'caller_principal_id' | 'on_behalf_of'> | null): Set<string> {
+  const out = new Set([approval.requester, approval.requester_principal]);
+  if (record) {
+    out.add(record.caller_principal_id);
+    if (record.on_behalf_of) out.add(record.on_behalf_of);
+  }
+  return out;
+}
+
+/**
  * docs/verdicts.md "Authentication": a principal decides when its id or one of its roles is in
  * candidate_deciders. An empty list (the triggering rules name no deciders) leaves the decision to
  * any principal holding `approve` or `admin` (the caller's permissions are checked before this). The
- * requester never decides its own approval, whatever its roles or permissions (docs/approvals.md).
+ * principals that asked (askingPrincipals) never decide, whatever their roles or permissions (docs/approvals.md).
  */
-export function isValidDecider(approval: Pick<Approval, 'candidate_deciders' | 'requester'>, principal: Pick<PrincipalInfo, 'id' | 'roles'>): boolean {
-  if (principal.id === approval.requester) return false;
+export function isValidDecider(
+  approval: Pick<Approval, 'candidate_deciders' | 'requester' | 'requester_principal'>,
+  principal: Pick<PrincipalInfo, 'id' | 'roles'>,
+  asking: ReadonlySet<string> = askingPrincipals(approval),
+): boolean {
+  if (asking.has(principal.id)) return false;
   if (!approval.candidate_deciders.length) return true;
   const held = new Set([principal.id, ...(principal.roles ?? [])]);
   return approval.candidate_deciders.some((d) => held.has(d));
 }
 
+/**
+ * The registry scopes of the triggering rules a scope-restricted key does not reach (docs/approvals.md
+ * "Deciding"): empty when the key reaches every scope of the tenant, or every one of those scopes.
+ * A trigger whose scope is unknown (null) is never covered by a restricted key.
+ */
+export function scopesNotCovered(keyScopeIds: readonly string[], triggerScopes: readonly (string | null)[]): string[] {
+  if (keyScopeIds.length === 0) return [];
+  const held = new Set(keyScopeIds);
+  return [...new Set(triggerScopes.map((s) => s ?? 'unknown'))].filter((s) => !held.has(s)).sort();
+}
+
 export interface CheckedGrant {
-  applies_to_scope: GrantRequestBody['applies_to_scope'];
+  applies_to_scope: Record<string, ScopeFieldValue>;
   expires_at: string;
 }
 
-/** The grant of a decision, checked: only with approve (400), a valid future expires_at (400 / 422). */
-export function checkGrant(body: DecisionBody, now: Date): CheckedGrant | null {
+const isScopeValue = (v: unknown): v is ScopeFieldValue => typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
+
+/**
+ * The grant of a decision, checked and bounded (docs/approvals.md "Grants"): only with approve (400);
+ * `applies_to_scope` an object of scope values (400) that holds every field of the approved
+ * operation's scope with its value (422), so the grant covers at most operations in that scope
+ * (absent: exactly that scope); `expires_at` an ISO 8601 timestamp (400) in the future and at most
+ * `ttlSeconds` (APPROVAL_GRANT_TTL_SECONDS) after the decision (422; absent: that bound).
+ */
+export function checkGrant(body: DecisionBody, approval: Pick<Approval, 'intended_scope'>, now: Date, ttlSeconds: number): CheckedGrant | null {
   if (!body.grant) return null;
   if (body.decision !== 'approve') throw new AppError(400, 'invalid_grant', 'A grant is only allowed with decision approve');
-  const { applies_to_scope: scope, expires_at: expiresAt } = body.grant;
-  if (!scope || typeof scope !== 'object' || Array.isArray(scope) || !Object.values(scope).every((v) => ['string', 'number', 'boolean'].includes(typeof v))) {
-    throw new AppError(400, 'invalid_grant', 'grant.applies_to_scope must be an object of scope fields');
+  const { applies_to_scope: raw, expires_at: expiresAt } = body.grant;
+  const approved = approval.intended_scope ?? {};
+  let scope: Record<string, ScopeFieldValue>;
+  if (raw === undefined) scope = { ...approved };
+  else {
+    if (!raw || typeof raw !== 'object' || Array.isArray(raw) || !Object.values(raw).every(isScopeValue)) {
+      throw new AppError(400, 'invalid_grant', 'grant.applies_to_scope must be an object of scope fields', { field: 'grant.applies_to_scope' });
+    }
+    scope = raw;
+    for (const [field, value] of Object.entries(approved)) {
+      if (!Object.prototype.hasOwnProperty.call(scope, field) || scope[field] !== value) {
+        throw new AppError(422, 'invalid_grant', `grant.applies_to_scope must keep ${field}: ${JSON.stringify(value)} of the approved operation's scope: a grant covers at most that scope`, {
+          field: 'grant.applies_to_scope',
+          missing_field: field,
+          approved_scope: approved,
+        });
+      }
+    }
   }
-  const ms = typeof expiresAt === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(expiresAt) ? Date.parse(expiresAt) : NaN;
-  if (Number.isNaN(ms)) throw new AppError(400, 'invalid_grant', 'grant.expires_at must be an ISO 8601 timestamp');
-  if (ms <= now.getTime()) throw new AppError(422, 'invalid_grant', 'grant.expires_at must be in the future');
+  const latestMs = now.getTime() + ttlSeconds * 1000;
+  let ms = latestMs;
+  if (expiresAt !== undefined) {
+    ms = typeof expiresAt === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(expiresAt) ? Date.parse(expiresAt) : NaN;
+    if (Number.isNaN(ms)) throw new AppError(400, 'invalid_grant', 'grant.expires_at must be an ISO 8601 timestamp', { field: 'grant.expires_at' });
+    if (ms <= now.getTime()) throw new AppError(422, 'invalid_grant', 'grant.expires_at must be in the future', { field: 'grant.expires_at' });
+    if (ms > latestMs) {
+      const latest = new Date(latestMs).toISOString();
+      throw new AppError(422, 'invalid_grant', `grant.expires_at must be at most ${ttlSeconds} seconds after the decision (APPROVAL_GRANT_TTL_SECONDS): not after ${latest}`, {
+        field: 'grant.expires_at',
+        latest,
+        max_seconds: ttlSeconds,
+      });
+    }
+  }
   return { applies_to_scope: scope, expires_at: new Date(ms).toISOString() };
 }
 

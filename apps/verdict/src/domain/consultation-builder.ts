@@ -59,14 +59,6 @@ export function contextHash(input: { action: string; resource: string; scope: Sc
   return { digest: `sha256:${sha256Hex(canonical)}`, parts };
 }
 
-/**
- * operation_hash (docs/approvals.md): `sha256:` + hex SHA-256 of the RFC 8785 JSON of {action,
- * resource, scope, parameters}: what a one-shot approval authorises. Context Facts are not part of it.
- */
-export function operationHash(op: { action: string; resource: string; scope: Scope | Record<string, unknown>; parameters: Record<string, unknown> }): string {
-  return `sha256:${sha256Hex(canonicalJson({ action: op.action, parameters: op.parameters, resource: op.resource, scope: op.scope }))}`;
-}
-
 /** context_hash and the canonical JSON of its object members, by identity. */
 export interface ContextHash {
   digest: string;

@@ -17,10 +17,10 @@ export interface PrecedenceTraceEntry {
   overrides_not_applied?: OverrideNotApplied[];
 }
 
-/** A conditional override that did not neutralise its rule for this operation (fail closed). */
+/** An override that did not neutralise its rule for this operation (fail closed). */
 export interface OverrideNotApplied {
   override_id: string;
-  /** override_condition_false, override_condition_missing, override_condition_error */
+  /** override_condition_false, override_condition_missing, override_condition_error; override_rule_changed (an approval grant made for another version of the rule) */
   reason: string;
   /** override_condition_missing: the fields the conditions read that the operation lacks. */
   missing_fields?: string[];

@@ -9,7 +9,7 @@ describe(buildSnapshot.name, () => {
 
   it('keeps only rule overrides, a null applies_to_scope bounded to the selector of the override\'s own scope', () => {
     expect(engineOverrides(registryState())).toEqual([
-      { id: 'ovr-1', target_rule_ids: ['rul-a'], applies_to_scope: { region: 'eu' }, expires_at: '2026-03-02T00:00:00.000Z', type: 'temporary', conditions: null },
+      { id: 'ovr-1', target_rule_ids: ['rul-a'], target_rule_version_ids: null, applies_to_scope: { region: 'eu' }, expires_at: '2026-03-02T00:00:00.000Z', type: 'temporary', conditions: null },
     ]);
   });
 

@@ -73,6 +73,7 @@ export function engineOverrides(state: TenantState): EngineOverride[] {
     out.push({
       id: o.id,
       target_rule_ids: o.target_ids,
+      target_rule_version_ids: o.target_version_ids ?? null,
       applies_to_scope: appliesTo,
       expires_at: o.expires_at,
       type: o.override_type,

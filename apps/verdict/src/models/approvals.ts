@@ -27,9 +27,9 @@ export interface Approval {
   id: string;
   tenant_id: string;
   status: ApprovalStatus;
-  /** The calling principal that requested it. */
+  /** The principal that made the consultation and requested the approval (only it may). */
   requester: string;
-  /** The principal on whose behalf: the consultation's on_behalf_of, else the requester. */
+  /** The principal on whose behalf: the consultation's on_behalf_of, else the requester. Neither decides. */
   requester_principal: string;
   intended_action: string;
   intended_resource: string;
@@ -45,7 +45,7 @@ export interface Approval {
   dominating_rule_id: string | null;
   /**
    * Principal ids and `role-` ids: the union of the triggering rules' deciders. Empty: any principal
-   * holding `approve` or `admin`. The requester never decides its own approval, listed or not.
+   * holding `approve` or `admin`. Neither the requester nor requester_principal decides, listed or not.
    */
   candidate_deciders: string[];
   /** null while pending */
@@ -76,10 +76,17 @@ export interface CreateApprovalBody {
 }
 
 export interface GrantRequestBody {
-  /** Later operations whose scope contains every field of this object (same values) are covered. */
-  applies_to_scope: { [field: string]: ScopeFieldValue };
-  /** ISO 8601 timestamp in the future: the override ends then. */
-  expires_at: string;
+  /**
+   * Later operations whose scope contains every field of this object (same values) are covered. It must
+   * hold every field of the approved operation's scope (`intended_scope`) with its value, so a grant
+   * covers at most that scope; absent: exactly `intended_scope`.
+   */
+  applies_to_scope?: { [field: string]: ScopeFieldValue };
+  /**
+   * ISO 8601 timestamp in the future, at most APPROVAL_GRANT_TTL_SECONDS (default 3600) after the
+   * decision: the override ends then. Absent: that bound.
+   */
+  expires_at?: string;
 }
 
 export interface DecisionBody {

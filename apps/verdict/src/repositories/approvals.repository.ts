@@ -17,9 +17,11 @@ export interface ApprovalFilter {
 export interface OneShotRow {
   id: string;
   requester: string;
-  operation_hash: string;
+  /** The approved consultation's context_hash: the operation and its context Facts. */
+  context_hash: string;
   authorizes_until_ms: number;
-  rule_ids: string[];
+  /** The triggering rule versions the approval lifts, by rule id. */
+  rule_versions: Record<string, string>;
 }
 
 export interface ApprovalPosition {
@@ -63,10 +65,10 @@ export class ApprovalRepository {
     }
   }
 
-  /** A new approval of the tenant (its body's tenant_id is the same tenant). */
-  async insert(client: PoolClient, tenantId: TenantId, approval: Approval, operationHash: string): Promise<void> {
+  /** A new approval of the tenant (its body's tenant_id is the same tenant), bound to its consultation's context_hash. */
+  async insert(client: PoolClient, tenantId: TenantId, approval: Approval, contextHash: string): Promise<void> {
     await client.query(
-      `INSERT INTO approvals (id, tenant_id, consultation_id, status, requester, requester_principal, dominating_rule_id, candidate_deciders, requested_at, body, operation_hash)
+      `INSERT INTO approvals (id, tenant_id, consultation_id, status, requester, requester_principal, dominating_rule_id, candidate_deciders, requested_at, body, context_hash)
        VALUES ($1, $2, $3, 'pending', $4, $5, $6, $7, $8, $9, $10)`,
       [
         approval.id,
@@ -78,7 +80,7 @@ export class ApprovalRepository {
         approval.candidate_deciders,
         approval.requested_at,
         JSON.stringify(approval),
-        operationHash,
+        contextHash,
       ],
     );
   }
@@ -116,18 +118,19 @@ export class ApprovalRepository {
    * oldest decision first, at most `limit`.
    */
   async listOneShots(tenantId: TenantId, now: Date, limit: number): Promise<OneShotRow[]> {
-    const { rows } = await this.pool.query<{ id: string; requester: string; operation_hash: string; authorizes_until: Date; triggers: Approval['triggers'] }>(
-      `SELECT id, requester, operation_hash, authorizes_until, body->'triggers' AS triggers FROM approvals
+    const { rows } = await this.pool.query<{ id: string; requester: string; context_hash: string; authorizes_until: Date; triggers: Approval['triggers'] }>(
+      `SELECT id, requester, context_hash, authorizes_until, body->'triggers' AS triggers FROM approvals
        WHERE tenant_id = $1 AND authorizes_until IS NOT NULL AND consumed_by IS NULL AND status = 'approved' AND authorizes_until > $2
+         AND context_hash IS NOT NULL
        ORDER BY decided_at, id LIMIT $3`,
       [tenantId, now, limit],
     );
     return rows.map((r) => ({
       id: r.id,
       requester: r.requester,
-      operation_hash: r.operation_hash,
+      context_hash: r.context_hash,
       authorizes_until_ms: r.authorizes_until.getTime(),
-      rule_ids: (r.triggers ?? []).map((t) => t.rule_id),
+      rule_versions: Object.fromEntries((r.triggers ?? []).map((t) => [t.rule_id, t.rule_version_id])),
     }));
   }
 

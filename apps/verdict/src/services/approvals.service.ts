@@ -1,15 +1,14 @@
-import type { AuthenticatedIdentity } from '@arbiter/auth';
+import type { AuthenticatedIdentity, TenantId } from '@arbiter/auth';
 import { approvalSealRow, isUniqueViolation, newId } from '@arbiter/db';
 import { AppError } from '@arbiter/http';
 import type { Logger } from 'pino';
 import type { ConsultationRepository } from '../repositories/consultations.repository';
-import { operationHash } from '../domain/consultation-builder';
 import { badRequest, crossTenantForbidden } from '../http/errors';
 import { ownTenant, requireAnyPermission } from '../http/tenant-access';
 import type { Approval, ApprovalList, CreateApprovalBody, DecisionBody } from '../models/approvals';
 import type { SnapshotStore } from './snapshot-store.service';
 import { approvalCursor, parseApprovalQuery, type ApprovalQuery } from '../http/approval-query';
-import { checkGrant, decided, isValidDecider, newApproval } from '../domain/approval-rules';
+import { askingPrincipals, checkGrant, checkRequester, decided, isValidDecider, newApproval, scopesNotCovered } from '../domain/approval-rules';
 import type { ApprovalRepository } from '../repositories/approvals.repository';
 import { RegistryRejectedError, RegistryUnavailableError, type RegistryInternalClient } from '@arbiter/internal-api';
 
@@ -34,6 +33,8 @@ export class ApprovalsService {
       onEnqueued?: () => void;
       /** How long an approval approved without a grant allows its operation (APPROVAL_VALIDITY_SECONDS). */
       validitySeconds: number;
+      /** The longest a grant's override may live after the decision (APPROVAL_GRANT_TTL_SECONDS). */
+      grantTtlSeconds: number;
       /** Called after a decision committed (the check's list of one-shot approvals is read again). */
       onDecided?: (tenantId: string) => void;
       /** LEDGER_SEALING: each decision writes its seal_outbox row (default true). */
@@ -48,16 +49,18 @@ export class ApprovalsService {
     if (!found) throw new AppError(404, 'consultation_not_found', `Consultation ${body.consultation_id} does not exist in this tenant`, { consultation_id: body.consultation_id });
     if (found.tenant_id !== tenantId) throw crossTenantForbidden('The consultation belongs to another tenant');
     const record = found.record;
+    checkRequester(record, identity.principal.id);
     if (record.verdict !== 'approval_required') {
       throw badRequest('consultation_not_approval_required', `The consultation verdict was ${record.verdict}, not approval_required`, {
         consultation_id: record.id,
         verdict: record.verdict,
       });
     }
-    const approval = newApproval({ id: newId('apr-'), record, requester: identity.principal.id, notes: body.requester_notes, now: new Date() });
+    const approval = newApproval({ id: newId('apr-'), record, notes: body.requester_notes, now: new Date() });
     try {
       await this.deps.approvals.transaction(async (tx) => {
-        await this.deps.approvals.insert(tx, tenantId, approval, operationHash({ action: record.action, resource: record.resource, scope: record.scope_used ?? {}, parameters: record.parameters ?? {} }));
+        // The one-shot binding: the consultation's context_hash covers the operation and its context Facts.
+        await this.deps.approvals.insert(tx, tenantId, approval, record.context_hash);
         await this.deps.approvals.enqueue(tx, tenantId, eventKey(approval.id, 'requested'), {
           type: 'approval.requested',
           entity_type: 'approval',
@@ -108,11 +111,15 @@ export class ApprovalsService {
     requireAnyPermission(identity, ['approve']);
     const tenantId = ownTenant(identity, tenantParam);
     const now = new Date();
-    const grant = checkGrant(body, now);
+    // Who asked and where the triggering rules live never change: read them before the row is locked.
+    const seen = await this.deps.approvals.findAnyTenant(id);
+    if (!seen) throw approvalNotFound(id);
+    if (seen.tenant_id !== tenantId) throw crossTenantForbidden('The approval belongs to another tenant');
+    const consultation = await this.deps.consultations.findAnyTenant(seen.body.consultation_id);
+    const asking = askingPrincipals(seen.body, consultation?.tenant_id === tenantId ? consultation.record : null);
     const result = await this.deps.approvals.transaction(async (tx) => {
       const found = await this.deps.approvals.lockAnyTenant(tx, id);
-      if (!found) throw approvalNotFound(id);
-      if (found.tenant_id !== tenantId) throw crossTenantForbidden('The approval belongs to another tenant');
+      if (!found || found.tenant_id !== tenantId) throw approvalNotFound(id);
       const approval = found.body;
       if (approval.status !== 'pending') {
         throw new AppError(409, 'already_decided', `Approval ${id} is already decided (${approval.status})`, {
@@ -122,13 +129,15 @@ export class ApprovalsService {
           decided_at: approval.decided_at,
         });
       }
-      if (!isValidDecider(approval, identity.principal)) {
-        const own = identity.principal.id === approval.requester;
-        throw new AppError(403, 'not_a_valid_decider', own ? 'The requester cannot decide its own approval' : 'The caller is not in candidate_deciders (by principal id or role)', {
+      if (!isValidDecider(approval, identity.principal, asking)) {
+        const own = asking.has(identity.principal.id);
+        throw new AppError(403, 'not_a_valid_decider', own ? 'The principals that asked for the operation (its caller and on_behalf_of) cannot decide its approval' : 'The caller is not in candidate_deciders (by principal id or role)', {
           candidate_deciders: approval.candidate_deciders,
-          ...(own ? { requester: approval.requester } : {}),
+          ...(own ? { requester: approval.requester, requester_principal: approval.requester_principal } : {}),
         });
       }
+      await this.refuseUncoveredScopes(identity, tenantId, approval);
+      const grant = checkGrant(body, approval, now, this.deps.grantTtlSeconds);
       const override = grant ? await this.grantOverride(tenantId, approval, identity.principal.id, body, grant) : undefined;
       const next = decided(approval, {
         decider: identity.principal.id,
@@ -171,6 +180,39 @@ export class ApprovalsService {
     return result;
   }
 
+  /**
+   * A key restricted to some scopes (`scope_ids`) decides only approvals whose triggering rules all
+   * lie in those scopes (docs/approvals.md "Deciding"): 403 not_a_valid_decider otherwise, for approve
+   * and reject alike. The rules' scopes come from the tenant snapshot, else from their immutable rule
+   * versions in the registry (an archived rule); one that cannot be found is not covered.
+   */
+  private async refuseUncoveredScopes(identity: AuthenticatedIdentity, tenantId: TenantId, approval: Approval): Promise<void> {
+    if (identity.scope_ids.length === 0) return;
+    const snapshot = this.deps.snapshots.current(tenantId) ?? (await this.deps.snapshots.get(tenantId));
+    const byVersion = new Map(snapshot.state.rules.map((r) => [r.rule_version_id, r.scope_id]));
+    const scopes: (string | null)[] = [];
+    for (const t of approval.triggers) {
+      let scope = byVersion.get(t.rule_version_id) ?? null;
+      if (scope === null) {
+        try {
+          scope = (await this.deps.registry.ruleVersion(t.rule_version_id, tenantId))?.scope_id ?? null;
+        } catch (err) {
+          if (err instanceof RegistryUnavailableError) throw new AppError(503, 'registry_unavailable', 'The scopes of the triggering rules cannot be read right now; send the decision again', undefined, { 'Retry-After': '1' });
+          throw err;
+        }
+      }
+      scopes.push(scope);
+    }
+    const missing = scopesNotCovered(identity.scope_ids, approval.triggers.length ? scopes : [null]);
+    if (missing.length) {
+      throw new AppError(403, 'not_a_valid_decider', `The API key is restricted to scopes that do not include ${missing.join(', ')}, where the triggering rules of approval ${approval.id} lie`, {
+        reason: 'scope_not_covered',
+        scopes_not_covered: missing,
+        key_scope_ids: identity.scope_ids,
+      });
+    }
+  }
+
   private async grantOverride(
     tenantId: string,
     approval: Approval,
@@ -187,6 +229,8 @@ export class ApprovalsService {
         target_ids: targets,
         applies_to_scope: grant.applies_to_scope,
         expires_at: grant.expires_at,
+        // The grant lifts these versions only: a rule changed since (say, made MANDATORY) is not lifted.
+        target_version_ids: [...new Set(approval.triggers.map((t) => t.rule_version_id))],
         justification: body.decider_notes || `Approval ${approval.id} of consultation ${approval.consultation_id}`,
         approved_by: decider,
         approval_id: approval.id,

@@ -3,7 +3,7 @@ import type { AuthenticatedIdentity, TenantId } from '@arbiter/auth';
 import { AppError, type ServiceMetrics } from '@arbiter/http';
 import { newId } from '@arbiter/db';
 import { inSpan, tracingEnabled } from '@arbiter/telemetry';
-import { evaluate, explain, type CompleteEvaluation, type EvaluationRequest, type Fact, type Scope } from '@arbiter/policy';
+import { evaluate, explain, factContradictingParameters, type CompleteEvaluation, type EvaluationRequest, type Fact, type Scope } from '@arbiter/policy';
 import type { ConsultationRecord, RequiredContextRound } from '../domain/consultation-record';
 import type { ConsultationRepository } from '../repositories/consultations.repository';
 import { principalDeactivated } from '../http/errors';
@@ -20,13 +20,14 @@ import type { SnapshotStore } from './snapshot-store.service';
 import { LedgerCitationsService, unconfiguredCitationSource } from './ledger-citations.service';
 import { engineContext } from '../domain/ledger-citation';
 import type { TenantSnapshot } from '../domain/tenant-snapshot';
-import { buildConsultation, contextHash, operationHash, type DecisionInput, type SealedConsultation } from '../domain/consultation-builder';
+import { buildConsultation, contextHash, type DecisionInput, type SealedConsultation } from '../domain/consultation-builder';
 import { presentCheck, presentOverviewComplete, presentRequirements, presentResolveComplete } from '../presenters/verdicts';
 import { mergeScope, parseCheckBody, parseResolveBody, parseVerdictTtl, scopeFromContext, validateScope, type ParsedResolve } from '../http/request-parsing';
 
 /** The one-shot approvals a check may use (repositories/approvals.repository.ts). */
 export interface OneShotApprovals {
-  findOneShot(tenantId: TenantId, requester: string, operationHash: string, now: Date): Promise<{ id: string; rule_ids: string[] } | null>;
+  /** An unconsumed one-shot approval of `requester` whose consultation had this context_hash, with the rule versions it lifts by rule id. */
+  findOneShot(tenantId: TenantId, requester: string, contextHash: string, now: Date): Promise<{ id: string; rule_versions: Record<string, string> } | null>;
   consumeOneShot(tenantId: TenantId, id: string, consultationId: string, at: Date): Promise<boolean>;
   releaseOneShot(tenantId: TenantId, id: string, consultationId: string): Promise<void>;
 }
@@ -42,6 +43,11 @@ export interface EvaluationDeps {
   logger: Logger;
   issuer: string;
   sessionTtlSeconds: number;
+  /**
+   * The most a resolve session's accumulated context may weigh, in bytes of JSON: what one request could
+   * carry (BODY_LIMIT). Default 1 MiB.
+   */
+  maxSessionContextBytes?: number;
   /** Verifies ledger citations (docs/verdicts.md "Facts the ledger vouches for"). Absent: a citation is 503 ledger_unavailable. */
   citations?: LedgerCitationsService;
   now?: () => number;
@@ -128,8 +134,9 @@ export class EvaluationService {
     const scope = validateScope(body.scope, snapshot.scopeFields, 'invalid_scope_field');
     // The Facts as sent are hashed and recorded; the engine sees verified ledger citations as ledger Facts.
     const context = (body.context as Record<string, Fact> | undefined) ?? EMPTY;
-    const citations = await this.citations.verify(snapshot.tenantId, context, { principalId: identity.principal.id, onBehalfOf: body.on_behalf_of });
     const parameters = body.parameters ?? EMPTY;
+    refuseContradictingFacts(parameters, context);
+    const citations = await this.citations.verify(snapshot.tenantId, context, { principalId: identity.principal.id, onBehalfOf: body.on_behalf_of });
     const hash = contextHash({ action: body.action, resource: body.resource, scope, parameters, context });
     const requestedAt = new Date(this.now());
     const request = { mode: 'check' as const, action: body.action, resource: body.resource, scope, parameters, context: engineContext(context, citations) };
@@ -143,7 +150,7 @@ export class EvaluationService {
     if (result.status !== 'complete') throw new Error(`check evaluation answered ${result.status}`);
     let oneShot: Decision['oneShot'];
     if (result.verdict === 'approval_required' && this.deps.oneShots) {
-      const used = await this.useOneShotApproval(identity, snapshot, request, result, requestedAt);
+      const used = await this.useOneShotApproval(identity, snapshot, request, hash.digest, result, requestedAt);
       if (used) ({ result, oneShot } = used);
     }
     const record = await this.decide({
@@ -163,7 +170,7 @@ export class EvaluationService {
       contextHash: hash,
       ledgerCitations: citations,
       evaluation: result,
-      ttlSeconds: ttlOverride ?? snapshot.verdictTtlSeconds,
+      ttlSeconds: appliedTtl(ttlOverride, snapshot),
       history: [],
       correlation: null,
     });
@@ -189,6 +196,7 @@ export class EvaluationService {
 
     // Accumulate: later Facts replace earlier ones of the same field; scope only ever widens.
     const context: Record<string, Fact> = session ? { ...session.context, ...body.context } : body.context;
+    if (session) this.refuseOversizedContext(session.id, context);
     // Every round checks the citations of the whole accumulated context (verified facts are cached), for
     // this round's caller and on_behalf_of: the round that completes is checked for the ones it records.
     const citations = await this.citations.verify(tenantId, context, { principalId: identity.principal.id, onBehalfOf: body.on_behalf_of });
@@ -235,7 +243,7 @@ export class EvaluationService {
       contextHash: hash,
       ledgerCitations: citations,
       evaluation: result,
-      ttlSeconds: ttlOverride ?? snapshot.verdictTtlSeconds,
+      ttlSeconds: appliedTtl(ttlOverride, snapshot),
       history,
       correlation,
     });
@@ -279,6 +287,22 @@ export class EvaluationService {
       });
     }
     return session;
+  }
+
+  /**
+   * A session's context grows round after round; it may grow to what one request could carry and no
+   * further (docs/verdicts.md "The resolve loop"), or a caller could make the gateway store and hash a
+   * context of max_resolve_rounds times the body limit: 422 resolve_context_too_large.
+   */
+  private refuseOversizedContext(sessionId: string, context: Record<string, Fact>): void {
+    const max = this.deps.maxSessionContextBytes ?? 1024 * 1024;
+    const size = Buffer.byteLength(JSON.stringify(context), 'utf8');
+    if (size <= max) return;
+    throw new AppError(422, 'resolve_context_too_large', `The accumulated context of resolve session ${sessionId} would weigh ${size} bytes, more than the ${max} one request may carry: start a new session with the fields that matter`, {
+      resolve_session_id: sessionId,
+      bytes: size,
+      max_bytes: max,
+    });
   }
 
   /** Stores an incomplete round: a new session, or the next round of the caller's one. */
@@ -328,25 +352,26 @@ export class EvaluationService {
 
   /**
    * An approval_required check may be the operation an approval approved without a grant
-   * (docs/approvals.md "The agent's loop"): same caller, same operation_hash, still valid, unused. Its
-   * triggering rules are then neutralised for this one evaluation, and the approval is consumed by
-   * one conditional UPDATE, so of two simultaneous checks exactly one is allowed. New triggers (rules
-   * the approval did not cover) keep the verdict approval_required and leave the approval unused.
+   * (docs/approvals.md "The agent's loop"): same caller, same context_hash (the operation and its context
+   * Facts, ledger citations included), still valid, unused. Its triggering rules, at the versions it was
+   * asked for, are then neutralised for this one evaluation, and the approval is consumed by one
+   * conditional UPDATE, so of two simultaneous checks exactly one is allowed. New triggers (rules the
+   * approval did not cover, or changed since) keep the verdict approval_required and leave it unused.
    */
   private async useOneShotApproval(
     identity: AuthenticatedIdentity,
     snapshot: TenantSnapshot,
     request: EvaluationRequest,
+    contextHash: string,
     result: CompleteEvaluation,
     requestedAt: Date,
   ): Promise<{ result: CompleteEvaluation; oneShot: NonNullable<Decision['oneShot']> } | null> {
     const oneShots = this.deps.oneShots!;
-    const hash = operationHash({ action: request.action, resource: request.resource, scope: request.scope, parameters: request.parameters ?? {} });
-    const approval = await oneShots.findOneShot(snapshot.tenantId, identity.principal.id, hash, requestedAt);
+    const approval = await oneShots.findOneShot(snapshot.tenantId, identity.principal.id, contextHash, requestedAt);
     if (!approval) return null;
-    const ruleIds = new Set(approval.rule_ids);
-    if (!result.triggers.length || !result.triggers.every((t) => ruleIds.has(t.rule_id))) return null;
-    const again = evaluate(snapshot.policy, request, requestedAt, { approvalId: approval.id, ruleIds });
+    const versions = approval.rule_versions;
+    if (!result.triggers.length || !result.triggers.every((t) => versions[t.rule_id] === t.rule_version_id)) return null;
+    const again = evaluate(snapshot.policy, request, requestedAt, { approvalId: approval.id, ruleVersionIds: new Set(Object.values(versions)) });
     if (again.status !== 'complete' || again.verdict === 'approval_required') return null;
     const consultationId = newId('cns-');
     if (!(await oneShots.consumeOneShot(snapshot.tenantId, approval.id, consultationId, requestedAt))) return null;
@@ -430,6 +455,30 @@ function traced<T>(name: string, identity: AuthenticatedIdentity, run: () => Pro
     if (typeof body.verdict === 'string') span.setAttribute('arbiter.verdict', body.verdict);
     if (typeof body.operation_status === 'string') span.setAttribute('arbiter.operation_status', body.operation_status);
     return answer;
+  });
+}
+
+/**
+ * The seconds a verdict may be acted on (docs/verdicts.md "Limits"): X-Verdict-TTL may shorten the
+ * tenant's verdict_ttl_seconds, never lengthen it (a larger value is lowered to it; X-Verdict-TTL in
+ * the answer says what applied). The tenant decides how long its verdicts live, not the caller.
+ */
+function appliedTtl(requested: number | undefined, snapshot: TenantSnapshot): number {
+  return requested === undefined ? snapshot.verdictTtlSeconds : Math.min(requested, snapshot.verdictTtlSeconds);
+}
+
+/**
+ * One value per path (docs/verdicts.md "Parameters and context"): a context Fact that restates a path the
+ * parameters hold with another value is 422 context_contradicts_parameters naming the field. The
+ * parameters are what the verdict signs and the executor does; a Fact cannot make the rules see less.
+ */
+function refuseContradictingFacts(parameters: Record<string, unknown>, context: Record<string, Fact>): void {
+  if (context === EMPTY) return;
+  const field = factContradictingParameters(parameters, context);
+  if (field === null) return;
+  throw new AppError(422, 'context_contradicts_parameters', `Context field ${field} holds another value than parameters.${field}: a Fact cannot restate what the parameters say (send one value, or leave the Fact out)`, {
+    field: `context.${field}`,
+    parameters_field: `parameters.${field}`,
   });
 }
 

@@ -22,12 +22,12 @@ function setup(rows: OneShotRow[]) {
 
 const TENANT = mintTenantId('tnt-1');
 
-const row = (over: Partial<OneShotRow> = {}): OneShotRow => ({ id: 'apr-1', requester: 'agn-1', operation_hash: 'sha256:op', authorizes_until_ms: 2_000_000, rule_ids: ['rul-1'], ...over });
+const row = (over: Partial<OneShotRow> = {}): OneShotRow => ({ id: 'apr-1', requester: 'agn-1', context_hash: 'sha256:op', authorizes_until_ms: 2_000_000, rule_versions: { 'rul-1': 'rv-1' }, ...over });
 
 describe(OneShotIndex.name, () => {
-  it('finds the approval of this caller for this operation while it is valid', async () => {
+  it('finds the approval of this caller for this operation and context while it is valid', async () => {
     const { sut, at } = setup([row()]);
-    expect(await sut.findOneShot(TENANT, 'agn-1', 'sha256:op', at())).toEqual({ id: 'apr-1', rule_ids: ['rul-1'] });
+    expect(await sut.findOneShot(TENANT, 'agn-1', 'sha256:op', at())).toEqual({ id: 'apr-1', rule_versions: { 'rul-1': 'rv-1' } });
     expect(await sut.findOneShot(TENANT, 'agn-2', 'sha256:op', at())).toBeNull();
     expect(await sut.findOneShot(TENANT, 'agn-1', 'sha256:other', at())).toBeNull();
     expect(await sut.findOneShot(TENANT, 'agn-1', 'sha256:op', new Date(2_000_000))).toBeNull();

@@ -30,11 +30,11 @@ export class OneShotIndex implements OneShotApprovals {
     private readonly clock: () => number = Date.now,
   ) {}
 
-  async findOneShot(tenantId: TenantId, requester: string, operationHash: string, now: Date): Promise<{ id: string; rule_ids: string[] } | null> {
+  async findOneShot(tenantId: TenantId, requester: string, contextHash: string, now: Date): Promise<{ id: string; rule_versions: Record<string, string> } | null> {
     const rows = await this.rowsOf(tenantId);
     const at = now.getTime();
-    const hit = rows.find((r) => r.requester === requester && r.operation_hash === operationHash && r.authorizes_until_ms > at);
-    return hit ? { id: hit.id, rule_ids: hit.rule_ids } : null;
+    const hit = rows.find((r) => r.requester === requester && r.context_hash === contextHash && r.authorizes_until_ms > at);
+    return hit ? { id: hit.id, rule_versions: hit.rule_versions } : null;
   }
 
   async consumeOneShot(tenantId: TenantId, id: string, consultationId: string, at: Date): Promise<boolean> {

@@ -944,7 +944,8 @@ export interface components {
         DeciderId: string;
         CreateWebhookBody: {
             /**
-             * @description http or https; private, loopback and link-local addresses are refused unless allowed by config.
+             * @description http or https; every address the host resolves to must be public unicast (private, loopback,
+             *     link-local, NAT64, 6to4, IPv4-mapped and other special ranges are refused unless allowed by config).
              * @example https://hooks.example.com/arbiter
              */
             url: string;
@@ -1036,7 +1037,10 @@ export interface components {
             next_cursor: string | null;
         };
         UpdateWebhookBody: {
-            /** @example https://hooks.example.com/arbiter */
+            /**
+             * @description Checked as at creation.
+             * @example https://hooks.example.com/arbiter
+             */
             url?: string;
             events?: components["schemas"]["EventTypeName"][];
             description?: string;
@@ -1818,6 +1822,11 @@ export interface components {
             target_id: string;
             /** @description Every suspended entry (one, except for approval grants covering several rules). */
             target_ids: string[];
+            /**
+             * @description Approval grants only: the rule versions (`rv-`) the grant was made for. A target whose current version
+             *     is another one (the rule changed since) is not neutralised. Absent: any version.
+             */
+            target_version_ids?: string[];
             /** @enum {string} */
             target_type: "invariant" | "rule";
             override_type: components["schemas"]["OverrideType"];
@@ -2793,7 +2802,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedWebhookSubscription"];
                 };
             };
-            /** @description Bad URL (scheme, private address, unresolvable host) or unknown event type */
+            /** @description Bad URL (scheme, an address that is not public unicast, unresolvable host) or unknown event type */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2801,7 +2810,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Bad URL (scheme, private address, unresolvable host) or unknown event type"
+                     *       "detail": "Bad URL (scheme, an address that is not public unicast, unresolvable host) or unknown event type"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -3084,7 +3093,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedWebhookSubscription"];
                 };
             };
-            /** @description Bad URL (scheme, private address, unresolvable host) or unknown event type */
+            /** @description Bad URL (scheme, an address that is not public unicast, unresolvable host) or unknown event type */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3092,7 +3101,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Bad URL (scheme, private address, unresolvable host) or unknown event type"
+                     *       "detail": "Bad URL (scheme, an address that is not public unicast, unresolvable host) or unknown event type"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -3460,7 +3469,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookSubscription"];
                 };
             };
-            /** @description Bad URL or unknown event type */
+            /** @description Bad URL (scheme, an address that is not public unicast, unresolvable host) or unknown event type */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3468,7 +3477,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Bad URL or unknown event type"
+                     *       "detail": "Bad URL (scheme, an address that is not public unicast, unresolvable host) or unknown event type"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -6088,6 +6097,9 @@ export interface operations {
                      *           "target_ids": [
                      *             "string"
                      *           ],
+                     *           "target_version_ids": [
+                     *             "string"
+                     *           ],
                      *           "target_type": "invariant",
                      *           "override_type": "temporary",
                      *           "justification": "string",
@@ -8386,6 +8398,9 @@ export interface operations {
                      *           "target_ids": [
                      *             "string"
                      *           ],
+                     *           "target_version_ids": [
+                     *             "string"
+                     *           ],
                      *           "target_type": "invariant",
                      *           "override_type": "temporary",
                      *           "justification": "string",
@@ -8531,6 +8546,9 @@ export interface operations {
                      *       ],
                      *       "target_id": "rul-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "target_ids": [
+                     *         "string"
+                     *       ],
+                     *       "target_version_ids": [
                      *         "string"
                      *       ],
                      *       "target_type": "invariant",
@@ -8715,6 +8733,9 @@ export interface operations {
                      *       ],
                      *       "target_id": "rul-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "target_ids": [
+                     *         "string"
+                     *       ],
+                     *       "target_version_ids": [
                      *         "string"
                      *       ],
                      *       "target_type": "invariant",

@@ -791,11 +791,11 @@ export interface components {
             /** @description The fields the round asked for; empty for the round that completed. */
             fields: string[];
         };
-        /** @description A conditional override that did not neutralise its rule for this operation (fail closed). */
+        /** @description An override that did not neutralise its rule for this operation (fail closed). */
         OverrideNotApplied: {
             /** @example ovr-0f3a9c1e5b7d2a4c6e8f0a1b */
             override_id: string;
-            /** @description override_condition_false, override_condition_missing, override_condition_error */
+            /** @description override_condition_false, override_condition_missing, override_condition_error; override_rule_changed (an approval grant made for another version of the rule) */
             reason: string;
             /** @description override_condition_missing: the fields the conditions read that the operation lacks. */
             missing_fields?: string[];
@@ -1403,10 +1403,10 @@ export interface components {
             /** @example tnt-0f3a9c1e5b7d2a4c6e8f0a1b */
             tenant_id: string;
             status: components["schemas"]["ApprovalStatus"];
-            /** @description The calling principal that requested it. */
+            /** @description The principal that made the consultation and requested the approval (only it may). */
             requester: string;
             /**
-             * @description The principal on whose behalf: the consultation's on_behalf_of, else the requester.
+             * @description The principal on whose behalf: the consultation's on_behalf_of, else the requester. Neither decides.
              * @example hum-0f3a9c1e5b7d2a4c6e8f0a1b
              */
             requester_principal: string;
@@ -1435,7 +1435,7 @@ export interface components {
             dominating_rule_id: string | null;
             /**
              * @description Principal ids and `role-` ids: the union of the triggering rules' deciders. Empty: any principal
-             *     holding `approve` or `admin`. The requester never decides its own approval, listed or not.
+             *     holding `approve` or `admin`. Neither the requester nor requester_principal decides, listed or not.
              */
             candidate_deciders: string[];
             /** @description null while pending */
@@ -1481,15 +1481,20 @@ export interface components {
             next_cursor: string | null;
         };
         GrantRequestBody: {
-            /** @description Later operations whose scope contains every field of this object (same values) are covered. */
-            applies_to_scope: {
+            /**
+             * @description Later operations whose scope contains every field of this object (same values) are covered. It must
+             *     hold every field of the approved operation's scope (`intended_scope`) with its value, so a grant
+             *     covers at most that scope; absent: exactly `intended_scope`.
+             */
+            applies_to_scope?: {
                 [key: string]: components["schemas"]["ScopeFieldValue"];
             };
             /**
-             * @description ISO 8601 timestamp in the future: the override ends then.
+             * @description ISO 8601 timestamp in the future, at most APPROVAL_GRANT_TTL_SECONDS (default 3600) after the
+             *     decision: the override ends then. Absent: that bound.
              * @example 2026-11-26T09:30:00.000Z
              */
-            expires_at: string;
+            expires_at?: string;
         };
         DecisionBody: {
             decision: components["schemas"]["ApprovalDecision"];
@@ -1502,7 +1507,7 @@ export interface components {
     parameters: never;
     requestBodies: never;
     headers: {
-        /** @description Seconds the verdict may be acted on (the X-Verdict-TTL asked for, or the tenant default); complete answers only. */
+        /** @description Seconds the verdict may be acted on: the X-Verdict-TTL asked for when it is shorter than the tenant verdict_ttl_seconds, else that; complete answers only. */
         "X-Verdict-TTL": number;
         /** @description The id of the committed consultation; complete answers only. */
         "X-Consultation-Id": string;
@@ -2552,7 +2557,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Seconds the verdict may be acted on, 1 to 3600; default the tenant's verdict_ttl_seconds. */
+                /** @description Seconds the verdict may be acted on, 1 to 3600: it may shorten the tenant's verdict_ttl_seconds, never lengthen it (a larger value is lowered to the tenant's; the response header says what applied). Default the tenant's. */
                 "X-Verdict-TTL"?: string;
             };
             path: {
@@ -2748,6 +2753,21 @@ export interface operations {
                      * @example {
                      *       "code": "unsupported_media_type",
                      *       "message": "unsupported_media_type: a body that is not application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description resolve_context_too_large: the session context would outgrow what one request may carry */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "resolve_context_too_large",
+                     *       "message": "resolve_context_too_large: the session context would outgrow what one request may carry"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -3457,7 +3477,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Seconds the verdict may be acted on, 1 to 3600; default the tenant's verdict_ttl_seconds. */
+                /** @description Seconds the verdict may be acted on, 1 to 3600: it may shorten the tenant's verdict_ttl_seconds, never lengthen it (a larger value is lowered to the tenant's; the response header says what applied). Default the tenant's. */
                 "X-Verdict-TTL"?: string;
             };
             path: {
@@ -3683,7 +3703,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description insufficient_context: details.missing_fields and details.required_context name what is missing */
+            /** @description insufficient_context: details.missing_fields and details.required_context name what is missing; context_contradicts_parameters: a context Fact restates a path of the parameters with another value (details.field) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3692,7 +3712,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "insufficient_context",
-                     *       "message": "insufficient_context: details.missing_fields and details.required_context name what is missing"
+                     *       "message": "insufficient_context: details.missing_fields and details.required_context name what is missing; context_contradicts_parameters: a context Fact restates a path of the parameters with another value (details.field)"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];

@@ -3,6 +3,7 @@ export { verifyConsultation, normativeHashOf, contextHashOf, type VerifyConsulta
 export { verifyLedgerBundle, ledgerFactHash, factsFromDocuments, GENESIS_PREV_HASH, type LedgerBundleInput, type LedgerBundleReport } from './ledger-bundle';
 export { verifyWebhookSignature, type VerifyWebhookInput, type WebhookKeyEntry } from './webhook';
 export { verifyStandardWebhook, type VerifyStandardWebhookInput } from './standard-webhook';
+export type { WebhookBinding } from './webhook-binding';
 export {
   buildEvidencePack,
   verifyEvidencePack,

@@ -16,7 +16,7 @@ describe(verifyStandardWebhook.name, () => {
   it('verifies a signature made by the reference library, with the raw body as text or bytes', () => {
     const signature = sign(secretA);
 
-    expect(sut({ body, id, timestamp, signature, secret: secretA })).toMatchObject({ valid: true, checks: [{ check: 'signature', status: 'pass' }] });
+    expect(sut({ body, id, timestamp, signature, secret: secretA })).toMatchObject({ valid: true, checks: [{ check: 'signature', status: 'pass' }, { check: 'binding', status: 'info' }] });
     expect(sut({ body: Buffer.from(body), id, timestamp: Number(timestamp), signature, secret: secretA.slice(6) }).valid).toBe(true);
   });
 
@@ -57,5 +57,15 @@ describe(verifyStandardWebhook.name, () => {
     const late = sut({ body, id, timestamp, signature, secret: secretA, maxAgeSeconds: 300, now: at.getTime() + 301_000 });
     expect(late.valid).toBe(false);
     expect(late.checks[1]).toMatchObject({ check: 'timestamp', status: 'fail' });
+  });
+
+  it('checks the tenant and subscription the body names when they are given', () => {
+    const bound = '{"id":"evt-000000000000002a","tenant_id":"tnt-a","subscription_id":"whk-a","data":{}}';
+    const signature = new Webhook(secretA).sign(id, at, bound);
+
+    expect(sut({ body: bound, id, timestamp, signature, secret: secretA, tenantId: 'tnt-a', subscriptionId: 'whk-a' }).valid).toBe(true);
+    const other = sut({ body: bound, id, timestamp, signature, secret: secretA, tenantId: 'tnt-a', subscriptionId: 'whk-b' });
+    expect(other.valid).toBe(false);
+    expect(other.checks.find((c) => c.check === 'subscription_id')).toMatchObject({ status: 'fail' });
   });
 });

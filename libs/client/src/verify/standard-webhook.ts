@@ -5,8 +5,14 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { expectFresh } from './freshness';
 import { ReportBuilder, type VerificationReport } from './report';
+import { expectBound, type WebhookBinding } from './webhook-binding';
 
-export interface VerifyStandardWebhookInput {
+/**
+ * `tenantId` and `subscriptionId`: your subscription's, checked against the body's. The secret is
+ * the subscription's own, so a matching HMAC already ties the delivery to the subscriptions sharing
+ * that secret; the ids say which one (see WebhookBinding).
+ */
+export interface VerifyStandardWebhookInput extends WebhookBinding {
   /** The raw body exactly as received (before any JSON parsing). */
   body: Buffer | string;
   /** The `webhook-id` header (the registry's delivery id, the same on every retry). */
@@ -53,5 +59,6 @@ export function verifyStandardWebhook(input: VerifyStandardWebhookInput): Verifi
   report.pass('signature', `HMAC-SHA256 signature valid with secret ${matched + 1} of ${secrets.length} over ${content.length} bytes (${entries.length} v1 entr${entries.length === 1 ? 'y' : 'ies'})`);
 
   if (input.maxAgeSeconds !== undefined) expectFresh(report, Number(ts) * 1000, input.maxAgeSeconds, input.now);
+  expectBound(report, body, input);
   return report.build();
 }

@@ -26,7 +26,13 @@ describe(verifyWebhookSignature.name, () => {
   const sut = verifyWebhookSignature;
 
   it('verifies a delivery with a PEM key', () => {
-    expect(sut({ body, timestamp, signature, key: pem })).toMatchObject({ valid: true, checks: [{ check: 'signature', status: 'pass' }] });
+    expect(sut({ body, timestamp, signature, key: pem })).toMatchObject({
+      valid: true,
+      checks: [
+        { check: 'signature', status: 'pass' },
+        { check: 'binding', status: 'info', message: expect.stringContaining('not checked') },
+      ],
+    });
   });
 
   it('finds the signing key in the published key set and checks its window', () => {
@@ -64,5 +70,34 @@ describe(verifyWebhookSignature.name, () => {
 
   it('refuses a signature that is not 128 hex digits', () => {
     expect(sut({ body, timestamp, signature: 'abc', key: pem }).checks[0]).toMatchObject({ status: 'fail', message: expect.stringContaining('128 hex digits') });
+  });
+
+  describe('the tenant and subscription the delivery was made for', () => {
+    const bound = '{"id":"evt-000000000000002a","type":"approval.requested","tenant_id":"tnt-a","subscription_id":"whk-a","data":{}}';
+    const boundSignature = signHex(`${timestamp}.${bound}`);
+    const check = (tenantId?: string, subscriptionId?: string, b = bound, sig = boundSignature) =>
+      sut({ body: b, timestamp, signature: sig, key: pem, tenantId, subscriptionId });
+
+    it('passes when the body names the tenant and subscription given', () => {
+      const report = check('tnt-a', 'whk-a');
+      expect(report.valid).toBe(true);
+      expect(report.checks.map((c) => [c.check, c.status])).toEqual([
+        ['signature', 'pass'],
+        ['tenant_id', 'pass'],
+        ['subscription_id', 'pass'],
+      ]);
+    });
+
+    it("refuses a validly signed delivery made for another subscription or tenant (a replay to another receiver)", () => {
+      expect(check('tnt-a', 'whk-b').checks.find((c) => c.check === 'subscription_id')).toMatchObject({ status: 'fail', message: expect.stringContaining('made for another subscription') });
+      expect(check('tnt-b').valid).toBe(false);
+      expect(check(undefined, 'whk-b').valid).toBe(false);
+    });
+
+    it('refuses a body without the fields, or not a JSON object, when ids are given (fail closed)', () => {
+      expect(check('tnt-a', undefined, body, signature).checks.find((c) => c.check === 'tenant_id')?.message).toContain('absent');
+      const text = 'not json';
+      expect(check('tnt-a', undefined, text, signHex(`${timestamp}.${text}`)).checks.find((c) => c.check === 'tenant_id')?.message).toContain('not a JSON object');
+    });
   });
 });

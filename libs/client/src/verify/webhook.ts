@@ -4,6 +4,7 @@
 import { createPublicKey, verify, type KeyObject } from 'node:crypto';
 import { expectFresh } from './freshness';
 import { ReportBuilder, type VerificationReport } from './report';
+import { expectBound, type WebhookBinding } from './webhook-binding';
 
 type Rec = Record<string, unknown>;
 
@@ -15,7 +16,8 @@ export interface WebhookKeyEntry {
   not_after?: string | null;
 }
 
-export interface VerifyWebhookInput {
+/** `tenantId` and `subscriptionId`: your subscription's, checked against the body's (see WebhookBinding). */
+export interface VerifyWebhookInput extends WebhookBinding {
   /** The raw body exactly as received (before any JSON parsing). */
   body: Buffer | string;
   /** X-Service-Timestamp (Unix seconds). */
@@ -91,5 +93,6 @@ export function verifyWebhookSignature(input: VerifyWebhookInput): VerificationR
     );
   }
   if (input.maxAgeSeconds !== undefined) expectFresh(report, signedAt, input.maxAgeSeconds, input.now);
+  expectBound(report, input.body, input);
   return report.build();
 }

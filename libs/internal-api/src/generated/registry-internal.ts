@@ -400,6 +400,8 @@ export interface components {
             /** @enum {string} */
             target_type: "invariant" | "rule";
             target_ids: string[];
+            /** @description An approval grant: the rule versions it lifts; a target whose current version is another one is not neutralised. Absent: any version. */
+            target_version_ids?: string[];
             /** @description The scope it was created in. */
             scope_id: string;
             scope_ids: string[];
@@ -681,6 +683,11 @@ export interface components {
             target_id: string;
             /** @description Every suspended entry (one, except for approval grants covering several rules). */
             target_ids: string[];
+            /**
+             * @description Approval grants only: the rule versions (`rv-`) the grant was made for. A target whose current version
+             *     is another one (the rule changed since) is not neutralised. Absent: any version.
+             */
+            target_version_ids?: string[];
             /** @enum {string} */
             target_type: "invariant" | "rule";
             override_type: components["schemas"]["OverrideType"];
@@ -717,6 +724,11 @@ export interface components {
             override_type?: "approval_grant";
             /** @description `rul-` ids, 1 to 100; they may lie in several scopes. */
             target_ids: string[];
+            /**
+             * @description The rule versions (`rv-`) the approval was asked for, one per target: each must be its target's current
+             *     version (422 otherwise: the rule changed since), and the grant lifts those versions only.
+             */
+            target_version_ids?: string[] | null;
             /** @description The operations the grant covers; checked against the tenant's scope_schema. */
             applies_to_scope: components["schemas"]["ScopeSelector"];
             /** @description ISO 8601, in the future. */

@@ -73,7 +73,7 @@ export const attemptInput = (req: Request): void => {
   if (typeof attempt !== 'number' || !Number.isInteger(attempt) || attempt < 1 || attempt > 1000) throw badRequest('attempt must be an integer from 1 to 1000');
 };
 
-const GRANT_FIELDS = new Set(['override_type', 'target_ids', 'applies_to_scope', 'expires_at', 'justification', 'approved_by', 'approval_id', 'consultation_id']);
+const GRANT_FIELDS = new Set(['override_type', 'target_ids', 'target_version_ids', 'applies_to_scope', 'expires_at', 'justification', 'approved_by', 'approval_id', 'consultation_id']);
 const GRANT_TEXT_LIMITS = { justification: 20000, approved_by: 200, approval_id: 200, consultation_id: 200 } as const;
 
 /** The grant body (registry dialect): a missing field is 422, a wrong or unknown one 400. */
@@ -87,6 +87,10 @@ export const grantInput = (req: Request): void => {
   const targets = b.target_ids;
   if (!Array.isArray(targets) || targets.length < 1 || targets.length > 100 || !targets.every((t) => typeof t === 'string' && ID.test(t))) {
     throw badRequest('target_ids must be an array of 1 to 100 rule ids');
+  }
+  const versions = b.target_version_ids;
+  if (versions !== undefined && versions !== null && (!Array.isArray(versions) || versions.length > 100 || !versions.every((v) => typeof v === 'string' && /^rv-[0-9a-z_.-]{1,100}$/.test(v)))) {
+    throw badRequest('target_version_ids must be an array of at most 100 rule version ids (rv-)');
   }
   const scope = b.applies_to_scope;
   if (!scope || typeof scope !== 'object' || Array.isArray(scope) || !Object.values(scope).every((v) => ['string', 'number', 'boolean'].includes(typeof v))) {
@@ -103,6 +107,7 @@ export const grantInput = (req: Request): void => {
 export function grantRequest(b: ApprovalGrantBody): GrantRequest {
   return {
     target_ids: b.target_ids,
+    target_version_ids: b.target_version_ids ?? undefined,
     applies_to_scope: b.applies_to_scope,
     expires_at: new Date(b.expires_at),
     justification: b.justification ?? undefined,

@@ -206,6 +206,7 @@ const models: TsoaRoute.Models = {
             "override_type": {"ref":"OverrideType","required":true},
             "target_type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["invariant"]},{"dataType":"enum","enums":["rule"]}],"required":true},
             "target_ids": {"dataType":"array","array":{"dataType":"string"},"required":true},
+            "target_version_ids": {"dataType":"array","array":{"dataType":"string"}},
             "scope_id": {"dataType":"string","required":true},
             "scope_ids": {"dataType":"array","array":{"dataType":"string"},"required":true},
             "applies_to_scope": {"dataType":"union","subSchemas":[{"ref":"ScopeSelector"},{"dataType":"enum","enums":[null]}],"required":true},
@@ -510,6 +511,7 @@ const models: TsoaRoute.Models = {
             "scope_ids": {"dataType":"array","array":{"dataType":"string"},"required":true},
             "target_id": {"dataType":"string","required":true},
             "target_ids": {"dataType":"array","array":{"dataType":"string"},"required":true},
+            "target_version_ids": {"dataType":"array","array":{"dataType":"string"}},
             "target_type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["invariant"]},{"dataType":"enum","enums":["rule"]}],"required":true},
             "override_type": {"ref":"OverrideType","required":true},
             "justification": {"dataType":"string","required":true},
@@ -531,6 +533,7 @@ const models: TsoaRoute.Models = {
         "properties": {
             "override_type": {"dataType":"enum","enums":["approval_grant"]},
             "target_ids": {"dataType":"array","array":{"dataType":"string"},"required":true},
+            "target_version_ids": {"dataType":"union","subSchemas":[{"dataType":"array","array":{"dataType":"string"}},{"dataType":"enum","enums":[null]}]},
             "applies_to_scope": {"ref":"ScopeSelector","required":true},
             "expires_at": {"dataType":"string","required":true},
             "justification": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}]},

@@ -1,0 +1,218 @@
+import request from 'supertest';
+import { createPrincipalWithKey } from '../../../apps/registry/test/harness';
+import { createVerdictTenant, registryApi, startVerdictStack, verdictApi, within, type VerdictStack, type VerdictTenant } from '../verdict-harness';
+
+/**
+ * Abuse cases of verdict approvals (docs/threat-model.md "Approvers and approvals"): the ways around an
+ * approval that a security review found, each driven through the public API as the attacker would.
+ * Every test here failed before the fixes of docs/approvals.md "Who asks", "Deciding" and "Grants".
+ */
+describe('abuse: verdict approvals', () => {
+  let stack: VerdictStack;
+  let t: VerdictTenant;
+  let payScope: string;
+  let hrScope: string;
+  let transferRule: { id: string; current_version_id: string };
+  let agent1: { principalId: string; key: string };
+  let agent2: { principalId: string; key: string };
+  let finance: { principalId: string; key: string };
+  let payApprover: { principalId: string; key: string };
+  let hrApprover: { principalId: string; key: string };
+  let hrAdmin: { principalId: string; key: string };
+
+  const SCHEMA = { fields: { dept: { allowed_values: ['payments', 'hr'] }, region: { allowed_values: ['eu', 'us'] } } };
+  const PAY_EU = { dept: 'payments', region: 'eu' };
+
+  beforeAll(async () => {
+    stack = await startVerdictStack();
+    t = await createVerdictTenant(stack, 'abuse-apr', { scope_schema: SCHEMA });
+    const reg = registryApi(stack, t.adminKey);
+    payScope = await reg.scope('payments', { dept: 'payments' });
+    hrScope = await reg.scope('hr', { dept: 'hr' });
+    const needsApproval = { severity: 'REQUIRES_APPROVAL' };
+    transferRule = await reg.rule(payScope, {
+      ...needsApproval,
+      directive: 'Transfers above 10,000 need approval',
+      applies_to: { actions: ['payments.transfer'] },
+      conditions: [{ field: 'transfer.amount', op: 'gt', value: 10000 }],
+    });
+    await reg.rule(payScope, {
+      ...needsApproval,
+      directive: 'Payouts above 10,000 need approval',
+      applies_to: { actions: ['payments.payout'] },
+      conditions: [{ field: 'amount', op: 'gt', value: 10000 }],
+    });
+    await reg.rule(payScope, {
+      ...needsApproval,
+      directive: 'Refunds above 100 need finance',
+      applies_to: { actions: ['payments.refund'] },
+      conditions: [{ field: 'refund.amount', op: 'gt', value: 100 }],
+      deciders: ['role-finance'],
+    });
+    await reg.rule(payScope, { ...needsApproval, directive: 'Treasury moves need treasury', applies_to: { actions: ['treasury.move'] }, deciders: ['role-treasury'] });
+    const mk = (opts: Parameters<typeof createPrincipalWithKey>[2]) => createPrincipalWithKey(stack.registry, t.adminKey, opts);
+    agent1 = await mk({ kind: 'agent', permissions: ['check', 'read'] });
+    // An agent that may also approve, and holds the role the refund rule names.
+    agent2 = await mk({ kind: 'agent', permissions: ['check', 'read', 'approve'], roles: ['role-finance'] });
+    finance = await mk({ kind: 'human', permissions: ['approve'], roles: ['role-finance'] });
+    payApprover = await mk({ kind: 'human', permissions: ['approve'], scope_ids: [payScope] });
+    hrApprover = await mk({ kind: 'human', permissions: ['approve'], scope_ids: [hrScope] });
+    hrAdmin = await mk({ kind: 'human', permissions: ['admin'], scope_ids: [hrScope] });
+  });
+  afterAll(() => stack.stop());
+
+  const as = (key: string) => verdictApi(stack, key, t.id);
+  const open = (key: string, consultationId: string) => as(key).post(`/${t.id}/v1/approvals`, { consultation_id: consultationId });
+  const decide = (key: string, id: string, body: object) => as(key).post(`/${t.id}/v1/approvals/${id}/decision`, body);
+
+  async function approvalRequired(key: string, body: object): Promise<string> {
+    const res = await as(key).check(body).expect(200);
+    expect(res.body.verdict).toBe('approval_required');
+    return res.body.consultation_id;
+  }
+
+  describe('the requester is who asked (docs/approvals.md "Who asks")', () => {
+    const refund = (amount: number, extra: object = {}) => ({ action: 'payments.refund', resource: 'order:1', scope: PAY_EU, parameters: { refund: { amount } }, ...extra });
+
+    it("refuses an approval opened by another principal than the consultation's: agent 1 cannot open agent 2's", async () => {
+      const consultation = await approvalRequired(agent2.key, refund(500));
+      const stolen = await open(agent1.key, consultation);
+      expect([stolen.status, stolen.body.code]).toEqual([403, 'not_the_requester']);
+      expect(stolen.body.details).toEqual({ consultation_id: consultation, caller_principal_id: agent2.principalId });
+      const own = await open(agent2.key, consultation).expect(201);
+      expect(own.body).toMatchObject({ requester: agent2.principalId, requester_principal: agent2.principalId });
+    });
+
+    it("never lets the consultation's principal decide its own operation, even holding approve and a listed role", async () => {
+      const consultation = await approvalRequired(agent2.key, refund(600));
+      const approval = (await open(agent2.key, consultation).expect(201)).body;
+      const self = await decide(agent2.key, approval.id, { decision: 'approve' });
+      expect([self.status, self.body.code]).toEqual([403, 'not_a_valid_decider']);
+      expect(self.body.details).toMatchObject({ requester: agent2.principalId });
+      await decide(finance.key, approval.id, { decision: 'approve' }).expect(200);
+    });
+
+    it('never lets the human the agent acted for (on_behalf_of) decide it either', async () => {
+      const consultation = await approvalRequired(agent1.key, refund(700, { on_behalf_of: finance.principalId }));
+      const approval = (await open(agent1.key, consultation).expect(201)).body;
+      expect(approval).toMatchObject({ requester: agent1.principalId, requester_principal: finance.principalId });
+      const forSelf = await decide(finance.key, approval.id, { decision: 'approve' });
+      expect([forSelf.status, forSelf.body.code]).toEqual([403, 'not_a_valid_decider']);
+      expect(forSelf.body.details).toMatchObject({ requester_principal: finance.principalId });
+      // Someone else who holds the role decides it.
+      const other = await createPrincipalWithKey(stack.registry, t.adminKey, { kind: 'human', permissions: ['approve'], roles: ['role-finance'] });
+      await decide(other.key, approval.id, { decision: 'reject' }).expect(200);
+    });
+  });
+
+  describe('a one-shot approval covers the context (docs/approvals.md "The agent\'s loop")', () => {
+    const payout = (amount: number) => ({ action: 'payments.payout', resource: 'acct:7', scope: PAY_EU, context: { amount: { value: amount, source: 'invoice' } } });
+
+    it('is not used by a check that gives the same operation another amount as a Fact', async () => {
+      const consultation = await approvalRequired(agent1.key, payout(10_001));
+      const approval = (await open(agent1.key, consultation).expect(201)).body;
+      await decide(finance.key, approval.id, { decision: 'approve' }).expect(200);
+
+      const bigger = await as(agent1.key).check(payout(5_000_000)).expect(200);
+      expect(bigger.body.verdict).toBe('approval_required');
+      const still = await as(agent1.key).get(`/${t.id}/v1/approvals/${approval.id}`).expect(200);
+      expect(still.body.consumed_by).toBeNull();
+
+      // The approved operation with its approved context is allowed, once.
+      const approved = await within(5_000, async () => {
+        const res = await as(agent1.key).check(payout(10_001)).expect(200);
+        if (res.body.verdict !== 'allowed') throw new Error(`still ${res.body.verdict}`);
+        return res;
+      });
+      expect((await as(agent1.key).get(`/${t.id}/v1/approvals/${approval.id}`).expect(200)).body.consumed_by).toBe(approved.body.consultation_id);
+      expect((await as(agent1.key).check(payout(10_001)).expect(200)).body.verdict).toBe('approval_required');
+    });
+  });
+
+  describe('grants are bounded like the registry\'s (docs/approvals.md "Grants")', () => {
+    const transfer = (amount: number, scope: object = PAY_EU) => ({ action: 'payments.transfer', resource: 'acct:eu/9', scope, parameters: { transfer: { amount } } });
+
+    async function pendingTransfer(): Promise<string> {
+      const consultation = await approvalRequired(agent1.key, transfer(50_000));
+      return (await open(agent1.key, consultation).expect(201)).body.id;
+    }
+
+    it("refuses a decision by a key restricted to another scope than the triggering rules' (hr deciding payments)", async () => {
+      const id = await pendingTransfer();
+      const hr = await decide(hrApprover.key, id, { decision: 'approve', grant: { applies_to_scope: {}, expires_at: '2099-01-01T00:00:00Z' } });
+      expect([hr.status, hr.body.code]).toEqual([403, 'not_a_valid_decider']);
+      expect(hr.body.details).toMatchObject({ reason: 'scope_not_covered', scopes_not_covered: [payScope] });
+      const hrReject = await decide(hrApprover.key, id, { decision: 'reject' });
+      expect([hrReject.status, hrReject.body.code]).toEqual([403, 'not_a_valid_decider']);
+      expect((await as(agent1.key).get(`/${t.id}/v1/approvals/${id}`).expect(200)).body.status).toBe('pending');
+      // A key of the payments scope may.
+      await decide(payApprover.key, id, { decision: 'reject' }).expect(200);
+    });
+
+    it('refuses a tenant-wide grant and one that outlives APPROVAL_GRANT_TTL_SECONDS; a bounded one covers the approved scope only', async () => {
+      const id = await pendingTransfer();
+      const tenantWide = await decide(payApprover.key, id, { decision: 'approve', grant: { applies_to_scope: {}, expires_at: new Date(Date.now() + 600_000).toISOString() } });
+      expect([tenantWide.status, tenantWide.body.code]).toEqual([422, 'invalid_grant']);
+      expect(tenantWide.body.details).toMatchObject({ field: 'grant.applies_to_scope' });
+      const forever = await decide(payApprover.key, id, { decision: 'approve', grant: { applies_to_scope: PAY_EU, expires_at: '2099-01-01T00:00:00Z' } });
+      expect([forever.status, forever.body.code]).toEqual([422, 'invalid_grant']);
+      expect(forever.body.details).toMatchObject({ field: 'grant.expires_at', max_seconds: 3600 });
+
+      const before = Date.now();
+      const approved = await decide(payApprover.key, id, { decision: 'approve', grant: {} }).expect(200);
+      const [grant] = approved.body.grants;
+      expect(grant.applies_to_scope).toEqual(PAY_EU);
+      expect(Date.parse(grant.expires_at)).toBeLessThanOrEqual(before + 3_600_000 + 5_000);
+
+      await within(5_000, async () => {
+        const res = await as(agent1.key).check(transfer(90_000)).expect(200);
+        if (res.body.verdict !== 'allowed') throw new Error(`still ${res.body.verdict}`);
+      });
+      // Another region is outside the approved scope: still approval_required.
+      expect((await as(agent1.key).check(transfer(90_000, { dept: 'payments', region: 'us' })).expect(200)).body.verdict).toBe('approval_required');
+    });
+
+    it('does not lift the rule once it changed since the grant: made MANDATORY, the transfer is blocked', async () => {
+      // The grant of the previous test is in force for payments/eu transfers.
+      expect((await as(agent1.key).check(transfer(90_000)).expect(200)).body.verdict).toBe('allowed');
+      await registryApi(stack, t.adminKey).updateRule(payScope, transferRule.id, {
+        directive: 'Transfers above 10,000 are forbidden',
+        severity: 'MANDATORY',
+        applies_to: { actions: ['payments.transfer'] },
+        conditions: [{ field: 'transfer.amount', op: 'gt', value: 10000 }],
+      });
+      const blocked = await within(5_000, async () => {
+        const res = await as(agent1.key).check(transfer(90_000)).expect(200);
+        if (res.body.verdict !== 'blocked') throw new Error(`still ${res.body.verdict}`);
+        return res;
+      });
+      const record = await as(agent1.key).consultation(blocked.body.consultation_id).expect(200);
+      expect(record.body.precedence_trace.find((e: { rule_id: string }) => e.rule_id === transferRule.id)).toMatchObject({
+        reason: 'fires',
+        overrides_not_applied: [expect.objectContaining({ reason: 'override_rule_changed' })],
+      });
+    });
+  });
+
+  describe('a scope-restricted admin stays inside its scopes (docs/identity.md "Privilege boundaries")', () => {
+    const mint = (principalId: string, permissions: string[], scopeIds: string[] = [hrScope]) =>
+      request(stack.registry.url).post('/api/v1/api-keys').set('Authorization', `Bearer ${hrAdmin.key}`).send({ principal_id: principalId, permissions, scope_ids: scopeIds });
+    const human = async (roles: string[] = []) =>
+      (await request(stack.registry.url).post('/api/v1/principals').set('Authorization', `Bearer ${t.adminKey}`).send({ kind: 'human', name: 'h', roles }).expect(201)).body.id as string;
+
+    it('cannot mint an approve key for a principal that decides tenant-wide, by a key or by a role', async () => {
+      const byKey = await mint(finance.principalId, ['approve']);
+      expect(byKey.status).toBe(403);
+      expect(byKey.body.detail).toMatch(/decides beyond those scopes/);
+      const treasurer = await human(['role-treasury']);
+      expect((await mint(treasurer, ['approve'])).status).toBe(403);
+      expect((await mint(treasurer, ['admin'])).status).toBe(403);
+    });
+
+    it('still mints approve keys for its own deciders, and keys without approve for anyone it may reach', async () => {
+      const hrPerson = await human(['role-hr']);
+      expect((await mint(hrPerson, ['approve'])).status).toBe(201);
+      expect((await mint(finance.principalId, ['read'])).status).toBe(201);
+    });
+  });
+});

@@ -1,0 +1,113 @@
+import express from 'express';
+import request from 'supertest';
+import { decodeJwt } from 'jose';
+import { MemoryReplayGuard, requireVerdict } from '@arbiter/client';
+import { createVerdictTenant, registryApi, SCOPE_SCHEMA, startVerdictStack, verdictApi, type VerdictStack, type VerdictTenant } from '../verdict-harness';
+
+/**
+ * Abuse cases of check and of the signed verdict (docs/threat-model.md "Agents"): an agent that tries to make
+ * the rules see another operation than the one signed, or to act on a verdict longer or more often than the
+ * tenant allows. Each test failed before docs/verdicts.md "Parameters and context" and "Limits" were enforced.
+ */
+describe('abuse: check and the signed verdict', () => {
+  let stack: VerdictStack;
+  let t: VerdictTenant;
+
+  beforeAll(async () => {
+    stack = await startVerdictStack();
+    t = await createVerdictTenant(stack, 'abuse-vrd', { scope_schema: SCOPE_SCHEMA, verdict_ttl_seconds: 30 });
+    const reg = registryApi(stack, t.adminKey);
+    const scope = await reg.scope('eu', { region: 'eu' });
+    await reg.rule(scope, {
+      directive: 'No transfer above 10,000',
+      severity: 'MANDATORY',
+      applies_to: { actions: ['payments.transfer'] },
+      conditions: [{ field: 'transfer.amount', op: 'gt', value: 10000 }],
+    });
+  });
+  afterAll(() => stack.stop());
+
+  const agent = () => verdictApi(stack, t.agent.key, t.id);
+  const transfer = (amount: number, context?: object) => ({
+    action: 'payments.transfer',
+    resource: 'acct:eu/1',
+    scope: { region: 'eu', env: 'prod' },
+    parameters: { transfer: { amount } },
+    ...(context ? { context } : {}),
+  });
+
+  describe('context cannot overrule what is signed (docs/verdicts.md "Parameters and context")', () => {
+    it('refuses a Fact that restates a parameter with another value (422 naming the field) instead of signing allowed', async () => {
+      const res = await agent().check(transfer(50_000, { 'transfer.amount': { value: 1, source: 'agent' } }));
+      expect([res.status, res.body.code]).toEqual([422, 'context_contradicts_parameters']);
+      expect(res.body.details).toEqual({ field: 'context.transfer.amount', parameters_field: 'parameters.transfer.amount' });
+    });
+
+    it('refuses a Fact at an object above a parameter that says otherwise', async () => {
+      const res = await agent().check(transfer(50_000, { transfer: { value: { amount: 1 }, source: 'agent' } }));
+      expect([res.status, res.body.code]).toEqual([422, 'context_contradicts_parameters']);
+      expect(res.body.details.field).toBe('context.transfer');
+    });
+
+    it('evaluates a Fact that agrees with the parameters, and one about a path they leave out, with one value per path', async () => {
+      const same = await agent().check(transfer(50_000, { 'transfer.amount': { value: 50_000, source: 'erp', verification_status: 'verified' } })).expect(200);
+      expect(same.body.verdict).toBe('blocked');
+      const beside = await agent().check(transfer(500, { 'transfer.reference': { value: 'INV-7', source: 'erp' } })).expect(200);
+      expect(beside.body.verdict).toBe('allowed');
+    });
+
+    it("binds an enforcement point's check to the context it knows: a verdict asked with other Facts does not pass", async () => {
+      const context = { 'transfer.reference': { value: 'INV-7', source: 'erp' } };
+      const verdict = (await agent().check(transfer(500, context)).expect(200)).body.signed_verdict as string;
+      const executor = (known: object) =>
+        express()
+          .use(express.json())
+          .post(
+            '/transfers',
+            requireVerdict({
+              jwksUrl: `${stack.verdict.url}/v1/tenants/${t.slug}/jwks`,
+              tenantId: t.id,
+              binding: () => ({ action: 'payments.transfer', resource: 'acct:eu/1', scope: { region: 'eu', env: 'prod' }, parameters: { transfer: { amount: 500 } }, context: known as Record<string, unknown> }),
+            }),
+            (_req, res) => res.status(201).end(),
+          );
+      await request(executor(context)).post('/transfers').set('X-Arbiter-Verdict', verdict).expect(201);
+      const other = await request(executor({ 'transfer.reference': { value: 'INV-8', source: 'erp' } })).post('/transfers').set('X-Arbiter-Verdict', verdict).expect(403);
+      expect(other.body).toMatchObject({ code: 'verdict_binding_mismatch', details: { fields: ['context'] } });
+    });
+  });
+
+  describe('the tenant decides how long a verdict lives, and a verdict is used once (docs/verdicts.md "Limits")', () => {
+    it("lowers an X-Verdict-TTL above the tenant's verdict_ttl_seconds to it, in the header, the record and the signed exp", async () => {
+      const res = await agent().check(transfer(500), { 'X-Verdict-TTL': '3600' }).expect(200);
+      expect(res.headers['x-verdict-ttl']).toBe('30');
+      const claims = decodeJwt(res.body.signed_verdict);
+      expect(claims.exp! - claims.iat!).toBe(30);
+      expect((await agent().consultation(res.body.consultation_id).expect(200)).body.verdict_ttl_seconds).toBe(30);
+      // A shorter one is honoured.
+      const shorter = await agent().check(transfer(500), { 'X-Verdict-TTL': '10' }).expect(200);
+      expect(shorter.headers['x-verdict-ttl']).toBe('10');
+      const resolved = await agent().resolve({ action: 'payments.transfer', resource: 'acct:eu/1', scope: { region: 'eu' }, context: { 'transfer.amount': { value: 5, source: 'agent' } } }, { 'X-Verdict-TTL': '3600' }).expect(200);
+      expect(resolved.headers['x-verdict-ttl']).toBe('30');
+    });
+
+    it("lets an executor with the SDK's replay guard act on a verdict once", async () => {
+      const verdict = (await agent().check(transfer(500)).expect(200)).body.signed_verdict as string;
+      const executor = express()
+        .use(express.json())
+        .post(
+          '/transfers',
+          requireVerdict({
+            jwksUrl: `${stack.verdict.url}/v1/tenants/${t.slug}/jwks`,
+            tenantId: t.id,
+            replayGuard: new MemoryReplayGuard(),
+            binding: () => ({ action: 'payments.transfer', resource: 'acct:eu/1', scope: { region: 'eu', env: 'prod' }, parameters: { transfer: { amount: 500 } } }),
+          }),
+          (_req, res) => res.status(201).end(),
+        );
+      await request(executor).post('/transfers').set('X-Arbiter-Verdict', verdict).expect(201);
+      const replay = await request(executor).post('/transfers').set('X-Arbiter-Verdict', verdict).expect(403);
+      expect(replay.body.code).toBe('verdict_replayed');
+    });
+  });
+});
