@@ -93,7 +93,8 @@ describe('ledger migrations to per-tenant streams and recorded sealers', () => {
       const before = await count();
 
       const applied = await applyMigrations(db.url, ledgerMigrationsDir());
-      expect(applied.applied).toEqual(['20261227100000_facts_sealed_by', '20261227100001_streams_per_tenant']);
+      // These two, and whatever later migrations the ledger has.
+      expect(applied.applied.slice(0, 2)).toEqual(['20261227100000_facts_sealed_by', '20261227100001_streams_per_tenant']);
       expect(await count()).toEqual(before);
       expect(await schemaMismatches(prisma, pool)).toEqual([]);
       const { rows: nodes } = await pool.query(`SELECT tenant_id, stream_id, level, idx::int FROM merkle_nodes`);
