@@ -54,10 +54,12 @@ const sha256 = (...parts) => {
   return h.digest();
 };
 
-/** fact_hash: sha256 over the canonical JSON of exactly these seven members (docs/ledger-formats.md). */
+/** fact_hash: sha256 over the canonical JSON of these seven members, plus sealed_by when the fact has one (docs/ledger-formats.md). */
 export function factHash(fact) {
-  const { actor, custom_payload, fact_id, prev_hash, sealed_at_ms, stream_id, tenant_id } = fact;
-  return `sha256:${sha256(Buffer.from(canonicalize({ actor, custom_payload, fact_id, prev_hash, sealed_at_ms, stream_id, tenant_id }), 'utf8')).toString('hex')}`;
+  const { actor, custom_payload, fact_id, prev_hash, sealed_at_ms, sealed_by = null, stream_id, tenant_id } = fact;
+  // sealed_by is a member only when the fact has one (facts sealed before the ledger recorded it have none).
+  const members = { actor, custom_payload, fact_id, prev_hash, sealed_at_ms, stream_id, tenant_id, ...(sealed_by === null ? {} : { sealed_by }) };
+  return `sha256:${sha256(Buffer.from(canonicalize(members), 'utf8')).toString('hex')}`;
 }
 
 // --- RFC 9162 section 2.1 ------------------------------------------------------------------------

@@ -10,7 +10,7 @@
 //           `arbiter trust extend`), its `ledger_keys` (docs/evidence.md "Trusted keys")
 // --keys:   or a ledger key set you obtained yourself (GET /.well-known/ledger-keys)
 // --facts:  GET /streams/{stream_id}/facts pages ({facts: [...]}) or arrays of facts, in chain order;
-//           list entries (fact_id, sealed_at_ms, sealed_at_iso, actor, custom_payload) suffice, full
+//           list entries (fact_id, sealed_at_ms, sealed_at_iso, actor, sealed_by, custom_payload) suffice, full
 //           facts (GET /facts/{id}) are checked field by field too.
 // --url mode fetches those three itself; without --trust or --keys the keys then come from the ledger
 // whose bundle is checked, and the report says `pinned: false` and exits 3 when nothing else failed.
@@ -55,14 +55,20 @@ export const sha256Digest = (value) => `sha256:${createHash('sha256').update(can
 
 // --- verification --------------------------------------------------------------------------------
 
-/** fact_hash: sha256 over the canonical JSON of exactly these seven members (docs/ledger-formats.md). */
+/**
+ * fact_hash: sha256 over the canonical JSON of exactly these seven members, and sealed_by when the fact
+ * has one: a fact sealed before the ledger recorded its sealer shows sealed_by null (or, in output saved
+ * before then, no sealed_by) and hashes without it (docs/ledger-formats.md).
+ */
 export function factHash(fact, bundle, prevHash) {
+  const sealedBy = fact.sealed_by ?? null;
   return sha256Digest({
     fact_id: fact.fact_id,
     stream_id: bundle.stream_id,
     tenant_id: bundle.tenant_id,
     actor: fact.actor,
     sealed_at_ms: fact.sealed_at_ms,
+    ...(sealedBy === null ? {} : { sealed_by: sealedBy }),
     custom_payload: fact.custom_payload,
     prev_hash: prevHash,
   });

@@ -57,9 +57,9 @@ async function main() {
     const buildSeconds = (performance.now() - started) / 1000;
     log(`built a chain of ${FACTS} facts and bulk-inserted it in ${buildSeconds.toFixed(1)} s`);
     started = performance.now();
-    await new MerkleTree(new MerkleRepository(pool)).fill(appendedStreamAnyTenant(STREAM), 0, FACTS);
+    await new MerkleTree(new MerkleRepository(pool)).fill(appendedStreamAnyTenant({ tenantId, streamId: STREAM }), 0, FACTS);
     const fillSeconds = (performance.now() - started) / 1000;
-    const { rows } = await pool.query<{ level: number; n: string }>('SELECT level, count(*) AS n FROM merkle_nodes WHERE stream_id = $1 GROUP BY level ORDER BY level', [STREAM]);
+    const { rows } = await pool.query<{ level: number; n: string }>('SELECT level, count(*) AS n FROM merkle_nodes WHERE tenant_id = $1 AND stream_id = $2 GROUP BY level ORDER BY level', [tenantId, STREAM]);
     log(`stored ${rows.map((r) => `${r.n} nodes of level ${r.level}`).join(', ')} in ${fillSeconds.toFixed(1)} s (the filler's code, in this process)`);
     results.stream = { facts: FACTS, build_seconds: round(buildSeconds), fill_seconds: round(fillSeconds), stored_nodes: Object.fromEntries(rows.map((r) => [r.level, Number(r.n)])) };
     await pool.end();
@@ -130,7 +130,7 @@ async function buildStream(pool: ReturnType<typeof createPool>, tenantId: Tenant
       [STREAM, tenantId, now, rows.fact_id, rows.seq, rows.payload, rows.prev_hash, rows.fact_hash, rows.parent],
     );
   }
-  await pool.query(`UPDATE streams SET head_seq = $2, head_fact_id = $3, head_hash = $4, head_sealed_at_ms = $5 WHERE stream_id = $1`, [STREAM, count, prevId, prevHash, now]);
+  await pool.query(`UPDATE streams SET head_seq = $3, head_fact_id = $4, head_hash = $5, head_sealed_at_ms = $6 WHERE tenant_id = $1 AND stream_id = $2`, [tenantId, STREAM, count, prevId, prevHash, now]);
   await pool.query('ANALYZE facts');
   return ids;
 }

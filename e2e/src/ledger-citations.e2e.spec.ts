@@ -23,7 +23,7 @@ describe('ledger citations', () => {
   let other: SdkTenant;
   let ledger: LedgerClient;
   let stream: string;
-  /** {customer: {kyc_level: 3}, kyc: {level: 1}} sealed by the tenant. */
+  /** {customer: {kyc_level: 3}, kyc: {level: 1}} sealed by the tenant's KYC service (another principal than the agent). */
   let sealed: LedgerFact;
 
   const post = (path: 'check' | 'resolve', body: unknown, base = stack.verdict.url, key = t.agentKey) =>
@@ -49,7 +49,9 @@ describe('ledger citations', () => {
       conditions: [{ field: FIELD, op: 'lt', value: 2 }],
       requires: [{ field: FIELD, type: 'integer', source_requirement: 'verified', acceptable_sources: ['ledger'], reason: 'KYC level from the ledger' }],
     });
-    ledger = ledgerAs(stack, t.agentKey);
+    // The agent cannot vouch for itself (docs/verdicts.md "Who may vouch"): the KYC service seals.
+    const kyc = await reg.createPrincipal({ kind: 'agent', name: 'kyc-service' });
+    ledger = ledgerAs(stack, (await reg.createApiKey({ principal_id: kyc.id, permissions: ['seal', 'read'] })).key);
     stream = `kyc-${randomUUID().slice(0, 8)}`;
     await ledger.seal(stream, { tenant_id: t.id, actor: 'agent:kyc', custom_payload: { first: true } });
     sealed = (await ledger.seal(stream, { tenant_id: t.id, actor: 'agent:kyc', custom_payload: { customer: { kyc_level: 3 }, kyc: { level: 1 } } })).fact;
@@ -65,7 +67,7 @@ describe('ledger citations', () => {
     const record = await consultation(answer.consultation_id);
     // The fact's hash as the ledger's public API shows it to the tenant.
     const fact = await ledger.getFact(sealed.fact_id);
-    expect(record.ledger_citations).toEqual({ [FIELD]: { fact_id: sealed.fact_id, fact_hash: fact.fact_hash, stream_id: stream, payload_path: FIELD } });
+    expect(record.ledger_citations).toEqual({ [FIELD]: { fact_id: sealed.fact_id, fact_hash: fact.fact_hash, stream_id: stream, sealed_by: fact.sealed_by, payload_path: FIELD } });
     // What the caller sent, as sent.
     expect(record.context_snapshot).toEqual({ [FIELD]: cite(sealed) });
     // The citation is covered by normative_hash (recomputed here with another canonicaliser), which the signed verdict binds.

@@ -10,10 +10,13 @@ const GENEROUS = { rate_limit: { tier: 'enterprise', requests_per_minute: 1_000_
  * fact_hash recomputed independently of the service (docs/ledger-formats.md):
  * the RFC 8785 text written out by hand for these flat payloads, hashed with node:crypto.
  */
-function expectedFactHash(f: { fact_id: string; stream_id: string; tenant_id: string; actor: string; sealed_at_ms: number; prev_hash: string }, payloadJcs: string) {
+function expectedFactHash(f: { fact_id: string; stream_id: string; tenant_id: string; actor: string; sealed_at_ms: number; sealed_by: string | null; prev_hash: string }, payloadJcs: string) {
   const text =
     `{"actor":${JSON.stringify(f.actor)},"custom_payload":${payloadJcs},"fact_id":${JSON.stringify(f.fact_id)},` +
-    `"prev_hash":${JSON.stringify(f.prev_hash)},"sealed_at_ms":${f.sealed_at_ms},"stream_id":${JSON.stringify(f.stream_id)},` +
+    `"prev_hash":${JSON.stringify(f.prev_hash)},"sealed_at_ms":${f.sealed_at_ms},` +
+    // sealed_by is a member when the fact has one (docs/ledger-formats.md "fact_hash").
+    (f.sealed_by === null ? '' : `"sealed_by":${JSON.stringify(f.sealed_by)},`) +
+    `"stream_id":${JSON.stringify(f.stream_id)},` +
     `"tenant_id":${JSON.stringify(f.tenant_id)}}`;
   return `sha256:${createHash('sha256').update(text, 'utf8').digest('hex')}`;
 }
@@ -24,10 +27,13 @@ describe('ledger facts and streams (docs/ledger-formats.md "Contract")', () => {
   let other: LedgerTenant;
   let seq = 0;
   const stream = (label: string) => `${label}-${++seq}`;
+  /** The principal of t.writerKey: every fact it seals has this sealed_by. */
+  let writerId: string;
 
   beforeAll(async () => {
     stack = await startLedgerStack();
     [t, other] = await Promise.all([createLedgerTenant(stack, GENEROUS), createLedgerTenant(stack, GENEROUS)]);
+    writerId = (await ledgerClient(stack.url, t.writerKey).get('/v1/whoami').expect(200)).body.principal.id;
   });
   afterAll(() => stack.stop());
 
@@ -59,6 +65,7 @@ describe('ledger facts and streams (docs/ledger-formats.md "Contract")', () => {
         stream_id: s,
         tenant_id: t.tenantId,
         actor: 'agent:billing',
+        sealed_by: writerId,
         sealed_at_ms: expect.any(Number),
         sealed_at_iso: new Date(res.body.sealed_at_ms).toISOString(),
         custom_payload: { a: 'x', b: 2 },
@@ -125,7 +132,8 @@ describe('ledger facts and streams (docs/ledger-formats.md "Contract")', () => {
       expect(page.body.limit).toBe(3);
       expect(page.body.offset).toBe(2);
       expect(page.body.facts.map((f: { fact_id: string }) => f.fact_id)).toEqual(ids.slice(2, 5));
-      expect(Object.keys(page.body.facts[0]).sort()).toEqual(['actor', 'custom_payload', 'fact_id', 'sealed_at_iso', 'sealed_at_ms']);
+      // The five list fields of the contract, and sealed_by, which fact_hash covers (docs/ledger-formats.md "Fact").
+      expect(Object.keys(page.body.facts[0]).sort()).toEqual(['actor', 'custom_payload', 'fact_id', 'sealed_at_iso', 'sealed_at_ms', 'sealed_by']);
       expect(page.body.facts[0]).toMatchObject({ actor: 'agent:test', custom_payload: { i: 2 } });
       const all = await c.get(`/streams/${s}/facts`).expect(200);
       expect(all.body).toMatchObject({ count: 7, limit: 50, offset: 0 });
@@ -165,26 +173,25 @@ describe('ledger facts and streams (docs/ledger-formats.md "Contract")', () => {
   });
 
   describe('tenant isolation', () => {
-    it("answers 404 for another tenant's stream on every stream endpoint, and appends nothing", async () => {
+    it("keeps another tenant's stream of the same id apart: its seal makes its own stream, and it reads none of the first one's", async () => {
       const s = stream('mine');
       const mine = await ledgerClient(stack.url, t.writerKey).post(`/streams/${s}/facts`, sealBody(t.tenantId)).expect(201);
       await ledgerClient(stack.url, t.writerKey).post(`/streams/${s}/bundles`).expect(201);
       const theirs = ledgerClient(stack.url, other.adminKey);
-      const before = await counts();
-      const append = await theirs.post(`/streams/${s}/facts`, sealBody(other.tenantId)).expect(404);
-      expect(append.body).toEqual({ code: 'NOT_FOUND', message: `Stream ${s} not found` });
-      await theirs.post(`/streams/${s}/facts`, sealBody(other.tenantId, { client_ref: 'x' })).expect(404);
-      expect(await counts()).toEqual(before);
+      // Reads of the id before the other tenant seals: as for an id nobody uses (docs/ledger-formats.md "Stream identity").
       await theirs.get(`/streams/${s}/facts`).expect(404);
       await theirs.post(`/streams/${s}/verify`).expect(404);
       await theirs.post(`/streams/${s}/bundles`).expect(404);
       await theirs.get(`/streams/${s}/bundles`).expect(404);
+      const own = await theirs.post(`/streams/${s}/facts`, sealBody(other.tenantId)).expect(201);
+      expect(own.body).toMatchObject({ stream_id: s, tenant_id: other.tenantId, sequence: 1, prev_hash: GENESIS });
+      expect((await theirs.get(`/streams/${s}/facts`).expect(200)).body.facts.map((f: { fact_id: string }) => f.fact_id)).toEqual([own.body.fact_id]);
+      expect((await ledgerClient(stack.url, t.readOnlyKey).get(`/streams/${s}/facts`).expect(200)).body.facts.map((f: { fact_id: string }) => f.fact_id)).toEqual([mine.body.fact_id]);
       await theirs.get(`/facts/${mine.body.fact_id}`).expect(404);
       const bundles = await ledgerClient(stack.url, t.readOnlyKey).get(`/streams/${s}/bundles`).expect(200);
       await theirs.get(`/bundles/${bundles.body.items[0].bundle_id}`).expect(404);
+      expect((await theirs.get(`/streams/${s}/bundles`).expect(200)).body.items).toEqual([]);
       await theirs.get(`/tenants/${t.tenantId}/streams`).expect(404);
-      const own = await theirs.get(`/tenants/${other.tenantId}/streams`).expect(200);
-      expect(own.body.items.map((x: { stream_id: string }) => x.stream_id)).not.toContain(s);
     });
 
     it('refuses a body tenant_id other than the key tenant with 403 FORBIDDEN, storing nothing', async () => {

@@ -13,14 +13,17 @@ const GENEROUS = { rate_limit: { tier: 'enterprise', requests_per_minute: 1_000_
  * text of the seven members written out by hand (these payloads are flat objects of strings, whose
  * members are given here in sorted order), hashed with node:crypto.
  */
-function expectedFactHash(f: { fact_id: string; stream_id: string; tenant_id: string; actor: string; sealed_at_ms: number; prev_hash: string }, payload: Record<string, string>) {
+function expectedFactHash(f: { fact_id: string; stream_id: string; tenant_id: string; actor: string; sealed_at_ms: number; sealed_by: string | null; prev_hash: string }, payload: Record<string, string>) {
   const payloadJcs = `{${Object.keys(payload)
     .sort()
     .map((k) => `${JSON.stringify(k)}:${JSON.stringify(payload[k])}`)
     .join(',')}}`;
   const text =
     `{"actor":${JSON.stringify(f.actor)},"custom_payload":${payloadJcs},"fact_id":${JSON.stringify(f.fact_id)},` +
-    `"prev_hash":${JSON.stringify(f.prev_hash)},"sealed_at_ms":${f.sealed_at_ms},"stream_id":${JSON.stringify(f.stream_id)},` +
+    `"prev_hash":${JSON.stringify(f.prev_hash)},"sealed_at_ms":${f.sealed_at_ms},` +
+    // sealed_by is a member when the fact has one (docs/ledger-formats.md "fact_hash").
+    (f.sealed_by === null ? '' : `"sealed_by":${JSON.stringify(f.sealed_by)},`) +
+    `"stream_id":${JSON.stringify(f.stream_id)},` +
     `"tenant_id":${JSON.stringify(f.tenant_id)}}`;
   return `sha256:${createHash('sha256').update(text, 'utf8').digest('hex')}`;
 }
@@ -82,7 +85,7 @@ describe('ledger: service seals through the internal API', () => {
     for (const [i, result] of answer.results.entries()) {
       if (!result.ok) throw new Error('unreachable');
       const fact = (await reader.get(`/facts/${result.fact_id}`).expect(200)).body;
-      expect(fact).toMatchObject({ stream_id: seals[i].stream_id, tenant_id: t.tenantId, actor: 'service:verdict', custom_payload: seals[i].custom_payload, client_ref: seals[i].client_ref, sequence: i + 1, prev_hash: prev, parent_fact_id: parent });
+      expect(fact).toMatchObject({ stream_id: seals[i].stream_id, tenant_id: t.tenantId, actor: 'service:verdict', sealed_by: 'service:internal', custom_payload: seals[i].custom_payload, client_ref: seals[i].client_ref, sequence: i + 1, prev_hash: prev, parent_fact_id: parent });
       expect(fact.fact_hash).toBe(result.fact_hash);
       expect(result.fact_hash).toBe(expectedFactHash(fact, seals[i].custom_payload as Record<string, string>));
       prev = fact.fact_hash;

@@ -7,13 +7,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { createRegistryClient } from '@arbiter/client';
+import { createRegistryClient, type VerdictClient } from '@arbiter/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { cli, root } from './cli-harness';
-import { provisionTenant, type SdkTenant } from './sdk-harness';
-import type { TestStack } from './stack';
+import { buildBin, cli, root } from './cli-harness';
+import { provisionTenant, verdictAs, type SdkTenant } from './sdk-harness';
+import { startTestStack, type TestStack } from './stack';
 
 export const EXAMPLE_DIR = path.join(root, 'examples/mcp');
 export const BANK_SERVER = path.join(EXAMPLE_DIR, 'bank-server.mjs');
@@ -41,6 +41,26 @@ export async function provisionBank(stack: TestStack): Promise<BankTenant> {
   const applied = await arbiter('rules', 'apply', '-f', file);
   if (applied.code !== 0) throw new Error(`rules apply failed: ${applied.stderr}`);
   return { ...t, financeKey, scopeId: scope.id };
+}
+
+/** What the proxy's end-to-end tests share: a stack, the bank tenant, the built bin and the agent's environment. */
+export interface ProxyRig {
+  stack: TestStack;
+  t: BankTenant;
+  /** The agent's verdict client, to read back consultations. */
+  agent: VerdictClient;
+  dir: string;
+  bin: string;
+  /** The proxy's environment: the agent's key and the gateway's URL. */
+  env: Record<string, string>;
+}
+
+export async function startProxyRig(): Promise<ProxyRig> {
+  const stack = await startTestStack();
+  const t = await provisionBank(stack);
+  const dir = await tmpDir();
+  const bin = await buildBin(path.join(dir, 'arbiter.js'));
+  return { stack, t, agent: verdictAs(stack, t.agentKey, t.id), dir, bin, env: { ARBITER_API_KEY: t.agentKey, ARBITER_VERDICT_URL: stack.verdict.url } };
 }
 
 let dir: string | undefined;

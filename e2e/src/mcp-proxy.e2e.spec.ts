@@ -7,10 +7,10 @@ import { verifyVerdict, type VerdictClient } from '@arbiter/client';
 import { CallToolResultSchema, type CallToolResult, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { buildBin, root, runBin } from './cli-harness';
-import { BANK_SERVER, EXAMPLE_DIR, httpBank, httpProxy, journal, provisionBank, stdioProxy, textOf, tmpDir, type BankTenant, type Connected, type HttpProxy } from './mcp-harness';
+import { root, runBin } from './cli-harness';
+import { BANK_SERVER, EXAMPLE_DIR, httpBank, httpProxy, journal, startProxyRig, stdioProxy, textOf, type BankTenant, type Connected, type HttpProxy } from './mcp-harness';
 import { verdictAs } from './sdk-harness';
-import { startTestStack, type TestStack } from './stack';
+import type { TestStack } from './stack';
 
 /**
  * `arbiter mcp-proxy` against the real stack (docs/agents.md): the built bin serving a real MCP SDK
@@ -49,13 +49,8 @@ ${extra}`;
   const meta = (r: CallToolResult) => (r._meta ?? {}) as Record<string, unknown>;
 
   beforeAll(async () => {
-    stack = await startTestStack();
-    t = await provisionBank(stack);
-    agent = verdictAs(stack, t.agentKey, t.id);
+    ({ stack, t, agent, dir, bin, env } = await startProxyRig());
     finance = verdictAs(stack, t.financeKey, t.id);
-    dir = await tmpDir();
-    bin = await buildBin(file('arbiter.js'));
-    env = { ARBITER_API_KEY: t.agentKey, ARBITER_VERDICT_URL: stack.verdict.url };
   });
   afterAll(async () => {
     await stack?.stop();

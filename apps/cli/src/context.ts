@@ -1,6 +1,7 @@
 // What every command needs: the global flags, output helpers, inputs and the service clients, built
 // from flags first, then environment variables (docs/cli.md "Configuration").
 import { ArbiterError, createLedgerClient, createRegistryClient, createVerdictClient, type VerificationReport } from '@arbiter/client';
+import { readCapped } from './files';
 import { CliError, EXIT, type Io } from './io';
 import { exitCodeOf, renderReport } from './render';
 
@@ -75,14 +76,14 @@ export class CommandContext {
     return createRegistryClient({ baseUrl: this.serviceUrl('registry', flags), apiKey: this.apiKey('registry', flags, keyRequired), fetch: this.io.fetch });
   }
 
-  /** Reads text from a file, `-` (stdin) or an http(s) URL. */
+  /** Reads text from a file, `-` (stdin) or an http(s) URL, at most MAX_INPUT_BYTES (files.ts). */
   async readText(source: string, what: string): Promise<string> {
     try {
       if (source === '-') return await this.io.readStdin();
       if (/^https?:\/\//i.test(source)) {
         const res = await this.io.fetch(source, { headers: { accept: 'application/json, application/x-pem-file, */*' } });
         if (!res.ok) throw new Error(`HTTP ${res.status}`);
-        return await res.text();
+        return res.body ? await readCapped(res.body) : '';
       }
       return await this.io.readFile(source);
     } catch (err) {

@@ -1,5 +1,5 @@
 // Everything the CLI touches outside itself, passed in so that tests run it in-process.
-import { readFile, writeFile } from 'node:fs/promises';
+import { readCapped, readFileCapped, writeFileAtomic, type WriteOptions } from './files';
 
 export interface Io {
   stdout(text: string): void;
@@ -7,7 +7,8 @@ export interface Io {
   env: Record<string, string | undefined>;
   fetch: typeof fetch;
   readFile(path: string): Promise<string>;
-  writeFile(path: string, data: string): Promise<void>;
+  /** Replaces the file whole, never writing through a link (files.ts); `secret`: mode 0600. */
+  writeFile(path: string, data: string, opts?: WriteOptions): Promise<void>;
   readStdin(): Promise<string>;
   now(): Date;
 }
@@ -18,13 +19,9 @@ export function processIo(): Io {
     stderr: (t) => process.stderr.write(t),
     env: process.env,
     fetch: (...args) => globalThis.fetch(...args),
-    readFile: (p) => readFile(p, 'utf8'),
-    writeFile: (p, d) => writeFile(p, d),
-    readStdin: async () => {
-      const chunks: Buffer[] = [];
-      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-      return Buffer.concat(chunks).toString('utf8');
-    },
+    readFile: (p) => readFileCapped(p),
+    writeFile: (p, d, o) => writeFileAtomic(p, d, o),
+    readStdin: () => readCapped(process.stdin),
     now: () => new Date(),
   };
 }

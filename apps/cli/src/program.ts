@@ -20,7 +20,7 @@ const collect = (value: string, previous: string[] = []) => [...previous, value]
 const serviceOptions = (cmd: Command, service?: string) =>
   cmd
     .option('--url <url>', `${service ?? 'that'} service's base URL (env ARBITER_${service?.toUpperCase() ?? '<SERVICE>'}_URL)`)
-    .option('--api-key <key>', `API key (env ARBITER_${service?.toUpperCase() ?? '<SERVICE>'}_API_KEY or ARBITER_API_KEY)`);
+    .option('--api-key <key>', `API key (better: env ARBITER_${service?.toUpperCase() ?? '<SERVICE>'}_API_KEY or ARBITER_API_KEY, since the command line shows in ps and the shell's history)`);
 
 export function buildProgram(io: Io, setExit: (code: number) => void): Command {
   const program = new Command('arbiter')
@@ -265,6 +265,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option('--scope <scp-id>', 'restrict the key to this scope (repeatable; default every scope)', collect)
     .option('--expires-at <iso>', 'when the key stops working (ISO 8601, in the future)')
     .option('--tenant <id>', 'platform admins: the tenant of the principal')
+    .option('--out <file>', 'write the key to this file (mode 0600) instead of printing it')
     .action(run((ctx, opts: admin.ApiKeyCreateOptions) => admin.createApiKey(ctx, opts)));
   registryCommand(apiKeys, 'revoke', 'revoke a key: it is refused from then on')
     .argument('<key_id>', 'key-…')

@@ -80,7 +80,7 @@ export async function createLedgerContext(config: LedgerConfig, logger: Logger):
     maxBatch: config.SEAL_BATCH_MAX,
     concurrency: config.SEAL_CONCURRENCY,
     onFlush: (size) => metrics.sealBatchSize.observe(size),
-    onAppended: (streamId, from, to) => tree.noteAppended(streamId, from, to),
+    onAppended: (stream, from, to) => tree.noteAppended(stream, from, to),
   });
   const facts = new FactsService(repo, sealQueue, metrics.seals, logger);
   const verifier = new VerifyService(repo, config.VERIFY_PAGE_SIZE);

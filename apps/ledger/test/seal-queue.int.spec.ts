@@ -4,7 +4,7 @@ import { canonicalJson, type CanonicalText } from '@arbiter/canonical';
 import { applyMigrations, createPool } from '@arbiter/db';
 import { createTestDatabase } from '@arbiter/testing';
 import { ledgerMigrationsDir } from '../src/context';
-import { LedgerRepository, type FactRecord, type OwnedStream } from '../src/repositories/ledger.repository';
+import { LedgerRepository, type OwnedStream } from '../src/repositories/ledger.repository';
 import { SealQueue, type SealOutcome, type SealRequest } from '../src/services/seal-queue.service';
 import { VerifyService } from '../src/services/verify.service';
 
@@ -15,6 +15,7 @@ const request = (streamId: string, i: number, extra: Partial<SealRequest> = {}):
   tenantId: TENANT_A,
   streamId,
   actor: 'agent:a',
+  sealedBy: 'agn-000000000000000000000001',
   payloadText: canonicalJson({ i }),
   clientRef: null,
   ...extra,
@@ -149,15 +150,24 @@ describe(SealQueue.name, () => {
       expect(await queue().seal(request(s, 5, { clientRef: 'r-1' }))).toEqual({ fact: a.fact, created: false });
     });
 
-    it("refuses another tenant's appends with NOT_FOUND without disturbing the owner's in the same batch", async () => {
-      const s = streamName('owned');
+    it("keeps two tenants' streams of the same id apart, in one batch and after (docs/ledger-formats.md \"Stream identity\")", async () => {
+      const s = streamName('same-name');
       const sut = queue(pool(), 100);
-      const results = await Promise.allSettled([sut.seal(request(s, 1)), sut.seal(request(s, 2, { tenantId: TENANT_B })), sut.seal(request(s, 3))]);
-      expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
-      expect((results[1] as PromiseRejectedResult).reason).toMatchObject({ status: 404, code: 'NOT_FOUND' });
-      expect((results[2] as PromiseFulfilledResult<{ fact: FactRecord }>).value.fact.seq).toBe(2);
-      const later = await queue().seal(request(s, 4, { tenantId: TENANT_B })).catch((e) => e);
-      expect(later).toMatchObject({ code: 'NOT_FOUND' });
+      const b = (i: number, extra: Partial<SealRequest> = {}) => request(s, i, { tenantId: TENANT_B, sealedBy: 'agn-00000000000000000000000b', ...extra });
+      const results = await Promise.all([sut.seal(request(s, 1, { clientRef: 'r-1' })), sut.seal(b(2, { clientRef: 'r-1' })), sut.seal(request(s, 3)), sut.seal(b(4))]);
+      expect(results.map((r) => [r.fact.tenant_id, r.fact.seq, r.created])).toEqual([
+        [TENANT_A, 1, true],
+        [TENANT_B, 1, true],
+        [TENANT_A, 2, true],
+        [TENANT_B, 2, true],
+      ]);
+      expect(results[1].fact.sealed_by).toBe('agn-00000000000000000000000b');
+      // The same client_ref in the other tenant's stream of that id is that tenant's own.
+      expect(await queue().seal(b(5, { clientRef: 'r-1' }))).toEqual({ fact: results[1].fact, created: false });
+      for (const tenant of [TENANT_A, TENANT_B]) {
+        const { stream, report } = await verifyStream(s, tenant);
+        expect({ tenant: stream.tenant_id, head: stream.head_seq, broken: report.broken }).toEqual({ tenant, head: 2, broken: null });
+      }
     });
   });
 

@@ -673,6 +673,7 @@ const models: TsoaRoute.Models = {
             "fact_id": {"dataType":"string","required":true},
             "fact_hash": {"dataType":"string","required":true},
             "stream_id": {"dataType":"string","required":true},
+            "sealed_by": {"dataType":"string"},
             "payload_path": {"dataType":"string","required":true},
         },
         "additionalProperties": false,

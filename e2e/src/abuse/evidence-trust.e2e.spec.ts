@@ -25,8 +25,18 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 const year = new Date().getUTCFullYear();
 const b64url = (v: string | Buffer) => Buffer.from(v).toString('base64url');
 const decode = (segment: string) => JSON.parse(Buffer.from(segment, 'base64url').toString('utf8'));
+// docs/ledger-formats.md "fact_hash": sealed_by is a member when the fact has one (the forger gets it right).
 const factHashOf = (f: Json, streamId: string, tenantId: string, prevHash: string) =>
-  sha256Of({ fact_id: f.fact_id, stream_id: streamId, tenant_id: tenantId, actor: f.actor, sealed_at_ms: f.sealed_at_ms, custom_payload: f.custom_payload, prev_hash: prevHash });
+  sha256Of({
+    fact_id: f.fact_id,
+    stream_id: streamId,
+    tenant_id: tenantId,
+    actor: f.actor,
+    sealed_at_ms: f.sealed_at_ms,
+    custom_payload: f.custom_payload,
+    prev_hash: prevHash,
+    ...(f.sealed_by !== undefined && f.sealed_by !== null ? { sealed_by: f.sealed_by } : {}),
+  });
 
 /** A compact ES256 JWS with `claims` under `header`, signed by node:crypto with `key`. */
 const signJws = (header: string, claims: Json, key: KeyObject) => {

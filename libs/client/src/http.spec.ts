@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { ArbiterError, LedgerError, RegistryError, VerdictError } from './errors';
 import { createLedgerClient } from './ledger-client';
 import { createRegistryClient } from './registry-client';
@@ -14,6 +16,27 @@ function answering(status: number, body: unknown, headers: Record<string, string
 }
 
 describe('service clients', () => {
+  it('never follow a redirect, which would carry the API key to another origin, and say why', async () => {
+    const reached: (string | undefined)[] = [];
+    const elsewhere = http.createServer((req, res) => {
+      reached.push(req.headers['x-api-key'] as string | undefined);
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"keys":[]}');
+    });
+    await new Promise<void>((r) => elsewhere.listen(0, '127.0.0.1', r));
+    const target = `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}/v1/tenants/acme/jwks`;
+    const moved = http.createServer((_req, res) => res.writeHead(307, { location: target }).end());
+    await new Promise<void>((r) => moved.listen(0, 'localhost', r));
+    try {
+      const client = createVerdictClient({ baseUrl: `http://localhost:${(moved.address() as AddressInfo).port}`, apiKey: 'ak-secret', tenant: 'acme', retry: false });
+      const err = await client.jwks('acme').catch((e: unknown) => e);
+      expect(err).toMatchObject({ service: 'verdict', code: 'invalid_response', message: expect.stringContaining(`307, a redirect to ${target}`) });
+      expect(reached).toEqual([]);
+    } finally {
+      moved.close();
+      elsewhere.close();
+    }
+  });
+
   it('authenticate verdict and ledger with X-API-Key and the registry with a bearer token', async () => {
     const v = answering(200, { keys: [] });
     await createVerdictClient({ baseUrl: 'http://verdict/', apiKey: 'ak-v', fetch: v.fetch }).jwks('acme');

@@ -36,7 +36,9 @@ export function createServiceClient<Paths extends object>(service: ServiceName, 
     baseUrl: opts.baseUrl.replace(/\/+$/, ''),
     headers: { ...(hasUserAgent ? {} : { 'User-Agent': USER_AGENT }), ...opts.headers, ...auth },
     // Resolved at call time, so a test or an instrumentation that replaces globalThis.fetch is honoured.
-    fetch: resilientFetch((request: Request) => (userFetch ?? globalThis.fetch)(request), { timeoutMs: opts.timeoutMs, retry: opts.retry }),
+    // Redirects are never followed: fetch keeps X-API-Key on a redirect to another origin (it drops only
+    // Authorization), so following one would hand the key to whatever server the Location names.
+    fetch: resilientFetch((request: Request) => (userFetch ?? globalThis.fetch)(new Request(request, { redirect: 'manual' })), { timeoutMs: opts.timeoutMs, retry: opts.retry }),
   });
 }
 
@@ -63,6 +65,14 @@ export async function unwrapWithResponse<R extends OpenApiFetchResult>(
     throw asTransportError(service, err);
   }
   const { response } = result;
+  if (response.status >= 300 && response.status < 400) {
+    const location = response.headers.get('location');
+    throw transportError(
+      service,
+      'invalid_response',
+      `the ${service} answered ${response.status}, a redirect${location ? ` to ${location}` : ''}: not followed, since it would carry the API key there; give the final address as baseUrl`,
+    );
+  }
   if (!response.ok) throw errorFromResponse(service, response.status, result.error, response.headers.get('x-request-id') ?? undefined);
   return { data: result.data as Exclude<R['data'], undefined>, response };
 }

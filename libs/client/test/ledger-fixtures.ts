@@ -51,13 +51,13 @@ export class TestStream {
     private readonly clock: () => number = () => Date.parse('2026-03-01T12:00:00.000Z') + factCounter,
   ) {}
 
-  /** Appends a fact, hashed as docs/ledger-formats.md "fact_hash" says. */
-  seal(actor: string, custom_payload: Record<string, unknown>, client_ref: string | null = null): TestFact {
+  /** Appends a fact, hashed as docs/ledger-formats.md "fact_hash" says (`sealed_by` a member when given). */
+  seal(actor: string, custom_payload: Record<string, unknown>, client_ref: string | null = null, sealed_by?: string): TestFact {
     const prev = this.facts.at(-1);
     const fact_id = `fct-${String(++factCounter).padStart(24, '0')}`;
     const sealed_at_ms = this.clock();
     const prev_hash = prev?.fact_hash ?? `sha256:${'0'.repeat(64)}`;
-    const fact_hash = digest({ fact_id, stream_id: this.streamId, tenant_id: this.tenantId, actor, sealed_at_ms, custom_payload, prev_hash });
+    const fact_hash = digest({ fact_id, stream_id: this.streamId, tenant_id: this.tenantId, actor, sealed_at_ms, custom_payload, prev_hash, ...(sealed_by ? { sealed_by } : {}) });
     const fact: TestFact = {
       fact_id,
       stream_id: this.streamId,
@@ -71,6 +71,7 @@ export class TestStream {
       parent_fact_id: prev?.fact_id ?? null,
       sequence: this.facts.length + 1,
       client_ref,
+      ...(sealed_by ? { sealed_by } : {}),
     };
     this.facts.push(fact);
     return fact;

@@ -15,9 +15,10 @@ describe(auditStreamTenant.name, () => {
 });
 
 describe(isReservedStream.name, () => {
-  it('reserves every id starting with arbiter. and nothing else', () => {
+  it('reserves every id starting with arbiter., in any case, and nothing else', () => {
     expect(isReservedStream('arbiter.tnt-1.consultations')).toBe(true);
     expect(isReservedStream('arbiter.anything')).toBe(true);
+    for (const id of ['ARBITER.tnt-1.consultations', 'Arbiter.x', 'aRbItEr.rules']) expect(isReservedStream(id)).toBe(true);
     expect(isReservedStream('arbiter')).toBe(false);
     expect(isReservedStream('arbiterx.tnt-1.rules')).toBe(false);
     expect(isReservedStream('orders')).toBe(false);

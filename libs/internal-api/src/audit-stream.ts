@@ -19,9 +19,12 @@ export function auditStreamId(tenantId: string, kind: AuditStreamKind): string {
   return `${AUDIT_STREAM_PREFIX}${tenantId}.${kind}`;
 }
 
-/** Whether a stream is reserved to the services (any id under the prefix, well-formed or not). */
+/**
+ * Whether a stream is reserved to the services: any id under the prefix, well-formed or not, in any
+ * case (`ARBITER.x`, `Arbiter.x`), so that no tenant stream can pass for an audit stream.
+ */
 export function isReservedStream(streamId: string): boolean {
-  return streamId.startsWith(AUDIT_STREAM_PREFIX);
+  return streamId.slice(0, AUDIT_STREAM_PREFIX.length).toLowerCase() === AUDIT_STREAM_PREFIX;
 }
 
 /** The tenant an audit stream id names, or null when the id is not `arbiter.<tenant_id>.<kind>`. */

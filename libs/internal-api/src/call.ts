@@ -1,7 +1,8 @@
 // The one mapping of an internal call's outcome, shared by the clients of every service's internal
 // API (client.ts for the registry, ledger-client.ts for the ledger, verdict-client.ts for the verdict gateway): a timeout on each request, and
-// - no answer (refused, reset, timed out, aborted), invalid JSON, 5xx, 401 and 429: `unavailable`
-//   (a retry may succeed; a token mismatch is a deployment fault, not the caller's);
+// - no answer (refused, reset, timed out, aborted), invalid JSON, 5xx, 401, 429 and a redirect (never
+//   followed, it would carry the service token elsewhere): `unavailable` (a retry may succeed; a token
+//   mismatch or a moved URL is a deployment fault, not the caller's);
 // - any other 4xx: `rejected`, with the detail of the service's error body.
 
 import { inSpan, injectHeaders, SpanKind, tracingEnabled } from '@arbiter/telemetry';
@@ -27,7 +28,8 @@ export interface CallErrors {
 export function internalFetch(base?: (request: Request) => Promise<Response>): (request: Request) => Promise<Response> {
   return (request: Request) => {
     injectHeaders(request.headers);
-    return (base ?? globalThis.fetch)(request);
+    // Never follow a redirect: fetch would carry the service token to whatever origin the Location names.
+    return (base ?? globalThis.fetch)(new Request(request, { redirect: 'manual' }));
   };
 }
 
@@ -60,6 +62,8 @@ async function answerOf<T>(
   const { status } = answer.response;
   if (answer.response.ok) return answer.data as T;
   if (status >= 500 || status === 401 || status === 429) throw errors.unavailable(`${service} answered ${status} for ${what}`, status);
+  // A redirect is a deployment fault (a URL that moved, a proxy in between), never followed: unavailable.
+  if (status >= 300 && status < 400) throw errors.unavailable(`${service} answered ${status} (a redirect, not followed) for ${what}`, status);
   throw errors.rejected(status, detailOf(answer.error));
 }
 

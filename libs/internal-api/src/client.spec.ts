@@ -38,6 +38,22 @@ async function stubRegistry(answer: (seen: Seen) => { status: number; body?: unk
 }
 
 describe(RegistryInternalClient.name, () => {
+  it('never follows a redirect, which would carry the service token elsewhere: unavailable', async () => {
+    const elsewhere = await stubRegistry(() => ({ status: 200, body: {} }));
+    const moved = await stubRegistry(() => ({ status: 200 }));
+    const redirecting = http.createServer((_req, res) => res.writeHead(308, { location: `${elsewhere.url}/internal/v1/tenants/tnt-1/state` }).end());
+    await new Promise<void>((r) => redirecting.listen(0, '127.0.0.1', r));
+    try {
+      const sut = new RegistryInternalClient({ baseUrl: `http://127.0.0.1:${(redirecting.address() as AddressInfo).port}`, token: 'secret-token-0123456789' });
+      await expect(sut.state('tnt-1')).rejects.toThrow(RegistryUnavailableError);
+      await expect(sut.state('tnt-1')).rejects.toThrow(/308 \(a redirect, not followed\)/);
+      expect(elsewhere.seen).toEqual([]);
+    } finally {
+      redirecting.close();
+      await Promise.all([elsewhere.close(), moved.close()]);
+    }
+  });
+
   let stub: Awaited<ReturnType<typeof stubRegistry>> | undefined;
   afterEach(async () => {
     await stub?.close();

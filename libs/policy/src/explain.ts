@@ -15,6 +15,7 @@ import { evaluate } from './evaluate';
 import { compileAccessor, readField, type FieldAccessor } from './field-path';
 import { compileCondition, type CompiledCondition } from './operators';
 import { mergeRequirements } from './requirements';
+import { acceptedSource } from './sources';
 import type { CompleteEvaluation, Condition, ConditionOp, EvaluationRequest, EvaluationResult, Fact, Requirement } from './types';
 import { isFiniteNumber, isIsoDate, isIsoDateTime, isoToMillis, jsonEqual } from './values';
 
@@ -143,8 +144,9 @@ function ruleIndex(policy: CompiledPolicy): Map<string, CompiledRule> {
 /** A Fact meeting a (merged) provenance Requirement, for checking a value against the rest of it. */
 function conformingFact(value: unknown, r: Requirement | null, existing: Fact | null): Fact {
   const sources = r?.acceptable_sources;
-  const source = sources ? (existing && sources.includes(existing.source) ? existing.source : sources[0] ?? '') : (existing?.source ?? 'explanation');
-  const fact: Fact = { value, source, verification_status: 'verified' };
+  // An empty (or unmeetable) acceptable_sources refuses every value: a source no entry names keeps it so.
+  const source = sources ? (acceptedSource(sources, existing) ?? { source: '' }) : { source: existing?.source ?? 'explanation' };
+  const fact: Fact = { value, ...source, verification_status: 'verified' };
   if (r?.confidence_threshold !== undefined) fact.confidence = 1;
   return fact;
 }

@@ -27,6 +27,7 @@ export { jsonEqual } from './values';
 export { PolicyCompileError, type PolicyCompileErrorCode } from './errors';
 export { benchmarkFixture, type BenchmarkFixture } from './fixtures';
 export { compileGlob, compileGlobList, type StringMatcher } from './glob';
+export { isLedgerSourceEntry, LEDGER_SOURCE, LEDGER_SOURCE_PREFIX, sourceEntryProblem } from './sources';
 export { scopeContains, selectorProblems, type ScopeSchema } from './selector';
 export { conditionProblem, requirementProblems, RULE_LIMITS, ruleLimitProblems, ruleProblems, type RuleFields } from './validate';
 export { engineRule, normaliseAppliesTo, ruleContent, type RuleBodyFields, type RuleContentOf, type RulePlacement } from './rule-content';

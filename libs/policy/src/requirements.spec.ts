@@ -36,6 +36,23 @@ describe(compileRequirement.name, () => {
       expect(check({ type: 'any', acceptable_sources: ['crm', 'kyc'] }, 1, fact(1, { source: 'agent' }))).toBe('source_not_accepted');
       expect(check({ type: 'any', acceptable_sources: ['crm'] }, 1, null)).toBe('source_not_accepted');
     });
+
+    it('accepts a verified ledger citation under ledger (any stream) and ledger:<stream glob> (a matching stream only)', () => {
+      const cited = (stream: string) => fact(1, { source: 'ledger', verification_status: 'verified', ledger_stream: stream });
+      expect(check({ type: 'any', acceptable_sources: ['ledger'] }, 1, cited('orders'))).toBeNull();
+      expect(check({ type: 'any', acceptable_sources: ['ledger:kyc-*'] }, 1, cited('kyc-checks'))).toBeNull();
+      expect(check({ type: 'any', acceptable_sources: ['ledger:kyc-*'] }, 1, cited('orders'))).toBe('source_not_accepted');
+      expect(check({ type: 'any', acceptable_sources: ['crm', 'ledger:kyc-?', 'ledger:audit.*'] }, 1, cited('audit.2026'))).toBeNull();
+      expect(check({ type: 'any', acceptable_sources: ['ledger:KYC-*'] }, 1, cited('kyc-checks'))).toBe('source_not_accepted');
+    });
+
+    it('never lets a Fact that is no ledger citation meet ledger:<stream glob>, whatever its members say', () => {
+      for (const f of [fact(1, { source: 'ledger:kyc-*' }), fact(1, { source: 'crm', ledger_stream: 'kyc-checks' }), fact(1, { source: 'ledger' })]) {
+        expect(check({ type: 'any', acceptable_sources: ['ledger:kyc-*'] }, 1, f)).toBe('source_not_accepted');
+      }
+      // A malformed entry accepts nothing.
+      expect(check({ type: 'any', acceptable_sources: ['ledger:'] }, 1, fact(1, { source: 'ledger', ledger_stream: '' }))).toBe('source_not_accepted');
+    });
   });
 
   describe('confidence_threshold', () => {

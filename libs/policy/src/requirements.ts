@@ -4,6 +4,7 @@
 // value read from check `parameters` or from the request itself carries no provenance and fails them.
 import { PolicyCompileError } from './errors';
 import { ISO_3166_ALPHA2 } from './iso-countries';
+import { compileSources, intersectSources } from './sources';
 import type { Fact, MissingProblem, Requirement } from './types';
 import { isFiniteNumber, isIsoDate, isIsoDateTime, isScalar, jsonEqual } from './values';
 
@@ -99,9 +100,7 @@ export function mergeRequirements(field: string, reqs: readonly Requirement[]): 
     if (r.format && !out.format) out.format = r.format;
     if (r.source_requirement === 'verified') out.source_requirement = 'verified';
     if (r.acceptable_sources) {
-      out.acceptable_sources = out.acceptable_sources
-        ? out.acceptable_sources.filter((s) => r.acceptable_sources!.includes(s))
-        : [...r.acceptable_sources];
+      out.acceptable_sources = out.acceptable_sources ? intersectSources(out.acceptable_sources, r.acceptable_sources) : [...r.acceptable_sources];
     }
     if (r.confidence_threshold !== undefined && r.confidence_threshold !== null) {
       out.confidence_threshold =
@@ -148,8 +147,9 @@ export function compileRequirement(r: Requirement): RequirementCheck | null {
     checks.push((_v, f) => (f && f.verification_status === 'verified' ? null : 'not_verified'));
   }
   if (r.acceptable_sources) {
-    const sources = new Set(r.acceptable_sources);
-    checks.push((_v, f) => (f && sources.has(f.source) ? null : 'source_not_accepted'));
+    // Sources as written, `ledger` and `ledger:<stream glob>` (sources.ts).
+    const accepts = compileSources(r.acceptable_sources);
+    checks.push((_v, f) => (f && accepts(f) ? null : 'source_not_accepted'));
   }
   if (isFiniteNumber(r.confidence_threshold)) {
     const t = r.confidence_threshold;

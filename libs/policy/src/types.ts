@@ -137,6 +137,11 @@ export interface Fact {
   verification_status?: 'unverified' | 'verified';
   confidence?: number;
   as_of?: string;
+  /**
+   * The stream of the ledger fact a verified citation read the value from: set by the gateway with
+   * `source: "ledger"` (never taken from a request), read by `ledger:<stream glob>` in acceptable_sources.
+   */
+  ledger_stream?: string;
 }
 
 export type EvaluationMode = 'check' | 'resolve';

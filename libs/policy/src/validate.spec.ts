@@ -4,6 +4,15 @@ import { ruleProblems } from './validate';
 const base = {};
 
 describe(ruleProblems.name, () => {
+  it('accepts ledger:<stream glob> in acceptable_sources and names a malformed one', () => {
+    expect(ruleProblems({ requires: [{ field: 'a', type: 'any', acceptable_sources: ['ledger', 'ledger:kyc-*', 'crm'] }] })).toEqual([]);
+    expect(ruleProblems({ requires: [{ field: 'a', type: 'any', acceptable_sources: ['ledger:', 'ledger:kyc/*'] }] })).toEqual([
+      'requires[0]: acceptable_sources: "ledger:": ledger:<stream glob> needs a glob of 1 to 128 letters, digits, ".", "_", ":", "-", "*" or "?"',
+      'requires[0]: acceptable_sources: "ledger:kyc/*": ledger:<stream glob> needs a glob of 1 to 128 letters, digits, ".", "_", ":", "-", "*" or "?"',
+    ]);
+  });
+
+
   it('accepts each op with the value it needs', () => {
     const sut = ruleProblems({
       ...base,

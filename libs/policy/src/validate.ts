@@ -1,9 +1,11 @@
 // Write-time checks of a rule's machine-readable fields (docs/verdicts.md), shared by the registry
 // (which refuses a rule that fails them with 400) and the compiler (which refuses to evaluate one).
 // A JSON schema already checks types and enums; these are what it cannot say: the value each
-// condition op needs, enum requirements with their values, ordered bounds, duplicate globs, and the
-// bounds on what a rule may hold (RULE_LIMITS), which the compiler enforces again.
+// condition op needs, enum requirements with their values, ordered bounds, duplicate globs, the stream
+// glob of a `ledger:<stream glob>` source, and the bounds on what a rule may hold (RULE_LIMITS), which
+// the compiler enforces again.
 import { isWellFormed } from './glob';
+import { sourceEntryProblem } from './sources';
 import type { Condition, Requirement } from './types';
 import { isFiniteNumber, isIsoDate, isIsoDateTime } from './values';
 
@@ -77,6 +79,10 @@ export function requirementProblems(req: Requirement): string[] {
   const problems: string[] = [];
   if (req.type === 'enum' && !req.allowed_values?.length) problems.push('type enum needs allowed_values');
   if (isFiniteNumber(req.min) && isFiniteNumber(req.max) && req.min > req.max) problems.push('min is greater than max');
+  for (const entry of req.acceptable_sources ?? []) {
+    const p = typeof entry === 'string' ? sourceEntryProblem(entry) : null;
+    if (p) problems.push(`acceptable_sources: ${p}`);
+  }
   return problems;
 }
 

@@ -162,6 +162,8 @@ export interface ApiKeyCreateOptions extends ServiceFlags {
   scope?: string[];
   expiresAt?: string;
   tenant?: string;
+  /** Write the plaintext key to this file (mode 0600) instead of printing it. */
+  out?: string;
 }
 
 export async function listApiKeys(ctx: CommandContext, opts: ApiKeyListOptions): Promise<number> {
@@ -178,6 +180,15 @@ export async function createApiKey(ctx: CommandContext, opts: ApiKeyCreateOption
     expires_at: opts.expiresAt,
     tenant_id: opts.tenant,
   });
+  if (opts.out) {
+    // Kept off the terminal, its scrollback and CI logs: only the owner can read the file.
+    await ctx.io.writeFile(opts.out, `${created.key}\n`, { secret: true }).catch((err: Error) => {
+      throw new CliError(`API key ${created.id} was created, but ${opts.out} could not be written (${err.message}): revoke it with arbiter api-keys revoke ${created.id}`, EXIT.failed);
+    });
+    const { key: _key, ...shown } = created;
+    ctx.print({ ...shown, key_file: opts.out }, `API key ${created.id} created: ${apiKeyLine(created)}\nthe key is in ${opts.out} (mode 0600; the registry keeps only its hash)`);
+    return EXIT.ok;
+  }
   ctx.print(created, `API key ${created.id} created: ${apiKeyLine(created)}\nthe key, shown this once (store it now; the registry keeps only its hash):\n${created.key}`);
   return EXIT.ok;
 }

@@ -4,6 +4,7 @@
 import { type CommandContext } from '../context';
 import { CliError, EXIT } from '../io';
 import { McpConfigError, parseMcpConfig } from '../mcp/config';
+import { isLoopbackHost } from '../mcp/loopback';
 import { createProxyServer } from '../mcp/proxy';
 import { serveHttp, serveStdio } from '../mcp/serve';
 import { UpstreamError, Upstreams } from '../mcp/upstreams';
@@ -16,6 +17,8 @@ export interface McpProxyOptions {
 }
 
 const IDENTITY = { name: 'arbiter-mcp-proxy', version };
+/** The bearer token HTTP clients must send (required off loopback); from the environment, never argv. */
+export const HTTP_TOKEN_ENV = 'ARBITER_MCP_PROXY_TOKEN';
 
 export async function mcpProxy(ctx: CommandContext, opts: McpProxyOptions): Promise<number> {
   const text = await ctx.readText(opts.config, 'MCP proxy configuration');
@@ -30,6 +33,13 @@ export async function mcpProxy(ctx: CommandContext, opts: McpProxyOptions): Prom
   if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65535)) throw new CliError(`--http takes a port number (0 to 65535; 0 picks a free one), not "${opts.http}"`);
   const apiKey = ctx.io.env[config.apiKeyEnv];
   if (!apiKey) throw new CliError(`${opts.config}: api_key_env: the environment variable ${config.apiKeyEnv} holds no API key (an agent's key with the check permission)`);
+  // The key goes to the verdict gateway with every check: a file naming another variable
+  // (AWS_SECRET_ACCESS_KEY, …) must not make the proxy send that secret. The value is never shown.
+  if (!apiKey.startsWith('ak-')) throw new CliError(`${opts.config}: api_key_env: the environment variable ${config.apiKeyEnv} holds no Arbiter API key (ak-…); the proxy sends nothing else to the verdict gateway`);
+  const token = ctx.io.env[HTTP_TOKEN_ENV] || undefined;
+  if (port !== undefined && !isLoopbackHost(opts.host) && !token) {
+    throw new CliError(`--host ${opts.host} is not a loopback address: whoever reaches the proxy acts with its API key, so set ${HTTP_TOKEN_ENV} (clients then send Authorization: Bearer <token>)`);
+  }
   const guard = ctx.verdict({ url: config.verdictUrl, apiKey, tenant: config.tenant });
 
   const log = (line: string) => {
@@ -54,7 +64,7 @@ export async function mcpProxy(ctx: CommandContext, opts: McpProxyOptions): Prom
       log(`serving over stdio; upstreams: ${names}; verdict gateway ${guard.baseUrl}`);
       await serveStdio(newServer(), process.stdin, process.stdout, stop.signal);
     } else {
-      const served = await serveHttp(newServer, { host: opts.host, port, stop: stop.signal, log }).catch((err: NodeJS.ErrnoException) => {
+      const served = await serveHttp(newServer, { host: opts.host, port, stop: stop.signal, log, token }).catch((err: NodeJS.ErrnoException) => {
         throw err.code ? new CliError(`cannot listen on ${opts.host}:${port}: ${err.message}`) : err;
       });
       // The address is the command's one line of output, shown even with --quiet.

@@ -36,7 +36,9 @@ export async function exportRules(ctx: CommandContext, opts: ExportOptions): Pro
   const rules = await registry.listRules(opts.scope);
   const yaml = writeRulesFile({ scope: scope.id, scopeName: scope.name, selector: scope.selector, rules: rules.map((r) => ({ id: r.id, content: normaliseContent(r) })) });
   if (opts.out) {
-    await ctx.io.writeFile(opts.out, yaml);
+    await ctx.io.writeFile(opts.out, yaml).catch((err: Error) => {
+      throw new CliError(`cannot write ${opts.out}: ${err.message}`);
+    });
     ctx.print({ scope: scope.id, rules: rules.length, file: opts.out }, `exported ${rules.length} rules of scope ${scope.id} (${scope.name}) to ${opts.out}`);
   } else if (ctx.global.json) {
     ctx.print({ scope: scope.id, selector: scope.selector, rules: rules.map((r) => ({ id: r.id, ...ruleBody(normaliseContent(r)) })) }, '');

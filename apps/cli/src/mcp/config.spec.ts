@@ -86,7 +86,7 @@ wait_seconds: 0
 extra: 1
 `),
     ).toEqual([
-      '/cfg/proxy.yaml:1:14: verdict_url: verdict_url is the verdict gateway\'s http(s) base URL',
+      '/cfg/proxy.yaml:1:14: verdict_url: verdict_url is the verdict gateway\'s base URL: https://…, or http:// on a loopback address only, since the API key goes with every check (for plain http elsewhere set ARBITER_VERDICT_URL instead)',
       '/cfg/proxy.yaml:2:14: api_key_env: api_key_env is the name of an environment variable (letters, digits, _)',
       '/cfg/proxy.yaml:4:12: upstreams[0].name: name is required: letters, digits, _ and - (it prefixes the tool names as <name>.<tool>)',
       '/cfg/proxy.yaml:5:5: upstreams[1]: an upstream has either command (a server started over stdio) or url (Streamable HTTP), not both',
@@ -106,6 +106,31 @@ extra: 1
     ]);
   });
 
+  it('sends the key over https, or plain http to this machine only: a cloned file cannot send it in clear elsewhere', () => {
+    const upstreams = 'upstreams: [{name: bank, command: node}]\n';
+    for (const url of ['https://arbiter.example', 'http://127.0.0.1:3002', 'http://localhost:3002/', 'http://[::1]:3002']) {
+      expect(parseMcpConfig('/cfg/proxy.yaml', `verdict_url: "${url}"\n${upstreams}`).verdictUrl).toBe(url);
+    }
+    for (const url of ['http://arbiter.example', 'http://10.0.0.5:3002', 'http://127.0.0.1.nip.io', 'https://user:pw@arbiter.example']) {
+      expect(problemsOf(`verdict_url: "${url}"\n${upstreams}`)).toEqual([expect.stringMatching(/^\/cfg\/proxy\.yaml:1:14: verdict_url: verdict_url is the verdict gateway's base URL: https:\/\/…, or http:\/\/ on a loopback address only/)]);
+    }
+  });
+
+  it('stops at YAML made to exhaust it (an alias bomb), at custom tags and at merge keys, naming the file', () => {
+    const bomb = ['a: &a [x, x, x, x, x, x, x, x, x]', ...'bcdefg'.split('').map((k, i) => `${k}: &${k} [${Array(9).fill(`*${'abcdef'[i]}`).join(', ')}]`), 'upstreams: [{name: x, command: y}]', ''].join('\n');
+    expect(problemsOf(bomb)).toEqual(['/cfg/proxy.yaml:1:1: the file uses aliases beyond reason (an alias bomb?): Excessive alias count indicates a resource exhaustion attack']);
+    expect(problemsOf('upstreams: [{name: x, command: !!js/function "f"}]\n')).toEqual(['/cfg/proxy.yaml:1:32: Unresolved tag: tag:yaml.org,2002:js/function']);
+    expect(problemsOf('base: &b {name: x, command: y}\nupstreams: [{<<: *b}]\n')[0]).toMatch(/unknown key "base"/);
+  });
+
+  it('keeps __proto__ a key like any other: it is refused, and pollutes nothing', () => {
+    expect(problemsOf('__proto__: {verdict_url: "http://evil"}\nupstreams: [{name: x, command: y, env: {__proto__: {A: b}}}]\n')).toEqual([
+      '/cfg/proxy.yaml:1:1: __proto__: unknown key "__proto__" (the configuration has verdict_url, tenant, api_key_env, upstreams, scope, tools, on_approval, wait_seconds)',
+      '/cfg/proxy.yaml:2:52: upstreams[0].env.__proto__: an environment value is a string',
+    ]);
+    expect(({} as Record<string, unknown>).verdict_url).toBeUndefined();
+  });
+
   it('needs upstreams, and reports YAML syntax errors at their line', () => {
     expect(problemsOf('scope: {}\n')).toEqual(['/cfg/proxy.yaml:1:1: upstreams: upstreams is required: a list of MCP servers, each {name, command, args?, env?, cwd?} or {name, url}']);
     expect(problemsOf('upstreams: [\n')[0]).toMatch(/^\/cfg\/proxy\.yaml:2:1: /);
@@ -114,11 +139,10 @@ extra: 1
 });
 
 describe('templates over the arguments', () => {
-  it('renders strings, numbers, booleans and objects; absent and null arguments are missing', () => {
+  it('renders strings, numbers and booleans; absent and null arguments are missing', () => {
     expect(renderTemplate('acct:${args.from}/${args.t.n}/${args.ok}', { from: 'a-1', t: { n: 7 }, ok: false })).toEqual({ ok: true, text: 'acct:a-1/7/false' });
-    expect(renderTemplate('${args.o}', { o: { b: 1, a: [2] } })).toEqual({ ok: true, text: '{"a":[2],"b":1}' });
-    expect(renderTemplate('${args.a}:${args.b.c}:${args.a}', { a: null, b: 'text' })).toEqual({ ok: false, missing: ['a', 'b.c'] });
-    expect(renderTemplate('${args.toString}', {})).toEqual({ ok: false, missing: ['toString'] });
+    expect(renderTemplate('${args.a}:${args.b.c}:${args.a}', { a: null, b: 'text' })).toEqual({ ok: false, missing: ['a', 'b.c'], notScalar: [] });
+    expect(renderTemplate('${args.toString}', {})).toEqual({ ok: false, missing: ['toString'], notScalar: [] });
   });
 
   it('accepts ${args.<path>} only', () => {
@@ -156,6 +180,18 @@ describe('the operation of a tool call', () => {
       missing: [
         { field: 'from', type: 'any', reason: 'absent; the proxy\'s resource "acct:${args.from}" of bank.transfer reads it', problems: ['absent'] },
         { field: 'team', type: 'any', reason: 'absent; the proxy\'s scope.team "${args.team}" of bank.transfer reads it', problems: ['absent'] },
+      ],
+      invalid: [],
+    });
+  });
+
+  it('refuses an object or an array where a template takes a value: the upstream may read ["vip-1"] as vip-1', () => {
+    expect(operationOf(config, { upstream: 'bank', tool: 'transfer' }, { from: ['vip-1'], team: { name: 'pay' } })).toEqual({
+      ok: false,
+      missing: [],
+      invalid: [
+        'the argument from is an object or an array, and the proxy\'s resource "acct:${args.from}" of bank.transfer takes a string, a number or a boolean',
+        'the argument team is an object or an array, and the proxy\'s scope.team "${args.team}" of bank.transfer takes a string, a number or a boolean',
       ],
     });
   });

@@ -3,6 +3,7 @@
 // instead of turning into a call the proxy maps wrongly.
 import path from 'node:path';
 import { formatProblem, YamlSource, type FileProblem } from '../rules/rules-file';
+import { isLoopbackHost } from './loopback';
 import { templateProblem } from './templates';
 
 export type ScopeValue = string | number | boolean;
@@ -58,13 +59,23 @@ export class McpConfigError extends Error {
 type Path = (string | number)[];
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isScalar = (v: unknown): v is ScopeValue => typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
-const isHttpUrl = (v: unknown): v is string => {
-  if (typeof v !== 'string') return false;
+const urlOf = (v: unknown): URL | null => {
+  if (typeof v !== 'string') return null;
   try {
-    return ['http:', 'https:'].includes(new URL(v).protocol);
+    return new URL(v);
   } catch {
-    return false;
+    return null;
   }
+};
+const isHttpUrl = (v: unknown): v is string => ['http:', 'https:'].includes(urlOf(v)?.protocol ?? '');
+/**
+ * Where a file may send the API key: https, or plain http to this machine only. A configuration in a
+ * cloned repository must not be able to send the key in clear over a network; an operator who means
+ * to may say so with ARBITER_VERDICT_URL, which is theirs and not the file's.
+ */
+const isKeySafeUrl = (v: unknown): v is string => {
+  const url = urlOf(v);
+  return url !== null && !url.username && !url.password && (url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname)));
 };
 
 /**
@@ -78,6 +89,7 @@ export function parseMcpConfig(file: string, text: string): McpProxyConfig {
   };
   if (!src.ok) fail();
   const raw = src.value();
+  if (raw === undefined) fail();
   if (!isObject(raw)) {
     src.problem([], 'the configuration is a mapping with at least `upstreams`');
     fail();
@@ -86,7 +98,13 @@ export function parseMcpConfig(file: string, text: string): McpProxyConfig {
   const p = (at: Path, message: string, atKey = false) => src.problem(at, message, atKey);
   unknownKeys(doc, TOP_KEYS, [], p, 'the configuration');
 
-  const verdictUrl = optional<string>(doc.verdict_url, (v) => isHttpUrl(v), ['verdict_url'], 'verdict_url is the verdict gateway\'s http(s) base URL', p);
+  const verdictUrl = optional<string>(
+    doc.verdict_url,
+    isKeySafeUrl,
+    ['verdict_url'],
+    'verdict_url is the verdict gateway\'s base URL: https://…, or http:// on a loopback address only, since the API key goes with every check (for plain http elsewhere set ARBITER_VERDICT_URL instead)',
+    p,
+  );
   const tenant = optional<string>(doc.tenant, (v) => typeof v === 'string' && v.trim() !== '', ['tenant'], 'tenant is the tenant\'s id (tnt-…) or slug', p);
   const apiKeyEnv = optional<string>(doc.api_key_env, (v) => typeof v === 'string' && ENV_NAME.test(v), ['api_key_env'], 'api_key_env is the name of an environment variable (letters, digits, _)', p) ?? DEFAULT_API_KEY_ENV;
 

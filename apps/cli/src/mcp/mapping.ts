@@ -14,15 +14,21 @@ export interface ToolRoute {
 
 export const toolKey = (route: ToolRoute) => `${route.upstream}.${route.tool}`;
 
-export type Operation = { ok: true; call: GuardedCall } | { ok: false; missing: Requirement[] };
+/**
+ * The operation, or why there is none: arguments a template needs are missing (the rules' vocabulary:
+ * insufficient context), or an argument a template reads is not a string, number or boolean.
+ */
+export type Operation = { ok: true; call: GuardedCall } | { ok: false; missing: Requirement[]; invalid: string[] };
 
 export function operationOf(config: Pick<McpProxyConfig, 'scope' | 'tools'>, route: ToolRoute, args: Record<string, unknown>): Operation {
   const key = toolKey(route);
   const mapping = config.tools[key] ?? {};
   const missing: Requirement[] = [];
+  const invalid: string[] = [];
   const render = (template: string, where: string): string => {
     const r = renderTemplate(template, args);
     if (r.ok) return r.text;
+    for (const field of r.notScalar) invalid.push(`the argument ${field} is an object or an array, and the proxy's ${where} "${template}" of ${key} takes a string, a number or a boolean`);
     for (const field of r.missing) {
       if (!missing.some((m) => m.field === field)) {
         missing.push({ field, type: 'any', reason: `absent; the proxy's ${where} "${template}" of ${key} reads it`, problems: ['absent'] });
@@ -35,6 +41,6 @@ export function operationOf(config: Pick<McpProxyConfig, 'scope' | 'tools'>, rou
   for (const [field, value] of Object.entries({ ...config.scope, ...mapping.scope })) {
     scope[field] = typeof value === 'string' ? render(value, `scope.${field}`) : value;
   }
-  if (missing.length) return { ok: false, missing };
+  if (missing.length || invalid.length) return { ok: false, missing, invalid };
   return { ok: true, call: { action: mapping.action ?? `mcp.${route.upstream}.${route.tool}`, resource, scope, parameters: args } };
 }

@@ -1,11 +1,13 @@
 // The proxy's MCP server (docs/agents.md): a ListTools request passes the upstreams' tools through
 // unchanged (renamed when there are several upstreams); every CallTool request goes through guardCall and only an
 // `allowed` outcome reaches the upstream, with the signed verdict in `_meta`. Every other outcome,
-// a failure to get a verdict included, is an error result and the upstream never sees the call.
+// a failure to get a verdict included, is an error result and the upstream never sees the call; so is
+// a call whose arguments do not fit the tool's input schema, refused before any check.
 import { describeOutcome, guardCall, type GuardClient, type GuardOutcome, type GuardProgress } from '@arbiter/client';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { McpProxyConfig } from './config';
+import { argumentsProblem } from './arguments';
 import { operationOf, toolKey, type ToolRoute } from './mapping';
 import type { ProxyIdentity, Upstreams } from './upstreams';
 
@@ -44,7 +46,8 @@ export function createProxyServer(deps: ProxyDeps): Server {
     // A name no upstream offers is not checked (it would leave a consultation of a call that cannot
     // happen) nor forwarded.
     const route = deps.upstreams.route(name);
-    if (!route || !(await deps.upstreams.offers(route, { signal: extra.signal }))) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+    const tool = route ? await deps.upstreams.tool(route, { signal: extra.signal }) : null;
+    if (!route || !tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
     const progressToken = clientMeta?.progressToken;
     const notifyProgress = (progress: number, message: string) => {
       if (progressToken === undefined) return;
@@ -52,6 +55,12 @@ export function createProxyServer(deps: ProxyDeps): Server {
     };
 
     const operation = operationOf(deps.config, route, args);
+    // Arguments the rules could judge otherwise than the tool reads them are refused before any check.
+    const invalid = operation.ok ? argumentsProblem(tool, args) : operation.invalid.join('; ') || null;
+    if (invalid) {
+      deps.log(`${toolKey(route)}: invalid_arguments: ${invalid}`);
+      return invalidArgumentsResult(invalid);
+    }
     const outcome: GuardOutcome = operation.ok
       ? await guardCall(deps.guard, operation.call, {
           onApproval: deps.config.onApproval,
@@ -64,8 +73,10 @@ export function createProxyServer(deps: ProxyDeps): Server {
     if (outcome.kind !== 'allowed') return refusalResult(outcome);
 
     // Forward: the client's _meta (its own progress token aside: the SDK gives the upstream request
-    // one of its own) with the signed verdict and the consultation.
-    const { progressToken: _token, ...forwardedMeta } = clientMeta ?? {};
+    // one of its own; and nothing in the arbiter/ namespace, which only the proxy writes) with the
+    // signed verdict and the consultation.
+    const { progressToken: _token, ...clientOwn } = clientMeta ?? {};
+    const forwardedMeta = withoutArbiterKeys(clientOwn);
     const arbiterMeta = { [META.consultationId]: outcome.consultationId, ...(outcome.approvalId ? { [META.approvalId]: outcome.approvalId } : {}) };
     try {
       const result = await deps.upstreams.call(
@@ -78,7 +89,7 @@ export function createProxyServer(deps: ProxyDeps): Server {
           ...(progressToken === undefined ? {} : { onprogress: (p) => notifyProgress(p.progress, p.message ?? '') }),
         },
       );
-      return { ...result, _meta: { ...result._meta, ...arbiterMeta } };
+      return { ...result, _meta: { ...withoutArbiterKeys(result._meta), ...arbiterMeta } };
     } catch (err) {
       if (err instanceof McpError && err.code !== ErrorCode.ConnectionClosed && err.code !== ErrorCode.RequestTimeout) throw err;
       deps.log(`${toolKey(route)}: the upstream failed: ${(err as Error).message}`);
@@ -90,6 +101,23 @@ export function createProxyServer(deps: ProxyDeps): Server {
     }
   });
   return server;
+}
+
+/**
+ * `_meta` without the members of the arbiter/ namespace (in any case): a client cannot hand the upstream
+ * an approval id or a verdict of its own making, nor an upstream tell the client an outcome.
+ */
+export function withoutArbiterKeys(meta: Record<string, unknown> | undefined): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(meta ?? {}).filter(([key]) => !key.toLowerCase().startsWith('arbiter/')));
+}
+
+/** A call refused before any check: its arguments do not fit the tool (docs/agents.md "From a call to a check"). */
+export function invalidArgumentsResult(problem: string): CallToolResult {
+  return {
+    isError: true,
+    content: [{ type: 'text', text: `Arbiter refused the call before checking it: ${problem}. The call was not forwarded; call again with arguments the tool's input schema accepts.` }],
+    _meta: { [META.outcome]: 'invalid_arguments' },
+  };
 }
 
 function progressMessage(p: GuardProgress): string {

@@ -1,6 +1,6 @@
 // Serving the proxy: over stdio (one client, the process that started it) or Streamable HTTP (one MCP
 // session per client, each with its own server over the shared upstreams).
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Readable, Writable } from 'node:stream';
@@ -8,6 +8,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { isLoopbackHost } from './loopback';
 
 /** Serves one client over a pair of streams until the input ends, the transport closes, or `stop`. */
 export async function serveStdio(server: Server, stdin: Readable, stdout: Writable, stop: AbortSignal): Promise<void> {
@@ -31,20 +32,36 @@ export interface HttpProxy {
 }
 
 const MAX_BODY = 4 * 1024 * 1024;
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+
+export interface HttpOptions {
+  host: string;
+  port: number;
+  stop: AbortSignal;
+  log: (line: string) => void;
+  /** When set, every request must carry `Authorization: Bearer <token>`. */
+  token?: string;
+}
 
 /**
- * Serves Streamable HTTP at `http://<host>:<port>/mcp`. Bound to a loopback address, it answers only
- * requests whose Host is a loopback name (DNS rebinding protection).
+ * Serves Streamable HTTP at `http://<host>:<port>/mcp`. Whoever it answers acts with the proxy's API
+ * key, so it answers only (docs/agents.md "Serving"): requests with the bearer token when it has one;
+ * bound to loopback, requests whose Host is a loopback name (DNS rebinding); and requests from a web
+ * page (an Origin header) only when that page is on loopback too (bound to loopback) or is the
+ * proxy's own origin, as the MCP transport requires of servers.
  */
-export async function serveHttp(newServer: () => Server, opts: { host: string; port: number; stop: AbortSignal; log: (line: string) => void }): Promise<HttpProxy> {
+export async function serveHttp(newServer: () => Server, opts: HttpOptions): Promise<HttpProxy> {
   const sessions = new Map<string, StreamableHTTPServerTransport>();
-  const loopbackOnly = LOOPBACK.has(opts.host);
+  const loopbackOnly = isLoopbackHost(opts.host);
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname !== '/mcp') return jsonError(res, 404, -32000, 'Not found: the MCP endpoint is /mcp');
-    if (loopbackOnly && !LOOPBACK.has(hostnameOf(req.headers.host))) return jsonError(res, 403, -32000, 'Forbidden: this proxy answers loopback hosts only');
+    if (opts.token !== undefined && !bearerMatches(req.headers.authorization, opts.token)) {
+      res.setHeader('www-authenticate', 'Bearer');
+      return jsonError(res, 401, -32001, 'Unauthorized: this proxy needs Authorization: Bearer <token>');
+    }
+    if (loopbackOnly && !isLoopbackHost(hostnameOf(req.headers.host))) return jsonError(res, 403, -32000, 'Forbidden: this proxy answers loopback hosts only');
+    if (!originAllowed(req.headers.origin, req.headers.host, loopbackOnly)) return jsonError(res, 403, -32000, 'Forbidden: a web page of another origin may not use this proxy');
     const sessionId = req.headers['mcp-session-id'];
     const existing = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
     if (req.method !== 'POST') {
@@ -103,6 +120,26 @@ export async function serveHttp(newServer: () => Server, opts: { host: string; p
     else opts.stop.addEventListener('abort', () => void close(), { once: true });
   });
   return { url: `http://${host}:${address.port}/mcp`, done };
+}
+
+/** No Origin (not a browser) passes; a browser's must be loopback (bound to loopback) or the proxy's own. */
+function originAllowed(origin: string | undefined, host: string | undefined, loopbackOnly: boolean): boolean {
+  if (origin === undefined) return true;
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return false;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return false;
+  return loopbackOnly ? isLoopbackHost(url.hostname) : url.host === (host ?? '').toLowerCase();
+}
+
+/** Constant-time comparison (of digests, so lengths do not show). */
+function bearerMatches(header: string | undefined, token: string): boolean {
+  const m = /^Bearer (.+)$/i.exec(header ?? '');
+  const digest = (v: string) => createHash('sha256').update(v).digest();
+  return m !== null && timingSafeEqual(digest(m[1]), digest(token));
 }
 
 function hostnameOf(host: string | undefined): string {

@@ -1,7 +1,8 @@
 // Templates over a tool call's arguments: `acct:${args.account}`, `${args.transfer.currency}`. A
 // template that names an argument the call lacks cannot be rendered, and the call is refused (never
-// forwarded with a guessed resource).
-import { canonicalJson } from '@arbiter/canonical';
+// forwarded with a guessed resource). Nor can one whose argument is an object or an array: a resource
+// names one thing, and an upstream may read `["vip-1"]` as the account `vip-1` (String(["vip-1"]))
+// while the rules would judge the text `["vip-1"]`.
 
 const PLACEHOLDER = /\$\{([^}]*)\}/g;
 const ARG_PATH = /^args(\.[A-Za-z0-9_-]+)+$/;
@@ -27,14 +28,15 @@ function valueAt(args: Record<string, unknown>, field: string): unknown {
   return value;
 }
 
-export type Rendered = { ok: true; text: string } | { ok: false; missing: string[] };
+export type Rendered = { ok: true; text: string } | { ok: false; missing: string[]; notScalar: string[] };
 
 /**
- * The template with each placeholder replaced: strings as they are, numbers and booleans as text,
- * objects and arrays as canonical JSON. An absent or null argument is missing.
+ * The template with each placeholder replaced: strings as they are, numbers and booleans as text. An
+ * absent or null argument is missing; an object or an array is not a value a placeholder takes.
  */
 export function renderTemplate(template: string, args: Record<string, unknown>): Rendered {
   const missing: string[] = [];
+  const notScalar: string[] = [];
   const text = template.replace(PLACEHOLDER, (_, inner: string) => {
     const field = inner.trim().slice('args.'.length);
     const value = valueAt(args, field);
@@ -42,7 +44,11 @@ export function renderTemplate(template: string, args: Record<string, unknown>):
       if (!missing.includes(field)) missing.push(field);
       return '';
     }
-    return typeof value === 'string' ? value : typeof value === 'object' ? canonicalJson(value) : String(value);
+    if (typeof value === 'object') {
+      if (!notScalar.includes(field)) notScalar.push(field);
+      return '';
+    }
+    return String(value);
   });
-  return missing.length ? { ok: false, missing } : { ok: true, text };
+  return missing.length || notScalar.length ? { ok: false, missing, notScalar } : { ok: true, text };
 }

@@ -24,8 +24,8 @@ export class UpstreamError extends Error {}
 
 export class Upstreams {
   private toolsChanged: (() => void)[] = [];
-  /** Each upstream's tool names as last listed; forgotten when it announces a change. */
-  private readonly known = new Map<string, Set<string>>();
+  /** Each upstream's tools by name as last listed; forgotten when it announces a change. */
+  private readonly known = new Map<string, Map<string, Tool>>();
 
   private constructor(private readonly connected: Connected[]) {
     for (const { config, client } of connected) {
@@ -83,12 +83,17 @@ export class Upstreams {
     return lists.flat();
   }
 
-  /** Whether the upstream offers the tool (its list is read again when the tool is not in the last one). */
-  async offers(route: ToolRoute, options?: RequestOptions): Promise<boolean> {
+  /**
+   * The tool as the upstream lists it (its list is read again when the tool is not in the last one),
+   * or null when the upstream does not offer it: the name must match exactly.
+   */
+  async tool(route: ToolRoute, options?: RequestOptions): Promise<Tool | null> {
     const upstream = this.connected.find((c) => c.config.name === route.upstream);
-    if (!upstream) return false;
-    if (this.known.get(route.upstream)?.has(route.tool)) return true;
-    return (await this.toolsOf(upstream, options)).some((t) => t.name === route.tool);
+    if (!upstream) return null;
+    const known = this.known.get(route.upstream)?.get(route.tool);
+    if (known) return known;
+    await this.toolsOf(upstream, options);
+    return this.known.get(route.upstream)?.get(route.tool) ?? null;
   }
 
   private async toolsOf({ config, client }: Connected, options?: RequestOptions): Promise<Tool[]> {
@@ -99,7 +104,10 @@ export class Upstreams {
       tools.push(...page.tools);
       cursor = page.nextCursor;
     } while (cursor);
-    this.known.set(config.name, new Set(tools.map((t) => t.name)));
+    // The first of two tools listed under one name is the one checked and called.
+    const byName = new Map<string, Tool>();
+    for (const t of tools) if (!byName.has(t.name)) byName.set(t.name, t);
+    this.known.set(config.name, byName);
     return tools;
   }
 

@@ -115,6 +115,11 @@ rules:
     expect(problemsOf(`scope: ${SCOPE}\nscope: ${SCOPE}\nrules: []\n`)[0]).toMatch(/^rules\.yaml:2:1: Map keys must be unique/);
     expect(problemsOf('rules: [\n')[0]).toMatch(/^rules\.yaml:\d+:\d+: /);
   });
+
+  it('reports an alias bomb as a problem of the file, not a crash', () => {
+    const bomb = [`scope: ${SCOPE}`, 'a: &a [x, x, x, x, x, x, x, x, x]', ...'bcdefg'.split('').map((k, i) => `${k}: &${k} [${Array(9).fill(`*${'abcdef'[i]}`).join(', ')}]`), 'rules: []', ''].join('\n');
+    expect(problemsOf(bomb)).toEqual(['rules.yaml:1:1: the file uses aliases beyond reason (an alias bomb?): Excessive alias count indicates a resource exhaustion attack']);
+  });
 });
 
 describe(normaliseContent.name, () => {

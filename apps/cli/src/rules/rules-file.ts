@@ -105,8 +105,19 @@ export class YamlSource {
     return this.doc.errors.length === 0;
   }
 
+  /**
+   * The document as plain data (an empty one is null). An alias bomb (aliases of aliases, growing
+   * exponentially) stops at the yaml library's alias budget: it is recorded as a problem of the file
+   * and the value is undefined, never a crash.
+   */
   value(): unknown {
-    return this.doc.toJS({ maxAliasCount: 100 });
+    try {
+      return this.doc.toJS({ maxAliasCount: 100 });
+    } catch (err) {
+      if (!(err instanceof ReferenceError)) throw err;
+      this.problem([], `the file uses aliases beyond reason (an alias bomb?): ${err.message}`);
+      return undefined;
+    }
   }
 
   lineOf(path: Path, atKey = false): { line: number; col: number } {
@@ -139,6 +150,7 @@ export function parseRulesFile(name: string, text: string): RulesFile {
   const src = new YamlSource(name, text);
   if (!src.ok) src.throwIfProblems();
   const top = src.value();
+  if (top === undefined) src.throwIfProblems();
   if (!isObject(top)) {
     src.problem([], 'a rules file is a mapping with scope, selector and rules');
     src.throwIfProblems();

@@ -55,6 +55,7 @@ export function parseTestFile(name: string, text: string): TestSuite {
   const src = new YamlSource(name, text);
   if (!src.ok) src.throwIfProblems();
   const top = src.value();
+  if (top === undefined) src.throwIfProblems();
   if (!isObject(top)) {
     src.problem([], 'a test file is a mapping with rules, tests and optionally settings and now');
     src.throwIfProblems();

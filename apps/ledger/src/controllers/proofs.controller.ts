@@ -18,7 +18,7 @@ const CHECKPOINT_EXAMPLE: Checkpoint = {
 
 /**
  * Signed checkpoints and consistency proofs of a stream's Merkle tree (docs/evidence.md "Proofs").
- * Another tenant's stream answers 404, as an unknown one does.
+ * Stream ids are the key's tenant's own (docs/ledger-formats.md "Stream identity"): an id only another tenant uses answers 404, as an unknown one does.
  */
 @Middlewares(refuseUnstorable)
 @Route('streams')
@@ -38,7 +38,7 @@ export class StreamProofsController extends Controller {
    * signed with the ledger's Ed25519 key (keys at /.well-known/ledger-keys).
    * @param tree_size from 1 to the stream's current number of facts; default: the current number
    * @summary Signed tree head of a stream
-   * @param stream_id The stream id (chosen by the tenant; 1 to 128 characters of letters, digits, `.`, `_`, `:`, `-`).
+   * @param stream_id The stream id (chosen by the tenant, in its own namespace; 1 to 128 characters of letters, digits, `.`, `_`, `:`, `-`).
    * @isInt tree_size must be a positive integer
    * @minimum tree_size 1 must be a positive integer
    */
@@ -56,7 +56,7 @@ export class StreamProofsController extends Controller {
    * @param from from 1 to `to`
    * @param to from `from` to the stream's current number of facts
    * @summary Consistency proof between two tree sizes
-   * @param stream_id The stream id (chosen by the tenant; 1 to 128 characters of letters, digits, `.`, `_`, `:`, `-`).
+   * @param stream_id The stream id (chosen by the tenant, in its own namespace; 1 to 128 characters of letters, digits, `.`, `_`, `:`, `-`).
    * @isInt from must be a positive integer
    * @minimum from 1 must be a positive integer
    * @isInt to must be a positive integer

@@ -6,7 +6,11 @@ import type { BundlePage, Fact, FactList, ProofBundle, SealFactBody, Verificatio
 import { refuseUnstorable } from '../http/unstorable';
 import { sealRoute } from '../http/seal-route';
 
-/** Stream endpoints (docs/ledger-formats.md "Contract"). Another tenant's stream answers 404, as an unknown one does. */
+/**
+ * Stream endpoints (docs/ledger-formats.md "Contract"). Stream ids live in the key's tenant's namespace
+ * ("Stream identity"): a stream id is only ever looked up among the caller's own streams, so a name only
+ * another tenant uses answers exactly as a name nobody uses.
+ */
 @Middlewares(refuseUnstorable)
 @Route('streams')
 @Tags('Streams')
@@ -20,17 +24,17 @@ export class StreamsController extends Controller {
   }
 
   /**
-   * Seals a fact at the end of the stream's chain, creating the stream with its first fact. With a
-   * client_ref already used in this stream, answers the original fact with 200 and creates none.
+   * Seals a fact at the end of the stream's chain, creating the stream in the key's tenant's namespace
+   * with its first fact. With a client_ref already used in this stream, answers the original fact with
+   * 200 and creates none. The fact's `sealed_by` is the key's principal, whatever `actor` says.
    * @summary Seal a fact into a stream
-   * @param stream_id The stream id (chosen by the tenant; 1 to 128 characters of letters, digits, `.`, `_`, `:`, `-`).
+   * @param stream_id The stream id (chosen by the tenant, in its own namespace; 1 to 128 characters of letters, digits, `.`, `_`, `:`, `-`).
    */
   @Post('{stream_id}/facts')
   @Security('apiKey', ['seal'])
   @SuccessResponse(201, 'Sealed')
   @Response<Fact>(200, 'A retry: the fact first sealed with this client_ref')
-  @Response<ErrorBody>(403, 'FORBIDDEN: missing permission, tenant_id is not the key\'s tenant, or the stream id starts with `arbiter.` (the services\' audit streams: tenant keys read them, only the services seal into them)')
-  @Response<ErrorBody>(404, 'NOT_FOUND: the stream belongs to another tenant')
+  @Response<ErrorBody>(403, 'FORBIDDEN: missing permission, tenant_id is not the key\'s tenant, or the stream id starts with `arbiter.` in any case (the services\' audit streams: tenant keys read them, only the services seal into them)')
   // The contract only: sealRoute, the route's middleware (http/seal-route.ts), answers, as the fast
   // lane does, and FactsService.seal parses the body once.
   @Middlewares(sealRoute)
@@ -45,7 +49,7 @@ export class StreamsController extends Controller {
    * @param limit 1 to 1000, default 50
    * @param offset facts to skip from the start of the chain, default 0
    * @summary List a stream's facts
-   * @param stream_id The stream id (chosen by the tenant; 1 to 128 characters of letters, digits, `.`, `_`, `:`, `-`).
+   * @param stream_id The stream id (chosen by the tenant, in its own namespace; 1 to 128 characters of letters, digits, `.`, `_`, `:`, `-`).
    * @isInt limit must be an integer from 1 to 1000
    * @minimum limit 1 must be an integer from 1 to 1000
    * @maximum limit 1000 must be an integer from 1 to 1000
@@ -63,7 +67,7 @@ export class StreamsController extends Controller {
    * Signs a proof bundle of the stream up to its current head, after checking the stored chain.
    * No body. Needs `read`: a bundle changes no stream, and auditors with read-only keys export them.
    * @summary Sign a proof bundle of a stream
-   * @param stream_id The stream id (chosen by the tenant; 1 to 128 characters of letters, digits, `.`, `_`, `:`, `-`).
+   * @param stream_id The stream id (chosen by the tenant, in its own namespace; 1 to 128 characters of letters, digits, `.`, `_`, `:`, `-`).
    */
   @Post('{stream_id}/bundles')
   @Security('apiKey', ['read'])
@@ -82,7 +86,7 @@ export class StreamsController extends Controller {
    * @param limit 1 to 1000, default 50
    * @param cursor next_cursor of the previous page
    * @summary List a stream's bundles
-   * @param stream_id The stream id (chosen by the tenant; 1 to 128 characters of letters, digits, `.`, `_`, `:`, `-`).
+   * @param stream_id The stream id (chosen by the tenant, in its own namespace; 1 to 128 characters of letters, digits, `.`, `_`, `:`, `-`).
    * @isInt limit must be an integer from 1 to 1000
    * @minimum limit 1 must be an integer from 1 to 1000
    * @maximum limit 1000 must be an integer from 1 to 1000
@@ -97,7 +101,7 @@ export class StreamsController extends Controller {
   /**
    * Walks the stored chain; a broken chain answers 200 with valid false and the fact where it breaks. No body.
    * @summary Verify a stream's chain
-   * @param stream_id The stream id (chosen by the tenant; 1 to 128 characters of letters, digits, `.`, `_`, `:`, `-`).
+   * @param stream_id The stream id (chosen by the tenant, in its own namespace; 1 to 128 characters of letters, digits, `.`, `_`, `:`, `-`).
    */
   @Post('{stream_id}/verify')
   @Security('apiKey', ['read'])

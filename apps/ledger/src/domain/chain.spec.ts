@@ -10,7 +10,8 @@ function chain(n: number): { facts: StoredFact[]; head: StreamHead } {
   let parent: string | null = null;
   for (let i = 1; i <= n; i++) {
     const payload_text = canonicalJson({ i, note: `fact ${i}` });
-    const fields = { ...STREAM, fact_id: `fct-${i}`, actor: 'agent:a', sealed_at_ms: 1000 + i, prev_hash: prev };
+    // Facts sealed before the ledger recorded the sealer (sealed_by null) chain with facts that have one.
+    const fields = { ...STREAM, fact_id: `fct-${i}`, actor: 'agent:a', sealed_by: i % 2 ? 'agn-a' : null, sealed_at_ms: 1000 + i, prev_hash: prev };
     const fact_hash = computeFactHash(fields, payload_text);
     facts.push({ ...fields, seq: i, payload_text, fact_hash, parent_fact_id: parent });
     prev = fact_hash;
@@ -41,6 +42,21 @@ describe(ChainWalk.name, () => {
     expect(verified).toBe(2);
     expect(broken).toMatchObject({ fact_id: 'fct-3', position: 3 });
     expect(describeBreak(broken!)).toMatch(/^chain broken at fact fct-3 \(position 3\): its content does not match its fact_hash$/);
+  });
+
+  it.each([
+    ['changed', 'agn-b'],
+    ['removed', null],
+  ])('names the fact whose sealed_by was %s: fact_hash covers it', (_how, sealedBy) => {
+    const { facts, head } = chain(5);
+    facts[0] = { ...facts[0], sealed_by: sealedBy };
+    expect(walk(facts, head).broken).toMatchObject({ fact_id: 'fct-1', reason: 'its content does not match its fact_hash' });
+  });
+
+  it('names the fact that was given a sealed_by it was not sealed with', () => {
+    const { facts, head } = chain(5);
+    facts[1] = { ...facts[1], sealed_by: 'agn-a' };
+    expect(walk(facts, head).broken).toMatchObject({ fact_id: 'fct-2' });
   });
 
   it('names the fact whose stored hash was replaced', () => {

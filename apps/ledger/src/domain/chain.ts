@@ -8,6 +8,8 @@ export interface StoredFact {
   tenant_id: string;
   seq: number;
   actor: string;
+  /** The authenticated principal that sealed the fact; null for facts sealed before the ledger recorded it. */
+  sealed_by: string | null;
   sealed_at_ms: number;
   payload_text: string;
   prev_hash: string;

@@ -1,11 +1,20 @@
 import { canonicalJson, sha256Hex, verbatim, ZERO_DIGEST, type CanonicalText } from '@arbiter/canonical';
 
 // docs/ledger-formats.md "fact_hash": the hash of a fact is
-//   "sha256:" + hex(SHA-256(UTF-8(JCS({actor, custom_payload, fact_id, prev_hash, sealed_at_ms, stream_id, tenant_id}))))
-// with JCS = RFC 8785. The first fact of a stream has prev_hash = GENESIS_PREV_HASH.
+//   "sha256:" + hex(SHA-256(UTF-8(JCS({actor, custom_payload, fact_id, prev_hash, sealed_at_ms, sealed_by, stream_id, tenant_id}))))
+// with JCS = RFC 8785. `sealed_by` (the authenticated principal that sealed the fact) is a member only
+// when the fact has one: facts sealed before the ledger recorded it (sealed_by null) hash the other
+// seven members, as they always did (docs/adr/0016-ledger-sealers-and-stream-namespaces.md). The first fact of a stream
+// has prev_hash = GENESIS_PREV_HASH.
 
 /** prev_hash of the first fact of every stream: "sha256:" + 64 zeros. */
 export const GENESIS_PREV_HASH = ZERO_DIGEST;
+
+/**
+ * `sealed_by` of the facts the services seal through the internal API (docs/ledger-formats.md "sealed_by"):
+ * what that request proves is the services' shared token, not which service holds it.
+ */
+export const SERVICE_SEALER = 'service:internal';
 
 /** The fields fact_hash covers besides custom_payload. */
 export interface FactHashFields {
@@ -15,6 +24,8 @@ export interface FactHashFields {
   actor: string;
   sealed_at_ms: number;
   prev_hash: string;
+  /** The sealing principal; null or absent for a fact sealed before the ledger recorded it. */
+  sealed_by?: string | null;
 }
 
 /**
@@ -22,16 +33,19 @@ export interface FactHashFields {
  * text is spliced in as it is (verbatim) rather than parsed and written again.
  */
 export function factHashPreimage(f: FactHashFields, canonicalPayload: CanonicalText): CanonicalText {
-  // Members in RFC 8785 order, so that the writer does not sort them.
-  return canonicalJson({
+  // Members in RFC 8785 order, so that the writer does not sort them; sealed_by sorts between
+  // sealed_at_ms and stream_id, and is a member only when the fact has one.
+  const members: Record<string, unknown> = {
     actor: f.actor,
     custom_payload: verbatim(canonicalPayload),
     fact_id: f.fact_id,
     prev_hash: f.prev_hash,
     sealed_at_ms: f.sealed_at_ms,
-    stream_id: f.stream_id,
-    tenant_id: f.tenant_id,
-  });
+  };
+  if (f.sealed_by !== null && f.sealed_by !== undefined) members.sealed_by = f.sealed_by;
+  members.stream_id = f.stream_id;
+  members.tenant_id = f.tenant_id;
+  return canonicalJson(members);
 }
 
 export function computeFactHash(f: FactHashFields, canonicalPayload: CanonicalText): string {

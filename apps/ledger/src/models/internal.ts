@@ -64,11 +64,11 @@ export interface ServiceSealed {
 export interface ServiceSealRefused {
   ok: false;
   /**
-   * The status a single seal would have got: 400 for values the database cannot store, 404 for a stream another tenant owns, 500 otherwise.
+   * The status a single seal would have got: 400 for values the database cannot store, 500 otherwise.
    * @isInt
    */
   status: number;
-  /** The ledger's error code (VALIDATION_ERROR, NOT_FOUND, INTERNAL_ERROR). */
+  /** The ledger's error code (VALIDATION_ERROR, INTERNAL_ERROR). */
   code: string;
   message: string;
 }

@@ -31,14 +31,24 @@ export interface SealFactBody {
 export interface Fact {
   /** `fct-` prefix */
   fact_id: string;
+  /** The stream's id in its tenant's namespace: (tenant_id, stream_id) names the stream. */
   stream_id: string;
   tenant_id: string;
+  /** Who makes the declaration, as the sealer wrote it (free text). */
   actor: string;
+  /**
+   * The authenticated principal that sealed the fact: the API key's principal id (`agn-…`, `hum-…`), or
+   * `service:internal` for the services' audit facts. null for facts sealed before the ledger recorded it.
+   */
+  sealed_by: string | null;
   /** Milliseconds since the epoch (an int64: it does not fit in 32 bits). @isLong */
   sealed_at_ms: number;
   sealed_at_iso: string;
   custom_payload: { [key: string]: unknown };
-  /** `sha256:<64 hex>` over the RFC 8785 JSON of {fact_id, stream_id, tenant_id, actor, sealed_at_ms, custom_payload, prev_hash}. */
+  /**
+   * `sha256:<64 hex>` over the RFC 8785 JSON of {fact_id, stream_id, tenant_id, actor, sealed_at_ms, sealed_by, custom_payload, prev_hash}
+   * (without sealed_by when it is null).
+   */
   fact_hash: string;
   /** fact_hash of the previous fact; `sha256:` + 64 zeros for the first fact of a stream. */
   prev_hash: string;
@@ -59,6 +69,8 @@ export interface FactListEntry {
   sealed_at_ms: number;
   sealed_at_iso: string;
   actor: string;
+  /** The authenticated principal that sealed the fact (null before the ledger recorded it); fact_hash covers it. */
+  sealed_by: string | null;
   custom_payload: { [key: string]: unknown };
 }
 

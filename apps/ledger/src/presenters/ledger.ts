@@ -12,6 +12,7 @@ export function presentFact(f: FactRecord): Fact {
     stream_id: f.stream_id,
     tenant_id: f.tenant_id,
     actor: f.actor,
+    sealed_by: f.sealed_by,
     sealed_at_ms: f.sealed_at_ms,
     sealed_at_iso: isoOf(f.sealed_at_ms),
     custom_payload: payloadOf(f),
@@ -23,9 +24,12 @@ export function presentFact(f: FactRecord): Fact {
   };
 }
 
-/** docs/ledger-formats.md "Fact": list entries carry only fact_id, sealed_at_ms, sealed_at_iso, actor and custom_payload. */
+/**
+ * docs/ledger-formats.md "Fact": list entries carry fact_id, sealed_at_ms, sealed_at_iso, actor and
+ * custom_payload, and sealed_by, which fact_hash covers: with it a list page is enough to recompute the chain.
+ */
 export function presentListEntry(f: FactRecord): FactListEntry {
-  return { fact_id: f.fact_id, sealed_at_ms: f.sealed_at_ms, sealed_at_iso: isoOf(f.sealed_at_ms), actor: f.actor, custom_payload: payloadOf(f) };
+  return { fact_id: f.fact_id, sealed_at_ms: f.sealed_at_ms, sealed_at_iso: isoOf(f.sealed_at_ms), actor: f.actor, sealed_by: f.sealed_by, custom_payload: payloadOf(f) };
 }
 
 export function presentStream(s: StreamRow): Stream {

@@ -1,22 +1,23 @@
 import type { Pool } from 'pg';
-import type { OwnedStream } from './ledger.repository';
+import type { TenantId } from '@arbiter/auth';
+import type { OwnedStream, StreamKey } from './ledger.repository';
 
 // The stored part of each stream's Merkle tree (docs/adr/0009-merkle-storage.md) through raw SQL
 // on the shared pg pool, like the ledger's other hot paths. Leaves are read from facts (leaf i is
-// the fact at seq i + 1, on the (stream_id, seq) index); merkle_nodes holds the subtree roots of
-// the stored levels. A stream's tree is reached through an OwnedStream (a tenant's request) or an
-// AppendedStream: a stream id the seal queue has just committed facts to, whose nodes the
-// background filler stores whatever the tenant (named ...AnyTenant where it is made).
+// the fact at seq i + 1, on the (tenant_id, stream_id, seq) index); merkle_nodes holds the subtree
+// roots of the stored levels. A stream is (tenant_id, stream_id). Its tree is reached through an
+// OwnedStream (a tenant's request) or an AppendedStream: a stream the seal queue has just committed
+// facts to, whose nodes the background filler stores (named ...AnyTenant where it is made).
 
 declare const appended: unique symbol;
 /** A stream the seal queue appended to: the filler's way into any tenant's tree. */
-export type AppendedStream = { readonly stream_id: string; readonly [appended]: true };
+export type AppendedStream = { readonly tenant_id: TenantId; readonly stream_id: string; readonly [appended]: true };
 /** A tree the caller may read: an OwnedStream, or an AppendedStream for the filler. */
 export type TreeStream = OwnedStream | AppendedStream;
 
 /** The seal queue committed facts to this stream (services/merkle-tree.service.ts fills its nodes). */
-export function appendedStreamAnyTenant(streamId: string): AppendedStream {
-  return { stream_id: streamId } as AppendedStream;
+export function appendedStreamAnyTenant(stream: StreamKey): AppendedStream {
+  return { tenant_id: stream.tenantId, stream_id: stream.streamId } as AppendedStream;
 }
 
 /** Index ranges [start, end) at one level (leaf indices for the leaves). */
@@ -55,14 +56,14 @@ export class MerkleRepository {
       listed(ranges)
         ? {
             name: 'merkle_leaf_hashes',
-            text: 'SELECT seq, fact_hash FROM facts WHERE stream_id = $1 AND seq = ANY($2::bigint[])',
-            values: [stream.stream_id, indices(ranges).map((i) => i + 1)],
+            text: 'SELECT seq, fact_hash FROM facts WHERE tenant_id = $1 AND stream_id = $2 AND seq = ANY($3::bigint[])',
+            values: [stream.tenant_id, stream.stream_id, indices(ranges).map((i) => i + 1)],
           }
         : {
             name: 'merkle_leaf_hash_ranges',
-            text: `SELECT f.seq, f.fact_hash FROM unnest($2::bigint[], $3::bigint[]) AS r(lo, hi)
-                     CROSS JOIN LATERAL (SELECT seq, fact_hash FROM facts WHERE stream_id = $1 AND seq > r.lo AND seq <= r.hi) f`,
-            values: [stream.stream_id, ranges.map((r) => r.start), ranges.map((r) => r.end)],
+            text: `SELECT f.seq, f.fact_hash FROM unnest($3::bigint[], $4::bigint[]) AS r(lo, hi)
+                     CROSS JOIN LATERAL (SELECT seq, fact_hash FROM facts WHERE tenant_id = $1 AND stream_id = $2 AND seq > r.lo AND seq <= r.hi) f`,
+            values: [stream.tenant_id, stream.stream_id, ranges.map((r) => r.start), ranges.map((r) => r.end)],
           },
     );
     return new Map(rows.map((r) => [Number(r.seq) - 1, r.fact_hash]));
@@ -74,14 +75,14 @@ export class MerkleRepository {
       listed(ranges)
         ? {
             name: 'merkle_nodes',
-            text: 'SELECT idx, hash FROM merkle_nodes WHERE stream_id = $1 AND level = $2 AND idx = ANY($3::bigint[])',
-            values: [stream.stream_id, level, indices(ranges)],
+            text: 'SELECT idx, hash FROM merkle_nodes WHERE tenant_id = $1 AND stream_id = $2 AND level = $3 AND idx = ANY($4::bigint[])',
+            values: [stream.tenant_id, stream.stream_id, level, indices(ranges)],
           }
         : {
             name: 'merkle_node_ranges',
-            text: `SELECT n.idx, n.hash FROM unnest($3::bigint[], $4::bigint[]) AS r(lo, hi)
-                     CROSS JOIN LATERAL (SELECT idx, hash FROM merkle_nodes WHERE stream_id = $1 AND level = $2 AND idx >= r.lo AND idx < r.hi) n`,
-            values: [stream.stream_id, level, ranges.map((r) => r.start), ranges.map((r) => r.end)],
+            text: `SELECT n.idx, n.hash FROM unnest($4::bigint[], $5::bigint[]) AS r(lo, hi)
+                     CROSS JOIN LATERAL (SELECT idx, hash FROM merkle_nodes WHERE tenant_id = $1 AND stream_id = $2 AND level = $3 AND idx >= r.lo AND idx < r.hi) n`,
+            values: [stream.tenant_id, stream.stream_id, level, ranges.map((r) => r.start), ranges.map((r) => r.end)],
           },
     );
     return new Map(rows.map((r) => [Number(r.idx), new Uint8Array(r.hash)]));
@@ -94,11 +95,11 @@ export class MerkleRepository {
   async insertNodes(stream: TreeStream, level: number, nodes: StoredNode[]): Promise<StoredNode[]> {
     const { rows } = await this.pool.query<{ idx: string }>({
       name: 'merkle_insert_nodes',
-      text: `INSERT INTO merkle_nodes (stream_id, level, idx, hash)
-             SELECT $1, $2, n.idx, n.hash FROM unnest($3::bigint[], $4::bytea[]) AS n(idx, hash) ORDER BY n.idx
-             ON CONFLICT (stream_id, level, idx) DO NOTHING
+      text: `INSERT INTO merkle_nodes (tenant_id, stream_id, level, idx, hash)
+             SELECT $1, $2, $3, n.idx, n.hash FROM unnest($4::bigint[], $5::bytea[]) AS n(idx, hash) ORDER BY n.idx
+             ON CONFLICT (tenant_id, stream_id, level, idx) DO NOTHING
              RETURNING idx`,
-      values: [stream.stream_id, level, nodes.map((n) => n.idx), nodes.map((n) => Buffer.from(n.hash))],
+      values: [stream.tenant_id, stream.stream_id, level, nodes.map((n) => n.idx), nodes.map((n) => Buffer.from(n.hash))],
     });
     if (rows.length === nodes.length) return [];
     const inserted = new Set(rows.map((r) => Number(r.idx)));

@@ -6,6 +6,7 @@ import { AppError } from '@arbiter/http';
 import type { Counter } from 'prom-client';
 import { isReservedStream } from '@arbiter/internal-api';
 import { assertStorable, canonicalPayload, PayloadError, STREAM_ID_PATTERN } from '../domain/payload';
+import { SERVICE_SEALER } from '../domain/fact-hash';
 import type { LedgerRepository, OwnedStream } from '../repositories/ledger.repository';
 import type { Fact, FactList, SealFactBody, StreamPage } from '../models/ledger';
 import type { ServiceSealAnswer, ServiceSealResult } from '../models/internal';
@@ -21,7 +22,11 @@ export interface ListFactsQuery {
   offset?: number;
 }
 
-/** Sealing and reading facts and streams (docs/ledger-formats.md "Contract"). Tenant isolation: another tenant's ids answer 404. */
+/**
+ * Sealing and reading facts and streams (docs/ledger-formats.md "Contract"). Stream ids live in the
+ * caller's tenant's namespace ("Stream identity"): another tenant's streams are never looked at, so a
+ * name only another tenant uses answers as a name nobody uses. Another tenant's fact or bundle ids answer 404.
+ */
 export class FactsService {
   constructor(
     private readonly repo: LedgerRepository,
@@ -41,7 +46,7 @@ export class FactsService {
   async seal(caller: AuthenticatedIdentity, streamId: string, raw: unknown): Promise<{ fact: Fact; created: boolean }> {
     // After the credentials and the permission (both doors check them first), before the body.
     if (isReservedStream(streamId)) {
-      throw forbidden(`Streams whose id starts with arbiter. are sealed by the Arbiter services only (docs/ledger-formats.md "Service seals")`);
+      throw forbidden(`Streams whose id starts with arbiter. (in any case) are sealed by the Arbiter services only (docs/ledger-formats.md "Service seals")`);
     }
     const body = parseSealBody(raw);
     assertStreamId(streamId);
@@ -53,6 +58,8 @@ export class FactsService {
       tenantId: caller.tenant_id,
       streamId,
       actor: body.actor,
+      // docs/ledger-formats.md "sealed_by": the key's principal, whatever `actor` says.
+      sealedBy: caller.principal.id,
       payloadText,
       clientRef: body.client_ref ?? null,
     });
@@ -79,8 +86,8 @@ export class FactsService {
       try {
         const { streamId, body } = parseServiceSeal(seal);
         const payloadText = checkedPayload(body);
-        // The service credential vouches for the tenant; the stream id names the same one.
-        requests.push({ tenantId: mintTenantId(body.tenant_id), streamId, actor: body.actor, payloadText, clientRef: body.client_ref });
+        // The service credential vouches for the tenant; the stream id names the same one, and lives in its namespace.
+        requests.push({ tenantId: mintTenantId(body.tenant_id), streamId, actor: body.actor, sealedBy: SERVICE_SEALER, payloadText, clientRef: body.client_ref });
       } catch (err) {
         if (!(err instanceof AppError) || err.status !== 400) throw err;
         problems.push(atSeal(i, err));

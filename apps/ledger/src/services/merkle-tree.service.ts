@@ -3,6 +3,7 @@ import { factLeaf, foldPerfect, isDigestText, sameHash, type NodeHash, type Subt
 import { AppError } from '@arbiter/http';
 import { BAND, completedNodes, FAN, mergeRanges, sourceLevel, sourceRange } from '../domain/merkle-layout';
 import { appendedStreamAnyTenant, type IndexRange, type MerkleRepository, type StoredNode, type TreeStream } from '../repositories/merkle.repository';
+import { streamKeyText, type StreamKey } from '../repositories/ledger.repository';
 
 /** Stored nodes computed per statement: 64 nodes of the lowest stored level read 64·FAN facts. */
 const COMPUTE_CHUNK = 64;
@@ -27,7 +28,8 @@ export function storedTreeError(streamId: string, what: string): AppError {
  * the one computed: a difference is a stored tree that lies, and fails closed.
  */
 export class MerkleTree {
-  private readonly pending = new Map<string, { from: number; to: number }>();
+  /** By streamKeyText: the stream and the range of facts whose nodes are still to be stored. */
+  private readonly pending = new Map<string, { stream: StreamKey; from: number; to: number }>();
   private running: Promise<void> | null = null;
 
   constructor(
@@ -57,10 +59,11 @@ export class MerkleTree {
    * After a commit that grew a stream from `from` to `to` facts: stores the nodes that became
    * complete, later and one stream at a time (the seal path waits for none of it).
    */
-  noteAppended(streamId: string, from: number, to: number): void {
+  noteAppended(stream: StreamKey, from: number, to: number): void {
     if (Math.floor(from / FAN) === Math.floor(to / FAN)) return; // no FAN-leaf block completed
-    const known = this.pending.get(streamId);
-    this.pending.set(streamId, known ? { from: Math.min(known.from, from), to: Math.max(known.to, to) } : { from, to });
+    const key = streamKeyText(stream.tenantId, stream.streamId);
+    const known = this.pending.get(key);
+    this.pending.set(key, known ? { stream, from: Math.min(known.from, from), to: Math.max(known.to, to) } : { stream, from, to });
     this.kick();
   }
 
@@ -87,13 +90,13 @@ export class MerkleTree {
   }
 
   private async drain(): Promise<void> {
-    for (const [streamId, { from, to }] of this.pending) {
-      this.pending.delete(streamId);
+    for (const [key, { stream, from, to }] of this.pending) {
+      this.pending.delete(key);
       try {
-        await this.fill(appendedStreamAnyTenant(streamId), from, to);
+        await this.fill(appendedStreamAnyTenant(stream), from, to);
       } catch (err) {
         // Nothing is lost: a proof that needs a missing node computes and stores it.
-        this.logger?.warn({ err, stream_id: streamId }, 'merkle node filling failed; proofs will compute the nodes');
+        this.logger?.warn({ err, tenant_id: stream.tenantId, stream_id: stream.streamId }, 'merkle node filling failed; proofs will compute the nodes');
       }
     }
   }

@@ -2,6 +2,7 @@ import { mintTenantId, type AuthenticatedIdentity, type TenantId } from '@arbite
 import type { CanonicalText } from '@arbiter/canonical';
 import { bytesToBase64 } from '@arbiter/crypto';
 import { AppError } from '@arbiter/http';
+import { auditStreamTenant } from '@arbiter/internal-api';
 import {
   consistencyRanges,
   factLeaf,
@@ -76,14 +77,19 @@ export class ProofsService {
   /**
    * GET /internal/v1/inclusion: the fact sealed under client_ref in an audit stream, with its
    * inclusion proof (the verdict's evidence route; the service credential reads any tenant's
-   * stream). 404 while no fact has that client_ref.
+   * audit stream). The stream is `arbiter.<tenant_id>.<kind>` in that tenant's namespace
+   * (docs/ledger-formats.md "Stream identity"): a stream of that id in another tenant's namespace is
+   * never looked at. 404 while no fact has that client_ref.
    */
   async byClientRefAnyTenant(streamId: string, clientRef: string, treeSize?: number): Promise<AuditInclusion> {
     return this.timed('inclusion', async () => {
-      const fact = await this.repo.findByClientRefAnyTenant(streamId, clientRef);
+      const owner = auditStreamTenant(streamId);
+      if (owner === null) throw validationError(`stream_id must be an audit stream, arbiter.<tenant_id>.<kind>`, 'stream_id');
+      // Trust boundary: the services write each tenant's audit stream in that tenant's namespace.
+      const tenantId = mintTenantId(owner);
+      const fact = await this.repo.findByClientRef(tenantId, streamId, clientRef);
       if (!fact) throw notFound('Fact', clientRef);
-      // Trust boundary: the tenant the fact row names owns its stream (the seal queue writes both).
-      const stream = await this.repo.findStream(mintTenantId(fact.tenant_id), fact.stream_id);
+      const stream = await this.repo.findStream(tenantId, streamId);
       if (!stream) throw notFound('Fact', clientRef);
       return { fact: presentFact(fact), ...(await this.prove(stream, fact, treeSize)) };
     });
@@ -128,10 +134,7 @@ export class ProofsService {
     const leafIndex = fact.seq - 1;
     const size = readSize(treeSize ?? stream.head_seq, 'tree_size', fact.seq, stream.head_seq);
     // The leaf is the fact's hash; a fact whose stored hash is not that of its content proves nothing.
-    const recomputed = computeFactHash(
-      { fact_id: fact.fact_id, stream_id: fact.stream_id, tenant_id: fact.tenant_id, actor: fact.actor, sealed_at_ms: fact.sealed_at_ms, prev_hash: fact.prev_hash },
-      fact.payload_text as CanonicalText,
-    );
+    const recomputed = computeFactHash(fact, fact.payload_text as CanonicalText);
     if (recomputed !== fact.fact_hash) throw storedTreeError(stream.stream_id, `fact ${fact.fact_id} does not hash to its stored fact_hash`);
     const signer = this.signer();
     const [root, ...path] = await this.rangeHashes(stream, [{ start: 0, end: size }, ...inclusionRanges(leafIndex, size)]);

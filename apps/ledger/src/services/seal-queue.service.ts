@@ -2,16 +2,20 @@ import type { Pool } from 'pg';
 import type { TenantId } from '@arbiter/auth';
 import type { CanonicalText } from '@arbiter/canonical';
 import { newId } from '@arbiter/db';
-import type { AppError } from '@arbiter/http';
 import { computeFactHash, GENESIS_PREV_HASH } from '../domain/fact-hash';
-import type { AppendGroup, AppendResult, FactRecord, LedgerRepository, NewFactRow } from '../repositories/ledger.repository';
-import { notFound, validationError } from '../http/errors';
+import { streamKeyText, type AppendGroup, type AppendResult, type FactRecord, type LedgerRepository, type NewFactRow, type StreamKey } from '../repositories/ledger.repository';
+import { validationError } from '../http/errors';
 
-/** A validated seal: the caller's tenant (= body tenant_id) and the payload's canonical text. */
+/**
+ * A validated seal: the caller's tenant (= body tenant_id, the namespace of streamId), the
+ * authenticated principal that seals it, and the payload's canonical text.
+ */
 export interface SealRequest {
   tenantId: TenantId;
   streamId: string;
   actor: string;
+  /** The authenticated sealer (docs/ledger-formats.md "sealed_by"): a principal id, or the service identity. */
+  sealedBy: string;
   payloadText: CanonicalText;
   clientRef: string | null;
 }
@@ -32,7 +36,6 @@ interface Pending {
 
 /** What this process last knew of a stream's head. */
 interface Head {
-  tenant_id: TenantId;
   head_seq: number;
   head_fact_id: string | null;
   head_hash: string;
@@ -40,17 +43,17 @@ interface Head {
 }
 
 /** One stream's seals in one flush. */
-interface Group {
-  streamId: string;
+interface Group extends StreamKey {
+  /** streamKeyText of the stream: the key of every per-stream map here. */
+  key: string;
   batch: Pending[];
   /** Facts already sealed under the client_refs of this batch (found after a conflict). */
   known: Map<string, FactRecord>;
 }
 
 interface Plan {
-  outcomes: Array<SealOutcome | AppError>;
+  outcomes: SealOutcome[];
   rows: NewFactRow[];
-  owner: TenantId;
   next: Head;
 }
 
@@ -69,13 +72,13 @@ export interface SealQueueOptions {
   /** Observes the number of seals in each flush (metrics). */
   onFlush?: (size: number) => void;
   /** After a commit grew a stream from `from` to `to` facts (the Merkle node filler). */
-  onAppended?: (streamId: string, from: number, to: number) => void;
+  onAppended?: (stream: StreamKey, from: number, to: number) => void;
 }
 
 /**
  * Appends seals to streams with group commit (docs/ledger-formats.md; docs/development.md).
  *
- * Seals queue per stream. Whenever a flush slot is free, one flush takes the queued seals of every
+ * Seals queue per stream, a stream being a (tenant, stream id) pair. Whenever a flush slot is free, one flush takes the queued seals of every
  * stream not already being written (up to maxBatch) and appends them together: one commit (one WAL
  * flush) for many seals of many streams, and no timer (seals gather while earlier flushes run). A
  * stream is in at most one flush at a time, so this process keeps each stream's arrival order.
@@ -89,9 +92,9 @@ export interface SealQueueOptions {
  * - locked: a stream that lost such a race (another replica appended first) is contended for
  *   contendedMs; its seals lock the heads FOR UPDATE in a transaction, in stream_id order, chain
  *   after what they read and commit. No work is wasted on races, at the price of a few round trips.
- * A client_ref used before fails the optimistic statement on unique (stream_id, client_ref); the
+ * A client_ref used before fails the optimistic statement on unique (tenant_id, stream_id, client_ref); the
  * flush then takes the locked path, which looks client_refs up under the lock and answers those
- * seals with the original facts. Unique (stream_id, seq) refuses a fork or duplicate position in
+ * seals with the original facts. Unique (tenant_id, stream_id, seq) refuses a fork or duplicate position in
  * every case.
  */
 export class SealQueue {
@@ -113,9 +116,10 @@ export class SealQueue {
 
   seal(request: SealRequest): Promise<SealOutcome> {
     return new Promise<SealOutcome>((resolve, reject) => {
-      const queue = this.queues.get(request.streamId);
+      const key = streamKeyText(request.tenantId, request.streamId);
+      const queue = this.queues.get(key);
       if (queue) queue.push({ request, resolve, reject });
-      else this.queues.set(request.streamId, [{ request, resolve, reject }]);
+      else this.queues.set(key, [{ request, resolve, reject }]);
       if (!this.pumpScheduled) {
         // After the current tick, so seals arriving together share the first statement.
         this.pumpScheduled = true;
@@ -141,7 +145,7 @@ export class SealQueue {
       if (groups.length === 0) return;
       this.opts.onFlush?.(groups.reduce((n, g) => n + g.batch.length, 0));
       const flush: Promise<void> = this.flush(groups).finally(() => {
-        for (const g of groups) this.writing.delete(g.streamId);
+        for (const g of groups) this.writing.delete(g.key);
         this.flushes.delete(flush);
         this.pump();
       });
@@ -153,16 +157,17 @@ export class SealQueue {
   private take(): Group[] {
     const groups: Group[] = [];
     let room = this.opts.maxBatch;
-    for (const [streamId, queue] of this.queues) {
+    for (const [key, queue] of this.queues) {
       if (room === 0) break;
-      if (this.writing.has(streamId)) continue;
+      if (this.writing.has(key)) continue;
       const batch = queue.splice(0, room);
       room -= batch.length;
-      this.queues.delete(streamId);
+      this.queues.delete(key);
       // A stream with seals left goes to the back: others get their turn in the next statement.
-      if (queue.length) this.queues.set(streamId, queue);
-      this.writing.add(streamId);
-      groups.push({ streamId, batch, known: new Map() });
+      if (queue.length) this.queues.set(key, queue);
+      this.writing.add(key);
+      const { tenantId, streamId } = batch[0].request;
+      groups.push({ key, tenantId, streamId, batch, known: new Map() });
     }
     return groups;
   }
@@ -179,13 +184,13 @@ export class SealQueue {
   private async flush(groups: Group[]): Promise<void> {
     try {
       const now = this.now();
-      const optimistic = this.opts.optimistic === false ? [] : groups.filter((g) => (this.contendedUntil.get(g.streamId) ?? 0) <= now);
+      const optimistic = this.opts.optimistic === false ? [] : groups.filter((g) => (this.contendedUntil.get(g.key) ?? 0) <= now);
       const locked = groups.filter((g) => !optimistic.includes(g));
       if (optimistic.length) locked.push(...(await this.appendOptimistically(optimistic)));
       if (locked.length) await this.appendLocked(locked);
     } catch (err) {
       // Heads are read again next time: a failed statement may have left this process's view stale.
-      for (const g of groups) this.heads.delete(g.streamId);
+      for (const g of groups) this.heads.delete(g.key);
       const waiting = groups.flatMap((g) => g.batch.filter((p) => !p.settled));
       if (waiting.length > 1 && rowFailure(err)) {
         const half = Math.ceil(waiting.length / 2);
@@ -200,15 +205,14 @@ export class SealQueue {
 
   /** One optimistic statement for the groups; settles those appended and returns the others. */
   private async appendOptimistically(groups: Group[]): Promise<Group[]> {
-    const unknown = groups.filter((g) => !this.heads.has(g.streamId)).map((g) => g.streamId);
-    if (unknown.length) for (const h of await this.repo.readHeadsAnyTenant(unknown)) this.remember(h.stream_id, h);
+    const unknown = groups.filter((g) => !this.heads.has(g.key));
+    if (unknown.length) for (const h of await this.repo.readHeads(unknown)) this.remember(streamKeyText(h.tenant_id, h.stream_id), h);
     const nowMs = this.now();
     const writes: Array<{ group: Group; plan: Plan; append: AppendGroup }> = [];
     for (const group of groups) {
-      const head = this.heads.get(group.streamId) ?? null;
+      const head = this.heads.get(group.key) ?? null;
       const plan = this.plan(group, head, nowMs);
-      if (plan.rows.length === 0) settle(group, plan.outcomes); // only other tenants' seals
-      else writes.push({ group, plan, append: { streamId: group.streamId, tenantId: plan.owner, expectedSeq: head ? head.head_seq : null, facts: plan.rows } });
+      writes.push({ group, plan, append: { streamId: group.streamId, tenantId: group.tenantId, expectedSeq: head ? head.head_seq : null, facts: plan.rows } });
     }
     if (writes.length === 0) return [];
     let result: AppendResult;
@@ -224,17 +228,17 @@ export class SealQueue {
     }
     const lost: Group[] = [];
     for (const { group, plan } of writes) {
-      if (result.appended.has(group.streamId)) {
-        this.remember(group.streamId, plan.next);
+      if (result.appended.has(group.key)) {
+        this.remember(group.key, plan.next);
         settle(group, plan.outcomes);
-        this.appended(group.streamId, plan);
+        this.appended(group, plan);
         continue;
       }
       // Another replica appended first: keep the head it left and take the lock for a while.
-      const current = result.currentHeads.get(group.streamId);
-      if (current) this.remember(group.streamId, current);
-      else this.heads.delete(group.streamId);
-      this.contend(group.streamId, nowMs);
+      const current = result.currentHeads.get(group.key);
+      if (current) this.remember(group.key, current);
+      else this.heads.delete(group.key);
+      this.contend(group.key, nowMs);
       lost.push(group);
     }
     return lost;
@@ -262,21 +266,23 @@ export class SealQueue {
     try {
       await client.query('BEGIN');
       const nowMs = this.now();
-      const ids = groups.map((g) => g.streamId);
-      const heads = new Map((await this.repo.lockHeadsAnyTenant(client, ids)).map((h) => [h.stream_id, h] as const));
-      const missing = groups.filter((g) => !heads.has(g.streamId));
+      const keyOf = (h: { tenant_id: string; stream_id: string }) => streamKeyText(h.tenant_id, h.stream_id);
+      const heads = new Map((await this.repo.lockHeads(client, groups)).map((h) => [keyOf(h), h] as const));
+      const missing = groups.filter((g) => !heads.has(g.key));
       if (missing.length) {
-        // docs/ledger-formats.md: a stream belongs to the tenant of its first fact.
-        await this.repo.createStreams(client, missing.map((g) => ({ streamId: g.streamId, tenantId: g.batch[0].request.tenantId })), nowMs);
-        for (const h of await this.repo.lockHeadsAnyTenant(client, missing.map((g) => g.streamId))) heads.set(h.stream_id, h);
+        // docs/ledger-formats.md "Stream identity": a stream is born in its tenant's namespace with its first fact.
+        await this.repo.createStreams(client, missing, nowMs);
+        for (const h of await this.repo.lockHeads(client, missing)) heads.set(keyOf(h), h);
       }
-      const pairs = groups.flatMap((g) => [...new Set(g.batch.map((p) => p.request.clientRef).filter((r): r is string => r !== null))].map((clientRef) => ({ streamId: g.streamId, clientRef })));
-      if (pairs.length) {
-        const byStream = new Map(groups.map((g) => [g.streamId, g] as const));
-        for (const f of await this.repo.findByClientRefsAnyTenant(client, pairs)) byStream.get(f.stream_id)!.known.set(f.client_ref as string, f);
+      const refs = groups.flatMap((g) =>
+        [...new Set(g.batch.map((p) => p.request.clientRef).filter((r): r is string => r !== null))].map((clientRef) => ({ tenantId: g.tenantId, streamId: g.streamId, clientRef })),
+      );
+      if (refs.length) {
+        const byStream = new Map(groups.map((g) => [g.key, g] as const));
+        for (const f of await this.repo.findByClientRefs(client, refs)) byStream.get(keyOf(f))!.known.set(f.client_ref as string, f);
       }
-      plans = groups.map((group) => ({ group, plan: this.plan(group, heads.get(group.streamId)!, nowMs) }));
-      const appends = plans.filter(({ plan }) => plan.rows.length).map(({ group, plan }) => ({ streamId: group.streamId, tenantId: plan.owner, expectedSeq: null, facts: plan.rows }));
+      plans = groups.map((group) => ({ group, plan: this.plan(group, heads.get(group.key)!, nowMs) }));
+      const appends = plans.filter(({ plan }) => plan.rows.length).map(({ group, plan }) => ({ streamId: group.streamId, tenantId: group.tenantId, expectedSeq: null, facts: plan.rows }));
       if (appends.length) await this.repo.appendLocked(client, appends, nowMs);
       await client.query('COMMIT');
     } catch (err) {
@@ -286,20 +292,19 @@ export class SealQueue {
       client.release();
     }
     for (const { group, plan } of plans) {
-      this.remember(group.streamId, plan.next);
+      this.remember(group.key, plan.next);
       settle(group, plan.outcomes);
-      this.appended(group.streamId, plan);
+      this.appended(group, plan);
     }
   }
 
-  private appended(streamId: string, plan: Plan): void {
-    if (plan.rows.length) this.opts.onAppended?.(streamId, plan.rows[0].seq - 1, plan.next.head_seq);
+  private appended(stream: StreamKey, plan: Plan): void {
+    if (plan.rows.length) this.opts.onAppended?.({ tenantId: stream.tenantId, streamId: stream.streamId }, plan.rows[0].seq - 1, plan.next.head_seq);
   }
 
-  /** Chains the group's seals after `head` (null: a new stream, owned by the first seal's tenant). */
+  /** Chains the group's seals after `head` (null: a new stream of the group's tenant). */
   private plan(group: Group, head: Head | null, nowMs: number): Plan {
-    const { streamId, batch, known } = group;
-    const owner = head?.tenant_id ?? batch[0].request.tenantId;
+    const { streamId, tenantId, batch, known } = group;
     let seq = head?.head_seq ?? 0;
     let prevHash = head?.head_hash ?? GENESIS_PREV_HASH;
     let prevId = head?.head_fact_id ?? null;
@@ -307,18 +312,17 @@ export class SealQueue {
     const sealedAt = Math.max(nowMs, head?.head_sealed_at_ms ?? 0);
     const sealedHere = new Map<string, FactRecord>();
     const rows: NewFactRow[] = [];
-    const outcomes = batch.map(({ request: r }): SealOutcome | AppError => {
-      // Another tenant's stream does not exist for this caller (docs/identity.md).
-      if (r.tenantId !== owner) return notFound('Stream', streamId);
+    const outcomes = batch.map(({ request: r }): SealOutcome => {
       const existing = r.clientRef ? (known.get(r.clientRef) ?? sealedHere.get(r.clientRef)) : undefined;
       if (existing) return { fact: existing, created: false };
       seq += 1;
       const fact_id = newId('fct-');
-      const fact_hash = computeFactHash({ fact_id, stream_id: streamId, tenant_id: owner, actor: r.actor, sealed_at_ms: sealedAt, prev_hash: prevHash }, r.payloadText);
+      const fact_hash = computeFactHash({ fact_id, stream_id: streamId, tenant_id: tenantId, actor: r.actor, sealed_by: r.sealedBy, sealed_at_ms: sealedAt, prev_hash: prevHash }, r.payloadText);
       const row: NewFactRow = {
         fact_id,
         seq,
         actor: r.actor,
+        sealed_by: r.sealedBy,
         sealed_at_ms: sealedAt,
         payload_text: r.payloadText,
         prev_hash: prevHash,
@@ -327,37 +331,36 @@ export class SealQueue {
         client_ref: r.clientRef,
       };
       rows.push(row);
-      const fact: FactRecord = { ...row, stream_id: streamId, tenant_id: owner };
+      const fact: FactRecord = { ...row, stream_id: streamId, tenant_id: tenantId };
       if (r.clientRef) sealedHere.set(r.clientRef, fact);
       prevHash = fact_hash;
       prevId = fact_id;
       return { fact, created: true };
     });
     const next: Head = rows.length
-      ? { tenant_id: owner, head_seq: seq, head_fact_id: prevId, head_hash: prevHash, head_sealed_at_ms: sealedAt }
-      : (head ?? { tenant_id: owner, head_seq: 0, head_fact_id: null, head_hash: GENESIS_PREV_HASH, head_sealed_at_ms: 0 });
-    return { outcomes, rows, owner, next };
+      ? { head_seq: seq, head_fact_id: prevId, head_hash: prevHash, head_sealed_at_ms: sealedAt }
+      : (head ?? { head_seq: 0, head_fact_id: null, head_hash: GENESIS_PREV_HASH, head_sealed_at_ms: 0 });
+    return { outcomes, rows, next };
   }
 
-  private remember(streamId: string, head: Head): void {
-    this.heads.delete(streamId); // re-insert: the Map's order is then least recently used first
-    this.heads.set(streamId, head);
+  private remember(key: string, head: Head): void {
+    const { head_seq, head_fact_id, head_hash, head_sealed_at_ms } = head;
+    this.heads.delete(key); // re-insert: the Map's order is then least recently used first
+    this.heads.set(key, { head_seq, head_fact_id, head_hash, head_sealed_at_ms });
     if (this.heads.size > (this.opts.maxCachedHeads ?? 10_000)) this.heads.delete(this.heads.keys().next().value as string);
   }
 
-  private contend(streamId: string, nowMs: number): void {
-    this.contendedUntil.delete(streamId);
-    this.contendedUntil.set(streamId, nowMs + (this.opts.contendedMs ?? 2000));
+  private contend(key: string, nowMs: number): void {
+    this.contendedUntil.delete(key);
+    this.contendedUntil.set(key, nowMs + (this.opts.contendedMs ?? 2000));
     if (this.contendedUntil.size > (this.opts.maxCachedHeads ?? 10_000)) this.contendedUntil.delete(this.contendedUntil.keys().next().value as string);
   }
 }
 
-function settle(group: Group, outcomes: Array<SealOutcome | AppError>): void {
+function settle(group: Group, outcomes: SealOutcome[]): void {
   group.batch.forEach((p, i) => {
-    const o = outcomes[i];
     p.settled = true;
-    if ('fact' in o) p.resolve(o);
-    else p.reject(o);
+    p.resolve(outcomes[i]);
   });
 }
 
@@ -370,9 +373,11 @@ function reject(p: Pending, err: unknown): void {
 function regroup(seals: Pending[]): Group[] {
   const byStream = new Map<string, Group>();
   for (const p of seals) {
-    const group = byStream.get(p.request.streamId);
+    const { tenantId, streamId } = p.request;
+    const key = streamKeyText(tenantId, streamId);
+    const group = byStream.get(key);
     if (group) group.batch.push(p);
-    else byStream.set(p.request.streamId, { streamId: p.request.streamId, batch: [p], known: new Map() });
+    else byStream.set(key, { key, tenantId, streamId, batch: [p], known: new Map() });
   }
   return [...byStream.values()];
 }
@@ -402,5 +407,5 @@ function refusedRow(err: unknown): unknown {
 
 function isClientRefConflict(err: unknown): boolean {
   const e = err as { code?: string; constraint?: string };
-  return e?.code === '23505' && e.constraint === 'facts_stream_id_client_ref_key';
+  return e?.code === '23505' && e.constraint === 'facts_tenant_id_stream_id_client_ref_key';
 }

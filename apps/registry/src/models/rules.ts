@@ -53,7 +53,11 @@ export interface Requirement {
   format?: string;
   /** `verified` when the fact must carry verification_status verified. */
   source_requirement?: 'verified' | 'unverified';
-  /** @minItems 1 @maxItems 100 */
+  /**
+   * Sources a Fact may name, compared as written; `ledger` accepts a Fact verified against a ledger fact of
+   * the tenant, `ledger:<stream glob>` (e.g. `ledger:kyc-*`) only one of a stream the glob matches.
+   * @minItems 1 @maxItems 100
+   */
   acceptable_sources?: string[];
   /** @minimum 0 @maximum 1 */
   confidence_threshold?: number;

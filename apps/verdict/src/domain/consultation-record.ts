@@ -94,6 +94,11 @@ export interface LedgerCitationEntry {
   fact_hash: string;
   /** The tenant's ledger stream that holds it. */
   stream_id: string;
+  /**
+   * The principal that sealed it, as the ledger authenticated it (fact_hash covers it): never the caller
+   * nor its on_behalf_of. Absent in records made before the ledger recorded sealers.
+   */
+  sealed_by?: string;
   /** Where the Fact's value was read in the fact's custom_payload. */
   payload_path: string;
 }

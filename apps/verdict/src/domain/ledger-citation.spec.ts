@@ -1,5 +1,5 @@
-import { citedFactId, claimsLedger, engineContext, ledgerCitationMeets, proofProblem, valueProblem } from './ledger-citation';
-import { citedProof, factHashOf, ledgerKey, makeStream } from './ledger-proof.fixture';
+import { citedFactId, claimsLedger, engineContext, ledgerCitationMeets, proofProblem, sealerProblem, valueProblem } from './ledger-citation';
+import { citedProof, factHashOf, KYC_SEALER, ledgerKey, makeStream } from './ledger-proof.fixture';
 
 const TENANT = 'tnt-0123456789abcdef01234567';
 const STREAM = 'kyc-2026';
@@ -15,6 +15,20 @@ describe(proofProblem.name, () => {
     const proof = citedProof(facts, 1, key);
     expect(proofProblem(proof, key.keys, TENANT, facts[2].fact_id)).toMatch(/another fact/);
     expect(proofProblem(proof, key.keys, 'tnt-ffffffffffffffffffffffff', facts[1].fact_id)).toMatch(/another tenant/);
+  });
+
+  it('accepts facts sealed before the ledger recorded sealers (no sealed_by) chained with facts that have one', () => {
+    const mixed = makeStream(TENANT, STREAM, [{ n: 0 }, { n: 1 }, { n: 2 }], (i) => (i < 2 ? null : KYC_SEALER));
+    for (let i = 0; i < mixed.length; i++) expect(proofProblem(citedProof(mixed, i, key), key.keys, TENANT, mixed[i].fact_id)).toBeNull();
+  });
+
+  it.each([
+    ['changed to another principal', 'agn-00000000000000000000beef'],
+    ['removed', null],
+  ])('refuses a fact whose sealed_by was %s after sealing: fact_hash covers it', (_how, sealedBy) => {
+    const proof = citedProof(facts, 1, key);
+    proof.fact = { ...proof.fact, sealed_by: sealedBy };
+    expect(proofProblem(proof, key.keys, TENANT, facts[1].fact_id)).toMatch(/does not hash to its fact_hash/);
   });
 
   it('refuses a fact whose payload was changed after sealing', () => {
@@ -87,6 +101,25 @@ describe(citedFactId.name, () => {
   });
 });
 
+describe(sealerProblem.name, () => {
+  const party = { principalId: 'agn-000000000000000000000001', onBehalfOf: 'hum-000000000000000000000002' };
+
+  it('refuses a fact sealed by the caller or by the principal it acts for, and one whose sealer is unknown', () => {
+    expect(sealerProblem('agn-000000000000000000000001', party)).toBe('self_sealed');
+    expect(sealerProblem('hum-000000000000000000000002', party)).toBe('self_sealed');
+    expect(sealerProblem(null, party)).toBe('sealer_unknown');
+    expect(sealerProblem(undefined, party)).toBe('sealer_unknown');
+    expect(sealerProblem('', party)).toBe('sealer_unknown');
+  });
+
+  it('accepts another principal, the services, and any sealer when the caller acts for no one', () => {
+    expect(sealerProblem(KYC_SEALER, party)).toBeNull();
+    expect(sealerProblem('service:internal', party)).toBeNull();
+    expect(sealerProblem('hum-000000000000000000000002', { principalId: 'agn-000000000000000000000001' })).toBeNull();
+    expect(sealerProblem('hum-000000000000000000000002', { principalId: 'agn-000000000000000000000001', onBehalfOf: null })).toBeNull();
+  });
+});
+
 describe(valueProblem.name, () => {
   it('compares the value at the path with JSON equality', () => {
     const payload = { kyc: { country: 'DE', limits: { daily: 1000, currencies: ['EUR', 'USD'] } } };
@@ -99,15 +132,15 @@ describe(valueProblem.name, () => {
 });
 
 describe(engineContext.name, () => {
-  const citation = { fact_id: 'fct-1', fact_hash: 'sha256:x', stream_id: 's', payload_path: 'kyc.country' };
+  const citation = { fact_id: 'fct-1', fact_hash: 'sha256:x', stream_id: 's', sealed_by: KYC_SEALER, payload_path: 'kyc.country' };
 
-  it('makes only the verified fields ledger Facts, verified, keeping value, confidence and as_of', () => {
+  it('makes only the verified fields ledger Facts, verified, of the cited stream, keeping value, confidence and as_of', () => {
     const context = {
       'beneficiary.country': { value: 'DE', source: 'ledger:fct-1', payload_path: 'kyc.country', verification_status: 'unverified' as const, as_of: '2026-01-01T00:00:00Z' },
       amount: { value: 5, source: 'agent', verification_status: 'verified' as const },
     };
     expect(engineContext(context, { 'beneficiary.country': citation })).toEqual({
-      'beneficiary.country': { value: 'DE', source: 'ledger', verification_status: 'verified', as_of: '2026-01-01T00:00:00Z' },
+      'beneficiary.country': { value: 'DE', source: 'ledger', verification_status: 'verified', ledger_stream: 's', as_of: '2026-01-01T00:00:00Z' },
       amount: context.amount,
     });
     expect(engineContext(context, null)).toBe(context);
@@ -119,6 +152,7 @@ describe(ledgerCitationMeets.name, () => {
     expect(ledgerCitationMeets({ source_requirement: 'verified' })).toBe(true);
     expect(ledgerCitationMeets({ acceptable_sources: ['ledger', 'kyc'] })).toBe(true);
     expect(ledgerCitationMeets({ source_requirement: 'verified', acceptable_sources: ['ledger'] })).toBe(true);
+    expect(ledgerCitationMeets({ source_requirement: 'verified', acceptable_sources: ['ledger:kyc-*'] })).toBe(true);
     expect(ledgerCitationMeets({})).toBe(false);
     expect(ledgerCitationMeets({ source_requirement: 'unverified' })).toBe(false);
     expect(ledgerCitationMeets({ source_requirement: 'verified', acceptable_sources: ['kyc'] })).toBe(false);

@@ -4,12 +4,12 @@
 // the ledger's own checks), whether the cited value is the Fact's, and the Fact the engine then sees.
 import { GENESIS_PREV_HASH, ledgerFactHash, verifyCheckpoint } from '@arbiter/client';
 import { digestBytes, factLeaf, isDigestText, verifyInclusion } from '@arbiter/merkle';
-import { jsonEqual, valueAtPath, type Fact } from '@arbiter/policy';
+import { isLedgerSourceEntry, jsonEqual, LEDGER_SOURCE, LEDGER_SOURCE_PREFIX, valueAtPath, type Fact } from '@arbiter/policy';
 
-/** The source a verified citation gives its Fact: what rules name in `acceptable_sources`. */
-export const LEDGER_SOURCE = 'ledger';
+/** The source a verified citation gives its Fact: what rules name in `acceptable_sources` (libs/policy sources.ts). */
+export { LEDGER_SOURCE };
 /** A citing Fact's source: this prefix, then the fact id. */
-export const LEDGER_CITATION_PREFIX = 'ledger:';
+export const LEDGER_CITATION_PREFIX = LEDGER_SOURCE_PREFIX;
 /** docs/ledger-formats.md "Conventions": `fct-` and 24 lowercase hex digits. */
 const FACT_ID = /^fct-[0-9a-f]{24}$/;
 /** At most this many distinct ledger facts per request: each may cost the gateway a ledger call. */
@@ -20,12 +20,28 @@ export interface LedgerCitation {
   fact_id: string;
   fact_hash: string;
   stream_id: string;
+  /** The principal that sealed it, as the ledger authenticated it (covered by fact_hash). */
+  sealed_by: string;
   /** The dot path into the fact's custom_payload the Fact's value was read at. */
   payload_path: string;
 }
 
 /** Why a citation is refused: `details.reason` of 400 invalid_ledger_citation. */
-export type CitationProblem = 'not_a_citation' | 'too_many_citations' | 'fact_not_found' | 'proof_invalid' | 'path_not_found' | 'value_mismatch';
+export type CitationProblem =
+  | 'not_a_citation'
+  | 'too_many_citations'
+  | 'fact_not_found'
+  | 'proof_invalid'
+  | 'self_sealed'
+  | 'sealer_unknown'
+  | 'path_not_found'
+  | 'value_mismatch';
+
+/** Who asks: the caller's principal and the principal it says it acts for (check / resolve `on_behalf_of`). */
+export interface CitingParty {
+  principalId: string;
+  onBehalfOf?: string | null;
+}
 
 /** A context Fact as the gateway reads it: the contract's members plus payload_path. */
 export type CitingFact = Fact & { payload_path?: string };
@@ -54,6 +70,8 @@ export interface LedgerFactView {
   stream_id: string;
   tenant_id: string;
   actor: string;
+  /** The authenticated sealer; null (or absent, from an older ledger) for a fact sealed before the ledger recorded it. */
+  sealed_by?: string | null;
   sealed_at_ms: number;
   custom_payload: Record<string, unknown>;
   fact_hash: string;
@@ -111,6 +129,17 @@ export function proofProblem(proof: CitedFactProof, keys: unknown, tenantId: str
   }
 }
 
+/**
+ * Whether the cited fact's sealer may vouch for the caller (docs/verdicts.md "Facts the ledger vouches for"):
+ * never the caller's own principal, nor the principal it acts for, and never a fact whose sealer the
+ * ledger did not record (sealed before it did): such a fact cannot show it is not the caller's own.
+ */
+export function sealerProblem(sealedBy: string | null | undefined, party: CitingParty): 'self_sealed' | 'sealer_unknown' | null {
+  if (typeof sealedBy !== 'string' || sealedBy === '') return 'sealer_unknown';
+  if (sealedBy === party.principalId || (party.onBehalfOf !== undefined && party.onBehalfOf !== null && sealedBy === party.onBehalfOf)) return 'self_sealed';
+  return null;
+}
+
 /** Whether the cited fact's payload holds the Fact's value at the path: null when it does, else the problem. */
 export function valueProblem(payload: Record<string, unknown>, path: string, value: unknown): 'path_not_found' | 'value_mismatch' | null {
   const cited = valueAtPath(payload, path);
@@ -120,23 +149,29 @@ export function valueProblem(payload: Record<string, unknown>, path: string, val
 
 /**
  * The context the engine evaluates: a cited field's Fact becomes `{source: "ledger", verification_status:
- * "verified"}` with the caller's value, confidence and as_of; every other Fact is as sent. Only fields
- * whose citation the gateway verified are in `citations`, so nothing else can become a ledger Fact.
+ * "verified", ledger_stream}` with the caller's value, confidence and as_of, `ledger_stream` being the
+ * cited fact's stream (what `acceptable_sources: ["ledger:<stream glob>"]` matches); every other Fact is
+ * as sent. Only fields whose citation the gateway verified are in `citations`, so nothing else can
+ * become a ledger Fact.
  */
-export function engineContext(context: Record<string, CitingFact>, citations: Readonly<Record<string, LedgerCitation>> | null | undefined): Record<string, Fact> {
+export function engineContext(context: Record<string, CitingFact>, citations: Readonly<Record<string, Pick<LedgerCitation, 'stream_id'>>> | null | undefined): Record<string, Fact> {
   if (!citations) return context;
   const cited = Object.keys(citations).filter((field) => Object.prototype.hasOwnProperty.call(context, field));
   if (cited.length === 0) return context;
   const out: Record<string, Fact> = { ...context };
   for (const field of cited) {
     const { payload_path: _path, source: _source, verification_status: _status, ...rest } = context[field];
-    out[field] = { ...rest, source: LEDGER_SOURCE, verification_status: 'verified' };
+    out[field] = { ...rest, source: LEDGER_SOURCE, verification_status: 'verified', ledger_stream: citations[field].stream_id };
   }
   return out;
 }
 
-/** Whether a (merged) Requirement's provenance constraint is one a verified ledger citation meets. */
+/**
+ * Whether a (merged) Requirement's provenance constraint is one a verified ledger citation meets: it asks
+ * for a verified Fact, and its `acceptable_sources`, when given, name `ledger` or a `ledger:<stream glob>`
+ * (then a citation of a fact in a matching stream).
+ */
 export function ledgerCitationMeets(r: { source_requirement?: string; acceptable_sources?: readonly string[] | null }): boolean {
   const constrained = r.source_requirement === 'verified' || Array.isArray(r.acceptable_sources);
-  return constrained && (!r.acceptable_sources || r.acceptable_sources.includes(LEDGER_SOURCE));
+  return constrained && (!r.acceptable_sources || r.acceptable_sources.some(isLedgerSourceEntry));
 }

@@ -11,17 +11,31 @@ const sha = (...parts: Buffer[]) => createHash('sha256').update(Buffer.concat(pa
 const bytes = (digest: string) => Buffer.from(digest.slice(7), 'hex');
 const hex = (b: Buffer) => `sha256:${b.toString('hex')}`;
 
+/** The KYC service's principal, which seals the fixture's facts unless a test says otherwise. */
+export const KYC_SEALER = 'agn-00000000000000000000c0de';
+
 export function factHashOf(f: Omit<LedgerFactView, 'fact_hash' | 'parent_fact_id' | 'sequence'>): string {
-  const text = canonicalize({ fact_id: f.fact_id, stream_id: f.stream_id, tenant_id: f.tenant_id, actor: f.actor, sealed_at_ms: f.sealed_at_ms, custom_payload: f.custom_payload, prev_hash: f.prev_hash })!;
+  // sealed_by is a member when the fact has one (docs/ledger-formats.md "fact_hash").
+  const sealedBy = f.sealed_by === null || f.sealed_by === undefined ? {} : { sealed_by: f.sealed_by };
+  const text = canonicalize({ fact_id: f.fact_id, stream_id: f.stream_id, tenant_id: f.tenant_id, actor: f.actor, sealed_at_ms: f.sealed_at_ms, ...sealedBy, custom_payload: f.custom_payload, prev_hash: f.prev_hash })!;
   return `sha256:${createHash('sha256').update(text, 'utf8').digest('hex')}`;
 }
 
-/** A stream of facts with these payloads, chained from the genesis value. */
-export function makeStream(tenantId: string, streamId: string, payloads: Array<Record<string, unknown>>): LedgerFactView[] {
+/** A stream of facts with these payloads, chained from the genesis value, sealed by `sealedBy(i)` (null: before sealers were recorded). */
+export function makeStream(tenantId: string, streamId: string, payloads: Array<Record<string, unknown>>, sealedBy: (i: number) => string | null = () => KYC_SEALER): LedgerFactView[] {
   const facts: LedgerFactView[] = [];
   payloads.forEach((custom_payload, i) => {
     const prev = facts[i - 1];
-    const base = { fact_id: `fct-${(i + 1).toString(16).padStart(24, '0')}`, stream_id: streamId, tenant_id: tenantId, actor: 'agent:kyc', sealed_at_ms: 1_795_000_000_000 + i, custom_payload, prev_hash: prev ? prev.fact_hash : GENESIS };
+    const base = {
+      fact_id: `fct-${(i + 1).toString(16).padStart(24, '0')}`,
+      stream_id: streamId,
+      tenant_id: tenantId,
+      actor: 'agent:kyc',
+      sealed_by: sealedBy(i),
+      sealed_at_ms: 1_795_000_000_000 + i,
+      custom_payload,
+      prev_hash: prev ? prev.fact_hash : GENESIS,
+    };
     facts.push({ ...base, fact_hash: factHashOf(base), parent_fact_id: prev ? prev.fact_id : null, sequence: i + 1 });
   });
   return facts;

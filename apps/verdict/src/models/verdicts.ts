@@ -92,13 +92,15 @@ export interface Requirement {
   max?: number;
   format?: string;
   source_requirement?: 'verified' | 'unverified';
+  /** Sources accepted as written; `ledger` (any stream) and `ledger:<stream glob>` are met by a verified ledger citation. */
   acceptable_sources?: string[];
   confidence_threshold?: number;
   rule_ids?: string[];
   problems?: string[];
   /**
-   * `accepted`: a Fact citing a ledger fact (`source: "ledger:<fact_id>"`) meets this Requirement's
-   * provenance constraint (source_requirement verified, acceptable_sources listing `ledger`).
+   * `accepted`: a Fact citing a ledger fact (`source: "ledger:<fact_id>"`) sealed by another principal
+   * than the caller meets this Requirement's provenance constraint (source_requirement verified,
+   * acceptable_sources listing `ledger`, or `ledger:<stream glob>` for a fact of a matching stream).
    * Absent when the rules ask no provenance, or one a citation does not meet.
    */
   ledger_citation?: 'accepted';

@@ -141,7 +141,7 @@ export class EvaluationService {
     const context = (body.context as Record<string, Fact> | undefined) ?? EMPTY;
     const parameters = body.parameters ?? EMPTY;
     refuseContradictingFacts(parameters, context);
-    const citations = await this.citations.verify(snapshot.tenantId, context);
+    const citations = await this.citations.verify(snapshot.tenantId, context, { principalId: identity.principal.id, onBehalfOf: body.on_behalf_of });
     const hash = contextHash({ action: body.action, resource: body.resource, scope, parameters, context });
     const requestedAt = new Date(this.now());
     const request = { mode: 'check' as const, action: body.action, resource: body.resource, scope, parameters, context: engineContext(context, citations) };
@@ -213,8 +213,9 @@ export class EvaluationService {
     // Accumulate: later Facts replace earlier ones of the same field; scope only ever widens.
     const context: Record<string, Fact> = session ? { ...session.context, ...body.context } : body.context;
     if (session) this.refuseOversizedContext(session.id, context);
-    // Every round checks the citations of the whole accumulated context (verified facts are cached).
-    const citations = await this.citations.verify(tenantId, context);
+    // Every round checks the citations of the whole accumulated context (verified facts are cached), for
+    // this round's caller and on_behalf_of: the round that completes is checked for the ones it records.
+    const citations = await this.citations.verify(tenantId, context, { principalId: identity.principal.id, onBehalfOf: body.on_behalf_of });
     let scope: Scope = session?.scope ?? EMPTY;
     if (body.variant === 'detailed') scope = mergeScope(scope, validateScope(body.scope, snapshot.scopeFields, 'unknown_scope_field'), 'resolve_session_mismatch');
     scope = mergeScope(scope, scopeFromContext(context, snapshot.scopeFields), 'scope_conflict');

@@ -7,10 +7,12 @@ import {
   MAX_CITED_FACTS,
   payloadPathOf,
   proofProblem,
+  sealerProblem,
   valueProblem,
   type CitationProblem,
   type CitedFactProof,
   type CitingFact,
+  type CitingParty,
   type LedgerCitation,
 } from '../domain/ledger-citation';
 
@@ -27,11 +29,13 @@ export const unconfiguredCitationSource: CitationSource = {
   ledgerKeys: () => Promise.reject(new LedgerUnavailableError('ledger_unavailable', 'LEDGER_URL is not set')),
 };
 
-/** What a verified fact leaves in the cache: enough to check values and to record the citation. */
+/** What a verified fact leaves in the cache: enough to check its sealer and values and to record the citation. */
 interface VerifiedFact {
   fact_id: string;
   fact_hash: string;
   stream_id: string;
+  /** null: sealed before the ledger recorded sealers. */
+  sealed_by: string | null;
   custom_payload: Record<string, unknown>;
 }
 
@@ -49,12 +53,14 @@ export type VerifiedCitations = Record<string, LedgerCitation> | null;
 /**
  * Verifies the ledger citations of a context before it is evaluated (docs/verdicts.md "Facts the ledger
  * vouches for"): each `ledger:<fact_id>` Fact must name a fact of the caller's tenant whose proof holds
- * (domain/ledger-citation.ts) and whose payload holds the Fact's value. Any other Fact claiming the
- * ledger, a fact not found, a proof or value that does not hold: 400 invalid_ledger_citation naming
- * the field. A ledger that cannot be asked: 503 ledger_unavailable (fail closed, nothing is verified).
+ * (domain/ledger-citation.ts), sealed by a principal other than the caller and the principal it acts
+ * for, and whose payload holds the Fact's value. Any other Fact claiming the ledger, a fact not found,
+ * a proof, sealer or value that does not hold: 400 invalid_ledger_citation naming the field. A ledger
+ * that cannot be asked: 503 ledger_unavailable (fail closed, nothing is verified).
  *
  * Facts are immutable, so a verified (tenant, fact id) is kept in a bounded cache and checked again
- * without the ledger; a fact not found is never cached (it may be sealed a moment later).
+ * without the ledger; a fact not found is never cached (it may be sealed a moment later). The sealer is
+ * checked on every call, against that call's caller, whether the fact came from the cache or not.
  */
 export class LedgerCitationsService {
   private readonly verified = new Map<string, VerifiedFact>();
@@ -78,8 +84,8 @@ export class LedgerCitationsService {
     return this.verified.size;
   }
 
-  /** The verified citations of `context`, by field; null when no Fact cites the ledger. Throws as above. */
-  async verify(tenantId: TenantId, context: Readonly<Record<string, CitingFact>>): Promise<VerifiedCitations> {
+  /** The verified citations of `context`, by field, for `party`; null when no Fact cites the ledger. Throws as above. */
+  async verify(tenantId: TenantId, context: Readonly<Record<string, CitingFact>>, party: CitingParty): Promise<VerifiedCitations> {
     const wanted = new Map<string, string[]>();
     for (const field of Object.keys(context)) {
       const source = context[field].source;
@@ -98,12 +104,17 @@ export class LedgerCitationsService {
     const facts = await Promise.all([...wanted].map(async ([factId, fields]) => [await this.fact(tenantId, factId, fields[0]), fields] as const));
     const out: Record<string, LedgerCitation> = {};
     for (const [fact, fields] of facts) {
+      const sealer = sealerProblem(fact.sealed_by, party);
+      if (sealer === 'self_sealed') {
+        throw refused(fields[0], sealer, fact.fact_id, `ledger fact ${fact.fact_id} was sealed by ${fact.sealed_by}, the caller or the principal it acts for: a caller cannot vouch for itself`);
+      }
+      if (sealer) throw refused(fields[0], sealer, fact.fact_id, `ledger fact ${fact.fact_id} was sealed before the ledger recorded who seals: it cannot show it is not the caller's own`);
       for (const field of fields) {
         const path = payloadPathOf(field, context[field]);
         const problem = valueProblem(fact.custom_payload, path, context[field].value);
         if (problem === 'path_not_found') throw refused(field, problem, fact.fact_id, `ledger fact ${fact.fact_id} has no value at ${path}`);
         if (problem) throw refused(field, problem, fact.fact_id, `the value is not the one ledger fact ${fact.fact_id} holds at ${path}`);
-        out[field] = { fact_id: fact.fact_id, fact_hash: fact.fact_hash, stream_id: fact.stream_id, payload_path: path };
+        out[field] = { fact_id: fact.fact_id, fact_hash: fact.fact_hash, stream_id: fact.stream_id, sealed_by: fact.sealed_by as string, payload_path: path };
       }
     }
     return out;
@@ -126,7 +137,14 @@ export class LedgerCitationsService {
     // A key made by a rotation since the set was read: read the set again, once.
     if (problem?.startsWith('the checkpoint does not verify')) problem = proofProblem(proof, await this.keySet(String(proof.checkpoint?.key_id), true), tenantId, factId);
     if (problem) throw refused(field, 'proof_invalid', factId, `ledger fact ${factId} does not verify: ${problem}`);
-    const fact: VerifiedFact = { fact_id: factId, fact_hash: answer.fact.fact_hash, stream_id: answer.fact.stream_id, custom_payload: answer.fact.custom_payload };
+    const fact: VerifiedFact = {
+      fact_id: factId,
+      fact_hash: answer.fact.fact_hash,
+      stream_id: answer.fact.stream_id,
+      // Covered by the fact_hash proofProblem recomputed: the ledger's database cannot swap it.
+      sealed_by: proof.fact.sealed_by ?? null,
+      custom_payload: answer.fact.custom_payload,
+    };
     this.verified.set(key, fact);
     if (this.verified.size > this.cacheSize) this.verified.delete(this.verified.keys().next().value!);
     return fact;

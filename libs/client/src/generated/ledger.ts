@@ -54,8 +54,9 @@ export interface paths {
         put?: never;
         /**
          * Seal a fact into a stream
-         * @description Seals a fact at the end of the stream's chain, creating the stream with its first fact. With a
-         *     client_ref already used in this stream, answers the original fact with 200 and creates none.
+         * @description Seals a fact at the end of the stream's chain, creating the stream in the key's tenant's namespace
+         *     with its first fact. With a client_ref already used in this stream, answers the original fact with
+         *     200 and creates none. The fact's `sealed_by` is the key's principal, whatever `actor` says.
          */
         post: operations["SealFact"];
         delete?: never;
@@ -361,11 +362,20 @@ export interface components {
              * @example fct-0f3a9c1e5b7d2a4c6e8f0a1b
              */
             fact_id: string;
-            /** @example payments.audit */
+            /**
+             * @description The stream's id in its tenant's namespace: (tenant_id, stream_id) names the stream.
+             * @example payments.audit
+             */
             stream_id: string;
             /** @example tnt-0f3a9c1e5b7d2a4c6e8f0a1b */
             tenant_id: string;
+            /** @description Who makes the declaration, as the sealer wrote it (free text). */
             actor: string;
+            /**
+             * @description The authenticated principal that sealed the fact: the API key's principal id (`agn-…`, `hum-…`), or
+             *     `service:internal` for the services' audit facts. null for facts sealed before the ledger recorded it.
+             */
+            sealed_by: string | null;
             /**
              * Format: int64
              * @description Milliseconds since the epoch (an int64: it does not fit in 32 bits).
@@ -377,7 +387,8 @@ export interface components {
                 [key: string]: unknown;
             };
             /**
-             * @description `sha256:<64 hex>` over the RFC 8785 JSON of {fact_id, stream_id, tenant_id, actor, sealed_at_ms, custom_payload, prev_hash}.
+             * @description `sha256:<64 hex>` over the RFC 8785 JSON of {fact_id, stream_id, tenant_id, actor, sealed_at_ms, sealed_by, custom_payload, prev_hash}
+             *     (without sealed_by when it is null).
              * @example sha256:0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c
              */
             fact_hash: string;
@@ -426,6 +437,8 @@ export interface components {
             /** @example 2026-11-26T09:30:00.000Z */
             sealed_at_iso: string;
             actor: string;
+            /** @description The authenticated principal that sealed the fact (null before the ledger recorded it); fact_hash covers it. */
+            sealed_by: string | null;
             custom_payload: {
                 [key: string]: unknown;
             };
@@ -1050,7 +1063,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The stream id (chosen by the tenant; 1 to 128 characters of letters, digits, `.`, `_`, `:`, `-`). */
+                /** @description The stream id (chosen by the tenant, in its own namespace; 1 to 128 characters of letters, digits, `.`, `_`, `:`, `-`). */
                 stream_id: string;
             };
             cookie?: never;
@@ -1075,6 +1088,7 @@ export interface operations {
                      *           "sealed_at_ms": 0,
                      *           "sealed_at_iso": "2026-11-26T09:30:00.000Z",
                      *           "actor": "string",
+                     *           "sealed_by": "string",
                      *           "custom_payload": {
                      *             "property1": null,
                      *             "property2": null
@@ -1211,7 +1225,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The stream id (chosen by the tenant; 1 to 128 characters of letters, digits, `.`, `_`, `:`, `-`). */
+                /** @description The stream id (chosen by the tenant, in its own namespace; 1 to 128 characters of letters, digits, `.`, `_`, `:`, `-`). */
                 stream_id: string;
             };
             cookie?: never;
@@ -1249,6 +1263,7 @@ export interface operations {
                      *       "stream_id": "payments.audit",
                      *       "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "actor": "string",
+                     *       "sealed_by": "string",
                      *       "sealed_at_ms": 0,
                      *       "sealed_at_iso": "2026-11-26T09:30:00.000Z",
                      *       "custom_payload": {
@@ -1281,6 +1296,7 @@ export interface operations {
                      *       "stream_id": "payments.audit",
                      *       "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "actor": "string",
+                     *       "sealed_by": "string",
                      *       "sealed_at_ms": 0,
                      *       "sealed_at_iso": "2026-11-26T09:30:00.000Z",
                      *       "custom_payload": {
@@ -1335,7 +1351,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description FORBIDDEN: missing permission, tenant_id is not the key's tenant, or the stream id starts with `arbiter.` (the services' audit streams: tenant keys read them, only the services seal into them) */
+            /** @description FORBIDDEN: missing permission, tenant_id is not the key's tenant, or the stream id starts with `arbiter.` in any case (the services' audit streams: tenant keys read them, only the services seal into them) */
             403: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1348,26 +1364,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "FORBIDDEN",
-                     *       "message": "FORBIDDEN: missing permission, tenant_id is not the key's tenant, or the stream id starts with `arbiter.` (the services' audit streams: tenant keys read them, only the services seal into them)"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description NOT_FOUND: the stream belongs to another tenant */
-            404: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-RateLimit-Policy": components["headers"]["X-RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "NOT_FOUND",
-                     *       "message": "NOT_FOUND: the stream belongs to another tenant"
+                     *       "message": "FORBIDDEN: missing permission, tenant_id is not the key's tenant, or the stream id starts with `arbiter.` in any case (the services' audit streams: tenant keys read them, only the services seal into them)"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -1424,7 +1421,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The stream id (chosen by the tenant; 1 to 128 characters of letters, digits, `.`, `_`, `:`, `-`). */
+                /** @description The stream id (chosen by the tenant, in its own namespace; 1 to 128 characters of letters, digits, `.`, `_`, `:`, `-`). */
                 stream_id: string;
             };
             cookie?: never;
@@ -1586,7 +1583,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The stream id (chosen by the tenant; 1 to 128 characters of letters, digits, `.`, `_`, `:`, `-`). */
+                /** @description The stream id (chosen by the tenant, in its own namespace; 1 to 128 characters of letters, digits, `.`, `_`, `:`, `-`). */
                 stream_id: string;
             };
             cookie?: never;
@@ -1765,7 +1762,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The stream id (chosen by the tenant; 1 to 128 characters of letters, digits, `.`, `_`, `:`, `-`). */
+                /** @description The stream id (chosen by the tenant, in its own namespace; 1 to 128 characters of letters, digits, `.`, `_`, `:`, `-`). */
                 stream_id: string;
             };
             cookie?: never;
@@ -2177,7 +2174,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The stream id (chosen by the tenant; 1 to 128 characters of letters, digits, `.`, `_`, `:`, `-`). */
+                /** @description The stream id (chosen by the tenant, in its own namespace; 1 to 128 characters of letters, digits, `.`, `_`, `:`, `-`). */
                 stream_id: string;
             };
             cookie?: never;
@@ -2343,7 +2340,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The stream id (chosen by the tenant; 1 to 128 characters of letters, digits, `.`, `_`, `:`, `-`). */
+                /** @description The stream id (chosen by the tenant, in its own namespace; 1 to 128 characters of letters, digits, `.`, `_`, `:`, `-`). */
                 stream_id: string;
             };
             cookie?: never;
@@ -2817,6 +2814,7 @@ export interface operations {
                      *       "stream_id": "payments.audit",
                      *       "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "actor": "string",
+                     *       "sealed_by": "string",
                      *       "sealed_at_ms": 0,
                      *       "sealed_at_iso": "2026-11-26T09:30:00.000Z",
                      *       "custom_payload": {

@@ -752,14 +752,16 @@ export interface components {
             format?: string;
             /** @enum {string} */
             source_requirement?: "verified" | "unverified";
+            /** @description Sources accepted as written; `ledger` (any stream) and `ledger:<stream glob>` are met by a verified ledger citation. */
             acceptable_sources?: string[];
             /** Format: double */
             confidence_threshold?: number;
             rule_ids?: string[];
             problems?: string[];
             /**
-             * @description `accepted`: a Fact citing a ledger fact (`source: "ledger:<fact_id>"`) meets this Requirement's
-             *     provenance constraint (source_requirement verified, acceptable_sources listing `ledger`).
+             * @description `accepted`: a Fact citing a ledger fact (`source: "ledger:<fact_id>"`) sealed by another principal
+             *     than the caller meets this Requirement's provenance constraint (source_requirement verified,
+             *     acceptable_sources listing `ledger`, or `ledger:<stream glob>` for a fact of a matching stream).
              *     Absent when the rules ask no provenance, or one a citation does not meet.
              * @enum {string}
              */
@@ -1110,6 +1112,11 @@ export interface components {
              * @example payments.audit
              */
             stream_id: string;
+            /**
+             * @description The principal that sealed it, as the ledger authenticated it (fact_hash covers it): never the caller
+             *     nor its on_behalf_of. Absent in records made before the ledger recorded sealers.
+             */
+            sealed_by?: string;
             /** @description Where the Fact's value was read in the fact's custom_payload. */
             payload_path: string;
         };
@@ -2953,12 +2960,14 @@ export interface operations {
                      *           "fact_id": "fct-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *           "fact_hash": "sha256:0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c",
                      *           "stream_id": "payments.audit",
+                     *           "sealed_by": "string",
                      *           "payload_path": "string"
                      *         },
                      *         "property2": {
                      *           "fact_id": "fct-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *           "fact_hash": "sha256:0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c",
                      *           "stream_id": "payments.audit",
+                     *           "sealed_by": "string",
                      *           "payload_path": "string"
                      *         }
                      *       },
@@ -3362,12 +3371,14 @@ export interface operations {
                      *               "fact_id": "fct-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *               "fact_hash": "sha256:0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c",
                      *               "stream_id": "payments.audit",
+                     *               "sealed_by": "string",
                      *               "payload_path": "string"
                      *             },
                      *             "property2": {
                      *               "fact_id": "fct-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *               "fact_hash": "sha256:0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c",
                      *               "stream_id": "payments.audit",
+                     *               "sealed_by": "string",
                      *               "payload_path": "string"
                      *             }
                      *           },

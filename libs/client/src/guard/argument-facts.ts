@@ -1,6 +1,12 @@
 // A tool's arguments as resolve Facts: every dot path of the (nested) arguments, objects and leaves
 // alike, so a rule reading `transfer.amount` and one reading `transfer` both find their field, as they
 // would read check's parameters (docs/verdicts.md "Fields"). Arrays are values, not paths.
+//
+// A key that holds a dot (`"transfer.amount": 5`) is no path check could read: check descends the
+// parameters one key at a time, so it reads `transfer` → `amount`, never that key. Made a Fact, it
+// would stand at the same path as the nested value and could hide it (the rules would judge 5 while
+// the tool runs with the nested amount), so such keys, and the empty key, give no Fact of their own
+// (docs/agents.md "The proxy's configuration"). Each path then comes from one value only.
 import type { Context } from '../types';
 
 /** Paths deeper than this are sent as their enclosing object only. */
@@ -9,15 +15,16 @@ const MAX_DEPTH = 8;
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export function argumentFacts(args: Record<string, unknown>, source: string): Context {
-  const out: Context = {};
+  const out: [string, Context[string]][] = [];
   const walk = (value: Record<string, unknown>, prefix: string, depth: number) => {
     for (const [key, v] of Object.entries(value)) {
-      if (v === undefined) continue;
+      if (v === undefined || key === '' || key.includes('.')) continue;
       const path = prefix ? `${prefix}.${key}` : key;
-      out[path] = { value: v, source };
+      out.push([path, { value: v, source }]);
       if (isPlainObject(v) && depth < MAX_DEPTH) walk(v, path, depth + 1);
     }
   };
   walk(args, '', 1);
-  return out;
+  // fromEntries defines each path as an own member, `__proto__` included.
+  return Object.fromEntries(out);
 }

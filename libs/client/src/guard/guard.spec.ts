@@ -146,4 +146,20 @@ describe(argumentFacts.name, () => {
       list: { value: [1, 2], source: 'agent' },
     });
   });
+
+  it('gives no Fact for a key holding a dot: it cannot hide the nested value check reads at that path', () => {
+    // check reads payment.amount as 50000; the flat key must not make resolve judge 5 instead.
+    const facts = argumentFacts({ payment: { amount: 50000 }, 'payment.amount': 5, '': 1, n: { 'a.b': 2 } }, 'agent');
+    expect(facts).toEqual({
+      payment: { value: { amount: 50000 }, source: 'agent' },
+      'payment.amount': { value: 50000, source: 'agent' },
+      n: { value: { 'a.b': 2 }, source: 'agent' },
+    });
+  });
+
+  it('keeps a __proto__ argument as an own path, never as the prototype of the Facts', () => {
+    const facts = argumentFacts(JSON.parse('{"__proto__": {"x": 1}}'), 'agent');
+    expect(Object.getPrototypeOf(facts)).toBe(Object.prototype);
+    expect(Object.keys(facts)).toEqual(['__proto__', '__proto__.x']);
+  });
 });

@@ -3,6 +3,13 @@
 /** The actor of the verdict service's seals. */
 export const VERDICT_SEAL_ACTOR = 'service:verdict';
 
+/**
+ * `sealed_by` of every fact a service seals (docs/ledger-formats.md "sealed_by"): the principal the ledger
+ * authenticated, where `actor` is only what the sealer said. Facts sealed before the ledger recorded sealers
+ * have none.
+ */
+export const SERVICE_SEALER = 'service:internal';
+
 /** The stream a tenant's consultations are sealed into. */
 export const consultationStreamOf = (tenantId: string) => `arbiter.${tenantId}.consultations`;
 

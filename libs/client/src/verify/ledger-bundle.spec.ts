@@ -1,4 +1,4 @@
-import { verifyLedgerBundle } from './ledger-bundle';
+import { ledgerFactHash, verifyLedgerBundle } from './ledger-bundle';
 
 // The worked example of docs/ledger-formats.md, byte for byte: two facts, a bundle signed with the
 // RFC 8032 section 7.1 TEST 1 key.
@@ -79,5 +79,19 @@ describe(verifyLedgerBundle.name, () => {
     const report = sut({ bundle, keys, facts: [...facts, later] });
     expect(report.valid).toBe(true);
     expect(report.checks.at(-1)).toMatchObject({ status: 'info', message: '1 facts sealed after the bundle were not checked' });
+  });
+});
+
+describe(ledgerFactHash.name, () => {
+  const stream = { stream_id: 'orders-2026', tenant_id: tenant };
+  const genesis = `sha256:${'0'.repeat(64)}`;
+
+  it('hashes sealed_by as an eighth member when the fact has one (the second worked example of docs/ledger-formats.md "fact_hash")', () => {
+    expect(ledgerFactHash({ ...facts[0], sealed_by: 'agn-0123456789abcdef01234567' }, stream, genesis)).toBe('sha256:a76b70c88170fd1baa8694fd4a3b6439c349dca0181d8fc7e27db12ccb8e1629');
+  });
+
+  it('hashes the seven members when sealed_by is null or absent (facts sealed before the ledger recorded sealers)', () => {
+    expect(ledgerFactHash({ ...facts[0], sealed_by: null }, stream, genesis)).toBe(fullFacts[0].fact_hash);
+    expect(ledgerFactHash(facts[0], stream, genesis)).toBe(fullFacts[0].fact_hash);
   });
 });

@@ -26,14 +26,20 @@ export interface LedgerBundleReport extends VerificationReport {
   facts_in_manifest: number;
 }
 
-/** fact_hash: the seven members of docs/ledger-formats.md "fact_hash". */
+/**
+ * fact_hash (docs/ledger-formats.md "fact_hash"): the seven members, plus `sealed_by` when the fact has
+ * one (a fact sealed before the ledger recorded its sealer shows `sealed_by: null`, or no member at all
+ * in output saved before then, and hashes without it).
+ */
 export function ledgerFactHash(fact: Rec, bundle: Rec, prevHash: string): string {
+  const sealedBy = fact.sealed_by ?? null;
   return sha256Digest({
     fact_id: fact.fact_id,
     stream_id: bundle.stream_id,
     tenant_id: bundle.tenant_id,
     actor: fact.actor,
     sealed_at_ms: fact.sealed_at_ms,
+    ...(sealedBy === null ? {} : { sealed_by: sealedBy }),
     custom_payload: fact.custom_payload,
     prev_hash: prevHash,
   });
@@ -104,7 +110,7 @@ export function verifyLedgerBundle(input: LedgerBundleInput): LedgerBundleReport
     }
     for (const [name, expected] of [['prev_hash', prevHash], ['parent_fact_id', prevId], ['fact_hash', hash], ['stream_id', bundle.stream_id], ['tenant_id', bundle.tenant_id]] as const) {
       if (name in fact && fact[name] !== expected) {
-        const what = name === 'fact_hash' ? ': its content (actor, sealed_at_ms or custom_payload) differs from what was sealed' : '';
+        const what = name === 'fact_hash' ? ': its content (actor, sealed_at_ms, sealed_by or custom_payload) differs from what was sealed' : '';
         return report.fail('chain', `chain broken at ${at}: ${name} is ${show(fact[name])}, expected ${show(expected)}${what}`), done();
       }
     }

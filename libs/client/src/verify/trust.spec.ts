@@ -104,6 +104,13 @@ describe(extendTrust.name, () => {
     expect(failures(extendTrust(w.anchors, { keys_stream: historyOf(other) }).report)).toEqual([
       { check: `keys_stream.${rogue.jwk.kid}`, status: 'fail', message: expect.stringContaining('was sealed by "agent:1", not service:verdict') },
     ]);
+
+    // The actor is only what the sealer said; the ledger's sealed_by (hashed) must be a service's.
+    const byAgent = new TestStream(KEYS_STREAM, TENANT, w.ledger);
+    byAgent.seal('service:verdict', keySealPayloadOf(rogue.jwk, 'first'), rogue.jwk.kid, 'agn-1');
+    expect(failures(extendTrust(w.anchors, { keys_stream: historyOf(byAgent) }).report)).toEqual([
+      { check: `keys_stream.${rogue.jwk.kid}`, status: 'fail', message: expect.stringContaining('was sealed by principal "agn-1", not by a service (service:internal)') },
+    ]);
   });
 
   it('fails a keys stream that gives a trusted kid another public key', () => {

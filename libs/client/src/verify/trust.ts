@@ -11,7 +11,7 @@ import { canonicalJson } from '@arbiter/canonical';
 import { factLeaf, toDigest, treeRoot } from '@arbiter/merkle';
 import { InputError } from '../errors';
 import type { KeySet, LedgerCheckpoint, LedgerFact, LedgerFactListEntry, LedgerKeySet, LedgerKeyTransition, LedgerPublicKey, VerificationKey } from '../types';
-import { keysStreamOf, VERDICT_SEAL_ACTOR } from './audit-streams';
+import { keysStreamOf, SERVICE_SEALER, VERDICT_SEAL_ACTOR } from './audit-streams';
 import { verifyCheckpoint } from './checkpoint';
 import { GENESIS_PREV_HASH, ledgerFactHash } from './ledger-bundle';
 import { ed25519SignatureValid } from './ledger-signature';
@@ -284,6 +284,11 @@ function applyKeyFact(report: ReportBuilder, tenantId: string, tenant: Map<strin
   const name = `keys_stream.${typeof p.kid === 'string' ? p.kid : String(f.fact_id)}`;
   if (f.actor !== VERDICT_SEAL_ACTOR) {
     report.fail(name, `fact ${String(f.fact_id)} was sealed by ${show(f.actor)}, not ${VERDICT_SEAL_ACTOR}`);
+    return;
+  }
+  // The ledger's own record of who sealed it (covered by fact_hash): only the services seal key changes.
+  if (f.sealed_by !== undefined && f.sealed_by !== null && f.sealed_by !== SERVICE_SEALER) {
+    report.fail(name, `fact ${String(f.fact_id)} was sealed by principal ${show(f.sealed_by)}, not by a service (${SERVICE_SEALER})`);
     return;
   }
   const problem = keyFactProblem(tenantId, p);

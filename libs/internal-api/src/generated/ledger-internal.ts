@@ -34,7 +34,8 @@ export interface paths {
         };
         /**
          * @description The fact sealed under client_ref in the stream, with its inclusion proof at tree_size (default
-         *     the current size) and the checkpoint of that size, signed now.
+         *     the current size) and the checkpoint of that size, signed now. The stream is the one of that id in
+         *     the namespace of the tenant it names (a stream of the same id in another tenant's namespace is never read).
          */
         get: operations["Inclusion"];
         put?: never;
@@ -113,10 +114,10 @@ export interface components {
             ok: false;
             /**
              * Format: int32
-             * @description The status a single seal would have got: 400 for values the database cannot store, 404 for a stream another tenant owns, 500 otherwise.
+             * @description The status a single seal would have got: 400 for values the database cannot store, 500 otherwise.
              */
             status: number;
-            /** @description The ledger's error code (VALIDATION_ERROR, NOT_FOUND, INTERNAL_ERROR). */
+            /** @description The ledger's error code (VALIDATION_ERROR, INTERNAL_ERROR). */
             code: string;
             message: string;
         };
@@ -148,9 +149,16 @@ export interface components {
         Fact: {
             /** @description `fct-` prefix */
             fact_id: string;
+            /** @description The stream's id in its tenant's namespace: (tenant_id, stream_id) names the stream. */
             stream_id: string;
             tenant_id: string;
+            /** @description Who makes the declaration, as the sealer wrote it (free text). */
             actor: string;
+            /**
+             * @description The authenticated principal that sealed the fact: the API key's principal id (`agn-…`, `hum-…`), or
+             *     `service:internal` for the services' audit facts. null for facts sealed before the ledger recorded it.
+             */
+            sealed_by: string | null;
             /**
              * Format: int64
              * @description Milliseconds since the epoch (an int64: it does not fit in 32 bits).
@@ -160,7 +168,10 @@ export interface components {
             custom_payload: {
                 [key: string]: unknown;
             };
-            /** @description `sha256:<64 hex>` over the RFC 8785 JSON of {fact_id, stream_id, tenant_id, actor, sealed_at_ms, custom_payload, prev_hash}. */
+            /**
+             * @description `sha256:<64 hex>` over the RFC 8785 JSON of {fact_id, stream_id, tenant_id, actor, sealed_at_ms, sealed_by, custom_payload, prev_hash}
+             *     (without sealed_by when it is null).
+             */
             fact_hash: string;
             /** @description fact_hash of the previous fact; `sha256:` + 64 zeros for the first fact of a stream. */
             prev_hash: string;
@@ -360,7 +371,7 @@ export interface operations {
                     "application/json": components["schemas"]["AuditInclusion"];
                 };
             };
-            /** @description VALIDATION_ERROR: a missing parameter or a tree_size out of range */
+            /** @description VALIDATION_ERROR: a missing parameter, a stream_id that is no audit stream, or a tree_size out of range */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -345,6 +345,10 @@ export interface components {
              * @enum {string}
              */
             source_requirement?: "verified" | "unverified";
+            /**
+             * @description Sources a Fact may name, compared as written; `ledger` accepts a Fact verified against a ledger fact of
+             *     the tenant, `ledger:<stream glob>` (e.g. `ledger:kyc-*`) only one of a stream the glob matches.
+             */
             acceptable_sources?: string[];
             /** Format: double */
             confidence_threshold?: number;

@@ -7,7 +7,7 @@ import type { AuditInclusion } from '../../models/internal';
 @Route('internal/v1')
 @Tags('Proofs')
 @Response<ErrorBody>(401, 'UNAUTHORIZED: missing or invalid internal token (a tenant API key never passes)')
-@Response<ErrorBody>(400, 'VALIDATION_ERROR: a missing parameter or a tree_size out of range')
+@Response<ErrorBody>(400, 'VALIDATION_ERROR: a missing parameter, a stream_id that is no audit stream, or a tree_size out of range')
 export class InternalInclusionController extends Controller {
   constructor(private readonly ctx: LedgerContext) {
     super();
@@ -15,7 +15,8 @@ export class InternalInclusionController extends Controller {
 
   /**
    * The fact sealed under client_ref in the stream, with its inclusion proof at tree_size (default
-   * the current size) and the checkpoint of that size, signed now.
+   * the current size) and the checkpoint of that size, signed now. The stream is the one of that id in
+   * the namespace of the tenant it names (a stream of the same id in another tenant's namespace is never read).
    * @param stream_id An audit stream, `arbiter.<tenant_id>.<kind>`.
    * @param client_ref The entity id the fact was sealed under.
    */

@@ -92,6 +92,7 @@ const models: TsoaRoute.Models = {
             "stream_id": {"dataType":"string","required":true},
             "tenant_id": {"dataType":"string","required":true},
             "actor": {"dataType":"string","required":true},
+            "sealed_by": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
             "sealed_at_ms": {"dataType":"long","required":true},
             "sealed_at_iso": {"dataType":"string","required":true},
             "custom_payload": {"dataType":"nestedObjectLiteral","nestedProperties":{},"additionalProperties":{"dataType":"any"},"required":true},
