@@ -1,7 +1,7 @@
 import express from 'express';
 import request from 'supertest';
 import { decodeJwt } from 'jose';
-import { MemoryReplayGuard, requireVerdict } from '@arbiter/client';
+import { MemoryReplayGuard, requireVerdict, type ReplayGuard } from '@arbiter/client';
 import { createVerdictTenant, registryApi, SCOPE_SCHEMA, startVerdictStack, verdictApi, type VerdictStack, type VerdictTenant } from '../verdict-harness';
 
 /**
@@ -28,6 +28,20 @@ describe('abuse: check and the signed verdict', () => {
   afterAll(() => stack.stop());
 
   const agent = () => verdictApi(stack, t.agent.key, t.id);
+  /** An enforcement point that runs a 500 transfer from acct:eu/1 only with a verdict for exactly that (and, given, that context). */
+  const executor = (opts: { context?: Record<string, unknown>; replayGuard?: ReplayGuard } = {}) =>
+    express()
+      .use(express.json())
+      .post(
+        '/transfers',
+        requireVerdict({
+          jwksUrl: `${stack.verdict.url}/v1/tenants/${t.slug}/jwks`,
+          tenantId: t.id,
+          replayGuard: opts.replayGuard,
+          binding: () => ({ action: 'payments.transfer', resource: 'acct:eu/1', scope: { region: 'eu', env: 'prod' }, parameters: { transfer: { amount: 500 } }, context: opts.context }),
+        }),
+        (_req, res) => res.status(201).end(),
+      );
   const transfer = (amount: number, context?: object) => ({
     action: 'payments.transfer',
     resource: 'acct:eu/1',
@@ -59,20 +73,8 @@ describe('abuse: check and the signed verdict', () => {
     it("binds an enforcement point's check to the context it knows: a verdict asked with other Facts does not pass", async () => {
       const context = { 'transfer.reference': { value: 'INV-7', source: 'erp' } };
       const verdict = (await agent().check(transfer(500, context)).expect(200)).body.signed_verdict as string;
-      const executor = (known: object) =>
-        express()
-          .use(express.json())
-          .post(
-            '/transfers',
-            requireVerdict({
-              jwksUrl: `${stack.verdict.url}/v1/tenants/${t.slug}/jwks`,
-              tenantId: t.id,
-              binding: () => ({ action: 'payments.transfer', resource: 'acct:eu/1', scope: { region: 'eu', env: 'prod' }, parameters: { transfer: { amount: 500 } }, context: known as Record<string, unknown> }),
-            }),
-            (_req, res) => res.status(201).end(),
-          );
-      await request(executor(context)).post('/transfers').set('X-Arbiter-Verdict', verdict).expect(201);
-      const other = await request(executor({ 'transfer.reference': { value: 'INV-8', source: 'erp' } })).post('/transfers').set('X-Arbiter-Verdict', verdict).expect(403);
+      await request(executor({ context })).post('/transfers').set('X-Arbiter-Verdict', verdict).expect(201);
+      const other = await request(executor({ context: { 'transfer.reference': { value: 'INV-8', source: 'erp' } } })).post('/transfers').set('X-Arbiter-Verdict', verdict).expect(403);
       expect(other.body).toMatchObject({ code: 'verdict_binding_mismatch', details: { fields: ['context'] } });
     });
   });
@@ -93,20 +95,9 @@ describe('abuse: check and the signed verdict', () => {
 
     it("lets an executor with the SDK's replay guard act on a verdict once", async () => {
       const verdict = (await agent().check(transfer(500)).expect(200)).body.signed_verdict as string;
-      const executor = express()
-        .use(express.json())
-        .post(
-          '/transfers',
-          requireVerdict({
-            jwksUrl: `${stack.verdict.url}/v1/tenants/${t.slug}/jwks`,
-            tenantId: t.id,
-            replayGuard: new MemoryReplayGuard(),
-            binding: () => ({ action: 'payments.transfer', resource: 'acct:eu/1', scope: { region: 'eu', env: 'prod' }, parameters: { transfer: { amount: 500 } } }),
-          }),
-          (_req, res) => res.status(201).end(),
-        );
-      await request(executor).post('/transfers').set('X-Arbiter-Verdict', verdict).expect(201);
-      const replay = await request(executor).post('/transfers').set('X-Arbiter-Verdict', verdict).expect(403);
+      const once = executor({ replayGuard: new MemoryReplayGuard() });
+      await request(once).post('/transfers').set('X-Arbiter-Verdict', verdict).expect(201);
+      const replay = await request(once).post('/transfers').set('X-Arbiter-Verdict', verdict).expect(403);
       expect(replay.body.code).toBe('verdict_replayed');
     });
   });
