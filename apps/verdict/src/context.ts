@@ -21,6 +21,7 @@ import { ResolveSessionRepository } from './repositories/resolve-sessions.reposi
 import { CookieSessionRepository } from './repositories/cookie-sessions.repository';
 import { SessionsService } from './services/sessions.service';
 import { RuleVersionsService } from './services/rule-versions.service';
+import { ExplanationsService } from './services/explanations.service';
 import { EvidenceService, unconfiguredLedger } from './services/evidence.service';
 import { LedgerCitationsService, unconfiguredCitationSource } from './services/ledger-citations.service';
 import { SnapshotStore } from './services/snapshot-store.service';
@@ -43,6 +44,8 @@ export interface VerdictContext {
   keys: VerdictKeys;
   evaluation: EvaluationService;
   consultations: ConsultationsService;
+  /** GET .../consultations/<id>/explanation: explanations on demand, from the frozen record. */
+  explanations: ExplanationsService;
   /** The ledger's proof of a consultation (GET .../consultations/<id>/evidence). */
   evidence: EvidenceService;
   /** Ledger citations of check and resolve Facts, verified before they are evaluated. */
@@ -143,6 +146,7 @@ export async function createVerdictContext(config: VerdictConfig, logger: Logger
   const citations = new LedgerCitationsService(ledger ?? unconfiguredCitationSource);
   // docs/verdicts.md "Evaluation budget": one for check, resolve and simulations alike.
   const budget = new EvaluationBudget({ evaluationMs: config.EVALUATION_BUDGET_MS, simulationMs: config.SIMULATION_BUDGET_MS, metrics, logger });
+  const ruleVersions = new RuleVersionsService(registry);
   return {
     config,
     logger,
@@ -169,10 +173,11 @@ export async function createVerdictContext(config: VerdictConfig, logger: Logger
       budget,
     }),
     consultations: consultationsService,
+    explanations: new ExplanationsService(consultations, ruleVersions, budget, logger),
     simulations: new SimulationService({ snapshots, consultations, budget }),
     evidence: new EvidenceService(consultationsService, ledger ?? unconfiguredLedger),
     citations,
-    ruleVersions: new RuleVersionsService(registry),
+    ruleVersions,
     signingKeys,
     tenantRefs: new TenantRefs(registry, snapshots),
     sessions: cookieSessions,

@@ -22,6 +22,7 @@ import { EvaluationBudget } from './evaluation-budget.service';
 import { engineContext } from '../domain/ledger-citation';
 import type { TenantSnapshot } from '../domain/tenant-snapshot';
 import { buildConsultation, contextHash, type DecisionInput, type SealedConsultation } from '../domain/consultation-builder';
+import { explanationBasis } from '../domain/explanation-basis';
 import { presentCheck, presentOverviewComplete, presentRequirements, presentResolveComplete } from '../presenters/verdicts';
 import { mergeScope, parseCheckBody, parseResolveBody, parseVerdictTtl, scopeFromContext, validateScope, type ParsedResolve } from '../http/request-parsing';
 
@@ -68,7 +69,7 @@ export interface Answer<T> {
 interface Decision
   extends Pick<
     DecisionInput,
-    'operation' | 'requestedAt' | 'action' | 'resource' | 'scope' | 'parameters' | 'context' | 'contextHash' | 'evaluation' | 'ttlSeconds' | 'history' | 'correlation' | 'explanation' | 'ledgerCitations'
+    'operation' | 'requestedAt' | 'action' | 'resource' | 'scope' | 'parameters' | 'context' | 'contextHash' | 'evaluation' | 'ttlSeconds' | 'history' | 'correlation' | 'ledgerCitations'
   > {
   identity: AuthenticatedIdentity;
   snapshot: TenantSnapshot;
@@ -161,18 +162,19 @@ export class EvaluationService {
       if (used) ({ result, oneShot } = used);
       deadline = this.budget.start(); // the approval was looked up in the database meanwhile
     }
-    // blocked and approval_required only (explain answers null otherwise): docs/verdicts.md "Explanations".
-    let explanation: Explanation | null;
-    try {
-      explanation = explain(snapshot.policy, request, result, requestedAt, deadline);
-    } catch (err) {
-      // Past the budget nothing is recorded: a one-shot approval this check used is given back.
-      if (oneShot) await this.releaseOneShot(snapshot, oneShot);
-      throw this.budget.refusal('check', snapshot.tenantId, err);
+    // Only when asked, for blocked and approval_required (explain answers null otherwise): docs/verdicts.md "Explanations".
+    let explanation: Explanation | null = null;
+    if (body.explain) {
+      try {
+        explanation = explain(snapshot.policy, request, result, requestedAt, deadline);
+      } catch (err) {
+        // Past the budget nothing is recorded: a one-shot approval this check used is given back.
+        if (oneShot) await this.releaseOneShot(snapshot, oneShot);
+        throw this.budget.refusal('check', snapshot.tenantId, err);
+      }
     }
     const record = await this.decide({
       oneShot,
-      explanation,
       operation: 'check',
       identity,
       snapshot,
@@ -190,7 +192,7 @@ export class EvaluationService {
       history: [],
       correlation: null,
     });
-    return { body: presentCheck(record), ttlSeconds: record.verdict_ttl_seconds, consultationId: record.id };
+    return { body: presentCheck(record, explanation), ttlSeconds: record.verdict_ttl_seconds, consultationId: record.id };
   }
 
   private async runResolve(identity: AuthenticatedIdentity, tenantParam: string, rawBody: unknown, ttlHeader: string | string[] | undefined): Promise<Answer<ResolveResponse>> {
@@ -245,9 +247,8 @@ export class EvaluationService {
     if (result.status !== 'complete') throw new Error(`resolve evaluation answered ${result.status}`);
 
     const history = [...(session?.history ?? []), { round, fields: [] }];
-    const explanation = this.budget.run('resolve', tenantId, () => explain(snapshot.policy, request, result, requestedAt, deadline));
+    const explanation = body.explain ? this.budget.run('resolve', tenantId, () => explain(snapshot.policy, request, result, requestedAt, deadline)) : null;
     const record = await this.decide({
-      explanation,
       operation: 'resolve',
       identity,
       snapshot,
@@ -277,7 +278,7 @@ export class EvaluationService {
       });
       if (!closed) this.deps.logger.warn({ resolve_session_id: session.id, consultation_id: record.id }, 'resolve session advanced concurrently');
     }
-    const answer = body.variant === 'detailed' ? presentResolveComplete(record) : presentOverviewComplete(record);
+    const answer = body.variant === 'detailed' ? presentResolveComplete(record, explanation) : presentOverviewComplete(record, explanation);
     return { body: answer, ttlSeconds: record.verdict_ttl_seconds, consultationId: record.id };
   }
 
@@ -441,7 +442,6 @@ export class EvaluationService {
           contextHash: d.contextHash,
           ledgerCitations: d.ledgerCitations,
           evaluation: d.evaluation,
-          explanation: d.explanation,
           ttlSeconds: d.ttlSeconds,
           history: d.history,
           correlation: d.correlation,
@@ -456,7 +456,8 @@ export class EvaluationService {
       this.deps.logger.error({ err, tenant_id: d.snapshot.tenantId }, 'cannot sign the verdict');
       throw signingKeyUnavailable('signing failed');
     }
-    await this.deps.consultations.save(sealed);
+    // What a later GET .../explanation needs beyond the record (docs/verdicts.md "Explanations").
+    await this.deps.consultations.save(sealed, explanationBasis(d.snapshot, sealed.record.verdict, sealed.record.precedence_trace));
     const { record } = sealed;
     this.verdicts?.inc({ operation: d.operation, verdict: KNOWN_VERDICTS.has(record.verdict) ? record.verdict : 'other' });
     if (record.shadow) for (const s of record.shadow) this.shadowDisagreements?.inc({ rule_id: s.rule_id, would_be: s.would_be });
