@@ -10,7 +10,9 @@ import { PrismaClient } from './generated/prisma/client';
 import type { VerdictConfig } from './config';
 import { ConsultationRepository } from './repositories/consultations.repository';
 import { ConsultationsService } from './services/consultations.service';
-import { EvaluationService } from './services/evaluation.service';
+import { CheckService } from './services/check.service';
+import { ResolveService } from './services/resolve.service';
+import { ConsultationRecorder } from './services/consultation-recorder.service';
 import { subscribeChanges, type ChangeFeed } from './clients/change-feed';
 import { verdictAuthErrors } from './http/errors';
 import { SigningKeysService } from './services/signing-keys.service';
@@ -42,7 +44,10 @@ export interface VerdictContext {
   registry: RegistryInternalClient;
   snapshots: SnapshotStore;
   keys: VerdictKeys;
-  evaluation: EvaluationService;
+  /** POST /<tenant_id>/v1/check: the check orchestration. */
+  checks: CheckService;
+  /** POST /<tenant_id>/v1/resolve: the resolve sessions. */
+  resolves: ResolveService;
   consultations: ConsultationsService;
   /** GET .../consultations/<id>/explanation: explanations on demand, from the frozen record. */
   explanations: ExplanationsService;
@@ -147,6 +152,8 @@ export async function createVerdictContext(config: VerdictConfig, logger: Logger
   // docs/verdicts.md "Evaluation budget": one for check, resolve and simulations alike.
   const budget = new EvaluationBudget({ evaluationMs: config.EVALUATION_BUDGET_MS, simulationMs: config.SIMULATION_BUDGET_MS, metrics, logger });
   const ruleVersions = new RuleVersionsService(registry);
+  // Check and resolve record their consultations through one recorder (signing, storing, metrics).
+  const recorder = new ConsultationRecorder({ keys, consultations, logger, issuer: config.VERDICT_ISSUER, metrics });
   return {
     config,
     logger,
@@ -158,17 +165,14 @@ export async function createVerdictContext(config: VerdictConfig, logger: Logger
     snapshots,
     keys,
     metrics,
-    evaluation: new EvaluationService({
-      metrics,
+    checks: new CheckService({ snapshots, recorder, logger, oneShots: approvals.oneShots, citations, budget }),
+    resolves: new ResolveService({
       snapshots,
-      keys,
-      consultations,
+      recorder,
       sessions,
       logger,
-      issuer: config.VERDICT_ISSUER,
       sessionTtlSeconds: config.RESOLVE_SESSION_TTL_S,
       maxSessionContextBytes: bytes.parse(config.BODY_LIMIT) ?? undefined,
-      oneShots: approvals.oneShots,
       citations,
       budget,
     }),

@@ -89,11 +89,11 @@ export function explanationBasis(snapshot: TenantSnapshot, verdict: string, trac
     if (!catalogue) continue;
     for (const path of index.pathsByRule.get(rule_id) ?? []) {
       const entry = Object.prototype.hasOwnProperty.call(catalogue, path) ? catalogue[path] : undefined;
-      if (entry) ((fields[path] = entry), (anyField = true));
+      if (!entry) continue;
+      fields[path] = entry;
+      anyField = true;
     }
   }
-  // Override CEL paths are known only from the compiled rules; an override of a rule that is not a
-  // candidate cannot matter, and those of candidates were collected above.
   const basis: ExplanationBasis = {};
   const dv = snapshot.policy.defaultVerdict;
   if (dv !== 'allowed') basis.default_verdict = dv;

@@ -1,7 +1,7 @@
 // The one validation of the check and resolve bodies, with the error codes the verdict contract (docs/verdicts.md) names: the
 // check body, scope against the tenant scope_schema, context Facts, X-Verdict-TTL, and the two
 // resolve body variants. Both doors of these routes (the check fast lane and the tsoa routes,
-// http/evaluation-routes.ts) rely on these alone, without tsoa's validation, so they refuse
+// controllers/check.controller.ts, resolve.controller.ts) rely on these alone, without tsoa's validation, so they refuse
 // everything the OpenAPI shape refuses.
 import { fieldPath, findUnstorable } from './unstorable-strings';
 import { AppError } from '@arbiter/http';
