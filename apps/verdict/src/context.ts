@@ -14,7 +14,7 @@ import { CheckService } from './services/check.service';
 import { ResolveService } from './services/resolve.service';
 import { ConsultationRecorder } from './services/consultation-recorder.service';
 import { subscribeChanges, type ChangeFeed } from './clients/change-feed';
-import { verdictAuthErrors } from './http/errors';
+import { verdictAuthErrors } from './domain/errors';
 import { SigningKeysService } from './services/signing-keys.service';
 import { VerdictKeys } from './keys';
 import { TenantRefs } from './services/tenant-refs.service';

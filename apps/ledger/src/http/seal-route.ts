@@ -3,7 +3,7 @@ import { answer, type FastLane } from '@arbiter/http';
 import type { LedgerContext } from '../context';
 import { StreamsController } from '../controllers/streams.controller';
 import { authorize } from './authentication';
-import { unstorableError } from './errors';
+import { unstorableError } from '../domain/errors';
 import { limitRequest, type KeyCheck } from './rate-limit';
 import { unstorableInParams, unstorableInQuery } from './unstorable';
 

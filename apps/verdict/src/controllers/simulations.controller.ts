@@ -28,7 +28,7 @@ const RESULT_EXAMPLE: SimulationResult = {
 /**
  * POST /<tenant_id>/v1/simulations. `simulate` is the route's handler; it runs through `ownBody`: tsoa
  * has checked the credentials and the `manage_rules` permission, and the body arrives as sent, checked
- * once by SimulationService (http/simulation-request.ts, errors naming `changes[i]`) rather than by
+ * once by SimulationService (domain/simulation-request.ts, errors naming `changes[i]`) rather than by
  * tsoa's generic validation.
  */
 @Route('{tenant_id}/v1/simulations')

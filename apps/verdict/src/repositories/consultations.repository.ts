@@ -6,20 +6,10 @@ import { activeTraceparent } from '@arbiter/telemetry';
 import type { ConsultationRecord, LedgerCitationEntry } from '../domain/consultation-record';
 import type { SealedConsultation } from '../domain/consultation-builder';
 import type { ExplanationBasis } from '../domain/explanation-basis';
+import type { ConsultationFilter, ConsultationPosition } from '../domain/consultation-query';
+export type { ConsultationFilter, ConsultationPosition };
 
-export interface ConsultationFilter {
-  actor?: string;
-  since?: Date;
-  until?: Date;
-  action?: string;
-  verdict?: string;
-  dominating_rule_id?: string;
-}
 
-export interface ConsultationPosition {
-  requested_at: Date;
-  id: string;
-}
 
 /** What a simulation replays of a stored consultation (docs/verdicts.md "Simulation"). */
 export interface ReplayRow {

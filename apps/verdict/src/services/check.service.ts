@@ -9,7 +9,7 @@ import { contextHash } from '../domain/consultation-builder';
 import { appliedTtl, type Answer } from '../domain/evaluation-answer';
 import { engineContext } from '../domain/ledger-citation';
 import type { TenantSnapshot } from '../domain/tenant-snapshot';
-import { parseCheckBody, parseVerdictTtl, validateScope } from '../http/request-parsing';
+import { parseCheckBody, parseVerdictTtl, validateScope } from '../domain/request-parsing';
 import type { CheckResponse } from '../models/verdicts';
 import { presentCheck, presentRequirements } from '../presenters/verdicts';
 import type { ConsultationRecorder, Decision } from './consultation-recorder.service';

@@ -1,10 +1,10 @@
 import type { AuthenticatedIdentity } from '@arbiter/auth';
 import { AppError } from '@arbiter/http';
-import { crossTenantForbidden } from '../http/errors';
-import { ownTenant, requireAnyPermission } from '../http/tenant-access';
+import { crossTenantForbidden } from '../domain/errors';
+import { ownTenant, requireAnyPermission } from '../domain/tenant-access';
 import type { ConsultationRecord } from '../domain/consultation-record';
 import type { ConsultationRepository } from '../repositories/consultations.repository';
-import { cursorAfter, parseConsultationQuery, type ConsultationQuery } from '../http/consultation-query';
+import { cursorAfter, parseConsultationQuery, type ConsultationQuery } from '../domain/consultation-query';
 
 /** Reading consultations back (GET .../consultations, docs/verdicts.md "Consultations"): `read` or `check`, own tenant only. */
 export class ConsultationsService {

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { ServiceMetrics } from '@arbiter/http';
 import { deadlineIn, EvaluationBudgetExceededError, type Deadline } from '@arbiter/policy';
-import { evaluationBudgetExceeded } from '../http/errors';
+import { evaluationBudgetExceeded } from '../domain/errors';
 
 /** Where a budget ran out: the operation answered 503 evaluation_budget_exceeded. */
 export type BudgetedOperation = 'check' | 'resolve' | 'explanation' | 'simulation';

@@ -8,7 +8,7 @@ import type { RequiredContextRound } from '../domain/consultation-record';
 import { contextHash } from '../domain/consultation-builder';
 import { appliedTtl, type Answer } from '../domain/evaluation-answer';
 import { engineContext } from '../domain/ledger-citation';
-import { mergeScope, parseResolveBody, parseVerdictTtl, scopeFromContext, validateScope, type ParsedResolve } from '../http/request-parsing';
+import { mergeScope, parseResolveBody, parseVerdictTtl, scopeFromContext, validateScope, type ParsedResolve } from '../domain/request-parsing';
 import type { IncompleteResolveResponse, OverviewIncompleteResponse, ResolveResponse } from '../models/verdicts';
 import { presentOverviewComplete, presentRequirements, presentResolveComplete } from '../presenters/verdicts';
 import type { ResolveSessionRepository, ResolveSessionState } from '../repositories/resolve-sessions.repository';

@@ -1,7 +1,7 @@
 import type { Identity, TenantId } from '@arbiter/auth';
 import { AppError } from '@arbiter/http';
-import { registryUnavailable } from '../http/errors';
-import { requireAnyPermission } from '../http/tenant-access';
+import { registryUnavailable } from '../domain/errors';
+import { requireAnyPermission } from '../domain/tenant-access';
 import type { RuleVersion } from '../models/rule-versions';
 import { publicRuleVersion, RegistryUnavailableError, type InternalRuleVersion, type PublicRuleVersion, type RegistryInternalClient } from '@arbiter/internal-api';
 

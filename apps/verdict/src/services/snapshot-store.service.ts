@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
 import { AppError } from '@arbiter/http';
 import type { AuthenticatedIdentity } from '@arbiter/auth';
-import { policyUnavailable, principalDeactivated, registryUnavailable, tenantNotFound } from '../http/errors';
-import { ownTenant } from '../http/tenant-access';
+import { policyUnavailable, principalDeactivated, registryUnavailable, tenantNotFound } from '../domain/errors';
+import { ownTenant } from '../domain/tenant-access';
 import { RegistryUnavailableError, type RegistryChangeMessage, type RegistryInternalClient } from '@arbiter/internal-api';
 import { buildSnapshot, SnapshotBuildError, type TenantSnapshot } from '../domain/tenant-snapshot';
 import { untraced } from '@arbiter/telemetry';

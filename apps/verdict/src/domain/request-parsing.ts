@@ -3,13 +3,13 @@
 // resolve body variants. Both doors of these routes (the check fast lane and the tsoa routes,
 // controllers/check.controller.ts, resolve.controller.ts) rely on these alone, without tsoa's validation, so they refuse
 // everything the OpenAPI shape refuses.
-import { fieldPath, findUnstorable } from './unstorable-strings';
+import { fieldPath, findUnstorable } from './storable';
 import { AppError } from '@arbiter/http';
 import type { Fact, Scope } from '@arbiter/policy';
 import type { CheckRequest } from '../models/verdicts';
 import { badRequest } from './errors';
-import { MAX_VERDICT_TTL_SECONDS, type ScopeFieldSchema } from '../domain/tenant-snapshot';
-import { LEDGER_CITATION_PREFIX } from '../domain/ledger-citation';
+import { MAX_VERDICT_TTL_SECONDS, type ScopeFieldSchema } from './tenant-snapshot';
+import { LEDGER_CITATION_PREFIX } from './ledger-citation';
 
 type ScopeValue = string | number | boolean;
 type ScopeSchema = ReadonlyMap<string, ScopeFieldSchema> | null;
