@@ -25,17 +25,32 @@ export interface OneShotApprovals {
   releaseOneShot(tenantId: TenantId, id: string, consultationId: string): Promise<void>;
 }
 
-export interface CheckDeps {
+/** What check and resolve both need. */
+export interface EvaluationDeps {
   snapshots: SnapshotStore;
   recorder: ConsultationRecorder;
   logger: Logger;
-  /** Absent: no check ever uses a one-shot approval (unit tests of other paths). */
-  oneShots?: OneShotApprovals;
   /** Verifies ledger citations (docs/verdicts.md "Facts the ledger vouches for"). Absent: a citation is 503 ledger_unavailable. */
   citations?: LedgerCitationsService;
   /** docs/verdicts.md "Evaluation budget" (EVALUATION_BUDGET_MS); absent: the defaults. */
   budget?: EvaluationBudget;
   now?: () => number;
+}
+
+/** EvaluationDeps' optional members, with their defaults. */
+export interface EvaluationBase {
+  now: () => number;
+  citations: LedgerCitationsService;
+  budget: EvaluationBudget;
+}
+
+export function evaluationDefaults(deps: EvaluationDeps): EvaluationBase {
+  return { now: deps.now ?? Date.now, citations: deps.citations ?? new LedgerCitationsService(unconfiguredCitationSource), budget: deps.budget ?? new EvaluationBudget() };
+}
+
+export interface CheckDeps extends EvaluationDeps {
+  /** Absent: no check ever uses a one-shot approval (unit tests of other paths). */
+  oneShots?: OneShotApprovals;
 }
 
 type OneShot = NonNullable<Decision['oneShot']>;
@@ -48,14 +63,10 @@ const EMPTY: Record<string, never> = Object.freeze({}) as Record<string, never>;
  * computed when asked, then the consultation recorded (ConsultationRecorder) before the answer leaves.
  */
 export class CheckService {
-  private readonly now: () => number;
-  private readonly citations: LedgerCitationsService;
-  private readonly budget: EvaluationBudget;
+  private readonly base: EvaluationBase;
 
   constructor(private readonly deps: CheckDeps) {
-    this.now = deps.now ?? Date.now;
-    this.citations = deps.citations ?? new LedgerCitationsService(unconfiguredCitationSource);
-    this.budget = deps.budget ?? new EvaluationBudget();
+    this.base = evaluationDefaults(deps);
   }
 
   /**
@@ -63,7 +74,6 @@ export class CheckService {
    * raw body is parsed and validated here, once. While tracing is on, in a `verdict.check` span.
    */
   check(identity: AuthenticatedIdentity, tenantParam: string, rawBody: unknown, ttlHeader: string | string[] | undefined): Promise<Answer<CheckResponse>> {
-    if (!tracingEnabled()) return this.run(identity, tenantParam, rawBody, ttlHeader);
     return traced('verdict.check', identity, () => this.run(identity, tenantParam, rawBody, ttlHeader));
   }
 
@@ -76,13 +86,13 @@ export class CheckService {
     const context = (body.context as Record<string, Fact> | undefined) ?? EMPTY;
     const parameters = body.parameters ?? EMPTY;
     refuseContradictingFacts(parameters, context);
-    const citations = await this.citations.verify(snapshot.tenantId, context, { principalId: identity.principal.id, onBehalfOf: body.on_behalf_of });
+    const citations = await this.base.citations.verify(snapshot.tenantId, context, { principalId: identity.principal.id, onBehalfOf: body.on_behalf_of });
     const hash = contextHash({ action: body.action, resource: body.resource, scope, parameters, context });
-    const requestedAt = new Date(this.now());
+    const requestedAt = new Date(this.base.now());
     const request = { mode: 'check' as const, action: body.action, resource: body.resource, scope, parameters, context: engineContext(context, citations) };
     // Each synchronous run of the engine gets its own budget (docs/verdicts.md "Evaluation budget").
-    let deadline = this.budget.start();
-    let result = this.budget.run('check', snapshot.tenantId, () => evaluate(snapshot.policy, request, requestedAt, null, deadline));
+    let deadline = this.base.budget.start();
+    let result = this.base.budget.run('check', snapshot.tenantId, () => evaluate(snapshot.policy, request, requestedAt, null, deadline));
     if (result.status === 'insufficient_context') {
       throw new AppError(422, 'insufficient_context', `A rule needs context the request lacks: ${result.missing_fields.map((f) => f.field).join(', ')} (resolve is the tolerant alternative)`, {
         missing_fields: result.missing_fields.map((f) => f.field),
@@ -94,7 +104,7 @@ export class CheckService {
     if (result.verdict === 'approval_required' && this.deps.oneShots) {
       const used = await this.useOneShotApproval(identity, snapshot, request, hash.digest, result, requestedAt);
       if (used) ({ result, oneShot } = used);
-      deadline = this.budget.start(); // the approval was looked up in the database meanwhile
+      deadline = this.base.budget.start(); // the approval was looked up in the database meanwhile
     }
     // Only when asked, for blocked and approval_required (explain answers null otherwise): docs/verdicts.md "Explanations".
     let explanation: Explanation | null = null;
@@ -104,7 +114,7 @@ export class CheckService {
       } catch (err) {
         // Past the budget nothing is recorded: a one-shot approval this check used is given back.
         if (oneShot) await this.releaseOneShot(snapshot, oneShot);
-        throw this.budget.refusal('check', snapshot.tenantId, err);
+        throw this.base.budget.refusal('check', snapshot.tenantId, err);
       }
     }
     const record = await this.record({
@@ -161,7 +171,7 @@ export class CheckService {
     const versions = approval.rule_versions;
     if (!result.triggers.length || !result.triggers.every((t) => versions[t.rule_id] === t.rule_version_id)) return null;
     const lifted = { approvalId: approval.id, ruleVersionIds: new Set(Object.values(versions)) };
-    const again = this.budget.run('check', snapshot.tenantId, () => evaluate(snapshot.policy, request, requestedAt, lifted, this.budget.start()));
+    const again = this.base.budget.run('check', snapshot.tenantId, () => evaluate(snapshot.policy, request, requestedAt, lifted, this.base.budget.start()));
     if (again.status !== 'complete' || again.verdict === 'approval_required') return null;
     const consultationId = newId('cns-');
     if (!(await oneShots.consumeOneShot(snapshot.tenantId, approval.id, consultationId, requestedAt))) return null;
@@ -178,9 +188,10 @@ export class CheckService {
 /**
  * An evaluation in its span (docs/operations.md "Tracing"): the caller's tenant and principal, then the
  * verdict and the consultation id of a complete answer (`arbiter.operation_status` of an incomplete one).
- * Check and resolve alike.
+ * Check and resolve alike; with tracing off, just `run`.
  */
 export function traced<T>(name: string, identity: AuthenticatedIdentity, run: () => Promise<Answer<T>>): Promise<Answer<T>> {
+  if (!tracingEnabled()) return run();
   return inSpan(name, { attributes: { 'arbiter.tenant_id': identity.tenant_id, 'arbiter.principal_id': identity.principal.id } }, async (span) => {
     const answer = await run();
     const body = answer.body as { verdict?: unknown; operation_status?: unknown };

@@ -1,12 +1,10 @@
 import type { Logger } from 'pino';
 import type { AuthenticatedIdentity } from '@arbiter/auth';
-import { AppError } from '@arbiter/http';
 import { explain } from '@arbiter/policy';
-import { crossTenantForbidden } from '../domain/errors';
-import { ownTenant, requireAnyPermission } from '../domain/tenant-access';
 import { EXPLAINED_VERDICTS, ExplanationBasisError, explanationPolicy, explanationRequest, recordedEvaluation } from '../domain/explanation-basis';
 import type { ConsultationExplanation } from '../models/verdicts';
 import type { ConsultationRepository } from '../repositories/consultations.repository';
+import { readConsultation } from './consultations.service';
 import type { RuleVersionsService } from './rule-versions.service';
 import { EvaluationBudget } from './evaluation-budget.service';
 
@@ -26,12 +24,8 @@ export class ExplanationsService {
   ) {}
 
   async get(identity: AuthenticatedIdentity, tenantParam: string, id: string): Promise<ConsultationExplanation> {
-    requireAnyPermission(identity, ['read', 'check']);
-    const tenantId = ownTenant(identity, tenantParam);
-    const found = await this.consultations.findWithBasisAnyTenant(id);
-    if (!found) throw new AppError(404, 'consultation_not_found', `Consultation ${id} does not exist in this tenant`, { consultation_id: id });
-    if (found.tenant_id !== tenantId) throw crossTenantForbidden('The consultation belongs to another tenant');
-    const { record, explanation_basis: basis } = found;
+    const { record, explanation_basis: basis } = await readConsultation(identity, tenantParam, id, (cid) => this.consultations.findWithBasisAnyTenant(cid));
+    const tenantId = identity.tenant_id;
     if (!EXPLAINED_VERDICTS.has(record.verdict)) return { consultation_id: record.id, verdict: record.verdict, explanation: null };
     // A record made while every answer carried its explanation stored it, hashed and signed: that one.
     if (record.explanation) return { consultation_id: record.id, verdict: record.verdict, explanation: record.explanation };

@@ -1,8 +1,6 @@
-import type { Logger } from 'pino';
 import type { AuthenticatedIdentity, TenantId } from '@arbiter/auth';
 import { AppError } from '@arbiter/http';
 import { newId } from '@arbiter/db';
-import { tracingEnabled } from '@arbiter/telemetry';
 import { evaluate, explain, type EvaluationRequest, type Fact, type Scope } from '@arbiter/policy';
 import type { RequiredContextRound } from '../domain/consultation-record';
 import { contextHash } from '../domain/consultation-builder';
@@ -12,28 +10,16 @@ import { mergeScope, parseResolveBody, parseVerdictTtl, scopeFromContext, valida
 import type { IncompleteResolveResponse, OverviewIncompleteResponse, ResolveResponse } from '../models/verdicts';
 import { presentOverviewComplete, presentRequirements, presentResolveComplete } from '../presenters/verdicts';
 import type { ResolveSessionRepository, ResolveSessionState } from '../repositories/resolve-sessions.repository';
-import { traced } from './check.service';
-import type { ConsultationRecorder } from './consultation-recorder.service';
-import { EvaluationBudget } from './evaluation-budget.service';
-import { LedgerCitationsService, unconfiguredCitationSource } from './ledger-citations.service';
-import type { SnapshotStore } from './snapshot-store.service';
+import { evaluationDefaults, traced, type EvaluationBase, type EvaluationDeps } from './check.service';
 
-export interface ResolveDeps {
-  snapshots: SnapshotStore;
-  recorder: ConsultationRecorder;
+export interface ResolveDeps extends EvaluationDeps {
   sessions: ResolveSessionRepository;
-  logger: Logger;
   sessionTtlSeconds: number;
   /**
    * The most a resolve session's accumulated context may weigh, in bytes of JSON: what one request could
    * carry (BODY_LIMIT). Default 1 MiB.
    */
   maxSessionContextBytes?: number;
-  /** Verifies ledger citations (docs/verdicts.md "Facts the ledger vouches for"). Absent: a citation is 503 ledger_unavailable. */
-  citations?: LedgerCitationsService;
-  /** docs/verdicts.md "Evaluation budget" (EVALUATION_BUDGET_MS); absent: the defaults. */
-  budget?: EvaluationBudget;
-  now?: () => number;
 }
 
 const EMPTY: Record<string, never> = Object.freeze({}) as Record<string, never>;
@@ -45,19 +31,14 @@ const EMPTY: Record<string, never> = Object.freeze({}) as Record<string, never>;
  * (ConsultationRecorder) and closes the session.
  */
 export class ResolveService {
-  private readonly now: () => number;
-  private readonly citations: LedgerCitationsService;
-  private readonly budget: EvaluationBudget;
+  private readonly base: EvaluationBase;
 
   constructor(private readonly deps: ResolveDeps) {
-    this.now = deps.now ?? Date.now;
-    this.citations = deps.citations ?? new LedgerCitationsService(unconfiguredCitationSource);
-    this.budget = deps.budget ?? new EvaluationBudget();
+    this.base = evaluationDefaults(deps);
   }
 
   /** POST /<tenant_id>/v1/resolve, both variants; the raw body is parsed and validated here, once. In a `verdict.resolve` span while tracing is on. */
   resolve(identity: AuthenticatedIdentity, tenantParam: string, rawBody: unknown, ttlHeader: string | string[] | undefined): Promise<Answer<ResolveResponse>> {
-    if (!tracingEnabled()) return this.run(identity, tenantParam, rawBody, ttlHeader);
     return traced('verdict.resolve', identity, () => this.run(identity, tenantParam, rawBody, ttlHeader));
   }
 
@@ -66,7 +47,7 @@ export class ResolveService {
     const ttlOverride = parseVerdictTtl(ttlHeader);
     const snapshot = await this.deps.snapshots.forCaller(identity, tenantParam);
     const tenantId = snapshot.tenantId;
-    const now = this.now();
+    const now = this.base.now();
 
     const session = body.resolve_session_id ? await this.openSession(identity, tenantId, body, now) : null;
     const round = (session?.rounds ?? 0) + 1;
@@ -83,13 +64,13 @@ export class ResolveService {
     if (session) this.refuseOversizedContext(session.id, context);
     // Every round checks the citations of the whole accumulated context (verified facts are cached), for
     // this round's caller and on_behalf_of: the round that completes is checked for the ones it records.
-    const citations = await this.citations.verify(tenantId, context, { principalId: identity.principal.id, onBehalfOf: body.on_behalf_of });
+    const citations = await this.base.citations.verify(tenantId, context, { principalId: identity.principal.id, onBehalfOf: body.on_behalf_of });
     let scope: Scope = session?.scope ?? EMPTY;
     if (body.variant === 'detailed') scope = mergeScope(scope, validateScope(body.scope, snapshot.scopeFields, 'unknown_scope_field'), 'resolve_session_mismatch');
     scope = mergeScope(scope, scopeFromContext(context, snapshot.scopeFields), 'scope_conflict');
     const action = body.variant === 'detailed' ? body.action : body.action_type;
     const resource = body.variant === 'detailed' ? body.resource : overviewResource(context, session);
-    if (body.variant === 'overview' && !this.budget.run('resolve', tenantId, () => snapshot.knowsAction(action, this.budget.start()))) {
+    if (body.variant === 'overview' && !this.base.budget.run('resolve', tenantId, () => snapshot.knowsAction(action, this.base.budget.start()))) {
       throw new AppError(404, 'unknown_action_type', `No rule of this tenant applies to action_type ${action}`, { action_type: action });
     }
     const correlation = (body.correlation ?? session?.correlation ?? null) as Record<string, unknown> | null;
@@ -97,8 +78,8 @@ export class ResolveService {
     const hash = contextHash({ action, resource, scope, parameters, context });
     const requestedAt = new Date(now);
     const request: EvaluationRequest = { mode: 'resolve', action, resource, scope, context: engineContext(context, citations) };
-    const deadline = this.budget.start();
-    const result = this.budget.run('resolve', tenantId, () => evaluate(snapshot.policy, request, requestedAt, null, deadline));
+    const deadline = this.base.budget.start();
+    const result = this.base.budget.run('resolve', tenantId, () => evaluate(snapshot.policy, request, requestedAt, null, deadline));
 
     if (result.status === 'incomplete') {
       const history = [...(session?.history ?? []), { round, fields: result.required_context.map((f) => f.field) }];
@@ -114,7 +95,7 @@ export class ResolveService {
 
     const history = [...(session?.history ?? []), { round, fields: [] }];
     // Only when this round asks (docs/verdicts.md "Explanations").
-    const explanation = body.explain ? this.budget.run('resolve', tenantId, () => explain(snapshot.policy, request, result, requestedAt, deadline)) : null;
+    const explanation = body.explain ? this.base.budget.run('resolve', tenantId, () => explain(snapshot.policy, request, result, requestedAt, deadline)) : null;
     const record = await this.deps.recorder.record({
       operation: 'resolve',
       identity,
