@@ -5,7 +5,7 @@ import { createRemoteAuth, type Authenticator } from '@arbiter/auth';
 import { createPool, createPrismaClient, migrationsDir } from '@arbiter/db';
 import { PrismaClient } from './generated/prisma/client';
 import type { LedgerConfig } from './config';
-import { ledgerAuthErrors } from './http/errors';
+import { ledgerAuthErrors } from './domain/errors';
 import { LedgerRepository } from './repositories/ledger.repository';
 import { BundlesRepository } from './repositories/bundles.repository';
 import { SealQueue } from './services/seal-queue.service';

@@ -10,12 +10,12 @@ import { SERVICE_SEALER } from '../domain/fact-hash';
 import type { LedgerRepository, OwnedStream } from '../repositories/ledger.repository';
 import type { Fact, FactList, SealFactBody, StreamPage } from '../models/ledger';
 import type { ServiceSealAnswer, ServiceSealResult } from '../models/internal';
-import { forbidden, notFound, validationError } from '../http/errors';
+import { forbidden, notFound, validationError } from '../domain/errors';
 import { rowFailure, type SealOutcome, type SealQueue, type SealRequest } from './seal-queue.service';
-import { parseSealBody } from '../http/seal-request';
-import { atSeal, invalidSeals, parseServiceSeal, parseServiceSealEnvelope } from '../http/service-seal-request';
+import { parseSealBody } from '../domain/seal-request';
+import { atSeal, invalidSeals, parseServiceSeal, parseServiceSealEnvelope } from '../domain/service-seal-request';
 import { presentFact, presentListEntry, presentStream } from '../presenters/ledger';
-import { readCursor, readLimit, toPage } from '../http/pagination';
+import { readCursor, readLimit, toPage } from '../domain/pagination';
 
 export interface ListFactsQuery {
   limit?: number;

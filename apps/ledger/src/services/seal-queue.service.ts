@@ -4,7 +4,7 @@ import type { CanonicalText } from '@arbiter/canonical';
 import { newId } from '@arbiter/db';
 import { computeFactHash, GENESIS_PREV_HASH } from '../domain/fact-hash';
 import { streamKeyText, type AppendGroup, type AppendResult, type FactRecord, type LedgerRepository, type NewFactRow, type StreamKey } from '../repositories/ledger.repository';
-import { validationError } from '../http/errors';
+import { validationError } from '../domain/errors';
 
 /**
  * A validated seal: the caller's tenant (= body tenant_id, the namespace of streamId), the
