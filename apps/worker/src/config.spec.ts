@@ -20,6 +20,7 @@ describe(loadWorkerConfig.name, () => {
       RELAY_BATCH_SIZE: 100,
       REGISTRY_TIMEOUT_MS: 30_000,
       SEAL_BATCH_SIZE: 500,
+      SEAL_GATHER_MS: 250,
       SEAL_LEASE_MS: 60_000,
       LEDGER_TIMEOUT_MS: 30_000,
     });
