@@ -71,8 +71,8 @@ export interface SealQueueOptions {
   now?: () => number;
   /** Observes the number of seals in each flush (metrics). */
   onFlush?: (size: number) => void;
-  /** After a commit grew a stream from `from` to `to` facts (the Merkle node filler). */
-  onAppended?: (stream: StreamKey, from: number, to: number) => void;
+  /** After a commit grew a stream from `from` to `to` facts, whose fact hashes (seq from + 1 to `to`) are `factHashes` (the Merkle node filler). */
+  onAppended?: (stream: StreamKey, from: number, to: number, factHashes: string[]) => void;
 }
 
 /**
@@ -299,7 +299,9 @@ export class SealQueue {
   }
 
   private appended(stream: StreamKey, plan: Plan): void {
-    if (plan.rows.length) this.opts.onAppended?.({ tenantId: stream.tenantId, streamId: stream.streamId }, plan.rows[0].seq - 1, plan.next.head_seq);
+    if (plan.rows.length && this.opts.onAppended) {
+      this.opts.onAppended({ tenantId: stream.tenantId, streamId: stream.streamId }, plan.rows[0].seq - 1, plan.next.head_seq, plan.rows.map((r) => r.fact_hash));
+    }
   }
 
   /** Chains the group's seals after `head` (null: a new stream of the group's tenant). */
