@@ -112,16 +112,18 @@ export class MerkleTree {
   }
 
   private async drain(): Promise<void> {
+    // What is noted from here on waits for the next drain: a level above a block is filled after the block is stored.
     const blocks = this.blocks;
     this.blocks = [];
+    const pending = [...this.pending];
+    this.pending.clear();
     try {
       await this.storeBlocks(blocks);
     } catch (err) {
       // Nothing is lost: a proof that needs a missing node computes and stores it.
       this.logger?.warn({ err, blocks: blocks.length }, 'merkle node filling failed; proofs will compute the nodes');
     }
-    for (const [key, { stream, from, to, level }] of this.pending) {
-      this.pending.delete(key);
+    for (const [, { stream, from, to, level }] of pending) {
       try {
         await this.fill(appendedStreamAnyTenant(stream), from, to, level);
       } catch (err) {
