@@ -15,7 +15,7 @@ interface Frontier {
 
 /**
  * The fact hashes of each stream's last, incomplete FAN-leaf block, as this process's seal queue
- * appended them (docs/adr/0009-merkle-storage.md "Filled off the seal path"): the filler then folds a
+ * appended them (docs/adr/0021-sealing-in-batches.md "Decision"): the filler then folds a
  * completed block from memory instead of reading its 16 facts back. Only an unbroken run of appends
  * is trusted: an append that does not start where the last one ended (another replica appended in
  * between, the process restarted, the stream was forgotten) answers null, and the block it touches is
