@@ -80,7 +80,7 @@ export async function createLedgerContext(config: LedgerConfig, logger: Logger):
     maxBatch: config.SEAL_BATCH_MAX,
     concurrency: config.SEAL_CONCURRENCY,
     onFlush: (size) => metrics.sealBatchSize.observe(size),
-    onAppended: (stream, from, to) => tree.noteAppended(stream, from, to),
+    onAppended: (stream, from, to, factHashes) => tree.noteAppended(stream, from, to, factHashes),
   });
   const facts = new FactsService(repo, sealQueue, metrics.seals, logger);
   const verifier = new VerifyService(repo, config.VERIFY_PAGE_SIZE);
