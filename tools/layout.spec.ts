@@ -32,12 +32,15 @@ describe('checkLayout', () => {
           'apps/ledger/src/domain/chain.ts': "import { LedgerRepository } from '../repositories/ledger.repository';",
           'apps/ledger/src/domain/payload.ts': "import type { Pool } from 'pg';",
           'apps/ledger/src/services/facts.service.ts': "import { StreamsController } from '../controllers/streams.controller';",
+          'apps/verdict/src/services/check.service.ts': "import { notFound } from '../http/errors';\nimport type { Page } from '../domain/pagination';",
         }),
       ),
     ).toEqual([
       expect.stringMatching(/^apps\/registry\/src\/services\/presenters\.ts: services\/ holds/),
       expect.stringMatching(/^apps\/registry\/src\/repositories\/scopes\.ts: repositories\/ holds/),
       expect.stringMatching(/^apps\/verdict\/src\/approvals\/approvals\.service\.ts: folder approvals\/ is not a layer/),
+      // Error constructors, pagination and tenant access live in domain/; the edge maps them to HTTP.
+      'apps/verdict/src/services/check.service.ts: services/ may not import http/ (../http/errors)',
       'apps/ledger/src/domain/chain.ts: domain/ may not import repositories/ (../repositories/ledger.repository)',
       'apps/ledger/src/domain/payload.ts: domain/ may not import pg',
       'apps/ledger/src/services/facts.service.ts: services/ may not import controllers/ (../controllers/streams.controller)',

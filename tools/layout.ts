@@ -8,10 +8,10 @@ export const SERVICES = ['registry', 'verdict', 'ledger'] as const;
 /** The folders a service's src/ may hold, and what each is for. */
 export const LAYERS: Record<string, string> = {
   controllers: 'tsoa controllers: the HTTP contract, thin, one call into a service',
-  http: 'express-level code: authentication, error dialect, fast lanes, request and query parsing',
+  http: 'express-level code: authentication, the error dialect middleware, fast lanes, request guards',
   services: 'use cases and stateful components (*.service.ts), the only callers of repositories',
   repositories: 'persistence (*.repository.ts), every tenant-scoped method typed with TenantId',
-  domain: 'pure logic: no I/O, no framework, no other layer',
+  domain: 'pure logic (error constructors, body and query parsing, pagination, tenant access included): no I/O, no framework, no other layer',
   presenters: 'stored rows (types from repositories/) to API models, pure',
   models: 'API types tsoa reads',
   clients: 'outbound I/O other than the database (webhook sending, DNS, Redis announcements)',
@@ -27,7 +27,8 @@ const FORBIDDEN: Record<string, { layers: string[]; packages: RegExp[] }> = {
   // Presenters read the row types repositories export; they call nothing.
   presenters: { layers: ['controllers', 'http', 'services', 'clients'], packages: [/^express$/, /^pg$/, /^ioredis$/] },
   repositories: { layers: ['controllers', 'http', 'services', 'presenters', 'clients'], packages: [/^express$/, /^@tsoa\//] },
-  services: { layers: ['controllers'], packages: [/^express$/, /^@tsoa\//] },
+  // Services never import http/ (ADR 0020): error constructors, pagination and tenant access live in domain/, the edge maps them to HTTP.
+  services: { layers: ['controllers', 'http'], packages: [/^express$/, /^@tsoa\//] },
   models: { layers: ['controllers', 'http', 'services', 'repositories', 'presenters', 'clients', 'generated'], packages: [] },
 };
 

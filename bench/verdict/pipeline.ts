@@ -6,7 +6,7 @@ import { newId } from '@arbiter/db';
 import { benchmarkFixture, compilePolicy, evaluate, type CompleteEvaluation } from '@arbiter/policy';
 import { buildConsultation, contextHash, normativeHash, verdictClaims } from '../../apps/verdict/src/domain/consultation-builder';
 import { presentCheck } from '../../apps/verdict/src/presenters/verdicts';
-import { parseCheckBody, validateScope } from '../../apps/verdict/src/http/request-parsing';
+import { parseCheckBody, validateScope } from '../../apps/verdict/src/domain/request-parsing';
 
 function time(name: string, fn: (i: number) => unknown, n = 20_000): number {
   for (let i = 0; i < 2_000; i++) fn(i);

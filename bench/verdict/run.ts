@@ -23,9 +23,37 @@ const CONNECTIONS = (option('--connections') ?? '1,16,64').split(',').map(Number
 const SKIP_ENGINES = args.includes('--http-only') || args.includes('--checks-only');
 /** --checks-only: the checks of one gateway alone (no engines, floor, replicas or whoami), for profiling it. */
 const CHECKS_ONLY = args.includes('--checks-only');
+/**
+ * --soak [seconds]: one gateway under full load (100 rules, 64 connections) for that long (default 300), its
+ * resident memory read at 30 s and at the end (does it grow?). Nothing else runs.
+ */
+const SOAK = args.includes('--soak') ? Number(option('--soak') ?? '') || 300 : 0;
 const INTERNAL_TOKEN = 'bench-internal-token-0123456789';
 
 const results: Record<string, unknown> = {};
+
+/** VmRSS of a process, in MiB (Linux /proc). */
+function rssMib(pid: number): number {
+  const line = fs.readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:')) ?? 'VmRSS: 0 kB';
+  return Math.round(Number(line.split(/\s+/)[1]) / 1024);
+}
+
+/** --soak: full load for `seconds`; the gateway's RSS at 30 s and at the end. */
+async function soak(registry: string, adminKey: string, verdict: string, gateway: ChildProcess, seconds: number) {
+  const t = await benchTenant(registry, adminKey, 100);
+  await preflight(verdict, t);
+  const samples: Array<{ at_s: number; rss_mib: number }> = [];
+  const started = Date.now();
+  const sampler = setInterval(() => samples.push({ at_s: Math.round((Date.now() - started) / 1000), rss_mib: rssMib(gateway.pid!) }), 10_000);
+  const r = await runLoad({ url: verdict, path: `/${t.id}/v1/check`, headers: { 'x-api-key': t.key }, bodies: t.bodies, connections: 64, seconds });
+  clearInterval(sampler);
+  const end = rssMib(gateway.pid!);
+  const at30 = samples.find((s) => s.at_s >= 30)?.rss_mib ?? samples[0]?.rss_mib ?? end;
+  const out = { seconds, per_second: r.per_second, p99_ms: r.p99_ms, failures: r.failures, rss_30s_mib: at30, rss_end_mib: end, ratio: Math.round((end / at30) * 100) / 100, samples };
+  log(`soak, 100 rules, 64 connections, ${seconds} s: ${r.per_second}/s, p99 ${r.p99_ms} ms, failures ${r.failures}; gateway RSS ${at30} MiB at 30 s, ${end} MiB at the end (${out.ratio}x)`);
+  log(`  RSS every 10 s (MiB): ${samples.map((s) => s.rss_mib).join(' ')}`);
+  return out;
+}
 
 async function main() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbiter-verdict-bench-'));
@@ -61,7 +89,12 @@ async function main() {
     // A second replica on the same database and Redis (the "2 replicas" rows): what a second process buys on two cores.
     const verdict2 = await startService(children, 'verdict', path.join(ROOT, 'dist/apps/verdict/main.js'), { ...env, DATABASE_URL_VERDICT: verdictDb, REGISTRY_URL: registry });
     const verdict2Process = children[children.length - 1];
-    const floor = await startService(children, 'floor', path.join(ROOT, 'dist/bench/verdict/floor.js'), { PATH: process.env.PATH, DATABASE_URL: verdictDb }, '/livez-not-served');
+    const floor = await startService(children, 'floor', path.join(ROOT, 'dist/bench/verdict/floor.js'), { PATH: process.env.PATH, DATABASE_URL: verdictDb, ...(process.env.BENCH_FLOOR_ROW_BYTES ? { FLOOR_ROW_BYTES: process.env.BENCH_FLOOR_ROW_BYTES } : {}) }, '/livez-not-served');
+
+    if (SOAK) {
+      results.soak = await soak(registry, adminKey, verdict, verdictProcess, SOAK);
+      return;
+    }
 
     // --- engine alone vs Cedar (servers idle) ---------------------------------------------------------
     const engines = (SKIP_ENGINES ? [] : SIZES).map((n) => {
@@ -145,8 +178,14 @@ async function count(url: string): Promise<number> {
   const c = new Client({ connectionString: url });
   await c.connect();
   const { rows } = await c.query('SELECT count(*)::int AS n, avg(octet_length(record::text))::int AS text_bytes, avg(pg_column_size(record))::int AS stored_bytes FROM consultations');
+  // Everything a consultation costs on disk: its row (with TOAST) and its index entries, per record.
+  const sizes = await c.query(
+    "SELECT pg_table_size('consultations')::float8 AS table_bytes, pg_indexes_size('consultations')::float8 AS index_bytes, (SELECT count(*) FROM consultations)::float8 AS n",
+  );
   await c.end();
-  log(`consultation records: mean ${rows[0].text_bytes} bytes of JSON, ${rows[0].stored_bytes} bytes stored`);
+  const { table_bytes, index_bytes, n } = sizes.rows[0];
+  const per = (bytes: number) => Math.round(bytes / Math.max(1, n));
+  log(`consultation records: mean ${rows[0].text_bytes} bytes of JSON, ${rows[0].stored_bytes} bytes stored; on disk per record: table ${per(table_bytes)} bytes, indexes ${per(index_bytes)} bytes`);
   return rows[0].n;
 }
 

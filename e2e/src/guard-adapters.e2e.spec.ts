@@ -80,6 +80,9 @@ describe('guardTool adapters', () => {
     expect(out.message).toContain('"No transfers to offshore accounts"');
     expect(out.message).toContain(out.consultation_id!);
     expect((await agent.getConsultation(out.consultation_id!)).verdict).toBe('blocked');
+    // The refusal carries the explanation the gateway computes for the consultation (asked only now).
+    expect(out.explanation).toEqual((await agent.getConsultationExplanation(out.consultation_id!)).explanation);
+    expect(out.explanation?.not_invertible).toEqual([expect.objectContaining({ field: 'to', op: 'starts_with' })]);
   });
 
   it('agents: returns the pending approval (on_approval return) and does not run; a retry gets the same approval', async () => {

@@ -97,6 +97,9 @@ ${extra}`;
       expect(record.verdict).toBe('blocked');
       expect(textOf(r)).toBe(`Arbiter refused the call: blocked by rule ${record.dominating_rule_id}: "No transfers to offshore accounts" (verdict blocked, consultation ${consultationId}). The call was not forwarded.`);
       expect(meta(r)).toMatchObject({ 'arbiter/outcome': 'blocked', 'arbiter/rule_id': record.dominating_rule_id });
+      // Asked of the gateway for this refusal (docs/agents.md): a starts_with row no change of the arguments can make false.
+      expect(meta(r)['arbiter/explanation']).toEqual({ not_invertible: [{ field: 'to', op: 'starts_with', rule_id: record.dominating_rule_id }], to_allow: [] });
+      expect(meta(r)['arbiter/explanation']).toEqual((await agent.getConsultationExplanation(consultationId)).explanation);
       expect(await journal(journalFile())).toHaveLength(before);
     });
 

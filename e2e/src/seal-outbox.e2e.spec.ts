@@ -132,8 +132,9 @@ describe('seal outbox', () => {
         return { consultationId: checked.body.consultation_id as string, decided };
       };
       const plain = await decide(20_000, { decision: 'approve' });
-      const granted = await decide(30_000, { decision: 'approve', grant: { applies_to_scope: { region: 'eu', env: 'prod' }, expires_at: new Date(Date.now() + 600_000).toISOString() } });
+      // Rejected before the grant: once the grant reaches the snapshot, checks in its scope are allowed.
       const rejected = await decide(40_000, { decision: 'reject', decider_notes: 'no' });
+      const granted = await decide(30_000, { decision: 'approve', grant: { applies_to_scope: { region: 'eu', env: 'prod' }, expires_at: new Date(Date.now() + 600_000).toISOString() } });
 
       const rows = await outboxRows(verdictDb(), 'stream_id = $1', [`arbiter.${t.id}.approvals`]);
 
@@ -141,6 +142,10 @@ describe('seal outbox', () => {
         [
           `${plain.decided.id}:approved`,
           { approval_id: plain.decided.id, kind: 'verdict', consultation_id: plain.consultationId, decision: 'approved', decider: finance.principalId, decided_at: plain.decided.decided_at },
+        ],
+        [
+          `${rejected.decided.id}:rejected`,
+          { approval_id: rejected.decided.id, kind: 'verdict', consultation_id: rejected.consultationId, decision: 'rejected', decider: finance.principalId, decided_at: rejected.decided.decided_at },
         ],
         [
           `${granted.decided.id}:approved`,
@@ -153,10 +158,6 @@ describe('seal outbox', () => {
             decided_at: granted.decided.decided_at,
             override_id: granted.decided.grants[0].override_id,
           },
-        ],
-        [
-          `${rejected.decided.id}:rejected`,
-          { approval_id: rejected.decided.id, kind: 'verdict', consultation_id: rejected.consultationId, decision: 'rejected', decider: finance.principalId, decided_at: rejected.decided.decided_at },
         ],
       ]);
       expect(rows.every((r) => r.tenant_id === t.id)).toBe(true);

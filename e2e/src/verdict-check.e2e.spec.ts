@@ -90,8 +90,8 @@ describe('POST /<tenant_id>/v1/check', () => {
     expect(stored.body.signed_verdict).toBe(res.body.signed_verdict);
   });
 
-  it('answers blocked with dominating_rule_id and the explanation only among the optional fields', async () => {
-    const res = await agent().check(transfer({ beneficiary: { country: 'KP' }, transfer: { amount: 50_000 } })).expect(200);
+  it('answers blocked with dominating_rule_id and, asked for, the explanation only among the optional fields', async () => {
+    const res = await agent().check({ ...transfer({ beneficiary: { country: 'KP' }, transfer: { amount: 50_000 } }), explain: true }).expect(200);
     expectConforms(res, 'post', CHECK);
     expect(res.body).toEqual({
       operation_status: 'complete',
@@ -115,8 +115,8 @@ describe('POST /<tenant_id>/v1/check', () => {
     });
   });
 
-  it('answers approval_required with the approval hint naming the approvals collection, and the explanation', async () => {
-    const res = await agent().check(transfer({ beneficiary: { country: 'DE' }, transfer: { amount: 50_000 } })).expect(200);
+  it('answers approval_required with the approval hint naming the approvals collection, and the explanation asked for', async () => {
+    const res = await agent().check({ ...transfer({ beneficiary: { country: 'DE' }, transfer: { amount: 50_000 } }), explain: true }).expect(200);
     expectConforms(res, 'post', CHECK);
     expect(res.body).toEqual({
       operation_status: 'complete',
@@ -128,7 +128,9 @@ describe('POST /<tenant_id>/v1/check', () => {
       explanation: { deciders: ['role-cfo'], not_invertible: [], to_allow: [{ changes: [{ field: 'transfer.amount', op: 'lte', value: 10000 }] }] },
     });
     const record = (await agent().consultation(res.body.consultation_id).expect(200)).body;
-    expect(record.explanation).toEqual(res.body.explanation);
+    // Computed on demand, never stored (docs/verdicts.md "Explanations"): the route gives the same one.
+    expect(record).not.toHaveProperty('explanation');
+    expect((await agent().get(`/${t.id}/v1/consultations/${res.body.consultation_id}/explanation`).expect(200)).body.explanation).toEqual(res.body.explanation);
     expect(record.triggers).toEqual([{ rule_id: rules.large.id, rule_version_id: rules.large.current_version_id, reason: 'Transfers above 10,000 need CFO approval' }]);
     expect(record.candidate_deciders).toEqual(['role-cfo']);
   });

@@ -74,7 +74,7 @@ describe('POST /<tenant_id>/v1/resolve', () => {
     expect(await count()).toBe(before);
 
     const r3 = await agent()
-      .resolve({ ...op, resolve_session_id: session, context: { 'beneficiary.country': verified('DE') } }, { 'X-Verdict-TTL': '60' })
+      .resolve({ ...op, resolve_session_id: session, context: { 'beneficiary.country': verified('DE') }, explain: true }, { 'X-Verdict-TTL': '60' })
       .expect(200);
     expectConforms(r3, 'post', RESOLVE);
     expect(r3.body).toEqual({
@@ -219,7 +219,7 @@ describe('POST /<tenant_id>/v1/resolve', () => {
         resolve_session_id: expect.stringMatching(/^rsn-/),
       });
       const done = await agent()
-        .resolve({ action_type: 'payments.transfer', context: { 'beneficiary.country': verified('DE') }, resolve_session_id: first.body.resolve_session_id })
+        .resolve({ action_type: 'payments.transfer', context: { 'beneficiary.country': verified('DE') }, resolve_session_id: first.body.resolve_session_id, explain: true })
         .expect(200);
       expectConforms(done, 'post', RESOLVE);
       expect(done.body).toEqual({

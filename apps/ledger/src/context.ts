@@ -5,7 +5,7 @@ import { createRemoteAuth, type Authenticator } from '@arbiter/auth';
 import { createPool, createPrismaClient, migrationsDir } from '@arbiter/db';
 import { PrismaClient } from './generated/prisma/client';
 import type { LedgerConfig } from './config';
-import { ledgerAuthErrors } from './http/errors';
+import { ledgerAuthErrors } from './domain/errors';
 import { LedgerRepository } from './repositories/ledger.repository';
 import { BundlesRepository } from './repositories/bundles.repository';
 import { SealQueue } from './services/seal-queue.service';
@@ -80,7 +80,7 @@ export async function createLedgerContext(config: LedgerConfig, logger: Logger):
     maxBatch: config.SEAL_BATCH_MAX,
     concurrency: config.SEAL_CONCURRENCY,
     onFlush: (size) => metrics.sealBatchSize.observe(size),
-    onAppended: (stream, from, to) => tree.noteAppended(stream, from, to),
+    onAppended: (stream, from, to, factHashes) => tree.noteAppended(stream, from, to, factHashes),
   });
   const facts = new FactsService(repo, sealQueue, metrics.seals, logger);
   const verifier = new VerifyService(repo, config.VERIFY_PAGE_SIZE);

@@ -203,6 +203,21 @@ describe(SealQueue.name, () => {
     for (const s of streams) expect((await verifyStream(s)).report).toMatchObject({ factsVerified: 25, broken: null });
   });
 
+  it.each([
+    ['gather for the next flush while fewer than parallelFrom wait', undefined, ['flush 1', 'first committed', 'flush 10']],
+    ['start a flush beside the one in flight once parallelFrom wait', 5, ['flush 1', 'flush 10', 'first committed']],
+  ])('seals arriving during a flush %s', async (_label, parallelFrom, expected) => {
+    const events: string[] = [];
+    const p = pool();
+    const sut = new SealQueue(p, new LedgerRepository(p), { maxBatch: 100, concurrency: 4, parallelFrom, onFlush: (size) => events.push(`flush ${size}`) });
+    const stream = streamName('gather');
+    const first = sut.seal(request(`${stream}-0`, 0)).then(() => events.push('first committed'));
+    await new Promise((resolve) => setImmediate(resolve)); // the first flush is in flight
+    const rest = Array.from({ length: 10 }, (_, i) => sut.seal(request(`${stream}-${i + 1}`, i)));
+    await Promise.all([first, ...rest]);
+    expect(events).toEqual(expected);
+  });
+
   it('settles every queued seal before idle() resolves', async () => {
     const sut = new SealQueue(pool(), new LedgerRepository(pool()), { maxBatch: 3, concurrency: 1 });
     const s = streamName('idle');

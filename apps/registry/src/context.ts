@@ -6,7 +6,7 @@ import { createPool, createPrismaClient, migrationsDir, SealOutboxStore } from '
 import { PrismaClient } from './generated/prisma/client';
 import type { RegistryConfig } from './config';
 import { createRegistryMetrics, type RegistryMetrics } from './metrics';
-import { registryAuthErrors } from './http/errors';
+import { registryAuthErrors } from './domain/errors';
 import { IdentityRepository } from './repositories/identity.repository';
 import { IdentityService } from './services/identity.service';
 import { IntrospectionService } from './services/introspection.service';

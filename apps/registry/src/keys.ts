@@ -1,6 +1,6 @@
 import { CryptoError, p256PublicKeyFromJwk, p256PublicKeyToPem, signingKeyAt, type KeyRecord, type RotationMode } from '@arbiter/crypto';
 import { KeyStore, p256HexKeys, type KeyRing, type SqlPool } from '@arbiter/keystore';
-import { badRequest } from './http/errors';
+import { badRequest } from './domain/errors';
 import type { WebhookKeyRotation, WebhookKeySet, WebhookPublicKey } from './models/webhooks';
 
 /**

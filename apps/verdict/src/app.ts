@@ -2,7 +2,7 @@ import type { Express } from 'express';
 import { createServiceApp, verdictDialect } from '@arbiter/http';
 import { migrationsCurrentCheck } from '@arbiter/db';
 import { verdictMigrationsDir, type VerdictContext } from './context';
-import { checkLane } from './http/evaluation-routes';
+import { checkLane } from './http/check-lane';
 import { refuseUnstorableParams, refuseUnstorableRequests } from './http/unstorable-strings';
 import { translateValidationErrors } from './http/validation-errors';
 import { RegisterRoutes } from './routes.generated';

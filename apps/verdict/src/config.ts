@@ -33,7 +33,7 @@ export const verdictConfigSchema = {
   }),
   SHUTDOWN_GRACE_MS: int({ default: 10_000, min: 0 }),
   /** docs/verdicts.md "Evaluation budget": past it, check and resolve answer 503 evaluation_budget_exceeded. */
-  EVALUATION_BUDGET_MS: int({ default: 50, min: 1, max: 60_000, doc: 'longest the engine may run for one check, resolve or replayed consultation (with its explanation)' }),
+  EVALUATION_BUDGET_MS: int({ default: 50, min: 1, max: 60_000, doc: 'longest the engine may run for one check, resolve, explanation or replayed consultation' }),
   /** docs/verdicts.md "Evaluation budget": the engine time of all the replays of one simulation. */
   SIMULATION_BUDGET_MS: int({ default: 30_000, min: 1, max: 3_600_000, doc: 'engine time one simulation may use for its replays' }),
   /** Each consultation and approval decision writes a seal_outbox row for the ledger (docs/operations.md "Seal relay"); false only for benchmarks. */

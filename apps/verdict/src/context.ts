@@ -10,9 +10,11 @@ import { PrismaClient } from './generated/prisma/client';
 import type { VerdictConfig } from './config';
 import { ConsultationRepository } from './repositories/consultations.repository';
 import { ConsultationsService } from './services/consultations.service';
-import { EvaluationService } from './services/evaluation.service';
+import { CheckService } from './services/check.service';
+import { ResolveService } from './services/resolve.service';
+import { ConsultationRecorder } from './services/consultation-recorder.service';
 import { subscribeChanges, type ChangeFeed } from './clients/change-feed';
-import { verdictAuthErrors } from './http/errors';
+import { verdictAuthErrors } from './domain/errors';
 import { SigningKeysService } from './services/signing-keys.service';
 import { VerdictKeys } from './keys';
 import { TenantRefs } from './services/tenant-refs.service';
@@ -21,6 +23,7 @@ import { ResolveSessionRepository } from './repositories/resolve-sessions.reposi
 import { CookieSessionRepository } from './repositories/cookie-sessions.repository';
 import { SessionsService } from './services/sessions.service';
 import { RuleVersionsService } from './services/rule-versions.service';
+import { ExplanationsService } from './services/explanations.service';
 import { EvidenceService, unconfiguredLedger } from './services/evidence.service';
 import { LedgerCitationsService, unconfiguredCitationSource } from './services/ledger-citations.service';
 import { SnapshotStore } from './services/snapshot-store.service';
@@ -41,8 +44,13 @@ export interface VerdictContext {
   registry: RegistryInternalClient;
   snapshots: SnapshotStore;
   keys: VerdictKeys;
-  evaluation: EvaluationService;
+  /** POST /<tenant_id>/v1/check: the check orchestration. */
+  checks: CheckService;
+  /** POST /<tenant_id>/v1/resolve: the resolve sessions. */
+  resolves: ResolveService;
   consultations: ConsultationsService;
+  /** GET .../consultations/<id>/explanation: explanations on demand, from the frozen record. */
+  explanations: ExplanationsService;
   /** The ledger's proof of a consultation (GET .../consultations/<id>/evidence). */
   evidence: EvidenceService;
   /** Ledger citations of check and resolve Facts, verified before they are evaluated. */
@@ -143,6 +151,9 @@ export async function createVerdictContext(config: VerdictConfig, logger: Logger
   const citations = new LedgerCitationsService(ledger ?? unconfiguredCitationSource);
   // docs/verdicts.md "Evaluation budget": one for check, resolve and simulations alike.
   const budget = new EvaluationBudget({ evaluationMs: config.EVALUATION_BUDGET_MS, simulationMs: config.SIMULATION_BUDGET_MS, metrics, logger });
+  const ruleVersions = new RuleVersionsService(registry);
+  // Check and resolve record their consultations through one recorder (signing, storing, metrics).
+  const recorder = new ConsultationRecorder({ keys, consultations, logger, issuer: config.VERDICT_ISSUER, metrics });
   return {
     config,
     logger,
@@ -154,25 +165,23 @@ export async function createVerdictContext(config: VerdictConfig, logger: Logger
     snapshots,
     keys,
     metrics,
-    evaluation: new EvaluationService({
-      metrics,
+    checks: new CheckService({ snapshots, recorder, logger, oneShots: approvals.oneShots, citations, budget }),
+    resolves: new ResolveService({
       snapshots,
-      keys,
-      consultations,
+      recorder,
       sessions,
       logger,
-      issuer: config.VERDICT_ISSUER,
       sessionTtlSeconds: config.RESOLVE_SESSION_TTL_S,
       maxSessionContextBytes: bytes.parse(config.BODY_LIMIT) ?? undefined,
-      oneShots: approvals.oneShots,
       citations,
       budget,
     }),
     consultations: consultationsService,
+    explanations: new ExplanationsService(consultations, ruleVersions, budget, logger),
     simulations: new SimulationService({ snapshots, consultations, budget }),
     evidence: new EvidenceService(consultationsService, ledger ?? unconfiguredLedger),
     citations,
-    ruleVersions: new RuleVersionsService(registry),
+    ruleVersions,
     signingKeys,
     tenantRefs: new TenantRefs(registry, snapshots),
     sessions: cookieSessions,

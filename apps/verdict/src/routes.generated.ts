@@ -636,6 +636,7 @@ const models: TsoaRoute.Models = {
             "on_behalf_of": {"dataType":"string","validators":{"minLength":{"value":1},"maxLength":{"value":200}}},
             "resolve_session_id": {"dataType":"string","validators":{"minLength":{"value":1},"maxLength":{"value":200}}},
             "correlation": {"ref":"Correlation"},
+            "explain": {"dataType":"boolean"},
         },
         "additionalProperties": false,
     },
@@ -648,6 +649,7 @@ const models: TsoaRoute.Models = {
             "correlation": {"ref":"Correlation"},
             "resolve_session_id": {"dataType":"string","validators":{"minLength":{"value":1},"maxLength":{"value":200}}},
             "on_behalf_of": {"dataType":"string","validators":{"minLength":{"value":1},"maxLength":{"value":200}}},
+            "explain": {"dataType":"boolean"},
         },
         "additionalProperties": false,
     },
@@ -722,6 +724,16 @@ const models: TsoaRoute.Models = {
         "additionalProperties": false,
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "ConsultationExplanation": {
+        "dataType": "refObject",
+        "properties": {
+            "consultation_id": {"dataType":"string","required":true},
+            "verdict": {"dataType":"string","required":true},
+            "explanation": {"dataType":"union","subSchemas":[{"ref":"Explanation"},{"dataType":"enum","enums":[null]}],"required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "LedgerCheckpoint": {
         "dataType": "refObject",
         "properties": {
@@ -782,6 +794,7 @@ const models: TsoaRoute.Models = {
             "parameters": {"dataType":"nestedObjectLiteral","nestedProperties":{},"additionalProperties":{"dataType":"any"}},
             "on_behalf_of": {"dataType":"string","validators":{"minLength":{"value":1},"maxLength":{"value":200}}},
             "context": {"ref":"Context"},
+            "explain": {"dataType":"boolean"},
         },
         "additionalProperties": false,
     },
@@ -1301,6 +1314,44 @@ export function RegisterRoutes(app: Router) {
 
               await templateService.apiHandler({
                 methodName: 'getConsultation',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: undefined,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+        const argsConsultationsController_getConsultationExplanation: Record<string, TsoaRoute.ParameterSchema> = {
+                tenant_id: {"in":"path","name":"tenant_id","required":true,"dataType":"string"},
+                consultation_id: {"in":"path","name":"consultation_id","required":true,"dataType":"string"},
+                req: {"in":"request","name":"req","required":true,"dataType":"object"},
+        };
+        app.get('/:tenant_id/v1/consultations/:consultation_id/explanation',
+            authenticateMiddleware([{"apiKey":[]}]),
+            ...(fetchMiddlewares<RequestHandler>(ConsultationsController)),
+            ...(fetchMiddlewares<RequestHandler>(ConsultationsController.prototype.getConsultationExplanation)),
+
+            async function ConsultationsController_getConsultationExplanation(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsConsultationsController_getConsultationExplanation, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<ConsultationsController>(ConsultationsController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'getConsultationExplanation',
                 controller,
                 response,
                 next,

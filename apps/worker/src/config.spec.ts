@@ -19,7 +19,8 @@ describe(loadWorkerConfig.name, () => {
       RELAY_INTERVAL_MS: 10_000,
       RELAY_BATCH_SIZE: 100,
       REGISTRY_TIMEOUT_MS: 30_000,
-      SEAL_BATCH_SIZE: 500,
+      SEAL_BATCH_SIZE: 1000,
+      SEAL_GATHER_MS: 500,
       SEAL_LEASE_MS: 60_000,
       LEDGER_TIMEOUT_MS: 30_000,
     });

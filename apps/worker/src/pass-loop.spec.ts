@@ -59,4 +59,51 @@ describe('PassLoop', () => {
     jest.advanceTimersByTime(60_000);
     expect(passes()).toBe(1);
   });
+
+  it('with a gap, a wake() soon after a pass waits until the gap has passed since that pass started', async () => {
+    const finish: Array<(again: boolean) => void> = [];
+    const l = new PassLoop(() => new Promise<boolean>((resolve) => finish.push(resolve)), 10_000, 250);
+    l.start();
+    jest.advanceTimersByTime(0);
+    expect(finish).toHaveLength(1);
+    jest.advanceTimersByTime(100);
+    finish[0]!(false);
+    await settle();
+    l.wake();
+    l.wake();
+    jest.advanceTimersByTime(149);
+    expect(finish).toHaveLength(1);
+    jest.advanceTimersByTime(1);
+    expect(finish).toHaveLength(2);
+    // A nudge during a pass: the next one starts the gap after this one started, not at once.
+    l.wake();
+    jest.advanceTimersByTime(50);
+    finish[1]!(false);
+    await settle();
+    jest.advanceTimersByTime(199);
+    expect(finish).toHaveLength(2);
+    jest.advanceTimersByTime(1);
+    expect(finish).toHaveLength(3);
+    finish[2]!(false);
+    await l.stop();
+  });
+
+  it('with a gap, a full pass still goes on at once, and a wake() long after the last pass runs at once', async () => {
+    const finish: Array<(again: boolean) => void> = [];
+    const l = new PassLoop(() => new Promise<boolean>((resolve) => finish.push(resolve)), 10_000, 250);
+    l.start();
+    jest.advanceTimersByTime(0);
+    finish[0]!(true);
+    await settle();
+    jest.advanceTimersByTime(0);
+    expect(finish).toHaveLength(2);
+    finish[1]!(false);
+    await settle();
+    jest.advanceTimersByTime(5_000);
+    l.wake();
+    jest.advanceTimersByTime(0);
+    expect(finish).toHaveLength(3);
+    finish[2]!(false);
+    await l.stop();
+  });
 });

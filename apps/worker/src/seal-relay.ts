@@ -31,38 +31,50 @@ function traceLinksOf(lease: SealLease): Record<string, string> | undefined {
 
 /**
  * The seal relay (docs/operations.md "Seal relay"): a loop in every worker process, beside the webhook
- * OutboxRelay. Each pass leases a batch of seal_outbox rows from each owner (FOR UPDATE SKIP LOCKED
+ * OutboxRelay. Each pass leases a batch of seal_outbox rows from each owner due (FOR UPDATE SKIP LOCKED
  * there, so several workers take disjoint sets) and enqueues ONE `ledger.v1.seal` job per batch,
  * under an id made of the lease and the row ids (a second enqueue of the same lease adds nothing).
  * A batch that cannot be enqueued because Redis is down is handed back at once and comes out again
  * in a later pass; a worker killed between lease and done leaves rows whose lease runs out, and the
- * ledger's client_ref makes their second sealing a no-op. A full batch goes on at once; a pass with
- * nothing to do waits `intervalMs`.
+ * ledger's client_ref makes their second sealing a no-op. A full batch goes on at once. An owner is
+ * due when it nudged, when its last batch was full, or when it was not asked for `intervalMs` (the
+ * fallback poll, which also covers a lost nudge while another owner keeps nudging). Nudged passes
+ * start at least `gatherMs` apart, so that under load a pass takes the rows of many commits at once:
+ * every batch costs a lease, a job, a ledger request and a `done` whatever its size.
  */
 export class SealRelay {
   private readonly loop: PassLoop;
   private readonly failures: FailureLog;
+  /** Owners that nudged, or whose last batch was full, since their last pass. */
+  private readonly due = new Set<SealOwnerName>();
+  private readonly lastAsked = new Map<SealOwnerName, number>();
 
   constructor(
     private readonly owners: Record<SealOwnerName, SealOwner>,
     private readonly producer: Producer,
-    private readonly opts: { intervalMs: number; batchSize: number; leaseMs: number },
+    private readonly opts: { intervalMs: number; batchSize: number; leaseMs: number; gatherMs?: number },
     logger: Logger,
   ) {
     this.failures = new FailureLog(logger, { relay: 'seal' });
     // A full batch means more is waiting: go on at once; otherwise pause.
     this.loop = new PassLoop(async () => {
-      const r = await this.pass();
-      return Object.values(r.leased).some((n) => n >= this.opts.batchSize) && r.released === 0;
-    }, opts.intervalMs);
+      const r = await this.pass(this.dueOwners());
+      const full = (Object.keys(r.leased) as SealOwnerName[]).filter((name) => r.leased[name] >= this.opts.batchSize && r.released === 0);
+      for (const name of full) this.due.add(name);
+      return full.length > 0;
+    }, opts.intervalMs, opts.gatherMs ?? 0);
   }
 
   start(): void {
     this.loop.start();
   }
 
-  /** A nudge: rows were just committed (libs/queue "nudge"); pass now rather than at the fallback poll. */
-  wake(): void {
+  /**
+   * A nudge: `owner` (every owner when none is named) just committed rows (libs/queue "nudge"): pass
+   * soon rather than at the fallback poll.
+   */
+  wake(owner?: SealOwnerName): void {
+    for (const name of owner ? [owner] : (Object.keys(this.owners) as SealOwnerName[])) this.due.add(name);
     this.loop.wake();
   }
 
@@ -71,9 +83,16 @@ export class SealRelay {
     return this.loop.stop();
   }
 
-  /** One pass over both owners; the loop calls it, tests may too. Never throws: failures are logged and retried next pass. */
-  async pass(): Promise<SealRelayPass> {
-    const names = Object.keys(this.owners) as SealOwnerName[];
+  /**
+   * One pass over `names` (every owner by default); the loop calls it, tests may too. Never throws:
+   * failures are logged and retried next pass.
+   */
+  async pass(names = Object.keys(this.owners) as SealOwnerName[]): Promise<SealRelayPass> {
+    const now = Date.now();
+    for (const name of names) {
+      this.due.delete(name);
+      this.lastAsked.set(name, now);
+    }
     const outcomes = await Promise.all(names.map((name) => this.passOwner(name)));
     const result: SealRelayPass = { leased: { verdict: 0, registry: 0 }, enqueued: 0, released: 0 };
     outcomes.forEach((o, i) => {
@@ -82,6 +101,13 @@ export class SealRelay {
       result.released += o.released;
     });
     return result;
+  }
+
+  /** The owners a loop pass asks: those due, and those not asked for the fallback interval (all of them at the poll). */
+  private dueOwners(): SealOwnerName[] {
+    const now = Date.now();
+    const names = (Object.keys(this.owners) as SealOwnerName[]).filter((name) => this.due.has(name) || now - (this.lastAsked.get(name) ?? -Infinity) >= this.opts.intervalMs);
+    return names.length ? names : (Object.keys(this.owners) as SealOwnerName[]);
   }
 
   private async passOwner(name: SealOwnerName): Promise<{ leased: number; enqueued: number; released: number }> {

@@ -61,14 +61,14 @@ export async function startWorker(config: WorkerConfig, logger: Logger): Promise
     const sealRelay = new SealRelay(
       { verdict, registry },
       producer,
-      { intervalMs: config.RELAY_INTERVAL_MS, batchSize: config.SEAL_BATCH_SIZE, leaseMs: config.SEAL_LEASE_MS },
+      { intervalMs: config.RELAY_INTERVAL_MS, batchSize: config.SEAL_BATCH_SIZE, leaseMs: config.SEAL_LEASE_MS, gatherMs: config.SEAL_GATHER_MS },
       logger,
     );
     sealRelay.start();
     // Services nudge after committing outbox rows; RELAY_INTERVAL_MS is only the fallback poll.
     const unsubscribe = subscribeNudges(nudgeConnection, (owner) => {
       if (owner === 'registry') relay.wake();
-      sealRelay.wake();
+      sealRelay.wake(owner);
     });
     metrics.gauge('queue_jobs', {
       help: 'Jobs per queue and state, read from Redis at each scrape',

@@ -101,4 +101,17 @@ describe('abuse: check and the signed verdict', () => {
       expect(replay.body.code).toBe('verdict_replayed');
     });
   });
+  describe('explanations on demand (docs/verdicts.md "Explanations")', () => {
+    it("keeps a consultation's explanation to its own tenant: another tenant's agent gets 403, the caller's tenant reads it", async () => {
+      const blocked = (await agent().check(transfer(50_000)).expect(200)).body;
+      const path = `/${t.id}/v1/consultations/${blocked.consultation_id}/explanation`;
+      const own = await agent().get(path).expect(200);
+      expect(own.body).toEqual({ consultation_id: blocked.consultation_id, verdict: 'blocked', explanation: { not_invertible: [], to_allow: [{ changes: [{ field: 'transfer.amount', op: 'lte', value: 10000 }] }] } });
+
+      const other = await createVerdictTenant(stack, 'abuse-vrd-other');
+      const foreign = verdictApi(stack, other.agent.key, other.id);
+      expect((await foreign.get(path).expect(403)).body.code).toBe('cross_tenant_forbidden');
+      expect((await foreign.get(`/${other.id}/v1/consultations/${blocked.consultation_id}/explanation`).expect(403)).body.code).toBe('cross_tenant_forbidden');
+    });
+  });
 });

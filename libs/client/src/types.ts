@@ -34,6 +34,10 @@ export type KeySet = V['KeySet'];
 export type SigningKeyRotation = V['SigningKeyRotation'];
 export type Identity = V['Identity'];
 export type VerdictErrorBody = V['ErrorBody'];
+/** What would make a blocked or approval_required operation allowed (docs/verdicts.md "Explanations"). */
+export type Explanation = V['Explanation'];
+/** GET /<tenant>/v1/consultations/<id>/explanation: the consultation's explanation, computed from its record (null for other verdicts). */
+export type ConsultationExplanation = V['ConsultationExplanation'];
 /** GET /<tenant>/v1/consultations/<id>/evidence: where the consultation is sealed, with its inclusion proof. */
 export type ConsultationEvidence = V['ConsultationEvidence'];
 /** POST /<tenant>/v1/simulations (docs/verdicts.md "Simulation"): proposed changes, the window, how many samples. */

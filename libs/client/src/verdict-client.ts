@@ -10,6 +10,7 @@ import type {
   CheckRequest,
   CheckResponse,
   ConsultationEvidence,
+  ConsultationExplanation,
   ConsultationList,
   ConsultationRecord,
   CreateApprovalBody,
@@ -62,6 +63,12 @@ export interface VerdictClient {
   consultationPages(query?: Omit<ConsultationQuery, 'cursor'>, opts?: CallOptions): AsyncGenerator<ConsultationList>;
   /** Where the consultation is sealed in the ledger, with its inclusion proof; 409 `evidence_pending` until sealed. */
   getConsultationEvidence(consultationId: string, opts?: CallOptions): Promise<ConsultationEvidence>;
+  /**
+   * What would have made the consultation's operation allowed, computed from its frozen record: the same
+   * explanation check or resolve answer with `explain: true` (null for a verdict other than blocked and
+   * approval_required). docs/verdicts.md "Explanations".
+   */
+  getConsultationExplanation(consultationId: string, opts?: CallOptions): Promise<ConsultationExplanation>;
   getRuleVersion(ruleVersionId: string): Promise<RuleVersion>;
   /**
    * POST /<tenant>/v1/simulations (`manage_rules`): replays the window's stored consultations against the
@@ -131,6 +138,10 @@ export function createVerdictClient(opts: VerdictClientOptions): VerdictClient {
     async getConsultationEvidence(consultation_id, o) {
       const tenant_id = await tenantOf(o);
       return unwrap('verdict', raw.GET('/{tenant_id}/v1/consultations/{consultation_id}/evidence', { params: { path: { tenant_id, consultation_id } } }));
+    },
+    async getConsultationExplanation(consultation_id, o) {
+      const tenant_id = await tenantOf(o);
+      return unwrap('verdict', raw.GET('/{tenant_id}/v1/consultations/{consultation_id}/explanation', { params: { path: { tenant_id, consultation_id } } }));
     },
     async simulate(body, o) {
       const tenant_id = await tenantOf(o);

@@ -14,6 +14,8 @@ export interface Script {
   getApproval?: Step<Partial<Approval>>[];
   consultation?: Step<unknown>;
   ruleVersion?: Step<unknown>;
+  /** GET .../explanation; unscripted, it fails (the outcome then has no explanation). */
+  explanation?: Step<unknown>;
 }
 
 export const verdictError = (status: number, code: string, details?: unknown) => new VerdictError({ service: 'verdict', status, code, message: code, details });
@@ -38,6 +40,7 @@ export function stubClient(script: Script) {
     getApproval: (id: string) => take('getApproval', script.getApproval, id),
     getConsultation: (id: string) => take('getConsultation', script.consultation ? [script.consultation] : undefined, id),
     getRuleVersion: (id: string) => take('getRuleVersion', script.ruleVersion ? [script.ruleVersion] : undefined, id),
+    getConsultationExplanation: (id: string) => take('getConsultationExplanation', script.explanation ? [script.explanation] : undefined, id),
   } as unknown as GuardClient;
   return { client, calls, count: (method: string) => calls.filter((c) => c.method === method).length };
 }

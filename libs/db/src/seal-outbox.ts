@@ -129,6 +129,14 @@ interface LeasedRow {
   traceparent: string | null;
 }
 
+/**
+ * Orders outbox row ids (bigint as decimal text, no leading zeros: `id::text`) as the numbers they
+ * are: a shorter id is smaller, ids of one length compare as text. No BigInt per comparison.
+ */
+export function compareRowIds(a: string, b: string): number {
+  return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
+}
+
 /** The three relay operations over one service's `seal_outbox`, on its pool. */
 export class SealOutboxStore {
   /**
@@ -153,7 +161,7 @@ export class SealOutboxStore {
        RETURNING s.id::text AS id, s.tenant_id, s.stream_id, s.client_ref, s.payload, s.attempts, s.leased_until, s.traceparent`,
       [limit, leaseMs],
     );
-    rows.sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
+    rows.sort((a, b) => compareRowIds(a.id, b.id));
     // Every row of one statement gets the same deadline (now() is the transaction's start).
     const leasedUntil = rows[0]?.leased_until ?? new Date(Date.now() + leaseMs);
     return {

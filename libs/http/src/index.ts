@@ -20,3 +20,4 @@ export type { Started } from './main';
 export { startService } from './service';
 export type { ServiceConfig, ServiceDefinition, RunningService } from './service';
 export { iocContainer } from './ioc';
+export { ownBody, answer } from './own-body';

@@ -31,6 +31,7 @@ describe('the proxy server', () => {
     getApproval: async () => ({ id: 'apr-1', status: 'pending', candidate_deciders: [] }),
     getConsultation: async () => ({ precedence_trace: [] }),
     getRuleVersion: async () => ({ statement: '' }),
+    getConsultationExplanation: async () => ({ explanation: null }),
   } as unknown as GuardClient;
   const journal = async () => (await readFile(path.join(dir, 'journal'), 'utf8').catch(() => '')).split('\n').filter(Boolean);
   const call = (name: string, args: Record<string, unknown>) => client.callTool({ name, arguments: args }, CallToolResultSchema) as Promise<CallToolResult>;
@@ -59,6 +60,21 @@ describe('the proxy server', () => {
       _meta: { 'arbiter/outcome': 'blocked', 'arbiter/consultation_id': 'cns-1', 'arbiter/rule_id': null, 'arbiter/reason': 'unknown_verdict' },
     });
     expect(await journal()).toEqual([]);
+  });
+
+  it('puts the explanation of a refusal in _meta, the sentence unchanged', async () => {
+    const explanation = { not_invertible: [], to_allow: [{ changes: [{ field: 'amount', op: 'lte', value: 10 }] }] };
+    const before = guard.getConsultationExplanation;
+    (guard as { getConsultationExplanation: unknown }).getConsultationExplanation = async () => ({ consultation_id: 'cns-5', verdict: 'blocked', explanation });
+    try {
+      answer = async () => ({ verdict: 'blocked', consultation_id: 'cns-5', signed_verdict: 'x.y.z', dominating_rule_id: null });
+      const r = await call('transfer', { from: 'acct-1', to: 'acct-2', amount: 100 });
+      expect(r.content).toEqual([{ type: 'text', text: 'Arbiter refused the call: blocked by rule (verdict blocked, consultation cns-5). The call was not forwarded.' }]);
+      expect(r._meta).toEqual({ 'arbiter/outcome': 'blocked', 'arbiter/consultation_id': 'cns-5', 'arbiter/rule_id': null, 'arbiter/reason': 'blocked', 'arbiter/explanation': explanation });
+      expect(await journal()).toEqual([]);
+    } finally {
+      (guard as { getConsultationExplanation: unknown }).getConsultationExplanation = before;
+    }
   });
 
   it('fails closed on a refused key', async () => {

@@ -19,6 +19,7 @@ export const META = {
   requiredContext: 'arbiter/required_context',
   outcome: 'arbiter/outcome',
   ruleId: 'arbiter/rule_id',
+  explanation: 'arbiter/explanation',
 } as const;
 
 export interface ProxyDeps {
@@ -140,6 +141,8 @@ export function refusalResult(outcome: Exclude<GuardOutcome, { kind: 'allowed' }
     case 'unavailable':
       break;
   }
+  // What would make the call allowed (docs/agents.md "What the agent sees"), asked of the gateway for this refusal only.
+  if ((outcome.kind === 'blocked' || outcome.kind === 'approval_pending') && outcome.explanation) meta[META.explanation] = outcome.explanation;
   return { isError: true, content: [{ type: 'text', text: describeOutcome(outcome) }], _meta: meta };
 }
 

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Middlewares, Post, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
 import type { AuthedRequest } from '@arbiter/auth';
 import { CryptoError } from '@arbiter/crypto';
-import { validationError } from '../http/errors';
+import { validationError } from '../domain/errors';
 import type { LedgerContext } from '../context';
 import { publishedKeySet, rotateLedgerKey } from '../keys';
 import type { ErrorBody } from '../models/errors';

@@ -1,10 +1,10 @@
 import { Body, Controller, Get, Middlewares, Path, Post, Query, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
-import type { AuthedRequest } from '@arbiter/auth';
+import type { AuthedRequest, AuthenticatedIdentity } from '@arbiter/auth';
+import { ownBody } from '@arbiter/http';
 import type { LedgerContext } from '../context';
 import type { ErrorBody } from '../models/errors';
 import type { BundlePage, Fact, FactList, ProofBundle, SealFactBody, VerificationResult } from '../models/ledger';
 import { refuseUnstorable } from '../http/unstorable';
-import { sealRoute } from '../http/seal-route';
 
 /**
  * Stream endpoints (docs/ledger-formats.md "Contract"). Stream ids live in the key's tenant's namespace
@@ -35,14 +35,15 @@ export class StreamsController extends Controller {
   @SuccessResponse(201, 'Sealed')
   @Response<Fact>(200, 'A retry: the fact first sealed with this client_ref')
   @Response<ErrorBody>(403, 'FORBIDDEN: missing permission, tenant_id is not the key\'s tenant, or the stream id starts with `arbiter.` in any case (the services\' audit streams: tenant keys read them, only the services seal into them)')
-  // The contract only: sealRoute, the route's middleware (http/seal-route.ts), answers, as the fast
-  // lane does, and FactsService.seal parses the body once.
-  @Middlewares(sealRoute)
-  /* eslint-disable @typescript-eslint/no-unused-vars -- the parameters declare the contract */
-  async sealFact(@Request() req: AuthedRequest, @Path() stream_id: string, @Body() body: SealFactBody): Promise<Fact> {
-    throw new Error('POST /streams/{stream_id}/facts is answered by its middleware (sealRoute)');
+  // The route's one handler, on both doors: the fast lane (http/seal-route.ts, ADR 0006) calls it, and
+  // the tsoa route runs it through ownBody, so the body arrives as sent and FactsService.seal parses it
+  // once, instead of tsoa's generic validation.
+  @Middlewares(ownBody(StreamsController, (c, req) => c.sealFact(req as never, String(req.params.stream_id), req.body)))
+  async sealFact(@Request() req: { user: AuthenticatedIdentity }, @Path() stream_id: string, @Body() body: SealFactBody): Promise<Fact> {
+    const { fact, created } = await this.ctx.facts.seal(req.user, stream_id, body);
+    this.setStatus(created ? 201 : 200);
+    return fact;
   }
-  /* eslint-enable @typescript-eslint/no-unused-vars */
 
   /**
    * Facts in chain order. `count` is the number of facts in the whole stream.

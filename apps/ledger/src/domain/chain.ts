@@ -1,4 +1,4 @@
-import { canonicalJson, type CanonicalText } from '@arbiter/canonical';
+import { canonicalJson, isCanonicalText, type CanonicalText } from '@arbiter/canonical';
 import { computeFactHash, GENESIS_PREV_HASH } from './fact-hash';
 
 /** A fact as stored, with its payload as the stored JSON text. */
@@ -72,7 +72,8 @@ export class ChainWalk {
           : `it does not link to the previous fact ${this.prevId} (prev_hash or parent_fact_id differs)`,
       );
     }
-    if (contentHash(f, this.head) !== f.fact_hash) return broken('its content does not match its fact_hash');
+    // The stream and tenant are the head's (checked above).
+    if (contentHash(f) !== f.fact_hash) return broken('its content does not match its fact_hash');
     this.verified = expected;
     this.prevHash = f.fact_hash;
     this.prevId = f.fact_id;
@@ -101,14 +102,19 @@ export function describeBreak(b: ChainBreak): string {
 /**
  * The hash of a stored fact's content, recomputed from its payload as an outside verifier working from
  * API output does: the stored text is parsed and written again in RFC 8785 form, so a semantically
- * equal rewrite (whitespace, key order) verifies, and text that is not JSON breaks the chain.
+ * equal rewrite (whitespace, key order) verifies, and text that is not JSON breaks the chain. Text
+ * that is canonical already (what the ledger stores) would be written again as it is: it is hashed
+ * as it is, without the parse and the rewrite (libs/canonical isCanonicalText).
  */
-function contentHash(f: StoredFact, head: StreamHead): string | null {
+function contentHash(f: StoredFact): string | null {
   let payload: CanonicalText;
-  try {
-    payload = canonicalJson(JSON.parse(f.payload_text));
-  } catch {
-    return null;
+  if (isCanonicalText(f.payload_text)) payload = f.payload_text;
+  else {
+    try {
+      payload = canonicalJson(JSON.parse(f.payload_text));
+    } catch {
+      return null;
+    }
   }
-  return computeFactHash({ ...f, stream_id: head.stream_id, tenant_id: head.tenant_id }, payload);
+  return computeFactHash(f, payload);
 }

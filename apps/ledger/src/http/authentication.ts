@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Request } from 'express';
 import { requirePermission, type Authenticator, type AuthenticatedIdentity, type Permission } from '@arbiter/auth';
-import { ledgerAuthErrors } from './errors';
+import { ledgerAuthErrors } from '../domain/errors';
 import type { KeyCheck } from './rate-limit';
 
 /** Where the rate-limit middleware leaves what it learnt of the request's key (http/rate-limit.ts). */

@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { findUnstorable, stringProblem, type Unstorable } from '../domain/storable';
-import { unstorableError } from './errors';
+import { unstorableError } from '../domain/errors';
 
 /**
  * U+0000 in the query string. A URL cannot carry the raw byte (node:http refuses it), and

@@ -89,6 +89,34 @@ export class MerkleRepository {
   }
 
   /**
+   * The filler's blocks (services/merkle-tree.service.ts) of many streams in ONE statement, as
+   * insertNodes does for one: nodes already stored are left as they are, and their stored hashes
+   * are answered for the caller to compare.
+   */
+  async insertNodesAnyTenant(nodes: Array<StoredNode & { stream: AppendedStream; level: number }>): Promise<Array<StoredNode & { stream: AppendedStream; level: number }>> {
+    if (!nodes.length) return [];
+    const { rows } = await this.pool.query<{ tenant_id: string; stream_id: string; level: number; idx: string }>({
+      name: 'merkle_insert_nodes_any_tenant',
+      text: `INSERT INTO merkle_nodes (tenant_id, stream_id, level, idx, hash)
+             SELECT n.tenant_id, n.stream_id, n.level, n.idx, n.hash FROM unnest($1::text[], $2::text[], $3::smallint[], $4::bigint[], $5::bytea[]) AS n(tenant_id, stream_id, level, idx, hash)
+              ORDER BY n.tenant_id, n.stream_id, n.level, n.idx
+             ON CONFLICT (tenant_id, stream_id, level, idx) DO NOTHING
+             RETURNING tenant_id, stream_id, level, idx`,
+      values: [nodes.map((n) => n.stream.tenant_id), nodes.map((n) => n.stream.stream_id), nodes.map((n) => n.level), nodes.map((n) => n.idx), nodes.map((n) => Buffer.from(n.hash))],
+    });
+    if (rows.length === nodes.length) return [];
+    const nodeKey = (tenantId: string, streamId: string, level: number, idx: number) => `${tenantId}/${streamId}/${level}/${idx}`;
+    const inserted = new Set(rows.map((r) => nodeKey(r.tenant_id, r.stream_id, Number(r.level), Number(r.idx))));
+    const stored: Array<StoredNode & { stream: AppendedStream; level: number }> = [];
+    for (const n of nodes) {
+      if (inserted.has(nodeKey(n.stream.tenant_id, n.stream.stream_id, n.level, n.idx))) continue;
+      const found = await this.nodes(n.stream, n.level, [{ start: n.idx, end: n.idx + 1 }]);
+      for (const [idx, hash] of found) stored.push({ stream: n.stream, level: n.level, idx, hash });
+    }
+    return stored;
+  }
+
+  /**
    * Inserts nodes that are not stored yet (several replicas and the filler may race: the first one
    * wins) and answers the rows that were there already, for the caller to compare.
    */

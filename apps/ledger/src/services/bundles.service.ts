@@ -6,12 +6,12 @@ import { describeBreak } from '../domain/chain';
 import { BUNDLE_VERSION, bundleSigningInput, isoOf, SIGNATURE_ALG, type UnsignedBundle } from '../domain/bundle-format';
 import type { BundlesRepository } from '../repositories/bundles.repository';
 import type { BundlePage, ProofBundle } from '../models/ledger';
-import { notFound } from '../http/errors';
+import { notFound } from '../domain/errors';
 import type { FactsService } from './facts.service';
 import type { LedgerKeys } from '../keys';
 import type { VerifyService } from './verify.service';
 import { presentBundle, presentBundleSummary } from '../presenters/ledger';
-import { readCursor, readLimit, toPage } from '../http/pagination';
+import { readCursor, readLimit, toPage } from '../domain/pagination';
 
 /**
  * Proof bundles (docs/ledger-formats.md "Proof bundle"): a signed snapshot of a stream up to its head. The chain is walked

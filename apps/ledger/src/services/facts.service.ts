@@ -10,12 +10,12 @@ import { SERVICE_SEALER } from '../domain/fact-hash';
 import type { LedgerRepository, OwnedStream } from '../repositories/ledger.repository';
 import type { Fact, FactList, SealFactBody, StreamPage } from '../models/ledger';
 import type { ServiceSealAnswer, ServiceSealResult } from '../models/internal';
-import { forbidden, notFound, validationError } from '../http/errors';
+import { forbidden, notFound, validationError } from '../domain/errors';
 import { rowFailure, type SealOutcome, type SealQueue, type SealRequest } from './seal-queue.service';
-import { parseSealBody } from '../http/seal-request';
-import { atSeal, invalidSeals, parseServiceSeal, parseServiceSealEnvelope } from '../http/service-seal-request';
+import { parseSealBody } from '../domain/seal-request';
+import { atSeal, invalidSeals, parseServiceSeal, parseServiceSealEnvelope } from '../domain/service-seal-request';
 import { presentFact, presentListEntry, presentStream } from '../presenters/ledger';
-import { readCursor, readLimit, toPage } from '../http/pagination';
+import { readCursor, readLimit, toPage } from '../domain/pagination';
 
 export interface ListFactsQuery {
   limit?: number;
@@ -97,16 +97,19 @@ export class FactsService {
     const settled = await Promise.allSettled(requests.map((r) => this.queue.seal(r)));
     const batchFailure = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected' && !sealRefusal(s.reason));
     if (batchFailure) throw batchFailure.reason;
-    return { results: settled.map((s) => this.serviceResult(s)) };
+    const results = settled.map((s) => this.serviceResult(s));
+    // Counted once per result kind and batch, not once per seal.
+    const counts = { created: 0, replayed: 0, refused: 0 };
+    for (const r of results) counts[!r.ok ? 'refused' : r.created ? 'created' : 'replayed'] += 1;
+    for (const [result, n] of Object.entries(counts)) if (n) this.seals.inc({ caller: 'service', result }, n);
+    return { results };
   }
 
   private serviceResult(s: PromiseSettledResult<SealOutcome>): ServiceSealResult {
     if (s.status === 'fulfilled') {
       const { fact, created } = s.value;
-      this.seals.inc({ caller: 'service', result: created ? 'created' : 'replayed' });
       return { ok: true, fact_id: fact.fact_id, stream_id: fact.stream_id, seq: fact.seq, fact_hash: fact.fact_hash, created };
     }
-    this.seals.inc({ caller: 'service', result: 'refused' });
     const err = s.reason as unknown;
     if (err instanceof AppError && err.status < 500) return { ok: false, status: err.status, code: err.code, message: err.message };
     // A row the database refused for a reason that is not its values (a constraint): logged like any 500.

@@ -1,8 +1,9 @@
 import type { Logger } from 'pino';
 import { factLeaf, foldPerfect, isDigestText, sameHash, type NodeHash, type Subtree } from '@arbiter/merkle';
+import { LeafBlocks, type CompletedBlock } from '../domain/leaf-blocks';
 import { AppError } from '@arbiter/http';
 import { BAND, completedNodes, FAN, mergeRanges, sourceLevel, sourceRange } from '../domain/merkle-layout';
-import { appendedStreamAnyTenant, type IndexRange, type MerkleRepository, type StoredNode, type TreeStream } from '../repositories/merkle.repository';
+import { appendedStreamAnyTenant, type AppendedStream, type IndexRange, type MerkleRepository, type StoredNode, type TreeStream } from '../repositories/merkle.repository';
 import { streamKeyText, type StreamKey } from '../repositories/ledger.repository';
 
 /** Stored nodes computed per statement: 64 nodes of the lowest stored level read 64·FAN facts. */
@@ -26,10 +27,18 @@ export function storedTreeError(streamId: string, what: string): AppError {
  * missing (the process stopped between a commit and its filling, a node deleted), it computes it
  * from the level below and stores it. A node found stored when one is inserted is compared with
  * the one computed: a difference is a stored tree that lies, and fails closed.
+ *
+ * The filler folds a completed 16-leaf block from the fact hashes the seal queue just committed
+ * when this process appended the whole block (domain/leaf-blocks.ts), and stores the blocks of every
+ * stream in one statement; the rest (a block another replica shared, the levels above) it reads
+ * from the level below, stream by stream.
  */
 export class MerkleTree {
-  /** By streamKeyText: the stream and the range of facts whose nodes are still to be stored. */
-  private readonly pending = new Map<string, { stream: StreamKey; from: number; to: number }>();
+  /** By streamKeyText: the stream and the range of facts whose nodes are still to be stored from the database, from `level` up. */
+  private readonly pending = new Map<string, { stream: StreamKey; from: number; to: number; level: number }>();
+  /** Blocks folded from memory, waiting for the next drain. */
+  private blocks: Array<{ stream: StreamKey; block: CompletedBlock }> = [];
+  private readonly leafBlocks = new LeafBlocks();
   private running: Promise<void> | null = null;
 
   constructor(
@@ -56,15 +65,28 @@ export class MerkleTree {
   }
 
   /**
-   * After a commit that grew a stream from `from` to `to` facts: stores the nodes that became
-   * complete, later and one stream at a time (the seal path waits for none of it).
+   * After a commit that grew a stream from `from` to `to` facts, whose fact hashes (seq from + 1 to
+   * `to`, when the caller has them) are `factHashes`: stores the nodes that became complete, later
+   * and off the seal path (it waits for none of it).
    */
-  noteAppended(stream: StreamKey, from: number, to: number): void {
-    if (Math.floor(from / FAN) === Math.floor(to / FAN)) return; // no FAN-leaf block completed
+  noteAppended(stream: StreamKey, from: number, to: number, factHashes?: readonly string[]): void {
     const key = streamKeyText(stream.tenantId, stream.streamId);
+    const completed = factHashes?.length === to - from ? this.leafBlocks.append(key, from, factHashes) : null;
+    if (completed === null) {
+      this.leafBlocks.forget(key);
+      this.pend(key, stream, from, to, BAND);
+    } else {
+      for (const block of completed) this.blocks.push({ stream, block });
+      // The levels above the blocks come from the stored level below them.
+      if (Math.floor(from / FAN ** 2) !== Math.floor(to / FAN ** 2)) this.pend(key, stream, from, to, 2 * BAND);
+    }
+    if (this.blocks.length || this.pending.size) this.kick();
+  }
+
+  private pend(key: string, stream: StreamKey, from: number, to: number, level: number): void {
+    if (Math.floor(from / FAN ** (level / BAND)) === Math.floor(to / FAN ** (level / BAND))) return; // no node of that level completed
     const known = this.pending.get(key);
-    this.pending.set(key, known ? { stream, from: Math.min(known.from, from), to: Math.max(known.to, to) } : { stream, from, to });
-    this.kick();
+    this.pending.set(key, known ? { stream, from: Math.min(known.from, from), to: Math.max(known.to, to), level: Math.min(known.level, level) } : { stream, from, to, level });
   }
 
   /** Resolves when the filler has nothing left to do (tests, shutdown). */
@@ -72,9 +94,9 @@ export class MerkleTree {
     while (this.running) await this.running;
   }
 
-  /** Stores every node of a stream that is complete between `from` and `to` facts and not stored yet. */
-  async fill(stream: TreeStream, from: number, to: number): Promise<void> {
-    for (let level = BAND; ; level += BAND) {
+  /** Stores every node of a stream, from `fromLevel` up, that is complete between `from` and `to` facts and not stored yet. */
+  async fill(stream: TreeStream, from: number, to: number, fromLevel = BAND): Promise<void> {
+    for (let level = fromLevel; ; level += BAND) {
       const range = completedNodes(level, from, to);
       if (range.end <= range.start) return;
       await this.level(stream, level, [range]);
@@ -85,19 +107,39 @@ export class MerkleTree {
     if (this.running) return;
     this.running = this.drain().finally(() => {
       this.running = null;
-      if (this.pending.size) this.kick();
+      if (this.pending.size || this.blocks.length) this.kick();
     });
   }
 
   private async drain(): Promise<void> {
-    for (const [key, { stream, from, to }] of this.pending) {
-      this.pending.delete(key);
+    // What is noted from here on waits for the next drain: a level above a block is filled after the block is stored.
+    const blocks = this.blocks;
+    this.blocks = [];
+    const pending = [...this.pending];
+    this.pending.clear();
+    try {
+      await this.storeBlocks(blocks);
+    } catch (err) {
+      // Nothing is lost: a proof that needs a missing node computes and stores it.
+      this.logger?.warn({ err, blocks: blocks.length }, 'merkle node filling failed; proofs will compute the nodes');
+    }
+    for (const [, { stream, from, to, level }] of pending) {
       try {
-        await this.fill(appendedStreamAnyTenant(stream), from, to);
+        await this.fill(appendedStreamAnyTenant(stream), from, to, level);
       } catch (err) {
         // Nothing is lost: a proof that needs a missing node computes and stores it.
         this.logger?.warn({ err, tenant_id: stream.tenantId, stream_id: stream.streamId }, 'merkle node filling failed; proofs will compute the nodes');
       }
+    }
+  }
+
+  /** The level-BAND nodes of blocks folded from memory, every stream's in one statement; a stored node that differs fails as `level` does. */
+  private async storeBlocks(blocks: Array<{ stream: StreamKey; block: CompletedBlock }>): Promise<void> {
+    if (!blocks.length) return;
+    const nodes = blocks.map(({ stream, block }) => ({ stream: appendedStreamAnyTenant(stream), level: BAND, idx: block.idx, hash: foldPerfect(block.factHashes.map(factLeaf)) }));
+    const mine = new Map(nodes.map((n) => [nodeKey(n.stream, n.idx), n.hash]));
+    for (const s of await this.repo.insertNodesAnyTenant(nodes)) {
+      if (!sameHash(s.hash, mine.get(nodeKey(s.stream, s.idx))!)) throw storedTreeError(s.stream.stream_id, `stored node ${s.idx} of level ${s.level} differs from the one its children make`);
     }
   }
 
@@ -138,3 +180,4 @@ export class MerkleTree {
   }
 }
 
+const nodeKey = (stream: AppendedStream, idx: number) => `${streamKeyText(stream.tenant_id, stream.stream_id)}/${idx}`;

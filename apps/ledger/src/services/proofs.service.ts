@@ -23,7 +23,7 @@ import type { Checkpoint, ConsistencyProof, InclusionProof } from '../models/pro
 import type { AuditInclusion, CitedFact } from '../models/internal';
 import { presentFact } from '../presenters/ledger';
 import type { FactRecord, LedgerRepository, OwnedStream } from '../repositories/ledger.repository';
-import { notFound, validationError } from '../http/errors';
+import { notFound, validationError } from '../domain/errors';
 import type { LedgerKeys } from '../keys';
 import type { FactsService } from './facts.service';
 import { storedTreeError, type MerkleTree } from './merkle-tree.service';

@@ -4,7 +4,7 @@ import type { CanonicalText } from '@arbiter/canonical';
 import { newId } from '@arbiter/db';
 import { computeFactHash, GENESIS_PREV_HASH } from '../domain/fact-hash';
 import { streamKeyText, type AppendGroup, type AppendResult, type FactRecord, type LedgerRepository, type NewFactRow, type StreamKey } from '../repositories/ledger.repository';
-import { validationError } from '../http/errors';
+import { validationError } from '../domain/errors';
 
 /**
  * A validated seal: the caller's tenant (= body tenant_id, the namespace of streamId), the
@@ -62,6 +62,13 @@ export interface SealQueueOptions {
   maxBatch: number;
   /** Flushes in flight at once (each holds one pool connection while it runs). */
   concurrency?: number;
+  /**
+   * While a flush is in flight, another starts beside it only when at least this many seals wait for
+   * one (default 64): fewer gather for the next flush instead, since a statement and its commit cost
+   * the database and this process about as much as tens of seals. A large flush (a service batch)
+   * then holds up no more than this many others.
+   */
+  parallelFrom?: number;
   /** false: every flush takes the locked path (tests pin both paths). Default true. */
   optimistic?: boolean;
   /** How long a stream that lost an optimistic race stays on the locked path. */
@@ -71,8 +78,8 @@ export interface SealQueueOptions {
   now?: () => number;
   /** Observes the number of seals in each flush (metrics). */
   onFlush?: (size: number) => void;
-  /** After a commit grew a stream from `from` to `to` facts (the Merkle node filler). */
-  onAppended?: (stream: StreamKey, from: number, to: number) => void;
+  /** After a commit grew a stream from `from` to `to` facts, whose fact hashes (seq from + 1 to `to`) are `factHashes` (the Merkle node filler). */
+  onAppended?: (stream: StreamKey, from: number, to: number, factHashes: string[]) => void;
 }
 
 /**
@@ -141,6 +148,7 @@ export class SealQueue {
 
   private pump(): void {
     while (this.flushes.size < (this.opts.concurrency ?? 4)) {
+      if (this.flushes.size > 0 && !this.waitingAtLeast(this.opts.parallelFrom ?? 64)) return;
       const groups = this.take();
       if (groups.length === 0) return;
       this.opts.onFlush?.(groups.reduce((n, g) => n + g.batch.length, 0));
@@ -151,6 +159,17 @@ export class SealQueue {
       });
       this.flushes.add(flush);
     }
+  }
+
+  /** Whether at least `n` queued seals belong to streams not being written (what a flush could take now). */
+  private waitingAtLeast(n: number): boolean {
+    let waiting = 0;
+    for (const [key, queue] of this.queues) {
+      if (this.writing.has(key)) continue;
+      waiting += queue.length;
+      if (waiting >= n) return true;
+    }
+    return false;
   }
 
   /** Queued seals of streams not being written, up to maxBatch, taking streams in arrival order. */
@@ -299,7 +318,9 @@ export class SealQueue {
   }
 
   private appended(stream: StreamKey, plan: Plan): void {
-    if (plan.rows.length) this.opts.onAppended?.({ tenantId: stream.tenantId, streamId: stream.streamId }, plan.rows[0].seq - 1, plan.next.head_seq);
+    if (plan.rows.length && this.opts.onAppended) {
+      this.opts.onAppended({ tenantId: stream.tenantId, streamId: stream.streamId }, plan.rows[0].seq - 1, plan.next.head_seq, plan.rows.map((r) => r.fact_hash));
+    }
   }
 
   /** Chains the group's seals after `head` (null: a new stream of the group's tenant). */

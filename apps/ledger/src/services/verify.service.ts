@@ -10,8 +10,9 @@ export interface ChainReport {
 
 /**
  * Walks a stream's chain up to the head it had when the walk started, in pages of `pageSize`
- * facts read by keyset (memory is one page, whatever the stream's length). Facts sealed during
- * the walk lie beyond that head and are left for the next verification.
+ * facts read by keyset (memory is two pages, whatever the stream's length). The next page is read
+ * while the current one is checked, so PostgreSQL and the hashing run at the same time. Facts
+ * sealed during the walk lie beyond that head and are left for the next verification.
  */
 export class VerifyService {
   constructor(
@@ -21,16 +22,20 @@ export class VerifyService {
 
   async walk(stream: OwnedStream, onFact?: (f: FactRecord) => void): Promise<ChainReport> {
     const walk = new ChainWalk(stream);
-    let after = 0;
-    while (after < stream.head_seq) {
-      const page = await this.repo.chainPage(stream, after, stream.head_seq, this.pageSize);
+    const read = (after: number) => this.repo.chainPage(stream, after, stream.head_seq, this.pageSize);
+    let next: Promise<FactRecord[]> | null = stream.head_seq > 0 ? read(0) : null;
+    while (next) {
+      const page = await next;
       if (page.length === 0) break;
+      const after = page[page.length - 1].seq;
+      // Read ahead; a page that is not needed (a break below) is read and dropped.
+      next = after < stream.head_seq ? read(after) : null;
+      next?.catch(() => undefined); // awaited on the next turn; a break below leaves it unobserved
       for (const fact of page) {
         const broken = walk.check(fact);
         if (broken) return { stream, factsVerified: walk.factsVerified, broken };
         onFact?.(fact);
       }
-      after = page[page.length - 1].seq;
     }
     return { stream, factsVerified: walk.factsVerified, broken: walk.finish() };
   }

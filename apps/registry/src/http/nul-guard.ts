@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { badRequest } from './errors';
+import { badRequest } from '../domain/errors';
 
 /** What the walk found: a U+0000 in a field (a key or a value), or nesting deeper than allowed. */
 export interface BodyProblem {

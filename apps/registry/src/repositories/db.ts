@@ -4,10 +4,8 @@ import type { Prisma, PrismaClient } from '../generated/prisma/client';
 export type Db = PrismaClient | Prisma.TransactionClient;
 
 /** Position after which a page starts: lists are ordered by (created_at, id). */
-export interface After {
-  created_at: Date;
-  id: string;
-}
+import type { After } from '../domain/pagination';
+export type { After };
 
 /** Lists are ordered by (created_at, id); a page starts strictly after the cursor's row. */
 export function afterFilter(after?: After) {

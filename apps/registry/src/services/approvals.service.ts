@@ -1,7 +1,7 @@
 import type { AuthenticatedIdentity, TenantId } from '@arbiter/auth';
 import { approvalSealRow, newId } from '@arbiter/db';
 import { AppError } from '@arbiter/http';
-import { badRequest, notFound, unprocessable, conflict } from '../http/errors';
+import { badRequest, notFound, unprocessable, conflict } from '../domain/errors';
 import type { Approval, DecideApprovalBody, RequestApprovalBody } from '../models/approvals';
 import type { Page } from '../models/identity';
 import type { ApprovalFilter, ApprovalRow } from '../repositories/approvals.repository';
@@ -9,7 +9,7 @@ import type { InvariantRow } from '../repositories/entries.repository';
 import type { RuleRow } from '../repositories/rules.repository';
 import type { ScopeSelector } from '../models/common';
 import { presentApproval, presentOverride } from '../presenters/registry';
-import { readPage, toPage, type PageQuery } from '../http/pagination';
+import { readPage, toPage, type PageQuery } from '../domain/pagination';
 import type { ScopeAccess } from './scope-access.service';
 import type { ChangeWriter, Repos } from './changes.service';
 

@@ -1,11 +1,11 @@
 import type { AuthenticatedIdentity } from '@arbiter/auth';
 import { newId } from '@arbiter/db';
-import { notFound } from '../http/errors';
+import { notFound } from '../domain/errors';
 import type { CreateDecisionBody, CreateInvariantBody, Decision, Invariant } from '../models/entries';
 import type { Page } from '../models/identity';
 import type { DecisionFilter } from '../repositories/entries.repository';
 import { presentDecision, presentInvariant } from '../presenters/registry';
-import { readPage, toPage, type PageQuery } from '../http/pagination';
+import { readPage, toPage, type PageQuery } from '../domain/pagination';
 import { authorOf, type ScopeAccess } from './scope-access.service';
 import type { ChangeWriter, Repos } from './changes.service';
 

@@ -1,6 +1,6 @@
 import type { AuthenticatedIdentity } from '@arbiter/auth';
 import { decodeCursor, encodeCursor, parseLimit } from '@arbiter/http';
-import { badRequest } from '../http/errors';
+import { badRequest } from '../domain/errors';
 import type { RegistryEvent } from '../models/events';
 import type { Page } from '../models/identity';
 import { eventSeq } from '../repositories/events.repository';

@@ -27,9 +27,9 @@ import type {
   UpdatePrincipalBody,
   UpdateTenantBody,
 } from '../models/identity';
-import { conflict, notFound, unprocessable } from '../http/errors';
+import { conflict, notFound, unprocessable } from '../domain/errors';
 import { presentKey, presentPrincipal, presentTenant } from '../presenters/identity';
-import { readPage, toPage, type PageQuery } from '../http/pagination';
+import { readPage, toPage, type PageQuery } from '../domain/pagination';
 
 const forbidden = (message: string) => new AppError(403, 'forbidden', message);
 

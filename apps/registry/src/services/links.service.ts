@@ -1,10 +1,10 @@
 import type { AuthenticatedIdentity } from '@arbiter/auth';
 import { isUniqueViolation, newId } from '@arbiter/db';
-import { badRequest, conflict, notFound } from '../http/errors';
+import { badRequest, conflict, notFound } from '../domain/errors';
 import type { CreateLinkBody, Link } from '../models/links';
 import type { Page } from '../models/identity';
 import { presentLink } from '../presenters/registry';
-import { readPage, toPage, type PageQuery } from '../http/pagination';
+import { readPage, toPage, type PageQuery } from '../domain/pagination';
 import type { ScopeAccess } from './scope-access.service';
 import type { ChangeWriter, Repos } from './changes.service';
 

@@ -1,13 +1,13 @@
 import type { AuthenticatedIdentity, TenantId } from '@arbiter/auth';
 import { conditionProblem } from '@arbiter/cel';
 import { newId } from '@arbiter/db';
-import { badRequest, conflict, notFound, unprocessable } from '../http/errors';
+import { badRequest, conflict, notFound, unprocessable } from '../domain/errors';
 import type { CreateOverrideBody, Override } from '../models/overrides';
 import type { Page } from '../models/identity';
 import type { ScopeSelector } from '../models/common';
 import type { OverrideStatusFilter } from '../repositories/overrides.repository';
 import { presentOverride } from '../presenters/registry';
-import { readPage, toPage, type PageQuery } from '../http/pagination';
+import { readPage, toPage, type PageQuery } from '../domain/pagination';
 import type { ScopeAccess } from './scope-access.service';
 import type { ChangeWriter, Repos } from './changes.service';
 import type { ScopesService } from './scopes.service';

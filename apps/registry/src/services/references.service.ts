@@ -1,10 +1,10 @@
 import type { AuthenticatedIdentity } from '@arbiter/auth';
 import { newId } from '@arbiter/db';
-import { notFound, unprocessable } from '../http/errors';
+import { notFound, unprocessable } from '../domain/errors';
 import type { CreateReferenceBody, Reference, ReferenceStatus } from '../models/links';
 import type { Page } from '../models/identity';
 import { presentReference } from '../presenters/registry';
-import { readPage, toPage, type PageQuery } from '../http/pagination';
+import { readPage, toPage, type PageQuery } from '../domain/pagination';
 import { authorOf, type ScopeAccess } from './scope-access.service';
 import type { ChangeWriter, Repos } from './changes.service';
 

@@ -1,7 +1,7 @@
 import type { AuthenticatedIdentity } from '@arbiter/auth';
 import { AppError } from '@arbiter/http';
 import { VerdictRejectedError, VerdictUnavailableError, type ShadowDisagreements, type VerdictInternalClient } from '@arbiter/internal-api';
-import { notFound } from '../http/errors';
+import { notFound } from '../domain/errors';
 import type { RuleMode, RuleShadowReport } from '../models/rules';
 import type { Repos } from './changes.service';
 import type { ScopeAccess } from './scope-access.service';

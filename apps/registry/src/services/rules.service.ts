@@ -1,7 +1,7 @@
 import type { AuthenticatedIdentity } from '@arbiter/auth';
 import { newId, type NewSealRow } from '@arbiter/db';
 import { auditStreamId, publicRuleVersion, ruleVersionSealPayload } from '@arbiter/internal-api';
-import { badRequest, conflict, notFound } from '../http/errors';
+import { badRequest, conflict, notFound } from '../domain/errors';
 import type { Rule, RuleBody, RuleVersion } from '../models/rules';
 import type { Page } from '../models/identity';
 import type { RuleVersionRow, VersionContent } from '../repositories/rules.repository';
@@ -9,7 +9,7 @@ import type { IdentityRepository } from '../repositories/identity.repository';
 import { ruleContent, ruleProblems } from '@arbiter/policy';
 import { decodeCursor, encodeCursor, parseLimit } from '@arbiter/http';
 import { presentRule, presentRuleVersion } from '../presenters/registry';
-import { readPage, toPage, type PageQuery } from '../http/pagination';
+import { readPage, toPage, type PageQuery } from '../domain/pagination';
 import { authorOf, type ScopeAccess } from './scope-access.service';
 import type { ChangeWriter, Repos } from './changes.service';
 

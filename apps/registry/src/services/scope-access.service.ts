@@ -1,5 +1,5 @@
 import { canAccessScope, type AuthenticatedIdentity } from '@arbiter/auth';
-import { notFound } from '../http/errors';
+import { notFound } from '../domain/errors';
 import type { ScopeRow } from '../repositories/scopes.repository';
 import type { Repos } from './changes.service';
 

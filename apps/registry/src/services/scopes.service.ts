@@ -1,7 +1,7 @@
 import type { AuthenticatedIdentity, TenantId } from '@arbiter/auth';
 import { AppError } from '@arbiter/http';
 import { isUniqueViolation, newId } from '@arbiter/db';
-import { badRequest, conflict, notFound } from '../http/errors';
+import { badRequest, conflict, notFound } from '../domain/errors';
 import type { CreateScopeBody, Scope, ScopeDetails, UpdateScopeBody } from '../models/scopes';
 import type { CreateNamespaceBody, Namespace } from '../models/namespaces';
 import type { Page, TenantSettings } from '../models/identity';
@@ -10,7 +10,7 @@ import type { IdentityRepository } from '../repositories/identity.repository';
 import { selectorProblems } from '@arbiter/policy';
 import { parseNamespacePath } from '../domain/namespace-path';
 import { presentNamespace, presentScope } from '../presenters/registry';
-import { readPage, toPage, type PageQuery } from '../http/pagination';
+import { readPage, toPage, type PageQuery } from '../domain/pagination';
 import type { ChangeWriter, Repos } from './changes.service';
 import type { ScopeAccess } from './scope-access.service';
 

@@ -1,7 +1,7 @@
 import type { TenantId } from '@arbiter/auth';
 import { sha256Digest } from '@arbiter/canonical';
 import type { PrismaClient } from '../generated/prisma/client';
-import { notFound } from '../http/errors';
+import { notFound } from '../domain/errors';
 import type { ScopeSelector } from '../models/common';
 import type { TenantSettings } from '../models/identity';
 import type { OverrideType } from '../models/overrides';

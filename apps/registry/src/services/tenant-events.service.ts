@@ -1,6 +1,6 @@
 import type { TenantId } from '@arbiter/auth';
 import { newId } from '@arbiter/db';
-import { notFound } from '../http/errors';
+import { notFound } from '../domain/errors';
 import type { RegistryEvent } from '../models/events';
 import type { IdentityRepository } from '../repositories/identity.repository';
 import { presentEvent } from '../presenters/registry';

@@ -1,7 +1,7 @@
 import { newId } from '@arbiter/db';
 import type { Logger } from 'pino';
 import type { PrismaClient } from '../generated/prisma/client';
-import { notFound } from '../http/errors';
+import { notFound } from '../domain/errors';
 import { retryDelayMs } from '../domain/retry-schedule';
 import { signDelivery } from '../domain/webhook-signature';
 import { newSecretBytes, openSecret, sealSecret } from '../domain/standard-webhooks';

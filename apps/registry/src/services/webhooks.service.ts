@@ -2,7 +2,7 @@ import type { AuthenticatedIdentity } from '@arbiter/auth';
 import { newId } from '@arbiter/db';
 import { AppError } from '@arbiter/http';
 import type { PrismaClient } from '../generated/prisma/client';
-import { badRequest, conflict, notFound } from '../http/errors';
+import { badRequest, conflict, notFound } from '../domain/errors';
 import type { Page } from '../models/identity';
 import type {
   CreatedWebhookSubscription,
@@ -18,7 +18,7 @@ import { formatSecret, newSecretBytes, sealSecret } from '../domain/standard-web
 import { DeliveriesRepository, type DeliveryRow } from '../repositories/deliveries.repository';
 import { WebhooksRepository, type SubscriptionRow } from '../repositories/webhooks.repository';
 import { presentDelivery, presentSubscription } from '../presenters/registry';
-import { readPage, toPage, type PageQuery } from '../http/pagination';
+import { readPage, toPage, type PageQuery } from '../domain/pagination';
 import type { ScopeAccess } from './scope-access.service';
 import { resolveWebhookTarget, type TargetOptions } from '../clients/webhook-target';
 

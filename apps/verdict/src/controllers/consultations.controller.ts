@@ -4,6 +4,7 @@ import type { VerdictContext } from '../context';
 import type { ConsultationRecord } from '../domain/consultation-record';
 import type { ErrorBody } from '../models/errors';
 import type { ConsultationEvidence } from '../models/evidence';
+import type { ConsultationExplanation } from '../models/verdicts';
 
 export interface ConsultationList {
   items: ConsultationRecord[];
@@ -32,6 +33,25 @@ export class ConsultationsController extends Controller {
   @Response<ErrorBody>(404, 'consultation_not_found')
   async getConsultation(@Path() tenant_id: string, @Path() consultation_id: string, @Request() req: AuthedRequest): Promise<ConsultationRecord> {
     return this.ctx.consultations.get(req.user, tenant_id, consultation_id);
+  }
+
+  /**
+   * What would have made a blocked or approval_required operation allowed (docs/verdicts.md
+   * "Explanations"), computed now from the frozen record: its request, its precedence trace and the
+   * rule versions it names, as they were when it was decided. The same explanation the check or
+   * resolve answered with `"explain": true`; a rule changed since does not change it. `explanation` is
+   * null for other verdicts. Needs `read` or `check`.
+   * @summary Explain a consultation
+   * @param tenant_id The tenant id (`tnt-`); it must be the API key's own tenant.
+   * @param consultation_id The consultation id (`cns-`).
+   */
+  @Get('{consultation_id}/explanation')
+  @Security('apiKey')
+  @Response<ErrorBody>(403, 'cross_tenant_forbidden (another tenant\'s consultation), insufficient_permission')
+  @Response<ErrorBody>(404, 'consultation_not_found')
+  @Response<ErrorBody>(503, 'registry_unavailable: the rule versions cannot be read right now; evaluation_budget_exceeded: the explanation ran past EVALUATION_BUDGET_MS')
+  async getConsultationExplanation(@Path() tenant_id: string, @Path() consultation_id: string, @Request() req: AuthedRequest): Promise<ConsultationExplanation> {
+    return this.ctx.explanations.get(req.user, tenant_id, consultation_id);
   }
 
   /**

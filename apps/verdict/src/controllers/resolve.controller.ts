@@ -1,12 +1,23 @@
 import { Body, Controller, Header, Middlewares, Path, Post, Request, Response, Route, Security, Tags } from '@tsoa/runtime';
-import type { AuthedRequest } from '@arbiter/auth';
+import type { AuthenticatedIdentity } from '@arbiter/auth';
+import { ownBody } from '@arbiter/http';
+import type { VerdictContext } from '../context';
 import type { ErrorBody } from '../models/errors';
 import type { ResolveBody, ResolveResponse } from '../models/verdicts';
-import { resolveRoute } from '../http/evaluation-routes';
+import { answerHeaders } from '../domain/evaluation-answer';
 
+/**
+ * POST /<tenant_id>/v1/resolve. `resolve` is the route's handler; it runs through `ownBody`, so the
+ * body arrives as sent and ResolveService parses it once (either variant), with the codes of the
+ * contract, instead of tsoa's generic validation.
+ */
 @Route('{tenant_id}/v1/resolve')
 @Tags('Verdicts')
 export class ResolveController extends Controller {
+  constructor(private readonly ctx: VerdictContext) {
+    super();
+  }
+
   /**
    * Tolerant evaluation in rounds. Two bodies share this path, told apart by their fields: the
    * detailed one (action, resource, scope, context) and the overview one (action_type, context).
@@ -29,17 +40,10 @@ export class ResolveController extends Controller {
   @Response<ErrorBody>(429, 'too_many_rounds: the tenant max_resolve_rounds (default 12) is used up')
   @Response<ErrorBody>(500, 'signing_key_unavailable')
   @Response<ErrorBody>(503, 'registry_unavailable, policy_unavailable, auth_unavailable; evaluation_budget_exceeded: the evaluation ran past EVALUATION_BUDGET_MS, no verdict was given (the message names the budget)')
-  // The contract only: resolveRoute, the route's middleware (http/evaluation-routes.ts), answers,
-  // and the body is parsed once, by EvaluationService.resolve.
-  @Middlewares(resolveRoute)
-  /* eslint-disable @typescript-eslint/no-unused-vars -- the parameters declare the contract */
-  async resolve(
-    @Path() tenant_id: string,
-    @Request() req: AuthedRequest,
-    @Body() body: ResolveBody,
-    @Header('X-Verdict-TTL') verdictTtl?: string,
-  ): Promise<ResolveResponse> {
-    throw new Error('POST resolve is answered by its middleware (resolveRoute)');
+  @Middlewares(ownBody(ResolveController, (c, req) => c.resolve(String(req.params.tenant_id), req as never, req.body, req.header('X-Verdict-TTL'))))
+  async resolve(@Path() tenant_id: string, @Request() req: { user: AuthenticatedIdentity }, @Body() body: ResolveBody, @Header('X-Verdict-TTL') verdictTtl?: string): Promise<ResolveResponse> {
+    const answer = await this.ctx.resolves.resolve(req.user, tenant_id, body, verdictTtl);
+    for (const [name, value] of Object.entries(answerHeaders(answer))) this.setHeader(name, value);
+    return answer.body;
   }
-  /* eslint-enable @typescript-eslint/no-unused-vars */
 }

@@ -3,7 +3,7 @@ import type { AuthedRequest } from '@arbiter/auth';
 import type { VerdictContext } from '../context';
 import type { ErrorBody } from '../models/errors';
 import type { SessionCreated } from '../models/sessions';
-import { clearedSessionCookie } from '../http/session-cookie';
+import { clearedSessionCookie } from '../domain/session-cookie';
 
 @Route('v1/sessions')
 @Tags('Identity')

@@ -1,8 +1,9 @@
 import { Body, Controller, Example, Middlewares, Path, Post, Request, Response, Route, Security, Tags } from '@tsoa/runtime';
-import type { AuthedRequest } from '@arbiter/auth';
+import type { AuthenticatedIdentity } from '@arbiter/auth';
+import { ownBody } from '@arbiter/http';
+import type { VerdictContext } from '../context';
 import type { ErrorBody } from '../models/errors';
 import type { SimulationRequest, SimulationResult } from '../models/simulations';
-import { simulationRoute } from '../http/simulation-route';
 
 const RESULT_EXAMPLE: SimulationResult = {
   evaluated: 1234,
@@ -24,11 +25,19 @@ const RESULT_EXAMPLE: SimulationResult = {
   evaluated_at: '2026-11-23T09:30:00.000Z',
 };
 
+/**
+ * POST /<tenant_id>/v1/simulations. `simulate` is the route's handler; it runs through `ownBody`: tsoa
+ * has checked the credentials and the `manage_rules` permission, and the body arrives as sent, checked
+ * once by SimulationService (domain/simulation-request.ts, errors naming `changes[i]`) rather than by
+ * tsoa's generic validation.
+ */
 @Route('{tenant_id}/v1/simulations')
 @Tags('Simulations')
 export class SimulationsController extends Controller {
-  // The contract only (the OpenAPI document is generated from here): simulationRoute, the method's
-  // middleware, answers; the body is checked by http/simulation-request.ts against these schemas.
+  constructor(private readonly ctx: VerdictContext) {
+    super();
+  }
+
   /**
    * Replays the window's stored consultations against the tenant's current rules ("before") and
    * against them plus the proposed changes ("after"), at one instant, and counts what changed: create,
@@ -46,10 +55,8 @@ export class SimulationsController extends Controller {
   @Response<ErrorBody>(403, 'insufficient_permission (manage_rules), cross_tenant_forbidden, principal_deactivated')
   @Response<ErrorBody>(404, 'tenant_not_found')
   @Response<ErrorBody>(503, 'registry_unavailable, policy_unavailable, auth_unavailable; evaluation_budget_exceeded: the replays needed more engine time than SIMULATION_BUDGET_MS (the message names the budget)')
-  @Middlewares(simulationRoute)
-  /* eslint-disable @typescript-eslint/no-unused-vars -- the parameters declare the contract */
-  async simulate(@Path() tenant_id: string, @Request() req: AuthedRequest, @Body() body: SimulationRequest): Promise<SimulationResult> {
-    throw new Error('POST simulations is answered by its middleware (simulationRoute)');
+  @Middlewares(ownBody(SimulationsController, (c, req) => c.simulate(String(req.params.tenant_id), req as never, req.body)))
+  async simulate(@Path() tenant_id: string, @Request() req: { user: AuthenticatedIdentity }, @Body() body: SimulationRequest): Promise<SimulationResult> {
+    return this.ctx.simulations.simulate(req.user, tenant_id, body);
   }
-  /* eslint-enable @typescript-eslint/no-unused-vars */
 }

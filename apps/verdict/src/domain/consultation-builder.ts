@@ -3,7 +3,7 @@
 // the signer handed in.
 import { canonicalJson, CanonicalizationError, sha256Hex, withLeadingMembers, type CanonicalText, type KnownTexts } from '@arbiter/canonical';
 import { AppError } from '@arbiter/http';
-import type { CompleteEvaluation, Explanation as PolicyExplanation, Fact, Scope } from '@arbiter/policy';
+import type { CompleteEvaluation, Fact, Scope } from '@arbiter/policy';
 import type { ConsultationRecord, LedgerCitationEntry, RequiredContextRound } from './consultation-record';
 import type { ActiveSigner } from '../keys';
 
@@ -33,8 +33,6 @@ export interface DecisionInput {
   approvalId?: string | null;
   /** The context fields whose ledger citation was verified (docs/verdicts.md "Facts the ledger vouches for"); null or absent when none. */
   ledgerCitations?: Record<string, LedgerCitationEntry> | null;
-  /** blocked and approval_required: explain() of libs/policy (docs/verdicts.md "Explanations"); the record's documented Explanation must accept it (checked here by the compiler). */
-  explanation?: PolicyExplanation | null;
 }
 
 /**
@@ -124,7 +122,7 @@ export function buildConsultation(input: DecisionInput, signer: ActiveSigner): S
     correlation: input.correlation,
     dominating_rule_id: e.dominating_rule_id,
     expired_at: new Date(input.requestedAt.getTime() + input.ttlSeconds * 1000).toISOString(),
-    explanation: input.explanation ?? undefined,
+    // No explanation: it is computed on demand, never stored (docs/verdicts.md "Explanations").
     id: input.id,
     // Only when a Fact cited the ledger: other records are unchanged.
     ledger_citations: input.ledgerCitations ?? undefined,

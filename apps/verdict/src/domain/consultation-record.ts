@@ -149,7 +149,11 @@ export interface ConsultationRecord {
    * Absent on every other consultation.
    */
   approval_id?: string;
-  /** blocked and approval_required only: the changes that would make the operation allowed. Absent on every other consultation. */
+  /**
+   * Only on blocked and approval_required records made before explanations were computed on demand
+   * (docs/verdicts.md "Explanations"), which stored it, hashed and signed. Newer records never carry it:
+   * GET .../consultations/<id>/explanation computes it from the record.
+   */
   explanation?: Explanation;
   /**
    * The context fields whose Fact cited a ledger fact the gateway verified, with the fact and where the

@@ -6,7 +6,7 @@ import { ruleContent, ruleProblems, selectorProblems, type EvaluationResult, typ
 import type { OverrideState, RuleState, TenantState } from '@arbiter/internal-api';
 import type { SimulatedNewRule, SimulatedOverrideBody, SimulatedRuleBody, SimulationSample } from '../models/simulations';
 
-/** One change of the request, its shape already checked (http/simulation-request.ts); `index` is its position in `changes`. */
+/** One change of the request, its shape already checked (domain/simulation-request.ts); `index` is its position in `changes`. */
 export type ParsedChange =
   | { kind: 'create_rule'; index: number; rule: SimulatedNewRule }
   | { kind: 'update_rule'; index: number; rule_id: string; rule: SimulatedRuleBody }

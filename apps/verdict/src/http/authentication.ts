@@ -7,7 +7,7 @@ export const SESSION_SCHEME = 'session';
 
 /**
  * The routes a session cookie authenticates: check and resolve (docs/verdicts.md "Authentication"); the
- * fast lane of check (evaluation-routes.ts) asks the same SessionsService.authenticate.
+ * fast lane of check (check-lane.ts) asks the same SessionsService.authenticate.
  */
 const SESSION_ROUTES = new Set(['/:tenant_id/v1/check', '/:tenant_id/v1/resolve']);
 

@@ -1,4 +1,5 @@
-import { assertStorableQuery, assertStorableRequest, fieldPath, findUnstorable, isUnstorable, MAX_BODY_DEPTH } from './unstorable-strings';
+import { fieldPath, findUnstorable, isUnstorable, MAX_BODY_DEPTH } from '../domain/storable';
+import { assertStorableQuery, assertStorableRequest } from './unstorable-strings';
 
 describe(isUnstorable.name, () => {
   it.each([

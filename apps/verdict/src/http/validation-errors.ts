@@ -5,7 +5,7 @@ import { AppError } from '@arbiter/http';
 /**
  * tsoa has checked a request's parameters and found them wrong: a bad list parameter is
  * invalid_query (docs/verdicts.md). Check and resolve bodies never get here: their handlers
- * (evaluation-routes.ts) parse them without tsoa's validation.
+ * (the controllers' ownBody handlers and check-lane.ts) parse them without tsoa's validation.
  */
 export function translateValidationErrors(err: unknown, req: Request, _res: Response, next: NextFunction): void {
   if (!(err instanceof ValidateError)) return next(err);

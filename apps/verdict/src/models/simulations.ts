@@ -1,5 +1,5 @@
 // The simulation (POST /<tenant_id>/v1/simulations, docs/verdicts.md "Simulation"): the request body and
-// the answer, as tsoa publishes them. The body is parsed by http/simulation-request.ts against the schemas
+// the answer, as tsoa publishes them. The body is parsed by domain/simulation-request.ts against the schemas
 // tsoa writes from these types (openapi.json), so the document and the validation cannot drift apart.
 
 /** A scope value: flat strings, numbers or booleans. */

@@ -80,6 +80,12 @@ export interface CheckRequest {
   on_behalf_of?: string;
   /** Optional Facts by dot path (docs/verdicts.md); a Fact wins over a parameter of the same path. */
   context?: Context;
+  /**
+   * `true`: a blocked or approval_required answer carries `explanation` (docs/verdicts.md
+   * "Explanations"). Default false: the explanation costs a search the hot path does not need, and
+   * GET /<tenant_id>/v1/consultations/<id>/explanation computes the same one later from the record.
+   */
+  explain?: boolean;
 }
 
 /** docs/verdicts.md "Requirement", plus `rule_ids` (which rules asked) and `problems` (what was wrong). */
@@ -134,7 +140,8 @@ export interface CheckResponse {
   /**
    * blocked and approval_required: the alternative minimal sets of parameter changes that would make the
    * operation allowed, rows no change can make false, and (approval_required) who can decide
-   * (docs/verdicts.md "Explanations"). The consultation record carries the same.
+   * (docs/verdicts.md "Explanations"). Only when the request said `"explain": true`; GET
+   * /<tenant_id>/v1/consultations/<id>/explanation answers the same one later.
    * @example {"deciders": ["role-finance"], "not_invertible": [{"field": "memo", "op": "contains", "rule_id": "rul-5f0c9a1b2c3d4e5f60718293"}], "to_allow": [{"changes": [{"field": "amount", "op": "lte", "value": 10000}]}, {"changes": [{"field": "beneficiary.country", "op": "not_in", "value": ["CU", "IR"]}], "requirements": [{"field": "beneficiary.country", "rule_id": "rul-0a1b2c3d4e5f60718293a4b5", "source_requirement": "verified"}]}]}
    */
   explanation?: Explanation;
@@ -168,6 +175,12 @@ export interface ResolveRequest {
    */
   resolve_session_id?: string;
   correlation?: Correlation;
+  /**
+   * `true`: a blocked or approval_required answer carries `explanation` (docs/verdicts.md
+   * "Explanations"). Default false: the explanation costs a search the hot path does not need, and
+   * GET /<tenant_id>/v1/consultations/<id>/explanation computes the same one later from the record.
+   */
+  explain?: boolean;
 }
 
 /** Resolve, overview variant (docs/verdicts.md "resolve"): told apart by `action_type`. */
@@ -191,6 +204,12 @@ export interface OverviewResolveRequest {
    * @maxLength 200
    */
   on_behalf_of?: string;
+  /**
+   * `true`: a blocked or approval_required answer carries `explanation` (docs/verdicts.md
+   * "Explanations"). Default false: the explanation costs a search the hot path does not need, and
+   * GET /<tenant_id>/v1/consultations/<id>/explanation computes the same one later from the record.
+   */
+  explain?: boolean;
 }
 
 /** Either resolve body (the two variants share one path and are told apart by their fields). */
@@ -243,10 +262,24 @@ export interface OverviewCompleteResponse {
   normative_hash: string;
   approver?: Approver;
   /**
-   * blocked and approval_required: what would make the operation allowed (docs/verdicts.md "Explanations").
+   * blocked and approval_required, when the request said `"explain": true`: what would make the
+   * operation allowed (docs/verdicts.md "Explanations").
    * @example {"not_invertible": [], "to_allow": [{"changes": [{"field": "amount", "op": "lte", "value": 10000}]}]}
    */
   explanation?: Explanation;
 }
 
 export type ResolveResponse = IncompleteResolveResponse | CompleteResolveResponse | OverviewIncompleteResponse | OverviewCompleteResponse;
+
+/** GET /<tenant_id>/v1/consultations/<id>/explanation (docs/verdicts.md "Explanations"). */
+export interface ConsultationExplanation {
+  consultation_id: string;
+  verdict: string;
+  /**
+   * What would make the operation allowed, computed from the frozen record: the same explanation a
+   * check or resolve with `"explain": true` answered. null for a verdict other than blocked and
+   * approval_required.
+   * @example {"deciders": ["role-finance"], "not_invertible": [], "to_allow": [{"changes": [{"field": "amount", "op": "lte", "value": 10000}]}]}
+   */
+  explanation: Explanation | null;
+}

@@ -36,13 +36,15 @@ describe(presentCheck.name, () => {
     expect(Object.keys(presentCheck(record('observe')))).toEqual(Object.keys(presentCheck(record('allowed'))));
   });
 
-  it('adds the record\'s explanation to blocked and approval_required answers only', () => {
-    const explanation = { not_invertible: [], to_allow: [{ changes: [{ field: 'amount', op: 'lte', value: 10000 }] }] };
-    const explained = (verdict: string) => ({ ...record(verdict), explanation });
-    expect(presentCheck(explained('blocked')).explanation).toEqual(explanation);
-    expect(presentCheck(explained('approval_required')).explanation).toEqual(explanation);
-    expect(presentOverviewComplete(explained('blocked')).explanation).toEqual(explanation);
-    expect(presentCheck(explained('allowed'))).not.toHaveProperty('explanation');
+  it('adds the explanation it is given to blocked and approval_required answers only, never the one an old record stored', () => {
+    const explanation = { not_invertible: [], to_allow: [{ changes: [{ field: 'amount', op: 'lte' as const, value: 10000 }] }] };
+    expect(presentCheck(record('blocked'), explanation).explanation).toEqual(explanation);
+    expect(presentCheck(record('approval_required'), explanation).explanation).toEqual(explanation);
+    expect(presentOverviewComplete(record('blocked'), explanation).explanation).toEqual(explanation);
+    expect(presentResolveComplete(record('blocked'), explanation).explanation).toEqual(explanation);
+    expect(presentCheck(record('allowed'), explanation)).not.toHaveProperty('explanation');
+    // Not asked for: a record made before explanations were on demand keeps its own, the answer has none.
+    expect(presentCheck({ ...record('blocked'), explanation })).not.toHaveProperty('explanation');
   });
 
   it('adds required_context_history to a complete resolve', () => {

@@ -1,7 +1,7 @@
 // Response bodies of complete evaluations: the fields docs/verdicts.md "check" lists per verdict, and those of the
 // overview resolve variant.
 import { ledgerCitationMeets } from '../domain/ledger-citation';
-import type { MissingField } from '@arbiter/policy';
+import type { Explanation, MissingField } from '@arbiter/policy';
 import type { ConsultationRecord } from '../domain/consultation-record';
 import type { CheckResponse, CompleteResolveResponse, OverviewCompleteResponse, Requirement } from '../models/verdicts';
 
@@ -14,13 +14,13 @@ export function approvalsEndpoint(tenantId: string): string {
  * approval_required: the approval hint. Other verdicts (observe, tenant-defined)
  * get the whole evidence, as allowed does.
  */
-export function presentCheck(record: ConsultationRecord): CheckResponse {
+export function presentCheck(record: ConsultationRecord, explanation: Explanation | null = null): CheckResponse {
   const base = { operation_status: 'complete' as const, verdict: record.verdict, cited_rule_ids: record.cited_entry_ids };
   switch (record.verdict) {
     case 'blocked':
       return withExplanation<CheckResponse>(
         { ...base, dominating_rule_id: record.dominating_rule_id, consultation_id: record.id, signed_verdict: record.signed_verdict },
-        record,
+        explanation,
       );
     case 'approval_required':
       return withExplanation<CheckResponse>(
@@ -30,7 +30,7 @@ export function presentCheck(record: ConsultationRecord): CheckResponse {
           signed_verdict: record.signed_verdict,
           approval: { endpoint: approvalsEndpoint(record.tenant_id), example_body: { consultation_id: record.id, requester_notes: '' } },
         },
-        record,
+        explanation,
       );
     default:
       return {
@@ -46,17 +46,17 @@ export function presentCheck(record: ConsultationRecord): CheckResponse {
   }
 }
 
-/** The record's explanation (docs/verdicts.md "Explanations"), when it has one. */
-function withExplanation<T extends CheckResponse | OverviewCompleteResponse>(body: T, record: ConsultationRecord): T {
-  if (record.explanation) body.explanation = record.explanation;
+/** The explanation the request asked for (docs/verdicts.md "Explanations"), when there is one. */
+function withExplanation<T extends CheckResponse | OverviewCompleteResponse>(body: T, explanation: Explanation | null): T {
+  if (explanation) body.explanation = explanation;
   return body;
 }
 
-export function presentResolveComplete(record: ConsultationRecord): CompleteResolveResponse {
-  return { ...presentCheck(record), required_context_history: record.required_context_history };
+export function presentResolveComplete(record: ConsultationRecord, explanation: Explanation | null = null): CompleteResolveResponse {
+  return { ...presentCheck(record, explanation), required_context_history: record.required_context_history };
 }
 
-export function presentOverviewComplete(record: ConsultationRecord): OverviewCompleteResponse {
+export function presentOverviewComplete(record: ConsultationRecord, explanation: Explanation | null = null): OverviewCompleteResponse {
   const out: OverviewCompleteResponse = {
     operation_status: 'complete',
     verdict: record.verdict,
@@ -69,7 +69,7 @@ export function presentOverviewComplete(record: ConsultationRecord): OverviewCom
   if (record.verdict === 'approval_required') {
     out.approver = { candidate_deciders: record.candidate_deciders, triggers: record.triggers, endpoint: approvalsEndpoint(record.tenant_id) };
   }
-  return withExplanation(out, record);
+  return withExplanation(out, explanation);
 }
 
 /** Engine missing fields as Requirements (docs/verdicts.md "Requirement"; the engine already orders their members). */

@@ -3,15 +3,9 @@ import { mintTenantId, type TenantId } from '@arbiter/auth';
 import type { Approval } from '../models/approvals';
 import type { ForeignEventBody } from '@arbiter/internal-api';
 import { insertSealRow, type NewSealRow } from '@arbiter/db';
+import type { ApprovalFilter, ApprovalPosition } from '../domain/approval-query';
+export type { ApprovalFilter, ApprovalPosition };
 
-export interface ApprovalFilter {
-  status?: string;
-  assignee?: string;
-  requester?: string;
-  since?: Date;
-  until?: Date;
-  dominating_rule_id?: string;
-}
 
 /** A one-shot approval as the check needs it. */
 export interface OneShotRow {
@@ -24,10 +18,6 @@ export interface OneShotRow {
   rule_versions: Record<string, string>;
 }
 
-export interface ApprovalPosition {
-  requested_at: Date;
-  id: string;
-}
 
 /** An outbox row: the registry event body without scope_ids (the relay adds them) and the idempotency key (the row's). */
 export type OutboxEvent = Required<Pick<ForeignEventBody, 'type' | 'entity_type' | 'entity_id' | 'actor_id'>> & { data: object };

@@ -5,20 +5,11 @@ import { GroupCommitWriter } from '@arbiter/db';
 import { activeTraceparent } from '@arbiter/telemetry';
 import type { ConsultationRecord, LedgerCitationEntry } from '../domain/consultation-record';
 import type { SealedConsultation } from '../domain/consultation-builder';
+import type { ExplanationBasis } from '../domain/explanation-basis';
+import type { ConsultationFilter, ConsultationPosition } from '../domain/consultation-query';
+export type { ConsultationFilter, ConsultationPosition };
 
-export interface ConsultationFilter {
-  actor?: string;
-  since?: Date;
-  until?: Date;
-  action?: string;
-  verdict?: string;
-  dominating_rule_id?: string;
-}
 
-export interface ConsultationPosition {
-  requested_at: Date;
-  id: string;
-}
 
 /** What a simulation replays of a stored consultation (docs/verdicts.md "Simulation"). */
 export interface ReplayRow {
@@ -75,6 +66,8 @@ export interface ShadowVersionCount {
  */
 interface PendingRow {
   sealed: SealedConsultation;
+  /** JSON of the record's explanation basis (domain/explanation-basis.ts); null when it needs none. */
+  basis: string | null;
   /** The check's traceparent (tracing on, span sampled): stored with the record's seal_outbox row. */
   traceparent: string | null;
   /** Set when the batch failed and this row, written alone, failed too. */
@@ -120,9 +113,12 @@ export class ConsultationRepository {
     );
   }
 
-  /** Resolves once the record is committed (stored as `sealed.json`); rejects when it could not be. */
-  async save(sealed: SealedConsultation): Promise<void> {
-    const row: PendingRow = { sealed, traceparent: this.sealing ? activeTraceparent() : null };
+  /**
+   * Resolves once the record is committed (stored as `sealed.json`, with its explanation basis beside
+   * it, outside what is hashed and signed); rejects when it could not be.
+   */
+  async save(sealed: SealedConsultation, basis: ExplanationBasis | null = null): Promise<void> {
+    const row: PendingRow = { sealed, basis: basis === null ? null : JSON.stringify(basis), traceparent: this.sealing ? activeTraceparent() : null };
     this.accepted++;
     try {
       await this.writer.write(row);
@@ -197,11 +193,19 @@ export class ConsultationRepository {
       records.map((r) => r.dominating_rule_id),
       `[${sealed.map((s) => s.json).join(',')}]`,
     ];
-    const input = `SELECT c.id, c.tenant_id, c.caller_principal_id, c.requested_at, c.action, c.verdict, c.dominating_rule_id, r.value AS record
+    // Explanation bases only when the batch has one (docs/verdicts.md "Explanations"): batches of
+    // allowed checks are written as before.
+    let basis = { column: '', value: '', join: '' };
+    if (rows.some((r) => r.basis !== null)) {
+      params.push(`[${rows.map((r) => r.basis ?? 'null').join(',')}]`);
+      basis = { column: ', explanation_basis', value: ', NULLIF(b.value::text, \'null\')::json', join: `
+         JOIN json_array_elements($${params.length}::json) WITH ORDINALITY AS b(value, n) USING (n)` };
+    }
+    const input = `SELECT c.id, c.tenant_id, c.caller_principal_id, c.requested_at, c.action, c.verdict, c.dominating_rule_id, r.value AS record${basis.value}
          FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::text[], $7::text[])
               WITH ORDINALITY AS c(id, tenant_id, caller_principal_id, requested_at, action, verdict, dominating_rule_id, n)
-         JOIN json_array_elements($8::json) WITH ORDINALITY AS r(value, n) USING (n)`;
-    const insert = `INSERT INTO consultations (id, tenant_id, caller_principal_id, requested_at, action, verdict, dominating_rule_id, record) ${input}`;
+         JOIN json_array_elements($8::json) WITH ORDINALITY AS r(value, n) USING (n)${basis.join}`;
+    const insert = `INSERT INTO consultations (id, tenant_id, caller_principal_id, requested_at, action, verdict, dominating_rule_id, record${basis.column}) ${input}`;
     const shadow = shadowRows(records);
     if (!this.sealing && shadow === null) {
       await this.pool.query(insert, params);
@@ -260,6 +264,15 @@ export class ConsultationRepository {
   async findAnyTenant(id: string): Promise<{ tenant_id: string; record: ConsultationRecord } | null> {
     const { rows } = await this.pool.query<{ tenant_id: string; record: ConsultationRecord }>(
       'SELECT tenant_id, record FROM consultations WHERE id = $1',
+      [id],
+    );
+    return rows[0] ?? null;
+  }
+
+  /** The record of this id with its explanation basis and the tenant that owns it (the caller decides 404 vs 403). */
+  async findWithBasisAnyTenant(id: string): Promise<{ tenant_id: string; record: ConsultationRecord; explanation_basis: ExplanationBasis | null } | null> {
+    const { rows } = await this.pool.query<{ tenant_id: string; record: ConsultationRecord; explanation_basis: ExplanationBasis | null }>(
+      'SELECT tenant_id, record, explanation_basis FROM consultations WHERE id = $1',
       [id],
     );
     return rows[0] ?? null;

@@ -1,22 +1,17 @@
 import type { AuthenticatedIdentity } from '@arbiter/auth';
 import { AppError } from '@arbiter/http';
-import { crossTenantForbidden } from '../http/errors';
-import { ownTenant, requireAnyPermission } from '../http/tenant-access';
+import { crossTenantForbidden } from '../domain/errors';
+import { ownTenant, requireAnyPermission } from '../domain/tenant-access';
 import type { ConsultationRecord } from '../domain/consultation-record';
 import type { ConsultationRepository } from '../repositories/consultations.repository';
-import { cursorAfter, parseConsultationQuery, type ConsultationQuery } from '../http/consultation-query';
+import { cursorAfter, parseConsultationQuery, type ConsultationQuery } from '../domain/consultation-query';
 
 /** Reading consultations back (GET .../consultations, docs/verdicts.md "Consultations"): `read` or `check`, own tenant only. */
 export class ConsultationsService {
   constructor(private readonly repo: ConsultationRepository) {}
 
   async get(identity: AuthenticatedIdentity, tenantParam: string, id: string): Promise<ConsultationRecord> {
-    requireAnyPermission(identity, ['read', 'check']);
-    const tenantId = ownTenant(identity, tenantParam);
-    const found = await this.repo.findAnyTenant(id);
-    if (!found) throw new AppError(404, 'consultation_not_found', `Consultation ${id} does not exist in this tenant`, { consultation_id: id });
-    if (found.tenant_id !== tenantId) throw crossTenantForbidden('The consultation belongs to another tenant');
-    return found.record;
+    return (await readConsultation(identity, tenantParam, id, (cid) => this.repo.findAnyTenant(cid))).record;
   }
 
   async list(identity: AuthenticatedIdentity, tenantParam: string, query: ConsultationQuery): Promise<{ items: ConsultationRecord[]; next_cursor: string | null }> {
@@ -27,4 +22,18 @@ export class ConsultationsService {
     const items = rows.slice(0, limit);
     return { items, next_cursor: rows.length > limit ? cursorAfter(items[items.length - 1]) : null };
   }
+}
+
+/**
+ * A consultation read by id as its routes allow (docs/verdicts.md "Consultations"): `read` or `check`,
+ * the path's tenant the key's own; 404 consultation_not_found for an id that exists nowhere, 403
+ * cross_tenant_forbidden for another tenant's. The record and its explanation read alike.
+ */
+export async function readConsultation<T extends { tenant_id: string }>(identity: AuthenticatedIdentity, tenantParam: string, id: string, find: (id: string) => Promise<T | null>): Promise<T> {
+  requireAnyPermission(identity, ['read', 'check']);
+  const tenantId = ownTenant(identity, tenantParam);
+  const found = await find(id);
+  if (!found) throw new AppError(404, 'consultation_not_found', `Consultation ${id} does not exist in this tenant`, { consultation_id: id });
+  if (found.tenant_id !== tenantId) throw crossTenantForbidden('The consultation belongs to another tenant');
+  return found;
 }

@@ -1,10 +1,10 @@
 import type { Logger } from 'pino';
 import type { ServiceMetrics } from '@arbiter/http';
 import { deadlineIn, EvaluationBudgetExceededError, type Deadline } from '@arbiter/policy';
-import { evaluationBudgetExceeded } from '../http/errors';
+import { evaluationBudgetExceeded } from '../domain/errors';
 
 /** Where a budget ran out: the operation answered 503 evaluation_budget_exceeded. */
-export type BudgetedOperation = 'check' | 'resolve' | 'simulation';
+export type BudgetedOperation = 'check' | 'resolve' | 'explanation' | 'simulation';
 
 export interface EvaluationBudgetOptions {
   /** EVALUATION_BUDGET_MS: one evaluation (check, resolve, explanation, a replayed consultation). */
@@ -63,6 +63,6 @@ export class EvaluationBudget {
     if (!(err instanceof EvaluationBudgetExceededError)) return err;
     this.exceeded?.inc({ operation, budget: err.budget });
     this.opts.logger?.warn({ tenant_id: tenantId, operation, budget: err.budget, budget_ms: err.budgetMs }, 'evaluation budget exceeded; answered 503');
-    return evaluationBudgetExceeded(err.budget, err.budgetMs);
+    return evaluationBudgetExceeded(err.budget, err.budgetMs, operation === 'explanation' ? 'no explanation was computed' : undefined);
   }
 }

@@ -1,5 +1,5 @@
 import type { TenantId } from '@arbiter/auth';
-import type { OneShotApprovals } from './evaluation.service';
+import type { OneShotApprovals } from './check.service';
 import type { ApprovalRepository, OneShotRow } from '../repositories/approvals.repository';
 
 /** How long a tenant's list of one-shot approvals is reused before it is read again. */

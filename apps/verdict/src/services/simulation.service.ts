@@ -2,9 +2,8 @@ import type { AuthenticatedIdentity, TenantId } from '@arbiter/auth';
 import type { TenantState } from '@arbiter/internal-api';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { clockMs, earlier, evaluate, type CompiledPolicy, type Deadline, type EvaluationRequest } from '@arbiter/policy';
-import { principalDeactivated } from '../http/errors';
-import { ownTenant, requireAnyPermission } from '../http/tenant-access';
-import { invalid, parseSimulationRequest } from '../http/simulation-request';
+import { requireAnyPermission } from '../domain/tenant-access';
+import { invalid, parseSimulationRequest } from '../domain/simulation-request';
 import { engineContext } from '../domain/ledger-citation';
 import { buildSnapshot, SnapshotBuildError } from '../domain/tenant-snapshot';
 import { applyChanges, changeTouching, enforcedState, outcomeOf, SimulationChangeError, SimulationTally, type ParsedChange } from '../domain/simulation';
@@ -52,10 +51,8 @@ export class SimulationService {
     requireAnyPermission(identity, ['manage_rules']);
     const now = new Date(this.now());
     const body = parseSimulationRequest(rawBody, now);
-    const tenantId = ownTenant(identity, tenantParam);
-    const snapshot = this.deps.snapshots.current(tenantId) ?? (await this.deps.snapshots.get(tenantId));
-    const self = snapshot.principals.get(identity.principal.id);
-    if (self && !self.active) throw principalDeactivated();
+    const snapshot = await this.deps.snapshots.forCaller(identity, tenantParam);
+    const tenantId = snapshot.tenantId;
 
     const before = snapshot.policy;
     const after = this.afterPolicy(snapshot.state, body.changes, now);

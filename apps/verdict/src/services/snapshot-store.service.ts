@@ -1,6 +1,8 @@
 import type { Logger } from 'pino';
 import { AppError } from '@arbiter/http';
-import { policyUnavailable, registryUnavailable, tenantNotFound } from '../http/errors';
+import type { AuthenticatedIdentity } from '@arbiter/auth';
+import { policyUnavailable, principalDeactivated, registryUnavailable, tenantNotFound } from '../domain/errors';
+import { ownTenant } from '../domain/tenant-access';
 import { RegistryUnavailableError, type RegistryChangeMessage, type RegistryInternalClient } from '@arbiter/internal-api';
 import { buildSnapshot, SnapshotBuildError, type TenantSnapshot } from '../domain/tenant-snapshot';
 import { untraced } from '@arbiter/telemetry';
@@ -67,6 +69,19 @@ export class SnapshotStore {
     if (now - entry.verifiedAt > this.opts.maxStaleMs) return undefined;
     entry.lastUsed = now;
     return entry.snapshot;
+  }
+
+  /**
+   * The snapshot of the tenant a caller names in its path (its own: 403 cross_tenant_forbidden
+   * otherwise), for check, resolve and simulations. The registry's state is fresher than the 30 s key
+   * cache when it announced a deactivation: a caller it lists as inactive is 403 principal_deactivated.
+   */
+  async forCaller(identity: AuthenticatedIdentity, tenantParam: string): Promise<TenantSnapshot> {
+    const tenantId = ownTenant(identity, tenantParam);
+    const snapshot = this.current(tenantId) ?? (await this.get(tenantId));
+    const self = snapshot.principals.get(identity.principal.id);
+    if (self && !self.active) throw principalDeactivated();
+    return snapshot;
   }
 
   /** The tenant's snapshot, loading it from the registry on first use (or when stale). */

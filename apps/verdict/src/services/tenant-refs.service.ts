@@ -1,4 +1,4 @@
-import { registryUnavailable } from '../http/errors';
+import { registryUnavailable } from '../domain/errors';
 import { RegistryUnavailableError, type RegistryInternalClient } from '@arbiter/internal-api';
 import type { SnapshotStore } from './snapshot-store.service';
 

@@ -74,6 +74,15 @@ describe(guardAiTool.name, () => {
     expect(runs).toEqual([]);
   });
 
+  it('hands the model the explanation of a refusal, when the gateway has one', async () => {
+    const explanation = { not_invertible: [], to_allow: [{ changes: [{ field: 'to', op: 'not_in', value: ['offshore-7'] }] }] };
+    const s = stubClient({ check: [complete('blocked', { dominating_rule_id: 'rul-x' })], consultation: { precedence_trace: [] }, explanation: { explanation } });
+    const { t, runs } = aiTransfer();
+    const out = await guardAiTool(s.client, t, { name: 'transfer' }).execute!(input, options);
+    expect(out).toMatchObject({ arbiter_refused: true, outcome: 'blocked', consultation_id: 'cns-blocked', explanation });
+    expect(runs).toEqual([]);
+  });
+
   it('throws ToolRefusedError with the outcome when asked to', async () => {
     const s = stubClient({ check: [complete('approval_required')], createApproval: [approval('pending')] });
     const { t, runs } = aiTransfer();

@@ -3,6 +3,7 @@
 // every framework, so a tool has the same action, resource and scope whichever adapter wraps it.
 import { guardCall, type GuardClient, type GuardOptions } from '../guard/guard';
 import { describeOutcome, type GuardedCall, type GuardOutcome } from '../guard/outcome';
+import type { Explanation } from '../types';
 
 export interface GuardToolOptions<Input = unknown> extends Omit<GuardOptions, 'signal'> {
   /** The action checked; default `tool.<name>`. */
@@ -45,6 +46,8 @@ export interface ToolRefusal {
   approval_id?: string;
   rule_id?: string | null;
   missing_fields?: string[];
+  /** What would make the operation allowed (docs/verdicts.md "Explanations"), when the verdict has one. */
+  explanation?: Explanation;
 }
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -101,5 +104,6 @@ export function refusalOf(outcome: Exclude<GuardOutcome, { kind: 'allowed' }>): 
   if ('approvalId' in outcome && outcome.approvalId) out.approval_id = outcome.approvalId;
   if (outcome.kind === 'blocked') out.rule_id = outcome.ruleId;
   if (outcome.kind === 'insufficient_context') out.missing_fields = outcome.missing.map((r) => r.field);
+  if ('explanation' in outcome && outcome.explanation) out.explanation = outcome.explanation;
   return out;
 }

@@ -210,6 +210,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/{tenant_id}/v1/consultations/{consultation_id}/explanation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Explain a consultation
+         * @description What would have made a blocked or approval_required operation allowed (docs/verdicts.md
+         *     "Explanations"), computed now from the frozen record: its request, its precedence trace and the
+         *     rule versions it names, as they were when it was decided. The same explanation the check or
+         *     resolve answered with `"explain": true`; a rule changed since does not change it. `explanation` is
+         *     null for other verdicts. Needs `read` or `check`.
+         */
+        get: operations["GetConsultationExplanation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/{tenant_id}/v1/consultations/{consultation_id}/evidence": {
         parameters: {
             query?: never;
@@ -900,7 +924,8 @@ export interface components {
             /**
              * @description blocked and approval_required: the alternative minimal sets of parameter changes that would make the
              *     operation allowed, rows no change can make false, and (approval_required) who can decide
-             *     (docs/verdicts.md "Explanations"). The consultation record carries the same.
+             *     (docs/verdicts.md "Explanations"). Only when the request said `"explain": true`; GET
+             *     /<tenant_id>/v1/consultations/<id>/explanation answers the same one later.
              * @example {
              *       "deciders": [
              *         "role-finance"
@@ -988,7 +1013,8 @@ export interface components {
             normative_hash: string;
             approver?: components["schemas"]["Approver"];
             /**
-             * @description blocked and approval_required: what would make the operation allowed (docs/verdicts.md "Explanations").
+             * @description blocked and approval_required, when the request said `"explain": true`: what would make the
+             *     operation allowed (docs/verdicts.md "Explanations").
              * @example {
              *       "not_invertible": [],
              *       "to_allow": [
@@ -1070,6 +1096,12 @@ export interface components {
             /** @description Returned by an incomplete answer: send it back to accumulate context across rounds. */
             resolve_session_id?: string;
             correlation?: components["schemas"]["Correlation"];
+            /**
+             * @description `true`: a blocked or approval_required answer carries `explanation` (docs/verdicts.md
+             *     "Explanations"). Default false: the explanation costs a search the hot path does not need, and
+             *     GET /<tenant_id>/v1/consultations/<id>/explanation computes the same one later from the record.
+             */
+            explain?: boolean;
         };
         /** @description Resolve, overview variant (docs/verdicts.md "resolve"): told apart by `action_type`. */
         OverviewResolveRequest: {
@@ -1081,6 +1113,12 @@ export interface components {
             resolve_session_id?: string;
             /** @example hum-0f3a9c1e5b7d2a4c6e8f0a1b */
             on_behalf_of?: string;
+            /**
+             * @description `true`: a blocked or approval_required answer carries `explanation` (docs/verdicts.md
+             *     "Explanations"). Default false: the explanation costs a search the hot path does not need, and
+             *     GET /<tenant_id>/v1/consultations/<id>/explanation computes the same one later from the record.
+             */
+            explain?: boolean;
         };
         /** @description Either resolve body (the two variants share one path and are told apart by their fields). */
         ResolveBody: components["schemas"]["ResolveRequest"] | components["schemas"]["OverviewResolveRequest"];
@@ -1180,7 +1218,11 @@ export interface components {
              * @example apr-0f3a9c1e5b7d2a4c6e8f0a1b
              */
             approval_id?: string;
-            /** @description blocked and approval_required only: the changes that would make the operation allowed. Absent on every other consultation. */
+            /**
+             * @description Only on blocked and approval_required records made before explanations were computed on demand
+             *     (docs/verdicts.md "Explanations"), which stored it, hashed and signed. Newer records never carry it:
+             *     GET .../consultations/<id>/explanation computes it from the record.
+             */
             explanation?: components["schemas"]["Explanation"];
             /**
              * @description The context fields whose Fact cited a ledger fact the gateway verified, with the fact and where the
@@ -1218,6 +1260,35 @@ export interface components {
             normative_hash: string;
             /** @description Compact JWS (ES256) over the verdict's claims, kid = signing_kid. */
             signed_verdict: string;
+        };
+        /** @description GET /<tenant_id>/v1/consultations/<id>/explanation (docs/verdicts.md "Explanations"). */
+        ConsultationExplanation: {
+            /** @example cns-0f3a9c1e5b7d2a4c6e8f0a1b */
+            consultation_id: string;
+            verdict: string;
+            /**
+             * @description What would make the operation allowed, computed from the frozen record: the same explanation a
+             *     check or resolve with `"explain": true` answered. null for a verdict other than blocked and
+             *     approval_required.
+             * @example {
+             *       "deciders": [
+             *         "role-finance"
+             *       ],
+             *       "not_invertible": [],
+             *       "to_allow": [
+             *         {
+             *           "changes": [
+             *             {
+             *               "field": "amount",
+             *               "op": "lte",
+             *               "value": 10000
+             *             }
+             *           ]
+             *         }
+             *       ]
+             *     }
+             */
+            explanation: components["schemas"]["Explanation"] | (never | null);
         };
         /** @description A checkpoint of a ledger stream (docs/evidence.md "Checkpoints"), signed by the ledger. */
         LedgerCheckpoint: {
@@ -1294,7 +1365,8 @@ export interface components {
             /**
              * @description blocked and approval_required: the alternative minimal sets of parameter changes that would make the
              *     operation allowed, rows no change can make false, and (approval_required) who can decide
-             *     (docs/verdicts.md "Explanations"). The consultation record carries the same.
+             *     (docs/verdicts.md "Explanations"). Only when the request said `"explain": true`; GET
+             *     /<tenant_id>/v1/consultations/<id>/explanation answers the same one later.
              * @example {
              *       "deciders": [
              *         "role-finance"
@@ -1363,6 +1435,12 @@ export interface components {
             on_behalf_of?: string;
             /** @description Optional Facts by dot path (docs/verdicts.md); a Fact wins over a parameter of the same path. */
             context?: components["schemas"]["Context"];
+            /**
+             * @description `true`: a blocked or approval_required answer carries `explanation` (docs/verdicts.md
+             *     "Explanations"). Default false: the explanation costs a search the hot path does not need, and
+             *     GET /<tenant_id>/v1/consultations/<id>/explanation computes the same one later from the record.
+             */
+            explain?: boolean;
         };
         /** @enum {string} */
         ApprovalStatus: "pending" | "approved" | "rejected";
@@ -2599,7 +2677,8 @@ export interface operations {
                  *       "correlation": {
                  *         "conversation_id": "string",
                  *         "agent_run_id": "string"
-                 *       }
+                 *       },
+                 *       "explain": true
                  *     }
                  */
                 "application/json": components["schemas"]["ResolveBody"];
@@ -3074,6 +3153,130 @@ export interface operations {
             };
         };
     };
+    GetConsultationExplanation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant id (`tnt-`); it must be the API key's own tenant. */
+                tenant_id: string;
+                /** @description The consultation id (`cns-`). */
+                consultation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ok */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "consultation_id": "cns-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "verdict": "string",
+                     *       "explanation": {
+                     *         "deciders": [
+                     *           "role-finance"
+                     *         ],
+                     *         "not_invertible": [],
+                     *         "to_allow": [
+                     *           {
+                     *             "changes": [
+                     *               {
+                     *                 "field": "amount",
+                     *                 "op": "lte",
+                     *                 "value": 10000
+                     *               }
+                     *             ]
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ConsultationExplanation"];
+                };
+            };
+            /** @description invalid_query (a parameter outside its schema), invalid_cursor, validation_failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_query",
+                     *       "message": "invalid_query (a parameter outside its schema), invalid_cursor, validation_failed"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing_credentials, invalid_credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "missing_credentials",
+                     *       "message": "missing_credentials, invalid_credentials"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description cross_tenant_forbidden (another tenant's consultation), insufficient_permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "cross_tenant_forbidden",
+                     *       "message": "cross_tenant_forbidden (another tenant's consultation), insufficient_permission"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description consultation_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "consultation_not_found",
+                     *       "message": "consultation_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description registry_unavailable: the rule versions cannot be read right now; evaluation_budget_exceeded: the explanation ran past EVALUATION_BUDGET_MS */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "registry_unavailable",
+                     *       "message": "registry_unavailable: the rule versions cannot be read right now; evaluation_budget_exceeded: the explanation ran past EVALUATION_BUDGET_MS"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     GetConsultationEvidence: {
         parameters: {
             query?: never;
@@ -3518,7 +3721,8 @@ export interface operations {
                  *           "as_of": "2026-11-26T09:30:00.000Z",
                  *           "payload_path": "kyc.beneficiary.country"
                  *         }
-                 *       }
+                 *       },
+                 *       "explain": true
                  *     }
                  */
                 "application/json": components["schemas"]["CheckRequest"];

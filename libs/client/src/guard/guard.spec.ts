@@ -25,6 +25,30 @@ describe(guardCall.name, () => {
     expect(s.calls.map((c) => c.body)).toContainEqual('rv-x');
   });
 
+  it('asks for the explanation only once the outcome is not allowed, and carries it on the refusal with the same sentence', async () => {
+    const explanation = { not_invertible: [], to_allow: [{ changes: [{ field: 'amount', op: 'lte', value: 1000 }] }] };
+    const allowed = stubClient({ check: [complete('allowed')], explanation: { explanation } });
+    await guardCall(allowed.client, call);
+    expect(allowed.count('getConsultationExplanation')).toBe(0);
+    expect(allowed.calls[0].body).not.toHaveProperty('explain');
+
+    const s = stubClient({ check: [complete('blocked', { dominating_rule_id: 'rul-x' })], consultation: blockedRecord, ruleVersion: { statement: 'No offshore transfers' }, explanation: { consultation_id: 'cns-blocked', verdict: 'blocked', explanation } });
+    const o = await guardCall(s.client, call);
+    expect(o).toEqual({ kind: 'blocked', verdict: 'blocked', consultationId: 'cns-blocked', ruleId: 'rul-x', statement: 'No offshore transfers', reason: 'blocked', explanation });
+    expect(s.calls.find((c) => c.method === 'getConsultationExplanation')?.body).toBe('cns-blocked');
+    expect(s.calls[0].body).not.toHaveProperty('explain');
+    expect(describeOutcome(o)).toBe('Arbiter refused the call: blocked by rule rul-x: "No offshore transfers" (verdict blocked, consultation cns-blocked). The call was not forwarded.');
+  });
+
+  it('carries the explanation on a pending approval; a verdict without one is not asked about', async () => {
+    const explanation = { deciders: ['role-cfo'], not_invertible: [], to_allow: [{ changes: [{ field: 'amount', op: 'lte', value: 1000 }] }] };
+    const s = stubClient({ check: [complete('approval_required')], createApproval: [approval('pending')], explanation: { explanation } });
+    expect(await guardCall(s.client, call)).toMatchObject({ kind: 'approval_pending', approvalId: 'apr-1', explanation });
+    const other = stubClient({ check: [complete('escalate_to_legal', { dominating_rule_id: 'rul-x' })], consultation: blockedRecord, ruleVersion: { statement: 'Legal first' } });
+    expect(await guardCall(other.client, call)).not.toHaveProperty('explanation');
+    expect(other.count('getConsultationExplanation')).toBe(0);
+  });
+
   it('still refuses when the statement cannot be read, naming the rule id alone', async () => {
     const s = stubClient({ check: [complete('blocked', { dominating_rule_id: 'rul-x' })], consultation: verdictError(503, 'internal_error') });
     const o = await guardCall(s.client, call);

@@ -2,17 +2,18 @@
 // approval_required → the approval is created and either returned or awaited (then the one-shot
 // approval lets exactly this call through, once); a 422 insufficient_context → resolve with the
 // arguments as Facts, to name what is still missing. Whatever goes wrong, the outcome never lets the
-// tool run: only `allowed` does.
+// tool run: only `allowed` does. An outcome that does not let it run carries the consultation's
+// explanation (what would make it allowed), asked of the gateway only then: the check never asks for it.
 import { ApprovalWaitError, ArbiterError } from '../errors';
 import { waitForApproval, type PollBackoff } from '../approvals';
-import type { Approval, CheckResponse, CompleteResolveResponse, Context, Requirement } from '../types';
+import type { Approval, CheckResponse, CompleteResolveResponse, Context, Explanation, Requirement } from '../types';
 import type { VerdictClient } from '../verdict-client';
 import { argumentFacts } from './argument-facts';
 import type { GuardedCall, GuardOutcome, RefusalReason } from './outcome';
 import { pendingApprovalsOf, type PendingApprovals } from './pending-approvals';
 
 /** What guardCall needs of a verdict client (tests may pass a stub). */
-export type GuardClient = Pick<VerdictClient, 'check' | 'resolve' | 'createApproval' | 'getApproval' | 'getConsultation' | 'getRuleVersion'>;
+export type GuardClient = Pick<VerdictClient, 'check' | 'resolve' | 'createApproval' | 'getApproval' | 'getConsultation' | 'getConsultationExplanation' | 'getRuleVersion'>;
 
 export interface GuardProgress {
   approvalId: string;
@@ -84,10 +85,21 @@ async function decide(client: GuardClient, call: GuardedCall, answer: Complete, 
     return refusal(client, answer, answer.verdict === 'blocked' ? 'blocked' : 'unknown_verdict');
   }
   const memory = options.pendingApprovals ?? pendingApprovalsOf(client);
+  const returning = (options.onApproval ?? 'return') === 'return';
+  // Asked while the approval is filed: a pending outcome carries it without a second wait.
+  const explained = returning ? explanationOf(client, answer) : null;
   const approval = await fileApproval(client, call, answer, options, memory);
   if (approval.status === 'rejected') return refusal(client, answer, 'approval_rejected', approval.id);
-  if ((options.onApproval ?? 'return') === 'return') {
-    return { kind: 'approval_pending', verdict: 'approval_required', consultationId: answer.consultation_id, approvalId: approval.id, candidateDeciders: approval.candidate_deciders };
+  if (returning) {
+    const explanation = await explained;
+    return {
+      kind: 'approval_pending',
+      verdict: 'approval_required',
+      consultationId: answer.consultation_id,
+      approvalId: approval.id,
+      candidateDeciders: approval.candidate_deciders,
+      ...(explanation ? { explanation } : {}),
+    };
   }
   const decided = await awaitDecision(client, approval, options);
   if (decided === 'timeout') return refusal(client, answer, 'approval_timeout', approval.id);
@@ -147,15 +159,34 @@ async function awaitDecision(client: GuardClient, approval: Approval, options: G
 
 async function refusal(client: GuardClient, answer: Complete, reason: RefusalReason, approvalId?: string): Promise<GuardOutcome> {
   const ruleId = answer.dominating_rule_id ?? null;
+  const [statement, explanation] = await Promise.all([ruleId ? statementOf(client, answer.consultation_id, ruleId) : null, explanationOf(client, answer)]);
   return {
     kind: 'blocked',
     verdict: answer.verdict,
     consultationId: answer.consultation_id,
     ruleId,
-    statement: ruleId ? await statementOf(client, answer.consultation_id, ruleId) : null,
+    statement,
     reason,
     ...(approvalId ? { approvalId } : {}),
+    ...(explanation ? { explanation } : {}),
   };
+}
+
+/** Verdicts the gateway explains (docs/verdicts.md "Explanations"); any other has none to ask for. */
+const EXPLAINED = new Set(['blocked', 'approval_required']);
+
+/**
+ * What would make the operation allowed, asked of the gateway for an answer that does not let the call
+ * run (GET .../consultations/<id>/explanation; the check never asks for it). Undefined when the verdict
+ * has none or it cannot be read: the refusal stands without it.
+ */
+async function explanationOf(client: GuardClient, answer: Complete): Promise<Explanation | undefined> {
+  if (!EXPLAINED.has(answer.verdict)) return undefined;
+  try {
+    return (await client.getConsultationExplanation(answer.consultation_id)).explanation ?? undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The deciding rule's text, read from the consultation's trace and the rule version; null when unreadable. */

@@ -1,7 +1,7 @@
 // What a guarded tool call comes to (docs/agents.md). One vocabulary for every place Arbiter sits in an
 // agent's tool path: the MCP proxy and the framework adapters map these outcomes onto their own
 // results, so a call has the same fate whichever way it arrives.
-import type { Requirement } from '../types';
+import type { Explanation, Requirement } from '../types';
 
 /** The operation a tool call stands for, as the verdict gateway's check receives it. */
 export interface GuardedCall {
@@ -30,7 +30,10 @@ export type RefusalReason =
 export type GuardOutcome =
   /** Run the tool: the verdict is allowed (or observe), signed. */
   | { kind: 'allowed'; verdict: string; consultationId: string; signedVerdict: string; approvalId?: string }
-  /** Do not run the tool. `statement` is the deciding rule's text when it could be read. */
+  /**
+   * Do not run the tool. `statement` is the deciding rule's text when it could be read; `explanation`
+   * what would make the operation allowed, when the verdict has one and it could be read.
+   */
   | {
       kind: 'blocked';
       verdict: string;
@@ -39,9 +42,10 @@ export type GuardOutcome =
       statement: string | null;
       reason: RefusalReason;
       approvalId?: string;
+      explanation?: Explanation;
     }
-  /** Do not run the tool yet: an approval was requested and is pending. */
-  | { kind: 'approval_pending'; verdict: 'approval_required'; consultationId: string; approvalId: string; candidateDeciders: string[] }
+  /** Do not run the tool yet: an approval was requested and is pending. `explanation` as for `blocked`. */
+  | { kind: 'approval_pending'; verdict: 'approval_required'; consultationId: string; approvalId: string; candidateDeciders: string[]; explanation?: Explanation }
   /** Do not run the tool: the rules need fields the arguments do not hold. */
   | { kind: 'insufficient_context'; missing: Requirement[] }
   /** Do not run the tool: no verdict could be had (gateway or registry down, refused key, bad request). */

@@ -1,7 +1,8 @@
 import { Body, Controller, Middlewares, Post, Response, Route, Tags } from '@tsoa/runtime';
+import { ownBody } from '@arbiter/http';
+import type { LedgerContext } from '../../context';
 import type { ErrorBody } from '../../models/errors';
 import type { ServiceSealAnswer, ServiceSealRequest } from '../../models/internal';
-import { serviceSealsRoute } from '../../http/seal-route';
 
 /** The services' audit facts (docs/ledger-formats.md "Service seals"), relayed by the worker from their outboxes. */
 @Route('internal/v1')
@@ -9,6 +10,10 @@ import { serviceSealsRoute } from '../../http/seal-route';
 @Response<ErrorBody>(401, 'UNAUTHORIZED: missing or invalid internal token (a tenant API key never passes)')
 @Response<ErrorBody>(400, 'VALIDATION_ERROR: a malformed body or an invalid seal, named seals[i].<field>; nothing is sealed')
 export class InternalSealsController extends Controller {
+  constructor(private readonly ctx: LedgerContext) {
+    super();
+  }
+
   /**
    * Seals 1 to 1000 audit facts into the tenants' `arbiter.<tenant_id>.*` streams through the
    * ledger's group commit. Answers one result per seal, in request order: the fact (`created`
@@ -17,11 +22,11 @@ export class InternalSealsController extends Controller {
    * is retried whole: client_ref makes that safe.
    */
   @Post('seals')
-  // The contract only: serviceSealsRoute (http/seal-route.ts), the method's middleware, answers.
-  @Middlewares(serviceSealsRoute)
-  /* eslint-disable @typescript-eslint/no-unused-vars -- the parameter declares the contract */
+  // Through ownBody, the body arrives as sent: FactsService.sealForServices reads it once and names every
+  // error `seals[i].<field>` (tsoa's own validation would name it otherwise, and walk every payload a
+  // second time).
+  @Middlewares(ownBody(InternalSealsController, (c, req) => c.seal(req.body)))
   async seal(@Body() body: ServiceSealRequest): Promise<ServiceSealAnswer> {
-    throw new Error('POST /internal/v1/seals is answered by its middleware (serviceSealsRoute)');
+    return this.ctx.facts.sealForServices(body);
   }
-  /* eslint-enable @typescript-eslint/no-unused-vars */
 }

@@ -6,7 +6,7 @@ import { mintTenantId, type TenantId } from '@arbiter/auth';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { AppError } from '@arbiter/http';
 import { FOREIGN_EVENT_TYPES } from '../../domain/webhook-events';
-import { badRequest, unprocessable } from '../../http/errors';
+import { badRequest, unprocessable } from '../../domain/errors';
 import type { ApprovalGrantBody, ForeignEventBody } from '../../models/internal';
 import type { GrantRequest } from '../../services/overrides.service';
 import type { ForeignEvent } from '../../services/tenant-events.service';

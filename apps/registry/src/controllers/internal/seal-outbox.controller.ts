@@ -14,7 +14,7 @@ import {
 import type { Request } from 'express';
 import type { RegistryContext } from '../../context';
 import type { ErrorBody } from '../../models/identity';
-import { badRequest } from '../../http/errors';
+import { badRequest } from '../../domain/errors';
 import { checked } from './internal-input';
 
 /** A body check of libs/db's seal outbox, answered in the registry's words. */

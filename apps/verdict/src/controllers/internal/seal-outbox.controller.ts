@@ -13,7 +13,7 @@ import {
 } from '@arbiter/db';
 import type { NextFunction, Request, RequestHandler, Response as ExpressResponse } from 'express';
 import type { VerdictContext } from '../../context';
-import { badRequest } from '../../http/errors';
+import { badRequest } from '../../domain/errors';
 import type { ErrorBody } from '../../models/errors';
 
 /** Runs a body check of libs/db's seal outbox before tsoa's own validation, so the caller gets its words. */

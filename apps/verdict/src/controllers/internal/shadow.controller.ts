@@ -2,7 +2,7 @@ import { Controller, Get, Middlewares, Path, Response, Route, Tags } from '@tsoa
 import { mintTenantId } from '@arbiter/auth';
 import type { NextFunction, Request, RequestHandler, Response as ExpressResponse } from 'express';
 import type { VerdictContext } from '../../context';
-import { badRequest } from '../../http/errors';
+import { badRequest } from '../../domain/errors';
 import type { ErrorBody } from '../../models/errors';
 import type { ShadowDisagreements } from '../../models/shadow';
 

@@ -34,11 +34,11 @@ export const insufficientPermission = (permission: string) =>
  * SIMULATION_BUDGET_MS (a simulation's replays); nothing was decided, signed or recorded. Like every
  * 5xx, the body's details hold only the error id, so the message names the budget.
  */
-export const evaluationBudgetExceeded = (budget: 'evaluation' | 'simulation', budgetMs: number) =>
+export const evaluationBudgetExceeded = (budget: 'evaluation' | 'simulation', budgetMs: number, outcome = 'no verdict was given') =>
   new AppError(
     503,
     'evaluation_budget_exceeded',
     budget === 'simulation'
       ? `The simulation ran past its budget (simulation budget, ${budgetMs} ms of evaluation): nothing was answered. Replay fewer consultations (window.last, a shorter window)`
-      : `The evaluation ran past its budget (evaluation budget, ${budgetMs} ms): no verdict was given. The tenant's rules cost too much for this request`,
+      : `The evaluation ran past its budget (evaluation budget, ${budgetMs} ms): ${outcome}. The tenant's rules cost too much for this request`,
   );

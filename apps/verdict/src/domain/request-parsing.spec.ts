@@ -145,6 +145,19 @@ describe(parseCheckBody.name, () => {
     }
   });
 
+  it('takes `explain` as a boolean only (docs/verdicts.md "Explanations")', () => {
+    const op = { action: 'a', resource: 'r', scope: {} };
+    expect(parseCheckBody({ ...op, explain: true })).toEqual({ ...op, explain: true });
+    expect(parseCheckBody({ ...op, explain: false })).toEqual(op);
+    expect(parseResolveBody({ ...op, context: {}, explain: true })).toMatchObject({ variant: 'detailed', explain: true });
+    expect(parseResolveBody({ action_type: 'a', context: {} })).toMatchObject({ variant: 'overview', explain: false });
+    for (const explain of ['true', 1, null, {}]) {
+      const refused = expect.objectContaining({ status: 400, code: 'validation_failed', details: { fields: [{ field: 'explain', message: 'must be a boolean' }] } });
+      expect(() => parseCheckBody({ ...op, explain })).toThrow(refused);
+      expect(() => parseResolveBody({ action_type: 'a', context: {}, explain })).toThrow(refused);
+    }
+  });
+
   it('names a bad Fact with invalid_context_shape', () => {
     expect(() => parseCheckBody({ action: 'a', resource: 'r', scope: {}, context: { 'a.b': { value: 1 } } })).toThrow(
       expect.objectContaining({ code: 'invalid_context_shape', details: { field: 'a.b' } }),

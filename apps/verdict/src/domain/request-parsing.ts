@@ -1,15 +1,15 @@
 // The one validation of the check and resolve bodies, with the error codes the verdict contract (docs/verdicts.md) names: the
 // check body, scope against the tenant scope_schema, context Facts, X-Verdict-TTL, and the two
 // resolve body variants. Both doors of these routes (the check fast lane and the tsoa routes,
-// http/evaluation-routes.ts) rely on these alone, without tsoa's validation, so they refuse
+// controllers/check.controller.ts, resolve.controller.ts) rely on these alone, without tsoa's validation, so they refuse
 // everything the OpenAPI shape refuses.
-import { fieldPath, findUnstorable } from './unstorable-strings';
+import { fieldPath, findUnstorable } from './storable';
 import { AppError } from '@arbiter/http';
 import type { Fact, Scope } from '@arbiter/policy';
 import type { CheckRequest } from '../models/verdicts';
 import { badRequest } from './errors';
-import { MAX_VERDICT_TTL_SECONDS, type ScopeFieldSchema } from '../domain/tenant-snapshot';
-import { LEDGER_CITATION_PREFIX } from '../domain/ledger-citation';
+import { MAX_VERDICT_TTL_SECONDS, type ScopeFieldSchema } from './tenant-snapshot';
+import { LEDGER_CITATION_PREFIX } from './ledger-citation';
 
 type ScopeValue = string | number | boolean;
 type ScopeSchema = ReadonlyMap<string, ScopeFieldSchema> | null;
@@ -171,6 +171,8 @@ export interface Correlation {
 
 interface ResolveCommon {
   context: Record<string, Fact>;
+  /** docs/verdicts.md "Explanations": the complete answer carries `explanation` only when true. */
+  explain: boolean;
   on_behalf_of?: string;
   resolve_session_id?: string;
   correlation?: Correlation;
@@ -190,8 +192,8 @@ export interface OverviewResolve extends ResolveCommon {
 
 export type ParsedResolve = DetailedResolve | OverviewResolve;
 
-const DETAILED_KEYS = new Set(['action', 'resource', 'scope', 'context', 'on_behalf_of', 'resolve_session_id', 'correlation']);
-const OVERVIEW_KEYS = new Set(['action_type', 'context', 'correlation', 'resolve_session_id', 'on_behalf_of']);
+const DETAILED_KEYS = new Set(['action', 'resource', 'scope', 'context', 'on_behalf_of', 'resolve_session_id', 'correlation', 'explain']);
+const OVERVIEW_KEYS = new Set(['action_type', 'context', 'correlation', 'resolve_session_id', 'on_behalf_of', 'explain']);
 
 function text(body: Record<string, unknown>, key: string, max: number, required: boolean): string | undefined {
   const v = body[key];
@@ -200,6 +202,17 @@ function text(body: Record<string, unknown>, key: string, max: number, required:
     throw badRequest('validation_failed', `${key} must be a string of 1 to ${max} characters`, { fields: [{ field: key, message: required && v === undefined ? `'${key}' is required` : 'invalid string' }] });
   }
   return v;
+}
+
+/**
+ * `explain` (docs/verdicts.md "Explanations"): a JSON boolean or nothing. `"true"`, `1` or null are
+ * refused rather than read as a wish: a caller that asked in a form it thinks works would otherwise
+ * get no explanation without knowing why.
+ */
+function parseExplain(raw: Record<string, unknown>): boolean {
+  const v = raw.explain;
+  if (v === undefined || typeof v === 'boolean') return v === true;
+  throw badRequest('validation_failed', 'explain must be a boolean', { fields: [{ field: 'explain', message: 'must be a boolean' }] });
 }
 
 function parseCorrelation(raw: unknown): Correlation | undefined {
@@ -215,11 +228,11 @@ function parseCorrelation(raw: unknown): Correlation | undefined {
   return out;
 }
 
-const CHECK_KEYS = new Set(['action', 'resource', 'scope', 'parameters', 'on_behalf_of', 'context']);
+const CHECK_KEYS = new Set(['action', 'resource', 'scope', 'parameters', 'on_behalf_of', 'context', 'explain']);
 
 /**
  * The check body (docs/verdicts.md "check"; the OpenAPI CheckRequest): action, resource and scope required,
- * parameters, on_behalf_of and context optional, nothing else. Scope values are held to the
+ * parameters, on_behalf_of, context and explain optional, nothing else. Scope values are held to the
  * tenant's scope_schema later (validateScope); a non-object scope or parameters is validation_failed.
  */
 /**
@@ -264,6 +277,7 @@ export function parseCheckBody(raw: unknown): CheckRequest {
   const onBehalfOf = text(raw, 'on_behalf_of', MAX_ID, false);
   if (onBehalfOf !== undefined) body.on_behalf_of = onBehalfOf;
   if (raw.context !== undefined) body.context = parseContext(raw.context) as CheckRequest['context'];
+  if (parseExplain(raw)) body.explain = true;
   return body;
 }
 
@@ -286,6 +300,7 @@ export function parseResolveBody(raw: unknown): ParsedResolve {
     on_behalf_of: text(raw, 'on_behalf_of', MAX_ID, false),
     resolve_session_id: text(raw, 'resolve_session_id', MAX_ID, false),
     correlation: parseCorrelation(raw.correlation),
+    explain: parseExplain(raw),
   };
   if (overview) return { variant: 'overview', action_type: text(raw, 'action_type', 500, true)!, ...common };
   if (!isPlainObject(raw.scope)) throw badRequest('validation_failed', "'scope' is required: an object of scope fields", { field: 'scope' });

@@ -3,7 +3,20 @@
 import { decodeCursor, encodeCursor, parseLimit } from '@arbiter/http';
 import { parseBound } from './consultation-query';
 import { badRequest } from './errors';
-import type { ApprovalFilter, ApprovalPosition } from '../repositories/approvals.repository';
+
+export interface ApprovalFilter {
+  status?: string;
+  assignee?: string;
+  requester?: string;
+  since?: Date;
+  until?: Date;
+  dominating_rule_id?: string;
+}
+
+export interface ApprovalPosition {
+  requested_at: Date;
+  id: string;
+}
 
 export interface ApprovalQuery {
   status?: string;

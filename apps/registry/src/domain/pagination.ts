@@ -1,7 +1,12 @@
 import { decodeCursor, encodeCursor, parseLimit } from '@arbiter/http';
 import { badRequest } from './errors';
-import type { After } from '../repositories/db';
 import type { Page } from '../models/identity';
+
+/** Lists are ordered by (created_at, id); a page starts strictly after the cursor's row. */
+export interface After {
+  created_at: Date;
+  id: string;
+}
 
 export interface PageQuery {
   limit?: number;

@@ -6,7 +6,7 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import { AppError } from '@arbiter/http';
 import openapi from '../../openapi.json';
-import type { ParsedChange } from '../domain/simulation';
+import type { ParsedChange } from './simulation';
 import type { SimulatedNewRule, SimulatedOverrideBody, SimulatedRuleBody } from '../models/simulations';
 import { badRequest } from './errors';
 import { parseBound } from './consultation-query';

@@ -1,5 +1,5 @@
 import type { SealFactBody } from '../models/ledger';
-import { findUnstorable } from '../domain/storable';
+import { findUnstorable } from './storable';
 import { unstorableError, validationError } from './errors';
 
 const SEAL_KEYS = new Set(['tenant_id', 'actor', 'custom_payload', 'client_ref']);

@@ -1,7 +1,7 @@
 import { AppError } from '@arbiter/http';
 import { auditStreamTenant } from '@arbiter/internal-api';
-import { STREAM_ID_PATTERN } from '../domain/payload';
-import { stringProblem } from '../domain/storable';
+import { STREAM_ID_PATTERN } from './payload';
+import { stringProblem } from './storable';
 import type { SealFactBody } from '../models/ledger';
 import { parseSealBody } from './seal-request';
 import { unstorableError, validationError } from './errors';
@@ -30,7 +30,7 @@ export function parseServiceSealEnvelope(raw: unknown): unknown[] {
 }
 
 /**
- * One seal of the batch: the public seal body's checks (http/seal-request.ts, the same words and
+ * One seal of the batch: the public seal body's checks (domain/seal-request.ts, the same words and
  * limits) plus what a service seal must have: a client_ref, and a stream_id that is one of the
  * audit streams of the seal's own tenant_id. Errors name the field as the public seal does; the
  * caller prefixes them with `seals[i]`.

@@ -1,5 +1,4 @@
 import { hash, randomBytes } from 'node:crypto';
-import type { IncomingHttpHeaders } from 'node:http';
 
 /**
  * The session cookie (docs/verdicts.md "Authentication", docs/identity.md): an opaque value of 32
@@ -38,7 +37,7 @@ export function clearedSessionCookie(): string {
  * The session cookie's value from a Cookie header (RFC 6265 section 5.4: `name=value` pairs separated
  * by `;`, a value optionally in double quotes); undefined when absent or empty.
  */
-export function sessionTokenFrom(headers: IncomingHttpHeaders): string | undefined {
+export function sessionTokenFrom(headers: { cookie?: string }): string | undefined {
   const header = headers.cookie;
   if (!header) return undefined;
   for (const pair of header.split(';')) {

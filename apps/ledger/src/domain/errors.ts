@@ -1,6 +1,6 @@
 import { AppError } from '@arbiter/http';
 import type { AuthErrors } from '@arbiter/auth';
-import { describeUnstorable, type Unstorable } from '../domain/storable';
+import { describeUnstorable, type Unstorable } from './storable';
 
 // Errors (docs/ledger-formats.md "Errors"): {code, message, details?} with VALIDATION_ERROR 400, NOT_FOUND 404,
 // UNAUTHORIZED 401, INTERNAL_ERROR 500; plus FORBIDDEN 403 (a valid key that may not act) and

@@ -2,7 +2,20 @@
 // dominating_rule_id, limit, cursor), parsed and checked. Pure.
 import { decodeCursor, encodeCursor, parseLimit } from '@arbiter/http';
 import { badRequest } from './errors';
-import type { ConsultationFilter, ConsultationPosition } from '../repositories/consultations.repository';
+
+export interface ConsultationFilter {
+  actor?: string;
+  since?: Date;
+  until?: Date;
+  action?: string;
+  verdict?: string;
+  dominating_rule_id?: string;
+}
+
+export interface ConsultationPosition {
+  requested_at: Date;
+  id: string;
+}
 
 export interface ConsultationQuery {
   actor?: string;

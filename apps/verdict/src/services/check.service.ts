@@ -1,0 +1,218 @@
+import type { Logger } from 'pino';
+import type { AuthenticatedIdentity, TenantId } from '@arbiter/auth';
+import { AppError } from '@arbiter/http';
+import { newId } from '@arbiter/db';
+import { inSpan, tracingEnabled } from '@arbiter/telemetry';
+import { evaluate, explain, factContradictingParameters, type CompleteEvaluation, type EvaluationRequest, type Explanation, type Fact } from '@arbiter/policy';
+import type { ConsultationRecord } from '../domain/consultation-record';
+import { contextHash } from '../domain/consultation-builder';
+import { appliedTtl, type Answer } from '../domain/evaluation-answer';
+import { engineContext } from '../domain/ledger-citation';
+import type { TenantSnapshot } from '../domain/tenant-snapshot';
+import { parseCheckBody, parseVerdictTtl, validateScope } from '../domain/request-parsing';
+import type { CheckResponse } from '../models/verdicts';
+import { presentCheck, presentRequirements } from '../presenters/verdicts';
+import type { ConsultationRecorder, Decision } from './consultation-recorder.service';
+import { EvaluationBudget } from './evaluation-budget.service';
+import { LedgerCitationsService, unconfiguredCitationSource } from './ledger-citations.service';
+import type { SnapshotStore } from './snapshot-store.service';
+
+/** The one-shot approvals a check may use (repositories/approvals.repository.ts). */
+export interface OneShotApprovals {
+  /** An unconsumed one-shot approval of `requester` whose consultation had this context_hash, with the rule versions it lifts by rule id. */
+  findOneShot(tenantId: TenantId, requester: string, contextHash: string, now: Date): Promise<{ id: string; rule_versions: Record<string, string> } | null>;
+  consumeOneShot(tenantId: TenantId, id: string, consultationId: string, at: Date): Promise<boolean>;
+  releaseOneShot(tenantId: TenantId, id: string, consultationId: string): Promise<void>;
+}
+
+/** What check and resolve both need. */
+export interface EvaluationDeps {
+  snapshots: SnapshotStore;
+  recorder: ConsultationRecorder;
+  logger: Logger;
+  /** Verifies ledger citations (docs/verdicts.md "Facts the ledger vouches for"). Absent: a citation is 503 ledger_unavailable. */
+  citations?: LedgerCitationsService;
+  /** docs/verdicts.md "Evaluation budget" (EVALUATION_BUDGET_MS); absent: the defaults. */
+  budget?: EvaluationBudget;
+  now?: () => number;
+}
+
+/** EvaluationDeps' optional members, with their defaults. */
+export interface EvaluationBase {
+  now: () => number;
+  citations: LedgerCitationsService;
+  budget: EvaluationBudget;
+}
+
+export function evaluationDefaults(deps: EvaluationDeps): EvaluationBase {
+  return { now: deps.now ?? Date.now, citations: deps.citations ?? new LedgerCitationsService(unconfiguredCitationSource), budget: deps.budget ?? new EvaluationBudget() };
+}
+
+export interface CheckDeps extends EvaluationDeps {
+  /** Absent: no check ever uses a one-shot approval (unit tests of other paths). */
+  oneShots?: OneShotApprovals;
+}
+
+type OneShot = NonNullable<Decision['oneShot']>;
+
+const EMPTY: Record<string, never> = Object.freeze({}) as Record<string, never>;
+
+/**
+ * The check orchestration (docs/verdicts.md "check"): the body parsed once, the operation evaluated
+ * against the tenant snapshot in memory, a one-shot approval used when one covers it, the explanation
+ * computed when asked, then the consultation recorded (ConsultationRecorder) before the answer leaves.
+ */
+export class CheckService {
+  private readonly base: EvaluationBase;
+
+  constructor(private readonly deps: CheckDeps) {
+    this.base = evaluationDefaults(deps);
+  }
+
+  /**
+   * POST /<tenant_id>/v1/check, from the fast lane and the tsoa route alike (CheckController.check): the
+   * raw body is parsed and validated here, once. While tracing is on, in a `verdict.check` span.
+   */
+  check(identity: AuthenticatedIdentity, tenantParam: string, rawBody: unknown, ttlHeader: string | string[] | undefined): Promise<Answer<CheckResponse>> {
+    return traced('verdict.check', identity, () => this.run(identity, tenantParam, rawBody, ttlHeader));
+  }
+
+  private async run(identity: AuthenticatedIdentity, tenantParam: string, rawBody: unknown, ttlHeader: string | string[] | undefined): Promise<Answer<CheckResponse>> {
+    const body = parseCheckBody(rawBody);
+    const ttlOverride = parseVerdictTtl(ttlHeader);
+    const snapshot = await this.deps.snapshots.forCaller(identity, tenantParam);
+    const scope = validateScope(body.scope, snapshot.scopeFields, 'invalid_scope_field');
+    // The Facts as sent are hashed and recorded; the engine sees verified ledger citations as ledger Facts.
+    const context = (body.context as Record<string, Fact> | undefined) ?? EMPTY;
+    const parameters = body.parameters ?? EMPTY;
+    refuseContradictingFacts(parameters, context);
+    const citations = await this.base.citations.verify(snapshot.tenantId, context, { principalId: identity.principal.id, onBehalfOf: body.on_behalf_of });
+    const hash = contextHash({ action: body.action, resource: body.resource, scope, parameters, context });
+    const requestedAt = new Date(this.base.now());
+    const request = { mode: 'check' as const, action: body.action, resource: body.resource, scope, parameters, context: engineContext(context, citations) };
+    // Each synchronous run of the engine gets its own budget (docs/verdicts.md "Evaluation budget").
+    let deadline = this.base.budget.start();
+    let result = this.base.budget.run('check', snapshot.tenantId, () => evaluate(snapshot.policy, request, requestedAt, null, deadline));
+    if (result.status === 'insufficient_context') {
+      throw new AppError(422, 'insufficient_context', `A rule needs context the request lacks: ${result.missing_fields.map((f) => f.field).join(', ')} (resolve is the tolerant alternative)`, {
+        missing_fields: result.missing_fields.map((f) => f.field),
+        required_context: presentRequirements(result.missing_fields),
+      });
+    }
+    if (result.status !== 'complete') throw new Error(`check evaluation answered ${result.status}`);
+    let oneShot: OneShot | undefined;
+    if (result.verdict === 'approval_required' && this.deps.oneShots) {
+      const used = await this.useOneShotApproval(identity, snapshot, request, hash.digest, result, requestedAt);
+      if (used) ({ result, oneShot } = used);
+      deadline = this.base.budget.start(); // the approval was looked up in the database meanwhile
+    }
+    // Only when asked, for blocked and approval_required (explain answers null otherwise): docs/verdicts.md "Explanations".
+    let explanation: Explanation | null = null;
+    if (body.explain) {
+      try {
+        explanation = explain(snapshot.policy, request, result, requestedAt, deadline);
+      } catch (err) {
+        // Past the budget nothing is recorded: a one-shot approval this check used is given back.
+        if (oneShot) await this.releaseOneShot(snapshot, oneShot);
+        throw this.base.budget.refusal('check', snapshot.tenantId, err);
+      }
+    }
+    const record = await this.record({
+      oneShot,
+      operation: 'check',
+      identity,
+      snapshot,
+      onBehalfOf: body.on_behalf_of,
+      requestedAt,
+      action: body.action,
+      resource: body.resource,
+      scope,
+      parameters,
+      context,
+      contextHash: hash,
+      ledgerCitations: citations,
+      evaluation: result,
+      ttlSeconds: appliedTtl(ttlOverride, snapshot),
+      history: [],
+      correlation: null,
+    });
+    return { body: presentCheck(record, explanation), ttlSeconds: record.verdict_ttl_seconds, consultationId: record.id };
+  }
+
+  /** Records the consultation; one that consumed a one-shot approval and was not stored gives the approval back. */
+  private async record(d: Decision): Promise<ConsultationRecord> {
+    try {
+      return await this.deps.recorder.record(d);
+    } catch (err) {
+      if (d.oneShot) await this.releaseOneShot(d.snapshot, d.oneShot);
+      throw err;
+    }
+  }
+
+  /**
+   * An approval_required check may be the operation an approval approved without a grant
+   * (docs/approvals.md "The agent's loop"): same caller, same context_hash (the operation and its context
+   * Facts, ledger citations included), still valid, unused. Its triggering rules, at the versions it was
+   * asked for, are then neutralised for this one evaluation, and the approval is consumed by one
+   * conditional UPDATE, so of two simultaneous checks exactly one is allowed. New triggers (rules the
+   * approval did not cover, or changed since) keep the verdict approval_required and leave it unused.
+   */
+  private async useOneShotApproval(
+    identity: AuthenticatedIdentity,
+    snapshot: TenantSnapshot,
+    request: EvaluationRequest,
+    contextHash: string,
+    result: CompleteEvaluation,
+    requestedAt: Date,
+  ): Promise<{ result: CompleteEvaluation; oneShot: OneShot } | null> {
+    const oneShots = this.deps.oneShots!;
+    const approval = await oneShots.findOneShot(snapshot.tenantId, identity.principal.id, contextHash, requestedAt);
+    if (!approval) return null;
+    const versions = approval.rule_versions;
+    if (!result.triggers.length || !result.triggers.every((t) => versions[t.rule_id] === t.rule_version_id)) return null;
+    const lifted = { approvalId: approval.id, ruleVersionIds: new Set(Object.values(versions)) };
+    const again = this.base.budget.run('check', snapshot.tenantId, () => evaluate(snapshot.policy, request, requestedAt, lifted, this.base.budget.start()));
+    if (again.status !== 'complete' || again.verdict === 'approval_required') return null;
+    const consultationId = newId('cns-');
+    if (!(await oneShots.consumeOneShot(snapshot.tenantId, approval.id, consultationId, requestedAt))) return null;
+    return { result: again, oneShot: { approvalId: approval.id, consultationId } };
+  }
+
+  private async releaseOneShot(snapshot: TenantSnapshot, oneShot: OneShot): Promise<void> {
+    await this.deps.oneShots
+      ?.releaseOneShot(snapshot.tenantId, oneShot.approvalId, oneShot.consultationId)
+      .catch((releaseErr: unknown) => this.deps.logger.error({ err: releaseErr, approval_id: oneShot.approvalId }, 'one-shot approval not released'));
+  }
+}
+
+/**
+ * An evaluation in its span (docs/operations.md "Tracing"): the caller's tenant and principal, then the
+ * verdict and the consultation id of a complete answer (`arbiter.operation_status` of an incomplete one).
+ * Check and resolve alike; with tracing off, just `run`.
+ */
+export function traced<T>(name: string, identity: AuthenticatedIdentity, run: () => Promise<Answer<T>>): Promise<Answer<T>> {
+  if (!tracingEnabled()) return run();
+  return inSpan(name, { attributes: { 'arbiter.tenant_id': identity.tenant_id, 'arbiter.principal_id': identity.principal.id } }, async (span) => {
+    const answer = await run();
+    const body = answer.body as { verdict?: unknown; operation_status?: unknown };
+    if (answer.consultationId) span.setAttribute('arbiter.consultation_id', answer.consultationId);
+    if (typeof body.verdict === 'string') span.setAttribute('arbiter.verdict', body.verdict);
+    if (typeof body.operation_status === 'string') span.setAttribute('arbiter.operation_status', body.operation_status);
+    return answer;
+  });
+}
+
+/**
+ * One value per path (docs/verdicts.md "Parameters and context"): a context Fact that restates a path the
+ * parameters hold with another value is 422 context_contradicts_parameters naming the field. The
+ * parameters are what the verdict signs and the executor does; a Fact cannot make the rules see less.
+ */
+function refuseContradictingFacts(parameters: Record<string, unknown>, context: Record<string, Fact>): void {
+  if (context === EMPTY) return;
+  const field = factContradictingParameters(parameters, context);
+  if (field === null) return;
+  throw new AppError(422, 'context_contradicts_parameters', `Context field ${field} holds another value than parameters.${field}: a Fact cannot restate what the parameters say (send one value, or leave the Fact out)`, {
+    field: `context.${field}`,
+    parameters_field: `parameters.${field}`,
+  });
+}

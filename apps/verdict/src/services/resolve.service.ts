@@ -1,0 +1,226 @@
+import type { AuthenticatedIdentity, TenantId } from '@arbiter/auth';
+import { AppError } from '@arbiter/http';
+import { newId } from '@arbiter/db';
+import { evaluate, explain, type EvaluationRequest, type Fact, type Scope } from '@arbiter/policy';
+import type { RequiredContextRound } from '../domain/consultation-record';
+import { contextHash } from '../domain/consultation-builder';
+import { appliedTtl, type Answer } from '../domain/evaluation-answer';
+import { engineContext } from '../domain/ledger-citation';
+import { mergeScope, parseResolveBody, parseVerdictTtl, scopeFromContext, validateScope, type ParsedResolve } from '../domain/request-parsing';
+import type { IncompleteResolveResponse, OverviewIncompleteResponse, ResolveResponse } from '../models/verdicts';
+import { presentOverviewComplete, presentRequirements, presentResolveComplete } from '../presenters/verdicts';
+import type { ResolveSessionRepository, ResolveSessionState } from '../repositories/resolve-sessions.repository';
+import { evaluationDefaults, traced, type EvaluationBase, type EvaluationDeps } from './check.service';
+
+export interface ResolveDeps extends EvaluationDeps {
+  sessions: ResolveSessionRepository;
+  sessionTtlSeconds: number;
+  /**
+   * The most a resolve session's accumulated context may weigh, in bytes of JSON: what one request could
+   * carry (BODY_LIMIT). Default 1 MiB.
+   */
+  maxSessionContextBytes?: number;
+}
+
+const EMPTY: Record<string, never> = Object.freeze({}) as Record<string, never>;
+
+/**
+ * The resolve sessions (docs/verdicts.md "The resolve loop", "resolve"): each round adds its Facts to the
+ * caller's session, widens the scope, and evaluates; an incomplete round is stored in the session and
+ * answers what can still change the verdict; the round that completes is recorded like a check
+ * (ConsultationRecorder) and closes the session.
+ */
+export class ResolveService {
+  private readonly base: EvaluationBase;
+
+  constructor(private readonly deps: ResolveDeps) {
+    this.base = evaluationDefaults(deps);
+  }
+
+  /** POST /<tenant_id>/v1/resolve, both variants; the raw body is parsed and validated here, once. In a `verdict.resolve` span while tracing is on. */
+  resolve(identity: AuthenticatedIdentity, tenantParam: string, rawBody: unknown, ttlHeader: string | string[] | undefined): Promise<Answer<ResolveResponse>> {
+    return traced('verdict.resolve', identity, () => this.run(identity, tenantParam, rawBody, ttlHeader));
+  }
+
+  private async run(identity: AuthenticatedIdentity, tenantParam: string, rawBody: unknown, ttlHeader: string | string[] | undefined): Promise<Answer<ResolveResponse>> {
+    const body = parseResolveBody(rawBody);
+    const ttlOverride = parseVerdictTtl(ttlHeader);
+    const snapshot = await this.deps.snapshots.forCaller(identity, tenantParam);
+    const tenantId = snapshot.tenantId;
+    const now = this.base.now();
+
+    const session = body.resolve_session_id ? await this.openSession(identity, tenantId, body, now) : null;
+    const round = (session?.rounds ?? 0) + 1;
+    if (round > snapshot.maxResolveRounds) {
+      throw new AppError(429, 'too_many_rounds', `This resolve session has used its ${snapshot.maxResolveRounds} rounds`, {
+        max_resolve_rounds: snapshot.maxResolveRounds,
+        rounds: session?.rounds ?? 0,
+        resolve_session_id: session?.id,
+      });
+    }
+
+    // Accumulate: later Facts replace earlier ones of the same field; scope only ever widens.
+    const context: Record<string, Fact> = session ? { ...session.context, ...body.context } : body.context;
+    if (session) this.refuseOversizedContext(session.id, context);
+    // Every round checks the citations of the whole accumulated context (verified facts are cached), for
+    // this round's caller and on_behalf_of: the round that completes is checked for the ones it records.
+    const citations = await this.base.citations.verify(tenantId, context, { principalId: identity.principal.id, onBehalfOf: body.on_behalf_of });
+    let scope: Scope = session?.scope ?? EMPTY;
+    if (body.variant === 'detailed') scope = mergeScope(scope, validateScope(body.scope, snapshot.scopeFields, 'unknown_scope_field'), 'resolve_session_mismatch');
+    scope = mergeScope(scope, scopeFromContext(context, snapshot.scopeFields), 'scope_conflict');
+    const action = body.variant === 'detailed' ? body.action : body.action_type;
+    const resource = body.variant === 'detailed' ? body.resource : overviewResource(context, session);
+    if (body.variant === 'overview' && !this.base.budget.run('resolve', tenantId, () => snapshot.knowsAction(action, this.base.budget.start()))) {
+      throw new AppError(404, 'unknown_action_type', `No rule of this tenant applies to action_type ${action}`, { action_type: action });
+    }
+    const correlation = (body.correlation ?? session?.correlation ?? null) as Record<string, unknown> | null;
+    const parameters = EMPTY;
+    const hash = contextHash({ action, resource, scope, parameters, context });
+    const requestedAt = new Date(now);
+    const request: EvaluationRequest = { mode: 'resolve', action, resource, scope, context: engineContext(context, citations) };
+    const deadline = this.base.budget.start();
+    const result = this.base.budget.run('resolve', tenantId, () => evaluate(snapshot.policy, request, requestedAt, null, deadline));
+
+    if (result.status === 'incomplete') {
+      const history = [...(session?.history ?? []), { round, fields: result.required_context.map((f) => f.field) }];
+      const id = await this.saveRound(identity, tenantId, body, session, { action, resource, scope, context, round, history, correlation }, now);
+      const required = presentRequirements(result.required_context);
+      const answer: IncompleteResolveResponse | OverviewIncompleteResponse =
+        body.variant === 'detailed'
+          ? { operation_status: 'incomplete', resolve_session_id: id, round, required_context: required, provisional_context: result.provisional_context }
+          : { operation_status: 'incomplete', required_context: required, resolve_session_id: id };
+      return { body: answer };
+    }
+    if (result.status !== 'complete') throw new Error(`resolve evaluation answered ${result.status}`);
+
+    const history = [...(session?.history ?? []), { round, fields: [] }];
+    // Only when this round asks (docs/verdicts.md "Explanations").
+    const explanation = body.explain ? this.base.budget.run('resolve', tenantId, () => explain(snapshot.policy, request, result, requestedAt, deadline)) : null;
+    const record = await this.deps.recorder.record({
+      operation: 'resolve',
+      identity,
+      snapshot,
+      onBehalfOf: body.on_behalf_of,
+      requestedAt,
+      action,
+      resource,
+      scope,
+      parameters,
+      context,
+      contextHash: hash,
+      ledgerCitations: citations,
+      evaluation: result,
+      ttlSeconds: appliedTtl(ttlOverride, snapshot),
+      history,
+      correlation,
+    });
+    if (session) {
+      const closed = await this.deps.sessions.advance(tenantId, session.id, session.rounds, {
+        scope: scope as ResolveSessionState['scope'],
+        context,
+        rounds: round,
+        history,
+        correlation,
+        expires_at: session.expires_at,
+        consultation_id: record.id,
+      });
+      if (!closed) this.deps.logger.warn({ resolve_session_id: session.id, consultation_id: record.id }, 'resolve session advanced concurrently');
+    }
+    const answer = body.variant === 'detailed' ? presentResolveComplete(record, explanation) : presentOverviewComplete(record, explanation);
+    return { body: answer, ttlSeconds: record.verdict_ttl_seconds, consultationId: record.id };
+  }
+
+  private async openSession(identity: AuthenticatedIdentity, tenantId: TenantId, body: ParsedResolve, now: number): Promise<ResolveSessionState> {
+    const id = body.resolve_session_id!;
+    const session = await this.deps.sessions.find(tenantId, id);
+    // Another caller's session answers as an unknown one: session ids are not shared between principals.
+    if (!session || session.caller_principal_id !== identity.principal.id || session.expires_at.getTime() <= now) {
+      throw new AppError(404, 'resolve_session_not_found', `Resolve session ${id} does not exist or has expired`, { resolve_session_id: id });
+    }
+    if (session.completed_at) {
+      throw new AppError(409, 'resolve_session_completed', `Resolve session ${id} is complete; start a new one`, {
+        resolve_session_id: id,
+        consultation_id: session.consultation_id,
+      });
+    }
+    const sameOperation =
+      session.variant === body.variant &&
+      (body.variant === 'detailed' ? session.action === body.action && session.resource === body.resource : session.action === body.action_type);
+    if (!sameOperation) {
+      throw new AppError(409, 'resolve_session_mismatch', `Resolve session ${id} is about another operation`, {
+        resolve_session_id: id,
+        action: session.action,
+        resource: session.resource,
+      });
+    }
+    return session;
+  }
+
+  /**
+   * A session's context grows round after round; it may grow to what one request could carry and no
+   * further (docs/verdicts.md "The resolve loop"), or a caller could make the gateway store and hash a
+   * context of max_resolve_rounds times the body limit: 422 resolve_context_too_large.
+   */
+  private refuseOversizedContext(sessionId: string, context: Record<string, Fact>): void {
+    const max = this.deps.maxSessionContextBytes ?? 1024 * 1024;
+    const size = Buffer.byteLength(JSON.stringify(context), 'utf8');
+    if (size <= max) return;
+    throw new AppError(422, 'resolve_context_too_large', `The accumulated context of resolve session ${sessionId} would weigh ${size} bytes, more than the ${max} one request may carry: start a new session with the fields that matter`, {
+      resolve_session_id: sessionId,
+      bytes: size,
+      max_bytes: max,
+    });
+  }
+
+  /** Stores an incomplete round: a new session, or the next round of the caller's one. */
+  private async saveRound(
+    identity: AuthenticatedIdentity,
+    tenantId: TenantId,
+    body: ParsedResolve,
+    session: ResolveSessionState | null,
+    next: { action: string; resource: string; scope: Scope; context: Record<string, Fact>; round: number; history: RequiredContextRound[]; correlation: Record<string, unknown> | null },
+    now: number,
+  ): Promise<string> {
+    const expires_at = new Date(now + this.deps.sessionTtlSeconds * 1000);
+    const scope = next.scope as ResolveSessionState['scope'];
+    if (!session) {
+      const id = newId('rsn-');
+      await this.deps.sessions.create({
+        id,
+        tenant_id: tenantId,
+        caller_principal_id: identity.principal.id,
+        variant: body.variant,
+        action: next.action,
+        resource: next.resource,
+        scope,
+        context: next.context,
+        rounds: next.round,
+        history: next.history,
+        correlation: next.correlation,
+        expires_at,
+      });
+      return id;
+    }
+    const ok = await this.deps.sessions.advance(tenantId, session.id, session.rounds, {
+      scope,
+      context: next.context,
+      rounds: next.round,
+      history: next.history,
+      correlation: next.correlation,
+      expires_at,
+    });
+    if (!ok) {
+      throw new AppError(409, 'resolve_session_conflict', `Another call advanced resolve session ${session.id} meanwhile; retry with the current context`, {
+        resolve_session_id: session.id,
+      });
+    }
+    return session.id;
+  }
+}
+
+/** Overview resolve names no resource: a `resource` Fact supplies it (else the session's, else ''). */
+function overviewResource(context: Record<string, Fact>, session: ResolveSessionState | null): string {
+  const fact = context.resource;
+  if (fact && typeof fact.value === 'string') return fact.value;
+  return session?.resource ?? '';
+}
