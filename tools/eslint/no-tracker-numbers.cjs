@@ -21,10 +21,18 @@ const PATTERNS = [
   /(?<![\w#&/.-])#\d+(?![\w-])/g,
 ];
 
-/** The tracker references in a text, as written. */
+/** The tracker references in a text, as written, in order; "issue #14" once, not also as "#14". */
 function trackerNumbers(text) {
+  const matches = [];
+  for (const re of PATTERNS) for (const m of text.matchAll(re)) matches.push({ at: m.index, end: m.index + m[0].length, text: m[0] });
+  matches.sort((a, b) => a.at - b.at || b.end - a.end);
   const found = [];
-  for (const re of PATTERNS) for (const m of text.matchAll(re)) found.push(m[0]);
+  let covered = -1;
+  for (const m of matches) {
+    if (m.at < covered) continue;
+    found.push(m.text);
+    covered = m.end;
+  }
   return found;
 }
 
