@@ -145,7 +145,7 @@ function blockOf(doc: string, name: string): string {
   return from === -1 || to === -1 ? '' : doc.slice(from + begin(name).length, to);
 }
 
-/** The hand-written "What it does" cells of a block's table, by the row's first cell that names code (`libs/x`). */
+/** The hand-written "What it does" cells of a block's table, by the row's first cell that names code (`libs/<name>`). */
 function descriptions(block: string, column: number): Map<string, string> {
   const out = new Map<string, string>();
   for (const line of block.split('\n')) {
