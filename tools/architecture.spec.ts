@@ -1,9 +1,7 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { architecture, render, UNDESCRIBED, type Tree } from './architecture';
-
-const root = path.resolve(__dirname, '..');
+import { readText, repositoryFiles, root } from './repository';
 
 function tree(files: Record<string, string>): Tree {
   return { files: Object.keys(files), read: (f) => files[f] ?? null };
@@ -117,16 +115,9 @@ describe('docs/architecture.md', () => {
    * the "What it does" cell of each new row.
    */
   it('shows the libraries, their floors and importers, and the test-only code as they are', () => {
-    const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: root, encoding: 'utf8' })
-      .split('\0')
-      .filter((f) => f !== '' && existsSync(path.join(root, f)));
-    const read = (f: string): string | null => {
-      const buf = readFileSync(path.join(root, f));
-      return buf.includes(0) ? null : buf.toString('utf8');
-    };
     const file = path.join(root, 'docs/architecture.md');
     const doc = readFileSync(file, 'utf8');
-    const { text, undescribed } = render(doc, architecture({ files, read }));
+    const { text, undescribed } = render(doc, architecture({ files: repositoryFiles({ untracked: true }), read: readText }));
     if (process.env.ARBITER_WRITE_ARCHITECTURE === '1' && text !== doc) writeFileSync(file, text);
     expect(undescribed).toEqual([]);
     expect(doc).toBe(text);

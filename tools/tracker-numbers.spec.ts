@@ -1,9 +1,7 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { RuleTester } from 'eslint';
 import tseslint from 'typescript-eslint';
 import { commentLines, styleOf } from './citations';
+import { readText, repositoryFiles } from './repository';
 
 /**
  * No tracker numbers in the code (docs/development.md "Conventions"). The ESLint rule
@@ -14,8 +12,6 @@ import { commentLines, styleOf } from './citations';
  */
 const rule = require('./eslint/no-tracker-numbers.cjs');
 const { trackerNumbers } = rule as { trackerNumbers(text: string): string[] };
-
-const root = path.resolve(__dirname, '..');
 
 /** Not scanned: documentation, the lockfile, and the rule and this spec, which spell out what they refuse. */
 const SKIPPED = /\.md$|(^|\/)package-lock\.json$|^tools\/eslint\/no-tracker-numbers\.cjs$|^tools\/tracker-numbers\.spec\.ts$/;
@@ -122,13 +118,6 @@ describe('tracker numbers in the comments of any file', () => {
 
 describe('the repository', () => {
   it('has no tracker number in a comment', () => {
-    const files = execFileSync('git', ['ls-files', '-z'], { cwd: root, encoding: 'utf8' })
-      .split('\0')
-      .filter((f) => f !== '' && existsSync(path.join(root, f)));
-    const read = (f: string): string | null => {
-      const buf = readFileSync(path.join(root, f));
-      return buf.includes(0) ? null : buf.toString('utf8');
-    };
-    expect(trackerFindings(files, read)).toEqual([]);
+    expect(trackerFindings(repositoryFiles(), readText)).toEqual([]);
   });
 });
