@@ -1,8 +1,12 @@
 // The floor the verdict gateway is measured against (docs/benchmarks.md "Verdict"): a bare express 5 endpoint that signs
 // an ES256 JWS (node:crypto, key made once) and group-commits one row per request, answering after
 // the commit. No authentication, no evaluation, no hashing.
+//
+// FLOOR_ROW_BYTES (unset by default: the floor as defined) pads each stored row to about that many bytes of JSON
+// with incompressible text, to measure what a row of a consultation record's size costs PostgreSQL alone
+// (docs/benchmarks.md "Cheap per call").
 import express from 'express';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { createEs256Signer, generateEs256KeyPair } from '@arbiter/crypto';
 import { createPool, GroupCommitWriter } from '@arbiter/db';
 
@@ -19,6 +23,8 @@ async function main() {
     },
     { maxBatch: 500, maxInFlight: 2 },
   );
+  const padTo = Number(process.env.FLOOR_ROW_BYTES ?? 0);
+  const pad = randomBytes(Math.ceil(padTo * 0.75)).toString('base64'); // made once: the server does no extra work per row
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -27,7 +33,8 @@ async function main() {
     const id = randomUUID();
     const now = Math.floor(Date.now() / 1000);
     const jws = signer.sign({ jti: id, iat: now, exp: now + 300, action: req.body.action, resource: req.body.resource, scope: req.body.scope });
-    await writer.write({ id, body: JSON.stringify({ id, request: req.body, jws }) });
+    const row = JSON.stringify({ id, request: req.body, jws });
+    await writer.write({ id, body: padTo > row.length ? JSON.stringify({ id, request: req.body, jws, pad: pad.slice(0, padTo - row.length) }) : row });
     res.json({ consultation_id: id, signed_verdict: jws });
   });
   const server = app.listen(Number(process.env.PORT), '127.0.0.1', () => process.stdout.write('listening\n'));

@@ -89,7 +89,7 @@ async function main() {
     // A second replica on the same database and Redis (the "2 replicas" rows): what a second process buys on two cores.
     const verdict2 = await startService(children, 'verdict', path.join(ROOT, 'dist/apps/verdict/main.js'), { ...env, DATABASE_URL_VERDICT: verdictDb, REGISTRY_URL: registry });
     const verdict2Process = children[children.length - 1];
-    const floor = await startService(children, 'floor', path.join(ROOT, 'dist/bench/verdict/floor.js'), { PATH: process.env.PATH, DATABASE_URL: verdictDb }, '/livez-not-served');
+    const floor = await startService(children, 'floor', path.join(ROOT, 'dist/bench/verdict/floor.js'), { PATH: process.env.PATH, DATABASE_URL: verdictDb, ...(process.env.BENCH_FLOOR_ROW_BYTES ? { FLOOR_ROW_BYTES: process.env.BENCH_FLOOR_ROW_BYTES } : {}) }, '/livez-not-served');
 
     if (SOAK) {
       results.soak = await soak(registry, adminKey, verdict, verdictProcess, SOAK);
@@ -178,8 +178,14 @@ async function count(url: string): Promise<number> {
   const c = new Client({ connectionString: url });
   await c.connect();
   const { rows } = await c.query('SELECT count(*)::int AS n, avg(octet_length(record::text))::int AS text_bytes, avg(pg_column_size(record))::int AS stored_bytes FROM consultations');
+  // Everything a consultation costs on disk: its row (with TOAST) and its index entries, per record.
+  const sizes = await c.query(
+    "SELECT pg_table_size('consultations')::float8 AS table_bytes, pg_indexes_size('consultations')::float8 AS index_bytes, (SELECT count(*) FROM consultations)::float8 AS n",
+  );
   await c.end();
-  log(`consultation records: mean ${rows[0].text_bytes} bytes of JSON, ${rows[0].stored_bytes} bytes stored`);
+  const { table_bytes, index_bytes, n } = sizes.rows[0];
+  const per = (bytes: number) => Math.round(bytes / Math.max(1, n));
+  log(`consultation records: mean ${rows[0].text_bytes} bytes of JSON, ${rows[0].stored_bytes} bytes stored; on disk per record: table ${per(table_bytes)} bytes, indexes ${per(index_bytes)} bytes`);
   return rows[0].n;
 }
 
