@@ -59,6 +59,10 @@ describe('the architecture tables', () => {
     ]);
   });
 
+  it('refuses a library that is neither a product library nor test-only code', () => {
+    expect(() => architecture(tree({ ...TREE, 'libs/odd/package.json': pkg('@arbiter/odd', 'type:other') }))).toThrow(/^libs\/odd: tag it type:lib or type:testing/);
+  });
+
   it('refuses libraries that import each other in a circle', () => {
     expect(() => architecture(tree({ ...TREE, 'libs/base/src/index.ts': "import { c } from '@arbiter/top';" }))).toThrow(/circle: libs\/base → libs\/top → libs\/mid → libs\/base/);
   });

@@ -76,6 +76,9 @@ export function architecture(tree: Tree): Architecture {
     return p && { dir: p.dir, test: false };
   };
 
+  // Every libs/* folder gets a row: a product library or test-only code, nothing in between.
+  const untagged = projects.filter((p) => p.dir.startsWith('libs/') && !p.tags.includes('type:lib') && !p.tags.includes('type:testing'));
+  if (untagged.length) throw new Error(`${untagged.map((p) => p.dir).join(', ')}: tag it type:lib or type:testing in its package.json "nx"`);
   const libs = projects.filter((p) => p.tags.includes('type:lib'));
   const apps = projects.filter((p) => p.tags.includes('type:app'));
   const isLib = new Set(libs.map((l) => l.dir));
