@@ -1,9 +1,7 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { anchors, checkCitations, sectionNames, slug, type Tree } from './citations';
-
-const root = path.resolve(__dirname, '..');
+import { readText, repositoryFiles, root } from './repository';
 
 /** A tree of in-memory files, for the checker's own tests. */
 function tree(files: Record<string, string>): Tree {
@@ -109,16 +107,8 @@ describe('the citation checker', () => {
 });
 
 describe('the repository', () => {
-  const files = execFileSync('git', ['ls-files', '-z'], { cwd: root, encoding: 'utf8' })
-    .split('\0')
-    .filter((f) => f !== '' && existsSync(path.join(root, f)));
-  const read = (f: string): string | null => {
-    const buf = readFileSync(path.join(root, f));
-    return buf.includes(0) ? null : buf.toString('utf8');
-  };
-
   it('cites only what it holds', () => {
-    const findings = checkCitations({ files, read, existsOnDisk: (f) => existsSync(path.join(root, f)) });
+    const findings = checkCitations({ files: repositoryFiles(), read: readText, existsOnDisk: (f) => existsSync(path.join(root, f)) });
     expect(findings.map((f) => `${f.file}:${f.line}: ${f.problem}\n    ${f.text}`)).toEqual([]);
   });
 });

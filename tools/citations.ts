@@ -58,8 +58,8 @@ const BUILD_OUTPUT = /(^|\/)(dist|generated)(\/|$)/;
  * whole; in code and configuration only comments are, since string literals name paths for other
  * reasons (test fixtures, globs). Ignore files list patterns, not citations.
  */
-type Style = 'all' | 'slash' | 'hash' | 'sql' | 'none';
-function styleOf(file: string): Style {
+export type Style = 'all' | 'slash' | 'hash' | 'sql' | 'none';
+export function styleOf(file: string): Style {
   const name = file.split('/').pop() ?? file;
   if (/\.(md|json)$/.test(name)) return 'all';
   if (/\.(ts|tsx|js|mjs|cjs|prisma)$/.test(name)) return 'slash';

@@ -1,4 +1,4 @@
-// What explanations cost a check (docs/verdicts.md "Explanations"; issue 15): the engine alone on the
+// What explanations cost a check (docs/verdicts.md "Explanations"; docs/benchmarks.md "Explanations"): the engine alone on the
 // benchmark fixture, one core, no I/O. A check whose verdict is blocked or approval_required runs
 // explain() after evaluate(), as the gateway does; other checks do not call it. Prints evaluations per
 // second without and with explanations, and the per-check cost on the blocked/approval_required share.

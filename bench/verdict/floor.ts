@@ -1,4 +1,4 @@
-// The floor the verdict gateway is measured against (issue 5): a bare express 5 endpoint that signs
+// The floor the verdict gateway is measured against (docs/benchmarks.md "Verdict"): a bare express 5 endpoint that signs
 // an ES256 JWS (node:crypto, key made once) and group-commits one row per request, answering after
 // the commit. No authentication, no evaluation, no hashing.
 //

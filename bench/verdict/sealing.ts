@@ -1,4 +1,4 @@
-// The cost of sealing (issue 14, item 6): check throughput with LEDGER_SEALING off and on in the same run,
+// The cost of sealing: check throughput with LEDGER_SEALING off and on in the same run,
 // and the sealing lag (decision to ledger fact) at a sustained open-loop rate. Run it with
 // `node bench/verdict/bench.mjs --sealing`. See docs/benchmarks.md "Sealing".
 //

@@ -1,4 +1,4 @@
-// The simulation benchmark (issue 15, item 2): 100,000 stored consultations replayed through
+// The simulation benchmark: 100,000 stored consultations replayed through
 // POST /<tenant_id>/v1/simulations in under 10 s. Run it with `node bench/verdict/simulation.mjs`.
 // See docs/benchmarks.md "Simulation".
 //

@@ -2,7 +2,7 @@ import request from 'supertest';
 import { createPrincipalWithKey, createTenantWithAdmin, type TenantFixture } from '../../apps/registry/test/harness';
 import { startTestStack, type TestStack } from './stack';
 
-/** Issue 2: a key made in the registry works on all three services, and stops working everywhere when revoked. */
+/** A key made in the registry works on all three services, and stops working everywhere when revoked (docs/identity.md "Authentication on each service"). */
 describe('identity across services', () => {
   let stack: TestStack;
   let a: TenantFixture;

@@ -13,7 +13,7 @@ interface StoredLink {
 }
 
 /**
- * Issue 3 / docs/ledger-formats.md: appends to one stream are linearised by the database, whatever
+ * docs/ledger-formats.md "Concurrency": appends to one stream are linearised by the database, whatever
  * the number of replicas. Two real ledger processes (the esbuild bundle, as deployed) on one
  * database take concurrent seals of one stream.
  */

@@ -3,7 +3,7 @@ import { createLedgerTenant, ledgerClient, sealBody, startLedgerStack, type Ledg
 const GENEROUS = { rate_limit: { requests_per_minute: 1_000_000, burst: 100_000 } };
 
 /**
- * Issue 3: verify walks the stored chain; tampering done directly in the database (as an attacker
+ * Verify walks the stored chain; tampering done directly in the database (as an attacker
  * or a faulty process with database access would) answers valid false naming the fact where the
  * chain breaks. A broken chain is not an error status (docs/ledger-formats.md "Verification result").
  */

@@ -14,7 +14,7 @@ export interface TestStack {
   registry: RegistryHarness;
   verdict: RunningVerdict;
   ledger: RunningLedger;
-  /** With `worker: true`: the outbox relay and webhook delivery (issue 6), on its own queue prefix. */
+  /** With `worker: true`: the outbox relay and webhook delivery (ADR 0005), on its own queue prefix. */
   worker?: RunningWorker;
   stop(): Promise<void>;
 }

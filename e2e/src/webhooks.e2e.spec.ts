@@ -6,7 +6,7 @@ import { TEST_INTERNAL_TOKEN } from '../../apps/registry/test/harness';
 import { eventually, rigApi, startWebhookRig, type WebhookRig } from './webhooks-harness';
 
 /**
- * Issue 6: webhooks end to end — registry change → outbox → worker relay → BullMQ →
+ * Webhooks end to end (docs/webhooks.md "Internal API used by the worker") — registry change → outbox → worker relay → BullMQ →
  * webhook.v1.deliver → registry signs and POSTs → a real receiving server.
  */
 describe('webhooks through the worker', () => {

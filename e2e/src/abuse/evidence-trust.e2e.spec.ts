@@ -12,7 +12,7 @@ import { eventually, ledgerAs, provisionTenant, transfer, verdictAs, type SdkTen
 import { startTestStack, type TestStack } from '../stack';
 
 /**
- * Issue 26, item 7: evidence packs are verified against keys the verifier holds, not keys the pack carries
+ * Evidence packs are verified against keys the verifier holds, not keys the pack carries
  * (docs/evidence.md "Trusted keys"). The CLI runs as a child process (the built bin), as a user runs it.
  *
  * The reproduction: a real pack of an approval_required consultation, changed to `allowed`, its
@@ -47,7 +47,7 @@ const signJws = (header: string, claims: Json, key: KeyObject) => {
 const signEd25519 = (unsigned: Json, key: KeyObject) => sign(null, Buffer.from(jcs(unsigned), 'utf8'), key).toString('base64');
 const publicJwk = (key: KeyObject) => key.export({ format: 'jwk' }) as { x: string; y?: string };
 
-describe('evidence packs verified against trust the verifier holds (issue 26, item 7)', () => {
+describe('evidence packs verified against trust the verifier holds', () => {
   let stack: TestStack;
   let t: SdkTenant;
   let dir: string;

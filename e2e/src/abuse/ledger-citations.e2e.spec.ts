@@ -4,7 +4,7 @@ import { ledgerAs, provisionTenant, type SdkTenant } from '../sdk-harness';
 import { startTestStack, type TestStack } from '../stack';
 
 /**
- * Abuse cases of issue 26, item 6: any fact of the tenant counted as `verified`, so an agent sealed
+ * Abuse cases (ADR 0016): any fact of the tenant counted as `verified`, so an agent sealed
  * `{"note": {"n": 5}}` into its own scratch stream, cited it for a Requirement that wants a verified
  * amount, and was allowed. The ledger now records who sealed each fact (`sealed_by`, from the API key),
  * the gateway refuses a citation of a fact sealed by the caller or the principal it acts for, and

@@ -7,7 +7,7 @@ const GENEROUS = { rate_limit: { tier: 'enterprise', requests_per_minute: 1_000_
 const GENESIS = `sha256:${'0'.repeat(64)}`;
 
 /**
- * Abuse cases of issue 26, item 8: ledger stream ids were global, so a tenant could squat a name and
+ * Abuse cases (ADR 0016): ledger stream ids were global, so a tenant could squat a name and
  * learn which names other tenants use (404 on another tenant's stream, 201 on a free one), and
  * `ARBITER.<tenant>.consultations` passed as an ordinary stream. Stream ids now live in each tenant's
  * namespace (docs/ledger-formats.md "Stream identity"), and the `arbiter.` prefix is reserved in any case.

@@ -1,4 +1,4 @@
-// Abuse case (issue 26, item 1): rule globs that could stall the gateway. A glob used to compile to a
+// Abuse case (docs/threat-model.md "Rule authors and the shared gateway"): rule globs that could stall the gateway. A glob used to compile to a
 // backtracking RegExp: `*a*a*b` against a 2,000-character resource took seconds, `*a*a*a*a*a*b` hours,
 // and every other tenant's check waited behind it. Now globs match in linear time, a rule's content is
 // bounded (docs/verdicts.md "Rule limits"), and every evaluation and simulation has a budget past which
