@@ -1,6 +1,7 @@
 import type { TenantId } from '@arbiter/auth';
 import type { Pool } from 'pg';
 import type { Fact, Scope } from '@arbiter/policy';
+import { auditStreamAffixes, consultationSealPayload } from '@arbiter/audit-streams';
 import { GroupCommitWriter } from '@arbiter/db';
 import { activeTraceparent } from '@arbiter/telemetry';
 import type { ConsultationRecord, LedgerCitationEntry } from '../domain/consultation-record';
@@ -22,21 +23,6 @@ export interface ReplayRow {
   context_snapshot: Record<string, Fact>;
   /** The record's verified ledger citations (docs/verdicts.md "Facts the ledger vouches for"); null when it has none. */
   ledger_citations: Record<string, LedgerCitationEntry> | null;
-}
-
-/**
- * The custom_payload of a consultation's seal (docs/operations.md "Seal relay"): decided_at is the
- * record's requested_at, as stored. JSON.stringify keeps the member order written here.
- */
-function consultationSealPayload(r: ConsultationRecord): string {
-  return JSON.stringify({
-    consultation_id: r.id,
-    normative_hash: r.normative_hash,
-    context_hash: r.context_hash,
-    verdict: r.verdict,
-    signing_kid: r.signing_kid,
-    decided_at: r.requested_at,
-  });
 }
 
 /**
@@ -221,8 +207,11 @@ export class ConsultationRepository {
          JOIN c ON c.id = d.value->>'consultation_id'`);
     }
     if (this.sealing) {
-      params.push(`[${records.map(consultationSealPayload).join(',')}]`);
+      params.push(`[${records.map((r) => JSON.stringify(consultationSealPayload(r))).join(',')}]`);
       const payloads = params.length;
+      const { prefix, suffix } = auditStreamAffixes('consultations');
+      params.push(prefix, suffix);
+      const stream = { prefix: params.length - 1, suffix: params.length };
       const traced = rows.filter((r) => r.traceparent !== null);
       let trace = { column: '', value: '', join: '' };
       if (traced.length) {
@@ -231,8 +220,8 @@ export class ConsultationRepository {
          LEFT JOIN unnest($${params.length - 1}::text[], $${params.length}::text[]) AS t(id, traceparent) ON t.id = c.id` };
       }
       writes.push(`INSERT INTO seal_outbox (tenant_id, stream_id, client_ref, payload${trace.column})
-       -- auditStreamId(tenant_id, 'consultations') (libs/internal-api), spelt in SQL: no extra parameter
-       SELECT c.tenant_id, 'arbiter.' || c.tenant_id || '.consultations', c.id, p.value${trace.value}
+       -- auditStreamId(tenant_id, 'consultations') (libs/audit-streams), built around the tenant column
+       SELECT c.tenant_id, $${stream.prefix}::text || c.tenant_id || $${stream.suffix}::text, c.id, p.value${trace.value}
          FROM json_array_elements($${payloads}::json) AS p(value)
          JOIN c ON c.id = p.value->>'consultation_id'${trace.join}`);
     }
