@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { Redis } from 'ioredis';
 import type { Pool } from 'pg';
+import { REGISTRY_SEAL_ACTOR } from '@arbiter/audit-streams';
 import { Authenticator } from '@arbiter/auth';
 import { createPool, createPrismaClient, migrationsDir, SealOutboxStore } from '@arbiter/db';
 import { PrismaClient } from './generated/prisma/client';
@@ -149,7 +150,7 @@ export function createRegistryContext(config: RegistryConfig, logger: Logger, de
     ),
     state: new StateService(prisma, repos),
     tenantEvents: new TenantEventsService(repos, repo, writer),
-    sealOutbox: new SealOutboxStore(pool, 'service:registry'),
+    sealOutbox: new SealOutboxStore(pool, REGISTRY_SEAL_ACTOR),
     async close() {
       await prisma.$disconnect().catch(() => undefined);
       await pool.end().catch(() => undefined);

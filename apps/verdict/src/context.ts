@@ -2,6 +2,7 @@ import bytes from 'bytes';
 import type { Logger } from 'pino';
 import { Redis } from 'ioredis';
 import type { Pool } from 'pg';
+import { VERDICT_SEAL_ACTOR } from '@arbiter/audit-streams';
 import { createRemoteAuth, type Authenticator } from '@arbiter/auth';
 import { createPool, createPrismaClient, migrationsDir, SealOutboxStore } from '@arbiter/db';
 import { ServiceMetrics } from '@arbiter/http';
@@ -186,7 +187,7 @@ export async function createVerdictContext(config: VerdictConfig, logger: Logger
     tenantRefs: new TenantRefs(registry, snapshots),
     sessions: cookieSessions,
     approvals: approvals.service,
-    sealOutbox: new SealOutboxStore(pool, 'service:verdict'),
+    sealOutbox: new SealOutboxStore(pool, VERDICT_SEAL_ACTOR),
     shadow: new ShadowService(consultations),
     async close() {
       clearInterval(sweep);

@@ -4,9 +4,7 @@
 // against the committed OpenAPI documents at compile time.
 import createClient, { type Client } from 'openapi-fetch';
 import { errorFromResponse, transportError, type ArbiterError, type ServiceName } from './errors';
-import { resilientFetch, USER_AGENT, type RetryOptions } from './retry';
-
-export type FetchLike = (input: Request) => Promise<Response>;
+import { resilientFetch, USER_AGENT, type FetchLike, type RetryOptions } from './retry';
 
 export interface ServiceClientOptions {
   /** The service's base URL, e.g. http://127.0.0.1:3002 (a path prefix is kept). */

@@ -1,6 +1,6 @@
 export * from './errors';
 export * from './types';
-export { createServiceClient, unwrap, unwrapWithResponse, type FetchLike, type ServiceClientOptions } from './http';
+export { createServiceClient, unwrap, unwrapWithResponse, type ServiceClientOptions } from './http';
 export { createVerdictClient, maxAgeOf, type VerdictClient, type VerdictClientOptions, type VerdictPaths, type CallOptions, type EvaluateOptions, type ConsultationQuery } from './verdict-client';
 export { createLedgerClient, type LedgerClient, type LedgerClientOptions, type LedgerRoutes } from './ledger-client';
 export { createRegistryClient, REGISTRY_OPERATIONS, type RegistryClient, type RegistryClientOptions, type RegistryBody, type RegistryPage, type RegistryQuery } from './registry-client';
@@ -15,4 +15,4 @@ export * from './verify';
 export { auditConsultations, periodBound, type AuditConsultationsOptions, type ConsultationAuditReport, type FieldDifference } from './audit/consultations';
 export * from './guard';
 export * from './adapters';
-export { resilientFetch, retryAfterMs, SDK_VERSION, USER_AGENT, DEFAULT_TIMEOUT_MS, type RetryOptions } from './retry';
+export { resilientFetch, retryAfterMs, SDK_VERSION, USER_AGENT, DEFAULT_TIMEOUT_MS, type FetchLike, type RetryOptions } from './retry';

@@ -2,7 +2,9 @@ export { applyMigrations, readMigrations, pendingMigrations, sqlChecksum, codeCh
 export type { Migration, ApplyResult } from './migrations';
 export { createPool, createPrismaClient, withMigratedPool } from './pool';
 export type { DatabaseOptions } from './pool';
-export { isUniqueViolation, isSerializationFailure } from './pg-errors';
+export { isUniqueViolation, isSerializationFailure, isRowFault } from './pg-errors';
+export { bisectOnRowFault } from './bisect';
+export type { BisectOptions, RowOutcome } from './bisect';
 export { newId } from './ids';
 export { migrationsCurrentCheck, migrationsDir } from './readiness';
 export { GroupCommitWriter } from './group-commit';

@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import { auditStreamId } from '@arbiter/internal-api';
+import { auditStreamId } from '@arbiter/audit-streams';
 import { activeTraceparent } from '@arbiter/telemetry';
 
 /**

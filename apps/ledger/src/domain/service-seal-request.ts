@@ -1,5 +1,5 @@
 import { AppError } from '@arbiter/http';
-import { auditStreamTenant } from '@arbiter/internal-api';
+import { auditStreamTenant } from '@arbiter/audit-streams';
 import { STREAM_ID_PATTERN } from './payload';
 import { stringProblem } from './storable';
 import type { SealFactBody } from '../models/ledger';

@@ -2,9 +2,18 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Request } from 'express';
 import { requirePermission, type Authenticator, type AuthenticatedIdentity, type Permission } from '@arbiter/auth';
 import { ledgerAuthErrors } from '../domain/errors';
-import type { KeyCheck } from './rate-limit';
 
-/** Where the rate-limit middleware leaves what it learnt of the request's key (http/rate-limit.ts). */
+/**
+ * What the rate limit (http/rate-limit.ts) learnt of the request's X-API-Key: its identity, or the error its
+ * authentication answered (401, 403 for a deactivated principal, 503 when the registry cannot
+ * tell), or neither when no key was sent. The route reuses it instead of asking the registry again.
+ */
+export interface KeyCheck {
+  identity?: AuthenticatedIdentity;
+  error?: unknown;
+}
+
+/** Where the rate-limit middleware leaves its KeyCheck of the request. */
 export const KEY_CHECK_LOCAL = 'ledgerKeyCheck';
 
 /**

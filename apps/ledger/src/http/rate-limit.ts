@@ -1,21 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { credentialFrom, isInternalToken, type Authenticator, type AuthenticatedIdentity } from '@arbiter/auth';
+import { credentialFrom, isInternalToken, type Authenticator } from '@arbiter/auth';
 import { INTERNAL_TOKEN_HEADER } from '@arbiter/internal-api';
 import { AppError } from '@arbiter/http';
 import { rateLimitHeaders } from '../domain/token-bucket';
 import type { RateLimiter } from '../services/rate-limiter.service';
-import { KEY_CHECK_LOCAL } from './authentication';
-
-/**
- * What the rate limit learnt of the request's X-API-Key: its identity, or the error its
- * authentication answered (401, 403 for a deactivated principal, 503 when the registry cannot
- * tell), or neither when no key was sent. The route reuses it instead of asking the registry again.
- */
-export interface KeyCheck {
-  identity?: AuthenticatedIdentity;
-  error?: unknown;
-}
+import { KEY_CHECK_LOCAL, type KeyCheck } from './authentication';
 
 /**
  * Rate limits (docs/ledger-formats.md "Limits", "Rate limits"), before the body is read, so that

@@ -2,9 +2,9 @@ import type { IncomingMessage } from 'node:http';
 import { answer, type FastLane } from '@arbiter/http';
 import type { LedgerContext } from '../context';
 import { StreamsController } from '../controllers/streams.controller';
-import { authorize } from './authentication';
+import { authorize, type KeyCheck } from './authentication';
 import { unstorableError } from '../domain/errors';
-import { limitRequest, type KeyCheck } from './rate-limit';
+import { limitRequest } from './rate-limit';
 import { unstorableInParams, unstorableInQuery } from './unstorable';
 
 /**

@@ -2,16 +2,16 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { mintTenantId, type AuthenticatedIdentity } from '@arbiter/auth';
 import type { CanonicalText } from '@arbiter/canonical';
+import { isRowFault } from '@arbiter/db';
 import { AppError } from '@arbiter/http';
 import type { Counter } from 'prom-client';
-import { isReservedStream } from '@arbiter/internal-api';
+import { isReservedStream, SERVICE_SEALER } from '@arbiter/audit-streams';
 import { assertStorable, canonicalPayload, PayloadError, STREAM_ID_PATTERN } from '../domain/payload';
-import { SERVICE_SEALER } from '../domain/fact-hash';
 import type { LedgerRepository, OwnedStream } from '../repositories/ledger.repository';
 import type { Fact, FactList, SealFactBody, StreamPage } from '../models/ledger';
 import type { ServiceSealAnswer, ServiceSealResult } from '../models/internal';
 import { forbidden, notFound, validationError } from '../domain/errors';
-import { rowFailure, type SealOutcome, type SealQueue, type SealRequest } from './seal-queue.service';
+import type { SealOutcome, SealQueue, SealRequest } from './seal-queue.service';
 import { parseSealBody } from '../domain/seal-request';
 import { atSeal, invalidSeals, parseServiceSeal, parseServiceSealEnvelope } from '../domain/service-seal-request';
 import { presentFact, presentListEntry, presentStream } from '../presenters/ledger';
@@ -175,7 +175,7 @@ function checkedPayload(body: SealFactBody): CanonicalText {
 
 /** Whether a seal's rejection is that seal's alone (an AppError, or a row the database refused in isolation). */
 function sealRefusal(err: unknown): boolean {
-  return err instanceof AppError || rowFailure(err);
+  return err instanceof AppError || isRowFault(err);
 }
 
 function assertStreamId(streamId: string): void {

@@ -2,7 +2,7 @@ import { mintTenantId, type AuthenticatedIdentity, type TenantId } from '@arbite
 import type { CanonicalText } from '@arbiter/canonical';
 import { bytesToBase64 } from '@arbiter/crypto';
 import { AppError } from '@arbiter/http';
-import { auditStreamTenant } from '@arbiter/internal-api';
+import { auditStreamTenant } from '@arbiter/audit-streams';
 import {
   consistencyRanges,
   factLeaf,

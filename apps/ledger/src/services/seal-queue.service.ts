@@ -1,7 +1,7 @@
 import type { Pool } from 'pg';
 import type { TenantId } from '@arbiter/auth';
 import type { CanonicalText } from '@arbiter/canonical';
-import { newId } from '@arbiter/db';
+import { bisectOnRowFault, isRowFault, newId } from '@arbiter/db';
 import { computeFactHash, GENESIS_PREV_HASH } from '../domain/fact-hash';
 import { streamKeyText, type AppendGroup, type AppendResult, type FactRecord, type LedgerRepository, type NewFactRow, type StreamKey } from '../repositories/ledger.repository';
 import { validationError } from '../domain/errors';
@@ -194,13 +194,30 @@ export class SealQueue {
   /**
    * Appends the groups; when the statement fails, isolates the seal that failed it
    * (docs/ledger-formats.md: one request's bad row never fails another). A failure that a row's values can
-   * cause (rowFailure) splits the seals still waiting in two halves, in arrival order, and flushes
-   * each half on its own, recursively: every half is chained afresh after the head the previous one
-   * left, so the good seals are committed in their order and only the failing seal gets an error,
-   * after about 2·log2(batch) extra statements per bad seal. Any other failure (the database is
-   * away) fails the seals still waiting: retrying them one by one would only multiply the load.
+   * cause (isRowFault) splits the seals still waiting in two halves, in arrival order, and appends
+   * each half on its own, recursively (bisectOnRowFault, libs/db): every half is chained afresh after
+   * the head the previous one left, so the good seals are committed in their order and only the
+   * failing seal gets an error, after about 2·log2(batch) extra statements per bad seal. Any other
+   * failure (the database is away) fails the seals still waiting: retrying them one by one would only
+   * multiply the load.
    */
   private async flush(groups: Group[]): Promise<void> {
+    const seals = groups.flatMap((g) => g.batch);
+    const outcomes = await bisectOnRowFault(seals, (part) => this.append(part.length === seals.length ? groups : regroup(part)), {
+      // SQLSTATE classes 22, 23 and 54; the client_ref conflict (a 23505) is handled before this.
+      isRowFault,
+      otherFault: 'fail-part',
+      // A flush may have committed some streams (the optimistic statement) before another part failed.
+      uncommitted: (part) => part.filter((p) => !p.settled),
+    });
+    // A row failure reaches a seal only once it stands alone: the caller's value failed the statement.
+    outcomes.forEach((o, i) => {
+      if (!o.ok) reject(seals[i], isRowFault(o.error) ? refusedRow(o.error) : o.error);
+    });
+  }
+
+  /** One attempt at appending the groups' seals; settles those it committed. */
+  private async append(groups: Group[]): Promise<void> {
     try {
       const now = this.now();
       const optimistic = this.opts.optimistic === false ? [] : groups.filter((g) => (this.contendedUntil.get(g.key) ?? 0) <= now);
@@ -210,15 +227,7 @@ export class SealQueue {
     } catch (err) {
       // Heads are read again next time: a failed statement may have left this process's view stale.
       for (const g of groups) this.heads.delete(g.key);
-      const waiting = groups.flatMap((g) => g.batch.filter((p) => !p.settled));
-      if (waiting.length > 1 && rowFailure(err)) {
-        const half = Math.ceil(waiting.length / 2);
-        await this.flush(regroup(waiting.slice(0, half)));
-        await this.flush(regroup(waiting.slice(half)));
-        return;
-      }
-      const answer = waiting.length === 1 && rowFailure(err) ? refusedRow(err) : err;
-      for (const p of waiting) reject(p, answer);
+      throw err;
     }
   }
 
@@ -401,18 +410,6 @@ function regroup(seals: Pending[]): Group[] {
     else byStream.set(key, { key, tenantId, streamId, batch: [p], known: new Map() });
   }
   return [...byStream.values()];
-}
-
-/**
- * Whether a row's values can have failed the statement (PostgreSQL SQLSTATE classes, appendix A):
- * 22 data exception (e.g. 22021 a byte sequence the encoding refuses, 22P02 text that is not JSON),
- * 23 integrity constraint violation (the client_ref conflict is handled before this), 54 program
- * limit exceeded (e.g. an index row too large). Connection failures, shutdowns and lock timeouts
- * are not any one seal's doing.
- */
-export function rowFailure(err: unknown): boolean {
-  const code = (err as { code?: unknown })?.code;
-  return typeof code === 'string' && /^(22|23|54)/.test(code);
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { AuthenticatedIdentity } from '@arbiter/auth';
 import { newId, type NewSealRow } from '@arbiter/db';
-import { auditStreamId, publicRuleVersion, ruleVersionSealPayload } from '@arbiter/internal-api';
+import { auditStreamId } from '@arbiter/audit-streams';
+import { publicRuleVersion, ruleVersionSealPayload } from '@arbiter/internal-api';
 import { badRequest, conflict, notFound } from '../domain/errors';
 import type { Rule, RuleBody, RuleVersion } from '../models/rules';
 import type { Page } from '../models/identity';

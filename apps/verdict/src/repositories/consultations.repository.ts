@@ -1,7 +1,8 @@
 import type { TenantId } from '@arbiter/auth';
 import type { Pool } from 'pg';
 import type { Fact, Scope } from '@arbiter/policy';
-import { GroupCommitWriter } from '@arbiter/db';
+import { auditStreamAffixes, consultationSealPayload } from '@arbiter/audit-streams';
+import { bisectOnRowFault, GroupCommitWriter, isRowFault } from '@arbiter/db';
 import { activeTraceparent } from '@arbiter/telemetry';
 import type { ConsultationRecord, LedgerCitationEntry } from '../domain/consultation-record';
 import type { SealedConsultation } from '../domain/consultation-builder';
@@ -22,21 +23,6 @@ export interface ReplayRow {
   context_snapshot: Record<string, Fact>;
   /** The record's verified ledger citations (docs/verdicts.md "Facts the ledger vouches for"); null when it has none. */
   ledger_citations: Record<string, LedgerCitationEntry> | null;
-}
-
-/**
- * The custom_payload of a consultation's seal (docs/operations.md "Seal relay"): decided_at is the
- * record's requested_at, as stored. JSON.stringify keeps the member order written here.
- */
-function consultationSealPayload(r: ConsultationRecord): string {
-  return JSON.stringify({
-    consultation_id: r.id,
-    normative_hash: r.normative_hash,
-    context_hash: r.context_hash,
-    verdict: r.verdict,
-    signing_kid: r.signing_kid,
-    decided_at: r.requested_at,
-  });
 }
 
 /**
@@ -70,20 +56,8 @@ interface PendingRow {
   basis: string | null;
   /** The check's traceparent (tracing on, span sampled): stored with the record's seal_outbox row. */
   traceparent: string | null;
-  /** Set when the batch failed and this row, written alone, failed too. */
+  /** Set when the row was not committed: it failed alone, or the batch failed for a reason no row caused. */
   error?: unknown;
-}
-
-/**
- * SQLSTATE classes a row's own data can cause: 22 data exception (e.g. U+0000 in text), 23 integrity
- * constraint violation, 54 program limit exceeded (e.g. an index row too large). Other failures (the
- * connection, resources, a shutdown) would fail every row alike: the batch fails as a whole.
- */
-const ROW_FAULT = /^(22|23|54)/;
-
-function isRowFault(err: unknown): boolean {
-  const code = (err as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && ROW_FAULT.test(code);
 }
 
 export class ConsultationRepository {
@@ -106,8 +80,7 @@ export class ConsultationRepository {
     const onSealed = this.sealing ? opts.onSealed : undefined;
     this.writer = new GroupCommitWriter(
       async (rows) => {
-        await this.insertBatch(rows);
-        onSealed?.();
+        if ((await this.insertBatch(rows)) > 0) onSealed?.();
       },
       { maxBatch: 500, maxInFlight: opts.maxInFlight ?? 2, onBatch: opts.onBatch },
     );
@@ -140,33 +113,19 @@ export class ConsultationRepository {
 
   /**
    * One INSERT for the whole batch (one statement: all of it commits or none). When the database
-   * refuses it because of a row's data, the rows are isolated (docs/verdicts.md "Overrides": one request's
-   * bad row never fails another request).
+   * refuses it because of a row's data, the batch is halved until each faulty row stands alone
+   * (bisectOnRowFault, libs/db): the good rows commit and each faulty row keeps its own error
+   * (docs/verdicts.md "Overrides": one request's bad row never fails another request). Any other
+   * failure is every row's error. Answers how many rows committed.
    */
-  private async insertBatch(rows: PendingRow[]): Promise<void> {
-    try {
-      await this.insertRecords(rows);
-    } catch (err) {
-      if (rows.length === 1 || !isRowFault(err)) throw err;
-      await this.isolate(rows);
-    }
-  }
-
-  /**
-   * Halves a refused batch until each faulty row stands alone: the good rows commit, each faulty
-   * row keeps its own error. One bad row among n costs about 2·log2(n) INSERTs on one connection,
-   * where writing every row alone would cost n (and take the whole pool while doing it).
-   */
-  private async isolate(rows: PendingRow[]): Promise<void> {
-    const mid = rows.length >>> 1;
-    for (const half of [rows.slice(0, mid), rows.slice(mid)]) {
-      try {
-        await this.insertRecords(half);
-      } catch (err) {
-        if (half.length > 1 && isRowFault(err)) await this.isolate(half);
-        else for (const row of half) row.error = err;
-      }
-    }
+  private async insertBatch(rows: PendingRow[]): Promise<number> {
+    const outcomes = await bisectOnRowFault(rows, (part) => this.insertRecords(part), { isRowFault, otherFault: 'fail-part' });
+    let committed = 0;
+    outcomes.forEach((o, i) => {
+      if (o.ok) committed++;
+      else rows[i].error = o.error;
+    });
+    return committed;
   }
 
   /**
@@ -221,8 +180,11 @@ export class ConsultationRepository {
          JOIN c ON c.id = d.value->>'consultation_id'`);
     }
     if (this.sealing) {
-      params.push(`[${records.map(consultationSealPayload).join(',')}]`);
+      params.push(`[${records.map((r) => JSON.stringify(consultationSealPayload(r))).join(',')}]`);
       const payloads = params.length;
+      const { prefix, suffix } = auditStreamAffixes('consultations');
+      params.push(prefix, suffix);
+      const stream = { prefix: params.length - 1, suffix: params.length };
       const traced = rows.filter((r) => r.traceparent !== null);
       let trace = { column: '', value: '', join: '' };
       if (traced.length) {
@@ -231,8 +193,8 @@ export class ConsultationRepository {
          LEFT JOIN unnest($${params.length - 1}::text[], $${params.length}::text[]) AS t(id, traceparent) ON t.id = c.id` };
       }
       writes.push(`INSERT INTO seal_outbox (tenant_id, stream_id, client_ref, payload${trace.column})
-       -- auditStreamId(tenant_id, 'consultations') (libs/internal-api), spelt in SQL: no extra parameter
-       SELECT c.tenant_id, 'arbiter.' || c.tenant_id || '.consultations', c.id, p.value${trace.value}
+       -- auditStreamId(tenant_id, 'consultations') (libs/audit-streams), built around the tenant column
+       SELECT c.tenant_id, $${stream.prefix}::text || c.tenant_id || $${stream.suffix}::text, c.id, p.value${trace.value}
          FROM json_array_elements($${payloads}::json) AS p(value)
          JOIN c ON c.id = p.value->>'consultation_id'${trace.join}`);
     }

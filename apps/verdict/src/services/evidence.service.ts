@@ -1,6 +1,7 @@
 import type { AuthenticatedIdentity } from '@arbiter/auth';
 import { AppError } from '@arbiter/http';
-import { auditStreamId, LedgerUnavailableError, type AuditInclusion } from '@arbiter/internal-api';
+import { auditStreamId } from '@arbiter/audit-streams';
+import { LedgerUnavailableError, type AuditInclusion } from '@arbiter/internal-api';
 import type { ConsultationEvidence } from '../models/evidence';
 import type { ConsultationsService } from './consultations.service';
 

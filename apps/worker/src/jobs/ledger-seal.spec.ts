@@ -10,12 +10,15 @@ const item = (id: string): LedgerSealItem => ({
   seal: { stream_id: 'arbiter.ten-1.consultations', tenant_id: 'ten-1', actor: 'service:verdict', custom_payload: { consultation_id: `cns-${id}` }, client_ref: `cns-${id}` },
 });
 
-/** A ledger that refuses every request holding a poisoned client_ref (400), refuses `refused` one by one, and knows `known`. */
-function ledgerFake(opts: { poisoned?: string[]; refused?: string[]; known?: string[]; down?: boolean } = {}) {
+/**
+ * A ledger that refuses every request holding a poisoned client_ref (400), refuses `refused` one by one, and knows `known`;
+ * unreachable from its `downFrom`-th request on (0: always).
+ */
+function ledgerFake(opts: { poisoned?: string[]; refused?: string[]; known?: string[]; down?: boolean; downFrom?: number } = {}) {
   const requests: string[][] = [];
   const ledger: LedgerSeals = {
     async seal(seals: SealRequest[]): Promise<ServiceSealAnswer> {
-      if (opts.down) throw new LedgerUnavailableError('ledger_unreachable', 'down');
+      if (opts.down || (opts.downFrom !== undefined && requests.length >= opts.downFrom)) throw new LedgerUnavailableError('ledger_unreachable', 'down');
       requests.push(seals.map((s) => s.client_ref));
       if (seals.some((s) => opts.poisoned?.includes(s.client_ref))) throw new LedgerRejectedError(400, 'VALIDATION_ERROR');
       const results = seals.map((s): ServiceSealAnswer['results'][number] =>
@@ -73,6 +76,19 @@ describe('ledger.v1.seal handler', () => {
     const sut = sealBatch({ ledger: ledgerFake({ down: true }).ledger, owners: { verdict: verdict.owner, registry: ownerFake().owner } });
 
     await expect(sut(payload(['1']), ctx)).rejects.toBeInstanceOf(LedgerUnavailableError);
+    expect(verdict.done).toEqual([]);
+  });
+
+  it('fails the job when the ledger becomes unavailable while a refused batch is split, without trying the other halves', async () => {
+    const { ledger, requests } = ledgerFake({ poisoned: ['cns-3'], downFrom: 1 });
+    let attempts = 0;
+    const counted: LedgerSeals = { seal: (seals, signal) => (attempts++, ledger.seal(seals, signal)) };
+    const verdict = ownerFake();
+    const sut = sealBatch({ ledger: counted, owners: { verdict: verdict.owner, registry: ownerFake().owner } });
+
+    await expect(sut(payload(['1', '2', '3', '4']), ctx)).rejects.toBeInstanceOf(LedgerUnavailableError);
+    expect(requests).toEqual([['cns-1', 'cns-2', 'cns-3', 'cns-4']]);
+    expect(attempts).toBe(2); // the whole batch, then its first half, which met the outage
     expect(verdict.done).toEqual([]);
   });
 });

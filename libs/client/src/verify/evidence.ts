@@ -5,6 +5,7 @@
 // adds the tenant's key history (docs/cli.md "Evidence packs"). verifyEvidencePack uses nothing else
 // but the keys the verifier trusts (docs/evidence.md "Trusted keys"): the keys inside a pack prove
 // nothing by themselves, since whoever wrote the pack chose them.
+import { consultationSealPayload as sealedPayloadOf } from '@arbiter/audit-streams';
 import { canonicalJson } from '@arbiter/canonical';
 import { digestBytes, factLeaf, isDigestText, verifyInclusion } from '@arbiter/merkle';
 import { ArbiterError } from '../errors';
@@ -187,16 +188,9 @@ async function ledgerEvidenceOf(client: VerdictClient, ledger: LedgerClient, rec
   return { fact, leaf_index, tree_size, inclusion_path, checkpoint, keys };
 }
 
-/** The payload the verdict service seals for a consultation: the record's fields it names. */
+/** The payload the verdict service seals for a consultation: the record's fields it names, by the service's own definition. */
 export function consultationSealPayload(record: Pick<ConsultationRecord, 'id' | 'normative_hash' | 'context_hash' | 'verdict' | 'signing_kid' | 'requested_at'>): Record<string, unknown> {
-  return {
-    consultation_id: record.id,
-    normative_hash: record.normative_hash,
-    context_hash: record.context_hash,
-    verdict: record.verdict,
-    signing_kid: record.signing_kid,
-    decided_at: record.requested_at,
-  };
+  return { ...sealedPayloadOf(record) };
 }
 
 /** The members of a sealed payload that differ from what the record says (absent, extra or changed). */
