@@ -1,0 +1,101 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { buildBin } from './cli-harness';
+import { provisionQuickstart } from './docs/quickstart';
+import { describeFailure, prepareWorkdir, ROOT, runShellBlock, trackedState, typeCheck } from './docs/runner';
+import { extractBlocks, fillUrls, formatEnvFile, planBlocks, type Step } from './docs/samples';
+import { startTestStack, type TestStack } from './stack';
+
+/**
+ * Every sample of README.md and docs/*.md, run as written (docs/development.md "Doc samples"): the shell
+ * blocks of each doc in order, in a folder of their own, against one stack started here, with the variables
+ * of the quickstart file; included files compared with the doc's text and type-checked.
+ */
+const DOCS = ['README.md', ...fs
+  .readdirSync(path.join(ROOT, 'docs'))
+  .filter((f) => f.endsWith('.md'))
+  .sort()
+  .map((f) => `docs/${f}`)];
+const plans = DOCS.map((file) => ({ file, ...planBlocks(extractBlocks(file, fs.readFileSync(path.join(ROOT, file), 'utf8'))) }));
+const withRuns = plans.filter((p) => p.steps.some((s) => s.kind === 'run'));
+const includes = plans.flatMap((p) => p.steps.filter((s): s is Extract<Step, { kind: 'include' }> => s.kind === 'include'));
+
+jest.setTimeout(180_000);
+
+describe('doc samples', () => {
+  let stack: TestStack;
+  let scratch: string;
+  let baseEnv: Record<string, string>;
+  let quickstartFile: string;
+  let urls: { registry: string; verdict: string; ledger: string };
+  let before: string;
+
+  beforeAll(async () => {
+    before = trackedState();
+    scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'doc-samples-run-'));
+    // The CLI as `arbiter` on the PATH, built from today's sources (the documented install puts the same on the PATH).
+    const bin = path.join(scratch, 'bin');
+    fs.mkdirSync(bin);
+    const cli = await buildBin(path.join(scratch, 'cli', 'arbiter.js'));
+    fs.writeFileSync(path.join(bin, 'arbiter'), `#!/bin/sh\nexec "${process.execPath}" "${cli}" "$@"\n`, { mode: 0o755 });
+    stack = await startTestStack({ worker: true });
+    urls = { registry: stack.registry.url, verdict: stack.verdict.url, ledger: stack.ledger.url };
+    const quickstart = await provisionQuickstart(stack);
+    quickstartFile = path.join(scratch, 'quickstart.env');
+    fs.writeFileSync(quickstartFile, formatEnvFile(quickstart));
+    baseEnv = {
+      PATH: `${bin}:${path.dirname(process.execPath)}:${process.env.PATH ?? ''}`,
+      LANG: 'C.UTF-8',
+      // What `npm start` prints: the platform admin key.
+      ARBITER_ADMIN_KEY: stack.registry.adminKey,
+      ...quickstart,
+    };
+  });
+
+  afterAll(async () => {
+    await stack?.stop();
+    if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
+  });
+
+  it('every fenced block has a language; each TypeScript or JavaScript sample is a file the doc includes, or an illustration', () => {
+    expect(plans.flatMap((p) => p.problems)).toEqual([]);
+  });
+
+  it('every included file is the text of its block, and the TypeScript ones type-check', () => {
+    const differ = includes.filter((s) => !fs.existsSync(path.join(ROOT, s.path)) || fs.readFileSync(path.join(ROOT, s.path), 'utf8') !== s.block.text);
+    expect(differ.map((s) => `${s.block.file}:${s.block.line}: the block is not the text of ${s.path}`)).toEqual([]);
+    const typescript = includes.filter((s) => s.path.endsWith('.ts')).map((s) => path.join(ROOT, s.path));
+    expect(typescript.length ? typeCheck(typescript) : []).toEqual([]);
+  });
+
+  describe.each(withRuns.map((p) => [p.file, p] as const))('%s', (_file, plan) => {
+    let cwd: string;
+    let env: Record<string, string>;
+    let failed: string | undefined;
+    const runs = plan.steps.filter((s) => s.kind === 'run');
+
+    beforeAll(() => {
+      cwd = prepareWorkdir(quickstartFile);
+      // ARBITER_DATA_DIR: the CLI looks for the quickstart file in the doc's own folder, never in the clone's .data/.
+      env = { ...baseEnv, HOME: path.join(cwd, 'home'), ARBITER_DATA_DIR: path.join(cwd, '.data') };
+    });
+    afterAll(() => {
+      if (cwd) fs.rmSync(cwd, { recursive: true, force: true });
+    });
+
+    it.each(runs.map((s) => [s.block.line, s] as const))('the block at line %d runs', async (line, step) => {
+      if (failed) throw new Error(`not run: the block at line ${failed} of ${plan.file} failed before it`);
+      const run = await runShellBlock(fillUrls(step.block.text, urls), { cwd, env, timeoutMs: 150_000 });
+      if (run.code !== 0 || !run.env) {
+        failed = String(line);
+        throw new Error(describeFailure(`${plan.file}:${line}`, run));
+      }
+      env = run.env;
+    });
+  });
+
+  it('leaves the clone as it found it (no sample writes into its files)', () => {
+    expect(trackedState()).toBe(before);
+  });
+});

@@ -1,0 +1,107 @@
+// Runs the doc samples (docs/development.md "Doc samples"): a shell block in bash, a folder to run a doc's
+// blocks in, the check that an included file is the doc's text and type-checks, and the tracked files' state.
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import ts from 'typescript';
+
+export const ROOT = path.resolve(__dirname, '../../..');
+
+export interface BlockRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  /** The exported environment at the block's end (only when it succeeded): the next block starts with it. */
+  env?: Record<string, string>;
+  timedOut: boolean;
+}
+
+/** What bash puts in the environment of its own: not carried from one block to the next. */
+const SHELL_OWN = new Set(['_', 'SHLVL', 'PWD', 'OLDPWD', 'DOC_SAMPLE_ENV_OUT']);
+
+/**
+ * Runs one shell block with `set -euo pipefail` (a failing command, a failing stage of a pipeline and an
+ * unset variable all fail the block) and `set -a` (every variable it assigns is exported, so the next
+ * block of the same doc sees it). Standard input is empty.
+ */
+export async function runShellBlock(text: string, opts: { cwd: string; env: Record<string, string>; timeoutMs?: number }): Promise<BlockRun> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'doc-block-'));
+  const envOut = path.join(dir, 'env');
+  const script = path.join(dir, 'block.sh');
+  fs.writeFileSync(script, `set -euo pipefail\nset -a\n${text}\nenv -0 > "$DOC_SAMPLE_ENV_OUT"\n`);
+  try {
+    const child = spawn('bash', ['--noprofile', '--norc', script], {
+      cwd: opts.cwd,
+      env: { ...opts.env, DOC_SAMPLE_ENV_OUT: envOut },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }, opts.timeoutMs ?? 120_000);
+    const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+    clearTimeout(timer);
+    let env: Record<string, string> | undefined;
+    if (code === 0 && fs.existsSync(envOut)) {
+      env = {};
+      for (const entry of fs.readFileSync(envOut, 'utf8').split('\0')) {
+        const eq = entry.indexOf('=');
+        if (eq > 0 && !SHELL_OWN.has(entry.slice(0, eq))) env[entry.slice(0, eq)] = entry.slice(eq + 1);
+      }
+    }
+    return { code, stdout, stderr, env, timedOut };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The last lines of a block's output, for a failure message. */
+export function describeFailure(at: string, run: BlockRun): string {
+  const tail = (s: string) => s.trimEnd().split('\n').slice(-30).join('\n');
+  const why = run.timedOut ? 'did not finish in time (killed)' : `exited with ${run.code}`;
+  return `${at}: the sample ${why}\n--- stdout (last lines)\n${tail(run.stdout)}\n--- stderr (last lines)\n${tail(run.stderr)}`;
+}
+
+/** Entries of the repository a doc's folder does not link: its history, local state and build output. */
+const NOT_LINKED = new Set(['.git', '.data', 'tmp', 'dist', '.cache', '.nx', 'coverage']);
+
+/**
+ * A fresh folder that looks like the clone (every top-level entry linked), where a doc's samples run:
+ * the files they write at the top (trust.json, request.json, …) land in it, never in the clone. `.data/`
+ * is its own, with the quickstart file; HOME is a folder of its own too.
+ */
+export function prepareWorkdir(quickstartEnvFile: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'doc-samples-'));
+  for (const entry of fs.readdirSync(ROOT)) {
+    if (!NOT_LINKED.has(entry)) fs.symlinkSync(path.join(ROOT, entry), path.join(dir, entry));
+  }
+  fs.mkdirSync(path.join(dir, '.data'));
+  fs.mkdirSync(path.join(dir, 'home'));
+  fs.copyFileSync(quickstartEnvFile, path.join(dir, '.data', 'quickstart.env'));
+  return dir;
+}
+
+/** `git status` of the clone: the samples must leave it as they found it. */
+export function trackedState(): string {
+  return execFileSync('git', ['status', '--porcelain=v1', '--untracked-files=all'], { cwd: ROOT, encoding: 'utf8' });
+}
+
+/** The TypeScript compiler's complaints about these files, under examples/tsconfig.json. */
+export function typeCheck(files: string[]): string[] {
+  const host: ts.FormatDiagnosticsHost = { getCanonicalFileName: (f) => f, getCurrentDirectory: () => ROOT, getNewLine: () => '\n' };
+  const parsed = ts.getParsedCommandLineOfConfigFile(path.join(ROOT, 'examples/tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined });
+  if (!parsed) return ['examples/tsconfig.json cannot be read'];
+  const program = ts.createProgram(files, { ...parsed.options, noEmit: true });
+  return ts.getPreEmitDiagnostics(program).map((d) => ts.formatDiagnostic(d, host).trim());
+}
