@@ -86,12 +86,14 @@ describe('doc samples', () => {
 
     it.each(runs.map((s) => [s.block.line, s] as const))('the block at line %d runs', async (line, step) => {
       if (failed) throw new Error(`not run: the block at line ${failed} of ${plan.file} failed before it`);
-      const run = await runShellBlock(fillUrls(step.block.text, urls), { cwd, env, timeoutMs: 150_000 });
+      const run = await runShellBlock(fillUrls(step.block.text, urls), { cwd, env, timeoutMs: 150_000, firstLine: line + 1 });
       if (run.code !== 0 || !run.env) {
         failed = String(line);
         throw new Error(describeFailure(`${plan.file}:${line}`, run));
       }
       env = run.env;
+      // DOC_SAMPLES_LOG=1: what each block printed, to read a doc's run (docs/development.md "Doc samples").
+      if (process.env.DOC_SAMPLES_LOG) process.stderr.write(`--- ${plan.file}:${line}\n${run.stdout}${run.stderr}`);
     });
   });
 

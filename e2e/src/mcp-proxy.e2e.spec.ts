@@ -277,7 +277,7 @@ ${extra}`;
     });
 
     it('runs as written: the command of the section, then the calls of its table with the answers it quotes', async () => {
-      const line = /^(?:\S+=\S+ )*npx arbiter (mcp-proxy [^#\n]*?)\s*(?:#.*)?$/m.exec(section);
+      const line = /^(?:\S+=\S+ )*arbiter (mcp-proxy [^#\n]*?)\s*(?:#.*)?$/m.exec(section);
       expect(line).not.toBeNull();
       const argv = line![1].split(/\s+/);
       expect(argv).toEqual(['mcp-proxy', '--config', 'examples/mcp/arbiter-mcp.yaml']);

@@ -18,18 +18,21 @@ export interface BlockRun {
 }
 
 /** What bash puts in the environment of its own: not carried from one block to the next. */
-const SHELL_OWN = new Set(['_', 'SHLVL', 'PWD', 'OLDPWD', 'DOC_SAMPLE_ENV_OUT']);
+const SHELL_OWN = new Set(['_', 'SHLVL', 'PWD', 'OLDPWD', 'DOC_SAMPLE_ENV_OUT', 'doc_sample_status']);
 
 /**
  * Runs one shell block with `set -euo pipefail` (a failing command, a failing stage of a pipeline and an
  * unset variable all fail the block) and `set -a` (every variable it assigns is exported, so the next
  * block of the same doc sees it). Standard input is empty.
  */
-export async function runShellBlock(text: string, opts: { cwd: string; env: Record<string, string>; timeoutMs?: number }): Promise<BlockRun> {
+export async function runShellBlock(text: string, opts: { cwd: string; env: Record<string, string>; timeoutMs?: number; firstLine?: number }): Promise<BlockRun> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'doc-block-'));
   const envOut = path.join(dir, 'env');
   const script = path.join(dir, 'block.sh');
-  fs.writeFileSync(script, `set -euo pipefail\nset -a\n${text}\nenv -0 > "$DOC_SAMPLE_ENV_OUT"\n`);
+  // The failing command and its line in the doc (the block's text starts on the script's fourth line).
+  const offset = (opts.firstLine ?? 1) - 4;
+  const trap = `trap 'doc_sample_status=$?; echo "doc sample: line $((LINENO + ${offset})) failed (exit $doc_sample_status): $BASH_COMMAND" >&2' ERR`;
+  fs.writeFileSync(script, `set -euo pipefail\nset -a\n${trap}\n${text}\nenv -0 > "$DOC_SAMPLE_ENV_OUT"\n`);
   try {
     const child = spawn('bash', ['--noprofile', '--norc', script], {
       cwd: opts.cwd,
@@ -92,9 +95,14 @@ export function prepareWorkdir(quickstartEnvFile: string): string {
   return dir;
 }
 
-/** `git status` of the clone: the samples must leave it as they found it. */
+/**
+ * `git status` of the clone, which the samples must leave as they found it: every tracked file, and new files where
+ * a sample could write through the folder's links (other test files, running beside this one, write only ignored
+ * files, but not necessarily only there).
+ */
 export function trackedState(): string {
-  return execFileSync('git', ['status', '--porcelain=v1', '--untracked-files=all'], { cwd: ROOT, encoding: 'utf8' });
+  const git = (...args: string[]) => execFileSync('git', ['status', '--porcelain=v1', ...args], { cwd: ROOT, encoding: 'utf8' });
+  return git('--untracked-files=no') + git('--untracked-files=all', '--', 'README.md', 'docs', 'examples', 'scripts');
 }
 
 /** The TypeScript compiler's complaints about these files, under examples/tsconfig.json. */

@@ -106,6 +106,11 @@ describe('runShellBlock', () => {
     expect(run.env).toBeUndefined();
   });
 
+  it('names the failing command and its line in the doc', async () => {
+    const run = await runShellBlock('echo one\nID=$(false | cat)\necho two', { cwd, env, firstLine: 41 });
+    expect(run.stderr).toContain('doc sample: line 42 failed (exit 1): ID=$(false | cat)');
+  });
+
   it('kills a block that does not finish', async () => {
     const run = await runShellBlock('sleep 30', { cwd, env, timeoutMs: 200 });
     expect(run).toMatchObject({ timedOut: true });
