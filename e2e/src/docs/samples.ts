@@ -1,5 +1,5 @@
 // The fenced code blocks of README.md and docs/*.md, read as the doc test runs them (docs/development.md
-// "Doc samples"). Pure: text in, blocks and problems out; running them is docs/runner.ts.
+// "Doc samples"). Pure: text in, blocks and problems out; running them is e2e/src/docs/runner.ts.
 
 /** One fenced block: where it starts, its info string (language first, then marks) and its text. */
 export interface DocBlock {
