@@ -2,9 +2,10 @@
 // "Framework adapters"): guardAiTools wraps the tools object; allowed calls run, every other outcome
 // comes back to the model as a refusal it can read, and the tool never runs.
 //
-//   ARBITER_ADMIN_KEY=ak-… node examples/run.mjs ai-sdk/agent          # dry run: calls the tools directly
-//   AI_GATEWAY_API_KEY=… ARBITER_MODEL=openai/gpt-5-mini ARBITER_ADMIN_KEY=ak-… node examples/run.mjs ai-sdk/agent
-// Base URLs: ARBITER_REGISTRY_URL (http://127.0.0.1:3001), ARBITER_VERDICT_URL (http://127.0.0.1:3002).
+//   node examples/run.mjs ai-sdk/agent          # dry run: calls the tools directly
+//   AI_GATEWAY_API_KEY=… ARBITER_MODEL=openai/gpt-5-mini node examples/run.mjs ai-sdk/agent
+// In the demo tenant of `arbiter quickstart` (run.mjs reads .data/quickstart.env); else ARBITER_TENANT and
+// ARBITER_AGENT_KEY, or ARBITER_ADMIN_KEY to provision one. Base URLs: ARBITER_REGISTRY_URL, ARBITER_VERDICT_URL.
 import { createVerdictClient, guardAiTools, isToolRefusal, type VerdictClient } from '@arbiter/client';
 import { generateText, stepCountIs, tool } from 'ai';
 import { z } from 'zod';

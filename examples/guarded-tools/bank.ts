@@ -53,12 +53,18 @@ export async function provisionBankTenant(registryUrl: string, adminKey: string,
   return { tenant: tenant.id, agentKey };
 }
 
-/** The tenant and key from the environment, or a new demo tenant when ARBITER_ADMIN_KEY is given. */
+/**
+ * The tenant and key from the environment (examples/run.mjs fills them in from the demo tenant of `arbiter quickstart`,
+ * which has these rules: the examples then reuse it), or a new demo tenant when only ARBITER_ADMIN_KEY is given.
+ */
 export async function tenantFromEnv(log: (line: string) => void): Promise<{ verdictUrl: string; tenant: string; agentKey: string }> {
   const env = process.env;
   const verdictUrl = env.ARBITER_VERDICT_URL ?? 'http://127.0.0.1:3002';
-  if (env.ARBITER_TENANT && env.ARBITER_AGENT_KEY) return { verdictUrl, tenant: env.ARBITER_TENANT, agentKey: env.ARBITER_AGENT_KEY };
-  if (!env.ARBITER_ADMIN_KEY) throw new Error('set ARBITER_ADMIN_KEY (to provision a demo tenant), or ARBITER_TENANT and ARBITER_AGENT_KEY');
+  if (env.ARBITER_TENANT && env.ARBITER_AGENT_KEY) {
+    log(`demo tenant ${env.ARBITER_TENANT}`);
+    return { verdictUrl, tenant: env.ARBITER_TENANT, agentKey: env.ARBITER_AGENT_KEY };
+  }
+  if (!env.ARBITER_ADMIN_KEY) throw new Error('run arbiter quickstart first (its demo tenant is used), or set ARBITER_TENANT and ARBITER_AGENT_KEY, or ARBITER_ADMIN_KEY to provision a tenant of its own');
   const made = await provisionBankTenant(env.ARBITER_REGISTRY_URL ?? 'http://127.0.0.1:3001', env.ARBITER_ADMIN_KEY);
   log(`provisioned demo tenant ${made.tenant}`);
   return { verdictUrl, ...made };

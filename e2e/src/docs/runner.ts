@@ -12,31 +12,40 @@ export interface BlockRun {
   code: number | null;
   stdout: string;
   stderr: string;
-  /** The exported environment at the block's end (only when it succeeded): the next block starts with it. */
-  env?: Record<string, string>;
+  /** The variables the block and those before it made, at its end (only when it succeeded): the next block's `state`. */
+  state?: string;
   timedOut: boolean;
 }
 
-/** What bash puts in the environment of its own: not carried from one block to the next. */
-const SHELL_OWN = new Set(['_', 'SHLVL', 'PWD', 'OLDPWD', 'DOC_SAMPLE_ENV_OUT', 'doc_sample_status']);
-
 /**
  * Runs one shell block with `set -euo pipefail` (a failing command, a failing stage of a pipeline and an
- * unset variable all fail the block) and `set -a` (every variable it assigns is exported, so the next
- * block of the same doc sees it). Standard input is empty.
+ * unset variable all fail the block), after the shell variables the doc's earlier blocks made (`state`, as
+ * `declare -p` wrote them: exported or not, arrays too), as one shell session would have them. Standard
+ * input is empty. Variables of the given environment that a block changes are not carried.
  */
-export async function runShellBlock(text: string, opts: { cwd: string; env: Record<string, string>; timeoutMs?: number; firstLine?: number }): Promise<BlockRun> {
+export async function runShellBlock(
+  text: string,
+  opts: { cwd: string; env: Record<string, string>; state?: string; timeoutMs?: number; firstLine?: number },
+): Promise<BlockRun> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'doc-block-'));
-  const envOut = path.join(dir, 'env');
+  const stateIn = path.join(dir, 'state-in');
+  const stateOut = path.join(dir, 'state-out');
   const script = path.join(dir, 'block.sh');
-  // The failing command and its line in the doc (the block's text starts on the script's fourth line).
-  const offset = (opts.firstLine ?? 1) - 4;
-  const trap = `trap 'doc_sample_status=$?; echo "doc sample: line $((LINENO + ${offset})) failed (exit $doc_sample_status): $BASH_COMMAND" >&2' ERR`;
-  fs.writeFileSync(script, `set -euo pipefail\nset -a\n${trap}\n${text}\nenv -0 > "$DOC_SAMPLE_ENV_OUT"\n`);
+  fs.writeFileSync(stateIn, opts.state ?? '');
+  // The failing command and its line in the doc (the block's text starts on the script's fifth line).
+  const offset = (opts.firstLine ?? 1) - 5;
+  const prelude = [
+    'doc_sample_base=" $(compgen -v | tr \'\\n\' \' \') "', // bash's own variables and the environment: not carried
+    '. "$DOC_SAMPLE_STATE_IN"',
+    'set -euo pipefail',
+    `trap 'doc_sample_status=$?; echo "doc sample: line $((LINENO + ${offset})) failed (exit $doc_sample_status): $BASH_COMMAND" >&2' ERR`,
+  ];
+  const epilogue = 'for doc_sample_v in $(compgen -v); do case "$doc_sample_base" in *" $doc_sample_v "*) ;; *) case "$doc_sample_v" in doc_sample_* | BASH* | PIPESTATUS | FUNCNAME | GROUPS | DIRSTACK | _) ;; *) declare -p "$doc_sample_v" ;; esac ;; esac; done > "$DOC_SAMPLE_STATE_OUT"';
+  fs.writeFileSync(script, `${prelude.join('\n')}\n${text}\n${epilogue}\n`);
   try {
     const child = spawn('bash', ['--noprofile', '--norc', script], {
       cwd: opts.cwd,
-      env: { ...opts.env, DOC_SAMPLE_ENV_OUT: envOut },
+      env: { ...opts.env, DOC_SAMPLE_STATE_IN: stateIn, DOC_SAMPLE_STATE_OUT: stateOut },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });
@@ -55,15 +64,8 @@ export async function runShellBlock(text: string, opts: { cwd: string; env: Reco
     }, opts.timeoutMs ?? 120_000);
     const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
     clearTimeout(timer);
-    let env: Record<string, string> | undefined;
-    if (code === 0 && fs.existsSync(envOut)) {
-      env = {};
-      for (const entry of fs.readFileSync(envOut, 'utf8').split('\0')) {
-        const eq = entry.indexOf('=');
-        if (eq > 0 && !SHELL_OWN.has(entry.slice(0, eq))) env[entry.slice(0, eq)] = entry.slice(eq + 1);
-      }
-    }
-    return { code, stdout, stderr, env, timedOut };
+    const state = code === 0 && fs.existsSync(stateOut) ? fs.readFileSync(stateOut, 'utf8') : undefined;
+    return { code, stdout, stderr, state, timedOut };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -81,17 +83,17 @@ const NOT_LINKED = new Set(['.git', '.data', 'tmp', 'dist', '.cache', '.nx', 'co
 
 /**
  * A fresh folder that looks like the clone (every top-level entry linked), where a doc's samples run:
- * the files they write at the top (trust.json, request.json, …) land in it, never in the clone. `.data/`
- * is its own, with the quickstart file; HOME is a folder of its own too.
+ * the files they write at the top (trust.json, request.json, …) land in it, never in the clone. Its `.data/`
+ * is its own, holding `files` (the stack and quickstart files); HOME is a folder of its own too.
  */
-export function prepareWorkdir(quickstartEnvFile: string): string {
+export function prepareWorkdir(files: Record<string, string>): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'doc-samples-'));
   for (const entry of fs.readdirSync(ROOT)) {
     if (!NOT_LINKED.has(entry)) fs.symlinkSync(path.join(ROOT, entry), path.join(dir, entry));
   }
-  fs.mkdirSync(path.join(dir, '.data'));
+  fs.mkdirSync(path.join(dir, '.data'), { mode: 0o700 });
   fs.mkdirSync(path.join(dir, 'home'));
-  fs.copyFileSync(quickstartEnvFile, path.join(dir, '.data', 'quickstart.env'));
+  for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, '.data', name), text, { mode: 0o600 });
   return dir;
 }
 

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { runShellBlock } from './runner';
-import { extractBlocks, fillUrls, formatEnvFile, parseEnvFile, planBlocks } from './samples';
+import { extractBlocks, fillUrls, planBlocks } from './samples';
 
 const doc = [
   '# A doc',
@@ -75,10 +75,6 @@ describe('placeholders', () => {
     );
   });
 
-  it('reads and writes the quickstart file', () => {
-    const values = { ARBITER_TENANT: 'tnt-1', ARBITER_API_KEY: 'ak-00' };
-    expect(parseEnvFile(`# written by arbiter quickstart\n\n${formatEnvFile(values)}export ARBITER_SCOPE_ID='scp-1'\n`)).toEqual({ ...values, ARBITER_SCOPE_ID: 'scp-1' });
-  });
 });
 
 describe('runShellBlock', () => {
@@ -87,11 +83,11 @@ describe('runShellBlock', () => {
   afterAll(() => fs.rmSync(cwd, { recursive: true, force: true }));
   const env = { PATH: process.env.PATH ?? '' };
 
-  it('passes the variables a block assigns to the next one', async () => {
-    const first = await runShellBlock('SCOPE=scp-1\necho "made $SCOPE"', { cwd, env });
+  it('passes the variables a block makes to the next one, as one shell would: exported or not, arrays too', async () => {
+    const first = await runShellBlock('SCOPE=scp-1\nexport KEY=ak-1\nH=(-H "a b")\necho "made $SCOPE"', { cwd, env });
     expect(first).toMatchObject({ code: 0, stdout: 'made scp-1\n' });
-    const second = await runShellBlock('echo "again $SCOPE"', { cwd, env: first.env! });
-    expect(second.stdout).toBe('again scp-1\n');
+    const second = await runShellBlock('echo "again $SCOPE ${#H[@]} ${H[1]}"; bash -c \'echo "child sees ${SCOPE:-nothing} and $KEY"\'', { cwd, env, state: first.state });
+    expect(second.stdout).toBe('again scp-1 2 a b\nchild sees nothing and ak-1\n');
   });
 
   it.each([
@@ -103,11 +99,12 @@ describe('runShellBlock', () => {
     const run = await runShellBlock(text, { cwd, env });
     expect(run.code).not.toBe(0);
     expect(run.stdout).not.toContain('after');
-    expect(run.env).toBeUndefined();
+    expect(run.state).toBeUndefined();
   });
 
   it('names the failing command and its line in the doc', async () => {
     const run = await runShellBlock('echo one\nID=$(false | cat)\necho two', { cwd, env, firstLine: 41 });
+    expect(run.stdout).toBe('one\n');
     expect(run.stderr).toContain('doc sample: line 42 failed (exit 1): ID=$(false | cat)');
   });
 

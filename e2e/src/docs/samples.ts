@@ -100,25 +100,3 @@ export function fillUrls(text: string, urls: Record<keyof typeof DEFAULT_URLS, s
   }
   return out;
 }
-
-/** The KEY=value lines of a quickstart file (`.data/quickstart.env`): blank lines and `#` comments aside. */
-export function parseEnvFile(text: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const raw of text.split('\n')) {
-    const line = raw.trim();
-    if (!line || line.startsWith('#')) continue;
-    const m = /^(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)=(.*)$/.exec(line);
-    if (!m) continue;
-    let value = m[2];
-    if (/^'.*'$/.test(value) || /^".*"$/.test(value)) value = value.slice(1, -1);
-    out[m[1]] = value;
-  }
-  return out;
-}
-
-/** The same, written: one KEY=value line each (values are ids, keys and URLs: no quoting needed). */
-export function formatEnvFile(values: Record<string, string>): string {
-  return Object.entries(values)
-    .map(([k, v]) => `${k}=${v}\n`)
-    .join('');
-}
