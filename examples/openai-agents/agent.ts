@@ -35,8 +35,16 @@ export async function dryRun(arbiter: VerdictClient, log: (line: string) => void
 
 async function main(): Promise<void> {
   const log = (line: string) => process.stdout.write(`${line}\n`);
-  const { verdictUrl, tenant, agentKey } = await tenantFromEnv(log);
-  const arbiter = createVerdictClient({ baseUrl: verdictUrl, apiKey: agentKey, tenant });
+  const { verdictUrl, tenant, agentKey, cleanUp } = await tenantFromEnv(log);
+  try {
+    await runWith(createVerdictClient({ baseUrl: verdictUrl, apiKey: agentKey, tenant }), log);
+  } finally {
+    // A provisioned tenant's keys of this run are revoked: runs leave none behind.
+    await cleanUp?.();
+  }
+}
+
+async function runWith(arbiter: VerdictClient, log: (line: string) => void): Promise<void> {
   if (!process.env.OPENAI_API_KEY) {
     log('dry run (set OPENAI_API_KEY to let a model call the tools)');
     await dryRun(arbiter, log);
