@@ -6,10 +6,10 @@
 //   AI_GATEWAY_API_KEY=… ARBITER_MODEL=openai/gpt-5-mini node examples/run.mjs ai-sdk/agent
 // In the demo tenant of `arbiter quickstart` (run.mjs reads .data/quickstart.env); else ARBITER_TENANT and
 // ARBITER_AGENT_KEY, or ARBITER_ADMIN_KEY to provision one. Base URLs: ARBITER_REGISTRY_URL, ARBITER_VERDICT_URL.
-import { createVerdictClient, guardAiTools, isToolRefusal, type VerdictClient } from '@arbiter/client';
+import { guardAiTools, isToolRefusal, type VerdictClient } from '@arbiter/client';
 import { generateText, stepCountIs, tool } from 'ai';
 import { z } from 'zod';
-import { bank, DRY_RUN_CALLS, mappings, PROMPT, tenantFromEnv } from '../guarded-tools/bank';
+import { bank, DRY_RUN_CALLS, mappings, PROMPT, withDemoTenant } from '../guarded-tools/bank';
 
 /** The bank's tools for the AI SDK, each guarded by Arbiter under its own mapping. */
 export function bankTools(arbiter: VerdictClient) {
@@ -35,13 +35,7 @@ export async function dryRun(arbiter: VerdictClient, log: (line: string) => void
 
 async function main(): Promise<void> {
   const log = (line: string) => process.stdout.write(`${line}\n`);
-  const { verdictUrl, tenant, agentKey, cleanUp } = await tenantFromEnv(log);
-  try {
-    await runWith(createVerdictClient({ baseUrl: verdictUrl, apiKey: agentKey, tenant }), log);
-  } finally {
-    // A provisioned tenant's keys of this run are revoked: runs leave none behind.
-    await cleanUp?.();
-  }
+  await withDemoTenant(log, (arbiter) => runWith(arbiter, log));
 }
 
 async function runWith(arbiter: VerdictClient, log: (line: string) => void): Promise<void> {

@@ -1,6 +1,6 @@
 // What the two framework examples share (docs/agents.md "Framework adapters"): a pretend bank whose
 // tools an agent may call, the rules Arbiter holds about them, and a tenant to try them in.
-import { createRegistryClient } from '@arbiter/client';
+import { createRegistryClient, createVerdictClient, type VerdictClient } from '@arbiter/client';
 
 export interface Transfer {
   from: string;
@@ -78,4 +78,14 @@ export async function tenantFromEnv(log: (line: string) => void): Promise<{ verd
   const made = await provisionBankTenant(env.ARBITER_REGISTRY_URL ?? 'http://127.0.0.1:3001', env.ARBITER_ADMIN_KEY);
   log(`${made.created ? 'provisioned' : 'reused'} demo tenant ${made.tenant} (bank-demo)`);
   return { verdictUrl, tenant: made.tenant, agentKey: made.agentKey, cleanUp: made.cleanUp };
+}
+
+/** Runs `fn` with the agent's verdict client in the demo tenant (tenantFromEnv), then revokes the keys a provisioned tenant's run made. */
+export async function withDemoTenant(log: (line: string) => void, fn: (arbiter: VerdictClient) => Promise<void>): Promise<void> {
+  const { verdictUrl, tenant, agentKey, cleanUp } = await tenantFromEnv(log);
+  try {
+    await fn(createVerdictClient({ baseUrl: verdictUrl, apiKey: agentKey, tenant }));
+  } finally {
+    await cleanUp?.();
+  }
 }

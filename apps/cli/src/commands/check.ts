@@ -1,4 +1,4 @@
-// `arbiter check` (docs/cli.md "Checks and scopes"): POST /<tenant>/v1/check with the agent's key, the verdict
+// `arbiter check` (docs/cli.md "Checks, scopes and approvals"): POST /<tenant>/v1/check with the agent's key, the verdict
 // printed. The exit code says whether the operation may run: 0 for `allowed` and `observe` (what the SDK's guard
 // lets through), 1 for `blocked`, `approval_required`, any other verdict and a refusal of the service
 // (`insufficient_context` among them), 2 for usage errors and an unreachable service.
