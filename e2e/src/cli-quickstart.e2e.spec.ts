@@ -8,6 +8,8 @@ import { createRegistryClient } from '@arbiter/client';
 import { writeStackFile } from '@arbiter/devstack';
 import { parseEnvFile } from '../../apps/cli/src/settings';
 import { buildBin, cli, root, runBin } from './cli-harness';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { stdioProxy } from './mcp-harness';
 import { eventually } from './sdk-harness';
 import { startTestStack, type TestStack } from './stack';
 
@@ -22,6 +24,8 @@ describe('arbiter quickstart, check, scopes and approvals', () => {
   let dir: string;
   let envFile: string;
   let first: Record<string, string>;
+  let bin: string | undefined;
+  const builtBin = async () => (bin ??= await buildBin(path.join(dir, 'bin', 'arbiter.js')));
   /** The CLI as a user runs it after `npm start` and the install step: no URL and no key in the environment. */
   const user = (env: Record<string, string> = {}) => cli(env, { dataDir: dir });
 
@@ -115,6 +119,25 @@ describe('arbiter quickstart, check, scopes and approvals', () => {
     expect(await createRegistryClient({ baseUrl: stack.registry.url, apiKey: first.ARBITER_RULES_KEY }).listRules(first.ARBITER_SCOPE_ID)).toHaveLength(4);
   });
 
+  it('runs docs/agents.md\'s five minutes on the quickstart tenant: the proxy takes its gateway and key from the files', async () => {
+    const bin = await builtBin();
+    const proxy = await stdioProxy(bin, path.join(root, 'examples/mcp/arbiter-mcp.yaml'), { ARBITER_DATA_DIR: dir });
+    try {
+      const meta = (r: CallToolResult) => (r._meta ?? {}) as Record<string, unknown>;
+      const callTool = (name: string, args: Record<string, unknown>) => proxy.client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
+      expect((await callTool('balance', { account: 'acct-1' })).content).toEqual([{ type: 'text', text: 'acct-1: 25000 EUR' }]);
+      const big = await callTool('transfer', { from: 'acct-1', to: 'acct-2', amount: 4000 });
+      const approvalId = meta(big)['arbiter/approval_id'] as string;
+      expect(approvalId).toMatch(/^apr-/);
+      expect((await user()('approvals', 'decide', approvalId, '--approve')).code).toBe(0);
+      const again = await callTool('transfer', { from: 'acct-1', to: 'acct-2', amount: 4000 });
+      expect(again.isError).toBeFalsy();
+      expect(meta(again)['arbiter/approval_id']).toBe(approvalId);
+    } finally {
+      await proxy.close();
+    }
+  });
+
   it('walks the approval loop with commands: request, decide, the same check allowed once', async () => {
     const third = ['check', '--action', 'bank.transfer', '--resource', 'acct:acct-1', '--scope', 'region=eu', '--param', 'to=acct-2', '--param', 'amount=5000'];
     const asked = await user()(...third, '--json');
@@ -177,7 +200,7 @@ describe('arbiter quickstart, check, scopes and approvals', () => {
   });
 
   it('runs from the built bin outside the clone, finding the stack through ARBITER_DATA_DIR', async () => {
-    const bin = await buildBin(path.join(dir, 'bin', 'arbiter.js'));
+    const bin = await builtBin();
     const help = await runBin(bin, ['--help']);
     expect(help).toMatchObject({ code: 0, stdout: expect.stringContaining('quickstart') });
     const checked = await runBin(bin, ['check', '--action', 'bank.transfer', '--resource', 'acct:acct-1', '--scope', 'region=eu', '--param', 'to=offshore-7', '--param', 'amount=50'], { ARBITER_DATA_DIR: dir });
