@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { formatEnvFile, STACK_FILE } from '../../apps/cli/src/settings';
+import { formatEnvFile, QUICKSTART_FILE, STACK_FILE } from '../../apps/cli/src/settings';
 import { buildBin } from './cli-harness';
 import { describeFailure, prepareWorkdir, ROOT, runShellBlock, trackedState, typeCheck } from './docs/runner';
 import { extractBlocks, fillUrls, planBlocks, type Step } from './docs/samples';
@@ -50,7 +50,7 @@ describe('doc samples', () => {
     fs.mkdirSync(data);
     fs.writeFileSync(path.join(data, STACK_FILE), stackFile);
     await promisify(execFile)(process.execPath, [cli, '--quiet', 'quickstart'], { env: { PATH: process.env.PATH ?? '', ARBITER_DATA_DIR: data, ARBITER_ADMIN_KEY: stack.registry.adminKey } });
-    dataFiles = { [STACK_FILE]: stackFile, 'quickstart.env': fs.readFileSync(path.join(data, 'quickstart.env'), 'utf8') };
+    dataFiles = { [STACK_FILE]: stackFile, [QUICKSTART_FILE]: fs.readFileSync(path.join(data, QUICKSTART_FILE), 'utf8') };
     const npmPrefix = path.join(scratch, 'npm-global');
     baseEnv = {
       // `npm install -g` (docs/cli.md "Running it") installs under the test's own prefix; `arbiter` is the fresh build first.
