@@ -12,6 +12,7 @@
 //
 // Prints the result as JSON; exits 0 when the verdict is authentic and binds the request, 1 otherwise.
 import { createHash, createPublicKey, verify } from 'node:crypto';
+import { realpathSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 
@@ -102,7 +103,15 @@ async function main(argv) {
   return result.valid ? 0 : 1;
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+// Run as a program (also through a symbolic link, whose path is not the module's own), not when imported.
+const invokedAs = () => {
+  try {
+    return pathToFileURL(realpathSync(process.argv[1] ?? '')).href;
+  } catch {
+    return undefined;
+  }
+};
+if (import.meta.url === invokedAs()) {
   main(process.argv.slice(2)).then(
     (code) => (process.exitCode = code),
     (err) => {

@@ -46,6 +46,8 @@ describe('arbiter CLI', () => {
       const again = await arbiter('keys', 'rotate', 'verdict', '--api-key', t.adminKey);
       expect(again.code).toBe(1);
       expect(again.stderr).toMatch(/refused: 409 rotation_not_due/);
+      // The refusal explains itself: on a fresh install this year's key always exists (docs/cli.md "Rotating keys").
+      expect(again.stderr).toContain('a scheduled rotation is due from 1 January (UTC) of next year, and the gateway makes it by itself at its first signature then; --mode emergency rotates now');
     });
 
     it('rotates the ledger and registry keys with a platform admin key, and refuses an agent', async () => {
@@ -55,6 +57,8 @@ describe('arbiter CLI', () => {
       const registry = await arbiter('keys', 'rotate', 'registry', '--mode', 'emergency', '--api-key', stack.registry.adminKey);
       expect(registry.code).toBe(0);
       expect(registry.stdout).toMatch(/registry webhook signing key rotated \(emergency\): new kid \S+/);
+      const scheduled = await arbiter('keys', 'rotate', 'registry', '--mode', 'scheduled', '--api-key', stack.registry.adminKey);
+      expect(scheduled).toMatchObject({ code: 1, stderr: expect.stringMatching(/registry service refused: 400 .*of next year; --mode emergency rotates now/) });
       const refused = await arbiter('keys', 'rotate', 'ledger', '--mode', 'emergency');
       expect(refused.code).toBe(1);
       expect(refused.stderr).toMatch(/ledger service refused: 403 FORBIDDEN/);

@@ -147,12 +147,15 @@ describe('guardTool adapters', () => {
   });
 
   describe.each(['ai-sdk/agent', 'openai-agents/agent'])('examples/%s.ts, as docs/agents.md runs it (dry run, no model)', (example) => {
-    it('provisions a demo tenant; the allowed call runs, the offshore one is blocked, the large one waits for finance', async () => {
+    it('provisions (or reuses) the one demo tenant; the allowed call runs, the offshore one is blocked, the large one waits for finance; no key is left', async () => {
       const root = path.resolve(__dirname, '../..');
       const env = { ...process.env, ARBITER_REGISTRY_URL: stack.registry.url, ARBITER_VERDICT_URL: stack.verdict.url, ARBITER_ADMIN_KEY: stack.registry.adminKey, ARBITER_MODEL: '', OPENAI_API_KEY: '' };
       const { stdout } = await promisify(execFile)(process.execPath, [path.join(root, 'examples/run.mjs'), example], { cwd: root, env });
       const lines = stdout.trim().split('\n');
-      expect(lines[0]).toMatch(/^provisioned demo tenant tnt-/);
+      const demo = /^(?:provisioned|reused) demo tenant (tnt-\S+) \(bank-demo\)$/.exec(lines[0]!)?.[1];
+      expect(demo).toBeDefined();
+      const admin = createRegistryClient({ baseUrl: stack.registry.url, apiKey: stack.registry.adminKey });
+      expect((await admin.listApiKeys({ limit: 1000, tenant_id: demo })).items.filter((k) => k.status === 'active')).toEqual([]);
       expect(lines[1]).toMatch(/^dry run/);
       expect(lines[2]).toBe('balance {"account":"acct-1"} -> acct-1: 25000 EUR');
       expect(lines[3]).toMatch(/^transfer \{"from":"acct-1","to":"offshore-7","amount":50\} -> Arbiter refused the call: blocked by rule rul-\S+: "No transfers to offshore accounts" \(verdict blocked, consultation cns-\S+\)\. The call was not forwarded\.$/);

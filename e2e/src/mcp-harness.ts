@@ -3,8 +3,8 @@
 // upstream, over stdio (started by the proxy) or over HTTP (started here). The bank writes every call
 // it executes to a journal file, so a test sees what reached it without asking the proxy.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createRegistryClient, type VerdictClient } from '@arbiter/client';
@@ -25,8 +25,8 @@ export interface BankTenant extends SdkTenant {
 }
 
 /**
- * A tenant with the example's rules (examples/mcp/rules.yaml applied with `arbiter rules apply`, the
- * scope id put in) and a finance decider next to the agent.
+ * A tenant with the example's rules (examples/mcp/rules.yaml applied as it is with `arbiter rules apply
+ * --scope`, as docs/agents.md does) and a finance decider next to the agent.
  */
 export async function provisionBank(stack: TestStack): Promise<BankTenant> {
   const t = await provisionTenant(stack, 'mcp');
@@ -34,11 +34,8 @@ export async function provisionBank(stack: TestStack): Promise<BankTenant> {
   const scope = await reg.createScope({ name: 'bank', selector: { region: 'eu' } });
   const finance = await reg.createPrincipal({ kind: 'human', name: 'finance', roles: ['role-finance'] });
   const financeKey = (await reg.createApiKey({ principal_id: finance.id, permissions: ['approve', 'read'] })).key;
-  const rules = readFileSync(path.join(EXAMPLE_DIR, 'rules.yaml'), 'utf8').replace(/^scope: scp-\S+$/m, `scope: ${scope.id}`);
   const arbiter = cli({ ARBITER_REGISTRY_URL: stack.registry.url, ARBITER_API_KEY: t.adminKey });
-  const file = path.join(await tmpDir(), 'rules.yaml');
-  await writeFile(file, rules);
-  const applied = await arbiter('rules', 'apply', '-f', file);
+  const applied = await arbiter('rules', 'apply', '-f', path.join(EXAMPLE_DIR, 'rules.yaml'), '--scope', scope.id);
   if (applied.code !== 0) throw new Error(`rules apply failed: ${applied.stderr}`);
   return { ...t, financeKey, scopeId: scope.id };
 }

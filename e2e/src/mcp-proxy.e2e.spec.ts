@@ -277,7 +277,7 @@ ${extra}`;
     });
 
     it('runs as written: the command of the section, then the calls of its table with the answers it quotes', async () => {
-      const line = /^(?:\S+=\S+ )*npx arbiter (mcp-proxy [^#\n]*?)\s*(?:#.*)?$/m.exec(section);
+      const line = /^(?:\S+=\S+ )*arbiter (mcp-proxy [^#\n]*?)\s*(?:#.*)?$/m.exec(section);
       expect(line).not.toBeNull();
       const argv = line![1].split(/\s+/);
       expect(argv).toEqual(['mcp-proxy', '--config', 'examples/mcp/arbiter-mcp.yaml']);
@@ -302,6 +302,8 @@ ${extra}`;
         await finance.decideApproval(meta(big)['arbiter/approval_id'] as string, { decision: 'approve' });
         const again = await call(client, 'transfer', { from: 'acct-1', to: 'acct-2', amount: 5000 });
         expect(textOf(again)).toBe('transferred 5000 EUR from acct-1 to acct-2');
+        // The retry was allowed by that approval: the result says which (docs/agents.md "Outcomes").
+        expect(meta(again)['arbiter/approval_id']).toBe(meta(big)['arbiter/approval_id']);
         expect((await call(client, 'transfer', { from: 'acct-1', to: 'acct-2', amount: 5000 })).isError).toBe(true);
         for (const args of [{ account: 'acct-3' }, { account: 'acct-3', identity: { checked: true } }]) {
           const closing = await call(client, 'close_account', args);

@@ -245,6 +245,8 @@ describe('arbiter audit consultations', () => {
     expect(await run('audit', 'consultations', '--since', '2026-03-02', '--until', '2026-03-01', ...both())).toMatchObject({ code: 2, stderr: expect.stringContaining('is after until') });
     expect(await run('audit', 'consultations', '--since', '2026-03-01', '--until', '2026-03-01', '--tenant', 'acme', ...both())).toMatchObject({ code: 2, stderr: expect.stringContaining('is not a tenant id') });
     expect(await run('audit', 'consultations', '--since', '2026-03-01', '--until', '2026-03-01', '--checkpoint', 'none.json', ...both())).toMatchObject({ code: 2, stderr: expect.stringContaining('cannot read the kept checkpoint none.json') });
+    // A missing kept checkpoint never becomes an audit without the consistency check; the message names the first audit's command.
+    expect((await run('audit', 'consultations', '--since', '2026-03-01', '--until', '2026-03-01', '--checkpoint', 'none.json', ...both())).stderr).toContain('a first audit has no kept checkpoint: run it without --checkpoint, and with --save-checkpoint none.json');
     const down = await run('audit', 'consultations', '--since', '2026-03-01', '--until', '2026-03-01', '--verdict-url', 'http://127.0.0.1:9', '--ledger-url', 'http://127.0.0.1:9', '--api-key', 'ak-test');
     expect(down).toMatchObject({ code: 2, stderr: expect.stringContaining('cannot reach the') });
   });

@@ -4,14 +4,17 @@ import { Argument, Command, CommanderError, Option } from 'commander';
 import { InputError } from '@arbiter/client';
 import * as admin from './commands/admin';
 import { auditConsultationsCommand } from './commands/audit';
+import { checkCommand } from './commands/check';
 import { exportEvidence } from './commands/evidence';
 import { ROTATABLE, rotateKeys } from './commands/keys';
 import { mcpProxy } from './commands/mcp-proxy';
+import { quickstart } from './commands/quickstart';
+import * as scopes from './commands/scopes';
 import { exportTrust, extendTrustCommand } from './commands/trust';
 import { applyRules, exportRules, planRules, testRules } from './commands/rules';
 import { verifyBundleCommand, verifyConsultationCommand, verifyEvidenceCommand, verifyStandardWebhookCommand, verifyVerdictCommand, verifyWebhookCommand } from './commands/verify';
 import { completionScript, SHELLS, type Shell } from './completion';
-import { CommandContext, serviceFailure, type GlobalOptions, type ServiceFlags } from './context';
+import { CommandContext, loadSettingsFiles, serviceFailure, type GlobalOptions, type ServiceFlags } from './context';
 import { CliError, EXIT, type Io } from './io';
 import { version } from '../package.json';
 
@@ -24,7 +27,7 @@ const serviceOptions = (cmd: Command, service?: string) =>
 
 export function buildProgram(io: Io, setExit: (code: number) => void): Command {
   const program = new Command('arbiter')
-    .description('Arbiter operator and auditor tool: rotate signing keys, verify verdicts, consultations, ledger bundles, webhooks and evidence packs, audit the completeness of consultations, keep rules as code')
+    .description('Arbiter operator and auditor tool: a demo tenant in one command (quickstart), checks, scopes and approvals, rotate signing keys, verify verdicts, consultations, ledger bundles, webhooks and evidence packs, audit the completeness of consultations, keep rules as code')
     .version(version)
     .option('--json', 'machine-readable JSON on stdout')
     .option('-q, --quiet', 'no progress messages on stderr')
@@ -32,15 +35,87 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) });
 
-  // Each action builds its context from the global flags and reports its own exit code. Commander
-  // calls actions with (…arguments, options, command).
+  // Each action builds its context from the global flags and the clone's stack and quickstart files, and
+  // reports its own exit code; a service's failure names the URL it was called at. Commander calls actions
+  // with (…arguments, options, command).
   const run =
     (fn: (ctx: CommandContext, ...args: never[]) => Promise<number>) =>
     async (...args: unknown[]) => {
       const cmd = args.at(-1) as Command;
-      const ctx = new CommandContext(io, cmd.optsWithGlobals<GlobalOptions>());
-      setExit(await (fn as (ctx: CommandContext, ...a: unknown[]) => Promise<number>)(ctx, ...args.slice(0, -1)));
+      const ctx = new CommandContext(io, cmd.optsWithGlobals<GlobalOptions>(), await loadSettingsFiles(io));
+      try {
+        setExit(await (fn as (ctx: CommandContext, ...a: unknown[]) => Promise<number>)(ctx, ...args.slice(0, -1)));
+      } catch (err) {
+        throw ctx.failure(err) ?? err;
+      }
     };
+
+  program
+    .command('quickstart')
+    .description('a demo tenant against a running stack (npm start), with the platform admin key it printed: an agent, an approver, keys, a scope and three example rules; writes them to .data/quickstart.env and prints three checks to try. Run again, it reuses the tenant')
+    .option('--url <url>', 'the registry\'s base URL (env ARBITER_REGISTRY_URL, else the stack file of npm start)')
+    .option('--admin-key <key>', 'the platform admin key npm start printed (better: env ARBITER_ADMIN_KEY)')
+    .option('--slug <slug>', 'the demo tenant\'s slug', 'quickstart')
+    .option('--env-file <file>', 'where to write the URLs, ids and keys (default: .data/quickstart.env of the clone)')
+    .option('--verdict-url <url>', 'the verdict service\'s base URL (env ARBITER_VERDICT_URL)')
+    .option('--ledger-url <url>', 'the ledger\'s base URL (env ARBITER_LEDGER_URL)')
+    .action(run((ctx, opts: Parameters<typeof quickstart>[1]) => quickstart(ctx, opts)));
+
+  serviceOptions(
+    program
+      .command('check')
+      .description('ask the verdict gateway about an operation (POST /<tenant>/v1/check) and print the verdict; exit 0 when it may run (allowed, observe), 1 when not (blocked, approval_required, any other verdict, a refusal)')
+      .requiredOption('--action <action>', 'the action, e.g. bank.transfer')
+      .requiredOption('--resource <resource>', 'the resource, e.g. acct:acct-1')
+      .option('--scope <key=value|json>', 'a scope field (repeatable), e.g. region=eu', collect)
+      .option('--param <key=value>', 'a parameter (repeatable; a dotted key nests; the value is JSON when it parses: 5000, true, "5000")', collect)
+      .option('--parameters <json>', 'the parameters as one JSON object (--param entries go over it)')
+      .option('--context <json>', 'the context Facts as a JSON object')
+      .option('--on-behalf-of <principal>', 'the human the agent acts for')
+      .option('--explain', 'ask for the explanation of a blocked or approval_required verdict')
+      .option('--tenant <id>', 'the tenant (default ARBITER_TENANT or the key\'s own)'),
+    'verdict',
+  ).action(run((ctx, opts: Parameters<typeof checkCommand>[1]) => checkCommand(ctx, opts)));
+
+  const scopeCmd = program.command('scopes').description('scopes of the registry: which operations a scope\'s rules govern (docs/registry.md "Scopes")');
+  serviceOptions(scopeCmd.command('list').description('every scope the key sees'), 'registry').action(run((ctx, opts: ServiceFlags) => scopes.listScopes(ctx, opts)));
+  serviceOptions(
+    scopeCmd
+      .command('create')
+      .description('create a scope (admin of the tenant)')
+      .argument('<name>', 'unique in the tenant')
+      .option('--selector <key=value|json>', 'a selector field (repeatable), e.g. region=eu; none: the whole tenant', collect)
+      .option('--description <text>', 'what the scope is for'),
+    'registry',
+  ).action(run((ctx, name: string, opts: scopes.ScopeCreateOptions) => scopes.createScope(ctx, name, opts)));
+
+  const approvals = program.command('approvals').description('one-shot approvals of the verdict gateway (docs/approvals.md "The agent\'s loop"): request, list, get, decide');
+  serviceOptions(
+    approvals.command('request').description('ask for an approval of an approval_required consultation (the key of the consultation\'s caller)').argument('<consultation_id>', 'cns-…').option('--notes <text>', 'requester notes for the decider'),
+    'verdict',
+  ).action(run((ctx, id: string, opts: ServiceFlags & { notes?: string }) => scopes.requestApproval(ctx, id, opts)));
+  serviceOptions(
+    approvals
+      .command('list')
+      .description('approvals of the tenant')
+      .option('--status <status>', 'pending, approved, rejected')
+      .option('--assignee <role-or-principal>', 'only those this role or principal may decide'),
+    'verdict',
+  ).action(run((ctx, opts: ServiceFlags & { status?: string; assignee?: string }) => scopes.listApprovals(ctx, opts)));
+  serviceOptions(approvals.command('get').description('one approval').argument('<approval_id>', 'apr-…'), 'verdict').action(
+    run((ctx, id: string, opts: ServiceFlags) => scopes.getApproval(ctx, id, opts)),
+  );
+  serviceOptions(
+    approvals
+      .command('decide')
+      .description('approve or reject (a decider\'s key: approve permission and one of the candidate roles)')
+      .argument('<approval_id>', 'apr-…')
+      .option('--approve', 'approve: the same operation may run once')
+      .option('--reject', 'reject')
+      .option('--notes <text>', 'decider notes')
+      .option('--grant <json>', 'with --approve: an override for later operations, {"applies_to_scope": {…}, "expires_at": "…"}'),
+    'verdict',
+  ).action(run((ctx, id: string, opts: scopes.DecideOptions) => scopes.decideApproval(ctx, id, opts)));
 
   const keys = program.command('keys').description('signing keys of the services');
   serviceOptions(
@@ -181,6 +256,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       .command('plan')
       .description('what apply would change (create, update with the changed fields, archive), and the simulation of it over recent consultations')
       .requiredOption('-f, --file <file>', 'the rules file')
+      .option('--scope <scp-id>', 'the scope, for a file that leaves scope: out (a file naming another scope is refused)')
       .option('--last <n>', 'simulate over the last N consultations', '1000')
       .option('--since <iso>', 'only consultations from then on (default: all history)')
       .option('--samples <n>', 'changed consultations to show (0 to 100; default the gateway\'s 20)')
@@ -194,7 +270,8 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     rules
       .command('apply')
       .description('make the scope\'s rules what the file says (creates and updates, then archives); a second apply changes nothing')
-      .requiredOption('-f, --file <file>', 'the rules file'),
+      .requiredOption('-f, --file <file>', 'the rules file')
+      .option('--scope <scp-id>', 'the scope, for a file that leaves scope: out (a file naming another scope is refused)'),
     'registry',
   ).action(run((ctx, opts: Parameters<typeof applyRules>[1]) => applyRules(ctx, opts)));
   rules

@@ -115,7 +115,7 @@ describe('registry webhooks: Standard Webhooks signatures and secrets', () => {
 
   it('verifies with the node:crypto receiver docs/webhooks.md shows, as written there', async () => {
     const doc = readFileSync(path.resolve(__dirname, '../../../docs/webhooks.md'), 'utf8');
-    const code = /The same with node:crypto alone:\s*```js\n([\s\S]*?)```/.exec(doc)?.[1];
+    const code = /The same with node:crypto alone:\s*```js[^\n]*\n([\s\S]*?)```/.exec(doc)?.[1];
     expect(code).toContain('function isAuthentic');
     const isAuthentic = new Function('require', `${code}\nreturn isAuthentic;`)(require) as (headers: Record<string, string>, raw: Buffer, secret: string) => boolean;
     const { id, secret } = await subscribe();

@@ -349,8 +349,30 @@ export function shownPath(p: string): string {
   return relative.startsWith('..') || path.isAbsolute(relative) ? p : relative;
 }
 
+/** The file `npm start` writes its URLs to, in the data directory (docs/cli.md "Configuration"). */
+export const STACK_FILE = 'stack.env';
+
+/**
+ * `<dataDir>/stack.env`: `ARBITER_<SERVICE>_URL=<url>` of each running service, where the CLI, the MCP proxy and
+ * the examples look for their stack (after flags, the environment and the quickstart file). Nothing secret: what the
+ * banner prints besides the admin key. Replaced whole (a temporary file renamed over it); left in place at stop,
+ * so a command run while the stack is down names the URL it could not reach.
+ */
+export function writeStackFile(dataDir: string, urls: Record<string, string>): string {
+  const file = path.join(dataDir, STACK_FILE);
+  const lines = [
+    '# Written by npm start: the URLs of its services. arbiter, its MCP proxy and the examples read this file',
+    '# after their flags, the environment and .data/quickstart.env (docs/cli.md "Configuration").',
+    ...Object.entries(urls).map(([name, url]) => `ARBITER_${name.toUpperCase()}_URL=${url}`),
+  ];
+  const tmp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, `${lines.join('\n')}\n`);
+  fs.renameSync(tmp, file);
+  return file;
+}
+
 /** What `npm start` prints once every service is ready. */
-export function formatBanner(stack: Pick<RunningStack, 'urls' | 'secrets'>, secretsFile: string): string {
+export function formatBanner(stack: Pick<RunningStack, 'urls' | 'secrets'>, secretsFile: string, stackFile?: string): string {
   const key = stack.secrets.secrets.BOOTSTRAP_ADMIN_KEY;
   const keySource =
     stack.secrets.sources.BOOTSTRAP_ADMIN_KEY === 'env' ? 'from BOOTSTRAP_ADMIN_KEY' : `stored in ${secretsFile}`;
@@ -361,6 +383,13 @@ export function formatBanner(stack: Pick<RunningStack, 'urls' | 'secrets'>, secr
   }
   lines.push(`  ${'admin key'.padEnd(width)}  ${key}   (${keySource})`);
   const registry = stack.urls.registry ?? 'http://127.0.0.1:3001';
-  lines.push('', 'Try:', `  curl -H "Authorization: Bearer ${key}" ${registry}/api/v1/tenants`, '', 'Press Ctrl-C to stop.', '');
+  lines.push('', 'Try:', `  curl -H "Authorization: Bearer ${key}" ${registry}/api/v1/tenants`);
+  if (stackFile) {
+    // The CLI's first steps (README "Quick start"): it finds this stack through the stack file.
+    lines.push(`  URLs written to ${stackFile}, where arbiter finds them. A demo tenant and a first check, in another terminal:`);
+    lines.push('  npm install -g ./apps/cli        # once: arbiter on the PATH');
+    lines.push(`  ARBITER_ADMIN_KEY=${key} arbiter quickstart`);
+  }
+  lines.push('', 'Press Ctrl-C to stop.', '');
   return lines.join('\n');
 }

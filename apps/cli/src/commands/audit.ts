@@ -36,15 +36,30 @@ function isoBound(text: string, name: string): string {
   return text;
 }
 
+/**
+ * The checkpoint kept from the last audit. A missing file stays an error (exit 2), never an audit without the
+ * consistency check: a deleted file must not silently skip it. The message names the first audit's command.
+ */
+async function readKept(ctx: CommandContext, file: string): Promise<unknown> {
+  try {
+    return await ctx.readJson(file, 'kept checkpoint');
+  } catch (err) {
+    if (err instanceof CliError && /ENOENT/.test(err.message)) {
+      throw new CliError(`${err.message}; a first audit has no kept checkpoint: run it without --checkpoint, and with --save-checkpoint ${file} to keep one for the next audit`);
+    }
+    throw err;
+  }
+}
+
 export async function auditConsultationsCommand(ctx: CommandContext, opts: AuditConsultationsFlags): Promise<number> {
   const since = isoBound(opts.since, 'since');
   const until = isoBound(opts.until, 'until');
   const graceMs = parseDuration(opts.grace);
-  const kept = opts.checkpoint ? await ctx.readJson(opts.checkpoint, 'kept checkpoint') : undefined;
+  const kept = opts.checkpoint ? await readKept(ctx, opts.checkpoint) : undefined;
   const trust = opts.trust ? await loadTrust(ctx, opts.trust) : undefined;
   // Flags first (a service's own key, then the shared --api-key), then each service's variables.
-  const verdict = ctx.verdict({ url: opts.verdictUrl, apiKey: opts.verdictApiKey ?? opts.apiKey, tenant: opts.tenant });
-  const ledger = ctx.ledger({ url: opts.ledgerUrl, apiKey: opts.ledgerApiKey ?? opts.apiKey });
+  const verdict = ctx.verdict({ url: opts.verdictUrl, apiKey: opts.verdictApiKey ?? opts.apiKey, tenant: opts.tenant }, true, 'agent');
+  const ledger = ctx.ledger({ url: opts.ledgerUrl, apiKey: opts.ledgerApiKey ?? opts.apiKey }, true, 'agent');
   const report = await auditConsultations({
     verdict,
     ledger,

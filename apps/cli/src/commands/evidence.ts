@@ -23,8 +23,8 @@ export async function exportEvidence(ctx: CommandContext, consultationId: string
   if (!/^cns-[A-Za-z0-9_-]+$/.test(consultationId)) throw new CliError(`${consultationId} is not a consultation id (cns-…)`);
   if (opts.v1 && (opts.fallbackV1 || opts.ledgerUrl || opts.ledgerApiKey)) throw new CliError('--v1 reads no ledger: it takes neither --fallback-v1, --ledger-url nor --ledger-api-key');
   const trust = opts.trust ? await loadTrust(ctx, opts.trust) : undefined;
-  const client = ctx.verdict(opts);
-  const ledger = opts.v1 ? undefined : ctx.ledger(ctx.otherService('ledger', opts.ledgerUrl, opts.ledgerApiKey, opts.apiKey));
+  const client = ctx.verdict(opts, true, 'agent');
+  const ledger = opts.v1 ? undefined : ctx.ledger(ctx.otherService('ledger', opts.ledgerUrl, opts.ledgerApiKey, opts.apiKey), true, 'agent');
   let pack;
   try {
     pack = await buildEvidencePack(client, consultationId, {

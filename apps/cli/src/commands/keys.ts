@@ -1,6 +1,6 @@
 // `arbiter keys rotate <service>`: each service's rotation endpoint (docs/verdicts.md "Signing keys"). The old key
 // stays published with not_after set, so everything it signed still verifies.
-import type { RotationMode } from '@arbiter/client';
+import { ArbiterError, type RotationMode } from '@arbiter/client';
 import type { CommandContext, ServiceFlags } from '../context';
 import { CliError, EXIT } from '../io';
 
@@ -11,7 +11,23 @@ export interface RotateOptions extends ServiceFlags {
   mode: string;
 }
 
+/**
+ * A scheduled rotation when this year's key exists (verdict 409, ledger and registry 400): always so on a fresh
+ * install, since each service makes this year's key at its first start (docs/cli.md "Rotating keys").
+ */
 export async function rotateKeys(ctx: CommandContext, service: string, opts: RotateOptions): Promise<number> {
+  try {
+    return await rotate(ctx, service, opts);
+  } catch (err) {
+    if (opts.mode === 'scheduled' && err instanceof ArbiterError && (err.status === 409 || err.status === 400)) {
+      const failure = ctx.failure(err)!;
+      throw new CliError(`${failure.message}; this year's key exists (as on every fresh install): a scheduled rotation is due from 1 January (UTC) of next year${service === 'verdict' ? ', and the gateway makes it by itself at its first signature then' : ''}; --mode emergency rotates now`, failure.exitCode);
+    }
+    throw err;
+  }
+}
+
+async function rotate(ctx: CommandContext, service: string, opts: RotateOptions): Promise<number> {
   if (!ROTATABLE.includes(service as RotatableService)) throw new CliError(`unknown service ${service}: choose ${ROTATABLE.join(', ')}`);
   if (opts.mode !== 'scheduled' && opts.mode !== 'emergency') throw new CliError(`--mode must be scheduled or emergency, not ${opts.mode}`);
   const mode = opts.mode as RotationMode;

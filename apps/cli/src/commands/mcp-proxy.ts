@@ -31,7 +31,8 @@ export async function mcpProxy(ctx: CommandContext, opts: McpProxyOptions): Prom
   }
   const port = opts.http === undefined ? undefined : Number(opts.http);
   if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65535)) throw new CliError(`--http takes a port number (0 to 65535; 0 picks a free one), not "${opts.http}"`);
-  const apiKey = ctx.io.env[config.apiKeyEnv];
+  // The environment's, else the clone's quickstart file's (only towards the stack it was made for: docs/cli.md "Configuration").
+  const apiKey = ctx.io.env[config.apiKeyEnv] || ctx.quickstartKey(config.apiKeyEnv, 'verdict', config.verdictUrl);
   if (!apiKey) throw new CliError(`${opts.config}: api_key_env: the environment variable ${config.apiKeyEnv} holds no API key (an agent's key with the check permission)`);
   // The key goes to the verdict gateway with every check: a file naming another variable
   // (AWS_SECRET_ACCESS_KEY, …) must not make the proxy send that secret. The value is never shown.

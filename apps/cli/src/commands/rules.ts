@@ -23,15 +23,17 @@ export interface PlanOptions extends ServiceFlags {
   simulate: boolean;
   verdictUrl?: string;
   verdictApiKey?: string;
+  /** The scope of a file that leaves `scope:` out. */
+  scope?: string;
 }
 
-export type ApplyOptions = ServiceFlags & { file: string };
+export type ApplyOptions = ServiceFlags & { file: string; scope?: string };
 
 /** The last N consultations of all history, not only of the simulation's default 7 days. */
 const ALL_HISTORY = '1970-01-01T00:00:00.000Z';
 
 export async function exportRules(ctx: CommandContext, opts: ExportOptions): Promise<number> {
-  const registry = ctx.registry(opts);
+  const registry = ctx.registry(opts, true, 'rules');
   const scope = await registry.getScope(opts.scope);
   const rules = await registry.listRules(opts.scope);
   const yaml = writeRulesFile({ scope: scope.id, scopeName: scope.name, selector: scope.selector, rules: rules.map((r) => ({ id: r.id, content: normaliseContent(r) })) });
@@ -48,10 +50,10 @@ export async function exportRules(ctx: CommandContext, opts: ExportOptions): Pro
   return EXIT.ok;
 }
 
-async function readRulesFile(ctx: CommandContext, file: string): Promise<RulesFile> {
+async function readRulesFile(ctx: CommandContext, file: string, scope?: string): Promise<RulesFile> {
   const text = await ctx.readText(file, 'rules file');
   try {
-    return parseRulesFile(file, text);
+    return parseRulesFile(file, text, { scope });
   } catch (err) {
     if (err instanceof RulesFileError) throw new CliError(`the rules file is not valid (${err.problems.length} ${err.problems.length === 1 ? 'problem' : 'problems'}):\n${err.message}`, EXIT.usage);
     throw err;
@@ -60,7 +62,7 @@ async function readRulesFile(ctx: CommandContext, file: string): Promise<RulesFi
 
 /** The file against the scope's active rules; notes when the file's selector is not the scope's. */
 async function currentPlan(ctx: CommandContext, file: RulesFile, flags: ServiceFlags): Promise<{ plan: Plan; notes: string[] }> {
-  const registry = ctx.registry(flags);
+  const registry = ctx.registry(flags, true, 'rules');
   ctx.progress(`reading scope ${file.scope} and its active rules from the registry`);
   const scope = await registry.getScope(file.scope);
   const current: Rule[] = await registry.listRules(file.scope);
@@ -91,7 +93,7 @@ export async function planRules(ctx: CommandContext, opts: PlanOptions): Promise
   const last = positiveInt(opts.last, '--last', 1, 1_000_000)!;
   const samples = positiveInt(opts.samples, '--samples', 0, 100);
   if (opts.since !== undefined && Number.isNaN(Date.parse(opts.since))) throw new CliError(`--since takes an ISO 8601 date or timestamp, not ${opts.since}`);
-  const file = await readRulesFile(ctx, opts.file);
+  const file = await readRulesFile(ctx, opts.file, opts.scope);
   const { plan, notes } = await currentPlan(ctx, file, opts);
   let simulation: Simulation;
   if (!opts.simulate) simulation = { status: 'skipped', reason: '--no-simulate' };
@@ -103,7 +105,7 @@ export async function planRules(ctx: CommandContext, opts: PlanOptions): Promise
 }
 
 async function simulate(ctx: CommandContext, plan: Plan, opts: PlanOptions, w: { last: number; since: string; samples?: number }): Promise<Simulation> {
-  const verdict = ctx.verdict({ ...ctx.otherService('verdict', opts.verdictUrl, opts.verdictApiKey, opts.apiKey), tenant: opts.tenant });
+  const verdict = ctx.verdict({ ...ctx.otherService('verdict', opts.verdictUrl, opts.verdictApiKey, opts.apiKey), tenant: opts.tenant }, true, 'rules');
   const body = { changes: simulationChanges(plan), window: { since: w.since, last: w.last }, ...(w.samples === undefined ? {} : { sample_limit: w.samples }) } as SimulationRequest;
   ctx.progress(`simulating ${plan.steps.length} changes over the last ${w.last} consultations`);
   try {
@@ -128,9 +130,9 @@ function renderSimulation(s: Simulation, last: number): string[] {
 }
 
 export async function applyRules(ctx: CommandContext, opts: ApplyOptions): Promise<number> {
-  const file = await readRulesFile(ctx, opts.file);
+  const file = await readRulesFile(ctx, opts.file, opts.scope);
   const { plan, notes } = await currentPlan(ctx, file, opts);
-  const registry = ctx.registry(opts);
+  const registry = ctx.registry(opts, true, 'rules');
   const done: { op: string; rule_id: string; directive: string }[] = [];
   // Creates and updates first, archives last: a rule being replaced stays in force until its successor is.
   const order = { create: 0, update: 1, archive: 2 } as const;

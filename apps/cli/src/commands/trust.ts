@@ -40,7 +40,7 @@ export interface ExportTrustFlags extends ServiceFlags {
 
 /** `trust export --tenant <id|slug> --out trust.json`: public keys only, so no API key is needed with --tenant. */
 export async function exportTrust(ctx: CommandContext, opts: ExportTrustFlags): Promise<number> {
-  const verdict = ctx.verdict(opts, !(opts.tenant ?? ctx.io.env.ARBITER_TENANT));
+  const verdict = ctx.verdict(opts, !(opts.tenant ?? ctx.io.env.ARBITER_TENANT), 'agent');
   const ledger = ctx.ledger(ctx.otherService('ledger', opts.ledgerUrl, undefined, undefined), false);
   const tenant = opts.tenant ?? ctx.io.env.ARBITER_TENANT ?? (await verdict.whoami()).tenant_id;
   ctx.progress(`key set of ${tenant} from ${verdict.baseUrl}`);
@@ -78,7 +78,7 @@ export interface ExtendTrustFlags extends ServiceFlags {
  */
 export async function extendTrustCommand(ctx: CommandContext, file: string, opts: ExtendTrustFlags): Promise<number> {
   const trust = await loadTrust(ctx, file);
-  const ledger = ctx.ledger(opts);
+  const ledger = ctx.ledger(opts, true, 'agent');
   // Another tenant's stream reads as absent (404): a key of another tenant would find no history at all.
   const { tenant_id } = await ledger.whoami();
   if (tenant_id !== trust.tenant_id) throw new CliError(`the ledger key is of tenant ${tenant_id}, the trust file of ${trust.tenant_id}: give a key with read of ${trust.tenant_id}`);

@@ -77,7 +77,7 @@ export async function verifyConsultationCommand(ctx: CommandContext, input: stri
   const held = await callerKeySet(ctx, opts);
   let jwksUrl: string | undefined;
   if (/^cns-[A-Za-z0-9_-]+$/.test(input)) {
-    const client = ctx.verdict(opts);
+    const client = ctx.verdict(opts, true, 'agent');
     ctx.progress(`reading consultation ${input} from ${client.baseUrl}`);
     record = await client.getConsultation(input);
     if (!held) jwksUrl = await client.jwksUrl();
@@ -110,7 +110,7 @@ export async function verifyBundleCommand(ctx: CommandContext, input: string, op
   const trust = opts.trust ? await loadTrust(ctx, opts.trust) : undefined;
   if (/^bnd-[0-9a-f]+$/.test(input)) {
     // Fetched from the ledger: the bundle, then the stream's facts up to the bundle's size.
-    const client = ctx.ledger(opts);
+    const client = ctx.ledger(opts, true, 'agent');
     ctx.progress(`reading bundle ${input} from ${client.baseUrl}`);
     const b = await client.getBundle(input);
     bundle = b;

@@ -72,7 +72,7 @@ rules:
 extra: 1
 `);
     expect(problems).toEqual([
-      'rules.yaml:1:8: scope: scope is required: the id (scp-…) of the scope the file manages',
+      'rules.yaml:1:8: scope: scope is required: the id (scp-…) of the scope the file manages (or, when the file leaves it out, --scope)',
       'rules.yaml:4:15: rules[0].severity: severity is required: one of MANDATORY, REQUIRES_APPROVAL, ADVISORY, ALLOW',
       expect.stringMatching(/^rules\.yaml:5:5: rules\[0\]\.colour: unknown member "colour" \(a rule has id, directive, severity/),
       'rules.yaml:6:5: rules[1].directive: directive is required: a non-empty text of at most 20,000 characters',
@@ -114,6 +114,23 @@ rules:
   it('reports YAML syntax errors and duplicate keys with their position', () => {
     expect(problemsOf(`scope: ${SCOPE}\nscope: ${SCOPE}\nrules: []\n`)[0]).toMatch(/^rules\.yaml:2:1: Map keys must be unique/);
     expect(problemsOf('rules: [\n')[0]).toMatch(/^rules\.yaml:\d+:\d+: /);
+  });
+
+  it('takes --scope for a file that names none, and refuses it for a file that names another', () => {
+    const other = 'scp-00000000000000000000000f';
+    expect(parseRulesFile('rules.yaml', 'rules: []\n', { scope: SCOPE }).scope).toBe(SCOPE);
+    expect(parseRulesFile('rules.yaml', `scope: ${SCOPE}\nrules: []\n`, { scope: SCOPE }).scope).toBe(SCOPE);
+    const refused = (text: string, scope?: string) => {
+      try {
+        parseRulesFile('rules.yaml', text, { scope });
+      } catch (err) {
+        return (err as RulesFileError).message.split('\n');
+      }
+      return [];
+    };
+    expect(refused(`scope: ${SCOPE}\nrules: []\n`, other)).toEqual([`rules.yaml:1:8: scope: the file manages scope ${SCOPE}, not ${other} (--scope stands only for a scope the file leaves out)`]);
+    expect(refused('rules: []\n')).toEqual([expect.stringContaining('scope is required: the id (scp-…) of the scope the file manages (or, when the file leaves it out, --scope)')]);
+    expect(refused('rules: []\n', 'payments')).toEqual([expect.stringContaining('--scope payments is not a scope id')]);
   });
 
   it('reports an alias bomb as a problem of the file, not a crash', () => {

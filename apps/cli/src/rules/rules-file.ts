@@ -145,8 +145,12 @@ export class YamlSource {
   }
 }
 
-/** Parses and checks a rules file; throws RulesFileError naming every problem at its line. */
-export function parseRulesFile(name: string, text: string): RulesFile {
+/**
+ * Parses and checks a rules file; throws RulesFileError naming every problem at its line. `opts.scope` (plan's and
+ * apply's --scope) stands for a `scope:` the file leaves out, so a shared file (examples/) is applied to a scope of
+ * one's own without editing it; a file that names another scope is refused, never redirected.
+ */
+export function parseRulesFile(name: string, text: string, opts: { scope?: string } = {}): RulesFile {
   const src = new YamlSource(name, text);
   if (!src.ok) src.throwIfProblems();
   const top = src.value();
@@ -157,7 +161,14 @@ export function parseRulesFile(name: string, text: string): RulesFile {
   }
   const doc = top as Record<string, unknown>;
   for (const key of Object.keys(doc)) if (!['scope', 'selector', 'rules'].includes(key)) src.problem([key], `unknown member "${key}" (a rules file has scope, selector and rules)`, true);
-  if (typeof doc.scope !== 'string' || !SCOPE_ID.test(doc.scope)) src.problem(['scope'], 'scope is required: the id (scp-…) of the scope the file manages');
+  if (doc.scope === undefined && opts.scope !== undefined) {
+    if (!SCOPE_ID.test(opts.scope)) src.problem([], `--scope ${opts.scope} is not a scope id (scp-…)`);
+    doc.scope = opts.scope;
+  } else if (typeof doc.scope !== 'string' || !SCOPE_ID.test(doc.scope)) {
+    src.problem(['scope'], 'scope is required: the id (scp-…) of the scope the file manages (or, when the file leaves it out, --scope)');
+  } else if (opts.scope !== undefined && opts.scope !== doc.scope) {
+    src.problem(['scope'], `the file manages scope ${doc.scope}, not ${opts.scope} (--scope stands only for a scope the file leaves out)`);
+  }
   const selector: Record<string, string | number | boolean> = {};
   if (doc.selector !== undefined && doc.selector !== null) {
     if (!isObject(doc.selector)) src.problem(['selector'], 'selector is a mapping of scope fields to strings, numbers or booleans');

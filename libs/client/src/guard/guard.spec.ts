@@ -81,6 +81,22 @@ describe(guardCall.name, () => {
     expect(s.count('createApproval')).toBe(2);
   });
 
+  it('names the approval a retry was allowed by (the signed verdict\'s approval_id claim), and forgets it', async () => {
+    const jws = (claims: object) => ['{"alg":"ES256"}', JSON.stringify(claims), 'sig'].map((p, i) => (i < 2 ? Buffer.from(p).toString('base64url') : p)).join('.');
+    const memory = new PendingApprovals();
+    const s = stubClient({
+      check: [complete('approval_required'), complete('allowed', { consultation_id: 'cns-2', signed_verdict: jws({ jti: 'cns-2', verdict: 'allowed', approval_id: 'apr-1' }) })],
+      createApproval: [approval('pending')],
+    });
+    await guardCall(s.client, call, { pendingApprovals: memory });
+    expect(memory.get(call)).toBe('apr-1');
+    expect(await guardCall(s.client, call, { pendingApprovals: memory })).toMatchObject({ kind: 'allowed', consultationId: 'cns-2', approvalId: 'apr-1' });
+    expect(memory.get(call)).toBeUndefined();
+    // A verdict without the claim (no approval used) names none.
+    const plain = stubClient({ check: [complete('allowed', { signed_verdict: jws({ jti: 'cns-allowed', verdict: 'allowed' }) })] });
+    expect(await guardCall(plain.client, call)).not.toHaveProperty('approvalId');
+  });
+
   it('keeps refusing a retry whose approval was rejected; an approval used up gives way to a new one', async () => {
     const memory = new PendingApprovals();
     const rejected = stubClient({ check: [complete('approval_required')], createApproval: [approval('pending')], getApproval: [approval('rejected')] });

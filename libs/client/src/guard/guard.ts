@@ -8,6 +8,7 @@ import { ApprovalWaitError, ArbiterError } from '../errors';
 import { waitForApproval, type PollBackoff } from '../approvals';
 import type { Approval, CheckResponse, CompleteResolveResponse, Context, Explanation, Requirement } from '../types';
 import type { VerdictClient } from '../verdict-client';
+import { decodeVerdictUnverified } from '../verify-verdict';
 import { argumentFacts } from './argument-facts';
 import type { GuardedCall, GuardOutcome, RefusalReason } from './outcome';
 import { pendingApprovalsOf, type PendingApprovals } from './pending-approvals';
@@ -77,14 +78,26 @@ async function evaluate(client: GuardClient, call: GuardedCall, options: GuardOp
   return { kind: 'insufficient_context', missing: (resolved as { required_context?: Requirement[] }).required_context ?? [] };
 }
 
+/**
+ * The one-shot approval a runnable verdict used: the signed verdict's `approval_id` claim (docs/verdicts.md "Hashes
+ * and the signed verdict"). Read without verifying: it only labels the outcome; enforcement points verify the JWS.
+ */
+function approvalUsedBy(answer: Complete): string | undefined {
+  const id = decodeVerdictUnverified(answer.signed_verdict)?.claims.approval_id;
+  return typeof id === 'string' ? id : undefined;
+}
+
 async function decide(client: GuardClient, call: GuardedCall, answer: Complete, options: GuardOptions): Promise<GuardOutcome> {
+  const memory = options.pendingApprovals ?? pendingApprovalsOf(client);
   if (RUNNABLE.has(answer.verdict)) {
-    return { kind: 'allowed', verdict: answer.verdict, consultationId: answer.consultation_id, signedVerdict: answer.signed_verdict };
+    // A retry after the approval was approved (on_approval: return) is allowed by it, once: the outcome names it.
+    const approvalId = approvalUsedBy(answer);
+    if (approvalId) memory.forget(call);
+    return { kind: 'allowed', verdict: answer.verdict, consultationId: answer.consultation_id, signedVerdict: answer.signed_verdict, ...(approvalId ? { approvalId } : {}) };
   }
   if (answer.verdict !== 'approval_required') {
     return refusal(client, answer, answer.verdict === 'blocked' ? 'blocked' : 'unknown_verdict');
   }
-  const memory = options.pendingApprovals ?? pendingApprovalsOf(client);
   const returning = (options.onApproval ?? 'return') === 'return';
   // Asked while the approval is filed: a pending outcome carries it without a second wait.
   const explained = returning ? explanationOf(client, answer) : null;
