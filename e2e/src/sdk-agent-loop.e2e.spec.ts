@@ -2,21 +2,22 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { provisionDemoTenant, runAgentLoop } from '../../examples/agent-loop';
-import { startTestStack, type TestStack } from './stack';
-import { APPROVALS_GUARD, itWithApprovals } from './sdk-harness';
+import { startStack, type Stack } from './stack';
+
+jest.setTimeout(120_000);
 
 const run = promisify(execFile);
 const root = path.resolve(__dirname, '../..');
 
 /** examples/agent-loop.ts: resolve → approval_required → a human approves → check → allowed, with only the SDK. */
-describe(`examples/agent-loop.ts${APPROVALS_GUARD}`, () => {
-  let stack: TestStack;
+describe('examples/agent-loop.ts', () => {
+  let stack: Stack;
   beforeAll(async () => {
-    stack = await startTestStack();
+    stack = await startStack({ verdict: true, ledger: true });
   });
   afterAll(() => stack?.stop());
 
-  itWithApprovals('runs the whole loop against the services', async () => {
+  it('runs the whole loop against the services', async () => {
     const lines: string[] = [];
     const demo = await provisionDemoTenant(stack.registry.url, stack.registry.adminKey);
     const result = await runAgentLoop({ verdictUrl: stack.verdict.url, tenant: demo.tenant, agentKey: demo.agentKey, deciderKey: demo.deciderKey, log: (l) => lines.push(l) });
@@ -24,7 +25,7 @@ describe(`examples/agent-loop.ts${APPROVALS_GUARD}`, () => {
     expect(lines.join('\n')).toMatch(/human: approving apr-/);
   });
 
-  itWithApprovals('runs as a program, as docs/sdk.md shows (node examples/run.mjs agent-loop)', async () => {
+  it('runs as a program, as docs/sdk.md shows (node examples/run.mjs agent-loop)', async () => {
     const env = { ...process.env, ARBITER_REGISTRY_URL: stack.registry.url, ARBITER_VERDICT_URL: stack.verdict.url, ARBITER_ADMIN_KEY: stack.registry.adminKey };
     const { stdout } = await run(process.execPath, [path.join(root, 'examples/run.mjs'), 'agent-loop'], { cwd: root, env });
     expect(stdout).toMatch(/provisioned demo tenant tnt-/);
