@@ -194,7 +194,7 @@ export async function startStack(spec: StackSpec = {}): Promise<Stack> {
         return pool;
       },
       async startReplica(service, opts = {}) {
-        let env = need(envs[service], service);
+        let env: Env = need<Env>(envs[service], service);
         if (opts.freshDatabase) {
           const db = await createTestDatabase(service);
           cleanups.push(() => db.drop());
