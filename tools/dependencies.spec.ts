@@ -15,7 +15,7 @@ const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as
 /** Shipped source: apps/<x>/src and libs/<x>/src, with the generated code, without tests and dev-only libraries. */
 const DEV_ONLY_LIBS = new Set(['testing', 'devstack']);
 /** Test code next to the shipped code (docs/development.md "Test conventions"): specs, fixtures and test helpers. */
-const TEST_CODE = /\.(spec|test|fixture)\.ts$|^test-helpers\.ts$/;
+const TEST_CODE = /\.(spec|test|fixture)\.ts$|^(fixtures|test-helpers)\.ts$/;
 function shippedFiles(): string[] {
   const out: string[] = [];
   const walk = (dir: string) => {

@@ -59,7 +59,7 @@ function projectOfImport(spec, fromFile) {
 }
 
 /** Test code: specs, anything under a test/ folder, fixtures and test helpers next to the code they serve. */
-const TEST_FILE = /(\.spec\.ts$)|([\\/]test[\\/])|(\.fixture\.ts$)|([\\/]test-helpers\.ts$)/;
+const TEST_FILE = /(\.spec\.ts$)|([\\/]test[\\/])|(\.fixture\.ts$)|([\\/](fixtures|test-helpers)\.ts$)/;
 
 /** Tags of the product: what ships in an app bundle, the CLI or the SDK. */
 const PRODUCT_TAGS = ['type:app', 'type:lib'];
@@ -88,7 +88,7 @@ module.exports = {
       notPublic: '{{from}} may import {{to}} only through an entry point its package.json "exports" lists, by alias ({{to}}/<entry>).',
       deepLib: 'Import {{to}} through its alias, not by a relative path into another project.',
       testCode:
-        'Product code may not import test code ({{spec}}): specs, test/ folders, *.fixture.ts and test helpers are for tests only; shared test helpers live in @arbiter/testing (docs/development.md "Test conventions").',
+        'Product code may not import test code ({{spec}}): specs, test/ folders, fixtures and test helpers are for tests only; shared test helpers live in @arbiter/testing (docs/development.md "Test conventions").',
     },
     schema: [],
   },

@@ -50,6 +50,7 @@ describe('module-boundaries rule', () => {
       { filename: at('libs/client/src/index.ts'), code: "export * from '../test/fixtures';", errors: [{ messageId: 'testCode' }] },
       { filename: at('libs/policy/src/validate.ts'), code: "import { RULE_AT_LIMITS } from './rule-limits.fixture';", errors: [{ messageId: 'testCode' }] },
       { filename: at('libs/crypto/src/index.ts'), code: "export { flipBit } from './test-helpers';", errors: [{ messageId: 'testCode' }] },
+      { filename: at('libs/policy/src/index.ts'), code: "export { benchmarkFixture } from './fixtures';", errors: [{ messageId: 'testCode' }] },
       { filename: at('apps/registry/src/server.ts'), code: "import { startTestRegistry } from '../test/harness';", errors: [{ messageId: 'testCode' }] },
       { filename: at('apps/verdict/src/domain/evaluate.ts'), code: "import { x } from './evaluate.spec';", errors: [{ messageId: 'testCode' }] },
       { filename: at('apps/verdict/src/domain/x.ts'), code: "const f = import('./ledger-proof.fixture');", errors: [{ messageId: 'testCode' }] },
