@@ -9,7 +9,8 @@
 //   are left out (Cedar would need the clock as context to do more);
 // - Cedar answers which policies were satisfied; the verdict is the dominating one by severity,
 //   scope match, priority, recency, version id, computed here in JavaScript (and timed with Cedar).
-import type { BenchmarkFixture, EngineRule, EvaluationRequest, Fact, Scope } from '@arbiter/policy';
+import type { EngineRule, EvaluationRequest, Fact, Scope } from '@arbiter/policy';
+import type { BenchmarkFixture } from '@arbiter/testing/benchmark-fixture';
 import { SEVERITIES } from '@arbiter/policy';
 
 const str = (s: string) => JSON.stringify(s);

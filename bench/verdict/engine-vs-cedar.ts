@@ -1,7 +1,8 @@
 // The rule engine alone against @cedar-policy/cedar-wasm on the same rules and requests (evaluations
 // per second, one core, no I/O), with a cross-check that both reach the same verdicts.
 import { performance } from 'node:perf_hooks';
-import { benchmarkFixture, compilePolicy, evaluate, type CompleteEvaluation } from '@arbiter/policy';
+import { compilePolicy, evaluate, type CompleteEvaluation } from '@arbiter/policy';
+import { benchmarkFixture } from '@arbiter/testing/benchmark-fixture';
 import { cedarContext, cedarPolicies, precedence } from './cedar-policies';
 
 // cedar-wasm's Node build loads its .wasm from its own folder, so it is required (and kept out of the bundle).

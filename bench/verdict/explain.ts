@@ -6,7 +6,8 @@
 //   node bench/verdict/bench.mjs --explain [--quick] [--sizes 10,100,1000] [--json FILE]
 import { writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { benchmarkFixture, compilePolicy, evaluate, explain, type EvaluationRequest } from '@arbiter/policy';
+import { compilePolicy, evaluate, explain, type EvaluationRequest } from '@arbiter/policy';
+import { benchmarkFixture } from '@arbiter/testing/benchmark-fixture';
 
 const option = (name: string): string | undefined => {
   const i = process.argv.indexOf(name);

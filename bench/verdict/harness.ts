@@ -5,7 +5,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import { Client } from 'pg';
 import { findFreePort } from '@arbiter/devstack';
-import { benchmarkFixture, type BenchmarkFixture, type EngineRule } from '@arbiter/policy';
+import type { EngineRule } from '@arbiter/policy';
+import { benchmarkFixture, type BenchmarkFixture } from '@arbiter/testing/benchmark-fixture';
 import type { LoadResult } from './loadgen';
 
 export const log = (line: string) => process.stdout.write(`${line}\n`);

@@ -3,7 +3,8 @@
 import { performance } from 'node:perf_hooks';
 import { createEs256Signer, generateEs256KeyPair } from '@arbiter/crypto';
 import { newId } from '@arbiter/db';
-import { benchmarkFixture, compilePolicy, evaluate, type CompleteEvaluation } from '@arbiter/policy';
+import { compilePolicy, evaluate, type CompleteEvaluation } from '@arbiter/policy';
+import { benchmarkFixture } from '@arbiter/testing/benchmark-fixture';
 import { buildConsultation, contextHash, normativeHash, verdictClaims } from '../../apps/verdict/src/domain/consultation-builder';
 import { presentCheck } from '../../apps/verdict/src/presenters/verdicts';
 import { parseCheckBody, validateScope } from '../../apps/verdict/src/domain/request-parsing';

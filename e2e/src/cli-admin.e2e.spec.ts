@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { startTestRegistry, type RegistryHarness } from '../../apps/registry/test/harness';
+import type { RegistryHarness } from '../../apps/registry/test/harness';
+import { startStack, type Stack } from './stack';
 import { cli } from './cli-harness';
 
 /**
@@ -11,6 +12,7 @@ import { cli } from './cli-harness';
  * deactivated. Every result is read back through the registry's API, not only from the CLI's output.
  */
 describe('arbiter tenants, principals and api-keys', () => {
+  let stack: Stack;
   let h: RegistryHarness;
   let dir: string;
   let platform: ReturnType<typeof cli>;
@@ -24,13 +26,14 @@ describe('arbiter tenants, principals and api-keys', () => {
   };
 
   beforeAll(async () => {
-    h = await startTestRegistry();
+    stack = await startStack();
+    h = stack.registry;
     dir = await mkdtemp(path.join(os.tmpdir(), 'arbiter-admin-'));
     platform = cli({ ARBITER_REGISTRY_URL: h.url, ARBITER_API_KEY: h.adminKey });
     slug = `acme-${randomUUID().slice(0, 8)}`;
   });
   afterAll(async () => {
-    await h?.stop();
+    await stack?.stop();
     await rm(dir, { recursive: true, force: true });
   });
 

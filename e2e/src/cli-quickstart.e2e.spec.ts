@@ -11,7 +11,7 @@ import { buildBin, cli, root, runBin } from './cli-harness';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { stdioProxy } from './mcp-harness';
 import { eventually } from './sdk-harness';
-import { startTestStack, type TestStack } from './stack';
+import { startStack, type Stack } from './stack';
 
 /**
  * The first five minutes (README "Quick start", docs/cli.md "Quickstart"): `arbiter quickstart` against a real stack
@@ -20,7 +20,7 @@ import { startTestStack, type TestStack } from './stack';
  * working, scopes, the approval loop as commands, and the messages of a key the stack does not know.
  */
 describe('arbiter quickstart, check, scopes and approvals', () => {
-  let stack: TestStack;
+  let stack: Stack;
   let dir: string;
   let envFile: string;
   let first: Record<string, string>;
@@ -30,7 +30,7 @@ describe('arbiter quickstart, check, scopes and approvals', () => {
   const user = (env: Record<string, string> = {}) => cli(env, { dataDir: dir });
 
   beforeAll(async () => {
-    stack = await startTestStack();
+    stack = await startStack({ verdict: true, ledger: true });
     dir = await mkdtemp(path.join(os.tmpdir(), 'arbiter-quickstart-'));
     envFile = path.join(dir, 'quickstart.env');
     writeStackFile(dir, { registry: stack.registry.url, verdict: stack.verdict.url, ledger: stack.ledger.url });

@@ -4,14 +4,15 @@ import path from 'node:path';
 import { createRegistryClient, type ProofBundle, type VerdictClient } from '@arbiter/client';
 import { startReceiver, type Receiver } from '../../apps/registry/test/receiver';
 import { buildBin, cli, flipSegment, runBin, sha256Of } from './cli-harness';
-import { startTestStack, type TestStack } from './stack';
-import { APPROVALS_GUARD, eventually, itWithApprovals, ledgerAs, provisionTenant, transfer, VERDICT_APPROVALS, verdictAs, type SdkTenant } from './sdk-harness';
+import { startStack, type Stack } from './stack';
+import { eventually } from '@arbiter/testing';
+import { ledgerAs, provisionTenant, transfer, verdictAs, type SdkTenant } from './sdk-harness';
 
 const year = new Date().getUTCFullYear();
 
 /** The `arbiter` CLI against the running services, and every verify command against what they made and tampered copies. */
 describe('arbiter CLI', () => {
-  let stack: TestStack;
+  let stack: Stack;
   let t: SdkTenant;
   let agent: VerdictClient;
   let dir: string;
@@ -24,7 +25,7 @@ describe('arbiter CLI', () => {
   };
 
   beforeAll(async () => {
-    stack = await startTestStack({ worker: true });
+    stack = await startStack({ verdict: true, ledger: true, worker: true });
     t = await provisionTenant(stack, 'cli');
     agent = verdictAs(stack, t.agentKey, t.id);
     dir = await mkdtemp(path.join(os.tmpdir(), 'arbiter-cli-'));
@@ -215,7 +216,7 @@ describe('arbiter CLI', () => {
       expect(created.response.status).toBe(201);
       const scope = await admin.createScope({ name: 'webhook-test' });
       await admin.createRule(scope.id, { directive: 'Notify me', severity: 'ADVISORY', applies_to: { actions: ['notify.*'] } });
-      const got = await eventually(async () => receiver.received.find((r) => r.body.type === 'rule.created'), 'a webhook delivery');
+      const got = await eventually('a webhook delivery', async () => receiver.received.find((r) => r.body.type === 'rule.created'));
       delivery = {
         raw: got.raw,
         timestamp: String(got.headers['x-service-timestamp']),
@@ -259,15 +260,13 @@ describe('arbiter CLI', () => {
     beforeAll(async () => {
       const first = await agent.check(transfer(30000));
       consultationId = first.consultation_id;
-      if (VERDICT_APPROVALS) {
-        const approval = await agent.createApproval({ consultation_id: consultationId, requester_notes: 'evidence test' });
-        await verdictAs(stack, t.cfoKey, t.id).decideApproval(approval.id, { decision: 'approve', decider_notes: 'checked' });
-      }
+      const approval = await agent.createApproval({ consultation_id: consultationId, requester_notes: 'evidence test' });
+      await verdictAs(stack, t.cfoKey, t.id).decideApproval(approval.id, { decision: 'approve', decider_notes: 'checked' });
       packFile = file('pack.json');
       trustFile = file('trust.json');
       expect((await arbiter('trust', 'export', '--tenant', t.slug, '--out', trustFile)).code).toBe(0);
       // Packs are version 2: the export waits for nothing, so the test waits until the worker sealed the consultation.
-      await eventually(() => agent.getConsultationEvidence(consultationId).then(() => true, () => undefined), 'the consultation sealed in the ledger');
+      await eventually('the consultation sealed in the ledger', () => agent.getConsultationEvidence(consultationId).then(() => true, () => undefined));
     });
 
     it('exports a self-contained pack with progress on stderr', async () => {
@@ -286,7 +285,7 @@ describe('arbiter CLI', () => {
       });
     });
 
-    itWithApprovals(`puts the consultation's decided approval in the pack${APPROVALS_GUARD}`, async () => {
+    it("puts the consultation's decided approval in the pack", async () => {
       const pack = JSON.parse(await readFile(packFile, 'utf8'));
       expect(pack).toMatchObject({ approvals_available: true, approvals: [{ consultation_id: consultationId, status: 'approved', decider: t.cfoId }] });
     });

@@ -5,7 +5,7 @@ import { createPrincipalWithKey, createTenantWithAdmin } from '../../apps/regist
 import registryDoc from '../../apps/registry/openapi.json';
 import verdictDoc from '../../apps/verdict/openapi.json';
 import ledgerDoc from '../../apps/ledger/openapi.json';
-import { startTestStack, type TestStack } from './stack';
+import { startStack, type Stack } from './stack';
 
 /**
  * The contract test (docs/development.md "The API contract"): for every operation of each public
@@ -243,14 +243,14 @@ const ALL_TENANT_PERMISSIONS = ['read', 'write', 'manage_rules', 'manage_invaria
 
 /** The three services, a tenant and a key of it with every tenant permission. */
 async function stackWithTenant(slug: string, settings: object = {}) {
-  const stack = await startTestStack();
+  const stack = await startStack({ verdict: true, ledger: true });
   const t = await createTenantWithAdmin(stack.registry, slug, settings);
   const key = (await createPrincipalWithKey(stack.registry, t.admin.key, { permissions: ALL_TENANT_PERMISSIONS })).key;
   return { stack, tenant: t.tenant, key };
 }
 
 describe('every operation of the public OpenAPI documents, against the real services', () => {
-  let stack: TestStack;
+  let stack: Stack;
   const fixtures: Record<string, string> = {};
   let key: string;
 
@@ -312,7 +312,7 @@ describe('every operation of the public OpenAPI documents, against the real serv
  * servers share through Redis; e2e/src/ledger-rate-limit.e2e.spec.ts covers a ledger without a registry.)
  */
 describe('the verdict gateway while the registry is down', () => {
-  let stack: TestStack;
+  let stack: Stack;
   const fixtures: Record<string, string> = {};
   let key: string;
 

@@ -7,7 +7,7 @@ import { formatEnvFile, QUICKSTART_FILE, STACK_FILE } from '../../apps/cli/src/s
 import { buildBin } from './cli-harness';
 import { describeFailure, prepareWorkdir, ROOT, runShellBlock, trackedState, typeCheck } from './docs/runner';
 import { extractBlocks, fillUrls, planBlocks, type Step } from './docs/samples';
-import { startTestStack, type TestStack } from './stack';
+import { startStack, type Stack } from './stack';
 
 /**
  * Every sample of README.md and docs/*.md, run as written (docs/development.md "Doc samples"): the shell
@@ -27,7 +27,7 @@ const includes = plans.flatMap((p) => p.steps.filter((s): s is Extract<Step, { k
 jest.setTimeout(180_000);
 
 describe('doc samples', () => {
-  let stack: TestStack;
+  let stack: Stack;
   let scratch: string;
   let baseEnv: Record<string, string>;
   let dataFiles: Record<string, string>;
@@ -42,7 +42,7 @@ describe('doc samples', () => {
     fs.mkdirSync(bin);
     const cli = await buildBin(path.join(scratch, 'cli', 'arbiter.js'));
     fs.writeFileSync(path.join(bin, 'arbiter'), `#!/bin/sh\nexec "${process.execPath}" "${cli}" "$@"\n`, { mode: 0o755 });
-    stack = await startTestStack({ worker: true });
+    stack = await startStack({ verdict: true, ledger: true, worker: true });
     urls = { registry: stack.registry.url, verdict: stack.verdict.url, ledger: stack.ledger.url };
     // What `npm start` writes (.data/stack.env), and the demo tenant of `arbiter quickstart` with its file.
     const stackFile = formatEnvFile(['written by the doc samples test'], { ARBITER_REGISTRY_URL: urls.registry, ARBITER_VERDICT_URL: urls.verdict, ARBITER_LEDGER_URL: urls.ledger });

@@ -4,9 +4,10 @@ import path from 'node:path';
 import { buildEvidencePack, parseTrustFile, verifyEvidencePack, type EvidencePackV3, type TrustFile, type VerdictClient, type VerificationReport } from '@arbiter/client';
 import { cli } from './cli-harness';
 import { checkpointSignatureHolds, consistencyHolds, inclusionHolds, type PublishedLedgerKey } from './evidence-harness';
-import { eventually, ledgerAs, provisionTenant, transfer, verdictAs, type SdkTenant } from './sdk-harness';
+import { eventually } from '@arbiter/testing';
+import { ledgerAs, provisionTenant, transfer, verdictAs, type SdkTenant } from './sdk-harness';
 import { sql } from './seal-harness';
-import { startTestStack, type TestStack } from './stack';
+import { startStack, type Stack } from './stack';
 
 const failed = (r: VerificationReport) => r.checks.filter((c) => c.status === 'fail').map((c) => c.check);
 
@@ -17,7 +18,7 @@ const failed = (r: VerificationReport) => r.checks.filter((c) => c.status === 'f
  * consultation deleted or edited in the verdict database behind the service's back.
  */
 describe('evidence packs and the completeness audit', () => {
-  let stack: TestStack;
+  let stack: Stack;
   let dir: string;
   let keys: PublishedLedgerKey[];
   const file = (name: string) => path.join(dir, name);
@@ -34,10 +35,10 @@ describe('evidence packs and the completeness audit', () => {
   const envOf = (t: SdkTenant) => ({ ARBITER_VERDICT_URL: stack.verdict.url, ARBITER_LEDGER_URL: stack.ledger.url, ARBITER_API_KEY: t.agentKey });
   /** Resolves once the verdict's evidence route answers 200 for every id (the relay sealed them). */
   const allSealed = (agent: VerdictClient, ids: string[]) =>
-    eventually(async () => ((await Promise.all(ids.map((id) => agent.getConsultationEvidence(id).then(() => true, () => false)))).every(Boolean) ? true : undefined), `${ids.length} consultations sealed`);
+    eventually(`${ids.length} consultations sealed`, async () => ((await Promise.all(ids.map((id) => agent.getConsultationEvidence(id).then(() => true, () => false)))).every(Boolean) ? true : undefined));
 
   beforeAll(async () => {
-    stack = await startTestStack({ worker: true });
+    stack = await startStack({ verdict: true, ledger: true, worker: true });
     dir = await mkdtemp(path.join(os.tmpdir(), 'arbiter-evidence-'));
     keys = (await ledgerAs(stack).keys()).keys;
   });

@@ -1,11 +1,10 @@
 import { createRegistryClient, type LedgerClient, type LedgerFact, type LedgerFactListEntry, type VerdictClient } from '@arbiter/client';
-import { createLogger } from '@arbiter/http';
 import { findFreePort } from '@arbiter/devstack';
-import { startVerdict } from '../../apps/verdict/src/server';
 import type { RunningWorker } from '../../apps/worker/src/worker';
-import { canonicalHash, checkpointSignatureHolds, consistencyHolds, inclusionHolds, leafOf, startRelay, type PublishedLedgerKey } from './evidence-harness';
-import { eventually, ledgerAs, provisionTenant, transfer, verdictAs, type SdkTenant } from './sdk-harness';
-import { startTestStack, type TestStack } from './stack';
+import { canonicalHash, checkpointSignatureHolds, consistencyHolds, inclusionHolds, leafOf, type PublishedLedgerKey } from './evidence-harness';
+import { eventually } from '@arbiter/testing';
+import { ledgerAs, provisionTenant, transfer, verdictAs, type SdkTenant } from './sdk-harness';
+import { startStack, type Stack } from './stack';
 
 /** The client_ref an audit fact was sealed under, from its payload (list entries do not carry it). */
 function refOf(f: LedgerFactListEntry): string {
@@ -19,7 +18,7 @@ function refOf(f: LedgerFactListEntry): string {
  * evidence route answers a proof an auditor checks with nothing but node:crypto.
  */
 describe('evidence chain', () => {
-  let stack: TestStack;
+  let stack: Stack;
   let worker: RunningWorker | undefined;
   let t: SdkTenant;
   let other: SdkTenant;
@@ -30,14 +29,14 @@ describe('evidence chain', () => {
   const evidence = (id: string, key = t.agentKey, tenant = t.id, base = stack.verdict.url) => fetch(`${base}/${tenant}/v1/consultations/${id}/evidence`, { headers: { 'X-API-Key': key } });
   /** The stream's fact sealed under client_ref (GET /facts/{id}), once the relay has sealed it. */
   const sealed = async (streamId: string, clientRef: string): Promise<LedgerFact> => {
-    const entry = await eventually(async () => (await ledger.listAllFacts(streamId).catch(() => [])).find((f) => refOf(f) === clientRef), `${clientRef} sealed in ${streamId}`);
+    const entry = await eventually(`${clientRef} sealed in ${streamId}`, async () => (await ledger.listAllFacts(streamId).catch(() => [])).find((f) => refOf(f) === clientRef));
     const fact = await ledger.getFact(entry.fact_id);
     expect(fact.client_ref).toBe(clientRef);
     return fact;
   };
 
   beforeAll(async () => {
-    stack = await startTestStack();
+    stack = await startStack({ verdict: true, ledger: true });
     [t, other] = await Promise.all([provisionTenant(stack, 'evid'), provisionTenant(stack, 'evid-b')]);
     agent = verdictAs(stack, t.agentKey, t.id);
     ledger = ledgerAs(stack, t.agentKey);
@@ -56,11 +55,11 @@ describe('evidence chain', () => {
     expect(await pending.json()).toMatchObject({ code: 'evidence_pending' });
     await expect(agent.getConsultationEvidence(consultation_id)).rejects.toMatchObject({ service: 'verdict', status: 409, code: 'evidence_pending' });
 
-    worker = await startRelay(stack);
-    const answer = await eventually(async () => {
+    worker = await stack.addWorker();
+    const answer = await eventually('the evidence of a sealed consultation', async () => {
       const res = await evidence(consultation_id);
       return res.status === 200 ? res.json() : undefined;
-    }, 'the evidence of a sealed consultation');
+    });
     expect(answer).toMatchObject({ consultation_id, ledger: { stream_id: stream('consultations') } });
   });
 
@@ -151,10 +150,10 @@ describe('evidence chain', () => {
       const ids: string[] = [];
       for (const amount of [11, 12, 13, 14, 15]) ids.push((await agent.check(transfer(amount))).consultation_id);
       for (const id of ids) {
-        const res = await eventually(async () => {
+        const res = await eventually(`evidence of ${id}`, async () => {
           const r = await evidence(id);
           return r.status === 200 ? r : undefined;
-        }, `evidence of ${id}`);
+        });
         const body = (await res.json()) as {
           consultation_id: string;
           ledger: { stream_id: string; fact_id: string; fact_hash: string; leaf_index: number; tree_size: number; inclusion_path: string[]; checkpoint: Record<string, unknown> & { key_id: string; signature: string; root_hash: string; tree_size: number; stream_id: string } };
@@ -215,11 +214,10 @@ describe('evidence chain', () => {
 
     it('answers 503 ledger_unavailable when the gateway has no LEDGER_URL, and when the ledger cannot be reached', async () => {
       const { consultation_id } = await agent.check(transfer(88));
-      await eventually(async () => ((await evidence(consultation_id)).status === 200 ? true : undefined), 'sealed');
-      const { LEDGER_URL: _url, ...config } = stack.verdict.ctx.config;
+      await eventually('sealed', async () => ((await evidence(consultation_id)).status === 200 ? true : undefined));
       const deadPort = await findFreePort();
-      for (const cfg of [config, { ...config, LEDGER_URL: `http://127.0.0.1:${deadPort}` }]) {
-        const gateway = await startVerdict({ ...cfg, PORT: 0 } as typeof stack.verdict.ctx.config, createLogger('verdict', 'silent'));
+      for (const LEDGER_URL of [undefined, `http://127.0.0.1:${deadPort}`]) {
+        const gateway = await stack.startReplica('verdict', { env: { LEDGER_URL } });
         try {
           const res = await evidence(consultation_id, t.agentKey, t.id, gateway.url);
           expect(res.status).toBe(503);

@@ -1,6 +1,8 @@
 import { verifyConsultation } from '@arbiter/client';
 import { createPrincipalWithKey } from '../../apps/registry/test/harness';
-import { createVerdictTenant, expectConforms, registryApi, SCOPE_SCHEMA, startVerdictStack, verdictApi, within, type VerdictStack, type VerdictTenant } from './verdict-harness';
+import { createVerdictTenant, expectConforms, registryApi, SCOPE_SCHEMA, verdictApi, type VerdictTenant } from './verdict-harness';
+import { eventually } from '@arbiter/testing';
+import { startStack, type Stack } from './stack';
 
 const CHECK = '/{tenant_id}/v1/check';
 const RESOLVE = '/{tenant_id}/v1/resolve';
@@ -12,7 +14,7 @@ const EXPLANATION = '/{tenant_id}/v1/consultations/{consultation_id}/explanation
  * GET .../consultations/<id>/explanation computes the same one later from the frozen record.
  */
 describe('explanations on demand', () => {
-  let stack: VerdictStack;
+  let stack: Stack;
   let t: VerdictTenant;
   let scope: string;
   const rules: Record<string, { id: string }> = {};
@@ -20,7 +22,7 @@ describe('explanations on demand', () => {
   const op = (action: string, parameters: object) => ({ action, resource: 'acct:eu/4471', scope: { region: 'eu', env: 'prod' }, parameters });
 
   beforeAll(async () => {
-    stack = await startVerdictStack();
+    stack = await startStack({ verdict: true });
     t = await createVerdictTenant(stack, 'explain-a');
     const reg = registryApi(stack, t.adminKey);
     scope = await reg.scope('whole-tenant');
@@ -164,19 +166,19 @@ describe('explanations on demand', () => {
   it('keeps the explanation of an earlier consultation when its rule changes and an override comes afterwards', async () => {
     const reg = registryApi(stack, t.adminKey);
     const wire = await reg.rule(scope, { directive: 'No wires above 1,000', severity: 'MANDATORY', applies_to: { actions: ['payments.wire'] }, conditions: [{ field: 'amount', op: 'gt', value: 1000 }] });
-    const before = await within(5000, async () => {
+    const before = await eventually('the wire rule in the snapshot', async () => {
       const r = await agent().check({ ...op('payments.wire', { amount: 9000 }), explain: true }).expect(200);
       expect(r.body.verdict).toBe('blocked');
       return r;
-    });
+    }, { timeoutMs: 5000 });
     expect(before.body.explanation.to_allow).toEqual([{ changes: [{ field: 'amount', op: 'lte', value: 1000 }] }]);
 
     await reg.updateRule(scope, wire.id, { directive: 'No wires above 5,000', severity: 'MANDATORY', applies_to: { actions: ['payments.wire'] }, conditions: [{ field: 'amount', op: 'gt', value: 5000 }] });
-    const after = await within(5000, async () => {
+    const after = await eventually('the changed wire rule in the snapshot', async () => {
       const r = await agent().check({ ...op('payments.wire', { amount: 9000 }), explain: true }).expect(200);
       expect(r.body.explanation?.to_allow).toEqual([{ changes: [{ field: 'amount', op: 'lte', value: 5000 }] }]);
       return r;
-    });
+    }, { timeoutMs: 5000 });
     await reg.override(scope, { target_id: wire.id, override_type: 'temporary', expires_at: new Date(Date.now() + 3_600_000).toISOString(), justification: 'month end' });
 
     expect(text((await explanationOf(before.body.consultation_id)).explanation)).toBe(text(before.body.explanation));
@@ -187,19 +189,20 @@ describe('explanations on demand', () => {
     const s = await createVerdictTenant(stack, 'explain-default', { scope_schema: SCOPE_SCHEMA, default_verdict: 'blocked' });
     const reg = registryApi(stack, s.adminKey);
     const small = await reg.rule(await reg.scope('whole-tenant'), { directive: 'Small refunds are fine', severity: 'ALLOW', applies_to: { actions: ['payments.refund'] }, conditions: [{ field: 'amount', op: 'lte', value: 100 }] });
-    const refund = await within(5000, async () => {
+    const refund = await eventually('the refund rule in the snapshot', async () => {
       const r = await verdictApi(stack, s.agent.key, s.id).check({ ...op('payments.refund', { amount: 500 }), explain: true }).expect(200);
       expect(r.body.verdict).toBe('blocked');
       return r;
-    });
+    }, { timeoutMs: 5000 });
     const explained = await verdictApi(stack, s.agent.key, s.id).get(`/${s.id}/v1/consultations/${refund.body.consultation_id}/explanation`).expect(200);
     expect(text(explained.body.explanation)).toBe(text(refund.body.explanation));
 
     await reg.patchTenant(s.id, { settings: { scope_schema: SCOPE_SCHEMA, default_verdict: 'allowed' } });
-    await within(5000, async () => {
+    await eventually('the override in the snapshot', async () => {
       const r = await verdictApi(stack, s.agent.key, s.id).check(op('payments.refund', { amount: 500 })).expect(200);
       expect(r.body.verdict).toBe('allowed');
-    });
+      return true;
+    }, { timeoutMs: 5000 });
     const later = await verdictApi(stack, s.agent.key, s.id).get(`/${s.id}/v1/consultations/${refund.body.consultation_id}/explanation`).expect(200);
     expect(text(later.body.explanation)).toBe(text(refund.body.explanation));
     void small;

@@ -6,7 +6,7 @@ import { tool as aiTool } from 'ai';
 import { z } from 'zod';
 import { createRegistryClient, createVerdictClient, guardAgentsTool, guardAiTool, verifyVerdict, type GuardOutcome, type ToolRefusal, type VerdictClient } from '@arbiter/client';
 import { provisionTenant, verdictAs, type SdkTenant } from './sdk-harness';
-import { startTestStack, type TestStack } from './stack';
+import { startStack, type Stack } from './stack';
 
 /**
  * The SDK's framework adapters against the real stack (docs/agents.md "Framework adapters"): real tools
@@ -15,7 +15,7 @@ import { startTestStack, type TestStack } from './stack';
  * sees whether the tool ran.
  */
 describe('guardTool adapters', () => {
-  let stack: TestStack;
+  let stack: Stack;
   let t: SdkTenant;
   let agent: VerdictClient;
   let cfo: VerdictClient;
@@ -23,7 +23,7 @@ describe('guardTool adapters', () => {
   const scope = { region: 'eu' };
 
   beforeAll(async () => {
-    stack = await startTestStack();
+    stack = await startStack({ verdict: true, ledger: true });
     t = await provisionTenant(stack, 'guard');
     const reg = createRegistryClient({ baseUrl: stack.registry.url, apiKey: t.adminKey });
     const bank = await reg.createScope({ name: 'bank', selector: { region: 'eu' } });

@@ -1,13 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { createRegistryClient, type LedgerClient, type LedgerFact } from '@arbiter/client';
 import { findFreePort } from '@arbiter/devstack';
-import { createLogger } from '@arbiter/http';
 import { LedgerInternalClient } from '@arbiter/internal-api';
 import { TEST_INTERNAL_TOKEN } from '../../apps/registry/test/harness';
-import { startVerdict } from '../../apps/verdict/src/server';
 import { canonicalHash } from './evidence-harness';
 import { ledgerAs, provisionTenant, type SdkTenant } from './sdk-harness';
-import { startTestStack, type TestStack } from './stack';
+import { startStack, type Stack } from './stack';
 
 const FIELD = 'customer.kyc_level';
 
@@ -18,7 +16,7 @@ const FIELD = 'customer.kyc_level';
  * (`acceptable_sources: ["ledger"]`, `source_requirement: verified`) counts it.
  */
 describe('ledger citations', () => {
-  let stack: TestStack;
+  let stack: Stack;
   let t: SdkTenant;
   let other: SdkTenant;
   let ledger: LedgerClient;
@@ -37,7 +35,7 @@ describe('ledger citations', () => {
   };
 
   beforeAll(async () => {
-    stack = await startTestStack();
+    stack = await startStack({ verdict: true, ledger: true });
     [t, other] = await Promise.all([provisionTenant(stack, 'cite'), provisionTenant(stack, 'cite-b')]);
     // Before any check of the tenant, so that the gateway's first snapshot holds the rule.
     const reg = createRegistryClient({ baseUrl: stack.registry.url, apiKey: t.adminKey });
@@ -135,10 +133,9 @@ describe('ledger citations', () => {
   });
 
   it('answers 503 ledger_unavailable when the gateway has no LEDGER_URL or the ledger cannot be reached, and records nothing', async () => {
-    const { LEDGER_URL: _url, ...config } = stack.verdict.ctx.config;
     const deadPort = await findFreePort();
-    for (const cfg of [config, { ...config, LEDGER_URL: `http://127.0.0.1:${deadPort}` }]) {
-      const gateway = await startVerdict({ ...cfg, PORT: 0 } as typeof stack.verdict.ctx.config, createLogger('verdict', 'silent'));
+    for (const LEDGER_URL of [undefined, `http://127.0.0.1:${deadPort}`]) {
+      const gateway = await stack.startReplica('verdict', { env: { LEDGER_URL } });
       try {
         const before = await consultationCount();
         for (const path of ['check', 'resolve'] as const) {

@@ -1,18 +1,19 @@
 import http from 'node:http';
 import { gzipSync } from 'node:zlib';
-import { createLedgerTenant, startLedgerStack, type LedgerStack, type LedgerTenant } from './ledger-harness';
+import { createLedgerTenant, type LedgerTenant } from './ledger-harness';
+import { startStack, type Stack } from './stack';
 
 /**
  * POST /streams/<id>/facts runs on a fast lane before express (ADR 0006); what the lane does not take
  * (here: gzip bodies) goes through express and tsoa. Both must answer alike, rate-limit headers included.
  */
 describe('the seal fast lane and the general path', () => {
-  let stack: LedgerStack;
+  let stack: Stack;
   let t: LedgerTenant;
   let other: LedgerTenant;
 
   beforeAll(async () => {
-    stack = await startLedgerStack();
+    stack = await startStack({ ledger: true });
     const generous = { rate_limit: { tier: 'enterprise', requests_per_minute: 1_000_000, burst: 100_000 } };
     [t, other] = await Promise.all([createLedgerTenant(stack, generous), createLedgerTenant(stack, generous)]);
   });
@@ -25,7 +26,7 @@ describe('the seal fast lane and the general path', () => {
   }
   const post = (path: string, body: Buffer, headers: Record<string, string>) =>
     new Promise<Answer>((resolve, reject) => {
-      const req = http.request(new URL(path, stack.url), { method: 'POST', headers: { 'Content-Type': 'application/json', 'Content-Length': String(body.length), ...headers } }, (res) => {
+      const req = http.request(new URL(path, stack.ledger.url), { method: 'POST', headers: { 'Content-Type': 'application/json', 'Content-Length': String(body.length), ...headers } }, (res) => {
         let text = '';
         res.setEncoding('utf8');
         res.on('data', (c: string) => (text += c));

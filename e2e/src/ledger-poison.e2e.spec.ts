@@ -1,6 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import openapi from '../../apps/ledger/openapi.json';
-import { createLedgerTenant, ledgerClient, rawRequest, startLedgerStack, type LedgerStack, type LedgerTenant, type RawAnswer } from './ledger-harness';
+import { createLedgerTenant, ledgerClient, rawRequest, type LedgerTenant, type RawAnswer } from './ledger-harness';
+import { startStack, type Stack } from './stack';
 
 const GENEROUS = { rate_limit: { tier: 'enterprise', requests_per_minute: 1_000_000, burst: 100_000 } };
 
@@ -11,11 +12,11 @@ const GENEROUS = { rate_limit: { tier: 'enterprise', requests_per_minute: 1_000_
  * fast lane (plain JSON) and the general express/tsoa path (gzip bodies, which the lane leaves to it).
  */
 describe('ledger: strings PostgreSQL cannot store', () => {
-  let stack: LedgerStack;
+  let stack: Stack;
   let t: LedgerTenant;
 
   beforeAll(async () => {
-    stack = await startLedgerStack();
+    stack = await startStack({ ledger: true });
     t = await createLedgerTenant(stack, GENEROUS);
   });
   afterAll(() => stack.stop());
@@ -38,7 +39,7 @@ describe('ledger: strings PostgreSQL cannot store', () => {
       const streams = Array.from({ length: 5 }, (_, i) => `poison-${++run}-${i}`);
       const seal = (streamId: string, body: object) => {
         const { body: bytes, headers } = encode(Buffer.from(JSON.stringify(body)));
-        return rawRequest(stack.url, `/streams/${streamId}/facts`, { body: bytes, headers: { 'X-API-Key': t.writerKey, ...headers } });
+        return rawRequest(stack.ledger.url, `/streams/${streamId}/facts`, { body: bytes, headers: { 'X-API-Key': t.writerKey, ...headers } });
       };
       const good = Array.from({ length: 50 }, (_, i) => () => seal(streams[i % 5], { tenant_id: t.tenantId, actor: `agent:${i}`, custom_payload: { i }, client_ref: `good-${i}` }));
       // The poisoned seal goes in the middle of the burst, to the first stream.
@@ -51,7 +52,7 @@ describe('ledger: strings PostgreSQL cannot store', () => {
       const goodAnswers = answers.filter((_, i) => i !== 25);
       expect(goodAnswers.map((a) => a.status)).toEqual(Array(50).fill(201));
 
-      const reader = ledgerClient(stack.url, t.readOnlyKey);
+      const reader = ledgerClient(stack.ledger.url, t.readOnlyKey);
       const stored: number[] = [];
       for (const s of streams) {
         const list = await reader.get(`/streams/${s}/facts?limit=1000`).expect(200);
@@ -72,7 +73,7 @@ describe('ledger: strings PostgreSQL cannot store', () => {
     );
     const path = (template: string, poisoned?: string) => template.replace(/\{([^}]+)\}/g, (_, name: string) => (name === poisoned ? 'x%00y' : 'x'));
     const send = (method: string, url: string, body?: object) =>
-      rawRequest(stack.url, url, { method, headers: { 'X-API-Key': stack.registry.adminKey }, body: body && JSON.stringify(body) });
+      rawRequest(stack.ledger.url, url, { method, headers: { 'X-API-Key': stack.registry.adminKey }, body: body && JSON.stringify(body) });
     const expectRefused = (res: RawAnswer, field: string, what = 'U+0000') => {
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ code: 'VALIDATION_ERROR', message: expect.stringContaining(what), details: { fields: [{ field, message: res.body.message }] } });
@@ -96,7 +97,7 @@ describe('ledger: strings PostgreSQL cannot store', () => {
     });
 
     it('changed nothing on the way', async () => {
-      const { rows } = await stack.db.query(`SELECT (SELECT count(*)::int FROM streams WHERE stream_id = 'x') AS streams, (SELECT count(*)::int FROM signing_keys) AS keys`);
+      const { rows } = await stack.db('ledger').query(`SELECT (SELECT count(*)::int FROM streams WHERE stream_id = 'x') AS streams, (SELECT count(*)::int FROM signing_keys) AS keys`);
       expect(rows[0]).toEqual({ streams: 0, keys: 1 });
     });
   });

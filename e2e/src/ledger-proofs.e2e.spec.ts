@@ -6,7 +6,9 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import request from 'supertest';
 import { checkpointSignatureHolds, consistencyHolds, inclusionHolds, type PublishedLedgerKey } from './evidence-harness';
-import { createLedgerTenant, ledgerClient, sealBody, startLedgerStack, type LedgerStack, type LedgerTenant } from './ledger-harness';
+import { createLedgerTenant, ledgerClient, sealBody, type LedgerTenant } from './ledger-harness';
+import { startStack, type Stack } from './stack';
+import { eventually } from '@arbiter/testing';
 
 // Merkle proofs of the ledger over HTTP (docs/evidence.md "Proofs"), checked with an implementation
 // of RFC 9162 section 2.1 written here with node:crypto only (not @arbiter/merkle, which the ledger uses).
@@ -63,7 +65,7 @@ const execFileP = promisify(execFile);
 const GENEROUS = { rate_limit: { requests_per_minute: 10_000_000, burst: 1_000_000 } };
 
 describe('ledger Merkle proofs (RFC 9162)', () => {
-  let stack: LedgerStack;
+  let stack: Stack;
   let t: LedgerTenant;
   let other: LedgerTenant;
   let keySet: { keys: PublishedLedgerKey[] };
@@ -72,10 +74,10 @@ describe('ledger Merkle proofs (RFC 9162)', () => {
   /** fact_hash and fact_id of each stream's facts, in chain order. */
   const facts = new Map<string, Array<{ fact_id: string; fact_hash: string }>>();
   const leaves = (streamId: string, n: number) => facts.get(streamId)!.slice(0, n).map((f) => leaf(f.fact_hash));
-  const read = () => ledgerClient(stack.url, t.readOnlyKey);
+  const read = () => ledgerClient(stack.ledger.url, t.readOnlyKey);
 
   async function seal(streamId: string, count: number, concurrent: number) {
-    const c = ledgerClient(stack.url, t.writerKey);
+    const c = ledgerClient(stack.ledger.url, t.writerKey);
     for (let done = 0; done < count; done += concurrent) {
       const n = Math.min(concurrent, count - done);
       await Promise.all(Array.from({ length: n }, (_, i) => c.post(`/streams/${streamId}/facts`, sealBody(t.tenantId, { custom_payload: { i: done + i } })).expect(201)));
@@ -118,23 +120,16 @@ describe('ledger Merkle proofs (RFC 9162)', () => {
   }
 
   const storedNodes = async (streamId: string) =>
-    (await stack.db.query<{ level: number; idx: string; hash: Buffer }>('SELECT level, idx, hash FROM merkle_nodes WHERE stream_id = $1 ORDER BY level, idx', [streamId])).rows.map((r) => ({
+    (await stack.db('ledger').query<{ level: number; idx: string; hash: Buffer }>('SELECT level, idx, hash FROM merkle_nodes WHERE stream_id = $1 ORDER BY level, idx', [streamId])).rows.map((r) => ({
       level: r.level,
       idx: Number(r.idx),
       hash: r.hash,
     }));
-  async function waitForNodes(streamId: string, count: number) {
-    for (let i = 0; i < 200; i++) {
-      if ((await storedNodes(streamId)).length >= count) return;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error(`${streamId}: the filler stored fewer than ${count} nodes`);
-  }
 
   beforeAll(async () => {
-    stack = await startLedgerStack();
+    stack = await startStack({ ledger: true });
     [t, other] = await Promise.all([createLedgerTenant(stack, GENEROUS), createLedgerTenant(stack, GENEROUS)]);
-    keySet = (await request(stack.url).get('/.well-known/ledger-keys').expect(200)).body;
+    keySet = (await request(stack.ledger.url).get('/.well-known/ledger-keys').expect(200)).body;
     await seal(small, 70, 1);
     await seal(big, 600, 50);
   }, 180_000);
@@ -173,7 +168,7 @@ describe('ledger Merkle proofs (RFC 9162)', () => {
 
   describe('a stream of 600 facts sealed concurrently (stored nodes of levels 4 and 8)', () => {
     it('stores the completed 16-leaf and 256-leaf blocks after the commits, each the MTH of its leaves', async () => {
-      await waitForNodes(big, 37 + 2);
+      await eventually(`the filler to store 39 Merkle nodes of ${big}`, () => storedNodes(big), { until: (nodes) => nodes.length >= 37 + 2, timeoutMs: 10_000 });
       const nodes = await storedNodes(big);
       const d = leaves(big, 600);
       expect(nodes.map(({ level, idx }) => ({ level, idx }))).toEqual([
@@ -194,7 +189,7 @@ describe('ledger Merkle proofs (RFC 9162)', () => {
 
     it('answers with stored nodes deleted, and stores them again', async () => {
       const before = await storedNodes(big);
-      await stack.db.query('DELETE FROM merkle_nodes WHERE stream_id = $1', [big]);
+      await stack.db('ledger').query('DELETE FROM merkle_nodes WHERE stream_id = $1', [big]);
       await expectInclusion(big, 5, 600);
       await expectInclusion(big, 300, 600);
       await expectConsistency(big, 256, 600);
@@ -204,7 +199,7 @@ describe('ledger Merkle proofs (RFC 9162)', () => {
     it('a tampered stored node: proofs that lean on it fail against the root of the facts; a proof below it is refused', async () => {
       const block0 = mth(leaves(big, 256));
       const forged = sha256(Buffer.from('forged'));
-      await stack.db.query('UPDATE merkle_nodes SET hash = $2 WHERE stream_id = $1 AND level = 8 AND idx = 0', [big, forged]);
+      await stack.db('ledger').query('UPDATE merkle_nodes SET hash = $2 WHERE stream_id = $1 AND level = 8 AND idx = 0', [big, forged]);
       try {
         // Leaf 300's path has block 0 as a sibling: the service signs what it stores, and the
         // proof fails against the root computed from the facts.
@@ -221,7 +216,7 @@ describe('ledger Merkle proofs (RFC 9162)', () => {
         // A consistency proof from inside the block to beyond it fails too.
         expect((await read().get(`/streams/${big}/consistency?from=100&to=600`)).status).toBe(500);
       } finally {
-        await stack.db.query('UPDATE merkle_nodes SET hash = $2 WHERE stream_id = $1 AND level = 8 AND idx = 0', [big, block0]);
+        await stack.db('ledger').query('UPDATE merkle_nodes SET hash = $2 WHERE stream_id = $1 AND level = 8 AND idx = 0', [big, block0]);
       }
       await expectInclusion(big, 5, 600);
     });
@@ -229,7 +224,7 @@ describe('ledger Merkle proofs (RFC 9162)', () => {
 
   describe('errors', () => {
     it('answers 404 for another tenant\'s stream and fact, as for unknown ones', async () => {
-      const o = ledgerClient(stack.url, other.readOnlyKey);
+      const o = ledgerClient(stack.ledger.url, other.readOnlyKey);
       const f = facts.get(small)![0];
       for (const p of [`/streams/${small}/checkpoint`, `/facts/${f.fact_id}/inclusion`, `/streams/${small}/consistency?from=1&to=2`, '/streams/nope/checkpoint', '/facts/fct-nope/inclusion']) {
         const res = await o.get(p);
@@ -239,9 +234,9 @@ describe('ledger Merkle proofs (RFC 9162)', () => {
     });
 
     it('needs the read permission', async () => {
-      const res = await ledgerClient(stack.url, t.sealOnlyKey).get(`/streams/${small}/checkpoint`);
+      const res = await ledgerClient(stack.ledger.url, t.sealOnlyKey).get(`/streams/${small}/checkpoint`);
       expect(res.status).toBe(403);
-      expect((await request(stack.url).get(`/streams/${small}/checkpoint`)).status).toBe(401);
+      expect((await request(stack.ledger.url).get(`/streams/${small}/checkpoint`)).status).toBe(401);
     });
 
     const f = () => facts.get(small)![9]; // sequence 10

@@ -13,7 +13,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { buildBin, cli, root } from './cli-harness';
 import { provisionTenant, verdictAs, type SdkTenant } from './sdk-harness';
-import { startTestStack, type TestStack } from './stack';
+import type { Stack } from './stack';
 
 export const EXAMPLE_DIR = path.join(root, 'examples/mcp');
 export const BANK_SERVER = path.join(EXAMPLE_DIR, 'bank-server.mjs');
@@ -28,7 +28,7 @@ export interface BankTenant extends SdkTenant {
  * A tenant with the example's rules (examples/mcp/rules.yaml applied as it is with `arbiter rules apply
  * --scope`, as docs/agents.md does) and a finance decider next to the agent.
  */
-export async function provisionBank(stack: TestStack): Promise<BankTenant> {
+export async function provisionBank(stack: Stack): Promise<BankTenant> {
   const t = await provisionTenant(stack, 'mcp');
   const reg = createRegistryClient({ baseUrl: stack.registry.url, apiKey: t.adminKey });
   const scope = await reg.createScope({ name: 'bank', selector: { region: 'eu' } });
@@ -42,7 +42,7 @@ export async function provisionBank(stack: TestStack): Promise<BankTenant> {
 
 /** What the proxy's end-to-end tests share: a stack, the bank tenant, the built bin and the agent's environment. */
 export interface ProxyRig {
-  stack: TestStack;
+  stack: Stack;
   t: BankTenant;
   /** The agent's verdict client, to read back consultations. */
   agent: VerdictClient;
@@ -52,8 +52,8 @@ export interface ProxyRig {
   env: Record<string, string>;
 }
 
-export async function startProxyRig(): Promise<ProxyRig> {
-  const stack = await startTestStack();
+/** On a stack with the verdict gateway: the bank tenant, the built bin and the agent's environment. */
+export async function proxyRig(stack: Stack): Promise<ProxyRig> {
   const t = await provisionBank(stack);
   const dir = await tmpDir();
   const bin = await buildBin(path.join(dir, 'arbiter.js'));

@@ -8,9 +8,9 @@ import { CallToolResultSchema, type CallToolResult, type Progress } from '@model
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { root, runBin } from './cli-harness';
-import { BANK_SERVER, EXAMPLE_DIR, httpBank, httpProxy, journal, startProxyRig, stdioProxy, textOf, type BankTenant, type Connected, type HttpProxy } from './mcp-harness';
+import { BANK_SERVER, EXAMPLE_DIR, httpBank, httpProxy, journal, proxyRig, stdioProxy, textOf, type BankTenant, type Connected, type HttpProxy } from './mcp-harness';
 import { verdictAs } from './sdk-harness';
-import type { TestStack } from './stack';
+import { startStack, type Stack } from './stack';
 
 /**
  * `arbiter mcp-proxy` against the real stack (docs/agents.md): the built bin serving a real MCP SDK
@@ -19,7 +19,7 @@ import type { TestStack } from './stack';
  * whether a call reached it.
  */
 describe('arbiter mcp-proxy', () => {
-  let stack: TestStack;
+  let stack: Stack;
   let t: BankTenant;
   let agent: VerdictClient;
   let finance: VerdictClient;
@@ -49,7 +49,8 @@ ${extra}`;
   const meta = (r: CallToolResult) => (r._meta ?? {}) as Record<string, unknown>;
 
   beforeAll(async () => {
-    ({ stack, t, agent, dir, bin, env } = await startProxyRig());
+    stack = await startStack({ verdict: true, ledger: true });
+    ({ t, agent, dir, bin, env } = await proxyRig(stack));
     finance = verdictAs(stack, t.financeKey, t.id);
   });
   afterAll(async () => {

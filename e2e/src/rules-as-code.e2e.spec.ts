@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createRegistryClient, type RegistryClient, type VerdictClient } from '@arbiter/client';
 import { buildBin, cli, root, runBin } from './cli-harness';
-import { startTestStack, type TestStack } from './stack';
+import { startStack, type Stack } from './stack';
 import { provisionTenant, transfer, verdictAs, type SdkTenant } from './sdk-harness';
 
 /**
@@ -12,7 +12,7 @@ import { provisionTenant, transfer, verdictAs, type SdkTenant } from './sdk-harn
  * real consultations, apply makes the registry say what the file says, and a second apply writes nothing.
  */
 describe('arbiter rules (rules as code)', () => {
-  let stack: TestStack;
+  let stack: Stack;
   let t: SdkTenant;
   let reg: RegistryClient;
   let agent: VerdictClient;
@@ -26,7 +26,7 @@ describe('arbiter rules (rules as code)', () => {
   const versions = async () => Object.fromEntries((await reg.listRules(scopeId, { status: 'all' })).map((r) => [r.id, `${r.status}/v${r.version}`]));
 
   beforeAll(async () => {
-    stack = await startTestStack();
+    stack = await startStack({ verdict: true, ledger: true });
     t = await provisionTenant(stack, 'rac');
     reg = createRegistryClient({ baseUrl: stack.registry.url, apiKey: t.adminKey });
     agent = verdictAs(stack, t.agentKey, t.id);

@@ -3,21 +3,22 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { createRegistryClient } from '@arbiter/client';
 import { provisionDemoTenant, runAgentLoop } from '../../examples/agent-loop';
-import { startTestStack, type TestStack } from './stack';
-import { APPROVALS_GUARD, itWithApprovals } from './sdk-harness';
+import { startStack, type Stack } from './stack';
+
+jest.setTimeout(120_000);
 
 const run = promisify(execFile);
 const root = path.resolve(__dirname, '../..');
 
 /** examples/agent-loop.ts: resolve → approval_required → a human approves → check → allowed, with only the SDK. */
-describe(`examples/agent-loop.ts${APPROVALS_GUARD}`, () => {
-  let stack: TestStack;
+describe('examples/agent-loop.ts', () => {
+  let stack: Stack;
   beforeAll(async () => {
-    stack = await startTestStack();
+    stack = await startStack({ verdict: true, ledger: true });
   });
   afterAll(() => stack?.stop());
 
-  itWithApprovals('runs the whole loop against the services', async () => {
+  it('runs the whole loop against the services', async () => {
     const lines: string[] = [];
     const demo = await provisionDemoTenant(stack.registry.url, stack.registry.adminKey);
     expect(demo.created).toBe(true);
@@ -27,7 +28,7 @@ describe(`examples/agent-loop.ts${APPROVALS_GUARD}`, () => {
     await demo.cleanUp(result.approval);
   });
 
-  itWithApprovals('runs as a program, as docs/sdk.md shows (node examples/run.mjs agent-loop), in the one demo tenant every run reuses', async () => {
+  it('runs as a program, as docs/sdk.md shows (node examples/run.mjs agent-loop), in the one demo tenant every run reuses', async () => {
     const env = { ...process.env, ARBITER_REGISTRY_URL: stack.registry.url, ARBITER_VERDICT_URL: stack.verdict.url, ARBITER_ADMIN_KEY: stack.registry.adminKey };
     const admin = createRegistryClient({ baseUrl: stack.registry.url, apiKey: stack.registry.adminKey });
     const tenants = (await admin.listTenants({ limit: 1000 })).items.length;

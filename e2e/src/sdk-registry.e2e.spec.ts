@@ -1,13 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { createRegistryClient, REGISTRY_OPERATIONS, RegistryError, type RegistryClient } from '@arbiter/client';
 import registrySpec from '../../apps/registry/openapi.json';
-import { startTestRegistry, type RegistryHarness } from '../../apps/registry/test/harness';
+import type { RegistryHarness } from '../../apps/registry/test/harness';
+import { startStack, type Stack } from './stack';
 
 /**
  * The SDK's registry client against a real registry (PostgreSQL, Redis): every resource group of
  * apps/registry/openapi.json once through its typed method, and refusals as RegistryError.
  */
 describe('@arbiter/client registry client against the running registry', () => {
+  let stack: Stack;
   let h: RegistryHarness;
   let platform: RegistryClient;
   let admin: RegistryClient;
@@ -18,7 +20,8 @@ describe('@arbiter/client registry client against the running registry', () => {
   const failure = (pending: Promise<unknown>) => pending.then(() => undefined, (e: unknown) => e);
 
   beforeAll(async () => {
-    h = await startTestRegistry();
+    stack = await startStack();
+    h = stack.registry;
     platform = as(h.adminKey);
     const slug = `sdkreg-${randomUUID().slice(0, 8)}`;
     tenantId = (await platform.createTenant({ name: slug, slug })).id;
@@ -26,7 +29,7 @@ describe('@arbiter/client registry client against the running registry', () => {
     admin = as((await platform.createApiKey({ principal_id: adminId, permissions: ['admin'], tenant_id: tenantId })).key);
     scopeId = (await admin.createScope({ name: 'ops', selector: { region: 'eu' } })).id;
   });
-  afterAll(() => h?.stop());
+  afterAll(() => stack?.stop());
 
   it('has a method for every operation of the registry document', () => {
     const documented = Object.values(registrySpec.paths as Record<string, Record<string, { operationId?: string }>>)

@@ -12,17 +12,18 @@ import {
   type Requirement,
   type VerdictClient,
 } from '@arbiter/client';
-import { startTestStack, type TestStack } from './stack';
-import { APPROVALS_GUARD, eventually, itWithApprovals, ledgerAs, provisionTenant, transfer, verdictAs, type SdkTenant } from './sdk-harness';
+import { startStack, type Stack } from './stack';
+import { eventually } from '@arbiter/testing';
+import { ledgerAs, provisionTenant, transfer, verdictAs, type SdkTenant } from './sdk-harness';
 
-/** @arbiter/client against the real services (startTestStack: registry, verdict, ledger on PostgreSQL and Redis). */
+/** @arbiter/client against the real services (startStack: registry, verdict, ledger on PostgreSQL and Redis). */
 describe('@arbiter/client against the running services', () => {
-  let stack: TestStack;
+  let stack: Stack;
   let t: SdkTenant;
   let agent: VerdictClient;
 
   beforeAll(async () => {
-    stack = await startTestStack();
+    stack = await startStack({ verdict: true, ledger: true });
     t = await provisionTenant(stack, 'sdk');
     agent = verdictAs(stack, t.agentKey, t.id);
   });
@@ -99,10 +100,10 @@ describe('@arbiter/client against the running services', () => {
     const jwks = new RemoteJwks(await agent.jwksUrl());
     await expect(verifyVerdict(before.signed_verdict, { jwks })).resolves.toMatchObject({ kid: rotation.retired[0] });
     await expect(verifyVerdict(before.signed_verdict, { jwks, refuseRetiredKeys: true })).rejects.toMatchObject({ code: 'key_retired' });
-    const after = await eventually(async () => {
+    const after = await eventually('verdicts signed with the new key', async () => {
       const c = await agent.check(transfer(800));
       return c.signed_verdict.startsWith(before.signed_verdict.split('.')[0]) ? undefined : c;
-    }, 'verdicts signed with the new key');
+    });
     await expect(verifyVerdict(after.signed_verdict, { jwks: new RemoteJwks(await agent.jwksUrl()), refuseRetiredKeys: true })).resolves.toMatchObject({ kid: rotation.kid });
   });
 
@@ -123,22 +124,22 @@ describe('@arbiter/client against the running services', () => {
     await expect(ledger.getBundle('bnd-000000000000000000000000')).rejects.toMatchObject({ service: 'ledger', status: 404, code: 'NOT_FOUND' });
   });
 
-  itWithApprovals(`requests an approval, waits for the CFO's decision, and checks again to allowed${APPROVALS_GUARD}`, async () => {
+  it("requests an approval, waits for the CFO's decision, and checks again to allowed", async () => {
     const op = transfer(20000);
     const first = await agent.check(op);
     expect(first.verdict).toBe('approval_required');
     const cfo = verdictAs(stack, t.cfoKey, t.id);
-    const decide = eventually(async () => {
+    const decide = eventually('the pending approval', async () => {
       const pending = (await cfo.listApprovals({ status: 'pending' })).items.find((a) => a.consultation_id === first.consultation_id);
       if (!pending) return undefined;
       return cfo.decideApproval(pending.id, { decision: 'approve', decider_notes: 'ok', grant: { applies_to_scope: { region: 'eu' }, expires_at: new Date(Date.now() + 3_600_000).toISOString() } });
-    }, 'the pending approval');
+    });
     const [approval] = await Promise.all([requestApprovalAndWait(agent, { consultation_id: first.consultation_id, requester_notes: 'invoice' }, { pollMs: { initialMs: 50, maxMs: 200 }, timeoutMs: 30_000 }), decide]);
     expect(approval).toMatchObject({ status: 'approved', decision: 'approve', decider: t.cfoId, consultation_id: first.consultation_id, grants: [expect.objectContaining({ override_id: expect.stringMatching(/^ovr-/) })] });
-    const again = await eventually(async () => {
+    const again = await eventually('the grant to reach the verdict service', async () => {
       const c = await agent.check(op);
       return c.verdict === 'allowed' ? c : undefined;
-    }, 'the grant to reach the verdict service');
+    });
     expect((await verifyVerdict(again.signed_verdict, { jwksUrl: await agent.jwksUrl() })).claims.verdict).toBe('allowed');
     await expect(cfo.decideApproval(approval.id, { decision: 'reject' })).rejects.toMatchObject({ status: 409, code: 'already_decided' });
   });

@@ -1,16 +1,12 @@
 // Helpers of the seal outbox tests (docs/operations.md "Seal relay"): a fake ledger implementing the
 // service seal endpoint's contract (POST /internal/v1/seals; one fact per (stream_id, client_ref), in
 // memory), reads of a service's seal_outbox table, and the internal API of an outbox owner.
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client } from 'pg';
 import request from 'supertest';
-import { createLogger } from '@arbiter/http';
-import { testRedisUrl } from '@arbiter/testing';
 import { TEST_INTERNAL_TOKEN } from '../../apps/registry/test/harness';
-import { loadWorkerConfig } from '../../apps/worker/src/config';
-import { startWorker, type RunningWorker } from '../../apps/worker/src/worker';
 
 export interface FakeSeal {
   stream_id: string;
@@ -130,21 +126,4 @@ export function sealOutboxApi(baseUrl: string, token = TEST_INTERNAL_TOKEN) {
     release: (ids: string[], leased_until: string) => post('release', { ids, leased_until }),
     raw: post,
   };
-}
-
-/** A worker (in this process) relaying the stack's seal outboxes to `ledger`, on its own queue prefix; `env` adds to or overrides its settings. */
-export function startSealWorker(stack: { registry: { url: string }; verdict: { url: string } }, ledger: { url: string }, env: Record<string, string> = {}): Promise<RunningWorker> {
-  return startWorker(
-    loadWorkerConfig({
-      REDIS_URL: testRedisUrl(),
-      QUEUE_PREFIX: `arbiter-test-${randomUUID()}`,
-      REGISTRY_URL: stack.registry.url,
-      VERDICT_URL: stack.verdict.url,
-      LEDGER_URL: ledger.url,
-      INTERNAL_TOKEN: TEST_INTERNAL_TOKEN,
-      RELAY_INTERVAL_MS: '50',
-      ...env,
-    }),
-    createLogger('worker', 'silent'),
-  );
 }

@@ -2,15 +2,11 @@ import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import request from 'supertest';
 import { createPrincipalWithKey } from '../../apps/registry/test/harness';
-import { startVerdict, type RunningVerdict } from '../../apps/verdict/src/server';
-import { loadVerdictConfig } from '../../apps/verdict/src/config';
 import { ConsultationRepository } from '../../apps/verdict/src/repositories/consultations.repository';
 import type { SealedConsultation } from '../../apps/verdict/src/domain/consultation-builder';
 import { createPool } from '@arbiter/db';
-import { createLogger } from '@arbiter/http';
-import { createTestDatabase, testRedisUrl } from '@arbiter/testing';
-import { TEST_INTERNAL_TOKEN } from '../../apps/registry/test/harness';
-import { createVerdictTenant, registryApi, startVerdictStack, verdictApi, type VerdictStack, type VerdictTenant } from './verdict-harness';
+import { createVerdictTenant, registryApi, verdictApi, type VerdictTenant } from './verdict-harness';
+import { startStack, type Stack } from './stack';
 import { outboxRows, sealOutboxApi, sql } from './seal-harness';
 
 /** The RFC 8785 SHA-256 of a rule version without its derived fields, computed here without the project's code. */
@@ -25,12 +21,12 @@ function contentHash(body: Record<string, unknown>): string {
  * of their internal APIs.
  */
 describe('seal outbox', () => {
-  let stack: VerdictStack;
+  let stack: Stack;
   let t: VerdictTenant;
   let scope: string;
   let rule: { id: string; current_version_id: string };
   let finance: { principalId: string; key: string };
-  const verdictDb = () => stack.verdictDbUrl;
+  const verdictDb = () => stack.databaseUrl('verdict');
   const registryDb = () => stack.registry.databaseUrl;
 
   const transfer = (amount: number) => ({
@@ -42,7 +38,7 @@ describe('seal outbox', () => {
   });
 
   beforeAll(async () => {
-    stack = await startVerdictStack();
+    stack = await startStack({ verdict: true });
     t = await createVerdictTenant(stack, 'seal-a');
     const reg = registryApi(stack, t.adminKey);
     scope = await reg.scope('eu', { region: 'eu' });
@@ -164,27 +160,13 @@ describe('seal outbox', () => {
     });
 
     it('writes no row with LEDGER_SEALING=false', async () => {
-      const db = await createTestDatabase('verdict');
-      let unsealed: RunningVerdict | undefined;
+      const unsealed = await stack.startReplica('verdict', { freshDatabase: true, env: { LEDGER_SEALING: 'false' } });
       try {
-        unsealed = await startVerdict(
-          loadVerdictConfig({
-            PORT: '0',
-            REDIS_URL: testRedisUrl(),
-            REGISTRY_URL: stack.registry.url,
-            INTERNAL_TOKEN: TEST_INTERNAL_TOKEN,
-            DATABASE_URL_VERDICT: db.url,
-            KEY_ENCRYPTION_KEY: stack.keyEncryptionKey,
-            LEDGER_SEALING: 'false',
-          }),
-          createLogger('verdict', 'silent'),
-        );
         const checked = await verdictApi({ verdict: unsealed }, t.agent.key, t.id).check(transfer(5)).expect(200);
         expect(checked.body.consultation_id).toMatch(/^cns-/);
-        expect(await outboxRows(db.url)).toEqual([]);
+        expect(await outboxRows(unsealed.ctx.config.DATABASE_URL_VERDICT)).toEqual([]);
       } finally {
-        await unsealed?.close();
-        await db.drop();
+        await unsealed.close();
       }
     });
   });
@@ -249,7 +231,7 @@ describe('seal outbox', () => {
   });
 
   describe.each([
-    ['verdict', () => stack.verdict.url, () => stack.verdictDbUrl],
+    ['verdict', () => stack.verdict.url, () => stack.databaseUrl('verdict')],
     ['registry', () => stack.registry.url, () => stack.registry.databaseUrl],
   ])('internal API of the %s', (_name, url, db) => {
     beforeEach(async () => {

@@ -2,7 +2,8 @@ import { p256 } from '@noble/curves/nist.js';
 import { Client } from 'pg';
 import request from 'supertest';
 import { createPrincipalWithKey } from '../../apps/registry/test/harness';
-import { createVerdictTenant, registryApi, startVerdictStack, verdictApi, type VerdictStack, type VerdictTenant } from './verdict-harness';
+import { createVerdictTenant, registryApi, verdictApi, type VerdictTenant } from './verdict-harness';
+import { startStack, type Stack } from './stack';
 
 /**
  * The governance semantics of docs/verdicts.md "Overrides" and docs/approvals.md, each rule stated as
@@ -10,7 +11,7 @@ import { createVerdictTenant, registryApi, startVerdictStack, verdictApi, type V
  * tests are the bypasses the semantics close: each failed before the change.
  */
 describe('governance semantics (nothing bypasses a rule unless the registry says so)', () => {
-  let stack: VerdictStack;
+  let stack: Stack;
   let t: VerdictTenant;
   let scopeId: string;
   let blockRule: { id: string; current_version_id: string };
@@ -20,7 +21,7 @@ describe('governance semantics (nothing bypasses a rule unless the registry says
   const wire = (amount: number) => ({ action: 'payments.wire', resource: 'acct:9', scope: { region: 'eu', env: 'prod' }, parameters: { amount } });
 
   async function verdictSql<T extends object>(text: string, params: unknown[] = []): Promise<T[]> {
-    const c = new Client({ connectionString: stack.verdictDbUrl });
+    const c = new Client({ connectionString: stack.databaseUrl('verdict') });
     await c.connect();
     try {
       return (await c.query(text, params)).rows as T[];
@@ -42,7 +43,7 @@ describe('governance semantics (nothing bypasses a rule unless the registry says
   }
 
   beforeAll(async () => {
-    stack = await startVerdictStack();
+    stack = await startStack({ verdict: true });
     t = await createVerdictTenant(stack, 'semantics');
     const reg = registryApi(stack, t.adminKey);
     scopeId = await reg.scope('payments', { region: 'eu' });

@@ -4,12 +4,14 @@
 // databases is compared, row by row, before and after.
 import { Client } from 'pg';
 import { createPrincipalWithKey } from '../../apps/registry/test/harness';
-import { createVerdictTenant, expectConforms, registryApi, startVerdictStack, verdictApi, within, type VerdictStack, type VerdictTenant } from './verdict-harness';
+import { createVerdictTenant, expectConforms, registryApi, verdictApi, type VerdictTenant } from './verdict-harness';
+import { eventually } from '@arbiter/testing';
+import { startStack, type Stack } from './stack';
 
 const PATH = '/{tenant_id}/v1/simulations';
 
 describe('simulation (POST /<tenant_id>/v1/simulations)', () => {
-  let stack: VerdictStack;
+  let stack: Stack;
   let t: VerdictTenant;
   let other: VerdictTenant;
   let scopeId: string;
@@ -24,7 +26,7 @@ describe('simulation (POST /<tenant_id>/v1/simulations)', () => {
   const transferRule = (extra: object) => ({ scope_id: scopeId, directive: 'Transfers above 100 are blocked', severity: 'MANDATORY', applies_to: { actions: ['payments.transfer'] }, ...extra });
 
   beforeAll(async () => {
-    stack = await startVerdictStack();
+    stack = await startStack({ verdict: true });
     t = await createVerdictTenant(stack, 'sim-a');
     other = await createVerdictTenant(stack, 'sim-b');
     const reg = registryApi(stack, t.adminKey);
@@ -92,11 +94,11 @@ describe('simulation (POST /<tenant_id>/v1/simulations)', () => {
     // Stored in shadow, it decides nothing now; promoted, it blocks the two approvals.
     const promotion = { changes: [{ op: 'update', rule_id: shadow.id, rule: body('Transfers above 1,000 are blocked', 'enforce') }] };
     // The gateway learns of the new rule through its snapshot: until then the rule_id is unknown (400).
-    const promoted = await within(10_000, async () => {
+    const promoted = await eventually('the promotion simulated', async () => {
       const res = await simulate(promotion);
       if (res.status !== 200) throw new Error(`not yet: ${res.status}`);
       return res;
-    });
+    }, { timeoutMs: 10_000 });
     expect((await simulate({ changes: [] }).expect(200)).body).toMatchObject({ evaluated: 6, changed: 0 });
     expect(promoted.body).toMatchObject({ evaluated: 6, changed: 2, transitions: { 'approval_required->blocked': 2 } });
     expect(promoted.body.samples.map((x: { dominating_rule_after: string }) => x.dominating_rule_after)).toEqual([shadow.id, shadow.id]);
@@ -229,7 +231,7 @@ describe('simulation (POST /<tenant_id>/v1/simulations)', () => {
   });
 
   it('writes nothing: every table of both databases holds the same rows, and no tuple was inserted, updated or deleted', async () => {
-    const databases = [stack.verdictDbUrl, stack.registry.databaseUrl];
+    const databases = [stack.databaseUrl('verdict'), stack.registry.databaseUrl];
     const body = {
       changes: [
         { op: 'create', rule: transferRule({}) },

@@ -1,12 +1,14 @@
 import request from 'supertest';
 import { createPrincipalWithKey } from '../../apps/registry/test/harness';
-import { createVerdictTenant, expectConforms, registryApi, startVerdictStack, verdictApi, within, type VerdictStack, type VerdictTenant } from './verdict-harness';
+import { createVerdictTenant, expectConforms, registryApi, verdictApi, type VerdictTenant } from './verdict-harness';
+import { eventually } from '@arbiter/testing';
+import { startStack, type Stack } from './stack';
 
 const APPROVALS = '/{tenant_id}/v1/approvals';
 
 /** Verdict approvals (docs/approvals.md "Verdict approvals") through HTTP: the verdict gateway against a real registry, PostgreSQL and Redis. */
 describe('/<tenant_id>/v1/approvals', () => {
-  let stack: VerdictStack;
+  let stack: Stack;
   let t: VerdictTenant;
   let other: VerdictTenant;
   let euScope: string;
@@ -24,7 +26,7 @@ describe('/<tenant_id>/v1/approvals', () => {
   });
 
   beforeAll(async () => {
-    stack = await startVerdictStack({ proxy: true });
+    stack = await startStack({ verdict: { registryProxy: true } });
     t = await createVerdictTenant(stack, 'apr-a');
     other = await createVerdictTenant(stack, 'apr-b');
     const reg = registryApi(stack, t.adminKey);
@@ -120,11 +122,11 @@ describe('/<tenant_id>/v1/approvals', () => {
     const override = await request(stack.registry.url).get(`/api/v1/scopes/${euScope}/overrides`).set('Authorization', `Bearer ${t.adminKey}`).expect(200);
     expect(override.body.items.find((o: { id: string }) => o.id === grant.override_id)).toMatchObject({ override_type: 'approval_grant', target_ids: [rule.id], approval_id: approval.id });
 
-    const allowed = await within(5_000, async () => {
+    const allowed = await eventually('the grant to allow the transfer', async () => {
       const res = await agent().check(transfer(20000)).expect(200);
       if (res.body.verdict !== 'allowed') throw new Error(`still ${res.body.verdict}`);
       return res;
-    });
+    }, { timeoutMs: 5_000 });
     const consultation = await agent().consultation(allowed.body.consultation_id).expect(200);
     expect(consultation.body.precedence_trace).toContainEqual(expect.objectContaining({ rule_id: rule.id, reason: 'overridden', overridden_by: grant.override_id }));
 
@@ -132,10 +134,11 @@ describe('/<tenant_id>/v1/approvals', () => {
     expect([second.status, second.body.code]).toEqual([409, 'already_decided']);
 
     // Bounded wait past expires_at: the expired grant has no effect any more.
-    await within(30_000, async () => {
+    await eventually('the rejection to take the grant back', async () => {
       const res = await agent().check(transfer(20000)).expect(200);
       if (res.body.verdict !== 'approval_required') throw new Error(`still ${res.body.verdict}`);
-    }, 250);
+      return true;
+    }, { timeoutMs: 30_000, intervalMs: 250 });
   });
 
   it('lets exactly one of two concurrent deciders win', async () => {
@@ -196,12 +199,13 @@ describe('/<tenant_id>/v1/approvals', () => {
     expect(approved.body.grants).toHaveLength(1);
 
     // The registry's feed of the rule's scope gets both events of this approval from the verdict outbox.
-    await within(20_000, async () => {
+    await eventually('both approval events in the feed', async () => {
       const feed = await request(stack.registry.url).get(`/api/v1/scopes/${euScope}/events`).query({ limit: 1000 }).set('Authorization', `Bearer ${t.adminKey}`).expect(200);
       const mine = feed.body.items.filter((e: { entity_id: string }) => e.entity_id === approval.id);
       expect(mine.map((e: { type: string }) => e.type)).toEqual(['approval.requested', 'approval.resolved']);
       expect(mine[0]).toMatchObject({ source: 'verdict', entity_type: 'approval', data: { candidate_deciders: ['role-finance'] } });
       expect(mine[1].data).toMatchObject({ status: 'approved', grants: approved.body.grants });
-    }, 200);
+      return true;
+    }, { timeoutMs: 20_000, intervalMs: 200 });
   });
 });

@@ -3,13 +3,15 @@ import request from 'supertest';
 import http from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { createPrincipalWithKey } from '../../apps/registry/test/harness';
-import { createVerdictTenant, expectConforms, registryApi, startVerdictStack, verdictApi, within, type VerdictStack, type VerdictTenant } from './verdict-harness';
+import { createVerdictTenant, expectConforms, registryApi, verdictApi, type VerdictTenant } from './verdict-harness';
+import { eventually } from '@arbiter/testing';
+import { startStack, type Stack } from './stack';
 
 const CHECK = '/{tenant_id}/v1/check';
 
 /** Check (docs/verdicts.md "check") through HTTP against the real registry, PostgreSQL and Redis. */
 describe('POST /<tenant_id>/v1/check', () => {
-  let stack: VerdictStack;
+  let stack: Stack;
   let t: VerdictTenant;
   let other: VerdictTenant;
   const rules: Record<string, { id: string; current_version_id: string }> = {};
@@ -25,7 +27,7 @@ describe('POST /<tenant_id>/v1/check', () => {
   });
 
   beforeAll(async () => {
-    stack = await startVerdictStack();
+    stack = await startStack({ verdict: true });
     t = await createVerdictTenant(stack, 'check-a');
     other = await createVerdictTenant(stack, 'check-b');
     const reg = registryApi(stack, t.adminKey);
@@ -232,11 +234,11 @@ describe('POST /<tenant_id>/v1/check', () => {
       expires_at: new Date(Date.now() + 3_600_000).toISOString(),
       justification: 'incident',
     });
-    const res = await within(5_000, async () => {
+    const res = await eventually('the override in the snapshot', async () => {
       const r = await api.check({ action: 'infra.deploy', resource: 'svc:api', scope: { region: 'eu' } }).expect(200);
       expect(r.body.verdict).toBe('allowed');
       return r;
-    });
+    }, { timeoutMs: 5_000 });
     expect(res.body.cited_rule_ids).toEqual([block.id]);
     expect(res.body.precedence_trace).toEqual([expect.objectContaining({ rule_id: block.id, reason: 'overridden', overridden_by: ovr.id })]);
     // Other scopes are not covered by it.
@@ -267,10 +269,11 @@ describe('POST /<tenant_id>/v1/check', () => {
     const api = verdictApi(stack, p.key, t.id);
     await api.check({ action: 'calendar.read', resource: 'c', scope: {} }).expect(200);
     await registryApi(stack, t.adminKey).patchPrincipal(p.principalId, { active: false });
-    await within(5_000, async () => {
+    await eventually('the deactivation to reach the gateway', async () => {
       const res = await api.check({ action: 'calendar.read', resource: 'c', scope: {} });
       expect([res.status, res.body.code]).toEqual([403, 'principal_deactivated']);
-    });
+      return true;
+    }, { timeoutMs: 5_000 });
   });
 
   it('refuses malformed bodies with a clean 400', async () => {
@@ -376,7 +379,7 @@ describe('POST /<tenant_id>/v1/check', () => {
 
   it('answers 500 signing_key_unavailable when the key cannot be decrypted, and writes nothing', async () => {
     const tenant = await createVerdictTenant(stack, 'check-broken-key');
-    const db = new Client({ connectionString: stack.verdictDbUrl });
+    const db = new Client({ connectionString: stack.databaseUrl('verdict') });
     await db.connect();
     try {
       const year = new Date().getUTCFullYear();

@@ -5,7 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { createPrincipalWithKey } from '../../apps/registry/test/harness';
-import { createVerdictTenant, expectConforms, registryApi, startVerdictStack, verdictApi, type VerdictStack, type VerdictTenant } from './verdict-harness';
+import { createVerdictTenant, expectConforms, registryApi, verdictApi, type VerdictTenant } from './verdict-harness';
+import { startStack, type Stack } from './stack';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(__dirname, '../..');
@@ -27,7 +28,7 @@ function rfc8785(value: unknown): string {
 const sha256 = (text: string) => `sha256:${createHash('sha256').update(text, 'utf8').digest('hex')}`;
 
 describe('consultations, rule versions and offline verification', () => {
-  let stack: VerdictStack;
+  let stack: Stack;
   let t: VerdictTenant;
   let other: VerdictTenant;
   let scopeId: string;
@@ -41,7 +42,7 @@ describe('consultations, rule versions and offline verification', () => {
   };
 
   beforeAll(async () => {
-    stack = await startVerdictStack();
+    stack = await startStack({ verdict: true });
     t = await createVerdictTenant(stack, 'cns-a');
     other = await createVerdictTenant(stack, 'cns-b');
     const reg = registryApi(stack, t.adminKey);

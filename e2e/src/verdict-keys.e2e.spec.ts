@@ -1,11 +1,8 @@
 import { createPublicKey, verify } from 'node:crypto';
-import { createLogger } from '@arbiter/http';
-import { testRedisUrl } from '@arbiter/testing';
-import { TEST_INTERNAL_TOKEN } from '../../apps/registry/test/harness';
-import { loadVerdictConfig } from '../../apps/verdict/src/config';
-import { startVerdict } from '../../apps/verdict/src/server';
+import { eventually, testRedisUrl } from '@arbiter/testing';
 import { verdictCli } from '../../apps/verdict/src/cli';
-import { createVerdictTenant, expectConforms, startVerdictStack, verdictApi, within, type VerdictStack, type VerdictTenant } from './verdict-harness';
+import { createVerdictTenant, expectConforms, verdictApi, type VerdictTenant } from './verdict-harness';
+import { startStack, type Stack } from './stack';
 
 interface Jwk {
   kid: string;
@@ -27,12 +24,12 @@ function verifies(jws: string, jwk: Jwk): boolean {
 }
 
 describe('verdict signing keys and JWKS', () => {
-  let stack: VerdictStack;
+  let stack: Stack;
   let t: VerdictTenant;
   const year = String(new Date().getUTCFullYear());
 
   beforeAll(async () => {
-    stack = await startVerdictStack();
+    stack = await startStack({ verdict: true });
     t = await createVerdictTenant(stack, 'keys-a');
   });
   afterAll(() => stack.stop());
@@ -83,11 +80,11 @@ describe('verdict signing keys and JWKS', () => {
     const after = await check();
     expect(kidOf(after)).toBe(`${t.id}:${year}.1`);
 
-    const keys = await within(6_000, async () => {
+    const keys = await eventually('both keys in the JWKS', async () => {
       const k = await jwks();
       expect(k).toHaveLength(2);
       return k;
-    });
+    }, { timeoutMs: 6_000 });
     const old = keys.find((k) => k.kid === `${t.id}:${year}`)!;
     const current = keys.find((k) => k.kid === `${t.id}:${year}.1`)!;
     expect(old.not_after).toBe(rotated.body.not_before);
@@ -99,34 +96,25 @@ describe('verdict signing keys and JWKS', () => {
 
   it('rotates through the CLI too, and every running replica switches at once', async () => {
     // A second replica on the same database, warmed up so that it caches its signer.
-    const replica = await startVerdict(
-      loadVerdictConfig({
-        PORT: '0',
-        REDIS_URL: testRedisUrl(),
-        REGISTRY_URL: stack.registry.url,
-        INTERNAL_TOKEN: TEST_INTERNAL_TOKEN,
-        DATABASE_URL_VERDICT: stack.verdictDbUrl,
-        KEY_ENCRYPTION_KEY: stack.keyEncryptionKey,
-      }),
-      createLogger('verdict-replica', 'silent'),
-    );
+    const replica = await stack.startReplica('verdict');
     try {
       const onReplica = verdictApi({ verdict: replica }, t.agent.key, t.id);
       const current = kidOf(await check(onReplica));
       let out = '';
-      await verdictCli({ env: { DATABASE_URL_VERDICT: stack.verdictDbUrl, KEY_ENCRYPTION_KEY: stack.keyEncryptionKey, REDIS_URL: testRedisUrl() }, out: (s) => (out += s) }).parseAsync(
+      await verdictCli({ env: { DATABASE_URL_VERDICT: stack.databaseUrl('verdict'), KEY_ENCRYPTION_KEY: stack.env('verdict').KEY_ENCRYPTION_KEY, REDIS_URL: testRedisUrl() }, out: (s) => (out += s) }).parseAsync(
         ['keys', 'rotate', '--tenant', t.id, '--mode', 'emergency'],
         { from: 'user' },
       );
       const rotation = JSON.parse(out);
       expect(rotation).toMatchObject({ kid: `${t.id}:${year}.2`, retired: [current] });
       // Well within the 10 s signer cache lifetime: the rotation was announced on Redis.
-      await within(2_000, async () => {
+      await eventually('both replicas signing with the new key', async () => {
         expect(kidOf(await check(onReplica))).toBe(`${t.id}:${year}.2`);
         expect(kidOf(await check())).toBe(`${t.id}:${year}.2`);
-      });
+        return true;
+      }, { timeoutMs: 2_000 });
       let listed = '';
-      await verdictCli({ env: { DATABASE_URL_VERDICT: stack.verdictDbUrl, KEY_ENCRYPTION_KEY: stack.keyEncryptionKey }, out: (s) => (listed += s) }).parseAsync(
+      await verdictCli({ env: { DATABASE_URL_VERDICT: stack.databaseUrl('verdict'), KEY_ENCRYPTION_KEY: stack.env('verdict').KEY_ENCRYPTION_KEY }, out: (s) => (listed += s) }).parseAsync(
         ['keys', 'list', '--tenant', t.id],
         { from: 'user' },
       );

@@ -1,7 +1,8 @@
 import http from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { Client } from 'pg';
-import { createVerdictTenant, startVerdictStack, type VerdictStack, type VerdictTenant } from './verdict-harness';
+import { createVerdictTenant, type VerdictTenant } from './verdict-harness';
+import { startStack, type Stack } from './stack';
 
 interface Answer {
   status: number;
@@ -13,14 +14,14 @@ interface Answer {
  * with 400 validation_failed naming the field, before anything is evaluated or stored.
  */
 describe('strings PostgreSQL cannot store', () => {
-  let stack: VerdictStack;
+  let stack: Stack;
   let t: VerdictTenant;
   let db: Client;
 
   beforeAll(async () => {
-    stack = await startVerdictStack();
+    stack = await startStack({ verdict: true });
     t = await createVerdictTenant(stack, 'nul-a');
-    db = new Client({ connectionString: stack.verdictDbUrl });
+    db = new Client({ connectionString: stack.databaseUrl('verdict') });
     await db.connect();
   });
   afterAll(async () => {

@@ -1,11 +1,12 @@
 import { createPrincipalWithKey } from '../../apps/registry/test/harness';
-import { createVerdictTenant, expectConforms, registryApi, startVerdictStack, verdictApi, type VerdictStack, type VerdictTenant } from './verdict-harness';
+import { createVerdictTenant, expectConforms, registryApi, verdictApi, type VerdictTenant } from './verdict-harness';
+import { startStack, type Stack } from './stack';
 
 const RESOLVE = '/{tenant_id}/v1/resolve';
 
 /** Resolve (both variants, docs/verdicts.md "resolve") through HTTP against the real registry, PostgreSQL and Redis. */
 describe('POST /<tenant_id>/v1/resolve', () => {
-  let stack: VerdictStack;
+  let stack: Stack;
   let t: VerdictTenant;
   const rules: Record<string, { id: string; current_version_id: string }> = {};
 
@@ -14,7 +15,7 @@ describe('POST /<tenant_id>/v1/resolve', () => {
   const verified = (value: unknown) => ({ value, source: 'kyc-provider', verification_status: 'verified' });
 
   beforeAll(async () => {
-    stack = await startVerdictStack();
+    stack = await startStack({ verdict: true });
     t = await createVerdictTenant(stack, 'resolve-a');
     const reg = registryApi(stack, t.adminKey);
     const all = await reg.scope('all');

@@ -1,6 +1,8 @@
 import request from 'supertest';
 import { createPrincipalWithKey } from '../../../apps/registry/test/harness';
-import { createVerdictTenant, registryApi, startVerdictStack, verdictApi, within, type VerdictStack, type VerdictTenant } from '../verdict-harness';
+import { createVerdictTenant, registryApi, verdictApi, type VerdictTenant } from '../verdict-harness';
+import { eventually } from '@arbiter/testing';
+import { startStack, type Stack } from '../stack';
 
 /**
  * Abuse cases of verdict approvals (docs/threat-model.md "Approvers and approvals"): the ways around an
@@ -8,7 +10,7 @@ import { createVerdictTenant, registryApi, startVerdictStack, verdictApi, within
  * Every test here failed before the fixes of docs/approvals.md "Who asks", "Deciding" and "Grants".
  */
 describe('abuse: verdict approvals', () => {
-  let stack: VerdictStack;
+  let stack: Stack;
   let t: VerdictTenant;
   let payScope: string;
   let hrScope: string;
@@ -24,7 +26,7 @@ describe('abuse: verdict approvals', () => {
   const PAY_EU = { dept: 'payments', region: 'eu' };
 
   beforeAll(async () => {
-    stack = await startVerdictStack();
+    stack = await startStack({ verdict: true });
     t = await createVerdictTenant(stack, 'abuse-apr', { scope_schema: SCHEMA });
     const reg = registryApi(stack, t.adminKey);
     payScope = await reg.scope('payments', { dept: 'payments' });
@@ -119,11 +121,11 @@ describe('abuse: verdict approvals', () => {
       expect(still.body.consumed_by).toBeNull();
 
       // The approved operation with its approved context is allowed, once.
-      const approved = await within(5_000, async () => {
+      const approved = await eventually('the approval to allow the payout', async () => {
         const res = await as(agent1.key).check(payout(10_001)).expect(200);
         if (res.body.verdict !== 'allowed') throw new Error(`still ${res.body.verdict}`);
         return res;
-      });
+      }, { timeoutMs: 5_000 });
       expect((await as(agent1.key).get(`/${t.id}/v1/approvals/${approval.id}`).expect(200)).body.consumed_by).toBe(approved.body.consultation_id);
       expect((await as(agent1.key).check(payout(10_001)).expect(200)).body.verdict).toBe('approval_required');
     });
@@ -164,10 +166,11 @@ describe('abuse: verdict approvals', () => {
       expect(grant.applies_to_scope).toEqual(PAY_EU);
       expect(Date.parse(grant.expires_at)).toBeLessThanOrEqual(before + 3_600_000 + 5_000);
 
-      await within(5_000, async () => {
+      await eventually('the grant to allow the transfer', async () => {
         const res = await as(agent1.key).check(transfer(90_000)).expect(200);
         if (res.body.verdict !== 'allowed') throw new Error(`still ${res.body.verdict}`);
-      });
+        return true;
+      }, { timeoutMs: 5_000 });
       // Another region is outside the approved scope: still approval_required.
       expect((await as(agent1.key).check(transfer(90_000, { dept: 'payments', region: 'us' })).expect(200)).body.verdict).toBe('approval_required');
     });
@@ -181,11 +184,11 @@ describe('abuse: verdict approvals', () => {
         applies_to: { actions: ['payments.transfer'] },
         conditions: [{ field: 'transfer.amount', op: 'gt', value: 10000 }],
       });
-      const blocked = await within(5_000, async () => {
+      const blocked = await eventually('the changed rule to block', async () => {
         const res = await as(agent1.key).check(transfer(90_000)).expect(200);
         if (res.body.verdict !== 'blocked') throw new Error(`still ${res.body.verdict}`);
         return res;
-      });
+      }, { timeoutMs: 5_000 });
       const record = await as(agent1.key).consultation(blocked.body.consultation_id).expect(200);
       expect(record.body.precedence_trace.find((e: { rule_id: string }) => e.rule_id === transferRule.id)).toMatchObject({
         reason: 'fires',

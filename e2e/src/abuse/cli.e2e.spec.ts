@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { createRegistryClient } from '@arbiter/client';
-import { startTestRegistry, type RegistryHarness } from '../../../apps/registry/test/harness';
+import type { RegistryHarness } from '../../../apps/registry/test/harness';
+import { startStack, type Stack } from '../stack';
 import { buildBin, runBin } from '../cli-harness';
 
 /**
@@ -13,6 +14,7 @@ import { buildBin, runBin } from '../cli-harness';
  * legitimate use.
  */
 describe('abuse: the arbiter CLI\'s files and keys', () => {
+  let stack: Stack;
   let h: RegistryHarness;
   let dir: string;
   let bin: string;
@@ -23,7 +25,8 @@ describe('abuse: the arbiter CLI\'s files and keys', () => {
   const arbiter = (...argv: string[]) => runBin(bin, argv, env);
 
   beforeAll(async () => {
-    h = await startTestRegistry();
+    stack = await startStack();
+    h = stack.registry;
     dir = await mkdtemp(path.join(os.tmpdir(), 'arbiter-cli-abuse-'));
     bin = await buildBin(file('arbiter.js'));
     const platform = createRegistryClient({ baseUrl: h.url, apiKey: h.adminKey });
@@ -37,7 +40,7 @@ describe('abuse: the arbiter CLI\'s files and keys', () => {
     env = { ARBITER_REGISTRY_URL: h.url, ARBITER_API_KEY: adminKey };
   });
   afterAll(async () => {
-    await h?.stop();
+    await stack?.stop();
     await rm(dir, { recursive: true, force: true });
   });
 

@@ -8,8 +8,9 @@ import { createLogger } from '@arbiter/http';
 import { VerdictKeys } from '../../../apps/verdict/src/keys';
 import { buildBin, jcs, runBin, sha256Of } from '../cli-harness';
 import { checkpointSignatureHolds, rootFromPath, treeRootOf, type PublishedLedgerKey } from '../evidence-harness';
-import { eventually, ledgerAs, provisionTenant, transfer, verdictAs, type SdkTenant } from '../sdk-harness';
-import { startTestStack, type TestStack } from '../stack';
+import { eventually } from '@arbiter/testing';
+import { ledgerAs, provisionTenant, transfer, verdictAs, type SdkTenant } from '../sdk-harness';
+import { startStack, type Stack } from '../stack';
 
 /**
  * Evidence packs are verified against keys the verifier holds, not keys the pack carries
@@ -48,7 +49,7 @@ const signEd25519 = (unsigned: Json, key: KeyObject) => sign(null, Buffer.from(j
 const publicJwk = (key: KeyObject) => key.export({ format: 'jwk' }) as { x: string; y?: string };
 
 describe('evidence packs verified against trust the verifier holds', () => {
-  let stack: TestStack;
+  let stack: Stack;
   let t: SdkTenant;
   let dir: string;
   let binary: string;
@@ -64,19 +65,16 @@ describe('evidence packs verified against trust the verifier holds', () => {
     const agent = verdictAs(stack, tenant.agentKey, tenant.id);
     const answer = await agent.check(transfer(amount));
     const kid = decode(answer.signed_verdict.split('.')[0]).kid as string;
-    await eventually(() => agent.getConsultationEvidence(answer.consultation_id).then(() => true, () => undefined), 'the consultation sealed');
+    await eventually('the consultation sealed', () => agent.getConsultationEvidence(answer.consultation_id).then(() => true, () => undefined));
     await keySealed(tenant, kid);
     return { id: answer.consultation_id, jws: answer.signed_verdict, kid };
   }
 
   const keySealed = (tenant: SdkTenant, kid: string) =>
-    eventually(
-      () => ledgerAs(stack, tenant.agentKey).listAllFacts(`arbiter.${tenant.id}.keys`).then((facts) => (facts.some((f) => f.custom_payload.kid === kid) ? true : undefined), () => undefined),
-      `key ${kid} sealed in the keys stream`,
-    );
+    eventually(`key ${kid} sealed in the keys stream`, () => ledgerAs(stack, tenant.agentKey).listAllFacts(`arbiter.${tenant.id}.keys`).then((facts) => (facts.some((f) => f.custom_payload.kid === kid) ? true : undefined), () => undefined));
 
   beforeAll(async () => {
-    stack = await startTestStack({ worker: true });
+    stack = await startStack({ verdict: true, ledger: true, worker: true });
     t = await provisionTenant(stack, 'trust');
     dir = await mkdtemp(path.join(os.tmpdir(), 'arbiter-trust-'));
     binary = await buildBin(path.join(dir, 'bin', 'arbiter.js'));

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createRegistryClient, type LedgerFact } from '@arbiter/client';
 import { ledgerAs, provisionTenant, type SdkTenant } from '../sdk-harness';
-import { startTestStack, type TestStack } from '../stack';
+import { startStack, type Stack } from '../stack';
 
 /**
  * Abuse cases (ADR 0016): any fact of the tenant counted as `verified`, so an agent sealed
@@ -12,7 +12,7 @@ import { startTestStack, type TestStack } from '../stack';
  * (docs/verdicts.md "Facts the ledger vouches for").
  */
 describe('abuse: ledger citations', () => {
-  let stack: TestStack;
+  let stack: Stack;
   let t: SdkTenant;
   /** A KYC service's key: another principal of the tenant, with `seal`. */
   let kycKey: string;
@@ -39,7 +39,7 @@ describe('abuse: ledger citations', () => {
   };
 
   beforeAll(async () => {
-    stack = await startTestStack();
+    stack = await startStack({ verdict: true, ledger: true });
     t = await provisionTenant(stack, 'cite-abuse');
     const reg = createRegistryClient({ baseUrl: stack.registry.url, apiKey: t.adminKey });
     const scope = await reg.createScope({ name: 'transfers' });

@@ -10,8 +10,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema, CreateMessageRequestSchema, ElicitRequestSchema, ErrorCode, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { root, runBin } from '../cli-harness';
-import { BANK_SERVER, httpProxy, journal, startProxyRig, textOf, type BankTenant } from '../mcp-harness';
-import type { TestStack } from '../stack';
+import { BANK_SERVER, httpProxy, journal, proxyRig, textOf, type BankTenant } from '../mcp-harness';
+import { startStack, type Stack } from '../stack';
 
 const LENIENT = path.join(__dirname, 'lenient-upstream.mjs');
 
@@ -39,7 +39,7 @@ const lenientJournal = (file: string): LenientEntry[] =>
  * the legitimate call beside it.
  */
 describe('abuse: arbiter mcp-proxy', () => {
-  let stack: TestStack;
+  let stack: Stack;
   let t: BankTenant;
   let agent: VerdictClient;
   let bin: string;
@@ -53,7 +53,8 @@ describe('abuse: arbiter mcp-proxy', () => {
   const meta = (r: CallToolResult) => (r._meta ?? {}) as Record<string, unknown>;
 
   beforeAll(async () => {
-    ({ stack, t, agent, dir, bin, env } = await startProxyRig());
+    stack = await startStack({ verdict: true, ledger: true });
+    ({ t, agent, dir, bin, env } = await proxyRig(stack));
     const reg = createRegistryClient({ baseUrl: stack.registry.url, apiKey: t.adminKey });
     await reg.createRule(t.scopeId, { directive: 'No lenient transfers to offshore accounts', severity: 'MANDATORY', applies_to: { actions: ['lenient.transfer'], resources: ['acct:offshore-*'] } });
     await reg.createRule(t.scopeId, { directive: 'No lenient transfers above 1,000', severity: 'MANDATORY', applies_to: { actions: ['lenient.transfer'] }, conditions: [{ field: 'amount', op: 'gt', value: 1000 }] });

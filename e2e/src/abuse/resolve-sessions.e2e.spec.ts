@@ -1,5 +1,6 @@
 import { createPrincipalWithKey } from '../../../apps/registry/test/harness';
-import { createVerdictTenant, registryApi, startVerdictStack, verdictApi, type VerdictStack, type VerdictTenant } from '../verdict-harness';
+import { createVerdictTenant, registryApi, verdictApi, type VerdictTenant } from '../verdict-harness';
+import { startStack, type Stack } from '../stack';
 
 /**
  * Abuse cases of resolve sessions (docs/threat-model.md "Resolve sessions"): a session accumulates Facts
@@ -7,14 +8,14 @@ import { createVerdictTenant, registryApi, startVerdictStack, verdictApi, type V
  * could grow without bound.
  */
 describe('abuse: resolve sessions', () => {
-  let stack: VerdictStack;
+  let stack: Stack;
   let t: VerdictTenant;
   let other: VerdictTenant;
   let agent2: { principalId: string; key: string };
 
   beforeAll(async () => {
     // A small body limit, so that outgrowing it takes a few kilobytes, not megabytes.
-    stack = await startVerdictStack({ env: { BODY_LIMIT: '16kb' } });
+    stack = await startStack({ verdict: { env: { BODY_LIMIT: '16kb' } } });
     t = await createVerdictTenant(stack, 'abuse-rsn');
     other = await createVerdictTenant(stack, 'abuse-rsn-b');
     const reg = registryApi(stack, t.adminKey);

@@ -6,14 +6,16 @@
 // Outcomes are asserted, never durations.
 import request from 'supertest';
 import { createPrincipalWithKey } from '../../../apps/registry/test/harness';
-import { createVerdictTenant, registryApi, startVerdictStack, verdictApi, within, type VerdictStack, type VerdictTenant } from '../verdict-harness';
+import { createVerdictTenant, registryApi, verdictApi, type VerdictTenant } from '../verdict-harness';
+import { eventually } from '@arbiter/testing';
+import { startStack, type Stack } from '../stack';
 
 jest.setTimeout(180_000);
 
 const LONG_A = 'a'.repeat(2000);
 
 /** A rules key (manage_rules, nothing else) of the tenant, and a POST of a rule with it. */
-async function rulesKey(stack: VerdictStack, t: VerdictTenant): Promise<(scopeId: string, body: object) => request.Test> {
+async function rulesKey(stack: Stack, t: VerdictTenant): Promise<(scopeId: string, body: object) => request.Test> {
   const { key } = await createPrincipalWithKey(stack.registry, t.adminKey, { permissions: ['manage_rules', 'read'] });
   return (scopeId, body) => request(stack.registry.url).post(`/api/v1/scopes/${scopeId}/rules`).set('Authorization', `Bearer ${key}`).send(body);
 }
@@ -26,13 +28,13 @@ const heavyGlobs = (rule: number, count = 100): string[] => Array.from({ length:
 
 describe('abuse: rule globs cannot stall the gateway', () => {
   describe('with the default budgets', () => {
-    let stack: VerdictStack;
+    let stack: Stack;
     let t: VerdictTenant;
     let scopeId: string;
     let post: (scopeId: string, body: object) => request.Test;
 
     beforeAll(async () => {
-      stack = await startVerdictStack({ proxy: true });
+      stack = await startStack({ verdict: { registryProxy: true } });
       t = await createVerdictTenant(stack, 'globs', {});
       scopeId = await registryApi(stack, t.adminKey).scope('files', {});
       post = await rulesKey(stack, t);
@@ -53,18 +55,19 @@ describe('abuse: rule globs cannot stall the gateway', () => {
       await post(scopeId, { directive: 'heavy', severity: 'MANDATORY', applies_to: { actions: ['files.write'], resources: heavyGlobs(0) } }).expect(201);
       const agent = verdictApi(stack, t.agent.key, t.id);
       // Once the gateway holds the new rule (the registry announces it), it is listed as not applicable.
-      await within(5_000, async () => {
+      await eventually('the long-glob rule in the snapshot', async () => {
         const res = await agent.check({ action: 'files.write', resource: LONG_A, scope: {} }).expect(200);
         expect(res.body.verdict).toBe('allowed');
         const trace = (await agent.consultation(res.body.consultation_id).expect(200)).body.precedence_trace as Array<{ reason: string }>;
         expect(trace.map((e) => e.reason)).toEqual(['not_applicable']);
-      });
+        return true;
+      }, { timeoutMs: 5_000 });
     });
 
     it('checks an email format on a 600,000-character value in one pass (the expression used backtracked for minutes)', async () => {
       await post(scopeId, { directive: 'mail needs a contact', severity: 'MANDATORY', applies_to: { actions: ['mail.send'] }, requires: [{ field: 'contact', type: 'string', format: 'email' }] }).expect(201);
       const agent = verdictApi(stack, t.agent.key, t.id);
-      const res = await within(5_000, () => agent.check({ action: 'mail.send', resource: 'x', scope: {}, parameters: { contact: `a@${'.'.repeat(600_000)} ` } }).expect(422));
+      const res = await eventually('the format rule in the snapshot', () => agent.check({ action: 'mail.send', resource: 'x', scope: {}, parameters: { contact: `a@${'.'.repeat(600_000)} ` } }).expect(422), { timeoutMs: 5_000 });
       expect(res.body.details.required_context).toEqual([expect.objectContaining({ field: 'contact', problems: ['bad_format'] })]);
       const ok = await agent.check({ action: 'mail.send', resource: 'x', scope: {}, parameters: { contact: 'ops@example.com' } }).expect(200);
       expect(ok.body.verdict).toBe('blocked');
@@ -101,7 +104,7 @@ describe('abuse: rule globs cannot stall the gateway', () => {
   });
 
   describe('with a small evaluation budget', () => {
-    let stack: VerdictStack;
+    let stack: Stack;
     let heavy: VerdictTenant;
     let light: VerdictTenant;
     let lightScope: string;
@@ -109,7 +112,7 @@ describe('abuse: rule globs cannot stall the gateway', () => {
     beforeAll(async () => {
       // 10 ms per evaluation, 1 ms of engine time per simulation: far below what the heavy tenant's rules
       // cost on a 2,000-character resource (20 rules of 100 globs scanned to the end), far above a plain check.
-      stack = await startVerdictStack({ env: { EVALUATION_BUDGET_MS: '10', SIMULATION_BUDGET_MS: '1' } });
+      stack = await startStack({ verdict: { env: { EVALUATION_BUDGET_MS: '10', SIMULATION_BUDGET_MS: '1' } } });
       [heavy, light] = await Promise.all([createVerdictTenant(stack, 'budget-heavy', {}), createVerdictTenant(stack, 'budget-light', {})]);
       const heavyScope = await registryApi(stack, heavy.adminKey).scope('files', {});
       const post = await rulesKey(stack, heavy);

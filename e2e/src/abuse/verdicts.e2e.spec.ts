@@ -2,7 +2,8 @@ import express from 'express';
 import request from 'supertest';
 import { decodeJwt } from 'jose';
 import { MemoryReplayGuard, requireVerdict, type ReplayGuard } from '@arbiter/client';
-import { createVerdictTenant, registryApi, SCOPE_SCHEMA, startVerdictStack, verdictApi, type VerdictStack, type VerdictTenant } from '../verdict-harness';
+import { createVerdictTenant, registryApi, SCOPE_SCHEMA, verdictApi, type VerdictTenant } from '../verdict-harness';
+import { startStack, type Stack } from '../stack';
 
 /**
  * Abuse cases of check and of the signed verdict (docs/threat-model.md "Agents"): an agent that tries to make
@@ -10,11 +11,11 @@ import { createVerdictTenant, registryApi, SCOPE_SCHEMA, startVerdictStack, verd
  * tenant allows. Each test failed before docs/verdicts.md "Parameters and context" and "Limits" were enforced.
  */
 describe('abuse: check and the signed verdict', () => {
-  let stack: VerdictStack;
+  let stack: Stack;
   let t: VerdictTenant;
 
   beforeAll(async () => {
-    stack = await startVerdictStack();
+    stack = await startStack({ verdict: true });
     t = await createVerdictTenant(stack, 'abuse-vrd', { scope_schema: SCOPE_SCHEMA, verdict_ttl_seconds: 30 });
     const reg = registryApi(stack, t.adminKey);
     const scope = await reg.scope('eu', { region: 'eu' });

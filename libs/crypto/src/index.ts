@@ -11,7 +11,6 @@ export {
 export {
   createEs256Signer,
   generateEs256KeyPair,
-  signEs256JwsWithJose,
   verifyEs256Jws,
   type Es256KeyPair,
   type Es256Signer,

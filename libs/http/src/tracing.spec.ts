@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { installTestTracing, otelTrace, SpanKind, type TestTracing } from '@arbiter/telemetry';
+import { otelTrace, SpanKind } from '@arbiter/telemetry';
+import { installTestTracing, type TestTracing } from '@arbiter/testing';
 import { createServiceApp } from './app';
 import { verdictDialect } from './dialects';
 import { sendJson } from './fast-lane';

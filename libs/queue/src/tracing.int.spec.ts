@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Job, Queue } from 'bullmq';
 import pino from 'pino';
-import { inSpan, installTestTracing, SpanKind, type TestTracing } from '@arbiter/telemetry';
+import { inSpan, SpanKind } from '@arbiter/telemetry';
+import { installTestTracing, type TestTracing } from '@arbiter/testing';
 import { pingJob, type PingPayload } from './catalog';
 import { closeRedisConnection, createRedisConnection } from './connection';
 import type { JobContext } from './handlers';

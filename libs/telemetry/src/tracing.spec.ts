@@ -7,13 +7,13 @@ import {
   initTracing,
   inSpan,
   injectHeaders,
-  installTestTracing,
   jobTelemetry,
   spanContextOf,
   tracesEndpoint,
   tracingEnabled,
   untraced,
 } from './index';
+import { installTestTracing } from '@arbiter/testing';
 
 describe('initTracing', () => {
   it('installs nothing without an OTLP endpoint, and the helpers do nothing', async () => {

@@ -2,7 +2,7 @@
 // business domains, scope selectors of every width, every severity, numeric, enum, boolean and string
 // conditions, Requirements on provenance, a few overrides, and check requests that are fully shaped
 // (every field any candidate names is present), so every request evaluates to a complete verdict.
-import type { EngineOverride, EngineRule, EvaluationRequest, Fact, Requirement, Severity, TenantPolicy } from './types';
+import type { EngineOverride, EngineRule, EvaluationRequest, Fact, Requirement, Severity, TenantPolicy } from '@arbiter/policy';
 
 export interface BenchmarkFixture {
   rules: EngineRule[];
