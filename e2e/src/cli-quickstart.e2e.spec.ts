@@ -10,7 +10,7 @@ import { parseEnvFile } from '../../apps/cli/src/settings';
 import { buildBin, cli, root, runBin } from './cli-harness';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { stdioProxy } from './mcp-harness';
-import { eventually } from './sdk-harness';
+import { eventually } from '@arbiter/testing';
 import { startStack, type Stack } from './stack';
 
 /**
@@ -191,10 +191,10 @@ describe('arbiter quickstart, check, scopes and approvals', () => {
     const now = parseEnvFile(await readFile(envFile, 'utf8'));
     expect(now.ARBITER_AGENT_KEY).not.toBe(first.ARBITER_AGENT_KEY);
     // Revocations reach the gateway's key cache over Redis: wait for it, then the old key is unknown.
-    const old = await eventually(async () => {
+    const old = await eventually('the revoked key refused', async () => {
       const r = await user({ ARBITER_API_KEY: first.ARBITER_AGENT_KEY })('check', '--action', 'bank.balance', '--resource', 'acct:acct-1', '--scope', 'region=eu');
       return r.code === 0 ? undefined : r;
-    }, 'the revoked key refused');
+    });
     expect(old).toMatchObject({ code: 1, stderr: expect.stringContaining('does not know the API key') });
     expect((await user()('check', '--action', 'bank.balance', '--resource', 'acct:acct-1', '--scope', 'region=eu')).code).toBe(0);
   });
