@@ -6,7 +6,7 @@ export { renderError } from './render-error';
 export { laneDispatcher, type FastLane, type LaneDispatch } from './lanes';
 export type { ServiceAppOptions } from './app';
 export type { ReadinessCheck } from './health';
-export { listen, closeOnSignals, requestHandler, answerClientErrors } from './server';
+export { listen, closeOnSignals, requestHandler } from './server';
 export { unstorableInBody, unstorableInQuery, unstorableInParams } from './input-guard';
 export type { RunningServer, ListenOptions, CloseOnSignalsOptions } from './server';
 export { ServiceMetrics, MetricsError, METRIC_PREFIX, HTTP_DURATION_BUCKETS, UNMATCHED_ROUTE } from './metrics';

@@ -50,9 +50,8 @@ export interface Inspection {
 /**
  * Walks a parsed JSON value in document order with its own stack (no recursion, so no nesting is
  * too deep to be walked), and answers the first key or string value that cannot be stored and the
- * first object or array past `maxDepth` levels (the root is level 1). It stops at the latter, or
- * when both are found; the path is built only for a hit. `problemOf` judges strings (stringProblem
- * unless told).
+ * first object or array past `maxDepth` levels (the root is level 1). It stops at the latter; the
+ * path is built only for a hit. `problemOf` judges strings (stringProblem unless told).
  */
 export function inspectJson(root: unknown, maxDepth = MAX_JSON_DEPTH, problemOf: (s: string) => Unstorable['reason'] | null = stringProblem): Inspection {
   const found: Inspection = { string: null, depth: null };
@@ -62,58 +61,57 @@ export function inspectJson(root: unknown, maxDepth = MAX_JSON_DEPTH, problemOf:
     return found;
   }
   if (root === null || typeof root !== 'object') return found;
-  // Parallel arrays: node, its parent's index, its step from the parent, its level.
-  const nodes: object[] = [root];
-  const parents: number[] = [-1];
-  const steps: Array<string | number> = [''];
-  const depths: number[] = [1];
-  const pathTo = (node: number, last?: string | number): JsonPath => {
-    const path: JsonPath = last === undefined ? [] : [last];
-    for (let i = node; i > 0; i = parents[i]) path.push(steps[i]);
-    return path.reverse();
-  };
-  // Depth first in document order: the stack holds node indexes; children are pushed in reverse.
-  const stack: number[] = [0];
-  while (stack.length) {
-    const n = stack.pop()!;
-    const node = nodes[n];
-    const children: Array<[string | number, object]> = [];
-    const visit = (step: string | number, v: unknown): boolean => {
-      if (typeof v === 'string') {
-        if (!found.string) {
-          const reason = problemOf(v);
-          if (reason) found.string = { path: pathTo(n, step), reason, inName: false };
-        }
-        return false;
-      }
-      if (v === null || typeof v !== 'object') return false;
-      if (depths[n] >= maxDepth) {
-        found.depth = { path: pathTo(n, step), reason: 'too_deep', inName: false };
-        return true;
-      }
-      children.push([step, v]);
-      return false;
-    };
-    if (Array.isArray(node)) {
-      for (let i = 0; i < node.length; i++) if (visit(i, node[i])) return found;
-    } else {
-      for (const key of Object.keys(node)) {
-        if (!found.string) {
-          const reason = problemOf(key);
-          if (reason) found.string = { path: pathTo(n, key), reason, inName: true };
-        }
-        if (visit(key, (node as Record<string, unknown>)[key])) return found;
-      }
+  // One frame per open object or array, from the root down: the frames are the path. Pre-order, so
+  // "first" is first in the text.
+  const frames: Frame[] = [frame(root)];
+  const pathHere = (): JsonPath => frames.map((f) => (f.keys ? f.keys[f.i - 1] : f.i - 1));
+  while (frames.length) {
+    const f = frames[frames.length - 1];
+    if (f.i >= f.count) {
+      frames.pop();
+      continue;
     }
-    for (let i = children.length - 1; i >= 0; i--) {
-      nodes.push(children[i][1]);
-      parents.push(n);
-      steps.push(children[i][0]);
-      depths.push(depths[n] + 1);
-      stack.push(nodes.length - 1);
+    const i = f.i++;
+    let v: unknown;
+    if (f.keys) {
+      const key = f.keys[i];
+      if (found.string === null) {
+        const reason = problemOf(key);
+        if (reason) found.string = { path: pathHere(), reason, inName: true };
+      }
+      v = (f.node as Record<string, unknown>)[key];
+    } else {
+      v = (f.node as unknown[])[i];
+    }
+    if (typeof v === 'string') {
+      if (found.string === null) {
+        const reason = problemOf(v);
+        if (reason) found.string = { path: pathHere(), reason, inName: false };
+      }
+    } else if (v !== null && typeof v === 'object') {
+      if (frames.length >= maxDepth) {
+        found.depth = { path: pathHere(), reason: 'too_deep', inName: false };
+        return found;
+      }
+      frames.push(frame(v));
     }
   }
   return found;
+}
+
+interface Frame {
+  node: object;
+  /** An object's member names; null for an array. */
+  keys: string[] | null;
+  count: number;
+  /** The next member to look at. */
+  i: number;
+}
+
+function frame(node: object): Frame {
+  if (Array.isArray(node)) return { node, keys: null, count: node.length, i: 0 };
+  const keys = Object.keys(node);
+  return { node, keys, count: keys.length, i: 0 };
 }
 
 /** The first string (a key or a value, at any depth) that cannot be stored, or null. */
