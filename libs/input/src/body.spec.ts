@@ -19,7 +19,7 @@ describe(parseStorableJson.name, () => {
 
   it.each([
     ['bytes that are not UTF-8', Buffer.concat([Buffer.from('{"a":"'), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('"}')]), 'invalid_utf8', '/a'],
-    ['an integer past 2^53-1', '{"a":{"b":123456789012345678901234567890}}', 'inexact_number', '/a/b'],
+    ['an integer the double cannot hold', '{"a":{"b":123456789012345678901234567890}}', 'inexact_number', '/a/b'],
     ['U+0000', '{"a":["\\u0000"]}', 'nul', '/a/0'],
     ['an escaped lone surrogate', '{"x/y":"\\ud800"}', 'lone_surrogate', '/x~1y'],
     ['nesting past 64 levels', `${'['.repeat(65)}${']'.repeat(65)}`, 'too_deep', `/${Array(64).fill(0).join('/')}`],

@@ -125,23 +125,20 @@ function memberName(quoted: string): string {
 
 /**
  * Whether a JSON number, read into a double as every JSON parser here reads it, no longer is the
- * number that was written (docs/development.md "Storable JSON"):
- * - an integer written in full (digits, no fraction, no exponent) outside ±(2^53-1), the range in
- *   which every integer has its own double (I-JSON, RFC 7493 section 2.2): 9007199254740993 would
- *   read as ...992, and a reader cannot tell 2^53 from 2^53+1;
- * - any other number whose double, written back as JSON.stringify and RFC 8785 (section 3.2.2.3)
- *   write it, is another decimal number: more significant digits than a double holds
- *   (0.10000000000000000001), beyond the double range (1e400, Infinity; 1e-400, which reads as 0).
- * `1.0`, `1e2`, `-0` and `0.1` keep their value (they are written back `1`, `100`, `0`, `0.1`).
+ * number that was written (docs/development.md "Storable JSON"): its double, written back as
+ * JSON.stringify and RFC 8785 (section 3.2.2.3) write it, is another decimal number. That is an
+ * integer the double cannot hold (9007199254740993 reads as ...992; 123456789012345678901234567890
+ * as 1.2345678901234568e+29), more significant digits than a double holds (0.10000000000000000001),
+ * or a number beyond its range (1e400 reads as Infinity, 1e-400 as 0). `1.0`, `1e2`, `-0`, `0.1` and
+ * `9007199254740992` keep their value (written back `1`, `100`, `0`, `0.1`, `9007199254740992`). So
+ * the accepted numbers are closed under RFC 8785: what is accepted in one spelling is accepted in the
+ * canonical one that a service writes when it passes the value on (1e16 is written 10000000000000000).
  */
 export function isInexactNumber(literal: string): boolean {
   const value = Number(literal);
   if (!Number.isFinite(value)) return true;
-  if (INTEGER.test(literal)) return !Number.isSafeInteger(value);
   return decimal(literal) !== decimal(String(value));
 }
-
-const INTEGER = /^-?\d+$/;
 const DECIMAL = /^(-?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/;
 
 /** A number's decimal value in one spelling: `[-]<digits without leading or trailing zeros>e<exponent>`, or `0`. */

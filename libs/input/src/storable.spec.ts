@@ -66,7 +66,7 @@ describe(describeUnstorable.name, () => {
     expect(describeUnstorable({ path: ['actor'], reason: 'nul', inName: false }, 'actor')).toBe('actor contains U+0000 (NUL), which cannot be stored');
     expect(describeUnstorable({ path: ['a', '\u0000'], reason: 'nul', inName: true }, 'a.\u0000')).toBe('The member name "a.\\u0000" contains U+0000 (NUL), which cannot be stored');
     expect(describeUnstorable({ path: ['x'], reason: 'lone_surrogate', inName: false }, 'x')).toBe('x contains a lone UTF-16 surrogate, which cannot be stored');
-    expect(describeUnstorable({ path: ['n'], reason: 'inexact_number', inName: false, literal: '9007199254740993' }, 'n')).toMatch(/^n holds the number 9007199254740993, which JSON numbers cannot carry exactly/);
+    expect(describeUnstorable({ path: ['n'], reason: 'inexact_number', inName: false, literal: '9007199254740993' }, 'n')).toMatch(/^n holds the number 9007199254740993, which a JSON number read as a double cannot carry exactly/);
     expect(describeUnstorable({ path: [], reason: 'invalid_utf8', inName: true }, 'body')).toBe('A member name in body contains bytes that are not UTF-8, which cannot be stored');
     expect(describeUnstorable({ path: ['a'], reason: 'too_deep', inName: false }, 'a')).toBe(`a is nested more than ${MAX_JSON_DEPTH} levels deep`);
   });

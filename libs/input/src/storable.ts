@@ -129,7 +129,7 @@ export function reasonText(u: Unstorable, maxDepth = MAX_JSON_DEPTH): string {
     case 'invalid_utf8':
       return 'contains bytes that are not UTF-8, which cannot be stored';
     case 'inexact_number':
-      return `holds the number ${shorten(u.literal ?? '')}, which JSON numbers cannot carry exactly (an integer beyond ±(2^53-1), or more digits than a double holds)`;
+      return `holds the number ${shorten(u.literal ?? '')}, which a JSON number read as a double cannot carry exactly (more significant digits than a double holds, or beyond its range)`;
     case 'too_deep':
       return `is nested more than ${maxDepth} levels deep`;
   }
