@@ -46,7 +46,12 @@ function expectStrictJson(text: string): void {
   const walk = (v: unknown): void => {
     if (typeof v === 'string') expect(v.isWellFormed()).toBe(true);
     else if (Array.isArray(v)) v.forEach(walk);
-    else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) (walk(k), walk(x));
+    else if (v && typeof v === 'object') {
+      for (const [k, x] of Object.entries(v)) {
+        walk(k);
+        walk(x);
+      }
+    }
   };
   walk(JSON.parse(text));
 }

@@ -17,17 +17,11 @@ export function invalidUtf8Offset(b: Uint8Array): number {
       i++;
       continue;
     }
-    let need: number;
-    let lo = 0x80;
-    let hi = 0xbf;
-    if (c >= 0xc2 && c <= 0xdf) need = 1;
-    else if (c === 0xe0) (need = 2), (lo = 0xa0);
-    else if (c === 0xed) (need = 2), (hi = 0x9f);
-    else if (c >= 0xe1 && c <= 0xef) need = 2;
-    else if (c === 0xf0) (need = 3), (lo = 0x90);
-    else if (c >= 0xf1 && c <= 0xf3) need = 3;
-    else if (c === 0xf4) (need = 3), (hi = 0x8f);
-    else return i;
+    // The continuation bytes that follow, and the range of the first of them.
+    const need = c >= 0xc2 && c <= 0xdf ? 1 : c >= 0xe0 && c <= 0xef ? 2 : c >= 0xf0 && c <= 0xf4 ? 3 : 0;
+    if (need === 0) return i;
+    const lo = c === 0xe0 ? 0xa0 : c === 0xf0 ? 0x90 : 0x80;
+    const hi = c === 0xed ? 0x9f : c === 0xf4 ? 0x8f : 0xbf;
     if (i + need >= b.length) return i; // cut short
     if (b[i + 1] < lo || b[i + 1] > hi) return i;
     for (let k = 2; k <= need; k++) if (b[i + k] < 0x80 || b[i + k] > 0xbf) return i;
