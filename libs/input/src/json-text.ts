@@ -154,10 +154,11 @@ function decimal(s: string): string {
 
 /**
  * A number can lose its value only with 16 or more significant digits (up to 15, a double holds every
- * decimal: DBL_DIG) or a three-digit exponent (out of range, or subnormal). This native test passes
- * almost every text at once; a hit (possibly inside a string) pays for the exact scan.
+ * decimal: DBL_DIG), so a run of 16 digits and dots that starts with a digit, or with a three-digit
+ * exponent (out of range, or subnormal). This native test passes almost every text at once; a hit
+ * (possibly inside a string) pays for the exact scan.
  */
-const MAY_HOLD_INEXACT = /[\d.]{16}|[eE][+-]?\d{3}/;
+const MAY_HOLD_INEXACT = /\d[\d.]{15}|[eE][+-]?\d{3}/;
 
 /** The first number of a JSON text that would not be stored as written (isInexactNumber), with its path; or null. */
 export function findInexactNumber(text: string): Unstorable | null {

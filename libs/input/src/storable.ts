@@ -64,7 +64,6 @@ export function inspectJson(root: unknown, maxDepth = MAX_JSON_DEPTH, problemOf:
   // One frame per open object or array, from the root down: the frames are the path. Pre-order, so
   // "first" is first in the text.
   const frames: Frame[] = [frame(root)];
-  const pathHere = (): JsonPath => frames.map((f) => (f.keys ? f.keys[f.i - 1] : f.i - 1));
   while (frames.length) {
     const f = frames[frames.length - 1];
     if (f.i >= f.count) {
@@ -77,7 +76,7 @@ export function inspectJson(root: unknown, maxDepth = MAX_JSON_DEPTH, problemOf:
       const key = f.keys[i];
       if (found.string === null) {
         const reason = problemOf(key);
-        if (reason) found.string = { path: pathHere(), reason, inName: true };
+        if (reason) found.string = { path: pathOf(frames), reason, inName: true };
       }
       v = (f.node as Record<string, unknown>)[key];
     } else {
@@ -86,11 +85,11 @@ export function inspectJson(root: unknown, maxDepth = MAX_JSON_DEPTH, problemOf:
     if (typeof v === 'string') {
       if (found.string === null) {
         const reason = problemOf(v);
-        if (reason) found.string = { path: pathHere(), reason, inName: false };
+        if (reason) found.string = { path: pathOf(frames), reason, inName: false };
       }
     } else if (v !== null && typeof v === 'object') {
       if (frames.length >= maxDepth) {
-        found.depth = { path: pathHere(), reason: 'too_deep', inName: false };
+        found.depth = { path: pathOf(frames), reason: 'too_deep', inName: false };
         return found;
       }
       frames.push(frame(v));
@@ -106,6 +105,11 @@ interface Frame {
   count: number;
   /** The next member to look at. */
   i: number;
+}
+
+/** The path to the member each open frame is at (the one just taken: `i - 1`). */
+function pathOf(frames: Frame[]): JsonPath {
+  return frames.map((f) => (f.keys ? f.keys[f.i - 1] : f.i - 1));
 }
 
 function frame(node: object): Frame {
