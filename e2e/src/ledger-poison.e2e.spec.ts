@@ -68,6 +68,7 @@ describe('ledger: strings PostgreSQL cannot store', () => {
 
   describe('everywhere else: every path parameter, query string and body of the API', () => {
     // Generated from the committed OpenAPI document, so a new route is covered the day it is added.
+    // The guard's other inputs (invalid UTF-8, numbers, nesting) on every service: storable-json.e2e.spec.ts.
     const operations = Object.entries(openapi.paths as Record<string, Record<string, { parameters?: Array<{ in: string; name: string }>; requestBody?: unknown }>>).flatMap(
       ([template, methods]) => Object.entries(methods).map(([method, op]) => ({ template, method: method.toUpperCase(), op })),
     );

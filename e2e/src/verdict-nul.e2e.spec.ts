@@ -11,7 +11,9 @@ interface Answer {
 
 /**
  * docs/verdicts.md "Errors": U+0000 (and a lone surrogate) is refused wherever it occurs, on every route,
- * with 400 validation_failed naming the field, before anything is evaluated or stored.
+ * with 400 validation_failed naming the field, before anything is evaluated or stored. The verdict
+ * gateway's routes, query and path; the guard's inputs (invalid UTF-8, numbers, nesting) against every
+ * service are the table of storable-json.e2e.spec.ts.
  */
 describe('strings PostgreSQL cannot store', () => {
   let stack: Stack;

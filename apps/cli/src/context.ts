@@ -3,6 +3,7 @@
 // defaults (docs/cli.md "Configuration").
 import path from 'node:path';
 import { ArbiterError, createLedgerClient, createRegistryClient, createVerdictClient, type VerificationReport } from '@arbiter/client';
+import { parseStorableJson, UnstorableJsonError } from '@arbiter/input';
 import { readCapped } from './files';
 import { CliError, EXIT, type Io } from './io';
 import { exitCodeOf, renderReport } from './render';
@@ -212,11 +213,17 @@ export class CommandContext {
     }
   }
 
+  /**
+   * A JSON input read exactly or not at all (docs/development.md "Storable JSON"): a number the parse
+   * would change, U+0000, a lone surrogate or nesting past 64 levels is refused, as the services refuse
+   * them, so that nothing the CLI sends, hashes or verifies differs from the file.
+   */
   async readJson(source: string, what: string): Promise<unknown> {
     const text = await this.readText(source, what);
     try {
-      return JSON.parse(text);
+      return parseStorableJson(text);
     } catch (err) {
+      if (err instanceof UnstorableJsonError) throw new CliError(`the ${what} ${source} cannot be read exactly: ${err.message}`);
       throw new CliError(`the ${what} ${source} is not JSON: ${(err as Error).message}`);
     }
   }

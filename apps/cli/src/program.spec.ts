@@ -65,6 +65,14 @@ describe(runCli.name, () => {
     expect(JSON.parse(json.stdout)).toMatchObject({ subject: 'signed verdict', valid: true, claims: { jti: 'cns-1' } });
   });
 
+  it('refuses a JSON input it cannot read exactly (docs/development.md "Storable JSON"), exit 2', async () => {
+    const { run } = memoryIo({ 'jwks.json': `{"keys":[${JSON.stringify(jwk)}],"serial":9007199254740993}`, 'nul.json': JSON.stringify({ keys: [{ ...jwk, kid: 'tnt-1:2026\u0000' }] }) });
+    const big = await run('verify', 'verdict', jws, '--jwks', 'jwks.json');
+    expect(big).toMatchObject({ code: 2, stderr: expect.stringContaining('the key set jwks.json cannot be read exactly: /serial holds the number 9007199254740993') });
+    const nul = await run('verify', 'verdict', jws, '--jwks', 'nul.json');
+    expect(nul).toMatchObject({ code: 2, stderr: expect.stringContaining('/keys/0/kid contains U+0000 (NUL)') });
+  });
+
   it('reads the key set from a URL and the verdict from stdin', async () => {
     const { run, files } = memoryIo({}, { 'https://verdict.example/v1/tenants/t/jwks': { keys: [jwk] } });
     files['<stdin>'] = `${jws}\n`;

@@ -2,6 +2,7 @@
 // docs/verdicts.md "Requirements and missing fields"), so a fact provider learns before a round trip
 // that a fact would be refused and listed again. The service stays the authority: this check is
 // advisory, and formats it does not know are treated as hints, as the service treats them.
+import { isPlainObject } from '@arbiter/input';
 import type { Fact, Requirement } from './types';
 
 export type FactProblemCode =
@@ -65,7 +66,7 @@ function typeHolds(type: string, value: unknown): boolean | undefined {
     case 'array':
       return Array.isArray(value);
     case 'object':
-      return typeof value === 'object' && value !== null && !Array.isArray(value);
+      return isPlainObject(value);
     default:
       return undefined; // any other type is a hint
   }

@@ -1,6 +1,7 @@
 import type { Pool } from 'pg';
 import { auditStreamId } from '@arbiter/audit-streams';
 import { activeTraceparent } from '@arbiter/telemetry';
+import { isIntegerIn } from '@arbiter/input';
 
 /**
  * The seal outbox (docs/operations.md "Seal relay"): the verdict and registry databases each hold a
@@ -76,17 +77,13 @@ const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 type Body = Record<string, unknown> | null | undefined;
 
-function isIntIn(v: unknown, min: number, max: number): v is number {
-  return typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
-}
-
 /** What is wrong with a lease body, or null (an absent body takes the defaults). */
 export function sealLeaseProblem(body: unknown): string | null {
   if (body !== undefined && body !== null && (typeof body !== 'object' || Array.isArray(body))) return 'body must be a JSON object';
   const b = body as Body;
   const { limit, leaseMs } = SEAL_LEASE_LIMITS;
-  if (b?.limit !== undefined && !isIntIn(b.limit, limit.min, limit.max)) return `limit must be an integer from ${limit.min} to ${limit.max}`;
-  if (b?.lease_ms !== undefined && !isIntIn(b.lease_ms, leaseMs.min, leaseMs.max)) return `lease_ms must be an integer from ${leaseMs.min} to ${leaseMs.max}`;
+  if (b?.limit !== undefined && !isIntegerIn(b.limit, limit.min, limit.max)) return `limit must be an integer from ${limit.min} to ${limit.max}`;
+  if (b?.lease_ms !== undefined && !isIntegerIn(b.lease_ms, leaseMs.min, leaseMs.max)) return `lease_ms must be an integer from ${leaseMs.min} to ${leaseMs.max}`;
   const unknown = Object.keys(b ?? {}).find((k) => k !== 'limit' && k !== 'lease_ms');
   return unknown ? `${unknown} is not a field of a lease request` : null;
 }

@@ -71,6 +71,13 @@ describe(readJsonBody.name, () => {
     }
   });
 
+  it('refuses with the storable-JSON guard what cannot be stored exactly (input-guard.ts)', async () => {
+    expect((await send(Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0x22, 0x7d]))).json).toEqual({ type: 'entity.unstorable' });
+    expect((await send('{"a":[9007199254740993]}')).json).toEqual({ type: 'entity.unstorable' });
+    expect((await send(`${'['.repeat(65)}${']'.repeat(65)}`)).json).toEqual({ type: 'entity.unstorable' });
+    expect((await send('{"a":[9007199254740991,"\\\\ud800 is text"]}')).json).toEqual({ body: { a: [9007199254740991, '\\ud800 is text'] } });
+  });
+
   it('gives up on a body whose client left before sending it all', async () => {
     failures.length = 0;
     const socket = net.connect(Number(new URL(url).port), '127.0.0.1');

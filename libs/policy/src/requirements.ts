@@ -2,6 +2,7 @@
 // Requirement on its field counts as missing for that rule, with the first failing check as reason.
 // Provenance checks (source_requirement, acceptable_sources, confidence_threshold) need a Fact: a
 // value read from check `parameters` or from the request itself carries no provenance and fails them.
+import { isPlainObject } from '@arbiter/input';
 import { PolicyCompileError } from './errors';
 import { ISO_3166_ALPHA2 } from './iso-countries';
 import { compileSources, intersectSources } from './sources';
@@ -21,7 +22,7 @@ const TYPE_CHECKS: Record<string, Check> = {
   datetime: isIsoDateTime,
   timestamp: isIsoDateTime,
   array: (v) => Array.isArray(v),
-  object: (v) => typeof v === 'object' && v !== null && !Array.isArray(v),
+  object: isPlainObject,
   // enum: membership is checked through allowed_values; the value must at least be a scalar.
   enum: (v) => isScalar(v),
 };

@@ -2,6 +2,7 @@
 // full before the proxy starts. Every problem names its key and line, so a typo fails at start
 // instead of turning into a call the proxy maps wrongly.
 import path from 'node:path';
+import { isPlainObject as isObject } from '@arbiter/input';
 import { formatProblem, YamlSource, type FileProblem } from '../rules/rules-file';
 import { isLoopbackHost } from './loopback';
 import { templateProblem } from './templates';
@@ -57,7 +58,6 @@ export class McpConfigError extends Error {
 }
 
 type Path = (string | number)[];
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isScalar = (v: unknown): v is ScopeValue => typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
 const urlOf = (v: unknown): URL | null => {
   if (typeof v !== 'string') return null;

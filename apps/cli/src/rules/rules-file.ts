@@ -5,6 +5,7 @@
 // exactly when a PUT would change nothing.
 import { isMap, isSeq, LineCounter, parseDocument, Document, type Node } from 'yaml';
 import { canonicalJson } from '@arbiter/canonical';
+import { isPlainObject as isObject } from '@arbiter/input';
 import { ruleContent, ruleProblems, SEVERITIES, type Condition, type ConditionOp, type Requirement, type RuleBodyFields, type Severity } from '@arbiter/policy';
 
 export type RuleMode = 'enforce' | 'shadow';
@@ -78,7 +79,6 @@ const OPS: readonly ConditionOp[] = ['eq', 'neq', 'in', 'not_in', 'gt', 'gte', '
 const REQUIREMENT_TYPES = ['string', 'number', 'integer', 'boolean', 'enum', 'date', 'datetime', 'object', 'array'];
 const RULE_KEYS = new Set(['id', ...CONTENT_FIELDS]);
 const REQUIREMENT_KEYS = new Set(['field', 'reason', 'type', 'allowed_values', 'min', 'max', 'format', 'source_requirement', 'acceptable_sources', 'confidence_threshold']);
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isScalar = (v: unknown): v is string | number | boolean => typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
 
 /**

@@ -1,6 +1,7 @@
 // `arbiter rules test` (docs/rules-as-code.md "The test file"): check requests with expected verdicts,
 // evaluated by the rule engine itself (compilePolicy and evaluate of libs/policy, as the verdict
 // gateway does) against the rules of the files the test file names, with no server.
+import { isPlainObject as isObject } from '@arbiter/input';
 import { compilePolicy, engineRule, evaluate, PolicyCompileError, type EngineRule, type EvaluationResult, type Fact, type TenantPolicy } from '@arbiter/policy';
 import { parseRulesFile, RulesFileError, YamlSource, type FileRule, type RulesFile } from './rules-file';
 
@@ -47,7 +48,6 @@ export interface SuiteOutcome {
 
 const TOP_KEYS = ['rules', 'settings', 'now', 'tests'];
 const CASE_KEYS = ['name', 'action', 'resource', 'scope', 'parameters', 'context', 'expect'];
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isScalar = (v: unknown) => typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
 
 /** Parses and checks a test file; throws RulesFileError naming every problem at its line. */

@@ -1,6 +1,7 @@
 // A tenant's evaluable state, built once per registry state (README.md "Architecture"): the compiled rule
 // engine policy plus what a check needs besides (scope schema, principals, TTL and round limits).
 // Pure: the same registry state always gives the same snapshot.
+import { isIntegerIn } from '@arbiter/input';
 import { mintTenantId, type TenantId } from '@arbiter/auth';
 import { actionGoverned, compilePolicy, engineRule, PolicyCompileError, ruleContent, type CompiledPolicy, type Deadline, type EngineOverride, type EngineRule } from '@arbiter/policy';
 import type { PrincipalState, ScopeFieldSchema, ScopeValue, TenantState } from '@arbiter/internal-api';
@@ -84,7 +85,7 @@ export function engineOverrides(state: TenantState): EngineOverride[] {
 }
 
 function boundedInt(value: unknown, fallback: number, min: number, max: number): number {
-  return typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max ? value : fallback;
+  return isIntegerIn(value, min, max) ? value : fallback;
 }
 
 /** Builds the snapshot; throws SnapshotBuildError when the state cannot be evaluated (fail closed). */

@@ -1,6 +1,7 @@
 // What the framework adapters share (docs/agents.md "Framework adapters"): from a tool's name and input
 // to the GuardedCall guardCall decides, and from a refusal to what the model reads. One mapping for
 // every framework, so a tool has the same action, resource and scope whichever adapter wraps it.
+import { isPlainObject } from '@arbiter/input';
 import { guardCall, type GuardClient, type GuardOptions } from '../guard/guard';
 import { describeOutcome, type GuardedCall, type GuardOutcome } from '../guard/outcome';
 import type { Explanation } from '../types';
@@ -49,8 +50,6 @@ export interface ToolRefusal {
   /** What would make the operation allowed (docs/verdicts.md "Explanations"), when the verdict has one. */
   explanation?: Explanation;
 }
-
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The operation a call of tool `name` with `input` stands for. */
 export function toolCall<Input>(name: string, input: Input, opts: GuardToolOptions<Input>): GuardedCall {

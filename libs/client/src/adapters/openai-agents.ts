@@ -1,6 +1,7 @@
 // guardTool for the OpenAI Agents SDK (`@openai/agents`): the wrapped function tool asks Arbiter before
 // its invoke runs (docs/agents.md "Framework adapters"). Typed structurally, so @arbiter/client needs no
 // `@openai/agents` at run time.
+import { isPlainObject } from '@arbiter/input';
 import type { GuardClient } from '../guard/guard';
 import type { GuardOutcome } from '../guard/outcome';
 import { isToolRefusal, runGuarded, ToolRefusedError, type GuardToolOptions } from './guarded-tool';
@@ -42,7 +43,7 @@ function parseInput(input: string): Record<string, unknown> | undefined {
   if (input.trim() === '') return {};
   try {
     const v: unknown = JSON.parse(input);
-    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+    return isPlainObject(v) ? v : undefined;
   } catch {
     return undefined;
   }
