@@ -1,7 +1,7 @@
 import http from 'node:http';
 import net from 'node:net';
 import { gzipSync } from 'node:zlib';
-import { startTestStack, type TestStack } from './stack';
+import { startStack, type Stack } from './stack';
 import { provisionTenant, type SdkTenant } from './sdk-harness';
 
 /**
@@ -85,13 +85,13 @@ const EXACT = b('["é 😀","\\\\u0000",9007199254740991,-9007199254740991,0.1,1
 const EXACT_READ = ['é 😀', '\\u0000', 9007199254740991, -9007199254740991, 0.1, 1e21, 0];
 
 describe('the storable-JSON guard on every service', () => {
-  let stack: TestStack;
+  let stack: Stack;
   let t: SdkTenant;
   let scopeId: string;
   const stream = 'storable-guard';
 
   beforeAll(async () => {
-    stack = await startTestStack();
+    stack = await startStack({ verdict: true, ledger: true });
     t = await provisionTenant(stack, 'storable');
     const scope = await fetch(`${stack.registry.url}/api/v1/scopes`, {
       method: 'POST',
