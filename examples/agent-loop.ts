@@ -55,7 +55,11 @@ function provideFacts(requirements: Requirement[]): Context {
       r.field === 'transfer.amount'
         ? { value: TRANSFER.amount, source: 'agent' }
         : r.field === 'beneficiary.country'
-          ? { value: TRANSFER.beneficiary_country, source: r.source_requirement === 'verified' ? 'kyc-provider' : 'agent', ...(r.source_requirement === 'verified' ? { verification_status: 'verified' as const } : {}) }
+          ? {
+              value: TRANSFER.beneficiary_country,
+              source: r.source_requirement === 'verified' ? 'kyc-provider' : 'agent',
+              ...(r.source_requirement === 'verified' ? { verification_status: 'verified' as const } : {}),
+            }
           : undefined;
     if (fact) facts[r.field] = fact;
   }
@@ -63,12 +67,22 @@ function provideFacts(requirements: Requirement[]): Context {
 }
 
 /** The human side: the CFO's inbox, approving what is pending for role-cfo with a one-hour grant. */
-async function humanApproves(verdictUrl: string, tenant: string, deciderKey: string, consultationId: string, log: (l: string) => void): Promise<void> {
+async function humanApproves(
+  verdictUrl: string,
+  tenant: string,
+  deciderKey: string,
+  consultationId: string,
+  log: (l: string) => void,
+): Promise<void> {
   const cfo = createVerdictClient({ baseUrl: verdictUrl, apiKey: deciderKey, tenant });
   for (let attempt = 0; attempt < 200; attempt++) {
-    const pending = (await cfo.listApprovals({ status: 'pending', assignee: 'role-cfo' })).items.find((a) => a.consultation_id === consultationId);
+    const pending = (await cfo.listApprovals({ status: 'pending', assignee: 'role-cfo' })).items.find(
+      (a) => a.consultation_id === consultationId,
+    );
     if (pending) {
-      log(`human: approving ${pending.id} (${pending.intended_action} on ${pending.intended_resource}: ${pending.triggers.map((t) => t.reason).join('; ')})`);
+      log(
+        `human: approving ${pending.id} (${pending.intended_action} on ${pending.intended_resource}: ${pending.triggers.map((t) => t.reason).join('; ')})`,
+      );
       await cfo.decideApproval(pending.id, {
         decision: 'approve',
         decider_notes: 'invoice checked',
@@ -94,7 +108,11 @@ export async function runAgentLoop(cfg: AgentLoopConfig): Promise<AgentLoopResul
 
   // 2 and 3. Ask for an approval and wait for the human's decision.
   const [approval] = await Promise.all([
-    requestApprovalAndWait(verdict, { consultation_id: response.consultation_id, requester_notes: 'quarter-end supplier invoice' }, { pollMs: { initialMs: 100, maxMs: 1000 }, timeoutMs: 60_000 }),
+    requestApprovalAndWait(
+      verdict,
+      { consultation_id: response.consultation_id, requester_notes: 'quarter-end supplier invoice' },
+      { pollMs: { initialMs: 100, maxMs: 1000 }, timeoutMs: 60_000 },
+    ),
     humanApproves(cfg.verdictUrl, cfg.tenant, cfg.deciderKey, response.consultation_id, log),
   ]);
   log(`agent: approval ${approval.id} ${approval.status} by ${approval.decider}`);
@@ -102,7 +120,15 @@ export async function runAgentLoop(cfg: AgentLoopConfig): Promise<AgentLoopResul
 
   // 4. Check again: the grant neutralises the approval rule for this scope. The gateway's rule snapshot
   //    follows the registry within moments, so a still-pending view is retried briefly.
-  const request = { ...OPERATION, parameters: { transfer: { amount: TRANSFER.amount } }, context: { 'beneficiary.country': provideFacts([{ field: 'beneficiary.country', reason: '', type: 'string', source_requirement: 'verified' }])['beneficiary.country'] } };
+  const request = {
+    ...OPERATION,
+    parameters: { transfer: { amount: TRANSFER.amount } },
+    context: {
+      'beneficiary.country': provideFacts([{ field: 'beneficiary.country', reason: '', type: 'string', source_requirement: 'verified' }])[
+        'beneficiary.country'
+      ],
+    },
+  };
   let checked = await verdict.check(request);
   for (let i = 0; checked.verdict === 'approval_required' && i < 20; i++) {
     await new Promise((r) => setTimeout(r, 250));
@@ -110,7 +136,9 @@ export async function runAgentLoop(cfg: AgentLoopConfig): Promise<AgentLoopResul
   }
   const { claims } = await verifyVerdict(checked.signed_verdict, { jwksUrl: await verdict.jwksUrl(), tenantId: approval.tenant_id });
   if (claims.verdict !== 'allowed') throw new Error(`the check after approval answered ${claims.verdict}`);
-  log(`agent: ${claims.verdict} (consultation ${claims.jti}, valid until ${new Date(claims.exp * 1000).toISOString()}): transferring ${TRANSFER.amount} ${TRANSFER.currency}`);
+  log(
+    `agent: ${claims.verdict} (consultation ${claims.jti}, valid until ${new Date(claims.exp * 1000).toISOString()}): transferring ${TRANSFER.amount} ${TRANSFER.currency}`,
+  );
   return { firstVerdict: response.verdict, rounds, approval, finalClaims: claims };
 }
 
@@ -134,12 +162,20 @@ export interface DemoTenant {
 export async function provisionDemoTenant(registryUrl: string, adminKey: string, slug = 'agent-loop-demo'): Promise<DemoTenant> {
   const admin = createRegistryClient({ baseUrl: registryUrl, apiKey: adminKey });
   const found = (await admin.all((cursor) => admin.listTenants({ cursor, limit: 1000 }))).find((t) => t.slug === slug);
-  const tenant = found ?? (await admin.createTenant({ name: 'Agent loop demo', slug, settings: { scope_schema: { fields: { region: { allowed_values: ['eu', 'us'] } } } } }));
+  const tenant =
+    found ??
+    (await admin.createTenant({
+      name: 'Agent loop demo',
+      slug,
+      settings: { scope_schema: { fields: { region: { allowed_values: ['eu', 'us'] } } } },
+    }));
   const principals = await admin.all((cursor) => admin.listPrincipals({ cursor, limit: 1000, tenant_id: tenant.id }));
   const principal = async (kind: 'agent' | 'human', name: string, roles: string[] = []) =>
-    principals.find((p) => p.kind === kind && p.name === name)?.id ?? (await admin.createPrincipal({ kind, name, roles, tenant_id: tenant.id })).id;
+    principals.find((p) => p.kind === kind && p.name === name)?.id ??
+    (await admin.createPrincipal({ kind, name, roles, tenant_id: tenant.id })).id;
   type Permission = Parameters<typeof admin.createApiKey>[0]['permissions'][number];
-  const keyOf = async (principalId: string, permissions: Permission[]) => admin.createApiKey({ principal_id: principalId, permissions, tenant_id: tenant.id });
+  const keyOf = async (principalId: string, permissions: Permission[]) =>
+    admin.createApiKey({ principal_id: principalId, permissions, tenant_id: tenant.id });
   const owner = await keyOf(await principal('human', 'demo admin'), ['admin']);
   const reg = createRegistryClient({ baseUrl: registryUrl, apiKey: owner.key });
   const scopes = await reg.all((cursor) => reg.listScopes({ cursor, limit: 1000 }));
@@ -153,7 +189,15 @@ export async function provisionDemoTenant(registryUrl: string, adminKey: string,
     severity: 'MANDATORY',
     applies_to: { actions: ['payments.transfer'] },
     conditions: [{ field: 'beneficiary.country', op: 'in', value: ['CU', 'IR', 'KP', 'SY'] }],
-    requires: [{ field: 'beneficiary.country', type: 'string', format: 'iso-country', source_requirement: 'verified', reason: 'sanctions screening' }],
+    requires: [
+      {
+        field: 'beneficiary.country',
+        type: 'string',
+        format: 'iso-country',
+        source_requirement: 'verified',
+        reason: 'sanctions screening',
+      },
+    ],
   });
   await rule(eu.id, {
     directive: 'Transfers above 10,000 EUR need CFO approval',
@@ -167,7 +211,14 @@ export async function provisionDemoTenant(registryUrl: string, adminKey: string,
   const cleanUp = async (approval?: Approval) => {
     // The grant's override would let the next run's transfer through for an hour, with no approval asked.
     for (const grant of approval?.grants ?? []) {
-      for (const scope of [eu, all]) if (await reg.revokeOverride(scope.id, grant.override_id).then(() => true, () => false)) break;
+      for (const scope of [eu, all])
+        if (
+          await reg.revokeOverride(scope.id, grant.override_id).then(
+            () => true,
+            () => false,
+          )
+        )
+          break;
     }
     for (const key of [agent, cfo, owner]) await admin.revokeApiKey(key.id);
   };
@@ -184,12 +235,14 @@ async function main(): Promise<void> {
     await runAgentLoop({ verdictUrl, tenant, agentKey, deciderKey, log });
     return;
   }
-  if (!env.ARBITER_ADMIN_KEY) throw new Error('set ARBITER_ADMIN_KEY (to provision a demo tenant), or ARBITER_TENANT, ARBITER_AGENT_KEY and ARBITER_DECIDER_KEY');
+  if (!env.ARBITER_ADMIN_KEY)
+    throw new Error('set ARBITER_ADMIN_KEY (to provision a demo tenant), or ARBITER_TENANT, ARBITER_AGENT_KEY and ARBITER_DECIDER_KEY');
   const demo = await provisionDemoTenant(registryUrl, env.ARBITER_ADMIN_KEY);
   log(`${demo.created ? 'provisioned' : 'reused'} demo tenant ${demo.tenant} (${demo.slug})`);
   let approval: Approval | undefined;
   try {
-    approval = (await runAgentLoop({ verdictUrl, tenant: demo.tenant, agentKey: demo.agentKey, deciderKey: demo.deciderKey, log })).approval;
+    approval = (await runAgentLoop({ verdictUrl, tenant: demo.tenant, agentKey: demo.agentKey, deciderKey: demo.deciderKey, log }))
+      .approval;
   } finally {
     await demo.cleanUp(approval);
   }

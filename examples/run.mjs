@@ -22,7 +22,10 @@ if (!name || !fs.existsSync(entry)) {
 }
 const outfile = path.join(ROOT, 'tmp', 'examples', `${name}.js`);
 await build(nodeBundleOptions({ entry, outfile }));
-const { status } = spawnSync(process.execPath, ['--enable-source-maps', outfile, ...process.argv.slice(3)], { stdio: 'inherit', env: exampleEnv(process.env) });
+const { status } = spawnSync(process.execPath, ['--enable-source-maps', outfile, ...process.argv.slice(3)], {
+  stdio: 'inherit',
+  env: exampleEnv(process.env),
+});
 process.exitCode = status ?? 1;
 
 /** KEY=value lines of a file under the data directory; none when it is missing. */

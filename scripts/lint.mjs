@@ -22,6 +22,8 @@ for (const step of steps) {
   if (result.status !== 0) failed.push(step.name);
 }
 if (failed.length > 0) {
-  process.stderr.write(`lint failed: ${failed.join(', ')}${failed.includes('prettier --check') ? ' (run `npm run format` to fix the layout)' : ''}\n`);
+  process.stderr.write(
+    `lint failed: ${failed.join(', ')}${failed.includes('prettier --check') ? ' (run `npm run format` to fix the layout)' : ''}\n`,
+  );
   process.exit(1);
 }

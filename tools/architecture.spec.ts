@@ -33,7 +33,8 @@ const TREE = {
   'apps/svc/package.json': pkg('@arbiter/svc', 'type:app'),
   'apps/svc/src/main.ts': "import { c } from '@arbiter/top';",
   // Tests and fixtures are not what an app imports.
-  'apps/svc/src/main.spec.ts': "import { m } from '@arbiter/mid';\nimport { k } from '@arbiter/kit';\nimport { t } from '@arbiter/top/testing';",
+  'apps/svc/src/main.spec.ts':
+    "import { m } from '@arbiter/mid';\nimport { k } from '@arbiter/kit';\nimport { t } from '@arbiter/top/testing';",
   'apps/svc/src/domain/x.fixture.ts': "import { m } from '@arbiter/mid';",
   'apps/svc/test/harness.ts': "import { m } from '@arbiter/mid';",
   'apps/tool/package.json': pkg('@arbiter/tool', 'type:app'),
@@ -60,18 +61,26 @@ describe('the architecture tables', () => {
   });
 
   it('refuses a library that is neither a product library nor test-only code', () => {
-    expect(() => architecture(tree({ ...TREE, 'libs/odd/package.json': pkg('@arbiter/odd', 'type:other') }))).toThrow(/^libs\/odd: tag it type:lib or type:testing/);
+    expect(() => architecture(tree({ ...TREE, 'libs/odd/package.json': pkg('@arbiter/odd', 'type:other') }))).toThrow(
+      /^libs\/odd: tag it type:lib or type:testing/,
+    );
   });
 
   it('refuses libraries that import each other in a circle', () => {
-    expect(() => architecture(tree({ ...TREE, 'libs/base/src/index.ts': "import { c } from '@arbiter/top';" }))).toThrow(/circle: libs\/base → libs\/top → libs\/mid → libs\/base/);
+    expect(() => architecture(tree({ ...TREE, 'libs/base/src/index.ts': "import { c } from '@arbiter/top';" }))).toThrow(
+      /circle: libs\/base → libs\/top → libs\/mid → libs\/base/,
+    );
   });
 
   it('renders the blocks, keeps the hand-written cells and names the rows still to describe', () => {
-    const block = (name: string, body = '') => `<!-- generated: ${name} (tools/architecture.spec.ts) -->\n${body}<!-- end generated: ${name} -->`;
+    const block = (name: string, body = '') =>
+      `<!-- generated: ${name} (tools/architecture.spec.ts) -->\n${body}<!-- end generated: ${name} -->`;
     const doc = [
       '# Architecture',
-      block('libraries', '| Floor | Library | What it does | Imports |\n|--:|---|---|---|\n| 0 | `libs/base` | the base | — |\n| 3 | `libs/gone` | removed since | — |\n'),
+      block(
+        'libraries',
+        '| Floor | Library | What it does | Imports |\n|--:|---|---|---|\n| 0 | `libs/base` | the base | — |\n| 3 | `libs/gone` | removed since | — |\n',
+      ),
       'Prose between stays.',
       block('apps'),
       block('test-only code'),
@@ -93,7 +102,12 @@ describe('the architecture tables', () => {
           ].join('\n'),
         ),
         'Prose between stays.',
-        block('apps', ['| Library | apps/svc | apps/tool |', '|---|:-:|:-:|', '| `base` |  |  |', '| `mid` |  | ● |', '| `top` | ● |  |', ''].join('\n')),
+        block(
+          'apps',
+          ['| Library | apps/svc | apps/tool |', '|---|:-:|:-:|', '| `base` |  |  |', '| `mid` |  | ● |', '| `top` | ● |  |', ''].join(
+            '\n',
+          ),
+        ),
         block(
           'test-only code',
           [

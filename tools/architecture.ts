@@ -64,7 +64,9 @@ export function architecture(tree: Tree): Architecture {
   const projects = projectsOf(tree);
   const byName = new Map(projects.map((p) => [p.name, p]));
   const projectOfPath = (file: string): Project | undefined => projects.find((p) => file.startsWith(`${p.dir}/`));
-  const paths = (JSON.parse(tree.read('tsconfig.base.json') ?? '{}') as { compilerOptions?: { paths?: Record<string, string[]> } }).compilerOptions?.paths ?? {};
+  const paths =
+    (JSON.parse(tree.read('tsconfig.base.json') ?? '{}') as { compilerOptions?: { paths?: Record<string, string[]> } }).compilerOptions
+      ?.paths ?? {};
   const targetOfPath = (file: string): Target | undefined => {
     const p = projectOfPath(file);
     return p && { dir: p.dir, test: file.slice(p.dir.length).startsWith('/test/') };
@@ -78,7 +80,8 @@ export function architecture(tree: Tree): Architecture {
 
   // Every libs/* folder gets a row: a product library or test-only code, nothing in between.
   const untagged = projects.filter((p) => p.dir.startsWith('libs/') && !p.tags.includes('type:lib') && !p.tags.includes('type:testing'));
-  if (untagged.length) throw new Error(`${untagged.map((p) => p.dir).join(', ')}: tag it type:lib or type:testing in its package.json "nx"`);
+  if (untagged.length)
+    throw new Error(`${untagged.map((p) => p.dir).join(', ')}: tag it type:lib or type:testing in its package.json "nx"`);
   const libs = projects.filter((p) => p.tags.includes('type:lib'));
   const apps = projects.filter((p) => p.tags.includes('type:app'));
   const isLib = new Set(libs.map((l) => l.dir));
@@ -190,14 +193,22 @@ export function render(doc: string, arch: Architecture): Rendered {
   blocks.apps = table(
     ['Library', ...arch.apps.map((a) => `apps/${a}`)],
     ['---', ...arch.apps.map(() => ':-:')],
-    arch.libraries.map((l) => [`\`${l.dir.split('/')[1]}\``, ...arch.apps.map((a) => (arch.importedBy.get(l.dir)!.includes(a) ? '●' : ''))]),
+    arch.libraries.map((l) => [
+      `\`${l.dir.split('/')[1]}\``,
+      ...arch.apps.map((a) => (arch.importedBy.get(l.dir)!.includes(a) ? '●' : '')),
+    ]),
   );
 
   const testText = descriptions(blockOf(doc, 'test-only code'), 2);
   blocks['test-only code'] = table(
     ['Test-only code', 'Import it as', 'What it does', 'Used by'],
     ['---', '---', '---', '---'],
-    arch.testOnly.map((t) => [`\`${t.dir}\``, t.entry ? `\`${t.entry}\`` : 'a relative path', describe(testText, t.dir), t.usedBy.join(', ') || '—']),
+    arch.testOnly.map((t) => [
+      `\`${t.dir}\``,
+      t.entry ? `\`${t.entry}\`` : 'a relative path',
+      describe(testText, t.dir),
+      t.usedBy.join(', ') || '—',
+    ]),
   );
 
   let text = doc;

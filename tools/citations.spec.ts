@@ -26,11 +26,20 @@ const DOCS = {
 
 describe('the citation checker', () => {
   it('makes anchors as GitHub does', () => {
-    expect(slug('Limits and validation (400 VALIDATION_ERROR, nothing stored)')).toBe('limits-and-validation-400-validation_error-nothing-stored');
+    expect(slug('Limits and validation (400 VALIDATION_ERROR, nothing stored)')).toBe(
+      'limits-and-validation-400-validation_error-nothing-stored',
+    );
     expect(slug("The gateway's API")).toBe('the-gateways-api');
     expect([...anchors('# A\n## Errors\n### Errors\n```\n# B\n```')]).toEqual(['a', 'errors', 'errors-1']);
     const names = sectionNames(DOCS['docs/ledger.md']);
-    for (const name of ['contract', 'network', '7. network', 'worker health', 'session cookie', 'session cookie (verdict check and resolve)']) {
+    for (const name of [
+      'contract',
+      'network',
+      '7. network',
+      'worker health',
+      'session cookie',
+      'session cookie (verdict check and resolve)',
+    ]) {
       expect(names.has(name)).toBe(true);
     }
     expect(names.has('not a heading')).toBe(false);
@@ -45,13 +54,21 @@ describe('the citation checker', () => {
           '// docs/ledger.md, "Network" and "Worker health" (docs/ledger.md "Worker health"), docs/ledger.md "Session cookie"',
           '// apps/<service>/src/x.ts, apps/*/src/x.ts, docs/{ledger,ledger}.md',
         ].join('\n'),
-        'docs/other.md': '[limits](ledger.md#limits), [it](../apps/ledger/src/x.ts), [here](#other), [web](https://example.com/x.md#nope)\n# Other',
+        'docs/other.md':
+          '[limits](ledger.md#limits), [it](../apps/ledger/src/x.ts), [here](#other), [web](https://example.com/x.md#nope)\n# Other',
       }),
     ).toEqual([]);
   });
 
   it('refuses every mention of a document outside the repository', () => {
-    const outside = ['Document' + ' 1', 'DESIGN' + '.md section 5', 'INFRA' + '-NOTES.md', 'STYLE' + '.md', '../' + 'shared/spec/x', 'verdict-service' + '.md'];
+    const outside = [
+      'Document' + ' 1',
+      'DESIGN' + '.md section 5',
+      'INFRA' + '-NOTES.md',
+      'STYLE' + '.md',
+      '../' + 'shared/spec/x',
+      'verdict-service' + '.md',
+    ];
     const found = problems({ 'apps/a.ts': outside.map((o) => `// see ${o}`).join('\n') });
     expect(found).toHaveLength(outside.length);
     expect(found[0]).toMatch(/^apps\/a\.ts:1: cites Document 1, which is not in the repository$/);
@@ -102,7 +119,9 @@ describe('the citation checker', () => {
   });
 
   it('holds applied migrations to the same rule (their comments can be corrected: libs/db earlier-checksums)', () => {
-    expect(problems({ 'prisma/ledger/migrations/20261122000000_signing_keys/migration.sql': '-- ' + 'DESIGN' + '.md section 5' })).toHaveLength(1);
+    expect(
+      problems({ 'prisma/ledger/migrations/20261122000000_signing_keys/migration.sql': '-- ' + 'DESIGN' + '.md section 5' }),
+    ).toHaveLength(1);
   });
 });
 

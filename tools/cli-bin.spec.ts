@@ -21,10 +21,17 @@ describe('the arbiter bin', () => {
     // npm's global folder moved to a temporary prefix: the step as documented, without touching the machine's.
     const prefix = mkdtempSync(path.join(os.tmpdir(), 'arbiter-global-'));
     try {
-      execFileSync('npm', ['install', '-g', '--prefix', prefix, '--no-audit', '--no-fund', '--offline', './apps/cli'], { cwd: ROOT, stdio: 'pipe' });
+      execFileSync('npm', ['install', '-g', '--prefix', prefix, '--no-audit', '--no-fund', '--offline', './apps/cli'], {
+        cwd: ROOT,
+        stdio: 'pipe',
+      });
       const installed = path.join(prefix, 'bin', 'arbiter');
       expect(realpathSync(installed)).toBe(path.join(ROOT, 'apps/cli/bin/arbiter.js'));
-      const help = execFileSync(installed, ['--help'], { cwd: prefix, encoding: 'utf8', env: { PATH: `${path.dirname(process.execPath)}:/usr/bin:/bin` } });
+      const help = execFileSync(installed, ['--help'], {
+        cwd: prefix,
+        encoding: 'utf8',
+        env: { PATH: `${path.dirname(process.execPath)}:/usr/bin:/bin` },
+      });
       expect(help).toContain('Usage: arbiter');
       expect(help).toContain('quickstart');
     } finally {
@@ -32,7 +39,7 @@ describe('the arbiter bin', () => {
     }
   });
 
-  it('is never run as `npx arbiter` in a doc\'s commands, an example or a code comment', () => {
+  it("is never run as `npx arbiter` in a doc's commands, an example or a code comment", () => {
     // Commands: the fenced blocks of Markdown, every line of other files. Prose may warn against it.
     const files = execFileSync('git', ['ls-files', '*.md', '*.yaml', '*.ts', '*.mjs', '*.js'], { cwd: ROOT, encoding: 'utf8' })
       .split('\n')
@@ -54,7 +61,9 @@ describe('the arbiter bin', () => {
     // A copy of the launcher beside an empty dist: the build writes there, not into the checkout.
     const dir = mkdtempSync(path.join(os.tmpdir(), 'arbiter-bin-'));
     try {
-      const launcher = readFileSync(path.join(ROOT, 'apps/cli/bin/arbiter.js'), 'utf8').replace("path.join(__dirname, '..', 'dist', 'arbiter.js')", JSON.stringify(path.join(dir, 'arbiter.js'))).replace("path.join(__dirname, '..', 'scripts', 'build.mjs')", JSON.stringify(path.join(ROOT, 'apps/cli/scripts/build.mjs')));
+      const launcher = readFileSync(path.join(ROOT, 'apps/cli/bin/arbiter.js'), 'utf8')
+        .replace("path.join(__dirname, '..', 'dist', 'arbiter.js')", JSON.stringify(path.join(dir, 'arbiter.js')))
+        .replace("path.join(__dirname, '..', 'scripts', 'build.mjs')", JSON.stringify(path.join(ROOT, 'apps/cli/scripts/build.mjs')));
       expect(launcher).toContain(JSON.stringify(path.join(dir, 'arbiter.js')));
       expect(launcher).toContain(JSON.stringify(path.join(ROOT, 'apps/cli/scripts/build.mjs')));
       const file = path.join(dir, 'launcher.js');
@@ -62,7 +71,9 @@ describe('the arbiter bin', () => {
       const version = execFileSync(process.execPath, [file, '--version'], { encoding: 'utf8' }).trim();
       expect(version).toBe(JSON.parse(readFileSync(path.join(ROOT, 'apps/cli/package.json'), 'utf8')).version);
       // Second run: the bundle is there, nothing is built.
-      expect(execFileSync(process.execPath, [file, '--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim()).toBe(version);
+      expect(execFileSync(process.execPath, [file, '--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim()).toBe(
+        version,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -11,7 +11,9 @@ const checker = path.join(__dirname, 'import-circles.cjs');
 async function check(files: Record<string, string>): Promise<{ code: number; stderr: string }> {
   const root = await mkdtemp(path.join(os.tmpdir(), 'import-circles-'));
   try {
-    const tsconfig = { compilerOptions: { baseUrl: '.', paths: { '@fixture/a': ['libs/a/src/index.ts'], '@fixture/b': ['libs/b/src/index.ts'] } } };
+    const tsconfig = {
+      compilerOptions: { baseUrl: '.', paths: { '@fixture/a': ['libs/a/src/index.ts'], '@fixture/b': ['libs/b/src/index.ts'] } },
+    };
     for (const [file, text] of Object.entries({ 'tsconfig.base.json': JSON.stringify(tsconfig), ...files })) {
       await mkdir(path.dirname(path.join(root, file)), { recursive: true });
       await writeFile(path.join(root, file), text);
@@ -33,7 +35,8 @@ describe('the import-circle check', () => {
     expect(
       await check({
         'apps/ledger/src/http/authentication.ts': "export interface KeyCheck { error?: unknown }\nexport const KEY_CHECK_LOCAL = 'k';",
-        'apps/ledger/src/http/rate-limit.ts': "import { KEY_CHECK_LOCAL, type KeyCheck } from './authentication';\nimport { b } from '@fixture/b';\nexport const x: KeyCheck = { error: KEY_CHECK_LOCAL + b };",
+        'apps/ledger/src/http/rate-limit.ts':
+          "import { KEY_CHECK_LOCAL, type KeyCheck } from './authentication';\nimport { b } from '@fixture/b';\nexport const x: KeyCheck = { error: KEY_CHECK_LOCAL + b };",
         'libs/b/src/index.ts': "export { b } from './b';",
         'libs/b/src/b.ts': "import { a } from '@fixture/a';\nexport const b = a;",
         'libs/a/src/index.ts': "export const a = 'a';",
@@ -43,8 +46,10 @@ describe('the import-circle check', () => {
 
   it('fails on a circle closed by a type-only import, naming its files', async () => {
     const result = await check({
-      'apps/ledger/src/http/authentication.ts': "import type { KeyCheck } from './rate-limit';\nexport const KEY_CHECK_LOCAL = 'k';\nexport type Known = KeyCheck;",
-      'apps/ledger/src/http/rate-limit.ts': "import { KEY_CHECK_LOCAL } from './authentication';\nexport interface KeyCheck { error?: unknown }\nexport const local = KEY_CHECK_LOCAL;",
+      'apps/ledger/src/http/authentication.ts':
+        "import type { KeyCheck } from './rate-limit';\nexport const KEY_CHECK_LOCAL = 'k';\nexport type Known = KeyCheck;",
+      'apps/ledger/src/http/rate-limit.ts':
+        "import { KEY_CHECK_LOCAL } from './authentication';\nexport interface KeyCheck { error?: unknown }\nexport const local = KEY_CHECK_LOCAL;",
     });
     expect(result.code).toBe(1);
     // One line per circle, from whichever of its files the walk met first, back to that file.

@@ -74,14 +74,19 @@ describe('no-tracker-numbers rule', () => {
   tester.run('no-tracker-numbers', rule, {
     valid: [
       { code: '// RFC 9162 inclusion proofs, signed with ES256 (docs/evidence.md "Proofs"); 404 when absent\nconst a = 1;' },
-      { code: "/** docs/ledger-formats.md \"Concurrency\": appends are linearised. */\ndescribe('ledger appends across two processes', () => {});" },
+      {
+        code: '/** docs/ledger-formats.md "Concurrency": appends are linearised. */\ndescribe(\'ledger appends across two processes\', () => {});',
+      },
       { code: "it('answers 409 when the version moved', () => {});" },
       // A string that is not a test name is data, not a signpost.
       { code: "const fixture = 'issue 14';" },
     ],
     invalid: [
       { code: '// Ledger benchmark (issue 3): bundles the services.\nconst a = 1;', errors: [{ messageId: 'tracker' }] },
-      { code: '/**\n * Abuse cases of Issue 26, item 6 (#26).\n */\nconst a = 1;', errors: [{ messageId: 'tracker' }, { messageId: 'tracker' }] },
+      {
+        code: '/**\n * Abuse cases of Issue 26, item 6 (#26).\n */\nconst a = 1;',
+        errors: [{ messageId: 'tracker' }, { messageId: 'tracker' }],
+      },
       { code: "describe('evidence packs (issue 26, item 7)', () => {});", errors: [{ messageId: 'tracker' }] },
       { code: "it.skip(`issue 14: ${'x'}`, () => {});", errors: [{ messageId: 'tracker' }] },
       { code: "it.each([1])('case %s (#14)', () => {});", errors: [{ messageId: 'tracker' }] },

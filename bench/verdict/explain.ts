@@ -67,7 +67,9 @@ for (const n of SIZES) {
   console.log(
     `${n} rules: ${Math.round(row.blocked_or_approval_share * 100)}% blocked/approval_required (${row.alternatives_per_explanation} alternatives each); ` +
       `fixture mix ${row.mix_us_per_check} µs/check → ${row.mix_us_per_check_with_explain} with explanations; ` +
-      (explained.length ? `blocked/approval_required alone ${row.blocked_us_per_check} µs → ${row.blocked_us_per_check_with_explain} µs (+${row.blocked_explain_us} µs)` : 'no blocked/approval_required request'),
+      (explained.length
+        ? `blocked/approval_required alone ${row.blocked_us_per_check} µs → ${row.blocked_us_per_check_with_explain} µs (+${row.blocked_explain_us} µs)`
+        : 'no blocked/approval_required request'),
   );
 }
 const json = option('--json');

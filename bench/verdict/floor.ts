@@ -32,9 +32,19 @@ async function main() {
   app.post('/check', async (req, res) => {
     const id = randomUUID();
     const now = Math.floor(Date.now() / 1000);
-    const jws = signer.sign({ jti: id, iat: now, exp: now + 300, action: req.body.action, resource: req.body.resource, scope: req.body.scope });
+    const jws = signer.sign({
+      jti: id,
+      iat: now,
+      exp: now + 300,
+      action: req.body.action,
+      resource: req.body.resource,
+      scope: req.body.scope,
+    });
     const row = JSON.stringify({ id, request: req.body, jws });
-    await writer.write({ id, body: padTo > row.length ? JSON.stringify({ id, request: req.body, jws, pad: pad.slice(0, padTo - row.length) }) : row });
+    await writer.write({
+      id,
+      body: padTo > row.length ? JSON.stringify({ id, request: req.body, jws, pad: pad.slice(0, padTo - row.length) }) : row,
+    });
     res.json({ consultation_id: id, signed_verdict: jws });
   });
   const server = app.listen(Number(process.env.PORT), '127.0.0.1', () => process.stdout.write('listening\n'));

@@ -29,7 +29,11 @@ describe('registry approvals routed to their deciders', () => {
         .send({ directive: 'Transfers above 10000 need finance', severity: 'REQUIRES_APPROVAL', deciders: ['role-finance'] })
         .expect(201)
     ).body;
-    const finance = await createPrincipalWithKey(stack.registry, rig.adminKey, { kind: 'human', permissions: ['read', 'approve'], roles: ['role-finance'] });
+    const finance = await createPrincipalWithKey(stack.registry, rig.adminKey, {
+      kind: 'human',
+      permissions: ['read', 'approve'],
+      roles: ['role-finance'],
+    });
     await a.subscribe({ events: ['approval.requested', 'approval.resolved'], deciders: ['role-finance'] }, '/api/v1/webhooks');
     await a.subscribe({ events: ['approval.requested'], deciders: ['role-legal'] }, '/api/v1/webhooks');
     const received = (type: string) => rig.receiver.received.filter((r) => r.body.type === type);

@@ -38,7 +38,11 @@ export function cli(env: Record<string, string> = {}, opts: { offline?: boolean;
 const run = promisify(execFile);
 
 /** The built bin (apps/cli/scripts/build.mjs into `outfile`), as a user runs it. */
-export async function runBin(binary: string, argv: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+export async function runBin(
+  binary: string,
+  argv: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
     const { stdout, stderr } = await run(process.execPath, [binary, ...argv], { env: { PATH: process.env.PATH ?? '', ...env } });
     return { code: 0, stdout, stderr };

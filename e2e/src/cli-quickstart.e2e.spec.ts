@@ -50,10 +50,27 @@ describe('arbiter quickstart, check, scopes and approvals', () => {
     expect(r.code).toBe(0);
     first = parseEnvFile(await readFile(envFile, 'utf8'));
     expect((await stat(envFile)).mode & 0o777).toBe(0o600);
-    for (const name of ['ARBITER_REGISTRY_URL', 'ARBITER_VERDICT_URL', 'ARBITER_LEDGER_URL', 'ARBITER_TENANT', 'ARBITER_API_KEY', 'ARBITER_AGENT_KEY', 'ARBITER_APPROVER_KEY', 'ARBITER_RULES_KEY', 'ARBITER_SCOPE_ID', 'ARBITER_AGENT_ID', 'ARBITER_APPROVER_ID']) {
+    for (const name of [
+      'ARBITER_REGISTRY_URL',
+      'ARBITER_VERDICT_URL',
+      'ARBITER_LEDGER_URL',
+      'ARBITER_TENANT',
+      'ARBITER_API_KEY',
+      'ARBITER_AGENT_KEY',
+      'ARBITER_APPROVER_KEY',
+      'ARBITER_RULES_KEY',
+      'ARBITER_SCOPE_ID',
+      'ARBITER_AGENT_ID',
+      'ARBITER_APPROVER_ID',
+    ]) {
       expect(first[name]).toEqual(expect.any(String));
     }
-    expect(first).toMatchObject({ ARBITER_REGISTRY_URL: stack.registry.url, ARBITER_VERDICT_URL: stack.verdict.url, ARBITER_LEDGER_URL: stack.ledger.url, ARBITER_API_KEY: first.ARBITER_AGENT_KEY });
+    expect(first).toMatchObject({
+      ARBITER_REGISTRY_URL: stack.registry.url,
+      ARBITER_VERDICT_URL: stack.verdict.url,
+      ARBITER_LEDGER_URL: stack.ledger.url,
+      ARBITER_API_KEY: first.ARBITER_AGENT_KEY,
+    });
     for (const key of Object.values(first).filter((v) => v.startsWith('ak-'))) expect(r.stdout + r.stderr).not.toContain(key);
     expect(r.stdout).toContain(`demo tenant quickstart (${first.ARBITER_TENANT}) created at ${stack.registry.url}`);
 
@@ -69,7 +86,10 @@ describe('arbiter quickstart, check, scopes and approvals', () => {
 
   it('runs the three printed checks as printed, with the verdicts and exit codes it announces', async () => {
     const r = await user({ ARBITER_ADMIN_KEY: stack.registry.adminKey })('quickstart');
-    const printed = [...r.stdout.matchAll(/^ {2}arbiter (check .+?)\s+# (\S+)$/gm)].map((m) => ({ argv: m[1]!.split(' '), verdict: m[2]! }));
+    const printed = [...r.stdout.matchAll(/^ {2}arbiter (check .+?)\s+# (\S+)$/gm)].map((m) => ({
+      argv: m[1]!.split(' '),
+      verdict: m[2]!,
+    }));
     expect(printed.map((p) => p.verdict)).toEqual(['allowed', 'blocked', 'approval_required']);
     for (const p of printed) {
       const c = await user()(...p.argv);
@@ -82,19 +102,32 @@ describe('arbiter quickstart, check, scopes and approvals', () => {
     const admin = createRegistryClient({ baseUrl: stack.registry.url, apiKey: stack.registry.adminKey });
     const tenants = (await admin.listTenants({ limit: 1000 })).items.length;
     const env: NodeJS.ProcessEnv = { ...process.env, ARBITER_DATA_DIR: dir, ARBITER_MODEL: '', OPENAI_API_KEY: '', AI_GATEWAY_API_KEY: '' };
-    for (const name of ['ARBITER_REGISTRY_URL', 'ARBITER_VERDICT_URL', 'ARBITER_TENANT', 'ARBITER_AGENT_KEY', 'ARBITER_ADMIN_KEY']) delete env[name];
-    const { stdout } = await promisify(execFile)(process.execPath, [path.join(root, 'examples/run.mjs'), 'ai-sdk/agent'], { cwd: root, env });
+    for (const name of ['ARBITER_REGISTRY_URL', 'ARBITER_VERDICT_URL', 'ARBITER_TENANT', 'ARBITER_AGENT_KEY', 'ARBITER_ADMIN_KEY'])
+      delete env[name];
+    const { stdout } = await promisify(execFile)(process.execPath, [path.join(root, 'examples/run.mjs'), 'ai-sdk/agent'], {
+      cwd: root,
+      env,
+    });
     const lines = stdout.trimEnd().split('\n');
     expect(lines[0]).toBe(`demo tenant ${first.ARBITER_TENANT}`);
     expect(lines).toContain('balance {"account":"acct-1"} -> acct-1: 25000 EUR');
     expect((await admin.listTenants({ limit: 1000 })).items.length).toBe(tenants);
   });
 
-  it('reuses everything when run again: the tenant, principals, scope, rules and the file\'s keys', async () => {
+  it("reuses everything when run again: the tenant, principals, scope, rules and the file's keys", async () => {
     const again = await user({ ARBITER_ADMIN_KEY: stack.registry.adminKey })('quickstart', '--json');
     expect(again.code).toBe(0);
-    const summary = again.json<{ tenant: { id: string; created: boolean }; keys: Record<string, number>; scope: { id: string; created: boolean }; rules: { created: boolean }[] }>();
-    expect(summary).toMatchObject({ tenant: { id: first.ARBITER_TENANT, created: false }, keys: { created: 0, reused: 4, revoked: 0 }, scope: { id: first.ARBITER_SCOPE_ID, created: false } });
+    const summary = again.json<{
+      tenant: { id: string; created: boolean };
+      keys: Record<string, number>;
+      scope: { id: string; created: boolean };
+      rules: { created: boolean }[];
+    }>();
+    expect(summary).toMatchObject({
+      tenant: { id: first.ARBITER_TENANT, created: false },
+      keys: { created: 0, reused: 4, revoked: 0 },
+      scope: { id: first.ARBITER_SCOPE_ID, created: false },
+    });
     expect(summary.rules.map((r) => r.created)).toEqual([false, false, false]);
     expect(parseEnvFile(await readFile(envFile, 'utf8'))).toEqual(first);
     expect(JSON.stringify(summary)).not.toContain(first.ARBITER_AGENT_KEY);
@@ -104,27 +137,40 @@ describe('arbiter quickstart, check, scopes and approvals', () => {
     const file = path.join(root, 'examples/mcp/rules.yaml');
     const plan = await user()('rules', 'plan', '-f', file, '--scope', first.ARBITER_SCOPE_ID, '--no-simulate', '--json');
     expect(plan.code).toBe(0);
-    expect(plan.json()).toMatchObject({ scope: first.ARBITER_SCOPE_ID, create: [{ rule: { directive: 'An account is closed only after a verified identity check' } }], update: [], archive: [] });
+    expect(plan.json()).toMatchObject({
+      scope: first.ARBITER_SCOPE_ID,
+      create: [{ rule: { directive: 'An account is closed only after a verified identity check' } }],
+      update: [],
+      archive: [],
+    });
     expect(plan.json<{ unchanged: string[] }>().unchanged).toHaveLength(3);
     expect((await user()('rules', 'apply', '-f', file, '--scope', first.ARBITER_SCOPE_ID)).code).toBe(0);
-    expect((await user()('rules', 'apply', '-f', file, '--scope', first.ARBITER_SCOPE_ID)).stdout).toContain('no changes (4 rules unchanged)');
+    expect((await user()('rules', 'apply', '-f', file, '--scope', first.ARBITER_SCOPE_ID)).stdout).toContain(
+      'no changes (4 rules unchanged)',
+    );
     // A file that names its scope is never redirected by --scope.
     const named = path.join(dir, 'named.yaml');
     await writeFile(named, `scope: ${first.ARBITER_SCOPE_ID}\nrules: []\n`);
     const other = await user()('rules', 'plan', '-f', named, '--scope', 'scp-000000000000000000000001', '--no-simulate');
-    expect(other).toMatchObject({ code: 2, stderr: expect.stringContaining(`the file manages scope ${first.ARBITER_SCOPE_ID}, not scp-000000000000000000000001`) });
+    expect(other).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining(`the file manages scope ${first.ARBITER_SCOPE_ID}, not scp-000000000000000000000001`),
+    });
     // The quickstart, run again, leaves the fourth rule alone.
     const again = await user({ ARBITER_ADMIN_KEY: stack.registry.adminKey })('quickstart', '--json');
     expect(again.json<{ rules: { created: boolean }[] }>().rules.map((r) => r.created)).toEqual([false, false, false]);
-    expect(await createRegistryClient({ baseUrl: stack.registry.url, apiKey: first.ARBITER_RULES_KEY }).listRules(first.ARBITER_SCOPE_ID)).toHaveLength(4);
+    expect(
+      await createRegistryClient({ baseUrl: stack.registry.url, apiKey: first.ARBITER_RULES_KEY }).listRules(first.ARBITER_SCOPE_ID),
+    ).toHaveLength(4);
   });
 
-  it('runs docs/agents.md\'s five minutes on the quickstart tenant: the proxy takes its gateway and key from the files', async () => {
+  it("runs docs/agents.md's five minutes on the quickstart tenant: the proxy takes its gateway and key from the files", async () => {
     const bin = await builtBin();
     const proxy = await stdioProxy(bin, path.join(root, 'examples/mcp/arbiter-mcp.yaml'), { ARBITER_DATA_DIR: dir });
     try {
       const meta = (r: CallToolResult) => (r._meta ?? {}) as Record<string, unknown>;
-      const callTool = (name: string, args: Record<string, unknown>) => proxy.client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
+      const callTool = (name: string, args: Record<string, unknown>) =>
+        proxy.client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
       expect((await callTool('balance', { account: 'acct-1' })).content).toEqual([{ type: 'text', text: 'acct-1: 25000 EUR' }]);
       const big = await callTool('transfer', { from: 'acct-1', to: 'acct-2', amount: 4000 });
       const approvalId = meta(big)['arbiter/approval_id'] as string;
@@ -139,7 +185,19 @@ describe('arbiter quickstart, check, scopes and approvals', () => {
   });
 
   it('walks the approval loop with commands: request, decide, the same check allowed once', async () => {
-    const third = ['check', '--action', 'bank.transfer', '--resource', 'acct:acct-1', '--scope', 'region=eu', '--param', 'to=acct-2', '--param', 'amount=5000'];
+    const third = [
+      'check',
+      '--action',
+      'bank.transfer',
+      '--resource',
+      'acct:acct-1',
+      '--scope',
+      'region=eu',
+      '--param',
+      'to=acct-2',
+      '--param',
+      'amount=5000',
+    ];
     const asked = await user()(...third, '--json');
     expect(asked.json()).toMatchObject({ verdict: 'approval_required' });
     const consultation = asked.json<{ consultation_id: string }>().consultation_id;
@@ -157,7 +215,7 @@ describe('arbiter quickstart, check, scopes and approvals', () => {
     expect((await user()(...third)).code).toBe(1);
   });
 
-  it('creates and lists scopes with the file\'s tenant admin key; an agent key may not create one', async () => {
+  it("creates and lists scopes with the file's tenant admin key; an agent key may not create one", async () => {
     const created = await user()('scopes', 'create', 'payments-us', '--selector', 'region=us', '--json');
     expect(created.code).toBe(0);
     expect(created.json()).toMatchObject({ id: expect.stringMatching(/^scp-/), name: 'payments-us', selector: { region: 'us' } });
@@ -170,21 +228,47 @@ describe('arbiter quickstart, check, scopes and approvals', () => {
 
   it('says so when a service does not know the key, naming the URL it used and where it came from', async () => {
     const stranger = `ak-${randomBytes(32).toString('hex')}`;
-    const r = await user({ ARBITER_API_KEY: stranger })('check', '--action', 'bank.balance', '--resource', 'acct:acct-1', '--scope', 'region=eu');
+    const r = await user({ ARBITER_API_KEY: stranger })(
+      'check',
+      '--action',
+      'bank.balance',
+      '--resource',
+      'acct:acct-1',
+      '--scope',
+      'region=eu',
+    );
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain(`the verdict service at ${stack.verdict.url} (from ${path.join(dir, 'quickstart.env')}) does not know the API key (from ARBITER_API_KEY): 401`);
+    expect(r.stderr).toContain(
+      `the verdict service at ${stack.verdict.url} (from ${path.join(dir, 'quickstart.env')}) does not know the API key (from ARBITER_API_KEY): 401`,
+    );
     expect(r.stderr).not.toContain(stranger);
-    const down = await user({ ARBITER_VERDICT_URL: 'http://127.0.0.1:9' })('check', '--action', 'a', '--resource', 'r', '--api-key', stranger);
-    expect(down).toMatchObject({ code: 2, stderr: expect.stringContaining('cannot reach the verdict service at http://127.0.0.1:9 (from ARBITER_VERDICT_URL)') });
+    const down = await user({ ARBITER_VERDICT_URL: 'http://127.0.0.1:9' })(
+      'check',
+      '--action',
+      'a',
+      '--resource',
+      'r',
+      '--api-key',
+      stranger,
+    );
+    expect(down).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('cannot reach the verdict service at http://127.0.0.1:9 (from ARBITER_VERDICT_URL)'),
+    });
   });
 
-  it('never sends the quickstart file\'s keys to another URL than the file\'s', async () => {
+  it("never sends the quickstart file's keys to another URL than the file's", async () => {
     const other = cli({ ARBITER_VERDICT_URL: 'http://127.0.0.1:9' }, { dataDir: dir });
     const r = await other('check', '--action', 'bank.balance', '--resource', 'acct:acct-1');
-    expect(r).toMatchObject({ code: 2, stderr: expect.stringContaining(`the quickstart file's key is for the stack at ${stack.verdict.url}, and is not sent to http://127.0.0.1:9`) });
+    expect(r).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining(
+        `the quickstart file's key is for the stack at ${stack.verdict.url}, and is not sent to http://127.0.0.1:9`,
+      ),
+    });
   });
 
-  it('replaces a lost file with new keys and revokes the old ones, so exactly the file\'s keys work', async () => {
+  it("replaces a lost file with new keys and revokes the old ones, so exactly the file's keys work", async () => {
     await rm(envFile);
     const r = await user({ ARBITER_ADMIN_KEY: stack.registry.adminKey })('quickstart', '--json');
     expect(r.json()).toMatchObject({ tenant: { id: first.ARBITER_TENANT, created: false }, keys: { created: 4, reused: 0, revoked: 4 } });
@@ -192,7 +276,15 @@ describe('arbiter quickstart, check, scopes and approvals', () => {
     expect(now.ARBITER_AGENT_KEY).not.toBe(first.ARBITER_AGENT_KEY);
     // Revocations reach the gateway's key cache over Redis: wait for it, then the old key is unknown.
     const old = await eventually('the revoked key refused', async () => {
-      const r = await user({ ARBITER_API_KEY: first.ARBITER_AGENT_KEY })('check', '--action', 'bank.balance', '--resource', 'acct:acct-1', '--scope', 'region=eu');
+      const r = await user({ ARBITER_API_KEY: first.ARBITER_AGENT_KEY })(
+        'check',
+        '--action',
+        'bank.balance',
+        '--resource',
+        'acct:acct-1',
+        '--scope',
+        'region=eu',
+      );
       return r.code === 0 ? undefined : r;
     });
     expect(old).toMatchObject({ code: 1, stderr: expect.stringContaining('does not know the API key') });
@@ -203,7 +295,23 @@ describe('arbiter quickstart, check, scopes and approvals', () => {
     const bin = await builtBin();
     const help = await runBin(bin, ['--help']);
     expect(help).toMatchObject({ code: 0, stdout: expect.stringContaining('quickstart') });
-    const checked = await runBin(bin, ['check', '--action', 'bank.transfer', '--resource', 'acct:acct-1', '--scope', 'region=eu', '--param', 'to=offshore-7', '--param', 'amount=50'], { ARBITER_DATA_DIR: dir });
+    const checked = await runBin(
+      bin,
+      [
+        'check',
+        '--action',
+        'bank.transfer',
+        '--resource',
+        'acct:acct-1',
+        '--scope',
+        'region=eu',
+        '--param',
+        'to=offshore-7',
+        '--param',
+        'amount=50',
+      ],
+      { ARBITER_DATA_DIR: dir },
+    );
     expect(checked).toMatchObject({ code: 1, stdout: expect.stringMatching(/^blocked {2}\(consultation cns-/) });
     // Without a data directory (a bundle outside any clone) there is no quickstart file to read.
     const bare = await runBin(bin, ['check', '--action', 'a', '--resource', 'r'], { ARBITER_VERDICT_URL: stack.verdict.url });
@@ -213,7 +321,10 @@ describe('arbiter quickstart, check, scopes and approvals', () => {
   it('reads a stack file of another shape as data: only its URL lines count', async () => {
     const odd = await mkdtemp(path.join(os.tmpdir(), 'arbiter-odd-'));
     try {
-      await writeFile(path.join(odd, 'stack.env'), `# comment\nexport ARBITER_VERDICT_URL="${stack.verdict.url}"\n$(touch ${odd}/pwned)\nARBITER_API_KEY=${first.ARBITER_AGENT_KEY}\n`);
+      await writeFile(
+        path.join(odd, 'stack.env'),
+        `# comment\nexport ARBITER_VERDICT_URL="${stack.verdict.url}"\n$(touch ${odd}/pwned)\nARBITER_API_KEY=${first.ARBITER_AGENT_KEY}\n`,
+      );
       const r = await cli({}, { dataDir: odd })('check', '--action', 'a', '--resource', 'r');
       // The stack file holds no keys: the one planted there is not used.
       expect(r).toMatchObject({ code: 2, stderr: expect.stringContaining('no API key for the verdict service') });
@@ -221,7 +332,9 @@ describe('arbiter quickstart, check, scopes and approvals', () => {
       // Its URL is used, and named with the file it came from when the key is unknown there.
       const stranger = `ak-${randomBytes(32).toString('hex')}`;
       const unknown = await cli({ ARBITER_API_KEY: stranger }, { dataDir: odd })('check', '--action', 'a', '--resource', 'r');
-      expect(unknown.stderr).toContain(`the verdict service at ${stack.verdict.url} (from ${path.join(odd, 'stack.env')}, written by npm start) does not know the API key (from ARBITER_API_KEY): 401`);
+      expect(unknown.stderr).toContain(
+        `the verdict service at ${stack.verdict.url} (from ${path.join(odd, 'stack.env')}, written by npm start) does not know the API key (from ARBITER_API_KEY): 401`,
+      );
     } finally {
       await rm(odd, { recursive: true, force: true });
     }

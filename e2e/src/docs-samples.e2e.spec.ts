@@ -15,11 +15,14 @@ import { startStack, type Stack } from './stack';
  * file `npm start` writes and the quickstart file `arbiter quickstart` writes; included files compared with
  * the doc's text and type-checked.
  */
-const DOCS = ['README.md', ...fs
-  .readdirSync(path.join(ROOT, 'docs'))
-  .filter((f) => f.endsWith('.md'))
-  .sort()
-  .map((f) => `docs/${f}`)];
+const DOCS = [
+  'README.md',
+  ...fs
+    .readdirSync(path.join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .sort()
+    .map((f) => `docs/${f}`),
+];
 const plans = DOCS.map((file) => ({ file, ...planBlocks(extractBlocks(file, fs.readFileSync(path.join(ROOT, file), 'utf8'))) }));
 const withRuns = plans.filter((p) => p.steps.some((s) => s.kind === 'run'));
 const includes = plans.flatMap((p) => p.steps.filter((s): s is Extract<Step, { kind: 'include' }> => s.kind === 'include'));
@@ -45,11 +48,17 @@ describe('doc samples', () => {
     stack = await startStack({ verdict: true, ledger: true, worker: true });
     urls = { registry: stack.registry.url, verdict: stack.verdict.url, ledger: stack.ledger.url };
     // What `npm start` writes (.data/stack.env), and the demo tenant of `arbiter quickstart` with its file.
-    const stackFile = formatEnvFile(['written by the doc samples test'], { ARBITER_REGISTRY_URL: urls.registry, ARBITER_VERDICT_URL: urls.verdict, ARBITER_LEDGER_URL: urls.ledger });
+    const stackFile = formatEnvFile(['written by the doc samples test'], {
+      ARBITER_REGISTRY_URL: urls.registry,
+      ARBITER_VERDICT_URL: urls.verdict,
+      ARBITER_LEDGER_URL: urls.ledger,
+    });
     const data = path.join(scratch, 'data');
     fs.mkdirSync(data);
     fs.writeFileSync(path.join(data, STACK_FILE), stackFile);
-    await promisify(execFile)(process.execPath, [cli, '--quiet', 'quickstart'], { env: { PATH: process.env.PATH ?? '', ARBITER_DATA_DIR: data, ARBITER_ADMIN_KEY: stack.registry.adminKey } });
+    await promisify(execFile)(process.execPath, [cli, '--quiet', 'quickstart'], {
+      env: { PATH: process.env.PATH ?? '', ARBITER_DATA_DIR: data, ARBITER_ADMIN_KEY: stack.registry.adminKey },
+    });
     dataFiles = { [STACK_FILE]: stackFile, [QUICKSTART_FILE]: fs.readFileSync(path.join(data, QUICKSTART_FILE), 'utf8') };
     const npmPrefix = path.join(scratch, 'npm-global');
     baseEnv = {
@@ -75,7 +84,9 @@ describe('doc samples', () => {
   });
 
   it('every included file is the text of its block, and the TypeScript ones type-check', () => {
-    const differ = includes.filter((s) => !fs.existsSync(path.join(ROOT, s.path)) || fs.readFileSync(path.join(ROOT, s.path), 'utf8') !== s.block.text);
+    const differ = includes.filter(
+      (s) => !fs.existsSync(path.join(ROOT, s.path)) || fs.readFileSync(path.join(ROOT, s.path), 'utf8') !== s.block.text,
+    );
     expect(differ.map((s) => `${s.block.file}:${s.block.line}: the block is not the text of ${s.path}`)).toEqual([]);
     const typescript = includes.filter((s) => s.path.endsWith('.ts')).map((s) => path.join(ROOT, s.path));
     expect(typescript.length ? typeCheck(typescript) : []).toEqual([]);

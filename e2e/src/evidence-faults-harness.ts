@@ -33,7 +33,10 @@ export interface EvidenceRig {
 /** A tenant on the stack with an advisory rule on EU transfers, so that every check is recorded and sealed. */
 export async function evidenceRig(stack: Stack): Promise<EvidenceRig> {
   const { registry } = stack;
-  const tenant = await createVerdictTenant({ registry }, `evidence-${randomUUID().slice(0, 8)}`, { scope_schema: SCOPE_SCHEMA, ...GENEROUS });
+  const tenant = await createVerdictTenant({ registry }, `evidence-${randomUUID().slice(0, 8)}`, {
+    scope_schema: SCOPE_SCHEMA,
+    ...GENEROUS,
+  });
   const readKey = (await createPrincipalWithKey(registry, tenant.adminKey, { permissions: ['read'] })).key;
   const scope = await registryApi({ registry }, tenant.adminKey).scope('eu', { region: 'eu' });
   await registryApi({ registry }, tenant.adminKey).rule(scope, { directive: 'Transfers need a second look', severity: 'ADVISORY' });
@@ -79,7 +82,10 @@ export async function consultationFacts(rig: EvidenceRig): Promise<ConsultationF
   const stream = `arbiter.${rig.tenant.id}.consultations`;
   const facts: ConsultationFact[] = [];
   for (;;) {
-    const res = await request(rig.ledgerUrl).get(`/streams/${stream}/facts`).set('X-API-Key', rig.readKey).query({ limit: 1000, offset: facts.length });
+    const res = await request(rig.ledgerUrl)
+      .get(`/streams/${stream}/facts`)
+      .set('X-API-Key', rig.readKey)
+      .query({ limit: 1000, offset: facts.length });
     if (res.status === 404 && facts.length === 0) return facts;
     if (res.status !== 200) throw new Error(`GET /streams/${stream}/facts: ${res.status} ${JSON.stringify(res.body)}`);
     facts.push(...(res.body.facts as ConsultationFact[]));
@@ -89,7 +95,10 @@ export async function consultationFacts(rig: EvidenceRig): Promise<ConsultationF
 
 /** How many facts the tenant's consultations stream holds (one small read; 0 before the first). */
 export async function consultationFactCount(rig: EvidenceRig): Promise<number> {
-  const res = await request(rig.ledgerUrl).get(`/streams/arbiter.${rig.tenant.id}.consultations/facts`).set('X-API-Key', rig.readKey).query({ limit: 1 });
+  const res = await request(rig.ledgerUrl)
+    .get(`/streams/arbiter.${rig.tenant.id}.consultations/facts`)
+    .set('X-API-Key', rig.readKey)
+    .query({ limit: 1 });
   if (res.status === 404) return 0;
   if (res.status !== 200) throw new Error(`stream count: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.count as number;
@@ -101,7 +110,11 @@ export async function consultationFactCount(rig: EvidenceRig): Promise<number> {
  */
 export async function expectSealedExactlyOnce(rig: EvidenceRig, ms: number): Promise<{ consultations: number; facts: number }> {
   const ids = await verdictConsultationIds(rig);
-  await eventually(`${ids.length} consultation facts`, () => consultationFactCount(rig), { until: (count) => count >= ids.length, timeoutMs: ms, intervalMs: 250 });
+  await eventually(`${ids.length} consultation facts`, () => consultationFactCount(rig), {
+    until: (count) => count >= ids.length,
+    timeoutMs: ms,
+    intervalMs: 250,
+  });
   const facts = await consultationFacts(rig);
   const sealed = facts.map((f) => f.custom_payload.consultation_id);
   const times = new Map<string, number>();

@@ -3,7 +3,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { findFreePort, startRedis, type RedisHandle } from '@arbiter/devstack';
 import { eventually } from '@arbiter/testing';
-import { checkLoop, consultationFactCount, EVIDENCE_STACK, evidenceRig, expectSealedExactlyOnce, type EvidenceRig } from './evidence-faults-harness';
+import {
+  checkLoop,
+  consultationFactCount,
+  EVIDENCE_STACK,
+  evidenceRig,
+  expectSealedExactlyOnce,
+  type EvidenceRig,
+} from './evidence-faults-harness';
 import { outboxRows } from './seal-harness';
 import { startStack, type Stack } from './stack';
 import { bundleWorker, ROOT, spawnWorker, type WorkerProcess } from './worker-process';
@@ -50,7 +57,11 @@ describe('evidence chain: the ledger stopped for 30 s', () => {
     await stack.restart('ledger');
     const counts = await expectSealedExactlyOnce(rig, SEALED_WITHIN_MS);
     expect(counts.consultations).toBe(5 + during.length);
-    await eventually('an empty outbox', () => outboxRows(stack.databaseUrl('verdict')), { until: (rows) => rows.length === 0, timeoutMs: SEALED_WITHIN_MS, intervalMs: 200 });
+    await eventually('an empty outbox', () => outboxRows(stack.databaseUrl('verdict')), {
+      until: (rows) => rows.length === 0,
+      timeoutMs: SEALED_WITHIN_MS,
+      intervalMs: 200,
+    });
   });
 });
 
@@ -90,7 +101,11 @@ describe('evidence chain: the worker killed with SIGKILL mid-batch', () => {
     processes.push(first);
     // Some sealed, not all: killed between two of its ledger requests or inside one, holding leases.
     let sealedAtKill = 0;
-    sealedAtKill = await eventually('25 consultation facts', () => consultationFactCount(rig), { until: (n) => n >= 25, timeoutMs: 60_000, intervalMs: 5 });
+    sealedAtKill = await eventually('25 consultation facts', () => consultationFactCount(rig), {
+      until: (n) => n >= 25,
+      timeoutMs: 60_000,
+      intervalMs: 5,
+    });
     first.child.kill('SIGKILL');
     expect(await first.exited).toBeNull();
     const leasedAtKill = (await outboxRows(stack.databaseUrl('verdict'), 'leased_until > now()')).length;
@@ -101,8 +116,14 @@ describe('evidence chain: the worker killed with SIGKILL mid-batch', () => {
     processes.push(second);
     const counts = await expectSealedExactlyOnce(rig, SEALED_WITHIN_MS);
     expect(counts.consultations).toBe(answers.length);
-    await eventually('an empty outbox', () => outboxRows(stack.databaseUrl('verdict')), { until: (rows) => rows.length === 0, timeoutMs: SEALED_WITHIN_MS, intervalMs: 200 });
-    process.stdout.write(`SIGKILL test: ${sealedAtKill} sealed and ${leasedAtKill} rows under lease at the kill, ${answers.length} consultations\n`);
+    await eventually('an empty outbox', () => outboxRows(stack.databaseUrl('verdict')), {
+      until: (rows) => rows.length === 0,
+      timeoutMs: SEALED_WITHIN_MS,
+      intervalMs: 200,
+    });
+    process.stdout.write(
+      `SIGKILL test: ${sealedAtKill} sealed and ${leasedAtKill} rows under lease at the kill, ${answers.length} consultations\n`,
+    );
   });
 });
 

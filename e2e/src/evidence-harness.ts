@@ -97,7 +97,10 @@ export interface PublishedLedgerKey {
 }
 
 /** The checkpoint's Ed25519 signature over the RFC 8785 form of the checkpoint without `signature`, with the published key of its key_id. */
-export function checkpointSignatureHolds(checkpoint: Record<string, unknown> & { key_id: string; signature: string }, keys: PublishedLedgerKey[]): boolean {
+export function checkpointSignatureHolds(
+  checkpoint: Record<string, unknown> & { key_id: string; signature: string },
+  keys: PublishedLedgerKey[],
+): boolean {
   const key = keys.find((k) => k.kid === checkpoint.key_id);
   if (!key || key.kty !== 'OKP' || key.crv !== 'Ed25519') return false;
   const { signature, ...signed } = checkpoint;

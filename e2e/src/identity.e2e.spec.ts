@@ -42,15 +42,19 @@ describe('identity across services', () => {
     await request(stack.registry.url).delete(`/api/v1/api-keys/${p.keyId}`).set('Authorization', `Bearer ${a.admin.key}`).expect(200);
     await onRegistry(p.key).expect(401);
     // Pub/sub delivery is asynchronous: the revocation arrives within moments, long before the cache would expire.
-    await eventually('the revocation on the verdict gateway and the ledger', async () => {
-      const v = await onVerdict(p.key);
-      expect(v.status).toBe(401);
-      expect(v.body.code).toBe('invalid_credentials');
-      const l = await onLedger(p.key);
-      expect(l.status).toBe(401);
-      expect(l.body).toEqual({ code: 'UNAUTHORIZED', message: expect.any(String) });
-      return true;
-    }, { timeoutMs: 5_000 });
+    await eventually(
+      'the revocation on the verdict gateway and the ledger',
+      async () => {
+        const v = await onVerdict(p.key);
+        expect(v.status).toBe(401);
+        expect(v.body.code).toBe('invalid_credentials');
+        const l = await onLedger(p.key);
+        expect(l.status).toBe(401);
+        expect(l.body).toEqual({ code: 'UNAUTHORIZED', message: expect.any(String) });
+        return true;
+      },
+      { timeoutMs: 5_000 },
+    );
   });
 
   it('answers 403 principal_deactivated on verdict for a deactivated principal', async () => {
@@ -61,12 +65,16 @@ describe('identity across services', () => {
       .set('Authorization', `Bearer ${a.admin.key}`)
       .send({ active: false })
       .expect(200);
-    await eventually('the deactivation on the verdict gateway', async () => {
-      const res = await onVerdict(p.key);
-      expect(res.status).toBe(403);
-      expect(res.body).toEqual({ code: 'principal_deactivated', message: 'The caller principal is deactivated' });
-      return true;
-    }, { timeoutMs: 5_000 });
+    await eventually(
+      'the deactivation on the verdict gateway',
+      async () => {
+        const res = await onVerdict(p.key);
+        expect(res.status).toBe(403);
+        expect(res.body).toEqual({ code: 'principal_deactivated', message: 'The caller principal is deactivated' });
+        return true;
+      },
+      { timeoutMs: 5_000 },
+    );
     const ledger = await onLedger(p.key).expect(403);
     expect(ledger.body.code).toBe('FORBIDDEN');
   });
@@ -84,13 +92,20 @@ describe('identity across services', () => {
     await request(stack.registry.url).get(`/api/v1/principals/${b.admin.principalId}`).set('Authorization', `Bearer ${p.key}`).expect(404);
     const keys = await request(stack.registry.url).get('/api/v1/api-keys').set('Authorization', `Bearer ${p.key}`).expect(200);
     expect(keys.body.items.every((k: { tenant_id: string }) => k.tenant_id === a.tenant.id)).toBe(true);
-    const principals = await request(stack.registry.url).get(`/api/v1/principals?tenant_id=${b.tenant.id}`).set('Authorization', `Bearer ${p.key}`).expect(403);
+    const principals = await request(stack.registry.url)
+      .get(`/api/v1/principals?tenant_id=${b.tenant.id}`)
+      .set('Authorization', `Bearer ${p.key}`)
+      .expect(403);
     expect(principals.body.detail).toMatch(/platform admin/);
     const who = await onVerdict(p.key).expect(200);
     expect(who.body.tenant_id).toBe(a.tenant.id);
   });
 
   it('keeps internal endpoints closed to tenant keys on every service', async () => {
-    await request(stack.registry.url).post('/internal/v1/introspect').set('Authorization', `Bearer ${a.admin.key}`).send({ key_hash: 'x' }).expect(401);
+    await request(stack.registry.url)
+      .post('/internal/v1/introspect')
+      .set('Authorization', `Bearer ${a.admin.key}`)
+      .send({ key_hash: 'x' })
+      .expect(401);
   });
 });

@@ -24,7 +24,9 @@ describe('INTERNAL_TOKEN rotation', () => {
   beforeAll(async () => {
     // The ledger reaches the registry through the proxy, which notes the token of every call.
     stack = await startStack({ env: rotated, verdict: true, ledger: { registryProxy: true } });
-    ledgerNotRestarted = await stack.startReplica('ledger', { env: { INTERNAL_TOKEN: OLD, INTERNAL_TOKEN_PREVIOUS: undefined, REGISTRY_URL: stack.registry.url } });
+    ledgerNotRestarted = await stack.startReplica('ledger', {
+      env: { INTERNAL_TOKEN: OLD, INTERNAL_TOKEN_PREVIOUS: undefined, REGISTRY_URL: stack.registry.url },
+    });
     const t = await createTenantWithAdmin(stack.registry, `rotation-${randomBytes(3).toString('hex')}`);
     readKey = (await createPrincipalWithKey(stack.registry, t.admin.key, { permissions: ['read'] })).key;
   });
@@ -38,10 +40,13 @@ describe('INTERNAL_TOKEN rotation', () => {
   };
   const urls = () => ({ registry: stack.registry.url, verdict: stack.verdict.url, ledger: stack.ledger.url });
 
-  it.each(['registry', 'verdict', 'ledger'] as const)('%s accepts INTERNAL_TOKEN and INTERNAL_TOKEN_PREVIOUS on /internal/v1', async (service) => {
-    expect((await probe(urls()[service], NEW)).status).toBe(404);
-    expect((await probe(urls()[service], OLD)).status).toBe(404);
-  });
+  it.each(['registry', 'verdict', 'ledger'] as const)(
+    '%s accepts INTERNAL_TOKEN and INTERNAL_TOKEN_PREVIOUS on /internal/v1',
+    async (service) => {
+      expect((await probe(urls()[service], NEW)).status).toBe(404);
+      expect((await probe(urls()[service], OLD)).status).toBe(404);
+    },
+  );
 
   it.each(['registry', 'verdict', 'ledger'] as const)('%s answers 401 to an unrelated token, a near miss and no token', async (service) => {
     for (const given of [UNRELATED, `${NEW}x`, NEW.slice(0, -1), `${OLD}${NEW}`, undefined]) {

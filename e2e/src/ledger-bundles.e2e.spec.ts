@@ -67,11 +67,13 @@ describe('ledger proof bundles, published keys and rotation', () => {
   async function streamWithFacts(count: number) {
     const streamId = `b-${++n}`;
     const c = ledgerClient(stack.ledger.url, t.writerKey);
-    for (let i = 0; i < count; i++) await c.post(`/streams/${streamId}/facts`, sealBody(t.tenantId, { custom_payload: { i, text: `ünïcode ${i}` } })).expect(201);
+    for (let i = 0; i < count; i++)
+      await c.post(`/streams/${streamId}/facts`, sealBody(t.tenantId, { custom_payload: { i, text: `ünïcode ${i}` } })).expect(201);
     return streamId;
   }
   const keys = async () => (await request(stack.ledger.url).get('/.well-known/ledger-keys').expect(200)).body;
-  const allFacts = async (streamId: string) => (await ledgerClient(stack.ledger.url, t.readOnlyKey).get(`/streams/${streamId}/facts?limit=1000`).expect(200)).body;
+  const allFacts = async (streamId: string) =>
+    (await ledgerClient(stack.ledger.url, t.readOnlyKey).get(`/streams/${streamId}/facts?limit=1000`).expect(200)).body;
 
   const check = (bundle: object, keySet: object, facts: { facts: object[] } | object[]) =>
     verifyBundle({ bundle, keys: keySet, facts: Array.isArray(facts) ? facts : facts.facts });
@@ -80,7 +82,11 @@ describe('ledger proof bundles, published keys and rotation', () => {
   async function verifyFiles(bundle: object, keySet: object, facts: object) {
     const dir = await mkdtemp(path.join(work, 'case-'));
     const files = { bundle: path.join(dir, 'bundle.json'), keys: path.join(dir, 'keys.json'), facts: path.join(dir, 'facts.json') };
-    await Promise.all([writeFile(files.bundle, JSON.stringify(bundle)), writeFile(files.keys, JSON.stringify(keySet)), writeFile(files.facts, JSON.stringify(facts))]);
+    await Promise.all([
+      writeFile(files.bundle, JSON.stringify(bundle)),
+      writeFile(files.keys, JSON.stringify(keySet)),
+      writeFile(files.facts, JSON.stringify(facts)),
+    ]);
     return runVerifier(['--bundle', files.bundle, '--keys', files.keys, '--facts', files.facts]);
   }
 
@@ -108,8 +114,17 @@ describe('ledger proof bundles, published keys and rotation', () => {
     // Verified with node:crypto (the service signs with @noble/ed25519).
     const jwk = (await keys()).keys.find((k: { kid: string }) => k.kid === bundle.key_id);
     const publicKey = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: jwk.x }, format: 'jwk' });
-    expect(verify(null, Buffer.from(canonicalBundleWithoutSignature(bundle), 'utf8'), publicKey, Buffer.from(bundle.signature, 'base64'))).toBe(true);
-    expect(verify(null, Buffer.from(canonicalBundleWithoutSignature({ ...bundle, head_hash: `sha256:${'0'.repeat(64)}` })), publicKey, Buffer.from(bundle.signature, 'base64'))).toBe(false);
+    expect(
+      verify(null, Buffer.from(canonicalBundleWithoutSignature(bundle), 'utf8'), publicKey, Buffer.from(bundle.signature, 'base64')),
+    ).toBe(true);
+    expect(
+      verify(
+        null,
+        Buffer.from(canonicalBundleWithoutSignature({ ...bundle, head_hash: `sha256:${'0'.repeat(64)}` })),
+        publicKey,
+        Buffer.from(bundle.signature, 'base64'),
+      ),
+    ).toBe(false);
   });
 
   it('gets a bundle exactly as created and lists bundles without manifests, page by page', async () => {
@@ -164,14 +179,28 @@ describe('ledger proof bundles, published keys and rotation', () => {
     });
 
     it('accepts full facts (GET /facts/{id}) as well as list entries', async () => {
-      const full = await Promise.all(bundle.facts_manifest.map(async (id) => (await ledgerClient(stack.ledger.url, t.readOnlyKey).get(`/facts/${id}`).expect(200)).body));
+      const full = await Promise.all(
+        bundle.facts_manifest.map(async (id) => (await ledgerClient(stack.ledger.url, t.readOnlyKey).get(`/facts/${id}`).expect(200)).body),
+      );
       expect(check(bundle, keySet, full)).toMatchObject({ valid: true, facts_verified: 4 });
     });
 
-    it('fetches everything itself with --url: with the keys you hold (--trust) exit 0, with the ledger\'s own keys unpinned, exit 3', async () => {
+    it("fetches everything itself with --url: with the keys you hold (--trust) exit 0, with the ledger's own keys unpinned, exit 3", async () => {
       const trust = path.join(await mkdtemp(path.join(work, 'trust-')), 'trust.json');
-      await writeFile(trust, JSON.stringify({ format: 'arbiter.trust', version: 1, tenant_id: t.tenantId, jwks: { keys: [] }, ledger_keys: keySet }));
-      const pinned = await runVerifier(['--url', stack.ledger.url, '--api-key', t.readOnlyKey, '--bundle-id', bundle.bundle_id, '--trust', trust]);
+      await writeFile(
+        trust,
+        JSON.stringify({ format: 'arbiter.trust', version: 1, tenant_id: t.tenantId, jwks: { keys: [] }, ledger_keys: keySet }),
+      );
+      const pinned = await runVerifier([
+        '--url',
+        stack.ledger.url,
+        '--api-key',
+        t.readOnlyKey,
+        '--bundle-id',
+        bundle.bundle_id,
+        '--trust',
+        trust,
+      ]);
       expect(pinned.report).toMatchObject({ valid: true, facts_verified: 4, pinned: true });
       expect(pinned.code).toBe(0);
       const { code, report } = await runVerifier(['--url', stack.ledger.url, '--api-key', t.readOnlyKey, '--bundle-id', bundle.bundle_id]);
@@ -189,7 +218,9 @@ describe('ledger proof bundles, published keys and rotation', () => {
     });
 
     it('names the changed fact when given full facts, which carry their own fact_hash', async () => {
-      const full = await Promise.all(bundle.facts_manifest.map(async (id) => (await ledgerClient(stack.ledger.url, t.readOnlyKey).get(`/facts/${id}`).expect(200)).body));
+      const full = await Promise.all(
+        bundle.facts_manifest.map(async (id) => (await ledgerClient(stack.ledger.url, t.readOnlyKey).get(`/facts/${id}`).expect(200)).body),
+      );
       full[1].actor = 'someone else';
       const report = check(bundle, keySet, full);
       expect(report).toMatchObject({ valid: false, facts_verified: 1 });
@@ -226,7 +257,11 @@ describe('ledger proof bundles, published keys and rotation', () => {
   describe('key rotation', () => {
     it('is for platform admins only (403 FORBIDDEN for a tenant admin)', async () => {
       const res = await ledgerClient(stack.ledger.url, t.adminKey).post('/admin/signing-keys/rotate', { mode: 'emergency' }).expect(403);
-      expect(res.body).toEqual({ code: 'FORBIDDEN', message: 'Missing permission: platform_admin', details: { permission: 'platform_admin' } });
+      expect(res.body).toEqual({
+        code: 'FORBIDDEN',
+        message: 'Missing permission: platform_admin',
+        details: { permission: 'platform_admin' },
+      });
     });
 
     it('refuses a scheduled rotation while this year’s key exists, and an unknown mode', async () => {
@@ -239,10 +274,24 @@ describe('ledger proof bundles, published keys and rotation', () => {
     it('rotates at once on an emergency, keeps the old key published, and old bundles stay verifiable', async () => {
       const streamId = await streamWithFacts(2);
       const before = (await ledgerClient(stack.ledger.url, t.readOnlyKey).post(`/streams/${streamId}/bundles`).expect(201)).body;
-      const res = await ledgerClient(stack.ledger.url, stack.registry.adminKey).post('/admin/signing-keys/rotate', { mode: 'emergency' }).expect(201);
-      expect(res.body).toMatchObject({ mode: 'emergency', key_id: expect.stringMatching(new RegExp(`^ledger:${YEAR}\\.\\d+$`)), retired: [before.key_id] });
+      const res = await ledgerClient(stack.ledger.url, stack.registry.adminKey)
+        .post('/admin/signing-keys/rotate', { mode: 'emergency' })
+        .expect(201);
+      expect(res.body).toMatchObject({
+        mode: 'emergency',
+        key_id: expect.stringMatching(new RegExp(`^ledger:${YEAR}\\.\\d+$`)),
+        retired: [before.key_id],
+      });
       const published = await keys();
-      expect(published).toEqual({ keys: res.body.keys, transitions: [expect.objectContaining({ key: expect.objectContaining({ kid: res.body.key_id }), retired: [{ kid: before.key_id, not_after: expect.any(String) }] })] });
+      expect(published).toEqual({
+        keys: res.body.keys,
+        transitions: [
+          expect.objectContaining({
+            key: expect.objectContaining({ kid: res.body.key_id }),
+            retired: [{ kid: before.key_id, not_after: expect.any(String) }],
+          }),
+        ],
+      });
       const old = published.keys.find((k: { kid: string }) => k.kid === before.key_id);
       expect(old.not_after).not.toBeNull();
       expect(published.keys.find((k: { kid: string }) => k.kid === res.body.key_id).not_after).toBeNull();
@@ -253,7 +302,9 @@ describe('ledger proof bundles, published keys and rotation', () => {
       expect(check(before, published, facts).valid).toBe(true);
       expect(check(after, published, facts).valid).toBe(true);
       // A bundle claiming a time after its key's retirement is refused.
-      expect(check({ ...before, created_at_ms: after.created_at_ms, created_at_iso: after.created_at_iso }, published, facts).errors[0]).toMatch(/was not valid at/);
+      expect(
+        check({ ...before, created_at_ms: after.created_at_ms, created_at_iso: after.created_at_iso }, published, facts).errors[0],
+      ).toMatch(/was not valid at/);
     });
 
     it('rotates from the command line (ledger-cli keys rotate), and the running service signs with the new key', async () => {

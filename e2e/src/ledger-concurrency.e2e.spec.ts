@@ -38,13 +38,17 @@ describe('ledger appends across two processes', () => {
   });
 
   const seal = (i: number, streamId: string, extra: object = {}) =>
-    request(processes[i % 2].url).post(`/streams/${streamId}/facts`).set('X-API-Key', t.writerKey).send(sealBody(t.tenantId, { custom_payload: { i }, ...extra }));
+    request(processes[i % 2].url)
+      .post(`/streams/${streamId}/facts`)
+      .set('X-API-Key', t.writerKey)
+      .send(sealBody(t.tenantId, { custom_payload: { i }, ...extra }));
 
   async function storedChain(streamId: string): Promise<StoredLink[]> {
-    const { rows } = await stack.db('ledger').query(
-      `SELECT seq::int AS seq, fact_id, prev_hash, fact_hash, parent_fact_id FROM facts WHERE stream_id = $1 ORDER BY seq`,
-      [streamId],
-    );
+    const { rows } = await stack
+      .db('ledger')
+      .query(`SELECT seq::int AS seq, fact_id, prev_hash, fact_hash, parent_fact_id FROM facts WHERE stream_id = $1 ORDER BY seq`, [
+        streamId,
+      ]);
     return rows;
   }
 
@@ -63,7 +67,9 @@ describe('ledger appends across two processes', () => {
     expect(new Set(responses.map((r) => r.body.fact_id))).toEqual(new Set(chain.map((f) => f.fact_id)));
     const payloads = responses.map((r) => r.body.custom_payload.i).sort((a, b) => a - b);
     expect(payloads).toEqual(Array.from({ length: 50 }, (_, i) => i));
-    const { rows } = await stack.db('ledger').query(`SELECT head_seq::int AS n, head_fact_id FROM streams WHERE stream_id = $1`, [streamId]);
+    const { rows } = await stack
+      .db('ledger')
+      .query(`SELECT head_seq::int AS n, head_fact_id FROM streams WHERE stream_id = $1`, [streamId]);
     expect(rows[0]).toEqual({ n: 50, head_fact_id: chain[49].fact_id });
     for (const p of processes) {
       const verified = await request(p.url).post(`/streams/${streamId}/verify`).set('X-API-Key', t.readOnlyKey).expect(200);
@@ -91,9 +97,11 @@ describe('ledger appends across two processes', () => {
     expect(responses.filter((r) => r.status === 201)).toHaveLength(20);
     const chain = await storedChain(streamId);
     expect(chain.map((f) => f.seq)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
-    const { rows } = await stack.db('ledger').query(`SELECT client_ref, count(*)::int AS n FROM facts WHERE stream_id = $1 AND client_ref IS NOT NULL GROUP BY client_ref`, [
-      streamId,
-    ]);
+    const { rows } = await stack
+      .db('ledger')
+      .query(`SELECT client_ref, count(*)::int AS n FROM facts WHERE stream_id = $1 AND client_ref IS NOT NULL GROUP BY client_ref`, [
+        streamId,
+      ]);
     expect(rows).toHaveLength(10);
     expect(rows.every((r: { n: number }) => r.n === 1)).toBe(true);
     const verified = await request(processes[0].url).post(`/streams/${streamId}/verify`).set('X-API-Key', t.readOnlyKey).expect(200);

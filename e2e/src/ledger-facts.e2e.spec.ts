@@ -11,7 +11,18 @@ const GENEROUS = { rate_limit: { tier: 'enterprise', requests_per_minute: 1_000_
  * fact_hash recomputed independently of the service (docs/ledger-formats.md):
  * the RFC 8785 text written out by hand for these flat payloads, hashed with node:crypto.
  */
-function expectedFactHash(f: { fact_id: string; stream_id: string; tenant_id: string; actor: string; sealed_at_ms: number; sealed_by: string | null; prev_hash: string }, payloadJcs: string) {
+function expectedFactHash(
+  f: {
+    fact_id: string;
+    stream_id: string;
+    tenant_id: string;
+    actor: string;
+    sealed_at_ms: number;
+    sealed_by: string | null;
+    prev_hash: string;
+  },
+  payloadJcs: string,
+) {
   const text =
     `{"actor":${JSON.stringify(f.actor)},"custom_payload":${payloadJcs},"fact_id":${JSON.stringify(f.fact_id)},` +
     `"prev_hash":${JSON.stringify(f.prev_hash)},"sealed_at_ms":${f.sealed_at_ms},` +
@@ -39,7 +50,9 @@ describe('ledger facts and streams (docs/ledger-formats.md "Contract")', () => {
   afterAll(() => stack.stop());
 
   const counts = async () => {
-    const { rows } = await stack.db('ledger').query('SELECT (SELECT count(*) FROM facts)::int AS facts, (SELECT count(*) FROM streams)::int AS streams');
+    const { rows } = await stack
+      .db('ledger')
+      .query('SELECT (SELECT count(*) FROM facts)::int AS facts, (SELECT count(*) FROM streams)::int AS streams');
     return rows[0] as { facts: number; streams: number };
   };
 
@@ -82,8 +95,18 @@ describe('ledger facts and streams (docs/ledger-formats.md "Contract")', () => {
     it('chains every next fact to the previous one by prev_hash and parent_fact_id', async () => {
       const s = stream('chain');
       const c = ledgerClient(stack.ledger.url, t.writerKey);
-      const facts: Array<{ sequence: number; prev_hash: string; fact_hash: string; fact_id: string; parent_fact_id: string | null; sealed_at_ms: number } & Parameters<typeof expectedFactHash>[0]> = [];
-      for (let i = 0; i < 4; i++) facts.push((await c.post(`/streams/${s}/facts`, sealBody(t.tenantId, { custom_payload: { i } })).expect(201)).body);
+      const facts: Array<
+        {
+          sequence: number;
+          prev_hash: string;
+          fact_hash: string;
+          fact_id: string;
+          parent_fact_id: string | null;
+          sealed_at_ms: number;
+        } & Parameters<typeof expectedFactHash>[0]
+      > = [];
+      for (let i = 0; i < 4; i++)
+        facts.push((await c.post(`/streams/${s}/facts`, sealBody(t.tenantId, { custom_payload: { i } })).expect(201)).body);
       facts.forEach((f, i) => {
         expect(f.sequence).toBe(i + 1);
         expect(f.prev_hash).toBe(i === 0 ? GENESIS : facts[i - 1].fact_hash);
@@ -96,12 +119,18 @@ describe('ledger facts and streams (docs/ledger-formats.md "Contract")', () => {
     it('answers a retry with the same client_ref with 200 and the original fact, and stores nothing more', async () => {
       const s = stream('idem');
       const c = ledgerClient(stack.ledger.url, t.writerKey);
-      const first = await c.post(`/streams/${s}/facts`, sealBody(t.tenantId, { client_ref: 'order-42', custom_payload: { v: 1 } })).expect(201);
+      const first = await c
+        .post(`/streams/${s}/facts`, sealBody(t.tenantId, { client_ref: 'order-42', custom_payload: { v: 1 } }))
+        .expect(201);
       const before = await counts();
-      const retry = await c.post(`/streams/${s}/facts`, sealBody(t.tenantId, { client_ref: 'order-42', custom_payload: { v: 1 } })).expect(200);
+      const retry = await c
+        .post(`/streams/${s}/facts`, sealBody(t.tenantId, { client_ref: 'order-42', custom_payload: { v: 1 } }))
+        .expect(200);
       expect(retry.body).toEqual(first.body);
       // docs/ledger-formats.md "Seal request body": later requests return the original fact, whatever they carry.
-      const changed = await c.post(`/streams/${s}/facts`, sealBody(t.tenantId, { client_ref: 'order-42', custom_payload: { v: 2 } })).expect(200);
+      const changed = await c
+        .post(`/streams/${s}/facts`, sealBody(t.tenantId, { client_ref: 'order-42', custom_payload: { v: 2 } }))
+        .expect(200);
       expect(changed.body).toEqual(first.body);
       expect(await counts()).toEqual(before);
     });
@@ -116,9 +145,13 @@ describe('ledger facts and streams (docs/ledger-formats.md "Contract")', () => {
     it('keeps payload values exactly as JSON numbers, strings and nesting, in RFC 8785 form', async () => {
       // U+0001 is escaped by RFC 8785 and stored; U+0000 is refused (validation cases below).
       const payload = { z: [1, 1.5, -0, 1e21, 'é\u0001✓', '\\u0000', null, true], a: { c: {}, b: [] } };
-      const res = await ledgerClient(stack.ledger.url, t.writerKey).post(`/streams/${stream('values')}/facts`, sealBody(t.tenantId, { custom_payload: payload })).expect(201);
+      const res = await ledgerClient(stack.ledger.url, t.writerKey)
+        .post(`/streams/${stream('values')}/facts`, sealBody(t.tenantId, { custom_payload: payload }))
+        .expect(201);
       expect(res.body.custom_payload).toEqual({ a: { b: [], c: {} }, z: [1, 1.5, 0, 1e21, 'é\u0001✓', '\\u0000', null, true] });
-      expect(res.body.fact_hash).toBe(expectedFactHash(res.body, '{"a":{"b":[],"c":{}},"z":[1,1.5,0,1e+21,"é\\u0001✓","\\\\u0000",null,true]}'));
+      expect(res.body.fact_hash).toBe(
+        expectedFactHash(res.body, '{"a":{"b":[],"c":{}},"z":[1,1.5,0,1e+21,"é\\u0001✓","\\\\u0000",null,true]}'),
+      );
     });
   });
 
@@ -127,14 +160,22 @@ describe('ledger facts and streams (docs/ledger-formats.md "Contract")', () => {
       const s = stream('list');
       const c = ledgerClient(stack.ledger.url, t.writerKey);
       const ids: string[] = [];
-      for (let i = 0; i < 7; i++) ids.push((await c.post(`/streams/${s}/facts`, sealBody(t.tenantId, { custom_payload: { i } }))).body.fact_id);
+      for (let i = 0; i < 7; i++)
+        ids.push((await c.post(`/streams/${s}/facts`, sealBody(t.tenantId, { custom_payload: { i } }))).body.fact_id);
       const page = await c.get(`/streams/${s}/facts?limit=3&offset=2`).expect(200);
       expect(page.body.count).toBe(7);
       expect(page.body.limit).toBe(3);
       expect(page.body.offset).toBe(2);
       expect(page.body.facts.map((f: { fact_id: string }) => f.fact_id)).toEqual(ids.slice(2, 5));
       // The five list fields of the contract, and sealed_by, which fact_hash covers (docs/ledger-formats.md "Fact").
-      expect(Object.keys(page.body.facts[0]).sort()).toEqual(['actor', 'custom_payload', 'fact_id', 'sealed_at_iso', 'sealed_at_ms', 'sealed_by']);
+      expect(Object.keys(page.body.facts[0]).sort()).toEqual([
+        'actor',
+        'custom_payload',
+        'fact_id',
+        'sealed_at_iso',
+        'sealed_at_ms',
+        'sealed_by',
+      ]);
       expect(page.body.facts[0]).toMatchObject({ actor: 'agent:test', custom_payload: { i: 2 } });
       const all = await c.get(`/streams/${s}/facts`).expect(200);
       expect(all.body).toMatchObject({ count: 7, limit: 50, offset: 0 });
@@ -186,8 +227,14 @@ describe('ledger facts and streams (docs/ledger-formats.md "Contract")', () => {
       await theirs.get(`/streams/${s}/bundles`).expect(404);
       const own = await theirs.post(`/streams/${s}/facts`, sealBody(other.tenantId)).expect(201);
       expect(own.body).toMatchObject({ stream_id: s, tenant_id: other.tenantId, sequence: 1, prev_hash: GENESIS });
-      expect((await theirs.get(`/streams/${s}/facts`).expect(200)).body.facts.map((f: { fact_id: string }) => f.fact_id)).toEqual([own.body.fact_id]);
-      expect((await ledgerClient(stack.ledger.url, t.readOnlyKey).get(`/streams/${s}/facts`).expect(200)).body.facts.map((f: { fact_id: string }) => f.fact_id)).toEqual([mine.body.fact_id]);
+      expect((await theirs.get(`/streams/${s}/facts`).expect(200)).body.facts.map((f: { fact_id: string }) => f.fact_id)).toEqual([
+        own.body.fact_id,
+      ]);
+      expect(
+        (await ledgerClient(stack.ledger.url, t.readOnlyKey).get(`/streams/${s}/facts`).expect(200)).body.facts.map(
+          (f: { fact_id: string }) => f.fact_id,
+        ),
+      ).toEqual([mine.body.fact_id]);
       await theirs.get(`/facts/${mine.body.fact_id}`).expect(404);
       const bundles = await ledgerClient(stack.ledger.url, t.readOnlyKey).get(`/streams/${s}/bundles`).expect(200);
       await theirs.get(`/bundles/${bundles.body.items[0].bundle_id}`).expect(404);
@@ -197,7 +244,9 @@ describe('ledger facts and streams (docs/ledger-formats.md "Contract")', () => {
 
     it('refuses a body tenant_id other than the key tenant with 403 FORBIDDEN, storing nothing', async () => {
       const before = await counts();
-      const res = await ledgerClient(stack.ledger.url, t.writerKey).post(`/streams/${stream('cross')}/facts`, sealBody(other.tenantId)).expect(403);
+      const res = await ledgerClient(stack.ledger.url, t.writerKey)
+        .post(`/streams/${stream('cross')}/facts`, sealBody(other.tenantId))
+        .expect(403);
       expect(res.body).toEqual({ code: 'FORBIDDEN', message: `tenant_id ${other.tenantId} is not the tenant of this API key` });
       expect(await counts()).toEqual(before);
     });
@@ -258,15 +307,22 @@ describe('ledger facts and streams (docs/ledger-formats.md "Contract")', () => {
     ];
     it.each(cases)('refuses %s', async (_label, body) => {
       const before = await counts();
-      const res = await ledgerClient(stack.ledger.url, t.writerKey).post(`/streams/${stream('bad')}/facts`, body(t.tenantId) as object).expect(400);
-      expect(res.body).toEqual({ code: 'VALIDATION_ERROR', message: expect.any(String), ...(res.body.details ? { details: expect.anything() } : {}) });
+      const res = await ledgerClient(stack.ledger.url, t.writerKey)
+        .post(`/streams/${stream('bad')}/facts`, body(t.tenantId) as object)
+        .expect(400);
+      expect(res.body).toEqual({
+        code: 'VALIDATION_ERROR',
+        message: expect.any(String),
+        ...(res.body.details ? { details: expect.anything() } : {}),
+      });
       expect(await counts()).toEqual(before);
     });
 
     it('refuses a body over 1 MiB, malformed JSON and a non-JSON content type', async () => {
       const before = await counts();
       const url = `/streams/${stream('raw')}/facts`;
-      const send = (body: string, type = 'application/json') => request(stack.ledger.url).post(url).set('X-API-Key', t.writerKey).set('Content-Type', type).send(body);
+      const send = (body: string, type = 'application/json') =>
+        request(stack.ledger.url).post(url).set('X-API-Key', t.writerKey).set('Content-Type', type).send(body);
       for (const res of [
         await send(JSON.stringify(sealBody(t.tenantId, { custom_payload: { s: 'x'.repeat(1_100_000) } }))),
         await send('{"tenant_id": '),
@@ -280,9 +336,13 @@ describe('ledger facts and streams (docs/ledger-formats.md "Contract")', () => {
     });
 
     it('refuses a stream_id outside the documented alphabet', async () => {
-      const res = await ledgerClient(stack.ledger.url, t.writerKey).post(`/streams/${encodeURIComponent('bad id!')}/facts`, sealBody(t.tenantId)).expect(400);
+      const res = await ledgerClient(stack.ledger.url, t.writerKey)
+        .post(`/streams/${encodeURIComponent('bad id!')}/facts`, sealBody(t.tenantId))
+        .expect(400);
       expect(res.body.details).toEqual({ fields: [{ field: 'stream_id', message: expect.any(String) }] });
-      await ledgerClient(stack.ledger.url, t.writerKey).get(`/streams/${'x'.repeat(129)}/facts`).expect(400);
+      await ledgerClient(stack.ledger.url, t.writerKey)
+        .get(`/streams/${'x'.repeat(129)}/facts`)
+        .expect(400);
     });
 
     it.each(['limit=0', 'limit=1001', 'limit=abc', 'limit=1.5', 'offset=-1', 'offset=x'])('refuses the list query %s', async (query) => {
@@ -301,7 +361,10 @@ describe('ledger facts and streams (docs/ledger-formats.md "Contract")', () => {
   describe('not found and internal errors', () => {
     it('answers 404 NOT_FOUND for unknown facts, bundles, streams and routes', async () => {
       const c = ledgerClient(stack.ledger.url, t.writerKey);
-      expect((await c.get('/facts/fct-000000000000000000000000').expect(404)).body).toEqual({ code: 'NOT_FOUND', message: 'Fact fct-000000000000000000000000 not found' });
+      expect((await c.get('/facts/fct-000000000000000000000000').expect(404)).body).toEqual({
+        code: 'NOT_FOUND',
+        message: 'Fact fct-000000000000000000000000 not found',
+      });
       await c.get('/bundles/bnd-000000000000000000000000').expect(404);
       await c.get('/streams/nowhere/facts').expect(404);
       await c.post('/streams/nowhere/verify').expect(404);

@@ -60,22 +60,28 @@ export function rawRequest(
   opts: { method?: string; headers?: Record<string, string>; body?: Buffer | string; localAddress?: string } = {},
 ): Promise<RawAnswer> {
   const body = typeof opts.body === 'string' ? Buffer.from(opts.body) : opts.body;
-  const headers = body ? { 'Content-Type': 'application/json', 'Content-Length': String(body.length), ...opts.headers } : { ...opts.headers };
+  const headers = body
+    ? { 'Content-Type': 'application/json', 'Content-Length': String(body.length), ...opts.headers }
+    : { ...opts.headers };
   return new Promise<RawAnswer>((resolve, reject) => {
-    const req = http.request(new URL(path, url), { method: opts.method ?? (body ? 'POST' : 'GET'), headers, localAddress: opts.localAddress, agent: false }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (text += c));
-      res.on('end', () => {
-        let parsed: unknown;
-        try {
-          parsed = text ? JSON.parse(text) : undefined;
-        } catch {
-          parsed = undefined;
-        }
-        resolve({ status: res.statusCode!, headers: res.headers, body: parsed });
-      });
-    });
+    const req = http.request(
+      new URL(path, url),
+      { method: opts.method ?? (body ? 'POST' : 'GET'), headers, localAddress: opts.localAddress, agent: false },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (text += c));
+        res.on('end', () => {
+          let parsed: unknown;
+          try {
+            parsed = text ? JSON.parse(text) : undefined;
+          } catch {
+            parsed = undefined;
+          }
+          resolve({ status: res.statusCode!, headers: res.headers, body: parsed });
+        });
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });

@@ -58,7 +58,11 @@ interface Checkpoint {
 }
 
 const { verifyInclusion: scriptVerify } = require('../../scripts/verify-inclusion.mjs') as {
-  verifyInclusion(input: { inclusion: object; keys: object; fact?: object }): { valid: boolean; errors: string[]; leaf_checked_against: string | null };
+  verifyInclusion(input: { inclusion: object; keys: object; fact?: object }): {
+    valid: boolean;
+    errors: string[];
+    leaf_checked_against: string | null;
+  };
 };
 const execFileP = promisify(execFile);
 
@@ -73,21 +77,33 @@ describe('ledger Merkle proofs (RFC 9162)', () => {
   const big = 'proofs-600';
   /** fact_hash and fact_id of each stream's facts, in chain order. */
   const facts = new Map<string, Array<{ fact_id: string; fact_hash: string }>>();
-  const leaves = (streamId: string, n: number) => facts.get(streamId)!.slice(0, n).map((f) => leaf(f.fact_hash));
+  const leaves = (streamId: string, n: number) =>
+    facts
+      .get(streamId)!
+      .slice(0, n)
+      .map((f) => leaf(f.fact_hash));
   const read = () => ledgerClient(stack.ledger.url, t.readOnlyKey);
 
   async function seal(streamId: string, count: number, concurrent: number) {
     const c = ledgerClient(stack.ledger.url, t.writerKey);
     for (let done = 0; done < count; done += concurrent) {
       const n = Math.min(concurrent, count - done);
-      await Promise.all(Array.from({ length: n }, (_, i) => c.post(`/streams/${streamId}/facts`, sealBody(t.tenantId, { custom_payload: { i: done + i } })).expect(201)));
+      await Promise.all(
+        Array.from({ length: n }, (_, i) =>
+          c.post(`/streams/${streamId}/facts`, sealBody(t.tenantId, { custom_payload: { i: done + i } })).expect(201),
+        ),
+      );
     }
     const list: Array<{ fact_id: string; fact_hash: string }> = [];
     for (let offset = 0; offset < count; offset += 1000) {
-      const page = (await read().get(`/streams/${streamId}/facts?limit=1000&offset=${offset}`).expect(200)).body.facts as Array<{ fact_id: string }>;
+      const page = (await read().get(`/streams/${streamId}/facts?limit=1000&offset=${offset}`).expect(200)).body.facts as Array<{
+        fact_id: string;
+      }>;
       // List entries carry no fact_hash: read each fact (in parallel, a few at a time).
       for (let i = 0; i < page.length; i += 50) {
-        list.push(...(await Promise.all(page.slice(i, i + 50).map(async (f) => (await read().get(`/facts/${f.fact_id}`).expect(200)).body))));
+        list.push(
+          ...(await Promise.all(page.slice(i, i + 50).map(async (f) => (await read().get(`/facts/${f.fact_id}`).expect(200)).body))),
+        );
       }
     }
     facts.set(streamId, list);
@@ -102,7 +118,13 @@ describe('ledger Merkle proofs (RFC 9162)', () => {
     const f = facts.get(streamId)![m];
     const res = await read().get(`/facts/${f.fact_id}/inclusion?tree_size=${n}`).expect(200);
     const d = leaves(streamId, n);
-    expect(res.body).toEqual({ fact_id: f.fact_id, leaf_index: m, tree_size: n, inclusion_path: pathOf(m, d).map(text), checkpoint: expect.objectContaining({ stream_id: streamId, tree_size: n, root_hash: text(mth(d)) }) });
+    expect(res.body).toEqual({
+      fact_id: f.fact_id,
+      leaf_index: m,
+      tree_size: n,
+      inclusion_path: pathOf(m, d).map(text),
+      checkpoint: expect.objectContaining({ stream_id: streamId, tree_size: n, root_hash: text(mth(d)) }),
+    });
     expect(inclusionHolds(f.fact_hash, m, n, res.body.inclusion_path, res.body.checkpoint.root_hash)).toBe(true);
     expect(checkSignature(res.body.checkpoint)).toBe(true);
     return res.body;
@@ -115,12 +137,21 @@ describe('ledger Merkle proofs (RFC 9162)', () => {
     expect(consistencyHolds(m, n, res.body.consistency_path, text(mth(d.slice(0, m))), text(mth(d)))).toBe(true);
     if (!withCheckpoints) return;
     // and against the signed checkpoints of both sizes
-    const [a, b] = await Promise.all([m, n].map(async (s) => (await read().get(`/streams/${streamId}/checkpoint?tree_size=${s}`).expect(200)).body as Checkpoint));
+    const [a, b] = await Promise.all(
+      [m, n].map(async (s) => (await read().get(`/streams/${streamId}/checkpoint?tree_size=${s}`).expect(200)).body as Checkpoint),
+    );
     expect(consistencyHolds(m, n, res.body.consistency_path, a.root_hash, b.root_hash)).toBe(true);
   }
 
   const storedNodes = async (streamId: string) =>
-    (await stack.db('ledger').query<{ level: number; idx: string; hash: Buffer }>('SELECT level, idx, hash FROM merkle_nodes WHERE stream_id = $1 ORDER BY level, idx', [streamId])).rows.map((r) => ({
+    (
+      await stack
+        .db('ledger')
+        .query<{ level: number; idx: string; hash: Buffer }>(
+          'SELECT level, idx, hash FROM merkle_nodes WHERE stream_id = $1 ORDER BY level, idx',
+          [streamId],
+        )
+    ).rows.map((r) => ({
       level: r.level,
       idx: Number(r.idx),
       hash: r.hash,
@@ -140,7 +171,15 @@ describe('ledger Merkle proofs (RFC 9162)', () => {
   it('signs a checkpoint at every size 1..70 whose root is MTH of the first facts, verified with node:crypto Ed25519', async () => {
     for (let n = 1; n <= 70; n++) {
       const c: Checkpoint = (await read().get(`/streams/${small}/checkpoint?tree_size=${n}`).expect(200)).body;
-      expect(c).toEqual({ stream_id: small, tree_size: n, root_hash: text(mth(leaves(small, n))), created_at_ms: expect.any(Number), key_id: expect.stringMatching(/^ledger:/), signature_alg: 'Ed25519', signature: expect.any(String) });
+      expect(c).toEqual({
+        stream_id: small,
+        tree_size: n,
+        root_hash: text(mth(leaves(small, n))),
+        created_at_ms: expect.any(Number),
+        key_id: expect.stringMatching(/^ledger:/),
+        signature_alg: 'Ed25519',
+        signature: expect.any(String),
+      });
       expect(checkSignature(c)).toBe(true);
       expect(checkSignature({ ...c, tree_size: n + 1 })).toBe(false);
       expect(checkSignature({ ...c, root_hash: text(Buffer.alloc(32)) })).toBe(false);
@@ -161,14 +200,20 @@ describe('ledger Merkle proofs (RFC 9162)', () => {
 
   it('proves consistency between every pair of sizes up to 32, and many pairs up to 70', async () => {
     for (let n = 1; n <= 70; n++) {
-      const all = n <= 32 ? Array.from({ length: n }, (_, i) => i + 1) : [...new Set([1, 2, 3, 7, 8, 9, 16, 17, 31, 32, 33, n >> 1, n - 1, n].filter((m) => m <= n))];
+      const all =
+        n <= 32
+          ? Array.from({ length: n }, (_, i) => i + 1)
+          : [...new Set([1, 2, 3, 7, 8, 9, 16, 17, 31, 32, 33, n >> 1, n - 1, n].filter((m) => m <= n))];
       for (let i = 0; i < all.length; i += 16) await Promise.all(all.slice(i, i + 16).map((m) => expectConsistency(small, m, n)));
     }
   }, 180_000);
 
   describe('a stream of 600 facts sealed concurrently (stored nodes of levels 4 and 8)', () => {
     it('stores the completed 16-leaf and 256-leaf blocks after the commits, each the MTH of its leaves', async () => {
-      await eventually(`the filler to store 39 Merkle nodes of ${big}`, () => storedNodes(big), { until: (nodes) => nodes.length >= 37 + 2, timeoutMs: 10_000 });
+      await eventually(`the filler to store 39 Merkle nodes of ${big}`, () => storedNodes(big), {
+        until: (nodes) => nodes.length >= 37 + 2,
+        timeoutMs: 10_000,
+      });
       const nodes = await storedNodes(big);
       const d = leaves(big, 600);
       expect(nodes.map(({ level, idx }) => ({ level, idx }))).toEqual([
@@ -184,7 +229,19 @@ describe('ledger Merkle proofs (RFC 9162)', () => {
       for (const n of [255, 256, 257, 300, 511, 512, 513, 600]) for (let m = 0; m < n; m += 37) cases.push([m, n]);
       cases.push([599, 600], [511, 512], [512, 513], [0, 600]);
       for (let i = 0; i < cases.length; i += 16) await Promise.all(cases.slice(i, i + 16).map(([m, n]) => expectInclusion(big, m, n)));
-      for (const [m, n] of [[1, 600], [100, 600], [256, 600], [256, 512], [300, 513], [512, 600], [513, 600], [599, 600], [600, 600], [255, 257]]) await expectConsistency(big, m, n, true);
+      for (const [m, n] of [
+        [1, 600],
+        [100, 600],
+        [256, 600],
+        [256, 512],
+        [300, 513],
+        [512, 600],
+        [513, 600],
+        [599, 600],
+        [600, 600],
+        [255, 257],
+      ])
+        await expectConsistency(big, m, n, true);
     }, 60_000);
 
     it('answers with stored nodes deleted, and stores them again', async () => {
@@ -223,10 +280,16 @@ describe('ledger Merkle proofs (RFC 9162)', () => {
   });
 
   describe('errors', () => {
-    it('answers 404 for another tenant\'s stream and fact, as for unknown ones', async () => {
+    it("answers 404 for another tenant's stream and fact, as for unknown ones", async () => {
       const o = ledgerClient(stack.ledger.url, other.readOnlyKey);
       const f = facts.get(small)![0];
-      for (const p of [`/streams/${small}/checkpoint`, `/facts/${f.fact_id}/inclusion`, `/streams/${small}/consistency?from=1&to=2`, '/streams/nope/checkpoint', '/facts/fct-nope/inclusion']) {
+      for (const p of [
+        `/streams/${small}/checkpoint`,
+        `/facts/${f.fact_id}/inclusion`,
+        `/streams/${small}/consistency?from=1&to=2`,
+        '/streams/nope/checkpoint',
+        '/facts/fct-nope/inclusion',
+      ]) {
         const res = await o.get(p);
         expect(res.status).toBe(404);
         expect(res.body.code).toBe('NOT_FOUND');
@@ -273,12 +336,27 @@ describe('ledger Merkle proofs (RFC 9162)', () => {
     });
 
     /** The script on files; `trust` gives the ledger keys as a trust file (--trust) instead of --keys. */
-    async function runScript(inclusion: object, fact?: object, trust?: { keys: unknown[] }): Promise<{ code: number; report: { valid: boolean; errors: string[] } }> {
+    async function runScript(
+      inclusion: object,
+      fact?: object,
+      trust?: { keys: unknown[] },
+    ): Promise<{ code: number; report: { valid: boolean; errors: string[] } }> {
       const dir = await mkdtemp(path.join(work, 'case-'));
       const files = { inclusion: path.join(dir, 'inclusion.json'), keys: path.join(dir, 'keys.json'), fact: path.join(dir, 'fact.json') };
       const keys = trust ? { format: 'arbiter.trust', version: 1, tenant_id: 'tnt-any', jwks: { keys: [] }, ledger_keys: trust } : keySet;
-      await Promise.all([writeFile(files.inclusion, JSON.stringify(inclusion)), writeFile(files.keys, JSON.stringify(keys)), writeFile(files.fact, JSON.stringify(fact ?? {}))]);
-      const args = [path.resolve(__dirname, '../../scripts/verify-inclusion.mjs'), '--inclusion', files.inclusion, trust ? '--trust' : '--keys', files.keys, ...(fact ? ['--fact', files.fact] : [])];
+      await Promise.all([
+        writeFile(files.inclusion, JSON.stringify(inclusion)),
+        writeFile(files.keys, JSON.stringify(keys)),
+        writeFile(files.fact, JSON.stringify(fact ?? {})),
+      ]);
+      const args = [
+        path.resolve(__dirname, '../../scripts/verify-inclusion.mjs'),
+        '--inclusion',
+        files.inclusion,
+        trust ? '--trust' : '--keys',
+        files.keys,
+        ...(fact ? ['--fact', files.fact] : []),
+      ];
       try {
         const { stdout } = await execFileP(process.execPath, args);
         return { code: 0, report: JSON.parse(stdout) };
@@ -288,7 +366,7 @@ describe('ledger Merkle proofs (RFC 9162)', () => {
       }
     }
 
-    it('verifies a real inclusion answer with its fact (leaf from the fact\'s content), and fails on tampered output', async () => {
+    it("verifies a real inclusion answer with its fact (leaf from the fact's content), and fails on tampered output", async () => {
       const target = facts.get(big)![300];
       const inclusion = (await read().get(`/facts/${target.fact_id}/inclusion?tree_size=513`).expect(200)).body;
       const fact = (await read().get(`/facts/${target.fact_id}`).expect(200)).body;
@@ -314,7 +392,11 @@ describe('ledger Merkle proofs (RFC 9162)', () => {
       // A fact whose content was changed no longer hashes to the leaf.
       expect((await runScript(inclusion, { ...fact, custom_payload: { i: 9999 } })).code).toBe(1);
       // Another fact of the stream is not the leaf either.
-      const neighbour = (await read().get(`/facts/${facts.get(big)![301].fact_id}`).expect(200)).body;
+      const neighbour = (
+        await read()
+          .get(`/facts/${facts.get(big)![301].fact_id}`)
+          .expect(200)
+      ).body;
       expect((await runScript(inclusion, neighbour)).code).toBe(1);
     });
 
@@ -326,17 +408,25 @@ describe('ledger Merkle proofs (RFC 9162)', () => {
       expect(await runScript(inclusion, fact, held)).toEqual({ code: 0, report: expect.objectContaining({ valid: true }) });
       const impostor = generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' }).x as string;
       const swapped = await runScript(inclusion, fact, { keys: held.keys.map((k) => ({ ...k, x: impostor })) });
-      expect(swapped).toEqual({ code: 1, report: expect.objectContaining({ valid: false, errors: ['the checkpoint signature does not verify'] }) });
+      expect(swapped).toEqual({
+        code: 1,
+        report: expect.objectContaining({ valid: false, errors: ['the checkpoint signature does not verify'] }),
+      });
     });
 
-    it('verifies from the fact_hash alone (an evidence answer\'s ledger object) and refuses what has no leaf', () => {
+    it("verifies from the fact_hash alone (an evidence answer's ledger object) and refuses what has no leaf", () => {
       const target = facts.get(small)![41];
       return read()
         .get(`/facts/${target.fact_id}/inclusion`)
         .expect(200)
         .then(({ body }) => {
-          expect(scriptVerify({ inclusion: { ledger: { ...body, fact_hash: target.fact_hash } }, keys: keySet })).toMatchObject({ valid: true, leaf_checked_against: 'fact_hash as given' });
-          expect(scriptVerify({ inclusion: { ledger: { ...body, fact_hash: facts.get(small)![40].fact_hash } }, keys: keySet }).valid).toBe(false);
+          expect(scriptVerify({ inclusion: { ledger: { ...body, fact_hash: target.fact_hash } }, keys: keySet })).toMatchObject({
+            valid: true,
+            leaf_checked_against: 'fact_hash as given',
+          });
+          expect(scriptVerify({ inclusion: { ledger: { ...body, fact_hash: facts.get(small)![40].fact_hash } }, keys: keySet }).valid).toBe(
+            false,
+          );
           expect(scriptVerify({ inclusion: body, keys: keySet }).valid).toBe(false);
         });
     });

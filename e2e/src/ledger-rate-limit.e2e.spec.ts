@@ -64,7 +64,11 @@ describe('ledger rate limits (docs/ledger-formats.md "Limits")', () => {
       expect(Number(ok.headers['x-ratelimit-reset'])).toBeGreaterThan(60 * (i + 1) - 10);
     }
     const refused = await c.post('/streams/rl-2/facts', sealBody(t.tenantId)).expect(429);
-    expect(refused.body).toEqual({ code: 'RATE_LIMITED', message: expect.stringMatching(/^Rate limit exceeded/), details: { retry_after_seconds: expect.any(Number) } });
+    expect(refused.body).toEqual({
+      code: 'RATE_LIMITED',
+      message: expect.stringMatching(/^Rate limit exceeded/),
+      details: { retry_after_seconds: expect.any(Number) },
+    });
     const retryAfter = Number(refused.headers['retry-after']);
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(60);
@@ -87,7 +91,8 @@ describe('ledger rate limits (docs/ledger-formats.md "Limits")', () => {
     const freshAddress = () => `127.${100 + (process.pid % 100)}.${Math.floor(Math.random() * 250)}.${++n}`;
     const from = (address: string) => ({
       get: (path: string, headers: Record<string, string> = {}) => rawRequest(tiny.url, path, { headers, localAddress: address }),
-      seal: (body: object, headers: Record<string, string> = {}) => rawRequest(tiny.url, '/streams/rl-addr/facts', { body: JSON.stringify(body), headers, localAddress: address }),
+      seal: (body: object, headers: Record<string, string> = {}) =>
+        rawRequest(tiny.url, '/streams/rl-addr/facts', { body: JSON.stringify(body), headers, localAddress: address }),
     });
 
     it('counts 401s (no key, a bad key, on the seal lane and on express) and keyless endpoints, then answers 429', async () => {
@@ -126,16 +131,21 @@ describe('ledger rate limits (docs/ledger-formats.md "Limits")', () => {
       expect(other.headers['x-ratelimit-remaining']).toBe('3');
     });
 
-    it('answers 503 when the registry cannot check a key with the address bucket\'s headers', async () => {
-      const orphan = await stack.startReplica('ledger', { env: { REGISTRY_URL: 'http://127.0.0.1:9', RATE_LIMIT_PER_MINUTE: '1', RATE_LIMIT_BURST: '4' } });
-      const res = await rawRequest(orphan.url, '/health', { headers: { 'X-API-Key': `ak-${'1'.repeat(64)}` }, localAddress: freshAddress() });
+    it("answers 503 when the registry cannot check a key with the address bucket's headers", async () => {
+      const orphan = await stack.startReplica('ledger', {
+        env: { REGISTRY_URL: 'http://127.0.0.1:9', RATE_LIMIT_PER_MINUTE: '1', RATE_LIMIT_BURST: '4' },
+      });
+      const res = await rawRequest(orphan.url, '/health', {
+        headers: { 'X-API-Key': `ak-${'1'.repeat(64)}` },
+        localAddress: freshAddress(),
+      });
       expect(res.status).toBe(503);
       expect(res.body.code).toBe('SERVICE_UNAVAILABLE');
       expect(res.headers['x-ratelimit-limit']).toBe('1');
       expect(res.headers['x-ratelimit-remaining']).toBe('3');
     });
 
-    it('leaves the orchestrators\' /livez and /readyz and the /metrics scrape exempt, without headers', async () => {
+    it("leaves the orchestrators' /livez and /readyz and the /metrics scrape exempt, without headers", async () => {
       const me = from(freshAddress());
       for (let i = 0; i < 6; i++) {
         for (const path of ['/livez', '/readyz', '/metrics']) {
@@ -149,7 +159,7 @@ describe('ledger rate limits (docs/ledger-formats.md "Limits")', () => {
     });
   });
 
-  it('puts the key\'s headers on a 500 INTERNAL_ERROR too', async () => {
+  it("puts the key's headers on a 500 INTERNAL_ERROR too", async () => {
     const t = await createLedgerTenant(stack, TINY);
     await stack.db('ledger').query('ALTER TABLE facts RENAME TO facts_away');
     let res;
@@ -188,7 +198,10 @@ describe('ledger rate limits (docs/ledger-formats.md "Limits")', () => {
     const ok = await c.post('/streams/rl-down/facts', sealBody(t.tenantId)).expect(201);
     expect(ok.headers['x-ratelimit-remaining']).toBe('2');
     const health = await c.get('/health').expect(503);
-    expect(health.body).toMatchObject({ status: 'degraded', checks: { database: 'ok', signing_key: 'ok', redis: expect.not.stringMatching(/^ok$/) } });
+    expect(health.body).toMatchObject({
+      status: 'degraded',
+      checks: { database: 'ok', signing_key: 'ok', redis: expect.not.stringMatching(/^ok$/) },
+    });
     await c.get('/streams/rl-down/facts').expect(200);
     const refused = await c.get('/streams/rl-down/facts').expect(429);
     expect(refused.headers['retry-after']).toBeDefined();

@@ -14,7 +14,18 @@ const GENEROUS = { rate_limit: { tier: 'enterprise', requests_per_minute: 1_000_
  * text of the seven members written out by hand (these payloads are flat objects of strings, whose
  * members are given here in sorted order), hashed with node:crypto.
  */
-function expectedFactHash(f: { fact_id: string; stream_id: string; tenant_id: string; actor: string; sealed_at_ms: number; sealed_by: string | null; prev_hash: string }, payload: Record<string, string>) {
+function expectedFactHash(
+  f: {
+    fact_id: string;
+    stream_id: string;
+    tenant_id: string;
+    actor: string;
+    sealed_at_ms: number;
+    sealed_by: string | null;
+    prev_hash: string;
+  },
+  payload: Record<string, string>,
+) {
   const payloadJcs = `{${Object.keys(payload)
     .sort()
     .map((k) => `${JSON.stringify(k)}:${JSON.stringify(payload[k])}`)
@@ -46,7 +57,9 @@ describe('ledger: service seals through the internal API', () => {
     await stack.db('ledger').query(`ALTER TABLE facts ADD CONSTRAINT test_no_poison CHECK (actor <> 'poison')`);
     await stack.db('ledger').query(`CREATE FUNCTION test_refuse_data() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN IF NEW.actor = 'bad-data' THEN RAISE EXCEPTION 'test data exception' USING ERRCODE = '22023'; END IF; RETURN NEW; END $$`);
-    await stack.db('ledger').query(`CREATE TRIGGER test_refuse_data BEFORE INSERT ON facts FOR EACH ROW EXECUTE FUNCTION test_refuse_data()`);
+    await stack
+      .db('ledger')
+      .query(`CREATE TRIGGER test_refuse_data BEFORE INSERT ON facts FOR EACH ROW EXECUTE FUNCTION test_refuse_data()`);
   });
   afterAll(() => stack.stop());
 
@@ -64,7 +77,10 @@ describe('ledger: service seals through the internal API', () => {
   });
   const factCount = async () => (await stack.db('ledger').query<{ n: number }>('SELECT count(*)::int AS n FROM facts')).rows[0].n;
   const listFacts = async (tenant: LedgerTenant, streamId: string) =>
-    (await ledgerClient(stack.ledger.url, tenant.readOnlyKey).get(`/streams/${streamId}/facts?limit=1000`).expect(200)).body as { count: number; facts: Array<{ fact_id: string }> };
+    (await ledgerClient(stack.ledger.url, tenant.readOnlyKey).get(`/streams/${streamId}/facts?limit=1000`).expect(200)).body as {
+      count: number;
+      facts: Array<{ fact_id: string }>;
+    };
 
   beforeEach(() => {
     run++;
@@ -72,10 +88,21 @@ describe('ledger: service seals through the internal API', () => {
 
   it('seals a batch in request order, chained and hashed as any fact, and the tenant read key reads it', async () => {
     // A fresh stream per test: a stream id of its own tenant (the approvals stream here).
-    const seals = Array.from({ length: 40 }, (_, i) => consultation(t, i, { stream_id: `arbiter.${t.tenantId}.approvals`, client_ref: `apr-${run}-${i}:approved` }));
+    const seals = Array.from({ length: 40 }, (_, i) =>
+      consultation(t, i, { stream_id: `arbiter.${t.tenantId}.approvals`, client_ref: `apr-${run}-${i}:approved` }),
+    );
     const answer = await sut.seal(seals);
     expect(answer.results).toHaveLength(40);
-    answer.results.forEach((r, i) => expect(r).toEqual({ ok: true, fact_id: expect.stringMatching(/^fct-[0-9a-f]{24}$/), stream_id: seals[i].stream_id, seq: i + 1, fact_hash: expect.stringMatching(/^sha256:[0-9a-f]{64}$/), created: true }));
+    answer.results.forEach((r, i) =>
+      expect(r).toEqual({
+        ok: true,
+        fact_id: expect.stringMatching(/^fct-[0-9a-f]{24}$/),
+        stream_id: seals[i].stream_id,
+        seq: i + 1,
+        fact_hash: expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
+        created: true,
+      }),
+    );
 
     const reader = ledgerClient(stack.ledger.url, t.readOnlyKey);
     const list = await listFacts(t, seals[0].stream_id);
@@ -86,13 +113,26 @@ describe('ledger: service seals through the internal API', () => {
     for (const [i, result] of answer.results.entries()) {
       if (!result.ok) throw new Error('unreachable');
       const fact = (await reader.get(`/facts/${result.fact_id}`).expect(200)).body;
-      expect(fact).toMatchObject({ stream_id: seals[i].stream_id, tenant_id: t.tenantId, actor: 'service:verdict', sealed_by: 'service:internal', custom_payload: seals[i].custom_payload, client_ref: seals[i].client_ref, sequence: i + 1, prev_hash: prev, parent_fact_id: parent });
+      expect(fact).toMatchObject({
+        stream_id: seals[i].stream_id,
+        tenant_id: t.tenantId,
+        actor: 'service:verdict',
+        sealed_by: 'service:internal',
+        custom_payload: seals[i].custom_payload,
+        client_ref: seals[i].client_ref,
+        sequence: i + 1,
+        prev_hash: prev,
+        parent_fact_id: parent,
+      });
       expect(fact.fact_hash).toBe(result.fact_hash);
       expect(result.fact_hash).toBe(expectedFactHash(fact, seals[i].custom_payload as Record<string, string>));
       prev = fact.fact_hash;
       parent = fact.fact_id;
     }
-    expect((await reader.post(`/streams/${seals[0].stream_id}/verify`).expect(200)).body).toMatchObject({ valid: true, facts_verified: 40 });
+    expect((await reader.post(`/streams/${seals[0].stream_id}/verify`).expect(200)).body).toMatchObject({
+      valid: true,
+      facts_verified: 40,
+    });
   });
 
   it('answers a repeated batch with the original facts (created false) and seals nothing new', async () => {
@@ -127,8 +167,12 @@ describe('ledger: service seals through the internal API', () => {
     results.forEach((r) => r.ok && byStream.set(r.stream_id, [...(byStream.get(r.stream_id) ?? []), r.seq]));
     for (const seqs of byStream.values()) expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
     // Each tenant owns its streams: the other tenant's read key does not see them.
-    const theirs = await ledgerClient(stack.ledger.url, other.readOnlyKey).get(`/streams/arbiter.${other.tenantId}.consultations/facts?limit=1000`).expect(200);
-    expect(theirs.body.facts.map((f: { fact_id: string }) => f.fact_id)).toEqual(expect.arrayContaining([results[1], results[3]].map((r) => (r.ok ? r.fact_id : ''))));
+    const theirs = await ledgerClient(stack.ledger.url, other.readOnlyKey)
+      .get(`/streams/arbiter.${other.tenantId}.consultations/facts?limit=1000`)
+      .expect(200);
+    expect(theirs.body.facts.map((f: { fact_id: string }) => f.fact_id)).toEqual(
+      expect.arrayContaining([results[1], results[3]].map((r) => (r.ok ? r.fact_id : ''))),
+    );
     await ledgerClient(stack.ledger.url, other.readOnlyKey).get(`/streams/arbiter.${t.tenantId}.rules/facts`).expect(404);
   });
 
@@ -158,19 +202,42 @@ describe('ledger: service seals through the internal API', () => {
       const before = await factCount();
       const seals: unknown[] = [consultation(t, 0), consultation(t, 1), broken(consultation(t, 2)), consultation(t, 3)];
       const res = await internal({ seals }).expect(400);
-      expect(res.body).toEqual({ code: 'VALIDATION_ERROR', message: expect.stringMatching(/^seals\[2\]: /), details: { fields: [{ field: `seals[2].${field}`, message: res.body.message }] } });
+      expect(res.body).toEqual({
+        code: 'VALIDATION_ERROR',
+        message: expect.stringMatching(/^seals\[2\]: /),
+        details: { fields: [{ field: `seals[2].${field}`, message: res.body.message }] },
+      });
       expect(await factCount()).toBe(before);
     });
 
     it('names every invalid seal in details.fields, the first in the message', async () => {
-      const res = await internal({ seals: [consultation(t, 0), { ...consultation(t, 1), actor: '' }, consultation(t, 2), { ...consultation(t, 3), client_ref: undefined }] }).expect(400);
+      const res = await internal({
+        seals: [
+          consultation(t, 0),
+          { ...consultation(t, 1), actor: '' },
+          consultation(t, 2),
+          { ...consultation(t, 3), client_ref: undefined },
+        ],
+      }).expect(400);
       expect(res.body.details.fields.map((f: { field: string }) => f.field)).toEqual(['seals[1].actor', 'seals[3].client_ref']);
       expect(res.body.message).toMatch(/^seals\[1\]: .*\(2 of 4 seals are invalid/);
     });
 
     it.each([
       ['no seals', { seals: [] }, 'seals'],
-      ['1001 seals', { seals: Array.from({ length: 1001 }, (_, i) => ({ stream_id: 'arbiter.tnt-x.rules', tenant_id: 'tnt-x', actor: 's', custom_payload: {}, client_ref: `r${i}` })) }, 'seals'],
+      [
+        '1001 seals',
+        {
+          seals: Array.from({ length: 1001 }, (_, i) => ({
+            stream_id: 'arbiter.tnt-x.rules',
+            tenant_id: 'tnt-x',
+            actor: 's',
+            custom_payload: {},
+            client_ref: `r${i}`,
+          })),
+        },
+        'seals',
+      ],
       ['seals not an array', { seals: {} }, 'seals'],
       ['no seals member', {}, 'seals'],
       ['an unknown top-level member', { seals: [], batch: 1 }, 'batch'],
@@ -193,8 +260,18 @@ describe('ledger: service seals through the internal API', () => {
     seals[4] = { ...seals[4], actor: 'poison' };
     seals[9] = { ...seals[9], actor: 'bad-data' };
     const { results } = await sut.seal(seals);
-    expect(results[4]).toEqual({ ok: false, status: 500, code: 'INTERNAL_ERROR', message: expect.stringMatching(/^The database refused this seal \(error id [0-9a-f-]{36}\)$/) });
-    expect(results[9]).toEqual({ ok: false, status: 400, code: 'VALIDATION_ERROR', message: expect.stringContaining('test data exception') });
+    expect(results[4]).toEqual({
+      ok: false,
+      status: 500,
+      code: 'INTERNAL_ERROR',
+      message: expect.stringMatching(/^The database refused this seal \(error id [0-9a-f-]{36}\)$/),
+    });
+    expect(results[9]).toEqual({
+      ok: false,
+      status: 400,
+      code: 'VALIDATION_ERROR',
+      message: expect.stringContaining('test data exception'),
+    });
     const good = results.filter((_, i) => i !== 4 && i !== 9);
     expect(good.every((r) => r.ok && r.created)).toBe(true);
     const seqs = good.map((r) => (r.ok ? r.seq : 0));

@@ -24,7 +24,8 @@ describe('ledger verify against a tampered database', () => {
     const streamId = `v-${++n}`;
     const c = ledgerClient(stack.ledger.url, t.writerKey);
     const facts: Array<{ fact_id: string; fact_hash: string }> = [];
-    for (let i = 0; i < count; i++) facts.push((await c.post(`/streams/${streamId}/facts`, sealBody(t.tenantId, { custom_payload: { i } })).expect(201)).body);
+    for (let i = 0; i < count; i++)
+      facts.push((await c.post(`/streams/${streamId}/facts`, sealBody(t.tenantId, { custom_payload: { i } })).expect(201)).body);
     return { streamId, facts };
   }
   const verify = (streamId: string) => ledgerClient(stack.ledger.url, t.readOnlyKey).post(`/streams/${streamId}/verify`).expect(200);
@@ -78,7 +79,9 @@ describe('ledger verify against a tampered database', () => {
     await stack.db('ledger').query(`DELETE FROM facts WHERE fact_id = $1`, [facts[2].fact_id]);
     const res = await verify(streamId);
     expect(res.body).toMatchObject({ valid: false, facts_verified: 2, broken_fact_id: facts[3].fact_id });
-    expect(res.body.error).toBe(`chain broken at fact ${facts[3].fact_id} (position 4): the fact at position 3 is missing (the next stored fact is at position 4)`);
+    expect(res.body.error).toBe(
+      `chain broken at fact ${facts[3].fact_id} (position 4): the fact at position 3 is missing (the next stored fact is at position 4)`,
+    );
   });
 
   it('names the head when the last fact was deleted', async () => {
@@ -92,7 +95,10 @@ describe('ledger verify against a tampered database', () => {
     const { rows } = await stack.db('ledger').query(`SELECT custom_payload::text AS p FROM facts WHERE fact_id = $1`, [facts[1].fact_id]);
     await stack.db('ledger').query(`UPDATE facts SET custom_payload = '{"i":7}' WHERE fact_id = $1`, [facts[1].fact_id]);
     const res = await ledgerClient(stack.ledger.url, t.readOnlyKey).post(`/streams/${streamId}/bundles`).expect(500);
-    expect(res.body).toMatchObject({ code: 'INTERNAL_ERROR', message: expect.stringContaining(`chain broken at fact ${facts[1].fact_id}`) });
+    expect(res.body).toMatchObject({
+      code: 'INTERNAL_ERROR',
+      message: expect.stringContaining(`chain broken at fact ${facts[1].fact_id}`),
+    });
     const { rows: stored } = await stack.db('ledger').query(`SELECT count(*)::int AS n FROM bundles WHERE stream_id = $1`, [streamId]);
     expect(stored[0].n).toBe(0);
     await stack.db('ledger').query(`UPDATE facts SET custom_payload = $2::json WHERE fact_id = $1`, [facts[1].fact_id, rows[0].p]);

@@ -57,7 +57,14 @@ export async function proxyRig(stack: Stack): Promise<ProxyRig> {
   const t = await provisionBank(stack);
   const dir = await tmpDir();
   const bin = await buildBin(path.join(dir, 'arbiter.js'));
-  return { stack, t, agent: verdictAs(stack, t.agentKey, t.id), dir, bin, env: { ARBITER_API_KEY: t.agentKey, ARBITER_VERDICT_URL: stack.verdict.url } };
+  return {
+    stack,
+    t,
+    agent: verdictAs(stack, t.agentKey, t.id),
+    dir,
+    bin,
+    env: { ARBITER_API_KEY: t.agentKey, ARBITER_VERDICT_URL: stack.verdict.url },
+  };
 }
 
 let dir: string | undefined;
@@ -93,7 +100,13 @@ const MCP_CLIENT = { name: 'e2e-agent', version: '1.0.0' };
 
 /** The bin as an MCP client launches it: `node arbiter.js mcp-proxy --config <file>` over stdio. */
 export async function stdioProxy(bin: string, config: string, env: Record<string, string>): Promise<Connected> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp-proxy', '--config', config], env: { PATH: process.env.PATH ?? '', ...env }, stderr: 'pipe', cwd: root });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [bin, 'mcp-proxy', '--config', config],
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stderr: 'pipe',
+    cwd: root,
+  });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   const client = new Client(MCP_CLIENT);
@@ -136,7 +149,11 @@ export interface HttpProxy extends Connected {
 
 /** `arbiter mcp-proxy --config <file> --http 0` and a Streamable HTTP client of it. */
 export async function httpProxy(bin: string, config: string, env: Record<string, string>): Promise<HttpProxy> {
-  const child = spawn(process.execPath, [bin, 'mcp-proxy', '--config', config, '--http', '0'], { env: { PATH: process.env.PATH ?? '', ...env }, cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [bin, 'mcp-proxy', '--config', config, '--http', '0'], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const { url, stderr } = await listening(child, 'the proxy');
   const connect = async () => {
     const client = new Client(MCP_CLIENT);
@@ -162,7 +179,10 @@ export async function httpProxy(bin: string, config: string, env: Record<string,
 
 /** The bank over Streamable HTTP, journaling to `journalFile`. */
 export async function httpBank(journalFile: string): Promise<{ url: string; stop(): Promise<unknown> }> {
-  const child = spawn(process.execPath, [BANK_SERVER, '--http', '0'], { env: { PATH: process.env.PATH ?? '', BANK_JOURNAL: journalFile }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [BANK_SERVER, '--http', '0'], {
+    env: { PATH: process.env.PATH ?? '', BANK_JOURNAL: journalFile },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   const { url } = await listening(child, 'the bank');
   return { url, stop: () => stopChild(child) };
 }

@@ -22,14 +22,30 @@ describe('examples/agent-loop.ts', () => {
     const lines: string[] = [];
     const demo = await provisionDemoTenant(stack.registry.url, stack.registry.adminKey);
     expect(demo.created).toBe(true);
-    const result = await runAgentLoop({ verdictUrl: stack.verdict.url, tenant: demo.tenant, agentKey: demo.agentKey, deciderKey: demo.deciderKey, log: (l) => lines.push(l) });
-    expect(result).toMatchObject({ firstVerdict: 'approval_required', rounds: 2, approval: { status: 'approved' }, finalClaims: { verdict: 'allowed', action: 'payments.transfer' } });
+    const result = await runAgentLoop({
+      verdictUrl: stack.verdict.url,
+      tenant: demo.tenant,
+      agentKey: demo.agentKey,
+      deciderKey: demo.deciderKey,
+      log: (l) => lines.push(l),
+    });
+    expect(result).toMatchObject({
+      firstVerdict: 'approval_required',
+      rounds: 2,
+      approval: { status: 'approved' },
+      finalClaims: { verdict: 'allowed', action: 'payments.transfer' },
+    });
     expect(lines.join('\n')).toMatch(/human: approving apr-/);
     await demo.cleanUp(result.approval);
   });
 
   it('runs as a program, as docs/sdk.md shows (node examples/run.mjs agent-loop), in the one demo tenant every run reuses', async () => {
-    const env = { ...process.env, ARBITER_REGISTRY_URL: stack.registry.url, ARBITER_VERDICT_URL: stack.verdict.url, ARBITER_ADMIN_KEY: stack.registry.adminKey };
+    const env = {
+      ...process.env,
+      ARBITER_REGISTRY_URL: stack.registry.url,
+      ARBITER_VERDICT_URL: stack.verdict.url,
+      ARBITER_ADMIN_KEY: stack.registry.adminKey,
+    };
     const admin = createRegistryClient({ baseUrl: stack.registry.url, apiKey: stack.registry.adminKey });
     const tenants = (await admin.listTenants({ limit: 1000 })).items.length;
     const seen: string[] = [];

@@ -36,7 +36,15 @@ export async function provisionTenant(stack: Stack, prefix: string): Promise<Sdk
     severity: 'MANDATORY',
     applies_to: { actions: ['payments.transfer'] },
     conditions: [{ field: 'beneficiary.country', op: 'in', value: ['CU', 'IR', 'KP', 'SY'] }],
-    requires: [{ field: 'beneficiary.country', type: 'string', format: 'iso-country', source_requirement: 'verified', reason: 'sanctions screening' }],
+    requires: [
+      {
+        field: 'beneficiary.country',
+        type: 'string',
+        format: 'iso-country',
+        source_requirement: 'verified',
+        reason: 'sanctions screening',
+      },
+    ],
   });
   const large = await reg.createRule(eu.id, {
     directive: 'Transfers above 10,000 EUR need CFO approval',
@@ -49,10 +57,19 @@ export async function provisionTenant(stack: Stack, prefix: string): Promise<Sdk
   const cfo = await reg.createPrincipal({ kind: 'human', name: 'cfo', roles: ['role-cfo'] });
   const agentKey = (await reg.createApiKey({ principal_id: agent.id, permissions: ['check', 'read', 'seal'] })).key;
   const cfoKey = (await reg.createApiKey({ principal_id: cfo.id, permissions: ['approve', 'read'] })).key;
-  return { id: tenant.id, slug: tenant.slug, adminKey, agentKey, cfoKey, cfoId: cfo.id, rules: { sanctions: sanctions.id, large: large.id } };
+  return {
+    id: tenant.id,
+    slug: tenant.slug,
+    adminKey,
+    agentKey,
+    cfoKey,
+    cfoId: cfo.id,
+    rules: { sanctions: sanctions.id, large: large.id },
+  };
 }
 
-export const verdictAs = (stack: Stack, key: string, tenant: string) => createVerdictClient({ baseUrl: stack.verdict.url, apiKey: key, tenant });
+export const verdictAs = (stack: Stack, key: string, tenant: string) =>
+  createVerdictClient({ baseUrl: stack.verdict.url, apiKey: key, tenant });
 export const ledgerAs = (stack: Stack, key?: string) => createLedgerClient({ baseUrl: stack.ledger.url, apiKey: key });
 
 /** The operation of the tests: a transfer in the EU, with a verified beneficiary country. */

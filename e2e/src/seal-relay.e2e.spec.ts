@@ -43,11 +43,18 @@ describe('seal relay', () => {
   /** Makes decisions: `checks` consultations in the verdict gateway and `rules` rule versions in the registry. */
   async function decide(checks: number, rules: number): Promise<void> {
     const agent = verdictApi(stack, t.agent.key, t.id);
-    for (let i = 0; i < checks; i++) await agent.check({ action: 'payments.transfer', resource: `acct:${i}`, scope: { region: 'eu', env: 'prod' }, on_behalf_of: t.humanId }).expect(200);
-    for (let i = 0; i < rules; i++) await registryApi(stack, t.adminKey).rule(scope, { directive: `Rule ${randomUUID()}`, severity: 'ADVISORY' });
+    for (let i = 0; i < checks; i++)
+      await agent
+        .check({ action: 'payments.transfer', resource: `acct:${i}`, scope: { region: 'eu', env: 'prod' }, on_behalf_of: t.humanId })
+        .expect(200);
+    for (let i = 0; i < rules; i++)
+      await registryApi(stack, t.adminKey).rule(scope, { directive: `Rule ${randomUUID()}`, severity: 'ADVISORY' });
   }
 
-  const allRows = async (): Promise<OutboxRow[]> => [...(await outboxRows(stack.databaseUrl('verdict'))), ...(await outboxRows(stack.registry.databaseUrl))];
+  const allRows = async (): Promise<OutboxRow[]> => [
+    ...(await outboxRows(stack.databaseUrl('verdict'))),
+    ...(await outboxRows(stack.registry.databaseUrl)),
+  ];
   const factsOf = (refs: string[]) => ledger.facts.filter((f) => refs.includes(f.client_ref));
   const sealedRefs = () => ledger.requests.flat().map((s) => s.client_ref);
 
@@ -97,7 +104,11 @@ describe('seal relay', () => {
     await eventually('an empty outbox', () => allRows(), { until: (rows) => expect(rows).toEqual([]), timeoutMs: 20_000, intervalMs: 100 });
 
     const refs = rows.map((r) => r.client_ref);
-    expect(factsOf(refs).map((f) => f.client_ref).sort()).toEqual([...refs].sort());
+    expect(
+      factsOf(refs)
+        .map((f) => f.client_ref)
+        .sort(),
+    ).toEqual([...refs].sort());
     // The rows sealed by the dead relay reached the ledger again and were answered as the same facts.
     for (const ref of sealedBefore) expect(sealedRefs().filter((r) => r === ref).length).toBeGreaterThanOrEqual(2);
   });
@@ -110,12 +121,24 @@ describe('seal relay', () => {
     ledger.refuse.add(refused);
     worker = await startTheWorker();
 
-    await eventually('only the refused seal left in the outbox', async () => (await outboxRows(stack.databaseUrl('verdict'))).map((r) => r.client_ref), { until: (v) => expect(v).toEqual([refused]), timeoutMs: 20_000, intervalMs: 100 });
+    await eventually(
+      'only the refused seal left in the outbox',
+      async () => (await outboxRows(stack.databaseUrl('verdict'))).map((r) => r.client_ref),
+      { until: (v) => expect(v).toEqual([refused]), timeoutMs: 20_000, intervalMs: 100 },
+    );
     expect(factsOf([refused])).toEqual([]);
     // It comes back after each lease; once the ledger takes it, it is sealed and deleted.
-    await eventually('a second attempt at the refused seal', async () => (await outboxRows(stack.databaseUrl('verdict'), 'client_ref = $1', [refused]))[0]?.attempts, { until: (v) => expect(v).toBeGreaterThanOrEqual(2), timeoutMs: 20_000, intervalMs: 100 });
+    await eventually(
+      'a second attempt at the refused seal',
+      async () => (await outboxRows(stack.databaseUrl('verdict'), 'client_ref = $1', [refused]))[0]?.attempts,
+      { until: (v) => expect(v).toBeGreaterThanOrEqual(2), timeoutMs: 20_000, intervalMs: 100 },
+    );
     ledger.refuse.delete(refused);
-    await eventually('an empty outbox', () => outboxRows(stack.databaseUrl('verdict')), { until: (rows) => expect(rows).toEqual([]), timeoutMs: 20_000, intervalMs: 100 });
+    await eventually('an empty outbox', () => outboxRows(stack.databaseUrl('verdict')), {
+      until: (rows) => expect(rows).toEqual([]),
+      timeoutMs: 20_000,
+      intervalMs: 100,
+    });
     expect(factsOf([refused])).toHaveLength(1);
   });
 
@@ -158,7 +181,11 @@ describe('seal relay', () => {
     await decide(2, 1);
 
     // Two consultations and a rule version, sealed without a poll (reading the rows instead could race the relay).
-    await eventually('three new facts in the ledger', async () => ledger.facts.filter((f) => !before.has(f.client_ref)), { until: (v) => expect(v).toHaveLength(3), timeoutMs: 20_000, intervalMs: 100 });
+    await eventually('three new facts in the ledger', async () => ledger.facts.filter((f) => !before.has(f.client_ref)), {
+      until: (v) => expect(v).toHaveLength(3),
+      timeoutMs: 20_000,
+      intervalMs: 100,
+    });
     expect(await allRows()).toEqual([]);
   });
 });

@@ -18,7 +18,12 @@ describe('shadow rules end to end', () => {
   let blocking: { id: string; current_version_id: string };
   let agreeing: { id: string; current_version_id: string };
 
-  const transfer = (amount: number) => ({ action: 'payments.transfer', resource: 'acct:eu/1', scope: { region: 'eu' }, parameters: { amount } });
+  const transfer = (amount: number) => ({
+    action: 'payments.transfer',
+    resource: 'acct:eu/1',
+    scope: { region: 'eu' },
+    parameters: { amount },
+  });
   const blockingBody = (mode: 'shadow' | 'enforce') => ({
     directive: 'Transfers above 10,000 are blocked',
     severity: 'MANDATORY',
@@ -26,7 +31,8 @@ describe('shadow rules end to end', () => {
     conditions: [{ field: 'amount', op: 'gt', value: 10000 }],
     mode,
   });
-  const shadowReport = (ruleId: string) => request(stack.registry.url).get(`/api/v1/rules/${ruleId}/shadow`).set('Authorization', `Bearer ${tenant.adminKey}`);
+  const shadowReport = (ruleId: string) =>
+    request(stack.registry.url).get(`/api/v1/rules/${ruleId}/shadow`).set('Authorization', `Bearer ${tenant.adminKey}`);
 
   beforeAll(async () => {
     // The registry asks the gateway for shadow reports (VERDICT_URL): the gateway's port is reserved first.
@@ -37,7 +43,12 @@ describe('shadow rules end to end', () => {
     scopeId = await rules.scope('payments', { region: 'eu' });
     blocking = await rules.rule(scopeId, blockingBody('shadow'));
     // Agrees with the tenant default on every transfer it fires for: never an entry.
-    agreeing = await rules.rule(scopeId, { directive: 'Small transfers are fine', severity: 'ALLOW', conditions: [{ field: 'amount', op: 'lte', value: 10000 }], mode: 'shadow' });
+    agreeing = await rules.rule(scopeId, {
+      directive: 'Small transfers are fine',
+      severity: 'ALLOW',
+      conditions: [{ field: 'amount', op: 'lte', value: 10000 }],
+      mode: 'shadow',
+    });
   });
   afterAll(() => stack?.stop());
 
@@ -64,12 +75,19 @@ describe('shadow rules end to end', () => {
     expect(res.body.verdict).toBe('allowed');
     const record = (await agent.consultation(res.body.consultation_id).expect(200)).body;
     expect(record).not.toHaveProperty('shadow');
-    expect((await shadowReport(agreeing.id).expect(200)).body).toEqual({ rule_id: agreeing.id, mode: 'shadow', disagreements: 0, by_version: [] });
+    expect((await shadowReport(agreeing.id).expect(200)).body).toEqual({
+      rule_id: agreeing.id,
+      mode: 'shadow',
+      disagreements: 0,
+      by_version: [],
+    });
   });
 
   it('counts the disagreement in /metrics', async () => {
     const res = await request(stack.verdict.url).get('/metrics').expect(200);
-    const line = res.text.split('\n').find((l) => l.startsWith('arbiter_verdict_shadow_disagreements_total{') && l.includes(`rule_id="${blocking.id}"`));
+    const line = res.text
+      .split('\n')
+      .find((l) => l.startsWith('arbiter_verdict_shadow_disagreements_total{') && l.includes(`rule_id="${blocking.id}"`));
     expect(line).toMatch(/would_be="blocked"/);
     expect(line).toMatch(/ 1$/);
     expect(res.text).not.toContain(`rule_id="${agreeing.id}"`);
@@ -89,14 +107,18 @@ describe('shadow rules end to end', () => {
     // The gateway sees the new version within moments (docs/verdicts.md "The tenant snapshot"); until then
     // a check is still allowed and still disagrees with the shadow version.
     let stillShadow = 0;
-    const blocked = await eventually('the enforced rule to block', async () => {
-      const res = await agent.check(transfer(50_000)).expect(200);
-      if (res.body.verdict !== 'blocked') {
-        stillShadow++;
-        throw new Error(`still ${res.body.verdict}`);
-      }
-      return res.body;
-    }, { timeoutMs: 10_000 });
+    const blocked = await eventually(
+      'the enforced rule to block',
+      async () => {
+        const res = await agent.check(transfer(50_000)).expect(200);
+        if (res.body.verdict !== 'blocked') {
+          stillShadow++;
+          throw new Error(`still ${res.body.verdict}`);
+        }
+        return res.body;
+      },
+      { timeoutMs: 10_000 },
+    );
     expect(blocked).toMatchObject({ verdict: 'blocked', dominating_rule_id: blocking.id });
     const record = (await agent.consultation(blocked.consultation_id).expect(200)).body;
     expect(record).not.toHaveProperty('shadow');
@@ -111,16 +133,27 @@ describe('shadow rules end to end', () => {
     });
   });
 
-  it('answers 404 for a rule the caller cannot see, and the verdict\'s internal route needs the token', async () => {
+  it("answers 404 for a rule the caller cannot see, and the verdict's internal route needs the token", async () => {
     await shadowReport('rul-000000000000000000000000').expect(404);
     await request(stack.verdict.url).get(`/internal/v1/tenants/${tenant.id}/rules/${blocking.id}/shadow`).expect(401);
-    const internal = await request(stack.verdict.url).get(`/internal/v1/tenants/${tenant.id}/rules/${blocking.id}/shadow`).set('X-Internal-Token', TEST_INTERNAL_TOKEN).expect(200);
+    const internal = await request(stack.verdict.url)
+      .get(`/internal/v1/tenants/${tenant.id}/rules/${blocking.id}/shadow`)
+      .set('X-Internal-Token', TEST_INTERNAL_TOKEN)
+      .expect(200);
     expect(internal.body).toMatchObject({ tenant_id: tenant.id, rule_id: blocking.id });
-    await request(stack.verdict.url).get(`/internal/v1/tenants/not-a-tenant/rules/${blocking.id}/shadow`).set('X-Internal-Token', TEST_INTERNAL_TOKEN).expect(400);
+    await request(stack.verdict.url)
+      .get(`/internal/v1/tenants/not-a-tenant/rules/${blocking.id}/shadow`)
+      .set('X-Internal-Token', TEST_INTERNAL_TOKEN)
+      .expect(400);
   });
 
   it('shows mode on a shadow rule version only: an enforced version reads as it always did', async () => {
-    const versions = (await request(stack.registry.url).get(`/api/v1/scopes/${scopeId}/rules/${blocking.id}/versions`).set('Authorization', `Bearer ${tenant.adminKey}`).expect(200)).body.items;
+    const versions = (
+      await request(stack.registry.url)
+        .get(`/api/v1/scopes/${scopeId}/rules/${blocking.id}/versions`)
+        .set('Authorization', `Bearer ${tenant.adminKey}`)
+        .expect(200)
+    ).body.items;
     const [shadowVersion, enforcedVersion] = await Promise.all(versions.map((v: { id: string }) => agent.ruleVersion(v.id).expect(200)));
     expectConforms(shadowVersion, 'get', '/v1/rule-versions/{rule_version_id}');
     expect(shadowVersion.body.mode).toBe('shadow');

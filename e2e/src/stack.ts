@@ -152,7 +152,12 @@ export async function startStack(spec: StackSpec = {}): Promise<Stack> {
     }
     const ledgerUrl = running.ledger?.url;
     if (services.verdict) {
-      envs.verdict = applyEnv(await baseEnv('verdict', 'verdict'), ledgerUrl ? { LEDGER_URL: ledgerUrl } : {}, spec.env, services.verdict.env);
+      envs.verdict = applyEnv(
+        await baseEnv('verdict', 'verdict'),
+        ledgerUrl ? { LEDGER_URL: ledgerUrl } : {},
+        spec.env,
+        services.verdict.env,
+      );
       running.verdict = await launch('verdict', applyEnv(envs.verdict, portEnv('verdict')));
     }
     workerEnv = applyEnv(
@@ -187,7 +192,10 @@ export async function startStack(spec: StackSpec = {}): Promise<Stack> {
       workers,
       redisUrl,
       env: (of) => ({ ...(of === 'worker' ? workerEnv : need(envs[of], of)) }),
-      databaseUrl: (service) => (service === 'registry' ? registry.databaseUrl : need(envs[service], service)[service === 'verdict' ? 'DATABASE_URL_VERDICT' : 'DATABASE_URL_LEDGER']),
+      databaseUrl: (service) =>
+        service === 'registry'
+          ? registry.databaseUrl
+          : need(envs[service], service)[service === 'verdict' ? 'DATABASE_URL_VERDICT' : 'DATABASE_URL_LEDGER'],
       db(service) {
         let pool = pools.get(service);
         if (!pool) pools.set(service, (pool = new Pool({ connectionString: stack.databaseUrl(service), max: 2 })));
@@ -279,22 +287,25 @@ async function startRegistryProxy(target: string): Promise<RegistryProxy> {
     }
     proxy.requests.push(`${req.method} ${req.url}`);
     proxy.tokens.push(req.headers['x-internal-token'] as string | undefined);
-    const upstream = http.request({ hostname: to.hostname, port: to.port, method: req.method, path: req.url, headers: req.headers }, (up) => {
-      const rewrite = proxy.rewrite;
-      if (!rewrite || up.statusCode !== 200) {
-        res.writeHead(up.statusCode ?? 502, up.headers);
-        up.pipe(res);
-        return;
-      }
-      let text = '';
-      up.setEncoding('utf8');
-      up.on('data', (c: string) => (text += c));
-      up.on('end', () => {
-        const body = rewrite(req.url ?? '', text);
-        res.writeHead(200, { ...up.headers, 'content-length': String(Buffer.byteLength(body)) });
-        res.end(body);
-      });
-    });
+    const upstream = http.request(
+      { hostname: to.hostname, port: to.port, method: req.method, path: req.url, headers: req.headers },
+      (up) => {
+        const rewrite = proxy.rewrite;
+        if (!rewrite || up.statusCode !== 200) {
+          res.writeHead(up.statusCode ?? 502, up.headers);
+          up.pipe(res);
+          return;
+        }
+        let text = '';
+        up.setEncoding('utf8');
+        up.on('data', (c: string) => (text += c));
+        up.on('end', () => {
+          const body = rewrite(req.url ?? '', text);
+          res.writeHead(200, { ...up.headers, 'content-length': String(Buffer.byteLength(body)) });
+          res.end(body);
+        });
+      },
+    );
     upstream.on('error', () => res.destroy());
     req.pipe(upstream);
   });

@@ -26,7 +26,15 @@ function send(base: string, path: string, headers: Record<string, string>, body:
   return new Promise((resolve, reject) => {
     const req = http.request(
       new URL(path, base),
-      { method: 'POST', headers: { ...headers, 'Content-Type': 'application/json', 'Content-Length': String(payload.length), ...(gzip ? { 'Content-Encoding': 'gzip' } : {}) } },
+      {
+        method: 'POST',
+        headers: {
+          ...headers,
+          'Content-Type': 'application/json',
+          'Content-Length': String(payload.length),
+          ...(gzip ? { 'Content-Encoding': 'gzip' } : {}),
+        },
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
@@ -68,10 +76,34 @@ const ROWS: Array<{ name: string; value: Buffer; verdict: string; ledger: string
   { name: 'U+0000 in a string', value: b('"a\\u0000b"'), verdict: '', ledger: '', registry: '' },
   { name: 'U+0000 in a member name', value: b('{"k\\u0000":1}'), verdict: '["k\\u0000"]', ledger: '.k\u0000', registry: '["k\\u0000"]' },
   { name: 'an escaped lone surrogate', value: b('"a\\ud800"'), verdict: '', ledger: '', registry: '' },
-  { name: 'a lone surrogate in a member name', value: b('{"\\udc00":1}'), verdict: '["\\udc00"]', ledger: '.\\udc00', registry: '["\\udc00"]' },
-  { name: 'a raw lone surrogate (ED A0 80, not UTF-8)', value: Buffer.concat([b('"a'), Buffer.from([0xed, 0xa0, 0x80]), b('"')]), verdict: '', ledger: '', registry: '' },
-  { name: 'a byte that is no UTF-8 (FF)', value: Buffer.concat([b('"a'), Buffer.from([0xff]), b('"')]), verdict: '', ledger: '', registry: '' },
-  { name: 'an overlong NUL (C0 80)', value: Buffer.concat([b('"a'), Buffer.from([0xc0, 0x80]), b('"')]), verdict: '', ledger: '', registry: '' },
+  {
+    name: 'a lone surrogate in a member name',
+    value: b('{"\\udc00":1}'),
+    verdict: '["\\udc00"]',
+    ledger: '.\\udc00',
+    registry: '["\\udc00"]',
+  },
+  {
+    name: 'a raw lone surrogate (ED A0 80, not UTF-8)',
+    value: Buffer.concat([b('"a'), Buffer.from([0xed, 0xa0, 0x80]), b('"')]),
+    verdict: '',
+    ledger: '',
+    registry: '',
+  },
+  {
+    name: 'a byte that is no UTF-8 (FF)',
+    value: Buffer.concat([b('"a'), Buffer.from([0xff]), b('"')]),
+    verdict: '',
+    ledger: '',
+    registry: '',
+  },
+  {
+    name: 'an overlong NUL (C0 80)',
+    value: Buffer.concat([b('"a'), Buffer.from([0xc0, 0x80]), b('"')]),
+    verdict: '',
+    ledger: '',
+    registry: '',
+  },
   { name: 'an integer beyond 2^53', value: b('123456789012345678901234567890'), verdict: '', ledger: '', registry: '' },
   { name: 'an integer one past 2^53', value: b('9007199254740993'), verdict: '', ledger: '', registry: '' },
   { name: 'a number beyond the double range', value: b('1e400'), verdict: '', ledger: '', registry: '' },
@@ -104,9 +136,21 @@ describe('the storable-JSON guard on every service', () => {
 
   const doors = {
     verdict: (value: Buffer, gzip: boolean) =>
-      send(stack.verdict.url, `/${t.id}/v1/check`, { 'X-API-Key': t.agentKey }, Buffer.concat([b('{"action":"calendar.read","resource":"c","scope":{},"parameters":{"x":'), value, b('}}')]), gzip),
+      send(
+        stack.verdict.url,
+        `/${t.id}/v1/check`,
+        { 'X-API-Key': t.agentKey },
+        Buffer.concat([b('{"action":"calendar.read","resource":"c","scope":{},"parameters":{"x":'), value, b('}}')]),
+        gzip,
+      ),
     ledger: (value: Buffer, gzip: boolean) =>
-      send(stack.ledger.url, `/streams/${stream}/facts`, { 'X-API-Key': t.agentKey }, Buffer.concat([b(`{"tenant_id":"${t.id}","actor":"a","custom_payload":{"x":`), value, b('}}')]), gzip),
+      send(
+        stack.ledger.url,
+        `/streams/${stream}/facts`,
+        { 'X-API-Key': t.agentKey },
+        Buffer.concat([b(`{"tenant_id":"${t.id}","actor":"a","custom_payload":{"x":`), value, b('}}')]),
+        gzip,
+      ),
     registry: (value: Buffer) =>
       send(
         stack.registry.url,
@@ -120,12 +164,18 @@ describe('the storable-JSON guard on every service', () => {
     return { status: res.status, body: (await res.json()) as Record<string, unknown> };
   };
   const stored = {
-    verdict: async () => ((await get(`${stack.verdict.url}/${t.id}/v1/consultations?limit=1000`, { 'X-API-Key': t.agentKey })).body.items as Array<{ parameters: unknown }>),
+    verdict: async () =>
+      (await get(`${stack.verdict.url}/${t.id}/v1/consultations?limit=1000`, { 'X-API-Key': t.agentKey })).body.items as Array<{
+        parameters: unknown;
+      }>,
     ledger: async () => {
       const res = await get(`${stack.ledger.url}/streams/${stream}/facts?limit=1000`, { 'X-API-Key': t.agentKey });
       return res.status === 404 ? [] : (res.body.facts as Array<{ custom_payload: unknown }>);
     },
-    registry: async () => ((await get(`${stack.registry.url}/api/v1/scopes/${scopeId}/rules`, { Authorization: `Bearer ${t.adminKey}` })).body.items as Array<{ conditions: Array<{ value: unknown }> }>),
+    registry: async () =>
+      (await get(`${stack.registry.url}/api/v1/scopes/${scopeId}/rules`, { Authorization: `Bearer ${t.adminKey}` })).body.items as Array<{
+        conditions: Array<{ value: unknown }>;
+      }>,
   };
 
   it('stores the exact values on every door, and reads them back unchanged', async () => {
@@ -190,7 +240,10 @@ describe('the storable-JSON guard on every service', () => {
   };
 
   it.each([
-    ['a header value with a control character', (path: string) => `POST ${path} HTTP/1.1\r\nHost: x\r\nX-API-Key: a\u0001b\r\nContent-Length: 0\r\n\r\n`],
+    [
+      'a header value with a control character',
+      (path: string) => `POST ${path} HTTP/1.1\r\nHost: x\r\nX-API-Key: a\u0001b\r\nContent-Length: 0\r\n\r\n`,
+    ],
     ['an HTTP/1.1 request without Host', (path: string) => `GET ${path} HTTP/1.1\r\nConnection: close\r\n\r\n`],
   ])('answers %s with 400 in each service error format, not a bare 400', async (_what, request) => {
     const verdict = await raw(stack.verdict.url, request(`/${t.id}/v1/check`));

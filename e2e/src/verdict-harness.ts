@@ -29,7 +29,11 @@ export interface VerdictTenant {
   humanId: string;
 }
 
-export async function createVerdictTenant(stack: { registry: RegistryHarness }, slug: string, settings: object = { scope_schema: SCOPE_SCHEMA }): Promise<VerdictTenant> {
+export async function createVerdictTenant(
+  stack: { registry: RegistryHarness },
+  slug: string,
+  settings: object = { scope_schema: SCOPE_SCHEMA },
+): Promise<VerdictTenant> {
   const t = await createTenantWithAdmin(stack.registry, slug, settings);
   const agent = await createPrincipalWithKey(stack.registry, t.admin.key, { kind: 'agent', permissions: ['check', 'read'] });
   const human = await request(stack.registry.url)
@@ -37,7 +41,14 @@ export async function createVerdictTenant(stack: { registry: RegistryHarness }, 
     .set('Authorization', `Bearer ${t.admin.key}`)
     .send({ kind: 'human', name: `${slug}-human`, roles: ['role-cfo'] })
     .expect(201);
-  return { id: t.tenant.id, slug: t.tenant.slug, adminKey: t.admin.key, adminId: t.admin.principalId, agent: { id: agent.principalId, key: agent.key }, humanId: human.body.id };
+  return {
+    id: t.tenant.id,
+    slug: t.tenant.slug,
+    adminKey: t.admin.key,
+    adminId: t.admin.principalId,
+    agent: { id: agent.principalId, key: agent.key },
+    humanId: human.body.id,
+  };
 }
 
 /** The registry's public API with a tenant admin key. */
@@ -78,8 +89,14 @@ export function verdictApi(stack: { verdict: RunningVerdict }, key: string | und
   const url = stack.verdict.url;
   const withKey = (t: request.Test) => (key ? t.set('X-API-Key', key) : t);
   return {
-    check: (body: object, headers: Record<string, string> = {}) => withKey(request(url).post(`/${tenant}/v1/check`)).set(headers).send(body),
-    resolve: (body: object, headers: Record<string, string> = {}) => withKey(request(url).post(`/${tenant}/v1/resolve`)).set(headers).send(body),
+    check: (body: object, headers: Record<string, string> = {}) =>
+      withKey(request(url).post(`/${tenant}/v1/check`))
+        .set(headers)
+        .send(body),
+    resolve: (body: object, headers: Record<string, string> = {}) =>
+      withKey(request(url).post(`/${tenant}/v1/resolve`))
+        .set(headers)
+        .send(body),
     consultation: (id: string) => withKey(request(url).get(`/${tenant}/v1/consultations/${id}`)),
     consultations: (query: Record<string, string | number> = {}) => withKey(request(url).get(`/${tenant}/v1/consultations`)).query(query),
     ruleVersion: (id: string) => withKey(request(url).get(`/v1/rule-versions/${id}`)),
@@ -96,5 +113,8 @@ export function expectConforms(res: Response, method: 'get' | 'post', path: stri
   const key = `${method} ${path} ${status}`;
   const validate = openapi.schemaAt(path, method, { status });
   if (!validate) throw new Error(`OpenAPI documents no ${key} response`);
-  if (!validate(res.body)) throw new Error(`${key} does not match the OpenAPI document: ${openapi.errorsText(validate)}\n${JSON.stringify(res.body).slice(0, 1500)}`);
+  if (!validate(res.body))
+    throw new Error(
+      `${key} does not match the OpenAPI document: ${openapi.errorsText(validate)}\n${JSON.stringify(res.body).slice(0, 1500)}`,
+    );
 }

@@ -75,26 +75,60 @@ describe('tenant snapshots', () => {
 
   it('sees a rule update within one second', async () => {
     await agent().check(deploy).expect(200);
-    await registryApi(stack, t.adminKey).updateRule(scopeId, rule.id, { directive: 'deploy freeze', severity: 'MANDATORY', applies_to: { actions: ['infra.deploy'] } });
-    const res = await eventually('the rule in the snapshot', async () => {
-      const r = await agent().check(deploy).expect(200);
-      expect(r.body.verdict).toBe('blocked');
-      return r;
-    }, { timeoutMs: 1_000 });
+    await registryApi(stack, t.adminKey).updateRule(scopeId, rule.id, {
+      directive: 'deploy freeze',
+      severity: 'MANDATORY',
+      applies_to: { actions: ['infra.deploy'] },
+    });
+    const res = await eventually(
+      'the rule in the snapshot',
+      async () => {
+        const r = await agent().check(deploy).expect(200);
+        expect(r.body.verdict).toBe('blocked');
+        return r;
+      },
+      { timeoutMs: 1_000 },
+    );
     expect(res.body.dominating_rule_id).toBe(rule.id);
   });
 
   it('sees new rules, archived rules and changed tenant settings', async () => {
     const reg = registryApi(stack, t.adminKey);
     const audit = await reg.rule(scopeId, { directive: 'audit reads', severity: 'ADVISORY', applies_to: { actions: ['data.read'] } });
-    await eventually('the new rule in the snapshot', async () => (await agent().check({ action: 'data.read', resource: 'd', scope: { region: 'eu' } }).expect(200)).body.verdict, { until: (v) => v === 'observe', timeoutMs: 1_000 });
+    await eventually(
+      'the new rule in the snapshot',
+      async () =>
+        (
+          await agent()
+            .check({ action: 'data.read', resource: 'd', scope: { region: 'eu' } })
+            .expect(200)
+        ).body.verdict,
+      { until: (v) => v === 'observe', timeoutMs: 1_000 },
+    );
     await reg.archiveRule(scopeId, audit.id);
-    await eventually('the archived rule gone from the snapshot', async () => (await agent().check({ action: 'data.read', resource: 'd', scope: { region: 'eu' } }).expect(200)).body.verdict, { until: (v) => v === 'allowed', timeoutMs: 1_000 });
-    await reg.patchTenant(t.id, { settings: { scope_schema: { fields: { region: { allowed_values: ['eu', 'us'] }, team: {} } }, default_verdict: 'observe' } });
-    await eventually('the new tenant settings in the snapshot', async () => {
-      const res = await agent().check({ action: 'nothing.here', resource: 'x', scope: { team: 'payments' } }).expect(200);
-      expect(res.body.verdict).toBe('observe');
-      return true;
-    }, { timeoutMs: 1_000 });
+    await eventually(
+      'the archived rule gone from the snapshot',
+      async () =>
+        (
+          await agent()
+            .check({ action: 'data.read', resource: 'd', scope: { region: 'eu' } })
+            .expect(200)
+        ).body.verdict,
+      { until: (v) => v === 'allowed', timeoutMs: 1_000 },
+    );
+    await reg.patchTenant(t.id, {
+      settings: { scope_schema: { fields: { region: { allowed_values: ['eu', 'us'] }, team: {} } }, default_verdict: 'observe' },
+    });
+    await eventually(
+      'the new tenant settings in the snapshot',
+      async () => {
+        const res = await agent()
+          .check({ action: 'nothing.here', resource: 'x', scope: { team: 'payments' } })
+          .expect(200);
+        expect(res.body.verdict).toBe('observe');
+        return true;
+      },
+      { timeoutMs: 1_000 },
+    );
   });
 });

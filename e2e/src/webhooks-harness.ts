@@ -33,7 +33,13 @@ export async function webhookRig(stack: Stack): Promise<WebhookRig> {
   const t = await createTenantWithAdmin(registry, `wh-${randomUUID().slice(0, 8)}`);
   const auth = { Authorization: `Bearer ${t.admin.key}` };
   const scopeId = (await request(registry.url).post('/api/v1/scopes').set(auth).send({ name: 'main' }).expect(201)).body.id;
-  const invariantId = (await request(registry.url).post(`/api/v1/scopes/${scopeId}/invariants`).set(auth).send({ constraint: 'No Friday deploys', requires_approval: true }).expect(201)).body.id;
+  const invariantId = (
+    await request(registry.url)
+      .post(`/api/v1/scopes/${scopeId}/invariants`)
+      .set(auth)
+      .send({ constraint: 'No Friday deploys', requires_approval: true })
+      .expect(201)
+  ).body.id;
   const requester = await createPrincipalWithKey(registry, t.admin.key, { permissions: ['read', 'write'] });
   return { stack, receiver, tenantId: t.tenant.id, scopeId, invariantId, adminKey: t.admin.key, requesterKey: requester.key };
 }
@@ -43,23 +49,48 @@ export function rigApi(rig: WebhookRig) {
   const as = (key: string) => ({ Authorization: `Bearer ${key}` });
   return {
     subscribe: async (body: object, path = `/api/v1/scopes/${rig.scopeId}/webhooks`) =>
-      (await request(rig.stack.registry.url).post(path).set(as(rig.adminKey)).send({ url: rig.receiver.url, ...body }).expect(201)).body as { id: string },
+      (
+        await request(rig.stack.registry.url)
+          .post(path)
+          .set(as(rig.adminKey))
+          .send({ url: rig.receiver.url, ...body })
+          .expect(201)
+      ).body as { id: string },
     requestApproval: async (action: string) =>
-      (await request(rig.stack.registry.url).post(`/api/v1/scopes/${rig.scopeId}/approvals`).set(as(rig.requesterKey)).send({ trigger_id: rig.invariantId, intended_action: action }).expect(201))
-        .body as { id: string },
+      (
+        await request(rig.stack.registry.url)
+          .post(`/api/v1/scopes/${rig.scopeId}/approvals`)
+          .set(as(rig.requesterKey))
+          .send({ trigger_id: rig.invariantId, intended_action: action })
+          .expect(201)
+      ).body as { id: string },
     deliveries: async (subscriptionId: string) =>
-      (await request(rig.stack.registry.url).get(`/api/v1/webhooks/${subscriptionId}/deliveries?limit=1000`).set(as(rig.adminKey)).expect(200)).body.items as Array<{
+      (
+        await request(rig.stack.registry.url)
+          .get(`/api/v1/webhooks/${subscriptionId}/deliveries?limit=1000`)
+          .set(as(rig.adminKey))
+          .expect(200)
+      ).body.items as Array<{
         id: string;
         status: string;
         attempt_count: number;
         attempts: Array<{ attempt: number; outcome: string; status_code: number | null }>;
       }>,
-    subscriptions: async () => (await request(rig.stack.registry.url).get('/api/v1/webhooks?limit=1000').set(as(rig.adminKey)).expect(200)).body.items as Array<{ id: string }>,
+    subscriptions: async () =>
+      (await request(rig.stack.registry.url).get('/api/v1/webhooks?limit=1000').set(as(rig.adminKey)).expect(200)).body.items as Array<{
+        id: string;
+      }>,
     unsubscribe: async (id: string) => {
       await request(rig.stack.registry.url).delete(`/api/v1/webhooks/${id}`).set(as(rig.adminKey)).expect(204);
     },
-    webhookKey: async () => (await request(rig.stack.registry.url).get('/.well-known/webhook-key').expect(200)).body as { kid: string; pem: string },
+    webhookKey: async () =>
+      (await request(rig.stack.registry.url).get('/.well-known/webhook-key').expect(200)).body as { kid: string; pem: string },
     events: async (type: string) =>
-      (await request(rig.stack.registry.url).get(`/api/v1/scopes/${rig.scopeId}/events?type=${type}&limit=1000`).set(as(rig.adminKey)).expect(200)).body.items as Array<Record<string, unknown>>,
+      (
+        await request(rig.stack.registry.url)
+          .get(`/api/v1/scopes/${rig.scopeId}/events?type=${type}&limit=1000`)
+          .set(as(rig.adminKey))
+          .expect(200)
+      ).body.items as Array<Record<string, unknown>>,
   };
 }

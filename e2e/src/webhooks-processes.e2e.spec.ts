@@ -32,10 +32,14 @@ describe('worker processes', () => {
     const sub = await a.subscribe({ events: ['approval.requested'] });
 
     const approvals = await Promise.all(Array.from({ length: 8 }, (_, i) => a.requestApproval(`two processes ${i}`)));
-    const ds = await eventually('every delivery', async () => {
-      const list = await a.deliveries(sub.id);
-      return list.length === approvals.length && list.every((d) => d.status === 'succeeded') ? list : undefined;
-    }, { timeoutMs: 30_000 });
+    const ds = await eventually(
+      'every delivery',
+      async () => {
+        const list = await a.deliveries(sub.id);
+        return list.length === approvals.length && list.every((d) => d.status === 'succeeded') ? list : undefined;
+      },
+      { timeoutMs: 30_000 },
+    );
     expect(ds.every((d) => d.attempt_count === 1)).toBe(true);
     expect(rig.receiver.received).toHaveLength(approvals.length);
 
@@ -62,7 +66,9 @@ describe('worker processes', () => {
 
     expect(await second.exited).toBe(0);
     expect(await exitedBeforeRelease).toBe(false);
-    const delivery = (await a.deliveries(sub.id)).find((d) => rig.receiver.received.some((r) => r.headers['x-service-delivery'] === d.id && (r.body.data as { id: string }).id === slow.id));
+    const delivery = (await a.deliveries(sub.id)).find((d) =>
+      rig.receiver.received.some((r) => r.headers['x-service-delivery'] === d.id && (r.body.data as { id: string }).id === slow.id),
+    );
     expect(delivery).toMatchObject({ status: 'succeeded', attempt_count: 1 });
     expect(rig.receiver.received.filter((r) => (r.body.data as { id: string }).id === slow.id)).toHaveLength(1);
   });

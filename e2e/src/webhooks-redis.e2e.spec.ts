@@ -48,10 +48,14 @@ describe('webhooks across a Redis outage', () => {
     expect(waiting.every((d) => d.attempt_count === 0)).toBe(true);
 
     redis = await startRedis({ dir, port });
-    const delivered = await eventually('every delivery after the outage', async () => {
-      const ds = await a.deliveries(sub.id);
-      return ds.length === 1 + during.length && ds.every((d) => d.status === 'succeeded') ? ds : undefined;
-    }, { timeoutMs: 60_000 });
+    const delivered = await eventually(
+      'every delivery after the outage',
+      async () => {
+        const ds = await a.deliveries(sub.id);
+        return ds.length === 1 + during.length && ds.every((d) => d.status === 'succeeded') ? ds : undefined;
+      },
+      { timeoutMs: 60_000 },
+    );
 
     expect(delivered.every((d) => d.attempt_count === 1)).toBe(true);
     const ids = rig.receiver.received.map((r) => (r.body.data as { id: string }).id);

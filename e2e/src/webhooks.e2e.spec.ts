@@ -65,7 +65,14 @@ describe('webhooks through the worker', () => {
     for (const secret of [sub.secret, rotated.secret]) {
       expect(new Webhook(secret).verify(second.raw, headersOf(second))).toEqual(second.body);
       const h = headersOf(second);
-      const report = verifyStandardWebhook({ body: second.raw, id: h['webhook-id'], timestamp: h['webhook-timestamp'], signature: h['webhook-signature'], secret, maxAgeSeconds: 300 });
+      const report = verifyStandardWebhook({
+        body: second.raw,
+        id: h['webhook-id'],
+        timestamp: h['webhook-timestamp'],
+        signature: h['webhook-signature'],
+        secret,
+        maxAgeSeconds: 300,
+      });
       expect(report.valid).toBe(true);
     }
   });
@@ -75,10 +82,14 @@ describe('webhooks through the worker', () => {
     rig.receiver.respond = (_req, i) => (i < 2 ? 500 : 200);
 
     await a.requestApproval('flaky receiver');
-    const [delivery] = await eventually('the delivery to succeed', async () => {
-      const ds = await a.deliveries(sub.id);
-      return ds.length && ds[0].status === 'succeeded' ? ds : undefined;
-    }, { timeoutMs: 30_000 });
+    const [delivery] = await eventually(
+      'the delivery to succeed',
+      async () => {
+        const ds = await a.deliveries(sub.id);
+        return ds.length && ds[0].status === 'succeeded' ? ds : undefined;
+      },
+      { timeoutMs: 30_000 },
+    );
 
     expect(delivery.attempts.map((x) => [x.attempt, x.outcome, x.status_code])).toEqual([
       [1, 'failed', 500],
@@ -105,7 +116,11 @@ describe('webhooks through the worker', () => {
         type: 'approval.requested',
         entity_type: 'approval',
         entity_id: 'apr-00000000000000000000abcd',
-        data: { id: 'apr-00000000000000000000abcd', status: 'pending', candidate_deciders: ['role-finance', 'hum-0123456789abcdef01234567'] },
+        data: {
+          id: 'apr-00000000000000000000abcd',
+          status: 'pending',
+          candidate_deciders: ['role-finance', 'hum-0123456789abcdef01234567'],
+        },
         idempotency_key: 'verdict-e2e-1',
       })
       .expect(201);
@@ -127,10 +142,14 @@ describe('webhooks through the worker', () => {
     const sub = await a.subscribe({ events: ['approval.requested'] });
 
     const approvals = await Promise.all(Array.from({ length: 12 }, (_, i) => a.requestApproval(`parallel ${i}`)));
-    const ds = await eventually('every delivery', async () => {
-      const list = await a.deliveries(sub.id);
-      return list.length === approvals.length && list.every((d) => d.status === 'succeeded') ? list : undefined;
-    }, { timeoutMs: 30_000 });
+    const ds = await eventually(
+      'every delivery',
+      async () => {
+        const list = await a.deliveries(sub.id);
+        return list.length === approvals.length && list.every((d) => d.status === 'succeeded') ? list : undefined;
+      },
+      { timeoutMs: 30_000 },
+    );
 
     expect(ds.every((d) => d.attempt_count === 1)).toBe(true);
     const mine = rig.receiver.received.filter((r) => ds.some((d) => d.id === r.headers['x-service-delivery']));

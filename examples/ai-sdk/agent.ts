@@ -15,7 +15,11 @@ import { bank, DRY_RUN_CALLS, mappings, PROMPT, withDemoTenant } from '../guarde
 export function bankTools(arbiter: VerdictClient) {
   const tools = {
     balance: tool({ description: 'The balance of an account', inputSchema: z.object({ account: z.string() }), execute: bank.balance }),
-    transfer: tool({ description: 'Move money between accounts', inputSchema: z.object({ from: z.string(), to: z.string(), amount: z.number() }), execute: bank.transfer }),
+    transfer: tool({
+      description: 'Move money between accounts',
+      inputSchema: z.object({ from: z.string(), to: z.string(), amount: z.number() }),
+      execute: bank.transfer,
+    }),
   };
   return guardAiTools(arbiter, tools, { perTool: mappings });
 }
@@ -26,7 +30,10 @@ export async function dryRun(arbiter: VerdictClient, log: (line: string) => void
   const out: unknown[] = [];
   for (const [i, { tool: name, input }] of DRY_RUN_CALLS.entries()) {
     const options = { toolCallId: `call-${i}`, messages: [] };
-    const result = name === 'balance' ? await tools.balance.execute!(input as { account: string }, options) : await tools.transfer.execute!(input as { from: string; to: string; amount: number }, options);
+    const result =
+      name === 'balance'
+        ? await tools.balance.execute!(input as { account: string }, options)
+        : await tools.transfer.execute!(input as { from: string; to: string; amount: number }, options);
     log(`${name} ${JSON.stringify(input)} -> ${isToolRefusal(result) ? result.message : String(result)}`);
     out.push(result);
   }

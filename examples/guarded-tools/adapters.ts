@@ -20,7 +20,13 @@ async function main(): Promise<void> {
   // Vercel AI SDK: a tools object, each tool under its key as name.
   const tools = guardAiTools(
     arbiter,
-    { transfer: tool({ description: 'Move money', inputSchema: z.object({ from: z.string(), to: z.string(), amount: z.number() }), execute: bank.transfer }) },
+    {
+      transfer: tool({
+        description: 'Move money',
+        inputSchema: z.object({ from: z.string(), to: z.string(), amount: z.number() }),
+        execute: bank.transfer,
+      }),
+    },
     { perTool: { transfer: { action: 'bank.transfer', resource: (i) => `acct:${i.from}`, scope: { region: 'eu' } } } },
   );
   if (process.env.ARBITER_MODEL) {
@@ -33,7 +39,12 @@ async function main(): Promise<void> {
   // OpenAI Agents SDK: one function tool.
   const transfer = guardAgentsTool(
     arbiter,
-    agentsTool({ name: 'transfer', description: 'Move money', parameters: z.object({ from: z.string(), to: z.string(), amount: z.number() }), execute: bank.transfer }),
+    agentsTool({
+      name: 'transfer',
+      description: 'Move money',
+      parameters: z.object({ from: z.string(), to: z.string(), amount: z.number() }),
+      execute: bank.transfer,
+    }),
     { action: 'bank.transfer', resource: (i) => `acct:${String(i.from)}`, scope: { region: 'eu' } },
   );
   if (process.env.OPENAI_API_KEY) {

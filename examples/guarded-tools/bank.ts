@@ -38,15 +38,34 @@ export const PROMPT = 'Check the balance of acct-1, then move 5000 EUR from acct
 export async function provisionBankTenant(registryUrl: string, adminKey: string, slug = 'bank-demo') {
   const admin = createRegistryClient({ baseUrl: registryUrl, apiKey: adminKey });
   const found = (await admin.all((cursor) => admin.listTenants({ cursor, limit: 1000 }))).find((t) => t.slug === slug);
-  const tenant = found ?? (await admin.createTenant({ name: 'Guarded tools demo', slug, settings: { scope_schema: { fields: { region: { allowed_values: ['eu', 'us'] } } } } }));
+  const tenant =
+    found ??
+    (await admin.createTenant({
+      name: 'Guarded tools demo',
+      slug,
+      settings: { scope_schema: { fields: { region: { allowed_values: ['eu', 'us'] } } } },
+    }));
   const principals = await admin.all((cursor) => admin.listPrincipals({ cursor, limit: 1000, tenant_id: tenant.id }));
-  const principal = async (kind: 'agent' | 'human', name: string) => principals.find((p) => p.kind === kind && p.name === name)?.id ?? (await admin.createPrincipal({ kind, name, tenant_id: tenant.id })).id;
-  const owner = await admin.createApiKey({ principal_id: await principal('human', 'demo admin'), permissions: ['admin'], tenant_id: tenant.id });
+  const principal = async (kind: 'agent' | 'human', name: string) =>
+    principals.find((p) => p.kind === kind && p.name === name)?.id ??
+    (await admin.createPrincipal({ kind, name, tenant_id: tenant.id })).id;
+  const owner = await admin.createApiKey({
+    principal_id: await principal('human', 'demo admin'),
+    permissions: ['admin'],
+    tenant_id: tenant.id,
+  });
   const reg = createRegistryClient({ baseUrl: registryUrl, apiKey: owner.key });
-  const eu = (await reg.all((cursor) => reg.listScopes({ cursor, limit: 1000 }))).find((x) => x.name === 'bank') ?? (await reg.createScope({ name: 'bank', selector: { region: 'eu' } }));
+  const eu =
+    (await reg.all((cursor) => reg.listScopes({ cursor, limit: 1000 }))).find((x) => x.name === 'bank') ??
+    (await reg.createScope({ name: 'bank', selector: { region: 'eu' } }));
   const existing = new Set((await reg.listRules(eu.id)).map((r) => r.directive));
   const rules: Parameters<typeof reg.createRule>[1][] = [
-    { directive: 'No transfers to offshore accounts', severity: 'MANDATORY', applies_to: { actions: ['bank.transfer'] }, conditions: [{ field: 'to', op: 'starts_with', value: 'offshore-' }] },
+    {
+      directive: 'No transfers to offshore accounts',
+      severity: 'MANDATORY',
+      applies_to: { actions: ['bank.transfer'] },
+      conditions: [{ field: 'to', op: 'starts_with', value: 'offshore-' }],
+    },
     {
       directive: 'Transfers above 1,000 EUR need approval from finance',
       severity: 'REQUIRES_APPROVAL',
@@ -67,14 +86,19 @@ export async function provisionBankTenant(registryUrl: string, adminKey: string,
  * The tenant and key from the environment (examples/run.mjs fills them in from the demo tenant of `arbiter quickstart`,
  * which has these rules: the examples then reuse it), or a new demo tenant when only ARBITER_ADMIN_KEY is given.
  */
-export async function tenantFromEnv(log: (line: string) => void): Promise<{ verdictUrl: string; tenant: string; agentKey: string; cleanUp?: () => Promise<void> }> {
+export async function tenantFromEnv(
+  log: (line: string) => void,
+): Promise<{ verdictUrl: string; tenant: string; agentKey: string; cleanUp?: () => Promise<void> }> {
   const env = process.env;
   const verdictUrl = env.ARBITER_VERDICT_URL ?? 'http://127.0.0.1:3002';
   if (env.ARBITER_TENANT && env.ARBITER_AGENT_KEY) {
     log(`demo tenant ${env.ARBITER_TENANT}`);
     return { verdictUrl, tenant: env.ARBITER_TENANT, agentKey: env.ARBITER_AGENT_KEY };
   }
-  if (!env.ARBITER_ADMIN_KEY) throw new Error('run arbiter quickstart first (its demo tenant is used), or set ARBITER_TENANT and ARBITER_AGENT_KEY, or ARBITER_ADMIN_KEY to provision a tenant of its own');
+  if (!env.ARBITER_ADMIN_KEY)
+    throw new Error(
+      'run arbiter quickstart first (its demo tenant is used), or set ARBITER_TENANT and ARBITER_AGENT_KEY, or ARBITER_ADMIN_KEY to provision a tenant of its own',
+    );
   const made = await provisionBankTenant(env.ARBITER_REGISTRY_URL ?? 'http://127.0.0.1:3001', env.ARBITER_ADMIN_KEY);
   log(`${made.created ? 'provisioned' : 'reused'} demo tenant ${made.tenant} (bank-demo)`);
   return { verdictUrl, tenant: made.tenant, agentKey: made.agentKey, cleanUp: made.cleanUp };

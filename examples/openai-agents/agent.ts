@@ -13,8 +13,18 @@ import { bank, DRY_RUN_CALLS, mappings, PROMPT, withDemoTenant } from '../guarde
 
 /** The bank's function tools, each guarded by Arbiter under its own mapping. */
 export function bankTools(arbiter: VerdictClient) {
-  const balance = tool({ name: 'balance', description: 'The balance of an account', parameters: z.object({ account: z.string() }), execute: bank.balance });
-  const transfer = tool({ name: 'transfer', description: 'Move money between accounts', parameters: z.object({ from: z.string(), to: z.string(), amount: z.number() }), execute: bank.transfer });
+  const balance = tool({
+    name: 'balance',
+    description: 'The balance of an account',
+    parameters: z.object({ account: z.string() }),
+    execute: bank.balance,
+  });
+  const transfer = tool({
+    name: 'transfer',
+    description: 'Move money between accounts',
+    parameters: z.object({ from: z.string(), to: z.string(), amount: z.number() }),
+    execute: bank.transfer,
+  });
   return {
     balance: guardAgentsTool(arbiter, balance, { ...mappings.balance, resource: (i) => `acct:${String(i.account)}` }),
     transfer: guardAgentsTool(arbiter, transfer, { ...mappings.transfer, resource: (i) => `acct:${String(i.from)}` }),
@@ -45,7 +55,11 @@ async function runWith(arbiter: VerdictClient, log: (line: string) => void): Pro
     return;
   }
   const tools = bankTools(arbiter);
-  const agent = new Agent({ name: 'bank agent', instructions: 'You run bank operations with the tools you have. Report refusals as they are.', tools: [tools.balance, tools.transfer] });
+  const agent = new Agent({
+    name: 'bank agent',
+    instructions: 'You run bank operations with the tools you have. Report refusals as they are.',
+    tools: [tools.balance, tools.transfer],
+  });
   const result = await run(agent, PROMPT);
   log(String(result.finalOutput));
 }

@@ -35,7 +35,12 @@ function loadProjects() {
       if (!fs.existsSync(pkgPath)) continue;
       const pkg = JSON.parse(fs.readFileSync(pkgPath, 'utf8'));
       const exported = pkg.exports && typeof pkg.exports === 'object' ? Object.keys(pkg.exports) : [];
-      projects.push({ name: pkg.name, root: path.join(base, d) + path.sep, tags: (pkg.nx && pkg.nx.tags) || [], entries: exported.filter((e) => e.startsWith('./')) });
+      projects.push({
+        name: pkg.name,
+        root: path.join(base, d) + path.sep,
+        tags: (pkg.nx && pkg.nx.tags) || [],
+        entries: exported.filter((e) => e.startsWith('./')),
+      });
     }
   }
   return projects;
@@ -115,7 +120,11 @@ module.exports = {
       if (!ok && to.tags.some((t) => throughEntry.has(t))) {
         if (!isPublicEntry(spec, to)) context.report({ node, messageId: 'notPublic', data: { from: from.name, to: to.name } });
       } else if (!ok) {
-        context.report({ node, messageId: 'forbidden', data: { from: from.name, fromTags: from.tags.join(','), to: to.name, toTags: to.tags.join(',') } });
+        context.report({
+          node,
+          messageId: 'forbidden',
+          data: { from: from.name, fromTags: from.tags.join(','), to: to.name, toTags: to.tags.join(',') },
+        });
       } else if (spec.startsWith('.') && to.tags.includes('type:lib')) {
         context.report({ node, messageId: 'deepLib', data: { to: to.name } });
       }

@@ -61,7 +61,9 @@ function literalText(node) {
 const rule = {
   meta: {
     type: 'problem',
-    docs: { description: 'Refuse tracker numbers ("issue 14", "#14") in comments and test names: cite the docs section that holds the reason' },
+    docs: {
+      description: 'Refuse tracker numbers ("issue 14", "#14") in comments and test names: cite the docs section that holds the reason',
+    },
     messages: {
       tracker:
         '"{{found}}": a reader has no tracker. Say the reason, or cite the docs section that holds it (docs/<name>.md "Heading"; docs/development.md "Conventions").',

@@ -7,7 +7,20 @@ import { parseStorableJson, UnstorableJsonError } from '@arbiter/input';
 import { readCapped } from './files';
 import { CliError, EXIT, type Io } from './io';
 import { exitCodeOf, renderReport } from './render';
-import { lookup, NO_FILES, parseEnvFile, QUICKSTART_FILE, QUICKSTART_VARIABLES, ROLE_KEYS, sameUrl, STACK_FILE, type Found, type KeyRole, type Origin, type SettingsFiles } from './settings';
+import {
+  lookup,
+  NO_FILES,
+  parseEnvFile,
+  QUICKSTART_FILE,
+  QUICKSTART_VARIABLES,
+  ROLE_KEYS,
+  sameUrl,
+  STACK_FILE,
+  type Found,
+  type KeyRole,
+  type Origin,
+  type SettingsFiles,
+} from './settings';
 
 export interface GlobalOptions {
   json?: boolean;
@@ -20,7 +33,11 @@ export interface ServiceFlags {
   tenant?: string;
 }
 
-export const DEFAULT_URLS = { registry: 'http://127.0.0.1:3001', verdict: 'http://127.0.0.1:3002', ledger: 'http://127.0.0.1:3003' } as const;
+export const DEFAULT_URLS = {
+  registry: 'http://127.0.0.1:3001',
+  verdict: 'http://127.0.0.1:3002',
+  ledger: 'http://127.0.0.1:3003',
+} as const;
 export type Service = keyof typeof DEFAULT_URLS;
 
 /** The data directory the CLI reads the stack and quickstart files from: ARBITER_DATA_DIR, else the clone's. */
@@ -107,7 +124,11 @@ export class CommandContext {
   /** Records the URL and key a command calls a service with, when it builds the client itself. */
   using(service: Service, url: string, keyFrom: string): void {
     const found = this.serviceUrlOf(service, {});
-    this.used.set(service, { url, urlFrom: sameUrl(found.value, url) ? originText(found.origin, this.files, found.name) : 'from the command line', keyFrom });
+    this.used.set(service, {
+      url,
+      urlFrom: sameUrl(found.value, url) ? originText(found.origin, this.files, found.name) : 'from the command line',
+      keyFrom,
+    });
   }
 
   serviceUrl(service: Service, flags: ServiceFlags): string {
@@ -149,7 +170,8 @@ export class CommandContext {
    * api_key_env), under the same condition as apiKey: only towards the URL the file names for the service.
    */
   quickstartKey(name: string, service: Service, url: string | undefined): string | undefined {
-    const value = name.endsWith('_KEY') && (QUICKSTART_VARIABLES as readonly string[]).includes(name) ? this.files.quickstart[name] : undefined;
+    const value =
+      name.endsWith('_KEY') && (QUICKSTART_VARIABLES as readonly string[]).includes(name) ? this.files.quickstart[name] : undefined;
     const used = this.serviceUrlOf(service, { url });
     const fileUrl = this.files.quickstart[used.name];
     return value && fileUrl && sameUrl(fileUrl, used.value) ? value : undefined;
@@ -164,7 +186,11 @@ export class CommandContext {
   private remember(service: Service, flags: ServiceFlags, keyRequired: boolean, role?: KeyRole) {
     const url = this.serviceUrlOf(service, flags);
     const key = this.apiKeyOf(service, flags, keyRequired, role);
-    this.used.set(service, { url: url.value, urlFrom: originText(url.origin, this.files, url.name), keyFrom: key ? originText(key.origin, this.files, key.name) : undefined });
+    this.used.set(service, {
+      url: url.value,
+      urlFrom: originText(url.origin, this.files, url.name),
+      keyFrom: key ? originText(key.origin, this.files, key.name) : undefined,
+    });
     return { url: url.value, key };
   }
 
@@ -237,12 +263,19 @@ export class CommandContext {
 export function serviceFailure(err: unknown, used?: Used): CliError | undefined {
   if (!(err instanceof ArbiterError)) return undefined;
   const at = used ? ` at ${used.url} (${used.urlFrom})` : '';
-  if (err.status === 0) return new CliError(`cannot reach the ${err.service} service${at}: ${err.message}${used ? '; is the stack running (npm start), and is this its URL?' : ''}`, EXIT.usage);
+  if (err.status === 0)
+    return new CliError(
+      `cannot reach the ${err.service} service${at}: ${err.message}${used ? '; is the stack running (npm start), and is this its URL?' : ''}`,
+      EXIT.usage,
+    );
   const details = err.details === undefined ? '' : ` ${JSON.stringify(err.details)}`;
   const reason = `${err.status} ${err.code}: ${err.message.replace(/^\S+ \d+ \S+: /, '')}${details}`;
   if (err.status === 401 && used) {
     const key = used.keyFrom ? `the API key (${used.keyFrom})` : 'a request without an API key';
-    return new CliError(`the ${err.service} service${at} does not know ${key}: ${reason}; a key works only on the stack that made it, until it is revoked or expires`, EXIT.failed);
+    return new CliError(
+      `the ${err.service} service${at} does not know ${key}: ${reason}; a key works only on the stack that made it, until it is revoked or expires`,
+      EXIT.failed,
+    );
   }
   return new CliError(`the ${err.service} service refused: ${reason}`, EXIT.failed);
 }

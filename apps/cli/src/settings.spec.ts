@@ -3,7 +3,8 @@ import { formatEnvFile, lookup, parseEnvFile, type SettingsFiles } from './setti
 
 describe('env files', () => {
   it('reads KEY=value lines, quotes and export aside, and ignores every other line', () => {
-    const text = '# comment\n\nARBITER_VERDICT_URL=http://127.0.0.1:4002\nexport ARBITER_TENANT="tnt-1"\nX=\'a b\'\n$(rm -rf /)\nnot a line\n';
+    const text =
+      '# comment\n\nARBITER_VERDICT_URL=http://127.0.0.1:4002\nexport ARBITER_TENANT="tnt-1"\nX=\'a b\'\n$(rm -rf /)\nnot a line\n';
     expect(parseEnvFile(text)).toEqual({ ARBITER_VERDICT_URL: 'http://127.0.0.1:4002', ARBITER_TENANT: 'tnt-1', X: 'a b' });
   });
 
@@ -25,7 +26,10 @@ describe(lookup.name, () => {
   };
 
   it('takes the environment, then the quickstart file, then the stack file', () => {
-    expect(lookup('ARBITER_VERDICT_URL', { ARBITER_VERDICT_URL: 'http://env' }, files)).toEqual({ value: 'http://env', origin: 'environment' });
+    expect(lookup('ARBITER_VERDICT_URL', { ARBITER_VERDICT_URL: 'http://env' }, files)).toEqual({
+      value: 'http://env',
+      origin: 'environment',
+    });
     expect(lookup('ARBITER_VERDICT_URL', { ARBITER_VERDICT_URL: '' }, files)).toEqual({ value: 'http://quick', origin: 'quickstart' });
     expect(lookup('ARBITER_VERDICT_URL', {}, { ...files, quickstart: {} })).toEqual({ value: 'http://stack', origin: 'stack' });
     expect(lookup('ARBITER_VERDICT_URL', {}, { stack: {}, quickstart: {} })).toBeUndefined();
@@ -39,19 +43,39 @@ describe(lookup.name, () => {
 
 describe('check arguments', () => {
   it('reads scalars as JSON when they parse, else as text', () => {
-    expect([scalarOf('5000'), scalarOf('true'), scalarOf('"5000"'), scalarOf('eu'), scalarOf('{"a":1}')]).toEqual([5000, true, '5000', 'eu', '{"a":1}']);
+    expect([scalarOf('5000'), scalarOf('true'), scalarOf('"5000"'), scalarOf('eu'), scalarOf('{"a":1}')]).toEqual([
+      5000,
+      true,
+      '5000',
+      'eu',
+      '{"a":1}',
+    ]);
   });
 
   it('nests dotted parameters, merges JSON objects, and refuses keys that are not keys', () => {
-    expect(keyValues(['transfer.amount=5000', 'transfer.currency=EUR', 'to=acct-2'], '--param', true)).toEqual({ transfer: { amount: 5000, currency: 'EUR' }, to: 'acct-2' });
+    expect(keyValues(['transfer.amount=5000', 'transfer.currency=EUR', 'to=acct-2'], '--param', true)).toEqual({
+      transfer: { amount: 5000, currency: 'EUR' },
+      to: 'acct-2',
+    });
     expect(keyValues(['{"region":"eu"}', 'tier=1'], '--scope', false)).toEqual({ region: 'eu', tier: 1 });
     expect(keyValues(['a.b=1'], '--scope', false)).toEqual({ 'a.b': 1 });
-    for (const bad of ['__proto__.x=1', 'constructor=1', 'a..b=1', 'novalue', '=1']) expect(() => keyValues([bad], '--param', true)).toThrow();
+    for (const bad of ['__proto__.x=1', 'constructor=1', 'a..b=1', 'novalue', '=1'])
+      expect(() => keyValues([bad], '--param', true)).toThrow();
     expect(() => keyValues(['a=1', 'a.b=2'], '--param', true)).toThrow('a is already a value');
   });
 
   it('builds the body of POST check', () => {
-    expect(checkBody({ action: 'bank.transfer', resource: 'acct:1', scope: ['region=eu'], param: ['amount=5000'], parameters: '{"to":"x","amount":1}', onBehalfOf: 'hum-1', explain: true })).toEqual({
+    expect(
+      checkBody({
+        action: 'bank.transfer',
+        resource: 'acct:1',
+        scope: ['region=eu'],
+        param: ['amount=5000'],
+        parameters: '{"to":"x","amount":1}',
+        onBehalfOf: 'hum-1',
+        explain: true,
+      }),
+    ).toEqual({
       action: 'bank.transfer',
       resource: 'acct:1',
       scope: { region: 'eu' },

@@ -88,7 +88,8 @@ export const NO_FILES: SettingsFiles = { stack: {}, quickstart: {} };
 export function lookup(name: string, env: Record<string, string | undefined>, files: SettingsFiles): Found | undefined {
   const fromEnv = env[name];
   if (fromEnv !== undefined && fromEnv !== '') return { value: fromEnv, origin: 'environment' };
-  if ((QUICKSTART_VARIABLES as readonly string[]).includes(name) && files.quickstart[name]) return { value: files.quickstart[name]!, origin: 'quickstart' };
+  if ((QUICKSTART_VARIABLES as readonly string[]).includes(name) && files.quickstart[name])
+    return { value: files.quickstart[name]!, origin: 'quickstart' };
   if ((STACK_VARIABLES as readonly string[]).includes(name) && files.stack[name]) return { value: files.stack[name]!, origin: 'stack' };
   return undefined;
 }

@@ -118,7 +118,11 @@ export function createRegistryContext(config: RegistryConfig, logger: Logger, de
     scopes,
     entries: new EntriesService(repos, writer, access),
     rules: new RulesService(repos, repo, writer, access, config.LEDGER_SEALING),
-    ruleShadow: new RuleShadowService(repos, access, config.VERDICT_URL ? new VerdictInternalClient({ baseUrl: config.VERDICT_URL, token: config.INTERNAL_TOKEN }) : null),
+    ruleShadow: new RuleShadowService(
+      repos,
+      access,
+      config.VERDICT_URL ? new VerdictInternalClient({ baseUrl: config.VERDICT_URL, token: config.INTERNAL_TOKEN }) : null,
+    ),
     overrides: new OverridesService(repos, writer, access, scopes),
     references: new ReferencesService(repos, writer, access),
     links: new LinksService(repos, writer, access),

@@ -28,9 +28,14 @@ describe(rejectNulCharacters.name, () => {
   let scopeId: string;
   const internal = () => ({
     get: (path: string) => request(h.url).get(`/internal/v1${path}`).set('X-Internal-Token', TEST_INTERNAL_TOKEN),
-    post: (path: string, body: object) => request(h.url).post(`/internal/v1${path}`).set('X-Internal-Token', TEST_INTERNAL_TOKEN).send(body),
+    post: (path: string, body: object) =>
+      request(h.url).post(`/internal/v1${path}`).set('X-Internal-Token', TEST_INTERNAL_TOKEN).send(body),
   });
-  const rule = (value: unknown) => ({ directive: 'Big transfers', severity: 'MANDATORY', conditions: [{ field: 'amount', op: 'contains', value }] });
+  const rule = (value: unknown) => ({
+    directive: 'Big transfers',
+    severity: 'MANDATORY',
+    conditions: [{ field: 'amount', op: 'contains', value }],
+  });
   const ruleCount = async () => Number((await sql<{ n: string }>(h, 'SELECT count(*) AS n FROM rules'))[0].n);
 
   beforeAll(async () => {
@@ -55,7 +60,9 @@ describe(rejectNulCharacters.name, () => {
   it('refuses a key at depth naming the member', async () => {
     const res = await admin.post(`/api/v1/scopes/${scopeId}/rules`, rule({ deep: [{ 'ke\u0000y': 1 }] })).expect(400);
 
-    expect(res.body).toEqual({ detail: 'The member name body.conditions[0].value.deep[0]["ke\\u0000y"] contains U+0000 (NUL), which cannot be stored' });
+    expect(res.body).toEqual({
+      detail: 'The member name body.conditions[0].value.deep[0]["ke\\u0000y"] contains U+0000 (NUL), which cannot be stored',
+    });
   });
 
   it('refuses a lone surrogate as it refuses U+0000', async () => {
@@ -67,7 +74,9 @@ describe(rejectNulCharacters.name, () => {
   it('names an odd key in brackets and shortens the path it answers', async () => {
     const odd = await admin.post(`/api/v1/scopes/${scopeId}/decisions`, { decision: 'd', 'two words': ['\u0000'] }).expect(400);
     const long = 'abcdefghij'.repeat(6);
-    const deep = await admin.post(`/api/v1/scopes/${scopeId}/rules`, rule(JSON.parse(`${`{"${long}":`.repeat(40)}"\\u0000"${'}'.repeat(40)}`))).expect(400);
+    const deep = await admin
+      .post(`/api/v1/scopes/${scopeId}/rules`, rule(JSON.parse(`${`{"${long}":`.repeat(40)}"\\u0000"${'}'.repeat(40)}`)))
+      .expect(400);
 
     expect(odd.body.detail).toBe('body["two words"][0] contains U+0000 (NUL), which cannot be stored');
     expect(deep.body.detail.length).toBeLessThan(400);
@@ -82,7 +91,9 @@ describe(rejectNulCharacters.name, () => {
       .post(`/api/v1/scopes/${scopeId}/rules`)
       .set('Authorization', `Bearer ${t.admin.key}`)
       .set('Content-Type', 'application/json')
-      .send(`{"directive":"d","severity":"MANDATORY","conditions":[{"field":"f","op":"contains","value":${nestedJson(100_000, '"plain"')}}]}`)
+      .send(
+        `{"directive":"d","severity":"MANDATORY","conditions":[{"field":"f","op":"contains","value":${nestedJson(100_000, '"plain"')}}]}`,
+      )
       .expect(400);
 
     expect(limit.body.conditions[0].value).toEqual(nested(61, 'plain'));
@@ -131,7 +142,11 @@ describe(rejectNulCharacters.name, () => {
     await admin.post('/api/v1/search', { query: 'big\u0000transfers' }).expect(200);
     await admin.post('/api/v1/check', { scope_id: scopeId, intended_action: 'big\u0000transfer' }).expect(200);
 
-    const res = await request(h.url).post('/api/v1/search?x=%00').set('Authorization', `Bearer ${t.admin.key}`).send({ query: 'big' }).expect(400);
+    const res = await request(h.url)
+      .post('/api/v1/search?x=%00')
+      .set('Authorization', `Bearer ${t.admin.key}`)
+      .send({ query: 'big' })
+      .expect(400);
     const surrogate = await admin.post('/api/v1/search', { query: 'big\u0000transfers', limit: 5, scope_ids: ['\udc00'] }).expect(400);
 
     expect(res.body).toEqual({ detail: 'query.x contains U+0000 (NUL), which cannot be stored' });

@@ -29,30 +29,56 @@ describe('abuse: ledger stream names', () => {
     const facts: Record<'a' | 'b', Array<{ fact_id: string; fact_hash: string }>> = { a: [], b: [] };
 
     beforeAll(async () => {
-      for (let i = 0; i < 3; i++) facts.a.push((await ledgerClient(stack.ledger.url, a.writerKey).post(`/streams/${orders}/facts`, sealBody(a.tenantId, { custom_payload: { tenant: 'a', i } })).expect(201)).body);
+      for (let i = 0; i < 3; i++)
+        facts.a.push(
+          (
+            await ledgerClient(stack.ledger.url, a.writerKey)
+              .post(`/streams/${orders}/facts`, sealBody(a.tenantId, { custom_payload: { tenant: 'a', i } }))
+              .expect(201)
+          ).body,
+        );
     });
 
     it("lets B create and use its own stream of a name A uses: a new chain of B's, not A's", async () => {
-      const first = await ledgerClient(stack.ledger.url, b.writerKey).post(`/streams/${orders}/facts`, sealBody(b.tenantId, { custom_payload: { tenant: 'b' } })).expect(201);
+      const first = await ledgerClient(stack.ledger.url, b.writerKey)
+        .post(`/streams/${orders}/facts`, sealBody(b.tenantId, { custom_payload: { tenant: 'b' } }))
+        .expect(201);
       expect(first.body).toMatchObject({ stream_id: orders, tenant_id: b.tenantId, sequence: 1, prev_hash: GENESIS, parent_fact_id: null });
       facts.b.push(first.body);
-      facts.b.push((await ledgerClient(stack.ledger.url, b.writerKey).post(`/streams/${orders}/facts`, sealBody(b.tenantId, { custom_payload: { tenant: 'b', i: 1 } })).expect(201)).body);
+      facts.b.push(
+        (
+          await ledgerClient(stack.ledger.url, b.writerKey)
+            .post(`/streams/${orders}/facts`, sealBody(b.tenantId, { custom_payload: { tenant: 'b', i: 1 } }))
+            .expect(201)
+        ).body,
+      );
       // A's chain goes on where it was.
-      const next = await ledgerClient(stack.ledger.url, a.writerKey).post(`/streams/${orders}/facts`, sealBody(a.tenantId, { custom_payload: { tenant: 'a', i: 3 } })).expect(201);
+      const next = await ledgerClient(stack.ledger.url, a.writerKey)
+        .post(`/streams/${orders}/facts`, sealBody(a.tenantId, { custom_payload: { tenant: 'a', i: 3 } }))
+        .expect(201);
       expect(next.body).toMatchObject({ tenant_id: a.tenantId, sequence: 4, prev_hash: facts.a[2].fact_hash });
       facts.a.push(next.body);
     });
 
-    it("shows each tenant only its own facts, streams and verification", async () => {
+    it('shows each tenant only its own facts, streams and verification', async () => {
       for (const [t, own, theirs] of [
         [a, facts.a, facts.b],
         [b, facts.b, facts.a],
       ] as const) {
         const reader = ledgerClient(stack.ledger.url, t.readOnlyKey);
         const list = (await reader.get(`/streams/${orders}/facts`).expect(200)).body;
-        expect({ count: list.count, ids: list.facts.map((f: { fact_id: string }) => f.fact_id) }).toEqual({ count: own.length, ids: own.map((f) => f.fact_id) });
-        expect((await reader.post(`/streams/${orders}/verify`).expect(200)).body).toMatchObject({ valid: true, facts_verified: own.length, head_fact_id: own[own.length - 1].fact_id });
-        const streams = (await reader.get(`/tenants/${t.tenantId}/streams?limit=1000`).expect(200)).body.items.filter((s: { stream_id: string }) => s.stream_id === orders);
+        expect({ count: list.count, ids: list.facts.map((f: { fact_id: string }) => f.fact_id) }).toEqual({
+          count: own.length,
+          ids: own.map((f) => f.fact_id),
+        });
+        expect((await reader.post(`/streams/${orders}/verify`).expect(200)).body).toMatchObject({
+          valid: true,
+          facts_verified: own.length,
+          head_fact_id: own[own.length - 1].fact_id,
+        });
+        const streams = (await reader.get(`/tenants/${t.tenantId}/streams?limit=1000`).expect(200)).body.items.filter(
+          (s: { stream_id: string }) => s.stream_id === orders,
+        );
         expect(streams).toEqual([expect.objectContaining({ tenant_id: t.tenantId, fact_count: own.length })]);
         for (const f of theirs) {
           await reader.get(`/facts/${f.fact_id}`).expect(404);
@@ -71,16 +97,21 @@ describe('abuse: ledger stream names', () => {
         [b, bundleB, bundleA],
       ] as const) {
         const reader = ledgerClient(stack.ledger.url, t.readOnlyKey);
-        expect((await reader.get(`/streams/${orders}/bundles`).expect(200)).body.items.map((x: { bundle_id: string }) => x.bundle_id)).toEqual([own.bundle_id]);
+        expect(
+          (await reader.get(`/streams/${orders}/bundles`).expect(200)).body.items.map((x: { bundle_id: string }) => x.bundle_id),
+        ).toEqual([own.bundle_id]);
         await reader.get(`/bundles/${theirs.bundle_id}`).expect(404);
       }
-      const checkpoint = async (t: LedgerTenant) => (await ledgerClient(stack.ledger.url, t.readOnlyKey).get(`/streams/${orders}/checkpoint`).expect(200)).body;
+      const checkpoint = async (t: LedgerTenant) =>
+        (await ledgerClient(stack.ledger.url, t.readOnlyKey).get(`/streams/${orders}/checkpoint`).expect(200)).body;
       const [cpA, cpB] = [await checkpoint(a), await checkpoint(b)];
       expect(cpA).toMatchObject({ stream_id: orders, tree_size: facts.a.length });
       expect(cpB).toMatchObject({ stream_id: orders, tree_size: facts.b.length });
       expect(cpB.root_hash).not.toBe(cpA.root_hash);
       // B cannot ask about the size of A's tree: its own stream is smaller.
-      const beyond = await ledgerClient(stack.ledger.url, b.readOnlyKey).get(`/streams/${orders}/checkpoint?tree_size=${facts.a.length}`).expect(400);
+      const beyond = await ledgerClient(stack.ledger.url, b.readOnlyKey)
+        .get(`/streams/${orders}/checkpoint?tree_size=${facts.a.length}`)
+        .expect(400);
       expect(beyond.body.details.fields[0].field).toBe('tree_size');
       await ledgerClient(stack.ledger.url, b.readOnlyKey).get(`/streams/${orders}/consistency?from=1&to=${facts.a.length}`).expect(400);
     });
@@ -111,11 +142,18 @@ describe('abuse: ledger stream names', () => {
       expect(forUsed.status).toBe(404);
     }
     // Creating a bundle and sealing, in that order: a bundle of a stream B does not have is 404 either way.
-    expect(await answer(used, (p) => asB.post(p), '/streams/{s}/bundles')).toEqual(await answer(unused, (p) => asB.post(p), '/streams/{s}/bundles'));
+    expect(await answer(used, (p) => asB.post(p), '/streams/{s}/bundles')).toEqual(
+      await answer(unused, (p) => asB.post(p), '/streams/{s}/bundles'),
+    );
     // A seal creates B's own stream under either name: the same first fact, whatever A holds.
     const seal = async (name: string) => {
       const res = await ledgerClient(stack.ledger.url, b.writerKey).post(`/streams/${name}/facts`, sealBody(b.tenantId)).expect(201);
-      return { tenant_id: res.body.tenant_id, sequence: res.body.sequence, prev_hash: res.body.prev_hash, parent_fact_id: res.body.parent_fact_id };
+      return {
+        tenant_id: res.body.tenant_id,
+        sequence: res.body.sequence,
+        prev_hash: res.body.prev_hash,
+        parent_fact_id: res.body.parent_fact_id,
+      };
     };
     expect(await seal(used)).toEqual(await seal(unused));
     expect(await seal(unused)).toMatchObject({ tenant_id: b.tenantId, sequence: 2 });
@@ -129,9 +167,17 @@ describe('abuse: ledger stream names', () => {
     ] as const;
 
     it.each(doors)('refuses a tenant key with 403 FORBIDDEN on %s, storing nothing', async (_door, encode) => {
-      const count = async () => (await stack.db('ledger').query<{ n: number }>('SELECT count(*)::int AS n FROM facts WHERE tenant_id = $1', [a.tenantId])).rows[0].n;
+      const count = async () =>
+        (await stack.db('ledger').query<{ n: number }>('SELECT count(*)::int AS n FROM facts WHERE tenant_id = $1', [a.tenantId])).rows[0]
+          .n;
       const before = await count();
-      for (const streamId of [`ARBITER.${a.tenantId}.consultations`, `Arbiter.${a.tenantId}.consultations`, `arBITer.${a.tenantId}.rules`, 'ARBITER.x', `arbiter.${a.tenantId}.consultations`]) {
+      for (const streamId of [
+        `ARBITER.${a.tenantId}.consultations`,
+        `Arbiter.${a.tenantId}.consultations`,
+        `arBITer.${a.tenantId}.rules`,
+        'ARBITER.x',
+        `arbiter.${a.tenantId}.consultations`,
+      ]) {
         for (const key of [a.writerKey, a.adminKey]) {
           const { body, headers } = encode(Buffer.from(JSON.stringify(sealBody(a.tenantId))));
           const res = await rawRequest(stack.ledger.url, `/streams/${streamId}/facts`, { body, headers: { 'X-API-Key': key, ...headers } });
@@ -142,7 +188,11 @@ describe('abuse: ledger stream names', () => {
     });
 
     it('still lets the tenant seal names that only look alike', async () => {
-      for (const streamId of [`arbiterx-${randomUUID().slice(0, 8)}`, `my.arbiter.${randomUUID().slice(0, 8)}`, `ARBITER-${randomUUID().slice(0, 8)}`]) {
+      for (const streamId of [
+        `arbiterx-${randomUUID().slice(0, 8)}`,
+        `my.arbiter.${randomUUID().slice(0, 8)}`,
+        `ARBITER-${randomUUID().slice(0, 8)}`,
+      ]) {
         await ledgerClient(stack.ledger.url, a.writerKey).post(`/streams/${streamId}/facts`, sealBody(a.tenantId)).expect(201);
       }
     });

@@ -40,10 +40,14 @@ describe('webhook destinations with WEBHOOK_ALLOW_PRIVATE off', () => {
   let stack: Stack;
   let rig: WebhookRig;
   const auth = () => ({ Authorization: `Bearer ${rig.adminKey}` });
-  const subscribe = (url: string, events = ['link.created']) => request(stack.registry.url).post(`/api/v1/scopes/${rig.scopeId}/webhooks`).set(auth()).send({ url, events });
+  const subscribe = (url: string, events = ['link.created']) =>
+    request(stack.registry.url).post(`/api/v1/scopes/${rig.scopeId}/webhooks`).set(auth()).send({ url, events });
 
   beforeAll(async () => {
-    stack = await startStack({ registry: { env: { ...FAST_WEBHOOKS, WEBHOOK_ALLOW_PRIVATE: 'false' }, deps: { resolveHost: dns.resolveHost } }, worker: true });
+    stack = await startStack({
+      registry: { env: { ...FAST_WEBHOOKS, WEBHOOK_ALLOW_PRIVATE: 'false' }, deps: { resolveHost: dns.resolveHost } },
+      worker: true,
+    });
     rig = await webhookRig(stack);
   });
   afterEach(async () => {
@@ -111,7 +115,11 @@ describe('webhook destinations with WEBHOOK_ALLOW_PRIVATE off', () => {
     dns.answers.set('public.hooks.test', ['93.184.215.14']);
     const sub = (await subscribe('https://public.hooks.test/hook').expect(201)).body as { id: string };
 
-    const res = await request(stack.registry.url).patch(`/api/v1/webhooks/${sub.id}`).set(auth()).send({ url: 'http://[64:ff9b::7f00:1]/hook' }).expect(400);
+    const res = await request(stack.registry.url)
+      .patch(`/api/v1/webhooks/${sub.id}`)
+      .set(auth())
+      .send({ url: 'http://[64:ff9b::7f00:1]/hook' })
+      .expect(400);
 
     expect(res.body.detail).toContain('NAT64');
   });
@@ -138,8 +146,14 @@ describe('webhook destinations with WEBHOOK_ALLOW_PRIVATE off', () => {
       return items.length && items[0].status !== 'pending' ? items : undefined;
     });
 
-    expect(delivery).toMatchObject({ status: 'failed', attempt_count: 1, last_error: expect.stringMatching(/^destination refused: url host rebind\.hooks\.test resolves to .*loopback/) });
-    expect(delivery.attempts).toEqual([expect.objectContaining({ attempt: 1, outcome: 'failed', status_code: null, error: delivery.last_error })]);
+    expect(delivery).toMatchObject({
+      status: 'failed',
+      attempt_count: 1,
+      last_error: expect.stringMatching(/^destination refused: url host rebind\.hooks\.test resolves to .*loopback/),
+    });
+    expect(delivery.attempts).toEqual([
+      expect.objectContaining({ attempt: 1, outcome: 'failed', status_code: null, error: delivery.last_error }),
+    ]);
     expect(rig.receiver.received).toEqual([]);
   });
 
@@ -177,11 +191,18 @@ describe('deliveries bound to their tenant and subscription', () => {
     const auth = { Authorization: `Bearer ${rig.adminKey}` };
     try {
       const url = `http://127.0.0.1:${(redirector.address() as AddressInfo).port}/hook`;
-      const sub = (await request(stack.registry.url).post(`/api/v1/scopes/${rig.scopeId}/webhooks`).set(auth).send({ url, events: ['approval.requested'] }).expect(201)).body as { id: string };
+      const sub = (
+        await request(stack.registry.url)
+          .post(`/api/v1/scopes/${rig.scopeId}/webhooks`)
+          .set(auth)
+          .send({ url, events: ['approval.requested'] })
+          .expect(201)
+      ).body as { id: string };
 
       await rigApi(rig).requestApproval('redirected');
       const [delivery] = await eventually('a failed attempt', async () => {
-        const items = (await request(stack.registry.url).get(`/api/v1/webhooks/${sub.id}/deliveries`).set(auth).expect(200)).body.items as DeliveryLog[];
+        const items = (await request(stack.registry.url).get(`/api/v1/webhooks/${sub.id}/deliveries`).set(auth).expect(200)).body
+          .items as DeliveryLog[];
         return items[0]?.attempts.some((a) => a.outcome === 'failed') ? items : undefined;
       });
       await rigApi(rig).unsubscribe(sub.id);
@@ -198,14 +219,25 @@ describe('deliveries bound to their tenant and subscription', () => {
     const api = rigApi(rig);
     const auth = { Authorization: `Bearer ${rig.adminKey}` };
     const create = async (path: string) =>
-      (await request(stack.registry.url).post(`/api/v1/scopes/${rig.scopeId}/webhooks`).set(auth).send({ url: `${rig.receiver.url}?to=${path}`, events: ['approval.requested'] }).expect(201))
-        .body as { id: string; secret: string };
+      (
+        await request(stack.registry.url)
+          .post(`/api/v1/scopes/${rig.scopeId}/webhooks`)
+          .set(auth)
+          .send({ url: `${rig.receiver.url}?to=${path}`, events: ['approval.requested'] })
+          .expect(201)
+      ).body as { id: string; secret: string };
     const subA = await create('a');
     const subB = await create('b');
     const other = await createTenantWithAdmin(stack.registry, `wh-other-${Date.now().toString(36)}`);
     // Another tenant points a subscription of its own at the same receiver.
     const asOther = { Authorization: `Bearer ${other.admin.key}` };
-    const subC = (await request(stack.registry.url).post('/api/v1/webhooks').set(asOther).send({ url: `${rig.receiver.url}?to=c`, events: ['scope.created', 'approval.requested'] }).expect(201)).body as { id: string };
+    const subC = (
+      await request(stack.registry.url)
+        .post('/api/v1/webhooks')
+        .set(asOther)
+        .send({ url: `${rig.receiver.url}?to=c`, events: ['scope.created', 'approval.requested'] })
+        .expect(201)
+    ).body as { id: string };
 
     await api.requestApproval('bound delivery');
     const toA = await eventually('the delivery to A', () => rig.receiver.received.find((r) => r.path.endsWith('to=a')));
@@ -215,32 +247,64 @@ describe('deliveries bound to their tenant and subscription', () => {
     expect(toA.body).toMatchObject({ tenant_id: rig.tenantId, subscription_id: subA.id, type: 'approval.requested' });
     // The registry signs with @noble/curves; the SDK verifies with node:crypto. The HMAC is checked by the reference library.
     const ecdsa = (tenantId: string, subscriptionId: string) =>
-      verifyWebhookSignature({ body: toA.raw, timestamp: h['x-service-timestamp'], signature: h['x-service-signature'], key, keyId: h['x-service-key-id'], maxAgeSeconds: 300, tenantId, subscriptionId });
+      verifyWebhookSignature({
+        body: toA.raw,
+        timestamp: h['x-service-timestamp'],
+        signature: h['x-service-signature'],
+        key,
+        keyId: h['x-service-key-id'],
+        maxAgeSeconds: 300,
+        tenantId,
+        subscriptionId,
+      });
     expect(new Webhook(subA.secret).verify(toA.raw, h)).toEqual(toA.body);
     expect(ecdsa(rig.tenantId, subA.id)).toMatchObject({ valid: true });
 
     const atB = ecdsa(rig.tenantId, subB.id);
     expect(atB.checks.find((c) => c.check === 'signature')?.status).toBe('pass');
     expect(atB.valid).toBe(false);
-    expect(atB.checks.find((c) => c.check === 'subscription_id')).toMatchObject({ status: 'fail', message: expect.stringContaining('made for another subscription') });
+    expect(atB.checks.find((c) => c.check === 'subscription_id')).toMatchObject({
+      status: 'fail',
+      message: expect.stringContaining('made for another subscription'),
+    });
     const atC = ecdsa(other.tenant.id, subC.id);
     expect(atC.valid).toBe(false);
-    expect(atC.checks.find((c) => c.check === 'tenant_id')).toMatchObject({ status: 'fail', message: expect.stringContaining('made for another tenant') });
+    expect(atC.checks.find((c) => c.check === 'tenant_id')).toMatchObject({
+      status: 'fail',
+      message: expect.stringContaining('made for another tenant'),
+    });
 
     // The other tenant's own delivery, sent to A's receiver by its subscription, is signed just as validly: the ids refuse it.
     await request(stack.registry.url).post('/api/v1/scopes').set(asOther).send({ name: 'noise' }).expect(201);
     const fromC = await eventually("the other tenant's delivery", () => rig.receiver.received.find((r) => r.path.endsWith('to=c')));
     const hc = fromC.headers as Record<string, string>;
-    const atA = verifyWebhookSignature({ body: fromC.raw, timestamp: hc['x-service-timestamp'], signature: hc['x-service-signature'], key, tenantId: rig.tenantId, subscriptionId: subA.id });
+    const atA = verifyWebhookSignature({
+      body: fromC.raw,
+      timestamp: hc['x-service-timestamp'],
+      signature: hc['x-service-signature'],
+      key,
+      tenantId: rig.tenantId,
+      subscriptionId: subA.id,
+    });
     expect(atA.checks.find((c) => c.check === 'signature')?.status).toBe('pass');
     expect(atA.valid).toBe(false);
     expect(atA.checks.filter((c) => c.status === 'fail').map((c) => c.check)).toEqual(['tenant_id', 'subscription_id']);
     // And the fan-out never crossed tenants: the other tenant's subscription (approval.requested included) got only its own events.
-    expect(rig.receiver.received.filter((r) => r.path.endsWith('to=c')).map((r) => [r.body.type, r.body.tenant_id])).toEqual([['scope.created', other.tenant.id]]);
+    expect(rig.receiver.received.filter((r) => r.path.endsWith('to=c')).map((r) => [r.body.type, r.body.tenant_id])).toEqual([
+      ['scope.created', other.tenant.id],
+    ]);
 
     // Standard Webhooks: B's secret does not verify A's delivery at all; A's does, and the ids still say for whom.
     const hmac = (secret: string, subscriptionId: string) =>
-      verifyStandardWebhook({ body: toA.raw, id: h['webhook-id'], timestamp: h['webhook-timestamp'], signature: h['webhook-signature'], secret, tenantId: rig.tenantId, subscriptionId });
+      verifyStandardWebhook({
+        body: toA.raw,
+        id: h['webhook-id'],
+        timestamp: h['webhook-timestamp'],
+        signature: h['webhook-signature'],
+        secret,
+        tenantId: rig.tenantId,
+        subscriptionId,
+      });
     expect(hmac(subA.secret, subA.id).valid).toBe(true);
     expect(hmac(subB.secret, subB.id).checks.find((c) => c.check === 'signature')?.status).toBe('fail');
     expect(hmac(subA.secret, subB.id).checks.find((c) => c.check === 'subscription_id')?.status).toBe('fail');

@@ -35,12 +35,13 @@ export async function runShellBlock(
   // The failing command and its line in the doc (the block's text starts on the script's fifth line).
   const offset = (opts.firstLine ?? 1) - 5;
   const prelude = [
-    'doc_sample_base=" $(compgen -v | tr \'\\n\' \' \') "', // bash's own variables and the environment: not carried
+    "doc_sample_base=\" $(compgen -v | tr '\\n' ' ') \"", // bash's own variables and the environment: not carried
     '. "$DOC_SAMPLE_STATE_IN"',
     'set -euo pipefail',
     `trap 'doc_sample_status=$?; echo "doc sample: line $((LINENO + ${offset})) failed (exit $doc_sample_status): $BASH_COMMAND" >&2' ERR`,
   ];
-  const epilogue = 'for doc_sample_v in $(compgen -v); do case "$doc_sample_base" in *" $doc_sample_v "*) ;; *) case "$doc_sample_v" in doc_sample_* | BASH* | PIPESTATUS | FUNCNAME | GROUPS | DIRSTACK | _) ;; *) declare -p "$doc_sample_v" ;; esac ;; esac; done > "$DOC_SAMPLE_STATE_OUT"';
+  const epilogue =
+    'for doc_sample_v in $(compgen -v); do case "$doc_sample_base" in *" $doc_sample_v "*) ;; *) case "$doc_sample_v" in doc_sample_* | BASH* | PIPESTATUS | FUNCNAME | GROUPS | DIRSTACK | _) ;; *) declare -p "$doc_sample_v" ;; esac ;; esac; done > "$DOC_SAMPLE_STATE_OUT"';
   fs.writeFileSync(script, `${prelude.join('\n')}\n${text}\n${epilogue}\n`);
   try {
     const child = spawn('bash', ['--noprofile', '--norc', script], {
@@ -110,7 +111,11 @@ export function trackedState(): string {
 /** The TypeScript compiler's complaints about these files, under examples/tsconfig.json. */
 export function typeCheck(files: string[]): string[] {
   const host: ts.FormatDiagnosticsHost = { getCanonicalFileName: (f) => f, getCurrentDirectory: () => ROOT, getNewLine: () => '\n' };
-  const parsed = ts.getParsedCommandLineOfConfigFile(path.join(ROOT, 'examples/tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined });
+  const parsed = ts.getParsedCommandLineOfConfigFile(
+    path.join(ROOT, 'examples/tsconfig.json'),
+    {},
+    { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined },
+  );
   if (!parsed) return ['examples/tsconfig.json cannot be read'];
   const program = ts.createProgram(files, { ...parsed.options, noEmit: true });
   return ts.getPreEmitDiagnostics(program).map((d) => ts.formatDiagnostic(d, host).trim());

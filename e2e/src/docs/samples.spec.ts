@@ -57,9 +57,17 @@ describe('planBlocks', () => {
   it.each([
     ['a block without a language', '```\nnpm start\n```', /d\.md:1: a fenced block without a language/],
     ['an unknown language', '```pwsh\nGet-Item\n```', /d\.md:1: unknown language "pwsh"/],
-    ['a TypeScript fragment neither included nor marked', '```ts\nawait verdict.check(op);\n```', /d\.md:1: a ts sample runs as a complete file under examples\//],
+    [
+      'a TypeScript fragment neither included nor marked',
+      '```ts\nawait verdict.check(op);\n```',
+      /d\.md:1: a ts sample runs as a complete file under examples\//,
+    ],
     ['an unknown mark (a typo of illustration)', '```sh ilustration\nrm -rf /\n```', /d\.md:1: unknown mark "ilustration"/],
-    ['an included file outside examples/', '```ts file=../secrets.ts\nx\n```', /d\.md:1: file=\.\.\/secrets\.ts: an included file lives under examples\//],
+    [
+      'an included file outside examples/',
+      '```ts file=../secrets.ts\nx\n```',
+      /d\.md:1: file=\.\.\/secrets\.ts: an included file lives under examples\//,
+    ],
   ])('refuses %s', (_what, markdown, problem) => {
     const { steps, problems } = planBlocks(extractBlocks('d.md', markdown));
     expect(steps).toEqual([]);
@@ -74,7 +82,6 @@ describe('placeholders', () => {
       'curl http://127.0.0.1:40001/api/v1 http://127.0.0.1:40002/acme/v1/check $L http://127.0.0.1:40003',
     );
   });
-
 });
 
 describe('runShellBlock', () => {
@@ -86,7 +93,11 @@ describe('runShellBlock', () => {
   it('passes the variables a block makes to the next one, as one shell would: exported or not, arrays too', async () => {
     const first = await runShellBlock('SCOPE=scp-1\nexport KEY=ak-1\nH=(-H "a b")\necho "made $SCOPE"', { cwd, env });
     expect(first).toMatchObject({ code: 0, stdout: 'made scp-1\n' });
-    const second = await runShellBlock('echo "again $SCOPE ${#H[@]} ${H[1]}"; bash -c \'echo "child sees ${SCOPE:-nothing} and $KEY"\'', { cwd, env, state: first.state });
+    const second = await runShellBlock('echo "again $SCOPE ${#H[@]} ${H[1]}"; bash -c \'echo "child sees ${SCOPE:-nothing} and $KEY"\'', {
+      cwd,
+      env,
+      state: first.state,
+    });
     expect(second.stdout).toBe('again scp-1 2 a b\nchild sees nothing and ak-1\n');
   });
 

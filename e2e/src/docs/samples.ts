@@ -58,15 +58,21 @@ export function planBlocks(blocks: DocBlock[]): { steps: Step[]; problems: strin
     const include = block.marks.find((m) => m.startsWith('file='));
     const unknown = block.marks.filter((m) => m !== ILLUSTRATION && !m.startsWith('file='));
     if (!block.lang) {
-      problems.push(`${at}: a fenced block without a language: name it (\`\`\`text for output and diagrams, \`\`\`sh for commands, \`\`\`sh ${ILLUSTRATION} for commands not to run)`);
+      problems.push(
+        `${at}: a fenced block without a language: name it (\`\`\`text for output and diagrams, \`\`\`sh for commands, \`\`\`sh ${ILLUSTRATION} for commands not to run)`,
+      );
       continue;
     }
     if (![...SHELL_LANGS, ...CODE_LANGS, ...DATA_LANGS].includes(block.lang)) {
-      problems.push(`${at}: unknown language "${block.lang}": use one of ${[...SHELL_LANGS, ...CODE_LANGS, ...DATA_LANGS].join(', ')} (or add it to e2e/src/docs/samples.ts)`);
+      problems.push(
+        `${at}: unknown language "${block.lang}": use one of ${[...SHELL_LANGS, ...CODE_LANGS, ...DATA_LANGS].join(', ')} (or add it to e2e/src/docs/samples.ts)`,
+      );
       continue;
     }
     if (unknown.length) {
-      problems.push(`${at}: unknown mark ${unknown.map((m) => `"${m}"`).join(', ')} in the info string: the marks are "${ILLUSTRATION}" and "file=<path>"`);
+      problems.push(
+        `${at}: unknown mark ${unknown.map((m) => `"${m}"`).join(', ')} in the info string: the marks are "${ILLUSTRATION}" and "file=<path>"`,
+      );
       continue;
     }
     if (include) {
@@ -90,7 +96,11 @@ export function planBlocks(blocks: DocBlock[]): { steps: Step[]; problems: strin
 }
 
 /** The base URLs `npm start` serves on by default: in a block that runs, each stands for the test stack's. */
-export const DEFAULT_URLS = { registry: 'http://127.0.0.1:3001', verdict: 'http://127.0.0.1:3002', ledger: 'http://127.0.0.1:3003' } as const;
+export const DEFAULT_URLS = {
+  registry: 'http://127.0.0.1:3001',
+  verdict: 'http://127.0.0.1:3002',
+  ledger: 'http://127.0.0.1:3003',
+} as const;
 
 /** A block's text with the default URLs replaced by the stack's (origins without a trailing slash). */
 export function fillUrls(text: string, urls: Record<keyof typeof DEFAULT_URLS, string>): string {

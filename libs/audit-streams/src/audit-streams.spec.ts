@@ -8,7 +8,14 @@ describe(auditStreamTenant.name, () => {
   });
 
   it('answers null for any other id, under the prefix or not', () => {
-    for (const id of ['arbiter.tnt-1.other', 'arbiter..rules', 'arbiter.tnt-1', 'Arbiter.tnt-1.rules', 'x.arbiter.tnt-1.rules', 'arbiter.tnt-1.rules.x']) {
+    for (const id of [
+      'arbiter.tnt-1.other',
+      'arbiter..rules',
+      'arbiter.tnt-1',
+      'Arbiter.tnt-1.rules',
+      'x.arbiter.tnt-1.rules',
+      'arbiter.tnt-1.rules.x',
+    ]) {
       expect(auditStreamTenant(id)).toBeNull();
     }
   });

@@ -20,6 +20,13 @@ describe(consultationSealPayload.name, () => {
   });
 
   it('carries nothing else of the record', () => {
-    expect(Object.keys(consultationSealPayload(record)).sort()).toEqual(['consultation_id', 'context_hash', 'decided_at', 'normative_hash', 'signing_kid', 'verdict']);
+    expect(Object.keys(consultationSealPayload(record)).sort()).toEqual([
+      'consultation_id',
+      'context_hash',
+      'decided_at',
+      'normative_hash',
+      'signing_kid',
+      'verdict',
+    ]);
   });
 });

@@ -69,9 +69,7 @@ describe(createEs256Signer.name, () => {
   });
 
   it('rejects a non-P-256 key with invalid_key', () => {
-    expect(catchCryptoError(() => createEs256Signer({ kty: 'OKP', crv: 'Ed25519', x: 'a', d: 'b' }, KID)).code).toBe(
-      'invalid_key',
-    );
+    expect(catchCryptoError(() => createEs256Signer({ kty: 'OKP', crv: 'Ed25519', x: 'a', d: 'b' }, KID)).code).toBe('invalid_key');
   });
 
   it('rejects an empty kid with invalid_key', () => {

@@ -1,13 +1,5 @@
 export { CryptoError, type CryptoErrorCode } from './errors';
-export {
-  base64ToBytes,
-  base64UrlToBytes,
-  bytesToBase64,
-  bytesToBase64Url,
-  bytesToHex,
-  hexToBytes,
-  toBytes,
-} from './encoding';
+export { base64ToBytes, base64UrlToBytes, bytesToBase64, bytesToBase64Url, bytesToHex, hexToBytes, toBytes } from './encoding';
 export {
   createEs256Signer,
   generateEs256KeyPair,

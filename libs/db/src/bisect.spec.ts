@@ -129,6 +129,11 @@ describe(bisectOnRowFault.name, () => {
 
     expect(outcomes.map((o) => o.ok)).toEqual([true, true, true, true, true, false, true, true]);
     expect(writes[1]).toEqual([1, 3]);
-    expect(writes.slice(1).flat().filter((r) => r % 2 === 0)).toEqual([]);
+    expect(
+      writes
+        .slice(1)
+        .flat()
+        .filter((r) => r % 2 === 0),
+    ).toEqual([]);
   });
 });

@@ -1,4 +1,13 @@
-export { applyMigrations, readMigrations, pendingMigrations, sqlChecksum, codeChecksum, MigrationError, PRISMA_MIGRATE_LOCK, EARLIER_CHECKSUMS_FILE } from './migrations';
+export {
+  applyMigrations,
+  readMigrations,
+  pendingMigrations,
+  sqlChecksum,
+  codeChecksum,
+  MigrationError,
+  PRISMA_MIGRATE_LOCK,
+  EARLIER_CHECKSUMS_FILE,
+} from './migrations';
 export type { Migration, ApplyResult } from './migrations';
 export { createPool, createPrismaClient, withMigratedPool } from './pool';
 export type { DatabaseOptions } from './pool';

@@ -86,7 +86,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<number
     });
   } catch (err) {
     if (shuttingDown) return shuttingDown;
-    say(`could not start: ${err instanceof DevstackError ? err.message : (err as Error).stack ?? String(err)}`);
+    say(`could not start: ${err instanceof DevstackError ? err.message : ((err as Error).stack ?? String(err))}`);
     return 1;
   }
   if (shuttingDown) {

@@ -13,7 +13,10 @@ describe(writeStackFile.name, () => {
     const file = writeStackFile(tmp, { registry: 'http://127.0.0.1:4001', verdict: 'http://127.0.0.1:4002' });
     expect(file).toBe(path.join(tmp, 'stack.env'));
     const lines = fs.readFileSync(file, 'utf8').split('\n');
-    expect(lines.filter((l) => l && !l.startsWith('#'))).toEqual(['ARBITER_REGISTRY_URL=http://127.0.0.1:4001', 'ARBITER_VERDICT_URL=http://127.0.0.1:4002']);
+    expect(lines.filter((l) => l && !l.startsWith('#'))).toEqual([
+      'ARBITER_REGISTRY_URL=http://127.0.0.1:4001',
+      'ARBITER_VERDICT_URL=http://127.0.0.1:4002',
+    ]);
     expect(fs.readdirSync(tmp)).toEqual(['stack.env']);
   });
 });
@@ -21,10 +24,13 @@ describe(writeStackFile.name, () => {
 describe(formatBanner.name, () => {
   const stack = {
     urls: { registry: 'http://127.0.0.1:4001' },
-    secrets: { secrets: { INTERNAL_TOKEN: 't', KEY_ENCRYPTION_KEY: 'k', BOOTSTRAP_ADMIN_KEY: 'ak-1' }, sources: { INTERNAL_TOKEN: 'file', KEY_ENCRYPTION_KEY: 'file', BOOTSTRAP_ADMIN_KEY: 'file' } },
+    secrets: {
+      secrets: { INTERNAL_TOKEN: 't', KEY_ENCRYPTION_KEY: 'k', BOOTSTRAP_ADMIN_KEY: 'ak-1' },
+      sources: { INTERNAL_TOKEN: 'file', KEY_ENCRYPTION_KEY: 'file', BOOTSTRAP_ADMIN_KEY: 'file' },
+    },
   } as const;
 
-  it('names the stack file and the CLI\'s first steps when the file was written', () => {
+  it("names the stack file and the CLI's first steps when the file was written", () => {
     const banner = formatBanner(stack, '.data/secrets.json', '.data/stack.env');
     expect(banner).toContain('URLs written to .data/stack.env, where arbiter finds them.');
     expect(banner).toContain('  npm install -g ./apps/cli');

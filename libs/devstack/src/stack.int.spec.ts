@@ -72,7 +72,10 @@ function recordedEnv(root: string, name: string): NodeJS.ProcessEnv {
  * The worker has no readiness probe, so the stack does not wait for it: on a loaded machine its process may not have
  * written what it recorded yet when start() returns. Wait for the file.
  */
-const written = (file: string) => eventually(`${path.basename(path.dirname(path.dirname(file)))} to write ${path.basename(file)}`, () => fs.existsSync(file), { timeoutMs: 10_000 });
+const written = (file: string) =>
+  eventually(`${path.basename(path.dirname(path.dirname(file)))} to write ${path.basename(file)}`, () => fs.existsSync(file), {
+    timeoutMs: 10_000,
+  });
 
 function outFile(root: string, name: string, file: string): string {
   return path.join(root, 'dist', 'apps', name, 'out', file);
@@ -175,7 +178,11 @@ describe(startStack.name, () => {
     expect(worker.PORT).toBeUndefined();
     expect(worker.REDIS_URL).toBe(sut.redis!.url);
     // The seal relay's owners and ledger: the verdict gateway's port, and the ledger's default (not started here).
-    expect(worker).toMatchObject({ REGISTRY_URL: `http://127.0.0.1:${registryPort}`, VERDICT_URL: `http://127.0.0.1:${specs[1]!.port}`, LEDGER_URL: 'http://127.0.0.1:3003' });
+    expect(worker).toMatchObject({
+      REGISTRY_URL: `http://127.0.0.1:${registryPort}`,
+      VERDICT_URL: `http://127.0.0.1:${specs[1]!.port}`,
+      LEDGER_URL: 'http://127.0.0.1:3003',
+    });
     for (const [variable, database] of [
       ['DATABASE_URL_REGISTRY', 'arbiter_registry'],
       ['DATABASE_URL_VERDICT', 'arbiter_verdict'],
@@ -189,7 +196,7 @@ describe(startStack.name, () => {
     expect(sut.urls).toEqual({ registry: `http://127.0.0.1:${registryPort}`, verdict: `http://127.0.0.1:${specs[1]!.port}` });
   });
 
-  it('without serverLogs, says when each component is ready and shows only the apps\' errors', async () => {
+  it("without serverLogs, says when each component is ready and shows only the apps' errors", async () => {
     const lines: Array<[string, string]> = [];
     const specs = await apps({ registry: { logLevels: [30, 40, 50, 60] } });
 

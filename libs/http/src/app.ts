@@ -111,7 +111,9 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
     next();
   });
   // The storable-JSON guard (input-guard.ts): the bytes and numbers before the parse, nesting after it.
-  app.use(express.json({ limit: bodyLimit, type: (req) => JSON_TYPE.test(String(req.headers['content-type'] ?? '')), verify: verifyJsonBytes }));
+  app.use(
+    express.json({ limit: bodyLimit, type: (req) => JSON_TYPE.test(String(req.headers['content-type'] ?? '')), verify: verifyJsonBytes }),
+  );
   app.use((req: Request, _res: Response, next: NextFunction) => {
     if (req.body !== undefined) checkParsedBody(req, req.body);
     next();

@@ -51,7 +51,11 @@ describe('the express body reader', () => {
     const server = http.createServer(app(dialect));
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     try {
-      const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/echo`, { method: 'POST', headers: { 'Content-Type': type }, body });
+      const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/echo`, {
+        method: 'POST',
+        headers: { 'Content-Type': type },
+        body,
+      });
       return { status: res.status, body: (await res.json()) as Record<string, unknown> & { message?: string } };
     } finally {
       server.close();
@@ -67,19 +71,37 @@ describe('the express body reader', () => {
     });
     const ledger = await post(ledgerDialect, notUtf8);
     expect(ledger.status).toBe(400);
-    expect(ledger.body).toEqual({ code: 'VALIDATION_ERROR', message: 'a.b contains bytes that are not UTF-8, which cannot be stored', details: { fields: [{ field: 'a.b', message: ledger.body.message }] } });
-    expect((await post(registryDialect, notUtf8)).body).toEqual({ detail: 'body.a.b contains bytes that are not UTF-8, which cannot be stored' });
+    expect(ledger.body).toEqual({
+      code: 'VALIDATION_ERROR',
+      message: 'a.b contains bytes that are not UTF-8, which cannot be stored',
+      details: { fields: [{ field: 'a.b', message: ledger.body.message }] },
+    });
+    expect((await post(registryDialect, notUtf8)).body).toEqual({
+      detail: 'body.a.b contains bytes that are not UTF-8, which cannot be stored',
+    });
   });
 
   it('refuses an inexact number and nesting past 64 levels; notes a bad string for the service', async () => {
-    expect((await post(verdictDialect, '{"n":[1,123456789012345678901234567890]}')).body).toMatchObject({ code: 'validation_failed', details: { field: 'n[1]', in: 'body' } });
-    expect((await post(verdictDialect, `{"d":${'['.repeat(64)}${']'.repeat(64)}}`)).body).toMatchObject({ code: 'validation_failed', details: { in: 'body' } });
-    expect(await post(verdictDialect, '{"s":"\\u0000"}')).toEqual({ status: 200, body: { got: { s: '\u0000' }, unstorable: { path: ['s'], reason: 'nul', inName: false } } });
+    expect((await post(verdictDialect, '{"n":[1,123456789012345678901234567890]}')).body).toMatchObject({
+      code: 'validation_failed',
+      details: { field: 'n[1]', in: 'body' },
+    });
+    expect((await post(verdictDialect, `{"d":${'['.repeat(64)}${']'.repeat(64)}}`)).body).toMatchObject({
+      code: 'validation_failed',
+      details: { in: 'body' },
+    });
+    expect(await post(verdictDialect, '{"s":"\\u0000"}')).toEqual({
+      status: 200,
+      body: { got: { s: '\u0000' }, unstorable: { path: ['s'], reason: 'nul', inName: false } },
+    });
   });
 
   it('refuses a charset other than UTF-8 with 415 (RFC 8259 section 8.1), and reads UTF-8 given by name', async () => {
     const utf16 = await post(verdictDialect, Buffer.from('{"a":1}', 'utf16le'), 'application/json; charset=utf-16le');
     expect(utf16).toMatchObject({ status: 415, body: { code: 'unsupported_media_type' } });
-    expect(await post(verdictDialect, '{"a":1}', 'application/json; charset=UTF-8')).toEqual({ status: 200, body: { got: { a: 1 }, unstorable: null } });
+    expect(await post(verdictDialect, '{"a":1}', 'application/json; charset=UTF-8')).toEqual({
+      status: 200,
+      body: { got: { a: 1 }, unstorable: null },
+    });
   });
 });

@@ -4,12 +4,24 @@
 // parameters with these too. The checks are @arbiter/input's; each service answers what is found in
 // its own error format (ErrorDialect.unstorable).
 import type { IncomingMessage } from 'node:http';
-import { decodeJsonBytes, findInexactNumber, findUnstorableString, inspectJson, stringProblem, UnstorableJsonError, type Unstorable } from '@arbiter/input';
+import {
+  decodeJsonBytes,
+  findInexactNumber,
+  findUnstorableString,
+  inspectJson,
+  stringProblem,
+  UnstorableJsonError,
+  type Unstorable,
+} from '@arbiter/input';
 
 /** A charset other than UTF-8: JSON between systems is UTF-8 (RFC 8259 section 8.1), the one encoding the guard checks byte for byte. */
 export function assertUtf8Charset(charset: string): void {
   if (charset.toLowerCase() === 'utf-8') return;
-  throw Object.assign(new Error(`unsupported charset "${charset.toUpperCase()}": send JSON in UTF-8`), { status: 415, expose: true, type: 'charset.unsupported' });
+  throw Object.assign(new Error(`unsupported charset "${charset.toUpperCase()}": send JSON in UTF-8`), {
+    status: 415,
+    expose: true,
+    type: 'charset.unsupported',
+  });
 }
 
 const INEXACT = new WeakMap<IncomingMessage, Unstorable>();

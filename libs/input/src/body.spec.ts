@@ -18,7 +18,12 @@ describe(parseStorableJson.name, () => {
   });
 
   it.each([
-    ['bytes that are not UTF-8', Buffer.concat([Buffer.from('{"a":"'), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('"}')]), 'invalid_utf8', '/a'],
+    [
+      'bytes that are not UTF-8',
+      Buffer.concat([Buffer.from('{"a":"'), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('"}')]),
+      'invalid_utf8',
+      '/a',
+    ],
     ['an integer the double cannot hold', '{"a":{"b":123456789012345678901234567890}}', 'inexact_number', '/a/b'],
     ['U+0000', '{"a":["\\u0000"]}', 'nul', '/a/0'],
     ['an escaped lone surrogate', '{"x/y":"\\ud800"}', 'lone_surrogate', '/x~1y'],

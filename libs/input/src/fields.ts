@@ -26,7 +26,13 @@ export type MemberProblem = 'missing' | 'invalid';
  * The string member `key` of 1 to `max` characters. Absent and optional: undefined. Otherwise
  * `fail('missing')` (absent and required) or `fail('invalid')` (not such a string) is thrown.
  */
-export function stringMember(obj: Record<string, unknown>, key: string, max: number, required: boolean, fail: (problem: MemberProblem) => Error): string | undefined {
+export function stringMember(
+  obj: Record<string, unknown>,
+  key: string,
+  max: number,
+  required: boolean,
+  fail: (problem: MemberProblem) => Error,
+): string | undefined {
   const v = obj[key];
   if (v === undefined && !required) return undefined;
   if (typeof v !== 'string' || v.length === 0 || v.length > max) throw fail(v === undefined ? 'missing' : 'invalid');

@@ -101,7 +101,12 @@ describe(isInexactNumber.name, () => {
 describe(findInexactNumber.name, () => {
   it('names the first inexact number by its path, and ignores digits inside strings', () => {
     const text = '{"id":"12345678901234567890","a":[1,2,{"n":123456789012345678901234567890}],"b":9007199254740993}';
-    expect(findInexactNumber(text)).toEqual({ path: ['a', 2, 'n'], reason: 'inexact_number', inName: false, literal: '123456789012345678901234567890' });
+    expect(findInexactNumber(text)).toEqual({
+      path: ['a', 2, 'n'],
+      reason: 'inexact_number',
+      inName: false,
+      literal: '123456789012345678901234567890',
+    });
     expect(findInexactNumber('{"k\\"ey":[0.1, 9007199254740991, "1e400"]}')).toBeNull();
     expect(findInexactNumber('{"a\\\\":1e400}')).toMatchObject({ path: ['a\\'] });
     expect(findInexactNumber('[1e400]')).toMatchObject({ path: [0] });

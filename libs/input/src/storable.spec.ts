@@ -1,4 +1,13 @@
-import { describeUnstorable, escapeLoneSurrogates, findUnstorableString, inspectJson, MAX_JSON_DEPTH, printable, stringProblem, wellFormedJson } from './storable';
+import {
+  describeUnstorable,
+  escapeLoneSurrogates,
+  findUnstorableString,
+  inspectJson,
+  MAX_JSON_DEPTH,
+  printable,
+  stringProblem,
+  wellFormedJson,
+} from './storable';
 
 describe(stringProblem.name, () => {
   it.each([
@@ -24,7 +33,11 @@ describe(inspectJson.name, () => {
   };
 
   it('names a value at any depth, in arrays too, and a member name (inName)', () => {
-    expect(inspectJson({ a: { b: [1, 'ok', { c: 'x\u0000' }] } }).string).toEqual({ path: ['a', 'b', 2, 'c'], reason: 'nul', inName: false });
+    expect(inspectJson({ a: { b: [1, 'ok', { c: 'x\u0000' }] } }).string).toEqual({
+      path: ['a', 'b', 2, 'c'],
+      reason: 'nul',
+      inName: false,
+    });
     expect(inspectJson({ a: [{ ['k\ud800']: 1 }] }).string).toEqual({ path: ['a', 0, 'k\ud800'], reason: 'lone_surrogate', inName: true });
   });
 
@@ -63,12 +76,24 @@ describe(inspectJson.name, () => {
 
 describe(describeUnstorable.name, () => {
   it('names a value, a member name (escaped), and the reason', () => {
-    expect(describeUnstorable({ path: ['actor'], reason: 'nul', inName: false }, 'actor')).toBe('actor contains U+0000 (NUL), which cannot be stored');
-    expect(describeUnstorable({ path: ['a', '\u0000'], reason: 'nul', inName: true }, 'a.\u0000')).toBe('The member name "a.\\u0000" contains U+0000 (NUL), which cannot be stored');
-    expect(describeUnstorable({ path: ['x'], reason: 'lone_surrogate', inName: false }, 'x')).toBe('x contains a lone UTF-16 surrogate, which cannot be stored');
-    expect(describeUnstorable({ path: ['n'], reason: 'inexact_number', inName: false, literal: '9007199254740993' }, 'n')).toMatch(/^n holds the number 9007199254740993, which a JSON number read as a double cannot carry exactly/);
-    expect(describeUnstorable({ path: [], reason: 'invalid_utf8', inName: true }, 'body')).toBe('A member name in body contains bytes that are not UTF-8, which cannot be stored');
-    expect(describeUnstorable({ path: ['a'], reason: 'too_deep', inName: false }, 'a')).toBe(`a is nested more than ${MAX_JSON_DEPTH} levels deep`);
+    expect(describeUnstorable({ path: ['actor'], reason: 'nul', inName: false }, 'actor')).toBe(
+      'actor contains U+0000 (NUL), which cannot be stored',
+    );
+    expect(describeUnstorable({ path: ['a', '\u0000'], reason: 'nul', inName: true }, 'a.\u0000')).toBe(
+      'The member name "a.\\u0000" contains U+0000 (NUL), which cannot be stored',
+    );
+    expect(describeUnstorable({ path: ['x'], reason: 'lone_surrogate', inName: false }, 'x')).toBe(
+      'x contains a lone UTF-16 surrogate, which cannot be stored',
+    );
+    expect(describeUnstorable({ path: ['n'], reason: 'inexact_number', inName: false, literal: '9007199254740993' }, 'n')).toMatch(
+      /^n holds the number 9007199254740993, which a JSON number read as a double cannot carry exactly/,
+    );
+    expect(describeUnstorable({ path: [], reason: 'invalid_utf8', inName: true }, 'body')).toBe(
+      'A member name in body contains bytes that are not UTF-8, which cannot be stored',
+    );
+    expect(describeUnstorable({ path: ['a'], reason: 'too_deep', inName: false }, 'a')).toBe(
+      `a is nested more than ${MAX_JSON_DEPTH} levels deep`,
+    );
   });
 
   it('shows a field holding a lone surrogate as an escape, so the sentence is well-formed', () => {

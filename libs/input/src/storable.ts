@@ -53,7 +53,11 @@ export interface Inspection {
  * first object or array past `maxDepth` levels (the root is level 1). It stops at the latter; the
  * path is built only for a hit. `problemOf` judges strings (stringProblem unless told).
  */
-export function inspectJson(root: unknown, maxDepth = MAX_JSON_DEPTH, problemOf: (s: string) => Unstorable['reason'] | null = stringProblem): Inspection {
+export function inspectJson(
+  root: unknown,
+  maxDepth = MAX_JSON_DEPTH,
+  problemOf: (s: string) => Unstorable['reason'] | null = stringProblem,
+): Inspection {
   const found: Inspection = { string: null, depth: null };
   if (typeof root === 'string') {
     const reason = problemOf(root);

@@ -2,7 +2,14 @@ export { RegistryInternalClient, INTERNAL_TOKEN_HEADER } from './client';
 export type { RegistryInternalClientOptions } from './client';
 export { LedgerInternalClient } from './ledger-client';
 export type { LedgerInternalClientOptions } from './ledger-client';
-export { LedgerRejectedError, LedgerUnavailableError, RegistryRejectedError, RegistryUnavailableError, VerdictRejectedError, VerdictUnavailableError } from './errors';
+export {
+  LedgerRejectedError,
+  LedgerUnavailableError,
+  RegistryRejectedError,
+  RegistryUnavailableError,
+  VerdictRejectedError,
+  VerdictUnavailableError,
+} from './errors';
 export { REGISTRY_CHANGED_CHANNEL } from './types';
 export type * from './types';
 export type * from './ledger-types';

@@ -75,7 +75,10 @@ const FORMAT_CHECKS: Record<string, Check> = {
 };
 
 export function normaliseName(name: string): string {
-  return name.trim().toLowerCase().replace(/[\s_]+/g, '-');
+  return name
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_]+/g, '-');
 }
 
 /** A Requirement compiled to one function; null means the value is acceptable. */
@@ -101,13 +104,13 @@ export function mergeRequirements(field: string, reqs: readonly Requirement[]): 
     if (r.format && !out.format) out.format = r.format;
     if (r.source_requirement === 'verified') out.source_requirement = 'verified';
     if (r.acceptable_sources) {
-      out.acceptable_sources = out.acceptable_sources ? intersectSources(out.acceptable_sources, r.acceptable_sources) : [...r.acceptable_sources];
+      out.acceptable_sources = out.acceptable_sources
+        ? intersectSources(out.acceptable_sources, r.acceptable_sources)
+        : [...r.acceptable_sources];
     }
     if (r.confidence_threshold !== undefined && r.confidence_threshold !== null) {
       out.confidence_threshold =
-        out.confidence_threshold === undefined
-          ? r.confidence_threshold
-          : Math.max(out.confidence_threshold, r.confidence_threshold);
+        out.confidence_threshold === undefined ? r.confidence_threshold : Math.max(out.confidence_threshold, r.confidence_threshold);
     }
   }
   return out;

@@ -137,7 +137,9 @@ export function benchmarkFixture(n: number, seed = 1): BenchmarkFixture {
     ] as const);
     const selector: Record<string, string> = {};
     const width = pick([0, 0, 1, 1, 1, 2, 2, 3]);
-    for (const key of Object.keys(SCOPE_FIELDS).filter(() => chance(0.7)).slice(0, width)) {
+    for (const key of Object.keys(SCOPE_FIELDS)
+      .filter(() => chance(0.7))
+      .slice(0, width)) {
       selector[key] = pick(SCOPE_FIELDS[key]);
     }
     const fieldPool = crossDomain ? COMMON : { ...domain.fields, ...COMMON };
@@ -198,11 +200,7 @@ export function benchmarkFixture(n: number, seed = 1): BenchmarkFixture {
   }
 
   const value = (k: FieldKind): unknown =>
-    k.kind === 'number'
-      ? Math.round(k.min + (k.max - k.min) * rand())
-      : k.kind === 'bool'
-        ? chance(0.5)
-        : pick(k.values);
+    k.kind === 'number' ? Math.round(k.min + (k.max - k.min) * rand()) : k.kind === 'bool' ? chance(0.5) : pick(k.values);
   const setPath = (obj: Record<string, unknown>, path: string, v: unknown): void => {
     const segs = path.split('.');
     let cur = obj;

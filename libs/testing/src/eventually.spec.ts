@@ -16,7 +16,9 @@ describe(eventually.name, () => {
   });
 
   it('asks again while the probe throws, and resolves with what it returns then', async () => {
-    expect(await eventually('a value', answers<string>(new Error('not yet'), new Error('not yet'), 'ready'), { intervalMs: 1 })).toBe('ready');
+    expect(await eventually('a value', answers<string>(new Error('not yet'), new Error('not yet'), 'ready'), { intervalMs: 1 })).toBe(
+      'ready',
+    );
   });
 
   it('waits until `until` accepts the value: false or a thrown assertion is "not yet"', async () => {
@@ -25,18 +27,26 @@ describe(eventually.name, () => {
   });
 
   it('accepts an undefined value when `until` says so', async () => {
-    expect(await eventually('nothing left', answers<string | undefined>('x', undefined), { intervalMs: 1, until: (v) => v === undefined })).toBeUndefined();
+    expect(
+      await eventually('nothing left', answers<string | undefined>('x', undefined), { intervalMs: 1, until: (v) => v === undefined }),
+    ).toBeUndefined();
   });
 
   it('names what it waited for, the tries and the last value seen when the time is up', async () => {
-    const error = await eventually('the third delivery', answers(1, 2), { timeoutMs: 30, intervalMs: 5, until: (n) => n === 3 }).catch((e: Error) => e);
+    const error = await eventually('the third delivery', answers(1, 2), { timeoutMs: 30, intervalMs: 5, until: (n) => n === 3 }).catch(
+      (e: Error) => e,
+    );
     expect(error).toBeInstanceOf(Error);
-    expect((error as Error).message).toMatch(/^eventually: gave up waiting for the third delivery after \d+\.\d s and \d+ tries; the last try gave this value: 2$/);
+    expect((error as Error).message).toMatch(
+      /^eventually: gave up waiting for the third delivery after \d+\.\d s and \d+ tries; the last try gave this value: 2$/,
+    );
   });
 
   it('gives the last error seen, as message and cause', async () => {
     const last = new Error('connection refused');
-    const error = (await eventually('the ledger', answers<number>(new Error('first'), last), { timeoutMs: 30, intervalMs: 5 }).catch((e: Error) => e)) as Error;
+    const error = (await eventually('the ledger', answers<number>(new Error('first'), last), { timeoutMs: 30, intervalMs: 5 }).catch(
+      (e: Error) => e,
+    )) as Error;
     expect(error.message).toMatch(/the last try gave this error: connection refused$/);
     expect(error.cause).toBe(last);
   });

@@ -27,7 +27,11 @@ type Settled<T> = Exclude<T, undefined | null | false>;
  * rejects after `timeoutMs` with an error naming `what`, the time waited, the number of tries and the
  * last value or error seen (the last error is also the rejection's `cause`).
  */
-export async function eventually<T>(what: string, probe: () => T | Promise<T>, opts?: EventuallyOptions<T> & { until?: undefined }): Promise<Settled<T>>;
+export async function eventually<T>(
+  what: string,
+  probe: () => T | Promise<T>,
+  opts?: EventuallyOptions<T> & { until?: undefined },
+): Promise<Settled<T>>;
 export async function eventually<T>(what: string, probe: () => T | Promise<T>, opts: EventuallyOptions<T>): Promise<T>;
 export async function eventually<T>(what: string, probe: () => T | Promise<T>, opts: EventuallyOptions<T> = {}): Promise<T> {
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -53,7 +57,11 @@ export async function eventually<T>(what: string, probe: () => T | Promise<T>, o
 
 function timedOut(what: string, elapsedMs: number, tries: number, last: { value: unknown } | { error: unknown } | undefined): Error {
   const seen =
-    last === undefined ? 'nothing' : 'error' in last ? `this error: ${describeError(last.error)}` : `this value: ${inspect(last.value, { depth: 4, breakLength: Infinity, maxStringLength: 2000 })}`;
+    last === undefined
+      ? 'nothing'
+      : 'error' in last
+        ? `this error: ${describeError(last.error)}`
+        : `this value: ${inspect(last.value, { depth: 4, breakLength: Infinity, maxStringLength: 2000 })}`;
   const message = `eventually: gave up waiting for ${what} after ${(elapsedMs / 1000).toFixed(1)} s and ${tries} ${tries === 1 ? 'try' : 'tries'}; the last try gave ${seen}`;
   return last && 'error' in last ? new Error(message, { cause: last.error }) : new Error(message);
 }

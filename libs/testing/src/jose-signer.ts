@@ -6,7 +6,8 @@ import { CompactSign, importJWK, type JWK } from 'jose';
 
 /** A compact JWS over JSON.stringify(claims) with header {alg:'ES256',kid,typ:'JWT'}, signed by jose. */
 export async function signEs256JwsWithJose(claims: object, privateJwk: JWK, kid: string): Promise<string> {
-  if (privateJwk?.kty !== 'EC' || privateJwk.crv !== 'P-256' || typeof privateJwk.d !== 'string') throw new Error('not a private EC P-256 JWK');
+  if (privateJwk?.kty !== 'EC' || privateJwk.crv !== 'P-256' || typeof privateJwk.d !== 'string')
+    throw new Error('not a private EC P-256 JWK');
   const key = await importJWK(privateJwk, 'ES256');
   return new CompactSign(new TextEncoder().encode(JSON.stringify(claims))).setProtectedHeader({ alg: 'ES256', kid, typ: 'JWT' }).sign(key);
 }

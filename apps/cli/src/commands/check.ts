@@ -64,7 +64,8 @@ export function keyValues(entries: string[], what: string, nested: boolean): Rec
     let at = out;
     for (const segment of path.slice(0, -1)) {
       const next = at[segment];
-      if (next !== undefined && (typeof next !== 'object' || next === null || Array.isArray(next))) throw new CliError(`${what} ${entry}: ${segment} is already a value`);
+      if (next !== undefined && (typeof next !== 'object' || next === null || Array.isArray(next)))
+        throw new CliError(`${what} ${entry}: ${segment} is already a value`);
       at = (at[segment] ??= {}) as Record<string, unknown>;
     }
     at[path.at(-1)!] = scalarOf(entry.slice(eq + 1));
@@ -73,7 +74,10 @@ export function keyValues(entries: string[], what: string, nested: boolean): Rec
 }
 
 export function checkBody(opts: CheckOptions) {
-  const parameters = { ...(opts.parameters ? jsonObjectOf(opts.parameters, '--parameters') : {}), ...keyValues(opts.param ?? [], '--param', true) };
+  const parameters = {
+    ...(opts.parameters ? jsonObjectOf(opts.parameters, '--parameters') : {}),
+    ...keyValues(opts.param ?? [], '--param', true),
+  };
   return {
     action: opts.action,
     resource: opts.resource,

@@ -44,8 +44,36 @@ export const QUICKSTART_RULES: (RuleBody & { directive: string })[] = [
 /** The three checks the quickstart suggests, with the verdict each gets. */
 export const QUICKSTART_CHECKS = [
   { args: ['--action', 'bank.balance', '--resource', 'acct:acct-1', '--scope', 'region=eu'], verdict: 'allowed' },
-  { args: ['--action', 'bank.transfer', '--resource', 'acct:acct-1', '--scope', 'region=eu', '--param', 'to=offshore-7', '--param', 'amount=50'], verdict: 'blocked' },
-  { args: ['--action', 'bank.transfer', '--resource', 'acct:acct-1', '--scope', 'region=eu', '--param', 'to=acct-2', '--param', 'amount=5000'], verdict: 'approval_required' },
+  {
+    args: [
+      '--action',
+      'bank.transfer',
+      '--resource',
+      'acct:acct-1',
+      '--scope',
+      'region=eu',
+      '--param',
+      'to=offshore-7',
+      '--param',
+      'amount=50',
+    ],
+    verdict: 'blocked',
+  },
+  {
+    args: [
+      '--action',
+      'bank.transfer',
+      '--resource',
+      'acct:acct-1',
+      '--scope',
+      'region=eu',
+      '--param',
+      'to=acct-2',
+      '--param',
+      'amount=5000',
+    ],
+    verdict: 'approval_required',
+  },
 ] as const;
 
 type Permission = 'check' | 'read' | 'approve' | 'manage_rules' | 'admin';
@@ -69,12 +97,15 @@ const samePermissions = (a: readonly string[], b: readonly string[]) => a.length
 function envFileOf(ctx: CommandContext, opts: QuickstartOptions): string {
   if (opts.envFile) return path.resolve(opts.envFile);
   if (ctx.files.dir) return path.join(ctx.files.dir, QUICKSTART_FILE);
-  throw new CliError('no data directory to write the quickstart file to (this CLI does not run from a clone): pass --env-file <file> or set ARBITER_DATA_DIR');
+  throw new CliError(
+    'no data directory to write the quickstart file to (this CLI does not run from a clone): pass --env-file <file> or set ARBITER_DATA_DIR',
+  );
 }
 
 export async function quickstart(ctx: CommandContext, opts: QuickstartOptions): Promise<number> {
   const adminKey = opts.adminKey ?? ctx.io.env.ARBITER_ADMIN_KEY;
-  if (!adminKey) throw new CliError('quickstart needs the platform admin key npm start printed: set ARBITER_ADMIN_KEY (or pass --admin-key)');
+  if (!adminKey)
+    throw new CliError('quickstart needs the platform admin key npm start printed: set ARBITER_ADMIN_KEY (or pass --admin-key)');
   if (!/^[a-z0-9][a-z0-9-]*$/.test(opts.slug)) throw new CliError(`--slug ${opts.slug}: lowercase letters, digits and dashes`);
   // The quickstart file is what this command writes: its URLs are never read back here.
   const urls = {
@@ -94,7 +125,11 @@ export async function quickstart(ctx: CommandContext, opts: QuickstartOptions): 
   ctx.progress(`finding tenant ${opts.slug} at ${urls.registry}`);
   let tenant = (await admin.all((cursor) => admin.listTenants({ cursor, limit: 1000 }))).find((t) => t.slug === opts.slug);
   const tenantCreated = !tenant;
-  tenant ??= await admin.createTenant({ slug: opts.slug, name: 'Arbiter quickstart', settings: { scope_schema: QUICKSTART_SCOPE_SCHEMA } } as Parameters<RegistryClient['createTenant']>[0]);
+  tenant ??= await admin.createTenant({
+    slug: opts.slug,
+    name: 'Arbiter quickstart',
+    settings: { scope_schema: QUICKSTART_SCOPE_SCHEMA },
+  } as Parameters<RegistryClient['createTenant']>[0]);
   const tenantId = tenant.id;
 
   // Its principals, by kind and name; an existing one is activated and given its role again if needed.
@@ -103,25 +138,40 @@ export async function quickstart(ctx: CommandContext, opts: QuickstartOptions): 
   for (const [role, spec] of Object.entries(PRINCIPALS) as [keyof typeof PRINCIPALS, (typeof PRINCIPALS)[keyof typeof PRINCIPALS]][]) {
     const found = existing.find((p) => p.kind === spec.kind && p.name === spec.name);
     if (!found) {
-      principals[role] = (await admin.createPrincipal({ kind: spec.kind, name: spec.name, roles: [...spec.roles], tenant_id: tenantId })).id;
+      principals[role] = (
+        await admin.createPrincipal({ kind: spec.kind, name: spec.name, roles: [...spec.roles], tenant_id: tenantId })
+      ).id;
       continue;
     }
     principals[role] = found.id;
     const missingRoles = spec.roles.filter((r) => !found.roles.includes(r));
     if (found.status !== 'active' || missingRoles.length) {
-      await admin.updatePrincipal(found.id, { ...(found.status !== 'active' ? { active: true } : {}), ...(missingRoles.length ? { roles: [...found.roles, ...missingRoles] } : {}) });
+      await admin.updatePrincipal(found.id, {
+        ...(found.status !== 'active' ? { active: true } : {}),
+        ...(missingRoles.length ? { roles: [...found.roles, ...missingRoles] } : {}),
+      });
     }
   }
 
   // Keys: the file's, where each still resolves (whoami) to an active key of its holder with its permissions; else new ones.
-  const activeKeys = (await admin.all((cursor) => admin.listApiKeys({ cursor, limit: 1000, tenant_id: tenantId }))).filter((k) => k.status === 'active');
+  const activeKeys = (await admin.all((cursor) => admin.listApiKeys({ cursor, limit: 1000, tenant_id: tenantId }))).filter(
+    (k) => k.status === 'active',
+  );
   const keys: Record<string, string> = {};
   const kept = new Set<string>();
   let keysCreated = 0;
   for (const spec of KEYS) {
     const candidate = previous.ARBITER_TENANT === tenantId ? previous[spec.variable] : undefined;
     const keyId = candidate ? await keyIdOf(ctx, urls.verdict, candidate) : undefined;
-    const live = keyId && activeKeys.find((k) => k.id === keyId && k.principal_id === principals[spec.holder] && samePermissions(k.permissions, spec.permissions) && !k.scope_ids.length);
+    const live =
+      keyId &&
+      activeKeys.find(
+        (k) =>
+          k.id === keyId &&
+          k.principal_id === principals[spec.holder] &&
+          samePermissions(k.permissions, spec.permissions) &&
+          !k.scope_ids.length,
+      );
     if (live && candidate) {
       keys[spec.variable] = candidate;
       kept.add(live.id);
@@ -144,9 +194,15 @@ export async function quickstart(ctx: CommandContext, opts: QuickstartOptions): 
 
   // The scope (tenant admin: creating a scope is a tenant-level act) and its rules (manage_rules), by name and directive.
   const tenantAdmin = registryAs(keys.ARBITER_TENANT_ADMIN_KEY!, 'the quickstart tenant admin key');
-  let scope = (await tenantAdmin.all((cursor) => tenantAdmin.listScopes({ cursor, limit: 1000 }))).find((s) => s.name === QUICKSTART_SCOPE.name);
+  let scope = (await tenantAdmin.all((cursor) => tenantAdmin.listScopes({ cursor, limit: 1000 }))).find(
+    (s) => s.name === QUICKSTART_SCOPE.name,
+  );
   const scopeCreated = !scope;
-  scope ??= await tenantAdmin.createScope({ name: QUICKSTART_SCOPE.name, selector: { ...QUICKSTART_SCOPE.selector }, description: 'Created by arbiter quickstart: the example rules of the bank (examples/mcp).' });
+  scope ??= await tenantAdmin.createScope({
+    name: QUICKSTART_SCOPE.name,
+    selector: { ...QUICKSTART_SCOPE.selector },
+    description: 'Created by arbiter quickstart: the example rules of the bank (examples/mcp).',
+  });
   const rulesClient = registryAs(keys.ARBITER_RULES_KEY!, 'the quickstart rules key');
   const active: Rule[] = await rulesClient.listRules(scope.id);
   const rules: { id: string; directive: string; severity: string; created: boolean }[] = [];
@@ -181,7 +237,10 @@ export async function quickstart(ctx: CommandContext, opts: QuickstartOptions): 
     values,
   );
   await ctx.io.writeFile(file, text, { secret: true }).catch((err: Error) => {
-    throw new CliError(`the demo tenant is ready, but ${file} could not be written (${err.message}); run arbiter quickstart again with --env-file <file>`, EXIT.failed);
+    throw new CliError(
+      `the demo tenant is ready, but ${file} could not be written (${err.message}); run arbiter quickstart again with --env-file <file>`,
+      EXIT.failed,
+    );
   });
 
   const checks = QUICKSTART_CHECKS.map((c) => ({ command: `arbiter check ${c.args.join(' ')}`, verdict: c.verdict }));
@@ -209,7 +268,7 @@ export async function quickstart(ctx: CommandContext, opts: QuickstartOptions): 
     'Try these checks (exit code 0 only for allowed):',
     ...checks.map((c) => `  ${c.command.padEnd(width)}   # ${c.verdict}`),
     '',
-    'Next: the approval loop. Request an approval for the third check\'s consultation, decide it as the approver,',
+    "Next: the approval loop. Request an approval for the third check's consultation, decide it as the approver,",
     'and the same check is allowed once:',
     '  arbiter approvals request cns-…          # prints apr-…',
     '  arbiter approvals decide apr-… --approve  # with the approver key of the file',

@@ -22,7 +22,9 @@ const scopeLine = (s: ScopeRow) => `${s.id}  ${s.name}  selector: ${JSON.stringi
 
 export async function createScope(ctx: CommandContext, name: string, opts: ScopeCreateOptions): Promise<number> {
   const selector = keyValues(opts.selector ?? [], '--selector', false) as Record<string, string | number | boolean>;
-  const scope = await ctx.registry(opts, true, 'admin').createScope({ name, selector, ...(opts.description ? { description: opts.description } : {}) });
+  const scope = await ctx
+    .registry(opts, true, 'admin')
+    .createScope({ name, selector, ...(opts.description ? { description: opts.description } : {}) });
   ctx.print(scope, `scope ${scope.id} created: ${scope.name}, selector ${JSON.stringify(scope.selector)}`);
   return EXIT.ok;
 }
@@ -37,9 +39,18 @@ export async function listScopes(ctx: CommandContext, opts: ServiceFlags): Promi
 const approvalLine = (a: Approval) =>
   `${a.id}  ${a.status}  ${a.intended_action} on ${a.intended_resource}  consultation ${a.consultation_id}  deciders: ${a.candidate_deciders.join(', ') || '-'}${a.decider ? `  decided by ${a.decider}` : ''}`;
 
-export async function requestApproval(ctx: CommandContext, consultationId: string, opts: ServiceFlags & { notes?: string }): Promise<number> {
-  const approval = await ctx.verdict(opts, true, 'agent').createApproval({ consultation_id: consultationId, ...(opts.notes ? { requester_notes: opts.notes } : {}) });
-  ctx.print(approval, `approval ${approval.id} ${approval.status}: ${approvalLine(approval)}\nonce it is approved, the same check (same action, resource, scope and parameters, same key) is allowed once`);
+export async function requestApproval(
+  ctx: CommandContext,
+  consultationId: string,
+  opts: ServiceFlags & { notes?: string },
+): Promise<number> {
+  const approval = await ctx
+    .verdict(opts, true, 'agent')
+    .createApproval({ consultation_id: consultationId, ...(opts.notes ? { requester_notes: opts.notes } : {}) });
+  ctx.print(
+    approval,
+    `approval ${approval.id} ${approval.status}: ${approvalLine(approval)}\nonce it is approved, the same check (same action, resource, scope and parameters, same key) is allowed once`,
+  );
   return EXIT.ok;
 }
 
@@ -48,7 +59,12 @@ export async function listApprovals(ctx: CommandContext, opts: ServiceFlags & { 
   const items: Approval[] = [];
   let cursor: string | undefined;
   do {
-    const page = await client.listApprovals({ limit: 100, cursor, ...(opts.status ? { status: opts.status } : {}), ...(opts.assignee ? { assignee: opts.assignee } : {}) } as Parameters<typeof client.listApprovals>[0]);
+    const page = await client.listApprovals({
+      limit: 100,
+      cursor,
+      ...(opts.status ? { status: opts.status } : {}),
+      ...(opts.assignee ? { assignee: opts.assignee } : {}),
+    } as Parameters<typeof client.listApprovals>[0]);
     items.push(...page.items);
     cursor = page.next_cursor ?? undefined;
   } while (cursor);
@@ -77,6 +93,9 @@ export async function decideApproval(ctx: CommandContext, id: string, opts: Deci
     ...(opts.grant ? { grant: jsonObjectOf(opts.grant, '--grant') } : {}),
   } as DecideApprovalBody;
   const approval = await ctx.verdict(opts, true, 'approver').decideApproval(id, body);
-  ctx.print(approval, `approval ${approval.id} ${approval.status}${approval.authorizes_until ? ` (the operation may run once until ${approval.authorizes_until})` : ''}`);
+  ctx.print(
+    approval,
+    `approval ${approval.id} ${approval.status}${approval.authorizes_until ? ` (the operation may run once until ${approval.authorizes_until})` : ''}`,
+  );
   return EXIT.ok;
 }

@@ -77,7 +77,8 @@ function checkedCanonicalText(value: unknown): CanonicalText {
   try {
     text = canonicalJson(value);
   } catch (err) {
-    if (err instanceof CanonicalizationError) throw new PayloadError(`custom_payload has no canonical JSON form: ${err.message}`, 'custom_payload');
+    if (err instanceof CanonicalizationError)
+      throw new PayloadError(`custom_payload has no canonical JSON form: ${err.message}`, 'custom_payload');
     throw err;
   }
   const bytes = Buffer.byteLength(text, 'utf8');

@@ -5,7 +5,9 @@ import { unstorableError, validationError } from './errors';
 const SEAL_KEYS = new Set(['tenant_id', 'actor', 'custom_payload', 'client_ref']);
 
 function text(body: Record<string, unknown>, key: string, max: number, required: boolean): string | undefined {
-  return stringMember(body, key, max, required, (problem) => validationError(problem === 'missing' ? `'${key}' is required` : `${key} must be a string of 1 to ${max} characters`, key));
+  return stringMember(body, key, max, required, (problem) =>
+    validationError(problem === 'missing' ? `'${key}' is required` : `${key} must be a string of 1 to ${max} characters`, key),
+  );
 }
 
 /**
@@ -32,7 +34,10 @@ function parseSealShape(raw: unknown): SealFactBody {
   const tenant_id = text(raw, 'tenant_id', 128, true)!;
   const actor = text(raw, 'actor', 256, true)!;
   if (!isPlainObject(raw.custom_payload)) {
-    throw validationError(raw.custom_payload === undefined ? "'custom_payload' is required" : 'custom_payload must be a JSON object', 'custom_payload');
+    throw validationError(
+      raw.custom_payload === undefined ? "'custom_payload' is required" : 'custom_payload must be a JSON object',
+      'custom_payload',
+    );
   }
   const body: SealFactBody = { tenant_id, actor, custom_payload: raw.custom_payload };
   const clientRef = text(raw, 'client_ref', 255, false);

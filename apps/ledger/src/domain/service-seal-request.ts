@@ -43,7 +43,8 @@ export function parseServiceSeal(raw: unknown): ServiceSealShape {
   const unstorable = stringProblem(streamId);
   if (unstorable) throw unstorableError({ path: ['stream_id'], reason: unstorable, inName: false });
   const tenant = STREAM_ID_PATTERN.test(streamId) ? auditStreamTenant(streamId) : null;
-  if (tenant === null) throw validationError('stream_id must be arbiter.<tenant_id>.consultations, .approvals, .rules or .keys', 'stream_id');
+  if (tenant === null)
+    throw validationError('stream_id must be arbiter.<tenant_id>.consultations, .approvals, .rules or .keys', 'stream_id');
   if (tenant !== body.tenant_id) throw validationError(`stream_id ${streamId} is not a stream of tenant_id ${body.tenant_id}`, 'stream_id');
   return { streamId, body: body as ServiceSealShape['body'] };
 }

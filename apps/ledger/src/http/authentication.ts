@@ -22,7 +22,12 @@ export const KEY_CHECK_LOCAL = 'ledgerKeyCheck';
  * only check the permissions, or throw the error it got; otherwise authenticate as every service does.
  * The one check of both doors of every route: the tsoa hook below and the seal lane (seal-route.ts).
  */
-export async function authorize(authenticator: Authenticator, known: KeyCheck | undefined, headers: IncomingHttpHeaders, permissions: string[]): Promise<AuthenticatedIdentity> {
+export async function authorize(
+  authenticator: Authenticator,
+  known: KeyCheck | undefined,
+  headers: IncomingHttpHeaders,
+  permissions: string[],
+): Promise<AuthenticatedIdentity> {
   if (known?.error) throw known.error;
   if (!known?.identity) return authenticator.authenticate(headers, permissions);
   for (const permission of permissions) requirePermission(known.identity, permission as Permission, ledgerAuthErrors);

@@ -14,7 +14,12 @@ import { KEY_CHECK_LOCAL, type KeyCheck } from './authentication';
  * registry cannot check, a keyless endpoint) from the bucket of its client address, with the
  * standard tier's policy. Throws the 429 when the bucket is empty.
  */
-export async function limitRequest(authenticator: Authenticator, limiter: RateLimiter, req: IncomingMessage, res: ServerResponse): Promise<KeyCheck> {
+export async function limitRequest(
+  authenticator: Authenticator,
+  limiter: RateLimiter,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<KeyCheck> {
   const check: KeyCheck = {};
   if (credentialFrom(req.headers, 'x-api-key')) {
     try {
@@ -55,7 +60,11 @@ export function internalCaller(accepted: readonly string[]): (req: Request) => b
 }
 
 /** limitRequest for the express routes, as the app's `before` middleware; `exempt` requests skip it. */
-export function rateLimitMiddleware(authenticator: Authenticator, limiter: RateLimiter, exempt?: (req: Request) => boolean): RequestHandler {
+export function rateLimitMiddleware(
+  authenticator: Authenticator,
+  limiter: RateLimiter,
+  exempt?: (req: Request) => boolean,
+): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction) => {
     if (exempt?.(req)) return next();
     try {

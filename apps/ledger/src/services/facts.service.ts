@@ -46,7 +46,9 @@ export class FactsService {
   async seal(caller: AuthenticatedIdentity, streamId: string, raw: unknown): Promise<{ fact: Fact; created: boolean }> {
     // After the credentials and the permission (both doors check them first), before the body.
     if (isReservedStream(streamId)) {
-      throw forbidden(`Streams whose id starts with arbiter. (in any case) are sealed by the Arbiter services only (docs/ledger-formats.md "Service seals")`);
+      throw forbidden(
+        `Streams whose id starts with arbiter. (in any case) are sealed by the Arbiter services only (docs/ledger-formats.md "Service seals")`,
+      );
     }
     const body = parseSealBody(raw);
     assertStreamId(streamId);
@@ -87,7 +89,14 @@ export class FactsService {
         const { streamId, body } = parseServiceSeal(seal);
         const payloadText = checkedPayload(body);
         // The service credential vouches for the tenant; the stream id names the same one, and lives in its namespace.
-        requests.push({ tenantId: mintTenantId(body.tenant_id), streamId, actor: body.actor, sealedBy: SERVICE_SEALER, payloadText, clientRef: body.client_ref });
+        requests.push({
+          tenantId: mintTenantId(body.tenant_id),
+          streamId,
+          actor: body.actor,
+          sealedBy: SERVICE_SEALER,
+          payloadText,
+          clientRef: body.client_ref,
+        });
       } catch (err) {
         if (!(err instanceof AppError) || err.status !== 400) throw err;
         problems.push(atSeal(i, err));

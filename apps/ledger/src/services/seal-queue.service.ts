@@ -3,7 +3,15 @@ import type { TenantId } from '@arbiter/auth';
 import type { CanonicalText } from '@arbiter/canonical';
 import { bisectOnRowFault, isRowFault, newId } from '@arbiter/db';
 import { computeFactHash, GENESIS_PREV_HASH } from '../domain/fact-hash';
-import { streamKeyText, type AppendGroup, type AppendResult, type FactRecord, type LedgerRepository, type NewFactRow, type StreamKey } from '../repositories/ledger.repository';
+import {
+  streamKeyText,
+  type AppendGroup,
+  type AppendResult,
+  type FactRecord,
+  type LedgerRepository,
+  type NewFactRow,
+  type StreamKey,
+} from '../repositories/ledger.repository';
 import { validationError } from '../domain/errors';
 
 /**
@@ -240,7 +248,11 @@ export class SealQueue {
     for (const group of groups) {
       const head = this.heads.get(group.key) ?? null;
       const plan = this.plan(group, head, nowMs);
-      writes.push({ group, plan, append: { streamId: group.streamId, tenantId: group.tenantId, expectedSeq: head ? head.head_seq : null, facts: plan.rows } });
+      writes.push({
+        group,
+        plan,
+        append: { streamId: group.streamId, tenantId: group.tenantId, expectedSeq: head ? head.head_seq : null, facts: plan.rows },
+      });
     }
     if (writes.length === 0) return [];
     let result: AppendResult;
@@ -303,14 +315,20 @@ export class SealQueue {
         for (const h of await this.repo.lockHeads(client, missing)) heads.set(keyOf(h), h);
       }
       const refs = groups.flatMap((g) =>
-        [...new Set(g.batch.map((p) => p.request.clientRef).filter((r): r is string => r !== null))].map((clientRef) => ({ tenantId: g.tenantId, streamId: g.streamId, clientRef })),
+        [...new Set(g.batch.map((p) => p.request.clientRef).filter((r): r is string => r !== null))].map((clientRef) => ({
+          tenantId: g.tenantId,
+          streamId: g.streamId,
+          clientRef,
+        })),
       );
       if (refs.length) {
         const byStream = new Map(groups.map((g) => [g.key, g] as const));
         for (const f of await this.repo.findByClientRefs(client, refs)) byStream.get(keyOf(f))!.known.set(f.client_ref as string, f);
       }
       plans = groups.map((group) => ({ group, plan: this.plan(group, heads.get(group.key)!, nowMs) }));
-      const appends = plans.filter(({ plan }) => plan.rows.length).map(({ group, plan }) => ({ streamId: group.streamId, tenantId: group.tenantId, expectedSeq: null, facts: plan.rows }));
+      const appends = plans
+        .filter(({ plan }) => plan.rows.length)
+        .map(({ group, plan }) => ({ streamId: group.streamId, tenantId: group.tenantId, expectedSeq: null, facts: plan.rows }));
       if (appends.length) await this.repo.appendLocked(client, appends, nowMs);
       await client.query('COMMIT');
     } catch (err) {
@@ -328,7 +346,12 @@ export class SealQueue {
 
   private appended(stream: StreamKey, plan: Plan): void {
     if (plan.rows.length && this.opts.onAppended) {
-      this.opts.onAppended({ tenantId: stream.tenantId, streamId: stream.streamId }, plan.rows[0].seq - 1, plan.next.head_seq, plan.rows.map((r) => r.fact_hash));
+      this.opts.onAppended(
+        { tenantId: stream.tenantId, streamId: stream.streamId },
+        plan.rows[0].seq - 1,
+        plan.next.head_seq,
+        plan.rows.map((r) => r.fact_hash),
+      );
     }
   }
 
@@ -347,7 +370,18 @@ export class SealQueue {
       if (existing) return { fact: existing, created: false };
       seq += 1;
       const fact_id = newId('fct-');
-      const fact_hash = computeFactHash({ fact_id, stream_id: streamId, tenant_id: tenantId, actor: r.actor, sealed_by: r.sealedBy, sealed_at_ms: sealedAt, prev_hash: prevHash }, r.payloadText);
+      const fact_hash = computeFactHash(
+        {
+          fact_id,
+          stream_id: streamId,
+          tenant_id: tenantId,
+          actor: r.actor,
+          sealed_by: r.sealedBy,
+          sealed_at_ms: sealedAt,
+          prev_hash: prevHash,
+        },
+        r.payloadText,
+      );
       const row: NewFactRow = {
         fact_id,
         seq,
@@ -383,7 +417,8 @@ export class SealQueue {
   private contend(key: string, nowMs: number): void {
     this.contendedUntil.delete(key);
     this.contendedUntil.set(key, nowMs + (this.opts.contendedMs ?? 2000));
-    if (this.contendedUntil.size > (this.opts.maxCachedHeads ?? 10_000)) this.contendedUntil.delete(this.contendedUntil.keys().next().value as string);
+    if (this.contendedUntil.size > (this.opts.maxCachedHeads ?? 10_000))
+      this.contendedUntil.delete(this.contendedUntil.keys().next().value as string);
   }
 }
 

@@ -14,7 +14,8 @@ import { LEDGER_CITATION_PREFIX } from './ledger-citation';
 type ScopeValue = string | number | boolean;
 type ScopeSchema = ReadonlyMap<string, ScopeFieldSchema> | null;
 
-const isScalar = (v: unknown): v is ScopeValue => typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
+const isScalar = (v: unknown): v is ScopeValue =>
+  typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
 
 const MAX_FIELD_NAME = 200;
 const MAX_ID = 200;
@@ -86,7 +87,8 @@ function invalidFact(field: string, why: string): AppError {
  * Anything else is 400 invalid_context_shape naming the field.
  */
 export function parseContext(raw: unknown): Record<string, Fact> {
-  if (!isPlainObject(raw)) throw badRequest('invalid_context_shape', 'context must be an object mapping field names to Facts', { field: 'context' });
+  if (!isPlainObject(raw))
+    throw badRequest('invalid_context_shape', 'context must be an object mapping field names to Facts', { field: 'context' });
   const out: Record<string, Fact> = {};
   for (const field of Object.keys(raw)) {
     if (field.length === 0 || field.length > MAX_FIELD_NAME) throw invalidFact(field, `a field name has 1 to ${MAX_FIELD_NAME} characters`);
@@ -107,8 +109,14 @@ export function parseContext(raw: unknown): Record<string, Fact> {
     }
     if (fact.payload_path !== undefined) {
       // Where a ledger citation's value lies in the cited fact (docs/verdicts.md "Facts the ledger vouches for").
-      if (typeof fact.source !== 'string' || !fact.source.startsWith(LEDGER_CITATION_PREFIX)) throw invalidFact(field, 'payload_path is a member of a ledger citation (source ledger:<fact_id>) only');
-      if (typeof fact.payload_path !== 'string' || fact.payload_path.length === 0 || fact.payload_path.length > MAX_FIELD_NAME || fact.payload_path.split('.').includes('')) {
+      if (typeof fact.source !== 'string' || !fact.source.startsWith(LEDGER_CITATION_PREFIX))
+        throw invalidFact(field, 'payload_path is a member of a ledger citation (source ledger:<fact_id>) only');
+      if (
+        typeof fact.payload_path !== 'string' ||
+        fact.payload_path.length === 0 ||
+        fact.payload_path.length > MAX_FIELD_NAME ||
+        fact.payload_path.split('.').includes('')
+      ) {
         throw invalidFact(field, `payload_path must be a dot path of 1 to ${MAX_FIELD_NAME} characters without empty segments`);
       }
     }
@@ -124,11 +132,16 @@ export function mergeScope(base: Scope, extra: Scope, conflictCode: string): Sco
   for (const field of Object.keys(extra)) {
     if (hasOwn(base, field)) {
       if (base[field] !== extra[field]) {
-        throw new AppError(409, conflictCode, `Scope field ${field} is ${JSON.stringify(base[field])} already; it cannot become ${JSON.stringify(extra[field])}`, {
-          field,
-          value: base[field],
-          conflicting_value: extra[field],
-        });
+        throw new AppError(
+          409,
+          conflictCode,
+          `Scope field ${field} is ${JSON.stringify(base[field])} already; it cannot become ${JSON.stringify(extra[field])}`,
+          {
+            field,
+            value: base[field],
+            conflicting_value: extra[field],
+          },
+        );
       }
       continue;
     }
@@ -196,7 +209,9 @@ const OVERVIEW_KEYS = new Set(['action_type', 'context', 'correlation', 'resolve
 
 function text(body: Record<string, unknown>, key: string, max: number, required: boolean): string | undefined {
   return stringMember(body, key, max, required, (problem) =>
-    badRequest('validation_failed', `${key} must be a string of 1 to ${max} characters`, { fields: [{ field: key, message: problem === 'missing' ? `'${key}' is required` : 'invalid string' }] }),
+    badRequest('validation_failed', `${key} must be a string of 1 to ${max} characters`, {
+      fields: [{ field: key, message: problem === 'missing' ? `'${key}' is required` : 'invalid string' }],
+    }),
   );
 }
 
@@ -213,12 +228,17 @@ function parseExplain(raw: Record<string, unknown>): boolean {
 
 function parseCorrelation(raw: unknown): Correlation | undefined {
   if (raw === undefined) return undefined;
-  if (!isPlainObject(raw)) throw badRequest('validation_failed', 'correlation must be an object {conversation_id?, agent_run_id?}', { field: 'correlation' });
+  if (!isPlainObject(raw))
+    throw badRequest('validation_failed', 'correlation must be an object {conversation_id?, agent_run_id?}', { field: 'correlation' });
   const out: Correlation = {};
   for (const key of Object.keys(raw)) {
-    if (key !== 'conversation_id' && key !== 'agent_run_id') throw badRequest('validation_failed', `correlation.${key} is not a correlation id`, { field: `correlation.${key}` });
+    if (key !== 'conversation_id' && key !== 'agent_run_id')
+      throw badRequest('validation_failed', `correlation.${key} is not a correlation id`, { field: `correlation.${key}` });
     const v = raw[key];
-    if (typeof v !== 'string' || v.length > MAX_ID) throw badRequest('validation_failed', `correlation.${key} must be a string of at most ${MAX_ID} characters`, { field: `correlation.${key}` });
+    if (typeof v !== 'string' || v.length > MAX_ID)
+      throw badRequest('validation_failed', `correlation.${key} must be a string of at most ${MAX_ID} characters`, {
+        field: `correlation.${key}`,
+      });
     out[key] = v;
   }
   return out;
@@ -249,20 +269,30 @@ export function tooDeep(value: unknown, root: string, limit = MAX_NESTING): stri
 
 function refuseTooDeep(value: unknown, root: string): void {
   const at = tooDeep(value, root);
-  if (at !== null) throw badRequest('validation_failed', `${root} is nested more than ${MAX_NESTING} levels deep (at ${at.slice(0, 200)})`, { fields: [{ field: root, message: `nested more than ${MAX_NESTING} levels` }] });
+  if (at !== null)
+    throw badRequest('validation_failed', `${root} is nested more than ${MAX_NESTING} levels deep (at ${at.slice(0, 200)})`, {
+      fields: [{ field: root, message: `nested more than ${MAX_NESTING} levels` }],
+    });
 }
 
 export function parseCheckBody(raw: unknown): CheckRequest {
   if (!isPlainObject(raw)) throw badRequest('validation_failed', 'The body must be a JSON object');
   const unknown = unknownMember(raw, CHECK_KEYS);
-  if (unknown !== undefined) throw badRequest('validation_failed', `${unknown} is not a field of the check body`, { fields: [{ field: unknown, message: 'not allowed' }] });
+  if (unknown !== undefined)
+    throw badRequest('validation_failed', `${unknown} is not a field of the check body`, {
+      fields: [{ field: unknown, message: 'not allowed' }],
+    });
   const action = text(raw, 'action', 500, true)!;
   const resource = text(raw, 'resource', 2000, true)!;
   if (!isPlainObject(raw.scope)) {
-    throw badRequest('validation_failed', "'scope' is required: an object of scope fields", { fields: [{ field: 'scope', message: raw.scope === undefined ? "'scope' is required" : 'must be an object' }] });
+    throw badRequest('validation_failed', "'scope' is required: an object of scope fields", {
+      fields: [{ field: 'scope', message: raw.scope === undefined ? "'scope' is required" : 'must be an object' }],
+    });
   }
   if (raw.parameters !== undefined && !isPlainObject(raw.parameters)) {
-    throw badRequest('validation_failed', 'parameters must be an object', { fields: [{ field: 'parameters', message: 'must be an object' }] });
+    throw badRequest('validation_failed', 'parameters must be an object', {
+      fields: [{ field: 'parameters', message: 'must be an object' }],
+    });
   }
   const body: CheckRequest = { action, resource, scope: raw.scope as CheckRequest['scope'] };
   if (raw.parameters !== undefined) {
@@ -286,9 +316,14 @@ export function parseResolveBody(raw: unknown): ParsedResolve {
   const allowed = overview ? OVERVIEW_KEYS : DETAILED_KEYS;
   const unknown = unknownMember(raw, allowed);
   if (unknown !== undefined) {
-    throw badRequest('validation_failed', `${unknown} is not a field of the ${overview ? 'overview (action_type)' : 'detailed (action, resource, scope)'} resolve body`, { field: unknown });
+    throw badRequest(
+      'validation_failed',
+      `${unknown} is not a field of the ${overview ? 'overview (action_type)' : 'detailed (action, resource, scope)'} resolve body`,
+      { field: unknown },
+    );
   }
-  if (raw.context === undefined) throw badRequest('validation_failed', "'context' is required (an empty object is fine)", { field: 'context' });
+  if (raw.context === undefined)
+    throw badRequest('validation_failed', "'context' is required (an empty object is fine)", { field: 'context' });
   const common: ResolveCommon = {
     context: parseContext(raw.context),
     on_behalf_of: text(raw, 'on_behalf_of', MAX_ID, false),
@@ -297,12 +332,15 @@ export function parseResolveBody(raw: unknown): ParsedResolve {
     explain: parseExplain(raw),
   };
   if (overview) return { variant: 'overview', action_type: text(raw, 'action_type', 500, true)!, ...common };
-  if (!isPlainObject(raw.scope)) throw badRequest('validation_failed', "'scope' is required: an object of scope fields", { field: 'scope' });
+  if (!isPlainObject(raw.scope))
+    throw badRequest('validation_failed', "'scope' is required: an object of scope fields", { field: 'scope' });
   // The OpenAPI shape (ScopeFields) takes scalars only; which fields and values the tenant accepts is
   // validateScope's, once the snapshot is known.
   for (const field of Object.keys(raw.scope)) {
     if (!isScalar(raw.scope[field])) {
-      throw badRequest('validation_failed', `scope.${field} must be a string, number or boolean`, { fields: [{ field: `scope.${field}`, message: 'must be a string, number or boolean' }] });
+      throw badRequest('validation_failed', `scope.${field} must be a string, number or boolean`, {
+        fields: [{ field: `scope.${field}`, message: 'must be a string, number or boolean' }],
+      });
     }
   }
   return {

@@ -24,7 +24,6 @@ export interface ParsedSimulation {
   sampleLimit: number;
 }
 
-
 export function invalid(field: string, message: string): AppError {
   return badRequest('validation_failed', `${field}: ${message}`, { field });
 }
@@ -103,8 +102,14 @@ function parseChange(raw: unknown, index: number): ParsedChange {
   const subjects = ['rule', 'rule_id', 'override', 'override_id'].filter(has).sort().join('+');
   switch (raw.op) {
     case 'create':
-      if (subjects === 'rule') return { kind: 'create_rule', index, rule: checked<SimulatedNewRule>(schemas().newRule, raw.rule, `${field}.rule`) };
-      if (subjects === 'override') return { kind: 'create_override', index, override: checked<SimulatedOverrideBody>(schemas().override, raw.override, `${field}.override`) };
+      if (subjects === 'rule')
+        return { kind: 'create_rule', index, rule: checked<SimulatedNewRule>(schemas().newRule, raw.rule, `${field}.rule`) };
+      if (subjects === 'override')
+        return {
+          kind: 'create_override',
+          index,
+          override: checked<SimulatedOverrideBody>(schemas().override, raw.override, `${field}.override`),
+        };
       throw invalid(field, 'create takes exactly one of rule or override');
     case 'update':
       if (subjects === 'rule+rule_id') {
@@ -134,7 +139,8 @@ function windowBound(name: 'since' | 'until', raw: unknown): Date | undefined {
 function parseWindow(raw: unknown, now: Date): ParsedSimulation['window'] {
   if (raw === undefined) raw = {};
   if (!isPlainObject(raw)) throw invalid('window', 'must be an object {since?, until?, last?}');
-  for (const key of Object.keys(raw)) if (!['since', 'until', 'last'].includes(key)) throw invalid(`window.${key}`, 'is not a known field (since, until, last)');
+  for (const key of Object.keys(raw))
+    if (!['since', 'until', 'last'].includes(key)) throw invalid(`window.${key}`, 'is not a known field (since, until, last)');
   const until = windowBound('until', raw.until) ?? now;
   const since = windowBound('since', raw.since) ?? new Date(until.getTime() - DEFAULT_WINDOW_MS);
   if (since > until) throw invalid('window.since', 'is after until');
@@ -149,7 +155,8 @@ function parseWindow(raw: unknown, now: Date): ParsedSimulation['window'] {
 /** The simulation body, checked; `now` is the default `until`. */
 export function parseSimulationRequest(raw: unknown, now: Date): ParsedSimulation {
   if (!isPlainObject(raw)) throw invalid('body', 'must be an object {changes, window?, sample_limit?}');
-  for (const key of Object.keys(raw)) if (!['changes', 'window', 'sample_limit'].includes(key)) throw invalid(key, 'is not a known field (changes, window, sample_limit)');
+  for (const key of Object.keys(raw))
+    if (!['changes', 'window', 'sample_limit'].includes(key)) throw invalid(key, 'is not a known field (changes, window, sample_limit)');
   if (!Array.isArray(raw.changes)) throw invalid('changes', 'is required: an array of changes (it may be empty)');
   if (raw.changes.length > MAX_CHANGES) throw invalid('changes', `at most ${MAX_CHANGES} changes`);
   const changes = raw.changes.map(parseChange);

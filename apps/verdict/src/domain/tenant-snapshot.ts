@@ -3,7 +3,17 @@
 // Pure: the same registry state always gives the same snapshot.
 import { isIntegerIn } from '@arbiter/input';
 import { mintTenantId, type TenantId } from '@arbiter/auth';
-import { actionGoverned, compilePolicy, engineRule, PolicyCompileError, ruleContent, type CompiledPolicy, type Deadline, type EngineOverride, type EngineRule } from '@arbiter/policy';
+import {
+  actionGoverned,
+  compilePolicy,
+  engineRule,
+  PolicyCompileError,
+  ruleContent,
+  type CompiledPolicy,
+  type Deadline,
+  type EngineOverride,
+  type EngineRule,
+} from '@arbiter/policy';
 import type { PrincipalState, ScopeFieldSchema, ScopeValue, TenantState } from '@arbiter/internal-api';
 
 /** docs/verdicts.md "Limits" and defaults. */
@@ -54,7 +64,12 @@ export function engineRules(state: TenantState): EngineRule[] {
     const selector = selectors.get(r.scope_id);
     if (!selector) throw new SnapshotBuildError(`scope ${r.scope_id} of rule ${r.rule_id} is not in the state`, r.rule_id);
     // A state from a registry without modes has none: ruleContent fills in enforce.
-    return engineRule(ruleContent(r), { rule_id: r.rule_id, rule_version_id: r.rule_version_id, selector, version_created_at: r.version_created_at });
+    return engineRule(ruleContent(r), {
+      rule_id: r.rule_id,
+      rule_version_id: r.rule_version_id,
+      selector,
+      version_created_at: r.version_created_at,
+    });
   });
 }
 

@@ -18,9 +18,18 @@ describe(assertStorableRequest.name, () => {
       code: 'validation_failed',
       details: { field: 'y', in: 'query' },
     });
-    expect(failure(() => assertStorableRequest('/t/v1/check', { a: ['b\u0000'] }, { tenant_id: 't\u0000' })).details).toEqual({ field: 'a[0]', in: 'body' });
-    expect(failure(() => assertStorableRequest('/t/v1/check', { a: { b: 'x\ud800' } }, { tenant_id: 't' })).details).toEqual({ field: 'a.b', in: 'body' });
-    expect(failure(() => assertStorableRequest('/t/v1/check', {}, { tenant_id: 't\u0000' })).details).toEqual({ field: 'tenant_id', in: 'path' });
+    expect(failure(() => assertStorableRequest('/t/v1/check', { a: ['b\u0000'] }, { tenant_id: 't\u0000' })).details).toEqual({
+      field: 'a[0]',
+      in: 'body',
+    });
+    expect(failure(() => assertStorableRequest('/t/v1/check', { a: { b: 'x\ud800' } }, { tenant_id: 't' })).details).toEqual({
+      field: 'a.b',
+      in: 'body',
+    });
+    expect(failure(() => assertStorableRequest('/t/v1/check', {}, { tenant_id: 't\u0000' })).details).toEqual({
+      field: 'tenant_id',
+      in: 'path',
+    });
     expect(() => assertStorableRequest('/t/v1/check?q=%2500', { a: 'é \ud83d\ude00' }, { tenant_id: 't' })).not.toThrow();
   });
 

@@ -10,8 +10,6 @@ import type { ExplanationBasis } from '../domain/explanation-basis';
 import type { ConsultationFilter, ConsultationPosition } from '../domain/consultation-query';
 export type { ConsultationFilter, ConsultationPosition };
 
-
-
 /** What a simulation replays of a stored consultation (docs/verdicts.md "Simulation"). */
 export interface ReplayRow {
   id: string;
@@ -33,7 +31,10 @@ function shadowRows(records: ConsultationRecord[]): string | null {
   let rows: string[] | null = null;
   for (const r of records) {
     if (!r.shadow) continue;
-    for (const s of r.shadow) (rows ??= []).push(JSON.stringify({ consultation_id: r.id, rule_id: s.rule_id, rule_version_id: s.rule_version_id, would_be: s.would_be }));
+    for (const s of r.shadow)
+      (rows ??= []).push(
+        JSON.stringify({ consultation_id: r.id, rule_id: s.rule_id, rule_version_id: s.rule_version_id, would_be: s.would_be }),
+      );
   }
   return rows === null ? null : `[${rows.join(',')}]`;
 }
@@ -91,7 +92,11 @@ export class ConsultationRepository {
    * it, outside what is hashed and signed); rejects when it could not be.
    */
   async save(sealed: SealedConsultation, basis: ExplanationBasis | null = null): Promise<void> {
-    const row: PendingRow = { sealed, basis: basis === null ? null : JSON.stringify(basis), traceparent: this.sealing ? activeTraceparent() : null };
+    const row: PendingRow = {
+      sealed,
+      basis: basis === null ? null : JSON.stringify(basis),
+      traceparent: this.sealing ? activeTraceparent() : null,
+    };
     this.accepted++;
     try {
       await this.writer.write(row);
@@ -157,8 +162,12 @@ export class ConsultationRepository {
     let basis = { column: '', value: '', join: '' };
     if (rows.some((r) => r.basis !== null)) {
       params.push(`[${rows.map((r) => r.basis ?? 'null').join(',')}]`);
-      basis = { column: ', explanation_basis', value: ', NULLIF(b.value::text, \'null\')::json', join: `
-         JOIN json_array_elements($${params.length}::json) WITH ORDINALITY AS b(value, n) USING (n)` };
+      basis = {
+        column: ', explanation_basis',
+        value: ", NULLIF(b.value::text, 'null')::json",
+        join: `
+         JOIN json_array_elements($${params.length}::json) WITH ORDINALITY AS b(value, n) USING (n)`,
+      };
     }
     const input = `SELECT c.id, c.tenant_id, c.caller_principal_id, c.requested_at, c.action, c.verdict, c.dominating_rule_id, r.value AS record${basis.value}
          FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::text[], $7::text[])
@@ -188,9 +197,16 @@ export class ConsultationRepository {
       const traced = rows.filter((r) => r.traceparent !== null);
       let trace = { column: '', value: '', join: '' };
       if (traced.length) {
-        params.push(traced.map((r) => r.sealed.record.id), traced.map((r) => r.traceparent));
-        trace = { column: ', traceparent', value: ', t.traceparent', join: `
-         LEFT JOIN unnest($${params.length - 1}::text[], $${params.length}::text[]) AS t(id, traceparent) ON t.id = c.id` };
+        params.push(
+          traced.map((r) => r.sealed.record.id),
+          traced.map((r) => r.traceparent),
+        );
+        trace = {
+          column: ', traceparent',
+          value: ', t.traceparent',
+          join: `
+         LEFT JOIN unnest($${params.length - 1}::text[], $${params.length}::text[]) AS t(id, traceparent) ON t.id = c.id`,
+        };
       }
       writes.push(`INSERT INTO seal_outbox (tenant_id, stream_id, client_ref, payload${trace.column})
        -- auditStreamId(tenant_id, 'consultations') (libs/audit-streams), built around the tenant column
@@ -201,8 +217,12 @@ export class ConsultationRepository {
     const last = writes.pop()!;
     await this.pool.query(
       `WITH c AS (${insert}
-         RETURNING id, tenant_id, requested_at)${writes.map((w, i) => `,
-       w${i} AS (${w})`).join('')}
+         RETURNING id, tenant_id, requested_at)${writes
+           .map(
+             (w, i) => `,
+       w${i} AS (${w})`,
+           )
+           .join('')}
        ${last}`,
       params,
     );
@@ -232,7 +252,9 @@ export class ConsultationRepository {
   }
 
   /** The record of this id with its explanation basis and the tenant that owns it (the caller decides 404 vs 403). */
-  async findWithBasisAnyTenant(id: string): Promise<{ tenant_id: string; record: ConsultationRecord; explanation_basis: ExplanationBasis | null } | null> {
+  async findWithBasisAnyTenant(
+    id: string,
+  ): Promise<{ tenant_id: string; record: ConsultationRecord; explanation_basis: ExplanationBasis | null } | null> {
     const { rows } = await this.pool.query<{ tenant_id: string; record: ConsultationRecord; explanation_basis: ExplanationBasis | null }>(
       'SELECT tenant_id, record, explanation_basis FROM consultations WHERE id = $1',
       [id],
@@ -241,10 +263,10 @@ export class ConsultationRepository {
   }
 
   async find(tenantId: TenantId, id: string): Promise<ConsultationRecord | null> {
-    const { rows } = await this.pool.query<{ record: ConsultationRecord }>('SELECT record FROM consultations WHERE tenant_id = $1 AND id = $2', [
-      tenantId,
-      id,
-    ]);
+    const { rows } = await this.pool.query<{ record: ConsultationRecord }>(
+      'SELECT record FROM consultations WHERE tenant_id = $1 AND id = $2',
+      [tenantId, id],
+    );
     return rows[0]?.record ?? null;
   }
 
@@ -280,7 +302,12 @@ export class ConsultationRepository {
    * the database: json_to_record parses each stored record once, in PostgreSQL, and the rest of it
    * (trace, signature, hashes) is never sent.
    */
-  async replayPage(tenantId: TenantId, window: { since: Date; until: Date }, limit: number, after?: ConsultationPosition): Promise<ReplayRow[]> {
+  async replayPage(
+    tenantId: TenantId,
+    window: { since: Date; until: Date },
+    limit: number,
+    after?: ConsultationPosition,
+  ): Promise<ReplayRow[]> {
     const params: unknown[] = [tenantId, window.since, window.until, limit];
     let keyset = '';
     if (after) {

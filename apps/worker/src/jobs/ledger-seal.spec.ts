@@ -1,13 +1,30 @@
 import pino from 'pino';
 import type { JobContext, LedgerSealItem } from '@arbiter/queue';
-import { LedgerRejectedError, LedgerUnavailableError, type ServiceSeal as SealRequest, type ServiceSealAnswer } from '@arbiter/internal-api';
+import {
+  LedgerRejectedError,
+  LedgerUnavailableError,
+  type ServiceSeal as SealRequest,
+  type ServiceSealAnswer,
+} from '@arbiter/internal-api';
 import type { SealOwner } from '../seal-relay';
 import { sealBatch, type LedgerSeals } from './ledger-seal';
 
-const ctx: JobContext = { jobId: 'seal.verdict.x', attempt: 1, log: pino({ level: 'silent' }), signal: new AbortController().signal, traceLinks: {} };
+const ctx: JobContext = {
+  jobId: 'seal.verdict.x',
+  attempt: 1,
+  log: pino({ level: 'silent' }),
+  signal: new AbortController().signal,
+  traceLinks: {},
+};
 const item = (id: string): LedgerSealItem => ({
   id,
-  seal: { stream_id: 'arbiter.ten-1.consultations', tenant_id: 'ten-1', actor: 'service:verdict', custom_payload: { consultation_id: `cns-${id}` }, client_ref: `cns-${id}` },
+  seal: {
+    stream_id: 'arbiter.ten-1.consultations',
+    tenant_id: 'ten-1',
+    actor: 'service:verdict',
+    custom_payload: { consultation_id: `cns-${id}` },
+    client_ref: `cns-${id}`,
+  },
 });
 
 /**
@@ -18,13 +35,21 @@ function ledgerFake(opts: { poisoned?: string[]; refused?: string[]; known?: str
   const requests: string[][] = [];
   const ledger: LedgerSeals = {
     async seal(seals: SealRequest[]): Promise<ServiceSealAnswer> {
-      if (opts.down || (opts.downFrom !== undefined && requests.length >= opts.downFrom)) throw new LedgerUnavailableError('ledger_unreachable', 'down');
+      if (opts.down || (opts.downFrom !== undefined && requests.length >= opts.downFrom))
+        throw new LedgerUnavailableError('ledger_unreachable', 'down');
       requests.push(seals.map((s) => s.client_ref));
       if (seals.some((s) => opts.poisoned?.includes(s.client_ref))) throw new LedgerRejectedError(400, 'VALIDATION_ERROR');
       const results = seals.map((s): ServiceSealAnswer['results'][number] =>
         opts.refused?.includes(s.client_ref)
           ? { ok: false, status: 422, code: 'UNSTORABLE', message: 'no' }
-          : { ok: true, fact_id: `fct-${s.client_ref}`, stream_id: s.stream_id, seq: 1, fact_hash: 'sha256:00', created: !opts.known?.includes(s.client_ref) },
+          : {
+              ok: true,
+              fact_id: `fct-${s.client_ref}`,
+              stream_id: s.stream_id,
+              seq: 1,
+              fact_hash: 'sha256:00',
+              created: !opts.known?.includes(s.client_ref),
+            },
       );
       return { results };
     },

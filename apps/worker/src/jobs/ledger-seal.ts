@@ -41,7 +41,12 @@ export const sealBatch =
  * A span per traced item in the trace of the request that wrote its outbox row (docs/operations.md
  * "Tracing"), linked to the job's span: from the job's start to the ledger's answer.
  */
-function traceItems(items: readonly LedgerSealItem[], ctx: JobContext, started: number, outcome: (i: number) => { outcome: string; error?: string }): void {
+function traceItems(
+  items: readonly LedgerSealItem[],
+  ctx: JobContext,
+  started: number,
+  outcome: (i: number) => { outcome: string; error?: string },
+): void {
   items.forEach((item, i) => {
     const traceparent = ctx.traceLinks[item.id];
     if (!traceparent) return;
@@ -50,7 +55,12 @@ function traceItems(items: readonly LedgerSealItem[], ctx: JobContext, started: 
       kind: SpanKind.CONSUMER,
       startTime: started,
       error: o.error,
-      attributes: { 'arbiter.job.id': ctx.jobId, 'arbiter.seal.stream_id': item.seal.stream_id, 'arbiter.seal.client_ref': item.seal.client_ref, 'arbiter.seal.outcome': o.outcome },
+      attributes: {
+        'arbiter.job.id': ctx.jobId,
+        'arbiter.seal.stream_id': item.seal.stream_id,
+        'arbiter.seal.client_ref': item.seal.client_ref,
+        'arbiter.seal.outcome': o.outcome,
+      },
     });
   });
 }
@@ -61,9 +71,19 @@ function traceItems(items: readonly LedgerSealItem[], ctx: JobContext, started: 
  * result; any other failure (the ledger unavailable) fails the job.
  */
 async function sealSplitting(ledger: LedgerSeals, items: readonly LedgerSealItem[], signal: AbortSignal): Promise<SealResult[]> {
-  const outcomes = await bisectOnRowFault(items, async (part) => (await ledger.seal(part.map((i) => i.seal), signal)).results, {
-    isRowFault: (err) => err instanceof LedgerRejectedError,
-  });
+  const outcomes = await bisectOnRowFault(
+    items,
+    async (part) =>
+      (
+        await ledger.seal(
+          part.map((i) => i.seal),
+          signal,
+        )
+      ).results,
+    {
+      isRowFault: (err) => err instanceof LedgerRejectedError,
+    },
+  );
   return outcomes.map((o): SealResult => {
     if (o.ok) return o.value!;
     const err = o.error as LedgerRejectedError;
