@@ -105,10 +105,9 @@ describe.each(Object.entries(SERVICES))('%s: keys reencrypt', (service, s) => {
   let pool: Pool;
 
   /** Runs `keys reencrypt` in-process with this environment; answers the JSON it prints. */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   async function reencrypt(
     env: Record<string, string>,
-  ): Promise<{ table: string; keys: number; reencrypted: string[]; alreadyCurrent: number } & Record<string, any>> {
+  ): Promise<{ table: string; keys: number; reencrypted: string[]; alreadyCurrent: number } & Record<string, unknown>> {
     let out = '';
     await s
       .cli({ env: { [s.variable]: db.url, ...env }, out: (text) => (out += text) })
