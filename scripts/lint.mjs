@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run lint [-- nx args]`: the lint gate (docs/development.md "Lint"). ESLint on every project through Nx
+// `npm run lint [-- nx args]`: the lint gate (docs/development.md "Conventions", "Formatting"). ESLint on every project through Nx
 // (arguments such as --skip-nx-cache go to Nx), then `prettier --check` over the whole tree (.prettierignore says
 // what is left as written). Every step runs, so that one report shows every violation; exits 1 if any failed.
 import { spawnSync } from 'node:child_process';
