@@ -1,5 +1,6 @@
 import tseslint from 'typescript-eslint';
 import moduleBoundaries from './tools/eslint/module-boundaries.cjs';
+import noTrackerNumbers from './tools/eslint/no-tracker-numbers.cjs';
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', '**/generated/**', '**/routes.generated.ts', '.data/**', 'tmp/**'] },
@@ -16,7 +17,10 @@ export default tseslint.config(
   },
   {
     files: ['**/*.js', '**/*.cjs'],
-    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', __dirname: 'readonly', process: 'readonly' } },
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: { require: 'readonly', module: 'writable', __dirname: 'readonly', process: 'readonly' },
+    },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
@@ -28,5 +32,16 @@ export default tseslint.config(
     // Command-line entry points and test tooling talk to a terminal.
     files: ['**/*.spec.ts', '**/test/**/*.ts', 'libs/devstack/src/cli.ts', 'bench/**/*.ts', 'scripts/**'],
     rules: { 'no-console': 'off' },
+  },
+  {
+    // No tracker numbers in comments and test names: cite the docs section that holds the reason (docs/development.md "Conventions").
+    files: ['**/*.{ts,js,cjs,mjs}'],
+    plugins: { citations: { rules: { 'no-tracker-numbers': noTrackerNumbers } } },
+    rules: { 'citations/no-tracker-numbers': 'error' },
+  },
+  {
+    // The rule and its spec spell out the forms they refuse.
+    files: ['tools/eslint/no-tracker-numbers.cjs', 'tools/tracker-numbers.spec.ts'],
+    rules: { 'citations/no-tracker-numbers': 'off' },
   },
 );

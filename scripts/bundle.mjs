@@ -183,7 +183,10 @@ export async function bundleApp(app, { metafile = false, quiet = false, outDir =
     builds.map(([out, file]) => build(nodeBundleOptions({ entry: file, outfile: path.join(outDir, out), metafile: true }))),
   );
   if (metafile) fs.writeFileSync(path.join(outDir, 'meta.json'), JSON.stringify(results[0].metafile));
-  const manifest = runtimePackageJson(app, results.flatMap((r) => externalImports(r.metafile)));
+  const manifest = runtimePackageJson(
+    app,
+    results.flatMap((r) => externalImports(r.metafile)),
+  );
   fs.writeFileSync(path.join(outDir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   const migrations = copyDir(path.join(ROOT, 'prisma', app, 'migrations'), path.join(outDir, 'migrations'));
   if (!quiet) {

@@ -20,9 +20,15 @@ export const DEFAULT_OUT_DIR = path.join(ROOT, 'libs', 'client', 'src', 'generat
 /** Each generated file: the document it comes from and the folder it is committed in. */
 export const TARGETS = {
   ...Object.fromEntries(SERVICES.map((s) => [s, { document: `apps/${s}/openapi.json`, outDir: DEFAULT_OUT_DIR }])),
-  'registry-internal': { document: 'apps/registry/openapi.internal.json', outDir: path.join(ROOT, 'libs', 'internal-api', 'src', 'generated') },
+  'registry-internal': {
+    document: 'apps/registry/openapi.internal.json',
+    outDir: path.join(ROOT, 'libs', 'internal-api', 'src', 'generated'),
+  },
   'ledger-internal': { document: 'apps/ledger/openapi.internal.json', outDir: path.join(ROOT, 'libs', 'internal-api', 'src', 'generated') },
-  'verdict-internal': { document: 'apps/verdict/openapi.internal.json', outDir: path.join(ROOT, 'libs', 'internal-api', 'src', 'generated') },
+  'verdict-internal': {
+    document: 'apps/verdict/openapi.internal.json',
+    outDir: path.join(ROOT, 'libs', 'internal-api', 'src', 'generated'),
+  },
 };
 
 /** The TypeScript source generated from one target's committed OpenAPI document. */

@@ -41,9 +41,18 @@ const DIALECTS = {
   },
   verdict: {
     body: (code, message) => ({ code, message: message ?? code }),
-    codes: { 400: 'validation_failed', 401: 'invalid_credentials', 403: 'insufficient_permission', 404: 'not_found', 413: 'payload_too_large', 415: 'unsupported_media_type', 500: 'internal_error' },
+    codes: {
+      400: 'validation_failed',
+      401: 'invalid_credentials',
+      403: 'insufficient_permission',
+      404: 'not_found',
+      413: 'payload_too_large',
+      415: 'unsupported_media_type',
+      500: 'internal_error',
+    },
     unauthorized: 'missing_credentials, invalid_credentials',
-    unavailable: 'auth_unavailable (the credentials cannot be checked right now), registry_unavailable (the tenant cannot be looked up right now); retry',
+    unavailable:
+      'auth_unavailable (the credentials cannot be checked right now), registry_unavailable (the tenant cannot be looked up right now); retry',
     forbidden: 'insufficient_permission, principal_deactivated, cross_tenant_forbidden',
     badBody: 'malformed_json (the body is not JSON), validation_failed (a field of the wrong type, an unknown field)',
     badParameter: 'invalid_query (a parameter outside its schema), invalid_cursor, validation_failed',
@@ -51,7 +60,15 @@ const DIALECTS = {
   },
   ledger: {
     body: (code, message) => ({ code, message: message ?? code }),
-    codes: { 400: 'VALIDATION_ERROR', 401: 'UNAUTHORIZED', 403: 'FORBIDDEN', 404: 'NOT_FOUND', 429: 'RATE_LIMITED', 500: 'INTERNAL_ERROR', 503: 'SERVICE_UNAVAILABLE' },
+    codes: {
+      400: 'VALIDATION_ERROR',
+      401: 'UNAUTHORIZED',
+      403: 'FORBIDDEN',
+      404: 'NOT_FOUND',
+      429: 'RATE_LIMITED',
+      500: 'INTERNAL_ERROR',
+      503: 'SERVICE_UNAVAILABLE',
+    },
     unauthorized: 'UNAUTHORIZED: missing or invalid API key',
     unavailable: 'SERVICE_UNAVAILABLE: the API key cannot be checked right now; retry',
     forbidden: 'FORBIDDEN: missing permission',
@@ -61,15 +78,29 @@ const DIALECTS = {
 };
 
 const HEADER_DEFS = {
-  'X-Verdict-TTL': { description: 'Seconds the verdict may be acted on: the X-Verdict-TTL asked for when it is shorter than the tenant verdict_ttl_seconds, else that; complete answers only.', schema: { type: 'integer', minimum: 1, maximum: 3600 } },
-  'X-Consultation-Id': { description: 'The id of the committed consultation; complete answers only.', schema: { type: 'string', example: 'cns-0f3a9c1e5b7d2a4c6e8f0a1b' } },
+  'X-Verdict-TTL': {
+    description:
+      'Seconds the verdict may be acted on: the X-Verdict-TTL asked for when it is shorter than the tenant verdict_ttl_seconds, else that; complete answers only.',
+    schema: { type: 'integer', minimum: 1, maximum: 3600 },
+  },
+  'X-Consultation-Id': {
+    description: 'The id of the committed consultation; complete answers only.',
+    schema: { type: 'string', example: 'cns-0f3a9c1e5b7d2a4c6e8f0a1b' },
+  },
   'Cache-Control': { description: 'How long the answer may be cached.', schema: { type: 'string' } },
-  'Set-Cookie': { description: 'The session cookie `arbiter_session` (HttpOnly, Secure, SameSite=Strict), or its removal.', schema: { type: 'string' } },
+  'Set-Cookie': {
+    description: 'The session cookie `arbiter_session` (HttpOnly, Secure, SameSite=Strict), or its removal.',
+    schema: { type: 'string' },
+  },
   'Retry-After': { description: 'Seconds to wait before asking again.', schema: { type: 'integer', minimum: 1 } },
   'X-RateLimit-Limit': { required: true, description: "The tier's requests per minute.", schema: { type: 'integer' } },
   'X-RateLimit-Remaining': { required: true, description: 'Whole tokens left in the bucket.', schema: { type: 'integer', minimum: 0 } },
   'X-RateLimit-Reset': { required: true, description: 'Seconds until the bucket is full.', schema: { type: 'integer', minimum: 0 } },
-  'X-RateLimit-Policy': { required: true, description: '`<per minute>;w=60;burst=<burst>`', schema: { type: 'string', example: '600;w=60;burst=100' } },
+  'X-RateLimit-Policy': {
+    required: true,
+    description: '`<per minute>;w=60;burst=<burst>`',
+    schema: { type: 'string', example: '600;w=60;burst=100' },
+  },
 };
 const RATE_LIMIT = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-RateLimit-Policy'];
 
@@ -107,7 +138,10 @@ const ID_PREFIXES = [
   [/^(consultation_id)$/, 'cns-'],
   [/^(override_id)$/, 'ovr-'],
   [/^(approval_id)$/, 'apr-'],
-  [/^(created_by|decided_by|approved_by|requested_by|principal_id|caller_principal_id|decider_principal_id|actor_id|on_behalf_of|requester_principal)$/, 'hum-'],
+  [
+    /^(created_by|decided_by|approved_by|requested_by|principal_id|caller_principal_id|decider_principal_id|actor_id|on_behalf_of|requester_principal)$/,
+    'hum-',
+  ],
   [/^(key_id)$/, 'key-'],
   [/^(fact_id|head_fact_id|parent_fact_id|broken_fact_id)$/, 'fct-'],
   [/^(bundle_id)$/, 'bnd-'],
@@ -236,8 +270,10 @@ function addGenericResponses(doc, app) {
     op.responses = ordered;
   }
   // A general answer, not one of any operation: every known path answers a method it does not list with 405.
-  const allow = 'Every path of this document answers a method it does not list with 405 and an Allow header naming the methods it does list (a path it does not list is 404).';
-  if (!doc.info.description?.includes(allow)) doc.info.description = `${doc.info.description ?? ''}${doc.info.description ? ' ' : ''}${allow}`;
+  const allow =
+    'Every path of this document answers a method it does not list with 405 and an Allow header naming the methods it does list (a path it does not list is 404).';
+  if (!doc.info.description?.includes(allow))
+    doc.info.description = `${doc.info.description ?? ''}${doc.info.description ? ' ' : ''}${allow}`;
 }
 
 function addHeaders(doc, app) {

@@ -6,7 +6,9 @@
 import { createRequire } from 'node:module';
 import { APPS, bundleApps, bundleDevstack } from './bundle.mjs';
 
-const only = process.env.ARBITER_START_APPS?.split(',').map((s) => s.trim()).filter(Boolean);
+const only = process.env.ARBITER_START_APPS?.split(',')
+  .map((s) => s.trim())
+  .filter(Boolean);
 const apps = only ? APPS.filter((app) => only.includes(app)) : APPS;
 
 let cli;

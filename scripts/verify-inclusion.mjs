@@ -58,7 +58,16 @@ const sha256 = (...parts) => {
 export function factHash(fact) {
   const { actor, custom_payload, fact_id, prev_hash, sealed_at_ms, sealed_by = null, stream_id, tenant_id } = fact;
   // sealed_by is a member only when the fact has one (facts sealed before the ledger recorded it have none).
-  const members = { actor, custom_payload, fact_id, prev_hash, sealed_at_ms, stream_id, tenant_id, ...(sealed_by === null ? {} : { sealed_by }) };
+  const members = {
+    actor,
+    custom_payload,
+    fact_id,
+    prev_hash,
+    sealed_at_ms,
+    stream_id,
+    tenant_id,
+    ...(sealed_by === null ? {} : { sealed_by }),
+  };
   return `sha256:${sha256(Buffer.from(canonicalize(members), 'utf8')).toString('hex')}`;
 }
 
@@ -121,7 +130,18 @@ function partsOf(input) {
 
 export function verifyInclusion({ inclusion, keys, fact }) {
   const errors = [];
-  const report = { valid: false, fact_id: null, stream_id: null, leaf_index: null, tree_size: null, root_hash: null, key_id: null, leaf_checked_against: null, signature_valid: false, errors };
+  const report = {
+    valid: false,
+    fact_id: null,
+    stream_id: null,
+    leaf_index: null,
+    tree_size: null,
+    root_hash: null,
+    key_id: null,
+    leaf_checked_against: null,
+    signature_valid: false,
+    errors,
+  };
   const fail = (message) => {
     errors.push(message);
     return report;
@@ -139,10 +159,13 @@ export function verifyInclusion({ inclusion, keys, fact }) {
   // 1. Shape.
   if (!checkpoint || typeof checkpoint !== 'object') return fail('no checkpoint');
   for (const name of [...CHECKPOINT_FIELDS, 'signature']) if (!(name in checkpoint)) return fail(`checkpoint has no ${name}`);
-  for (const name of Object.keys(checkpoint)) if (![...CHECKPOINT_FIELDS, 'signature'].includes(name)) return fail(`checkpoint has an unknown field ${name}: it would not be covered by the signature`);
+  for (const name of Object.keys(checkpoint))
+    if (![...CHECKPOINT_FIELDS, 'signature'].includes(name))
+      return fail(`checkpoint has an unknown field ${name}: it would not be covered by the signature`);
   Object.assign(report, { stream_id: checkpoint.stream_id, root_hash: checkpoint.root_hash, key_id: checkpoint.key_id });
   if (checkpoint.signature_alg !== 'Ed25519') return fail(`signature_alg ${checkpoint.signature_alg} is not Ed25519`);
-  if (!Number.isSafeInteger(treeSize) || treeSize !== checkpoint.tree_size) return fail(`tree_size ${treeSize} is not the checkpoint's tree_size ${checkpoint.tree_size}`);
+  if (!Number.isSafeInteger(treeSize) || treeSize !== checkpoint.tree_size)
+    return fail(`tree_size ${treeSize} is not the checkpoint's tree_size ${checkpoint.tree_size}`);
   if (!Array.isArray(path)) return fail('inclusion_path is not an array');
 
   // 2. The fact and its leaf: the fact's content hashes to fact_hash, which is the leaf's data.
@@ -154,11 +177,15 @@ export function verifyInclusion({ inclusion, keys, fact }) {
     } catch (err) {
       return fail(`the fact has no hash: ${err.message}`);
     }
-    if (fact.fact_hash !== undefined && fact.fact_hash !== recomputed) return fail(`the fact's content hashes to ${recomputed}, not to its fact_hash ${fact.fact_hash}`);
-    if (leafDigest !== undefined && leafDigest !== recomputed) return fail(`the inclusion names fact_hash ${leafDigest}, but the fact hashes to ${recomputed}`);
+    if (fact.fact_hash !== undefined && fact.fact_hash !== recomputed)
+      return fail(`the fact's content hashes to ${recomputed}, not to its fact_hash ${fact.fact_hash}`);
+    if (leafDigest !== undefined && leafDigest !== recomputed)
+      return fail(`the inclusion names fact_hash ${leafDigest}, but the fact hashes to ${recomputed}`);
     if (report.fact_id !== fact.fact_id) return fail(`the inclusion is of fact ${report.fact_id}, not of ${fact.fact_id}`);
-    if (fact.stream_id !== checkpoint.stream_id) return fail(`the fact is of stream ${fact.stream_id}, the checkpoint of ${checkpoint.stream_id}`);
-    if (fact.sequence !== undefined && fact.sequence - 1 !== leafIndex) return fail(`leaf_index ${leafIndex} is not the fact's sequence ${fact.sequence} − 1`);
+    if (fact.stream_id !== checkpoint.stream_id)
+      return fail(`the fact is of stream ${fact.stream_id}, the checkpoint of ${checkpoint.stream_id}`);
+    if (fact.sequence !== undefined && fact.sequence - 1 !== leafIndex)
+      return fail(`leaf_index ${leafIndex} is not the fact's sequence ${fact.sequence} − 1`);
     leafDigest = recomputed;
     report.leaf_checked_against = 'fact content';
   } else if (leafDigest !== undefined) {
@@ -175,19 +202,29 @@ export function verifyInclusion({ inclusion, keys, fact }) {
     return fail(err.message);
   }
   if (root === null) return fail(`the inclusion path has the wrong length for leaf ${leafIndex} of ${treeSize}`);
-  if (`sha256:${root.toString('hex')}` !== checkpoint.root_hash) return fail(`the path leads to sha256:${root.toString('hex')}, not to the checkpoint's root_hash ${checkpoint.root_hash}`);
+  if (`sha256:${root.toString('hex')}` !== checkpoint.root_hash)
+    return fail(`the path leads to sha256:${root.toString('hex')}, not to the checkpoint's root_hash ${checkpoint.root_hash}`);
 
   // 4. The checkpoint: signed by a published Ed25519 key valid at created_at_ms ([not_before, not_after)).
   const key = (keys?.keys ?? []).find((k) => k.kid === checkpoint.key_id);
   if (!key) return fail(`key ${checkpoint.key_id} is not among the published ledger keys`);
   if (key.kty !== 'OKP' || key.crv !== 'Ed25519') return fail(`key ${key.kid} is not an Ed25519 key`);
   const at = checkpoint.created_at_ms;
-  if (!Number.isSafeInteger(at) || at < Date.parse(key.not_before) || (key.not_after !== null && key.not_after !== undefined && at >= Date.parse(key.not_after))) {
+  if (
+    !Number.isSafeInteger(at) ||
+    at < Date.parse(key.not_before) ||
+    (key.not_after !== null && key.not_after !== undefined && at >= Date.parse(key.not_after))
+  ) {
     return fail(`key ${key.kid} was not valid at the checkpoint's created_at_ms (${at})`);
   }
   if (typeof checkpoint.signature !== 'string' || !STRICT_BASE64.test(checkpoint.signature)) return fail('signature is not base64');
   const publicKey = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: key.x }, format: 'jwk' });
-  report.signature_valid = verify(null, Buffer.from(checkpointSigningInput(checkpoint), 'utf8'), publicKey, Buffer.from(checkpoint.signature, 'base64'));
+  report.signature_valid = verify(
+    null,
+    Buffer.from(checkpointSigningInput(checkpoint), 'utf8'),
+    publicKey,
+    Buffer.from(checkpoint.signature, 'base64'),
+  );
   if (!report.signature_valid) return fail('the checkpoint signature does not verify');
   report.valid = true;
   return report;
@@ -199,16 +236,19 @@ function parseArgs(argv) {
   const args = {};
   for (let i = 0; i < argv.length; i += 2) {
     const name = argv[i];
-    if (!['--inclusion', '--keys', '--trust', '--fact'].includes(name) || argv[i + 1] === undefined) throw new Error(`unexpected argument ${name}`);
+    if (!['--inclusion', '--keys', '--trust', '--fact'].includes(name) || argv[i + 1] === undefined)
+      throw new Error(`unexpected argument ${name}`);
     args[name.slice(2)] = argv[i + 1];
   }
-  if (!args.inclusion || !args.keys === !args.trust) throw new Error('give --inclusion and either --trust or --keys (and optionally --fact)');
+  if (!args.inclusion || !args.keys === !args.trust)
+    throw new Error('give --inclusion and either --trust or --keys (and optionally --fact)');
   return args;
 }
 
 /** The ledger keys of a trust file (format arbiter.trust, written by `arbiter trust export`). */
 export function trustedLedgerKeys(trust) {
-  if (trust?.format !== 'arbiter.trust' || !Array.isArray(trust.ledger_keys?.keys)) throw new Error('the trust file is not a trust file (format arbiter.trust, written by arbiter trust export)');
+  if (trust?.format !== 'arbiter.trust' || !Array.isArray(trust.ledger_keys?.keys))
+    throw new Error('the trust file is not a trust file (format arbiter.trust, written by arbiter trust export)');
   return { keys: trust.ledger_keys.keys };
 }
 

@@ -20,7 +20,19 @@ import { readFileSync } from 'node:fs';
 
 const GENESIS_PREV_HASH = `sha256:${'0'.repeat(64)}`;
 const BUNDLE_VERSION = 1;
-const BUNDLE_FIELDS = ['bundle_id', 'stream_id', 'tenant_id', 'bundle_version', 'head_fact_id', 'head_hash', 'facts_manifest', 'created_at_ms', 'created_at_iso', 'signature_alg', 'key_id'];
+const BUNDLE_FIELDS = [
+  'bundle_id',
+  'stream_id',
+  'tenant_id',
+  'bundle_version',
+  'head_fact_id',
+  'head_hash',
+  'facts_manifest',
+  'created_at_ms',
+  'created_at_iso',
+  'signature_alg',
+  'key_id',
+];
 
 // --- RFC 8785 (JCS) ------------------------------------------------------------------------------
 // Enough of RFC 8785 for any JSON value parsed by JSON.parse:
@@ -85,7 +97,16 @@ const STRICT_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]
 
 export function verifyBundle({ bundle, keys, facts }) {
   const errors = [];
-  const report = { valid: false, bundle_id: bundle?.bundle_id, stream_id: bundle?.stream_id, key_id: bundle?.key_id, signature_valid: false, facts_verified: 0, facts_in_manifest: 0, errors };
+  const report = {
+    valid: false,
+    bundle_id: bundle?.bundle_id,
+    stream_id: bundle?.stream_id,
+    key_id: bundle?.key_id,
+    signature_valid: false,
+    facts_verified: 0,
+    facts_in_manifest: 0,
+    errors,
+  };
   const fail = (message) => {
     errors.push(message);
     return report;
@@ -95,11 +116,13 @@ export function verifyBundle({ bundle, keys, facts }) {
   if (!bundle || typeof bundle !== 'object') return fail('bundle is not an object');
   const known = new Set([...BUNDLE_FIELDS, 'signature']);
   for (const name of [...BUNDLE_FIELDS, 'signature']) if (!(name in bundle)) return fail(`bundle has no ${name}`);
-  for (const name of Object.keys(bundle)) if (!known.has(name)) return fail(`bundle has an unknown field ${name}: it would not be covered by the signature`);
+  for (const name of Object.keys(bundle))
+    if (!known.has(name)) return fail(`bundle has an unknown field ${name}: it would not be covered by the signature`);
   if (bundle.bundle_version !== BUNDLE_VERSION) return fail(`bundle_version ${bundle.bundle_version} is not ${BUNDLE_VERSION}`);
   if (bundle.signature_alg !== 'ed25519') return fail(`signature_alg ${bundle.signature_alg} is not ed25519`);
   if (!Array.isArray(bundle.facts_manifest) || bundle.facts_manifest.length === 0) return fail('facts_manifest is not a non-empty array');
-  if (new Date(bundle.created_at_ms).toISOString() !== bundle.created_at_iso) return fail('created_at_iso is not created_at_ms in ISO 8601');
+  if (new Date(bundle.created_at_ms).toISOString() !== bundle.created_at_iso)
+    return fail('created_at_iso is not created_at_ms in ISO 8601');
   report.facts_in_manifest = bundle.facts_manifest.length;
 
   // 2. Key: one of the given (trusted) keys, Ed25519, and valid at the bundle's creation ([not_before, not_after)).
@@ -114,7 +137,12 @@ export function verifyBundle({ bundle, keys, facts }) {
   // 3. Signature: Ed25519 (RFC 8032) over the UTF-8 bytes of the canonical unsigned bundle.
   if (typeof bundle.signature !== 'string' || !STRICT_BASE64.test(bundle.signature)) return fail('signature is not base64');
   const publicKey = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: key.x }, format: 'jwk' });
-  report.signature_valid = verify(null, Buffer.from(bundleSigningInput(bundle), 'utf8'), publicKey, Buffer.from(bundle.signature, 'base64'));
+  report.signature_valid = verify(
+    null,
+    Buffer.from(bundleSigningInput(bundle), 'utf8'),
+    publicKey,
+    Buffer.from(bundle.signature, 'base64'),
+  );
   if (!report.signature_valid) return fail('the bundle signature does not verify');
 
   // 4. Chain: recompute every fact_hash in manifest order from the genesis hash to head_hash.
@@ -126,7 +154,8 @@ export function verifyBundle({ bundle, keys, facts }) {
     const fact = facts[i];
     const at = `fact ${fact?.fact_id} (position ${i + 1})`;
     if (fact?.fact_id !== manifest[i]) return fail(`chain broken at ${at}: the manifest has ${manifest[i]} at this position`);
-    if (new Date(fact.sealed_at_ms).toISOString() !== fact.sealed_at_iso) return fail(`chain broken at ${at}: sealed_at_iso is not sealed_at_ms`);
+    if (new Date(fact.sealed_at_ms).toISOString() !== fact.sealed_at_iso)
+      return fail(`chain broken at ${at}: sealed_at_iso is not sealed_at_ms`);
     let hash;
     try {
       hash = factHash(fact, bundle, prevHash);
@@ -134,7 +163,13 @@ export function verifyBundle({ bundle, keys, facts }) {
       return fail(`chain broken at ${at}: ${err.message}`);
     }
     // Full facts carry their own links and hash: they must agree with the recomputation.
-    for (const [name, expected] of [['prev_hash', prevHash], ['parent_fact_id', prevId], ['fact_hash', hash], ['stream_id', bundle.stream_id], ['tenant_id', bundle.tenant_id]]) {
+    for (const [name, expected] of [
+      ['prev_hash', prevHash],
+      ['parent_fact_id', prevId],
+      ['fact_hash', hash],
+      ['stream_id', bundle.stream_id],
+      ['tenant_id', bundle.tenant_id],
+    ]) {
       if (name in fact && fact[name] !== expected) return fail(`chain broken at ${at}: ${name} is ${fact[name]}, expected ${expected}`);
     }
     prevHash = hash;
@@ -175,7 +210,8 @@ const readJson = (file) => JSON.parse(readFileSync(file, 'utf8'));
 
 /** The ledger keys of a trust file (format arbiter.trust, written by `arbiter trust export`). */
 function trustedLedgerKeys(trust) {
-  if (trust?.format !== 'arbiter.trust' || !Array.isArray(trust.ledger_keys?.keys)) throw new Error('the trust file is not a trust file (format arbiter.trust, written by arbiter trust export)');
+  if (trust?.format !== 'arbiter.trust' || !Array.isArray(trust.ledger_keys?.keys))
+    throw new Error('the trust file is not a trust file (format arbiter.trust, written by arbiter trust export)');
   return { keys: trust.ledger_keys.keys };
 }
 const factsOf = (doc) => (Array.isArray(doc) ? doc : Array.isArray(doc?.facts) ? doc.facts : null);
@@ -210,7 +246,8 @@ async function main(argv) {
       if (held) inputs.keys = held;
       else pinned = false;
     } else {
-      if (!args.bundle || !held || args.facts.length === 0) throw new Error('give --bundle, --trust (or --keys) and at least one --facts (or --url)');
+      if (!args.bundle || !held || args.facts.length === 0)
+        throw new Error('give --bundle, --trust (or --keys) and at least one --facts (or --url)');
       const facts = [];
       for (const file of args.facts) {
         const list = factsOf(readJson(file));

@@ -1,9 +1,7 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { anchors, checkCitations, sectionNames, slug, type Tree } from './citations';
-
-const root = path.resolve(__dirname, '..');
+import { readText, repositoryFiles, root } from './repository';
 
 /** A tree of in-memory files, for the checker's own tests. */
 function tree(files: Record<string, string>): Tree {
@@ -28,11 +26,20 @@ const DOCS = {
 
 describe('the citation checker', () => {
   it('makes anchors as GitHub does', () => {
-    expect(slug('Limits and validation (400 VALIDATION_ERROR, nothing stored)')).toBe('limits-and-validation-400-validation_error-nothing-stored');
+    expect(slug('Limits and validation (400 VALIDATION_ERROR, nothing stored)')).toBe(
+      'limits-and-validation-400-validation_error-nothing-stored',
+    );
     expect(slug("The gateway's API")).toBe('the-gateways-api');
     expect([...anchors('# A\n## Errors\n### Errors\n```\n# B\n```')]).toEqual(['a', 'errors', 'errors-1']);
     const names = sectionNames(DOCS['docs/ledger.md']);
-    for (const name of ['contract', 'network', '7. network', 'worker health', 'session cookie', 'session cookie (verdict check and resolve)']) {
+    for (const name of [
+      'contract',
+      'network',
+      '7. network',
+      'worker health',
+      'session cookie',
+      'session cookie (verdict check and resolve)',
+    ]) {
       expect(names.has(name)).toBe(true);
     }
     expect(names.has('not a heading')).toBe(false);
@@ -47,13 +54,21 @@ describe('the citation checker', () => {
           '// docs/ledger.md, "Network" and "Worker health" (docs/ledger.md "Worker health"), docs/ledger.md "Session cookie"',
           '// apps/<service>/src/x.ts, apps/*/src/x.ts, docs/{ledger,ledger}.md',
         ].join('\n'),
-        'docs/other.md': '[limits](ledger.md#limits), [it](../apps/ledger/src/x.ts), [here](#other), [web](https://example.com/x.md#nope)\n# Other',
+        'docs/other.md':
+          '[limits](ledger.md#limits), [it](../apps/ledger/src/x.ts), [here](#other), [web](https://example.com/x.md#nope)\n# Other',
       }),
     ).toEqual([]);
   });
 
   it('refuses every mention of a document outside the repository', () => {
-    const outside = ['Document' + ' 1', 'DESIGN' + '.md section 5', 'INFRA' + '-NOTES.md', 'STYLE' + '.md', '../' + 'shared/spec/x', 'verdict-service' + '.md'];
+    const outside = [
+      'Document' + ' 1',
+      'DESIGN' + '.md section 5',
+      'INFRA' + '-NOTES.md',
+      'STYLE' + '.md',
+      '../' + 'shared/spec/x',
+      'verdict-service' + '.md',
+    ];
     const found = problems({ 'apps/a.ts': outside.map((o) => `// see ${o}`).join('\n') });
     expect(found).toHaveLength(outside.length);
     expect(found[0]).toMatch(/^apps\/a\.ts:1: cites Document 1, which is not in the repository$/);
@@ -104,21 +119,15 @@ describe('the citation checker', () => {
   });
 
   it('holds applied migrations to the same rule (their comments can be corrected: libs/db earlier-checksums)', () => {
-    expect(problems({ 'prisma/ledger/migrations/20261122000000_signing_keys/migration.sql': '-- ' + 'DESIGN' + '.md section 5' })).toHaveLength(1);
+    expect(
+      problems({ 'prisma/ledger/migrations/20261122000000_signing_keys/migration.sql': '-- ' + 'DESIGN' + '.md section 5' }),
+    ).toHaveLength(1);
   });
 });
 
 describe('the repository', () => {
-  const files = execFileSync('git', ['ls-files', '-z'], { cwd: root, encoding: 'utf8' })
-    .split('\0')
-    .filter((f) => f !== '' && existsSync(path.join(root, f)));
-  const read = (f: string): string | null => {
-    const buf = readFileSync(path.join(root, f));
-    return buf.includes(0) ? null : buf.toString('utf8');
-  };
-
   it('cites only what it holds', () => {
-    const findings = checkCitations({ files, read, existsOnDisk: (f) => existsSync(path.join(root, f)) });
+    const findings = checkCitations({ files: repositoryFiles(), read: readText, existsOnDisk: (f) => existsSync(path.join(root, f)) });
     expect(findings.map((f) => `${f.file}:${f.line}: ${f.problem}\n    ${f.text}`)).toEqual([]);
   });
 });

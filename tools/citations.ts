@@ -58,8 +58,8 @@ const BUILD_OUTPUT = /(^|\/)(dist|generated)(\/|$)/;
  * whole; in code and configuration only comments are, since string literals name paths for other
  * reasons (test fixtures, globs). Ignore files list patterns, not citations.
  */
-type Style = 'all' | 'slash' | 'hash' | 'sql' | 'none';
-function styleOf(file: string): Style {
+export type Style = 'all' | 'slash' | 'hash' | 'sql' | 'none';
+export function styleOf(file: string): Style {
   const name = file.split('/').pop() ?? file;
   if (/\.(md|json)$/.test(name)) return 'all';
   if (/\.(ts|tsx|js|mjs|cjs|prisma)$/.test(name)) return 'slash';
@@ -78,7 +78,7 @@ export function commentLines(text: string, style: Style): string[] {
   let inBlock = false;
   return lines.map((line) => {
     let out = '';
-    for (let i = 0; i < line.length; ) {
+    for (let i = 0; i < line.length;) {
       if (inBlock) {
         const end = line.indexOf('*/', i);
         out += ' ' + line.slice(i, end === -1 ? line.length : end);
@@ -139,7 +139,13 @@ export function headings(markdown: string): string[] {
     }
     if (fence !== null) continue;
     const h = /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
-    if (h) out.push(h[1].replace(/`/g, '').replace(/\*\*|__/g, '').replace(/\[([^\]]*)\]\([^)]*\)/g, '$1'));
+    if (h)
+      out.push(
+        h[1]
+          .replace(/`/g, '')
+          .replace(/\*\*|__/g, '')
+          .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1'),
+      );
   }
   return out;
 }
@@ -183,7 +189,7 @@ export function anchors(markdown: string): Set<string> {
 function patternOf(ref: string): RegExp | null {
   if (!/[*<{$]/.test(ref)) return null;
   let re = '';
-  for (let i = 0; i < ref.length; ) {
+  for (let i = 0; i < ref.length;) {
     const rest = ref.slice(i);
     const m = /^(<[^<>]+>|\$\{[^}]+\}|\*)/.exec(rest);
     if (m) {
@@ -248,14 +254,15 @@ export function checkCitations(tree: Tree): Finding[] {
 
       // (b) repository paths (a package.json names its scripts relative to its own folder)
       const comment = signposts[i];
-      if (!NOT_PATHS.some((re) => re.test(line))) for (const m of comment.matchAll(PATH_RE)) {
-        const ref = m[0].replace(/[.\-]+$/, '').replace(/\/+$/, '');
-        if (BUILD_OUTPUT.test(ref)) continue;
-        const pattern = patternOf(ref);
-        const local = path.posix.join(path.posix.dirname(file), ref);
-        const ok = pattern ? [...fileSet, ...dirSet].some((f) => pattern.test(f)) : exists(ref) || exists(local);
-        if (!ok) report(i, `names ${ref}, which is not in the repository`);
-      }
+      if (!NOT_PATHS.some((re) => re.test(line)))
+        for (const m of comment.matchAll(PATH_RE)) {
+          const ref = m[0].replace(/[.\-]+$/, '').replace(/\/+$/, '');
+          if (BUILD_OUTPUT.test(ref)) continue;
+          const pattern = patternOf(ref);
+          const local = path.posix.join(path.posix.dirname(file), ref);
+          const ok = pattern ? [...fileSet, ...dirSet].some((f) => pattern.test(f)) : exists(ref) || exists(local);
+          if (!ok) report(i, `names ${ref}, which is not in the repository`);
+        }
 
       // (c) headings of Markdown files: `x.md#anchor`, `x.md "Heading"`, `x.md, "Heading", "Other"`
       for (const m of comment.matchAll(MD_CITE_RE)) {

@@ -14,6 +14,8 @@ const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as
 
 /** Shipped source: apps/<x>/src and libs/<x>/src, with the generated code, without tests and dev-only libraries. */
 const DEV_ONLY_LIBS = new Set(['testing', 'devstack']);
+/** Test code next to the shipped code (docs/development.md "Test conventions"): specs, fixtures and test helpers. */
+const TEST_CODE = /\.(spec|test|fixture)\.ts$|^(fixtures|test-helpers)\.ts$/;
 function shippedFiles(): string[] {
   const out: string[] = [];
   const walk = (dir: string) => {
@@ -21,7 +23,7 @@ function shippedFiles(): string[] {
       const file = path.join(dir, name);
       if (statSync(file).isDirectory()) {
         if (name !== 'node_modules' && name !== 'test') walk(file);
-      } else if (/\.(ts|mts|cts|js|mjs)$/.test(name) && !/\.(spec|test)\.ts$/.test(name)) {
+      } else if (/\.(ts|mts|cts|js|mjs)$/.test(name) && !TEST_CODE.test(name)) {
         out.push(file);
       }
     }

@@ -32,7 +32,8 @@ describe('checkLayout', () => {
           'apps/ledger/src/domain/chain.ts': "import { LedgerRepository } from '../repositories/ledger.repository';",
           'apps/ledger/src/domain/payload.ts': "import type { Pool } from 'pg';",
           'apps/ledger/src/services/facts.service.ts': "import { StreamsController } from '../controllers/streams.controller';",
-          'apps/verdict/src/services/check.service.ts': "import { notFound } from '../http/errors';\nimport type { Page } from '../domain/pagination';",
+          'apps/verdict/src/services/check.service.ts':
+            "import { notFound } from '../http/errors';\nimport type { Page } from '../domain/pagination';",
         }),
       ),
     ).toEqual([

@@ -11,7 +11,8 @@ export const LAYERS: Record<string, string> = {
   http: 'express-level code: authentication, the error dialect middleware, fast lanes, request guards',
   services: 'use cases and stateful components (*.service.ts), the only callers of repositories',
   repositories: 'persistence (*.repository.ts), every tenant-scoped method typed with TenantId',
-  domain: 'pure logic (error constructors, body and query parsing, pagination, tenant access included): no I/O, no framework, no other layer',
+  domain:
+    'pure logic (error constructors, body and query parsing, pagination, tenant access included): no I/O, no framework, no other layer',
   presenters: 'stored rows (types from repositories/) to API models, pure',
   models: 'API types tsoa reads',
   clients: 'outbound I/O other than the database (webhook sending, DNS, Redis announcements)',

@@ -56,7 +56,9 @@ describe.each(SERVICES)('amended %s migrations', (service) => {
         writeFileSync(path.join(old, migration.name, 'migration.sql'), text);
         rmSync(path.join(old, migration.name, 'earlier-checksums'));
       }
-      expect(readFileSync(path.join(old, amended[0]!, 'migration.sql'), 'utf8')).not.toBe(readFileSync(path.join(dir, amended[0]!, 'migration.sql'), 'utf8'));
+      expect(readFileSync(path.join(old, amended[0]!, 'migration.sql'), 'utf8')).not.toBe(
+        readFileSync(path.join(dir, amended[0]!, 'migration.sql'), 'utf8'),
+      );
       await applyMigrations(db.url, old);
       await expect(applyMigrations(db.url, dir)).resolves.toEqual({ applied: [] });
     } finally {

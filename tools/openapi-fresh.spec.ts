@@ -19,21 +19,30 @@ describe('committed OpenAPI documents', () => {
     ['registry', 'tsoa.internal.json'],
     ['ledger', 'tsoa.internal.json'],
     ['verdict', 'tsoa.internal.json'],
-  ])('%s %s document is up to date', async (app, config) => {
-    const appDir = path.join(root, 'apps', app);
-    const tsoa = JSON.parse(await readFile(path.join(appDir, config), 'utf8'));
-    const out = await mkdtemp(path.join(os.tmpdir(), `openapi-${app}-`));
-    const configPath = path.join(out, 'tsoa.json');
-    await writeFile(configPath, JSON.stringify({ ...tsoa, spec: { ...tsoa.spec, outputDirectory: out } }));
-    await run(path.join(root, 'node_modules/.bin/tsoa'), ['spec', '-c', configPath], { cwd: appDir });
-    const name = `${tsoa.spec.specFileBaseName}.json`;
-    // npm run generate finishes what tsoa wrote (scripts/openapi-finish.mjs): so does this test.
-    const finish = [path.join(root, 'scripts/openapi-finish.mjs'), path.join(out, name), app, ...(config === 'tsoa.json' ? [] : ['--structure-only'])];
-    await run(process.execPath, finish);
-    const fresh = JSON.parse(await readFile(path.join(out, name), 'utf8'));
-    const committed = JSON.parse(await readFile(path.join(appDir, name), 'utf8'));
-    expect(committed).toEqual(fresh);
-  }, 120_000);
+  ])(
+    '%s %s document is up to date',
+    async (app, config) => {
+      const appDir = path.join(root, 'apps', app);
+      const tsoa = JSON.parse(await readFile(path.join(appDir, config), 'utf8'));
+      const out = await mkdtemp(path.join(os.tmpdir(), `openapi-${app}-`));
+      const configPath = path.join(out, 'tsoa.json');
+      await writeFile(configPath, JSON.stringify({ ...tsoa, spec: { ...tsoa.spec, outputDirectory: out } }));
+      await run(path.join(root, 'node_modules/.bin/tsoa'), ['spec', '-c', configPath], { cwd: appDir });
+      const name = `${tsoa.spec.specFileBaseName}.json`;
+      // npm run generate finishes what tsoa wrote (scripts/openapi-finish.mjs): so does this test.
+      const finish = [
+        path.join(root, 'scripts/openapi-finish.mjs'),
+        path.join(out, name),
+        app,
+        ...(config === 'tsoa.json' ? [] : ['--structure-only']),
+      ];
+      await run(process.execPath, finish);
+      const fresh = JSON.parse(await readFile(path.join(out, name), 'utf8'));
+      const committed = JSON.parse(await readFile(path.join(appDir, name), 'utf8'));
+      expect(committed).toEqual(fresh);
+    },
+    120_000,
+  );
 
   it.each(['registry', 'ledger', 'verdict'])('keeps the internal endpoints out of the public %s document', async (app) => {
     const pub = JSON.parse(await readFile(path.join(root, `apps/${app}/openapi.json`), 'utf8'));

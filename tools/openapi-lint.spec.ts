@@ -25,11 +25,15 @@ async function lint(...args: string[]): Promise<LintReport> {
 
 /** The three public documents lint clean under redocly.yaml (docs/development.md "The API contract"). */
 describe('redocly lint', () => {
-  it.each(['registry', 'verdict', 'ledger'])('finds no error and no warning in the %s document', async (api) => {
-    const report = await lint(api);
-    expect(report.problems.map((p) => `${p.ruleId} ${p.location[0]?.pointer}: ${p.message}`)).toEqual([]);
-    expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
-  }, 120_000);
+  it.each(['registry', 'verdict', 'ledger'])(
+    'finds no error and no warning in the %s document',
+    async (api) => {
+      const report = await lint(api);
+      expect(report.problems.map((p) => `${p.ruleId} ${p.location[0]?.pointer}: ${p.message}`)).toEqual([]);
+      expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
+    },
+    120_000,
+  );
 
   it('fails a document that drops a summary, a parameter description or an example', async () => {
     const doc = JSON.parse(await readFile(path.join(root, 'apps/ledger/openapi.json'), 'utf8'));
@@ -40,6 +44,10 @@ describe('redocly lint', () => {
     const file = path.join(await mkdtemp(path.join(os.tmpdir(), 'lint-')), 'openapi.json');
     await writeFile(file, JSON.stringify(doc));
     const report = await lint(file);
-    expect(report.problems.map((p) => p.ruleId).sort()).toEqual(['operation-summary', 'rule/media-type-example', 'rule/parameter-description']);
+    expect(report.problems.map((p) => p.ruleId).sort()).toEqual([
+      'operation-summary',
+      'rule/media-type-example',
+      'rule/parameter-description',
+    ]);
   }, 120_000);
 });

@@ -57,15 +57,7 @@ const CORE_FILES = [
   'timestamps',
 ];
 // CEL extensions (not part of the core language); run for information only.
-const EXT_FILES = [
-  'bindings_ext',
-  'block_ext',
-  'encoders_ext',
-  'macros2',
-  'math_ext',
-  'optionals',
-  'string_ext',
-];
+const EXT_FILES = ['bindings_ext', 'block_ext', 'encoders_ext', 'macros2', 'math_ext', 'optionals', 'string_ext'];
 const SKIPPED_FILES = {
   dynamic: 'protobuf wrappers, Any, Struct/Value/ListValue and message fields',
   enums: 'protobuf enum types (TestAllTypes.NestedEnum, GlobalEnum)',
@@ -78,8 +70,7 @@ const SKIPPED_FILES = {
   unknowns: 'unknown-set evaluation (no tests in this release)',
 };
 
-const PROTO_RE =
-  /TestAllTypes|NestedTestAllTypes|GlobalEnum|NestedEnum|google\.protobuf\.|cel\.expr\.conformance/;
+const PROTO_RE = /TestAllTypes|NestedTestAllTypes|GlobalEnum|NestedEnum|google\.protobuf\.|cel\.expr\.conformance/;
 
 // ---------------------------------------------------------------------------------------------
 // Expected values: cel.expr.Value -> neutral form.
@@ -118,10 +109,8 @@ function fromValue(value) {
       return { t: 'type', v: k.value };
     case 'objectValue': {
       const msg = anyUnpack(k.value, registry);
-      if (msg?.$typeName === 'google.protobuf.Timestamp')
-        return { t: 'timestamp', s: msg.seconds, n: msg.nanos };
-      if (msg?.$typeName === 'google.protobuf.Duration')
-        return { t: 'duration', s: msg.seconds, n: msg.nanos };
+      if (msg?.$typeName === 'google.protobuf.Timestamp') return { t: 'timestamp', s: msg.seconds, n: msg.nanos };
+      if (msg?.$typeName === 'google.protobuf.Duration') return { t: 'duration', s: msg.seconds, n: msg.nanos };
       throw new Unsupported(`protobuf message value ${k.value.typeUrl}`);
     }
     case 'enumValue':
@@ -143,10 +132,7 @@ function neutralEqual(a, b) {
     case 'list':
       return a.v.length === b.v.length && a.v.every((x, i) => neutralEqual(x, b.v[i]));
     case 'map':
-      return (
-        a.v.length === b.v.length &&
-        a.v.every(([ka, va]) => b.v.some(([kb, vb]) => neutralEqual(ka, kb) && neutralEqual(va, vb)))
-      );
+      return a.v.length === b.v.length && a.v.every(([ka, va]) => b.v.some(([kb, vb]) => neutralEqual(ka, kb) && neutralEqual(va, vb)));
     case 'timestamp':
     case 'duration':
       return BigInt(a.s) === BigInt(b.s) && a.n === b.n;
@@ -246,8 +232,7 @@ function marcToNeutral(v) {
     return { t: 'timestamp', s, n: Number(ms - s * 1000n) * 1e6 };
   }
   if (v instanceof MarcDuration) return { t: 'duration', s: v.seconds, n: v.nanos };
-  if (v instanceof Map)
-    return { t: 'map', v: [...v.entries()].map(([k, x]) => [marcToNeutral(k), marcToNeutral(x)]) };
+  if (v instanceof Map) return { t: 'map', v: [...v.entries()].map(([k, x]) => [marcToNeutral(k), marcToNeutral(x)]) };
   if (v?.constructor?.name === 'Type' && typeof v.name === 'string') return { t: 'type', v: v.name };
   if (typeof v === 'object')
     return {
@@ -273,14 +258,11 @@ function bufToNeutral(v) {
   if (v instanceof Uint8Array) return { t: 'bytes', v };
   if (buf.isCelType(v)) return { t: 'type', v: v.name };
   if (buf.isCelList(v)) return { t: 'list', v: [...v].map(bufToNeutral) };
-  if (buf.isCelMap(v))
-    return { t: 'map', v: [...v.entries()].map(([k, x]) => [bufToNeutral(k), bufToNeutral(x)]) };
+  if (buf.isCelMap(v)) return { t: 'map', v: [...v.entries()].map(([k, x]) => [bufToNeutral(k), bufToNeutral(x)]) };
   if (isReflectMessage(v)) {
     const name = v.desc.typeName;
-    if (name === 'google.protobuf.Timestamp')
-      return { t: 'timestamp', s: v.message.seconds, n: v.message.nanos };
-    if (name === 'google.protobuf.Duration')
-      return { t: 'duration', s: v.message.seconds, n: v.message.nanos };
+    if (name === 'google.protobuf.Timestamp') return { t: 'timestamp', s: v.message.seconds, n: v.message.nanos };
+    if (name === 'google.protobuf.Duration') return { t: 'duration', s: v.message.seconds, n: v.message.nanos };
   }
   throw new Unsupported(`unrecognised buf output ${String(v)}`);
 }
@@ -368,14 +350,12 @@ function skipReason(test) {
   for (const decl of test.typeEnv) {
     if (decl.declKind.case !== 'ident') return 'declared function';
     const typeKind = decl.declKind.value.type?.typeKind.case;
-    if (typeKind === 'messageType' || typeKind === 'wellKnown' || typeKind === 'wrapper')
-      return 'declared protobuf-typed variable';
+    if (typeKind === 'messageType' || typeKind === 'wellKnown' || typeKind === 'wrapper') return 'declared protobuf-typed variable';
   }
   for (const b of Object.values(test.bindings)) {
     if (b.kind.case !== 'value') return 'non-value binding';
     const c = b.kind.value.kind.case;
-    if (c === 'objectValue' || c === 'enumValue' || c === 'typeValue')
-      return 'protobuf / type binding';
+    if (c === 'objectValue' || c === 'enumValue' || c === 'typeValue') return 'protobuf / type binding';
   }
   if (m === 'value') {
     try {
@@ -409,7 +389,9 @@ function judge(adapter, test) {
   }
   const expected = m === 'value' ? fromValue(test.resultMatcher.value) : { t: 'bool', v: true };
   if (r.error) {
-    const msg = String(r.error.message ?? r.error).split('\n')[0].slice(0, 110);
+    const msg = String(r.error.message ?? r.error)
+      .split('\n')[0]
+      .slice(0, 110);
     return { status: 'fail', why: `${r.phase} error: ${msg}` };
   }
   let actual;
@@ -432,9 +414,7 @@ const skipReasons = {};
 
 for (const file of suite.suites) {
   const group = CORE_FILES.includes(file.name) ? 'core' : EXT_FILES.includes(file.name) ? 'ext' : null;
-  const tests = file.suites.flatMap((section) =>
-    section.tests.map((t) => ({ section: section.name, test: t.original })),
-  );
+  const tests = file.suites.flatMap((section) => section.tests.map((t) => ({ section: section.name, test: t.original })));
   if (!group) {
     rows.push({ file: file.name, group: 'skipped', total: tests.length, skipped: tests.length });
     continue;
@@ -522,7 +502,9 @@ for (const [expr, activation, expected] of ARBITER_CASES) {
     let got;
     if (r.error) {
       ok = expected === ERR;
-      got = `error (${String(r.error.message ?? r.error).split('\n')[0].slice(0, 70)})`;
+      got = `error (${String(r.error.message ?? r.error)
+        .split('\n')[0]
+        .slice(0, 70)})`;
     } else {
       const actual = adapter.toNeutral(r.value);
       ok = expected !== ERR && neutralEqual(actual, expected);
@@ -550,29 +532,17 @@ const lpad = (s, n) => String(s).padStart(n);
 function printTable(group, title) {
   const rs = rows.filter((r) => r.group === group);
   console.log(`\n${title}`);
-  console.log(
-    `${pad('file', 14)}${lpad('tests', 6)}${lpad('skipped', 8)}` +
-      LIBS.map((l) => lpad(`${l} pass/run`, 18)).join(''),
-  );
+  console.log(`${pad('file', 14)}${lpad('tests', 6)}${lpad('skipped', 8)}` + LIBS.map((l) => lpad(`${l} pass/run`, 18)).join(''));
   const tot = { total: 0, skipped: 0 };
   for (const l of LIBS) tot[l] = { pass: 0, fail: 0, skip: 0 };
   for (const r of rs) {
     tot.total += r.total;
     tot.skipped += r.skipped;
     for (const l of LIBS) for (const k of ['pass', 'fail', 'skip']) tot[l][k] += r[l][k];
-    console.log(
-      `${pad(r.file, 14)}${lpad(r.total, 6)}${lpad(r.skipped, 8)}` +
-        LIBS.map((l) => lpad(cell(r[l]), 18)).join(''),
-    );
+    console.log(`${pad(r.file, 14)}${lpad(r.total, 6)}${lpad(r.skipped, 8)}` + LIBS.map((l) => lpad(cell(r[l]), 18)).join(''));
   }
-  console.log(
-    `${pad('TOTAL', 14)}${lpad(tot.total, 6)}${lpad(tot.skipped, 8)}` +
-      LIBS.map((l) => lpad(cell(tot[l]), 18)).join(''),
-  );
-  console.log(
-    `${pad('pass rate', 28)}` +
-      LIBS.map((l) => lpad(pct(tot[l].pass, tot[l].pass + tot[l].fail), 18)).join(''),
-  );
+  console.log(`${pad('TOTAL', 14)}${lpad(tot.total, 6)}${lpad(tot.skipped, 8)}` + LIBS.map((l) => lpad(cell(tot[l]), 18)).join(''));
+  console.log(`${pad('pass rate', 28)}` + LIBS.map((l) => lpad(pct(tot[l].pass, tot[l].pass + tot[l].fail), 18)).join(''));
   return tot;
 }
 
@@ -582,31 +552,23 @@ console.log(
     'marc-mix = same + homogeneousAggregateLiterals: false; buf = @bufbuild/cel plan(celEnv(), parse())',
 );
 const coreTot = printTable('core', 'Core language files (counted)');
-const extTot = printTable(
-  'ext',
-  'Extension files (informational; marc +enableOptionalTypes, buf +strings ext)',
-);
+const extTot = printTable('ext', 'Extension files (informational; marc +enableOptionalTypes, buf +strings ext)');
 
-console.log(
-  `\nArbiter-shaped JSON cases (${ARBITER_CASES.length}, expected per CEL langdef, unchecked evaluation)`,
-);
+console.log(`\nArbiter-shaped JSON cases (${ARBITER_CASES.length}, expected per CEL langdef, unchecked evaluation)`);
 console.log(`${pad('', 28)}` + LIBS.map((l) => lpad(cell(arbiterRow[l]), 18)).join(''));
 for (const l of LIBS)
-  for (const f of arbiterFailures[l])
-    console.log(`  ${pad(l, 9)}${f.expr}  with ${f.activation}: expected ${f.expected}, got ${f.got}`);
+  for (const f of arbiterFailures[l]) console.log(`  ${pad(l, 9)}${f.expr}  with ${f.activation}: expected ${f.expected}, got ${f.got}`);
 
 console.log('\nFiles skipped entirely:');
 for (const r of rows.filter((x) => x.group === 'skipped'))
   console.log(`  ${pad(r.file, 16)}${lpad(r.total, 4)} tests  ${SKIPPED_FILES[r.file] ?? 'not in scope'}`);
 console.log('Tests skipped inside run files, by reason:');
-for (const [why, n] of Object.entries(skipReasons).sort((a, b) => b[1] - a[1]))
-  console.log(`  ${lpad(n, 4)}  ${why}`);
+for (const [why, n] of Object.entries(skipReasons).sort((a, b) => b[1] - a[1])) console.log(`  ${lpad(n, 4)}  ${why}`);
 
 if (showFailures) {
   for (const l of LIBS) {
     console.log(`\nFailures for ${l} (${failures[l].length}):`);
-    for (const f of failures[l])
-      console.log(`  [${f.group}] ${f.id}\n      ${f.expr.slice(0, 120)}\n      -> ${f.why}`);
+    for (const f of failures[l]) console.log(`  [${f.group}] ${f.id}\n      ${f.expr.slice(0, 120)}\n      -> ${f.why}`);
   }
 } else {
   console.log('\n(run with --failures to list every failing test)');
@@ -615,8 +577,11 @@ if (showFailures) {
 if (jsonOut) {
   writeFileSync(
     jsonOut,
-    JSON.stringify({ rows, failures, skipReasons, coreTot, extTot, arbiterRow, arbiterFailures }, (_, v) =>
-      typeof v === 'bigint' ? `${v}` : v, 2),
+    JSON.stringify(
+      { rows, failures, skipReasons, coreTot, extTot, arbiterRow, arbiterFailures },
+      (_, v) => (typeof v === 'bigint' ? `${v}` : v),
+      2,
+    ),
   );
   console.log(`wrote ${jsonOut}`);
 }

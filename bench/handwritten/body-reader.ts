@@ -78,7 +78,12 @@ const BODY = JSON.stringify({
   principal: { type: 'agent', id: 'agent-7f3c2a', attributes: { team: 'payments', clearance: 3 } },
   action: 'payments.refund',
   resource: { type: 'order', id: 'ord_01J9Z8Y7X6W5V4T3S2R1Q0P9N8', attributes: { amount: 1250, currency: 'EUR', region: 'eu-west-1' } },
-  context: { channel: 'api', reason: 'customer asked for a refund of a duplicate charge', ip: '203.0.113.7', request_ts: '2026-11-26T12:00:00Z' },
+  context: {
+    channel: 'api',
+    reason: 'customer asked for a refund of a duplicate charge',
+    ip: '203.0.113.7',
+    request_ts: '2026-11-26T12:00:00Z',
+  },
   client_ref: 'refund-2026-11-26-000123',
 });
 
@@ -184,10 +189,18 @@ async function main() {
   await inProcess(reads); // warm-up
   const alone: Record<string, number[]> = Object.fromEntries(VARIANTS.map((v) => [v, []]));
   for (let r = 0; r < inProcessRounds; r++) for (const [v, us] of Object.entries(await inProcess(reads))) alone[v]!.push(us);
-  console.log(`reader alone, in process (a stream with the body, no HTTP), CPU µs per body, ${inProcessRounds} rounds of ${reads}: median (min-max)`);
+  console.log(
+    `reader alone, in process (a stream with the body, no HTTP), CPU µs per body, ${inProcessRounds} rounds of ${reads}: median (min-max)`,
+  );
   for (const v of VARIANTS) console.log(`  ${v.padEnd(14)} ${summary(alone[v]!, 1).text}`);
   const headers = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(BODY) };
-  await printServerCpu(` (${Buffer.byteLength(BODY)}-byte JSON body)`, VARIANTS, 'drain only', { method: 'POST', path: '/v1/check', headers, body: BODY }, QUICK);
+  await printServerCpu(
+    ` (${Buffer.byteLength(BODY)}-byte JSON body)`,
+    VARIANTS,
+    'drain only',
+    { method: 'POST', path: '/v1/check', headers, body: BODY },
+    QUICK,
+  );
   printMachine('at the end');
 }
 

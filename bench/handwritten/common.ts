@@ -112,11 +112,14 @@ export async function load(port: number, total: number, connections: number, req
   let sent = 0;
   const one = () =>
     new Promise<void>((resolve, reject) => {
-      const req = http.request({ host: '127.0.0.1', port, method: request.method, path: request.path, headers: request.headers, agent }, (res) => {
-        statuses[res.statusCode!] = (statuses[res.statusCode!] ?? 0) + 1;
-        res.resume();
-        res.on('end', resolve);
-      });
+      const req = http.request(
+        { host: '127.0.0.1', port, method: request.method, path: request.path, headers: request.headers, agent },
+        (res) => {
+          statuses[res.statusCode!] = (statuses[res.statusCode!] ?? 0) + 1;
+          res.resume();
+          res.on('end', resolve);
+        },
+      );
       req.on('error', reject);
       req.end(request.body);
     });
@@ -137,7 +140,13 @@ export async function load(port: number, total: number, connections: number, req
  */
 export async function cpuPerRequest(
   variants: string[],
-  { rounds, requests, warmup, connections, request }: { rounds: number; requests: number; warmup: number; connections: number; request: (variant: string) => Request },
+  {
+    rounds,
+    requests,
+    warmup,
+    connections,
+    request,
+  }: { rounds: number; requests: number; warmup: number; connections: number; request: (variant: string) => Request },
 ): Promise<Record<string, number[]>> {
   const servers = new Map<string, ChildServer>();
   for (const v of variants) servers.set(v, await startChildServer(v));
@@ -151,7 +160,9 @@ export async function cpuPerRequest(
         const before = await server.cpu();
         const statuses = await load(server.port, requests, connections, request(v));
         const used = (await server.cpu()) - before;
-        const ok = Object.entries(statuses).filter(([s]) => Number(s) < 300).reduce((n, [, c]) => n + c, 0);
+        const ok = Object.entries(statuses)
+          .filter(([s]) => Number(s) < 300)
+          .reduce((n, [, c]) => n + c, 0);
         if (ok !== requests) throw new Error(`${v}: ${JSON.stringify(statuses)}`);
         out[v]!.push(used / requests);
       }

@@ -41,30 +41,43 @@ interface Tier {
 /** A tier of `perMinute` requests a minute with a burst of `burst`: a window of the minute; for BurstyRateLimiter,
  * a per-second window at the rate (rounded down) plus a burst pool of `burst` a minute. */
 function tier(perMinute: number, burst: number): Tier {
-  return { perMinute, burst, fixed: { points: perMinute, duration: 60 }, rate: { points: Math.floor(perMinute / 60), duration: 1 }, pool: { points: burst, duration: 60 } };
+  return {
+    perMinute,
+    burst,
+    fixed: { points: perMinute, duration: 60 },
+    rate: { points: Math.floor(perMinute / 60), duration: 1 },
+    pool: { points: burst, duration: 60 },
+  };
 }
 
 /** The three limiters for `t`, on keys of their own (`tag`). */
 function limiters(redis: Redis, tag: string, t: Tier): Record<string, Decide> {
-  const bucket = new RateLimiter({ redis, logger: pino({ level: 'silent' }), defaults: { capacity: t.burst, perMinute: t.perMinute }, keyPrefix: `bucket:${tag}:` });
+  const bucket = new RateLimiter({
+    redis,
+    logger: pino({ level: 'silent' }),
+    defaults: { capacity: t.burst, perMinute: t.perMinute },
+    keyPrefix: `bucket:${tag}:`,
+  });
   const policy = { capacity: t.burst, perMinute: t.perMinute };
   const fixed = new RateLimiterRedis({ storeClient: redis, ...t.fixed, keyPrefix: `fixed:${tag}` });
   const bursty = new BurstyRateLimiter(
     new RateLimiterRedis({ storeClient: redis, ...t.rate, keyPrefix: `rate:${tag}` }),
     new RateLimiterRedis({ storeClient: redis, ...t.pool, keyPrefix: `pool:${tag}` }),
   );
-  const library = (limiter: { consume(key: string): Promise<unknown> }): Decide => (key) =>
-    limiter.consume(key).then(
-      () => true,
-      (err: unknown) => {
-        if (err instanceof RateLimiterRes) return false;
-        throw err;
-      },
-    );
+  const library =
+    (limiter: { consume(key: string): Promise<unknown> }): Decide =>
+    (key) =>
+      limiter.consume(key).then(
+        () => true,
+        (err: unknown) => {
+          if (err instanceof RateLimiterRes) return false;
+          throw err;
+        },
+      );
   return {
     'token bucket (ledger)': (key) => bucket.consume(key, policy).then((d) => d.allowed),
-    'RateLimiterRedis': library(fixed),
-    'BurstyRateLimiter': library(bursty),
+    RateLimiterRedis: library(fixed),
+    BurstyRateLimiter: library(bursty),
   };
 }
 
@@ -99,7 +112,9 @@ async function semantics(redis: Redis): Promise<void> {
       }
     }
   };
-  console.log(`semantics: ${perMinute} a minute, burst ${burst}; 17 requests at t0, then 50 every 20 ms from t0+59.5 s to t0+60.5 s (about 62 s)`);
+  console.log(
+    `semantics: ${perMinute} a minute, burst ${burst}; 17 requests at t0, then 50 every 20 ms from t0+59.5 s to t0+60.5 s (about 62 s)`,
+  );
   const t0 = performance.now();
   fire(17);
   for (let tick = 0; tick < 50; tick++) {
@@ -175,7 +190,11 @@ async function cost(redis: Redis): Promise<void> {
   const hour = { points: 1, duration: 3600 };
   const scenarios = [
     { name: 'admitted', expect: true, all: limiters(redis, `open${Date.now()}`, tier(1e9, 1e9)) },
-    { name: 'refused', expect: false, all: limiters(redis, `shut${Date.now()}`, { perMinute: 1 / 60, burst: 1, fixed: hour, rate: hour, pool: hour }) },
+    {
+      name: 'refused',
+      expect: false,
+      all: limiters(redis, `shut${Date.now()}`, { perMinute: 1 / 60, burst: 1, fixed: hour, rate: hour, pool: hour }),
+    },
   ];
   for (const s of scenarios) {
     for (const decide of Object.values(s.all)) for (let i = 0; i < 3000; i++) await decide(`k${i % 1000}`); // warm-up, spends the refused tier
@@ -187,9 +206,15 @@ async function cost(redis: Redis): Promise<void> {
     console.log(`cost, ${s.name}: ${rounds} rounds of ${n} decisions over 1,000 keys, 32 in flight; median (min-max)`);
     console.log(`  | limiter | client CPU µs | Redis CPU µs | round trips | wall µs per decision | latency one at a time, µs |`);
     for (const [name, list] of Object.entries(got)) {
-      const col = (k: keyof CostRound, digits = 0) => summary(list.map((x) => x[k]), digits).text;
+      const col = (k: keyof CostRound, digits = 0) =>
+        summary(
+          list.map((x) => x[k]),
+          digits,
+        ).text;
       const lat = await latency(s.all[name]!, QUICK ? 1000 : 3000);
-      console.log(`  | ${name} | ${col('client_us')} | ${col('redis_us')} | ${col('round_trips', 2)} | ${col('wall_us')} | ${Math.round(lat)} |`);
+      console.log(
+        `  | ${name} | ${col('client_us')} | ${col('redis_us')} | ${col('round_trips', 2)} | ${col('wall_us')} | ${Math.round(lat)} |`,
+      );
     }
   }
 }

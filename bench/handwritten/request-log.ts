@@ -44,11 +44,22 @@ async function main() {
   if (args[0] === '--serve') return serveInChild(handlerFor(args[1]!));
   printMachine('request-log vs pino-http');
   // A request as an SDK sends it: an API key (redacted by the logger), a user agent, a request id.
-  await printServerCpu('', VARIANTS, 'none', {
-    method: 'GET',
-    path: '/v1/decisions/0193a1b2-7c4d-7e8f-9a0b-1c2d3e4f5a6b',
-    headers: { 'x-api-key': 'ak_bench_0123456789abcdef', 'user-agent': 'arbiter-client/0.1.0', accept: 'application/json', 'x-request-id': 'bench-1' },
-  }, QUICK);
+  await printServerCpu(
+    '',
+    VARIANTS,
+    'none',
+    {
+      method: 'GET',
+      path: '/v1/decisions/0193a1b2-7c4d-7e8f-9a0b-1c2d3e4f5a6b',
+      headers: {
+        'x-api-key': 'ak_bench_0123456789abcdef',
+        'user-agent': 'arbiter-client/0.1.0',
+        accept: 'application/json',
+        'x-request-id': 'bench-1',
+      },
+    },
+    QUICK,
+  );
   printMachine('at the end');
 }
 

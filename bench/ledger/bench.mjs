@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Ledger benchmark (issue 3): bundles the registry and ledger services and bench/ledger/run.ts, then runs it.
+// Ledger benchmark: bundles the registry and ledger services and bench/ledger/run.ts, then runs it.
 //
 //   node bench/ledger/bench.mjs [--quick] [--json FILE]
 //

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Merkle proof benchmark (issue 14): bundles the registry and ledger services and bench/ledger/proofs.ts, then runs it.
+// Merkle proof benchmark: bundles the registry and ledger services and bench/ledger/proofs.ts, then runs it.
 //
 //   node bench/ledger/proofs.mjs [--facts 1000000] [--requests 2000] [--json FILE]
 //

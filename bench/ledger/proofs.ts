@@ -39,15 +39,31 @@ async function main() {
   process.on('exit', () => children.forEach((c) => c.exitCode === null && c.signalCode === null && c.kill('SIGKILL')));
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGPIPE'] as const) process.once(signal, () => process.exit(1));
   results.load_average_at_start = os.loadavg().map(round);
-  log(`load average at start: ${os.loadavg().map((x) => x.toFixed(2)).join(' ')} (nproc ${os.cpus().length})`);
+  log(
+    `load average at start: ${os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')} (nproc ${os.cpus().length})`,
+  );
   const pg = await startPostgres({ dataDir: path.join(dir, 'pg'), durable: true, settings: { max_connections: '200' } });
   const redis = await startRedis({ dir: path.join(dir, 'redis') });
   try {
     await ensureDatabases(pg.url, ['arbiter_registry', 'arbiter_ledger']);
     const ledgerDb = databaseUrl(pg.url, 'arbiter_ledger');
     const adminKey = generateApiKey();
-    const env = { PATH: process.env.PATH, HOST: '127.0.0.1', REDIS_URL: redis.url, INTERNAL_TOKEN, KEY_ENCRYPTION_KEY: generateKeyEncryptionKey(), LOG_LEVEL: 'warn' };
-    const registry = await startService(children, 'registry', { ...env, DATABASE_URL_REGISTRY: databaseUrl(pg.url, 'arbiter_registry'), BOOTSTRAP_ADMIN_KEY: adminKey });
+    const env = {
+      PATH: process.env.PATH,
+      HOST: '127.0.0.1',
+      REDIS_URL: redis.url,
+      INTERNAL_TOKEN,
+      KEY_ENCRYPTION_KEY: generateKeyEncryptionKey(),
+      LOG_LEVEL: 'warn',
+    };
+    const registry = await startService(children, 'registry', {
+      ...env,
+      DATABASE_URL_REGISTRY: databaseUrl(pg.url, 'arbiter_registry'),
+      BOOTSTRAP_ADMIN_KEY: adminKey,
+    });
     const ledger = await startService(children, 'ledger', { ...env, DATABASE_URL_LEDGER: ledgerDb, REGISTRY_URL: registry });
     const { tenantId, key } = await benchTenant(registry, adminKey);
 
@@ -59,9 +75,19 @@ async function main() {
     started = performance.now();
     await new MerkleTree(new MerkleRepository(pool)).fill(appendedStreamAnyTenant({ tenantId, streamId: STREAM }), 0, FACTS);
     const fillSeconds = (performance.now() - started) / 1000;
-    const { rows } = await pool.query<{ level: number; n: string }>('SELECT level, count(*) AS n FROM merkle_nodes WHERE tenant_id = $1 AND stream_id = $2 GROUP BY level ORDER BY level', [tenantId, STREAM]);
-    log(`stored ${rows.map((r) => `${r.n} nodes of level ${r.level}`).join(', ')} in ${fillSeconds.toFixed(1)} s (the filler's code, in this process)`);
-    results.stream = { facts: FACTS, build_seconds: round(buildSeconds), fill_seconds: round(fillSeconds), stored_nodes: Object.fromEntries(rows.map((r) => [r.level, Number(r.n)])) };
+    const { rows } = await pool.query<{ level: number; n: string }>(
+      'SELECT level, count(*) AS n FROM merkle_nodes WHERE tenant_id = $1 AND stream_id = $2 GROUP BY level ORDER BY level',
+      [tenantId, STREAM],
+    );
+    log(
+      `stored ${rows.map((r) => `${r.n} nodes of level ${r.level}`).join(', ')} in ${fillSeconds.toFixed(1)} s (the filler's code, in this process)`,
+    );
+    results.stream = {
+      facts: FACTS,
+      build_seconds: round(buildSeconds),
+      fill_seconds: round(fillSeconds),
+      stored_nodes: Object.fromEntries(rows.map((r) => [r.level, Number(r.n)])),
+    };
     await pool.end();
 
     const get = (p: string) => fetch(new URL(p, ledger), { headers: { 'x-api-key': key } });
@@ -75,16 +101,25 @@ async function main() {
       const m = random(FACTS);
       return get(`/facts/${factIds[m]}/inclusion?tree_size=${m + 1 + random(FACTS - m)}`);
     });
-    results.inclusion_current = await measure('inclusion proof, random fact, current size', REQUESTS / 2, () => get(`/facts/${factIds[random(FACTS)]}/inclusion`));
-    results.checkpoint = await measure('checkpoint, random tree size', REQUESTS / 2, () => get(`/streams/${STREAM}/checkpoint?tree_size=${1 + random(FACTS)}`));
+    results.inclusion_current = await measure('inclusion proof, random fact, current size', REQUESTS / 2, () =>
+      get(`/facts/${factIds[random(FACTS)]}/inclusion`),
+    );
+    results.checkpoint = await measure('checkpoint, random tree size', REQUESTS / 2, () =>
+      get(`/streams/${STREAM}/checkpoint?tree_size=${1 + random(FACTS)}`),
+    );
     results.consistency = await measure('consistency proof, random sizes', REQUESTS / 2, () => {
       const n = 1 + random(FACTS);
       return get(`/streams/${STREAM}/consistency?from=${1 + random(n)}&to=${n}`);
     });
-    results.inclusion_c8 = await measure('inclusion proof, random fact and size, 8 concurrent', REQUESTS, () => {
-      const m = random(FACTS);
-      return get(`/facts/${factIds[m]}/inclusion?tree_size=${m + 1 + random(FACTS - m)}`);
-    }, 8);
+    results.inclusion_c8 = await measure(
+      'inclusion proof, random fact and size, 8 concurrent',
+      REQUESTS,
+      () => {
+        const m = random(FACTS);
+        return get(`/facts/${factIds[m]}/inclusion?tree_size=${m + 1 + random(FACTS - m)}`);
+      },
+      8,
+    );
   } finally {
     for (const c of children) c.kill('SIGTERM');
     await Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : c.once('exit', r)))));
@@ -92,8 +127,18 @@ async function main() {
     fs.rmSync(dir, { recursive: true, force: true });
   }
   results.load_average_at_end = os.loadavg().map(round);
-  log(`load average at end: ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
-  results.machine = { nproc: os.cpus().length, memory_gib: Math.round(os.totalmem() / 2 ** 30), node: process.version, cpu: os.cpus()[0]?.model };
+  log(
+    `load average at end: ${os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}`,
+  );
+  results.machine = {
+    nproc: os.cpus().length,
+    memory_gib: Math.round(os.totalmem() / 2 ** 30),
+    node: process.version,
+    cpu: os.cpus()[0]?.model,
+  };
   if (JSON_OUT) fs.writeFileSync(JSON_OUT, JSON.stringify(results, null, 2));
 }
 
@@ -108,11 +153,21 @@ async function buildStream(pool: ReturnType<typeof createPool>, tenantId: Tenant
     [STREAM, tenantId, GENESIS_PREV_HASH, now],
   );
   for (let start = 0; start < count; start += CHUNK) {
-    const rows = { fact_id: [] as string[], seq: [] as number[], payload: [] as string[], prev_hash: [] as string[], fact_hash: [] as string[], parent: [] as Array<string | null> };
+    const rows = {
+      fact_id: [] as string[],
+      seq: [] as number[],
+      payload: [] as string[],
+      prev_hash: [] as string[],
+      fact_hash: [] as string[],
+      parent: [] as Array<string | null>,
+    };
     for (let i = start; i < Math.min(count, start + CHUNK); i++) {
       const fact_id = newId('fct-');
       const payload = canonicalPayload({ order_id: `ord-${i}`, amount: 1250 + (i % 100), currency: 'EUR' });
-      const fact_hash = computeFactHash({ fact_id, stream_id: STREAM, tenant_id: tenantId, actor: 'agent:bench', sealed_at_ms: now, prev_hash: prevHash }, payload);
+      const fact_hash = computeFactHash(
+        { fact_id, stream_id: STREAM, tenant_id: tenantId, actor: 'agent:bench', sealed_at_ms: now, prev_hash: prevHash },
+        payload,
+      );
       rows.fact_id.push(fact_id);
       rows.seq.push(i + 1);
       rows.payload.push(payload);
@@ -130,7 +185,10 @@ async function buildStream(pool: ReturnType<typeof createPool>, tenantId: Tenant
       [STREAM, tenantId, now, rows.fact_id, rows.seq, rows.payload, rows.prev_hash, rows.fact_hash, rows.parent],
     );
   }
-  await pool.query(`UPDATE streams SET head_seq = $3, head_fact_id = $4, head_hash = $5, head_sealed_at_ms = $6 WHERE tenant_id = $1 AND stream_id = $2`, [tenantId, STREAM, count, prevId, prevHash, now]);
+  await pool.query(
+    `UPDATE streams SET head_seq = $3, head_fact_id = $4, head_hash = $5, head_sealed_at_ms = $6 WHERE tenant_id = $1 AND stream_id = $2`,
+    [tenantId, STREAM, count, prevId, prevHash, now],
+  );
   await pool.query('ANALYZE facts');
   return ids;
 }
@@ -154,8 +212,18 @@ async function measure(label: string, total: number, one: () => Promise<Response
   const seconds = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
   const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))];
-  const r = { requests: total, concurrency, per_second: Math.round(total / seconds), p50_ms: round(pct(50)), p90_ms: round(pct(90)), p99_ms: round(pct(99)), max_ms: round(latencies[latencies.length - 1]) };
-  log(`${label}: p50 ${r.p50_ms} ms, p90 ${r.p90_ms} ms, p99 ${r.p99_ms} ms, max ${r.max_ms} ms (${total} requests, ${concurrency} at a time, ${r.per_second}/s)`);
+  const r = {
+    requests: total,
+    concurrency,
+    per_second: Math.round(total / seconds),
+    p50_ms: round(pct(50)),
+    p90_ms: round(pct(90)),
+    p99_ms: round(pct(99)),
+    max_ms: round(latencies[latencies.length - 1]),
+  };
+  log(
+    `${label}: p50 ${r.p50_ms} ms, p90 ${r.p90_ms} ms, p99 ${r.p99_ms} ms, max ${r.max_ms} ms (${total} requests, ${concurrency} at a time, ${r.per_second}/s)`,
+  );
   return r;
 }
 
@@ -164,12 +232,21 @@ async function startService(children: ChildProcess[], name: string, env: NodeJS.
   const port = await findFreePort();
   // BENCH_NODE_OPTIONS_LEDGER (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the ledger process.
   const nodeArgs = name === 'ledger' ? (process.env.BENCH_NODE_OPTIONS_LEDGER ?? '').split(' ').filter(Boolean) : [];
-  const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, 'dist', 'apps', name, 'main.js')], { env: { ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, 'dist', 'apps', name, 'main.js')], {
+    env: { ...env, PORT: String(port) },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   children.push(child);
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 300; i++) {
     if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}`);
-    if (await fetch(`${url}/livez`).then((r) => r.ok, () => false)) return url;
+    if (
+      await fetch(`${url}/livez`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return url;
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`${name} did not answer /livez within 30 s`);
@@ -178,11 +255,19 @@ async function startService(children: ChildProcess[], name: string, env: NodeJS.
 /** A tenant whose rate limit is out of the way (enterprise override), and a read key. */
 async function benchTenant(registry: string, adminKey: string): Promise<{ tenantId: TenantId; key: string }> {
   const call = async (pathname: string, body: unknown) => {
-    const res = await fetch(new URL(pathname, registry), { method: 'POST', headers: { 'content-type': 'application/json', Authorization: `Bearer ${adminKey}` }, body: JSON.stringify(body) });
+    const res = await fetch(new URL(pathname, registry), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', Authorization: `Bearer ${adminKey}` },
+      body: JSON.stringify(body),
+    });
     if (!res.ok) throw new Error(`POST ${pathname}: ${res.status} ${await res.text()}`);
     return res.json() as Promise<{ id: string; key: string }>;
   };
-  const tenant = await call('/api/v1/tenants', { name: 'bench', slug: `bench-proofs-${Date.now()}`, settings: { rate_limit: { tier: 'enterprise', requests_per_minute: 100_000_000, burst: 10_000_000 } } });
+  const tenant = await call('/api/v1/tenants', {
+    name: 'bench',
+    slug: `bench-proofs-${Date.now()}`,
+    settings: { rate_limit: { tier: 'enterprise', requests_per_minute: 100_000_000, burst: 10_000_000 } },
+  });
   const principal = await call('/api/v1/principals', { kind: 'agent', name: 'bench', tenant_id: tenant.id });
   const key = await call('/api/v1/api-keys', { principal_id: principal.id, permissions: ['read'], tenant_id: tenant.id });
   return { tenantId: mintTenantId(tenant.id), key: key.key };

@@ -31,7 +31,14 @@ const results: Record<string, unknown> = {};
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
 /** A ~200-byte business payload, like the facts an agent seals. */
-const payloadFor = (i: number) => ({ order_id: `ord-${i}`, amount: 1250 + (i % 100), currency: 'EUR', approved_by: 'agent:billing', lines: [{ sku: 'A-17', qty: 2 }], note: 'benchmark fact' });
+const payloadFor = (i: number) => ({
+  order_id: `ord-${i}`,
+  amount: 1250 + (i % 100),
+  currency: 'EUR',
+  approved_by: 'agent:billing',
+  lines: [{ sku: 'A-17', qty: 2 }],
+  note: 'benchmark fact',
+});
 
 async function main() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbiter-bench-'));
@@ -43,7 +50,12 @@ async function main() {
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGPIPE'] as const) process.once(signal, () => process.exit(1));
   // Other work on the machine skews every figure: record how busy it was.
   results.load_average_at_start = os.loadavg().map(round);
-  log(`load average at start: ${os.loadavg().map((x) => x.toFixed(2)).join(' ')} (nproc ${os.cpus().length})`);
+  log(
+    `load average at start: ${os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')} (nproc ${os.cpus().length})`,
+  );
   const pg = await startPostgres({ dataDir: path.join(dir, 'pg'), durable: true, settings: { max_connections: '200' } });
   const redis = await startRedis({ dir: path.join(dir, 'redis') });
   watched.push({ name: 'postgres', pid: pg.pid }, { name: 'redis', pid: redis.pid });
@@ -59,7 +71,9 @@ async function main() {
   });
   try {
     const settings = await pgSettings(pg.url);
-    log(`PostgreSQL: fsync=${settings.fsync} synchronous_commit=${settings.synchronous_commit} wal_sync_method=${settings.wal_sync_method}`);
+    log(
+      `PostgreSQL: fsync=${settings.fsync} synchronous_commit=${settings.synchronous_commit} wal_sync_method=${settings.wal_sync_method}`,
+    );
     results.postgres = settings;
     await ensureDatabases(pg.url, ['arbiter_registry', 'arbiter_ledger']);
     const ledgerDb = databaseUrl(pg.url, 'arbiter_ledger');
@@ -72,9 +86,18 @@ async function main() {
       KEY_ENCRYPTION_KEY: generateKeyEncryptionKey(),
       LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
     };
-    const registry = await startService(children, 'registry', { ...env, DATABASE_URL_REGISTRY: databaseUrl(pg.url, 'arbiter_registry'), BOOTSTRAP_ADMIN_KEY: adminKey });
+    const registry = await startService(children, 'registry', {
+      ...env,
+      DATABASE_URL_REGISTRY: databaseUrl(pg.url, 'arbiter_registry'),
+      BOOTSTRAP_ADMIN_KEY: adminKey,
+    });
     // BENCH_SEAL_BATCH_MAX overrides the ledger's SEAL_BATCH_MAX (group commit size) for experiments.
-    const ledgerEnv = { ...env, DATABASE_URL_LEDGER: ledgerDb, REGISTRY_URL: registry, ...(process.env.BENCH_SEAL_BATCH_MAX ? { SEAL_BATCH_MAX: process.env.BENCH_SEAL_BATCH_MAX } : {}) };
+    const ledgerEnv = {
+      ...env,
+      DATABASE_URL_LEDGER: ledgerDb,
+      REGISTRY_URL: registry,
+      ...(process.env.BENCH_SEAL_BATCH_MAX ? { SEAL_BATCH_MAX: process.env.BENCH_SEAL_BATCH_MAX } : {}),
+    };
     const ledger = await startService(children, 'ledger', ledgerEnv);
     const { tenantId, key } = await benchTenant(registry, adminKey);
     log(`registry ${registry}, ledger ${ledger} (LOG_LEVEL=${env.LOG_LEVEL})`);
@@ -82,11 +105,32 @@ async function main() {
     // --- HTTP seal throughput --------------------------------------------------------------------
     const n = QUICK ? 4000 : 20_000;
     await seals(ledger, key, tenantId, { label: 'warm-up', streams: 16, total: 2000, concurrency: 64 });
-    if (wanted('seal16')) results.seal_16_streams = await seals(ledger, key, tenantId, { label: 'seal, 16 streams, 64 connections', streams: 16, total: n, concurrency: 64 });
+    if (wanted('seal16'))
+      results.seal_16_streams = await seals(ledger, key, tenantId, {
+        label: 'seal, 16 streams, 64 connections',
+        streams: 16,
+        total: n,
+        concurrency: 64,
+      });
     if (wanted('seal1')) {
-      results.seal_1_stream = await seals(ledger, key, tenantId, { label: 'seal, 1 stream, 64 connections', streams: 1, total: n, concurrency: 64 });
-      results.seal_1_stream_c16 = await seals(ledger, key, tenantId, { label: 'seal, 1 stream, 16 connections', streams: 1, total: n / 2, concurrency: 16 });
-      results.seal_1_stream_sequential = await seals(ledger, key, tenantId, { label: 'seal, 1 stream, 1 connection', streams: 1, total: QUICK ? 500 : 2000, concurrency: 1 });
+      results.seal_1_stream = await seals(ledger, key, tenantId, {
+        label: 'seal, 1 stream, 64 connections',
+        streams: 1,
+        total: n,
+        concurrency: 64,
+      });
+      results.seal_1_stream_c16 = await seals(ledger, key, tenantId, {
+        label: 'seal, 1 stream, 16 connections',
+        streams: 1,
+        total: n / 2,
+        concurrency: 16,
+      });
+      results.seal_1_stream_sequential = await seals(ledger, key, tenantId, {
+        label: 'seal, 1 stream, 1 connection',
+        streams: 1,
+        total: QUICK ? 500 : 2000,
+        concurrency: 1,
+      });
     }
 
     if (wanted('service')) {
@@ -95,12 +139,36 @@ async function main() {
       const facts = QUICK ? 20_000 : 100_000;
       const stream = `arbiter.${tenantId}.consultations`;
       await serviceBatches(ledger, tenantId, { label: 'warm-up', stream, total: 5000, batch: 500, concurrency: 4 });
-      results.service_batch_1_stream = await serviceBatches(ledger, tenantId, { label: 'service batch, 1 stream, batches of 500, 4 requests in flight', stream, total: facts, batch: 500, concurrency: 4 });
-      results.service_batch_1_stream_b1000 = await serviceBatches(ledger, tenantId, { label: 'service batch, 1 stream, batches of 1000, 2 requests in flight', stream, total: facts, batch: 1000, concurrency: 2 });
-      results.service_batch_1_stream_b100 = await serviceBatches(ledger, tenantId, { label: 'service batch, 1 stream, batches of 100, 8 requests in flight', stream, total: facts / 2, batch: 100, concurrency: 8 });
+      results.service_batch_1_stream = await serviceBatches(ledger, tenantId, {
+        label: 'service batch, 1 stream, batches of 500, 4 requests in flight',
+        stream,
+        total: facts,
+        batch: 500,
+        concurrency: 4,
+      });
+      results.service_batch_1_stream_b1000 = await serviceBatches(ledger, tenantId, {
+        label: 'service batch, 1 stream, batches of 1000, 2 requests in flight',
+        stream,
+        total: facts,
+        batch: 1000,
+        concurrency: 2,
+      });
+      results.service_batch_1_stream_b100 = await serviceBatches(ledger, tenantId, {
+        label: 'service batch, 1 stream, batches of 100, 8 requests in flight',
+        stream,
+        total: facts / 2,
+        batch: 100,
+        concurrency: 8,
+      });
       // Both at once: the relay at full speed while tenants seal over 16 streams.
       const [service, tenants] = await Promise.all([
-        serviceBatches(ledger, tenantId, { label: 'mixed: service batch, 1 stream, batches of 500, 4 requests in flight', stream, total: facts / 2, batch: 500, concurrency: 4 }),
+        serviceBatches(ledger, tenantId, {
+          label: 'mixed: service batch, 1 stream, batches of 500, 4 requests in flight',
+          stream,
+          total: facts / 2,
+          batch: 500,
+          concurrency: 4,
+        }),
         seals(ledger, key, tenantId, { label: 'mixed: tenant seals, 16 streams, 64 connections', streams: 16, total: n, concurrency: 64 }),
       ]);
       results.mixed = { service, tenants };
@@ -108,14 +176,30 @@ async function main() {
 
     if (wanted('floor')) {
       // The same HTTP stack without the ledger's work: auth, rate limit, logging, JSON, no database.
-      results.whoami_floor = await seals(ledger, key, tenantId, { label: 'GET /v1/whoami (HTTP floor), 64 connections', streams: 1, total: n, concurrency: 64, path: () => '/v1/whoami' });
+      results.whoami_floor = await seals(ledger, key, tenantId, {
+        label: 'GET /v1/whoami (HTTP floor), 64 connections',
+        streams: 1,
+        total: n,
+        concurrency: 64,
+        path: () => '/v1/whoami',
+      });
     }
 
     if (wanted('replicas')) {
       // Two ledger processes on one database, the load spread over both (as behind a load balancer).
       const second = await startService(children, 'ledger', ledgerEnv);
-      results.seal_16_streams_2_replicas = await seals([ledger, second], key, tenantId, { label: 'seal, 16 streams, 64 connections, 2 ledger processes', streams: 16, total: n, concurrency: 64 });
-      results.seal_1_stream_2_replicas = await seals([ledger, second], key, tenantId, { label: 'seal, 1 stream, 64 connections, 2 ledger processes', streams: 1, total: n, concurrency: 64 });
+      results.seal_16_streams_2_replicas = await seals([ledger, second], key, tenantId, {
+        label: 'seal, 16 streams, 64 connections, 2 ledger processes',
+        streams: 16,
+        total: n,
+        concurrency: 64,
+      });
+      results.seal_1_stream_2_replicas = await seals([ledger, second], key, tenantId, {
+        label: 'seal, 1 stream, 64 connections, 2 ledger processes',
+        streams: 1,
+        total: n,
+        concurrency: 64,
+      });
     }
 
     // --- verify ----------------------------------------------------------------------------------
@@ -138,8 +222,18 @@ async function main() {
     fs.rmSync(dir, { recursive: true, force: true });
   }
   results.load_average_at_end = os.loadavg().map(round);
-  log(`load average at end: ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
-  results.machine = { nproc: os.cpus().length, memory_gib: Math.round(os.totalmem() / 2 ** 30), node: process.version, cpu: os.cpus()[0]?.model };
+  log(
+    `load average at end: ${os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}`,
+  );
+  results.machine = {
+    nproc: os.cpus().length,
+    memory_gib: Math.round(os.totalmem() / 2 ** 30),
+    node: process.version,
+    cpu: os.cpus()[0]?.model,
+  };
   if (JSON_OUT) fs.writeFileSync(JSON_OUT, JSON.stringify(results, null, 2));
 }
 
@@ -156,13 +250,19 @@ async function startService(children: ChildProcess[], name: string, env: NodeJS.
   const port = await findFreePort();
   // BENCH_NODE_OPTIONS_LEDGER (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the ledger process.
   const nodeArgs = name === 'ledger' ? (process.env.BENCH_NODE_OPTIONS_LEDGER ?? '').split(' ').filter(Boolean) : [];
-  const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, 'dist', 'apps', name, 'main.js')], { env: { ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, 'dist', 'apps', name, 'main.js')], {
+    env: { ...env, PORT: String(port) },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   children.push(child);
   watched.push({ name: watched.some((w) => w.name === name) ? `${name}2` : name, pid: child.pid! });
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 300; i++) {
     if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}`);
-    const ok = await fetch(`${url}/livez`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${url}/livez`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return url;
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -171,7 +271,11 @@ async function startService(children: ChildProcess[], name: string, env: NodeJS.
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers of our own services
 async function api(url: string, method: string, pathname: string, headers: Record<string, string>, body?: unknown): Promise<any> {
-  const res = await fetch(new URL(pathname, url), { method, headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(new URL(pathname, url), {
+    method,
+    headers: { 'content-type': 'application/json', ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   if (!res.ok) throw new Error(`${method} ${pathname}: ${res.status} ${await res.text()}`);
   return res.json();
 }
@@ -185,7 +289,11 @@ async function benchTenant(registry: string, adminKey: string) {
     settings: { rate_limit: { tier: 'enterprise', requests_per_minute: 100_000_000, burst: 10_000_000 } },
   });
   const principal = await api(registry, 'POST', '/api/v1/principals', auth, { kind: 'agent', name: 'bench', tenant_id: tenant.id });
-  const key = await api(registry, 'POST', '/api/v1/api-keys', auth, { principal_id: principal.id, permissions: ['seal', 'read'], tenant_id: tenant.id });
+  const key = await api(registry, 'POST', '/api/v1/api-keys', auth, {
+    principal_id: principal.id,
+    permissions: ['seal', 'read'],
+    tenant_id: tenant.id,
+  });
   return { tenantId: mintTenantId(tenant.id as string), key: key.key as string };
 }
 
@@ -248,7 +356,14 @@ async function seals(
       const headers: http.OutgoingHttpHeaders = { 'x-api-key': key };
       if (!get) Object.assign(headers, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
       const req = http.request(
-        { agent, hostname, port, method: get ? 'GET' : 'POST', path: get ? o.path!(i) : `/streams/run${run}-s${i % o.streams}/facts`, headers },
+        {
+          agent,
+          hostname,
+          port,
+          method: get ? 'GET' : 'POST',
+          path: get ? o.path!(i) : `/streams/run${run}-s${i % o.streams}/facts`,
+          headers,
+        },
         (res) => {
           res.resume();
           res.on('end', () => {
@@ -272,9 +387,23 @@ async function seals(
   const cpu_ms_per_seal = cpuPerSeal(cpuBefore, o.total);
   agent.destroy();
   latencies.sort((a, b) => a - b);
-  const r = { seals: o.total, streams: o.streams, concurrency: o.concurrency, seconds: round(seconds), per_second: Math.round(o.total / seconds), p50_ms: round(percentile(latencies, 50)), p99_ms: round(percentile(latencies, 99)), failures, cpu_ms_per_seal };
+  const r = {
+    seals: o.total,
+    streams: o.streams,
+    concurrency: o.concurrency,
+    seconds: round(seconds),
+    per_second: Math.round(o.total / seconds),
+    p50_ms: round(percentile(latencies, 50)),
+    p99_ms: round(percentile(latencies, 99)),
+    failures,
+    cpu_ms_per_seal,
+  };
   log(`${o.label}: ${r.per_second} seals/s (${o.total} in ${r.seconds} s, p50 ${r.p50_ms} ms, p99 ${r.p99_ms} ms, failures ${failures})`);
-  log(`  CPU ms per seal: ${Object.entries(cpu_ms_per_seal).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+  log(
+    `  CPU ms per seal: ${Object.entries(cpu_ms_per_seal)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}`,
+  );
   return r;
 }
 
@@ -291,7 +420,11 @@ const auditPayload = (ref: string) => ({
 });
 
 /** `total` audit facts into one stream through POST /internal/v1/seals, `batch` per request, `concurrency` requests in flight. */
-async function serviceBatches(url: string, tenantId: TenantId, o: { label: string; stream: string; total: number; batch: number; concurrency: number }) {
+async function serviceBatches(
+  url: string,
+  tenantId: TenantId,
+  o: { label: string; stream: string; total: number; batch: number; concurrency: number },
+) {
   const run = ++batchCounter;
   const agent = new http.Agent({ keepAlive: true, maxSockets: o.concurrency });
   const { hostname, port } = new URL(url);
@@ -308,14 +441,22 @@ async function serviceBatches(url: string, tenantId: TenantId, o: { label: strin
       const body = JSON.stringify({ seals });
       const started = performance.now();
       const req = http.request(
-        { agent, hostname, port, method: 'POST', path: '/internal/v1/seals', headers: { 'x-internal-token': INTERNAL_TOKEN, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+        {
+          agent,
+          hostname,
+          port,
+          method: 'POST',
+          path: '/internal/v1/seals',
+          headers: { 'x-internal-token': INTERNAL_TOKEN, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        },
         (res) => {
           let text = '';
           res.setEncoding('utf8');
           res.on('data', (c: string) => (text += c));
           res.on('end', () => {
             latencies.push(performance.now() - started);
-            const answer = res.statusCode === 200 ? (JSON.parse(text) as { results: Array<{ ok: boolean; created?: boolean }> }) : undefined;
+            const answer =
+              res.statusCode === 200 ? (JSON.parse(text) as { results: Array<{ ok: boolean; created?: boolean }> }) : undefined;
             if (!answer || answer.results.length !== seals.length || !answer.results.every((x) => x.ok && x.created)) failures++;
             resolve();
           });
@@ -335,9 +476,25 @@ async function serviceBatches(url: string, tenantId: TenantId, o: { label: strin
   const cpu_ms_per_fact = cpuPerSeal(cpuBefore, o.total);
   agent.destroy();
   latencies.sort((a, b) => a - b);
-  const r = { facts: o.total, batch: o.batch, concurrency: o.concurrency, seconds: round(seconds), facts_per_second: Math.round(o.total / seconds), request_p50_ms: round(percentile(latencies, 50)), request_p99_ms: round(percentile(latencies, 99)), failed_requests: failures, cpu_ms_per_fact };
-  log(`${o.label}: ${r.facts_per_second} facts/s (${o.total} in ${r.seconds} s, request p50 ${r.request_p50_ms} ms, p99 ${r.request_p99_ms} ms, failed requests ${failures})`);
-  log(`  CPU ms per fact: ${Object.entries(cpu_ms_per_fact).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+  const r = {
+    facts: o.total,
+    batch: o.batch,
+    concurrency: o.concurrency,
+    seconds: round(seconds),
+    facts_per_second: Math.round(o.total / seconds),
+    request_p50_ms: round(percentile(latencies, 50)),
+    request_p99_ms: round(percentile(latencies, 99)),
+    failed_requests: failures,
+    cpu_ms_per_fact,
+  };
+  log(
+    `${o.label}: ${r.facts_per_second} facts/s (${o.total} in ${r.seconds} s, request p50 ${r.request_p50_ms} ms, p99 ${r.request_p99_ms} ms, failed requests ${failures})`,
+  );
+  log(
+    `  CPU ms per fact: ${Object.entries(cpu_ms_per_fact)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}`,
+  );
   return r;
 }
 
@@ -349,7 +506,14 @@ async function preload(pool: ReturnType<typeof createPool>, tenantId: TenantId, 
     const size = Math.min(5000, count - done);
     await Promise.all(
       Array.from({ length: size }, (_, i) =>
-        queue.seal({ tenantId, streamId, actor: 'agent:bench', sealedBy: BENCH_SEALER, payloadText: canonicalPayload(payloadFor(done + i)), clientRef: null }),
+        queue.seal({
+          tenantId,
+          streamId,
+          actor: 'agent:bench',
+          sealedBy: BENCH_SEALER,
+          payloadText: canonicalPayload(payloadFor(done + i)),
+          clientRef: null,
+        }),
       ),
     );
   }
@@ -366,7 +530,12 @@ async function verify(url: string, key: string, streamId: string, count: number)
     out.push({ seconds });
   }
   const best = Math.min(...out.map((o) => o.seconds));
-  const r = { facts: count, runs_seconds: out.map((o) => round(o.seconds)), best_seconds: round(best), facts_per_second: Math.round(count / best) };
+  const r = {
+    facts: count,
+    runs_seconds: out.map((o) => round(o.seconds)),
+    best_seconds: round(best),
+    facts_per_second: Math.round(count / best),
+  };
   log(`verify ${count} facts over HTTP: ${r.runs_seconds.join(' s, ')} s (best ${r.facts_per_second} facts/s)`);
   return r;
 }
@@ -379,7 +548,18 @@ async function breakdown(ledgerDb: string, pool: ReturnType<typeof createPool>, 
   let started = performance.now();
   for (let i = 0; i < iterations; i++) {
     const text = canonicalPayload(payloadFor(i));
-    computeFactHash({ fact_id: 'fct-000000000000000000000000', stream_id: 's', tenant_id: tenantId, actor: 'agent:bench', sealed_by: BENCH_SEALER, sealed_at_ms: i, prev_hash: GENESIS_PREV_HASH }, text);
+    computeFactHash(
+      {
+        fact_id: 'fct-000000000000000000000000',
+        stream_id: 's',
+        tenant_id: tenantId,
+        actor: 'agent:bench',
+        sealed_by: BENCH_SEALER,
+        sealed_at_ms: i,
+        prev_hash: GENESIS_PREV_HASH,
+      },
+      text,
+    );
   }
   out.canonical_and_hash_us = round(((performance.now() - started) * 1000) / iterations);
   log(`canonical JSON + sha256 of one fact: ${out.canonical_and_hash_us} µs`);
@@ -388,7 +568,11 @@ async function breakdown(ledgerDb: string, pool: ReturnType<typeof createPool>, 
   const rows = QUICK ? 500 : 2000;
   const prisma = createPrismaClient(PrismaClient, pool);
   const stream = async (id: string) => {
-    await pool.query(`INSERT INTO streams (stream_id, tenant_id, head_hash, created_at_ms, updated_at_ms) VALUES ($1, $2, $3, 0, 0)`, [id, tenantId, GENESIS_PREV_HASH]);
+    await pool.query(`INSERT INTO streams (stream_id, tenant_id, head_hash, created_at_ms, updated_at_ms) VALUES ($1, $2, $3, 0, 0)`, [
+      id,
+      tenantId,
+      GENESIS_PREV_HASH,
+    ]);
     return id;
   };
   const row = (streamId: string, seq: number) => ({
@@ -413,7 +597,17 @@ async function breakdown(ledgerDb: string, pool: ReturnType<typeof createPool>, 
     const t0 = performance.now();
     for (let i = 1; i <= rows; i++) {
       const r = row(streamId, i);
-      await client.query(insertSql, [r.fact_id, streamId, i, tenantId, r.actor, i, JSON.stringify(r.custom_payload), r.prev_hash, r.fact_hash]);
+      await client.query(insertSql, [
+        r.fact_id,
+        streamId,
+        i,
+        tenantId,
+        r.actor,
+        i,
+        JSON.stringify(r.custom_payload),
+        r.prev_hash,
+        r.fact_hash,
+      ]);
     }
     return Math.round(rows / ((performance.now() - t0) / 1000));
   };
@@ -423,11 +617,21 @@ async function breakdown(ledgerDb: string, pool: ReturnType<typeof createPool>, 
   await noSync.query('SET synchronous_commit = off');
   out.pg_insert_no_sync_per_second = await pgInsert(noSync, await stream('bd-pg-nosync'));
   await noSync.end();
-  log(`one INSERT per transaction, sequential: Prisma ${out.prisma_insert_per_second}/s, pg ${out.pg_insert_per_second}/s, pg with synchronous_commit=off ${out.pg_insert_no_sync_per_second}/s`);
+  log(
+    `one INSERT per transaction, sequential: Prisma ${out.prisma_insert_per_second}/s, pg ${out.pg_insert_per_second}/s, pg with synchronous_commit=off ${out.pg_insert_no_sync_per_second}/s`,
+  );
 
   // 3. The seal queue alone (no HTTP): sequential appends vs concurrent (group commit).
   const queue = new SealQueue(pool, new LedgerRepository(pool), { maxBatch: 256 });
-  const seal = (streamId: string, i: number) => queue.seal({ tenantId, streamId, actor: 'agent:bench', sealedBy: BENCH_SEALER, payloadText: canonicalPayload(payloadFor(i)), clientRef: null });
+  const seal = (streamId: string, i: number) =>
+    queue.seal({
+      tenantId,
+      streamId,
+      actor: 'agent:bench',
+      sealedBy: BENCH_SEALER,
+      payloadText: canonicalPayload(payloadFor(i)),
+      clientRef: null,
+    });
   started = performance.now();
   for (let i = 0; i < rows; i++) await seal('bd-seq', i);
   out.queue_sequential_per_second = Math.round(rows / ((performance.now() - started) / 1000));
@@ -440,7 +644,9 @@ async function breakdown(ledgerDb: string, pool: ReturnType<typeof createPool>, 
     }),
   );
   out.queue_64_concurrent_one_stream_per_second = Math.round(burst / ((performance.now() - started) / 1000));
-  log(`seal queue without HTTP, one stream: 1 at a time ${out.queue_sequential_per_second}/s, 64 concurrent ${out.queue_64_concurrent_one_stream_per_second}/s (group commit)`);
+  log(
+    `seal queue without HTTP, one stream: 1 at a time ${out.queue_sequential_per_second}/s, 64 concurrent ${out.queue_64_concurrent_one_stream_per_second}/s (group commit)`,
+  );
   await prisma.$disconnect();
   return out;
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Verdict benchmark (issue 5): bundles the registry and verdict services, the express floor and
+// Verdict benchmark: bundles the registry and verdict services, the express floor and
 // bench/verdict/run.ts, then runs it.
 //
 //   node bench/verdict/bench.mjs [--quick] [--json FILE]

@@ -9,7 +9,8 @@
 //   are left out (Cedar would need the clock as context to do more);
 // - Cedar answers which policies were satisfied; the verdict is the dominating one by severity,
 //   scope match, priority, recency, version id, computed here in JavaScript (and timed with Cedar).
-import type { BenchmarkFixture, EngineRule, EvaluationRequest, Fact, Scope } from '@arbiter/policy';
+import type { EngineRule, EvaluationRequest, Fact, Scope } from '@arbiter/policy';
+import type { BenchmarkFixture } from '@arbiter/testing/benchmark-fixture';
 import { SEVERITIES } from '@arbiter/policy';
 
 const str = (s: string) => JSON.stringify(s);
@@ -50,7 +51,8 @@ export function cedarPolicies(fixture: BenchmarkFixture): Record<string, string>
       const fact = `context.facts[${str(r.field)}]`;
       if (r.source_requirement === 'verified') clauses.push(`${fact}.verified`);
       if (r.acceptable_sources) clauses.push(`${literal([...r.acceptable_sources])}.contains(${fact}.source)`);
-      if (r.confidence_threshold !== undefined) clauses.push(`${fact}.confidence.greaterThanOrEqual(decimal(${str(r.confidence_threshold.toFixed(4))}))`);
+      if (r.confidence_threshold !== undefined)
+        clauses.push(`${fact}.confidence.greaterThanOrEqual(decimal(${str(r.confidence_threshold.toFixed(4))}))`);
     }
     const rows = (rule.conditions ?? []).map((c) => {
       const x = read(c.field);
@@ -80,7 +82,8 @@ export function cedarPolicies(fixture: BenchmarkFixture): Record<string, string>
       .filter((o) => o.target_rule_ids.includes(rule.rule_id))
       .map((o) => (Object.keys(o.applies_to_scope).length ? scopeClause(o.applies_to_scope).join(' && ') : 'true'));
     policies[rule.rule_id] =
-      `permit(principal, action, resource) when { ${clauses.length ? clauses.join(' && ') : 'true'} }` + (unless.length ? ` unless { ${unless.map((u) => `(${u})`).join(' || ')} };` : ';');
+      `permit(principal, action, resource) when { ${clauses.length ? clauses.join(' && ') : 'true'} }` +
+      (unless.length ? ` unless { ${unless.map((u) => `(${u})`).join(' || ')} };` : ';');
   }
   return policies;
 }
@@ -113,7 +116,9 @@ interface RuleRank {
 
 /** The engine's precedence over the rules Cedar reports satisfied (scope match depends on the request). */
 export function precedence(fixture: BenchmarkFixture) {
-  const ranks = new Map<string, RuleRank>(fixture.rules.map((r) => [r.rule_id, { rule: r, severity: SEVERITIES[r.severity].rank, createdMs: Date.parse(r.version_created_at) }]));
+  const ranks = new Map<string, RuleRank>(
+    fixture.rules.map((r) => [r.rule_id, { rule: r, severity: SEVERITIES[r.severity].rank, createdMs: Date.parse(r.version_created_at) }]),
+  );
   const scopeRank = (selector: Scope, scope: Scope) => {
     const n = Object.keys(selector).length;
     return n === 0 ? 2 : n === Object.keys(scope).length ? 0 : 1;
@@ -132,7 +137,8 @@ export function precedence(fixture: BenchmarkFixture) {
             (s === bestScope &&
               ((r.rule.priority ?? 0) > (best.rule.priority ?? 0) ||
                 ((r.rule.priority ?? 0) === (best.rule.priority ?? 0) &&
-                  (r.createdMs > best.createdMs || (r.createdMs === best.createdMs && r.rule.rule_version_id > best.rule.rule_version_id)))))))
+                  (r.createdMs > best.createdMs ||
+                    (r.createdMs === best.createdMs && r.rule.rule_version_id > best.rule.rule_version_id)))))))
       ) {
         best = r;
         bestScope = s;

@@ -1,7 +1,8 @@
 // The rule engine alone against @cedar-policy/cedar-wasm on the same rules and requests (evaluations
 // per second, one core, no I/O), with a cross-check that both reach the same verdicts.
 import { performance } from 'node:perf_hooks';
-import { benchmarkFixture, compilePolicy, evaluate, type CompleteEvaluation } from '@arbiter/policy';
+import { compilePolicy, evaluate, type CompleteEvaluation } from '@arbiter/policy';
+import { benchmarkFixture } from '@arbiter/testing/benchmark-fixture';
 import { cedarContext, cedarPolicies, precedence } from './cedar-policies';
 
 // cedar-wasm's Node build loads its .wasm from its own folder, so it is required (and kept out of the bundle).
@@ -44,7 +45,14 @@ export function compareEngines(n: number, seconds: number): EngineComparison {
   const action = { type: 'Action', id: 'check' };
   const resource = { type: 'Resource', id: 'r' };
   const cedarDecide = (i: number) => {
-    const answer = cedar.statefulIsAuthorized({ principal, action, resource, context: contexts[i] as never, entities: [], preparsedPolicySetId: setId });
+    const answer = cedar.statefulIsAuthorized({
+      principal,
+      action,
+      resource,
+      context: contexts[i] as never,
+      entities: [],
+      preparsedPolicySetId: setId,
+    });
     if (answer.type !== 'success') throw new Error(`Cedar failed: ${JSON.stringify(answer.errors).slice(0, 300)}`);
     return pick(answer.response.diagnostics.reason, requests[i].scope, defaultVerdict);
   };
@@ -59,5 +67,11 @@ export function compareEngines(n: number, seconds: number): EngineComparison {
 
   const engine = rate(seconds, 64, (i) => evaluate(policy, requests[i & 63], fixture.now));
   const cedarRate = rate(seconds, 64, (i) => cedarDecide(i & 63));
-  return { rules: n, engine_per_second: engine, cedar_per_second: cedarRate, ratio: Math.round((engine / cedarRate) * 10) / 10, agreement: agree / requests.length };
+  return {
+    rules: n,
+    engine_per_second: engine,
+    cedar_per_second: cedarRate,
+    ratio: Math.round((engine / cedarRate) * 10) / 10,
+    agreement: agree / requests.length,
+  };
 }

@@ -1,4 +1,4 @@
-// What explanations cost a check (docs/verdicts.md "Explanations"; issue 15): the engine alone on the
+// What explanations cost a check (docs/verdicts.md "Explanations"; docs/benchmarks.md "Explanations"): the engine alone on the
 // benchmark fixture, one core, no I/O. A check whose verdict is blocked or approval_required runs
 // explain() after evaluate(), as the gateway does; other checks do not call it. Prints evaluations per
 // second without and with explanations, and the per-check cost on the blocked/approval_required share.
@@ -6,7 +6,8 @@
 //   node bench/verdict/bench.mjs --explain [--quick] [--sizes 10,100,1000] [--json FILE]
 import { writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { benchmarkFixture, compilePolicy, evaluate, explain, type EvaluationRequest } from '@arbiter/policy';
+import { compilePolicy, evaluate, explain, type EvaluationRequest } from '@arbiter/policy';
+import { benchmarkFixture } from '@arbiter/testing/benchmark-fixture';
 
 const option = (name: string): string | undefined => {
   const i = process.argv.indexOf(name);
@@ -66,7 +67,9 @@ for (const n of SIZES) {
   console.log(
     `${n} rules: ${Math.round(row.blocked_or_approval_share * 100)}% blocked/approval_required (${row.alternatives_per_explanation} alternatives each); ` +
       `fixture mix ${row.mix_us_per_check} µs/check → ${row.mix_us_per_check_with_explain} with explanations; ` +
-      (explained.length ? `blocked/approval_required alone ${row.blocked_us_per_check} µs → ${row.blocked_us_per_check_with_explain} µs (+${row.blocked_explain_us} µs)` : 'no blocked/approval_required request'),
+      (explained.length
+        ? `blocked/approval_required alone ${row.blocked_us_per_check} µs → ${row.blocked_us_per_check_with_explain} µs (+${row.blocked_explain_us} µs)`
+        : 'no blocked/approval_required request'),
   );
 }
 const json = option('--json');

@@ -1,4 +1,4 @@
-// The floor the verdict gateway is measured against (issue 5): a bare express 5 endpoint that signs
+// The floor the verdict gateway is measured against (docs/benchmarks.md "Verdict"): a bare express 5 endpoint that signs
 // an ES256 JWS (node:crypto, key made once) and group-commits one row per request, answering after
 // the commit. No authentication, no evaluation, no hashing.
 //
@@ -32,9 +32,19 @@ async function main() {
   app.post('/check', async (req, res) => {
     const id = randomUUID();
     const now = Math.floor(Date.now() / 1000);
-    const jws = signer.sign({ jti: id, iat: now, exp: now + 300, action: req.body.action, resource: req.body.resource, scope: req.body.scope });
+    const jws = signer.sign({
+      jti: id,
+      iat: now,
+      exp: now + 300,
+      action: req.body.action,
+      resource: req.body.resource,
+      scope: req.body.scope,
+    });
     const row = JSON.stringify({ id, request: req.body, jws });
-    await writer.write({ id, body: padTo > row.length ? JSON.stringify({ id, request: req.body, jws, pad: pad.slice(0, padTo - row.length) }) : row });
+    await writer.write({
+      id,
+      body: padTo > row.length ? JSON.stringify({ id, request: req.body, jws, pad: pad.slice(0, padTo - row.length) }) : row,
+    });
     res.json({ consultation_id: id, signed_verdict: jws });
   });
   const server = app.listen(Number(process.env.PORT), '127.0.0.1', () => process.stdout.write('listening\n'));

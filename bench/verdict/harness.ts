@@ -5,7 +5,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import { Client } from 'pg';
 import { findFreePort } from '@arbiter/devstack';
-import { benchmarkFixture, type BenchmarkFixture, type EngineRule } from '@arbiter/policy';
+import type { EngineRule } from '@arbiter/policy';
+import { benchmarkFixture, type BenchmarkFixture } from '@arbiter/testing/benchmark-fixture';
 import type { LoadResult } from './loadgen';
 
 export const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -54,7 +55,13 @@ export async function measured(server: ChildProcess, pgPid: number, run: () => P
 }
 
 export function machine() {
-  return { nproc: os.cpus().length, cpu: os.cpus()[0]?.model, memory_gib: Math.round(os.totalmem() / 2 ** 30), node: process.version, loadavg_at_start: os.loadavg().map((x) => Math.round(x * 100) / 100) };
+  return {
+    nproc: os.cpus().length,
+    cpu: os.cpus()[0]?.model,
+    memory_gib: Math.round(os.totalmem() / 2 ** 30),
+    node: process.version,
+    loadavg_at_start: os.loadavg().map((x) => Math.round(x * 100) / 100),
+  };
 }
 
 export async function pgSettings(url: string) {
@@ -66,10 +73,19 @@ export async function pgSettings(url: string) {
 }
 
 /** Runs a bundled Node program on a free port; resolves with its URL once it answers HTTP. */
-export async function startService(children: ChildProcess[], name: string, file: string, env: NodeJS.ProcessEnv, probe = '/livez'): Promise<string> {
+export async function startService(
+  children: ChildProcess[],
+  name: string,
+  file: string,
+  env: NodeJS.ProcessEnv,
+  probe = '/livez',
+): Promise<string> {
   const port = await findFreePort();
   const nodeArgs = (process.env[`BENCH_NODE_OPTIONS_${name.toUpperCase()}`] ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, file], { env: { ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [...nodeArgs, file], {
+    env: { ...env, PORT: String(port) },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   children.push(child);
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 300; i++) {
@@ -86,7 +102,11 @@ export async function startService(children: ChildProcess[], name: string, file:
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers of the registry, read by field
 export async function api(url: string, method: string, pathname: string, headers: Record<string, string>, body?: unknown): Promise<any> {
-  const res = await fetch(new URL(pathname, url), { method, headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(new URL(pathname, url), {
+    method,
+    headers: { 'content-type': 'application/json', ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   if (!res.ok) throw new Error(`${method} ${pathname}: ${res.status} ${await res.text()}`);
   return res.json();
 }
@@ -114,21 +134,40 @@ export async function benchTenant(registry: string, adminKey: string, n: number,
     name: `bench ${n}`,
     slug: `bench-${n}-${Date.now()}`,
     settings: {
-      scope_schema: { fields: { region: { allowed_values: ['eu', 'us', 'apac'] }, env: { allowed_values: ['prod', 'staging'] }, business_unit: { allowed_values: ['retail', 'corporate', 'treasury'] } } },
+      scope_schema: {
+        fields: {
+          region: { allowed_values: ['eu', 'us', 'apac'] },
+          env: { allowed_values: ['prod', 'staging'] },
+          business_unit: { allowed_values: ['retail', 'corporate', 'treasury'] },
+        },
+      },
       default_verdict: 'allowed',
       ...settings,
     },
   });
   const principal = await api(registry, 'POST', '/api/v1/principals', auth, { kind: 'agent', name: 'bench', tenant_id: tenant.id });
-  const key = await api(registry, 'POST', '/api/v1/api-keys', auth, { principal_id: principal.id, permissions: ['check'], tenant_id: tenant.id });
-  const adminPrincipal = await api(registry, 'POST', '/api/v1/principals', auth, { kind: 'human', name: 'bench-admin', tenant_id: tenant.id });
-  const admin = await api(registry, 'POST', '/api/v1/api-keys', auth, { principal_id: adminPrincipal.id, permissions: ['admin'], tenant_id: tenant.id });
+  const key = await api(registry, 'POST', '/api/v1/api-keys', auth, {
+    principal_id: principal.id,
+    permissions: ['check'],
+    tenant_id: tenant.id,
+  });
+  const adminPrincipal = await api(registry, 'POST', '/api/v1/principals', auth, {
+    kind: 'human',
+    name: 'bench-admin',
+    tenant_id: tenant.id,
+  });
+  const admin = await api(registry, 'POST', '/api/v1/api-keys', auth, {
+    principal_id: adminPrincipal.id,
+    permissions: ['admin'],
+    tenant_id: tenant.id,
+  });
   const tenantAuth = { Authorization: `Bearer ${admin.key}` };
 
   const scopes = new Map<string, string>();
   const scopeFor = async (selector: Record<string, unknown>) => {
     const k = JSON.stringify(Object.entries(selector).sort());
-    if (!scopes.has(k)) scopes.set(k, (await api(registry, 'POST', '/api/v1/scopes', tenantAuth, { name: `s${scopes.size}`, selector })).id);
+    if (!scopes.has(k))
+      scopes.set(k, (await api(registry, 'POST', '/api/v1/scopes', tenantAuth, { name: `s${scopes.size}`, selector })).id);
     return scopes.get(k)!;
   };
   const ruleIds = new Map<string, { id: string; scope: string }>();
@@ -155,7 +194,9 @@ export async function benchTenant(registry: string, adminKey: string, n: number,
       expires_at: new Date(Date.now() + 86_400_000).toISOString(),
     });
   }
-  const bodies = fixture.requests.map((r) => JSON.stringify({ action: r.action, resource: r.resource, scope: r.scope, parameters: r.parameters, context: r.context }));
+  const bodies = fixture.requests.map((r) =>
+    JSON.stringify({ action: r.action, resource: r.resource, scope: r.scope, parameters: r.parameters, context: r.context }),
+  );
   return { id: tenant.id as string, key: key.key as string, principalId: principal.id as string, bodies };
 }
 
@@ -164,7 +205,11 @@ export async function preflight(verdict: string, t: { id: string; key: string; b
   let requestBytes = 0;
   let responseBytes = 0;
   for (const body of t.bodies) {
-    const res = await fetch(`${verdict}/${t.id}/v1/check`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': t.key }, body });
+    const res = await fetch(`${verdict}/${t.id}/v1/check`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': t.key },
+      body,
+    });
     const text = await res.text();
     if (res.status !== 200) throw new Error(`preflight: ${res.status} ${text}`);
     requestBytes += Buffer.byteLength(body);
@@ -173,4 +218,3 @@ export async function preflight(verdict: string, t: { id: string; key: string; b
   const mean = (bytes: number) => Math.round(bytes / t.bodies.length);
   log(`  ${t.bodies.length} distinct requests, mean body ${mean(requestBytes)} bytes, mean answer ${mean(responseBytes)} bytes`);
 }
-

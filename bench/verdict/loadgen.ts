@@ -47,7 +47,9 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
     o.method === 'GET'
       ? [Buffer.from(`GET ${o.path} HTTP/1.1\r\nHost: ${hostname}\r\n${extra}\r\n`)]
       : o.bodies.map((body) =>
-          Buffer.from(`POST ${o.path} HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra}\r\n${body}`),
+          Buffer.from(
+            `POST ${o.path} HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra}\r\n${body}`,
+          ),
         );
   const latencies: number[] = [];
   const statuses: Record<string, number> = {};
@@ -142,7 +144,9 @@ export async function runOpenLoad(o: OpenLoadOptions): Promise<OpenLoadResult> {
     .map(([k, v]) => `${k}: ${v}\r\n`)
     .join('');
   const requests = o.bodies.map((body) =>
-    Buffer.from(`POST ${o.path} HTTP/1.1\r\nHost: ${target.hostname}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra}\r\n${body}`),
+    Buffer.from(
+      `POST ${o.path} HTTP/1.1\r\nHost: ${target.hostname}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra}\r\n${body}`,
+    ),
   );
   const expect = o.expectStatus ?? 200;
   const total = Math.round(o.rate * o.seconds);

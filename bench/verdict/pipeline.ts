@@ -3,7 +3,8 @@
 import { performance } from 'node:perf_hooks';
 import { createEs256Signer, generateEs256KeyPair } from '@arbiter/crypto';
 import { newId } from '@arbiter/db';
-import { benchmarkFixture, compilePolicy, evaluate, type CompleteEvaluation } from '@arbiter/policy';
+import { compilePolicy, evaluate, type CompleteEvaluation } from '@arbiter/policy';
+import { benchmarkFixture } from '@arbiter/testing/benchmark-fixture';
 import { buildConsultation, contextHash, normativeHash, verdictClaims } from '../../apps/verdict/src/domain/consultation-builder';
 import { presentCheck } from '../../apps/verdict/src/presenters/verdicts';
 import { parseCheckBody, validateScope } from '../../apps/verdict/src/domain/request-parsing';
@@ -19,7 +20,9 @@ function time(name: string, fn: (i: number) => unknown, n = 20_000): number {
 
 const fixture = benchmarkFixture(100);
 const policy = compilePolicy(fixture.rules, fixture.overrides, fixture.policy);
-const bodies = fixture.requests.map((r) => JSON.stringify({ action: r.action, resource: r.resource, scope: r.scope, parameters: r.parameters, context: r.context }));
+const bodies = fixture.requests.map((r) =>
+  JSON.stringify({ action: r.action, resource: r.resource, scope: r.scope, parameters: r.parameters, context: r.context }),
+);
 const signer = createEs256Signer(generateEs256KeyPair().privateJwk, 'tnt-bench:2026');
 const active = { kid: signer.kid, epoch: '2026', sign: (claims: object) => signer.sign(claims) };
 const parsed = bodies.map((b) => parseCheckBody(JSON.parse(b)));
@@ -31,7 +34,11 @@ const input = (i: number) => {
   const context = (body.context ?? {}) as never;
   const parameters = body.parameters ?? {};
   const hash = contextHash({ action: body.action, resource: body.resource, scope, parameters, context });
-  const evaluation = evaluate(policy, { mode: 'check', action: body.action, resource: body.resource, scope, parameters, context }, now) as CompleteEvaluation;
+  const evaluation = evaluate(
+    policy,
+    { mode: 'check', action: body.action, resource: body.resource, scope, parameters, context },
+    now,
+  ) as CompleteEvaluation;
   return {
     id: newId('cns-'),
     operation: 'check' as const,
@@ -66,7 +73,11 @@ const steps = [
   }),
   time('evaluate (100 rules)', (i) => {
     const d = inputs[i & 63];
-    return evaluate(policy, { mode: 'check', action: d.action, resource: d.resource, scope: d.scope, parameters: d.parameters, context: d.context }, now);
+    return evaluate(
+      policy,
+      { mode: 'check', action: d.action, resource: d.resource, scope: d.scope, parameters: d.parameters, context: d.context },
+      now,
+    );
   }),
   time('consultation id', () => newId('cns-')),
   time('buildConsultation (normative_hash + JWS)', (i) => buildConsultation(inputs[i & 63], active)),
@@ -74,4 +85,6 @@ const steps = [
 ];
 time('  of buildConsultation: normative_hash', (i) => normativeHash(records[i & 63], inputs[i & 63].contextHash.parts));
 time('  of buildConsultation: JWS (claims, ES256)', (i) => active.sign(verdictClaims(records[i & 63], 'arbiter-verdict')));
-process.stdout.write(`record ${Buffer.byteLength(JSON.stringify(records[0]))} bytes; one check's steps: ${steps.reduce((a, b) => a + b, 0).toFixed(0)} µs\n`);
+process.stdout.write(
+  `record ${Buffer.byteLength(JSON.stringify(records[0]))} bytes; one check's steps: ${steps.reduce((a, b) => a + b, 0).toFixed(0)} µs\n`,
+);

@@ -34,7 +34,11 @@ const results: Record<string, unknown> = {};
 
 /** VmRSS of a process, in MiB (Linux /proc). */
 function rssMib(pid: number): number {
-  const line = fs.readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:')) ?? 'VmRSS: 0 kB';
+  const line =
+    fs
+      .readFileSync(`/proc/${pid}/status`, 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('VmRSS:')) ?? 'VmRSS: 0 kB';
   return Math.round(Number(line.split(/\s+/)[1]) / 1024);
 }
 
@@ -44,13 +48,34 @@ async function soak(registry: string, adminKey: string, verdict: string, gateway
   await preflight(verdict, t);
   const samples: Array<{ at_s: number; rss_mib: number }> = [];
   const started = Date.now();
-  const sampler = setInterval(() => samples.push({ at_s: Math.round((Date.now() - started) / 1000), rss_mib: rssMib(gateway.pid!) }), 10_000);
-  const r = await runLoad({ url: verdict, path: `/${t.id}/v1/check`, headers: { 'x-api-key': t.key }, bodies: t.bodies, connections: 64, seconds });
+  const sampler = setInterval(
+    () => samples.push({ at_s: Math.round((Date.now() - started) / 1000), rss_mib: rssMib(gateway.pid!) }),
+    10_000,
+  );
+  const r = await runLoad({
+    url: verdict,
+    path: `/${t.id}/v1/check`,
+    headers: { 'x-api-key': t.key },
+    bodies: t.bodies,
+    connections: 64,
+    seconds,
+  });
   clearInterval(sampler);
   const end = rssMib(gateway.pid!);
   const at30 = samples.find((s) => s.at_s >= 30)?.rss_mib ?? samples[0]?.rss_mib ?? end;
-  const out = { seconds, per_second: r.per_second, p99_ms: r.p99_ms, failures: r.failures, rss_30s_mib: at30, rss_end_mib: end, ratio: Math.round((end / at30) * 100) / 100, samples };
-  log(`soak, 100 rules, 64 connections, ${seconds} s: ${r.per_second}/s, p99 ${r.p99_ms} ms, failures ${r.failures}; gateway RSS ${at30} MiB at 30 s, ${end} MiB at the end (${out.ratio}x)`);
+  const out = {
+    seconds,
+    per_second: r.per_second,
+    p99_ms: r.p99_ms,
+    failures: r.failures,
+    rss_30s_mib: at30,
+    rss_end_mib: end,
+    ratio: Math.round((end / at30) * 100) / 100,
+    samples,
+  };
+  log(
+    `soak, 100 rules, 64 connections, ${seconds} s: ${r.per_second}/s, p99 ${r.p99_ms} ms, failures ${r.failures}; gateway RSS ${at30} MiB at 30 s, ${end} MiB at the end (${out.ratio}x)`,
+  );
   log(`  RSS every 10 s (MiB): ${samples.map((s) => s.rss_mib).join(' ')}`);
   return out;
 }
@@ -76,7 +101,9 @@ async function main() {
       KEY_ENCRYPTION_KEY: generateKeyEncryptionKey(),
       LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
       // Tracing on in the registry and the gateways (docs/operations.md "Tracing"): an OTLP/HTTP receiver's URL.
-      ...(process.env.BENCH_OTEL_EXPORTER_OTLP_ENDPOINT ? { OTEL_EXPORTER_OTLP_ENDPOINT: process.env.BENCH_OTEL_EXPORTER_OTLP_ENDPOINT } : {}),
+      ...(process.env.BENCH_OTEL_EXPORTER_OTLP_ENDPOINT
+        ? { OTEL_EXPORTER_OTLP_ENDPOINT: process.env.BENCH_OTEL_EXPORTER_OTLP_ENDPOINT }
+        : {}),
     };
     const registry = await startService(children, 'registry', path.join(ROOT, 'dist/apps/registry/main.js'), {
       ...env,
@@ -84,12 +111,30 @@ async function main() {
       BOOTSTRAP_ADMIN_KEY: adminKey,
     });
     const verdictDb = databaseUrl(pg.url, 'arbiter_verdict');
-    const verdict = await startService(children, 'verdict', path.join(ROOT, 'dist/apps/verdict/main.js'), { ...env, DATABASE_URL_VERDICT: verdictDb, REGISTRY_URL: registry });
+    const verdict = await startService(children, 'verdict', path.join(ROOT, 'dist/apps/verdict/main.js'), {
+      ...env,
+      DATABASE_URL_VERDICT: verdictDb,
+      REGISTRY_URL: registry,
+    });
     const verdictProcess = children[children.length - 1];
     // A second replica on the same database and Redis (the "2 replicas" rows): what a second process buys on two cores.
-    const verdict2 = await startService(children, 'verdict', path.join(ROOT, 'dist/apps/verdict/main.js'), { ...env, DATABASE_URL_VERDICT: verdictDb, REGISTRY_URL: registry });
+    const verdict2 = await startService(children, 'verdict', path.join(ROOT, 'dist/apps/verdict/main.js'), {
+      ...env,
+      DATABASE_URL_VERDICT: verdictDb,
+      REGISTRY_URL: registry,
+    });
     const verdict2Process = children[children.length - 1];
-    const floor = await startService(children, 'floor', path.join(ROOT, 'dist/bench/verdict/floor.js'), { PATH: process.env.PATH, DATABASE_URL: verdictDb, ...(process.env.BENCH_FLOOR_ROW_BYTES ? { FLOOR_ROW_BYTES: process.env.BENCH_FLOOR_ROW_BYTES } : {}) }, '/livez-not-served');
+    const floor = await startService(
+      children,
+      'floor',
+      path.join(ROOT, 'dist/bench/verdict/floor.js'),
+      {
+        PATH: process.env.PATH,
+        DATABASE_URL: verdictDb,
+        ...(process.env.BENCH_FLOOR_ROW_BYTES ? { FLOOR_ROW_BYTES: process.env.BENCH_FLOOR_ROW_BYTES } : {}),
+      },
+      '/livez-not-served',
+    );
 
     if (SOAK) {
       results.soak = await soak(registry, adminKey, verdict, verdictProcess, SOAK);
@@ -99,7 +144,9 @@ async function main() {
     // --- engine alone vs Cedar (servers idle) ---------------------------------------------------------
     const engines = (SKIP_ENGINES ? [] : SIZES).map((n) => {
       const r = compareEngines(n, QUICK ? 1 : 3);
-      log(`engine vs cedar-wasm, ${n} rules: engine ${r.engine_per_second}/s, cedar ${r.cedar_per_second}/s, ratio ${r.ratio}x, same verdicts on ${Math.round(r.agreement * 100)}% of requests`);
+      log(
+        `engine vs cedar-wasm, ${n} rules: engine ${r.engine_per_second}/s, cedar ${r.cedar_per_second}/s, ratio ${r.ratio}x, same verdicts on ${Math.round(r.agreement * 100)}% of requests`,
+      );
       return r;
     });
     results.engine_vs_cedar = engines;
@@ -118,9 +165,13 @@ async function main() {
     const floorProcess = children[children.length - 1];
     if (!CHECKS_ONLY) await runLoad({ url: floor, path: '/check', headers: {}, bodies: floorBodies, connections: 64, seconds: 2 }); // warm-up
     for (const c of CHECKS_ONLY ? [] : CONNECTIONS) {
-      const r = await measured(floorProcess, pg.pid, () => runLoad({ url: floor, path: '/check', headers: {}, bodies: floorBodies, connections: c, seconds: SECONDS }));
+      const r = await measured(floorProcess, pg.pid, () =>
+        runLoad({ url: floor, path: '/check', headers: {}, bodies: floorBodies, connections: c, seconds: SECONDS }),
+      );
       floors.push(r);
-      log(`floor (express 5 + ES256 + group commit), ${c} connections: ${r.per_second}/s, p50 ${r.p50_ms} ms, p99 ${r.p99_ms} ms, failures ${r.failures}, CPU per request: server ${r.server_cpu_us_per_request} µs, PostgreSQL ${r.postgres_cpu_us_per_request} µs, load generator ${r.loadgen_cpu_us_per_request} µs`);
+      log(
+        `floor (express 5 + ES256 + group commit), ${c} connections: ${r.per_second}/s, p50 ${r.p50_ms} ms, p99 ${r.p99_ms} ms, failures ${r.failures}, CPU per request: server ${r.server_cpu_us_per_request} µs, PostgreSQL ${r.postgres_cpu_us_per_request} µs, load generator ${r.loadgen_cpu_us_per_request} µs`,
+      );
     }
     for (const n of SIZES) {
       const t = tenants[n];
@@ -130,7 +181,9 @@ async function main() {
       for (const c of CONNECTIONS) {
         const r = await measured(verdictProcess, pg.pid, () => load(c, SECONDS));
         checks.push({ rules: n, ...r });
-        log(`check, ${n} rules, ${c} connections: ${r.per_second}/s, p50 ${r.p50_ms} ms, p99 ${r.p99_ms} ms, failures ${r.failures} ${JSON.stringify(r.statuses)}, CPU per request: server ${r.server_cpu_us_per_request} µs, PostgreSQL ${r.postgres_cpu_us_per_request} µs, load generator ${r.loadgen_cpu_us_per_request} µs`);
+        log(
+          `check, ${n} rules, ${c} connections: ${r.per_second}/s, p50 ${r.p50_ms} ms, p99 ${r.p99_ms} ms, failures ${r.failures} ${JSON.stringify(r.statuses)}, CPU per request: server ${r.server_cpu_us_per_request} µs, PostgreSQL ${r.postgres_cpu_us_per_request} µs, load generator ${r.loadgen_cpu_us_per_request} µs`,
+        );
       }
     }
     // Two replicas, 32 connections each.
@@ -139,22 +192,44 @@ async function main() {
       if (!CONNECTIONS.includes(64) || CHECKS_ONLY) break;
       const t = tenants[n];
       const load = (seconds: number) =>
-        runLoad({ url: [verdict, verdict2], path: `/${t.id}/v1/check`, headers: { 'x-api-key': t.key }, bodies: t.bodies, connections: 64, seconds });
+        runLoad({
+          url: [verdict, verdict2],
+          path: `/${t.id}/v1/check`,
+          headers: { 'x-api-key': t.key },
+          bodies: t.bodies,
+          connections: 64,
+          seconds,
+        });
       await load(3);
       const r = await load(SECONDS);
       replicas.push({ rules: n, ...r });
-      log(`check, ${n} rules, 64 connections over 2 replicas: ${r.per_second}/s, p50 ${r.p50_ms} ms, p99 ${r.p99_ms} ms, failures ${r.failures} ${JSON.stringify(r.statuses)}`);
+      log(
+        `check, ${n} rules, 64 connections over 2 replicas: ${r.per_second}/s, p50 ${r.p50_ms} ms, p99 ${r.p99_ms} ms, failures ${r.failures} ${JSON.stringify(r.statuses)}`,
+      );
     }
     results.checks_two_replicas = replicas;
     void verdict2Process;
 
     // The shared HTTP stack alone (logging, metrics, tsoa, authentication): GET /v1/whoami, no evaluation, no write.
     const t100 = tenants[100] ?? tenants[SIZES[0]];
-    const whoami = CHECKS_ONLY ? undefined : await measured(verdictProcess, pg.pid, () =>
-      runLoad({ url: verdict, path: '/v1/whoami', method: 'GET', headers: { 'x-api-key': t100.key }, bodies: [], connections: 64, seconds: QUICK ? 3 : 5 }),
-    );
+    const whoami = CHECKS_ONLY
+      ? undefined
+      : await measured(verdictProcess, pg.pid, () =>
+          runLoad({
+            url: verdict,
+            path: '/v1/whoami',
+            method: 'GET',
+            headers: { 'x-api-key': t100.key },
+            bodies: [],
+            connections: 64,
+            seconds: QUICK ? 3 : 5,
+          }),
+        );
     results.whoami_64 = whoami;
-    if (whoami) log(`GET /v1/whoami (HTTP stack + authentication only), 64 connections: ${whoami.per_second}/s, p99 ${whoami.p99_ms} ms, CPU per request: server ${whoami.server_cpu_us_per_request} µs`);
+    if (whoami)
+      log(
+        `GET /v1/whoami (HTTP stack + authentication only), 64 connections: ${whoami.per_second}/s, p99 ${whoami.p99_ms} ms, CPU per request: server ${whoami.server_cpu_us_per_request} µs`,
+      );
     results.floor = floors;
     results.checks = checks;
     const c100 = checks.find((c) => c.rules === 100 && c.connections === 64);
@@ -177,7 +252,9 @@ async function main() {
 async function count(url: string): Promise<number> {
   const c = new Client({ connectionString: url });
   await c.connect();
-  const { rows } = await c.query('SELECT count(*)::int AS n, avg(octet_length(record::text))::int AS text_bytes, avg(pg_column_size(record))::int AS stored_bytes FROM consultations');
+  const { rows } = await c.query(
+    'SELECT count(*)::int AS n, avg(octet_length(record::text))::int AS text_bytes, avg(pg_column_size(record))::int AS stored_bytes FROM consultations',
+  );
   // Everything a consultation costs on disk: its row (with TOAST) and its index entries, per record.
   const sizes = await c.query(
     "SELECT pg_table_size('consultations')::float8 AS table_bytes, pg_indexes_size('consultations')::float8 AS index_bytes, (SELECT count(*) FROM consultations)::float8 AS n",
@@ -185,7 +262,9 @@ async function count(url: string): Promise<number> {
   await c.end();
   const { table_bytes, index_bytes, n } = sizes.rows[0];
   const per = (bytes: number) => Math.round(bytes / Math.max(1, n));
-  log(`consultation records: mean ${rows[0].text_bytes} bytes of JSON, ${rows[0].stored_bytes} bytes stored; on disk per record: table ${per(table_bytes)} bytes, indexes ${per(index_bytes)} bytes`);
+  log(
+    `consultation records: mean ${rows[0].text_bytes} bytes of JSON, ${rows[0].stored_bytes} bytes stored; on disk per record: table ${per(table_bytes)} bytes, indexes ${per(index_bytes)} bytes`,
+  );
   return rows[0].n;
 }
 

@@ -1,4 +1,4 @@
-// The cost of sealing (issue 14, item 6): check throughput with LEDGER_SEALING off and on in the same run,
+// The cost of sealing: check throughput with LEDGER_SEALING off and on in the same run,
 // and the sealing lag (decision to ledger fact) at a sustained open-loop rate. Run it with
 // `node bench/verdict/bench.mjs --sealing`. See docs/benchmarks.md "Sealing".
 //
@@ -32,7 +32,12 @@ const RULES = Number(option('--rules') ?? 100);
 const RATE = Number(option('--rate') ?? 1000);
 const LAG_SECONDS = Number(option('--lag-seconds') ?? (QUICK ? 10 : 30));
 /** --worker-env K=V,K=V: the worker's settings for tuning runs (SEAL_BATCH_SIZE, RELAY_INTERVAL_MS, WORKER_CONCURRENCY, ...). */
-const WORKER_ENV = Object.fromEntries((option('--worker-env') ?? '').split(',').filter(Boolean).map((kv) => kv.split('=') as [string, string]));
+const WORKER_ENV = Object.fromEntries(
+  (option('--worker-env') ?? '')
+    .split(',')
+    .filter(Boolean)
+    .map((kv) => kv.split('=') as [string, string]),
+);
 const SKIP_THROUGHPUT = args.includes('--lag-only');
 const INTERNAL_TOKEN = 'bench-internal-token-0123456789';
 
@@ -60,8 +65,16 @@ async function main() {
       LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
     };
     const dist = (app: string) => path.join(ROOT, `dist/apps/${app}/main.js`);
-    const registry = await startService(children, 'registry', dist('registry'), { ...env, DATABASE_URL_REGISTRY: databaseUrl(pg.url, 'arbiter_registry'), BOOTSTRAP_ADMIN_KEY: adminKey });
-    const ledger = await startService(children, 'ledger', dist('ledger'), { ...env, DATABASE_URL_LEDGER: databaseUrl(pg.url, 'arbiter_ledger'), REGISTRY_URL: registry });
+    const registry = await startService(children, 'registry', dist('registry'), {
+      ...env,
+      DATABASE_URL_REGISTRY: databaseUrl(pg.url, 'arbiter_registry'),
+      BOOTSTRAP_ADMIN_KEY: adminKey,
+    });
+    const ledger = await startService(children, 'ledger', dist('ledger'), {
+      ...env,
+      DATABASE_URL_LEDGER: databaseUrl(pg.url, 'arbiter_ledger'),
+      REGISTRY_URL: registry,
+    });
     const ledgerProcess = children[children.length - 1];
     const verdictDb = databaseUrl(pg.url, 'arbiter_verdict');
     const verdictEnv = { ...env, DATABASE_URL_VERDICT: verdictDb, REGISTRY_URL: registry, LEDGER_URL: ledger };
@@ -73,13 +86,29 @@ async function main() {
     results.worker_env = WORKER_ENV;
     // The worker serves /livez on its ops port (METRICS_PORT); startService gives it PORT, which it ignores.
     const workerPort = await findFreePort();
-    await startService(children, 'worker', dist('worker'), { ...workerEnv, METRICS_PORT: String(workerPort) }, `http://127.0.0.1:${workerPort}/livez`);
+    await startService(
+      children,
+      'worker',
+      dist('worker'),
+      { ...workerEnv, METRICS_PORT: String(workerPort) },
+      `http://127.0.0.1:${workerPort}/livez`,
+    );
     const workerProcess = children[children.length - 1];
 
     const started = Date.now();
-    const tenant = await benchTenant(registry, adminKey, RULES, { rate_limit: { tier: 'enterprise', requests_per_minute: 1_000_000, burst: 100_000 } });
+    const tenant = await benchTenant(registry, adminKey, RULES, {
+      rate_limit: { tier: 'enterprise', requests_per_minute: 1_000_000, burst: 100_000 },
+    });
     log(`tenant with ${RULES} rules made through the registry API in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    const readKey = (await api(registry, 'POST', '/api/v1/api-keys', { Authorization: `Bearer ${adminKey}` }, { principal_id: tenant.principalId, permissions: ['read'], tenant_id: tenant.id })).key as string;
+    const readKey = (
+      await api(
+        registry,
+        'POST',
+        '/api/v1/api-keys',
+        { Authorization: `Bearer ${adminKey}` },
+        { principal_id: tenant.principalId, permissions: ['read'], tenant_id: tenant.id },
+      )
+    ).key as string;
     await preflight(off, tenant);
     await preflight(on, tenant);
     const stream = `arbiter.${tenant.id}.consultations`;
@@ -95,7 +124,15 @@ async function main() {
     await drain();
 
     // --- throughput, off and on in turn ------------------------------------------------------------------
-    const load = (url: string, seconds: number) => runLoad({ url, path: `/${tenant.id}/v1/check`, headers: { 'x-api-key': tenant.key }, bodies: tenant.bodies, connections: CONNECTIONS, seconds });
+    const load = (url: string, seconds: number) =>
+      runLoad({
+        url,
+        path: `/${tenant.id}/v1/check`,
+        headers: { 'x-api-key': tenant.key },
+        bodies: tenant.bodies,
+        connections: CONNECTIONS,
+        seconds,
+      });
     const rounds: Array<{
       off: LoadResult;
       on: LoadResult & { ledger_cpu_us_per_request: number; worker_cpu_us_per_request: number; outbox_at_end: number };
@@ -108,14 +145,23 @@ async function main() {
       await drain();
       for (let round = 1; round <= ROUNDS; round++) {
         const o = await measured(offProcess, pg.pid, () => load(off, SECONDS));
-        log(`round ${round}, sealing off: ${o.per_second}/s, p50 ${o.p50_ms} ms, p99 ${o.p99_ms} ms, failures ${o.failures}, CPU per check: gateway ${o.server_cpu_us_per_request} µs, PostgreSQL ${o.postgres_cpu_us_per_request} µs`);
+        log(
+          `round ${round}, sealing off: ${o.per_second}/s, p50 ${o.p50_ms} ms, p99 ${o.p99_ms} ms, failures ${o.failures}, CPU per check: gateway ${o.server_cpu_us_per_request} µs, PostgreSQL ${o.postgres_cpu_us_per_request} µs`,
+        );
         const l0 = treeCpuSeconds(ledgerProcess.pid!);
         const w0 = treeCpuSeconds(workerProcess.pid!);
         const s = await measured(onProcess, pg.pid, () => load(on, SECONDS));
         const perCheck = (seconds: number) => Math.round((seconds * 1e6) / Math.max(1, s.requests));
-        const onRun = { ...s, ledger_cpu_us_per_request: perCheck(treeCpuSeconds(ledgerProcess.pid!) - l0), worker_cpu_us_per_request: perCheck(treeCpuSeconds(workerProcess.pid!) - w0), outbox_at_end: await outbox() };
+        const onRun = {
+          ...s,
+          ledger_cpu_us_per_request: perCheck(treeCpuSeconds(ledgerProcess.pid!) - l0),
+          worker_cpu_us_per_request: perCheck(treeCpuSeconds(workerProcess.pid!) - w0),
+          outbox_at_end: await outbox(),
+        };
         const drained = await drain();
-        log(`round ${round}, sealing on:  ${s.per_second}/s, p50 ${s.p50_ms} ms, p99 ${s.p99_ms} ms, failures ${s.failures}, CPU per check: gateway ${s.server_cpu_us_per_request} µs, PostgreSQL ${s.postgres_cpu_us_per_request} µs, ledger ${onRun.ledger_cpu_us_per_request} µs, worker ${onRun.worker_cpu_us_per_request} µs; outbox ${onRun.outbox_at_end} rows at the end, drained ${drained} ms later`);
+        log(
+          `round ${round}, sealing on:  ${s.per_second}/s, p50 ${s.p50_ms} ms, p99 ${s.p99_ms} ms, failures ${s.failures}, CPU per check: gateway ${s.server_cpu_us_per_request} µs, PostgreSQL ${s.postgres_cpu_us_per_request} µs, ledger ${onRun.ledger_cpu_us_per_request} µs, worker ${onRun.worker_cpu_us_per_request} µs; outbox ${onRun.outbox_at_end} rows at the end, drained ${drained} ms later`,
+        );
         // The check path alone: the worker stopped (SIGSTOP) while the sealing gateway is measured, as
         // when the worker and the ledger run on other machines; the outbox drains after SIGCONT.
         process.kill(workerProcess.pid!, 'SIGSTOP');
@@ -127,16 +173,32 @@ async function main() {
         }
         const pausedOutbox = await outbox();
         const drainedPaused = await drain();
-        log(`round ${round}, sealing on, relay paused: ${p.per_second}/s, p50 ${p.p50_ms} ms, p99 ${p.p99_ms} ms, failures ${p.failures}, CPU per check: gateway ${p.server_cpu_us_per_request} µs, PostgreSQL ${p.postgres_cpu_us_per_request} µs; outbox ${pausedOutbox} rows, drained ${drainedPaused} ms after the relay resumed`);
-        rounds.push({ off: o, on: onRun, drain_ms_after_on: drained, paused: { ...p, outbox_at_end: pausedOutbox, drain_ms: drainedPaused } });
+        log(
+          `round ${round}, sealing on, relay paused: ${p.per_second}/s, p50 ${p.p50_ms} ms, p99 ${p.p99_ms} ms, failures ${p.failures}, CPU per check: gateway ${p.server_cpu_us_per_request} µs, PostgreSQL ${p.postgres_cpu_us_per_request} µs; outbox ${pausedOutbox} rows, drained ${drainedPaused} ms after the relay resumed`,
+        );
+        rounds.push({
+          off: o,
+          on: onRun,
+          drain_ms_after_on: drained,
+          paused: { ...p, outbox_at_end: pausedOutbox, drain_ms: drainedPaused },
+        });
       }
       const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
       const offMean = mean(rounds.map((r) => r.off.per_second));
       const onMean = mean(rounds.map((r) => r.on.per_second));
       const pausedMean = mean(rounds.map((r) => r.paused.per_second));
       const ratio = (x: number) => Math.round((x / offMean) * 1000) / 1000;
-      results.throughput = { rounds, off_mean: Math.round(offMean), on_mean: Math.round(onMean), ratio: ratio(onMean), paused_mean: Math.round(pausedMean), paused_ratio: ratio(pausedMean) };
-      log(`throughput: off ${Math.round(offMean)}/s, on ${Math.round(onMean)}/s, ratio on/off ${(onMean / offMean).toFixed(3)} (target ≥ 0.9); on with the relay paused ${Math.round(pausedMean)}/s, ratio ${(pausedMean / offMean).toFixed(3)}`);
+      results.throughput = {
+        rounds,
+        off_mean: Math.round(offMean),
+        on_mean: Math.round(onMean),
+        ratio: ratio(onMean),
+        paused_mean: Math.round(pausedMean),
+        paused_ratio: ratio(pausedMean),
+      };
+      log(
+        `throughput: off ${Math.round(offMean)}/s, on ${Math.round(onMean)}/s, ratio on/off ${(onMean / offMean).toFixed(3)} (target ≥ 0.9); on with the relay paused ${Math.round(pausedMean)}/s, ratio ${(pausedMean / offMean).toFixed(3)}`,
+      );
     }
 
     // --- sealing lag at a sustained open-loop rate ------------------------------------------------------
@@ -145,17 +207,43 @@ async function main() {
     const loadavg = os.loadavg().map((x) => Math.round(x * 100) / 100);
     const l0 = treeCpuSeconds(ledgerProcess.pid!);
     const w0 = treeCpuSeconds(workerProcess.pid!);
-    const open = await runOpenLoad({ url: on, path: `/${tenant.id}/v1/check`, headers: { 'x-api-key': tenant.key }, bodies: tenant.bodies, rate: RATE, seconds: LAG_SECONDS, connections: CONNECTIONS });
+    const open = await runOpenLoad({
+      url: on,
+      path: `/${tenant.id}/v1/check`,
+      headers: { 'x-api-key': tenant.key },
+      bodies: tenant.bodies,
+      rate: RATE,
+      seconds: LAG_SECONDS,
+      connections: CONNECTIONS,
+    });
     const drained = await drain();
-    log(`open loop ${RATE}/s for ${LAG_SECONDS} s (load average before ${loadavg.join(' ')}): ${open.requests} checks, ${open.per_second}/s, p50 ${open.p50_ms} ms, p99 ${open.p99_ms} ms, failures ${open.failures} ${JSON.stringify(open.statuses)}; outbox drained ${drained} ms after the last answer`);
-    const cpu = { ledger_s: Math.round((treeCpuSeconds(ledgerProcess.pid!) - l0) * 10) / 10, worker_s: Math.round((treeCpuSeconds(workerProcess.pid!) - w0) * 10) / 10 };
+    log(
+      `open loop ${RATE}/s for ${LAG_SECONDS} s (load average before ${loadavg.join(' ')}): ${open.requests} checks, ${open.per_second}/s, p50 ${open.p50_ms} ms, p99 ${open.p99_ms} ms, failures ${open.failures} ${JSON.stringify(open.statuses)}; outbox drained ${drained} ms after the last answer`,
+    );
+    const cpu = {
+      ledger_s: Math.round((treeCpuSeconds(ledgerProcess.pid!) - l0) * 10) / 10,
+      worker_s: Math.round((treeCpuSeconds(workerProcess.pid!) - w0) * 10) / 10,
+    };
     const facts = await streamFacts(ledger, readKey, stream, before);
     const lags = Float64Array.from(facts.map((f) => f.sealed_at_ms - Date.parse(f.custom_payload.decided_at))).sort();
     const pct = (p: number) => Math.round(lags[Math.min(lags.length - 1, Math.floor((p / 100) * lags.length))]);
     const sealed = new Set(facts.map((f) => f.custom_payload.consultation_id)).size;
     const ok = open.statuses['200'] ?? 0;
-    results.lag = { rate: RATE, seconds: LAG_SECONDS, loadavg_before: loadavg, checks: open, cpu, facts: facts.length, distinct_consultations: sealed, p50_ms: pct(50), p99_ms: pct(99), max_ms: Math.round(lags[lags.length - 1] ?? NaN) };
-    log(`sealing lag over ${facts.length} facts (${sealed} distinct consultations; ${ok} checks answered 200): p50 ${pct(50)} ms, p99 ${pct(99)} ms, max ${Math.round(lags[lags.length - 1])} ms (target p99 ≤ 5000 ms); CPU in the window: ledger ${cpu.ledger_s} s, worker ${cpu.worker_s} s`);
+    results.lag = {
+      rate: RATE,
+      seconds: LAG_SECONDS,
+      loadavg_before: loadavg,
+      checks: open,
+      cpu,
+      facts: facts.length,
+      distinct_consultations: sealed,
+      p50_ms: pct(50),
+      p99_ms: pct(99),
+      max_ms: Math.round(lags[lags.length - 1] ?? NaN),
+    };
+    log(
+      `sealing lag over ${facts.length} facts (${sealed} distinct consultations; ${ok} checks answered 200): p50 ${pct(50)} ms, p99 ${pct(99)} ms, max ${Math.round(lags[lags.length - 1])} ms (target p99 ≤ 5000 ms); CPU in the window: ledger ${cpu.ledger_s} s, worker ${cpu.worker_s} s`,
+    );
     if (facts.length !== ok || sealed !== ok) log(`WARNING: ${ok} consultations made, ${facts.length} facts (${sealed} distinct) sealed`);
   } finally {
     for (const c of children) c.kill('SIGTERM');
@@ -192,7 +280,9 @@ async function streamCount(ledger: string, key: string, stream: string): Promise
 async function streamFacts(ledger: string, key: string, stream: string, offset: number): Promise<ListedFact[]> {
   const facts: ListedFact[] = [];
   for (;;) {
-    const res = await fetch(`${ledger}/streams/${stream}/facts?limit=1000&offset=${offset + facts.length}`, { headers: { 'x-api-key': key } });
+    const res = await fetch(`${ledger}/streams/${stream}/facts?limit=1000&offset=${offset + facts.length}`, {
+      headers: { 'x-api-key': key },
+    });
     if (!res.ok) throw new Error(`stream facts: ${res.status} ${await res.text()}`);
     const page = (await res.json()) as { facts: ListedFact[]; count: number };
     facts.push(...page.facts);

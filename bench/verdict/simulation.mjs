@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Simulation benchmark (issue 15): bundles the registry and verdict services and
+// Simulation benchmark: bundles the registry and verdict services and
 // bench/verdict/simulation.ts, then runs it.
 //
 //   node bench/verdict/simulation.mjs [--consultations 100000] [--rounds 3] [--rules 100] [--json FILE]

@@ -1,4 +1,4 @@
-// The simulation benchmark (issue 15, item 2): 100,000 stored consultations replayed through
+// The simulation benchmark: 100,000 stored consultations replayed through
 // POST /<tenant_id>/v1/simulations in under 10 s. Run it with `node bench/verdict/simulation.mjs`.
 // See docs/benchmarks.md "Simulation".
 //
@@ -74,7 +74,11 @@ async function simulate(verdict: string, tenantId: string, key: string, body: un
   const cpu0 = treeCpuSeconds(pid);
   const pgCpu0 = treeCpuSeconds(pgPid);
   const t0 = process.hrtime.bigint();
-  const res = await fetch(`${verdict}/${tenantId}/v1/simulations`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify(body) });
+  const res = await fetch(`${verdict}/${tenantId}/v1/simulations`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': key },
+    body: JSON.stringify(body),
+  });
   const text = await res.text();
   const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
   clearInterval(sampler);
@@ -106,15 +110,37 @@ async function main() {
     log(`machine: ${JSON.stringify(results.machine)}`);
     await ensureDatabases(pg.url, ['arbiter_registry', 'arbiter_verdict']);
     const adminKey = generateApiKey();
-    const env = { PATH: process.env.PATH, HOST: '127.0.0.1', REDIS_URL: redis.url, INTERNAL_TOKEN, KEY_ENCRYPTION_KEY: generateKeyEncryptionKey(), LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn' };
-    const registry = await startService(children, 'registry', path.join(ROOT, 'dist/apps/registry/main.js'), { ...env, DATABASE_URL_REGISTRY: databaseUrl(pg.url, 'arbiter_registry'), BOOTSTRAP_ADMIN_KEY: adminKey });
+    const env = {
+      PATH: process.env.PATH,
+      HOST: '127.0.0.1',
+      REDIS_URL: redis.url,
+      INTERNAL_TOKEN,
+      KEY_ENCRYPTION_KEY: generateKeyEncryptionKey(),
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
+    };
+    const registry = await startService(children, 'registry', path.join(ROOT, 'dist/apps/registry/main.js'), {
+      ...env,
+      DATABASE_URL_REGISTRY: databaseUrl(pg.url, 'arbiter_registry'),
+      BOOTSTRAP_ADMIN_KEY: adminKey,
+    });
     const verdictDb = databaseUrl(pg.url, 'arbiter_verdict');
-    const verdict = await startService(children, 'verdict', path.join(ROOT, 'dist/apps/verdict/main.js'), { ...env, DATABASE_URL_VERDICT: verdictDb, REGISTRY_URL: registry, LEDGER_SEALING: 'false' });
+    const verdict = await startService(children, 'verdict', path.join(ROOT, 'dist/apps/verdict/main.js'), {
+      ...env,
+      DATABASE_URL_VERDICT: verdictDb,
+      REGISTRY_URL: registry,
+      LEDGER_SEALING: 'false',
+    });
     const verdictPid = children[children.length - 1].pid!;
 
-    const tenant = await benchTenant(registry, adminKey, RULES, { rate_limit: { tier: 'enterprise', requests_per_minute: 1_000_000, burst: 100_000 } });
+    const tenant = await benchTenant(registry, adminKey, RULES, {
+      rate_limit: { tier: 'enterprise', requests_per_minute: 1_000_000, burst: 100_000 },
+    });
     const auth = { Authorization: `Bearer ${adminKey}` };
-    const manager = await api(registry, 'POST', '/api/v1/api-keys', auth, { principal_id: tenant.principalId, permissions: ['manage_rules'], tenant_id: tenant.id });
+    const manager = await api(registry, 'POST', '/api/v1/api-keys', auth, {
+      principal_id: tenant.principalId,
+      permissions: ['manage_rules'],
+      tenant_id: tenant.id,
+    });
     await preflight(verdict, tenant); // one real check per fixture request: the records to copy
     const t0 = Date.now();
     const stored = await fill(verdictDb, tenant.id, CONSULTATIONS);
@@ -129,13 +155,32 @@ async function main() {
       [tenant.id],
     );
     await c.end();
-    const state = await fetch(`${registry}/internal/v1/tenants/${tenant.id}/state`, { headers: { 'x-internal-token': INTERNAL_TOKEN } }).then((r) => r.json() as Promise<{ scopes: Array<{ id: string; selector: object }>; rules: Array<{ rule_id: string; directive: string; severity: string }> }>);
+    const state = await fetch(`${registry}/internal/v1/tenants/${tenant.id}/state`, {
+      headers: { 'x-internal-token': INTERNAL_TOKEN },
+    }).then(
+      (r) =>
+        r.json() as Promise<{
+          scopes: Array<{ id: string; selector: object }>;
+          rules: Array<{ rule_id: string; directive: string; severity: string }>;
+        }>,
+    );
     const tenantScope = state.scopes.find((s) => Object.keys(s.selector).length === 0) ?? state.scopes[0];
     const dominating = top.map((t) => t.rule).filter((r): r is string => r !== null);
     const updated = state.rules.find((r) => r.rule_id === dominating[0]) ?? state.rules[0];
-    const archived = state.rules.find((r) => r.rule_id === dominating[1] && r.rule_id !== updated.rule_id) ?? state.rules.find((r) => r.rule_id !== updated.rule_id)!;
+    const archived =
+      state.rules.find((r) => r.rule_id === dominating[1] && r.rule_id !== updated.rule_id) ??
+      state.rules.find((r) => r.rule_id !== updated.rule_id)!;
     const changes = [
-      { op: 'create', rule: { scope_id: tenantScope.id, directive: 'Benchmark: block the busiest action', severity: 'MANDATORY', applies_to: { actions: [top[0].action] }, conditions: [{ field: 'action', op: 'eq', value: top[0].action }] } },
+      {
+        op: 'create',
+        rule: {
+          scope_id: tenantScope.id,
+          directive: 'Benchmark: block the busiest action',
+          severity: 'MANDATORY',
+          applies_to: { actions: [top[0].action] },
+          conditions: [{ field: 'action', op: 'eq', value: top[0].action }],
+        },
+      },
       { op: 'update', rule_id: updated.rule_id, rule: { directive: `${updated.directive} (now advisory)`, severity: 'ADVISORY' } },
       { op: 'archive', rule_id: archived.rule_id },
     ];
@@ -153,7 +198,10 @@ async function main() {
       log(`  all ${stored}, round ${i + 1}: ${JSON.stringify(r)}`);
     }
     results.runs = runs;
-    const full = runs.slice(1).map((r) => r.seconds).sort((a, b) => a - b);
+    const full = runs
+      .slice(1)
+      .map((r) => r.seconds)
+      .sort((a, b) => a - b);
     results.summary = {
       consultations: stored,
       median_seconds: full[Math.floor(full.length / 2)],

@@ -12,6 +12,7 @@
 //
 // Prints the result as JSON; exits 0 when the verdict is authentic and binds the request, 1 otherwise.
 import { createHash, createPublicKey, verify } from 'node:crypto';
+import { realpathSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 
@@ -23,7 +24,9 @@ export function jcs(value) {
     return JSON.stringify(value); // ECMAScript Number.prototype.toString, as RFC 8785 section 3.2.2.3 requires
   }
   if (Array.isArray(value)) return `[${value.map(jcs).join(',')}]`;
-  const keys = Object.keys(value).filter((k) => value[k] !== undefined).sort();
+  const keys = Object.keys(value)
+    .filter((k) => value[k] !== undefined)
+    .sort();
   return `{${keys.map((k) => `${JSON.stringify(k)}:${jcs(value[k])}`).join(',')}}`;
 }
 
@@ -58,16 +61,24 @@ export function verifyVerdict({ jwks, jws, expected, at = new Date() }) {
   // 4. The bindings: the verdict must be about exactly this request.
   if (expected) {
     for (const name of ['tenant_id', 'action', 'resource']) {
-      if (expected[name] !== undefined && claims[name] !== expected[name]) problems.push(`${name} is ${JSON.stringify(claims[name])}, expected ${JSON.stringify(expected[name])}`);
+      if (expected[name] !== undefined && claims[name] !== expected[name])
+        problems.push(`${name} is ${JSON.stringify(claims[name])}, expected ${JSON.stringify(expected[name])}`);
     }
     for (const name of ['scope', 'parameters']) {
       if (expected[name] !== undefined && jcs(claims[name]) !== jcs(expected[name])) problems.push(`${name} differs from the request`);
     }
     if (expected.context !== undefined || expected.parameters !== undefined) {
       const recomputed = sha256(
-        jcs({ action: expected.action, resource: expected.resource, scope: expected.scope ?? {}, parameters: expected.parameters ?? {}, context: expected.context ?? {} }),
+        jcs({
+          action: expected.action,
+          resource: expected.resource,
+          scope: expected.scope ?? {},
+          parameters: expected.parameters ?? {},
+          context: expected.context ?? {},
+        }),
       );
-      if (recomputed !== claims.context_hash) problems.push(`context_hash ${claims.context_hash} does not match the request (${recomputed})`);
+      if (recomputed !== claims.context_hash)
+        problems.push(`context_hash ${claims.context_hash} does not match the request (${recomputed})`);
     }
   }
   // 5. exp ends the right to act on the verdict; the signature stays evidence forever.
@@ -102,7 +113,15 @@ async function main(argv) {
   return result.valid ? 0 : 1;
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+// Run as a program (also through a symbolic link, whose path is not the module's own), not when imported.
+const invokedAs = () => {
+  try {
+    return pathToFileURL(realpathSync(process.argv[1] ?? '')).href;
+  } catch {
+    return undefined;
+  }
+};
+if (import.meta.url === invokedAs()) {
   main(process.argv.slice(2)).then(
     (code) => (process.exitCode = code),
     (err) => {

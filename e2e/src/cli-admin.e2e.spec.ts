@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { startTestRegistry, type RegistryHarness } from '../../apps/registry/test/harness';
+import type { RegistryHarness } from '../../apps/registry/test/harness';
+import { startStack, type Stack } from './stack';
 import { cli } from './cli-harness';
 
 /**
@@ -11,6 +12,7 @@ import { cli } from './cli-harness';
  * deactivated. Every result is read back through the registry's API, not only from the CLI's output.
  */
 describe('arbiter tenants, principals and api-keys', () => {
+  let stack: Stack;
   let h: RegistryHarness;
   let dir: string;
   let platform: ReturnType<typeof cli>;
@@ -24,22 +26,31 @@ describe('arbiter tenants, principals and api-keys', () => {
   };
 
   beforeAll(async () => {
-    h = await startTestRegistry();
+    stack = await startStack();
+    h = stack.registry;
     dir = await mkdtemp(path.join(os.tmpdir(), 'arbiter-admin-'));
     platform = cli({ ARBITER_REGISTRY_URL: h.url, ARBITER_API_KEY: h.adminKey });
     slug = `acme-${randomUUID().slice(0, 8)}`;
   });
   afterAll(async () => {
-    await h?.stop();
+    await stack?.stop();
     await rm(dir, { recursive: true, force: true });
   });
 
   it('creates a tenant with settings from a file, lists it, reads it and renames it', async () => {
-    await writeFile(path.join(dir, 'settings.json'), JSON.stringify({ scope_schema: { fields: { region: { allowed_values: ['eu', 'us'] } } } }));
+    await writeFile(
+      path.join(dir, 'settings.json'),
+      JSON.stringify({ scope_schema: { fields: { region: { allowed_values: ['eu', 'us'] } } } }),
+    );
     const created = await platform('tenants', 'create', slug, '--name', 'Acme', '--settings', path.join(dir, 'settings.json'), '--json');
     expect(created.code).toBe(0);
     tenantId = created.json<{ id: string }>().id;
-    expect(created.json()).toMatchObject({ id: expect.stringMatching(/^tnt-/), slug, name: 'Acme', settings: { scope_schema: { fields: { region: { allowed_values: ['eu', 'us'] } } } } });
+    expect(created.json()).toMatchObject({
+      id: expect.stringMatching(/^tnt-/),
+      slug,
+      name: 'Acme',
+      settings: { scope_schema: { fields: { region: { allowed_values: ['eu', 'us'] } } } },
+    });
     expect((await registry(h.adminKey, `/api/v1/tenants/${tenantId}`)).body).toMatchObject({ slug, name: 'Acme' });
 
     const listed = await platform('tenants', 'list');
@@ -59,7 +70,9 @@ describe('arbiter tenants, principals and api-keys', () => {
     const key = await platform('api-keys', 'create', '--principal', adminId, '--permission', 'admin', '--tenant', tenantId);
     expect(key.code).toBe(0);
     const lines = key.stdout.trimEnd().split('\n');
-    expect(lines[0]).toMatch(new RegExp(`^API key key-\\S+ created: key-\\S+  ${adminId}  ak-\\S*…  active  permissions: admin  scopes: all$`));
+    expect(lines[0]).toMatch(
+      new RegExp(`^API key key-\\S+ created: key-\\S+  ${adminId}  ak-\\S*…  active  permissions: admin  scopes: all$`),
+    );
     expect(lines[1]).toBe('the key, shown this once (store it now; the registry keeps only its hash):');
     expect(lines[2]).toMatch(/^ak-[0-9a-f]+$/);
     expect((await registry(lines[2], '/api/v1/tenants')).body.items.map((t) => t.id)).toEqual([tenantId]);
@@ -67,14 +80,33 @@ describe('arbiter tenants, principals and api-keys', () => {
     admin = cli({ ARBITER_REGISTRY_URL: h.url, ARBITER_REGISTRY_API_KEY: adminKey });
 
     const keys = await admin('api-keys', 'list', '--json');
-    expect(keys.json<Record<string, unknown>[]>()).toEqual([expect.objectContaining({ principal_id: adminId, permissions: ['admin'], status: 'active' })]);
+    expect(keys.json<Record<string, unknown>[]>()).toEqual([
+      expect.objectContaining({ principal_id: adminId, permissions: ['admin'], status: 'active' }),
+    ]);
     expect(keys.stdout).not.toContain(lines[2]);
   });
 
   it('manages an agent: roles, a scoped key with an expiry, revocation and deactivation', async () => {
-    const bot = await admin('principals', 'create', '--kind', 'agent', '--name', 'payments-bot', '--role', 'role-payments', '--role', 'role-ops', '--json');
+    const bot = await admin(
+      'principals',
+      'create',
+      '--kind',
+      'agent',
+      '--name',
+      'payments-bot',
+      '--role',
+      'role-payments',
+      '--role',
+      'role-ops',
+      '--json',
+    );
     const botId = bot.json<{ id: string }>().id;
-    expect(bot.json()).toMatchObject({ id: expect.stringMatching(/^agn-/), kind: 'agent', roles: ['role-payments', 'role-ops'], tenant_id: tenantId });
+    expect(bot.json()).toMatchObject({
+      id: expect.stringMatching(/^agn-/),
+      kind: 'agent',
+      roles: ['role-payments', 'role-ops'],
+      tenant_id: tenantId,
+    });
     const updated = await admin('principals', 'update', botId, '--role', 'role-ops', '--name', 'bot');
     expect(updated.code).toBe(0);
     const got = await admin('principals', 'get', botId, '--json');
@@ -83,10 +115,32 @@ describe('arbiter tenants, principals and api-keys', () => {
     expect(list.stdout).toContain(`${botId}  agent  bot  active  roles: role-ops\n`);
 
     const scope = async (name: string) =>
-      ((await (await fetch(`${h.url}/api/v1/scopes`, { method: 'POST', headers: { Authorization: `Bearer ${adminKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ name }) })).json()) as { id: string }).id;
+      (
+        (await (
+          await fetch(`${h.url}/api/v1/scopes`, {
+            method: 'POST',
+            headers: { Authorization: `Bearer ${adminKey}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ name }),
+          })
+        ).json()) as { id: string }
+      ).id;
     const [mine, other] = [await scope('payments'), await scope('hr')];
     const expires = new Date(Date.now() + 86_400_000).toISOString();
-    const created = await admin('api-keys', 'create', '--principal', botId, '--permission', 'read', '--permission', 'check', '--scope', mine, '--expires-at', expires, '--json');
+    const created = await admin(
+      'api-keys',
+      'create',
+      '--principal',
+      botId,
+      '--permission',
+      'read',
+      '--permission',
+      'check',
+      '--scope',
+      mine,
+      '--expires-at',
+      expires,
+      '--json',
+    );
     expect(created.code).toBe(0);
     const { id: keyId, key } = created.json<{ id: string; key: string }>();
     expect(created.json()).toMatchObject({ permissions: ['read', 'check'], scope_ids: [mine], expires_at: expires, status: 'active' });
@@ -94,7 +148,9 @@ describe('arbiter tenants, principals and api-keys', () => {
     expect((await registry(key, `/api/v1/scopes/${other}`)).status).toBe(404);
 
     const only = await admin('api-keys', 'list', '--principal', botId);
-    expect(only.stdout).toMatch(new RegExp(`^${keyId}  ${botId}  ak-\\S*…  active  permissions: read, check  scopes: ${mine}  expires ${expires}\\n$`));
+    expect(only.stdout).toMatch(
+      new RegExp(`^${keyId}  ${botId}  ak-\\S*…  active  permissions: read, check  scopes: ${mine}  expires ${expires}\\n$`),
+    );
     const revoked = await admin('api-keys', 'revoke', keyId, '--json');
     expect(revoked.json()).toMatchObject({ id: keyId, status: 'revoked' });
     expect((await registry(key, '/api/v1/scopes')).status).toBe(401);
@@ -110,9 +166,12 @@ describe('arbiter tenants, principals and api-keys', () => {
     expect(noRoles.json()).toMatchObject({ roles: [] });
   });
 
-  it('reports refusals with exit 1 and the registry\'s detail, usage errors with exit 2', async () => {
+  it("reports refusals with exit 1 and the registry's detail, usage errors with exit 2", async () => {
     const forbidden = await admin('tenants', 'create', `other-${randomUUID().slice(0, 8)}`);
-    expect(forbidden).toMatchObject({ code: 1, stderr: expect.stringContaining('the registry service refused: 403 forbidden: Missing permission: platform_admin') });
+    expect(forbidden).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('the registry service refused: 403 forbidden: Missing permission: platform_admin'),
+    });
     const missing = await admin('api-keys', 'revoke', 'key-missing', '--json');
     expect(missing.code).toBe(1);
     expect(missing.json()).toEqual({ error: expect.stringContaining('404 not_found'), exit_code: 1 });

@@ -14,8 +14,11 @@ export interface CliRun {
   json<T = Record<string, unknown>>(): T;
 }
 
-/** The CLI with this environment; `offline: true` makes every network access throw. */
-export function cli(env: Record<string, string> = {}, opts: { offline?: boolean } = {}) {
+/**
+ * The CLI with this environment; `offline: true` makes every network access throw. `dataDir`: where it finds
+ * stack.env and quickstart.env (default none: the clone's own .data/ never leaks into a test).
+ */
+export function cli(env: Record<string, string> = {}, opts: { offline?: boolean; dataDir?: string } = {}) {
   return async (...argv: string[]): Promise<CliRun> => {
     const out: string[] = [];
     const err: string[] = [];
@@ -25,6 +28,7 @@ export function cli(env: Record<string, string> = {}, opts: { offline?: boolean 
       stderr: (s) => err.push(s),
       env,
       fetch: opts.offline ? async () => Promise.reject(new Error('no network in this test')) : processIo().fetch,
+      dataDir: opts.dataDir,
     };
     const code = await runCli(argv, io);
     return { code, stdout: out.join(''), stderr: err.join(''), json: () => JSON.parse(out.join('')) };
@@ -34,7 +38,11 @@ export function cli(env: Record<string, string> = {}, opts: { offline?: boolean 
 const run = promisify(execFile);
 
 /** The built bin (apps/cli/scripts/build.mjs into `outfile`), as a user runs it. */
-export async function runBin(binary: string, argv: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+export async function runBin(
+  binary: string,
+  argv: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
     const { stdout, stderr } = await run(process.execPath, [binary, ...argv], { env: { PATH: process.env.PATH ?? '', ...env } });
     return { code: 0, stdout, stderr };

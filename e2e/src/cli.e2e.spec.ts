@@ -4,14 +4,15 @@ import path from 'node:path';
 import { createRegistryClient, type ProofBundle, type VerdictClient } from '@arbiter/client';
 import { startReceiver, type Receiver } from '../../apps/registry/test/receiver';
 import { buildBin, cli, flipSegment, runBin, sha256Of } from './cli-harness';
-import { startTestStack, type TestStack } from './stack';
-import { APPROVALS_GUARD, eventually, itWithApprovals, ledgerAs, provisionTenant, transfer, VERDICT_APPROVALS, verdictAs, type SdkTenant } from './sdk-harness';
+import { startStack, type Stack } from './stack';
+import { eventually } from '@arbiter/testing';
+import { ledgerAs, provisionTenant, transfer, verdictAs, type SdkTenant } from './sdk-harness';
 
 const year = new Date().getUTCFullYear();
 
 /** The `arbiter` CLI against the running services, and every verify command against what they made and tampered copies. */
 describe('arbiter CLI', () => {
-  let stack: TestStack;
+  let stack: Stack;
   let t: SdkTenant;
   let agent: VerdictClient;
   let dir: string;
@@ -24,11 +25,16 @@ describe('arbiter CLI', () => {
   };
 
   beforeAll(async () => {
-    stack = await startTestStack({ worker: true });
+    stack = await startStack({ verdict: true, ledger: true, worker: true });
     t = await provisionTenant(stack, 'cli');
     agent = verdictAs(stack, t.agentKey, t.id);
     dir = await mkdtemp(path.join(os.tmpdir(), 'arbiter-cli-'));
-    env = { ARBITER_VERDICT_URL: stack.verdict.url, ARBITER_LEDGER_URL: stack.ledger.url, ARBITER_REGISTRY_URL: stack.registry.url, ARBITER_API_KEY: t.agentKey };
+    env = {
+      ARBITER_VERDICT_URL: stack.verdict.url,
+      ARBITER_LEDGER_URL: stack.ledger.url,
+      ARBITER_REGISTRY_URL: stack.registry.url,
+      ARBITER_API_KEY: t.agentKey,
+    };
     arbiter = cli(env);
   });
   afterAll(async () => {
@@ -46,6 +52,10 @@ describe('arbiter CLI', () => {
       const again = await arbiter('keys', 'rotate', 'verdict', '--api-key', t.adminKey);
       expect(again.code).toBe(1);
       expect(again.stderr).toMatch(/refused: 409 rotation_not_due/);
+      // The refusal explains itself: on a fresh install this year's key always exists (docs/cli.md "Rotating keys").
+      expect(again.stderr).toContain(
+        'a scheduled rotation is due from 1 January (UTC) of next year, and the gateway makes it by itself at its first signature then; --mode emergency rotates now',
+      );
     });
 
     it('rotates the ledger and registry keys with a platform admin key, and refuses an agent', async () => {
@@ -55,6 +65,11 @@ describe('arbiter CLI', () => {
       const registry = await arbiter('keys', 'rotate', 'registry', '--mode', 'emergency', '--api-key', stack.registry.adminKey);
       expect(registry.code).toBe(0);
       expect(registry.stdout).toMatch(/registry webhook signing key rotated \(emergency\): new kid \S+/);
+      const scheduled = await arbiter('keys', 'rotate', 'registry', '--mode', 'scheduled', '--api-key', stack.registry.adminKey);
+      expect(scheduled).toMatchObject({
+        code: 1,
+        stderr: expect.stringMatching(/registry service refused: 400 .*of next year; --mode emergency rotates now/),
+      });
       const refused = await arbiter('keys', 'rotate', 'ledger', '--mode', 'emergency');
       expect(refused.code).toBe(1);
       expect(refused.stderr).toMatch(/ledger service refused: 403 FORBIDDEN/);
@@ -132,11 +147,20 @@ describe('arbiter CLI', () => {
       expect(byIdPinned.code).toBe(0);
       expect(byIdPinned.stdout).toContain(`consultation ${id}: VALID`);
       const byFile = await arbiter('--json', 'verify', 'consultation', await write('record.json', record), '--jwks', jwksFile);
-      expect(byFile.json()).toMatchObject({ valid: true, checks: expect.arrayContaining([expect.objectContaining({ check: 'normative_hash', status: 'pass' })]) });
+      expect(byFile.json()).toMatchObject({
+        valid: true,
+        checks: expect.arrayContaining([expect.objectContaining({ check: 'normative_hash', status: 'pass' })]),
+      });
     });
 
     it('fails a changed record with the hash and the claim that no longer match', async () => {
-      const r = await arbiter('verify', 'consultation', await write('record-bad.json', { ...record, verdict: 'blocked' }), '--jwks', jwksFile);
+      const r = await arbiter(
+        'verify',
+        'consultation',
+        await write('record-bad.json', { ...record, verdict: 'blocked' }),
+        '--jwks',
+        jwksFile,
+      );
       expect(r.code).toBe(1);
       expect(r.stdout).toContain('[FAIL] normative_hash');
       expect(r.stdout).toContain('a member of the record was changed after the decision');
@@ -174,12 +198,23 @@ describe('arbiter CLI', () => {
       expect(byId.json()).toMatchObject({ valid: false, status: 'unpinned', facts_verified: 3 });
       expect(byId.code).toBe(3);
       expect(byId.stderr).toContain('facts: 3/3');
-      expect((await arbiter('--json', 'verify', 'bundle', bundle.bundle_id, '--keys', files.keys)).json()).toMatchObject({ valid: true, status: 'valid' });
+      expect((await arbiter('--json', 'verify', 'bundle', bundle.bundle_id, '--keys', files.keys)).json()).toMatchObject({
+        valid: true,
+        status: 'valid',
+      });
     });
 
     it('fails a changed byte of a fact', async () => {
       const text = await readFile(files.facts, 'utf8');
-      const r = await arbiter('verify', 'bundle', files.bundle, '--facts', await write('facts-bad.json', text.replace('café', 'cafe')), '--keys', files.keys);
+      const r = await arbiter(
+        'verify',
+        'bundle',
+        files.bundle,
+        '--facts',
+        await write('facts-bad.json', text.replace('café', 'cafe')),
+        '--keys',
+        files.keys,
+      );
       expect(r.code).toBe(1);
       expect(r.stdout).toContain('not at the signed head_hash');
     });
@@ -193,10 +228,30 @@ describe('arbiter CLI', () => {
     });
 
     it('fails a changed signed field, and a key id that is not published', async () => {
-      const changed = await arbiter('verify', 'bundle', await write('bundle-bad.json', { ...bundle, created_at_ms: bundle.created_at_ms + 1000, created_at_iso: new Date(bundle.created_at_ms + 1000).toISOString() }), '--facts', files.facts, '--keys', files.keys);
+      const changed = await arbiter(
+        'verify',
+        'bundle',
+        await write('bundle-bad.json', {
+          ...bundle,
+          created_at_ms: bundle.created_at_ms + 1000,
+          created_at_iso: new Date(bundle.created_at_ms + 1000).toISOString(),
+        }),
+        '--facts',
+        files.facts,
+        '--keys',
+        files.keys,
+      );
       expect(changed.code).toBe(1);
       expect(changed.stdout).toContain('the Ed25519 signature does not verify');
-      const wrongKid = await arbiter('verify', 'bundle', await write('bundle-kid.json', { ...bundle, key_id: 'ledger:1999' }), '--facts', files.facts, '--keys', files.keys);
+      const wrongKid = await arbiter(
+        'verify',
+        'bundle',
+        await write('bundle-kid.json', { ...bundle, key_id: 'ledger:1999' }),
+        '--facts',
+        files.facts,
+        '--keys',
+        files.keys,
+      );
       expect(wrongKid.stdout).toContain('key ledger:1999 is not among the published ledger keys');
     });
   });
@@ -211,7 +266,7 @@ describe('arbiter CLI', () => {
       expect(created.response.status).toBe(201);
       const scope = await admin.createScope({ name: 'webhook-test' });
       await admin.createRule(scope.id, { directive: 'Notify me', severity: 'ADVISORY', applies_to: { actions: ['notify.*'] } });
-      const got = await eventually(async () => receiver.received.find((r) => r.body.type === 'rule.created'), 'a webhook delivery');
+      const got = await eventually('a webhook delivery', async () => receiver.received.find((r) => r.body.type === 'rule.created'));
       delivery = {
         raw: got.raw,
         timestamp: String(got.headers['x-service-timestamp']),
@@ -225,24 +280,86 @@ describe('arbiter CLI', () => {
     it('verifies a real delivery against the published key set by URL, and with a PEM file', async () => {
       const keyUrl = `${stack.registry.url}/.well-known/webhook-key`;
       const body = await write('delivery.json', delivery.raw);
-      const r = await arbiter('verify', 'webhook', '--body', body, '--timestamp', delivery.timestamp, '--signature', delivery.signature, '--key', keyUrl, '--key-id', delivery.kid, '--max-age', '600');
+      const r = await arbiter(
+        'verify',
+        'webhook',
+        '--body',
+        body,
+        '--timestamp',
+        delivery.timestamp,
+        '--signature',
+        delivery.signature,
+        '--key',
+        keyUrl,
+        '--key-id',
+        delivery.kid,
+        '--max-age',
+        '600',
+      );
       expect(r.code).toBe(0);
       expect(r.stdout).toContain(`ECDSA P-256 signature valid with ${delivery.kid}`);
       const keys = (await (await fetch(keyUrl)).json()) as { keys: { kid: string; pem: string }[] };
       const pem = await write('webhook.pem', keys.keys.find((k) => k.kid === delivery.kid)!.pem);
-      expect((await arbiter('verify', 'webhook', '--body', body, '--timestamp', delivery.timestamp, '--signature', delivery.signature, '--key', pem)).code).toBe(0);
+      expect(
+        (
+          await arbiter(
+            'verify',
+            'webhook',
+            '--body',
+            body,
+            '--timestamp',
+            delivery.timestamp,
+            '--signature',
+            delivery.signature,
+            '--key',
+            pem,
+          )
+        ).code,
+      ).toBe(0);
     });
 
     it('with --tenant and --subscription, passes the delivery made for that subscription and fails it for another', async () => {
       const body = await write('delivery-bound.json', delivery.raw);
-      const args = (subscription: string) => ['verify', 'webhook', '--body', body, '--timestamp', delivery.timestamp, '--signature', delivery.signature, '--key', `${stack.registry.url}/.well-known/webhook-key`, '--tenant', t.id, '--subscription', subscription];
-      expect(await arbiter(...args(delivery.subscriptionId))).toMatchObject({ code: 0, stdout: expect.stringContaining(`subscription_id is ${delivery.subscriptionId}`) });
-      expect(await arbiter(...args('whk-000000000000000000000000'))).toMatchObject({ code: 1, stdout: expect.stringContaining('made for another subscription') });
+      const args = (subscription: string) => [
+        'verify',
+        'webhook',
+        '--body',
+        body,
+        '--timestamp',
+        delivery.timestamp,
+        '--signature',
+        delivery.signature,
+        '--key',
+        `${stack.registry.url}/.well-known/webhook-key`,
+        '--tenant',
+        t.id,
+        '--subscription',
+        subscription,
+      ];
+      expect(await arbiter(...args(delivery.subscriptionId))).toMatchObject({
+        code: 0,
+        stdout: expect.stringContaining(`subscription_id is ${delivery.subscriptionId}`),
+      });
+      expect(await arbiter(...args('whk-000000000000000000000000'))).toMatchObject({
+        code: 1,
+        stdout: expect.stringContaining('made for another subscription'),
+      });
     });
 
     it('fails a changed byte of the body', async () => {
       const body = await write('delivery-bad.json', delivery.raw.replace('rule.created', 'rule.createD'));
-      const r = await arbiter('verify', 'webhook', '--body', body, '--timestamp', delivery.timestamp, '--signature', delivery.signature, '--key', `${stack.registry.url}/.well-known/webhook-key`);
+      const r = await arbiter(
+        'verify',
+        'webhook',
+        '--body',
+        body,
+        '--timestamp',
+        delivery.timestamp,
+        '--signature',
+        delivery.signature,
+        '--key',
+        `${stack.registry.url}/.well-known/webhook-key`,
+      );
       expect(r.code).toBe(1);
       expect(r.stdout).toContain('the body, the timestamp or the signature was changed');
     });
@@ -255,21 +372,28 @@ describe('arbiter CLI', () => {
     beforeAll(async () => {
       const first = await agent.check(transfer(30000));
       consultationId = first.consultation_id;
-      if (VERDICT_APPROVALS) {
-        const approval = await agent.createApproval({ consultation_id: consultationId, requester_notes: 'evidence test' });
-        await verdictAs(stack, t.cfoKey, t.id).decideApproval(approval.id, { decision: 'approve', decider_notes: 'checked' });
-      }
+      const approval = await agent.createApproval({ consultation_id: consultationId, requester_notes: 'evidence test' });
+      await verdictAs(stack, t.cfoKey, t.id).decideApproval(approval.id, { decision: 'approve', decider_notes: 'checked' });
       packFile = file('pack.json');
       trustFile = file('trust.json');
       expect((await arbiter('trust', 'export', '--tenant', t.slug, '--out', trustFile)).code).toBe(0);
       // Packs are version 2: the export waits for nothing, so the test waits until the worker sealed the consultation.
-      await eventually(() => agent.getConsultationEvidence(consultationId).then(() => true, () => undefined), 'the consultation sealed in the ledger');
+      await eventually('the consultation sealed in the ledger', () =>
+        agent.getConsultationEvidence(consultationId).then(
+          () => true,
+          () => undefined,
+        ),
+      );
     });
 
     it('exports a self-contained pack with progress on stderr', async () => {
       const r = await arbiter('evidence', 'export', consultationId, '--out', packFile);
       expect(r.code).toBe(0);
-      expect(r.stdout).toMatch(new RegExp(`wrote .*pack\\.json: consultation ${consultationId} \\(approval_required\\), 2 keys, 1 rule versions, .*ledger fact fct-\\S+ \\(leaf \\d+ of \\d+\\); pack version 3; self-check passed against the pack's own keys`));
+      expect(r.stdout).toMatch(
+        new RegExp(
+          `wrote .*pack\\.json: consultation ${consultationId} \\(approval_required\\), 2 keys, 1 rule versions, .*ledger fact fct-\\S+ \\(leaf \\d+ of \\d+\\); pack version 3; self-check passed against the pack's own keys`,
+        ),
+      );
       expect(r.stderr).toContain('… rule version 1/1');
       expect(r.stderr).toContain('… ledger evidence');
       const pack = JSON.parse(await readFile(packFile, 'utf8'));
@@ -282,9 +406,12 @@ describe('arbiter CLI', () => {
       });
     });
 
-    itWithApprovals(`puts the consultation's decided approval in the pack${APPROVALS_GUARD}`, async () => {
+    it("puts the consultation's decided approval in the pack", async () => {
       const pack = JSON.parse(await readFile(packFile, 'utf8'));
-      expect(pack).toMatchObject({ approvals_available: true, approvals: [{ consultation_id: consultationId, status: 'approved', decider: t.cfoId }] });
+      expect(pack).toMatchObject({
+        approvals_available: true,
+        approvals: [{ consultation_id: consultationId, status: 'approved', decider: t.cfoId }],
+      });
     });
 
     it('verifies the pack with no network at all, against the trust file', async () => {
@@ -299,18 +426,40 @@ describe('arbiter CLI', () => {
     it('fails a tampered pack, saying what is wrong', async () => {
       const pack = JSON.parse(await readFile(packFile, 'utf8'));
       const offline = cli({}, { offline: true });
-      const changedRecord = await offline('verify', 'evidence', await write('pack-record.json', { ...pack, consultation: { ...pack.consultation, parameters: { transfer: { amount: 3 } } } }));
+      const changedRecord = await offline(
+        'verify',
+        'evidence',
+        await write('pack-record.json', { ...pack, consultation: { ...pack.consultation, parameters: { transfer: { amount: 3 } } } }),
+      );
       expect(changedRecord.code).toBe(1);
       expect(changedRecord.stdout).toContain('[FAIL] consultation.normative_hash');
       expect(changedRecord.stdout).toContain('consultation.claims.parameters');
       // The signing key neither in the key set nor in the key history (which would bring it back).
-      const noKeys = await offline('--json', 'verify', 'evidence', await write('pack-keys.json', { ...pack, jwks: { keys: pack.jwks.keys.filter((k: { kid: string }) => k.kid !== pack.consultation.signing_kid) }, key_history: { ...pack.key_history, facts: [], checkpoint: null } }));
-      expect(noKeys.json()).toMatchObject({ valid: false, checks: expect.arrayContaining([expect.objectContaining({ check: 'consultation.signature', message: expect.stringMatching(/^unknown_kid/) })]) });
+      const noKeys = await offline(
+        '--json',
+        'verify',
+        'evidence',
+        await write('pack-keys.json', {
+          ...pack,
+          jwks: { keys: pack.jwks.keys.filter((k: { kid: string }) => k.kid !== pack.consultation.signing_kid) },
+          key_history: { ...pack.key_history, facts: [], checkpoint: null },
+        }),
+      );
+      expect(noKeys.json()).toMatchObject({
+        valid: false,
+        checks: expect.arrayContaining([
+          expect.objectContaining({ check: 'consultation.signature', message: expect.stringMatching(/^unknown_kid/) }),
+        ]),
+      });
       const missingVersion = await offline('verify', 'evidence', await write('pack-rv.json', { ...pack, rule_versions: [] }));
       expect(missingVersion.stdout).toContain('cited rule versions missing from the pack');
       if (pack.approvals.length) {
-        const otherOp = await offline('verify', 'evidence', await write('pack-apr.json', { ...pack, approvals: [{ ...pack.approvals[0], intended_resource: 'acct:eu/1' }] }));
-        expect(otherOp.stdout).toContain('intended_resource acct:eu/1 is not the consultation\'s resource');
+        const otherOp = await offline(
+          'verify',
+          'evidence',
+          await write('pack-apr.json', { ...pack, approvals: [{ ...pack.approvals[0], intended_resource: 'acct:eu/1' }] }),
+        );
+        expect(otherOp.stdout).toContain("intended_resource acct:eu/1 is not the consultation's resource");
       }
     });
   });
@@ -322,10 +471,27 @@ describe('arbiter CLI', () => {
     });
 
     it('runs from a file of its own: --json on stdout, exit 0 when valid and 1 when not', async () => {
-      const ok = await runBin(binary, ['--json', 'verify', 'bundle', file('bundle.json'), '--facts', file('facts.json'), '--keys', file('ledger-keys.json')]);
+      const ok = await runBin(binary, [
+        '--json',
+        'verify',
+        'bundle',
+        file('bundle.json'),
+        '--facts',
+        file('facts.json'),
+        '--keys',
+        file('ledger-keys.json'),
+      ]);
       expect(ok.code).toBe(0);
       expect(JSON.parse(ok.stdout)).toMatchObject({ valid: true, facts_verified: 3 });
-      const bad = await runBin(binary, ['verify', 'bundle', file('bundle.json'), '--facts', file('facts-reordered.json'), '--keys', file('ledger-keys.json')]);
+      const bad = await runBin(binary, [
+        'verify',
+        'bundle',
+        file('bundle.json'),
+        '--facts',
+        file('facts-reordered.json'),
+        '--keys',
+        file('ledger-keys.json'),
+      ]);
       expect(bad.code).toBe(1);
       expect(bad.stdout).toContain('INVALID');
       const usage = await runBin(binary, ['verify', 'verdict', 'x']);

@@ -5,7 +5,7 @@ import { createPrincipalWithKey, createTenantWithAdmin } from '../../apps/regist
 import registryDoc from '../../apps/registry/openapi.json';
 import verdictDoc from '../../apps/verdict/openapi.json';
 import ledgerDoc from '../../apps/ledger/openapi.json';
-import { startTestStack, type TestStack } from './stack';
+import { startStack, type Stack } from './stack';
 
 /**
  * The contract test (docs/development.md "The API contract"): for every operation of each public
@@ -33,12 +33,26 @@ interface Operation {
 }
 interface Doc {
   paths: Record<string, Record<string, Operation>>;
-  components: { schemas: Record<string, Schema>; headers?: Record<string, unknown>; securitySchemes: Record<string, { type: string; in?: string; name?: string; scheme?: string }> };
+  components: {
+    schemas: Record<string, Schema>;
+    headers?: Record<string, unknown>;
+    securitySchemes: Record<string, { type: string; in?: string; name?: string; scheme?: string }>;
+  };
 }
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 /** Headers the services set on some answers only: where one appears, the document must declare it. */
-const TRACKED_HEADERS = ['x-verdict-ttl', 'x-consultation-id', 'cache-control', 'retry-after', 'set-cookie', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'x-ratelimit-policy'];
+const TRACKED_HEADERS = [
+  'x-verdict-ttl',
+  'x-consultation-id',
+  'cache-control',
+  'retry-after',
+  'set-cookie',
+  'x-ratelimit-limit',
+  'x-ratelimit-remaining',
+  'x-ratelimit-reset',
+  'x-ratelimit-policy',
+];
 
 interface Sent {
   label: string;
@@ -66,7 +80,12 @@ class OperationRequests {
   }
 
   private fake(schema: Schema, seed: number): unknown {
-    return generateSync({ ...(toJsonSchema(schema) as Schema), components: this.components } as never, { seed, optionalsProbability: 0.5, maxLength: 64, maxItems: 3 });
+    return generateSync({ ...(toJsonSchema(schema) as Schema), components: this.components } as never, {
+      seed,
+      optionalsProbability: 0.5,
+      maxLength: 64,
+      maxItems: 3,
+    });
   }
 
   /** The schema a $ref or an allOf of one $ref stands for. */
@@ -148,7 +167,11 @@ class OperationRequests {
         const field = required[0] ?? Object.keys(props)[0];
         if (field) {
           const kind = this.resolve(props[field])?.type;
-          out.push(this.send(`body: ${field} of the wrong type`, 3, { body: { ...base, [field]: kind === 'string' ? { not: 'a string' } : 'not-of-its-type' } }));
+          out.push(
+            this.send(`body: ${field} of the wrong type`, 3, {
+              body: { ...base, [field]: kind === 'string' ? { not: 'a string' } : 'not-of-its-type' },
+            }),
+          );
         }
         out.push(this.send('body: an unknown field', 3, { body: { ...base, zz_unknown_field: true } }));
       }
@@ -156,7 +179,12 @@ class OperationRequests {
 
     for (const p of this.params('query')) {
       const s = this.resolve(p.schema);
-      const wrong = s?.type === 'integer' || s?.type === 'number' ? [`${p.name}=abc`, `${p.name}=0.5`] : s?.enum ? [`${p.name}=not-one-of-them`] : [`${p.name}=%00`];
+      const wrong =
+        s?.type === 'integer' || s?.type === 'number'
+          ? [`${p.name}=abc`, `${p.name}=0.5`]
+          : s?.enum
+            ? [`${p.name}=not-one-of-them`]
+            : [`${p.name}=%00`];
       if (typeof s?.maximum === 'number') wrong.push(`${p.name}=${s.maximum + 1}`);
       for (const q of wrong) {
         const { [p.name]: _replaced, ...query } = this.validQuery(4);
@@ -166,9 +194,15 @@ class OperationRequests {
     }
 
     for (const p of this.params('path')) {
-      for (const [label, value] of [['U+0000', 'a\u0000b'], ['300 characters', 'x'.repeat(300)]]) {
+      for (const [label, value] of [
+        ['U+0000', 'a\u0000b'],
+        ['300 characters', 'x'.repeat(300)],
+      ]) {
         const valid = this.send(`path ${p.name}: ${label}`, 6, { body: body(6) });
-        const url = this.url(6, this.validQuery(6)).replace(encodeURIComponent(this.fixtures[p.name] ?? String(this.fake(p.schema, 6))), encodeURIComponent(value));
+        const url = this.url(6, this.validQuery(6)).replace(
+          encodeURIComponent(this.fixtures[p.name] ?? String(this.fake(p.schema, 6))),
+          encodeURIComponent(value),
+        );
         out.push({ ...valid, url });
       }
     }
@@ -203,25 +237,35 @@ async function exercise(name: string, doc: Doc, baseUrl: string, fixtures: Recor
         if (res.status < 300) succeeded.add(op.operationId);
         const declared = op.responses[status] ?? op.responses.default;
         if (process.env.CONTRACT_TRACE) console.log(`${res.status} ${where}`);
-        if (res.status === 500 || (res.status > 500 && !op.responses[status])) findings.push({ where, problem: `answered ${status} ${JSON.stringify(res.body).slice(0, 300)}` });
+        if (res.status === 500 || (res.status > 500 && !op.responses[status]))
+          findings.push({ where, problem: `answered ${status} ${JSON.stringify(res.body).slice(0, 300)}` });
         if (!declared) {
-          findings.push({ where, problem: `status ${status} is not declared (declared: ${Object.keys(op.responses).join(', ')}) ${JSON.stringify(res.body).slice(0, 300)}` });
+          findings.push({
+            where,
+            problem: `status ${status} is not declared (declared: ${Object.keys(op.responses).join(', ')}) ${JSON.stringify(res.body).slice(0, 300)}`,
+          });
           continue;
         }
         const isJson = /application\/json/.test(String(res.headers['content-type'] ?? ''));
         if (isJson && !declared.content) findings.push({ where, problem: `a JSON body on ${status}, which declares none` });
         if (declared.content && res.status !== 204) {
           const validate = validator.schemaAt(path, method, { status: op.responses[status] ? status : 'default' });
-          if (validate && !validate(res.body)) findings.push({ where, problem: `${status} body does not match its schema: ${validator.errorsText(validate)} ${JSON.stringify(res.body).slice(0, 300)}` });
+          if (validate && !validate(res.body))
+            findings.push({
+              where,
+              problem: `${status} body does not match its schema: ${validator.errorsText(validate)} ${JSON.stringify(res.body).slice(0, 300)}`,
+            });
         }
         const declaredHeaders = Object.keys(declared.headers ?? {}).map((h) => h.toLowerCase());
         for (const h of TRACKED_HEADERS) {
-          if (res.headers[h] !== undefined && !declaredHeaders.includes(h)) findings.push({ where, problem: `header ${h} on ${status} is not declared` });
+          if (res.headers[h] !== undefined && !declaredHeaders.includes(h))
+            findings.push({ where, problem: `header ${h} on ${status} is not declared` });
         }
         for (const [h, def] of Object.entries(declared.headers ?? {})) {
           const ref = (def as { $ref?: string }).$ref;
           const header = (ref ? doc.components.headers?.[ref.split('/').pop() as string] : def) as { required?: boolean } | undefined;
-          if (header?.required && res.headers[h.toLowerCase()] === undefined) findings.push({ where, problem: `required header ${h} missing on ${status}` });
+          if (header?.required && res.headers[h.toLowerCase()] === undefined)
+            findings.push({ where, problem: `required header ${h} missing on ${status}` });
         }
       }
     }
@@ -232,7 +276,10 @@ async function exercise(name: string, doc: Doc, baseUrl: string, fixtures: Recor
       const res = await (request(baseUrl) as unknown as Record<string, (url: string) => request.Test>)[unlisted](url).set(credentials);
       const expected = [...listed.map((m) => m.toUpperCase()), ...(item.get ? ['HEAD'] : [])].sort().join(', ');
       if (res.status !== 405 || res.headers.allow !== expected) {
-        findings.push({ where: `${name} ${unlisted.toUpperCase()} ${url}`, problem: `answered ${res.status} with Allow ${res.headers.allow}, expected 405 with Allow ${expected}` });
+        findings.push({
+          where: `${name} ${unlisted.toUpperCase()} ${url}`,
+          problem: `answered ${res.status} with Allow ${res.headers.allow}, expected 405 with Allow ${expected}`,
+        });
       }
     }
   }
@@ -243,14 +290,14 @@ const ALL_TENANT_PERMISSIONS = ['read', 'write', 'manage_rules', 'manage_invaria
 
 /** The three services, a tenant and a key of it with every tenant permission. */
 async function stackWithTenant(slug: string, settings: object = {}) {
-  const stack = await startTestStack();
+  const stack = await startStack({ verdict: true, ledger: true });
   const t = await createTenantWithAdmin(stack.registry, slug, settings);
   const key = (await createPrincipalWithKey(stack.registry, t.admin.key, { permissions: ALL_TENANT_PERMISSIONS })).key;
   return { stack, tenant: t.tenant, key };
 }
 
 describe('every operation of the public OpenAPI documents, against the real services', () => {
-  let stack: TestStack;
+  let stack: Stack;
   const fixtures: Record<string, string> = {};
   let key: string;
 
@@ -298,11 +345,15 @@ describe('every operation of the public OpenAPI documents, against the real serv
     ['registry', registryDoc, () => stack.registry.url, () => ({ Authorization: `Bearer ${key}` })],
     ['verdict', verdictDoc, () => stack.verdict.url, () => ({ 'X-API-Key': key })],
     ['ledger', ledgerDoc, () => stack.ledger.url, () => ({ 'X-API-Key': key })],
-  ] as const)('%s: every answer is declared, conforms and is never a 500', async (name, doc, url, credentials) => {
-    const { findings, operations, succeeded } = await exercise(name, doc as unknown as Doc, url(), fixtures, credentials());
-    expect(explain(findings)).toEqual([]);
-    expect(succeeded).toBeGreaterThanOrEqual(operations / 3);
-  }, 120_000);
+  ] as const)(
+    '%s: every answer is declared, conforms and is never a 500',
+    async (name, doc, url, credentials) => {
+      const { findings, operations, succeeded } = await exercise(name, doc as unknown as Doc, url(), fixtures, credentials());
+      expect(explain(findings)).toEqual([]);
+      expect(succeeded).toBeGreaterThanOrEqual(operations / 3);
+    },
+    120_000,
+  );
 });
 
 /**
@@ -312,7 +363,7 @@ describe('every operation of the public OpenAPI documents, against the real serv
  * servers share through Redis; e2e/src/ledger-rate-limit.e2e.spec.ts covers a ledger without a registry.)
  */
 describe('the verdict gateway while the registry is down', () => {
-  let stack: TestStack;
+  let stack: Stack;
   const fixtures: Record<string, string> = {};
   let key: string;
 
@@ -330,4 +381,3 @@ describe('the verdict gateway while the registry is down', () => {
     expect(findings.map((f) => `${f.where}\n    ${f.problem}`)).toEqual([]);
   }, 120_000);
 });
-

@@ -1,12 +1,21 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { buildEvidencePack, parseTrustFile, verifyEvidencePack, type EvidencePackV3, type TrustFile, type VerdictClient, type VerificationReport } from '@arbiter/client';
+import {
+  buildEvidencePack,
+  parseTrustFile,
+  verifyEvidencePack,
+  type EvidencePackV3,
+  type TrustFile,
+  type VerdictClient,
+  type VerificationReport,
+} from '@arbiter/client';
 import { cli } from './cli-harness';
 import { checkpointSignatureHolds, consistencyHolds, inclusionHolds, type PublishedLedgerKey } from './evidence-harness';
-import { eventually, ledgerAs, provisionTenant, transfer, verdictAs, type SdkTenant } from './sdk-harness';
+import { eventually } from '@arbiter/testing';
+import { ledgerAs, provisionTenant, transfer, verdictAs, type SdkTenant } from './sdk-harness';
 import { sql } from './seal-harness';
-import { startTestStack, type TestStack } from './stack';
+import { startStack, type Stack } from './stack';
 
 const failed = (r: VerificationReport) => r.checks.filter((c) => c.status === 'fail').map((c) => c.check);
 
@@ -17,7 +26,7 @@ const failed = (r: VerificationReport) => r.checks.filter((c) => c.status === 'f
  * consultation deleted or edited in the verdict database behind the service's back.
  */
 describe('evidence packs and the completeness audit', () => {
-  let stack: TestStack;
+  let stack: Stack;
   let dir: string;
   let keys: PublishedLedgerKey[];
   const file = (name: string) => path.join(dir, name);
@@ -31,13 +40,30 @@ describe('evidence packs and the completeness audit', () => {
     expect((await cli(envOf(t))('trust', 'export', '--out', file(name))).code).toBe(0);
     return parseTrustFile(JSON.parse(await readFile(file(name), 'utf8')));
   };
-  const envOf = (t: SdkTenant) => ({ ARBITER_VERDICT_URL: stack.verdict.url, ARBITER_LEDGER_URL: stack.ledger.url, ARBITER_API_KEY: t.agentKey });
+  const envOf = (t: SdkTenant) => ({
+    ARBITER_VERDICT_URL: stack.verdict.url,
+    ARBITER_LEDGER_URL: stack.ledger.url,
+    ARBITER_API_KEY: t.agentKey,
+  });
   /** Resolves once the verdict's evidence route answers 200 for every id (the relay sealed them). */
   const allSealed = (agent: VerdictClient, ids: string[]) =>
-    eventually(async () => ((await Promise.all(ids.map((id) => agent.getConsultationEvidence(id).then(() => true, () => false)))).every(Boolean) ? true : undefined), `${ids.length} consultations sealed`);
+    eventually(`${ids.length} consultations sealed`, async () =>
+      (
+        await Promise.all(
+          ids.map((id) =>
+            agent.getConsultationEvidence(id).then(
+              () => true,
+              () => false,
+            ),
+          ),
+        )
+      ).every(Boolean)
+        ? true
+        : undefined,
+    );
 
   beforeAll(async () => {
-    stack = await startTestStack({ worker: true });
+    stack = await startStack({ verdict: true, ledger: true, worker: true });
     dir = await mkdtemp(path.join(os.tmpdir(), 'arbiter-evidence-'));
     keys = (await ledgerAs(stack).keys()).keys;
   });
@@ -87,13 +113,23 @@ describe('evidence packs and the completeness audit', () => {
       packFile = file('pack-v3.json');
       const r = await cli(envOf(t))('evidence', 'export', id, '--out', packFile);
       expect(r.code).toBe(0);
-      expect(r.stdout).toMatch(new RegExp(`consultation ${id} \\(approval_required\\), .*ledger fact fct-\\S+ \\(leaf \\d+ of \\d+\\); pack version 3; self-check passed`));
+      expect(r.stdout).toMatch(
+        new RegExp(
+          `consultation ${id} \\(approval_required\\), .*ledger fact fct-\\S+ \\(leaf \\d+ of \\d+\\); pack version 3; self-check passed`,
+        ),
+      );
       const written = JSON.parse(await readFile(packFile, 'utf8')) as EvidencePackV3;
-      expect(written).toMatchObject({ format: 'arbiter.evidence-pack', version: 3, source: { ledger_url: stack.ledger.url }, ledger: { fact: { client_ref: id }, keys: { keys: expect.any(Array) } } });
+      expect(written).toMatchObject({
+        format: 'arbiter.evidence-pack',
+        version: 3,
+        source: { ledger_url: stack.ledger.url },
+        ledger: { fact: { client_ref: id }, keys: { keys: expect.any(Array) } },
+      });
       const v = await offline()('verify', 'evidence', packFile, '--trust', file('trust-pack.json'));
       expect(v.code).toBe(0);
       expect(v.stdout).toContain(`evidence pack of ${id}: VALID`);
-      for (const check of ['ledger.fact_hash', 'ledger.payload', 'ledger.checkpoint.signature', 'ledger.inclusion']) expect(v.stdout).toContain(`[ok]   ${check}`);
+      for (const check of ['ledger.fact_hash', 'ledger.payload', 'ledger.checkpoint.signature', 'ledger.inclusion'])
+        expect(v.stdout).toContain(`[ok]   ${check}`);
     });
 
     it('fails tampered copies on the named checks', async () => {
@@ -149,8 +185,15 @@ describe('evidence packs and the completeness audit', () => {
     let until: string;
     const verdictDb = () => stack.verdict.ctx.config.DATABASE_URL_VERDICT;
     const stream = () => `arbiter.${t.id}.consultations`;
-    const audit = (...more: string[]) => arbiter('--json', 'audit', 'consultations', '--since', since, '--until', until, '--trust', file('trust-audit.json'), ...more);
-    type Report = { findings: number; missing_in_verdict: { consultation_id: string }[]; mismatched: { consultation_id: string; fields: { field: string }[] }[]; checkpoint: VerificationReport; saved_checkpoint: string | null };
+    const audit = (...more: string[]) =>
+      arbiter('--json', 'audit', 'consultations', '--since', since, '--until', until, '--trust', file('trust-audit.json'), ...more);
+    type Report = {
+      findings: number;
+      missing_in_verdict: { consultation_id: string }[];
+      mismatched: { consultation_id: string; fields: { field: string }[] }[];
+      checkpoint: VerificationReport;
+      saved_checkpoint: string | null;
+    };
 
     beforeAll(async () => {
       t = await provisionTenant(stack, 'audit');
@@ -178,7 +221,7 @@ describe('evidence packs and the completeness audit', () => {
       expect((await arbiter('audit', 'consultations', '--since', since, '--until', until)).code).toBe(3);
     });
 
-    it('names a consultation deleted from the verdict database behind the service\'s back, exit 1', async () => {
+    it("names a consultation deleted from the verdict database behind the service's back, exit 1", async () => {
       await sql(verdictDb(), 'DELETE FROM consultations WHERE id = $1 AND tenant_id = $2', [ids[1], t.id]);
       const r = await audit();
       expect(r.code).toBe(1);
@@ -191,7 +234,11 @@ describe('evidence packs and the completeness audit', () => {
     it('names a record whose verdict was edited with its hashes kept as mismatched', async () => {
       const record = await agent.getConsultation(ids[2]);
       expect(record.verdict).toBe('allowed');
-      await sql(verdictDb(), `UPDATE consultations SET verdict = 'blocked', record = jsonb_set(record::jsonb, '{verdict}', '"blocked"')::json WHERE id = $1 AND tenant_id = $2`, [ids[2], t.id]);
+      await sql(
+        verdictDb(),
+        `UPDATE consultations SET verdict = 'blocked', record = jsonb_set(record::jsonb, '{verdict}', '"blocked"')::json WHERE id = $1 AND tenant_id = $2`,
+        [ids[2], t.id],
+      );
       expect((await agent.getConsultation(ids[2])).normative_hash).toBe(record.normative_hash);
       const r = await audit();
       expect(r.code).toBe(1);
@@ -201,7 +248,7 @@ describe('evidence packs and the completeness audit', () => {
       expect(report.mismatched[0].fields.map((f) => f.field)).toEqual(expect.arrayContaining(['verdict', 'record_content']));
     });
 
-    it('checks the kept checkpoint against the grown stream by the ledger\'s consistency proof, and fails a forged one', async () => {
+    it("checks the kept checkpoint against the grown stream by the ledger's consistency proof, and fails a forged one", async () => {
       const kept = JSON.parse(await readFile(file('kept.json'), 'utf8'));
       // A new period, after every decision of the tests above (the verdict stamps requested_at with this machine's clock).
       await new Promise((resolve) => setTimeout(resolve, 20));

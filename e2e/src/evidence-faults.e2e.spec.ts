@@ -2,8 +2,17 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { findFreePort, startRedis, type RedisHandle } from '@arbiter/devstack';
-import { checkLoop, consultationFactCount, expectSealedExactlyOnce, startEvidenceRig, type EvidenceRig } from './evidence-faults-harness';
+import { eventually } from '@arbiter/testing';
+import {
+  checkLoop,
+  consultationFactCount,
+  EVIDENCE_STACK,
+  evidenceRig,
+  expectSealedExactlyOnce,
+  type EvidenceRig,
+} from './evidence-faults-harness';
 import { outboxRows } from './seal-harness';
+import { startStack, type Stack } from './stack';
 import { bundleWorker, ROOT, spawnWorker, type WorkerProcess } from './worker-process';
 
 jest.setTimeout(240_000);
@@ -22,35 +31,42 @@ const expectAllAnswered = (answers: Array<{ status: number; verdict?: string }>)
 };
 
 describe('evidence chain: the ledger stopped for 30 s', () => {
+  let stack: Stack;
   let rig: EvidenceRig;
 
   beforeAll(async () => {
-    rig = await startEvidenceRig();
+    stack = await startStack(EVIDENCE_STACK);
+    rig = await evidenceRig(stack);
   });
-  afterAll(() => rig?.stop());
+  afterAll(() => stack?.stop());
 
   it('keeps answering checks, and seals every consultation exactly once after the ledger returns', async () => {
-    await rig.addWorker();
+    await stack.addWorker();
     for (let i = 0; i < 5; i++) expect((await rig.check(i)).status).toBe(200);
     await expectSealedExactlyOnce(rig, 30_000);
 
-    await rig.stopLedger();
+    await stack.halt('ledger');
     const loop = checkLoop(rig, { pool: 2, pauseMs: 200, first: 100 });
     await new Promise((r) => setTimeout(r, 30_000));
     const during = await loop.stop();
     expectAllAnswered(during);
     expect(during.length).toBeGreaterThan(50);
     // Nothing of the outage reached a ledger: it waits in the verdict gateway's outbox.
-    expect((await outboxRows(rig.verdictDbUrl)).length).toBe(during.length);
+    expect((await outboxRows(stack.databaseUrl('verdict'))).length).toBe(during.length);
 
-    await rig.startLedger();
+    await stack.restart('ledger');
     const counts = await expectSealedExactlyOnce(rig, SEALED_WITHIN_MS);
     expect(counts.consultations).toBe(5 + during.length);
-    expect(await waitFor(async () => (await outboxRows(rig.verdictDbUrl)).length === 0)).toBe(true);
+    await eventually('an empty outbox', () => outboxRows(stack.databaseUrl('verdict')), {
+      until: (rows) => rows.length === 0,
+      timeoutMs: SEALED_WITHIN_MS,
+      intervalMs: 200,
+    });
   });
 });
 
 describe('evidence chain: the worker killed with SIGKILL mid-batch', () => {
+  let stack: Stack;
   let rig: EvidenceRig;
   let dir: string;
   let main: string;
@@ -60,34 +76,39 @@ describe('evidence chain: the worker killed with SIGKILL mid-batch', () => {
     // Inside the repository: the bundle's externals resolve from its node_modules.
     await mkdir(path.join(ROOT, 'tmp'), { recursive: true });
     dir = await mkdtemp(path.join(ROOT, 'tmp', 'evidence-worker-'));
-    [rig, main] = await Promise.all([startEvidenceRig(), bundleWorker(dir)]);
+    [stack, main] = await Promise.all([startStack(EVIDENCE_STACK), bundleWorker(dir)]);
+    rig = await evidenceRig(stack);
   });
   afterAll(async () => {
     for (const p of processes) if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
     await Promise.all(processes.map((p) => p.exited));
-    await rig?.stop();
+    await stack?.stop();
     await rm(dir, { recursive: true, force: true });
   });
 
   it('seals every consultation exactly once after a new worker takes over', async () => {
     // The burst first: several hundred consultations wait in the outbox when the worker starts.
     const burst = checkLoop(rig, { pool: 8 });
-    await waitFor(async () => burst.answers.length >= 400, 60_000, 50);
+    await eventually('400 answered checks', () => burst.answers.length >= 400, { timeoutMs: 60_000 });
     const answers = await burst.stop();
     expectAllAnswered(answers);
     expect(await consultationFactCount(rig)).toBe(0);
 
     // One job at a time, batches of 25: the relay leases batch after batch at once (a full batch goes
     // on at once), and the jobs seal them one ledger request after another.
-    const env = rig.workerEnv({ SEAL_BATCH_SIZE: '25', SEAL_LEASE_MS: '2000', WORKER_CONCURRENCY: '1' });
+    const env = { ...stack.env('worker'), SEAL_BATCH_SIZE: '25', SEAL_LEASE_MS: '2000', WORKER_CONCURRENCY: '1' };
     const first = await spawnWorker(main, env);
     processes.push(first);
     // Some sealed, not all: killed between two of its ledger requests or inside one, holding leases.
     let sealedAtKill = 0;
-    expect(await waitFor(async () => (sealedAtKill = await consultationFactCount(rig)) >= 25, 60_000, 5)).toBe(true);
+    sealedAtKill = await eventually('25 consultation facts', () => consultationFactCount(rig), {
+      until: (n) => n >= 25,
+      timeoutMs: 60_000,
+      intervalMs: 5,
+    });
     first.child.kill('SIGKILL');
     expect(await first.exited).toBeNull();
-    const leasedAtKill = (await outboxRows(rig.verdictDbUrl, 'leased_until > now()')).length;
+    const leasedAtKill = (await outboxRows(stack.databaseUrl('verdict'), 'leased_until > now()')).length;
     expect(sealedAtKill).toBeLessThan(answers.length);
 
     // The new worker on the same queues: it also finds the dead one's waiting and stalled jobs.
@@ -95,8 +116,14 @@ describe('evidence chain: the worker killed with SIGKILL mid-batch', () => {
     processes.push(second);
     const counts = await expectSealedExactlyOnce(rig, SEALED_WITHIN_MS);
     expect(counts.consultations).toBe(answers.length);
-    expect(await waitFor(async () => (await outboxRows(rig.verdictDbUrl)).length === 0)).toBe(true);
-    process.stdout.write(`SIGKILL test: ${sealedAtKill} sealed and ${leasedAtKill} rows under lease at the kill, ${answers.length} consultations\n`);
+    await eventually('an empty outbox', () => outboxRows(stack.databaseUrl('verdict')), {
+      until: (rows) => rows.length === 0,
+      timeoutMs: SEALED_WITHIN_MS,
+      intervalMs: 200,
+    });
+    process.stdout.write(
+      `SIGKILL test: ${sealedAtKill} sealed and ${leasedAtKill} rows under lease at the kill, ${answers.length} consultations\n`,
+    );
   });
 });
 
@@ -104,6 +131,7 @@ describe('evidence chain: Redis stopped', () => {
   let dir: string;
   let port: number;
   let redis: RedisHandle;
+  let stack: Stack;
   let rig: EvidenceRig;
 
   beforeAll(async () => {
@@ -111,16 +139,17 @@ describe('evidence chain: Redis stopped', () => {
     port = await findFreePort();
     redis = await startRedis({ dir, port });
     // Keys cached for one second only: the checks of the outage authenticate through the registry again.
-    rig = await startEvidenceRig({ redisUrl: redis.url, verdictEnv: { AUTH_CACHE_TTL_MS: '1000' } });
+    stack = await startStack({ ...EVIDENCE_STACK, redisUrl: redis.url, verdict: { env: { AUTH_CACHE_TTL_MS: '1000' } } });
+    rig = await evidenceRig(stack);
   });
   afterAll(async () => {
-    await rig?.stop();
+    await stack?.stop();
     await redis?.stop();
     await rm(dir, { recursive: true, force: true });
   });
 
   it('keeps answering checks while Redis is down, and seals every consultation exactly once after it returns', async () => {
-    await rig.addWorker();
+    await stack.addWorker();
     for (let i = 0; i < 5; i++) expect((await rig.check(i)).status).toBe(200);
     await expectSealedExactlyOnce(rig, 30_000);
 
@@ -136,13 +165,3 @@ describe('evidence chain: Redis stopped', () => {
     expect(counts.consultations).toBe(5 + during.length);
   });
 });
-
-/** Polls `fn` until it answers true or `ms` pass; resolves with its last answer. */
-async function waitFor(fn: () => Promise<boolean>, ms = SEALED_WITHIN_MS, pauseMs = 200): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    if (await fn()) return true;
-    if (Date.now() >= deadline) return false;
-    await new Promise((r) => setTimeout(r, pauseMs));
-  }
-}

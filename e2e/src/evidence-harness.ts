@@ -1,31 +1,9 @@
-// Helpers of the evidence-chain end-to-end tests (docs/evidence.md): the worker's seal relay started
-// against a running stack, and an auditor's own checks of what the ledger answers — RFC 9162 section
-// 2.1.3.2 (inclusion) and 2.1.4.2 (consistency) and the checkpoint's Ed25519 signature — written here
-// with node:crypto and the `canonicalize` package only, independent of @arbiter/merkle and the SDK.
-import { createHash, createPublicKey, randomUUID, verify } from 'node:crypto';
+// Helpers of the evidence-chain end-to-end tests (docs/evidence.md): an auditor's own checks of what
+// the ledger answers — RFC 9162 section 2.1.3.2 (inclusion) and 2.1.4.2 (consistency) and the
+// checkpoint's Ed25519 signature — written here with node:crypto and the `canonicalize` package only,
+// independent of @arbiter/merkle and the SDK.
+import { createHash, createPublicKey, verify } from 'node:crypto';
 import canonicalize from 'canonicalize';
-import { createLogger } from '@arbiter/http';
-import { testRedisUrl } from '@arbiter/testing';
-import { TEST_INTERNAL_TOKEN } from '../../apps/registry/test/harness';
-import { loadWorkerConfig } from '../../apps/worker/src/config';
-import { startWorker, type RunningWorker } from '../../apps/worker/src/worker';
-import type { TestStack } from './stack';
-
-/** The worker (seal relay included) against the stack's services and real ledger, on a queue prefix of its own. */
-export function startRelay(stack: TestStack): Promise<RunningWorker> {
-  return startWorker(
-    loadWorkerConfig({
-      REDIS_URL: testRedisUrl(),
-      QUEUE_PREFIX: `arbiter-e2e-${randomUUID()}`,
-      REGISTRY_URL: stack.registry.url,
-      VERDICT_URL: stack.verdict.url,
-      LEDGER_URL: stack.ledger.url,
-      INTERNAL_TOKEN: TEST_INTERNAL_TOKEN,
-      RELAY_INTERVAL_MS: '50',
-    }),
-    createLogger('worker', 'silent'),
-  );
-}
 
 const sha256 = (...parts: Buffer[]) => createHash('sha256').update(Buffer.concat(parts)).digest();
 const bytesOf = (text: string): Buffer => {
@@ -119,7 +97,10 @@ export interface PublishedLedgerKey {
 }
 
 /** The checkpoint's Ed25519 signature over the RFC 8785 form of the checkpoint without `signature`, with the published key of its key_id. */
-export function checkpointSignatureHolds(checkpoint: Record<string, unknown> & { key_id: string; signature: string }, keys: PublishedLedgerKey[]): boolean {
+export function checkpointSignatureHolds(
+  checkpoint: Record<string, unknown> & { key_id: string; signature: string },
+  keys: PublishedLedgerKey[],
+): boolean {
   const key = keys.find((k) => k.kid === checkpoint.key_id);
   if (!key || key.kty !== 'OKP' || key.crv !== 'Ed25519') return false;
   const { signature, ...signed } = checkpoint;

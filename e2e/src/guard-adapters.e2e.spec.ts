@@ -4,9 +4,18 @@ import { promisify } from 'node:util';
 import { RunContext, tool as agentsTool } from '@openai/agents';
 import { tool as aiTool } from 'ai';
 import { z } from 'zod';
-import { createRegistryClient, createVerdictClient, guardAgentsTool, guardAiTool, verifyVerdict, type GuardOutcome, type ToolRefusal, type VerdictClient } from '@arbiter/client';
+import {
+  createRegistryClient,
+  createVerdictClient,
+  guardAgentsTool,
+  guardAiTool,
+  verifyVerdict,
+  type GuardOutcome,
+  type ToolRefusal,
+  type VerdictClient,
+} from '@arbiter/client';
 import { provisionTenant, verdictAs, type SdkTenant } from './sdk-harness';
-import { startTestStack, type TestStack } from './stack';
+import { startStack, type Stack } from './stack';
 
 /**
  * The SDK's framework adapters against the real stack (docs/agents.md "Framework adapters"): real tools
@@ -15,7 +24,7 @@ import { startTestStack, type TestStack } from './stack';
  * sees whether the tool ran.
  */
 describe('guardTool adapters', () => {
-  let stack: TestStack;
+  let stack: Stack;
   let t: SdkTenant;
   let agent: VerdictClient;
   let cfo: VerdictClient;
@@ -23,12 +32,23 @@ describe('guardTool adapters', () => {
   const scope = { region: 'eu' };
 
   beforeAll(async () => {
-    stack = await startTestStack();
+    stack = await startStack({ verdict: true, ledger: true });
     t = await provisionTenant(stack, 'guard');
     const reg = createRegistryClient({ baseUrl: stack.registry.url, apiKey: t.adminKey });
     const bank = await reg.createScope({ name: 'bank', selector: { region: 'eu' } });
-    await reg.createRule(bank.id, { directive: 'No transfers to offshore accounts', severity: 'MANDATORY', applies_to: { actions: ['bank.transfer'] }, conditions: [{ field: 'to', op: 'starts_with', value: 'offshore-' }] });
-    await reg.createRule(bank.id, { directive: 'Transfers above 1,000 EUR need approval from the CFO', severity: 'REQUIRES_APPROVAL', applies_to: { actions: ['bank.transfer'] }, conditions: [{ field: 'amount', op: 'gt', value: 1000 }], deciders: ['role-cfo'] });
+    await reg.createRule(bank.id, {
+      directive: 'No transfers to offshore accounts',
+      severity: 'MANDATORY',
+      applies_to: { actions: ['bank.transfer'] },
+      conditions: [{ field: 'to', op: 'starts_with', value: 'offshore-' }],
+    });
+    await reg.createRule(bank.id, {
+      directive: 'Transfers above 1,000 EUR need approval from the CFO',
+      severity: 'REQUIRES_APPROVAL',
+      applies_to: { actions: ['bank.transfer'] },
+      conditions: [{ field: 'amount', op: 'gt', value: 1000 }],
+      deciders: ['role-cfo'],
+    });
     await reg.createRule(bank.id, {
       directive: 'An account is closed only after a verified identity check',
       severity: 'MANDATORY',
@@ -59,7 +79,7 @@ describe('guardTool adapters', () => {
   }
   const mapping = { action: 'bank.transfer', resource: (i: { from: string }) => `acct:${i.from}`, scope };
 
-  it('ai: runs an allowed call once, and its signed verdict verifies against the tenant\'s key set', async () => {
+  it("ai: runs an allowed call once, and its signed verdict verifies against the tenant's key set", async () => {
     const tools = transferTools();
     const outcomes: GuardOutcome[] = [];
     const guarded = guardAiTool(agent, tools.ai, { name: 'transfer', ...mapping, onOutcome: (o) => outcomes.push(o) });
@@ -69,14 +89,28 @@ describe('guardTool adapters', () => {
     const [allowed] = outcomes;
     if (allowed.kind !== 'allowed') throw new Error(`expected allowed, got ${allowed.kind}`);
     const verified = await verifyVerdict(allowed.signedVerdict, { jwksUrl: await agent.jwksUrl(t.slug), tenantId: t.id });
-    expect(verified.claims).toMatchObject({ verdict: 'allowed', action: 'bank.transfer', resource: 'acct:acct-1', jti: allowed.consultationId, parameters: input });
+    expect(verified.claims).toMatchObject({
+      verdict: 'allowed',
+      action: 'bank.transfer',
+      resource: 'acct:acct-1',
+      jti: allowed.consultationId,
+      parameters: input,
+    });
   });
 
-  it('ai: does not run a blocked call; the refusal names the rule\'s statement and the recorded consultation', async () => {
+  it("ai: does not run a blocked call; the refusal names the rule's statement and the recorded consultation", async () => {
     const tools = transferTools();
-    const out = (await guardAiTool(agent, tools.ai, { name: 'transfer', ...mapping }).execute!({ from: 'acct-1', to: 'offshore-7', amount: 50 }, options)) as unknown as ToolRefusal;
+    const out = (await guardAiTool(agent, tools.ai, { name: 'transfer', ...mapping }).execute!(
+      { from: 'acct-1', to: 'offshore-7', amount: 50 },
+      options,
+    )) as unknown as ToolRefusal;
     expect(tools.runs).toEqual([]);
-    expect(out).toMatchObject({ arbiter_refused: true, outcome: 'blocked', consultation_id: expect.stringMatching(/^cns-/), rule_id: expect.stringMatching(/^rul-/) });
+    expect(out).toMatchObject({
+      arbiter_refused: true,
+      outcome: 'blocked',
+      consultation_id: expect.stringMatching(/^cns-/),
+      rule_id: expect.stringMatching(/^rul-/),
+    });
     expect(out.message).toContain('"No transfers to offshore accounts"');
     expect(out.message).toContain(out.consultation_id!);
     expect((await agent.getConsultation(out.consultation_id!)).verdict).toBe('blocked');
@@ -87,7 +121,10 @@ describe('guardTool adapters', () => {
 
   it('agents: returns the pending approval (on_approval return) and does not run; a retry gets the same approval', async () => {
     const tools = transferTools();
-    const guarded = guardAgentsTool(agent, tools.agents, { ...mapping, resource: (i: Record<string, unknown>) => `acct:${String(i.from)}` });
+    const guarded = guardAgentsTool(agent, tools.agents, {
+      ...mapping,
+      resource: (i: Record<string, unknown>) => `acct:${String(i.from)}`,
+    });
     const input = JSON.stringify({ from: 'acct-1', to: 'acct-2', amount: 2000 });
     const first = (await guarded.invoke(new RunContext({}), input)) as string;
     const id = /approval (apr-\S+) is pending/.exec(first)?.[1];
@@ -128,35 +165,62 @@ describe('guardTool adapters', () => {
 
   it('names the context the rules need (a verified identity check) and does not run', async () => {
     const runs: unknown[] = [];
-    const close = aiTool({ description: 'Close an account', inputSchema: z.object({ account: z.string(), identity: z.object({ checked: z.boolean() }) }), execute: async (i) => void runs.push(i) });
-    const out = (await guardAiTool(agent, close, { name: 'close_account', action: 'bank.close_account', scope }).execute!({ account: 'acct-9', identity: { checked: true } }, options)) as unknown as ToolRefusal;
+    const close = aiTool({
+      description: 'Close an account',
+      inputSchema: z.object({ account: z.string(), identity: z.object({ checked: z.boolean() }) }),
+      execute: async (i) => void runs.push(i),
+    });
+    const out = (await guardAiTool(agent, close, { name: 'close_account', action: 'bank.close_account', scope }).execute!(
+      { account: 'acct-9', identity: { checked: true } },
+      options,
+    )) as unknown as ToolRefusal;
     expect(out).toMatchObject({ arbiter_refused: true, outcome: 'insufficient_context', missing_fields: ['identity.checked'] });
     expect(runs).toEqual([]);
   });
 
-  it('fails closed: with the gateway unreachable neither framework\'s tool runs', async () => {
+  it("fails closed: with the gateway unreachable neither framework's tool runs", async () => {
     const tools = transferTools();
     const down = createVerdictClient({ baseUrl: 'http://127.0.0.1:1', apiKey: t.agentKey, tenant: t.id });
-    const a = (await guardAiTool(down, tools.ai, { name: 'transfer', ...mapping }).execute!({ from: 'acct-1', to: 'acct-2', amount: 1 }, options)) as unknown as ToolRefusal;
+    const a = (await guardAiTool(down, tools.ai, { name: 'transfer', ...mapping }).execute!(
+      { from: 'acct-1', to: 'acct-2', amount: 1 },
+      options,
+    )) as unknown as ToolRefusal;
     expect(a).toMatchObject({ arbiter_refused: true, outcome: 'unavailable' });
     const b = await guardAgentsTool(down, tools.agents, { ...mapping, resource: () => 'acct:acct-1', onRefusal: 'throw' })
       .invoke(new RunContext({}), JSON.stringify({ from: 'acct-1', to: 'acct-2', amount: 1 }))
-      .then(() => null, (e: unknown) => e);
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
     expect(b).toMatchObject({ name: 'ToolRefusedError', outcome: { kind: 'unavailable' } });
     expect(tools.runs).toEqual([]);
   });
 
   describe.each(['ai-sdk/agent', 'openai-agents/agent'])('examples/%s.ts, as docs/agents.md runs it (dry run, no model)', (example) => {
-    it('provisions a demo tenant; the allowed call runs, the offshore one is blocked, the large one waits for finance', async () => {
+    it('provisions (or reuses) the one demo tenant; the allowed call runs, the offshore one is blocked, the large one waits for finance; no key is left', async () => {
       const root = path.resolve(__dirname, '../..');
-      const env = { ...process.env, ARBITER_REGISTRY_URL: stack.registry.url, ARBITER_VERDICT_URL: stack.verdict.url, ARBITER_ADMIN_KEY: stack.registry.adminKey, ARBITER_MODEL: '', OPENAI_API_KEY: '' };
+      const env = {
+        ...process.env,
+        ARBITER_REGISTRY_URL: stack.registry.url,
+        ARBITER_VERDICT_URL: stack.verdict.url,
+        ARBITER_ADMIN_KEY: stack.registry.adminKey,
+        ARBITER_MODEL: '',
+        OPENAI_API_KEY: '',
+      };
       const { stdout } = await promisify(execFile)(process.execPath, [path.join(root, 'examples/run.mjs'), example], { cwd: root, env });
       const lines = stdout.trim().split('\n');
-      expect(lines[0]).toMatch(/^provisioned demo tenant tnt-/);
+      const demo = /^(?:provisioned|reused) demo tenant (tnt-\S+) \(bank-demo\)$/.exec(lines[0]!)?.[1];
+      expect(demo).toBeDefined();
+      const admin = createRegistryClient({ baseUrl: stack.registry.url, apiKey: stack.registry.adminKey });
+      expect((await admin.listApiKeys({ limit: 1000, tenant_id: demo })).items.filter((k) => k.status === 'active')).toEqual([]);
       expect(lines[1]).toMatch(/^dry run/);
       expect(lines[2]).toBe('balance {"account":"acct-1"} -> acct-1: 25000 EUR');
-      expect(lines[3]).toMatch(/^transfer \{"from":"acct-1","to":"offshore-7","amount":50\} -> Arbiter refused the call: blocked by rule rul-\S+: "No transfers to offshore accounts" \(verdict blocked, consultation cns-\S+\)\. The call was not forwarded\.$/);
-      expect(lines[4]).toMatch(/^transfer \{"from":"acct-1","to":"acct-2","amount":5000\} -> Arbiter needs an approval before this call: approval apr-\S+ is pending and may be decided by one of role-finance/);
+      expect(lines[3]).toMatch(
+        /^transfer \{"from":"acct-1","to":"offshore-7","amount":50\} -> Arbiter refused the call: blocked by rule rul-\S+: "No transfers to offshore accounts" \(verdict blocked, consultation cns-\S+\)\. The call was not forwarded\.$/,
+      );
+      expect(lines[4]).toMatch(
+        /^transfer \{"from":"acct-1","to":"acct-2","amount":5000\} -> Arbiter needs an approval before this call: approval apr-\S+ is pending and may be decided by one of role-finance/,
+      );
     });
   });
 });

@@ -45,7 +45,9 @@ async function subscriptionWithSecrets(pool: Pool, kek: string): Promise<void> {
 /** Both secrets of that subscription, decrypted under `kek` alone by @arbiter/crypto (associated data: docs/webhooks.md). */
 async function openSubscriptionSecrets(pool: Pool, kek: string): Promise<Buffer[]> {
   const { rows } = await pool.query(`SELECT secret_ciphertext, previous_secret_ciphertext FROM webhook_subscriptions WHERE id = 'whk-rot'`);
-  return [rows[0].secret_ciphertext, rows[0].previous_secret_ciphertext].map((c: string) => decryptSecret(c, parseKeyEncryptionKey(kek), 'webhook-secret:whk-rot'));
+  return [rows[0].secret_ciphertext, rows[0].previous_secret_ciphertext].map((c: string) =>
+    decryptSecret(c, parseKeyEncryptionKey(kek), 'webhook-secret:whk-rot'),
+  );
 }
 
 const logger = createLogger('test', 'silent');
@@ -103,10 +105,13 @@ describe.each(Object.entries(SERVICES))('%s: keys reencrypt', (service, s) => {
   let pool: Pool;
 
   /** Runs `keys reencrypt` in-process with this environment; answers the JSON it prints. */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  async function reencrypt(env: Record<string, string>): Promise<{ table: string; keys: number; reencrypted: string[]; alreadyCurrent: number } & Record<string, any>> {
+  async function reencrypt(
+    env: Record<string, string>,
+  ): Promise<{ table: string; keys: number; reencrypted: string[]; alreadyCurrent: number } & Record<string, unknown>> {
     let out = '';
-    await s.cli({ env: { [s.variable]: db.url, ...env }, out: (text) => (out += text) }).parseAsync(['node', 'cli.js', 'keys', 'reencrypt']);
+    await s
+      .cli({ env: { [s.variable]: db.url, ...env }, out: (text) => (out += text) })
+      .parseAsync(['node', 'cli.js', 'keys', 'reencrypt']);
     return JSON.parse(out);
   }
 
@@ -140,7 +145,12 @@ describe.each(Object.entries(SERVICES))('%s: keys reencrypt', (service, s) => {
 
   it('changes nothing when run again', async () => {
     const before = await stored();
-    expect(await reencrypt({ KEY_ENCRYPTION_KEY: NEW, KEY_ENCRYPTION_KEY_PREVIOUS: OLD })).toMatchObject({ keys: 2, reencrypted: [], alreadyCurrent: 2, ...s.also?.again });
+    expect(await reencrypt({ KEY_ENCRYPTION_KEY: NEW, KEY_ENCRYPTION_KEY_PREVIOUS: OLD })).toMatchObject({
+      keys: 2,
+      reencrypted: [],
+      alreadyCurrent: 2,
+      ...s.also?.again,
+    });
     expect(await reencrypt({ KEY_ENCRYPTION_KEY: NEW })).toMatchObject({ keys: 2, reencrypted: [], alreadyCurrent: 2, ...s.also?.again });
     const after = await stored();
     expect(after).toEqual(before);

@@ -3,7 +3,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
-import { createLedgerTenant, ledgerClient, sealBody, startLedgerStack, type LedgerStack, type LedgerTenant } from './ledger-harness';
+import { createLedgerTenant, ledgerClient, sealBody, type LedgerTenant } from './ledger-harness';
+import { startStack, type Stack } from './stack';
 import { bundleLedger, processEnv, runCli, runVerifier } from './ledger-processes';
 
 interface VerifierReport {
@@ -46,7 +47,7 @@ function canonicalBundleWithoutSignature(b: Bundle): string {
 }
 
 describe('ledger proof bundles, published keys and rotation', () => {
-  let stack: LedgerStack;
+  let stack: Stack;
   let t: LedgerTenant;
   let work: string;
   let bundled: Awaited<ReturnType<typeof bundleLedger>>;
@@ -54,7 +55,7 @@ describe('ledger proof bundles, published keys and rotation', () => {
 
   beforeAll(async () => {
     // The CLI test needs the bundled CLI: build it (or find it built) while the stack starts.
-    [stack, bundled] = await Promise.all([startLedgerStack(), bundleLedger()]);
+    [stack, bundled] = await Promise.all([startStack({ ledger: true }), bundleLedger()]);
     t = await createLedgerTenant(stack, GENEROUS);
     work = await mkdtemp(path.join(os.tmpdir(), 'ledger-bundles-'));
   }, 60_000);
@@ -65,12 +66,14 @@ describe('ledger proof bundles, published keys and rotation', () => {
 
   async function streamWithFacts(count: number) {
     const streamId = `b-${++n}`;
-    const c = ledgerClient(stack.url, t.writerKey);
-    for (let i = 0; i < count; i++) await c.post(`/streams/${streamId}/facts`, sealBody(t.tenantId, { custom_payload: { i, text: `ünïcode ${i}` } })).expect(201);
+    const c = ledgerClient(stack.ledger.url, t.writerKey);
+    for (let i = 0; i < count; i++)
+      await c.post(`/streams/${streamId}/facts`, sealBody(t.tenantId, { custom_payload: { i, text: `ünïcode ${i}` } })).expect(201);
     return streamId;
   }
-  const keys = async () => (await request(stack.url).get('/.well-known/ledger-keys').expect(200)).body;
-  const allFacts = async (streamId: string) => (await ledgerClient(stack.url, t.readOnlyKey).get(`/streams/${streamId}/facts?limit=1000`).expect(200)).body;
+  const keys = async () => (await request(stack.ledger.url).get('/.well-known/ledger-keys').expect(200)).body;
+  const allFacts = async (streamId: string) =>
+    (await ledgerClient(stack.ledger.url, t.readOnlyKey).get(`/streams/${streamId}/facts?limit=1000`).expect(200)).body;
 
   const check = (bundle: object, keySet: object, facts: { facts: object[] } | object[]) =>
     verifyBundle({ bundle, keys: keySet, facts: Array.isArray(facts) ? facts : facts.facts });
@@ -79,14 +82,18 @@ describe('ledger proof bundles, published keys and rotation', () => {
   async function verifyFiles(bundle: object, keySet: object, facts: object) {
     const dir = await mkdtemp(path.join(work, 'case-'));
     const files = { bundle: path.join(dir, 'bundle.json'), keys: path.join(dir, 'keys.json'), facts: path.join(dir, 'facts.json') };
-    await Promise.all([writeFile(files.bundle, JSON.stringify(bundle)), writeFile(files.keys, JSON.stringify(keySet)), writeFile(files.facts, JSON.stringify(facts))]);
+    await Promise.all([
+      writeFile(files.bundle, JSON.stringify(bundle)),
+      writeFile(files.keys, JSON.stringify(keySet)),
+      writeFile(files.facts, JSON.stringify(facts)),
+    ]);
     return runVerifier(['--bundle', files.bundle, '--keys', files.keys, '--facts', files.facts]);
   }
 
   it('creates a bundle of the stream up to its head, signed with Ed25519 over its canonical JSON', async () => {
     const streamId = await streamWithFacts(3);
     const listed = await allFacts(streamId);
-    const res = await ledgerClient(stack.url, t.readOnlyKey).post(`/streams/${streamId}/bundles`).expect(201);
+    const res = await ledgerClient(stack.ledger.url, t.readOnlyKey).post(`/streams/${streamId}/bundles`).expect(201);
     const bundle: Bundle = res.body;
     expect(bundle).toEqual({
       bundle_id: expect.stringMatching(/^bnd-[0-9a-f]{24}$/),
@@ -102,20 +109,29 @@ describe('ledger proof bundles, published keys and rotation', () => {
       signature_alg: 'ed25519',
       key_id: `ledger:${YEAR}`,
     });
-    const head = await ledgerClient(stack.url, t.readOnlyKey).get(`/facts/${bundle.head_fact_id}`).expect(200);
+    const head = await ledgerClient(stack.ledger.url, t.readOnlyKey).get(`/facts/${bundle.head_fact_id}`).expect(200);
     expect(bundle.head_hash).toBe(head.body.fact_hash);
     // Verified with node:crypto (the service signs with @noble/ed25519).
     const jwk = (await keys()).keys.find((k: { kid: string }) => k.kid === bundle.key_id);
     const publicKey = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: jwk.x }, format: 'jwk' });
-    expect(verify(null, Buffer.from(canonicalBundleWithoutSignature(bundle), 'utf8'), publicKey, Buffer.from(bundle.signature, 'base64'))).toBe(true);
-    expect(verify(null, Buffer.from(canonicalBundleWithoutSignature({ ...bundle, head_hash: `sha256:${'0'.repeat(64)}` })), publicKey, Buffer.from(bundle.signature, 'base64'))).toBe(false);
+    expect(
+      verify(null, Buffer.from(canonicalBundleWithoutSignature(bundle), 'utf8'), publicKey, Buffer.from(bundle.signature, 'base64')),
+    ).toBe(true);
+    expect(
+      verify(
+        null,
+        Buffer.from(canonicalBundleWithoutSignature({ ...bundle, head_hash: `sha256:${'0'.repeat(64)}` })),
+        publicKey,
+        Buffer.from(bundle.signature, 'base64'),
+      ),
+    ).toBe(false);
   });
 
   it('gets a bundle exactly as created and lists bundles without manifests, page by page', async () => {
     const streamId = await streamWithFacts(2);
-    const c = ledgerClient(stack.url, t.readOnlyKey);
+    const c = ledgerClient(stack.ledger.url, t.readOnlyKey);
     const first = (await c.post(`/streams/${streamId}/bundles`).expect(201)).body;
-    await ledgerClient(stack.url, t.writerKey).post(`/streams/${streamId}/facts`, sealBody(t.tenantId)).expect(201);
+    await ledgerClient(stack.ledger.url, t.writerKey).post(`/streams/${streamId}/facts`, sealBody(t.tenantId)).expect(201);
     const second = (await c.post(`/streams/${streamId}/bundles`).expect(201)).body;
     expect(second.facts_manifest).toEqual([...first.facts_manifest, second.head_fact_id]);
     expect((await c.get(`/bundles/${first.bundle_id}`).expect(200)).body).toEqual(first);
@@ -127,7 +143,7 @@ describe('ledger proof bundles, published keys and rotation', () => {
   });
 
   it('publishes the keys at /.well-known/ledger-keys without authentication', async () => {
-    const res = await request(stack.url).get('/.well-known/ledger-keys').expect(200);
+    const res = await request(stack.ledger.url).get('/.well-known/ledger-keys').expect(200);
     expect(res.headers['cache-control']).toBe('public, max-age=300');
     expect(res.body.keys).toContainEqual({
       kid: `ledger:${YEAR}`,
@@ -149,9 +165,9 @@ describe('ledger proof bundles, published keys and rotation', () => {
 
     beforeAll(async () => {
       const streamId = await streamWithFacts(4);
-      bundle = (await ledgerClient(stack.url, t.readOnlyKey).post(`/streams/${streamId}/bundles`).expect(201)).body;
+      bundle = (await ledgerClient(stack.ledger.url, t.readOnlyKey).post(`/streams/${streamId}/bundles`).expect(201)).body;
       // The stream grows after the bundle: the verifier checks the prefix the bundle covers.
-      await ledgerClient(stack.url, t.writerKey).post(`/streams/${streamId}/facts`, sealBody(t.tenantId)).expect(201);
+      await ledgerClient(stack.ledger.url, t.writerKey).post(`/streams/${streamId}/facts`, sealBody(t.tenantId)).expect(201);
       facts = await allFacts(streamId);
       keySet = await keys();
     });
@@ -163,17 +179,31 @@ describe('ledger proof bundles, published keys and rotation', () => {
     });
 
     it('accepts full facts (GET /facts/{id}) as well as list entries', async () => {
-      const full = await Promise.all(bundle.facts_manifest.map(async (id) => (await ledgerClient(stack.url, t.readOnlyKey).get(`/facts/${id}`).expect(200)).body));
+      const full = await Promise.all(
+        bundle.facts_manifest.map(async (id) => (await ledgerClient(stack.ledger.url, t.readOnlyKey).get(`/facts/${id}`).expect(200)).body),
+      );
       expect(check(bundle, keySet, full)).toMatchObject({ valid: true, facts_verified: 4 });
     });
 
-    it('fetches everything itself with --url: with the keys you hold (--trust) exit 0, with the ledger\'s own keys unpinned, exit 3', async () => {
+    it("fetches everything itself with --url: with the keys you hold (--trust) exit 0, with the ledger's own keys unpinned, exit 3", async () => {
       const trust = path.join(await mkdtemp(path.join(work, 'trust-')), 'trust.json');
-      await writeFile(trust, JSON.stringify({ format: 'arbiter.trust', version: 1, tenant_id: t.tenantId, jwks: { keys: [] }, ledger_keys: keySet }));
-      const pinned = await runVerifier(['--url', stack.url, '--api-key', t.readOnlyKey, '--bundle-id', bundle.bundle_id, '--trust', trust]);
+      await writeFile(
+        trust,
+        JSON.stringify({ format: 'arbiter.trust', version: 1, tenant_id: t.tenantId, jwks: { keys: [] }, ledger_keys: keySet }),
+      );
+      const pinned = await runVerifier([
+        '--url',
+        stack.ledger.url,
+        '--api-key',
+        t.readOnlyKey,
+        '--bundle-id',
+        bundle.bundle_id,
+        '--trust',
+        trust,
+      ]);
       expect(pinned.report).toMatchObject({ valid: true, facts_verified: 4, pinned: true });
       expect(pinned.code).toBe(0);
-      const { code, report } = await runVerifier(['--url', stack.url, '--api-key', t.readOnlyKey, '--bundle-id', bundle.bundle_id]);
+      const { code, report } = await runVerifier(['--url', stack.ledger.url, '--api-key', t.readOnlyKey, '--bundle-id', bundle.bundle_id]);
       expect(report).toMatchObject({ valid: true, facts_verified: 4, pinned: false });
       expect(code).toBe(3);
     });
@@ -188,7 +218,9 @@ describe('ledger proof bundles, published keys and rotation', () => {
     });
 
     it('names the changed fact when given full facts, which carry their own fact_hash', async () => {
-      const full = await Promise.all(bundle.facts_manifest.map(async (id) => (await ledgerClient(stack.url, t.readOnlyKey).get(`/facts/${id}`).expect(200)).body));
+      const full = await Promise.all(
+        bundle.facts_manifest.map(async (id) => (await ledgerClient(stack.ledger.url, t.readOnlyKey).get(`/facts/${id}`).expect(200)).body),
+      );
       full[1].actor = 'someone else';
       const report = check(bundle, keySet, full);
       expect(report).toMatchObject({ valid: false, facts_verified: 1 });
@@ -224,12 +256,16 @@ describe('ledger proof bundles, published keys and rotation', () => {
 
   describe('key rotation', () => {
     it('is for platform admins only (403 FORBIDDEN for a tenant admin)', async () => {
-      const res = await ledgerClient(stack.url, t.adminKey).post('/admin/signing-keys/rotate', { mode: 'emergency' }).expect(403);
-      expect(res.body).toEqual({ code: 'FORBIDDEN', message: 'Missing permission: platform_admin', details: { permission: 'platform_admin' } });
+      const res = await ledgerClient(stack.ledger.url, t.adminKey).post('/admin/signing-keys/rotate', { mode: 'emergency' }).expect(403);
+      expect(res.body).toEqual({
+        code: 'FORBIDDEN',
+        message: 'Missing permission: platform_admin',
+        details: { permission: 'platform_admin' },
+      });
     });
 
     it('refuses a scheduled rotation while this year’s key exists, and an unknown mode', async () => {
-      const admin = ledgerClient(stack.url, stack.registry.adminKey);
+      const admin = ledgerClient(stack.ledger.url, stack.registry.adminKey);
       const res = await admin.post('/admin/signing-keys/rotate', { mode: 'scheduled' }).expect(400);
       expect(res.body).toMatchObject({ code: 'VALIDATION_ERROR', message: expect.stringMatching(/already has a key of epoch/) });
       await admin.post('/admin/signing-keys/rotate', { mode: 'weekly' }).expect(400);
@@ -237,26 +273,42 @@ describe('ledger proof bundles, published keys and rotation', () => {
 
     it('rotates at once on an emergency, keeps the old key published, and old bundles stay verifiable', async () => {
       const streamId = await streamWithFacts(2);
-      const before = (await ledgerClient(stack.url, t.readOnlyKey).post(`/streams/${streamId}/bundles`).expect(201)).body;
-      const res = await ledgerClient(stack.url, stack.registry.adminKey).post('/admin/signing-keys/rotate', { mode: 'emergency' }).expect(201);
-      expect(res.body).toMatchObject({ mode: 'emergency', key_id: expect.stringMatching(new RegExp(`^ledger:${YEAR}\\.\\d+$`)), retired: [before.key_id] });
+      const before = (await ledgerClient(stack.ledger.url, t.readOnlyKey).post(`/streams/${streamId}/bundles`).expect(201)).body;
+      const res = await ledgerClient(stack.ledger.url, stack.registry.adminKey)
+        .post('/admin/signing-keys/rotate', { mode: 'emergency' })
+        .expect(201);
+      expect(res.body).toMatchObject({
+        mode: 'emergency',
+        key_id: expect.stringMatching(new RegExp(`^ledger:${YEAR}\\.\\d+$`)),
+        retired: [before.key_id],
+      });
       const published = await keys();
-      expect(published).toEqual({ keys: res.body.keys, transitions: [expect.objectContaining({ key: expect.objectContaining({ kid: res.body.key_id }), retired: [{ kid: before.key_id, not_after: expect.any(String) }] })] });
+      expect(published).toEqual({
+        keys: res.body.keys,
+        transitions: [
+          expect.objectContaining({
+            key: expect.objectContaining({ kid: res.body.key_id }),
+            retired: [{ kid: before.key_id, not_after: expect.any(String) }],
+          }),
+        ],
+      });
       const old = published.keys.find((k: { kid: string }) => k.kid === before.key_id);
       expect(old.not_after).not.toBeNull();
       expect(published.keys.find((k: { kid: string }) => k.kid === res.body.key_id).not_after).toBeNull();
 
-      const after = (await ledgerClient(stack.url, t.readOnlyKey).post(`/streams/${streamId}/bundles`).expect(201)).body;
+      const after = (await ledgerClient(stack.ledger.url, t.readOnlyKey).post(`/streams/${streamId}/bundles`).expect(201)).body;
       expect(after.key_id).toBe(res.body.key_id);
       const facts = await allFacts(streamId);
       expect(check(before, published, facts).valid).toBe(true);
       expect(check(after, published, facts).valid).toBe(true);
       // A bundle claiming a time after its key's retirement is refused.
-      expect(check({ ...before, created_at_ms: after.created_at_ms, created_at_iso: after.created_at_iso }, published, facts).errors[0]).toMatch(/was not valid at/);
+      expect(
+        check({ ...before, created_at_ms: after.created_at_ms, created_at_iso: after.created_at_iso }, published, facts).errors[0],
+      ).toMatch(/was not valid at/);
     });
 
     it('rotates from the command line (ledger-cli keys rotate), and the running service signs with the new key', async () => {
-      const env = processEnv(stack.env);
+      const env = processEnv(stack.env('ledger'));
       const rotated = await runCli(bundled.cli, ['keys', 'rotate', '--mode', 'emergency'], env);
       expect(rotated.code).toBe(0);
       const out = JSON.parse(rotated.stdout);
@@ -273,7 +325,7 @@ describe('ledger proof bundles, published keys and rotation', () => {
       expect(wrongKey.code).toBe(1);
       expect(wrongKey.stderr).toMatch(/KEY_ENCRYPTION_KEY/);
       const streamId = await streamWithFacts(1);
-      const bundle = (await ledgerClient(stack.url, t.readOnlyKey).post(`/streams/${streamId}/bundles`).expect(201)).body;
+      const bundle = (await ledgerClient(stack.ledger.url, t.readOnlyKey).post(`/streams/${streamId}/bundles`).expect(201)).body;
       expect(bundle.key_id).toBe(out.key_id);
       expect(check(bundle, await keys(), await allFacts(streamId)).valid).toBe(true);
     }, 30_000);

@@ -1,5 +1,6 @@
 import request from 'supertest';
-import { createLedgerTenant, sealBody, startLedgerStack, type LedgerStack, type LedgerTenant } from './ledger-harness';
+import { createLedgerTenant, sealBody, type LedgerTenant } from './ledger-harness';
+import { startStack, type Stack } from './stack';
 import { bundleLedger, processEnv, spawnLedger, type LedgerProcess } from './ledger-processes';
 
 const GENEROUS = { rate_limit: { requests_per_minute: 1_000_000, burst: 100_000 } };
@@ -13,21 +14,21 @@ interface StoredLink {
 }
 
 /**
- * Issue 3 / docs/ledger-formats.md: appends to one stream are linearised by the database, whatever
+ * docs/ledger-formats.md "Concurrency": appends to one stream are linearised by the database, whatever
  * the number of replicas. Two real ledger processes (the esbuild bundle, as deployed) on one
  * database take concurrent seals of one stream.
  */
 describe('ledger appends across two processes', () => {
-  let stack: LedgerStack;
+  let stack: Stack;
   let t: LedgerTenant;
   let processes: LedgerProcess[] = [];
 
   beforeAll(async () => {
     let bundled: Awaited<ReturnType<typeof bundleLedger>>;
-    [stack, bundled] = await Promise.all([startLedgerStack(), bundleLedger()]);
+    [stack, bundled] = await Promise.all([startStack({ ledger: true }), bundleLedger()]);
     t = await createLedgerTenant(stack, GENEROUS);
     // Small pools and batches make the two processes interleave many transactions.
-    const env = processEnv({ ...stack.env, DB_POOL_SIZE: '4', SEAL_BATCH_MAX: '8' });
+    const env = processEnv({ ...stack.env('ledger'), DB_POOL_SIZE: '4', SEAL_BATCH_MAX: '8' });
     processes = await Promise.all([spawnLedger(bundled.main, env), spawnLedger(bundled.main, env)]);
     expect(processes[0].pid).not.toBe(processes[1].pid);
   }, 60_000);
@@ -37,13 +38,17 @@ describe('ledger appends across two processes', () => {
   });
 
   const seal = (i: number, streamId: string, extra: object = {}) =>
-    request(processes[i % 2].url).post(`/streams/${streamId}/facts`).set('X-API-Key', t.writerKey).send(sealBody(t.tenantId, { custom_payload: { i }, ...extra }));
+    request(processes[i % 2].url)
+      .post(`/streams/${streamId}/facts`)
+      .set('X-API-Key', t.writerKey)
+      .send(sealBody(t.tenantId, { custom_payload: { i }, ...extra }));
 
   async function storedChain(streamId: string): Promise<StoredLink[]> {
-    const { rows } = await stack.db.query(
-      `SELECT seq::int AS seq, fact_id, prev_hash, fact_hash, parent_fact_id FROM facts WHERE stream_id = $1 ORDER BY seq`,
-      [streamId],
-    );
+    const { rows } = await stack
+      .db('ledger')
+      .query(`SELECT seq::int AS seq, fact_id, prev_hash, fact_hash, parent_fact_id FROM facts WHERE stream_id = $1 ORDER BY seq`, [
+        streamId,
+      ]);
     return rows;
   }
 
@@ -62,7 +67,9 @@ describe('ledger appends across two processes', () => {
     expect(new Set(responses.map((r) => r.body.fact_id))).toEqual(new Set(chain.map((f) => f.fact_id)));
     const payloads = responses.map((r) => r.body.custom_payload.i).sort((a, b) => a - b);
     expect(payloads).toEqual(Array.from({ length: 50 }, (_, i) => i));
-    const { rows } = await stack.db.query(`SELECT head_seq::int AS n, head_fact_id FROM streams WHERE stream_id = $1`, [streamId]);
+    const { rows } = await stack
+      .db('ledger')
+      .query(`SELECT head_seq::int AS n, head_fact_id FROM streams WHERE stream_id = $1`, [streamId]);
     expect(rows[0]).toEqual({ n: 50, head_fact_id: chain[49].fact_id });
     for (const p of processes) {
       const verified = await request(p.url).post(`/streams/${streamId}/verify`).set('X-API-Key', t.readOnlyKey).expect(200);
@@ -76,7 +83,7 @@ describe('ledger appends across two processes', () => {
     expect(responses.filter((r) => r.status === 201)).toHaveLength(1);
     expect(responses.filter((r) => r.status === 200)).toHaveLength(19);
     expect(new Set(responses.map((r) => r.body.fact_id)).size).toBe(1);
-    const { rows } = await stack.db.query(`SELECT count(*)::int AS n FROM facts WHERE stream_id = $1`, [streamId]);
+    const { rows } = await stack.db('ledger').query(`SELECT count(*)::int AS n FROM facts WHERE stream_id = $1`, [streamId]);
     expect(rows[0].n).toBe(1);
   }, 30_000);
 
@@ -90,9 +97,11 @@ describe('ledger appends across two processes', () => {
     expect(responses.filter((r) => r.status === 201)).toHaveLength(20);
     const chain = await storedChain(streamId);
     expect(chain.map((f) => f.seq)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
-    const { rows } = await stack.db.query(`SELECT client_ref, count(*)::int AS n FROM facts WHERE stream_id = $1 AND client_ref IS NOT NULL GROUP BY client_ref`, [
-      streamId,
-    ]);
+    const { rows } = await stack
+      .db('ledger')
+      .query(`SELECT client_ref, count(*)::int AS n FROM facts WHERE stream_id = $1 AND client_ref IS NOT NULL GROUP BY client_ref`, [
+        streamId,
+      ]);
     expect(rows).toHaveLength(10);
     expect(rows.every((r: { n: number }) => r.n === 1)).toBe(true);
     const verified = await request(processes[0].url).post(`/streams/${streamId}/verify`).set('X-API-Key', t.readOnlyKey).expect(200);

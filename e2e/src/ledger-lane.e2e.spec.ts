@@ -1,18 +1,19 @@
 import http from 'node:http';
 import { gzipSync } from 'node:zlib';
-import { createLedgerTenant, startLedgerStack, type LedgerStack, type LedgerTenant } from './ledger-harness';
+import { createLedgerTenant, type LedgerTenant } from './ledger-harness';
+import { startStack, type Stack } from './stack';
 
 /**
  * POST /streams/<id>/facts runs on a fast lane before express (ADR 0006); what the lane does not take
  * (here: gzip bodies) goes through express and tsoa. Both must answer alike, rate-limit headers included.
  */
 describe('the seal fast lane and the general path', () => {
-  let stack: LedgerStack;
+  let stack: Stack;
   let t: LedgerTenant;
   let other: LedgerTenant;
 
   beforeAll(async () => {
-    stack = await startLedgerStack();
+    stack = await startStack({ ledger: true });
     const generous = { rate_limit: { tier: 'enterprise', requests_per_minute: 1_000_000, burst: 100_000 } };
     [t, other] = await Promise.all([createLedgerTenant(stack, generous), createLedgerTenant(stack, generous)]);
   });
@@ -25,12 +26,16 @@ describe('the seal fast lane and the general path', () => {
   }
   const post = (path: string, body: Buffer, headers: Record<string, string>) =>
     new Promise<Answer>((resolve, reject) => {
-      const req = http.request(new URL(path, stack.url), { method: 'POST', headers: { 'Content-Type': 'application/json', 'Content-Length': String(body.length), ...headers } }, (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (c: string) => (text += c));
-        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: text ? JSON.parse(text) : {} }));
-      });
+      const req = http.request(
+        new URL(path, stack.ledger.url),
+        { method: 'POST', headers: { 'Content-Type': 'application/json', 'Content-Length': String(body.length), ...headers } },
+        (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (c: string) => (text += c));
+          res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: text ? JSON.parse(text) : {} }));
+        },
+      );
       req.on('error', reject);
       req.end(body);
     });
@@ -60,9 +65,21 @@ describe('the seal fast lane and the general path', () => {
       ['nul in actor', JSON.stringify({ tenant_id: t.tenantId, actor: 'a\u0000', custom_payload: {} }), t.writerKey],
       ['nul in client_ref', JSON.stringify({ tenant_id: t.tenantId, actor: 'a', custom_payload: {}, client_ref: '\u0000' }), t.writerKey],
       ['nul in tenant_id', JSON.stringify({ tenant_id: `${t.tenantId}\u0000`, actor: 'a', custom_payload: {} }), t.writerKey],
-      ['nul in a payload value', JSON.stringify({ tenant_id: t.tenantId, actor: 'a', custom_payload: { a: [{ b: 'x\u0000' }] } }), t.writerKey],
-      ['nul in a payload key', JSON.stringify({ tenant_id: t.tenantId, actor: 'a', custom_payload: { a: { ['b\u0000']: 1 } } }), t.writerKey],
-      ['lone surrogate in a payload key', JSON.stringify({ tenant_id: t.tenantId, actor: 'a', custom_payload: { ['\udc00']: 1 } }), t.writerKey],
+      [
+        'nul in a payload value',
+        JSON.stringify({ tenant_id: t.tenantId, actor: 'a', custom_payload: { a: [{ b: 'x\u0000' }] } }),
+        t.writerKey,
+      ],
+      [
+        'nul in a payload key',
+        JSON.stringify({ tenant_id: t.tenantId, actor: 'a', custom_payload: { a: { ['b\u0000']: 1 } } }),
+        t.writerKey,
+      ],
+      [
+        'lone surrogate in a payload key',
+        JSON.stringify({ tenant_id: t.tenantId, actor: 'a', custom_payload: { ['\udc00']: 1 } }),
+        t.writerKey,
+      ],
       ['nul in an unknown field', JSON.stringify({ tenant_id: t.tenantId, actor: 'a', custom_payload: {}, ['x\u0000']: 1 }), t.writerKey],
       ['nul and no actor', JSON.stringify({ tenant_id: t.tenantId, custom_payload: { s: '\u0000' } }), t.writerKey],
       ['nul without a key', JSON.stringify({ tenant_id: t.tenantId, actor: 'a\u0000', custom_payload: {} }), undefined],
@@ -71,7 +88,10 @@ describe('the seal fast lane and the general path', () => {
     for (const [name, body, key] of cases) {
       const headers: Record<string, string> = key ? { 'X-API-Key': key } : {};
       const fast = await post(`/streams/lane-${name.replace(/ /g, '-')}/facts`, Buffer.from(body), headers);
-      const general = await post(`/streams/lane-${name.replace(/ /g, '-')}/facts`, gzipSync(Buffer.from(body)), { ...headers, 'Content-Encoding': 'gzip' });
+      const general = await post(`/streams/lane-${name.replace(/ /g, '-')}/facts`, gzipSync(Buffer.from(body)), {
+        ...headers,
+        'Content-Encoding': 'gzip',
+      });
       expect({ name, ...answer(fast) }).toEqual({ name, ...answer(general) });
       expect(fast.status).not.toBe(500);
     }

@@ -38,7 +38,16 @@ export async function bundleLedger(): Promise<{ main: string; cli: string }> {
 
 async function sourcesHash(): Promise<string> {
   const hash = createHash('sha256');
-  const roots = ['apps/ledger/src', 'prisma/ledger', 'libs', 'scripts/bundle.mjs', 'docker/migrate.ts', 'docker/healthcheck.ts', 'tsconfig.base.json', 'package-lock.json'];
+  const roots = [
+    'apps/ledger/src',
+    'prisma/ledger',
+    'libs',
+    'scripts/bundle.mjs',
+    'docker/migrate.ts',
+    'docker/healthcheck.ts',
+    'tsconfig.base.json',
+    'package-lock.json',
+  ];
   const walk = async (rel: string): Promise<void> => {
     const abs = path.join(ROOT, rel);
     if (!existsSync(abs)) return;
@@ -101,7 +110,11 @@ export async function spawnLedger(main: string, env: NodeJS.ProcessEnv, timeoutM
 }
 
 /** Runs the bundled CLI; resolves with its exit code and output. */
-export async function runCli(cli: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
+export async function runCli(
+  cli: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
     const { stdout, stderr } = await run(process.execPath, [cli, ...args], { env });
     return { code: 0, stdout, stderr };

@@ -6,7 +6,9 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import request from 'supertest';
 import { checkpointSignatureHolds, consistencyHolds, inclusionHolds, type PublishedLedgerKey } from './evidence-harness';
-import { createLedgerTenant, ledgerClient, sealBody, startLedgerStack, type LedgerStack, type LedgerTenant } from './ledger-harness';
+import { createLedgerTenant, ledgerClient, sealBody, type LedgerTenant } from './ledger-harness';
+import { startStack, type Stack } from './stack';
+import { eventually } from '@arbiter/testing';
 
 // Merkle proofs of the ledger over HTTP (docs/evidence.md "Proofs"), checked with an implementation
 // of RFC 9162 section 2.1 written here with node:crypto only (not @arbiter/merkle, which the ledger uses).
@@ -56,14 +58,18 @@ interface Checkpoint {
 }
 
 const { verifyInclusion: scriptVerify } = require('../../scripts/verify-inclusion.mjs') as {
-  verifyInclusion(input: { inclusion: object; keys: object; fact?: object }): { valid: boolean; errors: string[]; leaf_checked_against: string | null };
+  verifyInclusion(input: { inclusion: object; keys: object; fact?: object }): {
+    valid: boolean;
+    errors: string[];
+    leaf_checked_against: string | null;
+  };
 };
 const execFileP = promisify(execFile);
 
 const GENEROUS = { rate_limit: { requests_per_minute: 10_000_000, burst: 1_000_000 } };
 
 describe('ledger Merkle proofs (RFC 9162)', () => {
-  let stack: LedgerStack;
+  let stack: Stack;
   let t: LedgerTenant;
   let other: LedgerTenant;
   let keySet: { keys: PublishedLedgerKey[] };
@@ -71,21 +77,33 @@ describe('ledger Merkle proofs (RFC 9162)', () => {
   const big = 'proofs-600';
   /** fact_hash and fact_id of each stream's facts, in chain order. */
   const facts = new Map<string, Array<{ fact_id: string; fact_hash: string }>>();
-  const leaves = (streamId: string, n: number) => facts.get(streamId)!.slice(0, n).map((f) => leaf(f.fact_hash));
-  const read = () => ledgerClient(stack.url, t.readOnlyKey);
+  const leaves = (streamId: string, n: number) =>
+    facts
+      .get(streamId)!
+      .slice(0, n)
+      .map((f) => leaf(f.fact_hash));
+  const read = () => ledgerClient(stack.ledger.url, t.readOnlyKey);
 
   async function seal(streamId: string, count: number, concurrent: number) {
-    const c = ledgerClient(stack.url, t.writerKey);
+    const c = ledgerClient(stack.ledger.url, t.writerKey);
     for (let done = 0; done < count; done += concurrent) {
       const n = Math.min(concurrent, count - done);
-      await Promise.all(Array.from({ length: n }, (_, i) => c.post(`/streams/${streamId}/facts`, sealBody(t.tenantId, { custom_payload: { i: done + i } })).expect(201)));
+      await Promise.all(
+        Array.from({ length: n }, (_, i) =>
+          c.post(`/streams/${streamId}/facts`, sealBody(t.tenantId, { custom_payload: { i: done + i } })).expect(201),
+        ),
+      );
     }
     const list: Array<{ fact_id: string; fact_hash: string }> = [];
     for (let offset = 0; offset < count; offset += 1000) {
-      const page = (await read().get(`/streams/${streamId}/facts?limit=1000&offset=${offset}`).expect(200)).body.facts as Array<{ fact_id: string }>;
+      const page = (await read().get(`/streams/${streamId}/facts?limit=1000&offset=${offset}`).expect(200)).body.facts as Array<{
+        fact_id: string;
+      }>;
       // List entries carry no fact_hash: read each fact (in parallel, a few at a time).
       for (let i = 0; i < page.length; i += 50) {
-        list.push(...(await Promise.all(page.slice(i, i + 50).map(async (f) => (await read().get(`/facts/${f.fact_id}`).expect(200)).body))));
+        list.push(
+          ...(await Promise.all(page.slice(i, i + 50).map(async (f) => (await read().get(`/facts/${f.fact_id}`).expect(200)).body))),
+        );
       }
     }
     facts.set(streamId, list);
@@ -100,7 +118,13 @@ describe('ledger Merkle proofs (RFC 9162)', () => {
     const f = facts.get(streamId)![m];
     const res = await read().get(`/facts/${f.fact_id}/inclusion?tree_size=${n}`).expect(200);
     const d = leaves(streamId, n);
-    expect(res.body).toEqual({ fact_id: f.fact_id, leaf_index: m, tree_size: n, inclusion_path: pathOf(m, d).map(text), checkpoint: expect.objectContaining({ stream_id: streamId, tree_size: n, root_hash: text(mth(d)) }) });
+    expect(res.body).toEqual({
+      fact_id: f.fact_id,
+      leaf_index: m,
+      tree_size: n,
+      inclusion_path: pathOf(m, d).map(text),
+      checkpoint: expect.objectContaining({ stream_id: streamId, tree_size: n, root_hash: text(mth(d)) }),
+    });
     expect(inclusionHolds(f.fact_hash, m, n, res.body.inclusion_path, res.body.checkpoint.root_hash)).toBe(true);
     expect(checkSignature(res.body.checkpoint)).toBe(true);
     return res.body;
@@ -113,28 +137,30 @@ describe('ledger Merkle proofs (RFC 9162)', () => {
     expect(consistencyHolds(m, n, res.body.consistency_path, text(mth(d.slice(0, m))), text(mth(d)))).toBe(true);
     if (!withCheckpoints) return;
     // and against the signed checkpoints of both sizes
-    const [a, b] = await Promise.all([m, n].map(async (s) => (await read().get(`/streams/${streamId}/checkpoint?tree_size=${s}`).expect(200)).body as Checkpoint));
+    const [a, b] = await Promise.all(
+      [m, n].map(async (s) => (await read().get(`/streams/${streamId}/checkpoint?tree_size=${s}`).expect(200)).body as Checkpoint),
+    );
     expect(consistencyHolds(m, n, res.body.consistency_path, a.root_hash, b.root_hash)).toBe(true);
   }
 
   const storedNodes = async (streamId: string) =>
-    (await stack.db.query<{ level: number; idx: string; hash: Buffer }>('SELECT level, idx, hash FROM merkle_nodes WHERE stream_id = $1 ORDER BY level, idx', [streamId])).rows.map((r) => ({
+    (
+      await stack
+        .db('ledger')
+        .query<{ level: number; idx: string; hash: Buffer }>(
+          'SELECT level, idx, hash FROM merkle_nodes WHERE stream_id = $1 ORDER BY level, idx',
+          [streamId],
+        )
+    ).rows.map((r) => ({
       level: r.level,
       idx: Number(r.idx),
       hash: r.hash,
     }));
-  async function waitForNodes(streamId: string, count: number) {
-    for (let i = 0; i < 200; i++) {
-      if ((await storedNodes(streamId)).length >= count) return;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error(`${streamId}: the filler stored fewer than ${count} nodes`);
-  }
 
   beforeAll(async () => {
-    stack = await startLedgerStack();
+    stack = await startStack({ ledger: true });
     [t, other] = await Promise.all([createLedgerTenant(stack, GENEROUS), createLedgerTenant(stack, GENEROUS)]);
-    keySet = (await request(stack.url).get('/.well-known/ledger-keys').expect(200)).body;
+    keySet = (await request(stack.ledger.url).get('/.well-known/ledger-keys').expect(200)).body;
     await seal(small, 70, 1);
     await seal(big, 600, 50);
   }, 180_000);
@@ -145,7 +171,15 @@ describe('ledger Merkle proofs (RFC 9162)', () => {
   it('signs a checkpoint at every size 1..70 whose root is MTH of the first facts, verified with node:crypto Ed25519', async () => {
     for (let n = 1; n <= 70; n++) {
       const c: Checkpoint = (await read().get(`/streams/${small}/checkpoint?tree_size=${n}`).expect(200)).body;
-      expect(c).toEqual({ stream_id: small, tree_size: n, root_hash: text(mth(leaves(small, n))), created_at_ms: expect.any(Number), key_id: expect.stringMatching(/^ledger:/), signature_alg: 'Ed25519', signature: expect.any(String) });
+      expect(c).toEqual({
+        stream_id: small,
+        tree_size: n,
+        root_hash: text(mth(leaves(small, n))),
+        created_at_ms: expect.any(Number),
+        key_id: expect.stringMatching(/^ledger:/),
+        signature_alg: 'Ed25519',
+        signature: expect.any(String),
+      });
       expect(checkSignature(c)).toBe(true);
       expect(checkSignature({ ...c, tree_size: n + 1 })).toBe(false);
       expect(checkSignature({ ...c, root_hash: text(Buffer.alloc(32)) })).toBe(false);
@@ -166,14 +200,20 @@ describe('ledger Merkle proofs (RFC 9162)', () => {
 
   it('proves consistency between every pair of sizes up to 32, and many pairs up to 70', async () => {
     for (let n = 1; n <= 70; n++) {
-      const all = n <= 32 ? Array.from({ length: n }, (_, i) => i + 1) : [...new Set([1, 2, 3, 7, 8, 9, 16, 17, 31, 32, 33, n >> 1, n - 1, n].filter((m) => m <= n))];
+      const all =
+        n <= 32
+          ? Array.from({ length: n }, (_, i) => i + 1)
+          : [...new Set([1, 2, 3, 7, 8, 9, 16, 17, 31, 32, 33, n >> 1, n - 1, n].filter((m) => m <= n))];
       for (let i = 0; i < all.length; i += 16) await Promise.all(all.slice(i, i + 16).map((m) => expectConsistency(small, m, n)));
     }
   }, 180_000);
 
   describe('a stream of 600 facts sealed concurrently (stored nodes of levels 4 and 8)', () => {
     it('stores the completed 16-leaf and 256-leaf blocks after the commits, each the MTH of its leaves', async () => {
-      await waitForNodes(big, 37 + 2);
+      await eventually(`the filler to store 39 Merkle nodes of ${big}`, () => storedNodes(big), {
+        until: (nodes) => nodes.length >= 37 + 2,
+        timeoutMs: 10_000,
+      });
       const nodes = await storedNodes(big);
       const d = leaves(big, 600);
       expect(nodes.map(({ level, idx }) => ({ level, idx }))).toEqual([
@@ -189,12 +229,24 @@ describe('ledger Merkle proofs (RFC 9162)', () => {
       for (const n of [255, 256, 257, 300, 511, 512, 513, 600]) for (let m = 0; m < n; m += 37) cases.push([m, n]);
       cases.push([599, 600], [511, 512], [512, 513], [0, 600]);
       for (let i = 0; i < cases.length; i += 16) await Promise.all(cases.slice(i, i + 16).map(([m, n]) => expectInclusion(big, m, n)));
-      for (const [m, n] of [[1, 600], [100, 600], [256, 600], [256, 512], [300, 513], [512, 600], [513, 600], [599, 600], [600, 600], [255, 257]]) await expectConsistency(big, m, n, true);
+      for (const [m, n] of [
+        [1, 600],
+        [100, 600],
+        [256, 600],
+        [256, 512],
+        [300, 513],
+        [512, 600],
+        [513, 600],
+        [599, 600],
+        [600, 600],
+        [255, 257],
+      ])
+        await expectConsistency(big, m, n, true);
     }, 60_000);
 
     it('answers with stored nodes deleted, and stores them again', async () => {
       const before = await storedNodes(big);
-      await stack.db.query('DELETE FROM merkle_nodes WHERE stream_id = $1', [big]);
+      await stack.db('ledger').query('DELETE FROM merkle_nodes WHERE stream_id = $1', [big]);
       await expectInclusion(big, 5, 600);
       await expectInclusion(big, 300, 600);
       await expectConsistency(big, 256, 600);
@@ -204,7 +256,7 @@ describe('ledger Merkle proofs (RFC 9162)', () => {
     it('a tampered stored node: proofs that lean on it fail against the root of the facts; a proof below it is refused', async () => {
       const block0 = mth(leaves(big, 256));
       const forged = sha256(Buffer.from('forged'));
-      await stack.db.query('UPDATE merkle_nodes SET hash = $2 WHERE stream_id = $1 AND level = 8 AND idx = 0', [big, forged]);
+      await stack.db('ledger').query('UPDATE merkle_nodes SET hash = $2 WHERE stream_id = $1 AND level = 8 AND idx = 0', [big, forged]);
       try {
         // Leaf 300's path has block 0 as a sibling: the service signs what it stores, and the
         // proof fails against the root computed from the facts.
@@ -221,17 +273,23 @@ describe('ledger Merkle proofs (RFC 9162)', () => {
         // A consistency proof from inside the block to beyond it fails too.
         expect((await read().get(`/streams/${big}/consistency?from=100&to=600`)).status).toBe(500);
       } finally {
-        await stack.db.query('UPDATE merkle_nodes SET hash = $2 WHERE stream_id = $1 AND level = 8 AND idx = 0', [big, block0]);
+        await stack.db('ledger').query('UPDATE merkle_nodes SET hash = $2 WHERE stream_id = $1 AND level = 8 AND idx = 0', [big, block0]);
       }
       await expectInclusion(big, 5, 600);
     });
   });
 
   describe('errors', () => {
-    it('answers 404 for another tenant\'s stream and fact, as for unknown ones', async () => {
-      const o = ledgerClient(stack.url, other.readOnlyKey);
+    it("answers 404 for another tenant's stream and fact, as for unknown ones", async () => {
+      const o = ledgerClient(stack.ledger.url, other.readOnlyKey);
       const f = facts.get(small)![0];
-      for (const p of [`/streams/${small}/checkpoint`, `/facts/${f.fact_id}/inclusion`, `/streams/${small}/consistency?from=1&to=2`, '/streams/nope/checkpoint', '/facts/fct-nope/inclusion']) {
+      for (const p of [
+        `/streams/${small}/checkpoint`,
+        `/facts/${f.fact_id}/inclusion`,
+        `/streams/${small}/consistency?from=1&to=2`,
+        '/streams/nope/checkpoint',
+        '/facts/fct-nope/inclusion',
+      ]) {
         const res = await o.get(p);
         expect(res.status).toBe(404);
         expect(res.body.code).toBe('NOT_FOUND');
@@ -239,9 +297,9 @@ describe('ledger Merkle proofs (RFC 9162)', () => {
     });
 
     it('needs the read permission', async () => {
-      const res = await ledgerClient(stack.url, t.sealOnlyKey).get(`/streams/${small}/checkpoint`);
+      const res = await ledgerClient(stack.ledger.url, t.sealOnlyKey).get(`/streams/${small}/checkpoint`);
       expect(res.status).toBe(403);
-      expect((await request(stack.url).get(`/streams/${small}/checkpoint`)).status).toBe(401);
+      expect((await request(stack.ledger.url).get(`/streams/${small}/checkpoint`)).status).toBe(401);
     });
 
     const f = () => facts.get(small)![9]; // sequence 10
@@ -278,12 +336,27 @@ describe('ledger Merkle proofs (RFC 9162)', () => {
     });
 
     /** The script on files; `trust` gives the ledger keys as a trust file (--trust) instead of --keys. */
-    async function runScript(inclusion: object, fact?: object, trust?: { keys: unknown[] }): Promise<{ code: number; report: { valid: boolean; errors: string[] } }> {
+    async function runScript(
+      inclusion: object,
+      fact?: object,
+      trust?: { keys: unknown[] },
+    ): Promise<{ code: number; report: { valid: boolean; errors: string[] } }> {
       const dir = await mkdtemp(path.join(work, 'case-'));
       const files = { inclusion: path.join(dir, 'inclusion.json'), keys: path.join(dir, 'keys.json'), fact: path.join(dir, 'fact.json') };
       const keys = trust ? { format: 'arbiter.trust', version: 1, tenant_id: 'tnt-any', jwks: { keys: [] }, ledger_keys: trust } : keySet;
-      await Promise.all([writeFile(files.inclusion, JSON.stringify(inclusion)), writeFile(files.keys, JSON.stringify(keys)), writeFile(files.fact, JSON.stringify(fact ?? {}))]);
-      const args = [path.resolve(__dirname, '../../scripts/verify-inclusion.mjs'), '--inclusion', files.inclusion, trust ? '--trust' : '--keys', files.keys, ...(fact ? ['--fact', files.fact] : [])];
+      await Promise.all([
+        writeFile(files.inclusion, JSON.stringify(inclusion)),
+        writeFile(files.keys, JSON.stringify(keys)),
+        writeFile(files.fact, JSON.stringify(fact ?? {})),
+      ]);
+      const args = [
+        path.resolve(__dirname, '../../scripts/verify-inclusion.mjs'),
+        '--inclusion',
+        files.inclusion,
+        trust ? '--trust' : '--keys',
+        files.keys,
+        ...(fact ? ['--fact', files.fact] : []),
+      ];
       try {
         const { stdout } = await execFileP(process.execPath, args);
         return { code: 0, report: JSON.parse(stdout) };
@@ -293,7 +366,7 @@ describe('ledger Merkle proofs (RFC 9162)', () => {
       }
     }
 
-    it('verifies a real inclusion answer with its fact (leaf from the fact\'s content), and fails on tampered output', async () => {
+    it("verifies a real inclusion answer with its fact (leaf from the fact's content), and fails on tampered output", async () => {
       const target = facts.get(big)![300];
       const inclusion = (await read().get(`/facts/${target.fact_id}/inclusion?tree_size=513`).expect(200)).body;
       const fact = (await read().get(`/facts/${target.fact_id}`).expect(200)).body;
@@ -319,7 +392,11 @@ describe('ledger Merkle proofs (RFC 9162)', () => {
       // A fact whose content was changed no longer hashes to the leaf.
       expect((await runScript(inclusion, { ...fact, custom_payload: { i: 9999 } })).code).toBe(1);
       // Another fact of the stream is not the leaf either.
-      const neighbour = (await read().get(`/facts/${facts.get(big)![301].fact_id}`).expect(200)).body;
+      const neighbour = (
+        await read()
+          .get(`/facts/${facts.get(big)![301].fact_id}`)
+          .expect(200)
+      ).body;
       expect((await runScript(inclusion, neighbour)).code).toBe(1);
     });
 
@@ -331,17 +408,25 @@ describe('ledger Merkle proofs (RFC 9162)', () => {
       expect(await runScript(inclusion, fact, held)).toEqual({ code: 0, report: expect.objectContaining({ valid: true }) });
       const impostor = generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' }).x as string;
       const swapped = await runScript(inclusion, fact, { keys: held.keys.map((k) => ({ ...k, x: impostor })) });
-      expect(swapped).toEqual({ code: 1, report: expect.objectContaining({ valid: false, errors: ['the checkpoint signature does not verify'] }) });
+      expect(swapped).toEqual({
+        code: 1,
+        report: expect.objectContaining({ valid: false, errors: ['the checkpoint signature does not verify'] }),
+      });
     });
 
-    it('verifies from the fact_hash alone (an evidence answer\'s ledger object) and refuses what has no leaf', () => {
+    it("verifies from the fact_hash alone (an evidence answer's ledger object) and refuses what has no leaf", () => {
       const target = facts.get(small)![41];
       return read()
         .get(`/facts/${target.fact_id}/inclusion`)
         .expect(200)
         .then(({ body }) => {
-          expect(scriptVerify({ inclusion: { ledger: { ...body, fact_hash: target.fact_hash } }, keys: keySet })).toMatchObject({ valid: true, leaf_checked_against: 'fact_hash as given' });
-          expect(scriptVerify({ inclusion: { ledger: { ...body, fact_hash: facts.get(small)![40].fact_hash } }, keys: keySet }).valid).toBe(false);
+          expect(scriptVerify({ inclusion: { ledger: { ...body, fact_hash: target.fact_hash } }, keys: keySet })).toMatchObject({
+            valid: true,
+            leaf_checked_against: 'fact_hash as given',
+          });
+          expect(scriptVerify({ inclusion: { ledger: { ...body, fact_hash: facts.get(small)![40].fact_hash } }, keys: keySet }).valid).toBe(
+            false,
+          );
           expect(scriptVerify({ inclusion: body, keys: keySet }).valid).toBe(false);
         });
     });

@@ -3,7 +3,8 @@ import { gzipSync } from 'node:zlib';
 import request from 'supertest';
 import { LedgerInternalClient, LedgerRejectedError, type ServiceSeal } from '@arbiter/internal-api';
 import { TEST_INTERNAL_TOKEN } from '../../apps/registry/test/harness';
-import { createLedgerTenant, ledgerClient, rawRequest, startLedgerStack, type LedgerStack, type LedgerTenant } from './ledger-harness';
+import { createLedgerTenant, ledgerClient, rawRequest, type LedgerTenant } from './ledger-harness';
+import { startStack, type Stack } from './stack';
 
 const GENESIS = `sha256:${'0'.repeat(64)}`;
 const GENEROUS = { rate_limit: { tier: 'enterprise', requests_per_minute: 1_000_000, burst: 100_000 } };
@@ -13,7 +14,18 @@ const GENEROUS = { rate_limit: { tier: 'enterprise', requests_per_minute: 1_000_
  * text of the seven members written out by hand (these payloads are flat objects of strings, whose
  * members are given here in sorted order), hashed with node:crypto.
  */
-function expectedFactHash(f: { fact_id: string; stream_id: string; tenant_id: string; actor: string; sealed_at_ms: number; sealed_by: string | null; prev_hash: string }, payload: Record<string, string>) {
+function expectedFactHash(
+  f: {
+    fact_id: string;
+    stream_id: string;
+    tenant_id: string;
+    actor: string;
+    sealed_at_ms: number;
+    sealed_by: string | null;
+    prev_hash: string;
+  },
+  payload: Record<string, string>,
+) {
   const payloadJcs = `{${Object.keys(payload)
     .sort()
     .map((k) => `${JSON.stringify(k)}:${JSON.stringify(payload[k])}`)
@@ -30,27 +42,29 @@ function expectedFactHash(f: { fact_id: string; stream_id: string; tenant_id: st
 
 /** POST /internal/v1/seals (docs/ledger-formats.md "Service seals"), through HTTP against real PostgreSQL. */
 describe('ledger: service seals through the internal API', () => {
-  let stack: LedgerStack;
+  let stack: Stack;
   let t: LedgerTenant;
   let other: LedgerTenant;
   let sut: LedgerInternalClient;
   let run = 0;
 
   beforeAll(async () => {
-    stack = await startLedgerStack();
+    stack = await startStack({ ledger: true });
     [t, other] = await Promise.all([createLedgerTenant(stack, GENEROUS), createLedgerTenant(stack, GENEROUS)]);
-    sut = new LedgerInternalClient({ baseUrl: stack.url, token: TEST_INTERNAL_TOKEN });
+    sut = new LedgerInternalClient({ baseUrl: stack.ledger.url, token: TEST_INTERNAL_TOKEN });
     // Rows the database refuses on their own (the seal queue isolates them): a constraint (not the
     // caller's values: 500) and a data exception (the caller's values: 400).
-    await stack.db.query(`ALTER TABLE facts ADD CONSTRAINT test_no_poison CHECK (actor <> 'poison')`);
-    await stack.db.query(`CREATE FUNCTION test_refuse_data() RETURNS trigger LANGUAGE plpgsql AS $$
+    await stack.db('ledger').query(`ALTER TABLE facts ADD CONSTRAINT test_no_poison CHECK (actor <> 'poison')`);
+    await stack.db('ledger').query(`CREATE FUNCTION test_refuse_data() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN IF NEW.actor = 'bad-data' THEN RAISE EXCEPTION 'test data exception' USING ERRCODE = '22023'; END IF; RETURN NEW; END $$`);
-    await stack.db.query(`CREATE TRIGGER test_refuse_data BEFORE INSERT ON facts FOR EACH ROW EXECUTE FUNCTION test_refuse_data()`);
+    await stack
+      .db('ledger')
+      .query(`CREATE TRIGGER test_refuse_data BEFORE INSERT ON facts FOR EACH ROW EXECUTE FUNCTION test_refuse_data()`);
   });
   afterAll(() => stack.stop());
 
   const internal = (body: unknown, token: string | null = TEST_INTERNAL_TOKEN) => {
-    const r = request(stack.url).post('/internal/v1/seals');
+    const r = request(stack.ledger.url).post('/internal/v1/seals');
     return (token === null ? r : r.set('X-Internal-Token', token)).send(body as object);
   };
   const consultation = (tenant: LedgerTenant, i: number, extra: Partial<ServiceSeal> = {}): ServiceSeal => ({
@@ -61,9 +75,12 @@ describe('ledger: service seals through the internal API', () => {
     client_ref: `cns-${run}-${i}`,
     ...extra,
   });
-  const factCount = async () => (await stack.db.query<{ n: number }>('SELECT count(*)::int AS n FROM facts')).rows[0].n;
+  const factCount = async () => (await stack.db('ledger').query<{ n: number }>('SELECT count(*)::int AS n FROM facts')).rows[0].n;
   const listFacts = async (tenant: LedgerTenant, streamId: string) =>
-    (await ledgerClient(stack.url, tenant.readOnlyKey).get(`/streams/${streamId}/facts?limit=1000`).expect(200)).body as { count: number; facts: Array<{ fact_id: string }> };
+    (await ledgerClient(stack.ledger.url, tenant.readOnlyKey).get(`/streams/${streamId}/facts?limit=1000`).expect(200)).body as {
+      count: number;
+      facts: Array<{ fact_id: string }>;
+    };
 
   beforeEach(() => {
     run++;
@@ -71,12 +88,23 @@ describe('ledger: service seals through the internal API', () => {
 
   it('seals a batch in request order, chained and hashed as any fact, and the tenant read key reads it', async () => {
     // A fresh stream per test: a stream id of its own tenant (the approvals stream here).
-    const seals = Array.from({ length: 40 }, (_, i) => consultation(t, i, { stream_id: `arbiter.${t.tenantId}.approvals`, client_ref: `apr-${run}-${i}:approved` }));
+    const seals = Array.from({ length: 40 }, (_, i) =>
+      consultation(t, i, { stream_id: `arbiter.${t.tenantId}.approvals`, client_ref: `apr-${run}-${i}:approved` }),
+    );
     const answer = await sut.seal(seals);
     expect(answer.results).toHaveLength(40);
-    answer.results.forEach((r, i) => expect(r).toEqual({ ok: true, fact_id: expect.stringMatching(/^fct-[0-9a-f]{24}$/), stream_id: seals[i].stream_id, seq: i + 1, fact_hash: expect.stringMatching(/^sha256:[0-9a-f]{64}$/), created: true }));
+    answer.results.forEach((r, i) =>
+      expect(r).toEqual({
+        ok: true,
+        fact_id: expect.stringMatching(/^fct-[0-9a-f]{24}$/),
+        stream_id: seals[i].stream_id,
+        seq: i + 1,
+        fact_hash: expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
+        created: true,
+      }),
+    );
 
-    const reader = ledgerClient(stack.url, t.readOnlyKey);
+    const reader = ledgerClient(stack.ledger.url, t.readOnlyKey);
     const list = await listFacts(t, seals[0].stream_id);
     expect(list.count).toBe(40);
     expect(list.facts.map((f) => f.fact_id)).toEqual(answer.results.map((r) => (r.ok ? r.fact_id : null)));
@@ -85,13 +113,26 @@ describe('ledger: service seals through the internal API', () => {
     for (const [i, result] of answer.results.entries()) {
       if (!result.ok) throw new Error('unreachable');
       const fact = (await reader.get(`/facts/${result.fact_id}`).expect(200)).body;
-      expect(fact).toMatchObject({ stream_id: seals[i].stream_id, tenant_id: t.tenantId, actor: 'service:verdict', sealed_by: 'service:internal', custom_payload: seals[i].custom_payload, client_ref: seals[i].client_ref, sequence: i + 1, prev_hash: prev, parent_fact_id: parent });
+      expect(fact).toMatchObject({
+        stream_id: seals[i].stream_id,
+        tenant_id: t.tenantId,
+        actor: 'service:verdict',
+        sealed_by: 'service:internal',
+        custom_payload: seals[i].custom_payload,
+        client_ref: seals[i].client_ref,
+        sequence: i + 1,
+        prev_hash: prev,
+        parent_fact_id: parent,
+      });
       expect(fact.fact_hash).toBe(result.fact_hash);
       expect(result.fact_hash).toBe(expectedFactHash(fact, seals[i].custom_payload as Record<string, string>));
       prev = fact.fact_hash;
       parent = fact.fact_id;
     }
-    expect((await reader.post(`/streams/${seals[0].stream_id}/verify`).expect(200)).body).toMatchObject({ valid: true, facts_verified: 40 });
+    expect((await reader.post(`/streams/${seals[0].stream_id}/verify`).expect(200)).body).toMatchObject({
+      valid: true,
+      facts_verified: 40,
+    });
   });
 
   it('answers a repeated batch with the original facts (created false) and seals nothing new', async () => {
@@ -126,9 +167,13 @@ describe('ledger: service seals through the internal API', () => {
     results.forEach((r) => r.ok && byStream.set(r.stream_id, [...(byStream.get(r.stream_id) ?? []), r.seq]));
     for (const seqs of byStream.values()) expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
     // Each tenant owns its streams: the other tenant's read key does not see them.
-    const theirs = await ledgerClient(stack.url, other.readOnlyKey).get(`/streams/arbiter.${other.tenantId}.consultations/facts?limit=1000`).expect(200);
-    expect(theirs.body.facts.map((f: { fact_id: string }) => f.fact_id)).toEqual(expect.arrayContaining([results[1], results[3]].map((r) => (r.ok ? r.fact_id : ''))));
-    await ledgerClient(stack.url, other.readOnlyKey).get(`/streams/arbiter.${t.tenantId}.rules/facts`).expect(404);
+    const theirs = await ledgerClient(stack.ledger.url, other.readOnlyKey)
+      .get(`/streams/arbiter.${other.tenantId}.consultations/facts?limit=1000`)
+      .expect(200);
+    expect(theirs.body.facts.map((f: { fact_id: string }) => f.fact_id)).toEqual(
+      expect.arrayContaining([results[1], results[3]].map((r) => (r.ok ? r.fact_id : ''))),
+    );
+    await ledgerClient(stack.ledger.url, other.readOnlyKey).get(`/streams/arbiter.${t.tenantId}.rules/facts`).expect(404);
   });
 
   describe('refuses an invalid batch whole with 400, sealing nothing', () => {
@@ -157,19 +202,42 @@ describe('ledger: service seals through the internal API', () => {
       const before = await factCount();
       const seals: unknown[] = [consultation(t, 0), consultation(t, 1), broken(consultation(t, 2)), consultation(t, 3)];
       const res = await internal({ seals }).expect(400);
-      expect(res.body).toEqual({ code: 'VALIDATION_ERROR', message: expect.stringMatching(/^seals\[2\]: /), details: { fields: [{ field: `seals[2].${field}`, message: res.body.message }] } });
+      expect(res.body).toEqual({
+        code: 'VALIDATION_ERROR',
+        message: expect.stringMatching(/^seals\[2\]: /),
+        details: { fields: [{ field: `seals[2].${field}`, message: res.body.message }] },
+      });
       expect(await factCount()).toBe(before);
     });
 
     it('names every invalid seal in details.fields, the first in the message', async () => {
-      const res = await internal({ seals: [consultation(t, 0), { ...consultation(t, 1), actor: '' }, consultation(t, 2), { ...consultation(t, 3), client_ref: undefined }] }).expect(400);
+      const res = await internal({
+        seals: [
+          consultation(t, 0),
+          { ...consultation(t, 1), actor: '' },
+          consultation(t, 2),
+          { ...consultation(t, 3), client_ref: undefined },
+        ],
+      }).expect(400);
       expect(res.body.details.fields.map((f: { field: string }) => f.field)).toEqual(['seals[1].actor', 'seals[3].client_ref']);
       expect(res.body.message).toMatch(/^seals\[1\]: .*\(2 of 4 seals are invalid/);
     });
 
     it.each([
       ['no seals', { seals: [] }, 'seals'],
-      ['1001 seals', { seals: Array.from({ length: 1001 }, (_, i) => ({ stream_id: 'arbiter.tnt-x.rules', tenant_id: 'tnt-x', actor: 's', custom_payload: {}, client_ref: `r${i}` })) }, 'seals'],
+      [
+        '1001 seals',
+        {
+          seals: Array.from({ length: 1001 }, (_, i) => ({
+            stream_id: 'arbiter.tnt-x.rules',
+            tenant_id: 'tnt-x',
+            actor: 's',
+            custom_payload: {},
+            client_ref: `r${i}`,
+          })),
+        },
+        'seals',
+      ],
       ['seals not an array', { seals: {} }, 'seals'],
       ['no seals member', {}, 'seals'],
       ['an unknown top-level member', { seals: [], batch: 1 }, 'batch'],
@@ -192,15 +260,25 @@ describe('ledger: service seals through the internal API', () => {
     seals[4] = { ...seals[4], actor: 'poison' };
     seals[9] = { ...seals[9], actor: 'bad-data' };
     const { results } = await sut.seal(seals);
-    expect(results[4]).toEqual({ ok: false, status: 500, code: 'INTERNAL_ERROR', message: expect.stringMatching(/^The database refused this seal \(error id [0-9a-f-]{36}\)$/) });
-    expect(results[9]).toEqual({ ok: false, status: 400, code: 'VALIDATION_ERROR', message: expect.stringContaining('test data exception') });
+    expect(results[4]).toEqual({
+      ok: false,
+      status: 500,
+      code: 'INTERNAL_ERROR',
+      message: expect.stringMatching(/^The database refused this seal \(error id [0-9a-f-]{36}\)$/),
+    });
+    expect(results[9]).toEqual({
+      ok: false,
+      status: 400,
+      code: 'VALIDATION_ERROR',
+      message: expect.stringContaining('test data exception'),
+    });
     const good = results.filter((_, i) => i !== 4 && i !== 9);
     expect(good.every((r) => r.ok && r.created)).toBe(true);
     const seqs = good.map((r) => (r.ok ? r.seq : 0));
     expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
     expect(new Set(seqs).size).toBe(10);
     const streamId = seals[0].stream_id;
-    const verified = await ledgerClient(stack.url, t.readOnlyKey).post(`/streams/${streamId}/verify`).expect(200);
+    const verified = await ledgerClient(stack.ledger.url, t.readOnlyKey).post(`/streams/${streamId}/verify`).expect(200);
     expect(verified.body).toMatchObject({ valid: true });
     // Nothing was stored under the refused seal's client_ref: once fixed, it is a first seal.
     const retry = await sut.seal([{ ...seals[4], actor: 'service:verdict' }]);
@@ -213,9 +291,9 @@ describe('ledger: service seals through the internal API', () => {
       for (const res of [
         await internal(body, null),
         await internal(body, 'wrong-token-wrong-token'),
-        await request(stack.url).post('/internal/v1/seals').set('X-API-Key', t.adminKey).send(body),
-        await request(stack.url).post('/internal/v1/seals').set('X-API-Key', stack.registry.adminKey).send(body),
-        await request(stack.url).get('/internal/v1/nothing-here').set('X-API-Key', t.adminKey),
+        await request(stack.ledger.url).post('/internal/v1/seals').set('X-API-Key', t.adminKey).send(body),
+        await request(stack.ledger.url).post('/internal/v1/seals').set('X-API-Key', stack.registry.adminKey).send(body),
+        await request(stack.ledger.url).get('/internal/v1/nothing-here').set('X-API-Key', t.adminKey),
       ]) {
         expect(res.status).toBe(401);
         expect(res.body).toEqual({ code: 'UNAUTHORIZED', message: 'Missing or invalid internal token' });
@@ -232,7 +310,7 @@ describe('ledger: service seals through the internal API', () => {
     it('counts service seals apart on /metrics', async () => {
       await sut.seal([consultation(t, 0)]);
       await sut.seal([consultation(t, 0)]);
-      const text = (await request(stack.url).get('/metrics').expect(200)).text;
+      const text = (await request(stack.ledger.url).get('/metrics').expect(200)).text;
       expect(text).toMatch(/arbiter_ledger_seals_total\{[^}]*caller="service"[^}]*result="created"[^}]*\} [1-9]/);
       expect(text).toMatch(/arbiter_ledger_seals_total\{[^}]*caller="service"[^}]*result="replayed"[^}]*\} [1-9]/);
     });
@@ -248,7 +326,7 @@ describe('ledger: service seals through the internal API', () => {
     describe.each(doors)('on %s', (_door, encode) => {
       const seal = (key: string, streamId: string, body: unknown) => {
         const { body: bytes, headers } = encode(Buffer.from(JSON.stringify(body)));
-        return rawRequest(stack.url, `/streams/${streamId}/facts`, { body: bytes, headers: { 'X-API-Key': key, ...headers } });
+        return rawRequest(stack.ledger.url, `/streams/${streamId}/facts`, { body: bytes, headers: { 'X-API-Key': key, ...headers } });
       };
 
       it('refuses a seal into the audit streams (and anything under arbiter.) with 403, before reading the body', async () => {
@@ -278,7 +356,7 @@ describe('ledger: service seals through the internal API', () => {
 
     it("lets the tenant's read key list, fetch and verify the service's facts", async () => {
       const { results } = await sut.seal([consultation(t, 0), consultation(t, 1)]);
-      const reader = ledgerClient(stack.url, t.readOnlyKey);
+      const reader = ledgerClient(stack.ledger.url, t.readOnlyKey);
       const streamId = `arbiter.${t.tenantId}.consultations`;
       const list = await listFacts(t, streamId);
       expect(list.facts.map((f) => f.fact_id)).toEqual(expect.arrayContaining(results.map((r) => (r.ok ? r.fact_id : ''))));

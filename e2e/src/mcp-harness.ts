@@ -3,8 +3,8 @@
 // upstream, over stdio (started by the proxy) or over HTTP (started here). The bank writes every call
 // it executes to a journal file, so a test sees what reached it without asking the proxy.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createRegistryClient, type VerdictClient } from '@arbiter/client';
@@ -13,7 +13,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { buildBin, cli, root } from './cli-harness';
 import { provisionTenant, verdictAs, type SdkTenant } from './sdk-harness';
-import { startTestStack, type TestStack } from './stack';
+import type { Stack } from './stack';
 
 export const EXAMPLE_DIR = path.join(root, 'examples/mcp');
 export const BANK_SERVER = path.join(EXAMPLE_DIR, 'bank-server.mjs');
@@ -25,27 +25,24 @@ export interface BankTenant extends SdkTenant {
 }
 
 /**
- * A tenant with the example's rules (examples/mcp/rules.yaml applied with `arbiter rules apply`, the
- * scope id put in) and a finance decider next to the agent.
+ * A tenant with the example's rules (examples/mcp/rules.yaml applied as it is with `arbiter rules apply
+ * --scope`, as docs/agents.md does) and a finance decider next to the agent.
  */
-export async function provisionBank(stack: TestStack): Promise<BankTenant> {
+export async function provisionBank(stack: Stack): Promise<BankTenant> {
   const t = await provisionTenant(stack, 'mcp');
   const reg = createRegistryClient({ baseUrl: stack.registry.url, apiKey: t.adminKey });
   const scope = await reg.createScope({ name: 'bank', selector: { region: 'eu' } });
   const finance = await reg.createPrincipal({ kind: 'human', name: 'finance', roles: ['role-finance'] });
   const financeKey = (await reg.createApiKey({ principal_id: finance.id, permissions: ['approve', 'read'] })).key;
-  const rules = readFileSync(path.join(EXAMPLE_DIR, 'rules.yaml'), 'utf8').replace(/^scope: scp-\S+$/m, `scope: ${scope.id}`);
   const arbiter = cli({ ARBITER_REGISTRY_URL: stack.registry.url, ARBITER_API_KEY: t.adminKey });
-  const file = path.join(await tmpDir(), 'rules.yaml');
-  await writeFile(file, rules);
-  const applied = await arbiter('rules', 'apply', '-f', file);
+  const applied = await arbiter('rules', 'apply', '-f', path.join(EXAMPLE_DIR, 'rules.yaml'), '--scope', scope.id);
   if (applied.code !== 0) throw new Error(`rules apply failed: ${applied.stderr}`);
   return { ...t, financeKey, scopeId: scope.id };
 }
 
 /** What the proxy's end-to-end tests share: a stack, the bank tenant, the built bin and the agent's environment. */
 export interface ProxyRig {
-  stack: TestStack;
+  stack: Stack;
   t: BankTenant;
   /** The agent's verdict client, to read back consultations. */
   agent: VerdictClient;
@@ -55,12 +52,19 @@ export interface ProxyRig {
   env: Record<string, string>;
 }
 
-export async function startProxyRig(): Promise<ProxyRig> {
-  const stack = await startTestStack();
+/** On a stack with the verdict gateway: the bank tenant, the built bin and the agent's environment. */
+export async function proxyRig(stack: Stack): Promise<ProxyRig> {
   const t = await provisionBank(stack);
   const dir = await tmpDir();
   const bin = await buildBin(path.join(dir, 'arbiter.js'));
-  return { stack, t, agent: verdictAs(stack, t.agentKey, t.id), dir, bin, env: { ARBITER_API_KEY: t.agentKey, ARBITER_VERDICT_URL: stack.verdict.url } };
+  return {
+    stack,
+    t,
+    agent: verdictAs(stack, t.agentKey, t.id),
+    dir,
+    bin,
+    env: { ARBITER_API_KEY: t.agentKey, ARBITER_VERDICT_URL: stack.verdict.url },
+  };
 }
 
 let dir: string | undefined;
@@ -96,7 +100,13 @@ const MCP_CLIENT = { name: 'e2e-agent', version: '1.0.0' };
 
 /** The bin as an MCP client launches it: `node arbiter.js mcp-proxy --config <file>` over stdio. */
 export async function stdioProxy(bin: string, config: string, env: Record<string, string>): Promise<Connected> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp-proxy', '--config', config], env: { PATH: process.env.PATH ?? '', ...env }, stderr: 'pipe', cwd: root });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [bin, 'mcp-proxy', '--config', config],
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stderr: 'pipe',
+    cwd: root,
+  });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   const client = new Client(MCP_CLIENT);
@@ -139,7 +149,11 @@ export interface HttpProxy extends Connected {
 
 /** `arbiter mcp-proxy --config <file> --http 0` and a Streamable HTTP client of it. */
 export async function httpProxy(bin: string, config: string, env: Record<string, string>): Promise<HttpProxy> {
-  const child = spawn(process.execPath, [bin, 'mcp-proxy', '--config', config, '--http', '0'], { env: { PATH: process.env.PATH ?? '', ...env }, cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [bin, 'mcp-proxy', '--config', config, '--http', '0'], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const { url, stderr } = await listening(child, 'the proxy');
   const connect = async () => {
     const client = new Client(MCP_CLIENT);
@@ -165,7 +179,10 @@ export async function httpProxy(bin: string, config: string, env: Record<string,
 
 /** The bank over Streamable HTTP, journaling to `journalFile`. */
 export async function httpBank(journalFile: string): Promise<{ url: string; stop(): Promise<unknown> }> {
-  const child = spawn(process.execPath, [BANK_SERVER, '--http', '0'], { env: { PATH: process.env.PATH ?? '', BANK_JOURNAL: journalFile }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [BANK_SERVER, '--http', '0'], {
+    env: { PATH: process.env.PATH ?? '', BANK_JOURNAL: journalFile },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   const { url } = await listening(child, 'the bank');
   return { url, stop: () => stopChild(child) };
 }

@@ -8,9 +8,21 @@ import { CallToolResultSchema, type CallToolResult, type Progress } from '@model
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { root, runBin } from './cli-harness';
-import { BANK_SERVER, EXAMPLE_DIR, httpBank, httpProxy, journal, startProxyRig, stdioProxy, textOf, type BankTenant, type Connected, type HttpProxy } from './mcp-harness';
+import {
+  BANK_SERVER,
+  EXAMPLE_DIR,
+  httpBank,
+  httpProxy,
+  journal,
+  proxyRig,
+  stdioProxy,
+  textOf,
+  type BankTenant,
+  type Connected,
+  type HttpProxy,
+} from './mcp-harness';
 import { verdictAs } from './sdk-harness';
-import type { TestStack } from './stack';
+import { startStack, type Stack } from './stack';
 
 /**
  * `arbiter mcp-proxy` against the real stack (docs/agents.md): the built bin serving a real MCP SDK
@@ -19,7 +31,7 @@ import type { TestStack } from './stack';
  * whether a call reached it.
  */
 describe('arbiter mcp-proxy', () => {
-  let stack: TestStack;
+  let stack: Stack;
   let t: BankTenant;
   let agent: VerdictClient;
   let finance: VerdictClient;
@@ -45,11 +57,16 @@ tools:
   bank.close_account: {action: bank.close_account, resource: "acct:\${args.account}"}
 ${extra}`;
   const call = (c: Client, name: string, args: Record<string, unknown>, onprogress?: (p: Progress) => void) =>
-    c.callTool({ name, arguments: args }, CallToolResultSchema, { timeout: 110_000, resetTimeoutOnProgress: true, ...(onprogress ? { onprogress } : {}) }) as Promise<CallToolResult>;
+    c.callTool({ name, arguments: args }, CallToolResultSchema, {
+      timeout: 110_000,
+      resetTimeoutOnProgress: true,
+      ...(onprogress ? { onprogress } : {}),
+    }) as Promise<CallToolResult>;
   const meta = (r: CallToolResult) => (r._meta ?? {}) as Record<string, unknown>;
 
   beforeAll(async () => {
-    ({ stack, t, agent, dir, bin, env } = await startProxyRig());
+    stack = await startStack({ verdict: true, ledger: true });
+    ({ t, agent, dir, bin, env } = await proxyRig(stack));
     finance = verdictAs(stack, t.financeKey, t.id);
   });
   afterAll(async () => {
@@ -65,7 +82,7 @@ ${extra}`;
     });
     afterAll(async () => proxy?.close());
 
-    it('lists the bank\'s tools under their own names, schemas unchanged', async () => {
+    it("lists the bank's tools under their own names, schemas unchanged", async () => {
       const direct = new Client({ name: 'direct', version: '1' });
       await direct.connect(new StdioClientTransport({ command: process.execPath, args: [BANK_SERVER] }));
       const expected = (await direct.listTools()).tools;
@@ -75,16 +92,31 @@ ${extra}`;
       expect(tools).toEqual(expected);
     });
 
-    it('forwards an allowed call with the signed verdict in _meta, which verifies against the tenant\'s key set', async () => {
+    it("forwards an allowed call with the signed verdict in _meta, which verifies against the tenant's key set", async () => {
       const r = await call(proxy.client, 'balance', { account: 'acct-1' });
       expect(r.isError).toBeFalsy();
       expect(textOf(r)).toBe('acct-1: 25000 EUR');
       const consultationId = meta(r)['arbiter/consultation_id'] as string;
       expect(consultationId).toMatch(/^cns-/);
       const [entry] = await journal(journalFile());
-      expect(entry).toMatchObject({ tool: 'balance', arguments: { account: 'acct-1' }, meta: { 'arbiter/consultation_id': consultationId } });
-      const verified = await verifyVerdict(entry.meta['arbiter/verdict'] as string, { jwksUrl: await agent.jwksUrl(t.slug), tenantId: t.id });
-      expect(verified.claims).toMatchObject({ verdict: 'allowed', action: 'bank.balance', resource: 'acct:acct-1', tenant_id: t.id, jti: consultationId, scope: { region: 'eu' }, parameters: { account: 'acct-1' } });
+      expect(entry).toMatchObject({
+        tool: 'balance',
+        arguments: { account: 'acct-1' },
+        meta: { 'arbiter/consultation_id': consultationId },
+      });
+      const verified = await verifyVerdict(entry.meta['arbiter/verdict'] as string, {
+        jwksUrl: await agent.jwksUrl(t.slug),
+        tenantId: t.id,
+      });
+      expect(verified.claims).toMatchObject({
+        verdict: 'allowed',
+        action: 'bank.balance',
+        resource: 'acct:acct-1',
+        tenant_id: t.id,
+        jti: consultationId,
+        scope: { region: 'eu' },
+        parameters: { account: 'acct-1' },
+      });
       expect((await agent.getConsultation(consultationId)).signed_verdict).toBe(entry.meta['arbiter/verdict']);
     });
 
@@ -95,10 +127,15 @@ ${extra}`;
       const consultationId = meta(r)['arbiter/consultation_id'] as string;
       const record = await agent.getConsultation(consultationId);
       expect(record.verdict).toBe('blocked');
-      expect(textOf(r)).toBe(`Arbiter refused the call: blocked by rule ${record.dominating_rule_id}: "No transfers to offshore accounts" (verdict blocked, consultation ${consultationId}). The call was not forwarded.`);
+      expect(textOf(r)).toBe(
+        `Arbiter refused the call: blocked by rule ${record.dominating_rule_id}: "No transfers to offshore accounts" (verdict blocked, consultation ${consultationId}). The call was not forwarded.`,
+      );
       expect(meta(r)).toMatchObject({ 'arbiter/outcome': 'blocked', 'arbiter/rule_id': record.dominating_rule_id });
       // Asked of the gateway for this refusal (docs/agents.md): a starts_with row no change of the arguments can make false.
-      expect(meta(r)['arbiter/explanation']).toEqual({ not_invertible: [{ field: 'to', op: 'starts_with', rule_id: record.dominating_rule_id }], to_allow: [] });
+      expect(meta(r)['arbiter/explanation']).toEqual({
+        not_invertible: [{ field: 'to', op: 'starts_with', rule_id: record.dominating_rule_id }],
+        to_allow: [],
+      });
       expect(meta(r)['arbiter/explanation']).toEqual((await agent.getConsultationExplanation(consultationId)).explanation);
       expect(await journal(journalFile())).toHaveLength(before);
     });
@@ -111,7 +148,12 @@ ${extra}`;
       expect(approvalId).toMatch(/^apr-/);
       expect(textOf(r)).toContain(`approval ${approvalId} is pending`);
       const approval = await finance.getApproval(approvalId);
-      expect(approval).toMatchObject({ status: 'pending', intended_action: 'bank.transfer', intended_resource: 'acct:acct-1', consultation_id: meta(r)['arbiter/consultation_id'] });
+      expect(approval).toMatchObject({
+        status: 'pending',
+        intended_action: 'bank.transfer',
+        intended_resource: 'acct:acct-1',
+        consultation_id: meta(r)['arbiter/consultation_id'],
+      });
       const retry = await call(proxy.client, 'transfer', { from: 'acct-1', to: 'acct-2', amount: 5000 });
       expect(meta(retry)['arbiter/approval_id']).toBe(approvalId);
       expect(await journal(journalFile())).toHaveLength(before);
@@ -122,10 +164,14 @@ ${extra}`;
       const closing = await call(proxy.client, 'close_account', { account: 'acct-3' });
       expect(closing.isError).toBe(true);
       expect(textOf(closing)).toMatch(/^Arbiter cannot decide the call: the rules need identity\.checked\b.*The call was not forwarded/);
-      expect(meta(closing)['arbiter/required_context']).toEqual([expect.objectContaining({ field: 'identity.checked', source_requirement: 'verified' })]);
+      expect(meta(closing)['arbiter/required_context']).toEqual([
+        expect.objectContaining({ field: 'identity.checked', source_requirement: 'verified' }),
+      ]);
       // The agent's own say-so is not a verified identity check.
       const claimed = await call(proxy.client, 'close_account', { account: 'acct-3', identity: { checked: true } });
-      expect(meta(claimed)['arbiter/required_context']).toEqual([expect.objectContaining({ field: 'identity.checked', problems: ['not_verified'] })]);
+      expect(meta(claimed)['arbiter/required_context']).toEqual([
+        expect.objectContaining({ field: 'identity.checked', problems: ['not_verified'] }),
+      ]);
       const noFrom = await call(proxy.client, 'transfer', { to: 'acct-2', amount: 5 });
       expect(noFrom.isError).toBe(true);
       expect(textOf(noFrom)).toContain('the rules need from (absent; the proxy\'s resource "acct:${args.from}" of bank.transfer reads it)');
@@ -154,10 +200,21 @@ ${extra}`;
     });
 
     it('never forwards a call when the gateway answers 503 (its registry down)', async () => {
-      const down = http.createServer((_req, res) => res.writeHead(503, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 'registry_unavailable', message: 'the registry cannot be reached' } })));
+      const down = http.createServer((_req, res) =>
+        res
+          .writeHead(503, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: { code: 'registry_unavailable', message: 'the registry cannot be reached' } })),
+      );
       await new Promise<void>((r) => down.listen(0, '127.0.0.1', r));
       const journalFile = file('503-bank.jsonl');
-      const proxy = await stdioProxy(bin, await config('503.yaml', `verdict_url: http://127.0.0.1:${(down.address() as AddressInfo).port}\ntenant: ${t.id}\n${bankConfig(journalFile)}`), env);
+      const proxy = await stdioProxy(
+        bin,
+        await config(
+          '503.yaml',
+          `verdict_url: http://127.0.0.1:${(down.address() as AddressInfo).port}\ntenant: ${t.id}\n${bankConfig(journalFile)}`,
+        ),
+        env,
+      );
       try {
         const r = await call(proxy.client, 'transfer', { from: 'acct-1', to: 'acct-2', amount: 10 });
         expect(r.isError).toBe(true);
@@ -170,13 +227,31 @@ ${extra}`;
     });
 
     it('does not start on a bad configuration or without its API key: exit 2 naming the key', async () => {
-      const bad = await runBin(bin, ['mcp-proxy', '--config', await config('bad.yaml', 'upstreams:\n  - {name: bank, command: node}\non_approval: later\n')], env);
+      const bad = await runBin(
+        bin,
+        ['mcp-proxy', '--config', await config('bad.yaml', 'upstreams:\n  - {name: bank, command: node}\non_approval: later\n')],
+        env,
+      );
       expect(bad.code).toBe(2);
-      expect(bad.stderr).toBe(`arbiter: the MCP proxy configuration is not valid (1 problem):\n${file('bad.yaml')}:3:14: on_approval: on_approval is return (answer with the pending approval) or wait (wait for its decision)\n`);
-      const noKey = await runBin(bin, ['mcp-proxy', '--config', await config('nokey.yaml', 'api_key_env: BANK_AGENT_KEY\nupstreams:\n  - {name: bank, command: node, args: [x.mjs]}\n')], env);
+      expect(bad.stderr).toBe(
+        `arbiter: the MCP proxy configuration is not valid (1 problem):\n${file('bad.yaml')}:3:14: on_approval: on_approval is return (answer with the pending approval) or wait (wait for its decision)\n`,
+      );
+      const noKey = await runBin(
+        bin,
+        [
+          'mcp-proxy',
+          '--config',
+          await config('nokey.yaml', 'api_key_env: BANK_AGENT_KEY\nupstreams:\n  - {name: bank, command: node, args: [x.mjs]}\n'),
+        ],
+        env,
+      );
       expect(noKey.code).toBe(2);
       expect(noKey.stderr).toContain('api_key_env: the environment variable BANK_AGENT_KEY holds no API key');
-      const noUpstream = await runBin(bin, ['mcp-proxy', '--config', await config('noup.yaml', 'upstreams:\n  - {name: bank, url: "http://127.0.0.1:1/mcp"}\n')], env);
+      const noUpstream = await runBin(
+        bin,
+        ['mcp-proxy', '--config', await config('noup.yaml', 'upstreams:\n  - {name: bank, url: "http://127.0.0.1:1/mcp"}\n')],
+        env,
+      );
       expect(noUpstream.code).toBe(2);
       expect(noUpstream.stderr).toMatch(/^arbiter: cannot connect to upstream bank \(http:\/\/127\.0\.0\.1:1\/mcp\): /);
     });
@@ -190,7 +265,10 @@ ${extra}`;
 
     beforeAll(async () => {
       branch = await httpBank(branchJournal());
-      const text = bankConfig(bankJournal(), 'on_approval: wait\nwait_seconds: 100\n').replace('scope: {region: eu}', `  - {name: branch, url: "${branch.url}"}\nscope: {region: eu}`);
+      const text = bankConfig(bankJournal(), 'on_approval: wait\nwait_seconds: 100\n').replace(
+        'scope: {region: eu}',
+        `  - {name: branch, url: "${branch.url}"}\nscope: {region: eu}`,
+      );
       proxy = await httpProxy(bin, await config('http.yaml', text), env);
     });
     afterAll(async () => {
@@ -198,17 +276,32 @@ ${extra}`;
       await branch?.stop();
     });
 
-    it('lists both upstreams\' tools as <upstream>.<tool>', async () => {
+    it("lists both upstreams' tools as <upstream>.<tool>", async () => {
       const { tools } = await proxy.client.listTools();
-      expect(tools.map((x) => x.name)).toEqual(['bank.balance', 'bank.transfer', 'bank.close_account', 'branch.balance', 'branch.transfer', 'branch.close_account']);
+      expect(tools.map((x) => x.name)).toEqual([
+        'bank.balance',
+        'bank.transfer',
+        'bank.close_account',
+        'branch.balance',
+        'branch.transfer',
+        'branch.close_account',
+      ]);
     });
 
     it('forwards an allowed call to the HTTP upstream with the signed verdict (action mcp.<upstream>.<tool> by default)', async () => {
       const r = await call(proxy.client, 'branch.balance', { account: 'acct-2' });
       expect(textOf(r)).toBe('acct-2: 1200 EUR');
       const [entry] = await journal(branchJournal());
-      const verified = await verifyVerdict(entry.meta['arbiter/verdict'] as string, { jwksUrl: await agent.jwksUrl(t.slug), tenantId: t.id });
-      expect(verified.claims).toMatchObject({ verdict: 'allowed', action: 'mcp.branch.balance', resource: 'mcp:branch/balance', jti: meta(r)['arbiter/consultation_id'] });
+      const verified = await verifyVerdict(entry.meta['arbiter/verdict'] as string, {
+        jwksUrl: await agent.jwksUrl(t.slug),
+        tenantId: t.id,
+      });
+      expect(verified.claims).toMatchObject({
+        verdict: 'allowed',
+        action: 'mcp.branch.balance',
+        resource: 'mcp:branch/balance',
+        jti: meta(r)['arbiter/consultation_id'],
+      });
       expect(await journal(bankJournal())).toEqual([]);
     });
 
@@ -240,7 +333,10 @@ ${extra}`;
       const transfers = (await journal(bankJournal())).filter((e) => e.tool === 'transfer');
       expect(transfers).toHaveLength(1);
       expect(transfers[0].arguments).toEqual(args);
-      expect(transfers[0].meta).toMatchObject({ 'arbiter/consultation_id': meta(r)['arbiter/consultation_id'], 'arbiter/approval_id': approvalsSeen[0] });
+      expect(transfers[0].meta).toMatchObject({
+        'arbiter/consultation_id': meta(r)['arbiter/consultation_id'],
+        'arbiter/approval_id': approvalsSeen[0],
+      });
 
       // The same call again: the approval was used; a new one is asked for, and rejected this time.
       const again: string[] = [];
@@ -255,7 +351,11 @@ ${extra}`;
       expect(again[0]).not.toBe(approvalsSeen[0]);
       expect(second.isError).toBe(true);
       expect(textOf(second)).toContain(`the approval was rejected (approval ${again[0]})`);
-      expect(meta(second)).toMatchObject({ 'arbiter/outcome': 'blocked', 'arbiter/reason': 'approval_rejected', 'arbiter/approval_id': again[0] });
+      expect(meta(second)).toMatchObject({
+        'arbiter/outcome': 'blocked',
+        'arbiter/reason': 'approval_rejected',
+        'arbiter/approval_id': again[0],
+      });
       expect((await journal(bankJournal())).filter((e) => e.tool === 'transfer')).toHaveLength(1);
     });
 
@@ -269,7 +369,10 @@ ${extra}`;
 
   describe('docs/agents.md, "Five minutes: Arbiter in front of an MCP server"', () => {
     const doc = readFileSync(path.join(root, 'docs/agents.md'), 'utf8');
-    const section = doc.slice(doc.indexOf('## Five minutes: Arbiter in front of an MCP server'), doc.indexOf('## The proxy\'s configuration'));
+    const section = doc.slice(
+      doc.indexOf('## Five minutes: Arbiter in front of an MCP server'),
+      doc.indexOf("## The proxy's configuration"),
+    );
 
     it('shows examples/mcp/arbiter-mcp.yaml and examples/mcp/rules.yaml as they are', () => {
       expect(section).toContain(`\`\`\`yaml\n${readFileSync(path.join(EXAMPLE_DIR, 'arbiter-mcp.yaml'), 'utf8')}\`\`\``);
@@ -277,11 +380,17 @@ ${extra}`;
     });
 
     it('runs as written: the command of the section, then the calls of its table with the answers it quotes', async () => {
-      const line = /^(?:\S+=\S+ )*npx arbiter (mcp-proxy [^#\n]*?)\s*(?:#.*)?$/m.exec(section);
+      const line = /^(?:\S+=\S+ )*arbiter (mcp-proxy [^#\n]*?)\s*(?:#.*)?$/m.exec(section);
       expect(line).not.toBeNull();
       const argv = line![1].split(/\s+/);
       expect(argv).toEqual(['mcp-proxy', '--config', 'examples/mcp/arbiter-mcp.yaml']);
-      const transport = new StdioClientTransport({ command: process.execPath, args: [bin, ...argv], env: { PATH: process.env.PATH ?? '', ...env }, cwd: root, stderr: 'pipe' });
+      const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: [bin, ...argv],
+        env: { PATH: process.env.PATH ?? '', ...env },
+        cwd: root,
+        stderr: 'pipe',
+      });
       const client = new Client({ name: 'five-minutes', version: '1' });
       await client.connect(transport);
       try {
@@ -302,6 +411,8 @@ ${extra}`;
         await finance.decideApproval(meta(big)['arbiter/approval_id'] as string, { decision: 'approve' });
         const again = await call(client, 'transfer', { from: 'acct-1', to: 'acct-2', amount: 5000 });
         expect(textOf(again)).toBe('transferred 5000 EUR from acct-1 to acct-2');
+        // The retry was allowed by that approval: the result says which (docs/agents.md "Outcomes").
+        expect(meta(again)['arbiter/approval_id']).toBe(meta(big)['arbiter/approval_id']);
         expect((await call(client, 'transfer', { from: 'acct-1', to: 'acct-2', amount: 5000 })).isError).toBe(true);
         for (const args of [{ account: 'acct-3' }, { account: 'acct-3', identity: { checked: true } }]) {
           const closing = await call(client, 'close_account', args);

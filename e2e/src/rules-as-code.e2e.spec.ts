@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createRegistryClient, type RegistryClient, type VerdictClient } from '@arbiter/client';
 import { buildBin, cli, root, runBin } from './cli-harness';
-import { startTestStack, type TestStack } from './stack';
+import { startStack, type Stack } from './stack';
 import { provisionTenant, transfer, verdictAs, type SdkTenant } from './sdk-harness';
 
 /**
@@ -12,7 +12,7 @@ import { provisionTenant, transfer, verdictAs, type SdkTenant } from './sdk-harn
  * real consultations, apply makes the registry say what the file says, and a second apply writes nothing.
  */
 describe('arbiter rules (rules as code)', () => {
-  let stack: TestStack;
+  let stack: Stack;
   let t: SdkTenant;
   let reg: RegistryClient;
   let agent: VerdictClient;
@@ -23,10 +23,11 @@ describe('arbiter rules (rules as code)', () => {
   const file = (name: string) => path.join(dir, name);
 
   /** Every rule of the scope with its version number, to see that nothing was written. */
-  const versions = async () => Object.fromEntries((await reg.listRules(scopeId, { status: 'all' })).map((r) => [r.id, `${r.status}/v${r.version}`]));
+  const versions = async () =>
+    Object.fromEntries((await reg.listRules(scopeId, { status: 'all' })).map((r) => [r.id, `${r.status}/v${r.version}`]));
 
   beforeAll(async () => {
-    stack = await startTestStack();
+    stack = await startStack({ verdict: true, ledger: true });
     t = await provisionTenant(stack, 'rac');
     reg = createRegistryClient({ baseUrl: stack.registry.url, apiKey: t.adminKey });
     agent = verdictAs(stack, t.agentKey, t.id);
@@ -62,7 +63,9 @@ describe('arbiter rules (rules as code)', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(`exported 2 rules of scope ${scopeId} (payments-eu-rules) to ${file('rules.yaml')}\n`);
     const text = await readFile(file('rules.yaml'), 'utf8');
-    expect(text).toContain(`scope: ${scopeId}\nselector: {region: eu}\nrules:\n  - id: ${ids.big}\n    directive: Transfers above 50,000 EUR are blocked\n`);
+    expect(text).toContain(
+      `scope: ${scopeId}\nselector: {region: eu}\nrules:\n  - id: ${ids.big}\n    directive: Transfers above 50,000 EUR are blocked\n`,
+    );
     expect(text).toContain('      - {field: transfer.amount, op: gt, value: 50000}\n');
     expect(text).toContain('    deciders: [role-cfo]\n');
     expect(text).not.toMatch(/created_at|author|version|condition_mode|requires|priority|mode:|status/);
@@ -119,9 +122,16 @@ rules:
         expect.stringMatching(/^simulation over the last 100 consultations \(.+ to .+\): 3 replayed, 2 would change$/),
       ]);
       expect(r.stdout).toContain('  allowed->blocked                     1\n  approval_required->blocked           1\n');
-      expect(r.stdout).toMatch(new RegExp(`e\\.g\\. cns-\\S+ \\S+ payments\\.transfer acct:eu/4471: approval_required → blocked \\(rul-\\S+ → ${ids.big}\\)`));
+      expect(r.stdout).toMatch(
+        new RegExp(`e\\.g\\. cns-\\S+ \\S+ payments\\.transfer acct:eu/4471: approval_required → blocked \\(rul-\\S+ → ${ids.big}\\)`),
+      );
       const json = (await arbiter('--json', 'rules', 'plan', '-f', file('edited.yaml'))).json<{ simulation: unknown; archive: unknown }>();
-      expect(json.simulation).toMatchObject({ status: 'done', evaluated: 3, changed: 2, transitions: { 'allowed->blocked': 1, 'approval_required->blocked': 1 } });
+      expect(json.simulation).toMatchObject({
+        status: 'done',
+        evaluated: 3,
+        changed: 2,
+        transitions: { 'allowed->blocked': 1, 'approval_required->blocked': 1 },
+      });
       expect(json.archive).toEqual([{ rule_id: ids.refunds, directive: 'Refunds need CFO approval' }]);
       expect(await versions()).toEqual(before);
     });
@@ -143,7 +153,11 @@ rules:
     it('applies it: the registry then holds the file, the removed rule archived; a second apply changes nothing', async () => {
       const r = await arbiter('rules', 'apply', '-f', file('edited.yaml'));
       expect(r.code).toBe(0);
-      expect(r.stdout).toMatch(new RegExp(`^scope ${scopeId}: 2 created, 1 updated, 1 archived, 0 unchanged\n  created   rul-\\S+ "Payouts are blocked"\n  created   rul-\\S+ "Card payments above 5,000 EUR need CFO approval"\n  updated   ${ids.big} "Transfers above 1,000 EUR are blocked"\n  archived  ${ids.refunds} "Refunds need CFO approval"\n$`));
+      expect(r.stdout).toMatch(
+        new RegExp(
+          `^scope ${scopeId}: 2 created, 1 updated, 1 archived, 0 unchanged\n  created   rul-\\S+ "Payouts are blocked"\n  created   rul-\\S+ "Card payments above 5,000 EUR need CFO approval"\n  updated   ${ids.big} "Transfers above 1,000 EUR are blocked"\n  archived  ${ids.refunds} "Refunds need CFO approval"\n$`,
+        ),
+      );
       const active = await reg.listRules(scopeId);
       expect(active.map((x) => [x.directive, x.severity, x.mode])).toEqual([
         ['Transfers above 1,000 EUR are blocked', 'MANDATORY', 'enforce'],
@@ -171,7 +185,10 @@ rules:
 
   describe('errors', () => {
     it('exits 1 when the registry refuses (an agent key without manage_rules), and on an unknown scope', async () => {
-      await writeFile(file('more.yaml'), `${await readFile(file('edited.yaml'), 'utf8')}  - {directive: Agents may not write this, severity: ADVISORY}\n`);
+      await writeFile(
+        file('more.yaml'),
+        `${await readFile(file('edited.yaml'), 'utf8')}  - {directive: Agents may not write this, severity: ADVISORY}\n`,
+      );
       const refused = await arbiter('rules', 'apply', '-f', file('more.yaml'), '--api-key', t.agentKey);
       expect(refused.code).toBe(1);
       expect(refused.stderr).toMatch(/the registry service refused: 403/);
@@ -181,10 +198,15 @@ rules:
     });
 
     it('exits 2 with located problems for an invalid file, and for a directive that matches two rules', async () => {
-      await writeFile(file('bad.yaml'), `scope: ${scopeId}\nrules:\n  - directive: X\n    severity: MANDATORY\n    conditions: [{field: amount, op: gt, value: lots}]\n`);
+      await writeFile(
+        file('bad.yaml'),
+        `scope: ${scopeId}\nrules:\n  - directive: X\n    severity: MANDATORY\n    conditions: [{field: amount, op: gt, value: lots}]\n`,
+      );
       const bad = await arbiter('rules', 'plan', '-f', file('bad.yaml'));
       expect(bad.code).toBe(2);
-      expect(bad.stderr).toBe(`arbiter: the rules file is not valid (1 problem):\n${file('bad.yaml')}:5:18: rules[0].conditions[0]: op gt needs a number or an ISO 8601 date or timestamp value\n`);
+      expect(bad.stderr).toBe(
+        `arbiter: the rules file is not valid (1 problem):\n${file('bad.yaml')}:5:18: rules[0].conditions[0]: op gt needs a number or an ISO 8601 date or timestamp value\n`,
+      );
       await reg.createRule(scopeId, { directive: 'Payouts are blocked', severity: 'MANDATORY' });
       await writeFile(file('ambiguous.yaml'), `scope: ${scopeId}\nrules:\n  - {directive: Payouts are blocked, severity: MANDATORY}\n`);
       const ambiguous = await arbiter('rules', 'apply', '-f', file('ambiguous.yaml'));
@@ -205,11 +227,19 @@ rules:
     });
 
     it('exits 1 on a failing case and on an invalid test file', async () => {
-      await writeFile(file('rules-test.yaml'), `scope: ${scopeId}\nrules:\n  - {directive: Payouts are blocked, severity: MANDATORY, applies_to: {actions: [payments.payout]}}\n`);
-      await writeFile(file('tests.yaml'), 'rules: rules-test.yaml\ntests:\n  - {name: payouts pass, action: payments.payout, resource: r, expect: allowed}\n  - {name: refunds pass, action: payments.refund, resource: r, expect: allowed}\n');
+      await writeFile(
+        file('rules-test.yaml'),
+        `scope: ${scopeId}\nrules:\n  - {directive: Payouts are blocked, severity: MANDATORY, applies_to: {actions: [payments.payout]}}\n`,
+      );
+      await writeFile(
+        file('tests.yaml'),
+        'rules: rules-test.yaml\ntests:\n  - {name: payouts pass, action: payments.payout, resource: r, expect: allowed}\n  - {name: refunds pass, action: payments.refund, resource: r, expect: allowed}\n',
+      );
       const failing = await arbiter('rules', 'test', '-f', file('tests.yaml'));
       expect(failing.code).toBe(1);
-      expect(failing.stdout).toContain('FAIL  payouts pass\n        expected allowed, got blocked (dominating rule: rules-test.yaml#rules[0] "Payouts are blocked")\nPASS  refunds pass\n');
+      expect(failing.stdout).toContain(
+        'FAIL  payouts pass\n        expected allowed, got blocked (dominating rule: rules-test.yaml#rules[0] "Payouts are blocked")\nPASS  refunds pass\n',
+      );
       expect(failing.stdout).toMatch(/PASS: 1\/2\nFAIL: 1\/2\n$/);
       await writeFile(file('tests-bad.yaml'), 'rules: rules-test.yaml\ntests:\n  - {name: x, action: a, resource: r}\n');
       const invalid = await arbiter('rules', 'test', '-f', file('tests-bad.yaml'));

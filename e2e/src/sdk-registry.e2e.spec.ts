@@ -1,13 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { createRegistryClient, REGISTRY_OPERATIONS, RegistryError, type RegistryClient } from '@arbiter/client';
 import registrySpec from '../../apps/registry/openapi.json';
-import { startTestRegistry, type RegistryHarness } from '../../apps/registry/test/harness';
+import type { RegistryHarness } from '../../apps/registry/test/harness';
+import { startStack, type Stack } from './stack';
 
 /**
  * The SDK's registry client against a real registry (PostgreSQL, Redis): every resource group of
  * apps/registry/openapi.json once through its typed method, and refusals as RegistryError.
  */
 describe('@arbiter/client registry client against the running registry', () => {
+  let stack: Stack;
   let h: RegistryHarness;
   let platform: RegistryClient;
   let admin: RegistryClient;
@@ -15,10 +17,15 @@ describe('@arbiter/client registry client against the running registry', () => {
   let adminId: string;
   let scopeId: string;
   const as = (apiKey: string) => createRegistryClient({ baseUrl: h.url, apiKey });
-  const failure = (pending: Promise<unknown>) => pending.then(() => undefined, (e: unknown) => e);
+  const failure = (pending: Promise<unknown>) =>
+    pending.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
 
   beforeAll(async () => {
-    h = await startTestRegistry();
+    stack = await startStack();
+    h = stack.registry;
     platform = as(h.adminKey);
     const slug = `sdkreg-${randomUUID().slice(0, 8)}`;
     tenantId = (await platform.createTenant({ name: slug, slug })).id;
@@ -26,7 +33,7 @@ describe('@arbiter/client registry client against the running registry', () => {
     admin = as((await platform.createApiKey({ principal_id: adminId, permissions: ['admin'], tenant_id: tenantId })).key);
     scopeId = (await admin.createScope({ name: 'ops', selector: { region: 'eu' } })).id;
   });
-  afterAll(() => h?.stop());
+  afterAll(() => stack?.stop());
 
   it('has a method for every operation of the registry document', () => {
     const documented = Object.values(registrySpec.paths as Record<string, Record<string, { operationId?: string }>>)
@@ -68,11 +75,17 @@ describe('@arbiter/client registry client against the running registry', () => {
   it('scopes: list, update, details and the resolved normative state', async () => {
     const child = await admin.createScope({ name: 'ops-child', selector: { region: 'eu', team: 'core' } });
     expect(await admin.updateScope(child.id, { description: 'core team' })).toMatchObject({ id: child.id, description: 'core team' });
-    expect((await admin.all((cursor) => admin.listScopes({ cursor, limit: 1 }))).map((s) => s.id)).toEqual(expect.arrayContaining([scopeId, child.id]));
+    expect((await admin.all((cursor) => admin.listScopes({ cursor, limit: 1 }))).map((s) => s.id)).toEqual(
+      expect.arrayContaining([scopeId, child.id]),
+    );
     const inv = await admin.createInvariant(scopeId, { constraint: 'Customer data stays in the EU' });
     expect((await admin.getScope(scopeId)).entry_counts).toMatchObject({ invariants: 1 });
     const resolved = await admin.resolveScope(scopeId);
-    expect(resolved).toMatchObject({ scope_id: scopeId, selector: { region: 'eu' }, normative_hash: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) });
+    expect(resolved).toMatchObject({
+      scope_id: scopeId,
+      selector: { region: 'eu' },
+      normative_hash: expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
+    });
     expect(resolved.invariants.map((i) => i.id)).toContain(inv.id);
   });
 
@@ -91,14 +104,26 @@ describe('@arbiter/client registry client against the running registry', () => {
   it('decisions, invariants, namespaces, references and links', async () => {
     await admin.createNamespace(scopeId, { path: 'payments' });
     expect((await admin.listNamespaces(scopeId)).items.map((n) => n.path)).toContain('payments');
-    const decision = await admin.createDecision(scopeId, { decision: 'Use SEPA instant for refunds', namespace: 'payments', tags: ['refunds'] });
+    const decision = await admin.createDecision(scopeId, {
+      decision: 'Use SEPA instant for refunds',
+      namespace: 'payments',
+      tags: ['refunds'],
+    });
     expect(await admin.getDecision(scopeId, decision.id)).toMatchObject({ id: decision.id, decision: 'Use SEPA instant for refunds' });
     expect((await admin.listDecisions(scopeId, { tag: 'refunds' })).items.map((d) => d.id)).toEqual([decision.id]);
 
     const inv = await admin.createInvariant(scopeId, { constraint: 'Refunds go back to the original account' });
     expect(await admin.getInvariant(scopeId, inv.id)).toMatchObject({ id: inv.id, status: 'active' });
-    const link = await admin.createLink({ from_id: decision.id, from_type: 'decision', to_id: inv.id, to_type: 'invariant', relation: 'depends_on' });
-    expect((await admin.listLinks({ entity_id: inv.id })).items).toEqual([expect.objectContaining({ id: link.id, relation: 'depends_on' })]);
+    const link = await admin.createLink({
+      from_id: decision.id,
+      from_type: 'decision',
+      to_id: inv.id,
+      to_type: 'invariant',
+      relation: 'depends_on',
+    });
+    expect((await admin.listLinks({ entity_id: inv.id })).items).toEqual([
+      expect.objectContaining({ id: link.id, relation: 'depends_on' }),
+    ]);
 
     const ref = await admin.createReference(scopeId, { entry_id: inv.id, context_type: 'pr', context_ref: 'pr-42', status: 'followed' });
     expect((await admin.findReferences({ context_ref: 'pr-42' })).items.map((r) => r.id)).toEqual([ref.id]);
@@ -121,17 +146,27 @@ describe('@arbiter/client registry client against the running registry', () => {
     expect(await admin.revokeOverride(scopeId, override.id)).toMatchObject({ id: override.id, status: 'revoked' });
 
     const events = await admin.all((cursor) => admin.listEvents(scopeId, { cursor, limit: 5 }));
-    expect(events.filter((e) => e.entity_id === override.id).map((e) => e.type)).toEqual(expect.arrayContaining(['override.created', 'override.revoked']));
+    expect(events.filter((e) => e.entity_id === override.id).map((e) => e.type)).toEqual(
+      expect.arrayContaining(['override.created', 'override.revoked']),
+    );
   });
 
   it('approvals: request and decide, and a refusal of a decider without the role as not_a_valid_decider', async () => {
-    const rule = await admin.createRule(scopeId, { directive: 'Transfers above 10000 need finance', severity: 'REQUIRES_APPROVAL', deciders: ['role-finance'] });
+    const rule = await admin.createRule(scopeId, {
+      directive: 'Transfers above 10000 need finance',
+      severity: 'REQUIRES_APPROVAL',
+      deciders: ['role-finance'],
+    });
     const financeId = (await admin.createPrincipal({ kind: 'human', name: 'fin', roles: ['role-finance'] })).id;
     const finance = as((await admin.createApiKey({ principal_id: financeId, permissions: ['read', 'approve'] })).key);
     const otherId = (await admin.createPrincipal({ kind: 'human', name: 'other' })).id;
     const other = as((await admin.createApiKey({ principal_id: otherId, permissions: ['read', 'approve'] })).key);
 
-    const approval = await admin.requestApproval(scopeId, { trigger_id: rule.id, intended_action: 'transfer 20000 EUR', justification: 'supplier' });
+    const approval = await admin.requestApproval(scopeId, {
+      trigger_id: rule.id,
+      intended_action: 'transfer 20000 EUR',
+      justification: 'supplier',
+    });
     expect(approval).toMatchObject({ status: 'pending', trigger_type: 'rule' });
     const refused = await failure(other.decideApproval(scopeId, approval.id, { decision: 'approved' }));
     expect(refused).toBeInstanceOf(RegistryError);
@@ -140,7 +175,10 @@ describe('@arbiter/client registry client against the running registry', () => {
     expect(decided).toMatchObject({ status: 'approved', decider_principal_id: financeId, override_id: expect.stringMatching(/^ovr-/) });
     expect(await admin.getApproval(scopeId, approval.id)).toEqual(decided);
     expect((await admin.listApprovals(scopeId, { status: 'approved' })).items.map((a) => a.id)).toEqual([approval.id]);
-    expect(await failure(finance.decideApproval(scopeId, approval.id, { decision: 'approved' }))).toMatchObject({ status: 409, code: 'conflict' });
+    expect(await failure(finance.decideApproval(scopeId, approval.id, { decision: 'approved' }))).toMatchObject({
+      status: 409,
+      code: 'conflict',
+    });
   });
 
   it('webhooks: scope and tenant subscriptions, update, deliveries, delete; the public key set', async () => {
@@ -161,8 +199,17 @@ describe('@arbiter/client registry client against the running registry', () => {
   it('maps refusals to RegistryError: a missing permission, a bad value, a missing field, an unknown id, a conflict', async () => {
     const forbidden = await failure(admin.createTenant({ name: 'x', slug: `x-${randomUUID().slice(0, 8)}` }));
     expect(forbidden).toBeInstanceOf(RegistryError);
-    expect(forbidden).toMatchObject({ service: 'registry', status: 403, code: 'forbidden', message: expect.stringContaining('platform_admin') });
-    expect(await failure(admin.createPrincipal({ kind: 'robot' as 'agent', name: 'r' }))).toMatchObject({ status: 400, code: 'bad_request', message: expect.stringContaining('kind') });
+    expect(forbidden).toMatchObject({
+      service: 'registry',
+      status: 403,
+      code: 'forbidden',
+      message: expect.stringContaining('platform_admin'),
+    });
+    expect(await failure(admin.createPrincipal({ kind: 'robot' as 'agent', name: 'r' }))).toMatchObject({
+      status: 400,
+      code: 'bad_request',
+      message: expect.stringContaining('kind'),
+    });
     expect(await failure(admin.createDecision(scopeId, {} as { decision: string }))).toMatchObject({ status: 422, code: 'unprocessable' });
     expect(await failure(admin.getPrincipal('agn-missing'))).toMatchObject({ status: 404, code: 'not_found' });
     expect(await failure(admin.getRuleShadow('rul-missing'))).toMatchObject({ status: 404, code: 'not_found' });

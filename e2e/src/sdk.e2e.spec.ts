@@ -12,17 +12,18 @@ import {
   type Requirement,
   type VerdictClient,
 } from '@arbiter/client';
-import { startTestStack, type TestStack } from './stack';
-import { APPROVALS_GUARD, eventually, itWithApprovals, ledgerAs, provisionTenant, transfer, verdictAs, type SdkTenant } from './sdk-harness';
+import { startStack, type Stack } from './stack';
+import { eventually } from '@arbiter/testing';
+import { ledgerAs, provisionTenant, transfer, verdictAs, type SdkTenant } from './sdk-harness';
 
-/** @arbiter/client against the real services (startTestStack: registry, verdict, ledger on PostgreSQL and Redis). */
+/** @arbiter/client against the real services (startStack: registry, verdict, ledger on PostgreSQL and Redis). */
 describe('@arbiter/client against the running services', () => {
-  let stack: TestStack;
+  let stack: Stack;
   let t: SdkTenant;
   let agent: VerdictClient;
 
   beforeAll(async () => {
-    stack = await startTestStack();
+    stack = await startStack({ verdict: true, ledger: true });
     t = await provisionTenant(stack, 'sdk');
     agent = verdictAs(stack, t.agentKey, t.id);
   });
@@ -34,15 +35,29 @@ describe('@arbiter/client against the running services', () => {
     expect(checked.verdict).toBe('allowed');
     const { claims, kid } = await verifyVerdict(checked.signed_verdict, { jwksUrl: await agent.jwksUrl(), tenantId: t.id });
     expect(kid).toBe(`${t.id}:${new Date().getUTCFullYear()}`);
-    expect(claims).toMatchObject({ jti: checked.consultation_id, verdict: 'allowed', action: op.action, resource: op.resource, scope: op.scope, parameters: op.parameters, tenant_id: t.id });
+    expect(claims).toMatchObject({
+      jti: checked.consultation_id,
+      verdict: 'allowed',
+      action: op.action,
+      resource: op.resource,
+      scope: op.scope,
+      parameters: op.parameters,
+      tenant_id: t.id,
+    });
   });
 
   it('turns refusals into VerdictError with the service code and details', async () => {
     const badScope = await agent.check({ ...transfer(1), scope: { planet: 'mars' } }).catch((e: unknown) => e);
     expect(badScope).toBeInstanceOf(VerdictError);
     expect(badScope).toMatchObject({ status: 400, code: 'invalid_scope_field' });
-    const missing = await agent.check({ action: 'payments.transfer', resource: 'acct:eu/1', scope: { region: 'eu' } }).catch((e: unknown) => e);
-    expect(missing).toMatchObject({ status: 422, code: 'insufficient_context', details: { missing_fields: expect.arrayContaining(['beneficiary.country', 'transfer.amount']) } });
+    const missing = await agent
+      .check({ action: 'payments.transfer', resource: 'acct:eu/1', scope: { region: 'eu' } })
+      .catch((e: unknown) => e);
+    expect(missing).toMatchObject({
+      status: 422,
+      code: 'insufficient_context',
+      details: { missing_fields: expect.arrayContaining(['beneficiary.country', 'transfer.amount']) },
+    });
   });
 
   it('runs the resolve loop to completion, dropping a fact that falls short of its Requirement', async () => {
@@ -53,14 +68,24 @@ describe('@arbiter/client against the running services', () => {
       const facts: Context = {};
       for (const r of requirements) {
         if (r.field === 'transfer.amount') facts[r.field] = { value: 25000, source: 'agent' };
-        if (r.field === 'beneficiary.country') facts[r.field] = asked.length === 1 ? { value: 'DE', source: 'agent' } : { value: 'DE', source: 'kyc', verification_status: 'verified' };
+        if (r.field === 'beneficiary.country')
+          facts[r.field] =
+            asked.length === 1 ? { value: 'DE', source: 'agent' } : { value: 'DE', source: 'kyc', verification_status: 'verified' };
       }
       return facts;
     };
-    const result = await resolveUntilComplete(agent, { action: 'payments.transfer', resource: 'acct:eu/4471', scope: { region: 'eu' }, context: {} }, provider);
+    const result = await resolveUntilComplete(
+      agent,
+      { action: 'payments.transfer', resource: 'acct:eu/4471', scope: { region: 'eu' }, context: {} },
+      provider,
+    );
     expect(result).toMatchObject({ rounds: 3, dropped: [{ field: 'beneficiary.country', problems: [{ code: 'not_verified' }] }] });
     expect(asked).toEqual([['beneficiary.country', 'transfer.amount'], ['beneficiary.country']]);
-    expect(result.response).toMatchObject({ operation_status: 'complete', verdict: 'approval_required', required_context_history: [{ round: 1 }, { round: 2 }, { round: 3, fields: [] }] });
+    expect(result.response).toMatchObject({
+      operation_status: 'complete',
+      verdict: 'approval_required',
+      required_context_history: [{ round: 1 }, { round: 2 }, { round: 3, fields: [] }],
+    });
     const record = await agent.getConsultation(result.response.consultation_id);
     expect(record.context_snapshot).toEqual(result.context);
   });
@@ -72,7 +97,16 @@ describe('@arbiter/client against the running services', () => {
       app = express().use(express.json());
       app.post(
         '/transfers',
-        requireVerdict({ jwksUrl, tenantId: t.id, binding: (req) => ({ action: 'payments.transfer', resource: 'acct:eu/4471', scope: { region: 'eu' }, parameters: { transfer: { amount: req.body.amount } } }) }),
+        requireVerdict({
+          jwksUrl,
+          tenantId: t.id,
+          binding: (req) => ({
+            action: 'payments.transfer',
+            resource: 'acct:eu/4471',
+            scope: { region: 'eu' },
+            parameters: { transfer: { amount: req.body.amount } },
+          }),
+        }),
         (_req, res) => res.status(201).json({ ok: true }),
       );
     });
@@ -99,19 +133,28 @@ describe('@arbiter/client against the running services', () => {
     const jwks = new RemoteJwks(await agent.jwksUrl());
     await expect(verifyVerdict(before.signed_verdict, { jwks })).resolves.toMatchObject({ kid: rotation.retired[0] });
     await expect(verifyVerdict(before.signed_verdict, { jwks, refuseRetiredKeys: true })).rejects.toMatchObject({ code: 'key_retired' });
-    const after = await eventually(async () => {
+    const after = await eventually('verdicts signed with the new key', async () => {
       const c = await agent.check(transfer(800));
       return c.signed_verdict.startsWith(before.signed_verdict.split('.')[0]) ? undefined : c;
-    }, 'verdicts signed with the new key');
-    await expect(verifyVerdict(after.signed_verdict, { jwks: new RemoteJwks(await agent.jwksUrl()), refuseRetiredKeys: true })).resolves.toMatchObject({ kid: rotation.kid });
+    });
+    await expect(
+      verifyVerdict(after.signed_verdict, { jwks: new RemoteJwks(await agent.jwksUrl()), refuseRetiredKeys: true }),
+    ).resolves.toMatchObject({ kid: rotation.kid });
   });
 
   it('seals facts, bundles them and verifies the bundle from API output', async () => {
     const ledger = ledgerAs(stack, t.agentKey);
     const stream = `sdk-${Date.now()}`;
-    const first = await ledger.seal(stream, { tenant_id: t.id, actor: 'agent:payments-bot', custom_payload: { note: 'café ✓', amount: 12.5 }, client_ref: 'r-1' });
+    const first = await ledger.seal(stream, {
+      tenant_id: t.id,
+      actor: 'agent:payments-bot',
+      custom_payload: { note: 'café ✓', amount: 12.5 },
+      client_ref: 'r-1',
+    });
     expect(first.created).toBe(true);
-    expect((await ledger.seal(stream, { tenant_id: t.id, actor: 'agent:payments-bot', custom_payload: {}, client_ref: 'r-1' })).created).toBe(false);
+    expect(
+      (await ledger.seal(stream, { tenant_id: t.id, actor: 'agent:payments-bot', custom_payload: {}, client_ref: 'r-1' })).created,
+    ).toBe(false);
     await ledger.seal(stream, { tenant_id: t.id, actor: 'human:alice', custom_payload: { n: 2 } });
     const bundle = await ledger.createBundle(stream);
     const facts = await ledger.listAllFacts(stream);
@@ -120,25 +163,46 @@ describe('@arbiter/client against the running services', () => {
     const tampered = structuredClone(facts);
     tampered[0].custom_payload = { note: 'cafe ✓', amount: 12.5 };
     expect(verifyLedgerBundle({ bundle, keys, facts: tampered }).valid).toBe(false);
-    await expect(ledger.getBundle('bnd-000000000000000000000000')).rejects.toMatchObject({ service: 'ledger', status: 404, code: 'NOT_FOUND' });
+    await expect(ledger.getBundle('bnd-000000000000000000000000')).rejects.toMatchObject({
+      service: 'ledger',
+      status: 404,
+      code: 'NOT_FOUND',
+    });
   });
 
-  itWithApprovals(`requests an approval, waits for the CFO's decision, and checks again to allowed${APPROVALS_GUARD}`, async () => {
+  it("requests an approval, waits for the CFO's decision, and checks again to allowed", async () => {
     const op = transfer(20000);
     const first = await agent.check(op);
     expect(first.verdict).toBe('approval_required');
     const cfo = verdictAs(stack, t.cfoKey, t.id);
-    const decide = eventually(async () => {
+    const decide = eventually('the pending approval', async () => {
       const pending = (await cfo.listApprovals({ status: 'pending' })).items.find((a) => a.consultation_id === first.consultation_id);
       if (!pending) return undefined;
-      return cfo.decideApproval(pending.id, { decision: 'approve', decider_notes: 'ok', grant: { applies_to_scope: { region: 'eu' }, expires_at: new Date(Date.now() + 3_600_000).toISOString() } });
-    }, 'the pending approval');
-    const [approval] = await Promise.all([requestApprovalAndWait(agent, { consultation_id: first.consultation_id, requester_notes: 'invoice' }, { pollMs: { initialMs: 50, maxMs: 200 }, timeoutMs: 30_000 }), decide]);
-    expect(approval).toMatchObject({ status: 'approved', decision: 'approve', decider: t.cfoId, consultation_id: first.consultation_id, grants: [expect.objectContaining({ override_id: expect.stringMatching(/^ovr-/) })] });
-    const again = await eventually(async () => {
+      return cfo.decideApproval(pending.id, {
+        decision: 'approve',
+        decider_notes: 'ok',
+        grant: { applies_to_scope: { region: 'eu' }, expires_at: new Date(Date.now() + 3_600_000).toISOString() },
+      });
+    });
+    const [approval] = await Promise.all([
+      requestApprovalAndWait(
+        agent,
+        { consultation_id: first.consultation_id, requester_notes: 'invoice' },
+        { pollMs: { initialMs: 50, maxMs: 200 }, timeoutMs: 30_000 },
+      ),
+      decide,
+    ]);
+    expect(approval).toMatchObject({
+      status: 'approved',
+      decision: 'approve',
+      decider: t.cfoId,
+      consultation_id: first.consultation_id,
+      grants: [expect.objectContaining({ override_id: expect.stringMatching(/^ovr-/) })],
+    });
+    const again = await eventually('the grant to reach the verdict service', async () => {
       const c = await agent.check(op);
       return c.verdict === 'allowed' ? c : undefined;
-    }, 'the grant to reach the verdict service');
+    });
     expect((await verifyVerdict(again.signed_verdict, { jwksUrl: await agent.jwksUrl() })).claims.verdict).toBe('allowed');
     await expect(cfo.decideApproval(approval.id, { decision: 'reject' })).rejects.toMatchObject({ status: 409, code: 'already_decided' });
   });

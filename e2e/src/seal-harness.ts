@@ -1,16 +1,12 @@
 // Helpers of the seal outbox tests (docs/operations.md "Seal relay"): a fake ledger implementing the
 // service seal endpoint's contract (POST /internal/v1/seals; one fact per (stream_id, client_ref), in
 // memory), reads of a service's seal_outbox table, and the internal API of an outbox owner.
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client } from 'pg';
 import request from 'supertest';
-import { createLogger } from '@arbiter/http';
-import { testRedisUrl } from '@arbiter/testing';
 import { TEST_INTERNAL_TOKEN } from '../../apps/registry/test/harness';
-import { loadWorkerConfig } from '../../apps/worker/src/config';
-import { startWorker, type RunningWorker } from '../../apps/worker/src/worker';
 
 export interface FakeSeal {
   stream_id: string;
@@ -53,17 +49,22 @@ export async function startFakeLedger(token = TEST_INTERNAL_TOKEN): Promise<Fake
       const seals = (JSON.parse(text) as { seals: FakeSeal[] }).seals;
       if (!Array.isArray(seals) || seals.length < 1 || seals.length > 1000) return answer(400, { error: { code: 'VALIDATION_ERROR' } });
       for (const [i, s] of seals.entries()) {
-        if (s.stream_id !== `arbiter.${s.tenant_id}.${s.stream_id.split('.').pop()}` || !/^(consultations|approvals|rules|keys)$/.test(s.stream_id.split('.').pop()!)) {
+        if (
+          s.stream_id !== `arbiter.${s.tenant_id}.${s.stream_id.split('.').pop()}` ||
+          !/^(consultations|approvals|rules|keys)$/.test(s.stream_id.split('.').pop()!)
+        ) {
           return answer(400, { error: { code: 'VALIDATION_ERROR', message: `seals[${i}].stream_id` } });
         }
-        if (!s.client_ref || typeof s.custom_payload !== 'object' || !s.actor) return answer(400, { error: { code: 'VALIDATION_ERROR', message: `seals[${i}]` } });
+        if (!s.client_ref || typeof s.custom_payload !== 'object' || !s.actor)
+          return answer(400, { error: { code: 'VALIDATION_ERROR', message: `seals[${i}]` } });
       }
       ledger.requests.push(seals);
       const results = seals.map((s) => {
         if (ledger.refuse.has(s.client_ref)) return { ok: false, status: 422, code: 'UNSTORABLE', message: 'refused' };
         const key = `${s.stream_id}\n${s.client_ref}`;
         const known = byRef.get(key);
-        if (known) return { ok: true, fact_id: known.fact_id, stream_id: known.stream_id, seq: known.seq, fact_hash: hashOf(known), created: false };
+        if (known)
+          return { ok: true, fact_id: known.fact_id, stream_id: known.stream_id, seq: known.seq, fact_hash: hashOf(known), created: false };
         const seq = (seqs.get(s.stream_id) ?? 0) + 1;
         seqs.set(s.stream_id, seq);
         const fact = { ...s, fact_id: `fct-${ledger.facts.length + 1}`, seq };
@@ -104,7 +105,12 @@ export async function outboxRows(databaseUrl: string, where = 'true', params: un
   await client.connect();
   try {
     // ORDER BY the bigint column: the output column `id` is its text, which sorts 10 before 9.
-    return (await client.query<OutboxRow>(`SELECT id::text AS id, tenant_id, stream_id, client_ref, payload, attempts, leased_until FROM seal_outbox WHERE ${where} ORDER BY seal_outbox.id`, params)).rows;
+    return (
+      await client.query<OutboxRow>(
+        `SELECT id::text AS id, tenant_id, stream_id, client_ref, payload, attempts, leased_until FROM seal_outbox WHERE ${where} ORDER BY seal_outbox.id`,
+        params,
+      )
+    ).rows;
   } finally {
     await client.end();
   }
@@ -123,28 +129,15 @@ export async function sql(databaseUrl: string, text: string, params: unknown[] =
 
 /** The seal outbox of an owner's internal API, with the service token. */
 export function sealOutboxApi(baseUrl: string, token = TEST_INTERNAL_TOKEN) {
-  const post = (op: string, body?: object) => request(baseUrl).post(`/internal/v1/seal-outbox/${op}`).set('X-Internal-Token', token).send(body ?? {});
+  const post = (op: string, body?: object) =>
+    request(baseUrl)
+      .post(`/internal/v1/seal-outbox/${op}`)
+      .set('X-Internal-Token', token)
+      .send(body ?? {});
   return {
     lease: (body?: { limit?: number; lease_ms?: number }) => post('lease', body),
     done: (ids: string[]) => post('done', { ids }),
     release: (ids: string[], leased_until: string) => post('release', { ids, leased_until }),
     raw: post,
   };
-}
-
-/** A worker (in this process) relaying the stack's seal outboxes to `ledger`, on its own queue prefix; `env` adds to or overrides its settings. */
-export function startSealWorker(stack: { registry: { url: string }; verdict: { url: string } }, ledger: { url: string }, env: Record<string, string> = {}): Promise<RunningWorker> {
-  return startWorker(
-    loadWorkerConfig({
-      REDIS_URL: testRedisUrl(),
-      QUEUE_PREFIX: `arbiter-test-${randomUUID()}`,
-      REGISTRY_URL: stack.registry.url,
-      VERDICT_URL: stack.verdict.url,
-      LEDGER_URL: ledger.url,
-      INTERNAL_TOKEN: TEST_INTERNAL_TOKEN,
-      RELAY_INTERVAL_MS: '50',
-      ...env,
-    }),
-    createLogger('worker', 'silent'),
-  );
 }

@@ -2,15 +2,11 @@ import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import request from 'supertest';
 import { createPrincipalWithKey } from '../../apps/registry/test/harness';
-import { startVerdict, type RunningVerdict } from '../../apps/verdict/src/server';
-import { loadVerdictConfig } from '../../apps/verdict/src/config';
 import { ConsultationRepository } from '../../apps/verdict/src/repositories/consultations.repository';
 import type { SealedConsultation } from '../../apps/verdict/src/domain/consultation-builder';
 import { createPool } from '@arbiter/db';
-import { createLogger } from '@arbiter/http';
-import { createTestDatabase, testRedisUrl } from '@arbiter/testing';
-import { TEST_INTERNAL_TOKEN } from '../../apps/registry/test/harness';
-import { createVerdictTenant, registryApi, startVerdictStack, verdictApi, type VerdictStack, type VerdictTenant } from './verdict-harness';
+import { createVerdictTenant, registryApi, verdictApi, type VerdictTenant } from './verdict-harness';
+import { startStack, type Stack } from './stack';
 import { outboxRows, sealOutboxApi, sql } from './seal-harness';
 
 /** The RFC 8785 SHA-256 of a rule version without its derived fields, computed here without the project's code. */
@@ -25,12 +21,12 @@ function contentHash(body: Record<string, unknown>): string {
  * of their internal APIs.
  */
 describe('seal outbox', () => {
-  let stack: VerdictStack;
+  let stack: Stack;
   let t: VerdictTenant;
   let scope: string;
   let rule: { id: string; current_version_id: string };
   let finance: { principalId: string; key: string };
-  const verdictDb = () => stack.verdictDbUrl;
+  const verdictDb = () => stack.databaseUrl('verdict');
   const registryDb = () => stack.registry.databaseUrl;
 
   const transfer = (amount: number) => ({
@@ -42,7 +38,7 @@ describe('seal outbox', () => {
   });
 
   beforeAll(async () => {
-    stack = await startVerdictStack();
+    stack = await startStack({ verdict: true });
     t = await createVerdictTenant(stack, 'seal-a');
     const reg = registryApi(stack, t.adminKey);
     scope = await reg.scope('eu', { region: 'eu' });
@@ -53,7 +49,11 @@ describe('seal outbox', () => {
       conditions: [{ field: 'transfer.amount', op: 'gt', value: 10000 }],
       deciders: ['role-finance'],
     });
-    finance = await createPrincipalWithKey(stack.registry, t.adminKey, { kind: 'human', permissions: ['approve', 'read'], roles: ['role-finance'] });
+    finance = await createPrincipalWithKey(stack.registry, t.adminKey, {
+      kind: 'human',
+      permissions: ['approve', 'read'],
+      roles: ['role-finance'],
+    });
   });
   afterAll(() => stack.stop());
 
@@ -84,7 +84,14 @@ describe('seal outbox', () => {
           },
         }),
       ]);
-      expect(Object.keys(rows[0].payload)).toEqual(['consultation_id', 'normative_hash', 'context_hash', 'verdict', 'signing_kid', 'decided_at']);
+      expect(Object.keys(rows[0].payload)).toEqual([
+        'consultation_id',
+        'normative_hash',
+        'context_hash',
+        'verdict',
+        'signing_kid',
+        'decided_at',
+      ]);
     });
 
     it('writes a row for every consultation of a batch and none for a consultation the database refused', async () => {
@@ -108,13 +115,16 @@ describe('seal outbox', () => {
           };
           return { record, json: JSON.stringify(record) } as unknown as SealedConsultation;
         };
-        const results = await Promise.allSettled([sealed('cns-seal-batch-1'), sealed(taken), sealed('cns-seal-batch-2')].map((s) => repo.save(s)));
+        const results = await Promise.allSettled(
+          [sealed('cns-seal-batch-1'), sealed(taken), sealed('cns-seal-batch-2')].map((s) => repo.save(s)),
+        );
 
         expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
-        expect((await outboxRows(verdictDb(), 'client_ref = ANY($1)', [['cns-seal-batch-1', 'cns-seal-batch-2']])).map((r) => r.client_ref).sort()).toEqual([
-          'cns-seal-batch-1',
-          'cns-seal-batch-2',
-        ]);
+        expect(
+          (await outboxRows(verdictDb(), 'client_ref = ANY($1)', [['cns-seal-batch-1', 'cns-seal-batch-2']]))
+            .map((r) => r.client_ref)
+            .sort(),
+        ).toEqual(['cns-seal-batch-1', 'cns-seal-batch-2']);
         // The refused duplicate wrote nothing: its id still has the one row of the first consultation.
         expect(await outboxRows(verdictDb(), 'client_ref = $1', [taken])).toHaveLength(1);
       } finally {
@@ -128,24 +138,42 @@ describe('seal outbox', () => {
         const checked = await agent().check(transfer(amount)).expect(200);
         expect(checked.body.verdict).toBe('approval_required');
         const approval = (await agent().post(`/${t.id}/v1/approvals`, { consultation_id: checked.body.consultation_id }).expect(201)).body;
-        const decided = (await verdictApi(stack, finance.key, t.id).post(`/${t.id}/v1/approvals/${approval.id}/decision`, body).expect(200)).body;
+        const decided = (await verdictApi(stack, finance.key, t.id).post(`/${t.id}/v1/approvals/${approval.id}/decision`, body).expect(200))
+          .body;
         return { consultationId: checked.body.consultation_id as string, decided };
       };
       const plain = await decide(20_000, { decision: 'approve' });
       // Rejected before the grant: once the grant reaches the snapshot, checks in its scope are allowed.
       const rejected = await decide(40_000, { decision: 'reject', decider_notes: 'no' });
-      const granted = await decide(30_000, { decision: 'approve', grant: { applies_to_scope: { region: 'eu', env: 'prod' }, expires_at: new Date(Date.now() + 600_000).toISOString() } });
+      const granted = await decide(30_000, {
+        decision: 'approve',
+        grant: { applies_to_scope: { region: 'eu', env: 'prod' }, expires_at: new Date(Date.now() + 600_000).toISOString() },
+      });
 
       const rows = await outboxRows(verdictDb(), 'stream_id = $1', [`arbiter.${t.id}.approvals`]);
 
       expect(rows.map((r) => [r.client_ref, r.payload])).toEqual([
         [
           `${plain.decided.id}:approved`,
-          { approval_id: plain.decided.id, kind: 'verdict', consultation_id: plain.consultationId, decision: 'approved', decider: finance.principalId, decided_at: plain.decided.decided_at },
+          {
+            approval_id: plain.decided.id,
+            kind: 'verdict',
+            consultation_id: plain.consultationId,
+            decision: 'approved',
+            decider: finance.principalId,
+            decided_at: plain.decided.decided_at,
+          },
         ],
         [
           `${rejected.decided.id}:rejected`,
-          { approval_id: rejected.decided.id, kind: 'verdict', consultation_id: rejected.consultationId, decision: 'rejected', decider: finance.principalId, decided_at: rejected.decided.decided_at },
+          {
+            approval_id: rejected.decided.id,
+            kind: 'verdict',
+            consultation_id: rejected.consultationId,
+            decision: 'rejected',
+            decider: finance.principalId,
+            decided_at: rejected.decided.decided_at,
+          },
         ],
         [
           `${granted.decided.id}:approved`,
@@ -164,27 +192,13 @@ describe('seal outbox', () => {
     });
 
     it('writes no row with LEDGER_SEALING=false', async () => {
-      const db = await createTestDatabase('verdict');
-      let unsealed: RunningVerdict | undefined;
+      const unsealed = await stack.startReplica('verdict', { freshDatabase: true, env: { LEDGER_SEALING: 'false' } });
       try {
-        unsealed = await startVerdict(
-          loadVerdictConfig({
-            PORT: '0',
-            REDIS_URL: testRedisUrl(),
-            REGISTRY_URL: stack.registry.url,
-            INTERNAL_TOKEN: TEST_INTERNAL_TOKEN,
-            DATABASE_URL_VERDICT: db.url,
-            KEY_ENCRYPTION_KEY: stack.keyEncryptionKey,
-            LEDGER_SEALING: 'false',
-          }),
-          createLogger('verdict', 'silent'),
-        );
         const checked = await verdictApi({ verdict: unsealed }, t.agent.key, t.id).check(transfer(5)).expect(200);
         expect(checked.body.consultation_id).toMatch(/^cns-/);
-        expect(await outboxRows(db.url)).toEqual([]);
+        expect(await outboxRows(unsealed.ctx.config.DATABASE_URL_VERDICT)).toEqual([]);
       } finally {
-        await unsealed?.close();
-        await db.drop();
+        await unsealed.close();
       }
     });
   });
@@ -192,7 +206,11 @@ describe('seal outbox', () => {
   describe('registry', () => {
     it('writes a row with each new rule version, its content_hash over GET /v1/rule-versions/<id> without status and rule_status', async () => {
       const reg = registryApi(stack, t.adminKey);
-      const made = await reg.rule(scope, { directive: 'No transfers to sanctioned countries', severity: 'MANDATORY', applies_to: { actions: ['payments.transfer'] } });
+      const made = await reg.rule(scope, {
+        directive: 'No transfers to sanctioned countries',
+        severity: 'MANDATORY',
+        applies_to: { actions: ['payments.transfer'] },
+      });
       const updated = await reg.updateRule(scope, made.id, {
         directive: 'No transfers to sanctioned countries, ever',
         severity: 'MANDATORY',
@@ -230,8 +248,13 @@ describe('seal outbox', () => {
             .expect(201)
         ).body as { id: string };
       const decide = async (id: string, decision: string) =>
-        (await request(stack.registry.url).post(`/api/v1/scopes/${scope}/approvals/${id}/decide`).set('Authorization', `Bearer ${finance.key}`).send({ decision }).expect(200))
-          .body as { id: string; decided_at: string; override_id: string | null };
+        (
+          await request(stack.registry.url)
+            .post(`/api/v1/scopes/${scope}/approvals/${id}/decide`)
+            .set('Authorization', `Bearer ${finance.key}`)
+            .send({ decision })
+            .expect(200)
+        ).body as { id: string; decided_at: string; override_id: string | null };
       const approved = await decide((await ask()).id, 'approved');
       const rejected = await decide((await ask()).id, 'rejected');
       expect(approved.override_id).toMatch(/^ovr-/);
@@ -241,15 +264,31 @@ describe('seal outbox', () => {
       expect(rows.map((r) => [r.client_ref, r.payload])).toEqual([
         [
           `${approved.id}:approved`,
-          { approval_id: approved.id, kind: 'registry', decision: 'approved', decider: finance.principalId, decided_at: approved.decided_at, override_id: approved.override_id },
+          {
+            approval_id: approved.id,
+            kind: 'registry',
+            decision: 'approved',
+            decider: finance.principalId,
+            decided_at: approved.decided_at,
+            override_id: approved.override_id,
+          },
         ],
-        [`${rejected.id}:rejected`, { approval_id: rejected.id, kind: 'registry', decision: 'rejected', decider: finance.principalId, decided_at: rejected.decided_at }],
+        [
+          `${rejected.id}:rejected`,
+          {
+            approval_id: rejected.id,
+            kind: 'registry',
+            decision: 'rejected',
+            decider: finance.principalId,
+            decided_at: rejected.decided_at,
+          },
+        ],
       ]);
     });
   });
 
   describe.each([
-    ['verdict', () => stack.verdict.url, () => stack.verdictDbUrl],
+    ['verdict', () => stack.verdict.url, () => stack.databaseUrl('verdict')],
     ['registry', () => stack.registry.url, () => stack.registry.databaseUrl],
   ])('internal API of the %s', (_name, url, db) => {
     beforeEach(async () => {
@@ -265,7 +304,12 @@ describe('seal outbox', () => {
     it('answers 401 without the service token, and with a tenant API key', async () => {
       for (const op of ['lease', 'done', 'release']) {
         await request(url()).post(`/internal/v1/seal-outbox/${op}`).send({}).expect(401);
-        await request(url()).post(`/internal/v1/seal-outbox/${op}`).set('X-API-Key', t.agent.key).set('Authorization', `Bearer ${t.adminKey}`).send({}).expect(401);
+        await request(url())
+          .post(`/internal/v1/seal-outbox/${op}`)
+          .set('X-API-Key', t.agent.key)
+          .set('Authorization', `Bearer ${t.adminKey}`)
+          .send({})
+          .expect(401);
         await sealOutboxApi(url(), 'not-the-internal-token-000').raw(op, {}).expect(401);
       }
       expect((await outboxRows(db())).every((r) => r.leased_until === null)).toBe(true);
@@ -299,7 +343,13 @@ describe('seal outbox', () => {
       expect(first).toEqual({
         id: expect.stringMatching(/^\d+$/),
         attempts: 1,
-        seal: { stream_id: `arbiter.${t.id}.rules`, tenant_id: t.id, actor: `service:${_name}`, custom_payload: { n: 1 }, client_ref: 'ref-1' },
+        seal: {
+          stream_id: `arbiter.${t.id}.rules`,
+          tenant_id: t.id,
+          actor: `service:${_name}`,
+          custom_payload: { n: 1 },
+          client_ref: 'ref-1',
+        },
       });
       // Everything is leased: nothing more to hand out.
       expect((await api.lease({ limit: 10 }).expect(200)).body.items).toEqual([]);
@@ -307,7 +357,10 @@ describe('seal outbox', () => {
 
     it('deletes done rows, frees released ones at once (only under their own lease), and hands out expired leases again', async () => {
       const api = sealOutboxApi(url());
-      const lease = (await api.lease({ limit: 10, lease_ms: 1000 }).expect(200)).body as { leased_until: string; items: Array<{ id: string }> };
+      const lease = (await api.lease({ limit: 10, lease_ms: 1000 }).expect(200)).body as {
+        leased_until: string;
+        items: Array<{ id: string }>;
+      };
       const ids = lease.items.map((i) => i.id);
 
       expect((await api.done(ids.slice(0, 3)).expect(200)).body).toEqual({ deleted: 3 });

@@ -6,8 +6,10 @@ import { closeRedisConnection, createProducer, createRedisConnection } from '@ar
 import { TEST_INTERNAL_TOKEN } from '../../apps/registry/test/harness';
 import { SealRelay } from '../../apps/worker/src/seal-relay';
 import type { RunningWorker } from '../../apps/worker/src/worker';
-import { createVerdictTenant, registryApi, startVerdictStack, verdictApi, within, type VerdictStack, type VerdictTenant } from './verdict-harness';
-import { outboxRows, sealOutboxApi, startFakeLedger, startSealWorker, type FakeLedger, type OutboxRow } from './seal-harness';
+import { createVerdictTenant, registryApi, verdictApi, type VerdictTenant } from './verdict-harness';
+import { eventually } from '@arbiter/testing';
+import { startStack, type Stack } from './stack';
+import { outboxRows, sealOutboxApi, startFakeLedger, type FakeLedger, type OutboxRow } from './seal-harness';
 
 /**
  * The seal relay end to end (docs/operations.md "Seal relay"): the verdict gateway and the registry
@@ -16,7 +18,7 @@ import { outboxRows, sealOutboxApi, startFakeLedger, startSealWorker, type FakeL
  * rows are deleted. Real PostgreSQL and Redis.
  */
 describe('seal relay', () => {
-  let stack: VerdictStack;
+  let stack: Stack;
   let ledger: FakeLedger;
   let t: VerdictTenant;
   let scope: string;
@@ -24,10 +26,10 @@ describe('seal relay', () => {
   const logger = createLogger('worker', 'silent');
 
   const startTheWorker = (relayIntervalMs = '50') =>
-    startSealWorker(stack, ledger, { RELAY_INTERVAL_MS: relayIntervalMs, SEAL_BATCH_SIZE: '4', SEAL_LEASE_MS: '1000' });
+    stack.addWorker({ LEDGER_URL: ledger.url, RELAY_INTERVAL_MS: relayIntervalMs, SEAL_BATCH_SIZE: '4', SEAL_LEASE_MS: '1000' });
 
   beforeAll(async () => {
-    stack = await startVerdictStack();
+    stack = await startStack({ verdict: true });
     ledger = await startFakeLedger();
     t = await createVerdictTenant(stack, 'relay-a');
     scope = await registryApi(stack, t.adminKey).scope('eu', { region: 'eu' });
@@ -41,11 +43,18 @@ describe('seal relay', () => {
   /** Makes decisions: `checks` consultations in the verdict gateway and `rules` rule versions in the registry. */
   async function decide(checks: number, rules: number): Promise<void> {
     const agent = verdictApi(stack, t.agent.key, t.id);
-    for (let i = 0; i < checks; i++) await agent.check({ action: 'payments.transfer', resource: `acct:${i}`, scope: { region: 'eu', env: 'prod' }, on_behalf_of: t.humanId }).expect(200);
-    for (let i = 0; i < rules; i++) await registryApi(stack, t.adminKey).rule(scope, { directive: `Rule ${randomUUID()}`, severity: 'ADVISORY' });
+    for (let i = 0; i < checks; i++)
+      await agent
+        .check({ action: 'payments.transfer', resource: `acct:${i}`, scope: { region: 'eu', env: 'prod' }, on_behalf_of: t.humanId })
+        .expect(200);
+    for (let i = 0; i < rules; i++)
+      await registryApi(stack, t.adminKey).rule(scope, { directive: `Rule ${randomUUID()}`, severity: 'ADVISORY' });
   }
 
-  const allRows = async (): Promise<OutboxRow[]> => [...(await outboxRows(stack.verdictDbUrl)), ...(await outboxRows(stack.registry.databaseUrl))];
+  const allRows = async (): Promise<OutboxRow[]> => [
+    ...(await outboxRows(stack.databaseUrl('verdict'))),
+    ...(await outboxRows(stack.registry.databaseUrl)),
+  ];
   const factsOf = (refs: string[]) => ledger.facts.filter((f) => refs.includes(f.client_ref));
   const sealedRefs = () => ledger.requests.flat().map((s) => s.client_ref);
 
@@ -57,7 +66,7 @@ describe('seal relay', () => {
     expect(rows.filter((r) => r.stream_id === `arbiter.${t.id}.keys`).map((r) => r.payload.mode)).toEqual(['first']);
 
     worker = await startTheWorker();
-    await within(20_000, async () => expect(await allRows()).toEqual([]), 100);
+    await eventually('an empty outbox', () => allRows(), { until: (rows) => expect(rows).toEqual([]), timeoutMs: 20_000, intervalMs: 100 });
 
     const facts = factsOf(rows.map((r) => r.client_ref));
     expect(facts.map((f) => f.client_ref).sort()).toEqual(rows.map((r) => r.client_ref).sort());
@@ -92,10 +101,14 @@ describe('seal relay', () => {
     expect(sealedBefore).toHaveLength(4);
 
     worker = await startTheWorker();
-    await within(20_000, async () => expect(await allRows()).toEqual([]), 100);
+    await eventually('an empty outbox', () => allRows(), { until: (rows) => expect(rows).toEqual([]), timeoutMs: 20_000, intervalMs: 100 });
 
     const refs = rows.map((r) => r.client_ref);
-    expect(factsOf(refs).map((f) => f.client_ref).sort()).toEqual([...refs].sort());
+    expect(
+      factsOf(refs)
+        .map((f) => f.client_ref)
+        .sort(),
+    ).toEqual([...refs].sort());
     // The rows sealed by the dead relay reached the ledger again and were answered as the same facts.
     for (const ref of sealedBefore) expect(sealedRefs().filter((r) => r === ref).length).toBeGreaterThanOrEqual(2);
   });
@@ -103,17 +116,29 @@ describe('seal relay', () => {
   it('leaves a seal the ledger refused in the outbox and seals it once the ledger takes it', async () => {
     await worker!.close();
     await decide(3, 0);
-    const rows = await outboxRows(stack.verdictDbUrl);
+    const rows = await outboxRows(stack.databaseUrl('verdict'));
     const refused = rows[1].client_ref;
     ledger.refuse.add(refused);
     worker = await startTheWorker();
 
-    await within(20_000, async () => expect((await outboxRows(stack.verdictDbUrl)).map((r) => r.client_ref)).toEqual([refused]), 100);
+    await eventually(
+      'only the refused seal left in the outbox',
+      async () => (await outboxRows(stack.databaseUrl('verdict'))).map((r) => r.client_ref),
+      { until: (v) => expect(v).toEqual([refused]), timeoutMs: 20_000, intervalMs: 100 },
+    );
     expect(factsOf([refused])).toEqual([]);
     // It comes back after each lease; once the ledger takes it, it is sealed and deleted.
-    await within(20_000, async () => expect((await outboxRows(stack.verdictDbUrl, 'client_ref = $1', [refused]))[0]?.attempts).toBeGreaterThanOrEqual(2), 100);
+    await eventually(
+      'a second attempt at the refused seal',
+      async () => (await outboxRows(stack.databaseUrl('verdict'), 'client_ref = $1', [refused]))[0]?.attempts,
+      { until: (v) => expect(v).toBeGreaterThanOrEqual(2), timeoutMs: 20_000, intervalMs: 100 },
+    );
     ledger.refuse.delete(refused);
-    await within(20_000, async () => expect(await outboxRows(stack.verdictDbUrl)).toEqual([]), 100);
+    await eventually('an empty outbox', () => outboxRows(stack.databaseUrl('verdict')), {
+      until: (rows) => expect(rows).toEqual([]),
+      timeoutMs: 20_000,
+      intervalMs: 100,
+    });
     expect(factsOf([refused])).toHaveLength(1);
   });
 
@@ -142,7 +167,7 @@ describe('seal relay', () => {
     }
 
     worker = await startTheWorker();
-    await within(20_000, async () => expect(await allRows()).toEqual([]), 100);
+    await eventually('an empty outbox', () => allRows(), { until: (rows) => expect(rows).toEqual([]), timeoutMs: 20_000, intervalMs: 100 });
     expect(factsOf(rows.map((r) => r.client_ref))).toHaveLength(5);
   });
 
@@ -150,13 +175,17 @@ describe('seal relay', () => {
     await worker!.close();
     // A one-minute poll (the longest allowed): only the startup pass and the nudges move rows within 20 s.
     worker = await startTheWorker('60000');
-    await within(20_000, async () => expect(await allRows()).toEqual([]), 100);
+    await eventually('an empty outbox', () => allRows(), { until: (rows) => expect(rows).toEqual([]), timeoutMs: 20_000, intervalMs: 100 });
     const before = new Set(ledger.facts.map((f) => f.client_ref));
 
     await decide(2, 1);
 
     // Two consultations and a rule version, sealed without a poll (reading the rows instead could race the relay).
-    await within(20_000, async () => expect(ledger.facts.filter((f) => !before.has(f.client_ref))).toHaveLength(3), 100);
+    await eventually('three new facts in the ledger', async () => ledger.facts.filter((f) => !before.has(f.client_ref)), {
+      until: (v) => expect(v).toHaveLength(3),
+      timeoutMs: 20_000,
+      intervalMs: 100,
+    });
     expect(await allRows()).toEqual([]);
   });
 });

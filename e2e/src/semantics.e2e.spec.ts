@@ -2,7 +2,8 @@ import { p256 } from '@noble/curves/nist.js';
 import { Client } from 'pg';
 import request from 'supertest';
 import { createPrincipalWithKey } from '../../apps/registry/test/harness';
-import { createVerdictTenant, registryApi, startVerdictStack, verdictApi, type VerdictStack, type VerdictTenant } from './verdict-harness';
+import { createVerdictTenant, registryApi, verdictApi, type VerdictTenant } from './verdict-harness';
+import { startStack, type Stack } from './stack';
 
 /**
  * The governance semantics of docs/verdicts.md "Overrides" and docs/approvals.md, each rule stated as
@@ -10,17 +11,27 @@ import { createVerdictTenant, registryApi, startVerdictStack, verdictApi, type V
  * tests are the bypasses the semantics close: each failed before the change.
  */
 describe('governance semantics (nothing bypasses a rule unless the registry says so)', () => {
-  let stack: VerdictStack;
+  let stack: Stack;
   let t: VerdictTenant;
   let scopeId: string;
   let blockRule: { id: string; current_version_id: string };
   let approvalRule: { id: string; current_version_id: string };
 
-  const payment = (parameters: Record<string, unknown>) => ({ action: 'payments.send', resource: 'acct:1', scope: { region: 'eu', env: 'prod' }, parameters });
-  const wire = (amount: number) => ({ action: 'payments.wire', resource: 'acct:9', scope: { region: 'eu', env: 'prod' }, parameters: { amount } });
+  const payment = (parameters: Record<string, unknown>) => ({
+    action: 'payments.send',
+    resource: 'acct:1',
+    scope: { region: 'eu', env: 'prod' },
+    parameters,
+  });
+  const wire = (amount: number) => ({
+    action: 'payments.wire',
+    resource: 'acct:9',
+    scope: { region: 'eu', env: 'prod' },
+    parameters: { amount },
+  });
 
   async function verdictSql<T extends object>(text: string, params: unknown[] = []): Promise<T[]> {
-    const c = new Client({ connectionString: stack.verdictDbUrl });
+    const c = new Client({ connectionString: stack.databaseUrl('verdict') });
     await c.connect();
     try {
       return (await c.query(text, params)).rows as T[];
@@ -33,7 +44,11 @@ describe('governance semantics (nothing bypasses a rule unless the registry says
   async function verifiedClaims(jws: string): Promise<Record<string, unknown>> {
     const [h, p, s] = jws.split('.');
     const { kid } = JSON.parse(Buffer.from(h, 'base64url').toString());
-    const keys = (await request(stack.verdict.url).get(`/v1/tenants/${t.slug}/jwks`).expect(200)).body.keys as Array<{ kid: string; x: string; y: string }>;
+    const keys = (await request(stack.verdict.url).get(`/v1/tenants/${t.slug}/jwks`).expect(200)).body.keys as Array<{
+      kid: string;
+      x: string;
+      y: string;
+    }>;
     const jwk = keys.find((k) => k.kid === kid)!;
     const publicKey = Buffer.concat([Buffer.from([4]), Buffer.from(jwk.x, 'base64url'), Buffer.from(jwk.y, 'base64url')]);
     const ok = p256.verify(Buffer.from(s, 'base64url'), Buffer.from(`${h}.${p}`), publicKey, { lowS: false, prehash: true });
@@ -42,11 +57,15 @@ describe('governance semantics (nothing bypasses a rule unless the registry says
   }
 
   beforeAll(async () => {
-    stack = await startVerdictStack();
+    stack = await startStack({ verdict: true });
     t = await createVerdictTenant(stack, 'semantics');
     const reg = registryApi(stack, t.adminKey);
     scopeId = await reg.scope('payments', { region: 'eu' });
-    blockRule = await reg.rule(scopeId, { directive: 'No outgoing payments during the freeze', severity: 'MANDATORY', applies_to: { actions: ['payments.send'] } });
+    blockRule = await reg.rule(scopeId, {
+      directive: 'No outgoing payments during the freeze',
+      severity: 'MANDATORY',
+      applies_to: { actions: ['payments.send'] },
+    });
     approvalRule = await reg.rule(scopeId, {
       directive: 'Wires above 1,000 need approval',
       severity: 'REQUIRES_APPROVAL',
@@ -67,7 +86,9 @@ describe('governance semantics (nothing bypasses a rule unless the registry says
 
   describe('conditional overrides', () => {
     it('do not let a 999,999 USD payment through an override for small euro payments', async () => {
-      const res = await agent().check(payment({ amount: 999_999, currency: 'USD' })).expect(200);
+      const res = await agent()
+        .check(payment({ amount: 999_999, currency: 'USD' }))
+        .expect(200);
       expect(res.body.verdict).toBe('blocked');
       const record = (await agent().consultation(res.body.consultation_id).expect(200)).body;
       expect(record.applied_override_ids).toEqual([]);
@@ -79,14 +100,18 @@ describe('governance semantics (nothing bypasses a rule unless the registry says
     });
 
     it('neutralise the rule for operations whose conditions hold', async () => {
-      const res = await agent().check(payment({ amount: 5, currency: 'EUR' })).expect(200);
+      const res = await agent()
+        .check(payment({ amount: 5, currency: 'EUR' }))
+        .expect(200);
       expect(res.body.verdict).toBe('allowed');
       const record = (await agent().consultation(res.body.consultation_id).expect(200)).body;
       expect(record.precedence_trace[0]).toMatchObject({ rule_id: blockRule.id, reason: 'overridden' });
     });
 
     it('fail closed when a name the conditions read is absent, with the trace saying which', async () => {
-      const res = await agent().check(payment({ amount: 5 })).expect(200);
+      const res = await agent()
+        .check(payment({ amount: 5 }))
+        .expect(200);
       expect(res.body.verdict).toBe('blocked');
       const record = (await agent().consultation(res.body.consultation_id).expect(200)).body;
       expect(record.precedence_trace[0].overrides_not_applied).toEqual([
@@ -95,15 +120,25 @@ describe('governance semantics (nothing bypasses a rule unless the registry says
     });
 
     it('fail closed when evaluation errors (a string where a number is compared)', async () => {
-      const res = await agent().check(payment({ amount: 'five', currency: 'EUR' })).expect(200);
+      const res = await agent()
+        .check(payment({ amount: 'five', currency: 'EUR' }))
+        .expect(200);
       expect(res.body.verdict).toBe('blocked');
       const record = (await agent().consultation(res.body.consultation_id).expect(200)).body;
-      expect(record.precedence_trace[0].overrides_not_applied[0]).toMatchObject({ reason: 'override_condition_error', error: expect.any(String) });
+      expect(record.precedence_trace[0].overrides_not_applied[0]).toMatchObject({
+        reason: 'override_condition_error',
+        error: expect.any(String),
+      });
     });
 
     it('make resolve ask for the field a condition needs, then decide with it', async () => {
       const first = await agent()
-        .resolve({ action: 'payments.send', resource: 'acct:1', scope: { region: 'eu', env: 'prod' }, context: { amount: { value: 5, source: 'agent' } } })
+        .resolve({
+          action: 'payments.send',
+          resource: 'acct:1',
+          scope: { region: 'eu', env: 'prod' },
+          context: { amount: { value: 5, source: 'agent' } },
+        })
         .expect(200);
       expect(first.body.operation_status).toBe('incomplete');
       expect(first.body.required_context.map((f: { field: string }) => f.field)).toEqual(['currency']);
@@ -136,7 +171,9 @@ describe('governance semantics (nothing bypasses a rule unless the registry says
         .send({ target_id: blockRule.id, override_type: 'conditional', justification: 'j' })
         .expect(422);
       expect(missing.body.detail).toMatch(/^conditions: /);
-      expect((await request(stack.registry.url).get(`/api/v1/scopes/${scopeId}/overrides`).set(auth).expect(200)).body.items.length).toBe(before);
+      expect((await request(stack.registry.url).get(`/api/v1/scopes/${scopeId}/overrides`).set(auth).expect(200)).body.items.length).toBe(
+        before,
+      );
     });
   });
 
@@ -144,7 +181,11 @@ describe('governance semantics (nothing bypasses a rule unless the registry says
     it('answers for an action that only tenant-wide rules (no applies_to.actions) cover, instead of 404', async () => {
       const wide = await createVerdictTenant(stack, 'semantics-wide');
       const reg = registryApi(stack, wide.adminKey);
-      await reg.rule(await reg.scope('all'), { directive: 'Nothing leaves on Sundays', severity: 'MANDATORY', conditions: [{ field: 'day', op: 'eq', value: 'sunday' }] });
+      await reg.rule(await reg.scope('all'), {
+        directive: 'Nothing leaves on Sundays',
+        severity: 'MANDATORY',
+        conditions: [{ field: 'day', op: 'eq', value: 'sunday' }],
+      });
       const api = verdictApi(stack, wide.agent.key, wide.id);
       const res = await api.resolve({ action_type: 'anything.at.all', context: { day: { value: 'sunday', source: 'clock' } } }).expect(200);
       expect(res.body).toMatchObject({ operation_status: 'complete', verdict: 'blocked' });

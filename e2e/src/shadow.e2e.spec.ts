@@ -1,31 +1,16 @@
 // Shadow rules through the real stack (docs/verdicts.md "Shadow rules"): a registry that knows the
 // verdict gateway (VERDICT_URL) and a verdict gateway, each on its own database, over real HTTP.
-import net from 'node:net';
 import request from 'supertest';
 import { verifyConsultation } from '@arbiter/client';
-import { generateKeyEncryptionKey } from '@arbiter/crypto';
-import { createLogger } from '@arbiter/http';
-import { createTestDatabase, testRedisUrl } from '@arbiter/testing';
-import { startTestRegistry, TEST_INTERNAL_TOKEN, type RegistryHarness } from '../../apps/registry/test/harness';
-import { loadVerdictConfig } from '../../apps/verdict/src/config';
-import { startVerdict, type RunningVerdict } from '../../apps/verdict/src/server';
-import { createVerdictTenant, expectConforms, registryApi, verdictApi, within, type VerdictTenant } from './verdict-harness';
+import { eventually } from '@arbiter/testing';
+import { TEST_INTERNAL_TOKEN } from '../../apps/registry/test/harness';
+import { createVerdictTenant, expectConforms, registryApi, verdictApi, type VerdictTenant } from './verdict-harness';
+import { startStack, type Stack } from './stack';
 
 jest.setTimeout(120_000);
 
-/** A port free right now: the registry must know the gateway's URL before the gateway starts. */
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}
-
 describe('shadow rules end to end', () => {
-  let registry: RegistryHarness;
-  let verdict: RunningVerdict;
-  let dropVerdictDb: () => Promise<void>;
+  let stack: Stack;
   let tenant: VerdictTenant;
   let rules: ReturnType<typeof registryApi>;
   let agent: ReturnType<typeof verdictApi>;
@@ -33,7 +18,12 @@ describe('shadow rules end to end', () => {
   let blocking: { id: string; current_version_id: string };
   let agreeing: { id: string; current_version_id: string };
 
-  const transfer = (amount: number) => ({ action: 'payments.transfer', resource: 'acct:eu/1', scope: { region: 'eu' }, parameters: { amount } });
+  const transfer = (amount: number) => ({
+    action: 'payments.transfer',
+    resource: 'acct:eu/1',
+    scope: { region: 'eu' },
+    parameters: { amount },
+  });
   const blockingBody = (mode: 'shadow' | 'enforce') => ({
     directive: 'Transfers above 10,000 are blocked',
     severity: 'MANDATORY',
@@ -41,37 +31,26 @@ describe('shadow rules end to end', () => {
     conditions: [{ field: 'amount', op: 'gt', value: 10000 }],
     mode,
   });
-  const shadowReport = (ruleId: string) => request(registry.url).get(`/api/v1/rules/${ruleId}/shadow`).set('Authorization', `Bearer ${tenant.adminKey}`);
+  const shadowReport = (ruleId: string) =>
+    request(stack.registry.url).get(`/api/v1/rules/${ruleId}/shadow`).set('Authorization', `Bearer ${tenant.adminKey}`);
 
   beforeAll(async () => {
-    const port = await freePort();
-    registry = await startTestRegistry({ VERDICT_URL: `http://127.0.0.1:${port}` });
-    const db = await createTestDatabase('verdict');
-    dropVerdictDb = db.drop;
-    verdict = await startVerdict(
-      loadVerdictConfig({
-        PORT: String(port),
-        REDIS_URL: testRedisUrl(),
-        REGISTRY_URL: registry.url,
-        INTERNAL_TOKEN: TEST_INTERNAL_TOKEN,
-        DATABASE_URL_VERDICT: db.url,
-        KEY_ENCRYPTION_KEY: generateKeyEncryptionKey(),
-      }),
-      createLogger('verdict', 'silent'),
-    );
-    tenant = await createVerdictTenant({ registry }, 'shadow-e2e');
-    rules = registryApi({ registry }, tenant.adminKey);
-    agent = verdictApi({ verdict }, tenant.agent.key, tenant.id);
+    // The registry asks the gateway for shadow reports (VERDICT_URL): the gateway's port is reserved first.
+    stack = await startStack({ verdict: { stablePort: true } });
+    tenant = await createVerdictTenant(stack, 'shadow-e2e');
+    rules = registryApi(stack, tenant.adminKey);
+    agent = verdictApi(stack, tenant.agent.key, tenant.id);
     scopeId = await rules.scope('payments', { region: 'eu' });
     blocking = await rules.rule(scopeId, blockingBody('shadow'));
     // Agrees with the tenant default on every transfer it fires for: never an entry.
-    agreeing = await rules.rule(scopeId, { directive: 'Small transfers are fine', severity: 'ALLOW', conditions: [{ field: 'amount', op: 'lte', value: 10000 }], mode: 'shadow' });
+    agreeing = await rules.rule(scopeId, {
+      directive: 'Small transfers are fine',
+      severity: 'ALLOW',
+      conditions: [{ field: 'amount', op: 'lte', value: 10000 }],
+      mode: 'shadow',
+    });
   });
-  afterAll(async () => {
-    await verdict?.close();
-    await registry?.stop();
-    await dropVerdictDb?.();
-  });
+  afterAll(() => stack?.stop());
 
   it('never blocks with a shadow rule that would, and records the disagreement in the hashed, signed record', async () => {
     const res = await agent.check(transfer(50_000)).expect(200);
@@ -82,7 +61,7 @@ describe('shadow rules end to end', () => {
     expect(record.precedence_trace).toEqual([]);
     expect(record.cited_rule_version_ids).toEqual([]);
     // The SDK's verifier recomputes normative_hash over the record, shadow included, and checks the signature.
-    const jwks = (await request(verdict.url).get(`/v1/tenants/${tenant.id}/jwks`).expect(200)).body;
+    const jwks = (await request(stack.verdict.url).get(`/v1/tenants/${tenant.id}/jwks`).expect(200)).body;
     const report = await verifyConsultation(record, { jwks });
     expect(report.checks.filter((c) => c.status === 'fail')).toEqual([]);
     expect(report.valid).toBe(true);
@@ -96,12 +75,19 @@ describe('shadow rules end to end', () => {
     expect(res.body.verdict).toBe('allowed');
     const record = (await agent.consultation(res.body.consultation_id).expect(200)).body;
     expect(record).not.toHaveProperty('shadow');
-    expect((await shadowReport(agreeing.id).expect(200)).body).toEqual({ rule_id: agreeing.id, mode: 'shadow', disagreements: 0, by_version: [] });
+    expect((await shadowReport(agreeing.id).expect(200)).body).toEqual({
+      rule_id: agreeing.id,
+      mode: 'shadow',
+      disagreements: 0,
+      by_version: [],
+    });
   });
 
   it('counts the disagreement in /metrics', async () => {
-    const res = await request(verdict.url).get('/metrics').expect(200);
-    const line = res.text.split('\n').find((l) => l.startsWith('arbiter_verdict_shadow_disagreements_total{') && l.includes(`rule_id="${blocking.id}"`));
+    const res = await request(stack.verdict.url).get('/metrics').expect(200);
+    const line = res.text
+      .split('\n')
+      .find((l) => l.startsWith('arbiter_verdict_shadow_disagreements_total{') && l.includes(`rule_id="${blocking.id}"`));
     expect(line).toMatch(/would_be="blocked"/);
     expect(line).toMatch(/ 1$/);
     expect(res.text).not.toContain(`rule_id="${agreeing.id}"`);
@@ -121,14 +107,18 @@ describe('shadow rules end to end', () => {
     // The gateway sees the new version within moments (docs/verdicts.md "The tenant snapshot"); until then
     // a check is still allowed and still disagrees with the shadow version.
     let stillShadow = 0;
-    const blocked = await within(10_000, async () => {
-      const res = await agent.check(transfer(50_000)).expect(200);
-      if (res.body.verdict !== 'blocked') {
-        stillShadow++;
-        throw new Error(`still ${res.body.verdict}`);
-      }
-      return res.body;
-    });
+    const blocked = await eventually(
+      'the enforced rule to block',
+      async () => {
+        const res = await agent.check(transfer(50_000)).expect(200);
+        if (res.body.verdict !== 'blocked') {
+          stillShadow++;
+          throw new Error(`still ${res.body.verdict}`);
+        }
+        return res.body;
+      },
+      { timeoutMs: 10_000 },
+    );
     expect(blocked).toMatchObject({ verdict: 'blocked', dominating_rule_id: blocking.id });
     const record = (await agent.consultation(blocked.consultation_id).expect(200)).body;
     expect(record).not.toHaveProperty('shadow');
@@ -143,16 +133,27 @@ describe('shadow rules end to end', () => {
     });
   });
 
-  it('answers 404 for a rule the caller cannot see, and the verdict\'s internal route needs the token', async () => {
+  it("answers 404 for a rule the caller cannot see, and the verdict's internal route needs the token", async () => {
     await shadowReport('rul-000000000000000000000000').expect(404);
-    await request(verdict.url).get(`/internal/v1/tenants/${tenant.id}/rules/${blocking.id}/shadow`).expect(401);
-    const internal = await request(verdict.url).get(`/internal/v1/tenants/${tenant.id}/rules/${blocking.id}/shadow`).set('X-Internal-Token', TEST_INTERNAL_TOKEN).expect(200);
+    await request(stack.verdict.url).get(`/internal/v1/tenants/${tenant.id}/rules/${blocking.id}/shadow`).expect(401);
+    const internal = await request(stack.verdict.url)
+      .get(`/internal/v1/tenants/${tenant.id}/rules/${blocking.id}/shadow`)
+      .set('X-Internal-Token', TEST_INTERNAL_TOKEN)
+      .expect(200);
     expect(internal.body).toMatchObject({ tenant_id: tenant.id, rule_id: blocking.id });
-    await request(verdict.url).get(`/internal/v1/tenants/not-a-tenant/rules/${blocking.id}/shadow`).set('X-Internal-Token', TEST_INTERNAL_TOKEN).expect(400);
+    await request(stack.verdict.url)
+      .get(`/internal/v1/tenants/not-a-tenant/rules/${blocking.id}/shadow`)
+      .set('X-Internal-Token', TEST_INTERNAL_TOKEN)
+      .expect(400);
   });
 
   it('shows mode on a shadow rule version only: an enforced version reads as it always did', async () => {
-    const versions = (await request(registry.url).get(`/api/v1/scopes/${scopeId}/rules/${blocking.id}/versions`).set('Authorization', `Bearer ${tenant.adminKey}`).expect(200)).body.items;
+    const versions = (
+      await request(stack.registry.url)
+        .get(`/api/v1/scopes/${scopeId}/rules/${blocking.id}/versions`)
+        .set('Authorization', `Bearer ${tenant.adminKey}`)
+        .expect(200)
+    ).body.items;
     const [shadowVersion, enforcedVersion] = await Promise.all(versions.map((v: { id: string }) => agent.ruleVersion(v.id).expect(200)));
     expectConforms(shadowVersion, 'get', '/v1/rule-versions/{rule_version_id}');
     expect(shadowVersion.body.mode).toBe('shadow');

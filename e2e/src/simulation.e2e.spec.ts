@@ -4,12 +4,14 @@
 // databases is compared, row by row, before and after.
 import { Client } from 'pg';
 import { createPrincipalWithKey } from '../../apps/registry/test/harness';
-import { createVerdictTenant, expectConforms, registryApi, startVerdictStack, verdictApi, within, type VerdictStack, type VerdictTenant } from './verdict-harness';
+import { createVerdictTenant, expectConforms, registryApi, verdictApi, type VerdictTenant } from './verdict-harness';
+import { eventually } from '@arbiter/testing';
+import { startStack, type Stack } from './stack';
 
 const PATH = '/{tenant_id}/v1/simulations';
 
 describe('simulation (POST /<tenant_id>/v1/simulations)', () => {
-  let stack: VerdictStack;
+  let stack: Stack;
   let t: VerdictTenant;
   let other: VerdictTenant;
   let scopeId: string;
@@ -21,15 +23,25 @@ describe('simulation (POST /<tenant_id>/v1/simulations)', () => {
   let betweenBatches: string;
   let afterAll_: string;
 
-  const transferRule = (extra: object) => ({ scope_id: scopeId, directive: 'Transfers above 100 are blocked', severity: 'MANDATORY', applies_to: { actions: ['payments.transfer'] }, ...extra });
+  const transferRule = (extra: object) => ({
+    scope_id: scopeId,
+    directive: 'Transfers above 100 are blocked',
+    severity: 'MANDATORY',
+    applies_to: { actions: ['payments.transfer'] },
+    ...extra,
+  });
 
   beforeAll(async () => {
-    stack = await startVerdictStack();
+    stack = await startStack({ verdict: true });
     t = await createVerdictTenant(stack, 'sim-a');
     other = await createVerdictTenant(stack, 'sim-b');
     const reg = registryApi(stack, t.adminKey);
     scopeId = await reg.scope('eu', { region: 'eu' });
-    allowRule = await reg.rule(scopeId, { directive: 'EU transfers are fine', severity: 'ALLOW', applies_to: { actions: ['payments.transfer'] } });
+    allowRule = await reg.rule(scopeId, {
+      directive: 'EU transfers are fine',
+      severity: 'ALLOW',
+      applies_to: { actions: ['payments.transfer'] },
+    });
     approvalRule = await reg.rule(scopeId, {
       directive: 'Transfers above 1,000 need approval',
       severity: 'REQUIRES_APPROVAL',
@@ -37,12 +49,18 @@ describe('simulation (POST /<tenant_id>/v1/simulations)', () => {
       conditions: [{ field: 'amount', op: 'gt', value: 1000 }],
     });
     // An override of a rule no consultation reaches (its action is never checked): something to archive.
-    const idle = await reg.rule(scopeId, { directive: 'Exports are blocked', severity: 'MANDATORY', applies_to: { actions: ['data.export'] } });
+    const idle = await reg.rule(scopeId, {
+      directive: 'Exports are blocked',
+      severity: 'MANDATORY',
+      applies_to: { actions: ['data.export'] },
+    });
     override = await reg.override(scopeId, { target_id: idle.id, override_type: 'permanent', justification: 'test' });
 
     const agent = verdictApi(stack, t.agent.key, t.id);
     const check = async (amount: number) => {
-      const res = await agent.check({ action: 'payments.transfer', resource: `acct:eu/${amount}`, scope: { region: 'eu' }, parameters: { amount } }).expect(200);
+      const res = await agent
+        .check({ action: 'payments.transfer', resource: `acct:eu/${amount}`, scope: { region: 'eu' }, parameters: { amount } })
+        .expect(200);
       checked.push({ id: res.body.consultation_id, amount, verdict: res.body.verdict });
     };
     for (const amount of [10, 50]) await check(amount);
@@ -58,17 +76,47 @@ describe('simulation (POST /<tenant_id>/v1/simulations)', () => {
   });
   afterAll(() => stack.stop());
 
-  const simulate = (body: object, key = t.adminKey, tenant = t.id) => verdictApi(stack, key, tenant).post(`/${tenant}/v1/simulations`, body);
+  const simulate = (body: object, key = t.adminKey, tenant = t.id) =>
+    verdictApi(stack, key, tenant).post(`/${tenant}/v1/simulations`, body);
   const id = (amount: number) => checked.find((c) => c.amount === amount)!.id;
 
   it('a new blocking rule turns allowed and approval_required into blocked: counts, transitions, samples newest first, the dominating rules', async () => {
-    const res = await simulate({ changes: [{ op: 'create', rule: transferRule({ conditions: [{ field: 'amount', op: 'gt', value: 100 }] }) }] }).expect(200);
+    const res = await simulate({
+      changes: [{ op: 'create', rule: transferRule({ conditions: [{ field: 'amount', op: 'gt', value: 100 }] }) }],
+    }).expect(200);
     expectConforms(res, 'post', PATH);
     expect(res.body).toMatchObject({ evaluated: 6, changed: 3, transitions: { 'allowed->blocked': 1, 'approval_required->blocked': 2 } });
     expect(res.body.samples).toEqual([
-      { consultation_id: id(20000), requested_at: expect.any(String), action: 'payments.transfer', resource: 'acct:eu/20000', before: 'approval_required', after: 'blocked', dominating_rule_before: approvalRule.id, dominating_rule_after: 'changes[0]' },
-      { consultation_id: id(5000), requested_at: expect.any(String), action: 'payments.transfer', resource: 'acct:eu/5000', before: 'approval_required', after: 'blocked', dominating_rule_before: approvalRule.id, dominating_rule_after: 'changes[0]' },
-      { consultation_id: id(500), requested_at: expect.any(String), action: 'payments.transfer', resource: 'acct:eu/500', before: 'allowed', after: 'blocked', dominating_rule_before: allowRule.id, dominating_rule_after: 'changes[0]' },
+      {
+        consultation_id: id(20000),
+        requested_at: expect.any(String),
+        action: 'payments.transfer',
+        resource: 'acct:eu/20000',
+        before: 'approval_required',
+        after: 'blocked',
+        dominating_rule_before: approvalRule.id,
+        dominating_rule_after: 'changes[0]',
+      },
+      {
+        consultation_id: id(5000),
+        requested_at: expect.any(String),
+        action: 'payments.transfer',
+        resource: 'acct:eu/5000',
+        before: 'approval_required',
+        after: 'blocked',
+        dominating_rule_before: approvalRule.id,
+        dominating_rule_after: 'changes[0]',
+      },
+      {
+        consultation_id: id(500),
+        requested_at: expect.any(String),
+        action: 'payments.transfer',
+        resource: 'acct:eu/500',
+        before: 'allowed',
+        after: 'blocked',
+        dominating_rule_before: allowRule.id,
+        dominating_rule_after: 'changes[0]',
+      },
     ]);
     // The sample's requested_at is the record's.
     const record = await verdictApi(stack, t.agent.key, t.id).consultation(id(500)).expect(200);
@@ -87,16 +135,26 @@ describe('simulation (POST /<tenant_id>/v1/simulations)', () => {
 
   it('previews the promotion of a stored shadow rule: an update to mode enforce shows what it would decide', async () => {
     const reg = registryApi(stack, t.adminKey);
-    const body = (directive: string, mode: string) => ({ directive, mode, severity: 'MANDATORY', applies_to: { actions: ['payments.transfer'] }, conditions: [{ field: 'amount', op: 'gt', value: 1000 }] });
+    const body = (directive: string, mode: string) => ({
+      directive,
+      mode,
+      severity: 'MANDATORY',
+      applies_to: { actions: ['payments.transfer'] },
+      conditions: [{ field: 'amount', op: 'gt', value: 1000 }],
+    });
     const shadow = await reg.rule(scopeId, body('Transfers above 1,000 are blocked (trial)', 'shadow'));
     // Stored in shadow, it decides nothing now; promoted, it blocks the two approvals.
     const promotion = { changes: [{ op: 'update', rule_id: shadow.id, rule: body('Transfers above 1,000 are blocked', 'enforce') }] };
     // The gateway learns of the new rule through its snapshot: until then the rule_id is unknown (400).
-    const promoted = await within(10_000, async () => {
-      const res = await simulate(promotion);
-      if (res.status !== 200) throw new Error(`not yet: ${res.status}`);
-      return res;
-    });
+    const promoted = await eventually(
+      'the promotion simulated',
+      async () => {
+        const res = await simulate(promotion);
+        if (res.status !== 200) throw new Error(`not yet: ${res.status}`);
+        return res;
+      },
+      { timeoutMs: 10_000 },
+    );
     expect((await simulate({ changes: [] }).expect(200)).body).toMatchObject({ evaluated: 6, changed: 0 });
     expect(promoted.body).toMatchObject({ evaluated: 6, changed: 2, transitions: { 'approval_required->blocked': 2 } });
     expect(promoted.body.samples.map((x: { dominating_rule_after: string }) => x.dominating_rule_after)).toEqual([shadow.id, shadow.id]);
@@ -105,7 +163,9 @@ describe('simulation (POST /<tenant_id>/v1/simulations)', () => {
   it('archiving the dominating rule lifts its approvals', async () => {
     const res = await simulate({ changes: [{ op: 'archive', rule_id: approvalRule.id }] }).expect(200);
     expect(res.body).toMatchObject({ evaluated: 6, changed: 2, transitions: { 'approval_required->allowed': 2 } });
-    expect(res.body.samples.map((s: { consultation_id: string; dominating_rule_after: string }) => [s.consultation_id, s.dominating_rule_after])).toEqual([
+    expect(
+      res.body.samples.map((s: { consultation_id: string; dominating_rule_after: string }) => [s.consultation_id, s.dominating_rule_after]),
+    ).toEqual([
       [id(20000), allowRule.id],
       [id(5000), allowRule.id],
     ]);
@@ -113,24 +173,57 @@ describe('simulation (POST /<tenant_id>/v1/simulations)', () => {
 
   it('an update (PUT semantics) moves the threshold: only what it no longer covers changes', async () => {
     const res = await simulate({
-      changes: [{ op: 'update', rule_id: approvalRule.id, rule: { directive: 'Transfers above 10,000 need approval', severity: 'REQUIRES_APPROVAL', applies_to: { actions: ['payments.transfer'] }, conditions: [{ field: 'amount', op: 'gt', value: 10000 }] } }],
+      changes: [
+        {
+          op: 'update',
+          rule_id: approvalRule.id,
+          rule: {
+            directive: 'Transfers above 10,000 need approval',
+            severity: 'REQUIRES_APPROVAL',
+            applies_to: { actions: ['payments.transfer'] },
+            conditions: [{ field: 'amount', op: 'gt', value: 10000 }],
+          },
+        },
+      ],
     }).expect(200);
-    expect(res.body).toMatchObject({ changed: 1, transitions: { 'approval_required->allowed': 1 }, samples: [{ consultation_id: id(5000), dominating_rule_before: approvalRule.id, dominating_rule_after: allowRule.id }] });
+    expect(res.body).toMatchObject({
+      changed: 1,
+      transitions: { 'approval_required->allowed': 1 },
+      samples: [{ consultation_id: id(5000), dominating_rule_before: approvalRule.id, dominating_rule_after: allowRule.id }],
+    });
   });
 
   it('an override neutralises its targets in its scope; archiving an override in effect is accepted', async () => {
     const res = await simulate({
       changes: [
-        { op: 'create', override: { target_ids: [approvalRule.id], type: 'conditional', conditions: 'amount < 10000', applies_to_scope: { region: 'eu' }, expires_at: null } },
+        {
+          op: 'create',
+          override: {
+            target_ids: [approvalRule.id],
+            type: 'conditional',
+            conditions: 'amount < 10000',
+            applies_to_scope: { region: 'eu' },
+            expires_at: null,
+          },
+        },
         { op: 'archive', override_id: override.id },
       ],
     }).expect(200);
-    expect(res.body).toMatchObject({ changed: 1, transitions: { 'approval_required->allowed': 1 }, samples: [{ consultation_id: id(5000) }] });
+    expect(res.body).toMatchObject({
+      changed: 1,
+      transitions: { 'approval_required->allowed': 1 },
+      samples: [{ consultation_id: id(5000) }],
+    });
   });
 
   it('counts a replay that lacks a field a new rule needs as insufficient_context', async () => {
-    const res = await simulate({ changes: [{ op: 'create', rule: transferRule({ requires: [{ field: 'customer.kyc_id', type: 'string' }] }) }] }).expect(200);
-    expect(res.body).toMatchObject({ changed: 5, transitions: { 'allowed->insufficient_context': 3, 'approval_required->insufficient_context': 2 } });
+    const res = await simulate({
+      changes: [{ op: 'create', rule: transferRule({ requires: [{ field: 'customer.kyc_id', type: 'string' }] }) }],
+    }).expect(200);
+    expect(res.body).toMatchObject({
+      changed: 5,
+      transitions: { 'allowed->insufficient_context': 3, 'approval_required->insufficient_context': 2 },
+    });
     expect(res.body.samples[0]).toMatchObject({ after: 'insufficient_context', dominating_rule_after: null });
   });
 
@@ -169,20 +262,72 @@ describe('simulation (POST /<tenant_id>/v1/simulations)', () => {
   describe('400 validation_failed naming the field', () => {
     it.each<[string, () => object, string]>([
       ['a change with two subjects', () => ({ changes: [{ op: 'archive', rule_id: 'rul-1', override_id: 'ovr-1' }] }), 'changes[0]'],
-      ['an update without its rule', () => ({ changes: [{ op: 'create', rule: transferRule({}) }, { op: 'update', rule_id: approvalRule.id }] }), 'changes[1]'],
+      [
+        'an update without its rule',
+        () => ({
+          changes: [
+            { op: 'create', rule: transferRule({}) },
+            { op: 'update', rule_id: approvalRule.id },
+          ],
+        }),
+        'changes[1]',
+      ],
       ['an unknown op', () => ({ changes: [{ op: 'delete', rule_id: approvalRule.id }] }), 'changes[0].op'],
-      ['a rule body of the wrong shape', () => ({ changes: [{ op: 'create', rule: transferRule({ severity: 'FATAL' }) }] }), 'changes[0].rule.severity'],
-      ['an unknown rule id', () => ({ changes: [{ op: 'archive', rule_id: allowRule.id }, { op: 'create', rule: transferRule({}) }, { op: 'archive', rule_id: 'rul-000000000000000000000000' }] }), 'changes[2].rule_id'],
-      ['an archived rule updated', () => ({ changes: [{ op: 'archive', rule_id: allowRule.id }, { op: 'update', rule_id: allowRule.id, rule: { directive: 'x', severity: 'ALLOW' } }] }), 'changes[1].rule_id'],
-      ['an unknown override id', () => ({ changes: [{ op: 'archive', override_id: 'ovr-000000000000000000000000' }] }), 'changes[0].override_id'],
-      ['an unknown scope id', () => ({ changes: [{ op: 'create', rule: { ...transferRule({}), scope_id: 'scp-000000000000000000000000' } }] }), 'changes[0].rule.scope_id'],
-      ['another tenant\'s rule', () => ({ changes: [{ op: 'archive', rule_id: otherRuleId }] }), 'changes[0].rule_id'],
-      ['an override of an unknown rule', () => ({ changes: [{ op: 'create', override: { target_ids: ['rul-000000000000000000000000'], type: 'permanent' } }] }), 'changes[0].override.target_ids[0]'],
+      [
+        'a rule body of the wrong shape',
+        () => ({ changes: [{ op: 'create', rule: transferRule({ severity: 'FATAL' }) }] }),
+        'changes[0].rule.severity',
+      ],
+      [
+        'an unknown rule id',
+        () => ({
+          changes: [
+            { op: 'archive', rule_id: allowRule.id },
+            { op: 'create', rule: transferRule({}) },
+            { op: 'archive', rule_id: 'rul-000000000000000000000000' },
+          ],
+        }),
+        'changes[2].rule_id',
+      ],
+      [
+        'an archived rule updated',
+        () => ({
+          changes: [
+            { op: 'archive', rule_id: allowRule.id },
+            { op: 'update', rule_id: allowRule.id, rule: { directive: 'x', severity: 'ALLOW' } },
+          ],
+        }),
+        'changes[1].rule_id',
+      ],
+      [
+        'an unknown override id',
+        () => ({ changes: [{ op: 'archive', override_id: 'ovr-000000000000000000000000' }] }),
+        'changes[0].override_id',
+      ],
+      [
+        'an unknown scope id',
+        () => ({ changes: [{ op: 'create', rule: { ...transferRule({}), scope_id: 'scp-000000000000000000000000' } }] }),
+        'changes[0].rule.scope_id',
+      ],
+      ["another tenant's rule", () => ({ changes: [{ op: 'archive', rule_id: otherRuleId }] }), 'changes[0].rule_id'],
+      [
+        'an override of an unknown rule',
+        () => ({ changes: [{ op: 'create', override: { target_ids: ['rul-000000000000000000000000'], type: 'permanent' } }] }),
+        'changes[0].override.target_ids[0]',
+      ],
       ['a bad window bound', () => ({ changes: [], window: { since: 'last tuesday' } }), 'window.since'],
-      ['since after until', () => ({ changes: [], window: { since: '2026-11-20T00:00:00Z', until: '2026-11-19T00:00:00Z' } }), 'window.since'],
+      [
+        'since after until',
+        () => ({ changes: [], window: { since: '2026-11-20T00:00:00Z', until: '2026-11-19T00:00:00Z' } }),
+        'window.since',
+      ],
       ['last out of range', () => ({ changes: [], window: { last: 0 } }), 'window.last'],
       ['sample_limit out of range', () => ({ changes: [], sample_limit: 101 }), 'sample_limit'],
-      ['more than 100 changes', () => ({ changes: Array.from({ length: 101 }, () => ({ op: 'archive', rule_id: approvalRule.id })) }), 'changes'],
+      [
+        'more than 100 changes',
+        () => ({ changes: Array.from({ length: 101 }, () => ({ op: 'archive', rule_id: approvalRule.id })) }),
+        'changes',
+      ],
       ['no changes member', () => ({}), 'changes'],
     ])('%s', async (_what, body, field) => {
       const res = await simulate(body()).expect(400);
@@ -190,12 +335,14 @@ describe('simulation (POST /<tenant_id>/v1/simulations)', () => {
       expect(res.body.message).toContain(field);
     });
 
-    it('a bad rule body, with the registry\'s own message for it', async () => {
+    it("a bad rule body, with the registry's own message for it", async () => {
       const rule = { directive: 'x', severity: 'MANDATORY', conditions: [{ field: 'amount', op: 'in', value: 5 }] };
-      const registry = await registryApi(stack, t.adminKey).rule(scopeId, rule).then(
-        () => null,
-        (err: Error) => err.message,
-      );
+      const registry = await registryApi(stack, t.adminKey)
+        .rule(scopeId, rule)
+        .then(
+          () => null,
+          (err: Error) => err.message,
+        );
       const detail = /"detail":"([^"]+)"/.exec(registry ?? '')?.[1];
       expect(detail).toBe('Invalid rule: conditions[0]: op in needs an array value');
       const res = await simulate({ changes: [{ op: 'create', rule: { ...rule, scope_id: scopeId } }] }).expect(400);
@@ -203,7 +350,10 @@ describe('simulation (POST /<tenant_id>/v1/simulations)', () => {
     });
 
     it('malformed JSON', async () => {
-      const res = await verdictApi(stack, t.adminKey, t.id).post(`/${t.id}/v1/simulations`).set('content-type', 'application/json').send('{"changes": [');
+      const res = await verdictApi(stack, t.adminKey, t.id)
+        .post(`/${t.id}/v1/simulations`)
+        .set('content-type', 'application/json')
+        .send('{"changes": [');
       expect([res.status, res.body.code]).toEqual([400, 'malformed_json']);
     });
   });
@@ -229,7 +379,7 @@ describe('simulation (POST /<tenant_id>/v1/simulations)', () => {
   });
 
   it('writes nothing: every table of both databases holds the same rows, and no tuple was inserted, updated or deleted', async () => {
-    const databases = [stack.verdictDbUrl, stack.registry.databaseUrl];
+    const databases = [stack.databaseUrl('verdict'), stack.registry.databaseUrl];
     const body = {
       changes: [
         { op: 'create', rule: transferRule({}) },
@@ -251,12 +401,18 @@ describe('simulation (POST /<tenant_id>/v1/simulations)', () => {
       const snapshot = async () => {
         const out: Record<string, unknown> = {};
         for (const [i, c] of clients.entries()) {
-          const { rows: tables } = await c.query<{ name: string }>(`SELECT quote_ident(schemaname) || '.' || quote_ident(relname) AS name FROM pg_stat_user_tables ORDER BY 1`);
+          const { rows: tables } = await c.query<{ name: string }>(
+            `SELECT quote_ident(schemaname) || '.' || quote_ident(relname) AS name FROM pg_stat_user_tables ORDER BY 1`,
+          );
           for (const { name } of tables) {
-            const { rows } = await c.query(`SELECT count(*)::int AS n, md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), '')) AS sum FROM ${name} t`);
+            const { rows } = await c.query(
+              `SELECT count(*)::int AS n, md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), '')) AS sum FROM ${name} t`,
+            );
             out[`${i}:${name}`] = rows[0];
           }
-          const { rows: stats } = await c.query(`SELECT relname, n_tup_ins, n_tup_upd, n_tup_del FROM pg_stat_user_tables ORDER BY relname`);
+          const { rows: stats } = await c.query(
+            `SELECT relname, n_tup_ins, n_tup_upd, n_tup_del FROM pg_stat_user_tables ORDER BY relname`,
+          );
           out[`${i}:stats`] = stats;
         }
         return out;

@@ -1,12 +1,14 @@
 import request from 'supertest';
 import { createPrincipalWithKey } from '../../apps/registry/test/harness';
-import { createVerdictTenant, expectConforms, registryApi, startVerdictStack, verdictApi, within, type VerdictStack, type VerdictTenant } from './verdict-harness';
+import { createVerdictTenant, expectConforms, registryApi, verdictApi, type VerdictTenant } from './verdict-harness';
+import { eventually } from '@arbiter/testing';
+import { startStack, type Stack } from './stack';
 
 const APPROVALS = '/{tenant_id}/v1/approvals';
 
 /** Verdict approvals (docs/approvals.md "Verdict approvals") through HTTP: the verdict gateway against a real registry, PostgreSQL and Redis. */
 describe('/<tenant_id>/v1/approvals', () => {
-  let stack: VerdictStack;
+  let stack: Stack;
   let t: VerdictTenant;
   let other: VerdictTenant;
   let euScope: string;
@@ -24,7 +26,7 @@ describe('/<tenant_id>/v1/approvals', () => {
   });
 
   beforeAll(async () => {
-    stack = await startVerdictStack({ proxy: true });
+    stack = await startStack({ verdict: { registryProxy: true } });
     t = await createVerdictTenant(stack, 'apr-a');
     other = await createVerdictTenant(stack, 'apr-b');
     const reg = registryApi(stack, t.adminKey);
@@ -36,8 +38,16 @@ describe('/<tenant_id>/v1/approvals', () => {
       conditions: [{ field: 'transfer.amount', op: 'gt', value: 10000 }],
       deciders: ['role-finance'],
     });
-    finance = await createPrincipalWithKey(stack.registry, t.adminKey, { kind: 'human', permissions: ['approve', 'read'], roles: ['role-finance'] });
-    finance2 = await createPrincipalWithKey(stack.registry, t.adminKey, { kind: 'human', permissions: ['approve'], roles: ['role-finance'] });
+    finance = await createPrincipalWithKey(stack.registry, t.adminKey, {
+      kind: 'human',
+      permissions: ['approve', 'read'],
+      roles: ['role-finance'],
+    });
+    finance2 = await createPrincipalWithKey(stack.registry, t.adminKey, {
+      kind: 'human',
+      permissions: ['approve'],
+      roles: ['role-finance'],
+    });
     legal = await createPrincipalWithKey(stack.registry, t.adminKey, { kind: 'human', permissions: ['approve'], roles: ['role-legal'] });
   });
   afterAll(() => stack.stop());
@@ -50,7 +60,10 @@ describe('/<tenant_id>/v1/approvals', () => {
   async function requestApproval(amount = 20000): Promise<{ consultationId: string; approval: Record<string, unknown> & { id: string } }> {
     const checked = await agent().check(transfer(amount)).expect(200);
     expect(checked.body.verdict).toBe('approval_required');
-    const created = await agent().post(`/${t.id}/v1/approvals`, { consultation_id: checked.body.consultation_id, requester_notes: 'quarter-end invoice' });
+    const created = await agent().post(`/${t.id}/v1/approvals`, {
+      consultation_id: checked.body.consultation_id,
+      requester_notes: 'quarter-end invoice',
+    });
     expect(created.status).toBe(201);
     return { consultationId: checked.body.consultation_id, approval: created.body };
   }
@@ -80,14 +93,16 @@ describe('/<tenant_id>/v1/approvals', () => {
     expect(again.body).toMatchObject({ code: 'approval_exists', details: { approval_id: approval.id } });
   });
 
-  it('refuses consultations that were not approval_required, unknown ones and another tenant\'s', async () => {
+  it("refuses consultations that were not approval_required, unknown ones and another tenant's", async () => {
     const allowed = await agent().check(transfer(50)).expect(200);
     expect(allowed.body.verdict).not.toBe('approval_required');
     const notRequired = await agent().post(`/${t.id}/v1/approvals`, { consultation_id: allowed.body.consultation_id });
     expect([notRequired.status, notRequired.body.code]).toEqual([400, 'consultation_not_approval_required']);
     const unknown = await agent().post(`/${t.id}/v1/approvals`, { consultation_id: 'cns-000000000000000000000000' });
     expect([unknown.status, unknown.body.code]).toEqual([404, 'consultation_not_found']);
-    const foreign = await verdictApi(stack, other.agent.key, other.id).post(`/${other.id}/v1/approvals`, { consultation_id: allowed.body.consultation_id });
+    const foreign = await verdictApi(stack, other.agent.key, other.id).post(`/${other.id}/v1/approvals`, {
+      consultation_id: allowed.body.consultation_id,
+    });
     expect([foreign.status, foreign.body.code]).toEqual([403, 'cross_tenant_forbidden']);
     const missingPermission = await as(legal.key).post(`/${t.id}/v1/approvals`, { consultation_id: allowed.body.consultation_id });
     expect([missingPermission.status, missingPermission.body.code]).toEqual([403, 'insufficient_permission']);
@@ -99,43 +114,82 @@ describe('/<tenant_id>/v1/approvals', () => {
     expect([outsider.status, outsider.body.code]).toEqual([403, 'not_a_valid_decider']);
     const noPermission = await decide(t.agent.key, approval.id, { decision: 'approve' });
     expect([noPermission.status, noPermission.body.code]).toEqual([403, 'insufficient_permission']);
-    const grantWithReject = await decide(finance.key, approval.id, { decision: 'reject', grant: { applies_to_scope: { region: 'eu' }, expires_at: new Date(Date.now() + 60_000).toISOString() } });
+    const grantWithReject = await decide(finance.key, approval.id, {
+      decision: 'reject',
+      grant: { applies_to_scope: { region: 'eu' }, expires_at: new Date(Date.now() + 60_000).toISOString() },
+    });
     expect([grantWithReject.status, grantWithReject.body.code]).toEqual([400, 'invalid_grant']);
     const rejected = await decide(finance.key, approval.id, { decision: 'reject', decider_notes: 'no invoice attached' }).expect(200);
-    expect(rejected.body).toMatchObject({ status: 'rejected', decision: 'reject', decider: finance.principalId, decider_notes: 'no invoice attached' });
+    expect(rejected.body).toMatchObject({
+      status: 'rejected',
+      decision: 'reject',
+      decider: finance.principalId,
+      decider_notes: 'no invoice attached',
+    });
     expect(rejected.body.grants).toBeUndefined();
   });
 
   it('approves with a grant: check is allowed with the rule overridden until expires_at, then approval_required again', async () => {
     const { approval } = await requestApproval();
     const expiresAt = new Date(Date.now() + 6_000).toISOString();
-    const approved = await decide(finance.key, approval.id, { decision: 'approve', decider_notes: 'invoice checked', grant: { applies_to_scope: { region: 'eu', env: 'prod' }, expires_at: expiresAt } });
+    const approved = await decide(finance.key, approval.id, {
+      decision: 'approve',
+      decider_notes: 'invoice checked',
+      grant: { applies_to_scope: { region: 'eu', env: 'prod' }, expires_at: expiresAt },
+    });
     expect(approved.status).toBe(200);
     expectConforms(approved, 'post', `${APPROVALS}/{approval_id}/decision`);
-    expect(approved.body).toMatchObject({ status: 'approved', decision: 'approve', decider: finance.principalId, decider_notes: 'invoice checked' });
+    expect(approved.body).toMatchObject({
+      status: 'approved',
+      decision: 'approve',
+      decider: finance.principalId,
+      decider_notes: 'invoice checked',
+    });
     expect(approved.body.decided_at).toEqual(expect.any(String));
     const [grant] = approved.body.grants;
-    expect(grant).toEqual({ override_id: expect.stringMatching(/^ovr-/), applies_to_scope: { region: 'eu', env: 'prod' }, expires_at: expiresAt });
-
-    const override = await request(stack.registry.url).get(`/api/v1/scopes/${euScope}/overrides`).set('Authorization', `Bearer ${t.adminKey}`).expect(200);
-    expect(override.body.items.find((o: { id: string }) => o.id === grant.override_id)).toMatchObject({ override_type: 'approval_grant', target_ids: [rule.id], approval_id: approval.id });
-
-    const allowed = await within(5_000, async () => {
-      const res = await agent().check(transfer(20000)).expect(200);
-      if (res.body.verdict !== 'allowed') throw new Error(`still ${res.body.verdict}`);
-      return res;
+    expect(grant).toEqual({
+      override_id: expect.stringMatching(/^ovr-/),
+      applies_to_scope: { region: 'eu', env: 'prod' },
+      expires_at: expiresAt,
     });
+
+    const override = await request(stack.registry.url)
+      .get(`/api/v1/scopes/${euScope}/overrides`)
+      .set('Authorization', `Bearer ${t.adminKey}`)
+      .expect(200);
+    expect(override.body.items.find((o: { id: string }) => o.id === grant.override_id)).toMatchObject({
+      override_type: 'approval_grant',
+      target_ids: [rule.id],
+      approval_id: approval.id,
+    });
+
+    const allowed = await eventually(
+      'the grant to allow the transfer',
+      async () => {
+        const res = await agent().check(transfer(20000)).expect(200);
+        if (res.body.verdict !== 'allowed') throw new Error(`still ${res.body.verdict}`);
+        return res;
+      },
+      { timeoutMs: 5_000 },
+    );
     const consultation = await agent().consultation(allowed.body.consultation_id).expect(200);
-    expect(consultation.body.precedence_trace).toContainEqual(expect.objectContaining({ rule_id: rule.id, reason: 'overridden', overridden_by: grant.override_id }));
+    expect(consultation.body.precedence_trace).toContainEqual(
+      expect.objectContaining({ rule_id: rule.id, reason: 'overridden', overridden_by: grant.override_id }),
+    );
 
     const second = await decide(finance2.key, approval.id, { decision: 'reject' });
     expect([second.status, second.body.code]).toEqual([409, 'already_decided']);
 
     // Bounded wait past expires_at: the expired grant has no effect any more.
-    await within(30_000, async () => {
-      const res = await agent().check(transfer(20000)).expect(200);
-      if (res.body.verdict !== 'approval_required') throw new Error(`still ${res.body.verdict}`);
-    }, 250);
+    await eventually(
+      'the rejection to take the grant back',
+      async () => {
+        const res = await agent().check(transfer(20000)).expect(200);
+        if (res.body.verdict !== 'approval_required') throw new Error(`still ${res.body.verdict}`);
+        return true;
+      },
+      { timeoutMs: 30_000, intervalMs: 250 },
+    );
   });
 
   it('lets exactly one of two concurrent deciders win', async () => {
@@ -153,7 +207,8 @@ describe('/<tenant_id>/v1/approvals', () => {
 
   it('lists approvals with the filters of docs/verdicts.md "Approvals"', async () => {
     const { approval: pending } = await requestApproval(30000);
-    const list = (query: Record<string, string | number>) => verdictApi(stack, finance.key, t.id).get(`/${t.id}/v1/approvals`).query(query).expect(200);
+    const list = (query: Record<string, string | number>) =>
+      verdictApi(stack, finance.key, t.id).get(`/${t.id}/v1/approvals`).query(query).expect(200);
     const all = await list({});
     expectConforms(all, 'get', APPROVALS);
     expect(all.body.items.length).toBeGreaterThanOrEqual(4);
@@ -196,12 +251,21 @@ describe('/<tenant_id>/v1/approvals', () => {
     expect(approved.body.grants).toHaveLength(1);
 
     // The registry's feed of the rule's scope gets both events of this approval from the verdict outbox.
-    await within(20_000, async () => {
-      const feed = await request(stack.registry.url).get(`/api/v1/scopes/${euScope}/events`).query({ limit: 1000 }).set('Authorization', `Bearer ${t.adminKey}`).expect(200);
-      const mine = feed.body.items.filter((e: { entity_id: string }) => e.entity_id === approval.id);
-      expect(mine.map((e: { type: string }) => e.type)).toEqual(['approval.requested', 'approval.resolved']);
-      expect(mine[0]).toMatchObject({ source: 'verdict', entity_type: 'approval', data: { candidate_deciders: ['role-finance'] } });
-      expect(mine[1].data).toMatchObject({ status: 'approved', grants: approved.body.grants });
-    }, 200);
+    await eventually(
+      'both approval events in the feed',
+      async () => {
+        const feed = await request(stack.registry.url)
+          .get(`/api/v1/scopes/${euScope}/events`)
+          .query({ limit: 1000 })
+          .set('Authorization', `Bearer ${t.adminKey}`)
+          .expect(200);
+        const mine = feed.body.items.filter((e: { entity_id: string }) => e.entity_id === approval.id);
+        expect(mine.map((e: { type: string }) => e.type)).toEqual(['approval.requested', 'approval.resolved']);
+        expect(mine[0]).toMatchObject({ source: 'verdict', entity_type: 'approval', data: { candidate_deciders: ['role-finance'] } });
+        expect(mine[1].data).toMatchObject({ status: 'approved', grants: approved.body.grants });
+        return true;
+      },
+      { timeoutMs: 20_000, intervalMs: 200 },
+    );
   });
 });

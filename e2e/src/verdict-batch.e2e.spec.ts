@@ -1,6 +1,8 @@
 import { Client } from 'pg';
 import request from 'supertest';
-import { createVerdictTenant, startVerdictStack, verdictApi, within, type VerdictStack, type VerdictTenant } from './verdict-harness';
+import { createVerdictTenant, verdictApi, type VerdictTenant } from './verdict-harness';
+import { eventually } from '@arbiter/testing';
+import { startStack, type Stack } from './stack';
 
 const POISON = 'e2e.poison';
 
@@ -10,14 +12,14 @@ const POISON = 'e2e.poison';
  * only its own check.
  */
 describe('consultation group commit isolation', () => {
-  let stack: VerdictStack;
+  let stack: Stack;
   let t: VerdictTenant;
   let db: Client;
 
   beforeAll(async () => {
-    stack = await startVerdictStack();
+    stack = await startStack({ verdict: true });
     t = await createVerdictTenant(stack, 'batch-a');
-    db = new Client({ connectionString: stack.verdictDbUrl });
+    db = new Client({ connectionString: stack.databaseUrl('verdict') });
     await db.connect();
     // A row the database refuses although the request is valid (U+0000, the natural poison, is now
     // refused at the door): a CHECK constraint that only the poisoned check's action violates.
@@ -44,17 +46,17 @@ describe('consultation group commit isolation', () => {
 
     // Hold every INSERT: the two batches the writer may have in flight wait on the lock, and the
     // checks sent next queue behind them, to go out together as one batch once the lock is released.
-    const lock = new Client({ connectionString: stack.verdictDbUrl });
+    const lock = new Client({ connectionString: stack.databaseUrl('verdict') });
     await lock.connect();
     await lock.query('BEGIN');
     await lock.query('LOCK TABLE consultations IN SHARE MODE');
     let released = false;
     try {
       const blockers = [check('batch.blocker'), check('batch.blocker')].map((r) => r.then((res) => res));
-      await within(10_000, async () => expect(await pending()).toBe(2));
+      await eventually('two pending checks', () => pending(), { until: (v) => expect(v).toBe(2), timeoutMs: 10_000 });
       const good = Array.from({ length: 29 }, (_, i) => check(`batch.good.${i}`).then((res) => res));
       const poisoned = check(POISON).then((res) => res);
-      await within(10_000, async () => expect(await pending()).toBe(32));
+      await eventually('32 pending checks', () => pending(), { until: (v) => expect(v).toBe(32), timeoutMs: 10_000 });
       const batchesBefore = await batches();
       const smallBefore = await smallBatches();
 

@@ -3,13 +3,15 @@ import request from 'supertest';
 import http from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { createPrincipalWithKey } from '../../apps/registry/test/harness';
-import { createVerdictTenant, expectConforms, registryApi, startVerdictStack, verdictApi, within, type VerdictStack, type VerdictTenant } from './verdict-harness';
+import { createVerdictTenant, expectConforms, registryApi, verdictApi, type VerdictTenant } from './verdict-harness';
+import { eventually } from '@arbiter/testing';
+import { startStack, type Stack } from './stack';
 
 const CHECK = '/{tenant_id}/v1/check';
 
 /** Check (docs/verdicts.md "check") through HTTP against the real registry, PostgreSQL and Redis. */
 describe('POST /<tenant_id>/v1/check', () => {
-  let stack: VerdictStack;
+  let stack: Stack;
   let t: VerdictTenant;
   let other: VerdictTenant;
   const rules: Record<string, { id: string; current_version_id: string }> = {};
@@ -25,7 +27,7 @@ describe('POST /<tenant_id>/v1/check', () => {
   });
 
   beforeAll(async () => {
-    stack = await startVerdictStack();
+    stack = await startStack({ verdict: true });
     t = await createVerdictTenant(stack, 'check-a');
     other = await createVerdictTenant(stack, 'check-b');
     const reg = registryApi(stack, t.adminKey);
@@ -44,16 +46,31 @@ describe('POST /<tenant_id>/v1/check', () => {
       conditions: [{ field: 'transfer.amount', op: 'gt', value: 10000 }],
       deciders: ['role-cfo'],
     });
-    rules.euAllow = await reg.rule(euScope, { directive: 'EU payments are allowed', severity: 'ALLOW', applies_to: { actions: ['payments.*'] } });
-    rules.observe = await reg.rule(tenantScope, { directive: 'Watch exports', severity: 'ADVISORY', applies_to: { actions: ['reports.export'] } });
-    rules.custom = await reg.rule(tenantScope, { directive: 'Escalate deletions', severity: 'MANDATORY', verdict: 'escalate', applies_to: { actions: ['records.delete'] } });
+    rules.euAllow = await reg.rule(euScope, {
+      directive: 'EU payments are allowed',
+      severity: 'ALLOW',
+      applies_to: { actions: ['payments.*'] },
+    });
+    rules.observe = await reg.rule(tenantScope, {
+      directive: 'Watch exports',
+      severity: 'ADVISORY',
+      applies_to: { actions: ['reports.export'] },
+    });
+    rules.custom = await reg.rule(tenantScope, {
+      directive: 'Escalate deletions',
+      severity: 'MANDATORY',
+      verdict: 'escalate',
+      applies_to: { actions: ['records.delete'] },
+    });
   });
   afterAll(() => stack.stop());
 
   const agent = () => verdictApi(stack, t.agent.key, t.id);
 
   it('answers allowed with the whole evidence, both headers, and a committed consultation', async () => {
-    const res = await agent().check(transfer({ beneficiary: { country: 'DE' }, transfer: { amount: 500 } })).expect(200);
+    const res = await agent()
+      .check(transfer({ beneficiary: { country: 'DE' }, transfer: { amount: 500 } }))
+      .expect(200);
     expectConforms(res, 'post', CHECK);
     expect(Object.keys(res.body)).toEqual([
       'operation_status',
@@ -91,7 +108,9 @@ describe('POST /<tenant_id>/v1/check', () => {
   });
 
   it('answers blocked with dominating_rule_id and, asked for, the explanation only among the optional fields', async () => {
-    const res = await agent().check({ ...transfer({ beneficiary: { country: 'KP' }, transfer: { amount: 50_000 } }), explain: true }).expect(200);
+    const res = await agent()
+      .check({ ...transfer({ beneficiary: { country: 'KP' }, transfer: { amount: 50_000 } }), explain: true })
+      .expect(200);
     expectConforms(res, 'post', CHECK);
     expect(res.body).toEqual({
       operation_status: 'complete',
@@ -116,7 +135,9 @@ describe('POST /<tenant_id>/v1/check', () => {
   });
 
   it('answers approval_required with the approval hint naming the approvals collection, and the explanation asked for', async () => {
-    const res = await agent().check({ ...transfer({ beneficiary: { country: 'DE' }, transfer: { amount: 50_000 } }), explain: true }).expect(200);
+    const res = await agent()
+      .check({ ...transfer({ beneficiary: { country: 'DE' }, transfer: { amount: 50_000 } }), explain: true })
+      .expect(200);
     expectConforms(res, 'post', CHECK);
     expect(res.body).toEqual({
       operation_status: 'complete',
@@ -125,34 +146,52 @@ describe('POST /<tenant_id>/v1/check', () => {
       consultation_id: expect.any(String),
       signed_verdict: expect.any(String),
       approval: { endpoint: `/${t.id}/v1/approvals`, example_body: { consultation_id: res.body.consultation_id, requester_notes: '' } },
-      explanation: { deciders: ['role-cfo'], not_invertible: [], to_allow: [{ changes: [{ field: 'transfer.amount', op: 'lte', value: 10000 }] }] },
+      explanation: {
+        deciders: ['role-cfo'],
+        not_invertible: [],
+        to_allow: [{ changes: [{ field: 'transfer.amount', op: 'lte', value: 10000 }] }],
+      },
     });
     const record = (await agent().consultation(res.body.consultation_id).expect(200)).body;
     // Computed on demand, never stored (docs/verdicts.md "Explanations"): the route gives the same one.
     expect(record).not.toHaveProperty('explanation');
-    expect((await agent().get(`/${t.id}/v1/consultations/${res.body.consultation_id}/explanation`).expect(200)).body.explanation).toEqual(res.body.explanation);
-    expect(record.triggers).toEqual([{ rule_id: rules.large.id, rule_version_id: rules.large.current_version_id, reason: 'Transfers above 10,000 need CFO approval' }]);
+    expect((await agent().get(`/${t.id}/v1/consultations/${res.body.consultation_id}/explanation`).expect(200)).body.explanation).toEqual(
+      res.body.explanation,
+    );
+    expect(record.triggers).toEqual([
+      { rule_id: rules.large.id, rule_version_id: rules.large.current_version_id, reason: 'Transfers above 10,000 need CFO approval' },
+    ]);
     expect(record.candidate_deciders).toEqual(['role-cfo']);
   });
 
   it('gives observe, tenant-defined verdicts and the tenant default the whole evidence', async () => {
-    const observe = await agent().check({ action: 'reports.export', resource: 'report:q1', scope: { region: 'us' } }).expect(200);
+    const observe = await agent()
+      .check({ action: 'reports.export', resource: 'report:q1', scope: { region: 'us' } })
+      .expect(200);
     expect(observe.body).toMatchObject({ verdict: 'observe', dominating_rule_id: rules.observe.id, context_hash: expect.any(String) });
     const custom = await agent().check({ action: 'records.delete', resource: 'rec:1', scope: {} }).expect(200);
-    expect(custom.body).toMatchObject({ verdict: 'escalate', dominating_rule_id: rules.custom.id, precedence_trace: [expect.objectContaining({ severity: 'block' })] });
+    expect(custom.body).toMatchObject({
+      verdict: 'escalate',
+      dominating_rule_id: rules.custom.id,
+      precedence_trace: [expect.objectContaining({ severity: 'block' })],
+    });
     const none = await agent().check({ action: 'calendar.read', resource: 'cal:1', scope: {} }).expect(200);
     expectConforms(none, 'post', CHECK);
     expect(none.body).toMatchObject({ verdict: 'allowed', dominating_rule_id: null, cited_rule_ids: [], precedence_trace: [] });
   });
 
   it('applies an X-Verdict-TTL shorter than the tenant default, lowers a longer one to it, and refuses anything else with 400 invalid_verdict_ttl', async () => {
-    const res = await agent().check(transfer({ beneficiary: { country: 'DE' }, transfer: { amount: 1 } }), { 'X-Verdict-TTL': '60' }).expect(200);
+    const res = await agent()
+      .check(transfer({ beneficiary: { country: 'DE' }, transfer: { amount: 1 } }), { 'X-Verdict-TTL': '60' })
+      .expect(200);
     expect(res.headers['x-verdict-ttl']).toBe('60');
     const record = (await agent().consultation(res.body.consultation_id).expect(200)).body;
     expect(record.verdict_ttl_seconds).toBe(60);
     expect(Date.parse(record.expired_at) - Date.parse(record.requested_at)).toBe(60_000);
     // The tenant's verdict_ttl_seconds (default 300) is the longest: the caller may only shorten it.
-    const longer = await agent().check(transfer({ beneficiary: { country: 'DE' }, transfer: { amount: 1 } }), { 'X-Verdict-TTL': '3600' }).expect(200);
+    const longer = await agent()
+      .check(transfer({ beneficiary: { country: 'DE' }, transfer: { amount: 1 } }), { 'X-Verdict-TTL': '3600' })
+      .expect(200);
     expect(longer.headers['x-verdict-ttl']).toBe('300');
     for (const bad of ['3601', '0', '-5', '12.5', 'soon']) {
       const r = await agent().check(transfer({}), { 'X-Verdict-TTL': bad }).expect(400);
@@ -167,21 +206,34 @@ describe('POST /<tenant_id>/v1/check', () => {
   });
 
   it('refuses scope fields outside the scope_schema (invalid_scope_field) and values outside it (invalid_scope_value)', async () => {
-    const field = await agent().check({ ...transfer({}), scope: { region: 'eu', planet: 'mars' } }).expect(400);
+    const field = await agent()
+      .check({ ...transfer({}), scope: { region: 'eu', planet: 'mars' } })
+      .expect(400);
     expect(field.body).toMatchObject({ code: 'invalid_scope_field', details: { field: 'planet' } });
-    const value = await agent().check({ ...transfer({}), scope: { region: 'apac' } }).expect(400);
+    const value = await agent()
+      .check({ ...transfer({}), scope: { region: 'apac' } })
+      .expect(400);
     expect(value.body).toMatchObject({ code: 'invalid_scope_value', details: { field: 'region', allowed_values: ['eu', 'us'] } });
-    const typed = await agent().check({ ...transfer({}), scope: { tier: 'gold' } }).expect(400);
+    const typed = await agent()
+      .check({ ...transfer({}), scope: { tier: 'gold' } })
+      .expect(400);
     expect(typed.body).toMatchObject({ code: 'invalid_scope_value', details: { field: 'tier' } });
-    const shape = await agent().check({ ...transfer({}), scope: { region: { name: 'eu' } } }).expect(400);
+    const shape = await agent()
+      .check({ ...transfer({}), scope: { region: { name: 'eu' } } })
+      .expect(400);
     expect(shape.body.code).toBe('invalid_scope_value');
   });
 
   it('answers 422 insufficient_context naming every missing field', async () => {
-    const res = await agent().check(transfer({ transfer: { amount: 20 } })).expect(422);
+    const res = await agent()
+      .check(transfer({ transfer: { amount: 20 } }))
+      .expect(422);
     expect(res.body).toMatchObject({
       code: 'insufficient_context',
-      details: { missing_fields: ['beneficiary.country'], required_context: [expect.objectContaining({ field: 'beneficiary.country', rule_ids: [rules.sanctions.id] })] },
+      details: {
+        missing_fields: ['beneficiary.country'],
+        required_context: [expect.objectContaining({ field: 'beneficiary.country', rule_ids: [rules.sanctions.id] })],
+      },
     });
     const none = await agent().check(transfer({})).expect(422);
     expect(none.body.details.missing_fields.sort()).toEqual(['beneficiary.country', 'transfer.amount']);
@@ -189,13 +241,25 @@ describe('POST /<tenant_id>/v1/check', () => {
 
   it('reads context Facts beside the parameters, and refuses one that contradicts them (422 context_contradicts_parameters)', async () => {
     const agreeing = await agent()
-      .check(transfer({ beneficiary: { country: 'IR' }, transfer: { amount: 5 } }, { context: { 'beneficiary.country': { value: 'IR', source: 'kyc', verification_status: 'verified' } } }))
+      .check(
+        transfer(
+          { beneficiary: { country: 'IR' }, transfer: { amount: 5 } },
+          { context: { 'beneficiary.country': { value: 'IR', source: 'kyc', verification_status: 'verified' } } },
+        ),
+      )
       .expect(200);
     expect(agreeing.body.verdict).toBe('blocked');
-    const fromFact = await agent().check(transfer({ transfer: { amount: 5 } }, { context: { 'beneficiary.country': { value: 'IR', source: 'kyc' } } })).expect(200);
+    const fromFact = await agent()
+      .check(transfer({ transfer: { amount: 5 } }, { context: { 'beneficiary.country': { value: 'IR', source: 'kyc' } } }))
+      .expect(200);
     expect(fromFact.body.verdict).toBe('blocked');
     const contradicting = await agent()
-      .check(transfer({ beneficiary: { country: 'DE' }, transfer: { amount: 5 } }, { context: { 'beneficiary.country': { value: 'IR', source: 'kyc' } } }))
+      .check(
+        transfer(
+          { beneficiary: { country: 'DE' }, transfer: { amount: 5 } },
+          { context: { 'beneficiary.country': { value: 'IR', source: 'kyc' } } },
+        ),
+      )
       .expect(422);
     expect(contradicting.body).toMatchObject({ code: 'context_contradicts_parameters', details: { field: 'context.beneficiary.country' } });
   });
@@ -209,7 +273,9 @@ describe('POST /<tenant_id>/v1/check', () => {
       ['hum-000000000000000000000000', false], // nobody
     ];
     for (const [onBehalfOf, authenticated] of cases) {
-      const res = await agent().check(transfer(params, { on_behalf_of: onBehalfOf })).expect(200);
+      const res = await agent()
+        .check(transfer(params, { on_behalf_of: onBehalfOf }))
+        .expect(200);
       const record = (await agent().consultation(res.body.consultation_id).expect(200)).body;
       expect([record.on_behalf_of, record.on_behalf_of_authenticated]).toEqual([onBehalfOf, authenticated]);
     }
@@ -224,7 +290,9 @@ describe('POST /<tenant_id>/v1/check', () => {
     const scope = await reg.scope('all');
     const block = await reg.rule(scope, { directive: 'no deploys', severity: 'MANDATORY', applies_to: { actions: ['infra.deploy'] } });
     const api = verdictApi(stack, tenant.agent.key, tenant.id);
-    expect((await api.check({ action: 'infra.deploy', resource: 'svc:api', scope: { region: 'eu' } }).expect(200)).body.verdict).toBe('blocked');
+    expect((await api.check({ action: 'infra.deploy', resource: 'svc:api', scope: { region: 'eu' } }).expect(200)).body.verdict).toBe(
+      'blocked',
+    );
     const ovr = await reg.override(scope, {
       override_type: 'temporary',
       target_id: block.id,
@@ -232,21 +300,31 @@ describe('POST /<tenant_id>/v1/check', () => {
       expires_at: new Date(Date.now() + 3_600_000).toISOString(),
       justification: 'incident',
     });
-    const res = await within(5_000, async () => {
-      const r = await api.check({ action: 'infra.deploy', resource: 'svc:api', scope: { region: 'eu' } }).expect(200);
-      expect(r.body.verdict).toBe('allowed');
-      return r;
-    });
+    const res = await eventually(
+      'the override in the snapshot',
+      async () => {
+        const r = await api.check({ action: 'infra.deploy', resource: 'svc:api', scope: { region: 'eu' } }).expect(200);
+        expect(r.body.verdict).toBe('allowed');
+        return r;
+      },
+      { timeoutMs: 5_000 },
+    );
     expect(res.body.cited_rule_ids).toEqual([block.id]);
-    expect(res.body.precedence_trace).toEqual([expect.objectContaining({ rule_id: block.id, reason: 'overridden', overridden_by: ovr.id })]);
+    expect(res.body.precedence_trace).toEqual([
+      expect.objectContaining({ rule_id: block.id, reason: 'overridden', overridden_by: ovr.id }),
+    ]);
     // Other scopes are not covered by it.
-    expect((await api.check({ action: 'infra.deploy', resource: 'svc:api', scope: { region: 'us' } }).expect(200)).body.verdict).toBe('blocked');
+    expect((await api.check({ action: 'infra.deploy', resource: 'svc:api', scope: { region: 'us' } }).expect(200)).body.verdict).toBe(
+      'blocked',
+    );
   });
 
   it('answers 401 missing_credentials without a key and 401 invalid_credentials with a wrong one', async () => {
     const missing = await verdictApi(stack, undefined, t.id).check(transfer({})).expect(401);
     expect(missing.body.code).toBe('missing_credentials');
-    const wrong = await verdictApi(stack, `ak-${'0'.repeat(64)}`, t.id).check(transfer({})).expect(401);
+    const wrong = await verdictApi(stack, `ak-${'0'.repeat(64)}`, t.id)
+      .check(transfer({}))
+      .expect(401);
     expect(wrong.body.code).toBe('invalid_credentials');
   });
 
@@ -259,7 +337,9 @@ describe('POST /<tenant_id>/v1/check', () => {
   it('answers 403 cross_tenant_forbidden for another tenant in the path, and accepts the own slug', async () => {
     const res = await verdictApi(stack, t.agent.key, other.id).check(transfer({})).expect(403);
     expect(res.body.code).toBe('cross_tenant_forbidden');
-    await verdictApi(stack, t.agent.key, t.slug).check(transfer({ beneficiary: { country: 'DE' }, transfer: { amount: 1 } })).expect(200);
+    await verdictApi(stack, t.agent.key, t.slug)
+      .check(transfer({ beneficiary: { country: 'DE' }, transfer: { amount: 1 } }))
+      .expect(200);
   });
 
   it('answers 403 principal_deactivated once the caller is deactivated', async () => {
@@ -267,22 +347,38 @@ describe('POST /<tenant_id>/v1/check', () => {
     const api = verdictApi(stack, p.key, t.id);
     await api.check({ action: 'calendar.read', resource: 'c', scope: {} }).expect(200);
     await registryApi(stack, t.adminKey).patchPrincipal(p.principalId, { active: false });
-    await within(5_000, async () => {
-      const res = await api.check({ action: 'calendar.read', resource: 'c', scope: {} });
-      expect([res.status, res.body.code]).toEqual([403, 'principal_deactivated']);
-    });
+    await eventually(
+      'the deactivation to reach the gateway',
+      async () => {
+        const res = await api.check({ action: 'calendar.read', resource: 'c', scope: {} });
+        expect([res.status, res.body.code]).toEqual([403, 'principal_deactivated']);
+        return true;
+      },
+      { timeoutMs: 5_000 },
+    );
   });
 
   it('refuses malformed bodies with a clean 400', async () => {
     const missing = await agent().check({ resource: 'r', scope: {} }).expect(400);
     expect(missing.body.code).toBe('validation_failed');
-    const extra = await agent().check({ ...transfer({}), surprise: 1 }).expect(400);
+    const extra = await agent()
+      .check({ ...transfer({}), surprise: 1 })
+      .expect(400);
     expect(extra.body.code).toBe('validation_failed');
-    const notJson = await request(stack.verdict.url).post(`/${t.id}/v1/check`).set('X-API-Key', t.agent.key).set('content-type', 'application/json').send('{"action":').expect(400);
+    const notJson = await request(stack.verdict.url)
+      .post(`/${t.id}/v1/check`)
+      .set('X-API-Key', t.agent.key)
+      .set('content-type', 'application/json')
+      .send('{"action":')
+      .expect(400);
     expect(notJson.body.code).toBe('malformed_json');
-    const fact = await agent().check(transfer({}, { context: { 'beneficiary.country': { source: 'kyc' } } })).expect(400);
+    const fact = await agent()
+      .check(transfer({}, { context: { 'beneficiary.country': { source: 'kyc' } } }))
+      .expect(400);
     expect(fact.body).toMatchObject({ code: 'invalid_context_shape', details: { field: 'beneficiary.country' } });
-    const nul = await agent().check({ action: 'calendar.read', resource: 'c', scope: {}, parameters: { note: 'a\u0000b' } }).expect(400);
+    const nul = await agent()
+      .check({ action: 'calendar.read', resource: 'c', scope: {}, parameters: { note: 'a\u0000b' } })
+      .expect(400);
     expect(nul.body.code).toBe('validation_failed');
   });
 
@@ -316,7 +412,14 @@ describe('POST /<tenant_id>/v1/check', () => {
     /** The same bytes, gzip-compressed: the fast lane passes those on to express's body parser and tsoa. */
     const viaGeneralPath = (body: string) => post(gzipSync(Buffer.from(body)), { 'Content-Encoding': 'gzip' });
     // Errors byte for byte: both paths run the same handler, which parses the body once.
-    const answer = (res: Answer) => ({ status: res.status, code: res.body.code, verdict: res.body.verdict, ttl: res.headers['x-verdict-ttl'], type: res.headers['content-type'], error: res.status >= 400 ? res.text : undefined });
+    const answer = (res: Answer) => ({
+      status: res.status,
+      code: res.body.code,
+      verdict: res.body.verdict,
+      ttl: res.headers['x-verdict-ttl'],
+      type: res.headers['content-type'],
+      error: res.status >= 400 ? res.text : undefined,
+    });
 
     it('gives the same answers on both, good bodies and bad', async () => {
       const bodies = [
@@ -360,9 +463,16 @@ describe('POST /<tenant_id>/v1/check', () => {
     });
 
     it('answers in one write with the headers of the general path', async () => {
-      const res = await post(JSON.stringify({ action: 'calendar.read', resource: 'c', scope: {} }), { 'X-Request-Id': 'lane-1', 'X-Verdict-TTL': '60' });
+      const res = await post(JSON.stringify({ action: 'calendar.read', resource: 'c', scope: {} }), {
+        'X-Request-Id': 'lane-1',
+        'X-Verdict-TTL': '60',
+      });
       expect(res.status).toBe(200);
-      expect(res.headers).toMatchObject({ 'x-request-id': 'lane-1', 'x-verdict-ttl': '60', 'content-type': 'application/json; charset=utf-8' });
+      expect(res.headers).toMatchObject({
+        'x-request-id': 'lane-1',
+        'x-verdict-ttl': '60',
+        'content-type': 'application/json; charset=utf-8',
+      });
       expect(Number(res.headers['content-length'])).toBe(Buffer.byteLength(res.text));
       expect(res.headers['x-consultation-id']).toBe(res.body.consultation_id);
     });
@@ -376,7 +486,7 @@ describe('POST /<tenant_id>/v1/check', () => {
 
   it('answers 500 signing_key_unavailable when the key cannot be decrypted, and writes nothing', async () => {
     const tenant = await createVerdictTenant(stack, 'check-broken-key');
-    const db = new Client({ connectionString: stack.verdictDbUrl });
+    const db = new Client({ connectionString: stack.databaseUrl('verdict') });
     await db.connect();
     try {
       const year = new Date().getUTCFullYear();

@@ -5,7 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { createPrincipalWithKey } from '../../apps/registry/test/harness';
-import { createVerdictTenant, expectConforms, registryApi, startVerdictStack, verdictApi, type VerdictStack, type VerdictTenant } from './verdict-harness';
+import { createVerdictTenant, expectConforms, registryApi, verdictApi, type VerdictTenant } from './verdict-harness';
+import { startStack, type Stack } from './stack';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(__dirname, '../..');
@@ -27,7 +28,7 @@ function rfc8785(value: unknown): string {
 const sha256 = (text: string) => `sha256:${createHash('sha256').update(text, 'utf8').digest('hex')}`;
 
 describe('consultations, rule versions and offline verification', () => {
-  let stack: VerdictStack;
+  let stack: Stack;
   let t: VerdictTenant;
   let other: VerdictTenant;
   let scopeId: string;
@@ -41,7 +42,7 @@ describe('consultations, rule versions and offline verification', () => {
   };
 
   beforeAll(async () => {
-    stack = await startVerdictStack();
+    stack = await startStack({ verdict: true });
     t = await createVerdictTenant(stack, 'cns-a');
     other = await createVerdictTenant(stack, 'cns-b');
     const reg = registryApi(stack, t.adminKey);
@@ -58,14 +59,43 @@ describe('consultations, rule versions and offline verification', () => {
   const agent = () => verdictApi(stack, t.agent.key, t.id);
 
   it('reads a record back that recomputes to its normative_hash and whose signed_verdict verifies against the JWKS key of signing_kid', async () => {
-    const checked = await agent().check({ ...request, context: { 'kyc.level': { value: null, source: 'crm', verification_status: 'verified', confidence: 0.5, as_of: '2026-01-01T00:00:00Z' } } }).expect(200);
+    const checked = await agent()
+      .check({
+        ...request,
+        context: {
+          'kyc.level': { value: null, source: 'crm', verification_status: 'verified', confidence: 0.5, as_of: '2026-01-01T00:00:00Z' },
+        },
+      })
+      .expect(200);
     const res = await agent().consultation(checked.body.consultation_id).expect(200);
     expectConforms(res, 'get', '/{tenant_id}/v1/consultations/{consultation_id}');
     const record = res.body;
     for (const field of [
-      'id', 'tenant_id', 'caller_principal_id', 'on_behalf_of', 'on_behalf_of_authenticated', 'requested_at', 'action', 'resource', 'scope_used', 'parameters',
-      'context_hash', 'context_snapshot', 'cited_entry_ids', 'cited_rule_version_ids', 'dominating_rule_id', 'precedence_trace', 'resolved_target_ids', 'verdict',
-      'signed_verdict', 'signing_kid', 'signing_epoch', 'verdict_ttl_seconds', 'expired_at', 'required_context_history', 'normative_hash',
+      'id',
+      'tenant_id',
+      'caller_principal_id',
+      'on_behalf_of',
+      'on_behalf_of_authenticated',
+      'requested_at',
+      'action',
+      'resource',
+      'scope_used',
+      'parameters',
+      'context_hash',
+      'context_snapshot',
+      'cited_entry_ids',
+      'cited_rule_version_ids',
+      'dominating_rule_id',
+      'precedence_trace',
+      'resolved_target_ids',
+      'verdict',
+      'signed_verdict',
+      'signing_kid',
+      'signing_epoch',
+      'verdict_ttl_seconds',
+      'expired_at',
+      'required_context_history',
+      'normative_hash',
     ]) {
       expect(record).toHaveProperty(field);
     }
@@ -88,7 +118,17 @@ describe('consultations, rule versions and offline verification', () => {
     const { normative_hash, signed_verdict, ...rest } = record;
     expect(sha256(rfc8785(rest))).toBe(normative_hash);
     // context_hash: {action, resource, scope, parameters, context}.
-    expect(sha256(rfc8785({ action: request.action, resource: request.resource, scope: request.scope, parameters: request.parameters, context: record.context_snapshot }))).toBe(record.context_hash);
+    expect(
+      sha256(
+        rfc8785({
+          action: request.action,
+          resource: request.resource,
+          scope: request.scope,
+          parameters: request.parameters,
+          context: record.context_snapshot,
+        }),
+      ),
+    ).toBe(record.context_hash);
 
     // signed_verdict: ES256 with the JWKS key named by signing_kid (= the JWS header kid).
     const jwks = await verdictApi(stack, undefined, t.id).get(`/v1/tenants/${t.slug}/jwks`).expect(200);
@@ -130,19 +170,36 @@ describe('consultations, rule versions and offline verification', () => {
     const script = path.join(ROOT, 'docs/examples/verify-verdict.mjs');
     const jwks = `${stack.verdict.url}/v1/tenants/${t.slug}/jwks`;
     const ok = await run(process.execPath, [script, '--jwks', jwks, '--jws', checked.body.signed_verdict, '--request', requestFile]);
-    expect(JSON.parse(ok.stdout)).toMatchObject({ valid: true, verdict: 'allowed', consultation_id: checked.body.consultation_id, expired: false, problems: [] });
+    expect(JSON.parse(ok.stdout)).toMatchObject({
+      valid: true,
+      verdict: 'allowed',
+      consultation_id: checked.body.consultation_id,
+      expired: false,
+      problems: [],
+    });
     await writeFile(requestFile, JSON.stringify({ ...request, parameters: { ...request.parameters, zeta: 2 } }));
     const bad = await run(process.execPath, [script, '--jwks', jwks, '--jws', checked.body.signed_verdict, '--request', requestFile]).then(
       () => null,
       (err: { code: number; stdout: string }) => err,
     );
     expect(bad?.code).toBe(1);
-    expect(JSON.parse(bad!.stdout).problems).toEqual([expect.stringContaining('parameters differs'), expect.stringContaining('context_hash')]);
-    const later = await run(process.execPath, [script, '--jwks', jwks, '--jws', checked.body.signed_verdict, '--at', new Date(Date.now() + 301_000).toISOString()]);
+    expect(JSON.parse(bad!.stdout).problems).toEqual([
+      expect.stringContaining('parameters differs'),
+      expect.stringContaining('context_hash'),
+    ]);
+    const later = await run(process.execPath, [
+      script,
+      '--jwks',
+      jwks,
+      '--jws',
+      checked.body.signed_verdict,
+      '--at',
+      new Date(Date.now() + 301_000).toISOString(),
+    ]);
     expect(JSON.parse(later.stdout)).toMatchObject({ valid: true, expired: true });
   });
 
-  it('answers 404 consultation_not_found for an unknown id and 403 cross_tenant_forbidden for another tenant\'s', async () => {
+  it("answers 404 consultation_not_found for an unknown id and 403 cross_tenant_forbidden for another tenant's", async () => {
     const missing = await agent().consultation('cns-000000000000000000000000').expect(404);
     expect(missing.body.code).toBe('consultation_not_found');
     const theirs = await verdictApi(stack, other.agent.key, other.id).check({ action: 'x', resource: 'y', scope: {} }).expect(200);
@@ -162,11 +219,14 @@ describe('consultations, rule versions and offline verification', () => {
     const a = verdictApi(stack, tenant.agent.key, tenant.id);
     const b = verdictApi(stack, second.key, tenant.id);
     const ids: string[] = [];
-    for (let i = 0; i < 3; i++) ids.push((await a.check({ action: 'files.read', resource: `f${i}`, scope: {} }).expect(200)).body.consultation_id);
+    for (let i = 0; i < 3; i++)
+      ids.push((await a.check({ action: 'files.read', resource: `f${i}`, scope: {} }).expect(200)).body.consultation_id);
     const between = new Date().toISOString();
     await new Promise((r) => setTimeout(r, 5));
-    for (let i = 0; i < 2; i++) ids.push((await b.check({ action: 'files.delete', resource: `f${i}`, scope: {} }).expect(200)).body.consultation_id);
-    for (let i = 0; i < 51; i++) ids.push((await a.check({ action: 'files.list', resource: 'dir', scope: {} }).expect(200)).body.consultation_id);
+    for (let i = 0; i < 2; i++)
+      ids.push((await b.check({ action: 'files.delete', resource: `f${i}`, scope: {} }).expect(200)).body.consultation_id);
+    for (let i = 0; i < 51; i++)
+      ids.push((await a.check({ action: 'files.list', resource: 'dir', scope: {} }).expect(200)).body.consultation_id);
 
     const page = await a.consultations().expect(200);
     expectConforms(page, 'get', '/{tenant_id}/v1/consultations');
@@ -174,7 +234,8 @@ describe('consultations, rule versions and offline verification', () => {
     expect(page.body.items[0].id).toBe(ids[ids.length - 1]); // newest first
     expect(page.body.next_cursor).toEqual(expect.any(String));
 
-    const idsOf = async (query: Record<string, string | number>) => (await a.consultations(query).expect(200)).body.items.map((r: { id: string }) => r.id);
+    const idsOf = async (query: Record<string, string | number>) =>
+      (await a.consultations(query).expect(200)).body.items.map((r: { id: string }) => r.id);
     expect(await idsOf({ actor: second.principalId })).toEqual([ids[4], ids[3]]);
     expect(await idsOf({ action: 'files.read' })).toEqual([ids[2], ids[1], ids[0]]);
     expect(await idsOf({ verdict: 'blocked' })).toEqual([ids[4], ids[3]]);
@@ -189,13 +250,21 @@ describe('consultations, rule versions and offline verification', () => {
     const walked: string[] = [];
     let cursor: string | null = null;
     do {
-      const res: { body: { items: Array<{ id: string }>; next_cursor: string | null } } = await a.consultations({ limit: 7, ...(cursor ? { cursor } : {}) }).expect(200);
+      const res: { body: { items: Array<{ id: string }>; next_cursor: string | null } } = await a
+        .consultations({ limit: 7, ...(cursor ? { cursor } : {}) })
+        .expect(200);
       walked.push(...res.body.items.map((r) => r.id));
       cursor = res.body.next_cursor;
     } while (cursor);
     expect(walked).toEqual([...ids].reverse());
 
-    const bad: Array<Record<string, string | number>> = [{ limit: 1001 }, { limit: 0 }, { limit: 'ten' }, { since: 'yesterday' }, { since: '2026-02-01', until: '2026-01-01' }];
+    const bad: Array<Record<string, string | number>> = [
+      { limit: 1001 },
+      { limit: 0 },
+      { limit: 'ten' },
+      { since: 'yesterday' },
+      { since: '2026-02-01', until: '2026-01-01' },
+    ];
     for (const query of bad) {
       const res = await a.consultations(query).expect(400);
       expect(res.body.code).toBe('invalid_query');
@@ -204,7 +273,7 @@ describe('consultations, rule versions and offline verification', () => {
     expect((await a.consultations({ limit: 1000 }).expect(200)).body.next_cursor).toBeNull();
   });
 
-  it('serves a rule version as it was, after the rule changed and after it was archived; never another tenant\'s', async () => {
+  it("serves a rule version as it was, after the rule changed and after it was archived; never another tenant's", async () => {
     const reg = registryApi(stack, t.adminKey);
     const original = await reg.rule(scopeId, {
       directive: 'Version one',
@@ -213,7 +282,11 @@ describe('consultations, rule versions and offline verification', () => {
       conditions: [{ field: 'doc.pages', op: 'gt', value: 10 }],
       deciders: ['role-cfo'],
     });
-    await reg.updateRule(scopeId, original.id, { directive: 'Version two', severity: 'MANDATORY', applies_to: { actions: ['docs.publish'] } });
+    await reg.updateRule(scopeId, original.id, {
+      directive: 'Version two',
+      severity: 'MANDATORY',
+      applies_to: { actions: ['docs.publish'] },
+    });
     await reg.archiveRule(scopeId, original.id);
     const res = await agent().ruleVersion(original.current_version_id).expect(200);
     expectConforms(res, 'get', '/v1/rule-versions/{rule_version_id}');

@@ -1,11 +1,8 @@
 import { createPublicKey, verify } from 'node:crypto';
-import { createLogger } from '@arbiter/http';
-import { testRedisUrl } from '@arbiter/testing';
-import { TEST_INTERNAL_TOKEN } from '../../apps/registry/test/harness';
-import { loadVerdictConfig } from '../../apps/verdict/src/config';
-import { startVerdict } from '../../apps/verdict/src/server';
+import { eventually, testRedisUrl } from '@arbiter/testing';
 import { verdictCli } from '../../apps/verdict/src/cli';
-import { createVerdictTenant, expectConforms, startVerdictStack, verdictApi, within, type VerdictStack, type VerdictTenant } from './verdict-harness';
+import { createVerdictTenant, expectConforms, verdictApi, type VerdictTenant } from './verdict-harness';
+import { startStack, type Stack } from './stack';
 
 interface Jwk {
   kid: string;
@@ -27,12 +24,12 @@ function verifies(jws: string, jwk: Jwk): boolean {
 }
 
 describe('verdict signing keys and JWKS', () => {
-  let stack: VerdictStack;
+  let stack: Stack;
   let t: VerdictTenant;
   const year = String(new Date().getUTCFullYear());
 
   beforeAll(async () => {
-    stack = await startVerdictStack();
+    stack = await startStack({ verdict: true });
     t = await createVerdictTenant(stack, 'keys-a');
   });
   afterAll(() => stack.stop());
@@ -40,7 +37,8 @@ describe('verdict signing keys and JWKS', () => {
   const anonymous = () => verdictApi(stack, undefined, t.id);
   const admin = () => verdictApi(stack, t.adminKey, t.id);
   const jwks = async (): Promise<Jwk[]> => (await anonymous().get(`/v1/tenants/${t.slug}/jwks`).expect(200)).body.keys;
-  const check = async (api = verdictApi(stack, t.agent.key, t.id)) => (await api.check({ action: 'keys.test', resource: 'r', scope: {} }).expect(200)).body.signed_verdict as string;
+  const check = async (api = verdictApi(stack, t.agent.key, t.id)) =>
+    (await api.check({ action: 'keys.test', resource: 'r', scope: {} }).expect(200)).body.signed_verdict as string;
 
   it('answers 404 tenant_not_found for an unknown slug and 500 no_keys_configured before any key exists', async () => {
     const unknown = await anonymous().get('/v1/tenants/no-such-tenant/jwks').expect(404);
@@ -55,7 +53,12 @@ describe('verdict signing keys and JWKS', () => {
     await anonymous().post(`/${t.id}/v1/signing-keys`).expect(401);
     const created = await admin().post(`/${t.id}/v1/signing-keys`).expect(201);
     expectConforms(created, 'post', '/{tenant_id}/v1/signing-keys');
-    expect(created.body).toMatchObject({ tenant_id: t.id, current_kid: `${t.id}:${year}`, created: true, keys: [expect.objectContaining({ kid: `${t.id}:${year}`, not_after: null })] });
+    expect(created.body).toMatchObject({
+      tenant_id: t.id,
+      current_kid: `${t.id}:${year}`,
+      created: true,
+      keys: [expect.objectContaining({ kid: `${t.id}:${year}`, not_after: null })],
+    });
     const again = await admin().post(`/${t.id}/v1/signing-keys`).expect(200);
     expect(again.body).toMatchObject({ current_kid: `${t.id}:${year}`, created: false });
   });
@@ -65,7 +68,17 @@ describe('verdict signing keys and JWKS', () => {
     expectConforms(res, 'get', '/v1/tenants/{tenant_slug}/jwks');
     expect(res.headers['cache-control']).toBe('public, max-age=300, immutable');
     expect(res.body.keys).toEqual([
-      { kid: `${t.id}:${year}`, kty: 'EC', crv: 'P-256', x: expect.any(String), y: expect.any(String), alg: 'ES256', use: 'sig', not_before: expect.any(String), not_after: null },
+      {
+        kid: `${t.id}:${year}`,
+        kty: 'EC',
+        crv: 'P-256',
+        x: expect.any(String),
+        y: expect.any(String),
+        alg: 'ES256',
+        use: 'sig',
+        not_before: expect.any(String),
+        not_after: null,
+      },
     ]);
   });
 
@@ -83,11 +96,15 @@ describe('verdict signing keys and JWKS', () => {
     const after = await check();
     expect(kidOf(after)).toBe(`${t.id}:${year}.1`);
 
-    const keys = await within(6_000, async () => {
-      const k = await jwks();
-      expect(k).toHaveLength(2);
-      return k;
-    });
+    const keys = await eventually(
+      'both keys in the JWKS',
+      async () => {
+        const k = await jwks();
+        expect(k).toHaveLength(2);
+        return k;
+      },
+      { timeoutMs: 6_000 },
+    );
     const old = keys.find((k) => k.kid === `${t.id}:${year}`)!;
     const current = keys.find((k) => k.kid === `${t.id}:${year}.1`)!;
     expect(old.not_after).toBe(rotated.body.not_before);
@@ -99,37 +116,36 @@ describe('verdict signing keys and JWKS', () => {
 
   it('rotates through the CLI too, and every running replica switches at once', async () => {
     // A second replica on the same database, warmed up so that it caches its signer.
-    const replica = await startVerdict(
-      loadVerdictConfig({
-        PORT: '0',
-        REDIS_URL: testRedisUrl(),
-        REGISTRY_URL: stack.registry.url,
-        INTERNAL_TOKEN: TEST_INTERNAL_TOKEN,
-        DATABASE_URL_VERDICT: stack.verdictDbUrl,
-        KEY_ENCRYPTION_KEY: stack.keyEncryptionKey,
-      }),
-      createLogger('verdict-replica', 'silent'),
-    );
+    const replica = await stack.startReplica('verdict');
     try {
       const onReplica = verdictApi({ verdict: replica }, t.agent.key, t.id);
       const current = kidOf(await check(onReplica));
       let out = '';
-      await verdictCli({ env: { DATABASE_URL_VERDICT: stack.verdictDbUrl, KEY_ENCRYPTION_KEY: stack.keyEncryptionKey, REDIS_URL: testRedisUrl() }, out: (s) => (out += s) }).parseAsync(
-        ['keys', 'rotate', '--tenant', t.id, '--mode', 'emergency'],
-        { from: 'user' },
-      );
+      await verdictCli({
+        env: {
+          DATABASE_URL_VERDICT: stack.databaseUrl('verdict'),
+          KEY_ENCRYPTION_KEY: stack.env('verdict').KEY_ENCRYPTION_KEY,
+          REDIS_URL: testRedisUrl(),
+        },
+        out: (s) => (out += s),
+      }).parseAsync(['keys', 'rotate', '--tenant', t.id, '--mode', 'emergency'], { from: 'user' });
       const rotation = JSON.parse(out);
       expect(rotation).toMatchObject({ kid: `${t.id}:${year}.2`, retired: [current] });
       // Well within the 10 s signer cache lifetime: the rotation was announced on Redis.
-      await within(2_000, async () => {
-        expect(kidOf(await check(onReplica))).toBe(`${t.id}:${year}.2`);
-        expect(kidOf(await check())).toBe(`${t.id}:${year}.2`);
-      });
-      let listed = '';
-      await verdictCli({ env: { DATABASE_URL_VERDICT: stack.verdictDbUrl, KEY_ENCRYPTION_KEY: stack.keyEncryptionKey }, out: (s) => (listed += s) }).parseAsync(
-        ['keys', 'list', '--tenant', t.id],
-        { from: 'user' },
+      await eventually(
+        'both replicas signing with the new key',
+        async () => {
+          expect(kidOf(await check(onReplica))).toBe(`${t.id}:${year}.2`);
+          expect(kidOf(await check())).toBe(`${t.id}:${year}.2`);
+          return true;
+        },
+        { timeoutMs: 2_000 },
       );
+      let listed = '';
+      await verdictCli({
+        env: { DATABASE_URL_VERDICT: stack.databaseUrl('verdict'), KEY_ENCRYPTION_KEY: stack.env('verdict').KEY_ENCRYPTION_KEY },
+        out: (s) => (listed += s),
+      }).parseAsync(['keys', 'list', '--tenant', t.id], { from: 'user' });
       expect(JSON.parse(listed).keys.map((k: Jwk) => k.kid)).toEqual([`${t.id}:${year}`, `${t.id}:${year}.1`, `${t.id}:${year}.2`]);
     } finally {
       await replica.close();
@@ -162,7 +178,8 @@ describe('verdict signing keys and JWKS', () => {
   it('reads a tnt- segment as an id first: a slug that looks like an id is found as a slug, and never shadows the tenant with that id', async () => {
     const lookalike = await createVerdictTenant(stack, 'tnt-lookalike');
     await verdictApi(stack, lookalike.adminKey, lookalike.id).post(`/${lookalike.id}/v1/signing-keys`).expect(201);
-    const kidsOf = async (ref: string) => ((await anonymous().get(`/v1/tenants/${ref}/jwks`).expect(200)).body.keys as Jwk[]).map((k) => k.kid);
+    const kidsOf = async (ref: string) =>
+      ((await anonymous().get(`/v1/tenants/${ref}/jwks`).expect(200)).body.keys as Jwk[]).map((k) => k.kid);
     expect(await kidsOf('tnt-lookalike')).toEqual([`${lookalike.id}:${year}`]);
     expect(await kidsOf(lookalike.id)).toEqual([`${lookalike.id}:${year}`]);
 

@@ -1,7 +1,8 @@
 import http from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { Client } from 'pg';
-import { createVerdictTenant, startVerdictStack, type VerdictStack, type VerdictTenant } from './verdict-harness';
+import { createVerdictTenant, type VerdictTenant } from './verdict-harness';
+import { startStack, type Stack } from './stack';
 
 interface Answer {
   status: number;
@@ -10,17 +11,19 @@ interface Answer {
 
 /**
  * docs/verdicts.md "Errors": U+0000 (and a lone surrogate) is refused wherever it occurs, on every route,
- * with 400 validation_failed naming the field, before anything is evaluated or stored.
+ * with 400 validation_failed naming the field, before anything is evaluated or stored. The verdict
+ * gateway's routes, query and path; the guard's inputs (invalid UTF-8, numbers, nesting) against every
+ * service are the table of storable-json.e2e.spec.ts.
  */
 describe('strings PostgreSQL cannot store', () => {
-  let stack: VerdictStack;
+  let stack: Stack;
   let t: VerdictTenant;
   let db: Client;
 
   beforeAll(async () => {
-    stack = await startVerdictStack();
+    stack = await startStack({ verdict: true });
     t = await createVerdictTenant(stack, 'nul-a');
-    db = new Client({ connectionString: stack.verdictDbUrl });
+    db = new Client({ connectionString: stack.databaseUrl('verdict') });
     await db.connect();
   });
   afterAll(async () => {
@@ -35,7 +38,12 @@ describe('strings PostgreSQL cannot store', () => {
       const payload = raw && opts.gzip ? gzipSync(raw) : raw;
       const headers: Record<string, string> = {};
       if (opts.key !== null) headers['X-API-Key'] = opts.key ?? t.adminKey;
-      if (payload) Object.assign(headers, { 'Content-Type': 'application/json', 'Content-Length': String(payload.length) }, opts.gzip ? { 'Content-Encoding': 'gzip' } : {});
+      if (payload)
+        Object.assign(
+          headers,
+          { 'Content-Type': 'application/json', 'Content-Length': String(payload.length) },
+          opts.gzip ? { 'Content-Encoding': 'gzip' } : {},
+        );
       const req = http.request(new URL(path, stack.verdict.url), { method, headers }, (res) => {
         let text = '';
         res.setEncoding('utf8');
@@ -50,7 +58,8 @@ describe('strings PostgreSQL cannot store', () => {
     body: { code: 'validation_failed', message: expect.stringContaining(field), details: { field, in: where } },
   });
   const op = { action: 'calendar.read', resource: 'c', scope: {} };
-  const count = async (table: string) => (await db.query(`SELECT count(*)::int AS n FROM ${table} WHERE tenant_id = $1`, [t.id])).rows[0].n as number;
+  const count = async (table: string) =>
+    (await db.query(`SELECT count(*)::int AS n FROM ${table} WHERE tenant_id = $1`, [t.id])).rows[0].n as number;
 
   it('check: refuses U+0000 and lone surrogates in any key or value at any depth, the same on the fast lane and the tsoa route', async () => {
     const cases: Array<[object, string]> = [
@@ -97,22 +106,33 @@ describe('strings PostgreSQL cannot store', () => {
 
   it('resolve: refuses it in the correlation ids, the session id, the context and the overview fields', async () => {
     const cases: Array<[object, string]> = [
-      [{ action_type: 'calendar.read', context: {}, correlation: { conversation_id: 'c\u0000', agent_run_id: 'r' } }, 'correlation.conversation_id'],
+      [
+        { action_type: 'calendar.read', context: {}, correlation: { conversation_id: 'c\u0000', agent_run_id: 'r' } },
+        'correlation.conversation_id',
+      ],
       [{ action_type: 'calendar.\u0000read', context: {} }, 'action_type'],
       [{ ...op, context: {}, resolve_session_id: 'rs-\u0000' }, 'resolve_session_id'],
       [{ ...op, context: { amount: { value: 1, source: 's\u0000' } } }, 'context.amount.source'],
     ];
-    for (const [body, field] of cases) expect({ field, res: await send('POST', `/${t.id}/v1/resolve`, JSON.stringify(body)) }).toEqual({ field, res: refused(field, 'body') });
+    for (const [body, field] of cases)
+      expect({ field, res: await send('POST', `/${t.id}/v1/resolve`, JSON.stringify(body)) }).toEqual({
+        field,
+        res: refused(field, 'body'),
+      });
     expect(await count('resolve_sessions')).toBe(0);
   });
 
   it('approvals: refuses it in the request body, the decision notes, the grant scope and the approval id', async () => {
-    expect(await send('POST', `/${t.id}/v1/approvals`, JSON.stringify({ consultation_id: 'cns-1', requester_notes: 'n\u0000' }))).toEqual(refused('requester_notes', 'body'));
-    const decision = `/${t.id}/v1/approvals/apr-000000000000000000000000/decision`;
-    expect(await send('POST', decision, JSON.stringify({ decision: 'approve', decider_notes: '\u0000' }))).toEqual(refused('decider_notes', 'body'));
-    expect(await send('POST', decision, JSON.stringify({ decision: 'approve', grant: { applies_to_scope: { ['r\u0000']: 'eu' } } }))).toEqual(
-      refused('grant.applies_to_scope["r\\u0000"]', 'body'),
+    expect(await send('POST', `/${t.id}/v1/approvals`, JSON.stringify({ consultation_id: 'cns-1', requester_notes: 'n\u0000' }))).toEqual(
+      refused('requester_notes', 'body'),
     );
+    const decision = `/${t.id}/v1/approvals/apr-000000000000000000000000/decision`;
+    expect(await send('POST', decision, JSON.stringify({ decision: 'approve', decider_notes: '\u0000' }))).toEqual(
+      refused('decider_notes', 'body'),
+    );
+    expect(
+      await send('POST', decision, JSON.stringify({ decision: 'approve', grant: { applies_to_scope: { ['r\u0000']: 'eu' } } })),
+    ).toEqual(refused('grant.applies_to_scope["r\\u0000"]', 'body'));
     expect(await send('GET', `/${t.id}/v1/approvals/apr-%00`)).toEqual(refused('approval_id', 'path'));
     expect(await send('GET', `/${t.id}/v1/approvals?assignee=hum-%00`)).toEqual(refused('assignee', 'query'));
     expect(await count('approvals')).toBe(0);
@@ -125,7 +145,9 @@ describe('strings PostgreSQL cannot store', () => {
     expect(await send('GET', '/v1/rule-versions/rv-%00')).toEqual(refused('rule_version_id', 'path'));
     expect(await send('GET', '/v1/tenants/%00/jwks', undefined, { key: null })).toEqual(refused('tenant_slug', 'path'));
     expect(await send('GET', `/v1/tenants/${t.slug}/jwks?v=%00`, undefined, { key: null })).toEqual(refused('v', 'query'));
-    expect(await send('POST', `/${t.id}/v1/signing-keys/rotate`, JSON.stringify({ mode: 'emergency\u0000' }))).toEqual(refused('mode', 'body'));
+    expect(await send('POST', `/${t.id}/v1/signing-keys/rotate`, JSON.stringify({ mode: 'emergency\u0000' }))).toEqual(
+      refused('mode', 'body'),
+    );
     expect(await send('GET', '/v1/whoami?x=%00')).toEqual(refused('x', 'query'));
     expect(await send('POST', '/v1/sessions', JSON.stringify({ note: '\u0000' }))).toEqual(refused('note', 'body'));
     expect(await count('cookie_sessions')).toBe(0);
@@ -135,11 +157,18 @@ describe('strings PostgreSQL cannot store', () => {
     const deep = `${'['.repeat(20_000)}${']'.repeat(20_000)}`;
     // The first array past level 64 (the body is level 1): `names` member names, then positions.
     const at = (...names: string[]) => `${names.join('.')}${'[0]'.repeat(64 - names.length)}`;
-    const tooDeep = (field: string) => ({ status: 400, body: { code: 'validation_failed', message: expect.stringContaining('nested more than 64 levels'), details: { field, in: 'body' } } });
+    const tooDeep = (field: string) => ({
+      status: 400,
+      body: { code: 'validation_failed', message: expect.stringContaining('nested more than 64 levels'), details: { field, in: 'body' } },
+    });
     const cases: Array<[string, string, string]> = [
       [`/${t.id}/v1/check`, `{"action":"a","resource":"r","scope":{},"parameters":{"x":${deep}}}`, at('parameters', 'x')],
       [`/${t.id}/v1/resolve`, `{"action_type":"a","context":{},"correlation":${deep}}`, at('correlation')],
-      [`/${t.id}/v1/approvals/apr-000000000000000000000000/decision`, `{"decision":"approve","grant":{"applies_to_scope":{"a":${deep}}}}`, at('grant', 'applies_to_scope', 'a')],
+      [
+        `/${t.id}/v1/approvals/apr-000000000000000000000000/decision`,
+        `{"decision":"approve","grant":{"applies_to_scope":{"a":${deep}}}}`,
+        at('grant', 'applies_to_scope', 'a'),
+      ],
       [`/${t.id}/v1/signing-keys/rotate`, `{"mode":${deep}}`, at('mode')],
     ];
     for (const [path, body, field] of cases) {

@@ -1,11 +1,12 @@
 import { createPrincipalWithKey } from '../../apps/registry/test/harness';
-import { createVerdictTenant, expectConforms, registryApi, startVerdictStack, verdictApi, type VerdictStack, type VerdictTenant } from './verdict-harness';
+import { createVerdictTenant, expectConforms, registryApi, verdictApi, type VerdictTenant } from './verdict-harness';
+import { startStack, type Stack } from './stack';
 
 const RESOLVE = '/{tenant_id}/v1/resolve';
 
 /** Resolve (both variants, docs/verdicts.md "resolve") through HTTP against the real registry, PostgreSQL and Redis. */
 describe('POST /<tenant_id>/v1/resolve', () => {
-  let stack: VerdictStack;
+  let stack: Stack;
   let t: VerdictTenant;
   const rules: Record<string, { id: string; current_version_id: string }> = {};
 
@@ -14,7 +15,7 @@ describe('POST /<tenant_id>/v1/resolve', () => {
   const verified = (value: unknown) => ({ value, source: 'kyc-provider', verification_status: 'verified' });
 
   beforeAll(async () => {
-    stack = await startVerdictStack();
+    stack = await startStack({ verdict: true });
     t = await createVerdictTenant(stack, 'resolve-a');
     const reg = registryApi(stack, t.adminKey);
     const all = await reg.scope('all');
@@ -26,7 +27,15 @@ describe('POST /<tenant_id>/v1/resolve', () => {
       severity: 'MANDATORY',
       applies_to: { actions: ['payments.transfer'] },
       conditions: [{ field: 'beneficiary.country', op: 'in', value: ['CU', 'IR', 'KP', 'SY'] }],
-      requires: [{ field: 'beneficiary.country', type: 'string', format: 'iso-country', source_requirement: 'verified', reason: 'sanctions screening' }],
+      requires: [
+        {
+          field: 'beneficiary.country',
+          type: 'string',
+          format: 'iso-country',
+          source_requirement: 'verified',
+          reason: 'sanctions screening',
+        },
+      ],
     });
     rules.large = await reg.rule(eu, {
       directive: 'Transfers above 10,000 EUR need CFO approval',
@@ -35,8 +44,16 @@ describe('POST /<tenant_id>/v1/resolve', () => {
       conditions: [{ field: 'transfer.amount', op: 'gt', value: 10000 }],
       deciders: ['role-cfo'],
     });
-    rules.euProd = await reg.rule(euProd, { directive: 'EU production payments are allowed', severity: 'ALLOW', applies_to: { actions: ['payments.transfer'] } });
-    rules.freeze = await reg.rule(prod, { directive: 'Production freeze', severity: 'MANDATORY', applies_to: { actions: ['infra.deploy'] } });
+    rules.euProd = await reg.rule(euProd, {
+      directive: 'EU production payments are allowed',
+      severity: 'ALLOW',
+      applies_to: { actions: ['payments.transfer'] },
+    });
+    rules.freeze = await reg.rule(prod, {
+      directive: 'Production freeze',
+      severity: 'MANDATORY',
+      applies_to: { actions: ['infra.deploy'] },
+    });
   });
   afterAll(() => stack.stop());
 
@@ -45,14 +62,22 @@ describe('POST /<tenant_id>/v1/resolve', () => {
 
   it('runs the loop: asks only what can change the verdict, writes nothing until complete, then records the rounds', async () => {
     const before = await count();
-    const r1 = await agent().resolve({ ...op, context: {} }).expect(200);
+    const r1 = await agent()
+      .resolve({ ...op, context: {} })
+      .expect(200);
     expectConforms(r1, 'post', RESOLVE);
     expect(r1.body).toEqual({
       operation_status: 'incomplete',
       resolve_session_id: expect.stringMatching(/^rsn-/),
       round: 1,
       required_context: [
-        expect.objectContaining({ field: 'beneficiary.country', type: 'string', format: 'iso-country', source_requirement: 'verified', reason: expect.stringContaining(rules.sanctions.id) }),
+        expect.objectContaining({
+          field: 'beneficiary.country',
+          type: 'string',
+          format: 'iso-country',
+          source_requirement: 'verified',
+          reason: expect.stringContaining(rules.sanctions.id),
+        }),
         expect.objectContaining({ field: 'transfer.amount', type: 'number', reason: expect.any(String) }),
       ],
       provisional_context: {},
@@ -61,7 +86,11 @@ describe('POST /<tenant_id>/v1/resolve', () => {
     const session = r1.body.resolve_session_id;
 
     const r2 = await agent()
-      .resolve({ ...op, resolve_session_id: session, context: { 'beneficiary.country': agentFact('DE'), 'transfer.amount': agentFact(25000) } })
+      .resolve({
+        ...op,
+        resolve_session_id: session,
+        context: { 'beneficiary.country': agentFact('DE'), 'transfer.amount': agentFact(25000) },
+      })
       .expect(200);
     expect(r2.body).toMatchObject({
       operation_status: 'incomplete',
@@ -74,7 +103,10 @@ describe('POST /<tenant_id>/v1/resolve', () => {
     expect(await count()).toBe(before);
 
     const r3 = await agent()
-      .resolve({ ...op, resolve_session_id: session, context: { 'beneficiary.country': verified('DE') }, explain: true }, { 'X-Verdict-TTL': '60' })
+      .resolve(
+        { ...op, resolve_session_id: session, context: { 'beneficiary.country': verified('DE') }, explain: true },
+        { 'X-Verdict-TTL': '60' },
+      )
       .expect(200);
     expectConforms(r3, 'post', RESOLVE);
     expect(r3.body).toEqual({
@@ -84,7 +116,11 @@ describe('POST /<tenant_id>/v1/resolve', () => {
       consultation_id: expect.stringMatching(/^cns-/),
       signed_verdict: expect.any(String),
       approval: { endpoint: `/${t.id}/v1/approvals`, example_body: { consultation_id: r3.body.consultation_id, requester_notes: '' } },
-      explanation: { deciders: ['role-cfo'], not_invertible: [], to_allow: [{ changes: [{ field: 'transfer.amount', op: 'lte', value: 10000 }] }] },
+      explanation: {
+        deciders: ['role-cfo'],
+        not_invertible: [],
+        to_allow: [{ changes: [{ field: 'transfer.amount', op: 'lte', value: 10000 }] }],
+      },
       required_context_history: [
         { round: 1, fields: ['beneficiary.country', 'transfer.amount'] },
         { round: 2, fields: ['beneficiary.country'] },
@@ -109,7 +145,9 @@ describe('POST /<tenant_id>/v1/resolve', () => {
       ],
     });
 
-    const again = await agent().resolve({ ...op, resolve_session_id: session, context: {} }).expect(409);
+    const again = await agent()
+      .resolve({ ...op, resolve_session_id: session, context: {} })
+      .expect(409);
     expect(again.body).toMatchObject({ code: 'resolve_session_completed', details: { consultation_id: r3.body.consultation_id } });
   });
 
@@ -117,12 +155,19 @@ describe('POST /<tenant_id>/v1/resolve', () => {
     const res = await agent()
       .resolve({ ...op, context: { 'beneficiary.country': verified('KP') } })
       .expect(200);
-    expect(res.body).toMatchObject({ operation_status: 'complete', verdict: 'blocked', dominating_rule_id: rules.sanctions.id, required_context_history: [{ round: 1, fields: [] }] });
+    expect(res.body).toMatchObject({
+      operation_status: 'complete',
+      verdict: 'blocked',
+      dominating_rule_id: rules.sanctions.id,
+      required_context_history: [{ round: 1, fields: [] }],
+    });
   });
 
   it('stores correlation ids with the consultation, untouched', async () => {
     const correlation = { conversation_id: 'conv 42 / ümlaut', agent_run_id: 'run-7' };
-    const res = await agent().resolve({ ...op, context: { 'beneficiary.country': verified('FR'), 'transfer.amount': agentFact(5) }, correlation }).expect(200);
+    const res = await agent()
+      .resolve({ ...op, context: { 'beneficiary.country': verified('FR'), 'transfer.amount': agentFact(5) }, correlation })
+      .expect(200);
     const record = (await agent().consultation(res.body.consultation_id).expect(200)).body;
     expect(record.correlation).toEqual(correlation);
   });
@@ -134,9 +179,13 @@ describe('POST /<tenant_id>/v1/resolve', () => {
     expect(res.body).toMatchObject({ verdict: 'blocked', dominating_rule_id: rules.freeze.id });
     const record = (await agent().consultation(res.body.consultation_id).expect(200)).body;
     expect(record.scope_used).toEqual({ region: 'eu', env: 'prod' });
-    const bare = await agent().resolve({ action: 'infra.deploy', resource: 'svc:api', scope: {}, context: { env: agentFact('prod') } }).expect(200);
+    const bare = await agent()
+      .resolve({ action: 'infra.deploy', resource: 'svc:api', scope: {}, context: { env: agentFact('prod') } })
+      .expect(200);
     expect(bare.body.verdict).toBe('blocked');
-    const conflict = await agent().resolve({ action: 'infra.deploy', resource: 'svc:api', scope: { env: 'staging' }, context: { 'scope.env': agentFact('prod') } }).expect(409);
+    const conflict = await agent()
+      .resolve({ action: 'infra.deploy', resource: 'svc:api', scope: { env: 'staging' }, context: { 'scope.env': agentFact('prod') } })
+      .expect(409);
     expect(conflict.body.code).toBe('scope_conflict');
   });
 
@@ -144,61 +193,111 @@ describe('POST /<tenant_id>/v1/resolve', () => {
     const tenant = await createVerdictTenant(stack, 'resolve-cap', { max_resolve_rounds: 2 });
     const reg = registryApi(stack, tenant.adminKey);
     const scope = await reg.scope('all');
-    await reg.rule(scope, { directive: 'x', severity: 'MANDATORY', applies_to: { actions: ['a'] }, conditions: [{ field: 'f', op: 'eq', value: 1 }] });
+    await reg.rule(scope, {
+      directive: 'x',
+      severity: 'MANDATORY',
+      applies_to: { actions: ['a'] },
+      conditions: [{ field: 'f', op: 'eq', value: 1 }],
+    });
     const api = verdictApi(stack, tenant.agent.key, tenant.id);
     const first = await api.resolve({ action: 'a', resource: 'r', scope: {}, context: {} }).expect(200);
     const id = first.body.resolve_session_id;
     await api.resolve({ action: 'a', resource: 'r', scope: {}, context: { g: agentFact(1) }, resolve_session_id: id }).expect(200);
-    const capped = await api.resolve({ action: 'a', resource: 'r', scope: {}, context: { f: agentFact(2) }, resolve_session_id: id }).expect(429);
+    const capped = await api
+      .resolve({ action: 'a', resource: 'r', scope: {}, context: { f: agentFact(2) }, resolve_session_id: id })
+      .expect(429);
     expect(capped.body).toMatchObject({ code: 'too_many_rounds', details: { max_resolve_rounds: 2, rounds: 2 } });
   });
 
   it('uses 12 rounds by default', async () => {
     const tenant = await createVerdictTenant(stack, 'resolve-default-cap');
     const reg = registryApi(stack, tenant.adminKey);
-    await reg.rule(await reg.scope('all'), { directive: 'x', severity: 'MANDATORY', applies_to: { actions: ['a'] }, conditions: [{ field: 'f', op: 'eq', value: 1 }] });
+    await reg.rule(await reg.scope('all'), {
+      directive: 'x',
+      severity: 'MANDATORY',
+      applies_to: { actions: ['a'] },
+      conditions: [{ field: 'f', op: 'eq', value: 1 }],
+    });
     const api = verdictApi(stack, tenant.agent.key, tenant.id);
     let id: string | undefined;
     for (let round = 1; round <= 12; round++) {
-      const res = await api.resolve({ action: 'a', resource: 'r', scope: {}, context: {}, ...(id ? { resolve_session_id: id } : {}) }).expect(200);
+      const res = await api
+        .resolve({ action: 'a', resource: 'r', scope: {}, context: {}, ...(id ? { resolve_session_id: id } : {}) })
+        .expect(200);
       expect(res.body.round).toBe(round);
       id = res.body.resolve_session_id;
     }
-    expect((await api.resolve({ action: 'a', resource: 'r', scope: {}, context: {}, resolve_session_id: id }).expect(429)).body.code).toBe('too_many_rounds');
+    expect((await api.resolve({ action: 'a', resource: 'r', scope: {}, context: {}, resolve_session_id: id }).expect(429)).body.code).toBe(
+      'too_many_rounds',
+    );
   });
 
   it('refuses a context field without a value (400 invalid_context_shape) and unknown scope fields (400 unknown_scope_field)', async () => {
-    for (const context of [{ 'transfer.amount': { source: 'agent' } }, { 'transfer.amount': 5 }, { 'transfer.amount': { value: 5 } }, { x: { value: 1, source: 's', confidence: 2 } }, []]) {
-      const res = await agent().resolve({ ...op, context }).expect(400);
+    for (const context of [
+      { 'transfer.amount': { source: 'agent' } },
+      { 'transfer.amount': 5 },
+      { 'transfer.amount': { value: 5 } },
+      { x: { value: 1, source: 's', confidence: 2 } },
+      [],
+    ]) {
+      const res = await agent()
+        .resolve({ ...op, context })
+        .expect(400);
       expect(res.body.code).toBe('invalid_context_shape');
     }
-    const nullIsFine = await agent().resolve({ ...op, context: { 'transfer.amount': { value: null, source: 'agent' } } }).expect(200);
+    const nullIsFine = await agent()
+      .resolve({ ...op, context: { 'transfer.amount': { value: null, source: 'agent' } } })
+      .expect(200);
     expect(nullIsFine.body.provisional_context).toEqual({ 'transfer.amount': null });
-    const scope = await agent().resolve({ ...op, scope: { region: 'eu', planet: 'mars' }, context: {} }).expect(400);
+    const scope = await agent()
+      .resolve({ ...op, scope: { region: 'eu', planet: 'mars' }, context: {} })
+      .expect(400);
     expect(scope.body).toMatchObject({ code: 'unknown_scope_field', details: { field: 'planet' } });
-    const viaContext = await agent().resolve({ ...op, context: { 'scope.planet': agentFact('mars') } }).expect(400);
+    const viaContext = await agent()
+      .resolve({ ...op, context: { 'scope.planet': agentFact('mars') } })
+      .expect(400);
     expect(viaContext.body.code).toBe('unknown_scope_field');
-    const value = await agent().resolve({ ...op, context: { 'scope.region': agentFact('apac') } }).expect(400);
+    const value = await agent()
+      .resolve({ ...op, context: { 'scope.region': agentFact('apac') } })
+      .expect(400);
     expect(value.body.code).toBe('invalid_scope_value');
-    const mixed = await agent().resolve({ ...op, action_type: 'payments.transfer', context: {} }).expect(400);
+    const mixed = await agent()
+      .resolve({ ...op, action_type: 'payments.transfer', context: {} })
+      .expect(400);
     expect(mixed.body.code).toBe('validation_failed');
-    const noContext = await agent().resolve({ ...op }).expect(400);
+    const noContext = await agent()
+      .resolve({ ...op })
+      .expect(400);
     expect(noContext.body.code).toBe('validation_failed');
   });
 
   it('keeps sessions to their caller and operation', async () => {
-    const first = await agent().resolve({ ...op, context: {} }).expect(200);
+    const first = await agent()
+      .resolve({ ...op, context: {} })
+      .expect(200);
     const id = first.body.resolve_session_id;
-    const mismatch = await agent().resolve({ ...op, action: 'payments.refund', context: {}, resolve_session_id: id }).expect(409);
+    const mismatch = await agent()
+      .resolve({ ...op, action: 'payments.refund', context: {}, resolve_session_id: id })
+      .expect(409);
     expect(mismatch.body.code).toBe('resolve_session_mismatch');
     const stranger = await createPrincipalWithKey(stack.registry, t.adminKey, { permissions: ['check'] });
-    const theirs = await verdictApi(stack, stranger.key, t.id).resolve({ ...op, context: {}, resolve_session_id: id }).expect(404);
+    const theirs = await verdictApi(stack, stranger.key, t.id)
+      .resolve({ ...op, context: {}, resolve_session_id: id })
+      .expect(404);
     expect(theirs.body.code).toBe('resolve_session_not_found');
-    expect((await agent().resolve({ ...op, context: {}, resolve_session_id: 'rsn-unknown' }).expect(404)).body.code).toBe('resolve_session_not_found');
+    expect(
+      (
+        await agent()
+          .resolve({ ...op, context: {}, resolve_session_id: 'rsn-unknown' })
+          .expect(404)
+      ).body.code,
+    ).toBe('resolve_session_not_found');
   });
 
   it('answers 401 missing_credentials without a key', async () => {
-    const res = await verdictApi(stack, undefined, t.id).resolve({ ...op, context: {} }).expect(401);
+    const res = await verdictApi(stack, undefined, t.id)
+      .resolve({ ...op, context: {} })
+      .expect(401);
     expect(res.body.code).toBe('missing_credentials');
   });
 
@@ -211,7 +310,9 @@ describe('POST /<tenant_id>/v1/resolve', () => {
     };
 
     it('asks for what is missing, then answers with its own fields and the approver', async () => {
-      const first = await agent().resolve({ action_type: 'payments.transfer', context, correlation: { agent_run_id: 'r1' } }).expect(200);
+      const first = await agent()
+        .resolve({ action_type: 'payments.transfer', context, correlation: { agent_run_id: 'r1' } })
+        .expect(200);
       expectConforms(first, 'post', RESOLVE);
       expect(first.body).toEqual({
         operation_status: 'incomplete',
@@ -219,7 +320,12 @@ describe('POST /<tenant_id>/v1/resolve', () => {
         resolve_session_id: expect.stringMatching(/^rsn-/),
       });
       const done = await agent()
-        .resolve({ action_type: 'payments.transfer', context: { 'beneficiary.country': verified('DE') }, resolve_session_id: first.body.resolve_session_id, explain: true })
+        .resolve({
+          action_type: 'payments.transfer',
+          context: { 'beneficiary.country': verified('DE') },
+          resolve_session_id: first.body.resolve_session_id,
+          explain: true,
+        })
         .expect(200);
       expectConforms(done, 'post', RESOLVE);
       expect(done.body).toEqual({
@@ -232,18 +338,36 @@ describe('POST /<tenant_id>/v1/resolve', () => {
         normative_hash: expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
         approver: {
           candidate_deciders: ['role-cfo'],
-          triggers: [{ rule_id: rules.large.id, rule_version_id: rules.large.current_version_id, reason: 'Transfers above 10,000 EUR need CFO approval' }],
+          triggers: [
+            {
+              rule_id: rules.large.id,
+              rule_version_id: rules.large.current_version_id,
+              reason: 'Transfers above 10,000 EUR need CFO approval',
+            },
+          ],
           endpoint: `/${t.id}/v1/approvals`,
         },
-        explanation: { deciders: ['role-cfo'], not_invertible: [], to_allow: [{ changes: [{ field: 'transfer.amount', op: 'lte', value: 10000 }] }] },
+        explanation: {
+          deciders: ['role-cfo'],
+          not_invertible: [],
+          to_allow: [{ changes: [{ field: 'transfer.amount', op: 'lte', value: 10000 }] }],
+        },
       });
       const record = (await agent().consultation(done.body.consultation_id).expect(200)).body;
-      expect(record).toMatchObject({ normative_hash: done.body.normative_hash, resource: 'acct:eu/1', scope_used: { region: 'eu', env: 'prod' }, correlation: { agent_run_id: 'r1' } });
+      expect(record).toMatchObject({
+        normative_hash: done.body.normative_hash,
+        resource: 'acct:eu/1',
+        scope_used: { region: 'eu', env: 'prod' },
+        correlation: { agent_run_id: 'r1' },
+      });
     });
 
     it('answers without approver for other verdicts', async () => {
       const res = await agent()
-        .resolve({ action_type: 'payments.transfer', context: { ...context, 'transfer.amount': agentFact(10), 'beneficiary.country': verified('DE') } })
+        .resolve({
+          action_type: 'payments.transfer',
+          context: { ...context, 'transfer.amount': agentFact(10), 'beneficiary.country': verified('DE') },
+        })
         .expect(200);
       expect(res.body).toMatchObject({ verdict: 'allowed', dominating_rule_id: rules.euProd.id });
       expect(res.body).not.toHaveProperty('approver');

@@ -4,7 +4,9 @@ import { gzipSync } from 'node:zlib';
 import { Client } from 'pg';
 import request from 'supertest';
 import { createPrincipalWithKey } from '../../apps/registry/test/harness';
-import { createVerdictTenant, expectConforms, registryApi, startVerdictStack, verdictApi, within, type VerdictStack, type VerdictTenant } from './verdict-harness';
+import { createVerdictTenant, expectConforms, registryApi, verdictApi, type VerdictTenant } from './verdict-harness';
+import { eventually } from '@arbiter/testing';
+import { startStack, type Stack } from './stack';
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 const COOKIE = /^arbiter_session=([A-Za-z0-9_-]{43}); HttpOnly; Secure; SameSite=Strict; Path=\/; Max-Age=3600$/;
@@ -17,14 +19,14 @@ interface Answer {
 
 /** The session cookie (docs/verdicts.md "Authentication", docs/identity.md) through HTTP. */
 describe('session cookie (POST/DELETE /v1/sessions)', () => {
-  let stack: VerdictStack;
+  let stack: Stack;
   let t: VerdictTenant;
   let db: Client;
 
   beforeAll(async () => {
-    stack = await startVerdictStack();
+    stack = await startStack({ verdict: true });
     t = await createVerdictTenant(stack, 'sessions-a');
-    db = new Client({ connectionString: stack.verdictDbUrl });
+    db = new Client({ connectionString: stack.databaseUrl('verdict') });
     await db.connect();
   });
   afterAll(async () => {
@@ -52,7 +54,12 @@ describe('session cookie (POST/DELETE /v1/sessions)', () => {
         new URL(`/${t.id}/v1/check`, url()),
         {
           method: 'POST',
-          headers: { 'Content-Type': 'application/json', 'Content-Length': String(payload.length), ...(lane === 'tsoa' ? { 'Content-Encoding': 'gzip' } : {}), ...headers },
+          headers: {
+            'Content-Type': 'application/json',
+            'Content-Length': String(payload.length),
+            ...(lane === 'tsoa' ? { 'Content-Encoding': 'gzip' } : {}),
+            ...headers,
+          },
         },
         (res) => {
           let text = '';
@@ -89,7 +96,7 @@ describe('session cookie (POST/DELETE /v1/sessions)', () => {
     expect(all).not.toContain(t.agent.key);
   });
 
-  it('authenticates check on the fast lane and on the tsoa route, and resolve, as the key\'s principal', async () => {
+  it("authenticates check on the fast lane and on the tsoa route, and resolve, as the key's principal", async () => {
     const { cookie } = await open(t.agent.key);
     for (const lane of ['fast', 'tsoa'] as const) {
       const res = await check(withCookie(cookie), lane);
@@ -162,23 +169,33 @@ describe('session cookie (POST/DELETE /v1/sessions)', () => {
     expect((await check(withCookie(cookie))).status).toBe(200);
     await request(stack.registry.url).delete(`/api/v1/api-keys/${p.keyId}`).set('Authorization', `Bearer ${t.adminKey}`).expect(200);
     // Well within the 30 s key cache: the revocation is announced on Redis and the session re-resolves its key on every use.
-    await within(2_000, async () => {
-      for (const lane of ['fast', 'tsoa'] as const) {
-        const res = await check(withCookie(cookie), lane);
-        expect([lane, res.status, res.body.code]).toEqual([lane, 401, 'invalid_credentials']);
-      }
-    });
+    await eventually(
+      "both lanes to refuse the revoked key's session",
+      async () => {
+        for (const lane of ['fast', 'tsoa'] as const) {
+          const res = await check(withCookie(cookie), lane);
+          expect([lane, res.status, res.body.code]).toEqual([lane, 401, 'invalid_credentials']);
+        }
+        return true;
+      },
+      { timeoutMs: 2_000 },
+    );
   });
 
-  it('follows its principal: a deactivated principal\'s session answers 403 principal_deactivated', async () => {
+  it("follows its principal: a deactivated principal's session answers 403 principal_deactivated", async () => {
     const p = await createPrincipalWithKey(stack.registry, t.adminKey, { permissions: ['check'] });
     const { cookie } = await open(p.key);
     expect((await check(withCookie(cookie))).status).toBe(200);
     await registryApi(stack, t.adminKey).patchPrincipal(p.principalId, { active: false });
-    await within(2_000, async () => {
-      const res = await check(withCookie(cookie));
-      expect([res.status, res.body.code]).toEqual([403, 'principal_deactivated']);
-    });
+    await eventually(
+      'the session to follow its deactivated principal',
+      async () => {
+        const res = await check(withCookie(cookie));
+        expect([res.status, res.body.code]).toEqual([403, 'principal_deactivated']);
+        return true;
+      },
+      { timeoutMs: 2_000 },
+    );
   });
 
   it('ends with DELETE /v1/sessions: 204, the cookie cleared, the row gone, the cookie refused from then on', async () => {

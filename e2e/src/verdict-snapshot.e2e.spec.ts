@@ -1,4 +1,6 @@
-import { createVerdictTenant, registryApi, startVerdictStack, verdictApi, within, type VerdictStack, type VerdictTenant } from './verdict-harness';
+import { createVerdictTenant, registryApi, verdictApi, type VerdictTenant } from './verdict-harness';
+import { eventually } from '@arbiter/testing';
+import { startStack, type Stack } from './stack';
 
 /**
  * The gateway's snapshot of the registry (README.md "Architecture"): checks on a fresh snapshot make no
@@ -6,7 +8,7 @@ import { createVerdictTenant, registryApi, startVerdictStack, verdictApi, within
  * reaches the registry through a proxy that counts requests and can play dead.
  */
 describe('tenant snapshots', () => {
-  let stack: VerdictStack;
+  let stack: Stack;
   let t: VerdictTenant;
   let scopeId: string;
   let rule: { id: string };
@@ -15,7 +17,7 @@ describe('tenant snapshots', () => {
 
   beforeAll(async () => {
     // A long poll interval: pub/sub alone must carry changes, and no poll muddies the request count.
-    stack = await startVerdictStack({ proxy: true, env: { SNAPSHOT_POLL_MS: '600000' } });
+    stack = await startStack({ verdict: { registryProxy: true, env: { SNAPSHOT_POLL_MS: '600000' } } });
     t = await createVerdictTenant(stack, 'snap-a');
     const reg = registryApi(stack, t.adminKey);
     scopeId = await reg.scope('eu', { region: 'eu' });
@@ -73,25 +75,60 @@ describe('tenant snapshots', () => {
 
   it('sees a rule update within one second', async () => {
     await agent().check(deploy).expect(200);
-    await registryApi(stack, t.adminKey).updateRule(scopeId, rule.id, { directive: 'deploy freeze', severity: 'MANDATORY', applies_to: { actions: ['infra.deploy'] } });
-    const res = await within(1_000, async () => {
-      const r = await agent().check(deploy).expect(200);
-      expect(r.body.verdict).toBe('blocked');
-      return r;
+    await registryApi(stack, t.adminKey).updateRule(scopeId, rule.id, {
+      directive: 'deploy freeze',
+      severity: 'MANDATORY',
+      applies_to: { actions: ['infra.deploy'] },
     });
+    const res = await eventually(
+      'the rule in the snapshot',
+      async () => {
+        const r = await agent().check(deploy).expect(200);
+        expect(r.body.verdict).toBe('blocked');
+        return r;
+      },
+      { timeoutMs: 1_000 },
+    );
     expect(res.body.dominating_rule_id).toBe(rule.id);
   });
 
   it('sees new rules, archived rules and changed tenant settings', async () => {
     const reg = registryApi(stack, t.adminKey);
     const audit = await reg.rule(scopeId, { directive: 'audit reads', severity: 'ADVISORY', applies_to: { actions: ['data.read'] } });
-    await within(1_000, async () => expect((await agent().check({ action: 'data.read', resource: 'd', scope: { region: 'eu' } }).expect(200)).body.verdict).toBe('observe'));
+    await eventually(
+      'the new rule in the snapshot',
+      async () =>
+        (
+          await agent()
+            .check({ action: 'data.read', resource: 'd', scope: { region: 'eu' } })
+            .expect(200)
+        ).body.verdict,
+      { until: (v) => v === 'observe', timeoutMs: 1_000 },
+    );
     await reg.archiveRule(scopeId, audit.id);
-    await within(1_000, async () => expect((await agent().check({ action: 'data.read', resource: 'd', scope: { region: 'eu' } }).expect(200)).body.verdict).toBe('allowed'));
-    await reg.patchTenant(t.id, { settings: { scope_schema: { fields: { region: { allowed_values: ['eu', 'us'] }, team: {} } }, default_verdict: 'observe' } });
-    await within(1_000, async () => {
-      const res = await agent().check({ action: 'nothing.here', resource: 'x', scope: { team: 'payments' } }).expect(200);
-      expect(res.body.verdict).toBe('observe');
+    await eventually(
+      'the archived rule gone from the snapshot',
+      async () =>
+        (
+          await agent()
+            .check({ action: 'data.read', resource: 'd', scope: { region: 'eu' } })
+            .expect(200)
+        ).body.verdict,
+      { until: (v) => v === 'allowed', timeoutMs: 1_000 },
+    );
+    await reg.patchTenant(t.id, {
+      settings: { scope_schema: { fields: { region: { allowed_values: ['eu', 'us'] }, team: {} } }, default_verdict: 'observe' },
     });
+    await eventually(
+      'the new tenant settings in the snapshot',
+      async () => {
+        const res = await agent()
+          .check({ action: 'nothing.here', resource: 'x', scope: { team: 'payments' } })
+          .expect(200);
+        expect(res.body.verdict).toBe('observe');
+        return true;
+      },
+      { timeoutMs: 1_000 },
+    );
   });
 });

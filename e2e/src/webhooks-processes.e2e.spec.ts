@@ -1,12 +1,15 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { bundleWorker, ROOT, spawnWorker, type WorkerProcess } from './worker-process';
-import { eventually, rigApi, startWebhookRig, type WebhookRig } from './webhooks-harness';
+import { eventually } from '@arbiter/testing';
+import { FAST_WEBHOOKS, rigApi, webhookRig, type WebhookRig } from './webhooks-harness';
+import { startStack, type Stack } from './stack';
 
 /** Several worker processes on one queue, and a SIGTERM in the middle of a delivery. */
 describe('worker processes', () => {
   let dir: string;
   let main: string;
+  let stack: Stack;
   let rig: WebhookRig;
   const processes: WorkerProcess[] = [];
 
@@ -14,24 +17,29 @@ describe('worker processes', () => {
     // tmp/ is gitignored: a fresh clone has none until some test makes it.
     await mkdir(path.join(ROOT, 'tmp'), { recursive: true });
     dir = await mkdtemp(path.join(ROOT, 'tmp', 'worker-bundle-'));
-    [main, rig] = await Promise.all([bundleWorker(dir), startWebhookRig({ workers: 0 })]);
+    [main, stack] = await Promise.all([bundleWorker(dir), startStack({ registry: { env: FAST_WEBHOOKS } })]);
+    rig = await webhookRig(stack);
   });
   afterAll(async () => {
     for (const p of processes) if (p.child.exitCode === null) p.child.kill('SIGKILL');
-    await rig?.stop();
+    await stack?.stop();
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
   it('delivers each attempt once with two worker processes, and finishes the delivery in flight on SIGTERM', async () => {
     const a = rigApi(rig);
-    processes.push(await spawnWorker(main, rig.workerEnv()), await spawnWorker(main, rig.workerEnv()));
+    processes.push(await spawnWorker(main, stack.env('worker')), await spawnWorker(main, stack.env('worker')));
     const sub = await a.subscribe({ events: ['approval.requested'] });
 
     const approvals = await Promise.all(Array.from({ length: 8 }, (_, i) => a.requestApproval(`two processes ${i}`)));
-    const ds = await eventually(async () => {
-      const list = await a.deliveries(sub.id);
-      return list.length === approvals.length && list.every((d) => d.status === 'succeeded') ? list : undefined;
-    }, 30_000, 'every delivery');
+    const ds = await eventually(
+      'every delivery',
+      async () => {
+        const list = await a.deliveries(sub.id);
+        return list.length === approvals.length && list.every((d) => d.status === 'succeeded') ? list : undefined;
+      },
+      { timeoutMs: 30_000 },
+    );
     expect(ds.every((d) => d.attempt_count === 1)).toBe(true);
     expect(rig.receiver.received).toHaveLength(approvals.length);
 
@@ -48,7 +56,7 @@ describe('worker processes', () => {
       return 200;
     };
     const slow = await a.requestApproval('in flight at SIGTERM');
-    await eventually(() => rig.receiver.received.find((r) => (r.body.data as { id: string }).id === slow.id), 20_000, 'the held request');
+    await eventually('the held request', () => rig.receiver.received.find((r) => (r.body.data as { id: string }).id === slow.id));
     let releasedYet = false;
     const exitedBeforeRelease = second.exited.then(() => !releasedYet);
     second.child.kill('SIGTERM');
@@ -58,7 +66,9 @@ describe('worker processes', () => {
 
     expect(await second.exited).toBe(0);
     expect(await exitedBeforeRelease).toBe(false);
-    const delivery = (await a.deliveries(sub.id)).find((d) => rig.receiver.received.some((r) => r.headers['x-service-delivery'] === d.id && (r.body.data as { id: string }).id === slow.id));
+    const delivery = (await a.deliveries(sub.id)).find((d) =>
+      rig.receiver.received.some((r) => r.headers['x-service-delivery'] === d.id && (r.body.data as { id: string }).id === slow.id),
+    );
     expect(delivery).toMatchObject({ status: 'succeeded', attempt_count: 1 });
     expect(rig.receiver.received.filter((r) => (r.body.data as { id: string }).id === slow.id)).toHaveLength(1);
   });

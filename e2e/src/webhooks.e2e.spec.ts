@@ -3,18 +3,22 @@ import request from 'supertest';
 import { Webhook } from 'standardwebhooks';
 import { createRegistryClient, verifyStandardWebhook } from '@arbiter/client';
 import { TEST_INTERNAL_TOKEN } from '../../apps/registry/test/harness';
-import { eventually, rigApi, startWebhookRig, type WebhookRig } from './webhooks-harness';
+import { eventually } from '@arbiter/testing';
+import { FAST_WEBHOOKS, rigApi, webhookRig, type WebhookRig } from './webhooks-harness';
+import { startStack, type Stack } from './stack';
 
 /**
- * Issue 6: webhooks end to end — registry change → outbox → worker relay → BullMQ →
+ * Webhooks end to end (docs/webhooks.md "Internal API used by the worker") — registry change → outbox → worker relay → BullMQ →
  * webhook.v1.deliver → registry signs and POSTs → a real receiving server.
  */
 describe('webhooks through the worker', () => {
+  let stack: Stack;
   let rig: WebhookRig;
   let a: ReturnType<typeof rigApi>;
 
   beforeAll(async () => {
-    rig = await startWebhookRig({ workers: 1 });
+    stack = await startStack({ registry: { env: FAST_WEBHOOKS }, worker: true });
+    rig = await webhookRig(stack);
     a = rigApi(rig);
   });
   afterEach(async () => {
@@ -23,13 +27,13 @@ describe('webhooks through the worker', () => {
     rig.receiver.respond = () => 200;
     rig.receiver.received.length = 0;
   });
-  afterAll(() => rig.stop());
+  afterAll(() => stack?.stop());
 
   it('delivers approval.requested; the signature verifies with node:crypto and the PEM of /.well-known/webhook-key', async () => {
     const sub = await a.subscribe({ events: ['approval.requested'] });
 
     const approval = await a.requestApproval('deploy hotfix');
-    const got = await eventually(() => rig.receiver.received[0], 20_000, 'the delivery');
+    const got = await eventually('the delivery', () => rig.receiver.received[0]);
 
     const key = await a.webhookKey();
     const ts = got.headers['x-service-timestamp'] as string;
@@ -45,15 +49,15 @@ describe('webhooks through the worker', () => {
   });
 
   it('also signs as Standard Webhooks: the SDK creates and rotates the secret, the reference library and the SDK verify', async () => {
-    const sdk = createRegistryClient({ baseUrl: rig.registry.url, apiKey: rig.adminKey });
+    const sdk = createRegistryClient({ baseUrl: stack.registry.url, apiKey: rig.adminKey });
     const sub = await sdk.createScopeWebhook(rig.scopeId, { url: rig.receiver.url, events: ['approval.requested'] });
     const headersOf = (r: { headers: Record<string, unknown> }) => r.headers as Record<string, string>;
 
     await a.requestApproval('standard webhooks');
-    const first = await eventually(() => rig.receiver.received[0], 20_000, 'the first delivery');
+    const first = await eventually('the first delivery', () => rig.receiver.received[0]);
     const rotated = await sdk.rotateWebhookSecret(sub.id);
     await a.requestApproval('during the overlap');
-    const second = await eventually(() => rig.receiver.received[1], 20_000, 'the second delivery');
+    const second = await eventually('the second delivery', () => rig.receiver.received[1]);
 
     expect(sub.secret).toMatch(/^whsec_/);
     expect(new Webhook(sub.secret).verify(first.raw, headersOf(first))).toEqual(first.body);
@@ -61,7 +65,14 @@ describe('webhooks through the worker', () => {
     for (const secret of [sub.secret, rotated.secret]) {
       expect(new Webhook(secret).verify(second.raw, headersOf(second))).toEqual(second.body);
       const h = headersOf(second);
-      const report = verifyStandardWebhook({ body: second.raw, id: h['webhook-id'], timestamp: h['webhook-timestamp'], signature: h['webhook-signature'], secret, maxAgeSeconds: 300 });
+      const report = verifyStandardWebhook({
+        body: second.raw,
+        id: h['webhook-id'],
+        timestamp: h['webhook-timestamp'],
+        signature: h['webhook-signature'],
+        secret,
+        maxAgeSeconds: 300,
+      });
       expect(report.valid).toBe(true);
     }
   });
@@ -71,10 +82,14 @@ describe('webhooks through the worker', () => {
     rig.receiver.respond = (_req, i) => (i < 2 ? 500 : 200);
 
     await a.requestApproval('flaky receiver');
-    const [delivery] = await eventually(async () => {
-      const ds = await a.deliveries(sub.id);
-      return ds.length && ds[0].status === 'succeeded' ? ds : undefined;
-    }, 30_000, 'the delivery to succeed');
+    const [delivery] = await eventually(
+      'the delivery to succeed',
+      async () => {
+        const ds = await a.deliveries(sub.id);
+        return ds.length && ds[0].status === 'succeeded' ? ds : undefined;
+      },
+      { timeoutMs: 30_000 },
+    );
 
     expect(delivery.attempts.map((x) => [x.attempt, x.outcome, x.status_code])).toEqual([
       [1, 'failed', 500],
@@ -94,39 +109,47 @@ describe('webhooks through the worker', () => {
     const finance = await a.subscribe({ events: ['approval.requested'], deciders: ['role-finance'] }, '/api/v1/webhooks');
     const legal = await a.subscribe({ events: ['approval.requested'], deciders: ['role-legal'] }, '/api/v1/webhooks');
 
-    const recorded = await request(rig.registry.url)
+    const recorded = await request(stack.registry.url)
       .post(`/internal/v1/tenants/${rig.tenantId}/events`)
       .set('X-Internal-Token', TEST_INTERNAL_TOKEN)
       .send({
         type: 'approval.requested',
         entity_type: 'approval',
         entity_id: 'apr-00000000000000000000abcd',
-        data: { id: 'apr-00000000000000000000abcd', status: 'pending', candidate_deciders: ['role-finance', 'hum-0123456789abcdef01234567'] },
+        data: {
+          id: 'apr-00000000000000000000abcd',
+          status: 'pending',
+          candidate_deciders: ['role-finance', 'hum-0123456789abcdef01234567'],
+        },
         idempotency_key: 'verdict-e2e-1',
       })
       .expect(201);
-    const got = await eventually(() => rig.receiver.received.find((r) => r.body.id === recorded.body.id), 20_000, 'the verdict approval');
+    const got = await eventually('the verdict approval', () => rig.receiver.received.find((r) => r.body.id === recorded.body.id));
 
     expect(got.body).toMatchObject({ source: 'verdict', type: 'approval.requested', scope_id: null });
     // The receiver sees the body before the registry records the attempt's answer: wait for the record.
-    const statuses = await eventually(async () => {
+    const statuses = await eventually('the delivery record', async () => {
       const s = (await a.deliveries(finance.id)).map((d) => d.status);
       return s.includes('pending') ? undefined : s;
-    }, 20_000, 'the delivery record');
+    });
     expect(statuses).toEqual(['succeeded']);
     expect(await a.deliveries(legal.id)).toEqual([]);
   });
 
   it('delivers each attempt once with several workers taking jobs at the same time', async () => {
-    await rig.addWorker();
-    await rig.addWorker();
+    await stack.addWorker();
+    await stack.addWorker();
     const sub = await a.subscribe({ events: ['approval.requested'] });
 
     const approvals = await Promise.all(Array.from({ length: 12 }, (_, i) => a.requestApproval(`parallel ${i}`)));
-    const ds = await eventually(async () => {
-      const list = await a.deliveries(sub.id);
-      return list.length === approvals.length && list.every((d) => d.status === 'succeeded') ? list : undefined;
-    }, 30_000, 'every delivery');
+    const ds = await eventually(
+      'every delivery',
+      async () => {
+        const list = await a.deliveries(sub.id);
+        return list.length === approvals.length && list.every((d) => d.status === 'succeeded') ? list : undefined;
+      },
+      { timeoutMs: 30_000 },
+    );
 
     expect(ds.every((d) => d.attempt_count === 1)).toBe(true);
     const mine = rig.receiver.received.filter((r) => ds.some((d) => d.id === r.headers['x-service-delivery']));

@@ -30,7 +30,10 @@ export interface WorkerProcess {
 
 /** `node main.js` as its own OS process; resolves once it logged "worker started". */
 export async function spawnWorker(main: string, env: Record<string, string>): Promise<WorkerProcess> {
-  const child = spawn(process.execPath, [main], { env: { PATH: process.env.PATH, ...env, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [main], {
+    env: { PATH: process.env.PATH, ...env, LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   let output = '';
   await new Promise<void>((resolve, reject) => {
@@ -47,4 +50,3 @@ export async function spawnWorker(main: string, env: Record<string, string>): Pr
   });
   return { child, exited };
 }
-

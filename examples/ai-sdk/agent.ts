@@ -2,19 +2,24 @@
 // "Framework adapters"): guardAiTools wraps the tools object; allowed calls run, every other outcome
 // comes back to the model as a refusal it can read, and the tool never runs.
 //
-//   ARBITER_ADMIN_KEY=ak-… node examples/run.mjs ai-sdk/agent          # dry run: calls the tools directly
-//   AI_GATEWAY_API_KEY=… ARBITER_MODEL=openai/gpt-5-mini ARBITER_ADMIN_KEY=ak-… node examples/run.mjs ai-sdk/agent
-// Base URLs: ARBITER_REGISTRY_URL (http://127.0.0.1:3001), ARBITER_VERDICT_URL (http://127.0.0.1:3002).
-import { createVerdictClient, guardAiTools, isToolRefusal, type VerdictClient } from '@arbiter/client';
+//   node examples/run.mjs ai-sdk/agent          # dry run: calls the tools directly
+//   AI_GATEWAY_API_KEY=… ARBITER_MODEL=openai/gpt-5-mini node examples/run.mjs ai-sdk/agent
+// In the demo tenant of `arbiter quickstart` (run.mjs reads .data/quickstart.env); else ARBITER_TENANT and
+// ARBITER_AGENT_KEY, or ARBITER_ADMIN_KEY to provision one. Base URLs: ARBITER_REGISTRY_URL, ARBITER_VERDICT_URL.
+import { guardAiTools, isToolRefusal, type VerdictClient } from '@arbiter/client';
 import { generateText, stepCountIs, tool } from 'ai';
 import { z } from 'zod';
-import { bank, DRY_RUN_CALLS, mappings, PROMPT, tenantFromEnv } from '../guarded-tools/bank';
+import { bank, DRY_RUN_CALLS, mappings, PROMPT, withDemoTenant } from '../guarded-tools/bank';
 
 /** The bank's tools for the AI SDK, each guarded by Arbiter under its own mapping. */
 export function bankTools(arbiter: VerdictClient) {
   const tools = {
     balance: tool({ description: 'The balance of an account', inputSchema: z.object({ account: z.string() }), execute: bank.balance }),
-    transfer: tool({ description: 'Move money between accounts', inputSchema: z.object({ from: z.string(), to: z.string(), amount: z.number() }), execute: bank.transfer }),
+    transfer: tool({
+      description: 'Move money between accounts',
+      inputSchema: z.object({ from: z.string(), to: z.string(), amount: z.number() }),
+      execute: bank.transfer,
+    }),
   };
   return guardAiTools(arbiter, tools, { perTool: mappings });
 }
@@ -25,7 +30,10 @@ export async function dryRun(arbiter: VerdictClient, log: (line: string) => void
   const out: unknown[] = [];
   for (const [i, { tool: name, input }] of DRY_RUN_CALLS.entries()) {
     const options = { toolCallId: `call-${i}`, messages: [] };
-    const result = name === 'balance' ? await tools.balance.execute!(input as { account: string }, options) : await tools.transfer.execute!(input as { from: string; to: string; amount: number }, options);
+    const result =
+      name === 'balance'
+        ? await tools.balance.execute!(input as { account: string }, options)
+        : await tools.transfer.execute!(input as { from: string; to: string; amount: number }, options);
     log(`${name} ${JSON.stringify(input)} -> ${isToolRefusal(result) ? result.message : String(result)}`);
     out.push(result);
   }
@@ -34,8 +42,10 @@ export async function dryRun(arbiter: VerdictClient, log: (line: string) => void
 
 async function main(): Promise<void> {
   const log = (line: string) => process.stdout.write(`${line}\n`);
-  const { verdictUrl, tenant, agentKey } = await tenantFromEnv(log);
-  const arbiter = createVerdictClient({ baseUrl: verdictUrl, apiKey: agentKey, tenant });
+  await withDemoTenant(log, (arbiter) => runWith(arbiter, log));
+}
+
+async function runWith(arbiter: VerdictClient, log: (line: string) => void): Promise<void> {
   const model = process.env.ARBITER_MODEL;
   if (!model) {
     log('dry run (set ARBITER_MODEL and the provider key to let a model call the tools)');

@@ -23,7 +23,8 @@ const accounts = new Map([
 ]);
 
 const journal = (tool, args, extra) => {
-  if (process.env.BANK_JOURNAL) appendFileSync(process.env.BANK_JOURNAL, `${JSON.stringify({ tool, arguments: args, meta: extra._meta ?? {} })}\n`);
+  if (process.env.BANK_JOURNAL)
+    appendFileSync(process.env.BANK_JOURNAL, `${JSON.stringify({ tool, arguments: args, meta: extra._meta ?? {} })}\n`);
 };
 const text = (t) => ({ content: [{ type: 'text', text: t }] });
 const failure = (t) => ({ isError: true, ...text(t) });

@@ -2,18 +2,29 @@
 // (docs/agents.md "Framework adapters"): guardAgentsTool wraps each tool; allowed calls run, every other
 // outcome comes back to the model as text it can read, and the tool never runs.
 //
-//   ARBITER_ADMIN_KEY=ak-… node examples/run.mjs openai-agents/agent          # dry run: calls the tools directly
-//   OPENAI_API_KEY=sk-… ARBITER_ADMIN_KEY=ak-… node examples/run.mjs openai-agents/agent
-// Base URLs: ARBITER_REGISTRY_URL (http://127.0.0.1:3001), ARBITER_VERDICT_URL (http://127.0.0.1:3002).
+//   node examples/run.mjs openai-agents/agent          # dry run: calls the tools directly
+//   OPENAI_API_KEY=sk-… node examples/run.mjs openai-agents/agent
+// In the demo tenant of `arbiter quickstart` (run.mjs reads .data/quickstart.env); else ARBITER_TENANT and
+// ARBITER_AGENT_KEY, or ARBITER_ADMIN_KEY to provision one. Base URLs: ARBITER_REGISTRY_URL, ARBITER_VERDICT_URL.
 import { Agent, run, RunContext, tool } from '@openai/agents';
-import { createVerdictClient, guardAgentsTool, type VerdictClient } from '@arbiter/client';
+import { guardAgentsTool, type VerdictClient } from '@arbiter/client';
 import { z } from 'zod';
-import { bank, DRY_RUN_CALLS, mappings, PROMPT, tenantFromEnv } from '../guarded-tools/bank';
+import { bank, DRY_RUN_CALLS, mappings, PROMPT, withDemoTenant } from '../guarded-tools/bank';
 
 /** The bank's function tools, each guarded by Arbiter under its own mapping. */
 export function bankTools(arbiter: VerdictClient) {
-  const balance = tool({ name: 'balance', description: 'The balance of an account', parameters: z.object({ account: z.string() }), execute: bank.balance });
-  const transfer = tool({ name: 'transfer', description: 'Move money between accounts', parameters: z.object({ from: z.string(), to: z.string(), amount: z.number() }), execute: bank.transfer });
+  const balance = tool({
+    name: 'balance',
+    description: 'The balance of an account',
+    parameters: z.object({ account: z.string() }),
+    execute: bank.balance,
+  });
+  const transfer = tool({
+    name: 'transfer',
+    description: 'Move money between accounts',
+    parameters: z.object({ from: z.string(), to: z.string(), amount: z.number() }),
+    execute: bank.transfer,
+  });
   return {
     balance: guardAgentsTool(arbiter, balance, { ...mappings.balance, resource: (i) => `acct:${String(i.account)}` }),
     transfer: guardAgentsTool(arbiter, transfer, { ...mappings.transfer, resource: (i) => `acct:${String(i.from)}` }),
@@ -34,15 +45,21 @@ export async function dryRun(arbiter: VerdictClient, log: (line: string) => void
 
 async function main(): Promise<void> {
   const log = (line: string) => process.stdout.write(`${line}\n`);
-  const { verdictUrl, tenant, agentKey } = await tenantFromEnv(log);
-  const arbiter = createVerdictClient({ baseUrl: verdictUrl, apiKey: agentKey, tenant });
+  await withDemoTenant(log, (arbiter) => runWith(arbiter, log));
+}
+
+async function runWith(arbiter: VerdictClient, log: (line: string) => void): Promise<void> {
   if (!process.env.OPENAI_API_KEY) {
     log('dry run (set OPENAI_API_KEY to let a model call the tools)');
     await dryRun(arbiter, log);
     return;
   }
   const tools = bankTools(arbiter);
-  const agent = new Agent({ name: 'bank agent', instructions: 'You run bank operations with the tools you have. Report refusals as they are.', tools: [tools.balance, tools.transfer] });
+  const agent = new Agent({
+    name: 'bank agent',
+    instructions: 'You run bank operations with the tools you have. Report refusals as they are.',
+    tools: [tools.balance, tools.transfer],
+  });
   const result = await run(agent, PROMPT);
   log(String(result.finalOutput));
 }

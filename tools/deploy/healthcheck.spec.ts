@@ -32,7 +32,9 @@ describe(healthTarget.name, () => {
 
   it('checks the worker through its Redis, unless HEALTHCHECK_URL names an endpoint', () => {
     expect(healthTarget({ ARBITER_SERVICE: 'worker', REDIS_URL: 'redis://r:6379' })).toEqual({ kind: 'redis', url: 'redis://r:6379' });
-    expect(healthTarget({ ARBITER_SERVICE: 'worker', REDIS_URL: 'redis://r:6379', HEALTHCHECK_URL: 'http://127.0.0.1:9464/readyz' })).toEqual({
+    expect(
+      healthTarget({ ARBITER_SERVICE: 'worker', REDIS_URL: 'redis://r:6379', HEALTHCHECK_URL: 'http://127.0.0.1:9464/readyz' }),
+    ).toEqual({
       kind: 'http',
       url: 'http://127.0.0.1:9464/readyz',
     });
@@ -61,7 +63,10 @@ describe(checkRedis.name, () => {
   it('reports a refused password as unhealthy', async () => {
     const sut = await fakeRedis(['-WRONGPASS invalid username-password pair\r\n']);
     try {
-      await expect(checkRedis(sut.url(':nope@'))).rejects.toMatchObject({ code: 'unhealthy', message: expect.stringContaining('WRONGPASS') });
+      await expect(checkRedis(sut.url(':nope@'))).rejects.toMatchObject({
+        code: 'unhealthy',
+        message: expect.stringContaining('WRONGPASS'),
+      });
     } finally {
       await sut.close();
     }

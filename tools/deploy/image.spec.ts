@@ -38,7 +38,9 @@ describe('docker/Dockerfile', () => {
   it('installs only production dependencies of the generated package.json, without install scripts', () => {
     const deps = stage('deps');
     expect(of('COPY', deps).map((i) => i.args)).toEqual(['--from=build /out/${APP}/package.json ./']);
-    const install = of('RUN', deps).map((i) => i.args).join(' ');
+    const install = of('RUN', deps)
+      .map((i) => i.args)
+      .join(' ');
     expect(install).toContain('npm install --omit=dev --ignore-scripts');
   });
 
@@ -53,7 +55,9 @@ describe('docker/Dockerfile', () => {
   });
 
   it('listens on all interfaces and tells healthcheck.js which service it is', () => {
-    const env = of('ENV').map((i) => i.args).join(' ');
+    const env = of('ENV')
+      .map((i) => i.args)
+      .join(' ');
     expect(env).toMatch(/HOST=0\.0\.0\.0/);
     expect(env).toMatch(/ARBITER_SERVICE=\$\{APP\}/);
     expect(env).toMatch(/NODE_ENV=production/);
@@ -71,7 +75,18 @@ describe('docker/Dockerfile', () => {
       .split('\n')
       .map((l) => l.trim())
       .filter((l) => l && !l.startsWith('#'));
-    const needed = ['package.json', 'package-lock.json', 'tsconfig.base.json', 'scripts', 'apps', 'libs', 'prisma', 'docker', 'e2e', 'tools'];
+    const needed = [
+      'package.json',
+      'package-lock.json',
+      'tsconfig.base.json',
+      'scripts',
+      'apps',
+      'libs',
+      'prisma',
+      'docker',
+      'e2e',
+      'tools',
+    ];
     for (const entry of needed) {
       expect(existsSync(path.join(ROOT, entry))).toBe(true);
       expect(ignore).not.toContain(entry);

@@ -33,7 +33,9 @@ const ROOT_VERSION = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'u
 // them fails, saying how to get kubectl (.ci/run fetches it with tools/deploy/fetch-kubectl.mjs).
 const kubectl = hasKubectl() || process.env.CI === 'true';
 if (!kubectl) {
-  console.warn('tools/deploy/k8s.spec.ts: no kubectl; the overlay checks are skipped (run `node tools/deploy/fetch-kubectl.mjs` to run them).');
+  console.warn(
+    'tools/deploy/k8s.spec.ts: no kubectl; the overlay checks are skipped (run `node tools/deploy/fetch-kubectl.mjs` to run them).',
+  );
 }
 const withKubectl = kubectl ? describe : describe.skip;
 
@@ -131,7 +133,13 @@ withKubectl.each(OVERLAYS)('k8s overlay %s (kubectl kustomize)', (overlay) => {
   });
 
   it('holds no secret in a ConfigMap', () => {
-    const secretNames = new Set(APPS.flatMap((a) => envVarsOf(a).filter((v) => v.secret).map((v) => v.name)));
+    const secretNames = new Set(
+      APPS.flatMap((a) =>
+        envVarsOf(a)
+          .filter((v) => v.secret)
+          .map((v) => v.name),
+      ),
+    );
     for (const map of objects().filter((o) => o.kind === 'ConfigMap')) {
       expect(Object.keys(map.data ?? {}).filter((k) => secretNames.has(k))).toEqual([]);
     }
@@ -144,7 +152,10 @@ withKubectl.each(OVERLAYS)('k8s overlay %s (kubectl kustomize)', (overlay) => {
       for (const c of [...(w.spec!.template!.spec.initContainers ?? []), ...w.spec!.template!.spec.containers]) {
         expect({ workload: w.metadata.name, resources: c.resources }).toEqual({
           workload: w.metadata.name,
-          resources: { requests: { cpu: expect.any(String), memory: expect.any(String) }, limits: { cpu: expect.any(String), memory: expect.any(String) } },
+          resources: {
+            requests: { cpu: expect.any(String), memory: expect.any(String) },
+            limits: { cpu: expect.any(String), memory: expect.any(String) },
+          },
         });
       }
     }
@@ -192,7 +203,8 @@ withKubectl.each(OVERLAYS)('k8s overlay %s (kubectl kustomize)', (overlay) => {
   it(`references only images built from this repository, tagged ${ROOT_VERSION}`, () => {
     for (const w of objects().filter((o) => o.kind === 'Deployment')) {
       const app = w.metadata.labels!['app.kubernetes.io/name'];
-      for (const c of [...(w.spec!.template!.spec.initContainers ?? []), ...w.spec!.template!.spec.containers]) expect(c.image).toBe(`arbiter/${app}:${ROOT_VERSION}`);
+      for (const c of [...(w.spec!.template!.spec.initContainers ?? []), ...w.spec!.template!.spec.containers])
+        expect(c.image).toBe(`arbiter/${app}:${ROOT_VERSION}`);
     }
   });
 
@@ -203,7 +215,9 @@ withKubectl.each(OVERLAYS)('k8s overlay %s (kubectl kustomize)', (overlay) => {
     expect(init.image).toBe(pod.containers[0].image);
     const env = containerEnv(init, objects());
     expect([...env]).toEqual([[`DATABASE_URL_${service.toUpperCase()}`, 'secret']]);
-    expect(init.env![0].valueFrom!.secretKeyRef).toEqual(pod.containers[0].env!.find((e) => e.name === init.env![0].name)!.valueFrom!.secretKeyRef);
+    expect(init.env![0].valueFrom!.secretKeyRef).toEqual(
+      pod.containers[0].env!.find((e) => e.name === init.env![0].name)!.valueFrom!.secretKeyRef,
+    );
   });
 
   it('has no Job: nothing to delete by hand before an upgrade', () => {
@@ -256,7 +270,9 @@ withKubectl.each(OVERLAYS)('k8s overlay %s (kubectl kustomize)', (overlay) => {
     }
     const stranger = { 'app.kubernetes.io/name': 'something-else' };
     expect(podPeers.some((peer) => selects(peer.podSelector, stranger))).toBe(false);
-    const namespaces = peers.filter((p) => p.namespaceSelector).map((p) => p.namespaceSelector!.matchLabels!['kubernetes.io/metadata.name']);
+    const namespaces = peers
+      .filter((p) => p.namespaceSelector)
+      .map((p) => p.namespaceSelector!.matchLabels!['kubernetes.io/metadata.name']);
     expect(namespaces.sort()).toEqual(['ingress-nginx', 'monitoring']);
   });
 
@@ -265,7 +281,11 @@ withKubectl.each(OVERLAYS)('k8s overlay %s (kubectl kustomize)', (overlay) => {
     for (const app of APPS) {
       const d = deployment(app);
       const annotations = d.spec!.template!.metadata!.annotations ?? {};
-      expect({ app, scrape: annotations['prometheus.io/scrape'], path: annotations['prometheus.io/path'] }).toEqual({ app, scrape: 'true', path: '/metrics' });
+      expect({ app, scrape: annotations['prometheus.io/scrape'], path: annotations['prometheus.io/path'] }).toEqual({
+        app,
+        scrape: 'true',
+        path: '/metrics',
+      });
       const port = containerOf(d).ports!.find((p) => p.containerPort === Number(annotations['prometheus.io/port']));
       expect({ app, port: port?.name }).toEqual({ app, port: app === 'worker' ? 'metrics' : 'http' });
       const monitoringMayConnect = policies
@@ -293,7 +313,9 @@ withKubectl('k8s overlay small: database access', () => {
     const objects = renderOverlay('small');
     const labels = (name: string) => find(objects, 'Deployment', name)!.spec!.template!.metadata!.labels!;
     const admitted = (policy: string, pod: Record<string, string>) =>
-      (find(objects, 'NetworkPolicy', policy)!.spec!.ingress ?? []).some((rule) => (rule.from ?? []).some((peer) => selects(peer.podSelector, pod)));
+      (find(objects, 'NetworkPolicy', policy)!.spec!.ingress ?? []).some((rule) =>
+        (rule.from ?? []).some((peer) => selects(peer.podSelector, pod)),
+      );
     for (const service of SERVICES) expect(admitted('arbiter-postgres-ingress', labels(service))).toBe(true);
     expect(admitted('arbiter-postgres-ingress', labels('worker'))).toBe(false);
     for (const app of APPS) expect(admitted('arbiter-redis-ingress', labels(app))).toBe(true);
@@ -313,7 +335,13 @@ function documentedAlerts(): string[] {
 function sources(): string {
   return ['apps', 'libs']
     .flatMap((top) => readdirSync(path.join(ROOT, top), { recursive: true, encoding: 'utf8' }).map((f) => path.join(ROOT, top, f)))
-    .filter((f) => f.includes(`${path.sep}src${path.sep}`) && f.endsWith('.ts') && !f.endsWith('.spec.ts') && !f.includes(`${path.sep}generated${path.sep}`))
+    .filter(
+      (f) =>
+        f.includes(`${path.sep}src${path.sep}`) &&
+        f.endsWith('.ts') &&
+        !f.endsWith('.spec.ts') &&
+        !f.includes(`${path.sep}generated${path.sep}`),
+    )
     .map((f) => readFileSync(f, 'utf8'))
     .join('\n');
 }
@@ -364,7 +392,9 @@ withKubectl('k8s overlay production: zones and the Prometheus Operator', () => {
         if (name.startsWith('arbiter_')) {
           // Defined as metrics.counter|gauge|histogram('<name without arbiter_>', …); a histogram serves _bucket, _sum, _count.
           const base = name.slice('arbiter_'.length);
-          known = [base, base.replace(/_(bucket|sum|count)$/, '')].some((b) => code.includes(`('${b}'`)) && doc.includes(name.replace(/_(bucket|sum|count)$/, ''));
+          known =
+            [base, base.replace(/_(bucket|sum|count)$/, '')].some((b) => code.includes(`('${b}'`)) &&
+            doc.includes(name.replace(/_(bucket|sum|count)$/, ''));
         } else if (name.startsWith('kube_')) {
           known = name === 'kube_deployment_status_replicas_unavailable'; // kube-state-metrics, named in the docs
         } else {

@@ -81,11 +81,17 @@ export interface K8sObject {
     maxReplicas?: number;
     podSelector?: LabelSelector;
     policyTypes?: string[];
-    ingress?: Array<{ from?: Array<{ podSelector?: LabelSelector; namespaceSelector?: LabelSelector }>; ports?: Array<{ port: string | number }> }>;
+    ingress?: Array<{
+      from?: Array<{ podSelector?: LabelSelector; namespaceSelector?: LabelSelector }>;
+      ports?: Array<{ port: string | number }>;
+    }>;
     /** PodMonitor (Prometheus Operator). */
     podMetricsEndpoints?: Array<{ port?: string; path?: string }>;
     /** PrometheusRule (Prometheus Operator). */
-    groups?: Array<{ name: string; rules: Array<{ alert?: string; record?: string; expr: string; for?: string; labels?: Record<string, string> }> }>;
+    groups?: Array<{
+      name: string;
+      rules: Array<{ alert?: string; record?: string; expr: string; for?: string; labels?: Record<string, string> }>;
+    }>;
     maxUnavailable?: number | string;
     minAvailable?: number | string;
   };
@@ -111,7 +117,9 @@ export function yamlFiles(dir: string): string[] {
 }
 
 /** kubectl as tools/deploy/fetch-kubectl.mjs leaves it (.cache/kubectl/kubectl), or KUBECTL, or the one on the PATH. */
-const KUBECTL_CANDIDATES = [process.env.KUBECTL, path.join(ROOT, '.cache', 'kubectl', 'kubectl'), 'kubectl'].filter((c): c is string => !!c);
+const KUBECTL_CANDIDATES = [process.env.KUBECTL, path.join(ROOT, '.cache', 'kubectl', 'kubectl'), 'kubectl'].filter(
+  (c): c is string => !!c,
+);
 
 let kubectl: string | null | undefined;
 /** The first kubectl that runs here (kubectl ships kustomize v5), or null. */
@@ -136,8 +144,12 @@ export function renderOverlay(name: string): K8sObject[] {
   let docs = rendered.get(name);
   if (!docs) {
     const binary = kubectlPath();
-    if (!binary) throw new Error('kubectl is not installed: run `node tools/deploy/fetch-kubectl.mjs` (or put kubectl >= 1.27 on the PATH)');
-    const out = execFileSync(binary, ['kustomize', path.join(ROOT, 'k8s', 'overlays', name)], { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
+    if (!binary)
+      throw new Error('kubectl is not installed: run `node tools/deploy/fetch-kubectl.mjs` (or put kubectl >= 1.27 on the PATH)');
+    const out = execFileSync(binary, ['kustomize', path.join(ROOT, 'k8s', 'overlays', name)], {
+      encoding: 'utf8',
+      maxBuffer: 16 * 1024 * 1024,
+    });
     docs = parseAllDocuments(out).map((d) => d.toJS() as K8sObject);
     rendered.set(name, docs);
   }
@@ -157,7 +169,8 @@ export function baseConfigMaps(): Map<string, Record<string, string>> {
   return new Map(
     kustomizations.flatMap((file) =>
       (yamlDocuments<{ configMapGenerator?: Array<{ name: string; literals?: string[] }> }>(file)[0].configMapGenerator ?? []).map(
-        (g) => [g.name, Object.fromEntries((g.literals ?? []).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]))] as const,
+        (g) =>
+          [g.name, Object.fromEntries((g.literals ?? []).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]))] as const,
       ),
     ),
   );
@@ -167,7 +180,11 @@ export function baseConfigMaps(): Map<string, Record<string, string>> {
  * The environment the base Deployment of `app` gives its container: ConfigMap values as written, secrets from
  * `secrets` (by variable name; a missing one throws), then `overrides` (addresses that differ in a test).
  */
-export function baseDeploymentEnv(app: string, secrets: Record<string, string>, overrides: Record<string, string> = {}): Record<string, string> {
+export function baseDeploymentEnv(
+  app: string,
+  secrets: Record<string, string>,
+  overrides: Record<string, string> = {},
+): Record<string, string> {
   const container = find(baseObjects(), 'Deployment', app)!.spec!.template!.spec.containers[0];
   const maps = baseConfigMaps();
   const env: Record<string, string> = {};

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// The `arbiter` command as npm links it (node_modules/.bin/arbiter, so `npx arbiter …` works right after
-// `npm install`). The CLI itself is one bundled file, apps/cli/dist/arbiter.js (docs/cli.md); when it is
+// The `arbiter` command as npm links it: on the PATH by `npm install -g ./apps/cli` (docs/cli.md "Running it"),
+// and in the clone's node_modules/.bin. The CLI itself is one bundled file, apps/cli/dist/arbiter.js; when it is
 // missing, as in a fresh clone, it is built here first, once. After changing the CLI's sources, build it
 // again with `npm run build -w @arbiter/cli`.
 'use strict';

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Bundles the CLI into one runnable file, apps/cli/dist/arbiter.js (the package's `arbiter` bin), with
 // the same esbuild settings as the services (scripts/bundle.mjs): the SDK, jose, openapi-fetch and
-// commander are inside, so it runs from any folder with Node 20.19+ and nothing installed.
+// commander are inside, so it runs from any folder with Node 22.13+ and nothing installed.
 //
 //   node apps/cli/scripts/build.mjs [--outfile FILE]
 import { chmodSync } from 'node:fs';

@@ -32,7 +32,12 @@ export interface CompletionNode {
 }
 
 const flagsOf = (o: Option) => [o.short, o.long].filter((f): f is string => Boolean(f));
-const asCompletion = (o: Option): CompletionOption => ({ flags: flagsOf(o), description: o.description, takesValue: o.required || o.optional, choices: o.argChoices ?? [] });
+const asCompletion = (o: Option): CompletionOption => ({
+  flags: flagsOf(o),
+  description: o.description,
+  takesValue: o.required || o.optional,
+  choices: o.argChoices ?? [],
+});
 
 /** Every command of the program, depth first. */
 export function completionTree(program: Command): CompletionNode[] {
@@ -53,7 +58,13 @@ export function completionTree(program: Command): CompletionNode[] {
     for (const sub of subs) {
       if (cmd.commands.includes(sub)) visit(sub, `${path} ${sub.name()}`, passed);
       // commander's implicit `help [command]`: it takes the name of a sibling.
-      else nodes.push({ path: `${path} ${sub.name()}`, subcommands: subs.filter((c) => c !== sub).map((c) => ({ name: c.name(), description: c.description() })), options: [], argumentChoices: [] });
+      else
+        nodes.push({
+          path: `${path} ${sub.name()}`,
+          subcommands: subs.filter((c) => c !== sub).map((c) => ({ name: c.name(), description: c.description() })),
+          options: [],
+          argumentChoices: [],
+        });
     }
   };
   visit(program, program.name(), []);
@@ -76,7 +87,9 @@ const fn = (name: string) => `_${name.replace(/[^A-Za-z0-9_]/g, '_')}`;
 /** `"<path> <sub>"` and `"<path> <option>"` patterns of a case statement (bash and zsh share the syntax). */
 function walkCases(nodes: CompletionNode[], quote: (s: string) => string = sq) {
   const subPatterns = nodes.flatMap((n) => n.subcommands.map((s) => quote(`${n.path} ${s.name}`)));
-  const valuePatterns = nodes.flatMap((n) => n.options.filter((o) => o.takesValue).flatMap((o) => o.flags.map((f) => quote(`${n.path} ${f}`))));
+  const valuePatterns = nodes.flatMap((n) =>
+    n.options.filter((o) => o.takesValue).flatMap((o) => o.flags.map((f) => quote(`${n.path} ${f}`))),
+  );
   return { subPatterns, valuePatterns };
 }
 
@@ -100,7 +113,12 @@ function valueArms(nodes: CompletionNode[], offer: (words: readonly string[]) =>
  * answer at once after an option that takes a value. `first` is the index of the word after the
  * command name, `current` the variable holding the index of the word being completed.
  */
-function walkAndValues(nodes: CompletionNode[], shell: { words: string; first: number; current: string }, offer: (words: readonly string[]) => string, files: string): string {
+function walkAndValues(
+  nodes: CompletionNode[],
+  shell: { words: string; first: number; current: string },
+  offer: (words: readonly string[]) => string,
+  files: string,
+): string {
   const { subPatterns, valuePatterns } = walkCases(nodes);
   return `  for ((i = ${shell.first}; i < ${shell.current}; i++)); do
     word="\${${shell.words}[i]}"

@@ -1,4 +1,14 @@
-import { keySealPayloadOf, makeConsultation, makeKey, makeLedgerKey, sealedPayloadOf, startFakeEvidenceServer, TENANT, TestStream, type FakeEvidenceServer } from '@arbiter/client/testing';
+import {
+  keySealPayloadOf,
+  makeConsultation,
+  makeKey,
+  makeLedgerKey,
+  sealedPayloadOf,
+  startFakeEvidenceServer,
+  TENANT,
+  TestStream,
+  type FakeEvidenceServer,
+} from '@arbiter/client/testing';
 import type { Io } from './io';
 import { runCli } from './program';
 
@@ -14,7 +24,8 @@ function cli(files: Record<string, string> = {}, opts: { offline?: boolean; now?
     stdout: (s) => out.push(s),
     stderr: (s) => err.push(s),
     env: {},
-    fetch: ((...args: Parameters<typeof fetch>) => (opts.offline ? Promise.reject(new Error('network disabled in this test')) : globalThis.fetch(...args))) as typeof fetch,
+    fetch: ((...args: Parameters<typeof fetch>) =>
+      opts.offline ? Promise.reject(new Error('network disabled in this test')) : globalThis.fetch(...args)) as typeof fetch,
     readFile: async (p) => {
       if (!(p in files)) throw new Error(`ENOENT: no such file, open '${p}'`);
       return files[p];
@@ -37,7 +48,14 @@ beforeEach(async () => {
   server = await startFakeEvidenceServer({ tenant: TENANT });
   server.ledgerKeys.push(ledgerKey);
   server.verdictKeys.push(key.jwk);
-  server.ruleVersions.set('rv-large-1', { id: 'rv-large-1', rule_id: 'rul-large', tenant_id: TENANT, version: 1, statement: 'Large transfers need approval', severity: 'REQUIRES_APPROVAL' });
+  server.ruleVersions.set('rv-large-1', {
+    id: 'rv-large-1',
+    rule_id: 'rul-large',
+    tenant_id: TENANT,
+    version: 1,
+    statement: 'Large transfers need approval',
+    severity: 'REQUIRES_APPROVAL',
+  });
   stream = new TestStream(STREAM, TENANT, ledgerKey);
   server.streams.set(STREAM, stream);
 });
@@ -60,7 +78,7 @@ async function exportTrust(files: Record<string, string>) {
 }
 
 describe('arbiter trust export', () => {
-  it('writes the tenant\'s and the ledger\'s public keys without an API key, and prints their RFC 7638 thumbprints', async () => {
+  it("writes the tenant's and the ledger's public keys without an API key, and prints their RFC 7638 thumbprints", async () => {
     const files: Record<string, string> = {};
     const r = await exportTrust(files);
     expect(JSON.parse(files['trust.json'])).toEqual({
@@ -82,7 +100,10 @@ describe('arbiter trust export', () => {
     const r = await cli(files, { offline: true })('verify', 'evidence', 'pack.json', '--trust', 'keys.json');
     expect(r).toMatchObject({ code: 2 });
     files['pack.json'] = '{}';
-    expect(await cli(files, { offline: true })('verify', 'evidence', 'pack.json', '--trust', 'keys.json')).toMatchObject({ code: 2, stderr: expect.stringContaining('the trust file keys.json is not a trust file') });
+    expect(await cli(files, { offline: true })('verify', 'evidence', 'pack.json', '--trust', 'keys.json')).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('the trust file keys.json is not a trust file'),
+    });
   });
 });
 
@@ -93,13 +114,25 @@ describe('arbiter trust extend', () => {
     const next = makeKey(`${TENANT}:2026.1`, { notBefore: '2026-02-01T00:00:00.000Z' });
     const keys = new TestStream(`arbiter.${TENANT}.keys`, TENANT, ledgerKey);
     keys.seal('service:verdict', keySealPayloadOf(key.jwk, 'first'), key.jwk.kid);
-    keys.seal('service:verdict', keySealPayloadOf(next.jwk, 'emergency', [{ kid: key.jwk.kid, not_after: '2026-02-01T00:00:00.000Z' }]), next.jwk.kid);
+    keys.seal(
+      'service:verdict',
+      keySealPayloadOf(next.jwk, 'emergency', [{ kid: key.jwk.kid, not_after: '2026-02-01T00:00:00.000Z' }]),
+      next.jwk.kid,
+    );
     server.streams.set(keys.streamId, keys);
     const run = cli(files);
     const ok = await run('trust', 'extend', 'trust.json', '--out', 'trust-2.json', '--url', server.url, '--api-key', 'ak-test');
     expect(ok.stdout).toContain(`wrote trust-2.json: added ${next.jwk.kid}`);
     expect(ok.code).toBe(0);
-    expect(JSON.parse(files['trust-2.json'])).toMatchObject({ extended_at: '2026-03-02T00:00:00.000Z', jwks: { keys: [{ kid: key.jwk.kid, not_after: '2026-02-01T00:00:00.000Z' }, { kid: next.jwk.kid, not_after: null }] } });
+    expect(JSON.parse(files['trust-2.json'])).toMatchObject({
+      extended_at: '2026-03-02T00:00:00.000Z',
+      jwks: {
+        keys: [
+          { kid: key.jwk.kid, not_after: '2026-02-01T00:00:00.000Z' },
+          { kid: next.jwk.kid, not_after: null },
+        ],
+      },
+    });
 
     // The same stream, its checkpoints signed by a key the trust file does not hold.
     (keys as { key: unknown }).key = makeLedgerKey('ledger:2026');
@@ -115,7 +148,10 @@ describe('arbiter trust extend', () => {
     await exportTrust(files);
     files['trust.json'] = files['trust.json'].replace(new RegExp(TENANT, 'g'), 'tnt-other');
     const r = await cli(files)('trust', 'extend', 'trust.json', '--url', server.url, '--api-key', 'ak-test');
-    expect(r).toMatchObject({ code: 2, stderr: expect.stringContaining(`the ledger key is of tenant ${TENANT}, the trust file of tnt-other`) });
+    expect(r).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining(`the ledger key is of tenant ${TENANT}, the trust file of tnt-other`),
+    });
   });
 });
 
@@ -130,11 +166,18 @@ describe('arbiter evidence export / verify evidence (version 3)', () => {
     expect(exported.stderr).not.toContain('arbiter:');
     expect(exported.code).toBe(0);
     expect(exported.stdout).toContain('wrote pack.json: consultation cns-0001 (approval_required), 1 keys, 1 rule versions, 0 approvals');
-    expect(exported.stdout).toContain(`ledger fact ${fact.fact_id} (leaf 1 of 2); pack version 3; self-check passed against the pack's own keys (unpinned`);
+    expect(exported.stdout).toContain(
+      `ledger fact ${fact.fact_id} (leaf 1 of 2); pack version 3; self-check passed against the pack's own keys (unpinned`,
+    );
     const pinnedExport = await cli(files)('evidence', 'export', 'cns-0001', '--out', 'pack.json', '--trust', 'trust.json', ...services());
     expect(pinnedExport.stdout).toContain('self-check passed against your trust file');
     const pack = JSON.parse(files['pack.json']);
-    expect(pack).toMatchObject({ format: 'arbiter.evidence-pack', version: 3, ledger: { leaf_index: 1, tree_size: 2 }, key_history: { stream_id: `arbiter.${TENANT}.keys` } });
+    expect(pack).toMatchObject({
+      format: 'arbiter.evidence-pack',
+      version: 3,
+      ledger: { leaf_index: 1, tree_size: 2 },
+      key_history: { stream_id: `arbiter.${TENANT}.keys` },
+    });
 
     const offline = cli(files, { offline: true });
     const ok = await offline('verify', 'evidence', 'pack.json', '--trust', 'trust.json');
@@ -150,7 +193,11 @@ describe('arbiter evidence export / verify evidence (version 3)', () => {
     files['tampered.json'] = JSON.stringify(pack);
     const bad = await offline('--json', 'verify', 'evidence', 'tampered.json', '--trust', 'trust.json');
     expect(bad.code).toBe(1);
-    expect(JSON.parse(bad.stdout).checks.filter((c: { status: string }) => c.status === 'fail').map((c: { check: string }) => c.check)).toEqual(['ledger.inclusion']);
+    expect(
+      JSON.parse(bad.stdout)
+        .checks.filter((c: { status: string }) => c.status === 'fail')
+        .map((c: { check: string }) => c.check),
+    ).toEqual(['ledger.inclusion']);
   });
 
   it('still verifies a v1 pack, and exports one with --v1 without touching the ledger', async () => {
@@ -158,7 +205,18 @@ describe('arbiter evidence export / verify evidence (version 3)', () => {
     const files: Record<string, string> = {};
     await exportTrust(files);
     server.requests.length = 0;
-    const exported = await cli(files)('evidence', 'export', 'cns-0001', '--out', 'v1.json', '--v1', '--url', server.url, '--api-key', 'ak-test');
+    const exported = await cli(files)(
+      'evidence',
+      'export',
+      'cns-0001',
+      '--out',
+      'v1.json',
+      '--v1',
+      '--url',
+      server.url,
+      '--api-key',
+      'ak-test',
+    );
     expect(exported.code).toBe(0);
     expect(JSON.parse(files['v1.json']).version).toBe(1);
     expect(server.requests.some((q) => q.startsWith('GET /facts') || q.includes('ledger-keys') || q.endsWith('/evidence'))).toBe(false);
@@ -171,7 +229,12 @@ describe('arbiter evidence export / verify evidence (version 3)', () => {
     const files: Record<string, string> = {};
     const run = cli(files);
     const pending = await run('evidence', 'export', 'cns-0001', '--out', 'pack.json', ...services());
-    expect(pending).toMatchObject({ code: 1, stderr: expect.stringContaining('consultation cns-0001 is not sealed in the ledger yet (sealing is asynchronous): try again shortly, or pass --fallback-v1') });
+    expect(pending).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining(
+        'consultation cns-0001 is not sealed in the ledger yet (sealing is asynchronous): try again shortly, or pass --fallback-v1',
+      ),
+    });
     expect(files['pack.json']).toBeUndefined();
     const fallback = await run('evidence', 'export', 'cns-0001', '--out', 'pack.json', '--fallback-v1', ...services());
     expect(fallback.code).toBe(0);
@@ -186,7 +249,19 @@ describe('arbiter audit consultations', () => {
     [1, 2, 3].forEach((i) => seal(record(`cns-${i}`, `2026-03-01T0${i}:00:00.000Z`)));
     const files: Record<string, string> = {};
     await exportTrust(files);
-    const r = await cli(files)('audit', 'consultations', '--since', '2026-03-01', '--until', '2026-03-01', '--save-checkpoint', 'kept.json', '--trust', 'trust.json', ...both());
+    const r = await cli(files)(
+      'audit',
+      'consultations',
+      '--since',
+      '2026-03-01',
+      '--until',
+      '2026-03-01',
+      '--save-checkpoint',
+      'kept.json',
+      '--trust',
+      'trust.json',
+      ...both(),
+    );
     expect(r.code).toBe(0);
     const lines = r.stdout.split('\n');
     expect(lines[0]).toBe(`consultations of ${TENANT} from 2026-03-01T00:00:00.000Z to 2026-03-01T23:59:59.999Z: CLEAN`);
@@ -197,7 +272,20 @@ describe('arbiter audit consultations', () => {
 
     // The next audit, after growth, against the kept checkpoint.
     seal(record('cns-4', '2026-03-01T04:00:00.000Z'));
-    const next = await cli(files)('--json', 'audit', 'consultations', '--since', '2026-03-01T00:00:00Z', '--until', '2026-03-01T23:59:59Z', '--checkpoint', 'kept.json', '--trust', 'trust.json', ...both());
+    const next = await cli(files)(
+      '--json',
+      'audit',
+      'consultations',
+      '--since',
+      '2026-03-01T00:00:00Z',
+      '--until',
+      '2026-03-01T23:59:59Z',
+      '--checkpoint',
+      'kept.json',
+      '--trust',
+      'trust.json',
+      ...both(),
+    );
     expect(next.code).toBe(0);
     const report = JSON.parse(next.stdout);
     expect(report).toMatchObject({ findings: 0, records: 4, saved_checkpoint: null, next_checkpoint: { tree_size: 4 } });
@@ -209,7 +297,7 @@ describe('arbiter audit consultations', () => {
     expect(unpinned.stdout).toContain(`checkpoints of ${STREAM}: UNPINNED`);
   });
 
-  it('exits 1 naming a record deleted behind the service\'s back, an unsealed record and a mismatch', async () => {
+  it("exits 1 naming a record deleted behind the service's back, an unsealed record and a mismatch", async () => {
     const r1 = record('cns-1', '2026-03-01T01:00:00.000Z');
     const r2 = record('cns-2', '2026-03-01T02:00:00.000Z');
     record('cns-3', '2026-03-01T03:00:00.000Z');
@@ -218,8 +306,12 @@ describe('arbiter audit consultations', () => {
     server.records.delete('cns-2');
     const r = await cli()('audit', 'consultations', '--since', '2026-03-01', '--until', '2026-03-01', '--grace', '5m', ...both());
     expect(r.code).toBe(1);
-    expect(r.stdout.split('\n')[0]).toBe(`consultations of ${TENANT} from 2026-03-01T00:00:00.000Z to 2026-03-01T23:59:59.999Z: 3 findings`);
-    expect(r.stdout).toContain(`[MISSING IN VERDICT] cns-2: sealed as ${f2.fact_id} (decided_at 2026-03-01T02:00:00.000Z), but the verdict service has no such consultation: its record was deleted`);
+    expect(r.stdout.split('\n')[0]).toBe(
+      `consultations of ${TENANT} from 2026-03-01T00:00:00.000Z to 2026-03-01T23:59:59.999Z: 3 findings`,
+    );
+    expect(r.stdout).toContain(
+      `[MISSING IN VERDICT] cns-2: sealed as ${f2.fact_id} (decided_at 2026-03-01T02:00:00.000Z), but the verdict service has no such consultation: its record was deleted`,
+    );
     expect(r.stdout).toContain('[UNSEALED]   cns-3: requested at 2026-03-01T03:00:00.000Z, no fact in the ledger');
     expect(r.stdout).toContain(`[MISMATCHED] cns-1 (fact ${f1.fact_id}): verdict: record "approval_required", ledger "allowed"`);
   });
@@ -230,7 +322,19 @@ describe('arbiter audit consultations', () => {
     other.seal('service:verdict', sealedPayloadOf(rs[1]), 'cns-2');
     rs.forEach(seal);
     const files: Record<string, string> = { 'kept.json': JSON.stringify(other.checkpoint(1)) };
-    const r = await cli(files)('audit', 'consultations', '--since', '2026-03-01', '--until', '2026-03-01', '--checkpoint', 'kept.json', '--save-checkpoint', 'next.json', ...both());
+    const r = await cli(files)(
+      'audit',
+      'consultations',
+      '--since',
+      '2026-03-01',
+      '--until',
+      '2026-03-01',
+      '--checkpoint',
+      'kept.json',
+      '--save-checkpoint',
+      'next.json',
+      ...both(),
+    );
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('[FAIL] consistency');
     expect(r.stderr).toContain('next.json not written');
@@ -240,12 +344,42 @@ describe('arbiter audit consultations', () => {
   it('exits 2 on usage errors and unreachable services', async () => {
     const run = cli();
     expect((await run('audit', 'consultations', '--until', '2026-03-01', ...both())).code).toBe(2);
-    expect(await run('audit', 'consultations', '--since', 'last week', '--until', '2026-03-01', ...both())).toMatchObject({ code: 2, stderr: 'arbiter: --since last week is not an ISO 8601 date or timestamp\n' });
-    expect(await run('audit', 'consultations', '--since', '2026-03-01', '--until', '2026-03-01', '--grace', 'soon', ...both())).toMatchObject({ code: 2, stderr: expect.stringContaining('--grace soon is not a duration') });
-    expect(await run('audit', 'consultations', '--since', '2026-03-02', '--until', '2026-03-01', ...both())).toMatchObject({ code: 2, stderr: expect.stringContaining('is after until') });
-    expect(await run('audit', 'consultations', '--since', '2026-03-01', '--until', '2026-03-01', '--tenant', 'acme', ...both())).toMatchObject({ code: 2, stderr: expect.stringContaining('is not a tenant id') });
-    expect(await run('audit', 'consultations', '--since', '2026-03-01', '--until', '2026-03-01', '--checkpoint', 'none.json', ...both())).toMatchObject({ code: 2, stderr: expect.stringContaining('cannot read the kept checkpoint none.json') });
-    const down = await run('audit', 'consultations', '--since', '2026-03-01', '--until', '2026-03-01', '--verdict-url', 'http://127.0.0.1:9', '--ledger-url', 'http://127.0.0.1:9', '--api-key', 'ak-test');
+    expect(await run('audit', 'consultations', '--since', 'last week', '--until', '2026-03-01', ...both())).toMatchObject({
+      code: 2,
+      stderr: 'arbiter: --since last week is not an ISO 8601 date or timestamp\n',
+    });
+    expect(
+      await run('audit', 'consultations', '--since', '2026-03-01', '--until', '2026-03-01', '--grace', 'soon', ...both()),
+    ).toMatchObject({ code: 2, stderr: expect.stringContaining('--grace soon is not a duration') });
+    expect(await run('audit', 'consultations', '--since', '2026-03-02', '--until', '2026-03-01', ...both())).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('is after until'),
+    });
+    expect(
+      await run('audit', 'consultations', '--since', '2026-03-01', '--until', '2026-03-01', '--tenant', 'acme', ...both()),
+    ).toMatchObject({ code: 2, stderr: expect.stringContaining('is not a tenant id') });
+    expect(
+      await run('audit', 'consultations', '--since', '2026-03-01', '--until', '2026-03-01', '--checkpoint', 'none.json', ...both()),
+    ).toMatchObject({ code: 2, stderr: expect.stringContaining('cannot read the kept checkpoint none.json') });
+    // A missing kept checkpoint never becomes an audit without the consistency check; the message names the first audit's command.
+    expect(
+      (await run('audit', 'consultations', '--since', '2026-03-01', '--until', '2026-03-01', '--checkpoint', 'none.json', ...both()))
+        .stderr,
+    ).toContain('a first audit has no kept checkpoint: run it without --checkpoint, and with --save-checkpoint none.json');
+    const down = await run(
+      'audit',
+      'consultations',
+      '--since',
+      '2026-03-01',
+      '--until',
+      '2026-03-01',
+      '--verdict-url',
+      'http://127.0.0.1:9',
+      '--ledger-url',
+      'http://127.0.0.1:9',
+      '--api-key',
+      'ak-test',
+    );
     expect(down).toMatchObject({ code: 2, stderr: expect.stringContaining('cannot reach the') });
   });
 });

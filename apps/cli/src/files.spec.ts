@@ -57,6 +57,16 @@ describe(readFileCapped.name, () => {
     await expect(readFileCapped('/dev/zero', 1024 * 1024)).rejects.toThrow('larger than 1 MiB: not an input the CLI reads');
   });
 
+  it('refuses a file that is not UTF-8 rather than reading U+FFFD', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'arbiter-files-'));
+    try {
+      await writeFile(path.join(dir, 'bad.json'), Buffer.concat([Buffer.from('{"a":"'), Buffer.from([0xc0, 0x80]), Buffer.from('"}')]));
+      await expect(readFileCapped(path.join(dir, 'bad.json'))).rejects.toThrow('not UTF-8 text (byte 6 is not), so not read');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('reads a file within the limit', async () => {
     expect(await readFileCapped(__filename)).toContain('readFileCapped');
   });

@@ -10,6 +10,8 @@ import { createReadStream } from 'node:fs';
 import { lstat, open, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { isUtf8 } from 'node:buffer';
+import { invalidUtf8Offset } from '@arbiter/input';
 
 /** The most the CLI reads from one input: far above any pack, bundle page or rules file. */
 export const MAX_INPUT_BYTES = 64 * 1024 * 1024;
@@ -20,7 +22,11 @@ export class InputTooLargeError extends Error {
   }
 }
 
-/** The text of a stream, or InputTooLargeError past `limit` bytes (reading stops there). */
+/**
+ * The text of a stream, or InputTooLargeError past `limit` bytes (reading stops there). Bytes that are
+ * not UTF-8 are refused rather than read as U+FFFD (docs/development.md "Storable JSON"): what the CLI
+ * sends, hashes or verifies is what the file holds.
+ */
 export async function readCapped(stream: Readable | AsyncIterable<Uint8Array>, limit = MAX_INPUT_BYTES): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
@@ -32,7 +38,9 @@ export async function readCapped(stream: Readable | AsyncIterable<Uint8Array>, l
     }
     chunks.push(Buffer.from(chunk as Uint8Array));
   }
-  return Buffer.concat(chunks).toString('utf8');
+  const bytes = Buffer.concat(chunks);
+  if (!isUtf8(bytes)) throw new Error(`not UTF-8 text (byte ${invalidUtf8Offset(bytes)} is not), so not read`);
+  return bytes.toString('utf8');
 }
 
 export const readFileCapped = (file: string, limit = MAX_INPUT_BYTES) => readCapped(createReadStream(file), limit);

@@ -1,4 +1,6 @@
 // Everything the CLI touches outside itself, passed in so that tests run it in-process.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { readCapped, readFileCapped, writeFileAtomic, type WriteOptions } from './files';
 
 export interface Io {
@@ -11,6 +13,20 @@ export interface Io {
   writeFile(path: string, data: string, opts?: WriteOptions): Promise<void>;
   readStdin(): Promise<string>;
   now(): Date;
+  /**
+   * Where `npm start` and `arbiter quickstart` keep stack.env and quickstart.env (docs/cli.md
+   * "Configuration"), unless ARBITER_DATA_DIR says otherwise; undefined: no such files.
+   */
+  dataDir?: string;
+}
+
+/**
+ * The .data/ folder of the clone this CLI runs from: the bundle is <clone>/apps/cli/dist/arbiter.js (the
+ * sources <clone>/apps/cli/src). A bundle copied elsewhere has no clone, hence no files.
+ */
+export function cloneDataDir(dir: string = __dirname): string | undefined {
+  const root = path.resolve(dir, '..', '..', '..');
+  return existsSync(path.join(root, 'apps', 'cli', 'bin', 'arbiter.js')) ? path.join(root, '.data') : undefined;
 }
 
 export function processIo(): Io {
@@ -23,6 +39,7 @@ export function processIo(): Io {
     writeFile: (p, d, o) => writeFileAtomic(p, d, o),
     readStdin: () => readCapped(process.stdin),
     now: () => new Date(),
+    dataDir: cloneDataDir(),
   };
 }
 

@@ -12,13 +12,28 @@ describe(renderReport.name, () => {
         { check: 'chain', status: 'info', message: 'later facts ignored' },
       ],
     });
-    expect(text).toBe(['bundle bnd-1: INVALID (1 check failed)', '  [ok]   shape      version 1', '  [FAIL] signature  does not verify', '  [info] chain      later facts ignored'].join('\n'));
+    expect(text).toBe(
+      [
+        'bundle bnd-1: INVALID (1 check failed)',
+        '  [ok]   shape      version 1',
+        '  [FAIL] signature  does not verify',
+        '  [info] chain      later facts ignored',
+      ].join('\n'),
+    );
   });
 
-  it('says UNPINNED, and marks the check, when the keys were not the verifier\'s own', () => {
-    const report = { subject: 'evidence pack of cns-1', valid: false, status: 'unpinned' as const, checks: [{ check: 'trust', status: 'unpinned' as const, message: 'no trusted keys given' }] };
+  it("says UNPINNED, and marks the check, when the keys were not the verifier's own", () => {
+    const report = {
+      subject: 'evidence pack of cns-1',
+      valid: false,
+      status: 'unpinned' as const,
+      checks: [{ check: 'trust', status: 'unpinned' as const, message: 'no trusted keys given' }],
+    };
     expect(renderReport(report)).toBe(
-      ['evidence pack of cns-1: UNPINNED (no check failed, but only against keys you were handed, not keys you hold: give --trust <file>)', '  [PIN?] trust  no trusted keys given'].join('\n'),
+      [
+        'evidence pack of cns-1: UNPINNED (no check failed, but only against keys you were handed, not keys you hold: give --trust <file>)',
+        '  [PIN?] trust  no trusted keys given',
+      ].join('\n'),
     );
   });
 });

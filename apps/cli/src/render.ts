@@ -18,4 +18,5 @@ export function renderReport(report: VerificationReport): string {
 }
 
 /** The exit code of a report: 0 valid, 1 a check failed, 3 unpinned (docs/cli.md). */
-export const exitCodeOf = (report: VerificationReport): number => (report.status === 'valid' ? EXIT.ok : report.status === 'unpinned' ? EXIT.unpinned : EXIT.failed);
+export const exitCodeOf = (report: VerificationReport): number =>
+  report.status === 'valid' ? EXIT.ok : report.status === 'unpinned' ? EXIT.unpinned : EXIT.failed;

@@ -18,12 +18,22 @@ export function buildLedgerApp(ctx: LedgerContext): Express {
     bodyLimit: ctx.config.BODY_LIMIT,
     fastLanes: [sealLane(ctx)],
     openapi,
-    readiness: [migrationsCurrentCheck(ctx.pool, ledgerMigrationsDir()), { name: 'redis', check: async () => void (await ctx.redis.ping()) }],
+    readiness: [
+      migrationsCurrentCheck(ctx.pool, ledgerMigrationsDir()),
+      { name: 'redis', check: async () => void (await ctx.redis.ping()) },
+    ],
     // Every response but the orchestrators' /livez, /readyz and the /metrics scrape (which `before`
     // does not cover) carries the rate-limit headers (docs/ledger-formats.md); the API description
     // is a keyless endpoint like any other and counts against the client address's bucket. The
     // services' calls to /internal/v1 with the service token are no tenant's and take no bucket.
-    before: (app) => app.use(rateLimitMiddleware(ctx.authenticator, ctx.rateLimiter, internalCaller(acceptedInternalTokens(ctx.config.INTERNAL_TOKEN, ctx.config.INTERNAL_TOKEN_PREVIOUS)))),
+    before: (app) =>
+      app.use(
+        rateLimitMiddleware(
+          ctx.authenticator,
+          ctx.rateLimiter,
+          internalCaller(acceptedInternalTokens(ctx.config.INTERNAL_TOKEN, ctx.config.INTERNAL_TOKEN_PREVIOUS)),
+        ),
+      ),
     routes: (app) => {
       mountInternalApi(app, ctx);
       RegisterRoutes(app);

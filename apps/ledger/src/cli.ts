@@ -26,7 +26,8 @@ function withStore<T>(io: CliIo, fn: (store: LedgerKeyStore) => Promise<T>): Pro
   return withMigratedPool(db, (pool) => fn(createLedgerKeyStore(pool, config.KEY_ENCRYPTION_KEY, config.KEY_ENCRYPTION_KEY_PREVIOUS)));
 }
 
-const withKeys = <T>(io: CliIo, fn: (keys: LedgerKeys) => Promise<T>): Promise<T> => withStore(io, (store) => fn(store.ring(LEDGER_KEY_OWNER)));
+const withKeys = <T>(io: CliIo, fn: (keys: LedgerKeys) => Promise<T>): Promise<T> =>
+  withStore(io, (store) => fn(store.ring(LEDGER_KEY_OWNER)));
 
 export function ledgerCli(io: CliIo = processIo): Command {
   const print = (value: unknown): void => io.out(`${JSON.stringify(value, null, 2)}\n`);
@@ -34,8 +35,12 @@ export function ledgerCli(io: CliIo = processIo): Command {
   const keys = program.command('keys').description('the Ed25519 key ring that signs proof bundles');
   keys
     .command('rotate')
-    .description("retire the current signing key (it stays published) and make a new one")
-    .addOption(new Option('--mode <mode>', "scheduled: this year's key; emergency: <year>.<n> at once").choices(['scheduled', 'emergency']).makeOptionMandatory())
+    .description('retire the current signing key (it stays published) and make a new one')
+    .addOption(
+      new Option('--mode <mode>', "scheduled: this year's key; emergency: <year>.<n> at once")
+        .choices(['scheduled', 'emergency'])
+        .makeOptionMandatory(),
+    )
     .action(async (opts: { mode: RotationMode }) => print(await withKeys(io, (k) => rotateLedgerKey(k, opts.mode))));
   keys
     .command('list')

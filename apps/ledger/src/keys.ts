@@ -25,7 +25,12 @@ type Sign = (message: string | Uint8Array) => Uint8Array;
 export const keyTransitionRecorder: KeyChangeRecorder<Sign> = {
   async record(db, change) {
     if (change.first) return;
-    const unsigned = unsignedKeyTransition({ mode: change.mode, at: change.key.notBefore, key: { kid: change.key.kid, x: String(change.key.publicJwk.x) }, retired: change.retired.map((r) => r.kid) });
+    const unsigned = unsignedKeyTransition({
+      mode: change.mode,
+      at: change.key.notBefore,
+      key: { kid: change.key.kid, x: String(change.key.publicJwk.x) },
+      retired: change.retired.map((r) => r.kid),
+    });
     const input = transitionSigningInput(unsigned);
     const signatures: { key_id: string; signature: string }[] = [];
     for (const record of [...change.retired, change.key]) {
@@ -43,7 +48,14 @@ export const keyTransitionRecorder: KeyChangeRecorder<Sign> = {
 
 /** The ledger's key store: KEY_ENCRYPTION_KEY, and KEY_ENCRYPTION_KEY_PREVIOUS during its rotation. */
 export function createLedgerKeyStore(pool: SqlPool, keyEncryptionKey: Buffer, previousKeyEncryptionKey?: Buffer): LedgerKeyStore {
-  return new KeyStore({ pool, table: 'signing_keys', type: ed25519Keys, keyEncryptionKey, previousKeyEncryptionKey, recorder: keyTransitionRecorder });
+  return new KeyStore({
+    pool,
+    table: 'signing_keys',
+    type: ed25519Keys,
+    keyEncryptionKey,
+    previousKeyEncryptionKey,
+    recorder: keyTransitionRecorder,
+  });
 }
 
 export function createLedgerKeys(pool: SqlPool, keyEncryptionKey: Buffer, previousKeyEncryptionKey?: Buffer): LedgerKeys {

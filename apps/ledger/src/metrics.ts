@@ -19,7 +19,10 @@ export function createLedgerMetrics(): LedgerMetrics {
       help: 'Seals answered, by caller (tenant: POST /streams/{id}/facts; service: POST /internal/v1/seals) and result (created, replayed for a client_ref retry, refused: a service seal the database refused alone)',
       labelNames: ['caller', 'result'],
     }),
-    sealBatchSize: service.histogram('ledger_seal_batch_size', { help: 'Seals committed together in one statement (group commit)', buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024] }),
+    sealBatchSize: service.histogram('ledger_seal_batch_size', {
+      help: 'Seals committed together in one statement (group commit)',
+      buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024],
+    }),
     bundles: service.counter('ledger_bundles_total', { help: 'Proof bundles created' }),
     proofDuration: service.histogram('ledger_proof_duration_seconds', {
       help: 'Time to answer a checkpoint, inclusion or consistency proof (reads, hashing, signing), by kind',

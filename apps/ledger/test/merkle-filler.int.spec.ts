@@ -16,7 +16,10 @@ const TENANT_B = mintTenantId('tnt-b');
 
 /** RFC 9162 section 2.1.1 Merkle tree hash, written here apart from libs/merkle: leaf 0x00 || data, node 0x01 || left || right. */
 function mth(leaves: Buffer[]): Buffer {
-  if (leaves.length === 1) return createHash('sha256').update(Buffer.concat([Buffer.of(0), leaves[0]])).digest();
+  if (leaves.length === 1)
+    return createHash('sha256')
+      .update(Buffer.concat([Buffer.of(0), leaves[0]]))
+      .digest();
   let k = 1;
   while (k * 2 < leaves.length) k *= 2;
   return createHash('sha256')
@@ -49,14 +52,28 @@ describe(MerkleTree.name, () => {
       onAppended: (stream, from, to, factHashes) => sut.noteAppended(stream, from, to, factHashes),
     });
     const seal = (tenantId: typeof TENANT_A, streamId: string, count: number) =>
-      Promise.all(Array.from({ length: count }, (_, i) => queue.seal({ tenantId, streamId, actor: 'agent:a', sealedBy: 'agn-1', payloadText: canonicalJson({ i }), clientRef: null })));
+      Promise.all(
+        Array.from({ length: count }, (_, i) =>
+          queue.seal({ tenantId, streamId, actor: 'agent:a', sealedBy: 'agn-1', payloadText: canonicalJson({ i }), clientRef: null }),
+        ),
+      );
     return { sut, queue, seal };
   }
 
   const facts = async (tenantId: string, streamId: string) =>
-    (await pool.query<{ fact_hash: string }>('SELECT fact_hash FROM facts WHERE tenant_id = $1 AND stream_id = $2 ORDER BY seq', [tenantId, streamId])).rows.map((r) => leafOf(r.fact_hash));
+    (
+      await pool.query<{ fact_hash: string }>('SELECT fact_hash FROM facts WHERE tenant_id = $1 AND stream_id = $2 ORDER BY seq', [
+        tenantId,
+        streamId,
+      ])
+    ).rows.map((r) => leafOf(r.fact_hash));
   const nodes = async (tenantId: string, streamId: string) =>
-    (await pool.query<{ level: number; idx: string; hash: Buffer }>('SELECT level, idx, hash FROM merkle_nodes WHERE tenant_id = $1 AND stream_id = $2 ORDER BY level, idx', [tenantId, streamId])).rows.map((r) => ({
+    (
+      await pool.query<{ level: number; idx: string; hash: Buffer }>(
+        'SELECT level, idx, hash FROM merkle_nodes WHERE tenant_id = $1 AND stream_id = $2 ORDER BY level, idx',
+        [tenantId, streamId],
+      )
+    ).rows.map((r) => ({
       level: r.level,
       idx: Number(r.idx),
       hash: r.hash,
@@ -67,7 +84,11 @@ describe(MerkleTree.name, () => {
     await Promise.all([seal(TENANT_A, 'orders', 300), seal(TENANT_B, 'orders', 40), seal(TENANT_A, 'other', 15)]);
     await queue.idle();
     await sut.idle();
-    for (const [tenantId, streamId, blocks, above] of [[TENANT_A, 'orders', 18, 1], [TENANT_B, 'orders', 2, 0], [TENANT_A, 'other', 0, 0]] as const) {
+    for (const [tenantId, streamId, blocks, above] of [
+      [TENANT_A, 'orders', 18, 1],
+      [TENANT_B, 'orders', 2, 0],
+      [TENANT_A, 'other', 0, 0],
+    ] as const) {
       const leaves = await facts(tenantId, streamId);
       const stored = await nodes(tenantId, streamId);
       expect(stored.map(({ level, idx }) => ({ level, idx }))).toEqual([
@@ -83,7 +104,11 @@ describe(MerkleTree.name, () => {
     const forged = Buffer.alloc(32, 7);
     await seal(TENANT_B, 'forged', 1);
     await queue.idle();
-    await pool.query('INSERT INTO merkle_nodes (tenant_id, stream_id, level, idx, hash) VALUES ($1, $2, 4, 0, $3)', [TENANT_B, 'forged', forged]);
+    await pool.query('INSERT INTO merkle_nodes (tenant_id, stream_id, level, idx, hash) VALUES ($1, $2, 4, 0, $3)', [
+      TENANT_B,
+      'forged',
+      forged,
+    ]);
     warnings.length = 0;
     await seal(TENANT_B, 'forged', 40);
     await queue.idle();

@@ -71,7 +71,11 @@ describe(SealQueue.name, () => {
     it('answers a retry inside one batch with the fact the batch creates', async () => {
       const s = streamName('dupes');
       const sut = queue(pool(), 100);
-      const [a, b, c] = await Promise.all([sut.seal(request(s, 1, { clientRef: 'r' })), sut.seal(request(s, 2, { clientRef: 'r' })), sut.seal(request(s, 3))]);
+      const [a, b, c] = await Promise.all([
+        sut.seal(request(s, 1, { clientRef: 'r' })),
+        sut.seal(request(s, 2, { clientRef: 'r' })),
+        sut.seal(request(s, 3)),
+      ]);
       expect(a.created).toBe(true);
       expect(b).toEqual({ fact: a.fact, created: false });
       expect(c.fact.seq).toBe(2);
@@ -81,7 +85,10 @@ describe(SealQueue.name, () => {
       const s = streamName('ref');
       const first = await queue().seal(request(s, 1, { clientRef: 'pay-1' }));
       const other = queue();
-      const [again, fresh] = await Promise.all([other.seal(request(s, 2, { clientRef: 'pay-1' })), other.seal(request(s, 3, { clientRef: 'pay-2' }))]);
+      const [again, fresh] = await Promise.all([
+        other.seal(request(s, 2, { clientRef: 'pay-1' })),
+        other.seal(request(s, 3, { clientRef: 'pay-2' })),
+      ]);
       expect(again).toEqual({ fact: first.fact, created: false });
       expect(fresh).toMatchObject({ created: true, fact: { seq: 2, parent_fact_id: first.fact.fact_id } });
     });
@@ -118,7 +125,11 @@ describe(SealQueue.name, () => {
       results.forEach((r, i) => {
         if (!(i in bad)) expect(r).toMatchObject({ status: 'fulfilled', value: { created: true } });
       });
-      expect((results[7] as PromiseRejectedResult).reason).toMatchObject({ status: 400, code: 'VALIDATION_ERROR', message: expect.stringMatching(/^The database cannot store this seal: invalid input syntax for type json/) });
+      expect((results[7] as PromiseRejectedResult).reason).toMatchObject({
+        status: 400,
+        code: 'VALIDATION_ERROR',
+        message: expect.stringMatching(/^The database cannot store this seal: invalid input syntax for type json/),
+      });
       expect((results[13] as PromiseRejectedResult).reason).toMatchObject({ status: 400, code: 'VALIDATION_ERROR' });
       expect((results[22] as PromiseRejectedResult).reason).toMatchObject({ code: '23514' });
       for (const [k, s] of streams.entries()) {
@@ -146,15 +157,24 @@ describe(SealQueue.name, () => {
       expect(a.created).toBe(true);
       expect((retry as PromiseFulfilledResult<SealOutcome>).value).toEqual({ fact: a.fact, created: false });
       // r-2 was never stored, so its next seal is a first seal.
-      expect((fresh as PromiseFulfilledResult<SealOutcome>).value).toMatchObject({ created: true, fact: { seq: 2, parent_fact_id: a.fact.fact_id } });
+      expect((fresh as PromiseFulfilledResult<SealOutcome>).value).toMatchObject({
+        created: true,
+        fact: { seq: 2, parent_fact_id: a.fact.fact_id },
+      });
       expect(await queue().seal(request(s, 5, { clientRef: 'r-1' }))).toEqual({ fact: a.fact, created: false });
     });
 
-    it("keeps two tenants' streams of the same id apart, in one batch and after (docs/ledger-formats.md \"Stream identity\")", async () => {
+    it('keeps two tenants\' streams of the same id apart, in one batch and after (docs/ledger-formats.md "Stream identity")', async () => {
       const s = streamName('same-name');
       const sut = queue(pool(), 100);
-      const b = (i: number, extra: Partial<SealRequest> = {}) => request(s, i, { tenantId: TENANT_B, sealedBy: 'agn-00000000000000000000000b', ...extra });
-      const results = await Promise.all([sut.seal(request(s, 1, { clientRef: 'r-1' })), sut.seal(b(2, { clientRef: 'r-1' })), sut.seal(request(s, 3)), sut.seal(b(4))]);
+      const b = (i: number, extra: Partial<SealRequest> = {}) =>
+        request(s, i, { tenantId: TENANT_B, sealedBy: 'agn-00000000000000000000000b', ...extra });
+      const results = await Promise.all([
+        sut.seal(request(s, 1, { clientRef: 'r-1' })),
+        sut.seal(b(2, { clientRef: 'r-1' })),
+        sut.seal(request(s, 3)),
+        sut.seal(b(4)),
+      ]);
       expect(results.map((r) => [r.fact.tenant_id, r.fact.seq, r.created])).toEqual([
         [TENANT_A, 1, true],
         [TENANT_B, 1, true],
@@ -171,7 +191,7 @@ describe(SealQueue.name, () => {
     });
   });
 
-  it('fails the waiting seals at once, without isolating, when the failure is no row\'s (the database is away)', async () => {
+  it("fails the waiting seals at once, without isolating, when the failure is no row's (the database is away)", async () => {
     const p = pool();
     const repo = new LedgerRepository(p);
     let statements = 0;
@@ -209,7 +229,12 @@ describe(SealQueue.name, () => {
   ])('seals arriving during a flush %s', async (_label, parallelFrom, expected) => {
     const events: string[] = [];
     const p = pool();
-    const sut = new SealQueue(p, new LedgerRepository(p), { maxBatch: 100, concurrency: 4, parallelFrom, onFlush: (size) => events.push(`flush ${size}`) });
+    const sut = new SealQueue(p, new LedgerRepository(p), {
+      maxBatch: 100,
+      concurrency: 4,
+      parallelFrom,
+      onFlush: (size) => events.push(`flush ${size}`),
+    });
     const stream = streamName('gather');
     const first = sut.seal(request(`${stream}-0`, 0)).then(() => events.push('first committed'));
     await new Promise((resolve) => setImmediate(resolve)); // the first flush is in flight

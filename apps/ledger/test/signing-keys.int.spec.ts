@@ -90,7 +90,10 @@ describe(createLedgerKeys.name, () => {
       expect(t.signatures.map((s) => s.key_id)).toEqual([old.kid, made.kid]);
       const { signatures, ...unsigned } = t;
       const input = Buffer.from(canonicalize(unsigned)!, 'utf8');
-      for (const [s, k] of [[signatures[0], old], [signatures[1], made]] as const) {
+      for (const [s, k] of [
+        [signatures[0], old],
+        [signatures[1], made],
+      ] as const) {
         const publicKey = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: k.x }, format: 'jwk' });
         expect(verify(null, input, publicKey, Buffer.from(s.signature, 'base64'))).toBe(true);
       }

@@ -42,14 +42,20 @@ async function sealOld(pool: Pool, tenantId: string, streamId: string, n: number
   for (let seq = 1; seq <= n; seq++) {
     const factId = `fct-${tenantId.slice(4, 8)}${streamId.length.toString(16).padStart(4, '0')}${seq.toString(16).padStart(16, '0')}`;
     const payload = canonicalJson({ seq, stream: streamId });
-    const fields = { fact_id: factId, stream_id: streamId, tenant_id: tenantId, actor: 'agent:old', sealed_at_ms: 1_790_000_000_000 + seq, prev_hash: prev };
+    const fields = {
+      fact_id: factId,
+      stream_id: streamId,
+      tenant_id: tenantId,
+      actor: 'agent:old',
+      sealed_at_ms: 1_790_000_000_000 + seq,
+      prev_hash: prev,
+    };
     const hash = computeFactHash(fields, payload);
     if (seq === 1) {
-      await pool.query(`INSERT INTO streams (stream_id, tenant_id, head_seq, head_fact_id, head_hash, head_sealed_at_ms, created_at_ms, updated_at_ms) VALUES ($1, $2, 0, NULL, $3, 0, 1, 1)`, [
-        streamId,
-        tenantId,
-        GENESIS_PREV_HASH,
-      ]);
+      await pool.query(
+        `INSERT INTO streams (stream_id, tenant_id, head_seq, head_fact_id, head_hash, head_sealed_at_ms, created_at_ms, updated_at_ms) VALUES ($1, $2, 0, NULL, $3, 0, 1, 1)`,
+        [streamId, tenantId, GENESIS_PREV_HASH],
+      );
     }
     await pool.query(
       `INSERT INTO facts (fact_id, stream_id, seq, tenant_id, actor, sealed_at_ms, custom_payload, prev_hash, fact_hash, parent_fact_id, client_ref)
@@ -60,7 +66,13 @@ async function sealOld(pool: Pool, tenantId: string, streamId: string, n: number
     prev = hash;
     parent = factId;
   }
-  await pool.query(`UPDATE streams SET head_seq = $2, head_fact_id = $3, head_hash = $4, head_sealed_at_ms = $5 WHERE stream_id = $1`, [streamId, n, parent, prev, 1_790_000_000_000 + n]);
+  await pool.query(`UPDATE streams SET head_seq = $2, head_fact_id = $3, head_hash = $4, head_sealed_at_ms = $5 WHERE stream_id = $1`, [
+    streamId,
+    n,
+    parent,
+    prev,
+    1_790_000_000_000 + n,
+  ]);
   return hashes;
 }
 
@@ -68,7 +80,7 @@ describe('ledger migrations to per-tenant streams and recorded sealers', () => {
   const dirs: string[] = [];
   afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
-  it('moves a populated database: every stream, fact, bundle and Merkle node into its tenant\'s namespace, still verifying', async () => {
+  it("moves a populated database: every stream, fact, bundle and Merkle node into its tenant's namespace, still verifying", async () => {
     const db = await createTestDatabase('ledger_streams_per_tenant');
     const pool = createPool({ url: db.url, max: 4 });
     const prisma = createPrismaClient(PrismaClient, pool);
@@ -89,7 +101,11 @@ describe('ledger migrations to per-tenant streams and recorded sealers', () => {
          SELECT 'bnd-000000000000000000000001', stream_id, tenant_id, 1, head_fact_id, head_hash, head_seq, ARRAY[head_fact_id], 2, 'sig', 'ed25519', 'ledger:2026' FROM streams WHERE stream_id = 'orders'`,
       );
       const count = async () =>
-        (await pool.query(`SELECT (SELECT count(*) FROM streams)::int AS s, (SELECT count(*) FROM facts)::int AS f, (SELECT count(*) FROM bundles)::int AS b, (SELECT count(*) FROM merkle_nodes)::int AS m`)).rows[0];
+        (
+          await pool.query(
+            `SELECT (SELECT count(*) FROM streams)::int AS s, (SELECT count(*) FROM facts)::int AS f, (SELECT count(*) FROM bundles)::int AS b, (SELECT count(*) FROM merkle_nodes)::int AS m`,
+          )
+        ).rows[0];
       const before = await count();
 
       const applied = await applyMigrations(db.url, ledgerMigrationsDir());
@@ -99,7 +115,9 @@ describe('ledger migrations to per-tenant streams and recorded sealers', () => {
       expect(await schemaMismatches(prisma, pool)).toEqual([]);
       const { rows: nodes } = await pool.query(`SELECT tenant_id, stream_id, level, idx::int FROM merkle_nodes`);
       expect(nodes).toEqual([{ tenant_id: A, stream_id: 'orders', level: 4, idx: 0 }]);
-      expect((await prisma.bundle.findFirst({ where: { tenant_id: A, bundle_id: 'bnd-000000000000000000000001' } }))?.stream_id).toBe('orders');
+      expect((await prisma.bundle.findFirst({ where: { tenant_id: A, bundle_id: 'bnd-000000000000000000000001' } }))?.stream_id).toBe(
+        'orders',
+      );
 
       // The moved chains verify with today's code; the facts have no sealer.
       const repo = new LedgerRepository(pool);
@@ -119,7 +137,10 @@ describe('ledger migrations to per-tenant streams and recorded sealers', () => {
       const next = await seal(A, 'orders', 'agn-00000000000000000000000a');
       expect(next.fact).toMatchObject({ seq: 21, prev_hash: orders[19], sealed_by: 'agn-00000000000000000000000a' });
       // An old client_ref still answers its old fact.
-      expect(await seal(A, 'orders', 'agn-00000000000000000000000a', 'ref-3')).toMatchObject({ created: false, fact: { seq: 3, sealed_by: null } });
+      expect(await seal(A, 'orders', 'agn-00000000000000000000000a', 'ref-3')).toMatchObject({
+        created: false,
+        fact: { seq: 3, sealed_by: null },
+      });
       const theirs = await seal(B, 'orders', 'agn-00000000000000000000000b');
       expect(theirs.fact).toMatchObject({ tenant_id: B, seq: 1, prev_hash: GENESIS_PREV_HASH });
       expect(await verify.walk((await repo.findStream(A, 'orders'))!)).toMatchObject({ factsVerified: 21, broken: null });
@@ -141,9 +162,13 @@ describe('ledger migrations to per-tenant streams and recorded sealers', () => {
       await applyMigrations(db.url, old);
       await sealOld(pool, A, 'orders', 2);
       await pool.query(`UPDATE facts SET tenant_id = $1 WHERE seq = 2`, [B]);
-      await expect(applyMigrations(db.url, ledgerMigrationsDir())).rejects.toThrow(/1 fact\(s\) name another tenant than their stream's owner/);
+      await expect(applyMigrations(db.url, ledgerMigrationsDir())).rejects.toThrow(
+        /1 fact\(s\) name another tenant than their stream's owner/,
+      );
       // Each migration is one transaction: the failed one left nothing behind.
-      const { rows } = await pool.query(`SELECT count(*)::int AS n FROM information_schema.columns WHERE table_name = 'merkle_nodes' AND column_name = 'tenant_id'`);
+      const { rows } = await pool.query(
+        `SELECT count(*)::int AS n FROM information_schema.columns WHERE table_name = 'merkle_nodes' AND column_name = 'tenant_id'`,
+      );
       expect(rows[0].n).toBe(0);
     } finally {
       await pool.end();

@@ -30,14 +30,18 @@ function withDatabase<T>(io: CliIo, fn: (pool: Pool, config: CliConfig) => Promi
   return withMigratedPool(db, (pool) => fn(pool, config));
 }
 
-const keyStore = (pool: Pool, config: CliConfig): WebhookKeyStore => createWebhookKeyStore(pool, config.KEY_ENCRYPTION_KEY, config.KEY_ENCRYPTION_KEY_PREVIOUS);
+const keyStore = (pool: Pool, config: CliConfig): WebhookKeyStore =>
+  createWebhookKeyStore(pool, config.KEY_ENCRYPTION_KEY, config.KEY_ENCRYPTION_KEY_PREVIOUS);
 
 /** The webhook signing keys (the key store), then the subscriptions' Standard Webhooks secrets. */
 async function reencrypt(pool: Pool, config: CliConfig): Promise<ReencryptionResult & { webhookSecrets: SecretReencryption }> {
   const keys = await keyStore(pool, config).reencrypt();
   const prisma = createPrismaClient(PrismaClient, pool);
   try {
-    return { ...keys, webhookSecrets: await reencryptWebhookSecrets(prisma, config.KEY_ENCRYPTION_KEY, config.KEY_ENCRYPTION_KEY_PREVIOUS) };
+    return {
+      ...keys,
+      webhookSecrets: await reencryptWebhookSecrets(prisma, config.KEY_ENCRYPTION_KEY, config.KEY_ENCRYPTION_KEY_PREVIOUS),
+    };
   } finally {
     await prisma.$disconnect();
   }
@@ -53,7 +57,9 @@ export function registryCli(io: CliIo = processIo): Command {
     .action(async () => print({ keys: await withDatabase(io, (pool, config) => keyStore(pool, config).published(WEBHOOK_KEY_OWNER)) }));
   keys
     .command('reencrypt')
-    .description('store every private key and webhook secret under KEY_ENCRYPTION_KEY (those only KEY_ENCRYPTION_KEY_PREVIOUS opens); idempotent')
+    .description(
+      'store every private key and webhook secret under KEY_ENCRYPTION_KEY (those only KEY_ENCRYPTION_KEY_PREVIOUS opens); idempotent',
+    )
     .action(async () => print(await withDatabase(io, reencrypt)));
   return program;
 }

@@ -38,6 +38,8 @@ describe(loadRegistryConfig.name, () => {
     const env = { ...base, KEY_ENCRYPTION_KEY: generateKeyEncryptionKey() };
 
     expect(loadRegistryConfig({ ...env, APPROVAL_GRANT_TTL_SECONDS: '600' }).APPROVAL_GRANT_TTL_SECONDS).toBe(600);
-    expect(() => loadRegistryConfig({ ...env, APPROVAL_GRANT_TTL_SECONDS: '59' })).toThrow(/APPROVAL_GRANT_TTL_SECONDS must be at least 60/);
+    expect(() => loadRegistryConfig({ ...env, APPROVAL_GRANT_TTL_SECONDS: '59' })).toThrow(
+      /APPROVAL_GRANT_TTL_SECONDS must be at least 60/,
+    );
   });
 });

@@ -14,18 +14,35 @@ export const registryConfigSchema = {
   DATABASE_URL_REGISTRY: url({ protocols: ['postgres', 'postgresql'], secret: true, doc: 'PostgreSQL URL of the registry database' }),
   REDIS_URL: url({ protocols: ['redis', 'rediss'], secret: true }),
   INTERNAL_TOKEN: str({ secret: true, pattern: /^.{16,}$/, doc: 'shared service token, at least 16 characters' }),
-  INTERNAL_TOKEN_PREVIOUS: str({ secret: true, optional: true, pattern: /^.{16,}$/, doc: 'during a rotation, a second token accepted on /internal/v1 (never sent)' }),
+  INTERNAL_TOKEN_PREVIOUS: str({
+    secret: true,
+    optional: true,
+    pattern: /^.{16,}$/,
+    doc: 'during a rotation, a second token accepted on /internal/v1 (never sent)',
+  }),
   KEY_ENCRYPTION_KEY: keyEncryptionKey,
-  KEY_ENCRYPTION_KEY_PREVIOUS: { ...keyEncryptionKey, optional: true as const, doc: 'during a rotation of KEY_ENCRYPTION_KEY, the previous key: opens keys the current one does not' },
+  KEY_ENCRYPTION_KEY_PREVIOUS: {
+    ...keyEncryptionKey,
+    optional: true as const,
+    doc: 'during a rotation of KEY_ENCRYPTION_KEY, the previous key: opens keys the current one does not',
+  },
   BOOTSTRAP_ADMIN_KEY: str({ secret: true, optional: true, pattern: /^ak-[0-9a-f]{64}$/, doc: 'ak- followed by 64 hex characters' }),
   BODY_LIMIT: str({ default: '1mb' }),
   DB_POOL_SIZE: int({ default: 10, min: 1, max: 200 }),
   SHUTDOWN_GRACE_MS: int({ default: 10_000, min: 0 }),
   LOG_LEVEL: str({ default: 'info' }),
   /** docs/registry.md "Compliance check: how relevance is decided": past it, the check answers 503. */
-  COMPLIANCE_BUDGET_MS: int({ default: 1_000, min: 1, max: 60_000, doc: "longest the compliance check may spend matching a scope's rules" }),
+  COMPLIANCE_BUDGET_MS: int({
+    default: 1_000,
+    min: 1,
+    max: 60_000,
+    doc: "longest the compliance check may spend matching a scope's rules",
+  }),
   // Webhooks (docs/webhooks.md, docs/approvals.md).
-  WEBHOOK_ALLOW_PRIVATE: bool({ default: false, doc: 'allow webhook destinations that are not public unicast addresses (private, loopback, link-local, NAT64, 6to4, …): tests, embedded default' }),
+  WEBHOOK_ALLOW_PRIVATE: bool({
+    default: false,
+    doc: 'allow webhook destinations that are not public unicast addresses (private, loopback, link-local, NAT64, 6to4, …): tests, embedded default',
+  }),
   // At least 8 attempts (docs/approvals.md): fewer would give up on a receiver within minutes.
   WEBHOOK_MAX_ATTEMPTS: int({ default: 8, min: 8, max: 50, doc: 'attempts per delivery before it fails for good (8 to 50)' }),
   WEBHOOK_RETRY_BASE_MS: int({ default: 120_000, min: 0, doc: 'wait after the first failed attempt; doubles after each further one' }),

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { Redis } from 'ioredis';
 import type { Pool } from 'pg';
+import { REGISTRY_SEAL_ACTOR } from '@arbiter/audit-streams';
 import { Authenticator } from '@arbiter/auth';
 import { createPool, createPrismaClient, migrationsDir, SealOutboxStore } from '@arbiter/db';
 import { PrismaClient } from './generated/prisma/client';
@@ -117,7 +118,11 @@ export function createRegistryContext(config: RegistryConfig, logger: Logger, de
     scopes,
     entries: new EntriesService(repos, writer, access),
     rules: new RulesService(repos, repo, writer, access, config.LEDGER_SEALING),
-    ruleShadow: new RuleShadowService(repos, access, config.VERDICT_URL ? new VerdictInternalClient({ baseUrl: config.VERDICT_URL, token: config.INTERNAL_TOKEN }) : null),
+    ruleShadow: new RuleShadowService(
+      repos,
+      access,
+      config.VERDICT_URL ? new VerdictInternalClient({ baseUrl: config.VERDICT_URL, token: config.INTERNAL_TOKEN }) : null,
+    ),
     overrides: new OverridesService(repos, writer, access, scopes),
     references: new ReferencesService(repos, writer, access),
     links: new LinksService(repos, writer, access),
@@ -149,7 +154,7 @@ export function createRegistryContext(config: RegistryConfig, logger: Logger, de
     ),
     state: new StateService(prisma, repos),
     tenantEvents: new TenantEventsService(repos, repo, writer),
-    sealOutbox: new SealOutboxStore(pool, 'service:registry'),
+    sealOutbox: new SealOutboxStore(pool, REGISTRY_SEAL_ACTOR),
     async close() {
       await prisma.$disconnect().catch(() => undefined);
       await pool.end().catch(() => undefined);

@@ -13,7 +13,10 @@ export function createRegistryMetrics(): RegistryMetrics {
   const service = new ServiceMetrics('registry', { defaultMetrics: true });
   return {
     service,
-    webhookDeliveries: service.counter('webhook_deliveries_total', { help: 'Webhook delivery attempts by outcome', labelNames: ['outcome'] }),
+    webhookDeliveries: service.counter('webhook_deliveries_total', {
+      help: 'Webhook delivery attempts by outcome',
+      labelNames: ['outcome'],
+    }),
     outboxRelayed: service.counter('outbox_relayed_total', { help: 'Outbox events fanned out to webhook deliveries' }),
     keyRotations: service.counter('signing_key_rotations_total', { help: 'Webhook signing key rotations', labelNames: ['mode'] }),
   };

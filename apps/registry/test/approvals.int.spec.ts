@@ -30,17 +30,27 @@ describe('registry approvals (docs/approvals.md "The registry flow")', () => {
     const req = await createPrincipalWithKey(h, t.admin.key, { kind: 'agent', permissions: ['read', 'write'] });
     requester = api(h, req.key);
     requesterId = req.principalId;
-    const made = await Promise.all([1, 2, 3].map(() => createPrincipalWithKey(h, t.admin.key, { kind: 'human', permissions: ['read', 'approve'] })));
+    const made = await Promise.all(
+      [1, 2, 3].map(() => createPrincipalWithKey(h, t.admin.key, { kind: 'human', permissions: ['read', 'approve'] })),
+    );
     deciders = made.map((d) => api(h, d.key));
     deciderIds = made.map((d) => d.principalId);
     const fin = await createPrincipalWithKey(h, t.admin.key, { kind: 'human', permissions: ['read', 'approve'], roles: ['role-finance'] });
     financeDecider = { api: api(h, fin.key), principalId: fin.principalId };
     scopeId = (await createScope(admin, 'payments')).id;
     otherScopeId = (await createScope(admin, 'other')).id;
-    const inv = (body: object) => admin.post(`/api/v1/scopes/${scopeId}/invariants`, body).expect(201).then((r) => r.body.id as string);
+    const inv = (body: object) =>
+      admin
+        .post(`/api/v1/scopes/${scopeId}/invariants`, body)
+        .expect(201)
+        .then((r) => r.body.id as string);
     gatedInvariant = await inv({ constraint: 'No deploys on Friday', requires_approval: true });
     plainInvariant = await inv({ constraint: 'Write tests' });
-    const rule = (body: object) => admin.post(`/api/v1/scopes/${scopeId}/rules`, body).expect(201).then((r) => r.body.id as string);
+    const rule = (body: object) =>
+      admin
+        .post(`/api/v1/scopes/${scopeId}/rules`, body)
+        .expect(201)
+        .then((r) => r.body.id as string);
     gatedRule = await rule({ directive: 'Transfers above 10000 need finance', severity: 'REQUIRES_APPROVAL', deciders: ['role-finance'] });
     mandatoryRule = await rule({ directive: 'No refunds above 500', severity: 'MANDATORY' });
   });
@@ -48,10 +58,13 @@ describe('registry approvals (docs/approvals.md "The registry flow")', () => {
 
   const request = (body: object, a: Api = requester, scope = scopeId) => a.post(`/api/v1/scopes/${scope}/approvals`, body);
   const decide = (id: string, body: object, a: Api = deciders[0]) => a.post(`/api/v1/scopes/${scopeId}/approvals/${id}/decide`, body);
-  const feed = async (type: string): Promise<Ev[]> => (await admin.get(`/api/v1/scopes/${scopeId}/events?limit=1000&type=${type}`).expect(200)).body.items;
+  const feed = async (type: string): Promise<Ev[]> =>
+    (await admin.get(`/api/v1/scopes/${scopeId}/events?limit=1000&type=${type}`).expect(200)).body.items;
 
   it('requests an approval (201, pending) and writes approval.requested in the same transaction', async () => {
-    const res = await request({ trigger_id: gatedInvariant, intended_action: 'deploy hotfix on Friday', justification: 'outage' }).expect(201);
+    const res = await request({ trigger_id: gatedInvariant, intended_action: 'deploy hotfix on Friday', justification: 'outage' }).expect(
+      201,
+    );
 
     expectConforms(res, 'post', '/api/v1/scopes/{scope_id}/approvals');
     expect(res.body).toMatchObject({
@@ -76,7 +89,11 @@ describe('registry approvals (docs/approvals.md "The registry flow")', () => {
     expect(res.body.id).toMatch(/^apr-[0-9a-f]{24}$/);
     const events = await feed('approval.requested');
     expect(events.find((e) => e.entity_id === res.body.id)).toMatchObject({ type: 'approval.requested', data: res.body });
-    const [outbox] = await sql<{ n: string }>(h, `SELECT count(*) AS n FROM outbox o JOIN events e ON e.id = o.event_id WHERE e.entity_id = $1`, [res.body.id]);
+    const [outbox] = await sql<{ n: string }>(
+      h,
+      `SELECT count(*) AS n FROM outbox o JOIN events e ON e.id = o.event_id WHERE e.entity_id = $1`,
+      [res.body.id],
+    );
     expect(Number(outbox.n)).toBe(1);
   });
 
@@ -84,7 +101,12 @@ describe('registry approvals (docs/approvals.md "The registry flow")', () => {
     const apr = (await request({ trigger_id: gatedInvariant, intended_action: 'deploy on Friday' }).expect(201)).body;
     const expires = new Date(Date.now() + 1_800_000).toISOString();
 
-    const res = await decide(apr.id, { decision: 'approved', comment: 'ok for this one', decided_by: 'Jane (SRE lead)', expires_at: expires }).expect(200);
+    const res = await decide(apr.id, {
+      decision: 'approved',
+      comment: 'ok for this one',
+      decided_by: 'Jane (SRE lead)',
+      expires_at: expires,
+    }).expect(200);
 
     expectConforms(res, 'post', '/api/v1/scopes/{scope_id}/approvals/{approval_id}/decide');
     expect(res.body).toMatchObject({
@@ -113,7 +135,8 @@ describe('registry approvals (docs/approvals.md "The registry flow")', () => {
     expect(resolved.overrides.map((o: { id: string }) => o.id)).toContain(res.body.override_id);
     const check = (await admin.post('/api/v1/check', { scope_id: scopeId, intended_action: 'deploy on Friday' }).expect(200)).body;
     expect(check.overridden.find((c: { entry_id: string }) => c.entry_id === gatedInvariant)?.override_ids).toContain(res.body.override_id);
-    const events = (await admin.get(`/api/v1/scopes/${scopeId}/events?limit=1000&type=override.created,approval.resolved`).expect(200)).body.items as Ev[];
+    const events = (await admin.get(`/api/v1/scopes/${scopeId}/events?limit=1000&type=override.created,approval.resolved`).expect(200)).body
+      .items as Ev[];
     const mine = events.filter((e) => e.entity_id === apr.id || e.entity_id === res.body.override_id);
     expect(mine.map((e) => e.type)).toEqual(['override.created', 'approval.resolved']);
     expect(mine[1].data).toEqual(res.body);
@@ -135,14 +158,22 @@ describe('registry approvals (docs/approvals.md "The registry flow")', () => {
 
   it("bounds the override to the approval's scope: applies_to_scope is the scope's selector", async () => {
     const eu = (await createScope(admin, 'payments-eu', { region: 'eu', team: 'payments' })).id;
-    const inv = (await admin.post(`/api/v1/scopes/${eu}/invariants`, { constraint: 'No EU transfers at night', requires_approval: true }).expect(201)).body.id;
+    const inv = (
+      await admin.post(`/api/v1/scopes/${eu}/invariants`, { constraint: 'No EU transfers at night', requires_approval: true }).expect(201)
+    ).body.id;
     const apr = (await request({ trigger_id: inv, intended_action: 'night transfer' }, requester, eu).expect(201)).body;
 
     const res = await deciders[1].post(`/api/v1/scopes/${eu}/approvals/${apr.id}/decide`, { decision: 'approved' }).expect(200);
 
     const overrides = (await admin.get(`/api/v1/scopes/${eu}/overrides`).expect(200)).body.items;
     expect(overrides).toEqual([
-      expect.objectContaining({ id: res.body.override_id, scope_id: eu, scope_ids: [eu], applies_to_scope: { region: 'eu', team: 'payments' }, approved_by: deciderIds[1] }),
+      expect.objectContaining({
+        id: res.body.override_id,
+        scope_id: eu,
+        scope_ids: [eu],
+        applies_to_scope: { region: 'eu', team: 'payments' },
+        approved_by: deciderIds[1],
+      }),
     ]);
   });
 
@@ -152,7 +183,11 @@ describe('registry approvals (docs/approvals.md "The registry flow")', () => {
     const res = await decide(apr.id, { decision: 'approved', decided_by: deciderIds[2] }, deciders[1]).expect(200);
 
     expect(res.body).toMatchObject({ decided_by: deciderIds[2], decider_principal_id: deciderIds[1] });
-    const [override] = await sql<{ approved_by: string; created_by: string }>(h, 'SELECT approved_by, created_by FROM overrides WHERE id = $1', [res.body.override_id]);
+    const [override] = await sql<{ approved_by: string; created_by: string }>(
+      h,
+      'SELECT approved_by, created_by FROM overrides WHERE id = $1',
+      [res.body.override_id],
+    );
     expect(override).toEqual({ approved_by: deciderIds[1], created_by: deciderIds[1] });
   });
 
@@ -213,14 +248,23 @@ describe('registry approvals (docs/approvals.md "The registry flow")', () => {
   it("routes a rule's approval to its deciders: others get 403 not_a_valid_decider, a holder of the role decides", async () => {
     const apr = (await request({ trigger_id: gatedRule, trigger_type: 'rule', intended_action: 'transfer 20000' }).expect(201)).body;
     const rule = (await admin.get(`/api/v1/scopes/${scopeId}/rules/${gatedRule}`).expect(200)).body;
-    expect(apr).toMatchObject({ trigger_type: 'rule', trigger_version_id: rule.current_version_id, requires_approval: true, candidate_deciders: ['role-finance'] });
+    expect(apr).toMatchObject({
+      trigger_type: 'rule',
+      trigger_version_id: rule.current_version_id,
+      requires_approval: true,
+      candidate_deciders: ['role-finance'],
+    });
 
     const refused = await decide(apr.id, { decision: 'approved' }, deciders[0]).expect(403);
     const res = await decide(apr.id, { decision: 'approved' }, financeDecider.api).expect(200);
 
     expect(refused.body.detail).toContain('role-finance');
     expect(res.body).toMatchObject({ status: 'approved', decider_principal_id: financeDecider.principalId });
-    const [override] = await sql<{ target_type: string; override_type: string }>(h, 'SELECT target_type, override_type FROM overrides WHERE id = $1', [res.body.override_id]);
+    const [override] = await sql<{ target_type: string; override_type: string }>(
+      h,
+      'SELECT target_type, override_type FROM overrides WHERE id = $1',
+      [res.body.override_id],
+    );
     expect(override).toEqual({ target_type: 'rule', override_type: 'approval_grant' });
   });
 
@@ -238,8 +282,14 @@ describe('registry approvals (docs/approvals.md "The registry flow")', () => {
 
   it('keeps the requester from deciding by its authenticated principal: a requested_by naming someone else, or another key, changes nothing', async () => {
     const both = await createPrincipalWithKey(h, t.admin.key, { kind: 'human', permissions: ['read', 'write', 'approve'] });
-    const secondKey = (await admin.post('/api/v1/api-keys', { principal_id: both.principalId, permissions: ['approve'] }).expect(201)).body.key;
-    const apr = (await request({ trigger_id: gatedInvariant, intended_action: 'sneaky', requested_by: deciderIds[0], requested_by_type: 'human' }, api(h, both.key)).expect(201)).body;
+    const secondKey = (await admin.post('/api/v1/api-keys', { principal_id: both.principalId, permissions: ['approve'] }).expect(201)).body
+      .key;
+    const apr = (
+      await request(
+        { trigger_id: gatedInvariant, intended_action: 'sneaky', requested_by: deciderIds[0], requested_by_type: 'human' },
+        api(h, both.key),
+      ).expect(201)
+    ).body;
     expect(apr).toMatchObject({ requested_by: deciderIds[0], created_by: both.principalId });
 
     const viaSameKey = await decide(apr.id, { decision: 'approved' }, api(h, both.key)).expect(403);
@@ -256,21 +306,28 @@ describe('registry approvals (docs/approvals.md "The registry flow")', () => {
     expect(await bad({ trigger_id: 'dec-1', intended_action: 'x' }, 400)).toContain('invariant (inv-) or a rule (rul-)');
     expect(await bad({ trigger_id: gatedInvariant, trigger_type: 'rule', intended_action: 'x' }, 400)).toContain('does not match');
     expect(await bad({ trigger_id: gatedInvariant }, 422)).toContain('intended_action');
-    expect((await request({ trigger_id: gatedInvariant, intended_action: 'x' }, requester, otherScopeId).expect(404)).body.detail).toContain(gatedInvariant);
-    const revoked = (await admin.post(`/api/v1/scopes/${scopeId}/invariants`, { constraint: 'temp', requires_approval: true }).expect(201)).body.id;
+    expect(
+      (await request({ trigger_id: gatedInvariant, intended_action: 'x' }, requester, otherScopeId).expect(404)).body.detail,
+    ).toContain(gatedInvariant);
+    const revoked = (await admin.post(`/api/v1/scopes/${scopeId}/invariants`, { constraint: 'temp', requires_approval: true }).expect(201))
+      .body.id;
     await admin.delete(`/api/v1/scopes/${scopeId}/invariants/${revoked}`).expect(200);
     expect(await bad({ trigger_id: revoked, intended_action: 'x' }, 409)).toContain('revoked');
 
     const apr = (await request({ trigger_id: gatedInvariant, intended_action: 'x' }).expect(201)).body;
     await decide(apr.id, { decision: 'maybe' }).expect(400);
     await decide(apr.id, {}).expect(422);
-    expect((await decide(apr.id, { decision: 'rejected', expires_at: new Date(Date.now() + 60_000).toISOString() }).expect(400)).body.detail).toContain('expires_at');
+    expect(
+      (await decide(apr.id, { decision: 'rejected', expires_at: new Date(Date.now() + 60_000).toISOString() }).expect(400)).body.detail,
+    ).toContain('expires_at');
     await decide(apr.id, { decision: 'approved', expires_at: new Date(Date.now() - 60_000).toISOString() }).expect(422);
     await decide('apr-000000000000000000000000', { decision: 'approved' }).expect(404);
   });
 
   it('lists the scope approvals oldest first with status and trigger filters', async () => {
-    const res = await requester.get(`/api/v1/scopes/${scopeId}/approvals?status=pending&trigger_id=${gatedInvariant}&limit=1000`).expect(200);
+    const res = await requester
+      .get(`/api/v1/scopes/${scopeId}/approvals?status=pending&trigger_id=${gatedInvariant}&limit=1000`)
+      .expect(200);
 
     expectConforms(res, 'get', '/api/v1/scopes/{scope_id}/approvals');
     expect(res.body.items.length).toBeGreaterThan(0);

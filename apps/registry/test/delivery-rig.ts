@@ -1,5 +1,12 @@
 import request from 'supertest';
-import { createPrincipalWithKey, createTenantWithAdmin, startTestRegistry, TEST_INTERNAL_TOKEN, type RegistryHarness, type TenantFixture } from './harness';
+import {
+  createPrincipalWithKey,
+  createTenantWithAdmin,
+  startTestRegistry,
+  TEST_INTERNAL_TOKEN,
+  type RegistryHarness,
+  type TenantFixture,
+} from './harness';
 import { api, createScope, sql, type Api } from './fixtures';
 import { startReceiver, type Receiver } from './receiver';
 
@@ -42,9 +49,12 @@ export async function startDeliveryRig(tenantName: string, env: Record<string, s
   const admin = api(h, t.admin.key);
   const requester = api(h, (await createPrincipalWithKey(h, t.admin.key, { permissions: ['read', 'write'] })).key);
   const scopeId = (await createScope(admin, 'main')).id;
-  const invariantId = (await admin.post(`/api/v1/scopes/${scopeId}/invariants`, { constraint: 'No Friday deploys', requires_approval: true }).expect(201)).body.id as string;
+  const invariantId = (
+    await admin.post(`/api/v1/scopes/${scopeId}/invariants`, { constraint: 'No Friday deploys', requires_approval: true }).expect(201)
+  ).body.id as string;
   const receiver = await startReceiver();
-  const internal = (path: string, body: object, token = TEST_INTERNAL_TOKEN) => request(h.url).post(`/internal/v1${path}`).set('X-Internal-Token', token).send(body);
+  const internal = (path: string, body: object, token = TEST_INTERNAL_TOKEN) =>
+    request(h.url).post(`/internal/v1${path}`).set('X-Internal-Token', token).send(body);
   const rig: DeliveryRig = {
     h,
     t,

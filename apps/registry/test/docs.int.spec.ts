@@ -12,7 +12,9 @@ const verifyScript = path.join(root, 'apps/registry/scripts/verify-hash.mjs');
 /** Feeds a JSON document to verify-hash.mjs, the dependency-free recomputation docs/registry.md offers. */
 async function verifyHash(body: unknown): Promise<{ code: number; stdout: string }> {
   return new Promise((resolve) => {
-    const child = execFile('node', [verifyScript], (err, stdout) => resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout }));
+    const child = execFile('node', [verifyScript], (err, stdout) =>
+      resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout }),
+    );
     child.stdin?.end(JSON.stringify(body));
   });
 }
@@ -38,7 +40,9 @@ describe('docs/registry.md', () => {
     const doc = await readFile(path.join(root, 'docs/registry.md'), 'utf8');
     const block = /<!-- walkthrough:start[^>]*-->\s*```bash\n([\s\S]*?)```\s*<!-- walkthrough:end -->/.exec(doc);
     expect(block).not.toBeNull();
-    const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', block![1]], { env: { ...process.env, R: `${h.url}/api/v1`, KEY: t.admin.key } });
+    const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', block![1]], {
+      env: { ...process.env, R: `${h.url}/api/v1`, KEY: t.admin.key },
+    });
     const versions = stdout.split('\n').filter((l) => l.startsWith('{"id":"rv-'));
     expect(versions.map((l) => JSON.parse(l))).toEqual([
       { id: expect.any(String), version: 1, status: 'superseded', severity: 'REQUIRES_APPROVAL' },
@@ -53,7 +57,10 @@ describe('docs/registry.md', () => {
     const scopes = await request(h.url).get('/api/v1/scopes').set(auth).expect(200);
     const resolved = await request(h.url).get(`/api/v1/scopes/${scopes.body.items[0].id}/resolve`).set(auth).expect(200);
     expect(await verifyHash(resolved.body)).toEqual({ code: 0, stdout: `${resolved.body.normative_hash}\n` });
-    const state = await request(h.url).get(`/internal/v1/tenants/${t.tenant.id}/state`).set('X-Internal-Token', TEST_INTERNAL_TOKEN).expect(200);
+    const state = await request(h.url)
+      .get(`/internal/v1/tenants/${t.tenant.id}/state`)
+      .set('X-Internal-Token', TEST_INTERNAL_TOKEN)
+      .expect(200);
     expect(await verifyHash(state.body)).toEqual({ code: 0, stdout: `${state.body.state_hash}\n` });
     const tampered = { ...resolved.body, rules: resolved.body.rules.map((r: object) => ({ ...r, severity: 'ALLOW' })) };
     expect((await verifyHash(tampered)).code).toBe(1);

@@ -18,7 +18,12 @@ describe('registry decisions and invariants', () => {
   describe('decisions', () => {
     it('creates a decision with every field, author defaulting to the caller', async () => {
       const res = await admin
-        .post(`/api/v1/scopes/${scopeId}/decisions`, { decision: 'Use Postgres', context: 'We need SQL', reasoning: 'Team knows it', tags: ['db', 'db', 'infra'] })
+        .post(`/api/v1/scopes/${scopeId}/decisions`, {
+          decision: 'Use Postgres',
+          context: 'We need SQL',
+          reasoning: 'Team knows it',
+          tags: ['db', 'db', 'infra'],
+        })
         .expect(201);
       expectConforms(res, 'post', '/api/v1/scopes/{scope_id}/decisions');
       expect(res.body).toMatchObject({
@@ -42,7 +47,9 @@ describe('registry decisions and invariants', () => {
     });
 
     it('keeps an explicit author and author_type', async () => {
-      const res = await admin.post(`/api/v1/scopes/${scopeId}/decisions`, { decision: 'x', author: 'release-bot', author_type: 'agent' }).expect(201);
+      const res = await admin
+        .post(`/api/v1/scopes/${scopeId}/decisions`, { decision: 'x', author: 'release-bot', author_type: 'agent' })
+        .expect(201);
       expect(res.body).toMatchObject({ author: 'release-bot', author_type: 'agent', created_by: t.admin.principalId });
     });
 
@@ -62,7 +69,11 @@ describe('registry decisions and invariants', () => {
 
     it('lists decisions oldest first, filters by tag, paginates, and 404s unknown ids', async () => {
       const s = await createScope(admin, 'listing');
-      for (const [i, tags] of [[1, ['a']], [2, ['b']], [3, ['a', 'b']]] as const) {
+      for (const [i, tags] of [
+        [1, ['a']],
+        [2, ['b']],
+        [3, ['a', 'b']],
+      ] as const) {
         await admin.post(`/api/v1/scopes/${s.id}/decisions`, { decision: `d${i}`, tags }).expect(201);
       }
       const all = await admin.get(`/api/v1/scopes/${s.id}/decisions`).expect(200);
@@ -86,15 +97,26 @@ describe('registry decisions and invariants', () => {
       });
       const writer = await createPrincipalWithKey(h, t.admin.key, { permissions: ['write'] });
       await api(h, writer.key).post(`/api/v1/scopes/${scopeId}/decisions`, { decision: 'x' }).expect(201);
-      expect((await api(h, writer.key).get(`/api/v1/scopes/${scopeId}/decisions`).expect(403)).body).toEqual({ detail: 'Missing permission: read' });
+      expect((await api(h, writer.key).get(`/api/v1/scopes/${scopeId}/decisions`).expect(403)).body).toEqual({
+        detail: 'Missing permission: read',
+      });
     });
   });
 
   describe('invariants', () => {
     it('creates, reads and revokes (soft delete) an invariant', async () => {
-      const created = await admin.post(`/api/v1/scopes/${scopeId}/invariants`, { constraint: 'No deploys on Friday', rationale: 'Weekend', requires_approval: true }).expect(201);
+      const created = await admin
+        .post(`/api/v1/scopes/${scopeId}/invariants`, { constraint: 'No deploys on Friday', rationale: 'Weekend', requires_approval: true })
+        .expect(201);
       expectConforms(created, 'post', '/api/v1/scopes/{scope_id}/invariants');
-      expect(created.body).toMatchObject({ constraint: 'No deploys on Friday', rationale: 'Weekend', requires_approval: true, status: 'active', revoked_at: null, version: 1 });
+      expect(created.body).toMatchObject({
+        constraint: 'No deploys on Friday',
+        rationale: 'Weekend',
+        requires_approval: true,
+        status: 'active',
+        revoked_at: null,
+        version: 1,
+      });
       expect(created.body.id).toMatch(/^inv-[0-9a-f]{24}$/);
       const id = created.body.id;
 
@@ -116,7 +138,8 @@ describe('registry decisions and invariants', () => {
       const keep = await admin.post(`/api/v1/scopes/${s.id}/invariants`, { constraint: 'keep' }).expect(201);
       const drop = await admin.post(`/api/v1/scopes/${s.id}/invariants`, { constraint: 'drop' }).expect(201);
       await admin.delete(`/api/v1/scopes/${s.id}/invariants/${drop.body.id}`).expect(200);
-      const ids = async (q: string) => (await admin.get(`/api/v1/scopes/${s.id}/invariants${q}`).expect(200)).body.items.map((i: { id: string }) => i.id);
+      const ids = async (q: string) =>
+        (await admin.get(`/api/v1/scopes/${s.id}/invariants${q}`).expect(200)).body.items.map((i: { id: string }) => i.id);
       expect(await ids('')).toEqual([keep.body.id]);
       expect(await ids('?status=revoked')).toEqual([drop.body.id]);
       expect(await ids('?status=all')).toEqual([keep.body.id, drop.body.id]);
@@ -134,7 +157,9 @@ describe('registry decisions and invariants', () => {
     it('needs manage_invariants to create and revoke', async () => {
       const writer = await createPrincipalWithKey(h, t.admin.key, { permissions: ['read', 'write', 'manage_rules'] });
       const w = api(h, writer.key);
-      expect((await w.post(`/api/v1/scopes/${scopeId}/invariants`, { constraint: 'c' }).expect(403)).body).toEqual({ detail: 'Missing permission: manage_invariants' });
+      expect((await w.post(`/api/v1/scopes/${scopeId}/invariants`, { constraint: 'c' }).expect(403)).body).toEqual({
+        detail: 'Missing permission: manage_invariants',
+      });
       const inv = await admin.post(`/api/v1/scopes/${scopeId}/invariants`, { constraint: 'c' }).expect(201);
       await w.delete(`/api/v1/scopes/${scopeId}/invariants/${inv.body.id}`).expect(403);
       const manager = await createPrincipalWithKey(h, t.admin.key, { permissions: ['manage_invariants'] });

@@ -42,14 +42,26 @@ describe('registry event feed', () => {
     const inv = await admin.post(`/api/v1/scopes/${s.id}/invariants`, { constraint: 'c' }).expect(201);
     const rule = await admin.post(`/api/v1/scopes/${s.id}/rules`, { directive: 'r', severity: 'MANDATORY' }).expect(201);
     const v2 = await admin.put(`/api/v1/scopes/${s.id}/rules/${rule.body.id}`, { directive: 'r2', severity: 'MANDATORY' }).expect(200);
-    const o = await admin.post(`/api/v1/scopes/${s.id}/overrides`, { target_id: inv.body.id, override_type: 'permanent', justification: 'j' }).expect(201);
+    const o = await admin
+      .post(`/api/v1/scopes/${s.id}/overrides`, { target_id: inv.body.id, override_type: 'permanent', justification: 'j' })
+      .expect(201);
     await admin.delete(`/api/v1/scopes/${s.id}/overrides/${o.body.id}`).expect(200);
     await admin.delete(`/api/v1/scopes/${s.id}/overrides/${o.body.id}`).expect(200);
     await admin.delete(`/api/v1/scopes/${s.id}/invariants/${inv.body.id}`).expect(200);
     await admin.delete(`/api/v1/scopes/${s.id}/invariants/${inv.body.id}`).expect(200);
-    await admin.post(`/api/v1/scopes/${s.id}/references`, { entry_id: dec.body.id, context_type: 'ticket', context_ref: 'T-1', status: 'cited' }).expect(201);
+    await admin
+      .post(`/api/v1/scopes/${s.id}/references`, { entry_id: dec.body.id, context_type: 'ticket', context_ref: 'T-1', status: 'cited' })
+      .expect(201);
     const otherRule = await admin.post(`/api/v1/scopes/${other.id}/rules`, { directive: 'o', severity: 'ADVISORY' }).expect(201);
-    const link = await admin.post('/api/v1/links', { from_id: dec.body.id, from_type: 'decision', to_id: otherRule.body.id, to_type: 'rule', relation: 'depends_on' }).expect(201);
+    const link = await admin
+      .post('/api/v1/links', {
+        from_id: dec.body.id,
+        from_type: 'decision',
+        to_id: otherRule.body.id,
+        to_type: 'rule',
+        relation: 'depends_on',
+      })
+      .expect(201);
     await admin.patch(`/api/v1/scopes/${s.id}/rules/${rule.body.id}/archive`).expect(200);
     await admin.patch(`/api/v1/scopes/${s.id}/rules/${rule.body.id}/archive`).expect(200);
 
@@ -75,7 +87,12 @@ describe('registry event feed', () => {
       expect(e.actor_id).toBe(t.admin.principalId);
     }
     const updated = events.find((e) => e.type === 'rule.updated')!;
-    expect(updated).toMatchObject({ scope_id: s.id, entity_type: 'rule', entity_id: rule.body.id, data: { ...v2.body, previous_version_id: rule.body.current_version_id } });
+    expect(updated).toMatchObject({
+      scope_id: s.id,
+      entity_type: 'rule',
+      entity_id: rule.body.id,
+      data: { ...v2.body, previous_version_id: rule.body.current_version_id },
+    });
     const linked = events.find((e) => e.type === 'link.created')!;
     expect(linked).toMatchObject({ entity_id: link.body.id, scope_id: s.id, scope_ids: [s.id, other.id], data: link.body });
     expect((await feed(other.id)).map((e) => e.type)).toEqual(['scope.created', 'rule.created', 'link.created']);
@@ -95,7 +112,8 @@ describe('registry event feed', () => {
   it('filters by type and resumes strictly after an event id', async () => {
     const s = await createScope(admin, 'filtering');
     const rule = await admin.post(`/api/v1/scopes/${s.id}/rules`, { directive: 'r', severity: 'MANDATORY' }).expect(201);
-    for (let i = 0; i < 3; i++) await admin.put(`/api/v1/scopes/${s.id}/rules/${rule.body.id}`, { directive: `r${i}`, severity: 'MANDATORY' }).expect(200);
+    for (let i = 0; i < 3; i++)
+      await admin.put(`/api/v1/scopes/${s.id}/rules/${rule.body.id}`, { directive: `r${i}`, severity: 'MANDATORY' }).expect(200);
     await admin.patch(`/api/v1/scopes/${s.id}/rules/${rule.body.id}/archive`).expect(200);
 
     const all = await feed(s.id);
@@ -168,7 +186,9 @@ describe('registry event feed', () => {
     await api(h, restricted.key).get(`/api/v1/scopes/${mine.id}/events`).expect(200);
     await api(h, restricted.key).get(`/api/v1/scopes/${other.id}/events`).expect(404);
     const noRead = await createPrincipalWithKey(h, t.admin.key, { permissions: ['write'] });
-    expect((await api(h, noRead.key).get(`/api/v1/scopes/${mine.id}/events`).expect(403)).body).toEqual({ detail: 'Missing permission: read' });
+    expect((await api(h, noRead.key).get(`/api/v1/scopes/${mine.id}/events`).expect(403)).body).toEqual({
+      detail: 'Missing permission: read',
+    });
   });
 
   describe('Redis announcements', () => {
@@ -199,7 +219,13 @@ describe('registry event feed', () => {
       const rule = await admin.post(`/api/v1/scopes/${s.id}/rules`, { directive: 'r', severity: 'MANDATORY' }).expect(201);
       const [created] = (await feed(s.id, '&type=rule.created')).map((e) => e.id);
       const m1 = await announced((m) => m.event_ids.includes(created));
-      expect(m1).toEqual({ tenant_id: t.tenant.id, revision: expect.any(Number), event_ids: [created], types: ['rule.created'], scope_ids: [s.id] });
+      expect(m1).toEqual({
+        tenant_id: t.tenant.id,
+        revision: expect.any(Number),
+        event_ids: [created],
+        types: ['rule.created'],
+        scope_ids: [s.id],
+      });
       await admin.put(`/api/v1/scopes/${s.id}/rules/${rule.body.id}`, { directive: 'r2', severity: 'MANDATORY' }).expect(200);
       const m2 = await announced((m) => m.types.includes('rule.updated') && m.scope_ids.includes(s.id));
       expect(m2.revision).toBeGreaterThan(m1.revision);

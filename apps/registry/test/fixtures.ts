@@ -19,8 +19,16 @@ export function api(h: RegistryHarness, key: string): Api {
   const auth = { Authorization: `Bearer ${key}` };
   return {
     get: (path) => request(h.url).get(path).set(auth),
-    post: (path, body) => request(h.url).post(path).set(auth).send(body ?? {}),
-    put: (path, body) => request(h.url).put(path).set(auth).send(body ?? {}),
+    post: (path, body) =>
+      request(h.url)
+        .post(path)
+        .set(auth)
+        .send(body ?? {}),
+    put: (path, body) =>
+      request(h.url)
+        .put(path)
+        .set(auth)
+        .send(body ?? {}),
     patch: (path, body) => {
       const r = request(h.url).patch(path).set(auth);
       return body === undefined ? r : r.send(body);
@@ -34,7 +42,11 @@ export async function createScope(a: Api, name: string, selector: object = {}): 
 }
 
 /** Runs SQL against the registry's test database (to age an override, to read raw rows). */
-export async function sql<T extends object = Record<string, unknown>>(h: RegistryHarness, text: string, params: unknown[] = []): Promise<T[]> {
+export async function sql<T extends object = Record<string, unknown>>(
+  h: RegistryHarness,
+  text: string,
+  params: unknown[] = [],
+): Promise<T[]> {
   const c = new Client({ connectionString: h.databaseUrl });
   await c.connect();
   try {
@@ -61,7 +73,9 @@ export function expectConforms(res: Response, method: Method, path: string): voi
   const validate = openapi.schemaAt(path, method, { status: String(res.status) });
   if (!validate) throw new Error(`OpenAPI documents no ${key} response`);
   if (!validate(res.body)) {
-    throw new Error(`${key} does not match the OpenAPI document: ${openapi.errorsText(validate)}\n${JSON.stringify(res.body).slice(0, 2000)}`);
+    throw new Error(
+      `${key} does not match the OpenAPI document: ${openapi.errorsText(validate)}\n${JSON.stringify(res.body).slice(0, 2000)}`,
+    );
   }
 }
 

@@ -1,7 +1,14 @@
 import request from 'supertest';
 import { Client } from 'pg';
 import { createHash } from 'node:crypto';
-import { createPrincipalWithKey, createTenantWithAdmin, startTestRegistry, TEST_INTERNAL_TOKEN, type RegistryHarness, type TenantFixture } from './harness';
+import {
+  createPrincipalWithKey,
+  createTenantWithAdmin,
+  startTestRegistry,
+  TEST_INTERNAL_TOKEN,
+  type RegistryHarness,
+  type TenantFixture,
+} from './harness';
 
 describe('registry identity', () => {
   let h: RegistryHarness;
@@ -18,7 +25,11 @@ describe('registry identity', () => {
 
   describe('tenants', () => {
     it('creates a tenant with server-assigned fields', async () => {
-      const res = await request(h.url).post('/api/v1/tenants').set(bearer(h.adminKey)).send({ name: 'Initech', slug: 'initech' }).expect(201);
+      const res = await request(h.url)
+        .post('/api/v1/tenants')
+        .set(bearer(h.adminKey))
+        .send({ name: 'Initech', slug: 'initech' })
+        .expect(201);
       expect(res.body).toMatchObject({ slug: 'initech', name: 'Initech', settings: {}, status: 'active' });
       expect(res.body.id).toMatch(/^tnt-[0-9a-f]{24}$/);
       expect(Date.parse(res.body.created_at)).not.toBeNaN();
@@ -59,7 +70,10 @@ describe('registry identity', () => {
       const first = await request(h.url).get('/api/v1/tenants?limit=2').set(bearer(h.adminKey)).expect(200);
       expect(first.body.items).toHaveLength(2);
       expect(first.body.next_cursor).toEqual(expect.any(String));
-      const second = await request(h.url).get(`/api/v1/tenants?limit=2&cursor=${first.body.next_cursor}`).set(bearer(h.adminKey)).expect(200);
+      const second = await request(h.url)
+        .get(`/api/v1/tenants?limit=2&cursor=${first.body.next_cursor}`)
+        .set(bearer(h.adminKey))
+        .expect(200);
       const ids = [...first.body.items, ...second.body.items].map((t: { id: string }) => t.id);
       expect(new Set(ids).size).toBe(ids.length);
       await request(h.url).get('/api/v1/tenants?cursor=garbage').set(bearer(h.adminKey)).expect(400);
@@ -81,7 +95,11 @@ describe('registry identity', () => {
 
   describe('principals', () => {
     it('creates agents and humans with prefixed ids and roles', async () => {
-      const agent = await request(h.url).post('/api/v1/principals').set(bearer(a.admin.key)).send({ kind: 'agent', name: 'bot' }).expect(201);
+      const agent = await request(h.url)
+        .post('/api/v1/principals')
+        .set(bearer(a.admin.key))
+        .send({ kind: 'agent', name: 'bot' })
+        .expect(201);
       expect(agent.body).toMatchObject({ tenant_id: a.tenant.id, kind: 'agent', active: true, status: 'active', roles: [] });
       expect(agent.body.id).toMatch(/^agn-/);
       const human = await request(h.url)
@@ -94,7 +112,11 @@ describe('registry identity', () => {
     });
 
     it('rejects bad role ids and kinds', async () => {
-      await request(h.url).post('/api/v1/principals').set(bearer(a.admin.key)).send({ kind: 'human', name: 'x', roles: ['admin'] }).expect(400);
+      await request(h.url)
+        .post('/api/v1/principals')
+        .set(bearer(a.admin.key))
+        .send({ kind: 'human', name: 'x', roles: ['admin'] })
+        .expect(400);
       await request(h.url).post('/api/v1/principals').set(bearer(a.admin.key)).send({ kind: 'robot', name: 'x' }).expect(400);
     });
 
@@ -114,7 +136,11 @@ describe('registry identity', () => {
     it('deactivates a principal, whose keys then get 403 on the registry', async () => {
       const p = await createPrincipalWithKey(h, a.admin.key, { permissions: ['read'] });
       await request(h.url).get('/api/v1/tenants').set(bearer(p.key)).expect(200);
-      const res = await request(h.url).patch(`/api/v1/principals/${p.principalId}`).set(bearer(a.admin.key)).send({ active: false }).expect(200);
+      const res = await request(h.url)
+        .patch(`/api/v1/principals/${p.principalId}`)
+        .set(bearer(a.admin.key))
+        .send({ active: false })
+        .expect(200);
       expect(res.body).toMatchObject({ active: false, status: 'deactivated' });
       const denied = await request(h.url).get('/api/v1/tenants').set(bearer(p.key)).expect(403);
       expect(denied.body.detail).toMatch(/deactivated/);
@@ -126,7 +152,12 @@ describe('registry identity', () => {
       const p = await createPrincipalWithKey(h, a.admin.key, { permissions: ['read', 'check'] });
       const list = await request(h.url).get(`/api/v1/api-keys?principal_id=${p.principalId}`).set(bearer(a.admin.key)).expect(200);
       expect(list.body.items).toHaveLength(1);
-      expect(list.body.items[0]).toMatchObject({ id: p.keyId, permissions: ['read', 'check'], status: 'active', key_prefix: p.key.slice(0, 11) });
+      expect(list.body.items[0]).toMatchObject({
+        id: p.keyId,
+        permissions: ['read', 'check'],
+        status: 'active',
+        key_prefix: p.key.slice(0, 11),
+      });
       expect(JSON.stringify(list.body)).not.toContain(p.key);
       const db = new Client({ connectionString: h.databaseUrl });
       await db.connect();
@@ -141,16 +172,32 @@ describe('registry identity', () => {
     });
 
     it('refuses a key for another tenant principal, an unknown permission, a past expiry, and platform_admin from a tenant admin', async () => {
-      await request(h.url).post('/api/v1/api-keys').set(bearer(a.admin.key)).send({ principal_id: b.admin.principalId, permissions: ['read'] }).expect(404);
+      await request(h.url)
+        .post('/api/v1/api-keys')
+        .set(bearer(a.admin.key))
+        .send({ principal_id: b.admin.principalId, permissions: ['read'] })
+        .expect(404);
       const p = await createPrincipalWithKey(h, a.admin.key, { permissions: ['read'] });
-      await request(h.url).post('/api/v1/api-keys').set(bearer(a.admin.key)).send({ principal_id: p.principalId, permissions: ['fly'] }).expect(400);
+      await request(h.url)
+        .post('/api/v1/api-keys')
+        .set(bearer(a.admin.key))
+        .send({ principal_id: p.principalId, permissions: ['fly'] })
+        .expect(400);
       await request(h.url)
         .post('/api/v1/api-keys')
         .set(bearer(a.admin.key))
         .send({ principal_id: p.principalId, permissions: ['read'], expires_at: '2001-01-01T00:00:00Z' })
         .expect(422);
-      await request(h.url).post('/api/v1/api-keys').set(bearer(a.admin.key)).send({ principal_id: p.principalId, permissions: ['platform_admin'] }).expect(403);
-      await request(h.url).post('/api/v1/api-keys').set(bearer(a.admin.key)).send({ permissions: ['read'] }).expect(422);
+      await request(h.url)
+        .post('/api/v1/api-keys')
+        .set(bearer(a.admin.key))
+        .send({ principal_id: p.principalId, permissions: ['platform_admin'] })
+        .expect(403);
+      await request(h.url)
+        .post('/api/v1/api-keys')
+        .set(bearer(a.admin.key))
+        .send({ permissions: ['read'] })
+        .expect(422);
     });
 
     it('revokes a key at once (DELETE) and reports it revoked', async () => {
@@ -182,11 +229,17 @@ describe('registry identity', () => {
     it('refuses a tenant admin settings.rate_limit on its own tenant (403), and leaves the tenant as it was', async () => {
       const t = await createTenantWithAdmin(h, 'tier-self', { default_verdict: 'allowed' });
 
-      const res = await as(t.admin.key).patch(`/api/v1/tenants/${t.tenant.id}`, { settings: { default_verdict: 'allowed', rate_limit: tier } }).expect(403);
+      const res = await as(t.admin.key)
+        .patch(`/api/v1/tenants/${t.tenant.id}`, { settings: { default_verdict: 'allowed', rate_limit: tier } })
+        .expect(403);
 
       expect(res.body).toEqual({ detail: 'settings.rate_limit (the ledger tier) is set by platform admins only' });
-      expect((await as(t.admin.key).get(`/api/v1/tenants/${t.tenant.id}`).expect(200)).body.settings).toEqual({ default_verdict: 'allowed' });
-      const create = await as(t.admin.key).post('/api/v1/tenants', { name: 'mine', slug: 'tier-mine', settings: { rate_limit: tier } }).expect(403);
+      expect((await as(t.admin.key).get(`/api/v1/tenants/${t.tenant.id}`).expect(200)).body.settings).toEqual({
+        default_verdict: 'allowed',
+      });
+      const create = await as(t.admin.key)
+        .post('/api/v1/tenants', { name: 'mine', slug: 'tier-mine', settings: { rate_limit: tier } })
+        .expect(403);
       expect(create.body).toEqual({ detail: 'Missing permission: platform_admin' });
     });
 
@@ -194,11 +247,23 @@ describe('registry identity', () => {
       const t = await createTenantWithAdmin(h, 'tier-kept', { rate_limit: tier });
       const path = `/api/v1/tenants/${t.tenant.id}`;
 
-      const omitted = await as(t.admin.key).patch(path, { settings: { default_verdict: 'blocked' } }).expect(200);
-      const echoed = await as(t.admin.key).patch(path, { settings: { default_verdict: 'allowed', rate_limit: { burst: 500, requests_per_minute: 6000, tier: 'enterprise' } } }).expect(200);
-      const raised = await as(t.admin.key).patch(path, { settings: { rate_limit: { ...tier, requests_per_minute: 60000 } } }).expect(403);
-      const dropped = await as(t.admin.key).patch(path, { settings: { rate_limit: {} } }).expect(403);
-      const byPlatform = await as(h.adminKey).patch(path, { settings: { rate_limit: { requests_per_minute: 100, burst: 10 } } }).expect(200);
+      const omitted = await as(t.admin.key)
+        .patch(path, { settings: { default_verdict: 'blocked' } })
+        .expect(200);
+      const echoed = await as(t.admin.key)
+        .patch(path, {
+          settings: { default_verdict: 'allowed', rate_limit: { burst: 500, requests_per_minute: 6000, tier: 'enterprise' } },
+        })
+        .expect(200);
+      const raised = await as(t.admin.key)
+        .patch(path, { settings: { rate_limit: { ...tier, requests_per_minute: 60000 } } })
+        .expect(403);
+      const dropped = await as(t.admin.key)
+        .patch(path, { settings: { rate_limit: {} } })
+        .expect(403);
+      const byPlatform = await as(h.adminKey)
+        .patch(path, { settings: { rate_limit: { requests_per_minute: 100, burst: 10 } } })
+        .expect(200);
 
       expect(omitted.body.settings).toEqual({ default_verdict: 'blocked', rate_limit: tier });
       expect(echoed.body.settings).toEqual({ default_verdict: 'allowed', rate_limit: tier });
@@ -213,18 +278,31 @@ describe('registry identity', () => {
 
       await as(t.admin.key).patch(path, { slug: 'acme' }).expect(400);
       await as(t.admin.key).patch(path, { status: 'active' }).expect(400);
-      await as(t.admin.key).patch(path, { settings: { verdict_ttl_seconds: 86400 } }).expect(400);
-      await as(t.admin.key).patch(path, { settings: { verdict_ttl_seconds: 0 } }).expect(400);
-      await as(t.admin.key).patch(path, { settings: { max_resolve_rounds: 1000 } }).expect(400);
+      await as(t.admin.key)
+        .patch(path, { settings: { verdict_ttl_seconds: 86400 } })
+        .expect(400);
+      await as(t.admin.key)
+        .patch(path, { settings: { verdict_ttl_seconds: 0 } })
+        .expect(400);
+      await as(t.admin.key)
+        .patch(path, { settings: { max_resolve_rounds: 1000 } })
+        .expect(400);
 
-      expect((await as(t.admin.key).get(path).expect(200)).body).toMatchObject({ slug: 'fixed-slug', settings: { verdict_ttl_seconds: 300 } });
+      expect((await as(t.admin.key).get(path).expect(200)).body).toMatchObject({
+        slug: 'fixed-slug',
+        settings: { verdict_ttl_seconds: 300 },
+      });
     });
 
     it('never lets a tenant admin grant platform_admin or move a principal or key into another tenant', async () => {
       const p = await createPrincipalWithKey(h, a.admin.key, { permissions: ['read'] });
 
-      const grant = await as(a.admin.key).post('/api/v1/api-keys', { principal_id: p.principalId, permissions: ['admin', 'platform_admin'] }).expect(403);
-      await as(a.admin.key).post('/api/v1/api-keys', { principal_id: p.principalId, permissions: ['read'], tenant_id: b.tenant.id }).expect(403);
+      const grant = await as(a.admin.key)
+        .post('/api/v1/api-keys', { principal_id: p.principalId, permissions: ['admin', 'platform_admin'] })
+        .expect(403);
+      await as(a.admin.key)
+        .post('/api/v1/api-keys', { principal_id: p.principalId, permissions: ['read'], tenant_id: b.tenant.id })
+        .expect(403);
       await as(a.admin.key).patch(`/api/v1/principals/${p.principalId}`, { tenant_id: b.tenant.id }).expect(400);
 
       expect(grant.body.detail).toMatch(/^Missing permission: platform_admin/);
@@ -254,8 +332,12 @@ describe('registry identity', () => {
       await restricted.post('/api/v1/principals', { kind: 'agent', name: 'x' }).expect(403);
       await restricted.patch(`/api/v1/principals/${target.principalId}`, { roles: ['role-finance'] }).expect(403);
       const everyScope = await restricted.post('/api/v1/api-keys', { principal_id: target.principalId, permissions: ['read'] }).expect(403);
-      await restricted.post('/api/v1/api-keys', { principal_id: target.principalId, permissions: ['read'], scope_ids: [scope, other] }).expect(403);
-      const inside = await restricted.post('/api/v1/api-keys', { principal_id: target.principalId, permissions: ['read'], scope_ids: [scope] }).expect(201);
+      await restricted
+        .post('/api/v1/api-keys', { principal_id: target.principalId, permissions: ['read'], scope_ids: [scope, other] })
+        .expect(403);
+      const inside = await restricted
+        .post('/api/v1/api-keys', { principal_id: target.principalId, permissions: ['read'], scope_ids: [scope] })
+        .expect(201);
       await restricted.delete(`/api/v1/api-keys/${target.keyId}`).expect(403);
       await restricted.delete(`/api/v1/api-keys/${inside.body.id}`).expect(200);
 
@@ -268,24 +350,53 @@ describe('registry identity', () => {
     it('keeps keys minted by an expiring key within its lifetime', async () => {
       const principal = (await as(a.admin.key).post('/api/v1/principals', { kind: 'human', name: 'contractor' }).expect(201)).body.id;
       const ends = new Date(Date.now() + 3_600_000);
-      const temp = (await as(a.admin.key).post('/api/v1/api-keys', { principal_id: principal, permissions: ['admin'], expires_at: ends.toISOString() }).expect(201)).body.key;
+      const temp = (
+        await as(a.admin.key)
+          .post('/api/v1/api-keys', { principal_id: principal, permissions: ['admin'], expires_at: ends.toISOString() })
+          .expect(201)
+      ).body.key;
 
-      const forever = await as(temp).post('/api/v1/api-keys', { principal_id: principal, permissions: ['admin'] }).expect(403);
-      await as(temp).post('/api/v1/api-keys', { principal_id: principal, permissions: ['admin'], expires_at: new Date(ends.getTime() + 60_000).toISOString() }).expect(403);
-      const shorter = await as(temp).post('/api/v1/api-keys', { principal_id: principal, permissions: ['read'], expires_at: new Date(ends.getTime() - 60_000).toISOString() }).expect(201);
+      const forever = await as(temp)
+        .post('/api/v1/api-keys', { principal_id: principal, permissions: ['admin'] })
+        .expect(403);
+      await as(temp)
+        .post('/api/v1/api-keys', {
+          principal_id: principal,
+          permissions: ['admin'],
+          expires_at: new Date(ends.getTime() + 60_000).toISOString(),
+        })
+        .expect(403);
+      const shorter = await as(temp)
+        .post('/api/v1/api-keys', {
+          principal_id: principal,
+          permissions: ['read'],
+          expires_at: new Date(ends.getTime() - 60_000).toISOString(),
+        })
+        .expect(201);
 
       expect(forever.body.detail).toMatch(/^expires_at must be no later than the creating key's own/);
       expect(Date.parse(shorter.body.expires_at)).toBe(ends.getTime() - 60_000);
     });
 
     it("keeps a platform admin's principal and keys out of reach of a tenant admin of the platform tenant", async () => {
-      const platform = (await as(h.adminKey).get('/api/v1/tenants?limit=1000').expect(200)).body.items.find((t: { slug: string }) => t.slug === 'platform');
+      const platform = (await as(h.adminKey).get('/api/v1/tenants?limit=1000').expect(200)).body.items.find(
+        (t: { slug: string }) => t.slug === 'platform',
+      );
       const root = (await as(h.adminKey).get(`/api/v1/principals?tenant_id=${platform.id}&limit=1000`).expect(200)).body.items.find(
         (p: { name: string }) => p.name === 'platform-admin',
       );
-      const rootKey = (await as(h.adminKey).get(`/api/v1/api-keys?tenant_id=${platform.id}&principal_id=${root.id}`).expect(200)).body.items[0];
-      const local = (await as(h.adminKey).post('/api/v1/principals', { kind: 'human', name: 'platform-tenant-admin', tenant_id: platform.id }).expect(201)).body.id;
-      const localKey = (await as(h.adminKey).post('/api/v1/api-keys', { principal_id: local, permissions: ['admin'], tenant_id: platform.id }).expect(201)).body.key;
+      const rootKey = (await as(h.adminKey).get(`/api/v1/api-keys?tenant_id=${platform.id}&principal_id=${root.id}`).expect(200)).body
+        .items[0];
+      const local = (
+        await as(h.adminKey)
+          .post('/api/v1/principals', { kind: 'human', name: 'platform-tenant-admin', tenant_id: platform.id })
+          .expect(201)
+      ).body.id;
+      const localKey = (
+        await as(h.adminKey)
+          .post('/api/v1/api-keys', { principal_id: local, permissions: ['admin'], tenant_id: platform.id })
+          .expect(201)
+      ).body.key;
       const tenantAdmin = as(localKey);
 
       const deactivate = await tenantAdmin.patch(`/api/v1/principals/${root.id}`, { active: false }).expect(403);
@@ -295,8 +406,13 @@ describe('registry identity', () => {
 
       expect(deactivate.body).toEqual({ detail: 'Only a platform admin may change a principal holding platform_admin' });
       expect(revoke.body).toEqual({ detail: 'Only a platform admin may revoke a key holding platform_admin' });
-      expect((await as(h.adminKey).get(`/api/v1/principals/${root.id}`).expect(200)).body).toMatchObject({ active: true, roles: root.roles });
-      expect((await as(h.adminKey).get(`/api/v1/api-keys?tenant_id=${platform.id}&principal_id=${root.id}`).expect(200)).body.items).toHaveLength(1);
+      expect((await as(h.adminKey).get(`/api/v1/principals/${root.id}`).expect(200)).body).toMatchObject({
+        active: true,
+        roles: root.roles,
+      });
+      expect(
+        (await as(h.adminKey).get(`/api/v1/api-keys?tenant_id=${platform.id}&principal_id=${root.id}`).expect(200)).body.items,
+      ).toHaveLength(1);
     });
   });
 
@@ -304,7 +420,10 @@ describe('registry identity', () => {
     it('answers 401 in the {detail} shape without a key or with a bad one', async () => {
       const none = await request(h.url).get('/api/v1/tenants').expect(401);
       expect(none.body).toEqual({ detail: expect.stringMatching(/Missing API key/) });
-      await request(h.url).get('/api/v1/tenants').set(bearer('ak-' + '0'.repeat(64))).expect(401);
+      await request(h.url)
+        .get('/api/v1/tenants')
+        .set(bearer('ak-' + '0'.repeat(64)))
+        .expect(401);
       await request(h.url).get('/api/v1/tenants').set({ Authorization: 'Basic abc' }).expect(401);
     });
 
@@ -361,7 +480,11 @@ describe('registry identity', () => {
 
     it('refuses tenant API keys and wrong tokens', async () => {
       await introspect({ key_hash: '0'.repeat(64) }, 'wrong-token').expect(401);
-      await request(h.url).post('/internal/v1/introspect').set(bearer(h.adminKey)).send({ key_hash: '0'.repeat(64) }).expect(401);
+      await request(h.url)
+        .post('/internal/v1/introspect')
+        .set(bearer(h.adminKey))
+        .send({ key_hash: '0'.repeat(64) })
+        .expect(401);
     });
   });
 
@@ -376,7 +499,9 @@ describe('registry identity', () => {
 
   it('serves its OpenAPI document and /docs', async () => {
     const spec = await request(h.url).get('/openapi.json').expect(200);
-    expect(Object.keys(spec.body.paths)).toEqual(expect.arrayContaining(['/api/v1/tenants', '/api/v1/principals', '/api/v1/api-keys/{key_id}']));
+    expect(Object.keys(spec.body.paths)).toEqual(
+      expect.arrayContaining(['/api/v1/tenants', '/api/v1/principals', '/api/v1/api-keys/{key_id}']),
+    );
     expect(JSON.stringify(spec.body)).not.toContain('/internal/');
     await request(h.url).get('/docs/').expect(200);
   });

@@ -1,6 +1,13 @@
 import { createHash } from 'node:crypto';
 import request from 'supertest';
-import { createPrincipalWithKey, createTenantWithAdmin, startTestRegistry, TEST_INTERNAL_TOKEN, type RegistryHarness, type TenantFixture } from './harness';
+import {
+  createPrincipalWithKey,
+  createTenantWithAdmin,
+  startTestRegistry,
+  TEST_INTERNAL_TOKEN,
+  type RegistryHarness,
+  type TenantFixture,
+} from './harness';
 import { api, createScope, jcs, type Api } from './fixtures';
 
 describe('registry internal API for the verdict gateway', () => {
@@ -15,7 +22,8 @@ describe('registry internal API for the verdict gateway', () => {
 
   const internal = {
     get: (path: string, token = TEST_INTERNAL_TOKEN) => request(h.url).get(`/internal/v1${path}`).set('X-Internal-Token', token),
-    post: (path: string, body: object, token = TEST_INTERNAL_TOKEN) => request(h.url).post(`/internal/v1${path}`).set('X-Internal-Token', token).send(body),
+    post: (path: string, body: object, token = TEST_INTERNAL_TOKEN) =>
+      request(h.url).post(`/internal/v1${path}`).set('X-Internal-Token', token).send(body),
   };
   const state = async () => (await internal.get(`/tenants/${t.tenant.id}/state`).expect(200)).body;
   const stateHash = async () => (await internal.get(`/tenants/${t.tenant.id}/state-hash`).expect(200)).body;
@@ -23,11 +31,15 @@ describe('registry internal API for the verdict gateway', () => {
 
   beforeAll(async () => {
     h = await startTestRegistry();
-    t = await createTenantWithAdmin(h, 'gateway', { scope_schema: { fields: { region: { allowed_values: ['eu', 'us'] }, team: {} } }, default_verdict: 'allowed' });
+    t = await createTenantWithAdmin(h, 'gateway', {
+      scope_schema: { fields: { region: { allowed_values: ['eu', 'us'] }, team: {} } },
+      default_verdict: 'allowed',
+    });
     admin = api(h, t.admin.key);
     eu = (await createScope(admin, 'eu', { region: 'eu' })).id;
     all = (await createScope(admin, 'all')).id;
-    decider = (await createPrincipalWithKey(h, t.admin.key, { kind: 'human', permissions: ['approve'], roles: ['role-finance'] })).principalId;
+    decider = (await createPrincipalWithKey(h, t.admin.key, { kind: 'human', permissions: ['approve'], roles: ['role-finance'] }))
+      .principalId;
     ruleEu = (
       await admin
         .post(`/api/v1/scopes/${eu}/rules`, {
@@ -42,7 +54,8 @@ describe('registry internal API for the verdict gateway', () => {
         })
         .expect(201)
     ).body;
-    ruleAll = (await admin.post(`/api/v1/scopes/${all}/rules`, { directive: 'Everything is observed', severity: 'ADVISORY' }).expect(201)).body;
+    ruleAll = (await admin.post(`/api/v1/scopes/${all}/rules`, { directive: 'Everything is observed', severity: 'ADVISORY' }).expect(201))
+      .body;
   });
   afterAll(() => h.stop());
 
@@ -50,7 +63,11 @@ describe('registry internal API for the verdict gateway', () => {
     await internal.get(`/tenants/${t.tenant.id}/state`, 'wrong-token-wrong-token').expect(401);
     await request(h.url).get(`/internal/v1/tenants/${t.tenant.id}/state`).set('Authorization', `Bearer ${h.adminKey}`).expect(401);
     await request(h.url).get(`/internal/v1/tenants/${t.tenant.id}/state-hash`).expect(401);
-    await request(h.url).post(`/internal/v1/tenants/${t.tenant.id}/overrides`).set('Authorization', `Bearer ${t.admin.key}`).send({}).expect(401);
+    await request(h.url)
+      .post(`/internal/v1/tenants/${t.tenant.id}/overrides`)
+      .set('Authorization', `Bearer ${t.admin.key}`)
+      .send({})
+      .expect(401);
   });
 
   it("serves the tenant's whole evaluable state with a hash recomputable from it", async () => {
@@ -107,7 +124,13 @@ describe('registry internal API for the verdict gateway', () => {
     expect(h1.state_hash).toBe(h0.state_hash);
 
     const steps: Array<[string, () => Promise<unknown>]> = [
-      ['rule update', () => admin.put(`/api/v1/scopes/${all}/rules/${ruleAll.id}`, { directive: 'Everything is observed, really', severity: 'ADVISORY' }).expect(200)],
+      [
+        'rule update',
+        () =>
+          admin
+            .put(`/api/v1/scopes/${all}/rules/${ruleAll.id}`, { directive: 'Everything is observed, really', severity: 'ADVISORY' })
+            .expect(200),
+      ],
       ['invariant create', () => admin.post(`/api/v1/scopes/${eu}/invariants`, { constraint: 'c', requires_approval: true }).expect(201)],
       ['principal roles', () => admin.patch(`/api/v1/principals/${decider}`, { roles: ['role-finance', 'role-risk'] }).expect(200)],
       ['principal deactivated', () => admin.patch(`/api/v1/principals/${decider}`, { active: false }).expect(200)],
@@ -124,7 +147,12 @@ describe('registry internal API for the verdict gateway', () => {
     }
     const s = await state();
     expect(s.state_hash).toBe(previous.state_hash);
-    expect(s.principals.find((p: { id: string }) => p.id === decider)).toEqual({ id: decider, kind: 'human', active: false, roles: ['role-finance', 'role-risk'] });
+    expect(s.principals.find((p: { id: string }) => p.id === decider)).toEqual({
+      id: decider,
+      kind: 'human',
+      active: false,
+      roles: ['role-finance', 'role-risk'],
+    });
     expect(s.settings).toEqual({ default_verdict: 'blocked' });
   });
 
@@ -186,9 +214,17 @@ describe('registry internal API for the verdict gateway', () => {
       });
       expect(res.body.id).toMatch(/^ovr-/);
       for (const scope of [eu, all]) {
-        expect((await admin.get(`/api/v1/scopes/${scope}/overrides`).expect(200)).body.items.map((o: { id: string }) => o.id)).toContain(res.body.id);
-        expect((await admin.get(`/api/v1/scopes/${scope}/resolve`).expect(200)).body.overrides.map((o: { id: string }) => o.id)).toContain(res.body.id);
-        expect((await admin.get(`/api/v1/scopes/${scope}/events?type=override.created`).expect(200)).body.items.map((e: { entity_id: string }) => e.entity_id)).toContain(res.body.id);
+        expect((await admin.get(`/api/v1/scopes/${scope}/overrides`).expect(200)).body.items.map((o: { id: string }) => o.id)).toContain(
+          res.body.id,
+        );
+        expect((await admin.get(`/api/v1/scopes/${scope}/resolve`).expect(200)).body.overrides.map((o: { id: string }) => o.id)).toContain(
+          res.body.id,
+        );
+        expect(
+          (await admin.get(`/api/v1/scopes/${scope}/events?type=override.created`).expect(200)).body.items.map(
+            (e: { entity_id: string }) => e.entity_id,
+          ),
+        ).toContain(res.body.id);
       }
       const s = await state();
       expect(s.overrides).toContainEqual({
@@ -223,8 +259,12 @@ describe('registry internal API for the verdict gateway', () => {
     });
 
     it('validates the grant: 422 missing, 400 malformed, 404 unknown rule or tenant', async () => {
-      await admin.patch(`/api/v1/tenants/${t.tenant.id}`, { settings: { scope_schema: { fields: { region: { allowed_values: ['eu', 'us'] } } } } }).expect(200);
-      expect((await grant({ applies_to_scope: {}, expires_at: inAnHour() }).expect(422)).body).toEqual({ detail: 'target_ids is required' });
+      await admin
+        .patch(`/api/v1/tenants/${t.tenant.id}`, { settings: { scope_schema: { fields: { region: { allowed_values: ['eu', 'us'] } } } } })
+        .expect(200);
+      expect((await grant({ applies_to_scope: {}, expires_at: inAnHour() }).expect(422)).body).toEqual({
+        detail: 'target_ids is required',
+      });
       await grant({ target_ids: [ruleEu.id], expires_at: inAnHour() }).expect(422);
       await grant({ target_ids: [ruleEu.id], applies_to_scope: {} }).expect(422);
       await grant({ target_ids: [ruleEu.id], applies_to_scope: {}, expires_at: '2001-01-01T00:00:00Z' }).expect(422);
@@ -239,7 +279,12 @@ describe('registry internal API for the verdict gateway', () => {
       const other = await createTenantWithAdmin(h, 'gateway-third');
       await grant({ target_ids: [ruleEu.id], applies_to_scope: {}, expires_at: inAnHour() }, other.tenant.id).expect(404);
       await grant({ target_ids: [ruleEu.id], applies_to_scope: {}, expires_at: inAnHour() }, 'tnt-000000000000000000000000').expect(404);
-      await request(h.url).post(`/internal/v1/tenants/${t.tenant.id}/overrides`).set('X-Internal-Token', TEST_INTERNAL_TOKEN).set('Content-Type', 'application/json').send('[1]').expect(400);
+      await request(h.url)
+        .post(`/internal/v1/tenants/${t.tenant.id}/overrides`)
+        .set('X-Internal-Token', TEST_INTERNAL_TOKEN)
+        .set('Content-Type', 'application/json')
+        .send('[1]')
+        .expect(400);
     });
   });
 

@@ -5,23 +5,47 @@ type Schema = { required?: string[]; properties?: Record<string, unknown> };
 describe('registry OpenAPI document', () => {
   const schemas = spec.components.schemas as Record<string, Schema>;
 
-  it.each(['Scope', 'ScopeDetails', 'Namespace', 'Decision', 'Invariant', 'Rule', 'RuleVersion', 'Override', 'Reference', 'Link', 'Approval', 'WebhookSubscription'])(
-    '%s documents every server-assigned field as required',
-    (name) => {
-      expect(schemas[name].required).toEqual(expect.arrayContaining(['id', 'tenant_id', 'status', 'version', 'created_at', 'updated_at', 'created_by']));
-    },
-  );
+  it.each([
+    'Scope',
+    'ScopeDetails',
+    'Namespace',
+    'Decision',
+    'Invariant',
+    'Rule',
+    'RuleVersion',
+    'Override',
+    'Reference',
+    'Link',
+    'Approval',
+    'WebhookSubscription',
+  ])('%s documents every server-assigned field as required', (name) => {
+    expect(schemas[name].required).toEqual(
+      expect.arrayContaining(['id', 'tenant_id', 'status', 'version', 'created_at', 'updated_at', 'created_by']),
+    );
+  });
 
   it('documents the machine-readable rule fields of docs/verdicts.md on rules and their versions', () => {
     for (const name of ['Rule', 'RuleVersion', 'RuleBody']) {
       expect(Object.keys(schemas[name].properties ?? {})).toEqual(
-        expect.arrayContaining(['directive', 'severity', 'verdict', 'applies_to', 'conditions', 'condition_mode', 'requires', 'deciders', 'priority']),
+        expect.arrayContaining([
+          'directive',
+          'severity',
+          'verdict',
+          'applies_to',
+          'conditions',
+          'condition_mode',
+          'requires',
+          'deciders',
+          'priority',
+        ]),
       );
     }
   });
 
   it('documents every registry endpoint this service implements', () => {
-    const paths = Object.entries(spec.paths as Record<string, Record<string, unknown>>).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`));
+    const paths = Object.entries(spec.paths as Record<string, Record<string, unknown>>).flatMap(([p, ops]) =>
+      Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`),
+    );
     const expected = [
       'GET /api/v1/scopes',
       'POST /api/v1/scopes',

@@ -1,4 +1,11 @@
-import { createPrincipalWithKey, createTenantWithAdmin, startTestRegistry, TEST_INTERNAL_TOKEN, type RegistryHarness, type TenantFixture } from './harness';
+import {
+  createPrincipalWithKey,
+  createTenantWithAdmin,
+  startTestRegistry,
+  TEST_INTERNAL_TOKEN,
+  type RegistryHarness,
+  type TenantFixture,
+} from './harness';
 import { createLogger } from '@arbiter/http';
 import { checkStoredOverrideConditions } from '../src/services/override-conditions.service';
 import request from 'supertest';
@@ -18,8 +25,10 @@ describe('registry overrides', () => {
     t = await createTenantWithAdmin(h, 'overrides', { scope_schema: { fields: { region: { allowed_values: ['eu', 'us'] } } } });
     admin = api(h, t.admin.key);
     scopeId = (await createScope(admin, 'main', { region: 'eu' })).id;
-    invariantId = (await admin.post(`/api/v1/scopes/${scopeId}/invariants`, { constraint: 'Freeze deploys in December' }).expect(201)).body.id;
-    ruleId = (await admin.post(`/api/v1/scopes/${scopeId}/rules`, { directive: 'No refunds above 500', severity: 'MANDATORY' }).expect(201)).body.id;
+    invariantId = (await admin.post(`/api/v1/scopes/${scopeId}/invariants`, { constraint: 'Freeze deploys in December' }).expect(201)).body
+      .id;
+    ruleId = (await admin.post(`/api/v1/scopes/${scopeId}/rules`, { directive: 'No refunds above 500', severity: 'MANDATORY' }).expect(201))
+      .body.id;
   });
   afterAll(() => h.stop());
 
@@ -61,7 +70,12 @@ describe('registry overrides', () => {
   it('creates permanent and conditional overrides of a rule', async () => {
     const permanent = await post({ target_id: ruleId, override_type: 'permanent', justification: 'Legacy contract' }).expect(201);
     expect(permanent.body).toMatchObject({ target_type: 'rule', expires_at: null, status: 'active', applies_to_scope: null });
-    const conditional = await post({ target_id: ruleId, override_type: 'conditional', justification: 'j', conditions: 'incident.open == true' }).expect(201);
+    const conditional = await post({
+      target_id: ruleId,
+      override_type: 'conditional',
+      justification: 'j',
+      conditions: 'incident.open == true',
+    }).expect(201);
     expect(conditional.body).toMatchObject({ conditions: 'incident.open == true', conditions_error: null, status: 'active' });
   });
 
@@ -84,14 +98,24 @@ describe('registry overrides', () => {
     });
 
     it('refuses a conditional override without conditions with 422 naming conditions', async () => {
-      expect((await post({ target_id: ruleId, override_type: 'conditional', justification: 'j' }).expect(422)).body.detail).toMatch(/^conditions: required/);
+      expect((await post({ target_id: ruleId, override_type: 'conditional', justification: 'j' }).expect(422)).body.detail).toMatch(
+        /^conditions: required/,
+      );
     });
 
     it('marks stored rows whose conditions do not parse as invalid_conditions: listed, but in effect nowhere', async () => {
       const s = await createScope(admin, 'legacy');
       const rule = await admin.post(`/api/v1/scopes/${s.id}/rules`, { directive: 'r', severity: 'MANDATORY' }).expect(201);
-      const good = (await post({ target_id: rule.body.id, override_type: 'conditional', justification: 'j', conditions: 'amount < 20' }, s.id).expect(201)).body;
-      const bad = (await post({ target_id: rule.body.id, override_type: 'conditional', justification: 'j', conditions: 'amount < 10' }, s.id).expect(201)).body;
+      const good = (
+        await post({ target_id: rule.body.id, override_type: 'conditional', justification: 'j', conditions: 'amount < 20' }, s.id).expect(
+          201,
+        )
+      ).body;
+      const bad = (
+        await post({ target_id: rule.body.id, override_type: 'conditional', justification: 'j', conditions: 'amount < 10' }, s.id).expect(
+          201,
+        )
+      ).body;
       // As a row written before conditions were CEL: free text, not yet checked.
       await sql(h, `UPDATE overrides SET conditions = 'only small amounts', conditions_checked = false WHERE id = $1`, [bad.id]);
       expect(await checkStoredOverrideConditions(h.registry.ctx.prisma, createLogger('test', 'silent'))).toBe(1);
@@ -103,32 +127,46 @@ describe('registry overrides', () => {
         [bad.id, 'invalid_conditions'],
       ]);
       expect(listed[1].conditions_error).toMatch(/not a CEL expression/);
-      const only = async (status: string) => (await admin.get(`/api/v1/scopes/${s.id}/overrides?status=${status}`).expect(200)).body.items.map((o: { id: string }) => o.id);
+      const only = async (status: string) =>
+        (await admin.get(`/api/v1/scopes/${s.id}/overrides?status=${status}`).expect(200)).body.items.map((o: { id: string }) => o.id);
       expect(await only('invalid_conditions')).toEqual([bad.id]);
       expect(await only('active')).toEqual([good.id]);
 
-      const state = await request(h.url).get(`/internal/v1/tenants/${t.tenant.id}/state`).set('X-Internal-Token', TEST_INTERNAL_TOKEN).expect(200);
+      const state = await request(h.url)
+        .get(`/internal/v1/tenants/${t.tenant.id}/state`)
+        .set('X-Internal-Token', TEST_INTERNAL_TOKEN)
+        .expect(200);
       const ids = state.body.overrides.map((o: { id: string }) => o.id);
       expect(ids).toContain(good.id);
       expect(ids).not.toContain(bad.id);
-      expect(state.body.overrides.find((o: { id: string }) => o.id === good.id)).toMatchObject({ conditions: 'amount < 20', scope_id: s.id });
+      expect(state.body.overrides.find((o: { id: string }) => o.id === good.id)).toMatchObject({
+        conditions: 'amount < 20',
+        scope_id: s.id,
+      });
     });
   });
 
   it('answers 422 for a missing field, a temporary override without expiry, a conditional one without conditions, a past expiry', async () => {
     expect((await post({ override_type: 'permanent', justification: 'j' }).expect(422)).body.detail).toMatch(/target_id/);
-    expect((await post({ target_id: ruleId, override_type: 'temporary', justification: 'j' }).expect(422)).body.detail).toMatch(/expires_at is required/);
-    expect((await post({ target_id: ruleId, override_type: 'conditional', justification: 'j' }).expect(422)).body.detail).toMatch(/^conditions: required/);
-    expect((await post({ target_id: ruleId, override_type: 'temporary', justification: 'j', expires_at: '2001-01-01T00:00:00Z' }).expect(422)).body.detail).toMatch(
-      /future/,
+    expect((await post({ target_id: ruleId, override_type: 'temporary', justification: 'j' }).expect(422)).body.detail).toMatch(
+      /expires_at is required/,
     );
+    expect((await post({ target_id: ruleId, override_type: 'conditional', justification: 'j' }).expect(422)).body.detail).toMatch(
+      /^conditions: required/,
+    );
+    expect(
+      (await post({ target_id: ruleId, override_type: 'temporary', justification: 'j', expires_at: '2001-01-01T00:00:00Z' }).expect(422))
+        .body.detail,
+    ).toMatch(/future/);
   });
 
   it('answers 400 for a bad type, a non-entry target, a bad applies_to_scope or expires_at', async () => {
     await post({ target_id: ruleId, override_type: 'forever', justification: 'j' }).expect(400);
     await post({ target_id: ruleId, override_type: 'approval_grant', justification: 'j', expires_at: inAnHour() }).expect(400);
     const dec = await admin.post(`/api/v1/scopes/${scopeId}/decisions`, { decision: 'd' }).expect(201);
-    expect((await post({ target_id: dec.body.id, override_type: 'permanent', justification: 'j' }).expect(400)).body.detail).toMatch(/invariant .* or a rule/);
+    expect((await post({ target_id: dec.body.id, override_type: 'permanent', justification: 'j' }).expect(400)).body.detail).toMatch(
+      /invariant .* or a rule/,
+    );
     await post({ target_id: ruleId, override_type: 'permanent', justification: 'j', applies_to_scope: { region: 'mars' } }).expect(400);
     await post({ target_id: ruleId, override_type: 'temporary', justification: 'j', expires_at: 'tomorrow' }).expect(400);
   });
@@ -139,7 +177,9 @@ describe('registry overrides', () => {
     await post({ target_id: 'inv-000000000000000000000000', override_type: 'permanent', justification: 'j' }).expect(404);
     const inv = await admin.post(`/api/v1/scopes/${scopeId}/invariants`, { constraint: 'gone' }).expect(201);
     await admin.delete(`/api/v1/scopes/${scopeId}/invariants/${inv.body.id}`).expect(200);
-    expect((await post({ target_id: inv.body.id, override_type: 'permanent', justification: 'j' }).expect(409)).body.detail).toMatch(/revoked/);
+    expect((await post({ target_id: inv.body.id, override_type: 'permanent', justification: 'j' }).expect(409)).body.detail).toMatch(
+      /revoked/,
+    );
     const rule = await admin.post(`/api/v1/scopes/${scopeId}/rules`, { directive: 'old', severity: 'ADVISORY' }).expect(201);
     await admin.patch(`/api/v1/scopes/${scopeId}/rules/${rule.body.id}/archive`).expect(200);
     await post({ target_id: rule.body.id, override_type: 'permanent', justification: 'j' }).expect(409);
@@ -148,7 +188,8 @@ describe('registry overrides', () => {
   it('lists every override with its status: an expired one is listed as expired', async () => {
     const s = await createScope(admin, 'statuses');
     const rule = await admin.post(`/api/v1/scopes/${s.id}/rules`, { directive: 'r', severity: 'MANDATORY' }).expect(201);
-    const mk = () => post({ target_id: rule.body.id, override_type: 'temporary', justification: 'j', expires_at: inAnHour() }, s.id).expect(201);
+    const mk = () =>
+      post({ target_id: rule.body.id, override_type: 'temporary', justification: 'j', expires_at: inAnHour() }, s.id).expect(201);
     const active = (await mk()).body;
     const expired = (await mk()).body;
     const revoked = (await mk()).body;
@@ -165,7 +206,8 @@ describe('registry overrides', () => {
       [expired.id, 'expired'],
       [revoked.id, 'revoked'],
     ]);
-    const only = async (status: string) => (await admin.get(`/api/v1/scopes/${s.id}/overrides?status=${status}`).expect(200)).body.items.map((o: { id: string }) => o.id);
+    const only = async (status: string) =>
+      (await admin.get(`/api/v1/scopes/${s.id}/overrides?status=${status}`).expect(200)).body.items.map((o: { id: string }) => o.id);
     expect(await only('active')).toEqual([active.id]);
     expect(await only('expired')).toEqual([expired.id]);
     expect(await only('revoked')).toEqual([revoked.id]);
@@ -184,7 +226,13 @@ describe('registry overrides', () => {
   it('needs manage_invariants to create and revoke overrides', async () => {
     const ruler = await createPrincipalWithKey(h, t.admin.key, { permissions: ['read', 'write', 'manage_rules'] });
     const r = api(h, ruler.key);
-    expect((await r.post(`/api/v1/scopes/${scopeId}/overrides`, { target_id: ruleId, override_type: 'permanent', justification: 'j' }).expect(403)).body).toEqual({
+    expect(
+      (
+        await r
+          .post(`/api/v1/scopes/${scopeId}/overrides`, { target_id: ruleId, override_type: 'permanent', justification: 'j' })
+          .expect(403)
+      ).body,
+    ).toEqual({
       detail: 'Missing permission: manage_invariants',
     });
     const o = await post({ target_id: ruleId, override_type: 'permanent', justification: 'j' }).expect(201);

@@ -55,14 +55,3 @@ export async function startReceiver(respond: Receiver['respond'] = () => 200): P
   };
   return receiver;
 }
-
-/** Polls `check` until it returns a value other than undefined (or throws after `timeoutMs`). */
-export async function eventually<T>(check: () => Promise<T | undefined> | T | undefined, timeoutMs = 20_000, what = 'condition'): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}

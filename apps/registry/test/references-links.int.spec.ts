@@ -20,7 +20,8 @@ describe('registry references and links', () => {
     scopeB = (await createScope(admin, 'b')).id;
     decision = (await admin.post(`/api/v1/scopes/${scopeA}/decisions`, { decision: 'Adopt trunk-based development' }).expect(201)).body.id;
     invariant = (await admin.post(`/api/v1/scopes/${scopeA}/invariants`, { constraint: 'Main is always releasable' }).expect(201)).body.id;
-    rule = (await admin.post(`/api/v1/scopes/${scopeA}/rules`, { directive: 'Two reviews per PR', severity: 'MANDATORY' }).expect(201)).body.id;
+    rule = (await admin.post(`/api/v1/scopes/${scopeA}/rules`, { directive: 'Two reviews per PR', severity: 'MANDATORY' }).expect(201)).body
+      .id;
     ruleB = (await admin.post(`/api/v1/scopes/${scopeB}/rules`, { directive: 'Tag releases', severity: 'ADVISORY' }).expect(201)).body.id;
   });
   afterAll(() => h.stop());
@@ -29,7 +30,12 @@ describe('registry references and links', () => {
     const post = (body: object, scope = scopeA) => admin.post(`/api/v1/scopes/${scope}/references`, body);
 
     it('records how an entry was used, with the entry type derived from its id', async () => {
-      const res = await post({ entry_id: rule, context_type: 'pull_request', context_ref: 'github.com/acme/app/pull/42', status: 'followed' }).expect(201);
+      const res = await post({
+        entry_id: rule,
+        context_type: 'pull_request',
+        context_ref: 'github.com/acme/app/pull/42',
+        status: 'followed',
+      }).expect(201);
       expectConforms(res, 'post', '/api/v1/scopes/{scope_id}/references');
       expect(res.body).toMatchObject({
         entry_id: rule,
@@ -44,15 +50,30 @@ describe('registry references and links', () => {
         version: 1,
       });
       expect(res.body.id).toMatch(/^ref-[0-9a-f]{24}$/);
-      await post({ entry_id: decision, context_type: 'pull_request', context_ref: 'github.com/acme/app/pull/42', status: 'cited' }).expect(201);
-      await post({ entry_id: invariant, context_type: 'ticket', context_ref: 'JIRA-7', status: 'verified', author: 'ci-bot', author_type: 'agent' }).expect(201);
+      await post({ entry_id: decision, context_type: 'pull_request', context_ref: 'github.com/acme/app/pull/42', status: 'cited' }).expect(
+        201,
+      );
+      await post({
+        entry_id: invariant,
+        context_type: 'ticket',
+        context_ref: 'JIRA-7',
+        status: 'verified',
+        author: 'ci-bot',
+        author_type: 'agent',
+      }).expect(201);
     });
 
     it('rejects diverged without a reason (422) and accepts it with one', async () => {
       const res = await post({ entry_id: rule, context_type: 'pull_request', context_ref: 'pr/43', status: 'diverged' }).expect(422);
       expect(res.body).toEqual({ detail: 'reason is required when status is diverged' });
       await post({ entry_id: rule, context_type: 'pull_request', context_ref: 'pr/43', status: 'diverged', reason: '   ' }).expect(422);
-      const ok = await post({ entry_id: rule, context_type: 'pull_request', context_ref: 'pr/43', status: 'diverged', reason: 'Hotfix, single reviewer on call' }).expect(201);
+      const ok = await post({
+        entry_id: rule,
+        context_type: 'pull_request',
+        context_ref: 'pr/43',
+        status: 'diverged',
+        reason: 'Hotfix, single reviewer on call',
+      }).expect(201);
       expect(ok.body).toMatchObject({ status: 'diverged', reason: 'Hotfix, single reviewer on call' });
     });
 
@@ -84,7 +105,13 @@ describe('registry references and links', () => {
 
     it('needs write to record and read to query', async () => {
       const reader = await createPrincipalWithKey(h, t.admin.key, { permissions: ['read'] });
-      expect((await api(h, reader.key).post(`/api/v1/scopes/${scopeA}/references`, { entry_id: rule, context_type: 'x', context_ref: 'y', status: 'cited' }).expect(403)).body).toEqual({
+      expect(
+        (
+          await api(h, reader.key)
+            .post(`/api/v1/scopes/${scopeA}/references`, { entry_id: rule, context_type: 'x', context_ref: 'y', status: 'cited' })
+            .expect(403)
+        ).body,
+      ).toEqual({
         detail: 'Missing permission: write',
       });
       await api(h, reader.key).get(`/api/v1/references?entry_id=${rule}`).expect(200);
@@ -96,31 +123,40 @@ describe('registry references and links', () => {
       const onlyB = await createPrincipalWithKey(h, t.admin.key, { permissions: ['read', 'write'], scope_ids: [scopeB] });
       const res = await api(h, onlyB.key).get('/api/v1/references?context_ref=shared-pr').expect(200);
       expect(res.body.items.map((r: { entry_id: string }) => r.entry_id)).toEqual([ruleB]);
-      await api(h, onlyB.key).post(`/api/v1/scopes/${scopeA}/references`, { entry_id: rule, context_type: 'x', context_ref: 'y', status: 'cited' }).expect(404);
+      await api(h, onlyB.key)
+        .post(`/api/v1/scopes/${scopeA}/references`, { entry_id: rule, context_type: 'x', context_ref: 'y', status: 'cited' })
+        .expect(404);
     });
   });
 
   describe('links', () => {
-    it.each(['depends_on', 'supersedes', 'contradicts', 'in_tension_with', 'creates'])('links two entries with relation %s', async (relation) => {
-      const res = await admin.post('/api/v1/links', { from_id: decision, from_type: 'decision', to_id: ruleB, to_type: 'rule', relation }).expect(201);
-      expectConforms(res, 'post', '/api/v1/links');
-      expect(res.body).toMatchObject({
-        from_id: decision,
-        from_type: 'decision',
-        from_scope_id: scopeA,
-        to_id: ruleB,
-        to_type: 'rule',
-        to_scope_id: scopeB,
-        relation,
-        status: 'active',
-        version: 1,
-        tenant_id: t.tenant.id,
-      });
-      expect(res.body.id).toMatch(/^lnk-[0-9a-f]{24}$/);
-    });
+    it.each(['depends_on', 'supersedes', 'contradicts', 'in_tension_with', 'creates'])(
+      'links two entries with relation %s',
+      async (relation) => {
+        const res = await admin
+          .post('/api/v1/links', { from_id: decision, from_type: 'decision', to_id: ruleB, to_type: 'rule', relation })
+          .expect(201);
+        expectConforms(res, 'post', '/api/v1/links');
+        expect(res.body).toMatchObject({
+          from_id: decision,
+          from_type: 'decision',
+          from_scope_id: scopeA,
+          to_id: ruleB,
+          to_type: 'rule',
+          to_scope_id: scopeB,
+          relation,
+          status: 'active',
+          version: 1,
+          tenant_id: t.tenant.id,
+        });
+        expect(res.body.id).toMatch(/^lnk-[0-9a-f]{24}$/);
+      },
+    );
 
     it('lists the links of an entity at either end', async () => {
-      await admin.post('/api/v1/links', { from_id: invariant, from_type: 'invariant', to_id: decision, to_type: 'decision', relation: 'depends_on' }).expect(201);
+      await admin
+        .post('/api/v1/links', { from_id: invariant, from_type: 'invariant', to_id: decision, to_type: 'decision', relation: 'depends_on' })
+        .expect(201);
       const res = await admin.get(`/api/v1/links?entity_id=${decision}`).expect(200);
       expectConforms(res, 'get', '/api/v1/links');
       expect(res.body.items).toHaveLength(6);
@@ -135,15 +171,37 @@ describe('registry references and links', () => {
     });
 
     it('needs both ends in the tenant (404), types matching the ids (400), two different entries (400)', async () => {
-      await admin.post('/api/v1/links', { from_id: decision, from_type: 'decision', to_id: 'rul-000000000000000000000000', to_type: 'rule', relation: 'depends_on' }).expect(404);
+      await admin
+        .post('/api/v1/links', {
+          from_id: decision,
+          from_type: 'decision',
+          to_id: 'rul-000000000000000000000000',
+          to_type: 'rule',
+          relation: 'depends_on',
+        })
+        .expect(404);
       const other = await createTenantWithAdmin(h, 'refs-other');
       const os = await createScope(api(h, other.admin.key), 'x');
       const theirs = await api(h, other.admin.key).post(`/api/v1/scopes/${os.id}/decisions`, { decision: 'theirs' }).expect(201);
-      await admin.post('/api/v1/links', { from_id: decision, from_type: 'decision', to_id: theirs.body.id, to_type: 'decision', relation: 'depends_on' }).expect(404);
-      const mismatch = await admin.post('/api/v1/links', { from_id: decision, from_type: 'rule', to_id: rule, to_type: 'rule', relation: 'depends_on' }).expect(400);
+      await admin
+        .post('/api/v1/links', {
+          from_id: decision,
+          from_type: 'decision',
+          to_id: theirs.body.id,
+          to_type: 'decision',
+          relation: 'depends_on',
+        })
+        .expect(404);
+      const mismatch = await admin
+        .post('/api/v1/links', { from_id: decision, from_type: 'rule', to_id: rule, to_type: 'rule', relation: 'depends_on' })
+        .expect(400);
       expect(mismatch.body.detail).toMatch(/not a rule id/);
-      await admin.post('/api/v1/links', { from_id: rule, from_type: 'rule', to_id: rule, to_type: 'rule', relation: 'depends_on' }).expect(400);
-      await admin.post('/api/v1/links', { from_id: rule, from_type: 'rule', to_id: decision, to_type: 'decision', relation: 'blocks' }).expect(400);
+      await admin
+        .post('/api/v1/links', { from_id: rule, from_type: 'rule', to_id: rule, to_type: 'rule', relation: 'depends_on' })
+        .expect(400);
+      await admin
+        .post('/api/v1/links', { from_id: rule, from_type: 'rule', to_id: decision, to_type: 'decision', relation: 'blocks' })
+        .expect(400);
       await admin.post('/api/v1/links', { from_id: rule, from_type: 'rule', to_id: decision, to_type: 'decision' }).expect(422);
     });
 
@@ -157,7 +215,13 @@ describe('registry references and links', () => {
     it('needs entity_id to list (422) and write to create', async () => {
       await admin.get('/api/v1/links').expect(422);
       const reader = await createPrincipalWithKey(h, t.admin.key, { permissions: ['read'] });
-      expect((await api(h, reader.key).post('/api/v1/links', { from_id: rule, from_type: 'rule', to_id: decision, to_type: 'decision', relation: 'supersedes' }).expect(403)).body).toEqual({
+      expect(
+        (
+          await api(h, reader.key)
+            .post('/api/v1/links', { from_id: rule, from_type: 'rule', to_id: decision, to_type: 'decision', relation: 'supersedes' })
+            .expect(403)
+        ).body,
+      ).toEqual({
         detail: 'Missing permission: write',
       });
     });
@@ -165,9 +229,15 @@ describe('registry references and links', () => {
     it('keeps restricted keys to links between their scopes', async () => {
       const onlyA = await createPrincipalWithKey(h, t.admin.key, { permissions: ['read', 'write'], scope_ids: [scopeA] });
       const a = api(h, onlyA.key);
-      await a.post('/api/v1/links', { from_id: rule, from_type: 'rule', to_id: ruleB, to_type: 'rule', relation: 'supersedes' }).expect(404);
+      await a
+        .post('/api/v1/links', { from_id: rule, from_type: 'rule', to_id: ruleB, to_type: 'rule', relation: 'supersedes' })
+        .expect(404);
       const seen = await a.get(`/api/v1/links?entity_id=${decision}`).expect(200);
-      expect(seen.body.items.every((l: { to_scope_id: string; from_scope_id: string }) => l.to_scope_id === scopeA && l.from_scope_id === scopeA)).toBe(true);
+      expect(
+        seen.body.items.every(
+          (l: { to_scope_id: string; from_scope_id: string }) => l.to_scope_id === scopeA && l.from_scope_id === scopeA,
+        ),
+      ).toBe(true);
       expect(seen.body.items).toHaveLength(1);
     });
   });

@@ -31,9 +31,21 @@ describe('registry resolve and normative_hash', () => {
 
   it('returns the active invariants, current rule versions and effective overrides, sorted by id', async () => {
     const inv = await admin.post(`/api/v1/scopes/${scopeId}/invariants`, { constraint: 'c1' }).expect(201);
-    const rule = await admin.post(`/api/v1/scopes/${scopeId}/rules`, { directive: 'r1', severity: 'MANDATORY', conditions: [{ field: 'a.b', op: 'gt', value: 1 }] }).expect(201);
+    const rule = await admin
+      .post(`/api/v1/scopes/${scopeId}/rules`, {
+        directive: 'r1',
+        severity: 'MANDATORY',
+        conditions: [{ field: 'a.b', op: 'gt', value: 1 }],
+      })
+      .expect(201);
     const body = await resolve();
-    expect(body).toMatchObject({ scope_id: scopeId, selector: { region: 'eu' }, invariants: [inv.body], rules: [rule.body], overrides: [] });
+    expect(body).toMatchObject({
+      scope_id: scopeId,
+      selector: { region: 'eu' },
+      invariants: [inv.body],
+      rules: [rule.body],
+      overrides: [],
+    });
     expect(body.normative_hash).toMatch(/^sha256:[0-9a-f]{64}$/);
     expect(recompute(body)).toBe(body.normative_hash);
   });
@@ -44,8 +56,12 @@ describe('registry resolve and normative_hash', () => {
     const d = await admin.post(`/api/v1/scopes/${scopeId}/decisions`, { decision: 'd' }).expect(201);
     await admin.post(`/api/v1/scopes/${scopeId}/namespaces`, { path: 'ns' }).expect(201);
     const rule = (await resolve()).rules[0].id;
-    await admin.post(`/api/v1/scopes/${scopeId}/references`, { entry_id: rule, context_type: 'pull_request', context_ref: 'pr/1', status: 'cited' }).expect(201);
-    await admin.post('/api/v1/links', { from_id: d.body.id, from_type: 'decision', to_id: rule, to_type: 'rule', relation: 'creates' }).expect(201);
+    await admin
+      .post(`/api/v1/scopes/${scopeId}/references`, { entry_id: rule, context_type: 'pull_request', context_ref: 'pr/1', status: 'cited' })
+      .expect(201);
+    await admin
+      .post('/api/v1/links', { from_id: d.body.id, from_type: 'decision', to_id: rule, to_type: 'rule', relation: 'creates' })
+      .expect(201);
     await admin.patch(`/api/v1/scopes/${scopeId}`, { name: 'renamed', description: 'only words' }).expect(200);
     expect(await hash()).toBe(before);
   });
@@ -60,22 +76,37 @@ describe('registry resolve and normative_hash', () => {
       return previous;
     };
 
-    const rule = await admin.post(`/api/v1/scopes/${scopeId}/rules`, { directive: 'Transfers need review', severity: 'REQUIRES_APPROVAL' }).expect(201);
+    const rule = await admin
+      .post(`/api/v1/scopes/${scopeId}/rules`, { directive: 'Transfers need review', severity: 'REQUIRES_APPROVAL' })
+      .expect(201);
     await moved('rule create');
-    await admin.put(`/api/v1/scopes/${scopeId}/rules/${rule.body.id}`, { directive: 'Transfers need two reviews', severity: 'REQUIRES_APPROVAL' }).expect(200);
+    await admin
+      .put(`/api/v1/scopes/${scopeId}/rules/${rule.body.id}`, { directive: 'Transfers need two reviews', severity: 'REQUIRES_APPROVAL' })
+      .expect(200);
     await moved('rule update');
-    await admin.put(`/api/v1/scopes/${scopeId}/rules/${rule.body.id}`, { directive: 'Transfers need two reviews', severity: 'REQUIRES_APPROVAL' }).expect(200);
+    await admin
+      .put(`/api/v1/scopes/${scopeId}/rules/${rule.body.id}`, { directive: 'Transfers need two reviews', severity: 'REQUIRES_APPROVAL' })
+      .expect(200);
     await moved('rule update with the same content (a new version is a new state)');
     const inv = await admin.post(`/api/v1/scopes/${scopeId}/invariants`, { constraint: 'Keep logs' }).expect(201);
     const withoutOverrides = await moved('invariant create');
-    const o = await admin.post(`/api/v1/scopes/${scopeId}/overrides`, { target_id: inv.body.id, override_type: 'temporary', justification: 'j', expires_at: new Date(Date.now() + 3_600_000).toISOString() }).expect(201);
+    const o = await admin
+      .post(`/api/v1/scopes/${scopeId}/overrides`, {
+        target_id: inv.body.id,
+        override_type: 'temporary',
+        justification: 'j',
+        expires_at: new Date(Date.now() + 3_600_000).toISOString(),
+      })
+      .expect(201);
     await moved('override create');
     expect((await resolve()).overrides.map((x: { id: string }) => x.id)).toEqual([o.body.id]);
     await expireOverride(h, o.body.id);
     // The state is again what it was before the override: the hash is of the content, so it returns.
     expect(await moved('override expiry')).toBe(withoutOverrides);
     expect((await resolve()).overrides).toEqual([]);
-    const p = await admin.post(`/api/v1/scopes/${scopeId}/overrides`, { target_id: rule.body.id, override_type: 'permanent', justification: 'j' }).expect(201);
+    const p = await admin
+      .post(`/api/v1/scopes/${scopeId}/overrides`, { target_id: rule.body.id, override_type: 'permanent', justification: 'j' })
+      .expect(201);
     await moved('another override');
     await admin.delete(`/api/v1/scopes/${scopeId}/overrides/${p.body.id}`).expect(200);
     expect(await moved('override revoke')).toBe(withoutOverrides);

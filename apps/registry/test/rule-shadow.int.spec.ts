@@ -1,7 +1,14 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
-import { createPrincipalWithKey, createTenantWithAdmin, startTestRegistry, TEST_INTERNAL_TOKEN, type RegistryHarness, type TenantFixture } from './harness';
+import {
+  createPrincipalWithKey,
+  createTenantWithAdmin,
+  startTestRegistry,
+  TEST_INTERNAL_TOKEN,
+  type RegistryHarness,
+  type TenantFixture,
+} from './harness';
 import { api, createScope, expectConforms, sql, type Api } from './fixtures';
 
 /** A verdict gateway stand-in answering its internal shadow route; `status` switches it to an error. */
@@ -12,7 +19,9 @@ async function stubVerdict() {
     seen.push({ url: req.url ?? '', token: req.headers['x-internal-token'] as string | undefined });
     const m = /^\/internal\/v1\/tenants\/([^/]+)\/rules\/([^/]+)\/shadow$/.exec(req.url ?? '');
     if (stub.status !== 200 || !m) {
-      res.writeHead(stub.status === 200 ? 404 : stub.status, { 'content-type': 'application/json' }).end(JSON.stringify({ code: 'boom', message: 'boom' }));
+      res
+        .writeHead(stub.status === 200 ? 404 : stub.status, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ code: 'boom', message: 'boom' }));
       return;
     }
     const body = { tenant_id: m[1], rule_id: m[2], disagreements: 0, by_version: stub.byVersion };
@@ -47,7 +56,12 @@ describe('rule mode and shadow disagreements (docs/verdicts.md "Shadow rules")',
     await verdict.close();
   });
 
-  const body = (extra: object = {}) => ({ directive: 'Transfers above 10k are blocked', severity: 'MANDATORY', conditions: [{ field: 'amount', op: 'gt', value: 10000 }], ...extra });
+  const body = (extra: object = {}) => ({
+    directive: 'Transfers above 10k are blocked',
+    severity: 'MANDATORY',
+    conditions: [{ field: 'amount', op: 'gt', value: 10000 }],
+    ...extra,
+  });
 
   describe('mode', () => {
     it('defaults to enforce, and is stored per version: a PUT with mode enforce promotes a shadow rule', async () => {
@@ -71,20 +85,35 @@ describe('rule mode and shadow disagreements (docs/verdicts.md "Shadow rules")',
       const res = await admin.post(`/api/v1/scopes/${scopeId}/rules`, body({ mode: 'audit' })).expect(400);
       expect(res.body.detail).toContain('mode');
       const rule = (await admin.post(`/api/v1/scopes/${scopeId}/rules`, body()).expect(201)).body;
-      await expect(sql(h, `INSERT INTO rule_versions (id, tenant_id, scope_id, rule_id, version, directive, severity, author, author_type, mode) VALUES ('rv-x', $1, $2, $3, 99, 'd', 'MANDATORY', 'a', 'human', 'audit')`, [t.tenant.id, scopeId, rule.id])).rejects.toThrow(/rule_versions_mode_check/);
+      await expect(
+        sql(
+          h,
+          `INSERT INTO rule_versions (id, tenant_id, scope_id, rule_id, version, directive, severity, author, author_type, mode) VALUES ('rv-x', $1, $2, $3, 99, 'd', 'MANDATORY', 'a', 'human', 'audit')`,
+          [t.tenant.id, scopeId, rule.id],
+        ),
+      ).rejects.toThrow(/rule_versions_mode_check/);
     });
 
     it('passes the mode to the verdict gateway in the tenant state', async () => {
       const rule = (await admin.post(`/api/v1/scopes/${scopeId}/rules`, body({ mode: 'shadow' })).expect(201)).body;
-      const state = await request(h.url).get(`/internal/v1/tenants/${t.tenant.id}/state`).set('X-Internal-Token', TEST_INTERNAL_TOKEN).expect(200);
-      expect(state.body.rules.find((r: { rule_id: string }) => r.rule_id === rule.id)).toMatchObject({ mode: 'shadow', rule_version_id: rule.current_version_id });
-      const version = await request(h.url).get(`/internal/v1/rule-versions/${rule.current_version_id}`).set('X-Internal-Token', TEST_INTERNAL_TOKEN).expect(200);
+      const state = await request(h.url)
+        .get(`/internal/v1/tenants/${t.tenant.id}/state`)
+        .set('X-Internal-Token', TEST_INTERNAL_TOKEN)
+        .expect(200);
+      expect(state.body.rules.find((r: { rule_id: string }) => r.rule_id === rule.id)).toMatchObject({
+        mode: 'shadow',
+        rule_version_id: rule.current_version_id,
+      });
+      const version = await request(h.url)
+        .get(`/internal/v1/rule-versions/${rule.current_version_id}`)
+        .set('X-Internal-Token', TEST_INTERNAL_TOKEN)
+        .expect(200);
       expect(version.body.mode).toBe('shadow');
     });
   });
 
   describe('GET /api/v1/rules/{rule_id}/shadow', () => {
-    it('answers the verdict gateway\'s counts with the rule\'s mode, versions in version order', async () => {
+    it("answers the verdict gateway's counts with the rule's mode, versions in version order", async () => {
       const rule = (await admin.post(`/api/v1/scopes/${scopeId}/rules`, body({ mode: 'shadow' })).expect(201)).body;
       const v2 = (await admin.put(`/api/v1/scopes/${scopeId}/rules/${rule.id}`, body({ mode: 'shadow', priority: 1 })).expect(200)).body;
       // The gateway lists versions by first disagreement; the registry orders them by version number.
@@ -108,7 +137,7 @@ describe('rule mode and shadow disagreements (docs/verdicts.md "Shadow rules")',
       verdict.byVersion = [];
     });
 
-    it('answers 404 for an unknown rule, another tenant\'s rule, or a rule outside the key\'s scopes, without asking the gateway', async () => {
+    it("answers 404 for an unknown rule, another tenant's rule, or a rule outside the key's scopes, without asking the gateway", async () => {
       const rule = (await admin.post(`/api/v1/scopes/${scopeId}/rules`, body({ mode: 'shadow' })).expect(201)).body;
       const other = await createTenantWithAdmin(h, 'shadow-other');
       const otherScope = (await createScope(admin, 'elsewhere')).id;
@@ -148,7 +177,9 @@ describe('GET /api/v1/rules/{rule_id}/shadow without a reachable verdict gateway
       const t = await createTenantWithAdmin(h, 'shadow-503');
       const admin = api(h, t.admin.key);
       const scopeId = (await createScope(admin, 'payments')).id;
-      const rule = (await admin.post(`/api/v1/scopes/${scopeId}/rules`, { directive: 'd', severity: 'MANDATORY', mode: 'shadow' }).expect(201)).body;
+      const rule = (
+        await admin.post(`/api/v1/scopes/${scopeId}/rules`, { directive: 'd', severity: 'MANDATORY', mode: 'shadow' }).expect(201)
+      ).body;
       const res = await admin.get(`/api/v1/rules/${rule.id}/shadow`).expect(503);
       expect(res.headers['retry-after']).toBe('5');
       expect(res.body.detail).toMatch(/^verdict_unavailable: /);

@@ -21,7 +21,15 @@ describe('registry rules and versions', () => {
     ],
     condition_mode: 'any',
     requires: [
-      { field: 'customer.country', reason: 'sanctions', type: 'enum', allowed_values: ['DE', 'FR'], source_requirement: 'verified', acceptable_sources: ['kyc-service'], confidence_threshold: 0.9 },
+      {
+        field: 'customer.country',
+        reason: 'sanctions',
+        type: 'enum',
+        allowed_values: ['DE', 'FR'],
+        source_requirement: 'verified',
+        acceptable_sources: ['kyc-service'],
+        confidence_threshold: 0.9,
+      },
       { field: 'transfer.amount', type: 'number', min: 0, max: 1000000 },
     ],
     deciders: [decider, 'role-finance'],
@@ -40,22 +48,49 @@ describe('registry rules and versions', () => {
   it('creates a rule with every machine-readable field and its first version', async () => {
     const res = await admin.post(`/api/v1/scopes/${scopeId}/rules`, full()).expect(201);
     expectConforms(res, 'post', '/api/v1/scopes/{scope_id}/rules');
-    expect(res.body).toMatchObject({ ...full(), status: 'active', version: 1, archived_at: null, scope_id: scopeId, author: t.admin.principalId, author_type: 'human' });
+    expect(res.body).toMatchObject({
+      ...full(),
+      status: 'active',
+      version: 1,
+      archived_at: null,
+      scope_id: scopeId,
+      author: t.admin.principalId,
+      author_type: 'human',
+    });
     expect(res.body.id).toMatch(/^rul-[0-9a-f]{24}$/);
     expect(res.body.current_version_id).toMatch(/^rv-[0-9a-f]{24}$/);
   });
 
   it('fills defaults for omitted optional fields', async () => {
-    const res = await admin.post(`/api/v1/scopes/${scopeId}/rules`, { directive: 'Be nice', severity: 'ADVISORY', applies_to: {} }).expect(201);
-    expect(res.body).toMatchObject({ verdict: null, applies_to: null, conditions: [], condition_mode: 'all', requires: [], deciders: [], priority: null });
+    const res = await admin
+      .post(`/api/v1/scopes/${scopeId}/rules`, { directive: 'Be nice', severity: 'ADVISORY', applies_to: {} })
+      .expect(201);
+    expect(res.body).toMatchObject({
+      verdict: null,
+      applies_to: null,
+      conditions: [],
+      condition_mode: 'all',
+      requires: [],
+      deciders: [],
+      priority: null,
+    });
   });
 
   it('updates with PUT into new immutable versions, listed oldest first', async () => {
     const created = await admin.post(`/api/v1/scopes/${scopeId}/rules`, { directive: 'v1', severity: 'ADVISORY' }).expect(201);
     const id = created.body.id;
-    const v2 = await admin.put(`/api/v1/scopes/${scopeId}/rules/${id}`, { directive: 'v2', severity: 'MANDATORY', priority: 1 }).expect(200);
+    const v2 = await admin
+      .put(`/api/v1/scopes/${scopeId}/rules/${id}`, { directive: 'v2', severity: 'MANDATORY', priority: 1 })
+      .expect(200);
     expectConforms(v2, 'put', '/api/v1/scopes/{scope_id}/rules/{rule_id}');
-    expect(v2.body).toMatchObject({ id, directive: 'v2', severity: 'MANDATORY', version: 2, priority: 1, created_at: created.body.created_at });
+    expect(v2.body).toMatchObject({
+      id,
+      directive: 'v2',
+      severity: 'MANDATORY',
+      version: 2,
+      priority: 1,
+      created_at: created.body.created_at,
+    });
     expect(v2.body.current_version_id).not.toBe(created.body.current_version_id);
     const v3 = await admin.put(`/api/v1/scopes/${scopeId}/rules/${id}`, { directive: 'v3', severity: 'MANDATORY' }).expect(200);
     expect(v3.body).toMatchObject({ version: 3, priority: null });
@@ -66,12 +101,18 @@ describe('registry rules and versions', () => {
 
     const versions = await admin.get(`/api/v1/scopes/${scopeId}/rules/${id}/versions`).expect(200);
     expectConforms(versions, 'get', '/api/v1/scopes/{scope_id}/rules/{rule_id}/versions');
-    expect(versions.body.items.map((v: { version: number; directive: string; status: string }) => [v.version, v.directive, v.status])).toEqual([
+    expect(
+      versions.body.items.map((v: { version: number; directive: string; status: string }) => [v.version, v.directive, v.status]),
+    ).toEqual([
       [1, 'v1', 'superseded'],
       [2, 'v2', 'superseded'],
       [3, 'v3', 'current'],
     ]);
-    expect(versions.body.items.map((v: { id: string }) => v.id)).toEqual([created.body.current_version_id, v2.body.current_version_id, v3.body.current_version_id]);
+    expect(versions.body.items.map((v: { id: string }) => v.id)).toEqual([
+      created.body.current_version_id,
+      v2.body.current_version_id,
+      v3.body.current_version_id,
+    ]);
     for (const v of versions.body.items) {
       expect(v).toMatchObject({ rule_id: id, scope_id: scopeId, tenant_id: t.tenant.id });
       expect(v.updated_at).toBe(v.created_at);
@@ -85,14 +126,18 @@ describe('registry rules and versions', () => {
 
   it('keeps versions immutable in the database itself', async () => {
     const created = await admin.post(`/api/v1/scopes/${scopeId}/rules`, { directive: 'frozen', severity: 'ADVISORY' }).expect(201);
-    await expect(sql(h, `UPDATE rule_versions SET directive = 'changed' WHERE id = $1`, [created.body.current_version_id])).rejects.toThrow(/immutable/);
+    await expect(sql(h, `UPDATE rule_versions SET directive = 'changed' WHERE id = $1`, [created.body.current_version_id])).rejects.toThrow(
+      /immutable/,
+    );
     await expect(sql(h, `DELETE FROM rule_versions WHERE id = $1`, [created.body.current_version_id])).rejects.toThrow(/immutable/);
   });
 
   it('gives concurrent updates distinct consecutive version numbers', async () => {
     const created = await admin.post(`/api/v1/scopes/${scopeId}/rules`, { directive: 'race', severity: 'ADVISORY' }).expect(201);
     const results = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => admin.put(`/api/v1/scopes/${scopeId}/rules/${created.body.id}`, { directive: `race ${i}`, severity: 'ADVISORY' })),
+      Array.from({ length: 8 }, (_, i) =>
+        admin.put(`/api/v1/scopes/${scopeId}/rules/${created.body.id}`, { directive: `race ${i}`, severity: 'ADVISORY' }),
+      ),
     );
     expect(results.map((r) => r.status)).toEqual(Array(8).fill(200));
     expect(results.map((r) => r.body.version).sort((a, b) => a - b)).toEqual([2, 3, 4, 5, 6, 7, 8, 9]);
@@ -110,7 +155,8 @@ describe('registry rules and versions', () => {
     expect(archived.body.archived_at).toEqual(expect.any(String));
     expect((await admin.patch(`/api/v1/scopes/${s.id}/rules/${old.body.id}/archive`).expect(200)).body).toEqual(archived.body);
 
-    const ids = async (q: string) => (await admin.get(`/api/v1/scopes/${s.id}/rules${q}`).expect(200)).body.items.map((r: { id: string }) => r.id);
+    const ids = async (q: string) =>
+      (await admin.get(`/api/v1/scopes/${s.id}/rules${q}`).expect(200)).body.items.map((r: { id: string }) => r.id);
     expect(await ids('')).toEqual([keep.body.id]);
     expect(await ids('?status=archived')).toEqual([old.body.id]);
     expect(await ids('?status=all')).toEqual([keep.body.id, old.body.id]);
@@ -164,7 +210,9 @@ describe('registry rules and versions', () => {
 
     it('validates PUT bodies the same way', async () => {
       const r = await post(base).expect(201);
-      await admin.put(`/api/v1/scopes/${scopeId}/rules/${r.body.id}`, { ...base, conditions: [{ field: 'a', op: 'in', value: 3 }] }).expect(400);
+      await admin
+        .put(`/api/v1/scopes/${scopeId}/rules/${r.body.id}`, { ...base, conditions: [{ field: 'a', op: 'in', value: 3 }] })
+        .expect(400);
       await admin.put(`/api/v1/scopes/${scopeId}/rules/${r.body.id}`, { severity: 'ALLOW' }).expect(422);
     });
   });
@@ -183,7 +231,9 @@ describe('registry rules and versions', () => {
     const writer = await createPrincipalWithKey(h, t.admin.key, { permissions: ['read', 'write', 'manage_invariants'] });
     const w = api(h, writer.key);
     const r = await admin.post(`/api/v1/scopes/${scopeId}/rules`, { directive: 'd', severity: 'ADVISORY' }).expect(201);
-    expect((await w.post(`/api/v1/scopes/${scopeId}/rules`, { directive: 'd', severity: 'ADVISORY' }).expect(403)).body).toEqual({ detail: 'Missing permission: manage_rules' });
+    expect((await w.post(`/api/v1/scopes/${scopeId}/rules`, { directive: 'd', severity: 'ADVISORY' }).expect(403)).body).toEqual({
+      detail: 'Missing permission: manage_rules',
+    });
     await w.put(`/api/v1/scopes/${scopeId}/rules/${r.body.id}`, { directive: 'd', severity: 'ADVISORY' }).expect(403);
     await w.patch(`/api/v1/scopes/${scopeId}/rules/${r.body.id}/archive`).expect(403);
     await w.get(`/api/v1/scopes/${scopeId}/rules/${r.body.id}/versions`).expect(200);

@@ -18,7 +18,9 @@ describe('registry scopes and namespaces', () => {
 
   describe('scopes', () => {
     it('creates a scope with its selector and server-assigned fields', async () => {
-      const res = await admin.post('/api/v1/scopes', { name: 'payments-eu', description: 'EU payments', selector: { region: 'eu', team: 'payments' } }).expect(201);
+      const res = await admin
+        .post('/api/v1/scopes', { name: 'payments-eu', description: 'EU payments', selector: { region: 'eu', team: 'payments' } })
+        .expect(201);
       expectConforms(res, 'post', '/api/v1/scopes');
       expect(res.body).toMatchObject({
         name: 'payments-eu',
@@ -67,7 +69,9 @@ describe('registry scopes and namespaces', () => {
       expectConforms(details, 'get', '/api/v1/scopes/{scope_id}');
       expect(details.body.entry_counts).toEqual({ decisions: 1, invariants: 1, rules: 1, overrides: 0, references: 0, namespaces: 0 });
 
-      const patched = await admin.patch(`/api/v1/scopes/${s.id}`, { name: 'counted-2', selector: { region: 'eu' }, description: null }).expect(200);
+      const patched = await admin
+        .patch(`/api/v1/scopes/${s.id}`, { name: 'counted-2', selector: { region: 'eu' }, description: null })
+        .expect(200);
       expectConforms(patched, 'patch', '/api/v1/scopes/{scope_id}');
       expect(patched.body).toMatchObject({ name: 'counted-2', selector: { region: 'eu' }, description: null, version: 2 });
       expect(patched.body.updated_at >= patched.body.created_at).toBe(true);
@@ -139,9 +143,19 @@ describe('registry scopes and namespaces', () => {
       const none = await request(h.url).get('/api/v1/scopes').expect(401);
       expect(none.body).toEqual({ detail: expect.stringMatching(/Missing API key/) });
       await request(h.url).post('/api/v1/search').set('Authorization', 'Bearer ak-nope').send({ query: 'x' }).expect(401);
-      const text = await request(h.url).post('/api/v1/scopes').set('Authorization', `Bearer ${t.admin.key}`).set('Content-Type', 'text/plain').send('name=x').expect(415);
+      const text = await request(h.url)
+        .post('/api/v1/scopes')
+        .set('Authorization', `Bearer ${t.admin.key}`)
+        .set('Content-Type', 'text/plain')
+        .send('name=x')
+        .expect(415);
       expect(text.body).toEqual({ detail: expect.any(String) });
-      await request(h.url).post('/api/v1/scopes').set('Authorization', `Bearer ${t.admin.key}`).set('Content-Type', 'application/json').send('{"name":').expect(400);
+      await request(h.url)
+        .post('/api/v1/scopes')
+        .set('Authorization', `Bearer ${t.admin.key}`)
+        .set('Content-Type', 'application/json')
+        .send('{"name":')
+        .expect(400);
     });
 
     it("never shows another tenant's scope (404)", async () => {
@@ -164,7 +178,15 @@ describe('registry scopes and namespaces', () => {
     it('creates a root and two levels below it', async () => {
       const root = await admin.post(`/api/v1/scopes/${scopeId}/namespaces`, { path: 'payments', description: 'all payments' }).expect(201);
       expectConforms(root, 'post', '/api/v1/scopes/{scope_id}/namespaces');
-      expect(root.body).toMatchObject({ path: 'payments', name: 'payments', depth: 0, parent_id: null, status: 'active', version: 1, scope_id: scopeId });
+      expect(root.body).toMatchObject({
+        path: 'payments',
+        name: 'payments',
+        depth: 0,
+        parent_id: null,
+        status: 'active',
+        version: 1,
+        scope_id: scopeId,
+      });
       expect(root.body.id).toMatch(/^ns-/);
       const child = await admin.post(`/api/v1/scopes/${scopeId}/namespaces`, { path: 'payments/eu' }).expect(201);
       expect(child.body).toMatchObject({ name: 'eu', depth: 1, parent_id: root.body.id });

@@ -18,15 +18,28 @@ describe('registry search', () => {
     const post = async (key: string, path: string, body: object) => {
       ids[key] = (await admin.post(path, body).expect(201)).body.id;
     };
-    await post('decMain', `/api/v1/scopes/${scopeA}/decisions`, { decision: 'Refunds need an approval by a manager', context: 'Fraud losses', reasoning: 'Four eyes' });
-    await post('decReasoning', `/api/v1/scopes/${scopeA}/decisions`, { decision: 'Use a ticket queue', context: 'Support load', reasoning: 'Faster approval of small refunds' });
+    await post('decMain', `/api/v1/scopes/${scopeA}/decisions`, {
+      decision: 'Refunds need an approval by a manager',
+      context: 'Fraud losses',
+      reasoning: 'Four eyes',
+    });
+    await post('decReasoning', `/api/v1/scopes/${scopeA}/decisions`, {
+      decision: 'Use a ticket queue',
+      context: 'Support load',
+      reasoning: 'Faster approval of small refunds',
+    });
     await post('inv', `/api/v1/scopes/${scopeA}/invariants`, { constraint: 'Customer data never leaves the EU', rationale: 'GDPR' });
     await post('invRevoked', `/api/v1/scopes/${scopeA}/invariants`, { constraint: 'Legacy approvals by fax', rationale: 'old' });
     await admin.delete(`/api/v1/scopes/${scopeA}/invariants/${ids.invRevoked}`).expect(200);
-    await post('rule', `/api/v1/scopes/${scopeA}/rules`, { directive: 'Transfers above 10k need a second pair of eyes', severity: 'REQUIRES_APPROVAL' });
+    await post('rule', `/api/v1/scopes/${scopeA}/rules`, {
+      directive: 'Transfers above 10k need a second pair of eyes',
+      severity: 'REQUIRES_APPROVAL',
+    });
     await post('ruleB', `/api/v1/scopes/${scopeB}/rules`, { directive: 'Approving your own change is forbidden', severity: 'MANDATORY' });
     await post('ruleChanged', `/api/v1/scopes/${scopeB}/rules`, { directive: 'Paint the shed blue', severity: 'ADVISORY' });
-    await admin.put(`/api/v1/scopes/${scopeB}/rules/${ids.ruleChanged}`, { directive: 'Paint the shed green', severity: 'ADVISORY' }).expect(200);
+    await admin
+      .put(`/api/v1/scopes/${scopeB}/rules/${ids.ruleChanged}`, { directive: 'Paint the shed green', severity: 'ADVISORY' })
+      .expect(200);
     await post('ruleArchived', `/api/v1/scopes/${scopeB}/rules`, { directive: 'Approval by carrier pigeon', severity: 'ADVISORY' });
     await admin.patch(`/api/v1/scopes/${scopeB}/rules/${ids.ruleArchived}/archive`).expect(200);
   });
@@ -47,7 +60,12 @@ describe('registry search', () => {
     expect(res.body.items[0].rank).toBeGreaterThan(res.body.items[1].rank);
     expect(res.body.items[0].snippet).toContain('«approval»');
     expect(res.body.items[1].snippet).toContain('«approval»');
-    expect(res.body.items[0]).toMatchObject({ entry_type: 'decision', scope_id: scopeA, status: 'active', entry: { id: ids.decMain, decision: 'Refunds need an approval by a manager' } });
+    expect(res.body.items[0]).toMatchObject({
+      entry_type: 'decision',
+      scope_id: scopeA,
+      status: 'active',
+      entry: { id: ids.decMain, decision: 'Refunds need an approval by a manager' },
+    });
   });
 
   it('searches constraint and rationale of invariants and the current directive of rules', async () => {
@@ -145,7 +163,6 @@ describe('registry search', () => {
     'عربى',
     '\u0000',
     'approval\u0000refund',
-    '\ud800',
     '\u200b\u200e\ufeff',
     'a'.repeat(1000),
     'approval '.repeat(111).slice(0, 1000),
@@ -155,6 +172,12 @@ describe('registry search', () => {
   it.each(nasty.map((q) => [JSON.stringify(q).slice(0, 60), q]))('answers 200 for the query %s', async (_label, query) => {
     const res = await search({ query }).expect(200);
     expect(Array.isArray(res.body.items)).toBe(true);
+  });
+
+  it('answers 400 naming the field for a lone surrogate, which no search could look for (docs/development.md "Storable JSON")', async () => {
+    expect((await search({ query: 'approval \ud800' }).expect(400)).body).toEqual({
+      detail: 'body.query contains a lone UTF-16 surrogate, which cannot be stored',
+    });
   });
 
   it('answers 422 without a query and 400 for bad values', async () => {

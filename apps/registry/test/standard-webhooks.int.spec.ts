@@ -109,15 +109,21 @@ describe('registry webhooks: Standard Webhooks signatures and secrets', () => {
     const key = (await request(h.url).get('/.well-known/webhook-key').expect(200)).body;
     expect(hdr['x-service-key-id']).toBe(key.kid);
     const ecdsa = Buffer.from(hdr['x-service-signature'], 'hex');
-    expect(verify('sha256', Buffer.from(`${hdr['x-service-timestamp']}.${got.raw}`), { key: key.pem, dsaEncoding: 'ieee-p1363' }, ecdsa)).toBe(true);
+    expect(
+      verify('sha256', Buffer.from(`${hdr['x-service-timestamp']}.${got.raw}`), { key: key.pem, dsaEncoding: 'ieee-p1363' }, ecdsa),
+    ).toBe(true);
     expect((await reader.get(`/api/v1/webhooks/${id}/deliveries`).expect(200)).body.items[0].id).toBe(hdr['webhook-id']);
   });
 
   it('verifies with the node:crypto receiver docs/webhooks.md shows, as written there', async () => {
     const doc = readFileSync(path.resolve(__dirname, '../../../docs/webhooks.md'), 'utf8');
-    const code = /The same with node:crypto alone:\s*```js\n([\s\S]*?)```/.exec(doc)?.[1];
+    const code = /The same with node:crypto alone:\s*```js[^\n]*\n([\s\S]*?)```/.exec(doc)?.[1];
     expect(code).toContain('function isAuthentic');
-    const isAuthentic = new Function('require', `${code}\nreturn isAuthentic;`)(require) as (headers: Record<string, string>, raw: Buffer, secret: string) => boolean;
+    const isAuthentic = new Function('require', `${code}\nreturn isAuthentic;`)(require) as (
+      headers: Record<string, string>,
+      raw: Buffer,
+      secret: string,
+    ) => boolean;
     const { id, secret } = await subscribe();
     const rotated = (await rotate(id).expect(200)).body.secret as string;
 
@@ -128,7 +134,9 @@ describe('registry webhooks: Standard Webhooks signatures and secrets', () => {
     expect(isAuthentic(headersOf(got), raw, rotated)).toBe(true);
     expect(isAuthentic(headersOf(got), Buffer.from(got.raw.replace('documented', 'documentex')), rotated)).toBe(false);
     expect(isAuthentic(headersOf(got), raw, `whsec_${Buffer.alloc(32, 3).toString('base64')}`)).toBe(false);
-    expect(isAuthentic({ ...headersOf(got), 'webhook-timestamp': String(Number(headersOf(got)['webhook-timestamp']) - 600) }, raw, secret)).toBe(false);
+    expect(
+      isAuthentic({ ...headersOf(got), 'webhook-timestamp': String(Number(headersOf(got)['webhook-timestamp']) - 600) }, raw, secret),
+    ).toBe(false);
   });
 
   it('keeps the webhook-id across retries of one message; each attempt verifies', async () => {
@@ -160,7 +168,11 @@ describe('registry webhooks: Standard Webhooks signatures and secrets', () => {
     expect(overlap).toBe(86_400_000);
     const shown = await reader.get(`/api/v1/webhooks/${id}`).expect(200);
     expect(shown.text).not.toContain(fresh.slice(6));
-    expect(shown.body).toMatchObject({ secret_created_at: rotated.body.secret_created_at, previous_secret_expires_at: rotated.body.previous_secret_expires_at, version: 2 });
+    expect(shown.body).toMatchObject({
+      secret_created_at: rotated.body.secret_created_at,
+      previous_secret_expires_at: rotated.body.previous_secret_expires_at,
+      version: 2,
+    });
 
     const during = await deliverOne('during overlap');
     expect(headersOf(during)['webhook-signature'].split(' ')).toHaveLength(2);
@@ -174,7 +186,9 @@ describe('registry webhooks: Standard Webhooks signatures and secrets', () => {
     expect(headersOf(after)['webhook-signature'].split(' ')).toHaveLength(1);
     expect(check(fresh, after)).toEqual(after.body);
     expect(check(old, after)).toBeInstanceOf(WebhookVerificationError);
-    const [row] = await sql(h, `SELECT previous_secret_ciphertext, previous_secret_expires_at FROM webhook_subscriptions WHERE id = $1`, [id]);
+    const [row] = await sql(h, `SELECT previous_secret_ciphertext, previous_secret_expires_at FROM webhook_subscriptions WHERE id = $1`, [
+      id,
+    ]);
     expect(row).toEqual({ previous_secret_ciphertext: null, previous_secret_expires_at: null });
     expect((await reader.get(`/api/v1/webhooks/${id}`).expect(200)).body.previous_secret_expires_at).toBeNull();
   });
@@ -219,7 +233,11 @@ describe('registry webhooks: Standard Webhooks signatures and secrets', () => {
     const a = await subscribe();
     const b = await subscribe();
     // b's ciphertext under a's id: the associated data no longer matches.
-    await sql(h, `UPDATE webhook_subscriptions SET secret_ciphertext = (SELECT secret_ciphertext FROM webhook_subscriptions WHERE id = $2) WHERE id = $1`, [a.id, b.id]);
+    await sql(
+      h,
+      `UPDATE webhook_subscriptions SET secret_ciphertext = (SELECT secret_ciphertext FROM webhook_subscriptions WHERE id = $2) WHERE id = $1`,
+      [a.id, b.id],
+    );
     await sql(h, `UPDATE webhook_subscriptions SET deleted_at = now() WHERE id = $1`, [b.id]);
     await rig.requestApproval('swapped');
     const [d] = (await relay()).dispatch;
@@ -253,14 +271,22 @@ describe('registry webhooks: Standard Webhooks signatures and secrets', () => {
       expect([bad.status, bad.body.detail]).toEqual([400, expect.stringContaining('overlap_seconds')]);
     }
     await rotate(id, { overlap_seconds: 60, extra: true }).expect(400);
-    await request(h.url).post(`/api/v1/webhooks/${id}/secret/rotate`).set('Content-Type', 'application/json').send('{"overlap_seconds": ').expect(400);
+    await request(h.url)
+      .post(`/api/v1/webhooks/${id}/secret/rotate`)
+      .set('Content-Type', 'application/json')
+      .send('{"overlap_seconds": ')
+      .expect(400);
     // No body at all: the default overlap.
-    const bare = await request(h.url).post(`/api/v1/webhooks/${id}/secret/rotate`).set('Authorization', `Bearer ${t.admin.key}`).expect(200);
+    const bare = await request(h.url)
+      .post(`/api/v1/webhooks/${id}/secret/rotate`)
+      .set('Authorization', `Bearer ${t.admin.key}`)
+      .expect(200);
     expect(Date.parse(bare.body.previous_secret_expires_at) - Date.parse(bare.body.secret_created_at)).toBe(86_400_000);
     await admin.delete(`/api/v1/webhooks/${id}`).expect(204);
     await rotate(id).expect(404);
     // A scope-restricted admin may rotate the subscriptions of its scopes.
-    const mine = (await admin.post(`/api/v1/scopes/${scopeId}/webhooks`, { url: receiver.url, events: ['approval.requested'] }).expect(201)).body.id;
+    const mine = (await admin.post(`/api/v1/scopes/${scopeId}/webhooks`, { url: receiver.url, events: ['approval.requested'] }).expect(201))
+      .body.id;
     expect((await restricted.post(`/api/v1/webhooks/${mine}/secret/rotate`, {}).expect(200)).body.subscription_id).toBe(mine);
   });
 });

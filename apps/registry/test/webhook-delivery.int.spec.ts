@@ -38,7 +38,11 @@ describe('registry webhook delivery (internal API)', () => {
     // Base 0: a failed attempt is due again at once, so the test never waits for a backoff. 8 is the
     // fewest attempts the registry starts with; 10 failures in a row (more than one delivery's 8)
     // disable a subscription.
-    rig = await startDeliveryRig('delivery', { WEBHOOK_RETRY_BASE_MS: '0', WEBHOOK_MAX_ATTEMPTS: '8', WEBHOOK_MAX_CONSECUTIVE_FAILURES: '10' });
+    rig = await startDeliveryRig('delivery', {
+      WEBHOOK_RETRY_BASE_MS: '0',
+      WEBHOOK_MAX_ATTEMPTS: '8',
+      WEBHOOK_MAX_CONSECUTIVE_FAILURES: '10',
+    });
     ({ h, t, admin, scopeId, receiver } = rig);
   });
   afterEach(() => rig.reset());
@@ -50,12 +54,18 @@ describe('registry webhook delivery (internal API)', () => {
 
     const reports = await pass();
 
-    expect(reports).toEqual([expect.objectContaining({ attempt: 1, outcome: 'succeeded', status_code: 200, delivery_status: 'succeeded', next_attempt_at: null })]);
+    expect(reports).toEqual([
+      expect.objectContaining({ attempt: 1, outcome: 'succeeded', status_code: 200, delivery_status: 'succeeded', next_attempt_at: null }),
+    ]);
     expect(receiver.received).toHaveLength(1);
     const got = receiver.received[0];
     const feed = (await admin.get(`/api/v1/scopes/${scopeId}/events?type=approval.requested&limit=1000`).expect(200)).body.items;
     // The feed's event, bound to the tenant and the subscription it was delivered for.
-    expect(got.body).toEqual({ ...feed.find((e: { entity_id: string }) => e.entity_id === approval.id), tenant_id: t.tenant.id, subscription_id: subId });
+    expect(got.body).toEqual({
+      ...feed.find((e: { entity_id: string }) => e.entity_id === approval.id),
+      tenant_id: t.tenant.id,
+      subscription_id: subId,
+    });
     expect(got.body).toMatchObject({ type: 'approval.requested', source: 'registry', entity_type: 'approval', data: approval });
     const key = (await request(h.url).get('/.well-known/webhook-key').expect(200)).body;
     expect(got.headers).toMatchObject({
@@ -70,10 +80,17 @@ describe('registry webhook delivery (internal API)', () => {
     const signature = Buffer.from(got.headers['x-service-signature'] as string, 'hex');
     expect(signature).toHaveLength(64);
     expect(verify('sha256', Buffer.from(`${ts}.${got.raw}`), { key: key.pem, dsaEncoding: 'ieee-p1363' }, signature)).toBe(true);
-    expect(verify('sha256', Buffer.from(`${Number(ts) + 1}.${got.raw}`), { key: key.pem, dsaEncoding: 'ieee-p1363' }, signature)).toBe(false);
+    expect(verify('sha256', Buffer.from(`${Number(ts) + 1}.${got.raw}`), { key: key.pem, dsaEncoding: 'ieee-p1363' }, signature)).toBe(
+      false,
+    );
     const log = await admin.get(`/api/v1/webhooks/${subId}/deliveries`).expect(200);
     expectConforms(log, 'get', '/api/v1/webhooks/{subscription_id}/deliveries');
-    expect(log.body.items[0]).toMatchObject({ event_id: got.body.id, status: 'succeeded', attempt_count: 1, attempts: [{ attempt: 1, outcome: 'succeeded', status_code: 200, key_id: key.kid }] });
+    expect(log.body.items[0]).toMatchObject({
+      event_id: got.body.id,
+      status: 'succeeded',
+      attempt_count: 1,
+      attempts: [{ attempt: 1, outcome: 'succeeded', status_code: 200, key_id: key.kid }],
+    });
   });
 
   it('retries a receiver that fails twice; the third attempt is acknowledged, exactly once', async () => {
@@ -92,7 +109,9 @@ describe('registry webhook delivery (internal API)', () => {
     expect(new Set(receiver.received.map((r) => r.raw)).size).toBe(1);
     const [delivery] = await deliveries(subId);
     expect(delivery).toMatchObject({ status: 'succeeded', attempt_count: 3, last_status_code: 200 });
-    expect(delivery.attempts.map((a: { attempt: number; outcome: string; status_code: number }) => [a.attempt, a.outcome, a.status_code])).toEqual([
+    expect(
+      delivery.attempts.map((a: { attempt: number; outcome: string; status_code: number }) => [a.attempt, a.outcome, a.status_code]),
+    ).toEqual([
       [1, 'failed', 503],
       [2, 'failed', 503],
       [3, 'succeeded', 200],
@@ -232,14 +251,20 @@ describe('registry internal events endpoint (the verdict gateway)', () => {
   let admin: Api;
   let scopeId: string;
   let receiver: Receiver;
-  const internal = (path: string, body: object) => request(h.url).post(`/internal/v1${path}`).set('X-Internal-Token', TEST_INTERNAL_TOKEN).send(body);
+  const internal = (path: string, body: object) =>
+    request(h.url).post(`/internal/v1${path}`).set('X-Internal-Token', TEST_INTERNAL_TOKEN).send(body);
   const verdictApproval = (over: object = {}) => ({
     type: 'approval.requested',
     entity_type: 'approval',
     entity_id: 'apr-0123456789abcdef01234567',
     scope_ids: [scopeId],
     actor_id: 'agn-0123456789abcdef01234567',
-    data: { id: 'apr-0123456789abcdef01234567', status: 'pending', candidate_deciders: ['role-finance'], intended_action: 'payments.transfer' },
+    data: {
+      id: 'apr-0123456789abcdef01234567',
+      status: 'pending',
+      candidate_deciders: ['role-finance'],
+      intended_action: 'payments.transfer',
+    },
     idempotency_key: 'verdict-outbox-1',
     ...over,
   });
@@ -257,15 +282,26 @@ describe('registry internal events endpoint (the verdict gateway)', () => {
   });
 
   it('records a verdict approval once per idempotency key and routes it to the tenant subscriptions of its deciders', async () => {
-    const finance = (await admin.post('/api/v1/webhooks', { url: receiver.url, events: ['approval.requested'], deciders: ['role-finance'] }).expect(201)).body.id;
-    const legal = (await admin.post('/api/v1/webhooks', { url: receiver.url, events: ['approval.requested'], deciders: ['role-legal'] }).expect(201)).body.id;
+    const finance = (
+      await admin.post('/api/v1/webhooks', { url: receiver.url, events: ['approval.requested'], deciders: ['role-finance'] }).expect(201)
+    ).body.id;
+    const legal = (
+      await admin.post('/api/v1/webhooks', { url: receiver.url, events: ['approval.requested'], deciders: ['role-legal'] }).expect(201)
+    ).body.id;
 
     const created = await internal(`/tenants/${t.tenant.id}/events`, verdictApproval()).expect(201);
     const replay = await internal(`/tenants/${t.tenant.id}/events`, verdictApproval({ data: { changed: true } })).expect(200);
     const relayed = (await internal('/outbox/relay', {}).expect(200)).body;
     for (const d of relayed.dispatch) await internal(`/webhook-deliveries/${d.delivery_id}/attempts`, { attempt: d.attempt }).expect(200);
 
-    expect(created.body).toMatchObject({ type: 'approval.requested', source: 'verdict', scope_id: scopeId, scope_ids: [scopeId], entity_id: 'apr-0123456789abcdef01234567', actor_id: 'agn-0123456789abcdef01234567' });
+    expect(created.body).toMatchObject({
+      type: 'approval.requested',
+      source: 'verdict',
+      scope_id: scopeId,
+      scope_ids: [scopeId],
+      entity_id: 'apr-0123456789abcdef01234567',
+      actor_id: 'agn-0123456789abcdef01234567',
+    });
     expect(replay.body).toEqual(created.body);
     expect(receiver.received.map((r) => r.body)).toEqual([{ ...created.body, tenant_id: t.tenant.id, subscription_id: finance }]);
     expect((await admin.get(`/api/v1/webhooks/${finance}/deliveries`).expect(200)).body.items).toHaveLength(1);
@@ -275,7 +311,10 @@ describe('registry internal events endpoint (the verdict gateway)', () => {
   });
 
   it('accepts an event without scope for tenant-level subscriptions', async () => {
-    const res = await internal(`/tenants/${t.tenant.id}/events`, verdictApproval({ scope_ids: undefined, idempotency_key: undefined, type: 'approval.resolved' })).expect(201);
+    const res = await internal(
+      `/tenants/${t.tenant.id}/events`,
+      verdictApproval({ scope_ids: undefined, idempotency_key: undefined, type: 'approval.resolved' }),
+    ).expect(201);
 
     expect(res.body).toMatchObject({ scope_id: null, scope_ids: [], type: 'approval.resolved', source: 'verdict' });
   });

@@ -24,7 +24,9 @@ describe('registry webhook subscriptions and signing key', () => {
   afterAll(() => h.stop());
 
   it('creates, reads, lists, updates and deletes a scope subscription', async () => {
-    const created = await admin.post(`/api/v1/scopes/${scopeId}/webhooks`, { url, events: ['approval.requested', 'approval.resolved'], description: 'chat' }).expect(201);
+    const created = await admin
+      .post(`/api/v1/scopes/${scopeId}/webhooks`, { url, events: ['approval.requested', 'approval.resolved'], description: 'chat' })
+      .expect(201);
     expectConforms(created, 'post', '/api/v1/scopes/{scope_id}/webhooks');
     expect(created.body).toMatchObject({
       scope_id: scopeId,
@@ -86,7 +88,8 @@ describe('registry webhook subscriptions and signing key', () => {
   });
 
   it('refuses bad URLs and unknown event types', async () => {
-    const bad = async (body: object, status = 400) => (await admin.post(`/api/v1/scopes/${scopeId}/webhooks`, body).expect(status)).body.detail as string;
+    const bad = async (body: object, status = 400) =>
+      (await admin.post(`/api/v1/scopes/${scopeId}/webhooks`, body).expect(status)).body.detail as string;
     expect(await bad({ url: 'ftp://127.0.0.1/x', events: ['approval.requested'] })).toContain('http or https');
     expect(await bad({ url: 'https://u:p@127.0.0.1/x', events: ['approval.requested'] })).toContain('credentials');
     expect(await bad({ url: 'http://no-such-host.invalid/x', events: ['approval.requested'] })).toContain('does not resolve');
@@ -102,7 +105,11 @@ describe('registry webhook subscriptions and signing key', () => {
     expectConforms(res, 'get', '/.well-known/webhook-key');
     expect(res.headers['cache-control']).toBe('public, max-age=300');
     expect(res.body.kid).toMatch(/^webhooks:\d{4}(\.\d+)?$/);
-    expect(res.body).toMatchObject({ alg: 'ES256', jwk: { kty: 'EC', crv: 'P-256', kid: res.body.kid, alg: 'ES256', use: 'sig' }, not_after: null });
+    expect(res.body).toMatchObject({
+      alg: 'ES256',
+      jwk: { kty: 'EC', crv: 'P-256', kid: res.body.kid, alg: 'ES256', use: 'sig' },
+      not_after: null,
+    });
     expect(res.body.jwk.d).toBeUndefined();
     const fromJwk = createPublicKey({ key: res.body.jwk, format: 'jwk' }).export({ type: 'spki', format: 'pem' });
     expect(fromJwk).toBe(res.body.pem);
@@ -130,7 +137,9 @@ describe('registry webhook subscriptions and signing key', () => {
   it('refuses to start with a KEY_ENCRYPTION_KEY that does not open the stored key', async () => {
     const wrong = parseKeyEncryptionKey(generateKeyEncryptionKey());
 
-    await expect(startRegistry({ ...h.registry.ctx.config, PORT: 0, KEY_ENCRYPTION_KEY: wrong }, createLogger('registry', 'silent'))).rejects.toMatchObject({
+    await expect(
+      startRegistry({ ...h.registry.ctx.config, PORT: 0, KEY_ENCRYPTION_KEY: wrong }, createLogger('registry', 'silent')),
+    ).rejects.toMatchObject({
       code: 'decryption_failed',
     });
   });

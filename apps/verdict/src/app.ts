@@ -18,7 +18,10 @@ export function buildVerdictApp(ctx: VerdictContext): Express {
     metrics: ctx.metrics,
     fastLanes: [checkLane(ctx)],
     openapi,
-    readiness: [migrationsCurrentCheck(ctx.pool, verdictMigrationsDir()), { name: 'redis', check: async () => void (await ctx.redis.ping()) }],
+    readiness: [
+      migrationsCurrentCheck(ctx.pool, verdictMigrationsDir()),
+      { name: 'redis', check: async () => void (await ctx.redis.ping()) },
+    ],
     routes: (app) => {
       app.use(refuseUnstorableRequests);
       mountInternalApi(app, ctx);

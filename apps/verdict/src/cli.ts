@@ -29,15 +29,24 @@ const cliConfigSchema = {
 
 export type { CliIo };
 
-function withKeys<T>(io: CliIo, fn: (keys: VerdictKeys, announce: (tenantId: string, kid: string, mode: string) => Promise<void>) => Promise<T>): Promise<T> {
+function withKeys<T>(
+  io: CliIo,
+  fn: (keys: VerdictKeys, announce: (tenantId: string, kid: string, mode: string) => Promise<void>) => Promise<T>,
+): Promise<T> {
   const config = loadConfig(cliConfigSchema, io.env);
   const db = { url: config.DATABASE_URL_VERDICT, service: 'verdict', bundleDir: __dirname, applicationName: 'arbiter-verdict-cli' };
-  return withMigratedPool(db, (pool) => withAnnouncer(config.REDIS_URL, (announce, logger) =>
-    fn(new VerdictKeys(pool, { current: config.KEY_ENCRYPTION_KEY, previous: config.KEY_ENCRYPTION_KEY_PREVIOUS }, logger), announce)));
+  return withMigratedPool(db, (pool) =>
+    withAnnouncer(config.REDIS_URL, (announce, logger) =>
+      fn(new VerdictKeys(pool, { current: config.KEY_ENCRYPTION_KEY, previous: config.KEY_ENCRYPTION_KEY_PREVIOUS }, logger), announce),
+    ),
+  );
 }
 
 /** Tells running replicas of a key change over Redis when REDIS_URL is set (they switch within 10 s otherwise). */
-async function withAnnouncer<T>(redisUrl: string | undefined, fn: (announce: (tenantId: string, kid: string, mode: string) => Promise<void>, logger: Logger) => Promise<T>): Promise<T> {
+async function withAnnouncer<T>(
+  redisUrl: string | undefined,
+  fn: (announce: (tenantId: string, kid: string, mode: string) => Promise<void>, logger: Logger) => Promise<T>,
+): Promise<T> {
   const logger = createLogger('verdict-cli', 'silent');
   const redis = redisUrl ? new Redis(redisUrl, { maxRetriesPerRequest: 1, lazyConnect: true }) : null;
   redis?.on('error', () => undefined);
@@ -73,7 +82,11 @@ export function verdictCli(io: CliIo = processIo): Command {
     .command('rotate')
     .description('retire the current key (it stays published) and sign with a new one from now on')
     .addOption(tenant())
-    .addOption(new Option('--mode <mode>', "scheduled: this year's key; emergency: <year>.<n> at once").choices(['scheduled', 'emergency']).makeOptionMandatory())
+    .addOption(
+      new Option('--mode <mode>', "scheduled: this year's key; emergency: <year>.<n> at once")
+        .choices(['scheduled', 'emergency'])
+        .makeOptionMandatory(),
+    )
     .action(async (opts: { tenant: string; mode: RotationMode }) =>
       print(
         await withKeys(io, async (k, announce) => {

@@ -7,10 +7,19 @@ export const verdictConfigSchema = {
   REDIS_URL: url({ protocols: ['redis', 'rediss'], secret: true }),
   REGISTRY_URL: url({ protocols: ['http', 'https'], doc: "the registry's internal base URL" }),
   INTERNAL_TOKEN: str({ secret: true, pattern: /^.{16,}$/, doc: 'shared service token, at least 16 characters' }),
-  INTERNAL_TOKEN_PREVIOUS: str({ secret: true, optional: true, pattern: /^.{16,}$/, doc: 'during a rotation, a second token accepted on /internal/v1 (never sent)' }),
+  INTERNAL_TOKEN_PREVIOUS: str({
+    secret: true,
+    optional: true,
+    pattern: /^.{16,}$/,
+    doc: 'during a rotation, a second token accepted on /internal/v1 (never sent)',
+  }),
   // Verdicts are signed on every complete evaluation (docs/verdicts.md "Signing keys"): without it nothing can be answered.
   KEY_ENCRYPTION_KEY: str({ secret: true, doc: 'base64 of 32 bytes (or 64 hex digits); encrypts verdict signing keys at rest' }),
-  KEY_ENCRYPTION_KEY_PREVIOUS: str({ secret: true, optional: true, doc: 'during a rotation of KEY_ENCRYPTION_KEY, the previous key: opens keys the current one does not' }),
+  KEY_ENCRYPTION_KEY_PREVIOUS: str({
+    secret: true,
+    optional: true,
+    doc: 'during a rotation of KEY_ENCRYPTION_KEY, the previous key: opens keys the current one does not',
+  }),
   /** `iss` of signed verdicts. */
   VERDICT_ISSUER: str({ default: 'arbiter-verdict' }),
   BODY_LIMIT: str({ default: '1mb' }),
@@ -33,12 +42,21 @@ export const verdictConfigSchema = {
   }),
   SHUTDOWN_GRACE_MS: int({ default: 10_000, min: 0 }),
   /** docs/verdicts.md "Evaluation budget": past it, check and resolve answer 503 evaluation_budget_exceeded. */
-  EVALUATION_BUDGET_MS: int({ default: 50, min: 1, max: 60_000, doc: 'longest the engine may run for one check, resolve, explanation or replayed consultation' }),
+  EVALUATION_BUDGET_MS: int({
+    default: 50,
+    min: 1,
+    max: 60_000,
+    doc: 'longest the engine may run for one check, resolve, explanation or replayed consultation',
+  }),
   /** docs/verdicts.md "Evaluation budget": the engine time of all the replays of one simulation. */
   SIMULATION_BUDGET_MS: int({ default: 30_000, min: 1, max: 3_600_000, doc: 'engine time one simulation may use for its replays' }),
   /** Each consultation and approval decision writes a seal_outbox row for the ledger (docs/operations.md "Seal relay"); false only for benchmarks. */
   /** The ledger's internal API: GET .../consultations/<id>/evidence reads the consultation's proof there, check and resolve verify ledger citations there. */
-  LEDGER_URL: url({ protocols: ['http', 'https'], optional: true, doc: "the ledger's internal base URL (evidence, ledger citations); unset: the evidence route and any ledger citation answer 503 ledger_unavailable" }),
+  LEDGER_URL: url({
+    protocols: ['http', 'https'],
+    optional: true,
+    doc: "the ledger's internal base URL (evidence, ledger citations); unset: the evidence route and any ledger citation answer 503 ledger_unavailable",
+  }),
   LEDGER_SEALING: bool({ default: true, doc: 'write seal_outbox rows for the ledger; false only for benchmarks' }),
   LOG_LEVEL: str({ default: 'info' }),
 };

@@ -2,6 +2,7 @@ import bytes from 'bytes';
 import type { Logger } from 'pino';
 import { Redis } from 'ioredis';
 import type { Pool } from 'pg';
+import { VERDICT_SEAL_ACTOR } from '@arbiter/audit-streams';
 import { createRemoteAuth, type Authenticator } from '@arbiter/auth';
 import { createPool, createPrismaClient, migrationsDir, SealOutboxStore } from '@arbiter/db';
 import { ServiceMetrics } from '@arbiter/http';
@@ -105,17 +106,33 @@ export async function createVerdictContext(config: VerdictConfig, logger: Logger
     help: 'Consultation records committed per INSERT (group commit)',
     buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256, 500],
   });
-  metrics.gauge('tenant_snapshots', { help: 'Tenant snapshots held in memory', collect: function () { this.set(snapshots.size); } });
+  metrics.gauge('tenant_snapshots', {
+    help: 'Tenant snapshots held in memory',
+    collect: function () {
+      this.set(snapshots.size);
+    },
+  });
   // Committed seal_outbox rows wake the worker's seal relay at once (docs/operations.md "Seal relay").
   const sealNudger = new OutboxNudger(redis, 'verdict');
   // Every key a tenant's ring gains is sealed in arbiter.<tenant_id>.keys with its creation (docs/ledger-formats.md "The keys stream").
-  const keys = new VerdictKeys(pool, { current: config.KEY_ENCRYPTION_KEY, previous: config.KEY_ENCRYPTION_KEY_PREVIOUS }, logger, undefined, config.LEDGER_SEALING ? { onSealed: () => sealNudger.nudge() } : null);
+  const keys = new VerdictKeys(
+    pool,
+    { current: config.KEY_ENCRYPTION_KEY, previous: config.KEY_ENCRYPTION_KEY_PREVIOUS },
+    logger,
+    undefined,
+    config.LEDGER_SEALING ? { onSealed: () => sealNudger.nudge() } : null,
+  );
   const consultations = new ConsultationRepository(pool, {
     onBatch: (size) => batchSizes.observe(size),
     sealing: config.LEDGER_SEALING,
     onSealed: () => sealNudger.nudge(),
   });
-  metrics.gauge('consultation_commit_pending', { help: 'Consultation records accepted and not yet committed (group commit backlog)', collect: function () { this.set(consultations.pending); } });
+  metrics.gauge('consultation_commit_pending', {
+    help: 'Consultation records accepted and not yet committed (group commit backlog)',
+    collect: function () {
+      this.set(consultations.pending);
+    },
+  });
   const cookieSessions = new SessionsService(new CookieSessionRepository(pool), auth.cache, auth.authenticator);
   const sessions = new ResolveSessionRepository(prisma);
   const signingKeys = new SigningKeysService(keys, registry, snapshots, redis, logger);
@@ -147,10 +164,17 @@ export async function createVerdictContext(config: VerdictConfig, logger: Logger
 
   const consultationsService = new ConsultationsService(consultations);
   // One client of the ledger's internal API for evidence and citations; none without LEDGER_URL (503 ledger_unavailable).
-  const ledger = config.LEDGER_URL ? new LedgerInternalClient({ baseUrl: config.LEDGER_URL, token: config.INTERNAL_TOKEN, timeoutMs: 10_000 }) : null;
+  const ledger = config.LEDGER_URL
+    ? new LedgerInternalClient({ baseUrl: config.LEDGER_URL, token: config.INTERNAL_TOKEN, timeoutMs: 10_000 })
+    : null;
   const citations = new LedgerCitationsService(ledger ?? unconfiguredCitationSource);
   // docs/verdicts.md "Evaluation budget": one for check, resolve and simulations alike.
-  const budget = new EvaluationBudget({ evaluationMs: config.EVALUATION_BUDGET_MS, simulationMs: config.SIMULATION_BUDGET_MS, metrics, logger });
+  const budget = new EvaluationBudget({
+    evaluationMs: config.EVALUATION_BUDGET_MS,
+    simulationMs: config.SIMULATION_BUDGET_MS,
+    metrics,
+    logger,
+  });
   const ruleVersions = new RuleVersionsService(registry);
   // Check and resolve record their consultations through one recorder (signing, storing, metrics).
   const recorder = new ConsultationRecorder({ keys, consultations, logger, issuer: config.VERDICT_ISSUER, metrics });
@@ -186,7 +210,7 @@ export async function createVerdictContext(config: VerdictConfig, logger: Logger
     tenantRefs: new TenantRefs(registry, snapshots),
     sessions: cookieSessions,
     approvals: approvals.service,
-    sealOutbox: new SealOutboxStore(pool, 'service:verdict'),
+    sealOutbox: new SealOutboxStore(pool, VERDICT_SEAL_ACTOR),
     shadow: new ShadowService(consultations),
     async close() {
       clearInterval(sweep);

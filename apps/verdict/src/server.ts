@@ -13,4 +13,5 @@ export const verdictService: ServiceDefinition<VerdictConfig, VerdictContext> = 
 };
 
 /** The verdict gateway as main.ts and the tests start it (@arbiter/http startService). */
-export const startVerdict = (config: VerdictConfig, logger: Logger): Promise<RunningVerdict> => startService(verdictService, config, logger);
+export const startVerdict = (config: VerdictConfig, logger: Logger): Promise<RunningVerdict> =>
+  startService(verdictService, config, logger);

@@ -21,7 +21,15 @@ afterAll(async () => {
 });
 
 const record = (id: string, action = 'a'): ConsultationRecord =>
-  ({ id, tenant_id: 'tnt-iso', caller_principal_id: 'agn-1', requested_at: new Date().toISOString(), action, verdict: 'allowed', dominating_rule_id: null }) as ConsultationRecord;
+  ({
+    id,
+    tenant_id: 'tnt-iso',
+    caller_principal_id: 'agn-1',
+    requested_at: new Date().toISOString(),
+    action,
+    verdict: 'allowed',
+    dominating_rule_id: null,
+  }) as ConsultationRecord;
 const sealed = (r: ConsultationRecord) => ({ record: r, json: JSON.stringify(r) });
 
 /**
@@ -68,9 +76,16 @@ describe(`${ConsultationRepository.name} group commit isolation`, () => {
     expect(results.map((r) => r.status)).toEqual(rows.map((_, i) => (i === 11 ? 'rejected' : 'fulfilled')));
     expect((results[11] as PromiseRejectedResult).reason).toMatchObject({ code: '22021' });
     const { rows: stored } = await pool.query<{ id: string }>("SELECT id FROM consultations WHERE id LIKE 'cns-iso-a-%' ORDER BY id");
-    expect(stored.map((r) => r.id).sort()).toEqual(rows.filter((_, i) => i !== 11).map((r) => r.id).sort());
+    expect(stored.map((r) => r.id).sort()).toEqual(
+      rows
+        .filter((_, i) => i !== 11)
+        .map((r) => r.id)
+        .sort(),
+    );
     // Each stored record has its seal_outbox row, written by the same statement; the refused one has none.
-    const { rows: seals } = await pool.query<{ client_ref: string }>("SELECT client_ref FROM seal_outbox WHERE client_ref LIKE 'cns-iso-a-%'");
+    const { rows: seals } = await pool.query<{ client_ref: string }>(
+      "SELECT client_ref FROM seal_outbox WHERE client_ref LIKE 'cns-iso-a-%'",
+    );
     expect(seals.map((r) => r.client_ref).sort()).toEqual(stored.map((r) => r.id).sort());
     // Halving, not a row at a time: the lead batch, the refused batch, then about 2·log2(25) more.
     expect(counted.inserts()).toBeLessThanOrEqual(2 + 2 * Math.ceil(Math.log2(25)));
@@ -86,17 +101,21 @@ describe(`${ConsultationRepository.name} group commit isolation`, () => {
     expect(results.filter((r) => r.status === 'rejected')).toHaveLength(2);
     expect((results[0] as PromiseRejectedResult).reason).toMatchObject({ code: '23505' });
     expect((results[15] as PromiseRejectedResult).reason).toMatchObject({ code: '22021' });
-    const { rows: stored } = await pool.query<{ n: number }>("SELECT count(*)::int AS n FROM consultations WHERE id ~ '^cns-iso-b-[0-9]+$'");
+    const { rows: stored } = await pool.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM consultations WHERE id ~ '^cns-iso-b-[0-9]+$'",
+    );
     expect(stored[0].n).toBe(14);
   });
 
-  it('fails the whole batch alike when the failure is not a row\'s (nothing committed, every caller told)', async () => {
+  it("fails the whole batch alike when the failure is not a row's (nothing committed, every caller told)", async () => {
     const rows = Array.from({ length: 5 }, (_, i) => record(`cns-iso-c-${i}`));
     const broken = new Proxy(pool, {
       get(target, prop, receiver) {
         if (prop !== 'query') return Reflect.get(target, prop, receiver);
         return (text: string, values?: unknown[]) =>
-          CONSULTATION_INSERT.test(text) && (values?.[0] as string[]).length > 1 ? Promise.reject(Object.assign(new Error('terminating connection'), { code: '57P01' })) : target.query(text, values);
+          CONSULTATION_INSERT.test(text) && (values?.[0] as string[]).length > 1
+            ? Promise.reject(Object.assign(new Error('terminating connection'), { code: '57P01' }))
+            : target.query(text, values);
       },
     });
     const results = await saveAsOneBatch(rows, broken);
@@ -104,7 +123,9 @@ describe(`${ConsultationRepository.name} group commit isolation`, () => {
     expect(results.map((r) => r.status)).toEqual(Array(5).fill('rejected'));
     const { rows: stored } = await pool.query<{ n: number }>("SELECT count(*)::int AS n FROM consultations WHERE id LIKE 'cns-iso-c-%'");
     expect(stored[0].n).toBe(0);
-    const { rows: seals } = await pool.query<{ n: number }>("SELECT count(*)::int AS n FROM seal_outbox WHERE client_ref LIKE 'cns-iso-c-%'");
+    const { rows: seals } = await pool.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM seal_outbox WHERE client_ref LIKE 'cns-iso-c-%'",
+    );
     expect(seals[0].n).toBe(0);
   });
 });

@@ -62,7 +62,11 @@ describe(ConsultationRepository.name, () => {
   it('fails only the faulty record of a batch', async () => {
     const sut = new ConsultationRepository(pool);
     await sut.save(sealed(record('cns-dup')));
-    const results = await Promise.allSettled([sut.save(sealed(record('cns-ok-1'))), sut.save(sealed(record('cns-dup'))), sut.save(sealed(record('cns-ok-2')))]);
+    const results = await Promise.allSettled([
+      sut.save(sealed(record('cns-ok-1'))),
+      sut.save(sealed(record('cns-dup'))),
+      sut.save(sealed(record('cns-ok-2'))),
+    ]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect(await sut.find(mintTenantId('tnt-1'), 'cns-ok-2')).not.toBeNull();
     await sut.drain();
@@ -72,7 +76,15 @@ describe(ConsultationRepository.name, () => {
     const sut = new ConsultationRepository(pool);
     const base = Date.parse('2030-01-01T00:00:00Z');
     for (let i = 0; i < 5; i++) {
-      await sut.save(sealed(record(`cns-page-${i}`, { tenant_id: 'tnt-page', requested_at: new Date(base + (i < 3 ? 0 : i) * 1000).toISOString(), verdict: i % 2 ? 'blocked' : 'allowed' })));
+      await sut.save(
+        sealed(
+          record(`cns-page-${i}`, {
+            tenant_id: 'tnt-page',
+            requested_at: new Date(base + (i < 3 ? 0 : i) * 1000).toISOString(),
+            verdict: i % 2 ? 'blocked' : 'allowed',
+          }),
+        ),
+      );
     }
     const first = await sut.list(mintTenantId('tnt-page'), {}, 2);
     expect(first.map((r) => r.id)).toEqual(['cns-page-4', 'cns-page-3', 'cns-page-2']);
@@ -83,29 +95,55 @@ describe(ConsultationRepository.name, () => {
   });
 
   describe('shadow disagreements (docs/verdicts.md "Shadow rules")', () => {
-    const shadowOf = (...entries: [string, string, string][]) => entries.map(([rule_id, rule_version_id, would_be]) => ({ rule_id, rule_version_id, would_be }));
+    const shadowOf = (...entries: [string, string, string][]) =>
+      entries.map(([rule_id, rule_version_id, would_be]) => ({ rule_id, rule_version_id, would_be }));
 
-    it.each([true, false])('writes a row per shadow entry in the statement that stores the record (sealing %s), and counts them per rule version', async (sealing) => {
-      const sut = new ConsultationRepository(pool, { sealing });
-      const tenant = `tnt-shadow-${sealing}`;
-      const at = (s: number) => new Date(Date.parse('2030-02-01T00:00:00Z') + s * 1000).toISOString();
-      await Promise.all([
-        sut.save(sealed(record(`cns-sh-${sealing}-1`, { tenant_id: tenant, requested_at: at(1), shadow: shadowOf(['rul-x', 'rv-x1', 'blocked'], ['rul-y', 'rv-y1', 'observe']) }))),
-        sut.save(sealed(record(`cns-sh-${sealing}-2`, { tenant_id: tenant, requested_at: at(2), shadow: shadowOf(['rul-x', 'rv-x1', 'blocked']) }))),
-        sut.save(sealed(record(`cns-sh-${sealing}-3`, { tenant_id: tenant, requested_at: at(3) }))),
-        sut.save(sealed(record(`cns-sh-${sealing}-4`, { tenant_id: tenant, requested_at: at(4), shadow: shadowOf(['rul-x', 'rv-x2', 'approval_required']) }))),
-      ]);
-      expect(await sut.shadowCounts(mintTenantId(tenant), 'rul-x')).toEqual([
-        { rule_version_id: 'rv-x1', disagreements: 2, last_at: new Date(at(2)) },
-        { rule_version_id: 'rv-x2', disagreements: 1, last_at: new Date(at(4)) },
-      ]);
-      expect(await sut.shadowCounts(mintTenantId(tenant), 'rul-y')).toEqual([{ rule_version_id: 'rv-y1', disagreements: 1, last_at: new Date(at(1)) }]);
-      expect(await sut.shadowCounts(mintTenantId('tnt-other'), 'rul-x')).toEqual([]);
-      const { rows } = await pool.query('SELECT count(*)::int AS n FROM seal_outbox WHERE tenant_id = $1', [tenant]);
-      expect(rows[0].n).toBe(sealing ? 4 : 0);
-    });
+    it.each([true, false])(
+      'writes a row per shadow entry in the statement that stores the record (sealing %s), and counts them per rule version',
+      async (sealing) => {
+        const sut = new ConsultationRepository(pool, { sealing });
+        const tenant = `tnt-shadow-${sealing}`;
+        const at = (s: number) => new Date(Date.parse('2030-02-01T00:00:00Z') + s * 1000).toISOString();
+        await Promise.all([
+          sut.save(
+            sealed(
+              record(`cns-sh-${sealing}-1`, {
+                tenant_id: tenant,
+                requested_at: at(1),
+                shadow: shadowOf(['rul-x', 'rv-x1', 'blocked'], ['rul-y', 'rv-y1', 'observe']),
+              }),
+            ),
+          ),
+          sut.save(
+            sealed(
+              record(`cns-sh-${sealing}-2`, { tenant_id: tenant, requested_at: at(2), shadow: shadowOf(['rul-x', 'rv-x1', 'blocked']) }),
+            ),
+          ),
+          sut.save(sealed(record(`cns-sh-${sealing}-3`, { tenant_id: tenant, requested_at: at(3) }))),
+          sut.save(
+            sealed(
+              record(`cns-sh-${sealing}-4`, {
+                tenant_id: tenant,
+                requested_at: at(4),
+                shadow: shadowOf(['rul-x', 'rv-x2', 'approval_required']),
+              }),
+            ),
+          ),
+        ]);
+        expect(await sut.shadowCounts(mintTenantId(tenant), 'rul-x')).toEqual([
+          { rule_version_id: 'rv-x1', disagreements: 2, last_at: new Date(at(2)) },
+          { rule_version_id: 'rv-x2', disagreements: 1, last_at: new Date(at(4)) },
+        ]);
+        expect(await sut.shadowCounts(mintTenantId(tenant), 'rul-y')).toEqual([
+          { rule_version_id: 'rv-y1', disagreements: 1, last_at: new Date(at(1)) },
+        ]);
+        expect(await sut.shadowCounts(mintTenantId('tnt-other'), 'rul-x')).toEqual([]);
+        const { rows } = await pool.query('SELECT count(*)::int AS n FROM seal_outbox WHERE tenant_id = $1', [tenant]);
+        expect(rows[0].n).toBe(sealing ? 4 : 0);
+      },
+    );
 
-    it('writes no row for a record the database refuses, and keeps the rows of the batch\'s good records', async () => {
+    it("writes no row for a record the database refuses, and keeps the rows of the batch's good records", async () => {
       const sut = new ConsultationRepository(pool);
       const tenant = 'tnt-shadow-fault';
       await sut.save(sealed(record('cns-sh-dup', { tenant_id: tenant, shadow: shadowOf(['rul-f', 'rv-f', 'blocked']) })));
@@ -164,16 +202,36 @@ describe(VerdictKeys.name, () => {
     await sut.signerFor('tnt-keyseal');
     now = new Date('2027-03-01T00:00:00Z');
     await sut.rotate('tnt-keyseal', 'emergency');
-    const { rows } = await pool.query('SELECT stream_id, client_ref, payload FROM seal_outbox WHERE tenant_id = $1 ORDER BY id', ['tnt-keyseal']);
+    const { rows } = await pool.query('SELECT stream_id, client_ref, payload FROM seal_outbox WHERE tenant_id = $1 ORDER BY id', [
+      'tnt-keyseal',
+    ]);
     expect(rows.map((r) => [r.stream_id, r.client_ref])).toEqual([
       ['arbiter.tnt-keyseal.keys', 'tnt-keyseal:2026'],
       ['arbiter.tnt-keyseal.keys', 'tnt-keyseal:2027'],
       ['arbiter.tnt-keyseal.keys', 'tnt-keyseal:2027.1'],
     ]);
     expect(rows.map((r) => r.payload)).toEqual([
-      { kid: 'tnt-keyseal:2026', public_jwk: { kty: 'EC', crv: 'P-256', x: expect.any(String), y: expect.any(String) }, not_before: '2026-12-31T23:00:00.000Z', mode: 'first', retired: [] },
-      { kid: 'tnt-keyseal:2027', public_jwk: expect.any(Object), not_before: '2027-01-01T00:00:01.000Z', mode: 'scheduled', retired: [{ kid: 'tnt-keyseal:2026', not_after: '2027-01-01T00:00:01.000Z' }] },
-      { kid: 'tnt-keyseal:2027.1', public_jwk: expect.any(Object), not_before: '2027-03-01T00:00:00.000Z', mode: 'emergency', retired: [{ kid: 'tnt-keyseal:2027', not_after: '2027-03-01T00:00:00.000Z' }] },
+      {
+        kid: 'tnt-keyseal:2026',
+        public_jwk: { kty: 'EC', crv: 'P-256', x: expect.any(String), y: expect.any(String) },
+        not_before: '2026-12-31T23:00:00.000Z',
+        mode: 'first',
+        retired: [],
+      },
+      {
+        kid: 'tnt-keyseal:2027',
+        public_jwk: expect.any(Object),
+        not_before: '2027-01-01T00:00:01.000Z',
+        mode: 'scheduled',
+        retired: [{ kid: 'tnt-keyseal:2026', not_after: '2027-01-01T00:00:01.000Z' }],
+      },
+      {
+        kid: 'tnt-keyseal:2027.1',
+        public_jwk: expect.any(Object),
+        not_before: '2027-03-01T00:00:00.000Z',
+        mode: 'emergency',
+        retired: [{ kid: 'tnt-keyseal:2027', not_after: '2027-03-01T00:00:00.000Z' }],
+      },
     ]);
     expect(nudged).toBe(3);
     // The sealed public key is the one that signs: node:crypto verifies the first verdict with it.

@@ -18,13 +18,22 @@ export const workerConfigSchema = {
   VERDICT_URL: url({ protocols: ['http', 'https'], doc: "the verdict gateway's internal API (seal outbox)" }),
   LEDGER_URL: url({ protocols: ['http', 'https'], doc: "the ledger's internal API (service seals)" }),
   SEAL_BATCH_SIZE: int({ default: 1000, min: 1, max: 1000, doc: 'seal_outbox rows leased per owner and relay pass: one ledger request' }),
-  SEAL_GATHER_MS: int({ default: 500, min: 0, max: 10_000, doc: 'least time between two nudged seal relay passes: rows committed meanwhile go in one batch' }),
+  SEAL_GATHER_MS: int({
+    default: 500,
+    min: 0,
+    max: 10_000,
+    doc: 'least time between two nudged seal relay passes: rows committed meanwhile go in one batch',
+  }),
   SEAL_LEASE_MS: int({ default: 60_000, min: 1000, max: 3_600_000, doc: 'how long leased seal_outbox rows are not handed out again' }),
   LEDGER_TIMEOUT_MS: int({ default: 30_000, min: 100, doc: 'how long a seal request to the ledger (and a seal outbox call) may take' }),
   // Optional ops endpoint (/livez, /readyz, /metrics) for orchestrators and Prometheus; unset = none.
   METRICS_PORT: int({ optional: true, min: 0, max: 65535, doc: 'port of the /livez, /readyz and /metrics endpoint' }),
   HOST: str({ default: '127.0.0.1', doc: 'listen address of the ops endpoint' }),
-  REGISTRY_TIMEOUT_MS: int({ default: 30_000, min: 100, doc: "how long a call to the registry may take; above the registry's WEBHOOK_TIMEOUT_MS" }),
+  REGISTRY_TIMEOUT_MS: int({
+    default: 30_000,
+    min: 100,
+    doc: "how long a call to the registry may take; above the registry's WEBHOOK_TIMEOUT_MS",
+  }),
 };
 
 export type WorkerConfig = ConfigOf<typeof workerConfigSchema>;

@@ -50,10 +50,13 @@ export class OutboxRelay {
 
   /** Passes at `at` (a retry falling due); an earlier pass may take it first, a later one is harmless. */
   wakeAt(at: Date): void {
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      this.loop.wake();
-    }, Math.max(0, at.getTime() - Date.now()));
+    const timer = setTimeout(
+      () => {
+        this.timers.delete(timer);
+        this.loop.wake();
+      },
+      Math.max(0, at.getTime() - Date.now()),
+    );
     timer.unref();
     this.timers.add(timer);
   }
@@ -82,7 +85,10 @@ export class OutboxRelay {
       });
       if (failed.length) {
         const first = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected')!.reason;
-        this.note(`could not enqueue ${failed.length} deliveries: ${(first as Error).message}`, first instanceof QueueError && first.code === 'queue_unavailable' ? 'warn' : 'error');
+        this.note(
+          `could not enqueue ${failed.length} deliveries: ${(first as Error).message}`,
+          first instanceof QueueError && first.code === 'queue_unavailable' ? 'warn' : 'error',
+        );
         result.released = (await this.registry.release(failed)).released;
       } else {
         this.failures.clear('');

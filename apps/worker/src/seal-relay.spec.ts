@@ -12,7 +12,17 @@ function owners(rows: Partial<Record<SealOwnerName, number>> = {}) {
       asked.push(name);
       const items = Array.from({ length: rows[name] ?? 0 }, () => {
         const id = String(next++);
-        return { id, attempts: 1, seal: { stream_id: `arbiter.tnt-1.${name === 'verdict' ? 'consultations' : 'rules'}`, tenant_id: 'tnt-1', actor: `service:${name}`, custom_payload: {}, client_ref: `ref-${id}` } };
+        return {
+          id,
+          attempts: 1,
+          seal: {
+            stream_id: `arbiter.tnt-1.${name === 'verdict' ? 'consultations' : 'rules'}`,
+            tenant_id: 'tnt-1',
+            actor: `service:${name}`,
+            custom_payload: {},
+            client_ref: `ref-${id}`,
+          },
+        };
       });
       return { leased_until: '2030-01-01T00:00:00.000Z', items };
     },

@@ -57,12 +57,16 @@ export class SealRelay {
   ) {
     this.failures = new FailureLog(logger, { relay: 'seal' });
     // A full batch means more is waiting: go on at once; otherwise pause.
-    this.loop = new PassLoop(async () => {
-      const r = await this.pass(this.dueOwners());
-      const full = (Object.keys(r.leased) as SealOwnerName[]).filter((name) => r.leased[name] >= this.opts.batchSize && r.released === 0);
-      for (const name of full) this.due.add(name);
-      return full.length > 0;
-    }, opts.intervalMs, opts.gatherMs ?? 0);
+    this.loop = new PassLoop(
+      async () => {
+        const r = await this.pass(this.dueOwners());
+        const full = (Object.keys(r.leased) as SealOwnerName[]).filter((name) => r.leased[name] >= this.opts.batchSize && r.released === 0);
+        for (const name of full) this.due.add(name);
+        return full.length > 0;
+      },
+      opts.intervalMs,
+      opts.gatherMs ?? 0,
+    );
   }
 
   start(): void {
@@ -106,7 +110,9 @@ export class SealRelay {
   /** The owners a loop pass asks: those due, and those not asked for the fallback interval (all of them at the poll). */
   private dueOwners(): SealOwnerName[] {
     const now = Date.now();
-    const names = (Object.keys(this.owners) as SealOwnerName[]).filter((name) => this.due.has(name) || now - (this.lastAsked.get(name) ?? -Infinity) >= this.opts.intervalMs);
+    const names = (Object.keys(this.owners) as SealOwnerName[]).filter(
+      (name) => this.due.has(name) || now - (this.lastAsked.get(name) ?? -Infinity) >= this.opts.intervalMs,
+    );
     return names.length ? names : (Object.keys(this.owners) as SealOwnerName[]);
   }
 
@@ -131,9 +137,16 @@ export class SealRelay {
       return { leased: lease.items.length, enqueued: 1, released: 0 };
     } catch (err) {
       const unavailable = err instanceof QueueError && err.code === 'queue_unavailable';
-      this.note(name, `seal relay: could not enqueue ${lease.items.length} seals of ${name}: ${(err as Error).message}`, unavailable ? 'warn' : 'error');
+      this.note(
+        name,
+        `seal relay: could not enqueue ${lease.items.length} seals of ${name}: ${(err as Error).message}`,
+        unavailable ? 'warn' : 'error',
+      );
       try {
-        const { released } = await owner.releaseSeals(payload.items.map((i) => i.id), lease.leased_until);
+        const { released } = await owner.releaseSeals(
+          payload.items.map((i) => i.id),
+          lease.leased_until,
+        );
         return { leased: lease.items.length, enqueued: 0, released };
       } catch (releaseErr) {
         // The lease runs out on its own: the rows come back then.

@@ -12,7 +12,16 @@ describe(startWorker.name, () => {
   it('answers a ping enqueued by a producer, then closes', async () => {
     const prefix = `arbiter-test-${randomUUID()}`;
     // No registry, verdict or ledger here: the relay loops only log that they cannot reach them (e2e/src/webhooks*.e2e.spec.ts run it for real).
-    const config = loadConfig(workerConfigSchema, { REDIS_URL, QUEUE_PREFIX: prefix, REGISTRY_URL: 'http://127.0.0.1:9', VERDICT_URL: 'http://127.0.0.1:9', LEDGER_URL: 'http://127.0.0.1:9', INTERNAL_TOKEN: 'test-internal-token-0123456789', RELAY_INTERVAL_MS: '60000', METRICS_PORT: '0' });
+    const config = loadConfig(workerConfigSchema, {
+      REDIS_URL,
+      QUEUE_PREFIX: prefix,
+      REGISTRY_URL: 'http://127.0.0.1:9',
+      VERDICT_URL: 'http://127.0.0.1:9',
+      LEDGER_URL: 'http://127.0.0.1:9',
+      INTERNAL_TOKEN: 'test-internal-token-0123456789',
+      RELAY_INTERVAL_MS: '60000',
+      METRICS_PORT: '0',
+    });
     const sut = await startWorker(config, createLogger('worker', 'silent'));
     const connection = createRedisConnection(REDIS_URL, { forWorker: false });
     const producer = createProducer(connection, { prefix });

@@ -34,9 +34,21 @@ export interface RunningWorker {
 }
 
 export async function startWorker(config: WorkerConfig, logger: Logger): Promise<RunningWorker> {
-  const registry = new RegistryInternalClient({ baseUrl: config.REGISTRY_URL, token: config.INTERNAL_TOKEN, timeoutMs: config.REGISTRY_TIMEOUT_MS });
-  const verdict = new VerdictInternalClient({ baseUrl: config.VERDICT_URL, token: config.INTERNAL_TOKEN, timeoutMs: config.LEDGER_TIMEOUT_MS });
-  const ledger = new LedgerInternalClient({ baseUrl: config.LEDGER_URL, token: config.INTERNAL_TOKEN, timeoutMs: config.LEDGER_TIMEOUT_MS });
+  const registry = new RegistryInternalClient({
+    baseUrl: config.REGISTRY_URL,
+    token: config.INTERNAL_TOKEN,
+    timeoutMs: config.REGISTRY_TIMEOUT_MS,
+  });
+  const verdict = new VerdictInternalClient({
+    baseUrl: config.VERDICT_URL,
+    token: config.INTERNAL_TOKEN,
+    timeoutMs: config.LEDGER_TIMEOUT_MS,
+  });
+  const ledger = new LedgerInternalClient({
+    baseUrl: config.LEDGER_URL,
+    token: config.INTERNAL_TOKEN,
+    timeoutMs: config.LEDGER_TIMEOUT_MS,
+  });
   const connection = createRedisConnection(config.REDIS_URL, { forWorker: true, logger });
   const producerConnection = createRedisConnection(config.REDIS_URL, { forWorker: false, logger });
   // Subscriber mode takes a connection of its own.
@@ -61,7 +73,12 @@ export async function startWorker(config: WorkerConfig, logger: Logger): Promise
     const sealRelay = new SealRelay(
       { verdict, registry },
       producer,
-      { intervalMs: config.RELAY_INTERVAL_MS, batchSize: config.SEAL_BATCH_SIZE, leaseMs: config.SEAL_LEASE_MS, gatherMs: config.SEAL_GATHER_MS },
+      {
+        intervalMs: config.RELAY_INTERVAL_MS,
+        batchSize: config.SEAL_BATCH_SIZE,
+        leaseMs: config.SEAL_LEASE_MS,
+        gatherMs: config.SEAL_GATHER_MS,
+      },
       logger,
     );
     sealRelay.start();

@@ -1,6 +1,8 @@
 import request from 'supertest';
 import { createPrincipalWithKey } from '../../../apps/registry/test/harness';
-import { createVerdictTenant, registryApi, startVerdictStack, verdictApi, within, type VerdictStack, type VerdictTenant } from '../verdict-harness';
+import { createVerdictTenant, registryApi, verdictApi, type VerdictTenant } from '../verdict-harness';
+import { eventually } from '@arbiter/testing';
+import { startStack, type Stack } from '../stack';
 
 /**
  * Abuse cases of verdict approvals (docs/threat-model.md "Approvers and approvals"): the ways around an
@@ -8,7 +10,7 @@ import { createVerdictTenant, registryApi, startVerdictStack, verdictApi, within
  * Every test here failed before the fixes of docs/approvals.md "Who asks", "Deciding" and "Grants".
  */
 describe('abuse: verdict approvals', () => {
-  let stack: VerdictStack;
+  let stack: Stack;
   let t: VerdictTenant;
   let payScope: string;
   let hrScope: string;
@@ -24,7 +26,7 @@ describe('abuse: verdict approvals', () => {
   const PAY_EU = { dept: 'payments', region: 'eu' };
 
   beforeAll(async () => {
-    stack = await startVerdictStack();
+    stack = await startStack({ verdict: true });
     t = await createVerdictTenant(stack, 'abuse-apr', { scope_schema: SCHEMA });
     const reg = registryApi(stack, t.adminKey);
     payScope = await reg.scope('payments', { dept: 'payments' });
@@ -49,7 +51,12 @@ describe('abuse: verdict approvals', () => {
       conditions: [{ field: 'refund.amount', op: 'gt', value: 100 }],
       deciders: ['role-finance'],
     });
-    await reg.rule(payScope, { ...needsApproval, directive: 'Treasury moves need treasury', applies_to: { actions: ['treasury.move'] }, deciders: ['role-treasury'] });
+    await reg.rule(payScope, {
+      ...needsApproval,
+      directive: 'Treasury moves need treasury',
+      applies_to: { actions: ['treasury.move'] },
+      deciders: ['role-treasury'],
+    });
     const mk = (opts: Parameters<typeof createPrincipalWithKey>[2]) => createPrincipalWithKey(stack.registry, t.adminKey, opts);
     agent1 = await mk({ kind: 'agent', permissions: ['check', 'read'] });
     // An agent that may also approve, and holds the role the refund rule names.
@@ -72,7 +79,13 @@ describe('abuse: verdict approvals', () => {
   }
 
   describe('the requester is who asked (docs/approvals.md "Who asks")', () => {
-    const refund = (amount: number, extra: object = {}) => ({ action: 'payments.refund', resource: 'order:1', scope: PAY_EU, parameters: { refund: { amount } }, ...extra });
+    const refund = (amount: number, extra: object = {}) => ({
+      action: 'payments.refund',
+      resource: 'order:1',
+      scope: PAY_EU,
+      parameters: { refund: { amount } },
+      ...extra,
+    });
 
     it("refuses an approval opened by another principal than the consultation's: agent 1 cannot open agent 2's", async () => {
       const consultation = await approvalRequired(agent2.key, refund(500));
@@ -100,13 +113,22 @@ describe('abuse: verdict approvals', () => {
       expect([forSelf.status, forSelf.body.code]).toEqual([403, 'not_a_valid_decider']);
       expect(forSelf.body.details).toMatchObject({ requester_principal: finance.principalId });
       // Someone else who holds the role decides it.
-      const other = await createPrincipalWithKey(stack.registry, t.adminKey, { kind: 'human', permissions: ['approve'], roles: ['role-finance'] });
+      const other = await createPrincipalWithKey(stack.registry, t.adminKey, {
+        kind: 'human',
+        permissions: ['approve'],
+        roles: ['role-finance'],
+      });
       await decide(other.key, approval.id, { decision: 'reject' }).expect(200);
     });
   });
 
   describe('a one-shot approval covers the context (docs/approvals.md "The agent\'s loop")', () => {
-    const payout = (amount: number) => ({ action: 'payments.payout', resource: 'acct:7', scope: PAY_EU, context: { amount: { value: amount, source: 'invoice' } } });
+    const payout = (amount: number) => ({
+      action: 'payments.payout',
+      resource: 'acct:7',
+      scope: PAY_EU,
+      context: { amount: { value: amount, source: 'invoice' } },
+    });
 
     it('is not used by a check that gives the same operation another amount as a Fact', async () => {
       const consultation = await approvalRequired(agent1.key, payout(10_001));
@@ -119,18 +141,29 @@ describe('abuse: verdict approvals', () => {
       expect(still.body.consumed_by).toBeNull();
 
       // The approved operation with its approved context is allowed, once.
-      const approved = await within(5_000, async () => {
-        const res = await as(agent1.key).check(payout(10_001)).expect(200);
-        if (res.body.verdict !== 'allowed') throw new Error(`still ${res.body.verdict}`);
-        return res;
-      });
-      expect((await as(agent1.key).get(`/${t.id}/v1/approvals/${approval.id}`).expect(200)).body.consumed_by).toBe(approved.body.consultation_id);
+      const approved = await eventually(
+        'the approval to allow the payout',
+        async () => {
+          const res = await as(agent1.key).check(payout(10_001)).expect(200);
+          if (res.body.verdict !== 'allowed') throw new Error(`still ${res.body.verdict}`);
+          return res;
+        },
+        { timeoutMs: 5_000 },
+      );
+      expect((await as(agent1.key).get(`/${t.id}/v1/approvals/${approval.id}`).expect(200)).body.consumed_by).toBe(
+        approved.body.consultation_id,
+      );
       expect((await as(agent1.key).check(payout(10_001)).expect(200)).body.verdict).toBe('approval_required');
     });
   });
 
   describe('grants are bounded like the registry\'s (docs/approvals.md "Grants")', () => {
-    const transfer = (amount: number, scope: object = PAY_EU) => ({ action: 'payments.transfer', resource: 'acct:eu/9', scope, parameters: { transfer: { amount } } });
+    const transfer = (amount: number, scope: object = PAY_EU) => ({
+      action: 'payments.transfer',
+      resource: 'acct:eu/9',
+      scope,
+      parameters: { transfer: { amount } },
+    });
 
     async function pendingTransfer(): Promise<string> {
       const consultation = await approvalRequired(agent1.key, transfer(50_000));
@@ -139,7 +172,10 @@ describe('abuse: verdict approvals', () => {
 
     it("refuses a decision by a key restricted to another scope than the triggering rules' (hr deciding payments)", async () => {
       const id = await pendingTransfer();
-      const hr = await decide(hrApprover.key, id, { decision: 'approve', grant: { applies_to_scope: {}, expires_at: '2099-01-01T00:00:00Z' } });
+      const hr = await decide(hrApprover.key, id, {
+        decision: 'approve',
+        grant: { applies_to_scope: {}, expires_at: '2099-01-01T00:00:00Z' },
+      });
       expect([hr.status, hr.body.code]).toEqual([403, 'not_a_valid_decider']);
       expect(hr.body.details).toMatchObject({ reason: 'scope_not_covered', scopes_not_covered: [payScope] });
       const hrReject = await decide(hrApprover.key, id, { decision: 'reject' });
@@ -151,10 +187,16 @@ describe('abuse: verdict approvals', () => {
 
     it('refuses a tenant-wide grant and one that outlives APPROVAL_GRANT_TTL_SECONDS; a bounded one covers the approved scope only', async () => {
       const id = await pendingTransfer();
-      const tenantWide = await decide(payApprover.key, id, { decision: 'approve', grant: { applies_to_scope: {}, expires_at: new Date(Date.now() + 600_000).toISOString() } });
+      const tenantWide = await decide(payApprover.key, id, {
+        decision: 'approve',
+        grant: { applies_to_scope: {}, expires_at: new Date(Date.now() + 600_000).toISOString() },
+      });
       expect([tenantWide.status, tenantWide.body.code]).toEqual([422, 'invalid_grant']);
       expect(tenantWide.body.details).toMatchObject({ field: 'grant.applies_to_scope' });
-      const forever = await decide(payApprover.key, id, { decision: 'approve', grant: { applies_to_scope: PAY_EU, expires_at: '2099-01-01T00:00:00Z' } });
+      const forever = await decide(payApprover.key, id, {
+        decision: 'approve',
+        grant: { applies_to_scope: PAY_EU, expires_at: '2099-01-01T00:00:00Z' },
+      });
       expect([forever.status, forever.body.code]).toEqual([422, 'invalid_grant']);
       expect(forever.body.details).toMatchObject({ field: 'grant.expires_at', max_seconds: 3600 });
 
@@ -164,12 +206,23 @@ describe('abuse: verdict approvals', () => {
       expect(grant.applies_to_scope).toEqual(PAY_EU);
       expect(Date.parse(grant.expires_at)).toBeLessThanOrEqual(before + 3_600_000 + 5_000);
 
-      await within(5_000, async () => {
-        const res = await as(agent1.key).check(transfer(90_000)).expect(200);
-        if (res.body.verdict !== 'allowed') throw new Error(`still ${res.body.verdict}`);
-      });
+      await eventually(
+        'the grant to allow the transfer',
+        async () => {
+          const res = await as(agent1.key).check(transfer(90_000)).expect(200);
+          if (res.body.verdict !== 'allowed') throw new Error(`still ${res.body.verdict}`);
+          return true;
+        },
+        { timeoutMs: 5_000 },
+      );
       // Another region is outside the approved scope: still approval_required.
-      expect((await as(agent1.key).check(transfer(90_000, { dept: 'payments', region: 'us' })).expect(200)).body.verdict).toBe('approval_required');
+      expect(
+        (
+          await as(agent1.key)
+            .check(transfer(90_000, { dept: 'payments', region: 'us' }))
+            .expect(200)
+        ).body.verdict,
+      ).toBe('approval_required');
     });
 
     it('does not lift the rule once it changed since the grant: made MANDATORY, the transfer is blocked', async () => {
@@ -181,11 +234,15 @@ describe('abuse: verdict approvals', () => {
         applies_to: { actions: ['payments.transfer'] },
         conditions: [{ field: 'transfer.amount', op: 'gt', value: 10000 }],
       });
-      const blocked = await within(5_000, async () => {
-        const res = await as(agent1.key).check(transfer(90_000)).expect(200);
-        if (res.body.verdict !== 'blocked') throw new Error(`still ${res.body.verdict}`);
-        return res;
-      });
+      const blocked = await eventually(
+        'the changed rule to block',
+        async () => {
+          const res = await as(agent1.key).check(transfer(90_000)).expect(200);
+          if (res.body.verdict !== 'blocked') throw new Error(`still ${res.body.verdict}`);
+          return res;
+        },
+        { timeoutMs: 5_000 },
+      );
       const record = await as(agent1.key).consultation(blocked.body.consultation_id).expect(200);
       expect(record.body.precedence_trace.find((e: { rule_id: string }) => e.rule_id === transferRule.id)).toMatchObject({
         reason: 'fires',
@@ -196,9 +253,18 @@ describe('abuse: verdict approvals', () => {
 
   describe('a scope-restricted admin stays inside its scopes (docs/identity.md "Privilege boundaries")', () => {
     const mint = (principalId: string, permissions: string[], scopeIds: string[] = [hrScope]) =>
-      request(stack.registry.url).post('/api/v1/api-keys').set('Authorization', `Bearer ${hrAdmin.key}`).send({ principal_id: principalId, permissions, scope_ids: scopeIds });
+      request(stack.registry.url)
+        .post('/api/v1/api-keys')
+        .set('Authorization', `Bearer ${hrAdmin.key}`)
+        .send({ principal_id: principalId, permissions, scope_ids: scopeIds });
     const human = async (roles: string[] = []) =>
-      (await request(stack.registry.url).post('/api/v1/principals').set('Authorization', `Bearer ${t.adminKey}`).send({ kind: 'human', name: 'h', roles }).expect(201)).body.id as string;
+      (
+        await request(stack.registry.url)
+          .post('/api/v1/principals')
+          .set('Authorization', `Bearer ${t.adminKey}`)
+          .send({ kind: 'human', name: 'h', roles })
+          .expect(201)
+      ).body.id as string;
 
     it('cannot mint an approve key for a principal that decides tenant-wide, by a key or by a role', async () => {
       const byKey = await mint(finance.principalId, ['approve']);

@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { createRegistryClient } from '@arbiter/client';
-import { startTestRegistry, type RegistryHarness } from '../../../apps/registry/test/harness';
+import type { RegistryHarness } from '../../../apps/registry/test/harness';
+import { startStack, type Stack } from '../stack';
 import { buildBin, runBin } from '../cli-harness';
 
 /**
@@ -12,7 +13,8 @@ import { buildBin, runBin } from '../cli-harness';
  * its output. The built bin as a user runs it, against a real registry; each attack beside the
  * legitimate use.
  */
-describe('abuse: the arbiter CLI\'s files and keys', () => {
+describe("abuse: the arbiter CLI's files and keys", () => {
+  let stack: Stack;
   let h: RegistryHarness;
   let dir: string;
   let bin: string;
@@ -23,7 +25,8 @@ describe('abuse: the arbiter CLI\'s files and keys', () => {
   const arbiter = (...argv: string[]) => runBin(bin, argv, env);
 
   beforeAll(async () => {
-    h = await startTestRegistry();
+    stack = await startStack();
+    h = stack.registry;
     dir = await mkdtemp(path.join(os.tmpdir(), 'arbiter-cli-abuse-'));
     bin = await buildBin(file('arbiter.js'));
     const platform = createRegistryClient({ baseUrl: h.url, apiKey: h.adminKey });
@@ -32,12 +35,16 @@ describe('abuse: the arbiter CLI\'s files and keys', () => {
     const adminKey = (await platform.createApiKey({ principal_id: admin.id, permissions: ['admin'], tenant_id: tenant.id })).key;
     const reg = createRegistryClient({ baseUrl: h.url, apiKey: adminKey });
     scopeId = (await reg.createScope({ name: 'payments', selector: { region: 'eu' } })).id;
-    await reg.createRule(scopeId, { directive: 'Transfers above 50,000 are blocked', severity: 'MANDATORY', conditions: [{ field: 'amount', op: 'gt', value: 50000 }] });
+    await reg.createRule(scopeId, {
+      directive: 'Transfers above 50,000 are blocked',
+      severity: 'MANDATORY',
+      conditions: [{ field: 'amount', op: 'gt', value: 50000 }],
+    });
     principalId = (await reg.createPrincipal({ kind: 'agent', name: 'bot' })).id;
     env = { ARBITER_REGISTRY_URL: h.url, ARBITER_API_KEY: adminKey };
   });
   afterAll(async () => {
-    await h?.stop();
+    await stack?.stop();
     await rm(dir, { recursive: true, force: true });
   });
 
@@ -79,7 +86,10 @@ describe('abuse: the arbiter CLI\'s files and keys', () => {
 
   it('never shows the API key it was given, in errors or in --json', async () => {
     const revoked = `ak-${'ab'.repeat(32)}`;
-    for (const argv of [['tenants', 'list'], ['--json', 'principals', 'list']]) {
+    for (const argv of [
+      ['tenants', 'list'],
+      ['--json', 'principals', 'list'],
+    ]) {
       const r = await runBin(bin, argv, { ARBITER_REGISTRY_URL: h.url, ARBITER_API_KEY: revoked });
       expect(r.code).toBe(1);
       expect(r.stdout + r.stderr).not.toContain(revoked);
@@ -91,14 +101,25 @@ describe('abuse: the arbiter CLI\'s files and keys', () => {
   });
 
   it('stops at an alias bomb in a rules file, and at an endless input, with one line and no stack trace', async () => {
-    const bomb = [`scope: ${scopeId}`, 'a: &a [x, x, x, x, x, x, x, x, x]', ...'bcdefg'.split('').map((k, i) => `${k}: &${k} [${Array(9).fill(`*${'abcdef'[i]}`).join(', ')}]`), 'rules: []', ''].join('\n');
+    const bomb = [
+      `scope: ${scopeId}`,
+      'a: &a [x, x, x, x, x, x, x, x, x]',
+      ...'bcdefg'.split('').map((k, i) => `${k}: &${k} [${Array(9).fill(`*${'abcdef'[i]}`).join(', ')}]`),
+      'rules: []',
+      '',
+    ].join('\n');
     await writeFile(file('bomb.yaml'), bomb);
     const r = await arbiter('rules', 'plan', '-f', file('bomb.yaml'), '--no-simulate');
     expect(r).toMatchObject({ code: 2, stdout: '' });
-    expect(r.stderr).toBe(`arbiter: the rules file is not valid (1 problem):\n${file('bomb.yaml')}:1:1: the file uses aliases beyond reason (an alias bomb?): Excessive alias count indicates a resource exhaustion attack\n`);
+    expect(r.stderr).toBe(
+      `arbiter: the rules file is not valid (1 problem):\n${file('bomb.yaml')}:1:1: the file uses aliases beyond reason (an alias bomb?): Excessive alias count indicates a resource exhaustion attack\n`,
+    );
 
     const endless = await arbiter('rules', 'plan', '-f', '/dev/zero', '--no-simulate');
-    expect(endless).toMatchObject({ code: 2, stderr: 'arbiter: cannot read the rules file /dev/zero: larger than 64 MiB: not an input the CLI reads\n' });
+    expect(endless).toMatchObject({
+      code: 2,
+      stderr: 'arbiter: cannot read the rules file /dev/zero: larger than 64 MiB: not an input the CLI reads\n',
+    });
 
     // The legitimate file plans as ever.
     const plan = await arbiter('rules', 'plan', '-f', file('rules.yaml'), '--no-simulate');

@@ -8,11 +8,12 @@ import { createLogger } from '@arbiter/http';
 import { VerdictKeys } from '../../../apps/verdict/src/keys';
 import { buildBin, jcs, runBin, sha256Of } from '../cli-harness';
 import { checkpointSignatureHolds, rootFromPath, treeRootOf, type PublishedLedgerKey } from '../evidence-harness';
-import { eventually, ledgerAs, provisionTenant, transfer, verdictAs, type SdkTenant } from '../sdk-harness';
-import { startTestStack, type TestStack } from '../stack';
+import { eventually } from '@arbiter/testing';
+import { ledgerAs, provisionTenant, transfer, verdictAs, type SdkTenant } from '../sdk-harness';
+import { startStack, type Stack } from '../stack';
 
 /**
- * Issue 26, item 7: evidence packs are verified against keys the verifier holds, not keys the pack carries
+ * Evidence packs are verified against keys the verifier holds, not keys the pack carries
  * (docs/evidence.md "Trusted keys"). The CLI runs as a child process (the built bin), as a user runs it.
  *
  * The reproduction: a real pack of an approval_required consultation, changed to `allowed`, its
@@ -47,8 +48,8 @@ const signJws = (header: string, claims: Json, key: KeyObject) => {
 const signEd25519 = (unsigned: Json, key: KeyObject) => sign(null, Buffer.from(jcs(unsigned), 'utf8'), key).toString('base64');
 const publicJwk = (key: KeyObject) => key.export({ format: 'jwk' }) as { x: string; y?: string };
 
-describe('evidence packs verified against trust the verifier holds (issue 26, item 7)', () => {
-  let stack: TestStack;
+describe('evidence packs verified against trust the verifier holds', () => {
+  let stack: Stack;
   let t: SdkTenant;
   let dir: string;
   let binary: string;
@@ -64,23 +65,37 @@ describe('evidence packs verified against trust the verifier holds (issue 26, it
     const agent = verdictAs(stack, tenant.agentKey, tenant.id);
     const answer = await agent.check(transfer(amount));
     const kid = decode(answer.signed_verdict.split('.')[0]).kid as string;
-    await eventually(() => agent.getConsultationEvidence(answer.consultation_id).then(() => true, () => undefined), 'the consultation sealed');
+    await eventually('the consultation sealed', () =>
+      agent.getConsultationEvidence(answer.consultation_id).then(
+        () => true,
+        () => undefined,
+      ),
+    );
     await keySealed(tenant, kid);
     return { id: answer.consultation_id, jws: answer.signed_verdict, kid };
   }
 
   const keySealed = (tenant: SdkTenant, kid: string) =>
-    eventually(
-      () => ledgerAs(stack, tenant.agentKey).listAllFacts(`arbiter.${tenant.id}.keys`).then((facts) => (facts.some((f) => f.custom_payload.kid === kid) ? true : undefined), () => undefined),
-      `key ${kid} sealed in the keys stream`,
+    eventually(`key ${kid} sealed in the keys stream`, () =>
+      ledgerAs(stack, tenant.agentKey)
+        .listAllFacts(`arbiter.${tenant.id}.keys`)
+        .then(
+          (facts) => (facts.some((f) => f.custom_payload.kid === kid) ? true : undefined),
+          () => undefined,
+        ),
     );
 
   beforeAll(async () => {
-    stack = await startTestStack({ worker: true });
+    stack = await startStack({ verdict: true, ledger: true, worker: true });
     t = await provisionTenant(stack, 'trust');
     dir = await mkdtemp(path.join(os.tmpdir(), 'arbiter-trust-'));
     binary = await buildBin(path.join(dir, 'bin', 'arbiter.js'));
-    env = { ARBITER_VERDICT_URL: stack.verdict.url, ARBITER_LEDGER_URL: stack.ledger.url, ARBITER_REGISTRY_URL: stack.registry.url, ARBITER_API_KEY: t.agentKey };
+    env = {
+      ARBITER_VERDICT_URL: stack.verdict.url,
+      ARBITER_LEDGER_URL: stack.ledger.url,
+      ARBITER_REGISTRY_URL: stack.registry.url,
+      ARBITER_API_KEY: t.agentKey,
+    };
   });
   afterAll(async () => {
     await stack?.stop();
@@ -93,7 +108,10 @@ describe('evidence packs verified against trust the verifier holds (issue 26, it
     beforeAll(async () => {
       const { id } = await sealedCheck(t, 30000);
       // The auditor's trust file, taken once, without an API key (public keys).
-      const exported = await runBin(binary, ['trust', 'export', '--tenant', t.slug, '--out', file('trust.json')], { ARBITER_VERDICT_URL: stack.verdict.url, ARBITER_LEDGER_URL: stack.ledger.url });
+      const exported = await runBin(binary, ['trust', 'export', '--tenant', t.slug, '--out', file('trust.json')], {
+        ARBITER_VERDICT_URL: stack.verdict.url,
+        ARBITER_LEDGER_URL: stack.ledger.url,
+      });
       expect(exported.code).toBe(0);
       expect(exported.stdout).toMatch(new RegExp(`^ {2}verdict {2}${t.id}:${year} {2}[A-Za-z0-9_-]{43} `, 'm'));
       trust = await read('trust.json');
@@ -111,7 +129,11 @@ describe('evidence packs verified against trust the verifier holds (issue 26, it
       record.normative_hash = sha256Of(rest);
       const [header, payload] = record.signed_verdict.split('.');
       const verdictKey = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-      record.signed_verdict = signJws(header, { ...decode(payload), verdict: 'allowed', normative_hash: record.normative_hash }, verdictKey.privateKey);
+      record.signed_verdict = signJws(
+        header,
+        { ...decode(payload), verdict: 'allowed', normative_hash: record.normative_hash },
+        verdictKey.privateKey,
+      );
       const v = publicJwk(verdictKey.publicKey);
       p.jwks.keys = p.jwks.keys.map((k: Json) => (k.kid === record.signing_kid ? { ...k, x: v.x, y: v.y } : k));
 
@@ -119,9 +141,14 @@ describe('evidence packs verified against trust the verifier holds (issue 26, it
       fact.custom_payload = { ...fact.custom_payload, verdict: 'allowed', normative_hash: record.normative_hash };
       fact.fact_hash = factHashOf(fact, fact.stream_id, fact.tenant_id, fact.prev_hash);
       const ledgerKey = generateKeyPairSync('ed25519');
-      const { signature: _c, ...checkpoint } = { ...p.ledger.checkpoint, root_hash: rootFromPath(fact.fact_hash, p.ledger.leaf_index, p.ledger.tree_size, p.ledger.inclusion_path)! };
+      const { signature: _c, ...checkpoint } = {
+        ...p.ledger.checkpoint,
+        root_hash: rootFromPath(fact.fact_hash, p.ledger.leaf_index, p.ledger.tree_size, p.ledger.inclusion_path)!,
+      };
       p.ledger.checkpoint = { ...checkpoint, signature: signEd25519(checkpoint, ledgerKey.privateKey) };
-      p.ledger.keys.keys = p.ledger.keys.keys.map((k: Json) => (k.kid === checkpoint.key_id ? { ...k, x: publicJwk(ledgerKey.publicKey).x } : k));
+      p.ledger.keys.keys = p.ledger.keys.keys.map((k: Json) =>
+        k.kid === checkpoint.key_id ? { ...k, x: publicJwk(ledgerKey.publicKey).x } : k,
+      );
       // The real key history names the real keys: the forger leaves it out.
       p.key_history = { stream_id: p.key_history.stream_id, facts: [], checkpoint: null };
       return p;
@@ -145,12 +172,19 @@ describe('evidence packs verified against trust the verifier holds (issue 26, it
       const forged = forge(pack);
       // The forgery is well made: its signature verifies (jose) with the key it publishes.
       const kid = forged.consultation.signing_kid;
-      await expect(compactVerify(forged.consultation.signed_verdict, await importJWK({ ...forged.jwks.keys.find((k: Json) => k.kid === kid), alg: 'ES256' }))).resolves.toBeDefined();
+      await expect(
+        compactVerify(
+          forged.consultation.signed_verdict,
+          await importJWK({ ...forged.jwks.keys.find((k: Json) => k.kid === kid), alg: 'ES256' }),
+        ),
+      ).resolves.toBeDefined();
       const r = await arbiter('--json', 'verify', 'evidence', await write('forged.json', forged), '--trust', file('trust.json'));
       expect(r.code).toBe(1);
       expect(JSON.parse(r.stdout)).toMatchObject({ valid: false, status: 'invalid' });
       expect(failedChecks(r.stdout)).toEqual(['trust.jwks', 'trust.ledger_keys', 'consultation.signature', 'ledger.checkpoint.signature']);
-      expect((JSON.parse(r.stdout).checks as Json[]).find((c) => c.check === 'consultation.signature')?.message).toMatch(/^invalid_signature: the ES256 signature does not verify with key /);
+      expect((JSON.parse(r.stdout).checks as Json[]).find((c) => c.check === 'consultation.signature')?.message).toMatch(
+        /^invalid_signature: the ES256 signature does not verify with key /,
+      );
     });
 
     it('without --trust, says the keys are unpinned and exits 3 (never VALID)', async () => {
@@ -165,12 +199,23 @@ describe('evidence packs verified against trust the verifier holds (issue 26, it
     it('applies the same to a record and a verdict: keys fetched from the service are unpinned, keys you hold decide', async () => {
       const fetched = await arbiter('verify', 'consultation', pack.consultation.id);
       expect(fetched.code).toBe(3);
-      expect((await arbiter('verify', 'consultation', await write('record.json', pack.consultation), '--trust', file('trust.json'))).code).toBe(0);
+      expect(
+        (await arbiter('verify', 'consultation', await write('record.json', pack.consultation), '--trust', file('trust.json'))).code,
+      ).toBe(0);
       const forgedRecord = forge(pack).consultation;
-      const forgedRun = await arbiter('--json', 'verify', 'consultation', await write('forged-record.json', forgedRecord), '--trust', file('trust.json'));
+      const forgedRun = await arbiter(
+        '--json',
+        'verify',
+        'consultation',
+        await write('forged-record.json', forgedRecord),
+        '--trust',
+        file('trust.json'),
+      );
       expect(failedChecks(forgedRun.stdout)).toEqual(['signature']);
       expect((await arbiter('verify', 'verdict', forgedRecord.signed_verdict, '--trust', file('trust.json'))).code).toBe(1);
-      expect((await arbiter('verify', 'verdict', pack.consultation.signed_verdict, '--trust', file('trust.json'), '--allow-expired')).code).toBe(0);
+      expect(
+        (await arbiter('verify', 'verdict', pack.consultation.signed_verdict, '--trust', file('trust.json'), '--allow-expired')).code,
+      ).toBe(0);
     });
   });
 
@@ -186,13 +231,20 @@ describe('evidence packs verified against trust the verifier holds (issue 26, it
       // The first check of this year rotates the ring on schedule, and seals the change.
       const { id, kid } = await sealedCheck(t2, 30000);
       expect(kid).toBe(`${t2.id}:${year}`);
-      expect((await runBin(binary, ['evidence', 'export', id, '--out', file('pack-yearly.json')], { ...env, ARBITER_API_KEY: t2.agentKey })).code).toBe(0);
+      expect(
+        (await runBin(binary, ['evidence', 'export', id, '--out', file('pack-yearly.json')], { ...env, ARBITER_API_KEY: t2.agentKey }))
+          .code,
+      ).toBe(0);
       const r = await arbiter('verify', 'evidence', file('pack-yearly.json'), '--trust', file('trust-yearly.json'));
-      expect(r.stdout).toMatch(new RegExp(`\\[ok\\] {3}trust\\.keys_stream\\.${t2.id}:${year} +verdict key ${t2.id}:${year} accepted: sealed in the keys stream \\(scheduled, valid from [^)]+\\); retires ${t2.id}:${year - 1} at `));
+      expect(r.stdout).toMatch(
+        new RegExp(
+          `\\[ok\\] {3}trust\\.keys_stream\\.${t2.id}:${year} +verdict key ${t2.id}:${year} accepted: sealed in the keys stream \\(scheduled, valid from [^)]+\\); retires ${t2.id}:${year - 1} at `,
+        ),
+      );
       expect(r.code).toBe(0);
     });
 
-    describe('emergency (the tenant\'s key and the ledger\'s)', () => {
+    describe("emergency (the tenant's key and the ledger's)", () => {
       let id: string;
       let jws: string;
       let kid: string;
@@ -209,8 +261,14 @@ describe('evidence packs verified against trust the verifier holds (issue 26, it
 
       it('verifies a pack of the new keys with the old trust file: the ledger key through its transition, the tenant key through the keys stream', async () => {
         const r = await arbiter('verify', 'evidence', file('pack-rotated.json'), '--trust', file('trust.json'));
-        expect(r.stdout).toMatch(new RegExp(`\\[ok\\] {3}trust\\.ledger_transition\\.ledger:${year}\\.1 +ledger key ledger:${year}\\.1 accepted: introduced at \\S+ \\(emergency rotation\\) by trusted ledger:${year}`));
-        expect(r.stdout).toMatch(new RegExp(`\\[ok\\] {3}trust\\.keys_stream\\.${kid} +verdict key ${kid} accepted: sealed in the keys stream \\(emergency, `));
+        expect(r.stdout).toMatch(
+          new RegExp(
+            `\\[ok\\] {3}trust\\.ledger_transition\\.ledger:${year}\\.1 +ledger key ledger:${year}\\.1 accepted: introduced at \\S+ \\(emergency rotation\\) by trusted ledger:${year}`,
+          ),
+        );
+        expect(r.stdout).toMatch(
+          new RegExp(`\\[ok\\] {3}trust\\.keys_stream\\.${kid} +verdict key ${kid} accepted: sealed in the keys stream \\(emergency, `),
+        );
         expect(r.stdout.split('\n')[0]).toBe(`evidence pack of ${id}: VALID`);
         expect(r.code).toBe(0);
       });
@@ -220,14 +278,23 @@ describe('evidence packs verified against trust the verifier holds (issue 26, it
         bare.key_history = { stream_id: pack.key_history.stream_id, facts: [], checkpoint: null };
         const r = await arbiter('--json', 'verify', 'evidence', await write('bare.json', bare), '--trust', file('trust.json'));
         expect(r.code).toBe(1);
-        expect((JSON.parse(r.stdout).checks as Json[]).find((c) => c.check === 'consultation.signature')?.message).toMatch(new RegExp(`^unknown_kid: no key ${kid} `));
+        expect((JSON.parse(r.stdout).checks as Json[]).find((c) => c.check === 'consultation.signature')?.message).toMatch(
+          new RegExp(`^unknown_kid: no key ${kid} `),
+        );
       });
 
       it('refuses a forged history: a changed key in a sealed fact, or a whole stream under a ledger key no trusted key introduced', async () => {
         const changed = structuredClone(pack);
         const fact = changed.key_history.facts.find((f: Json) => f.custom_payload.kid === kid);
         fact.custom_payload.public_jwk.x = publicJwk(generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey).x;
-        const one = await arbiter('--json', 'verify', 'evidence', await write('history-changed.json', changed), '--trust', file('trust.json'));
+        const one = await arbiter(
+          '--json',
+          'verify',
+          'evidence',
+          await write('history-changed.json', changed),
+          '--trust',
+          file('trust.json'),
+        );
         expect(one.code).toBe(1);
         expect(failedChecks(one.stdout)).toEqual(['trust.keys_stream', 'consultation.signature']);
 
@@ -251,16 +318,52 @@ describe('evidence packs verified against trust the verifier holds (issue 26, it
         const rogueLedger = generateKeyPairSync('ed25519');
         const rogueKid = `ledger:${year}.9`;
         const at = Date.now();
-        const checkpoint = { stream_id: stream, tree_size: hashes.length, root_hash: treeRootOf(hashes), created_at_ms: at, key_id: rogueKid, signature_alg: 'Ed25519' };
+        const checkpoint = {
+          stream_id: stream,
+          tree_size: hashes.length,
+          root_hash: treeRootOf(hashes),
+          created_at_ms: at,
+          key_id: rogueKid,
+          signature_alg: 'Ed25519',
+        };
         forged.key_history.checkpoint = { ...checkpoint, signature: signEd25519(checkpoint, rogueLedger.privateKey) };
         const x = publicJwk(rogueLedger.publicKey).x;
-        forged.ledger.keys.keys.push({ kid: rogueKid, kty: 'OKP', crv: 'Ed25519', x, alg: 'EdDSA', use: 'sig', not_before: new Date(at).toISOString(), not_after: null });
-        const transition = { type: 'ledger_key_transition', mode: 'emergency', created_at_ms: at, key: { kid: rogueKid, kty: 'OKP', crv: 'Ed25519', x }, retired: [], signature_alg: 'Ed25519' };
-        forged.ledger.keys.transitions.push({ ...transition, signatures: [{ key_id: rogueKid, signature: signEd25519(transition, rogueLedger.privateKey) }] });
-        const whole = await arbiter('--json', 'verify', 'evidence', await write('history-forged.json', forged), '--trust', file('trust.json'));
+        forged.ledger.keys.keys.push({
+          kid: rogueKid,
+          kty: 'OKP',
+          crv: 'Ed25519',
+          x,
+          alg: 'EdDSA',
+          use: 'sig',
+          not_before: new Date(at).toISOString(),
+          not_after: null,
+        });
+        const transition = {
+          type: 'ledger_key_transition',
+          mode: 'emergency',
+          created_at_ms: at,
+          key: { kid: rogueKid, kty: 'OKP', crv: 'Ed25519', x },
+          retired: [],
+          signature_alg: 'Ed25519',
+        };
+        forged.ledger.keys.transitions.push({
+          ...transition,
+          signatures: [{ key_id: rogueKid, signature: signEd25519(transition, rogueLedger.privateKey) }],
+        });
+        const whole = await arbiter(
+          '--json',
+          'verify',
+          'evidence',
+          await write('history-forged.json', forged),
+          '--trust',
+          file('trust.json'),
+        );
         expect(whole.code).toBe(1);
         expect(failedChecks(whole.stdout)).toEqual(['trust.keys_stream.checkpoint.key', 'consultation.signature']);
-        expect((JSON.parse(whole.stdout).checks as Json[]).find((ch) => ch.check === `trust.ledger_transition.${rogueKid}`)).toMatchObject({ status: 'info', message: expect.stringContaining('not accepted: signed by no key you trust') });
+        expect((JSON.parse(whole.stdout).checks as Json[]).find((ch) => ch.check === `trust.ledger_transition.${rogueKid}`)).toMatchObject({
+          status: 'info',
+          message: expect.stringContaining('not accepted: signed by no key you trust'),
+        });
       });
 
       it('extends a trust file through the same history (arbiter trust extend), after which the new verdict verifies on its own', async () => {

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { createRegistryClient, type LedgerFact } from '@arbiter/client';
 import { ledgerAs, provisionTenant, type SdkTenant } from '../sdk-harness';
-import { startTestStack, type TestStack } from '../stack';
+import { startStack, type Stack } from '../stack';
 
 /**
- * Abuse cases of issue 26, item 6: any fact of the tenant counted as `verified`, so an agent sealed
+ * Abuse cases (ADR 0016): any fact of the tenant counted as `verified`, so an agent sealed
  * `{"note": {"n": 5}}` into its own scratch stream, cited it for a Requirement that wants a verified
  * amount, and was allowed. The ledger now records who sealed each fact (`sealed_by`, from the API key),
  * the gateway refuses a citation of a fact sealed by the caller or the principal it acts for, and
@@ -12,7 +12,7 @@ import { startTestStack, type TestStack } from '../stack';
  * (docs/verdicts.md "Facts the ledger vouches for").
  */
 describe('abuse: ledger citations', () => {
-  let stack: TestStack;
+  let stack: Stack;
   let t: SdkTenant;
   /** A KYC service's key: another principal of the tenant, with `seal`. */
   let kycKey: string;
@@ -28,18 +28,37 @@ describe('abuse: ledger citations', () => {
   let ordersFact: LedgerFact;
 
   const post = (path: 'check' | 'resolve', body: unknown, key = t.agentKey) =>
-    fetch(`${stack.verdict.url}/${t.id}/v1/${path}`, { method: 'POST', headers: { 'X-API-Key': key, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  const cite = (f: LedgerFact, value: unknown, payloadPath: string) => ({ value, source: `ledger:${f.fact_id}`, payload_path: payloadPath });
+    fetch(`${stack.verdict.url}/${t.id}/v1/${path}`, {
+      method: 'POST',
+      headers: { 'X-API-Key': key, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  const cite = (f: LedgerFact, value: unknown, payloadPath: string) => ({
+    value,
+    source: `ledger:${f.fact_id}`,
+    payload_path: payloadPath,
+  });
   /** The reproduction's operation: a transfer whose amount a rule wants verified. */
-  const transfer = (amount: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ action: 'treasury.transfer', resource: 'acct:eu/1', scope: { region: 'eu' }, context: { amount }, ...extra });
-  const payout = (level: Record<string, unknown>) => ({ action: 'payments.payout', resource: 'acct:eu/1', scope: { region: 'eu' }, context: { 'customer.kyc_level': level } });
+  const transfer = (amount: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+    action: 'treasury.transfer',
+    resource: 'acct:eu/1',
+    scope: { region: 'eu' },
+    context: { amount },
+    ...extra,
+  });
+  const payout = (level: Record<string, unknown>) => ({
+    action: 'payments.payout',
+    resource: 'acct:eu/1',
+    scope: { region: 'eu' },
+    context: { 'customer.kyc_level': level },
+  });
   const consultationCount = async () => {
     const res = await fetch(`${stack.verdict.url}/${t.id}/v1/consultations?limit=1000`, { headers: { 'X-API-Key': t.agentKey } });
     return ((await res.json()) as { items: unknown[] }).items.length;
   };
 
   beforeAll(async () => {
-    stack = await startTestStack();
+    stack = await startStack({ verdict: true, ledger: true });
     t = await provisionTenant(stack, 'cite-abuse');
     const reg = createRegistryClient({ baseUrl: stack.registry.url, apiKey: t.adminKey });
     const scope = await reg.createScope({ name: 'transfers' });
@@ -49,7 +68,15 @@ describe('abuse: ledger citations', () => {
       severity: 'MANDATORY',
       applies_to: { actions: ['treasury.transfer'] },
       conditions: [{ field: 'amount', op: 'gt', value: 1000 }],
-      requires: [{ field: 'amount', type: 'number', source_requirement: 'verified', acceptable_sources: ['ledger'], reason: 'amount from the ledger' }],
+      requires: [
+        {
+          field: 'amount',
+          type: 'number',
+          source_requirement: 'verified',
+          acceptable_sources: ['ledger'],
+          reason: 'amount from the ledger',
+        },
+      ],
     });
     await reg.createRule(scope.id, {
       directive: 'Payouts need a KYC level of 2 or more, from a KYC stream of the ledger',
@@ -78,8 +105,13 @@ describe('abuse: ledger citations', () => {
       reg.createApiKey({ principal_id: human.id, permissions: ['seal', 'read'] }).then((k) => k.key),
     ]);
     [kycId, humanId] = [kyc.id, human.id];
-    agentId = ((await (await fetch(`${stack.ledger.url}/v1/whoami`, { headers: { 'X-API-Key': t.agentKey } })).json()) as { principal: { id: string } }).principal.id;
-    const seal = async (key: string, stream: string, payload: Record<string, unknown>) => (await ledgerAs(stack, key).seal(stream, { tenant_id: t.id, actor: 'service:kyc', custom_payload: payload })).fact;
+    agentId = (
+      (await (await fetch(`${stack.ledger.url}/v1/whoami`, { headers: { 'X-API-Key': t.agentKey } })).json()) as {
+        principal: { id: string };
+      }
+    ).principal.id;
+    const seal = async (key: string, stream: string, payload: Record<string, unknown>) =>
+      (await ledgerAs(stack, key).seal(stream, { tenant_id: t.id, actor: 'service:kyc', custom_payload: payload })).fact;
     const run = randomUUID().slice(0, 8);
     // The reproduction: the agent's own scratch stream; the actor text claims anything.
     agentFact = await seal(t.agentKey, `scratch-${run}`, { note: { n: 5 } });
@@ -100,20 +132,29 @@ describe('abuse: ledger citations', () => {
       const before = await consultationCount();
       const res = await post('check', transfer(cite(agentFact, 5, 'note.n')));
       expect(res.status).toBe(400);
-      expect(await res.json()).toMatchObject({ code: 'invalid_ledger_citation', details: { field: 'context.amount', reason: 'self_sealed', fact_id: agentFact.fact_id } });
+      expect(await res.json()).toMatchObject({
+        code: 'invalid_ledger_citation',
+        details: { field: 'context.amount', reason: 'self_sealed', fact_id: agentFact.fact_id },
+      });
       expect(await consultationCount()).toBe(before);
     });
 
     it('is refused through resolve as well', async () => {
       const res = await post('resolve', transfer(cite(agentFact, 5, 'note.n')));
       expect(res.status).toBe(400);
-      expect(await res.json()).toMatchObject({ code: 'invalid_ledger_citation', details: { field: 'context.amount', reason: 'self_sealed' } });
+      expect(await res.json()).toMatchObject({
+        code: 'invalid_ledger_citation',
+        details: { field: 'context.amount', reason: 'self_sealed' },
+      });
     });
 
     it('is refused when sealed with the key of the human the agent acts for (on_behalf_of)', async () => {
       const res = await post('check', transfer(cite(humanFact, 5, 'note.n'), { on_behalf_of: humanId }));
       expect(res.status).toBe(400);
-      expect(await res.json()).toMatchObject({ code: 'invalid_ledger_citation', details: { reason: 'self_sealed', fact_id: humanFact.fact_id } });
+      expect(await res.json()).toMatchObject({
+        code: 'invalid_ledger_citation',
+        details: { reason: 'self_sealed', fact_id: humanFact.fact_id },
+      });
     });
   });
 
@@ -122,8 +163,18 @@ describe('abuse: ledger citations', () => {
     expect(res.status).toBe(200);
     const answer = (await res.json()) as { verdict: string; consultation_id: string };
     expect(answer.verdict).toBe('allowed');
-    const record = (await (await fetch(`${stack.verdict.url}/${t.id}/v1/consultations/${answer.consultation_id}`, { headers: { 'X-API-Key': t.agentKey } })).json()) as Record<string, unknown>;
-    expect(record.ledger_citations).toEqual({ amount: { fact_id: kycFact.fact_id, fact_hash: kycFact.fact_hash, stream_id: kycFact.stream_id, sealed_by: kycId, payload_path: 'note.n' } });
+    const record = (await (
+      await fetch(`${stack.verdict.url}/${t.id}/v1/consultations/${answer.consultation_id}`, { headers: { 'X-API-Key': t.agentKey } })
+    ).json()) as Record<string, unknown>;
+    expect(record.ledger_citations).toEqual({
+      amount: {
+        fact_id: kycFact.fact_id,
+        fact_hash: kycFact.fact_hash,
+        stream_id: kycFact.stream_id,
+        sealed_by: kycId,
+        payload_path: 'note.n',
+      },
+    });
   });
 
   it('checks the whole accumulated context of a resolve session in the round that names on_behalf_of', async () => {
@@ -134,9 +185,17 @@ describe('abuse: ledger citations', () => {
     const incomplete = (await first.json()) as { operation_status: string; resolve_session_id: string };
     expect(incomplete.operation_status).toBe('incomplete');
     // Round 2 acts for that human: the fact it sealed, cited in round 1, no longer counts.
-    const second = await post('resolve', { ...refund, on_behalf_of: humanId, resolve_session_id: incomplete.resolve_session_id, context: { 'customer.tier': cite(kycFact, 'blocked', 'customer.tier') } });
+    const second = await post('resolve', {
+      ...refund,
+      on_behalf_of: humanId,
+      resolve_session_id: incomplete.resolve_session_id,
+      context: { 'customer.tier': cite(kycFact, 'blocked', 'customer.tier') },
+    });
     expect(second.status).toBe(400);
-    expect(await second.json()).toMatchObject({ code: 'invalid_ledger_citation', details: { field: 'context.refund.amount', reason: 'self_sealed', fact_id: humanFact.fact_id } });
+    expect(await second.json()).toMatchObject({
+      code: 'invalid_ledger_citation',
+      details: { field: 'context.refund.amount', reason: 'self_sealed', fact_id: humanFact.fact_id },
+    });
   });
 
   describe('acceptable_sources ledger:<stream glob>', () => {
@@ -152,7 +211,12 @@ describe('abuse: ledger citations', () => {
       const body = (await res.json()) as { code: string; details: { required_context: Array<Record<string, unknown>> } };
       expect(body.code).toBe('insufficient_context');
       expect(body.details.required_context).toEqual([
-        expect.objectContaining({ field: 'customer.kyc_level', acceptable_sources: ['ledger:kyc-*'], problems: ['source_not_accepted'], ledger_citation: 'accepted' }),
+        expect.objectContaining({
+          field: 'customer.kyc_level',
+          acceptable_sources: ['ledger:kyc-*'],
+          problems: ['source_not_accepted'],
+          ledger_citation: 'accepted',
+        }),
       ]);
     });
 

@@ -1,5 +1,6 @@
 import { createPrincipalWithKey } from '../../../apps/registry/test/harness';
-import { createVerdictTenant, registryApi, startVerdictStack, verdictApi, type VerdictStack, type VerdictTenant } from '../verdict-harness';
+import { createVerdictTenant, registryApi, verdictApi, type VerdictTenant } from '../verdict-harness';
+import { startStack, type Stack } from '../stack';
 
 /**
  * Abuse cases of resolve sessions (docs/threat-model.md "Resolve sessions"): a session accumulates Facts
@@ -7,14 +8,14 @@ import { createVerdictTenant, registryApi, startVerdictStack, verdictApi, type V
  * could grow without bound.
  */
 describe('abuse: resolve sessions', () => {
-  let stack: VerdictStack;
+  let stack: Stack;
   let t: VerdictTenant;
   let other: VerdictTenant;
   let agent2: { principalId: string; key: string };
 
   beforeAll(async () => {
     // A small body limit, so that outgrowing it takes a few kilobytes, not megabytes.
-    stack = await startVerdictStack({ env: { BODY_LIMIT: '16kb' } });
+    stack = await startStack({ verdict: { env: { BODY_LIMIT: '16kb' } } });
     t = await createVerdictTenant(stack, 'abuse-rsn');
     other = await createVerdictTenant(stack, 'abuse-rsn-b');
     const reg = registryApi(stack, t.adminKey);
@@ -34,7 +35,9 @@ describe('abuse: resolve sessions', () => {
   const as = (key: string, tenant = t.id) => verdictApi(stack, key, tenant);
 
   async function openSession(): Promise<string> {
-    const first = await as(t.agent.key).resolve({ ...op, context: {} }).expect(200);
+    const first = await as(t.agent.key)
+      .resolve({ ...op, context: {} })
+      .expect(200);
     expect(first.body.operation_status).toBe('incomplete');
     return first.body.resolve_session_id;
   }
@@ -47,16 +50,21 @@ describe('abuse: resolve sessions', () => {
     const otherTenant = await as(other.agent.key, other.id).resolve({ ...op, context: verified, resolve_session_id: id });
     expect([otherTenant.status, otherTenant.body.code]).toEqual([404, 'resolve_session_not_found']);
     // The owner's next round starts from what it sent itself: the country is still asked for.
-    const own = await as(t.agent.key).resolve({ ...op, context: {}, resolve_session_id: id }).expect(200);
+    const own = await as(t.agent.key)
+      .resolve({ ...op, context: {}, resolve_session_id: id })
+      .expect(200);
     expect(own.body).toMatchObject({ operation_status: 'incomplete', round: 2 });
     expect(own.body.required_context.map((f: { field: string }) => f.field)).toEqual(['beneficiary.country']);
   });
 
   it('cannot grow a session past what one request may carry: 422 resolve_context_too_large, and a fresh session still works', async () => {
     const id = await openSession();
-    const filler = (n: number) => Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`note.r${n}.f${i}`, { value: 'x'.repeat(900), source: 'agent' }]));
+    const filler = (n: number) =>
+      Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`note.r${n}.f${i}`, { value: 'x'.repeat(900), source: 'agent' }]));
     // Each round fits the 16 kB body limit by itself; the second one would take the session past it.
-    await as(t.agent.key).resolve({ ...op, context: filler(1), resolve_session_id: id }).expect(200);
+    await as(t.agent.key)
+      .resolve({ ...op, context: filler(1), resolve_session_id: id })
+      .expect(200);
     const grown = await as(t.agent.key).resolve({ ...op, context: filler(2), resolve_session_id: id });
     expect([grown.status, grown.body.code]).toEqual([422, 'resolve_context_too_large']);
     expect(grown.body.details).toMatchObject({ resolve_session_id: id, max_bytes: 16 * 1024 });

@@ -1,4 +1,4 @@
-// Abuse case (issue 26, item 1): rule globs that could stall the gateway. A glob used to compile to a
+// Abuse case (docs/threat-model.md "Rule authors and the shared gateway"): rule globs that could stall the gateway. A glob used to compile to a
 // backtracking RegExp: `*a*a*b` against a 2,000-character resource took seconds, `*a*a*a*a*a*b` hours,
 // and every other tenant's check waited behind it. Now globs match in linear time, a rule's content is
 // bounded (docs/verdicts.md "Rule limits"), and every evaluation and simulation has a budget past which
@@ -6,33 +6,37 @@
 // Outcomes are asserted, never durations.
 import request from 'supertest';
 import { createPrincipalWithKey } from '../../../apps/registry/test/harness';
-import { createVerdictTenant, registryApi, startVerdictStack, verdictApi, within, type VerdictStack, type VerdictTenant } from '../verdict-harness';
+import { createVerdictTenant, registryApi, verdictApi, type VerdictTenant } from '../verdict-harness';
+import { eventually } from '@arbiter/testing';
+import { startStack, type Stack } from '../stack';
 
 jest.setTimeout(180_000);
 
 const LONG_A = 'a'.repeat(2000);
 
 /** A rules key (manage_rules, nothing else) of the tenant, and a POST of a rule with it. */
-async function rulesKey(stack: VerdictStack, t: VerdictTenant): Promise<(scopeId: string, body: object) => request.Test> {
+async function rulesKey(stack: Stack, t: VerdictTenant): Promise<(scopeId: string, body: object) => request.Test> {
   const { key } = await createPrincipalWithKey(stack.registry, t.adminKey, { permissions: ['manage_rules', 'read'] });
-  return (scopeId, body) => request(stack.registry.url).post(`/api/v1/scopes/${scopeId}/rules`).set('Authorization', `Bearer ${key}`).send(body);
+  return (scopeId, body) =>
+    request(stack.registry.url).post(`/api/v1/scopes/${scopeId}/rules`).set('Authorization', `Bearer ${key}`).send(body);
 }
 
 /**
  * The costliest globs the limits accept, as far as this test cares: one piece of 434 characters with
  * 62 `?` between two `*` (64 wildcards), which no string of `a` matches, so each is scanned to the end.
  */
-const heavyGlobs = (rule: number, count = 100): string[] => Array.from({ length: count }, (_, i) => `*${'aaaaaa?'.repeat(62)}c${rule}x${i}*`);
+const heavyGlobs = (rule: number, count = 100): string[] =>
+  Array.from({ length: count }, (_, i) => `*${'aaaaaa?'.repeat(62)}c${rule}x${i}*`);
 
 describe('abuse: rule globs cannot stall the gateway', () => {
   describe('with the default budgets', () => {
-    let stack: VerdictStack;
+    let stack: Stack;
     let t: VerdictTenant;
     let scopeId: string;
     let post: (scopeId: string, body: object) => request.Test;
 
     beforeAll(async () => {
-      stack = await startVerdictStack({ proxy: true });
+      stack = await startStack({ verdict: { registryProxy: true } });
       t = await createVerdictTenant(stack, 'globs', {});
       scopeId = await registryApi(stack, t.adminKey).scope('files', {});
       post = await rulesKey(stack, t);
@@ -40,7 +44,11 @@ describe('abuse: rule globs cannot stall the gateway', () => {
     afterAll(() => stack?.stop());
 
     it('accepts `*a*a*a*a*a*b` from a rules key, and a check against 2,000 characters answers with the right verdict', async () => {
-      await post(scopeId, { directive: 'no b files', severity: 'MANDATORY', applies_to: { actions: ['files.read'], resources: ['*a*a*a*a*a*b'] } }).expect(201);
+      await post(scopeId, {
+        directive: 'no b files',
+        severity: 'MANDATORY',
+        applies_to: { actions: ['files.read'], resources: ['*a*a*a*a*a*b'] },
+      }).expect(201);
       const agent = verdictApi(stack, t.agent.key, t.id);
       // The backtracking matcher never finished this one; the glob does not match (no b), so the rule does not apply.
       const miss = await agent.check({ action: 'files.read', resource: LONG_A, scope: {} }).expect(200);
@@ -50,30 +58,59 @@ describe('abuse: rule globs cannot stall the gateway', () => {
     });
 
     it('answers normally with the costliest accepted globs and a 2,000-character resource', async () => {
-      await post(scopeId, { directive: 'heavy', severity: 'MANDATORY', applies_to: { actions: ['files.write'], resources: heavyGlobs(0) } }).expect(201);
+      await post(scopeId, {
+        directive: 'heavy',
+        severity: 'MANDATORY',
+        applies_to: { actions: ['files.write'], resources: heavyGlobs(0) },
+      }).expect(201);
       const agent = verdictApi(stack, t.agent.key, t.id);
       // Once the gateway holds the new rule (the registry announces it), it is listed as not applicable.
-      await within(5_000, async () => {
-        const res = await agent.check({ action: 'files.write', resource: LONG_A, scope: {} }).expect(200);
-        expect(res.body.verdict).toBe('allowed');
-        const trace = (await agent.consultation(res.body.consultation_id).expect(200)).body.precedence_trace as Array<{ reason: string }>;
-        expect(trace.map((e) => e.reason)).toEqual(['not_applicable']);
-      });
+      await eventually(
+        'the long-glob rule in the snapshot',
+        async () => {
+          const res = await agent.check({ action: 'files.write', resource: LONG_A, scope: {} }).expect(200);
+          expect(res.body.verdict).toBe('allowed');
+          const trace = (await agent.consultation(res.body.consultation_id).expect(200)).body.precedence_trace as Array<{ reason: string }>;
+          expect(trace.map((e) => e.reason)).toEqual(['not_applicable']);
+          return true;
+        },
+        { timeoutMs: 5_000 },
+      );
     });
 
     it('checks an email format on a 600,000-character value in one pass (the expression used backtracked for minutes)', async () => {
-      await post(scopeId, { directive: 'mail needs a contact', severity: 'MANDATORY', applies_to: { actions: ['mail.send'] }, requires: [{ field: 'contact', type: 'string', format: 'email' }] }).expect(201);
+      await post(scopeId, {
+        directive: 'mail needs a contact',
+        severity: 'MANDATORY',
+        applies_to: { actions: ['mail.send'] },
+        requires: [{ field: 'contact', type: 'string', format: 'email' }],
+      }).expect(201);
       const agent = verdictApi(stack, t.agent.key, t.id);
-      const res = await within(5_000, () => agent.check({ action: 'mail.send', resource: 'x', scope: {}, parameters: { contact: `a@${'.'.repeat(600_000)} ` } }).expect(422));
+      const res = await eventually(
+        'the format rule in the snapshot',
+        () =>
+          agent.check({ action: 'mail.send', resource: 'x', scope: {}, parameters: { contact: `a@${'.'.repeat(600_000)} ` } }).expect(422),
+        { timeoutMs: 5_000 },
+      );
       expect(res.body.details.required_context).toEqual([expect.objectContaining({ field: 'contact', problems: ['bad_format'] })]);
-      const ok = await agent.check({ action: 'mail.send', resource: 'x', scope: {}, parameters: { contact: 'ops@example.com' } }).expect(200);
+      const ok = await agent
+        .check({ action: 'mail.send', resource: 'x', scope: {}, parameters: { contact: 'ops@example.com' } })
+        .expect(200);
       expect(ok.body.verdict).toBe('blocked');
     });
 
     it('refuses a glob over the limits with 400 naming the field, and accepts one just inside them', async () => {
-      const over = await post(scopeId, { directive: 'over', severity: 'MANDATORY', applies_to: { resources: ['*?'.repeat(33)] } }).expect(400);
-      expect(over.body).toEqual({ detail: expect.stringContaining('applies_to.resources[0]: a glob has at most 64 wildcards (* and ? together); this one has 66') });
-      await post(scopeId, { directive: 'inside', severity: 'MANDATORY', applies_to: { actions: ['none.*'], resources: ['*?'.repeat(32)] } }).expect(201);
+      const over = await post(scopeId, { directive: 'over', severity: 'MANDATORY', applies_to: { resources: ['*?'.repeat(33)] } }).expect(
+        400,
+      );
+      expect(over.body).toEqual({
+        detail: expect.stringContaining('applies_to.resources[0]: a glob has at most 64 wildcards (* and ? together); this one has 66'),
+      });
+      await post(scopeId, {
+        directive: 'inside',
+        severity: 'MANDATORY',
+        applies_to: { actions: ['none.*'], resources: ['*?'.repeat(32)] },
+      }).expect(201);
     });
 
     it('refuses to evaluate a stored rule over the limits: the tenant answers 503 policy_unavailable, never a verdict', async () => {
@@ -101,7 +138,7 @@ describe('abuse: rule globs cannot stall the gateway', () => {
   });
 
   describe('with a small evaluation budget', () => {
-    let stack: VerdictStack;
+    let stack: Stack;
     let heavy: VerdictTenant;
     let light: VerdictTenant;
     let lightScope: string;
@@ -109,17 +146,25 @@ describe('abuse: rule globs cannot stall the gateway', () => {
     beforeAll(async () => {
       // 10 ms per evaluation, 1 ms of engine time per simulation: far below what the heavy tenant's rules
       // cost on a 2,000-character resource (20 rules of 100 globs scanned to the end), far above a plain check.
-      stack = await startVerdictStack({ env: { EVALUATION_BUDGET_MS: '10', SIMULATION_BUDGET_MS: '1' } });
+      stack = await startStack({ verdict: { env: { EVALUATION_BUDGET_MS: '10', SIMULATION_BUDGET_MS: '1' } } });
       [heavy, light] = await Promise.all([createVerdictTenant(stack, 'budget-heavy', {}), createVerdictTenant(stack, 'budget-light', {})]);
       const heavyScope = await registryApi(stack, heavy.adminKey).scope('files', {});
       const post = await rulesKey(stack, heavy);
       for (let r = 0; r < 20; r++) {
-        await post(heavyScope, { directive: `heavy ${r}`, severity: 'MANDATORY', applies_to: { actions: ['files.read'], resources: heavyGlobs(r) } }).expect(201);
+        await post(heavyScope, {
+          directive: `heavy ${r}`,
+          severity: 'MANDATORY',
+          applies_to: { actions: ['files.read'], resources: heavyGlobs(r) },
+        }).expect(201);
       }
       // An ALLOW rule below them: were the heavy rules skipped, the answer would be a signed allowed.
       await post(heavyScope, { directive: 'reads are fine', severity: 'ALLOW', applies_to: { actions: ['files.read'] } }).expect(201);
       lightScope = await registryApi(stack, light.adminKey).scope('files', {});
-      await registryApi(stack, light.adminKey).rule(lightScope, { directive: 'no secrets', severity: 'MANDATORY', applies_to: { actions: ['files.read'], resources: ['secret/*'] } });
+      await registryApi(stack, light.adminKey).rule(lightScope, {
+        directive: 'no secrets',
+        severity: 'MANDATORY',
+        applies_to: { actions: ['files.read'], resources: ['secret/*'] },
+      });
     });
     afterAll(() => stack?.stop());
 
@@ -142,24 +187,47 @@ describe('abuse: rule globs cannot stall the gateway', () => {
     });
 
     it('refuses resolve the same way', async () => {
-      const res = await verdictApi(stack, heavy.agent.key, heavy.id).resolve({ action: 'files.read', resource: LONG_A, scope: {}, context: {} });
+      const res = await verdictApi(stack, heavy.agent.key, heavy.id).resolve({
+        action: 'files.read',
+        resource: LONG_A,
+        scope: {},
+        context: {},
+      });
       expect([res.status, res.body.code]).toEqual([503, 'evaluation_budget_exceeded']);
     });
 
     it('counts each refusal on /metrics by operation and budget', async () => {
       await verdictApi(stack, heavy.agent.key, heavy.id).check({ action: 'files.read', resource: LONG_A, scope: {} }).expect(503);
       const text = (await request(stack.verdict.url).get('/metrics').expect(200)).text;
-      const line = text.split('\n').find((l) => l.startsWith('arbiter_evaluation_budget_exceeded_total{') && l.includes('operation="check"') && l.includes('budget="evaluation"'));
+      const line = text
+        .split('\n')
+        .find(
+          (l) =>
+            l.startsWith('arbiter_evaluation_budget_exceeded_total{') &&
+            l.includes('operation="check"') &&
+            l.includes('budget="evaluation"'),
+        );
       expect(line).toBeDefined();
       expect(Number(line!.split(' ').pop())).toBeGreaterThanOrEqual(2);
     });
 
     it('ends a simulation past its budget with 503 evaluation_budget_exceeded (simulation budget)', async () => {
       const lightAgent = verdictApi(stack, light.agent.key, light.id);
-      for (let i = 0; i < 5; i++) await lightAgent.check({ action: 'files.read', resource: `${LONG_A.slice(10)}${i}`, scope: {} }).expect(200);
+      for (let i = 0; i < 5; i++)
+        await lightAgent.check({ action: 'files.read', resource: `${LONG_A.slice(10)}${i}`, scope: {} }).expect(200);
       // The proposed rule makes each replay cost milliseconds: more than the simulation's 1 ms, less than an evaluation's 10.
       const res = await verdictApi(stack, light.adminKey, light.id).post(`/${light.id}/v1/simulations`, {
-        changes: [{ op: 'create', rule: { scope_id: lightScope, directive: 'heavy', severity: 'MANDATORY', applies_to: { actions: ['files.read'], resources: heavyGlobs(99, 50) } } }],
+        changes: [
+          {
+            op: 'create',
+            rule: {
+              scope_id: lightScope,
+              directive: 'heavy',
+              severity: 'MANDATORY',
+              applies_to: { actions: ['files.read'], resources: heavyGlobs(99, 50) },
+            },
+          },
+        ],
       });
       expect([res.status, res.body.code]).toEqual([503, 'evaluation_budget_exceeded']);
       expect(res.body.message).toMatch(/simulation budget, 1 ms/);

@@ -2,7 +2,8 @@ import express from 'express';
 import request from 'supertest';
 import { decodeJwt } from 'jose';
 import { MemoryReplayGuard, requireVerdict, type ReplayGuard } from '@arbiter/client';
-import { createVerdictTenant, registryApi, SCOPE_SCHEMA, startVerdictStack, verdictApi, type VerdictStack, type VerdictTenant } from '../verdict-harness';
+import { createVerdictTenant, registryApi, SCOPE_SCHEMA, verdictApi, type VerdictTenant } from '../verdict-harness';
+import { startStack, type Stack } from '../stack';
 
 /**
  * Abuse cases of check and of the signed verdict (docs/threat-model.md "Agents"): an agent that tries to make
@@ -10,11 +11,11 @@ import { createVerdictTenant, registryApi, SCOPE_SCHEMA, startVerdictStack, verd
  * tenant allows. Each test failed before docs/verdicts.md "Parameters and context" and "Limits" were enforced.
  */
 describe('abuse: check and the signed verdict', () => {
-  let stack: VerdictStack;
+  let stack: Stack;
   let t: VerdictTenant;
 
   beforeAll(async () => {
-    stack = await startVerdictStack();
+    stack = await startStack({ verdict: true });
     t = await createVerdictTenant(stack, 'abuse-vrd', { scope_schema: SCOPE_SCHEMA, verdict_ttl_seconds: 30 });
     const reg = registryApi(stack, t.adminKey);
     const scope = await reg.scope('eu', { region: 'eu' });
@@ -38,7 +39,13 @@ describe('abuse: check and the signed verdict', () => {
           jwksUrl: `${stack.verdict.url}/v1/tenants/${t.slug}/jwks`,
           tenantId: t.id,
           replayGuard: opts.replayGuard,
-          binding: () => ({ action: 'payments.transfer', resource: 'acct:eu/1', scope: { region: 'eu', env: 'prod' }, parameters: { transfer: { amount: 500 } }, context: opts.context }),
+          binding: () => ({
+            action: 'payments.transfer',
+            resource: 'acct:eu/1',
+            scope: { region: 'eu', env: 'prod' },
+            parameters: { transfer: { amount: 500 } },
+            context: opts.context,
+          }),
         }),
         (_req, res) => res.status(201).end(),
       );
@@ -64,9 +71,13 @@ describe('abuse: check and the signed verdict', () => {
     });
 
     it('evaluates a Fact that agrees with the parameters, and one about a path they leave out, with one value per path', async () => {
-      const same = await agent().check(transfer(50_000, { 'transfer.amount': { value: 50_000, source: 'erp', verification_status: 'verified' } })).expect(200);
+      const same = await agent()
+        .check(transfer(50_000, { 'transfer.amount': { value: 50_000, source: 'erp', verification_status: 'verified' } }))
+        .expect(200);
       expect(same.body.verdict).toBe('blocked');
-      const beside = await agent().check(transfer(500, { 'transfer.reference': { value: 'INV-7', source: 'erp' } })).expect(200);
+      const beside = await agent()
+        .check(transfer(500, { 'transfer.reference': { value: 'INV-7', source: 'erp' } }))
+        .expect(200);
       expect(beside.body.verdict).toBe('allowed');
     });
 
@@ -74,7 +85,10 @@ describe('abuse: check and the signed verdict', () => {
       const context = { 'transfer.reference': { value: 'INV-7', source: 'erp' } };
       const verdict = (await agent().check(transfer(500, context)).expect(200)).body.signed_verdict as string;
       await request(executor({ context })).post('/transfers').set('X-Arbiter-Verdict', verdict).expect(201);
-      const other = await request(executor({ context: { 'transfer.reference': { value: 'INV-8', source: 'erp' } } })).post('/transfers').set('X-Arbiter-Verdict', verdict).expect(403);
+      const other = await request(executor({ context: { 'transfer.reference': { value: 'INV-8', source: 'erp' } } }))
+        .post('/transfers')
+        .set('X-Arbiter-Verdict', verdict)
+        .expect(403);
       expect(other.body).toMatchObject({ code: 'verdict_binding_mismatch', details: { fields: ['context'] } });
     });
   });
@@ -89,7 +103,17 @@ describe('abuse: check and the signed verdict', () => {
       // A shorter one is honoured.
       const shorter = await agent().check(transfer(500), { 'X-Verdict-TTL': '10' }).expect(200);
       expect(shorter.headers['x-verdict-ttl']).toBe('10');
-      const resolved = await agent().resolve({ action: 'payments.transfer', resource: 'acct:eu/1', scope: { region: 'eu' }, context: { 'transfer.amount': { value: 5, source: 'agent' } } }, { 'X-Verdict-TTL': '3600' }).expect(200);
+      const resolved = await agent()
+        .resolve(
+          {
+            action: 'payments.transfer',
+            resource: 'acct:eu/1',
+            scope: { region: 'eu' },
+            context: { 'transfer.amount': { value: 5, source: 'agent' } },
+          },
+          { 'X-Verdict-TTL': '3600' },
+        )
+        .expect(200);
       expect(resolved.headers['x-verdict-ttl']).toBe('30');
     });
 
@@ -106,12 +130,18 @@ describe('abuse: check and the signed verdict', () => {
       const blocked = (await agent().check(transfer(50_000)).expect(200)).body;
       const path = `/${t.id}/v1/consultations/${blocked.consultation_id}/explanation`;
       const own = await agent().get(path).expect(200);
-      expect(own.body).toEqual({ consultation_id: blocked.consultation_id, verdict: 'blocked', explanation: { not_invertible: [], to_allow: [{ changes: [{ field: 'transfer.amount', op: 'lte', value: 10000 }] }] } });
+      expect(own.body).toEqual({
+        consultation_id: blocked.consultation_id,
+        verdict: 'blocked',
+        explanation: { not_invertible: [], to_allow: [{ changes: [{ field: 'transfer.amount', op: 'lte', value: 10000 }] }] },
+      });
 
       const other = await createVerdictTenant(stack, 'abuse-vrd-other');
       const foreign = verdictApi(stack, other.agent.key, other.id);
       expect((await foreign.get(path).expect(403)).body.code).toBe('cross_tenant_forbidden');
-      expect((await foreign.get(`/${other.id}/v1/consultations/${blocked.consultation_id}/explanation`).expect(403)).body.code).toBe('cross_tenant_forbidden');
+      expect((await foreign.get(`/${other.id}/v1/consultations/${blocked.consultation_id}/explanation`).expect(403)).body.code).toBe(
+        'cross_tenant_forbidden',
+      );
     });
   });
 });

@@ -5,7 +5,9 @@ import { Webhook } from 'standardwebhooks';
 import { verifyStandardWebhook, verifyWebhookSignature } from '@arbiter/client';
 import type { HostResolver } from '../../../apps/registry/src/clients/webhook-target';
 import { createTenantWithAdmin } from '../../../apps/registry/test/harness';
-import { eventually, rigApi, startWebhookRig, type WebhookRig } from '../webhooks-harness';
+import { eventually } from '@arbiter/testing';
+import { FAST_WEBHOOKS, rigApi, webhookRig, type WebhookRig } from '../webhooks-harness';
+import { startStack, type Stack } from '../stack';
 
 /**
  * Abuse cases of webhooks (docs/webhooks.md "Subscriptions", "A delivery"; ADR 0018): a tenant admin
@@ -35,19 +37,25 @@ interface DeliveryLog {
 
 describe('webhook destinations with WEBHOOK_ALLOW_PRIVATE off', () => {
   const dns = fakeDns();
+  let stack: Stack;
   let rig: WebhookRig;
   const auth = () => ({ Authorization: `Bearer ${rig.adminKey}` });
-  const subscribe = (url: string, events = ['link.created']) => request(rig.registry.url).post(`/api/v1/scopes/${rig.scopeId}/webhooks`).set(auth()).send({ url, events });
+  const subscribe = (url: string, events = ['link.created']) =>
+    request(stack.registry.url).post(`/api/v1/scopes/${rig.scopeId}/webhooks`).set(auth()).send({ url, events });
 
   beforeAll(async () => {
-    rig = await startWebhookRig({ workers: 1, registryEnv: { WEBHOOK_ALLOW_PRIVATE: 'false' }, registryDeps: { resolveHost: dns.resolveHost } });
+    stack = await startStack({
+      registry: { env: { ...FAST_WEBHOOKS, WEBHOOK_ALLOW_PRIVATE: 'false' }, deps: { resolveHost: dns.resolveHost } },
+      worker: true,
+    });
+    rig = await webhookRig(stack);
   });
   afterEach(async () => {
     const a = rigApi(rig);
     for (const sub of await a.subscriptions()) await a.unsubscribe(sub.id);
     rig.receiver.received.length = 0;
   });
-  afterAll(() => rig.stop());
+  afterAll(() => stack?.stop());
 
   // Every range the guard refuses, as the literal host of the URL (the WHATWG parser turns the
   // decimal, hex, octal and short IPv4 spellings into 127.0.0.1 before the guard sees them).
@@ -107,7 +115,11 @@ describe('webhook destinations with WEBHOOK_ALLOW_PRIVATE off', () => {
     dns.answers.set('public.hooks.test', ['93.184.215.14']);
     const sub = (await subscribe('https://public.hooks.test/hook').expect(201)).body as { id: string };
 
-    const res = await request(rig.registry.url).patch(`/api/v1/webhooks/${sub.id}`).set(auth()).send({ url: 'http://[64:ff9b::7f00:1]/hook' }).expect(400);
+    const res = await request(stack.registry.url)
+      .patch(`/api/v1/webhooks/${sub.id}`)
+      .set(auth())
+      .send({ url: 'http://[64:ff9b::7f00:1]/hook' })
+      .expect(400);
 
     expect(res.body.detail).toContain('NAT64');
   });
@@ -128,14 +140,20 @@ describe('webhook destinations with WEBHOOK_ALLOW_PRIVATE off', () => {
     dns.answers.set('rebind.hooks.test', ['127.0.0.1']);
 
     await rigApi(rig).requestApproval('rebinding');
-    const [delivery] = await eventually(async () => {
-      const res = await request(rig.registry.url).get(`/api/v1/webhooks/${sub.id}/deliveries`).set(auth()).expect(200);
+    const [delivery] = await eventually('the delivery to end', async () => {
+      const res = await request(stack.registry.url).get(`/api/v1/webhooks/${sub.id}/deliveries`).set(auth()).expect(200);
       const items = res.body.items as DeliveryLog[];
       return items.length && items[0].status !== 'pending' ? items : undefined;
-    }, 20_000, 'the delivery to end');
+    });
 
-    expect(delivery).toMatchObject({ status: 'failed', attempt_count: 1, last_error: expect.stringMatching(/^destination refused: url host rebind\.hooks\.test resolves to .*loopback/) });
-    expect(delivery.attempts).toEqual([expect.objectContaining({ attempt: 1, outcome: 'failed', status_code: null, error: delivery.last_error })]);
+    expect(delivery).toMatchObject({
+      status: 'failed',
+      attempt_count: 1,
+      last_error: expect.stringMatching(/^destination refused: url host rebind\.hooks\.test resolves to .*loopback/),
+    });
+    expect(delivery.attempts).toEqual([
+      expect.objectContaining({ attempt: 1, outcome: 'failed', status_code: null, error: delivery.last_error }),
+    ]);
     expect(rig.receiver.received).toEqual([]);
   });
 
@@ -145,11 +163,11 @@ describe('webhook destinations with WEBHOOK_ALLOW_PRIVATE off', () => {
     dns.answers.delete('flaky.hooks.test');
 
     await rigApi(rig).requestApproval('dns outage');
-    const [delivery] = await eventually(async () => {
-      const res = await request(rig.registry.url).get(`/api/v1/webhooks/${sub.id}/deliveries`).set(auth()).expect(200);
+    const [delivery] = await eventually('a second attempt', async () => {
+      const res = await request(stack.registry.url).get(`/api/v1/webhooks/${sub.id}/deliveries`).set(auth()).expect(200);
       const items = res.body.items as DeliveryLog[];
       return items.length && items[0].attempt_count >= 2 ? items : undefined;
-    }, 20_000, 'a second attempt');
+    });
 
     expect(delivery.attempts[0]).toMatchObject({ outcome: 'failed', error: expect.stringContaining('does not resolve (ENOTFOUND)') });
     expect(delivery.status).not.toBe('succeeded');
@@ -157,12 +175,14 @@ describe('webhook destinations with WEBHOOK_ALLOW_PRIVATE off', () => {
 });
 
 describe('deliveries bound to their tenant and subscription', () => {
+  let stack: Stack;
   let rig: WebhookRig;
 
   beforeAll(async () => {
-    rig = await startWebhookRig({ workers: 1 });
+    stack = await startStack({ registry: { env: FAST_WEBHOOKS }, worker: true });
+    rig = await webhookRig(stack);
   });
-  afterAll(() => rig.stop());
+  afterAll(() => stack?.stop());
 
   it('does not follow a redirect: a 302 towards another address is a failed attempt, and nothing reaches the Location', async () => {
     // A receiver that sends every delivery elsewhere (with WEBHOOK_ALLOW_PRIVATE off, that elsewhere could be 169.254.169.254).
@@ -171,13 +191,20 @@ describe('deliveries bound to their tenant and subscription', () => {
     const auth = { Authorization: `Bearer ${rig.adminKey}` };
     try {
       const url = `http://127.0.0.1:${(redirector.address() as AddressInfo).port}/hook`;
-      const sub = (await request(rig.registry.url).post(`/api/v1/scopes/${rig.scopeId}/webhooks`).set(auth).send({ url, events: ['approval.requested'] }).expect(201)).body as { id: string };
+      const sub = (
+        await request(stack.registry.url)
+          .post(`/api/v1/scopes/${rig.scopeId}/webhooks`)
+          .set(auth)
+          .send({ url, events: ['approval.requested'] })
+          .expect(201)
+      ).body as { id: string };
 
       await rigApi(rig).requestApproval('redirected');
-      const [delivery] = await eventually(async () => {
-        const items = (await request(rig.registry.url).get(`/api/v1/webhooks/${sub.id}/deliveries`).set(auth).expect(200)).body.items as DeliveryLog[];
+      const [delivery] = await eventually('a failed attempt', async () => {
+        const items = (await request(stack.registry.url).get(`/api/v1/webhooks/${sub.id}/deliveries`).set(auth).expect(200)).body
+          .items as DeliveryLog[];
         return items[0]?.attempts.some((a) => a.outcome === 'failed') ? items : undefined;
-      }, 20_000, 'a failed attempt');
+      });
       await rigApi(rig).unsubscribe(sub.id);
 
       expect(delivery.attempts[0]).toMatchObject({ attempt: 1, outcome: 'failed', status_code: 302 });
@@ -192,49 +219,92 @@ describe('deliveries bound to their tenant and subscription', () => {
     const api = rigApi(rig);
     const auth = { Authorization: `Bearer ${rig.adminKey}` };
     const create = async (path: string) =>
-      (await request(rig.registry.url).post(`/api/v1/scopes/${rig.scopeId}/webhooks`).set(auth).send({ url: `${rig.receiver.url}?to=${path}`, events: ['approval.requested'] }).expect(201))
-        .body as { id: string; secret: string };
+      (
+        await request(stack.registry.url)
+          .post(`/api/v1/scopes/${rig.scopeId}/webhooks`)
+          .set(auth)
+          .send({ url: `${rig.receiver.url}?to=${path}`, events: ['approval.requested'] })
+          .expect(201)
+      ).body as { id: string; secret: string };
     const subA = await create('a');
     const subB = await create('b');
-    const other = await createTenantWithAdmin(rig.registry, `wh-other-${Date.now().toString(36)}`);
+    const other = await createTenantWithAdmin(stack.registry, `wh-other-${Date.now().toString(36)}`);
     // Another tenant points a subscription of its own at the same receiver.
     const asOther = { Authorization: `Bearer ${other.admin.key}` };
-    const subC = (await request(rig.registry.url).post('/api/v1/webhooks').set(asOther).send({ url: `${rig.receiver.url}?to=c`, events: ['scope.created', 'approval.requested'] }).expect(201)).body as { id: string };
+    const subC = (
+      await request(stack.registry.url)
+        .post('/api/v1/webhooks')
+        .set(asOther)
+        .send({ url: `${rig.receiver.url}?to=c`, events: ['scope.created', 'approval.requested'] })
+        .expect(201)
+    ).body as { id: string };
 
     await api.requestApproval('bound delivery');
-    const toA = await eventually(() => rig.receiver.received.find((r) => r.path.endsWith('to=a')), 20_000, 'the delivery to A');
+    const toA = await eventually('the delivery to A', () => rig.receiver.received.find((r) => r.path.endsWith('to=a')));
     const h = toA.headers as Record<string, string>;
     const key = await api.webhookKey();
 
     expect(toA.body).toMatchObject({ tenant_id: rig.tenantId, subscription_id: subA.id, type: 'approval.requested' });
     // The registry signs with @noble/curves; the SDK verifies with node:crypto. The HMAC is checked by the reference library.
     const ecdsa = (tenantId: string, subscriptionId: string) =>
-      verifyWebhookSignature({ body: toA.raw, timestamp: h['x-service-timestamp'], signature: h['x-service-signature'], key, keyId: h['x-service-key-id'], maxAgeSeconds: 300, tenantId, subscriptionId });
+      verifyWebhookSignature({
+        body: toA.raw,
+        timestamp: h['x-service-timestamp'],
+        signature: h['x-service-signature'],
+        key,
+        keyId: h['x-service-key-id'],
+        maxAgeSeconds: 300,
+        tenantId,
+        subscriptionId,
+      });
     expect(new Webhook(subA.secret).verify(toA.raw, h)).toEqual(toA.body);
     expect(ecdsa(rig.tenantId, subA.id)).toMatchObject({ valid: true });
 
     const atB = ecdsa(rig.tenantId, subB.id);
     expect(atB.checks.find((c) => c.check === 'signature')?.status).toBe('pass');
     expect(atB.valid).toBe(false);
-    expect(atB.checks.find((c) => c.check === 'subscription_id')).toMatchObject({ status: 'fail', message: expect.stringContaining('made for another subscription') });
+    expect(atB.checks.find((c) => c.check === 'subscription_id')).toMatchObject({
+      status: 'fail',
+      message: expect.stringContaining('made for another subscription'),
+    });
     const atC = ecdsa(other.tenant.id, subC.id);
     expect(atC.valid).toBe(false);
-    expect(atC.checks.find((c) => c.check === 'tenant_id')).toMatchObject({ status: 'fail', message: expect.stringContaining('made for another tenant') });
+    expect(atC.checks.find((c) => c.check === 'tenant_id')).toMatchObject({
+      status: 'fail',
+      message: expect.stringContaining('made for another tenant'),
+    });
 
     // The other tenant's own delivery, sent to A's receiver by its subscription, is signed just as validly: the ids refuse it.
-    await request(rig.registry.url).post('/api/v1/scopes').set(asOther).send({ name: 'noise' }).expect(201);
-    const fromC = await eventually(() => rig.receiver.received.find((r) => r.path.endsWith('to=c')), 20_000, "the other tenant's delivery");
+    await request(stack.registry.url).post('/api/v1/scopes').set(asOther).send({ name: 'noise' }).expect(201);
+    const fromC = await eventually("the other tenant's delivery", () => rig.receiver.received.find((r) => r.path.endsWith('to=c')));
     const hc = fromC.headers as Record<string, string>;
-    const atA = verifyWebhookSignature({ body: fromC.raw, timestamp: hc['x-service-timestamp'], signature: hc['x-service-signature'], key, tenantId: rig.tenantId, subscriptionId: subA.id });
+    const atA = verifyWebhookSignature({
+      body: fromC.raw,
+      timestamp: hc['x-service-timestamp'],
+      signature: hc['x-service-signature'],
+      key,
+      tenantId: rig.tenantId,
+      subscriptionId: subA.id,
+    });
     expect(atA.checks.find((c) => c.check === 'signature')?.status).toBe('pass');
     expect(atA.valid).toBe(false);
     expect(atA.checks.filter((c) => c.status === 'fail').map((c) => c.check)).toEqual(['tenant_id', 'subscription_id']);
     // And the fan-out never crossed tenants: the other tenant's subscription (approval.requested included) got only its own events.
-    expect(rig.receiver.received.filter((r) => r.path.endsWith('to=c')).map((r) => [r.body.type, r.body.tenant_id])).toEqual([['scope.created', other.tenant.id]]);
+    expect(rig.receiver.received.filter((r) => r.path.endsWith('to=c')).map((r) => [r.body.type, r.body.tenant_id])).toEqual([
+      ['scope.created', other.tenant.id],
+    ]);
 
     // Standard Webhooks: B's secret does not verify A's delivery at all; A's does, and the ids still say for whom.
     const hmac = (secret: string, subscriptionId: string) =>
-      verifyStandardWebhook({ body: toA.raw, id: h['webhook-id'], timestamp: h['webhook-timestamp'], signature: h['webhook-signature'], secret, tenantId: rig.tenantId, subscriptionId });
+      verifyStandardWebhook({
+        body: toA.raw,
+        id: h['webhook-id'],
+        timestamp: h['webhook-timestamp'],
+        signature: h['webhook-signature'],
+        secret,
+        tenantId: rig.tenantId,
+        subscriptionId,
+      });
     expect(hmac(subA.secret, subA.id).valid).toBe(true);
     expect(hmac(subB.secret, subB.id).checks.find((c) => c.check === 'signature')?.status).toBe('fail');
     expect(hmac(subA.secret, subB.id).checks.find((c) => c.check === 'subscription_id')?.status).toBe('fail');

@@ -148,7 +148,12 @@ describe(Authenticator.name, () => {
     ['a malformed key', { 'x-api-key': 'nope' }, identity(), 'invalid'],
     ['an unknown key', { 'x-api-key': key }, null, 'invalid'],
     ['an expired key', { 'x-api-key': key }, identity({ expires_at: '2000-01-01T00:00:00Z' }), 'invalid'],
-    ['a deactivated principal', { 'x-api-key': key }, identity({ principal: { id: 'agn-1', kind: 'agent', name: 'b', roles: [], active: false } }), 'deactivated'],
+    [
+      'a deactivated principal',
+      { 'x-api-key': key },
+      identity({ principal: { id: 'agn-1', kind: 'agent', name: 'b', roles: [], active: false } }),
+      'deactivated',
+    ],
     ['a missing permission', { 'x-api-key': key }, identity({ permissions: ['read'] }), 'forbidden'],
   ])('refuses %s', async (_what, headers, id, code) => {
     expect(await codeOf(make(id).authenticate(headers, ['check']))).toBe(code);

@@ -82,10 +82,7 @@ export class CachedKeyResolver implements KeyResolver {
 }
 
 export type InvalidationEvent =
-  | { type: 'key'; key_hash: string }
-  | { type: 'principal'; principal_id: string }
-  | { type: 'tenant'; tenant_id: string }
-  | { type: 'all' };
+  { type: 'key'; key_hash: string } | { type: 'principal'; principal_id: string } | { type: 'tenant'; tenant_id: string } | { type: 'all' };
 
 export const INVALIDATION_CHANNEL = 'arbiter:auth:invalidate';
 

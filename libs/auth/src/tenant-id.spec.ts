@@ -3,7 +3,13 @@ import type { AuthenticatedIdentity, Identity } from './identity';
 import { mintTenantId, type TenantId, type TenantOwned } from './tenant-id';
 
 // Compiled by the tests below, never run: what the types refuse, and the ways a TenantId is made.
-export function typeLevel(plain: string, wire: Identity, caller: AuthenticatedIdentity, take: (t: TenantId) => void, act: (c: AuthenticatedIdentity) => void): void {
+export function typeLevel(
+  plain: string,
+  wire: Identity,
+  caller: AuthenticatedIdentity,
+  take: (t: TenantId) => void,
+  act: (c: AuthenticatedIdentity) => void,
+): void {
   // @ts-expect-error a plain string is not a TenantId
   take(plain);
   // @ts-expect-error nor is a literal that looks like one

@@ -105,23 +105,16 @@ describe(canonicalJson.name, () => {
     expect(sut(value)).toBe(expected);
   });
 
-  it.each([['7fffffffffffffff'], ['7ff0000000000000'], ['fff0000000000000']])(
-    'rejects the Appendix B non-finite double %s',
-    (bits) => {
-      expectNotCanonicalizable(doubleFromHex(bits));
-    },
-  );
+  it.each([['7fffffffffffffff'], ['7ff0000000000000'], ['fff0000000000000']])('rejects the Appendix B non-finite double %s', (bits) => {
+    expectNotCanonicalizable(doubleFromHex(bits));
+  });
 
   it('sorts nested object members and keeps array order', () => {
-    expect(sut({ b: [3, { z: 1, a: 2 }, 1], a: { y: null, x: true } })).toBe(
-      '{"a":{"x":true,"y":null},"b":[3,{"a":2,"z":1},1]}',
-    );
+    expect(sut({ b: [3, { z: 1, a: 2 }, 1], a: { y: null, x: true } })).toBe('{"a":{"x":true,"y":null},"b":[3,{"a":2,"z":1},1]}');
   });
 
   it('escapes only what RFC 8785 section 3.2.2.2 requires', () => {
-    expect(sut('\u0000\u001f\b\t\n\f\r"\\/\u007f\u2028é')).toBe(
-      '"\\u0000\\u001f\\b\\t\\n\\f\\r\\"\\\\/\u007f\u2028é"',
-    );
+    expect(sut('\u0000\u001f\b\t\n\f\r"\\/\u007f\u2028é')).toBe('"\\u0000\\u001f\\b\\t\\n\\f\\r\\"\\\\/\u007f\u2028é"');
   });
 
   it('omits object properties whose value is undefined', () => {
@@ -271,7 +264,9 @@ describe('splicing canonical text', () => {
     const plain = JSON.parse(payload);
     expect(canonicalJson(v)).toBe(oracle({ tail: 1, custom_payload: plain, list: [plain] }));
     // The careful pass too (a Date sends the writer there).
-    expect(canonicalJson({ ...v, at: new Date(0) })).toBe(oracle({ tail: 1, custom_payload: plain, list: [plain], at: '1970-01-01T00:00:00.000Z' }));
+    expect(canonicalJson({ ...v, at: new Date(0) })).toBe(
+      oracle({ tail: 1, custom_payload: plain, list: [plain], at: '1970-01-01T00:00:00.000Z' }),
+    );
   });
 
   it('puts leading members before the members of canonical object text', () => {
@@ -283,7 +278,7 @@ describe('splicing canonical text', () => {
     expect(() => withLeadingMembers({ z: 1 }, canonicalJson([1]))).toThrow(CanonicalizationError);
   });
 
-  it('types spliced text as the library\'s own output', () => {
+  it("types spliced text as the library's own output", () => {
     // @ts-expect-error a string built by hand is not CanonicalText
     const forged: CanonicalText = '{"a":1}';
     expect(typeof forged).toBe('string');

@@ -3,7 +3,12 @@ import { conditionPaths } from './paths';
 
 const run = (source: string, paths: Record<string, unknown>) => {
   const sut = compileCondition(source);
-  return sut.evaluate(activationOf(sut.paths, sut.paths.map((p) => paths[p])));
+  return sut.evaluate(
+    activationOf(
+      sut.paths,
+      sut.paths.map((p) => paths[p]),
+    ),
+  );
 };
 
 describe(compileCondition.name, () => {
@@ -19,8 +24,13 @@ describe(compileCondition.name, () => {
   });
 
   it('reads nested maps, lists, strings and null', () => {
-    expect(run('transfer.country in ["DE", "FR"] && transfer.amount <= 5000', { 'transfer.country': 'FR', 'transfer.amount': 5000 })).toEqual({ ok: true, value: true });
-    expect(run('items.all(i, i.price < 100) && size(items) == 2', { items: [{ price: 5 }, { price: 99 }] })).toEqual({ ok: true, value: true });
+    expect(
+      run('transfer.country in ["DE", "FR"] && transfer.amount <= 5000', { 'transfer.country': 'FR', 'transfer.amount': 5000 }),
+    ).toEqual({ ok: true, value: true });
+    expect(run('items.all(i, i.price < 100) && size(items) == 2', { items: [{ price: 5 }, { price: 99 }] })).toEqual({
+      ok: true,
+      value: true,
+    });
     expect(run('note.startsWith("ok")', { note: 'ok then' })).toEqual({ ok: true, value: true });
     expect(run('approver == null', { approver: null })).toEqual({ ok: true, value: true });
   });
@@ -48,8 +58,16 @@ describe(compileCondition.name, () => {
     ['matches() (a regular expression can backtrack for seconds)', 'name.matches("^(a+)+$")', /matches\(\) is not allowed/],
     ['matches() as a function', 'matches(name, "a")', /matches\(\) is not allowed/],
     ['an expression too deep', `${'('.repeat(60)}a${')'.repeat(60)} == 1`, /not a CEL expression/],
-    ['cel.bind() (a bound value doubled at each nested level grows exponentially)', 'cel.bind(x, s + s, cel.bind(y, x + x, y.size() > 0))', /cel\.bind\(\) is not allowed/],
-    ['a comprehension inside another (quadratic in a list the caller sends)', 'items.all(i, items.exists(j, i == j))', /a comprehension .* inside another is not allowed/],
+    [
+      'cel.bind() (a bound value doubled at each nested level grows exponentially)',
+      'cel.bind(x, s + s, cel.bind(y, x + x, y.size() > 0))',
+      /cel\.bind\(\) is not allowed/,
+    ],
+    [
+      'a comprehension inside another (quadratic in a list the caller sends)',
+      'items.all(i, items.exists(j, i == j))',
+      /a comprehension .* inside another is not allowed/,
+    ],
     ['a comprehension inside the transform of a map', 'size(items.map(i, items.filter(j, j == i))) > 0', /inside another is not allowed/],
   ])('refuses %s', (_what, source, message) => {
     expect(() => compileCondition(source)).toThrow(CelConditionError);
@@ -66,12 +84,20 @@ describe(compileCondition.name, () => {
 
   it('fails closed when the values it reads are larger than MAX_CONDITION_INPUT, whatever the expression', () => {
     const items = Array.from({ length: MAX_CONDITION_INPUT.elements + 1 }, (_, i) => i);
-    expect(run('size(items) > 0', { items })).toEqual({ ok: false, error: 'the values the expression reads hold more than 1000 list elements and map members' });
+    expect(run('size(items) > 0', { items })).toEqual({
+      ok: false,
+      error: 'the values the expression reads hold more than 1000 list elements and map members',
+    });
     expect(run('size(items) > 0', { items: items.slice(1) })).toEqual({ ok: true, value: true });
     const nested = { a: Array.from({ length: 600 }, () => ({ b: 1 })) };
     expect(run('size(m.a) > 0', { m: nested })).toMatchObject({ ok: false });
-    expect(run('note.contains("x")', { note: 'y'.repeat(MAX_CONDITION_INPUT.characters + 1) })).toEqual({ ok: false, error: 'the values the expression reads hold more than 10000 characters' });
-    expect(run('note.contains("x") || other.contains("x")', { note: 'y'.repeat(6000), other: 'z'.repeat(6000) })).toMatchObject({ ok: false });
+    expect(run('note.contains("x")', { note: 'y'.repeat(MAX_CONDITION_INPUT.characters + 1) })).toEqual({
+      ok: false,
+      error: 'the values the expression reads hold more than 10000 characters',
+    });
+    expect(run('note.contains("x") || other.contains("x")', { note: 'y'.repeat(6000), other: 'z'.repeat(6000) })).toMatchObject({
+      ok: false,
+    });
     expect(run('note.contains("y")', { note: 'y'.repeat(MAX_CONDITION_INPUT.characters - 4) })).toEqual({ ok: true, value: true });
   });
 });

@@ -115,7 +115,8 @@ export function compileCondition(source: unknown): CelCondition {
       } catch (err) {
         return { ok: false, error: firstLine(err) };
       }
-      if (typeof value !== 'boolean') return { ok: false, error: `the expression gave ${value === null ? 'null' : typeof value}, not a boolean` };
+      if (typeof value !== 'boolean')
+        return { ok: false, error: `the expression gave ${value === null ? 'null' : typeof value}, not a boolean` };
       return { ok: true, value };
     },
   };
@@ -143,8 +144,10 @@ function inputProblem(activation: Record<string, unknown>): string | null {
         stack.push((v as Record<string, unknown>)[k]);
       }
     }
-    if (elements > MAX_CONDITION_INPUT.elements) return `the values the expression reads hold more than ${MAX_CONDITION_INPUT.elements} list elements and map members`;
-    if (characters > MAX_CONDITION_INPUT.characters) return `the values the expression reads hold more than ${MAX_CONDITION_INPUT.characters} characters`;
+    if (elements > MAX_CONDITION_INPUT.elements)
+      return `the values the expression reads hold more than ${MAX_CONDITION_INPUT.elements} list elements and map members`;
+    if (characters > MAX_CONDITION_INPUT.characters)
+      return `the values the expression reads hold more than ${MAX_CONDITION_INPUT.characters} characters`;
   }
   return null;
 }

@@ -38,7 +38,9 @@ await Promise.all([
 // Declarations: tsc lays them out under the common root of every file it read (libs/), so the
 // client's own are moved up to types/.
 const tmp = path.join(out, '.types');
-execFileSync(path.join(root, 'node_modules/.bin/tsc'), ['-p', path.join(dir, 'tsconfig.build.json'), '--outDir', tmp], { stdio: 'inherit' });
+execFileSync(path.join(root, 'node_modules/.bin/tsc'), ['-p', path.join(dir, 'tsconfig.build.json'), '--outDir', tmp], {
+  stdio: 'inherit',
+});
 const own = fs.existsSync(path.join(tmp, 'client/src')) ? path.join(tmp, 'client/src') : tmp;
 fs.renameSync(own, path.join(out, 'types'));
 fs.rmSync(tmp, { recursive: true, force: true });

@@ -24,14 +24,24 @@ describe(requestApprovalAndWait.name, () => {
   it('creates the approval, polls with growing pauses and resolves with the decision', async () => {
     const time = virtualTime();
     let polls = 0;
-    const decided = await sut(client, { consultation_id: 'cns-needs', requester_notes: 'quarter end' }, {
-      ...time,
-      pollMs: { initialMs: 100, factor: 2, maxMs: 300 },
-      onPoll: (a) => {
-        if (++polls === 3) server.decide(a.id, 'approve');
+    const decided = await sut(
+      client,
+      { consultation_id: 'cns-needs', requester_notes: 'quarter end' },
+      {
+        ...time,
+        pollMs: { initialMs: 100, factor: 2, maxMs: 300 },
+        onPoll: (a) => {
+          if (++polls === 3) server.decide(a.id, 'approve');
+        },
       },
+    );
+    expect(decided).toMatchObject({
+      status: 'approved',
+      decision: 'approve',
+      decider: 'hum-cfo',
+      consultation_id: 'cns-needs',
+      requester_notes: 'quarter end',
     });
-    expect(decided).toMatchObject({ status: 'approved', decision: 'approve', decider: 'hum-cfo', consultation_id: 'cns-needs', requester_notes: 'quarter end' });
     expect(time.pauses).toEqual([100, 200, 300]);
     expect(server.requests.filter((r) => r.startsWith('POST'))).toEqual(['POST /tnt-a/v1/approvals']);
   });

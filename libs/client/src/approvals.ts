@@ -35,7 +35,11 @@ const defaultSleep = sleep;
 export const isDecided = (a: Approval) => a.status !== 'pending';
 
 /** Polls an existing approval until it is approved or rejected; resolves with the decided approval. */
-export async function waitForApproval(client: Pick<VerdictClient, 'getApproval'>, approvalId: string, opts: WaitOptions = {}): Promise<Approval> {
+export async function waitForApproval(
+  client: Pick<VerdictClient, 'getApproval'>,
+  approvalId: string,
+  opts: WaitOptions = {},
+): Promise<Approval> {
   const now = opts.now ?? Date.now;
   const sleep = opts.sleep ?? defaultSleep;
   const deadline = now() + (opts.timeoutMs ?? 15 * 60_000);
@@ -49,7 +53,12 @@ export async function waitForApproval(client: Pick<VerdictClient, 'getApproval'>
     opts.onPoll?.(approval, attempt);
     if (isDecided(approval)) return approval;
     const left = deadline - now();
-    if (left <= 0) throw new ApprovalWaitError('approval_timeout', `approval ${approvalId} is still pending after ${opts.timeoutMs ?? 900_000} ms`, approval);
+    if (left <= 0)
+      throw new ApprovalWaitError(
+        'approval_timeout',
+        `approval ${approvalId} is still pending after ${opts.timeoutMs ?? 900_000} ms`,
+        approval,
+      );
     try {
       await sleep(Math.min(pause, left), opts.signal);
     } catch {

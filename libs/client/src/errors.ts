@@ -150,11 +150,21 @@ export function errorFromResponse(service: ServiceName, status: number, body: un
   const obj = body && typeof body === 'object' ? (body as Record<string, unknown>) : {};
   if (service === 'registry') {
     const detail = typeof obj.detail === 'string' ? obj.detail : `HTTP ${status}`;
-    const code = status === 403 && /not_a_valid_decider/.test(detail) ? 'not_a_valid_decider' : (REGISTRY_CODE_BY_STATUS[status] ?? (status >= 500 ? 'internal_error' : `http_${status}`));
+    const code =
+      status === 403 && /not_a_valid_decider/.test(detail)
+        ? 'not_a_valid_decider'
+        : (REGISTRY_CODE_BY_STATUS[status] ?? (status >= 500 ? 'internal_error' : `http_${status}`));
     return new Cls({ service, status, code, message: detail, requestId });
   }
   if (typeof obj.code === 'string') {
-    return new Cls({ service, status, code: obj.code, message: typeof obj.message === 'string' ? obj.message : obj.code, details: obj.details, requestId });
+    return new Cls({
+      service,
+      status,
+      code: obj.code,
+      message: typeof obj.message === 'string' ? obj.message : obj.code,
+      details: obj.details,
+      requestId,
+    });
   }
   // A proxy or load balancer answered, not the service: keep the status, say so.
   const text = typeof body === 'string' && body ? body.slice(0, 200) : `HTTP ${status} without an error body`;
@@ -194,7 +204,11 @@ export class VerdictVerificationError extends Error {
   readonly claims?: Record<string, unknown>;
   readonly kid?: string;
 
-  constructor(code: VerdictVerificationCode, message: string, extra: { claims?: Record<string, unknown>; kid?: string; cause?: unknown } = {}) {
+  constructor(
+    code: VerdictVerificationCode,
+    message: string,
+    extra: { claims?: Record<string, unknown>; kid?: string; cause?: unknown } = {},
+  ) {
     super(message, { cause: extra.cause });
     this.code = code;
     this.claims = extra.claims;

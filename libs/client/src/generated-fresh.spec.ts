@@ -16,9 +16,12 @@ describe('generated client types', () => {
   }, 120_000);
   afterAll(() => rm(out, { recursive: true, force: true }));
 
-  it.each(['registry', 'verdict', 'ledger'])('libs/client/src/generated/%s.ts is up to date (node scripts/generate-client.mjs)', async (service) => {
-    const fresh = await readFile(path.join(out, `${service}.ts`), 'utf8');
-    const committed = await readFile(path.join(root, 'libs/client/src/generated', `${service}.ts`), 'utf8');
-    expect(committed).toBe(fresh);
-  });
+  it.each(['registry', 'verdict', 'ledger'])(
+    'libs/client/src/generated/%s.ts is up to date (node scripts/generate-client.mjs)',
+    async (service) => {
+      const fresh = await readFile(path.join(out, `${service}.ts`), 'utf8');
+      const committed = await readFile(path.join(root, 'libs/client/src/generated', `${service}.ts`), 'utf8');
+      expect(committed).toBe(fresh);
+    },
+  );
 });

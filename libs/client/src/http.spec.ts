@@ -10,7 +10,10 @@ function answering(status: number, body: unknown, headers: Record<string, string
   const seen: Request[] = [];
   const fetch = async (req: Request) => {
     seen.push(req);
-    return new Response(typeof body === 'string' ? body : JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
+    return new Response(typeof body === 'string' ? body : JSON.stringify(body), {
+      status,
+      headers: { 'content-type': 'application/json', ...headers },
+    });
   };
   return { seen, fetch };
 }
@@ -27,9 +30,18 @@ describe('service clients', () => {
     const moved = http.createServer((_req, res) => res.writeHead(307, { location: target }).end());
     await new Promise<void>((r) => moved.listen(0, 'localhost', r));
     try {
-      const client = createVerdictClient({ baseUrl: `http://localhost:${(moved.address() as AddressInfo).port}`, apiKey: 'ak-secret', tenant: 'acme', retry: false });
+      const client = createVerdictClient({
+        baseUrl: `http://localhost:${(moved.address() as AddressInfo).port}`,
+        apiKey: 'ak-secret',
+        tenant: 'acme',
+        retry: false,
+      });
       const err = await client.jwks('acme').catch((e: unknown) => e);
-      expect(err).toMatchObject({ service: 'verdict', code: 'invalid_response', message: expect.stringContaining(`307, a redirect to ${target}`) });
+      expect(err).toMatchObject({
+        service: 'verdict',
+        code: 'invalid_response',
+        message: expect.stringContaining(`307, a redirect to ${target}`),
+      });
       expect(reached).toEqual([]);
     } finally {
       moved.close();
@@ -48,23 +60,39 @@ describe('service clients', () => {
   });
 
   it('turn a verdict error body into VerdictError with its code, details and request id', async () => {
-    const a = answering(422, { code: 'insufficient_context', message: 'missing', details: { missing_fields: ['x'] } }, { 'x-request-id': 'req-1' });
+    const a = answering(
+      422,
+      { code: 'insufficient_context', message: 'missing', details: { missing_fields: ['x'] } },
+      { 'x-request-id': 'req-1' },
+    );
     const client = createVerdictClient({ baseUrl: 'http://verdict', apiKey: 'ak', tenant: 'acme', fetch: a.fetch });
     const err = await client.check({ action: 'a', resource: 'r', scope: {} }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(VerdictError);
     expect(err).toBeInstanceOf(ArbiterError);
-    expect(err).toMatchObject({ service: 'verdict', status: 422, code: 'insufficient_context', details: { missing_fields: ['x'] }, requestId: 'req-1' });
+    expect(err).toMatchObject({
+      service: 'verdict',
+      status: 422,
+      code: 'insufficient_context',
+      details: { missing_fields: ['x'] },
+      requestId: 'req-1',
+    });
     expect(a.seen[0].url).toBe('http://verdict/acme/v1/check');
   });
 
   it('send X-Verdict-TTL when a ttl is given', async () => {
     const a = answering(200, { operation_status: 'complete' });
-    await createVerdictClient({ baseUrl: 'http://verdict', tenant: 'acme', fetch: a.fetch }).check({ action: 'a', resource: 'r', scope: {} }, { ttlSeconds: 60 });
+    await createVerdictClient({ baseUrl: 'http://verdict', tenant: 'acme', fetch: a.fetch }).check(
+      { action: 'a', resource: 'r', scope: {} },
+      { ttlSeconds: 60 },
+    );
     expect(a.seen[0].headers.get('x-verdict-ttl')).toBe('60');
   });
 
   it('turn a ledger error into LedgerError with the uppercase code', async () => {
-    const err = await createLedgerClient({ baseUrl: 'http://ledger', fetch: answering(404, { code: 'NOT_FOUND', message: 'no bundle' }).fetch })
+    const err = await createLedgerClient({
+      baseUrl: 'http://ledger',
+      fetch: answering(404, { code: 'NOT_FOUND', message: 'no bundle' }).fetch,
+    })
       .getBundle('bnd-1')
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(LedgerError);
@@ -85,12 +113,16 @@ describe('service clients', () => {
   });
 
   it('report an unreachable service as network_error with status 0', async () => {
-    const err = await createLedgerClient({ baseUrl: 'http://127.0.0.1:1' }).keys().catch((e: unknown) => e);
+    const err = await createLedgerClient({ baseUrl: 'http://127.0.0.1:1' })
+      .keys()
+      .catch((e: unknown) => e);
     expect(err).toMatchObject({ service: 'ledger', status: 0, code: 'network_error' });
   });
 
-  it('keep the status of an answer that is not the service\'s error body', async () => {
-    const err = await createVerdictClient({ baseUrl: 'http://verdict', fetch: answering(502, '<html>bad gateway</html>').fetch }).jwks('x').catch((e: unknown) => e);
+  it("keep the status of an answer that is not the service's error body", async () => {
+    const err = await createVerdictClient({ baseUrl: 'http://verdict', fetch: answering(502, '<html>bad gateway</html>').fetch })
+      .jwks('x')
+      .catch((e: unknown) => e);
     expect(err).toMatchObject({ status: 502, code: 'internal_error', message: expect.stringContaining('bad gateway') });
   });
 

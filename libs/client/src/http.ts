@@ -4,9 +4,7 @@
 // against the committed OpenAPI documents at compile time.
 import createClient, { type Client } from 'openapi-fetch';
 import { errorFromResponse, transportError, type ArbiterError, type ServiceName } from './errors';
-import { resilientFetch, USER_AGENT, type RetryOptions } from './retry';
-
-export type FetchLike = (input: Request) => Promise<Response>;
+import { resilientFetch, USER_AGENT, type FetchLike, type RetryOptions } from './retry';
 
 export interface ServiceClientOptions {
   /** The service's base URL, e.g. http://127.0.0.1:3002 (a path prefix is kept). */
@@ -38,7 +36,10 @@ export function createServiceClient<Paths extends object>(service: ServiceName, 
     // Resolved at call time, so a test or an instrumentation that replaces globalThis.fetch is honoured.
     // Redirects are never followed: fetch keeps X-API-Key on a redirect to another origin (it drops only
     // Authorization), so following one would hand the key to whatever server the Location names.
-    fetch: resilientFetch((request: Request) => (userFetch ?? globalThis.fetch)(new Request(request, { redirect: 'manual' })), { timeoutMs: opts.timeoutMs, retry: opts.retry }),
+    fetch: resilientFetch((request: Request) => (userFetch ?? globalThis.fetch)(new Request(request, { redirect: 'manual' })), {
+      timeoutMs: opts.timeoutMs,
+      retry: opts.retry,
+    }),
   });
 }
 
@@ -49,7 +50,10 @@ interface OpenApiFetchResult {
 }
 
 /** The data of a 2xx answer; any other answer (or no answer) becomes the service's ArbiterError. */
-export async function unwrap<R extends OpenApiFetchResult>(service: ServiceName, pending: Promise<R>): Promise<Exclude<R['data'], undefined>> {
+export async function unwrap<R extends OpenApiFetchResult>(
+  service: ServiceName,
+  pending: Promise<R>,
+): Promise<Exclude<R['data'], undefined>> {
   return (await unwrapWithResponse(service, pending)).data;
 }
 
@@ -84,7 +88,9 @@ function asTransportError(service: ServiceName, err: unknown): ArbiterError {
 }
 
 /** Every page of a cursor-paginated list (`{items, next_cursor}`), first to last. */
-export async function* cursorPages<P extends { next_cursor?: string | null }>(fetchPage: (cursor: string | undefined) => Promise<P>): AsyncGenerator<P> {
+export async function* cursorPages<P extends { next_cursor?: string | null }>(
+  fetchPage: (cursor: string | undefined) => Promise<P>,
+): AsyncGenerator<P> {
   let cursor: string | undefined;
   do {
     const page = await fetchPage(cursor);

@@ -81,7 +81,9 @@ export class RemoteJwks implements JwksSource {
     try {
       res = await (this.opts.fetch ?? globalThis.fetch)(this.url, { headers: { accept: 'application/json' } });
     } catch (err) {
-      throw new VerdictVerificationError('jwks_unavailable', `key set ${this.url} could not be fetched: ${(err as Error).message}`, { cause: err });
+      throw new VerdictVerificationError('jwks_unavailable', `key set ${this.url} could not be fetched: ${(err as Error).message}`, {
+        cause: err,
+      });
     }
     if (!res.ok) throw new VerdictVerificationError('jwks_unavailable', `key set ${this.url} answered HTTP ${res.status}`);
     let doc: unknown;

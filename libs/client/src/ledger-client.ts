@@ -34,12 +34,18 @@ export interface LedgerClient {
   getFact(factId: string): Promise<LedgerFact>;
   listFacts(streamId: string, query?: FactListQuery): Promise<{ facts: LedgerFactListEntry[]; count: number }>;
   /** Every fact of a stream in chain order (pages of 1000), up to `upTo` facts; `onProgress` after each page. */
-  listAllFacts(streamId: string, opts?: { upTo?: number; onProgress?: (fetched: number, total: number) => void }): Promise<LedgerFactListEntry[]>;
+  listAllFacts(
+    streamId: string,
+    opts?: { upTo?: number; onProgress?: (fetched: number, total: number) => void },
+  ): Promise<LedgerFactListEntry[]>;
   /**
    * The stream's facts in chain order, one page (up to 1000) at a time, from `offset` (default 0) to the
    * end as it is when the last page is read: for reading long streams without holding them.
    */
-  factPages(streamId: string, opts?: { offset?: number; pageSize?: number }): AsyncGenerator<{ facts: LedgerFactListEntry[]; offset: number; count: number }>;
+  factPages(
+    streamId: string,
+    opts?: { offset?: number; pageSize?: number },
+  ): AsyncGenerator<{ facts: LedgerFactListEntry[]; offset: number; count: number }>;
   /** The stream's signed checkpoint at tree_size (default: its current size). */
   getCheckpoint(streamId: string, opts?: { treeSize?: number }): Promise<LedgerCheckpoint>;
   /** The inclusion proof of a fact in the stream's tree at tree_size (default: the current size). */
@@ -56,7 +62,8 @@ export interface LedgerClient {
 
 export function createLedgerClient(opts: LedgerClientOptions): LedgerClient {
   const raw = createServiceClient<LedgerRoutes>('ledger', opts);
-  const listFacts = (stream_id: string, query?: FactListQuery) => unwrap('ledger', raw.GET('/streams/{stream_id}/facts', { params: { path: { stream_id }, query } }));
+  const listFacts = (stream_id: string, query?: FactListQuery) =>
+    unwrap('ledger', raw.GET('/streams/{stream_id}/facts', { params: { path: { stream_id }, query } }));
   async function* factPages(streamId: string, o: { offset?: number; pageSize?: number } = {}) {
     const limit = Math.min(1000, Math.max(1, o.pageSize ?? 1000));
     let offset = o.offset ?? 0;
@@ -73,7 +80,10 @@ export function createLedgerClient(opts: LedgerClientOptions): LedgerClient {
     raw,
     whoami: () => unwrap('ledger', raw.GET('/v1/whoami')),
     async seal(stream_id, body) {
-      const { data, response } = await unwrapWithResponse('ledger', raw.POST('/streams/{stream_id}/facts', { params: { path: { stream_id } }, body }));
+      const { data, response } = await unwrapWithResponse(
+        'ledger',
+        raw.POST('/streams/{stream_id}/facts', { params: { path: { stream_id } }, body }),
+      );
       return { fact: data, created: response.status === 201 };
     },
     getFact: (fact_id) => unwrap('ledger', raw.GET('/facts/{fact_id}', { params: { path: { fact_id } } })),
@@ -92,10 +102,21 @@ export function createLedgerClient(opts: LedgerClientOptions): LedgerClient {
     },
     factPages,
     getCheckpoint: (stream_id, o = {}) =>
-      unwrap('ledger', raw.GET('/streams/{stream_id}/checkpoint', { params: { path: { stream_id }, query: o.treeSize === undefined ? undefined : { tree_size: o.treeSize } } })),
+      unwrap(
+        'ledger',
+        raw.GET('/streams/{stream_id}/checkpoint', {
+          params: { path: { stream_id }, query: o.treeSize === undefined ? undefined : { tree_size: o.treeSize } },
+        }),
+      ),
     getInclusion: (fact_id, o = {}) =>
-      unwrap('ledger', raw.GET('/facts/{fact_id}/inclusion', { params: { path: { fact_id }, query: o.treeSize === undefined ? undefined : { tree_size: o.treeSize } } })),
-    getConsistency: (stream_id, from, to) => unwrap('ledger', raw.GET('/streams/{stream_id}/consistency', { params: { path: { stream_id }, query: { from, to } } })),
+      unwrap(
+        'ledger',
+        raw.GET('/facts/{fact_id}/inclusion', {
+          params: { path: { fact_id }, query: o.treeSize === undefined ? undefined : { tree_size: o.treeSize } },
+        }),
+      ),
+    getConsistency: (stream_id, from, to) =>
+      unwrap('ledger', raw.GET('/streams/{stream_id}/consistency', { params: { path: { stream_id }, query: { from, to } } })),
     createBundle: (stream_id) => unwrap('ledger', raw.POST('/streams/{stream_id}/bundles', { params: { path: { stream_id } } })),
     getBundle: (bundle_id) => unwrap('ledger', raw.GET('/bundles/{bundle_id}', { params: { path: { bundle_id } } })),
     verifyStream: (stream_id) => unwrap('ledger', raw.POST('/streams/{stream_id}/verify', { params: { path: { stream_id } } })),

@@ -19,7 +19,12 @@ function app(opts: Partial<RequireVerdictOptions> = {}) {
     requireVerdict({
       jwks: { keys: [key.jwk] },
       now: () => now,
-      binding: (req) => ({ action: 'payments.transfer', resource: `acct:${req.params.account}`, scope: { region: 'eu', env: 'prod' }, parameters: { transfer: { amount: req.body.amount } } }),
+      binding: (req) => ({
+        action: 'payments.transfer',
+        resource: `acct:${req.params.account}`,
+        scope: { region: 'eu', env: 'prod' },
+        parameters: { transfer: { amount: req.body.amount } },
+      }),
       ...opts,
     }),
     (_req, res) => res.status(201).json({ done: true, consultation_id: verdictOf(res)?.claims.jti }),
@@ -87,7 +92,9 @@ describe(requireVerdict.name, () => {
 
   it('answers 503 verdict_unverifiable when the key set cannot be fetched', async () => {
     const fetch = (async () => new Response('down', { status: 502 })) as unknown as typeof globalThis.fetch;
-    const res = await post(signJws(claims(), key), 12.5, app({ jwks: undefined, jwksUrl: 'http://verdict.invalid/jwks', fetch })).expect(503);
+    const res = await post(signJws(claims(), key), 12.5, app({ jwks: undefined, jwksUrl: 'http://verdict.invalid/jwks', fetch })).expect(
+      503,
+    );
     expect(res.body.code).toBe('verdict_unverifiable');
   });
 
@@ -104,7 +111,16 @@ describe(requireVerdict.name, () => {
     // The gateway's context_hash, computed here with another RFC 8785 writer and node:crypto.
     const hashOf = (ctx: object) =>
       `sha256:${createHash('sha256')
-        .update(canonicalize({ action: 'payments.transfer', resource: 'acct:eu-1', scope: { region: 'eu', env: 'prod' }, parameters: { transfer: { amount: 12.5 } }, context: ctx })!, 'utf8')
+        .update(
+          canonicalize({
+            action: 'payments.transfer',
+            resource: 'acct:eu-1',
+            scope: { region: 'eu', env: 'prod' },
+            parameters: { transfer: { amount: 12.5 } },
+            context: ctx,
+          })!,
+          'utf8',
+        )
         .digest('hex')}`;
     const withContext = (ctx: object) =>
       app({
@@ -175,7 +191,10 @@ describe(requireVerdict.name, () => {
       const redis = new Redis(process.env.ARBITER_TEST_REDIS_URL!, { lazyConnect: false });
       try {
         const prefix = `test-jti-${Date.now()}-${Math.random()}:`;
-        const replicas = [once(redisReplayGuard(redis, { prefix, now: () => now })), once(redisReplayGuard(redis, { prefix, now: () => now }))];
+        const replicas = [
+          once(redisReplayGuard(redis, { prefix, now: () => now })),
+          once(redisReplayGuard(redis, { prefix, now: () => now })),
+        ];
         const jws = signJws(claims(), key);
         const answers = await Promise.all(replicas.map((a) => post(jws, 12.5, a)));
         expect(answers.map((r) => r.status).sort()).toEqual([201, 403]);

@@ -76,8 +76,20 @@ const BINDING_FIELDS = ['action', 'resource', 'scope', 'parameters'] as const;
  * context_hash of an operation and its context Facts, as the gateway computes it (docs/verdicts.md "Hashes
  * and the signed verdict"): sha256 over the RFC 8785 JSON of {action, resource, scope, parameters, context}.
  */
-export function operationContextHash(op: { action: string; resource: string; scope: Record<string, unknown>; parameters?: Record<string, unknown>; context?: Record<string, unknown> }): string {
-  return sha256Digest({ action: op.action, resource: op.resource, scope: op.scope, parameters: op.parameters ?? {}, context: op.context ?? {} });
+export function operationContextHash(op: {
+  action: string;
+  resource: string;
+  scope: Record<string, unknown>;
+  parameters?: Record<string, unknown>;
+  context?: Record<string, unknown>;
+}): string {
+  return sha256Digest({
+    action: op.action,
+    resource: op.resource,
+    scope: op.scope,
+    parameters: op.parameters ?? {},
+    context: op.context ?? {},
+  });
 }
 
 /** Which bindings differ between the claims and the operation (canonical JSON comparison); `context` when its hash differs. */
@@ -123,7 +135,8 @@ export function requireVerdict(opts: RequireVerdictOptions): RequestHandler {
     };
     try {
       const jws = req.get(header);
-      if (!jws) return refuse(403, 'verdict_missing', `this operation needs a signed verdict in the ${opts.header ?? 'X-Arbiter-Verdict'} header`);
+      if (!jws)
+        return refuse(403, 'verdict_missing', `this operation needs a signed verdict in the ${opts.header ?? 'X-Arbiter-Verdict'} header`);
       let verified: VerifiedVerdict;
       try {
         verified = await verifyVerdict(jws, {
@@ -141,7 +154,10 @@ export function requireVerdict(opts: RequireVerdictOptions): RequestHandler {
       }
       const { claims } = verified;
       if (!accept.includes(claims.verdict)) {
-        return refuse(403, 'verdict_not_allowed', `the verdict is ${claims.verdict}, not ${accept.join(' or ')}`, { verdict: claims.verdict, consultation_id: claims.jti });
+        return refuse(403, 'verdict_not_allowed', `the verdict is ${claims.verdict}, not ${accept.join(' or ')}`, {
+          verdict: claims.verdict,
+          consultation_id: claims.jti,
+        });
       }
       const binding = await opts.binding(req);
       const differing = bindingMismatches(claims, binding);
@@ -157,9 +173,14 @@ export function requireVerdict(opts: RequireVerdictOptions): RequestHandler {
         try {
           first = await opts.replayGuard.firstUse(`${claims.tenant_id}:${claims.jti}`, verified.expiresAt.getTime());
         } catch (err) {
-          return refuse(503, 'verdict_unverifiable', `the replay guard cannot tell whether this verdict was used: ${(err as Error)?.message ?? String(err)}`);
+          return refuse(
+            503,
+            'verdict_unverifiable',
+            `the replay guard cannot tell whether this verdict was used: ${(err as Error)?.message ?? String(err)}`,
+          );
         }
-        if (!first) return refuse(403, 'verdict_replayed', 'this verdict was used before: ask for a new one', { consultation_id: claims.jti });
+        if (!first)
+          return refuse(403, 'verdict_replayed', 'this verdict was used before: ask for a new one', { consultation_id: claims.jti });
       }
       res.locals.arbiterVerdict = verified;
       next();

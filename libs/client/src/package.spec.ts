@@ -18,7 +18,8 @@ describe('@arbiter/client package build', () => {
   afterAll(() => rm(dir, { recursive: true, force: true }));
 
   it('loads as CommonJS and as an ES module', async () => {
-    const probe = (file: string) => `const c = ${file}; if (typeof c.verifyVerdict !== 'function' || typeof c.createVerdictClient !== 'function') process.exit(1);`;
+    const probe = (file: string) =>
+      `const c = ${file}; if (typeof c.verifyVerdict !== 'function' || typeof c.createVerdictClient !== 'function') process.exit(1);`;
     await run(process.execPath, ['-e', probe(`require(${JSON.stringify(path.join(dir, 'dist/index.cjs'))})`)]);
     await run(process.execPath, ['--input-type=module', '-e', probe(`await import(${JSON.stringify(path.join(dir, 'dist/index.mjs'))})`)]);
   });
@@ -29,9 +30,9 @@ describe('@arbiter/client package build', () => {
       [
         "import { createVerdictClient, resolveUntilComplete, verifyVerdict, type VerdictClaims } from './dist/types/index';",
         "const verdict = createVerdictClient({ baseUrl: 'http://127.0.0.1:3002', apiKey: 'ak-x', tenant: 'acme' });",
-        "export async function run(): Promise<VerdictClaims> {",
+        'export async function run(): Promise<VerdictClaims> {',
         "  const { response } = await resolveUntilComplete(verdict, { action: 'a', resource: 'r', scope: {}, context: {} }, () => ({}));",
-        "  const { claims } = await verifyVerdict(response.signed_verdict, { jwksUrl: await verdict.jwksUrl() });",
+        '  const { claims } = await verifyVerdict(response.signed_verdict, { jwksUrl: await verdict.jwksUrl() });',
         // Fails to compile if the declarations collapsed to `any` (an unused @ts-expect-error is an error).
         '  // @ts-expect-error the verdict is a string',
         '  const wrong: number = claims.verdict;',
@@ -40,6 +41,25 @@ describe('@arbiter/client package build', () => {
         '}',
       ].join('\n'),
     );
-    await run(path.join(root, 'node_modules/.bin/tsc'), ['--noEmit', '--strict', '--skipLibCheck', 'true', '--target', 'es2022', '--module', 'commonjs', '--moduleResolution', 'node', '--esModuleInterop', '--types', 'node', path.join(dir, 'consumer.ts')], { cwd: dir });
+    await run(
+      path.join(root, 'node_modules/.bin/tsc'),
+      [
+        '--noEmit',
+        '--strict',
+        '--skipLibCheck',
+        'true',
+        '--target',
+        'es2022',
+        '--module',
+        'commonjs',
+        '--moduleResolution',
+        'node',
+        '--esModuleInterop',
+        '--types',
+        'node',
+        path.join(dir, 'consumer.ts'),
+      ],
+      { cwd: dir },
+    );
   }, 60_000);
 });

@@ -4,7 +4,16 @@
 // typed openapi-fetch client itself. Bodies, queries and answers are the generated types, never copies.
 import type { Client } from 'openapi-fetch';
 import { createServiceClient, cursorPages, unwrap, type ServiceClientOptions } from './http';
-import type { RegistryPaths, RotationMode, Rule, RuleBody, RuleStatusFilter, ScopeDetails, WebhookKeyRotation, WebhookKeySet } from './types';
+import type {
+  RegistryPaths,
+  RotationMode,
+  Rule,
+  RuleBody,
+  RuleStatusFilter,
+  ScopeDetails,
+  WebhookKeyRotation,
+  WebhookKeySet,
+} from './types';
 import type { components, operations } from './generated/registry';
 
 type S = components['schemas'];
@@ -214,7 +223,8 @@ export function createRegistryClient(opts: RegistryClientOptions): RegistryClien
   const raw = createServiceClient<RegistryPaths>('registry', opts);
   const call = <R extends { data?: unknown; error?: unknown; response: Response }>(pending: Promise<R>) => unwrap('registry', pending);
   const scope = (scope_id: string) => ({ path: { scope_id } });
-  const listRulesPage = (scope_id: string, query?: RegistryQuery<'ListRules'>) => call(raw.GET('/api/v1/scopes/{scope_id}/rules', { params: { path: { scope_id }, query } }));
+  const listRulesPage = (scope_id: string, query?: RegistryQuery<'ListRules'>) =>
+    call(raw.GET('/api/v1/scopes/{scope_id}/rules', { params: { path: { scope_id }, query } }));
   const all = async <T>(page: (cursor: string | undefined) => Promise<RegistryPage<T>>) => {
     const items: T[] = [];
     for await (const p of cursorPages(page)) items.push(...p.items);
@@ -235,7 +245,8 @@ export function createRegistryClient(opts: RegistryClientOptions): RegistryClien
     createPrincipal: (body) => call(raw.POST('/api/v1/principals', { body })),
     listPrincipals: (query) => call(raw.GET('/api/v1/principals', { params: { query } })),
     getPrincipal: (principal_id) => call(raw.GET('/api/v1/principals/{principal_id}', { params: { path: { principal_id } } })),
-    updatePrincipal: (principal_id, body) => call(raw.PATCH('/api/v1/principals/{principal_id}', { params: { path: { principal_id } }, body })),
+    updatePrincipal: (principal_id, body) =>
+      call(raw.PATCH('/api/v1/principals/{principal_id}', { params: { path: { principal_id } }, body })),
 
     createApiKey: (body) => call(raw.POST('/api/v1/api-keys', { body })),
     listApiKeys: (query) => call(raw.GET('/api/v1/api-keys', { params: { query } })),
@@ -251,26 +262,34 @@ export function createRegistryClient(opts: RegistryClientOptions): RegistryClien
     listRules: (scope_id, o) => all((cursor) => listRulesPage(scope_id, { status: o?.status ?? 'active', limit: 1000, cursor })),
     listRulesPage,
     getRule: (scope_id, rule_id) => call(raw.GET('/api/v1/scopes/{scope_id}/rules/{rule_id}', { params: { path: { scope_id, rule_id } } })),
-    updateRule: (scope_id, rule_id, body) => call(raw.PUT('/api/v1/scopes/{scope_id}/rules/{rule_id}', { params: { path: { scope_id, rule_id } }, body })),
-    archiveRule: (scope_id, rule_id) => call(raw.PATCH('/api/v1/scopes/{scope_id}/rules/{rule_id}/archive', { params: { path: { scope_id, rule_id } } })),
-    listRuleVersions: (scope_id, rule_id, query) => call(raw.GET('/api/v1/scopes/{scope_id}/rules/{rule_id}/versions', { params: { path: { scope_id, rule_id }, query } })),
+    updateRule: (scope_id, rule_id, body) =>
+      call(raw.PUT('/api/v1/scopes/{scope_id}/rules/{rule_id}', { params: { path: { scope_id, rule_id } }, body })),
+    archiveRule: (scope_id, rule_id) =>
+      call(raw.PATCH('/api/v1/scopes/{scope_id}/rules/{rule_id}/archive', { params: { path: { scope_id, rule_id } } })),
+    listRuleVersions: (scope_id, rule_id, query) =>
+      call(raw.GET('/api/v1/scopes/{scope_id}/rules/{rule_id}/versions', { params: { path: { scope_id, rule_id }, query } })),
     getRuleShadow: (rule_id) => call(raw.GET('/api/v1/rules/{rule_id}/shadow', { params: { path: { rule_id } } })),
 
     createDecision: (scope_id, body) => call(raw.POST('/api/v1/scopes/{scope_id}/decisions', { params: scope(scope_id), body })),
     listDecisions: (scope_id, query) => call(raw.GET('/api/v1/scopes/{scope_id}/decisions', { params: { path: { scope_id }, query } })),
-    getDecision: (scope_id, decision_id) => call(raw.GET('/api/v1/scopes/{scope_id}/decisions/{decision_id}', { params: { path: { scope_id, decision_id } } })),
+    getDecision: (scope_id, decision_id) =>
+      call(raw.GET('/api/v1/scopes/{scope_id}/decisions/{decision_id}', { params: { path: { scope_id, decision_id } } })),
 
     createInvariant: (scope_id, body) => call(raw.POST('/api/v1/scopes/{scope_id}/invariants', { params: scope(scope_id), body })),
     listInvariants: (scope_id, query) => call(raw.GET('/api/v1/scopes/{scope_id}/invariants', { params: { path: { scope_id }, query } })),
-    getInvariant: (scope_id, invariant_id) => call(raw.GET('/api/v1/scopes/{scope_id}/invariants/{invariant_id}', { params: { path: { scope_id, invariant_id } } })),
-    revokeInvariant: (scope_id, invariant_id) => call(raw.DELETE('/api/v1/scopes/{scope_id}/invariants/{invariant_id}', { params: { path: { scope_id, invariant_id } } })),
+    getInvariant: (scope_id, invariant_id) =>
+      call(raw.GET('/api/v1/scopes/{scope_id}/invariants/{invariant_id}', { params: { path: { scope_id, invariant_id } } })),
+    revokeInvariant: (scope_id, invariant_id) =>
+      call(raw.DELETE('/api/v1/scopes/{scope_id}/invariants/{invariant_id}', { params: { path: { scope_id, invariant_id } } })),
 
     createOverride: (scope_id, body) => call(raw.POST('/api/v1/scopes/{scope_id}/overrides', { params: scope(scope_id), body })),
     listOverrides: (scope_id, query) => call(raw.GET('/api/v1/scopes/{scope_id}/overrides', { params: { path: { scope_id }, query } })),
-    revokeOverride: (scope_id, override_id) => call(raw.DELETE('/api/v1/scopes/{scope_id}/overrides/{override_id}', { params: { path: { scope_id, override_id } } })),
+    revokeOverride: (scope_id, override_id) =>
+      call(raw.DELETE('/api/v1/scopes/{scope_id}/overrides/{override_id}', { params: { path: { scope_id, override_id } } })),
 
     createReference: (scope_id, body) => call(raw.POST('/api/v1/scopes/{scope_id}/references', { params: scope(scope_id), body })),
-    listScopeReferences: (scope_id, query) => call(raw.GET('/api/v1/scopes/{scope_id}/references', { params: { path: { scope_id }, query } })),
+    listScopeReferences: (scope_id, query) =>
+      call(raw.GET('/api/v1/scopes/{scope_id}/references', { params: { path: { scope_id }, query } })),
     findReferences: (query) => call(raw.GET('/api/v1/references', { params: { query } })),
     createNamespace: (scope_id, body) => call(raw.POST('/api/v1/scopes/{scope_id}/namespaces', { params: scope(scope_id), body })),
     listNamespaces: (scope_id, query) => call(raw.GET('/api/v1/scopes/{scope_id}/namespaces', { params: { path: { scope_id }, query } })),
@@ -283,23 +302,31 @@ export function createRegistryClient(opts: RegistryClientOptions): RegistryClien
 
     requestApproval: (scope_id, body) => call(raw.POST('/api/v1/scopes/{scope_id}/approvals', { params: scope(scope_id), body })),
     listApprovals: (scope_id, query) => call(raw.GET('/api/v1/scopes/{scope_id}/approvals', { params: { path: { scope_id }, query } })),
-    getApproval: (scope_id, approval_id) => call(raw.GET('/api/v1/scopes/{scope_id}/approvals/{approval_id}', { params: { path: { scope_id, approval_id } } })),
-    decideApproval: (scope_id, approval_id, body) => call(raw.POST('/api/v1/scopes/{scope_id}/approvals/{approval_id}/decide', { params: { path: { scope_id, approval_id } }, body })),
+    getApproval: (scope_id, approval_id) =>
+      call(raw.GET('/api/v1/scopes/{scope_id}/approvals/{approval_id}', { params: { path: { scope_id, approval_id } } })),
+    decideApproval: (scope_id, approval_id, body) =>
+      call(raw.POST('/api/v1/scopes/{scope_id}/approvals/{approval_id}/decide', { params: { path: { scope_id, approval_id } }, body })),
 
     createScopeWebhook: (scope_id, body) => call(raw.POST('/api/v1/scopes/{scope_id}/webhooks', { params: scope(scope_id), body })),
     listScopeWebhooks: (scope_id, query) => call(raw.GET('/api/v1/scopes/{scope_id}/webhooks', { params: { path: { scope_id }, query } })),
     createTenantWebhook: (body) => call(raw.POST('/api/v1/webhooks', { body })),
     listWebhooks: (query) => call(raw.GET('/api/v1/webhooks', { params: { query } })),
     getWebhook: (subscription_id) => call(raw.GET('/api/v1/webhooks/{subscription_id}', { params: { path: { subscription_id } } })),
-    updateWebhook: (subscription_id, body) => call(raw.PATCH('/api/v1/webhooks/{subscription_id}', { params: { path: { subscription_id } }, body })),
+    updateWebhook: (subscription_id, body) =>
+      call(raw.PATCH('/api/v1/webhooks/{subscription_id}', { params: { path: { subscription_id } }, body })),
     async deleteWebhook(subscription_id) {
       await call(raw.DELETE('/api/v1/webhooks/{subscription_id}', { params: { path: { subscription_id } } }));
     },
-    listWebhookDeliveries: (subscription_id, query) => call(raw.GET('/api/v1/webhooks/{subscription_id}/deliveries', { params: { path: { subscription_id }, query } })),
+    listWebhookDeliveries: (subscription_id, query) =>
+      call(raw.GET('/api/v1/webhooks/{subscription_id}/deliveries', { params: { path: { subscription_id }, query } })),
     getWebhookDelivery: (subscription_id, delivery_id) =>
       call(raw.GET('/api/v1/webhooks/{subscription_id}/deliveries/{delivery_id}', { params: { path: { subscription_id, delivery_id } } })),
     redeliverWebhook: (subscription_id, delivery_id) =>
-      call(raw.POST('/api/v1/webhooks/{subscription_id}/deliveries/{delivery_id}/redeliver', { params: { path: { subscription_id, delivery_id } } })),
+      call(
+        raw.POST('/api/v1/webhooks/{subscription_id}/deliveries/{delivery_id}/redeliver', {
+          params: { path: { subscription_id, delivery_id } },
+        }),
+      ),
     webhookKeys: () => call(raw.GET('/.well-known/webhook-key')),
     rotateWebhookKey: (mode) => call(raw.POST('/api/v1/admin/webhook-key/rotate', { body: { mode } })),
     rotateWebhookSecret: (subscription_id, body = {}) =>

@@ -15,7 +15,9 @@ export interface ReplayGuard {
 export class ReplayGuardFullError extends Error {
   readonly code = 'replay_guard_full';
   constructor(max: number) {
-    super(`the replay guard holds ${max} unexpired verdicts; it refuses new ones rather than forget one (raise maxEntries or use a shared store)`);
+    super(
+      `the replay guard holds ${max} unexpired verdicts; it refuses new ones rather than forget one (raise maxEntries or use a shared store)`,
+    );
     this.name = 'ReplayGuardFullError';
   }
 }

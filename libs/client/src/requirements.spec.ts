@@ -2,17 +2,27 @@ import { checkFact } from './requirements';
 import type { Requirement } from './types';
 
 const req = (extra: Partial<Requirement>): Requirement => ({ field: 'f', reason: 'r', type: 'any', ...extra });
-const codes = (value: unknown, r: Partial<Requirement>, fact: object = {}) => checkFact({ value, source: 'agent', ...fact }, req(r)).map((p) => p.code);
+const codes = (value: unknown, r: Partial<Requirement>, fact: object = {}) =>
+  checkFact({ value, source: 'agent', ...fact }, req(r)).map((p) => p.code);
 
 describe(checkFact.name, () => {
   const sut = checkFact;
 
   it('accepts a fact that meets every bound', () => {
-    expect(sut({ value: 5000, source: 'kyc', verification_status: 'verified', confidence: 0.9 }, req({ type: 'number', min: 0, max: 10000, source_requirement: 'verified', acceptable_sources: ['kyc'], confidence_threshold: 0.8 }))).toEqual([]);
+    expect(
+      sut(
+        { value: 5000, source: 'kyc', verification_status: 'verified', confidence: 0.9 },
+        req({ type: 'number', min: 0, max: 10000, source_requirement: 'verified', acceptable_sources: ['kyc'], confidence_threshold: 0.8 }),
+      ),
+    ).toEqual([]);
   });
 
   it('reports provenance problems in the gateway order', () => {
-    expect(codes('DE', { source_requirement: 'verified', acceptable_sources: ['kyc'], confidence_threshold: 0.5 })).toEqual(['not_verified', 'source_not_accepted', 'confidence_below_threshold']);
+    expect(codes('DE', { source_requirement: 'verified', acceptable_sources: ['kyc'], confidence_threshold: 0.5 })).toEqual([
+      'not_verified',
+      'source_not_accepted',
+      'confidence_below_threshold',
+    ]);
   });
 
   it.each([

@@ -2,6 +2,7 @@
 // docs/verdicts.md "Requirements and missing fields"), so a fact provider learns before a round trip
 // that a fact would be refused and listed again. The service stays the authority: this check is
 // advisory, and formats it does not know are treated as hints, as the service treats them.
+import { isPlainObject } from '@arbiter/input';
 import type { Fact, Requirement } from './types';
 
 export type FactProblemCode =
@@ -21,7 +22,8 @@ export interface FactProblem {
 }
 
 const DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
-const DATE_TIME = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])[Tt ]([01]\d|2[0-3]):[0-5]\d:([0-5]\d|60)(\.\d+)?([Zz]|[+-]([01]\d|2[0-3]):[0-5]\d)$/;
+const DATE_TIME =
+  /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])[Tt ]([01]\d|2[0-3]):[0-5]\d:([0-5]\d|60)(\.\d+)?([Zz]|[+-]([01]\d|2[0-3]):[0-5]\d)$/;
 /** The regexes check the shape; this checks that the day exists (no February 30). */
 function realDay(s: string): boolean {
   const [y, m, d] = s.slice(0, 10).split('-').map(Number);
@@ -41,7 +43,12 @@ function jsonEqual(a: unknown, b: unknown): boolean {
   if (Array.isArray(a)) return a.length === (b as unknown[]).length && a.every((x, i) => jsonEqual(x, (b as unknown[])[i]));
   const ka = Object.keys(a as object);
   const kb = Object.keys(b as object);
-  return ka.length === kb.length && ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && jsonEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  return (
+    ka.length === kb.length &&
+    ka.every(
+      (k) => Object.prototype.hasOwnProperty.call(b, k) && jsonEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]),
+    )
+  );
 }
 
 function typeHolds(type: string, value: unknown): boolean | undefined {
@@ -65,7 +72,7 @@ function typeHolds(type: string, value: unknown): boolean | undefined {
     case 'array':
       return Array.isArray(value);
     case 'object':
-      return typeof value === 'object' && value !== null && !Array.isArray(value);
+      return isPlainObject(value);
     default:
       return undefined; // any other type is a hint
   }
@@ -96,23 +103,30 @@ export function checkFact(fact: Fact, requirement: Requirement): FactProblem[] {
     return problems;
   }
   const value = fact.value;
-  if (requirement.source_requirement === 'verified' && fact.verification_status !== 'verified') add('not_verified', 'the fact must carry verification_status verified');
+  if (requirement.source_requirement === 'verified' && fact.verification_status !== 'verified')
+    add('not_verified', 'the fact must carry verification_status verified');
   if (requirement.acceptable_sources && !requirement.acceptable_sources.includes(fact.source)) {
     add('source_not_accepted', `source ${JSON.stringify(fact.source)} is not one of ${requirement.acceptable_sources.join(', ')}`);
   }
-  if (requirement.confidence_threshold !== undefined && !(typeof fact.confidence === 'number' && fact.confidence >= requirement.confidence_threshold)) {
+  if (
+    requirement.confidence_threshold !== undefined &&
+    !(typeof fact.confidence === 'number' && fact.confidence >= requirement.confidence_threshold)
+  ) {
     add('confidence_below_threshold', `confidence ${fact.confidence ?? 'absent'} is below ${requirement.confidence_threshold}`);
   }
-  if (requirement.type && typeHolds(requirement.type, value) === false) add('wrong_type', `${JSON.stringify(value)} is not of type ${requirement.type}`);
+  if (requirement.type && typeHolds(requirement.type, value) === false)
+    add('wrong_type', `${JSON.stringify(value)} is not of type ${requirement.type}`);
   if (requirement.allowed_values && !requirement.allowed_values.some((v) => jsonEqual(v, value))) {
     add('value_not_allowed', `${JSON.stringify(value)} is not one of ${JSON.stringify(requirement.allowed_values)}`);
   }
   if (requirement.min !== undefined || requirement.max !== undefined) {
     if (typeof value !== 'number') {
       if (!problems.some((p) => p.code === 'wrong_type')) add('wrong_type', `${JSON.stringify(value)} is not a number`);
-    } else if (requirement.min !== undefined && value < requirement.min) add('below_min', `${value} is below the minimum ${requirement.min}`);
+    } else if (requirement.min !== undefined && value < requirement.min)
+      add('below_min', `${value} is below the minimum ${requirement.min}`);
     else if (requirement.max !== undefined && value > requirement.max) add('above_max', `${value} is above the maximum ${requirement.max}`);
   }
-  if (requirement.format && formatHolds(requirement.format, value) === false) add('bad_format', `${JSON.stringify(value)} is not in the format ${requirement.format}`);
+  if (requirement.format && formatHolds(requirement.format, value) === false)
+    add('bad_format', `${JSON.stringify(value)} is not in the format ${requirement.format}`);
   return problems;
 }

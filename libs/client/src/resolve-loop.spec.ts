@@ -49,7 +49,11 @@ describe(resolveUntilComplete.name, () => {
     expect(result.rounds).toBe(3);
     expect(result.response.consultation_id).toBe('cns-1');
     expect(gw.bodies[0]).toEqual({ ...request, context: {} });
-    expect(gw.bodies[1]).toEqual({ ...request, resolve_session_id: 'rs-1', context: { 'transfer.amount': { value: 25000, source: 'agent' } } });
+    expect(gw.bodies[1]).toEqual({
+      ...request,
+      resolve_session_id: 'rs-1',
+      context: { 'transfer.amount': { value: 25000, source: 'agent' } },
+    });
     expect(gw.bodies[2].context).toEqual({ 'beneficiary.country': { value: 'DE', source: 'kyc', verification_status: 'verified' } });
     expect(Object.keys(result.context)).toEqual(['transfer.amount', 'beneficiary.country']);
   });
@@ -79,7 +83,10 @@ describe(resolveUntilComplete.name, () => {
     await expect(sut(gw, request, () => fact, { invalidFacts: 'send' })).resolves.toMatchObject({ rounds: 2 });
     expect(gw.bodies[1].context).toEqual(fact);
     const err = await sut(gateway([incomplete([amount])]), request, () => fact, { invalidFacts: 'throw' }).catch((e: unknown) => e);
-    expect(err).toMatchObject({ code: 'fact_rejected', details: { field: 'transfer.amount', problems: [expect.objectContaining({ code: 'below_min' })] } });
+    expect(err).toMatchObject({
+      code: 'fact_rejected',
+      details: { field: 'transfer.amount', problems: [expect.objectContaining({ code: 'below_min' })] },
+    });
   });
 
   it('stops with no_progress when the provider repeats a fact already sent', async () => {
@@ -91,7 +98,9 @@ describe(resolveUntilComplete.name, () => {
   it('stops with round_cap_reached after maxRounds calls', async () => {
     const gw = gateway([incomplete([amount]), incomplete([amount]), incomplete([amount])]);
     let n = 0;
-    const err = await sut(gw, request, () => ({ 'transfer.amount': { value: ++n, source: 'agent' } }), { maxRounds: 2 }).catch((e: unknown) => e);
+    const err = await sut(gw, request, () => ({ 'transfer.amount': { value: ++n, source: 'agent' } }), { maxRounds: 2 }).catch(
+      (e: unknown) => e,
+    );
     expect(err).toMatchObject({ code: 'round_cap_reached', rounds: 2 });
     expect(gw.bodies).toHaveLength(2);
   });
@@ -103,7 +112,7 @@ describe(resolveUntilComplete.name, () => {
     expect(Object.keys(gw.bodies[1].context as object)).toEqual(['a', 'transfer.amount']);
   });
 
-  it('lets the gateway\'s errors through as VerdictError', async () => {
+  it("lets the gateway's errors through as VerdictError", async () => {
     const tooMany = new VerdictError({ service: 'verdict', status: 429, code: 'too_many_rounds', message: 'cap' });
     const gw = { resolve: async () => Promise.reject(tooMany) };
     await expect(sut(gw, request, () => ({}))).rejects.toBe(tooMany);

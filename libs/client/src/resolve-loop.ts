@@ -4,7 +4,16 @@
 import { canonicalJson } from '@arbiter/canonical';
 import { ResolveLoopError } from './errors';
 import { checkFact, type FactProblem } from './requirements';
-import type { CompleteResolveResponse, Context, Fact, OverviewCompleteResponse, OverviewResolveRequest, Requirement, ResolveRequest, ResolveResponse } from './types';
+import type {
+  CompleteResolveResponse,
+  Context,
+  Fact,
+  OverviewCompleteResponse,
+  OverviewResolveRequest,
+  Requirement,
+  ResolveRequest,
+  ResolveResponse,
+} from './types';
 import type { EvaluateOptions, VerdictClient } from './verdict-client';
 
 export interface RoundInfo {
@@ -21,7 +30,10 @@ export interface RoundInfo {
  * when they apply, allowed_values, min/max, format, source_requirement, acceptable_sources,
  * confidence_threshold) and returns Facts keyed by field; a field it cannot supply is simply left out.
  */
-export type FactProvider = (requirements: Requirement[], info: RoundInfo) => Promise<Context | undefined | void> | Context | undefined | void;
+export type FactProvider = (
+  requirements: Requirement[],
+  info: RoundInfo,
+) => Promise<Context | undefined | void> | Context | undefined | void;
 
 export interface ResolveLoopOptions extends EvaluateOptions {
   /** Calls of resolve at most (the gateway has its own cap, default 12: 429 too_many_rounds). Default 12. */
@@ -77,10 +89,14 @@ export async function resolveUntilComplete<Q extends ResolveRequest | OverviewRe
 
   for (let round = 1; ; round++) {
     if (round > maxRounds) {
-      throw new ResolveLoopError('round_cap_reached', `resolve still incomplete after ${maxRounds} rounds; outstanding: ${fieldList(requirements)}`, {
-        rounds: maxRounds,
-        requirements,
-      });
+      throw new ResolveLoopError(
+        'round_cap_reached',
+        `resolve still incomplete after ${maxRounds} rounds; outstanding: ${fieldList(requirements)}`,
+        {
+          rounds: maxRounds,
+          requirements,
+        },
+      );
     }
     // With a session the gateway keeps earlier facts, so only new ones are sent; without, everything.
     const body = { ...request, context: sessionId ? pending : context, ...(sessionId ? { resolve_session_id: sessionId } : {}) } as Q;
@@ -100,7 +116,11 @@ export async function resolveUntilComplete<Q extends ResolveRequest | OverviewRe
       const problems = requirement ? checkFact(fact, requirement) : checkFact(fact, { field, reason: '', type: 'any' });
       if (problems.length && invalidFacts !== 'send') {
         if (invalidFacts === 'throw') {
-          throw new ResolveLoopError('fact_rejected', problems.map((p) => p.message).join('; '), { rounds: round, requirements, details: { field, problems } });
+          throw new ResolveLoopError('fact_rejected', problems.map((p) => p.message).join('; '), {
+            rounds: round,
+            requirements,
+            details: { field, problems },
+          });
         }
         droppedNow.push({ field, fact, problems });
         continue;
@@ -124,4 +144,5 @@ export async function resolveUntilComplete<Q extends ResolveRequest | OverviewRe
 }
 
 /** The outstanding fields with the gateway's reasons (which say why a fact sent before was not enough). */
-const fieldList = (requirements: Requirement[]) => (requirements.length ? requirements.map((r) => `${r.field} (${r.reason})`).join('; ') : '(none)');
+const fieldList = (requirements: Requirement[]) =>
+  requirements.length ? requirements.map((r) => `${r.field} (${r.reason})`).join('; ') : '(none)';

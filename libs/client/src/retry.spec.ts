@@ -11,10 +11,17 @@ function scripted(steps: Array<{ status: number; headers?: Record<string, string
     seen.push({ method: req.method, url: req.url, body: await req.text(), ua: req.headers.get('user-agent') });
     const step = steps[Math.min(seen.length - 1, steps.length - 1)];
     if (step instanceof Error) throw step;
-    return new Response(JSON.stringify(step.status < 300 ? { operation_status: 'complete', verdict: 'allowed' } : { code: step.status === 429 ? 'rate_limited' : 'registry_unavailable', message: 'not now' }), {
-      status: step.status,
-      headers: { 'content-type': 'application/json', ...step.headers },
-    });
+    return new Response(
+      JSON.stringify(
+        step.status < 300
+          ? { operation_status: 'complete', verdict: 'allowed' }
+          : { code: step.status === 429 ? 'rate_limited' : 'registry_unavailable', message: 'not now' },
+      ),
+      {
+        status: step.status,
+        headers: { 'content-type': 'application/json', ...step.headers },
+      },
+    );
   };
   return { seen, fetch };
 }
@@ -39,7 +46,9 @@ describe('retries', () => {
   it('backs off with full jitter on 429 without Retry-After (ceilings 250, 500, 1000 ms), then gives the last answer', async () => {
     const s = scripted([{ status: 429 }]);
     const p = pauses();
-    const err = await createVerdictClient({ baseUrl: 'http://v', tenant: 'acme', fetch: s.fetch, retry: p }).check(check).catch((e: unknown) => e);
+    const err = await createVerdictClient({ baseUrl: 'http://v', tenant: 'acme', fetch: s.fetch, retry: p })
+      .check(check)
+      .catch((e: unknown) => e);
     expect(err).toMatchObject({ status: 429, code: 'rate_limited' });
     expect(s.seen).toHaveLength(4);
     expect(p.slept).toEqual([125, 250, 500]);
@@ -48,17 +57,23 @@ describe('retries', () => {
   it('does not wait for a Retry-After beyond maxDelayMs: the answer comes back at once', async () => {
     const s = scripted([{ status: 503, headers: { 'retry-after': '120' } }]);
     const p = pauses();
-    await expect(createVerdictClient({ baseUrl: 'http://v', tenant: 'acme', fetch: s.fetch, retry: p }).check(check)).rejects.toMatchObject({ status: 503 });
+    await expect(createVerdictClient({ baseUrl: 'http://v', tenant: 'acme', fetch: s.fetch, retry: p }).check(check)).rejects.toMatchObject(
+      { status: 503 },
+    );
     expect(s.seen).toHaveLength(1);
     expect(p.slept).toEqual([]);
   });
 
   it('never repeats other errors, nor a POST that got no answer (it may have been carried out)', async () => {
     const five = scripted([{ status: 500 }]);
-    await expect(createVerdictClient({ baseUrl: 'http://v', tenant: 'acme', fetch: five.fetch, retry: pauses() }).check(check)).rejects.toMatchObject({ status: 500 });
+    await expect(
+      createVerdictClient({ baseUrl: 'http://v', tenant: 'acme', fetch: five.fetch, retry: pauses() }).check(check),
+    ).rejects.toMatchObject({ status: 500 });
     expect(five.seen).toHaveLength(1);
     const down = scripted([new TypeError('fetch failed')]);
-    const err = await createVerdictClient({ baseUrl: 'http://v', tenant: 'acme', fetch: down.fetch, retry: pauses() }).check(check).catch((e: unknown) => e);
+    const err = await createVerdictClient({ baseUrl: 'http://v', tenant: 'acme', fetch: down.fetch, retry: pauses() })
+      .check(check)
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ArbiterError);
     expect(err).toMatchObject({ status: 0, code: 'network_error' });
     expect(down.seen).toHaveLength(1);
@@ -72,13 +87,18 @@ describe('retries', () => {
 
   it('turns off with retry: false', async () => {
     const s = scripted([{ status: 503 }]);
-    await expect(createVerdictClient({ baseUrl: 'http://v', tenant: 'acme', fetch: s.fetch, retry: false }).check(check)).rejects.toMatchObject({ status: 503 });
+    await expect(
+      createVerdictClient({ baseUrl: 'http://v', tenant: 'acme', fetch: s.fetch, retry: false }).check(check),
+    ).rejects.toMatchObject({ status: 503 });
     expect(s.seen).toHaveLength(1);
   });
 
   it('ends an attempt that takes longer than timeoutMs as a network_error', async () => {
-    const hanging = (req: Request) => new Promise<Response>((_resolve, reject) => req.signal.addEventListener('abort', () => reject(req.signal.reason)));
-    const err = await createVerdictClient({ baseUrl: 'http://v', tenant: 'acme', fetch: hanging, timeoutMs: 50, retry: false }).check(check).catch((e: unknown) => e);
+    const hanging = (req: Request) =>
+      new Promise<Response>((_resolve, reject) => req.signal.addEventListener('abort', () => reject(req.signal.reason)));
+    const err = await createVerdictClient({ baseUrl: 'http://v', tenant: 'acme', fetch: hanging, timeoutMs: 50, retry: false })
+      .check(check)
+      .catch((e: unknown) => e);
     expect(err).toMatchObject({ status: 0, code: 'network_error', message: expect.stringContaining('no answer within 50 ms') });
   });
 
@@ -103,7 +123,9 @@ describe('User-Agent', () => {
     expect(s.seen[0].ua).toBe(USER_AGENT);
     expect(USER_AGENT).toBe(`arbiter-client/${pkg.version} node/${process.versions.node}`);
     expect(SDK_VERSION).toBe(pkg.version);
-    await createVerdictClient({ baseUrl: 'http://v', tenant: 'acme', fetch: s.fetch, headers: { 'user-agent': 'payments-bot/2' } }).check(check);
+    await createVerdictClient({ baseUrl: 'http://v', tenant: 'acme', fetch: s.fetch, headers: { 'user-agent': 'payments-bot/2' } }).check(
+      check,
+    );
     expect(s.seen[1].ua).toBe('payments-bot/2');
   });
 });

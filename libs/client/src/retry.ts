@@ -3,8 +3,10 @@
 // after the service's Retry-After or an exponential backoff with full jitter. A request that may
 // have been carried out is never repeated: only 429/503 answers (the services refuse before they act)
 // and, for GET and HEAD alone, failures to get an answer are retried.
-import type { FetchLike } from './http';
 import { sleep } from './sleep';
+
+/** A fetch as the SDK calls it: one Request in, its Response out (the global fetch, or the caller's). */
+export type FetchLike = (input: Request) => Promise<Response>;
 
 export interface RetryOptions {
   /** Retries after the first attempt; 0 turns retrying off. Default 3. */

@@ -15,7 +15,11 @@ function recording(answer: (req: Request) => { status?: number; body: unknown })
 
 describe('rule methods of the registry client', () => {
   it('listRules follows next_cursor over every page, active rules by default', async () => {
-    const r = recording((req) => (new URL(req.url).searchParams.get('cursor') ? { body: { items: [{ id: 'rul-2' }], next_cursor: null } } : { body: { items: [{ id: 'rul-1' }], next_cursor: 'c1' } }));
+    const r = recording((req) =>
+      new URL(req.url).searchParams.get('cursor')
+        ? { body: { items: [{ id: 'rul-2' }], next_cursor: null } }
+        : { body: { items: [{ id: 'rul-1' }], next_cursor: 'c1' } },
+    );
     const sut = createRegistryClient({ baseUrl: 'http://registry', apiKey: 'ak', fetch: r.fetch });
     const rules = await sut.listRules('scp-1');
     expect(rules.map((x) => x.id)).toEqual(['rul-1', 'rul-2']);
@@ -41,7 +45,14 @@ describe('rule methods of the registry client', () => {
 
 describe('simulate of the verdict client', () => {
   it('posts the changes to /<tenant>/v1/simulations and answers the result', async () => {
-    const result = { evaluated: 3, changed: 1, transitions: { 'allowed->blocked': 1 }, samples: [], window: { since: 'a', until: 'b', last: 3 }, evaluated_at: 'b' };
+    const result = {
+      evaluated: 3,
+      changed: 1,
+      transitions: { 'allowed->blocked': 1 },
+      samples: [],
+      window: { since: 'a', until: 'b', last: 3 },
+      evaluated_at: 'b',
+    };
     const r = recording(() => ({ body: result }));
     const sut = createVerdictClient({ baseUrl: 'http://verdict', apiKey: 'ak', tenant: 'tnt-1', fetch: r.fetch });
     const body = { changes: [{ op: 'archive' as const, rule_id: 'rul-1' }], window: { last: 3 } };

@@ -106,7 +106,8 @@ export function createVerdictClient(opts: VerdictClientOptions): VerdictClient {
     return identity;
   };
   const tenantOf = async (o?: CallOptions) => o?.tenant ?? opts.tenant ?? (await whoami()).tenant_id;
-  const slugOf = async (slug?: string) => slug ?? (opts.tenant && !opts.tenant.startsWith('tnt-') ? opts.tenant : (await whoami()).tenant_slug);
+  const slugOf = async (slug?: string) =>
+    slug ?? (opts.tenant && !opts.tenant.startsWith('tnt-') ? opts.tenant : (await whoami()).tenant_slug);
   const ttlHeader = (o?: EvaluateOptions) => (o?.ttlSeconds === undefined ? undefined : { 'X-Verdict-TTL': String(o.ttlSeconds) });
 
   return {
@@ -121,11 +122,17 @@ export function createVerdictClient(opts: VerdictClientOptions): VerdictClient {
     },
     async resolve(request, o) {
       const tenant_id = await tenantOf(o);
-      return unwrap('verdict', raw.POST('/{tenant_id}/v1/resolve', { params: { path: { tenant_id }, header: ttlHeader(o) }, body: request }));
+      return unwrap(
+        'verdict',
+        raw.POST('/{tenant_id}/v1/resolve', { params: { path: { tenant_id }, header: ttlHeader(o) }, body: request }),
+      );
     },
     async getConsultation(consultation_id, o) {
       const tenant_id = await tenantOf(o);
-      return unwrap('verdict', raw.GET('/{tenant_id}/v1/consultations/{consultation_id}', { params: { path: { tenant_id, consultation_id } } }));
+      return unwrap(
+        'verdict',
+        raw.GET('/{tenant_id}/v1/consultations/{consultation_id}', { params: { path: { tenant_id, consultation_id } } }),
+      );
     },
     async listConsultations(query, o) {
       const tenant_id = await tenantOf(o);
@@ -133,24 +140,36 @@ export function createVerdictClient(opts: VerdictClientOptions): VerdictClient {
     },
     async *consultationPages(query, o) {
       const tenant_id = await tenantOf(o);
-      yield* cursorPages((cursor) => unwrap('verdict', raw.GET('/{tenant_id}/v1/consultations', { params: { path: { tenant_id }, query: { ...query, cursor } } })));
+      yield* cursorPages((cursor) =>
+        unwrap('verdict', raw.GET('/{tenant_id}/v1/consultations', { params: { path: { tenant_id }, query: { ...query, cursor } } })),
+      );
     },
     async getConsultationEvidence(consultation_id, o) {
       const tenant_id = await tenantOf(o);
-      return unwrap('verdict', raw.GET('/{tenant_id}/v1/consultations/{consultation_id}/evidence', { params: { path: { tenant_id, consultation_id } } }));
+      return unwrap(
+        'verdict',
+        raw.GET('/{tenant_id}/v1/consultations/{consultation_id}/evidence', { params: { path: { tenant_id, consultation_id } } }),
+      );
     },
     async getConsultationExplanation(consultation_id, o) {
       const tenant_id = await tenantOf(o);
-      return unwrap('verdict', raw.GET('/{tenant_id}/v1/consultations/{consultation_id}/explanation', { params: { path: { tenant_id, consultation_id } } }));
+      return unwrap(
+        'verdict',
+        raw.GET('/{tenant_id}/v1/consultations/{consultation_id}/explanation', { params: { path: { tenant_id, consultation_id } } }),
+      );
     },
     async simulate(body, o) {
       const tenant_id = await tenantOf(o);
       return unwrap('verdict', raw.POST('/{tenant_id}/v1/simulations', { params: { path: { tenant_id } }, body }));
     },
-    getRuleVersion: (rule_version_id) => unwrap('verdict', raw.GET('/v1/rule-versions/{rule_version_id}', { params: { path: { rule_version_id } } })),
+    getRuleVersion: (rule_version_id) =>
+      unwrap('verdict', raw.GET('/v1/rule-versions/{rule_version_id}', { params: { path: { rule_version_id } } })),
     async jwks(tenantSlug) {
       const tenant_slug = await slugOf(tenantSlug);
-      const { data, response } = await unwrapWithResponse('verdict', raw.GET('/v1/tenants/{tenant_slug}/jwks', { params: { path: { tenant_slug } } }));
+      const { data, response } = await unwrapWithResponse(
+        'verdict',
+        raw.GET('/v1/tenants/{tenant_slug}/jwks', { params: { path: { tenant_slug } } }),
+      );
       return { keySet: data, maxAgeSeconds: maxAgeOf(response.headers.get('cache-control')) };
     },
     async jwksUrl(tenantSlug) {
@@ -178,7 +197,10 @@ export function createVerdictClient(opts: VerdictClientOptions): VerdictClient {
     },
     async decideApproval(approval_id, body, o) {
       const tenant_id = await tenantOf(o);
-      return unwrap('verdict', raw.POST('/{tenant_id}/v1/approvals/{approval_id}/decision', { params: { path: { tenant_id, approval_id } }, body }));
+      return unwrap(
+        'verdict',
+        raw.POST('/{tenant_id}/v1/approvals/{approval_id}/decision', { params: { path: { tenant_id, approval_id } }, body }),
+      );
     },
   };
 }

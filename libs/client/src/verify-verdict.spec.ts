@@ -136,7 +136,12 @@ describe(verifyVerdict.name, () => {
       return new Response(JSON.stringify({ keys: served }), { headers: { 'cache-control': 'public, max-age=300, immutable' } });
     }) as typeof globalThis.fetch;
     let clock = now;
-    const source = new RemoteJwks('https://verdict.example/v1/tenants/acme/jwks', { fetch, now: () => clock, cooldownMs: 10_000, minIntervalMs: 0 });
+    const source = new RemoteJwks('https://verdict.example/v1/tenants/acme/jwks', {
+      fetch,
+      now: () => clock,
+      cooldownMs: 10_000,
+      minIntervalMs: 0,
+    });
     await sut(signJws(verdictClaims({}, now), key), { jwks: source, now });
     await sut(signJws(verdictClaims({}, now), key), { jwks: source, now });
     expect(urls).toHaveLength(1);

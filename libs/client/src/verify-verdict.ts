@@ -81,7 +81,8 @@ function decodeClaims(payload: Uint8Array, kid: string): VerdictClaims {
   } catch {
     throw new VerdictVerificationError('malformed', 'the payload is not UTF-8 JSON', { kid });
   }
-  if (!claims || typeof claims !== 'object' || Array.isArray(claims)) throw new VerdictVerificationError('malformed', 'the payload is not a JSON object', { kid });
+  if (!claims || typeof claims !== 'object' || Array.isArray(claims))
+    throw new VerdictVerificationError('malformed', 'the payload is not a JSON object', { kid });
   const c = claims as Record<string, unknown>;
   const bad = [
     ...STRING_CLAIMS.filter((n) => typeof c[n] !== 'string'),
@@ -89,7 +90,8 @@ function decodeClaims(payload: Uint8Array, kid: string): VerdictClaims {
     ...(['scope', 'parameters'] as const).filter((n) => !c[n] || typeof c[n] !== 'object' || Array.isArray(c[n])),
     ...(Array.isArray(c.cited_rule_version_ids) ? [] : ['cited_rule_version_ids']),
   ];
-  if (bad.length) throw new VerdictVerificationError('malformed', `claims missing or of the wrong type: ${bad.join(', ')}`, { kid, claims: c });
+  if (bad.length)
+    throw new VerdictVerificationError('malformed', `claims missing or of the wrong type: ${bad.join(', ')}`, { kid, claims: c });
   return c as VerdictClaims;
 }
 
@@ -117,7 +119,12 @@ export async function verifyVerdict(jws: string, opts: VerifyVerdictOptions): Pr
     keySet = await source.getKeySet({ refresh: true, kid });
     key = keySet.keys.find((k) => k.kid === kid);
   }
-  if (!key) throw new VerdictVerificationError('unknown_kid', `no key ${kid} in the tenant's key set (${keySet.keys.length} keys: ${keySet.keys.map((k) => k.kid).join(', ') || 'none'})`, { kid });
+  if (!key)
+    throw new VerdictVerificationError(
+      'unknown_kid',
+      `no key ${kid} in the tenant's key set (${keySet.keys.length} keys: ${keySet.keys.map((k) => k.kid).join(', ') || 'none'})`,
+      { kid },
+    );
 
   let payload: Uint8Array;
   try {
@@ -125,22 +132,31 @@ export async function verifyVerdict(jws: string, opts: VerifyVerdictOptions): Pr
     ({ payload } = await compactVerify(jws, publicKey, { algorithms: ['ES256'] }));
   } catch (err) {
     const code = (err as { code?: string }).code;
-    if (code === 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED') throw new VerdictVerificationError('invalid_signature', `the ES256 signature does not verify with key ${kid}`, { kid, cause: err });
-    throw new VerdictVerificationError('malformed', `the JWS or key ${kid} could not be used: ${(err as Error).message}`, { kid, cause: err });
+    if (code === 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED')
+      throw new VerdictVerificationError('invalid_signature', `the ES256 signature does not verify with key ${kid}`, { kid, cause: err });
+    throw new VerdictVerificationError('malformed', `the JWS or key ${kid} could not be used: ${(err as Error).message}`, {
+      kid,
+      cause: err,
+    });
   }
   const claims = decodeClaims(payload, kid);
 
   // kid is <tenant_id>:<epoch> (docs/verdicts.md "Signing keys"): a key of another tenant cannot vouch for this one.
-  if (!kid.startsWith(`${claims.tenant_id}:`)) throw new VerdictVerificationError('tenant_mismatch', `kid ${kid} does not belong to tenant ${claims.tenant_id}`, { kid, claims });
+  if (!kid.startsWith(`${claims.tenant_id}:`))
+    throw new VerdictVerificationError('tenant_mismatch', `kid ${kid} does not belong to tenant ${claims.tenant_id}`, { kid, claims });
   if (opts.tenantId && claims.tenant_id !== opts.tenantId) {
-    throw new VerdictVerificationError('tenant_mismatch', `the verdict belongs to tenant ${claims.tenant_id}, not ${opts.tenantId}`, { kid, claims });
+    throw new VerdictVerificationError('tenant_mismatch', `the verdict belongs to tenant ${claims.tenant_id}, not ${opts.tenantId}`, {
+      kid,
+      claims,
+    });
   }
 
   // iat is requested_at rounded down to the second, not_before has milliseconds; see notBeforeToleranceSeconds.
   const iatMs = claims.iat * 1000;
   const notBefore = Date.parse(key.not_before);
   const notAfter = key.not_after === null ? null : Date.parse(key.not_after);
-  if (Number.isNaN(notBefore) || (notAfter !== null && Number.isNaN(notAfter))) throw new VerdictVerificationError('malformed', `key ${kid} has an unreadable validity window`, { kid, claims });
+  if (Number.isNaN(notBefore) || (notAfter !== null && Number.isNaN(notAfter)))
+    throw new VerdictVerificationError('malformed', `key ${kid} has an unreadable validity window`, { kid, claims });
   const earliest = Math.floor(notBefore / 1000) * 1000 - (opts.notBeforeToleranceSeconds ?? 5) * 1000;
   if (iatMs < earliest || (notAfter !== null && iatMs >= notAfter)) {
     throw new VerdictVerificationError(

@@ -21,7 +21,13 @@ export async function startFakeApprovals(opts: { tenant: string; approvalRequire
   let n = 0;
   const decide = (id: string, decision: 'approve' | 'reject', decider = 'hum-cfo') => {
     const a = approvals.get(id)!;
-    Object.assign(a, { status: decision === 'approve' ? 'approved' : 'rejected', decision, decider, decider_notes: 'ok', decided_at: new Date().toISOString() });
+    Object.assign(a, {
+      status: decision === 'approve' ? 'approved' : 'rejected',
+      decision,
+      decider,
+      decider_notes: 'ok',
+      decided_at: new Date().toISOString(),
+    });
   };
   const server = http.createServer((req, res) => {
     let raw = '';
@@ -40,7 +46,10 @@ export async function startFakeApprovals(opts: { tenant: string; approvalRequire
       const body = raw ? JSON.parse(raw) : {};
       if (req.method === 'POST' && !m[2]) {
         if (opts.approvalRequired && !opts.approvalRequired.has(body.consultation_id)) {
-          return send(400, { code: 'consultation_not_approval_required', message: `consultation ${body.consultation_id} was not approval_required` });
+          return send(400, {
+            code: 'consultation_not_approval_required',
+            message: `consultation ${body.consultation_id} was not approval_required`,
+          });
         }
         const id = `apr-${String(++n).padStart(4, '0')}`;
         const approval: Approval = {

@@ -52,7 +52,8 @@ export async function startFakeEvidenceServer(opts: { tenant: string; slug?: str
     let m: RegExpExecArray | null;
     if (method !== 'GET') return verdictError(404, 'not_found', `No route for ${method} ${p}`);
     // --- ledger ---
-    if (p === '/.well-known/ledger-keys') return { status: 200, body: { keys: state.ledgerKeys.map((k) => k.jwk), transitions: state.ledgerTransitions } };
+    if (p === '/.well-known/ledger-keys')
+      return { status: 200, body: { keys: state.ledgerKeys.map((k) => k.jwk), transitions: state.ledgerTransitions } };
     if ((m = /^\/streams\/([^/]+)\/(facts|checkpoint|consistency)$/.exec(p))) {
       const stream = state.streams.get(decodeURIComponent(m[1]));
       if (!stream || stream.tenantId !== opts.tenant || stream.facts.length === 0) return ledgerError(404, 'NOT_FOUND', 'Stream not found');
@@ -61,7 +62,13 @@ export async function startFakeEvidenceServer(opts: { tenant: string; slug?: str
         const limit = Number(q.get('limit') ?? 50);
         const offset = Number(q.get('offset') ?? 0);
         if (!(limit >= 1 && limit <= 1000) || !(offset >= 0)) return ledgerError(400, 'VALIDATION_ERROR', 'limit or offset');
-        const facts = stream.facts.slice(offset, offset + limit).map(({ fact_id, sealed_at_ms, sealed_at_iso, actor, custom_payload }) => ({ fact_id, sealed_at_ms, sealed_at_iso, actor, custom_payload }));
+        const facts = stream.facts.slice(offset, offset + limit).map(({ fact_id, sealed_at_ms, sealed_at_iso, actor, custom_payload }) => ({
+          fact_id,
+          sealed_at_ms,
+          sealed_at_iso,
+          actor,
+          custom_payload,
+        }));
         return { status: 200, body: { facts, count: size, limit, offset } };
       }
       if (m[2] === 'checkpoint') {
@@ -71,7 +78,8 @@ export async function startFakeEvidenceServer(opts: { tenant: string; slug?: str
       }
       const from = Number(q.get('from'));
       const to = Number(q.get('to'));
-      if (!(Number.isInteger(from) && Number.isInteger(to) && from >= 1 && from <= to && to <= size)) return ledgerError(400, 'VALIDATION_ERROR', 'from and to');
+      if (!(Number.isInteger(from) && Number.isInteger(to) && from >= 1 && from <= to && to <= size))
+        return ledgerError(400, 'VALIDATION_ERROR', 'from and to');
       return { status: 200, body: stream.consistency(from, to) };
     }
     if ((m = /^\/facts\/([^/]+)(\/inclusion)?$/.exec(p))) {
@@ -80,7 +88,11 @@ export async function startFakeEvidenceServer(opts: { tenant: string; slug?: str
       return { status: 200, body: m[2] ? found.stream.inclusion(found.fact.fact_id) : found.fact };
     }
     // --- verdict ---
-    if (p === '/v1/whoami') return { status: 200, body: { tenant_id: opts.tenant, tenant_slug: slug, principal_id: 'hum-auditor', kind: 'human', permissions: ['read'] } };
+    if (p === '/v1/whoami')
+      return {
+        status: 200,
+        body: { tenant_id: opts.tenant, tenant_slug: slug, principal_id: 'hum-auditor', kind: 'human', permissions: ['read'] },
+      };
     if (p === `/v1/tenants/${slug}/jwks`) return { status: 200, body: { keys: state.verdictKeys } };
     if ((m = /^\/v1\/rule-versions\/([^/]+)$/.exec(p))) {
       const version = state.ruleVersions.get(decodeURIComponent(m[1]));
@@ -95,9 +107,16 @@ export async function startFakeEvidenceServer(opts: { tenant: string; slug?: str
         if (!m[4]) return { status: 200, body: record };
         const stream = state.streams.get(`arbiter.${opts.tenant}.consultations`);
         const fact = stream?.facts.find((f) => f.client_ref === record.id);
-        if (!stream || !fact || state.pendingEvidence.has(String(record.id))) return verdictError(409, 'evidence_pending', `consultation ${m[3]} is not sealed in the ledger yet`);
+        if (!stream || !fact || state.pendingEvidence.has(String(record.id)))
+          return verdictError(409, 'evidence_pending', `consultation ${m[3]} is not sealed in the ledger yet`);
         const { fact_id, leaf_index, tree_size, inclusion_path, checkpoint } = stream.inclusion(fact.fact_id);
-        return { status: 200, body: { consultation_id: record.id, ledger: { stream_id: stream.streamId, fact_id, fact_hash: fact.fact_hash, leaf_index, tree_size, inclusion_path, checkpoint } } };
+        return {
+          status: 200,
+          body: {
+            consultation_id: record.id,
+            ledger: { stream_id: stream.streamId, fact_id, fact_hash: fact.fact_hash, leaf_index, tree_size, inclusion_path, checkpoint },
+          },
+        };
       }
       // The list: newest first on (requested_at, id), since/until inclusive, cursor = position.
       const since = q.has('since') ? Date.parse(q.get('since')!) : -Infinity;

@@ -9,7 +9,9 @@ export function jcs(value: unknown): string {
   if (value === null || typeof value === 'boolean' || typeof value === 'string' || typeof value === 'number') return JSON.stringify(value);
   if (Array.isArray(value)) return `[${value.map(jcs).join(',')}]`;
   const obj = value as Record<string, unknown>;
-  const names = Object.keys(obj).filter((k) => obj[k] !== undefined).sort();
+  const names = Object.keys(obj)
+    .filter((k) => obj[k] !== undefined)
+    .sort();
   return `{${names.map((k) => `${JSON.stringify(k)}:${jcs(obj[k])}`).join(',')}}`;
 }
 
@@ -94,7 +96,16 @@ export function makeConsultation(key: TestKey, overrides: Record<string, unknown
     cited_entry_ids: ['rul-large'],
     cited_rule_version_ids: ['rv-large-1'],
     dominating_rule_id: 'rul-large',
-    precedence_trace: [{ rule_id: 'rul-large', rule_version_id: 'rv-large-1', severity: 'approval', scope_match: 'exact', reason: 'fires', decided_by: 'only_candidate' }],
+    precedence_trace: [
+      {
+        rule_id: 'rul-large',
+        rule_version_id: 'rv-large-1',
+        severity: 'approval',
+        scope_match: 'exact',
+        reason: 'fires',
+        decided_by: 'only_candidate',
+      },
+    ],
     resolved_target_ids: ['tgt-1'],
     verdict: 'approval_required',
     triggers: [{ rule_id: 'rul-large', rule_version_id: 'rv-large-1', reason: 'Large transfers need approval' }],
@@ -110,7 +121,13 @@ export function makeConsultation(key: TestKey, overrides: Record<string, unknown
     state_revision: 1,
     ...overrides,
   };
-  record.context_hash = digest({ action: record.action, resource: record.resource, scope: record.scope_used, parameters: record.parameters, context: record.context_snapshot });
+  record.context_hash = digest({
+    action: record.action,
+    resource: record.resource,
+    scope: record.scope_used,
+    parameters: record.parameters,
+    context: record.context_snapshot,
+  });
   record.normative_hash = digest(record);
   const iat = Math.floor(Date.parse(requestedAt) / 1000);
   record.signed_verdict = signJws(

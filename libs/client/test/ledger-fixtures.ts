@@ -32,7 +32,15 @@ export interface TestFact {
   client_ref: string | null;
 }
 
-export type TestCheckpoint = { stream_id: string; tree_size: number; root_hash: string; created_at_ms: number; key_id: string; signature_alg: 'Ed25519'; signature: string };
+export type TestCheckpoint = {
+  stream_id: string;
+  tree_size: number;
+  root_hash: string;
+  created_at_ms: number;
+  key_id: string;
+  signature_alg: 'Ed25519';
+  signature: string;
+};
 
 /** Signs a checkpoint's members (all but `signature`) with node:crypto Ed25519 over the hand-written RFC 8785 form. */
 export function signCheckpoint(unsigned: Omit<TestCheckpoint, 'signature'> & Record<string, unknown>, key: LedgerTestKey): TestCheckpoint {
@@ -57,7 +65,16 @@ export class TestStream {
     const fact_id = `fct-${String(++factCounter).padStart(24, '0')}`;
     const sealed_at_ms = this.clock();
     const prev_hash = prev?.fact_hash ?? `sha256:${'0'.repeat(64)}`;
-    const fact_hash = digest({ fact_id, stream_id: this.streamId, tenant_id: this.tenantId, actor, sealed_at_ms, custom_payload, prev_hash, ...(sealed_by ? { sealed_by } : {}) });
+    const fact_hash = digest({
+      fact_id,
+      stream_id: this.streamId,
+      tenant_id: this.tenantId,
+      actor,
+      sealed_at_ms,
+      custom_payload,
+      prev_hash,
+      ...(sealed_by ? { sealed_by } : {}),
+    });
     const fact: TestFact = {
       fact_id,
       stream_id: this.streamId,
@@ -82,12 +99,28 @@ export class TestStream {
   }
 
   checkpoint(size = this.facts.length, createdAtMs = Date.parse('2026-03-01T12:30:00.000Z'), key = this.key): TestCheckpoint {
-    return signCheckpoint({ stream_id: this.streamId, tree_size: size, root_hash: toDigest(treeRoot(this.leaves(size))), created_at_ms: createdAtMs, key_id: key.jwk.kid, signature_alg: 'Ed25519' }, key);
+    return signCheckpoint(
+      {
+        stream_id: this.streamId,
+        tree_size: size,
+        root_hash: toDigest(treeRoot(this.leaves(size))),
+        created_at_ms: createdAtMs,
+        key_id: key.jwk.kid,
+        signature_alg: 'Ed25519',
+      },
+      key,
+    );
   }
 
   inclusion(factId: string, size = this.facts.length) {
     const leaf_index = this.facts.findIndex((f) => f.fact_id === factId);
-    return { fact_id: factId, leaf_index, tree_size: size, inclusion_path: inclusionPath(leaf_index, this.leaves(size)).map(toDigest), checkpoint: this.checkpoint(size) };
+    return {
+      fact_id: factId,
+      leaf_index,
+      tree_size: size,
+      inclusion_path: inclusionPath(leaf_index, this.leaves(size)).map(toDigest),
+      checkpoint: this.checkpoint(size),
+    };
   }
 
   consistency(from: number, to: number) {
@@ -111,7 +144,13 @@ export function sealedPayloadOf(record: Record<string, unknown>): Record<string,
  * A ledger key transition (docs/ledger-formats.md "Key transitions"): `to` introduced at `atMs`, retiring
  * `from`, signed (node:crypto, hand-written RFC 8785) by each of `signers` (default: `from`, then `to`).
  */
-export function signTransition(from: LedgerTestKey[], to: LedgerTestKey, atMs: number, signers: LedgerTestKey[] = [...from, to], mode: 'scheduled' | 'emergency' = 'emergency') {
+export function signTransition(
+  from: LedgerTestKey[],
+  to: LedgerTestKey,
+  atMs: number,
+  signers: LedgerTestKey[] = [...from, to],
+  mode: 'scheduled' | 'emergency' = 'emergency',
+) {
   const at = new Date(atMs).toISOString();
   const unsigned = {
     type: 'ledger_key_transition',
@@ -122,10 +161,17 @@ export function signTransition(from: LedgerTestKey[], to: LedgerTestKey, atMs: n
     signature_alg: 'Ed25519',
   };
   const input = Buffer.from(jcs(unsigned), 'utf8');
-  return { ...unsigned, signatures: signers.map((k) => ({ key_id: k.jwk.kid, signature: sign(null, input, k.privateKey).toString('base64') })) };
+  return {
+    ...unsigned,
+    signatures: signers.map((k) => ({ key_id: k.jwk.kid, signature: sign(null, input, k.privateKey).toString('base64') })),
+  };
 }
 
 /** The payload the verdict service seals in `arbiter.<tenant_id>.keys` when a key is made (docs/ledger-formats.md "The keys stream"). */
-export function keySealPayloadOf(jwk: { kid: string; x: string; y?: string; not_before: string }, mode: 'first' | 'scheduled' | 'emergency', retired: { kid: string; not_after: string }[] = []): Record<string, unknown> {
+export function keySealPayloadOf(
+  jwk: { kid: string; x: string; y?: string; not_before: string },
+  mode: 'first' | 'scheduled' | 'emergency',
+  retired: { kid: string; not_after: string }[] = [],
+): Record<string, unknown> {
   return { kid: jwk.kid, public_jwk: { kty: 'EC', crv: 'P-256', x: jwk.x, y: jwk.y }, not_before: jwk.not_before, mode, retired };
 }

@@ -18,12 +18,25 @@ export interface Script {
   explanation?: Step<unknown>;
 }
 
-export const verdictError = (status: number, code: string, details?: unknown) => new VerdictError({ service: 'verdict', status, code, message: code, details });
+export const verdictError = (status: number, code: string, details?: unknown) =>
+  new VerdictError({ service: 'verdict', status, code, message: code, details });
 
 export const complete = (verdict: string, extra: Partial<CheckResponse> = {}): CheckResponse =>
-  ({ operation_status: 'complete', verdict, cited_rule_ids: [], consultation_id: `cns-${verdict}`, signed_verdict: `jws.${verdict}`, ...extra }) as CheckResponse;
+  ({
+    operation_status: 'complete',
+    verdict,
+    cited_rule_ids: [],
+    consultation_id: `cns-${verdict}`,
+    signed_verdict: `jws.${verdict}`,
+    ...extra,
+  }) as CheckResponse;
 
-export const approval = (status: Approval['status'], extra: Partial<Approval> = {}): Partial<Approval> => ({ id: 'apr-1', status, candidate_deciders: ['role-cfo'], ...extra });
+export const approval = (status: Approval['status'], extra: Partial<Approval> = {}): Partial<Approval> => ({
+  id: 'apr-1',
+  status,
+  candidate_deciders: ['role-cfo'],
+  ...extra,
+});
 
 export function stubClient(script: Script) {
   const calls: Array<{ method: string; body?: unknown }> = [];
@@ -40,7 +53,8 @@ export function stubClient(script: Script) {
     getApproval: (id: string) => take('getApproval', script.getApproval, id),
     getConsultation: (id: string) => take('getConsultation', script.consultation ? [script.consultation] : undefined, id),
     getRuleVersion: (id: string) => take('getRuleVersion', script.ruleVersion ? [script.ruleVersion] : undefined, id),
-    getConsultationExplanation: (id: string) => take('getConsultationExplanation', script.explanation ? [script.explanation] : undefined, id),
+    getConsultationExplanation: (id: string) =>
+      take('getConsultationExplanation', script.explanation ? [script.explanation] : undefined, id),
   } as unknown as GuardClient;
   return { client, calls, count: (method: string) => calls.filter((c) => c.method === method).length };
 }

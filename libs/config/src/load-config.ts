@@ -14,11 +14,7 @@ export interface FieldSpec<T> {
 export type ConfigSchema = Record<string, FieldSpec<unknown>>;
 
 export type ConfigOf<S extends ConfigSchema> = {
-  [K in keyof S]: S[K] extends FieldSpec<infer T>
-    ? S[K] extends { optional: true }
-      ? T | undefined
-      : T
-    : never;
+  [K in keyof S]: S[K] extends FieldSpec<infer T> ? (S[K] extends { optional: true } ? T | undefined : T) : never;
 };
 
 export class ConfigError extends Error {
@@ -28,10 +24,7 @@ export class ConfigError extends Error {
   }
 }
 
-export function loadConfig<S extends ConfigSchema>(
-  schema: S,
-  env: NodeJS.ProcessEnv = process.env,
-): ConfigOf<S> {
+export function loadConfig<S extends ConfigSchema>(schema: S, env: NodeJS.ProcessEnv = process.env): ConfigOf<S> {
   const out: Record<string, unknown> = {};
   const problems: string[] = [];
   for (const [name, spec] of Object.entries(schema)) {

@@ -28,9 +28,7 @@ describe(ed25519Sign.name, () => {
 
   it('matches RFC 8032 section 7.1 TEST 1 (empty message)', () => {
     const secret = hexToBytes('9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60');
-    expect(ed25519PublicKeyFromPrivateKey(secret)).toEqual(
-      hexToBytes('d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a'),
-    );
+    expect(ed25519PublicKeyFromPrivateKey(secret)).toEqual(hexToBytes('d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a'));
     expect(sut(new Uint8Array(0), secret)).toEqual(
       hexToBytes(
         'e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b',

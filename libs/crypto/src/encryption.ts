@@ -32,10 +32,7 @@ export function parseKeyEncryptionKey(value: string): Buffer {
     // The 43rd character carries 2 unused bits; the round trip rejects text where they are set.
     if (key.length === KEY_LENGTH && key.toString('base64') === `${standard}=`) return key;
   }
-  throw new CryptoError(
-    'invalid_key_encryption_key',
-    'key encryption key must be base64 or 64 hex digits encoding exactly 32 bytes',
-  );
+  throw new CryptoError('invalid_key_encryption_key', 'key encryption key must be base64 or 64 hex digits encoding exactly 32 bytes');
 }
 
 export function encryptSecret(plaintext: Uint8Array | string, kek: Buffer, aad?: string): string {
@@ -94,7 +91,12 @@ function assertKek(kek: Buffer): void {
  * decryptSecret during a rotation of KEY_ENCRYPTION_KEY: with the current key, or else with the previous one (when
  * given), saying which opened it. Throws decryption_failed when neither does; a malformed blob throws at once.
  */
-export function decryptSecretRotating(blob: string, current: Buffer, previous: Buffer | null | undefined, aad?: string): { plaintext: Buffer; under: 'current' | 'previous' } {
+export function decryptSecretRotating(
+  blob: string,
+  current: Buffer,
+  previous: Buffer | null | undefined,
+  aad?: string,
+): { plaintext: Buffer; under: 'current' | 'previous' } {
   try {
     return { plaintext: decryptSecret(blob, current, aad), under: 'current' };
   } catch (err) {

@@ -1,5 +1,5 @@
 import { createPrivateKey, generateKeyPairSync, sign as nodeSign, type JsonWebKey, type KeyObject } from 'node:crypto';
-import { CompactSign, compactVerify, errors as joseErrors, importJWK, type JWK, type ProtectedHeaderParameters } from 'jose';
+import { compactVerify, errors as joseErrors, importJWK, type JWK, type ProtectedHeaderParameters } from 'jose';
 import { CryptoError } from './errors';
 
 // Verdicts are compact JWS with ES256 (RFC 7515, RFC 7518 section 3.4) and kid = <tenant_id>:<epoch>
@@ -36,7 +36,8 @@ export function generateEs256KeyPair(): Es256KeyPair {
  * The hot-path signer: node:crypto with a KeyObject made once (importing per call is 10-15x
  * slower, and jose's WebCrypto path about half as fast; docs/development.md "Crypto costs"). ECDSA output is
  * requested as r||s (`ieee-p1363`), the JWS form of RFC 7518 section 3.4, not DER. The header
- * segment is encoded once. Interoperability with jose is proven in es256.spec.ts.
+ * segment is encoded once. Interoperability with jose is proven in es256.spec.ts (verifyEs256Jws) and in
+ * @arbiter/testing's jose-signer.spec.ts (a JWS jose signs).
  */
 export function createEs256Signer(privateJwk: JWK, kid: string): Es256Signer {
   if (!kid) throw new CryptoError('invalid_key', 'kid must be a non-empty string');
@@ -50,15 +51,6 @@ export function createEs256Signer(privateJwk: JWK, kid: string): Es256Signer {
       return `${signingInput}.${signature.toString('base64url')}`;
     },
   };
-}
-
-/** The same JWS made with jose's CompactSign; for tools and interop tests, not the hot path. */
-export async function signEs256JwsWithJose(claims: object, privateJwk: JWK, kid: string): Promise<string> {
-  assertP256Jwk(privateJwk, true);
-  const key = await importJwkOrThrow(privateJwk);
-  return new CompactSign(new TextEncoder().encode(JSON.stringify(claims)))
-    .setProtectedHeader({ alg: 'ES256', kid, typ: 'JWT' })
-    .sign(key);
 }
 
 /**

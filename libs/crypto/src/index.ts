@@ -1,17 +1,8 @@
 export { CryptoError, type CryptoErrorCode } from './errors';
-export {
-  base64ToBytes,
-  base64UrlToBytes,
-  bytesToBase64,
-  bytesToBase64Url,
-  bytesToHex,
-  hexToBytes,
-  toBytes,
-} from './encoding';
+export { base64ToBytes, base64UrlToBytes, bytesToBase64, bytesToBase64Url, bytesToHex, hexToBytes, toBytes } from './encoding';
 export {
   createEs256Signer,
   generateEs256KeyPair,
-  signEs256JwsWithJose,
   verifyEs256Jws,
   type Es256KeyPair,
   type Es256Signer,

@@ -108,19 +108,13 @@ describe(currentKey.name, () => {
   });
 
   it('picks the open key, not the retired ones', () => {
-    const ring = [
-      record('2025', '2025-01-01T00:00:00Z', '2026-01-01T00:00:00Z'),
-      record('2026', '2026-01-01T00:00:00Z', null),
-    ];
+    const ring = [record('2025', '2025-01-01T00:00:00Z', '2026-01-01T00:00:00Z'), record('2026', '2026-01-01T00:00:00Z', null)];
     expect(sut(ring, at('2026-03-01T00:00:00Z'))?.kid).toBe(`${TENANT}:2026`);
     expect(sut(ring, at('2025-03-01T00:00:00Z'))?.kid).toBe(`${TENANT}:2025`);
   });
 
   it('picks the newest notBefore when several are valid', () => {
-    const ring = [
-      record('2026.1', '2026-04-01T00:00:00Z', null),
-      record('2026', '2026-01-01T00:00:00Z', null),
-    ];
+    const ring = [record('2026.1', '2026-04-01T00:00:00Z', null), record('2026', '2026-01-01T00:00:00Z', null)];
     expect(sut(ring, at('2026-05-01T00:00:00Z'))?.epoch).toBe('2026.1');
   });
 
@@ -194,10 +188,7 @@ describe(planRotation.name, () => {
 
   it('on a scheduled rotation starts the year key now and closes the old key at now', () => {
     const now = at('2027-01-01T00:00:05Z');
-    const ring = [
-      record('2025', '2025-01-01T00:00:00Z', '2026-01-01T00:00:00Z'),
-      record('2026', '2026-01-01T00:00:00Z', null),
-    ];
+    const ring = [record('2025', '2025-01-01T00:00:00Z', '2026-01-01T00:00:00Z'), record('2026', '2026-01-01T00:00:00Z', null)];
     const plan = sut(ring, { ownerId: TENANT, now, mode: 'scheduled' });
 
     expect(plan.newKid).toBe(`${TENANT}:2027`);
@@ -233,20 +224,13 @@ describe(planRotation.name, () => {
 
   it('refuses a scheduled rotation with rotation_not_due when the current key is already this year', () => {
     const ring = [record('2026', '2026-01-01T00:00:00Z', null)];
-    const err = catchCryptoError(() =>
-      sut(ring, { ownerId: TENANT, now: at('2026-06-01T00:00:00Z'), mode: 'scheduled' }),
-    );
+    const err = catchCryptoError(() => sut(ring, { ownerId: TENANT, now: at('2026-06-01T00:00:00Z'), mode: 'scheduled' }));
     expect(err.code).toBe('rotation_not_due');
   });
 
   it('refuses a scheduled rotation with rotation_not_due after an emergency key of this year', () => {
-    const ring = [
-      record('2026', '2026-01-01T00:00:00Z', '2026-03-01T00:00:00Z'),
-      record('2026.1', '2026-03-01T00:00:00Z', null),
-    ];
-    const err = catchCryptoError(() =>
-      sut(ring, { ownerId: TENANT, now: at('2026-06-01T00:00:00Z'), mode: 'scheduled' }),
-    );
+    const ring = [record('2026', '2026-01-01T00:00:00Z', '2026-03-01T00:00:00Z'), record('2026.1', '2026-03-01T00:00:00Z', null)];
+    const err = catchCryptoError(() => sut(ring, { ownerId: TENANT, now: at('2026-06-01T00:00:00Z'), mode: 'scheduled' }));
     expect(err.code).toBe('rotation_not_due');
   });
 

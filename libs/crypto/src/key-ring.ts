@@ -143,10 +143,7 @@ export function isPublished(record: Pick<KeyRecord, 'notAfter'>, now: Date, reti
  * A yearly job may then run as often as it likes without churning keys; an operator who wants a new
  * key anyway asks for an emergency rotation, whose suffix says what happened.
  */
-export function planRotation(
-  records: readonly KeyRecord[],
-  options: { ownerId: string; now: Date; mode: RotationMode },
-): RotationPlan {
+export function planRotation(records: readonly KeyRecord[], options: { ownerId: string; now: Date; mode: RotationMode }): RotationPlan {
   const { ownerId, now, mode } = options;
   assertOwnerId(ownerId);
   const own = records.filter((r) => r.ownerId === ownerId);
@@ -155,22 +152,20 @@ export function planRotation(
   if (mode === 'scheduled') {
     newEpoch = scheduledEpoch(now);
     const current = currentKey(own, now);
-    if (
-      (current && parseEpoch(current.epoch).year === newEpoch) ||
-      own.some((r) => r.epoch === newEpoch)
-    ) {
+    if ((current && parseEpoch(current.epoch).year === newEpoch) || own.some((r) => r.epoch === newEpoch)) {
       throw new CryptoError(
         'rotation_not_due',
         `owner ${ownerId} already has a key of epoch ${newEpoch}; use an emergency rotation for a new key`,
       );
     }
   } else {
-    newEpoch = nextEmergencyEpoch(own.map((r) => r.epoch), now);
+    newEpoch = nextEmergencyEpoch(
+      own.map((r) => r.epoch),
+      now,
+    );
   }
 
-  const retire = own
-    .filter((r) => r.notAfter === null || r.notAfter.getTime() > now.getTime())
-    .map((r) => ({ kid: r.kid, notAfter: now }));
+  const retire = own.filter((r) => r.notAfter === null || r.notAfter.getTime() > now.getTime()).map((r) => ({ kid: r.kid, notAfter: now }));
   return { mode, ownerId, newEpoch, newKid: kidFor(ownerId, newEpoch), notBefore: now, retire };
 }
 

@@ -37,9 +37,9 @@ describe(p256SignHex.name, () => {
 
       expect(signature).toMatch(/^[0-9a-f]{128}$/);
       const key = createPublicKey(p256PublicKeyToPem(publicKey));
-      expect(
-        nodeVerify('sha256', Buffer.from(webhookInput(i)), { key, dsaEncoding: 'ieee-p1363' }, Buffer.from(signature, 'hex')),
-      ).toBe(true);
+      expect(nodeVerify('sha256', Buffer.from(webhookInput(i)), { key, dsaEncoding: 'ieee-p1363' }, Buffer.from(signature, 'hex'))).toBe(
+        true,
+      );
     }
   });
 
@@ -125,9 +125,7 @@ describe(p256PublicKeyToJwk.name, () => {
   });
 
   it('rejects a JWK of another curve with invalid_key', () => {
-    expect(catchCryptoError(() => p256PublicKeyFromJwk({ kty: 'EC', crv: 'P-384', x: 'AA', y: 'AA' })).code).toBe(
-      'invalid_key',
-    );
+    expect(catchCryptoError(() => p256PublicKeyFromJwk({ kty: 'EC', crv: 'P-384', x: 'AA', y: 'AA' })).code).toBe('invalid_key');
   });
 });
 

@@ -61,14 +61,16 @@ export class GroupCommitWriter<R> {
       const batch = this.queue.splice(0, this.maxBatch);
       this.inFlight++;
       this.opts.onBatch?.(batch.length);
-      this.flush(batch.map((p) => p.row)).then(
-        () => batch.forEach((p) => p.resolve()),
-        (err) => batch.forEach((p) => p.reject(err)),
-      ).finally(() => {
-        this.inFlight--;
-        this.pump();
-        if (this.queue.length === 0 && this.inFlight === 0) this.idle.splice(0).forEach((r) => r());
-      });
+      this.flush(batch.map((p) => p.row))
+        .then(
+          () => batch.forEach((p) => p.resolve()),
+          (err) => batch.forEach((p) => p.reject(err)),
+        )
+        .finally(() => {
+          this.inFlight--;
+          this.pump();
+          if (this.queue.length === 0 && this.inFlight === 0) this.idle.splice(0).forEach((r) => r());
+        });
     }
   }
 }

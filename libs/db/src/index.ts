@@ -1,8 +1,19 @@
-export { applyMigrations, readMigrations, pendingMigrations, sqlChecksum, codeChecksum, MigrationError, PRISMA_MIGRATE_LOCK, EARLIER_CHECKSUMS_FILE } from './migrations';
+export {
+  applyMigrations,
+  readMigrations,
+  pendingMigrations,
+  sqlChecksum,
+  codeChecksum,
+  MigrationError,
+  PRISMA_MIGRATE_LOCK,
+  EARLIER_CHECKSUMS_FILE,
+} from './migrations';
 export type { Migration, ApplyResult } from './migrations';
 export { createPool, createPrismaClient, withMigratedPool } from './pool';
 export type { DatabaseOptions } from './pool';
-export { isUniqueViolation, isSerializationFailure } from './pg-errors';
+export { isUniqueViolation, isSerializationFailure, isRowFault } from './pg-errors';
+export { bisectOnRowFault } from './bisect';
+export type { BisectOptions, RowOutcome } from './bisect';
 export { newId } from './ids';
 export { migrationsCurrentCheck, migrationsDir } from './readiness';
 export { GroupCommitWriter } from './group-commit';

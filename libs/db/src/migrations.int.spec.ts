@@ -3,7 +3,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { createTestDatabase } from '@arbiter/testing';
-import { applyMigrations, codeChecksum, EARLIER_CHECKSUMS_FILE, MigrationError, pendingMigrations, readMigrations, sqlChecksum } from './migrations';
+import {
+  applyMigrations,
+  codeChecksum,
+  EARLIER_CHECKSUMS_FILE,
+  MigrationError,
+  pendingMigrations,
+  readMigrations,
+  sqlChecksum,
+} from './migrations';
 
 async function migrationsFolder(files: Record<string, string>): Promise<string> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'arbiter-migrations-'));
@@ -34,7 +42,10 @@ describe(applyMigrations.name, () => {
     try {
       expect(await applyMigrations(db.url, dir)).toEqual({ applied: ['20260101000000_a', '20260102000000_b'] });
       expect(await applyMigrations(db.url, dir)).toEqual({ applied: [] });
-      const rows = await query(db.url, 'SELECT migration_name, checksum, finished_at, applied_steps_count FROM _prisma_migrations ORDER BY migration_name');
+      const rows = await query(
+        db.url,
+        'SELECT migration_name, checksum, finished_at, applied_steps_count FROM _prisma_migrations ORDER BY migration_name',
+      );
       expect(rows.map((r) => r.migration_name)).toEqual(['20260101000000_a', '20260102000000_b']);
       expect(rows[0].checksum).toMatch(/^[0-9a-f]{64}$/);
       expect(rows.every((r) => r.finished_at && r.applied_steps_count === 1)).toBe(true);
@@ -86,7 +97,10 @@ describe(applyMigrations.name, () => {
       // Not listed yet: a changed text is refused.
       expect(await applyMigrations(db.url, dir).catch((e) => e)).toMatchObject({ code: 'checksum_mismatch' });
 
-      await writeFile(path.join(dir, '20260101000000_w', EARLIER_CHECKSUMS_FILE), `# comments corrected\n${sqlChecksum(original)} ${codeChecksum(original)}\n`);
+      await writeFile(
+        path.join(dir, '20260101000000_w', EARLIER_CHECKSUMS_FILE),
+        `# comments corrected\n${sqlChecksum(original)} ${codeChecksum(original)}\n`,
+      );
       await expect(applyMigrations(db.url, dir)).resolves.toEqual({ applied: [] });
 
       // An edit to the code is refused even so: the earlier text no longer differs in comments alone.

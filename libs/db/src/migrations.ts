@@ -93,7 +93,10 @@ const TABLE = `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
 
 export async function readMigrations(dir: string): Promise<Migration[]> {
   const entries = await readdir(dir, { withFileTypes: true });
-  const names = entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  const names = entries
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
   return Promise.all(
     names.map(async (name) => {
       const sql = await readFile(path.join(dir, name, 'migration.sql'), 'utf8');
@@ -179,12 +182,13 @@ export async function applyMigrations(databaseUrl: string, dir: string): Promise
 }
 
 /** Names of migrations not yet applied; readiness is false while any remain. */
-export async function pendingMigrations(query: (sql: string) => Promise<{ rows: AppliedRow[] }>, migrations: Migration[]): Promise<string[]> {
+export async function pendingMigrations(
+  query: (sql: string) => Promise<{ rows: AppliedRow[] }>,
+  migrations: Migration[],
+): Promise<string[]> {
   let rows: AppliedRow[] = [];
   try {
-    rows = (
-      await query(`SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations"`)
-    ).rows;
+    rows = (await query(`SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations"`)).rows;
   } catch {
     return migrations.map((m) => m.name);
   }

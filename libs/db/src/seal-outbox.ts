@@ -1,6 +1,7 @@
 import type { Pool } from 'pg';
-import { auditStreamId } from '@arbiter/internal-api';
+import { auditStreamId } from '@arbiter/audit-streams';
 import { activeTraceparent } from '@arbiter/telemetry';
+import { isIntegerIn } from '@arbiter/input';
 
 /**
  * The seal outbox (docs/operations.md "Seal relay"): the verdict and registry databases each hold a
@@ -11,7 +12,6 @@ import { activeTraceparent } from '@arbiter/telemetry';
  * tenants (`...AnyTenant`): the worker relays every tenant's rows, each sealed into its own tenant's
  * stream.
  */
-
 
 /** One seal as the ledger's `POST /internal/v1/seals` takes it. */
 export interface SealRequest {
@@ -69,24 +69,25 @@ export interface SealReleaseAnswer {
   released: number;
 }
 
-export const SEAL_LEASE_LIMITS = { limit: { min: 1, max: 1000, default: 100 }, leaseMs: { min: 1000, max: 3_600_000, default: 60_000 } } as const;
+export const SEAL_LEASE_LIMITS = {
+  limit: { min: 1, max: 1000, default: 100 },
+  leaseMs: { min: 1000, max: 3_600_000, default: 60_000 },
+} as const;
 const MAX_IDS = 1000;
 const ROW_ID = /^[1-9][0-9]{0,17}$/;
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 type Body = Record<string, unknown> | null | undefined;
 
-function isIntIn(v: unknown, min: number, max: number): v is number {
-  return typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
-}
-
 /** What is wrong with a lease body, or null (an absent body takes the defaults). */
 export function sealLeaseProblem(body: unknown): string | null {
   if (body !== undefined && body !== null && (typeof body !== 'object' || Array.isArray(body))) return 'body must be a JSON object';
   const b = body as Body;
   const { limit, leaseMs } = SEAL_LEASE_LIMITS;
-  if (b?.limit !== undefined && !isIntIn(b.limit, limit.min, limit.max)) return `limit must be an integer from ${limit.min} to ${limit.max}`;
-  if (b?.lease_ms !== undefined && !isIntIn(b.lease_ms, leaseMs.min, leaseMs.max)) return `lease_ms must be an integer from ${leaseMs.min} to ${leaseMs.max}`;
+  if (b?.limit !== undefined && !isIntegerIn(b.limit, limit.min, limit.max))
+    return `limit must be an integer from ${limit.min} to ${limit.max}`;
+  if (b?.lease_ms !== undefined && !isIntegerIn(b.lease_ms, leaseMs.min, leaseMs.max))
+    return `lease_ms must be an integer from ${leaseMs.min} to ${leaseMs.max}`;
   const unknown = Object.keys(b ?? {}).find((k) => k !== 'limit' && k !== 'lease_ms');
   return unknown ? `${unknown} is not a field of a lease request` : null;
 }
@@ -113,7 +114,7 @@ export function sealReleaseProblem(body: unknown): string | null {
   const unknown = Object.keys(b!).find((k) => k !== 'ids' && k !== 'leased_until');
   if (unknown) return `${unknown} is not a field of a release request`;
   if (typeof b!.leased_until !== 'string' || !ISO_MS.test(b!.leased_until) || Number.isNaN(Date.parse(b!.leased_until))) {
-    return 'leased_until must be the lease answer\'s leased_until (ISO 8601 with milliseconds, UTC)';
+    return "leased_until must be the lease answer's leased_until (ISO 8601 with milliseconds, UTC)";
   }
   return idsProblem(b!.ids);
 }
@@ -185,7 +186,10 @@ export class SealOutboxStore {
   /** Frees rows still held under this lease at once (a row leased again since stays with its new holder). */
   async releaseAnyTenant(ids: readonly string[], leasedUntil: Date): Promise<number> {
     if (!ids.length) return 0;
-    const { rowCount } = await this.pool.query('UPDATE seal_outbox SET leased_until = NULL WHERE id = ANY($1::bigint[]) AND leased_until = $2', [ids, leasedUntil]);
+    const { rowCount } = await this.pool.query(
+      'UPDATE seal_outbox SET leased_until = NULL WHERE id = ANY($1::bigint[]) AND leased_until = $2',
+      [ids, leasedUntil],
+    );
     return rowCount ?? 0;
   }
 
@@ -219,7 +223,18 @@ export interface NewSealRow {
 }
 
 /** The seal row of an approval decision: client_ref `<approval_id>:<decision>`; optional fields absent, never null. */
-export function approvalSealRow(tenantId: string, p: { approval_id: string; kind: 'verdict' | 'registry'; consultation_id?: string | null; decision: 'approved' | 'rejected'; decider: string; decided_at: string; override_id?: string | null }): NewSealRow {
+export function approvalSealRow(
+  tenantId: string,
+  p: {
+    approval_id: string;
+    kind: 'verdict' | 'registry';
+    consultation_id?: string | null;
+    decision: 'approved' | 'rejected';
+    decider: string;
+    decided_at: string;
+    override_id?: string | null;
+  },
+): NewSealRow {
   const payload: ApprovalSealPayload = {
     approval_id: p.approval_id,
     kind: p.kind,
@@ -247,7 +262,13 @@ export interface KeySealPayload {
 /** The seal row of a key ring change in `arbiter.<tenant_id>.keys`: client_ref = the new kid. */
 export function keySealRow(
   tenantId: string,
-  p: { kid: string; publicJwk: Record<string, unknown>; notBefore: Date; mode: KeySealPayload['mode']; retired: { kid: string; notAfter: Date }[] },
+  p: {
+    kid: string;
+    publicJwk: Record<string, unknown>;
+    notBefore: Date;
+    mode: KeySealPayload['mode'];
+    retired: { kid: string; notAfter: Date }[];
+  },
 ): NewSealRow {
   const { kty, crv, x, y } = p.publicJwk as KeySealPayload['public_jwk'];
   const payload: KeySealPayload = {

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { DevstackError } from './errors';
-import { defaultApps, formatBanner, RunningStack, shownPath, startStack } from './stack';
+import { defaultApps, formatBanner, RunningStack, shownPath, startStack, writeStackFile } from './stack';
 
 /**
  * `npm start`: the embedded default of README.md "Configuration". scripts/start.mjs bundles the apps and this file (to
@@ -86,7 +86,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<number
     });
   } catch (err) {
     if (shuttingDown) return shuttingDown;
-    say(`could not start: ${err instanceof DevstackError ? err.message : (err as Error).stack ?? String(err)}`);
+    say(`could not start: ${err instanceof DevstackError ? err.message : ((err as Error).stack ?? String(err))}`);
     return 1;
   }
   if (shuttingDown) {
@@ -94,7 +94,13 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<number
     return shutdown(0);
   }
 
-  process.stdout.write(formatBanner(stack, shownPath(path.join(dataDir, 'secrets.json'))));
+  let stackFile: string | undefined;
+  try {
+    stackFile = shownPath(writeStackFile(dataDir, stack.urls));
+  } catch (err) {
+    say(`could not write the stack file for the CLI (${(err as Error).message}); arbiter then needs ARBITER_<SERVICE>_URL`);
+  }
+  process.stdout.write(formatBanner(stack, shownPath(path.join(dataDir, 'secrets.json')), stackFile));
   // Either a child dies on its own, or a signal starts the shutdown (then its exit is not reported as a crash).
   const exit = await Promise.race([stack.unexpectedExit, shutdownRequested]);
   if (exit && !shuttingDown) {

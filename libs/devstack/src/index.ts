@@ -7,6 +7,8 @@ export {
   startStack,
   defaultApps,
   formatBanner,
+  writeStackFile,
+  STACK_FILE,
   reachableHost,
   DATABASES,
   type AppSpec,

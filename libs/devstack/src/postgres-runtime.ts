@@ -152,11 +152,7 @@ function assertSafeCacheDir(dir: string): void {
  * Returns a bin/ directory whose postgres and initdb `runAs` can execute: the package's own when reachable,
  * otherwise a copy under `cacheRoot` (made once per package version; concurrent runs race safely through a rename).
  */
-export function ensureReachableBinaries(
-  native: NativeDir,
-  runAs: RunAs,
-  options: { cacheRoot?: string; log?: LineSink } = {},
-): string {
+export function ensureReachableBinaries(native: NativeDir, runAs: RunAs, options: { cacheRoot?: string; log?: LineSink } = {}): string {
   const ownBin = path.join(native.dir, 'bin');
   if (canRunPostgres(runAs, ownBin)) return ownBin;
 
@@ -248,7 +244,9 @@ export function prepareDataDir(dataDir: string, runAs: RunAs, options: { relocat
       } else {
         // No data here: whatever an earlier symlink (since deleted with .data) pointed to is stale.
         fs.rmSync(target, { recursive: true, force: true });
-        options.log?.(`keeping PostgreSQL data in ${target} (symlinked from ${requested}): the "${runAs.user}" user cannot reach ${path.dirname(requested)}`);
+        options.log?.(
+          `keeping PostgreSQL data in ${target} (symlinked from ${requested}): the "${runAs.user}" user cannot reach ${path.dirname(requested)}`,
+        );
       }
       fs.symlinkSync(target, requested);
       real = target;

@@ -6,24 +6,8 @@ import path from 'node:path';
 import { Client } from 'pg';
 import { DevstackError } from './errors';
 import { findFreePort, isPortFree } from './ports';
-import {
-  forwardLines,
-  hasExited,
-  LineSink,
-  LogTail,
-  reapOrphan,
-  stopOnExit,
-  terminate,
-  writeOwnerRecord,
-} from './processes';
-import {
-  ensureReachableBinaries,
-  locateNativeDir,
-  NativeDir,
-  prepareDataDir,
-  resolvePostgresUser,
-  RunAs,
-} from './postgres-runtime';
+import { forwardLines, hasExited, LineSink, LogTail, reapOrphan, stopOnExit, terminate, writeOwnerRecord } from './processes';
+import { ensureReachableBinaries, locateNativeDir, NativeDir, prepareDataDir, resolvePostgresUser, RunAs } from './postgres-runtime';
 
 export interface StartPostgresOptions {
   /** The cluster's data directory; an initialised one (PG_VERSION present) is reused as is. */

@@ -98,9 +98,7 @@ function redisCommand(port: number, args: string[], host = '127.0.0.1', timeoutM
     socket.setTimeout(timeoutMs, () => done(undefined));
     socket.once('error', () => done(undefined));
     socket.once('close', () => done(undefined));
-    socket.once('connect', () =>
-      socket.write(`*${args.length}\r\n${args.map((a) => `$${Buffer.byteLength(a)}\r\n${a}\r\n`).join('')}`),
-    );
+    socket.once('connect', () => socket.write(`*${args.length}\r\n${args.map((a) => `$${Buffer.byteLength(a)}\r\n${a}\r\n`).join('')}`));
     socket.on('data', (chunk) => {
       reply = Buffer.concat([reply, chunk]);
       const headerEnd = reply.indexOf('\r\n');
@@ -167,13 +165,20 @@ export async function startRedis(options: StartRedisOptions): Promise<RedisHandl
     throw new DevstackError('port_in_use', `cannot start Redis on 127.0.0.1:${port}: the port is in use`);
   }
   const args = [
-    '--port', String(port),
-    '--bind', '127.0.0.1',
-    '--daemonize', 'no',
-    '--save', '',
-    '--appendonly', 'no',
-    '--dir', dir,
-    '--pidfile', pidFile,
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--daemonize',
+    'no',
+    '--save',
+    '',
+    '--appendonly',
+    'no',
+    '--dir',
+    dir,
+    '--pidfile',
+    pidFile,
   ];
   const tail = new LogTail();
   const child = spawn(binary, args, {

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
+import { eventually } from '@arbiter/testing';
 import { DevstackError } from './errors';
 import { findFreePort } from './ports';
 import { isProcessAlive, processCommandLine } from './processes';
@@ -69,12 +70,12 @@ function recordedEnv(root: string, name: string): NodeJS.ProcessEnv {
 
 /**
  * The worker has no readiness probe, so the stack does not wait for it: on a loaded machine its process may not have
- * written what it recorded yet when start() returns. Wait for the file (a failure still shows as the missing file).
+ * written what it recorded yet when start() returns. Wait for the file.
  */
-async function eventually(file: string, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!fs.existsSync(file) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-}
+const written = (file: string) =>
+  eventually(`${path.basename(path.dirname(path.dirname(file)))} to write ${path.basename(file)}`, () => fs.existsSync(file), {
+    timeoutMs: 10_000,
+  });
 
 function outFile(root: string, name: string, file: string): string {
   return path.join(root, 'dist', 'apps', name, 'out', file);
@@ -160,7 +161,7 @@ describe(startStack.name, () => {
 
     const registryPort = specs[0]!.port!;
     const registry = recordedEnv(root, 'registry');
-    await eventually(outFile(root, 'worker', 'started'));
+    await written(outFile(root, 'worker', 'started'));
     const worker = recordedEnv(root, 'worker');
     const secrets = JSON.parse(fs.readFileSync(path.join(dataDir, 'secrets.json'), 'utf8'));
     expect(registry).toMatchObject({
@@ -177,7 +178,11 @@ describe(startStack.name, () => {
     expect(worker.PORT).toBeUndefined();
     expect(worker.REDIS_URL).toBe(sut.redis!.url);
     // The seal relay's owners and ledger: the verdict gateway's port, and the ledger's default (not started here).
-    expect(worker).toMatchObject({ REGISTRY_URL: `http://127.0.0.1:${registryPort}`, VERDICT_URL: `http://127.0.0.1:${specs[1]!.port}`, LEDGER_URL: 'http://127.0.0.1:3003' });
+    expect(worker).toMatchObject({
+      REGISTRY_URL: `http://127.0.0.1:${registryPort}`,
+      VERDICT_URL: `http://127.0.0.1:${specs[1]!.port}`,
+      LEDGER_URL: 'http://127.0.0.1:3003',
+    });
     for (const [variable, database] of [
       ['DATABASE_URL_REGISTRY', 'arbiter_registry'],
       ['DATABASE_URL_VERDICT', 'arbiter_verdict'],
@@ -191,14 +196,13 @@ describe(startStack.name, () => {
     expect(sut.urls).toEqual({ registry: `http://127.0.0.1:${registryPort}`, verdict: `http://127.0.0.1:${specs[1]!.port}` });
   });
 
-  it('without serverLogs, says when each component is ready and shows only the apps\' errors', async () => {
+  it("without serverLogs, says when each component is ready and shows only the apps' errors", async () => {
     const lines: Array<[string, string]> = [];
     const specs = await apps({ registry: { logLevels: [30, 40, 50, 60] } });
 
     await start({ apps: specs, log: (source, line) => lines.push([source, line]) });
-    await eventually(outFile(root, 'worker', 'started'));
-    const deadline = Date.now() + 10_000;
-    while (!lines.some(([source]) => source === 'worker') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    await written(outFile(root, 'worker', 'started'));
+    await eventually('a line of the worker', () => lines.some(([source]) => source === 'worker'), { timeoutMs: 10_000 });
 
     expect(lines).toContainEqual(['postgres', expect.stringMatching(/^ready on 127\.0\.0\.1:\d+, data in /)]);
     expect(lines).toContainEqual(['redis', expect.stringMatching(/^ready on 127\.0\.0\.1:\d+$/)]);
@@ -293,7 +297,7 @@ describe(startStack.name, () => {
     const sut = await start({ apps: await apps() });
     const pids = [...sut.children.values()].map((child) => child.pid!);
     // The worker has no /readyz to await: wait until it has installed its signal handler.
-    await eventually(outFile(root, 'worker', 'started'));
+    await written(outFile(root, 'worker', 'started'));
 
     await sut.stop();
 

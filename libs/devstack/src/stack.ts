@@ -61,7 +61,9 @@ function parsePort(value: string | undefined, variable: string, fallback: number
  * LEDGER_PORT. ARBITER_START_APPS (comma-separated names) runs a subset.
  */
 export function defaultApps(root: string, env: NodeJS.ProcessEnv = process.env): AppSpec[] {
-  const only = env.ARBITER_START_APPS?.split(',').map((s) => s.trim()).filter(Boolean);
+  const only = env.ARBITER_START_APPS?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   return DEFAULT_APPS.filter((app) => !only || only.includes(app.name)).map((app) => ({
     name: app.name,
     entry: path.join(root, 'dist', 'apps', app.name, 'main.js'),
@@ -179,10 +181,7 @@ async function stopOrphanedApps(dataDir: string, log: StackLog, graceMs: number)
     return;
   }
   if (record.ownerPid !== process.pid && isOwnerAlive(record.ownerPid)) {
-    throw new DevstackError(
-      'already_running',
-      `another "npm start" (pid ${record.ownerPid}) is running on ${dataDir}; stop it first`,
-    );
+    throw new DevstackError('already_running', `another "npm start" (pid ${record.ownerPid}) is running on ${dataDir}; stop it first`);
   }
   for (const app of record.apps) {
     const argv = isProcessAlive(app.pid) ? processCommandLine(app.pid) : undefined;
@@ -243,7 +242,10 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
         detached: true,
         durable: options.durable,
       });
-      await ensureDatabases(postgres.url, missing.map((db) => db.database));
+      await ensureDatabases(
+        postgres.url,
+        missing.map((db) => db.database),
+      );
       const at = new URL(postgres.url);
       log('postgres', `ready on ${at.hostname}:${at.port}, data in ${shownPath(pgDir)}`);
       for (const db of missing) databaseUrls[db.variable] = databaseUrl(postgres.url, db.database);
@@ -263,8 +265,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     }
     if (options.signal?.aborted) throw abortError();
 
-    const registryPort =
-      options.apps.find((app) => app.name === 'registry')?.port ?? parsePort(env.REGISTRY_PORT, 'REGISTRY_PORT', 3001);
+    const registryPort = options.apps.find((app) => app.name === 'registry')?.port ?? parsePort(env.REGISTRY_PORT, 'REGISTRY_PORT', 3001);
     // The worker's seal relay reaches the verdict gateway and the ledger on their internal APIs (docs/operations.md "Seal relay");
     // the registry reads shadow rule counts from the verdict gateway's (VERDICT_URL, docs/verdicts.md "Shadow rules").
     const verdictPort = options.apps.find((app) => app.name === 'verdict')?.port ?? parsePort(env.VERDICT_PORT, 'VERDICT_PORT', 3002);
@@ -349,11 +350,32 @@ export function shownPath(p: string): string {
   return relative.startsWith('..') || path.isAbsolute(relative) ? p : relative;
 }
 
+/** The file `npm start` writes its URLs to, in the data directory (docs/cli.md "Configuration"). */
+export const STACK_FILE = 'stack.env';
+
+/**
+ * `<dataDir>/stack.env`: `ARBITER_<SERVICE>_URL=<url>` of each running service, where the CLI, the MCP proxy and
+ * the examples look for their stack (after flags, the environment and the quickstart file). Nothing secret: what the
+ * banner prints besides the admin key. Replaced whole (a temporary file renamed over it); left in place at stop,
+ * so a command run while the stack is down names the URL it could not reach.
+ */
+export function writeStackFile(dataDir: string, urls: Record<string, string>): string {
+  const file = path.join(dataDir, STACK_FILE);
+  const lines = [
+    '# Written by npm start: the URLs of its services. arbiter, its MCP proxy and the examples read this file',
+    '# after their flags, the environment and .data/quickstart.env (docs/cli.md "Configuration").',
+    ...Object.entries(urls).map(([name, url]) => `ARBITER_${name.toUpperCase()}_URL=${url}`),
+  ];
+  const tmp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, `${lines.join('\n')}\n`);
+  fs.renameSync(tmp, file);
+  return file;
+}
+
 /** What `npm start` prints once every service is ready. */
-export function formatBanner(stack: Pick<RunningStack, 'urls' | 'secrets'>, secretsFile: string): string {
+export function formatBanner(stack: Pick<RunningStack, 'urls' | 'secrets'>, secretsFile: string, stackFile?: string): string {
   const key = stack.secrets.secrets.BOOTSTRAP_ADMIN_KEY;
-  const keySource =
-    stack.secrets.sources.BOOTSTRAP_ADMIN_KEY === 'env' ? 'from BOOTSTRAP_ADMIN_KEY' : `stored in ${secretsFile}`;
+  const keySource = stack.secrets.sources.BOOTSTRAP_ADMIN_KEY === 'env' ? 'from BOOTSTRAP_ADMIN_KEY' : `stored in ${secretsFile}`;
   const width = Math.max(...Object.keys(stack.urls).map((name) => name.length), 9);
   const lines = ['', 'Arbiter is running:'];
   for (const [name, url] of Object.entries(stack.urls)) {
@@ -361,6 +383,13 @@ export function formatBanner(stack: Pick<RunningStack, 'urls' | 'secrets'>, secr
   }
   lines.push(`  ${'admin key'.padEnd(width)}  ${key}   (${keySource})`);
   const registry = stack.urls.registry ?? 'http://127.0.0.1:3001';
-  lines.push('', 'Try:', `  curl -H "Authorization: Bearer ${key}" ${registry}/api/v1/tenants`, '', 'Press Ctrl-C to stop.', '');
+  lines.push('', 'Try:', `  curl -H "Authorization: Bearer ${key}" ${registry}/api/v1/tenants`);
+  if (stackFile) {
+    // The CLI's first steps (README "Quick start"): it finds this stack through the stack file.
+    lines.push(`  URLs written to ${stackFile}, where arbiter finds them. A demo tenant and a first check, in another terminal:`);
+    lines.push('  npm install -g ./apps/cli        # once: arbiter on the PATH');
+    lines.push(`  ARBITER_ADMIN_KEY=${key} arbiter quickstart`);
+  }
+  lines.push('', 'Press Ctrl-C to stop.', '');
   return lines.join('\n');
 }

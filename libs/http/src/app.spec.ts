@@ -14,7 +14,14 @@ function makeApp(dialect: ErrorDialect, ready = true, logger = createLogger('tes
     logger,
     bodyLimit: 1024,
     openapi: { openapi: '3.0.0', info: { title: 't', version: '1' }, paths: {} },
-    readiness: [{ name: 'db', check: async () => { if (!ready) throw new Error('db down'); } }],
+    readiness: [
+      {
+        name: 'db',
+        check: async () => {
+          if (!ready) throw new Error('db down');
+        },
+      },
+    ],
     routes: (app) => {
       app.post('/echo', (req, res) => {
         res.json({ got: req.body });
@@ -59,7 +66,13 @@ describe(createServiceApp.name, () => {
     const lines: Array<Record<string, unknown>> = [];
     const sink = new Writable({
       write(chunk: Buffer, _encoding, done) {
-        lines.push(...chunk.toString().trim().split('\n').map((l) => JSON.parse(l)));
+        lines.push(
+          ...chunk
+            .toString()
+            .trim()
+            .split('\n')
+            .map((l) => JSON.parse(l)),
+        );
         done();
       },
     });
@@ -69,7 +82,13 @@ describe(createServiceApp.name, () => {
     await request(app).get('/livez').expect(200);
     await new Promise((r) => setImmediate(r));
     expect(lines.filter((l) => l.msg === 'request completed')).toEqual([
-      expect.objectContaining({ level: 30, reqId: 'req-1', req: { method: 'POST', url: '/echo?x=1' }, res: { statusCode: 200 }, responseTime: expect.any(Number) }),
+      expect.objectContaining({
+        level: 30,
+        reqId: 'req-1',
+        req: { method: 'POST', url: '/echo?x=1' },
+        res: { statusCode: 200 },
+        responseTime: expect.any(Number),
+      }),
       expect.objectContaining({ level: 50, reqId: 'req-2', req: { method: 'GET', url: '/boom' }, res: { statusCode: 500 } }),
     ]);
     const unhandled = lines.find((l) => l.msg === 'unhandled error');
@@ -79,7 +98,10 @@ describe(createServiceApp.name, () => {
   });
 
   it('parses JSON bodies', async () => {
-    await request(verdict).post('/echo').send({ a: 1 }).expect(200, { got: { a: 1 } });
+    await request(verdict)
+      .post('/echo')
+      .send({ a: 1 })
+      .expect(200, { got: { a: 1 } });
   });
 
   it.each([
@@ -111,7 +133,9 @@ describe(createServiceApp.name, () => {
     ['verdict', verdict, 413, 'payload_too_large'],
     ['ledger', ledger, 400, 'VALIDATION_ERROR'],
   ])('rejects an oversize body in the %s shape', async (_name, app, status, code) => {
-    const res = await request(app).post('/echo').send({ big: 'x'.repeat(2000) });
+    const res = await request(app)
+      .post('/echo')
+      .send({ big: 'x'.repeat(2000) });
     expect(res.status).toBe(status);
     expect(res.body.code).toBe(code);
   });
@@ -184,7 +208,8 @@ describe(createServiceApp.name, () => {
         }),
       routes: (a) => a.post('/echo', (req, res) => void res.json(req.body)),
     });
-    for (const path of ['/livez', '/readyz', '/metrics']) expect((await request(app).get(path).expect(200)).headers['x-before']).toBeUndefined();
+    for (const path of ['/livez', '/readyz', '/metrics'])
+      expect((await request(app).get(path).expect(200)).headers['x-before']).toBeUndefined();
     expect((await request(app).get('/openapi.json').expect(200)).headers['x-before']).toBe('1');
     expect((await request(app).get('/docs/').expect(200)).headers['x-before']).toBe('1');
     expect((await request(app).post('/echo').send({ a: 1 }).expect(200)).headers['x-before']).toBe('1');

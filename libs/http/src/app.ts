@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import swaggerUi from 'swagger-ui-express';
 import bytes from 'bytes';
 import { allowedMethods } from './allowed-methods';
+import { checkParsedBody, verifyJsonBytes } from './input-guard';
 import type { ErrorDialect } from './errors';
 import { laneDispatcher, type FastLane } from './lanes';
 import { renderError } from './render-error';
@@ -59,6 +60,8 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
   app.set('query parser', 'extended');
   app.locals.metrics = metrics;
   app.locals.service = opts.service;
+  // listen() answers what node:http refuses before express (a malformed header) in this dialect.
+  app.locals.dialect = dialect;
 
   const metricsObserver = httpObserver(metrics);
   // The route label names the request's server span too (tracing.ts).
@@ -107,7 +110,14 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
     }
     next();
   });
-  app.use(express.json({ limit: bodyLimit, type: (req) => JSON_TYPE.test(String(req.headers['content-type'] ?? '')) }));
+  // The storable-JSON guard (input-guard.ts): the bytes and numbers before the parse, nesting after it.
+  app.use(
+    express.json({ limit: bodyLimit, type: (req) => JSON_TYPE.test(String(req.headers['content-type'] ?? '')), verify: verifyJsonBytes }),
+  );
+  app.use((req: Request, _res: Response, next: NextFunction) => {
+    if (req.body !== undefined) checkParsedBody(req, req.body);
+    next();
+  });
 
   opts.routes(app);
 

@@ -1,3 +1,4 @@
+import { bracketPath, describeUnstorable, dottedPath, printable, reasonText } from '@arbiter/input';
 import { AppError, ErrorDialect, FieldProblem, ProblemKind } from './errors';
 
 const STATUS: Record<ProblemKind, number> = {
@@ -7,6 +8,7 @@ const STATUS: Record<ProblemKind, number> = {
   validation_failed: 400,
   not_found: 404,
   method_not_allowed: 405,
+  bad_request: 400,
   internal: 500,
 };
 
@@ -23,6 +25,13 @@ export const verdictDialect: ErrorDialect = {
   body(error, errorId) {
     const details = error.status >= 500 && errorId ? { error_id: errorId } : error.details;
     return details === undefined ? { code: error.code, message: error.message } : { code: error.code, message: error.message, details };
+  },
+  // docs/verdicts.md "Strings that cannot be stored": `details: {field, in}`; a body path as
+  // `a.b[2]["x.y"]`, a query or path parameter by its name (JSON-quoted when the name is at fault).
+  unstorable(u, location) {
+    const field = location === 'body' ? bracketPath(u.path) || 'body' : u.inName ? bracketPath(u.path) : String(u.path[0]);
+    const what = u.inName && location === 'body' ? 'member name' : 'field';
+    return new AppError(400, 'validation_failed', `${location} ${what} ${printable(field)} ${reasonText(u)}`, { field, in: location });
   },
 };
 
@@ -44,6 +53,13 @@ export const ledgerDialect: ErrorDialect = {
     }
   },
   body: verdictDialect.body,
+  // docs/ledger-formats.md "Limits and validation": `details.fields[0].field` a dot path
+  // (`custom_payload.lines.0.sku`), or the parameter's name.
+  unstorable(u, location) {
+    const field = location === 'body' ? dottedPath(u.path) || 'body' : String(u.path[0]);
+    const message = describeUnstorable(u, field);
+    return new AppError(400, 'VALIDATION_ERROR', message, { fields: [{ field, message }] });
+  },
 };
 
 /**
@@ -59,5 +75,12 @@ export const registryDialect: ErrorDialect = {
   body(error, errorId) {
     if (error.status >= 500 && errorId) return { detail: `${error.message} (error id ${errorId})` };
     return { detail: error.message };
+  },
+  // docs/registry.md "Limits": `body.a[2]["odd key"]`, `query.<name>`, `path`; a field name over 200
+  // characters is shortened in the middle.
+  unstorable(u, location) {
+    const full = location === 'path' ? 'path' : bracketPath(u.path, { root: location, dashes: true, maxName: 64 });
+    const field = full.length > 200 ? `${full.slice(0, 120)}…${full.slice(-60)}` : full;
+    return new AppError(400, 'bad_request', describeUnstorable(u, field));
   },
 };

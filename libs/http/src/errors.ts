@@ -1,3 +1,5 @@
+import type { Unstorable } from '@arbiter/input';
+
 /**
  * One error class with a stable code and an HTTP status (jose's JOSEError style).
  * Services throw it; the service's error dialect renders it in that document's body shape.
@@ -23,7 +25,11 @@ export type ProblemKind =
   | 'validation_failed'
   | 'not_found'
   | 'method_not_allowed'
+  | 'bad_request'
   | 'internal';
+
+/** Where in a request a value that cannot be stored was found. */
+export type InputLocation = 'body' | 'query' | 'path';
 
 export interface FieldProblem {
   field: string;
@@ -36,5 +42,10 @@ export interface FieldProblem {
  */
 export interface ErrorDialect {
   problem(kind: ProblemKind, message: string, fields?: FieldProblem[]): AppError;
+  /**
+   * A value that cannot be stored exactly (docs/development.md "Storable JSON"), named as the service's
+   * document names fields. For the query and the path, `path[0]` is the parameter's name.
+   */
+  unstorable(u: Unstorable, location: InputLocation): AppError;
   body(error: AppError, errorId?: string): unknown;
 }

@@ -54,11 +54,21 @@ describe(readJsonBody.name, () => {
 
   const send = async (body: string | Buffer) => {
     const res = await fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json' } });
-    return { status: res.status, lane: res.headers.get('x-lane'), type: res.headers.get('content-type'), json: (await res.json()) as { body?: { pad?: string } } & Record<string, unknown> };
+    return {
+      status: res.status,
+      lane: res.headers.get('x-lane'),
+      type: res.headers.get('content-type'),
+      json: (await res.json()) as { body?: { pad?: string } } & Record<string, unknown>,
+    };
   };
 
   it('parses objects and arrays, across several chunks, and drops a byte order mark', async () => {
-    expect(await send('{"a":[1,"é"]}')).toEqual({ status: 200, lane: 'fast', type: 'application/json; charset=utf-8', json: { body: { a: [1, 'é'] } } });
+    expect(await send('{"a":[1,"é"]}')).toEqual({
+      status: 200,
+      lane: 'fast',
+      type: 'application/json; charset=utf-8',
+      json: { body: { a: [1, 'é'] } },
+    });
     expect((await send(' [true]')).json).toEqual({ body: [true] });
     expect((await send(`\ufeff{"b":2}`)).json).toEqual({ body: { b: 2 } });
     const big = JSON.stringify({ pad: 'x'.repeat(200_000) });
@@ -69,6 +79,15 @@ describe(readJsonBody.name, () => {
     for (const bad of ['{"a":', '"text"', '42', 'null', '']) {
       expect((await send(bad)).json).toEqual({ type: 'entity.parse.failed' });
     }
+  });
+
+  it('refuses with the storable-JSON guard what cannot be stored exactly (input-guard.ts)', async () => {
+    expect((await send(Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0x22, 0x7d]))).json).toEqual({ type: 'entity.unstorable' });
+    expect((await send('{"a":[9007199254740993]}')).json).toEqual({ type: 'entity.unstorable' });
+    expect((await send(`${'['.repeat(65)}${']'.repeat(65)}`)).json).toEqual({ type: 'entity.unstorable' });
+    expect((await send('{"a":[9007199254740991,"\\\\ud800 is text"]}')).json).toEqual({
+      body: { a: [9007199254740991, '\\ud800 is text'] },
+    });
   });
 
   it('gives up on a body whose client left before sending it all', async () => {

@@ -1,4 +1,6 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { decodeJsonBytes } from '@arbiter/input';
+import { checkParsedBody } from './input-guard';
 
 /**
  * Fast lanes (lanes.ts, ADR 0006) read their own JSON body and write their own answer. A request
@@ -24,9 +26,11 @@ export function fastLaneBodyLength(req: IncomingMessage, limitBytes: number): nu
 /**
  * The JSON body of `length` bytes. It fails as body-parser does, with `type` set, so the service's
  * error handler answers in its own dialect: `entity.parse.failed` (malformed, or not an object or
- * array at the top, as body-parser's strict mode), `request.aborted`, `request.size.invalid`.
- * It takes 6 µs of CPU per check-sized body where body-parser takes 10, with the same answers on the
- * requests a lane takes (docs/benchmarks.md "Hand-written pieces against their libraries").
+ * array at the top, as body-parser's strict mode), `request.aborted`, `request.size.invalid`; and,
+ * as the express reader (app.ts), with the storable-JSON guard's UnstorableJsonError (input-guard.ts).
+ * It took 6 µs of CPU per check-sized body where body-parser took 10, with the same answers on the
+ * requests a lane takes (docs/benchmarks.md "Hand-written pieces against their libraries"); the guard
+ * adds about 2 µs (its walk replaces the one the verdict gateway made of every body anyway).
  */
 export function readJsonBody(req: IncomingMessage, length: number): Promise<unknown> {
   // The handlers are inline and stay attached (the request is dropped with its answer); `settled`
@@ -44,7 +48,7 @@ export function readJsonBody(req: IncomingMessage, length: number): Promise<unkn
       if (settled) return;
       settled = true;
       try {
-        resolve(parseJsonBody(chunks, received, length));
+        resolve(parseJsonBody(req, chunks, received, length));
       } catch (err) {
         reject(err);
       }
@@ -61,17 +65,20 @@ export function readJsonBody(req: IncomingMessage, length: number): Promise<unkn
   });
 }
 
-function parseJsonBody(chunks: Buffer[], received: number, length: number): unknown {
+function parseJsonBody(req: IncomingMessage, chunks: Buffer[], received: number, length: number): unknown {
   if (received !== length) throw bodyError('request.size.invalid', 'request size did not match content length');
-  let text = (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, received)).toString('utf8');
+  let text = decodeJsonBytes(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, received));
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1); // a byte order mark, which body-parser also drops
   const first = firstNonSpace(text);
   if (first !== '{' && first !== '[') throw bodyError('entity.parse.failed', 'The body is not a JSON object or array');
+  let body: unknown;
   try {
-    return JSON.parse(text);
+    body = JSON.parse(text);
   } catch {
     throw bodyError('entity.parse.failed', 'The body is not valid JSON');
   }
+  checkParsedBody(req, body, text);
+  return body;
 }
 
 /** An error as body-parser makes them: the service's error handler maps `type` to its dialect. */

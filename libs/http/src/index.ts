@@ -1,5 +1,5 @@
 export { AppError } from './errors';
-export type { ErrorDialect, ProblemKind, FieldProblem } from './errors';
+export type { ErrorDialect, ProblemKind, FieldProblem, InputLocation } from './errors';
 export { verdictDialect, ledgerDialect, registryDialect } from './dialects';
 export { createServiceApp, errorHandler } from './app';
 export { renderError } from './render-error';
@@ -7,6 +7,7 @@ export { laneDispatcher, type FastLane, type LaneDispatch } from './lanes';
 export type { ServiceAppOptions } from './app';
 export type { ReadinessCheck } from './health';
 export { listen, closeOnSignals, requestHandler } from './server';
+export { unstorableInBody, unstorableInQuery, unstorableInParams } from './input-guard';
 export type { RunningServer, ListenOptions, CloseOnSignalsOptions } from './server';
 export { ServiceMetrics, MetricsError, METRIC_PREFIX, HTTP_DURATION_BUCKETS, UNMATCHED_ROUTE } from './metrics';
 export type { MetricSpec, HistogramSpec, GaugeSpec } from './metrics';

@@ -37,7 +37,12 @@ describe('fast lanes', () => {
   });
   const server = http.createServer(requestHandler(app));
   let base: string;
-  beforeAll(() => new Promise<void>((r) => server.listen(0, '127.0.0.1', () => ((base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`), r()))));
+  beforeAll(
+    () =>
+      new Promise<void>((r) =>
+        server.listen(0, '127.0.0.1', () => ((base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`), r())),
+      ),
+  );
   afterAll(() => new Promise((r) => server.close(r)));
 
   const post = async (path: string, body: string | Buffer, headers: Record<string, string> = {}) => {
@@ -46,18 +51,29 @@ describe('fast lanes', () => {
   };
 
   it('answers the requests it takes, with their decoded parameters and a request id', async () => {
-    expect(await post('/items/a%20b?x=1', '{"n":1}', { 'x-request-id': 'r-1' })).toEqual({ status: 201, requestId: 'r-1', json: { lane: true, id: 'a b', body: { n: 1 } } });
+    expect(await post('/items/a%20b?x=1', '{"n":1}', { 'x-request-id': 'r-1' })).toEqual({
+      status: 201,
+      requestId: 'r-1',
+      json: { lane: true, id: 'a b', body: { n: 1 } },
+    });
     expect((await post('/ITEMS/c/', '{}')).json).toEqual({ lane: true, id: 'c', body: {} });
   });
 
   it('hands express what it does not take: another path, a compressed body, an undecodable parameter', async () => {
     expect((await post('/items/a/b', '{}')).status).toBe(404);
-    expect((await post('/items/z', gzipSync('{"n":2}'), { 'content-encoding': 'gzip' })).json).toEqual({ lane: false, id: 'z', body: { n: 2 } });
+    expect((await post('/items/z', gzipSync('{"n":2}'), { 'content-encoding': 'gzip' })).json).toEqual({
+      lane: false,
+      id: 'z',
+      body: { n: 2 },
+    });
     expect((await post('/items/%E0%A4%A', '{}')).status).toBe(400);
   });
 
   it("answers errors in the service's dialect: coded, malformed bodies, and a 500 that hides the error", async () => {
-    expect(await post('/items/bad', '{}')).toMatchObject({ status: 409, json: { code: 'conflict_here', message: 'No', details: { id: 'bad' } } });
+    expect(await post('/items/bad', '{}')).toMatchObject({
+      status: 409,
+      json: { code: 'conflict_here', message: 'No', details: { id: 'bad' } },
+    });
     expect(await post('/items/a', '{"n":')).toMatchObject({ status: 400, json: { code: 'malformed_json' } });
     const boom = await post('/items/boom', '{}');
     expect(boom.status).toBe(500);

@@ -64,18 +64,37 @@ export class ServiceMetrics {
 
   /** A counter, created once: asking again with the same name and labels returns the same one. */
   counter<L extends string = never>(name: string, spec: MetricSpec<L>): Counter<L> {
-    return this.getOrCreate(name, 'counter', spec.labelNames, (full) => new Counter<L>({ name: full, help: spec.help, labelNames: spec.labelNames ?? [], registers: [this.registry] }));
+    return this.getOrCreate(
+      name,
+      'counter',
+      spec.labelNames,
+      (full) => new Counter<L>({ name: full, help: spec.help, labelNames: spec.labelNames ?? [], registers: [this.registry] }),
+    );
   }
 
   histogram<L extends string = never>(name: string, spec: HistogramSpec<L>): Histogram<L> {
-    return this.getOrCreate(name, 'histogram', spec.labelNames, (full) =>
-      new Histogram<L>({ name: full, help: spec.help, labelNames: spec.labelNames ?? [], buckets: spec.buckets, registers: [this.registry] }),
+    return this.getOrCreate(
+      name,
+      'histogram',
+      spec.labelNames,
+      (full) =>
+        new Histogram<L>({
+          name: full,
+          help: spec.help,
+          labelNames: spec.labelNames ?? [],
+          buckets: spec.buckets,
+          registers: [this.registry],
+        }),
     );
   }
 
   gauge<L extends string = never>(name: string, spec: GaugeSpec<L>): Gauge<L> {
-    return this.getOrCreate(name, 'gauge', spec.labelNames, (full) =>
-      new Gauge<L>({ name: full, help: spec.help, labelNames: spec.labelNames ?? [], collect: spec.collect, registers: [this.registry] }),
+    return this.getOrCreate(
+      name,
+      'gauge',
+      spec.labelNames,
+      (full) =>
+        new Gauge<L>({ name: full, help: spec.help, labelNames: spec.labelNames ?? [], collect: spec.collect, registers: [this.registry] }),
     );
   }
 

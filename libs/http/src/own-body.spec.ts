@@ -23,16 +23,25 @@ function app() {
   const a = express();
   a.locals.ctx = { prefix: 'hi ' };
   a.use(express.json());
-  a.post('/echo/:name', ownBody(EchoController, (c, req) => c.echo(String(req.params.name), req.body)), () => {
-    throw new Error('the tsoa handler must never run');
-  });
-  a.use((err: Error, _req: express.Request, res: express.Response, _next: express.NextFunction) => res.status(500).json({ error: err.message }));
+  a.post(
+    '/echo/:name',
+    ownBody(EchoController, (c, req) => c.echo(String(req.params.name), req.body)),
+    () => {
+      throw new Error('the tsoa handler must never run');
+    },
+  );
+  a.use((err: Error, _req: express.Request, res: express.Response, _next: express.NextFunction) =>
+    res.status(500).json({ error: err.message }),
+  );
   return a;
 }
 
 describe(ownBody.name, () => {
   it('runs the controller method with the body as sent and answers its result, headers and status as tsoa does', async () => {
-    const ok = await request(app()).post('/echo/you').send({ anything: ['goes', 1] }).expect(200);
+    const ok = await request(app())
+      .post('/echo/you')
+      .send({ anything: ['goes', 1] })
+      .expect(200);
     expect(ok.body).toEqual({ said: 'hi you', body: { anything: ['goes', 1] } });
     expect(ok.headers['x-echo']).toBe('you');
     expect(ok.headers['content-type']).toMatch(/^application\/json/);
@@ -52,7 +61,9 @@ describe(answer.name, () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
-      const res = await request(`http://127.0.0.1:${(server.address() as AddressInfo).port}`).get('/').expect(201);
+      const res = await request(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)
+        .get('/')
+        .expect(201);
       expect(res.body).toEqual({ said: 'created', body: null });
       expect(res.headers['x-echo']).toBe('created');
       expect(res.headers['content-type']).toBe('application/json; charset=utf-8');

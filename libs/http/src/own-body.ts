@@ -13,7 +13,10 @@ import { iocContainer } from './ioc';
  * route's one handler, on both doors. `call` maps the request onto the method's parameters, as the
  * tsoa route would.
  */
-export function ownBody<C extends Controller>(Ctor: abstract new (...args: never[]) => C, call: (controller: C, req: Request) => Promise<unknown>): RequestHandler {
+export function ownBody<C extends Controller>(
+  Ctor: abstract new (...args: never[]) => C,
+  call: (controller: C, req: Request) => Promise<unknown>,
+): RequestHandler {
   return (req, res, next) => {
     const controller = iocContainer(req).get<C>(Ctor as never) as C;
     call(controller, req).then((result) => answer(controller, res, result), next);

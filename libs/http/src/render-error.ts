@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { ValidateError } from '@tsoa/runtime';
+import { UnstorableJsonError, wellFormedJson } from '@arbiter/input';
 import { AppError, type ErrorDialect, type FieldProblem } from './errors';
 import { sendJson } from './fast-lane';
 import { requestIdOf } from './request-log';
@@ -22,11 +23,14 @@ export function renderError(err: unknown, req: IncomingMessage, res: ServerRespo
     res.end();
     return;
   }
-  sendJson(res, appError.status, dialect.body(appError, errorId), appError.headers);
+  // An error may echo what the request held: a lone surrogate in it is written as text, so every
+  // error body is strict JSON (docs/development.md "Storable JSON").
+  sendJson(res, appError.status, wellFormedJson(dialect.body(appError, errorId)), appError.headers);
 }
 
 function toAppError(err: unknown, dialect: ErrorDialect): AppError {
   if (err instanceof AppError) return err;
+  if (err instanceof UnstorableJsonError) return dialect.unstorable(err.unstorable, 'body');
   if (err instanceof ValidateError) return dialect.problem('validation_failed', describeFields(err), fieldsOf(err));
   const e = err as { type?: string; status?: number; message?: string } | undefined;
   switch (e?.type) {

@@ -22,7 +22,12 @@ export function trackRequest(logger: Logger, req: IncomingMessage, res: ServerRe
     const level = status >= 500 ? 'error' : 'info';
     if (!logger.isLevelEnabled(level)) return;
     logger[level](
-      { reqId: id, req: { method: req.method, url: (req as Partial<Request>).originalUrl ?? req.url }, res: { statusCode: status }, responseTime: Math.round(performance.now() - started) },
+      {
+        reqId: id,
+        req: { method: req.method, url: (req as Partial<Request>).originalUrl ?? req.url },
+        res: { statusCode: status },
+        responseTime: Math.round(performance.now() - started),
+      },
       res.writableFinished ? 'request completed' : 'request aborted',
     );
   });

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import net from 'node:net';
 import { createServiceApp } from './app';
 import { verdictDialect } from './dialects';
 import { createLogger } from './logger';
@@ -130,6 +131,37 @@ describe(listen.name, () => {
     running = await listen(slowApp().app, { host: '127.0.0.1', port: 0, logger, onClose: async () => void hooks++ });
     await Promise.all([running.close(), running.close()]);
     expect(hooks).toBe(1);
+  });
+
+  /** A request written on a socket as is, and the whole answer. */
+  const rawAnswer = (url: string, text: string) =>
+    new Promise<string>((resolve, reject) => {
+      const socket = net.connect(Number(new URL(url).port), '127.0.0.1', () => socket.write(text));
+      let received = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (c: string) => (received += c));
+      socket.on('error', reject);
+      socket.on('close', () => resolve(received));
+    });
+
+  it.each([
+    ['a control character in a header value', 'GET /slow HTTP/1.1\r\nHost: x\r\nX-Key: a\u0001b\r\n\r\n', 400],
+    ['a malformed request line', 'GET /slow HTTP/9\r\n\r\n', 400],
+    ['headers too large', `GET /slow HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431],
+    ['an HTTP/1.1 request without Host', 'GET /livez HTTP/1.1\r\nConnection: close\r\n\r\n', 400],
+  ])('answers %s in the service error format, then closes', async (_what, text, status) => {
+    running = await listen(slowApp().app, { host: '127.0.0.1', port: 0, logger });
+    const answer = await rawAnswer(running.url, text);
+    const [head, body] = answer.split('\r\n\r\n');
+    expect(head).toMatch(new RegExp(`^HTTP/1.1 ${status} `));
+    expect(head).toMatch(/\r\nContent-Type: application\/json; charset=utf-8/i);
+    expect(head).toMatch(/\r\nConnection: close/i);
+    expect(JSON.parse(body)).toEqual({ code: 'bad_request', message: expect.any(String) });
+  });
+
+  it('still serves an HTTP/1.0 request without Host', async () => {
+    running = await listen(slowApp().app, { host: '127.0.0.1', port: 0, logger });
+    expect(await rawAnswer(running.url, 'GET /livez HTTP/1.0\r\n\r\n')).toMatch(/^HTTP\/1.1 200 /);
   });
 });
 

@@ -1,6 +1,9 @@
 import http from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { Express } from 'express';
 import type { Logger } from 'pino';
+import { AppError, type ErrorDialect } from './errors';
+import { renderError } from './render-error';
 import { markDraining } from './health';
 import type { LaneDispatch } from './lanes';
 import { traceRequests } from './tracing';
@@ -37,16 +40,59 @@ const KEEP_ALIVE_TIMEOUT_MS = 65_000;
  */
 export function requestHandler(app: Express): (req: http.IncomingMessage, res: http.ServerResponse) => void {
   const lanes = app.locals.fastLanes as LaneDispatch | undefined;
-  const dispatch = lanes
+  const dialect = app.locals.dialect as ErrorDialect | undefined;
+  const serve = lanes
     ? (req: http.IncomingMessage, res: http.ServerResponse) => {
         if (!lanes(req, res)) app(req, res);
       }
     : app;
+  // listen() lets requests without Host through (requireHostHeader: false) so that they are refused
+  // here, in the service's error format, as node:http would refuse them (RFC 9112 section 3.2).
+  const dispatch = dialect
+    ? (req: http.IncomingMessage, res: http.ServerResponse) => {
+        if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor === 1) {
+          res.setHeader('Connection', 'close');
+          return renderError(dialect.problem('bad_request', 'An HTTP/1.1 request must carry a Host header'), req, res, dialect);
+        }
+        serve(req, res);
+      }
+    : serve;
   return traceRequests(String(app.locals.service ?? 'service'), dispatch);
 }
 
+/**
+ * What node:http refuses before any handler runs (a header value with a control character, a
+ * malformed request line or framing, headers too large, a request too slow to arrive) answered as
+ * node:http answers it (400, 431, 408, then the connection is closed), but with a body in the
+ * service's error format instead of none (docs/development.md "Storable JSON").
+ */
+export function answerClientErrors(server: http.Server, dialect: ErrorDialect): void {
+  server.on('clientError', (err: Error & { code?: string }, socket: Duplex) => {
+    const inFlight = (socket as Duplex & { _httpMessage?: http.ServerResponse })._httpMessage;
+    // As node's own handler: nothing is written once an answer has started, or to a closed socket.
+    if (err.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
+      socket.destroy(err);
+      return;
+    }
+    const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+    const message =
+      status === 431
+        ? 'The request headers are too large'
+        : status === 408
+          ? 'The request did not arrive in time'
+          : 'The request is not valid HTTP: a malformed request line, header or body framing (a control character in a header value, say)';
+    const problem = dialect.problem('bad_request', message);
+    const body = JSON.stringify(dialect.body(new AppError(status, problem.code, problem.message, problem.details)));
+    socket.end(
+      `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
+  });
+}
+
 export async function listen(app: Express, opts: ListenOptions): Promise<RunningServer> {
-  const server = http.createServer();
+  const server = http.createServer({ requireHostHeader: false });
+  const dialect = app.locals.dialect as ErrorDialect | undefined;
+  if (dialect) answerClientErrors(server, dialect);
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
   // Must exceed keepAliveTimeout, or a request arriving on an idle connection can be cut (Node docs).
   server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1_000;

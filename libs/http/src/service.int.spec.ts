@@ -71,7 +71,12 @@ describe(startService.name, () => {
     startupChecks: [async (ctx) => void ctx.events.push('check 1'), async (ctx) => void ctx.events.push('check 2')],
     app: (ctx) => {
       ctx.events.push('app');
-      return createServiceApp({ service: 'test', dialect: verdictDialect, logger, routes: (a) => a.get('/hello', (_req, res) => void res.json({ hi: true })) });
+      return createServiceApp({
+        service: 'test',
+        dialect: verdictDialect,
+        logger,
+        routes: (a) => a.get('/hello', (_req, res) => void res.json({ hi: true })),
+      });
     },
     ...over,
   });
@@ -87,7 +92,10 @@ describe(startService.name, () => {
 
   it('closes the context when a startup check fails, and never listens', async () => {
     const failing = definition({
-      startupChecks: [async (ctx) => void ctx.events.push('check 1'), async () => Promise.reject(new Error('KEY_ENCRYPTION_KEY does not open the current key'))],
+      startupChecks: [
+        async (ctx) => void ctx.events.push('check 1'),
+        async () => Promise.reject(new Error('KEY_ENCRYPTION_KEY does not open the current key')),
+      ],
     });
     await expect(startService(failing, config, logger)).rejects.toThrow('KEY_ENCRYPTION_KEY does not open the current key');
     expect(events).toEqual(['context (thing has 0 rows)', 'check 1', 'context closed']);

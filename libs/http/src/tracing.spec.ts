@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { installTestTracing, otelTrace, SpanKind, type TestTracing } from '@arbiter/telemetry';
+import { otelTrace, SpanKind } from '@arbiter/telemetry';
+import { installTestTracing, type TestTracing } from '@arbiter/testing';
 import { createServiceApp } from './app';
 import { verdictDialect } from './dialects';
 import { sendJson } from './fast-lane';
@@ -58,17 +59,26 @@ describe('server spans', () => {
       if (found) return found;
       await new Promise((r) => setTimeout(r, 10));
     }
-    throw new Error(`no span ${name}: ${tracing.exporter.getFinishedSpans().map((s) => s.name).join(', ')}`);
+    throw new Error(
+      `no span ${name}: ${tracing.exporter
+        .getFinishedSpans()
+        .map((s) => s.name)
+        .join(', ')}`,
+    );
   };
   const caller = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
 
   it('continues the caller on an express route, active for the route once the body is read', async () => {
     // The body comes well after the headers, in its own packet: the route still runs in the request's span.
     const status = await new Promise<number>((resolve, reject) => {
-      const req = http.request(`${base}/items/7?q=1`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': '7', traceparent: caller } }, (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
-      });
+      const req = http.request(
+        `${base}/items/7?q=1`,
+        { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': '7', traceparent: caller } },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        },
+      );
       req.on('error', reject);
       req.flushHeaders();
       setTimeout(() => req.end('{"n":1}'), 50);
@@ -102,6 +112,11 @@ describe('server spans', () => {
     expect((await spanNamed('GET unmatched')).attributes['http.response.status_code']).toBe(404);
     await fetch(`${base}/livez`);
     await fetch(`${base}/metrics`);
-    expect(tracing.exporter.getFinishedSpans().map((s) => s.name).sort()).toEqual(['GET /boom', 'GET unmatched']);
+    expect(
+      tracing.exporter
+        .getFinishedSpans()
+        .map((s) => s.name)
+        .sort(),
+    ).toEqual(['GET /boom', 'GET unmatched']);
   });
 });

@@ -25,7 +25,10 @@ export function traceRequests(service: string, handle: (req: IncomingMessage, re
     const method = req.method ?? 'GET';
     const span = tracer().startSpan(
       method,
-      { kind: SpanKind.SERVER, attributes: { 'http.request.method': method, 'url.path': (req.url ?? '').split('?')[0], 'arbiter.service': service } },
+      {
+        kind: SpanKind.SERVER,
+        attributes: { 'http.request.method': method, 'url.path': (req.url ?? '').split('?')[0], 'arbiter.service': service },
+      },
       parent,
     );
     const ctx = otelTrace.setSpan(parent, span);
@@ -36,7 +39,8 @@ export function traceRequests(service: string, handle: (req: IncomingMessage, re
         span.setAttribute('http.route', route);
       }
       if (res.writableFinished) span.setAttribute('http.response.status_code', res.statusCode);
-      if (res.statusCode >= 500 || !res.writableFinished) span.setStatus({ code: SpanStatusCode.ERROR, message: res.writableFinished ? undefined : 'client closed the request' });
+      if (res.statusCode >= 500 || !res.writableFinished)
+        span.setStatus({ code: SpanStatusCode.ERROR, message: res.writableFinished ? undefined : 'client closed the request' });
       span.end();
     });
     otelContext.with(ctx, () => handle(req, res));

@@ -63,7 +63,8 @@ async function answerOf<T>(
   if (answer.response.ok) return answer.data as T;
   if (status >= 500 || status === 401 || status === 429) throw errors.unavailable(`${service} answered ${status} for ${what}`, status);
   // A redirect is a deployment fault (a URL that moved, a proxy in between), never followed: unavailable.
-  if (status >= 300 && status < 400) throw errors.unavailable(`${service} answered ${status} (a redirect, not followed) for ${what}`, status);
+  if (status >= 300 && status < 400)
+    throw errors.unavailable(`${service} answered ${status} (a redirect, not followed) for ${what}`, status);
   throw errors.rejected(status, detailOf(answer.error));
 }
 

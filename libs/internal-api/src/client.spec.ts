@@ -17,7 +17,12 @@ async function stubRegistry(answer: (seen: Seen) => { status: number; body?: unk
     let raw = '';
     req.on('data', (c) => (raw += c));
     req.on('end', () => {
-      const s: Seen = { method: req.method ?? '', url: req.url ?? '', token: req.headers[INTERNAL_TOKEN_HEADER] as string | undefined, body: raw ? JSON.parse(raw) : undefined };
+      const s: Seen = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        token: req.headers[INTERNAL_TOKEN_HEADER] as string | undefined,
+        body: raw ? JSON.parse(raw) : undefined,
+      };
       seen.push(s);
       const a = answer(s);
       if (a.hang) return;
@@ -41,10 +46,15 @@ describe(RegistryInternalClient.name, () => {
   it('never follows a redirect, which would carry the service token elsewhere: unavailable', async () => {
     const elsewhere = await stubRegistry(() => ({ status: 200, body: {} }));
     const moved = await stubRegistry(() => ({ status: 200 }));
-    const redirecting = http.createServer((_req, res) => res.writeHead(308, { location: `${elsewhere.url}/internal/v1/tenants/tnt-1/state` }).end());
+    const redirecting = http.createServer((_req, res) =>
+      res.writeHead(308, { location: `${elsewhere.url}/internal/v1/tenants/tnt-1/state` }).end(),
+    );
     await new Promise<void>((r) => redirecting.listen(0, '127.0.0.1', r));
     try {
-      const sut = new RegistryInternalClient({ baseUrl: `http://127.0.0.1:${(redirecting.address() as AddressInfo).port}`, token: 'secret-token-0123456789' });
+      const sut = new RegistryInternalClient({
+        baseUrl: `http://127.0.0.1:${(redirecting.address() as AddressInfo).port}`,
+        token: 'secret-token-0123456789',
+      });
       await expect(sut.state('tnt-1')).rejects.toThrow(RegistryUnavailableError);
       await expect(sut.state('tnt-1')).rejects.toThrow(/308 \(a redirect, not followed\)/);
       expect(elsewhere.seen).toEqual([]);
@@ -59,7 +69,8 @@ describe(RegistryInternalClient.name, () => {
     await stub?.close();
     stub = undefined;
   });
-  const client = (timeoutMs = 2_000) => new RegistryInternalClient({ baseUrl: `${stub!.url}/`, token: 'token-0123456789abcdef', timeoutMs });
+  const client = (timeoutMs = 2_000) =>
+    new RegistryInternalClient({ baseUrl: `${stub!.url}/`, token: 'token-0123456789abcdef', timeoutMs });
 
   it('sends the service token, typed paths and bodies, and answers the data', async () => {
     stub = await stubRegistry(() => ({ status: 200, body: { fanned_out: 1, deliveries_created: 2, dispatch: [] } }));

@@ -73,14 +73,18 @@ export class RegistryInternalClient {
 
   /** A tenant by its slug; null when there is none. */
   tenantBySlug(slug: string): Promise<TenantRef | null> {
-    return this.read('GET /tenants/by-slug', (signal) => this.api.GET('/internal/v1/tenants/by-slug/{slug}', { params: { path: { slug } }, signal }));
+    return this.read('GET /tenants/by-slug', (signal) =>
+      this.api.GET('/internal/v1/tenants/by-slug/{slug}', { params: { path: { slug } }, signal }),
+    );
   }
 
   // --- state (verdict's snapshots) ------------------------------------------------------------
 
   /** A tenant's whole evaluable state; null for an unknown tenant. */
   state(tenantId: string): Promise<TenantState | null> {
-    return this.read('GET /tenants/state', (signal) => this.api.GET('/internal/v1/tenants/{tenant_id}/state', { params: { path: { tenant_id: tenantId } }, signal }));
+    return this.read('GET /tenants/state', (signal) =>
+      this.api.GET('/internal/v1/tenants/{tenant_id}/state', { params: { path: { tenant_id: tenantId } }, signal }),
+    );
   }
 
   /** The cheap change check; null for an unknown tenant. */
@@ -93,7 +97,10 @@ export class RegistryInternalClient {
   /** Any rule version, current or superseded; null when it does not exist in this tenant. */
   ruleVersion(id: string, tenantId: string): Promise<InternalRuleVersion | null> {
     return this.read('GET /rule-versions', (signal) =>
-      this.api.GET('/internal/v1/rule-versions/{rule_version_id}', { params: { path: { rule_version_id: id }, query: { tenant_id: tenantId } }, signal }),
+      this.api.GET('/internal/v1/rule-versions/{rule_version_id}', {
+        params: { path: { rule_version_id: id }, query: { tenant_id: tenantId } },
+        signal,
+      }),
     );
   }
 
@@ -102,7 +109,11 @@ export class RegistryInternalClient {
   /** An approval_grant override over the triggering rules (docs/approvals.md). */
   createGrant(tenantId: string, grant: Omit<ApprovalGrantBody, 'override_type'>): Promise<Override> {
     return this.call('POST /tenants/overrides', (signal) =>
-      this.api.POST('/internal/v1/tenants/{tenant_id}/overrides', { params: { path: { tenant_id: tenantId } }, body: { override_type: 'approval_grant', ...grant }, signal }),
+      this.api.POST('/internal/v1/tenants/{tenant_id}/overrides', {
+        params: { path: { tenant_id: tenantId } },
+        body: { override_type: 'approval_grant', ...grant },
+        signal,
+      }),
     );
   }
 
@@ -119,7 +130,11 @@ export class RegistryInternalClient {
   async recordEvent(tenantId: string, event: Omit<ForeignEventBody, 'source'>): Promise<{ event: RegistryEvent; created: boolean }> {
     let status = 0;
     const recorded = await this.call('POST /tenants/events', async (signal) => {
-      const answer = await this.api.POST('/internal/v1/tenants/{tenant_id}/events', { params: { path: { tenant_id: tenantId } }, body: { source: 'verdict', ...event }, signal });
+      const answer = await this.api.POST('/internal/v1/tenants/{tenant_id}/events', {
+        params: { path: { tenant_id: tenantId } },
+        body: { source: 'verdict', ...event },
+        signal,
+      });
       status = answer.response.status;
       return answer;
     });
@@ -135,14 +150,21 @@ export class RegistryInternalClient {
 
   /** Hands back deliveries that could not be enqueued. */
   release(deliveryIds: string[]): Promise<ReleaseAnswer> {
-    return this.call('POST /outbox/release', (signal) => this.api.POST('/internal/v1/outbox/release', { body: { delivery_ids: deliveryIds }, signal }));
+    return this.call('POST /outbox/release', (signal) =>
+      this.api.POST('/internal/v1/outbox/release', { body: { delivery_ids: deliveryIds }, signal }),
+    );
   }
 
   /** Runs one attempt (at most once per delivery and attempt, whatever the number of callers). */
   attempt(deliveryId: string, attempt: number, signal?: AbortSignal): Promise<AttemptReport> {
     return this.call(
       'POST /webhook-deliveries/attempts',
-      (s) => this.api.POST('/internal/v1/webhook-deliveries/{delivery_id}/attempts', { params: { path: { delivery_id: deliveryId } }, body: { attempt }, signal: s }),
+      (s) =>
+        this.api.POST('/internal/v1/webhook-deliveries/{delivery_id}/attempts', {
+          params: { path: { delivery_id: deliveryId } },
+          body: { attempt },
+          signal: s,
+        }),
       signal,
     );
   }
@@ -151,7 +173,9 @@ export class RegistryInternalClient {
 
   /** Leases up to `limit` seal_outbox rows (rule versions, approval decisions) for `leaseMs`. */
   leaseSeals(limit: number, leaseMs: number): Promise<SealLease> {
-    return this.call('POST /seal-outbox/lease', (signal) => this.api.POST('/internal/v1/seal-outbox/lease', { body: { limit, lease_ms: leaseMs }, signal }));
+    return this.call('POST /seal-outbox/lease', (signal) =>
+      this.api.POST('/internal/v1/seal-outbox/lease', { body: { limit, lease_ms: leaseMs }, signal }),
+    );
   }
 
   /** Deletes the rows the ledger acknowledged. */
@@ -161,7 +185,9 @@ export class RegistryInternalClient {
 
   /** Hands rows of a lease back at once. */
   releaseSeals(ids: string[], leasedUntil: string): Promise<SealReleaseAnswer> {
-    return this.call('POST /seal-outbox/release', (signal) => this.api.POST('/internal/v1/seal-outbox/release', { body: { ids, leased_until: leasedUntil }, signal }));
+    return this.call('POST /seal-outbox/release', (signal) =>
+      this.api.POST('/internal/v1/seal-outbox/release', { body: { ids, leased_until: leasedUntil }, signal }),
+    );
   }
 
   // --- the mapping ----------------------------------------------------------------------------

@@ -2,13 +2,19 @@ export { RegistryInternalClient, INTERNAL_TOKEN_HEADER } from './client';
 export type { RegistryInternalClientOptions } from './client';
 export { LedgerInternalClient } from './ledger-client';
 export type { LedgerInternalClientOptions } from './ledger-client';
-export { LedgerRejectedError, LedgerUnavailableError, RegistryRejectedError, RegistryUnavailableError, VerdictRejectedError, VerdictUnavailableError } from './errors';
+export {
+  LedgerRejectedError,
+  LedgerUnavailableError,
+  RegistryRejectedError,
+  RegistryUnavailableError,
+  VerdictRejectedError,
+  VerdictUnavailableError,
+} from './errors';
 export { REGISTRY_CHANGED_CHANNEL } from './types';
 export type * from './types';
 export type * from './ledger-types';
 export type { paths as InternalApiPaths } from './generated/registry-internal';
 export type { paths as LedgerInternalApiPaths } from './generated/ledger-internal';
-export { AUDIT_STREAM_PREFIX, AUDIT_STREAM_KINDS, auditStreamId, auditStreamTenant, isReservedStream, type AuditStreamKind } from './audit-stream';
 export { publicRuleVersion, ruleVersionContentHash, ruleVersionSealPayload } from './rule-version-seal';
 export type { PublicRuleVersion, PublicConditionRow, RuleVersionSealPayload } from './rule-version-seal';
 export { VerdictInternalClient } from './verdict-client';

@@ -59,7 +59,11 @@ export class LedgerInternalClient {
    */
   async inclusion(streamId: string, clientRef: string, signal?: AbortSignal): Promise<AuditInclusion | null> {
     try {
-      return await this.call('GET /inclusion', (s) => this.api.GET('/internal/v1/inclusion', { params: { query: { stream_id: streamId, client_ref: clientRef } }, signal: s }), signal);
+      return await this.call(
+        'GET /inclusion',
+        (s) => this.api.GET('/internal/v1/inclusion', { params: { query: { stream_id: streamId, client_ref: clientRef } }, signal: s }),
+        signal,
+      );
     } catch (err) {
       if (!(err instanceof LedgerRejectedError)) throw err;
       if (err.status === 404) return null;
@@ -74,11 +78,23 @@ export class LedgerInternalClient {
    */
   async citedFact(tenantId: string, factId: string, signal?: AbortSignal): Promise<CitedFact | null> {
     try {
-      return await this.call('GET /tenants/{tenant_id}/facts/{fact_id}', (s) => this.api.GET('/internal/v1/tenants/{tenant_id}/facts/{fact_id}', { params: { path: { tenant_id: tenantId, fact_id: factId } }, signal: s }), signal);
+      return await this.call(
+        'GET /tenants/{tenant_id}/facts/{fact_id}',
+        (s) =>
+          this.api.GET('/internal/v1/tenants/{tenant_id}/facts/{fact_id}', {
+            params: { path: { tenant_id: tenantId, fact_id: factId } },
+            signal: s,
+          }),
+        signal,
+      );
     } catch (err) {
       if (!(err instanceof LedgerRejectedError)) throw err;
       if (err.status === 404) return null;
-      throw new LedgerUnavailableError('ledger_unavailable', `ledger answered ${err.status} for GET /tenants/{tenant_id}/facts/{fact_id}`, err.status);
+      throw new LedgerUnavailableError(
+        'ledger_unavailable',
+        `ledger answered ${err.status} for GET /tenants/{tenant_id}/facts/{fact_id}`,
+        err.status,
+      );
     }
   }
 

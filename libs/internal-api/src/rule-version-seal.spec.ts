@@ -54,7 +54,12 @@ describe(publicRuleVersion.name, () => {
   it('carries mode shadow on a shadow version, bound by its content hash', () => {
     const sut = publicRuleVersion(registryVersion({ mode: 'shadow' }));
     expect(sut.mode).toBe('shadow');
-    expect(ruleVersionSealPayload(sut)).toEqual({ rule_version_id: 'rv-1', rule_id: 'rul-1', version: 1, content_hash: sha(jcs({ ...before, mode: 'shadow' })) });
+    expect(ruleVersionSealPayload(sut)).toEqual({
+      rule_version_id: 'rv-1',
+      rule_id: 'rul-1',
+      version: 1,
+      content_hash: sha(jcs({ ...before, mode: 'shadow' })),
+    });
     expect(ruleVersionContentHash(sut)).not.toBe(sha(jcs(before)));
   });
 });

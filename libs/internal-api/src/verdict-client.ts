@@ -49,7 +49,9 @@ export class VerdictInternalClient {
 
   /** Leases up to `limit` seal_outbox rows (consultations, approval decisions) for `leaseMs`. */
   leaseSeals(limit: number, leaseMs: number): Promise<Schemas['SealLease']> {
-    return this.call('POST /seal-outbox/lease', (signal) => this.api.POST('/internal/v1/seal-outbox/lease', { body: { limit, lease_ms: leaseMs }, signal }));
+    return this.call('POST /seal-outbox/lease', (signal) =>
+      this.api.POST('/internal/v1/seal-outbox/lease', { body: { limit, lease_ms: leaseMs }, signal }),
+    );
   }
 
   /** Deletes the rows the ledger acknowledged. */
@@ -59,13 +61,18 @@ export class VerdictInternalClient {
 
   /** Hands rows of a lease back at once. */
   releaseSeals(ids: string[], leasedUntil: string): Promise<Schemas['SealReleaseAnswer']> {
-    return this.call('POST /seal-outbox/release', (signal) => this.api.POST('/internal/v1/seal-outbox/release', { body: { ids, leased_until: leasedUntil }, signal }));
+    return this.call('POST /seal-outbox/release', (signal) =>
+      this.api.POST('/internal/v1/seal-outbox/release', { body: { ids, leased_until: leasedUntil }, signal }),
+    );
   }
 
   /** How often a shadow rule disagreed with the verdict, per rule version (zero when never). */
   shadowDisagreements(tenantId: string, ruleId: string): Promise<ShadowDisagreements> {
     return this.call('GET /tenants/{tenant_id}/rules/{rule_id}/shadow', (signal) =>
-      this.api.GET('/internal/v1/tenants/{tenant_id}/rules/{rule_id}/shadow', { params: { path: { tenant_id: tenantId, rule_id: ruleId } }, signal }),
+      this.api.GET('/internal/v1/tenants/{tenant_id}/rules/{rule_id}/shadow', {
+        params: { path: { tenant_id: tenantId, rule_id: ruleId } },
+        signal,
+      }),
     );
   }
 

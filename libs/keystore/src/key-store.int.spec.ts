@@ -24,7 +24,10 @@ function keyTableDdl(file: string, table: string): string {
   return `${create}\n${unique}`.split(`"${table}`).join('"<table>');
 }
 
-const DDL = (table: string) => keyTableDdl(...SERVICE_TABLES[0]).split('"<table>').join(`"${table}`);
+const DDL = (table: string) =>
+  keyTableDdl(...SERVICE_TABLES[0])
+    .split('"<table>')
+    .join(`"${table}`);
 
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
 /** Two pools: two "instances" of a service, each with its own connections. */
@@ -96,7 +99,11 @@ describe(KeyStore.name, () => {
       const clock = at('2026-12-31T12:00:00Z');
       await store({ type: ed25519Keys, clock }).ensureCurrent('ledger');
       const next = at('2027-01-01T00:00:00Z');
-      const results = await Promise.allSettled([store({ type: ed25519Keys, clock: next }), store({ type: ed25519Keys, clock: next }, 1)].map((sut) => sut.rotate('ledger', 'scheduled')));
+      const results = await Promise.allSettled(
+        [store({ type: ed25519Keys, clock: next }), store({ type: ed25519Keys, clock: next }, 1)].map((sut) =>
+          sut.rotate('ledger', 'scheduled'),
+        ),
+      );
       expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
       const refused = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
       expect(refused.reason).toMatchObject({ code: 'rotation_not_due' });
@@ -139,7 +146,10 @@ describe(KeyStore.name, () => {
   });
 
   describe('KEY_ENCRYPTION_KEY rotation', () => {
-    const blobs = async () => Object.fromEntries((await pools[0].query(`SELECT kid, encrypted_private_key FROM "${table}"`)).rows.map((r) => [r.kid, r.encrypted_private_key]));
+    const blobs = async () =>
+      Object.fromEntries(
+        (await pools[0].query(`SELECT kid, encrypted_private_key FROM "${table}"`)).rows.map((r) => [r.kid, r.encrypted_private_key]),
+      );
 
     it('signs with keys stored under the previous key while both are set, and makes new ones under the current key', async () => {
       const old = store({ type: ed25519Keys });
@@ -172,7 +182,9 @@ describe(KeyStore.name, () => {
       // Each blob now holds the same private key under the new key alone, retired keys included (decrypted here
       // by @arbiter/crypto directly); the current keys sign with the new key and no previous one.
       for (const kid of kids) {
-        expect(decryptSecret(after[kid], parseKeyEncryptionKey(newKek), kid)).toEqual(decryptSecret(before[kid], parseKeyEncryptionKey(kek), kid));
+        expect(decryptSecret(after[kid], parseKeyEncryptionKey(newKek), kid)).toEqual(
+          decryptSecret(before[kid], parseKeyEncryptionKey(kek), kid),
+        );
         expect(() => decryptSecret(after[kid], parseKeyEncryptionKey(kek), kid)).toThrow(CryptoError);
       }
       const newOnly = store({ type: ed25519Keys, keyEncryptionKey: newKek });
@@ -284,7 +296,12 @@ describe(KeyStore.name, () => {
       const committed: KeyChange<unknown>[] = [];
       const recorder: KeyChangeRecorder<unknown> = {
         async record(db, change) {
-          await db.query(`INSERT INTO "${table}_log" (kid, mode, first, retired) VALUES ($1, $2, $3, $4)`, [change.key.kid, change.mode, change.first, change.retired.map((r) => `${r.kid}@${r.notAfter?.toISOString()}`).join(',')]);
+          await db.query(`INSERT INTO "${table}_log" (kid, mode, first, retired) VALUES ($1, $2, $3, $4)`, [
+            change.key.kid,
+            change.mode,
+            change.first,
+            change.retired.map((r) => `${r.kid}@${r.notAfter?.toISOString()}`).join(','),
+          ]);
           if (fail) throw new Error('recorder failed');
         },
         committed: (change) => committed.push(change),
@@ -377,10 +394,14 @@ describe(KeyStore.name, () => {
   });
 
   it('refuses a table name that is not a plain SQL identifier', () => {
-    expect(() => new KeyStore({ pool: pools[0], table: 'keys"; DROP TABLE x; --', type: ed25519Keys, keyEncryptionKey: kek })).toThrow(TypeError);
+    expect(() => new KeyStore({ pool: pools[0], table: 'keys"; DROP TABLE x; --', type: ed25519Keys, keyEncryptionKey: kek })).toThrow(
+      TypeError,
+    );
   });
 
   it('refuses a malformed KEY_ENCRYPTION_KEY at construction', () => {
-    expect(() => new KeyStore({ pool: pools[0], table: 'keys', type: ed25519Keys, keyEncryptionKey: 'c2hvcnQ=' })).toThrow(expect.objectContaining({ code: 'invalid_key_encryption_key' }));
+    expect(() => new KeyStore({ pool: pools[0], table: 'keys', type: ed25519Keys, keyEncryptionKey: 'c2hvcnQ=' })).toThrow(
+      expect.objectContaining({ code: 'invalid_key_encryption_key' }),
+    );
   });
 });

@@ -171,25 +171,27 @@ export class KeyStore<Sign> {
     const existing = signingKeyAt(await this.records(ownerId), this.clock());
     if (existing && !this.due(existing, this.clock())) return { key: existing, created: false };
     try {
-      return await this.table.locked(this.options.pool, ownerId, async (db) => {
-        const now = this.clock();
-        const records = await this.table.list(db, ownerId);
-        const current = signingKeyAt(records, now);
-        if (current && !this.due(current, now)) return { key: current, created: false };
-        // This year's scheduled kid may be taken (every key retired early): then the next emergency epoch.
-        let mode: RotationMode = 'scheduled';
-        try {
-          planRotation(records, { ownerId, now, mode });
-        } catch (err) {
-          if (!(err instanceof CryptoError) || err.code !== 'rotation_not_due') throw err;
-          mode = 'emergency';
-        }
-        const added = await this.addKey(db, records, ownerId, mode, now);
-        return { key: added.key, created: true, change: added.change };
-      }).then(({ change, ...made }) => {
-        this.committed(change);
-        return made;
-      });
+      return await this.table
+        .locked(this.options.pool, ownerId, async (db) => {
+          const now = this.clock();
+          const records = await this.table.list(db, ownerId);
+          const current = signingKeyAt(records, now);
+          if (current && !this.due(current, now)) return { key: current, created: false };
+          // This year's scheduled kid may be taken (every key retired early): then the next emergency epoch.
+          let mode: RotationMode = 'scheduled';
+          try {
+            planRotation(records, { ownerId, now, mode });
+          } catch (err) {
+            if (!(err instanceof CryptoError) || err.code !== 'rotation_not_due') throw err;
+            mode = 'emergency';
+          }
+          const added = await this.addKey(db, records, ownerId, mode, now);
+          return { key: added.key, created: true, change: added.change };
+        })
+        .then(({ change, ...made }) => {
+          this.committed(change);
+          return made;
+        });
     } catch (err) {
       // The unique (owner_id, epoch) stopped a racing creator that did not take the same lock: use its key.
       if (!isUniqueViolation(err)) throw err;
@@ -269,7 +271,10 @@ export class KeyStore<Sign> {
         }
       }
       if (unreadable.length) {
-        throw new CryptoError('decryption_failed', `neither KEY_ENCRYPTION_KEY nor KEY_ENCRYPTION_KEY_PREVIOUS opens ${unreadable.join(', ')}`);
+        throw new CryptoError(
+          'decryption_failed',
+          `neither KEY_ENCRYPTION_KEY nor KEY_ENCRYPTION_KEY_PREVIOUS opens ${unreadable.join(', ')}`,
+        );
       }
       return { table: this.options.table, keys: records.length, reencrypted, alreadyCurrent: records.length - reencrypted.length };
     });
@@ -290,8 +295,14 @@ export class KeyStore<Sign> {
     const instant = at ?? this.clock();
     let record: StoredKey | null = signingKeyAt(await this.records(ownerId), instant);
     if (!record || this.due(record, instant)) record = (await this.ensureCurrent(ownerId)).key;
-    const key: SigningKey<Sign> = { kid: record.kid, epoch: record.epoch, notBeforeMs: record.notBefore.getTime(), sign: this.open(record) };
-    if (at === undefined && (this.options.signerCacheMs ?? 0) > 0) this.current.set(ownerId, { key, loadedAt: Date.now(), reloading: false });
+    const key: SigningKey<Sign> = {
+      kid: record.kid,
+      epoch: record.epoch,
+      notBeforeMs: record.notBefore.getTime(),
+      sign: this.open(record),
+    };
+    if (at === undefined && (this.options.signerCacheMs ?? 0) > 0)
+      this.current.set(ownerId, { key, loadedAt: Date.now(), reloading: false });
     return key;
   }
 
@@ -332,7 +343,13 @@ export class KeyStore<Sign> {
     if (change) this.options.recorder?.committed?.(change);
   }
 
-  private async addKey(db: SqlClient, records: StoredKey[], ownerId: string, mode: RotationMode, now: Date): Promise<RotationResult & { change?: KeyChange<Sign> }> {
+  private async addKey(
+    db: SqlClient,
+    records: StoredKey[],
+    ownerId: string,
+    mode: RotationMode,
+    now: Date,
+  ): Promise<RotationResult & { change?: KeyChange<Sign> }> {
     const plan = planRotation(records, { ownerId, now, mode });
     const { publicJwk, privateKey } = this.options.type.generate();
     const key: StoredKey = {

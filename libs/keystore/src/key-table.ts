@@ -73,7 +73,8 @@ export class KeyTable {
 
   /** Closes the owner's keys `kids` at notAfter; they stay in the table (and published). */
   async retire(db: SqlClient, ownerId: string, kids: string[], notAfter: Date): Promise<void> {
-    if (kids.length) await db.query(`UPDATE ${this.table} SET not_after = $3 WHERE owner_id = $1 AND kid = ANY($2::text[])`, [ownerId, kids, notAfter]);
+    if (kids.length)
+      await db.query(`UPDATE ${this.table} SET not_after = $3 WHERE owner_id = $1 AND kid = ANY($2::text[])`, [ownerId, kids, notAfter]);
   }
 
   /** Every key of the table, of every owner, each row locked until the transaction ends (re-encryption). */

@@ -1,4 +1,13 @@
 export { hashLeaf, hashChildren, emptyRoot, factLeaf, digestBytes, isDigestText, toDigest, sameHash, type NodeHash } from './hash';
-export { splitPoint, inclusionRanges, consistencyRanges, perfectSubtrees, rangeHash, foldPerfect, type LeafRange, type Subtree } from './tree';
+export {
+  splitPoint,
+  inclusionRanges,
+  consistencyRanges,
+  perfectSubtrees,
+  rangeHash,
+  foldPerfect,
+  type LeafRange,
+  type Subtree,
+} from './tree';
 export { treeRoot, inclusionPath, consistencyProof } from './reference';
 export { rootFromInclusion, verifyInclusion, verifyConsistency } from './verify';

@@ -56,7 +56,9 @@ describe('hashing (RFC 9162 2.1.1)', () => {
   });
 
   it('matches the roots of the certificate-transparency test tree (leaf data "", 00, 10, 2021, …)', () => {
-    const data = ['', '00', '10', '2021', '3031', '40414243', '5051525354555657', '606162636465666768696a6b6c6d6e6f'].map((h) => Buffer.from(h, 'hex'));
+    const data = ['', '00', '10', '2021', '3031', '40414243', '5051525354555657', '606162636465666768696a6b6c6d6e6f'].map((h) =>
+      Buffer.from(h, 'hex'),
+    );
     const roots = [
       '6e340b9cffb37a989ca544e6bb780a2c78901d3fb33738768511a30617afa01d',
       'fac54203e7cc696cf0dfcb42c92a1d9dbaf70ad9e621f4bd8d98662f00e3c125',
@@ -72,7 +74,8 @@ describe('hashing (RFC 9162 2.1.1)', () => {
   });
 
   it('refuses a fact hash that is not sha256:<64 lowercase hex>', () => {
-    for (const bad of ['', 'sha256:', `sha256:${'A'.repeat(64)}`, `sha1:${'0'.repeat(64)}`, `sha256:${'0'.repeat(63)}`]) expect(() => factLeaf(bad)).toThrow(TypeError);
+    for (const bad of ['', 'sha256:', `sha256:${'A'.repeat(64)}`, `sha1:${'0'.repeat(64)}`, `sha256:${'0'.repeat(63)}`])
+      expect(() => factLeaf(bad)).toThrow(TypeError);
   });
 });
 
@@ -147,8 +150,16 @@ describe('consistency proofs, every pair 1 ≤ m ≤ n ≤ 64', () => {
 
 describe('perfect subtrees of a range', () => {
   it('decomposes a range into aligned power-of-two subtrees, largest first', () => {
-    expect(perfectSubtrees({ start: 0, end: 7 })).toEqual([{ level: 2, index: 0 }, { level: 1, index: 2 }, { level: 0, index: 6 }]);
-    expect(perfectSubtrees({ start: 256, end: 300 })).toEqual([{ level: 5, index: 8 }, { level: 3, index: 36 }, { level: 2, index: 74 }]);
+    expect(perfectSubtrees({ start: 0, end: 7 })).toEqual([
+      { level: 2, index: 0 },
+      { level: 1, index: 2 },
+      { level: 0, index: 6 },
+    ]);
+    expect(perfectSubtrees({ start: 256, end: 300 })).toEqual([
+      { level: 5, index: 8 },
+      { level: 3, index: 36 },
+      { level: 2, index: 74 },
+    ]);
     expect(() => perfectSubtrees({ start: 3, end: 7 })).toThrow(RangeError);
     expect(() => perfectSubtrees({ start: 4, end: 4 })).toThrow(RangeError);
   });

@@ -47,7 +47,8 @@ export function inclusionRanges(m: number, n: number): LeafRange[] {
  * the first n leaves (1 ≤ m ≤ n), following RFC 9162 2.1.4.1's PROOF(m, D[n]) = SUBPROOF(m, D[n], true).
  */
 export function consistencyRanges(m: number, n: number): LeafRange[] {
-  if (!Number.isSafeInteger(m) || !Number.isSafeInteger(n) || m < 1 || m > n) throw new RangeError(`no consistency proof from ${m} to ${n}`);
+  if (!Number.isSafeInteger(m) || !Number.isSafeInteger(n) || m < 1 || m > n)
+    throw new RangeError(`no consistency proof from ${m} to ${n}`);
   const out: LeafRange[] = [];
   const sub = (m: number, start: number, end: number, complete: boolean): void => {
     const n = end - start;
@@ -100,7 +101,8 @@ export function rangeHash(range: LeafRange, node: (subtree: Subtree) => NodeHash
 
 /** The root of a perfect subtree from its 2^level leaf hashes (or lower-level nodes), in order. */
 export function foldPerfect(hashes: readonly NodeHash[]): NodeHash {
-  if (hashes.length === 0 || (hashes.length & (hashes.length - 1)) !== 0) throw new RangeError(`a perfect subtree has 2^k hashes, not ${hashes.length}`);
+  if (hashes.length === 0 || (hashes.length & (hashes.length - 1)) !== 0)
+    throw new RangeError(`a perfect subtree has 2^k hashes, not ${hashes.length}`);
   let level = [...hashes];
   while (level.length > 1) {
     const up: NodeHash[] = [];
@@ -111,5 +113,6 @@ export function foldPerfect(hashes: readonly NodeHash[]): NodeHash {
 }
 
 function checkIndex(m: number, n: number): void {
-  if (!Number.isSafeInteger(m) || !Number.isSafeInteger(n) || m < 0 || m >= n) throw new RangeError(`leaf ${m} is not in a tree of ${n} leaves`);
+  if (!Number.isSafeInteger(m) || !Number.isSafeInteger(n) || m < 0 || m >= n)
+    throw new RangeError(`leaf ${m} is not in a tree of ${n} leaves`);
 }

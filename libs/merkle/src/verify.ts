@@ -40,7 +40,13 @@ export function verifyInclusion(leafIndex: number, treeSize: number, leaf: NodeH
  * RFC 9162 2.1.4.2: whether `path` proves that the tree of `first` leaves with root firstRoot is a
  * prefix of the tree of `second` leaves with root secondRoot (1 ≤ first ≤ second).
  */
-export function verifyConsistency(first: number, second: number, firstRoot: NodeHash, secondRoot: NodeHash, path: readonly NodeHash[]): boolean {
+export function verifyConsistency(
+  first: number,
+  second: number,
+  firstRoot: NodeHash,
+  secondRoot: NodeHash,
+  path: readonly NodeHash[],
+): boolean {
   if (!Number.isSafeInteger(first) || !Number.isSafeInteger(second) || first < 1 || first > second) return false;
   if (first === second) return path.length === 0 && sameHash(firstRoot, secondRoot);
   if (path.length === 0) return false;

@@ -33,7 +33,9 @@ function fakeClock(passAfter = Number.POSITIVE_INFINITY): { reads: () => number;
 
 /** Many ADVISORY rules, none of which fires, so that evaluate() walks every one of them. */
 const manyRules = (n: number): EngineRule[] =>
-  Array.from({ length: n }, (_, i) => rule(`r${i}`, { severity: 'ADVISORY', conditions: [{ field: 'amount', op: 'gt', value: 1000 + i }] }));
+  Array.from({ length: n }, (_, i) =>
+    rule(`r${i}`, { severity: 'ADVISORY', conditions: [{ field: 'amount', op: 'gt', value: 1000 + i }] }),
+  );
 
 describe('evaluation budget', () => {
   afterEach(() => jest.restoreAllMocks());
@@ -91,7 +93,16 @@ describe('evaluation budget', () => {
   });
 
   it('reads the clock after each CEL override condition, whatever the weight of the rule', () => {
-    const overrides: EngineOverride[] = [{ id: 'ovr-1', target_rule_ids: ['rul-one'], applies_to_scope: {}, expires_at: null, type: 'conditional', conditions: 'amount < 20.0' }];
+    const overrides: EngineOverride[] = [
+      {
+        id: 'ovr-1',
+        target_rule_ids: ['rul-one'],
+        applies_to_scope: {},
+        expires_at: null,
+        type: 'conditional',
+        conditions: 'amount < 20.0',
+      },
+    ];
     const policy = compilePolicy([rule('one')], overrides);
     const clock = fakeClock();
     evaluate(policy, request(), NOW, null, deadlineIn(50, 'evaluation', 1000));

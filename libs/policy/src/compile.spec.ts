@@ -48,11 +48,27 @@ describe(compilePolicy.name, () => {
     ['a non-object applies_to', { applies_to: 'payments.*' as never }, /applies_to/],
     ['a missing rule_version_id', { rule_version_id: '' }, /rule_version_id/],
     // Over the rule limits (a rule stored before they existed): what the registry refuses is not evaluated.
-    ['a glob with 65 wildcards', { applies_to: { resources: ['a*'.repeat(33) + '?'.repeat(32)] } }, /applies_to.resources\[0\]: a glob has at most 64 wildcards/],
-    ['101 resource globs', { applies_to: { resources: Array.from({ length: 101 }, (_, i) => `r${i}`) } }, /applies_to.resources: at most 100 globs/],
+    [
+      'a glob with 65 wildcards',
+      { applies_to: { resources: ['a*'.repeat(33) + '?'.repeat(32)] } },
+      /applies_to.resources\[0\]: a glob has at most 64 wildcards/,
+    ],
+    [
+      '101 resource globs',
+      { applies_to: { resources: Array.from({ length: 101 }, (_, i) => `r${i}`) } },
+      /applies_to.resources: at most 100 globs/,
+    ],
     ['a glob of 501 characters', { applies_to: { actions: ['a'.repeat(501)] } }, /at most 500 characters/],
-    ['an in list of 1,001 values', { conditions: [{ field: 'a', op: 'in', value: Array.from({ length: 1001 }, (_, i) => i) }] }, /conditions\[0\].value: op in takes at most 1000 values/],
-    ['101 conditions', { conditions: Array.from({ length: 101 }, () => ({ field: 'a', op: 'exists' as const })) }, /at most 100 condition rows/],
+    [
+      'an in list of 1,001 values',
+      { conditions: [{ field: 'a', op: 'in', value: Array.from({ length: 1001 }, (_, i) => i) }] },
+      /conditions\[0\].value: op in takes at most 1000 values/,
+    ],
+    [
+      '101 conditions',
+      { conditions: Array.from({ length: 101 }, () => ({ field: 'a', op: 'exists' as const })) },
+      /at most 100 condition rows/,
+    ],
     ['a glob with a lone surrogate', { applies_to: { resources: ['x\ud800*'] } }, /lone surrogate/],
   ])('refuses %s with invalid_rule naming the rule', (_what, extra, message) => {
     const attempt = () => compilePolicy([rule('x', extra)]);
@@ -74,7 +90,9 @@ describe(compilePolicy.name, () => {
     expect(() => compilePolicy([rule('a'), rule('a', { rule_version_id: 'rv-other' })])).toThrow(
       expect.objectContaining({ code: 'duplicate_rule', subject: 'rul-a' }),
     );
-    expect(() => compilePolicy([rule('a'), rule('b', { rule_version_id: 'rv-a' })])).toThrow(expect.objectContaining({ code: 'duplicate_rule' }));
+    expect(() => compilePolicy([rule('a'), rule('b', { rule_version_id: 'rv-a' })])).toThrow(
+      expect.objectContaining({ code: 'duplicate_rule' }),
+    );
   });
 
   it.each<[string, Partial<EngineOverride>, RegExp]>([
@@ -83,7 +101,14 @@ describe(compilePolicy.name, () => {
     ['a non-array target list', { target_rule_ids: 'rul-a' as never }, /target_rule_ids/],
     ['a non-scalar scope value', { applies_to_scope: { region: ['eu'] } as never }, /applies_to_scope.region/],
   ])('refuses an override with %s', (_what, extra, message) => {
-    const o: EngineOverride = { id: 'ovr-1', target_rule_ids: ['rul-a'], applies_to_scope: {}, expires_at: null, type: 'temporary', ...extra };
+    const o: EngineOverride = {
+      id: 'ovr-1',
+      target_rule_ids: ['rul-a'],
+      applies_to_scope: {},
+      expires_at: null,
+      type: 'temporary',
+      ...extra,
+    };
     expect(() => compilePolicy([rule('a')], [o])).toThrow(message);
     expect(() => compilePolicy([rule('a')], [o])).toThrow(expect.objectContaining({ code: 'invalid_override', subject: 'ovr-1' }));
   });
@@ -97,7 +122,13 @@ describe(compilePolicy.name, () => {
       [rule('a'), rule('b')],
       [
         { id: 'ovr-2', target_rule_ids: ['rul-a', 'rul-a', 'rul-zzz'], applies_to_scope: {}, expires_at: null, type: 'temporary' },
-        { id: 'ovr-1', target_rule_ids: ['rul-a'], applies_to_scope: { region: 'eu' }, expires_at: '2026-02-01T00:00:00Z', type: 'approval_grant' },
+        {
+          id: 'ovr-1',
+          target_rule_ids: ['rul-a'],
+          applies_to_scope: { region: 'eu' },
+          expires_at: '2026-02-01T00:00:00Z',
+          type: 'approval_grant',
+        },
       ],
     );
     const a = sut.rules.find((r) => r.ruleId === 'rul-a')!;

@@ -11,17 +11,7 @@ import { compileCondition, type CompiledCondition } from './operators';
 import { SelectorTable } from './selector-table';
 import { ruleLimitProblems } from './validate';
 import { compileRequirement, mergeRequirements, validateRequirement, type RequirementCheck } from './requirements';
-import type {
-  Condition,
-  EngineOverride,
-  EngineRule,
-  Requirement,
-  Scope,
-  ScopeValue,
-  Severity,
-  TenantPolicy,
-  TraceSeverity,
-} from './types';
+import type { Condition, EngineOverride, EngineRule, Requirement, Scope, ScopeValue, Severity, TenantPolicy, TraceSeverity } from './types';
 import { isFiniteNumber, isIsoDate, isIsoDateTime, isoToMillis, isScalar } from './values';
 
 /** Severity rank (0 strongest), trace label and implied verdict (docs/verdicts.md). */
@@ -332,7 +322,8 @@ function compileOverrideCondition(
 ): { condition: CompiledOverrideCondition | null; invalid: string | null } {
   const source = o.conditions;
   const none = source === undefined || source === null || (typeof source === 'string' && source.trim() === '');
-  if (none) return { condition: null, invalid: o.type === 'conditional' ? 'a conditional override without conditions never applies' : null };
+  if (none)
+    return { condition: null, invalid: o.type === 'conditional' ? 'a conditional override without conditions never applies' : null };
   let cel: CelCondition;
   try {
     cel = compileCel(source);

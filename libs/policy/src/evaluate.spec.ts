@@ -185,7 +185,14 @@ describe(evaluate.name, () => {
       expect(sut.dominating_rule_id).toBe('rul-a');
       expect(sut.dominating_rule_version_id).toBe('rv-a');
       expect(sut.precedence_trace).toEqual([
-        { rule_id: 'rul-a', rule_version_id: 'rv-a', severity: label, scope_match: 'tenant', reason: 'fires', decided_by: 'only_candidate' },
+        {
+          rule_id: 'rul-a',
+          rule_version_id: 'rv-a',
+          severity: label,
+          scope_match: 'tenant',
+          reason: 'fires',
+          decided_by: 'only_candidate',
+        },
       ]);
     });
 
@@ -197,7 +204,13 @@ describe(evaluate.name, () => {
     it('returns the tenant default when no rule fires: allowed unless set', () => {
       const none = { rules: [rule('a', { conditions: [{ field: 'action', op: 'eq', value: 'other' }] })] };
       const sut = complete(run(none));
-      expect(sut).toMatchObject({ verdict: 'allowed', dominating_rule_id: null, dominating_rule_version_id: null, cited_rule_ids: [], triggers: [] });
+      expect(sut).toMatchObject({
+        verdict: 'allowed',
+        dominating_rule_id: null,
+        dominating_rule_version_id: null,
+        cited_rule_ids: [],
+        triggers: [],
+      });
       expect(sut.precedence_trace[0].decided_by).toBeUndefined();
       expect(complete(run({ ...none, settings: { default_verdict: 'deny_unlisted' } })).verdict).toBe('deny_unlisted');
       expect(complete(run({ rules: [], settings: { default_verdict: 'observe' } })).verdict).toBe('observe');
@@ -248,14 +261,21 @@ describe(evaluate.name, () => {
       );
       expect(order(sut)).toEqual(['rul-high', 'rul-none', 'rul-negative']);
       expect(sut.precedence_trace[0].decided_by).toBe('priority');
-      const second = complete(run({ rules: [rule('none'), rule('negative', { priority: -1, version_created_at: '2026-05-02T00:00:00Z' })] }));
+      const second = complete(
+        run({ rules: [rule('none'), rule('negative', { priority: -1, version_created_at: '2026-05-02T00:00:00Z' })] }),
+      );
       expect(second.dominating_rule_id).toBe('rul-none');
       expect(second.precedence_trace[0].decided_by).toBe('priority');
     });
 
     it('then by the newer rule version', () => {
       const sut = complete(
-        run({ rules: [rule('old', { version_created_at: '2026-01-01T00:00:00Z' }), rule('new', { version_created_at: '2026-01-01T00:00:00.001Z' })] }),
+        run({
+          rules: [
+            rule('old', { version_created_at: '2026-01-01T00:00:00Z' }),
+            rule('new', { version_created_at: '2026-01-01T00:00:00.001Z' }),
+          ],
+        }),
       );
       expect(sut.dominating_rule_id).toBe('rul-new');
       expect(sut.precedence_trace[0].decided_by).toBe('recency');
@@ -285,12 +305,22 @@ describe(evaluate.name, () => {
     });
 
     it('says only_candidate when a single rule fires', () => {
-      const sut = complete(run({ rules: [rule('a', { severity: 'ALLOW' }), rule('b', { conditions: [{ field: 'action', op: 'eq', value: 'x' }] })] }));
+      const sut = complete(
+        run({ rules: [rule('a', { severity: 'ALLOW' }), rule('b', { conditions: [{ field: 'action', op: 'eq', value: 'x' }] })] }),
+      );
       expect(sut.precedence_trace.find((e) => e.rule_id === 'rul-a')!.decided_by).toBe('only_candidate');
     });
 
     it('cites the firing rules in precedence order', () => {
-      const sut = complete(run({ rules: [rule('allow', { severity: 'ALLOW' }), rule('block'), rule('no', { conditions: [{ field: 'action', op: 'eq', value: 'x' }] })] }));
+      const sut = complete(
+        run({
+          rules: [
+            rule('allow', { severity: 'ALLOW' }),
+            rule('block'),
+            rule('no', { conditions: [{ field: 'action', op: 'eq', value: 'x' }] }),
+          ],
+        }),
+      );
       expect(sut.cited_rule_ids).toEqual(['rul-block', 'rul-allow']);
       expect(sut.cited_rule_version_ids).toEqual(['rv-block', 'rv-allow']);
     });
@@ -323,8 +353,12 @@ describe(evaluate.name, () => {
     });
 
     it('has no effect before created_at, and none after expiry when it never expires', () => {
-      expect(complete(run({ rules, overrides: [override('1', ['rul-block'], { created_at: '2026-06-01T00:00:01Z' })] })).verdict).toBe('blocked');
-      expect(complete(run({ rules, overrides: [override('1', ['rul-block'], { created_at: T0, expires_at: null })] })).verdict).toBe('allowed');
+      expect(complete(run({ rules, overrides: [override('1', ['rul-block'], { created_at: '2026-06-01T00:00:01Z' })] })).verdict).toBe(
+        'blocked',
+      );
+      expect(complete(run({ rules, overrides: [override('1', ['rul-block'], { created_at: T0, expires_at: null })] })).verdict).toBe(
+        'allowed',
+      );
     });
 
     it('applies only where the request scope contains applies_to_scope', () => {
@@ -358,7 +392,11 @@ describe(evaluate.name, () => {
         const sut = check(cond, { amount: 999999, currency: 'USD' });
         expect(sut.verdict).toBe('blocked');
         expect(sut.applied_override_ids).toEqual([]);
-        expect(sut.precedence_trace[0]).toMatchObject({ rule_id: 'rul-block', reason: 'fires', overrides_not_applied: [{ override_id: 'ovr-c', reason: 'override_condition_false' }] });
+        expect(sut.precedence_trace[0]).toMatchObject({
+          rule_id: 'rul-block',
+          reason: 'fires',
+          overrides_not_applied: [{ override_id: 'ovr-c', reason: 'override_condition_false' }],
+        });
       });
 
       it('fails closed when a name the conditions read is absent, and says which', () => {
@@ -372,8 +410,13 @@ describe(evaluate.name, () => {
       it('fails closed on an evaluation error or a non-boolean result', () => {
         const err = check('amount < 20', { amount: 'lots' });
         expect(err.verdict).toBe('blocked');
-        expect(err.precedence_trace[0].overrides_not_applied?.[0]).toMatchObject({ reason: 'override_condition_error', error: expect.stringMatching(/overload/) });
-        expect(check('note', { note: 'x' }).precedence_trace[0].overrides_not_applied?.[0]).toMatchObject({ reason: 'override_condition_error' });
+        expect(err.precedence_trace[0].overrides_not_applied?.[0]).toMatchObject({
+          reason: 'override_condition_error',
+          error: expect.stringMatching(/overload/),
+        });
+        expect(check('note', { note: 'x' }).precedence_trace[0].overrides_not_applied?.[0]).toMatchObject({
+          reason: 'override_condition_error',
+        });
         expect(check('amount < 20', { amount: null }).verdict).toBe('blocked');
       });
 
@@ -381,7 +424,10 @@ describe(evaluate.name, () => {
         for (const bad of [null, '', 'free text here', 'amount <']) {
           const sut = check(bad, { amount: 1 });
           expect(sut.verdict).toBe('blocked');
-          expect(sut.precedence_trace[0].overrides_not_applied?.[0]).toMatchObject({ override_id: 'ovr-c', reason: 'override_condition_error' });
+          expect(sut.precedence_trace[0].overrides_not_applied?.[0]).toMatchObject({
+            override_id: 'ovr-c',
+            reason: 'override_condition_error',
+          });
         }
       });
 
@@ -395,7 +441,10 @@ describe(evaluate.name, () => {
         expect(check(cond, { transfer: { amount: 100 } }).verdict).toBe('allowed');
         expect(check(cond, { transfer: { amount: 101 } }).verdict).toBe('blocked');
         const fact = complete(
-          run({ rules, overrides: [conditional(cond)] }, { parameters: { transfer: { amount: 5 } }, context: { 'transfer.amount': { value: 500, source: 'crm' } } }),
+          run(
+            { rules, overrides: [conditional(cond)] },
+            { parameters: { transfer: { amount: 5 } }, context: { 'transfer.amount': { value: 500, source: 'crm' } } },
+          ),
         );
         expect(fact.verdict).toBe('blocked');
         // A parameter named like a request field cannot stand in for it.
@@ -403,7 +452,15 @@ describe(evaluate.name, () => {
       });
 
       it('lets another override that holds neutralise the rule, and then reports no misses', () => {
-        const sut = complete(run({ rules, overrides: [conditional('amount < 20'), override('d', ['rul-block'], { type: 'conditional', conditions: 'amount < 100' })] }, { parameters: { amount: 50 } }));
+        const sut = complete(
+          run(
+            {
+              rules,
+              overrides: [conditional('amount < 20'), override('d', ['rul-block'], { type: 'conditional', conditions: 'amount < 100' })],
+            },
+            { parameters: { amount: 50 } },
+          ),
+        );
         expect(sut.verdict).toBe('allowed');
         expect(sut.precedence_trace[0]).toMatchObject({ reason: 'overridden', overridden_by: 'ovr-d' });
         expect(sut.precedence_trace[0].overrides_not_applied).toBeUndefined();
@@ -414,9 +471,13 @@ describe(evaluate.name, () => {
         const first = incomplete(run(policy, { mode: 'resolve', context: { amount: { value: 5, source: 'agent' } } }));
         expect(first.required_context.map((f) => f.field)).toEqual(['currency']);
         expect(first.required_context[0].reason).toMatch(/ovr-c/);
-        const held = complete(run(policy, { mode: 'resolve', context: { amount: { value: 5, source: 'agent' }, currency: { value: 'EUR', source: 'agent' } } }));
+        const held = complete(
+          run(policy, { mode: 'resolve', context: { amount: { value: 5, source: 'agent' }, currency: { value: 'EUR', source: 'agent' } } }),
+        );
         expect(held.verdict).toBe('allowed');
-        const notHeld = complete(run(policy, { mode: 'resolve', context: { amount: { value: 5, source: 'agent' }, currency: { value: 'USD', source: 'agent' } } }));
+        const notHeld = complete(
+          run(policy, { mode: 'resolve', context: { amount: { value: 5, source: 'agent' }, currency: { value: 'USD', source: 'agent' } } }),
+        );
         expect(notHeld.verdict).toBe('blocked');
       });
 
@@ -448,7 +509,11 @@ describe(evaluate.name, () => {
         const before = complete(run({ rules: approvalRules }, { parameters: { amount: 20000, payee_is_new: false } }));
         expect(before.verdict).toBe('approval_required');
         expect(before.triggers).toEqual([{ rule_id: 'rul-big', rule_version_id: 'rv-big', reason: 'Transfers above 10,000 need a CFO' }]);
-        const grant = override('g', ['rul-big'], { type: 'approval_grant', applies_to_scope: { region: 'eu' }, expires_at: '2026-06-01T01:00:00Z' });
+        const grant = override('g', ['rul-big'], {
+          type: 'approval_grant',
+          applies_to_scope: { region: 'eu' },
+          expires_at: '2026-06-01T01:00:00Z',
+        });
         const after = complete(run({ rules: approvalRules, overrides: [grant] }, { parameters: { amount: 20000, payee_is_new: false } }));
         expect(after.verdict).toBe('allowed');
         expect(reasons(after)).toEqual({ 'rul-big': 'overridden', 'rul-new-payee': 'condition_false' });
@@ -469,7 +534,10 @@ describe(evaluate.name, () => {
         const hardened = [{ ...approvalRules[0], rule_version_id: 'rv-big-2', severity: 'MANDATORY' as const }, approvalRules[1]];
         const sut = complete(run({ rules: hardened, overrides: [grant] }, params));
         expect(sut.verdict).toBe('blocked');
-        expect(sut.precedence_trace.find((e) => e.rule_id === 'rul-big')).toMatchObject({ reason: 'fires', overrides_not_applied: [{ override_id: 'ovr-g', reason: 'override_rule_changed' }] });
+        expect(sut.precedence_trace.find((e) => e.rule_id === 'rul-big')).toMatchObject({
+          reason: 'fires',
+          overrides_not_applied: [{ override_id: 'ovr-g', reason: 'override_rule_changed' }],
+        });
         // Another version that still asks for approval is not lifted either: it is a rule nobody approved.
         const reworded = [{ ...approvalRules[0], rule_version_id: 'rv-big-2' }, approvalRules[1]];
         expect(complete(run({ rules: reworded, overrides: [grant] }, params)).verdict).toBe('approval_required');
@@ -477,10 +545,18 @@ describe(evaluate.name, () => {
 
       it('a one-shot approval lifts the rule versions it names, not a newer version of the same rule', () => {
         const policy = compilePolicy(approvalRules, [], {});
-        const req: EvaluationRequest = { mode: 'check', action: 'payments.transfer', resource: 'acct:eu/1', scope: { region: 'eu' }, parameters: { amount: 20000, payee_is_new: false } };
+        const req: EvaluationRequest = {
+          mode: 'check',
+          action: 'payments.transfer',
+          resource: 'acct:eu/1',
+          scope: { region: 'eu' },
+          parameters: { amount: 20000, payee_is_new: false },
+        };
         expect(complete(evaluate(policy, req, NOW, { approvalId: 'apr-1', ruleVersionIds: new Set(['rv-big']) })).verdict).toBe('allowed');
         const changed = compilePolicy([{ ...approvalRules[0], rule_version_id: 'rv-big-2' }, approvalRules[1]], [], {});
-        expect(complete(evaluate(changed, req, NOW, { approvalId: 'apr-1', ruleVersionIds: new Set(['rv-big']) })).verdict).toBe('approval_required');
+        expect(complete(evaluate(changed, req, NOW, { approvalId: 'apr-1', ruleVersionIds: new Set(['rv-big']) })).verdict).toBe(
+          'approval_required',
+        );
       });
     });
   });
@@ -600,7 +676,13 @@ describe(evaluate.name, () => {
       });
       const sut = insufficient(run({ rules: [r] }, { parameters: { amount: 5 } }));
       expect(sut.missing_fields).toEqual([
-        { field: 'customer.kyc_id', reason: 'absent; required by rul-a (audit trail)', type: 'string', rule_ids: ['rul-a'], problems: ['absent'] },
+        {
+          field: 'customer.kyc_id',
+          reason: 'absent; required by rul-a (audit trail)',
+          type: 'string',
+          rule_ids: ['rul-a'],
+          problems: ['absent'],
+        },
       ]);
     });
 
@@ -608,7 +690,13 @@ describe(evaluate.name, () => {
       const r = rule('sanctions', {
         conditions: [{ field: 'beneficiary.country', op: 'in', value: ['IR', 'KP'] }],
         requires: [
-          { field: 'beneficiary.country', type: 'string', format: 'iso-country', source_requirement: 'verified', acceptable_sources: ['kyc'] },
+          {
+            field: 'beneficiary.country',
+            type: 'string',
+            format: 'iso-country',
+            source_requirement: 'verified',
+            acceptable_sources: ['kyc'],
+          },
         ],
       });
       const context = { 'beneficiary.country': { value: 'IR', source: 'agent', verification_status: 'verified' as const } };
@@ -675,7 +763,9 @@ describe(evaluate.name, () => {
           { context: { score: { value: 50, source: 's' } } },
         ),
       );
-      expect(sut.missing_fields[0].reason).toBe('rul-a: the value is above 10; rul-b: the fact is not verified (source_requirement verified)');
+      expect(sut.missing_fields[0].reason).toBe(
+        'rul-a: the value is above 10; rul-b: the fact is not verified (source_requirement verified)',
+      );
       expect(sut.missing_fields[0].problems).toEqual(['above_max', 'not_verified']);
     });
 
@@ -740,7 +830,11 @@ describe(evaluate.name, () => {
     });
     const weekend = rule('weekend', { severity: 'ADVISORY', conditions: [{ field: 'calendar.weekend', op: 'eq', value: true }] });
     const rules = [sanctions, big, weekend];
-    const fact = (value: unknown, verified = true) => ({ value, source: 'kyc', verification_status: verified ? ('verified' as const) : ('unverified' as const) });
+    const fact = (value: unknown, verified = true) => ({
+      value,
+      source: 'kyc',
+      verification_status: verified ? ('verified' as const) : ('unverified' as const),
+    });
     const resolve = (context: EvaluationRequest['context'], setup: Setup = { rules }) => run(setup, { mode: 'resolve', context });
 
     it('asks for every field that could change the verdict when nothing fires yet', () => {
@@ -830,7 +924,13 @@ describe(evaluate.name, () => {
     it('asks for a field an exists row reads; a Fact with value null answers "none"', () => {
       const r = rule('no-ticket', { conditions: [{ field: 'change.ticket', op: 'exists', value: false }] });
       expect(incomplete(resolve({}, { rules: [r] })).required_context).toEqual([
-        { field: 'change.ticket', reason: 'absent; required by rul-no-ticket', type: 'any', rule_ids: ['rul-no-ticket'], problems: ['absent'] },
+        {
+          field: 'change.ticket',
+          reason: 'absent; required by rul-no-ticket',
+          type: 'any',
+          rule_ids: ['rul-no-ticket'],
+          problems: ['absent'],
+        },
       ]);
       expect(complete(resolve({ 'change.ticket': fact(null) }, { rules: [r] })).verdict).toBe('blocked');
       expect(complete(resolve({ 'change.ticket': fact('T-1') }, { rules: [r] })).verdict).toBe('allowed');

@@ -9,7 +9,14 @@
 import { sha256Hex } from '@arbiter/canonical';
 import { activationOf } from '@arbiter/cel';
 import { BudgetMeter, type Deadline } from './budget';
-import { compareStatic, type CompiledField, type CompiledOverride, type CompiledPolicy, type CompiledRule, type CompiledRuleSet } from './compile';
+import {
+  compareStatic,
+  type CompiledField,
+  type CompiledOverride,
+  type CompiledPolicy,
+  type CompiledRule,
+  type CompiledRuleSet,
+} from './compile';
 import { readField, type FieldRead } from './field-path';
 import { describeProblem, mergeRequirements } from './requirements';
 import type {
@@ -132,7 +139,11 @@ function conditionHolds(o: CompiledOverride, c: Candidate, reads: Reads): boolea
     if (values[i] === undefined) (missing ??= []).push(fields[i]);
   }
   if (missing) {
-    (c.overrideMisses ??= []).push({ missing_fields: missing.map((f) => f.accessor.path), override_id: o.id, reason: 'override_condition_missing' });
+    (c.overrideMisses ??= []).push({
+      missing_fields: missing.map((f) => f.accessor.path),
+      override_id: o.id,
+      reason: 'override_condition_missing',
+    });
     for (const field of missing) (c.overrideGaps ??= []).push({ field, problem: 'absent' });
     return false;
   }
@@ -405,7 +416,13 @@ function candidate(rule: CompiledRule, scopeRank: number): Candidate {
  * scope_match, then the static ordinal. Sorted as packed integers (ordinal * 4 + scope rank) with the
  * typed-array numeric sort, then regrouped by scope rank inside each severity: no comparator calls.
  */
-function selectCandidates(policy: CompiledRuleSet, action: string, scopeIds: Int32Array, scopeSize: number, meter: BudgetMeter): Candidate[] {
+function selectCandidates(
+  policy: CompiledRuleSet,
+  action: string,
+  scopeIds: Int32Array,
+  scopeSize: number,
+  meter: BudgetMeter,
+): Candidate[] {
   const hits = policy.actionIndex.lookup(action, meter);
   const packed = new Int32Array(hits.length);
   let m = 0;
@@ -458,7 +475,13 @@ export function evaluate(
   return result;
 }
 
-function evaluateWithin(policy: CompiledPolicy, req: EvaluationRequest, now: Date | number, approval: OneShotApproval | null, meter: BudgetMeter): EvaluationResult {
+function evaluateWithin(
+  policy: CompiledPolicy,
+  req: EvaluationRequest,
+  now: Date | number,
+  approval: OneShotApproval | null,
+  meter: BudgetMeter,
+): EvaluationResult {
   const nowMs = typeof now === 'number' ? now : now.getTime();
   const reads = startReads(policy, req, meter);
   const candidates = selectCandidates(policy, req.action, reads.scopeIds, reads.scopeSize, meter);
@@ -469,7 +492,8 @@ function evaluateWithin(policy: CompiledPolicy, req: EvaluationRequest, now: Dat
       c.reason = 'not_applicable';
       continue;
     }
-    const override = approval !== null && approval.ruleVersionIds.has(c.rule.versionId) ? approval.approvalId : activeOverride(c, reads, nowMs);
+    const override =
+      approval !== null && approval.ruleVersionIds.has(c.rule.versionId) ? approval.approvalId : activeOverride(c, reads, nowMs);
     if (override) {
       c.reason = 'overridden';
       c.overriddenBy = override;
@@ -528,7 +552,13 @@ export function actionGoverned(policy: CompiledPolicy, action: string, deadline:
 }
 
 /** The complete evaluation, with the shadow rules' disagreements when the policy has shadow rules. */
-function finish(policy: CompiledPolicy, candidates: readonly Candidate[], reads: Reads, nowMs: number, approval: OneShotApproval | null): CompleteEvaluation {
+function finish(
+  policy: CompiledPolicy,
+  candidates: readonly Candidate[],
+  reads: Reads,
+  nowMs: number,
+  approval: OneShotApproval | null,
+): CompleteEvaluation {
   const result = complete(policy, candidates, reads.req);
   if (policy.shadow !== null) {
     let dominator: Candidate | null = null;

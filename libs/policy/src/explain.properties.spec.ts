@@ -46,9 +46,15 @@ const ruleBody = fc.record(
     verdict: fc.constantFrom('custom_a', 'approval_required', 'allowed', 'blocked'),
     applies_to: fc.record({ actions: fc.subarray(['pay.*', 'pay.send', '*']), resources: fc.subarray(['r1', 'r*']) }, { requiredKeys: [] }),
     // Mostly with rows: a rule without any fires whatever the operation says, and has no explanation.
-    conditions: fc.oneof({ weight: 9, arbitrary: fc.array(condition, { minLength: 1, maxLength: 3 }) }, { weight: 1, arbitrary: fc.constant([]) }),
+    conditions: fc.oneof(
+      { weight: 9, arbitrary: fc.array(condition, { minLength: 1, maxLength: 3 }) },
+      { weight: 1, arbitrary: fc.constant([]) },
+    ),
     condition_mode: fc.constantFrom<'all' | 'any'>('all', 'any'),
-    requires: fc.oneof({ weight: 3, arbitrary: fc.constant([]) }, { weight: 1, arbitrary: fc.array(requirement, { minLength: 1, maxLength: 1 }) }),
+    requires: fc.oneof(
+      { weight: 3, arbitrary: fc.constant([]) },
+      { weight: 1, arbitrary: fc.array(requirement, { minLength: 1, maxLength: 1 }) },
+    ),
     deciders: fc.subarray(['role-a', 'hum-b']),
     priority: fc.integer({ min: -1, max: 1 }),
     version_created_at: fc.constantFrom('2026-01-01T00:00:00Z', '2026-02-01T00:00:00Z'),
@@ -105,9 +111,7 @@ interface Scenario {
 
 /** The rules whose Requirements a new value must meet: candidates neither excluded by resource nor neutralised. */
 function taking(s: Scenario, result: CompleteEvaluation): EngineRule[] {
-  const ids = result.precedence_trace
-    .filter((e) => e.reason !== 'not_applicable' && e.reason !== 'overridden')
-    .map((e) => e.rule_id);
+  const ids = result.precedence_trace.filter((e) => e.reason !== 'not_applicable' && e.reason !== 'overridden').map((e) => e.rule_id);
   return s.rules.filter((r) => ids.includes(r.rule_id));
 }
 
@@ -122,7 +126,32 @@ const scenario: fc.Arbitrary<Scenario> = rules.chain((rs) =>
 
 /** The values of a test pool that satisfy a field's changes and the value checks of every Requirement the rules state on it. */
 function fitting(rs: readonly EngineRule[], f: string, changes: readonly ExplanationChange[]): unknown[] {
-  const pool: unknown[] = [-1, 0, 0.5, 1, 1.5, 2, 3, 5, 11, 'x', 'y', 'zz', true, false, '2025-12-31', '2026-01-02', '2026-02-28T23:59:59Z', null, [], ['x'], [5], [false], [null], {}];
+  const pool: unknown[] = [
+    -1,
+    0,
+    0.5,
+    1,
+    1.5,
+    2,
+    3,
+    5,
+    11,
+    'x',
+    'y',
+    'zz',
+    true,
+    false,
+    '2025-12-31',
+    '2026-01-02',
+    '2026-02-28T23:59:59Z',
+    null,
+    [],
+    ['x'],
+    [5],
+    [false],
+    [null],
+    {},
+  ];
   // Values that make the rules' rows hold, so that "any value" includes the awkward ones (["x"] for contains).
   for (const c of rs.flatMap((r) => r.conditions ?? [])) {
     for (const v of Array.isArray(c.value) ? c.value : [c.value]) pool.push(v, [v], ...(typeof v === 'string' ? [`${v}x`, `x${v}`] : []));
@@ -133,11 +162,16 @@ function fitting(rs: readonly EngineRule[], f: string, changes: readonly Explana
       pool.push(v);
       if (typeof v === 'number') pool.push(v - 1, v + 1, v - 0.5, v + 0.5);
       const ms = typeof v === 'string' ? Date.parse(v) : Number.NaN;
-      if (!Number.isNaN(ms)) for (const d of [-86_400_000, 86_400_000]) pool.push(new Date(ms + d).toISOString(), new Date(ms + d).toISOString().slice(0, 10));
+      if (!Number.isNaN(ms))
+        for (const d of [-86_400_000, 86_400_000]) pool.push(new Date(ms + d).toISOString(), new Date(ms + d).toISOString().slice(0, 10));
     }
   }
   const tests = changes.map((c) => compileCondition({ field: f, op: c.op, value: c.value }, 'test'));
-  const reqs = rs.flatMap((r) => (r.requires ?? []).filter((q) => q.field === f)).map((q) => compileRequirement({ ...q, source_requirement: undefined, acceptable_sources: undefined, confidence_threshold: undefined }));
+  const reqs = rs
+    .flatMap((r) => (r.requires ?? []).filter((q) => q.field === f))
+    .map((q) =>
+      compileRequirement({ ...q, source_requirement: undefined, acceptable_sources: undefined, confidence_threshold: undefined }),
+    );
   const fits = pool.filter(
     (v) =>
       tests.every((t) => (t.expectPresent !== null ? (v !== null) === t.expectPresent : t.test(v))) &&
@@ -158,15 +192,32 @@ const REGRESSIONS = (regressions as unknown as Scenario[]).map((s) => [s] as [Sc
  * The request with the given fields of `alt` set where a caller would set them (a parameter, or the Fact
  * that supplies the field), each to the value `choose` picks among those that fit.
  */
-function apply(s: Scenario, rs: readonly EngineRule[], alt: ExplanationAlternative, fields: readonly string[], choose: (f: string, fits: unknown[], i: number) => unknown): EvaluationRequest {
+function apply(
+  s: Scenario,
+  rs: readonly EngineRule[],
+  alt: ExplanationAlternative,
+  fields: readonly string[],
+  choose: (f: string, fits: unknown[], i: number) => unknown,
+): EvaluationRequest {
   const parameters: Record<string, unknown> = { ...s.request.parameters };
   const context: Record<string, Fact> = { ...s.request.context };
   fields.forEach((f, i) => {
-    const v = choose(f, fitting(rs, f, alt.changes.filter((c) => c.field === f)), i);
+    const v = choose(
+      f,
+      fitting(
+        rs,
+        f,
+        alt.changes.filter((c) => c.field === f),
+      ),
+      i,
+    );
     const named = (alt.requirements ?? []).filter((r) => r.field === f);
     if (named.length) {
       // A Fact meeting the requirement the alternative names.
-      const merged = mergeRequirements(f, rs.flatMap((r) => (r.requires ?? []).filter((q) => q.field === f)));
+      const merged = mergeRequirements(
+        f,
+        rs.flatMap((r) => (r.requires ?? []).filter((q) => q.field === f)),
+      );
       context[f] = { value: v, source: merged.acceptable_sources?.[0] ?? 's1', verification_status: 'verified', confidence: 1 };
     } else if (context[f]) context[f] = { ...context[f], value: v };
     else parameters[f] = v;
@@ -182,11 +233,20 @@ const assumesStringRow = (rs: readonly EngineRule[], alt: ExplanationAlternative
     (c) =>
       ['gt', 'gte', 'lt', 'lte'].includes(c.op) &&
       isDateBound(c.value) &&
-      rs.some((r) => (r.conditions ?? []).some((row) => row.field === c.field && (row.op === 'contains' || row.op === 'starts_with') && typeof row.value === 'string' && ISO_CHARACTERS.test(row.value))),
+      rs.some((r) =>
+        (r.conditions ?? []).some(
+          (row) =>
+            row.field === c.field &&
+            (row.op === 'contains' || row.op === 'starts_with') &&
+            typeof row.value === 'string' &&
+            ISO_CHARACTERS.test(row.value),
+        ),
+      ),
   );
 
 /** A rule whose rows (all of which must hold) name one field twice. */
-const rowsShareField = (r: EngineRule) => r.condition_mode !== 'any' && new Set((r.conditions ?? []).map((c) => c.field)).size < (r.conditions ?? []).length;
+const rowsShareField = (r: EngineRule) =>
+  r.condition_mode !== 'any' && new Set((r.conditions ?? []).map((c) => c.field)).size < (r.conditions ?? []).length;
 
 const picked = (picks: readonly number[]) => (_f: string, fits: unknown[], i: number) => fits[picks[i % picks.length] % fits.length];
 
@@ -227,7 +287,9 @@ describe('explain properties', () => {
             if (i === j) continue;
             const otherFields = fieldsOf(other);
             const contains = otherFields.every((f) => fields.includes(f));
-            const sameChanges = other.changes.every((c) => alt.changes.some((d) => d.field === c.field && d.op === c.op && jsonEqual(d.value, c.value)));
+            const sameChanges = other.changes.every((c) =>
+              alt.changes.some((d) => d.field === c.field && d.op === c.op && jsonEqual(d.value, c.value)),
+            );
             expect(contains && (otherFields.length < fields.length || sameChanges)).toBe(false);
           }
           // Leaving any one field as it was is not enough, for some value of the other changes. (Changes
@@ -243,8 +305,13 @@ describe('explain properties', () => {
             const others = fields.filter((f) => f !== kept);
             const tries = [apply(s, rs, alt, others, picked(s.picks))];
             for (const varied of others) {
-              const n = fitting(rs, varied, alt.changes.filter((c) => c.field === varied)).length;
-              for (let k = 0; k < n; k++) tries.push(apply(s, rs, alt, others, (f, fits, i) => (f === varied ? fits[k] : picked(s.picks)(f, fits, i))));
+              const n = fitting(
+                rs,
+                varied,
+                alt.changes.filter((c) => c.field === varied),
+              ).length;
+              for (let k = 0; k < n; k++)
+                tries.push(apply(s, rs, alt, others, (f, fits, i) => (f === varied ? fits[k] : picked(s.picks)(f, fits, i))));
             }
             const allowedEveryTime = tries.every((r) => {
               const after = evaluate(policy, r, NOW);
@@ -258,20 +325,25 @@ describe('explain properties', () => {
     );
   });
 
-  it('never suggests a change to action, resource or scope, nor to a field an override\'s CEL reads, and lists such rows as not invertible', () => {
+  it("never suggests a change to action, resource or scope, nor to a field an override's CEL reads, and lists such rows as not invertible", () => {
     fc.assert(
       fc.property(scenario, (s) => {
         const { explanation, result } = explained(s);
         // Overrides of the candidate rules; the generated CEL conditions read one field each (`a == 1`, `b == "x"`, `c > 0`).
         const candidates = new Set(result.precedence_trace.filter((e) => e.reason !== 'not_applicable').map((e) => e.rule_id));
-        const celFields = new Set(s.overrides.flatMap((o) => (o.conditions && o.target_rule_ids.some((id) => candidates.has(id)) ? [o.conditions.split(' ')[0]] : [])));
+        const celFields = new Set(
+          s.overrides.flatMap((o) =>
+            o.conditions && o.target_rule_ids.some((id) => candidates.has(id)) ? [o.conditions.split(' ')[0]] : [],
+          ),
+        );
         for (const alt of explanation.to_allow) {
           for (const c of alt.changes) {
             expect(FIELDS).toContain(c.field);
             expect(celFields.has(c.field)).toBe(false);
           }
         }
-        for (const n of explanation.not_invertible) expect(['contains', 'starts_with'].includes(n.op) || !FIELDS.includes(n.field as never) || celFields.has(n.field)).toBe(true);
+        for (const n of explanation.not_invertible)
+          expect(['contains', 'starts_with'].includes(n.op) || !FIELDS.includes(n.field as never) || celFields.has(n.field)).toBe(true);
       }),
       { numRuns: 1000 },
     );

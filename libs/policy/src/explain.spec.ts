@@ -53,7 +53,10 @@ describe(explain.name, () => {
     ['not_in', ['EUR', 'USD'], 'in', ['EUR', 'USD']],
   ] as const)('inverts %s %j into %s %j', (op, value, inverse, inverseValue) => {
     const current = { gte: 12, lt: 3, lte: 3, eq: 'IR', neq: 'GBP', in: 'CU', not_in: 'GBP' }[op];
-    const { explanation } = sut({ rules: [rule('r', { conditions: [{ field: 'f', op, value: value as never }] })] }, { parameters: { f: current } });
+    const { explanation } = sut(
+      { rules: [rule('r', { conditions: [{ field: 'f', op, value: value as never }] })] },
+      { parameters: { f: current } },
+    );
     expect(explanation!.to_allow).toEqual([{ changes: [{ field: 'f', op: inverse, value: inverseValue }] }]);
   });
 
@@ -120,7 +123,9 @@ describe(explain.name, () => {
         rule('b', { severity: 'REQUIRES_APPROVAL', conditions: [{ field: 'amount', op: 'gt', value: 5000 }] }),
       ],
     };
-    expect(sut(both, { parameters: { amount: 20000 } }).explanation!.to_allow).toEqual([{ changes: [{ field: 'amount', op: 'lte', value: 5000 }] }]);
+    expect(sut(both, { parameters: { amount: 20000 } }).explanation!.to_allow).toEqual([
+      { changes: [{ field: 'amount', op: 'lte', value: 5000 }] },
+    ]);
     const contradiction = {
       rules: [
         rule('low', { conditions: [{ field: 'amount', op: 'lt', value: 100 }] }),
@@ -151,7 +156,12 @@ describe(explain.name, () => {
 
   it('includes a Requirement min of the field in the change', () => {
     const setup = {
-      rules: [rule('large', { conditions: [{ field: 'amount', op: 'gt', value: 10000 }], requires: [{ field: 'amount', type: 'number', min: 1 }] })],
+      rules: [
+        rule('large', {
+          conditions: [{ field: 'amount', op: 'gt', value: 10000 }],
+          requires: [{ field: 'amount', type: 'number', min: 1 }],
+        }),
+      ],
     };
     expect(sut(setup, { parameters: { amount: 20000 } }).explanation!.to_allow).toEqual([
       {
@@ -212,15 +222,24 @@ describe(explain.name, () => {
         }),
       ],
     };
-    const { explanation } = sut(setup, { context: { 'beneficiary.country': { value: 'IR', source: 'kyc', verification_status: 'verified' } } });
+    const { explanation } = sut(setup, {
+      context: { 'beneficiary.country': { value: 'IR', source: 'kyc', verification_status: 'verified' } },
+    });
     expect(explanation!.to_allow).toEqual([
       {
         changes: [{ field: 'beneficiary.country', op: 'not_in', value: ['CU', 'IR'] }],
-        requirements: [{ acceptable_sources: ['kyc'], field: 'beneficiary.country', rule_id: 'rul-sanctions', source_requirement: 'verified' }],
+        requirements: [
+          { acceptable_sources: ['kyc'], field: 'beneficiary.country', rule_id: 'rul-sanctions', source_requirement: 'verified' },
+        ],
       },
     ]);
     // A plain parameter does not do: the Fact wins, and a parameter could not meet the requirement anyway.
-    expect(verdictWith(setup, { parameters: { beneficiary: { country: 'DE' } }, context: { 'beneficiary.country': { value: 'IR', source: 'kyc', verification_status: 'verified' } } })).toBe('blocked');
+    expect(
+      verdictWith(setup, {
+        parameters: { beneficiary: { country: 'DE' } },
+        context: { 'beneficiary.country': { value: 'IR', source: 'kyc', verification_status: 'verified' } },
+      }),
+    ).toBe('blocked');
   });
 
   it('writes nested parameter paths', () => {
@@ -230,7 +249,15 @@ describe(explain.name, () => {
   });
 
   it('names the deciders of an approval_required verdict', () => {
-    const setup = { rules: [rule('large', { severity: 'REQUIRES_APPROVAL', deciders: ['role-finance', 'hum-1'], conditions: [{ field: 'amount', op: 'gt', value: 10000 }] })] };
+    const setup = {
+      rules: [
+        rule('large', {
+          severity: 'REQUIRES_APPROVAL',
+          deciders: ['role-finance', 'hum-1'],
+          conditions: [{ field: 'amount', op: 'gt', value: 10000 }],
+        }),
+      ],
+    };
     const { verdict, explanation } = sut(setup, { parameters: { amount: 20000 } });
     expect(verdict).toBe('approval_required');
     expect(explanation).toEqual({
@@ -241,7 +268,10 @@ describe(explain.name, () => {
   });
 
   it('respects a tenant default that is not allowed', () => {
-    const setup = { rules: [rule('large', { conditions: [{ field: 'amount', op: 'gt', value: 10000 }] })], settings: { default_verdict: 'blocked' } };
+    const setup = {
+      rules: [rule('large', { conditions: [{ field: 'amount', op: 'gt', value: 10000 }] })],
+      settings: { default_verdict: 'blocked' },
+    };
     expect(sut(setup, { parameters: { amount: 20000 } }).explanation!.to_allow).toEqual([]);
   });
 
@@ -252,7 +282,9 @@ describe(explain.name, () => {
         rule('note', { severity: 'ADVISORY', conditions: [{ field: 'amount', op: 'gt', value: 9000 }] }),
       ],
     };
-    expect(sut(setup, { parameters: { amount: 20000 } }).explanation!.to_allow).toEqual([{ changes: [{ field: 'amount', op: 'lte', value: 9000 }] }]);
+    expect(sut(setup, { parameters: { amount: 20000 } }).explanation!.to_allow).toEqual([
+      { changes: [{ field: 'amount', op: 'lte', value: 9000 }] },
+    ]);
   });
 
   it('is null for verdicts it does not explain and for incomplete results', () => {
@@ -272,7 +304,13 @@ describe(explain.name, () => {
 
   it('explains a complete resolve through its Facts', () => {
     const policy = compilePolicy([rule('large', { conditions: [{ field: 'amount', op: 'gt', value: 10000 }] })]);
-    const r: EvaluationRequest = { mode: 'resolve', action: 'payments.transfer', resource: 'acct:eu/1', scope: {}, context: { amount: { value: 20000, source: 'agent' } } };
+    const r: EvaluationRequest = {
+      mode: 'resolve',
+      action: 'payments.transfer',
+      resource: 'acct:eu/1',
+      scope: {},
+      context: { amount: { value: 20000, source: 'agent' } },
+    };
     const result = evaluate(policy, r, NOW);
     expect(explain(policy, r, result, NOW)!.to_allow).toEqual([{ changes: [{ field: 'amount', op: 'lte', value: 10000 }] }]);
   });

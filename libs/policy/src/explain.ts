@@ -132,7 +132,14 @@ interface FieldInfo {
 type Domains = ReadonlyMap<string, { atoms: readonly Atom[]; witness: unknown }>;
 const EMPTY_DOMAINS: Domains = new Map();
 
-const FORMAT_SAMPLES: readonly unknown[] = ['DE', 'EUR', '00000000-0000-4000-8000-000000000000', 'someone@example.com', '2026-01-01', '2026-01-01T00:00:00Z'];
+const FORMAT_SAMPLES: readonly unknown[] = [
+  'DE',
+  'EUR',
+  '00000000-0000-4000-8000-000000000000',
+  'someone@example.com',
+  '2026-01-01',
+  '2026-01-01T00:00:00Z',
+];
 
 const rulesById = new WeakMap<CompiledPolicy, Map<string, CompiledRule>>();
 function ruleIndex(policy: CompiledPolicy): Map<string, CompiledRule> {
@@ -239,7 +246,8 @@ class Search {
     const merged = reqs.length ? mergeRequirements(path, reqs) : null;
     const checks = compiled.filter((x) => x.field.check !== null);
     // With the best Fact a caller could give: an empty acceptable_sources refuses every value.
-    const accept = (v: unknown): boolean => checks.every(({ field }) => field.check!(v, conformingFact(v, field.requirement, null)) === null);
+    const accept = (v: unknown): boolean =>
+      checks.every(({ field }) => field.check!(v, conformingFact(v, field.requirement, null)) === null);
     info = { path, accessor, current: read.value, fact: read.fact, requirementAtoms, accept, samples, provenance, merged };
     this.fields.set(path, info);
     return info;
@@ -466,13 +474,22 @@ class Search {
       if (this.settles(fewer)) domains = fewer;
     }
     const key = [...domains.entries()]
-      .map(([f, d]) => `${f}=${d.atoms.map((a) => a.key).sort().join('&')}`)
+      .map(
+        ([f, d]) =>
+          `${f}=${d.atoms
+            .map((a) => a.key)
+            .sort()
+            .join('&')}`,
+      )
       .sort()
       .join('|');
     if (this.seen.has(key)) return;
     this.seen.add(key);
     this.verifications++;
-    const changed = applyWitnesses(this.request, [...domains].map(([path, d]) => ({ info: this.field(path), value: d.witness })));
+    const changed = applyWitnesses(
+      this.request,
+      [...domains].map(([path, d]) => ({ info: this.field(path), value: d.witness })),
+    );
     if (!changed) return;
     const r = evaluate(this.policy, changed, this.now, null, this.meter.deadline);
     if (r.status === 'complete' && r.verdict === ALLOWED) this.found.push(domains);
@@ -505,7 +522,13 @@ const NONE: unique symbol = Symbol('none');
 function finiteMembers(atoms: readonly Atom[]): unknown[] | null {
   const eq = atoms.find((a) => a.cond.op === 'eq');
   const inList = atoms.find((a) => a.cond.op === 'in');
-  const list = eq ? [eq.cond.value] : inList ? (inList.cond.value as unknown[]) : atoms.some((a) => a.cond.op === 'exists' && a.cond.value === false) ? [null] : null;
+  const list = eq
+    ? [eq.cond.value]
+    : inList
+      ? (inList.cond.value as unknown[])
+      : atoms.some((a) => a.cond.op === 'exists' && a.cond.value === false)
+        ? [null]
+        : null;
   return list && list.filter((v) => atoms.every((a) => atomHolds(a, v)));
 }
 
@@ -523,7 +546,12 @@ const ISO_CHARACTERS = /^[0-9Tt :.Zz+-]*$/;
 function mayHold(info: FieldInfo, atoms: readonly Atom[], row: Atom): boolean {
   if (witness(info, [...atoms, row]) !== NONE) return true;
   // Inside a date domain every value is an ISO 8601 string: only a needle made of its characters can match one.
-  if ((row.cond.op !== 'contains' && row.cond.op !== 'starts_with') || typeof row.cond.value !== 'string' || !ISO_CHARACTERS.test(row.cond.value)) return false;
+  if (
+    (row.cond.op !== 'contains' && row.cond.op !== 'starts_with') ||
+    typeof row.cond.value !== 'string' ||
+    !ISO_CHARACTERS.test(row.cond.value)
+  )
+    return false;
   const finite = atoms.some((a) => a.cond.op === 'eq' || a.cond.op === 'in' || (a.cond.op === 'exists' && a.cond.value === false));
   return !finite && atoms.some((a) => isOrdered(a.cond.op) && (isIsoDate(a.cond.value) || isIsoDateTime(a.cond.value)));
 }
@@ -542,12 +570,19 @@ function* candidates(info: FieldInfo, atoms: readonly Atom[]): Generator<unknown
   const inList = atoms.find((a) => a.cond.op === 'in');
   if (inList) return yield* inList.cond.value as unknown[];
   if (atoms.some((a) => a.cond.op === 'exists' && a.cond.value === false)) return yield null;
-  const k = atoms.filter((a) => a.cond.op === 'neq' || a.cond.op === 'not_in').reduce((n, a) => n + (Array.isArray(a.cond.value) ? a.cond.value.length : 1), 0) + 2;
+  const k =
+    atoms
+      .filter((a) => a.cond.op === 'neq' || a.cond.op === 'not_in')
+      .reduce((n, a) => n + (Array.isArray(a.cond.value) ? a.cond.value.length : 1), 0) + 2;
   const current = info.current;
   const numeric = atoms.filter((a) => isOrdered(a.cond.op) && isFiniteNumber(a.cond.value));
   const dated = atoms.filter((a) => isOrdered(a.cond.op) && (isIsoDate(a.cond.value) || isIsoDateTime(a.cond.value)));
   if (numeric.length) {
-    const points = around(numeric.map((a) => a.cond.value as number), 1, k);
+    const points = around(
+      numeric.map((a) => a.cond.value as number),
+      1,
+      k,
+    );
     const hint = isFiniteNumber(current) ? current : 0;
     yield* points.sort((x, y) => Math.abs(x - hint) - Math.abs(y - hint));
     return;
@@ -585,7 +620,8 @@ function* candidates(info: FieldInfo, atoms: readonly Atom[]): Generator<unknown
 function boundsImply(atoms: readonly Atom[], op: ConditionOp, value: unknown): boolean {
   const numeric = isFiniteNumber(value);
   if (!numeric && !isIsoDate(value) && !isIsoDateTime(value)) return false;
-  const position = (x: unknown): number => (numeric ? (isFiniteNumber(x) ? x : NaN) : isIsoDate(x) || isIsoDateTime(x) ? isoToMillis(x) : NaN);
+  const position = (x: unknown): number =>
+    numeric ? (isFiniteNumber(x) ? x : NaN) : isIsoDate(x) || isIsoDateTime(x) ? isoToMillis(x) : NaN;
   const r = position(value);
   let lo = -Infinity;
   let loStrict = false;
@@ -716,7 +752,9 @@ function simplify(path: string, atoms: readonly Atom[]): ExplanationChange[] {
   if (eq) return [change('eq', eq.cond.value)];
   const inList = atoms.find((a) => a.cond.op === 'in');
   if (inList) {
-    const members = (inList.cond.value as unknown[]).filter((v, i, xs) => atoms.every((a) => atomHolds(a, v)) && xs.findIndex((x) => jsonEqual(x, v)) === i);
+    const members = (inList.cond.value as unknown[]).filter(
+      (v, i, xs) => atoms.every((a) => atomHolds(a, v)) && xs.findIndex((x) => jsonEqual(x, v)) === i,
+    );
     return [members.length === 1 ? change('eq', members[0]) : change('in', members)];
   }
   if (atoms.some((a) => a.cond.op === 'exists' && a.cond.value === false)) return [change('exists', false)];
@@ -748,7 +786,8 @@ function simplify(path: string, atoms: readonly Atom[]): ExplanationChange[] {
   if (excluded.length === 1) out.push(change('neq', excluded[0]));
   else if (excluded.length > 1) out.push(change('not_in', excluded));
   // exists true says something unless the other changes already refuse null.
-  if (atoms.some((a) => a.cond.op === 'exists') && out.every((c) => atomHolds(atom(path, c.op, c.value), null))) out.push(change('exists', true));
+  if (atoms.some((a) => a.cond.op === 'exists') && out.every((c) => atomHolds(atom(path, c.op, c.value), null)))
+    out.push(change('exists', true));
   return out.sort((a, b) => OP_ORDER.indexOf(a.op) - OP_ORDER.indexOf(b.op));
 }
 
@@ -779,7 +818,8 @@ export function explain(
     return { fields, changes, keys: new Set(changes.map(changeKey)), requirements };
   });
   // Minimal: drop an alternative that changes more fields than another, or the same fields with more constraints.
-  const subset = <T>(a: ReadonlySet<T> | readonly T[], b: ReadonlySet<T> | readonly T[]): boolean => [...a].every((x) => (b instanceof Set ? b.has(x) : (b as T[]).includes(x)));
+  const subset = <T>(a: ReadonlySet<T> | readonly T[], b: ReadonlySet<T> | readonly T[]): boolean =>
+    [...a].every((x) => (b instanceof Set ? b.has(x) : (b as T[]).includes(x)));
   const minimal = alternatives.filter(
     (alt, i) =>
       !alternatives.some((other, j) => {
@@ -791,7 +831,9 @@ export function explain(
       }),
   );
   minimal.sort((a, b) => a.fields.length - b.fields.length || a.changes.length - b.changes.length);
-  const toAllow = minimal.slice(0, MAX_ALTERNATIVES).map(({ changes, requirements }): ExplanationAlternative => (requirements.length ? { changes, requirements } : { changes }));
+  const toAllow = minimal
+    .slice(0, MAX_ALTERNATIVES)
+    .map(({ changes, requirements }): ExplanationAlternative => (requirements.length ? { changes, requirements } : { changes }));
   const out: Explanation = { not_invertible: search.notInvertible(), to_allow: toAllow };
   if (result.verdict === 'approval_required') return { deciders: [...result.candidate_deciders], ...out };
   return out;

@@ -117,7 +117,10 @@ export function valueAtPath(root: unknown, path: string): unknown {
  * names a path the parameters leave out. Parameters are what the executor will do and are signed; a Fact
  * may describe the world around them, never say otherwise.
  */
-export function factContradictingParameters(parameters: Readonly<Record<string, unknown>>, context: Readonly<Record<string, Fact>>): string | null {
+export function factContradictingParameters(
+  parameters: Readonly<Record<string, unknown>>,
+  context: Readonly<Record<string, Fact>>,
+): string | null {
   for (const field of Object.keys(context)) {
     const held = valueAtPath(parameters, field);
     if (held !== undefined && !jsonEqual(held, context[field].value)) return field;

@@ -63,7 +63,13 @@ describe(compileGlob.name, () => {
     // A string derived from the glob: each `*` replaced by a random run, each `?` by one code point,
     // then possibly mutated by one edit.
     const derived = fc
-      .tuple(fc.string({ unit: GLOB_UNIT, minLength: 1, maxLength: 10 }), fc.array(fc.string({ unit: TEXT_UNIT, maxLength: 4 }), { minLength: 10, maxLength: 10 }), TEXT_UNIT, fc.nat(20), fc.boolean())
+      .tuple(
+        fc.string({ unit: GLOB_UNIT, minLength: 1, maxLength: 10 }),
+        fc.array(fc.string({ unit: TEXT_UNIT, maxLength: 4 }), { minLength: 10, maxLength: 10 }),
+        TEXT_UNIT,
+        fc.nat(20),
+        fc.boolean(),
+      )
       .map(([glob, runs, one, at, mutate]) => {
         let s = '';
         let r = 0;
@@ -172,7 +178,9 @@ describe(ActionIndex.name, () => {
         (rules, action) => {
           const sut = new ActionIndex();
           rules.forEach((globs, i) => sut.add(i, globs));
-          const expected = rules.flatMap((globs, i) => (!globs || globs.length === 0 || globs.some((g) => compileGlob(g)(action)) ? [i] : []));
+          const expected = rules.flatMap((globs, i) =>
+            !globs || globs.length === 0 || globs.some((g) => compileGlob(g)(action)) ? [i] : [],
+          );
           expect(sut.lookup(action).sort((a, b) => a - b)).toEqual(expected);
         },
       ),

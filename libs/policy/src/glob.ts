@@ -103,7 +103,7 @@ function literalPiece(lit: string): Piece {
  */
 function patternPiece(text: string): Piece {
   const tokens: number[] = [];
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     const w = widthAt(text, i);
     tokens.push(text.charCodeAt(i) === QUESTION ? -1 : text.codePointAt(i)!);
     i += w;

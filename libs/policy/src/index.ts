@@ -25,7 +25,6 @@ export {
 export { factContradictingParameters, valueAtPath } from './field-path';
 export { jsonEqual } from './values';
 export { PolicyCompileError, type PolicyCompileErrorCode } from './errors';
-export { benchmarkFixture, type BenchmarkFixture } from './fixtures';
 export { compileGlob, compileGlobList, type StringMatcher } from './glob';
 export { isLedgerSourceEntry, LEDGER_SOURCE, LEDGER_SOURCE_PREFIX, sourceEntryProblem } from './sources';
 export { scopeContains, selectorProblems, type ScopeSchema } from './selector';

@@ -3,7 +3,8 @@ import { PolicyCompileError } from './errors';
 import { CONDITION_OPS, compileCondition } from './operators';
 import type { ConditionOp } from './types';
 
-const test = (op: ConditionOp, value: unknown, actual: unknown): boolean => compileCondition({ field: 'f', op, value }, 'rul-x').test(actual);
+const test = (op: ConditionOp, value: unknown, actual: unknown): boolean =>
+  compileCondition({ field: 'f', op, value }, 'rul-x').test(actual);
 
 describe(compileCondition.name, () => {
   describe('eq and neq', () => {

@@ -90,7 +90,17 @@ const firingRules: fc.Arbitrary<EngineRule[]> = fc
   .map(withIds);
 
 /** Override conditions over the generated fields: some hold, some read absent fields, some error, some do not parse. */
-const CEL_CONDITIONS = [null, 'a == 1', 'a < 2 && b == "x"', 'a > 0 || c == true', 'd != null', 'size(b) > 0', 'b.startsWith("x")', 'a <', 'free text'];
+const CEL_CONDITIONS = [
+  null,
+  'a == 1',
+  'a < 2 && b == "x"',
+  'a > 0 || c == true',
+  'd != null',
+  'size(b) > 0',
+  'b.startsWith("x")',
+  'a <',
+  'free text',
+];
 
 const overridesFor = (ids: string[]): fc.Arbitrary<EngineOverride[]> =>
   fc
@@ -227,7 +237,12 @@ describe('engine properties', () => {
         const byId = new Map(s.rules.map((x) => [x.rule_id, x]));
         const trace = r.precedence_trace;
         for (let i = 1; i < trace.length; i++) {
-          const [sign] = compare(byId.get(trace[i - 1].rule_id)!, trace[i - 1].scope_match, byId.get(trace[i].rule_id)!, trace[i].scope_match);
+          const [sign] = compare(
+            byId.get(trace[i - 1].rule_id)!,
+            trace[i - 1].scope_match,
+            byId.get(trace[i].rule_id)!,
+            trace[i].scope_match,
+          );
           expect(sign).toBe(-1);
         }
         if (r.status !== 'complete') return;
@@ -275,7 +290,9 @@ describe('engine properties', () => {
         if (without.status !== 'complete') return;
         // Allowed with overrides but not without: some firing enforced rule was neutralised by a holding override.
         if ((withOverrides as CompleteEvaluation).verdict === 'allowed' && (without as CompleteEvaluation).verdict !== 'allowed') {
-          const enforced = without.precedence_trace.filter((e) => e.reason === 'fires' && (e.severity === 'block' || e.severity === 'approval'));
+          const enforced = without.precedence_trace.filter(
+            (e) => e.reason === 'fires' && (e.severity === 'block' || e.severity === 'approval'),
+          );
           for (const e of enforced) {
             const now = withOverrides.precedence_trace.find((x) => x.rule_id === e.rule_id)!;
             expect(now.reason).toBe('overridden');
@@ -293,7 +310,10 @@ describe('engine properties', () => {
       fc.property(
         scenario('resolve').chain((s) => fc.tuple(fc.constant(s), field, fact)),
         ([scenarioWithConditions, extraField, extraFact]) => {
-          const s = { ...scenarioWithConditions, overrides: scenarioWithConditions.overrides.map((o) => ({ ...o, type: 'temporary', conditions: null })) };
+          const s = {
+            ...scenarioWithConditions,
+            overrides: scenarioWithConditions.overrides.map((o) => ({ ...o, type: 'temporary', conditions: null })),
+          };
           fc.pre(!(extraField in (s.request.context ?? {})));
           const policy = compilePolicy(s.rules, s.overrides);
           const before = asked(evaluate(policy, s.request, NOW));
@@ -337,23 +357,26 @@ describe('shadow rule properties', () => {
       });
     });
 
-  it.each(['check', 'resolve'] as const)('%s: adding shadow rules never changes the status, verdict, trace, citations or triggers', (mode) => {
-    fc.assert(
-      fc.property(fc.oneof(withShadow(mode), withShadow(mode, firingRules)), (s) => {
-        const without = evaluate(compilePolicy(s.enforced, s.overrides), s.request, NOW);
-        const withShadows = evaluate(compilePolicy([...s.enforced, ...s.shadows], s.overrides), s.request, NOW);
-        if (withShadows.status !== 'complete') {
-          expect(withShadows).toEqual(without);
-          return;
-        }
-        const { shadow, ...rest } = withShadows;
-        expect(rest).toEqual({ ...without, shadow: undefined });
-        expect((without as CompleteEvaluation).shadow).toEqual([]);
-        for (const e of shadow) expect(e.would_be).not.toBe(withShadows.verdict);
-      }),
-      { numRuns: 1000 },
-    );
-  });
+  it.each(['check', 'resolve'] as const)(
+    '%s: adding shadow rules never changes the status, verdict, trace, citations or triggers',
+    (mode) => {
+      fc.assert(
+        fc.property(fc.oneof(withShadow(mode), withShadow(mode, firingRules)), (s) => {
+          const without = evaluate(compilePolicy(s.enforced, s.overrides), s.request, NOW);
+          const withShadows = evaluate(compilePolicy([...s.enforced, ...s.shadows], s.overrides), s.request, NOW);
+          if (withShadows.status !== 'complete') {
+            expect(withShadows).toEqual(without);
+            return;
+          }
+          const { shadow, ...rest } = withShadows;
+          expect(rest).toEqual({ ...without, shadow: undefined });
+          expect((without as CompleteEvaluation).shadow).toEqual([]);
+          for (const e of shadow) expect(e.would_be).not.toBe(withShadows.verdict);
+        }),
+        { numRuns: 1000 },
+      );
+    },
+  );
 
   it.each(['check', 'resolve'] as const)('%s: a shadow rule reported with would_be X gives verdict X once enforced', (mode) => {
     fc.assert(

@@ -17,7 +17,9 @@ describe(compileRequirement.name, () => {
   describe('source_requirement', () => {
     it('needs verification_status verified', () => {
       expect(check({ type: 'any', source_requirement: 'verified' }, 1, fact(1, { verification_status: 'verified' }))).toBeNull();
-      expect(check({ type: 'any', source_requirement: 'verified' }, 1, fact(1, { verification_status: 'unverified' }))).toBe('not_verified');
+      expect(check({ type: 'any', source_requirement: 'verified' }, 1, fact(1, { verification_status: 'unverified' }))).toBe(
+        'not_verified',
+      );
       expect(check({ type: 'any', source_requirement: 'verified' }, 1, fact(1))).toBe('not_verified');
     });
 
@@ -47,11 +49,17 @@ describe(compileRequirement.name, () => {
     });
 
     it('never lets a Fact that is no ledger citation meet ledger:<stream glob>, whatever its members say', () => {
-      for (const f of [fact(1, { source: 'ledger:kyc-*' }), fact(1, { source: 'crm', ledger_stream: 'kyc-checks' }), fact(1, { source: 'ledger' })]) {
+      for (const f of [
+        fact(1, { source: 'ledger:kyc-*' }),
+        fact(1, { source: 'crm', ledger_stream: 'kyc-checks' }),
+        fact(1, { source: 'ledger' }),
+      ]) {
         expect(check({ type: 'any', acceptable_sources: ['ledger:kyc-*'] }, 1, f)).toBe('source_not_accepted');
       }
       // A malformed entry accepts nothing.
-      expect(check({ type: 'any', acceptable_sources: ['ledger:'] }, 1, fact(1, { source: 'ledger', ledger_stream: '' }))).toBe('source_not_accepted');
+      expect(check({ type: 'any', acceptable_sources: ['ledger:'] }, 1, fact(1, { source: 'ledger', ledger_stream: '' }))).toBe(
+        'source_not_accepted',
+      );
     });
   });
 
@@ -147,7 +155,16 @@ describe(mergeRequirements.name, () => {
   it('keeps the strictest bound of each kind', () => {
     const sut = mergeRequirements('f', [
       { field: 'f', type: 'any', min: 0, max: 100, allowed_values: [1, 2, 3], acceptable_sources: ['a', 'b'], confidence_threshold: 0.5 },
-      { field: 'f', type: 'number', min: 10, max: 50, allowed_values: [2, 3, 4], acceptable_sources: ['b', 'c'], source_requirement: 'verified', reason: 'why' },
+      {
+        field: 'f',
+        type: 'number',
+        min: 10,
+        max: 50,
+        allowed_values: [2, 3, 4],
+        acceptable_sources: ['b', 'c'],
+        source_requirement: 'verified',
+        reason: 'why',
+      },
       { field: 'f', type: 'string', confidence_threshold: 0.9, format: 'x' },
     ]);
     expect(sut).toEqual({
@@ -185,7 +202,15 @@ describe(validateRequirement.name, () => {
 
 describe(describeProblem.name, () => {
   it('explains each problem with the bound it broke', () => {
-    const r: Requirement = { field: 'f', type: 'number', min: 1, max: 9, acceptable_sources: ['a', 'b'], confidence_threshold: 0.7, format: 'uuid' };
+    const r: Requirement = {
+      field: 'f',
+      type: 'number',
+      min: 1,
+      max: 9,
+      acceptable_sources: ['a', 'b'],
+      confidence_threshold: 0.7,
+      format: 'uuid',
+    };
     expect(describeProblem('absent', r)).toBe('absent');
     expect(describeProblem('below_min', r)).toContain('1');
     expect(describeProblem('above_max', r)).toContain('9');

@@ -2,6 +2,7 @@
 // Requirement on its field counts as missing for that rule, with the first failing check as reason.
 // Provenance checks (source_requirement, acceptable_sources, confidence_threshold) need a Fact: a
 // value read from check `parameters` or from the request itself carries no provenance and fails them.
+import { isPlainObject } from '@arbiter/input';
 import { PolicyCompileError } from './errors';
 import { ISO_3166_ALPHA2 } from './iso-countries';
 import { compileSources, intersectSources } from './sources';
@@ -21,7 +22,7 @@ const TYPE_CHECKS: Record<string, Check> = {
   datetime: isIsoDateTime,
   timestamp: isIsoDateTime,
   array: (v) => Array.isArray(v),
-  object: (v) => typeof v === 'object' && v !== null && !Array.isArray(v),
+  object: isPlainObject,
   // enum: membership is checked through allowed_values; the value must at least be a scalar.
   enum: (v) => isScalar(v),
 };
@@ -74,7 +75,10 @@ const FORMAT_CHECKS: Record<string, Check> = {
 };
 
 export function normaliseName(name: string): string {
-  return name.trim().toLowerCase().replace(/[\s_]+/g, '-');
+  return name
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_]+/g, '-');
 }
 
 /** A Requirement compiled to one function; null means the value is acceptable. */
@@ -100,13 +104,13 @@ export function mergeRequirements(field: string, reqs: readonly Requirement[]): 
     if (r.format && !out.format) out.format = r.format;
     if (r.source_requirement === 'verified') out.source_requirement = 'verified';
     if (r.acceptable_sources) {
-      out.acceptable_sources = out.acceptable_sources ? intersectSources(out.acceptable_sources, r.acceptable_sources) : [...r.acceptable_sources];
+      out.acceptable_sources = out.acceptable_sources
+        ? intersectSources(out.acceptable_sources, r.acceptable_sources)
+        : [...r.acceptable_sources];
     }
     if (r.confidence_threshold !== undefined && r.confidence_threshold !== null) {
       out.confidence_threshold =
-        out.confidence_threshold === undefined
-          ? r.confidence_threshold
-          : Math.max(out.confidence_threshold, r.confidence_threshold);
+        out.confidence_threshold === undefined ? r.confidence_threshold : Math.max(out.confidence_threshold, r.confidence_threshold);
     }
   }
   return out;

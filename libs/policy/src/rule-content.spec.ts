@@ -22,14 +22,27 @@ describe(ruleContent.name, () => {
       severity: 'REQUIRES_APPROVAL',
       verdict: 'escalate',
       applies_to: { actions: ['a.*'] },
-      conditions: [{ field: 'x', op: 'exists', value: undefined }, { field: 'y', op: 'eq', value: null }],
+      conditions: [
+        { field: 'x', op: 'exists', value: undefined },
+        { field: 'y', op: 'eq', value: null },
+      ],
       condition_mode: 'any',
       deciders: ['role-a', 'role-a', 'role-b'],
       priority: 3,
       mode: 'shadow',
     });
-    expect(sut).toMatchObject({ verdict: 'escalate', applies_to: { actions: ['a.*'] }, condition_mode: 'any', deciders: ['role-a', 'role-b'], priority: 3, mode: 'shadow' });
-    expect(sut.conditions).toEqual([{ field: 'x', op: 'exists' }, { field: 'y', op: 'eq', value: null }]);
+    expect(sut).toMatchObject({
+      verdict: 'escalate',
+      applies_to: { actions: ['a.*'] },
+      condition_mode: 'any',
+      deciders: ['role-a', 'role-b'],
+      priority: 3,
+      mode: 'shadow',
+    });
+    expect(sut.conditions).toEqual([
+      { field: 'x', op: 'exists' },
+      { field: 'y', op: 'eq', value: null },
+    ]);
     expect('value' in sut.conditions[0]).toBe(false);
   });
 });

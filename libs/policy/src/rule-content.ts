@@ -32,7 +32,9 @@ export interface RuleContentOf<S extends string, C, R> {
 }
 
 /** `{}`, `{actions: null}` and absent all mean "every operation": null. */
-export function normaliseAppliesTo(a: RuleBodyFields<string, never, never>['applies_to']): { actions?: string[]; resources?: string[] } | null {
+export function normaliseAppliesTo(
+  a: RuleBodyFields<string, never, never>['applies_to'],
+): { actions?: string[]; resources?: string[] } | null {
   if (!a || (!a.actions && !a.resources)) return null;
   return { ...(a.actions ? { actions: [...a.actions] } : {}), ...(a.resources ? { resources: [...a.resources] } : {}) };
 }
@@ -49,7 +51,9 @@ export function ruleContent<S extends string, C extends { field: string; op: str
     severity: body.severity,
     verdict: body.verdict ?? null,
     applies_to: normaliseAppliesTo(body.applies_to),
-    conditions: (body.conditions ?? []).map((c) => (c.value === undefined ? { field: c.field, op: c.op } : { field: c.field, op: c.op, value: c.value }) as C),
+    conditions: (body.conditions ?? []).map(
+      (c) => (c.value === undefined ? { field: c.field, op: c.op } : { field: c.field, op: c.op, value: c.value }) as C,
+    ),
     condition_mode: body.condition_mode ?? 'all',
     requires: [...(body.requires ?? [])],
     deciders: [...new Set(body.deciders ?? [])],

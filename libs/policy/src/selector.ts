@@ -30,7 +30,8 @@ export function selectorProblems(selector: Scope, schema: ScopeSchema | null | u
       continue;
     }
     if (typeof value === 'number' && !Number.isFinite(value)) problems.push(`${label}.${name}: not a finite number`);
-    if (typeof value === 'string' && value.length > MAX_VALUE_LENGTH) problems.push(`${label}.${name}: longer than ${MAX_VALUE_LENGTH} characters`);
+    if (typeof value === 'string' && value.length > MAX_VALUE_LENGTH)
+      problems.push(`${label}.${name}: longer than ${MAX_VALUE_LENGTH} characters`);
     if (!schemaNamesFields) continue;
     const field = hasOwn.call(fields, name) ? fields[name] : undefined;
     if (!field) {

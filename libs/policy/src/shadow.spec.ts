@@ -39,7 +39,13 @@ describe('shadow rules', () => {
 
   it('keeps shadow rules out of the trace, the citations and the triggers', () => {
     const enforced = rule('approve', { severity: 'REQUIRES_APPROVAL', deciders: ['role-a'] });
-    const sut = complete(run([enforced, shadow('big', { ...BIG, deciders: ['role-b'] }), shadow('other', { severity: 'REQUIRES_APPROVAL', deciders: ['role-c'] })]));
+    const sut = complete(
+      run([
+        enforced,
+        shadow('big', { ...BIG, deciders: ['role-b'] }),
+        shadow('other', { severity: 'REQUIRES_APPROVAL', deciders: ['role-c'] }),
+      ]),
+    );
     const without = complete(run([enforced]));
     expect(sut.precedence_trace).toEqual(without.precedence_trace);
     expect([sut.cited_rule_ids, sut.cited_rule_version_ids, sut.triggers, sut.candidate_deciders]).toEqual([
@@ -75,13 +81,25 @@ describe('shadow rules', () => {
   });
 
   it('reports a shadow rule above the dominator, whatever enforced rules it outranks', () => {
-    const sut = complete(run([rule('observe', { severity: 'ADVISORY' }), rule('allow', { severity: 'ALLOW' }), shadow('approve', { severity: 'REQUIRES_APPROVAL' })]));
+    const sut = complete(
+      run([
+        rule('observe', { severity: 'ADVISORY' }),
+        rule('allow', { severity: 'ALLOW' }),
+        shadow('approve', { severity: 'REQUIRES_APPROVAL' }),
+      ]),
+    );
     expect(sut.verdict).toBe('observe');
     expect(sut.shadow).toEqual([{ rule_id: 'rul-approve', rule_version_id: 'rv-approve', would_be: 'approval_required' }]);
   });
 
   it('reports every disagreeing shadow rule, in precedence order', () => {
-    const sut = complete(run([shadow('observe', { severity: 'ADVISORY' }), shadow('block', BIG), shadow('custom', { severity: 'ADVISORY', verdict: 'flagged', priority: 5 })]));
+    const sut = complete(
+      run([
+        shadow('observe', { severity: 'ADVISORY' }),
+        shadow('block', BIG),
+        shadow('custom', { severity: 'ADVISORY', verdict: 'flagged', priority: 5 }),
+      ]),
+    );
     expect(sut.shadow.map((s) => [s.rule_id, s.would_be])).toEqual([
       ['rul-block', 'blocked'],
       ['rul-custom', 'flagged'],

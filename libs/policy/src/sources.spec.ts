@@ -5,7 +5,17 @@ const ledgerFact = (stream: string): Fact => ({ value: 1, source: 'ledger', veri
 
 describe(sourceEntryProblem.name, () => {
   it('accepts plain sources, ledger, and ledger:<stream glob> of stream id characters and wildcards', () => {
-    for (const entry of ['kyc', '', 'Ledger', 'ledger', 'ledger:kyc-*', 'ledger:orders', 'ledger:arbiter.*.rules', 'ledger:a?b:c_d.e-f', `ledger:${'x'.repeat(128)}`]) {
+    for (const entry of [
+      'kyc',
+      '',
+      'Ledger',
+      'ledger',
+      'ledger:kyc-*',
+      'ledger:orders',
+      'ledger:arbiter.*.rules',
+      'ledger:a?b:c_d.e-f',
+      `ledger:${'x'.repeat(128)}`,
+    ]) {
       expect(sourceEntryProblem(entry)).toBeNull();
     }
   });

@@ -35,7 +35,9 @@ export type SourceMatcher = (fact: Fact) => boolean;
 /** Compiles an acceptable_sources list once; a malformed `ledger:` entry accepts nothing (fail closed). */
 export function compileSources(entries: readonly string[]): SourceMatcher {
   const exact = new Set(entries.filter((e) => !e.startsWith(LEDGER_SOURCE_PREFIX)));
-  const streams: StringMatcher[] = entries.filter((e) => e.startsWith(LEDGER_SOURCE_PREFIX) && sourceEntryProblem(e) === null).map((e) => compileGlob(e.slice(LEDGER_SOURCE_PREFIX.length)));
+  const streams: StringMatcher[] = entries
+    .filter((e) => e.startsWith(LEDGER_SOURCE_PREFIX) && sourceEntryProblem(e) === null)
+    .map((e) => compileGlob(e.slice(LEDGER_SOURCE_PREFIX.length)));
   if (streams.length === 0) return (f) => exact.has(f.source);
   return (f) => {
     if (exact.has(f.source)) return true;
@@ -51,7 +53,8 @@ export function compileSources(entries: readonly string[]): SourceMatcher {
  * (every stream). Two different globs are not intersected: neither is kept (fail closed).
  */
 export function intersectSources(a: readonly string[], b: readonly string[]): string[] {
-  const within = (entry: string, list: readonly string[]) => list.includes(entry) || (entry.startsWith(LEDGER_SOURCE_PREFIX) && list.includes(LEDGER_SOURCE));
+  const within = (entry: string, list: readonly string[]) =>
+    list.includes(entry) || (entry.startsWith(LEDGER_SOURCE_PREFIX) && list.includes(LEDGER_SOURCE));
   return [...new Set([...a.filter((e) => within(e, b)), ...b.filter((e) => within(e, a))])];
 }
 

@@ -20,18 +20,7 @@ export type TraceReason = 'fires' | 'condition_false' | 'not_applicable' | 'miss
  */
 export type DecidedBy = 'severity' | 'scope_match' | 'priority' | 'recency' | 'rule_version_id' | 'only_candidate';
 
-export type ConditionOp =
-  | 'eq'
-  | 'neq'
-  | 'in'
-  | 'not_in'
-  | 'gt'
-  | 'gte'
-  | 'lt'
-  | 'lte'
-  | 'exists'
-  | 'contains'
-  | 'starts_with';
+export type ConditionOp = 'eq' | 'neq' | 'in' | 'not_in' | 'gt' | 'gte' | 'lt' | 'lte' | 'exists' | 'contains' | 'starts_with';
 
 /** One condition row of a rule (docs/verdicts.md): `field` is a dot path into the evaluation context. */
 export interface Condition {
@@ -203,7 +192,8 @@ export interface TraceEntry {
  * Why an override did not neutralise its target for this operation: its conditions (a conditional
  * override), or the rule changed since the approval grant was made for another version of it.
  */
-export type OverrideMissReason = 'override_condition_false' | 'override_condition_missing' | 'override_condition_error' | 'override_rule_changed';
+export type OverrideMissReason =
+  'override_condition_false' | 'override_condition_missing' | 'override_condition_error' | 'override_rule_changed';
 
 /** Members in RFC 8785 order (the record is serialised without sorting). */
 export interface OverrideMiss {

@@ -12,7 +12,6 @@ describe(ruleProblems.name, () => {
     ]);
   });
 
-
   it('accepts each op with the value it needs', () => {
     const sut = ruleProblems({
       ...base,
@@ -58,10 +57,15 @@ describe(ruleProblems.name, () => {
   });
 
   it('needs allowed_values for enum requirements and min <= max', () => {
-    expect(ruleProblems({ ...base, requires: [{ field: 'x', type: 'enum' }, { field: 'y', type: 'number', min: 5, max: 1 }] })).toEqual([
-      'requires[0]: type enum needs allowed_values',
-      'requires[1]: min is greater than max',
-    ]);
+    expect(
+      ruleProblems({
+        ...base,
+        requires: [
+          { field: 'x', type: 'enum' },
+          { field: 'y', type: 'number', min: 5, max: 1 },
+        ],
+      }),
+    ).toEqual(['requires[0]: type enum needs allowed_values', 'requires[1]: min is greater than max']);
   });
 
   it('refuses duplicate globs', () => {
@@ -73,18 +77,62 @@ describe(ruleProblems.name, () => {
   });
 
   it.each<[string, object, string]>([
-    ['101 action globs', { applies_to: { actions: Array.from({ length: 101 }, (_, i) => `a${i}`) } }, 'applies_to.actions: at most 100 globs; this rule has 101'],
-    ['a glob of 501 characters', { applies_to: { resources: ['r'.repeat(501)] } }, 'applies_to.resources[0]: a glob has at most 500 characters; this one has 501'],
+    [
+      '101 action globs',
+      { applies_to: { actions: Array.from({ length: 101 }, (_, i) => `a${i}`) } },
+      'applies_to.actions: at most 100 globs; this rule has 101',
+    ],
+    [
+      'a glob of 501 characters',
+      { applies_to: { resources: ['r'.repeat(501)] } },
+      'applies_to.resources[0]: a glob has at most 500 characters; this one has 501',
+    ],
     ['an empty glob', { applies_to: { resources: ['x', ''] } }, 'applies_to.resources[1]: a glob is empty'],
-    ['65 wildcards', { applies_to: { resources: ['*?'.repeat(32) + '?'] } }, 'applies_to.resources[0]: a glob has at most 64 wildcards (* and ? together); this one has 65'],
-    ['a lone surrogate', { applies_to: { actions: ['pay.\udc00'] } }, 'applies_to.actions[0]: a glob holds a lone surrogate (half of a UTF-16 pair)'],
-    ['101 conditions', { conditions: Array.from({ length: 101 }, () => ({ field: 'a', op: 'exists' })) }, 'conditions: at most 100 condition rows; this rule has 101'],
-    ['101 requirements', { requires: Array.from({ length: 101 }, (_, i) => ({ field: `f${i}`, type: 'string' })) }, 'requires: at most 100 requirements; this rule has 101'],
-    ['a not_in list of 1,001 values', { conditions: [{ field: 'a', op: 'not_in', value: Array.from({ length: 1001 }, (_, i) => `v${i}`) }] }, 'conditions[0].value: op not_in takes at most 1000 values; this one has 1001'],
-    ['a value of 65,537 characters of JSON', { conditions: [{ field: 'a', op: 'contains', value: 'x'.repeat(65_535) }] }, 'conditions[0].value: at most 65536 characters as JSON; this one has 65537'],
-    ['a field path of 201 characters', { conditions: [{ field: 'f'.repeat(201), op: 'exists' }] }, 'conditions[0].field: at most 200 characters'],
-    ['1,001 allowed_values', { requires: [{ field: 'a', type: 'enum', allowed_values: Array.from({ length: 1001 }, (_, i) => i) }] }, 'requires[0].allowed_values: at most 1000 values'],
-    ['101 acceptable_sources', { requires: [{ field: 'a', type: 'string', acceptable_sources: Array.from({ length: 101 }, (_, i) => `s${i}`) }] }, 'requires[0].acceptable_sources: at most 100 sources'],
+    [
+      '65 wildcards',
+      { applies_to: { resources: ['*?'.repeat(32) + '?'] } },
+      'applies_to.resources[0]: a glob has at most 64 wildcards (* and ? together); this one has 65',
+    ],
+    [
+      'a lone surrogate',
+      { applies_to: { actions: ['pay.\udc00'] } },
+      'applies_to.actions[0]: a glob holds a lone surrogate (half of a UTF-16 pair)',
+    ],
+    [
+      '101 conditions',
+      { conditions: Array.from({ length: 101 }, () => ({ field: 'a', op: 'exists' })) },
+      'conditions: at most 100 condition rows; this rule has 101',
+    ],
+    [
+      '101 requirements',
+      { requires: Array.from({ length: 101 }, (_, i) => ({ field: `f${i}`, type: 'string' })) },
+      'requires: at most 100 requirements; this rule has 101',
+    ],
+    [
+      'a not_in list of 1,001 values',
+      { conditions: [{ field: 'a', op: 'not_in', value: Array.from({ length: 1001 }, (_, i) => `v${i}`) }] },
+      'conditions[0].value: op not_in takes at most 1000 values; this one has 1001',
+    ],
+    [
+      'a value of 65,537 characters of JSON',
+      { conditions: [{ field: 'a', op: 'contains', value: 'x'.repeat(65_535) }] },
+      'conditions[0].value: at most 65536 characters as JSON; this one has 65537',
+    ],
+    [
+      'a field path of 201 characters',
+      { conditions: [{ field: 'f'.repeat(201), op: 'exists' }] },
+      'conditions[0].field: at most 200 characters',
+    ],
+    [
+      '1,001 allowed_values',
+      { requires: [{ field: 'a', type: 'enum', allowed_values: Array.from({ length: 1001 }, (_, i) => i) }] },
+      'requires[0].allowed_values: at most 1000 values',
+    ],
+    [
+      '101 acceptable_sources',
+      { requires: [{ field: 'a', type: 'string', acceptable_sources: Array.from({ length: 101 }, (_, i) => `s${i}`) }] },
+      'requires[0].acceptable_sources: at most 100 sources',
+    ],
   ])('refuses %s, naming the field and the limit', (_what, rule, problem) => {
     expect(ruleProblems(rule)).toEqual([problem]);
   });

@@ -92,7 +92,8 @@ function globProblem(glob: string): string | null {
   if (glob.length > RULE_LIMITS.globLength) return `a glob has at most ${RULE_LIMITS.globLength} characters; this one has ${glob.length}`;
   let wildcards = 0;
   for (let i = 0; i < glob.length; i++) if (glob[i] === '*' || glob[i] === '?') wildcards++;
-  if (wildcards > RULE_LIMITS.wildcardsPerGlob) return `a glob has at most ${RULE_LIMITS.wildcardsPerGlob} wildcards (* and ? together); this one has ${wildcards}`;
+  if (wildcards > RULE_LIMITS.wildcardsPerGlob)
+    return `a glob has at most ${RULE_LIMITS.wildcardsPerGlob} wildcards (* and ? together); this one has ${wildcards}`;
   if (!isWellFormed(glob)) return 'a glob holds a lone surrogate (half of a UTF-16 pair)';
   return null;
 }
@@ -108,18 +109,23 @@ export function ruleLimitProblems(rule: RuleFields): string[] {
   for (const key of ['actions', 'resources'] as const) {
     const globs = rule.applies_to?.[key];
     if (!Array.isArray(globs)) continue;
-    if (globs.length > RULE_LIMITS.globsPerList) problems.push(`applies_to.${key}: ${tooMany('globs', globs.length, RULE_LIMITS.globsPerList)}`);
+    if (globs.length > RULE_LIMITS.globsPerList)
+      problems.push(`applies_to.${key}: ${tooMany('globs', globs.length, RULE_LIMITS.globsPerList)}`);
     globs.forEach((g, i) => {
       const p = typeof g === 'string' ? globProblem(g) : null;
       if (p) problems.push(`applies_to.${key}[${i}]: ${p}`);
     });
   }
   const conditions = Array.isArray(rule.conditions) ? rule.conditions : [];
-  if (conditions.length > RULE_LIMITS.conditions) problems.push(`conditions: ${tooMany('condition rows', conditions.length, RULE_LIMITS.conditions)}`);
+  if (conditions.length > RULE_LIMITS.conditions)
+    problems.push(`conditions: ${tooMany('condition rows', conditions.length, RULE_LIMITS.conditions)}`);
   conditions.forEach((row, i) => {
-    if (typeof row?.field === 'string' && row.field.length > RULE_LIMITS.fieldLength) problems.push(`conditions[${i}].field: at most ${RULE_LIMITS.fieldLength} characters`);
+    if (typeof row?.field === 'string' && row.field.length > RULE_LIMITS.fieldLength)
+      problems.push(`conditions[${i}].field: at most ${RULE_LIMITS.fieldLength} characters`);
     if ((row?.op === 'in' || row?.op === 'not_in') && Array.isArray(row.value) && row.value.length > RULE_LIMITS.listValues) {
-      problems.push(`conditions[${i}].value: op ${row.op} takes at most ${RULE_LIMITS.listValues} values; this one has ${row.value.length}`);
+      problems.push(
+        `conditions[${i}].value: op ${row.op} takes at most ${RULE_LIMITS.listValues} values; this one has ${row.value.length}`,
+      );
     }
     const json = row?.value === undefined ? undefined : JSON.stringify(row.value);
     if (json !== undefined && json.length > RULE_LIMITS.valueJsonLength) {
@@ -129,7 +135,8 @@ export function ruleLimitProblems(rule: RuleFields): string[] {
   const requires = Array.isArray(rule.requires) ? rule.requires : [];
   if (requires.length > RULE_LIMITS.requires) problems.push(`requires: ${tooMany('requirements', requires.length, RULE_LIMITS.requires)}`);
   requires.forEach((req, i) => {
-    if (typeof req?.field === 'string' && req.field.length > RULE_LIMITS.fieldLength) problems.push(`requires[${i}].field: at most ${RULE_LIMITS.fieldLength} characters`);
+    if (typeof req?.field === 'string' && req.field.length > RULE_LIMITS.fieldLength)
+      problems.push(`requires[${i}].field: at most ${RULE_LIMITS.fieldLength} characters`);
     if (Array.isArray(req?.allowed_values) && req.allowed_values.length > RULE_LIMITS.allowedValues) {
       problems.push(`requires[${i}].allowed_values: at most ${RULE_LIMITS.allowedValues} values`);
     }

@@ -15,7 +15,10 @@ describe('jobCatalog', () => {
   });
 
   it('accepts a ping payload and rejects one without sent_at', () => {
-    expect(pingJob.parse({ message: 'hi', sent_at: '2026-05-01T12:00:00.000Z' })).toEqual({ message: 'hi', sent_at: '2026-05-01T12:00:00.000Z' });
+    expect(pingJob.parse({ message: 'hi', sent_at: '2026-05-01T12:00:00.000Z' })).toEqual({
+      message: 'hi',
+      sent_at: '2026-05-01T12:00:00.000Z',
+    });
     expect(() => pingJob.parse({ message: 'hi' })).toThrow(expect.objectContaining({ code: 'invalid_payload' }));
   });
 
@@ -28,8 +31,12 @@ describe('jobCatalog', () => {
   it('accepts a delivery attempt and rejects a malformed one', () => {
     const payload = { delivery_id: 'dlv-0123456789abcdef01234567', attempt: 2 };
     expect(webhookDeliverJob.parse(payload)).toEqual(payload);
-    expect(() => webhookDeliverJob.parse({ delivery_id: 'dlv-x', attempt: 2 })).toThrow(expect.objectContaining({ code: 'invalid_payload' }));
-    expect(() => webhookDeliverJob.parse({ delivery_id: payload.delivery_id, attempt: 0 })).toThrow(expect.objectContaining({ code: 'invalid_payload' }));
+    expect(() => webhookDeliverJob.parse({ delivery_id: 'dlv-x', attempt: 2 })).toThrow(
+      expect.objectContaining({ code: 'invalid_payload' }),
+    );
+    expect(() => webhookDeliverJob.parse({ delivery_id: payload.delivery_id, attempt: 0 })).toThrow(
+      expect.objectContaining({ code: 'invalid_payload' }),
+    );
   });
 
   it('names a delivery attempt job after the delivery and the attempt, a valid BullMQ id', () => {
@@ -38,7 +45,13 @@ describe('jobCatalog', () => {
 
   const seal = (id: string) => ({
     id,
-    seal: { stream_id: 'arbiter.ten-1.consultations', tenant_id: 'ten-1', actor: 'service:verdict', custom_payload: { consultation_id: `cns-${id}` }, client_ref: `cns-${id}` },
+    seal: {
+      stream_id: 'arbiter.ten-1.consultations',
+      tenant_id: 'ten-1',
+      actor: 'service:verdict',
+      custom_payload: { consultation_id: `cns-${id}` },
+      client_ref: `cns-${id}`,
+    },
   });
 
   it('declares ledger.v1.seal on queue ledger with retries, and accepts a batch of seals', () => {

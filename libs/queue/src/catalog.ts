@@ -166,8 +166,12 @@ export const ledgerSealJob = defineJob<LedgerSealPayload, LedgerSealResult>({
 });
 
 /** The job id of a batch: `seal.<owner>.<sha256 of the lease and the row ids, 32 hex>`. */
-export function ledgerSealJobId(payload: Pick<LedgerSealPayload, 'owner' | 'leased_until'> & { items: ReadonlyArray<{ id: string }> }): string {
-  const digest = createHash('sha256').update(`${payload.leased_until}\n${payload.items.map((i) => i.id).join(',')}`).digest('hex');
+export function ledgerSealJobId(
+  payload: Pick<LedgerSealPayload, 'owner' | 'leased_until'> & { items: ReadonlyArray<{ id: string }> },
+): string {
+  const digest = createHash('sha256')
+    .update(`${payload.leased_until}\n${payload.items.map((i) => i.id).join(',')}`)
+    .digest('hex');
   return `seal.${payload.owner}.${digest.slice(0, 32)}`;
 }
 

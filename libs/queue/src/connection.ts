@@ -27,9 +27,7 @@ export interface RedisConnectionOptions {
  * whose Redis was never reachable waits; `Producer.enqueue` refuses early in that case.
  */
 export function createRedisConnection(url: string, opts: RedisConnectionOptions): Redis {
-  const options: RedisOptions = opts.forWorker
-    ? { maxRetriesPerRequest: null }
-    : { enableOfflineQueue: false };
+  const options: RedisOptions = opts.forWorker ? { maxRetriesPerRequest: null } : { enableOfflineQueue: false };
   const connection = new Redis(url, options);
   if (opts.logger) {
     const log = opts.logger;

@@ -26,7 +26,10 @@ export async function queueDepths(
     return Object.fromEntries(
       names.map((name, i) => {
         const c = counts[i];
-        return [name, { waiting: (c.wait ?? 0) + (c.prioritized ?? 0), active: c.active ?? 0, delayed: c.delayed ?? 0, failed: c.failed ?? 0 }];
+        return [
+          name,
+          { waiting: (c.wait ?? 0) + (c.prioritized ?? 0), active: c.active ?? 0, delayed: c.delayed ?? 0, failed: c.failed ?? 0 },
+        ];
       }),
     );
   } finally {

@@ -19,9 +19,7 @@ describe(defineCatalog.name, () => {
   });
 
   it('rejects a key that is not the job name with invalid_catalog', () => {
-    expect(() => defineCatalog({ 'test.v2.a': job('test.v1.a', 'one') })).toThrow(
-      expect.objectContaining({ code: 'invalid_catalog' }),
-    );
+    expect(() => defineCatalog({ 'test.v2.a': job('test.v1.a', 'one') })).toThrow(expect.objectContaining({ code: 'invalid_catalog' }));
   });
 });
 

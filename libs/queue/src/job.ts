@@ -78,7 +78,10 @@ export function defineJob<P, R = unknown>(spec: JobSpec<P>): JobDefinition<P, R>
     throw new QueueError('invalid_job_name', `job name ${JSON.stringify(spec.name)} must look like <area>.v<N>.<verb>`);
   }
   if (!QUEUE_NAME_PATTERN.test(spec.queue)) {
-    throw new QueueError('invalid_job_definition', `${spec.name}: queue name ${JSON.stringify(spec.queue)} must match ${QUEUE_NAME_PATTERN}`);
+    throw new QueueError(
+      'invalid_job_definition',
+      `${spec.name}: queue name ${JSON.stringify(spec.queue)} must match ${QUEUE_NAME_PATTERN}`,
+    );
   }
   const { attempts, backoff } = spec.retry;
   if (!Number.isInteger(attempts) || attempts < 1) {

@@ -57,10 +57,7 @@ const JOB_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
  * A producer over a caller-owned connection, normally `createRedisConnection(url, { forWorker: false })`.
  * One BullMQ Queue per catalog queue, created on first use.
  */
-export function createProducer<C extends JobCatalog = typeof jobCatalog>(
-  connection: Redis,
-  opts: ProducerOptions<C> = {},
-): Producer<C> {
+export function createProducer<C extends JobCatalog = typeof jobCatalog>(connection: Redis, opts: ProducerOptions<C> = {}): Producer<C> {
   const catalog: JobCatalog = opts.catalog ?? jobCatalog;
   const prefix = opts.prefix ?? DEFAULT_PREFIX;
   const readyTimeoutMs = opts.readyTimeoutMs ?? 2000;
@@ -92,7 +89,9 @@ export function createProducer<C extends JobCatalog = typeof jobCatalog>(
     try {
       // The enqueuing context travels in the job's options (BullMQ keeps them with the job), not in
       // its payload, whose schema workers of every version check.
-      const telemetry = jobTelemetry(options.traceLinks && Object.keys(options.traceLinks).length ? { links: options.traceLinks } : undefined);
+      const telemetry = jobTelemetry(
+        options.traceLinks && Object.keys(options.traceLinks).length ? { links: options.traceLinks } : undefined,
+      );
       const added = await queueFor(def.queue).add(def.name, data, {
         attempts: def.retry.attempts,
         backoff: { type: def.retry.backoff.type, delay: def.retry.backoff.delay },

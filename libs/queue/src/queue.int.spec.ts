@@ -110,7 +110,12 @@ describe(startWorkers.name, () => {
     const unused = async (): Promise<never> => {
       throw new Error('not used here');
     };
-    const running = await startWorkers({ connection: workerConnection, handlers: { 'system.v1.ping': ping, 'webhook.v1.deliver': unused, 'ledger.v1.seal': unused }, prefix, logger });
+    const running = await startWorkers({
+      connection: workerConnection,
+      handlers: { 'system.v1.ping': ping, 'webhook.v1.deliver': unused, 'ledger.v1.seal': unused },
+      prefix,
+      logger,
+    });
     started.push(running);
     expect(running.queues).toEqual(['system', 'webhook', 'ledger']);
 
@@ -125,7 +130,12 @@ describe(startWorkers.name, () => {
     await expect(producer.enqueue(pingJob, bad)).rejects.toMatchObject({ code: 'invalid_payload', name: 'QueueError' });
     await expect(producer.enqueue('system.v1.ping', { message: 'x' })).rejects.toBeInstanceOf(QueueError);
 
-    expect((await queueDepths(producerConnection, { prefix, catalog: testCatalog })).system).toEqual({ waiting: 0, active: 0, delayed: 0, failed: 0 });
+    expect((await queueDepths(producerConnection, { prefix, catalog: testCatalog })).system).toEqual({
+      waiting: 0,
+      active: 0,
+      delayed: 0,
+      failed: 0,
+    });
   });
 
   it('rejects a job that is not in the catalog with unknown_job', async () => {
@@ -194,7 +204,9 @@ describe(startWorkers.name, () => {
     const added = await raw.add('test.v9.gone', { n: 1 }, { attempts: 3 });
     await raw.close();
 
-    await expect(waitForResult(producerConnection, { id: added.id!, name: 'test.v9.gone', queue: 'test' }, { prefix })).rejects.toMatchObject({
+    await expect(
+      waitForResult(producerConnection, { id: added.id!, name: 'test.v9.gone', queue: 'test' }, { prefix }),
+    ).rejects.toMatchObject({
       code: 'job_failed',
       details: { failedReason: expect.stringContaining('unknown_job'), attempts: 1 },
     });
@@ -268,12 +280,24 @@ describe(startWorkers.name, () => {
 
   it('refuses a connection that BullMQ workers cannot use with invalid_options', async () => {
     await expect(
-      startWorkers({ connection: producerConnection, catalog: testCatalog, handlers: { 'system.v1.ping': ping, 'test.v1.flaky': unused, 'test.v1.slow': unused }, prefix, logger }),
+      startWorkers({
+        connection: producerConnection,
+        catalog: testCatalog,
+        handlers: { 'system.v1.ping': ping, 'test.v1.flaky': unused, 'test.v1.slow': unused },
+        prefix,
+        logger,
+      }),
     ).rejects.toMatchObject({ code: 'invalid_options' });
   });
 
   it('starts from a URL and closes the connection it made', async () => {
-    const sut = await startWorkers({ connection: REDIS_URL, catalog: testCatalog, handlers: { 'system.v1.ping': ping, 'test.v1.flaky': unused, 'test.v1.slow': unused }, prefix, logger });
+    const sut = await startWorkers({
+      connection: REDIS_URL,
+      catalog: testCatalog,
+      handlers: { 'system.v1.ping': ping, 'test.v1.flaky': unused, 'test.v1.slow': unused },
+      prefix,
+      logger,
+    });
 
     const job = await producer.enqueue(pingJob, payloadPing('url'));
     expect(await waitForResult(producerConnection, job, { prefix })).toMatchObject({ pong: 'url' });
@@ -336,7 +360,11 @@ describe(createProducer.name, () => {
 
   it('makes fail-fast producer connections and blocking-safe worker connections', async () => {
     const worker = createRedisConnection(REDIS_URL, { forWorker: true });
-    expect([connection.options.enableOfflineQueue, worker.options.maxRetriesPerRequest, worker.options.enableOfflineQueue]).toEqual([false, null, true]);
+    expect([connection.options.enableOfflineQueue, worker.options.maxRetriesPerRequest, worker.options.enableOfflineQueue]).toEqual([
+      false,
+      null,
+      true,
+    ]);
     await closeRedisConnection(worker);
   });
 

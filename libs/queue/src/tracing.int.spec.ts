@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Job, Queue } from 'bullmq';
 import pino from 'pino';
-import { inSpan, installTestTracing, SpanKind, type TestTracing } from '@arbiter/telemetry';
+import { inSpan, SpanKind } from '@arbiter/telemetry';
+import { installTestTracing, type TestTracing } from '@arbiter/testing';
 import { pingJob, type PingPayload } from './catalog';
 import { closeRedisConnection, createRedisConnection } from './connection';
 import type { JobContext } from './handlers';
@@ -73,8 +74,15 @@ describe('jobs and tracing', () => {
     expect(processed.kind).toBe(SpanKind.CONSUMER);
     expect(processed.spanContext().traceId).toBe(enqueuer.spanContext().traceId);
     expect(processed.parentSpanContext?.spanId).toBe(enqueuer.spanContext().spanId);
-    expect(processed.links.map((l) => [l.context.traceId, l.context.spanId])).toEqual([['0af7651916cd43dd8448eb211c80319c', 'b7ad6b7169203331']]);
-    expect(processed.attributes).toMatchObject({ 'messaging.system': 'bullmq', 'messaging.destination.name': 'system', 'messaging.message.id': job.id, 'arbiter.job.attempt': 1 });
+    expect(processed.links.map((l) => [l.context.traceId, l.context.spanId])).toEqual([
+      ['0af7651916cd43dd8448eb211c80319c', 'b7ad6b7169203331'],
+    ]);
+    expect(processed.attributes).toMatchObject({
+      'messaging.system': 'bullmq',
+      'messaging.destination.name': 'system',
+      'messaging.message.id': job.id,
+      'arbiter.job.attempt': 1,
+    });
     const work = spans.find((s) => s.name === 'handler work')!;
     expect(work.parentSpanContext?.spanId).toBe(processed.spanContext().spanId);
     expect(seen.map((ctx) => ctx.traceLinks)).toEqual([{ 'row-1': linked }]);
@@ -88,7 +96,9 @@ describe('jobs and tracing', () => {
   });
 
   it('adds nothing to a job while tracing is off', async () => {
-    const job = await producer.enqueue(pingJob, ping('untraced'), { traceLinks: { 'row-1': '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' } });
+    const job = await producer.enqueue(pingJob, ping('untraced'), {
+      traceLinks: { 'row-1': '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' },
+    });
     await waitForResult(producerConnection, job, { prefix });
     expect((await stored(job.id)).opts.telemetry).toBeUndefined();
     expect(seen.map((ctx) => ctx.traceLinks)).toEqual([{}]);

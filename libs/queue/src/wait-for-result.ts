@@ -26,7 +26,10 @@ export async function waitForResult(
       if (found.finishedOn) {
         if (await found.isCompleted()) return found.returnvalue;
         if (await found.isFailed()) {
-          throw new QueueError('job_failed', `job ${job.id} failed: ${found.failedReason}`, { failedReason: found.failedReason, attempts: found.attemptsMade });
+          throw new QueueError('job_failed', `job ${job.id} failed: ${found.failedReason}`, {
+            failedReason: found.failedReason,
+            attempts: found.attemptsMade,
+          });
         }
       }
       if (Date.now() > deadline) throw new QueueError('wait_timeout', `job ${job.id} did not finish in time`);

@@ -57,15 +57,17 @@ export async function startWorkers<C extends JobCatalog = typeof jobCatalog>(opt
   }
   if (typeof opts.connection !== 'string' && opts.connection.options.maxRetriesPerRequest !== null) {
     // BullMQ would throw a less telling error from the Worker constructor.
-    throw new QueueError('invalid_options', 'a worker connection needs maxRetriesPerRequest: null; use createRedisConnection(url, { forWorker: true })');
+    throw new QueueError(
+      'invalid_options',
+      'a worker connection needs maxRetriesPerRequest: null; use createRedisConnection(url, { forWorker: true })',
+    );
   }
   const prefix = opts.prefix ?? DEFAULT_PREFIX;
   const graceMs = opts.shutdownGraceMs ?? 10_000;
   const logger = opts.logger;
   const ownsConnection = typeof opts.connection === 'string';
-  const connection = typeof opts.connection === 'string'
-    ? createRedisConnection(opts.connection, { forWorker: true, logger })
-    : opts.connection;
+  const connection =
+    typeof opts.connection === 'string' ? createRedisConnection(opts.connection, { forWorker: true, logger }) : opts.connection;
 
   const queues = queuesOf(catalog);
   const workers = queues.map((queue) => {
@@ -85,14 +87,22 @@ export async function startWorkers<C extends JobCatalog = typeof jobCatalog>(opt
       const attempt = job.attemptsMade + 1;
       const log = logger.child({ job: job.name, job_id: job.id, attempt });
       const jobSignal = signal ?? new AbortController().signal;
-      if (!tracingEnabled()) return handlers[job.name](payload, { jobId: job.id as string, attempt, log, signal: jobSignal, traceLinks: NO_LINKS });
+      if (!tracingEnabled())
+        return handlers[job.name](payload, { jobId: job.id as string, attempt, log, signal: jobSignal, traceLinks: NO_LINKS });
       const metadata = job.opts.telemetry?.metadata;
       const traceLinks = linksOf(jobCarrier(metadata).links);
       const links = Object.values(traceLinks).flatMap((tp) => {
         const linked = spanContextOf(tp);
         return linked ? [{ context: linked }] : [];
       });
-      const attributes = { 'messaging.system': 'bullmq', 'messaging.operation.type': 'process', 'messaging.destination.name': queue, 'messaging.message.id': String(job.id), 'arbiter.job.name': job.name, 'arbiter.job.attempt': attempt };
+      const attributes = {
+        'messaging.system': 'bullmq',
+        'messaging.operation.type': 'process',
+        'messaging.destination.name': queue,
+        'messaging.message.id': String(job.id),
+        'arbiter.job.name': job.name,
+        'arbiter.job.attempt': attempt,
+      };
       // The job continues the trace of whoever enqueued it (its span is the parent).
       return inSpan(`process ${job.name}`, { kind: SpanKind.CONSUMER, parent: contextFromJobMetadata(metadata), attributes, links }, () =>
         handlers[job.name](payload, { jobId: job.id as string, attempt, log, signal: jobSignal, traceLinks }),
@@ -157,7 +167,13 @@ async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
     timer = setTimeout(() => resolve(false), ms);
   });
   try {
-    return await Promise.race([promise.then(() => true, () => false), timeout]);
+    return await Promise.race([
+      promise.then(
+        () => true,
+        () => false,
+      ),
+      timeout,
+    ]);
   } finally {
     clearTimeout(timer);
   }

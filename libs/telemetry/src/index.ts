@@ -1,5 +1,5 @@
-export { initTracing, installTestTracing, tracer, tracesEndpoint, tracingEnabled, TRACER_NAME } from './tracing';
-export type { TestTracing, TracingHandle } from './tracing';
+export { initTracing, installSpanProcessor, tracer, tracesEndpoint, tracingEnabled, TRACER_NAME } from './tracing';
+export type { TracingHandle } from './tracing';
 export {
   activeTraceparent,
   contextFromHeaders,

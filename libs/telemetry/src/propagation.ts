@@ -117,7 +117,11 @@ export interface SpanOptions {
 export function inSpan<T>(name: string, options: SpanOptions, fn: (span: Span) => Promise<T>): Promise<T> {
   if (!tracingEnabled()) return fn(NOOP_SPAN);
   const parent = options.parent ?? context.active();
-  const span = tracer().startSpan(name, { kind: options.kind ?? SpanKind.INTERNAL, attributes: options.attributes, links: options.links }, parent);
+  const span = tracer().startSpan(
+    name,
+    { kind: options.kind ?? SpanKind.INTERNAL, attributes: options.attributes, links: options.links },
+    parent,
+  );
   return context.with(trace.setSpan(parent, span), async () => {
     try {
       return await fn(span);
@@ -157,7 +161,12 @@ export function recordInTrace(name: string, traceparent: string | null | undefin
   const active = trace.getActiveSpan()?.spanContext();
   const span = tracer().startSpan(
     name,
-    { kind: options.kind ?? SpanKind.INTERNAL, attributes: options.attributes, startTime: options.startTime, links: active ? [{ context: active }] : [] },
+    {
+      kind: options.kind ?? SpanKind.INTERNAL,
+      attributes: options.attributes,
+      startTime: options.startTime,
+      links: active ? [{ context: active }] : [],
+    },
     trace.setSpanContext(ROOT_CONTEXT, remote),
   );
   if (options.error !== undefined) span.setStatus({ code: SpanStatusCode.ERROR, message: options.error });
@@ -173,6 +182,10 @@ export function recordInTrace(name: string, traceparent: string | null | undefin
  */
 export function untraced<T>(fn: () => T): T {
   if (!tracingEnabled()) return fn();
-  const unsampled: SpanContext = { traceId: randomBytes(16).toString('hex'), spanId: randomBytes(8).toString('hex'), traceFlags: TraceFlags.NONE };
+  const unsampled: SpanContext = {
+    traceId: randomBytes(16).toString('hex'),
+    spanId: randomBytes(8).toString('hex'),
+    traceFlags: TraceFlags.NONE,
+  };
   return context.with(trace.setSpanContext(ROOT_CONTEXT, unsampled), fn);
 }

@@ -7,13 +7,13 @@ import {
   initTracing,
   inSpan,
   injectHeaders,
-  installTestTracing,
   jobTelemetry,
   spanContextOf,
   tracesEndpoint,
   tracingEnabled,
   untraced,
 } from './index';
+import { installTestTracing } from '@arbiter/testing';
 
 describe('initTracing', () => {
   it('installs nothing without an OTLP endpoint, and the helpers do nothing', async () => {
@@ -37,7 +37,9 @@ describe('initTracing', () => {
 
   it('reads the traces URL as the exporter does', () => {
     expect(tracesEndpoint({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' })).toBe('http://collector:4318/v1/traces');
-    expect(tracesEndpoint({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://a:4318', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://b:9999/traces' })).toBe('http://b:9999/traces');
+    expect(
+      tracesEndpoint({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://a:4318', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://b:9999/traces' }),
+    ).toBe('http://b:9999/traces');
     expect(tracesEndpoint({ OTEL_EXPORTER_OTLP_ENDPOINT: '  ' })).toBeNull();
   });
 
@@ -67,7 +69,10 @@ describe('initTracing', () => {
       expect(posts).toHaveLength(1);
       expect(posts[0]).toMatchObject({ url: '/v1/traces', type: expect.stringContaining('application/json') });
       const sent = JSON.parse(posts[0].body) as {
-        resourceSpans: Array<{ resource: { attributes: Array<{ key: string; value: { stringValue?: string } }> }; scopeSpans: Array<{ spans: Array<{ name: string; traceId: string }> }> }>;
+        resourceSpans: Array<{
+          resource: { attributes: Array<{ key: string; value: { stringValue?: string } }> };
+          scopeSpans: Array<{ spans: Array<{ name: string; traceId: string }> }>;
+        }>;
       };
       const [resourceSpans] = sent.resourceSpans;
       expect(resourceSpans.resource.attributes).toContainEqual({ key: 'service.name', value: { stringValue: 'gateway-eu' } });

@@ -5,7 +5,7 @@ import { context, propagation, trace, type Tracer } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BatchSpanProcessor, InMemorySpanExporter, SimpleSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { BatchSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
 
@@ -66,20 +66,14 @@ export function initTracing(service: string, env: NodeJS.ProcessEnv = process.en
   };
 }
 
-export interface TestTracing {
-  /** Every span ended since the install (or the last reset). */
-  readonly exporter: InMemorySpanExporter;
-  shutdown(): Promise<void>;
-}
-
 /**
- * Tests: records every span in memory (exported as each span ends, no batching) for all the
- * services running in this process. Undo with `shutdown()`.
+ * Installs a tracer provider that hands every span to `processor`, for all the services running in
+ * this process (initTracing does it with its OTLP exporter; the test kit, @arbiter/testing's
+ * installTestTracing, with an in-memory one). Undo with the handle's `shutdown()`.
  */
-export function installTestTracing(service = 'arbiter-test'): TestTracing {
-  const exporter = new InMemorySpanExporter();
-  const provider = install(service, new SimpleSpanProcessor(exporter));
-  return { exporter, shutdown: () => uninstall(provider) };
+export function installSpanProcessor(service: string, processor: SpanProcessor): { shutdown(): Promise<void> } {
+  const provider = install(service, processor);
+  return { shutdown: () => uninstall(provider) };
 }
 
 function install(serviceName: string, processor: SpanProcessor, version?: string): NodeTracerProvider {

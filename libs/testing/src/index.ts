@@ -5,3 +5,7 @@ export { typeDiagnostics, expectErrorLines, itChecksTenantScoping } from './type
 export type { TypeDiagnostic } from './type-check';
 export { openApiValidator, toJsonSchema, pointer } from './openapi';
 export type { OpenApiValidator } from './openapi';
+export { eventually, type EventuallyOptions } from './eventually';
+export { benchmarkFixture, type BenchmarkFixture } from './benchmark-fixture';
+export { signEs256JwsWithJose } from './jose-signer';
+export { installTestTracing, type TestTracing } from './tracing';

@@ -34,7 +34,13 @@ export async function schemaMismatches(prisma: object, pool: Pool): Promise<stri
   const dataModel = (prisma as { _runtimeDataModel?: { models: Record<string, RuntimeModel> } })._runtimeDataModel;
   if (!dataModel) return ['prisma client exposes no runtime data model'];
   const problems: string[] = [];
-  const { rows } = await pool.query<{ table_name: string; column_name: string; udt_name: string; is_nullable: string; column_default: string | null }>(
+  const { rows } = await pool.query<{
+    table_name: string;
+    column_name: string;
+    udt_name: string;
+    is_nullable: string;
+    column_default: string | null;
+  }>(
     `SELECT table_name, column_name, udt_name, is_nullable, column_default
        FROM information_schema.columns WHERE table_schema = current_schema()`,
   );
@@ -65,7 +71,9 @@ export async function schemaMismatches(prisma: object, pool: Pool): Promise<stri
         problems.push(`${table}.${name}: NOT NULL column without default is not in model ${modelName}`);
       }
     }
-    const delegate = (prisma as Record<string, { findMany?: (a: object) => Promise<unknown> }>)[modelName[0].toLowerCase() + modelName.slice(1)];
+    const delegate = (prisma as Record<string, { findMany?: (a: object) => Promise<unknown> }>)[
+      modelName[0].toLowerCase() + modelName.slice(1)
+    ];
     try {
       await delegate?.findMany?.({ take: 1 });
     } catch (err) {

@@ -34,7 +34,13 @@ const apiKeyLine = (k: ApiKeyRow) =>
   `${k.id}  ${k.principal_id}  ${k.key_prefix}…  ${k.status}  permissions: ${k.permissions.join(', ')}  scopes: ${k.scope_ids.join(', ') || 'all'}${k.expires_at ? `  expires ${k.expires_at}` : ''}`;
 
 /** Every item of a list, printed one per line (or as a JSON array). */
-async function printAll<T>(ctx: CommandContext, registry: RegistryClient, page: (cursor: string | undefined) => Promise<RegistryPage<T>>, line: (item: T) => string, what: string) {
+async function printAll<T>(
+  ctx: CommandContext,
+  registry: RegistryClient,
+  page: (cursor: string | undefined) => Promise<RegistryPage<T>>,
+  line: (item: T) => string,
+  what: string,
+) {
   const items = await registry.all(page);
   ctx.print(items, items.length ? items.map(line).join('\n') : `no ${what}`);
   return EXIT.ok;
@@ -68,21 +74,24 @@ export interface TenantUpdateOptions extends ServiceFlags {
 }
 
 export async function listTenants(ctx: CommandContext, opts: ServiceFlags): Promise<number> {
-  const registry = ctx.registry(opts);
+  const registry = ctx.registry(opts, true, 'admin');
   return printAll(ctx, registry, (cursor) => registry.listTenants({ cursor, limit: 1000 }), tenantLine, 'tenants');
 }
 
 export async function createTenant(ctx: CommandContext, slug: string, opts: TenantCreateOptions): Promise<number> {
   const body: RegistryBody<'CreateTenant'> = { slug, name: opts.name ?? slug };
   if (opts.settings) body.settings = (await jsonObject(ctx, opts.settings, 'settings')) as RegistryBody<'CreateTenant'>['settings'];
-  const tenant = await ctx.registry(opts).createTenant(body);
+  const tenant = await ctx.registry(opts, true, 'admin').createTenant(body);
   ctx.print(tenant, `tenant ${tenant.id} created: ${tenant.slug} (${tenant.name})`);
   return EXIT.ok;
 }
 
 export async function getTenant(ctx: CommandContext, id: string, opts: ServiceFlags): Promise<number> {
-  const tenant = await ctx.registry(opts).getTenant(id);
-  ctx.print(tenant, `${tenantLine(tenant)}\nsettings: ${JSON.stringify(tenant.settings)}\ncreated ${tenant.created_at} by ${tenant.created_by ?? '-'}`);
+  const tenant = await ctx.registry(opts, true, 'admin').getTenant(id);
+  ctx.print(
+    tenant,
+    `${tenantLine(tenant)}\nsettings: ${JSON.stringify(tenant.settings)}\ncreated ${tenant.created_at} by ${tenant.created_by ?? '-'}`,
+  );
   return EXIT.ok;
 }
 
@@ -91,7 +100,7 @@ export async function updateTenant(ctx: CommandContext, id: string, opts: Tenant
   if (opts.name !== undefined) body.name = opts.name;
   if (opts.settings) body.settings = (await jsonObject(ctx, opts.settings, 'settings')) as RegistryBody<'UpdateTenant'>['settings'];
   if (!Object.keys(body).length) throw new CliError('nothing to change: pass --name or --settings');
-  const tenant = await ctx.registry(opts).updateTenant(id, body);
+  const tenant = await ctx.registry(opts, true, 'admin').updateTenant(id, body);
   ctx.print(tenant, `tenant ${tenant.id} updated: ${tenant.slug} (${tenant.name})`);
   return EXIT.ok;
 }
@@ -115,27 +124,43 @@ export interface PrincipalUpdateOptions extends ServiceFlags {
 }
 
 export async function listPrincipals(ctx: CommandContext, opts: PrincipalListOptions): Promise<number> {
-  const registry = ctx.registry(opts);
-  return printAll(ctx, registry, (cursor) => registry.listPrincipals({ cursor, limit: 1000, tenant_id: opts.tenant }), principalLine, 'principals');
+  const registry = ctx.registry(opts, true, 'admin');
+  return printAll(
+    ctx,
+    registry,
+    (cursor) => registry.listPrincipals({ cursor, limit: 1000, tenant_id: opts.tenant }),
+    principalLine,
+    'principals',
+  );
 }
 
 export async function createPrincipal(ctx: CommandContext, opts: PrincipalCreateOptions): Promise<number> {
   if (opts.kind !== 'agent' && opts.kind !== 'human') throw new CliError(`--kind must be agent or human, not ${opts.kind}`);
-  const principal = await ctx.registry(opts).createPrincipal({ kind: opts.kind, name: opts.name, roles: opts.role, tenant_id: opts.tenant });
-  ctx.print(principal, `principal ${principal.id} created in ${principal.tenant_id}: ${principal.kind} ${principal.name}, roles: ${principal.roles.join(', ') || '-'}`);
+  const principal = await ctx
+    .registry(opts, true, 'admin')
+    .createPrincipal({ kind: opts.kind, name: opts.name, roles: opts.role, tenant_id: opts.tenant });
+  ctx.print(
+    principal,
+    `principal ${principal.id} created in ${principal.tenant_id}: ${principal.kind} ${principal.name}, roles: ${principal.roles.join(', ') || '-'}`,
+  );
   return EXIT.ok;
 }
 
 export async function getPrincipal(ctx: CommandContext, id: string, opts: ServiceFlags): Promise<number> {
-  const p = await ctx.registry(opts).getPrincipal(id);
+  const p = await ctx.registry(opts, true, 'admin').getPrincipal(id);
   ctx.print(p, `${principalLine(p)}\ntenant ${p.tenant_id}, created ${p.created_at} by ${p.created_by ?? '-'}`);
   return EXIT.ok;
 }
 
 /** update, activate and deactivate: PATCH /principals/{id}. */
-export async function updatePrincipal(ctx: CommandContext, id: string, body: RegistryBody<'UpdatePrincipal'>, opts: ServiceFlags): Promise<number> {
+export async function updatePrincipal(
+  ctx: CommandContext,
+  id: string,
+  body: RegistryBody<'UpdatePrincipal'>,
+  opts: ServiceFlags,
+): Promise<number> {
   if (!Object.keys(body).length) throw new CliError('nothing to change: pass --name, --role or --no-roles');
-  const p = await ctx.registry(opts).updatePrincipal(id, body);
+  const p = await ctx.registry(opts, true, 'admin').updatePrincipal(id, body);
   ctx.print(p, `principal ${p.id} updated: ${principalLine(p)}`);
   return EXIT.ok;
 }
@@ -167,13 +192,19 @@ export interface ApiKeyCreateOptions extends ServiceFlags {
 }
 
 export async function listApiKeys(ctx: CommandContext, opts: ApiKeyListOptions): Promise<number> {
-  const registry = ctx.registry(opts);
-  return printAll(ctx, registry, (cursor) => registry.listApiKeys({ cursor, limit: 1000, principal_id: opts.principal, tenant_id: opts.tenant }), apiKeyLine, 'API keys');
+  const registry = ctx.registry(opts, true, 'admin');
+  return printAll(
+    ctx,
+    registry,
+    (cursor) => registry.listApiKeys({ cursor, limit: 1000, principal_id: opts.principal, tenant_id: opts.tenant }),
+    apiKeyLine,
+    'API keys',
+  );
 }
 
 /** The plaintext key is printed here and never again: the registry keeps only its hash. */
 export async function createApiKey(ctx: CommandContext, opts: ApiKeyCreateOptions): Promise<number> {
-  const created = await ctx.registry(opts).createApiKey({
+  const created = await ctx.registry(opts, true, 'admin').createApiKey({
     principal_id: opts.principal,
     permissions: opts.permission as RegistryBody<'CreateApiKey'>['permissions'],
     scope_ids: opts.scope,
@@ -183,18 +214,27 @@ export async function createApiKey(ctx: CommandContext, opts: ApiKeyCreateOption
   if (opts.out) {
     // Kept off the terminal, its scrollback and CI logs: only the owner can read the file.
     await ctx.io.writeFile(opts.out, `${created.key}\n`, { secret: true }).catch((err: Error) => {
-      throw new CliError(`API key ${created.id} was created, but ${opts.out} could not be written (${err.message}): revoke it with arbiter api-keys revoke ${created.id}`, EXIT.failed);
+      throw new CliError(
+        `API key ${created.id} was created, but ${opts.out} could not be written (${err.message}): revoke it with arbiter api-keys revoke ${created.id}`,
+        EXIT.failed,
+      );
     });
     const { key: _key, ...shown } = created;
-    ctx.print({ ...shown, key_file: opts.out }, `API key ${created.id} created: ${apiKeyLine(created)}\nthe key is in ${opts.out} (mode 0600; the registry keeps only its hash)`);
+    ctx.print(
+      { ...shown, key_file: opts.out },
+      `API key ${created.id} created: ${apiKeyLine(created)}\nthe key is in ${opts.out} (mode 0600; the registry keeps only its hash)`,
+    );
     return EXIT.ok;
   }
-  ctx.print(created, `API key ${created.id} created: ${apiKeyLine(created)}\nthe key, shown this once (store it now; the registry keeps only its hash):\n${created.key}`);
+  ctx.print(
+    created,
+    `API key ${created.id} created: ${apiKeyLine(created)}\nthe key, shown this once (store it now; the registry keeps only its hash):\n${created.key}`,
+  );
   return EXIT.ok;
 }
 
 export async function revokeApiKey(ctx: CommandContext, id: string, opts: ServiceFlags): Promise<number> {
-  const key = await ctx.registry(opts).revokeApiKey(id);
+  const key = await ctx.registry(opts, true, 'admin').revokeApiKey(id);
   ctx.print(key, `API key ${key.id} revoked: ${apiKeyLine(key)}`);
   return EXIT.ok;
 }

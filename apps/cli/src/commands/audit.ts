@@ -32,19 +32,37 @@ export function parseDuration(text: string): number {
 }
 
 function isoBound(text: string, name: string): string {
-  if (!/^\d{4}-\d{2}-\d{2}(?:T.+)?$/.test(text) || Number.isNaN(Date.parse(text))) throw new CliError(`--${name} ${text} is not an ISO 8601 date or timestamp`);
+  if (!/^\d{4}-\d{2}-\d{2}(?:T.+)?$/.test(text) || Number.isNaN(Date.parse(text)))
+    throw new CliError(`--${name} ${text} is not an ISO 8601 date or timestamp`);
   return text;
+}
+
+/**
+ * The checkpoint kept from the last audit. A missing file stays an error (exit 2), never an audit without the
+ * consistency check: a deleted file must not silently skip it. The message names the first audit's command.
+ */
+async function readKept(ctx: CommandContext, file: string): Promise<unknown> {
+  try {
+    return await ctx.readJson(file, 'kept checkpoint');
+  } catch (err) {
+    if (err instanceof CliError && /ENOENT/.test(err.message)) {
+      throw new CliError(
+        `${err.message}; a first audit has no kept checkpoint: run it without --checkpoint, and with --save-checkpoint ${file} to keep one for the next audit`,
+      );
+    }
+    throw err;
+  }
 }
 
 export async function auditConsultationsCommand(ctx: CommandContext, opts: AuditConsultationsFlags): Promise<number> {
   const since = isoBound(opts.since, 'since');
   const until = isoBound(opts.until, 'until');
   const graceMs = parseDuration(opts.grace);
-  const kept = opts.checkpoint ? await ctx.readJson(opts.checkpoint, 'kept checkpoint') : undefined;
+  const kept = opts.checkpoint ? await readKept(ctx, opts.checkpoint) : undefined;
   const trust = opts.trust ? await loadTrust(ctx, opts.trust) : undefined;
   // Flags first (a service's own key, then the shared --api-key), then each service's variables.
-  const verdict = ctx.verdict({ url: opts.verdictUrl, apiKey: opts.verdictApiKey ?? opts.apiKey, tenant: opts.tenant });
-  const ledger = ctx.ledger({ url: opts.ledgerUrl, apiKey: opts.ledgerApiKey ?? opts.apiKey });
+  const verdict = ctx.verdict({ url: opts.verdictUrl, apiKey: opts.verdictApiKey ?? opts.apiKey, tenant: opts.tenant }, true, 'agent');
+  const ledger = ctx.ledger({ url: opts.ledgerUrl, apiKey: opts.ledgerApiKey ?? opts.apiKey }, true, 'agent');
   const report = await auditConsultations({
     verdict,
     ledger,
@@ -67,7 +85,9 @@ export async function auditConsultationsCommand(ctx: CommandContext, opts: Audit
       }
       saved = opts.saveCheckpoint;
     } else {
-      ctx.io.stderr(`arbiter: ${opts.saveCheckpoint} not written: the current checkpoint did not verify, or is not consistent with the kept one\n`);
+      ctx.io.stderr(
+        `arbiter: ${opts.saveCheckpoint} not written: the current checkpoint did not verify, or is not consistent with the kept one\n`,
+      );
     }
   }
   ctx.print({ ...report, saved_checkpoint: saved }, renderAudit(report, saved));
@@ -84,7 +104,9 @@ export function renderAudit(r: ConsultationAuditReport, saved: string | null): s
       (r.pending.length ? `; ${r.pending.length} younger than ${r.grace_ms / 1000}s not sealed yet (not findings)` : ''),
   ];
   for (const f of r.missing_in_verdict) {
-    lines.push(`  [MISSING IN VERDICT] ${f.consultation_id}: sealed as ${f.fact_ids.join(', ')} (decided_at ${String(f.decided_at)}), but the verdict service has no such consultation: its record was deleted`);
+    lines.push(
+      `  [MISSING IN VERDICT] ${f.consultation_id}: sealed as ${f.fact_ids.join(', ')} (decided_at ${String(f.decided_at)}), but the verdict service has no such consultation: its record was deleted`,
+    );
   }
   for (const f of r.unsealed) lines.push(`  [UNSEALED]   ${f.consultation_id}: requested at ${f.requested_at}, no fact in the ledger`);
   for (const f of r.duplicated) lines.push(`  [DUPLICATED] ${f.consultation_id}: ${f.fact_ids.length} facts (${f.fact_ids.join(', ')})`);
@@ -98,6 +120,9 @@ export function renderAudit(r: ConsultationAuditReport, saved: string | null): s
   }
   for (const f of r.malformed) lines.push(`  [MALFORMED]  fact ${f.fact_id}: ${f.problem}`);
   lines.push(renderReport(r.checkpoint));
-  if (r.next_checkpoint) lines.push(`next checkpoint to keep: size ${r.next_checkpoint.tree_size}, root ${r.next_checkpoint.root_hash}${saved ? `, saved to ${saved}` : ''}`);
+  if (r.next_checkpoint)
+    lines.push(
+      `next checkpoint to keep: size ${r.next_checkpoint.tree_size}, root ${r.next_checkpoint.root_hash}${saved ? `, saved to ${saved}` : ''}`,
+    );
   return lines.join('\n');
 }

@@ -21,10 +21,13 @@ export interface ExportEvidenceFlags extends ServiceFlags {
 
 export async function exportEvidence(ctx: CommandContext, consultationId: string, opts: ExportEvidenceFlags): Promise<number> {
   if (!/^cns-[A-Za-z0-9_-]+$/.test(consultationId)) throw new CliError(`${consultationId} is not a consultation id (cns-…)`);
-  if (opts.v1 && (opts.fallbackV1 || opts.ledgerUrl || opts.ledgerApiKey)) throw new CliError('--v1 reads no ledger: it takes neither --fallback-v1, --ledger-url nor --ledger-api-key');
+  if (opts.v1 && (opts.fallbackV1 || opts.ledgerUrl || opts.ledgerApiKey))
+    throw new CliError('--v1 reads no ledger: it takes neither --fallback-v1, --ledger-url nor --ledger-api-key');
   const trust = opts.trust ? await loadTrust(ctx, opts.trust) : undefined;
-  const client = ctx.verdict(opts);
-  const ledger = opts.v1 ? undefined : ctx.ledger(ctx.otherService('ledger', opts.ledgerUrl, opts.ledgerApiKey, opts.apiKey));
+  const client = ctx.verdict(opts, true, 'agent');
+  const ledger = opts.v1
+    ? undefined
+    : ctx.ledger(ctx.otherService('ledger', opts.ledgerUrl, opts.ledgerApiKey, opts.apiKey), true, 'agent');
   let pack;
   try {
     pack = await buildEvidencePack(client, consultationId, {
@@ -51,11 +54,12 @@ export async function exportEvidence(ctx: CommandContext, consultationId: string
   } catch (err) {
     throw new CliError(`cannot write ${opts.out}: ${(err as Error).message}`);
   }
-  const ledgerPart = pack.version !== 1 ? `, ledger fact ${pack.ledger.fact.fact_id} (leaf ${pack.ledger.leaf_index} of ${pack.ledger.tree_size})` : '';
+  const ledgerPart =
+    pack.version !== 1 ? `, ledger fact ${pack.ledger.fact.fact_id} (leaf ${pack.ledger.leaf_index} of ${pack.ledger.tree_size})` : '';
   const summary =
     `wrote ${opts.out}: consultation ${consultationId} (${pack.consultation.verdict}), ${pack.jwks.keys.length} keys, ` +
     `${pack.rule_versions.length} rule versions, ${pack.approvals_available ? `${pack.approvals.length} approvals` : 'approvals not available on this service'}${ledgerPart}; ` +
-    `pack version ${pack.version}; self-check ${failed ? 'FAILED' : report.valid ? 'passed against your trust file' : 'passed against the pack\'s own keys (unpinned: give --trust to check it against keys you hold)'}`;
+    `pack version ${pack.version}; self-check ${failed ? 'FAILED' : report.valid ? 'passed against your trust file' : "passed against the pack's own keys (unpinned: give --trust to check it against keys you hold)"}`;
   ctx.print(
     {
       out: opts.out,
@@ -66,10 +70,18 @@ export async function exportEvidence(ctx: CommandContext, consultationId: string
       rule_versions: pack.rule_versions.length,
       approvals: pack.approvals.length,
       approvals_available: pack.approvals_available,
-      ...(pack.version !== 1 ? { fact_id: pack.ledger.fact.fact_id, leaf_index: pack.ledger.leaf_index, tree_size: pack.ledger.tree_size } : {}),
+      ...(pack.version !== 1
+        ? { fact_id: pack.ledger.fact.fact_id, leaf_index: pack.ledger.leaf_index, tree_size: pack.ledger.tree_size }
+        : {}),
     },
     summary,
   );
-  if (failed) ctx.io.stderr(`${report.checks.filter((c) => c.status === 'fail').map((c) => `arbiter: self-check failed: ${c.check}: ${c.message}`).join('\n')}\n`);
+  if (failed)
+    ctx.io.stderr(
+      `${report.checks
+        .filter((c) => c.status === 'fail')
+        .map((c) => `arbiter: self-check failed: ${c.check}: ${c.message}`)
+        .join('\n')}\n`,
+    );
   return failed ? EXIT.failed : EXIT.ok;
 }

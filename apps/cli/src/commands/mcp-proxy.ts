@@ -26,19 +26,33 @@ export async function mcpProxy(ctx: CommandContext, opts: McpProxyOptions): Prom
   try {
     config = parseMcpConfig(opts.config, text);
   } catch (err) {
-    if (err instanceof McpConfigError) throw new CliError(`the MCP proxy configuration is not valid (${err.problems.length} ${err.problems.length === 1 ? 'problem' : 'problems'}):\n${err.message}`, EXIT.usage);
+    if (err instanceof McpConfigError)
+      throw new CliError(
+        `the MCP proxy configuration is not valid (${err.problems.length} ${err.problems.length === 1 ? 'problem' : 'problems'}):\n${err.message}`,
+        EXIT.usage,
+      );
     throw err;
   }
   const port = opts.http === undefined ? undefined : Number(opts.http);
-  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65535)) throw new CliError(`--http takes a port number (0 to 65535; 0 picks a free one), not "${opts.http}"`);
-  const apiKey = ctx.io.env[config.apiKeyEnv];
-  if (!apiKey) throw new CliError(`${opts.config}: api_key_env: the environment variable ${config.apiKeyEnv} holds no API key (an agent's key with the check permission)`);
+  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65535))
+    throw new CliError(`--http takes a port number (0 to 65535; 0 picks a free one), not "${opts.http}"`);
+  // The environment's, else the clone's quickstart file's (only towards the stack it was made for: docs/cli.md "Configuration").
+  const apiKey = ctx.io.env[config.apiKeyEnv] || ctx.quickstartKey(config.apiKeyEnv, 'verdict', config.verdictUrl);
+  if (!apiKey)
+    throw new CliError(
+      `${opts.config}: api_key_env: the environment variable ${config.apiKeyEnv} holds no API key (an agent's key with the check permission)`,
+    );
   // The key goes to the verdict gateway with every check: a file naming another variable
   // (AWS_SECRET_ACCESS_KEY, …) must not make the proxy send that secret. The value is never shown.
-  if (!apiKey.startsWith('ak-')) throw new CliError(`${opts.config}: api_key_env: the environment variable ${config.apiKeyEnv} holds no Arbiter API key (ak-…); the proxy sends nothing else to the verdict gateway`);
+  if (!apiKey.startsWith('ak-'))
+    throw new CliError(
+      `${opts.config}: api_key_env: the environment variable ${config.apiKeyEnv} holds no Arbiter API key (ak-…); the proxy sends nothing else to the verdict gateway`,
+    );
   const token = ctx.io.env[HTTP_TOKEN_ENV] || undefined;
   if (port !== undefined && !isLoopbackHost(opts.host) && !token) {
-    throw new CliError(`--host ${opts.host} is not a loopback address: whoever reaches the proxy acts with its API key, so set ${HTTP_TOKEN_ENV} (clients then send Authorization: Bearer <token>)`);
+    throw new CliError(
+      `--host ${opts.host} is not a loopback address: whoever reaches the proxy acts with its API key, so set ${HTTP_TOKEN_ENV} (clients then send Authorization: Bearer <token>)`,
+    );
   }
   const guard = ctx.verdict({ url: config.verdictUrl, apiKey, tenant: config.tenant });
 
@@ -64,9 +78,11 @@ export async function mcpProxy(ctx: CommandContext, opts: McpProxyOptions): Prom
       log(`serving over stdio; upstreams: ${names}; verdict gateway ${guard.baseUrl}`);
       await serveStdio(newServer(), process.stdin, process.stdout, stop.signal);
     } else {
-      const served = await serveHttp(newServer, { host: opts.host, port, stop: stop.signal, log, token }).catch((err: NodeJS.ErrnoException) => {
-        throw err.code ? new CliError(`cannot listen on ${opts.host}:${port}: ${err.message}`) : err;
-      });
+      const served = await serveHttp(newServer, { host: opts.host, port, stop: stop.signal, log, token }).catch(
+        (err: NodeJS.ErrnoException) => {
+          throw err.code ? new CliError(`cannot listen on ${opts.host}:${port}: ${err.message}`) : err;
+        },
+      );
       // The address is the command's one line of output, shown even with --quiet.
       ctx.io.stderr(`arbiter mcp-proxy: listening on ${served.url}; upstreams: ${names}; verdict gateway ${guard.baseUrl}\n`);
       await served.done;

@@ -27,12 +27,16 @@ const JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 /** A key set given as a file or a URL (fetched once, as the tool runs once). */
 async function loadKeySet(ctx: CommandContext, source: string): Promise<KeySet> {
   const doc = (await ctx.readJson(source, 'key set')) as KeySet;
-  if (!doc || !Array.isArray(doc.keys)) throw new CliError(`the key set ${source} has no keys array (expected GET /v1/tenants/<slug>/jwks)`);
+  if (!doc || !Array.isArray(doc.keys))
+    throw new CliError(`the key set ${source} has no keys array (expected GET /v1/tenants/<slug>/jwks)`);
   return doc;
 }
 
 /** The tenant's verdict keys the caller gives: --trust (a trust file: also the tenant the verdict must be of) or --jwks. */
-async function callerKeySet(ctx: CommandContext, opts: { jwks?: string; trust?: string }): Promise<{ keySet: KeySet; tenant?: string } | undefined> {
+async function callerKeySet(
+  ctx: CommandContext,
+  opts: { jwks?: string; trust?: string },
+): Promise<{ keySet: KeySet; tenant?: string } | undefined> {
   if (opts.trust && opts.jwks) throw new CliError('give either --trust or --jwks, not both');
   if (opts.trust) {
     const trust = await loadTrust(ctx, opts.trust);
@@ -50,20 +54,33 @@ export interface VerifyVerdictFlags {
 }
 
 export async function verifyVerdictCommand(ctx: CommandContext, input: string, opts: VerifyVerdictFlags): Promise<number> {
-  if (!opts.trust && !opts.jwks) throw new CliError('give the tenant\'s keys you hold: --trust <file> (arbiter trust export) or --jwks <file|url>');
+  if (!opts.trust && !opts.jwks)
+    throw new CliError("give the tenant's keys you hold: --trust <file> (arbiter trust export) or --jwks <file|url>");
   const jws = JWS.test(input.trim()) ? input.trim() : (await ctx.readText(input, 'verdict')).trim();
   const at = opts.at ? Date.parse(opts.at) : ctx.io.now().getTime();
   if (Number.isNaN(at)) throw new CliError(`--at ${opts.at} is not an ISO 8601 time`);
   const held = (await callerKeySet(ctx, opts))!;
-  if (held.tenant && opts.tenant && held.tenant !== opts.tenant) throw new CliError(`--tenant ${opts.tenant} is not the tenant of the trust file (${held.tenant})`);
+  if (held.tenant && opts.tenant && held.tenant !== opts.tenant)
+    throw new CliError(`--tenant ${opts.tenant} is not the tenant of the trust file (${held.tenant})`);
   const report = new ReportBuilder('signed verdict');
   let claims: Record<string, unknown> | undefined;
   try {
-    const v = await verifyVerdict(jws, { jwks: held.keySet, now: at, allowExpired: opts.allowExpired, tenantId: opts.tenant ?? held.tenant });
+    const v = await verifyVerdict(jws, {
+      jwks: held.keySet,
+      now: at,
+      allowExpired: opts.allowExpired,
+      tenantId: opts.tenant ?? held.tenant,
+    });
     claims = v.claims;
-    report.pass('signature', `ES256 signature valid with key ${v.kid} (window ${v.key.not_before} to ${v.key.not_after ?? 'open'}; issued ${v.issuedAt.toISOString()})`);
+    report.pass(
+      'signature',
+      `ES256 signature valid with key ${v.kid} (window ${v.key.not_before} to ${v.key.not_after ?? 'open'}; issued ${v.issuedAt.toISOString()})`,
+    );
     report.info('verdict', `${v.claims.verdict} for ${v.claims.action} on ${v.claims.resource}, consultation ${v.claims.jti}`);
-    report.info('expiry', v.expired ? `expired at ${v.expiresAt.toISOString()} (accepted with --allow-expired)` : `valid until ${v.expiresAt.toISOString()}`);
+    report.info(
+      'expiry',
+      v.expired ? `expired at ${v.expiresAt.toISOString()} (accepted with --allow-expired)` : `valid until ${v.expiresAt.toISOString()}`,
+    );
   } catch (err) {
     if (!(err instanceof VerdictVerificationError)) throw err;
     claims = err.claims ?? decodeVerdictUnverified(jws)?.claims;
@@ -72,26 +89,38 @@ export async function verifyVerdictCommand(ctx: CommandContext, input: string, o
   return ctx.report(report.build(), { claims });
 }
 
-export async function verifyConsultationCommand(ctx: CommandContext, input: string, opts: ServiceFlags & { jwks?: string; trust?: string }): Promise<number> {
+export async function verifyConsultationCommand(
+  ctx: CommandContext,
+  input: string,
+  opts: ServiceFlags & { jwks?: string; trust?: string },
+): Promise<number> {
   let record: unknown;
   const held = await callerKeySet(ctx, opts);
   let jwksUrl: string | undefined;
   if (/^cns-[A-Za-z0-9_-]+$/.test(input)) {
-    const client = ctx.verdict(opts);
+    const client = ctx.verdict(opts, true, 'agent');
     ctx.progress(`reading consultation ${input} from ${client.baseUrl}`);
     record = await client.getConsultation(input);
     if (!held) jwksUrl = await client.jwksUrl();
   } else {
     record = await ctx.readJson(input, 'consultation record');
-    if (!held) throw new CliError('give --trust <file> (arbiter trust export) or --jwks <file|url> (the tenant\'s key set, GET /v1/tenants/<slug>/jwks) to check the signature of a saved record');
+    if (!held)
+      throw new CliError(
+        "give --trust <file> (arbiter trust export) or --jwks <file|url> (the tenant's key set, GET /v1/tenants/<slug>/jwks) to check the signature of a saved record",
+      );
   }
   const checked = await verifyConsultation(record, { jwks: held?.keySet, jwksUrl, fetch: ctx.io.fetch, now: ctx.io.now() });
   const report = new ReportBuilder(checked.subject);
   report.checks.push(...checked.checks);
   const tenant = (record as { tenant_id?: unknown } | null)?.tenant_id;
-  if (held?.tenant && tenant !== held.tenant) report.fail('trust', `the record is of tenant ${String(tenant)}, your trust file of ${held.tenant}`);
+  if (held?.tenant && tenant !== held.tenant)
+    report.fail('trust', `the record is of tenant ${String(tenant)}, your trust file of ${held.tenant}`);
   // Keys read from the service whose record is checked vouch for nothing the service could not forge.
-  if (jwksUrl) report.unpinned('trust', `the key set came from the verdict service that served the record (${jwksUrl}): give --trust <file> or --jwks`);
+  if (jwksUrl)
+    report.unpinned(
+      'trust',
+      `the key set came from the verdict service that served the record (${jwksUrl}): give --trust <file> or --jwks`,
+    );
   return ctx.report(report.build());
 }
 
@@ -110,16 +139,22 @@ export async function verifyBundleCommand(ctx: CommandContext, input: string, op
   const trust = opts.trust ? await loadTrust(ctx, opts.trust) : undefined;
   if (/^bnd-[0-9a-f]+$/.test(input)) {
     // Fetched from the ledger: the bundle, then the stream's facts up to the bundle's size.
-    const client = ctx.ledger(opts);
+    const client = ctx.ledger(opts, true, 'agent');
     ctx.progress(`reading bundle ${input} from ${client.baseUrl}`);
     const b = await client.getBundle(input);
     bundle = b;
     facts = opts.facts?.length
       ? await readFacts(ctx, opts.facts)
-      : await client.listAllFacts(b.stream_id, { upTo: b.facts_manifest.length, onProgress: (n, total) => ctx.progress(`facts: ${n}/${total}`) });
+      : await client.listAllFacts(b.stream_id, {
+          upTo: b.facts_manifest.length,
+          onProgress: (n, total) => ctx.progress(`facts: ${n}/${total}`),
+        });
     published ??= await client.keys();
   } else {
-    if (!opts.facts?.length || (!opts.keys && !opts.trust)) throw new CliError('give --facts <file> (one or more GET /streams/{id}/facts pages) and --trust <file> or --keys <file|url> (GET /.well-known/ledger-keys)');
+    if (!opts.facts?.length || (!opts.keys && !opts.trust))
+      throw new CliError(
+        'give --facts <file> (one or more GET /streams/{id}/facts pages) and --trust <file> or --keys <file|url> (GET /.well-known/ledger-keys)',
+      );
     bundle = await ctx.readJson(input, 'bundle');
     facts = await readFacts(ctx, opts.facts);
   }
@@ -127,7 +162,9 @@ export async function verifyBundleCommand(ctx: CommandContext, input: string, op
   let keys: unknown = published;
   if (trust) {
     pin.pass('trust', `ledger keys pinned by your trust file (${trust.ledger_keys.keys.length} keys)`);
-    const { trusted, report: extension } = extendTrust(trust, { ledger_transitions: (published as LedgerKeySet | undefined)?.transitions ?? [] });
+    const { trusted, report: extension } = extendTrust(trust, {
+      ledger_transitions: (published as LedgerKeySet | undefined)?.transitions ?? [],
+    });
     pin.include('trust', extension);
     keys = trusted.ledger_keys;
   } else if (!opts.keys) {
@@ -205,7 +242,8 @@ export interface VerifyStandardWebhookFlags {
 export async function verifyStandardWebhookCommand(ctx: CommandContext, opts: VerifyStandardWebhookFlags): Promise<number> {
   const body = await ctx.readText(opts.body, 'body');
   const sources = opts.secret?.length ? opts.secret : ctx.io.env.ARBITER_WEBHOOK_SECRET ? [ctx.io.env.ARBITER_WEBHOOK_SECRET] : [];
-  if (!sources.length) throw new CliError('give the subscription\'s secret: --secret whsec_… (or a file holding it), or ARBITER_WEBHOOK_SECRET');
+  if (!sources.length)
+    throw new CliError("give the subscription's secret: --secret whsec_… (or a file holding it), or ARBITER_WEBHOOK_SECRET");
   const secret: string[] = [];
   for (const s of sources) secret.push(s.startsWith('whsec_') ? s : (await ctx.readText(s, 'secret file')).trim());
   const report = verifyStandardWebhook({

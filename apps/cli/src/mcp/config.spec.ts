@@ -15,7 +15,7 @@ const problemsOf = (text: string, file = '/cfg/proxy.yaml') => {
 };
 
 describe('MCP proxy configuration', () => {
-  it('reads the example file with its defaults: key variable, return, 300 s, the command run in the file\'s folder', () => {
+  it("reads the example file with its defaults: key variable, return, 300 s, the command run in the file's folder", () => {
     const file = path.resolve(__dirname, '../../../../examples/mcp/arbiter-mcp.yaml');
     const config = parseMcpConfig(file, readFileSync(file, 'utf8'));
     expect(config).toEqual({
@@ -56,7 +56,14 @@ wait_seconds: 30
       tenant: 'acme',
       apiKeyEnv: 'BANK_AGENT_KEY',
       upstreams: [
-        { name: 'files', kind: 'stdio', command: 'npx', args: ['-y', 'server-files', '7'], env: { ROOT: '/srv', DEPTH: '3' }, cwd: '/work' },
+        {
+          name: 'files',
+          kind: 'stdio',
+          command: 'npx',
+          args: ['-y', 'server-files', '7'],
+          env: { ROOT: '/srv', DEPTH: '3' },
+          cwd: '/work',
+        },
         { name: 'crm', kind: 'http', url: 'http://127.0.0.1:9000/mcp' },
       ],
       tools: { 'crm.update': { scope: { team: '${args.team}' } }, 'files.write': { action: 'files.write' } },
@@ -86,18 +93,18 @@ wait_seconds: 0
 extra: 1
 `),
     ).toEqual([
-      '/cfg/proxy.yaml:1:14: verdict_url: verdict_url is the verdict gateway\'s base URL: https://…, or http:// on a loopback address only, since the API key goes with every check (for plain http elsewhere set ARBITER_VERDICT_URL instead)',
+      "/cfg/proxy.yaml:1:14: verdict_url: verdict_url is the verdict gateway's base URL: https://…, or http:// on a loopback address only, since the API key goes with every check (for plain http elsewhere set ARBITER_VERDICT_URL instead)",
       '/cfg/proxy.yaml:2:14: api_key_env: api_key_env is the name of an environment variable (letters, digits, _)',
       '/cfg/proxy.yaml:4:12: upstreams[0].name: name is required: letters, digits, _ and - (it prefixes the tool names as <name>.<tool>)',
       '/cfg/proxy.yaml:5:5: upstreams[1]: an upstream has either command (a server started over stdio) or url (Streamable HTTP), not both',
-      '/cfg/proxy.yaml:6:22: upstreams[2].url: url is the server\'s Streamable HTTP endpoint, an http(s) URL',
+      "/cfg/proxy.yaml:6:22: upstreams[2].url: url is the server's Streamable HTTP endpoint, an http(s) URL",
       '/cfg/proxy.yaml:6:35: upstreams[2].headers: unknown key "headers" (an http upstream has name, url)',
       '/cfg/proxy.yaml:7:39: upstreams[3].args: args is a list of strings',
       '/cfg/proxy.yaml:9:12: upstreams[5].name: the same name as upstreams[4]: each upstream has its own name',
       '/cfg/proxy.yaml:10:17: scope.region: a scope value is a string, a number or a boolean',
       '/cfg/proxy.yaml:12:3: tools.nowhere.tool: "nowhere.tool" names no upstream: the upstreams are crm2',
       '/cfg/proxy.yaml:13:3: tools.crm2: "crm2" is not <upstream>.<tool>',
-      '/cfg/proxy.yaml:14:20: tools.crm2.t.action: action is the operation\'s name, e.g. payments.transfer',
+      "/cfg/proxy.yaml:14:20: tools.crm2.t.action: action is the operation's name, e.g. payments.transfer",
       '/cfg/proxy.yaml:14:34: tools.crm2.t.resource: "${account}" is not a placeholder: write ${args.<argument>} or ${args.<argument>.<member>}',
       '/cfg/proxy.yaml:14:53: tools.crm2.t.colour: unknown key "colour" (a tool mapping has action, resource, scope)',
       '/cfg/proxy.yaml:15:14: on_approval: on_approval is return (answer with the pending approval) or wait (wait for its decision)',
@@ -112,14 +119,27 @@ extra: 1
       expect(parseMcpConfig('/cfg/proxy.yaml', `verdict_url: "${url}"\n${upstreams}`).verdictUrl).toBe(url);
     }
     for (const url of ['http://arbiter.example', 'http://10.0.0.5:3002', 'http://127.0.0.1.nip.io', 'https://user:pw@arbiter.example']) {
-      expect(problemsOf(`verdict_url: "${url}"\n${upstreams}`)).toEqual([expect.stringMatching(/^\/cfg\/proxy\.yaml:1:14: verdict_url: verdict_url is the verdict gateway's base URL: https:\/\/…, or http:\/\/ on a loopback address only/)]);
+      expect(problemsOf(`verdict_url: "${url}"\n${upstreams}`)).toEqual([
+        expect.stringMatching(
+          /^\/cfg\/proxy\.yaml:1:14: verdict_url: verdict_url is the verdict gateway's base URL: https:\/\/…, or http:\/\/ on a loopback address only/,
+        ),
+      ]);
     }
   });
 
   it('stops at YAML made to exhaust it (an alias bomb), at custom tags and at merge keys, naming the file', () => {
-    const bomb = ['a: &a [x, x, x, x, x, x, x, x, x]', ...'bcdefg'.split('').map((k, i) => `${k}: &${k} [${Array(9).fill(`*${'abcdef'[i]}`).join(', ')}]`), 'upstreams: [{name: x, command: y}]', ''].join('\n');
-    expect(problemsOf(bomb)).toEqual(['/cfg/proxy.yaml:1:1: the file uses aliases beyond reason (an alias bomb?): Excessive alias count indicates a resource exhaustion attack']);
-    expect(problemsOf('upstreams: [{name: x, command: !!js/function "f"}]\n')).toEqual(['/cfg/proxy.yaml:1:32: Unresolved tag: tag:yaml.org,2002:js/function']);
+    const bomb = [
+      'a: &a [x, x, x, x, x, x, x, x, x]',
+      ...'bcdefg'.split('').map((k, i) => `${k}: &${k} [${Array(9).fill(`*${'abcdef'[i]}`).join(', ')}]`),
+      'upstreams: [{name: x, command: y}]',
+      '',
+    ].join('\n');
+    expect(problemsOf(bomb)).toEqual([
+      '/cfg/proxy.yaml:1:1: the file uses aliases beyond reason (an alias bomb?): Excessive alias count indicates a resource exhaustion attack',
+    ]);
+    expect(problemsOf('upstreams: [{name: x, command: !!js/function "f"}]\n')).toEqual([
+      '/cfg/proxy.yaml:1:32: Unresolved tag: tag:yaml.org,2002:js/function',
+    ]);
     expect(problemsOf('base: &b {name: x, command: y}\nupstreams: [{<<: *b}]\n')[0]).toMatch(/unknown key "base"/);
   });
 
@@ -132,7 +152,9 @@ extra: 1
   });
 
   it('needs upstreams, and reports YAML syntax errors at their line', () => {
-    expect(problemsOf('scope: {}\n')).toEqual(['/cfg/proxy.yaml:1:1: upstreams: upstreams is required: a list of MCP servers, each {name, command, args?, env?, cwd?} or {name, url}']);
+    expect(problemsOf('scope: {}\n')).toEqual([
+      '/cfg/proxy.yaml:1:1: upstreams: upstreams is required: a list of MCP servers, each {name, command, args?, env?, cwd?} or {name, url}',
+    ]);
     expect(problemsOf('upstreams: [\n')[0]).toMatch(/^\/cfg\/proxy\.yaml:2:1: /);
     expect(problemsOf('- a\n')).toEqual(['/cfg/proxy.yaml:1:1: the configuration is a mapping with at least `upstreams`']);
   });
@@ -140,8 +162,15 @@ extra: 1
 
 describe('templates over the arguments', () => {
   it('renders strings, numbers and booleans; absent and null arguments are missing', () => {
-    expect(renderTemplate('acct:${args.from}/${args.t.n}/${args.ok}', { from: 'a-1', t: { n: 7 }, ok: false })).toEqual({ ok: true, text: 'acct:a-1/7/false' });
-    expect(renderTemplate('${args.a}:${args.b.c}:${args.a}', { a: null, b: 'text' })).toEqual({ ok: false, missing: ['a', 'b.c'], notScalar: [] });
+    expect(renderTemplate('acct:${args.from}/${args.t.n}/${args.ok}', { from: 'a-1', t: { n: 7 }, ok: false })).toEqual({
+      ok: true,
+      text: 'acct:a-1/7/false',
+    });
+    expect(renderTemplate('${args.a}:${args.b.c}:${args.a}', { a: null, b: 'text' })).toEqual({
+      ok: false,
+      missing: ['a', 'b.c'],
+      notScalar: [],
+    });
     expect(renderTemplate('${args.toString}', {})).toEqual({ ok: false, missing: ['toString'], notScalar: [] });
   });
 
@@ -163,11 +192,16 @@ describe('the operation of a tool call', () => {
   it('maps action, resource and scope, the arguments as parameters', () => {
     expect(operationOf(config, { upstream: 'bank', tool: 'transfer' }, { from: 'a-1', team: 'pay', amount: 5 })).toEqual({
       ok: true,
-      call: { action: 'payments.transfer', resource: 'acct:a-1', scope: { region: 'eu', team: 'pay', tier: 2 }, parameters: { from: 'a-1', team: 'pay', amount: 5 } },
+      call: {
+        action: 'payments.transfer',
+        resource: 'acct:a-1',
+        scope: { region: 'eu', team: 'pay', tier: 2 },
+        parameters: { from: 'a-1', team: 'pay', amount: 5 },
+      },
     });
   });
 
-  it('defaults to mcp.<upstream>.<tool> on mcp:<upstream>/<tool> in the file\'s scope', () => {
+  it("defaults to mcp.<upstream>.<tool> on mcp:<upstream>/<tool> in the file's scope", () => {
     expect(operationOf(config, { upstream: 'bank', tool: 'balance' }, {})).toEqual({
       ok: true,
       call: { action: 'mcp.bank.balance', resource: 'mcp:bank/balance', scope: { region: 'eu', team: 'ops' }, parameters: {} },
@@ -178,8 +212,18 @@ describe('the operation of a tool call', () => {
     expect(operationOf(config, { upstream: 'bank', tool: 'transfer' }, { amount: 5 })).toEqual({
       ok: false,
       missing: [
-        { field: 'from', type: 'any', reason: 'absent; the proxy\'s resource "acct:${args.from}" of bank.transfer reads it', problems: ['absent'] },
-        { field: 'team', type: 'any', reason: 'absent; the proxy\'s scope.team "${args.team}" of bank.transfer reads it', problems: ['absent'] },
+        {
+          field: 'from',
+          type: 'any',
+          reason: 'absent; the proxy\'s resource "acct:${args.from}" of bank.transfer reads it',
+          problems: ['absent'],
+        },
+        {
+          field: 'team',
+          type: 'any',
+          reason: 'absent; the proxy\'s scope.team "${args.team}" of bank.transfer reads it',
+          problems: ['absent'],
+        },
       ],
       invalid: [],
     });

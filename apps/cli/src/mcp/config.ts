@@ -2,6 +2,7 @@
 // full before the proxy starts. Every problem names its key and line, so a typo fails at start
 // instead of turning into a call the proxy maps wrongly.
 import path from 'node:path';
+import { isPlainObject as isObject } from '@arbiter/input';
 import { formatProblem, YamlSource, type FileProblem } from '../rules/rules-file';
 import { isLoopbackHost } from './loopback';
 import { templateProblem } from './templates';
@@ -57,8 +58,8 @@ export class McpConfigError extends Error {
 }
 
 type Path = (string | number)[];
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isScalar = (v: unknown): v is ScopeValue => typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
+const isScalar = (v: unknown): v is ScopeValue =>
+  typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
 const urlOf = (v: unknown): URL | null => {
   if (typeof v !== 'string') return null;
   try {
@@ -75,7 +76,12 @@ const isHttpUrl = (v: unknown): v is string => ['http:', 'https:'].includes(urlO
  */
 const isKeySafeUrl = (v: unknown): v is string => {
   const url = urlOf(v);
-  return url !== null && !url.username && !url.password && (url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname)));
+  return (
+    url !== null &&
+    !url.username &&
+    !url.password &&
+    (url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname)))
+  );
 };
 
 /**
@@ -102,11 +108,24 @@ export function parseMcpConfig(file: string, text: string): McpProxyConfig {
     doc.verdict_url,
     isKeySafeUrl,
     ['verdict_url'],
-    'verdict_url is the verdict gateway\'s base URL: https://…, or http:// on a loopback address only, since the API key goes with every check (for plain http elsewhere set ARBITER_VERDICT_URL instead)',
+    "verdict_url is the verdict gateway's base URL: https://…, or http:// on a loopback address only, since the API key goes with every check (for plain http elsewhere set ARBITER_VERDICT_URL instead)",
     p,
   );
-  const tenant = optional<string>(doc.tenant, (v) => typeof v === 'string' && v.trim() !== '', ['tenant'], 'tenant is the tenant\'s id (tnt-…) or slug', p);
-  const apiKeyEnv = optional<string>(doc.api_key_env, (v) => typeof v === 'string' && ENV_NAME.test(v), ['api_key_env'], 'api_key_env is the name of an environment variable (letters, digits, _)', p) ?? DEFAULT_API_KEY_ENV;
+  const tenant = optional<string>(
+    doc.tenant,
+    (v) => typeof v === 'string' && v.trim() !== '',
+    ['tenant'],
+    "tenant is the tenant's id (tnt-…) or slug",
+    p,
+  );
+  const apiKeyEnv =
+    optional<string>(
+      doc.api_key_env,
+      (v) => typeof v === 'string' && ENV_NAME.test(v),
+      ['api_key_env'],
+      'api_key_env is the name of an environment variable (letters, digits, _)',
+      p,
+    ) ?? DEFAULT_API_KEY_ENV;
 
   const baseDir = path.dirname(path.resolve(file));
   const upstreams: UpstreamConfig[] = [];
@@ -136,7 +155,11 @@ export function parseMcpConfig(file: string, text: string): McpProxyConfig {
         const dot = key.indexOf('.');
         const upstream = dot > 0 ? key.slice(0, dot) : '';
         if (dot <= 0 || dot === key.length - 1) p(at, `"${key}" is not <upstream>.<tool>`, true);
-        else if (Array.isArray(doc.upstreams) && !upstreams.some((u) => u.name === upstream) && !doc.upstreams.some((u) => isObject(u) && u.name === upstream))
+        else if (
+          Array.isArray(doc.upstreams) &&
+          !upstreams.some((u) => u.name === upstream) &&
+          !doc.upstreams.some((u) => isObject(u) && u.name === upstream)
+        )
           p(at, `"${key}" names no upstream: the upstreams are ${upstreams.map((u) => u.name).join(', ') || '(none)'}`, true);
         const mapping = parseMapping(value, at, p);
         if (mapping) tools[key] = mapping;
@@ -149,8 +172,13 @@ export function parseMcpConfig(file: string, text: string): McpProxyConfig {
     else p(['on_approval'], 'on_approval is return (answer with the pending approval) or wait (wait for its decision)');
   }
   const waitSeconds =
-    optional<number>(doc.wait_seconds, (v) => typeof v === 'number' && Number.isFinite(v) && v > 0 && v <= MAX_WAIT_SECONDS, ['wait_seconds'], `wait_seconds is a number of seconds above 0, at most ${MAX_WAIT_SECONDS}`, p) ??
-    DEFAULT_WAIT_SECONDS;
+    optional<number>(
+      doc.wait_seconds,
+      (v) => typeof v === 'number' && Number.isFinite(v) && v > 0 && v <= MAX_WAIT_SECONDS,
+      ['wait_seconds'],
+      `wait_seconds is a number of seconds above 0, at most ${MAX_WAIT_SECONDS}`,
+      p,
+    ) ?? DEFAULT_WAIT_SECONDS;
 
   if (src.problems.length) fail();
   return { verdictUrl, tenant, apiKeyEnv, upstreams, scope, tools, onApproval, waitSeconds };
@@ -159,7 +187,8 @@ export function parseMcpConfig(file: string, text: string): McpProxyConfig {
 type Report = (at: Path, message: string, atKey?: boolean) => void;
 
 function unknownKeys(obj: Record<string, unknown>, known: string[], at: Path, p: Report, what: string): void {
-  for (const key of Object.keys(obj)) if (!known.includes(key)) p([...at, key], `unknown key "${key}" (${what} has ${known.join(', ')})`, true);
+  for (const key of Object.keys(obj))
+    if (!known.includes(key)) p([...at, key], `unknown key "${key}" (${what} has ${known.join(', ')})`, true);
 }
 
 function optional<T>(value: unknown, ok: (v: unknown) => boolean, at: Path, message: string, p: Report): T | undefined {
@@ -182,18 +211,20 @@ function parseUpstream(raw: unknown, at: Path, baseDir: string, p: Report): Upst
     p(a, m, k);
   };
   const name = raw.name;
-  if (typeof name !== 'string' || !UPSTREAM_NAME.test(name)) report([...at, 'name'], 'name is required: letters, digits, _ and - (it prefixes the tool names as <name>.<tool>)');
+  if (typeof name !== 'string' || !UPSTREAM_NAME.test(name))
+    report([...at, 'name'], 'name is required: letters, digits, _ and - (it prefixes the tool names as <name>.<tool>)');
   if ((raw.command === undefined) === (raw.url === undefined)) {
     report(at, 'an upstream has either command (a server started over stdio) or url (Streamable HTTP), not both');
     return null;
   }
   if (raw.url !== undefined) {
     unknownKeys(raw, HTTP_KEYS, at, report, 'an http upstream');
-    if (!isHttpUrl(raw.url)) report([...at, 'url'], 'url is the server\'s Streamable HTTP endpoint, an http(s) URL');
+    if (!isHttpUrl(raw.url)) report([...at, 'url'], "url is the server's Streamable HTTP endpoint, an http(s) URL");
     return before.n ? null : { name: name as string, kind: 'http', url: raw.url as string };
   }
   unknownKeys(raw, STDIO_KEYS, at, report, 'a stdio upstream');
-  if (typeof raw.command !== 'string' || raw.command.trim() === '') report([...at, 'command'], 'command is the program that starts the server');
+  if (typeof raw.command !== 'string' || raw.command.trim() === '')
+    report([...at, 'command'], 'command is the program that starts the server');
   const args: string[] = [];
   if (raw.args !== undefined && raw.args !== null) {
     if (!Array.isArray(raw.args)) report([...at, 'args'], 'args is a list of strings');
@@ -215,7 +246,7 @@ function parseUpstream(raw: unknown, at: Path, baseDir: string, p: Report): Upst
   }
   let cwd = baseDir;
   if (raw.cwd !== undefined && raw.cwd !== null) {
-    if (typeof raw.cwd !== 'string' || raw.cwd === '') report([...at, 'cwd'], 'cwd is a folder (relative to the configuration file\'s)');
+    if (typeof raw.cwd !== 'string' || raw.cwd === '') report([...at, 'cwd'], "cwd is a folder (relative to the configuration file's)");
     else cwd = path.resolve(baseDir, raw.cwd);
   }
   return before.n ? null : { name: name as string, kind: 'stdio', command: raw.command as string, args, env, cwd };
@@ -249,11 +280,15 @@ function parseMapping(raw: unknown, at: Path, p: Report): ToolMapping | null {
   unknownKeys(raw, MAPPING_KEYS, at, p, 'a tool mapping');
   const mapping: ToolMapping = {};
   if (raw.action !== undefined) {
-    if (typeof raw.action !== 'string' || raw.action.trim() === '') p([...at, 'action'], 'action is the operation\'s name, e.g. payments.transfer');
+    if (typeof raw.action !== 'string' || raw.action.trim() === '')
+      p([...at, 'action'], "action is the operation's name, e.g. payments.transfer");
     else mapping.action = raw.action;
   }
   if (raw.resource !== undefined) {
-    const problem = typeof raw.resource === 'string' && raw.resource !== '' ? templateProblem(raw.resource) : 'resource is a text, e.g. acct:${args.account}';
+    const problem =
+      typeof raw.resource === 'string' && raw.resource !== ''
+        ? templateProblem(raw.resource)
+        : 'resource is a text, e.g. acct:${args.account}';
     if (problem) p([...at, 'resource'], problem);
     else mapping.resource = raw.resource as string;
   }

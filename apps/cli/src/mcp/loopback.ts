@@ -4,7 +4,10 @@ import net from 'node:net';
 
 /** A hostname (as URL.hostname gives it: `[::1]` bracketed) that names this machine's loopback. */
 export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.toLowerCase().replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '');
+  const host = hostname
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/\.$/, '');
   if (host === 'localhost' || host.endsWith('.localhost')) return true;
   if (net.isIPv4(host)) return host.startsWith('127.');
   // ::1 (also written in full) and IPv4-mapped 127.0.0.0/8 (URL writes ::ffff:127.0.0.1 as ::ffff:7f00:1).

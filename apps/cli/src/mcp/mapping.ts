@@ -28,7 +28,10 @@ export function operationOf(config: Pick<McpProxyConfig, 'scope' | 'tools'>, rou
   const render = (template: string, where: string): string => {
     const r = renderTemplate(template, args);
     if (r.ok) return r.text;
-    for (const field of r.notScalar) invalid.push(`the argument ${field} is an object or an array, and the proxy's ${where} "${template}" of ${key} takes a string, a number or a boolean`);
+    for (const field of r.notScalar)
+      invalid.push(
+        `the argument ${field} is an object or an array, and the proxy's ${where} "${template}" of ${key} takes a string, a number or a boolean`,
+      );
     for (const field of r.missing) {
       if (!missing.some((m) => m.field === field)) {
         missing.push({ field, type: 'any', reason: `absent; the proxy's ${where} "${template}" of ${key} reads it`, problems: ['absent'] });

@@ -5,7 +5,13 @@
 // a call whose arguments do not fit the tool's input schema, refused before any check.
 import { describeOutcome, guardCall, type GuardClient, type GuardOutcome, type GuardProgress } from '@arbiter/client';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { McpProxyConfig } from './config';
 import { argumentsProblem } from './arguments';
 import { operationOf, toolKey, type ToolRoute } from './mapping';
@@ -40,7 +46,9 @@ export function createProxyServer(deps: ProxyDeps): Server {
   const unsubscribe = deps.upstreams.onToolsChanged(() => void server.sendToolListChanged().catch(() => undefined));
   server.onclose = unsubscribe;
 
-  server.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => ({ tools: await deps.upstreams.listTools({ signal: extra.signal }) }));
+  server.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => ({
+    tools: await deps.upstreams.listTools({ signal: extra.signal }),
+  }));
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name, arguments: args = {}, _meta: clientMeta } = request.params;
@@ -70,7 +78,9 @@ export function createProxyServer(deps: ProxyDeps): Server {
           onProgress: (p) => notifyProgress(p.attempt, progressMessage(p)),
         })
       : { kind: 'insufficient_context', missing: operation.missing };
-    deps.log(`${toolKey(route)}: ${outcome.kind}${'consultationId' in outcome ? ` (${outcome.consultationId})` : ''}${outcome.kind === 'unavailable' ? `: ${outcome.error}` : ''}`);
+    deps.log(
+      `${toolKey(route)}: ${outcome.kind}${'consultationId' in outcome ? ` (${outcome.consultationId})` : ''}${outcome.kind === 'unavailable' ? `: ${outcome.error}` : ''}`,
+    );
     if (outcome.kind !== 'allowed') return refusalResult(outcome);
 
     // Forward: the client's _meta (its own progress token aside: the SDK gives the upstream request
@@ -78,7 +88,10 @@ export function createProxyServer(deps: ProxyDeps): Server {
     // signed verdict and the consultation.
     const { progressToken: _token, ...clientOwn } = clientMeta ?? {};
     const forwardedMeta = withoutArbiterKeys(clientOwn);
-    const arbiterMeta = { [META.consultationId]: outcome.consultationId, ...(outcome.approvalId ? { [META.approvalId]: outcome.approvalId } : {}) };
+    const arbiterMeta = {
+      [META.consultationId]: outcome.consultationId,
+      ...(outcome.approvalId ? { [META.approvalId]: outcome.approvalId } : {}),
+    };
     try {
       const result = await deps.upstreams.call(
         route,
@@ -96,7 +109,12 @@ export function createProxyServer(deps: ProxyDeps): Server {
       deps.log(`${toolKey(route)}: the upstream failed: ${(err as Error).message}`);
       return {
         isError: true,
-        content: [{ type: 'text', text: `Arbiter allowed the call (consultation ${outcome.consultationId}), but the upstream ${route.upstream} failed: ${(err as Error).message}` }],
+        content: [
+          {
+            type: 'text',
+            text: `Arbiter allowed the call (consultation ${outcome.consultationId}), but the upstream ${route.upstream} failed: ${(err as Error).message}`,
+          },
+        ],
         _meta: arbiterMeta,
       };
     }
@@ -116,7 +134,12 @@ export function withoutArbiterKeys(meta: Record<string, unknown> | undefined): R
 export function invalidArgumentsResult(problem: string): CallToolResult {
   return {
     isError: true,
-    content: [{ type: 'text', text: `Arbiter refused the call before checking it: ${problem}. The call was not forwarded; call again with arguments the tool's input schema accepts.` }],
+    content: [
+      {
+        type: 'text',
+        text: `Arbiter refused the call before checking it: ${problem}. The call was not forwarded; call again with arguments the tool's input schema accepts.`,
+      },
+    ],
     _meta: { [META.outcome]: 'invalid_arguments' },
   };
 }
@@ -130,7 +153,11 @@ export function refusalResult(outcome: Exclude<GuardOutcome, { kind: 'allowed' }
   const meta: Record<string, unknown> = { [META.outcome]: outcome.kind };
   switch (outcome.kind) {
     case 'blocked':
-      Object.assign(meta, { [META.consultationId]: outcome.consultationId, [META.ruleId]: outcome.ruleId, 'arbiter/reason': outcome.reason }, outcome.approvalId ? { [META.approvalId]: outcome.approvalId } : {});
+      Object.assign(
+        meta,
+        { [META.consultationId]: outcome.consultationId, [META.ruleId]: outcome.ruleId, 'arbiter/reason': outcome.reason },
+        outcome.approvalId ? { [META.approvalId]: outcome.approvalId } : {},
+      );
       break;
     case 'approval_pending':
       Object.assign(meta, { [META.consultationId]: outcome.consultationId, [META.approvalId]: outcome.approvalId });
@@ -142,7 +169,8 @@ export function refusalResult(outcome: Exclude<GuardOutcome, { kind: 'allowed' }
       break;
   }
   // What would make the call allowed (docs/agents.md "What the agent sees"), asked of the gateway for this refusal only.
-  if ((outcome.kind === 'blocked' || outcome.kind === 'approval_pending') && outcome.explanation) meta[META.explanation] = outcome.explanation;
+  if ((outcome.kind === 'blocked' || outcome.kind === 'approval_pending') && outcome.explanation)
+    meta[META.explanation] = outcome.explanation;
   return { isError: true, content: [{ type: 'text', text: describeOutcome(outcome) }], _meta: meta };
 }
 

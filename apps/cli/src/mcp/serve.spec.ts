@@ -2,7 +2,12 @@ import http from 'node:http';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { serveHttp, type HttpProxy } from './serve';
 
-const INIT = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '0' } } };
+const INIT = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '0' } },
+};
 const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
 /** The Streamable HTTP server alone (a bare MCP server behind it): who it answers. */
@@ -11,9 +16,16 @@ describe(serveHttp.name, () => {
   const serve = async (opts: { host?: string; token?: string } = {}): Promise<HttpProxy> => {
     const stop = new AbortController();
     started.push(stop);
-    return serveHttp(() => new Server({ name: 't', version: '0' }, { capabilities: {} }), { host: opts.host ?? '127.0.0.1', port: 0, stop: stop.signal, log: () => undefined, token: opts.token });
+    return serveHttp(() => new Server({ name: 't', version: '0' }, { capabilities: {} }), {
+      host: opts.host ?? '127.0.0.1',
+      port: 0,
+      stop: stop.signal,
+      log: () => undefined,
+      token: opts.token,
+    });
   };
-  const post = (url: string, headers: Record<string, string> = {}) => fetch(url, { method: 'POST', headers: { ...HEADERS, ...headers }, body: JSON.stringify(INIT) });
+  const post = (url: string, headers: Record<string, string> = {}) =>
+    fetch(url, { method: 'POST', headers: { ...HEADERS, ...headers }, body: JSON.stringify(INIT) });
   afterAll(() => started.forEach((s) => s.abort()));
 
   it('answers a client on loopback, and a page on a loopback origin', async () => {
@@ -27,7 +39,11 @@ describe(serveHttp.name, () => {
     for (const origin of ['https://evil.example', 'null', 'http://127.0.0.1.nip.io']) {
       const r = await post(url, { origin });
       expect(r.status).toBe(403);
-      expect(await r.json()).toEqual({ jsonrpc: '2.0', error: { code: -32000, message: 'Forbidden: a web page of another origin may not use this proxy' }, id: null });
+      expect(await r.json()).toEqual({
+        jsonrpc: '2.0',
+        error: { code: -32000, message: 'Forbidden: a web page of another origin may not use this proxy' },
+        id: null,
+      });
     }
     // fetch will not send another Host: node:http does.
     const status = await new Promise<number | undefined>((resolve, reject) => {
@@ -50,7 +66,7 @@ describe(serveHttp.name, () => {
     expect((await post(url, { authorization: 'Bearer tok-123' })).status).toBe(200);
   });
 
-  it('off loopback, a page must be the proxy\'s own origin', async () => {
+  it("off loopback, a page must be the proxy's own origin", async () => {
     const { url } = await serve({ host: '0.0.0.0', token: 't' });
     const local = url.replace('0.0.0.0', '127.0.0.1');
     const host = new URL(local).host;

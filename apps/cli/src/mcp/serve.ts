@@ -60,8 +60,10 @@ export async function serveHttp(newServer: () => Server, opts: HttpOptions): Pro
       res.setHeader('www-authenticate', 'Bearer');
       return jsonError(res, 401, -32001, 'Unauthorized: this proxy needs Authorization: Bearer <token>');
     }
-    if (loopbackOnly && !isLoopbackHost(hostnameOf(req.headers.host))) return jsonError(res, 403, -32000, 'Forbidden: this proxy answers loopback hosts only');
-    if (!originAllowed(req.headers.origin, req.headers.host, loopbackOnly)) return jsonError(res, 403, -32000, 'Forbidden: a web page of another origin may not use this proxy');
+    if (loopbackOnly && !isLoopbackHost(hostnameOf(req.headers.host)))
+      return jsonError(res, 403, -32000, 'Forbidden: this proxy answers loopback hosts only');
+    if (!originAllowed(req.headers.origin, req.headers.host, loopbackOnly))
+      return jsonError(res, 403, -32000, 'Forbidden: a web page of another origin may not use this proxy');
     const sessionId = req.headers['mcp-session-id'];
     const existing = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
     if (req.method !== 'POST') {

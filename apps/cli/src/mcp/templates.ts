@@ -17,12 +17,14 @@ export function templateProblem(template: string): string | null {
 }
 
 /** The argument paths a template reads (`account`, `transfer.currency`). */
-export const templateFields = (template: string): string[] => [...template.matchAll(PLACEHOLDER)].map((m) => m[1].trim().slice('args.'.length));
+export const templateFields = (template: string): string[] =>
+  [...template.matchAll(PLACEHOLDER)].map((m) => m[1].trim().slice('args.'.length));
 
 function valueAt(args: Record<string, unknown>, field: string): unknown {
   let value: unknown = args;
   for (const key of field.split('.')) {
-    if (typeof value !== 'object' || value === null || Array.isArray(value) || !Object.prototype.hasOwnProperty.call(value, key)) return undefined;
+    if (typeof value !== 'object' || value === null || Array.isArray(value) || !Object.prototype.hasOwnProperty.call(value, key))
+      return undefined;
     value = (value as Record<string, unknown>)[key];
   }
   return value;

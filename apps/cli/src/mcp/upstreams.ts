@@ -5,7 +5,12 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import { CallToolResultSchema, ToolListChangedNotificationSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolResultSchema,
+  ToolListChangedNotificationSchema,
+  type CallToolResult,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { UpstreamConfig } from './config';
 import type { ToolRoute } from './mapping';
 
@@ -78,7 +83,12 @@ export class Upstreams {
   /** Every upstream's tools (all pages), renamed for the client; schemas and annotations unchanged. */
   async listTools(options?: RequestOptions): Promise<Tool[]> {
     const lists = await Promise.all(
-      this.connected.map(async (upstream) => (await this.toolsOf(upstream, options)).map((t) => ({ ...t, name: this.exposedName({ upstream: upstream.config.name, tool: t.name }) }))),
+      this.connected.map(async (upstream) =>
+        (await this.toolsOf(upstream, options)).map((t) => ({
+          ...t,
+          name: this.exposedName({ upstream: upstream.config.name, tool: t.name }),
+        })),
+      ),
     );
     return lists.flat();
   }
@@ -112,10 +122,19 @@ export class Upstreams {
   }
 
   /** Calls the tool on its upstream; the result is the upstream's, as it sent it. */
-  async call(route: ToolRoute, args: Record<string, unknown>, meta: Record<string, unknown>, options?: RequestOptions): Promise<CallToolResult> {
+  async call(
+    route: ToolRoute,
+    args: Record<string, unknown>,
+    meta: Record<string, unknown>,
+    options?: RequestOptions,
+  ): Promise<CallToolResult> {
     const upstream = this.connected.find((c) => c.config.name === route.upstream);
     if (!upstream) throw new UpstreamError(`no upstream ${route.upstream}`);
-    return (await upstream.client.request({ method: 'tools/call', params: { name: route.tool, arguments: args, _meta: meta } }, CallToolResultSchema, options)) as CallToolResult;
+    return (await upstream.client.request(
+      { method: 'tools/call', params: { name: route.tool, arguments: args, _meta: meta } },
+      CallToolResultSchema,
+      options,
+    )) as CallToolResult;
   }
 
   onToolsChanged(listener: () => void): () => void {
@@ -134,7 +153,13 @@ function transportOf(config: UpstreamConfig) {
   if (config.kind === 'http') return new StreamableHTTPClientTransport(new URL(config.url));
   // The SDK's default environment (PATH, HOME, …) plus the upstream's own variables: the proxy's API
   // key is not handed to the servers it guards.
-  return new StdioClientTransport({ command: config.command, args: config.args, env: { ...getDefaultEnvironment(), ...config.env }, cwd: config.cwd, stderr: 'inherit' });
+  return new StdioClientTransport({
+    command: config.command,
+    args: config.args,
+    env: { ...getDefaultEnvironment(), ...config.env },
+    cwd: config.cwd,
+    stderr: 'inherit',
+  });
 }
 
 const describe = (config: UpstreamConfig) => (config.kind === 'http' ? config.url : [config.command, ...config.args].join(' '));

@@ -56,14 +56,20 @@ describe(planChanges.name, () => {
   });
 
   it('does not let a directive match a rule another file rule claims by id', () => {
-    const sut = planChanges(file(`  - {id: ${id(1)}, directive: X, severity: MANDATORY}\n  - {directive: A, severity: MANDATORY}\n`), [current(1, 'A'), current(2, 'Z')]);
+    const sut = planChanges(file(`  - {id: ${id(1)}, directive: X, severity: MANDATORY}\n  - {directive: A, severity: MANDATORY}\n`), [
+      current(1, 'A'),
+      current(2, 'Z'),
+    ]);
     expect(sut.steps.map((s) => s.op)).toEqual(['update', 'create', 'archive']);
   });
 
   it('refuses an id that is not an active rule of the scope, and a directive that matches two rules', () => {
     const err = (() => {
       try {
-        planChanges(file(`  - {id: ${id(9)}, directive: A, severity: MANDATORY}\n  - {directive: Twice, severity: MANDATORY}\n`), [current(1, 'Twice'), current(2, 'Twice')]);
+        planChanges(file(`  - {id: ${id(9)}, directive: A, severity: MANDATORY}\n  - {directive: Twice, severity: MANDATORY}\n`), [
+          current(1, 'Twice'),
+          current(2, 'Twice'),
+        ]);
       } catch (e) {
         return e as PlanError;
       }
@@ -81,7 +87,10 @@ describe(planChanges.name, () => {
       file(`  - {id: ${id(1)}, directive: Big transfers, severity: REQUIRES_APPROVAL, conditions: [{field: amount, op: gt, value: 5000}]}
   - {directive: New, severity: ALLOW, mode: shadow}
 `),
-      [current(1, 'Big transfers', { severity: 'REQUIRES_APPROVAL', conditions: [{ field: 'amount', op: 'gt', value: 10000 }] }), current(2, 'Gone')],
+      [
+        current(1, 'Big transfers', { severity: 'REQUIRES_APPROVAL', conditions: [{ field: 'amount', op: 'gt', value: 10000 }] }),
+        current(2, 'Gone'),
+      ],
     );
     expect(renderPlan(sut)).toEqual([
       `scope ${SCOPE}: 1 to create, 1 to update, 1 to archive, 0 unchanged`,
@@ -93,12 +102,24 @@ describe(planChanges.name, () => {
     expect(planJson(sut)).toEqual({
       scope: SCOPE,
       create: [{ where: 'rules[1]', rule: { directive: 'New', severity: 'ALLOW', mode: 'shadow' } }],
-      update: [{ rule_id: id(1), where: 'rules[0]', changes: { conditions: { before: [{ field: 'amount', op: 'gt', value: 10000 }], after: [{ field: 'amount', op: 'gt', value: 5000 }] } } }],
+      update: [
+        {
+          rule_id: id(1),
+          where: 'rules[0]',
+          changes: {
+            conditions: { before: [{ field: 'amount', op: 'gt', value: 10000 }], after: [{ field: 'amount', op: 'gt', value: 5000 }] },
+          },
+        },
+      ],
       archive: [{ rule_id: id(2), directive: 'Gone' }],
       unchanged: [],
     });
     expect(simulationChanges(sut)).toEqual([
-      { op: 'update', rule_id: id(1), rule: { directive: 'Big transfers', severity: 'REQUIRES_APPROVAL', conditions: [{ field: 'amount', op: 'gt', value: 5000 }] } },
+      {
+        op: 'update',
+        rule_id: id(1),
+        rule: { directive: 'Big transfers', severity: 'REQUIRES_APPROVAL', conditions: [{ field: 'amount', op: 'gt', value: 5000 }] },
+      },
       { op: 'create', rule: { scope_id: SCOPE, directive: 'New', severity: 'ALLOW', mode: 'shadow' } },
       { op: 'archive', rule_id: id(2) },
     ]);

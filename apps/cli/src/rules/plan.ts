@@ -3,7 +3,15 @@
 // the same directive; rules of the scope that nothing in the file matches are archived. Both sides are
 // normalised with the registry's defaults, so a rule whose content a PUT would not change is unchanged.
 import { canonicalJson } from '@arbiter/canonical';
-import { changedFields, normaliseContent, ruleBody, type ContentField, type FileRule, type RuleContent, type RulesFile } from './rules-file';
+import {
+  changedFields,
+  normaliseContent,
+  ruleBody,
+  type ContentField,
+  type FileRule,
+  type RuleContent,
+  type RulesFile,
+} from './rules-file';
 
 /** An active rule of the scope, as the registry lists it (the members the plan reads). */
 export interface CurrentRule {
@@ -39,7 +47,10 @@ export function planChanges(file: RulesFile, current: readonly CurrentRule[]): P
   for (const rule of file.rules) {
     if (rule.id === null) continue;
     const found = byId.get(rule.id);
-    if (!found) problems.push(`${file.name}:${rule.line}: ${rule.where}: ${rule.id} is not an active rule of scope ${file.scope} (remove the id to create the rule anew)`);
+    if (!found)
+      problems.push(
+        `${file.name}:${rule.line}: ${rule.where}: ${rule.id} is not an active rule of scope ${file.scope} (remove the id to create the rule anew)`,
+      );
     else {
       claimed.set(found.id, rule);
       matches.set(rule, found);
@@ -49,7 +60,9 @@ export function planChanges(file: RulesFile, current: readonly CurrentRule[]): P
     if (rule.id !== null) continue;
     const same = current.filter((r) => !claimed.has(r.id) && r.directive === rule.content.directive);
     if (same.length > 1) {
-      problems.push(`${file.name}:${rule.line}: ${rule.where}: the directive matches ${same.length} active rules (${same.map((r) => r.id).join(', ')}): name the one you mean with id`);
+      problems.push(
+        `${file.name}:${rule.line}: ${rule.where}: the directive matches ${same.length} active rules (${same.map((r) => r.id).join(', ')}): name the one you mean with id`,
+      );
     } else if (same.length === 1) {
       claimed.set(same[0].id, rule);
       matches.set(rule, same[0]);
@@ -93,7 +106,9 @@ const quote = (text: string) => JSON.stringify(text.length > 72 ? `${text.slice(
 /** The plan's human lines: one per step, each changed field with its old and new value. */
 export function renderPlan(plan: Plan): string[] {
   const n = (op: PlanStep['op']) => countOf(plan, op);
-  const lines = [`scope ${plan.scope}: ${n('create')} to create, ${n('update')} to update, ${n('archive')} to archive, ${plan.unchanged.length} unchanged`];
+  const lines = [
+    `scope ${plan.scope}: ${n('create')} to create, ${n('update')} to update, ${n('archive')} to archive, ${plan.unchanged.length} unchanged`,
+  ];
   for (const s of plan.steps) {
     if (s.op === 'create') lines.push(`  + create   ${quote(s.rule.content.directive)} (${s.rule.where})`);
     else if (s.op === 'archive') lines.push(`  - archive  ${s.id} ${quote(s.before.directive)}`);
@@ -111,7 +126,15 @@ export function planJson(plan: Plan) {
     scope: plan.scope,
     create: plan.steps.flatMap((s) => (s.op === 'create' ? [{ where: s.rule.where, rule: ruleBody(s.rule.content) }] : [])),
     update: plan.steps.flatMap((s) =>
-      s.op === 'update' ? [{ rule_id: s.id, where: s.rule.where, changes: Object.fromEntries(s.fields.map((f) => [f, { before: s.before[f], after: s.rule.content[f] }])) }] : [],
+      s.op === 'update'
+        ? [
+            {
+              rule_id: s.id,
+              where: s.rule.where,
+              changes: Object.fromEntries(s.fields.map((f) => [f, { before: s.before[f], after: s.rule.content[f] }])),
+            },
+          ]
+        : [],
     ),
     archive: plan.steps.flatMap((s) => (s.op === 'archive' ? [{ rule_id: s.id, directive: s.before.directive }] : [])),
     unchanged: plan.unchanged.map((u) => u.id),

@@ -72,7 +72,7 @@ rules:
 extra: 1
 `);
     expect(problems).toEqual([
-      'rules.yaml:1:8: scope: scope is required: the id (scp-…) of the scope the file manages',
+      'rules.yaml:1:8: scope: scope is required: the id (scp-…) of the scope the file manages (or, when the file leaves it out, --scope)',
       'rules.yaml:4:15: rules[0].severity: severity is required: one of MANDATORY, REQUIRES_APPROVAL, ADVISORY, ALLOW',
       expect.stringMatching(/^rules\.yaml:5:5: rules\[0\]\.colour: unknown member "colour" \(a rule has id, directive, severity/),
       'rules.yaml:6:5: rules[1].directive: directive is required: a non-empty text of at most 20,000 characters',
@@ -116,18 +116,72 @@ rules:
     expect(problemsOf('rules: [\n')[0]).toMatch(/^rules\.yaml:\d+:\d+: /);
   });
 
+  it('takes --scope for a file that names none, and refuses it for a file that names another', () => {
+    const other = 'scp-00000000000000000000000f';
+    expect(parseRulesFile('rules.yaml', 'rules: []\n', { scope: SCOPE }).scope).toBe(SCOPE);
+    expect(parseRulesFile('rules.yaml', `scope: ${SCOPE}\nrules: []\n`, { scope: SCOPE }).scope).toBe(SCOPE);
+    const refused = (text: string, scope?: string) => {
+      try {
+        parseRulesFile('rules.yaml', text, { scope });
+      } catch (err) {
+        return (err as RulesFileError).message.split('\n');
+      }
+      return [];
+    };
+    expect(refused(`scope: ${SCOPE}\nrules: []\n`, other)).toEqual([
+      `rules.yaml:1:8: scope: the file manages scope ${SCOPE}, not ${other} (--scope stands only for a scope the file leaves out)`,
+    ]);
+    expect(refused('rules: []\n')).toEqual([
+      expect.stringContaining('scope is required: the id (scp-…) of the scope the file manages (or, when the file leaves it out, --scope)'),
+    ]);
+    expect(refused('rules: []\n', 'payments')).toEqual([expect.stringContaining('--scope payments is not a scope id')]);
+  });
+
   it('reports an alias bomb as a problem of the file, not a crash', () => {
-    const bomb = [`scope: ${SCOPE}`, 'a: &a [x, x, x, x, x, x, x, x, x]', ...'bcdefg'.split('').map((k, i) => `${k}: &${k} [${Array(9).fill(`*${'abcdef'[i]}`).join(', ')}]`), 'rules: []', ''].join('\n');
-    expect(problemsOf(bomb)).toEqual(['rules.yaml:1:1: the file uses aliases beyond reason (an alias bomb?): Excessive alias count indicates a resource exhaustion attack']);
+    const bomb = [
+      `scope: ${SCOPE}`,
+      'a: &a [x, x, x, x, x, x, x, x, x]',
+      ...'bcdefg'.split('').map((k, i) => `${k}: &${k} [${Array(9).fill(`*${'abcdef'[i]}`).join(', ')}]`),
+      'rules: []',
+      '',
+    ].join('\n');
+    expect(problemsOf(bomb)).toEqual([
+      'rules.yaml:1:1: the file uses aliases beyond reason (an alias bomb?): Excessive alias count indicates a resource exhaustion attack',
+    ]);
   });
 });
 
 describe(normaliseContent.name, () => {
   it('gives a registry rule and a file that omits every default the same content', () => {
-    const file = normaliseContent({ directive: 'D', severity: 'ALLOW', applies_to: {}, deciders: ['role-a', 'role-a'], conditions: [{ field: 'x', op: 'exists' }] });
-    const registry = normaliseContent(registryRule({ directive: 'D', severity: 'ALLOW', applies_to: null, deciders: ['role-a'], conditions: [{ field: 'x', op: 'exists' }] }));
+    const file = normaliseContent({
+      directive: 'D',
+      severity: 'ALLOW',
+      applies_to: {},
+      deciders: ['role-a', 'role-a'],
+      conditions: [{ field: 'x', op: 'exists' }],
+    });
+    const registry = normaliseContent(
+      registryRule({
+        directive: 'D',
+        severity: 'ALLOW',
+        applies_to: null,
+        deciders: ['role-a'],
+        conditions: [{ field: 'x', op: 'exists' }],
+      }),
+    );
     expect(changedFields(file, registry)).toEqual([]);
-    expect(file).toEqual({ directive: 'D', severity: 'ALLOW', verdict: null, mode: 'enforce', priority: null, applies_to: null, condition_mode: 'all', conditions: [{ field: 'x', op: 'exists' }], requires: [], deciders: ['role-a'] });
+    expect(file).toEqual({
+      directive: 'D',
+      severity: 'ALLOW',
+      verdict: null,
+      mode: 'enforce',
+      priority: null,
+      applies_to: null,
+      condition_mode: 'all',
+      conditions: [{ field: 'x', op: 'exists' }],
+      requires: [],
+      deciders: ['role-a'],
+    });
   });
 
   it('treats a registry without mode (before shadow rules) as enforce', () => {
@@ -141,8 +195,16 @@ describe(changedFields.name, () => {
     const a = normaliseContent(registryRule({ requires: [{ field: 'f', type: 'string', reason: 'r' }] }));
     const b = normaliseContent(registryRule({ requires: [{ reason: 'r', type: 'string', field: 'f' }] }));
     expect(changedFields(a, b)).toEqual([]);
-    const two = [{ field: 'a', op: 'eq', value: 1 }, { field: 'b', op: 'eq', value: 2 }];
-    expect(changedFields(normaliseContent(registryRule({ conditions: two })), normaliseContent(registryRule({ conditions: [...two].reverse() })))).toEqual(['conditions']);
+    const two = [
+      { field: 'a', op: 'eq', value: 1 },
+      { field: 'b', op: 'eq', value: 2 },
+    ];
+    expect(
+      changedFields(
+        normaliseContent(registryRule({ conditions: two })),
+        normaliseContent(registryRule({ conditions: [...two].reverse() })),
+      ),
+    ).toEqual(['conditions']);
   });
 
   it('lists each changed field', () => {
@@ -166,8 +228,25 @@ describe(ruleBody.name, () => {
 
 describe(writeRulesFile.name, () => {
   it('writes a stable, small file without server-only fields, which parses back to the same rules', () => {
-    const rules = [registryRule(), registryRule({ id: 'rul-ffffffffffffffffffffffff', directive: 'Reads are fine', severity: 'ALLOW', applies_to: null, conditions: [], deciders: [], priority: 10, mode: 'shadow' })];
-    const sut = writeRulesFile({ scope: SCOPE, scopeName: 'payments-eu', selector: { region: 'eu' }, rules: rules.map((r) => ({ id: r.id, content: normaliseContent(r) })) });
+    const rules = [
+      registryRule(),
+      registryRule({
+        id: 'rul-ffffffffffffffffffffffff',
+        directive: 'Reads are fine',
+        severity: 'ALLOW',
+        applies_to: null,
+        conditions: [],
+        deciders: [],
+        priority: 10,
+        mode: 'shadow',
+      }),
+    ];
+    const sut = writeRulesFile({
+      scope: SCOPE,
+      scopeName: 'payments-eu',
+      selector: { region: 'eu' },
+      rules: rules.map((r) => ({ id: r.id, content: normaliseContent(r) })),
+    });
     expect(sut).toBe(`# The whole rule set of scope ${SCOPE} (payments-eu): \`arbiter rules plan -f\` / \`apply -f\` this file.
 # Rules are matched by id, else by directive; rules of the scope missing here are archived (docs/rules-as-code.md).
 
@@ -199,7 +278,14 @@ rules:
   });
 
   it('quotes strings that YAML would read as something else', () => {
-    const odd = registryRule({ directive: 'yes', conditions: [{ field: 'code', op: 'eq', value: '0012' }, { field: 'on', op: 'eq', value: 'true' }, { field: 'd', op: 'gte', value: '2026-01-01' }] });
+    const odd = registryRule({
+      directive: 'yes',
+      conditions: [
+        { field: 'code', op: 'eq', value: '0012' },
+        { field: 'on', op: 'eq', value: 'true' },
+        { field: 'd', op: 'gte', value: '2026-01-01' },
+      ],
+    });
     const text = writeRulesFile({ scope: SCOPE, selector: { tier: '1' }, rules: [{ id: RULE, content: normaliseContent(odd) }] });
     const back = parseRulesFile('r.yaml', text);
     expect(back.rules[0].content).toEqual(normaliseContent(odd));

@@ -5,7 +5,17 @@
 // exactly when a PUT would change nothing.
 import { isMap, isSeq, LineCounter, parseDocument, Document, type Node } from 'yaml';
 import { canonicalJson } from '@arbiter/canonical';
-import { ruleContent, ruleProblems, SEVERITIES, type Condition, type ConditionOp, type Requirement, type RuleBodyFields, type Severity } from '@arbiter/policy';
+import { isPlainObject as isObject } from '@arbiter/input';
+import {
+  ruleContent,
+  ruleProblems,
+  SEVERITIES,
+  type Condition,
+  type ConditionOp,
+  type Requirement,
+  type RuleBodyFields,
+  type Severity,
+} from '@arbiter/policy';
 
 export type RuleMode = 'enforce' | 'shadow';
 
@@ -28,7 +38,18 @@ export interface RuleContent {
 }
 
 /** The fields of RuleContent, in the order a rules file writes them. */
-export const CONTENT_FIELDS = ['directive', 'severity', 'verdict', 'mode', 'priority', 'applies_to', 'condition_mode', 'conditions', 'requires', 'deciders'] as const;
+export const CONTENT_FIELDS = [
+  'directive',
+  'severity',
+  'verdict',
+  'mode',
+  'priority',
+  'applies_to',
+  'condition_mode',
+  'conditions',
+  'requires',
+  'deciders',
+] as const;
 export type ContentField = (typeof CONTENT_FIELDS)[number];
 
 /** One rule of a file: its content, the id it names (if any) and where it is. */
@@ -77,9 +98,20 @@ const DECIDER = /^(agn-[0-9a-f]{24}|hum-[0-9a-f]{24}|role-[a-z0-9][a-z0-9_.-]{0,
 const OPS: readonly ConditionOp[] = ['eq', 'neq', 'in', 'not_in', 'gt', 'gte', 'lt', 'lte', 'exists', 'contains', 'starts_with'];
 const REQUIREMENT_TYPES = ['string', 'number', 'integer', 'boolean', 'enum', 'date', 'datetime', 'object', 'array'];
 const RULE_KEYS = new Set(['id', ...CONTENT_FIELDS]);
-const REQUIREMENT_KEYS = new Set(['field', 'reason', 'type', 'allowed_values', 'min', 'max', 'format', 'source_requirement', 'acceptable_sources', 'confidence_threshold']);
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isScalar = (v: unknown): v is string | number | boolean => typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
+const REQUIREMENT_KEYS = new Set([
+  'field',
+  'reason',
+  'type',
+  'allowed_values',
+  'min',
+  'max',
+  'format',
+  'source_requirement',
+  'acceptable_sources',
+  'confidence_threshold',
+]);
+const isScalar = (v: unknown): v is string | number | boolean =>
+  typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
 
 /**
  * A parsed YAML document with line numbers: `problem` records a message at the node of a path (or at
@@ -123,7 +155,9 @@ export class YamlSource {
   lineOf(path: Path, atKey = false): { line: number; col: number } {
     if (atKey && path.length) {
       const parent = path.length === 1 ? this.doc.contents : this.doc.getIn(path.slice(0, -1), true);
-      const pair = isMap(parent) ? parent.items.find((i) => (i.key as { value?: unknown } | null)?.value === path[path.length - 1]) : undefined;
+      const pair = isMap(parent)
+        ? parent.items.find((i) => (i.key as { value?: unknown } | null)?.value === path[path.length - 1])
+        : undefined;
       const range = (pair?.key as Node | undefined)?.range;
       if (range) return this.lines.linePos(range[0]);
     }
@@ -145,8 +179,12 @@ export class YamlSource {
   }
 }
 
-/** Parses and checks a rules file; throws RulesFileError naming every problem at its line. */
-export function parseRulesFile(name: string, text: string): RulesFile {
+/**
+ * Parses and checks a rules file; throws RulesFileError naming every problem at its line. `opts.scope` (plan's and
+ * apply's --scope) stands for a `scope:` the file leaves out, so a shared file (examples/) is applied to a scope of
+ * one's own without editing it; a file that names another scope is refused, never redirected.
+ */
+export function parseRulesFile(name: string, text: string, opts: { scope?: string } = {}): RulesFile {
   const src = new YamlSource(name, text);
   if (!src.ok) src.throwIfProblems();
   const top = src.value();
@@ -156,8 +194,17 @@ export function parseRulesFile(name: string, text: string): RulesFile {
     src.throwIfProblems();
   }
   const doc = top as Record<string, unknown>;
-  for (const key of Object.keys(doc)) if (!['scope', 'selector', 'rules'].includes(key)) src.problem([key], `unknown member "${key}" (a rules file has scope, selector and rules)`, true);
-  if (typeof doc.scope !== 'string' || !SCOPE_ID.test(doc.scope)) src.problem(['scope'], 'scope is required: the id (scp-…) of the scope the file manages');
+  for (const key of Object.keys(doc))
+    if (!['scope', 'selector', 'rules'].includes(key))
+      src.problem([key], `unknown member "${key}" (a rules file has scope, selector and rules)`, true);
+  if (doc.scope === undefined && opts.scope !== undefined) {
+    if (!SCOPE_ID.test(opts.scope)) src.problem([], `--scope ${opts.scope} is not a scope id (scp-…)`);
+    doc.scope = opts.scope;
+  } else if (typeof doc.scope !== 'string' || !SCOPE_ID.test(doc.scope)) {
+    src.problem(['scope'], 'scope is required: the id (scp-…) of the scope the file manages (or, when the file leaves it out, --scope)');
+  } else if (opts.scope !== undefined && opts.scope !== doc.scope) {
+    src.problem(['scope'], `the file manages scope ${doc.scope}, not ${opts.scope} (--scope stands only for a scope the file leaves out)`);
+  }
   const selector: Record<string, string | number | boolean> = {};
   if (doc.selector !== undefined && doc.selector !== null) {
     if (!isObject(doc.selector)) src.problem(['selector'], 'selector is a mapping of scope fields to strings, numbers or booleans');
@@ -168,11 +215,13 @@ export function parseRulesFile(name: string, text: string): RulesFile {
       }
   }
   const rules: FileRule[] = [];
-  if (!Array.isArray(doc.rules)) src.problem(['rules'], 'rules is required: a list of rules (`rules: []` for none; the file is the scope\'s whole rule set)');
-  else doc.rules.forEach((r, i) => {
-    const rule = parseRule(src, ['rules', i], r);
-    if (rule) rules.push(rule);
-  });
+  if (!Array.isArray(doc.rules))
+    src.problem(['rules'], "rules is required: a list of rules (`rules: []` for none; the file is the scope's whole rule set)");
+  else
+    doc.rules.forEach((r, i) => {
+      const rule = parseRule(src, ['rules', i], r);
+      if (rule) rules.push(rule);
+    });
   duplicates(src, rules, (r) => r.id, 'id');
   duplicates(src, rules, (r) => r.content.directive, 'directive');
   src.throwIfProblems();
@@ -190,7 +239,11 @@ function duplicates(src: YamlSource, rules: FileRule[], key: (r: FileRule) => st
   }
 }
 
-const pathOf = (where: string): Path => where.split(/[.[\]]+/).filter(Boolean).map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+const pathOf = (where: string): Path =>
+  where
+    .split(/[.[\]]+/)
+    .filter(Boolean)
+    .map((s) => (/^\d+$/.test(s) ? Number(s) : s));
 
 function parseRule(src: YamlSource, at: Path, raw: unknown): FileRule | null {
   const before = src.problems.length;
@@ -199,29 +252,57 @@ function parseRule(src: YamlSource, at: Path, raw: unknown): FileRule | null {
     p([], 'a rule is a mapping with at least directive and severity');
     return null;
   }
-  for (const key of Object.keys(raw)) if (!RULE_KEYS.has(key)) p([key], `unknown member "${key}" (a rule has ${[...RULE_KEYS].join(', ')})`, true);
+  for (const key of Object.keys(raw))
+    if (!RULE_KEYS.has(key)) p([key], `unknown member "${key}" (a rule has ${[...RULE_KEYS].join(', ')})`, true);
   const id = raw.id ?? null;
-  if (id !== null && (typeof id !== 'string' || !RULE_ID.test(id))) p(['id'], 'id is a rule id rul- followed by 24 hex digits (or absent: the rule is matched by its directive)');
-  if (typeof raw.directive !== 'string' || raw.directive.trim() === '' || raw.directive.length > 20000) p(['directive'], 'directive is required: a non-empty text of at most 20,000 characters');
-  if (typeof raw.severity !== 'string' || !(raw.severity in SEVERITIES)) p(['severity'], `severity is required: one of ${Object.keys(SEVERITIES).join(', ')}`);
-  if (raw.verdict !== undefined && raw.verdict !== null && (typeof raw.verdict !== 'string' || !VERDICT.test(raw.verdict))) p(['verdict'], 'verdict is a lowercase word (^[a-z][a-z0-9_]{0,63}$)');
+  if (id !== null && (typeof id !== 'string' || !RULE_ID.test(id)))
+    p(['id'], 'id is a rule id rul- followed by 24 hex digits (or absent: the rule is matched by its directive)');
+  if (typeof raw.directive !== 'string' || raw.directive.trim() === '' || raw.directive.length > 20000)
+    p(['directive'], 'directive is required: a non-empty text of at most 20,000 characters');
+  if (typeof raw.severity !== 'string' || !(raw.severity in SEVERITIES))
+    p(['severity'], `severity is required: one of ${Object.keys(SEVERITIES).join(', ')}`);
+  if (raw.verdict !== undefined && raw.verdict !== null && (typeof raw.verdict !== 'string' || !VERDICT.test(raw.verdict)))
+    p(['verdict'], 'verdict is a lowercase word (^[a-z][a-z0-9_]{0,63}$)');
   if (raw.mode !== undefined && raw.mode !== 'enforce' && raw.mode !== 'shadow') p(['mode'], 'mode is enforce or shadow');
-  if (raw.priority !== undefined && raw.priority !== null && !(Number.isInteger(raw.priority) && Math.abs(raw.priority as number) <= 1_000_000)) p(['priority'], 'priority is an integer from -1,000,000 to 1,000,000');
-  if (raw.condition_mode !== undefined && raw.condition_mode !== 'all' && raw.condition_mode !== 'any') p(['condition_mode'], 'condition_mode is all or any');
+  if (
+    raw.priority !== undefined &&
+    raw.priority !== null &&
+    !(Number.isInteger(raw.priority) && Math.abs(raw.priority as number) <= 1_000_000)
+  )
+    p(['priority'], 'priority is an integer from -1,000,000 to 1,000,000');
+  if (raw.condition_mode !== undefined && raw.condition_mode !== 'all' && raw.condition_mode !== 'any')
+    p(['condition_mode'], 'condition_mode is all or any');
   checkAppliesTo(raw.applies_to, (sub, m, k) => p(['applies_to', ...sub], m, k));
-  listOf(raw.conditions, 'conditions', (sub, m, k) => p(['conditions', ...sub], m, k), (row, rp) => {
-    for (const key of Object.keys(row)) if (!['field', 'op', 'value'].includes(key)) rp([key], `unknown member "${key}" (a condition has field, op and value)`, true);
-    if (typeof row.field !== 'string' || !FIELD_PATH.test(row.field)) rp(['field'], 'field is a dot path such as transfer.amount');
-    if (!OPS.includes(row.op as ConditionOp)) rp(['op'], `op is one of ${OPS.join(', ')}`);
-  });
-  listOf(raw.requires, 'requires', (sub, m, k) => p(['requires', ...sub], m, k), (req, rp) => {
-    for (const key of Object.keys(req)) if (!REQUIREMENT_KEYS.has(key)) rp([key], `unknown member "${key}" (a requirement has ${[...REQUIREMENT_KEYS].join(', ')})`, true);
-    if (typeof req.field !== 'string' || !FIELD_PATH.test(req.field)) rp(['field'], 'field is a dot path such as beneficiary.country');
-    if (!REQUIREMENT_TYPES.includes(req.type as string)) rp(['type'], `type is one of ${REQUIREMENT_TYPES.join(', ')}`);
-  });
+  listOf(
+    raw.conditions,
+    'conditions',
+    (sub, m, k) => p(['conditions', ...sub], m, k),
+    (row, rp) => {
+      for (const key of Object.keys(row))
+        if (!['field', 'op', 'value'].includes(key)) rp([key], `unknown member "${key}" (a condition has field, op and value)`, true);
+      if (typeof row.field !== 'string' || !FIELD_PATH.test(row.field)) rp(['field'], 'field is a dot path such as transfer.amount');
+      if (!OPS.includes(row.op as ConditionOp)) rp(['op'], `op is one of ${OPS.join(', ')}`);
+    },
+  );
+  listOf(
+    raw.requires,
+    'requires',
+    (sub, m, k) => p(['requires', ...sub], m, k),
+    (req, rp) => {
+      for (const key of Object.keys(req))
+        if (!REQUIREMENT_KEYS.has(key)) rp([key], `unknown member "${key}" (a requirement has ${[...REQUIREMENT_KEYS].join(', ')})`, true);
+      if (typeof req.field !== 'string' || !FIELD_PATH.test(req.field)) rp(['field'], 'field is a dot path such as beneficiary.country');
+      if (!REQUIREMENT_TYPES.includes(req.type as string)) rp(['type'], `type is one of ${REQUIREMENT_TYPES.join(', ')}`);
+    },
+  );
   if (raw.deciders !== undefined && raw.deciders !== null) {
     if (!Array.isArray(raw.deciders)) p(['deciders'], 'deciders is a list of principal ids (agn-…, hum-…) and role ids (role-…)');
-    else raw.deciders.forEach((d, i) => typeof d === 'string' && DECIDER.test(d) ? undefined : p(['deciders', i], 'a decider is a principal id (agn-…, hum-…) or a role id (role-<name>)'));
+    else
+      raw.deciders.forEach((d, i) =>
+        typeof d === 'string' && DECIDER.test(d)
+          ? undefined
+          : p(['deciders', i], 'a decider is a principal id (agn-…, hum-…) or a role id (role-<name>)'),
+      );
   }
   if (src.problems.length > before) return null;
   const content = normaliseContent(raw);
@@ -240,7 +321,11 @@ function checkAppliesTo(v: unknown, p: (sub: Path, m: string, atKey?: boolean) =
   if (!isObject(v)) return p([], 'applies_to is a mapping with actions and/or resources (lists of globs)');
   for (const key of Object.keys(v)) {
     if (key !== 'actions' && key !== 'resources') p([key], `unknown member "${key}" (applies_to has actions and resources)`, true);
-    else if (!Array.isArray(v[key]) || (v[key] as unknown[]).length === 0 || !(v[key] as unknown[]).every((g) => typeof g === 'string' && g.length > 0 && g.length <= 500)) {
+    else if (
+      !Array.isArray(v[key]) ||
+      (v[key] as unknown[]).length === 0 ||
+      !(v[key] as unknown[]).every((g) => typeof g === 'string' && g.length > 0 && g.length <= 500)
+    ) {
       p([key], `${key} is a non-empty list of globs (omit it to match every ${key === 'actions' ? 'action' : 'resource'})`);
     }
   }
@@ -311,7 +396,12 @@ export function fileRule(id: string | null, c: RuleContent): Record<string, unkn
  * Writes a rules file: stable member order, no server-only fields, defaults left out. Short
  * structures (applies_to, each condition row, deciders, the selector) are written in flow style.
  */
-export function writeRulesFile(file: { scope: string; scopeName?: string; selector: Record<string, unknown>; rules: { id: string | null; content: RuleContent }[] }): string {
+export function writeRulesFile(file: {
+  scope: string;
+  scopeName?: string;
+  selector: Record<string, unknown>;
+  rules: { id: string | null; content: RuleContent }[];
+}): string {
   const doc = new Document({ scope: file.scope, selector: file.selector, rules: file.rules.map((r) => fileRule(r.id, r.content)) });
   const flow = (node: unknown) => {
     if (isMap(node) || isSeq(node)) node.flow = true;

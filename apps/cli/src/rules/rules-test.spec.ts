@@ -50,7 +50,11 @@ describe(runSuite.name, () => {
   });
 
   it('fails a case with the reason, and renders PASS/FAIL lines and the counts like opa test', async () => {
-    const suite = suiteOf(transfer('ok', 10, 'DE', 'allowed') + transfer('wrong verdict', 20000, 'DE', 'allowed') + transfer('wrong rule', 20000, 'DE', '{verdict: approval_required, rule: Something else}'));
+    const suite = suiteOf(
+      transfer('ok', 10, 'DE', 'allowed') +
+        transfer('wrong verdict', 20000, 'DE', 'allowed') +
+        transfer('wrong rule', 20000, 'DE', '{verdict: approval_required, rule: Something else}'),
+    );
     const sut = await runSuite(suite, files());
     expect(renderSuite(sut, false)).toBe(
       [
@@ -65,21 +69,30 @@ describe(runSuite.name, () => {
         'FAIL: 2/3',
       ].join('\n'),
     );
-    expect(renderSuite(sut, true)).toContain('        verdict allowed, dominating rule: none (tenant default)\n          condition_false block    exact   rules.yaml#rules[1] "No transfers to sanctioned countries"');
+    expect(renderSuite(sut, true)).toContain(
+      '        verdict allowed, dominating rule: none (tenant default)\n          condition_false block    exact   rules.yaml#rules[1] "No transfers to sanctioned countries"',
+    );
   });
 
   it('applies the tenant settings and the instant the file gives', async () => {
-    const suite = suiteOf('  - {name: nothing fires, action: reports.read, resource: r, expect: observe}\n', 'rules: [rules.yaml]\nsettings: {default_verdict: observe}\nnow: 2026-01-01T00:00:00Z\n');
+    const suite = suiteOf(
+      '  - {name: nothing fires, action: reports.read, resource: r, expect: observe}\n',
+      'rules: [rules.yaml]\nsettings: {default_verdict: observe}\nnow: 2026-01-01T00:00:00Z\n',
+    );
     expect(suite.now.toISOString()).toBe('2026-01-01T00:00:00.000Z');
     expect((await runSuite(suite, files())).failed).toBe(0);
   });
 
   it('refuses a rules file that cannot be read or is invalid, and the same rule id in two files', async () => {
-    await expect(runSuite(suiteOf(transfer('x', 1, 'DE', 'allowed'), 'rules: missing.yaml\n'), files())).rejects.toThrow('tests.yaml:1:1: rules: cannot read the rules file missing.yaml: ENOENT missing.yaml');
-    await expect(runSuite(suiteOf(transfer('x', 1, 'DE', 'allowed'), 'rules: bad.yaml\n'), files({ 'bad.yaml': 'scope: x\nrules: []\n' }))).rejects.toThrow(/^bad\.yaml:1:8: scope: /);
-    await expect(runSuite(suiteOf(transfer('x', 1, 'DE', 'allowed'), 'rules: [rules.yaml, copy.yaml]\n'), files({ 'copy.yaml': RULES }))).rejects.toThrow(
-      'copy.yaml:4:1: rules[0]: rule rul-000000000000000000000001 is also in rules.yaml (rules[0])',
+    await expect(runSuite(suiteOf(transfer('x', 1, 'DE', 'allowed'), 'rules: missing.yaml\n'), files())).rejects.toThrow(
+      'tests.yaml:1:1: rules: cannot read the rules file missing.yaml: ENOENT missing.yaml',
     );
+    await expect(
+      runSuite(suiteOf(transfer('x', 1, 'DE', 'allowed'), 'rules: bad.yaml\n'), files({ 'bad.yaml': 'scope: x\nrules: []\n' })),
+    ).rejects.toThrow(/^bad\.yaml:1:8: scope: /);
+    await expect(
+      runSuite(suiteOf(transfer('x', 1, 'DE', 'allowed'), 'rules: [rules.yaml, copy.yaml]\n'), files({ 'copy.yaml': RULES })),
+    ).rejects.toThrow('copy.yaml:4:1: rules[0]: rule rul-000000000000000000000001 is also in rules.yaml (rules[0])');
   });
 });
 
@@ -87,7 +100,10 @@ describe(parseTestFile.name, () => {
   it('names every problem of a test file at its line', () => {
     const err = (() => {
       try {
-        parseTestFile('tests.yaml', 'rules: []\nnow: yesterday\ntests:\n  - {name: a, action: x, expect: {verdict: allowed, rul: y}}\n  - {name: a, action: x, resource: r, expect: allowed, context: {f: 1}}\n');
+        parseTestFile(
+          'tests.yaml',
+          'rules: []\nnow: yesterday\ntests:\n  - {name: a, action: x, expect: {verdict: allowed, rul: y}}\n  - {name: a, action: x, resource: r, expect: allowed, context: {f: 1}}\n',
+        );
       } catch (e) {
         return e as RulesFileError;
       }

@@ -11,7 +11,10 @@ import { refuseUnstorable } from '../http/unstorable';
 @Response<ErrorBody>(400, 'VALIDATION_ERROR: e.g. a path or query string holding U+0000')
 @Response<ErrorBody>(401, 'UNAUTHORIZED')
 @Response<ErrorBody>(403, 'FORBIDDEN: missing permission')
-@Response<ErrorBody>(429, 'RATE_LIMITED: the token bucket (the key\'s, or the client address\'s without a valid key) is empty; Retry-After says when to retry')
+@Response<ErrorBody>(
+  429,
+  "RATE_LIMITED: the token bucket (the key's, or the client address's without a valid key) is empty; Retry-After says when to retry",
+)
 export class BundlesController extends Controller {
   constructor(private readonly ctx: LedgerContext) {
     super();

@@ -32,7 +32,10 @@ export class HealthController extends Controller {
   })
   @Response<ErrorBody>(400, 'VALIDATION_ERROR: a query string holding U+0000')
   @Response<ErrorBody>(401, 'UNAUTHORIZED')
-  @Response<ErrorBody>(429, 'RATE_LIMITED: the token bucket (the key\'s, or the client address\'s without a valid key) is empty; Retry-After says when to retry')
+  @Response<ErrorBody>(
+    429,
+    "RATE_LIMITED: the token bucket (the key's, or the client address's without a valid key) is empty; Retry-After says when to retry",
+  )
   async health(@Request() _req: AuthedRequest): Promise<Health> {
     const { body, healthy } = await this.ctx.health.health();
     if (!healthy) this.setStatus(503);

@@ -26,7 +26,10 @@ const CHECKPOINT_EXAMPLE: Checkpoint = {
 @Response<ErrorBody>(401, 'UNAUTHORIZED: missing or invalid API key')
 @Response<ErrorBody>(403, 'FORBIDDEN: missing permission')
 @Response<ErrorBody>(404, 'NOT_FOUND: no such stream of this tenant')
-@Response<ErrorBody>(429, 'RATE_LIMITED: the token bucket (the key\'s, or the client address\'s without a valid key) is empty; Retry-After says when to retry')
+@Response<ErrorBody>(
+  429,
+  "RATE_LIMITED: the token bucket (the key's, or the client address's without a valid key) is empty; Retry-After says when to retry",
+)
 @Response<ErrorBody>(500, 'INTERNAL_ERROR: the stored tree disagrees with the facts; nothing is signed')
 export class StreamProofsController extends Controller {
   constructor(private readonly ctx: LedgerContext) {
@@ -74,8 +77,16 @@ export class StreamProofsController extends Controller {
       'sha256:4d5684b0201605114fcf1d852f03143d1b4012ba7542e2eaf858da99b7354c7c',
     ],
   })
-  @Response<ErrorBody>(400, 'VALIDATION_ERROR: from or to missing, not an integer, or not 1 ≤ from ≤ to ≤ the current size (details name the parameter)')
-  async getConsistency(@Request() req: AuthedRequest, @Path() stream_id: string, @Query() from?: number, @Query() to?: number): Promise<ConsistencyProof> {
+  @Response<ErrorBody>(
+    400,
+    'VALIDATION_ERROR: from or to missing, not an integer, or not 1 ≤ from ≤ to ≤ the current size (details name the parameter)',
+  )
+  async getConsistency(
+    @Request() req: AuthedRequest,
+    @Path() stream_id: string,
+    @Query() from?: number,
+    @Query() to?: number,
+  ): Promise<ConsistencyProof> {
     return this.ctx.proofs.consistency(req.user, stream_id, from, to);
   }
 }
@@ -87,7 +98,10 @@ export class StreamProofsController extends Controller {
 @Response<ErrorBody>(401, 'UNAUTHORIZED: missing or invalid API key')
 @Response<ErrorBody>(403, 'FORBIDDEN: missing permission')
 @Response<ErrorBody>(404, 'NOT_FOUND: no such fact of this tenant')
-@Response<ErrorBody>(429, 'RATE_LIMITED: the token bucket (the key\'s, or the client address\'s without a valid key) is empty; Retry-After says when to retry')
+@Response<ErrorBody>(
+  429,
+  "RATE_LIMITED: the token bucket (the key's, or the client address's without a valid key) is empty; Retry-After says when to retry",
+)
 @Response<ErrorBody>(500, 'INTERNAL_ERROR: the stored tree disagrees with the facts; nothing is signed')
 export class FactProofsController extends Controller {
   constructor(private readonly ctx: LedgerContext) {
@@ -116,7 +130,10 @@ export class FactProofsController extends Controller {
     ],
     checkpoint: CHECKPOINT_EXAMPLE,
   })
-  @Response<ErrorBody>(400, 'VALIDATION_ERROR: tree_size is not an integer from the fact\'s sequence to the current size (details name tree_size)')
+  @Response<ErrorBody>(
+    400,
+    "VALIDATION_ERROR: tree_size is not an integer from the fact's sequence to the current size (details name tree_size)",
+  )
   async getInclusion(@Request() req: AuthedRequest, @Path() fact_id: string, @Query() tree_size?: number): Promise<InclusionProof> {
     return this.ctx.proofs.inclusion(req.user, fact_id, tree_size);
   }

@@ -24,7 +24,10 @@ export class LedgerKeysController extends Controller {
    */
   @Get('ledger-keys')
   @Response<ErrorBody>(400, 'VALIDATION_ERROR: a query string holding U+0000')
-  @Response<ErrorBody>(429, 'RATE_LIMITED: the token bucket (the key\'s, or the client address\'s without a valid key) is empty; Retry-After says when to retry')
+  @Response<ErrorBody>(
+    429,
+    "RATE_LIMITED: the token bucket (the key's, or the client address's without a valid key) is empty; Retry-After says when to retry",
+  )
   async ledgerKeys(): Promise<LedgerKeySet> {
     // New keys appear at rotation, so caches must not keep this for long.
     this.setHeader('Cache-Control', 'public, max-age=300');
@@ -52,7 +55,10 @@ export class SigningKeysAdminController extends Controller {
   @Response<ErrorBody>(400, 'VALIDATION_ERROR (e.g. a scheduled rotation that is not due)')
   @Response<ErrorBody>(401, 'UNAUTHORIZED')
   @Response<ErrorBody>(403, 'FORBIDDEN: platform_admin required')
-  @Response<ErrorBody>(429, 'RATE_LIMITED: the token bucket (the key\'s, or the client address\'s without a valid key) is empty; Retry-After says when to retry')
+  @Response<ErrorBody>(
+    429,
+    "RATE_LIMITED: the token bucket (the key's, or the client address's without a valid key) is empty; Retry-After says when to retry",
+  )
   async rotateSigningKey(@Request() _req: AuthedRequest, @Body() body: RotateKeysBody): Promise<KeyRotation> {
     const rotation = await rotateLedgerKey(this.ctx.keys, body.mode).catch((err: unknown) => {
       throw err instanceof CryptoError && err.code === 'rotation_not_due' ? validationError(err.message, 'mode') : err;

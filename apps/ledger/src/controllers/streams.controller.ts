@@ -1,4 +1,18 @@
-import { Body, Controller, Get, Middlewares, Path, Post, Query, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
+import {
+  Body,
+  Controller,
+  Get,
+  Middlewares,
+  Path,
+  Post,
+  Query,
+  Request,
+  Response,
+  Route,
+  Security,
+  SuccessResponse,
+  Tags,
+} from '@tsoa/runtime';
 import type { AuthedRequest, AuthenticatedIdentity } from '@arbiter/auth';
 import { ownBody } from '@arbiter/http';
 import type { LedgerContext } from '../context';
@@ -17,7 +31,10 @@ import { refuseUnstorable } from '../http/unstorable';
 @Response<ErrorBody>(400, 'VALIDATION_ERROR')
 @Response<ErrorBody>(401, 'UNAUTHORIZED: missing or invalid API key')
 @Response<ErrorBody>(403, 'FORBIDDEN: missing permission')
-@Response<ErrorBody>(429, 'RATE_LIMITED: the token bucket (the key\'s, or the client address\'s without a valid key) is empty; Retry-After says when to retry')
+@Response<ErrorBody>(
+  429,
+  "RATE_LIMITED: the token bucket (the key's, or the client address's without a valid key) is empty; Retry-After says when to retry",
+)
 export class StreamsController extends Controller {
   constructor(private readonly ctx: LedgerContext) {
     super();
@@ -34,7 +51,10 @@ export class StreamsController extends Controller {
   @Security('apiKey', ['seal'])
   @SuccessResponse(201, 'Sealed')
   @Response<Fact>(200, 'A retry: the fact first sealed with this client_ref')
-  @Response<ErrorBody>(403, 'FORBIDDEN: missing permission, tenant_id is not the key\'s tenant, or the stream id starts with `arbiter.` in any case (the services\' audit streams: tenant keys read them, only the services seal into them)')
+  @Response<ErrorBody>(
+    403,
+    "FORBIDDEN: missing permission, tenant_id is not the key's tenant, or the stream id starts with `arbiter.` in any case (the services' audit streams: tenant keys read them, only the services seal into them)",
+  )
   // The route's one handler, on both doors: the fast lane (http/seal-route.ts, ADR 0006) calls it, and
   // the tsoa route runs it through ownBody, so the body arrives as sent and FactsService.seal parses it
   // once, instead of tsoa's generic validation.
@@ -60,7 +80,12 @@ export class StreamsController extends Controller {
   @Get('{stream_id}/facts')
   @Security('apiKey', ['read'])
   @Response<ErrorBody>(404, 'NOT_FOUND')
-  async listFacts(@Request() req: AuthedRequest, @Path() stream_id: string, @Query() limit?: number, @Query() offset?: number): Promise<FactList> {
+  async listFacts(
+    @Request() req: AuthedRequest,
+    @Path() stream_id: string,
+    @Query() limit?: number,
+    @Query() offset?: number,
+  ): Promise<FactList> {
     return this.ctx.facts.listFacts(req.user, stream_id, { limit, offset });
   }
 
@@ -95,7 +120,12 @@ export class StreamsController extends Controller {
   @Get('{stream_id}/bundles')
   @Security('apiKey', ['read'])
   @Response<ErrorBody>(404, 'NOT_FOUND')
-  async listBundles(@Request() req: AuthedRequest, @Path() stream_id: string, @Query() limit?: number, @Query() cursor?: string): Promise<BundlePage> {
+  async listBundles(
+    @Request() req: AuthedRequest,
+    @Path() stream_id: string,
+    @Query() limit?: number,
+    @Query() cursor?: string,
+  ): Promise<BundlePage> {
     return this.ctx.bundles.list(req.user, stream_id, { limit, cursor });
   }
 

@@ -10,7 +10,10 @@ import { refuseUnstorable } from '../http/unstorable';
 @Tags('Streams')
 @Response<ErrorBody>(401, 'UNAUTHORIZED')
 @Response<ErrorBody>(403, 'FORBIDDEN: missing permission')
-@Response<ErrorBody>(429, 'RATE_LIMITED: the token bucket (the key\'s, or the client address\'s without a valid key) is empty; Retry-After says when to retry')
+@Response<ErrorBody>(
+  429,
+  "RATE_LIMITED: the token bucket (the key's, or the client address's without a valid key) is empty; Retry-After says when to retry",
+)
 export class TenantsController extends Controller {
   constructor(private readonly ctx: LedgerContext) {
     super();
@@ -30,7 +33,12 @@ export class TenantsController extends Controller {
   @Security('apiKey', ['read'])
   @Response<ErrorBody>(400, 'VALIDATION_ERROR')
   @Response<ErrorBody>(404, 'NOT_FOUND')
-  async listStreams(@Request() req: AuthedRequest, @Path() tenant_id: string, @Query() limit?: number, @Query() cursor?: string): Promise<StreamPage> {
+  async listStreams(
+    @Request() req: AuthedRequest,
+    @Path() tenant_id: string,
+    @Query() limit?: number,
+    @Query() cursor?: string,
+  ): Promise<StreamPage> {
     return this.ctx.facts.listStreams(req.user, tenant_id, { limit, cursor });
   }
 }

@@ -15,7 +15,10 @@ export class WhoAmIController extends Controller {
   @Security('apiKey')
   @Response<ErrorBody>(400, 'VALIDATION_ERROR: a query string holding U+0000')
   @Response<ErrorBody>(401, 'Missing or invalid API key')
-  @Response<ErrorBody>(429, 'RATE_LIMITED: the token bucket (the key\'s, or the client address\'s without a valid key) is empty; Retry-After says when to retry')
+  @Response<ErrorBody>(
+    429,
+    "RATE_LIMITED: the token bucket (the key's, or the client address's without a valid key) is empty; Retry-After says when to retry",
+  )
   async whoAmI(@Request() req: AuthedRequest): Promise<Identity> {
     return whoAmI(req);
   }

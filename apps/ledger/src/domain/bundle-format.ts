@@ -25,9 +25,32 @@ export interface UnsignedBundle {
  * `signature`. key_id and signature_alg are inside, so neither can be swapped after signing.
  */
 export function bundleSigningInput(bundle: UnsignedBundle): string {
-  const { bundle_id, stream_id, tenant_id, bundle_version, head_fact_id, head_hash, facts_manifest, created_at_ms, created_at_iso, signature_alg, key_id } =
-    bundle;
-  return canonicalJson({ bundle_id, stream_id, tenant_id, bundle_version, head_fact_id, head_hash, facts_manifest, created_at_ms, created_at_iso, signature_alg, key_id });
+  const {
+    bundle_id,
+    stream_id,
+    tenant_id,
+    bundle_version,
+    head_fact_id,
+    head_hash,
+    facts_manifest,
+    created_at_ms,
+    created_at_iso,
+    signature_alg,
+    key_id,
+  } = bundle;
+  return canonicalJson({
+    bundle_id,
+    stream_id,
+    tenant_id,
+    bundle_version,
+    head_fact_id,
+    head_hash,
+    facts_manifest,
+    created_at_ms,
+    created_at_iso,
+    signature_alg,
+    key_id,
+  });
 }
 
 /** ISO 8601 with millisecond precision, UTC (docs/ledger-formats.md "Conventions": every time in ms and ISO 8601). */

@@ -11,7 +11,14 @@ function chain(n: number): { facts: StoredFact[]; head: StreamHead } {
   for (let i = 1; i <= n; i++) {
     const payload_text = canonicalJson({ i, note: `fact ${i}` });
     // Facts sealed before the ledger recorded the sealer (sealed_by null) chain with facts that have one.
-    const fields = { ...STREAM, fact_id: `fct-${i}`, actor: 'agent:a', sealed_by: i % 2 ? 'agn-a' : null, sealed_at_ms: 1000 + i, prev_hash: prev };
+    const fields = {
+      ...STREAM,
+      fact_id: `fct-${i}`,
+      actor: 'agent:a',
+      sealed_by: i % 2 ? 'agn-a' : null,
+      sealed_at_ms: 1000 + i,
+      prev_hash: prev,
+    };
     const fact_hash = computeFactHash(fields, payload_text);
     facts.push({ ...fields, seq: i, payload_text, fact_hash, parent_fact_id: parent });
     prev = fact_hash;
@@ -89,7 +96,7 @@ describe(ChainWalk.name, () => {
     expect(broken).toMatchObject({ fact_id: 'fct-5', position: 5 });
   });
 
-  it("refuses a fact moved to another tenant", () => {
+  it('refuses a fact moved to another tenant', () => {
     const { facts, head } = chain(3);
     facts[1] = { ...facts[1], tenant_id: 'tnt-b' };
     expect(walk(facts, head).broken).toMatchObject({ fact_id: 'fct-2' });

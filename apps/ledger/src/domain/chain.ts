@@ -34,7 +34,7 @@ export interface ChainBreak {
 
 /**
  * Walks one stream's chain fact by fact, in order, keeping only the previous link: memory stays
- * constant however long the stream (docs/ledger-formats.md, issue 3). Checks, per fact: its position
+ * constant however long the stream (docs/ledger-formats.md "Endpoints and bodies"). Checks, per fact: its position
  * follows the previous one (a deleted fact leaves a gap), it links to the previous fact by
  * prev_hash and parent_fact_id (a reordered fact links to the wrong one), it belongs to the
  * stream's tenant, and its fact_hash is the hash of its content (an edited payload, actor, time or

@@ -1,6 +1,6 @@
-import { AppError } from '@arbiter/http';
+import { AppError, ledgerDialect, type InputLocation } from '@arbiter/http';
 import type { AuthErrors } from '@arbiter/auth';
-import { describeUnstorable, type Unstorable } from './storable';
+import type { Unstorable } from '@arbiter/input';
 
 // Errors (docs/ledger-formats.md "Errors"): {code, message, details?} with VALIDATION_ERROR 400, NOT_FOUND 404,
 // UNAUTHORIZED 401, INTERNAL_ERROR 500; plus FORBIDDEN 403 (a valid key that may not act) and
@@ -18,8 +18,8 @@ export const ledgerAuthErrors: AuthErrors = {
 export const validationError = (message: string, field?: string) =>
   new AppError(400, 'VALIDATION_ERROR', message, field ? { fields: [{ field, message }] } : undefined);
 
-/** 400 for a string PostgreSQL cannot store (domain/storable.ts), naming where it is. */
-export const unstorableError = (u: Unstorable) => validationError(describeUnstorable(u), u.field);
+/** 400 for a value that cannot be stored exactly (docs/development.md "Storable JSON"), naming where it is. */
+export const unstorableError = (u: Unstorable, location: InputLocation = 'body') => ledgerDialect.unstorable(u, location);
 
 export const notFound = (what: string, id: string) => new AppError(404, 'NOT_FOUND', `${what} ${id} not found`);
 

@@ -50,7 +50,13 @@ describe(computeFactHash.name, () => {
   });
 
   it('chains the second example fact to the first through prev_hash', () => {
-    const second = { ...FIRST, fact_id: 'fct-000000000000000000000002', actor: 'human:alice', sealed_at_ms: 1795308744139, prev_hash: FIRST_HASH };
+    const second = {
+      ...FIRST,
+      fact_id: 'fct-000000000000000000000002',
+      actor: 'human:alice',
+      sealed_at_ms: 1795308744139,
+      prev_hash: FIRST_HASH,
+    };
     expect(computeFactHashFromValue(second, {})).toBe(SECOND_HASH);
   });
 
@@ -58,7 +64,14 @@ describe(computeFactHash.name, () => {
     const text = fc.string({ unit: 'binary', maxLength: 40 }).filter((s) => !/[\uD800-\uDFFF]/u.test(s));
     fc.assert(
       fc.property(
-        fc.record({ fact_id: text, stream_id: text, tenant_id: text, actor: text, prev_hash: text, sealed_at_ms: fc.nat({ max: Number.MAX_SAFE_INTEGER }) }),
+        fc.record({
+          fact_id: text,
+          stream_id: text,
+          tenant_id: text,
+          actor: text,
+          prev_hash: text,
+          sealed_at_ms: fc.nat({ max: Number.MAX_SAFE_INTEGER }),
+        }),
         fc.option(text, { nil: null }),
         fc.dictionary(text, fc.jsonValue({ maxDepth: 3 })),
         (fields, sealedBy, payload) => {

@@ -10,12 +10,6 @@ import { canonicalJson, sha256Hex, verbatim, ZERO_DIGEST, type CanonicalText } f
 /** prev_hash of the first fact of every stream: "sha256:" + 64 zeros. */
 export const GENESIS_PREV_HASH = ZERO_DIGEST;
 
-/**
- * `sealed_by` of the facts the services seal through the internal API (docs/ledger-formats.md "sealed_by"):
- * what that request proves is the services' shared token, not which service holds it.
- */
-export const SERVICE_SEALER = 'service:internal';
-
 /** The fields fact_hash covers besides custom_payload. */
 export interface FactHashFields {
   fact_id: string;

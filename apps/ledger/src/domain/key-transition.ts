@@ -25,7 +25,12 @@ export interface KeyTransition extends UnsignedKeyTransition {
 }
 
 /** The statement of a rotation at `at` that introduces `key` and closes `retired`. */
-export function unsignedKeyTransition(p: { mode: 'scheduled' | 'emergency'; at: Date; key: { kid: string; x: string }; retired: string[] }): UnsignedKeyTransition {
+export function unsignedKeyTransition(p: {
+  mode: 'scheduled' | 'emergency';
+  at: Date;
+  key: { kid: string; x: string };
+  retired: string[];
+}): UnsignedKeyTransition {
   const notAfter = p.at.toISOString();
   return {
     type: KEY_TRANSITION_TYPE,

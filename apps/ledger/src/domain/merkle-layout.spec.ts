@@ -22,7 +22,15 @@ describe('merkle-layout', () => {
   });
 
   it('merges overlapping and adjacent ranges, dropping empty ones', () => {
-    expect(mergeRanges([{ start: 5, end: 7 }, { start: 0, end: 2 }, { start: 2, end: 3 }, { start: 6, end: 9 }, { start: 4, end: 4 }])).toEqual([
+    expect(
+      mergeRanges([
+        { start: 5, end: 7 },
+        { start: 0, end: 2 },
+        { start: 2, end: 3 },
+        { start: 6, end: 9 },
+        { start: 4, end: 4 },
+      ]),
+    ).toEqual([
       { start: 0, end: 3 },
       { start: 5, end: 9 },
     ]);

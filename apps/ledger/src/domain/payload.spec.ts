@@ -32,20 +32,34 @@ describe(canonicalPayload.name, () => {
   });
 
   it('refuses strings without a UTF-8 form (lone surrogates), naming the member', () => {
-    expect(() => canonicalPayload({ a: [{ s: '\ud800' }] })).toThrow(expect.objectContaining({ field: 'custom_payload.a.0.s', message: 'custom_payload.a.0.s contains a lone UTF-16 surrogate, which cannot be stored' }));
+    expect(() => canonicalPayload({ a: [{ s: '\ud800' }] })).toThrow(
+      expect.objectContaining({
+        field: 'custom_payload.a.0.s',
+        message: 'custom_payload.a.0.s contains a lone UTF-16 surrogate, which cannot be stored',
+      }),
+    );
     expect(() => canonicalPayload({ ['k\udc00']: 1 })).toThrow(expect.objectContaining({ field: 'custom_payload.k\udc00' }));
   });
 
   it('refuses U+0000 in a value or a member name at any depth, naming it', () => {
-    expect(() => canonicalPayload({ a: { b: 'x\u0000y' } })).toThrow(expect.objectContaining({ field: 'custom_payload.a.b', message: 'custom_payload.a.b contains U+0000 (NUL), which cannot be stored' }));
-    expect(() => canonicalPayload({ a: { ['b\u0000']: 1 } })).toThrow(expect.objectContaining({ field: 'custom_payload.a.b\u0000', message: 'The member name "custom_payload.a.b\\u0000" contains U+0000 (NUL), which cannot be stored' }));
+    expect(() => canonicalPayload({ a: { b: 'x\u0000y' } })).toThrow(
+      expect.objectContaining({ field: 'custom_payload.a.b', message: 'custom_payload.a.b contains U+0000 (NUL), which cannot be stored' }),
+    );
+    expect(() => canonicalPayload({ a: { ['b\u0000']: 1 } })).toThrow(
+      expect.objectContaining({
+        field: 'custom_payload.a.b\u0000',
+        message: 'The member name "custom_payload.a.b\\u0000" contains U+0000 (NUL), which cannot be stored',
+      }),
+    );
     expect(() => canonicalPayload({ list: [1, ['\u0000']] })).toThrow(expect.objectContaining({ field: 'custom_payload.list.1.0' }));
   });
 
   it('names U+0000 before the other faults of a payload (too deep, too large)', () => {
     const deep = JSON.parse(`{"s":"\\u0000","a":${'['.repeat(40)}${']'.repeat(40)}}`);
     expect(() => canonicalPayload(deep)).toThrow(expect.objectContaining({ field: 'custom_payload.s' }));
-    expect(() => canonicalPayload({ big: 'x'.repeat(LIMITS.payloadBytes), k: '\u0000' })).toThrow(expect.objectContaining({ field: 'custom_payload.k' }));
+    expect(() => canonicalPayload({ big: 'x'.repeat(LIMITS.payloadBytes), k: '\u0000' })).toThrow(
+      expect.objectContaining({ field: 'custom_payload.k' }),
+    );
   });
 
   it('keeps the text `\\u0000` (an escaped backslash), which holds no NUL', () => {

@@ -1,5 +1,5 @@
 import { canonicalJson, CanonicalizationError, type CanonicalText } from '@arbiter/canonical';
-import { describeUnstorable, findUnstorable, jsonTextMayHoldNul, stringProblem } from './storable';
+import { describeUnstorable, dottedPath, findUnstorableString, isPlainObject, stringProblem, type Unstorable } from '@arbiter/input';
 
 /** Documented limits of a seal request (docs/ledger-formats.md "Limits"). */
 export const LIMITS = {
@@ -29,7 +29,7 @@ export class PayloadError extends Error {
 /**
  * Checks custom_payload and returns its canonical text, the form it is hashed and stored in.
  * Rejects what has no RFC 8785 form (lone surrogates, non-finite numbers), what PostgreSQL cannot
- * store (U+0000 in a member name or a string value: domain/storable.ts), non-objects, payloads
+ * store (U+0000 in a member name or a string value: @arbiter/input's stringProblem), non-objects, payloads
  * nested deeper than LIMITS.payloadDepth (checked iteratively first, so a hostile body cannot
  * exhaust the stack) and payloads larger than LIMITS.payloadBytes. Errors name the offending
  * member by its dot path (`custom_payload.lines.0.sku`).
@@ -41,16 +41,30 @@ export function canonicalPayload(value: unknown): CanonicalText {
   } catch (err) {
     // Whatever else is wrong, a string that cannot be stored is named first, as on the tsoa routes
     // (http/unstorable.ts checks before validation). Only on this error path: one walk, iterative.
-    const hit = err instanceof PayloadError ? findUnstorable(value, 'custom_payload') : null;
-    throw hit ? new PayloadError(describeUnstorable(hit), hit.field) : err;
+    const hit = err instanceof PayloadError ? findUnstorableString(value) : null;
+    throw hit ? payloadUnstorable(hit) : err;
   }
   // The canonical text writes U+0000 as the escape \u0000: one scan of it instead of a walk of
   // every payload; the walk runs only on a hit, to name the member (or to find an escaped backslash).
   if (jsonTextMayHoldNul(text)) {
-    const hit = findUnstorable(value, 'custom_payload');
-    if (hit) throw new PayloadError(describeUnstorable(hit), hit.field);
+    const hit = findUnstorableString(value);
+    if (hit) throw payloadUnstorable(hit);
   }
   return text;
+}
+
+/**
+ * Whether an RFC 8785 / JSON.stringify text may hold U+0000: both write it as the escape `\u0000`
+ * (lowercase, RFC 8785 section 3.2.2.2). One native scan of text the seal makes anyway; a hit may be
+ * an escaped backslash followed by `u0000`, so callers confirm with a walk.
+ */
+export function jsonTextMayHoldNul(text: string): boolean {
+  return text.includes('\\u0000');
+}
+
+function payloadUnstorable(hit: Unstorable): PayloadError {
+  const field = dottedPath(hit.path, 'custom_payload');
+  return new PayloadError(describeUnstorable(hit, field), field);
 }
 
 function checkedCanonicalText(value: unknown): CanonicalText {
@@ -63,7 +77,8 @@ function checkedCanonicalText(value: unknown): CanonicalText {
   try {
     text = canonicalJson(value);
   } catch (err) {
-    if (err instanceof CanonicalizationError) throw new PayloadError(`custom_payload has no canonical JSON form: ${err.message}`, 'custom_payload');
+    if (err instanceof CanonicalizationError)
+      throw new PayloadError(`custom_payload has no canonical JSON form: ${err.message}`, 'custom_payload');
     throw err;
   }
   const bytes = Buffer.byteLength(text, 'utf8');
@@ -73,14 +88,10 @@ function checkedCanonicalText(value: unknown): CanonicalText {
   return text;
 }
 
-/** A string field must be storable: no U+0000, no lone surrogates (domain/storable.ts). */
+/** A string field must be storable: no U+0000, no lone surrogates (@arbiter/input's stringProblem). */
 export function assertStorable(value: string, field: string): void {
   const reason = stringProblem(value);
-  if (reason) throw new PayloadError(describeUnstorable({ field, reason, inName: false }), field);
-}
-
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  if (reason) throw new PayloadError(describeUnstorable({ path: [field], reason, inName: false }, field), field);
 }
 
 /** Depth of nested arrays/objects, stopping as soon as it exceeds `limit`. */

@@ -1,7 +1,7 @@
 import { AppError } from '@arbiter/http';
-import { auditStreamTenant } from '@arbiter/internal-api';
+import { auditStreamTenant } from '@arbiter/audit-streams';
 import { STREAM_ID_PATTERN } from './payload';
-import { stringProblem } from './storable';
+import { isPlainObject, stringProblem } from '@arbiter/input';
 import type { SealFactBody } from '../models/ledger';
 import { parseSealBody } from './seal-request';
 import { unstorableError, validationError } from './errors';
@@ -14,8 +14,6 @@ export interface ServiceSealShape {
   streamId: string;
   body: SealFactBody & { client_ref: string };
 }
-
-const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** The envelope `{seals: [...]}`, 1 to MAX_SERVICE_SEALS seals; each seal is checked by parseServiceSeal. */
 export function parseServiceSealEnvelope(raw: unknown): unknown[] {
@@ -43,9 +41,10 @@ export function parseServiceSeal(raw: unknown): ServiceSealShape {
   if (streamId === undefined) throw validationError("'stream_id' is required", 'stream_id');
   if (typeof streamId !== 'string') throw validationError('stream_id must be a string', 'stream_id');
   const unstorable = stringProblem(streamId);
-  if (unstorable) throw unstorableError({ field: 'stream_id', reason: unstorable, inName: false });
+  if (unstorable) throw unstorableError({ path: ['stream_id'], reason: unstorable, inName: false });
   const tenant = STREAM_ID_PATTERN.test(streamId) ? auditStreamTenant(streamId) : null;
-  if (tenant === null) throw validationError('stream_id must be arbiter.<tenant_id>.consultations, .approvals, .rules or .keys', 'stream_id');
+  if (tenant === null)
+    throw validationError('stream_id must be arbiter.<tenant_id>.consultations, .approvals, .rules or .keys', 'stream_id');
   if (tenant !== body.tenant_id) throw validationError(`stream_id ${streamId} is not a stream of tenant_id ${body.tenant_id}`, 'stream_id');
   return { streamId, body: body as ServiceSealShape['body'] };
 }

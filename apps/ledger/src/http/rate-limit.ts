@@ -1,21 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { credentialFrom, isInternalToken, type Authenticator, type AuthenticatedIdentity } from '@arbiter/auth';
+import { credentialFrom, isInternalToken, type Authenticator } from '@arbiter/auth';
 import { INTERNAL_TOKEN_HEADER } from '@arbiter/internal-api';
 import { AppError } from '@arbiter/http';
 import { rateLimitHeaders } from '../domain/token-bucket';
 import type { RateLimiter } from '../services/rate-limiter.service';
-import { KEY_CHECK_LOCAL } from './authentication';
-
-/**
- * What the rate limit learnt of the request's X-API-Key: its identity, or the error its
- * authentication answered (401, 403 for a deactivated principal, 503 when the registry cannot
- * tell), or neither when no key was sent. The route reuses it instead of asking the registry again.
- */
-export interface KeyCheck {
-  identity?: AuthenticatedIdentity;
-  error?: unknown;
-}
+import { KEY_CHECK_LOCAL, type KeyCheck } from './authentication';
 
 /**
  * Rate limits (docs/ledger-formats.md "Limits", "Rate limits"), before the body is read, so that
@@ -24,7 +14,12 @@ export interface KeyCheck {
  * registry cannot check, a keyless endpoint) from the bucket of its client address, with the
  * standard tier's policy. Throws the 429 when the bucket is empty.
  */
-export async function limitRequest(authenticator: Authenticator, limiter: RateLimiter, req: IncomingMessage, res: ServerResponse): Promise<KeyCheck> {
+export async function limitRequest(
+  authenticator: Authenticator,
+  limiter: RateLimiter,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<KeyCheck> {
   const check: KeyCheck = {};
   if (credentialFrom(req.headers, 'x-api-key')) {
     try {
@@ -65,7 +60,11 @@ export function internalCaller(accepted: readonly string[]): (req: Request) => b
 }
 
 /** limitRequest for the express routes, as the app's `before` middleware; `exempt` requests skip it. */
-export function rateLimitMiddleware(authenticator: Authenticator, limiter: RateLimiter, exempt?: (req: Request) => boolean): RequestHandler {
+export function rateLimitMiddleware(
+  authenticator: Authenticator,
+  limiter: RateLimiter,
+  exempt?: (req: Request) => boolean,
+): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction) => {
     if (exempt?.(req)) return next();
     try {

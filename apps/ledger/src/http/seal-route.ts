@@ -1,11 +1,10 @@
 import type { IncomingMessage } from 'node:http';
-import { answer, type FastLane } from '@arbiter/http';
+import { answer, unstorableInParams, unstorableInQuery, type FastLane } from '@arbiter/http';
 import type { LedgerContext } from '../context';
 import { StreamsController } from '../controllers/streams.controller';
-import { authorize } from './authentication';
+import { authorize, type KeyCheck } from './authentication';
 import { unstorableError } from '../domain/errors';
-import { limitRequest, type KeyCheck } from './rate-limit';
-import { unstorableInParams, unstorableInQuery } from './unstorable';
+import { limitRequest } from './rate-limit';
 
 /**
  * POST /streams/<stream_id>/facts, the ledger's hot path. StreamsController.sealFact is its one
@@ -36,8 +35,10 @@ export function sealLane(ctx: LedgerContext): FastLane {
     async handle(req, res, raw, [streamId]) {
       const identity = await authorize(ctx.authenticator, (req as WithKeyCheck)[KEY_CHECK], req.headers, ['seal']);
       // As refuseUnstorable does on the tsoa routes; the body's strings are FactsService.seal's.
-      const unstorable = unstorableInQuery(req.url ?? '') ?? unstorableInParams({ stream_id: streamId });
-      if (unstorable) throw unstorableError(unstorable);
+      const inQuery = unstorableInQuery(req.url ?? '');
+      if (inQuery) throw unstorableError(inQuery, 'query');
+      const inPath = unstorableInParams({ stream_id: streamId });
+      if (inPath) throw unstorableError(inPath, 'path');
       const controller = new StreamsController(ctx);
       answer(controller, res, await controller.sealFact({ user: identity }, streamId, raw as never));
     },

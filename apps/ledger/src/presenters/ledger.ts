@@ -29,7 +29,14 @@ export function presentFact(f: FactRecord): Fact {
  * custom_payload, and sealed_by, which fact_hash covers: with it a list page is enough to recompute the chain.
  */
 export function presentListEntry(f: FactRecord): FactListEntry {
-  return { fact_id: f.fact_id, sealed_at_ms: f.sealed_at_ms, sealed_at_iso: isoOf(f.sealed_at_ms), actor: f.actor, sealed_by: f.sealed_by, custom_payload: payloadOf(f) };
+  return {
+    fact_id: f.fact_id,
+    sealed_at_ms: f.sealed_at_ms,
+    sealed_at_iso: isoOf(f.sealed_at_ms),
+    actor: f.actor,
+    sealed_by: f.sealed_by,
+    custom_payload: payloadOf(f),
+  };
 }
 
 export function presentStream(s: StreamRow): Stream {

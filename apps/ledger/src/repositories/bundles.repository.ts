@@ -8,7 +8,9 @@ export type { BundleRow };
 export class BundlesRepository {
   constructor(private readonly prisma: PrismaClient) {}
 
-  create(data: TenantOwned<Omit<BundleRow, 'fact_count' | 'created_at_ms'> & { fact_count: number; created_at_ms: number }>): Promise<BundleRow> {
+  create(
+    data: TenantOwned<Omit<BundleRow, 'fact_count' | 'created_at_ms'> & { fact_count: number; created_at_ms: number }>,
+  ): Promise<BundleRow> {
     return this.prisma.bundle.create({ data: { ...data, fact_count: BigInt(data.fact_count), created_at_ms: BigInt(data.created_at_ms) } });
   }
 

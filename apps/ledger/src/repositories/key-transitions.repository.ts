@@ -10,7 +10,11 @@ export class KeyTransitionsRepository {
 
   /** Writes a statement on the caller's connection: the rotation's own transaction. */
   static async insert(db: SqlClient, t: KeyTransition): Promise<void> {
-    await db.query('INSERT INTO ledger_key_transitions (kid, created_at, statement) VALUES ($1, $2, $3::jsonb)', [t.key.kid, new Date(t.created_at_ms), JSON.stringify(t)]);
+    await db.query('INSERT INTO ledger_key_transitions (kid, created_at, statement) VALUES ($1, $2, $3::jsonb)', [
+      t.key.kid,
+      new Date(t.created_at_ms),
+      JSON.stringify(t),
+    ]);
   }
 
   /** Every statement, oldest first. */

@@ -93,7 +93,9 @@ export class MerkleRepository {
    * insertNodes does for one: nodes already stored are left as they are, and their stored hashes
    * are answered for the caller to compare.
    */
-  async insertNodesAnyTenant(nodes: Array<StoredNode & { stream: AppendedStream; level: number }>): Promise<Array<StoredNode & { stream: AppendedStream; level: number }>> {
+  async insertNodesAnyTenant(
+    nodes: Array<StoredNode & { stream: AppendedStream; level: number }>,
+  ): Promise<Array<StoredNode & { stream: AppendedStream; level: number }>> {
     if (!nodes.length) return [];
     const { rows } = await this.pool.query<{ tenant_id: string; stream_id: string; level: number; idx: string }>({
       name: 'merkle_insert_nodes_any_tenant',
@@ -102,7 +104,13 @@ export class MerkleRepository {
               ORDER BY n.tenant_id, n.stream_id, n.level, n.idx
              ON CONFLICT (tenant_id, stream_id, level, idx) DO NOTHING
              RETURNING tenant_id, stream_id, level, idx`,
-      values: [nodes.map((n) => n.stream.tenant_id), nodes.map((n) => n.stream.stream_id), nodes.map((n) => n.level), nodes.map((n) => n.idx), nodes.map((n) => Buffer.from(n.hash))],
+      values: [
+        nodes.map((n) => n.stream.tenant_id),
+        nodes.map((n) => n.stream.stream_id),
+        nodes.map((n) => n.level),
+        nodes.map((n) => n.idx),
+        nodes.map((n) => Buffer.from(n.hash)),
+      ],
     });
     if (rows.length === nodes.length) return [];
     const nodeKey = (tenantId: string, streamId: string, level: number, idx: number) => `${tenantId}/${streamId}/${level}/${idx}`;

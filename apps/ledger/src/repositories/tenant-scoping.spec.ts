@@ -8,7 +8,15 @@ import { appendedStreamAnyTenant, MerkleRepository } from './merkle.repository';
 
 // Compiled by the tests below, never run: a tenant's query needs a TenantId, a stream's facts an
 // OwnedStream (only findStream makes one); the seal queue's batch reads take StreamKeys, which carry a TenantId.
-export async function typeLevel(pool: Pool, prisma: PrismaClient, plain: string, tenant: TenantId, row: StreamRow, bundle: BundleRow, group: AppendGroup): Promise<void> {
+export async function typeLevel(
+  pool: Pool,
+  prisma: PrismaClient,
+  plain: string,
+  tenant: TenantId,
+  row: StreamRow,
+  bundle: BundleRow,
+  group: AppendGroup,
+): Promise<void> {
   const ledger = new LedgerRepository(pool);
   // @ts-expect-error a plain string is not a TenantId
   await ledger.findStream(plain, 'orders');

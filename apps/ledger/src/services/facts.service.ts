@@ -2,16 +2,16 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { mintTenantId, type AuthenticatedIdentity } from '@arbiter/auth';
 import type { CanonicalText } from '@arbiter/canonical';
+import { isRowFault } from '@arbiter/db';
 import { AppError } from '@arbiter/http';
 import type { Counter } from 'prom-client';
-import { isReservedStream } from '@arbiter/internal-api';
+import { isReservedStream, SERVICE_SEALER } from '@arbiter/audit-streams';
 import { assertStorable, canonicalPayload, PayloadError, STREAM_ID_PATTERN } from '../domain/payload';
-import { SERVICE_SEALER } from '../domain/fact-hash';
 import type { LedgerRepository, OwnedStream } from '../repositories/ledger.repository';
 import type { Fact, FactList, SealFactBody, StreamPage } from '../models/ledger';
 import type { ServiceSealAnswer, ServiceSealResult } from '../models/internal';
 import { forbidden, notFound, validationError } from '../domain/errors';
-import { rowFailure, type SealOutcome, type SealQueue, type SealRequest } from './seal-queue.service';
+import type { SealOutcome, SealQueue, SealRequest } from './seal-queue.service';
 import { parseSealBody } from '../domain/seal-request';
 import { atSeal, invalidSeals, parseServiceSeal, parseServiceSealEnvelope } from '../domain/service-seal-request';
 import { presentFact, presentListEntry, presentStream } from '../presenters/ledger';
@@ -46,7 +46,9 @@ export class FactsService {
   async seal(caller: AuthenticatedIdentity, streamId: string, raw: unknown): Promise<{ fact: Fact; created: boolean }> {
     // After the credentials and the permission (both doors check them first), before the body.
     if (isReservedStream(streamId)) {
-      throw forbidden(`Streams whose id starts with arbiter. (in any case) are sealed by the Arbiter services only (docs/ledger-formats.md "Service seals")`);
+      throw forbidden(
+        `Streams whose id starts with arbiter. (in any case) are sealed by the Arbiter services only (docs/ledger-formats.md "Service seals")`,
+      );
     }
     const body = parseSealBody(raw);
     assertStreamId(streamId);
@@ -87,7 +89,14 @@ export class FactsService {
         const { streamId, body } = parseServiceSeal(seal);
         const payloadText = checkedPayload(body);
         // The service credential vouches for the tenant; the stream id names the same one, and lives in its namespace.
-        requests.push({ tenantId: mintTenantId(body.tenant_id), streamId, actor: body.actor, sealedBy: SERVICE_SEALER, payloadText, clientRef: body.client_ref });
+        requests.push({
+          tenantId: mintTenantId(body.tenant_id),
+          streamId,
+          actor: body.actor,
+          sealedBy: SERVICE_SEALER,
+          payloadText,
+          clientRef: body.client_ref,
+        });
       } catch (err) {
         if (!(err instanceof AppError) || err.status !== 400) throw err;
         problems.push(atSeal(i, err));
@@ -175,7 +184,7 @@ function checkedPayload(body: SealFactBody): CanonicalText {
 
 /** Whether a seal's rejection is that seal's alone (an AppError, or a row the database refused in isolation). */
 function sealRefusal(err: unknown): boolean {
-  return err instanceof AppError || rowFailure(err);
+  return err instanceof AppError || isRowFault(err);
 }
 
 function assertStreamId(streamId: string): void {

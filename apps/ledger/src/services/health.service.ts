@@ -24,7 +24,13 @@ export class HealthService {
     const now = Date.now();
     return {
       healthy,
-      body: { status: healthy ? 'ok' : 'degraded', service: 'ledger', time_ms: now, time_iso: new Date(now).toISOString(), checks: Object.fromEntries(results) },
+      body: {
+        status: healthy ? 'ok' : 'degraded',
+        service: 'ledger',
+        time_ms: now,
+        time_iso: new Date(now).toISOString(),
+        checks: Object.fromEntries(results),
+      },
     };
   }
 }
@@ -32,7 +38,10 @@ export class HealthService {
 async function outcome(p: Promise<void>): Promise<string> {
   let timer: NodeJS.Timeout | undefined;
   try {
-    await Promise.race([p, new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`timed out after ${CHECK_TIMEOUT_MS} ms`)), CHECK_TIMEOUT_MS)))]);
+    await Promise.race([
+      p,
+      new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`timed out after ${CHECK_TIMEOUT_MS} ms`)), CHECK_TIMEOUT_MS))),
+    ]);
     return 'ok';
   } catch (err) {
     return (err as Error).message || 'failed';

@@ -3,7 +3,14 @@ import { factLeaf, foldPerfect, isDigestText, sameHash, type NodeHash, type Subt
 import { LeafBlocks, type CompletedBlock } from '../domain/leaf-blocks';
 import { AppError } from '@arbiter/http';
 import { BAND, completedNodes, FAN, mergeRanges, sourceLevel, sourceRange } from '../domain/merkle-layout';
-import { appendedStreamAnyTenant, type AppendedStream, type IndexRange, type MerkleRepository, type StoredNode, type TreeStream } from '../repositories/merkle.repository';
+import {
+  appendedStreamAnyTenant,
+  type AppendedStream,
+  type IndexRange,
+  type MerkleRepository,
+  type StoredNode,
+  type TreeStream,
+} from '../repositories/merkle.repository';
 import { streamKeyText, type StreamKey } from '../repositories/ledger.repository';
 
 /** Stored nodes computed per statement: 64 nodes of the lowest stored level read 64·FAN facts. */
@@ -54,7 +61,11 @@ export class MerkleTree {
       bySource.set(level, [...(bySource.get(level) ?? []), sourceRange(s)]);
     }
     // One read per source level, all at once.
-    const levels = new Map(await Promise.all([...bySource].map(async ([level, ranges]) => [level, await this.level(stream, level, mergeRanges(ranges))] as const)));
+    const levels = new Map(
+      await Promise.all(
+        [...bySource].map(async ([level, ranges]) => [level, await this.level(stream, level, mergeRanges(ranges))] as const),
+      ),
+    );
     return subtrees.map((s) => {
       const source = levels.get(sourceLevel(s.level))!;
       const { start, end } = sourceRange(s);
@@ -86,7 +97,12 @@ export class MerkleTree {
   private pend(key: string, stream: StreamKey, from: number, to: number, level: number): void {
     if (Math.floor(from / FAN ** (level / BAND)) === Math.floor(to / FAN ** (level / BAND))) return; // no node of that level completed
     const known = this.pending.get(key);
-    this.pending.set(key, known ? { stream, from: Math.min(known.from, from), to: Math.max(known.to, to), level: Math.min(known.level, level) } : { stream, from, to, level });
+    this.pending.set(
+      key,
+      known
+        ? { stream, from: Math.min(known.from, from), to: Math.max(known.to, to), level: Math.min(known.level, level) }
+        : { stream, from, to, level },
+    );
   }
 
   /** Resolves when the filler has nothing left to do (tests, shutdown). */
@@ -128,7 +144,10 @@ export class MerkleTree {
         await this.fill(appendedStreamAnyTenant(stream), from, to, level);
       } catch (err) {
         // Nothing is lost: a proof that needs a missing node computes and stores it.
-        this.logger?.warn({ err, tenant_id: stream.tenantId, stream_id: stream.streamId }, 'merkle node filling failed; proofs will compute the nodes');
+        this.logger?.warn(
+          { err, tenant_id: stream.tenantId, stream_id: stream.streamId },
+          'merkle node filling failed; proofs will compute the nodes',
+        );
       }
     }
   }
@@ -136,10 +155,16 @@ export class MerkleTree {
   /** The level-BAND nodes of blocks folded from memory, every stream's in one statement; a stored node that differs fails as `level` does. */
   private async storeBlocks(blocks: Array<{ stream: StreamKey; block: CompletedBlock }>): Promise<void> {
     if (!blocks.length) return;
-    const nodes = blocks.map(({ stream, block }) => ({ stream: appendedStreamAnyTenant(stream), level: BAND, idx: block.idx, hash: foldPerfect(block.factHashes.map(factLeaf)) }));
+    const nodes = blocks.map(({ stream, block }) => ({
+      stream: appendedStreamAnyTenant(stream),
+      level: BAND,
+      idx: block.idx,
+      hash: foldPerfect(block.factHashes.map(factLeaf)),
+    }));
     const mine = new Map(nodes.map((n) => [nodeKey(n.stream, n.idx), n.hash]));
     for (const s of await this.repo.insertNodesAnyTenant(nodes)) {
-      if (!sameHash(s.hash, mine.get(nodeKey(s.stream, s.idx))!)) throw storedTreeError(s.stream.stream_id, `stored node ${s.idx} of level ${s.level} differs from the one its children make`);
+      if (!sameHash(s.hash, mine.get(nodeKey(s.stream, s.idx))!))
+        throw storedTreeError(s.stream.stream_id, `stored node ${s.idx} of level ${s.level} differs from the one its children make`);
     }
   }
 
@@ -157,7 +182,8 @@ export class MerkleTree {
       return leaves;
     }
     const found = await this.repo.nodes(stream, level, ranges);
-    for (const [idx, hash] of found) if (hash.length !== 32) throw storedTreeError(stream.stream_id, `node ${idx} of level ${level} is not 32 bytes`);
+    for (const [idx, hash] of found)
+      if (hash.length !== 32) throw storedTreeError(stream.stream_id, `node ${idx} of level ${level} is not 32 bytes`);
     if (found.size === wanted) return found;
     const missing: number[] = [];
     for (const r of ranges) for (let i = r.start; i < r.end; i++) if (!found.has(i)) missing.push(i);
@@ -172,7 +198,8 @@ export class MerkleTree {
       const stored = await this.repo.insertNodes(stream, level, computed);
       const mine = new Map(computed.map((n) => [n.idx, n.hash]));
       for (const s of stored) {
-        if (!sameHash(s.hash, mine.get(s.idx)!)) throw storedTreeError(stream.stream_id, `stored node ${s.idx} of level ${level} differs from the one its children make`);
+        if (!sameHash(s.hash, mine.get(s.idx)!))
+          throw storedTreeError(stream.stream_id, `stored node ${s.idx} of level ${level} differs from the one its children make`);
       }
       for (const n of computed) found.set(n.idx, n.hash);
     }

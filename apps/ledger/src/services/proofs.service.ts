@@ -2,7 +2,7 @@ import { mintTenantId, type AuthenticatedIdentity, type TenantId } from '@arbite
 import type { CanonicalText } from '@arbiter/canonical';
 import { bytesToBase64 } from '@arbiter/crypto';
 import { AppError } from '@arbiter/http';
-import { auditStreamTenant } from '@arbiter/internal-api';
+import { auditStreamTenant } from '@arbiter/audit-streams';
 import {
   consistencyRanges,
   factLeaf,
@@ -110,13 +110,19 @@ export class ProofsService {
       ]);
       if (!stream) throw notFound('Fact', factId);
       // Fail closed: a chain with a hole proves nothing about the fact after it.
-      if (fact.parent_fact_id && !parent) throw new AppError(500, 'INTERNAL_ERROR', `Fact ${fact.fact_id} names a parent ${fact.parent_fact_id} its stream does not hold`);
+      if (fact.parent_fact_id && !parent)
+        throw new AppError(500, 'INTERNAL_ERROR', `Fact ${fact.fact_id} names a parent ${fact.parent_fact_id} its stream does not hold`);
       return { fact: presentFact(fact), parent: parent ? presentFact(parent) : null, ...(await this.prove(stream, fact, undefined)) };
     });
   }
 
   /** GET /streams/{stream_id}/consistency?from=M&to=N (1 ≤ M ≤ N ≤ the current size). */
-  async consistency(caller: AuthenticatedIdentity, streamId: string, from: number | undefined, to: number | undefined): Promise<ConsistencyProof> {
+  async consistency(
+    caller: AuthenticatedIdentity,
+    streamId: string,
+    from: number | undefined,
+    to: number | undefined,
+  ): Promise<ConsistencyProof> {
     return this.timed('consistency', async () => {
       const stream = await this.facts.ownedStream(caller, streamId);
       if (from === undefined) throw validationError('from is required', 'from');
@@ -125,7 +131,8 @@ export class ProofsService {
       const m = readSize(from, 'from', 1, n);
       const ranges = m === n ? [] : consistencyRanges(m, n);
       const [firstRoot, secondRoot, ...path] = await this.rangeHashes(stream, [{ start: 0, end: m }, { start: 0, end: n }, ...ranges]);
-      if (!verifyConsistency(m, n, firstRoot, secondRoot, path)) throw storedTreeError(stream.stream_id, `the consistency proof from ${m} to ${n} does not verify`);
+      if (!verifyConsistency(m, n, firstRoot, secondRoot, path))
+        throw storedTreeError(stream.stream_id, `the consistency proof from ${m} to ${n} does not verify`);
       return { from: m, to: n, consistency_path: path.map(toDigest) };
     });
   }
@@ -135,13 +142,19 @@ export class ProofsService {
     const size = readSize(treeSize ?? stream.head_seq, 'tree_size', fact.seq, stream.head_seq);
     // The leaf is the fact's hash; a fact whose stored hash is not that of its content proves nothing.
     const recomputed = computeFactHash(fact, fact.payload_text as CanonicalText);
-    if (recomputed !== fact.fact_hash) throw storedTreeError(stream.stream_id, `fact ${fact.fact_id} does not hash to its stored fact_hash`);
+    if (recomputed !== fact.fact_hash)
+      throw storedTreeError(stream.stream_id, `fact ${fact.fact_id} does not hash to its stored fact_hash`);
     const signer = this.signer();
     const [root, ...path] = await this.rangeHashes(stream, [{ start: 0, end: size }, ...inclusionRanges(leafIndex, size)]);
     if (!verifyInclusion(leafIndex, size, factLeaf(fact.fact_hash), path, root)) {
       throw storedTreeError(stream.stream_id, `the inclusion proof of leaf ${leafIndex} at size ${size} does not verify`);
     }
-    return { leaf_index: leafIndex, tree_size: size, inclusion_path: path.map(toDigest), checkpoint: this.sign(await signer, stream.stream_id, size, root) };
+    return {
+      leaf_index: leafIndex,
+      tree_size: size,
+      inclusion_path: path.map(toDigest),
+      checkpoint: this.sign(await signer, stream.stream_id, size, root),
+    };
   }
 
   /** MTH of each range (ranges the RFC's recursion produces), from one batch of subtree reads. */
@@ -161,7 +174,12 @@ export class ProofsService {
     return pending;
   }
 
-  private sign({ key: signer, now }: { key: SigningKey<(message: string) => Uint8Array>; now: number }, streamId: string, treeSize: number, root: NodeHash): Checkpoint {
+  private sign(
+    { key: signer, now }: { key: SigningKey<(message: string) => Uint8Array>; now: number },
+    streamId: string,
+    treeSize: number,
+    root: NodeHash,
+  ): Checkpoint {
     const unsigned: UnsignedCheckpoint = {
       stream_id: streamId,
       tree_size: treeSize,
@@ -187,7 +205,12 @@ export class ProofsService {
 /** A tree size from a query: an integer in [min, max], else 400 naming the parameter. */
 function readSize(value: number, name: string, min: number, max: number): number {
   if (!Number.isSafeInteger(value) || value < min || value > max) {
-    throw validationError(max < min ? `${name}: this stream has no tree of that size (it holds ${max} facts)` : `${name} must be an integer from ${min} to ${max}`, name);
+    throw validationError(
+      max < min
+        ? `${name}: this stream has no tree of that size (it holds ${max} facts)`
+        : `${name} must be an integer from ${min} to ${max}`,
+      name,
+    );
   }
   return value;
 }

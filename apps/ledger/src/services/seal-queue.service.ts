@@ -1,9 +1,17 @@
 import type { Pool } from 'pg';
 import type { TenantId } from '@arbiter/auth';
 import type { CanonicalText } from '@arbiter/canonical';
-import { newId } from '@arbiter/db';
+import { bisectOnRowFault, isRowFault, newId } from '@arbiter/db';
 import { computeFactHash, GENESIS_PREV_HASH } from '../domain/fact-hash';
-import { streamKeyText, type AppendGroup, type AppendResult, type FactRecord, type LedgerRepository, type NewFactRow, type StreamKey } from '../repositories/ledger.repository';
+import {
+  streamKeyText,
+  type AppendGroup,
+  type AppendResult,
+  type FactRecord,
+  type LedgerRepository,
+  type NewFactRow,
+  type StreamKey,
+} from '../repositories/ledger.repository';
 import { validationError } from '../domain/errors';
 
 /**
@@ -194,13 +202,30 @@ export class SealQueue {
   /**
    * Appends the groups; when the statement fails, isolates the seal that failed it
    * (docs/ledger-formats.md: one request's bad row never fails another). A failure that a row's values can
-   * cause (rowFailure) splits the seals still waiting in two halves, in arrival order, and flushes
-   * each half on its own, recursively: every half is chained afresh after the head the previous one
-   * left, so the good seals are committed in their order and only the failing seal gets an error,
-   * after about 2·log2(batch) extra statements per bad seal. Any other failure (the database is
-   * away) fails the seals still waiting: retrying them one by one would only multiply the load.
+   * cause (isRowFault) splits the seals still waiting in two halves, in arrival order, and appends
+   * each half on its own, recursively (bisectOnRowFault, libs/db): every half is chained afresh after
+   * the head the previous one left, so the good seals are committed in their order and only the
+   * failing seal gets an error, after about 2·log2(batch) extra statements per bad seal. Any other
+   * failure (the database is away) fails the seals still waiting: retrying them one by one would only
+   * multiply the load.
    */
   private async flush(groups: Group[]): Promise<void> {
+    const seals = groups.flatMap((g) => g.batch);
+    const outcomes = await bisectOnRowFault(seals, (part) => this.append(part.length === seals.length ? groups : regroup(part)), {
+      // SQLSTATE classes 22, 23 and 54; the client_ref conflict (a 23505) is handled before this.
+      isRowFault,
+      otherFault: 'fail-part',
+      // A flush may have committed some streams (the optimistic statement) before another part failed.
+      uncommitted: (part) => part.filter((p) => !p.settled),
+    });
+    // A row failure reaches a seal only once it stands alone: the caller's value failed the statement.
+    outcomes.forEach((o, i) => {
+      if (!o.ok) reject(seals[i], isRowFault(o.error) ? refusedRow(o.error) : o.error);
+    });
+  }
+
+  /** One attempt at appending the groups' seals; settles those it committed. */
+  private async append(groups: Group[]): Promise<void> {
     try {
       const now = this.now();
       const optimistic = this.opts.optimistic === false ? [] : groups.filter((g) => (this.contendedUntil.get(g.key) ?? 0) <= now);
@@ -210,15 +235,7 @@ export class SealQueue {
     } catch (err) {
       // Heads are read again next time: a failed statement may have left this process's view stale.
       for (const g of groups) this.heads.delete(g.key);
-      const waiting = groups.flatMap((g) => g.batch.filter((p) => !p.settled));
-      if (waiting.length > 1 && rowFailure(err)) {
-        const half = Math.ceil(waiting.length / 2);
-        await this.flush(regroup(waiting.slice(0, half)));
-        await this.flush(regroup(waiting.slice(half)));
-        return;
-      }
-      const answer = waiting.length === 1 && rowFailure(err) ? refusedRow(err) : err;
-      for (const p of waiting) reject(p, answer);
+      throw err;
     }
   }
 
@@ -231,7 +248,11 @@ export class SealQueue {
     for (const group of groups) {
       const head = this.heads.get(group.key) ?? null;
       const plan = this.plan(group, head, nowMs);
-      writes.push({ group, plan, append: { streamId: group.streamId, tenantId: group.tenantId, expectedSeq: head ? head.head_seq : null, facts: plan.rows } });
+      writes.push({
+        group,
+        plan,
+        append: { streamId: group.streamId, tenantId: group.tenantId, expectedSeq: head ? head.head_seq : null, facts: plan.rows },
+      });
     }
     if (writes.length === 0) return [];
     let result: AppendResult;
@@ -294,14 +315,20 @@ export class SealQueue {
         for (const h of await this.repo.lockHeads(client, missing)) heads.set(keyOf(h), h);
       }
       const refs = groups.flatMap((g) =>
-        [...new Set(g.batch.map((p) => p.request.clientRef).filter((r): r is string => r !== null))].map((clientRef) => ({ tenantId: g.tenantId, streamId: g.streamId, clientRef })),
+        [...new Set(g.batch.map((p) => p.request.clientRef).filter((r): r is string => r !== null))].map((clientRef) => ({
+          tenantId: g.tenantId,
+          streamId: g.streamId,
+          clientRef,
+        })),
       );
       if (refs.length) {
         const byStream = new Map(groups.map((g) => [g.key, g] as const));
         for (const f of await this.repo.findByClientRefs(client, refs)) byStream.get(keyOf(f))!.known.set(f.client_ref as string, f);
       }
       plans = groups.map((group) => ({ group, plan: this.plan(group, heads.get(group.key)!, nowMs) }));
-      const appends = plans.filter(({ plan }) => plan.rows.length).map(({ group, plan }) => ({ streamId: group.streamId, tenantId: group.tenantId, expectedSeq: null, facts: plan.rows }));
+      const appends = plans
+        .filter(({ plan }) => plan.rows.length)
+        .map(({ group, plan }) => ({ streamId: group.streamId, tenantId: group.tenantId, expectedSeq: null, facts: plan.rows }));
       if (appends.length) await this.repo.appendLocked(client, appends, nowMs);
       await client.query('COMMIT');
     } catch (err) {
@@ -319,7 +346,12 @@ export class SealQueue {
 
   private appended(stream: StreamKey, plan: Plan): void {
     if (plan.rows.length && this.opts.onAppended) {
-      this.opts.onAppended({ tenantId: stream.tenantId, streamId: stream.streamId }, plan.rows[0].seq - 1, plan.next.head_seq, plan.rows.map((r) => r.fact_hash));
+      this.opts.onAppended(
+        { tenantId: stream.tenantId, streamId: stream.streamId },
+        plan.rows[0].seq - 1,
+        plan.next.head_seq,
+        plan.rows.map((r) => r.fact_hash),
+      );
     }
   }
 
@@ -338,7 +370,18 @@ export class SealQueue {
       if (existing) return { fact: existing, created: false };
       seq += 1;
       const fact_id = newId('fct-');
-      const fact_hash = computeFactHash({ fact_id, stream_id: streamId, tenant_id: tenantId, actor: r.actor, sealed_by: r.sealedBy, sealed_at_ms: sealedAt, prev_hash: prevHash }, r.payloadText);
+      const fact_hash = computeFactHash(
+        {
+          fact_id,
+          stream_id: streamId,
+          tenant_id: tenantId,
+          actor: r.actor,
+          sealed_by: r.sealedBy,
+          sealed_at_ms: sealedAt,
+          prev_hash: prevHash,
+        },
+        r.payloadText,
+      );
       const row: NewFactRow = {
         fact_id,
         seq,
@@ -374,7 +417,8 @@ export class SealQueue {
   private contend(key: string, nowMs: number): void {
     this.contendedUntil.delete(key);
     this.contendedUntil.set(key, nowMs + (this.opts.contendedMs ?? 2000));
-    if (this.contendedUntil.size > (this.opts.maxCachedHeads ?? 10_000)) this.contendedUntil.delete(this.contendedUntil.keys().next().value as string);
+    if (this.contendedUntil.size > (this.opts.maxCachedHeads ?? 10_000))
+      this.contendedUntil.delete(this.contendedUntil.keys().next().value as string);
   }
 }
 
@@ -401,18 +445,6 @@ function regroup(seals: Pending[]): Group[] {
     else byStream.set(key, { key, tenantId, streamId, batch: [p], known: new Map() });
   }
   return [...byStream.values()];
-}
-
-/**
- * Whether a row's values can have failed the statement (PostgreSQL SQLSTATE classes, appendix A):
- * 22 data exception (e.g. 22021 a byte sequence the encoding refuses, 22P02 text that is not JSON),
- * 23 integrity constraint violation (the client_ref conflict is handled before this), 54 program
- * limit exceeded (e.g. an index row too large). Connection failures, shutdowns and lock timeouts
- * are not any one seal's doing.
- */
-export function rowFailure(err: unknown): boolean {
-  const code = (err as { code?: unknown })?.code;
-  return typeof code === 'string' && /^(22|23|54)/.test(code);
 }
 
 /**

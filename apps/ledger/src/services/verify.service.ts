@@ -42,7 +42,12 @@ export class VerifyService {
 
   async verify(stream: OwnedStream): Promise<VerificationResult> {
     const report = await this.walk(stream);
-    const base = { facts_verified: report.factsVerified, stream_id: stream.stream_id, head_fact_id: stream.head_fact_id, head_hash: stream.head_hash };
+    const base = {
+      facts_verified: report.factsVerified,
+      stream_id: stream.stream_id,
+      head_fact_id: stream.head_fact_id,
+      head_hash: stream.head_hash,
+    };
     if (!report.broken) return { valid: true, ...base };
     return { valid: false, ...base, error: describeBreak(report.broken), broken_fact_id: report.broken.fact_id };
   }

@@ -45,7 +45,13 @@ export class WebhookSender {
         settled = true;
         clearTimeout(timer);
         const ok = status !== null && status >= 200 && status < 300;
-        resolve({ ok, retryable: true, status_code: status, error: ok ? null : (error ?? `receiver answered ${status}`).slice(0, MAX_ERROR_LENGTH), duration_ms: elapsed() });
+        resolve({
+          ok,
+          retryable: true,
+          status_code: status,
+          error: ok ? null : (error ?? `receiver answered ${status}`).slice(0, MAX_ERROR_LENGTH),
+          duration_ms: elapsed(),
+        });
       };
       const client = target.url.protocol === 'https:' ? https : http;
       const req = client.request(target.url, {
@@ -81,7 +87,11 @@ export class WebhookSender {
  */
 function pinnedLookup(addresses: ResolvedAddress[]): LookupFunction {
   return ((_hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
-    if (options?.all) callback(null, addresses.map((a) => ({ address: a.address, family: a.family })));
+    if (options?.all)
+      callback(
+        null,
+        addresses.map((a) => ({ address: a.address, family: a.family })),
+      );
     else callback(null, addresses[0].address, addresses[0].family);
   }) as unknown as LookupFunction;
 }

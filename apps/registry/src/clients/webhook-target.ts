@@ -47,7 +47,11 @@ export async function resolveWebhookTarget(raw: string, opts: TargetOptions): Pr
     try {
       addresses = await opts.resolve(parsed.host);
     } catch (err) {
-      return { ok: false, problem: `url host ${parsed.host} does not resolve (${(err as NodeJS.ErrnoException).code ?? 'error'})`, refused: false };
+      return {
+        ok: false,
+        problem: `url host ${parsed.host} does not resolve (${(err as NodeJS.ErrnoException).code ?? 'error'})`,
+        refused: false,
+      };
     }
     if (!addresses.length) return { ok: false, problem: `url host ${parsed.host} does not resolve`, refused: false };
   }
@@ -56,7 +60,11 @@ export async function resolveWebhookTarget(raw: string, opts: TargetOptions): Pr
       const c = classifyAddress(a.address);
       if (c.allowed) continue;
       const what = literal ? `url host ${parsed.host} is` : `url host ${parsed.host} resolves to an address that is`;
-      return { ok: false, problem: `${what} not a public unicast address (${describeAddressClass(c)}): webhooks may not reach it`, refused: true };
+      return {
+        ok: false,
+        problem: `${what} not a public unicast address (${describeAddressClass(c)}): webhooks may not reach it`,
+        refused: true,
+      };
     }
   }
   return { ok: true, url: parsed.url, addresses };

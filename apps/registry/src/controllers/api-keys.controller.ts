@@ -20,7 +20,10 @@ export class ApiKeysController extends Controller {
   @Post()
   @Security('bearer', ['admin'])
   @SuccessResponse(201, 'Created')
-  @Response<ErrorBody>(403, 'Missing permission, or more than the creating key holds (permission, scopes, lifetime), or a platform admin principal')
+  @Response<ErrorBody>(
+    403,
+    'Missing permission, or more than the creating key holds (permission, scopes, lifetime), or a platform admin principal',
+  )
   @Response<ErrorBody>(404, 'Principal not found')
   @Response<ErrorBody>(422, 'Missing field')
   async createApiKey(@Request() req: AuthedRequest, @Body() body: CreateApiKeyBody): Promise<CreatedApiKey> {
@@ -58,7 +61,7 @@ export class ApiKeysController extends Controller {
    */
   @Delete('{key_id}')
   @Security('bearer', ['admin'])
-  @Response<ErrorBody>(403, 'Missing permission, a platform_admin key, or a key outside a restricted caller\'s scopes')
+  @Response<ErrorBody>(403, "Missing permission, a platform_admin key, or a key outside a restricted caller's scopes")
   @Response<ErrorBody>(404, 'Not found')
   async revokeApiKey(@Request() req: AuthedRequest, @Path() key_id: string): Promise<ApiKey> {
     return this.ctx.identity.revokeKey(req.user, key_id);

@@ -84,7 +84,12 @@ export class ApprovalsController extends Controller {
   @Response<ErrorBody>(400, 'expires_at with a rejection')
   @Response<ErrorBody>(409, 'Already decided')
   @Response<ErrorBody>(422, 'Missing field, or expires_at in the past or beyond APPROVAL_GRANT_TTL_SECONDS')
-  async decideApproval(@Request() req: AuthedRequest, @Path() scope_id: string, @Path() approval_id: string, @Body() body: DecideApprovalBody): Promise<Approval> {
+  async decideApproval(
+    @Request() req: AuthedRequest,
+    @Path() scope_id: string,
+    @Path() approval_id: string,
+    @Body() body: DecideApprovalBody,
+  ): Promise<Approval> {
     return this.ctx.approvals.decide(req.user, scope_id, approval_id, body);
   }
 }

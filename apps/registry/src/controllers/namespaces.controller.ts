@@ -25,7 +25,12 @@ export class NamespacesController extends Controller {
    */
   @Get()
   @Security('bearer', ['read'])
-  async listNamespaces(@Request() req: AuthedRequest, @Path() scope_id: string, @Query() limit?: number, @Query() cursor?: string): Promise<Page<Namespace>> {
+  async listNamespaces(
+    @Request() req: AuthedRequest,
+    @Path() scope_id: string,
+    @Query() limit?: number,
+    @Query() cursor?: string,
+  ): Promise<Page<Namespace>> {
     return this.ctx.scopes.listNamespaces(req.user, scope_id, { limit, cursor });
   }
 

@@ -66,7 +66,11 @@ export class PrincipalsController extends Controller {
   @Security('bearer', ['admin'])
   @Response<ErrorBody>(403, 'Missing permission, a key restricted to some scopes, or a principal holding platform_admin')
   @Response<ErrorBody>(404, 'Not found')
-  async updatePrincipal(@Request() req: AuthedRequest, @Path() principal_id: string, @Body() body: UpdatePrincipalBody): Promise<Principal> {
+  async updatePrincipal(
+    @Request() req: AuthedRequest,
+    @Path() principal_id: string,
+    @Body() body: UpdatePrincipalBody,
+  ): Promise<Principal> {
     return this.ctx.identity.updatePrincipal(req.user, principal_id, body);
   }
 }

@@ -1,4 +1,19 @@
-import { Body, Controller, Get, Patch, Path, Post, Put, Query, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
+import {
+  Body,
+  Controller,
+  Get,
+  Patch,
+  Path,
+  Post,
+  Put,
+  Query,
+  Request,
+  Response,
+  Route,
+  Security,
+  SuccessResponse,
+  Tags,
+} from '@tsoa/runtime';
 import type { AuthedRequest } from '@arbiter/auth';
 import type { RegistryContext } from '../context';
 import type { ErrorBody, Page } from '../models/identity';
@@ -75,7 +90,12 @@ export class RulesController extends Controller {
   @Response<ErrorBody>(400, 'Invalid rule fields')
   @Response<ErrorBody>(409, 'Rule archived')
   @Response<ErrorBody>(422, 'Missing field')
-  async updateRule(@Request() req: AuthedRequest, @Path() scope_id: string, @Path() rule_id: string, @Body() body: RuleBody): Promise<Rule> {
+  async updateRule(
+    @Request() req: AuthedRequest,
+    @Path() scope_id: string,
+    @Path() rule_id: string,
+    @Body() body: RuleBody,
+  ): Promise<Rule> {
     return this.ctx.rules.update(req.user, scope_id, rule_id, body);
   }
 

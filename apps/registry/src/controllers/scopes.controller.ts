@@ -73,7 +73,8 @@ export class ScopesController extends Controller {
   @Response<ErrorBody>(404, 'Not found')
   @Response<ErrorBody>(409, 'Name already taken')
   async updateScope(@Request() req: AuthedRequest, @Path() scope_id: string, @Body() body: UpdateScopeBody): Promise<Scope> {
-    if (body.selector !== undefined && req.user.scope_ids.length && !hasPermission(req.user, 'platform_admin')) throw selectorNeedsWholeTenant();
+    if (body.selector !== undefined && req.user.scope_ids.length && !hasPermission(req.user, 'platform_admin'))
+      throw selectorNeedsWholeTenant();
     return this.ctx.scopes.update(req.user, scope_id, body);
   }
 

@@ -32,7 +32,10 @@ export class SearchController extends Controller {
    */
   @Post('check')
   @Security('bearer', ['read'])
-  @Response<ErrorBody>(503, 'evaluation_budget_exceeded: matching the scope\'s rules ran past COMPLIANCE_BUDGET_MS (or authentication is unavailable)')
+  @Response<ErrorBody>(
+    503,
+    "evaluation_budget_exceeded: matching the scope's rules ran past COMPLIANCE_BUDGET_MS (or authentication is unavailable)",
+  )
   async check(@Request() req: AuthedRequest, @Body() body: CheckBody): Promise<CheckResult> {
     return this.ctx.compliance.check(req.user, body);
   }

@@ -1,4 +1,19 @@
-import { Body, Controller, Delete, Get, Patch, Path, Post, Query, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  Patch,
+  Path,
+  Post,
+  Query,
+  Request,
+  Response,
+  Route,
+  Security,
+  SuccessResponse,
+  Tags,
+} from '@tsoa/runtime';
 import type { AuthedRequest } from '@arbiter/auth';
 import type { RegistryContext } from '../context';
 import { rotateWebhookKey, webhookKeySet } from '../keys';
@@ -37,7 +52,11 @@ export class ScopeWebhooksController extends Controller {
   @SuccessResponse(201, 'Created')
   @Response<ErrorBody>(400, 'Bad URL (scheme, an address that is not public unicast, unresolvable host) or unknown event type')
   @Response<ErrorBody>(422, 'Missing field')
-  async createScopeWebhook(@Request() req: AuthedRequest, @Path() scope_id: string, @Body() body: CreateWebhookBody): Promise<CreatedWebhookSubscription> {
+  async createScopeWebhook(
+    @Request() req: AuthedRequest,
+    @Path() scope_id: string,
+    @Body() body: CreateWebhookBody,
+  ): Promise<CreatedWebhookSubscription> {
     this.setStatus(201);
     return this.ctx.webhooks.create(req.user, scope_id, body);
   }
@@ -53,7 +72,12 @@ export class ScopeWebhooksController extends Controller {
    */
   @Get()
   @Security('bearer', ['read'])
-  async listScopeWebhooks(@Request() req: AuthedRequest, @Path() scope_id: string, @Query() limit?: number, @Query() cursor?: string): Promise<Page<WebhookSubscription>> {
+  async listScopeWebhooks(
+    @Request() req: AuthedRequest,
+    @Path() scope_id: string,
+    @Query() limit?: number,
+    @Query() cursor?: string,
+  ): Promise<Page<WebhookSubscription>> {
     return this.ctx.webhooks.list(req.user, scope_id, { limit, cursor });
   }
 }
@@ -95,7 +119,12 @@ export class WebhooksController extends Controller {
    */
   @Get()
   @Security('bearer', ['read'])
-  async listWebhooks(@Request() req: AuthedRequest, @Query() level?: 'tenant' | 'all', @Query() limit?: number, @Query() cursor?: string): Promise<Page<WebhookSubscription>> {
+  async listWebhooks(
+    @Request() req: AuthedRequest,
+    @Query() level?: 'tenant' | 'all',
+    @Query() limit?: number,
+    @Query() cursor?: string,
+  ): Promise<Page<WebhookSubscription>> {
     return this.ctx.webhooks.list(req.user, null, { level, limit, cursor });
   }
 
@@ -119,7 +148,11 @@ export class WebhooksController extends Controller {
   @Security('bearer', ['admin'])
   @Response<ErrorBody>(400, 'Bad URL (scheme, an address that is not public unicast, unresolvable host) or unknown event type')
   @Response<ErrorBody>(404, 'Not found')
-  async updateWebhook(@Request() req: AuthedRequest, @Path() subscription_id: string, @Body() body: UpdateWebhookBody): Promise<WebhookSubscription> {
+  async updateWebhook(
+    @Request() req: AuthedRequest,
+    @Path() subscription_id: string,
+    @Body() body: UpdateWebhookBody,
+  ): Promise<WebhookSubscription> {
     return this.ctx.webhooks.update(req.user, subscription_id, body);
   }
 
@@ -149,7 +182,11 @@ export class WebhooksController extends Controller {
   @Security('bearer', ['admin'])
   @Response<ErrorBody>(400, 'overlap_seconds not an integer from 0 to 604800')
   @Response<ErrorBody>(404, 'Not found')
-  async rotateWebhookSecret(@Request() req: AuthedRequest, @Path() subscription_id: string, @Body() body?: RotateWebhookSecretBody): Promise<WebhookSecretRotation> {
+  async rotateWebhookSecret(
+    @Request() req: AuthedRequest,
+    @Path() subscription_id: string,
+    @Body() body?: RotateWebhookSecretBody,
+  ): Promise<WebhookSecretRotation> {
     return this.ctx.webhooks.rotateSecret(req.user, subscription_id, body ?? {});
   }
 
@@ -185,7 +222,11 @@ export class WebhooksController extends Controller {
   @Get('{subscription_id}/deliveries/{delivery_id}')
   @Security('bearer', ['read'])
   @Response<ErrorBody>(404, 'Not found')
-  async getWebhookDelivery(@Request() req: AuthedRequest, @Path() subscription_id: string, @Path() delivery_id: string): Promise<WebhookDelivery> {
+  async getWebhookDelivery(
+    @Request() req: AuthedRequest,
+    @Path() subscription_id: string,
+    @Path() delivery_id: string,
+  ): Promise<WebhookDelivery> {
     return this.ctx.webhooks.getDelivery(req.user, subscription_id, delivery_id);
   }
 
@@ -200,7 +241,11 @@ export class WebhooksController extends Controller {
   @SuccessResponse(202, 'Scheduled')
   @Response<ErrorBody>(404, 'Not found')
   @Response<ErrorBody>(409, 'Pending, or subscription disabled')
-  async redeliverWebhook(@Request() req: AuthedRequest, @Path() subscription_id: string, @Path() delivery_id: string): Promise<WebhookDelivery> {
+  async redeliverWebhook(
+    @Request() req: AuthedRequest,
+    @Path() subscription_id: string,
+    @Path() delivery_id: string,
+  ): Promise<WebhookDelivery> {
     this.setStatus(202);
     return this.ctx.webhooks.redeliver(req.user, subscription_id, delivery_id);
   }

@@ -13,7 +13,10 @@ export function parseNamespacePath(path: string): ParsedPath {
   }
   const bad = segments.find((s) => !SEGMENT.test(s));
   if (bad !== undefined) {
-    return { ok: false, problem: `namespace segment ${JSON.stringify(bad)} must be lowercase letters, digits, _ and -, up to 63 characters` };
+    return {
+      ok: false,
+      problem: `namespace segment ${JSON.stringify(bad)} must be lowercase letters, digits, _ and -, up to 63 characters`,
+    };
   }
   return { ok: true, segments, parent: segments.length > 1 ? segments.slice(0, -1).join('/') : null };
 }

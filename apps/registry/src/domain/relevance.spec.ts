@@ -4,13 +4,19 @@ describe(relevance.name, () => {
   const op = { text: 'deploy billing on friday' };
 
   it('finds an invariant relevant when it shares a stemmed word', () => {
-    expect(relevance({ sharedTerms: ['deploy', 'friday'], appliesTo: null }, op)).toEqual({ matched_by: 'text', matched_terms: ['deploy', 'friday'] });
+    expect(relevance({ sharedTerms: ['deploy', 'friday'], appliesTo: null }, op)).toEqual({
+      matched_by: 'text',
+      matched_terms: ['deploy', 'friday'],
+    });
     expect(relevance({ sharedTerms: [], appliesTo: null }, op)).toBeNull();
   });
 
   it('lets a named action decide for a rule with applies_to, whatever its text', () => {
     const appliesTo = { actions: ['payments.*'] };
-    expect(relevance({ sharedTerms: [], appliesTo }, { ...op, action: 'payments.transfer' })).toEqual({ matched_by: 'applies_to', matched_terms: [] });
+    expect(relevance({ sharedTerms: [], appliesTo }, { ...op, action: 'payments.transfer' })).toEqual({
+      matched_by: 'applies_to',
+      matched_terms: [],
+    });
     expect(relevance({ sharedTerms: ['deploy'], appliesTo }, { ...op, action: 'deploy.service' })).toBeNull();
   });
 
@@ -22,9 +28,15 @@ describe(relevance.name, () => {
 
   it('matches words of the intended action against listed globs when no action is named', () => {
     const appliesTo = { resources: ['db.*'] };
-    expect(relevance({ sharedTerms: [], appliesTo }, { text: 'drop db.users, now' })).toEqual({ matched_by: 'applies_to', matched_terms: [] });
+    expect(relevance({ sharedTerms: [], appliesTo }, { text: 'drop db.users, now' })).toEqual({
+      matched_by: 'applies_to',
+      matched_terms: [],
+    });
     expect(relevance({ sharedTerms: [], appliesTo }, { text: 'drop the cache' })).toBeNull();
-    expect(relevance({ sharedTerms: ['drop'], appliesTo }, { text: 'drop the cache' })).toEqual({ matched_by: 'text', matched_terms: ['drop'] });
+    expect(relevance({ sharedTerms: ['drop'], appliesTo }, { text: 'drop the cache' })).toEqual({
+      matched_by: 'text',
+      matched_terms: ['drop'],
+    });
   });
 });
 

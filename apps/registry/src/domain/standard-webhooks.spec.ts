@@ -1,6 +1,15 @@
 import { createHmac } from 'node:crypto';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
-import { formatSecret, newSecretBytes, openSecret, resealSecret, sealSecret, standardSignature, standardSignedContent, standardWebhookHeaders } from './standard-webhooks';
+import {
+  formatSecret,
+  newSecretBytes,
+  openSecret,
+  resealSecret,
+  sealSecret,
+  standardSignature,
+  standardSignedContent,
+  standardWebhookHeaders,
+} from './standard-webhooks';
 
 const kek = Buffer.alloc(32, 1);
 
@@ -28,7 +37,11 @@ describe('Standard Webhooks signing', () => {
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(Buffer.from(secret.slice(6), 'base64')).toEqual(bytes);
     expect(newSecretBytes()).not.toEqual(bytes);
-    expect(headers).toEqual({ 'webhook-id': 'dlv-0123', 'webhook-timestamp': String(ts), 'webhook-signature': expect.stringMatching(/^v1,[A-Za-z0-9+/]{43}=$/) });
+    expect(headers).toEqual({
+      'webhook-id': 'dlv-0123',
+      'webhook-timestamp': String(ts),
+      'webhook-signature': expect.stringMatching(/^v1,[A-Za-z0-9+/]{43}=$/),
+    });
     expect(verifyAt(secret, body, headers, now)).toEqual(JSON.parse(body));
   });
 

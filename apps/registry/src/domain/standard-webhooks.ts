@@ -69,7 +69,12 @@ export function standardSignature(id: string, timestampSeconds: number, rawBody:
 }
 
 /** The three headers of one attempt. */
-export function standardWebhookHeaders(id: string, timestampSeconds: number, rawBody: string, secrets: Uint8Array[]): Record<string, string> {
+export function standardWebhookHeaders(
+  id: string,
+  timestampSeconds: number,
+  rawBody: string,
+  secrets: Uint8Array[],
+): Record<string, string> {
   return {
     [STANDARD_WEBHOOK_HEADERS.id]: id,
     [STANDARD_WEBHOOK_HEADERS.timestamp]: String(timestampSeconds),

@@ -3,7 +3,13 @@ import { eventListProblems, subscriptionWants, type EventFacts, type Subscriptio
 const t0 = new Date('2026-01-01T00:00:00Z');
 const later = new Date('2026-01-01T00:00:01Z');
 
-const sub = (over: Partial<SubscriptionFacts> = {}): SubscriptionFacts => ({ scope_id: 'scp-a', events: ['approval.requested'], deciders: [], created_at: t0, ...over });
+const sub = (over: Partial<SubscriptionFacts> = {}): SubscriptionFacts => ({
+  scope_id: 'scp-a',
+  events: ['approval.requested'],
+  deciders: [],
+  created_at: t0,
+  ...over,
+});
 const event = (over: Partial<EventFacts> = {}): EventFacts => ({
   type: 'approval.requested',
   scope_ids: ['scp-a'],

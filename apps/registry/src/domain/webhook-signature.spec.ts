@@ -9,16 +9,38 @@ describe(signDelivery.name, () => {
     const body = JSON.stringify({ id: 'evt-0000000000000001', type: 'approval.requested', data: { é: 'ü' } });
 
     const sut = signDelivery(
-      { body, eventType: 'approval.requested', deliveryId: 'dlv-1', attempt: 2, now: new Date('2026-03-01T10:00:00.900Z'), kid: 'webhooks:2026', secrets: [Buffer.alloc(32, 7)] },
+      {
+        body,
+        eventType: 'approval.requested',
+        deliveryId: 'dlv-1',
+        attempt: 2,
+        now: new Date('2026-03-01T10:00:00.900Z'),
+        kid: 'webhooks:2026',
+        secrets: [Buffer.alloc(32, 7)],
+      },
       (m) => p256SignHex(m, pair.privateKey),
     );
 
     expect(sut.headers['X-Service-Timestamp']).toBe(String(Date.parse('2026-03-01T10:00:00Z') / 1000));
-    expect(sut.headers).toMatchObject({ 'X-Service-Event': 'approval.requested', 'X-Service-Key-Id': 'webhooks:2026', 'X-Service-Delivery': 'dlv-1', 'X-Service-Attempt': '2' });
+    expect(sut.headers).toMatchObject({
+      'X-Service-Event': 'approval.requested',
+      'X-Service-Key-Id': 'webhooks:2026',
+      'X-Service-Delivery': 'dlv-1',
+      'X-Service-Attempt': '2',
+    });
     const key = createPublicKey(p256PublicKeyToPem(pair.publicKey));
     const message = Buffer.from(`${sut.headers['X-Service-Timestamp']}.${body}`, 'utf8');
-    expect(verify('sha256', message, { key, dsaEncoding: 'ieee-p1363' }, Buffer.from(sut.headers['X-Service-Signature'], 'hex'))).toBe(true);
-    expect(verify('sha256', Buffer.from(`${sut.headers['X-Service-Timestamp']}.${body} `), { key, dsaEncoding: 'ieee-p1363' }, Buffer.from(sut.headers['X-Service-Signature'], 'hex'))).toBe(false);
+    expect(verify('sha256', message, { key, dsaEncoding: 'ieee-p1363' }, Buffer.from(sut.headers['X-Service-Signature'], 'hex'))).toBe(
+      true,
+    );
+    expect(
+      verify(
+        'sha256',
+        Buffer.from(`${sut.headers['X-Service-Timestamp']}.${body} `),
+        { key, dsaEncoding: 'ieee-p1363' },
+        Buffer.from(sut.headers['X-Service-Signature'], 'hex'),
+      ),
+    ).toBe(false);
   });
 
   it('adds the Standard Webhooks headers: the delivery id as webhook-id and the same timestamp', () => {
@@ -26,7 +48,10 @@ describe(signDelivery.name, () => {
     const now = new Date('2026-03-01T10:00:00Z');
     const body = '{"id":"evt-0000000000000002"}';
 
-    const sut = signDelivery({ body, eventType: 'rule.created', deliveryId: 'dlv-2', attempt: 1, now, kid: 'k', secrets: [secret] }, () => 'ab');
+    const sut = signDelivery(
+      { body, eventType: 'rule.created', deliveryId: 'dlv-2', attempt: 1, now, kid: 'k', secrets: [secret] },
+      () => 'ab',
+    );
 
     expect(sut.headers['webhook-id']).toBe('dlv-2');
     expect(sut.headers['webhook-timestamp']).toBe(sut.headers['X-Service-Timestamp']);

@@ -77,10 +77,13 @@ describe(classifyAddress.name, () => {
     },
   );
 
-  it.each(['93.184.215.14', '8.8.8.8', '172.32.0.1', '100.128.0.1', '2606:4700:4700::1111', '2a00:1450:4001:80b::200e'])('allows the public address %s', (address) => {
-    expect(classifyAddress(address)).toEqual({ range: 'unicast', allowed: true });
-    expect(isForbiddenAddress(address)).toBe(false);
-  });
+  it.each(['93.184.215.14', '8.8.8.8', '172.32.0.1', '100.128.0.1', '2606:4700:4700::1111', '2a00:1450:4001:80b::200e'])(
+    'allows the public address %s',
+    (address) => {
+      expect(classifyAddress(address)).toEqual({ range: 'unicast', allowed: true });
+      expect(isForbiddenAddress(address)).toBe(false);
+    },
+  );
 });
 
 describe(describeAddressClass.name, () => {

@@ -1,15 +1,7 @@
 /** Request and response shapes of identity (docs/identity.md); tsoa validates and documents them. */
 
 export type Permission =
-  | 'read'
-  | 'write'
-  | 'manage_rules'
-  | 'manage_invariants'
-  | 'approve'
-  | 'check'
-  | 'seal'
-  | 'admin'
-  | 'platform_admin';
+  'read' | 'write' | 'manage_rules' | 'manage_invariants' | 'approve' | 'check' | 'seal' | 'admin' | 'platform_admin';
 
 export interface ScopeFieldSchema {
   /** When present, a scope value must be one of these. */

@@ -72,7 +72,6 @@ export interface WebhookSecretRotation {
 /** An event type such as `approval.requested` (the service checks the name), or `*`. @minLength 1 @maxLength 100 */
 export type EventTypeName = string;
 
-
 export interface CreateWebhookBody {
   /**
    * http or https; every address the host resolves to must be public unicast (private, loopback,

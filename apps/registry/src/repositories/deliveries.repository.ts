@@ -66,7 +66,10 @@ export class DeliveriesAnyTenantRepository {
   /** Ends the lease of deliveries the caller could not enqueue, so the next relay hands them out again. */
   async release(ids: string[]): Promise<number> {
     if (!ids.length) return 0;
-    const res = await this.db.webhookDelivery.updateMany({ where: { id: { in: ids }, status: 'pending' }, data: { dispatched_until: null } });
+    const res = await this.db.webhookDelivery.updateMany({
+      where: { id: { in: ids }, status: 'pending' },
+      data: { dispatched_until: null },
+    });
     return res.count;
   }
 
@@ -109,8 +112,15 @@ export class DeliveriesAnyTenantRepository {
     return this.db.webhookAttempt.create({ data });
   }
 
-  async finishAttempt(deliveryId: string, attempt: number, data: { outcome: 'succeeded' | 'failed'; status_code: number | null; error: string | null; duration_ms: number }): Promise<void> {
-    await this.db.webhookAttempt.updateMany({ where: { delivery_id: deliveryId, attempt, outcome: 'in_flight' }, data: { ...data, finished_at: new Date() } });
+  async finishAttempt(
+    deliveryId: string,
+    attempt: number,
+    data: { outcome: 'succeeded' | 'failed'; status_code: number | null; error: string | null; duration_ms: number },
+  ): Promise<void> {
+    await this.db.webhookAttempt.updateMany({
+      where: { delivery_id: deliveryId, attempt, outcome: 'in_flight' },
+      data: { ...data, finished_at: new Date() },
+    });
   }
 
   /**
@@ -140,12 +150,18 @@ export class DeliveriesAnyTenantRepository {
   }
 
   async cancel(id: string, reason: string): Promise<void> {
-    await this.db.webhookDelivery.updateMany({ where: { id, status: 'pending' }, data: { status: 'cancelled', last_error: reason, updated_at: new Date() } });
+    await this.db.webhookDelivery.updateMany({
+      where: { id, status: 'pending' },
+      data: { status: 'cancelled', last_error: reason, updated_at: new Date() },
+    });
   }
 
   /** Cancels every pending delivery of a subscription (the worker disabled it after consecutive failures). */
   async cancelPendingOf(subscriptionId: string, reason: string): Promise<void> {
-    await this.db.webhookDelivery.updateMany({ where: { subscription_id: subscriptionId, status: 'pending' }, data: { status: 'cancelled', last_error: reason, updated_at: new Date() } });
+    await this.db.webhookDelivery.updateMany({
+      where: { subscription_id: subscriptionId, status: 'pending' },
+      data: { status: 'cancelled', last_error: reason, updated_at: new Date() },
+    });
   }
 
   findById(id: string) {
@@ -183,13 +199,22 @@ export class DeliveriesRepository {
       .then(async (row) => (row ? { ...row, attempts: await this.attemptsOf(tenantId, [row.id]).then((m) => m.get(row.id) ?? []) } : null));
   }
 
-  async list(tenantId: TenantId, subscriptionId: string, status: DeliveryRow['status'] | undefined, limit: number, after?: After): Promise<DeliveryWithAttempts[]> {
+  async list(
+    tenantId: TenantId,
+    subscriptionId: string,
+    status: DeliveryRow['status'] | undefined,
+    limit: number,
+    after?: After,
+  ): Promise<DeliveryWithAttempts[]> {
     const rows = await this.db.webhookDelivery.findMany({
       where: { tenant_id: tenantId, subscription_id: subscriptionId, ...(status ? { status } : {}), ...afterFilter(after) },
       orderBy: PAGE_ORDER,
       take: limit + 1,
     });
-    const attempts = await this.attemptsOf(tenantId, rows.map((r) => r.id));
+    const attempts = await this.attemptsOf(
+      tenantId,
+      rows.map((r) => r.id),
+    );
     return rows.map((r) => ({ ...r, attempts: attempts.get(r.id) ?? [] }));
   }
 

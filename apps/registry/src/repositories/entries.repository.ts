@@ -105,13 +105,19 @@ export class EntriesRepository {
   }
 
   /** Any entry by id within the tenant, with its scope (references, links, overrides). */
-  async findEntryScope(tenantId: TenantId, id: string): Promise<{ id: string; scope_id: string; type: 'decision' | 'invariant' | 'rule'; active: boolean } | null> {
+  async findEntryScope(
+    tenantId: TenantId,
+    id: string,
+  ): Promise<{ id: string; scope_id: string; type: 'decision' | 'invariant' | 'rule'; active: boolean } | null> {
     if (id.startsWith('dec-')) {
       const row = await this.db.decision.findFirst({ where: { tenant_id: tenantId, id }, select: { id: true, scope_id: true } });
       return row && { ...row, type: 'decision', active: true };
     }
     if (id.startsWith('inv-')) {
-      const row = await this.db.invariant.findFirst({ where: { tenant_id: tenantId, id }, select: { id: true, scope_id: true, status: true } });
+      const row = await this.db.invariant.findFirst({
+        where: { tenant_id: tenantId, id },
+        select: { id: true, scope_id: true, status: true },
+      });
       return row && { id: row.id, scope_id: row.scope_id, type: 'invariant', active: row.status === 'active' };
     }
     if (id.startsWith('rul-')) {

@@ -55,7 +55,9 @@ export class EventsRepository {
   }
 
   async append(tenantId: TenantId, actorId: string | null, event: NewEvent): Promise<EventRow> {
-    const [{ seq }] = await this.db.$queryRawUnsafe<Array<{ seq: bigint }>>(`SELECT nextval(pg_get_serial_sequence('"events"', 'seq')) AS seq`);
+    const [{ seq }] = await this.db.$queryRawUnsafe<Array<{ seq: bigint }>>(
+      `SELECT nextval(pg_get_serial_sequence('"events"', 'seq')) AS seq`,
+    );
     const n = BigInt(seq);
     return this.db.event.create({
       data: {

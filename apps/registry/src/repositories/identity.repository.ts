@@ -130,7 +130,13 @@ export class IdentityRepository {
    */
   async holdsKeyBeyond(tenantId: TenantId, principalId: string, permissions: string[], scopeIds: string[], now: Date): Promise<boolean> {
     const keys = await this.db.apiKey.findMany({
-      where: { tenant_id: tenantId, principal_id: principalId, revoked_at: null, permissions: { hasSome: permissions }, OR: [{ expires_at: null }, { expires_at: { gt: now } }] },
+      where: {
+        tenant_id: tenantId,
+        principal_id: principalId,
+        revoked_at: null,
+        permissions: { hasSome: permissions },
+        OR: [{ expires_at: null }, { expires_at: { gt: now } }],
+      },
       select: { scope_ids: true },
     });
     return keys.some((k) => k.scope_ids.length === 0 || k.scope_ids.some((s) => !scopeIds.includes(s)));

@@ -10,7 +10,17 @@ export class LinksRepository {
 
   createLink(
     tenantId: TenantId,
-    data: { id: string; from_id: string; from_type: string; from_scope_id: string; to_id: string; to_type: string; to_scope_id: string; relation: string; created_by: string | null },
+    data: {
+      id: string;
+      from_id: string;
+      from_type: string;
+      from_scope_id: string;
+      to_id: string;
+      to_type: string;
+      to_scope_id: string;
+      relation: string;
+      created_by: string | null;
+    },
   ) {
     return this.db.link.create({ data: { ...data, tenant_id: tenantId } });
   }

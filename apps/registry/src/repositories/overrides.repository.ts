@@ -83,7 +83,10 @@ export class OverridesRepository {
 
   /** Revokes an override unless already revoked; answers how many rows changed. */
   async revoke(tenantId: TenantId, id: string, at: Date, by: string | null): Promise<number> {
-    const res = await this.db.override.updateMany({ where: { tenant_id: tenantId, id, revoked_at: null }, data: { revoked_at: at, revoked_by: by, updated_at: at } });
+    const res = await this.db.override.updateMany({
+      where: { tenant_id: tenantId, id, revoked_at: null },
+      data: { revoked_at: at, revoked_by: by, updated_at: at },
+    });
     return res.count;
   }
 }

@@ -27,7 +27,13 @@ export class ReferencesRepository {
     return this.db.reference.create({ data: { ...data, tenant_id: tenantId } });
   }
 
-  list(tenantId: TenantId, filter: { scope_id?: string; entry_id?: string; context_ref?: string; status?: string }, only: string[] | null, limit: number, after?: After) {
+  list(
+    tenantId: TenantId,
+    filter: { scope_id?: string; entry_id?: string; context_ref?: string; status?: string },
+    only: string[] | null,
+    limit: number,
+    after?: After,
+  ) {
     return this.db.reference.findMany({
       where: {
         tenant_id: tenantId,

@@ -38,13 +38,31 @@ export class RulesRepository {
   constructor(private readonly db: Db) {}
 
   /** Must run in a transaction: the rule row, its first version, then the pointer to it. */
-  async create(tenantId: TenantId, rule: { id: string; scope_id: string; created_by: string | null }, versionId: string, content: VersionContent): Promise<RuleRow> {
+  async create(
+    tenantId: TenantId,
+    rule: { id: string; scope_id: string; created_by: string | null },
+    versionId: string,
+    content: VersionContent,
+  ): Promise<RuleRow> {
     const now = new Date();
     await this.db.rule.create({ data: { ...rule, tenant_id: tenantId, version: 1, created_at: now, updated_at: now } });
     await this.db.ruleVersion.create({
-      data: { id: versionId, tenant_id: tenantId, scope_id: rule.scope_id, rule_id: rule.id, version: 1, created_by: rule.created_by, created_at: now, ...versionData(content) },
+      data: {
+        id: versionId,
+        tenant_id: tenantId,
+        scope_id: rule.scope_id,
+        rule_id: rule.id,
+        version: 1,
+        created_by: rule.created_by,
+        created_at: now,
+        ...versionData(content),
+      },
     });
-    return this.db.rule.update({ where: { id: rule.id, tenant_id: tenantId }, data: { current_version_id: versionId }, include: withCurrent });
+    return this.db.rule.update({
+      where: { id: rule.id, tenant_id: tenantId },
+      data: { current_version_id: versionId },
+      include: withCurrent,
+    });
   }
 
   /** Must run in a transaction that holds the tenant's write lock, so version numbers do not race. */
@@ -52,7 +70,16 @@ export class RulesRepository {
     const now = new Date();
     const version = rule.version + 1;
     await this.db.ruleVersion.create({
-      data: { id: versionId, tenant_id: tenantId, scope_id: rule.scope_id, rule_id: rule.id, version, created_by: by, created_at: now, ...versionData(content) },
+      data: {
+        id: versionId,
+        tenant_id: tenantId,
+        scope_id: rule.scope_id,
+        rule_id: rule.id,
+        version,
+        created_by: by,
+        created_at: now,
+        ...versionData(content),
+      },
     });
     return this.db.rule.update({
       where: { id: rule.id, tenant_id: tenantId },
@@ -63,7 +90,10 @@ export class RulesRepository {
 
   /** Archives an active rule; answers how many rows changed (0 when already archived). */
   async archive(tenantId: TenantId, id: string, at: Date, by: string | null): Promise<number> {
-    const res = await this.db.rule.updateMany({ where: { tenant_id: tenantId, id, status: 'active' }, data: { status: 'archived', archived_at: at, archived_by: by, updated_at: at } });
+    const res = await this.db.rule.updateMany({
+      where: { tenant_id: tenantId, id, status: 'active' },
+      data: { status: 'archived', archived_at: at, archived_by: by, updated_at: at },
+    });
     return res.count;
   }
 
@@ -72,7 +102,9 @@ export class RulesRepository {
   }
 
   findMany(tenantId: TenantId, ids: string[]): Promise<RuleRow[]> {
-    return ids.length ? this.db.rule.findMany({ where: { tenant_id: tenantId, id: { in: ids } }, include: withCurrent }) : Promise.resolve([]);
+    return ids.length
+      ? this.db.rule.findMany({ where: { tenant_id: tenantId, id: { in: ids } }, include: withCurrent })
+      : Promise.resolve([]);
   }
 
   list(tenantId: TenantId, scopeId: string, status: 'active' | 'archived' | 'all', limit: number, after?: After): Promise<RuleRow[]> {

@@ -56,7 +56,12 @@ export class ScopesRepository {
       this.db.invariant.count({ where: { ...where, status: 'active' } }),
       this.db.rule.count({ where: { ...where, status: 'active' } }),
       this.db.override.count({
-        where: { tenant_id: tenantId, scope_ids: { has: scopeId }, revoked_at: null, OR: [{ expires_at: null }, { expires_at: { gt: now } }] },
+        where: {
+          tenant_id: tenantId,
+          scope_ids: { has: scopeId },
+          revoked_at: null,
+          OR: [{ expires_at: null }, { expires_at: { gt: now } }],
+        },
       }),
       this.db.reference.count({ where }),
       this.db.namespace.count({ where }),
@@ -66,7 +71,16 @@ export class ScopesRepository {
 
   createNamespace(
     tenantId: TenantId,
-    data: { id: string; scope_id: string; path: string; name: string; parent_id: string | null; depth: number; description: string | null; created_by: string | null },
+    data: {
+      id: string;
+      scope_id: string;
+      path: string;
+      name: string;
+      parent_id: string | null;
+      depth: number;
+      description: string | null;
+      created_by: string | null;
+    },
   ) {
     return this.db.namespace.create({ data: { ...data, tenant_id: tenantId } });
   }
@@ -76,6 +90,10 @@ export class ScopesRepository {
   }
 
   listNamespaces(tenantId: TenantId, scopeId: string, limit: number, after?: After) {
-    return this.db.namespace.findMany({ where: { tenant_id: tenantId, scope_id: scopeId, ...afterFilter(after) }, orderBy: PAGE_ORDER, take: limit + 1 });
+    return this.db.namespace.findMany({
+      where: { tenant_id: tenantId, scope_id: scopeId, ...afterFilter(after) },
+      orderBy: PAGE_ORDER,
+      take: limit + 1,
+    });
   }
 }

@@ -15,7 +15,13 @@ export class SealOutboxRepository {
   async add(tenantId: TenantId, row: NewSealRow): Promise<void> {
     await this.db.sealOutbox.create({
       // The request's trace, so that the seal job can join it (docs/operations.md "Tracing").
-      data: { tenant_id: tenantId, stream_id: row.stream_id, client_ref: row.client_ref, payload: row.payload as Prisma.InputJsonValue, traceparent: activeTraceparent() },
+      data: {
+        tenant_id: tenantId,
+        stream_id: row.stream_id,
+        client_ref: row.client_ref,
+        payload: row.payload as Prisma.InputJsonValue,
+        traceparent: activeTraceparent(),
+      },
     });
   }
 }

@@ -13,7 +13,9 @@ export class WebhooksRepository {
 
   create(
     tenantId: TenantId,
-    data: Pick<SubscriptionRow, 'id' | 'scope_id' | 'url' | 'events' | 'description' | 'deciders' | 'created_by'> & { secret_ciphertext: string },
+    data: Pick<SubscriptionRow, 'id' | 'scope_id' | 'url' | 'events' | 'description' | 'deciders' | 'created_by'> & {
+      secret_ciphertext: string;
+    },
   ) {
     return this.db.webhookSubscription.create({ data: { ...data, tenant_id: tenantId, secret_created_at: new Date() } });
   }
@@ -41,7 +43,10 @@ export class WebhooksRepository {
   update(
     tenantId: TenantId,
     id: string,
-    data: Partial<{ url: string; events: string[]; description: string | null; deciders: string[] }> & { enable?: boolean; disable?: string },
+    data: Partial<{ url: string; events: string[]; description: string | null; deciders: string[] }> & {
+      enable?: boolean;
+      disable?: string;
+    },
   ) {
     const now = new Date();
     return this.db.webhookSubscription.update({
@@ -61,7 +66,10 @@ export class WebhooksRepository {
 
   async softDelete(tenantId: TenantId, id: string): Promise<void> {
     const now = new Date();
-    await this.db.webhookSubscription.updateMany({ where: { tenant_id: tenantId, id, deleted_at: null }, data: { deleted_at: now, updated_at: now } });
+    await this.db.webhookSubscription.updateMany({
+      where: { tenant_id: tenantId, id, deleted_at: null },
+      data: { deleted_at: now, updated_at: now },
+    });
   }
 
   /**
@@ -90,7 +98,9 @@ export class WebhooksRepository {
 
   /** Active subscriptions of these tenants (the relay's fan-out, with the tenants of its outbox rows). */
   activeOf(tenantIds: TenantId[]) {
-    return tenantIds.length ? this.db.webhookSubscription.findMany({ where: { tenant_id: { in: tenantIds }, deleted_at: null, status: 'active' } }) : Promise.resolve([]);
+    return tenantIds.length
+      ? this.db.webhookSubscription.findMany({ where: { tenant_id: { in: tenantIds }, deleted_at: null, status: 'active' } })
+      : Promise.resolve([]);
   }
 }
 
@@ -130,7 +140,9 @@ export class SubscriptionSecretsAnyTenantRepository {
   }
 
   /** Every subscription's secret ciphertexts, of every tenant, the rows locked until the transaction ends (`keys reencrypt`). */
-  async allCiphertextsForUpdate(): Promise<Array<{ id: string; secret_ciphertext: string | null; previous_secret_ciphertext: string | null }>> {
+  async allCiphertextsForUpdate(): Promise<
+    Array<{ id: string; secret_ciphertext: string | null; previous_secret_ciphertext: string | null }>
+  > {
     return this.db.$queryRawUnsafe(
       `SELECT "id", "secret_ciphertext", "previous_secret_ciphertext" FROM "webhook_subscriptions"
         WHERE "secret_ciphertext" IS NOT NULL OR "previous_secret_ciphertext" IS NOT NULL ORDER BY "id" FOR UPDATE`,

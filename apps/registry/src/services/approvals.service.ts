@@ -40,10 +40,12 @@ export class ApprovalsService {
     const scope = await this.access.scope(caller, scopeId);
     const type = triggerTypeOf(body.trigger_id);
     if (!type) throw badRequest('trigger_id must be the id of an invariant (inv-) or a rule (rul-)');
-    if (body.trigger_type !== undefined && body.trigger_type !== type) throw badRequest(`trigger_type ${body.trigger_type} does not match trigger_id ${body.trigger_id}`);
+    if (body.trigger_type !== undefined && body.trigger_type !== type)
+      throw badRequest(`trigger_type ${body.trigger_type} does not match trigger_id ${body.trigger_id}`);
     return this.writer.write(caller.tenant_id, caller.principal.id, async (r, emit) => {
       const trigger = await findTrigger(r, caller.tenant_id, scope.id, type, body.trigger_id);
-      if (trigger.row.status !== 'active') throw conflict(`${body.trigger_id} is ${trigger.row.status}; approvals are requested against active entries`);
+      if (trigger.row.status !== 'active')
+        throw conflict(`${body.trigger_id} is ${trigger.row.status}; approvals are requested against active entries`);
       const row = await r.approvals.create(caller.tenant_id, {
         id: newId('apr-'),
         scope_id: scope.id,
@@ -59,7 +61,14 @@ export class ApprovalsService {
         created_by: caller.principal.id,
       });
       const approval = presentApproval(row);
-      emit({ type: 'approval.requested', scope_id: scope.id, scope_ids: [scope.id], entity_type: 'approval', entity_id: row.id, data: approval });
+      emit({
+        type: 'approval.requested',
+        scope_id: scope.id,
+        scope_ids: [scope.id],
+        entity_type: 'approval',
+        entity_id: row.id,
+        data: approval,
+      });
       return approval;
     });
   }
@@ -74,7 +83,13 @@ export class ApprovalsService {
   async list(caller: AuthenticatedIdentity, scopeId: string, q: PageQuery & ApprovalFilter): Promise<Page<Approval>> {
     const scope = await this.access.scope(caller, scopeId);
     const { limit, after } = readPage(q);
-    const rows = await this.repos.approvals.list(caller.tenant_id, scope.id, { status: q.status, trigger_id: q.trigger_id, requested_by: q.requested_by }, limit, after);
+    const rows = await this.repos.approvals.list(
+      caller.tenant_id,
+      scope.id,
+      { status: q.status, trigger_id: q.trigger_id, requested_by: q.requested_by },
+      limit,
+      after,
+    );
     return toPage(rows, limit, presentApproval);
   }
 
@@ -96,13 +111,19 @@ export class ApprovalsService {
         throw new AppError(403, 'self_approval_forbidden', 'The principal that requested an approval cannot decide it');
       }
       if (row.candidate_deciders.length && !isCandidate(caller, row.candidate_deciders)) {
-        throw new AppError(403, 'not_a_valid_decider', `not_a_valid_decider: only ${row.candidate_deciders.join(', ')} may decide approval ${id}`);
+        throw new AppError(
+          403,
+          'not_a_valid_decider',
+          `not_a_valid_decider: only ${row.candidate_deciders.join(', ')} may decide approval ${id}`,
+        );
       }
       const now = new Date();
       const latest = new Date(now.getTime() + this.grantTtlSeconds * 1000);
       // Fail closed: a decision may shorten the grant, never lengthen it past the configured bound.
       if (body.expires_at && body.expires_at.getTime() > latest.getTime()) {
-        throw unprocessable(`expires_at must be at most ${this.grantTtlSeconds} seconds after the decision (APPROVAL_GRANT_TTL_SECONDS): not after ${latest.toISOString()}`);
+        throw unprocessable(
+          `expires_at must be at most ${this.grantTtlSeconds} seconds after the decision (APPROVAL_GRANT_TTL_SECONDS): not after ${latest.toISOString()}`,
+        );
       }
       const decided = await r.approvals.decide(caller.tenant_id, id, {
         status: body.decision,
@@ -116,7 +137,9 @@ export class ApprovalsService {
       let overrideId: string | undefined;
       if (body.decision === 'approved') {
         // The trigger as it is now: an override only suspends an active entry that still requires approval.
-        const trigger = await findTrigger(r, caller.tenant_id, scope.id, row.trigger_type as 'invariant' | 'rule', row.trigger_id).catch(() => null);
+        const trigger = await findTrigger(r, caller.tenant_id, scope.id, row.trigger_type as 'invariant' | 'rule', row.trigger_id).catch(
+          () => null,
+        );
         if (trigger && trigger.row.status === 'active' && requiresApproval(trigger)) {
           const override = await r.overrides.create(caller.tenant_id, {
             id: newId('ovr-'),
@@ -141,7 +164,14 @@ export class ApprovalsService {
           });
           await r.approvals.attachOverride(caller.tenant_id, id, override.id);
           overrideId = override.id;
-          emit({ type: 'override.created', scope_id: scope.id, scope_ids: [scope.id], entity_type: 'override', entity_id: override.id, data: presentOverride(override, now) });
+          emit({
+            type: 'override.created',
+            scope_id: scope.id,
+            scope_ids: [scope.id],
+            entity_type: 'override',
+            entity_id: override.id,
+            data: presentOverride(override, now),
+          });
         }
       }
       if (this.sealing) {
@@ -158,7 +188,14 @@ export class ApprovalsService {
         );
       }
       const approval = presentApproval((await r.approvals.find(caller.tenant_id, scope.id, id))!);
-      emit({ type: 'approval.resolved', scope_id: scope.id, scope_ids: [scope.id], entity_type: 'approval', entity_id: id, data: approval });
+      emit({
+        type: 'approval.resolved',
+        scope_id: scope.id,
+        scope_ids: [scope.id],
+        entity_type: 'approval',
+        entity_id: id,
+        data: approval,
+      });
       return approval;
     });
   }

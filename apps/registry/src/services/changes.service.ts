@@ -70,7 +70,11 @@ export class ChangeWriter {
     this.nudger = new OutboxNudger(redis, 'registry');
   }
 
-  async write<T>(tenantId: TenantId, actorId: string | null, work: (repos: Repos, emit: (event: NewEvent) => void) => Promise<T>): Promise<T> {
+  async write<T>(
+    tenantId: TenantId,
+    actorId: string | null,
+    work: (repos: Repos, emit: (event: NewEvent) => void) => Promise<T>,
+  ): Promise<T> {
     const { result, revision, events } = await this.prisma.$transaction(async (tx) => {
       const repos = repositories(tx);
       const revision = await repos.events.lockHead(tenantId);
@@ -78,7 +82,10 @@ export class ChangeWriter {
       const result = await work(repos, (e) => pending.push(e));
       const events: EventRow[] = [];
       for (const e of pending) events.push(await repos.events.append(tenantId, actorId, e));
-      await repos.outbox.add(tenantId, events.map((e) => e.id));
+      await repos.outbox.add(
+        tenantId,
+        events.map((e) => e.id),
+      );
       return { result, revision, events };
     }, TX_OPTIONS);
     if (events.length) {

@@ -64,7 +64,11 @@ export class ComplianceService {
       return { scope_id: scope.id, ...this.match(invariants, rules, overrides, sharedOf, op, opScope, deadline) };
     } catch (err) {
       if (!(err instanceof EvaluationBudgetExceededError)) throw err;
-      throw new AppError(503, 'evaluation_budget_exceeded', `evaluation_budget_exceeded: matching this scope's rules took more than ${this.budgetMs} ms (COMPLIANCE_BUDGET_MS)`);
+      throw new AppError(
+        503,
+        'evaluation_budget_exceeded',
+        `evaluation_budget_exceeded: matching this scope's rules took more than ${this.budgetMs} ms (COMPLIANCE_BUDGET_MS)`,
+      );
     }
   }
 
@@ -81,7 +85,15 @@ export class ComplianceService {
     for (const inv of invariants) {
       const rel = relevance({ sharedTerms: sharedOf.get(inv.id) ?? [], appliesTo: null }, op);
       if (!rel) continue;
-      found.push({ entry_id: inv.id, entry_type: 'invariant', severity: 'MANDATORY', requires_approval: inv.requires_approval, text: inv.constraint, rule_version_id: null, ...rel });
+      found.push({
+        entry_id: inv.id,
+        entry_type: 'invariant',
+        severity: 'MANDATORY',
+        requires_approval: inv.requires_approval,
+        text: inv.constraint,
+        rule_version_id: null,
+        ...rel,
+      });
     }
     for (const rule of rules) {
       checkDeadline(deadline);
@@ -90,9 +102,20 @@ export class ComplianceService {
       const rel = relevance({ sharedTerms: sharedOf.get(rule.id) ?? [], appliesTo: (v.applies_to ?? null) as AppliesTo | null }, op);
       if (!rel) continue;
       const severity = v.severity as Severity;
-      found.push({ entry_id: rule.id, entry_type: 'rule', severity, requires_approval: severity === 'REQUIRES_APPROVAL', text: v.directive, rule_version_id: v.id, ...rel });
+      found.push({
+        entry_id: rule.id,
+        entry_type: 'rule',
+        severity,
+        requires_approval: severity === 'REQUIRES_APPROVAL',
+        text: v.directive,
+        rule_version_id: v.id,
+        ...rel,
+      });
     }
-    found.sort((a, b) => RANK[a.severity] - RANK[b.severity] || b.matched_terms.length - a.matched_terms.length || a.entry_id.localeCompare(b.entry_id));
+    found.sort(
+      (a, b) =>
+        RANK[a.severity] - RANK[b.severity] || b.matched_terms.length - a.matched_terms.length || a.entry_id.localeCompare(b.entry_id),
+    );
 
     const conflicts: Conflict[] = [];
     const overridden: OverriddenConflict[] = [];

@@ -35,7 +35,14 @@ export class EntriesService {
         created_by: caller.principal.id,
       });
       const decision = presentDecision(row);
-      emit({ type: 'decision.created', scope_id: scope.id, scope_ids: [scope.id], entity_type: 'decision', entity_id: row.id, data: decision });
+      emit({
+        type: 'decision.created',
+        scope_id: scope.id,
+        scope_ids: [scope.id],
+        entity_type: 'decision',
+        entity_id: row.id,
+        data: decision,
+      });
       return decision;
     });
   }
@@ -67,7 +74,14 @@ export class EntriesService {
         created_by: caller.principal.id,
       });
       const invariant = presentInvariant(row);
-      emit({ type: 'invariant.created', scope_id: scope.id, scope_ids: [scope.id], entity_type: 'invariant', entity_id: row.id, data: invariant });
+      emit({
+        type: 'invariant.created',
+        scope_id: scope.id,
+        scope_ids: [scope.id],
+        entity_type: 'invariant',
+        entity_id: row.id,
+        data: invariant,
+      });
       return invariant;
     });
   }
@@ -79,10 +93,18 @@ export class EntriesService {
     return presentInvariant(row);
   }
 
-  async listInvariants(caller: AuthenticatedIdentity, scopeId: string, q: PageQuery & { status?: 'active' | 'revoked' | 'all' }): Promise<Page<Invariant>> {
+  async listInvariants(
+    caller: AuthenticatedIdentity,
+    scopeId: string,
+    q: PageQuery & { status?: 'active' | 'revoked' | 'all' },
+  ): Promise<Page<Invariant>> {
     const scope = await this.access.scope(caller, scopeId);
     const { limit, after } = readPage(q);
-    return toPage(await this.repos.entries.listInvariants(caller.tenant_id, scope.id, q.status ?? 'active', limit, after), limit, presentInvariant);
+    return toPage(
+      await this.repos.entries.listInvariants(caller.tenant_id, scope.id, q.status ?? 'active', limit, after),
+      limit,
+      presentInvariant,
+    );
   }
 
   /** DELETE revokes (soft delete); revoking a revoked invariant changes nothing and answers it as it is. */
@@ -92,7 +114,15 @@ export class EntriesService {
       if (!(await r.entries.findInvariant(caller.tenant_id, scope.id, id))) throw notFound('Invariant', id);
       const changed = await r.entries.revokeInvariant(caller.tenant_id, id, new Date(), caller.principal.id);
       const invariant = presentInvariant((await r.entries.findInvariant(caller.tenant_id, scope.id, id))!);
-      if (changed) emit({ type: 'invariant.revoked', scope_id: scope.id, scope_ids: [scope.id], entity_type: 'invariant', entity_id: id, data: invariant });
+      if (changed)
+        emit({
+          type: 'invariant.revoked',
+          scope_id: scope.id,
+          scope_ids: [scope.id],
+          entity_type: 'invariant',
+          entity_id: id,
+          data: invariant,
+        });
       return invariant;
     });
   }

@@ -195,7 +195,9 @@ export class IdentityService {
     if (!hasPermission(caller, 'platform_admin')) {
       const scopes = body.scope_ids ?? [];
       if (caller.scope_ids.length && (!scopes.length || scopes.some((s) => !caller.scope_ids.includes(s)))) {
-        throw forbidden(`scope_ids must name only scopes of the creating key (${caller.scope_ids.join(', ')}); empty would mean every scope`);
+        throw forbidden(
+          `scope_ids must name only scopes of the creating key (${caller.scope_ids.join(', ')}); empty would mean every scope`,
+        );
       }
       if (caller.expires_at && (!body.expires_at || body.expires_at.getTime() > Date.parse(caller.expires_at))) {
         throw forbidden(`expires_at must be no later than the creating key's own (${caller.expires_at})`);
@@ -247,7 +249,8 @@ export class IdentityService {
    */
   private async refusePlatformAdminPrincipal(tenantId: TenantId, principalId: string, action: string): Promise<void> {
     const now = Date.now();
-    const live = (k: ApiKeyRow) => !k.revoked_at && (!k.expires_at || k.expires_at.getTime() > now) && k.permissions.includes('platform_admin');
+    const live = (k: ApiKeyRow) =>
+      !k.revoked_at && (!k.expires_at || k.expires_at.getTime() > now) && k.permissions.includes('platform_admin');
     let after: { created_at: Date; id: string } | undefined;
     for (;;) {
       const keys = await this.repo.listKeys(tenantId, 1000, after, principalId);
@@ -269,7 +272,9 @@ export class IdentityService {
       (await this.repo.holdsKeyBeyond(tenantId, principal.id, ['approve', 'admin', 'platform_admin'], scopeIds, new Date())) ||
       (await this.repo.decidesBeyond(tenantId, [principal.id, ...principal.roles], scopeIds));
     if (wider) {
-      throw forbidden(`A key restricted to some scopes cannot mint an approve or admin key for ${principal.id}: it decides beyond those scopes (${scopeIds.join(', ')})`);
+      throw forbidden(
+        `A key restricted to some scopes cannot mint an approve or admin key for ${principal.id}: it decides beyond those scopes (${scopeIds.join(', ')})`,
+      );
     }
   }
 

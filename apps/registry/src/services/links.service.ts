@@ -57,7 +57,11 @@ export class LinksService {
 
   async listLinks(caller: AuthenticatedIdentity, q: PageQuery & { entity_id: string; relation?: string }): Promise<Page<Link>> {
     const { limit, after } = readPage(q);
-    return toPage(await this.repos.links.listLinks(caller.tenant_id, q.entity_id, q.relation, this.access.only(caller), limit, after), limit, presentLink);
+    return toPage(
+      await this.repos.links.listLinks(caller.tenant_id, q.entity_id, q.relation, this.access.only(caller), limit, after),
+      limit,
+      presentLink,
+    );
   }
 
   /** Both ends must exist in the caller's tenant, in scopes its key may touch (else 404). */

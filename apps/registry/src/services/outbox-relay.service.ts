@@ -53,7 +53,8 @@ export class OutboxRelayService {
       { maxWait: 10_000, timeout: 30_000 },
     );
     const due = await new DeliveriesAnyTenantRepository(this.prisma).dispatchDue(limit, this.opts.leaseMs);
-    if (fan.events || due.length) this.logger.debug({ fanned_out: fan.events, deliveries_created: fan.created, dispatched: due.length }, 'outbox relayed');
+    if (fan.events || due.length)
+      this.logger.debug({ fanned_out: fan.events, deliveries_created: fan.created, dispatched: due.length }, 'outbox relayed');
     return {
       fanned_out: fan.events,
       deliveries_created: fan.created,

@@ -23,14 +23,21 @@ export async function checkStoredOverrideConditions(prisma: PrismaClient, logger
     if (!rows.length) return invalid;
     for (const row of rows) {
       const blank = row.conditions === null || row.conditions.trim() === '';
-      const problem = blank ? (row.override_type === 'conditional' ? 'a conditional override without conditions never applies' : null) : conditionProblem(row.conditions);
+      const problem = blank
+        ? row.override_type === 'conditional'
+          ? 'a conditional override without conditions never applies'
+          : null
+        : conditionProblem(row.conditions);
       await prisma.override.updateMany({
         where: { id: row.id, tenant_id: row.tenant_id, conditions_checked: false },
         data: { conditions_checked: true, conditions_error: problem },
       });
       if (problem) {
         invalid++;
-        logger.warn({ override_id: row.id, tenant_id: row.tenant_id, problem }, 'override conditions do not parse as CEL: listed as invalid_conditions, it neutralises nothing');
+        logger.warn(
+          { override_id: row.id, tenant_id: row.tenant_id, problem },
+          'override conditions do not parse as CEL: listed as invalid_conditions, it neutralises nothing',
+        );
       }
     }
   }

@@ -39,7 +39,8 @@ export class OverridesService {
     const targetType = body.target_id.startsWith('inv-') ? 'invariant' : body.target_id.startsWith('rul-') ? 'rule' : null;
     if (!targetType) throw badRequest('target_id must be the id of an invariant (inv-) or a rule (rul-)');
     if (body.override_type === 'temporary' && !body.expires_at) throw unprocessable('expires_at is required for a temporary override');
-    if (body.override_type === 'conditional' && !body.conditions?.trim()) throw unprocessable('conditions: required for a conditional override (a CEL expression)');
+    if (body.override_type === 'conditional' && !body.conditions?.trim())
+      throw unprocessable('conditions: required for a conditional override (a CEL expression)');
     if (body.conditions !== undefined) {
       // Parsed now, with the library the verdict gateway evaluates it with: nothing unparseable is stored.
       const problem = conditionProblem(body.conditions);
@@ -49,7 +50,9 @@ export class OverridesService {
     if (body.applies_to_scope) await this.scopes.checkSelector(caller.tenant_id, body.applies_to_scope, 'applies_to_scope');
     return this.writer.write(caller.tenant_id, caller.principal.id, async (r, emit) => {
       const target =
-        targetType === 'invariant' ? await r.entries.findInvariant(caller.tenant_id, scope.id, body.target_id) : await r.rules.find(caller.tenant_id, scope.id, body.target_id);
+        targetType === 'invariant'
+          ? await r.entries.findInvariant(caller.tenant_id, scope.id, body.target_id)
+          : await r.rules.find(caller.tenant_id, scope.id, body.target_id);
       if (!target) throw notFound(targetType === 'invariant' ? 'Invariant' : 'Rule', body.target_id);
       if (target.status !== 'active') throw conflict(`${body.target_id} is ${target.status}; only active entries can be overridden`);
       const now = new Date();
@@ -71,7 +74,14 @@ export class OverridesService {
         created_by: caller.principal.id,
       });
       const override = presentOverride(row, now);
-      emit({ type: 'override.created', scope_id: scope.id, scope_ids: [scope.id], entity_type: 'override', entity_id: row.id, data: override });
+      emit({
+        type: 'override.created',
+        scope_id: scope.id,
+        scope_ids: [scope.id],
+        entity_type: 'override',
+        entity_id: row.id,
+        data: override,
+      });
       return override;
     });
   }
@@ -99,7 +109,9 @@ export class OverridesService {
         const asked = new Set(body.target_version_ids);
         const changed = targets.find((t) => !asked.has(byId.get(t)!.current_version_id ?? ''));
         if (changed) {
-          throw unprocessable(`target ${changed} changed since the approval was asked for (its current version is ${byId.get(changed)!.current_version_id}): check the operation again`);
+          throw unprocessable(
+            `target ${changed} changed since the approval was asked for (its current version is ${byId.get(changed)!.current_version_id}): check the operation again`,
+          );
         }
         versionIds = targets.map((t) => byId.get(t)!.current_version_id!);
       }
@@ -124,7 +136,14 @@ export class OverridesService {
         created_by: body.approved_by ?? null,
       });
       const override = presentOverride(row, now);
-      emit({ type: 'override.created', scope_id: scopeIds[0], scope_ids: scopeIds, entity_type: 'override', entity_id: row.id, data: override });
+      emit({
+        type: 'override.created',
+        scope_id: scopeIds[0],
+        scope_ids: scopeIds,
+        entity_type: 'override',
+        entity_id: row.id,
+        data: override,
+      });
       return override;
     });
   }
@@ -146,7 +165,15 @@ export class OverridesService {
       const changed = await r.overrides.revoke(caller.tenant_id, id, now, caller.principal.id);
       const row = (await r.overrides.find(caller.tenant_id, scope.id, id))!;
       const override = presentOverride(row, now);
-      if (changed) emit({ type: 'override.revoked', scope_id: row.scope_id, scope_ids: row.scope_ids, entity_type: 'override', entity_id: id, data: override });
+      if (changed)
+        emit({
+          type: 'override.revoked',
+          scope_id: row.scope_id,
+          scope_ids: row.scope_ids,
+          entity_type: 'override',
+          entity_id: id,
+          data: override,
+        });
       return override;
     });
   }

@@ -36,15 +36,32 @@ export class ReferencesService {
         created_by: caller.principal.id,
       });
       const reference = presentReference(row);
-      emit({ type: 'reference.created', scope_id: scope.id, scope_ids: [scope.id], entity_type: 'reference', entity_id: row.id, data: reference });
+      emit({
+        type: 'reference.created',
+        scope_id: scope.id,
+        scope_ids: [scope.id],
+        entity_type: 'reference',
+        entity_id: row.id,
+        data: reference,
+      });
       return reference;
     });
   }
 
-  async list(caller: AuthenticatedIdentity, scopeId: string, q: PageQuery & { entry_id?: string; status?: ReferenceStatus }): Promise<Page<Reference>> {
+  async list(
+    caller: AuthenticatedIdentity,
+    scopeId: string,
+    q: PageQuery & { entry_id?: string; status?: ReferenceStatus },
+  ): Promise<Page<Reference>> {
     const scope = await this.access.scope(caller, scopeId);
     const { limit, after } = readPage(q);
-    const rows = await this.repos.references.list(caller.tenant_id, { scope_id: scope.id, entry_id: q.entry_id, status: q.status }, null, limit, after);
+    const rows = await this.repos.references.list(
+      caller.tenant_id,
+      { scope_id: scope.id, entry_id: q.entry_id, status: q.status },
+      null,
+      limit,
+      after,
+    );
     return toPage(rows, limit, presentReference);
   }
 
@@ -52,7 +69,13 @@ export class ReferencesService {
   async find(caller: AuthenticatedIdentity, q: PageQuery & { entry_id?: string; context_ref?: string }): Promise<Page<Reference>> {
     if (!q.entry_id && !q.context_ref) throw unprocessable('entry_id or context_ref is required');
     const { limit, after } = readPage(q);
-    const rows = await this.repos.references.list(caller.tenant_id, { entry_id: q.entry_id, context_ref: q.context_ref }, this.access.only(caller), limit, after);
+    const rows = await this.repos.references.list(
+      caller.tenant_id,
+      { entry_id: q.entry_id, context_ref: q.context_ref },
+      this.access.only(caller),
+      limit,
+      after,
+    );
     return toPage(rows, limit, presentReference);
   }
 }

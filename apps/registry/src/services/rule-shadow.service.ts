@@ -37,13 +37,16 @@ export class RuleShadowService {
     try {
       counts = await this.verdict.shadowDisagreements(caller.tenant_id, rule.id);
     } catch (err) {
-      if (err instanceof VerdictUnavailableError) throw verdictUnavailable(`the verdict gateway cannot be asked right now (${err.message}); retry`);
+      if (err instanceof VerdictUnavailableError)
+        throw verdictUnavailable(`the verdict gateway cannot be asked right now (${err.message}); retry`);
       if (err instanceof VerdictRejectedError) throw verdictUnavailable(`the verdict gateway refused the question (${err.message})`);
       throw err;
     }
     const numbers = new Map((await this.repos.rules.versions(caller.tenant_id, rule.id, MAX_VERSIONS, 0)).map((v) => [v.id, v.version]));
     const number = (id: string) => numbers.get(id) ?? Number.MAX_SAFE_INTEGER;
-    const byVersion = [...counts.by_version].sort((a, b) => number(a.rule_version_id) - number(b.rule_version_id) || (a.rule_version_id < b.rule_version_id ? -1 : 1));
+    const byVersion = [...counts.by_version].sort(
+      (a, b) => number(a.rule_version_id) - number(b.rule_version_id) || (a.rule_version_id < b.rule_version_id ? -1 : 1),
+    );
     return {
       rule_id: rule.id,
       mode: (rule.current_version?.mode ?? 'enforce') as RuleMode,

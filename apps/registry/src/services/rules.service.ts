@@ -1,6 +1,7 @@
 import type { AuthenticatedIdentity } from '@arbiter/auth';
 import { newId, type NewSealRow } from '@arbiter/db';
-import { auditStreamId, publicRuleVersion, ruleVersionSealPayload } from '@arbiter/internal-api';
+import { auditStreamId } from '@arbiter/audit-streams';
+import { publicRuleVersion, ruleVersionSealPayload } from '@arbiter/internal-api';
 import { badRequest, conflict, notFound } from '../domain/errors';
 import type { Rule, RuleBody, RuleVersion } from '../models/rules';
 import type { Page } from '../models/identity';
@@ -39,7 +40,12 @@ export class RulesService {
     const scope = await this.access.scope(caller, scopeId);
     const content = await this.content(caller, body);
     return this.writer.write(caller.tenant_id, caller.principal.id, async (r, emit) => {
-      const row = await r.rules.create(caller.tenant_id, { id: newId('rul-'), scope_id: scope.id, created_by: caller.principal.id }, newId('rv-'), content);
+      const row = await r.rules.create(
+        caller.tenant_id,
+        { id: newId('rul-'), scope_id: scope.id, created_by: caller.principal.id },
+        newId('rv-'),
+        content,
+      );
       const rule = presentRule(row);
       if (this.sealing) await r.seals.add(caller.tenant_id, ruleVersionSeal(row.current_version!));
       emit({ type: 'rule.created', scope_id: scope.id, scope_ids: [scope.id], entity_type: 'rule', entity_id: row.id, data: rule });
@@ -77,7 +83,8 @@ export class RulesService {
       if (!(await r.rules.find(caller.tenant_id, scope.id, id))) throw notFound('Rule', id);
       const changed = await r.rules.archive(caller.tenant_id, id, new Date(), caller.principal.id);
       const rule = presentRule((await r.rules.find(caller.tenant_id, scope.id, id))!);
-      if (changed) emit({ type: 'rule.archived', scope_id: scope.id, scope_ids: [scope.id], entity_type: 'rule', entity_id: id, data: rule });
+      if (changed)
+        emit({ type: 'rule.archived', scope_id: scope.id, scope_ids: [scope.id], entity_type: 'rule', entity_id: id, data: rule });
       return rule;
     });
   }
@@ -89,7 +96,11 @@ export class RulesService {
     return presentRule(row);
   }
 
-  async list(caller: AuthenticatedIdentity, scopeId: string, q: PageQuery & { status?: 'active' | 'archived' | 'all' }): Promise<Page<Rule>> {
+  async list(
+    caller: AuthenticatedIdentity,
+    scopeId: string,
+    q: PageQuery & { status?: 'active' | 'archived' | 'all' },
+  ): Promise<Page<Rule>> {
     const scope = await this.access.scope(caller, scopeId);
     const { limit, after } = readPage(q);
     return toPage(await this.repos.rules.list(caller.tenant_id, scope.id, q.status ?? 'active', limit, after), limit, presentRule);

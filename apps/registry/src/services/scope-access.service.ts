@@ -28,6 +28,9 @@ export class ScopeAccess {
 }
 
 /** Author fields default to the calling principal (its id and kind). */
-export function authorOf(caller: AuthenticatedIdentity, body: { author?: string; author_type?: string }): { author: string; author_type: string } {
+export function authorOf(
+  caller: AuthenticatedIdentity,
+  body: { author?: string; author_type?: string },
+): { author: string; author_type: string } {
   return { author: body.author ?? caller.principal.id, author_type: body.author_type ?? caller.principal.kind };
 }

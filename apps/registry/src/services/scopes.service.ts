@@ -109,7 +109,14 @@ export class ScopesService {
           created_by: caller.principal.id,
         });
         const ns = presentNamespace(row);
-        emit({ type: 'namespace.created', scope_id: scope.id, scope_ids: [scope.id], entity_type: 'namespace', entity_id: row.id, data: ns });
+        emit({
+          type: 'namespace.created',
+          scope_id: scope.id,
+          scope_ids: [scope.id],
+          entity_type: 'namespace',
+          entity_id: row.id,
+          data: ns,
+        });
         return ns;
       });
     } catch (err) {

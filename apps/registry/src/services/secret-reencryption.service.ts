@@ -28,7 +28,9 @@ export function reencryptWebhookSecrets(prisma: PrismaClient, kek: Buffer, previ
       for (const row of rows) {
         let resealed: Array<string | null>;
         try {
-          resealed = [row.secret_ciphertext, row.previous_secret_ciphertext].map((c) => (c === null ? null : resealSecret(c, row.id, kek, previousKek)));
+          resealed = [row.secret_ciphertext, row.previous_secret_ciphertext].map((c) =>
+            c === null ? null : resealSecret(c, row.id, kek, previousKek),
+          );
         } catch (err) {
           if (!(err instanceof CryptoError) || err.code !== 'decryption_failed') throw err;
           unreadable.push(row.id);
@@ -40,7 +42,10 @@ export function reencryptWebhookSecrets(prisma: PrismaClient, kek: Buffer, previ
         reencrypted.push(row.id);
       }
       if (unreadable.length) {
-        throw new CryptoError('decryption_failed', `neither KEY_ENCRYPTION_KEY nor KEY_ENCRYPTION_KEY_PREVIOUS opens the webhook secrets of ${unreadable.join(', ')}`);
+        throw new CryptoError(
+          'decryption_failed',
+          `neither KEY_ENCRYPTION_KEY nor KEY_ENCRYPTION_KEY_PREVIOUS opens the webhook secrets of ${unreadable.join(', ')}`,
+        );
       }
       return { subscriptions: rows.length, reencrypted, alreadyCurrent: rows.length - reencrypted.length };
     },

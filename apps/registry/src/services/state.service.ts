@@ -82,9 +82,23 @@ export class StateService {
         const v = rule.current_version;
         if (!v) return [];
         const { author: _a, author_type: _t, ...machine } = ruleContent(v);
-        return [{ rule_id: rule.id, rule_version_id: v.id, scope_id: rule.scope_id, version: v.version, version_created_at: v.created_at.toISOString(), ...machine }];
+        return [
+          {
+            rule_id: rule.id,
+            rule_version_id: v.id,
+            scope_id: rule.scope_id,
+            version: v.version,
+            version_created_at: v.created_at.toISOString(),
+            ...machine,
+          },
+        ];
       }),
-      invariants: snapshot.invariants.map((i) => ({ id: i.id, scope_id: i.scope_id, constraint: i.constraint, requires_approval: i.requires_approval })),
+      invariants: snapshot.invariants.map((i) => ({
+        id: i.id,
+        scope_id: i.scope_id,
+        constraint: i.constraint,
+        requires_approval: i.requires_approval,
+      })),
       overrides: snapshot.overrides.map((o) => ({
         id: o.id,
         override_type: o.override_type as OverrideType,

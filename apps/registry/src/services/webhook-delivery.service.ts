@@ -7,7 +7,11 @@ import { signDelivery } from '../domain/webhook-signature';
 import { newSecretBytes, openSecret, sealSecret } from '../domain/standard-webhooks';
 import { DeliveriesAnyTenantRepository, type DeliveryRow } from '../repositories/deliveries.repository';
 import { EventsRepository, type EventRow } from '../repositories/events.repository';
-import { SubscriptionHealthAnyTenantRepository, SubscriptionSecretsAnyTenantRepository, type SubscriptionSecrets } from '../repositories/webhooks.repository';
+import {
+  SubscriptionHealthAnyTenantRepository,
+  SubscriptionSecretsAnyTenantRepository,
+  type SubscriptionSecrets,
+} from '../repositories/webhooks.repository';
 import type { AttemptReport } from '../models/internal';
 import { presentDeliveredEvent } from '../presenters/registry';
 import type { WebhookKeys } from '../keys';
@@ -58,7 +62,8 @@ export class WebhookDeliveryService {
       const d = await repo.lock(deliveryId);
       if (!d) throw notFound('Delivery', deliveryId);
       if (d.status !== 'pending') return { run: false as const, reason: `delivery is ${d.status}` };
-      if (d.attempt_count !== attempt - 1) return { run: false as const, reason: `attempt ${attempt} is not the next one (${d.attempt_count} made)` };
+      if (d.attempt_count !== attempt - 1)
+        return { run: false as const, reason: `attempt ${attempt} is not the next one (${d.attempt_count} made)` };
       if (!d.due) return { run: false as const, reason: 'not due yet' };
       if (d.sub_deleted_at || d.sub_status !== 'active') {
         const reason = d.sub_deleted_at ? 'subscription deleted' : 'subscription disabled';
@@ -69,7 +74,14 @@ export class WebhookDeliveryService {
       await repo.interruptStale(d.id);
       // Not due again before the attempt's own timeout is over, plus a margin for recording it.
       await repo.startAttempt(d.id, attempt, this.opts.timeoutMs + 60_000);
-      await repo.createAttempt({ id: newId('wat-'), tenant_id: d.tenant_id, delivery_id: d.id, subscription_id: d.subscription_id, attempt, key_id: signer.kid });
+      await repo.createAttempt({
+        id: newId('wat-'),
+        tenant_id: d.tenant_id,
+        delivery_id: d.id,
+        subscription_id: d.subscription_id,
+        attempt,
+        key_id: signer.kid,
+      });
       const event = (await new EventsRepository(tx).findAnyTenant(d.event_id)) as EventRow;
       return { run: true as const, delivery: d, event, secrets };
     });
@@ -81,7 +93,10 @@ export class WebhookDeliveryService {
     const { delivery, event, secrets } = claim;
     // The body names the tenant and the subscription, inside what both signatures cover.
     const body = JSON.stringify(presentDeliveredEvent(event, delivery.subscription_id));
-    const signed = signDelivery({ body, eventType: event.type, deliveryId, attempt, now: new Date(), kid: signer.kid, secrets }, signer.sign);
+    const signed = signDelivery(
+      { body, eventType: event.type, deliveryId, attempt, now: new Date(), kid: signer.kid, secrets },
+      signer.sign,
+    );
     const result = await this.sender.send(delivery.sub_url, signed);
 
     return this.prisma.$transaction(async (tx) => {
@@ -108,7 +123,10 @@ export class WebhookDeliveryService {
         const h = await health.failure(delivery.subscription_id, this.opts.maxConsecutiveFailures);
         if (h.disabledNow) {
           await repo.cancelPendingOf(delivery.subscription_id, 'subscription disabled');
-          this.logger.warn({ subscription_id: delivery.subscription_id, failures: h.consecutive_failures }, 'webhook subscription disabled after consecutive failures');
+          this.logger.warn(
+            { subscription_id: delivery.subscription_id, failures: h.consecutive_failures },
+            'webhook subscription disabled after consecutive failures',
+          );
         }
       }
       const row = (await repo.findById(deliveryId))!;
@@ -130,7 +148,10 @@ export class WebhookDeliveryService {
     const repo = new SubscriptionSecretsAnyTenantRepository(this.prisma);
     const row = await repo.find(delivery.subscription_id);
     if (row && !row.secret_ciphertext) {
-      const made = await repo.setFirst(delivery.subscription_id, sealSecret(newSecretBytes(), delivery.subscription_id, this.opts.keyEncryptionKey));
+      const made = await repo.setFirst(
+        delivery.subscription_id,
+        sealSecret(newSecretBytes(), delivery.subscription_id, this.opts.keyEncryptionKey),
+      );
       if (made) this.logger.info({ subscription_id: delivery.subscription_id }, 'webhook subscription without a secret got its first one');
     }
     if (row?.previous_secret_ciphertext && !row.previous_in_use) await repo.dropExpiredPrevious(delivery.subscription_id);
@@ -139,13 +160,20 @@ export class WebhookDeliveryService {
   /** The secrets that sign: the current one, and the previous one while its overlap runs. Throws rather than sign without. */
   private openSecrets(subscriptionId: string, row: SubscriptionSecrets | null): Buffer[] {
     if (!row?.secret_ciphertext) throw new Error(`webhook subscription ${subscriptionId} has no signing secret`);
-    const open = (ciphertext: string) => openSecret(ciphertext, subscriptionId, this.opts.keyEncryptionKey, this.opts.previousKeyEncryptionKey);
+    const open = (ciphertext: string) =>
+      openSecret(ciphertext, subscriptionId, this.opts.keyEncryptionKey, this.opts.previousKeyEncryptionKey);
     const previous = row.previous_in_use && row.previous_secret_ciphertext ? [open(row.previous_secret_ciphertext)] : [];
     return [open(row.secret_ciphertext), ...previous];
   }
 }
 
-function report(row: DeliveryRow, attempt: number, outcome: AttemptReport['outcome'], error: string | null, statusCode: number | null = null): AttemptReport {
+function report(
+  row: DeliveryRow,
+  attempt: number,
+  outcome: AttemptReport['outcome'],
+  error: string | null,
+  statusCode: number | null = null,
+): AttemptReport {
   return {
     delivery_id: row.id,
     attempt,

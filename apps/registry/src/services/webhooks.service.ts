@@ -44,7 +44,8 @@ export class WebhooksService {
   /** The answer carries the subscription's Standard Webhooks secret, the only time it is shown. */
   async create(caller: AuthenticatedIdentity, scopeId: string | null, body: CreateWebhookBody): Promise<CreatedWebhookSubscription> {
     if (scopeId !== null) await this.access.scope(caller, scopeId);
-    else if (this.access.only(caller)) throw new AppError(403, 'forbidden', 'A key restricted to some scopes cannot create tenant-level subscriptions');
+    else if (this.access.only(caller))
+      throw new AppError(403, 'forbidden', 'A key restricted to some scopes cannot create tenant-level subscriptions');
     const events = checkEvents(body.events);
     await this.checkUrl(body.url);
     const id = newId('whk-');
@@ -69,7 +70,8 @@ export class WebhooksService {
   async rotateSecret(caller: AuthenticatedIdentity, id: string, body: RotateWebhookSecretBody): Promise<WebhookSecretRotation> {
     const sub = await this.visible(caller, id);
     const overlap = body.overlap_seconds ?? this.opts.secretOverlapSeconds;
-    if (!Number.isInteger(overlap) || overlap < 0 || overlap > 604_800) throw badRequest('overlap_seconds must be an integer from 0 to 604800');
+    if (!Number.isInteger(overlap) || overlap < 0 || overlap > 604_800)
+      throw badRequest('overlap_seconds must be an integer from 0 to 604800');
     const secret = newSecretBytes();
     const row = await this.subs.rotateSecret(caller.tenant_id, sub.id, sealSecret(secret, sub.id, this.opts.keyEncryptionKey), overlap);
     if (!row) throw notFound('Webhook subscription', id);
@@ -82,7 +84,11 @@ export class WebhooksService {
     };
   }
 
-  async list(caller: AuthenticatedIdentity, scopeId: string | null, q: PageQuery & { level?: 'tenant' | 'all' }): Promise<Page<WebhookSubscription>> {
+  async list(
+    caller: AuthenticatedIdentity,
+    scopeId: string | null,
+    q: PageQuery & { level?: 'tenant' | 'all' },
+  ): Promise<Page<WebhookSubscription>> {
     const { limit, after } = readPage(q);
     let rows: SubscriptionRow[];
     if (scopeId !== null) {
@@ -128,7 +134,11 @@ export class WebhooksService {
     });
   }
 
-  async listDeliveries(caller: AuthenticatedIdentity, id: string, q: PageQuery & { status?: DeliveryRow['status'] }): Promise<Page<WebhookDelivery>> {
+  async listDeliveries(
+    caller: AuthenticatedIdentity,
+    id: string,
+    q: PageQuery & { status?: DeliveryRow['status'] },
+  ): Promise<Page<WebhookDelivery>> {
     const sub = await this.visible(caller, id);
     if (q.status !== undefined && !['pending', 'succeeded', 'failed', 'cancelled'].includes(q.status)) {
       throw badRequest('status must be pending, succeeded, failed or cancelled');

@@ -22,7 +22,7 @@ export class ApprovalsController extends Controller {
   @Security('apiKey')
   @SuccessResponse(201, 'Created')
   @Response<ErrorBody>(400, 'consultation_not_approval_required, validation_failed')
-  @Response<ErrorBody>(403, 'cross_tenant_forbidden (another tenant\'s consultation), insufficient_permission')
+  @Response<ErrorBody>(403, "cross_tenant_forbidden (another tenant's consultation), insufficient_permission")
   @Response<ErrorBody>(404, 'consultation_not_found')
   @Response<ErrorBody>(409, 'approval_exists: the consultation already has an approval (details.approval_id)')
   async createApproval(@Path() tenant_id: string, @Request() req: AuthedRequest, @Body() body: CreateApprovalBody): Promise<Approval> {
@@ -94,7 +94,12 @@ export class ApprovalsController extends Controller {
   @Response<ErrorBody>(409, 'already_decided')
   @Response<ErrorBody>(422, 'invalid_grant (expires_at in the past, or refused by the registry)')
   @Response<ErrorBody>(503, 'registry_unavailable: the grant could not be created; the approval is still pending')
-  async decideApproval(@Path() tenant_id: string, @Path() approval_id: string, @Request() req: AuthedRequest, @Body() body: DecisionBody): Promise<Approval> {
+  async decideApproval(
+    @Path() tenant_id: string,
+    @Path() approval_id: string,
+    @Request() req: AuthedRequest,
+    @Body() body: DecisionBody,
+  ): Promise<Approval> {
     return this.ctx.approvals.decide(req.user, tenant_id, approval_id, body);
   }
 }

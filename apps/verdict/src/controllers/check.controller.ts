@@ -34,11 +34,24 @@ export class CheckController extends Controller {
   @Response<ErrorBody>(400, 'invalid_scope_field, invalid_scope_value, invalid_verdict_ttl, invalid_context_shape, validation_failed')
   @Response<ErrorBody>(401, 'missing_credentials, invalid_credentials')
   @Response<ErrorBody>(403, 'principal_deactivated, insufficient_permission, cross_tenant_forbidden')
-  @Response<ErrorBody>(422, 'insufficient_context: details.missing_fields and details.required_context name what is missing; context_contradicts_parameters: a context Fact restates a path of the parameters with another value (details.field)')
+  @Response<ErrorBody>(
+    422,
+    'insufficient_context: details.missing_fields and details.required_context name what is missing; context_contradicts_parameters: a context Fact restates a path of the parameters with another value (details.field)',
+  )
   @Response<ErrorBody>(500, 'signing_key_unavailable')
-  @Response<ErrorBody>(503, 'registry_unavailable, policy_unavailable, auth_unavailable; evaluation_budget_exceeded: the evaluation ran past EVALUATION_BUDGET_MS, no verdict was given (the message names the budget)')
-  @Middlewares(ownBody(CheckController, (c, req) => c.check(String(req.params.tenant_id), req as never, req.body, req.header('X-Verdict-TTL'))))
-  async check(@Path() tenant_id: string, @Request() req: { user: AuthenticatedIdentity }, @Body() body: CheckRequest, @Header('X-Verdict-TTL') verdictTtl?: string): Promise<CheckResponse> {
+  @Response<ErrorBody>(
+    503,
+    'registry_unavailable, policy_unavailable, auth_unavailable; evaluation_budget_exceeded: the evaluation ran past EVALUATION_BUDGET_MS, no verdict was given (the message names the budget)',
+  )
+  @Middlewares(
+    ownBody(CheckController, (c, req) => c.check(String(req.params.tenant_id), req as never, req.body, req.header('X-Verdict-TTL'))),
+  )
+  async check(
+    @Path() tenant_id: string,
+    @Request() req: { user: AuthenticatedIdentity },
+    @Body() body: CheckRequest,
+    @Header('X-Verdict-TTL') verdictTtl?: string,
+  ): Promise<CheckResponse> {
     const answer = await this.ctx.checks.check(req.user, tenant_id, body, verdictTtl);
     for (const [name, value] of Object.entries(answerHeaders(answer))) this.setHeader(name, value);
     return answer.body;

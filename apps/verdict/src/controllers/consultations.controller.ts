@@ -29,9 +29,13 @@ export class ConsultationsController extends Controller {
    */
   @Get('{consultation_id}')
   @Security('apiKey')
-  @Response<ErrorBody>(403, 'cross_tenant_forbidden (another tenant\'s consultation), insufficient_permission')
+  @Response<ErrorBody>(403, "cross_tenant_forbidden (another tenant's consultation), insufficient_permission")
   @Response<ErrorBody>(404, 'consultation_not_found')
-  async getConsultation(@Path() tenant_id: string, @Path() consultation_id: string, @Request() req: AuthedRequest): Promise<ConsultationRecord> {
+  async getConsultation(
+    @Path() tenant_id: string,
+    @Path() consultation_id: string,
+    @Request() req: AuthedRequest,
+  ): Promise<ConsultationRecord> {
     return this.ctx.consultations.get(req.user, tenant_id, consultation_id);
   }
 
@@ -47,10 +51,17 @@ export class ConsultationsController extends Controller {
    */
   @Get('{consultation_id}/explanation')
   @Security('apiKey')
-  @Response<ErrorBody>(403, 'cross_tenant_forbidden (another tenant\'s consultation), insufficient_permission')
+  @Response<ErrorBody>(403, "cross_tenant_forbidden (another tenant's consultation), insufficient_permission")
   @Response<ErrorBody>(404, 'consultation_not_found')
-  @Response<ErrorBody>(503, 'registry_unavailable: the rule versions cannot be read right now; evaluation_budget_exceeded: the explanation ran past EVALUATION_BUDGET_MS')
-  async getConsultationExplanation(@Path() tenant_id: string, @Path() consultation_id: string, @Request() req: AuthedRequest): Promise<ConsultationExplanation> {
+  @Response<ErrorBody>(
+    503,
+    'registry_unavailable: the rule versions cannot be read right now; evaluation_budget_exceeded: the explanation ran past EVALUATION_BUDGET_MS',
+  )
+  async getConsultationExplanation(
+    @Path() tenant_id: string,
+    @Path() consultation_id: string,
+    @Request() req: AuthedRequest,
+  ): Promise<ConsultationExplanation> {
     return this.ctx.explanations.get(req.user, tenant_id, consultation_id);
   }
 
@@ -66,11 +77,15 @@ export class ConsultationsController extends Controller {
    */
   @Get('{consultation_id}/evidence')
   @Security('apiKey')
-  @Response<ErrorBody>(403, 'cross_tenant_forbidden (another tenant\'s consultation), insufficient_permission')
+  @Response<ErrorBody>(403, "cross_tenant_forbidden (another tenant's consultation), insufficient_permission")
   @Response<ErrorBody>(404, 'consultation_not_found')
   @Response<ErrorBody>(409, 'evidence_pending: not sealed in the ledger yet; Retry-After says when to ask again')
   @Response<ErrorBody>(503, 'ledger_unavailable: the ledger cannot be reached (or LEDGER_URL is not set)')
-  async getConsultationEvidence(@Path() tenant_id: string, @Path() consultation_id: string, @Request() req: AuthedRequest): Promise<ConsultationEvidence> {
+  async getConsultationEvidence(
+    @Path() tenant_id: string,
+    @Path() consultation_id: string,
+    @Request() req: AuthedRequest,
+  ): Promise<ConsultationEvidence> {
     return this.ctx.evidence.consultation(req.user, tenant_id, consultation_id);
   }
 

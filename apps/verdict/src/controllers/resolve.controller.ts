@@ -39,9 +39,19 @@ export class ResolveController extends Controller {
   @Response<ErrorBody>(422, 'resolve_context_too_large: the session context would outgrow what one request may carry')
   @Response<ErrorBody>(429, 'too_many_rounds: the tenant max_resolve_rounds (default 12) is used up')
   @Response<ErrorBody>(500, 'signing_key_unavailable')
-  @Response<ErrorBody>(503, 'registry_unavailable, policy_unavailable, auth_unavailable; evaluation_budget_exceeded: the evaluation ran past EVALUATION_BUDGET_MS, no verdict was given (the message names the budget)')
-  @Middlewares(ownBody(ResolveController, (c, req) => c.resolve(String(req.params.tenant_id), req as never, req.body, req.header('X-Verdict-TTL'))))
-  async resolve(@Path() tenant_id: string, @Request() req: { user: AuthenticatedIdentity }, @Body() body: ResolveBody, @Header('X-Verdict-TTL') verdictTtl?: string): Promise<ResolveResponse> {
+  @Response<ErrorBody>(
+    503,
+    'registry_unavailable, policy_unavailable, auth_unavailable; evaluation_budget_exceeded: the evaluation ran past EVALUATION_BUDGET_MS, no verdict was given (the message names the budget)',
+  )
+  @Middlewares(
+    ownBody(ResolveController, (c, req) => c.resolve(String(req.params.tenant_id), req as never, req.body, req.header('X-Verdict-TTL'))),
+  )
+  async resolve(
+    @Path() tenant_id: string,
+    @Request() req: { user: AuthenticatedIdentity },
+    @Body() body: ResolveBody,
+    @Header('X-Verdict-TTL') verdictTtl?: string,
+  ): Promise<ResolveResponse> {
     const answer = await this.ctx.resolves.resolve(req.user, tenant_id, body, verdictTtl);
     for (const [name, value] of Object.entries(answerHeaders(answer))) this.setHeader(name, value);
     return answer.body;

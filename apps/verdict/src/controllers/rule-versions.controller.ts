@@ -19,7 +19,7 @@ export class RuleVersionsController extends Controller {
    */
   @Get('{rule_version_id}')
   @Security('apiKey')
-  @Response<ErrorBody>(404, 'rule_version_not_found (also for another tenant\'s version)')
+  @Response<ErrorBody>(404, "rule_version_not_found (also for another tenant's version)")
   @Response<ErrorBody>(503, 'registry_unavailable')
   async getRuleVersion(@Path() rule_version_id: string, @Request() req: AuthedRequest): Promise<RuleVersion> {
     return this.ctx.ruleVersions.get(req.user, rule_version_id);

@@ -52,8 +52,12 @@ export class SigningKeysController extends Controller {
   @Post('rotate')
   @Security('apiKey', ['admin'])
   @SuccessResponse(201, 'Rotated')
-  @Response<ErrorBody>(409, 'rotation_not_due: this year\'s scheduled key exists (use emergency)')
-  async rotateSigningKey(@Path() tenant_id: string, @Request() req: AuthedRequest, @Body() body: RotateSigningKeyBody): Promise<SigningKeyRotation> {
+  @Response<ErrorBody>(409, "rotation_not_due: this year's scheduled key exists (use emergency)")
+  async rotateSigningKey(
+    @Path() tenant_id: string,
+    @Request() req: AuthedRequest,
+    @Body() body: RotateSigningKeyBody,
+  ): Promise<SigningKeyRotation> {
     const rotation = await this.ctx.signingKeys.rotate(req.user, tenant_id, body.mode);
     this.setStatus(201);
     return rotation;

@@ -54,9 +54,16 @@ export class SimulationsController extends Controller {
   @Response<ErrorBody>(401, 'missing_credentials, invalid_credentials')
   @Response<ErrorBody>(403, 'insufficient_permission (manage_rules), cross_tenant_forbidden, principal_deactivated')
   @Response<ErrorBody>(404, 'tenant_not_found')
-  @Response<ErrorBody>(503, 'registry_unavailable, policy_unavailable, auth_unavailable; evaluation_budget_exceeded: the replays needed more engine time than SIMULATION_BUDGET_MS (the message names the budget)')
+  @Response<ErrorBody>(
+    503,
+    'registry_unavailable, policy_unavailable, auth_unavailable; evaluation_budget_exceeded: the replays needed more engine time than SIMULATION_BUDGET_MS (the message names the budget)',
+  )
   @Middlewares(ownBody(SimulationsController, (c, req) => c.simulate(String(req.params.tenant_id), req as never, req.body)))
-  async simulate(@Path() tenant_id: string, @Request() req: { user: AuthenticatedIdentity }, @Body() body: SimulationRequest): Promise<SimulationResult> {
+  async simulate(
+    @Path() tenant_id: string,
+    @Request() req: { user: AuthenticatedIdentity },
+    @Body() body: SimulationRequest,
+  ): Promise<SimulationResult> {
     return this.ctx.simulations.simulate(req.user, tenant_id, body);
   }
 }

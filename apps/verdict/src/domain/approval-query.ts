@@ -32,7 +32,8 @@ export interface ApprovalQuery {
 const STATUSES = ['pending', 'approved', 'rejected'];
 
 export function parseApprovalQuery(q: ApprovalQuery): { filter: ApprovalFilter; limit: number; after?: ApprovalPosition } {
-  if (q.status && !STATUSES.includes(q.status)) throw badRequest('invalid_query', `status must be one of ${STATUSES.join(', ')}`, { parameter: 'status' });
+  if (q.status && !STATUSES.includes(q.status))
+    throw badRequest('invalid_query', `status must be one of ${STATUSES.join(', ')}`, { parameter: 'status' });
   const filter: ApprovalFilter = {
     status: q.status || undefined,
     assignee: q.assignee || undefined,
@@ -41,13 +42,17 @@ export function parseApprovalQuery(q: ApprovalQuery): { filter: ApprovalFilter; 
     until: parseBound('until', q.until),
     dominating_rule_id: q.dominating_rule_id || undefined,
   };
-  if (filter.since && filter.until && filter.since > filter.until) throw badRequest('invalid_query', 'since is after until', { parameter: 'since' });
+  if (filter.since && filter.until && filter.since > filter.until)
+    throw badRequest('invalid_query', 'since is after until', { parameter: 'since' });
   const limit = parseLimit(q.limit, () => badRequest('invalid_query', 'limit must be an integer from 1 to 1000', { parameter: 'limit' }));
-  const position = decodeCursor<{ t?: unknown; i?: unknown }>(q.cursor, () => badRequest('invalid_cursor', 'cursor is not one this list returned'));
+  const position = decodeCursor<{ t?: unknown; i?: unknown }>(q.cursor, () =>
+    badRequest('invalid_cursor', 'cursor is not one this list returned'),
+  );
   let after: ApprovalPosition | undefined;
   if (position) {
     const t = typeof position.t === 'string' ? new Date(position.t) : null;
-    if (!t || Number.isNaN(t.getTime()) || typeof position.i !== 'string') throw badRequest('invalid_cursor', 'cursor is not one this list returned');
+    if (!t || Number.isNaN(t.getTime()) || typeof position.i !== 'string')
+      throw badRequest('invalid_cursor', 'cursor is not one this list returned');
     after = { requested_at: t, id: position.i };
   }
   return { filter, limit, after };

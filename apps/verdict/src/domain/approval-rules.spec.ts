@@ -1,5 +1,14 @@
 import type { ConsultationRecord } from './consultation-record';
-import { askingPrincipals, checkGrant, checkRequester, decided, isValidDecider, newApproval, scopesNotCovered, triggersOf } from './approval-rules';
+import {
+  askingPrincipals,
+  checkGrant,
+  checkRequester,
+  decided,
+  isValidDecider,
+  newApproval,
+  scopesNotCovered,
+  triggersOf,
+} from './approval-rules';
 import { relayDelayMs } from '../services/outbox-relay.service';
 
 const record = (over: Partial<ConsultationRecord> = {}): ConsultationRecord =>
@@ -47,7 +56,9 @@ describe(newApproval.name, () => {
 
 describe(triggersOf.name, () => {
   it('takes the stored triggers when the record has them', () => {
-    expect(triggersOf(record({ triggers: [{ rule_id: 'rul-x', rule_version_id: 'rv-x', reason: 'Need CFO' }] }))).toEqual([{ rule_id: 'rul-x', rule_version_id: 'rv-x', reason: 'Need CFO' }]);
+    expect(triggersOf(record({ triggers: [{ rule_id: 'rul-x', rule_version_id: 'rv-x', reason: 'Need CFO' }] }))).toEqual([
+      { rule_id: 'rul-x', rule_version_id: 'rv-x', reason: 'Need CFO' },
+    ]);
   });
 
   it('derives them from the approval entries of the trace that fired otherwise', () => {
@@ -58,14 +69,25 @@ describe(triggersOf.name, () => {
 describe(checkRequester.name, () => {
   it("lets the consultation's own caller open its approval and refuses every other principal with 403 not_the_requester", () => {
     expect(() => checkRequester(record(), 'agn-1')).not.toThrow();
-    expect(() => checkRequester(record(), 'agn-2')).toThrow(expect.objectContaining({ status: 403, code: 'not_the_requester', details: { consultation_id: 'cns-1', caller_principal_id: 'agn-1' } }));
+    expect(() => checkRequester(record(), 'agn-2')).toThrow(
+      expect.objectContaining({
+        status: 403,
+        code: 'not_the_requester',
+        details: { consultation_id: 'cns-1', caller_principal_id: 'agn-1' },
+      }),
+    );
     // Not even the human it acted for: the approval is the caller's request.
     expect(() => checkRequester(record(), 'hum-1')).toThrow(expect.objectContaining({ code: 'not_the_requester' }));
   });
 });
 
 describe(isValidDecider.name, () => {
-  const pending = (over: object = {}) => ({ candidate_deciders: ['hum-9', 'role-finance'], requester: 'agn-1', requester_principal: 'agn-1', ...over });
+  const pending = (over: object = {}) => ({
+    candidate_deciders: ['hum-9', 'role-finance'],
+    requester: 'agn-1',
+    requester_principal: 'agn-1',
+    ...over,
+  });
 
   it('accepts a principal listed by id or by one of its roles and refuses others', () => {
     expect(isValidDecider(pending(), { id: 'hum-9', roles: [] })).toBe(true);
@@ -111,7 +133,8 @@ describe(checkGrant.name, () => {
   const now = new Date('2026-03-01T10:00:00Z');
   const approval = { intended_scope: { region: 'eu', env: 'prod' } };
   const grant = { applies_to_scope: { region: 'eu', env: 'prod' }, expires_at: '2026-03-01T10:30:00Z' };
-  const check = (g: object | undefined, decision: 'approve' | 'reject' = 'approve') => checkGrant({ decision, grant: g as never }, approval, now, 3600);
+  const check = (g: object | undefined, decision: 'approve' | 'reject' = 'approve') =>
+    checkGrant({ decision, grant: g as never }, approval, now, 3600);
 
   it('normalises a valid grant with approve; no grant is null', () => {
     expect(check(grant)).toEqual({ applies_to_scope: { region: 'eu', env: 'prod' }, expires_at: '2026-03-01T10:30:00.000Z' });
@@ -123,16 +146,28 @@ describe(checkGrant.name, () => {
   });
 
   it('accepts a grant narrower than the approved scope and refuses a wider one (422), {} included', () => {
-    expect(check({ ...grant, applies_to_scope: { region: 'eu', env: 'prod', team: 'ap' } })?.applies_to_scope).toEqual({ region: 'eu', env: 'prod', team: 'ap' });
-    expect(() => check({ ...grant, applies_to_scope: { region: 'eu' } })).toThrow(expect.objectContaining({ status: 422, code: 'invalid_grant', details: expect.objectContaining({ missing_field: 'env' }) }));
+    expect(check({ ...grant, applies_to_scope: { region: 'eu', env: 'prod', team: 'ap' } })?.applies_to_scope).toEqual({
+      region: 'eu',
+      env: 'prod',
+      team: 'ap',
+    });
+    expect(() => check({ ...grant, applies_to_scope: { region: 'eu' } })).toThrow(
+      expect.objectContaining({ status: 422, code: 'invalid_grant', details: expect.objectContaining({ missing_field: 'env' }) }),
+    );
     expect(() => check({ ...grant, applies_to_scope: {} })).toThrow(expect.objectContaining({ status: 422, code: 'invalid_grant' }));
-    expect(() => check({ ...grant, applies_to_scope: { region: 'us', env: 'prod' } })).toThrow(expect.objectContaining({ status: 422, details: expect.objectContaining({ missing_field: 'region' }) }));
+    expect(() => check({ ...grant, applies_to_scope: { region: 'us', env: 'prod' } })).toThrow(
+      expect.objectContaining({ status: 422, details: expect.objectContaining({ missing_field: 'region' }) }),
+    );
   });
 
   it('bounds expires_at by APPROVAL_GRANT_TTL_SECONDS after the decision (422 naming the latest instant)', () => {
     expect(check({ ...grant, expires_at: '2026-03-01T11:00:00Z' })?.expires_at).toBe('2026-03-01T11:00:00.000Z');
     expect(() => check({ ...grant, expires_at: '2026-03-01T11:00:00.001Z' })).toThrow(
-      expect.objectContaining({ status: 422, code: 'invalid_grant', details: expect.objectContaining({ latest: '2026-03-01T11:00:00.000Z', max_seconds: 3600 }) }),
+      expect.objectContaining({
+        status: 422,
+        code: 'invalid_grant',
+        details: expect.objectContaining({ latest: '2026-03-01T11:00:00.000Z', max_seconds: 3600 }),
+      }),
     );
     expect(() => check({ ...grant, expires_at: '2099-01-01T00:00:00Z' })).toThrow(expect.objectContaining({ status: 422 }));
   });
@@ -155,7 +190,13 @@ describe(decided.name, () => {
       grant: { override_id: 'ovr-1', applies_to_scope: { region: 'eu' }, expires_at: '2026-03-01T12:00:00.000Z' },
       validitySeconds: 3600,
     });
-    expect(sut).toMatchObject({ status: 'approved', decision: 'approve', decider: 'hum-9', decider_notes: 'ok', decided_at: '2026-03-01T11:00:00.000Z' });
+    expect(sut).toMatchObject({
+      status: 'approved',
+      decision: 'approve',
+      decider: 'hum-9',
+      decider_notes: 'ok',
+      decided_at: '2026-03-01T11:00:00.000Z',
+    });
     expect(sut.grants).toEqual([{ override_id: 'ovr-1', applies_to_scope: { region: 'eu' }, expires_at: '2026-03-01T12:00:00.000Z' }]);
     // A grant works through its override: no one-shot authorisation besides.
     expect(sut.authorizes_until).toBeNull();

@@ -10,7 +10,8 @@ import type { Approval, ApprovalTriggerModel, DecisionBody, ScopeFieldValue } fr
  * them the precedence trace says the same: entries of severity `approval` whose reason is `fires`.
  */
 export function triggersOf(record: ConsultationRecord): ApprovalTriggerModel[] {
-  if (Array.isArray(record.triggers) && record.triggers.length) return record.triggers.map((t) => ({ rule_id: t.rule_id, rule_version_id: t.rule_version_id, reason: t.reason }));
+  if (Array.isArray(record.triggers) && record.triggers.length)
+    return record.triggers.map((t) => ({ rule_id: t.rule_id, rule_version_id: t.rule_version_id, reason: t.reason }));
   return (record.precedence_trace ?? [])
     .filter((e) => e.severity === 'approval' && e.reason === 'fires')
     .map((e) => ({ rule_id: e.rule_id, rule_version_id: e.rule_version_id, reason: e.reason }));
@@ -23,10 +24,15 @@ export function triggersOf(record: ConsultationRecord): ApprovalTriggerModel[] {
  */
 export function checkRequester(record: Pick<ConsultationRecord, 'id' | 'caller_principal_id'>, principalId: string): void {
   if (record.caller_principal_id === principalId) return;
-  throw new AppError(403, 'not_the_requester', `Only ${record.caller_principal_id}, the principal that made consultation ${record.id}, may request its approval`, {
-    consultation_id: record.id,
-    caller_principal_id: record.caller_principal_id,
-  });
+  throw new AppError(
+    403,
+    'not_the_requester',
+    `Only ${record.caller_principal_id}, the principal that made consultation ${record.id}, may request its approval`,
+    {
+      consultation_id: record.id,
+      caller_principal_id: record.caller_principal_id,
+    },
+  );
 }
 
 /** A new pending approval of an approval_required consultation (docs/verdicts.md "States and transitions"), requested by its caller. */
@@ -61,7 +67,10 @@ export function newApproval(input: { id: string; record: ConsultationRecord; not
  * consultation name them (an approval opened before only the caller could open one may name another
  * requester: it is held back too).
  */
-export function askingPrincipals(approval: Pick<Approval, 'requester' | 'requester_principal'>, record?: Pick<ConsultationRecord, 'caller_principal_id' | 'on_behalf_of'> | null): Set<string> {
+export function askingPrincipals(
+  approval: Pick<Approval, 'requester' | 'requester_principal'>,
+  record?: Pick<ConsultationRecord, 'caller_principal_id' | 'on_behalf_of'> | null,
+): Set<string> {
   const out = new Set([approval.requester, approval.requester_principal]);
   if (record) {
     out.add(record.caller_principal_id);
@@ -103,7 +112,8 @@ export interface CheckedGrant {
   expires_at: string;
 }
 
-const isScopeValue = (v: unknown): v is ScopeFieldValue => typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
+const isScopeValue = (v: unknown): v is ScopeFieldValue =>
+  typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
 
 /**
  * The grant of a decision, checked and bounded (docs/approvals.md "Grants"): only with approve (400);
@@ -112,7 +122,12 @@ const isScopeValue = (v: unknown): v is ScopeFieldValue => typeof v === 'string'
  * (absent: exactly that scope); `expires_at` an ISO 8601 timestamp (400) in the future and at most
  * `ttlSeconds` (APPROVAL_GRANT_TTL_SECONDS) after the decision (422; absent: that bound).
  */
-export function checkGrant(body: DecisionBody, approval: Pick<Approval, 'intended_scope'>, now: Date, ttlSeconds: number): CheckedGrant | null {
+export function checkGrant(
+  body: DecisionBody,
+  approval: Pick<Approval, 'intended_scope'>,
+  now: Date,
+  ttlSeconds: number,
+): CheckedGrant | null {
   if (!body.grant) return null;
   if (body.decision !== 'approve') throw new AppError(400, 'invalid_grant', 'A grant is only allowed with decision approve');
   const { applies_to_scope: raw, expires_at: expiresAt } = body.grant;
@@ -121,16 +136,23 @@ export function checkGrant(body: DecisionBody, approval: Pick<Approval, 'intende
   if (raw === undefined) scope = { ...approved };
   else {
     if (!raw || typeof raw !== 'object' || Array.isArray(raw) || !Object.values(raw).every(isScopeValue)) {
-      throw new AppError(400, 'invalid_grant', 'grant.applies_to_scope must be an object of scope fields', { field: 'grant.applies_to_scope' });
+      throw new AppError(400, 'invalid_grant', 'grant.applies_to_scope must be an object of scope fields', {
+        field: 'grant.applies_to_scope',
+      });
     }
     scope = raw;
     for (const [field, value] of Object.entries(approved)) {
       if (!Object.prototype.hasOwnProperty.call(scope, field) || scope[field] !== value) {
-        throw new AppError(422, 'invalid_grant', `grant.applies_to_scope must keep ${field}: ${JSON.stringify(value)} of the approved operation's scope: a grant covers at most that scope`, {
-          field: 'grant.applies_to_scope',
-          missing_field: field,
-          approved_scope: approved,
-        });
+        throw new AppError(
+          422,
+          'invalid_grant',
+          `grant.applies_to_scope must keep ${field}: ${JSON.stringify(value)} of the approved operation's scope: a grant covers at most that scope`,
+          {
+            field: 'grant.applies_to_scope',
+            missing_field: field,
+            approved_scope: approved,
+          },
+        );
       }
     }
   }
@@ -138,15 +160,22 @@ export function checkGrant(body: DecisionBody, approval: Pick<Approval, 'intende
   let ms = latestMs;
   if (expiresAt !== undefined) {
     ms = typeof expiresAt === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(expiresAt) ? Date.parse(expiresAt) : NaN;
-    if (Number.isNaN(ms)) throw new AppError(400, 'invalid_grant', 'grant.expires_at must be an ISO 8601 timestamp', { field: 'grant.expires_at' });
-    if (ms <= now.getTime()) throw new AppError(422, 'invalid_grant', 'grant.expires_at must be in the future', { field: 'grant.expires_at' });
+    if (Number.isNaN(ms))
+      throw new AppError(400, 'invalid_grant', 'grant.expires_at must be an ISO 8601 timestamp', { field: 'grant.expires_at' });
+    if (ms <= now.getTime())
+      throw new AppError(422, 'invalid_grant', 'grant.expires_at must be in the future', { field: 'grant.expires_at' });
     if (ms > latestMs) {
       const latest = new Date(latestMs).toISOString();
-      throw new AppError(422, 'invalid_grant', `grant.expires_at must be at most ${ttlSeconds} seconds after the decision (APPROVAL_GRANT_TTL_SECONDS): not after ${latest}`, {
-        field: 'grant.expires_at',
-        latest,
-        max_seconds: ttlSeconds,
-      });
+      throw new AppError(
+        422,
+        'invalid_grant',
+        `grant.expires_at must be at most ${ttlSeconds} seconds after the decision (APPROVAL_GRANT_TTL_SECONDS): not after ${latest}`,
+        {
+          field: 'grant.expires_at',
+          latest,
+          max_seconds: ttlSeconds,
+        },
+      );
     }
   }
   return { applies_to_scope: scope, expires_at: new Date(ms).toISOString() };
@@ -165,9 +194,13 @@ export function decided(
     decider_notes: input.body.decider_notes ?? null,
     decided_at: input.now.toISOString(),
   };
-  if (input.grant) out.grants = [{ override_id: input.grant.override_id, applies_to_scope: input.grant.applies_to_scope, expires_at: input.grant.expires_at }];
+  if (input.grant)
+    out.grants = [
+      { override_id: input.grant.override_id, applies_to_scope: input.grant.applies_to_scope, expires_at: input.grant.expires_at },
+    ];
   // Approved without a grant: the approved operation, once, by its requester, for a while (docs/approvals.md).
-  out.authorizes_until = out.status === 'approved' && !input.grant ? new Date(input.now.getTime() + input.validitySeconds * 1000).toISOString() : null;
+  out.authorizes_until =
+    out.status === 'approved' && !input.grant ? new Date(input.now.getTime() + input.validitySeconds * 1000).toISOString() : null;
   out.consumed_by = null;
   out.consumed_at = null;
   return out;

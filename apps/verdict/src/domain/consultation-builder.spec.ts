@@ -20,8 +20,16 @@ function jcs(v: unknown): string {
 const sha = (s: string) => `sha256:${createHash('sha256').update(s).digest('hex')}`;
 
 function input(): DecisionInput {
-  const policy = compilePolicy([{ rule_id: 'rul-1', rule_version_id: 'rv-1', selector: {}, severity: 'ALLOW', version_created_at: '2026-01-01T00:00:00Z' }]);
-  const req = { action: 'a.b', resource: 'r:1', scope: { region: 'eu' }, parameters: { n: 1.5, s: 'é' }, context: { f: { value: null, source: 'x' } } };
+  const policy = compilePolicy([
+    { rule_id: 'rul-1', rule_version_id: 'rv-1', selector: {}, severity: 'ALLOW', version_created_at: '2026-01-01T00:00:00Z' },
+  ]);
+  const req = {
+    action: 'a.b',
+    resource: 'r:1',
+    scope: { region: 'eu' },
+    parameters: { n: 1.5, s: 'é' },
+    context: { f: { value: null, source: 'x' } },
+  };
   return {
     id: 'cns-1',
     operation: 'check',
@@ -49,7 +57,9 @@ describe(buildConsultation.name, () => {
 
   it('hashes the context input as docs/verdicts.md "Hashes and the signed verdict" says', () => {
     const i = input();
-    expect(i.contextHash.digest).toBe(sha(jcs({ action: i.action, resource: i.resource, scope: i.scope, parameters: i.parameters, context: i.context })));
+    expect(i.contextHash.digest).toBe(
+      sha(jcs({ action: i.action, resource: i.resource, scope: i.scope, parameters: i.parameters, context: i.context })),
+    );
   });
 
   it('hashes the whole record except normative_hash and signed_verdict', () => {
@@ -107,9 +117,30 @@ describe('the shadow member (docs/verdicts.md "Shadow rules")', () => {
     const base = input();
     const policy = compilePolicy([
       { rule_id: 'rul-1', rule_version_id: 'rv-1', selector: {}, severity: 'ALLOW', version_created_at: '2026-01-01T00:00:00Z' },
-      { rule_id: 'rul-2', rule_version_id: 'rv-2', selector: {}, severity: 'MANDATORY', version_created_at: '2026-01-01T00:00:00Z', mode: 'shadow' },
+      {
+        rule_id: 'rul-2',
+        rule_version_id: 'rv-2',
+        selector: {},
+        severity: 'MANDATORY',
+        version_created_at: '2026-01-01T00:00:00Z',
+        mode: 'shadow',
+      },
     ]);
-    return { ...base, evaluation: evaluate(policy, { mode: 'check', action: base.action, resource: base.resource, scope: base.scope, parameters: base.parameters, context: base.context }, 0) as CompleteEvaluation };
+    return {
+      ...base,
+      evaluation: evaluate(
+        policy,
+        {
+          mode: 'check',
+          action: base.action,
+          resource: base.resource,
+          scope: base.scope,
+          parameters: base.parameters,
+          context: base.context,
+        },
+        0,
+      ) as CompleteEvaluation,
+    };
   };
 
   it('is absent when no shadow rule disagrees', () => {
@@ -144,7 +175,9 @@ describe('hashes of a known consultation', () => {
   // Computed before the hot-path writer moved into libs/canonical: stored records and issued verdicts
   // must keep verifying, so these values never change.
   it('are the pinned context_hash, normative_hash and stored text', () => {
-    const policy = compilePolicy([{ rule_id: 'rul-1', rule_version_id: 'rv-1', selector: {}, severity: 'ALLOW', version_created_at: '2026-01-01T00:00:00Z' }]);
+    const policy = compilePolicy([
+      { rule_id: 'rul-1', rule_version_id: 'rv-1', selector: {}, severity: 'ALLOW', version_created_at: '2026-01-01T00:00:00Z' },
+    ]);
     const req = {
       action: 'a.b',
       resource: 'r:1',

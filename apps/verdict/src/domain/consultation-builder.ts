@@ -1,7 +1,14 @@
 // Builds the frozen consultation record of a complete evaluation, its hashes and its signed verdict
 // (docs/verdicts.md "Consultation record", "Signed verdict", "Hashes and the signed verdict"). Pure apart from
 // the signer handed in.
-import { canonicalJson, CanonicalizationError, sha256Hex, withLeadingMembers, type CanonicalText, type KnownTexts } from '@arbiter/canonical';
+import {
+  canonicalJson,
+  CanonicalizationError,
+  sha256Hex,
+  withLeadingMembers,
+  type CanonicalText,
+  type KnownTexts,
+} from '@arbiter/canonical';
 import { AppError } from '@arbiter/http';
 import type { CompleteEvaluation, Fact, Scope } from '@arbiter/policy';
 import type { ConsultationRecord, LedgerCitationEntry, RequiredContextRound } from './consultation-record';
@@ -42,16 +49,26 @@ export interface DecisionInput {
  * surrogate) is refused before this (http/unstorable-strings.ts); the canonical pass refuses a lone
  * surrogate again, before anything is signed.
  */
-export function contextHash(input: { action: string; resource: string; scope: Scope; parameters: Record<string, unknown>; context: Record<string, Fact> }): ContextHash {
+export function contextHash(input: {
+  action: string;
+  resource: string;
+  scope: Scope;
+  parameters: Record<string, unknown>;
+  context: Record<string, Fact>;
+}): ContextHash {
   const parts = new Map<object, CanonicalText>();
   let canonical: CanonicalText;
   try {
     // The three objects are written first and kept, so that normative_hash does not serialise them again.
     for (const part of [input.context, input.parameters, input.scope]) if (!parts.has(part)) parts.set(part, canonicalJson(part));
     // Members in RFC 8785 order, so that the writer does not sort them.
-    canonical = canonicalJson({ action: input.action, context: input.context, parameters: input.parameters, resource: input.resource, scope: input.scope }, parts);
+    canonical = canonicalJson(
+      { action: input.action, context: input.context, parameters: input.parameters, resource: input.resource, scope: input.scope },
+      parts,
+    );
   } catch (err) {
-    if (err instanceof CanonicalizationError) throw new AppError(400, 'validation_failed', `The request cannot be canonicalised (RFC 8785): ${err.message}`);
+    if (err instanceof CanonicalizationError)
+      throw new AppError(400, 'validation_failed', `The request cannot be canonicalised (RFC 8785): ${err.message}`);
     throw err;
   }
   return { digest: `sha256:${sha256Hex(canonical)}`, parts };
@@ -64,7 +81,10 @@ export interface ContextHash {
 }
 
 /** normative_hash (docs/verdicts.md "Hashes and the signed verdict"): the record without normative_hash and signed_verdict. */
-export function normativeHash(record: Omit<ConsultationRecord, 'normative_hash' | 'signed_verdict'> & Partial<ConsultationRecord>, known: KnownTexts | null = null): string {
+export function normativeHash(
+  record: Omit<ConsultationRecord, 'normative_hash' | 'signed_verdict'> & Partial<ConsultationRecord>,
+  known: KnownTexts | null = null,
+): string {
   const { normative_hash: _n, signed_verdict: _s, ...rest } = record;
   return `sha256:${sha256Hex(canonicalJson(rest, known))}`;
 }

@@ -16,7 +16,14 @@ describe(parseConsultationQuery.name, () => {
   });
 
   it('refuses bad bounds, limits and cursors', () => {
-    for (const q of [{ since: 'March' }, { until: '2026-13-45' }, { limit: 0 }, { limit: 1001 }, { limit: 2.5 }, { since: '2026-02-02', until: '2026-02-01' }]) {
+    for (const q of [
+      { since: 'March' },
+      { until: '2026-13-45' },
+      { limit: 0 },
+      { limit: 1001 },
+      { limit: 2.5 },
+      { since: '2026-02-02', until: '2026-02-01' },
+    ]) {
       expect(() => parseConsultationQuery(q)).toThrow(expect.objectContaining({ status: 400, code: 'invalid_query' }));
     }
     for (const cursor of ['%%%', Buffer.from('{"t":"x","i":1}').toString('base64url')]) {
@@ -26,6 +33,9 @@ describe(parseConsultationQuery.name, () => {
 
   it('round-trips its own cursors', () => {
     const cursor = cursorAfter({ requested_at: '2026-03-01T00:00:00.001Z', id: 'cns-9' });
-    expect(parseConsultationQuery({ cursor, limit: 1000 }).after).toEqual({ requested_at: new Date('2026-03-01T00:00:00.001Z'), id: 'cns-9' });
+    expect(parseConsultationQuery({ cursor, limit: 1000 }).after).toEqual({
+      requested_at: new Date('2026-03-01T00:00:00.001Z'),
+      id: 'cns-9',
+    });
   });
 });

@@ -40,7 +40,8 @@ export function parseBound(name: 'since' | 'until', raw: string | undefined): Da
   if (raw === undefined || raw === '') return undefined;
   const dateOnly = DATE_ONLY.test(raw);
   const ms = dateOnly || DATE_TIME.test(raw) ? Date.parse(dateOnly ? `${raw}T00:00:00Z` : raw) : NaN;
-  if (Number.isNaN(ms)) throw badRequest('invalid_query', `${name} must be an ISO 8601 date (YYYY-MM-DD) or timestamp`, { parameter: name });
+  if (Number.isNaN(ms))
+    throw badRequest('invalid_query', `${name} must be an ISO 8601 date (YYYY-MM-DD) or timestamp`, { parameter: name });
   return new Date(dateOnly && name === 'until' ? ms + DAY_MS - 1 : ms);
 }
 
@@ -53,13 +54,17 @@ export function parseConsultationQuery(q: ConsultationQuery): { filter: Consulta
     verdict: q.verdict || undefined,
     dominating_rule_id: q.dominating_rule_id || undefined,
   };
-  if (filter.since && filter.until && filter.since > filter.until) throw badRequest('invalid_query', 'since is after until', { parameter: 'since' });
+  if (filter.since && filter.until && filter.since > filter.until)
+    throw badRequest('invalid_query', 'since is after until', { parameter: 'since' });
   const limit = parseLimit(q.limit, () => badRequest('invalid_query', 'limit must be an integer from 1 to 1000', { parameter: 'limit' }));
-  const position = decodeCursor<{ t?: unknown; i?: unknown }>(q.cursor, () => badRequest('invalid_cursor', 'cursor is not one this list returned'));
+  const position = decodeCursor<{ t?: unknown; i?: unknown }>(q.cursor, () =>
+    badRequest('invalid_cursor', 'cursor is not one this list returned'),
+  );
   let after: ConsultationPosition | undefined;
   if (position) {
     const t = typeof position.t === 'string' ? new Date(position.t) : null;
-    if (!t || Number.isNaN(t.getTime()) || typeof position.i !== 'string') throw badRequest('invalid_cursor', 'cursor is not one this list returned');
+    if (!t || Number.isNaN(t.getTime()) || typeof position.i !== 'string')
+      throw badRequest('invalid_cursor', 'cursor is not one this list returned');
     after = { requested_at: t, id: position.i };
   }
   return { filter, limit, after };

@@ -1,7 +1,15 @@
 import { evaluate, explain, type CompleteEvaluation, type EvaluationRequest } from '@arbiter/policy';
 import type { RuleState, TenantState } from '@arbiter/internal-api';
 import type { ConsultationRecord } from './consultation-record';
-import { EXPLAINED_VERDICTS, explanationBasis, ExplanationBasisError, explanationPolicy, explanationRequest, recordedEvaluation, type RuleVersionContent } from './explanation-basis';
+import {
+  EXPLAINED_VERDICTS,
+  explanationBasis,
+  ExplanationBasisError,
+  explanationPolicy,
+  explanationRequest,
+  recordedEvaluation,
+  type RuleVersionContent,
+} from './explanation-basis';
 import { registryState } from './registry-state.fixture';
 import { buildSnapshot } from './tenant-snapshot';
 
@@ -36,21 +44,49 @@ function state(extra: Partial<TenantState> = {}): TenantState {
     ],
     rules: [
       rule('large', 'scp-all', { conditions: [{ field: 'amount', op: 'gt', value: 10000 }] }),
-      rule('prod', 'scp-eu-prod', { severity: 'REQUIRES_APPROVAL', conditions: [{ field: 'amount', op: 'gt', value: 500 }], deciders: ['role-ops'] }),
+      rule('prod', 'scp-eu-prod', {
+        severity: 'REQUIRES_APPROVAL',
+        conditions: [{ field: 'amount', op: 'gt', value: 500 }],
+        deciders: ['role-ops'],
+      }),
       rule('memo', 'scp-eu', { conditions: [{ field: 'memo', op: 'contains', value: 'gift' }] }),
       rule('small', 'scp-eu', { severity: 'ALLOW', conditions: [{ field: 'amount', op: 'lte', value: 50 }] }),
       rule('us', 'scp-us', { conditions: [{ field: 'amount', op: 'gt', value: 1 }] }),
     ],
     overrides: [
-      { id: 'ovr-cel', override_type: 'conditional', target_type: 'rule', target_ids: ['rul-memo'], scope_id: 'scp-eu', scope_ids: ['scp-eu'], applies_to_scope: null, conditions: 'currency == "CHF"', expires_at: null, approval_id: null },
-      { id: 'ovr-us', override_type: 'permanent', target_type: 'rule', target_ids: ['rul-us'], scope_id: 'scp-us', scope_ids: ['scp-us'], applies_to_scope: null, conditions: null, expires_at: null, approval_id: null },
+      {
+        id: 'ovr-cel',
+        override_type: 'conditional',
+        target_type: 'rule',
+        target_ids: ['rul-memo'],
+        scope_id: 'scp-eu',
+        scope_ids: ['scp-eu'],
+        applies_to_scope: null,
+        conditions: 'currency == "CHF"',
+        expires_at: null,
+        approval_id: null,
+      },
+      {
+        id: 'ovr-us',
+        override_type: 'permanent',
+        target_type: 'rule',
+        target_ids: ['rul-us'],
+        scope_id: 'scp-us',
+        scope_ids: ['scp-us'],
+        applies_to_scope: null,
+        conditions: null,
+        expires_at: null,
+        approval_id: null,
+      },
     ],
     ...extra,
   });
 }
 
 const versionsOf = (s: TenantState) =>
-  new Map<string, RuleVersionContent>(s.rules.map((r) => [r.rule_version_id, { ...r, id: r.rule_version_id, created_at: r.version_created_at }]));
+  new Map<string, RuleVersionContent>(
+    s.rules.map((r) => [r.rule_version_id, { ...r, id: r.rule_version_id, created_at: r.version_created_at }]),
+  );
 
 /** A record as the gateway freezes it: the members explain() reads. */
 function recordOf(request: EvaluationRequest, result: CompleteEvaluation, requestedAt: Date): ConsultationRecord {
@@ -75,7 +111,14 @@ function recordOf(request: EvaluationRequest, result: CompleteEvaluation, reques
 }
 
 const at = new Date('2026-03-01T12:00:00.000Z');
-const check = (parameters: object, scope: object = { region: 'eu', env: 'prod' }): EvaluationRequest => ({ mode: 'check', action: 'pay.out', resource: 'acct:1', scope: scope as never, parameters: parameters as never, context: {} });
+const check = (parameters: object, scope: object = { region: 'eu', env: 'prod' }): EvaluationRequest => ({
+  mode: 'check',
+  action: 'pay.out',
+  resource: 'acct:1',
+  scope: scope as never,
+  parameters: parameters as never,
+  context: {},
+});
 
 describe(explanationBasis.name, () => {
   it('keeps nothing for a verdict that has no explanation', () => {
@@ -123,7 +166,9 @@ describe(explanationPolicy.name, () => {
     const policy = explanationPolicy(record, versionsOf(s), explanationBasis(snapshot, result.verdict, result.precedence_trace));
     const again = evaluate(policy, explanationRequest(record), new Date(record.requested_at)) as CompleteEvaluation;
     expect(again.precedence_trace).toEqual(result.precedence_trace);
-    expect(JSON.stringify(explain(policy, explanationRequest(record), recordedEvaluation(record), new Date(record.requested_at)))).toBe(JSON.stringify(inline));
+    expect(JSON.stringify(explain(policy, explanationRequest(record), recordedEvaluation(record), new Date(record.requested_at)))).toBe(
+      JSON.stringify(inline),
+    );
   });
 
   it('refuses a trace whose rule version is not available, rather than explaining from less', () => {
@@ -139,9 +184,20 @@ describe(explanationPolicy.name, () => {
 
 describe(explanationRequest.name, () => {
   it('reads a check through its parameters, a resolve through its Facts only, and cited fields as ledger Facts', () => {
-    const base = { action: 'pay.out', resource: 'acct:1', scope_used: { region: 'eu' }, parameters: { amount: 5 }, context_snapshot: { kyc: { value: 'ok', source: 'ledger:fct-1' } }, ledger_citations: { kyc: { stream_id: 'kyc', fact_id: 'fct-1', fact_hash: 'sha256:00', payload_path: 'kyc' } } };
+    const base = {
+      action: 'pay.out',
+      resource: 'acct:1',
+      scope_used: { region: 'eu' },
+      parameters: { amount: 5 },
+      context_snapshot: { kyc: { value: 'ok', source: 'ledger:fct-1' } },
+      ledger_citations: { kyc: { stream_id: 'kyc', fact_id: 'fct-1', fact_hash: 'sha256:00', payload_path: 'kyc' } },
+    };
     const c = explanationRequest({ ...base, operation: 'check' } as unknown as ConsultationRecord);
-    expect(c).toMatchObject({ mode: 'check', parameters: { amount: 5 }, context: { kyc: { value: 'ok', source: 'ledger', verification_status: 'verified', ledger_stream: 'kyc' } } });
+    expect(c).toMatchObject({
+      mode: 'check',
+      parameters: { amount: 5 },
+      context: { kyc: { value: 'ok', source: 'ledger', verification_status: 'verified', ledger_stream: 'kyc' } },
+    });
     const r = explanationRequest({ ...base, operation: 'resolve' } as unknown as ConsultationRecord);
     expect(r.mode).toBe('resolve');
     expect(r).not.toHaveProperty('parameters');

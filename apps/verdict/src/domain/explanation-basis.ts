@@ -77,7 +77,11 @@ function indexOf(snapshot: TenantSnapshot): SnapshotIndex {
  * The basis of an explanation decided on `snapshot` with this trace: null when the consultation needs
  * none (another verdict, or nothing beyond the record and its rule versions).
  */
-export function explanationBasis(snapshot: TenantSnapshot, verdict: string, trace: readonly Pick<PrecedenceTraceEntry, 'rule_id'>[]): ExplanationBasis | null {
+export function explanationBasis(
+  snapshot: TenantSnapshot,
+  verdict: string,
+  trace: readonly Pick<PrecedenceTraceEntry, 'rule_id'>[],
+): ExplanationBasis | null {
   if (!EXPLAINED_VERDICTS.has(verdict)) return null;
   const index = indexOf(snapshot);
   const overrides = new Map<string, EngineOverride>();
@@ -135,7 +139,8 @@ function selectorFor(match: string, scope: Scope): Scope {
   if (match === 'tenant') return {};
   if (match === 'exact') return scope;
   const keys = Object.keys(scope).sort();
-  if (match !== 'partial' || keys.length < 2) throw new ExplanationBasisError(`scope_match ${match} cannot hold for a scope of ${keys.length} fields`);
+  if (match !== 'partial' || keys.length < 2)
+    throw new ExplanationBasisError(`scope_match ${match} cannot hold for a scope of ${keys.length} fields`);
   return { [keys[0]]: scope[keys[0]] };
 }
 
@@ -143,11 +148,16 @@ function selectorFor(match: string, scope: Scope): Scope {
  * The policy explain() saw, rebuilt: the trace's candidates at their recorded versions, each placed
  * so that it matches the recorded scope as it did, with the basis's overrides and settings.
  */
-export function explanationPolicy(record: ConsultationRecord, versions: ReadonlyMap<string, RuleVersionContent>, basis: ExplanationBasis | null): CompiledPolicy {
+export function explanationPolicy(
+  record: ConsultationRecord,
+  versions: ReadonlyMap<string, RuleVersionContent>,
+  basis: ExplanationBasis | null,
+): CompiledPolicy {
   const scope = record.scope_used as Scope;
   const rules = record.precedence_trace.map((entry) => {
     const v = versions.get(entry.rule_version_id);
-    if (!v || v.rule_id !== entry.rule_id) throw new ExplanationBasisError(`rule version ${entry.rule_version_id} of ${entry.rule_id} is not available`);
+    if (!v || v.rule_id !== entry.rule_id)
+      throw new ExplanationBasisError(`rule version ${entry.rule_version_id} of ${entry.rule_id} is not available`);
     // Enforced by definition: shadow rules never enter the trace.
     const content = ruleContent<Severity, Condition, Requirement>({
       directive: v.directive,
@@ -161,9 +171,17 @@ export function explanationPolicy(record: ConsultationRecord, versions: Readonly
       priority: v.priority,
       mode: 'enforce',
     });
-    return engineRule(content, { rule_id: v.rule_id, rule_version_id: v.id, selector: selectorFor(entry.scope_match, scope), version_created_at: v.created_at });
+    return engineRule(content, {
+      rule_id: v.rule_id,
+      rule_version_id: v.id,
+      selector: selectorFor(entry.scope_match, scope),
+      version_created_at: v.created_at,
+    });
   });
-  return compilePolicy(rules, basis?.overrides ?? [], { default_verdict: basis?.default_verdict ?? null, context_schema: basis?.context_schema ?? null });
+  return compilePolicy(rules, basis?.overrides ?? [], {
+    default_verdict: basis?.default_verdict ?? null,
+    context_schema: basis?.context_schema ?? null,
+  });
 }
 
 /** The request as evaluated: check reads its parameters and Facts, resolve its accumulated Facts; verified ledger citations as ledger Facts. */

@@ -1,4 +1,12 @@
-import { citedFactId, claimsLedger, engineContext, ledgerCitationMeets, proofProblem, sealerProblem, valueProblem } from './ledger-citation';
+import {
+  citedFactId,
+  claimsLedger,
+  engineContext,
+  ledgerCitationMeets,
+  proofProblem,
+  sealerProblem,
+  valueProblem,
+} from './ledger-citation';
 import { citedProof, factHashOf, KYC_SEALER, ledgerKey, makeStream } from './ledger-proof.fixture';
 
 const TENANT = 'tnt-0123456789abcdef01234567';
@@ -70,9 +78,19 @@ describe(proofProblem.name, () => {
     const sized = citedProof(facts, 4, key);
     sized.tree_size = 6;
     expect(proofProblem(sized, key.keys, TENANT, facts[4].fact_id)).toMatch(/checkpoint does not verify/);
-    const streamed = citedProof(makeStream(TENANT, 'other', facts.map((f) => f.custom_payload)), 4, key);
+    const streamed = citedProof(
+      makeStream(
+        TENANT,
+        'other',
+        facts.map((f) => f.custom_payload),
+      ),
+      4,
+      key,
+    );
     streamed.fact = { ...streamed.fact };
-    expect(proofProblem({ ...streamed, fact: facts[4], parent: facts[3] }, key.keys, TENANT, facts[4].fact_id)).toMatch(/checkpoint does not verify/);
+    expect(proofProblem({ ...streamed, fact: facts[4], parent: facts[3] }, key.keys, TENANT, facts[4].fact_id)).toMatch(
+      /checkpoint does not verify/,
+    );
   });
 
   it('refuses a checkpoint signed by a key the ledger does not publish', () => {
@@ -92,7 +110,8 @@ describe(proofProblem.name, () => {
 describe(citedFactId.name, () => {
   it('reads ledger:<fct id> and nothing else', () => {
     expect(citedFactId('ledger:fct-0123456789abcdef01234567')).toBe('fct-0123456789abcdef01234567');
-    for (const s of ['ledger', 'ledger:', 'ledger:fct-1', 'ledger:FCT-0123456789ABCDEF01234567', 'kyc:fct-0123456789abcdef01234567']) expect(citedFactId(s)).toBeNull();
+    for (const s of ['ledger', 'ledger:', 'ledger:fct-1', 'ledger:FCT-0123456789ABCDEF01234567', 'kyc:fct-0123456789abcdef01234567'])
+      expect(citedFactId(s)).toBeNull();
   });
 
   it('counts ledger and ledger:… as claims of the ledger, other sources not', () => {
@@ -136,11 +155,23 @@ describe(engineContext.name, () => {
 
   it('makes only the verified fields ledger Facts, verified, of the cited stream, keeping value, confidence and as_of', () => {
     const context = {
-      'beneficiary.country': { value: 'DE', source: 'ledger:fct-1', payload_path: 'kyc.country', verification_status: 'unverified' as const, as_of: '2026-01-01T00:00:00Z' },
+      'beneficiary.country': {
+        value: 'DE',
+        source: 'ledger:fct-1',
+        payload_path: 'kyc.country',
+        verification_status: 'unverified' as const,
+        as_of: '2026-01-01T00:00:00Z',
+      },
       amount: { value: 5, source: 'agent', verification_status: 'verified' as const },
     };
     expect(engineContext(context, { 'beneficiary.country': citation })).toEqual({
-      'beneficiary.country': { value: 'DE', source: 'ledger', verification_status: 'verified', ledger_stream: 's', as_of: '2026-01-01T00:00:00Z' },
+      'beneficiary.country': {
+        value: 'DE',
+        source: 'ledger',
+        verification_status: 'verified',
+        ledger_stream: 's',
+        as_of: '2026-01-01T00:00:00Z',
+      },
       amount: context.amount,
     });
     expect(engineContext(context, null)).toBe(context);

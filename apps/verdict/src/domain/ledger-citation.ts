@@ -107,9 +107,15 @@ export function proofProblem(proof: CitedFactProof, keys: unknown, tenantId: str
       return 'the fact does not hash to its fact_hash';
     }
     if (parent === null) {
-      if (fact.sequence !== 1 || fact.parent_fact_id !== null || fact.prev_hash !== GENESIS_PREV_HASH) return 'the fact has no parent but is not the first of its stream';
+      if (fact.sequence !== 1 || fact.parent_fact_id !== null || fact.prev_hash !== GENESIS_PREV_HASH)
+        return 'the fact has no parent but is not the first of its stream';
     } else {
-      if (parent.fact_id !== fact.parent_fact_id || parent.stream_id !== fact.stream_id || parent.tenant_id !== tenantId || parent.sequence !== fact.sequence - 1) {
+      if (
+        parent.fact_id !== fact.parent_fact_id ||
+        parent.stream_id !== fact.stream_id ||
+        parent.tenant_id !== tenantId ||
+        parent.sequence !== fact.sequence - 1
+      ) {
         return 'the parent the ledger gave is not the fact before it in its stream';
       }
       if (ledgerFactHash(parent as never, parent as never, parent.prev_hash) !== parent.fact_hash || parent.fact_hash !== fact.prev_hash) {
@@ -120,9 +126,20 @@ export function proofProblem(proof: CitedFactProof, keys: unknown, tenantId: str
       return `leaf_index ${String(proof.leaf_index)} is not the fact's position in a tree of ${String(proof.tree_size)}`;
     }
     const checkpoint = verifyCheckpoint(proof.checkpoint, keys, { streamId: fact.stream_id, treeSize: proof.tree_size });
-    if (!checkpoint.valid) return `the checkpoint does not verify: ${checkpoint.checks.filter((c) => c.status === 'fail').map((c) => c.message).join('; ')}`;
-    if (!Array.isArray(proof.inclusion_path) || !proof.inclusion_path.every(isDigestText)) return 'the inclusion path is not a list of sha256 digests';
-    const included = verifyInclusion(proof.leaf_index, proof.tree_size, factLeaf(fact.fact_hash), proof.inclusion_path.map(digestBytes), digestBytes(proof.checkpoint.root_hash));
+    if (!checkpoint.valid)
+      return `the checkpoint does not verify: ${checkpoint.checks
+        .filter((c) => c.status === 'fail')
+        .map((c) => c.message)
+        .join('; ')}`;
+    if (!Array.isArray(proof.inclusion_path) || !proof.inclusion_path.every(isDigestText))
+      return 'the inclusion path is not a list of sha256 digests';
+    const included = verifyInclusion(
+      proof.leaf_index,
+      proof.tree_size,
+      factLeaf(fact.fact_hash),
+      proof.inclusion_path.map(digestBytes),
+      digestBytes(proof.checkpoint.root_hash),
+    );
     return included ? null : "the inclusion path does not lead from the fact's leaf to the checkpoint's root";
   } catch (err) {
     return `the ledger's answer cannot be checked: ${(err as Error).message}`;
@@ -136,7 +153,8 @@ export function proofProblem(proof: CitedFactProof, keys: unknown, tenantId: str
  */
 export function sealerProblem(sealedBy: string | null | undefined, party: CitingParty): 'self_sealed' | 'sealer_unknown' | null {
   if (typeof sealedBy !== 'string' || sealedBy === '') return 'sealer_unknown';
-  if (sealedBy === party.principalId || (party.onBehalfOf !== undefined && party.onBehalfOf !== null && sealedBy === party.onBehalfOf)) return 'self_sealed';
+  if (sealedBy === party.principalId || (party.onBehalfOf !== undefined && party.onBehalfOf !== null && sealedBy === party.onBehalfOf))
+    return 'self_sealed';
   return null;
 }
 
@@ -154,7 +172,10 @@ export function valueProblem(payload: Record<string, unknown>, path: string, val
  * as sent. Only fields whose citation the gateway verified are in `citations`, so nothing else can
  * become a ledger Fact.
  */
-export function engineContext(context: Record<string, CitingFact>, citations: Readonly<Record<string, Pick<LedgerCitation, 'stream_id'>>> | null | undefined): Record<string, Fact> {
+export function engineContext(
+  context: Record<string, CitingFact>,
+  citations: Readonly<Record<string, Pick<LedgerCitation, 'stream_id'>>> | null | undefined,
+): Record<string, Fact> {
   if (!citations) return context;
   const cited = Object.keys(citations).filter((field) => Object.prototype.hasOwnProperty.call(context, field));
   if (cited.length === 0) return context;

@@ -17,12 +17,26 @@ export const KYC_SEALER = 'agn-00000000000000000000c0de';
 export function factHashOf(f: Omit<LedgerFactView, 'fact_hash' | 'parent_fact_id' | 'sequence'>): string {
   // sealed_by is a member when the fact has one (docs/ledger-formats.md "fact_hash").
   const sealedBy = f.sealed_by === null || f.sealed_by === undefined ? {} : { sealed_by: f.sealed_by };
-  const text = canonicalize({ fact_id: f.fact_id, stream_id: f.stream_id, tenant_id: f.tenant_id, actor: f.actor, sealed_at_ms: f.sealed_at_ms, ...sealedBy, custom_payload: f.custom_payload, prev_hash: f.prev_hash })!;
+  const text = canonicalize({
+    fact_id: f.fact_id,
+    stream_id: f.stream_id,
+    tenant_id: f.tenant_id,
+    actor: f.actor,
+    sealed_at_ms: f.sealed_at_ms,
+    ...sealedBy,
+    custom_payload: f.custom_payload,
+    prev_hash: f.prev_hash,
+  })!;
   return `sha256:${createHash('sha256').update(text, 'utf8').digest('hex')}`;
 }
 
 /** A stream of facts with these payloads, chained from the genesis value, sealed by `sealedBy(i)` (null: before sealers were recorded). */
-export function makeStream(tenantId: string, streamId: string, payloads: Array<Record<string, unknown>>, sealedBy: (i: number) => string | null = () => KYC_SEALER): LedgerFactView[] {
+export function makeStream(
+  tenantId: string,
+  streamId: string,
+  payloads: Array<Record<string, unknown>>,
+  sealedBy: (i: number) => string | null = () => KYC_SEALER,
+): LedgerFactView[] {
   const facts: LedgerFactView[] = [];
   payloads.forEach((custom_payload, i) => {
     const prev = facts[i - 1];
@@ -58,13 +72,28 @@ function path(m: number, leaves: Buffer[]): Buffer[] {
 export function ledgerKey(kid = 'ledger:2026') {
   const { publicKey, privateKey } = generateKeyPairSync('ed25519');
   const jwk = publicKey.export({ format: 'jwk' });
-  return { kid, privateKey, keys: { keys: [{ kid, kty: 'OKP', crv: 'Ed25519', x: jwk.x!, alg: 'EdDSA', use: 'sig', not_before: '2026-01-01T00:00:00.000Z', not_after: null }] } };
+  return {
+    kid,
+    privateKey,
+    keys: {
+      keys: [
+        { kid, kty: 'OKP', crv: 'Ed25519', x: jwk.x!, alg: 'EdDSA', use: 'sig', not_before: '2026-01-01T00:00:00.000Z', not_after: null },
+      ],
+    },
+  };
 }
 
 /** The ledger's answer about fact `index` of `facts` (the whole stream), its checkpoint signed with `key`. */
 export function citedProof(facts: LedgerFactView[], index: number, key: ReturnType<typeof ledgerKey>): CitedFactProof {
   const leaves = facts.map((f) => leaf(f.fact_hash));
-  const unsigned = { stream_id: facts[0].stream_id, tree_size: facts.length, root_hash: hex(root(leaves)), created_at_ms: 1_795_000_100_000, key_id: key.kid, signature_alg: 'Ed25519' };
+  const unsigned = {
+    stream_id: facts[0].stream_id,
+    tree_size: facts.length,
+    root_hash: hex(root(leaves)),
+    created_at_ms: 1_795_000_100_000,
+    key_id: key.kid,
+    signature_alg: 'Ed25519',
+  };
   const signature = sign(null, Buffer.from(canonicalize(unsigned)!, 'utf8'), key.privateKey).toString('base64');
   return {
     fact: facts[index],

@@ -1,4 +1,14 @@
-import { MAX_NESTING, mergeScope, parseCheckBody, parseContext, parseResolveBody, parseVerdictTtl, scopeFromContext, tooDeep, validateScope } from './request-parsing';
+import {
+  MAX_NESTING,
+  mergeScope,
+  parseCheckBody,
+  parseContext,
+  parseResolveBody,
+  parseVerdictTtl,
+  scopeFromContext,
+  tooDeep,
+  validateScope,
+} from './request-parsing';
 
 const schema = new Map<string, { allowed_values?: Array<string | number | boolean>; type?: 'string' | 'number' | 'boolean' }>([
   ['region', { allowed_values: ['eu', 'us'] }],
@@ -17,12 +27,20 @@ describe(parseVerdictTtl.name, () => {
 
 describe(validateScope.name, () => {
   it('accepts fields of the scope_schema with allowed values and types', () => {
-    expect(validateScope({ region: 'eu', tier: 2, team: 'x' }, schema, 'invalid_scope_field')).toEqual({ region: 'eu', tier: 2, team: 'x' });
+    expect(validateScope({ region: 'eu', tier: 2, team: 'x' }, schema, 'invalid_scope_field')).toEqual({
+      region: 'eu',
+      tier: 2,
+      team: 'x',
+    });
   });
 
   it('refuses an unknown field with the code of the operation', () => {
-    expect(() => validateScope({ planet: 'mars' }, schema, 'invalid_scope_field')).toThrow(expect.objectContaining({ code: 'invalid_scope_field', details: expect.objectContaining({ field: 'planet' }) }));
-    expect(() => validateScope({ planet: 'mars' }, schema, 'unknown_scope_field')).toThrow(expect.objectContaining({ code: 'unknown_scope_field' }));
+    expect(() => validateScope({ planet: 'mars' }, schema, 'invalid_scope_field')).toThrow(
+      expect.objectContaining({ code: 'invalid_scope_field', details: expect.objectContaining({ field: 'planet' }) }),
+    );
+    expect(() => validateScope({ planet: 'mars' }, schema, 'unknown_scope_field')).toThrow(
+      expect.objectContaining({ code: 'unknown_scope_field' }),
+    );
   });
 
   it('refuses values outside allowed_values, of the wrong type, or not scalar', () => {
@@ -38,7 +56,10 @@ describe(validateScope.name, () => {
 
 describe(parseContext.name, () => {
   it('accepts Facts, null being a value', () => {
-    const context = { a: { value: null, source: 's' }, b: { value: 1, source: 's', verification_status: 'verified', confidence: 1, as_of: '2026-01-01T00:00:00Z' } };
+    const context = {
+      a: { value: null, source: 's' },
+      b: { value: 1, source: 's', verification_status: 'verified', confidence: 1, as_of: '2026-01-01T00:00:00Z' },
+    };
     expect(parseContext(context)).toEqual(context);
   });
 
@@ -53,9 +74,14 @@ describe(parseContext.name, () => {
     ['a bad as_of', { a: { value: 1, source: 's', as_of: 'yesterday' } }],
     ['a payload_path without a ledger citation', { a: { value: 1, source: 's', payload_path: 'kyc.country' } }],
     ['a payload_path that is not a string', { a: { value: 1, source: 'ledger:fct-000000000000000000000001', payload_path: 3 } }],
-    ['a payload_path with an empty segment', { a: { value: 1, source: 'ledger:fct-000000000000000000000001', payload_path: 'kyc..country' } }],
+    [
+      'a payload_path with an empty segment',
+      { a: { value: 1, source: 'ledger:fct-000000000000000000000001', payload_path: 'kyc..country' } },
+    ],
   ])('refuses a Fact with %s (invalid_context_shape naming the field)', (_why, context) => {
-    expect(() => parseContext(context)).toThrow(expect.objectContaining({ status: 400, code: 'invalid_context_shape', details: { field: 'a' } }));
+    expect(() => parseContext(context)).toThrow(
+      expect.objectContaining({ status: 400, code: 'invalid_context_shape', details: { field: 'a' } }),
+    );
   });
 
   it('accepts a ledger citation with a payload_path (its proof is checked later)', () => {
@@ -64,7 +90,8 @@ describe(parseContext.name, () => {
   });
 
   it('refuses a context that is not a map', () => {
-    for (const context of [[], 'x', null]) expect(() => parseContext(context)).toThrow(expect.objectContaining({ code: 'invalid_context_shape' }));
+    for (const context of [[], 'x', null])
+      expect(() => parseContext(context)).toThrow(expect.objectContaining({ code: 'invalid_context_shape' }));
   });
 });
 
@@ -72,26 +99,39 @@ describe(scopeFromContext.name, () => {
   const fact = (value: unknown) => ({ value, source: 's' });
 
   it('takes scope.<field> Facts and bare scope_schema field names', () => {
-    expect(scopeFromContext({ 'scope.region': fact('eu'), tier: fact(3), 'transfer.amount': fact(5) }, schema)).toEqual({ region: 'eu', tier: 3 });
+    expect(scopeFromContext({ 'scope.region': fact('eu'), tier: fact(3), 'transfer.amount': fact(5) }, schema)).toEqual({
+      region: 'eu',
+      tier: 3,
+    });
   });
 
   it('refuses a scope.<field> the scope_schema lacks, and values it refuses', () => {
-    expect(() => scopeFromContext({ 'scope.planet': fact('mars') }, schema)).toThrow(expect.objectContaining({ code: 'unknown_scope_field' }));
-    expect(() => scopeFromContext({ 'scope.region': fact('apac') }, schema)).toThrow(expect.objectContaining({ code: 'invalid_scope_value' }));
+    expect(() => scopeFromContext({ 'scope.planet': fact('mars') }, schema)).toThrow(
+      expect.objectContaining({ code: 'unknown_scope_field' }),
+    );
+    expect(() => scopeFromContext({ 'scope.region': fact('apac') }, schema)).toThrow(
+      expect.objectContaining({ code: 'invalid_scope_value' }),
+    );
   });
 });
 
 describe(mergeScope.name, () => {
   it('widens, and refuses a field that would change value', () => {
     expect(mergeScope({ region: 'eu' }, { team: 'a', region: 'eu' }, 'c')).toEqual({ region: 'eu', team: 'a' });
-    expect(() => mergeScope({ region: 'eu' }, { region: 'us' }, 'scope_conflict')).toThrow(expect.objectContaining({ status: 409, code: 'scope_conflict' }));
+    expect(() => mergeScope({ region: 'eu' }, { region: 'us' }, 'scope_conflict')).toThrow(
+      expect.objectContaining({ status: 409, code: 'scope_conflict' }),
+    );
   });
 });
 
 describe(parseResolveBody.name, () => {
   it('tells the variants apart by their fields', () => {
     expect(parseResolveBody({ action: 'a', resource: 'r', scope: {}, context: {} })).toMatchObject({ variant: 'detailed', action: 'a' });
-    expect(parseResolveBody({ action_type: 'a', context: {}, correlation: { agent_run_id: 'x' } })).toMatchObject({ variant: 'overview', action_type: 'a', correlation: { agent_run_id: 'x' } });
+    expect(parseResolveBody({ action_type: 'a', context: {}, correlation: { agent_run_id: 'x' } })).toMatchObject({
+      variant: 'overview',
+      action_type: 'a',
+      correlation: { agent_run_id: 'x' },
+    });
   });
 
   it('refuses fields of the other variant, a missing context, and bad correlation ids', () => {
@@ -108,12 +148,18 @@ describe(parseResolveBody.name, () => {
   });
 
   it('reports a Fact without value as invalid_context_shape', () => {
-    expect(() => parseResolveBody({ action_type: 'a', context: { f: { source: 's' } } })).toThrow(expect.objectContaining({ code: 'invalid_context_shape' }));
+    expect(() => parseResolveBody({ action_type: 'a', context: { f: { source: 's' } } })).toThrow(
+      expect.objectContaining({ code: 'invalid_context_shape' }),
+    );
   });
   it('refuses a detailed scope value that is not a scalar with validation_failed, as the OpenAPI shape does', () => {
     for (const value of [{ nested: true }, [1], null]) {
       expect(() => parseResolveBody({ action: 'a', resource: 'r', scope: { region: value }, context: {} })).toThrow(
-        expect.objectContaining({ status: 400, code: 'validation_failed', details: { fields: [{ field: 'scope.region', message: 'must be a string, number or boolean' }] } }),
+        expect.objectContaining({
+          status: 400,
+          code: 'validation_failed',
+          details: { fields: [{ field: 'scope.region', message: 'must be a string, number or boolean' }] },
+        }),
       );
     }
   });
@@ -121,7 +167,14 @@ describe(parseResolveBody.name, () => {
 
 describe(parseCheckBody.name, () => {
   it('keeps the fields of the OpenAPI CheckRequest, parsing the context', () => {
-    const body = { action: 'a.b', resource: 'r', scope: { region: 'eu' }, parameters: { n: 1 }, on_behalf_of: 'hum-1', context: { f: { value: 1, source: 'kyc' } } };
+    const body = {
+      action: 'a.b',
+      resource: 'r',
+      scope: { region: 'eu' },
+      parameters: { n: 1 },
+      on_behalf_of: 'hum-1',
+      context: { f: { value: 1, source: 'kyc' } },
+    };
     expect(parseCheckBody(body)).toEqual(body);
     expect(parseCheckBody({ action: 'a', resource: 'r', scope: {} })).toEqual({ action: 'a', resource: 'r', scope: {} });
   });
@@ -152,7 +205,11 @@ describe(parseCheckBody.name, () => {
     expect(parseResolveBody({ ...op, context: {}, explain: true })).toMatchObject({ variant: 'detailed', explain: true });
     expect(parseResolveBody({ action_type: 'a', context: {} })).toMatchObject({ variant: 'overview', explain: false });
     for (const explain of ['true', 1, null, {}]) {
-      const refused = expect.objectContaining({ status: 400, code: 'validation_failed', details: { fields: [{ field: 'explain', message: 'must be a boolean' }] } });
+      const refused = expect.objectContaining({
+        status: 400,
+        code: 'validation_failed',
+        details: { fields: [{ field: 'explain', message: 'must be a boolean' }] },
+      });
       expect(() => parseCheckBody({ ...op, explain })).toThrow(refused);
       expect(() => parseResolveBody({ action_type: 'a', context: {}, explain })).toThrow(refused);
     }
@@ -175,8 +232,12 @@ describe('nesting', () => {
   });
 
   it('refuses deeper ones with 400, naming the field', () => {
-    expect(() => parseCheckBody(body(nested(MAX_NESTING + 1)))).toThrow(expect.objectContaining({ status: 400, code: 'validation_failed' }));
-    expect(() => parseContext({ f: { value: nested(MAX_NESTING + 1), source: 's' } })).toThrow(expect.objectContaining({ status: 400, code: 'invalid_context_shape', details: { field: 'f' } }));
+    expect(() => parseCheckBody(body(nested(MAX_NESTING + 1)))).toThrow(
+      expect.objectContaining({ status: 400, code: 'validation_failed' }),
+    );
+    expect(() => parseContext({ f: { value: nested(MAX_NESTING + 1), source: 's' } })).toThrow(
+      expect.objectContaining({ status: 400, code: 'invalid_context_shape', details: { field: 'f' } }),
+    );
     expect(tooDeep(nested(5000), 'parameters')).toMatch(/^parameters\.a\.a/);
   });
 });

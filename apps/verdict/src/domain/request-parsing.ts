@@ -3,7 +3,7 @@
 // resolve body variants. Both doors of these routes (the check fast lane and the tsoa routes,
 // controllers/check.controller.ts, resolve.controller.ts) rely on these alone, without tsoa's validation, so they refuse
 // everything the OpenAPI shape refuses.
-import { fieldPath, findUnstorable } from './storable';
+import { bracketPath, hasOwn, inspectJson, isPlainObject, stringMember, unknownMember } from '@arbiter/input';
 import { AppError } from '@arbiter/http';
 import type { Fact, Scope } from '@arbiter/policy';
 import type { CheckRequest } from '../models/verdicts';
@@ -14,9 +14,8 @@ import { LEDGER_CITATION_PREFIX } from './ledger-citation';
 type ScopeValue = string | number | boolean;
 type ScopeSchema = ReadonlyMap<string, ScopeFieldSchema> | null;
 
-const hasOwn = Object.prototype.hasOwnProperty;
-const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
-const isScalar = (v: unknown): v is ScopeValue => typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
+const isScalar = (v: unknown): v is ScopeValue =>
+  typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
 
 const MAX_FIELD_NAME = 200;
 const MAX_ID = 200;
@@ -88,15 +87,17 @@ function invalidFact(field: string, why: string): AppError {
  * Anything else is 400 invalid_context_shape naming the field.
  */
 export function parseContext(raw: unknown): Record<string, Fact> {
-  if (!isPlainObject(raw)) throw badRequest('invalid_context_shape', 'context must be an object mapping field names to Facts', { field: 'context' });
+  if (!isPlainObject(raw))
+    throw badRequest('invalid_context_shape', 'context must be an object mapping field names to Facts', { field: 'context' });
   const out: Record<string, Fact> = {};
   for (const field of Object.keys(raw)) {
     if (field.length === 0 || field.length > MAX_FIELD_NAME) throw invalidFact(field, `a field name has 1 to ${MAX_FIELD_NAME} characters`);
     const fact = raw[field];
     if (!isPlainObject(fact)) throw invalidFact(field, 'must be a Fact object {value, source, ...}');
-    if (!hasOwn.call(fact, 'value') || fact.value === undefined) throw invalidFact(field, 'has no value');
+    if (!hasOwn(fact, 'value') || fact.value === undefined) throw invalidFact(field, 'has no value');
     if (typeof fact.source !== 'string' || fact.source.length === 0) throw invalidFact(field, 'source must be a non-empty string');
-    for (const key of Object.keys(fact)) if (!FACT_KEYS.has(key)) throw invalidFact(field, `${key} is not a member of a Fact`);
+    const unknown = unknownMember(fact, FACT_KEYS);
+    if (unknown !== undefined) throw invalidFact(field, `${unknown} is not a member of a Fact`);
     if (fact.verification_status !== undefined && fact.verification_status !== 'verified' && fact.verification_status !== 'unverified') {
       throw invalidFact(field, 'verification_status must be verified or unverified');
     }
@@ -108,8 +109,14 @@ export function parseContext(raw: unknown): Record<string, Fact> {
     }
     if (fact.payload_path !== undefined) {
       // Where a ledger citation's value lies in the cited fact (docs/verdicts.md "Facts the ledger vouches for").
-      if (typeof fact.source !== 'string' || !fact.source.startsWith(LEDGER_CITATION_PREFIX)) throw invalidFact(field, 'payload_path is a member of a ledger citation (source ledger:<fact_id>) only');
-      if (typeof fact.payload_path !== 'string' || fact.payload_path.length === 0 || fact.payload_path.length > MAX_FIELD_NAME || fact.payload_path.split('.').includes('')) {
+      if (typeof fact.source !== 'string' || !fact.source.startsWith(LEDGER_CITATION_PREFIX))
+        throw invalidFact(field, 'payload_path is a member of a ledger citation (source ledger:<fact_id>) only');
+      if (
+        typeof fact.payload_path !== 'string' ||
+        fact.payload_path.length === 0 ||
+        fact.payload_path.length > MAX_FIELD_NAME ||
+        fact.payload_path.split('.').includes('')
+      ) {
         throw invalidFact(field, `payload_path must be a dot path of 1 to ${MAX_FIELD_NAME} characters without empty segments`);
       }
     }
@@ -123,13 +130,18 @@ export function parseContext(raw: unknown): Record<string, Fact> {
 export function mergeScope(base: Scope, extra: Scope, conflictCode: string): Scope {
   let out: Record<string, ScopeValue> | null = null;
   for (const field of Object.keys(extra)) {
-    if (hasOwn.call(base, field)) {
+    if (hasOwn(base, field)) {
       if (base[field] !== extra[field]) {
-        throw new AppError(409, conflictCode, `Scope field ${field} is ${JSON.stringify(base[field])} already; it cannot become ${JSON.stringify(extra[field])}`, {
-          field,
-          value: base[field],
-          conflicting_value: extra[field],
-        });
+        throw new AppError(
+          409,
+          conflictCode,
+          `Scope field ${field} is ${JSON.stringify(base[field])} already; it cannot become ${JSON.stringify(extra[field])}`,
+          {
+            field,
+            value: base[field],
+            conflicting_value: extra[field],
+          },
+        );
       }
       continue;
     }
@@ -156,7 +168,7 @@ export function scopeFromContext(context: Record<string, Fact>, schema: ScopeSch
       field = key;
     } else continue;
     const value = checkScopeValue(field, context[key].value, schema?.get(field));
-    if (hasOwn.call(out, field) && out[field] !== value) {
+    if (hasOwn(out, field) && out[field] !== value) {
       throw new AppError(409, 'scope_conflict', `Context gives scope field ${field} two values`, { field });
     }
     out[field] = value;
@@ -196,12 +208,11 @@ const DETAILED_KEYS = new Set(['action', 'resource', 'scope', 'context', 'on_beh
 const OVERVIEW_KEYS = new Set(['action_type', 'context', 'correlation', 'resolve_session_id', 'on_behalf_of', 'explain']);
 
 function text(body: Record<string, unknown>, key: string, max: number, required: boolean): string | undefined {
-  const v = body[key];
-  if (v === undefined && !required) return undefined;
-  if (typeof v !== 'string' || v.length === 0 || v.length > max) {
-    throw badRequest('validation_failed', `${key} must be a string of 1 to ${max} characters`, { fields: [{ field: key, message: required && v === undefined ? `'${key}' is required` : 'invalid string' }] });
-  }
-  return v;
+  return stringMember(body, key, max, required, (problem) =>
+    badRequest('validation_failed', `${key} must be a string of 1 to ${max} characters`, {
+      fields: [{ field: key, message: problem === 'missing' ? `'${key}' is required` : 'invalid string' }],
+    }),
+  );
 }
 
 /**
@@ -217,12 +228,17 @@ function parseExplain(raw: Record<string, unknown>): boolean {
 
 function parseCorrelation(raw: unknown): Correlation | undefined {
   if (raw === undefined) return undefined;
-  if (!isPlainObject(raw)) throw badRequest('validation_failed', 'correlation must be an object {conversation_id?, agent_run_id?}', { field: 'correlation' });
+  if (!isPlainObject(raw))
+    throw badRequest('validation_failed', 'correlation must be an object {conversation_id?, agent_run_id?}', { field: 'correlation' });
   const out: Correlation = {};
   for (const key of Object.keys(raw)) {
-    if (key !== 'conversation_id' && key !== 'agent_run_id') throw badRequest('validation_failed', `correlation.${key} is not a correlation id`, { field: `correlation.${key}` });
+    if (key !== 'conversation_id' && key !== 'agent_run_id')
+      throw badRequest('validation_failed', `correlation.${key} is not a correlation id`, { field: `correlation.${key}` });
     const v = raw[key];
-    if (typeof v !== 'string' || v.length > MAX_ID) throw badRequest('validation_failed', `correlation.${key} must be a string of at most ${MAX_ID} characters`, { field: `correlation.${key}` });
+    if (typeof v !== 'string' || v.length > MAX_ID)
+      throw badRequest('validation_failed', `correlation.${key} must be a string of at most ${MAX_ID} characters`, {
+        field: `correlation.${key}`,
+      });
     out[key] = v;
   }
   return out;
@@ -243,31 +259,40 @@ const CHECK_KEYS = new Set(['action', 'resource', 'scope', 'parameters', 'on_beh
 export const MAX_NESTING = 32;
 
 /**
- * The path of the first value nested deeper than `limit` levels below `value` (the request guard's
- * walker, with a tighter bound), or null. Strings were held to the guard before this runs.
+ * The path of the first value nested deeper than `limit` levels below `value` (the storable-JSON
+ * guard's walker, with a tighter bound), or null. Strings were held to the guard before this runs.
  */
 export function tooDeep(value: unknown, root: string, limit = MAX_NESTING): string | null {
-  const found = findUnstorable(value, limit);
-  return found?.reason === 'depth' ? fieldPath([root, ...found.path]) : null;
+  const found = inspectJson(value, limit).depth;
+  return found ? bracketPath([root, ...found.path]) : null;
 }
 
 function refuseTooDeep(value: unknown, root: string): void {
   const at = tooDeep(value, root);
-  if (at !== null) throw badRequest('validation_failed', `${root} is nested more than ${MAX_NESTING} levels deep (at ${at.slice(0, 200)})`, { fields: [{ field: root, message: `nested more than ${MAX_NESTING} levels` }] });
+  if (at !== null)
+    throw badRequest('validation_failed', `${root} is nested more than ${MAX_NESTING} levels deep (at ${at.slice(0, 200)})`, {
+      fields: [{ field: root, message: `nested more than ${MAX_NESTING} levels` }],
+    });
 }
 
 export function parseCheckBody(raw: unknown): CheckRequest {
   if (!isPlainObject(raw)) throw badRequest('validation_failed', 'The body must be a JSON object');
-  for (const key of Object.keys(raw)) {
-    if (!CHECK_KEYS.has(key)) throw badRequest('validation_failed', `${key} is not a field of the check body`, { fields: [{ field: key, message: 'not allowed' }] });
-  }
+  const unknown = unknownMember(raw, CHECK_KEYS);
+  if (unknown !== undefined)
+    throw badRequest('validation_failed', `${unknown} is not a field of the check body`, {
+      fields: [{ field: unknown, message: 'not allowed' }],
+    });
   const action = text(raw, 'action', 500, true)!;
   const resource = text(raw, 'resource', 2000, true)!;
   if (!isPlainObject(raw.scope)) {
-    throw badRequest('validation_failed', "'scope' is required: an object of scope fields", { fields: [{ field: 'scope', message: raw.scope === undefined ? "'scope' is required" : 'must be an object' }] });
+    throw badRequest('validation_failed', "'scope' is required: an object of scope fields", {
+      fields: [{ field: 'scope', message: raw.scope === undefined ? "'scope' is required" : 'must be an object' }],
+    });
   }
   if (raw.parameters !== undefined && !isPlainObject(raw.parameters)) {
-    throw badRequest('validation_failed', 'parameters must be an object', { fields: [{ field: 'parameters', message: 'must be an object' }] });
+    throw badRequest('validation_failed', 'parameters must be an object', {
+      fields: [{ field: 'parameters', message: 'must be an object' }],
+    });
   }
   const body: CheckRequest = { action, resource, scope: raw.scope as CheckRequest['scope'] };
   if (raw.parameters !== undefined) {
@@ -287,14 +312,18 @@ export function parseCheckBody(raw: unknown): CheckRequest {
  */
 export function parseResolveBody(raw: unknown): ParsedResolve {
   if (!isPlainObject(raw)) throw badRequest('validation_failed', 'The body must be a JSON object');
-  const overview = hasOwn.call(raw, 'action_type');
+  const overview = hasOwn(raw, 'action_type');
   const allowed = overview ? OVERVIEW_KEYS : DETAILED_KEYS;
-  for (const key of Object.keys(raw)) {
-    if (!allowed.has(key)) {
-      throw badRequest('validation_failed', `${key} is not a field of the ${overview ? 'overview (action_type)' : 'detailed (action, resource, scope)'} resolve body`, { field: key });
-    }
+  const unknown = unknownMember(raw, allowed);
+  if (unknown !== undefined) {
+    throw badRequest(
+      'validation_failed',
+      `${unknown} is not a field of the ${overview ? 'overview (action_type)' : 'detailed (action, resource, scope)'} resolve body`,
+      { field: unknown },
+    );
   }
-  if (raw.context === undefined) throw badRequest('validation_failed', "'context' is required (an empty object is fine)", { field: 'context' });
+  if (raw.context === undefined)
+    throw badRequest('validation_failed', "'context' is required (an empty object is fine)", { field: 'context' });
   const common: ResolveCommon = {
     context: parseContext(raw.context),
     on_behalf_of: text(raw, 'on_behalf_of', MAX_ID, false),
@@ -303,12 +332,15 @@ export function parseResolveBody(raw: unknown): ParsedResolve {
     explain: parseExplain(raw),
   };
   if (overview) return { variant: 'overview', action_type: text(raw, 'action_type', 500, true)!, ...common };
-  if (!isPlainObject(raw.scope)) throw badRequest('validation_failed', "'scope' is required: an object of scope fields", { field: 'scope' });
+  if (!isPlainObject(raw.scope))
+    throw badRequest('validation_failed', "'scope' is required: an object of scope fields", { field: 'scope' });
   // The OpenAPI shape (ScopeFields) takes scalars only; which fields and values the tenant accepts is
   // validateScope's, once the snapshot is known.
   for (const field of Object.keys(raw.scope)) {
     if (!isScalar(raw.scope[field])) {
-      throw badRequest('validation_failed', `scope.${field} must be a string, number or boolean`, { fields: [{ field: `scope.${field}`, message: 'must be a string, number or boolean' }] });
+      throw badRequest('validation_failed', `scope.${field} must be a string, number or boolean`, {
+        fields: [{ field: `scope.${field}`, message: 'must be a string, number or boolean' }],
+      });
     }
   }
   return {

@@ -22,7 +22,16 @@ describe(parseSimulationRequest.name, () => {
           { op: 'create', rule: { ...RULE, conditions: [{ field: 'amount', op: 'gt', value: 10 }], mode: 'shadow' } },
           { op: 'update', rule_id: 'rul-1', rule: { directive: 'x', severity: 'ALLOW' } },
           { op: 'archive', rule_id: 'rul-2' },
-          { op: 'create', override: { target_ids: ['rul-1'], type: 'temporary', applies_to_scope: null, expires_at: '2026-12-01T00:00:00Z', conditions: null } },
+          {
+            op: 'create',
+            override: {
+              target_ids: ['rul-1'],
+              type: 'temporary',
+              applies_to_scope: null,
+              expires_at: '2026-12-01T00:00:00Z',
+              conditions: null,
+            },
+          },
           { op: 'archive', override_id: 'ovr-1' },
         ],
       },
@@ -53,22 +62,60 @@ describe(parseSimulationRequest.name, () => {
     ['more than 100 changes', { changes: Array.from({ length: 101 }, () => ({ op: 'archive', rule_id: 'rul-1' })) }, 'changes'],
     ['a change that is not an object', { changes: ['x'] }, 'changes[0]'],
     ['an unknown op', { changes: [{ op: 'delete', rule_id: 'rul-1' }] }, 'changes[0].op'],
-    ['a create with two subjects', { changes: [{ op: 'archive', rule_id: 'rul-1' }, { op: 'create', rule: RULE, override: { target_ids: ['rul-1'], type: 'permanent' } }] }, 'changes[1]'],
+    [
+      'a create with two subjects',
+      {
+        changes: [
+          { op: 'archive', rule_id: 'rul-1' },
+          { op: 'create', rule: RULE, override: { target_ids: ['rul-1'], type: 'permanent' } },
+        ],
+      },
+      'changes[1]',
+    ],
     ['a create with an id', { changes: [{ op: 'create', rule: RULE, rule_id: 'rul-1' }] }, 'changes[0]'],
     ['an update without rule', { changes: [{ op: 'update', rule_id: 'rul-1' }] }, 'changes[0]'],
     ['an archive with a body', { changes: [{ op: 'archive', rule_id: 'rul-1', rule: RULE }] }, 'changes[0]'],
     ['an archive of nothing', { changes: [{ op: 'archive' }] }, 'changes[0]'],
     ['an unknown member of a change', { changes: [{ op: 'archive', rule_id: 'rul-1', why: 'x' }] }, 'changes[0]'],
     ['a rule id that is not a string', { changes: [{ op: 'archive', rule_id: 7 }] }, 'changes[0].rule_id'],
-    ['a created rule without scope_id', { changes: [{ op: 'create', rule: { directive: 'x', severity: 'ALLOW' } }] }, 'changes[0].rule.scope_id'],
+    [
+      'a created rule without scope_id',
+      { changes: [{ op: 'create', rule: { directive: 'x', severity: 'ALLOW' } }] },
+      'changes[0].rule.scope_id',
+    ],
     ['an updated rule with scope_id', { changes: [{ op: 'update', rule_id: 'rul-1', rule: RULE }] }, 'changes[0].rule.scope_id'],
     ['a bad severity', { changes: [{ op: 'create', rule: { ...RULE, severity: 'FATAL' } }] }, 'changes[0].rule.severity'],
-    ['a bad condition op', { changes: [{ op: 'create', rule: { ...RULE, conditions: [{ field: 'a', op: 'eq', value: 1 }, { field: 'a', op: 'like' }] } }] }, 'changes[0].rule.conditions[1].op'],
-    ['a bad field path', { changes: [{ op: 'create', rule: { ...RULE, conditions: [{ field: '1a', op: 'exists' }] } }] }, 'changes[0].rule.conditions[0].field'],
+    [
+      'a bad condition op',
+      {
+        changes: [
+          {
+            op: 'create',
+            rule: {
+              ...RULE,
+              conditions: [
+                { field: 'a', op: 'eq', value: 1 },
+                { field: 'a', op: 'like' },
+              ],
+            },
+          },
+        ],
+      },
+      'changes[0].rule.conditions[1].op',
+    ],
+    [
+      'a bad field path',
+      { changes: [{ op: 'create', rule: { ...RULE, conditions: [{ field: '1a', op: 'exists' }] } }] },
+      'changes[0].rule.conditions[0].field',
+    ],
     ['an unknown rule member', { changes: [{ op: 'create', rule: { ...RULE, colour: 'red' } }] }, 'changes[0].rule.colour'],
     ['a bad mode', { changes: [{ op: 'create', rule: { ...RULE, mode: 'dry' } }] }, 'changes[0].rule.mode'],
     ['a priority that is not an integer', { changes: [{ op: 'create', rule: { ...RULE, priority: 1.5 } }] }, 'changes[0].rule.priority'],
-    ['an override without targets', { changes: [{ op: 'create', override: { target_ids: [], type: 'permanent' } }] }, 'changes[0].override.target_ids'],
+    [
+      'an override without targets',
+      { changes: [{ op: 'create', override: { target_ids: [], type: 'permanent' } }] },
+      'changes[0].override.target_ids',
+    ],
     ['an override without type', { changes: [{ op: 'create', override: { target_ids: ['rul-1'] } }] }, 'changes[0].override.type'],
     ['a window that is not an object', { changes: [], window: 'last week' }, 'window'],
     ['an unknown window member', { changes: [], window: { from: '2026-01-01' } }, 'window.from'],

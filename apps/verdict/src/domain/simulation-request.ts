@@ -5,6 +5,7 @@
 // validation are one. Every refusal is 400 validation_failed with `details.field`.
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import { AppError } from '@arbiter/http';
+import { hasOwn, isIntegerIn, isPlainObject, unknownMember } from '@arbiter/input';
 import openapi from '../../openapi.json';
 import type { ParsedChange } from './simulation';
 import type { SimulatedNewRule, SimulatedOverrideBody, SimulatedRuleBody } from '../models/simulations';
@@ -22,9 +23,6 @@ export interface ParsedSimulation {
   window: { since: Date; until: Date; last: number | null };
   sampleLimit: number;
 }
-
-const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
-const hasOwn = Object.prototype.hasOwnProperty;
 
 export function invalid(field: string, message: string): AppError {
   return badRequest('validation_failed', `${field}: ${message}`, { field });
@@ -98,13 +96,20 @@ function idOf(change: Record<string, unknown>, key: 'rule_id' | 'override_id', f
 function parseChange(raw: unknown, index: number): ParsedChange {
   const field = `changes[${index}]`;
   if (!isPlainObject(raw)) throw invalid(field, 'must be an object {op, ...}');
-  for (const key of Object.keys(raw)) if (!CHANGE_KEYS.has(key)) throw invalid(field, `${key} is not a member of a change (op, rule, rule_id, override, override_id)`);
-  const has = (key: string) => hasOwn.call(raw, key) && raw[key] !== undefined;
+  const unknown = unknownMember(raw, CHANGE_KEYS);
+  if (unknown !== undefined) throw invalid(field, `${unknown} is not a member of a change (op, rule, rule_id, override, override_id)`);
+  const has = (key: string) => hasOwn(raw, key) && raw[key] !== undefined;
   const subjects = ['rule', 'rule_id', 'override', 'override_id'].filter(has).sort().join('+');
   switch (raw.op) {
     case 'create':
-      if (subjects === 'rule') return { kind: 'create_rule', index, rule: checked<SimulatedNewRule>(schemas().newRule, raw.rule, `${field}.rule`) };
-      if (subjects === 'override') return { kind: 'create_override', index, override: checked<SimulatedOverrideBody>(schemas().override, raw.override, `${field}.override`) };
+      if (subjects === 'rule')
+        return { kind: 'create_rule', index, rule: checked<SimulatedNewRule>(schemas().newRule, raw.rule, `${field}.rule`) };
+      if (subjects === 'override')
+        return {
+          kind: 'create_override',
+          index,
+          override: checked<SimulatedOverrideBody>(schemas().override, raw.override, `${field}.override`),
+        };
       throw invalid(field, 'create takes exactly one of rule or override');
     case 'update':
       if (subjects === 'rule+rule_id') {
@@ -134,13 +139,14 @@ function windowBound(name: 'since' | 'until', raw: unknown): Date | undefined {
 function parseWindow(raw: unknown, now: Date): ParsedSimulation['window'] {
   if (raw === undefined) raw = {};
   if (!isPlainObject(raw)) throw invalid('window', 'must be an object {since?, until?, last?}');
-  for (const key of Object.keys(raw)) if (!['since', 'until', 'last'].includes(key)) throw invalid(`window.${key}`, 'is not a known field (since, until, last)');
+  for (const key of Object.keys(raw))
+    if (!['since', 'until', 'last'].includes(key)) throw invalid(`window.${key}`, 'is not a known field (since, until, last)');
   const until = windowBound('until', raw.until) ?? now;
   const since = windowBound('since', raw.since) ?? new Date(until.getTime() - DEFAULT_WINDOW_MS);
   if (since > until) throw invalid('window.since', 'is after until');
   let last: number | null = null;
   if (raw.last !== undefined && raw.last !== null) {
-    if (typeof raw.last !== 'number' || !Number.isInteger(raw.last) || raw.last < 1 || raw.last > MAX_LAST) throw invalid('window.last', `must be an integer from 1 to ${MAX_LAST}`);
+    if (!isIntegerIn(raw.last, 1, MAX_LAST)) throw invalid('window.last', `must be an integer from 1 to ${MAX_LAST}`);
     last = raw.last;
   }
   return { since, until, last };
@@ -149,7 +155,8 @@ function parseWindow(raw: unknown, now: Date): ParsedSimulation['window'] {
 /** The simulation body, checked; `now` is the default `until`. */
 export function parseSimulationRequest(raw: unknown, now: Date): ParsedSimulation {
   if (!isPlainObject(raw)) throw invalid('body', 'must be an object {changes, window?, sample_limit?}');
-  for (const key of Object.keys(raw)) if (!['changes', 'window', 'sample_limit'].includes(key)) throw invalid(key, 'is not a known field (changes, window, sample_limit)');
+  for (const key of Object.keys(raw))
+    if (!['changes', 'window', 'sample_limit'].includes(key)) throw invalid(key, 'is not a known field (changes, window, sample_limit)');
   if (!Array.isArray(raw.changes)) throw invalid('changes', 'is required: an array of changes (it may be empty)');
   if (raw.changes.length > MAX_CHANGES) throw invalid('changes', `at most ${MAX_CHANGES} changes`);
   const changes = raw.changes.map(parseChange);
@@ -157,7 +164,7 @@ export function parseSimulationRequest(raw: unknown, now: Date): ParsedSimulatio
   let sampleLimit = DEFAULT_SAMPLE_LIMIT;
   if (raw.sample_limit !== undefined) {
     const v = raw.sample_limit;
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > MAX_SAMPLE_LIMIT) throw invalid('sample_limit', `must be an integer from 0 to ${MAX_SAMPLE_LIMIT}`);
+    if (!isIntegerIn(v, 0, MAX_SAMPLE_LIMIT)) throw invalid('sample_limit', `must be an integer from 0 to ${MAX_SAMPLE_LIMIT}`);
     sampleLimit = v;
   }
   return { changes, window, sampleLimit };

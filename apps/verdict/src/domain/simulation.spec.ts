@@ -1,7 +1,16 @@
 import { evaluate } from '@arbiter/policy';
 import { registryState } from './registry-state.fixture';
 import { buildSnapshot } from './tenant-snapshot';
-import { applyChanges, changeTouching, enforcedState, INSUFFICIENT_CONTEXT, outcomeOf, SimulationChangeError, SimulationTally, type ParsedChange } from './simulation';
+import {
+  applyChanges,
+  changeTouching,
+  enforcedState,
+  INSUFFICIENT_CONTEXT,
+  outcomeOf,
+  SimulationChangeError,
+  SimulationTally,
+  type ParsedChange,
+} from './simulation';
 
 const NOW = new Date('2026-03-01T12:00:00.000Z');
 const state = registryState();
@@ -18,7 +27,17 @@ function refused(changes: ParsedChange[]): SimulationChangeError {
 
 describe(applyChanges.name, () => {
   it('creates a rule in its scope with the id changes[i], a version made now and the registry defaults', () => {
-    const after = applyChanges(state, [{ kind: 'create_rule', index: 0, rule: { scope_id: 'scp-all', directive: 'Block deletes', severity: 'MANDATORY', applies_to: {}, deciders: ['role-a', 'role-a'] } }], NOW);
+    const after = applyChanges(
+      state,
+      [
+        {
+          kind: 'create_rule',
+          index: 0,
+          rule: { scope_id: 'scp-all', directive: 'Block deletes', severity: 'MANDATORY', applies_to: {}, deciders: ['role-a', 'role-a'] },
+        },
+      ],
+      NOW,
+    );
     expect(after.rules).toHaveLength(2);
     expect(after.rules[1]).toEqual({
       rule_id: 'changes[0]',
@@ -42,47 +61,160 @@ describe(applyChanges.name, () => {
   });
 
   it('updates a rule as a new version (PUT semantics: omitted fields take their defaults), keeping its id and scope', () => {
-    const after = applyChanges(state, [{ kind: 'update_rule', index: 3, rule_id: 'rul-a', rule: { directive: 'EU deploys are blocked', severity: 'MANDATORY', mode: 'shadow' } }], NOW);
+    const after = applyChanges(
+      state,
+      [
+        {
+          kind: 'update_rule',
+          index: 3,
+          rule_id: 'rul-a',
+          rule: { directive: 'EU deploys are blocked', severity: 'MANDATORY', mode: 'shadow' },
+        },
+      ],
+      NOW,
+    );
     expect(after.rules).toEqual([
-      expect.objectContaining({ rule_id: 'rul-a', rule_version_id: 'changes[3]', scope_id: 'scp-eu', version: 2, version_created_at: NOW.toISOString(), severity: 'MANDATORY', applies_to: null, deciders: [], mode: 'shadow' }),
+      expect.objectContaining({
+        rule_id: 'rul-a',
+        rule_version_id: 'changes[3]',
+        scope_id: 'scp-eu',
+        version: 2,
+        version_created_at: NOW.toISOString(),
+        severity: 'MANDATORY',
+        applies_to: null,
+        deciders: [],
+        mode: 'shadow',
+      }),
     ]);
   });
 
-  it('archives rules and overrides, and creates an override in its first target\'s scope', () => {
+  it("archives rules and overrides, and creates an override in its first target's scope", () => {
     const after = applyChanges(
       state,
       [
         { kind: 'archive_override', index: 0, override_id: 'ovr-1' },
-        { kind: 'create_override', index: 1, override: { target_ids: ['rul-a'], type: 'temporary', expires_at: '2026-03-02T00:00:00+01:00', conditions: 'amount < 20' } },
+        {
+          kind: 'create_override',
+          index: 1,
+          override: { target_ids: ['rul-a'], type: 'temporary', expires_at: '2026-03-02T00:00:00+01:00', conditions: 'amount < 20' },
+        },
       ],
       NOW,
     );
     expect(after.overrides.map((o) => o.id)).toEqual(['ovr-2', 'changes[1]']);
-    expect(after.overrides[1]).toMatchObject({ target_ids: ['rul-a'], scope_id: 'scp-eu', scope_ids: ['scp-eu'], applies_to_scope: null, expires_at: '2026-03-01T23:00:00.000Z', conditions: 'amount < 20', override_type: 'temporary' });
+    expect(after.overrides[1]).toMatchObject({
+      target_ids: ['rul-a'],
+      scope_id: 'scp-eu',
+      scope_ids: ['scp-eu'],
+      applies_to_scope: null,
+      expires_at: '2026-03-01T23:00:00.000Z',
+      conditions: 'amount < 20',
+      override_type: 'temporary',
+    });
     expect(applyChanges(state, [{ kind: 'archive_rule', index: 0, rule_id: 'rul-a' }], NOW).rules).toEqual([]);
   });
 
   it('checks each change against the state the earlier changes left', () => {
-    expect(refused([{ kind: 'archive_rule', index: 0, rule_id: 'rul-a' }, { kind: 'update_rule', index: 1, rule_id: 'rul-a', rule: { directive: 'x', severity: 'ALLOW' } }]).field).toBe('changes[1].rule_id');
+    expect(
+      refused([
+        { kind: 'archive_rule', index: 0, rule_id: 'rul-a' },
+        { kind: 'update_rule', index: 1, rule_id: 'rul-a', rule: { directive: 'x', severity: 'ALLOW' } },
+      ]).field,
+    ).toBe('changes[1].rule_id');
     // A rule created earlier in the same simulation can be targeted by its changes[i] id.
-    const after = applyChanges(state, [{ kind: 'create_rule', index: 0, rule: { scope_id: 'scp-eu', directive: 'x', severity: 'MANDATORY' } }, { kind: 'create_override', index: 1, override: { target_ids: ['changes[0]'], type: 'permanent' } }], NOW);
+    const after = applyChanges(
+      state,
+      [
+        { kind: 'create_rule', index: 0, rule: { scope_id: 'scp-eu', directive: 'x', severity: 'MANDATORY' } },
+        { kind: 'create_override', index: 1, override: { target_ids: ['changes[0]'], type: 'permanent' } },
+      ],
+      NOW,
+    );
     expect(after.overrides[2]).toMatchObject({ id: 'changes[1]', target_ids: ['changes[0]'] });
   });
 
   it.each<[string, ParsedChange, string, RegExp]>([
-    ['an unknown scope', { kind: 'create_rule', index: 0, rule: { scope_id: 'scp-nope', directive: 'x', severity: 'ALLOW' } }, 'changes[0].rule.scope_id', /not a scope/],
-    ['a rule the engine refuses (same message as the registry)', { kind: 'create_rule', index: 0, rule: { scope_id: 'scp-eu', directive: 'x', severity: 'ALLOW', conditions: [{ field: 'a', op: 'in', value: 3 }] } }, 'changes[0].rule', /^Invalid rule: conditions\[0\]: op in needs an array value$/],
-    ['a decider that is no principal of the tenant', { kind: 'create_rule', index: 0, rule: { scope_id: 'scp-eu', directive: 'x', severity: 'REQUIRES_APPROVAL', deciders: ['hum-000000000000000000000000'] } }, 'changes[0].rule', /deciders: hum-0+ is not a principal of this tenant/],
-    ['an unknown rule to update', { kind: 'update_rule', index: 2, rule_id: 'rul-x', rule: { directive: 'x', severity: 'ALLOW' } }, 'changes[2].rule_id', /not an active rule/],
+    [
+      'an unknown scope',
+      { kind: 'create_rule', index: 0, rule: { scope_id: 'scp-nope', directive: 'x', severity: 'ALLOW' } },
+      'changes[0].rule.scope_id',
+      /not a scope/,
+    ],
+    [
+      'a rule the engine refuses (same message as the registry)',
+      {
+        kind: 'create_rule',
+        index: 0,
+        rule: { scope_id: 'scp-eu', directive: 'x', severity: 'ALLOW', conditions: [{ field: 'a', op: 'in', value: 3 }] },
+      },
+      'changes[0].rule',
+      /^Invalid rule: conditions\[0\]: op in needs an array value$/,
+    ],
+    [
+      'a decider that is no principal of the tenant',
+      {
+        kind: 'create_rule',
+        index: 0,
+        rule: { scope_id: 'scp-eu', directive: 'x', severity: 'REQUIRES_APPROVAL', deciders: ['hum-000000000000000000000000'] },
+      },
+      'changes[0].rule',
+      /deciders: hum-0+ is not a principal of this tenant/,
+    ],
+    [
+      'an unknown rule to update',
+      { kind: 'update_rule', index: 2, rule_id: 'rul-x', rule: { directive: 'x', severity: 'ALLOW' } },
+      'changes[2].rule_id',
+      /not an active rule/,
+    ],
     ['an unknown rule to archive', { kind: 'archive_rule', index: 1, rule_id: 'rul-x' }, 'changes[1].rule_id', /not an active rule/],
-    ['an unknown override to archive', { kind: 'archive_override', index: 0, override_id: 'ovr-x' }, 'changes[0].override_id', /not an override/],
-    ['an override of an unknown rule', { kind: 'create_override', index: 0, override: { target_ids: ['rul-a', 'rul-x'], type: 'permanent' } }, 'changes[0].override.target_ids[1]', /not an active rule/],
-    ['a temporary override without expiry', { kind: 'create_override', index: 0, override: { target_ids: ['rul-a'], type: 'temporary' } }, 'changes[0].override.expires_at', /needs expires_at/],
-    ['an expiry in the past', { kind: 'create_override', index: 0, override: { target_ids: ['rul-a'], type: 'temporary', expires_at: '2026-03-01T11:00:00Z' } }, 'changes[0].override.expires_at', /future/],
-    ['an expiry that is no timestamp', { kind: 'create_override', index: 0, override: { target_ids: ['rul-a'], type: 'permanent', expires_at: 'tomorrow' } }, 'changes[0].override.expires_at', /ISO 8601/],
-    ['a conditional override without conditions', { kind: 'create_override', index: 0, override: { target_ids: ['rul-a'], type: 'conditional' } }, 'changes[0].override.conditions', /needs conditions/],
-    ['conditions that are not CEL', { kind: 'create_override', index: 0, override: { target_ids: ['rul-a'], type: 'conditional', conditions: 'amount <' } }, 'changes[0].override.conditions', /./],
-    ['an applies_to_scope outside the scope_schema', { kind: 'create_override', index: 0, override: { target_ids: ['rul-a'], type: 'permanent', applies_to_scope: { planet: 'mars' } } }, 'changes[0].override.applies_to_scope', /scope_schema/],
+    [
+      'an unknown override to archive',
+      { kind: 'archive_override', index: 0, override_id: 'ovr-x' },
+      'changes[0].override_id',
+      /not an override/,
+    ],
+    [
+      'an override of an unknown rule',
+      { kind: 'create_override', index: 0, override: { target_ids: ['rul-a', 'rul-x'], type: 'permanent' } },
+      'changes[0].override.target_ids[1]',
+      /not an active rule/,
+    ],
+    [
+      'a temporary override without expiry',
+      { kind: 'create_override', index: 0, override: { target_ids: ['rul-a'], type: 'temporary' } },
+      'changes[0].override.expires_at',
+      /needs expires_at/,
+    ],
+    [
+      'an expiry in the past',
+      { kind: 'create_override', index: 0, override: { target_ids: ['rul-a'], type: 'temporary', expires_at: '2026-03-01T11:00:00Z' } },
+      'changes[0].override.expires_at',
+      /future/,
+    ],
+    [
+      'an expiry that is no timestamp',
+      { kind: 'create_override', index: 0, override: { target_ids: ['rul-a'], type: 'permanent', expires_at: 'tomorrow' } },
+      'changes[0].override.expires_at',
+      /ISO 8601/,
+    ],
+    [
+      'a conditional override without conditions',
+      { kind: 'create_override', index: 0, override: { target_ids: ['rul-a'], type: 'conditional' } },
+      'changes[0].override.conditions',
+      /needs conditions/,
+    ],
+    [
+      'conditions that are not CEL',
+      { kind: 'create_override', index: 0, override: { target_ids: ['rul-a'], type: 'conditional', conditions: 'amount <' } },
+      'changes[0].override.conditions',
+      /./,
+    ],
+    [
+      'an applies_to_scope outside the scope_schema',
+      { kind: 'create_override', index: 0, override: { target_ids: ['rul-a'], type: 'permanent', applies_to_scope: { planet: 'mars' } } },
+      'changes[0].override.applies_to_scope',
+      /scope_schema/,
+    ],
   ])('refuses %s, naming the field', (_what, change, field, message) => {
     const err = refused([change]);
     expect(err.field).toBe(field);
@@ -93,7 +225,11 @@ describe(applyChanges.name, () => {
 describe(enforcedState.name, () => {
   it('leaves shadow rules out (they never decide) and keeps the state as it is without any', () => {
     expect(enforcedState(state)).toBe(state);
-    const moded = applyChanges(state, [{ kind: 'create_rule', index: 0, rule: { scope_id: 'scp-all', directive: 'x', severity: 'MANDATORY', mode: 'shadow' } }], NOW);
+    const moded = applyChanges(
+      state,
+      [{ kind: 'create_rule', index: 0, rule: { scope_id: 'scp-all', directive: 'x', severity: 'MANDATORY', mode: 'shadow' } }],
+      NOW,
+    );
     expect(enforcedState(moded).rules.map((r) => r.rule_id)).toEqual(['rul-a']);
   });
 });
@@ -118,8 +254,13 @@ describe(outcomeOf.name, () => {
     const policy = buildSnapshot(registryState({ overrides: [] })).policy;
     const request = { mode: 'check' as const, action: 'infra.deploy', resource: 'r', scope: { region: 'eu' } };
     expect(outcomeOf(evaluate(policy, request, NOW))).toEqual({ verdict: 'approval_required', dominating_rule_id: 'rul-a' });
-    expect(outcomeOf(evaluate(policy, { ...request, scope: { region: 'us' } }, NOW))).toEqual({ verdict: 'observe', dominating_rule_id: null });
-    const needy = buildSnapshot(registryState({ overrides: [], rules: [{ ...state.rules[0], conditions: [{ field: 'amount', op: 'gt', value: 1 }] }] })).policy;
+    expect(outcomeOf(evaluate(policy, { ...request, scope: { region: 'us' } }, NOW))).toEqual({
+      verdict: 'observe',
+      dominating_rule_id: null,
+    });
+    const needy = buildSnapshot(
+      registryState({ overrides: [], rules: [{ ...state.rules[0], conditions: [{ field: 'amount', op: 'gt', value: 1 }] }] }),
+    ).policy;
     expect(outcomeOf(evaluate(needy, request, NOW))).toBe(INSUFFICIENT_CONTEXT);
   });
 });
@@ -143,8 +284,26 @@ describe(SimulationTally.name, () => {
       changed: 4,
       transitions: { 'allowed->blocked': 2, 'allowed->insufficient_context': 1, 'blocked->allowed': 1 },
       samples: [
-        { consultation_id: 'cns-0', requested_at: '2026-03-01T00:01:00.000Z', action: 'a', resource: 'r', before: 'allowed', after: 'blocked', dominating_rule_before: null, dominating_rule_after: 'rul-b' },
-        { consultation_id: 'cns-3', requested_at: '2026-03-01T00:00:57.000Z', action: 'a', resource: 'r', before: 'blocked', after: 'allowed', dominating_rule_before: 'rul-b', dominating_rule_after: null },
+        {
+          consultation_id: 'cns-0',
+          requested_at: '2026-03-01T00:01:00.000Z',
+          action: 'a',
+          resource: 'r',
+          before: 'allowed',
+          after: 'blocked',
+          dominating_rule_before: null,
+          dominating_rule_after: 'rul-b',
+        },
+        {
+          consultation_id: 'cns-3',
+          requested_at: '2026-03-01T00:00:57.000Z',
+          action: 'a',
+          resource: 'r',
+          before: 'blocked',
+          after: 'allowed',
+          dominating_rule_before: 'rul-b',
+          dominating_rule_after: null,
+        },
       ],
     });
   });

@@ -37,7 +37,8 @@ export const createdId = (index: number) => `changes[${index}]`;
 function checkRule(state: TenantState, rule: SimulatedRuleBody, field: string): void {
   const problems = ruleProblems(rule);
   const known = new Set(state.principals.map((p) => p.id));
-  for (const d of new Set(rule.deciders ?? [])) if (PRINCIPAL_ID.test(d) && !known.has(d)) problems.push(`deciders: ${d} is not a principal of this tenant`);
+  for (const d of new Set(rule.deciders ?? []))
+    if (PRINCIPAL_ID.test(d) && !known.has(d)) problems.push(`deciders: ${d} is not a principal of this tenant`);
   if (problems.length) throw new SimulationChangeError(field, `Invalid rule: ${problems.join('; ')}`);
 }
 
@@ -48,8 +49,10 @@ function checkOverride(state: TenantState, rules: readonly RuleState[], o: Simul
     if (!rule) throw new SimulationChangeError(`${field}.target_ids[${j}]`, `${id} is not an active rule of this tenant`);
     return rule;
   });
-  if (o.type === 'temporary' && !o.expires_at) throw new SimulationChangeError(`${field}.expires_at`, 'a temporary override needs expires_at');
-  if (o.type === 'conditional' && !o.conditions?.trim()) throw new SimulationChangeError(`${field}.conditions`, 'a conditional override needs conditions (a CEL expression)');
+  if (o.type === 'temporary' && !o.expires_at)
+    throw new SimulationChangeError(`${field}.expires_at`, 'a temporary override needs expires_at');
+  if (o.type === 'conditional' && !o.conditions?.trim())
+    throw new SimulationChangeError(`${field}.conditions`, 'a conditional override needs conditions (a CEL expression)');
   if (o.conditions !== undefined && o.conditions !== null) {
     // The library the engine evaluates it with: an expression that cannot compile is refused, as the registry does.
     const problem = conditionProblem(o.conditions);
@@ -57,7 +60,8 @@ function checkOverride(state: TenantState, rules: readonly RuleState[], o: Simul
   }
   if (o.expires_at !== undefined && o.expires_at !== null) {
     const at = Date.parse(o.expires_at);
-    if (!ISO_TIMESTAMP.test(o.expires_at) || Number.isNaN(at)) throw new SimulationChangeError(`${field}.expires_at`, 'expires_at must be an ISO 8601 timestamp');
+    if (!ISO_TIMESTAMP.test(o.expires_at) || Number.isNaN(at))
+      throw new SimulationChangeError(`${field}.expires_at`, 'expires_at must be an ISO 8601 timestamp');
     if (at <= now.getTime()) throw new SimulationChangeError(`${field}.expires_at`, 'expires_at must be in the future');
   }
   if (o.applies_to_scope) {
@@ -85,10 +89,18 @@ export function applyChanges(state: TenantState, changes: readonly ParsedChange[
     const base = `changes[${change.index}]`;
     switch (change.kind) {
       case 'create_rule': {
-        if (!scopes.has(change.rule.scope_id)) throw new SimulationChangeError(`${base}.rule.scope_id`, `${change.rule.scope_id} is not a scope of this tenant`);
+        if (!scopes.has(change.rule.scope_id))
+          throw new SimulationChangeError(`${base}.rule.scope_id`, `${change.rule.scope_id} is not a scope of this tenant`);
         checkRule(state, change.rule, `${base}.rule`);
         const id = createdId(change.index);
-        rules.push({ rule_id: id, rule_version_id: id, scope_id: change.rule.scope_id, version: 1, version_created_at: at, ...ruleContent(change.rule) });
+        rules.push({
+          rule_id: id,
+          rule_version_id: id,
+          scope_id: change.rule.scope_id,
+          version: 1,
+          version_created_at: at,
+          ...ruleContent(change.rule),
+        });
         break;
       }
       case 'update_rule': {
@@ -97,11 +109,19 @@ export function applyChanges(state: TenantState, changes: readonly ParsedChange[
         checkRule(state, change.rule, `${base}.rule`);
         const old = rules[i];
         rules = rules.slice();
-        rules[i] = { rule_id: old.rule_id, rule_version_id: createdId(change.index), scope_id: old.scope_id, version: old.version + 1, version_created_at: at, ...ruleContent(change.rule) };
+        rules[i] = {
+          rule_id: old.rule_id,
+          rule_version_id: createdId(change.index),
+          scope_id: old.scope_id,
+          version: old.version + 1,
+          version_created_at: at,
+          ...ruleContent(change.rule),
+        };
         break;
       }
       case 'archive_rule': {
-        if (!rules.some((r) => r.rule_id === change.rule_id)) throw new SimulationChangeError(`${base}.rule_id`, `${change.rule_id} is not an active rule of this tenant`);
+        if (!rules.some((r) => r.rule_id === change.rule_id))
+          throw new SimulationChangeError(`${base}.rule_id`, `${change.rule_id} is not an active rule of this tenant`);
         rules = rules.filter((r) => r.rule_id !== change.rule_id);
         break;
       }
@@ -125,7 +145,8 @@ export function applyChanges(state: TenantState, changes: readonly ParsedChange[
         break;
       }
       case 'archive_override': {
-        if (!overrides.some((o) => o.id === change.override_id)) throw new SimulationChangeError(`${base}.override_id`, `${change.override_id} is not an override in effect in this tenant`);
+        if (!overrides.some((o) => o.id === change.override_id))
+          throw new SimulationChangeError(`${base}.override_id`, `${change.override_id} is not an override in effect in this tenant`);
         overrides = overrides.filter((o) => o.id !== change.override_id);
         break;
       }

@@ -4,12 +4,25 @@ import { buildSnapshot, engineOverrides, engineRules, SnapshotBuildError } from 
 
 describe(buildSnapshot.name, () => {
   it('maps a rule onto the engine: its scope selector, its directive as statement', () => {
-    expect(engineRules(registryState())[0]).toMatchObject({ rule_id: 'rul-a', selector: { region: 'eu' }, statement: 'EU deploys need approval', deciders: ['role-ops'] });
+    expect(engineRules(registryState())[0]).toMatchObject({
+      rule_id: 'rul-a',
+      selector: { region: 'eu' },
+      statement: 'EU deploys need approval',
+      deciders: ['role-ops'],
+    });
   });
 
-  it('keeps only rule overrides, a null applies_to_scope bounded to the selector of the override\'s own scope', () => {
+  it("keeps only rule overrides, a null applies_to_scope bounded to the selector of the override's own scope", () => {
     expect(engineOverrides(registryState())).toEqual([
-      { id: 'ovr-1', target_rule_ids: ['rul-a'], target_rule_version_ids: null, applies_to_scope: { region: 'eu' }, expires_at: '2026-03-02T00:00:00.000Z', type: 'temporary', conditions: null },
+      {
+        id: 'ovr-1',
+        target_rule_ids: ['rul-a'],
+        target_rule_version_ids: null,
+        applies_to_scope: { region: 'eu' },
+        expires_at: '2026-03-02T00:00:00.000Z',
+        type: 'temporary',
+        conditions: null,
+      },
     ]);
   });
 
@@ -24,7 +37,9 @@ describe(buildSnapshot.name, () => {
     const sut = buildSnapshot(registryState());
     const req = { mode: 'check' as const, action: 'infra.deploy', resource: 'svc', scope: { region: 'us' } };
     // The rule's own selector keeps it from applying in us at all; in eu the override neutralises it.
-    expect(evaluate(sut.policy, { ...req, scope: { region: 'eu' } }, Date.parse('2026-03-01T12:00:00Z'))).toMatchObject({ applied_override_ids: ['ovr-1'] });
+    expect(evaluate(sut.policy, { ...req, scope: { region: 'eu' } }, Date.parse('2026-03-01T12:00:00Z'))).toMatchObject({
+      applied_override_ids: ['ovr-1'],
+    });
     expect(evaluate(sut.policy, req, Date.parse('2026-03-01T12:00:00Z'))).toMatchObject({ applied_override_ids: [] });
   });
 
@@ -33,13 +48,21 @@ describe(buildSnapshot.name, () => {
     expect([sut.verdictTtlSeconds, sut.maxResolveRounds, sut.policy.defaultVerdict]).toEqual([60, 3, 'observe']);
     expect([...sut.scopeFields!.keys()]).toEqual(['region']);
     const bare = buildSnapshot(registryState({ settings: { verdict_ttl_seconds: 99999 } }));
-    expect([bare.verdictTtlSeconds, bare.maxResolveRounds, bare.policy.defaultVerdict, bare.scopeFields]).toEqual([300, 12, 'allowed', null]);
+    expect([bare.verdictTtlSeconds, bare.maxResolveRounds, bare.policy.defaultVerdict, bare.scopeFields]).toEqual([
+      300,
+      12,
+      'allowed',
+      null,
+    ]);
   });
 
   it('compiles a policy the engine evaluates, overrides in effect until they expire', () => {
     const sut = buildSnapshot(registryState());
     const req = { mode: 'check' as const, action: 'infra.deploy', resource: 'svc', scope: { region: 'eu' } };
-    expect(evaluate(sut.policy, req, Date.parse('2026-03-01T12:00:00Z'))).toMatchObject({ verdict: 'observe', applied_override_ids: ['ovr-1'] });
+    expect(evaluate(sut.policy, req, Date.parse('2026-03-01T12:00:00Z'))).toMatchObject({
+      verdict: 'observe',
+      applied_override_ids: ['ovr-1'],
+    });
     expect(evaluate(sut.policy, req, Date.parse('2026-03-02T12:00:00Z'))).toMatchObject({ verdict: 'approval_required' });
   });
 
@@ -56,7 +79,7 @@ describe(buildSnapshot.name, () => {
     expect(buildSnapshot(state).knowsAction('payments.transfer')).toBe(true);
   });
 
-  it('passes a rule\'s mode to the engine, and leaves shadow rules out of the known action types', () => {
+  it("passes a rule's mode to the engine, and leaves shadow rules out of the known action types", () => {
     const state = registryState();
     state.rules.push({ ...state.rules[0], rule_id: 'rul-shadow', rule_version_id: 'rv-shadow', applies_to: null, mode: 'shadow' });
     expect(engineRules(state).map((r) => [r.rule_id, r.mode])).toEqual([

@@ -1,8 +1,19 @@
 // A tenant's evaluable state, built once per registry state (README.md "Architecture"): the compiled rule
 // engine policy plus what a check needs besides (scope schema, principals, TTL and round limits).
 // Pure: the same registry state always gives the same snapshot.
+import { isIntegerIn } from '@arbiter/input';
 import { mintTenantId, type TenantId } from '@arbiter/auth';
-import { actionGoverned, compilePolicy, engineRule, PolicyCompileError, ruleContent, type CompiledPolicy, type Deadline, type EngineOverride, type EngineRule } from '@arbiter/policy';
+import {
+  actionGoverned,
+  compilePolicy,
+  engineRule,
+  PolicyCompileError,
+  ruleContent,
+  type CompiledPolicy,
+  type Deadline,
+  type EngineOverride,
+  type EngineRule,
+} from '@arbiter/policy';
 import type { PrincipalState, ScopeFieldSchema, ScopeValue, TenantState } from '@arbiter/internal-api';
 
 /** docs/verdicts.md "Limits" and defaults. */
@@ -53,7 +64,12 @@ export function engineRules(state: TenantState): EngineRule[] {
     const selector = selectors.get(r.scope_id);
     if (!selector) throw new SnapshotBuildError(`scope ${r.scope_id} of rule ${r.rule_id} is not in the state`, r.rule_id);
     // A state from a registry without modes has none: ruleContent fills in enforce.
-    return engineRule(ruleContent(r), { rule_id: r.rule_id, rule_version_id: r.rule_version_id, selector, version_created_at: r.version_created_at });
+    return engineRule(ruleContent(r), {
+      rule_id: r.rule_id,
+      rule_version_id: r.rule_version_id,
+      selector,
+      version_created_at: r.version_created_at,
+    });
   });
 }
 
@@ -84,7 +100,7 @@ export function engineOverrides(state: TenantState): EngineOverride[] {
 }
 
 function boundedInt(value: unknown, fallback: number, min: number, max: number): number {
-  return typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max ? value : fallback;
+  return isIntegerIn(value, min, max) ? value : fallback;
 }
 
 /** Builds the snapshot; throws SnapshotBuildError when the state cannot be evaluated (fail closed). */

@@ -1,49 +1,32 @@
 import type { Express, NextFunction, Request, Response } from 'express';
-import { AppError } from '@arbiter/http';
-import { fieldPath, findUnstorable, isUnstorable, MAX_BODY_DEPTH } from '../domain/storable';
+import { stringProblem } from '@arbiter/input';
+import { unstorableInBody, unstorableInQuery, verdictDialect } from '@arbiter/http';
 
 /**
- * Strings PostgreSQL cannot store (docs/verdicts.md "Errors"): U+0000, which no PostgreSQL text or jsonb
- * value may hold, and lone surrogates, which have no UTF-8 form (the driver would silently store
- * U+FFFD instead of what was hashed and signed). Every route refuses them wherever they occur (a
- * body's keys and values at any depth, the query, the path parameters) with 400 validation_failed
- * naming the field, before anything is evaluated, batched or stored. A body nested deeper than
- * MAX_BODY_DEPTH is refused the same way: PostgreSQL's JSON parser, JSON.stringify and tsoa's
- * validation all recurse, and would fail on it with an error instead of an answer.
+ * The storable-JSON guard on the verdict gateway's routes (docs/verdicts.md "Strings that cannot be
+ * stored"; the checks are @arbiter/input's, docs/development.md "Storable JSON"): U+0000 and lone
+ * surrogates wherever they occur (a body's keys and values at any depth, the query, the path
+ * parameters) are refused with 400 validation_failed naming the field, before anything is evaluated,
+ * batched or stored. What the body reader refuses on its own (bytes that are not UTF-8, inexact
+ * numbers, nesting past 64 levels) comes before this, with the same code.
  */
 
-export type Location = 'body' | 'query' | 'path';
-
-export function unstorableString(location: Location, field: string): AppError {
-  return new AppError(400, 'validation_failed', `${location} field ${field} holds U+0000 or a lone surrogate, which cannot be stored`, { field, in: location });
-}
-
-/** Throws for a body holding an unstorable key or value anywhere, or nested too deep. */
+/** Throws for a body holding an unstorable key or value anywhere. */
 export function assertStorableBody(body: unknown): void {
-  const found = findUnstorable(body);
-  if (!found) return;
-  const field = found.path.length ? fieldPath(found.path) : 'body';
-  if (found.reason === 'string') throw unstorableString('body', field);
-  throw new AppError(400, 'validation_failed', `body field ${field} is nested more than ${MAX_BODY_DEPTH} levels deep`, { field, in: 'body' });
+  const found = unstorableInBody(body);
+  if (found) throw verdictDialect.unstorable(found, 'body');
 }
 
-/**
- * Throws for a query parameter (name or value) holding U+0000. Read from the raw URL so that the
- * fast lane and express name the same field; percent-decoding yields no lone surrogate (invalid
- * UTF-8 becomes U+FFFD), so `%00` is the only way in, and a URL without it costs one search.
- */
+/** Throws for a query parameter (name or value) holding U+0000. */
 export function assertStorableQuery(url: string): void {
-  const q = url.indexOf('?');
-  if (q < 0 || !url.includes('%00', q)) return;
-  for (const [name, value] of new URLSearchParams(url.slice(q + 1))) {
-    if (isUnstorable(name)) throw unstorableString('query', fieldPath([name]));
-    if (isUnstorable(value)) throw unstorableString('query', name);
-  }
+  const found = unstorableInQuery(url);
+  if (found) throw verdictDialect.unstorable(found, 'query');
 }
 
 /** Throws for a decoded path parameter holding an unstorable string. */
 export function assertStorableParam(name: string, value: string): void {
-  if (isUnstorable(value)) throw unstorableString('path', name);
+  const reason = stringProblem(value);
+  if (reason) throw verdictDialect.unstorable({ path: [name], reason, inName: false }, 'path');
 }
 
 /** A fast lane's whole request, in the order express checks it: the query, the body, the path parameters. */

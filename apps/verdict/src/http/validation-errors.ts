@@ -11,7 +11,11 @@ export function translateValidationErrors(err: unknown, req: Request, _res: Resp
   if (!(err instanceof ValidateError)) return next(err);
   const fields = Object.keys(err.fields);
   if (req.method === 'GET' && fields.length && fields.every((f) => !f.startsWith('body'))) {
-    return next(new AppError(400, 'invalid_query', `Invalid query: ${fields.map((f) => `${f}: ${err.fields[f].message}`).join('; ')}`, { parameters: fields }));
+    return next(
+      new AppError(400, 'invalid_query', `Invalid query: ${fields.map((f) => `${f}: ${err.fields[f].message}`).join('; ')}`, {
+        parameters: fields,
+      }),
+    );
   }
   next(err);
 }

@@ -112,7 +112,6 @@ export interface Requirement {
   ledger_citation?: 'accepted';
 }
 
-
 export interface ApprovalHint {
   /** Path of the approvals collection: `/<tenant_id>/v1/approvals`. */
   endpoint: string;
@@ -215,7 +214,6 @@ export interface OverviewResolveRequest {
 /** Either resolve body (the two variants share one path and are told apart by their fields). */
 export type ResolveBody = ResolveRequest | OverviewResolveRequest;
 
-
 /** Detailed resolve, incomplete: no consultation, no signature. */
 export interface IncompleteResolveResponse {
   operation_status: 'incomplete';
@@ -233,7 +231,6 @@ export interface IncompleteResolveResponse {
 export interface CompleteResolveResponse extends CheckResponse {
   required_context_history: RequiredContextRound[];
 }
-
 
 /** Who can decide an approval_required verdict (overview variant). */
 export interface Approver {

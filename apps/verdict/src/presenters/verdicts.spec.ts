@@ -22,9 +22,25 @@ const record = (verdict: string): ConsultationRecord =>
 describe(presentCheck.name, () => {
   it('lists for each verdict exactly the fields docs/verdicts.md "check" shows', () => {
     expect(Object.keys(presentCheck(record('allowed')))).toEqual([
-      'operation_status', 'verdict', 'cited_rule_ids', 'cited_rule_version_ids', 'dominating_rule_id', 'precedence_trace', 'resolved_target_ids', 'consultation_id', 'signed_verdict', 'context_hash',
+      'operation_status',
+      'verdict',
+      'cited_rule_ids',
+      'cited_rule_version_ids',
+      'dominating_rule_id',
+      'precedence_trace',
+      'resolved_target_ids',
+      'consultation_id',
+      'signed_verdict',
+      'context_hash',
     ]);
-    expect(Object.keys(presentCheck(record('blocked')))).toEqual(['operation_status', 'verdict', 'cited_rule_ids', 'dominating_rule_id', 'consultation_id', 'signed_verdict']);
+    expect(Object.keys(presentCheck(record('blocked')))).toEqual([
+      'operation_status',
+      'verdict',
+      'cited_rule_ids',
+      'dominating_rule_id',
+      'consultation_id',
+      'signed_verdict',
+    ]);
     expect(presentCheck(record('approval_required'))).toEqual({
       operation_status: 'complete',
       verdict: 'approval_required',
@@ -60,7 +76,11 @@ describe(presentCheck.name, () => {
       dominating_rule_id: 'rul-1',
       consultation_id: 'cns-1',
       normative_hash: 'sha256:n',
-      approver: { candidate_deciders: ['role-cfo'], triggers: [{ rule_id: 'rul-1', rule_version_id: 'rv-1', reason: 'why' }], endpoint: '/tnt-1/v1/approvals' },
+      approver: {
+        candidate_deciders: ['role-cfo'],
+        triggers: [{ rule_id: 'rul-1', rule_version_id: 'rv-1', reason: 'why' }],
+        endpoint: '/tnt-1/v1/approvals',
+      },
     });
     expect(presentOverviewComplete(record('blocked'))).not.toHaveProperty('approver');
   });

@@ -67,7 +67,11 @@ export function presentOverviewComplete(record: ConsultationRecord, explanation:
     normative_hash: record.normative_hash,
   };
   if (record.verdict === 'approval_required') {
-    out.approver = { candidate_deciders: record.candidate_deciders, triggers: record.triggers, endpoint: approvalsEndpoint(record.tenant_id) };
+    out.approver = {
+      candidate_deciders: record.candidate_deciders,
+      triggers: record.triggers,
+      endpoint: approvalsEndpoint(record.tenant_id),
+    };
   }
   return withExplanation(out, explanation);
 }

@@ -6,7 +6,6 @@ import { insertSealRow, type NewSealRow } from '@arbiter/db';
 import type { ApprovalFilter, ApprovalPosition } from '../domain/approval-query';
 export type { ApprovalFilter, ApprovalPosition };
 
-
 /** A one-shot approval as the check needs it. */
 export interface OneShotRow {
   id: string;
@@ -17,7 +16,6 @@ export interface OneShotRow {
   /** The triggering rule versions the approval lifts, by rule id. */
   rule_versions: Record<string, string>;
 }
-
 
 /** An outbox row: the registry event body without scope_ids (the relay adds them) and the idempotency key (the row's). */
 export type OutboxEvent = Required<Pick<ForeignEventBody, 'type' | 'entity_type' | 'entity_id' | 'actor_id'>> & { data: object };
@@ -76,12 +74,17 @@ export class ApprovalRepository {
   }
 
   async findByConsultation(tenantId: TenantId, consultationId: string): Promise<Approval | null> {
-    const { rows } = await this.pool.query<{ body: Approval }>('SELECT body FROM approvals WHERE tenant_id = $1 AND consultation_id = $2', [tenantId, consultationId]);
+    const { rows } = await this.pool.query<{ body: Approval }>('SELECT body FROM approvals WHERE tenant_id = $1 AND consultation_id = $2', [
+      tenantId,
+      consultationId,
+    ]);
     return rows[0]?.body ?? null;
   }
 
   async findAnyTenant(id: string): Promise<{ tenant_id: string; body: Approval } | null> {
-    const { rows } = await this.pool.query<{ tenant_id: string; body: Approval }>('SELECT tenant_id, body FROM approvals WHERE id = $1', [id]);
+    const { rows } = await this.pool.query<{ tenant_id: string; body: Approval }>('SELECT tenant_id, body FROM approvals WHERE id = $1', [
+      id,
+    ]);
     return rows[0] ?? null;
   }
 
@@ -90,7 +93,10 @@ export class ApprovalRepository {
    * the first one's decision (README.md "Architecture": "an approval decided once" held by the database).
    */
   async lockAnyTenant(client: PoolClient, id: string): Promise<{ tenant_id: string; body: Approval } | null> {
-    const { rows } = await client.query<{ tenant_id: string; body: Approval }>('SELECT tenant_id, body FROM approvals WHERE id = $1 FOR UPDATE', [id]);
+    const { rows } = await client.query<{ tenant_id: string; body: Approval }>(
+      'SELECT tenant_id, body FROM approvals WHERE id = $1 FOR UPDATE',
+      [id],
+    );
     return rows[0] ?? null;
   }
 
@@ -108,7 +114,13 @@ export class ApprovalRepository {
    * oldest decision first, at most `limit`.
    */
   async listOneShots(tenantId: TenantId, now: Date, limit: number): Promise<OneShotRow[]> {
-    const { rows } = await this.pool.query<{ id: string; requester: string; context_hash: string; authorizes_until: Date; triggers: Approval['triggers'] }>(
+    const { rows } = await this.pool.query<{
+      id: string;
+      requester: string;
+      context_hash: string;
+      authorizes_until: Date;
+      triggers: Approval['triggers'];
+    }>(
       `SELECT id, requester, context_hash, authorizes_until, body->'triggers' AS triggers FROM approvals
        WHERE tenant_id = $1 AND authorizes_until IS NOT NULL AND consumed_by IS NULL AND status = 'approved' AND authorizes_until > $2
          AND context_hash IS NOT NULL
@@ -176,11 +188,10 @@ export class ApprovalRepository {
 
   /** Writes an event to the outbox inside the caller's transaction (a repeated key writes nothing). */
   async enqueue(client: PoolClient, tenantId: TenantId, idempotencyKey: string, event: OutboxEvent): Promise<void> {
-    await client.query('INSERT INTO approval_outbox (tenant_id, idempotency_key, event) VALUES ($1, $2, $3) ON CONFLICT (idempotency_key) DO NOTHING', [
-      tenantId,
-      idempotencyKey,
-      JSON.stringify(event),
-    ]);
+    await client.query(
+      'INSERT INTO approval_outbox (tenant_id, idempotency_key, event) VALUES ($1, $2, $3) ON CONFLICT (idempotency_key) DO NOTHING',
+      [tenantId, idempotencyKey, JSON.stringify(event)],
+    );
   }
 
   /** Writes the decision's seal_outbox row inside the caller's transaction (docs/operations.md "Seal relay"). */

@@ -1,15 +1,14 @@
 import type { TenantId } from '@arbiter/auth';
 import type { Pool } from 'pg';
 import type { Fact, Scope } from '@arbiter/policy';
-import { GroupCommitWriter } from '@arbiter/db';
+import { auditStreamAffixes, consultationSealPayload } from '@arbiter/audit-streams';
+import { bisectOnRowFault, GroupCommitWriter, isRowFault } from '@arbiter/db';
 import { activeTraceparent } from '@arbiter/telemetry';
 import type { ConsultationRecord, LedgerCitationEntry } from '../domain/consultation-record';
 import type { SealedConsultation } from '../domain/consultation-builder';
 import type { ExplanationBasis } from '../domain/explanation-basis';
 import type { ConsultationFilter, ConsultationPosition } from '../domain/consultation-query';
 export type { ConsultationFilter, ConsultationPosition };
-
-
 
 /** What a simulation replays of a stored consultation (docs/verdicts.md "Simulation"). */
 export interface ReplayRow {
@@ -25,21 +24,6 @@ export interface ReplayRow {
 }
 
 /**
- * The custom_payload of a consultation's seal (docs/operations.md "Seal relay"): decided_at is the
- * record's requested_at, as stored. JSON.stringify keeps the member order written here.
- */
-function consultationSealPayload(r: ConsultationRecord): string {
-  return JSON.stringify({
-    consultation_id: r.id,
-    normative_hash: r.normative_hash,
-    context_hash: r.context_hash,
-    verdict: r.verdict,
-    signing_kid: r.signing_kid,
-    decided_at: r.requested_at,
-  });
-}
-
-/**
  * The shadow_disagreements rows of a batch (docs/verdicts.md "Shadow rules") as one JSON array, or
  * null when no record of the batch has a `shadow` member (the statement then stays as it was).
  */
@@ -47,7 +31,10 @@ function shadowRows(records: ConsultationRecord[]): string | null {
   let rows: string[] | null = null;
   for (const r of records) {
     if (!r.shadow) continue;
-    for (const s of r.shadow) (rows ??= []).push(JSON.stringify({ consultation_id: r.id, rule_id: s.rule_id, rule_version_id: s.rule_version_id, would_be: s.would_be }));
+    for (const s of r.shadow)
+      (rows ??= []).push(
+        JSON.stringify({ consultation_id: r.id, rule_id: s.rule_id, rule_version_id: s.rule_version_id, would_be: s.would_be }),
+      );
   }
   return rows === null ? null : `[${rows.join(',')}]`;
 }
@@ -70,20 +57,8 @@ interface PendingRow {
   basis: string | null;
   /** The check's traceparent (tracing on, span sampled): stored with the record's seal_outbox row. */
   traceparent: string | null;
-  /** Set when the batch failed and this row, written alone, failed too. */
+  /** Set when the row was not committed: it failed alone, or the batch failed for a reason no row caused. */
   error?: unknown;
-}
-
-/**
- * SQLSTATE classes a row's own data can cause: 22 data exception (e.g. U+0000 in text), 23 integrity
- * constraint violation, 54 program limit exceeded (e.g. an index row too large). Other failures (the
- * connection, resources, a shutdown) would fail every row alike: the batch fails as a whole.
- */
-const ROW_FAULT = /^(22|23|54)/;
-
-function isRowFault(err: unknown): boolean {
-  const code = (err as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && ROW_FAULT.test(code);
 }
 
 export class ConsultationRepository {
@@ -106,8 +81,7 @@ export class ConsultationRepository {
     const onSealed = this.sealing ? opts.onSealed : undefined;
     this.writer = new GroupCommitWriter(
       async (rows) => {
-        await this.insertBatch(rows);
-        onSealed?.();
+        if ((await this.insertBatch(rows)) > 0) onSealed?.();
       },
       { maxBatch: 500, maxInFlight: opts.maxInFlight ?? 2, onBatch: opts.onBatch },
     );
@@ -118,7 +92,11 @@ export class ConsultationRepository {
    * it, outside what is hashed and signed); rejects when it could not be.
    */
   async save(sealed: SealedConsultation, basis: ExplanationBasis | null = null): Promise<void> {
-    const row: PendingRow = { sealed, basis: basis === null ? null : JSON.stringify(basis), traceparent: this.sealing ? activeTraceparent() : null };
+    const row: PendingRow = {
+      sealed,
+      basis: basis === null ? null : JSON.stringify(basis),
+      traceparent: this.sealing ? activeTraceparent() : null,
+    };
     this.accepted++;
     try {
       await this.writer.write(row);
@@ -140,33 +118,19 @@ export class ConsultationRepository {
 
   /**
    * One INSERT for the whole batch (one statement: all of it commits or none). When the database
-   * refuses it because of a row's data, the rows are isolated (docs/verdicts.md "Overrides": one request's
-   * bad row never fails another request).
+   * refuses it because of a row's data, the batch is halved until each faulty row stands alone
+   * (bisectOnRowFault, libs/db): the good rows commit and each faulty row keeps its own error
+   * (docs/verdicts.md "Overrides": one request's bad row never fails another request). Any other
+   * failure is every row's error. Answers how many rows committed.
    */
-  private async insertBatch(rows: PendingRow[]): Promise<void> {
-    try {
-      await this.insertRecords(rows);
-    } catch (err) {
-      if (rows.length === 1 || !isRowFault(err)) throw err;
-      await this.isolate(rows);
-    }
-  }
-
-  /**
-   * Halves a refused batch until each faulty row stands alone: the good rows commit, each faulty
-   * row keeps its own error. One bad row among n costs about 2·log2(n) INSERTs on one connection,
-   * where writing every row alone would cost n (and take the whole pool while doing it).
-   */
-  private async isolate(rows: PendingRow[]): Promise<void> {
-    const mid = rows.length >>> 1;
-    for (const half of [rows.slice(0, mid), rows.slice(mid)]) {
-      try {
-        await this.insertRecords(half);
-      } catch (err) {
-        if (half.length > 1 && isRowFault(err)) await this.isolate(half);
-        else for (const row of half) row.error = err;
-      }
-    }
+  private async insertBatch(rows: PendingRow[]): Promise<number> {
+    const outcomes = await bisectOnRowFault(rows, (part) => this.insertRecords(part), { isRowFault, otherFault: 'fail-part' });
+    let committed = 0;
+    outcomes.forEach((o, i) => {
+      if (o.ok) committed++;
+      else rows[i].error = o.error;
+    });
+    return committed;
   }
 
   /**
@@ -198,8 +162,12 @@ export class ConsultationRepository {
     let basis = { column: '', value: '', join: '' };
     if (rows.some((r) => r.basis !== null)) {
       params.push(`[${rows.map((r) => r.basis ?? 'null').join(',')}]`);
-      basis = { column: ', explanation_basis', value: ', NULLIF(b.value::text, \'null\')::json', join: `
-         JOIN json_array_elements($${params.length}::json) WITH ORDINALITY AS b(value, n) USING (n)` };
+      basis = {
+        column: ', explanation_basis',
+        value: ", NULLIF(b.value::text, 'null')::json",
+        join: `
+         JOIN json_array_elements($${params.length}::json) WITH ORDINALITY AS b(value, n) USING (n)`,
+      };
     }
     const input = `SELECT c.id, c.tenant_id, c.caller_principal_id, c.requested_at, c.action, c.verdict, c.dominating_rule_id, r.value AS record${basis.value}
          FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::text[], $7::text[])
@@ -221,26 +189,40 @@ export class ConsultationRepository {
          JOIN c ON c.id = d.value->>'consultation_id'`);
     }
     if (this.sealing) {
-      params.push(`[${records.map(consultationSealPayload).join(',')}]`);
+      params.push(`[${records.map((r) => JSON.stringify(consultationSealPayload(r))).join(',')}]`);
       const payloads = params.length;
+      const { prefix, suffix } = auditStreamAffixes('consultations');
+      params.push(prefix, suffix);
+      const stream = { prefix: params.length - 1, suffix: params.length };
       const traced = rows.filter((r) => r.traceparent !== null);
       let trace = { column: '', value: '', join: '' };
       if (traced.length) {
-        params.push(traced.map((r) => r.sealed.record.id), traced.map((r) => r.traceparent));
-        trace = { column: ', traceparent', value: ', t.traceparent', join: `
-         LEFT JOIN unnest($${params.length - 1}::text[], $${params.length}::text[]) AS t(id, traceparent) ON t.id = c.id` };
+        params.push(
+          traced.map((r) => r.sealed.record.id),
+          traced.map((r) => r.traceparent),
+        );
+        trace = {
+          column: ', traceparent',
+          value: ', t.traceparent',
+          join: `
+         LEFT JOIN unnest($${params.length - 1}::text[], $${params.length}::text[]) AS t(id, traceparent) ON t.id = c.id`,
+        };
       }
       writes.push(`INSERT INTO seal_outbox (tenant_id, stream_id, client_ref, payload${trace.column})
-       -- auditStreamId(tenant_id, 'consultations') (libs/internal-api), spelt in SQL: no extra parameter
-       SELECT c.tenant_id, 'arbiter.' || c.tenant_id || '.consultations', c.id, p.value${trace.value}
+       -- auditStreamId(tenant_id, 'consultations') (libs/audit-streams), built around the tenant column
+       SELECT c.tenant_id, $${stream.prefix}::text || c.tenant_id || $${stream.suffix}::text, c.id, p.value${trace.value}
          FROM json_array_elements($${payloads}::json) AS p(value)
          JOIN c ON c.id = p.value->>'consultation_id'${trace.join}`);
     }
     const last = writes.pop()!;
     await this.pool.query(
       `WITH c AS (${insert}
-         RETURNING id, tenant_id, requested_at)${writes.map((w, i) => `,
-       w${i} AS (${w})`).join('')}
+         RETURNING id, tenant_id, requested_at)${writes
+           .map(
+             (w, i) => `,
+       w${i} AS (${w})`,
+           )
+           .join('')}
        ${last}`,
       params,
     );
@@ -270,7 +252,9 @@ export class ConsultationRepository {
   }
 
   /** The record of this id with its explanation basis and the tenant that owns it (the caller decides 404 vs 403). */
-  async findWithBasisAnyTenant(id: string): Promise<{ tenant_id: string; record: ConsultationRecord; explanation_basis: ExplanationBasis | null } | null> {
+  async findWithBasisAnyTenant(
+    id: string,
+  ): Promise<{ tenant_id: string; record: ConsultationRecord; explanation_basis: ExplanationBasis | null } | null> {
     const { rows } = await this.pool.query<{ tenant_id: string; record: ConsultationRecord; explanation_basis: ExplanationBasis | null }>(
       'SELECT tenant_id, record, explanation_basis FROM consultations WHERE id = $1',
       [id],
@@ -279,10 +263,10 @@ export class ConsultationRepository {
   }
 
   async find(tenantId: TenantId, id: string): Promise<ConsultationRecord | null> {
-    const { rows } = await this.pool.query<{ record: ConsultationRecord }>('SELECT record FROM consultations WHERE tenant_id = $1 AND id = $2', [
-      tenantId,
-      id,
-    ]);
+    const { rows } = await this.pool.query<{ record: ConsultationRecord }>(
+      'SELECT record FROM consultations WHERE tenant_id = $1 AND id = $2',
+      [tenantId, id],
+    );
     return rows[0]?.record ?? null;
   }
 
@@ -318,7 +302,12 @@ export class ConsultationRepository {
    * the database: json_to_record parses each stored record once, in PostgreSQL, and the rest of it
    * (trace, signature, hashes) is never sent.
    */
-  async replayPage(tenantId: TenantId, window: { since: Date; until: Date }, limit: number, after?: ConsultationPosition): Promise<ReplayRow[]> {
+  async replayPage(
+    tenantId: TenantId,
+    window: { since: Date; until: Date },
+    limit: number,
+    after?: ConsultationPosition,
+  ): Promise<ReplayRow[]> {
     const params: unknown[] = [tenantId, window.since, window.until, limit];
     let keyset = '';
     if (after) {

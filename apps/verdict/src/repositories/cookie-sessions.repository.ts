@@ -38,7 +38,9 @@ export class CookieSessionRepository {
 
   /** Ends a live session; false when there was none. */
   async deleteLive(tokenHash: string): Promise<boolean> {
-    const { rows } = await this.pool.query('DELETE FROM cookie_sessions WHERE token_hash = $1 RETURNING expires_at > now() AS live', [tokenHash]);
+    const { rows } = await this.pool.query('DELETE FROM cookie_sessions WHERE token_hash = $1 RETURNING expires_at > now() AS live', [
+      tokenHash,
+    ]);
     return rows[0]?.live === true;
   }
 

@@ -82,7 +82,9 @@ export class ResolveSessionRepository {
     tenantId: TenantId,
     id: string,
     previousRounds: number,
-    next: Pick<ResolveSessionState, 'scope' | 'context' | 'rounds' | 'history' | 'correlation' | 'expires_at'> & { consultation_id?: string },
+    next: Pick<ResolveSessionState, 'scope' | 'context' | 'rounds' | 'history' | 'correlation' | 'expires_at'> & {
+      consultation_id?: string;
+    },
   ): Promise<boolean> {
     const now = new Date();
     const { count } = await this.prisma.resolveSession.updateMany({

@@ -8,11 +8,20 @@ import { ownTenant, requireAnyPermission } from '../domain/tenant-access';
 import type { Approval, ApprovalList, CreateApprovalBody, DecisionBody } from '../models/approvals';
 import type { SnapshotStore } from './snapshot-store.service';
 import { approvalCursor, parseApprovalQuery, type ApprovalQuery } from '../domain/approval-query';
-import { askingPrincipals, checkGrant, checkRequester, decided, isValidDecider, newApproval, scopesNotCovered } from '../domain/approval-rules';
+import {
+  askingPrincipals,
+  checkGrant,
+  checkRequester,
+  decided,
+  isValidDecider,
+  newApproval,
+  scopesNotCovered,
+} from '../domain/approval-rules';
 import type { ApprovalRepository } from '../repositories/approvals.repository';
 import { RegistryRejectedError, RegistryUnavailableError, type RegistryInternalClient } from '@arbiter/internal-api';
 
-const approvalNotFound = (id: string) => new AppError(404, 'approval_not_found', `Approval ${id} does not exist in this tenant`, { approval_id: id });
+const approvalNotFound = (id: string) =>
+  new AppError(404, 'approval_not_found', `Approval ${id} does not exist in this tenant`, { approval_id: id });
 
 /** The outbox idempotency key of an approval event (docs/webhooks.md: `<approval_id>:requested|resolved`). */
 export const eventKey = (approvalId: string, what: 'requested' | 'resolved') => `${approvalId}:${what}`;
@@ -46,7 +55,10 @@ export class ApprovalsService {
     requireAnyPermission(identity, ['check']);
     const tenantId = ownTenant(identity, tenantParam);
     const found = await this.deps.consultations.findAnyTenant(body.consultation_id);
-    if (!found) throw new AppError(404, 'consultation_not_found', `Consultation ${body.consultation_id} does not exist in this tenant`, { consultation_id: body.consultation_id });
+    if (!found)
+      throw new AppError(404, 'consultation_not_found', `Consultation ${body.consultation_id} does not exist in this tenant`, {
+        consultation_id: body.consultation_id,
+      });
     if (found.tenant_id !== tenantId) throw crossTenantForbidden('The consultation belongs to another tenant');
     const record = found.record;
     checkRequester(record, identity.principal.id);
@@ -131,10 +143,17 @@ export class ApprovalsService {
       }
       if (!isValidDecider(approval, identity.principal, asking)) {
         const own = asking.has(identity.principal.id);
-        throw new AppError(403, 'not_a_valid_decider', own ? 'The principals that asked for the operation (its caller and on_behalf_of) cannot decide its approval' : 'The caller is not in candidate_deciders (by principal id or role)', {
-          candidate_deciders: approval.candidate_deciders,
-          ...(own ? { requester: approval.requester, requester_principal: approval.requester_principal } : {}),
-        });
+        throw new AppError(
+          403,
+          'not_a_valid_decider',
+          own
+            ? 'The principals that asked for the operation (its caller and on_behalf_of) cannot decide its approval'
+            : 'The caller is not in candidate_deciders (by principal id or role)',
+          {
+            candidate_deciders: approval.candidate_deciders,
+            ...(own ? { requester: approval.requester, requester_principal: approval.requester_principal } : {}),
+          },
+        );
       }
       await this.refuseUncoveredScopes(identity, tenantId, approval);
       const grant = checkGrant(body, approval, now, this.deps.grantTtlSeconds);
@@ -146,7 +165,8 @@ export class ApprovalsService {
         grant: override ? { override_id: override.id, ...grant! } : undefined,
         validitySeconds: this.deps.validitySeconds,
       });
-      if (!(await this.deps.approvals.decide(tx, tenantId, next))) throw new AppError(409, 'already_decided', `Approval ${id} is already decided`);
+      if (!(await this.deps.approvals.decide(tx, tenantId, next)))
+        throw new AppError(409, 'already_decided', `Approval ${id} is already decided`);
       await this.deps.approvals.enqueue(tx, tenantId, eventKey(id, 'resolved'), {
         type: 'approval.resolved',
         entity_type: 'approval',
@@ -197,7 +217,14 @@ export class ApprovalsService {
         try {
           scope = (await this.deps.registry.ruleVersion(t.rule_version_id, tenantId))?.scope_id ?? null;
         } catch (err) {
-          if (err instanceof RegistryUnavailableError) throw new AppError(503, 'registry_unavailable', 'The scopes of the triggering rules cannot be read right now; send the decision again', undefined, { 'Retry-After': '1' });
+          if (err instanceof RegistryUnavailableError)
+            throw new AppError(
+              503,
+              'registry_unavailable',
+              'The scopes of the triggering rules cannot be read right now; send the decision again',
+              undefined,
+              { 'Retry-After': '1' },
+            );
           throw err;
         }
       }
@@ -205,11 +232,16 @@ export class ApprovalsService {
     }
     const missing = scopesNotCovered(identity.scope_ids, approval.triggers.length ? scopes : [null]);
     if (missing.length) {
-      throw new AppError(403, 'not_a_valid_decider', `The API key is restricted to scopes that do not include ${missing.join(', ')}, where the triggering rules of approval ${approval.id} lie`, {
-        reason: 'scope_not_covered',
-        scopes_not_covered: missing,
-        key_scope_ids: identity.scope_ids,
-      });
+      throw new AppError(
+        403,
+        'not_a_valid_decider',
+        `The API key is restricted to scopes that do not include ${missing.join(', ')}, where the triggering rules of approval ${approval.id} lie`,
+        {
+          reason: 'scope_not_covered',
+          scopes_not_covered: missing,
+          key_scope_ids: identity.scope_ids,
+        },
+      );
     }
   }
 
@@ -239,9 +271,15 @@ export class ApprovalsService {
     } catch (err) {
       if (err instanceof RegistryUnavailableError) {
         this.deps.logger.warn({ err, approval_id: approval.id }, 'approval grant not created: registry unavailable');
-        throw new AppError(503, 'registry_unavailable', 'The grant cannot be created right now; the approval is still pending: send the decision again', undefined, {
-          'Retry-After': '1',
-        });
+        throw new AppError(
+          503,
+          'registry_unavailable',
+          'The grant cannot be created right now; the approval is still pending: send the decision again',
+          undefined,
+          {
+            'Retry-After': '1',
+          },
+        );
       }
       if (err instanceof RegistryRejectedError) {
         // e.g. a triggering rule archived since, or applies_to_scope outside the tenant scope_schema.

@@ -3,7 +3,15 @@ import type { AuthenticatedIdentity, TenantId } from '@arbiter/auth';
 import { AppError } from '@arbiter/http';
 import { newId } from '@arbiter/db';
 import { inSpan, tracingEnabled } from '@arbiter/telemetry';
-import { evaluate, explain, factContradictingParameters, type CompleteEvaluation, type EvaluationRequest, type Explanation, type Fact } from '@arbiter/policy';
+import {
+  evaluate,
+  explain,
+  factContradictingParameters,
+  type CompleteEvaluation,
+  type EvaluationRequest,
+  type Explanation,
+  type Fact,
+} from '@arbiter/policy';
 import type { ConsultationRecord } from '../domain/consultation-record';
 import { contextHash } from '../domain/consultation-builder';
 import { appliedTtl, type Answer } from '../domain/evaluation-answer';
@@ -20,7 +28,12 @@ import type { SnapshotStore } from './snapshot-store.service';
 /** The one-shot approvals a check may use (repositories/approvals.repository.ts). */
 export interface OneShotApprovals {
   /** An unconsumed one-shot approval of `requester` whose consultation had this context_hash, with the rule versions it lifts by rule id. */
-  findOneShot(tenantId: TenantId, requester: string, contextHash: string, now: Date): Promise<{ id: string; rule_versions: Record<string, string> } | null>;
+  findOneShot(
+    tenantId: TenantId,
+    requester: string,
+    contextHash: string,
+    now: Date,
+  ): Promise<{ id: string; rule_versions: Record<string, string> } | null>;
   consumeOneShot(tenantId: TenantId, id: string, consultationId: string, at: Date): Promise<boolean>;
   releaseOneShot(tenantId: TenantId, id: string, consultationId: string): Promise<void>;
 }
@@ -45,7 +58,11 @@ export interface EvaluationBase {
 }
 
 export function evaluationDefaults(deps: EvaluationDeps): EvaluationBase {
-  return { now: deps.now ?? Date.now, citations: deps.citations ?? new LedgerCitationsService(unconfiguredCitationSource), budget: deps.budget ?? new EvaluationBudget() };
+  return {
+    now: deps.now ?? Date.now,
+    citations: deps.citations ?? new LedgerCitationsService(unconfiguredCitationSource),
+    budget: deps.budget ?? new EvaluationBudget(),
+  };
 }
 
 export interface CheckDeps extends EvaluationDeps {
@@ -73,11 +90,21 @@ export class CheckService {
    * POST /<tenant_id>/v1/check, from the fast lane and the tsoa route alike (CheckController.check): the
    * raw body is parsed and validated here, once. While tracing is on, in a `verdict.check` span.
    */
-  check(identity: AuthenticatedIdentity, tenantParam: string, rawBody: unknown, ttlHeader: string | string[] | undefined): Promise<Answer<CheckResponse>> {
+  check(
+    identity: AuthenticatedIdentity,
+    tenantParam: string,
+    rawBody: unknown,
+    ttlHeader: string | string[] | undefined,
+  ): Promise<Answer<CheckResponse>> {
     return traced('verdict.check', identity, () => this.run(identity, tenantParam, rawBody, ttlHeader));
   }
 
-  private async run(identity: AuthenticatedIdentity, tenantParam: string, rawBody: unknown, ttlHeader: string | string[] | undefined): Promise<Answer<CheckResponse>> {
+  private async run(
+    identity: AuthenticatedIdentity,
+    tenantParam: string,
+    rawBody: unknown,
+    ttlHeader: string | string[] | undefined,
+  ): Promise<Answer<CheckResponse>> {
     const body = parseCheckBody(rawBody);
     const ttlOverride = parseVerdictTtl(ttlHeader);
     const snapshot = await this.deps.snapshots.forCaller(identity, tenantParam);
@@ -86,18 +113,33 @@ export class CheckService {
     const context = (body.context as Record<string, Fact> | undefined) ?? EMPTY;
     const parameters = body.parameters ?? EMPTY;
     refuseContradictingFacts(parameters, context);
-    const citations = await this.base.citations.verify(snapshot.tenantId, context, { principalId: identity.principal.id, onBehalfOf: body.on_behalf_of });
+    const citations = await this.base.citations.verify(snapshot.tenantId, context, {
+      principalId: identity.principal.id,
+      onBehalfOf: body.on_behalf_of,
+    });
     const hash = contextHash({ action: body.action, resource: body.resource, scope, parameters, context });
     const requestedAt = new Date(this.base.now());
-    const request = { mode: 'check' as const, action: body.action, resource: body.resource, scope, parameters, context: engineContext(context, citations) };
+    const request = {
+      mode: 'check' as const,
+      action: body.action,
+      resource: body.resource,
+      scope,
+      parameters,
+      context: engineContext(context, citations),
+    };
     // Each synchronous run of the engine gets its own budget (docs/verdicts.md "Evaluation budget").
     let deadline = this.base.budget.start();
     let result = this.base.budget.run('check', snapshot.tenantId, () => evaluate(snapshot.policy, request, requestedAt, null, deadline));
     if (result.status === 'insufficient_context') {
-      throw new AppError(422, 'insufficient_context', `A rule needs context the request lacks: ${result.missing_fields.map((f) => f.field).join(', ')} (resolve is the tolerant alternative)`, {
-        missing_fields: result.missing_fields.map((f) => f.field),
-        required_context: presentRequirements(result.missing_fields),
-      });
+      throw new AppError(
+        422,
+        'insufficient_context',
+        `A rule needs context the request lacks: ${result.missing_fields.map((f) => f.field).join(', ')} (resolve is the tolerant alternative)`,
+        {
+          missing_fields: result.missing_fields.map((f) => f.field),
+          required_context: presentRequirements(result.missing_fields),
+        },
+      );
     }
     if (result.status !== 'complete') throw new Error(`check evaluation answered ${result.status}`);
     let oneShot: OneShot | undefined;
@@ -171,7 +213,9 @@ export class CheckService {
     const versions = approval.rule_versions;
     if (!result.triggers.length || !result.triggers.every((t) => versions[t.rule_id] === t.rule_version_id)) return null;
     const lifted = { approvalId: approval.id, ruleVersionIds: new Set(Object.values(versions)) };
-    const again = this.base.budget.run('check', snapshot.tenantId, () => evaluate(snapshot.policy, request, requestedAt, lifted, this.base.budget.start()));
+    const again = this.base.budget.run('check', snapshot.tenantId, () =>
+      evaluate(snapshot.policy, request, requestedAt, lifted, this.base.budget.start()),
+    );
     if (again.status !== 'complete' || again.verdict === 'approval_required') return null;
     const consultationId = newId('cns-');
     if (!(await oneShots.consumeOneShot(snapshot.tenantId, approval.id, consultationId, requestedAt))) return null;
@@ -181,7 +225,9 @@ export class CheckService {
   private async releaseOneShot(snapshot: TenantSnapshot, oneShot: OneShot): Promise<void> {
     await this.deps.oneShots
       ?.releaseOneShot(snapshot.tenantId, oneShot.approvalId, oneShot.consultationId)
-      .catch((releaseErr: unknown) => this.deps.logger.error({ err: releaseErr, approval_id: oneShot.approvalId }, 'one-shot approval not released'));
+      .catch((releaseErr: unknown) =>
+        this.deps.logger.error({ err: releaseErr, approval_id: oneShot.approvalId }, 'one-shot approval not released'),
+      );
   }
 }
 
@@ -192,14 +238,18 @@ export class CheckService {
  */
 export function traced<T>(name: string, identity: AuthenticatedIdentity, run: () => Promise<Answer<T>>): Promise<Answer<T>> {
   if (!tracingEnabled()) return run();
-  return inSpan(name, { attributes: { 'arbiter.tenant_id': identity.tenant_id, 'arbiter.principal_id': identity.principal.id } }, async (span) => {
-    const answer = await run();
-    const body = answer.body as { verdict?: unknown; operation_status?: unknown };
-    if (answer.consultationId) span.setAttribute('arbiter.consultation_id', answer.consultationId);
-    if (typeof body.verdict === 'string') span.setAttribute('arbiter.verdict', body.verdict);
-    if (typeof body.operation_status === 'string') span.setAttribute('arbiter.operation_status', body.operation_status);
-    return answer;
-  });
+  return inSpan(
+    name,
+    { attributes: { 'arbiter.tenant_id': identity.tenant_id, 'arbiter.principal_id': identity.principal.id } },
+    async (span) => {
+      const answer = await run();
+      const body = answer.body as { verdict?: unknown; operation_status?: unknown };
+      if (answer.consultationId) span.setAttribute('arbiter.consultation_id', answer.consultationId);
+      if (typeof body.verdict === 'string') span.setAttribute('arbiter.verdict', body.verdict);
+      if (typeof body.operation_status === 'string') span.setAttribute('arbiter.operation_status', body.operation_status);
+      return answer;
+    },
+  );
 }
 
 /**
@@ -211,8 +261,13 @@ function refuseContradictingFacts(parameters: Record<string, unknown>, context: 
   if (context === EMPTY) return;
   const field = factContradictingParameters(parameters, context);
   if (field === null) return;
-  throw new AppError(422, 'context_contradicts_parameters', `Context field ${field} holds another value than parameters.${field}: a Fact cannot restate what the parameters say (send one value, or leave the Fact out)`, {
-    field: `context.${field}`,
-    parameters_field: `parameters.${field}`,
-  });
+  throw new AppError(
+    422,
+    'context_contradicts_parameters',
+    `Context field ${field} holds another value than parameters.${field}: a Fact cannot restate what the parameters say (send one value, or leave the Fact out)`,
+    {
+      field: `context.${field}`,
+      parameters_field: `parameters.${field}`,
+    },
+  );
 }

@@ -10,11 +10,22 @@ import { signingKeyUnavailable, type VerdictKeys } from '../keys';
 import type { ConsultationRepository } from '../repositories/consultations.repository';
 
 /** A complete evaluation on its way to a record: the builder's input, before the ids and the snapshot's fields are filled in. */
-export interface Decision
-  extends Pick<
-    DecisionInput,
-    'operation' | 'requestedAt' | 'action' | 'resource' | 'scope' | 'parameters' | 'context' | 'contextHash' | 'evaluation' | 'ttlSeconds' | 'history' | 'correlation' | 'ledgerCitations'
-  > {
+export interface Decision extends Pick<
+  DecisionInput,
+  | 'operation'
+  | 'requestedAt'
+  | 'action'
+  | 'resource'
+  | 'scope'
+  | 'parameters'
+  | 'context'
+  | 'contextHash'
+  | 'evaluation'
+  | 'ttlSeconds'
+  | 'history'
+  | 'correlation'
+  | 'ledgerCitations'
+> {
   identity: AuthenticatedIdentity;
   snapshot: TenantSnapshot;
   onBehalfOf: string | undefined;

@@ -14,7 +14,11 @@ export class ConsultationsService {
     return (await readConsultation(identity, tenantParam, id, (cid) => this.repo.findAnyTenant(cid))).record;
   }
 
-  async list(identity: AuthenticatedIdentity, tenantParam: string, query: ConsultationQuery): Promise<{ items: ConsultationRecord[]; next_cursor: string | null }> {
+  async list(
+    identity: AuthenticatedIdentity,
+    tenantParam: string,
+    query: ConsultationQuery,
+  ): Promise<{ items: ConsultationRecord[]; next_cursor: string | null }> {
     requireAnyPermission(identity, ['read', 'check']);
     const tenantId = ownTenant(identity, tenantParam);
     const { filter, limit, after } = parseConsultationQuery(query);
@@ -29,11 +33,17 @@ export class ConsultationsService {
  * the path's tenant the key's own; 404 consultation_not_found for an id that exists nowhere, 403
  * cross_tenant_forbidden for another tenant's. The record and its explanation read alike.
  */
-export async function readConsultation<T extends { tenant_id: string }>(identity: AuthenticatedIdentity, tenantParam: string, id: string, find: (id: string) => Promise<T | null>): Promise<T> {
+export async function readConsultation<T extends { tenant_id: string }>(
+  identity: AuthenticatedIdentity,
+  tenantParam: string,
+  id: string,
+  find: (id: string) => Promise<T | null>,
+): Promise<T> {
   requireAnyPermission(identity, ['read', 'check']);
   const tenantId = ownTenant(identity, tenantParam);
   const found = await find(id);
-  if (!found) throw new AppError(404, 'consultation_not_found', `Consultation ${id} does not exist in this tenant`, { consultation_id: id });
+  if (!found)
+    throw new AppError(404, 'consultation_not_found', `Consultation ${id} does not exist in this tenant`, { consultation_id: id });
   if (found.tenant_id !== tenantId) throw crossTenantForbidden('The consultation belongs to another tenant');
   return found;
 }

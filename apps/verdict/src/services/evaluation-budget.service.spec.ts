@@ -17,9 +17,17 @@ describe(EvaluationBudget.name, () => {
         throw new EvaluationBudgetExceededError('evaluation', 50);
       });
     expect(attempt).toThrow(AppError);
-    expect(attempt).toThrow(expect.objectContaining({ status: 503, code: 'evaluation_budget_exceeded', message: expect.stringContaining('evaluation budget, 50 ms') }));
+    expect(attempt).toThrow(
+      expect.objectContaining({
+        status: 503,
+        code: 'evaluation_budget_exceeded',
+        message: expect.stringContaining('evaluation budget, 50 ms'),
+      }),
+    );
     expect(warnings[0]).toEqual({ tenant_id: 'tnt-1', operation: 'check', budget: 'evaluation', budget_ms: 50 });
-    expect(await metrics.registry.metrics()).toMatch(/arbiter_evaluation_budget_exceeded_total\{operation="check",budget="evaluation",service="verdict"\} 2/);
+    expect(await metrics.registry.metrics()).toMatch(
+      /arbiter_evaluation_budget_exceeded_total\{operation="check",budget="evaluation",service="verdict"\} 2/,
+    );
     const simulation = sut.refusal('simulation', 'tnt-1', new EvaluationBudgetExceededError('simulation', 30_000));
     expect(simulation).toMatchObject({ status: 503, message: expect.stringContaining('simulation budget, 30000 ms of evaluation') });
   });

@@ -62,7 +62,10 @@ export class EvaluationBudget {
   refusal(operation: BudgetedOperation, tenantId: string, err: unknown): unknown {
     if (!(err instanceof EvaluationBudgetExceededError)) return err;
     this.exceeded?.inc({ operation, budget: err.budget });
-    this.opts.logger?.warn({ tenant_id: tenantId, operation, budget: err.budget, budget_ms: err.budgetMs }, 'evaluation budget exceeded; answered 503');
+    this.opts.logger?.warn(
+      { tenant_id: tenantId, operation, budget: err.budget, budget_ms: err.budgetMs },
+      'evaluation budget exceeded; answered 503',
+    );
     return evaluationBudgetExceeded(err.budget, err.budgetMs, operation === 'explanation' ? 'no explanation was computed' : undefined);
   }
 }

@@ -1,6 +1,7 @@
 import type { AuthenticatedIdentity } from '@arbiter/auth';
 import { AppError } from '@arbiter/http';
-import { auditStreamId, LedgerUnavailableError, type AuditInclusion } from '@arbiter/internal-api';
+import { auditStreamId } from '@arbiter/audit-streams';
+import { LedgerUnavailableError, type AuditInclusion } from '@arbiter/internal-api';
 import type { ConsultationEvidence } from '../models/evidence';
 import type { ConsultationsService } from './consultations.service';
 
@@ -39,9 +40,18 @@ export class EvidenceService {
       throw err;
     }
     if (!found) {
-      throw new AppError(409, 'evidence_pending', 'The consultation is not sealed in the ledger yet (sealing is asynchronous); retry', { consultation_id: id }, { 'Retry-After': '1' });
+      throw new AppError(
+        409,
+        'evidence_pending',
+        'The consultation is not sealed in the ledger yet (sealing is asynchronous); retry',
+        { consultation_id: id },
+        { 'Retry-After': '1' },
+      );
     }
     const { fact, leaf_index, tree_size, inclusion_path, checkpoint } = found;
-    return { consultation_id: id, ledger: { stream_id: streamId, fact_id: fact.fact_id, fact_hash: fact.fact_hash, leaf_index, tree_size, inclusion_path, checkpoint } };
+    return {
+      consultation_id: id,
+      ledger: { stream_id: streamId, fact_id: fact.fact_id, fact_hash: fact.fact_hash, leaf_index, tree_size, inclusion_path, checkpoint },
+    };
   }
 }

@@ -1,7 +1,13 @@
 import type { Logger } from 'pino';
 import type { AuthenticatedIdentity } from '@arbiter/auth';
 import { explain } from '@arbiter/policy';
-import { EXPLAINED_VERDICTS, ExplanationBasisError, explanationPolicy, explanationRequest, recordedEvaluation } from '../domain/explanation-basis';
+import {
+  EXPLAINED_VERDICTS,
+  ExplanationBasisError,
+  explanationPolicy,
+  explanationRequest,
+  recordedEvaluation,
+} from '../domain/explanation-basis';
 import type { ConsultationExplanation } from '../models/verdicts';
 import type { ConsultationRepository } from '../repositories/consultations.repository';
 import { readConsultation } from './consultations.service';
@@ -24,21 +30,29 @@ export class ExplanationsService {
   ) {}
 
   async get(identity: AuthenticatedIdentity, tenantParam: string, id: string): Promise<ConsultationExplanation> {
-    const { record, explanation_basis: basis } = await readConsultation(identity, tenantParam, id, (cid) => this.consultations.findWithBasisAnyTenant(cid));
+    const { record, explanation_basis: basis } = await readConsultation(identity, tenantParam, id, (cid) =>
+      this.consultations.findWithBasisAnyTenant(cid),
+    );
     const tenantId = identity.tenant_id;
     if (!EXPLAINED_VERDICTS.has(record.verdict)) return { consultation_id: record.id, verdict: record.verdict, explanation: null };
     // A record made while every answer carried its explanation stored it, hashed and signed: that one.
     if (record.explanation) return { consultation_id: record.id, verdict: record.verdict, explanation: record.explanation };
-    const versions = await this.ruleVersions.contentsOf(tenantId, record.precedence_trace.map((e) => e.rule_version_id));
+    const versions = await this.ruleVersions.contentsOf(
+      tenantId,
+      record.precedence_trace.map((e) => e.rule_version_id),
+    );
     let explanation;
     try {
       const policy = explanationPolicy(record, versions, basis);
       const deadline = this.budget.start();
-      explanation = this.budget.run('explanation', tenantId, () => explain(policy, explanationRequest(record), recordedEvaluation(record), new Date(record.requested_at), deadline));
+      explanation = this.budget.run('explanation', tenantId, () =>
+        explain(policy, explanationRequest(record), recordedEvaluation(record), new Date(record.requested_at), deadline),
+      );
     } catch (err) {
       // The registry no longer serves a version the trace names, or it no longer compiles: nothing to
       // explain from (a 500 with an error id), never a guess.
-      if (err instanceof ExplanationBasisError) this.logger.error({ err, consultation_id: id, tenant_id: tenantId }, 'explanation basis incomplete');
+      if (err instanceof ExplanationBasisError)
+        this.logger.error({ err, consultation_id: id, tenant_id: tenantId }, 'explanation basis incomplete');
       throw err;
     }
     return { consultation_id: record.id, verdict: record.verdict, explanation };

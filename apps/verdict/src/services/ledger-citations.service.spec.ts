@@ -30,21 +30,41 @@ function stubLedger(opts: { keys?: () => LedgerKeySet; proof?: (i: number) => Ci
   return { source, calls };
 }
 
-const cite = (i: number, value: unknown, extra: Record<string, unknown> = {}) => ({ value, source: `ledger:${facts[i].fact_id}`, ...extra });
+const cite = (i: number, value: unknown, extra: Record<string, unknown> = {}) => ({
+  value,
+  source: `ledger:${facts[i].fact_id}`,
+  ...extra,
+});
 
 describe(LedgerCitationsService.name, () => {
-  it('verifies each citation and answers the record\'s entries: fact id, fact hash, stream and path', async () => {
+  it("verifies each citation and answers the record's entries: fact id, fact hash, stream and path", async () => {
     const { source } = stubLedger();
     const sut = new LedgerCitationsService(source);
-    const citations = await sut.verify(TENANT, {
-      'kyc.country': cite(0, 'DE'),
-      country: cite(0, 'DE', { payload_path: 'kyc.country' }),
-      tags: cite(1, ['a']),
-      other: { value: 1, source: 'agent', verification_status: 'verified' },
-    }, AGENT);
+    const citations = await sut.verify(
+      TENANT,
+      {
+        'kyc.country': cite(0, 'DE'),
+        country: cite(0, 'DE', { payload_path: 'kyc.country' }),
+        tags: cite(1, ['a']),
+        other: { value: 1, source: 'agent', verification_status: 'verified' },
+      },
+      AGENT,
+    );
     expect(citations).toEqual({
-      'kyc.country': { fact_id: facts[0].fact_id, fact_hash: facts[0].fact_hash, stream_id: 'kyc', sealed_by: KYC_SEALER, payload_path: 'kyc.country' },
-      country: { fact_id: facts[0].fact_id, fact_hash: facts[0].fact_hash, stream_id: 'kyc', sealed_by: KYC_SEALER, payload_path: 'kyc.country' },
+      'kyc.country': {
+        fact_id: facts[0].fact_id,
+        fact_hash: facts[0].fact_hash,
+        stream_id: 'kyc',
+        sealed_by: KYC_SEALER,
+        payload_path: 'kyc.country',
+      },
+      country: {
+        fact_id: facts[0].fact_id,
+        fact_hash: facts[0].fact_hash,
+        stream_id: 'kyc',
+        sealed_by: KYC_SEALER,
+        payload_path: 'kyc.country',
+      },
       tags: { fact_id: facts[1].fact_id, fact_hash: facts[1].fact_hash, stream_id: 'kyc', sealed_by: KYC_SEALER, payload_path: 'tags' },
     });
   });
@@ -78,7 +98,11 @@ describe(LedgerCitationsService.name, () => {
     ['a path the fact does not have', { f: cite(0, 'DE') }, 'path_not_found'],
   ])('refuses %s with 400 invalid_ledger_citation naming context.<field>', async (_why, context, reason) => {
     const sut = new LedgerCitationsService(stubLedger().source);
-    await expect(sut.verify(TENANT, context, AGENT)).rejects.toMatchObject({ status: 400, code: 'invalid_ledger_citation', details: expect.objectContaining({ field: 'context.f', reason }) });
+    await expect(sut.verify(TENANT, context, AGENT)).rejects.toMatchObject({
+      status: 400,
+      code: 'invalid_ledger_citation',
+      details: expect.objectContaining({ field: 'context.f', reason }),
+    });
   });
 
   it('refuses a fact sealed by the caller or the principal it acts for (self_sealed), also from the cache, and one sealed before sealers were recorded (sealer_unknown)', async () => {
@@ -88,20 +112,33 @@ describe(LedgerCitationsService.name, () => {
     expect(await sut.verify(TENANT, country, AGENT)).toMatchObject({ c: { sealed_by: KYC_SEALER } });
     // The fact is cached now: the sealer is checked against each call's caller all the same.
     for (const party of [{ principalId: KYC_SEALER }, { principalId: AGENT.principalId, onBehalfOf: KYC_SEALER }]) {
-      await expect(sut.verify(TENANT, country, party)).rejects.toMatchObject({ status: 400, code: 'invalid_ledger_citation', details: { field: 'context.c', reason: 'self_sealed', fact_id: facts[0].fact_id } });
+      await expect(sut.verify(TENANT, country, party)).rejects.toMatchObject({
+        status: 400,
+        code: 'invalid_ledger_citation',
+        details: { field: 'context.c', reason: 'self_sealed', fact_id: facts[0].fact_id },
+      });
     }
     expect(calls.facts).toBe(1);
 
     const legacy = makeStream(TENANT, 'old', [{ n: 1 }], () => null);
-    const old = new LedgerCitationsService({ citedFact: async () => citedProof(legacy, 0, key) as unknown as CitedFact, ledgerKeys: async () => key.keys as LedgerKeySet });
-    await expect(old.verify(TENANT, { n: { value: 1, source: `ledger:${legacy[0].fact_id}` } }, AGENT)).rejects.toMatchObject({ status: 400, details: { field: 'context.n', reason: 'sealer_unknown' } });
+    const old = new LedgerCitationsService({
+      citedFact: async () => citedProof(legacy, 0, key) as unknown as CitedFact,
+      ledgerKeys: async () => key.keys as LedgerKeySet,
+    });
+    await expect(old.verify(TENANT, { n: { value: 1, source: `ledger:${legacy[0].fact_id}` } }, AGENT)).rejects.toMatchObject({
+      status: 400,
+      details: { field: 'context.n', reason: 'sealer_unknown' },
+    });
   });
 
-  it('does not cache a fact it could not find, and refuses another tenant\'s fact as not found', async () => {
+  it("does not cache a fact it could not find, and refuses another tenant's fact as not found", async () => {
     const { source, calls } = stubLedger();
     const sut = new LedgerCitationsService(source);
     const other = mintTenantId('tnt-ffffffffffffffffffffffff');
-    for (let i = 0; i < 2; i++) await expect(sut.verify(other, { f: cite(0, 'DE', { payload_path: 'kyc.country' }) }, AGENT)).rejects.toMatchObject({ details: { field: 'context.f', reason: 'fact_not_found', fact_id: facts[0].fact_id } });
+    for (let i = 0; i < 2; i++)
+      await expect(sut.verify(other, { f: cite(0, 'DE', { payload_path: 'kyc.country' }) }, AGENT)).rejects.toMatchObject({
+        details: { field: 'context.f', reason: 'fact_not_found', fact_id: facts[0].fact_id },
+      });
     expect(calls.facts).toBe(2);
     expect(sut.cached).toBe(0);
   });
@@ -112,7 +149,10 @@ describe(LedgerCitationsService.name, () => {
       return { ...p, fact: { ...p.fact, custom_payload: { kyc: { country: 'CU' } } } };
     };
     const sut = new LedgerCitationsService(stubLedger({ proof: tampered }).source);
-    await expect(sut.verify(TENANT, { c: cite(0, 'CU', { payload_path: 'kyc.country' }) }, AGENT)).rejects.toMatchObject({ status: 400, details: { field: 'context.c', reason: 'proof_invalid', fact_id: facts[0].fact_id } });
+    await expect(sut.verify(TENANT, { c: cite(0, 'CU', { payload_path: 'kyc.country' }) }, AGENT)).rejects.toMatchObject({
+      status: 400,
+      details: { field: 'context.c', reason: 'proof_invalid', fact_id: facts[0].fact_id },
+    });
     expect(sut.cached).toBe(0);
   });
 
@@ -128,17 +168,33 @@ describe(LedgerCitationsService.name, () => {
   });
 
   it('refuses more than MAX_CITED_FACTS distinct facts in one request', async () => {
-    const many = makeStream(TENANT, 'many', Array.from({ length: MAX_CITED_FACTS + 1 }, (_, n) => ({ n })));
+    const many = makeStream(
+      TENANT,
+      'many',
+      Array.from({ length: MAX_CITED_FACTS + 1 }, (_, n) => ({ n })),
+    );
     const context = Object.fromEntries(many.map((f, n) => [`f${n}`, { value: n, source: `ledger:${f.fact_id}`, payload_path: 'n' }]));
-    await expect(new LedgerCitationsService(stubLedger().source).verify(TENANT, context, AGENT)).rejects.toMatchObject({ status: 400, details: { field: `context.f${MAX_CITED_FACTS}`, reason: 'too_many_citations' } });
+    await expect(new LedgerCitationsService(stubLedger().source).verify(TENANT, context, AGENT)).rejects.toMatchObject({
+      status: 400,
+      details: { field: `context.f${MAX_CITED_FACTS}`, reason: 'too_many_citations' },
+    });
   });
 
   it('answers 503 ledger_unavailable when the ledger cannot be asked or is not configured: never verified', async () => {
     let down = true;
     const sut = new LedgerCitationsService(stubLedger({ down: () => down }).source);
-    await expect(sut.verify(TENANT, { f: cite(0, 'DE', { payload_path: 'kyc.country' }) }, AGENT)).rejects.toMatchObject({ status: 503, code: 'ledger_unavailable', headers: { 'Retry-After': '5' } });
+    await expect(sut.verify(TENANT, { f: cite(0, 'DE', { payload_path: 'kyc.country' }) }, AGENT)).rejects.toMatchObject({
+      status: 503,
+      code: 'ledger_unavailable',
+      headers: { 'Retry-After': '5' },
+    });
     down = false;
-    expect(await sut.verify(TENANT, { f: cite(0, 'DE', { payload_path: 'kyc.country' }) }, AGENT)).toMatchObject({ f: { fact_id: facts[0].fact_id } });
-    await expect(new LedgerCitationsService(unconfiguredCitationSource).verify(TENANT, { f: cite(0, 'DE') }, AGENT)).rejects.toMatchObject({ status: 503, code: 'ledger_unavailable' });
+    expect(await sut.verify(TENANT, { f: cite(0, 'DE', { payload_path: 'kyc.country' }) }, AGENT)).toMatchObject({
+      f: { fact_id: facts[0].fact_id },
+    });
+    await expect(new LedgerCitationsService(unconfiguredCitationSource).verify(TENANT, { f: cite(0, 'DE') }, AGENT)).rejects.toMatchObject({
+      status: 503,
+      code: 'ledger_unavailable',
+    });
   });
 });

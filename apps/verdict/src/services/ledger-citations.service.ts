@@ -92,7 +92,14 @@ export class LedgerCitationsService {
       if (!claimsLedger(source)) continue;
       const factId = citedFactId(source);
       if (!factId) {
-        throw refused(field, 'not_a_citation', null, source === 'ledger' ? 'source ledger is given only to a verified citation: cite the fact as ledger:<fact_id>' : `${source} is not ledger:<fact_id> with a fact id fct-<24 hex>`);
+        throw refused(
+          field,
+          'not_a_citation',
+          null,
+          source === 'ledger'
+            ? 'source ledger is given only to a verified citation: cite the fact as ledger:<fact_id>'
+            : `${source} is not ledger:<fact_id> with a fact id fct-<24 hex>`,
+        );
       }
       wanted.set(factId, [...(wanted.get(factId) ?? []), field]);
     }
@@ -101,20 +108,40 @@ export class LedgerCitationsService {
       const field = [...wanted.values()][MAX_CITED_FACTS][0];
       throw refused(field, 'too_many_citations', null, `a request may cite at most ${MAX_CITED_FACTS} ledger facts`);
     }
-    const facts = await Promise.all([...wanted].map(async ([factId, fields]) => [await this.fact(tenantId, factId, fields[0]), fields] as const));
+    const facts = await Promise.all(
+      [...wanted].map(async ([factId, fields]) => [await this.fact(tenantId, factId, fields[0]), fields] as const),
+    );
     const out: Record<string, LedgerCitation> = {};
     for (const [fact, fields] of facts) {
       const sealer = sealerProblem(fact.sealed_by, party);
       if (sealer === 'self_sealed') {
-        throw refused(fields[0], sealer, fact.fact_id, `ledger fact ${fact.fact_id} was sealed by ${fact.sealed_by}, the caller or the principal it acts for: a caller cannot vouch for itself`);
+        throw refused(
+          fields[0],
+          sealer,
+          fact.fact_id,
+          `ledger fact ${fact.fact_id} was sealed by ${fact.sealed_by}, the caller or the principal it acts for: a caller cannot vouch for itself`,
+        );
       }
-      if (sealer) throw refused(fields[0], sealer, fact.fact_id, `ledger fact ${fact.fact_id} was sealed before the ledger recorded who seals: it cannot show it is not the caller's own`);
+      if (sealer)
+        throw refused(
+          fields[0],
+          sealer,
+          fact.fact_id,
+          `ledger fact ${fact.fact_id} was sealed before the ledger recorded who seals: it cannot show it is not the caller's own`,
+        );
       for (const field of fields) {
         const path = payloadPathOf(field, context[field]);
         const problem = valueProblem(fact.custom_payload, path, context[field].value);
-        if (problem === 'path_not_found') throw refused(field, problem, fact.fact_id, `ledger fact ${fact.fact_id} has no value at ${path}`);
+        if (problem === 'path_not_found')
+          throw refused(field, problem, fact.fact_id, `ledger fact ${fact.fact_id} has no value at ${path}`);
         if (problem) throw refused(field, problem, fact.fact_id, `the value is not the one ledger fact ${fact.fact_id} holds at ${path}`);
-        out[field] = { fact_id: fact.fact_id, fact_hash: fact.fact_hash, stream_id: fact.stream_id, sealed_by: fact.sealed_by as string, payload_path: path };
+        out[field] = {
+          fact_id: fact.fact_id,
+          fact_hash: fact.fact_hash,
+          stream_id: fact.stream_id,
+          sealed_by: fact.sealed_by as string,
+          payload_path: path,
+        };
       }
     }
     return out;
@@ -135,7 +162,8 @@ export class LedgerCitationsService {
     const proof = answer as unknown as CitedFactProof;
     let problem = proofProblem(proof, await this.keySet(String(proof.checkpoint?.key_id), false), tenantId, factId);
     // A key made by a rotation since the set was read: read the set again, once.
-    if (problem?.startsWith('the checkpoint does not verify')) problem = proofProblem(proof, await this.keySet(String(proof.checkpoint?.key_id), true), tenantId, factId);
+    if (problem?.startsWith('the checkpoint does not verify'))
+      problem = proofProblem(proof, await this.keySet(String(proof.checkpoint?.key_id), true), tenantId, factId);
     if (problem) throw refused(field, 'proof_invalid', factId, `ledger fact ${factId} does not verify: ${problem}`);
     const fact: VerifiedFact = {
       fact_id: factId,
@@ -169,7 +197,11 @@ export class LedgerCitationsService {
 }
 
 function refused(field: string, reason: CitationProblem, factId: string | null, why: string): AppError {
-  return new AppError(400, 'invalid_ledger_citation', `Context field ${field}: ${why}`, { field: `context.${field}`, reason, ...(factId ? { fact_id: factId } : {}) });
+  return new AppError(400, 'invalid_ledger_citation', `Context field ${field}: ${why}`, {
+    field: `context.${field}`,
+    reason,
+    ...(factId ? { fact_id: factId } : {}),
+  });
 }
 
 async function unavailableAs503<T>(call: Promise<T>): Promise<T> {
@@ -177,7 +209,13 @@ async function unavailableAs503<T>(call: Promise<T>): Promise<T> {
     return await call;
   } catch (err) {
     if (err instanceof LedgerUnavailableError) {
-      throw new AppError(503, 'ledger_unavailable', 'The ledger cannot be reached right now to verify a ledger citation; retry', undefined, { 'Retry-After': '5' });
+      throw new AppError(
+        503,
+        'ledger_unavailable',
+        'The ledger cannot be reached right now to verify a ledger citation; retry',
+        undefined,
+        { 'Retry-After': '5' },
+      );
     }
     throw err;
   }

@@ -22,7 +22,14 @@ function setup(rows: OneShotRow[]) {
 
 const TENANT = mintTenantId('tnt-1');
 
-const row = (over: Partial<OneShotRow> = {}): OneShotRow => ({ id: 'apr-1', requester: 'agn-1', context_hash: 'sha256:op', authorizes_until_ms: 2_000_000, rule_versions: { 'rul-1': 'rv-1' }, ...over });
+const row = (over: Partial<OneShotRow> = {}): OneShotRow => ({
+  id: 'apr-1',
+  requester: 'agn-1',
+  context_hash: 'sha256:op',
+  authorizes_until_ms: 2_000_000,
+  rule_versions: { 'rul-1': 'rv-1' },
+  ...over,
+});
 
 describe(OneShotIndex.name, () => {
   it('finds the approval of this caller for this operation and context while it is valid', async () => {

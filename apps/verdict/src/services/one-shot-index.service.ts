@@ -30,7 +30,12 @@ export class OneShotIndex implements OneShotApprovals {
     private readonly clock: () => number = Date.now,
   ) {}
 
-  async findOneShot(tenantId: TenantId, requester: string, contextHash: string, now: Date): Promise<{ id: string; rule_versions: Record<string, string> } | null> {
+  async findOneShot(
+    tenantId: TenantId,
+    requester: string,
+    contextHash: string,
+    now: Date,
+  ): Promise<{ id: string; rule_versions: Record<string, string> } | null> {
     const rows = await this.rowsOf(tenantId);
     const at = now.getTime();
     const hit = rows.find((r) => r.requester === requester && r.context_hash === contextHash && r.authorizes_until_ms > at);

@@ -124,6 +124,11 @@ export class ApprovalOutboxRelay {
       if (scope) scopeIds.add(scope);
     }
     const data = row.event.data as ForeignEventBody['data']; // a JSON object (the approval as the verdict contract (docs/verdicts.md) shows it)
-    await this.registry.recordEvent(row.tenant_id, { ...row.event, data, scope_ids: [...scopeIds].sort(), idempotency_key: row.idempotency_key });
+    await this.registry.recordEvent(row.tenant_id, {
+      ...row.event,
+      data,
+      scope_ids: [...scopeIds].sort(),
+      idempotency_key: row.idempotency_key,
+    });
   }
 }

@@ -6,7 +6,14 @@ import type { RequiredContextRound } from '../domain/consultation-record';
 import { contextHash } from '../domain/consultation-builder';
 import { appliedTtl, type Answer } from '../domain/evaluation-answer';
 import { engineContext } from '../domain/ledger-citation';
-import { mergeScope, parseResolveBody, parseVerdictTtl, scopeFromContext, validateScope, type ParsedResolve } from '../domain/request-parsing';
+import {
+  mergeScope,
+  parseResolveBody,
+  parseVerdictTtl,
+  scopeFromContext,
+  validateScope,
+  type ParsedResolve,
+} from '../domain/request-parsing';
 import type { IncompleteResolveResponse, OverviewIncompleteResponse, ResolveResponse } from '../models/verdicts';
 import { presentOverviewComplete, presentRequirements, presentResolveComplete } from '../presenters/verdicts';
 import type { ResolveSessionRepository, ResolveSessionState } from '../repositories/resolve-sessions.repository';
@@ -38,11 +45,21 @@ export class ResolveService {
   }
 
   /** POST /<tenant_id>/v1/resolve, both variants; the raw body is parsed and validated here, once. In a `verdict.resolve` span while tracing is on. */
-  resolve(identity: AuthenticatedIdentity, tenantParam: string, rawBody: unknown, ttlHeader: string | string[] | undefined): Promise<Answer<ResolveResponse>> {
+  resolve(
+    identity: AuthenticatedIdentity,
+    tenantParam: string,
+    rawBody: unknown,
+    ttlHeader: string | string[] | undefined,
+  ): Promise<Answer<ResolveResponse>> {
     return traced('verdict.resolve', identity, () => this.run(identity, tenantParam, rawBody, ttlHeader));
   }
 
-  private async run(identity: AuthenticatedIdentity, tenantParam: string, rawBody: unknown, ttlHeader: string | string[] | undefined): Promise<Answer<ResolveResponse>> {
+  private async run(
+    identity: AuthenticatedIdentity,
+    tenantParam: string,
+    rawBody: unknown,
+    ttlHeader: string | string[] | undefined,
+  ): Promise<Answer<ResolveResponse>> {
     const body = parseResolveBody(rawBody);
     const ttlOverride = parseVerdictTtl(ttlHeader);
     const snapshot = await this.deps.snapshots.forCaller(identity, tenantParam);
@@ -64,13 +81,20 @@ export class ResolveService {
     if (session) this.refuseOversizedContext(session.id, context);
     // Every round checks the citations of the whole accumulated context (verified facts are cached), for
     // this round's caller and on_behalf_of: the round that completes is checked for the ones it records.
-    const citations = await this.base.citations.verify(tenantId, context, { principalId: identity.principal.id, onBehalfOf: body.on_behalf_of });
+    const citations = await this.base.citations.verify(tenantId, context, {
+      principalId: identity.principal.id,
+      onBehalfOf: body.on_behalf_of,
+    });
     let scope: Scope = session?.scope ?? EMPTY;
-    if (body.variant === 'detailed') scope = mergeScope(scope, validateScope(body.scope, snapshot.scopeFields, 'unknown_scope_field'), 'resolve_session_mismatch');
+    if (body.variant === 'detailed')
+      scope = mergeScope(scope, validateScope(body.scope, snapshot.scopeFields, 'unknown_scope_field'), 'resolve_session_mismatch');
     scope = mergeScope(scope, scopeFromContext(context, snapshot.scopeFields), 'scope_conflict');
     const action = body.variant === 'detailed' ? body.action : body.action_type;
     const resource = body.variant === 'detailed' ? body.resource : overviewResource(context, session);
-    if (body.variant === 'overview' && !this.base.budget.run('resolve', tenantId, () => snapshot.knowsAction(action, this.base.budget.start()))) {
+    if (
+      body.variant === 'overview' &&
+      !this.base.budget.run('resolve', tenantId, () => snapshot.knowsAction(action, this.base.budget.start()))
+    ) {
       throw new AppError(404, 'unknown_action_type', `No rule of this tenant applies to action_type ${action}`, { action_type: action });
     }
     const correlation = (body.correlation ?? session?.correlation ?? null) as Record<string, unknown> | null;
@@ -83,11 +107,24 @@ export class ResolveService {
 
     if (result.status === 'incomplete') {
       const history = [...(session?.history ?? []), { round, fields: result.required_context.map((f) => f.field) }];
-      const id = await this.saveRound(identity, tenantId, body, session, { action, resource, scope, context, round, history, correlation }, now);
+      const id = await this.saveRound(
+        identity,
+        tenantId,
+        body,
+        session,
+        { action, resource, scope, context, round, history, correlation },
+        now,
+      );
       const required = presentRequirements(result.required_context);
       const answer: IncompleteResolveResponse | OverviewIncompleteResponse =
         body.variant === 'detailed'
-          ? { operation_status: 'incomplete', resolve_session_id: id, round, required_context: required, provisional_context: result.provisional_context }
+          ? {
+              operation_status: 'incomplete',
+              resolve_session_id: id,
+              round,
+              required_context: required,
+              provisional_context: result.provisional_context,
+            }
           : { operation_status: 'incomplete', required_context: required, resolve_session_id: id };
       return { body: answer };
     }
@@ -95,7 +132,9 @@ export class ResolveService {
 
     const history = [...(session?.history ?? []), { round, fields: [] }];
     // Only when this round asks (docs/verdicts.md "Explanations").
-    const explanation = body.explain ? this.base.budget.run('resolve', tenantId, () => explain(snapshot.policy, request, result, requestedAt, deadline)) : null;
+    const explanation = body.explain
+      ? this.base.budget.run('resolve', tenantId, () => explain(snapshot.policy, request, result, requestedAt, deadline))
+      : null;
     const record = await this.deps.recorder.record({
       operation: 'resolve',
       identity,
@@ -124,18 +163,26 @@ export class ResolveService {
         expires_at: session.expires_at,
         consultation_id: record.id,
       });
-      if (!closed) this.deps.logger.warn({ resolve_session_id: session.id, consultation_id: record.id }, 'resolve session advanced concurrently');
+      if (!closed)
+        this.deps.logger.warn({ resolve_session_id: session.id, consultation_id: record.id }, 'resolve session advanced concurrently');
     }
     const answer = body.variant === 'detailed' ? presentResolveComplete(record, explanation) : presentOverviewComplete(record, explanation);
     return { body: answer, ttlSeconds: record.verdict_ttl_seconds, consultationId: record.id };
   }
 
-  private async openSession(identity: AuthenticatedIdentity, tenantId: TenantId, body: ParsedResolve, now: number): Promise<ResolveSessionState> {
+  private async openSession(
+    identity: AuthenticatedIdentity,
+    tenantId: TenantId,
+    body: ParsedResolve,
+    now: number,
+  ): Promise<ResolveSessionState> {
     const id = body.resolve_session_id!;
     const session = await this.deps.sessions.find(tenantId, id);
     // Another caller's session answers as an unknown one: session ids are not shared between principals.
     if (!session || session.caller_principal_id !== identity.principal.id || session.expires_at.getTime() <= now) {
-      throw new AppError(404, 'resolve_session_not_found', `Resolve session ${id} does not exist or has expired`, { resolve_session_id: id });
+      throw new AppError(404, 'resolve_session_not_found', `Resolve session ${id} does not exist or has expired`, {
+        resolve_session_id: id,
+      });
     }
     if (session.completed_at) {
       throw new AppError(409, 'resolve_session_completed', `Resolve session ${id} is complete; start a new one`, {
@@ -145,7 +192,9 @@ export class ResolveService {
     }
     const sameOperation =
       session.variant === body.variant &&
-      (body.variant === 'detailed' ? session.action === body.action && session.resource === body.resource : session.action === body.action_type);
+      (body.variant === 'detailed'
+        ? session.action === body.action && session.resource === body.resource
+        : session.action === body.action_type);
     if (!sameOperation) {
       throw new AppError(409, 'resolve_session_mismatch', `Resolve session ${id} is about another operation`, {
         resolve_session_id: id,
@@ -165,11 +214,16 @@ export class ResolveService {
     const max = this.deps.maxSessionContextBytes ?? 1024 * 1024;
     const size = Buffer.byteLength(JSON.stringify(context), 'utf8');
     if (size <= max) return;
-    throw new AppError(422, 'resolve_context_too_large', `The accumulated context of resolve session ${sessionId} would weigh ${size} bytes, more than the ${max} one request may carry: start a new session with the fields that matter`, {
-      resolve_session_id: sessionId,
-      bytes: size,
-      max_bytes: max,
-    });
+    throw new AppError(
+      422,
+      'resolve_context_too_large',
+      `The accumulated context of resolve session ${sessionId} would weigh ${size} bytes, more than the ${max} one request may carry: start a new session with the fields that matter`,
+      {
+        resolve_session_id: sessionId,
+        bytes: size,
+        max_bytes: max,
+      },
+    );
   }
 
   /** Stores an incomplete round: a new session, or the next round of the caller's one. */
@@ -178,7 +232,15 @@ export class ResolveService {
     tenantId: TenantId,
     body: ParsedResolve,
     session: ResolveSessionState | null,
-    next: { action: string; resource: string; scope: Scope; context: Record<string, Fact>; round: number; history: RequiredContextRound[]; correlation: Record<string, unknown> | null },
+    next: {
+      action: string;
+      resource: string;
+      scope: Scope;
+      context: Record<string, Fact>;
+      round: number;
+      history: RequiredContextRound[];
+      correlation: Record<string, unknown> | null;
+    },
     now: number,
   ): Promise<string> {
     const expires_at = new Date(now + this.deps.sessionTtlSeconds * 1000);
@@ -210,9 +272,14 @@ export class ResolveService {
       expires_at,
     });
     if (!ok) {
-      throw new AppError(409, 'resolve_session_conflict', `Another call advanced resolve session ${session.id} meanwhile; retry with the current context`, {
-        resolve_session_id: session.id,
-      });
+      throw new AppError(
+        409,
+        'resolve_session_conflict',
+        `Another call advanced resolve session ${session.id} meanwhile; retry with the current context`,
+        {
+          resolve_session_id: session.id,
+        },
+      );
     }
     return session.id;
   }

@@ -3,7 +3,13 @@ import { AppError } from '@arbiter/http';
 import { registryUnavailable } from '../domain/errors';
 import { requireAnyPermission } from '../domain/tenant-access';
 import type { RuleVersion } from '../models/rule-versions';
-import { publicRuleVersion, RegistryUnavailableError, type InternalRuleVersion, type PublicRuleVersion, type RegistryInternalClient } from '@arbiter/internal-api';
+import {
+  publicRuleVersion,
+  RegistryUnavailableError,
+  type InternalRuleVersion,
+  type PublicRuleVersion,
+  type RegistryInternalClient,
+} from '@arbiter/internal-api';
 
 /**
  * GET /v1/rule-versions/<id> (docs/verdicts.md "Rule version"): the registry keeps versions immutable

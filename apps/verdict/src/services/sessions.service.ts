@@ -1,9 +1,25 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { credentialFrom, hashApiKey, hasPermission, isPermission, type Authenticator, type AuthenticatedIdentity, type KeyResolver, type Permission } from '@arbiter/auth';
+import {
+  credentialFrom,
+  hashApiKey,
+  hasPermission,
+  isPermission,
+  type Authenticator,
+  type AuthenticatedIdentity,
+  type KeyResolver,
+  type Permission,
+} from '@arbiter/auth';
 import { verdictAuthErrors as errors } from '../domain/errors';
 import type { SessionCreated } from '../models/sessions';
 import type { CookieSessionRepository } from '../repositories/cookie-sessions.repository';
-import { hashSessionToken, isSessionTokenFormat, newSessionToken, SESSION_TTL_SECONDS, sessionCookie, sessionTokenFrom } from '../domain/session-cookie';
+import {
+  hashSessionToken,
+  isSessionTokenFormat,
+  newSessionToken,
+  SESSION_TTL_SECONDS,
+  sessionCookie,
+  sessionTokenFrom,
+} from '../domain/session-cookie';
 
 /**
  * Session cookies (docs/verdicts.md "Authentication", docs/identity.md). A key holding `check` opens a

@@ -16,7 +16,11 @@ export class ShadowService {
       tenant_id: tenantId,
       rule_id: ruleId,
       disagreements: counts.reduce((n, c) => n + c.disagreements, 0),
-      by_version: counts.map((c) => ({ rule_version_id: c.rule_version_id, disagreements: c.disagreements, last_at: c.last_at.toISOString() })),
+      by_version: counts.map((c) => ({
+        rule_version_id: c.rule_version_id,
+        disagreements: c.disagreements,
+        last_at: c.last_at.toISOString(),
+      })),
     };
   }
 }

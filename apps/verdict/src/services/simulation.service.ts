@@ -6,7 +6,15 @@ import { requireAnyPermission } from '../domain/tenant-access';
 import { invalid, parseSimulationRequest } from '../domain/simulation-request';
 import { engineContext } from '../domain/ledger-citation';
 import { buildSnapshot, SnapshotBuildError } from '../domain/tenant-snapshot';
-import { applyChanges, changeTouching, enforcedState, outcomeOf, SimulationChangeError, SimulationTally, type ParsedChange } from '../domain/simulation';
+import {
+  applyChanges,
+  changeTouching,
+  enforcedState,
+  outcomeOf,
+  SimulationChangeError,
+  SimulationTally,
+  type ParsedChange,
+} from '../domain/simulation';
 import type { SimulationResult } from '../models/simulations';
 import type { ConsultationPosition, ConsultationRepository, ReplayRow } from '../repositories/consultations.repository';
 import type { SnapshotStore } from './snapshot-store.service';
@@ -126,7 +134,7 @@ export class SimulationService {
       remaining -= rows.length;
       const tail = rows[rows.length - 1];
       next = rows.length === limit && remaining > 0 ? fetch({ requested_at: tail.requested_at, id: tail.id }) : null;
-      for (let i = 0; i < rows.length; ) {
+      for (let i = 0; i < rows.length;) {
         const sliceStart = clockMs();
         const total: Deadline = { at: sliceStart + budgetMs - usedMs, budgetMs, kind: 'simulation' };
         do each(rows[i++], total);

@@ -1,27 +1,55 @@
 import pino from 'pino';
 import type { JobContext, LedgerSealItem } from '@arbiter/queue';
-import { LedgerRejectedError, LedgerUnavailableError, type ServiceSeal as SealRequest, type ServiceSealAnswer } from '@arbiter/internal-api';
+import {
+  LedgerRejectedError,
+  LedgerUnavailableError,
+  type ServiceSeal as SealRequest,
+  type ServiceSealAnswer,
+} from '@arbiter/internal-api';
 import type { SealOwner } from '../seal-relay';
 import { sealBatch, type LedgerSeals } from './ledger-seal';
 
-const ctx: JobContext = { jobId: 'seal.verdict.x', attempt: 1, log: pino({ level: 'silent' }), signal: new AbortController().signal, traceLinks: {} };
+const ctx: JobContext = {
+  jobId: 'seal.verdict.x',
+  attempt: 1,
+  log: pino({ level: 'silent' }),
+  signal: new AbortController().signal,
+  traceLinks: {},
+};
 const item = (id: string): LedgerSealItem => ({
   id,
-  seal: { stream_id: 'arbiter.ten-1.consultations', tenant_id: 'ten-1', actor: 'service:verdict', custom_payload: { consultation_id: `cns-${id}` }, client_ref: `cns-${id}` },
+  seal: {
+    stream_id: 'arbiter.ten-1.consultations',
+    tenant_id: 'ten-1',
+    actor: 'service:verdict',
+    custom_payload: { consultation_id: `cns-${id}` },
+    client_ref: `cns-${id}`,
+  },
 });
 
-/** A ledger that refuses every request holding a poisoned client_ref (400), refuses `refused` one by one, and knows `known`. */
-function ledgerFake(opts: { poisoned?: string[]; refused?: string[]; known?: string[]; down?: boolean } = {}) {
+/**
+ * A ledger that refuses every request holding a poisoned client_ref (400), refuses `refused` one by one, and knows `known`;
+ * unreachable from its `downFrom`-th request on (0: always).
+ */
+function ledgerFake(opts: { poisoned?: string[]; refused?: string[]; known?: string[]; down?: boolean; downFrom?: number } = {}) {
   const requests: string[][] = [];
   const ledger: LedgerSeals = {
     async seal(seals: SealRequest[]): Promise<ServiceSealAnswer> {
-      if (opts.down) throw new LedgerUnavailableError('ledger_unreachable', 'down');
+      if (opts.down || (opts.downFrom !== undefined && requests.length >= opts.downFrom))
+        throw new LedgerUnavailableError('ledger_unreachable', 'down');
       requests.push(seals.map((s) => s.client_ref));
       if (seals.some((s) => opts.poisoned?.includes(s.client_ref))) throw new LedgerRejectedError(400, 'VALIDATION_ERROR');
       const results = seals.map((s): ServiceSealAnswer['results'][number] =>
         opts.refused?.includes(s.client_ref)
           ? { ok: false, status: 422, code: 'UNSTORABLE', message: 'no' }
-          : { ok: true, fact_id: `fct-${s.client_ref}`, stream_id: s.stream_id, seq: 1, fact_hash: 'sha256:00', created: !opts.known?.includes(s.client_ref) },
+          : {
+              ok: true,
+              fact_id: `fct-${s.client_ref}`,
+              stream_id: s.stream_id,
+              seq: 1,
+              fact_hash: 'sha256:00',
+              created: !opts.known?.includes(s.client_ref),
+            },
       );
       return { results };
     },
@@ -73,6 +101,19 @@ describe('ledger.v1.seal handler', () => {
     const sut = sealBatch({ ledger: ledgerFake({ down: true }).ledger, owners: { verdict: verdict.owner, registry: ownerFake().owner } });
 
     await expect(sut(payload(['1']), ctx)).rejects.toBeInstanceOf(LedgerUnavailableError);
+    expect(verdict.done).toEqual([]);
+  });
+
+  it('fails the job when the ledger becomes unavailable while a refused batch is split, without trying the other halves', async () => {
+    const { ledger, requests } = ledgerFake({ poisoned: ['cns-3'], downFrom: 1 });
+    let attempts = 0;
+    const counted: LedgerSeals = { seal: (seals, signal) => (attempts++, ledger.seal(seals, signal)) };
+    const verdict = ownerFake();
+    const sut = sealBatch({ ledger: counted, owners: { verdict: verdict.owner, registry: ownerFake().owner } });
+
+    await expect(sut(payload(['1', '2', '3', '4']), ctx)).rejects.toBeInstanceOf(LedgerUnavailableError);
+    expect(requests).toEqual([['cns-1', 'cns-2', 'cns-3', 'cns-4']]);
+    expect(attempts).toBe(2); // the whole batch, then its first half, which met the outage
     expect(verdict.done).toEqual([]);
   });
 });

@@ -1,3 +1,4 @@
+import { bisectOnRowFault } from '@arbiter/db';
 import type { JobContext, JobHandler, LedgerSealItem, ledgerSealJob } from '@arbiter/queue';
 import { recordInTrace, SpanKind } from '@arbiter/telemetry';
 import { LedgerRejectedError, type LedgerInternalClient, type ServiceSealResult as SealResult } from '@arbiter/internal-api';
@@ -40,7 +41,12 @@ export const sealBatch =
  * A span per traced item in the trace of the request that wrote its outbox row (docs/operations.md
  * "Tracing"), linked to the job's span: from the job's start to the ledger's answer.
  */
-function traceItems(items: readonly LedgerSealItem[], ctx: JobContext, started: number, outcome: (i: number) => { outcome: string; error?: string }): void {
+function traceItems(
+  items: readonly LedgerSealItem[],
+  ctx: JobContext,
+  started: number,
+  outcome: (i: number) => { outcome: string; error?: string },
+): void {
   items.forEach((item, i) => {
     const traceparent = ctx.traceLinks[item.id];
     if (!traceparent) return;
@@ -49,18 +55,38 @@ function traceItems(items: readonly LedgerSealItem[], ctx: JobContext, started: 
       kind: SpanKind.CONSUMER,
       startTime: started,
       error: o.error,
-      attributes: { 'arbiter.job.id': ctx.jobId, 'arbiter.seal.stream_id': item.seal.stream_id, 'arbiter.seal.client_ref': item.seal.client_ref, 'arbiter.seal.outcome': o.outcome },
+      attributes: {
+        'arbiter.job.id': ctx.jobId,
+        'arbiter.seal.stream_id': item.seal.stream_id,
+        'arbiter.seal.client_ref': item.seal.client_ref,
+        'arbiter.seal.outcome': o.outcome,
+      },
     });
   });
 }
 
+/**
+ * The ledger's results for the items, in order. A request the ledger refuses as a whole (LedgerRejectedError)
+ * is halved until each refused seal stands alone (bisectOnRowFault, libs/db), which then gets a refused
+ * result; any other failure (the ledger unavailable) fails the job.
+ */
 async function sealSplitting(ledger: LedgerSeals, items: readonly LedgerSealItem[], signal: AbortSignal): Promise<SealResult[]> {
-  try {
-    return (await ledger.seal(items.map((i) => i.seal), signal)).results;
-  } catch (err) {
-    if (!(err instanceof LedgerRejectedError)) throw err;
-    if (items.length === 1) return [{ ok: false, status: err.status, code: 'rejected', message: err.detail }];
-    const mid = items.length >>> 1;
-    return [...(await sealSplitting(ledger, items.slice(0, mid), signal)), ...(await sealSplitting(ledger, items.slice(mid), signal))];
-  }
+  const outcomes = await bisectOnRowFault(
+    items,
+    async (part) =>
+      (
+        await ledger.seal(
+          part.map((i) => i.seal),
+          signal,
+        )
+      ).results,
+    {
+      isRowFault: (err) => err instanceof LedgerRejectedError,
+    },
+  );
+  return outcomes.map((o): SealResult => {
+    if (o.ok) return o.value!;
+    const err = o.error as LedgerRejectedError;
+    return { ok: false, status: err.status, code: 'rejected', message: err.detail };
+  });
 }

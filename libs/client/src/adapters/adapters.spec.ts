@@ -44,7 +44,13 @@ describe(guardAiTool.name, () => {
     const s = stubClient({ check: [complete('allowed')] });
     const { t, runs } = aiTransfer();
     const seen: string[] = [];
-    const guarded = guardAiTool(s.client, t, { name: 'transfer', action: 'bank.transfer', resource: (i) => `acct:${i.from}`, scope: { region: 'eu' }, onOutcome: (o) => seen.push(o.kind === 'allowed' ? o.signedVerdict : o.kind) });
+    const guarded = guardAiTool(s.client, t, {
+      name: 'transfer',
+      action: 'bank.transfer',
+      resource: (i) => `acct:${i.from}`,
+      scope: { region: 'eu' },
+      onOutcome: (o) => seen.push(o.kind === 'allowed' ? o.signedVerdict : o.kind),
+    });
     expect(await guarded.execute!(input, options)).toBe('transferred 50');
     expect(runs).toEqual([input]);
     expect(seen).toEqual(['jws.allowed']);
@@ -61,13 +67,18 @@ describe(guardAiTool.name, () => {
   });
 
   it('returns a refusal the model can read and never runs the original when blocked', async () => {
-    const s = stubClient({ check: [complete('blocked', { dominating_rule_id: 'rul-x' })], consultation: { precedence_trace: [{ rule_id: 'rul-x', rule_version_id: 'rv-x', decided_by: 'severity' }] }, ruleVersion: { statement: 'No offshore' } });
+    const s = stubClient({
+      check: [complete('blocked', { dominating_rule_id: 'rul-x' })],
+      consultation: { precedence_trace: [{ rule_id: 'rul-x', rule_version_id: 'rv-x', decided_by: 'severity' }] },
+      ruleVersion: { statement: 'No offshore' },
+    });
     const { t, runs } = aiTransfer();
     const out = await guardAiTool(s.client, t, { name: 'transfer' }).execute!(input, options);
     expect(out).toEqual({
       arbiter_refused: true,
       outcome: 'blocked',
-      message: 'Arbiter refused the call: blocked by rule rul-x: "No offshore" (verdict blocked, consultation cns-blocked). The call was not forwarded.',
+      message:
+        'Arbiter refused the call: blocked by rule rul-x: "No offshore" (verdict blocked, consultation cns-blocked). The call was not forwarded.',
       consultation_id: 'cns-blocked',
       rule_id: 'rul-x',
     });
@@ -76,7 +87,11 @@ describe(guardAiTool.name, () => {
 
   it('hands the model the explanation of a refusal, when the gateway has one', async () => {
     const explanation = { not_invertible: [], to_allow: [{ changes: [{ field: 'to', op: 'not_in', value: ['offshore-7'] }] }] };
-    const s = stubClient({ check: [complete('blocked', { dominating_rule_id: 'rul-x' })], consultation: { precedence_trace: [] }, explanation: { explanation } });
+    const s = stubClient({
+      check: [complete('blocked', { dominating_rule_id: 'rul-x' })],
+      consultation: { precedence_trace: [] },
+      explanation: { explanation },
+    });
     const { t, runs } = aiTransfer();
     const out = await guardAiTool(s.client, t, { name: 'transfer' }).execute!(input, options);
     expect(out).toMatchObject({ arbiter_refused: true, outcome: 'blocked', consultation_id: 'cns-blocked', explanation });
@@ -86,7 +101,10 @@ describe(guardAiTool.name, () => {
   it('throws ToolRefusedError with the outcome when asked to', async () => {
     const s = stubClient({ check: [complete('approval_required')], createApproval: [approval('pending')] });
     const { t, runs } = aiTransfer();
-    const err = await Promise.resolve(guardAiTool(s.client, t, { name: 'transfer', onRefusal: 'throw' }).execute!(input, options)).then(() => null, (e: unknown) => e);
+    const err = await Promise.resolve(guardAiTool(s.client, t, { name: 'transfer', onRefusal: 'throw' }).execute!(input, options)).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(ToolRefusedError);
     expect((err as ToolRefusedError).outcome).toMatchObject({ kind: 'approval_pending', approvalId: 'apr-1' });
     expect(runs).toEqual([]);
@@ -95,7 +113,12 @@ describe(guardAiTool.name, () => {
   it('refuses when the resource mapping throws, without asking Arbiter or running the tool', async () => {
     const s = stubClient({});
     const { t, runs } = aiTransfer();
-    const out = await guardAiTool(s.client, t, { name: 'transfer', resource: () => { throw new Error('no account'); } }).execute!(input, options);
+    const out = await guardAiTool(s.client, t, {
+      name: 'transfer',
+      resource: () => {
+        throw new Error('no account');
+      },
+    }).execute!(input, options);
     expect(out).toMatchObject({ arbiter_refused: true, outcome: 'unavailable' });
     expect(s.calls).toEqual([]);
     expect(runs).toEqual([]);
@@ -104,13 +127,20 @@ describe(guardAiTool.name, () => {
   it('fails closed when Arbiter cannot be reached', async () => {
     const s = stubClient({ check: [verdictError(0, 'network_error')] });
     const { t, runs } = aiTransfer();
-    expect(await guardAiTool(s.client, t, { name: 'transfer' }).execute!(input, options)).toMatchObject({ arbiter_refused: true, outcome: 'unavailable' });
+    expect(await guardAiTool(s.client, t, { name: 'transfer' }).execute!(input, options)).toMatchObject({
+      arbiter_refused: true,
+      outcome: 'unavailable',
+    });
     expect(runs).toEqual([]);
   });
 
   it('guards a whole tools object under each key, with per-tool options', async () => {
     const s = stubClient({ check: [complete('allowed')] });
-    const tools = guardAiTools(s.client, { transfer: aiTransfer().t, balance: aiTransfer().t }, { scope: { region: 'eu' }, perTool: { balance: { action: 'bank.balance' } } });
+    const tools = guardAiTools(
+      s.client,
+      { transfer: aiTransfer().t, balance: aiTransfer().t },
+      { scope: { region: 'eu' }, perTool: { balance: { action: 'bank.balance' } } },
+    );
     await tools.transfer.execute!(input, options);
     await tools.balance.execute!(input, options);
     expect(s.calls.map((c) => (c.body as { action: string }).action)).toEqual(['tool.transfer', 'bank.balance']);

@@ -40,12 +40,16 @@ export function guardAiTool<T extends AiToolLike>(client: GuardClient, tool: T, 
 export function guardAiTools<Tools extends Record<string, AiToolLike>>(
   client: GuardClient,
   tools: Tools,
-  opts: Omit<GuardAiToolOptions<unknown>, 'name'> & { perTool?: { [K in keyof Tools]?: Omit<GuardAiToolOptions<InputOf<Tools[K]>>, 'name'> } } = {},
+  opts: Omit<GuardAiToolOptions<unknown>, 'name'> & {
+    perTool?: { [K in keyof Tools]?: Omit<GuardAiToolOptions<InputOf<Tools[K]>>, 'name'> };
+  } = {},
 ): { [K in keyof Tools]: GuardedAiTool<Tools[K]> } {
   const { perTool, ...shared } = opts;
   const out: Record<string, unknown> = {};
   for (const [name, tool] of Object.entries(tools)) {
-    out[name] = tool.execute ? guardAiTool(client, tool, { ...shared, ...(perTool?.[name] as GuardToolOptions<unknown> | undefined), name }) : tool;
+    out[name] = tool.execute
+      ? guardAiTool(client, tool, { ...shared, ...(perTool?.[name] as GuardToolOptions<unknown> | undefined), name })
+      : tool;
   }
   return out as { [K in keyof Tools]: GuardedAiTool<Tools[K]> };
 }

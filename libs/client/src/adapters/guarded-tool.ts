@@ -1,6 +1,7 @@
 // What the framework adapters share (docs/agents.md "Framework adapters"): from a tool's name and input
 // to the GuardedCall guardCall decides, and from a refusal to what the model reads. One mapping for
 // every framework, so a tool has the same action, resource and scope whichever adapter wraps it.
+import { isPlainObject } from '@arbiter/input';
 import { guardCall, type GuardClient, type GuardOptions } from '../guard/guard';
 import { describeOutcome, type GuardedCall, type GuardOutcome } from '../guard/outcome';
 import type { Explanation } from '../types';
@@ -50,13 +51,17 @@ export interface ToolRefusal {
   explanation?: Explanation;
 }
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /** The operation a call of tool `name` with `input` stands for. */
 export function toolCall<Input>(name: string, input: Input, opts: GuardToolOptions<Input>): GuardedCall {
   const resource = typeof opts.resource === 'function' ? opts.resource(input) : (opts.resource ?? `tool:${name}`);
   const parameters = opts.parameters ? opts.parameters(input) : isPlainObject(input) ? input : { input };
-  return { action: opts.action ?? `tool.${name}`, resource, scope: opts.scope ?? {}, parameters, ...(opts.onBehalfOf ? { onBehalfOf: opts.onBehalfOf } : {}) };
+  return {
+    action: opts.action ?? `tool.${name}`,
+    resource,
+    scope: opts.scope ?? {},
+    parameters,
+    ...(opts.onBehalfOf ? { onBehalfOf: opts.onBehalfOf } : {}),
+  };
 }
 
 /**
@@ -78,7 +83,10 @@ export async function runGuarded<Input, Output>(
     call = toolCall(name, input, opts);
   } catch (err) {
     call = { action: opts.action ?? `tool.${name}`, resource: '', scope: opts.scope ?? {}, parameters: {} };
-    outcome = { kind: 'unavailable', error: `the call could not be mapped to an operation: ${err instanceof Error ? err.message : String(err)}` };
+    outcome = {
+      kind: 'unavailable',
+      error: `the call could not be mapped to an operation: ${err instanceof Error ? err.message : String(err)}`,
+    };
     return refuse(name, call, outcome, opts);
   }
   outcome = await guardCall(client, call, { ...opts, signal });
@@ -89,14 +97,20 @@ export async function runGuarded<Input, Output>(
   return refuse(name, call, outcome, opts);
 }
 
-function refuse<Input>(name: string, call: GuardedCall, outcome: Exclude<GuardOutcome, { kind: 'allowed' }>, opts: GuardToolOptions<Input>): ToolRefusal {
+function refuse<Input>(
+  name: string,
+  call: GuardedCall,
+  outcome: Exclude<GuardOutcome, { kind: 'allowed' }>,
+  opts: GuardToolOptions<Input>,
+): ToolRefusal {
   opts.onOutcome?.(outcome, call);
   if (opts.onRefusal === 'throw') throw new ToolRefusedError(name, outcome);
   return refusalOf(outcome);
 }
 
 /** Whether a guarded tool's answer is a refusal (the tool did not run) rather than the tool's output. */
-export const isToolRefusal = (v: unknown): v is ToolRefusal => typeof v === 'object' && v !== null && (v as { arbiter_refused?: unknown }).arbiter_refused === true;
+export const isToolRefusal = (v: unknown): v is ToolRefusal =>
+  typeof v === 'object' && v !== null && (v as { arbiter_refused?: unknown }).arbiter_refused === true;
 
 export function refusalOf(outcome: Exclude<GuardOutcome, { kind: 'allowed' }>): ToolRefusal {
   const out: ToolRefusal = { arbiter_refused: true, outcome: outcome.kind, message: describeOutcome(outcome) };

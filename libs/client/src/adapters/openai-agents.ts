@@ -1,6 +1,7 @@
 // guardTool for the OpenAI Agents SDK (`@openai/agents`): the wrapped function tool asks Arbiter before
 // its invoke runs (docs/agents.md "Framework adapters"). Typed structurally, so @arbiter/client needs no
 // `@openai/agents` at run time.
+import { isPlainObject } from '@arbiter/input';
 import type { GuardClient } from '../guard/guard';
 import type { GuardOutcome } from '../guard/outcome';
 import { isToolRefusal, runGuarded, ToolRefusedError, type GuardToolOptions } from './guarded-tool';
@@ -21,7 +22,8 @@ export type GuardAgentsToolOptions<Input = Record<string, unknown>> = GuardToolO
  */
 export function guardAgentsTool<T extends AgentsFunctionToolLike>(client: GuardClient, tool: T, opts: GuardAgentsToolOptions = {}): T {
   const invoke = tool.invoke as (runContext: unknown, input: string, details?: unknown) => Promise<unknown>;
-  if (tool.type !== 'function' || typeof invoke !== 'function') throw new TypeError(`guardAgentsTool: ${String(tool.name)} is not a function tool`);
+  if (tool.type !== 'function' || typeof invoke !== 'function')
+    throw new TypeError(`guardAgentsTool: ${String(tool.name)} is not a function tool`);
   return {
     ...tool,
     invoke: async (runContext: unknown, input: string, details?: { signal?: AbortSignal }) => {
@@ -31,7 +33,14 @@ export function guardAgentsTool<T extends AgentsFunctionToolLike>(client: GuardC
         if (opts.onRefusal === 'throw') throw new ToolRefusedError(tool.name, outcome);
         return `Arbiter could not check the call (the tool input is not a JSON object). The call was not run.`;
       }
-      const result = await runGuarded(client, tool.name, parsed, opts, () => invoke.call(tool, runContext, input, details), details?.signal);
+      const result = await runGuarded(
+        client,
+        tool.name,
+        parsed,
+        opts,
+        () => invoke.call(tool, runContext, input, details),
+        details?.signal,
+      );
       // The model reads a function tool's result as text: a refusal is its message.
       return isToolRefusal(result) ? result.message : result;
     },
@@ -42,7 +51,7 @@ function parseInput(input: string): Record<string, unknown> | undefined {
   if (input.trim() === '') return {};
   try {
     const v: unknown = JSON.parse(input);
-    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+    return isPlainObject(v) ? v : undefined;
   } catch {
     return undefined;
   }

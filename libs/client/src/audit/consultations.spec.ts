@@ -31,8 +31,11 @@ function stream(): TestStream {
   return s;
 }
 
-const seal = (r: Record<string, unknown>, change: (p: Record<string, unknown>) => Record<string, unknown> = (p) => p, actor = 'service:verdict') =>
-  stream().seal(actor, change(sealedPayloadOf(r)), String(r.id));
+const seal = (
+  r: Record<string, unknown>,
+  change: (p: Record<string, unknown>) => Record<string, unknown> = (p) => p,
+  actor = 'service:verdict',
+) => stream().seal(actor, change(sealedPayloadOf(r)), String(r.id));
 
 /** The auditor's trust file: the ledger's key, obtained out of band. */
 const trust = { tenant_id: TENANT, jwks: { keys: [key.jwk] }, ledger_keys: { keys: [ledgerKey.jwk] } };
@@ -78,7 +81,14 @@ describe(auditConsultations.name, () => {
       pending: [],
     });
     expect(report.checkpoint.valid).toBe(true);
-    expect(report.checkpoint.checks.map((c) => `${c.check}:${c.status}`)).toEqual(['trust:pass', 'trust.ledger_transitions:info', 'current.shape:pass', 'current.key:pass', 'current.signature:pass', 'consistency:info']);
+    expect(report.checkpoint.checks.map((c) => `${c.check}:${c.status}`)).toEqual([
+      'trust:pass',
+      'trust.ledger_transitions:info',
+      'current.shape:pass',
+      'current.key:pass',
+      'current.signature:pass',
+      'consistency:info',
+    ]);
     expect(report.next_checkpoint).toMatchObject({ stream_id: STREAM, tree_size: 6 });
   });
 
@@ -99,16 +109,24 @@ describe(auditConsultations.name, () => {
     (stream() as { key: unknown }).key = next; // checkpoints are signed by the new key from now on
     const report = await sut();
     expect(report.checkpoint.status).toBe('valid');
-    expect(report.checkpoint.checks.find((c) => c.check === 'trust.ledger_transition.ledger:2026.1')).toMatchObject({ status: 'pass', message: expect.stringContaining('accepted') });
+    expect(report.checkpoint.checks.find((c) => c.check === 'trust.ledger_transition.ledger:2026.1')).toMatchObject({
+      status: 'pass',
+      message: expect.stringContaining('accepted'),
+    });
     // The same rotation "signed" by a key the auditor never trusted introduces nothing.
     server.ledgerTransitions.splice(0, 1, signTransition([makeLedgerKey('ledger:2026')], next, at('2026-03-01T06:00:00.000Z')));
     const forged = await sut();
     expect(forged.findings).toBe(1);
-    expect(forged.checkpoint.checks.filter((c) => c.status === 'fail').map((c) => c.check)).toEqual(['trust.ledger_transition.ledger:2026.1', 'current.key']);
+    expect(forged.checkpoint.checks.filter((c) => c.status === 'fail').map((c) => c.check)).toEqual([
+      'trust.ledger_transition.ledger:2026.1',
+      'current.key',
+    ]);
   });
 
   it('refuses a trust file of another tenant', async () => {
-    await expect(sut({ trust: { ...trust, tenant_id: 'tnt-other' } })).rejects.toThrow(new InputError(`the trust file is of tenant tnt-other, the audit of ${TENANT}`));
+    await expect(sut({ trust: { ...trust, tenant_id: 'tnt-other' } })).rejects.toThrow(
+      new InputError(`the trust file is of tenant tnt-other, the audit of ${TENANT}`),
+    );
   });
 
   it('names a consultation sealed in the period whose record was deleted from the verdict service', async () => {
@@ -118,7 +136,9 @@ describe(auditConsultations.name, () => {
     const f2 = seal(r2);
     server.records.delete('cns-2');
     const report = await sut();
-    expect(report.missing_in_verdict).toEqual([{ consultation_id: 'cns-2', fact_ids: [f2.fact_id], decided_at: '2026-03-01T02:00:00.000Z' }]);
+    expect(report.missing_in_verdict).toEqual([
+      { consultation_id: 'cns-2', fact_ids: [f2.fact_id], decided_at: '2026-03-01T02:00:00.000Z' },
+    ]);
     expect(report.findings).toBe(1);
     // The record was looked up once more before it was called missing.
     expect(server.requests).toContain(`GET /${TENANT}/v1/consultations/cns-2`);
@@ -164,7 +184,11 @@ describe(auditConsultations.name, () => {
         ],
       },
       { consultation_id: 'cns-2', fact_id: f2.fact_id, fields: [{ field: 'actor', record: 'service:verdict', ledger: 'agent:someone' }] },
-      { consultation_id: 'cns-3', fact_id: f3.fact_id, fields: [{ field: 'record_content', record: expect.stringMatching(/^sha256:/), ledger: r3.normative_hash }] },
+      {
+        consultation_id: 'cns-3',
+        fact_id: f3.fact_id,
+        fields: [{ field: 'record_content', record: expect.stringMatching(/^sha256:/), ledger: r3.normative_hash }],
+      },
     ]);
     expect(report.findings).toBe(3);
   });
@@ -174,7 +198,13 @@ describe(auditConsultations.name, () => {
     const f = seal(r, (p) => ({ ...p, decided_at: '2026-03-01T05:00:00.000Z' }));
     const report = await sut();
     expect(report.missing_in_verdict).toEqual([]);
-    expect(report.mismatched).toEqual([{ consultation_id: 'cns-9', fact_id: f.fact_id, fields: [{ field: 'decided_at', record: '2026-03-03T00:00:00.000Z', ledger: '2026-03-01T05:00:00.000Z' }] }]);
+    expect(report.mismatched).toEqual([
+      {
+        consultation_id: 'cns-9',
+        fact_id: f.fact_id,
+        fields: [{ field: 'decided_at', record: '2026-03-03T00:00:00.000Z', ledger: '2026-03-01T05:00:00.000Z' }],
+      },
+    ]);
   });
 
   it('names a fact without a consultation payload', async () => {
@@ -191,11 +221,17 @@ describe(auditConsultations.name, () => {
     rs.slice(3).forEach((r) => seal(r));
     const report = await sut({ checkpoint: kept });
     expect(report.findings).toBe(0);
-    expect(report.checkpoint.checks.find((c) => c.check === 'consistency')).toEqual({ check: 'consistency', status: 'pass', message: 'the tree of 7 facts extends the kept tree of 3 (4-hash consistency proof)' });
+    expect(report.checkpoint.checks.find((c) => c.check === 'consistency')).toEqual({
+      check: 'consistency',
+      status: 'pass',
+      message: 'the tree of 7 facts extends the kept tree of 3 (4-hash consistency proof)',
+    });
     expect(server.requests).toContain(`GET /streams/${STREAM}/consistency?from=3&to=7`);
     expect(report.next_checkpoint).toMatchObject({ tree_size: 7 });
     const same = await sut({ checkpoint: report.next_checkpoint });
-    expect(same.checkpoint.checks.find((c) => c.check === 'consistency')?.message).toBe("the stream still has the kept checkpoint's 7 facts, same root");
+    expect(same.checkpoint.checks.find((c) => c.check === 'consistency')?.message).toBe(
+      "the stream still has the kept checkpoint's 7 facts, same root",
+    );
   });
 
   it('fails a kept checkpoint of another history (a rewritten stream), a longer one, and one whose signature does not verify', async () => {
@@ -208,7 +244,10 @@ describe(auditConsultations.name, () => {
     rs.forEach((r) => seal(r));
     const rewritten = await sut({ checkpoint: kept });
     expect(rewritten.checkpoint.valid).toBe(false);
-    expect(rewritten.checkpoint.checks.find((c) => c.status === 'fail')).toMatchObject({ check: 'consistency', message: expect.stringContaining('does not extend the kept tree of 2 facts') });
+    expect(rewritten.checkpoint.checks.find((c) => c.status === 'fail')).toMatchObject({
+      check: 'consistency',
+      message: expect.stringContaining('does not extend the kept tree of 2 facts'),
+    });
     expect(rewritten.next_checkpoint).toBeNull();
     expect(rewritten.findings).toBe(1);
 
@@ -217,7 +256,9 @@ describe(auditConsultations.name, () => {
     const future = new TestStream(STREAM, TENANT, ledgerKey);
     rs.concat(record('cns-5', '2026-03-01T05:00:00.000Z')).forEach((r) => future.seal('service:verdict', sealedPayloadOf(r), String(r.id)));
     const shrunk = await sut({ checkpoint: future.checkpoint(5) });
-    expect(shrunk.checkpoint.checks.find((c) => c.status === 'fail')?.message).toBe('the stream has 4 facts, fewer than the 5 of the kept checkpoint: facts were removed');
+    expect(shrunk.checkpoint.checks.find((c) => c.status === 'fail')?.message).toBe(
+      'the stream has 4 facts, fewer than the 5 of the kept checkpoint: facts were removed',
+    );
 
     const forged = { ...stream().checkpoint(2), root_hash: `sha256:${'0'.repeat(64)}` };
     const bad = await sut({ checkpoint: forged });
@@ -235,7 +276,9 @@ describe(auditConsultations.name, () => {
     const kept = new TestStream(STREAM, TENANT, ledgerKey);
     kept.seal('service:verdict', { consultation_id: 'cns-1' });
     const gone = await sut({ checkpoint: kept.checkpoint(1) });
-    expect(gone.checkpoint.checks.find((c) => c.status === 'fail')?.message).toBe('the kept checkpoint covers 1 facts but the stream has none: it was removed');
+    expect(gone.checkpoint.checks.find((c) => c.status === 'fail')?.message).toBe(
+      'the kept checkpoint covers 1 facts but the stream has none: it was removed',
+    );
   });
 
   it('reads both services page by page: the list by cursor, the stream by offsets of 1000', async () => {
@@ -243,10 +286,13 @@ describe(auditConsultations.name, () => {
       const r = record(`cns-${String(i).padStart(5, '0')}`, new Date(at('2026-03-01T00:00:00.000Z') + i * 60_000).toISOString());
       seal(r);
     }
-    for (let i = 0; i < 1000; i++) stream().seal('service:verdict', { consultation_id: `cns-feb-${i}`, decided_at: '2026-02-20T00:00:00.000Z' }, `cns-feb-${i}`);
+    for (let i = 0; i < 1000; i++)
+      stream().seal('service:verdict', { consultation_id: `cns-feb-${i}`, decided_at: '2026-02-20T00:00:00.000Z' }, `cns-feb-${i}`);
     const report = await sut();
     expect(report).toMatchObject({ records: 1050, facts_read: 2050, facts_in_period: 1050, findings: 0 });
-    expect(server.requests.filter((r) => r.startsWith(`GET /streams/${STREAM}/facts`))).toEqual([0, 1000, 2000].map((o) => `GET /streams/${STREAM}/facts?limit=1000&offset=${o}`));
+    expect(server.requests.filter((r) => r.startsWith(`GET /streams/${STREAM}/facts`))).toEqual(
+      [0, 1000, 2000].map((o) => `GET /streams/${STREAM}/facts?limit=1000&offset=${o}`),
+    );
     expect(server.requests.filter((r) => r.startsWith(`GET /${TENANT}/v1/consultations?`))).toHaveLength(2);
   });
 

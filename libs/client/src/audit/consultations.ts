@@ -119,14 +119,16 @@ export async function auditConsultations(opts: AuditConsultationsOptions): Promi
   if (sinceMs > untilMs) throw new InputError(`since ${new Date(sinceMs).toISOString()} is after until ${new Date(untilMs).toISOString()}`);
   const graceMs = opts.graceMs ?? 60_000;
   if (!(graceMs >= 0)) throw new InputError(`graceMs ${graceMs} is not a duration`);
-  if (opts.tenant !== undefined && !/^tnt-[A-Za-z0-9]+$/.test(opts.tenant)) throw new InputError(`tenant ${JSON.stringify(opts.tenant)} is not a tenant id (tnt-…)`);
+  if (opts.tenant !== undefined && !/^tnt-[A-Za-z0-9]+$/.test(opts.tenant))
+    throw new InputError(`tenant ${JSON.stringify(opts.tenant)} is not a tenant id (tnt-…)`);
   const tenant = opts.tenant ?? (await verdict.whoami()).tenant_id;
   const stream = consultationStreamOf(tenant);
   const now = (opts.now?.() ?? new Date()).getTime();
 
   // 1. Checkpoints first: the facts read below are at least the ones the current checkpoint covers.
   progress(`checkpoint of ${stream}`);
-  if (opts.trust && opts.trust.tenant_id !== tenant) throw new InputError(`the trust file is of tenant ${opts.trust.tenant_id}, the audit of ${tenant}`);
+  if (opts.trust && opts.trust.tenant_id !== tenant)
+    throw new InputError(`the trust file is of tenant ${opts.trust.tenant_id}, the audit of ${tenant}`);
   const trust = new ReportBuilder('trust');
   const keys = ledgerKeysFor(trust, await ledger.keys(), opts.trust);
   const { report: checkpoint, next } = await checkCheckpoints(ledger, stream, keys, opts.checkpoint, trust);
@@ -202,7 +204,11 @@ export async function auditConsultations(opts: AuditConsultationsOptions): Promi
         record = summarize(await verdict.getConsultation(id, { tenant }));
       } catch (err) {
         if (!isNotFound(err)) throw err;
-        report.missing_in_verdict.push({ consultation_id: id, fact_ids: sealed.map((f) => f.fact_id), decided_at: sealed[0].payload.decided_at });
+        report.missing_in_verdict.push({
+          consultation_id: id,
+          fact_ids: sealed.map((f) => f.fact_id),
+          decided_at: sealed[0].payload.decided_at,
+        });
         continue;
       }
     }
@@ -219,7 +225,12 @@ export async function auditConsultations(opts: AuditConsultationsOptions): Promi
     else report.pending.push(id);
   }
   report.findings =
-    report.missing_in_verdict.length + report.unsealed.length + report.duplicated.length + report.mismatched.length + report.malformed.length + (checkpoint.status === 'invalid' ? 1 : 0);
+    report.missing_in_verdict.length +
+    report.unsealed.length +
+    report.duplicated.length +
+    report.mismatched.length +
+    report.malformed.length +
+    (checkpoint.status === 'invalid' ? 1 : 0);
   return report;
 }
 
@@ -230,7 +241,11 @@ function summarize(r: ConsultationRecord): RecordSummary {
   } catch {
     recomputed = '(not computable)';
   }
-  return { payload: consultationSealPayload(r), requested_at: r.requested_at, rehashed: recomputed === r.normative_hash ? undefined : recomputed };
+  return {
+    payload: consultationSealPayload(r),
+    requested_at: r.requested_at,
+    rehashed: recomputed === r.normative_hash ? undefined : recomputed,
+  };
 }
 
 /**
@@ -239,7 +254,10 @@ function summarize(r: ConsultationRecord): RecordSummary {
  */
 function ledgerKeysFor(report: ReportBuilder, published: LedgerKeySet, trust: TrustAnchors | undefined): LedgerKeySet {
   if (!trust) {
-    report.unpinned('trust', 'no trusted keys given (--trust <file>): the checkpoints were checked with the keys the audited ledger published, whoever runs it chose');
+    report.unpinned(
+      'trust',
+      'no trusted keys given (--trust <file>): the checkpoints were checked with the keys the audited ledger published, whoever runs it chose',
+    );
     return published;
   }
   report.pass('trust', `ledger keys pinned by your trust file (${trust.ledger_keys.keys.length} keys)`);
@@ -252,7 +270,13 @@ function ledgerKeysFor(report: ReportBuilder, published: LedgerKeySet, trust: Tr
  * The current checkpoint (signature, key window), the kept one (the same), and the consistency proof
  * from the kept size to the current size (RFC 9162 section 2.1.4.2).
  */
-async function checkCheckpoints(ledger: LedgerClient, stream: string, keys: LedgerKeySet, kept: unknown, trust: ReportBuilder): Promise<{ report: VerificationReport; next: LedgerCheckpoint | null }> {
+async function checkCheckpoints(
+  ledger: LedgerClient,
+  stream: string,
+  keys: LedgerKeySet,
+  kept: unknown,
+  trust: ReportBuilder,
+): Promise<{ report: VerificationReport; next: LedgerCheckpoint | null }> {
   const report = new ReportBuilder(`checkpoints of ${stream}`);
   report.checks.push(...trust.checks);
   let current: LedgerCheckpoint | null = null;
@@ -271,27 +295,43 @@ async function checkCheckpoints(ledger: LedgerClient, stream: string, keys: Ledg
   const keptReport = verifyCheckpoint(kept, keys, { streamId: stream });
   report.include('kept', keptReport);
   if (!keptReport.valid || !currentReport?.valid || !current) {
-    if (keptReport.valid && !current) report.fail('consistency', `the kept checkpoint covers ${(kept as LedgerCheckpoint).tree_size} facts but the stream has none: it was removed`);
+    if (keptReport.valid && !current)
+      report.fail(
+        'consistency',
+        `the kept checkpoint covers ${(kept as LedgerCheckpoint).tree_size} facts but the stream has none: it was removed`,
+      );
     else report.fail('consistency', 'not checked: a checkpoint did not verify');
     return { report: report.build(), next: null };
   }
   const k = kept as LedgerCheckpoint;
   if (k.tree_size > current.tree_size) {
-    report.fail('consistency', `the stream has ${current.tree_size} facts, fewer than the ${k.tree_size} of the kept checkpoint: facts were removed`);
+    report.fail(
+      'consistency',
+      `the stream has ${current.tree_size} facts, fewer than the ${k.tree_size} of the kept checkpoint: facts were removed`,
+    );
     return { report: report.build(), next: null };
   }
   let path: string[] = [];
   if (k.tree_size < current.tree_size) {
     const proof = await ledger.getConsistency(stream, k.tree_size, current.tree_size);
     if (proof.from !== k.tree_size || proof.to !== current.tree_size) {
-      report.fail('consistency', `the ledger answered a proof from ${proof.from} to ${proof.to}, not from ${k.tree_size} to ${current.tree_size}`);
+      report.fail(
+        'consistency',
+        `the ledger answered a proof from ${proof.from} to ${proof.to}, not from ${k.tree_size} to ${current.tree_size}`,
+      );
       return { report: report.build(), next: null };
     }
     path = proof.consistency_path;
   }
   let consistent = false;
   try {
-    consistent = verifyConsistency(k.tree_size, current.tree_size, digestBytes(k.root_hash), digestBytes(current.root_hash), path.map(digestBytes));
+    consistent = verifyConsistency(
+      k.tree_size,
+      current.tree_size,
+      digestBytes(k.root_hash),
+      digestBytes(current.root_hash),
+      path.map(digestBytes),
+    );
   } catch {
     consistent = false;
   }

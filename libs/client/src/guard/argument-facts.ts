@@ -7,12 +7,11 @@
 // would stand at the same path as the nested value and could hide it (the rules would judge 5 while
 // the tool runs with the nested amount), so such keys, and the empty key, give no Fact of their own
 // (docs/agents.md "The proxy's configuration"). Each path then comes from one value only.
+import { isPlainObject } from '@arbiter/input';
 import type { Context } from '../types';
 
 /** Paths deeper than this are sent as their enclosing object only. */
 const MAX_DEPTH = 8;
-
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export function argumentFacts(args: Record<string, unknown>, source: string): Context {
   const out: [string, Context[string]][] = [];

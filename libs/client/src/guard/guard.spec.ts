@@ -4,7 +4,12 @@ import { guardCall, type GuardProgress } from './guard';
 import { describeOutcome, mayRun, type GuardedCall } from './outcome';
 import { PendingApprovals } from './pending-approvals';
 
-const call: GuardedCall = { action: 'bank.transfer', resource: 'acct:1', scope: { region: 'eu' }, parameters: { to: 'acct-2', amount: 5000 } };
+const call: GuardedCall = {
+  action: 'bank.transfer',
+  resource: 'acct:1',
+  scope: { region: 'eu' },
+  parameters: { to: 'acct-2', amount: 5000 },
+};
 const blockedRecord = { precedence_trace: [{ rule_id: 'rul-x', rule_version_id: 'rv-x', decided_by: 'severity' }] };
 
 describe(guardCall.name, () => {
@@ -13,15 +18,30 @@ describe(guardCall.name, () => {
     const o = await guardCall(s.client, call);
     expect(o).toEqual({ kind: 'allowed', verdict, consultationId: `cns-${verdict}`, signedVerdict: `jws.${verdict}` });
     expect(mayRun(o)).toBe(true);
-    expect(s.calls).toEqual([{ method: 'check', body: { action: 'bank.transfer', resource: 'acct:1', scope: { region: 'eu' }, parameters: call.parameters } }]);
+    expect(s.calls).toEqual([
+      { method: 'check', body: { action: 'bank.transfer', resource: 'acct:1', scope: { region: 'eu' }, parameters: call.parameters } },
+    ]);
   });
 
-  it('refuses a blocked call and names the deciding rule\'s statement, read from the record and the rule version', async () => {
-    const s = stubClient({ check: [complete('blocked', { dominating_rule_id: 'rul-x' })], consultation: blockedRecord, ruleVersion: { statement: 'No offshore transfers' } });
+  it("refuses a blocked call and names the deciding rule's statement, read from the record and the rule version", async () => {
+    const s = stubClient({
+      check: [complete('blocked', { dominating_rule_id: 'rul-x' })],
+      consultation: blockedRecord,
+      ruleVersion: { statement: 'No offshore transfers' },
+    });
     const o = await guardCall(s.client, call);
-    expect(o).toEqual({ kind: 'blocked', verdict: 'blocked', consultationId: 'cns-blocked', ruleId: 'rul-x', statement: 'No offshore transfers', reason: 'blocked' });
+    expect(o).toEqual({
+      kind: 'blocked',
+      verdict: 'blocked',
+      consultationId: 'cns-blocked',
+      ruleId: 'rul-x',
+      statement: 'No offshore transfers',
+      reason: 'blocked',
+    });
     expect(mayRun(o)).toBe(false);
-    expect(describeOutcome(o)).toBe('Arbiter refused the call: blocked by rule rul-x: "No offshore transfers" (verdict blocked, consultation cns-blocked). The call was not forwarded.');
+    expect(describeOutcome(o)).toBe(
+      'Arbiter refused the call: blocked by rule rul-x: "No offshore transfers" (verdict blocked, consultation cns-blocked). The call was not forwarded.',
+    );
     expect(s.calls.map((c) => c.body)).toContainEqual('rv-x');
   });
 
@@ -32,46 +52,86 @@ describe(guardCall.name, () => {
     expect(allowed.count('getConsultationExplanation')).toBe(0);
     expect(allowed.calls[0].body).not.toHaveProperty('explain');
 
-    const s = stubClient({ check: [complete('blocked', { dominating_rule_id: 'rul-x' })], consultation: blockedRecord, ruleVersion: { statement: 'No offshore transfers' }, explanation: { consultation_id: 'cns-blocked', verdict: 'blocked', explanation } });
+    const s = stubClient({
+      check: [complete('blocked', { dominating_rule_id: 'rul-x' })],
+      consultation: blockedRecord,
+      ruleVersion: { statement: 'No offshore transfers' },
+      explanation: { consultation_id: 'cns-blocked', verdict: 'blocked', explanation },
+    });
     const o = await guardCall(s.client, call);
-    expect(o).toEqual({ kind: 'blocked', verdict: 'blocked', consultationId: 'cns-blocked', ruleId: 'rul-x', statement: 'No offshore transfers', reason: 'blocked', explanation });
+    expect(o).toEqual({
+      kind: 'blocked',
+      verdict: 'blocked',
+      consultationId: 'cns-blocked',
+      ruleId: 'rul-x',
+      statement: 'No offshore transfers',
+      reason: 'blocked',
+      explanation,
+    });
     expect(s.calls.find((c) => c.method === 'getConsultationExplanation')?.body).toBe('cns-blocked');
     expect(s.calls[0].body).not.toHaveProperty('explain');
-    expect(describeOutcome(o)).toBe('Arbiter refused the call: blocked by rule rul-x: "No offshore transfers" (verdict blocked, consultation cns-blocked). The call was not forwarded.');
+    expect(describeOutcome(o)).toBe(
+      'Arbiter refused the call: blocked by rule rul-x: "No offshore transfers" (verdict blocked, consultation cns-blocked). The call was not forwarded.',
+    );
   });
 
   it('carries the explanation on a pending approval; a verdict without one is not asked about', async () => {
-    const explanation = { deciders: ['role-cfo'], not_invertible: [], to_allow: [{ changes: [{ field: 'amount', op: 'lte', value: 1000 }] }] };
+    const explanation = {
+      deciders: ['role-cfo'],
+      not_invertible: [],
+      to_allow: [{ changes: [{ field: 'amount', op: 'lte', value: 1000 }] }],
+    };
     const s = stubClient({ check: [complete('approval_required')], createApproval: [approval('pending')], explanation: { explanation } });
     expect(await guardCall(s.client, call)).toMatchObject({ kind: 'approval_pending', approvalId: 'apr-1', explanation });
-    const other = stubClient({ check: [complete('escalate_to_legal', { dominating_rule_id: 'rul-x' })], consultation: blockedRecord, ruleVersion: { statement: 'Legal first' } });
+    const other = stubClient({
+      check: [complete('escalate_to_legal', { dominating_rule_id: 'rul-x' })],
+      consultation: blockedRecord,
+      ruleVersion: { statement: 'Legal first' },
+    });
     expect(await guardCall(other.client, call)).not.toHaveProperty('explanation');
     expect(other.count('getConsultationExplanation')).toBe(0);
   });
 
   it('still refuses when the statement cannot be read, naming the rule id alone', async () => {
-    const s = stubClient({ check: [complete('blocked', { dominating_rule_id: 'rul-x' })], consultation: verdictError(503, 'internal_error') });
+    const s = stubClient({
+      check: [complete('blocked', { dominating_rule_id: 'rul-x' })],
+      consultation: verdictError(503, 'internal_error'),
+    });
     const o = await guardCall(s.client, call);
     expect(o).toMatchObject({ kind: 'blocked', ruleId: 'rul-x', statement: null });
     expect(describeOutcome(o)).toContain('blocked by rule rul-x (verdict blocked');
   });
 
   it('refuses a tenant-defined verdict: it is not an authorisation', async () => {
-    const s = stubClient({ check: [complete('escalate_to_legal', { dominating_rule_id: 'rul-x' })], consultation: blockedRecord, ruleVersion: { statement: 'Legal first' } });
+    const s = stubClient({
+      check: [complete('escalate_to_legal', { dominating_rule_id: 'rul-x' })],
+      consultation: blockedRecord,
+      ruleVersion: { statement: 'Legal first' },
+    });
     expect(await guardCall(s.client, call)).toMatchObject({ kind: 'blocked', verdict: 'escalate_to_legal', reason: 'unknown_verdict' });
   });
 
   it('files the approval and returns it pending by default (on_approval return), without waiting', async () => {
     const s = stubClient({ check: [complete('approval_required')], createApproval: [approval('pending')] });
     const o = await guardCall(s.client, call);
-    expect(o).toEqual({ kind: 'approval_pending', verdict: 'approval_required', consultationId: 'cns-approval_required', approvalId: 'apr-1', candidateDeciders: ['role-cfo'] });
+    expect(o).toEqual({
+      kind: 'approval_pending',
+      verdict: 'approval_required',
+      consultationId: 'cns-approval_required',
+      approvalId: 'apr-1',
+      candidateDeciders: ['role-cfo'],
+    });
     expect(s.calls.find((c) => c.method === 'createApproval')?.body).toMatchObject({ consultation_id: 'cns-approval_required' });
     expect(s.count('getApproval')).toBe(0);
     expect(describeOutcome(o)).toContain('approval apr-1 is pending and may be decided by one of role-cfo');
   });
 
   it('answers a retry with the approval it filed while that is pending, filing no other', async () => {
-    const s = stubClient({ check: [complete('approval_required')], createApproval: [approval('pending')], getApproval: [approval('pending')] });
+    const s = stubClient({
+      check: [complete('approval_required')],
+      createApproval: [approval('pending')],
+      getApproval: [approval('pending')],
+    });
     await guardCall(s.client, call);
     const again = await guardCall(s.client, call);
     expect(again).toMatchObject({ kind: 'approval_pending', approvalId: 'apr-1' });
@@ -81,17 +141,56 @@ describe(guardCall.name, () => {
     expect(s.count('createApproval')).toBe(2);
   });
 
+  it("names the approval a retry was allowed by (the signed verdict's approval_id claim), and forgets it", async () => {
+    const jws = (claims: object) =>
+      ['{"alg":"ES256"}', JSON.stringify(claims), 'sig'].map((p, i) => (i < 2 ? Buffer.from(p).toString('base64url') : p)).join('.');
+    const memory = new PendingApprovals();
+    const s = stubClient({
+      check: [
+        complete('approval_required'),
+        complete('allowed', { consultation_id: 'cns-2', signed_verdict: jws({ jti: 'cns-2', verdict: 'allowed', approval_id: 'apr-1' }) }),
+      ],
+      createApproval: [approval('pending')],
+    });
+    await guardCall(s.client, call, { pendingApprovals: memory });
+    expect(memory.get(call)).toBe('apr-1');
+    expect(await guardCall(s.client, call, { pendingApprovals: memory })).toMatchObject({
+      kind: 'allowed',
+      consultationId: 'cns-2',
+      approvalId: 'apr-1',
+    });
+    expect(memory.get(call)).toBeUndefined();
+    // A verdict without the claim (no approval used) names none.
+    const plain = stubClient({ check: [complete('allowed', { signed_verdict: jws({ jti: 'cns-allowed', verdict: 'allowed' }) })] });
+    expect(await guardCall(plain.client, call)).not.toHaveProperty('approvalId');
+  });
+
   it('keeps refusing a retry whose approval was rejected; an approval used up gives way to a new one', async () => {
     const memory = new PendingApprovals();
-    const rejected = stubClient({ check: [complete('approval_required')], createApproval: [approval('pending')], getApproval: [approval('rejected')] });
+    const rejected = stubClient({
+      check: [complete('approval_required')],
+      createApproval: [approval('pending')],
+      getApproval: [approval('rejected')],
+    });
     await guardCall(rejected.client, call, { pendingApprovals: memory });
-    expect(await guardCall(rejected.client, call, { pendingApprovals: memory })).toMatchObject({ kind: 'blocked', reason: 'approval_rejected', approvalId: 'apr-1' });
+    expect(await guardCall(rejected.client, call, { pendingApprovals: memory })).toMatchObject({
+      kind: 'blocked',
+      reason: 'approval_rejected',
+      approvalId: 'apr-1',
+    });
     expect(rejected.count('createApproval')).toBe(1);
 
-    const used = stubClient({ check: [complete('approval_required')], createApproval: [approval('pending'), approval('pending', { id: 'apr-2' })], getApproval: [approval('approved')] });
+    const used = stubClient({
+      check: [complete('approval_required')],
+      createApproval: [approval('pending'), approval('pending', { id: 'apr-2' })],
+      getApproval: [approval('approved')],
+    });
     const fresh = new PendingApprovals();
     await guardCall(used.client, call, { pendingApprovals: fresh });
-    expect(await guardCall(used.client, call, { pendingApprovals: fresh })).toMatchObject({ kind: 'approval_pending', approvalId: 'apr-2' });
+    expect(await guardCall(used.client, call, { pendingApprovals: fresh })).toMatchObject({
+      kind: 'approval_pending',
+      approvalId: 'apr-2',
+    });
   });
 
   it('with wait: polls with progress, and once approved checks again and lets exactly that call run', async () => {
@@ -101,7 +200,13 @@ describe(guardCall.name, () => {
       createApproval: [approval('pending')],
       getApproval: [approval('pending'), approval('pending'), approval('approved')],
     });
-    const o = await guardCall(s.client, call, { onApproval: 'wait', waitSeconds: 60, pollMs: 1000, onProgress: (p) => progress.push(p), ...virtualTime() });
+    const o = await guardCall(s.client, call, {
+      onApproval: 'wait',
+      waitSeconds: 60,
+      pollMs: 1000,
+      onProgress: (p) => progress.push(p),
+      ...virtualTime(),
+    });
     expect(o).toEqual({ kind: 'allowed', verdict: 'allowed', consultationId: 'cns-2', signedVerdict: 'jws.2', approvalId: 'apr-1' });
     expect(progress.map((p) => [p.attempt, p.status, p.elapsedMs, p.remainingMs])).toEqual([
       [1, 'pending', 0, 60_000],
@@ -112,14 +217,36 @@ describe(guardCall.name, () => {
   });
 
   it('with wait: refuses when the check after the approval is not allowed (approval_not_honoured)', async () => {
-    const s = stubClient({ check: [complete('approval_required'), complete('approval_required', { consultation_id: 'cns-3' })], createApproval: [approval('pending')], getApproval: [approval('approved')], consultation: { precedence_trace: [] } });
-    expect(await guardCall(s.client, call, { onApproval: 'wait', ...virtualTime() })).toMatchObject({ kind: 'blocked', reason: 'approval_not_honoured', consultationId: 'cns-3', approvalId: 'apr-1' });
+    const s = stubClient({
+      check: [complete('approval_required'), complete('approval_required', { consultation_id: 'cns-3' })],
+      createApproval: [approval('pending')],
+      getApproval: [approval('approved')],
+      consultation: { precedence_trace: [] },
+    });
+    expect(await guardCall(s.client, call, { onApproval: 'wait', ...virtualTime() })).toMatchObject({
+      kind: 'blocked',
+      reason: 'approval_not_honoured',
+      consultationId: 'cns-3',
+      approvalId: 'apr-1',
+    });
   });
 
   it('with wait: refuses on a rejection and when nobody decides in time', async () => {
-    const rejected = stubClient({ check: [complete('approval_required')], createApproval: [approval('pending')], getApproval: [approval('rejected')] });
-    expect(await guardCall(rejected.client, call, { onApproval: 'wait', ...virtualTime() })).toMatchObject({ kind: 'blocked', reason: 'approval_rejected', approvalId: 'apr-1' });
-    const silent = stubClient({ check: [complete('approval_required')], createApproval: [approval('pending')], getApproval: [approval('pending')] });
+    const rejected = stubClient({
+      check: [complete('approval_required')],
+      createApproval: [approval('pending')],
+      getApproval: [approval('rejected')],
+    });
+    expect(await guardCall(rejected.client, call, { onApproval: 'wait', ...virtualTime() })).toMatchObject({
+      kind: 'blocked',
+      reason: 'approval_rejected',
+      approvalId: 'apr-1',
+    });
+    const silent = stubClient({
+      check: [complete('approval_required')],
+      createApproval: [approval('pending')],
+      getApproval: [approval('pending')],
+    });
     const o = await guardCall(silent.client, call, { onApproval: 'wait', waitSeconds: 5, pollMs: 1000, ...virtualTime() });
     expect(o).toMatchObject({ kind: 'blocked', reason: 'approval_timeout', approvalId: 'apr-1' });
     expect(silent.count('check')).toBe(1);
@@ -127,15 +254,25 @@ describe(guardCall.name, () => {
 
   it('on insufficient_context resolves with the arguments as Facts and names what is still missing', async () => {
     const missing = [{ field: 'identity.checked', reason: 'the fact is not verified', type: 'boolean' }];
-    const s = stubClient({ check: [verdictError(422, 'insufficient_context')], resolve: [{ operation_status: 'incomplete', resolve_session_id: 'rs-1', round: 1, required_context: missing, provisional_context: {} }] });
+    const s = stubClient({
+      check: [verdictError(422, 'insufficient_context')],
+      resolve: [
+        { operation_status: 'incomplete', resolve_session_id: 'rs-1', round: 1, required_context: missing, provisional_context: {} },
+      ],
+    });
     const o = await guardCall(s.client, { ...call, parameters: { identity: { checked: true } } });
     expect(o).toEqual({ kind: 'insufficient_context', missing });
-    expect(s.calls[1].body).toMatchObject({ context: { identity: { value: { checked: true }, source: 'agent' }, 'identity.checked': { value: true, source: 'agent' } } });
+    expect(s.calls[1].body).toMatchObject({
+      context: { identity: { value: { checked: true }, source: 'agent' }, 'identity.checked': { value: true, source: 'agent' } },
+    });
     expect(describeOutcome(o)).toContain('the rules need identity.checked (the fact is not verified)');
   });
 
   it('on insufficient_context takes a complete resolve answer like a check answer', async () => {
-    const s = stubClient({ check: [verdictError(422, 'insufficient_context')], resolve: [complete('allowed', { consultation_id: 'cns-r' })] });
+    const s = stubClient({
+      check: [verdictError(422, 'insufficient_context')],
+      resolve: [complete('allowed', { consultation_id: 'cns-r' })],
+    });
     expect(await guardCall(s.client, call)).toMatchObject({ kind: 'allowed', consultationId: 'cns-r' });
   });
 

@@ -8,12 +8,16 @@ import { ApprovalWaitError, ArbiterError } from '../errors';
 import { waitForApproval, type PollBackoff } from '../approvals';
 import type { Approval, CheckResponse, CompleteResolveResponse, Context, Explanation, Requirement } from '../types';
 import type { VerdictClient } from '../verdict-client';
+import { decodeVerdictUnverified } from '../verify-verdict';
 import { argumentFacts } from './argument-facts';
 import type { GuardedCall, GuardOutcome, RefusalReason } from './outcome';
 import { pendingApprovalsOf, type PendingApprovals } from './pending-approvals';
 
 /** What guardCall needs of a verdict client (tests may pass a stub). */
-export type GuardClient = Pick<VerdictClient, 'check' | 'resolve' | 'createApproval' | 'getApproval' | 'getConsultation' | 'getConsultationExplanation' | 'getRuleVersion'>;
+export type GuardClient = Pick<
+  VerdictClient,
+  'check' | 'resolve' | 'createApproval' | 'getApproval' | 'getConsultation' | 'getConsultationExplanation' | 'getRuleVersion'
+>;
 
 export interface GuardProgress {
   approvalId: string;
@@ -65,26 +69,56 @@ type Complete = CheckResponse | CompleteResolveResponse;
 
 /** check; on insufficient_context, resolve with the arguments as Facts. */
 async function evaluate(client: GuardClient, call: GuardedCall, options: GuardOptions): Promise<Complete | GuardOutcome> {
-  const body = { action: call.action, resource: call.resource, scope: call.scope, parameters: call.parameters, ...(call.onBehalfOf ? { on_behalf_of: call.onBehalfOf } : {}) };
+  const body = {
+    action: call.action,
+    resource: call.resource,
+    scope: call.scope,
+    parameters: call.parameters,
+    ...(call.onBehalfOf ? { on_behalf_of: call.onBehalfOf } : {}),
+  };
   try {
     return await client.check(body);
   } catch (err) {
     if (!(err instanceof ArbiterError) || err.code !== 'insufficient_context') throw err;
   }
   const context: Context = argumentFacts(call.parameters, options.factSource ?? 'agent');
-  const resolved = await client.resolve({ action: call.action, resource: call.resource, scope: call.scope, context, ...(call.onBehalfOf ? { on_behalf_of: call.onBehalfOf } : {}) });
+  const resolved = await client.resolve({
+    action: call.action,
+    resource: call.resource,
+    scope: call.scope,
+    context,
+    ...(call.onBehalfOf ? { on_behalf_of: call.onBehalfOf } : {}),
+  });
   if (resolved.operation_status === 'complete' && 'signed_verdict' in resolved) return resolved;
   return { kind: 'insufficient_context', missing: (resolved as { required_context?: Requirement[] }).required_context ?? [] };
 }
 
+/**
+ * The one-shot approval a runnable verdict used: the signed verdict's `approval_id` claim (docs/verdicts.md "Hashes
+ * and the signed verdict"). Read without verifying: it only labels the outcome; enforcement points verify the JWS.
+ */
+function approvalUsedBy(answer: Complete): string | undefined {
+  const id = decodeVerdictUnverified(answer.signed_verdict)?.claims.approval_id;
+  return typeof id === 'string' ? id : undefined;
+}
+
 async function decide(client: GuardClient, call: GuardedCall, answer: Complete, options: GuardOptions): Promise<GuardOutcome> {
+  const memory = options.pendingApprovals ?? pendingApprovalsOf(client);
   if (RUNNABLE.has(answer.verdict)) {
-    return { kind: 'allowed', verdict: answer.verdict, consultationId: answer.consultation_id, signedVerdict: answer.signed_verdict };
+    // A retry after the approval was approved (on_approval: return) is allowed by it, once: the outcome names it.
+    const approvalId = approvalUsedBy(answer);
+    if (approvalId) memory.forget(call);
+    return {
+      kind: 'allowed',
+      verdict: answer.verdict,
+      consultationId: answer.consultation_id,
+      signedVerdict: answer.signed_verdict,
+      ...(approvalId ? { approvalId } : {}),
+    };
   }
   if (answer.verdict !== 'approval_required') {
     return refusal(client, answer, answer.verdict === 'blocked' ? 'blocked' : 'unknown_verdict');
   }
-  const memory = options.pendingApprovals ?? pendingApprovalsOf(client);
   const returning = (options.onApproval ?? 'return') === 'return';
   // Asked while the approval is filed: a pending outcome carries it without a second wait.
   const explained = returning ? explanationOf(client, answer) : null;
@@ -110,7 +144,13 @@ async function decide(client: GuardClient, call: GuardedCall, answer: Complete, 
   const again = await evaluate(client, call, options);
   if ('kind' in again) return again;
   if (RUNNABLE.has(again.verdict)) {
-    return { kind: 'allowed', verdict: again.verdict, consultationId: again.consultation_id, signedVerdict: again.signed_verdict, approvalId: approval.id };
+    return {
+      kind: 'allowed',
+      verdict: again.verdict,
+      consultationId: again.consultation_id,
+      signedVerdict: again.signed_verdict,
+      approvalId: approval.id,
+    };
   }
   return refusal(client, again, 'approval_not_honoured', approval.id);
 }
@@ -120,7 +160,13 @@ async function decide(client: GuardClient, call: GuardedCall, answer: Complete, 
  * stands for the retries), else a new one. An earlier approval that was approved and still did not
  * allow this check has been used or has lapsed: a new one is filed.
  */
-async function fileApproval(client: GuardClient, call: GuardedCall, answer: Complete, options: GuardOptions, memory: PendingApprovals): Promise<Approval> {
+async function fileApproval(
+  client: GuardClient,
+  call: GuardedCall,
+  answer: Complete,
+  options: GuardOptions,
+  memory: PendingApprovals,
+): Promise<Approval> {
   const earlier = memory.get(call);
   if (earlier) {
     const known = await client.getApproval(earlier).catch(() => null);
@@ -159,7 +205,10 @@ async function awaitDecision(client: GuardClient, approval: Approval, options: G
 
 async function refusal(client: GuardClient, answer: Complete, reason: RefusalReason, approvalId?: string): Promise<GuardOutcome> {
   const ruleId = answer.dominating_rule_id ?? null;
-  const [statement, explanation] = await Promise.all([ruleId ? statementOf(client, answer.consultation_id, ruleId) : null, explanationOf(client, answer)]);
+  const [statement, explanation] = await Promise.all([
+    ruleId ? statementOf(client, answer.consultation_id, ruleId) : null,
+    explanationOf(client, answer),
+  ]);
   return {
     kind: 'blocked',
     verdict: answer.verdict,
@@ -193,7 +242,9 @@ async function explanationOf(client: GuardClient, answer: Complete): Promise<Exp
 async function statementOf(client: GuardClient, consultationId: string, ruleId: string): Promise<string | null> {
   try {
     const record = await client.getConsultation(consultationId);
-    const entry = record.precedence_trace.find((e) => e.rule_id === ruleId && e.decided_by) ?? record.precedence_trace.find((e) => e.rule_id === ruleId);
+    const entry =
+      record.precedence_trace.find((e) => e.rule_id === ruleId && e.decided_by) ??
+      record.precedence_trace.find((e) => e.rule_id === ruleId);
     if (!entry) return null;
     return (await client.getRuleVersion(entry.rule_version_id)).statement;
   } catch {

@@ -45,7 +45,14 @@ export type GuardOutcome =
       explanation?: Explanation;
     }
   /** Do not run the tool yet: an approval was requested and is pending. `explanation` as for `blocked`. */
-  | { kind: 'approval_pending'; verdict: 'approval_required'; consultationId: string; approvalId: string; candidateDeciders: string[]; explanation?: Explanation }
+  | {
+      kind: 'approval_pending';
+      verdict: 'approval_required';
+      consultationId: string;
+      approvalId: string;
+      candidateDeciders: string[];
+      explanation?: Explanation;
+    }
   /** Do not run the tool: the rules need fields the arguments do not hold. */
   | { kind: 'insufficient_context'; missing: Requirement[] }
   /** Do not run the tool: no verdict could be had (gateway or registry down, refused key, bad request). */

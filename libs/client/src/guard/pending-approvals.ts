@@ -14,7 +14,13 @@ export class PendingApprovals {
   constructor(private readonly maxEntries = MAX_ENTRIES) {}
 
   static keyOf(call: GuardedCall): string {
-    return canonicalJson({ action: call.action, resource: call.resource, scope: call.scope, parameters: call.parameters, on_behalf_of: call.onBehalfOf ?? null });
+    return canonicalJson({
+      action: call.action,
+      resource: call.resource,
+      scope: call.scope,
+      parameters: call.parameters,
+      on_behalf_of: call.onBehalfOf ?? null,
+    });
   }
 
   get(call: GuardedCall): string | undefined {

@@ -12,7 +12,14 @@ describe(verifyConsultation.name, () => {
   it('recomputes both hashes, verifies the signature and matches every claim with the record', async () => {
     const report = await sut(makeConsultation(key, {}, now), { jwks, now });
     expect(report.valid).toBe(true);
-    expect(report.checks.map((c) => `${c.check}:${c.status}`)).toEqual(['normative_hash:pass', 'context_hash:pass', 'signing_kid:pass', 'signature:pass', 'expiry:info', 'claims:pass']);
+    expect(report.checks.map((c) => `${c.check}:${c.status}`)).toEqual([
+      'normative_hash:pass',
+      'context_hash:pass',
+      'signing_kid:pass',
+      'signature:pass',
+      'expiry:info',
+      'claims:pass',
+    ]);
   });
 
   it('keeps an expired verdict as evidence: expiry is information, not a failure', async () => {
@@ -46,19 +53,26 @@ describe(verifyConsultation.name, () => {
 
   it('fails a signature of another key with the verification code', async () => {
     const record = makeConsultation(makeKey(key.jwk.kid), {}, now);
-    expect(failedChecks(await sut(record, { jwks, now }))).toEqual([{ check: 'signature', status: 'fail', message: expect.stringMatching(/^invalid_signature: /) }]);
+    expect(failedChecks(await sut(record, { jwks, now }))).toEqual([
+      { check: 'signature', status: 'fail', message: expect.stringMatching(/^invalid_signature: /) },
+    ]);
   });
 
-  it('fails a wrong kid: unknown to the key set, and not the record\'s signing_kid', async () => {
+  it("fails a wrong kid: unknown to the key set, and not the record's signing_kid", async () => {
     const record = makeConsultation(key, {}, now);
     const [, payload] = (record.signed_verdict as string).split('.');
-    record.signed_verdict = signJws(JSON.parse(Buffer.from(payload, 'base64url').toString()), { ...key, jwk: { ...key.jwk, kid: `${TENANT}:2031` } });
+    record.signed_verdict = signJws(JSON.parse(Buffer.from(payload, 'base64url').toString()), {
+      ...key,
+      jwk: { ...key.jwk, kid: `${TENANT}:2031` },
+    });
     const failures = failedChecks(await sut(record, { jwks, now }));
     expect(failures.map((f) => f.check)).toEqual(['signing_kid', 'signature']);
     expect(failures[1].message).toMatch(/^unknown_kid: no key tnt-0123456789abcdef01234567:2031/);
   });
 
   it('refuses something that is not a record', async () => {
-    expect((await sut([1, 2], { jwks })).checks).toEqual([{ check: 'shape', status: 'fail', message: expect.stringContaining('not a consultation record') }]);
+    expect((await sut([1, 2], { jwks })).checks).toEqual([
+      { check: 'shape', status: 'fail', message: expect.stringContaining('not a consultation record') },
+    ]);
   });
 });

@@ -113,14 +113,33 @@ export async function verifyConsultation(record: unknown, opts: VerifyConsultati
   const jws = r.signed_verdict as string;
   const header = decodeVerdictUnverified(jws)?.header;
   if (header && r.signing_kid !== undefined) {
-    report.expect('signing_kid', header.kid === r.signing_kid, `signed with ${String(header.kid)}, the record's signing_kid`, `the JWS header kid ${show(header.kid)} is not the record's signing_kid ${show(r.signing_kid)}`);
+    report.expect(
+      'signing_kid',
+      header.kid === r.signing_kid,
+      `signed with ${String(header.kid)}, the record's signing_kid`,
+      `the JWS header kid ${show(header.kid)} is not the record's signing_kid ${show(r.signing_kid)}`,
+    );
   }
   let claims: Rec | undefined;
   try {
-    const verified = await verifyVerdict(jws, { jwks: opts.jwks, jwksUrl: opts.jwksUrl, fetch: opts.fetch, allowExpired: true, now: opts.now });
+    const verified = await verifyVerdict(jws, {
+      jwks: opts.jwks,
+      jwksUrl: opts.jwksUrl,
+      fetch: opts.fetch,
+      allowExpired: true,
+      now: opts.now,
+    });
     claims = verified.claims;
-    report.pass('signature', `ES256 signature valid with key ${verified.kid} (valid from ${verified.key.not_before}${verified.key.not_after ? ` to ${verified.key.not_after}` : ''})`);
-    report.info('expiry', verified.expired ? `the verdict expired at ${verified.expiresAt.toISOString()}: it no longer authorises the action, and stays evidence of the decision` : `the verdict may be acted on until ${verified.expiresAt.toISOString()}`);
+    report.pass(
+      'signature',
+      `ES256 signature valid with key ${verified.kid} (valid from ${verified.key.not_before}${verified.key.not_after ? ` to ${verified.key.not_after}` : ''})`,
+    );
+    report.info(
+      'expiry',
+      verified.expired
+        ? `the verdict expired at ${verified.expiresAt.toISOString()}: it no longer authorises the action, and stays evidence of the decision`
+        : `the verdict may be acted on until ${verified.expiresAt.toISOString()}`,
+    );
   } catch (err) {
     if (!(err instanceof VerdictVerificationError)) throw err;
     report.fail('signature', `${err.code}: ${err.message}`);
@@ -142,8 +161,12 @@ export async function verifyConsultation(record: unknown, opts: VerifyConsultati
   }
   if (typeof r.verdict_ttl_seconds === 'number' && typeof claims.iat === 'number' && claims.exp !== claims.iat + r.verdict_ttl_seconds) {
     mismatched.push('exp');
-    report.fail('claims.exp', `the signed exp ${show(claims.exp)} is not iat + verdict_ttl_seconds (${claims.iat} + ${r.verdict_ttl_seconds})`);
+    report.fail(
+      'claims.exp',
+      `the signed exp ${show(claims.exp)} is not iat + verdict_ttl_seconds (${claims.iat} + ${r.verdict_ttl_seconds})`,
+    );
   }
-  if (!mismatched.length) report.pass('claims', 'the signed claims (verdict, action, resource, scope, parameters, hashes, cited rule versions) are the record\'s');
+  if (!mismatched.length)
+    report.pass('claims', "the signed claims (verdict, action, resource, scope, parameters, hashes, cited rule versions) are the record's");
   return report.build();
 }

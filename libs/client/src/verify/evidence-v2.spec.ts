@@ -5,7 +5,14 @@ import { VerdictError } from '../errors';
 import { createLedgerClient } from '../ledger-client';
 import type { RuleVersion } from '../types';
 import { createVerdictClient } from '../verdict-client';
-import { buildEvidencePack, EVIDENCE_PACK_FORMAT, verifyEvidencePack, type EvidencePackV1, type EvidencePackV2, type EvidencePackV3 } from './evidence';
+import {
+  buildEvidencePack,
+  EVIDENCE_PACK_FORMAT,
+  verifyEvidencePack,
+  type EvidencePackV1,
+  type EvidencePackV2,
+  type EvidencePackV3,
+} from './evidence';
 
 const now = Date.parse('2026-03-01T12:00:00.000Z');
 const key = makeKey(`${TENANT}:2026`, { notBefore: '2026-01-01T00:00:00.000Z' });
@@ -23,7 +30,8 @@ interface Options {
 function packV2(o: Options = {}): EvidencePackV2 {
   const consultation = makeConsultation(key, {}, now) as unknown as EvidencePackV2['consultation'];
   const stream = new TestStream(o.streamId ?? STREAM, o.tenantId ?? TENANT, ledgerKey);
-  const other = (i: number) => stream.seal('service:verdict', { ...sealedPayloadOf(consultation as never), consultation_id: `cns-other-${i}` }, `cns-other-${i}`);
+  const other = (i: number) =>
+    stream.seal('service:verdict', { ...sealedPayloadOf(consultation as never), consultation_id: `cns-other-${i}` }, `cns-other-${i}`);
   other(1);
   other(2);
   const payload = sealedPayloadOf(consultation as never);
@@ -32,7 +40,14 @@ function packV2(o: Options = {}): EvidencePackV2 {
   other(4);
   other(5);
   const proof = stream.inclusion(fact.fact_id);
-  const ruleVersion = { id: 'rv-large-1', rule_id: 'rul-large', tenant_id: TENANT, version: 1, statement: 'Large transfers need approval', severity: 'REQUIRES_APPROVAL' } as RuleVersion;
+  const ruleVersion = {
+    id: 'rv-large-1',
+    rule_id: 'rul-large',
+    tenant_id: TENANT,
+    version: 1,
+    statement: 'Large transfers need approval',
+    severity: 'REQUIRES_APPROVAL',
+  } as RuleVersion;
   return {
     format: EVIDENCE_PACK_FORMAT,
     version: 2,
@@ -99,13 +114,17 @@ describe(`${verifyEvidencePack.name} (version 2)`, () => {
     const { ledger: _ledger, ...rest } = packV2();
     expect(await failed(rest)).toEqual([{ check: 'format', status: 'fail', message: 'the version 2 pack has no ledger section' }]);
     expect(await failedChecks({ ...packV2(), version: 4 })).toEqual(['format']);
-    expect(await failed({ ...packV2(), version: 3 })).toEqual([{ check: 'format', status: 'fail', message: 'the version 3 pack has no key_history' }]);
+    expect(await failed({ ...packV2(), version: 3 })).toEqual([
+      { check: 'format', status: 'fail', message: 'the version 3 pack has no key_history' },
+    ]);
   });
 
   it('fails an unusable ledger section with one named check', async () => {
     const p = packV2();
     p.ledger.inclusion_path = ['sha256:XYZ'];
-    expect(await failed(p)).toEqual([{ check: 'ledger', status: 'fail', message: expect.stringContaining('inclusion_path is not an array of sha256:<64 lowercase hex>') }]);
+    expect(await failed(p)).toEqual([
+      { check: 'ledger', status: 'fail', message: expect.stringContaining('inclusion_path is not an array of sha256:<64 lowercase hex>') },
+    ]);
   });
 
   it('fails a fact changed after sealing: its hash does not recompute (and the payload differs)', async () => {
@@ -133,9 +152,13 @@ describe(`${verifyEvidencePack.name} (version 2)`, () => {
 
   it('fails a payload with a member the contract does not have, or without one it has', async () => {
     const extra = await failed(packV2({ payload: (x) => ({ ...x, note: 'x' }) }));
-    expect(extra).toEqual([{ check: 'ledger.payload', status: 'fail', message: expect.stringContaining('note (record absent, ledger "x")') }]);
+    expect(extra).toEqual([
+      { check: 'ledger.payload', status: 'fail', message: expect.stringContaining('note (record absent, ledger "x")') },
+    ]);
     const missing = await failed(packV2({ payload: ({ signing_kid: _k, ...x }) => x }));
-    expect(missing).toEqual([{ check: 'ledger.payload', status: 'fail', message: expect.stringContaining(`signing_kid (record "${TENANT}:2026", ledger absent)`) }]);
+    expect(missing).toEqual([
+      { check: 'ledger.payload', status: 'fail', message: expect.stringContaining(`signing_kid (record "${TENANT}:2026", ledger absent)`) },
+    ]);
   });
 
   it('fails a fact sealed in another stream or by another tenant', async () => {
@@ -146,7 +169,7 @@ describe(`${verifyEvidencePack.name} (version 2)`, () => {
     expect(tenant[0].message).toContain('of tenant "tnt-someoneelse0000000000000"');
   });
 
-  it('fails a leaf_index that is not the fact\'s position: leaf and inclusion', async () => {
+  it("fails a leaf_index that is not the fact's position: leaf and inclusion", async () => {
     const p = packV2();
     p.ledger.leaf_index = 3;
     expect(await failedChecks(p)).toEqual(['ledger.leaf_index', 'ledger.inclusion']);
@@ -160,7 +183,7 @@ describe(`${verifyEvidencePack.name} (version 2)`, () => {
     expect(f[0].message).toContain('the audit path does not lead from the leaf');
   });
 
-  it('fails a tree_size that is not the checkpoint\'s (the proof is checked at the signed size)', async () => {
+  it("fails a tree_size that is not the checkpoint's (the proof is checked at the signed size)", async () => {
     const p = packV2();
     p.ledger.tree_size = 5;
     expect(await failed(p)).toEqual([{ check: 'ledger.checkpoint.shape', status: 'fail', message: 'its tree_size 6 is not 5' }]);
@@ -172,7 +195,7 @@ describe(`${verifyEvidencePack.name} (version 2)`, () => {
     expect(await failedChecks(p)).toEqual(['ledger.checkpoint.signature', 'ledger.inclusion']);
   });
 
-  it('fails a checkpoint re-signed with a key the pack\'s ledger keys do not have, or a key of the wrong window', async () => {
+  it("fails a checkpoint re-signed with a key the pack's ledger keys do not have, or a key of the wrong window", async () => {
     const p = packV2();
     const { signature: _s, ...unsigned } = p.ledger.checkpoint;
     const rogue = makeLedgerKey('ledger:2026');
@@ -181,11 +204,18 @@ describe(`${verifyEvidencePack.name} (version 2)`, () => {
     const q = packV2();
     const { signature: _t, ...qUnsigned } = q.ledger.checkpoint;
     q.ledger.checkpoint = signCheckpoint({ ...qUnsigned, key_id: 'ledger:2027' }, rogue);
-    expect(await failed(q)).toEqual([{ check: 'ledger.checkpoint.key', status: 'fail', message: 'key ledger:2027 is not among the published ledger keys (ledger:2026)' }]);
+    expect(await failed(q)).toEqual([
+      { check: 'ledger.checkpoint.key', status: 'fail', message: 'key ledger:2027 is not among the published ledger keys (ledger:2026)' },
+    ]);
     const r = packV2();
     r.ledger.keys = { keys: [{ ...ledgerKey.jwk, not_after: '2026-02-01T00:00:00.000Z' }] };
     expect(await failed(r)).toEqual([
-      { check: 'ledger.checkpoint.key', status: 'fail', message: 'key ledger:2026 was not valid when the checkpoint was made (2026-03-01T12:30:00.000Z; key window [2026-01-01T00:00:00.000Z, 2026-02-01T00:00:00.000Z))' },
+      {
+        check: 'ledger.checkpoint.key',
+        status: 'fail',
+        message:
+          'key ledger:2026 was not valid when the checkpoint was made (2026-03-01T12:30:00.000Z; key window [2026-01-01T00:00:00.000Z, 2026-02-01T00:00:00.000Z))',
+      },
     ]);
   });
 
@@ -215,7 +245,14 @@ describe(`${buildEvidencePack.name} (version 3)`, () => {
     server.verdictKeys.push(key.jwk);
     const consultation = makeConsultation(key, {}, now);
     server.records.set(String(consultation.id), consultation);
-    server.ruleVersions.set('rv-large-1', { id: 'rv-large-1', rule_id: 'rul-large', tenant_id: TENANT, version: 1, statement: 'Large transfers need approval', severity: 'REQUIRES_APPROVAL' });
+    server.ruleVersions.set('rv-large-1', {
+      id: 'rv-large-1',
+      rule_id: 'rul-large',
+      tenant_id: TENANT,
+      version: 1,
+      statement: 'Large transfers need approval',
+      severity: 'REQUIRES_APPROVAL',
+    });
     const stream = new TestStream(STREAM, TENANT, ledgerKey);
     server.streams.set(STREAM, stream);
     stream.seal('service:verdict', { consultation_id: 'cns-before' }, 'cns-before');
@@ -224,7 +261,7 @@ describe(`${buildEvidencePack.name} (version 3)`, () => {
     return { server, consultation, stream, verdict, ledger };
   }
 
-  it('builds a v3 pack from the verdict\'s evidence, the ledger\'s fact and keys and the key history, which verifies', async () => {
+  it("builds a v3 pack from the verdict's evidence, the ledger's fact and keys and the key history, which verifies", async () => {
     const { server, consultation, stream, verdict, ledger } = await setup();
     try {
       const fact = stream.seal('service:verdict', sealedPayloadOf(consultation), String(consultation.id));
@@ -238,7 +275,13 @@ describe(`${buildEvidencePack.name} (version 3)`, () => {
       });
       expect((pack as EvidencePackV3).ledger.keys.keys.map((k) => k.kid)).toEqual(['ledger:2026']);
       expect((await verifyEvidencePack(pack, { now, trust })).valid).toBe(true);
-      expect(server.requests).toEqual(expect.arrayContaining([`GET /${TENANT}/v1/consultations/cns-0001/evidence`, `GET /facts/${fact.fact_id}`, 'GET /.well-known/ledger-keys']));
+      expect(server.requests).toEqual(
+        expect.arrayContaining([
+          `GET /${TENANT}/v1/consultations/cns-0001/evidence`,
+          `GET /facts/${fact.fact_id}`,
+          'GET /.well-known/ledger-keys',
+        ]),
+      );
     } finally {
       await server.close();
     }
@@ -252,9 +295,15 @@ describe(`${buildEvidencePack.name} (version 3)`, () => {
       expect(err).toMatchObject({ status: 409, code: 'evidence_pending' });
       expect(server.requests.some((r) => r.includes('/jwks'))).toBe(false);
       const warnings: string[] = [];
-      const pack = await buildEvidencePack(verdict, String(consultation.id), { ledger, fallbackToV1: true, onWarning: (w) => warnings.push(w) });
+      const pack = await buildEvidencePack(verdict, String(consultation.id), {
+        ledger,
+        fallbackToV1: true,
+        onWarning: (w) => warnings.push(w),
+      });
       expect(pack.version).toBe(1);
-      expect(warnings).toEqual(['consultation cns-0001 is not sealed in the ledger yet: writing a version 1 pack, without ledger evidence']);
+      expect(warnings).toEqual([
+        'consultation cns-0001 is not sealed in the ledger yet: writing a version 1 pack, without ledger evidence',
+      ]);
       expect((await verifyEvidencePack(pack, { now, trust })).valid).toBe(true);
       expect((await buildEvidencePack(verdict, String(consultation.id))).version).toBe(1);
     } finally {

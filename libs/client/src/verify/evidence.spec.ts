@@ -7,7 +7,14 @@ const key = makeKey(`${TENANT}:2026`, { notBefore: '2026-01-01T00:00:00.000Z' })
 
 function pack(): EvidencePack {
   const consultation = makeConsultation(key, {}, now) as unknown as EvidencePack['consultation'];
-  const ruleVersion = { id: 'rv-large-1', rule_id: 'rul-large', tenant_id: TENANT, version: 1, statement: 'Large transfers need approval', severity: 'REQUIRES_APPROVAL' } as RuleVersion;
+  const ruleVersion = {
+    id: 'rv-large-1',
+    rule_id: 'rul-large',
+    tenant_id: TENANT,
+    version: 1,
+    statement: 'Large transfers need approval',
+    severity: 'REQUIRES_APPROVAL',
+  } as RuleVersion;
   const approval = {
     id: 'apr-1',
     status: 'approved',
@@ -44,17 +51,29 @@ describe(verifyEvidencePack.name, () => {
   it('verifies a complete pack offline against the keys the verifier holds', async () => {
     const report = await verifyEvidencePack(pack(), { now, trust });
     expect(report).toMatchObject({ valid: true, status: 'valid' });
-    expect(report.checks.map((c) => c.check)).toEqual(expect.arrayContaining(['format', 'trust', 'consultation.normative_hash', 'consultation.signature', 'rule_versions', 'approval.apr-1']));
+    expect(report.checks.map((c) => c.check)).toEqual(
+      expect.arrayContaining([
+        'format',
+        'trust',
+        'consultation.normative_hash',
+        'consultation.signature',
+        'rule_versions',
+        'approval.apr-1',
+      ]),
+    );
   });
 
   it('without trusted keys, checks the pack against its own keys and reports it unpinned: never valid', async () => {
     const report = await verifyEvidencePack(pack(), { now });
     expect(report).toMatchObject({ valid: false, status: 'unpinned' });
     expect(report.checks.filter((c) => c.status === 'fail')).toEqual([]);
-    expect(report.checks.find((c) => c.check === 'trust')).toMatchObject({ status: 'unpinned', message: expect.stringContaining('no trusted keys given') });
+    expect(report.checks.find((c) => c.check === 'trust')).toMatchObject({
+      status: 'unpinned',
+      message: expect.stringContaining('no trusted keys given'),
+    });
   });
 
-  it('fails a pack whose key set lacks the signing key when it is checked against its own keys; with trust the pack\'s keys are not needed', async () => {
+  it("fails a pack whose key set lacks the signing key when it is checked against its own keys; with trust the pack's keys are not needed", async () => {
     const p = pack();
     p.jwks = { keys: [makeKey(`${TENANT}:2025`).jwk] };
     expect((await failed(p)).map((c) => c.check)).toEqual(['consultation.signature']);
@@ -64,7 +83,9 @@ describe(verifyEvidencePack.name, () => {
   it('fails a pack missing a cited rule version, or holding one of another rule', async () => {
     const p = pack();
     p.rule_versions = [];
-    expect(await failed(p)).toEqual([{ check: 'rule_versions', status: 'fail', message: 'cited rule versions missing from the pack: rv-large-1' }]);
+    expect(await failed(p)).toEqual([
+      { check: 'rule_versions', status: 'fail', message: 'cited rule versions missing from the pack: rv-large-1' },
+    ]);
     const q = pack();
     q.rule_versions[0].rule_id = 'rul-other';
     expect((await failed(q))[0].message).toContain('its rule rul-other is not among the cited rules');
@@ -80,6 +101,8 @@ describe(verifyEvidencePack.name, () => {
   });
 
   it('refuses a file that is not a pack', async () => {
-    expect(await failed({ consultation: {} })).toEqual([{ check: 'format', status: 'fail', message: expect.stringContaining('not an evidence pack') }]);
+    expect(await failed({ consultation: {} })).toEqual([
+      { check: 'format', status: 'fail', message: expect.stringContaining('not an evidence pack') },
+    ]);
   });
 });

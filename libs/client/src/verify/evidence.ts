@@ -5,6 +5,7 @@
 // adds the tenant's key history (docs/cli.md "Evidence packs"). verifyEvidencePack uses nothing else
 // but the keys the verifier trusts (docs/evidence.md "Trusted keys"): the keys inside a pack prove
 // nothing by themselves, since whoever wrote the pack chose them.
+import { consultationSealPayload as sealedPayloadOf } from '@arbiter/audit-streams';
 import { canonicalJson } from '@arbiter/canonical';
 import { digestBytes, factLeaf, isDigestText, verifyInclusion } from '@arbiter/merkle';
 import { ArbiterError } from '../errors';
@@ -106,7 +107,11 @@ export interface BuildEvidencePackOptions {
 
 export type ProgressFn = (message: string) => void;
 
-async function approvalsOf(client: VerdictClient, record: ConsultationRecord, progress: ProgressFn): Promise<{ approvals: Approval[]; available: boolean }> {
+async function approvalsOf(
+  client: VerdictClient,
+  record: ConsultationRecord,
+  progress: ProgressFn,
+): Promise<{ approvals: Approval[]; available: boolean }> {
   const approvals: Approval[] = [];
   // The list has no consultation filter (docs/verdicts.md "Approvals"): approvals are created after their consultation,
   // so the list since the consultation's day, filtered here, holds them all.
@@ -133,7 +138,11 @@ async function approvalsOf(client: VerdictClient, record: ConsultationRecord, pr
  * Reads everything a consultation's evidence needs from the verdict service (and, for version 2, the
  * ledger) into one pack.
  */
-export async function buildEvidencePack(client: VerdictClient, consultationId: string, opts: BuildEvidencePackOptions = {}): Promise<EvidencePack> {
+export async function buildEvidencePack(
+  client: VerdictClient,
+  consultationId: string,
+  opts: BuildEvidencePackOptions = {},
+): Promise<EvidencePack> {
   const progress = opts.onProgress ?? (() => undefined);
   progress(`consultation ${consultationId}`);
   const consultation = await client.getConsultation(consultationId);
@@ -171,13 +180,24 @@ export async function buildEvidencePack(client: VerdictClient, consultationId: s
   if (ledger && opts.ledger) {
     progress(`key history of ${consultation.tenant_id}`);
     const key_history = await fetchTenantKeyHistory(opts.ledger, consultation.tenant_id);
-    return { ...common, version: 3, source: { verdict_url: client.baseUrl, ledger_url: opts.ledger.baseUrl, tenant_id: consultation.tenant_id }, ledger, key_history };
+    return {
+      ...common,
+      version: 3,
+      source: { verdict_url: client.baseUrl, ledger_url: opts.ledger.baseUrl, tenant_id: consultation.tenant_id },
+      ledger,
+      key_history,
+    };
   }
   return { ...common, version: 1, source: { verdict_url: client.baseUrl, tenant_id: consultation.tenant_id } };
 }
 
 /** The verdict's evidence (fact id, inclusion proof, checkpoint), the full fact and the keys from the ledger. */
-async function ledgerEvidenceOf(client: VerdictClient, ledger: LedgerClient, record: ConsultationRecord, progress: ProgressFn): Promise<EvidencePackLedger> {
+async function ledgerEvidenceOf(
+  client: VerdictClient,
+  ledger: LedgerClient,
+  record: ConsultationRecord,
+  progress: ProgressFn,
+): Promise<EvidencePackLedger> {
   const evidence = await client.getConsultationEvidence(record.id);
   progress(`ledger fact ${evidence.ledger.fact_id} of ${evidence.ledger.stream_id}`);
   const fact = await ledger.getFact(evidence.ledger.fact_id);
@@ -187,23 +207,23 @@ async function ledgerEvidenceOf(client: VerdictClient, ledger: LedgerClient, rec
   return { fact, leaf_index, tree_size, inclusion_path, checkpoint, keys };
 }
 
-/** The payload the verdict service seals for a consultation: the record's fields it names. */
-export function consultationSealPayload(record: Pick<ConsultationRecord, 'id' | 'normative_hash' | 'context_hash' | 'verdict' | 'signing_kid' | 'requested_at'>): Record<string, unknown> {
-  return {
-    consultation_id: record.id,
-    normative_hash: record.normative_hash,
-    context_hash: record.context_hash,
-    verdict: record.verdict,
-    signing_kid: record.signing_kid,
-    decided_at: record.requested_at,
-  };
+/** The payload the verdict service seals for a consultation: the record's fields it names, by the service's own definition. */
+export function consultationSealPayload(
+  record: Pick<ConsultationRecord, 'id' | 'normative_hash' | 'context_hash' | 'verdict' | 'signing_kid' | 'requested_at'>,
+): Record<string, unknown> {
+  return { ...sealedPayloadOf(record) };
 }
 
 /** The members of a sealed payload that differ from what the record says (absent, extra or changed). */
-export function sealPayloadDifferences(expected: Record<string, unknown>, payload: unknown): { field: string; record: unknown; ledger: unknown }[] {
+export function sealPayloadDifferences(
+  expected: Record<string, unknown>,
+  payload: unknown,
+): { field: string; record: unknown; ledger: unknown }[] {
   const actual = payload && typeof payload === 'object' && !Array.isArray(payload) ? (payload as Record<string, unknown>) : {};
   const names = [...new Set([...Object.keys(expected), ...Object.keys(actual)])];
-  return names.filter((n) => !same(expected[n], actual[n]) || !(n in expected) || !(n in actual)).map((n) => ({ field: n, record: expected[n], ledger: actual[n] }));
+  return names
+    .filter((n) => !same(expected[n], actual[n]) || !(n in expected) || !(n in actual))
+    .map((n) => ({ field: n, record: expected[n], ledger: actual[n] }));
 }
 
 const same = (a: unknown, b: unknown) => {
@@ -227,9 +247,13 @@ export async function verifyEvidencePack(pack: unknown, opts: VerifyEvidenceOpti
   if (!p.consultation || !p.jwks || !Array.isArray(p.jwks.keys) || !Array.isArray(p.rule_versions) || !Array.isArray(p.approvals)) {
     return report.fail('format', 'the pack lacks consultation, jwks, rule_versions or approvals').build();
   }
-  if ((p.version === 2 || p.version === 3) && (!p.ledger || typeof p.ledger !== 'object')) return report.fail('format', `the version ${p.version} pack has no ledger section`).build();
-  if (p.version === 3 && (!p.key_history || typeof p.key_history !== 'object')) return report.fail('format', 'the version 3 pack has no key_history').build();
-  const from = [p.source?.verdict_url ?? '(unknown)', p.version === 2 || p.version === 3 ? p.source?.ledger_url : undefined].filter(Boolean).join(' and ');
+  if ((p.version === 2 || p.version === 3) && (!p.ledger || typeof p.ledger !== 'object'))
+    return report.fail('format', `the version ${p.version} pack has no ledger section`).build();
+  if (p.version === 3 && (!p.key_history || typeof p.key_history !== 'object'))
+    return report.fail('format', 'the version 3 pack has no key_history').build();
+  const from = [p.source?.verdict_url ?? '(unknown)', p.version === 2 || p.version === 3 ? p.source?.ledger_url : undefined]
+    .filter(Boolean)
+    .join(' and ');
   report.pass('format', `evidence pack v${p.version} exported ${p.exported_at ?? '(no date)'} from ${from}`);
   const record = p.consultation;
 
@@ -244,7 +268,12 @@ export async function verifyEvidencePack(pack: unknown, opts: VerifyEvidenceOpti
   const byId = new Map(p.rule_versions.map((v) => [v.id, v]));
   const cited = record.cited_rule_version_ids ?? [];
   const missing = cited.filter((id) => !byId.has(id));
-  report.expect('rule_versions', missing.length === 0, `all ${cited.length} cited rule versions are in the pack`, `cited rule versions missing from the pack: ${missing.join(', ')}`);
+  report.expect(
+    'rule_versions',
+    missing.length === 0,
+    `all ${cited.length} cited rule versions are in the pack`,
+    `cited rule versions missing from the pack: ${missing.join(', ')}`,
+  );
   for (const v of p.rule_versions) {
     const problems: string[] = [];
     if (!cited.includes(v.id)) problems.push('the consultation does not cite it');
@@ -264,18 +293,27 @@ export async function verifyEvidencePack(pack: unknown, opts: VerifyEvidenceOpti
   for (const a of p.approvals) {
     const problems: string[] = [];
     if (a.consultation_id !== record.id) problems.push(`it is about consultation ${a.consultation_id}`);
-    if (a.intended_action !== record.action) problems.push(`intended_action ${a.intended_action} is not the consultation's action ${record.action}`);
-    if (a.intended_resource !== record.resource) problems.push(`intended_resource ${a.intended_resource} is not the consultation's resource ${record.resource}`);
-    if (!same(a.intended_parameters ?? {}, record.parameters ?? {})) problems.push('intended_parameters are not the consultation\'s parameters');
+    if (a.intended_action !== record.action)
+      problems.push(`intended_action ${a.intended_action} is not the consultation's action ${record.action}`);
+    if (a.intended_resource !== record.resource)
+      problems.push(`intended_resource ${a.intended_resource} is not the consultation's resource ${record.resource}`);
+    if (!same(a.intended_parameters ?? {}, record.parameters ?? {}))
+      problems.push("intended_parameters are not the consultation's parameters");
     const foreign = (a.triggers ?? []).filter((t) => !triggers.has(t.rule_version_id));
     if (foreign.length) problems.push(`triggers ${foreign.map((t) => t.rule_version_id).join(', ')} did not trigger the consultation`);
-    if (a.status !== 'pending' && (!a.decider || !a.decision || !a.decided_at)) problems.push(`it is ${a.status} without decider, decision and decided_at`);
+    if (a.status !== 'pending' && (!a.decider || !a.decision || !a.decided_at))
+      problems.push(`it is ${a.status} without decider, decision and decided_at`);
     if (a.status === 'pending' && (a.decider || a.decision)) problems.push('it is pending but carries a decision');
-    if ((a.status === 'approved' && a.decision !== 'approve') || (a.status === 'rejected' && a.decision !== 'reject')) problems.push(`status ${a.status} contradicts decision ${a.decision}`);
+    if ((a.status === 'approved' && a.decision !== 'approve') || (a.status === 'rejected' && a.decision !== 'reject'))
+      problems.push(`status ${a.status} contradicts decision ${a.decision}`);
     if (problems.length) report.fail(`approval.${a.id}`, problems.join('; '));
     else report.pass(`approval.${a.id}`, `${a.status}${a.decider ? ` by ${a.decider} at ${a.decided_at}` : ''}`);
   }
-  if (p.approvals_available && !p.approvals.length) report.info('approvals', record.verdict === 'approval_required' ? 'no approval was requested for this consultation' : 'none (the verdict did not require one)');
+  if (p.approvals_available && !p.approvals.length)
+    report.info(
+      'approvals',
+      record.verdict === 'approval_required' ? 'no approval was requested for this consultation' : 'none (the verdict did not require one)',
+    );
 
   // 4. Versions 2 and 3: the consultation as sealed in the tenant's ledger, and the proof the ledger holds it.
   if ((p.version === 2 || p.version === 3) && p.ledger) verifyLedgerEvidence(report, p.ledger, record, keys.ledger_keys);
@@ -290,13 +328,17 @@ export async function verifyEvidencePack(pack: unknown, opts: VerifyEvidenceOpti
 function trustedKeysOf(report: ReportBuilder, p: EvidencePack, trust: TrustAnchors | undefined): TrustAnchors {
   const tenant = p.consultation.tenant_id;
   const packLedgerKeys = p.version === 1 ? { keys: [] } : (p.ledger.keys ?? { keys: [] });
-  const history: KeyHistory = p.version === 1 ? {} : { ledger_transitions: p.ledger.keys?.transitions, keys_stream: p.version === 3 ? p.key_history : undefined };
+  const history: KeyHistory =
+    p.version === 1 ? {} : { ledger_transitions: p.ledger.keys?.transitions, keys_stream: p.version === 3 ? p.key_history : undefined };
   if (!trust) {
     report.unpinned(
       'trust',
       'no trusted keys given (--trust <file>): every signature below was checked against keys the pack itself carries, which whoever wrote the pack chose',
     );
-    const { trusted, report: extension } = extendTrust({ tenant_id: tenant, jwks: p.jwks, ledger_keys: Array.isArray(packLedgerKeys.keys) ? packLedgerKeys : { keys: [] } }, history);
+    const { trusted, report: extension } = extendTrust(
+      { tenant_id: tenant, jwks: p.jwks, ledger_keys: Array.isArray(packLedgerKeys.keys) ? packLedgerKeys : { keys: [] } },
+      history,
+    );
     report.include('trust', extension);
     return trusted;
   }
@@ -328,13 +370,21 @@ function trustedKeysOf(report: ReportBuilder, p: EvidencePack, trust: TrustAncho
  * The ledger section against the record: the fact's own hash, its stream, its payload, its leaf in the
  * tree, and the inclusion proof up to a checkpoint signed by a ledger key valid when it was made.
  */
-function verifyLedgerEvidence(report: ReportBuilder, ledger: EvidencePackLedger, record: ConsultationRecord, ledgerKeys: LedgerKeySet): void {
+function verifyLedgerEvidence(
+  report: ReportBuilder,
+  ledger: EvidencePackLedger,
+  record: ConsultationRecord,
+  ledgerKeys: LedgerKeySet,
+): void {
   const fact = (ledger.fact ?? {}) as unknown as Record<string, unknown>;
   const shapeProblems: string[] = [];
   if (!ledger.fact || typeof ledger.fact !== 'object') shapeProblems.push('fact is not an object');
-  if (!Number.isSafeInteger(ledger.leaf_index) || ledger.leaf_index < 0) shapeProblems.push(`leaf_index ${show(ledger.leaf_index)} is not an integer ≥ 0`);
-  if (!Number.isSafeInteger(ledger.tree_size) || ledger.tree_size < 1) shapeProblems.push(`tree_size ${show(ledger.tree_size)} is not an integer ≥ 1`);
-  if (!Array.isArray(ledger.inclusion_path) || !ledger.inclusion_path.every(isDigestText)) shapeProblems.push('inclusion_path is not an array of sha256:<64 lowercase hex>');
+  if (!Number.isSafeInteger(ledger.leaf_index) || ledger.leaf_index < 0)
+    shapeProblems.push(`leaf_index ${show(ledger.leaf_index)} is not an integer ≥ 0`);
+  if (!Number.isSafeInteger(ledger.tree_size) || ledger.tree_size < 1)
+    shapeProblems.push(`tree_size ${show(ledger.tree_size)} is not an integer ≥ 1`);
+  if (!Array.isArray(ledger.inclusion_path) || !ledger.inclusion_path.every(isDigestText))
+    shapeProblems.push('inclusion_path is not an array of sha256:<64 lowercase hex>');
   if (!ledger.checkpoint || typeof ledger.checkpoint !== 'object') shapeProblems.push('checkpoint is not an object');
   if (!ledger.keys || !Array.isArray(ledger.keys.keys)) shapeProblems.push('keys has no keys array');
   if (shapeProblems.length) {
@@ -393,7 +443,13 @@ function verifyLedgerEvidence(report: ReportBuilder, ledger: EvidencePackLedger,
   let included = false;
   try {
     const path = ledger.inclusion_path.map(digestBytes);
-    included = verifyInclusion(ledger.leaf_index, ledger.checkpoint.tree_size, factLeaf(String(fact.fact_hash)), path, digestBytes(String(ledger.checkpoint.root_hash)));
+    included = verifyInclusion(
+      ledger.leaf_index,
+      ledger.checkpoint.tree_size,
+      factLeaf(String(fact.fact_hash)),
+      path,
+      digestBytes(String(ledger.checkpoint.root_hash)),
+    );
   } catch {
     included = false;
   }

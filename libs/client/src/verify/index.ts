@@ -1,6 +1,13 @@
 export { ReportBuilder, failures, type CheckResult, type CheckStatus, type ReportStatus, type VerificationReport } from './report';
 export { verifyConsultation, normativeHashOf, contextHashOf, type VerifyConsultationOptions } from './consultation';
-export { verifyLedgerBundle, ledgerFactHash, factsFromDocuments, GENESIS_PREV_HASH, type LedgerBundleInput, type LedgerBundleReport } from './ledger-bundle';
+export {
+  verifyLedgerBundle,
+  ledgerFactHash,
+  factsFromDocuments,
+  GENESIS_PREV_HASH,
+  type LedgerBundleInput,
+  type LedgerBundleReport,
+} from './ledger-bundle';
 export { verifyWebhookSignature, type VerifyWebhookInput, type WebhookKeyEntry } from './webhook';
 export { verifyStandardWebhook, type VerifyStandardWebhookInput } from './standard-webhook';
 export type { WebhookBinding } from './webhook-binding';

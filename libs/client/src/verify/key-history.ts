@@ -23,7 +23,11 @@ export async function fetchTenantKeyHistory(ledger: LedgerClient, tenantId: stri
 }
 
 /** Both parts: the ledger's transitions (from its published key set, read once here or given) and the tenant's keys stream. */
-export async function fetchKeyHistory(ledger: LedgerClient, tenantId: string, ledgerKeys?: LedgerKeySet): Promise<KeyHistory & { keys_stream: TenantKeyHistory }> {
+export async function fetchKeyHistory(
+  ledger: LedgerClient,
+  tenantId: string,
+  ledgerKeys?: LedgerKeySet,
+): Promise<KeyHistory & { keys_stream: TenantKeyHistory }> {
   const keys = ledgerKeys ?? (await ledger.keys());
   return { ledger_transitions: keys.transitions ?? [], keys_stream: await fetchTenantKeyHistory(ledger, tenantId) };
 }

@@ -4,12 +4,38 @@ import { ledgerFactHash, verifyLedgerBundle } from './ledger-bundle';
 // RFC 8032 section 7.1 TEST 1 key.
 const tenant = 'tnt-0123456789abcdef01234567';
 const facts = [
-  { fact_id: 'fct-000000000000000000000001', actor: 'agent:billing', sealed_at_ms: 1795308744138, sealed_at_iso: new Date(1795308744138).toISOString(), custom_payload: { currency: 'EUR', amount: 12.5, note: 'café ✓', lines: [{ sku: 'A-1', qty: 2 }] } },
-  { fact_id: 'fct-000000000000000000000002', actor: 'human:alice', sealed_at_ms: 1795308744139, sealed_at_iso: new Date(1795308744139).toISOString(), custom_payload: {} },
+  {
+    fact_id: 'fct-000000000000000000000001',
+    actor: 'agent:billing',
+    sealed_at_ms: 1795308744138,
+    sealed_at_iso: new Date(1795308744138).toISOString(),
+    custom_payload: { currency: 'EUR', amount: 12.5, note: 'café ✓', lines: [{ sku: 'A-1', qty: 2 }] },
+  },
+  {
+    fact_id: 'fct-000000000000000000000002',
+    actor: 'human:alice',
+    sealed_at_ms: 1795308744139,
+    sealed_at_iso: new Date(1795308744139).toISOString(),
+    custom_payload: {},
+  },
 ];
 const fullFacts = [
-  { ...facts[0], stream_id: 'orders-2026', tenant_id: tenant, prev_hash: `sha256:${'0'.repeat(64)}`, parent_fact_id: null, fact_hash: 'sha256:867ad1a4602871ac88e4dce2dfab7f7b7e0096ce6c20f11029ad5e3fd4d50286' },
-  { ...facts[1], stream_id: 'orders-2026', tenant_id: tenant, prev_hash: 'sha256:867ad1a4602871ac88e4dce2dfab7f7b7e0096ce6c20f11029ad5e3fd4d50286', parent_fact_id: 'fct-000000000000000000000001', fact_hash: 'sha256:394ff394b82a5ca98bfe85e9299834a8dc20399acdde40980ce69bc568d6c33f' },
+  {
+    ...facts[0],
+    stream_id: 'orders-2026',
+    tenant_id: tenant,
+    prev_hash: `sha256:${'0'.repeat(64)}`,
+    parent_fact_id: null,
+    fact_hash: 'sha256:867ad1a4602871ac88e4dce2dfab7f7b7e0096ce6c20f11029ad5e3fd4d50286',
+  },
+  {
+    ...facts[1],
+    stream_id: 'orders-2026',
+    tenant_id: tenant,
+    prev_hash: 'sha256:867ad1a4602871ac88e4dce2dfab7f7b7e0096ce6c20f11029ad5e3fd4d50286',
+    parent_fact_id: 'fct-000000000000000000000001',
+    fact_hash: 'sha256:394ff394b82a5ca98bfe85e9299834a8dc20399acdde40980ce69bc568d6c33f',
+  },
 ];
 const bundle = {
   bundle_id: 'bnd-000000000000000000000001',
@@ -25,7 +51,20 @@ const bundle = {
   key_id: 'ledger:2026',
   signature: 'euBIAclqLk2mOzk3uKGHcLMA2HplkbIHYyGnJTLNRuRpx84UKtcZizaeBQCE1WuDkgMpRe3BaiB64WuAmtykAg==',
 };
-const keys = { keys: [{ kid: 'ledger:2026', kty: 'OKP', crv: 'Ed25519', x: '11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo', alg: 'EdDSA', use: 'sig', not_before: '2026-01-01T00:00:00.000Z', not_after: null }] };
+const keys = {
+  keys: [
+    {
+      kid: 'ledger:2026',
+      kty: 'OKP',
+      crv: 'Ed25519',
+      x: '11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo',
+      alg: 'EdDSA',
+      use: 'sig',
+      not_before: '2026-01-01T00:00:00.000Z',
+      not_after: null,
+    },
+  ],
+};
 
 const failed = (r: ReturnType<typeof verifyLedgerBundle>) => r.checks.find((c) => c.status === 'fail');
 
@@ -50,7 +89,9 @@ describe(verifyLedgerBundle.name, () => {
   it('fails a changed byte of a fact payload, naming the fact when full facts are given', () => {
     const tampered = structuredClone(fullFacts);
     (tampered[1] as Record<string, unknown>).custom_payload = { x: 1 };
-    expect(failed(sut({ bundle, keys, facts: tampered }))?.message).toMatch(/chain broken at fact fct-000000000000000000000002 \(position 2\): fact_hash .*differs from what was sealed/);
+    expect(failed(sut({ bundle, keys, facts: tampered }))?.message).toMatch(
+      /chain broken at fact fct-000000000000000000000002 \(position 2\): fact_hash .*differs from what was sealed/,
+    );
     const entries = structuredClone(facts);
     entries[0].custom_payload.note = 'cafe ✓';
     expect(failed(sut({ bundle, keys, facts: entries }))?.message).toContain('not at the signed head_hash');
@@ -64,9 +105,15 @@ describe(verifyLedgerBundle.name, () => {
   });
 
   it('fails a key id that is not published, and a bundle made outside its key window', () => {
-    expect(failed(sut({ bundle: { ...bundle, key_id: 'ledger:1999' }, keys, facts }))).toMatchObject({ check: 'key', message: expect.stringContaining('ledger:1999 is not among the published') });
+    expect(failed(sut({ bundle: { ...bundle, key_id: 'ledger:1999' }, keys, facts }))).toMatchObject({
+      check: 'key',
+      message: expect.stringContaining('ledger:1999 is not among the published'),
+    });
     const retired = { keys: [{ ...keys.keys[0], not_after: '2026-06-01T00:00:00.000Z' }] };
-    expect(failed(sut({ bundle, keys: retired, facts }))).toMatchObject({ check: 'key', message: expect.stringContaining('was not valid when the bundle was made') });
+    expect(failed(sut({ bundle, keys: retired, facts }))).toMatchObject({
+      check: 'key',
+      message: expect.stringContaining('was not valid when the bundle was made'),
+    });
   });
 
   it('fails a bundle with an unsigned extra field, and too few facts', () => {
@@ -75,7 +122,12 @@ describe(verifyLedgerBundle.name, () => {
   });
 
   it('ignores facts sealed after the bundle', () => {
-    const later = { ...facts[1], fact_id: 'fct-000000000000000000000003', sealed_at_ms: 1795308749999, sealed_at_iso: new Date(1795308749999).toISOString() };
+    const later = {
+      ...facts[1],
+      fact_id: 'fct-000000000000000000000003',
+      sealed_at_ms: 1795308749999,
+      sealed_at_iso: new Date(1795308749999).toISOString(),
+    };
     const report = sut({ bundle, keys, facts: [...facts, later] });
     expect(report.valid).toBe(true);
     expect(report.checks.at(-1)).toMatchObject({ status: 'info', message: '1 facts sealed after the bundle were not checked' });
@@ -87,7 +139,9 @@ describe(ledgerFactHash.name, () => {
   const genesis = `sha256:${'0'.repeat(64)}`;
 
   it('hashes sealed_by as an eighth member when the fact has one (the second worked example of docs/ledger-formats.md "fact_hash")', () => {
-    expect(ledgerFactHash({ ...facts[0], sealed_by: 'agn-0123456789abcdef01234567' }, stream, genesis)).toBe('sha256:a76b70c88170fd1baa8694fd4a3b6439c349dca0181d8fc7e27db12ccb8e1629');
+    expect(ledgerFactHash({ ...facts[0], sealed_by: 'agn-0123456789abcdef01234567' }, stream, genesis)).toBe(
+      'sha256:a76b70c88170fd1baa8694fd4a3b6439c349dca0181d8fc7e27db12ccb8e1629',
+    );
   });
 
   it('hashes the seven members when sealed_by is null or absent (facts sealed before the ledger recorded sealers)', () => {

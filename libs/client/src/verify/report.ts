@@ -68,10 +68,12 @@ export class ReportBuilder {
   }
 
   build(): VerificationReport {
-    const status: ReportStatus = this.failed || this.checks.length === 0 ? 'invalid' : this.checks.some((c) => c.status === 'unpinned') ? 'unpinned' : 'valid';
+    const status: ReportStatus =
+      this.failed || this.checks.length === 0 ? 'invalid' : this.checks.some((c) => c.status === 'unpinned') ? 'unpinned' : 'valid';
     return { subject: this.subject, valid: status === 'valid', status, checks: this.checks };
   }
 }
 
 /** The failed checks' messages, one per line (for exceptions and terse output). */
-export const failures = (report: VerificationReport): string[] => report.checks.filter((c) => c.status === 'fail').map((c) => `${c.check}: ${c.message}`);
+export const failures = (report: VerificationReport): string[] =>
+  report.checks.filter((c) => c.status === 'fail').map((c) => `${c.check}: ${c.message}`);

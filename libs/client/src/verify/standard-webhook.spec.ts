@@ -16,7 +16,13 @@ describe(verifyStandardWebhook.name, () => {
   it('verifies a signature made by the reference library, with the raw body as text or bytes', () => {
     const signature = sign(secretA);
 
-    expect(sut({ body, id, timestamp, signature, secret: secretA })).toMatchObject({ valid: true, checks: [{ check: 'signature', status: 'pass' }, { check: 'binding', status: 'info' }] });
+    expect(sut({ body, id, timestamp, signature, secret: secretA })).toMatchObject({
+      valid: true,
+      checks: [
+        { check: 'signature', status: 'pass' },
+        { check: 'binding', status: 'info' },
+      ],
+    });
     expect(sut({ body: Buffer.from(body), id, timestamp: Number(timestamp), signature, secret: secretA.slice(6) }).valid).toBe(true);
   });
 
@@ -44,10 +50,16 @@ describe(verifyStandardWebhook.name, () => {
   it('refuses malformed inputs with a reason', () => {
     const signature = sign(secretA);
 
-    expect(sut({ body, id, timestamp: 'soon', signature, secret: secretA }).checks[0]).toMatchObject({ check: 'timestamp', status: 'fail' });
+    expect(sut({ body, id, timestamp: 'soon', signature, secret: secretA }).checks[0]).toMatchObject({
+      check: 'timestamp',
+      status: 'fail',
+    });
     expect(sut({ body, id: 'a.b', timestamp, signature, secret: secretA }).checks[0]).toMatchObject({ check: 'id', status: 'fail' });
     expect(sut({ body, id, timestamp, signature, secret: 'not a secret!' }).checks[0]).toMatchObject({ check: 'secret', status: 'fail' });
-    expect(sut({ body, id, timestamp, signature: signature.replace('v1,', 'v1a,'), secret: secretA }).checks[0]).toMatchObject({ check: 'signature', status: 'fail' });
+    expect(sut({ body, id, timestamp, signature: signature.replace('v1,', 'v1a,'), secret: secretA }).checks[0]).toMatchObject({
+      check: 'signature',
+      status: 'fail',
+    });
   });
 
   it('checks the age when asked', () => {

@@ -33,8 +33,10 @@ const SECRET = /^(?:whsec_)?([A-Za-z0-9+/]+={0,2})$/;
 export function verifyStandardWebhook(input: VerifyStandardWebhookInput): VerificationReport {
   const report = new ReportBuilder(`webhook delivery ${input.id}`);
   const ts = String(input.timestamp).trim();
-  if (!/^\d{1,12}$/.test(ts)) return report.fail('timestamp', `webhook-timestamp ${JSON.stringify(input.timestamp)} is not Unix seconds`).build();
-  if (!input.id || input.id.includes('.')) return report.fail('id', `webhook-id ${JSON.stringify(input.id)} is empty or holds a dot`).build();
+  if (!/^\d{1,12}$/.test(ts))
+    return report.fail('timestamp', `webhook-timestamp ${JSON.stringify(input.timestamp)} is not Unix seconds`).build();
+  if (!input.id || input.id.includes('.'))
+    return report.fail('id', `webhook-id ${JSON.stringify(input.id)} is empty or holds a dot`).build();
   const secrets = (Array.isArray(input.secret) ? input.secret : [input.secret]).map((s) => SECRET.exec(s.trim())?.[1]);
   if (!secrets.length || secrets.some((s) => !s)) return report.fail('secret', 'a secret is not "whsec_" followed by base64').build();
   const entries = input.signature
@@ -53,10 +55,16 @@ export function verifyStandardWebhook(input: VerifyStandardWebhookInput): Verifi
   });
   if (matched < 0) {
     return report
-      .fail('signature', `no v1 entry of ${entries.length} matches HMAC-SHA256 over "<id>.<timestamp>.<body>" with the secret(s) given: the body, id or timestamp was changed, or another secret signed it`)
+      .fail(
+        'signature',
+        `no v1 entry of ${entries.length} matches HMAC-SHA256 over "<id>.<timestamp>.<body>" with the secret(s) given: the body, id or timestamp was changed, or another secret signed it`,
+      )
       .build();
   }
-  report.pass('signature', `HMAC-SHA256 signature valid with secret ${matched + 1} of ${secrets.length} over ${content.length} bytes (${entries.length} v1 entr${entries.length === 1 ? 'y' : 'ies'})`);
+  report.pass(
+    'signature',
+    `HMAC-SHA256 signature valid with secret ${matched + 1} of ${secrets.length} over ${content.length} bytes (${entries.length} v1 entr${entries.length === 1 ? 'y' : 'ies'})`,
+  );
 
   if (input.maxAgeSeconds !== undefined) expectFresh(report, Number(ts) * 1000, input.maxAgeSeconds, input.now);
   expectBound(report, body, input);

@@ -10,7 +10,16 @@ import { createHash } from 'node:crypto';
 import { canonicalJson } from '@arbiter/canonical';
 import { factLeaf, toDigest, treeRoot } from '@arbiter/merkle';
 import { InputError } from '../errors';
-import type { KeySet, LedgerCheckpoint, LedgerFact, LedgerFactListEntry, LedgerKeySet, LedgerKeyTransition, LedgerPublicKey, VerificationKey } from '../types';
+import type {
+  KeySet,
+  LedgerCheckpoint,
+  LedgerFact,
+  LedgerFactListEntry,
+  LedgerKeySet,
+  LedgerKeyTransition,
+  LedgerPublicKey,
+  VerificationKey,
+} from '../types';
 import { keysStreamOf, SERVICE_SEALER, VERDICT_SEAL_ACTOR } from './audit-streams';
 import { verifyCheckpoint } from './checkpoint';
 import { GENESIS_PREV_HASH, ledgerFactHash } from './ledger-bundle';
@@ -70,23 +79,40 @@ export function parseTrustFile(doc: unknown, source = 'the trust file'): TrustFi
   if (!doc || typeof doc !== 'object' || t.format !== TRUST_FILE_FORMAT || t.version !== 1) {
     throw new InputError(`${source} is not a trust file (format ${TRUST_FILE_FORMAT}, version 1; written by \`arbiter trust export\`)`);
   }
-  if (typeof t.tenant_id !== 'string' || !/^tnt-[A-Za-z0-9_-]+$/.test(t.tenant_id)) throw new InputError(`${source} names no tenant (tenant_id tnt-…)`);
+  if (typeof t.tenant_id !== 'string' || !/^tnt-[A-Za-z0-9_-]+$/.test(t.tenant_id))
+    throw new InputError(`${source} names no tenant (tenant_id tnt-…)`);
   const verdictKeys = t.jwks?.keys;
   if (!Array.isArray(verdictKeys) || verdictKeys.some((k) => !isEcKey(k) || !k.kid.startsWith(`${t.tenant_id}:`))) {
     throw new InputError(`${source}: jwks must hold the EC P-256 keys of tenant ${t.tenant_id} (kid ${t.tenant_id}:<epoch>)`);
   }
   const ledgerKeys = t.ledger_keys?.keys;
-  if (!Array.isArray(ledgerKeys) || ledgerKeys.some((k) => !isEd25519Key(k))) throw new InputError(`${source}: ledger_keys must hold the ledger's Ed25519 keys`);
+  if (!Array.isArray(ledgerKeys) || ledgerKeys.some((k) => !isEd25519Key(k)))
+    throw new InputError(`${source}: ledger_keys must hold the ledger's Ed25519 keys`);
   return t as TrustFile;
 }
 
 const isEcKey = (k: unknown): k is VerificationKey => {
   const r = k as Rec;
-  return !!r && typeof r.kid === 'string' && r.kty === 'EC' && r.crv === 'P-256' && typeof r.x === 'string' && typeof r.y === 'string' && typeof r.not_before === 'string';
+  return (
+    !!r &&
+    typeof r.kid === 'string' &&
+    r.kty === 'EC' &&
+    r.crv === 'P-256' &&
+    typeof r.x === 'string' &&
+    typeof r.y === 'string' &&
+    typeof r.not_before === 'string'
+  );
 };
 const isEd25519Key = (k: unknown): k is LedgerPublicKey => {
   const r = k as Rec;
-  return !!r && typeof r.kid === 'string' && r.kty === 'OKP' && r.crv === 'Ed25519' && typeof r.x === 'string' && typeof r.not_before === 'string';
+  return (
+    !!r &&
+    typeof r.kid === 'string' &&
+    r.kty === 'OKP' &&
+    r.crv === 'Ed25519' &&
+    typeof r.x === 'string' &&
+    typeof r.not_before === 'string'
+  );
 };
 
 /**
@@ -99,7 +125,10 @@ export function jwkThumbprint(jwk: { kty: string; crv: string; x: string; y?: st
 }
 
 /** Whether two key sets hold a kid with different key material: the kids that differ. */
-export function conflictingKids(claimed: { kid: string; x: string; y?: string }[], trusted: { kid: string; x: string; y?: string }[]): string[] {
+export function conflictingKids(
+  claimed: { kid: string; x: string; y?: string }[],
+  trusted: { kid: string; x: string; y?: string }[],
+): string[] {
   const byKid = new Map(trusted.map((k) => [k.kid, k]));
   return claimed.filter((k) => byKid.has(k.kid) && (byKid.get(k.kid)!.x !== k.x || byKid.get(k.kid)!.y !== k.y)).map((k) => k.kid);
 }
@@ -117,7 +146,12 @@ export function extendTrust(anchors: TrustAnchors, history: KeyHistory = {}): { 
   applyLedgerTransitions(report, ledger, history.ledger_transitions, added);
   applyKeysStream(report, anchors.tenant_id, tenant, { keys: [...ledger.values()] }, history.keys_stream, added);
   if (!report.checks.length) report.info('history', 'no key history given: the trusted keys are the anchors');
-  const trusted: TrustedKeys = { tenant_id: anchors.tenant_id, jwks: { keys: [...tenant.values()] }, ledger_keys: { keys: [...ledger.values()] }, added };
+  const trusted: TrustedKeys = {
+    tenant_id: anchors.tenant_id,
+    jwks: { keys: [...tenant.values()] },
+    ledger_keys: { keys: [...ledger.values()] },
+    added,
+  };
   return { trusted, report: report.build() };
 }
 
@@ -137,11 +171,14 @@ function transitionProblem(t: Rec): string | null {
   if (t.type !== 'ledger_key_transition') return `type ${show(t.type)} is not ledger_key_transition`;
   if (t.mode !== 'scheduled' && t.mode !== 'emergency') return `mode ${show(t.mode)} is not scheduled or emergency`;
   if (!Number.isSafeInteger(t.created_at_ms)) return 'created_at_ms is not an integer';
-  if (!key || typeof key.kid !== 'string' || key.kty !== 'OKP' || key.crv !== 'Ed25519' || typeof key.x !== 'string') return 'key is not an Ed25519 JWK with a kid';
+  if (!key || typeof key.kid !== 'string' || key.kty !== 'OKP' || key.crv !== 'Ed25519' || typeof key.x !== 'string')
+    return 'key is not an Ed25519 JWK with a kid';
   const at = new Date(t.created_at_ms as number).toISOString();
-  if (!Array.isArray(t.retired) || t.retired.some((r: Rec) => typeof r?.kid !== 'string' || r.not_after !== at)) return `retired must list {kid, not_after: ${at}}`;
+  if (!Array.isArray(t.retired) || t.retired.some((r: Rec) => typeof r?.kid !== 'string' || r.not_after !== at))
+    return `retired must list {kid, not_after: ${at}}`;
   if (t.signature_alg !== 'Ed25519') return `signature_alg ${show(t.signature_alg)} is not Ed25519`;
-  if (!Array.isArray(t.signatures) || t.signatures.some((s: Rec) => typeof s?.key_id !== 'string' || typeof s.signature !== 'string')) return 'signatures must be [{key_id, signature}]';
+  if (!Array.isArray(t.signatures) || t.signatures.some((s: Rec) => typeof s?.key_id !== 'string' || typeof s.signature !== 'string'))
+    return 'signatures must be [{key_id, signature}]';
   return null;
 }
 
@@ -151,7 +188,8 @@ function applyLedgerTransitions(report: ReportBuilder, ledger: Map<string, Ledge
     report.fail('ledger_transitions', 'transitions is not an array');
     return;
   }
-  if (!transitions.length) report.info('ledger_transitions', 'the ledger has published no key transition (no rotation since its first key)');
+  if (!transitions.length)
+    report.info('ledger_transitions', 'the ledger has published no key transition (no rotation since its first key)');
   const ordered = [...transitions].sort((a: Rec, b: Rec) => Number(a?.created_at_ms) - Number(b?.created_at_ms));
   for (const t of ordered) applyTransition(report, ledger, (t ?? {}) as Rec, added);
 }
@@ -188,9 +226,12 @@ function applyTransition(report: ReportBuilder, ledger: Map<string, LedgerPublic
     // known to have, never introduce another: that would be a fork, or a leaked old key backdating one.
     const open = signer.not_after === null && t.created_at_ms >= Date.parse(signer.not_before);
     if (!open && !(known && signer.not_after === at)) {
-      problems.push(`trusted key ${s.key_id} was ${signer.not_after === null ? `not valid yet at ${at}` : `retired at ${signer.not_after}`}: it cannot introduce another key at ${at}`);
+      problems.push(
+        `trusted key ${s.key_id} was ${signer.not_after === null ? `not valid yet at ${at}` : `retired at ${signer.not_after}`}: it cannot introduce another key at ${at}`,
+      );
     }
-    if (ed25519SignatureValid(signer, unsigned, s.signature) !== true) problems.push(`the signature of trusted key ${s.key_id} does not verify: the statement was changed or forged`);
+    if (ed25519SignatureValid(signer, unsigned, s.signature) !== true)
+      problems.push(`the signature of trusted key ${s.key_id} does not verify: the statement was changed or forged`);
     if (problems.length) {
       report.fail(name, problems.join('; '));
       return;
@@ -198,7 +239,11 @@ function applyTransition(report: ReportBuilder, ledger: Map<string, LedgerPublic
     vouchers.push(s.key_id);
   }
   if (!vouchers.length) {
-    if (!known) report.info(name, `ledger key ${kid} (rotation at ${at}) not accepted: signed by no key you trust (${signatures.map((s) => s.key_id).join(', ')})`);
+    if (!known)
+      report.info(
+        name,
+        `ledger key ${kid} (rotation at ${at}) not accepted: signed by no key you trust (${signatures.map((s) => s.key_id).join(', ')})`,
+      );
     return;
   }
   if (!known) {
@@ -206,12 +251,22 @@ function applyTransition(report: ReportBuilder, ledger: Map<string, LedgerPublic
     added.push(kid);
   }
   for (const r of t.retired) narrow(ledger.get(r.kid), r.not_after);
-  report.pass(name, `ledger key ${kid} ${known ? 'already trusted' : 'accepted'}: introduced at ${at} (${t.mode} rotation) by trusted ${vouchers.join(', ')}, which it retires`);
+  report.pass(
+    name,
+    `ledger key ${kid} ${known ? 'already trusted' : 'accepted'}: introduced at ${at} (${t.mode} rotation) by trusted ${vouchers.join(', ')}, which it retires`,
+  );
 }
 
 // --- the tenant's keys stream (docs/ledger-formats.md "The keys stream") ---
 
-function applyKeysStream(report: ReportBuilder, tenantId: string, tenant: Map<string, VerificationKey>, ledgerKeys: LedgerKeySet, raw: unknown, added: string[]): void {
+function applyKeysStream(
+  report: ReportBuilder,
+  tenantId: string,
+  tenant: Map<string, VerificationKey>,
+  ledgerKeys: LedgerKeySet,
+  raw: unknown,
+  added: string[],
+): void {
   if (raw === undefined || raw === null) return;
   const h = raw as Partial<TenantKeyHistory>;
   const stream = keysStreamOf(tenantId);
@@ -245,9 +300,18 @@ function applyKeysStream(report: ReportBuilder, tenantId: string, tenant: Map<st
       report.fail('keys_stream', `fact ${show(f?.fact_id)} (position ${i + 1}) cannot be hashed: ${(err as Error).message}`);
       return;
     }
-    for (const [member, expected] of [['fact_hash', hash], ['prev_hash', prev], ['stream_id', stream], ['tenant_id', tenantId], ['sequence', i + 1]] as const) {
+    for (const [member, expected] of [
+      ['fact_hash', hash],
+      ['prev_hash', prev],
+      ['stream_id', stream],
+      ['tenant_id', tenantId],
+      ['sequence', i + 1],
+    ] as const) {
       if (member in f && f[member] !== expected) {
-        report.fail('keys_stream', `fact ${show(f.fact_id)} (position ${i + 1}): ${member} is ${show(f[member])}, expected ${show(expected)}`);
+        report.fail(
+          'keys_stream',
+          `fact ${show(f.fact_id)} (position ${i + 1}): ${member} is ${show(f[member])}, expected ${show(expected)}`,
+        );
         return;
       }
     }
@@ -272,10 +336,12 @@ function applyKeysStream(report: ReportBuilder, tenantId: string, tenant: Map<st
 function keyFactProblem(tenantId: string, p: Rec): string | null {
   const jwk = p.public_jwk as Rec | undefined;
   if (typeof p.kid !== 'string' || !p.kid.startsWith(`${tenantId}:`)) return `kid ${show(p.kid)} is not a key of tenant ${tenantId}`;
-  if (!jwk || jwk.kty !== 'EC' || jwk.crv !== 'P-256' || typeof jwk.x !== 'string' || typeof jwk.y !== 'string') return 'public_jwk is not an EC P-256 JWK';
+  if (!jwk || jwk.kty !== 'EC' || jwk.crv !== 'P-256' || typeof jwk.x !== 'string' || typeof jwk.y !== 'string')
+    return 'public_jwk is not an EC P-256 JWK';
   if (!isIso(p.not_before)) return 'not_before is not an ISO 8601 instant';
   if (!['first', 'scheduled', 'emergency'].includes(p.mode as string)) return `mode ${show(p.mode)} is not first, scheduled or emergency`;
-  if (!Array.isArray(p.retired) || p.retired.some((r: Rec) => typeof r?.kid !== 'string' || !isIso(r.not_after))) return 'retired must list {kid, not_after}';
+  if (!Array.isArray(p.retired) || p.retired.some((r: Rec) => typeof r?.kid !== 'string' || !isIso(r.not_after)))
+    return 'retired must list {kid, not_after}';
   return null;
 }
 
@@ -304,11 +370,24 @@ function applyKeyFact(report: ReportBuilder, tenantId: string, tenant: Map<strin
     return;
   }
   if (!known) {
-    tenant.set(kid, { kid, kty: 'EC', crv: 'P-256', x: jwk.x, y: jwk.y, alg: 'ES256', use: 'sig', not_before: p.not_before as string, not_after: null });
+    tenant.set(kid, {
+      kid,
+      kty: 'EC',
+      crv: 'P-256',
+      x: jwk.x,
+      y: jwk.y,
+      alg: 'ES256',
+      use: 'sig',
+      not_before: p.not_before as string,
+      not_after: null,
+    });
     added.push(kid);
   }
   const retired = p.retired as { kid: string; not_after: string }[];
   for (const r of retired) narrow(tenant.get(r.kid), r.not_after);
   const closes = retired.length ? `; retires ${retired.map((r) => `${r.kid} at ${r.not_after}`).join(', ')}` : '';
-  report.pass(name, `verdict key ${kid} ${known ? 'already trusted' : 'accepted'}: sealed in the keys stream (${String(p.mode)}, valid from ${String(p.not_before)})${closes}`);
+  report.pass(
+    name,
+    `verdict key ${kid} ${known ? 'already trusted' : 'accepted'}: sealed in the keys stream (${String(p.mode)}, valid from ${String(p.not_before)})${closes}`,
+  );
 }

@@ -17,9 +17,17 @@ export interface WebhookBinding {
  * line says the delivery was not checked against a subscription. Call it once the signature holds.
  */
 export function expectBound(report: ReportBuilder, body: Buffer | string, binding: WebhookBinding): void {
-  const wanted = ([['tenant_id', binding.tenantId], ['subscription_id', binding.subscriptionId]] as const).filter(([, v]) => v !== undefined);
+  const wanted = (
+    [
+      ['tenant_id', binding.tenantId],
+      ['subscription_id', binding.subscriptionId],
+    ] as const
+  ).filter(([, v]) => v !== undefined);
   if (!wanted.length) {
-    report.info('binding', 'tenant_id and subscription_id not checked: pass tenantId and subscriptionId to refuse a delivery made for another subscription');
+    report.info(
+      'binding',
+      'tenant_id and subscription_id not checked: pass tenantId and subscriptionId to refuse a delivery made for another subscription',
+    );
     return;
   }
   let event: unknown;

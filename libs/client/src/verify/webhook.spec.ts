@@ -5,9 +5,15 @@ import { verifyWebhookSignature } from './webhook';
 // Signed with @noble/curves (as the registry's libs/crypto does); the SDK verifies with node:crypto.
 const secret = p256.utils.randomSecretKey();
 const point = p256.getPublicKey(secret, false);
-const jwk = { kty: 'EC', crv: 'P-256', x: Buffer.from(point.subarray(1, 33)).toString('base64url'), y: Buffer.from(point.subarray(33)).toString('base64url') };
+const jwk = {
+  kty: 'EC',
+  crv: 'P-256',
+  x: Buffer.from(point.subarray(1, 33)).toString('base64url'),
+  y: Buffer.from(point.subarray(33)).toString('base64url'),
+};
 const pem = createPublicKey({ key: jwk, format: 'jwk' }).export({ type: 'spki', format: 'pem' }).toString();
-const signHex = (message: string) => Buffer.from(p256.sign(Buffer.from(message), secret, { prehash: true, format: 'compact' })).toString('hex');
+const signHex = (message: string) =>
+  Buffer.from(p256.sign(Buffer.from(message), secret, { prehash: true, format: 'compact' })).toString('hex');
 
 const body = '{"id":"evt-000000000000002a","type":"approval.requested","data":{"note":"café ✓"}}';
 const timestamp = '1772366400';
@@ -44,7 +50,11 @@ describe(verifyWebhookSignature.name, () => {
   it('fails a changed body byte, saying what may have changed', () => {
     const report = sut({ body: body.replace('café', 'cafe'), timestamp, signature, key: pem });
     expect(report.valid).toBe(false);
-    expect(report.checks[0]).toMatchObject({ check: 'signature', status: 'fail', message: expect.stringContaining('the body, the timestamp or the signature was changed') });
+    expect(report.checks[0]).toMatchObject({
+      check: 'signature',
+      status: 'fail',
+      message: expect.stringContaining('the body, the timestamp or the signature was changed'),
+    });
   });
 
   it('fails another timestamp (the signature covers it)', () => {
@@ -65,11 +75,17 @@ describe(verifyWebhookSignature.name, () => {
 
   it('fails an old delivery when a maximum age is asked for', () => {
     const report = sut({ body, timestamp, signature, key: pem, maxAgeSeconds: 300, now: (Number(timestamp) + 3600) * 1000 });
-    expect(report.checks.find((c) => c.check === 'timestamp')).toMatchObject({ status: 'fail', message: expect.stringContaining('3600 s ago') });
+    expect(report.checks.find((c) => c.check === 'timestamp')).toMatchObject({
+      status: 'fail',
+      message: expect.stringContaining('3600 s ago'),
+    });
   });
 
   it('refuses a signature that is not 128 hex digits', () => {
-    expect(sut({ body, timestamp, signature: 'abc', key: pem }).checks[0]).toMatchObject({ status: 'fail', message: expect.stringContaining('128 hex digits') });
+    expect(sut({ body, timestamp, signature: 'abc', key: pem }).checks[0]).toMatchObject({
+      status: 'fail',
+      message: expect.stringContaining('128 hex digits'),
+    });
   });
 
   describe('the tenant and subscription the delivery was made for', () => {
@@ -88,8 +104,11 @@ describe(verifyWebhookSignature.name, () => {
       ]);
     });
 
-    it("refuses a validly signed delivery made for another subscription or tenant (a replay to another receiver)", () => {
-      expect(check('tnt-a', 'whk-b').checks.find((c) => c.check === 'subscription_id')).toMatchObject({ status: 'fail', message: expect.stringContaining('made for another subscription') });
+    it('refuses a validly signed delivery made for another subscription or tenant (a replay to another receiver)', () => {
+      expect(check('tnt-a', 'whk-b').checks.find((c) => c.check === 'subscription_id')).toMatchObject({
+        status: 'fail',
+        message: expect.stringContaining('made for another subscription'),
+      });
       expect(check('tnt-b').valid).toBe(false);
       expect(check(undefined, 'whk-b').valid).toBe(false);
     });
@@ -97,7 +116,9 @@ describe(verifyWebhookSignature.name, () => {
     it('refuses a body without the fields, or not a JSON object, when ids are given (fail closed)', () => {
       expect(check('tnt-a', undefined, body, signature).checks.find((c) => c.check === 'tenant_id')?.message).toContain('absent');
       const text = 'not json';
-      expect(check('tnt-a', undefined, text, signHex(`${timestamp}.${text}`)).checks.find((c) => c.check === 'tenant_id')?.message).toContain('not a JSON object');
+      expect(
+        check('tnt-a', undefined, text, signHex(`${timestamp}.${text}`)).checks.find((c) => c.check === 'tenant_id')?.message,
+      ).toContain('not a JSON object');
     });
   });
 });

@@ -52,12 +52,17 @@ export function verifyWebhookSignature(input: VerifyWebhookInput): VerificationR
   const ts = String(input.timestamp).trim();
   if (!/^\d{1,12}$/.test(ts)) return report.fail('timestamp', `timestamp ${JSON.stringify(input.timestamp)} is not Unix seconds`).build();
   const hex = input.signature.trim().toLowerCase();
-  if (!/^[0-9a-f]{128}$/.test(hex)) return report.fail('signature', `the signature is not 128 hex digits (the 64-byte r||s form); got ${hex.length} characters`).build();
+  if (!/^[0-9a-f]{128}$/.test(hex))
+    return report.fail('signature', `the signature is not 128 hex digits (the 64-byte r||s form); got ${hex.length} characters`).build();
 
   const keys = candidates(input.key, input.keyId);
-  if (!keys.length) return report.fail('key', input.keyId ? `no key ${input.keyId} in the webhook key set` : 'the key set has no keys').build();
+  if (!keys.length)
+    return report.fail('key', input.keyId ? `no key ${input.keyId} in the webhook key set` : 'the key set has no keys').build();
 
-  const message = Buffer.concat([Buffer.from(`${ts}.`, 'utf8'), Buffer.isBuffer(input.body) ? input.body : Buffer.from(input.body, 'utf8')]);
+  const message = Buffer.concat([
+    Buffer.from(`${ts}.`, 'utf8'),
+    Buffer.isBuffer(input.body) ? input.body : Buffer.from(input.body, 'utf8'),
+  ]);
   const signature = Buffer.from(hex, 'hex');
   let signer: WebhookKeyEntry | undefined;
   const unusable: string[] = [];
@@ -75,7 +80,10 @@ export function verifyWebhookSignature(input: VerifyWebhookInput): VerificationR
   if (!signer) {
     const why = unusable.length ? ` (unusable: ${unusable.join('; ')})` : '';
     return report
-      .fail('signature', `the ECDSA P-256 signature does not verify over "<timestamp>.<body>" with ${tried}${why}: the body, the timestamp or the signature was changed, or another key signed it`)
+      .fail(
+        'signature',
+        `the ECDSA P-256 signature does not verify over "<timestamp>.<body>" with ${tried}${why}: the body, the timestamp or the signature was changed, or another key signed it`,
+      )
       .build();
   }
   report.pass('signature', `ECDSA P-256 signature valid with ${signer.kid ?? 'the key'} over ${message.length} bytes`);

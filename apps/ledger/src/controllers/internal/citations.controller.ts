@@ -25,7 +25,7 @@ export class InternalCitationsController extends Controller {
    * @param fact_id A fact id, `fct-` and 24 lowercase hex digits.
    */
   @Get('tenants/{tenant_id}/facts/{fact_id}')
-  @Response<ErrorBody>(404, 'NOT_FOUND: the tenant has no fact of that id (unknown, or another tenant\'s)')
+  @Response<ErrorBody>(404, "NOT_FOUND: the tenant has no fact of that id (unknown, or another tenant's)")
   async cited(@Path() tenant_id: string, @Path() fact_id: string): Promise<CitedFact> {
     // Trust boundary: the calling service vouches for the tenant (it authenticated the tenant's key).
     return this.ctx.proofs.cited(mintTenantId(tenant_id), fact_id);

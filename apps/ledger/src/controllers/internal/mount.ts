@@ -12,6 +12,12 @@ import { RegisterRoutes } from './routes.generated';
  * UNAUTHORIZED, known or not.
  */
 export function mountInternalApi(app: Express, ctx: LedgerContext): void {
-  app.use('/internal/v1', internalTokenGuard(acceptedInternalTokens(ctx.config.INTERNAL_TOKEN, ctx.config.INTERNAL_TOKEN_PREVIOUS), () => new AppError(401, 'UNAUTHORIZED', 'Missing or invalid internal token')));
+  app.use(
+    '/internal/v1',
+    internalTokenGuard(
+      acceptedInternalTokens(ctx.config.INTERNAL_TOKEN, ctx.config.INTERNAL_TOKEN_PREVIOUS),
+      () => new AppError(401, 'UNAUTHORIZED', 'Missing or invalid internal token'),
+    ),
+  );
   RegisterRoutes(app);
 }

@@ -5,6 +5,7 @@
 import { mintTenantId, type TenantId } from '@arbiter/auth';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { AppError } from '@arbiter/http';
+import { isIntegerIn, isPlainObject, unknownMember } from '@arbiter/input';
 import { FOREIGN_EVENT_TYPES } from '../../domain/webhook-events';
 import { badRequest, unprocessable } from '../../domain/errors';
 import type { ApprovalGrantBody, ForeignEventBody } from '../../models/internal';
@@ -56,7 +57,7 @@ export const ruleVersionInput = (req: Request): void => {
 
 export const relayInput = (req: Request): void => {
   const limit = body(req)?.limit ?? 100;
-  if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > 1000) throw badRequest('limit must be an integer from 1 to 1000');
+  if (!isIntegerIn(limit, 1, 1000)) throw badRequest('limit must be an integer from 1 to 1000');
 };
 
 export const releaseInput = (req: Request): void => {
@@ -70,17 +71,27 @@ export const attemptInput = (req: Request): void => {
   idParam(req.params.delivery_id, 'delivery_id');
   const attempt = body(req)?.attempt;
   if (attempt === undefined) throw unprocessable('attempt is required');
-  if (typeof attempt !== 'number' || !Number.isInteger(attempt) || attempt < 1 || attempt > 1000) throw badRequest('attempt must be an integer from 1 to 1000');
+  if (!isIntegerIn(attempt, 1, 1000)) throw badRequest('attempt must be an integer from 1 to 1000');
 };
 
-const GRANT_FIELDS = new Set(['override_type', 'target_ids', 'target_version_ids', 'applies_to_scope', 'expires_at', 'justification', 'approved_by', 'approval_id', 'consultation_id']);
+const GRANT_FIELDS = new Set([
+  'override_type',
+  'target_ids',
+  'target_version_ids',
+  'applies_to_scope',
+  'expires_at',
+  'justification',
+  'approved_by',
+  'approval_id',
+  'consultation_id',
+]);
 const GRANT_TEXT_LIMITS = { justification: 20000, approved_by: 200, approval_id: 200, consultation_id: 200 } as const;
 
 /** The grant body (registry dialect): a missing field is 422, a wrong or unknown one 400. */
 export const grantInput = (req: Request): void => {
   idParam(req.params.tenant_id, 'tenant_id');
   const b = objectBody(req.body);
-  const unknown = Object.keys(b).find((k) => !GRANT_FIELDS.has(k));
+  const unknown = unknownMember(b, GRANT_FIELDS);
   if (unknown) throw badRequest(`${unknown} is not a field of an approval grant`);
   for (const f of ['target_ids', 'applies_to_scope', 'expires_at']) if (b[f] === undefined) throw unprocessable(`${f} is required`);
   if (b.override_type !== undefined && b.override_type !== 'approval_grant') throw badRequest('override_type must be approval_grant');
@@ -89,17 +100,25 @@ export const grantInput = (req: Request): void => {
     throw badRequest('target_ids must be an array of 1 to 100 rule ids');
   }
   const versions = b.target_version_ids;
-  if (versions !== undefined && versions !== null && (!Array.isArray(versions) || versions.length > 100 || !versions.every((v) => typeof v === 'string' && /^rv-[0-9a-z_.-]{1,100}$/.test(v)))) {
+  if (
+    versions !== undefined &&
+    versions !== null &&
+    (!Array.isArray(versions) ||
+      versions.length > 100 ||
+      !versions.every((v) => typeof v === 'string' && /^rv-[0-9a-z_.-]{1,100}$/.test(v)))
+  ) {
     throw badRequest('target_version_ids must be an array of at most 100 rule version ids (rv-)');
   }
   const scope = b.applies_to_scope;
-  if (!scope || typeof scope !== 'object' || Array.isArray(scope) || !Object.values(scope).every((v) => ['string', 'number', 'boolean'].includes(typeof v))) {
+  if (!isPlainObject(scope) || !Object.values(scope).every((v) => ['string', 'number', 'boolean'].includes(typeof v))) {
     throw badRequest('applies_to_scope must be an object of scope fields (string, number or boolean values)');
   }
-  if (typeof b.expires_at !== 'string' || Number.isNaN(new Date(b.expires_at).getTime())) throw badRequest('expires_at must be an ISO 8601 timestamp');
+  if (typeof b.expires_at !== 'string' || Number.isNaN(new Date(b.expires_at).getTime()))
+    throw badRequest('expires_at must be an ISO 8601 timestamp');
   for (const [f, max] of Object.entries(GRANT_TEXT_LIMITS)) {
     const v = b[f];
-    if (v !== undefined && v !== null && (typeof v !== 'string' || v.length > max)) throw badRequest(`${f} must be a string of at most ${max} characters`);
+    if (v !== undefined && v !== null && (typeof v !== 'string' || v.length > max))
+      throw badRequest(`${f} must be a string of at most ${max} characters`);
   }
 };
 
@@ -123,7 +142,7 @@ const EVENT_FIELDS = new Set(['source', 'type', 'entity_type', 'entity_id', 'sco
 export const foreignEventInput = (req: Request): void => {
   idParam(req.params.tenant_id, 'tenant_id');
   const b = objectBody(req.body);
-  const unknown = Object.keys(b).find((k) => !EVENT_FIELDS.has(k));
+  const unknown = unknownMember(b, EVENT_FIELDS);
   if (unknown) throw badRequest(`${unknown} is not a field of an event`);
   for (const f of ['type', 'entity_type', 'entity_id', 'data']) if (b[f] === undefined) throw unprocessable(`${f} is required`);
   if ((b.source ?? 'verdict') !== 'verdict') throw badRequest('source must be verdict');
@@ -135,10 +154,12 @@ export const foreignEventInput = (req: Request): void => {
   if (!Array.isArray(scopeIds) || scopeIds.length > 100 || !scopeIds.every((s) => typeof s === 'string' && ID.test(s))) {
     throw badRequest('scope_ids must be an array of at most 100 scope ids');
   }
-  if (b.actor_id !== undefined && b.actor_id !== null && (typeof b.actor_id !== 'string' || !ID.test(b.actor_id))) throw badRequest('actor_id must be a principal id');
+  if (b.actor_id !== undefined && b.actor_id !== null && (typeof b.actor_id !== 'string' || !ID.test(b.actor_id)))
+    throw badRequest('actor_id must be a principal id');
   if (!b.data || typeof b.data !== 'object' || Array.isArray(b.data)) throw badRequest('data must be a JSON object');
   const key = b.idempotency_key;
-  if (key !== undefined && key !== null && (typeof key !== 'string' || key.length < 1 || key.length > 200)) throw badRequest('idempotency_key must be a string of 1 to 200 characters');
+  if (key !== undefined && key !== null && (typeof key !== 'string' || key.length < 1 || key.length > 200))
+    throw badRequest('idempotency_key must be a string of 1 to 200 characters');
 };
 
 /** A checked event body as the tenant events service takes it. */
@@ -156,8 +177,8 @@ export function foreignEvent(b: ForeignEventBody): ForeignEvent {
 }
 
 function objectBody(value: unknown): Record<string, unknown> {
-  if (!value || typeof value !== 'object' || Array.isArray(value)) throw badRequest('body must be a JSON object');
-  return value as Record<string, unknown>;
+  if (!isPlainObject(value)) throw badRequest('body must be a JSON object');
+  return value;
 }
 
 /**

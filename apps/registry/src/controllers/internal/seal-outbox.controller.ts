@@ -40,7 +40,10 @@ export class InternalSealOutboxController extends Controller {
   @Post('lease')
   @Middlewares(checked(bodyCheck(sealLeaseProblem)))
   async leaseSeals(@Body() body?: SealLeaseRequest): Promise<SealLease> {
-    return this.ctx.sealOutbox.leaseAnyTenant(body?.limit ?? SEAL_LEASE_LIMITS.limit.default, body?.lease_ms ?? SEAL_LEASE_LIMITS.leaseMs.default);
+    return this.ctx.sealOutbox.leaseAnyTenant(
+      body?.limit ?? SEAL_LEASE_LIMITS.limit.default,
+      body?.lease_ms ?? SEAL_LEASE_LIMITS.leaseMs.default,
+    );
   }
 
   /** Deletes the rows the ledger acknowledged. */

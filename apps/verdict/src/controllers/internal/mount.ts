@@ -11,6 +11,12 @@ import { RegisterRoutes } from './routes.generated';
  * INTERNAL_TOKEN (or, during a rotation, INTERNAL_TOKEN_PREVIOUS; a tenant API key never passes) every path under it answers 401, known or not.
  */
 export function mountInternalApi(app: Express, ctx: VerdictContext): void {
-  app.use('/internal/v1', internalTokenGuard(acceptedInternalTokens(ctx.config.INTERNAL_TOKEN, ctx.config.INTERNAL_TOKEN_PREVIOUS), () => new AppError(401, 'unauthorized', 'Missing or invalid internal token')));
+  app.use(
+    '/internal/v1',
+    internalTokenGuard(
+      acceptedInternalTokens(ctx.config.INTERNAL_TOKEN, ctx.config.INTERNAL_TOKEN_PREVIOUS),
+      () => new AppError(401, 'unauthorized', 'Missing or invalid internal token'),
+    ),
+  );
   RegisterRoutes(app);
 }

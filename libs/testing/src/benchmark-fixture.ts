@@ -2,7 +2,7 @@
 // business domains, scope selectors of every width, every severity, numeric, enum, boolean and string
 // conditions, Requirements on provenance, a few overrides, and check requests that are fully shaped
 // (every field any candidate names is present), so every request evaluates to a complete verdict.
-import type { EngineOverride, EngineRule, EvaluationRequest, Fact, Requirement, Severity, TenantPolicy } from './types';
+import type { EngineOverride, EngineRule, EvaluationRequest, Fact, Requirement, Severity, TenantPolicy } from '@arbiter/policy';
 
 export interface BenchmarkFixture {
   rules: EngineRule[];
@@ -137,7 +137,9 @@ export function benchmarkFixture(n: number, seed = 1): BenchmarkFixture {
     ] as const);
     const selector: Record<string, string> = {};
     const width = pick([0, 0, 1, 1, 1, 2, 2, 3]);
-    for (const key of Object.keys(SCOPE_FIELDS).filter(() => chance(0.7)).slice(0, width)) {
+    for (const key of Object.keys(SCOPE_FIELDS)
+      .filter(() => chance(0.7))
+      .slice(0, width)) {
       selector[key] = pick(SCOPE_FIELDS[key]);
     }
     const fieldPool = crossDomain ? COMMON : { ...domain.fields, ...COMMON };
@@ -198,11 +200,7 @@ export function benchmarkFixture(n: number, seed = 1): BenchmarkFixture {
   }
 
   const value = (k: FieldKind): unknown =>
-    k.kind === 'number'
-      ? Math.round(k.min + (k.max - k.min) * rand())
-      : k.kind === 'bool'
-        ? chance(0.5)
-        : pick(k.values);
+    k.kind === 'number' ? Math.round(k.min + (k.max - k.min) * rand()) : k.kind === 'bool' ? chance(0.5) : pick(k.values);
   const setPath = (obj: Record<string, unknown>, path: string, v: unknown): void => {
     const segs = path.split('.');
     let cur = obj;

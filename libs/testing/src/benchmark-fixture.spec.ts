@@ -1,6 +1,5 @@
-import { compilePolicy } from './compile';
-import { evaluate } from './evaluate';
-import { benchmarkFixture } from './fixtures';
+import { compilePolicy, evaluate } from '@arbiter/policy';
+import { benchmarkFixture } from './benchmark-fixture';
 
 describe(benchmarkFixture.name, () => {
   it.each([10, 100, 1000])('makes %i rules that compile, and check requests that all complete', (n) => {

@@ -1,0 +1,19 @@
+export {
+  MAX_JSON_DEPTH,
+  stringProblem,
+  inspectJson,
+  findUnstorableString,
+  reasonText,
+  describeUnstorable,
+  printable,
+  escapeLoneSurrogates,
+  wellFormedJson,
+  type Unstorable,
+  type UnstorableReason,
+  type JsonPath,
+  type Inspection,
+} from './storable';
+export { invalidUtf8Offset, scanJsonText, isInexactNumber, findInexactNumber, findInvalidUtf8, type TextPosition } from './json-text';
+export { UnstorableJsonError, jsonPointer, decodeJsonBytes, assertExactNumbers, parseStorableJson } from './body';
+export { isPlainObject, hasOwn, unknownMember, stringMember, isIntegerIn, type MemberProblem } from './fields';
+export { bracketPath, dottedPath, type BracketStyle } from './paths';
