@@ -376,6 +376,10 @@ const models: TsoaRoute.Models = {
             "deciders": {"dataType":"array","array":{"dataType":"string"},"required":true},
             "priority": {"dataType":"union","subSchemas":[{"dataType":"double"},{"dataType":"enum","enums":[null]}],"required":true},
             "mode": {"dataType":"enum","enums":["shadow"]},
+            "approvals_required": {"dataType":"double"},
+            "escalate_after": {"dataType":"double"},
+            "escalation_deciders": {"dataType":"array","array":{"dataType":"string"}},
+            "approval_expires_after": {"dataType":"double"},
             "author": {"dataType":"string","required":true},
             "author_type": {"dataType":"string","required":true},
             "created_at": {"dataType":"string","required":true},
@@ -801,7 +805,7 @@ const models: TsoaRoute.Models = {
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "ApprovalStatus": {
         "dataType": "refAlias",
-        "type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["pending"]},{"dataType":"enum","enums":["approved"]},{"dataType":"enum","enums":["rejected"]}],"validators":{}},
+        "type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["pending"]},{"dataType":"enum","enums":["approved"]},{"dataType":"enum","enums":["rejected"]},{"dataType":"enum","enums":["expired"]}],"validators":{}},
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "ScopeFieldValue": {
@@ -815,6 +819,16 @@ const models: TsoaRoute.Models = {
             "rule_id": {"dataType":"string","required":true},
             "rule_version_id": {"dataType":"string","required":true},
             "reason": {"dataType":"string","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "ApprovalGiven": {
+        "dataType": "refObject",
+        "properties": {
+            "decider": {"dataType":"string","required":true},
+            "decided_at": {"dataType":"string","required":true},
+            "notes": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
         },
         "additionalProperties": false,
     },
@@ -852,6 +866,11 @@ const models: TsoaRoute.Models = {
             "consultation_id": {"dataType":"string","required":true},
             "dominating_rule_id": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
             "candidate_deciders": {"dataType":"array","array":{"dataType":"string"},"required":true},
+            "approvals_required": {"dataType":"double","required":true},
+            "approvals": {"dataType":"array","array":{"dataType":"refObject","ref":"ApprovalGiven"},"required":true},
+            "expires_at": {"dataType":"string","required":true},
+            "escalates_at": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
+            "escalation_deciders": {"dataType":"array","array":{"dataType":"string"},"required":true},
             "decider": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
             "decision": {"dataType":"union","subSchemas":[{"ref":"ApprovalDecision"},{"dataType":"enum","enums":[null]}],"required":true},
             "decider_notes": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},

@@ -796,7 +796,11 @@ export interface paths {
          *     scope's selector (`applies_to_scope`), approved by the deciding principal, ending at
          *     `expires_at` or APPROVAL_GRANT_TTL_SECONDS after the decision, whichever is earlier (a later
          *     `expires_at` is 422). A second decision, also a concurrent one, is 409. The principal that
-         *     requested the approval cannot decide it; when the rule names deciders, only they may (403).
+         *     requested the approval cannot decide it; when the rule names deciders, only they may (403), and
+         *     from `escalates_at` on its `escalation_deciders` too. With `approvals_required` above 1 an
+         *     approval is recorded in `approvals` and the approval stays pending until that many distinct
+         *     principals approved (the same principal twice: 409); one rejection rejects. A decision on an
+         *     expired approval is 409 (docs/approvals.md "Quorum, escalation and expiry").
          */
         post: operations["DecideApproval"];
         delete?: never;
@@ -1511,6 +1515,23 @@ export interface components {
             /** Format: double */
             priority: number | null;
             mode: components["schemas"]["RuleMode"];
+            /**
+             * Format: double
+             * @description null: not set (1).
+             */
+            approvals_required: number | null;
+            /**
+             * Format: double
+             * @description null: no escalation.
+             */
+            escalate_after: number | null;
+            /** @description Empty when the rule does not escalate. */
+            escalation_deciders: string[];
+            /**
+             * Format: double
+             * @description null: APPROVAL_TTL_SECONDS.
+             */
+            approval_expires_after: number | null;
             author: string;
             author_type: components["schemas"]["AuthorType"];
             /**
@@ -1912,6 +1933,26 @@ export interface components {
             priority?: number;
             /** @description `enforce` (default) or `shadow`; a PUT with `enforce` promotes a shadow rule (a new version). */
             mode?: components["schemas"]["RuleMode"];
+            /**
+             * Format: int32
+             * @description REQUIRES_APPROVAL only (docs/approvals.md "Quorum, escalation and expiry"): how many distinct
+             *     deciders must approve (default 1). The requester never counts; one rejection rejects.
+             */
+            approvals_required?: number | null;
+            /**
+             * Format: int32
+             * @description REQUIRES_APPROVAL only, with `escalation_deciders`: seconds after the request from which the
+             *     escalation deciders may decide too.
+             */
+            escalate_after?: number | null;
+            /** @description REQUIRES_APPROVAL only, with `escalate_after`: principal and `role-` ids who may decide from then on. */
+            escalation_deciders?: components["schemas"]["DeciderId"][] | null;
+            /**
+             * Format: int32
+             * @description REQUIRES_APPROVAL only: seconds after the request at which a pending approval expires (default
+             *     APPROVAL_TTL_SECONDS).
+             */
+            approval_expires_after?: number | null;
         };
         /** @description An immutable snapshot of a rule; `updated_at` always equals `created_at`. */
         RuleVersion: {
@@ -1950,6 +1991,23 @@ export interface components {
             /** Format: double */
             priority: number | null;
             mode: components["schemas"]["RuleMode"];
+            /**
+             * Format: double
+             * @description null: not set (1).
+             */
+            approvals_required: number | null;
+            /**
+             * Format: double
+             * @description null: no escalation.
+             */
+            escalate_after: number | null;
+            /** @description Empty when the rule does not escalate. */
+            escalation_deciders: string[];
+            /**
+             * Format: double
+             * @description null: APPROVAL_TTL_SECONDS.
+             */
+            approval_expires_after: number | null;
             author: string;
             author_type: components["schemas"]["AuthorType"];
             /**
@@ -2364,6 +2422,18 @@ export interface components {
             /** @description Path of a namespace of the scope (created beforehand with POST /scopes/{scope_id}/namespaces). */
             namespace?: string;
         };
+        /** @description One approval given towards the quorum. */
+        ApprovalGiven: {
+            /** @description The principal whose key approved. */
+            decider: string;
+            /**
+             * @description ISO 8601
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            decided_at: string;
+            /** @description The decision's comment. */
+            notes: string | null;
+        };
         /**
          * @description A registry approval: a person or agent asks to go against an invariant or rule
          *     (docs/approvals.md). Deciding it `approved` when the trigger requires approval creates an
@@ -2427,10 +2497,30 @@ export interface components {
              */
             candidate_deciders: string[];
             /**
-             * @description `pending` until decided, then `approved` or `rejected` (once: a second decision is 409).
+             * @description `pending` until decided, then `approved` or `rejected` (once: a second decision is 409); `expired`
+             *     when still pending at `expires_at` (docs/approvals.md "Quorum, escalation and expiry").
              * @enum {string}
              */
-            status: "pending" | "approved" | "rejected";
+            status: "pending" | "approved" | "rejected" | "expired";
+            /**
+             * Format: double
+             * @description Distinct approvals needed: the rule's `approvals_required`, else 1 (an invariant: 1).
+             */
+            approvals_required: number;
+            /** @description The approvals given so far, oldest first (a rejection is not listed: it decides at once). */
+            approvals: components["schemas"]["ApprovalGiven"][];
+            /**
+             * @description ISO 8601: a pending approval is `expired` from then on (the rule's approval_expires_after, else APPROVAL_TTL_SECONDS).
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            expires_at: string;
+            /**
+             * @description ISO 8601, or null: from then on `escalation_deciders` may decide too.
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            escalates_at: string | null;
+            /** @description Principal and `role-` ids who may decide from `escalates_at` on; empty when none. */
+            escalation_deciders: string[];
             /**
              * @description The decision value, equal to status once decided; null while pending.
              * @enum {string|null}
@@ -2503,7 +2593,7 @@ export interface components {
              * Format: date-time
              * @description When the override created by approving ends (ISO 8601): in the future and at most
              *     APPROVAL_GRANT_TTL_SECONDS (default 3600) after the decision, else 422. Default: exactly that
-             *     bound. Refused with a rejection (400).
+             *     bound. Refused with a rejection (400), and on an approval that does not complete the quorum (422).
              */
             expires_at?: string;
         };
@@ -6072,6 +6162,12 @@ export interface operations {
                      *           ],
                      *           "priority": 0.1,
                      *           "mode": "enforce",
+                     *           "approvals_required": 0.1,
+                     *           "escalate_after": 0.1,
+                     *           "escalation_deciders": [
+                     *             "string"
+                     *           ],
+                     *           "approval_expires_after": 0.1,
                      *           "author": "string",
                      *           "author_type": "human",
                      *           "id": "rul-0f3a9c1e5b7d2a4c6e8f0a1b",
@@ -6271,6 +6367,12 @@ export interface operations {
                      *           ],
                      *           "priority": 0.1,
                      *           "mode": "enforce",
+                     *           "approvals_required": 0.1,
+                     *           "escalate_after": 0.1,
+                     *           "escalation_deciders": [
+                     *             "string"
+                     *           ],
+                     *           "approval_expires_after": 0.1,
                      *           "author": "string",
                      *           "author_type": "human",
                      *           "id": "rul-0f3a9c1e5b7d2a4c6e8f0a1b",
@@ -6415,7 +6517,13 @@ export interface operations {
                  *         "role-cfo"
                  *       ],
                  *       "priority": -1000000,
-                 *       "mode": "enforce"
+                 *       "mode": "enforce",
+                 *       "approvals_required": 1,
+                 *       "escalate_after": 60,
+                 *       "escalation_deciders": [
+                 *         "role-cfo"
+                 *       ],
+                 *       "approval_expires_after": 60
                  *     }
                  */
                 "application/json": components["schemas"]["RuleBody"];
@@ -6477,6 +6585,12 @@ export interface operations {
                      *       ],
                      *       "priority": 0.1,
                      *       "mode": "enforce",
+                     *       "approvals_required": 0.1,
+                     *       "escalate_after": 0.1,
+                     *       "escalation_deciders": [
+                     *         "string"
+                     *       ],
+                     *       "approval_expires_after": 0.1,
                      *       "author": "string",
                      *       "author_type": "human",
                      *       "id": "rul-0f3a9c1e5b7d2a4c6e8f0a1b",
@@ -6672,6 +6786,12 @@ export interface operations {
                      *       ],
                      *       "priority": 0.1,
                      *       "mode": "enforce",
+                     *       "approvals_required": 0.1,
+                     *       "escalate_after": 0.1,
+                     *       "escalation_deciders": [
+                     *         "string"
+                     *       ],
+                     *       "approval_expires_after": 0.1,
                      *       "author": "string",
                      *       "author_type": "human",
                      *       "id": "rul-0f3a9c1e5b7d2a4c6e8f0a1b",
@@ -6815,7 +6935,13 @@ export interface operations {
                  *         "role-cfo"
                  *       ],
                  *       "priority": -1000000,
-                 *       "mode": "enforce"
+                 *       "mode": "enforce",
+                 *       "approvals_required": 1,
+                 *       "escalate_after": 60,
+                 *       "escalation_deciders": [
+                 *         "role-cfo"
+                 *       ],
+                 *       "approval_expires_after": 60
                  *     }
                  */
                 "application/json": components["schemas"]["RuleBody"];
@@ -6877,6 +7003,12 @@ export interface operations {
                      *       ],
                      *       "priority": 0.1,
                      *       "mode": "enforce",
+                     *       "approvals_required": 0.1,
+                     *       "escalate_after": 0.1,
+                     *       "escalation_deciders": [
+                     *         "string"
+                     *       ],
+                     *       "approval_expires_after": 0.1,
                      *       "author": "string",
                      *       "author_type": "human",
                      *       "id": "rul-0f3a9c1e5b7d2a4c6e8f0a1b",
@@ -7093,6 +7225,12 @@ export interface operations {
                      *           ],
                      *           "priority": 0.1,
                      *           "mode": "enforce",
+                     *           "approvals_required": 0.1,
+                     *           "escalate_after": 0.1,
+                     *           "escalation_deciders": [
+                     *             "string"
+                     *           ],
+                     *           "approval_expires_after": 0.1,
                      *           "author": "string",
                      *           "author_type": "human",
                      *           "id": "rv-0f3a9c1e5b7d2a4c6e8f0a1b",
@@ -7248,6 +7386,12 @@ export interface operations {
                      *       ],
                      *       "priority": 0.1,
                      *       "mode": "enforce",
+                     *       "approvals_required": 0.1,
+                     *       "escalate_after": 0.1,
+                     *       "escalation_deciders": [
+                     *         "string"
+                     *       ],
+                     *       "approval_expires_after": 0.1,
                      *       "author": "string",
                      *       "author_type": "human",
                      *       "id": "rul-0f3a9c1e5b7d2a4c6e8f0a1b",
@@ -10486,8 +10630,8 @@ export interface operations {
     ListApprovals: {
         parameters: {
             query?: {
-                /** @description Only approvals of this status. */
-                status?: "pending" | "approved" | "rejected";
+                /** @description Only approvals of this status (at the time of the request: a pending approval past its expiry is expired). */
+                status?: "pending" | "approved" | "rejected" | "expired";
                 /** @description Only approvals of this invariant or rule. */
                 trigger_id?: string;
                 /** @description Only approvals asked for by this principal. */
@@ -10535,6 +10679,19 @@ export interface operations {
                      *             "string"
                      *           ],
                      *           "status": "pending",
+                     *           "approvals_required": 0.1,
+                     *           "approvals": [
+                     *             {
+                     *               "decider": "string",
+                     *               "decided_at": "2026-11-26T09:30:00.000Z",
+                     *               "notes": "string"
+                     *             }
+                     *           ],
+                     *           "expires_at": "2026-11-26T09:30:00.000Z",
+                     *           "escalates_at": "2026-11-26T09:30:00.000Z",
+                     *           "escalation_deciders": [
+                     *             "string"
+                     *           ],
                      *           "decision": "approved",
                      *           "comment": "string",
                      *           "decided_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
@@ -10674,6 +10831,19 @@ export interface operations {
                      *         "string"
                      *       ],
                      *       "status": "pending",
+                     *       "approvals_required": 0.1,
+                     *       "approvals": [
+                     *         {
+                     *           "decider": "string",
+                     *           "decided_at": "2026-11-26T09:30:00.000Z",
+                     *           "notes": "string"
+                     *         }
+                     *       ],
+                     *       "expires_at": "2026-11-26T09:30:00.000Z",
+                     *       "escalates_at": "2026-11-26T09:30:00.000Z",
+                     *       "escalation_deciders": [
+                     *         "string"
+                     *       ],
                      *       "decision": "approved",
                      *       "comment": "string",
                      *       "decided_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
@@ -10854,6 +11024,19 @@ export interface operations {
                      *         "string"
                      *       ],
                      *       "status": "pending",
+                     *       "approvals_required": 0.1,
+                     *       "approvals": [
+                     *         {
+                     *           "decider": "string",
+                     *           "decided_at": "2026-11-26T09:30:00.000Z",
+                     *           "notes": "string"
+                     *         }
+                     *       ],
+                     *       "expires_at": "2026-11-26T09:30:00.000Z",
+                     *       "escalates_at": "2026-11-26T09:30:00.000Z",
+                     *       "escalation_deciders": [
+                     *         "string"
+                     *       ],
                      *       "decision": "approved",
                      *       "comment": "string",
                      *       "decided_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
@@ -10990,6 +11173,19 @@ export interface operations {
                      *         "string"
                      *       ],
                      *       "status": "pending",
+                     *       "approvals_required": 0.1,
+                     *       "approvals": [
+                     *         {
+                     *           "decider": "string",
+                     *           "decided_at": "2026-11-26T09:30:00.000Z",
+                     *           "notes": "string"
+                     *         }
+                     *       ],
+                     *       "expires_at": "2026-11-26T09:30:00.000Z",
+                     *       "escalates_at": "2026-11-26T09:30:00.000Z",
+                     *       "escalation_deciders": [
+                     *         "string"
+                     *       ],
                      *       "decision": "approved",
                      *       "comment": "string",
                      *       "decided_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
@@ -11057,7 +11253,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Already decided */
+            /** @description Already decided, already approved by this principal, or expired */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11065,7 +11261,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Already decided"
+                     *       "detail": "Already decided, already approved by this principal, or expired"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
