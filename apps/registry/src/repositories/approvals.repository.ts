@@ -32,6 +32,8 @@ export class ApprovalsRepository {
       expires_at: Date;
       escalates_at: Date | null;
       escalation_deciders: string[];
+      created_at: Date;
+      updated_at: Date;
       created_by: string | null;
     },
   ) {
@@ -50,7 +52,7 @@ export class ApprovalsRepository {
     const legacyDue = new Date(at.now.getTime() - at.ttlSeconds * 1000);
     const due = { OR: [{ expires_at: { lte: at.now } }, { expires_at: null, created_at: { lte: legacyDue } }] };
     const notDue = { OR: [{ expires_at: { gt: at.now } }, { expires_at: null, created_at: { gt: legacyDue } }] };
-    const status =
+    const status: Prisma.ApprovalWhereInput =
       filter.status === 'pending'
         ? { AND: [{ status: 'pending' }, notDue] }
         : filter.status === 'expired'
@@ -62,10 +64,9 @@ export class ApprovalsRepository {
       where: {
         tenant_id: tenantId,
         scope_id: scopeId,
-        ...status,
         ...(filter.trigger_id ? { trigger_id: filter.trigger_id } : {}),
         ...(filter.requested_by ? { requested_by: filter.requested_by } : {}),
-        ...afterFilter(after),
+        AND: [status, afterFilter(after)],
       },
       orderBy: PAGE_ORDER,
       take: limit + 1,

@@ -72,6 +72,9 @@ export class ApprovalsService {
         expires_at: new Date(terms.expires_at),
         escalates_at: terms.escalates_at ? new Date(terms.escalates_at) : null,
         escalation_deciders: terms.escalation_deciders,
+        // The terms count from the request's instant.
+        created_at: now,
+        updated_at: now,
         created_by: caller.principal.id,
       });
       const approval = presentApproval(row, { now, ttlSeconds: this.ttlSeconds });

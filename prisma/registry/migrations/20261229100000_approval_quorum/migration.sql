@@ -14,3 +14,12 @@ ALTER TABLE "approvals" ADD COLUMN "approvals" JSONB NOT NULL DEFAULT '[]';
 ALTER TABLE "approvals" ADD COLUMN "expires_at" TIMESTAMPTZ(3);
 ALTER TABLE "approvals" ADD COLUMN "escalates_at" TIMESTAMPTZ(3);
 ALTER TABLE "approvals" ADD COLUMN "escalation_deciders" TEXT[] NOT NULL DEFAULT ARRAY[]::TEXT[];
+
+-- expired: a pending approval past expires_at, stored when next touched. Undecided: no decision, no decided_at.
+ALTER TABLE "approvals" DROP CONSTRAINT "approvals_status_check";
+ALTER TABLE "approvals" ADD CONSTRAINT "approvals_status_check" CHECK ("status" IN ('pending', 'approved', 'rejected', 'expired'));
+ALTER TABLE "approvals" DROP CONSTRAINT "approvals_decision_matches_status";
+ALTER TABLE "approvals" ADD CONSTRAINT "approvals_decision_matches_status" CHECK (
+    ("status" IN ('pending', 'expired') AND "decision" IS NULL AND "decided_at" IS NULL) OR
+    ("status" IN ('approved', 'rejected') AND "decision" = "status" AND "decided_at" IS NOT NULL)
+);
