@@ -126,20 +126,22 @@ export class ApprovalsService {
       const now = new Date();
       const at = { now, ttlSeconds: this.ttlSeconds };
       const current = presentApproval(row, at);
+      /** The approval as stored now, announced with approval.resolved (decided, or its expiry stored). */
+      const resolved = async (): Promise<Approval> => {
+        const approval = presentApproval((await r.approvals.find(caller.tenant_id, scope.id, id))!, at);
+        emit({
+          type: 'approval.resolved',
+          scope_id: scope.id,
+          scope_ids: [scope.id],
+          entity_type: 'approval',
+          entity_id: id,
+          data: approval,
+        });
+        return approval;
+      };
       if (current.status === 'expired') {
         // Stored when first touched after expires_at, with its approval.resolved; answered 409 after the commit.
-        if (row.status === 'pending' && (await r.approvals.expire(caller.tenant_id, id, now))) {
-          const expired = presentApproval((await r.approvals.find(caller.tenant_id, scope.id, id))!, at);
-          emit({
-            type: 'approval.resolved',
-            scope_id: scope.id,
-            scope_ids: [scope.id],
-            entity_type: 'approval',
-            entity_id: id,
-            data: expired,
-          });
-          return expired;
-        }
+        if (row.status === 'pending' && (await r.approvals.expire(caller.tenant_id, id, now))) return resolved();
         return current;
       }
       if (row.status !== 'pending') throw alreadyDecided(row);
@@ -245,16 +247,7 @@ export class ApprovalsService {
           }),
         );
       }
-      const approval = presentApproval((await r.approvals.find(caller.tenant_id, scope.id, id))!, at);
-      emit({
-        type: 'approval.resolved',
-        scope_id: scope.id,
-        scope_ids: [scope.id],
-        entity_type: 'approval',
-        entity_id: id,
-        data: approval,
-      });
-      return approval;
+      return resolved();
     });
     if (outcome.status === 'expired') throw approvalExpired(outcome);
     return outcome;

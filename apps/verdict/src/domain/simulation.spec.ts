@@ -55,6 +55,10 @@ describe(applyChanges.name, () => {
       deciders: ['role-a'],
       priority: null,
       mode: 'enforce',
+      approvals_required: null,
+      escalate_after: null,
+      escalation_deciders: [],
+      approval_expires_after: null,
     });
     // The input state is left as it was.
     expect(state.rules).toHaveLength(1);
