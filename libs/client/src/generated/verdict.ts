@@ -524,6 +524,17 @@ export interface components {
              * @enum {string}
              */
             mode?: "enforce" | "shadow";
+            /**
+             * Format: int32
+             * @description Approval fields (docs/approvals.md "Quorum, escalation and expiry"), checked as the registry checks
+             *     them; they play no part in a verdict.
+             */
+            approvals_required?: number | null;
+            /** Format: int32 */
+            escalate_after?: number | null;
+            escalation_deciders?: components["schemas"]["SimulatedDeciderId"][] | null;
+            /** Format: int32 */
+            approval_expires_after?: number | null;
             /** @description Accepted as the registry does; it plays no part in a verdict. */
             author?: string;
             /** @enum {string} */
@@ -556,6 +567,17 @@ export interface components {
              * @enum {string}
              */
             mode?: "enforce" | "shadow";
+            /**
+             * Format: int32
+             * @description Approval fields (docs/approvals.md "Quorum, escalation and expiry"), checked as the registry checks
+             *     them; they play no part in a verdict.
+             */
+            approvals_required?: number | null;
+            /** Format: int32 */
+            escalate_after?: number | null;
+            escalation_deciders?: components["schemas"]["SimulatedDeciderId"][] | null;
+            /** Format: int32 */
+            approval_expires_after?: number | null;
             /** @description Accepted as the registry does; it plays no part in a verdict. */
             author?: string;
             /** @enum {string} */
