@@ -1,13 +1,16 @@
 import type { ConsultationRecord } from './consultation-record';
 import {
+  approvalAt,
   askingPrincipals,
   checkGrant,
   checkRequester,
   decided,
   isValidDecider,
   newApproval,
+  quorumReached,
   scopesNotCovered,
   triggersOf,
+  withApproval,
 } from './approval-rules';
 import { relayDelayMs } from '../services/outbox-relay.service';
 import type { ApprovalTerms } from '@arbiter/policy';
@@ -213,6 +216,82 @@ describe(decided.name, () => {
       consumed_by: null,
     });
     expect(decided(pending, { decider: 'hum-9', body: { decision: 'reject' }, now, validitySeconds: 600 }).authorizes_until).toBeNull();
+  });
+});
+
+describe(approvalAt.name, () => {
+  const requested = new Date('2026-03-01T10:00:00Z');
+
+  it('answers a pending approval as expired from expires_at on, and leaves a decided one alone', () => {
+    const pending = newApproval({ id: 'apr-1', record: record(), now: requested, terms });
+    expect(approvalAt(pending, new Date('2026-03-02T09:59:59.999Z'), 60).status).toBe('pending');
+    expect(approvalAt(pending, new Date('2026-03-02T10:00:00.000Z'), 60).status).toBe('expired');
+    const approved = decided(pending, { decider: 'hum-9', body: { decision: 'approve' }, now: requested, validitySeconds: 60 });
+    expect(approvalAt(approved, new Date('2027-01-01T00:00:00Z'), 60).status).toBe('approved');
+  });
+
+  it('gives an approval stored before quorum and expiry their defaults, expiring ttlSeconds after its request', () => {
+    const {
+      approvals_required: _q,
+      approvals: _a,
+      expires_at: _e,
+      escalates_at: _s,
+      escalation_deciders: _d,
+      ...older
+    } = newApproval({
+      id: 'apr-1',
+      record: record(),
+      now: requested,
+      terms,
+    });
+    const sut = approvalAt(older as never, new Date('2026-03-01T10:00:59Z'), 60);
+    expect(sut).toMatchObject({
+      status: 'pending',
+      approvals_required: 1,
+      approvals: [],
+      expires_at: '2026-03-01T10:01:00.000Z',
+      escalates_at: null,
+      escalation_deciders: [],
+    });
+    expect(approvalAt(older as never, new Date('2026-03-01T10:01:00Z'), 60).status).toBe('expired');
+  });
+});
+
+describe(withApproval.name, () => {
+  const now = new Date('2026-03-01T10:30:00Z');
+  const pending = newApproval({ id: 'apr-1', record: record(), now: new Date(), terms: { ...terms, approvals_required: 2 } });
+
+  it('appends distinct deciders until the quorum is reached', () => {
+    const one = withApproval(pending, { decider: 'hum-8', notes: 'seen', now });
+    expect(one.approvals).toEqual([{ decider: 'hum-8', decided_at: '2026-03-01T10:30:00.000Z', notes: 'seen' }]);
+    expect(quorumReached(one)).toBe(false);
+    const two = withApproval(one, { decider: 'hum-9', now });
+    expect(two.approvals.map((a) => a.decider)).toEqual(['hum-8', 'hum-9']);
+    expect(quorumReached(two)).toBe(true);
+  });
+
+  it('refuses the same decider twice with 409 already_approved_by_you', () => {
+    const one = withApproval(pending, { decider: 'hum-8', now });
+    expect(() => withApproval(one, { decider: 'hum-8', now })).toThrow(
+      expect.objectContaining({ status: 409, code: 'already_approved_by_you' }),
+    );
+  });
+});
+
+describe('isValidDecider with escalation', () => {
+  const approval = {
+    candidate_deciders: ['role-finance'],
+    requester: 'agn-1',
+    requester_principal: 'hum-1',
+    escalates_at: '2026-03-01T11:00:00.000Z',
+    escalation_deciders: ['role-director', 'hum-1'],
+  };
+
+  it('admits an escalation decider from escalates_at on, never one of the principals that asked', () => {
+    const director = { id: 'hum-7', roles: ['role-director'] };
+    expect(isValidDecider(approval, director, undefined, new Date('2026-03-01T10:59:59Z'))).toBe(false);
+    expect(isValidDecider(approval, director, undefined, new Date('2026-03-01T11:00:00Z'))).toBe(true);
+    expect(isValidDecider(approval, { id: 'hum-1', roles: [] }, undefined, new Date('2026-03-02T00:00:00Z'))).toBe(false);
   });
 });
 
