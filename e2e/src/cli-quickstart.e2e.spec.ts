@@ -206,7 +206,10 @@ describe('arbiter quickstart, check, scopes and approvals', () => {
     const approvalId = requested.json<{ id: string }>().id;
     // The agent's key may not decide; the approver's (the file's, for `decide`) may.
     expect((await user({ ARBITER_API_KEY: first.ARBITER_AGENT_KEY })('approvals', 'decide', approvalId, '--approve')).code).toBe(1);
-    expect((await user()('approvals', 'list', '--status', 'pending')).stdout).toContain(approvalId);
+    const pending = (await user()('approvals', 'list', '--status', 'pending')).stdout;
+    expect(pending).toContain(approvalId);
+    // Its quorum and expiry (docs/approvals.md "Quorum, escalation and expiry").
+    expect(pending).toContain(`approvals 0/1, expires ${requested.json<{ expires_at: string }>().expires_at}`);
     const decided = await user()('approvals', 'decide', approvalId, '--approve', '--notes', 'checked');
     expect(decided).toMatchObject({ code: 0, stdout: expect.stringContaining(`approval ${approvalId} approved`) });
     const allowed = await user()(...third, '--json');

@@ -36,8 +36,12 @@ export async function listScopes(ctx: CommandContext, opts: ServiceFlags): Promi
   return EXIT.ok;
 }
 
+/** Quorum and expiry (docs/approvals.md "Quorum, escalation and expiry"): `approvals 1/2, expires …` while pending. */
+const approvalState = (a: Approval) =>
+  a.status === 'pending' ? `  approvals ${a.approvals.length}/${a.approvals_required}, expires ${a.expires_at}` : '';
+
 const approvalLine = (a: Approval) =>
-  `${a.id}  ${a.status}  ${a.intended_action} on ${a.intended_resource}  consultation ${a.consultation_id}  deciders: ${a.candidate_deciders.join(', ') || '-'}${a.decider ? `  decided by ${a.decider}` : ''}`;
+  `${a.id}  ${a.status}  ${a.intended_action} on ${a.intended_resource}  consultation ${a.consultation_id}  deciders: ${a.candidate_deciders.join(', ') || '-'}${approvalState(a)}${a.decider ? `  decided by ${a.decider}` : ''}`;
 
 export async function requestApproval(
   ctx: CommandContext,
