@@ -100,6 +100,18 @@ describe(verifyEvidencePack.name, () => {
     expect((await failed(q))[0].message).toContain('status approved contradicts decision reject');
   });
 
+  it('passes an expired approval (undecided), and fails one that carries a decision', async () => {
+    const p = pack();
+    Object.assign(p.approvals[0], { status: 'expired', decider: null, decision: null, decider_notes: null, decided_at: null });
+    expect(await failed(p)).toEqual([]);
+    const q = pack();
+    q.approvals[0].status = 'expired';
+    expect((await failed(q))[0]).toMatchObject({
+      check: 'approval.apr-1',
+      message: expect.stringContaining('it is expired but carries a decision'),
+    });
+  });
+
   it('refuses a file that is not a pack', async () => {
     expect(await failed({ consultation: {} })).toEqual([
       { check: 'format', status: 'fail', message: expect.stringContaining('not an evidence pack') },

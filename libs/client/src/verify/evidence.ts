@@ -301,9 +301,11 @@ export async function verifyEvidencePack(pack: unknown, opts: VerifyEvidenceOpti
       problems.push("intended_parameters are not the consultation's parameters");
     const foreign = (a.triggers ?? []).filter((t) => !triggers.has(t.rule_version_id));
     if (foreign.length) problems.push(`triggers ${foreign.map((t) => t.rule_version_id).join(', ')} did not trigger the consultation`);
-    if (a.status !== 'pending' && (!a.decider || !a.decision || !a.decided_at))
+    // Pending and expired (docs/approvals.md "Quorum, escalation and expiry") are undecided: no decider, no decision.
+    const undecided = a.status === 'pending' || a.status === 'expired';
+    if (!undecided && (!a.decider || !a.decision || !a.decided_at))
       problems.push(`it is ${a.status} without decider, decision and decided_at`);
-    if (a.status === 'pending' && (a.decider || a.decision)) problems.push('it is pending but carries a decision');
+    if (undecided && (a.decider || a.decision)) problems.push(`it is ${a.status} but carries a decision`);
     if ((a.status === 'approved' && a.decision !== 'approve') || (a.status === 'rejected' && a.decision !== 'reject'))
       problems.push(`status ${a.status} contradicts decision ${a.decision}`);
     if (problems.length) report.fail(`approval.${a.id}`, problems.join('; '));
