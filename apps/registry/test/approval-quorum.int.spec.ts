@@ -141,6 +141,20 @@ describe('registry approvals: quorum, escalation and expiry', () => {
     expect(late.body.detail).toMatch(/already decided/);
   });
 
+  it('keeps the terms frozen at the request when the rule is edited afterwards', async () => {
+    const edited = (
+      await admin
+        .post(`/api/v1/scopes/${scopeId}/rules`, { ...QUORUM_RULE, directive: 'Edited later: two approvals, then one' })
+        .expect(201)
+    ).body;
+    const apr = await open(edited.id);
+    await admin
+      .put(`/api/v1/scopes/${scopeId}/rules/${edited.id}`, { directive: 'Edited later: one approval', severity: 'REQUIRES_APPROVAL' })
+      .expect(200);
+    const first = await decide(finance[0].api, apr.id, { decision: 'approved' }).expect(200);
+    expect(first.body).toMatchObject({ status: 'pending', approvals_required: 2, expires_at: apr.expires_at });
+  });
+
   it('rejects with one rejection, also after an approval', async () => {
     const apr = await open();
     await decide(finance[0].api, apr.id, { decision: 'approved' }).expect(200);
