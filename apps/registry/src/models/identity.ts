@@ -93,6 +93,8 @@ export interface Principal {
   roles: string[];
   active: boolean;
   status: 'active' | 'deactivated';
+  /** Where approval notifications are sent (human principals only); null when none. */
+  email: string | null;
   created_at: string;
   updated_at: string;
   created_by: string | null;
@@ -106,6 +108,8 @@ export interface CreatePrincipalBody {
   roles?: RoleId[];
   /** Platform admins name the tenant; tenant admins create in their own. */
   tenant_id?: string;
+  /** Human principals only: where approval notifications are sent (docs/approvals.md "Notifications"). @maxLength 254 */
+  email?: string;
 }
 
 export interface UpdatePrincipalBody {
@@ -114,6 +118,8 @@ export interface UpdatePrincipalBody {
   roles?: RoleId[];
   /** @minLength 1 @maxLength 200 */
   name?: string;
+  /** Human principals only; null removes it. @maxLength 254 */
+  email?: string | null;
 }
 
 /**

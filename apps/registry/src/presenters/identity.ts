@@ -25,6 +25,7 @@ export function presentPrincipal(row: PrincipalRow): Principal {
     roles: row.roles,
     active: row.active,
     status: row.active ? 'active' : 'deactivated',
+    email: row.email,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
     created_by: row.created_by,

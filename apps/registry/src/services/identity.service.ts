@@ -27,9 +27,17 @@ import type {
   UpdatePrincipalBody,
   UpdateTenantBody,
 } from '../models/identity';
-import { conflict, notFound, unprocessable } from '../domain/errors';
+import { badRequest, conflict, notFound, unprocessable } from '../domain/errors';
+import { isEmailAddress } from '../domain/email-address';
 import { presentKey, presentPrincipal, presentTenant } from '../presenters/identity';
 import { readPage, toPage, type PageQuery } from '../domain/pagination';
+
+/** docs/identity.md "Resources": an email address is a human's, and syntactically an address (domain/email-address.ts). */
+function checkEmail(kind: string, email: string | undefined): void {
+  if (email === undefined) return;
+  if (kind !== 'human') throw badRequest('body.email: only human principals have an email address');
+  if (!isEmailAddress(email)) throw badRequest('body.email: not a valid email address (local-part@domain, no spaces or names)');
+}
 
 const forbidden = (message: string) => new AppError(403, 'forbidden', message);
 
@@ -130,11 +138,13 @@ export class IdentityService {
   async createPrincipal(caller: AuthenticatedIdentity, body: CreatePrincipalBody): Promise<Principal> {
     const tenantId = await this.targetTenant(caller, body.tenant_id);
     if (!hasPermission(caller, 'platform_admin')) refuseScopeRestricted(caller, 'create principals');
+    checkEmail(body.kind, body.email);
     const row = await this.repo.createPrincipal(tenantId, {
       id: newId(body.kind === 'agent' ? 'agn-' : 'hum-'),
       kind: body.kind,
       name: body.name,
       roles: unique(body.roles ?? []),
+      email: body.email ?? null,
       created_by: caller.principal.id,
     });
     await this.stateChanged(tenantId, 'principal.created');
@@ -156,7 +166,9 @@ export class IdentityService {
 
   async updatePrincipal(caller: AuthenticatedIdentity, id: string, body: UpdatePrincipalBody): Promise<Principal> {
     const tenant = await this.targetTenant(caller, await this.tenantOfPrincipalFor(caller, id));
-    if (!(await this.repo.findPrincipal(tenant, id))) throw notFound('Principal', id);
+    const existing = await this.repo.findPrincipal(tenant, id);
+    if (!existing) throw notFound('Principal', id);
+    if (body.email !== undefined && body.email !== null) checkEmail(existing.kind, body.email);
     if (id === caller.principal.id && body.active === false) throw unprocessable('A principal cannot deactivate itself');
     if (!hasPermission(caller, 'platform_admin')) {
       refuseScopeRestricted(caller, 'change principals');
@@ -166,6 +178,7 @@ export class IdentityService {
       ...(body.active !== undefined ? { active: body.active } : {}),
       ...(body.roles !== undefined ? { roles: unique(body.roles) } : {}),
       ...(body.name !== undefined ? { name: body.name } : {}),
+      ...(body.email !== undefined ? { email: body.email } : {}),
     });
     await this.invalidate({ type: 'principal', principal_id: id });
     await this.stateChanged(tenant, 'principal.updated');

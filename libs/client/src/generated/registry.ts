@@ -2095,6 +2095,8 @@ export interface components {
             active: boolean;
             /** @enum {string} */
             status: "active" | "deactivated";
+            /** @description Where approval notifications are sent (human principals only); null when none. */
+            email: string | null;
             /** @example 2026-11-26T09:30:00.000Z */
             created_at: string;
             /** @example 2026-11-26T09:30:00.000Z */
@@ -2115,6 +2117,8 @@ export interface components {
              * @example tnt-0f3a9c1e5b7d2a4c6e8f0a1b
              */
             tenant_id?: string;
+            /** @description Human principals only: where approval notifications are sent (docs/approvals.md "Notifications"). */
+            email?: string;
         };
         Page_Principal_: {
             items: components["schemas"]["Principal"][];
@@ -2129,6 +2133,8 @@ export interface components {
             roles?: components["schemas"]["RoleId"][];
             /** @example payments */
             name?: string;
+            /** @description Human principals only; null removes it. */
+            email?: string | null;
         };
         Page_Override_: {
             items: components["schemas"]["Override"][];
@@ -7879,6 +7885,7 @@ export interface operations {
                      *           ],
                      *           "active": true,
                      *           "status": "active",
+                     *           "email": "string",
                      *           "created_at": "2026-11-26T09:30:00.000Z",
                      *           "updated_at": "2026-11-26T09:30:00.000Z",
                      *           "created_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b"
@@ -7964,7 +7971,8 @@ export interface operations {
                  *       "roles": [
                  *         "role-cfo"
                  *       ],
-                 *       "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b"
+                 *       "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
+                 *       "email": "string"
                  *     }
                  */
                 "application/json": components["schemas"]["CreatePrincipalBody"];
@@ -7988,6 +7996,7 @@ export interface operations {
                      *       ],
                      *       "active": true,
                      *       "status": "active",
+                     *       "email": "string",
                      *       "created_at": "2026-11-26T09:30:00.000Z",
                      *       "updated_at": "2026-11-26T09:30:00.000Z",
                      *       "created_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b"
@@ -8125,6 +8134,7 @@ export interface operations {
                      *       ],
                      *       "active": true,
                      *       "status": "active",
+                     *       "email": "string",
                      *       "created_at": "2026-11-26T09:30:00.000Z",
                      *       "updated_at": "2026-11-26T09:30:00.000Z",
                      *       "created_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b"
@@ -8223,7 +8233,8 @@ export interface operations {
                  *       "roles": [
                  *         "role-cfo"
                  *       ],
-                 *       "name": "payments"
+                 *       "name": "payments",
+                 *       "email": "string"
                  *     }
                  */
                 "application/json": components["schemas"]["UpdatePrincipalBody"];
@@ -8247,6 +8258,7 @@ export interface operations {
                      *       ],
                      *       "active": true,
                      *       "status": "active",
+                     *       "email": "string",
                      *       "created_at": "2026-11-26T09:30:00.000Z",
                      *       "updated_at": "2026-11-26T09:30:00.000Z",
                      *       "created_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b"
