@@ -296,6 +296,23 @@ const models: TsoaRoute.Models = {
         "additionalProperties": false,
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "ChatWebhook": {
+        "dataType": "refObject",
+        "properties": {
+            "url": {"dataType":"string","required":true,"validators":{"minLength":{"value":1},"maxLength":{"value":2048}}},
+            "format": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["slack"]},{"dataType":"enum","enums":["teams"]}],"required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "ApprovalNotificationSettings": {
+        "dataType": "refObject",
+        "properties": {
+            "chat_webhooks": {"dataType":"array","array":{"dataType":"refObject","ref":"ChatWebhook"},"validators":{"maxItems":{"value":20}}},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "TenantSettings": {
         "dataType": "refObject",
         "properties": {
@@ -306,6 +323,7 @@ const models: TsoaRoute.Models = {
             "max_resolve_rounds": {"dataType":"integer","validators":{"minimum":{"value":1},"maximum":{"value":100}}},
             "rate_limit": {"ref":"RateLimitSettings"},
             "precedence": {"dataType":"string"},
+            "approval_notifications": {"ref":"ApprovalNotificationSettings"},
         },
         "additionalProperties": false,
     },

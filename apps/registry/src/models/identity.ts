@@ -48,6 +48,27 @@ export interface TenantSettings {
    */
   rate_limit?: RateLimitSettings;
   precedence?: string;
+  /** Who hears of new and escalated approvals besides the deciders' email (docs/approvals.md "Notifications"). */
+  approval_notifications?: ApprovalNotificationSettings;
+}
+
+export interface ApprovalNotificationSettings {
+  /**
+   * Chat incoming webhooks that get one message per new approval and per escalation (no approve button).
+   * @maxItems 20
+   */
+  chat_webhooks?: ChatWebhook[];
+}
+
+export interface ChatWebhook {
+  /**
+   * The incoming webhook's URL: http or https, a public address (the rules of webhook destinations, docs/webhooks.md "Destinations").
+   * @minLength 1
+   * @maxLength 2048
+   */
+  url: string;
+  /** `slack`: Slack's incoming-webhook JSON (`text`, `blocks`); `teams`: a Microsoft Teams MessageCard. */
+  format: 'slack' | 'teams';
 }
 
 export interface Tenant {

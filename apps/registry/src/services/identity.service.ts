@@ -60,11 +60,14 @@ export class IdentityService {
     private readonly redis: Redis,
     private readonly logger: Logger,
     private readonly stateChanged: StateChanged = async () => undefined,
+    /** Checks a chat webhook URL as webhook destinations are checked; answers the problem, or null (docs/webhooks.md "Destinations"). */
+    private readonly chatUrlProblem: (url: string) => Promise<string | null> = async () => null,
   ) {}
 
   // --- tenants -------------------------------------------------------------------------------
 
   async createTenant(caller: AuthenticatedIdentity, body: CreateTenantBody): Promise<Tenant> {
+    await this.checkSettings(body.settings);
     try {
       const row = await this.repo.createTenant({
         id: newId('tnt-'),
@@ -105,10 +108,20 @@ export class IdentityService {
       }
       if (settings && stored !== undefined) settings = { ...settings, rate_limit: stored };
     }
+    await this.checkSettings(settings);
     const row = await this.repo.updateTenant(tenant.id, { name: body.name, settings });
     await this.invalidate({ type: 'tenant', tenant_id: id });
     await this.stateChanged(tenant.id, 'tenant.updated');
     return presentTenant(row);
+  }
+
+  /** What the body's types cannot say about settings: each chat webhook URL is a destination webhooks may reach. */
+  private async checkSettings(settings: TenantSettings | undefined): Promise<void> {
+    const hooks = settings?.approval_notifications?.chat_webhooks ?? [];
+    for (const [i, hook] of hooks.entries()) {
+      const problem = await this.chatUrlProblem(hook.url);
+      if (problem) throw badRequest(`body.settings.approval_notifications.chat_webhooks.${i}.url: ${problem}`);
+    }
   }
 
   private async visibleTenant(caller: AuthenticatedIdentity, id: string) {

@@ -1244,6 +1244,22 @@ export interface components {
             /** Format: int32 */
             burst?: number;
         };
+        ChatWebhook: {
+            /**
+             * @description The incoming webhook's URL: http or https, a public address (the rules of webhook destinations, docs/webhooks.md "Destinations").
+             * @example https://hooks.example.com/arbiter
+             */
+            url: string;
+            /**
+             * @description `slack`: Slack's incoming-webhook JSON (`text`, `blocks`); `teams`: a Microsoft Teams MessageCard.
+             * @enum {string}
+             */
+            format: "slack" | "teams";
+        };
+        ApprovalNotificationSettings: {
+            /** @description Chat incoming webhooks that get one message per new approval and per escalation (no approve button). */
+            chat_webhooks?: components["schemas"]["ChatWebhook"][];
+        };
         /** @description Tenant settings read by the verdict gateway and the ledger (docs/verdicts.md). */
         TenantSettings: {
             scope_schema?: {
@@ -1268,6 +1284,8 @@ export interface components {
              */
             rate_limit?: components["schemas"]["RateLimitSettings"];
             precedence?: string;
+            /** @description Who hears of new and escalated approvals besides the deciders' email (docs/approvals.md "Notifications"). */
+            approval_notifications?: components["schemas"]["ApprovalNotificationSettings"];
         };
         Tenant: {
             /**
@@ -4379,7 +4397,15 @@ export interface operations {
                      *               "requests_per_minute": 1,
                      *               "burst": 1
                      *             },
-                     *             "precedence": "string"
+                     *             "precedence": "string",
+                     *             "approval_notifications": {
+                     *               "chat_webhooks": [
+                     *                 {
+                     *                   "url": "https://hooks.example.com/arbiter",
+                     *                   "format": "slack"
+                     *                 }
+                     *               ]
+                     *             }
                      *           },
                      *           "status": "active",
                      *           "created_at": "2026-11-26T09:30:00.000Z",
@@ -4507,7 +4533,15 @@ export interface operations {
                  *           "requests_per_minute": 1,
                  *           "burst": 1
                  *         },
-                 *         "precedence": "string"
+                 *         "precedence": "string",
+                 *         "approval_notifications": {
+                 *           "chat_webhooks": [
+                 *             {
+                 *               "url": "https://hooks.example.com/arbiter",
+                 *               "format": "slack"
+                 *             }
+                 *           ]
+                 *         }
                  *       }
                  *     }
                  */
@@ -4569,7 +4603,15 @@ export interface operations {
                      *           "requests_per_minute": 1,
                      *           "burst": 1
                      *         },
-                     *         "precedence": "string"
+                     *         "precedence": "string",
+                     *         "approval_notifications": {
+                     *           "chat_webhooks": [
+                     *             {
+                     *               "url": "https://hooks.example.com/arbiter",
+                     *               "format": "slack"
+                     *             }
+                     *           ]
+                     *         }
                      *       },
                      *       "status": "active",
                      *       "created_at": "2026-11-26T09:30:00.000Z",
@@ -4760,7 +4802,15 @@ export interface operations {
                      *           "requests_per_minute": 1,
                      *           "burst": 1
                      *         },
-                     *         "precedence": "string"
+                     *         "precedence": "string",
+                     *         "approval_notifications": {
+                     *           "chat_webhooks": [
+                     *             {
+                     *               "url": "https://hooks.example.com/arbiter",
+                     *               "format": "slack"
+                     *             }
+                     *           ]
+                     *         }
                      *       },
                      *       "status": "active",
                      *       "created_at": "2026-11-26T09:30:00.000Z",
@@ -4901,7 +4951,15 @@ export interface operations {
                  *           "requests_per_minute": 1,
                  *           "burst": 1
                  *         },
-                 *         "precedence": "string"
+                 *         "precedence": "string",
+                 *         "approval_notifications": {
+                 *           "chat_webhooks": [
+                 *             {
+                 *               "url": "https://hooks.example.com/arbiter",
+                 *               "format": "slack"
+                 *             }
+                 *           ]
+                 *         }
                  *       }
                  *     }
                  */
@@ -4963,7 +5021,15 @@ export interface operations {
                      *           "requests_per_minute": 1,
                      *           "burst": 1
                      *         },
-                     *         "precedence": "string"
+                     *         "precedence": "string",
+                     *         "approval_notifications": {
+                     *           "chat_webhooks": [
+                     *             {
+                     *               "url": "https://hooks.example.com/arbiter",
+                     *               "format": "slack"
+                     *             }
+                     *           ]
+                     *         }
                      *       },
                      *       "status": "active",
                      *       "created_at": "2026-11-26T09:30:00.000Z",
