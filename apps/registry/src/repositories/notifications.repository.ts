@@ -32,7 +32,7 @@ export interface DispatchedNotification {
 export class NotificationsRepository {
   constructor(private readonly db: Db) {}
 
-  /** One row per (event, reason, channel, recipient): routing an event again adds nothing. */
+  /** One row per (approval, reason, channel, recipient): routing the approval again adds only what is new. */
   async createMany(tenantId: TenantId, rows: NewNotification[]): Promise<number> {
     if (!rows.length) return 0;
     const res = await this.db.approvalNotification.createMany({

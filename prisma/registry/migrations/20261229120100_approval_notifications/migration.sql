@@ -33,9 +33,9 @@ CREATE TABLE "approval_notifications" (
     CONSTRAINT "approval_notifications_flow_check" CHECK ("flow" IN ('verdict', 'registry')),
     CONSTRAINT "approval_notifications_event_id_fkey" FOREIGN KEY ("event_id") REFERENCES "events"("id") ON DELETE RESTRICT ON UPDATE CASCADE
 );
--- One notification per (event, reason, channel, recipient): routing an event twice adds nothing.
-CREATE UNIQUE INDEX "approval_notifications_event_id_reason_channel_recipient_key"
-    ON "approval_notifications"("event_id", "reason", "channel", "recipient");
-CREATE INDEX "approval_notifications_tenant_id_approval_id_idx" ON "approval_notifications"("tenant_id", "approval_id");
+-- One notification per (approval, reason, channel, recipient): an approval.requested event recorded again for the
+-- same approval (under another idempotency key) notifies nobody twice; it may only add what is new (an escalation).
+CREATE UNIQUE INDEX "approval_notifications_tenant_id_flow_approval_id_reason_channel_recipient_key"
+    ON "approval_notifications"("tenant_id", "flow", "approval_id", "reason", "channel", "recipient");
 -- The relay's scan for due notifications.
 CREATE INDEX "approval_notifications_due_idx" ON "approval_notifications"("next_attempt_at") WHERE "status" = 'pending';
