@@ -1,0 +1,107 @@
+import request from 'supertest';
+import { createPrincipalWithKey, createTenantWithAdmin, startTestRegistry, type RegistryHarness } from './harness';
+
+const hooks = (...chat: object[]) => ({ approval_notifications: { chat_webhooks: chat } });
+
+/**
+ * `settings.approval_notifications.chat_webhooks` (docs/registry.md "Tenant settings") is checked as webhook
+ * destinations are (docs/webhooks.md "Destinations"); without SMTP_URL no email notification is written
+ * (docs/approvals.md "Notifications").
+ */
+describe('approval notification settings', () => {
+  describe('on a registry that refuses private destinations, without SMTP_URL', () => {
+    let h: RegistryHarness;
+    beforeAll(async () => {
+      h = await startTestRegistry({ WEBHOOK_ALLOW_PRIVATE: 'false' });
+    });
+    afterAll(() => h.stop());
+
+    const create = (slug: string, settings: object) =>
+      request(h.url).post('/api/v1/tenants').set('Authorization', `Bearer ${h.adminKey}`).send({ name: slug, slug, settings });
+
+    it('keeps chat webhooks with a public address', async () => {
+      const res = await create(
+        'chat-ok',
+        hooks({ url: 'https://93.184.215.14/hooks/abc', format: 'slack' }, { url: 'https://93.184.215.14/t', format: 'teams' }),
+      );
+      expect(res.status).toBe(201);
+      expect(res.body.settings.approval_notifications.chat_webhooks).toHaveLength(2);
+    });
+
+    it.each([
+      ['an unknown format', { url: 'https://93.184.215.14/h', format: 'discord' }, /chat_webhooks.*format/, 400],
+      ['a missing url (422, as every missing field)', { format: 'slack' }, /chat_webhooks.*url/, 422],
+      [
+        'a scheme other than http(s)',
+        { url: 'ftp://93.184.215.14/h', format: 'slack' },
+        /chat_webhooks\.0\.url: url must use http or https/,
+        400,
+      ],
+      [
+        'credentials in the url',
+        { url: 'https://u:p@93.184.215.14/h', format: 'teams' },
+        /chat_webhooks\.0\.url: url must not carry credentials/,
+        400,
+      ],
+      ['a loopback address', { url: 'http://127.0.0.1:8080/h', format: 'slack' }, /chat_webhooks\.0\.url: .*loopback/, 400],
+      ['a cloud metadata address', { url: 'http://169.254.169.254/latest', format: 'teams' }, /chat_webhooks\.0\.url: .*link-local/, 400],
+    ])('refuses %s naming the field, on create and on PATCH', async (_what, hook, detail, status) => {
+      const res = await create(`chat-bad-${Math.random().toString(16).slice(2, 8)}`, hooks(hook));
+      expect(res.status).toBe(status);
+      expect(res.body.detail).toMatch(detail);
+      const t = await createTenantWithAdmin(h, `chat-patch-${Math.random().toString(16).slice(2, 8)}`);
+      const patched = await request(h.url)
+        .patch(`/api/v1/tenants/${t.tenant.id}`)
+        .set('Authorization', `Bearer ${t.admin.key}`)
+        .send({ settings: hooks(hook) });
+      expect(patched.status).toBe(status);
+      expect(patched.body.detail).toMatch(detail);
+    });
+
+    it('writes chat notifications but no email row when SMTP_URL is unset', async () => {
+      const t = await createTenantWithAdmin(h, 'no-smtp', hooks({ url: 'https://93.184.215.14/hooks/abc', format: 'slack' }));
+      const auth = { Authorization: `Bearer ${t.admin.key}` };
+      await request(h.url)
+        .post('/api/v1/principals')
+        .set(auth)
+        .send({ kind: 'human', name: 'fin', roles: ['role-fin'], email: 'fin@example.test' })
+        .expect(201);
+      const scope = (await request(h.url).post('/api/v1/scopes').set(auth).send({ name: 'main' }).expect(201)).body.id;
+      const rule = (
+        await request(h.url)
+          .post(`/api/v1/scopes/${scope}/rules`)
+          .set(auth)
+          .send({ directive: 'Finance decides', severity: 'REQUIRES_APPROVAL', deciders: ['role-fin'] })
+          .expect(201)
+      ).body.id;
+      const requester = await createPrincipalWithKey(h, t.admin.key, { permissions: ['write', 'read'] });
+      const approval = (
+        await request(h.url)
+          .post(`/api/v1/scopes/${scope}/approvals`)
+          .set('Authorization', `Bearer ${requester.key}`)
+          .send({ trigger_id: rule, intended_action: 'pay' })
+          .expect(201)
+      ).body;
+      const rows = await h.registry.ctx.prisma.approvalNotification.findMany({ where: { approval_id: approval.id } });
+      expect(rows.map((r) => [r.reason, r.channel, r.recipient, r.status])).toEqual([
+        ['requested', 'slack', 'https://93.184.215.14/hooks/abc', 'pending'],
+      ]);
+    });
+  });
+
+  describe('on a registry that allows private destinations (tests, the embedded default)', () => {
+    let h: RegistryHarness;
+    beforeAll(async () => {
+      h = await startTestRegistry({ WEBHOOK_ALLOW_PRIVATE: 'true' });
+    });
+    afterAll(() => h.stop());
+
+    it('keeps a loopback receiver', async () => {
+      const res = await request(h.url)
+        .post('/api/v1/tenants')
+        .set('Authorization', `Bearer ${h.adminKey}`)
+        .send({ name: 'loop', slug: 'loop', settings: hooks({ url: 'http://127.0.0.1:9/hook', format: 'teams' }) });
+      expect(res.status).toBe(201);
+    });
+  });
+});
