@@ -4,7 +4,7 @@ import { createPrincipalWithKey, createTenantWithAdmin, startTestRegistry, type 
 const hooks = (...chat: object[]) => ({ approval_notifications: { chat_webhooks: chat } });
 
 /**
- * `settings.approval_notifications.chat_webhooks` (docs/registry.md "Tenant settings") is checked as webhook
+ * `settings.approval_notifications.chat_webhooks` (docs/registry.md "Resources and endpoints") is checked as webhook
  * destinations are (docs/webhooks.md "Destinations"); without SMTP_URL no email notification is written
  * (docs/approvals.md "Notifications").
  */
