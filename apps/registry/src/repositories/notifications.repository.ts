@@ -1,7 +1,7 @@
 import type { TenantId } from '@arbiter/auth';
 import type { ApprovalNotification as NotificationRow } from '../generated/prisma/client';
 import type { RoutedPerson } from '../domain/approval-notifications';
-import type { Db } from './db';
+import { leaseDue, startAttemptOn, type Db } from './db';
 
 export type { NotificationRow };
 
@@ -84,20 +84,7 @@ export class NotificationsAnyTenantRepository {
 
   /** Due notifications not handed out (or whose lease ran out), leased to the caller; SKIP LOCKED, as deliveries. */
   dispatchDue(limit: number, leaseMs: number): Promise<DispatchedNotification[]> {
-    return this.db.$queryRawUnsafe<DispatchedNotification[]>(
-      `UPDATE "approval_notifications" AS n
-          SET "dispatched_until" = now() + ($2::int * interval '1 millisecond')
-        WHERE n."id" IN (
-              SELECT "id" FROM "approval_notifications"
-               WHERE "status" = 'pending' AND "next_attempt_at" <= now()
-                 AND ("dispatched_until" IS NULL OR "dispatched_until" <= now())
-               ORDER BY "next_attempt_at", "id"
-               LIMIT $1
-               FOR UPDATE SKIP LOCKED)
-      RETURNING n."id", n."attempt_count"`,
-      limit,
-      leaseMs,
-    );
+    return leaseDue(this.db, 'approval_notifications', limit, leaseMs);
   }
 
   /** Ends the lease of notifications the caller could not enqueue. */
@@ -120,15 +107,8 @@ export class NotificationsAnyTenantRepository {
   }
 
   /** Attempt `attempt` starts: the count moves to it, and the row is not due again before `inflightMs`. */
-  async startAttempt(id: string, attempt: number, inflightMs: number): Promise<void> {
-    await this.db.$executeRawUnsafe(
-      `UPDATE "approval_notifications"
-          SET "attempt_count" = $2, "next_attempt_at" = now() + ($3::int * interval '1 millisecond'), "dispatched_until" = NULL, "updated_at" = now()
-        WHERE "id" = $1`,
-      id,
-      attempt,
-      inflightMs,
-    );
+  startAttempt(id: string, attempt: number, inflightMs: number): Promise<void> {
+    return startAttemptOn(this.db, 'approval_notifications', id, attempt, inflightMs);
   }
 
   /** Records attempt `attempt`'s result while it is still the current one; `retryInMs` null: no further attempt. */
