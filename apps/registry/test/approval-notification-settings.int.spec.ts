@@ -58,6 +58,20 @@ describe('approval notification settings', () => {
       expect(patched.body.detail).toMatch(detail);
     });
 
+    it('shows a chat webhook URL (a bearer secret) only to admins; other keys of the tenant see its origin', async () => {
+      const url = 'https://93.184.215.14/services/T000/B000/secret-token';
+      const t = await createTenantWithAdmin(h, 'chat-mask', hooks({ url, format: 'slack' }));
+      const reader = await createPrincipalWithKey(h, t.admin.key, { kind: 'agent', permissions: ['read', 'check'] });
+      const get = (key: string) => request(h.url).get(`/api/v1/tenants/${t.tenant.id}`).set('Authorization', `Bearer ${key}`).expect(200);
+      const list = (key: string) => request(h.url).get('/api/v1/tenants').set('Authorization', `Bearer ${key}`).expect(200);
+      expect((await get(t.admin.key)).body.settings.approval_notifications.chat_webhooks).toEqual([{ url, format: 'slack' }]);
+      for (const res of [await get(reader.key), await list(reader.key)]) {
+        const text = JSON.stringify(res.body);
+        expect(text).not.toContain('secret-token');
+        expect(text).toContain('"url":"https://93.184.215.14/…"');
+      }
+    });
+
     it('writes chat notifications but no email row when SMTP_URL is unset', async () => {
       const t = await createTenantWithAdmin(h, 'no-smtp', hooks({ url: 'https://93.184.215.14/hooks/abc', format: 'slack' }));
       const auth = { Authorization: `Bearer ${t.admin.key}` };

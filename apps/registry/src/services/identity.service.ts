@@ -87,11 +87,12 @@ export class IdentityService {
   async listTenants(caller: AuthenticatedIdentity, q: PageQuery): Promise<Page<Tenant>> {
     const { limit, after } = readPage(q);
     const only = hasPermission(caller, 'platform_admin') ? undefined : caller.tenant_id;
-    return toPage(await this.repo.listTenants(limit, after, only), limit, presentTenant);
+    const admin = hasPermission(caller, 'admin');
+    return toPage(await this.repo.listTenants(limit, after, only), limit, (row) => presentTenant(row, admin));
   }
 
   async getTenant(caller: AuthenticatedIdentity, id: string): Promise<Tenant> {
-    return presentTenant(await this.visibleTenant(caller, id));
+    return presentTenant(await this.visibleTenant(caller, id), hasPermission(caller, 'admin'));
   }
 
   async updateTenant(caller: AuthenticatedIdentity, id: string, body: UpdateTenantBody): Promise<Tenant> {
