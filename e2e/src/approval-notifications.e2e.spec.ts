@@ -258,6 +258,21 @@ describe('approval notifications', () => {
     expect(mailsTo('boss@example.test', approval.id)).toEqual([]);
   });
 
+  it('answers the status of a verdict approval on the gateway’s internal API, within its tenant only', async () => {
+    const approval = await verdictApproval();
+    const status = (tenant: string, id: string, token: string | null = TEST_INTERNAL_TOKEN) => {
+      const r = request(stack.verdict.url).get(`/internal/v1/tenants/${tenant}/approvals/${id}/status`);
+      return token ? r.set('X-Internal-Token', token) : r;
+    };
+    expect((await status(t.id, approval.id).expect(200)).body).toEqual({ id: approval.id, status: 'pending' });
+    const other = await createTenantWithAdmin(stack.registry, 'notify-other');
+    expect((await status(other.tenant.id, approval.id).expect(404)).body.code).toBe('approval_not_found');
+    expect((await status(t.id, 'not-an-id').expect(400)).body.code).toBe('invalid_request');
+    await status(t.id, approval.id, null).expect(401);
+    // A tenant's API key is not the internal token.
+    await status(t.id, approval.id, t.adminKey).expect(401);
+  });
+
   it('never blocks a decision on a stopped SMTP server, and delivers the mail once it is back', async () => {
     await smtp.stop();
     let approval: { id: string };
