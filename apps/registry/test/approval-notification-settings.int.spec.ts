@@ -118,4 +118,68 @@ describe('approval notification settings', () => {
       expect(res.status).toBe(201);
     });
   });
+
+  describe('routing, with SMTP_URL set (rows written, no worker sending them)', () => {
+    let h: RegistryHarness;
+    beforeAll(async () => {
+      h = await startTestRegistry({ SMTP_URL: 'smtp://127.0.0.1:9' });
+    });
+    afterAll(() => h.stop());
+
+    it('mails everyone who may decide an approval that names no deciders: human, active, with an email and a live approve or admin key', async () => {
+      const t = await createTenantWithAdmin(h, 'anyone');
+      const auth = { Authorization: `Bearer ${t.admin.key}` };
+      const human = async (name: string, permissions: string[] | null, extra: object = {}) => {
+        const p = (
+          await request(h.url)
+            .post('/api/v1/principals')
+            .set(auth)
+            .send({ kind: 'human', name, email: `${name}@example.test`, ...extra })
+            .expect(201)
+        ).body;
+        if (permissions) await request(h.url).post('/api/v1/api-keys').set(auth).send({ principal_id: p.id, permissions }).expect(201);
+        return p.id as string;
+      };
+      await human('approver', ['approve']);
+      await human('admin', ['admin']);
+      await human('reader', ['read']);
+      await human('keyless', null);
+      const gone = await human('gone', ['approve']);
+      await request(h.url).patch(`/api/v1/principals/${gone}`).set(auth).send({ active: false }).expect(200);
+      const revoked = await human('revoked', null);
+      const key = (
+        await request(h.url)
+          .post('/api/v1/api-keys')
+          .set(auth)
+          .send({ principal_id: revoked, permissions: ['approve'] })
+          .expect(201)
+      ).body;
+      await request(h.url).delete(`/api/v1/api-keys/${key.id}`).set(auth).expect(200);
+      const scope = (await request(h.url).post('/api/v1/scopes').set(auth).send({ name: 'main' }).expect(201)).body.id;
+      const invariant = (
+        await request(h.url)
+          .post(`/api/v1/scopes/${scope}/invariants`)
+          .set(auth)
+          .send({ constraint: 'No Friday deploys', requires_approval: true })
+          .expect(201)
+      ).body.id;
+      const requester = await createPrincipalWithKey(h, t.admin.key, { permissions: ['write', 'read'] });
+      const approval = (
+        await request(h.url)
+          .post(`/api/v1/scopes/${scope}/approvals`)
+          .set('Authorization', `Bearer ${requester.key}`)
+          .send({ trigger_id: invariant, intended_action: 'deploy' })
+          .expect(201)
+      ).body;
+      expect(approval.candidate_deciders).toEqual([]);
+      const rows = await h.registry.ctx.prisma.approvalNotification.findMany({
+        where: { approval_id: approval.id },
+        orderBy: { recipient: 'asc' },
+      });
+      expect(rows.map((r) => [r.channel, r.recipient, r.reason, r.flow, r.scope_id])).toEqual([
+        ['email', 'admin@example.test', 'requested', 'registry', scope],
+        ['email', 'approver@example.test', 'requested', 'registry', scope],
+      ]);
+    });
+  });
 });
