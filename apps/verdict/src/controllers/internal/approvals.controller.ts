@@ -1,21 +1,15 @@
 import { Controller, Get, Middlewares, Path, Response, Route, Tags } from '@tsoa/runtime';
 import { mintTenantId } from '@arbiter/auth';
-import type { NextFunction, Request, RequestHandler, Response as ExpressResponse } from 'express';
 import type { VerdictContext } from '../../context';
-import { badRequest } from '../../domain/errors';
+import { pathIdsChecked, TENANT_ID } from './path-ids';
 import type { ErrorBody } from '../../models/errors';
 import type { ApprovalStatus } from '../../models/approvals';
 
-const TENANT_ID = /^tnt-[0-9a-z_.-]{1,100}$/;
-const APPROVAL_ID = /^apr-[0-9a-z_.-]{1,100}$/;
-
 /** The path's ids must look like ids before anything is read (400 invalid_request). */
-const idsChecked: RequestHandler = (req: Request, _res: ExpressResponse, next: NextFunction) => {
-  if (!TENANT_ID.test(String(req.params.tenant_id ?? ''))) throw badRequest('invalid_request', 'tenant_id is not a tenant id (tnt-…)');
-  if (!APPROVAL_ID.test(String(req.params.approval_id ?? '')))
-    throw badRequest('invalid_request', 'approval_id is not an approval id (apr-…)');
-  next();
-};
+const idsChecked = pathIdsChecked({
+  tenant_id: { pattern: TENANT_ID, what: 'a tenant id (tnt-…)' },
+  approval_id: { pattern: /^apr-[0-9a-z_.-]{1,100}$/, what: 'an approval id (apr-…)' },
+});
 
 export interface InternalApprovalStatus {
   id: string;
