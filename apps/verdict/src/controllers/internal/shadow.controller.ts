@@ -1,7 +1,7 @@
 import { Controller, Get, Middlewares, Path, Response, Route, Tags } from '@tsoa/runtime';
 import { mintTenantId } from '@arbiter/auth';
 import type { VerdictContext } from '../../context';
-import { pathIdsChecked, TENANT_ID } from './path-ids';
+import { pathIdsChecked, TENANT_ID } from './internal-input';
 import type { ErrorBody } from '../../models/errors';
 import type { ShadowDisagreements } from '../../models/shadow';
 
