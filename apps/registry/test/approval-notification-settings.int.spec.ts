@@ -3,6 +3,27 @@ import { createPrincipalWithKey, createTenantWithAdmin, startTestRegistry, type 
 
 const hooks = (...chat: object[]) => ({ approval_notifications: { chat_webhooks: chat } });
 
+/** A scope with one trigger (a rule or an invariant) made by the tenant's admin, and an approval an agent requests against it. */
+async function requestApproval(
+  h: RegistryHarness,
+  adminKey: string,
+  kind: 'rules' | 'invariants',
+  trigger: object,
+): Promise<{ scope: string; approval: { id: string; candidate_deciders: string[] } }> {
+  const auth = { Authorization: `Bearer ${adminKey}` };
+  const scope = (await request(h.url).post('/api/v1/scopes').set(auth).send({ name: 'main' }).expect(201)).body.id;
+  const triggerId = (await request(h.url).post(`/api/v1/scopes/${scope}/${kind}`).set(auth).send(trigger).expect(201)).body.id;
+  const requester = await createPrincipalWithKey(h, adminKey, { permissions: ['write', 'read'] });
+  const approval = (
+    await request(h.url)
+      .post(`/api/v1/scopes/${scope}/approvals`)
+      .set('Authorization', `Bearer ${requester.key}`)
+      .send({ trigger_id: triggerId, intended_action: 'act' })
+      .expect(201)
+  ).body;
+  return { scope, approval };
+}
+
 /**
  * `settings.approval_notifications.chat_webhooks` (docs/registry.md "Resources and endpoints") is checked as webhook
  * destinations are (docs/webhooks.md "Destinations"); without SMTP_URL no email notification is written
@@ -80,22 +101,11 @@ describe('approval notification settings', () => {
         .set(auth)
         .send({ kind: 'human', name: 'fin', roles: ['role-fin'], email: 'fin@example.test' })
         .expect(201);
-      const scope = (await request(h.url).post('/api/v1/scopes').set(auth).send({ name: 'main' }).expect(201)).body.id;
-      const rule = (
-        await request(h.url)
-          .post(`/api/v1/scopes/${scope}/rules`)
-          .set(auth)
-          .send({ directive: 'Finance decides', severity: 'REQUIRES_APPROVAL', deciders: ['role-fin'] })
-          .expect(201)
-      ).body.id;
-      const requester = await createPrincipalWithKey(h, t.admin.key, { permissions: ['write', 'read'] });
-      const approval = (
-        await request(h.url)
-          .post(`/api/v1/scopes/${scope}/approvals`)
-          .set('Authorization', `Bearer ${requester.key}`)
-          .send({ trigger_id: rule, intended_action: 'pay' })
-          .expect(201)
-      ).body;
+      const { approval } = await requestApproval(h, t.admin.key, 'rules', {
+        directive: 'Finance decides',
+        severity: 'REQUIRES_APPROVAL',
+        deciders: ['role-fin'],
+      });
       const rows = await h.registry.ctx.prisma.approvalNotification.findMany({ where: { approval_id: approval.id } });
       expect(rows.map((r) => [r.reason, r.channel, r.recipient, r.status])).toEqual([
         ['requested', 'slack', 'https://93.184.215.14/hooks/abc', 'pending'],
@@ -155,22 +165,10 @@ describe('approval notification settings', () => {
           .expect(201)
       ).body;
       await request(h.url).delete(`/api/v1/api-keys/${key.id}`).set(auth).expect(200);
-      const scope = (await request(h.url).post('/api/v1/scopes').set(auth).send({ name: 'main' }).expect(201)).body.id;
-      const invariant = (
-        await request(h.url)
-          .post(`/api/v1/scopes/${scope}/invariants`)
-          .set(auth)
-          .send({ constraint: 'No Friday deploys', requires_approval: true })
-          .expect(201)
-      ).body.id;
-      const requester = await createPrincipalWithKey(h, t.admin.key, { permissions: ['write', 'read'] });
-      const approval = (
-        await request(h.url)
-          .post(`/api/v1/scopes/${scope}/approvals`)
-          .set('Authorization', `Bearer ${requester.key}`)
-          .send({ trigger_id: invariant, intended_action: 'deploy' })
-          .expect(201)
-      ).body;
+      const { scope, approval } = await requestApproval(h, t.admin.key, 'invariants', {
+        constraint: 'No Friday deploys',
+        requires_approval: true,
+      });
       expect(approval.candidate_deciders).toEqual([]);
       const rows = await h.registry.ctx.prisma.approvalNotification.findMany({
         where: { approval_id: approval.id },
