@@ -42,4 +42,22 @@ describe(loadRegistryConfig.name, () => {
       /APPROVAL_GRANT_TTL_SECONDS must be at least 60/,
     );
   });
+
+  it('reads the approval notification settings: email off without SMTP_URL, an SMTP URL only, CONSOLE_URL an http(s) URL', () => {
+    const env = { ...base, KEY_ENCRYPTION_KEY: generateKeyEncryptionKey() };
+
+    expect(loadRegistryConfig(env)).toMatchObject({
+      SMTP_URL: undefined,
+      SMTP_FROM: 'Arbiter <arbiter@localhost>',
+      CONSOLE_URL: undefined,
+    });
+    expect(loadRegistryConfig({ ...env, SMTP_URL: 'smtp://127.0.0.1:2525', CONSOLE_URL: 'https://arbiter.example/console' })).toMatchObject(
+      {
+        SMTP_URL: 'smtp://127.0.0.1:2525',
+        CONSOLE_URL: 'https://arbiter.example/console',
+      },
+    );
+    expect(() => loadRegistryConfig({ ...env, SMTP_URL: 'http://127.0.0.1:2525' })).toThrow(/SMTP_URL/);
+    expect(() => loadRegistryConfig({ ...env, CONSOLE_URL: 'javascript:alert(1)' })).toThrow(/CONSOLE_URL/);
+  });
 });

@@ -56,6 +56,19 @@ export const registryConfigSchema = {
     max: 604_800,
     doc: 'how long a rotated-out Standard Webhooks secret still signs deliveries, beside the new one (default 24 h, at most 7 days)',
   }),
+  // Approval notifications (docs/approvals.md "Notifications"): the registry routes and sends them, the worker schedules.
+  SMTP_URL: url({
+    protocols: ['smtp', 'smtps'],
+    optional: true,
+    secret: true,
+    doc: 'SMTP server that sends approval notification emails (smtp://host:port, smtps://user:pass@host); unset: no email',
+  }),
+  SMTP_FROM: str({ default: 'Arbiter <arbiter@localhost>', doc: 'From address of approval notification emails' }),
+  CONSOLE_URL: url({
+    protocols: ['http', 'https'],
+    optional: true,
+    doc: "base of the console links in notifications; default: the registry's own address (http://HOST:PORT/console)",
+  }),
   APPROVAL_GRANT_TTL_SECONDS: int({
     default: 3600,
     min: 60,

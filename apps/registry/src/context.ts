@@ -29,11 +29,13 @@ import { StateService } from './services/state.service';
 import { ApprovalsService } from './services/approvals.service';
 import { WebhooksService } from './services/webhooks.service';
 import { WebhookSender } from './clients/webhook-sender';
-import { systemResolver, type HostResolver } from './clients/webhook-target';
+import { resolveWebhookTarget, systemResolver, type HostResolver } from './clients/webhook-target';
 import { WebhookDeliveryService } from './services/webhook-delivery.service';
 import { OutboxRelayService } from './services/outbox-relay.service';
 import { TenantEventsService } from './services/tenant-events.service';
 import { createWebhookKeys, type WebhookKeys } from './keys';
+import { ApprovalNotifier } from './services/approval-notifier.service';
+import { createSmtpMailer } from './clients/approval-mailer';
 
 /** Everything a request needs, made once per process (or per test app). */
 export interface RegistryContext {
@@ -66,6 +68,8 @@ export interface RegistryContext {
   /** Internal API of the worker: the outbox relay and one delivery attempt at a time (ADR 0005). */
   relay: OutboxRelayService;
   deliveries: WebhookDeliveryService;
+  /** Approval notifications: routed with the events, sent one attempt at a time (docs/approvals.md "Notifications"). */
+  notifier: ApprovalNotifier;
   /** The verdict gateway's internal API. */
   state: StateService;
   tenantEvents: TenantEventsService;
@@ -85,6 +89,10 @@ export function registryMigrationsDir(): string {
 }
 
 export function createRegistryContext(config: RegistryConfig, logger: Logger, deps: RegistryDeps = {}): RegistryContext {
+  if (!config.SMTP_URL) logger.info('approval notification emails are off: SMTP_URL is not set (chat webhooks still notify)');
+  const verdictClient = config.VERDICT_URL
+    ? new VerdictInternalClient({ baseUrl: config.VERDICT_URL, token: config.INTERNAL_TOKEN })
+    : null;
   const pool = createPool({ url: config.DATABASE_URL_REGISTRY, max: config.DB_POOL_SIZE, applicationName: 'arbiter-registry' });
   const prisma = createPrismaClient(PrismaClient, pool);
   // Publishing must fail fast rather than queue while Redis is away (invalidation is best-effort).
@@ -99,12 +107,28 @@ export function createRegistryContext(config: RegistryConfig, logger: Logger, de
     errors: registryAuthErrors,
   });
   const repos = repositories(prisma);
-  const writer = new ChangeWriter(prisma, redis, logger);
+  const webhookTargets = { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE, resolve: deps.resolveHost ?? systemResolver };
+  const sender = new WebhookSender({ ...webhookTargets, timeoutMs: config.WEBHOOK_TIMEOUT_MS });
+  const notifier = new ApprovalNotifier(
+    prisma,
+    {
+      mailer: config.SMTP_URL ? createSmtpMailer(config.SMTP_URL, config.SMTP_FROM, config.WEBHOOK_TIMEOUT_MS) : null,
+      chat: (url, body) => sender.send(url, { body, headers: { 'Content-Type': 'application/json' } }),
+      verdictStatus: config.VERDICT_URL
+        ? async (tenantId, approvalId) => (await verdictClient!.approvalStatus(tenantId, approvalId))?.status ?? null
+        : null,
+      consoleUrl: config.CONSOLE_URL ?? `http://${config.HOST}:${config.PORT}/console`,
+      maxAttempts: config.WEBHOOK_MAX_ATTEMPTS,
+      retryBaseMs: config.WEBHOOK_RETRY_BASE_MS,
+      retryMaxDelayMs: config.WEBHOOK_RETRY_MAX_DELAY_MS,
+      inflightMs: config.WEBHOOK_TIMEOUT_MS + 60_000,
+    },
+    logger,
+  );
+  const writer = new ChangeWriter(prisma, redis, logger, (tx, tenantId, events) => notifier.route(tx, tenantId, events));
   const access = new ScopeAccess(repos);
   const scopes = new ScopesService(repos, repo, writer, access);
   const webhookKeys = createWebhookKeys(pool, config.KEY_ENCRYPTION_KEY, config.KEY_ENCRYPTION_KEY_PREVIOUS);
-  const webhookTargets = { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE, resolve: deps.resolveHost ?? systemResolver };
-  const sender = new WebhookSender({ ...webhookTargets, timeoutMs: config.WEBHOOK_TIMEOUT_MS });
   return {
     config,
     metrics: createRegistryMetrics(),
@@ -113,16 +137,21 @@ export function createRegistryContext(config: RegistryConfig, logger: Logger, de
     prisma,
     redis,
     authenticator,
-    identity: new IdentityService(repo, redis, logger, (tenantId, type) => writer.touch(tenantId, type)),
+    identity: new IdentityService(
+      repo,
+      redis,
+      logger,
+      (tenantId, type) => writer.touch(tenantId, type),
+      async (url) => {
+        const target = await resolveWebhookTarget(url, webhookTargets);
+        return target.ok ? null : target.problem;
+      },
+    ),
     introspection,
     scopes,
     entries: new EntriesService(repos, writer, access),
     rules: new RulesService(repos, repo, writer, access, config.LEDGER_SEALING),
-    ruleShadow: new RuleShadowService(
-      repos,
-      access,
-      config.VERDICT_URL ? new VerdictInternalClient({ baseUrl: config.VERDICT_URL, token: config.INTERNAL_TOKEN }) : null,
-    ),
+    ruleShadow: new RuleShadowService(repos, access, verdictClient),
     overrides: new OverridesService(repos, writer, access, scopes),
     references: new ReferencesService(repos, writer, access),
     links: new LinksService(repos, writer, access),
@@ -159,6 +188,7 @@ export function createRegistryContext(config: RegistryConfig, logger: Logger, de
       },
       logger,
     ),
+    notifier,
     state: new StateService(prisma, repos),
     tenantEvents: new TenantEventsService(repos, repo, writer),
     sealOutbox: new SealOutboxStore(pool, REGISTRY_SEAL_ACTOR),

@@ -296,6 +296,23 @@ const models: TsoaRoute.Models = {
         "additionalProperties": false,
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "ChatWebhook": {
+        "dataType": "refObject",
+        "properties": {
+            "url": {"dataType":"string","required":true,"validators":{"minLength":{"value":1},"maxLength":{"value":2048}}},
+            "format": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["slack"]},{"dataType":"enum","enums":["teams"]}],"required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "ApprovalNotificationSettings": {
+        "dataType": "refObject",
+        "properties": {
+            "chat_webhooks": {"dataType":"array","array":{"dataType":"refObject","ref":"ChatWebhook"},"validators":{"maxItems":{"value":20}}},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "TenantSettings": {
         "dataType": "refObject",
         "properties": {
@@ -306,6 +323,7 @@ const models: TsoaRoute.Models = {
             "max_resolve_rounds": {"dataType":"integer","validators":{"minimum":{"value":1},"maximum":{"value":100}}},
             "rate_limit": {"ref":"RateLimitSettings"},
             "precedence": {"dataType":"string"},
+            "approval_notifications": {"ref":"ApprovalNotificationSettings"},
         },
         "additionalProperties": false,
     },
@@ -883,6 +901,7 @@ const models: TsoaRoute.Models = {
             "roles": {"dataType":"array","array":{"dataType":"string"},"required":true},
             "active": {"dataType":"boolean","required":true},
             "status": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["active"]},{"dataType":"enum","enums":["deactivated"]}],"required":true},
+            "email": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
             "created_at": {"dataType":"string","required":true},
             "updated_at": {"dataType":"string","required":true},
             "created_by": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
@@ -902,6 +921,7 @@ const models: TsoaRoute.Models = {
             "name": {"dataType":"string","required":true,"validators":{"minLength":{"value":1},"maxLength":{"value":200}}},
             "roles": {"dataType":"array","array":{"dataType":"refAlias","ref":"RoleId"},"validators":{"maxItems":{"value":100}}},
             "tenant_id": {"dataType":"string"},
+            "email": {"dataType":"string","validators":{"maxLength":{"value":254}}},
         },
         "additionalProperties": false,
     },
@@ -921,6 +941,7 @@ const models: TsoaRoute.Models = {
             "active": {"dataType":"boolean"},
             "roles": {"dataType":"array","array":{"dataType":"refAlias","ref":"RoleId"},"validators":{"maxItems":{"value":100}}},
             "name": {"dataType":"string","validators":{"minLength":{"value":1},"maxLength":{"value":200}}},
+            "email": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"validators":{"maxLength":{"value":254}}},
         },
         "additionalProperties": false,
     },

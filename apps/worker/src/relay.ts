@@ -1,4 +1,11 @@
-import { QueueError, webhookDeliverJob, webhookDeliverJobId, type Producer } from '@arbiter/queue';
+import {
+  QueueError,
+  notificationSendJob,
+  notificationSendJobId,
+  webhookDeliverJob,
+  webhookDeliverJobId,
+  type Producer,
+} from '@arbiter/queue';
 import type { Logger } from 'pino';
 import { FailureLog, PassLoop } from './pass-loop';
 import type { RegistryInternalClient } from '@arbiter/internal-api';
@@ -74,22 +81,27 @@ export class OutboxRelay {
     try {
       // A poll, several a second: not traced (docs/operations.md "Tracing"); the jobs it enqueues are.
       const answer = await untraced(() => this.registry.relay(this.opts.batchSize));
-      result.dispatched = answer.dispatch.length;
+      // Approval notifications (docs/approvals.md "Notifications") come in the same answer; an older registry sends none.
+      const notices = answer.notifications ?? [];
+      result.dispatched = answer.dispatch.length + notices.length;
       const failed: string[] = [];
-      const outcomes = await Promise.allSettled(
-        answer.dispatch.map((d) => this.producer.enqueue(webhookDeliverJob, d, { jobId: webhookDeliverJobId(d) })),
-      );
+      const failedNotices: string[] = [];
+      const outcomes = await Promise.allSettled([
+        ...answer.dispatch.map((d) => this.producer.enqueue(webhookDeliverJob, d, { jobId: webhookDeliverJobId(d) })),
+        ...notices.map((n) => this.producer.enqueue(notificationSendJob, n, { jobId: notificationSendJobId(n) })),
+      ]);
       outcomes.forEach((o, i) => {
         if (o.status === 'fulfilled') result.enqueued++;
-        else failed.push(answer.dispatch[i].delivery_id);
+        else if (i < answer.dispatch.length) failed.push(answer.dispatch[i].delivery_id);
+        else failedNotices.push(notices[i - answer.dispatch.length].notification_id);
       });
-      if (failed.length) {
+      if (failed.length || failedNotices.length) {
         const first = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected')!.reason;
         this.note(
-          `could not enqueue ${failed.length} deliveries: ${(first as Error).message}`,
+          `could not enqueue ${failed.length} deliveries and ${failedNotices.length} notifications: ${(first as Error).message}`,
           first instanceof QueueError && first.code === 'queue_unavailable' ? 'warn' : 'error',
         );
-        result.released = (await this.registry.release(failed)).released;
+        result.released = (await this.registry.release(failed, failedNotices)).released;
       } else {
         this.failures.clear('');
       }

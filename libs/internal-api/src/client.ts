@@ -16,6 +16,7 @@ import type {
   ForeignEventBody,
   InternalRuleVersion,
   IntrospectionAnswer,
+  NotificationAttemptReport,
   Override,
   RegistryEvent,
   RelayAnswer,
@@ -148,10 +149,23 @@ export class RegistryInternalClient {
     return this.call('POST /outbox/relay', (signal) => this.api.POST('/internal/v1/outbox/relay', { body: { limit }, signal }));
   }
 
-  /** Hands back deliveries that could not be enqueued. */
-  release(deliveryIds: string[]): Promise<ReleaseAnswer> {
-    return this.call('POST /outbox/release', (signal) =>
-      this.api.POST('/internal/v1/outbox/release', { body: { delivery_ids: deliveryIds }, signal }),
+  /** Hands back deliveries (and approval notifications) that could not be enqueued. */
+  release(deliveryIds: string[], notificationIds: string[] = []): Promise<ReleaseAnswer> {
+    const body = notificationIds.length ? { delivery_ids: deliveryIds, notification_ids: notificationIds } : { delivery_ids: deliveryIds };
+    return this.call('POST /outbox/release', (signal) => this.api.POST('/internal/v1/outbox/release', { body, signal }));
+  }
+
+  /** Runs one attempt of an approval notification (docs/approvals.md "Notifications"); a repeat is answered `skipped`. */
+  notificationAttempt(notificationId: string, attempt: number, signal?: AbortSignal): Promise<NotificationAttemptReport> {
+    return this.call(
+      'POST /approval-notifications/attempts',
+      (s) =>
+        this.api.POST('/internal/v1/approval-notifications/{notification_id}/attempts', {
+          params: { path: { notification_id: notificationId } },
+          body: { attempt },
+          signal: s,
+        }),
+      signal,
     );
   }
 

@@ -30,6 +30,7 @@ export type RegistryEvent = Schemas['RegistryEvent'];
 export type RelayAnswer = Schemas['RelayAnswer'];
 export type ReleaseAnswer = Schemas['ReleaseAnswer'];
 export type AttemptReport = Schemas['AttemptReport'];
+export type NotificationAttemptReport = Schemas['NotificationAttemptReport'];
 /** The seal outbox (docs/operations.md "Seal relay"): the same shapes on the registry and the verdict gateway. */
 export type SealLease = Schemas['SealLease'];
 export type LeasedSeal = Schemas['LeasedSeal'];

@@ -76,6 +76,21 @@ export class VerdictInternalClient {
     );
   }
 
+  /** An approval's status (the registry's escalation notifications); null when the tenant has no such approval. */
+  async approvalStatus(tenantId: string, approvalId: string): Promise<Schemas['InternalApprovalStatus'] | null> {
+    try {
+      return await this.call('GET /tenants/{tenant_id}/approvals/{approval_id}/status', (signal) =>
+        this.api.GET('/internal/v1/tenants/{tenant_id}/approvals/{approval_id}/status', {
+          params: { path: { tenant_id: tenantId, approval_id: approvalId } },
+          signal,
+        }),
+      );
+    } catch (err) {
+      if (err instanceof VerdictRejectedError && err.status === 404) return null;
+      throw err;
+    }
+  }
+
   private call<T>(what: string, request: (signal: AbortSignal) => Promise<Answer<T>>, signal?: AbortSignal): Promise<T> {
     this.requests++;
     return mappedCall('verdict', what, this.timeoutMs, VERDICT_ERRORS, request, signal);

@@ -81,6 +81,49 @@ export function webhookDeliverJobId(payload: WebhookDeliverPayload): string {
   return `${payload.delivery_id}.${payload.attempt}`;
 }
 
+export interface NotificationSendPayload {
+  /** The registry's approval notification (`ntf-`): one message to one email address or chat webhook. */
+  notification_id: string;
+  /** Which attempt of the notification this job runs (1 for the first). */
+  attempt: number;
+}
+
+/** What the registry answered for the attempt (docs/approvals.md "Notifications"). */
+export interface NotificationSendResult {
+  notification_id: string;
+  attempt: number;
+  outcome: 'sent' | 'retry_scheduled' | 'failed' | 'cancelled' | 'skipped';
+  error: string | null;
+  status: string;
+  next_attempt_at: string | null;
+}
+
+/**
+ * One attempt of one approval notification (docs/approvals.md "Notifications"; ADR 0030), run by the registry
+ * (which builds the message and sends it) at the worker's request, as `webhook.v1.deliver` is: the job id is
+ * `<notification_id>.<attempt>`, the retry schedule lives in the registry's database, and a repeated job is
+ * answered `skipped`.
+ */
+export const notificationSendJob = defineJob<NotificationSendPayload, NotificationSendResult>({
+  name: 'notification.v1.send',
+  queue: 'notification',
+  schema: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['notification_id', 'attempt'],
+    properties: {
+      notification_id: { type: 'string', pattern: '^ntf-[0-9a-f]{24}$' },
+      attempt: { type: 'integer', minimum: 1, maximum: 1000 },
+    },
+  },
+  retry: { attempts: 5, backoff: { type: 'exponential', delay: 2000 } },
+});
+
+/** The job id of a notification attempt: one job per (notification, attempt) while BullMQ keeps it. */
+export function notificationSendJobId(payload: NotificationSendPayload): string {
+  return `${payload.notification_id}.${payload.attempt}`;
+}
+
 /** One seal of a batch, as the ledger's `POST /internal/v1/seals` takes it. */
 export interface LedgerSealItem {
   /** The owner's seal_outbox row id (a decimal integer). */
@@ -179,9 +222,11 @@ export const jobCatalog = defineCatalog({
   'system.v1.ping': pingJob,
   'webhook.v1.deliver': webhookDeliverJob,
   'ledger.v1.seal': ledgerSealJob,
+  'notification.v1.send': notificationSendJob,
   // The outbox relay is not a job: each worker process runs it as a polling loop over the
   // registry's internal API, which claims rows with FOR UPDATE SKIP LOCKED (ADR 0005). Approval
-  // routing is webhook fan-out: tenant subscriptions filtered by candidate deciders.
+  // routing is webhook fan-out (tenant subscriptions filtered by candidate deciders) and the
+  // approval notifications the same relay leases (docs/approvals.md "Notifications").
 });
 
 export type ArbiterJobCatalog = typeof jobCatalog;

@@ -6,7 +6,16 @@ export { defineCatalog, findJob, queuesOf } from './job-catalog';
 export type { JobCatalog } from './job-catalog';
 export { checkHandlers } from './handlers';
 export type { JobHandler, JobContext, HandlerMap } from './handlers';
-export { jobCatalog, pingJob, webhookDeliverJob, webhookDeliverJobId, ledgerSealJob, ledgerSealJobId } from './catalog';
+export {
+  jobCatalog,
+  pingJob,
+  webhookDeliverJob,
+  webhookDeliverJobId,
+  ledgerSealJob,
+  ledgerSealJobId,
+  notificationSendJob,
+  notificationSendJobId,
+} from './catalog';
 export type {
   ArbiterJobCatalog,
   ArbiterJobName,

@@ -48,6 +48,27 @@ export interface TenantSettings {
    */
   rate_limit?: RateLimitSettings;
   precedence?: string;
+  /** Who hears of new and escalated approvals besides the deciders' email (docs/approvals.md "Notifications"). */
+  approval_notifications?: ApprovalNotificationSettings;
+}
+
+export interface ApprovalNotificationSettings {
+  /**
+   * Chat incoming webhooks that get one message per new approval and per escalation (no approve button).
+   * @maxItems 20
+   */
+  chat_webhooks?: ChatWebhook[];
+}
+
+export interface ChatWebhook {
+  /**
+   * The incoming webhook's URL: http or https, a public address (the rules of webhook destinations, docs/webhooks.md "Destinations").
+   * @minLength 1
+   * @maxLength 2048
+   */
+  url: string;
+  /** `slack`: Slack's incoming-webhook JSON (`text`, `blocks`); `teams`: a Microsoft Teams MessageCard. */
+  format: 'slack' | 'teams';
 }
 
 export interface Tenant {
@@ -93,6 +114,8 @@ export interface Principal {
   roles: string[];
   active: boolean;
   status: 'active' | 'deactivated';
+  /** Where approval notifications are sent (human principals only); null when none. */
+  email: string | null;
   created_at: string;
   updated_at: string;
   created_by: string | null;
@@ -106,6 +129,8 @@ export interface CreatePrincipalBody {
   roles?: RoleId[];
   /** Platform admins name the tenant; tenant admins create in their own. */
   tenant_id?: string;
+  /** Human principals only: where approval notifications are sent (docs/approvals.md "Notifications"). @maxLength 254 */
+  email?: string;
 }
 
 export interface UpdatePrincipalBody {
@@ -114,6 +139,8 @@ export interface UpdatePrincipalBody {
   roles?: RoleId[];
   /** @minLength 1 @maxLength 200 */
   name?: string;
+  /** Human principals only; null removes it. @maxLength 254 */
+  email?: string | null;
 }
 
 /**

@@ -80,6 +80,13 @@ export interface RelayAnswer {
   deliveries_created: number;
   /** Due deliveries handed to the caller, to enqueue as `webhook.v1.deliver` jobs now. */
   dispatch: DispatchedAttempt[];
+  /** Due approval notifications handed to the caller, to enqueue as `notification.v1.send` jobs now (docs/approvals.md "Notifications"). */
+  notifications: DispatchedNotificationAttempt[];
+}
+
+export interface DispatchedNotificationAttempt {
+  notification_id: string;
+  attempt: number;
 }
 
 export interface DispatchedAttempt {
@@ -90,6 +97,8 @@ export interface DispatchedAttempt {
 export interface ReleaseRequest {
   /** `dlv-` ids, at most 1000. */
   delivery_ids: string[];
+  /** `ntf-` ids of approval notifications, at most 1000. */
+  notification_ids?: string[];
 }
 
 export interface ReleaseAnswer {
@@ -114,5 +123,20 @@ export interface AttemptReport {
   status_code: number | null;
   error: string | null;
   delivery_status: 'pending' | 'succeeded' | 'failed' | 'cancelled';
+  next_attempt_at: string | null;
+}
+
+/** What one call of the notification attempt endpoint did (docs/approvals.md "Notifications"). */
+export interface NotificationAttemptReport {
+  notification_id: string;
+  attempt: number;
+  /**
+   * `sent`: the SMTP server or the chat webhook accepted it. `retry_scheduled`: failed, another attempt is due at
+   * next_attempt_at. `failed`: failed, no attempt left. `cancelled`: an escalation whose approval is no longer
+   * pending (nothing was sent). `skipped`: this attempt was already run, or is not due: nothing was sent.
+   */
+  outcome: 'sent' | 'retry_scheduled' | 'failed' | 'cancelled' | 'skipped';
+  error: string | null;
+  status: 'pending' | 'sent' | 'failed' | 'cancelled';
   next_attempt_at: string | null;
 }

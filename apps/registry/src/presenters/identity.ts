@@ -3,12 +3,32 @@ import type { ApiKeyRow, PrincipalRow, TenantRow } from '../repositories/identit
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-export function presentTenant(row: TenantRow): Tenant {
+/**
+ * A chat webhook URL is a bearer secret (whoever holds it posts into the approvers' channel), so a caller without
+ * `admin` sees only its origin (docs/registry.md "Resources and endpoints"); admins, who replace settings whole,
+ * see it all.
+ */
+function shownSettings(settings: TenantSettings, revealSecrets: boolean): TenantSettings {
+  const hooks = settings.approval_notifications?.chat_webhooks;
+  if (revealSecrets || !Array.isArray(hooks)) return settings;
+  const masked = hooks.map((h) => ({ ...h, url: maskedUrl(h.url) }));
+  return { ...settings, approval_notifications: { ...settings.approval_notifications, chat_webhooks: masked } };
+}
+
+function maskedUrl(url: string): string {
+  try {
+    return `${new URL(url).origin}/…`;
+  } catch {
+    return '…';
+  }
+}
+
+export function presentTenant(row: TenantRow, revealSecrets = true): Tenant {
   return {
     id: row.id,
     slug: row.slug,
     name: row.name,
-    settings: row.settings as TenantSettings,
+    settings: shownSettings(row.settings as TenantSettings, revealSecrets),
     status: 'active',
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
@@ -25,6 +45,7 @@ export function presentPrincipal(row: PrincipalRow): Principal {
     roles: row.roles,
     active: row.active,
     status: row.active ? 'active' : 'deactivated',
+    email: row.email,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
     created_by: row.created_by,

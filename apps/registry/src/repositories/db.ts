@@ -19,3 +19,44 @@ export const PAGE_ORDER = [{ created_at: 'asc' as const }, { id: 'asc' as const 
 export function scopeIn(only: string[] | null) {
   return only ? { scope_id: { in: only } } : {};
 }
+
+/** Tables of outbound attempts leased to the worker's relay (ADR 0005): webhook deliveries and approval notifications. */
+export type AttemptTable = 'webhook_deliveries' | 'approval_notifications';
+
+/**
+ * Due rows (pending, `next_attempt_at` passed) not handed out, or whose lease ran out, leased to the caller for
+ * `leaseMs`; SKIP LOCKED, so concurrent relays take disjoint sets. Answers each row's id and attempts made.
+ */
+export function leaseDue(
+  db: Db,
+  table: AttemptTable,
+  limit: number,
+  leaseMs: number,
+): Promise<Array<{ id: string; attempt_count: number }>> {
+  return db.$queryRawUnsafe(
+    `UPDATE "${table}" AS t
+        SET "dispatched_until" = now() + ($2::int * interval '1 millisecond')
+      WHERE t."id" IN (
+            SELECT "id" FROM "${table}"
+             WHERE "status" = 'pending' AND "next_attempt_at" <= now()
+               AND ("dispatched_until" IS NULL OR "dispatched_until" <= now())
+             ORDER BY "next_attempt_at", "id"
+             LIMIT $1
+             FOR UPDATE SKIP LOCKED)
+    RETURNING t."id", t."attempt_count"`,
+    limit,
+    leaseMs,
+  );
+}
+
+/** Attempt `attempt` starts: the count moves to it, and the row is not due again before `inflightMs` (it did not report back). */
+export async function startAttemptOn(db: Db, table: AttemptTable, id: string, attempt: number, inflightMs: number): Promise<void> {
+  await db.$executeRawUnsafe(
+    `UPDATE "${table}"
+        SET "attempt_count" = $2, "next_attempt_at" = now() + ($3::int * interval '1 millisecond'), "dispatched_until" = NULL, "updated_at" = now()
+      WHERE "id" = $1`,
+    id,
+    attempt,
+    inflightMs,
+  );
+}

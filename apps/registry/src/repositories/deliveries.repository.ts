@@ -1,6 +1,6 @@
 import type { TenantId } from '@arbiter/auth';
 import type { WebhookAttempt as AttemptRow, WebhookDelivery as DeliveryRow } from '../generated/prisma/client';
-import { afterFilter, PAGE_ORDER, type After, type Db } from './db';
+import { afterFilter, leaseDue, PAGE_ORDER, startAttemptOn, type After, type Db } from './db';
 
 export type { AttemptRow, DeliveryRow };
 export type DeliveryWithAttempts = DeliveryRow & { attempts: AttemptRow[] };
@@ -47,20 +47,7 @@ export class DeliveriesAnyTenantRepository {
    * SKIP LOCKED: concurrent relays take disjoint sets.
    */
   dispatchDue(limit: number, leaseMs: number): Promise<DispatchedDelivery[]> {
-    return this.db.$queryRawUnsafe<DispatchedDelivery[]>(
-      `UPDATE "webhook_deliveries" AS d
-          SET "dispatched_until" = now() + ($2::int * interval '1 millisecond')
-        WHERE d."id" IN (
-              SELECT "id" FROM "webhook_deliveries"
-               WHERE "status" = 'pending' AND "next_attempt_at" <= now()
-                 AND ("dispatched_until" IS NULL OR "dispatched_until" <= now())
-               ORDER BY "next_attempt_at", "id"
-               LIMIT $1
-               FOR UPDATE SKIP LOCKED)
-      RETURNING d."id", d."attempt_count"`,
-      limit,
-      leaseMs,
-    );
+    return leaseDue(this.db, 'webhook_deliveries', limit, leaseMs);
   }
 
   /** Ends the lease of deliveries the caller could not enqueue, so the next relay hands them out again. */
@@ -89,15 +76,8 @@ export class DeliveriesAnyTenantRepository {
    * Marks attempt `attempt` as started: the count moves to it and the delivery is not due again
    * before `inflightMs` (an attempt that never reports back is retried after that).
    */
-  async startAttempt(id: string, attempt: number, inflightMs: number): Promise<void> {
-    await this.db.$executeRawUnsafe(
-      `UPDATE "webhook_deliveries"
-          SET "attempt_count" = $2, "next_attempt_at" = now() + ($3::int * interval '1 millisecond'), "dispatched_until" = NULL, "updated_at" = now()
-        WHERE "id" = $1`,
-      id,
-      attempt,
-      inflightMs,
-    );
+  startAttempt(id: string, attempt: number, inflightMs: number): Promise<void> {
+    return startAttemptOn(this.db, 'webhook_deliveries', id, attempt, inflightMs);
   }
 
   /** Attempts of this delivery still marked in flight: their worker never reported back. */

@@ -58,7 +58,10 @@ export class IdentityRepository {
     return vouched(row);
   }
 
-  createPrincipal(tenantId: TenantId, data: { id: string; kind: string; name: string; roles: string[]; created_by: string | null }) {
+  createPrincipal(
+    tenantId: TenantId,
+    data: { id: string; kind: string; name: string; roles: string[]; email?: string | null; created_by: string | null },
+  ) {
     return this.db.principal.create({ data: { ...data, tenant_id: tenantId } });
   }
 
@@ -91,7 +94,7 @@ export class IdentityRepository {
     return this.db.principal.findMany({ where: { tenant_id: tenantId, ...afterFilter(after) }, orderBy: PAGE_ORDER, take: limit + 1 });
   }
 
-  updatePrincipal(tenantId: TenantId, id: string, data: { active?: boolean; roles?: string[]; name?: string }) {
+  updatePrincipal(tenantId: TenantId, id: string, data: { active?: boolean; roles?: string[]; name?: string; email?: string | null }) {
     return this.db.principal.update({ where: { id, tenant_id: tenantId }, data: { ...data, updated_at: new Date() } });
   }
 

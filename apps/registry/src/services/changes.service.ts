@@ -47,6 +47,9 @@ export function repositories(db: Db): Repos {
 
 export { REGISTRY_CHANGED_CHANNEL, type RegistryChangeMessage };
 
+/** Called inside a write's transaction with the events it appended. */
+export type EventRouter = (tx: Db, tenantId: TenantId, events: EventRow[]) => Promise<void>;
+
 const TX_OPTIONS = { maxWait: 10_000, timeout: 30_000 };
 
 /**
@@ -66,6 +69,8 @@ export class ChangeWriter {
     private readonly prisma: PrismaClient,
     private readonly redis: Redis,
     private readonly logger: Logger,
+    /** Writes what the events make due in the same transaction (approval notifications, docs/approvals.md "Notifications"). */
+    private readonly route: EventRouter = async () => undefined,
   ) {
     this.nudger = new OutboxNudger(redis, 'registry');
   }
@@ -86,6 +91,7 @@ export class ChangeWriter {
         tenantId,
         events.map((e) => e.id),
       );
+      if (events.length) await this.route(tx, tenantId, events);
       return { result, revision, events };
     }, TX_OPTIONS);
     if (events.length) {

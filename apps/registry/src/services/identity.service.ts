@@ -27,9 +27,17 @@ import type {
   UpdatePrincipalBody,
   UpdateTenantBody,
 } from '../models/identity';
-import { conflict, notFound, unprocessable } from '../domain/errors';
+import { badRequest, conflict, notFound, unprocessable } from '../domain/errors';
+import { isEmailAddress } from '../domain/email-address';
 import { presentKey, presentPrincipal, presentTenant } from '../presenters/identity';
 import { readPage, toPage, type PageQuery } from '../domain/pagination';
+
+/** docs/identity.md "Resources": an email address is a human's, and syntactically an address (domain/email-address.ts). */
+function checkEmail(kind: string, email: string | undefined): void {
+  if (email === undefined) return;
+  if (kind !== 'human') throw badRequest('body.email: only human principals have an email address');
+  if (!isEmailAddress(email)) throw badRequest('body.email: not a valid email address (local-part@domain, no spaces or names)');
+}
 
 const forbidden = (message: string) => new AppError(403, 'forbidden', message);
 
@@ -52,11 +60,14 @@ export class IdentityService {
     private readonly redis: Redis,
     private readonly logger: Logger,
     private readonly stateChanged: StateChanged = async () => undefined,
+    /** Checks a chat webhook URL as webhook destinations are checked; answers the problem, or null (docs/webhooks.md "Destinations"). */
+    private readonly chatUrlProblem: (url: string) => Promise<string | null> = async () => null,
   ) {}
 
   // --- tenants -------------------------------------------------------------------------------
 
   async createTenant(caller: AuthenticatedIdentity, body: CreateTenantBody): Promise<Tenant> {
+    await this.checkSettings(body.settings);
     try {
       const row = await this.repo.createTenant({
         id: newId('tnt-'),
@@ -76,11 +87,12 @@ export class IdentityService {
   async listTenants(caller: AuthenticatedIdentity, q: PageQuery): Promise<Page<Tenant>> {
     const { limit, after } = readPage(q);
     const only = hasPermission(caller, 'platform_admin') ? undefined : caller.tenant_id;
-    return toPage(await this.repo.listTenants(limit, after, only), limit, presentTenant);
+    const admin = hasPermission(caller, 'admin');
+    return toPage(await this.repo.listTenants(limit, after, only), limit, (row) => presentTenant(row, admin));
   }
 
   async getTenant(caller: AuthenticatedIdentity, id: string): Promise<Tenant> {
-    return presentTenant(await this.visibleTenant(caller, id));
+    return presentTenant(await this.visibleTenant(caller, id), hasPermission(caller, 'admin'));
   }
 
   async updateTenant(caller: AuthenticatedIdentity, id: string, body: UpdateTenantBody): Promise<Tenant> {
@@ -97,10 +109,20 @@ export class IdentityService {
       }
       if (settings && stored !== undefined) settings = { ...settings, rate_limit: stored };
     }
+    await this.checkSettings(settings);
     const row = await this.repo.updateTenant(tenant.id, { name: body.name, settings });
     await this.invalidate({ type: 'tenant', tenant_id: id });
     await this.stateChanged(tenant.id, 'tenant.updated');
     return presentTenant(row);
+  }
+
+  /** What the body's types cannot say about settings: each chat webhook URL is a destination webhooks may reach. */
+  private async checkSettings(settings: TenantSettings | undefined): Promise<void> {
+    const hooks = settings?.approval_notifications?.chat_webhooks ?? [];
+    for (const [i, hook] of hooks.entries()) {
+      const problem = await this.chatUrlProblem(hook.url);
+      if (problem) throw badRequest(`body.settings.approval_notifications.chat_webhooks.${i}.url: ${problem}`);
+    }
   }
 
   private async visibleTenant(caller: AuthenticatedIdentity, id: string) {
@@ -130,11 +152,13 @@ export class IdentityService {
   async createPrincipal(caller: AuthenticatedIdentity, body: CreatePrincipalBody): Promise<Principal> {
     const tenantId = await this.targetTenant(caller, body.tenant_id);
     if (!hasPermission(caller, 'platform_admin')) refuseScopeRestricted(caller, 'create principals');
+    checkEmail(body.kind, body.email);
     const row = await this.repo.createPrincipal(tenantId, {
       id: newId(body.kind === 'agent' ? 'agn-' : 'hum-'),
       kind: body.kind,
       name: body.name,
       roles: unique(body.roles ?? []),
+      email: body.email ?? null,
       created_by: caller.principal.id,
     });
     await this.stateChanged(tenantId, 'principal.created');
@@ -156,7 +180,9 @@ export class IdentityService {
 
   async updatePrincipal(caller: AuthenticatedIdentity, id: string, body: UpdatePrincipalBody): Promise<Principal> {
     const tenant = await this.targetTenant(caller, await this.tenantOfPrincipalFor(caller, id));
-    if (!(await this.repo.findPrincipal(tenant, id))) throw notFound('Principal', id);
+    const existing = await this.repo.findPrincipal(tenant, id);
+    if (!existing) throw notFound('Principal', id);
+    if (body.email !== undefined && body.email !== null) checkEmail(existing.kind, body.email);
     if (id === caller.principal.id && body.active === false) throw unprocessable('A principal cannot deactivate itself');
     if (!hasPermission(caller, 'platform_admin')) {
       refuseScopeRestricted(caller, 'change principals');
@@ -166,6 +192,7 @@ export class IdentityService {
       ...(body.active !== undefined ? { active: body.active } : {}),
       ...(body.roles !== undefined ? { roles: unique(body.roles) } : {}),
       ...(body.name !== undefined ? { name: body.name } : {}),
+      ...(body.email !== undefined ? { email: body.email } : {}),
     });
     await this.invalidate({ type: 'principal', principal_id: id });
     await this.stateChanged(tenant, 'principal.updated');

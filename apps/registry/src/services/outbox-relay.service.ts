@@ -4,6 +4,7 @@ import type { PrismaClient } from '../generated/prisma/client';
 import { subscriptionWants } from '../domain/webhook-events';
 import { DeliveriesAnyTenantRepository, type NewDelivery } from '../repositories/deliveries.repository';
 import { EventsRepository } from '../repositories/events.repository';
+import { NotificationsAnyTenantRepository } from '../repositories/notifications.repository';
 import { OutboxAnyTenantRepository } from '../repositories/outbox.repository';
 import { WebhooksRepository } from '../repositories/webhooks.repository';
 import type { RelayAnswer } from '../models/internal';
@@ -53,18 +54,25 @@ export class OutboxRelayService {
       { maxWait: 10_000, timeout: 30_000 },
     );
     const due = await new DeliveriesAnyTenantRepository(this.prisma).dispatchDue(limit, this.opts.leaseMs);
-    if (fan.events || due.length)
-      this.logger.debug({ fanned_out: fan.events, deliveries_created: fan.created, dispatched: due.length }, 'outbox relayed');
+    // Approval notifications (docs/approvals.md "Notifications") are leased the same way, beside the deliveries.
+    const notices = await new NotificationsAnyTenantRepository(this.prisma).dispatchDue(limit, this.opts.leaseMs);
+    if (fan.events || due.length || notices.length)
+      this.logger.debug(
+        { fanned_out: fan.events, deliveries_created: fan.created, dispatched: due.length, notifications: notices.length },
+        'outbox relayed',
+      );
     return {
       fanned_out: fan.events,
       deliveries_created: fan.created,
       dispatch: due.map((d) => ({ delivery_id: d.id, attempt: d.attempt_count + 1 })),
+      notifications: notices.map((n) => ({ notification_id: n.id, attempt: n.attempt_count + 1 })),
     };
   }
 
-  /** Hands deliveries back at once (the caller could not enqueue them). */
-  async release(deliveryIds: string[]): Promise<{ released: number }> {
-    return { released: await new DeliveriesAnyTenantRepository(this.prisma).release(deliveryIds) };
+  /** Hands deliveries and notifications back at once (the caller could not enqueue them). */
+  async release(deliveryIds: string[], notificationIds: string[] = []): Promise<{ released: number }> {
+    const deliveries = await new DeliveriesAnyTenantRepository(this.prisma).release(deliveryIds);
+    return { released: deliveries + (await new NotificationsAnyTenantRepository(this.prisma).release(notificationIds)) };
   }
 
   /** Outbox rows still waiting (tests, health). */

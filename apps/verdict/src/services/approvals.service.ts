@@ -130,6 +130,16 @@ export class ApprovalsService {
     return this.present(found.body);
   }
 
+  /**
+   * Internal (the registry's approval notifications, docs/approvals.md "Notifications"): an approval's status,
+   * within its tenant; another tenant's approval is not found.
+   */
+  async statusOf(tenantId: TenantId, id: string): Promise<{ id: string; status: Approval['status'] }> {
+    const found = await this.deps.approvals.findAnyTenant(id);
+    if (!found || found.tenant_id !== tenantId) throw approvalNotFound(id);
+    return { id, status: found.body.status };
+  }
+
   async list(identity: AuthenticatedIdentity, tenantParam: string, query: ApprovalQuery): Promise<ApprovalList> {
     requireAnyPermission(identity, ['read', 'check', 'approve']);
     const tenantId = ownTenant(identity, tenantParam);

@@ -3,6 +3,7 @@ import type { RegistryInternalClient, VerdictInternalClient } from '@arbiter/int
 import type { LedgerSeals } from './ledger-seal';
 import { ping } from './ping';
 import { deliverWebhook } from './webhook-deliver';
+import { sendNotification } from './notification-send';
 import { sealBatch } from './ledger-seal';
 
 export interface JobDeps {
@@ -18,6 +19,7 @@ export function createJobHandlers(deps: JobDeps): HandlerMap<ArbiterJobCatalog> 
   return {
     'system.v1.ping': ping,
     'webhook.v1.deliver': deliverWebhook(deps.registry, deps.onRetryScheduled),
+    'notification.v1.send': sendNotification(deps.registry, deps.onRetryScheduled),
     'ledger.v1.seal': sealBatch({ ledger: deps.ledger, owners: { verdict: deps.verdict, registry: deps.registry } }),
   };
 }

@@ -1248,6 +1248,22 @@ export interface components {
             /** Format: int32 */
             burst?: number;
         };
+        ChatWebhook: {
+            /**
+             * @description The incoming webhook's URL: http or https, a public address (the rules of webhook destinations, docs/webhooks.md "Destinations").
+             * @example https://hooks.example.com/arbiter
+             */
+            url: string;
+            /**
+             * @description `slack`: Slack's incoming-webhook JSON (`text`, `blocks`); `teams`: a Microsoft Teams MessageCard.
+             * @enum {string}
+             */
+            format: "slack" | "teams";
+        };
+        ApprovalNotificationSettings: {
+            /** @description Chat incoming webhooks that get one message per new approval and per escalation (no approve button). */
+            chat_webhooks?: components["schemas"]["ChatWebhook"][];
+        };
         /** @description Tenant settings read by the verdict gateway and the ledger (docs/verdicts.md). */
         TenantSettings: {
             scope_schema?: {
@@ -1272,6 +1288,8 @@ export interface components {
              */
             rate_limit?: components["schemas"]["RateLimitSettings"];
             precedence?: string;
+            /** @description Who hears of new and escalated approvals besides the deciders' email (docs/approvals.md "Notifications"). */
+            approval_notifications?: components["schemas"]["ApprovalNotificationSettings"];
         };
         Tenant: {
             /**
@@ -2153,6 +2171,8 @@ export interface components {
             active: boolean;
             /** @enum {string} */
             status: "active" | "deactivated";
+            /** @description Where approval notifications are sent (human principals only); null when none. */
+            email: string | null;
             /** @example 2026-11-26T09:30:00.000Z */
             created_at: string;
             /** @example 2026-11-26T09:30:00.000Z */
@@ -2173,6 +2193,8 @@ export interface components {
              * @example tnt-0f3a9c1e5b7d2a4c6e8f0a1b
              */
             tenant_id?: string;
+            /** @description Human principals only: where approval notifications are sent (docs/approvals.md "Notifications"). */
+            email?: string;
         };
         Page_Principal_: {
             items: components["schemas"]["Principal"][];
@@ -2187,6 +2209,8 @@ export interface components {
             roles?: components["schemas"]["RoleId"][];
             /** @example payments */
             name?: string;
+            /** @description Human principals only; null removes it. */
+            email?: string | null;
         };
         Page_Override_: {
             items: components["schemas"]["Override"][];
@@ -4463,7 +4487,15 @@ export interface operations {
                      *               "requests_per_minute": 1,
                      *               "burst": 1
                      *             },
-                     *             "precedence": "string"
+                     *             "precedence": "string",
+                     *             "approval_notifications": {
+                     *               "chat_webhooks": [
+                     *                 {
+                     *                   "url": "https://hooks.example.com/arbiter",
+                     *                   "format": "slack"
+                     *                 }
+                     *               ]
+                     *             }
                      *           },
                      *           "status": "active",
                      *           "created_at": "2026-11-26T09:30:00.000Z",
@@ -4591,7 +4623,15 @@ export interface operations {
                  *           "requests_per_minute": 1,
                  *           "burst": 1
                  *         },
-                 *         "precedence": "string"
+                 *         "precedence": "string",
+                 *         "approval_notifications": {
+                 *           "chat_webhooks": [
+                 *             {
+                 *               "url": "https://hooks.example.com/arbiter",
+                 *               "format": "slack"
+                 *             }
+                 *           ]
+                 *         }
                  *       }
                  *     }
                  */
@@ -4653,7 +4693,15 @@ export interface operations {
                      *           "requests_per_minute": 1,
                      *           "burst": 1
                      *         },
-                     *         "precedence": "string"
+                     *         "precedence": "string",
+                     *         "approval_notifications": {
+                     *           "chat_webhooks": [
+                     *             {
+                     *               "url": "https://hooks.example.com/arbiter",
+                     *               "format": "slack"
+                     *             }
+                     *           ]
+                     *         }
                      *       },
                      *       "status": "active",
                      *       "created_at": "2026-11-26T09:30:00.000Z",
@@ -4844,7 +4892,15 @@ export interface operations {
                      *           "requests_per_minute": 1,
                      *           "burst": 1
                      *         },
-                     *         "precedence": "string"
+                     *         "precedence": "string",
+                     *         "approval_notifications": {
+                     *           "chat_webhooks": [
+                     *             {
+                     *               "url": "https://hooks.example.com/arbiter",
+                     *               "format": "slack"
+                     *             }
+                     *           ]
+                     *         }
                      *       },
                      *       "status": "active",
                      *       "created_at": "2026-11-26T09:30:00.000Z",
@@ -4985,7 +5041,15 @@ export interface operations {
                  *           "requests_per_minute": 1,
                  *           "burst": 1
                  *         },
-                 *         "precedence": "string"
+                 *         "precedence": "string",
+                 *         "approval_notifications": {
+                 *           "chat_webhooks": [
+                 *             {
+                 *               "url": "https://hooks.example.com/arbiter",
+                 *               "format": "slack"
+                 *             }
+                 *           ]
+                 *         }
                  *       }
                  *     }
                  */
@@ -5047,7 +5111,15 @@ export interface operations {
                      *           "requests_per_minute": 1,
                      *           "burst": 1
                      *         },
-                     *         "precedence": "string"
+                     *         "precedence": "string",
+                     *         "approval_notifications": {
+                     *           "chat_webhooks": [
+                     *             {
+                     *               "url": "https://hooks.example.com/arbiter",
+                     *               "format": "slack"
+                     *             }
+                     *           ]
+                     *         }
                      *       },
                      *       "status": "active",
                      *       "created_at": "2026-11-26T09:30:00.000Z",
@@ -8023,6 +8095,7 @@ export interface operations {
                      *           ],
                      *           "active": true,
                      *           "status": "active",
+                     *           "email": "string",
                      *           "created_at": "2026-11-26T09:30:00.000Z",
                      *           "updated_at": "2026-11-26T09:30:00.000Z",
                      *           "created_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b"
@@ -8108,7 +8181,8 @@ export interface operations {
                  *       "roles": [
                  *         "role-cfo"
                  *       ],
-                 *       "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b"
+                 *       "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
+                 *       "email": "string"
                  *     }
                  */
                 "application/json": components["schemas"]["CreatePrincipalBody"];
@@ -8132,6 +8206,7 @@ export interface operations {
                      *       ],
                      *       "active": true,
                      *       "status": "active",
+                     *       "email": "string",
                      *       "created_at": "2026-11-26T09:30:00.000Z",
                      *       "updated_at": "2026-11-26T09:30:00.000Z",
                      *       "created_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b"
@@ -8269,6 +8344,7 @@ export interface operations {
                      *       ],
                      *       "active": true,
                      *       "status": "active",
+                     *       "email": "string",
                      *       "created_at": "2026-11-26T09:30:00.000Z",
                      *       "updated_at": "2026-11-26T09:30:00.000Z",
                      *       "created_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b"
@@ -8367,7 +8443,8 @@ export interface operations {
                  *       "roles": [
                  *         "role-cfo"
                  *       ],
-                 *       "name": "payments"
+                 *       "name": "payments",
+                 *       "email": "string"
                  *     }
                  */
                 "application/json": components["schemas"]["UpdatePrincipalBody"];
@@ -8391,6 +8468,7 @@ export interface operations {
                      *       ],
                      *       "active": true,
                      *       "status": "active",
+                     *       "email": "string",
                      *       "created_at": "2026-11-26T09:30:00.000Z",
                      *       "updated_at": "2026-11-26T09:30:00.000Z",
                      *       "created_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b"

@@ -189,6 +189,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/internal/v1/approval-notifications/{notification_id}/attempts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Runs attempt `attempt` of an approval notification (docs/approvals.md "Notifications"; a repeat is answered `skipped`). */
+        post: operations["RunNotificationAttempt"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/internal/v1/tenants/{tenant_id}/overrides": {
         parameters: {
             query?: never;
@@ -257,6 +274,19 @@ export interface components {
             /** Format: int32 */
             burst?: number;
         };
+        ChatWebhook: {
+            /** @description The incoming webhook's URL: http or https, a public address (the rules of webhook destinations, docs/webhooks.md "Destinations"). */
+            url: string;
+            /**
+             * @description `slack`: Slack's incoming-webhook JSON (`text`, `blocks`); `teams`: a Microsoft Teams MessageCard.
+             * @enum {string}
+             */
+            format: "slack" | "teams";
+        };
+        ApprovalNotificationSettings: {
+            /** @description Chat incoming webhooks that get one message per new approval and per escalation (no approve button). */
+            chat_webhooks?: components["schemas"]["ChatWebhook"][];
+        };
         /** @description Tenant settings read by the verdict gateway and the ledger (docs/verdicts.md). */
         TenantSettings: {
             scope_schema?: {
@@ -281,6 +311,8 @@ export interface components {
              */
             rate_limit?: components["schemas"]["RateLimitSettings"];
             precedence?: string;
+            /** @description Who hears of new and escalated approvals besides the deciders' email (docs/approvals.md "Notifications"). */
+            approval_notifications?: components["schemas"]["ApprovalNotificationSettings"];
         };
         /** @description A scope value: the scope fields of docs/verdicts.md are flat strings, numbers or booleans. */
         ScopeValue: string | number | boolean;
@@ -638,6 +670,11 @@ export interface components {
             /** Format: double */
             attempt: number;
         };
+        DispatchedNotificationAttempt: {
+            notification_id: string;
+            /** Format: double */
+            attempt: number;
+        };
         /** @description What one relay call did (ADR 0005). */
         RelayAnswer: {
             /**
@@ -652,6 +689,8 @@ export interface components {
             deliveries_created: number;
             /** @description Due deliveries handed to the caller, to enqueue as `webhook.v1.deliver` jobs now. */
             dispatch: components["schemas"]["DispatchedAttempt"][];
+            /** @description Due approval notifications handed to the caller, to enqueue as `notification.v1.send` jobs now (docs/approvals.md "Notifications"). */
+            notifications: components["schemas"]["DispatchedNotificationAttempt"][];
         };
         RelayRequest: {
             /**
@@ -667,6 +706,8 @@ export interface components {
         ReleaseRequest: {
             /** @description `dlv-` ids, at most 1000. */
             delivery_ids: string[];
+            /** @description `ntf-` ids of approval notifications, at most 1000. */
+            notification_ids?: string[];
         };
         /** @description What one call of the attempt endpoint did (the worker logs it and stores it as the job result). */
         AttemptReport: {
@@ -693,6 +734,23 @@ export interface components {
              * @description 1 to 1000.
              */
             attempt: number;
+        };
+        /** @description What one call of the notification attempt endpoint did (docs/approvals.md "Notifications"). */
+        NotificationAttemptReport: {
+            notification_id: string;
+            /** Format: double */
+            attempt: number;
+            /**
+             * @description `sent`: the SMTP server or the chat webhook accepted it. `retry_scheduled`: failed, another attempt is due at
+             *     next_attempt_at. `failed`: failed, no attempt left. `cancelled`: an escalation whose approval is no longer
+             *     pending (nothing was sent). `skipped`: this attempt was already run, or is not due: nothing was sent.
+             * @enum {string}
+             */
+            outcome: "sent" | "retry_scheduled" | "failed" | "cancelled" | "skipped";
+            error: string | null;
+            /** @enum {string} */
+            status: "pending" | "sent" | "failed" | "cancelled";
+            next_attempt_at: string | null;
         };
         Override: {
             tenant_id: string;
@@ -1321,6 +1379,68 @@ export interface operations {
                 };
             };
             /** @description Unknown delivery */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description attempt is missing */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    RunNotificationAttempt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                notification_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AttemptRequest"];
+            };
+        };
+        responses: {
+            /** @description Ok */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationAttemptReport"];
+                };
+            };
+            /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid internal token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown notification */
             404: {
                 headers: {
                     [name: string]: unknown;

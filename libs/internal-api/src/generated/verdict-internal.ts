@@ -70,6 +70,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/internal/v1/tenants/{tenant_id}/approvals/{approval_id}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Whether the approval is still pending: an escalation is only sent while it is. */
+        get: operations["ApprovalStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -165,6 +182,12 @@ export interface components {
             ids: string[];
             /** @description The lease they were taken under: a row leased again since then stays with its new holder. */
             leased_until: string;
+        };
+        /** @enum {string} */
+        ApprovalStatus: "pending" | "approved" | "rejected";
+        InternalApprovalStatus: {
+            id: string;
+            status: components["schemas"]["ApprovalStatus"];
         };
     };
     responses: never;
@@ -333,6 +356,56 @@ export interface operations {
             };
             /** @description Missing or invalid internal token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    ApprovalStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenant_id: string;
+                approval_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ok */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalApprovalStatus"];
+                };
+            };
+            /** @description Malformed id */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid internal token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such approval in this tenant */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

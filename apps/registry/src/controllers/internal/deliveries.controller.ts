@@ -1,8 +1,16 @@
 import { Body, Controller, Middlewares, Path, Post, Response, Route, Tags } from '@tsoa/runtime';
 import type { RegistryContext } from '../../context';
 import type { ErrorBody } from '../../models/identity';
-import type { AttemptReport, AttemptRequest, RelayAnswer, RelayRequest, ReleaseAnswer, ReleaseRequest } from '../../models/internal';
-import { attemptInput, checked, relayInput, releaseInput } from './internal-input';
+import type {
+  AttemptReport,
+  AttemptRequest,
+  NotificationAttemptReport,
+  RelayAnswer,
+  RelayRequest,
+  ReleaseAnswer,
+  ReleaseRequest,
+} from '../../models/internal';
+import { attemptInput, checked, notificationAttemptInput, relayInput, releaseInput } from './internal-input';
 
 /** The worker's half of webhook delivery (ADR 0005): the registry claims, signs, sends and records. */
 @Route('internal/v1')
@@ -27,7 +35,7 @@ export class InternalDeliveriesController extends Controller {
   @Post('outbox/release')
   @Middlewares(checked(releaseInput))
   async releaseDeliveries(@Body() body: ReleaseRequest): Promise<ReleaseAnswer> {
-    return this.ctx.relay.release(body.delivery_ids);
+    return this.ctx.relay.release(body.delivery_ids, body.notification_ids ?? []);
   }
 
   /** Runs attempt `attempt` of a delivery (at most once; a repeat is answered `skipped`). */
@@ -39,5 +47,14 @@ export class InternalDeliveriesController extends Controller {
     const report = await this.ctx.deliveries.attempt(delivery_id, body.attempt);
     this.ctx.metrics.webhookDeliveries.inc({ outcome: report.outcome });
     return report;
+  }
+
+  /** Runs attempt `attempt` of an approval notification (docs/approvals.md "Notifications"; a repeat is answered `skipped`). */
+  @Post('approval-notifications/{notification_id}/attempts')
+  @Middlewares(checked(notificationAttemptInput))
+  @Response<ErrorBody>(404, 'Unknown notification')
+  @Response<ErrorBody>(422, 'attempt is missing')
+  async runNotificationAttempt(@Path() notification_id: string, @Body() body: AttemptRequest): Promise<NotificationAttemptReport> {
+    return this.ctx.notifier.attempt(notification_id, body.attempt);
   }
 }

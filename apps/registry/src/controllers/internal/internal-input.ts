@@ -65,14 +65,27 @@ export const releaseInput = (req: Request): void => {
   if (!Array.isArray(ids) || ids.length > 1000 || !ids.every((id) => typeof id === 'string' && ID.test(id))) {
     throw badRequest('delivery_ids must be an array of at most 1000 delivery ids');
   }
+  const notifications = body(req)?.notification_ids;
+  if (
+    notifications !== undefined &&
+    (!Array.isArray(notifications) || notifications.length > 1000 || !notifications.every((id) => typeof id === 'string' && ID.test(id)))
+  ) {
+    throw badRequest('notification_ids must be an array of at most 1000 notification ids');
+  }
 };
 
-export const attemptInput = (req: Request): void => {
-  idParam(req.params.delivery_id, 'delivery_id');
-  const attempt = body(req)?.attempt;
-  if (attempt === undefined) throw unprocessable('attempt is required');
-  if (!isIntegerIn(attempt, 1, 1000)) throw badRequest('attempt must be an integer from 1 to 1000');
-};
+/** The attempt endpoints of webhook deliveries and approval notifications: the id in `param`, `{attempt}` in the body. */
+const attemptOf =
+  (param: string) =>
+  (req: Request): void => {
+    idParam(req.params[param], param);
+    const attempt = body(req)?.attempt;
+    if (attempt === undefined) throw unprocessable('attempt is required');
+    if (!isIntegerIn(attempt, 1, 1000)) throw badRequest('attempt must be an integer from 1 to 1000');
+  };
+
+export const attemptInput = attemptOf('delivery_id');
+export const notificationAttemptInput = attemptOf('notification_id');
 
 const GRANT_FIELDS = new Set([
   'override_type',

@@ -59,6 +59,23 @@ const models: TsoaRoute.Models = {
         "additionalProperties": false,
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "ChatWebhook": {
+        "dataType": "refObject",
+        "properties": {
+            "url": {"dataType":"string","required":true,"validators":{"minLength":{"value":1},"maxLength":{"value":2048}}},
+            "format": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["slack"]},{"dataType":"enum","enums":["teams"]}],"required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "ApprovalNotificationSettings": {
+        "dataType": "refObject",
+        "properties": {
+            "chat_webhooks": {"dataType":"array","array":{"dataType":"refObject","ref":"ChatWebhook"},"validators":{"maxItems":{"value":20}}},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "TenantSettings": {
         "dataType": "refObject",
         "properties": {
@@ -69,6 +86,7 @@ const models: TsoaRoute.Models = {
             "max_resolve_rounds": {"dataType":"integer","validators":{"minimum":{"value":1},"maximum":{"value":100}}},
             "rate_limit": {"ref":"RateLimitSettings"},
             "precedence": {"dataType":"string"},
+            "approval_notifications": {"ref":"ApprovalNotificationSettings"},
         },
         "additionalProperties": false,
     },
@@ -450,12 +468,22 @@ const models: TsoaRoute.Models = {
         "additionalProperties": false,
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "DispatchedNotificationAttempt": {
+        "dataType": "refObject",
+        "properties": {
+            "notification_id": {"dataType":"string","required":true},
+            "attempt": {"dataType":"double","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "RelayAnswer": {
         "dataType": "refObject",
         "properties": {
             "fanned_out": {"dataType":"double","required":true},
             "deliveries_created": {"dataType":"double","required":true},
             "dispatch": {"dataType":"array","array":{"dataType":"refObject","ref":"DispatchedAttempt"},"required":true},
+            "notifications": {"dataType":"array","array":{"dataType":"refObject","ref":"DispatchedNotificationAttempt"},"required":true},
         },
         "additionalProperties": false,
     },
@@ -480,6 +508,7 @@ const models: TsoaRoute.Models = {
         "dataType": "refObject",
         "properties": {
             "delivery_ids": {"dataType":"array","array":{"dataType":"string"},"required":true},
+            "notification_ids": {"dataType":"array","array":{"dataType":"string"}},
         },
         "additionalProperties": false,
     },
@@ -502,6 +531,19 @@ const models: TsoaRoute.Models = {
         "dataType": "refObject",
         "properties": {
             "attempt": {"dataType":"double","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "NotificationAttemptReport": {
+        "dataType": "refObject",
+        "properties": {
+            "notification_id": {"dataType":"string","required":true},
+            "attempt": {"dataType":"double","required":true},
+            "outcome": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["sent"]},{"dataType":"enum","enums":["retry_scheduled"]},{"dataType":"enum","enums":["failed"]},{"dataType":"enum","enums":["cancelled"]},{"dataType":"enum","enums":["skipped"]}],"required":true},
+            "error": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
+            "status": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["pending"]},{"dataType":"enum","enums":["sent"]},{"dataType":"enum","enums":["failed"]},{"dataType":"enum","enums":["cancelled"]}],"required":true},
+            "next_attempt_at": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
         },
         "additionalProperties": false,
     },
@@ -977,6 +1019,42 @@ export function RegisterRoutes(app: Router) {
 
               await templateService.apiHandler({
                 methodName: 'runAttempt',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: undefined,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+        const argsInternalDeliveriesController_runNotificationAttempt: Record<string, TsoaRoute.ParameterSchema> = {
+                notification_id: {"in":"path","name":"notification_id","required":true,"dataType":"string"},
+                body: {"in":"body","name":"body","required":true,"ref":"AttemptRequest"},
+        };
+        app.post('/internal/v1/approval-notifications/:notification_id/attempts',
+            ...(fetchMiddlewares<RequestHandler>(InternalDeliveriesController)),
+            ...(fetchMiddlewares<RequestHandler>(InternalDeliveriesController.prototype.runNotificationAttempt)),
+
+            async function InternalDeliveriesController_runNotificationAttempt(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsInternalDeliveriesController_runNotificationAttempt, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<InternalDeliveriesController>(InternalDeliveriesController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'runNotificationAttempt',
                 controller,
                 response,
                 next,

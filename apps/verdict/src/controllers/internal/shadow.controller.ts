@@ -1,20 +1,15 @@
 import { Controller, Get, Middlewares, Path, Response, Route, Tags } from '@tsoa/runtime';
 import { mintTenantId } from '@arbiter/auth';
-import type { NextFunction, Request, RequestHandler, Response as ExpressResponse } from 'express';
 import type { VerdictContext } from '../../context';
-import { badRequest } from '../../domain/errors';
+import { pathIdsChecked, TENANT_ID } from './internal-input';
 import type { ErrorBody } from '../../models/errors';
 import type { ShadowDisagreements } from '../../models/shadow';
 
-const TENANT_ID = /^tnt-[0-9a-z_.-]{1,100}$/;
-const RULE_ID = /^rul-[0-9a-z_.-]{1,100}$/;
-
 /** The path's ids must look like ids before anything is read (400 invalid_request). */
-const idsChecked: RequestHandler = (req: Request, _res: ExpressResponse, next: NextFunction) => {
-  if (!TENANT_ID.test(String(req.params.tenant_id ?? ''))) throw badRequest('invalid_request', 'tenant_id is not a tenant id (tnt-…)');
-  if (!RULE_ID.test(String(req.params.rule_id ?? ''))) throw badRequest('invalid_request', 'rule_id is not a rule id (rul-…)');
-  next();
-};
+const idsChecked = pathIdsChecked({
+  tenant_id: { pattern: TENANT_ID, what: 'a tenant id (tnt-…)' },
+  rule_id: { pattern: /^rul-[0-9a-z_.-]{1,100}$/, what: 'a rule id (rul-…)' },
+});
 
 /** Shadow rules (docs/verdicts.md "Shadow rules"): what the registry's GET /v1/rules/{rule_id}/shadow reports. */
 @Route('internal/v1/tenants/{tenant_id}/rules')

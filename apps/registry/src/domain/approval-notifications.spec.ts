@@ -1,0 +1,274 @@
+import {
+  chatWebhooksOf,
+  consoleLink,
+  emailMessage,
+  emailRecipients,
+  escapeSlack,
+  escapeTeams,
+  planNotifications,
+  readNotifiedApproval,
+  slackMessage,
+  teamsMessage,
+  type MessageFacts,
+  type NotifiedApproval,
+  type RoutedPerson,
+} from './approval-notifications';
+
+const person = (id: string, over: Partial<RoutedPerson> = {}): RoutedPerson => ({
+  id,
+  kind: 'human',
+  active: true,
+  roles: [],
+  email: `${id}@example.com`,
+  approves: false,
+  ...over,
+});
+
+const approval = (over: Partial<NotifiedApproval> = {}): NotifiedApproval => ({
+  id: 'apr-1',
+  flow: 'verdict',
+  scope_id: null,
+  action: 'payments.transfer',
+  resource: 'acct-9',
+  rule_ids: ['rul-1'],
+  requester: 'agn-bot',
+  on_behalf_of: null,
+  excluded: ['agn-bot'],
+  candidate_deciders: ['role-finance'],
+  expires_at: null,
+  escalates_at: null,
+  escalation_deciders: [],
+  ...over,
+});
+
+const INJECTION = '<script>alert(1)</script> <https://evil.example|click> [click](https://evil.example) & <!channel> *bold*';
+
+const facts = (over: Partial<MessageFacts> = {}): MessageFacts => ({
+  reason: 'requested',
+  approval_id: 'apr-1',
+  action: INJECTION,
+  resource: INJECTION,
+  statements: [{ id: 'rul-1', statement: 'Transfers above 1000 EUR need finance' }],
+  requester: 'agn-bot',
+  on_behalf_of: 'hum-ann',
+  expires_at: '2026-12-01T00:00:00.000Z',
+  link: 'https://console.example/console/approvals/verdict/apr-1',
+  ...over,
+});
+
+describe('readNotifiedApproval', () => {
+  it('reads a verdict approval: action, resource, the triggering rules, requester and on_behalf_of', () => {
+    const a = readNotifiedApproval('verdict', {
+      id: 'apr-v',
+      intended_action: 'pay',
+      intended_resource: 'acct',
+      intended_parameters: { secret: 'never read' },
+      triggers: [{ rule_id: 'rul-a' }, { rule_id: 'rul-b' }, { rule_id: 'rul-a' }],
+      requester: 'agn-1',
+      requester_principal: 'hum-1',
+      candidate_deciders: ['role-x'],
+      escalates_at: '2026-12-01T00:00:00Z',
+      escalation_deciders: ['hum-boss'],
+      expires_at: '2026-12-02T00:00:00Z',
+    });
+    expect(a).toMatchObject({
+      id: 'apr-v',
+      flow: 'verdict',
+      scope_id: null,
+      action: 'pay',
+      resource: 'acct',
+      rule_ids: ['rul-a', 'rul-b'],
+      requester: 'agn-1',
+      on_behalf_of: 'hum-1',
+      excluded: ['agn-1', 'hum-1'],
+      candidate_deciders: ['role-x'],
+      escalation_deciders: ['hum-boss'],
+      expires_at: '2026-12-02T00:00:00Z',
+    });
+    expect(a?.escalates_at?.toISOString()).toBe('2026-12-01T00:00:00.000Z');
+    expect(JSON.stringify(a)).not.toContain('never read');
+  });
+
+  it('reads a registry approval: its trigger is the rule, its creator never decides', () => {
+    const a = readNotifiedApproval('registry', {
+      id: 'apr-r',
+      scope_id: 'scp-1',
+      trigger_id: 'inv-1',
+      intended_action: 'ship it',
+      requested_by: 'someone',
+      created_by: 'agn-2',
+      candidate_deciders: [],
+    });
+    expect(a).toMatchObject({
+      flow: 'registry',
+      scope_id: 'scp-1',
+      resource: 'inv-1',
+      rule_ids: ['inv-1'],
+      requester: 'someone',
+      excluded: ['agn-2'],
+    });
+    expect(a?.escalates_at).toBeNull();
+  });
+
+  it('answers null for data that is not an approval', () => {
+    expect(readNotifiedApproval('registry', null)).toBeNull();
+    expect(readNotifiedApproval('registry', [])).toBeNull();
+    expect(readNotifiedApproval('verdict', { no: 'id' })).toBeNull();
+  });
+});
+
+describe('emailRecipients', () => {
+  const people = [
+    person('hum-a', { roles: ['role-finance'] }),
+    person('hum-b', { roles: ['role-finance'], active: false }),
+    person('hum-c', { roles: ['role-finance'], email: null }),
+    person('agn-d', { roles: ['role-finance'], kind: 'agent' }),
+    person('hum-e', { approves: true }),
+    person('hum-f', { roles: ['role-finance'], email: 'HUM-A@example.com' }),
+  ];
+
+  it('resolves a role to its active human principals with an email, one message per address', () => {
+    expect(emailRecipients(['role-finance'], people, [])).toEqual([{ principal_id: 'hum-a', email: 'hum-a@example.com' }]);
+  });
+
+  it('resolves a principal id to that principal', () => {
+    expect(emailRecipients(['hum-e'], people, []).map((r) => r.principal_id)).toEqual(['hum-e']);
+  });
+
+  it('sends to whoever may decide when no decider is named', () => {
+    expect(emailRecipients([], people, []).map((r) => r.principal_id)).toEqual(['hum-e']);
+  });
+
+  it('never mails the requester', () => {
+    expect(emailRecipients(['role-finance', 'hum-e'], people, ['hum-a', 'hum-e']).map((r) => r.principal_id)).toEqual(['hum-f']);
+  });
+});
+
+describe('planNotifications', () => {
+  const people = [person('hum-a', { roles: ['role-finance'] }), person('hum-boss')];
+  const chat = [
+    { url: 'https://hooks.example/slack', format: 'slack' as const },
+    { url: 'https://hooks.example/teams', format: 'teams' as const },
+    { url: 'https://hooks.example/slack', format: 'slack' as const },
+  ];
+
+  it('writes an email per decider and one message per chat webhook, due now', () => {
+    expect(planNotifications(approval(), people, chat, true)).toEqual([
+      { reason: 'requested', channel: 'email', recipient: 'hum-a@example.com', principal_id: 'hum-a', due: null },
+      { reason: 'requested', channel: 'slack', recipient: 'https://hooks.example/slack', principal_id: null, due: null },
+      { reason: 'requested', channel: 'teams', recipient: 'https://hooks.example/teams', principal_id: null, due: null },
+    ]);
+  });
+
+  it('writes no email when email is off', () => {
+    expect(planNotifications(approval(), people, [], false)).toEqual([]);
+  });
+
+  it('adds the escalation, due at escalates_at, to the escalation deciders only', () => {
+    const at = new Date('2026-12-01T00:00:00Z');
+    const plan = planNotifications(approval({ escalates_at: at, escalation_deciders: ['hum-boss'] }), people, chat.slice(0, 1), true);
+    expect(plan.filter((p) => p.reason === 'escalated')).toEqual([
+      { reason: 'escalated', channel: 'email', recipient: 'hum-boss@example.com', principal_id: 'hum-boss', due: at },
+      { reason: 'escalated', channel: 'slack', recipient: 'https://hooks.example/slack', principal_id: null, due: at },
+    ]);
+  });
+
+  it('writes no escalation without escalation deciders', () => {
+    const plan = planNotifications(approval({ escalates_at: new Date() }), people, chat, true);
+    expect(plan.some((p) => p.reason === 'escalated')).toBe(false);
+  });
+});
+
+describe('chatWebhooksOf', () => {
+  it('reads the well-formed chat webhooks of the settings', () => {
+    expect(
+      chatWebhooksOf({
+        approval_notifications: { chat_webhooks: [{ url: 'https://a', format: 'slack' }, { url: 'https://b', format: 'irc' }, null] },
+      }),
+    ).toEqual([{ url: 'https://a', format: 'slack' }]);
+    expect(chatWebhooksOf({})).toEqual([]);
+    expect(chatWebhooksOf(null)).toEqual([]);
+  });
+});
+
+describe('consoleLink', () => {
+  it('links a verdict approval and a registry approval to their console pages', () => {
+    expect(consoleLink('https://c.example/console/', 'verdict', 'apr-1', null)).toBe('https://c.example/console/approvals/verdict/apr-1');
+    expect(consoleLink('https://c.example/console', 'registry', 'apr-2', 'scp-9')).toBe(
+      'https://c.example/console/approvals/registry/scp-9/apr-2',
+    );
+  });
+});
+
+describe('messages', () => {
+  it('email: names the approval, action, resource, rule statement, requester and link; HTML escaped; no parameters', () => {
+    const m = emailMessage(facts());
+    expect(m.subject).not.toMatch(/[\r\n]/);
+    expect(m.text).toContain('Approval: apr-1');
+    expect(m.text).toContain('Rule rul-1: Transfers above 1000 EUR need finance');
+    expect(m.text).toContain('Requested by: agn-bot on behalf of hum-ann');
+    expect(m.text).toContain('https://console.example/console/approvals/verdict/apr-1');
+    expect(m.html).not.toContain('<script>');
+    expect(m.html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(m.html).not.toContain('<https://evil');
+    expect(m.html.match(/<a /g)).toHaveLength(1);
+    expect(m.html).toContain('<a href="https://console.example/console/approvals/verdict/apr-1">');
+  });
+
+  it('email: a line break in agent text cannot add a header line to the subject', () => {
+    expect(emailMessage(facts({ action: 'pay\r\nBcc: eve@evil.example' })).subject).toBe(
+      'Approval requested: pay Bcc: eve@evil.example on <script>alert(1)</script> <https://evil.example|click> [click](https://evil.example) & <!channel> *bold*',
+    );
+  });
+
+  it('slack: agent text cannot make a link or a mention; the only link is the console; no interactive element', () => {
+    const m = slackMessage(facts());
+    const all = JSON.stringify(m);
+    expect(all).not.toContain('<https://evil');
+    expect(all).not.toContain('<!channel>');
+    expect(all).not.toContain('<script>');
+    expect(all).toContain('&lt;https://evil.example|click&gt;');
+    const links = (m.text + m.blocks.map((b) => JSON.stringify(b)).join('')).match(/<http[^>]*>/g) ?? [];
+    expect(new Set(links)).toEqual(new Set(['<https://console.example/console/approvals/verdict/apr-1|Open in the Arbiter console>']));
+    expect(m.blocks.map((b) => (b as { type: string }).type)).toEqual(['header', 'section', 'section']);
+    expect(all).not.toMatch(/"type":"(actions|button)"/);
+  });
+
+  it('teams: a MessageCard with facts and one OpenUri to the console; agent text inert', () => {
+    const m = teamsMessage(facts({ reason: 'escalated' })) as {
+      '@type': string;
+      title: string;
+      sections: Array<{ facts: Array<{ name: string; value: string }> }>;
+      potentialAction: Array<{ '@type': string; targets: Array<{ uri: string }> }>;
+    };
+    expect(m['@type']).toBe('MessageCard');
+    expect(m.title).toMatch(/escalated/);
+    expect(m.potentialAction).toEqual([
+      {
+        '@type': 'OpenUri',
+        name: 'Open in the Arbiter console',
+        targets: [{ os: 'default', uri: 'https://console.example/console/approvals/verdict/apr-1' }],
+      },
+    ]);
+    const action = m.sections[0].facts.find((f) => f.name === 'Action')!.value;
+    expect(action).not.toMatch(/[<>[\]()*]/);
+    expect(action).toContain('&lt;script&gt;');
+    expect(JSON.stringify(m)).not.toContain('](https://evil');
+  });
+
+  it('cuts a long value and says a rule was not found', () => {
+    const m = emailMessage(facts({ action: 'x'.repeat(2000), statements: [{ id: 'rul-gone', statement: null }] }));
+    expect(m.text).toContain(`Action: ${'x'.repeat(499)}…`);
+    expect(m.text).toContain('Rule rul-gone: (rule not found)');
+  });
+});
+
+describe('escapes', () => {
+  it('slack escapes & < >', () => {
+    expect(escapeSlack('a & <b> c')).toBe('a &amp; &lt;b&gt; c');
+  });
+
+  it('teams escapes HTML and the Markdown that makes links and emphasis', () => {
+    expect(escapeTeams('[x](y) *z* <a>')).toBe('&#91;x&#93;&#40;y&#41; &#42;z&#42; &lt;a&gt;');
+  });
+});

@@ -1,0 +1,285 @@
+/**
+ * Notifications of new and escalated approvals (docs/approvals.md "Notifications"; ADR 0030): who is told,
+ * through which channel, and what each message says. Pure: the registry's router and sender do the I/O.
+ */
+
+export type ApprovalFlow = 'verdict' | 'registry';
+export type NotificationReason = 'requested' | 'escalated';
+export type NotificationChannel = 'email' | 'slack' | 'teams';
+
+/** What a notification reads of an approval, as the event carrying it holds it (either flow). */
+export interface NotifiedApproval {
+  id: string;
+  flow: ApprovalFlow;
+  /** Registry approvals: their scope (the console link); null for verdict approvals. */
+  scope_id: string | null;
+  action: string;
+  resource: string;
+  /** The deciding rules (`rul-`) or the invariant (`inv-`) whose statements the message quotes. */
+  rule_ids: string[];
+  requester: string;
+  /** The principal the requester acted for, when another one (verdict `requester_principal`). */
+  on_behalf_of: string | null;
+  /** Principals who never decide it and are never notified of it. */
+  excluded: string[];
+  candidate_deciders: string[];
+  expires_at: string | null;
+  escalates_at: Date | null;
+  escalation_deciders: string[];
+}
+
+const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+const strs = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+const date = (v: unknown): Date | null => {
+  const s = str(v);
+  if (!s) return null;
+  const d = new Date(s);
+  return Number.isNaN(d.getTime()) ? null : d;
+};
+
+/**
+ * Reads the approval out of an `approval.requested` event's data (the approval as its API answers it:
+ * the registry's own, or the verdict gateway's through the internal events endpoint). Null when the data
+ * is not an approval (nothing is routed then). The escalation fields are read when present.
+ */
+export function readNotifiedApproval(source: string, data: unknown): NotifiedApproval | null {
+  if (!data || typeof data !== 'object' || Array.isArray(data)) return null;
+  const a = data as Record<string, unknown>;
+  const id = str(a.id);
+  if (!id) return null;
+  const common = {
+    id,
+    candidate_deciders: strs(a.candidate_deciders),
+    expires_at: str(a.expires_at),
+    escalates_at: date(a.escalates_at),
+    escalation_deciders: strs(a.escalation_deciders),
+    action: str(a.intended_action) ?? '',
+  };
+  if (source === 'verdict') {
+    const requester = str(a.requester) ?? '';
+    const forWhom = str(a.requester_principal);
+    const triggers = Array.isArray(a.triggers) ? (a.triggers as Array<Record<string, unknown>>) : [];
+    return {
+      ...common,
+      flow: 'verdict',
+      scope_id: null,
+      resource: str(a.intended_resource) ?? '',
+      rule_ids: [...new Set(triggers.map((t) => str(t?.rule_id)).filter((r): r is string => !!r))],
+      requester,
+      on_behalf_of: forWhom && forWhom !== requester ? forWhom : null,
+      excluded: [requester, forWhom].filter((p): p is string => !!p),
+    };
+  }
+  const trigger = str(a.trigger_id);
+  const createdBy = str(a.created_by);
+  return {
+    ...common,
+    flow: 'registry',
+    scope_id: str(a.scope_id),
+    resource: trigger ?? '',
+    rule_ids: trigger ? [trigger] : [],
+    requester: str(a.requested_by) ?? createdBy ?? '',
+    on_behalf_of: null,
+    excluded: createdBy ? [createdBy] : [],
+  };
+}
+
+/** A principal as routing sees it. `approves`: a live key (or console permission) holds `approve` or `admin`. */
+export interface RoutedPerson {
+  id: string;
+  kind: string;
+  active: boolean;
+  roles: string[];
+  email: string | null;
+  approves: boolean;
+}
+
+export interface ChatWebhookSetting {
+  url: string;
+  format: 'slack' | 'teams';
+}
+
+export interface PlannedNotification {
+  reason: NotificationReason;
+  channel: NotificationChannel;
+  recipient: string;
+  principal_id: string | null;
+  /** When it is due: now (null) or the escalation time. */
+  due: Date | null;
+}
+
+/**
+ * The people a list of deciders names, who get an email: a principal id names that principal, a `role-` id
+ * every principal holding the role; an empty list means anyone who may decide (`approves`). Only active human
+ * principals with an email address, never one of `excluded` (the requester cannot decide its own approval),
+ * one message per address.
+ */
+export function emailRecipients(
+  deciders: string[],
+  people: RoutedPerson[],
+  excluded: string[],
+): Array<{ principal_id: string; email: string }> {
+  const named = (p: RoutedPerson) =>
+    deciders.length === 0 ? p.approves : deciders.some((d) => (d.startsWith('role-') ? p.roles.includes(d) : d === p.id));
+  const out = new Map<string, { principal_id: string; email: string }>();
+  for (const p of [...people].sort((x, y) => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0))) {
+    if (!p.active || p.kind !== 'human' || !p.email || excluded.includes(p.id) || !named(p)) continue;
+    const key = p.email.toLowerCase();
+    if (!out.has(key)) out.set(key, { principal_id: p.id, email: p.email });
+  }
+  return [...out.values()];
+}
+
+/**
+ * Every notification a new approval makes: an email to each candidate decider (when email is on) and one
+ * message per chat webhook, due now; and, when the approval escalates (`escalates_at` and escalation
+ * deciders), an email to each escalation decider and one more chat message each, due at `escalates_at`.
+ */
+export function planNotifications(
+  approval: NotifiedApproval,
+  people: RoutedPerson[],
+  chat: ChatWebhookSetting[],
+  emailOn: boolean,
+): PlannedNotification[] {
+  const plan: PlannedNotification[] = [];
+  const add = (reason: NotificationReason, deciders: string[], due: Date | null) => {
+    if (emailOn) {
+      for (const r of emailRecipients(deciders, people, approval.excluded))
+        plan.push({ reason, channel: 'email', recipient: r.email, principal_id: r.principal_id, due });
+    }
+    const seen = new Set<string>();
+    for (const hook of chat) {
+      if (seen.has(`${hook.format} ${hook.url}`)) continue;
+      seen.add(`${hook.format} ${hook.url}`);
+      plan.push({ reason, channel: hook.format, recipient: hook.url, principal_id: null, due });
+    }
+  };
+  add('requested', approval.candidate_deciders, null);
+  if (approval.escalates_at && approval.escalation_deciders.length) add('escalated', approval.escalation_deciders, approval.escalates_at);
+  return plan;
+}
+
+/** The chat webhooks of a tenant's settings (`approval_notifications.chat_webhooks`), the well-formed ones. */
+export function chatWebhooksOf(settings: unknown): ChatWebhookSetting[] {
+  const n = (settings as { approval_notifications?: { chat_webhooks?: unknown } } | null)?.approval_notifications?.chat_webhooks;
+  if (!Array.isArray(n)) return [];
+  return n.filter((h): h is ChatWebhookSetting => !!h && typeof h.url === 'string' && (h.format === 'slack' || h.format === 'teams'));
+}
+
+// --- messages ---------------------------------------------------------------------------------
+
+/** What a message says: only these facts, never the approval's parameters (they may be sensitive). */
+export interface MessageFacts {
+  reason: NotificationReason;
+  approval_id: string;
+  action: string;
+  resource: string;
+  /** The deciding rules' statements (looked up in the registry, not taken from the event). */
+  statements: Array<{ id: string; statement: string | null }>;
+  requester: string;
+  on_behalf_of: string | null;
+  expires_at: string | null;
+  link: string;
+}
+
+/** The console page of an approval (the console's routes, docs/approvals.md "Notifications"). */
+export function consoleLink(consoleUrl: string, flow: ApprovalFlow, approvalId: string, scopeId: string | null): string {
+  const base = consoleUrl.replace(/\/+$/, '');
+  const id = encodeURIComponent(approvalId);
+  return flow === 'registry' && scopeId
+    ? `${base}/approvals/registry/${encodeURIComponent(scopeId)}/${id}`
+    : `${base}/approvals/verdict/${id}`;
+}
+
+/** Longest stretch of one agent-supplied value a message quotes; the console shows the rest. */
+export const MAX_QUOTED = 500;
+
+/** One line of text: control characters (line breaks included) become spaces, long values are cut. */
+export function oneLine(value: string, max = MAX_QUOTED): string {
+  // eslint-disable-next-line no-control-regex
+  const flat = value.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+export function escapeHtml(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+}
+
+/** Slack mrkdwn: `&`, `<` and `>` are its control characters (links, mentions); escaped, agent text stays text. */
+export function escapeSlack(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/**
+ * Teams MessageCard text is Markdown with some HTML: HTML-escaped, and the Markdown characters that make links,
+ * emphasis or code written as entities, so `[click](https://evil)` shows as written.
+ */
+export function escapeTeams(value: string): string {
+  return escapeHtml(value).replace(/[[\]()*_`~#|!\\]/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+const headline = (f: MessageFacts) => (f.reason === 'escalated' ? 'Approval escalated, still waiting' : 'Approval requested');
+
+function lines(f: MessageFacts): Array<[string, string]> {
+  const rows: Array<[string, string]> = [
+    ['Approval', f.approval_id],
+    ['Action', oneLine(f.action)],
+    ['Resource', oneLine(f.resource)],
+  ];
+  for (const s of f.statements) rows.push([`Rule ${s.id}`, oneLine(s.statement ?? '(rule not found)')]);
+  rows.push(['Requested by', oneLine(f.on_behalf_of ? `${f.requester} on behalf of ${f.on_behalf_of}` : f.requester)]);
+  if (f.expires_at) rows.push(['Expires', f.expires_at]);
+  return rows;
+}
+
+/** The email: plain text and HTML (escaped), a subject on one line; decide in the console, never by replying. */
+export function emailMessage(f: MessageFacts): { subject: string; text: string; html: string } {
+  const rows = lines(f);
+  const subject = oneLine(`${headline(f)}: ${f.action} on ${f.resource}`, 200);
+  const text = [
+    `${headline(f)}.`,
+    '',
+    ...rows.map(([k, v]) => `${k}: ${v}`),
+    '',
+    `Open it in the Arbiter console to decide: ${f.link}`,
+    '',
+    'This message carries no approve action: decisions are made in the console, signed in.',
+  ].join('\n');
+  const html = [
+    '<!doctype html><html><body>',
+    `<p>${escapeHtml(headline(f))}.</p>`,
+    '<table>',
+    ...rows.map(([k, v]) => `<tr><th align="left">${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`),
+    '</table>',
+    `<p><a href="${escapeHtml(f.link)}">Open it in the Arbiter console</a> to decide.</p>`,
+    '<p>This message carries no approve action: decisions are made in the console, signed in.</p>',
+    '</body></html>',
+  ].join('\n');
+  return { subject, text, html };
+}
+
+/** Slack incoming-webhook JSON: `text` (the notification's fallback) and `blocks`; no interactive element. */
+export function slackMessage(f: MessageFacts): { text: string; blocks: object[] } {
+  const rows = lines(f);
+  const link = `<${f.link}|Open in the Arbiter console>`;
+  return {
+    text: `${escapeSlack(headline(f))}: ${escapeSlack(oneLine(f.action))} on ${escapeSlack(oneLine(f.resource))} (${f.approval_id}) ${link}`,
+    blocks: [
+      { type: 'header', text: { type: 'plain_text', text: headline(f) } },
+      { type: 'section', text: { type: 'mrkdwn', text: rows.map(([k, v]) => `*${escapeSlack(k)}:* ${escapeSlack(v)}`).join('\n') } },
+      { type: 'section', text: { type: 'mrkdwn', text: `${link} to decide.` } },
+    ],
+  };
+}
+
+/** A Microsoft Teams MessageCard: facts and one link to the console (OpenUri), no action that decides. */
+export function teamsMessage(f: MessageFacts): object {
+  return {
+    '@type': 'MessageCard',
+    '@context': 'https://schema.org/extensions',
+    summary: escapeTeams(oneLine(`${headline(f)}: ${f.action} on ${f.resource}`, 200)),
+    title: escapeTeams(headline(f)),
+    sections: [{ facts: lines(f).map(([name, value]) => ({ name: escapeTeams(name), value: escapeTeams(value) })) }],
+    potentialAction: [{ '@type': 'OpenUri', name: 'Open in the Arbiter console', targets: [{ os: 'default', uri: f.link }] }],
+  };
+}
