@@ -861,6 +861,11 @@ const models: TsoaRoute.Models = {
         "additionalProperties": false,
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "Permission": {
+        "dataType": "refAlias",
+        "type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["read"]},{"dataType":"enum","enums":["write"]},{"dataType":"enum","enums":["manage_rules"]},{"dataType":"enum","enums":["manage_invariants"]},{"dataType":"enum","enums":["approve"]},{"dataType":"enum","enums":["check"]},{"dataType":"enum","enums":["seal"]},{"dataType":"enum","enums":["admin"]},{"dataType":"enum","enums":["platform_admin"]}],"validators":{}},
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "Principal": {
         "dataType": "refObject",
         "properties": {
@@ -871,6 +876,9 @@ const models: TsoaRoute.Models = {
             "roles": {"dataType":"array","array":{"dataType":"string"},"required":true},
             "active": {"dataType":"boolean","required":true},
             "status": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["active"]},{"dataType":"enum","enums":["deactivated"]}],"required":true},
+            "oidc_issuer": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
+            "oidc_subject": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
+            "console_permissions": {"dataType":"array","array":{"dataType":"refAlias","ref":"Permission"},"required":true},
             "created_at": {"dataType":"string","required":true},
             "updated_at": {"dataType":"string","required":true},
             "created_by": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
@@ -883,6 +891,16 @@ const models: TsoaRoute.Models = {
         "type": {"dataType":"string","validators":{"pattern":{"value":"^role-[a-z0-9][a-z0-9_.-]{0,62}$"}}},
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "OidcIssuer": {
+        "dataType": "refAlias",
+        "type": {"dataType":"string","validators":{"pattern":{"value":"^https?://[^\\s]+$"},"maxLength":{"value":2000}}},
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "OidcSubject": {
+        "dataType": "refAlias",
+        "type": {"dataType":"string","validators":{"minLength":{"value":1},"maxLength":{"value":255}}},
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "CreatePrincipalBody": {
         "dataType": "refObject",
         "properties": {
@@ -890,6 +908,9 @@ const models: TsoaRoute.Models = {
             "name": {"dataType":"string","required":true,"validators":{"minLength":{"value":1},"maxLength":{"value":200}}},
             "roles": {"dataType":"array","array":{"dataType":"refAlias","ref":"RoleId"},"validators":{"maxItems":{"value":100}}},
             "tenant_id": {"dataType":"string"},
+            "oidc_issuer": {"ref":"OidcIssuer"},
+            "oidc_subject": {"ref":"OidcSubject"},
+            "console_permissions": {"dataType":"array","array":{"dataType":"refAlias","ref":"Permission"},"validators":{"maxItems":{"value":9}}},
         },
         "additionalProperties": false,
     },
@@ -909,6 +930,9 @@ const models: TsoaRoute.Models = {
             "active": {"dataType":"boolean"},
             "roles": {"dataType":"array","array":{"dataType":"refAlias","ref":"RoleId"},"validators":{"maxItems":{"value":100}}},
             "name": {"dataType":"string","validators":{"minLength":{"value":1},"maxLength":{"value":200}}},
+            "oidc_issuer": {"dataType":"union","subSchemas":[{"ref":"OidcIssuer"},{"dataType":"enum","enums":[null]}]},
+            "oidc_subject": {"dataType":"union","subSchemas":[{"ref":"OidcSubject"},{"dataType":"enum","enums":[null]}]},
+            "console_permissions": {"dataType":"array","array":{"dataType":"refAlias","ref":"Permission"},"validators":{"maxItems":{"value":9}}},
         },
         "additionalProperties": false,
     },
@@ -1157,11 +1181,6 @@ const models: TsoaRoute.Models = {
             "expires_at": {"dataType":"datetime"},
         },
         "additionalProperties": false,
-    },
-    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
-    "Permission": {
-        "dataType": "refAlias",
-        "type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["read"]},{"dataType":"enum","enums":["write"]},{"dataType":"enum","enums":["manage_rules"]},{"dataType":"enum","enums":["manage_invariants"]},{"dataType":"enum","enums":["approve"]},{"dataType":"enum","enums":["check"]},{"dataType":"enum","enums":["seal"]},{"dataType":"enum","enums":["admin"]},{"dataType":"enum","enums":["platform_admin"]}],"validators":{}},
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "CreatedApiKey": {

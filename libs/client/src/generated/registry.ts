@@ -2078,6 +2078,11 @@ export interface components {
             /** @description Required when status is `diverged`. */
             reason?: string;
         };
+        /**
+         * @description Request and response shapes of identity (docs/identity.md); tsoa validates and documents them.
+         * @enum {string}
+         */
+        Permission: "read" | "write" | "manage_rules" | "manage_invariants" | "approve" | "check" | "seal" | "admin" | "platform_admin";
         Principal: {
             /**
              * @description `agn-` (agent) or `hum-` (human) prefix
@@ -2095,6 +2100,12 @@ export interface components {
             active: boolean;
             /** @enum {string} */
             status: "active" | "deactivated";
+            /** @description The OpenID Connect issuer bound to a human principal (docs/identity.md "Console sign-in"); null when none. */
+            oidc_issuer: string | null;
+            /** @description The subject (`sub`) at that issuer; set together with oidc_issuer. */
+            oidc_subject: string | null;
+            /** @description What a console session of this principal holds; empty: it may sign in and do nothing. */
+            console_permissions: components["schemas"]["Permission"][];
             /** @example 2026-11-26T09:30:00.000Z */
             created_at: string;
             /** @example 2026-11-26T09:30:00.000Z */
@@ -2104,6 +2115,9 @@ export interface components {
         };
         /** @example role-cfo */
         RoleId: string;
+        /** @description An OpenID Connect issuer identifier: an http(s) URL (docs/identity.md "Console sign-in"). */
+        OidcIssuer: string;
+        OidcSubject: string;
         CreatePrincipalBody: {
             /** @enum {string} */
             kind: "agent" | "human";
@@ -2115,6 +2129,12 @@ export interface components {
              * @example tnt-0f3a9c1e5b7d2a4c6e8f0a1b
              */
             tenant_id?: string;
+            /** @description Human principals only; together with oidc_subject; unique with it across the platform (409). */
+            oidc_issuer?: components["schemas"]["OidcIssuer"];
+            /** @description Human principals only; together with oidc_issuer. */
+            oidc_subject?: components["schemas"]["OidcSubject"];
+            /** @description Human principals only; each held by the creating key (403 otherwise). */
+            console_permissions?: components["schemas"]["Permission"][];
         };
         Page_Principal_: {
             items: components["schemas"]["Principal"][];
@@ -2129,6 +2149,11 @@ export interface components {
             roles?: components["schemas"]["RoleId"][];
             /** @example payments */
             name?: string;
+            /** @description Sent together with oidc_subject; both null unbind the principal's OpenID Connect identity. */
+            oidc_issuer?: components["schemas"]["OidcIssuer"] | (never | null);
+            oidc_subject?: components["schemas"]["OidcSubject"] | (never | null);
+            /** @description Replaces them as a whole; human principals only; each held by the calling key (403 otherwise). */
+            console_permissions?: components["schemas"]["Permission"][];
         };
         Page_Override_: {
             items: components["schemas"]["Override"][];
@@ -2507,11 +2532,6 @@ export interface components {
              */
             expires_at?: string;
         };
-        /**
-         * @description Request and response shapes of identity (docs/identity.md); tsoa validates and documents them.
-         * @enum {string}
-         */
-        Permission: "read" | "write" | "manage_rules" | "manage_invariants" | "approve" | "check" | "seal" | "admin" | "platform_admin";
         CreatedApiKey: {
             /**
              * @description `key-` prefix
@@ -7879,6 +7899,11 @@ export interface operations {
                      *           ],
                      *           "active": true,
                      *           "status": "active",
+                     *           "oidc_issuer": "string",
+                     *           "oidc_subject": "string",
+                     *           "console_permissions": [
+                     *             "read"
+                     *           ],
                      *           "created_at": "2026-11-26T09:30:00.000Z",
                      *           "updated_at": "2026-11-26T09:30:00.000Z",
                      *           "created_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b"
@@ -7964,7 +7989,12 @@ export interface operations {
                  *       "roles": [
                  *         "role-cfo"
                  *       ],
-                 *       "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b"
+                 *       "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
+                 *       "oidc_issuer": "string",
+                 *       "oidc_subject": "string",
+                 *       "console_permissions": [
+                 *         "read"
+                 *       ]
                  *     }
                  */
                 "application/json": components["schemas"]["CreatePrincipalBody"];
@@ -7988,6 +8018,11 @@ export interface operations {
                      *       ],
                      *       "active": true,
                      *       "status": "active",
+                     *       "oidc_issuer": "string",
+                     *       "oidc_subject": "string",
+                     *       "console_permissions": [
+                     *         "read"
+                     *       ],
                      *       "created_at": "2026-11-26T09:30:00.000Z",
                      *       "updated_at": "2026-11-26T09:30:00.000Z",
                      *       "created_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b"
@@ -8125,6 +8160,11 @@ export interface operations {
                      *       ],
                      *       "active": true,
                      *       "status": "active",
+                     *       "oidc_issuer": "string",
+                     *       "oidc_subject": "string",
+                     *       "console_permissions": [
+                     *         "read"
+                     *       ],
                      *       "created_at": "2026-11-26T09:30:00.000Z",
                      *       "updated_at": "2026-11-26T09:30:00.000Z",
                      *       "created_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b"
@@ -8223,7 +8263,12 @@ export interface operations {
                  *       "roles": [
                  *         "role-cfo"
                  *       ],
-                 *       "name": "payments"
+                 *       "name": "payments",
+                 *       "oidc_issuer": "string",
+                 *       "oidc_subject": "string",
+                 *       "console_permissions": [
+                 *         "read"
+                 *       ]
                  *     }
                  */
                 "application/json": components["schemas"]["UpdatePrincipalBody"];
@@ -8247,6 +8292,11 @@ export interface operations {
                      *       ],
                      *       "active": true,
                      *       "status": "active",
+                     *       "oidc_issuer": "string",
+                     *       "oidc_subject": "string",
+                     *       "console_permissions": [
+                     *         "read"
+                     *       ],
                      *       "created_at": "2026-11-26T09:30:00.000Z",
                      *       "updated_at": "2026-11-26T09:30:00.000Z",
                      *       "created_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b"
