@@ -196,3 +196,10 @@ export interface Page<T> {
 export interface ErrorBody {
   detail: string;
 }
+
+/** A one-time console sign-in link (docs/identity.md "Console sign-in"): valid 10 minutes, for one use. */
+export interface ConsoleLinkCreated {
+  /** `<registry public URL>/console/auth/link/<token>`; the token is stored only as its SHA-256. */
+  url: string;
+  expires_at: string;
+}

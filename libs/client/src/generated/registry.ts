@@ -549,6 +549,27 @@ export interface paths {
         patch: operations["UpdatePrincipal"];
         trace?: never;
     };
+    "/api/v1/principals/{principal_id}/console-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a console sign-in link
+         * @description A one-time sign-in link to the console for a human principal of the caller's tenant (docs/identity.md "Console
+         *     sign-in"): valid 10 minutes, for one use; the session it opens holds the principal's console_permissions.
+         */
+        post: operations["CreateConsoleLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/scopes/{scope_id}/overrides": {
         parameters: {
             query?: never;
@@ -2154,6 +2175,16 @@ export interface components {
             oidc_subject?: components["schemas"]["OidcSubject"] | (never | null);
             /** @description Replaces them as a whole; human principals only; each held by the calling key (403 otherwise). */
             console_permissions?: components["schemas"]["Permission"][];
+        };
+        /** @description A one-time console sign-in link (docs/identity.md "Console sign-in"): valid 10 minutes, for one use. */
+        ConsoleLinkCreated: {
+            /**
+             * @description `<registry public URL>/console/auth/link/<token>`; the token is stored only as its SHA-256.
+             * @example https://hooks.example.com/arbiter
+             */
+            url: string;
+            /** @example 2026-11-26T09:30:00.000Z */
+            expires_at: string;
         };
         Page_Override_: {
             items: components["schemas"]["Override"][];
@@ -8384,6 +8415,119 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "unsupported_media_type: a body that is not application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unavailable: the API key cannot be checked right now; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unavailable: the API key cannot be checked right now; retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    CreateConsoleLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The human principal (`hum-`) to sign in as. */
+                principal_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "url": "https://hooks.example.com/arbiter",
+                     *       "expires_at": "2026-11-26T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ConsoleLinkCreated"];
+                };
+            };
+            /** @description validation_failed: a parameter outside its schema, a cursor the service did not make, or a string holding U+0000 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "validation_failed: a parameter outside its schema, a cursor the service did not make, or a string holding U+0000"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing or invalid API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing permission, a key restricted to some scopes, a console session, or a principal whose console holds more than the caller */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing permission, a key restricted to some scopes, a console session, or a principal whose console holds more than the caller"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or in another tenant) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found (or in another tenant)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a human principal, or deactivated */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not a human principal, or deactivated"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
