@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import request from 'supertest';
+import { bootstrapConsoleLink } from '@arbiter/devstack';
 import { eventually } from '@arbiter/testing';
 import { createTenantWithAdmin, type TenantFixture } from '../../apps/registry/test/harness';
 import { CookieJar, loginAt, startOidcProvider, type OidcHarness } from './oidc-harness';
@@ -161,6 +162,13 @@ describe('console sign-in and sessions', () => {
       });
       expect(noCookie.status).toBe(403);
       await signInByLink(linkUrl);
+    });
+
+    it("gives npm start's link for the bootstrap admin a session holding platform_admin", async () => {
+      const made = await bootstrapConsoleLink(url, stack.registry.adminKey);
+      if (!('url' in made)) throw new Error(made.error);
+      const s = await session(await signInByLink(made.url));
+      expect(s.body).toMatchObject({ principal: { name: 'platform-admin' }, permissions: ['platform_admin'] });
     });
 
     it('makes links for a human principal of the admin own tenant only', async () => {

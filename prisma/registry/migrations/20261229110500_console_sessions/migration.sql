@@ -38,3 +38,8 @@ CREATE TABLE "console_links" (
 );
 CREATE UNIQUE INDEX "console_links_token_hash_key" ON "console_links"("token_hash");
 CREATE INDEX "console_links_tenant_id_principal_id_idx" ON "console_links"("tenant_id", "principal_id");
+
+-- The bootstrap admin's console holds what its key holds (a bootstrap admin created from now on gets it at creation).
+UPDATE "principals" SET "console_permissions" = ARRAY['platform_admin']::TEXT[]
+WHERE "console_permissions" = ARRAY[]::TEXT[]
+  AND "id" IN (SELECT "principal_id" FROM "api_keys" WHERE "bootstrap" AND "revoked_at" IS NULL);
