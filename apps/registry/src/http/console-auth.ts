@@ -80,7 +80,9 @@ export function mountConsoleAuth(app: Express, ctx: RegistryContext): void {
   app.get('/console/auth/oidc', async (req, res) => {
     if (!ctx.console.oidcEnabled) return refuse(res, NO_OIDC);
     const next = typeof req.query.next === 'string' ? req.query.next : undefined;
-    const { url, state } = await ctx.console.startOidc(redirectUri(req), next);
+    const started = await ctx.console.startOidc(redirectUri(req), next);
+    if ('refused' in started) return refuse(res, started);
+    const { url, state } = started;
     // Lax, not Strict: the provider's redirect back is a cross-site navigation, which must carry it.
     res.setHeader(
       'Set-Cookie',

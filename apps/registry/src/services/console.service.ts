@@ -24,8 +24,8 @@ const forbidden = (message: string) => new AppError(403, 'forbidden', message);
 
 /** Why a sign-in did not open a session: shown to the person as a page, never as an account. */
 export interface Refusal {
-  /** 404 unknown link, 410 used or expired, 403 no usable principal, 400 a sign-in that did not check out. */
-  status: 400 | 403 | 404 | 410;
+  /** 404 unknown link, 410 used or expired, 403 no usable principal, 400 a sign-in that did not check out, 503 no provider. */
+  status: 400 | 403 | 404 | 410 | 503;
   refused: string;
   detail: string;
 }
@@ -136,10 +136,20 @@ export class ConsoleService {
   // --- OpenID Connect ------------------------------------------------------------------------
 
   /** GET /console/auth/oidc: the provider's authorization URL; the transaction waits in Redis under its state. */
-  async startOidc(redirectUri: string, next: string | undefined): Promise<{ url: string; state: string }> {
+  async startOidc(redirectUri: string, next: string | undefined): Promise<{ url: string; state: string } | Refusal> {
     const oidc = this.requireOidc();
     const t = OidcClient.newTransaction();
-    const url = await oidc.authorizationUrl(redirectUri, t);
+    let url: string;
+    try {
+      url = await oidc.authorizationUrl(redirectUri, t);
+    } catch (err) {
+      this.logger.warn({ err, issuer: oidc.issuer }, 'the OpenID Connect provider could not be reached');
+      return {
+        status: 503,
+        refused: 'Single sign-on unavailable',
+        detail: 'The identity provider could not be reached. Try again later, or ask an administrator for a sign-in link.',
+      };
+    }
     await this.redis.set(OIDC_KEY(t.state), JSON.stringify({ ...t, next: consolePathOrHome(next) }), 'EX', OIDC_TRANSACTION_SECONDS);
     return { url, state: t.state };
   }
