@@ -33,6 +33,11 @@ const verdict = (over: Partial<VerdictApproval> = {}): VerdictApproval => ({
   decision: null,
   decider_notes: null,
   decided_at: null,
+  approvals_required: 1,
+  approvals: [],
+  expires_at: '2026-11-28T11:00:00Z',
+  escalates_at: null,
+  escalation_deciders: [],
   ...over,
 });
 
@@ -55,8 +60,16 @@ const registry = (over: Partial<RegistryApproval> = {}): RegistryApproval => ({
   decider_principal_id: null,
   decided_at: null,
   override_id: null,
+  tenant_id: 'tnt-1',
+  version: 1,
   created_at: '2026-11-27T10:00:00Z',
+  updated_at: '2026-11-27T10:00:00Z',
   created_by: 'hum-asker',
+  approvals_required: 1,
+  approvals: [],
+  expires_at: '2026-11-28T10:00:00Z',
+  escalates_at: null,
+  escalation_deciders: [],
   ...over,
 });
 
@@ -104,7 +117,7 @@ describe('approval views', () => {
   });
 
   it('state the quorum only when the server gives it', () => {
-    expect(quorumState(fromVerdict(verdict()))).toBeNull();
+    expect(quorumState(fromVerdict({ ...verdict(), approvals_required: undefined } as unknown as VerdictApproval))).toBeNull();
     expect(quorumState(fromVerdict(verdict({ approvals_required: 2, approvals: [] })))).toBe('0 of 2 approvals');
     expect(quorumState(fromVerdict(verdict({ approvals_required: 1, approvals: [] })))).toBe('0 of 1 approval');
   });

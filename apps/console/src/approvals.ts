@@ -1,6 +1,7 @@
 // Approvals of both flows as the console shows them (docs/console.md "The inbox"): one shape for a verdict approval
 // (`/<tenant>/v1/approvals`) and a registry approval (`/api/v1/scopes/<s>/approvals`), and the rule that decides
 // which of them the signed-in person may decide. Pure: no fetch, no DOM.
+import type { Approval, RegistryApproval as RegistryApprovalModel } from '@arbiter/client';
 import type { Session } from './session';
 
 export type Flow = 'verdict' | 'registry';
@@ -11,64 +12,9 @@ export interface QuorumApproval {
   notes: string | null;
 }
 
-/** The verdict service's approval, as far as the console reads it (quorum fields optional: older servers lack them). */
-export interface VerdictApproval {
-  id: string;
-  tenant_id: string;
-  status: string;
-  requester: string;
-  requester_principal: string;
-  intended_action: string;
-  intended_resource: string;
-  intended_parameters: Record<string, unknown>;
-  intended_scope: Record<string, unknown>;
-  triggers: { rule_id: string; rule_version_id: string; reason: string }[];
-  requester_notes: string | null;
-  requested_at: string;
-  consultation_id: string;
-  dominating_rule_id: string | null;
-  candidate_deciders: string[];
-  decider: string | null;
-  decision: string | null;
-  decider_notes: string | null;
-  decided_at: string | null;
-  grants?: { override_id: string; applies_to_scope: Record<string, unknown>; expires_at: string }[];
-  authorizes_until?: string | null;
-  approvals_required?: number;
-  approvals?: QuorumApproval[];
-  expires_at?: string;
-  escalates_at?: string | null;
-  escalation_deciders?: string[];
-}
-
-/** The registry's approval, as far as the console reads it. */
-export interface RegistryApproval {
-  id: string;
-  scope_id: string;
-  trigger_id: string;
-  trigger_type: 'invariant' | 'rule';
-  trigger_version_id: string | null;
-  requires_approval: boolean;
-  intended_action: string;
-  justification: string | null;
-  requested_by: string;
-  requested_by_type: string;
-  candidate_deciders: string[];
-  status: string;
-  decision: string | null;
-  comment: string | null;
-  decided_by: string | null;
-  decider_principal_id: string | null;
-  decided_at: string | null;
-  override_id: string | null;
-  created_at: string;
-  created_by: string | null;
-  approvals_required?: number;
-  approvals?: QuorumApproval[];
-  expires_at?: string;
-  escalates_at?: string | null;
-  escalation_deciders?: string[];
-}
+/** The two services' approvals as the SDK types them (docs/approvals.md). */
+export type VerdictApproval = Approval;
+export type RegistryApproval = RegistryApprovalModel;
 
 export interface RuleRef {
   id: string;
