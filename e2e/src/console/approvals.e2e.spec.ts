@@ -8,7 +8,8 @@ import { createConsoleTenant, payment, requestApproval, requestRegistryApproval,
 /**
  * The approver's desk in a real browser (docs/console.md "The inbox", "Deciding"): a person signed in by a one-time
  * link sees a pending approval with everything needed to decide it, approves or rejects it, and the agent waiting on
- * it through the SDK gets the answer; keyboard alone is enough; every page passes axe-core.
+ * it through the SDK gets the answer; keyboard alone is enough; a quorum of two needs two people; every page passes
+ * axe-core.
  */
 describe('console: deciding approvals in the browser', () => {
   let stack: Stack;
@@ -195,5 +196,55 @@ describe('console: deciding approvals in the browser', () => {
     expect((await readApproval(id)).status).toBe('pending');
     await expectAccessible(page);
     await page.context().close();
+  });
+
+  it('a quorum of two: stays pending after one approval, and the second person approves it (docs/approvals.md "Quorum, escalation and expiry")', async () => {
+    const op = payment(t, { action: 'payments.payout', resource: 'acct:eu/payroll' });
+    const id = await requestApproval(t, op, 'monthly payroll');
+    const waiting = waitForApproval(t.agentClient, id, { pollMs: 200, timeoutMs: 120_000 });
+
+    const first = await signedInPage(stack, browser, t.adminKey, t.finance[0].id);
+    const item = card(first, id);
+    await item.waitFor();
+    expect(await item.innerText()).toContain('0 of 2 approvals');
+    await item.getByRole('link', { name: /Decide/ }).click();
+    await first.getByLabel('Notes (optional)').fill('first pair of eyes');
+    await first.getByRole('button', { name: 'Approve' }).click();
+    await first.getByText('Your approval is recorded (1 of 2 approvals)').waitFor();
+    expect(await readApproval(id)).toMatchObject({
+      status: 'pending',
+      approvals_required: 2,
+      approvals: [{ decider: t.finance[0].id, notes: 'first pair of eyes' }],
+    });
+    await first.getByText('You may not decide this approval: you have already approved it.').waitFor();
+    await first.getByRole('link', { name: 'Inbox' }).click();
+    await first.getByRole('heading', { level: 1, name: 'Inbox' }).waitFor();
+    await first
+      .getByRole('status')
+      .filter({ hasText: /for your decision/ })
+      .waitFor();
+    expect(await card(first, id).count()).toBe(0);
+
+    const second = await signedInPage(stack, browser, t.adminKey, t.finance[1].id);
+    const pending = card(second, id);
+    await pending.waitFor();
+    expect(await pending.innerText()).toContain('1 of 2 approvals');
+    await pending.getByRole('link', { name: /Decide/ }).click();
+    await second.getByRole('heading', { name: 'Approvals given' }).waitFor();
+    expect(await second.getByRole('region', { name: 'Approvals given' }).innerText()).toContain('first pair of eyes');
+    await expectAccessible(second);
+    await screenshot(second, 'quorum');
+    await second.getByRole('button', { name: 'Approve' }).click();
+    await second.getByText('Approved.').waitFor();
+
+    const decided = await waiting;
+    expect(decided.status).toBe('approved');
+    expect((decided as unknown as { approvals: { decider: string }[] }).approvals.map((a) => a.decider)).toEqual([
+      t.finance[0].id,
+      t.finance[1].id,
+    ]);
+    expect((await t.agentClient.check(op)).verdict).toBe('allowed');
+    await first.context().close();
+    await second.context().close();
   });
 });
