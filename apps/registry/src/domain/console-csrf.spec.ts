@@ -26,6 +26,12 @@ describe(csrfRefusal.name, () => {
     expect(csrfRefusal({ ...base, secFetchSite: 'cross-site' })).toMatch(/cross-site/);
     expect(csrfRefusal({ ...base, secFetchSite: 'same-site' })).toMatch(/same-site/);
     expect(csrfRefusal({ ...base, secFetchSite: undefined, origin: 'https://evil.example' })).toMatch(/another origin/);
-    expect(csrfRefusal({ ...base, origin: 'null' })).toMatch(/another origin/);
+    expect(csrfRefusal({ ...base, secFetchSite: undefined, origin: 'null' })).toMatch(/another origin/);
+    expect(csrfRefusal({ ...base, secFetchSite: 'cross-site', origin: 'null' })).toMatch(/cross-site/);
+  });
+
+  it("accepts the hidden origin (Origin: null) of a browser's same-origin request under no-referrer", () => {
+    expect(csrfRefusal({ ...base, origin: 'null' })).toBeNull();
+    expect(csrfRefusal({ ...base, origin: 'null', csrfHeader: undefined })).toMatch(/Missing X-CSRF-Token/);
   });
 });

@@ -24,7 +24,12 @@ export function csrfRefusal(r: {
   return null;
 }
 
-/** The Origin / Sec-Fetch-Site half alone (also for the sign-in forms, which have no session yet). */
+/**
+ * The Origin / Sec-Fetch-Site half alone (also for the sign-in forms, which have no session yet). `Sec-Fetch-Site` is
+ * set by the browser and no page can forge it: when it says `same-origin`, an `Origin: null` is the browser hiding the
+ * origin under the console's `Referrer-Policy: no-referrer` (Fetch, "serializing a request origin") and is accepted.
+ * Without `Sec-Fetch-Site`, `null` cannot be told from a sandboxed frame of another site, and is refused.
+ */
 export function crossSiteRefusal(r: {
   method: string;
   secFetchSite: string | undefined;
@@ -33,6 +38,7 @@ export function crossSiteRefusal(r: {
 }): string | null {
   if (SAFE_METHODS.has(r.method)) return null;
   if (r.secFetchSite !== undefined && r.secFetchSite !== 'same-origin') return `Refused a ${r.secFetchSite} request (Sec-Fetch-Site)`;
-  if (r.origin !== undefined && !r.ownOrigins.includes(r.origin)) return `Refused a request from another origin (${r.origin})`;
+  const hidden = r.origin === 'null' && r.secFetchSite === 'same-origin';
+  if (r.origin !== undefined && !hidden && !r.ownOrigins.includes(r.origin)) return `Refused a request from another origin (${r.origin})`;
   return null;
 }
