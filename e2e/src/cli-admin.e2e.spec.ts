@@ -166,6 +166,49 @@ describe('arbiter tenants, principals and api-keys', () => {
     expect(noRoles.json()).toMatchObject({ roles: [] });
   });
 
+  it("sets a human's console sign-in, then prints a one-time link for it; an agent is refused with exit 1", async () => {
+    const made = await admin(
+      'principals',
+      'create',
+      '--kind',
+      'human',
+      '--name',
+      'Grace',
+      '--console-permission',
+      'read',
+      '--console-permission',
+      'approve',
+      '--oidc-issuer',
+      'https://login.example.com',
+      '--oidc-subject',
+      'grace',
+      '--json',
+    );
+    expect(made.json()).toMatchObject({
+      console_permissions: ['read', 'approve'],
+      oidc_issuer: 'https://login.example.com',
+      oidc_subject: 'grace',
+    });
+    const human = made.json<{ id: string }>().id;
+    const changed = await admin('principals', 'update', human, '--no-oidc', '--console-permission', 'read', '--json');
+    expect(changed.json()).toMatchObject({ console_permissions: ['read'], oidc_issuer: null, oidc_subject: null });
+    expect((await registry(adminKey, `/api/v1/principals/${human}`)).body).toMatchObject({
+      console_permissions: ['read'],
+      oidc_issuer: null,
+    });
+    const half = await admin('principals', 'update', human, '--oidc-issuer', 'https://login.example.com');
+    expect(half).toMatchObject({ code: 2, stderr: expect.stringContaining('--oidc-issuer and --oidc-subject go together') });
+    const link = await admin('console', 'link', '--principal', human);
+    expect(link.code).toBe(0);
+    const [url, note] = link.stdout.trimEnd().split('\n');
+    expect(url).toMatch(new RegExp(`^${h.url}/console/auth/link/[A-Za-z0-9_-]{43}$`));
+    expect(note).toMatch(/^\(one use, valid until \S+\)$/);
+    expect(await (await fetch(url!)).text()).toContain('<strong>Grace</strong>');
+    const bot = (await admin('principals', 'create', '--kind', 'agent', '--name', 'bot', '--json')).json<{ id: string }>().id;
+    const refused = await admin('console', 'link', '--principal', bot);
+    expect(refused).toMatchObject({ code: 1, stderr: expect.stringContaining('human principals only') });
+  });
+
   it("reports refusals with exit 1 and the registry's detail, usage errors with exit 2", async () => {
     const forbidden = await admin('tenants', 'create', `other-${randomUUID().slice(0, 8)}`);
     expect(forbidden).toMatchObject({

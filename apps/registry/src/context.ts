@@ -36,6 +36,9 @@ import { TenantEventsService } from './services/tenant-events.service';
 import { createWebhookKeys, type WebhookKeys } from './keys';
 import { ApprovalNotifier } from './services/approval-notifier.service';
 import { createSmtpMailer } from './clients/approval-mailer';
+import { ConsoleRepository } from './repositories/console.repository';
+import { ConsoleService } from './services/console.service';
+import { OidcClient, oidcSettings } from './clients/oidc';
 
 /** Everything a request needs, made once per process (or per test app). */
 export interface RegistryContext {
@@ -48,6 +51,8 @@ export interface RegistryContext {
   authenticator: Authenticator;
   identity: IdentityService;
   introspection: IntrospectionService;
+  /** The console's sign-in and sessions (docs/identity.md "Console sign-in"). */
+  console: ConsoleService;
   /** The registry API (docs/registry.md). */
   scopes: ScopesService;
   entries: EntriesService;
@@ -99,7 +104,9 @@ export function createRegistryContext(config: RegistryConfig, logger: Logger, de
   const redis = new Redis(config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
   redis.on('error', (err) => logger.debug({ err }, 'redis error'));
   const repo = new IdentityRepository(prisma);
-  const introspection = new IntrospectionService(repo);
+  const consoleRepo = new ConsoleRepository(prisma);
+  const introspection = new IntrospectionService(repo, consoleRepo);
+  const oidc = oidcSettings(config);
   // The registry reads its own database on every request: a revocation holds here at once.
   const authenticator = new Authenticator({
     resolver: introspection,
@@ -148,6 +155,10 @@ export function createRegistryContext(config: RegistryConfig, logger: Logger, de
       },
     ),
     introspection,
+    console: new ConsoleService(consoleRepo, repo, redis, logger, {
+      sessionTtlSeconds: config.CONSOLE_SESSION_TTL_SECONDS,
+      oidc: oidc && new OidcClient(oidc),
+    }),
     scopes,
     entries: new EntriesService(repos, writer, access),
     rules: new RulesService(repos, repo, writer, access, config.LEDGER_SEALING),

@@ -76,6 +76,8 @@ export type Rule = R['Rule'];
 /** POST and PUT body of a rule; PUT replaces the content (omitted optional fields take their defaults). */
 export type RuleBody = R['RuleBody'];
 export type RuleStatusFilter = 'active' | 'archived' | 'all';
+/** A registry approval (docs/approvals.md "The registry flow"); `Approval` is the verdict service's. */
+export type RegistryApproval = R['Approval'];
 
 export type Approval = V['Approval'];
 export type ApprovalGrant = V['ApprovalGrant'];

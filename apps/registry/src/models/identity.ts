@@ -116,10 +116,32 @@ export interface Principal {
   status: 'active' | 'deactivated';
   /** Where approval notifications are sent (human principals only); null when none. */
   email: string | null;
+  /** The OpenID Connect issuer bound to a human principal (docs/identity.md "Console sign-in"); null when none. */
+  oidc_issuer: string | null;
+  /** The subject (`sub`) at that issuer; set together with oidc_issuer. */
+  oidc_subject: string | null;
+  /** What a console session of this principal holds; empty: it may sign in and do nothing. */
+  console_permissions: Permission[];
   created_at: string;
   updated_at: string;
   created_by: string | null;
 }
+
+/**
+ * An OpenID Connect issuer identifier: an http(s) URL (docs/identity.md "Console sign-in").
+ * @pattern ^https?://[^\s]+$
+ * @maxLength 2000
+ * @example "https://login.example.com"
+ */
+export type OidcIssuer = string;
+
+/**
+ * The `sub` claim of the person's ID tokens at that issuer.
+ * @minLength 1
+ * @maxLength 255
+ * @example "00u1a2b3c4"
+ */
+export type OidcSubject = string;
 
 export interface CreatePrincipalBody {
   kind: 'agent' | 'human';
@@ -131,6 +153,12 @@ export interface CreatePrincipalBody {
   tenant_id?: string;
   /** Human principals only: where approval notifications are sent (docs/approvals.md "Notifications"). @maxLength 254 */
   email?: string;
+  /** Human principals only; together with oidc_subject; unique with it across the platform (409). */
+  oidc_issuer?: OidcIssuer;
+  /** Human principals only; together with oidc_issuer. */
+  oidc_subject?: OidcSubject;
+  /** Human principals only; each held by the creating key (403 otherwise). @maxItems 9 */
+  console_permissions?: Permission[];
 }
 
 export interface UpdatePrincipalBody {
@@ -141,6 +169,11 @@ export interface UpdatePrincipalBody {
   name?: string;
   /** Human principals only; null removes it. @maxLength 254 */
   email?: string | null;
+  /** Sent together with oidc_subject; both null unbind the principal's OpenID Connect identity. */
+  oidc_issuer?: OidcIssuer | null;
+  oidc_subject?: OidcSubject | null;
+  /** Replaces them as a whole; human principals only; each held by the calling key (403 otherwise). @maxItems 9 */
+  console_permissions?: Permission[];
 }
 
 /**
@@ -192,4 +225,11 @@ export interface Page<T> {
 /** Error body (docs/registry.md "Errors"). */
 export interface ErrorBody {
   detail: string;
+}
+
+/** A one-time console sign-in link (docs/identity.md "Console sign-in"): valid 10 minutes, for one use. */
+export interface ConsoleLinkCreated {
+  /** `<registry public URL>/console/auth/link/<token>`; the token is stored only as its SHA-256. */
+  url: string;
+  expires_at: string;
 }

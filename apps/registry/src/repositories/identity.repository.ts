@@ -5,6 +5,7 @@ import { afterFilter, PAGE_ORDER, type After, type Db } from './db';
 /** A tenant row; its id, read from the database, is a TenantId (the way a platform admin's call reaches another tenant). */
 export type TenantRow = TenantRowBase & { id: TenantId };
 export type { ApiKeyRow, PrincipalRow };
+export type PrincipalSignIn = Pick<PrincipalRow, 'oidc_issuer' | 'oidc_subject' | 'console_permissions'>;
 export type KeyWithOwner = ApiKeyRow & { principal: PrincipalRow; tenant: TenantRowBase };
 
 /** Trust boundary: a tenant row the database returned names a tenant that exists. */
@@ -60,7 +61,7 @@ export class IdentityRepository {
 
   createPrincipal(
     tenantId: TenantId,
-    data: { id: string; kind: string; name: string; roles: string[]; email?: string | null; created_by: string | null },
+    data: { id: string; kind: string; name: string; roles: string[]; email?: string | null; created_by: string | null } & Partial<PrincipalSignIn>,
   ) {
     return this.db.principal.create({ data: { ...data, tenant_id: tenantId } });
   }
@@ -94,8 +95,16 @@ export class IdentityRepository {
     return this.db.principal.findMany({ where: { tenant_id: tenantId, ...afterFilter(after) }, orderBy: PAGE_ORDER, take: limit + 1 });
   }
 
-  updatePrincipal(tenantId: TenantId, id: string, data: { active?: boolean; roles?: string[]; name?: string; email?: string | null }) {
+  updatePrincipal(tenantId: TenantId, id: string, data: { active?: boolean; roles?: string[]; name?: string; email?: string | null } & Partial<PrincipalSignIn>) {
     return this.db.principal.update({ where: { id, tenant_id: tenantId }, data: { ...data, updated_at: new Date() } });
+  }
+
+  /** Ends every console session of a principal (deactivation: a session never outlives it, even if it comes back). */
+  endConsoleSessions(tenantId: TenantId, principalId: string, at: Date) {
+    return this.db.consoleSession.updateMany({
+      where: { tenant_id: tenantId, principal_id: principalId, ended_at: null },
+      data: { ended_at: at },
+    });
   }
 
   createKey(

@@ -549,6 +549,27 @@ export interface paths {
         patch: operations["UpdatePrincipal"];
         trace?: never;
     };
+    "/api/v1/principals/{principal_id}/console-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a console sign-in link
+         * @description A one-time sign-in link to the console for a human principal of the caller's tenant (docs/identity.md "Console
+         *     sign-in"): valid 10 minutes, for one use; the session it opens holds the principal's console_permissions.
+         */
+        post: operations["CreateConsoleLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/scopes/{scope_id}/overrides": {
         parameters: {
             query?: never;
@@ -2154,6 +2175,11 @@ export interface components {
             /** @description Required when status is `diverged`. */
             reason?: string;
         };
+        /**
+         * @description Request and response shapes of identity (docs/identity.md); tsoa validates and documents them.
+         * @enum {string}
+         */
+        Permission: "read" | "write" | "manage_rules" | "manage_invariants" | "approve" | "check" | "seal" | "admin" | "platform_admin";
         Principal: {
             /**
              * @description `agn-` (agent) or `hum-` (human) prefix
@@ -2173,6 +2199,12 @@ export interface components {
             status: "active" | "deactivated";
             /** @description Where approval notifications are sent (human principals only); null when none. */
             email: string | null;
+            /** @description The OpenID Connect issuer bound to a human principal (docs/identity.md "Console sign-in"); null when none. */
+            oidc_issuer: string | null;
+            /** @description The subject (`sub`) at that issuer; set together with oidc_issuer. */
+            oidc_subject: string | null;
+            /** @description What a console session of this principal holds; empty: it may sign in and do nothing. */
+            console_permissions: components["schemas"]["Permission"][];
             /** @example 2026-11-26T09:30:00.000Z */
             created_at: string;
             /** @example 2026-11-26T09:30:00.000Z */
@@ -2182,6 +2214,16 @@ export interface components {
         };
         /** @example role-cfo */
         RoleId: string;
+        /**
+         * @description An OpenID Connect issuer identifier: an http(s) URL (docs/identity.md "Console sign-in").
+         * @example https://login.example.com
+         */
+        OidcIssuer: string;
+        /**
+         * @description The `sub` claim of the person's ID tokens at that issuer.
+         * @example 00u1a2b3c4
+         */
+        OidcSubject: string;
         CreatePrincipalBody: {
             /** @enum {string} */
             kind: "agent" | "human";
@@ -2195,6 +2237,12 @@ export interface components {
             tenant_id?: string;
             /** @description Human principals only: where approval notifications are sent (docs/approvals.md "Notifications"). */
             email?: string;
+            /** @description Human principals only; together with oidc_subject; unique with it across the platform (409). */
+            oidc_issuer?: components["schemas"]["OidcIssuer"];
+            /** @description Human principals only; together with oidc_issuer. */
+            oidc_subject?: components["schemas"]["OidcSubject"];
+            /** @description Human principals only; each held by the creating key (403 otherwise). */
+            console_permissions?: components["schemas"]["Permission"][];
         };
         Page_Principal_: {
             items: components["schemas"]["Principal"][];
@@ -2211,6 +2259,21 @@ export interface components {
             name?: string;
             /** @description Human principals only; null removes it. */
             email?: string | null;
+            /** @description Sent together with oidc_subject; both null unbind the principal's OpenID Connect identity. */
+            oidc_issuer?: components["schemas"]["OidcIssuer"] | (never | null);
+            oidc_subject?: components["schemas"]["OidcSubject"] | (never | null);
+            /** @description Replaces them as a whole; human principals only; each held by the calling key (403 otherwise). */
+            console_permissions?: components["schemas"]["Permission"][];
+        };
+        /** @description A one-time console sign-in link (docs/identity.md "Console sign-in"): valid 10 minutes, for one use. */
+        ConsoleLinkCreated: {
+            /**
+             * @description `<registry public URL>/console/auth/link/<token>`; the token is stored only as its SHA-256.
+             * @example https://hooks.example.com/arbiter
+             */
+            url: string;
+            /** @example 2026-11-26T09:30:00.000Z */
+            expires_at: string;
         };
         Page_Override_: {
             items: components["schemas"]["Override"][];
@@ -2621,11 +2684,6 @@ export interface components {
              */
             expires_at?: string;
         };
-        /**
-         * @description Request and response shapes of identity (docs/identity.md); tsoa validates and documents them.
-         * @enum {string}
-         */
-        Permission: "read" | "write" | "manage_rules" | "manage_invariants" | "approve" | "check" | "seal" | "admin" | "platform_admin";
         CreatedApiKey: {
             /**
              * @description `key-` prefix
@@ -8096,6 +8154,11 @@ export interface operations {
                      *           "active": true,
                      *           "status": "active",
                      *           "email": "string",
+                     *           "oidc_issuer": "string",
+                     *           "oidc_subject": "string",
+                     *           "console_permissions": [
+                     *             "read"
+                     *           ],
                      *           "created_at": "2026-11-26T09:30:00.000Z",
                      *           "updated_at": "2026-11-26T09:30:00.000Z",
                      *           "created_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b"
@@ -8182,7 +8245,12 @@ export interface operations {
                  *         "role-cfo"
                  *       ],
                  *       "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
-                 *       "email": "string"
+                 *       "email": "string",
+                 *       "oidc_issuer": "https://login.example.com",
+                 *       "oidc_subject": "00u1a2b3c4",
+                 *       "console_permissions": [
+                 *         "read"
+                 *       ]
                  *     }
                  */
                 "application/json": components["schemas"]["CreatePrincipalBody"];
@@ -8207,6 +8275,11 @@ export interface operations {
                      *       "active": true,
                      *       "status": "active",
                      *       "email": "string",
+                     *       "oidc_issuer": "string",
+                     *       "oidc_subject": "string",
+                     *       "console_permissions": [
+                     *         "read"
+                     *       ],
                      *       "created_at": "2026-11-26T09:30:00.000Z",
                      *       "updated_at": "2026-11-26T09:30:00.000Z",
                      *       "created_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b"
@@ -8345,6 +8418,11 @@ export interface operations {
                      *       "active": true,
                      *       "status": "active",
                      *       "email": "string",
+                     *       "oidc_issuer": "string",
+                     *       "oidc_subject": "string",
+                     *       "console_permissions": [
+                     *         "read"
+                     *       ],
                      *       "created_at": "2026-11-26T09:30:00.000Z",
                      *       "updated_at": "2026-11-26T09:30:00.000Z",
                      *       "created_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b"
@@ -8444,7 +8522,12 @@ export interface operations {
                  *         "role-cfo"
                  *       ],
                  *       "name": "payments",
-                 *       "email": "string"
+                 *       "email": "string",
+                 *       "oidc_issuer": "https://login.example.com",
+                 *       "oidc_subject": "00u1a2b3c4",
+                 *       "console_permissions": [
+                 *         "read"
+                 *       ]
                  *     }
                  */
                 "application/json": components["schemas"]["UpdatePrincipalBody"];
@@ -8469,6 +8552,11 @@ export interface operations {
                      *       "active": true,
                      *       "status": "active",
                      *       "email": "string",
+                     *       "oidc_issuer": "string",
+                     *       "oidc_subject": "string",
+                     *       "console_permissions": [
+                     *         "read"
+                     *       ],
                      *       "created_at": "2026-11-26T09:30:00.000Z",
                      *       "updated_at": "2026-11-26T09:30:00.000Z",
                      *       "created_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b"
@@ -8556,6 +8644,119 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "unsupported_media_type: a body that is not application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unavailable: the API key cannot be checked right now; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unavailable: the API key cannot be checked right now; retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    CreateConsoleLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The human principal (`hum-`) to sign in as. */
+                principal_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "url": "https://hooks.example.com/arbiter",
+                     *       "expires_at": "2026-11-26T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ConsoleLinkCreated"];
+                };
+            };
+            /** @description validation_failed: a parameter outside its schema, a cursor the service did not make, or a string holding U+0000 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "validation_failed: a parameter outside its schema, a cursor the service did not make, or a string holding U+0000"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing or invalid API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing permission, a key restricted to some scopes, a console session, or a principal whose console holds more than the caller */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing permission, a key restricted to some scopes, a console session, or a principal whose console holds more than the caller"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or in another tenant) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found (or in another tenant)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a human principal, or deactivated */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not a human principal, or deactivated"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];

@@ -183,8 +183,11 @@ export interface components {
             /** @description The lease they were taken under: a row leased again since then stays with its new holder. */
             leased_until: string;
         };
-        /** @enum {string} */
-        ApprovalStatus: "pending" | "approved" | "rejected";
+        /**
+         * @description `expired`: still pending at `expires_at` (docs/approvals.md "Quorum, escalation and expiry").
+         * @enum {string}
+         */
+        ApprovalStatus: "pending" | "approved" | "rejected" | "expired";
         InternalApprovalStatus: {
             id: string;
             status: components["schemas"]["ApprovalStatus"];
