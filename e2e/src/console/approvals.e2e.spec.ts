@@ -2,6 +2,7 @@ import { waitForApproval } from '@arbiter/client';
 import type { Browser, Page } from 'playwright-core';
 import request from 'supertest';
 import { startStack, type Stack } from '../stack';
+import { backdateApproval } from '../verdict-harness';
 import { createConsoleUser, expectAccessible, launchBrowser, screenshot, signedInPage } from './browser';
 import { createConsoleTenant, payment, requestApproval, requestRegistryApproval, RULE_STATEMENT, type ConsoleTenant } from './tenant';
 
@@ -246,5 +247,53 @@ describe('console: deciding approvals in the browser', () => {
     expect((await t.agentClient.check(op)).verdict).toBe('allowed');
     await first.context().close();
     await second.context().close();
+  });
+
+  it('escalation: the escalation decider gets the approval in the inbox once escalates_at has passed, not before', async () => {
+    const id = await requestApproval(t, payment(t, { action: 'payments.refund', resource: 'acct:eu/refund-1' }), 'customer refund');
+    const page = await signedInPage(stack, browser, t.adminKey, t.director.id);
+    await page
+      .getByRole('status')
+      .filter({ hasText: /for your decision/ })
+      .waitFor();
+    expect(await card(page, id).count()).toBe(0);
+    await backdateApproval(stack, id, 'escalates_at');
+    await page.reload();
+    const item = card(page, id);
+    await item.waitFor();
+    await item.getByRole('link', { name: /Decide/ }).click();
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await page.getByText('Approved.').waitFor();
+    expect(await readApproval(id)).toMatchObject({ status: 'approved', decider: t.director.id });
+    await page.context().close();
+  });
+
+  it('expiry: a decision on an approval that expired meanwhile is refused in the live region; it leaves the inbox for the history', async () => {
+    const id = await requestApproval(t, payment(t, { action: 'payments.refund', resource: 'acct:eu/too-late' }), 'decide before it lapses');
+    const page = await as(0);
+    await card(page, id)
+      .getByRole('link', { name: /Decide/ })
+      .click();
+    await page.getByRole('button', { name: 'Approve' }).waitFor();
+    await backdateApproval(stack, id, 'expires_at');
+    await page.getByRole('button', { name: 'Approve' }).click();
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.innerText()).toMatch(/The decision was refused: .*\(approval_expired, HTTP 409\)/);
+    expect(await page.evaluate(() => document.activeElement?.className)).toBe('feedback');
+    await expectAccessible(page);
+    expect((await readApproval(id)).status).toBe('expired');
+
+    await page.getByRole('link', { name: 'Inbox' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /for your decision/ })
+      .waitFor();
+    expect(await card(page, id).count()).toBe(0);
+    await page.getByRole('link', { name: 'History' }).click();
+    const row = page.getByRole('row').filter({ hasText: id });
+    await row.waitFor();
+    expect(await row.innerText()).toContain('expired');
+    await page.context().close();
   });
 });

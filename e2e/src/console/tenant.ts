@@ -1,6 +1,6 @@
 // The tenant the console's browser tests decide in (docs/console.md "Browser tests"): a scope with a rule that needs
-// finance's approval, one more that needs two approvals, an agent that checks payments for a human, and finance
-// people who sign in to the console.
+// finance's approval, one that needs two approvals, one that escalates to a director, an agent that checks payments
+// for a human, and the finance people and the director who sign in to the console.
 import { createVerdictClient, type VerdictClient } from '@arbiter/client';
 import request from 'supertest';
 import { createVerdictTenant, registryApi, type VerdictTenant } from '../verdict-harness';
@@ -13,6 +13,10 @@ export interface ConsoleTenant extends VerdictTenant {
   ruleId: string;
   /** REQUIRES_APPROVAL for payments.payout, deciders role-finance, approvals_required 2. */
   quorumRuleId: string;
+  /** REQUIRES_APPROVAL for payments.refund, deciders role-finance, escalating after an hour to role-director. */
+  escalatingRuleId: string;
+  /** A console user holding role-director (read, approve): an escalation decider only. */
+  director: { id: string };
   /** Console users holding role-finance with read and approve. */
   finance: { id: string }[];
   /** The agent's SDK client. */
@@ -39,6 +43,19 @@ export async function createConsoleTenant(stack: Stack, slug: string, financeCou
     deciders: ['role-finance'],
     approvals_required: 2,
   });
+  const escalating = await reg.rule(scopeId, {
+    directive: 'Refunds need finance, then a director',
+    severity: 'REQUIRES_APPROVAL',
+    applies_to: { actions: ['payments.refund'] },
+    deciders: ['role-finance'],
+    escalate_after: 3600,
+    escalation_deciders: ['role-director'],
+  });
+  const director = await createConsoleUser(stack, t.adminKey, {
+    name: 'Director',
+    roles: ['role-director'],
+    consolePermissions: ['read', 'approve'],
+  });
   const finance = [];
   for (let i = 0; i < financeCount; i++)
     finance.push(
@@ -53,6 +70,8 @@ export async function createConsoleTenant(stack: Stack, slug: string, financeCou
     scopeId,
     ruleId: rule.id,
     quorumRuleId: quorum.id,
+    escalatingRuleId: escalating.id,
+    director,
     finance,
     agentClient: createVerdictClient({ baseUrl: stack.verdict.url, apiKey: t.agent.key, tenant: t.id }),
   };
