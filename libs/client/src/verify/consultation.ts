@@ -9,6 +9,7 @@ import { VerdictVerificationError } from '../errors';
 import type { JwksSource } from '../jwks';
 import type { KeySet } from '../types';
 import { decodeVerdictUnverified, verifyVerdict } from '../verify-verdict';
+import { CLAIM_BINDINGS } from './claim-bindings';
 import { ReportBuilder, type VerificationReport } from './report';
 
 type Rec = Record<string, unknown>;
@@ -51,23 +52,6 @@ const show = (v: unknown) => {
   const s = JSON.stringify(v);
   return s === undefined ? 'absent' : s.length > 120 ? `${s.slice(0, 117)}...` : s;
 };
-
-/** Claims of the signed verdict and the record member each must equal (docs/verdicts.md, claim table). */
-const CLAIM_BINDINGS: [claim: string, member: string][] = [
-  ['jti', 'id'],
-  ['tenant_id', 'tenant_id'],
-  ['sub', 'caller_principal_id'],
-  ['verdict', 'verdict'],
-  ['action', 'action'],
-  ['resource', 'resource'],
-  ['scope', 'scope_used'],
-  ['parameters', 'parameters'],
-  ['on_behalf_of', 'on_behalf_of'],
-  ['context_hash', 'context_hash'],
-  ['normative_hash', 'normative_hash'],
-  ['dominating_rule_id', 'dominating_rule_id'],
-  ['cited_rule_version_ids', 'cited_rule_version_ids'],
-];
 
 export async function verifyConsultation(record: unknown, opts: VerifyConsultationOptions): Promise<VerificationReport> {
   const r = (record ?? {}) as Rec;

@@ -1,0 +1,311 @@
+// Verifies a consultation's evidence in the browser (docs/evidence.md "In the console"): the record as
+// GET /<tenant>/v1/consultations/<id> answers it and its evidence (GET …/evidence), against the keys of
+// a trust file the user loaded or the keys the services publish (then the report is unpinned, never
+// valid). The checks, their names and their order are those of the CLI's `arbiter verify evidence`
+// (the SDK's verifyEvidencePack) for the parts a console holds: trust, consultation.*, ledger.*. Rule
+// versions and approvals are an evidence pack's additions and are not checked here.
+import { consultationSealPayload, auditStreamId } from '@arbiter/audit-streams';
+import { canonicalJson } from '@arbiter/canonical/json';
+import {
+  CLAIM_BINDINGS,
+  checkpointShapeProblems,
+  ledgerKeyAt,
+  ReportBuilder,
+  type KeySet,
+  type LedgerKeySet,
+  type TrustAnchors,
+  type VerificationReport,
+} from '@arbiter/client/browser';
+import { digestBytes, isDigestText } from './bytes';
+import { factLeaf, jsonDigest, verifyInclusion } from './hashing';
+import { decodeJwsUnverified, ed25519SignatureValid, VerdictCheckError, verifyVerdictJws } from './signatures';
+
+type Rec = Record<string, unknown>;
+
+/** The keys to check with: a trust file's (pinned), or what the services publish (unpinned). */
+export type EvidenceKeys =
+  { source: 'trust'; trust: TrustAnchors } | { source: 'published'; jwks: KeySet; ledger_keys: LedgerKeySet; where: string };
+
+export interface ConsoleEvidenceInput {
+  /** The consultation record (GET /<tenant>/v1/consultations/<id>). */
+  record: unknown;
+  /** Its evidence (GET /<tenant>/v1/consultations/<id>/evidence). */
+  evidence: unknown;
+  keys: EvidenceKeys;
+  /** The instant expiry is reported against (ms since the epoch; default now). */
+  now?: number;
+}
+
+export interface ConsoleEvidenceReport extends VerificationReport {
+  /** The first check that failed, or null. */
+  first_failure: { check: string; message: string } | null;
+}
+
+const show = (v: unknown) => {
+  const s = JSON.stringify(v);
+  return s === undefined ? 'absent' : s.length > 120 ? `${s.slice(0, 117)}...` : s;
+};
+const same = (a: unknown, b: unknown) => {
+  try {
+    return canonicalJson((a ?? null) as never) === canonicalJson((b ?? null) as never);
+  } catch {
+    return false;
+  }
+};
+const isObject = (v: unknown): v is Rec => !!v && typeof v === 'object' && !Array.isArray(v);
+
+export async function verifyConsultationEvidence(input: ConsoleEvidenceInput): Promise<ConsoleEvidenceReport> {
+  const record = (isObject(input.record) ? input.record : {}) as Rec;
+  const evidence = (isObject(input.evidence) ? input.evidence : {}) as Rec;
+  const report = new ReportBuilder(`evidence of ${typeof record.id === 'string' ? record.id : '(no id)'}`);
+  const done = (): ConsoleEvidenceReport => {
+    const built = report.build();
+    const failed = built.checks.find((c) => c.status === 'fail');
+    return { ...built, first_failure: failed ? { check: failed.check, message: failed.message } : null };
+  };
+
+  // format: a record and the evidence of that same consultation.
+  const ledger = evidence.ledger;
+  if (!isObject(input.record) || typeof record.id !== 'string' || !isObject(ledger) || evidence.consultation_id !== record.id) {
+    report.fail('format', 'not a consultation record and the evidence of that consultation (consultation_id and ledger)');
+    return done();
+  }
+  report.pass('format', `consultation ${record.id} and its ledger evidence`);
+
+  // trust: whose keys the signatures below are checked with.
+  let jwks: KeySet;
+  let ledgerKeys: LedgerKeySet;
+  if (input.keys.source === 'trust') {
+    const trust = input.keys.trust;
+    report.expect(
+      'trust',
+      trust.tenant_id === record.tenant_id,
+      `keys pinned by your trust file of ${trust.tenant_id}: ${trust.jwks.keys.length} verdict keys, ${trust.ledger_keys.keys.length} ledger keys`,
+      `your trust file is of tenant ${trust.tenant_id}, the consultation of ${String(record.tenant_id)}: its keys cannot vouch for it`,
+    );
+    jwks = trust.jwks;
+    ledgerKeys = trust.ledger_keys;
+  } else {
+    report.unpinned(
+      'trust',
+      `the keys came from the services whose answers are checked (${input.keys.where}): they are not pinned; load a trust file (arbiter trust export) to check against keys you hold`,
+    );
+    jwks = input.keys.jwks;
+    ledgerKeys = input.keys.ledger_keys;
+  }
+
+  report.include('consultation', await verifyRecord(record, jwks, input.now ?? Date.now()));
+  await verifyLedger(report, ledger, record, ledgerKeys);
+  return done();
+}
+
+/** The record's own hashes, its signature and its claims (the SDK's verifyConsultation). */
+async function verifyRecord(r: Rec, jwks: KeySet, now: number): Promise<VerificationReport> {
+  const report = new ReportBuilder(`consultation ${String(r.id)}`);
+  for (const member of ['normative_hash', 'signed_verdict', 'context_hash']) {
+    if (typeof r[member] !== 'string') report.fail('shape', `the record has no ${member}`);
+  }
+  if (report.failed) return report.build();
+
+  // 1. normative_hash: every member but normative_hash and signed_verdict.
+  const { normative_hash: _n, signed_verdict: _s, ...rest } = r;
+  let recomputed: string | undefined;
+  try {
+    recomputed = await jsonDigest(rest);
+  } catch (err) {
+    report.fail('normative_hash', `the record has no canonical JSON form: ${(err as Error).message}`);
+  }
+  if (recomputed)
+    report.expect(
+      'normative_hash',
+      recomputed === r.normative_hash,
+      `normative_hash ${String(r.normative_hash)} recomputed from the record`,
+      `normative_hash does not match the record: recomputed ${recomputed}, stored ${String(r.normative_hash)} — a member of the record was changed after the decision`,
+    );
+
+  // 2. context_hash: what was evaluated.
+  try {
+    const ctx = await jsonDigest({
+      action: r.action,
+      resource: r.resource,
+      scope: r.scope_used ?? {},
+      parameters: r.parameters ?? {},
+      context: r.context_snapshot ?? {},
+    });
+    report.expect(
+      'context_hash',
+      ctx === r.context_hash,
+      'context_hash recomputed from action, resource, scope_used, parameters and context_snapshot',
+      `context_hash does not match the evaluated inputs: recomputed ${ctx}, stored ${String(r.context_hash)} — action, resource, scope_used, parameters or context_snapshot was changed`,
+    );
+  } catch (err) {
+    report.fail('context_hash', `the evaluated inputs have no canonical JSON form: ${(err as Error).message}`);
+  }
+
+  // 3. The signature, with the tenant's key named by the kid.
+  const jws = r.signed_verdict as string;
+  const header = decodeJwsUnverified(jws)?.header;
+  if (header && r.signing_kid !== undefined)
+    report.expect(
+      'signing_kid',
+      header.kid === r.signing_kid,
+      `signed with ${String(header.kid)}, the record's signing_kid`,
+      `the JWS header kid ${show(header.kid)} is not the record's signing_kid ${show(r.signing_kid)}`,
+    );
+  let claims: Rec;
+  try {
+    const v = await verifyVerdictJws(jws, jwks, now);
+    claims = v.claims;
+    report.pass(
+      'signature',
+      `ES256 signature valid with key ${v.kid} (valid from ${v.key.not_before}${v.key.not_after ? ` to ${v.key.not_after}` : ''})`,
+    );
+    report.info(
+      'expiry',
+      v.expired
+        ? `the verdict expired at ${v.expiresAt.toISOString()}: it no longer authorises the action, and stays evidence of the decision`
+        : `the verdict may be acted on until ${v.expiresAt.toISOString()}`,
+    );
+  } catch (err) {
+    if (!(err instanceof VerdictCheckError)) throw err;
+    report.fail('signature', `${err.code}: ${err.message}`);
+    return report.build();
+  }
+
+  // 4. The signed claims are the record's.
+  const mismatched: string[] = [];
+  for (const [claim, member] of CLAIM_BINDINGS) {
+    if (!(member in r) && !(claim in claims)) continue;
+    if (!same(claims[claim], r[member])) {
+      mismatched.push(claim);
+      report.fail(`claims.${claim}`, `the signed ${claim} is ${show(claims[claim])}, the record's ${member} is ${show(r[member])}`);
+    }
+  }
+  if (typeof r.requested_at === 'string' && Math.floor(Date.parse(r.requested_at) / 1000) !== claims.iat) {
+    mismatched.push('iat');
+    report.fail('claims.iat', `the signed iat ${show(claims.iat)} is not the record's requested_at ${r.requested_at}`);
+  }
+  if (typeof r.verdict_ttl_seconds === 'number' && typeof claims.iat === 'number' && claims.exp !== claims.iat + r.verdict_ttl_seconds) {
+    mismatched.push('exp');
+    report.fail(
+      'claims.exp',
+      `the signed exp ${show(claims.exp)} is not iat + verdict_ttl_seconds (${claims.iat} + ${r.verdict_ttl_seconds})`,
+    );
+  }
+  if (!mismatched.length)
+    report.pass('claims', "the signed claims (verdict, action, resource, scope, parameters, hashes, cited rule versions) are the record's");
+  return report.build();
+}
+
+/** The ledger part, as the SDK checks an evidence pack's ledger section. */
+async function verifyLedger(report: ReportBuilder, ledger: Rec, record: Rec, ledgerKeys: LedgerKeySet): Promise<void> {
+  const fact = (isObject(ledger.fact) ? ledger.fact : {}) as Rec;
+  const leafIndex = ledger.leaf_index as number;
+  const treeSize = ledger.tree_size as number;
+  const path = ledger.inclusion_path as unknown[];
+  const checkpoint = ledger.checkpoint as Rec;
+  const problems: string[] = [];
+  if (!isObject(ledger.fact)) problems.push('fact is not an object');
+  if (!Number.isSafeInteger(leafIndex) || leafIndex < 0) problems.push(`leaf_index ${show(leafIndex)} is not an integer ≥ 0`);
+  if (!Number.isSafeInteger(treeSize) || treeSize < 1) problems.push(`tree_size ${show(treeSize)} is not an integer ≥ 1`);
+  if (!Array.isArray(path) || !path.every(isDigestText)) problems.push('inclusion_path is not an array of sha256:<64 lowercase hex>');
+  if (!isObject(checkpoint)) problems.push('checkpoint is not an object');
+  if (problems.length) {
+    report.fail('ledger', `the ledger section is unusable: ${problems.join('; ')}`);
+    return;
+  }
+  report.pass('ledger', `fact ${String(fact.fact_id)}, leaf ${leafIndex} of ${treeSize} in ${String(fact.stream_id)}`);
+
+  // The fact is what was sealed: its fact_hash recomputes from its own members (docs/ledger-formats.md "fact_hash").
+  let recomputed: string | undefined;
+  try {
+    const sealedBy = fact.sealed_by ?? null;
+    recomputed = await jsonDigest({
+      fact_id: fact.fact_id,
+      stream_id: fact.stream_id,
+      tenant_id: fact.tenant_id,
+      actor: fact.actor,
+      sealed_at_ms: fact.sealed_at_ms,
+      ...(sealedBy === null ? {} : { sealed_by: sealedBy }),
+      custom_payload: fact.custom_payload,
+      prev_hash: fact.prev_hash,
+    });
+  } catch (err) {
+    report.fail('ledger.fact_hash', `the fact's hash cannot be computed: ${(err as Error).message}`);
+  }
+  if (recomputed !== undefined)
+    report.expect(
+      'ledger.fact_hash',
+      recomputed === fact.fact_hash && isDigestText(fact.fact_hash) && ledger.fact_hash === fact.fact_hash,
+      `the fact's fact_hash ${String(fact.fact_hash)} recomputes from its members`,
+      `the fact's members hash to ${recomputed}, not to its fact_hash ${show(fact.fact_hash)} (the answer names ${show(ledger.fact_hash)}): the fact was changed after it was sealed`,
+    );
+
+  const stream = auditStreamId(String(record.tenant_id), 'consultations');
+  report.expect(
+    'ledger.stream',
+    fact.stream_id === stream && fact.tenant_id === record.tenant_id,
+    `sealed in ${stream}`,
+    `the fact is in stream ${show(fact.stream_id)} of tenant ${show(fact.tenant_id)}, not in ${stream} of the consultation's tenant ${String(record.tenant_id)}`,
+  );
+
+  const expected = consultationSealPayload(record as never) as unknown as Rec;
+  const actual = isObject(fact.custom_payload) ? fact.custom_payload : {};
+  const differences = [...new Set([...Object.keys(expected), ...Object.keys(actual)])].filter(
+    (n) => !(n in expected) || !(n in actual) || !same(expected[n], actual[n]),
+  );
+  report.expect(
+    'ledger.payload',
+    differences.length === 0,
+    'the sealed payload is the consultation (id, normative_hash, context_hash, verdict, signing_kid, decided_at = requested_at)',
+    `the sealed payload differs from the consultation: ${differences.map((d) => `${d} (record ${show(expected[d])}, ledger ${show(actual[d])})`).join('; ')}`,
+  );
+
+  report.expect(
+    'ledger.leaf_index',
+    fact.sequence === leafIndex + 1 && leafIndex < treeSize,
+    `leaf ${leafIndex} is the fact's position ${String(fact.sequence)} in the stream, inside a tree of ${treeSize}`,
+    `leaf_index ${leafIndex} does not fit the fact's sequence ${show(fact.sequence)} (leaf_index = sequence − 1) within tree_size ${treeSize}`,
+  );
+
+  report.include('ledger.checkpoint', await verifyCheckpoint(checkpoint, ledgerKeys, stream, treeSize));
+
+  let included = false;
+  try {
+    included = await verifyInclusion(
+      leafIndex,
+      checkpoint.tree_size as number,
+      await factLeaf(String(fact.fact_hash)),
+      (path as string[]).map(digestBytes),
+      digestBytes(String(checkpoint.root_hash)),
+    );
+  } catch {
+    included = false;
+  }
+  report.expect(
+    'ledger.inclusion',
+    included,
+    `the ${path.length}-hash audit path leads from the fact's leaf to the checkpoint's root ${String(checkpoint.root_hash)}`,
+    `the audit path does not lead from the leaf of fact_hash ${show(fact.fact_hash)} at index ${leafIndex} of ${show(checkpoint.tree_size)} to the checkpoint's root_hash ${show(checkpoint.root_hash)}`,
+  );
+}
+
+/** shape, key and signature of the checkpoint (the SDK's verifyCheckpoint). */
+async function verifyCheckpoint(c: Rec, keys: LedgerKeySet, streamId: string, treeSize: number): Promise<VerificationReport> {
+  const report = new ReportBuilder(`checkpoint of ${String(c.stream_id)}`);
+  const problems = checkpointShapeProblems(c, { streamId, treeSize });
+  if (problems.length) return report.fail('shape', problems.join('; ')).build();
+  report.pass('shape', `stream ${String(c.stream_id)}, ${String(c.tree_size)} facts, root ${String(c.root_hash)}`);
+  const lookup = ledgerKeyAt(keys, c.key_id, c.created_at_ms as number, 'checkpoint');
+  if (!report.expect('key', lookup.ok, lookup.message, lookup.message) || !lookup.ok) return report.build();
+  const { signature, ...unsigned } = c;
+  const valid = await ed25519SignatureValid(lookup.key, unsigned, signature);
+  if (typeof valid === 'string') return report.fail('signature', valid).build();
+  report.expect(
+    'signature',
+    valid,
+    `Ed25519 signature valid with key ${String(lookup.key.kid)}`,
+    `the Ed25519 signature does not verify with key ${String(lookup.key.kid)}: a member of the checkpoint was changed, or another key signed it`,
+  );
+  return report.build();
+}
