@@ -6,7 +6,7 @@ export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', '**/generated/**', '**/routes.generated.ts', '.data/**', 'tmp/**'] },
   ...tseslint.configs.recommended,
   {
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.tsx'],
     plugins: { arbiter: { rules: { 'module-boundaries': moduleBoundaries } } },
     rules: {
       'arbiter/module-boundaries': 'error',
@@ -35,7 +35,7 @@ export default tseslint.config(
   },
   {
     // No tracker numbers in comments and test names: cite the docs section that holds the reason (docs/development.md "Conventions").
-    files: ['**/*.{ts,js,cjs,mjs}'],
+    files: ['**/*.{ts,tsx,js,cjs,mjs}'],
     plugins: { citations: { rules: { 'no-tracker-numbers': noTrackerNumbers } } },
     rules: { 'citations/no-tracker-numbers': 'error' },
   },

@@ -7,6 +7,7 @@
 // - migrate.js (apps with migrations): applies the service's migrations and exits (docker/migrate.ts);
 // - healthcheck.js: the container HEALTHCHECK (docker/healthcheck.ts);
 // - cli.js when the app has an operator CLI (apps/<app>/src/cli.ts);
+// - console/ (registry only): the console's browser app (apps/console/build.mjs), which the registry serves at /console;
 // - package.json listing only the packages the bundle leaves external, pinned to the versions installed here,
 //   so `npm install --omit=dev` in that folder gives a runnable app and nothing else.
 //
@@ -20,6 +21,7 @@ import fs from 'node:fs';
 import { builtinModules } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { buildConsole } from '../apps/console/build.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const APPS = ['registry', 'verdict', 'ledger', 'worker'];
@@ -189,6 +191,7 @@ export async function bundleApp(app, { metafile = false, quiet = false, outDir =
   );
   fs.writeFileSync(path.join(outDir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   const migrations = copyDir(path.join(ROOT, 'prisma', app, 'migrations'), path.join(outDir, 'migrations'));
+  if (app === 'registry') await buildConsole({ outDir: path.join(outDir, 'console'), quiet: true });
   if (!quiet) {
     const size = (fs.statSync(path.join(outDir, 'main.js')).size / 1024 / 1024).toFixed(1);
     const extra = [...builds.slice(1).map(([out]) => out), ...(migrations ? ['migrations'] : [])].map((e) => ` + ${e}`).join('');

@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-// `npm start`: the embedded default (README.md "Configuration"). Bundles the apps and the orchestrator, then runs the
+// `npm start`: the embedded default (README.md "Configuration"). Builds the console, bundles the apps and the orchestrator, then runs the
 // orchestrator (libs/devstack/src/cli.ts), which starts PostgreSQL, Redis, the three services and the worker, waits
 // until they are ready and prints their URLs and the admin key. Ctrl-C stops everything. Data lives in .data/.
 // See libs/devstack/src/cli.ts for the environment variables it honours.
 import { createRequire } from 'node:module';
+import { buildConsole } from '../apps/console/build.mjs';
 import { APPS, bundleApps, bundleDevstack } from './bundle.mjs';
 
 const only = process.env.ARBITER_START_APPS?.split(',')
@@ -14,6 +15,8 @@ const apps = only ? APPS.filter((app) => only.includes(app)) : APPS;
 let cli;
 try {
   const started = Date.now();
+  // The console's browser app first: the registry serves apps/console/dist at /console (docs/console.md).
+  await buildConsole({ ifStale: true, quiet: true });
   await bundleApps(apps, { quiet: true });
   cli = await bundleDevstack({ quiet: true });
   process.stdout.write(`built ${apps.join(', ')} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);

@@ -6,9 +6,19 @@ import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildConsole } from '../apps/console/build.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const jestBin = createRequire(import.meta.url).resolve('jest/bin/jest');
+
+// The console's browser app, rebuilt when its sources changed since the last build: the registry serves it in the
+// e2e stacks and the browser tests load it (docs/console.md "How it is built").
+try {
+  await buildConsole({ ifStale: true, quiet: true });
+} catch (err) {
+  process.stderr.write(`npm test: the console build failed: ${err.message.split('\n')[0]}\n`);
+  process.exit(1);
+}
 
 const args = process.argv.slice(2);
 // In CI: no interactive snapshot writing, no watch prompts.

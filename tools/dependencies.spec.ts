@@ -23,7 +23,7 @@ function shippedFiles(): string[] {
       const file = path.join(dir, name);
       if (statSync(file).isDirectory()) {
         if (name !== 'node_modules' && name !== 'test') walk(file);
-      } else if (/\.(ts|mts|cts|js|mjs)$/.test(name) && !TEST_CODE.test(name)) {
+      } else if (/\.(ts|tsx|mts|cts|js|mjs)$/.test(name) && !TEST_CODE.test(name)) {
         out.push(file);
       }
     }

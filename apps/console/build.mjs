@@ -1,0 +1,133 @@
+#!/usr/bin/env node
+// Builds the console's browser app (docs/console.md "How it is built") into apps/console/dist (or --out-dir DIR):
+// - main-<hash>.js: src/main.tsx and everything it imports (Preact included), one ES2022 bundle, no CDN;
+// - console-<hash>.css: src/console.css;
+// - index.html: src/index.html with the two references rewritten to the hashed names;
+// - build-stamp.json: the hash of the sources it was built from (ensureConsoleBuilt compares it).
+// The registry serves the folder at /console (every app route answers index.html). Content-hashed names let the
+// assets be cached while index.html is not.
+//
+//   node apps/console/build.mjs [--if-stale] [--out-dir DIR] [--quiet]
+//
+// --if-stale does nothing when the folder was built from the current sources (postinstall, npm start, npm test).
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+export const CONSOLE_DIR = path.dirname(fileURLToPath(import.meta.url));
+export const CONSOLE_DIST = path.join(CONSOLE_DIR, 'dist');
+const SRC = path.join(CONSOLE_DIR, 'src');
+const STAMP = 'build-stamp.json';
+
+function sourceFiles(dir = SRC) {
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((entry) => {
+      const file = path.join(dir, entry.name);
+      if (entry.isDirectory()) return sourceFiles(file);
+      return /\.spec\.tsx?$/.test(entry.name) ? [] : [file];
+    })
+    .sort();
+}
+
+/** A hash of everything the build reads: the sources, this script and the installed Preact version. */
+export function sourceHash() {
+  const hash = crypto.createHash('sha256');
+  for (const file of [...sourceFiles(), fileURLToPath(import.meta.url)]) {
+    hash.update(path.relative(CONSOLE_DIR, file));
+    hash.update('\0');
+    hash.update(fs.readFileSync(file));
+    hash.update('\0');
+  }
+  try {
+    hash.update(fs.readFileSync(path.join(CONSOLE_DIR, '..', '..', 'node_modules', 'preact', 'package.json')));
+  } catch {
+    // Not installed: the build itself will say so.
+  }
+  return hash.digest('hex');
+}
+
+function isFresh(outDir) {
+  try {
+    const stamp = JSON.parse(fs.readFileSync(path.join(outDir, STAMP), 'utf8'));
+    return stamp.sources === sourceHash() && fs.existsSync(path.join(outDir, 'index.html'));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Builds the app into `outDir` (default apps/console/dist). The files are written to a sibling folder first and
+ * moved into place, so a reader never sees half a build. Returns the folder.
+ */
+export async function buildConsole({ outDir = CONSOLE_DIST, ifStale = false, quiet = false } = {}) {
+  if (ifStale && isFresh(outDir)) return outDir;
+  const { build } = await import('esbuild');
+  const sources = sourceHash();
+  const staging = `${outDir}.tmp-${process.pid}`;
+  fs.rmSync(staging, { recursive: true, force: true });
+  const started = Date.now();
+  const result = await build({
+    absWorkingDir: CONSOLE_DIR,
+    entryPoints: { main: path.join(SRC, 'main.tsx'), console: path.join(SRC, 'console.css') },
+    outdir: staging,
+    entryNames: '[name]-[hash]',
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    jsx: 'automatic',
+    jsxImportSource: 'preact',
+    minify: true,
+    sourcemap: true,
+    metafile: true,
+    legalComments: 'linked',
+    logLevel: 'warning',
+    define: { 'process.env.NODE_ENV': '"production"' },
+  });
+  const outputs = Object.keys(result.metafile.outputs).map((file) => path.basename(file));
+  const js = outputs.find((f) => /^main-.*\.js$/.test(f));
+  const css = outputs.find((f) => /^console-.*\.css$/.test(f));
+  if (!js || !css) throw new Error(`console build: unexpected outputs ${outputs.join(', ')}`);
+  const html = fs.readFileSync(path.join(SRC, 'index.html'), 'utf8');
+  const rewritten = html.replace('/console/main.js', `/console/${js}`).replace('/console/console.css', `/console/${css}`);
+  if (!rewritten.includes(js) || !rewritten.includes(css))
+    throw new Error('console build: index.html must reference /console/main.js and /console/console.css');
+  fs.writeFileSync(path.join(staging, 'index.html'), rewritten);
+  fs.writeFileSync(path.join(staging, STAMP), `${JSON.stringify({ sources })}\n`);
+  fs.rmSync(outDir, { recursive: true, force: true });
+  fs.mkdirSync(path.dirname(outDir), { recursive: true });
+  try {
+    fs.renameSync(staging, outDir);
+  } catch (err) {
+    // Another build (a second `npm test` at the same moment) moved its own copy of the same sources in first.
+    fs.rmSync(staging, { recursive: true, force: true });
+    if (!isFresh(outDir)) throw err;
+  }
+  if (!quiet)
+    process.stdout.write(`built console: ${path.relative(process.cwd(), outDir) || '.'} (${js}, ${css}) in ${Date.now() - started} ms\n`);
+  return outDir;
+}
+
+async function cli(argv) {
+  const outIndex = argv.indexOf('--out-dir');
+  const outDir = outIndex >= 0 ? path.resolve(argv[outIndex + 1] ?? '') : CONSOLE_DIST;
+  const flags = argv.filter((a, i) => i !== outIndex && i !== outIndex + 1);
+  const unknown = flags.filter((f) => !['--if-stale', '--quiet'].includes(f));
+  if (unknown.length || (outIndex >= 0 && !argv[outIndex + 1])) {
+    process.stderr.write('usage: node apps/console/build.mjs [--if-stale] [--out-dir DIR] [--quiet]\n');
+    return 2;
+  }
+  try {
+    await buildConsole({ outDir, ifStale: flags.includes('--if-stale'), quiet: flags.includes('--quiet') });
+    return 0;
+  } catch (err) {
+    process.stderr.write(`console build failed: ${err.message.split('\n')[0]}\n`);
+    return 1;
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  process.exitCode = await cli(process.argv.slice(2));
+}
