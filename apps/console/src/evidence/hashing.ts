@@ -1,9 +1,9 @@
 // SHA-256 over WebCrypto: the digests of the record (RFC 8785, docs/verdicts.md "Hashes and the signed
 // verdict"), of ledger facts (docs/ledger-formats.md "fact_hash") and the RFC 9162 tree (docs/evidence.md "The tree").
 import { canonicalJson } from '@arbiter/canonical/json';
-import { digestBytes, sameBytes, toDigest, utf8 } from './bytes';
+import { digestBytes, sameBytes, toDigest, utf8, type Bytes } from './bytes';
 
-export async function sha256(data: Uint8Array): Promise<Uint8Array> {
+export async function sha256(data: Bytes): Promise<Bytes> {
   return new Uint8Array(await crypto.subtle.digest('SHA-256', data));
 }
 
@@ -13,14 +13,14 @@ export async function jsonDigest(value: unknown): Promise<string> {
 }
 
 /** RFC 9162 2.1.1: a ledger fact's leaf is SHA-256(0x00 || the 32 bytes of its fact_hash). */
-export async function factLeaf(factHash: string): Promise<Uint8Array> {
+export async function factLeaf(factHash: string): Promise<Bytes> {
   const input = new Uint8Array(33);
   input.set(digestBytes(factHash), 1);
   return sha256(input);
 }
 
 /** RFC 9162 2.1.1: an interior node is SHA-256(0x01 || left || right). */
-export async function hashChildren(left: Uint8Array, right: Uint8Array): Promise<Uint8Array> {
+export async function hashChildren(left: Bytes, right: Bytes): Promise<Bytes> {
   const input = new Uint8Array(65);
   input[0] = 1;
   input.set(left, 1);
@@ -35,9 +35,9 @@ const half = (x: number) => Math.floor(x / 2);
 export async function verifyInclusion(
   leafIndex: number,
   treeSize: number,
-  leaf: Uint8Array,
-  path: readonly Uint8Array[],
-  root: Uint8Array,
+  leaf: Bytes,
+  path: readonly Bytes[],
+  root: Bytes,
 ): Promise<boolean> {
   if (!Number.isSafeInteger(leafIndex) || !Number.isSafeInteger(treeSize) || leafIndex < 0 || leafIndex >= treeSize) return false;
   let fn = leafIndex;

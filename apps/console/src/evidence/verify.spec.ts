@@ -58,7 +58,7 @@ const TAMPERINGS: [name: string, change: (m: Material) => void, check: string][]
     (m) => void (m.evidence.ledger.checkpoint.root_hash = `sha256:${'ab'.repeat(32)}`),
     'ledger.checkpoint.signature',
   ],
-  ["the fact's payload", (m) => void (m.evidence.ledger.fact.custom_payload.verdict = 'denied'), 'ledger.fact_hash'],
+  ["the fact's payload", (m) => void ((m.evidence.ledger.fact.custom_payload as Rec).verdict = 'denied'), 'ledger.fact_hash'],
 ];
 
 describe('verifyConsultationEvidence (WebCrypto) against evidence made with node:crypto', () => {
