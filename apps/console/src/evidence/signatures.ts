@@ -3,7 +3,7 @@
 // RFC 8785 form of a checkpoint without `signature` (docs/evidence.md "Checkpoints").
 import { canonicalJson } from '@arbiter/canonical/json';
 import type { KeySet, VerificationKey } from '@arbiter/client/browser';
-import { base64Bytes, base64urlBytes, utf8, type Bytes } from './bytes';
+import { base64Bytes, base64urlBytes, utf8 } from './bytes';
 
 type Rec = Record<string, unknown>;
 

@@ -10,7 +10,6 @@ import { createHash } from 'node:crypto';
 import { canonicalJson } from '@arbiter/canonical';
 import { factLeaf, toDigest, treeRoot } from '@arbiter/merkle';
 import type {
-  KeySet,
   LedgerCheckpoint,
   LedgerFact,
   LedgerFactListEntry,
