@@ -15,7 +15,17 @@ moduleNameMapper['^canonicalize$'] = path.join(root, 'node_modules/canonicalize/
 moduleNameMapper['^json-schema-faker$'] = path.join(root, 'node_modules/json-schema-faker/dist/index.js');
 
 // The OTLP exporter loads node:http with import(), which Jest's CommonJS runtime refuses; swc turns it into require.
-const esmPackages = ['jose', 'canonicalize', '@noble', '@marcbachmann', 'uuid', '@opentelemetry/otlp-exporter-base', 'json-schema-faker'];
+const esmPackages = [
+  'jose',
+  'openid-client',
+  'oauth4webapi',
+  'canonicalize',
+  '@noble',
+  '@marcbachmann',
+  'uuid',
+  '@opentelemetry/otlp-exporter-base',
+  'json-schema-faker',
+];
 
 module.exports = (name, dir) => ({
   displayName: name,

@@ -166,6 +166,19 @@ describe('arbiter tenants, principals and api-keys', () => {
     expect(noRoles.json()).toMatchObject({ roles: [] });
   });
 
+  it('prints a one-time console sign-in link for a human; an agent is refused with exit 1', async () => {
+    const human = (await admin('principals', 'create', '--kind', 'human', '--name', 'Grace', '--json')).json<{ id: string }>().id;
+    const link = await admin('console', 'link', '--principal', human);
+    expect(link.code).toBe(0);
+    const [url, note] = link.stdout.trimEnd().split('\n');
+    expect(url).toMatch(new RegExp(`^${h.url}/console/auth/link/[A-Za-z0-9_-]{43}$`));
+    expect(note).toMatch(/^\(one use, valid until \S+\)$/);
+    expect(await (await fetch(url!)).text()).toContain('<strong>Grace</strong>');
+    const bot = (await admin('principals', 'create', '--kind', 'agent', '--name', 'bot', '--json')).json<{ id: string }>().id;
+    const refused = await admin('console', 'link', '--principal', bot);
+    expect(refused).toMatchObject({ code: 1, stderr: expect.stringContaining('human principals only') });
+  });
+
   it("reports refusals with exit 1 and the registry's detail, usage errors with exit 2", async () => {
     const forbidden = await admin('tenants', 'create', `other-${randomUUID().slice(0, 8)}`);
     expect(forbidden).toMatchObject({

@@ -79,7 +79,16 @@ describe('arbiter quickstart, check, scopes and approvals', () => {
     const scope = await admin.getScope(first.ARBITER_SCOPE_ID);
     expect(scope).toMatchObject({ name: 'quickstart', selector: { region: 'eu' } });
     expect((await admin.listRules(scope.id)).map((r) => r.severity).sort()).toEqual(['ALLOW', 'MANDATORY', 'REQUIRES_APPROVAL']);
-    expect(await admin.getPrincipal(first.ARBITER_APPROVER_ID)).toMatchObject({ kind: 'human', roles: ['role-finance'] });
+    expect(await admin.getPrincipal(first.ARBITER_APPROVER_ID)).toMatchObject({
+      kind: 'human',
+      roles: ['role-finance'],
+      console_permissions: ['read', 'approve'],
+    });
+    expect((await admin.getPrincipal(first.ARBITER_TENANT_ADMIN_ID)).console_permissions).toEqual(['admin']);
+    // The approver's console link, printed once: it opens a page naming the approver (docs/identity.md "Console sign-in").
+    const link = /^The approver's console: (\S+)$/m.exec(r.stdout)![1]!;
+    expect(link.startsWith(`${stack.registry.url}/console/auth/link/`)).toBe(true);
+    expect(await (await fetch(link)).text()).toContain('<strong>quickstart-approver</strong>');
     const keys = await admin.all((cursor) => admin.listApiKeys({ cursor, limit: 1000 }));
     expect(keys.find((k) => k.principal_id === first.ARBITER_AGENT_ID)?.permissions.sort()).toEqual(['check', 'read']);
   });

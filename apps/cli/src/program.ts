@@ -413,6 +413,13 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       .action(run((ctx, id: string, opts: ServiceFlags) => admin.updatePrincipal(ctx, id, { active }, opts)));
   }
 
+  const consoleCmd = program
+    .command('console')
+    .description('the web console at the registry’s /console (docs/identity.md "Console sign-in")');
+  registryCommand(consoleCmd, 'link', 'print a one-time sign-in link for a human principal (admin; one use, 10 minutes)')
+    .requiredOption('--principal <id>', 'the human principal (hum-…) to sign in as')
+    .action(run((ctx, opts: ServiceFlags & { principal: string }) => admin.consoleLink(ctx, opts)));
+
   const apiKeys = program.command('api-keys').description('API keys of principals (admin): the plaintext key is shown once, at creation');
   registryCommand(apiKeys, 'list', 'the keys of the tenant, without their secrets')
     .option('--principal <id>', 'only the keys of this principal')

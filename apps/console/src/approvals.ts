@@ -137,7 +137,12 @@ export function fromVerdict(a: VerdictApproval): ApprovalView {
     resource: str(a.intended_resource),
     operationScope: record(a.intended_scope),
     parameters: record(a.intended_parameters),
-    rules: triggers.map((t) => ({ id: String(t.rule_id), statement: str(t.reason), kind: 'rule' as const })),
+    // A trigger's reason is the rule's statement as it fired; older records say only `fires` (then the registry's is shown).
+    rules: triggers.map((t) => ({
+      id: String(t.rule_id),
+      statement: t.reason && t.reason !== 'fires' ? String(t.reason) : null,
+      kind: 'rule' as const,
+    })),
     requester: str(a.requester),
     onBehalfOf: str(a.requester_principal),
     requesterNotes: str(a.requester_notes),

@@ -6,6 +6,9 @@ import { mountInternalApi } from './controllers/internal/mount';
 import { readinessChecks } from './readiness';
 import { rejectNulCharacters } from './http/nul-guard';
 import openapi from '../openapi.json';
+import { mountConsoleAuth } from './http/console-auth';
+import { mountConsoleApi } from './http/console-api';
+import { mountConsoleHeaders, mountConsoleStatic } from './http/console-static';
 
 export function buildRegistryApp(ctx: RegistryContext): Express {
   const app = createServiceApp({
@@ -16,9 +19,16 @@ export function buildRegistryApp(ctx: RegistryContext): Express {
     bodyLimit: ctx.config.BODY_LIMIT,
     openapi,
     readiness: readinessChecks(ctx),
+    // The console's sign-in forms post url-encoded bodies: they are mounted before the JSON body rules.
+    before: (app) => {
+      mountConsoleHeaders(app);
+      mountConsoleAuth(app, ctx);
+    },
     routes: (app) => {
       app.use(['/api', '/internal'], rejectNulCharacters(/^\/v1\/(search|check)$/));
       mountInternalApi(app, ctx);
+      mountConsoleApi(app, ctx);
+      mountConsoleStatic(app);
       RegisterRoutes(app);
     },
   });

@@ -69,6 +69,29 @@ export const registryConfigSchema = {
     optional: true,
     doc: "the verdict gateway's internal base URL (shadow rule disagreements); unset: GET /api/v1/rules/{rule_id}/shadow answers 503",
   }),
+  // The console (docs/identity.md "Console sign-in", docs/operations.md "Console").
+  REGISTRY_PUBLIC_URL: url({
+    protocols: ['http', 'https'],
+    optional: true,
+    doc: 'the base URL browsers reach the registry at (console links, the OIDC redirect URI <base>/console/auth/callback); unset: http://127.0.0.1:<port the request came in on>',
+  }),
+  OIDC_ISSUER: url({
+    protocols: ['http', 'https'],
+    optional: true,
+    doc: "the console's OpenID Connect issuer (https; http only on a loopback host); unset: sign-in by one-time links only",
+  }),
+  OIDC_CLIENT_ID: str({ optional: true, doc: "the console's client id at OIDC_ISSUER (required with it)" }),
+  OIDC_CLIENT_SECRET: str({
+    secret: true,
+    optional: true,
+    doc: 'the client secret (client_secret_basic); unset: a public client, authorization code with PKCE alone',
+  }),
+  CONSOLE_SESSION_TTL_SECONDS: int({
+    default: 28_800,
+    min: 300,
+    max: 86_400,
+    doc: 'absolute lifetime of a console session (default 8 h); signing out or deactivating the principal ends it sooner',
+  }),
 };
 
 export type RegistryConfig = ConfigOf<typeof registryConfigSchema>;

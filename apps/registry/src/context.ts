@@ -34,6 +34,9 @@ import { WebhookDeliveryService } from './services/webhook-delivery.service';
 import { OutboxRelayService } from './services/outbox-relay.service';
 import { TenantEventsService } from './services/tenant-events.service';
 import { createWebhookKeys, type WebhookKeys } from './keys';
+import { ConsoleRepository } from './repositories/console.repository';
+import { ConsoleService } from './services/console.service';
+import { OidcClient, oidcSettings } from './clients/oidc';
 
 /** Everything a request needs, made once per process (or per test app). */
 export interface RegistryContext {
@@ -46,6 +49,8 @@ export interface RegistryContext {
   authenticator: Authenticator;
   identity: IdentityService;
   introspection: IntrospectionService;
+  /** The console's sign-in and sessions (docs/identity.md "Console sign-in"). */
+  console: ConsoleService;
   /** The registry API (docs/registry.md). */
   scopes: ScopesService;
   entries: EntriesService;
@@ -91,7 +96,9 @@ export function createRegistryContext(config: RegistryConfig, logger: Logger, de
   const redis = new Redis(config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
   redis.on('error', (err) => logger.debug({ err }, 'redis error'));
   const repo = new IdentityRepository(prisma);
-  const introspection = new IntrospectionService(repo);
+  const consoleRepo = new ConsoleRepository(prisma);
+  const introspection = new IntrospectionService(repo, consoleRepo);
+  const oidc = oidcSettings(config);
   // The registry reads its own database on every request: a revocation holds here at once.
   const authenticator = new Authenticator({
     resolver: introspection,
@@ -115,6 +122,10 @@ export function createRegistryContext(config: RegistryConfig, logger: Logger, de
     authenticator,
     identity: new IdentityService(repo, redis, logger, (tenantId, type) => writer.touch(tenantId, type)),
     introspection,
+    console: new ConsoleService(consoleRepo, repo, redis, logger, {
+      sessionTtlSeconds: config.CONSOLE_SESSION_TTL_SECONDS,
+      oidc: oidc && new OidcClient(oidc),
+    }),
     scopes,
     entries: new EntriesService(repos, writer, access),
     rules: new RulesService(repos, repo, writer, access, config.LEDGER_SEALING),

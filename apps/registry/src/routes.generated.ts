@@ -861,6 +861,11 @@ const models: TsoaRoute.Models = {
         "additionalProperties": false,
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "Permission": {
+        "dataType": "refAlias",
+        "type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["read"]},{"dataType":"enum","enums":["write"]},{"dataType":"enum","enums":["manage_rules"]},{"dataType":"enum","enums":["manage_invariants"]},{"dataType":"enum","enums":["approve"]},{"dataType":"enum","enums":["check"]},{"dataType":"enum","enums":["seal"]},{"dataType":"enum","enums":["admin"]},{"dataType":"enum","enums":["platform_admin"]}],"validators":{}},
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "Principal": {
         "dataType": "refObject",
         "properties": {
@@ -871,6 +876,9 @@ const models: TsoaRoute.Models = {
             "roles": {"dataType":"array","array":{"dataType":"string"},"required":true},
             "active": {"dataType":"boolean","required":true},
             "status": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["active"]},{"dataType":"enum","enums":["deactivated"]}],"required":true},
+            "oidc_issuer": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
+            "oidc_subject": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
+            "console_permissions": {"dataType":"array","array":{"dataType":"refAlias","ref":"Permission"},"required":true},
             "created_at": {"dataType":"string","required":true},
             "updated_at": {"dataType":"string","required":true},
             "created_by": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
@@ -883,6 +891,16 @@ const models: TsoaRoute.Models = {
         "type": {"dataType":"string","validators":{"pattern":{"value":"^role-[a-z0-9][a-z0-9_.-]{0,62}$"}}},
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "OidcIssuer": {
+        "dataType": "refAlias",
+        "type": {"dataType":"string","validators":{"pattern":{"value":"^https?://[^\\s]+$"},"maxLength":{"value":2000}}},
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "OidcSubject": {
+        "dataType": "refAlias",
+        "type": {"dataType":"string","validators":{"minLength":{"value":1},"maxLength":{"value":255}}},
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "CreatePrincipalBody": {
         "dataType": "refObject",
         "properties": {
@@ -890,6 +908,9 @@ const models: TsoaRoute.Models = {
             "name": {"dataType":"string","required":true,"validators":{"minLength":{"value":1},"maxLength":{"value":200}}},
             "roles": {"dataType":"array","array":{"dataType":"refAlias","ref":"RoleId"},"validators":{"maxItems":{"value":100}}},
             "tenant_id": {"dataType":"string"},
+            "oidc_issuer": {"ref":"OidcIssuer"},
+            "oidc_subject": {"ref":"OidcSubject"},
+            "console_permissions": {"dataType":"array","array":{"dataType":"refAlias","ref":"Permission"},"validators":{"maxItems":{"value":9}}},
         },
         "additionalProperties": false,
     },
@@ -909,6 +930,18 @@ const models: TsoaRoute.Models = {
             "active": {"dataType":"boolean"},
             "roles": {"dataType":"array","array":{"dataType":"refAlias","ref":"RoleId"},"validators":{"maxItems":{"value":100}}},
             "name": {"dataType":"string","validators":{"minLength":{"value":1},"maxLength":{"value":200}}},
+            "oidc_issuer": {"dataType":"union","subSchemas":[{"ref":"OidcIssuer"},{"dataType":"enum","enums":[null]}]},
+            "oidc_subject": {"dataType":"union","subSchemas":[{"ref":"OidcSubject"},{"dataType":"enum","enums":[null]}]},
+            "console_permissions": {"dataType":"array","array":{"dataType":"refAlias","ref":"Permission"},"validators":{"maxItems":{"value":9}}},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "ConsoleLinkCreated": {
+        "dataType": "refObject",
+        "properties": {
+            "url": {"dataType":"string","required":true},
+            "expires_at": {"dataType":"string","required":true},
         },
         "additionalProperties": false,
     },
@@ -1157,11 +1190,6 @@ const models: TsoaRoute.Models = {
             "expires_at": {"dataType":"datetime"},
         },
         "additionalProperties": false,
-    },
-    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
-    "Permission": {
-        "dataType": "refAlias",
-        "type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["read"]},{"dataType":"enum","enums":["write"]},{"dataType":"enum","enums":["manage_rules"]},{"dataType":"enum","enums":["manage_invariants"]},{"dataType":"enum","enums":["approve"]},{"dataType":"enum","enums":["check"]},{"dataType":"enum","enums":["seal"]},{"dataType":"enum","enums":["admin"]},{"dataType":"enum","enums":["platform_admin"]}],"validators":{}},
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "CreatedApiKey": {
@@ -2675,6 +2703,43 @@ export function RegisterRoutes(app: Router) {
                 next,
                 validatedArgs,
                 successStatus: undefined,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+        const argsPrincipalsController_createConsoleLink: Record<string, TsoaRoute.ParameterSchema> = {
+                req: {"in":"request","name":"req","required":true,"dataType":"object"},
+                principal_id: {"in":"path","name":"principal_id","required":true,"dataType":"string"},
+        };
+        app.post('/api/v1/principals/:principal_id/console-links',
+            authenticateMiddleware([{"bearer":["admin"]}]),
+            ...(fetchMiddlewares<RequestHandler>(PrincipalsController)),
+            ...(fetchMiddlewares<RequestHandler>(PrincipalsController.prototype.createConsoleLink)),
+
+            async function PrincipalsController_createConsoleLink(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsPrincipalsController_createConsoleLink, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<PrincipalsController>(PrincipalsController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'createConsoleLink',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: 201,
               });
             } catch (err) {
                 return next(err);

@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { AppError } from '@arbiter/http';
-import { hashApiKey, isApiKeyFormat } from './api-keys';
+import { hashApiKey } from './api-keys';
+import { isCredentialFormat } from './console-credentials';
 import { hasPermission, isPermission, type AuthenticatedIdentity, type Identity, type Permission } from './identity';
 import type { KeyResolver } from './resolver';
 
@@ -42,7 +43,7 @@ export class Authenticator {
     const { errors } = this.opts;
     const key = credentialFrom(headers, this.opts.source);
     if (!key) throw errors.missing();
-    if (!isApiKeyFormat(key)) throw errors.invalid();
+    if (!isCredentialFormat(key)) throw errors.invalid();
     let identity: AuthenticatedIdentity | null;
     try {
       identity = await this.opts.resolver.resolve(hashApiKey(key));

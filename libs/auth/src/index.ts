@@ -3,6 +3,13 @@ export type { AuthenticatedIdentity, Identity, Permission, PrincipalInfo, RateLi
 export { mintTenantId } from './tenant-id';
 export type { TenantId, TenantOwned } from './tenant-id';
 export { generateApiKey, hashApiKey, isApiKeyFormat, apiKeyPrefix, secretsEqual } from './api-keys';
+export {
+  CONSOLE_SESSION_ID_PREFIX,
+  consoleCredentialFor,
+  isConsoleCredentialFormat,
+  isConsoleSession,
+  isCredentialFormat,
+} from './console-credentials';
 export { CachedKeyResolver, MAX_CACHE_TTL_MS, INVALIDATION_CHANNEL, parseInvalidation } from './resolver';
 export type { KeyResolver, CacheOptions, InvalidationEvent } from './resolver';
 export { IntrospectionClient } from './introspection';

@@ -56,6 +56,8 @@ export interface RegistryClient {
   getPrincipal(principalId: string): Promise<S['Principal']>;
   /** PATCH /principals/{id}: name, roles, or `active: false` to deactivate (its keys stop working). */
   updatePrincipal(principalId: string, body: S['UpdatePrincipalBody']): Promise<S['Principal']>;
+  /** A one-time console sign-in link for a human principal (10 minutes, one use). */
+  createConsoleLink(principalId: string): Promise<S['ConsoleLinkCreated']>;
 
   // --- API keys ---
   /** The plaintext key is in the answer's `key`, and only there. */
@@ -165,6 +167,7 @@ export const REGISTRY_OPERATIONS = {
   ListPrincipals: 'listPrincipals',
   GetPrincipal: 'getPrincipal',
   UpdatePrincipal: 'updatePrincipal',
+  CreateConsoleLink: 'createConsoleLink',
   CreateApiKey: 'createApiKey',
   ListApiKeys: 'listApiKeys',
   RevokeApiKey: 'revokeApiKey',
@@ -247,6 +250,8 @@ export function createRegistryClient(opts: RegistryClientOptions): RegistryClien
     getPrincipal: (principal_id) => call(raw.GET('/api/v1/principals/{principal_id}', { params: { path: { principal_id } } })),
     updatePrincipal: (principal_id, body) =>
       call(raw.PATCH('/api/v1/principals/{principal_id}', { params: { path: { principal_id } }, body })),
+    createConsoleLink: (principal_id) =>
+      call(raw.POST('/api/v1/principals/{principal_id}/console-links', { params: { path: { principal_id } } })),
 
     createApiKey: (body) => call(raw.POST('/api/v1/api-keys', { body })),
     listApiKeys: (query) => call(raw.GET('/api/v1/api-keys', { params: { query } })),

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { DevstackError } from './errors';
+import { bootstrapConsoleLink } from './console-link';
 import { defaultApps, formatBanner, RunningStack, shownPath, startStack, writeStackFile } from './stack';
 
 /**
@@ -100,7 +101,11 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<number
   } catch (err) {
     say(`could not write the stack file for the CLI (${(err as Error).message}); arbiter then needs ARBITER_<SERVICE>_URL`);
   }
-  process.stdout.write(formatBanner(stack, shownPath(path.join(dataDir, 'secrets.json')), stackFile));
+  // The console's embedded default needs no identity provider: a one-time link for the bootstrap admin.
+  const consoleLink = stack.urls.registry
+    ? await bootstrapConsoleLink(stack.urls.registry, stack.secrets.secrets.BOOTSTRAP_ADMIN_KEY)
+    : undefined;
+  process.stdout.write(formatBanner(stack, shownPath(path.join(dataDir, 'secrets.json')), stackFile, consoleLink));
   // Either a child dies on its own, or a signal starts the shutdown (then its exit is not reported as a crash).
   const exit = await Promise.race([stack.unexpectedExit, shutdownRequested]);
   if (exit && !shuttingDown) {

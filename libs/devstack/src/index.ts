@@ -18,3 +18,4 @@ export {
   type RunningStack,
 } from './stack';
 export { stopLeftoverServers } from './leftovers';
+export { bootstrapConsoleLink } from './console-link';

@@ -37,4 +37,11 @@ describe(formatBanner.name, () => {
     expect(banner).toContain('  ARBITER_ADMIN_KEY=ak-1 arbiter quickstart');
     expect(formatBanner(stack, '.data/secrets.json')).not.toContain('quickstart');
   });
+
+  it('prints the console sign-in link for the admin, or why there is none', () => {
+    const link = 'http://127.0.0.1:4001/console/auth/link/abc';
+    expect(formatBanner(stack, '.data/secrets.json', undefined, { url: link })).toContain(`  console    ${link}   (sign in as the admin`);
+    expect(formatBanner(stack, '.data/secrets.json', undefined, { error: 'down' })).toContain('  console    no sign-in link (down)');
+    expect(formatBanner(stack, '.data/secrets.json')).not.toContain('console ');
+  });
 });

@@ -373,7 +373,12 @@ export function writeStackFile(dataDir: string, urls: Record<string, string>): s
 }
 
 /** What `npm start` prints once every service is ready. */
-export function formatBanner(stack: Pick<RunningStack, 'urls' | 'secrets'>, secretsFile: string, stackFile?: string): string {
+export function formatBanner(
+  stack: Pick<RunningStack, 'urls' | 'secrets'>,
+  secretsFile: string,
+  stackFile?: string,
+  consoleLink?: { url: string } | { error: string },
+): string {
   const key = stack.secrets.secrets.BOOTSTRAP_ADMIN_KEY;
   const keySource = stack.secrets.sources.BOOTSTRAP_ADMIN_KEY === 'env' ? 'from BOOTSTRAP_ADMIN_KEY' : `stored in ${secretsFile}`;
   const width = Math.max(...Object.keys(stack.urls).map((name) => name.length), 9);
@@ -382,6 +387,11 @@ export function formatBanner(stack: Pick<RunningStack, 'urls' | 'secrets'>, secr
     lines.push(`  ${name.padEnd(width)}  ${url}   docs: ${url}/docs`);
   }
   lines.push(`  ${'admin key'.padEnd(width)}  ${key}   (${keySource})`);
+  if (consoleLink && 'url' in consoleLink) {
+    lines.push(`  ${'console'.padEnd(width)}  ${consoleLink.url}   (sign in as the admin: one use, 10 minutes)`);
+  } else if (consoleLink) {
+    lines.push(`  ${'console'.padEnd(width)}  no sign-in link (${consoleLink.error})`);
+  }
   const registry = stack.urls.registry ?? 'http://127.0.0.1:3001';
   lines.push('', 'Try:', `  curl -H "Authorization: Bearer ${key}" ${registry}/api/v1/tenants`);
   if (stackFile) {

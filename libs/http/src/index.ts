@@ -22,3 +22,4 @@ export { startService } from './service';
 export type { ServiceConfig, ServiceDefinition, RunningService } from './service';
 export { iocContainer } from './ioc';
 export { ownBody, answer } from './own-body';
+export { cookieValue } from './cookies';

@@ -175,6 +175,13 @@ export function principalChanges(opts: PrincipalUpdateOptions): RegistryBody<'Up
   return body;
 }
 
+/** `arbiter console link`: POST /principals/{id}/console-links, a one-time sign-in link (docs/identity.md "Console sign-in"). */
+export async function consoleLink(ctx: CommandContext, opts: ServiceFlags & { principal: string }): Promise<number> {
+  const link = await ctx.registry(opts, true, 'admin').createConsoleLink(opts.principal);
+  ctx.print(link, `${link.url}\n(one use, valid until ${link.expires_at})`);
+  return EXIT.ok;
+}
+
 // --- API keys ---
 
 export interface ApiKeyListOptions extends ServiceFlags {

@@ -79,10 +79,11 @@ export const QUICKSTART_CHECKS = [
 type Permission = 'check' | 'read' | 'approve' | 'manage_rules' | 'admin';
 
 /** Who the demo tenant holds, and the key each one gets in the file. */
+/** `console`: the permissions of the person's console sessions (docs/identity.md "Console sign-in"). */
 const PRINCIPALS = {
-  agent: { kind: 'agent', name: 'quickstart-agent', roles: [] as string[] },
-  approver: { kind: 'human', name: 'quickstart-approver', roles: [APPROVER_ROLE] },
-  admin: { kind: 'human', name: 'quickstart-admin', roles: [] as string[] },
+  agent: { kind: 'agent', name: 'quickstart-agent', roles: [] as string[], console: [] as Permission[] },
+  approver: { kind: 'human', name: 'quickstart-approver', roles: [APPROVER_ROLE], console: ['read', 'approve'] as Permission[] },
+  admin: { kind: 'human', name: 'quickstart-admin', roles: [] as string[], console: ['admin'] as Permission[] },
 } as const;
 const KEYS: { variable: string; holder: keyof typeof PRINCIPALS; permissions: Permission[] }[] = [
   { variable: 'ARBITER_AGENT_KEY', holder: 'agent', permissions: ['check', 'read'] },
@@ -139,16 +140,24 @@ export async function quickstart(ctx: CommandContext, opts: QuickstartOptions): 
     const found = existing.find((p) => p.kind === spec.kind && p.name === spec.name);
     if (!found) {
       principals[role] = (
-        await admin.createPrincipal({ kind: spec.kind, name: spec.name, roles: [...spec.roles], tenant_id: tenantId })
+        await admin.createPrincipal({
+          kind: spec.kind,
+          name: spec.name,
+          roles: [...spec.roles],
+          tenant_id: tenantId,
+          ...(spec.console.length ? { console_permissions: [...spec.console] } : {}),
+        })
       ).id;
       continue;
     }
     principals[role] = found.id;
     const missingRoles = spec.roles.filter((r) => !found.roles.includes(r));
-    if (found.status !== 'active' || missingRoles.length) {
+    const missingConsole = spec.console.filter((p) => !found.console_permissions.includes(p));
+    if (found.status !== 'active' || missingRoles.length || missingConsole.length) {
       await admin.updatePrincipal(found.id, {
         ...(found.status !== 'active' ? { active: true } : {}),
         ...(missingRoles.length ? { roles: [...found.roles, ...missingRoles] } : {}),
+        ...(missingConsole.length ? { console_permissions: [...found.console_permissions, ...missingConsole] } : {}),
       });
     }
   }
@@ -243,6 +252,8 @@ export async function quickstart(ctx: CommandContext, opts: QuickstartOptions): 
     );
   });
 
+  // The approver's way into the console: a one-time link (one use, 10 minutes), made afresh on every run.
+  const consoleLink = await admin.createConsoleLink(principals.approver);
   const checks = QUICKSTART_CHECKS.map((c) => ({ command: `arbiter check ${c.args.join(' ')}`, verdict: c.verdict }));
   const summary = {
     tenant: { id: tenantId, slug: tenant.slug, created: tenantCreated },
@@ -251,6 +262,7 @@ export async function quickstart(ctx: CommandContext, opts: QuickstartOptions): 
     scope: { id: scope.id, name: scope.name, selector: scope.selector, created: scopeCreated },
     rules,
     env_file: file,
+    console_link: consoleLink,
     urls,
     checks,
   };
@@ -258,8 +270,8 @@ export async function quickstart(ctx: CommandContext, opts: QuickstartOptions): 
   const human = [
     `demo tenant ${tenant.slug} (${tenantId}) ${tenantCreated ? 'created' : 'reused'} at ${urls.registry}`,
     `  agent     ${principals.agent}  key ARBITER_API_KEY (= ARBITER_AGENT_KEY): check, read`,
-    `  approver  ${principals.approver}  ${APPROVER_ROLE}; key ARBITER_APPROVER_KEY: approve, read`,
-    `  admin     ${principals.admin}  keys ARBITER_TENANT_ADMIN_KEY: admin; ARBITER_RULES_KEY: manage_rules, read`,
+    `  approver  ${principals.approver}  ${APPROVER_ROLE}; key ARBITER_APPROVER_KEY: approve, read; console: read, approve`,
+    `  admin     ${principals.admin}  keys ARBITER_TENANT_ADMIN_KEY: admin; ARBITER_RULES_KEY: manage_rules, read; console: admin`,
     `  keys      ${keysCreated} created, ${KEYS.length - keysCreated} reused${revoked ? `, ${revoked} others of these principals revoked` : ''}`,
     `  scope     ${scope.id}  ${scope.name}, selector ${JSON.stringify(scope.selector)} (${scopeCreated ? 'created' : 'reused'})`,
     ...rules.map((r) => `  rule      ${r.id}  ${r.severity.padEnd(17)} ${r.directive} (${r.created ? 'created' : 'reused'})`),
@@ -267,6 +279,9 @@ export async function quickstart(ctx: CommandContext, opts: QuickstartOptions): 
     '',
     'Try these checks (exit code 0 only for allowed):',
     ...checks.map((c) => `  ${c.command.padEnd(width)}   # ${c.verdict}`),
+    '',
+    `The approver's console: ${consoleLink.url}`,
+    '  (a sign-in link: one use, 10 minutes; arbiter console link --principal <hum-…> makes another)',
     '',
     "Next: the approval loop. Request an approval for the third check's consultation, decide it as the approver,",
     'and the same check is allowed once:',

@@ -1,7 +1,8 @@
 import { Body, Controller, Get, Patch, Path, Post, Query, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
 import type { RegistryContext } from '../context';
 import type { AuthedRequest } from '@arbiter/auth';
-import type { CreatePrincipalBody, ErrorBody, Page, Principal, UpdatePrincipalBody } from '../models/identity';
+import type { ConsoleLinkCreated, CreatePrincipalBody, ErrorBody, Page, Principal, UpdatePrincipalBody } from '../models/identity';
+import { publicBaseOf } from '../http/public-base';
 
 @Route('api/v1/principals')
 @Tags('Principals')
@@ -72,5 +73,25 @@ export class PrincipalsController extends Controller {
     @Body() body: UpdatePrincipalBody,
   ): Promise<Principal> {
     return this.ctx.identity.updatePrincipal(req.user, principal_id, body);
+  }
+
+  /**
+   * A one-time sign-in link to the console for a human principal of the caller's tenant (docs/identity.md "Console
+   * sign-in"): valid 10 minutes, for one use; the session it opens holds the principal's console_permissions.
+   * @summary Create a console sign-in link
+   * @param principal_id The human principal (`hum-`) to sign in as.
+   */
+  @Post('{principal_id}/console-links')
+  @Security('bearer', ['admin'])
+  @SuccessResponse(201, 'Created')
+  @Response<ErrorBody>(
+    403,
+    'Missing permission, a key restricted to some scopes, a console session, or a principal whose console holds more than the caller',
+  )
+  @Response<ErrorBody>(404, 'Not found (or in another tenant)')
+  @Response<ErrorBody>(422, 'Not a human principal, or deactivated')
+  async createConsoleLink(@Request() req: AuthedRequest, @Path() principal_id: string): Promise<ConsoleLinkCreated> {
+    this.setStatus(201);
+    return this.ctx.console.createLink(req.user, principal_id, publicBaseOf(req, this.ctx.config));
   }
 }

@@ -93,10 +93,29 @@ export interface Principal {
   roles: string[];
   active: boolean;
   status: 'active' | 'deactivated';
+  /** The OpenID Connect issuer bound to a human principal (docs/identity.md "Console sign-in"); null when none. */
+  oidc_issuer: string | null;
+  /** The subject (`sub`) at that issuer; set together with oidc_issuer. */
+  oidc_subject: string | null;
+  /** What a console session of this principal holds; empty: it may sign in and do nothing. */
+  console_permissions: Permission[];
   created_at: string;
   updated_at: string;
   created_by: string | null;
 }
+
+/**
+ * An OpenID Connect issuer identifier: an http(s) URL (docs/identity.md "Console sign-in").
+ * @pattern ^https?://[^\s]+$
+ * @maxLength 2000
+ */
+export type OidcIssuer = string;
+
+/**
+ * @minLength 1
+ * @maxLength 255
+ */
+export type OidcSubject = string;
 
 export interface CreatePrincipalBody {
   kind: 'agent' | 'human';
@@ -106,6 +125,12 @@ export interface CreatePrincipalBody {
   roles?: RoleId[];
   /** Platform admins name the tenant; tenant admins create in their own. */
   tenant_id?: string;
+  /** Human principals only; together with oidc_subject; unique with it across the platform (409). */
+  oidc_issuer?: OidcIssuer;
+  /** Human principals only; together with oidc_issuer. */
+  oidc_subject?: OidcSubject;
+  /** Human principals only; each held by the creating key (403 otherwise). @maxItems 9 */
+  console_permissions?: Permission[];
 }
 
 export interface UpdatePrincipalBody {
@@ -114,6 +139,11 @@ export interface UpdatePrincipalBody {
   roles?: RoleId[];
   /** @minLength 1 @maxLength 200 */
   name?: string;
+  /** Sent together with oidc_subject; both null unbind the principal's OpenID Connect identity. */
+  oidc_issuer?: OidcIssuer | null;
+  oidc_subject?: OidcSubject | null;
+  /** Replaces them as a whole; human principals only; each held by the calling key (403 otherwise). @maxItems 9 */
+  console_permissions?: Permission[];
 }
 
 /**
@@ -165,4 +195,11 @@ export interface Page<T> {
 /** Error body (docs/registry.md "Errors"). */
 export interface ErrorBody {
   detail: string;
+}
+
+/** A one-time console sign-in link (docs/identity.md "Console sign-in"): valid 10 minutes, for one use. */
+export interface ConsoleLinkCreated {
+  /** `<registry public URL>/console/auth/link/<token>`; the token is stored only as its SHA-256. */
+  url: string;
+  expires_at: string;
 }

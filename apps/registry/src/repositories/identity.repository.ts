@@ -5,6 +5,7 @@ import { afterFilter, PAGE_ORDER, type After, type Db } from './db';
 /** A tenant row; its id, read from the database, is a TenantId (the way a platform admin's call reaches another tenant). */
 export type TenantRow = TenantRowBase & { id: TenantId };
 export type { ApiKeyRow, PrincipalRow };
+export type PrincipalSignIn = Pick<PrincipalRow, 'oidc_issuer' | 'oidc_subject' | 'console_permissions'>;
 export type KeyWithOwner = ApiKeyRow & { principal: PrincipalRow; tenant: TenantRowBase };
 
 /** Trust boundary: a tenant row the database returned names a tenant that exists. */
@@ -58,7 +59,10 @@ export class IdentityRepository {
     return vouched(row);
   }
 
-  createPrincipal(tenantId: TenantId, data: { id: string; kind: string; name: string; roles: string[]; created_by: string | null }) {
+  createPrincipal(
+    tenantId: TenantId,
+    data: { id: string; kind: string; name: string; roles: string[]; created_by: string | null } & Partial<PrincipalSignIn>,
+  ) {
     return this.db.principal.create({ data: { ...data, tenant_id: tenantId } });
   }
 
@@ -91,7 +95,7 @@ export class IdentityRepository {
     return this.db.principal.findMany({ where: { tenant_id: tenantId, ...afterFilter(after) }, orderBy: PAGE_ORDER, take: limit + 1 });
   }
 
-  updatePrincipal(tenantId: TenantId, id: string, data: { active?: boolean; roles?: string[]; name?: string }) {
+  updatePrincipal(tenantId: TenantId, id: string, data: { active?: boolean; roles?: string[]; name?: string } & Partial<PrincipalSignIn>) {
     return this.db.principal.update({ where: { id, tenant_id: tenantId }, data: { ...data, updated_at: new Date() } });
   }
 

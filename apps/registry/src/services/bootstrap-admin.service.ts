@@ -34,6 +34,8 @@ export async function ensureBootstrapAdmin(prisma: PrismaClient, key: string, lo
       kind: 'human',
       name: 'platform-admin',
       roles: ['role-platform-admin'],
+      // Its console sessions hold what its key holds (docs/identity.md "Console sign-in").
+      console_permissions: ['platform_admin'],
       created_by: null,
     });
     await repo.createKey(tenant.id, {

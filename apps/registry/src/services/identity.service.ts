@@ -5,6 +5,7 @@ import {
   generateApiKey,
   hasPermission,
   hashApiKey,
+  isPermission,
   publishInvalidation,
   type AuthenticatedIdentity,
   type InvalidationEvent,
@@ -30,6 +31,7 @@ import type {
 import { conflict, notFound, unprocessable } from '../domain/errors';
 import { presentKey, presentPrincipal, presentTenant } from '../presenters/identity';
 import { readPage, toPage, type PageQuery } from '../domain/pagination';
+import { applySignInChange, type SignInChange, type SignInFields } from '../domain/principal-sign-in';
 
 const forbidden = (message: string) => new AppError(403, 'forbidden', message);
 
@@ -130,13 +132,17 @@ export class IdentityService {
   async createPrincipal(caller: AuthenticatedIdentity, body: CreatePrincipalBody): Promise<Principal> {
     const tenantId = await this.targetTenant(caller, body.tenant_id);
     if (!hasPermission(caller, 'platform_admin')) refuseScopeRestricted(caller, 'create principals');
-    const row = await this.repo.createPrincipal(tenantId, {
-      id: newId(body.kind === 'agent' ? 'agn-' : 'hum-'),
-      kind: body.kind,
-      name: body.name,
-      roles: unique(body.roles ?? []),
-      created_by: caller.principal.id,
-    });
+    const signIn = signInFor(caller, body.kind, { oidc_issuer: null, oidc_subject: null, console_permissions: [] }, body);
+    const row = await this.boundOnce(() =>
+      this.repo.createPrincipal(tenantId, {
+        id: newId(body.kind === 'agent' ? 'agn-' : 'hum-'),
+        kind: body.kind,
+        name: body.name,
+        roles: unique(body.roles ?? []),
+        ...signIn,
+        created_by: caller.principal.id,
+      }),
+    );
     await this.stateChanged(tenantId, 'principal.created');
     return presentPrincipal(row);
   }
@@ -156,20 +162,35 @@ export class IdentityService {
 
   async updatePrincipal(caller: AuthenticatedIdentity, id: string, body: UpdatePrincipalBody): Promise<Principal> {
     const tenant = await this.targetTenant(caller, await this.tenantOfPrincipalFor(caller, id));
-    if (!(await this.repo.findPrincipal(tenant, id))) throw notFound('Principal', id);
+    const current = await this.repo.findPrincipal(tenant, id);
+    if (!current) throw notFound('Principal', id);
     if (id === caller.principal.id && body.active === false) throw unprocessable('A principal cannot deactivate itself');
     if (!hasPermission(caller, 'platform_admin')) {
       refuseScopeRestricted(caller, 'change principals');
       await this.refusePlatformAdminPrincipal(tenant, id, 'change');
     }
-    const row = await this.repo.updatePrincipal(tenant, id, {
-      ...(body.active !== undefined ? { active: body.active } : {}),
-      ...(body.roles !== undefined ? { roles: unique(body.roles) } : {}),
-      ...(body.name !== undefined ? { name: body.name } : {}),
-    });
+    const signIn = signInFor(caller, current.kind, current, body);
+    const row = await this.boundOnce(() =>
+      this.repo.updatePrincipal(tenant, id, {
+        ...(body.active !== undefined ? { active: body.active } : {}),
+        ...(body.roles !== undefined ? { roles: unique(body.roles) } : {}),
+        ...(body.name !== undefined ? { name: body.name } : {}),
+        ...signIn,
+      }),
+    );
     await this.invalidate({ type: 'principal', principal_id: id });
     await this.stateChanged(tenant, 'principal.updated');
     return presentPrincipal(row);
+  }
+
+  /** One principal per OpenID Connect identity across the platform: the unique index decides a race (409). */
+  private async boundOnce<T>(write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } catch (err) {
+      if (isUniqueViolation(err)) throw conflict('This oidc_issuer and oidc_subject are already bound to another principal');
+      throw err;
+    }
   }
 
   /**
@@ -248,6 +269,10 @@ export class IdentityService {
    * change it or mint keys for it (a tenant admin of the platform tenant included).
    */
   private async refusePlatformAdminPrincipal(tenantId: TenantId, principalId: string, action: string): Promise<void> {
+    const principal = await this.repo.findPrincipal(tenantId, principalId);
+    if (principal?.console_permissions.includes('platform_admin')) {
+      throw forbidden(`Only a platform admin may ${action} a principal holding platform_admin`);
+    }
     const now = Date.now();
     const live = (k: ApiKeyRow) =>
       !k.revoked_at && (!k.expires_at || k.expires_at.getTime() > now) && k.permissions.includes('platform_admin');
@@ -289,6 +314,21 @@ export class IdentityService {
       this.logger.warn({ err, event }, 'could not publish auth invalidation');
     }
   }
+}
+
+/**
+ * The sign-in fields after a change (422 when malformed); console permissions follow the rule of minting a key:
+ * never one the caller's own key lacks (docs/identity.md "Privilege boundaries").
+ */
+function signInFor(caller: AuthenticatedIdentity, kind: string, current: SignInFields, change: SignInChange): Partial<SignInFields> {
+  const next = applySignInChange(kind, current, change);
+  if (typeof next === 'string') throw unprocessable(next);
+  const lacking = change.console_permissions?.find((p) => !isPermission(p) || !hasPermission(caller, p));
+  if (lacking) throw forbidden(`Missing permission: ${lacking} (console_permissions cannot grant a permission the caller lacks)`);
+  return {
+    ...(change.oidc_issuer !== undefined ? { oidc_issuer: next.oidc_issuer, oidc_subject: next.oidc_subject } : {}),
+    ...(change.console_permissions !== undefined ? { console_permissions: next.console_permissions } : {}),
+  };
 }
 
 /** Tenant-wide changes need a key that reaches every scope of the tenant. */

@@ -1,4 +1,5 @@
 import { hash, randomBytes } from 'node:crypto';
+import { cookieValue } from '@arbiter/http';
 
 /**
  * The session cookie (docs/verdicts.md "Authentication", docs/identity.md): an opaque value of 32
@@ -33,19 +34,7 @@ export function clearedSessionCookie(): string {
   return `${SESSION_COOKIE}=; ${ATTRIBUTES}; Max-Age=0`;
 }
 
-/**
- * The session cookie's value from a Cookie header (RFC 6265 section 5.4: `name=value` pairs separated
- * by `;`, a value optionally in double quotes); undefined when absent or empty.
- */
+/** The session cookie's value; undefined when absent or empty. */
 export function sessionTokenFrom(headers: { cookie?: string }): string | undefined {
-  const header = headers.cookie;
-  if (!header) return undefined;
-  for (const pair of header.split(';')) {
-    const eq = pair.indexOf('=');
-    if (eq < 0 || pair.slice(0, eq).trim() !== SESSION_COOKIE) continue;
-    let value = pair.slice(eq + 1).trim();
-    if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1);
-    return value || undefined;
-  }
-  return undefined;
+  return cookieValue(headers.cookie, SESSION_COOKIE);
 }

@@ -3,12 +3,14 @@ import {
   credentialFrom,
   hashApiKey,
   hasPermission,
+  isConsoleCredentialFormat,
   isPermission,
   type Authenticator,
   type AuthenticatedIdentity,
   type KeyResolver,
   type Permission,
 } from '@arbiter/auth';
+import { AppError } from '@arbiter/http';
 import { verdictAuthErrors as errors } from '../domain/errors';
 import type { SessionCreated } from '../models/sessions';
 import type { CookieSessionRepository } from '../repositories/cookie-sessions.repository';
@@ -39,6 +41,9 @@ export class SessionsService {
   async open(identity: AuthenticatedIdentity, headers: IncomingHttpHeaders): Promise<SessionCreated & { cookie: string }> {
     const key = credentialFrom(headers, 'x-api-key');
     if (!key) throw errors.missing();
+    // A console session's credential never opens a second kind of session (ADR 0029).
+    if (isConsoleCredentialFormat(key))
+      throw new AppError(403, 'insufficient_permission', 'A console session cannot open a session cookie');
     const token = newSessionToken();
     const expiresAt = new Date(Date.now() + SESSION_TTL_SECONDS * 1000);
     await this.sessions.create({

@@ -549,6 +549,27 @@ export interface paths {
         patch: operations["UpdatePrincipal"];
         trace?: never;
     };
+    "/api/v1/principals/{principal_id}/console-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a console sign-in link
+         * @description A one-time sign-in link to the console for a human principal of the caller's tenant (docs/identity.md "Console
+         *     sign-in"): valid 10 minutes, for one use; the session it opens holds the principal's console_permissions.
+         */
+        post: operations["CreateConsoleLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/scopes/{scope_id}/overrides": {
         parameters: {
             query?: never;
@@ -2078,6 +2099,11 @@ export interface components {
             /** @description Required when status is `diverged`. */
             reason?: string;
         };
+        /**
+         * @description Request and response shapes of identity (docs/identity.md); tsoa validates and documents them.
+         * @enum {string}
+         */
+        Permission: "read" | "write" | "manage_rules" | "manage_invariants" | "approve" | "check" | "seal" | "admin" | "platform_admin";
         Principal: {
             /**
              * @description `agn-` (agent) or `hum-` (human) prefix
@@ -2095,6 +2121,12 @@ export interface components {
             active: boolean;
             /** @enum {string} */
             status: "active" | "deactivated";
+            /** @description The OpenID Connect issuer bound to a human principal (docs/identity.md "Console sign-in"); null when none. */
+            oidc_issuer: string | null;
+            /** @description The subject (`sub`) at that issuer; set together with oidc_issuer. */
+            oidc_subject: string | null;
+            /** @description What a console session of this principal holds; empty: it may sign in and do nothing. */
+            console_permissions: components["schemas"]["Permission"][];
             /** @example 2026-11-26T09:30:00.000Z */
             created_at: string;
             /** @example 2026-11-26T09:30:00.000Z */
@@ -2104,6 +2136,9 @@ export interface components {
         };
         /** @example role-cfo */
         RoleId: string;
+        /** @description An OpenID Connect issuer identifier: an http(s) URL (docs/identity.md "Console sign-in"). */
+        OidcIssuer: string;
+        OidcSubject: string;
         CreatePrincipalBody: {
             /** @enum {string} */
             kind: "agent" | "human";
@@ -2115,6 +2150,12 @@ export interface components {
              * @example tnt-0f3a9c1e5b7d2a4c6e8f0a1b
              */
             tenant_id?: string;
+            /** @description Human principals only; together with oidc_subject; unique with it across the platform (409). */
+            oidc_issuer?: components["schemas"]["OidcIssuer"];
+            /** @description Human principals only; together with oidc_issuer. */
+            oidc_subject?: components["schemas"]["OidcSubject"];
+            /** @description Human principals only; each held by the creating key (403 otherwise). */
+            console_permissions?: components["schemas"]["Permission"][];
         };
         Page_Principal_: {
             items: components["schemas"]["Principal"][];
@@ -2129,6 +2170,21 @@ export interface components {
             roles?: components["schemas"]["RoleId"][];
             /** @example payments */
             name?: string;
+            /** @description Sent together with oidc_subject; both null unbind the principal's OpenID Connect identity. */
+            oidc_issuer?: components["schemas"]["OidcIssuer"] | (never | null);
+            oidc_subject?: components["schemas"]["OidcSubject"] | (never | null);
+            /** @description Replaces them as a whole; human principals only; each held by the calling key (403 otherwise). */
+            console_permissions?: components["schemas"]["Permission"][];
+        };
+        /** @description A one-time console sign-in link (docs/identity.md "Console sign-in"): valid 10 minutes, for one use. */
+        ConsoleLinkCreated: {
+            /**
+             * @description `<registry public URL>/console/auth/link/<token>`; the token is stored only as its SHA-256.
+             * @example https://hooks.example.com/arbiter
+             */
+            url: string;
+            /** @example 2026-11-26T09:30:00.000Z */
+            expires_at: string;
         };
         Page_Override_: {
             items: components["schemas"]["Override"][];
@@ -2507,11 +2563,6 @@ export interface components {
              */
             expires_at?: string;
         };
-        /**
-         * @description Request and response shapes of identity (docs/identity.md); tsoa validates and documents them.
-         * @enum {string}
-         */
-        Permission: "read" | "write" | "manage_rules" | "manage_invariants" | "approve" | "check" | "seal" | "admin" | "platform_admin";
         CreatedApiKey: {
             /**
              * @description `key-` prefix
@@ -7879,6 +7930,11 @@ export interface operations {
                      *           ],
                      *           "active": true,
                      *           "status": "active",
+                     *           "oidc_issuer": "string",
+                     *           "oidc_subject": "string",
+                     *           "console_permissions": [
+                     *             "read"
+                     *           ],
                      *           "created_at": "2026-11-26T09:30:00.000Z",
                      *           "updated_at": "2026-11-26T09:30:00.000Z",
                      *           "created_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b"
@@ -7964,7 +8020,12 @@ export interface operations {
                  *       "roles": [
                  *         "role-cfo"
                  *       ],
-                 *       "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b"
+                 *       "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
+                 *       "oidc_issuer": "string",
+                 *       "oidc_subject": "string",
+                 *       "console_permissions": [
+                 *         "read"
+                 *       ]
                  *     }
                  */
                 "application/json": components["schemas"]["CreatePrincipalBody"];
@@ -7988,6 +8049,11 @@ export interface operations {
                      *       ],
                      *       "active": true,
                      *       "status": "active",
+                     *       "oidc_issuer": "string",
+                     *       "oidc_subject": "string",
+                     *       "console_permissions": [
+                     *         "read"
+                     *       ],
                      *       "created_at": "2026-11-26T09:30:00.000Z",
                      *       "updated_at": "2026-11-26T09:30:00.000Z",
                      *       "created_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b"
@@ -8125,6 +8191,11 @@ export interface operations {
                      *       ],
                      *       "active": true,
                      *       "status": "active",
+                     *       "oidc_issuer": "string",
+                     *       "oidc_subject": "string",
+                     *       "console_permissions": [
+                     *         "read"
+                     *       ],
                      *       "created_at": "2026-11-26T09:30:00.000Z",
                      *       "updated_at": "2026-11-26T09:30:00.000Z",
                      *       "created_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b"
@@ -8223,7 +8294,12 @@ export interface operations {
                  *       "roles": [
                  *         "role-cfo"
                  *       ],
-                 *       "name": "payments"
+                 *       "name": "payments",
+                 *       "oidc_issuer": "string",
+                 *       "oidc_subject": "string",
+                 *       "console_permissions": [
+                 *         "read"
+                 *       ]
                  *     }
                  */
                 "application/json": components["schemas"]["UpdatePrincipalBody"];
@@ -8247,6 +8323,11 @@ export interface operations {
                      *       ],
                      *       "active": true,
                      *       "status": "active",
+                     *       "oidc_issuer": "string",
+                     *       "oidc_subject": "string",
+                     *       "console_permissions": [
+                     *         "read"
+                     *       ],
                      *       "created_at": "2026-11-26T09:30:00.000Z",
                      *       "updated_at": "2026-11-26T09:30:00.000Z",
                      *       "created_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b"
@@ -8334,6 +8415,119 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "unsupported_media_type: a body that is not application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unavailable: the API key cannot be checked right now; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "unavailable: the API key cannot be checked right now; retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    CreateConsoleLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The human principal (`hum-`) to sign in as. */
+                principal_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "url": "https://hooks.example.com/arbiter",
+                     *       "expires_at": "2026-11-26T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ConsoleLinkCreated"];
+                };
+            };
+            /** @description validation_failed: a parameter outside its schema, a cursor the service did not make, or a string holding U+0000 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "validation_failed: a parameter outside its schema, a cursor the service did not make, or a string holding U+0000"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing or invalid API key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing permission, a key restricted to some scopes, a console session, or a principal whose console holds more than the caller */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Missing permission, a key restricted to some scopes, a console session, or a principal whose console holds more than the caller"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (or in another tenant) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found (or in another tenant)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a human principal, or deactivated */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not a human principal, or deactivated"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];

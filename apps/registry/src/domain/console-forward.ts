@@ -1,0 +1,26 @@
+/**
+ * Where a console forwarder sends a request (docs/identity.md "Console sign-in"): `/console/api/registry/<rest>` is
+ * the registry's `/api/v1/<rest>`, `/console/api/verdict/<rest>` the verdict service's `/<rest>`, the query string
+ * kept. A path that would leave those APIs (a `.` or `..` segment, plain or percent-encoded, a backslash, or the
+ * internal API) is refused: the forwarder is a door into the public APIs only.
+ */
+export function forwardTarget(
+  service: 'registry' | 'verdict',
+  originalUrl: string,
+  bases: { registry: string; verdict: string | undefined },
+): { url: string } | { status: 400 | 503; refused: string } {
+  const prefix = `/console/api/${service}/`;
+  if (!originalUrl.startsWith(prefix)) return { status: 400, refused: 'Not a console forwarder path' };
+  const rest = originalUrl.slice(prefix.length);
+  const q = rest.indexOf('?');
+  const path = q < 0 ? rest : rest.slice(0, q);
+  const query = q < 0 ? '' : rest.slice(q);
+  const segments = path.split('/');
+  if (segments.some((s) => /^(\.|%2e){1,2}$/i.test(s)) || /%2f|%5c|\\/i.test(path)) {
+    return { status: 400, refused: 'A forwarded path may not contain dot segments or encoded slashes' };
+  }
+  if (service === 'registry') return { url: `${bases.registry}/api/v1/${path}${query}` };
+  if (!bases.verdict) return { status: 503, refused: 'The verdict service is not configured on this registry (VERDICT_URL)' };
+  if (/^internal(\/|$)/i.test(path)) return { status: 400, refused: 'The internal API is not reachable from the console' };
+  return { url: `${bases.verdict.replace(/\/+$/, '')}/${path}${query}` };
+}

@@ -1,0 +1,261 @@
+import type { Logger } from 'pino';
+import type { Redis } from 'ioredis';
+import {
+  consoleCredentialFor,
+  CONSOLE_SESSION_ID_PREFIX,
+  hasPermission,
+  isConsoleSession,
+  isPermission,
+  publishInvalidation,
+  type AuthenticatedIdentity,
+  type Permission,
+  type TenantId,
+} from '@arbiter/auth';
+import { AppError } from '@arbiter/http';
+import { newId } from '@arbiter/db';
+import { hashToken, LINK_LIFETIME_SECONDS, newToken, OIDC_TRANSACTION_SECONDS, consolePathOrHome } from '../domain/console-cookies';
+import { notFound, unprocessable } from '../domain/errors';
+import { OidcClient, type OidcTransaction } from '../clients/oidc';
+import type { ConsoleRepository } from '../repositories/console.repository';
+import type { IdentityRepository, PrincipalRow } from '../repositories/identity.repository';
+import type { ConsoleLinkCreated } from '../models/identity';
+
+const forbidden = (message: string) => new AppError(403, 'forbidden', message);
+
+/** Why a sign-in did not open a session: shown to the person as a page, never as an account. */
+export interface Refusal {
+  /** 404 unknown link, 410 used or expired, 403 no usable principal, 400 a sign-in that did not check out. */
+  status: 400 | 403 | 404 | 410;
+  refused: string;
+  detail: string;
+}
+
+/** A session just opened: the cookie's value is shown to the browser once and stored only as its hash. */
+export interface Opened {
+  token: string;
+  expiresAt: Date;
+  maxAgeSeconds: number;
+  next: string;
+}
+
+/** GET /console/api/session (docs/identity.md "Console sign-in"). */
+export interface ConsoleSessionView {
+  principal: { id: string; name: string; kind: string; roles: string[] };
+  tenant_id: string;
+  permissions: Permission[];
+  expires_at: string;
+}
+
+/** A live session of an active human principal, and the credential the forwarders present for it. */
+export interface LiveSession {
+  view: ConsoleSessionView;
+  credential: string;
+}
+
+const OIDC_KEY = (state: string) => `arbiter:console:oidc:${hashToken(state)}`;
+
+/**
+ * The console's sign-in and sessions (docs/identity.md "Console sign-in", ADR 0029): one-time links, OpenID Connect,
+ * sessions that hold no permissions of their own (the principal's console_permissions are read at each use) and die
+ * with the principal, at sign-out, or at their absolute lifetime.
+ */
+export class ConsoleService {
+  constructor(
+    private readonly repo: ConsoleRepository,
+    private readonly identity: IdentityRepository,
+    private readonly redis: Redis,
+    private readonly logger: Logger,
+    private readonly opts: { sessionTtlSeconds: number; oidc: OidcClient | null },
+  ) {}
+
+  get oidcEnabled(): boolean {
+    return this.opts.oidc !== null;
+  }
+
+  // --- one-time links ------------------------------------------------------------------------
+
+  /**
+   * POST /api/v1/principals/{id}/console-links. The link opens a session with the principal's console_permissions,
+   * so it follows the rule of minting a key: never for a principal whose console holds more than the caller, never
+   * from a key restricted to some scopes (a session reaches every scope), never from a console session (it would
+   * renew itself past its lifetime).
+   */
+  async createLink(caller: AuthenticatedIdentity, principalId: string, publicBase: string): Promise<ConsoleLinkCreated> {
+    if (isConsoleSession(caller)) throw forbidden('A console session cannot create sign-in links; use an API key');
+    const platform = hasPermission(caller, 'platform_admin');
+    if (!platform && caller.scope_ids.length) {
+      throw forbidden('A key restricted to some scopes cannot create sign-in links: a console session reaches every scope');
+    }
+    const tenantId = platform
+      ? ((await this.identity.findPrincipalAnyTenant(principalId))?.tenant_id ?? caller.tenant_id)
+      : caller.tenant_id;
+    const principal = await this.identity.findPrincipal(tenantId, principalId);
+    if (!principal) throw notFound('Principal', principalId);
+    if (principal.kind !== 'human') throw unprocessable('Console sign-in links are for human principals only');
+    if (!principal.active) throw unprocessable(`Principal ${principalId} is deactivated`);
+    const lacking = principal.console_permissions.find((p) => !isPermission(p) || !hasPermission(caller, p));
+    if (lacking)
+      throw forbidden(`Missing permission: ${lacking} (the principal's console holds it; a link cannot grant more than its creator holds)`);
+    const token = newToken();
+    const now = new Date();
+    const expiresAt = new Date(now.getTime() + LINK_LIFETIME_SECONDS * 1000);
+    await this.repo.createLink(tenantId, {
+      created_at: now,
+      id: newId('csl-'),
+      principal_id: principal.id,
+      token_hash: hashToken(token),
+      created_by: caller.principal.id,
+      expires_at: expiresAt,
+    });
+    return { url: `${publicBase}/console/auth/link/${token}`, expires_at: expiresAt.toISOString() };
+  }
+
+  /** GET of a link: who it signs in as, without consuming it. */
+  async previewLink(token: string): Promise<{ principalName: string; tenantName: string } | Refusal> {
+    const link = await this.repo.findLinkAnyTenant(hashToken(token));
+    const refusal = linkRefusal(link, new Date());
+    if (refusal) return refusal;
+    const principal = await this.usablePrincipal(link!.tenant_id, link!.principal_id);
+    const tenant = await this.identity.findTenant(link!.tenant_id);
+    if (!principal || !tenant) return INACTIVE;
+    return { principalName: principal.name, tenantName: tenant.name };
+  }
+
+  /** POST of a link: consumes it (one use, also under concurrent posts) and opens a session. */
+  async redeemLink(token: string): Promise<Opened | Refusal> {
+    const link = await this.repo.findLinkAnyTenant(hashToken(token));
+    const now = new Date();
+    const refusal = linkRefusal(link, now);
+    if (refusal) return refusal;
+    if (!(await this.repo.consumeLink(link!.tenant_id, link!.id, now))) return USED;
+    const principal = await this.usablePrincipal(link!.tenant_id, link!.principal_id);
+    if (!principal) return INACTIVE;
+    return this.open(link!.tenant_id, principal, 'link', '/console/');
+  }
+
+  // --- OpenID Connect ------------------------------------------------------------------------
+
+  /** GET /console/auth/oidc: the provider's authorization URL; the transaction waits in Redis under its state. */
+  async startOidc(redirectUri: string, next: string | undefined): Promise<{ url: string; state: string }> {
+    const oidc = this.requireOidc();
+    const t = OidcClient.newTransaction();
+    const url = await oidc.authorizationUrl(redirectUri, t);
+    await this.redis.set(OIDC_KEY(t.state), JSON.stringify({ ...t, next: consolePathOrHome(next) }), 'EX', OIDC_TRANSACTION_SECONDS);
+    return { url, state: t.state };
+  }
+
+  /**
+   * GET /console/auth/callback. The transaction is the one whose state the browser's own cookie names, taken once;
+   * openid-client then checks the state in the URL, redeems the code with the PKCE verifier and checks the ID token's
+   * nonce, issuer and audience. The token's `iss` and `sub` must be bound to an active human principal: no account is
+   * ever created.
+   */
+  async finishOidc(redirectUri: string, callbackUrl: URL, cookieState: string | undefined): Promise<Opened | Refusal> {
+    const oidc = this.requireOidc();
+    const stored = cookieState ? await this.redis.getdel(OIDC_KEY(cookieState)) : null;
+    if (!stored)
+      return {
+        status: 400,
+        refused: 'Sign-in expired',
+        detail: 'This sign-in was not started in this browser, or it took longer than 10 minutes. Start again.',
+      };
+    const t = JSON.parse(stored) as OidcTransaction & { next: string };
+    let who: { iss: string; sub: string };
+    try {
+      who = await oidc.finish(redirectUri, callbackUrl, t);
+    } catch (err) {
+      this.logger.info({ err }, 'console OpenID Connect sign-in refused');
+      return {
+        status: 400,
+        refused: 'Sign-in failed',
+        detail: 'The identity provider’s answer did not check out (state, PKCE verifier, nonce or token). Start again.',
+      };
+    }
+    const bound = await this.repo.findPrincipalByOidcAnyTenant(who.iss, who.sub);
+    const principal = bound && (await this.usablePrincipal(bound.tenant_id, bound.id));
+    if (!bound || !principal) {
+      this.logger.info({ iss: who.iss, sub: who.sub }, 'console sign-in by an identity bound to no active principal');
+      return {
+        status: 403,
+        refused: 'No Arbiter account',
+        detail: `Your identity (${who.sub} at ${who.iss}) is not bound to an active principal. Ask an administrator to set oidc_issuer and oidc_subject on your principal.`,
+      };
+    }
+    return this.open(bound.tenant_id, principal, 'oidc', t.next);
+  }
+
+  // --- sessions ------------------------------------------------------------------------------
+
+  /** The live session of a cookie, or null: unknown, ended, past its lifetime, or its principal no longer active. */
+  async session(token: string): Promise<LiveSession | null> {
+    const now = new Date();
+    const session = await this.repo.findLiveSessionAnyTenant(hashToken(token), now);
+    const principal = session && (await this.usablePrincipal(session.tenant_id, session.principal_id));
+    if (!session || !principal) return null;
+    return {
+      credential: consoleCredentialFor(token),
+      view: {
+        principal: { id: principal.id, name: principal.name, kind: principal.kind, roles: principal.roles },
+        tenant_id: session.tenant_id,
+        permissions: principal.console_permissions.filter(isPermission),
+        expires_at: session.expires_at.toISOString(),
+      },
+    };
+  }
+
+  /** Ends the session; the other services drop its credential from their caches at once. */
+  async signOut(token: string): Promise<boolean> {
+    const session = await this.repo.findLiveSessionAnyTenant(hashToken(token), new Date());
+    if (!session) return false;
+    await this.repo.endSession(session.tenant_id, session.id, new Date());
+    try {
+      await publishInvalidation(this.redis, { type: 'key', key_hash: session.credential_hash });
+    } catch (err) {
+      this.logger.warn({ err }, 'could not publish the end of a console session');
+    }
+    return true;
+  }
+
+  private async open(tenantId: TenantId, principal: PrincipalRow, method: 'link' | 'oidc', next: string): Promise<Opened> {
+    const token = newToken();
+    const now = new Date();
+    const expiresAt = new Date(now.getTime() + this.opts.sessionTtlSeconds * 1000);
+    await this.repo.createSession(tenantId, {
+      created_at: now,
+      id: newId(CONSOLE_SESSION_ID_PREFIX),
+      principal_id: principal.id,
+      token_hash: hashToken(token),
+      credential_hash: hashToken(consoleCredentialFor(token)),
+      method,
+      expires_at: expiresAt,
+    });
+    this.logger.info({ principal_id: principal.id, tenant_id: tenantId, method }, 'console session opened');
+    return { token, expiresAt, maxAgeSeconds: this.opts.sessionTtlSeconds, next };
+  }
+
+  /** A principal a session may act as: active and human. */
+  private async usablePrincipal(tenantId: TenantId, principalId: string): Promise<PrincipalRow | null> {
+    const principal = await this.identity.findPrincipal(tenantId, principalId);
+    return principal && principal.active && principal.kind === 'human' ? principal : null;
+  }
+
+  private requireOidc(): OidcClient {
+    if (!this.opts.oidc) throw new AppError(404, 'not_found', 'OpenID Connect sign-in is not configured (OIDC_ISSUER)');
+    return this.opts.oidc;
+  }
+}
+
+const USED: Refusal = {
+  status: 410,
+  refused: 'Link already used',
+  detail: 'A sign-in link works once. Ask an administrator for a new one.',
+};
+const INACTIVE: Refusal = { status: 403, refused: 'Sign-in refused', detail: 'This link’s principal is deactivated.' };
+
+function linkRefusal(link: { used_at: Date | null; expires_at: Date } | null, now: Date): Refusal | null {
+  if (!link) return { status: 404, refused: 'Unknown link', detail: 'This sign-in link is not valid. Ask an administrator for a new one.' };
+  if (link.used_at) return USED;
+  if (link.expires_at <= now)
+    return { status: 410, refused: 'Link expired', detail: 'A sign-in link is valid for 10 minutes. Ask an administrator for a new one.' };
+  return null;
+}
