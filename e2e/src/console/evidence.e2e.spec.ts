@@ -38,7 +38,8 @@ describe('console: consultations and evidence', () => {
       .evaluateAll((items) => items.map((li) => [li.getAttribute('data-check'), li.getAttribute('data-status')]));
 
   beforeAll(async () => {
-    stack = await startStack({ verdict: true, ledger: true, worker: true });
+    // The console's verdict forwarder needs the registry to know the gateway (VERDICT_URL): its port is reserved first.
+    stack = await startStack({ verdict: { stablePort: true }, ledger: true, worker: true });
     t = await provisionTenant(stack, 'console-ev');
     const agent = verdictAs(stack, t.agentKey, t.id);
     large = (await agent.check(transfer(30000))).consultation_id;
