@@ -57,7 +57,7 @@ describe('the simulation preview', () => {
   it('makes one update change over a window of days, and refuses what is not a JSON object or a sane window', () => {
     const made = simulationRequest('rul-1', draftOf(rule), 7);
     expect(made.ok).toBe(true);
-    const body = (made as { body: { changes: unknown[]; window: { since: string; until: string } } }).body;
+    const body = (made as unknown as { body: { changes: unknown[]; window: { since: string; until: string } } }).body;
     expect(body.changes).toEqual([{ op: 'update', rule_id: 'rul-1', rule: JSON.parse(draftOf(rule)) }]);
     expect(Date.parse(body.window.until) - Date.parse(body.window.since)).toBe(7 * 86_400_000);
     expect(simulationRequest('rul-1', '{ nope', 7)).toMatchObject({ ok: false, error: expect.stringContaining('not JSON') });

@@ -5,11 +5,18 @@
 // (the SDK's verifyEvidencePack) for the parts a console holds: trust, consultation.*, ledger.*. Rule
 // versions and approvals are an evidence pack's additions and are not checked here.
 import { consultationSealPayload, auditStreamId } from '@arbiter/audit-streams';
-import { canonicalJson } from '@arbiter/canonical/json';
 import {
-  CLAIM_BINDINGS,
-  checkpointShapeProblems,
-  ledgerKeyAt,
+  checkpointBeforeSignature,
+  contextHashInput,
+  normativeHashInput,
+  reportCheckpointSignature,
+  reportClaims,
+  reportRecordHashes,
+  reportRecordShape,
+  reportSigningKid,
+  reportVerifiedSignature,
+  sameJson as same,
+  showValue as show,
   ReportBuilder,
   type KeySet,
   type LedgerKeySet,
@@ -41,17 +48,6 @@ export interface ConsoleEvidenceReport extends VerificationReport {
   first_failure: { check: string; message: string } | null;
 }
 
-const show = (v: unknown) => {
-  const s = JSON.stringify(v);
-  return s === undefined ? 'absent' : s.length > 120 ? `${s.slice(0, 117)}...` : s;
-};
-const same = (a: unknown, b: unknown) => {
-  try {
-    return canonicalJson((a ?? null) as never) === canonicalJson((b ?? null) as never);
-  } catch {
-    return false;
-  }
-};
 const isObject = (v: unknown): v is Rec => !!v && typeof v === 'object' && !Array.isArray(v);
 
 export async function verifyConsultationEvidence(input: ConsoleEvidenceInput): Promise<ConsoleEvidenceReport> {
@@ -99,101 +95,26 @@ export async function verifyConsultationEvidence(input: ConsoleEvidenceInput): P
   return done();
 }
 
-/** The record's own hashes, its signature and its claims (the SDK's verifyConsultation). */
+/** The record's own hashes, its signature and its claims (the SDK's verifyConsultation, with WebCrypto). */
 async function verifyRecord(r: Rec, jwks: KeySet, now: number): Promise<VerificationReport> {
   const report = new ReportBuilder(`consultation ${String(r.id)}`);
-  for (const member of ['normative_hash', 'signed_verdict', 'context_hash']) {
-    if (typeof r[member] !== 'string') report.fail('shape', `the record has no ${member}`);
-  }
-  if (report.failed) return report.build();
+  if (!reportRecordShape(report, r)) return report.build();
+  const attempt = (value: unknown) => jsonDigest(value).catch((err: unknown) => err as Error);
+  reportRecordHashes(report, r, await attempt(normativeHashInput(r)), await attempt(contextHashInput(r)));
 
-  // 1. normative_hash: every member but normative_hash and signed_verdict.
-  const { normative_hash: _n, signed_verdict: _s, ...rest } = r;
-  let recomputed: string | undefined;
-  try {
-    recomputed = await jsonDigest(rest);
-  } catch (err) {
-    report.fail('normative_hash', `the record has no canonical JSON form: ${(err as Error).message}`);
-  }
-  if (recomputed)
-    report.expect(
-      'normative_hash',
-      recomputed === r.normative_hash,
-      `normative_hash ${String(r.normative_hash)} recomputed from the record`,
-      `normative_hash does not match the record: recomputed ${recomputed}, stored ${String(r.normative_hash)} — a member of the record was changed after the decision`,
-    );
-
-  // 2. context_hash: what was evaluated.
-  try {
-    const ctx = await jsonDigest({
-      action: r.action,
-      resource: r.resource,
-      scope: r.scope_used ?? {},
-      parameters: r.parameters ?? {},
-      context: r.context_snapshot ?? {},
-    });
-    report.expect(
-      'context_hash',
-      ctx === r.context_hash,
-      'context_hash recomputed from action, resource, scope_used, parameters and context_snapshot',
-      `context_hash does not match the evaluated inputs: recomputed ${ctx}, stored ${String(r.context_hash)} — action, resource, scope_used, parameters or context_snapshot was changed`,
-    );
-  } catch (err) {
-    report.fail('context_hash', `the evaluated inputs have no canonical JSON form: ${(err as Error).message}`);
-  }
-
-  // 3. The signature, with the tenant's key named by the kid.
   const jws = r.signed_verdict as string;
-  const header = decodeJwsUnverified(jws)?.header;
-  if (header && r.signing_kid !== undefined)
-    report.expect(
-      'signing_kid',
-      header.kid === r.signing_kid,
-      `signed with ${String(header.kid)}, the record's signing_kid`,
-      `the JWS header kid ${show(header.kid)} is not the record's signing_kid ${show(r.signing_kid)}`,
-    );
+  reportSigningKid(report, decodeJwsUnverified(jws)?.header, r);
   let claims: Rec;
   try {
-    const v = await verifyVerdictJws(jws, jwks, now);
-    claims = v.claims;
-    report.pass(
-      'signature',
-      `ES256 signature valid with key ${v.kid} (valid from ${v.key.not_before}${v.key.not_after ? ` to ${v.key.not_after}` : ''})`,
-    );
-    report.info(
-      'expiry',
-      v.expired
-        ? `the verdict expired at ${v.expiresAt.toISOString()}: it no longer authorises the action, and stays evidence of the decision`
-        : `the verdict may be acted on until ${v.expiresAt.toISOString()}`,
-    );
+    const verified = await verifyVerdictJws(jws, jwks, now);
+    claims = verified.claims;
+    reportVerifiedSignature(report, verified);
   } catch (err) {
     if (!(err instanceof VerdictCheckError)) throw err;
     report.fail('signature', `${err.code}: ${err.message}`);
     return report.build();
   }
-
-  // 4. The signed claims are the record's.
-  const mismatched: string[] = [];
-  for (const [claim, member] of CLAIM_BINDINGS) {
-    if (!(member in r) && !(claim in claims)) continue;
-    if (!same(claims[claim], r[member])) {
-      mismatched.push(claim);
-      report.fail(`claims.${claim}`, `the signed ${claim} is ${show(claims[claim])}, the record's ${member} is ${show(r[member])}`);
-    }
-  }
-  if (typeof r.requested_at === 'string' && Math.floor(Date.parse(r.requested_at) / 1000) !== claims.iat) {
-    mismatched.push('iat');
-    report.fail('claims.iat', `the signed iat ${show(claims.iat)} is not the record's requested_at ${r.requested_at}`);
-  }
-  if (typeof r.verdict_ttl_seconds === 'number' && typeof claims.iat === 'number' && claims.exp !== claims.iat + r.verdict_ttl_seconds) {
-    mismatched.push('exp');
-    report.fail(
-      'claims.exp',
-      `the signed exp ${show(claims.exp)} is not iat + verdict_ttl_seconds (${claims.iat} + ${r.verdict_ttl_seconds})`,
-    );
-  }
-  if (!mismatched.length)
-    report.pass('claims', "the signed claims (verdict, action, resource, scope, parameters, hashes, cited rule versions) are the record's");
+  reportClaims(report, claims, r);
   return report.build();
 }
 
@@ -293,19 +214,7 @@ async function verifyLedger(report: ReportBuilder, ledger: Rec, record: Rec, led
 /** shape, key and signature of the checkpoint (the SDK's verifyCheckpoint). */
 async function verifyCheckpoint(c: Rec, keys: LedgerKeySet, streamId: string, treeSize: number): Promise<VerificationReport> {
   const report = new ReportBuilder(`checkpoint of ${String(c.stream_id)}`);
-  const problems = checkpointShapeProblems(c, { streamId, treeSize });
-  if (problems.length) return report.fail('shape', problems.join('; ')).build();
-  report.pass('shape', `stream ${String(c.stream_id)}, ${String(c.tree_size)} facts, root ${String(c.root_hash)}`);
-  const lookup = ledgerKeyAt(keys, c.key_id, c.created_at_ms as number, 'checkpoint');
-  if (!report.expect('key', lookup.ok, lookup.message, lookup.message) || !lookup.ok) return report.build();
-  const { signature, ...unsigned } = c;
-  const valid = await ed25519SignatureValid(lookup.key, unsigned, signature);
-  if (typeof valid === 'string') return report.fail('signature', valid).build();
-  report.expect(
-    'signature',
-    valid,
-    `Ed25519 signature valid with key ${String(lookup.key.kid)}`,
-    `the Ed25519 signature does not verify with key ${String(lookup.key.kid)}: a member of the checkpoint was changed, or another key signed it`,
-  );
+  const next = checkpointBeforeSignature(report, c, keys, { streamId, treeSize });
+  if (next) reportCheckpointSignature(report, next.key, await ed25519SignatureValid(next.key, next.unsigned, next.signature));
   return report.build();
 }
