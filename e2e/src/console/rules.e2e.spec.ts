@@ -4,7 +4,10 @@ import type { Browser, Page } from 'playwright-core';
 import { createRegistryClient } from '@arbiter/client';
 import { provisionTenant, transfer, verdictAs, type SdkTenant } from '../sdk-harness';
 import { startStack, type Stack } from '../stack';
-import { createConsoleUser, expectAccessible, launchBrowser, screenshot, signedInPage } from './browser';
+import { createConsoleUser, expectAccessible, launchBrowser, screenshot, signedInPage, watchForExecution } from './browser';
+
+/** Text from the registry with markup in it: the page must show it as text. */
+const SHADOW_DIRECTIVE = 'Transfers above 20,000 EUR are <b>blocked</b> <img src=x onerror="window.__arbiterPwned=1">';
 
 describe('console: rules, shadow disagreements and simulation preview', () => {
   let stack: Stack;
@@ -14,6 +17,7 @@ describe('console: rules, shadow disagreements and simulation preview', () => {
   let euScope: string;
   let shadowRule: string;
   let changing: string;
+  let execution: ReturnType<typeof watchForExecution>;
 
   beforeAll(async () => {
     // The registry asks the verdict gateway for shadow reports (VERDICT_URL): the gateway's port is reserved first.
@@ -23,7 +27,7 @@ describe('console: rules, shadow disagreements and simulation preview', () => {
     euScope = (await reg.listScopes()).items.find((s) => s.name === 'eu')!.id;
     shadowRule = (
       await reg.createRule(euScope, {
-        directive: 'Transfers above 20,000 EUR are blocked',
+        directive: SHADOW_DIRECTIVE,
         severity: 'MANDATORY',
         applies_to: { actions: ['payments.transfer'] },
         conditions: [{ field: 'transfer.amount', op: 'gt', value: 20000 }],
@@ -36,6 +40,7 @@ describe('console: rules, shadow disagreements and simulation preview', () => {
     const analyst = await createConsoleUser(stack, t.adminKey, { name: 'rules analyst', consolePermissions: ['read', 'manage_rules'] });
     browser = await launchBrowser();
     page = await signedInPage(stack, browser, t.adminKey, analyst.id);
+    execution = watchForExecution(page);
     await page.getByRole('link', { name: 'Rules' }).click();
     await page.getByRole('heading', { level: 1, name: 'Rules' }).waitFor();
     await page.getByLabel('Scope').selectOption(euScope);
@@ -48,6 +53,11 @@ describe('console: rules, shadow disagreements and simulation preview', () => {
   it("shows the scope's rules, their versions and the shadow rule's disagreements", async () => {
     await page.getByRole('heading', { name: 'Transfers above 10,000 EUR need CFO approval' }).waitFor();
     await page.getByRole('heading', { name: 'Shadow disagreements' }).waitFor();
+    // The directive's markup is shown as text, and nothing in it ran.
+    await page.getByRole('heading', { name: SHADOW_DIRECTIVE }).waitFor();
+    expect(await page.locator('main img').count()).toBe(0);
+    expect(await execution.executed()).toBeNull();
+    expect(execution.dialogs).toEqual([]);
     await page.getByText('1 consultations would have been decided otherwise.').waitFor();
     await page.getByRole('button', { name: `Show versions of ${shadowRule}` }).click();
     await page
