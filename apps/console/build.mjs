@@ -113,7 +113,7 @@ export async function buildConsole({ outDir = CONSOLE_DIST, ifStale = false, qui
 async function cli(argv) {
   const outIndex = argv.indexOf('--out-dir');
   const outDir = outIndex >= 0 ? path.resolve(argv[outIndex + 1] ?? '') : CONSOLE_DIST;
-  const flags = argv.filter((a, i) => i !== outIndex && i !== outIndex + 1);
+  const flags = outIndex >= 0 ? [...argv.slice(0, outIndex), ...argv.slice(outIndex + 2)] : argv;
   const unknown = flags.filter((f) => !['--if-stale', '--quiet'].includes(f));
   if (unknown.length || (outIndex >= 0 && !argv[outIndex + 1])) {
     process.stderr.write('usage: node apps/console/build.mjs [--if-stale] [--out-dir DIR] [--quiet]\n');

@@ -22,6 +22,7 @@ import {
   type HttpProxy,
 } from './mcp-harness';
 import { verdictAs } from './sdk-harness';
+import { backdateApproval } from './verdict-harness';
 import { startStack, type Stack } from './stack';
 
 /**
@@ -156,6 +157,24 @@ ${extra}`;
       });
       const retry = await call(proxy.client, 'transfer', { from: 'acct-1', to: 'acct-2', amount: 5000 });
       expect(meta(retry)['arbiter/approval_id']).toBe(approvalId);
+      expect(await journal(journalFile())).toHaveLength(before);
+    });
+
+    it('refuses the retry of a call whose approval expired, naming the expiry, and files a new approval on the next one', async () => {
+      const before = (await journal(journalFile())).length;
+      const args = { from: 'acct-1', to: 'acct-2', amount: 7000 };
+      const first = await call(proxy.client, 'transfer', args);
+      const approvalId = meta(first)['arbiter/approval_id'] as string;
+      expect(approvalId).toMatch(/^apr-/);
+      // The rule's approval_expires_after (or APPROVAL_TTL_SECONDS) passing, written into the test database.
+      await backdateApproval(stack, approvalId, 'expires_at');
+      const retry = await call(proxy.client, 'transfer', args);
+      expect(retry.isError).toBe(true);
+      expect(textOf(retry)).toContain(`the approval expired before it was decided (approval ${approvalId})`);
+      expect(meta(retry)['arbiter/approval_id']).toBe(approvalId);
+      const again = await call(proxy.client, 'transfer', args);
+      expect(meta(again)['arbiter/approval_id']).not.toBe(approvalId);
+      expect(textOf(again)).toContain('is pending');
       expect(await journal(journalFile())).toHaveLength(before);
     });
 

@@ -118,3 +118,19 @@ export function expectConforms(res: Response, method: 'get' | 'post', path: stri
       `${key} does not match the OpenAPI document: ${openapi.errorsText(validate)}\n${JSON.stringify(res.body).slice(0, 1500)}`,
     );
 }
+
+/**
+ * Moves a verdict approval's expires_at (or escalates_at) into the past through the test database, as if
+ * the rule's approval_expires_after (escalate_after, at least 60 s) had passed: tests never wait for the clock.
+ */
+export async function backdateApproval(
+  stack: { db(service: 'verdict'): { query(text: string, params: unknown[]): Promise<unknown> } },
+  id: string,
+  field: 'expires_at' | 'escalates_at',
+): Promise<void> {
+  const past = new Date(Date.now() - 1000).toISOString();
+  const column = field === 'expires_at' ? ', expires_at = $2::timestamptz' : '';
+  await stack
+    .db('verdict')
+    .query(`UPDATE approvals SET body = jsonb_set(body, '{${field}}', to_jsonb($2::text))${column} WHERE id = $1`, [id, past]);
+}

@@ -41,15 +41,17 @@ function signInPath(): string {
 export function App() {
   const [route, setRoute] = useState<Route>(currentRoute);
   const [state, setState] = useState<SessionState | null>(null);
-  const navigations = useRef(0);
+  const lastPath = useRef<string | null>(null);
 
   useEffect(() => onNavigate(() => setRoute(currentRoute())), []);
 
   useEffect(() => {
     let live = true;
+    // A 401 from any call reads the session again; while it is still the same signed-in session, nothing changes
+    // (the page shows that call's error), so a forwarded 401 cannot loop through re-rendering.
     const refresh = () =>
       loadSession().then((s) => {
-        if (live) setState(s);
+        if (live) setState((previous) => (sameSession(previous, s) ? previous : s));
       });
     setUnauthorizedHandler(() => {
       void refresh();
@@ -71,10 +73,12 @@ export function App() {
   // announces it and the keyboard starts from the page, not from the link that was activated.
   useEffect(() => {
     document.title = `${titleOf(route)} · Arbiter console`;
-    if (navigations.current++ === 0) return;
-    const heading = document.querySelector<HTMLElement>('main h1');
-    heading?.focus();
-  }, [route, state?.signedIn]);
+    const path = pathOf(route);
+    const first = lastPath.current === null;
+    if (lastPath.current === path) return;
+    lastPath.current = path;
+    if (!first) document.querySelector<HTMLElement>('main h1')?.focus();
+  }, [route]);
 
   if (!state) return <p class="loading">Loading the Arbiter console…</p>;
   if (!state.signedIn || route.name === 'signin')
@@ -88,6 +92,12 @@ export function App() {
       <Page route={route} session={state.session} />
     </Frame>
   );
+}
+
+function sameSession(a: SessionState | null, b: SessionState): boolean {
+  if (!a || a.signedIn !== b.signedIn) return false;
+  if (a.signedIn && b.signedIn) return a.session.principal.id === b.session.principal.id && a.session.csrf_token === b.session.csrf_token;
+  return !a.signedIn && !b.signedIn && a.error === b.error && a.signedOut.oidcProvider === b.signedOut.oidcProvider;
 }
 
 function titleOf(route: Route): string {

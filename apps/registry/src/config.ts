@@ -61,6 +61,12 @@ export const registryConfigSchema = {
     min: 60,
     doc: 'longest lifetime of the override a registry approval creates: its default, and the latest expires_at a decision may name',
   }),
+  APPROVAL_TTL_SECONDS: int({
+    default: 86_400,
+    min: 1,
+    max: 31_536_000,
+    doc: 'how long a pending approval waits before it expires when no triggering rule sets approval_expires_after',
+  }),
   // Each rule version and approval decision writes a seal_outbox row for the ledger (docs/operations.md "Seal relay").
   LEDGER_SEALING: bool({ default: true, doc: 'write seal_outbox rows for the ledger; false only for benchmarks' }),
   // GET /api/v1/rules/{rule_id}/shadow asks the verdict gateway's internal API (docs/verdicts.md "Shadow rules").

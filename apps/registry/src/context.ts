@@ -141,7 +141,14 @@ export function createRegistryContext(config: RegistryConfig, logger: Logger, de
     compliance: new ComplianceService(pool, repos, access, scopes, config.COMPLIANCE_BUDGET_MS),
     resolve: new ResolveService(repos, access),
     events: new EventsService(repos, access),
-    approvals: new ApprovalsService(repos, writer, access, config.APPROVAL_GRANT_TTL_SECONDS, config.LEDGER_SEALING),
+    approvals: new ApprovalsService(
+      repos,
+      writer,
+      access,
+      config.APPROVAL_GRANT_TTL_SECONDS,
+      config.APPROVAL_TTL_SECONDS,
+      config.LEDGER_SEALING,
+    ),
     webhooks: new WebhooksService(prisma, access, {
       targets: webhookTargets,
       keyEncryptionKey: config.KEY_ENCRYPTION_KEY,

@@ -102,6 +102,10 @@ describe('registry internal API for the verdict gateway', () => {
       deciders: [decider, 'role-finance'],
       priority: 5,
       mode: 'enforce',
+      approvals_required: null,
+      escalate_after: null,
+      escalation_deciders: [],
+      approval_expires_after: null,
     });
     expect(s.principals).toEqual(
       expect.arrayContaining([

@@ -38,6 +38,7 @@ export function createApprovals(deps: {
     },
     validitySeconds: deps.config.APPROVAL_VALIDITY_SECONDS,
     grantTtlSeconds: deps.config.APPROVAL_GRANT_TTL_SECONDS,
+    ttlSeconds: deps.config.APPROVAL_TTL_SECONDS,
     onDecided: (tenantId) => oneShots.invalidate(tenantId),
     sealing: deps.config.LEDGER_SEALING,
   });

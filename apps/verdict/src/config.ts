@@ -40,6 +40,12 @@ export const verdictConfigSchema = {
     min: 60,
     doc: 'longest lifetime of the override a verdict approval grant creates: its default, and the latest expires_at a decision may name',
   }),
+  APPROVAL_TTL_SECONDS: int({
+    default: 86_400,
+    min: 1,
+    max: 31_536_000,
+    doc: 'how long a pending approval waits before it expires when no triggering rule sets approval_expires_after',
+  }),
   SHUTDOWN_GRACE_MS: int({ default: 10_000, min: 0 }),
   /** docs/verdicts.md "Evaluation budget": past it, check and resolve answer 503 evaluation_budget_exceeded. */
   EVALUATION_BUDGET_MS: int({

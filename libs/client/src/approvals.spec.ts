@@ -52,6 +52,27 @@ describe(requestApprovalAndWait.name, () => {
     expect(decided).toMatchObject({ status: 'rejected', decision: 'reject' });
   });
 
+  it('ends the wait with approval_expired at the first read of an expired approval, and polls no more', async () => {
+    const time = virtualTime();
+    let polls = 0;
+    const err = await sut(
+      client,
+      { consultation_id: 'cns-needs' },
+      {
+        ...time,
+        pollMs: 100,
+        onPoll: (a) => {
+          if (++polls === 2) server.expire(a.id);
+        },
+      },
+    ).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApprovalWaitError);
+    expect(err).toMatchObject({ code: 'approval_expired', approval: { status: 'expired' } });
+    expect((err as Error).message).toMatch(/expired at .* before it was decided/);
+    expect(polls).toBe(3);
+    expect(time.pauses).toEqual([100, 100]);
+  });
+
   it('gives up with approval_timeout, carrying the pending approval', async () => {
     const time = virtualTime();
     const err = await sut(client, { consultation_id: 'cns-needs' }, { ...time, timeoutMs: 1000, pollMs: 400 }).catch((e: unknown) => e);

@@ -34,7 +34,24 @@ const defaultSleep = sleep;
 
 export const isDecided = (a: Approval) => a.status !== 'pending';
 
-/** Polls an existing approval until it is approved or rejected; resolves with the decided approval. */
+/**
+ * 'expired' is final too, but it is no decision: waiting ends with ApprovalWaitError approval_expired
+ * (docs/approvals.md "Quorum, escalation and expiry").
+ */
+function refuseExpired(approval: Approval): Approval {
+  if (approval.status === 'expired')
+    throw new ApprovalWaitError(
+      'approval_expired',
+      `approval ${approval.id} expired at ${approval.expires_at} before it was decided; request a new one`,
+      approval,
+    );
+  return approval;
+}
+
+/**
+ * Polls an existing approval until it is approved or rejected; resolves with the decided approval. An
+ * approval that expires ends the wait at once with ApprovalWaitError approval_expired.
+ */
 export async function waitForApproval(
   client: Pick<VerdictClient, 'getApproval'>,
   approvalId: string,
@@ -51,7 +68,7 @@ export async function waitForApproval(
   for (let attempt = 1; ; attempt++) {
     const approval = await client.getApproval(approvalId, opts);
     opts.onPoll?.(approval, attempt);
-    if (isDecided(approval)) return approval;
+    if (isDecided(approval)) return refuseExpired(approval);
     const left = deadline - now();
     if (left <= 0)
       throw new ApprovalWaitError(
@@ -71,10 +88,11 @@ export async function waitForApproval(
 /**
  * Creates the approval of a consultation (POST /<tenant>/v1/approvals) and waits for its decision.
  * Resolves with the decided approval (check `status`: approved or rejected); after an approval, call
- * check again on the operation (docs/verdicts.md "States and transitions").
+ * check again on the operation (docs/verdicts.md "States and transitions"). An expired approval throws
+ * ApprovalWaitError approval_expired.
  */
 export async function requestApprovalAndWait(client: ApprovalsApi, body: CreateApprovalBody, opts: WaitOptions = {}): Promise<Approval> {
   const created = await client.createApproval(body, opts);
-  if (isDecided(created)) return created;
+  if (isDecided(created)) return refuseExpired(created);
   return waitForApproval(client, created.id, opts);
 }

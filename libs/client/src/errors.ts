@@ -241,9 +241,12 @@ export class ResolveLoopError extends Error {
   }
 }
 
-export type ApprovalWaitErrorCode = 'approval_timeout' | 'aborted';
+export type ApprovalWaitErrorCode = 'approval_timeout' | 'approval_expired' | 'aborted';
 
-/** The approval was not decided within the time allowed (it stays pending on the service). */
+/**
+ * The approval was not decided within the time allowed (`approval_timeout`: it stays pending on the
+ * service), or it expired undecided (`approval_expired`: it can no longer be decided; request a new one).
+ */
 export class ApprovalWaitError extends Error {
   override readonly name = 'ApprovalWaitError';
   readonly code: ApprovalWaitErrorCode;

@@ -12,6 +12,8 @@ export interface FakeApprovals {
   requests: string[];
   /** Decides an approval as a candidate decider would. */
   decide(id: string, decision: 'approve' | 'reject', decider?: string): void;
+  /** Lets a pending approval pass its expires_at (its status reads `expired` from then on). */
+  expire(id: string): void;
   close(): Promise<void>;
 }
 
@@ -68,6 +70,11 @@ export async function startFakeApprovals(opts: { tenant: string; approvalRequire
           consultation_id: body.consultation_id,
           dominating_rule_id: null,
           candidate_deciders: ['role-cfo'],
+          approvals_required: 1,
+          approvals: [],
+          expires_at: new Date(Date.now() + 86_400_000).toISOString(),
+          escalates_at: null,
+          escalation_deciders: [],
           decider: null,
           decision: null,
           decider_notes: null,
@@ -97,6 +104,7 @@ export async function startFakeApprovals(opts: { tenant: string; approvalRequire
     approvals,
     requests,
     decide,
+    expire: (id) => Object.assign(approvals.get(id)!, { status: 'expired', expires_at: new Date().toISOString() }),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

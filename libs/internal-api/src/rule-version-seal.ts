@@ -6,7 +6,9 @@
 // `mode` is present only on a shadow version (docs/verdicts.md "Shadow rules"): an enforced version's
 // public form, and so its content hash, is what it was before rules had a mode, so the hashes sealed
 // for every earlier version still verify against today's body by the same rule (drop `status` and
-// `rule_status`, canonicalise, hash), and a shadow version's hash binds its mode.
+// `rule_status`, canonicalise, hash), and a shadow version's hash binds its mode. The approval fields
+// (approvals_required, escalate_after, escalation_deciders, approval_expires_after) follow the same
+// rule: present only when set, so a version without them hashes as before and one with them binds them.
 import { sha256Digest, type Digest } from '@arbiter/canonical';
 
 /** A condition row (docs/verdicts.md). */
@@ -34,6 +36,11 @@ export interface PublicRuleVersion {
   priority: number | null;
   /** Only on a shadow version (`shadow`); absent means enforced. Part of the content hash when present. */
   mode?: 'shadow';
+  /** The approval fields (docs/approvals.md "Quorum, escalation and expiry"): each only when set, like `mode`. */
+  approvals_required?: number;
+  escalate_after?: number;
+  escalation_deciders?: string[];
+  approval_expires_after?: number;
   author: string;
   author_type: string;
   created_at: string;
@@ -69,6 +76,10 @@ export function publicRuleVersion(v: Record<string, unknown>): PublicRuleVersion
     rule_status: (v.rule_status ?? 'active') as string,
   };
   if (v.mode === 'shadow') out.mode = 'shadow';
+  if (typeof v.approvals_required === 'number') out.approvals_required = v.approvals_required;
+  if (typeof v.escalate_after === 'number') out.escalate_after = v.escalate_after;
+  if (Array.isArray(v.escalation_deciders) && v.escalation_deciders.length) out.escalation_deciders = v.escalation_deciders as string[];
+  if (typeof v.approval_expires_after === 'number') out.approval_expires_after = v.approval_expires_after;
   return out;
 }
 

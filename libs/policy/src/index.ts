@@ -30,4 +30,16 @@ export { isLedgerSourceEntry, LEDGER_SOURCE, LEDGER_SOURCE_PREFIX, sourceEntryPr
 export { scopeContains, selectorProblems, type ScopeSchema } from './selector';
 export { conditionProblem, requirementProblems, RULE_LIMITS, ruleLimitProblems, ruleProblems, type RuleFields } from './validate';
 export { engineRule, normaliseAppliesTo, ruleContent, type RuleBodyFields, type RuleContentOf, type RulePlacement } from './rule-content';
+export {
+  APPROVAL_FIELD_LIMITS,
+  APPROVAL_SEVERITY,
+  approvalFieldProblems,
+  approvalFields,
+  approvalTerms,
+  isEscalationDecider,
+  isExpired,
+  type ApprovalFields,
+  type ApprovalFieldsInput,
+  type ApprovalTerms,
+} from './approval-terms';
 export type * from './types';

@@ -13,6 +13,10 @@ describe(ruleContent.name, () => {
       deciders: [],
       priority: null,
       mode: 'enforce',
+      approvals_required: null,
+      escalate_after: null,
+      escalation_deciders: [],
+      approval_expires_after: null,
     });
   });
 

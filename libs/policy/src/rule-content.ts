@@ -2,6 +2,7 @@
 // content with every default filled in (what a rule version stores and the engine evaluates). The
 // registry stores this, the simulation builds its proposed rules with it, and `arbiter rules` compares
 // a file with the registry through it, so "absent" means the same thing everywhere.
+import { approvalFields, type ApprovalFields } from './approval-terms';
 import type { Condition, EngineRule, Requirement, Scope, Severity } from './types';
 
 /** The members of a rule body this reads; the element types are the caller's own. */
@@ -16,9 +17,13 @@ export interface RuleBodyFields<S extends string, C extends { field: string; op:
   deciders?: readonly string[] | null;
   priority?: number | null;
   mode?: 'enforce' | 'shadow' | null;
+  approvals_required?: number | null;
+  escalate_after?: number | null;
+  escalation_deciders?: readonly string[] | null;
+  approval_expires_after?: number | null;
 }
 
-export interface RuleContentOf<S extends string, C, R> {
+export interface RuleContentOf<S extends string, C, R> extends ApprovalFields {
   directive: string;
   severity: S;
   verdict: string | null;
@@ -41,7 +46,8 @@ export function normaliseAppliesTo(
 
 /**
  * The defaults: no verdict string, every operation, no conditions (`all`), no requirements, no
- * deciders (each listed once), no priority, `enforce`. A condition row without `value` keeps none.
+ * deciders (each listed once), no priority, `enforce`, no approval fields (approval-terms.ts). A
+ * condition row without `value` keeps none.
  */
 export function ruleContent<S extends string, C extends { field: string; op: string; value?: unknown }, R>(
   body: RuleBodyFields<S, C, R>,
@@ -59,6 +65,7 @@ export function ruleContent<S extends string, C extends { field: string; op: str
     deciders: [...new Set(body.deciders ?? [])],
     priority: body.priority ?? null,
     mode: body.mode ?? 'enforce',
+    ...approvalFields(body),
   };
 }
 

@@ -4,6 +4,7 @@
 // condition op needs, enum requirements with their values, ordered bounds, duplicate globs, the stream
 // glob of a `ledger:<stream glob>` source, and the bounds on what a rule may hold (RULE_LIMITS), which
 // the compiler enforces again.
+import { approvalFieldProblems, type ApprovalFieldsInput } from './approval-terms';
 import { isWellFormed } from './glob';
 import { sourceEntryProblem } from './sources';
 import type { Condition, Requirement } from './types';
@@ -37,7 +38,7 @@ export const RULE_LIMITS = Object.freeze({
 });
 
 /** The fields of a rule these checks read, as the registry's API and the engine both spell them. */
-export interface RuleFields {
+export interface RuleFields extends ApprovalFieldsInput {
   conditions?: readonly Condition[] | null;
   requires?: readonly Requirement[] | null;
   applies_to?: { actions?: readonly string[] | null; resources?: readonly string[] | null } | null;
@@ -147,7 +148,7 @@ export function ruleLimitProblems(rule: RuleFields): string[] {
   return problems;
 }
 
-/** Every problem of a rule's conditions, requirements and applies_to, each prefixed with where it is. */
+/** Every problem of a rule's conditions, requirements, applies_to and approval fields, each prefixed with where it is. */
 export function ruleProblems(rule: RuleFields): string[] {
   const problems: string[] = ruleLimitProblems(rule);
   (rule.conditions ?? []).forEach((row, i) => {
@@ -159,5 +160,6 @@ export function ruleProblems(rule: RuleFields): string[] {
     const globs = rule.applies_to?.[key];
     if (globs && new Set(globs).size !== globs.length) problems.push(`applies_to.${key}: duplicate globs`);
   }
+  problems.push(...approvalFieldProblems(rule));
   return problems;
 }

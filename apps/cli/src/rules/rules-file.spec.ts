@@ -81,6 +81,46 @@ extra: 1
     ]);
   });
 
+  it('holds the approval fields, refuses them on a rule that leads to no approval, and writes them back', () => {
+    const problems = problemsOf(`scope: ${SCOPE}
+rules:
+  - directive: A
+    severity: MANDATORY
+    approvals_required: 2
+  - directive: B
+    severity: REQUIRES_APPROVAL
+    escalate_after: 600
+`);
+    expect(problems).toEqual([
+      'rules.yaml:5:25: rules[0].approvals_required: only a rule of severity REQUIRES_APPROVAL leads to an approval; approvals_required is not allowed here',
+      'rules.yaml:8:21: rules[1].escalate_after: needs escalation_deciders (at least one)',
+    ]);
+    const text = `scope: ${SCOPE}
+rules:
+  - directive: C
+    severity: REQUIRES_APPROVAL
+    approvals_required: 2
+    escalate_after: 600
+    escalation_deciders: [role-cfo]
+    approval_expires_after: 3600
+`;
+    const [rule] = parseRulesFile('rules.yaml', text).rules;
+    expect(ruleBody(rule.content)).toEqual({
+      directive: 'C',
+      severity: 'REQUIRES_APPROVAL',
+      approvals_required: 2,
+      escalate_after: 600,
+      escalation_deciders: ['role-cfo'],
+      approval_expires_after: 3600,
+    });
+    // A registry rule without them compares equal to a file that leaves them out; one with them does not.
+    expect(changedFields(normaliseContent(registryRule()), normaliseContent({ ...registryRule(), approvals_required: null }))).toEqual([]);
+    expect(changedFields(normaliseContent(registryRule()), rule.content)).toContain('approvals_required');
+    expect(writeRulesFile({ scope: SCOPE, selector: {}, rules: [{ id: null, content: rule.content }] })).toContain(
+      'escalation_deciders: [role-cfo]',
+    );
+  });
+
   it('reports the write-time checks of libs/policy (ruleProblems) at the row they name', () => {
     const problems = problemsOf(`scope: ${SCOPE}
 rules:
@@ -181,6 +221,10 @@ describe(normaliseContent.name, () => {
       conditions: [{ field: 'x', op: 'exists' }],
       requires: [],
       deciders: ['role-a'],
+      approvals_required: null,
+      escalate_after: null,
+      escalation_deciders: [],
+      approval_expires_after: null,
     });
   });
 

@@ -35,6 +35,11 @@ export interface RuleContent {
   conditions: Condition[];
   requires: Requirement[];
   deciders: string[];
+  /** The approval fields (docs/approvals.md "Quorum, escalation and expiry"); null / [] when not set. */
+  approvals_required: number | null;
+  escalate_after: number | null;
+  escalation_deciders: string[];
+  approval_expires_after: number | null;
 }
 
 /** The fields of RuleContent, in the order a rules file writes them. */
@@ -49,6 +54,10 @@ export const CONTENT_FIELDS = [
   'conditions',
   'requires',
   'deciders',
+  'approvals_required',
+  'escalate_after',
+  'escalation_deciders',
+  'approval_expires_after',
 ] as const;
 export type ContentField = (typeof CONTENT_FIELDS)[number];
 
@@ -304,6 +313,8 @@ function parseRule(src: YamlSource, at: Path, raw: unknown): FileRule | null {
           : p(['deciders', i], 'a decider is a principal id (agn-…, hum-…) or a role id (role-<name>)'),
       );
   }
+  if (raw.escalation_deciders !== undefined && raw.escalation_deciders !== null && !Array.isArray(raw.escalation_deciders))
+    p(['escalation_deciders'], 'escalation_deciders is a list of principal ids (agn-…, hum-…) and role ids (role-…)');
   if (src.problems.length > before) return null;
   const content = normaliseContent(raw);
   // The write-time checks the registry makes (libs/policy), at the line of the row they name.
@@ -358,6 +369,10 @@ export function normaliseContent(r: Record<string, unknown>): RuleContent {
     conditions: c.conditions,
     requires: c.requires.map((q) => ({ ...q })),
     deciders: c.deciders,
+    approvals_required: c.approvals_required,
+    escalate_after: c.escalate_after,
+    escalation_deciders: c.escalation_deciders,
+    approval_expires_after: c.approval_expires_after,
   };
 }
 
@@ -370,6 +385,10 @@ const DEFAULTS: Partial<Record<ContentField, string>> = {
   conditions: canonicalJson([]),
   requires: canonicalJson([]),
   deciders: canonicalJson([]),
+  approvals_required: canonicalJson(null),
+  escalate_after: canonicalJson(null),
+  escalation_deciders: canonicalJson([]),
+  approval_expires_after: canonicalJson(null),
 };
 
 /** Whether a field holds the registry's default (then a file and a body leave it out). */
@@ -414,6 +433,7 @@ export function writeRulesFile(file: {
       if (!isMap(rule)) continue;
       flow(rule.get('applies_to', true));
       flow(rule.get('deciders', true));
+      flow(rule.get('escalation_deciders', true));
       for (const key of ['conditions', 'requires']) {
         const list = rule.get(key, true);
         if (isSeq(list)) list.items.forEach(flow);

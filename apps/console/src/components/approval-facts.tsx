@@ -95,7 +95,7 @@ export function ApprovalFacts({ view, now, scopeNames, statements, full }: Facts
       <dd>
         <code>{view.requester ?? 'a service'}</code>
       </dd>
-      <dt>{view.flow === 'verdict' ? 'On behalf of' : 'Requested for'}</dt>
+      <dt>{view.flow === 'verdict' ? 'On behalf of' : 'On behalf of (as stated)'}</dt>
       <dd>{view.onBehalfOf !== null ? <code>{view.onBehalfOf}</code> : <span class="muted">nobody named</span>}</dd>
       <dt>{view.flow === 'verdict' ? "Requester's notes" : 'Justification'}</dt>
       <dd>

@@ -65,7 +65,7 @@ export function InboxPage({ session }: PageProps) {
           <p role="status">
             {data.items.length === 0
               ? 'Nothing waits for your decision.'
-              : `${data.items.length} approval${data.items.length === 1 ? '' : 's'} wait for your decision.`}
+              : `${data.items.length} approval${data.items.length === 1 ? ' waits' : 's wait'} for your decision.`}
             {data.hidden
               ? ` ${data.hidden} other pending approval${data.hidden === 1 ? '' : 's'} you may not decide ${data.hidden === 1 ? 'is' : 'are'} not listed.`
               : ''}

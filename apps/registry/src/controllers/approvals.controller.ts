@@ -34,7 +34,7 @@ export class ApprovalsController extends Controller {
    * The scope's approvals, oldest first; filters `status`, `trigger_id`, `requested_by`.
    * @summary List a scope's approvals
    * @param scope_id The scope id (`scp-`).
-   * @param status Only approvals of this status.
+   * @param status Only approvals of this status (at the time of the request: a pending approval past its expiry is expired).
    * @param trigger_id Only approvals of this invariant or rule.
    * @param requested_by Only approvals asked for by this principal.
    * @param limit Page size, an integer from 1 to 1000; default 50.
@@ -48,7 +48,7 @@ export class ApprovalsController extends Controller {
   async listApprovals(
     @Request() req: AuthedRequest,
     @Path() scope_id: string,
-    @Query() status?: 'pending' | 'approved' | 'rejected',
+    @Query() status?: 'pending' | 'approved' | 'rejected' | 'expired',
     @Query() trigger_id?: string,
     @Query() requested_by?: string,
     @Query() limit?: number,
@@ -74,7 +74,11 @@ export class ApprovalsController extends Controller {
    * scope's selector (`applies_to_scope`), approved by the deciding principal, ending at
    * `expires_at` or APPROVAL_GRANT_TTL_SECONDS after the decision, whichever is earlier (a later
    * `expires_at` is 422). A second decision, also a concurrent one, is 409. The principal that
-   * requested the approval cannot decide it; when the rule names deciders, only they may (403).
+   * requested the approval cannot decide it; when the rule names deciders, only they may (403), and
+   * from `escalates_at` on its `escalation_deciders` too. With `approvals_required` above 1 an
+   * approval is recorded in `approvals` and the approval stays pending until that many distinct
+   * principals approved (the same principal twice: 409); one rejection rejects. A decision on an
+   * expired approval is 409 (docs/approvals.md "Quorum, escalation and expiry").
    * @summary Approve or reject
    * @param scope_id The scope id (`scp-`).
    * @param approval_id The approval id (`apr-`).
@@ -82,7 +86,7 @@ export class ApprovalsController extends Controller {
   @Post('{approval_id}/decide')
   @Security('bearer', ['approve'])
   @Response<ErrorBody>(400, 'expires_at with a rejection')
-  @Response<ErrorBody>(409, 'Already decided')
+  @Response<ErrorBody>(409, 'Already decided, already approved by this principal, or expired')
   @Response<ErrorBody>(422, 'Missing field, or expires_at in the past or beyond APPROVAL_GRANT_TTL_SECONDS')
   async decideApproval(
     @Request() req: AuthedRequest,

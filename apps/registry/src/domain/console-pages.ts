@@ -13,13 +13,18 @@ function page(title: string, body: string, head = ''): string {
   );
 }
 
-/** A one-time link's page: opening it consumes nothing (link prefetchers), its button signs in. */
+/**
+ * A one-time link's page: opening it consumes nothing (link prefetchers), its button signs in. Its referrer policy is
+ * `same-origin`: under the console's `Referrer-Policy: no-referrer` a browser's form post says `Origin: null`, which the
+ * same-origin check refuses, so this page lets its own post name its origin (and sends no referrer elsewhere).
+ */
 export function linkPage(a: { principalName: string; tenantName: string; action: string; formToken: string }): string {
   return page(
     'Sign in to the Arbiter console',
     `<p>Sign in as <strong>${escapeHtml(a.principalName)}</strong> (tenant ${escapeHtml(a.tenantName)}).</p>` +
       `<form method="post" action="${escapeHtml(a.action)}"><input type="hidden" name="form_token" value="${escapeHtml(a.formToken)}">` +
       `<button type="submit">Sign in</button></form>`,
+    '<meta name="referrer" content="same-origin">',
   );
 }
 

@@ -28,8 +28,21 @@ export interface Approval extends ServerFields {
    * any principal holding the `approve` permission. Webhook subscriptions route on it.
    */
   candidate_deciders: string[];
-  /** `pending` until decided, then `approved` or `rejected` (once: a second decision is 409). */
-  status: 'pending' | 'approved' | 'rejected';
+  /**
+   * `pending` until decided, then `approved` or `rejected` (once: a second decision is 409); `expired`
+   * when still pending at `expires_at` (docs/approvals.md "Quorum, escalation and expiry").
+   */
+  status: 'pending' | 'approved' | 'rejected' | 'expired';
+  /** Distinct approvals needed: the rule's `approvals_required`, else 1 (an invariant: 1). */
+  approvals_required: number;
+  /** The approvals given so far, oldest first (a rejection is not listed: it decides at once). */
+  approvals: ApprovalGiven[];
+  /** ISO 8601: a pending approval is `expired` from then on (the rule's approval_expires_after, else APPROVAL_TTL_SECONDS). */
+  expires_at: string;
+  /** ISO 8601, or null: from then on `escalation_deciders` may decide too. */
+  escalates_at: string | null;
+  /** Principal and `role-` ids who may decide from `escalates_at` on; empty when none. */
+  escalation_deciders: string[];
   /** The decision value, equal to status once decided; null while pending. */
   decision: 'approved' | 'rejected' | null;
   comment: string | null;
@@ -43,6 +56,16 @@ export interface Approval extends ServerFields {
   decided_at: string | null;
   /** The `approval_grant` override created by approving, or null. */
   override_id: string | null;
+}
+
+/** One approval given towards the quorum. */
+export interface ApprovalGiven {
+  /** The principal whose key approved. */
+  decider: string;
+  /** ISO 8601 */
+  decided_at: string;
+  /** The decision's comment. */
+  notes: string | null;
 }
 
 export interface RequestApprovalBody {
@@ -78,7 +101,7 @@ export interface DecideApprovalBody {
   /**
    * When the override created by approving ends (ISO 8601): in the future and at most
    * APPROVAL_GRANT_TTL_SECONDS (default 3600) after the decision, else 422. Default: exactly that
-   * bound. Refused with a rejection (400).
+   * bound. Refused with a rejection (400), and on an approval that does not complete the quorum (422).
    */
   expires_at?: Date;
 }

@@ -102,6 +102,29 @@ export interface RuleBody extends AuthorFields {
   priority?: number;
   /** `enforce` (default) or `shadow`; a PUT with `enforce` promotes a shadow rule (a new version). */
   mode?: RuleMode;
+  /**
+   * REQUIRES_APPROVAL only (docs/approvals.md "Quorum, escalation and expiry"): how many distinct
+   * deciders must approve (default 1). The requester never counts; one rejection rejects.
+   * @isInt @minimum 1 @maximum 20
+   */
+  approvals_required?: number | null;
+  /**
+   * REQUIRES_APPROVAL only, with `escalation_deciders`: seconds after the request from which the
+   * escalation deciders may decide too.
+   * @isInt @minimum 60
+   */
+  escalate_after?: number | null;
+  /**
+   * REQUIRES_APPROVAL only, with `escalate_after`: principal and `role-` ids who may decide from then on.
+   * @maxItems 100
+   */
+  escalation_deciders?: DeciderId[] | null;
+  /**
+   * REQUIRES_APPROVAL only: seconds after the request at which a pending approval expires (default
+   * APPROVAL_TTL_SECONDS).
+   * @isInt @minimum 60 @maximum 31536000
+   */
+  approval_expires_after?: number | null;
 }
 
 /** The machine-readable content of a rule version: what the verdict gateway evaluates (models/state.ts). */
@@ -116,6 +139,14 @@ export interface RuleMachineContent {
   deciders: string[];
   priority: number | null;
   mode: RuleMode;
+  /** null: not set (1). */
+  approvals_required: number | null;
+  /** null: no escalation. */
+  escalate_after: number | null;
+  /** Empty when the rule does not escalate. */
+  escalation_deciders: string[];
+  /** null: APPROVAL_TTL_SECONDS. */
+  approval_expires_after: number | null;
 }
 
 /** The content of a rule version: its machine-readable part and who wrote it. */

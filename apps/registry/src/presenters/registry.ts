@@ -100,6 +100,10 @@ export function ruleContent(v: RuleVersionRow): RuleContent {
     deciders: v.deciders,
     priority: v.priority,
     mode: v.mode as RuleContent['mode'],
+    approvals_required: v.approvals_required,
+    escalate_after: v.escalate_after,
+    escalation_deciders: v.escalation_deciders,
+    approval_expires_after: v.approval_expires_after,
     author: v.author,
     author_type: v.author_type as AuthorType,
   };
@@ -210,7 +214,14 @@ export function presentDeliveredEvent(row: EventRow, subscriptionId: string): De
   return { ...presentEvent(row), tenant_id: row.tenant_id, subscription_id: subscriptionId };
 }
 
-export function presentApproval(row: ApprovalRow): Approval {
+/**
+ * A registry approval as the API answers it at `at.now`: a pending one at or after its expiry is
+ * `expired` (docs/approvals.md "Quorum, escalation and expiry"), stored or not; a row requested before
+ * expiry existed expires `at.ttlSeconds` (APPROVAL_TTL_SECONDS) after its request.
+ */
+export function presentApproval(row: ApprovalRow, at: { now: Date; ttlSeconds: number }): Approval {
+  const expiresAt = row.expires_at ?? new Date(row.created_at.getTime() + at.ttlSeconds * 1000);
+  const expired = row.status === 'expired' || (row.status === 'pending' && at.now.getTime() >= expiresAt.getTime());
   return {
     id: row.id,
     scope_id: row.scope_id,
@@ -223,7 +234,12 @@ export function presentApproval(row: ApprovalRow): Approval {
     requested_by: row.requested_by,
     requested_by_type: row.requested_by_type as AuthorType,
     candidate_deciders: row.candidate_deciders,
-    status: row.status as Approval['status'],
+    status: expired ? 'expired' : (row.status as Approval['status']),
+    approvals_required: row.approvals_required,
+    approvals: (row.approvals ?? []) as unknown as Approval['approvals'],
+    expires_at: expiresAt.toISOString(),
+    escalates_at: iso(row.escalates_at),
+    escalation_deciders: row.escalation_deciders,
     decision: row.decision as Approval['decision'],
     comment: row.comment,
     decided_by: row.decided_by,

@@ -1,11 +1,11 @@
 import type { TenantId } from '@arbiter/auth';
-import type { Approval as ApprovalRow } from '../generated/prisma/client';
+import { Prisma, type Approval as ApprovalRow } from '../generated/prisma/client';
 import { afterFilter, PAGE_ORDER, type After, type Db } from './db';
 
 export type { ApprovalRow };
 
 export interface ApprovalFilter {
-  status?: 'pending' | 'approved' | 'rejected';
+  status?: 'pending' | 'approved' | 'rejected' | 'expired';
   trigger_id?: string;
   requested_by?: string;
 }
@@ -28,6 +28,12 @@ export class ApprovalsRepository {
       requested_by: string;
       requested_by_type: string;
       candidate_deciders: string[];
+      approvals_required: number;
+      expires_at: Date;
+      escalates_at: Date | null;
+      escalation_deciders: string[];
+      created_at: Date;
+      updated_at: Date;
       created_by: string | null;
     },
   ) {
@@ -38,15 +44,29 @@ export class ApprovalsRepository {
     return this.db.approval.findFirst({ where: { tenant_id: tenantId, scope_id: scopeId, id } });
   }
 
-  list(tenantId: TenantId, scopeId: string, filter: ApprovalFilter, limit: number, after?: After) {
+  /**
+   * The status filter goes by the status at `at.now`: a pending row past its expiry (expires_at, else
+   * created_at + `at.ttlSeconds`) is `expired`, not `pending`.
+   */
+  list(tenantId: TenantId, scopeId: string, filter: ApprovalFilter, limit: number, at: { now: Date; ttlSeconds: number }, after?: After) {
+    const legacyDue = new Date(at.now.getTime() - at.ttlSeconds * 1000);
+    const due = { OR: [{ expires_at: { lte: at.now } }, { expires_at: null, created_at: { lte: legacyDue } }] };
+    const notDue = { OR: [{ expires_at: { gt: at.now } }, { expires_at: null, created_at: { gt: legacyDue } }] };
+    const status: Prisma.ApprovalWhereInput =
+      filter.status === 'pending'
+        ? { AND: [{ status: 'pending' }, notDue] }
+        : filter.status === 'expired'
+          ? { OR: [{ status: 'expired' }, { AND: [{ status: 'pending' }, due] }] }
+          : filter.status
+            ? { status: filter.status }
+            : {};
     return this.db.approval.findMany({
       where: {
         tenant_id: tenantId,
         scope_id: scopeId,
-        ...(filter.status ? { status: filter.status } : {}),
         ...(filter.trigger_id ? { trigger_id: filter.trigger_id } : {}),
         ...(filter.requested_by ? { requested_by: filter.requested_by } : {}),
-        ...afterFilter(after),
+        AND: [status, afterFilter(after)],
       },
       orderBy: PAGE_ORDER,
       take: limit + 1,
@@ -61,11 +81,36 @@ export class ApprovalsRepository {
   async decide(
     tenantId: TenantId,
     id: string,
-    data: { status: 'approved' | 'rejected'; comment: string | null; decided_by: string; decider_principal_id: string; decided_at: Date },
+    data: {
+      status: 'approved' | 'rejected';
+      comment: string | null;
+      decided_by: string;
+      decider_principal_id: string;
+      decided_at: Date;
+      approvals: object[];
+    },
   ): Promise<number> {
     const res = await this.db.approval.updateMany({
       where: { tenant_id: tenantId, id, status: 'pending' },
-      data: { ...data, decision: data.status, version: 2, updated_at: data.decided_at },
+      data: { ...data, approvals: data.approvals as Prisma.InputJsonValue, decision: data.status, version: 2, updated_at: data.decided_at },
+    });
+    return res.count;
+  }
+
+  /** An approval given towards the quorum (the row stays pending); 0 when it is no longer pending. */
+  async recordApprovals(tenantId: TenantId, id: string, approvals: object[], at: Date): Promise<number> {
+    const res = await this.db.approval.updateMany({
+      where: { tenant_id: tenantId, id, status: 'pending' },
+      data: { approvals: approvals as Prisma.InputJsonValue, updated_at: at },
+    });
+    return res.count;
+  }
+
+  /** Stores the expiry of a pending approval past its expires_at; 0 when it is no longer pending. */
+  async expire(tenantId: TenantId, id: string, at: Date): Promise<number> {
+    const res = await this.db.approval.updateMany({
+      where: { tenant_id: tenantId, id, status: 'pending' },
+      data: { status: 'expired', version: 2, updated_at: at },
     });
     return res.count;
   }

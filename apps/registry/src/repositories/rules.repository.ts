@@ -17,6 +17,10 @@ export interface VersionContent {
   deciders: string[];
   priority: number | null;
   mode: string;
+  approvals_required: number | null;
+  escalate_after: number | null;
+  escalation_deciders: string[];
+  approval_expires_after: number | null;
   author: string;
   author_type: string;
 }

@@ -1,6 +1,7 @@
 import type { AuthenticatedIdentity, TenantId } from '@arbiter/auth';
 import { approvalSealRow, newId } from '@arbiter/db';
 import { AppError } from '@arbiter/http';
+import { approvalTerms, isEscalationDecider } from '@arbiter/policy';
 import { badRequest, notFound, unprocessable, conflict } from '../domain/errors';
 import type { Approval, DecideApprovalBody, RequestApprovalBody } from '../models/approvals';
 import type { Page } from '../models/identity';
@@ -32,6 +33,8 @@ export class ApprovalsService {
     private readonly writer: ChangeWriter,
     private readonly access: ScopeAccess,
     private readonly grantTtlSeconds: number,
+    /** APPROVAL_TTL_SECONDS: a pending approval expires this long after its request unless its rule sets approval_expires_after. */
+    private readonly ttlSeconds: number,
     /** LEDGER_SEALING: each decision writes its seal_outbox row (docs/operations.md "Seal relay"). */
     private readonly sealing = true,
   ) {}
@@ -46,6 +49,13 @@ export class ApprovalsService {
       const trigger = await findTrigger(r, caller.tenant_id, scope.id, type, body.trigger_id);
       if (trigger.row.status !== 'active')
         throw conflict(`${body.trigger_id} is ${trigger.row.status}; approvals are requested against active entries`);
+      const now = new Date();
+      // The rule's approval fields (an invariant: the defaults), frozen now (docs/approvals.md "Quorum, escalation and expiry").
+      const terms = approvalTerms(
+        trigger.type === 'rule' && trigger.row.current_version ? [trigger.row.current_version] : [],
+        now,
+        this.ttlSeconds,
+      );
       const row = await r.approvals.create(caller.tenant_id, {
         id: newId('apr-'),
         scope_id: scope.id,
@@ -58,9 +68,16 @@ export class ApprovalsService {
         requested_by: body.requested_by ?? caller.principal.id,
         requested_by_type: body.requested_by_type ?? caller.principal.kind,
         candidate_deciders: trigger.type === 'rule' ? (trigger.row.current_version?.deciders ?? []) : [],
+        approvals_required: terms.approvals_required,
+        expires_at: new Date(terms.expires_at),
+        escalates_at: terms.escalates_at ? new Date(terms.escalates_at) : null,
+        escalation_deciders: terms.escalation_deciders,
+        // The terms count from the request's instant.
+        created_at: now,
+        updated_at: now,
         created_by: caller.principal.id,
       });
-      const approval = presentApproval(row);
+      const approval = presentApproval(row, { now, ttlSeconds: this.ttlSeconds });
       emit({
         type: 'approval.requested',
         scope_id: scope.id,
@@ -77,20 +94,22 @@ export class ApprovalsService {
     const scope = await this.access.scope(caller, scopeId);
     const row = await this.repos.approvals.find(caller.tenant_id, scope.id, id);
     if (!row) throw notFound('Approval', id);
-    return presentApproval(row);
+    return presentApproval(row, { now: new Date(), ttlSeconds: this.ttlSeconds });
   }
 
   async list(caller: AuthenticatedIdentity, scopeId: string, q: PageQuery & ApprovalFilter): Promise<Page<Approval>> {
     const scope = await this.access.scope(caller, scopeId);
     const { limit, after } = readPage(q);
+    const at = { now: new Date(), ttlSeconds: this.ttlSeconds };
     const rows = await this.repos.approvals.list(
       caller.tenant_id,
       scope.id,
       { status: q.status, trigger_id: q.trigger_id, requested_by: q.requested_by },
       limit,
+      at,
       after,
     );
-    return toPage(rows, limit, presentApproval);
+    return toPage(rows, limit, (row) => presentApproval(row, at));
   }
 
   /**
@@ -101,29 +120,69 @@ export class ApprovalsService {
     const scope = await this.access.scope(caller, scopeId);
     if (body.expires_at && body.decision !== 'approved') throw badRequest('expires_at applies only to an approving decision');
     if (body.expires_at && body.expires_at.getTime() <= Date.now()) throw unprocessable('expires_at must be in the future');
-    return this.writer.write(caller.tenant_id, caller.principal.id, async (r, emit) => {
+    const outcome = await this.writer.write(caller.tenant_id, caller.principal.id, async (r, emit): Promise<Approval> => {
       const row = await r.approvals.find(caller.tenant_id, scope.id, id);
       if (!row) throw notFound('Approval', id);
+      const now = new Date();
+      const at = { now, ttlSeconds: this.ttlSeconds };
+      const current = presentApproval(row, at);
+      /** The approval as stored now, announced with approval.resolved (decided, or its expiry stored). */
+      const resolved = async (): Promise<Approval> => {
+        const approval = presentApproval((await r.approvals.find(caller.tenant_id, scope.id, id))!, at);
+        emit({
+          type: 'approval.resolved',
+          scope_id: scope.id,
+          scope_ids: [scope.id],
+          entity_type: 'approval',
+          entity_id: id,
+          data: approval,
+        });
+        return approval;
+      };
+      if (current.status === 'expired') {
+        // Stored when first touched after expires_at, with its approval.resolved; answered 409 after the commit.
+        if (row.status === 'pending' && (await r.approvals.expire(caller.tenant_id, id, now))) return resolved();
+        return current;
+      }
       if (row.status !== 'pending') throw alreadyDecided(row);
       // Four eyes by the authenticated principal that made the request (created_by), never by the
       // free-text requested_by, which anyone may fill with any name (docs/approvals.md).
       if (row.created_by === caller.principal.id) {
         throw new AppError(403, 'self_approval_forbidden', 'The principal that requested an approval cannot decide it');
       }
-      if (row.candidate_deciders.length && !isCandidate(caller, row.candidate_deciders)) {
+      const escalated = isEscalationDecider(current, caller.principal, now);
+      if (!escalated && row.candidate_deciders.length && !isCandidate(caller, row.candidate_deciders)) {
         throw new AppError(
           403,
           'not_a_valid_decider',
-          `not_a_valid_decider: only ${row.candidate_deciders.join(', ')} may decide approval ${id}`,
+          `not_a_valid_decider: only ${row.candidate_deciders.join(', ')} may decide approval ${id}` +
+            (current.escalates_at ? ` (and ${current.escalation_deciders.join(', ')} from ${current.escalates_at} on)` : ''),
         );
       }
-      const now = new Date();
       const latest = new Date(now.getTime() + this.grantTtlSeconds * 1000);
       // Fail closed: a decision may shorten the grant, never lengthen it past the configured bound.
       if (body.expires_at && body.expires_at.getTime() > latest.getTime()) {
         throw unprocessable(
           `expires_at must be at most ${this.grantTtlSeconds} seconds after the decision (APPROVAL_GRANT_TTL_SECONDS): not after ${latest.toISOString()}`,
         );
+      }
+      let approvals = current.approvals;
+      if (body.decision === 'approved') {
+        if (approvals.some((a) => a.decider === caller.principal.id))
+          throw new AppError(
+            409,
+            'already_approved_by_you',
+            `already_approved_by_you: ${caller.principal.id} already approved ${id}; a quorum needs ${current.approvals_required} distinct deciders`,
+          );
+        approvals = [...approvals, { decider: caller.principal.id, decided_at: now.toISOString(), notes: body.comment ?? null }];
+        if (approvals.length < current.approvals_required) {
+          if (body.expires_at)
+            throw unprocessable(
+              `expires_at is given by the approval that completes the quorum: approval ${id} needs ${current.approvals_required - approvals.length} more after this one`,
+            );
+          if (!(await r.approvals.recordApprovals(caller.tenant_id, id, approvals, now))) throw alreadyDecided({ id, status: 'decided' });
+          return presentApproval((await r.approvals.find(caller.tenant_id, scope.id, id))!, at);
+        }
       }
       const decided = await r.approvals.decide(caller.tenant_id, id, {
         status: body.decision,
@@ -132,6 +191,7 @@ export class ApprovalsService {
         decided_by: body.decided_by ?? caller.principal.id,
         decider_principal_id: caller.principal.id,
         decided_at: now,
+        approvals,
       });
       if (!decided) throw alreadyDecided({ id, status: 'decided' });
       let overrideId: string | undefined;
@@ -187,19 +247,16 @@ export class ApprovalsService {
           }),
         );
       }
-      const approval = presentApproval((await r.approvals.find(caller.tenant_id, scope.id, id))!);
-      emit({
-        type: 'approval.resolved',
-        scope_id: scope.id,
-        scope_ids: [scope.id],
-        entity_type: 'approval',
-        entity_id: id,
-        data: approval,
-      });
-      return approval;
+      return resolved();
     });
+    if (outcome.status === 'expired') throw approvalExpired(outcome);
+    return outcome;
   }
 }
+
+/** 409 approval_expired (docs/approvals.md "Quorum, escalation and expiry"). */
+const approvalExpired = (a: Pick<Approval, 'id' | 'expires_at'>) =>
+  new AppError(409, 'approval_expired', `approval_expired: approval ${a.id} expired at ${a.expires_at}; request a new one`);
 
 function triggerTypeOf(id: string): 'invariant' | 'rule' | null {
   return id.startsWith('inv-') ? 'invariant' : id.startsWith('rul-') ? 'rule' : null;

@@ -126,11 +126,11 @@ export class RulesService {
   /** The machine-readable content of a version, validated (docs/verdicts.md). */
   private async content(caller: AuthenticatedIdentity, body: RuleBody): Promise<VersionContent> {
     const problems = ruleProblems(body);
-    const deciders = [...new Set(body.deciders ?? [])];
-    const principals = deciders.filter((d) => PRINCIPAL_ID.test(d));
-    if (principals.length) {
+    for (const field of ['deciders', 'escalation_deciders'] as const) {
+      const principals = [...new Set(body[field] ?? [])].filter((d) => PRINCIPAL_ID.test(d));
+      if (!principals.length) continue;
       const known = new Set((await this.identity.findPrincipals(caller.tenant_id, principals)).map((p) => p.id));
-      for (const p of principals) if (!known.has(p)) problems.push(`deciders: ${p} is not a principal of this tenant`);
+      for (const p of principals) if (!known.has(p)) problems.push(`${field}: ${p} is not a principal of this tenant`);
     }
     if (problems.length) throw badRequest(`Invalid rule: ${problems.join('; ')}`);
     return { ...ruleContent(body), ...authorOf(caller, body) };

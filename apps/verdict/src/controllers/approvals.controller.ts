@@ -46,7 +46,7 @@ export class ApprovalsController extends Controller {
 
   /**
    * Newest first. Needs `read`, `check` or `approve`.
-   * @param status pending, approved or rejected.
+   * @param status pending, approved, rejected or expired (by the status at the time of the request).
    * @param assignee A candidate decider: a principal id or a role id (exact entry of candidate_deciders).
    * @param requester The requesting principal (requester or requester_principal).
    * @param since ISO 8601 date or timestamp, inclusive (requested_at).

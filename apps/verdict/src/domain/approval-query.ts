@@ -29,7 +29,7 @@ export interface ApprovalQuery {
   cursor?: string;
 }
 
-const STATUSES = ['pending', 'approved', 'rejected'];
+const STATUSES = ['pending', 'approved', 'rejected', 'expired'];
 
 export function parseApprovalQuery(q: ApprovalQuery): { filter: ApprovalFilter; limit: number; after?: ApprovalPosition } {
   if (q.status && !STATUSES.includes(q.status))

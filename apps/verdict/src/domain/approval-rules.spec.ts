@@ -10,6 +10,9 @@ import {
   triggersOf,
 } from './approval-rules';
 import { relayDelayMs } from '../services/outbox-relay.service';
+import type { ApprovalTerms } from '@arbiter/policy';
+
+const terms: ApprovalTerms = { approvals_required: 1, expires_at: '2026-03-02T10:00:00.000Z', escalates_at: null, escalation_deciders: [] };
 
 const record = (over: Partial<ConsultationRecord> = {}): ConsultationRecord =>
   ({
@@ -35,7 +38,7 @@ const record = (over: Partial<ConsultationRecord> = {}): ConsultationRecord =>
 
 describe(newApproval.name, () => {
   it('copies the intended operation and deciders from the consultation and starts pending', () => {
-    const sut = newApproval({ id: 'apr-1', record: record(), now: new Date('2026-03-01T10:00:00Z') });
+    const sut = newApproval({ id: 'apr-1', record: record(), now: new Date('2026-03-01T10:00:00Z'), terms });
     expect(sut).toMatchObject({
       status: 'pending',
       requester: 'agn-1',
@@ -50,7 +53,7 @@ describe(newApproval.name, () => {
   });
 
   it('uses the caller as requester_principal when the consultation acted for nobody', () => {
-    expect(newApproval({ id: 'apr-1', record: record({ on_behalf_of: null }), now: new Date() }).requester_principal).toBe('agn-1');
+    expect(newApproval({ id: 'apr-1', record: record({ on_behalf_of: null }), now: new Date(), terms }).requester_principal).toBe('agn-1');
   });
 });
 
@@ -182,7 +185,7 @@ describe(checkGrant.name, () => {
 
 describe(decided.name, () => {
   it('records decider, decision, notes, time and the grant', () => {
-    const pending = newApproval({ id: 'apr-1', record: record(), now: new Date() });
+    const pending = newApproval({ id: 'apr-1', record: record(), now: new Date(), terms });
     const sut = decided(pending, {
       decider: 'hum-9',
       body: { decision: 'approve', decider_notes: 'ok' },
@@ -203,7 +206,7 @@ describe(decided.name, () => {
   });
 
   it('gives an approval without a grant a one-shot authorisation for APPROVAL_VALIDITY_SECONDS; a rejection none', () => {
-    const pending = newApproval({ id: 'apr-1', record: record(), now: new Date() });
+    const pending = newApproval({ id: 'apr-1', record: record(), now: new Date(), terms });
     const now = new Date('2026-03-01T11:00:00Z');
     expect(decided(pending, { decider: 'hum-9', body: { decision: 'approve' }, now, validitySeconds: 600 })).toMatchObject({
       authorizes_until: '2026-03-01T11:10:00.000Z',

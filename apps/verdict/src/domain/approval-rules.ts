@@ -2,6 +2,7 @@
 // open and decide it, and what a grant may be. No I/O (tested in approval-rules.spec.ts).
 import type { PrincipalInfo } from '@arbiter/auth';
 import { AppError } from '@arbiter/http';
+import { isEscalationDecider, isExpired, type ApprovalTerms } from '@arbiter/policy';
 import type { ConsultationRecord } from './consultation-record';
 import type { Approval, ApprovalTriggerModel, DecisionBody, ScopeFieldValue } from '../models/approvals';
 
@@ -35,8 +36,11 @@ export function checkRequester(record: Pick<ConsultationRecord, 'id' | 'caller_p
   );
 }
 
-/** A new pending approval of an approval_required consultation (docs/verdicts.md "States and transitions"), requested by its caller. */
-export function newApproval(input: { id: string; record: ConsultationRecord; notes?: string; now: Date }): Approval {
+/**
+ * A new pending approval of an approval_required consultation (docs/verdicts.md "States and transitions"),
+ * requested by its caller, with the terms its triggering rules set (libs/policy approvalTerms).
+ */
+export function newApproval(input: { id: string; record: ConsultationRecord; notes?: string; now: Date; terms: ApprovalTerms }): Approval {
   const { record } = input;
   return {
     id: input.id,
@@ -54,6 +58,11 @@ export function newApproval(input: { id: string; record: ConsultationRecord; not
     consultation_id: record.id,
     dominating_rule_id: record.dominating_rule_id ?? null,
     candidate_deciders: [...new Set(record.candidate_deciders ?? [])].sort(),
+    approvals_required: input.terms.approvals_required,
+    approvals: [],
+    expires_at: input.terms.expires_at,
+    escalates_at: input.terms.escalates_at,
+    escalation_deciders: input.terms.escalation_deciders,
     decider: null,
     decision: null,
     decider_notes: null,
@@ -82,15 +91,20 @@ export function askingPrincipals(
 /**
  * docs/verdicts.md "Authentication": a principal decides when its id or one of its roles is in
  * candidate_deciders. An empty list (the triggering rules name no deciders) leaves the decision to
- * any principal holding `approve` or `admin` (the caller's permissions are checked before this). The
- * principals that asked (askingPrincipals) never decide, whatever their roles or permissions (docs/approvals.md).
+ * any principal holding `approve` or `admin` (the caller's permissions are checked before this). From
+ * `escalates_at` on, a principal in `escalation_deciders` decides too. The principals that asked
+ * (askingPrincipals) never decide, whatever their roles or permissions (docs/approvals.md).
  */
 export function isValidDecider(
-  approval: Pick<Approval, 'candidate_deciders' | 'requester' | 'requester_principal'>,
+  approval: Pick<Approval, 'candidate_deciders' | 'requester' | 'requester_principal'> &
+    Partial<Pick<Approval, 'escalates_at' | 'escalation_deciders'>>,
   principal: Pick<PrincipalInfo, 'id' | 'roles'>,
   asking: ReadonlySet<string> = askingPrincipals(approval),
+  now: Date = new Date(),
 ): boolean {
   if (asking.has(principal.id)) return false;
+  // From escalates_at on, the escalation deciders decide too (docs/approvals.md "Quorum, escalation and expiry").
+  if (isEscalationDecider(approval, principal, now)) return true;
   if (!approval.candidate_deciders.length) return true;
   const held = new Set([principal.id, ...(principal.roles ?? [])]);
   return approval.candidate_deciders.some((d) => held.has(d));
@@ -205,3 +219,56 @@ export function decided(
   out.consumed_at = null;
   return out;
 }
+
+/**
+ * The approval as the API answers it at `now` (docs/approvals.md "Quorum, escalation and expiry"): an
+ * approval stored before quorum and expiry existed gets their defaults (1, none given, requested_at +
+ * `ttlSeconds`, no escalation), and a pending one at or after its expires_at is `expired`, whether or
+ * not anything has stored that yet.
+ */
+export function approvalAt(stored: Approval, now: Date, ttlSeconds: number): Approval {
+  const out: Approval = {
+    ...stored,
+    approvals_required: stored.approvals_required ?? 1,
+    approvals: stored.approvals ?? [],
+    expires_at: stored.expires_at ?? new Date(Date.parse(stored.requested_at) + ttlSeconds * 1000).toISOString(),
+    escalates_at: stored.escalates_at ?? null,
+    escalation_deciders: stored.escalation_deciders ?? [],
+  };
+  if (isExpired(out, now)) out.status = 'expired';
+  return out;
+}
+
+/** 409 approval_expired: a decision on an approval past its expires_at. */
+export const approvalExpired = (approval: Pick<Approval, 'id' | 'expires_at'>) =>
+  new AppError(409, 'approval_expired', `Approval ${approval.id} expired at ${approval.expires_at}; request a new one`, {
+    status: 'expired',
+    expires_at: approval.expires_at,
+  });
+
+/**
+ * One approving decision of a quorum: 409 already_approved_by_you when this decider approved before,
+ * else the approval with it appended to `approvals` (still pending: the caller completes the quorum
+ * with `decided` when `approvals` reaches `approvals_required`).
+ */
+export function withApproval(approval: Approval, input: { decider: string; notes?: string; now: Date }): Approval {
+  if (approval.approvals.some((a) => a.decider === input.decider)) {
+    throw new AppError(
+      409,
+      'already_approved_by_you',
+      `${input.decider} already approved ${approval.id}: a quorum needs distinct deciders`,
+      {
+        approvals: approval.approvals,
+        approvals_required: approval.approvals_required,
+      },
+    );
+  }
+  return {
+    ...approval,
+    approvals: [...approval.approvals, { decider: input.decider, decided_at: input.now.toISOString(), notes: input.notes ?? null }],
+  };
+}
+
+/** Whether the approvals given reach the quorum. */
+export const quorumReached = (approval: Pick<Approval, 'approvals' | 'approvals_required'>) =>
+  approval.approvals.length >= approval.approvals_required;

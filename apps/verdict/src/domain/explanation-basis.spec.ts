@@ -29,6 +29,10 @@ const rule = (id: string, scope: string, body: Partial<RuleState>): RuleState =>
   deciders: [],
   priority: null,
   mode: 'enforce',
+  approvals_required: null,
+  escalate_after: null,
+  escalation_deciders: [],
+  approval_expires_after: null,
   ...body,
 });
 

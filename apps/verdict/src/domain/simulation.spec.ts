@@ -55,6 +55,10 @@ describe(applyChanges.name, () => {
       deciders: ['role-a'],
       priority: null,
       mode: 'enforce',
+      approvals_required: null,
+      escalate_after: null,
+      escalation_deciders: [],
+      approval_expires_after: null,
     });
     // The input state is left as it was.
     expect(state.rules).toHaveLength(1);
@@ -159,6 +163,32 @@ describe(applyChanges.name, () => {
       },
       'changes[0].rule',
       /deciders: hum-0+ is not a principal of this tenant/,
+    ],
+    [
+      'an approval field on a rule that leads to no approval (same message as the registry)',
+      {
+        kind: 'create_rule',
+        index: 0,
+        rule: { scope_id: 'scp-eu', directive: 'x', severity: 'MANDATORY', approvals_required: 2 },
+      },
+      'changes[0].rule',
+      /^Invalid rule: approvals_required: only a rule of severity REQUIRES_APPROVAL leads to an approval/,
+    ],
+    [
+      'an escalation decider that is no principal of the tenant',
+      {
+        kind: 'create_rule',
+        index: 0,
+        rule: {
+          scope_id: 'scp-eu',
+          directive: 'x',
+          severity: 'REQUIRES_APPROVAL',
+          escalate_after: 600,
+          escalation_deciders: ['hum-000000000000000000000000'],
+        },
+      },
+      'changes[0].rule',
+      /escalation_deciders: hum-0+ is not a principal of this tenant/,
     ],
     [
       'an unknown rule to update',

@@ -37,8 +37,9 @@ export const createdId = (index: number) => `changes[${index}]`;
 function checkRule(state: TenantState, rule: SimulatedRuleBody, field: string): void {
   const problems = ruleProblems(rule);
   const known = new Set(state.principals.map((p) => p.id));
-  for (const d of new Set(rule.deciders ?? []))
-    if (PRINCIPAL_ID.test(d) && !known.has(d)) problems.push(`deciders: ${d} is not a principal of this tenant`);
+  for (const field of ['deciders', 'escalation_deciders'] as const)
+    for (const d of new Set(rule[field] ?? []))
+      if (PRINCIPAL_ID.test(d) && !known.has(d)) problems.push(`${field}: ${d} is not a principal of this tenant`);
   if (problems.length) throw new SimulationChangeError(field, `Invalid rule: ${problems.join('; ')}`);
 }
 

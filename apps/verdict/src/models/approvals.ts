@@ -19,7 +19,17 @@ export interface ApprovalGrant {
   expires_at: string;
 }
 
-export type ApprovalStatus = 'pending' | 'approved' | 'rejected';
+/** `expired`: still pending at `expires_at` (docs/approvals.md "Quorum, escalation and expiry"). */
+export type ApprovalStatus = 'pending' | 'approved' | 'rejected' | 'expired';
+
+/** One approval given (docs/approvals.md "Quorum, escalation and expiry"). */
+export interface ApprovalGiven {
+  /** The principal that approved. */
+  decider: string;
+  /** ISO 8601 */
+  decided_at: string;
+  notes: string | null;
+}
 export type ApprovalDecision = 'approve' | 'reject';
 
 export interface Approval {
@@ -48,7 +58,20 @@ export interface Approval {
    * holding `approve` or `admin`. Neither the requester nor requester_principal decides, listed or not.
    */
   candidate_deciders: string[];
-  /** null while pending */
+  /**
+   * Distinct approvals needed (the largest `approvals_required` of the triggering rules, else 1): the
+   * approval is `approved` when `approvals` holds that many.
+   */
+  approvals_required: number;
+  /** The approvals given so far, oldest first (a rejection is not listed: it decides at once). */
+  approvals: ApprovalGiven[];
+  /** ISO 8601: a pending approval is `expired` from then on (the earliest of the triggering rules', else APPROVAL_TTL_SECONDS). */
+  expires_at: string;
+  /** ISO 8601, or null: from then on `escalation_deciders` may decide too. */
+  escalates_at: string | null;
+  /** Principal and `role-` ids who may decide from `escalates_at` on; empty when none. */
+  escalation_deciders: string[];
+  /** The decider that completed the quorum or rejected; null while pending or expired. */
   decider: string | null;
   /** null while pending */
   decision: ApprovalDecision | null;

@@ -30,6 +30,14 @@ export interface RuleVersion {
   priority: number | null;
   /** Only on a shadow version: `shadow` (docs/verdicts.md "Shadow rules"). Absent: the version is enforced. */
   mode?: 'shadow';
+  /** Only when set (docs/approvals.md "Quorum, escalation and expiry"): distinct approvals needed. */
+  approvals_required?: number;
+  /** Only when set: seconds after the request from which escalation_deciders may decide. */
+  escalate_after?: number;
+  /** Only when set: who may decide by escalation (principal and `role-` ids). */
+  escalation_deciders?: string[];
+  /** Only when set: seconds after the request at which a pending approval expires. */
+  approval_expires_after?: number;
   author: string;
   author_type: string;
   created_at: string;

@@ -88,6 +88,18 @@ export interface SimulatedRuleBody {
   priority?: number;
   /** `shadow`: evaluated but never decides, so it changes no verdict of the simulation. Default `enforce`. */
   mode?: 'enforce' | 'shadow';
+  /**
+   * Approval fields (docs/approvals.md "Quorum, escalation and expiry"), checked as the registry checks
+   * them; they play no part in a verdict.
+   * @isInt @minimum 1 @maximum 20
+   */
+  approvals_required?: number | null;
+  /** @isInt @minimum 60 */
+  escalate_after?: number | null;
+  /** @maxItems 100 */
+  escalation_deciders?: SimulatedDeciderId[] | null;
+  /** @isInt @minimum 60 @maximum 31536000 */
+  approval_expires_after?: number | null;
   /** Accepted as the registry does; it plays no part in a verdict. @minLength 1 @maxLength 200 */
   author?: string;
   author_type?: 'human' | 'agent' | 'system';

@@ -56,8 +56,8 @@ export class ApprovalRepository {
   /** A new approval of the tenant (its body's tenant_id is the same tenant), bound to its consultation's context_hash. */
   async insert(client: PoolClient, tenantId: TenantId, approval: Approval, contextHash: string): Promise<void> {
     await client.query(
-      `INSERT INTO approvals (id, tenant_id, consultation_id, status, requester, requester_principal, dominating_rule_id, candidate_deciders, requested_at, body, context_hash)
-       VALUES ($1, $2, $3, 'pending', $4, $5, $6, $7, $8, $9, $10)`,
+      `INSERT INTO approvals (id, tenant_id, consultation_id, status, requester, requester_principal, dominating_rule_id, candidate_deciders, requested_at, body, context_hash, expires_at)
+       VALUES ($1, $2, $3, 'pending', $4, $5, $6, $7, $8, $9, $10, $11)`,
       [
         approval.id,
         tenantId,
@@ -69,6 +69,7 @@ export class ApprovalRepository {
         approval.requested_at,
         JSON.stringify(approval),
         contextHash,
+        approval.expires_at,
       ],
     );
   }
@@ -100,7 +101,10 @@ export class ApprovalRepository {
     return rows[0] ?? null;
   }
 
-  /** Records the decision; only a pending row changes (a second guard behind the row lock). */
+  /**
+   * Records the approval's new state (an approval given towards the quorum, the decision, or its
+   * expiry); only a pending row changes (a second guard behind the row lock).
+   */
   async decide(client: PoolClient, tenantId: TenantId, approval: Approval): Promise<boolean> {
     const { rowCount } = await client.query(
       `UPDATE approvals SET status = $3, decided_at = $4, body = $5, authorizes_until = $6 WHERE tenant_id = $1 AND id = $2 AND status = 'pending'`,
@@ -160,15 +164,31 @@ export class ApprovalRepository {
     );
   }
 
-  /** Newest first, keyset-paginated on (requested_at, id); returns up to limit + 1 rows (the extra one says "more"). */
-  async list(tenantId: TenantId, filter: ApprovalFilter, limit: number, after?: ApprovalPosition): Promise<Approval[]> {
+  /**
+   * Newest first, keyset-paginated on (requested_at, id); returns up to limit + 1 rows (the extra one says "more").
+   * The status filter goes by the status at `at.now`: a pending row past its expiry (expires_at, else
+   * requested_at + `at.ttlSeconds` for a row older than expiry) is `expired`, not `pending`.
+   */
+  async list(
+    tenantId: TenantId,
+    filter: ApprovalFilter,
+    limit: number,
+    at: { now: Date; ttlSeconds: number },
+    after?: ApprovalPosition,
+  ): Promise<Approval[]> {
     const where = ['tenant_id = $1'];
     const params: unknown[] = [tenantId];
     const add = (sql: string, value: unknown) => {
       params.push(value);
       where.push(sql.replace(/\?/g, `$${params.length}`));
     };
-    if (filter.status) add('status = ?', filter.status);
+    if (filter.status === 'pending' || filter.status === 'expired') {
+      params.push(at.now, at.ttlSeconds);
+      const due = `COALESCE(expires_at, requested_at + $${params.length} * interval '1 second') <= $${params.length - 1}`;
+      where.push(
+        filter.status === 'pending' ? `status = 'pending' AND NOT (${due})` : `(status = 'expired' OR (status = 'pending' AND ${due}))`,
+      );
+    } else if (filter.status) add('status = ?', filter.status);
     if (filter.assignee) add('candidate_deciders @> ARRAY[?]::text[]', filter.assignee);
     if (filter.requester) add('(requester = ? OR requester_principal = ?)', filter.requester);
     if (filter.since) add('requested_at >= ?', filter.since);

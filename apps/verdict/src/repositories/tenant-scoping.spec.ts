@@ -22,7 +22,7 @@ export async function typeLevel(
 ): Promise<void> {
   const approvals = new ApprovalRepository(pool);
   // @ts-expect-error a plain string is not a TenantId
-  await approvals.list(plain, {}, 10);
+  await approvals.list(plain, {}, 10, { now: new Date(), ttlSeconds: 60 });
   // @ts-expect-error a plain string is not a TenantId
   await approvals.insert(client, plain, approval, 'sha256:x');
   // @ts-expect-error a plain string is not a TenantId
@@ -38,7 +38,7 @@ export async function typeLevel(
   // @ts-expect-error a plain string is not a TenantId
   await new CookieSessionRepository(pool).create(cookie);
 
-  await approvals.list(tenant, {}, 10);
+  await approvals.list(tenant, {}, 10, { now: new Date(), ttlSeconds: 60 });
   await approvals.findAnyTenant('apr-1');
   await new ResolveSessionRepository(prisma).create({ ...session, tenant_id: tenant });
   await new CookieSessionRepository(pool).create({ ...cookie, tenant_id: mintTenantId(plain) });

@@ -2,6 +2,7 @@ import type { AuthenticatedIdentity, TenantId } from '@arbiter/auth';
 import { approvalSealRow, isUniqueViolation, newId } from '@arbiter/db';
 import { AppError } from '@arbiter/http';
 import type { Logger } from 'pino';
+import type { PoolClient } from 'pg';
 import type { ConsultationRepository } from '../repositories/consultations.repository';
 import { badRequest, crossTenantForbidden } from '../domain/errors';
 import { ownTenant, requireAnyPermission } from '../domain/tenant-access';
@@ -9,16 +10,33 @@ import type { Approval, ApprovalList, CreateApprovalBody, DecisionBody } from '.
 import type { SnapshotStore } from './snapshot-store.service';
 import { approvalCursor, parseApprovalQuery, type ApprovalQuery } from '../domain/approval-query';
 import {
+  approvalAt,
+  approvalExpired,
   askingPrincipals,
   checkGrant,
   checkRequester,
   decided,
   isValidDecider,
   newApproval,
+  quorumReached,
+  triggersOf,
   scopesNotCovered,
+  withApproval,
 } from '../domain/approval-rules';
+import { approvalTerms, type ApprovalFields } from '@arbiter/policy';
 import type { ApprovalRepository } from '../repositories/approvals.repository';
 import { RegistryRejectedError, RegistryUnavailableError, type RegistryInternalClient } from '@arbiter/internal-api';
+
+const registryUnavailable = (message: string) => new AppError(503, 'registry_unavailable', message, undefined, { 'Retry-After': '1' });
+
+/** 422 invalid_grant: a grant on an approval that does not complete the quorum. */
+const quorumGrantRefused = (a: Approval) =>
+  new AppError(
+    422,
+    'invalid_grant',
+    `A grant is given by the approval that completes the quorum: approval ${a.id} needs ${a.approvals_required - a.approvals.length} more after this one; approve without a grant`,
+    { field: 'grant', approvals_required: a.approvals_required, approvals: a.approvals.length + 1 },
+  );
 
 const approvalNotFound = (id: string) =>
   new AppError(404, 'approval_not_found', `Approval ${id} does not exist in this tenant`, { approval_id: id });
@@ -48,8 +66,15 @@ export class ApprovalsService {
       onDecided?: (tenantId: string) => void;
       /** LEDGER_SEALING: each decision writes its seal_outbox row (default true). */
       sealing?: boolean;
+      /** APPROVAL_TTL_SECONDS: when no triggering rule sets approval_expires_after, a pending approval expires this long after its request. */
+      ttlSeconds: number;
     },
   ) {}
+
+  /** The approval as the API answers it now (defaults of older rows, `expired` computed on read). */
+  private present(stored: Approval, now = new Date()): Approval {
+    return approvalAt(stored, now, this.deps.ttlSeconds);
+  }
 
   async create(identity: AuthenticatedIdentity, tenantParam: string, body: CreateApprovalBody): Promise<Approval> {
     requireAnyPermission(identity, ['check']);
@@ -68,7 +93,9 @@ export class ApprovalsService {
         verdict: record.verdict,
       });
     }
-    const approval = newApproval({ id: newId('apr-'), record, notes: body.requester_notes, now: new Date() });
+    const now = new Date();
+    const terms = approvalTerms(await this.triggerFields(tenantId, triggersOf(record)), now, this.deps.ttlSeconds);
+    const approval = newApproval({ id: newId('apr-'), record, notes: body.requester_notes, now, terms });
     try {
       await this.deps.approvals.transaction(async (tx) => {
         // The one-shot binding: the consultation's context_hash covers the operation and its context Facts.
@@ -100,15 +127,16 @@ export class ApprovalsService {
     const found = await this.deps.approvals.findAnyTenant(id);
     if (!found) throw approvalNotFound(id);
     if (found.tenant_id !== tenantId) throw crossTenantForbidden('The approval belongs to another tenant');
-    return found.body;
+    return this.present(found.body);
   }
 
   async list(identity: AuthenticatedIdentity, tenantParam: string, query: ApprovalQuery): Promise<ApprovalList> {
     requireAnyPermission(identity, ['read', 'check', 'approve']);
     const tenantId = ownTenant(identity, tenantParam);
     const { filter, limit, after } = parseApprovalQuery(query);
-    const rows = await this.deps.approvals.list(tenantId, filter, limit, after);
-    const items = rows.slice(0, limit);
+    const now = new Date();
+    const rows = await this.deps.approvals.list(tenantId, filter, limit, { now, ttlSeconds: this.deps.ttlSeconds }, after);
+    const items = rows.slice(0, limit).map((a) => this.present(a, now));
     return { items, next_cursor: rows.length > limit ? approvalCursor(items[items.length - 1]) : null };
   }
 
@@ -129,10 +157,16 @@ export class ApprovalsService {
     if (seen.tenant_id !== tenantId) throw crossTenantForbidden('The approval belongs to another tenant');
     const consultation = await this.deps.consultations.findAnyTenant(seen.body.consultation_id);
     const asking = askingPrincipals(seen.body, consultation?.tenant_id === tenantId ? consultation.record : null);
-    const result = await this.deps.approvals.transaction(async (tx) => {
+    type Outcome = { expired: Approval } | { approval: Approval; decided: boolean };
+    const result = await this.deps.approvals.transaction(async (tx): Promise<Outcome> => {
       const found = await this.deps.approvals.lockAnyTenant(tx, id);
       if (!found || found.tenant_id !== tenantId) throw approvalNotFound(id);
-      const approval = found.body;
+      const approval = this.present(found.body, now);
+      if (approval.status === 'expired') {
+        // Stored when first touched after expires_at (docs/approvals.md "Quorum, escalation and expiry"); answered 409 after the commit.
+        if (found.body.status === 'pending') await this.store(tx, tenantId, approval, identity.principal.id);
+        return { expired: approval };
+      }
       if (approval.status !== 'pending') {
         throw new AppError(409, 'already_decided', `Approval ${id} is already decided (${approval.status})`, {
           status: approval.status,
@@ -141,39 +175,42 @@ export class ApprovalsService {
           decided_at: approval.decided_at,
         });
       }
-      if (!isValidDecider(approval, identity.principal, asking)) {
+      if (!isValidDecider(approval, identity.principal, asking, now)) {
         const own = asking.has(identity.principal.id);
         throw new AppError(
           403,
           'not_a_valid_decider',
           own
             ? 'The principals that asked for the operation (its caller and on_behalf_of) cannot decide its approval'
-            : 'The caller is not in candidate_deciders (by principal id or role)',
+            : 'The caller is not in candidate_deciders (by principal id or role), nor an escalation decider from escalates_at on',
           {
             candidate_deciders: approval.candidate_deciders,
+            escalates_at: approval.escalates_at,
+            escalation_deciders: approval.escalation_deciders,
             ...(own ? { requester: approval.requester, requester_principal: approval.requester_principal } : {}),
           },
         );
       }
       await this.refuseUncoveredScopes(identity, tenantId, approval);
+      const given =
+        body.decision === 'approve' ? withApproval(approval, { decider: identity.principal.id, notes: body.decider_notes, now }) : approval;
       const grant = checkGrant(body, approval, now, this.deps.grantTtlSeconds);
+      if (body.decision === 'approve' && !quorumReached(given)) {
+        // Fail closed: a grant is what the quorum agrees to, so only the approval that completes it may carry one.
+        if (grant) throw quorumGrantRefused(given);
+        if (!(await this.deps.approvals.decide(tx, tenantId, given)))
+          throw new AppError(409, 'already_decided', `Approval ${id} is already decided`);
+        return { approval: given, decided: false };
+      }
       const override = grant ? await this.grantOverride(tenantId, approval, identity.principal.id, body, grant) : undefined;
-      const next = decided(approval, {
+      const next = decided(given, {
         decider: identity.principal.id,
         body,
         now,
         grant: override ? { override_id: override.id, ...grant! } : undefined,
         validitySeconds: this.deps.validitySeconds,
       });
-      if (!(await this.deps.approvals.decide(tx, tenantId, next)))
-        throw new AppError(409, 'already_decided', `Approval ${id} is already decided`);
-      await this.deps.approvals.enqueue(tx, tenantId, eventKey(id, 'resolved'), {
-        type: 'approval.resolved',
-        entity_type: 'approval',
-        entity_id: id,
-        actor_id: identity.principal.id,
-        data: next,
-      });
+      await this.store(tx, tenantId, next, identity.principal.id);
       if (this.deps.sealing ?? true) {
         await this.deps.approvals.addSeal(
           tx,
@@ -188,16 +225,65 @@ export class ApprovalsService {
           }),
         );
       }
-      return next;
+      return { approval: next, decided: true };
     });
+    if ('expired' in result) {
+      this.deps.onEnqueued?.();
+      throw approvalExpired(result.expired);
+    }
+    if (!result.decided) return result.approval;
     this.deps.onEnqueued?.();
     this.deps.onDecided?.(tenantId);
-    if (result.grants?.length) {
+    if (result.approval.grants?.length) {
       // The registry also announces the override on Redis; refreshing here narrows the window in
       // which this replica still answers approval_required (any revision is "newer" than held).
       this.deps.snapshots.onChange({ tenant_id: tenantId, revision: Number.MAX_SAFE_INTEGER });
     }
-    return result;
+    return result.approval;
+  }
+
+  /**
+   * Stores an approval's end (approved, rejected or expired) with its `approval.resolved` event, in the
+   * caller's transaction; only a pending row changes.
+   */
+  private async store(tx: PoolClient, tenantId: TenantId, next: Approval, actor: string): Promise<void> {
+    if (!(await this.deps.approvals.decide(tx, tenantId, next)))
+      throw new AppError(409, 'already_decided', `Approval ${next.id} is already decided`);
+    await this.deps.approvals.enqueue(tx, tenantId, eventKey(next.id, 'resolved'), {
+      type: 'approval.resolved',
+      entity_type: 'approval',
+      entity_id: next.id,
+      actor_id: actor,
+      data: next,
+    });
+  }
+
+  /**
+   * The approval fields of the triggering rule versions: from the tenant snapshot, else from the
+   * registry (a version no longer current). A version the registry does not know adds nothing (the
+   * defaults); an unreachable registry is 503, so no approval is opened with terms weaker than its rules'.
+   */
+  private async triggerFields(tenantId: TenantId, triggers: { rule_version_id: string }[]): Promise<Partial<ApprovalFields>[]> {
+    if (!triggers.length) return [];
+    const snapshot = this.deps.snapshots.current(tenantId) ?? (await this.deps.snapshots.get(tenantId));
+    const byVersion = new Map(snapshot.state.rules.map((r) => [r.rule_version_id, r as Partial<ApprovalFields>]));
+    const out: Partial<ApprovalFields>[] = [];
+    for (const t of triggers) {
+      const held = byVersion.get(t.rule_version_id);
+      if (held) {
+        out.push(held);
+        continue;
+      }
+      try {
+        const version = (await this.deps.registry.ruleVersion(t.rule_version_id, tenantId)) as Partial<ApprovalFields> | null;
+        if (version) out.push(version);
+      } catch (err) {
+        if (err instanceof RegistryUnavailableError)
+          throw registryUnavailable('The triggering rules cannot be read right now; request the approval again');
+        throw err;
+      }
+    }
+    return out;
   }
 
   /**
@@ -218,13 +304,7 @@ export class ApprovalsService {
           scope = (await this.deps.registry.ruleVersion(t.rule_version_id, tenantId))?.scope_id ?? null;
         } catch (err) {
           if (err instanceof RegistryUnavailableError)
-            throw new AppError(
-              503,
-              'registry_unavailable',
-              'The scopes of the triggering rules cannot be read right now; send the decision again',
-              undefined,
-              { 'Retry-After': '1' },
-            );
+            throw registryUnavailable('The scopes of the triggering rules cannot be read right now; send the decision again');
           throw err;
         }
       }

@@ -817,7 +817,11 @@ export interface paths {
          *     scope's selector (`applies_to_scope`), approved by the deciding principal, ending at
          *     `expires_at` or APPROVAL_GRANT_TTL_SECONDS after the decision, whichever is earlier (a later
          *     `expires_at` is 422). A second decision, also a concurrent one, is 409. The principal that
-         *     requested the approval cannot decide it; when the rule names deciders, only they may (403).
+         *     requested the approval cannot decide it; when the rule names deciders, only they may (403), and
+         *     from `escalates_at` on its `escalation_deciders` too. With `approvals_required` above 1 an
+         *     approval is recorded in `approvals` and the approval stays pending until that many distinct
+         *     principals approved (the same principal twice: 409); one rejection rejects. A decision on an
+         *     expired approval is 409 (docs/approvals.md "Quorum, escalation and expiry").
          */
         post: operations["DecideApproval"];
         delete?: never;
@@ -1532,6 +1536,23 @@ export interface components {
             /** Format: double */
             priority: number | null;
             mode: components["schemas"]["RuleMode"];
+            /**
+             * Format: double
+             * @description null: not set (1).
+             */
+            approvals_required: number | null;
+            /**
+             * Format: double
+             * @description null: no escalation.
+             */
+            escalate_after: number | null;
+            /** @description Empty when the rule does not escalate. */
+            escalation_deciders: string[];
+            /**
+             * Format: double
+             * @description null: APPROVAL_TTL_SECONDS.
+             */
+            approval_expires_after: number | null;
             author: string;
             author_type: components["schemas"]["AuthorType"];
             /**
@@ -1933,6 +1954,26 @@ export interface components {
             priority?: number;
             /** @description `enforce` (default) or `shadow`; a PUT with `enforce` promotes a shadow rule (a new version). */
             mode?: components["schemas"]["RuleMode"];
+            /**
+             * Format: int32
+             * @description REQUIRES_APPROVAL only (docs/approvals.md "Quorum, escalation and expiry"): how many distinct
+             *     deciders must approve (default 1). The requester never counts; one rejection rejects.
+             */
+            approvals_required?: number | null;
+            /**
+             * Format: int32
+             * @description REQUIRES_APPROVAL only, with `escalation_deciders`: seconds after the request from which the
+             *     escalation deciders may decide too.
+             */
+            escalate_after?: number | null;
+            /** @description REQUIRES_APPROVAL only, with `escalate_after`: principal and `role-` ids who may decide from then on. */
+            escalation_deciders?: components["schemas"]["DeciderId"][] | null;
+            /**
+             * Format: int32
+             * @description REQUIRES_APPROVAL only: seconds after the request at which a pending approval expires (default
+             *     APPROVAL_TTL_SECONDS).
+             */
+            approval_expires_after?: number | null;
         };
         /** @description An immutable snapshot of a rule; `updated_at` always equals `created_at`. */
         RuleVersion: {
@@ -1971,6 +2012,23 @@ export interface components {
             /** Format: double */
             priority: number | null;
             mode: components["schemas"]["RuleMode"];
+            /**
+             * Format: double
+             * @description null: not set (1).
+             */
+            approvals_required: number | null;
+            /**
+             * Format: double
+             * @description null: no escalation.
+             */
+            escalate_after: number | null;
+            /** @description Empty when the rule does not escalate. */
+            escalation_deciders: string[];
+            /**
+             * Format: double
+             * @description null: APPROVAL_TTL_SECONDS.
+             */
+            approval_expires_after: number | null;
             author: string;
             author_type: components["schemas"]["AuthorType"];
             /**
@@ -2420,6 +2478,18 @@ export interface components {
             /** @description Path of a namespace of the scope (created beforehand with POST /scopes/{scope_id}/namespaces). */
             namespace?: string;
         };
+        /** @description One approval given towards the quorum. */
+        ApprovalGiven: {
+            /** @description The principal whose key approved. */
+            decider: string;
+            /**
+             * @description ISO 8601
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            decided_at: string;
+            /** @description The decision's comment. */
+            notes: string | null;
+        };
         /**
          * @description A registry approval: a person or agent asks to go against an invariant or rule
          *     (docs/approvals.md). Deciding it `approved` when the trigger requires approval creates an
@@ -2483,10 +2553,30 @@ export interface components {
              */
             candidate_deciders: string[];
             /**
-             * @description `pending` until decided, then `approved` or `rejected` (once: a second decision is 409).
+             * @description `pending` until decided, then `approved` or `rejected` (once: a second decision is 409); `expired`
+             *     when still pending at `expires_at` (docs/approvals.md "Quorum, escalation and expiry").
              * @enum {string}
              */
-            status: "pending" | "approved" | "rejected";
+            status: "pending" | "approved" | "rejected" | "expired";
+            /**
+             * Format: double
+             * @description Distinct approvals needed: the rule's `approvals_required`, else 1 (an invariant: 1).
+             */
+            approvals_required: number;
+            /** @description The approvals given so far, oldest first (a rejection is not listed: it decides at once). */
+            approvals: components["schemas"]["ApprovalGiven"][];
+            /**
+             * @description ISO 8601: a pending approval is `expired` from then on (the rule's approval_expires_after, else APPROVAL_TTL_SECONDS).
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            expires_at: string;
+            /**
+             * @description ISO 8601, or null: from then on `escalation_deciders` may decide too.
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            escalates_at: string | null;
+            /** @description Principal and `role-` ids who may decide from `escalates_at` on; empty when none. */
+            escalation_deciders: string[];
             /**
              * @description The decision value, equal to status once decided; null while pending.
              * @enum {string|null}
@@ -2559,7 +2649,7 @@ export interface components {
              * Format: date-time
              * @description When the override created by approving ends (ISO 8601): in the future and at most
              *     APPROVAL_GRANT_TTL_SECONDS (default 3600) after the decision, else 422. Default: exactly that
-             *     bound. Refused with a rejection (400).
+             *     bound. Refused with a rejection (400), and on an approval that does not complete the quorum (422).
              */
             expires_at?: string;
         };
@@ -6123,6 +6213,12 @@ export interface operations {
                      *           ],
                      *           "priority": 0.1,
                      *           "mode": "enforce",
+                     *           "approvals_required": 0.1,
+                     *           "escalate_after": 0.1,
+                     *           "escalation_deciders": [
+                     *             "string"
+                     *           ],
+                     *           "approval_expires_after": 0.1,
                      *           "author": "string",
                      *           "author_type": "human",
                      *           "id": "rul-0f3a9c1e5b7d2a4c6e8f0a1b",
@@ -6322,6 +6418,12 @@ export interface operations {
                      *           ],
                      *           "priority": 0.1,
                      *           "mode": "enforce",
+                     *           "approvals_required": 0.1,
+                     *           "escalate_after": 0.1,
+                     *           "escalation_deciders": [
+                     *             "string"
+                     *           ],
+                     *           "approval_expires_after": 0.1,
                      *           "author": "string",
                      *           "author_type": "human",
                      *           "id": "rul-0f3a9c1e5b7d2a4c6e8f0a1b",
@@ -6466,7 +6568,13 @@ export interface operations {
                  *         "role-cfo"
                  *       ],
                  *       "priority": -1000000,
-                 *       "mode": "enforce"
+                 *       "mode": "enforce",
+                 *       "approvals_required": 1,
+                 *       "escalate_after": 60,
+                 *       "escalation_deciders": [
+                 *         "role-cfo"
+                 *       ],
+                 *       "approval_expires_after": 60
                  *     }
                  */
                 "application/json": components["schemas"]["RuleBody"];
@@ -6528,6 +6636,12 @@ export interface operations {
                      *       ],
                      *       "priority": 0.1,
                      *       "mode": "enforce",
+                     *       "approvals_required": 0.1,
+                     *       "escalate_after": 0.1,
+                     *       "escalation_deciders": [
+                     *         "string"
+                     *       ],
+                     *       "approval_expires_after": 0.1,
                      *       "author": "string",
                      *       "author_type": "human",
                      *       "id": "rul-0f3a9c1e5b7d2a4c6e8f0a1b",
@@ -6723,6 +6837,12 @@ export interface operations {
                      *       ],
                      *       "priority": 0.1,
                      *       "mode": "enforce",
+                     *       "approvals_required": 0.1,
+                     *       "escalate_after": 0.1,
+                     *       "escalation_deciders": [
+                     *         "string"
+                     *       ],
+                     *       "approval_expires_after": 0.1,
                      *       "author": "string",
                      *       "author_type": "human",
                      *       "id": "rul-0f3a9c1e5b7d2a4c6e8f0a1b",
@@ -6866,7 +6986,13 @@ export interface operations {
                  *         "role-cfo"
                  *       ],
                  *       "priority": -1000000,
-                 *       "mode": "enforce"
+                 *       "mode": "enforce",
+                 *       "approvals_required": 1,
+                 *       "escalate_after": 60,
+                 *       "escalation_deciders": [
+                 *         "role-cfo"
+                 *       ],
+                 *       "approval_expires_after": 60
                  *     }
                  */
                 "application/json": components["schemas"]["RuleBody"];
@@ -6928,6 +7054,12 @@ export interface operations {
                      *       ],
                      *       "priority": 0.1,
                      *       "mode": "enforce",
+                     *       "approvals_required": 0.1,
+                     *       "escalate_after": 0.1,
+                     *       "escalation_deciders": [
+                     *         "string"
+                     *       ],
+                     *       "approval_expires_after": 0.1,
                      *       "author": "string",
                      *       "author_type": "human",
                      *       "id": "rul-0f3a9c1e5b7d2a4c6e8f0a1b",
@@ -7144,6 +7276,12 @@ export interface operations {
                      *           ],
                      *           "priority": 0.1,
                      *           "mode": "enforce",
+                     *           "approvals_required": 0.1,
+                     *           "escalate_after": 0.1,
+                     *           "escalation_deciders": [
+                     *             "string"
+                     *           ],
+                     *           "approval_expires_after": 0.1,
                      *           "author": "string",
                      *           "author_type": "human",
                      *           "id": "rv-0f3a9c1e5b7d2a4c6e8f0a1b",
@@ -7299,6 +7437,12 @@ export interface operations {
                      *       ],
                      *       "priority": 0.1,
                      *       "mode": "enforce",
+                     *       "approvals_required": 0.1,
+                     *       "escalate_after": 0.1,
+                     *       "escalation_deciders": [
+                     *         "string"
+                     *       ],
+                     *       "approval_expires_after": 0.1,
                      *       "author": "string",
                      *       "author_type": "human",
                      *       "id": "rul-0f3a9c1e5b7d2a4c6e8f0a1b",
@@ -10680,8 +10824,8 @@ export interface operations {
     ListApprovals: {
         parameters: {
             query?: {
-                /** @description Only approvals of this status. */
-                status?: "pending" | "approved" | "rejected";
+                /** @description Only approvals of this status (at the time of the request: a pending approval past its expiry is expired). */
+                status?: "pending" | "approved" | "rejected" | "expired";
                 /** @description Only approvals of this invariant or rule. */
                 trigger_id?: string;
                 /** @description Only approvals asked for by this principal. */
@@ -10729,6 +10873,19 @@ export interface operations {
                      *             "string"
                      *           ],
                      *           "status": "pending",
+                     *           "approvals_required": 0.1,
+                     *           "approvals": [
+                     *             {
+                     *               "decider": "string",
+                     *               "decided_at": "2026-11-26T09:30:00.000Z",
+                     *               "notes": "string"
+                     *             }
+                     *           ],
+                     *           "expires_at": "2026-11-26T09:30:00.000Z",
+                     *           "escalates_at": "2026-11-26T09:30:00.000Z",
+                     *           "escalation_deciders": [
+                     *             "string"
+                     *           ],
                      *           "decision": "approved",
                      *           "comment": "string",
                      *           "decided_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
@@ -10868,6 +11025,19 @@ export interface operations {
                      *         "string"
                      *       ],
                      *       "status": "pending",
+                     *       "approvals_required": 0.1,
+                     *       "approvals": [
+                     *         {
+                     *           "decider": "string",
+                     *           "decided_at": "2026-11-26T09:30:00.000Z",
+                     *           "notes": "string"
+                     *         }
+                     *       ],
+                     *       "expires_at": "2026-11-26T09:30:00.000Z",
+                     *       "escalates_at": "2026-11-26T09:30:00.000Z",
+                     *       "escalation_deciders": [
+                     *         "string"
+                     *       ],
                      *       "decision": "approved",
                      *       "comment": "string",
                      *       "decided_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
@@ -11048,6 +11218,19 @@ export interface operations {
                      *         "string"
                      *       ],
                      *       "status": "pending",
+                     *       "approvals_required": 0.1,
+                     *       "approvals": [
+                     *         {
+                     *           "decider": "string",
+                     *           "decided_at": "2026-11-26T09:30:00.000Z",
+                     *           "notes": "string"
+                     *         }
+                     *       ],
+                     *       "expires_at": "2026-11-26T09:30:00.000Z",
+                     *       "escalates_at": "2026-11-26T09:30:00.000Z",
+                     *       "escalation_deciders": [
+                     *         "string"
+                     *       ],
                      *       "decision": "approved",
                      *       "comment": "string",
                      *       "decided_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
@@ -11184,6 +11367,19 @@ export interface operations {
                      *         "string"
                      *       ],
                      *       "status": "pending",
+                     *       "approvals_required": 0.1,
+                     *       "approvals": [
+                     *         {
+                     *           "decider": "string",
+                     *           "decided_at": "2026-11-26T09:30:00.000Z",
+                     *           "notes": "string"
+                     *         }
+                     *       ],
+                     *       "expires_at": "2026-11-26T09:30:00.000Z",
+                     *       "escalates_at": "2026-11-26T09:30:00.000Z",
+                     *       "escalation_deciders": [
+                     *         "string"
+                     *       ],
                      *       "decision": "approved",
                      *       "comment": "string",
                      *       "decided_by": "hum-0f3a9c1e5b7d2a4c6e8f0a1b",
@@ -11251,7 +11447,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Already decided */
+            /** @description Already decided, already approved by this principal, or expired */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11259,7 +11455,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Already decided"
+                     *       "detail": "Already decided, already approved by this principal, or expired"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];

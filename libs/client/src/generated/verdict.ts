@@ -525,6 +525,17 @@ export interface components {
              * @enum {string}
              */
             mode?: "enforce" | "shadow";
+            /**
+             * Format: int32
+             * @description Approval fields (docs/approvals.md "Quorum, escalation and expiry"), checked as the registry checks
+             *     them; they play no part in a verdict.
+             */
+            approvals_required?: number | null;
+            /** Format: int32 */
+            escalate_after?: number | null;
+            escalation_deciders?: components["schemas"]["SimulatedDeciderId"][] | null;
+            /** Format: int32 */
+            approval_expires_after?: number | null;
             /** @description Accepted as the registry does; it plays no part in a verdict. */
             author?: string;
             /** @enum {string} */
@@ -557,6 +568,17 @@ export interface components {
              * @enum {string}
              */
             mode?: "enforce" | "shadow";
+            /**
+             * Format: int32
+             * @description Approval fields (docs/approvals.md "Quorum, escalation and expiry"), checked as the registry checks
+             *     them; they play no part in a verdict.
+             */
+            approvals_required?: number | null;
+            /** Format: int32 */
+            escalate_after?: number | null;
+            escalation_deciders?: components["schemas"]["SimulatedDeciderId"][] | null;
+            /** Format: int32 */
+            approval_expires_after?: number | null;
             /** @description Accepted as the registry does; it plays no part in a verdict. */
             author?: string;
             /** @enum {string} */
@@ -753,6 +775,23 @@ export interface components {
              * @enum {string}
              */
             mode?: "shadow";
+            /**
+             * Format: double
+             * @description Only when set (docs/approvals.md "Quorum, escalation and expiry"): distinct approvals needed.
+             */
+            approvals_required?: number;
+            /**
+             * Format: double
+             * @description Only when set: seconds after the request from which escalation_deciders may decide.
+             */
+            escalate_after?: number;
+            /** @description Only when set: who may decide by escalation (principal and `role-` ids). */
+            escalation_deciders?: string[];
+            /**
+             * Format: double
+             * @description Only when set: seconds after the request at which a pending approval expires.
+             */
+            approval_expires_after?: number;
             author: string;
             author_type: string;
             /** @example 2026-11-26T09:30:00.000Z */
@@ -1503,8 +1542,11 @@ export interface components {
              */
             explain?: boolean;
         };
-        /** @enum {string} */
-        ApprovalStatus: "pending" | "approved" | "rejected";
+        /**
+         * @description `expired`: still pending at `expires_at` (docs/approvals.md "Quorum, escalation and expiry").
+         * @enum {string}
+         */
+        ApprovalStatus: "pending" | "approved" | "rejected" | "expired";
         ScopeFieldValue: string | number | boolean;
         /** @description An approval-requiring rule that fired in the consultation. */
         ApprovalTriggerModel: {
@@ -1514,6 +1556,17 @@ export interface components {
             rule_version_id: string;
             /** @description `fires` for a rule that fired. */
             reason: string;
+        };
+        /** @description One approval given (docs/approvals.md "Quorum, escalation and expiry"). */
+        ApprovalGiven: {
+            /** @description The principal that approved. */
+            decider: string;
+            /**
+             * @description ISO 8601
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            decided_at: string;
+            notes: string | null;
         };
         /** @enum {string} */
         ApprovalDecision: "approve" | "reject";
@@ -1577,7 +1630,27 @@ export interface components {
              *     holding `approve` or `admin`. Neither the requester nor requester_principal decides, listed or not.
              */
             candidate_deciders: string[];
-            /** @description null while pending */
+            /**
+             * Format: double
+             * @description Distinct approvals needed (the largest `approvals_required` of the triggering rules, else 1): the
+             *     approval is `approved` when `approvals` holds that many.
+             */
+            approvals_required: number;
+            /** @description The approvals given so far, oldest first (a rejection is not listed: it decides at once). */
+            approvals: components["schemas"]["ApprovalGiven"][];
+            /**
+             * @description ISO 8601: a pending approval is `expired` from then on (the earliest of the triggering rules', else APPROVAL_TTL_SECONDS).
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            expires_at: string;
+            /**
+             * @description ISO 8601, or null: from then on `escalation_deciders` may decide too.
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            escalates_at: string | null;
+            /** @description Principal and `role-` ids who may decide from `escalates_at` on; empty when none. */
+            escalation_deciders: string[];
+            /** @description The decider that completed the quorum or rejected; null while pending or expired. */
             decider: string | null;
             /** @description null while pending */
             decision: components["schemas"]["ApprovalDecision"] | (never | null);
@@ -2603,6 +2676,12 @@ export interface operations {
                      *       ],
                      *       "priority": 0.1,
                      *       "mode": "shadow",
+                     *       "approvals_required": 0.1,
+                     *       "escalate_after": 0.1,
+                     *       "escalation_deciders": [
+                     *         "string"
+                     *       ],
+                     *       "approval_expires_after": 0.1,
                      *       "author": "string",
                      *       "author_type": "string",
                      *       "created_at": "2026-11-26T09:30:00.000Z",
@@ -4057,7 +4136,7 @@ export interface operations {
     ListApprovals: {
         parameters: {
             query?: {
-                /** @description pending, approved or rejected. */
+                /** @description pending, approved, rejected or expired (by the status at the time of the request). */
                 status?: string;
                 /** @description A candidate decider: a principal id or a role id (exact entry of candidate_deciders). */
                 assignee?: string;
@@ -4120,6 +4199,19 @@ export interface operations {
                      *           "consultation_id": "cns-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *           "dominating_rule_id": "rul-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *           "candidate_deciders": [
+                     *             "string"
+                     *           ],
+                     *           "approvals_required": 0.1,
+                     *           "approvals": [
+                     *             {
+                     *               "decider": "string",
+                     *               "decided_at": "2026-11-26T09:30:00.000Z",
+                     *               "notes": "string"
+                     *             }
+                     *           ],
+                     *           "expires_at": "2026-11-26T09:30:00.000Z",
+                     *           "escalates_at": "2026-11-26T09:30:00.000Z",
+                     *           "escalation_deciders": [
                      *             "string"
                      *           ],
                      *           "decider": "string",
@@ -4267,6 +4359,19 @@ export interface operations {
                      *       "consultation_id": "cns-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "dominating_rule_id": "rul-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "candidate_deciders": [
+                     *         "string"
+                     *       ],
+                     *       "approvals_required": 0.1,
+                     *       "approvals": [
+                     *         {
+                     *           "decider": "string",
+                     *           "decided_at": "2026-11-26T09:30:00.000Z",
+                     *           "notes": "string"
+                     *         }
+                     *       ],
+                     *       "expires_at": "2026-11-26T09:30:00.000Z",
+                     *       "escalates_at": "2026-11-26T09:30:00.000Z",
+                     *       "escalation_deciders": [
                      *         "string"
                      *       ],
                      *       "decider": "string",
@@ -4465,6 +4570,19 @@ export interface operations {
                      *       "candidate_deciders": [
                      *         "string"
                      *       ],
+                     *       "approvals_required": 0.1,
+                     *       "approvals": [
+                     *         {
+                     *           "decider": "string",
+                     *           "decided_at": "2026-11-26T09:30:00.000Z",
+                     *           "notes": "string"
+                     *         }
+                     *       ],
+                     *       "expires_at": "2026-11-26T09:30:00.000Z",
+                     *       "escalates_at": "2026-11-26T09:30:00.000Z",
+                     *       "escalation_deciders": [
+                     *         "string"
+                     *       ],
                      *       "decider": "string",
                      *       "decision": "approve",
                      *       "decider_notes": "string",
@@ -4631,6 +4749,19 @@ export interface operations {
                      *       "consultation_id": "cns-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "dominating_rule_id": "rul-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "candidate_deciders": [
+                     *         "string"
+                     *       ],
+                     *       "approvals_required": 0.1,
+                     *       "approvals": [
+                     *         {
+                     *           "decider": "string",
+                     *           "decided_at": "2026-11-26T09:30:00.000Z",
+                     *           "notes": "string"
+                     *         }
+                     *       ],
+                     *       "expires_at": "2026-11-26T09:30:00.000Z",
+                     *       "escalates_at": "2026-11-26T09:30:00.000Z",
+                     *       "escalation_deciders": [
                      *         "string"
                      *       ],
                      *       "decider": "string",

@@ -24,7 +24,7 @@ export interface GuardProgress {
   /** 1 for the first read of the approval. */
   attempt: number;
   elapsedMs: number;
-  /** The approval's status as last read (pending, approved, rejected). */
+  /** The approval's status as last read (pending, approved, rejected, expired). */
   status: string;
   /** How long the call may still wait, in ms. */
   remainingMs: number;
@@ -124,6 +124,11 @@ async function decide(client: GuardClient, call: GuardedCall, answer: Complete, 
   const explained = returning ? explanationOf(client, answer) : null;
   const approval = await fileApproval(client, call, answer, options, memory);
   if (approval.status === 'rejected') return refusal(client, answer, 'approval_rejected', approval.id);
+  if (approval.status === 'expired') {
+    // Refused now; the next call files a new approval (an expired one can no longer be decided).
+    memory.forget(call);
+    return refusal(client, answer, 'approval_expired', approval.id);
+  }
   if (returning) {
     const explanation = await explained;
     return {
@@ -137,6 +142,10 @@ async function decide(client: GuardClient, call: GuardedCall, answer: Complete, 
   }
   const decided = await awaitDecision(client, approval, options);
   if (decided === 'timeout') return refusal(client, answer, 'approval_timeout', approval.id);
+  if (decided === 'expired') {
+    memory.forget(call);
+    return refusal(client, answer, 'approval_expired', approval.id);
+  }
   if (decided.status !== 'approved') return refusal(client, answer, 'approval_rejected', approval.id);
   memory.forget(call);
   // The one-shot approval (docs/verdicts.md "Approvals"): the same caller's next check of the same
@@ -181,7 +190,7 @@ async function fileApproval(
   return created;
 }
 
-async function awaitDecision(client: GuardClient, approval: Approval, options: GuardOptions): Promise<Approval | 'timeout'> {
+async function awaitDecision(client: GuardClient, approval: Approval, options: GuardOptions): Promise<Approval | 'timeout' | 'expired'> {
   const now = options.now ?? Date.now;
   const started = now();
   const timeoutMs = (options.waitSeconds ?? 300) * 1000;
@@ -198,7 +207,7 @@ async function awaitDecision(client: GuardClient, approval: Approval, options: G
       },
     });
   } catch (err) {
-    if (err instanceof ApprovalWaitError) return 'timeout';
+    if (err instanceof ApprovalWaitError) return err.code === 'approval_expired' ? 'expired' : 'timeout';
     throw err;
   }
 }

@@ -22,6 +22,8 @@ export type RefusalReason =
   | 'approval_rejected'
   /** The operation needed an approval and nobody decided in the time allowed. */
   | 'approval_timeout'
+  /** The operation needed an approval and it expired before enough deciders approved it (docs/approvals.md). */
+  | 'approval_expired'
   /** A verdict other than allowed and observe (a tenant-defined one): not an authorisation. */
   | 'unknown_verdict'
   /** The approval was granted, but the check after it was not allowed (consumed by another call, rules changed). */
@@ -65,6 +67,7 @@ const REASON_TEXT: Record<RefusalReason, string> = {
   blocked: 'blocked by rule',
   approval_rejected: 'the approval was rejected',
   approval_timeout: 'the approval was not decided in time',
+  approval_expired: 'the approval expired before it was decided',
   unknown_verdict: 'the verdict is not an authorisation',
   approval_not_honoured: 'the approval did not authorise this call',
 };

@@ -373,6 +373,23 @@ export interface components {
             /** Format: double */
             priority: number | null;
             mode: components["schemas"]["RuleMode"];
+            /**
+             * Format: double
+             * @description null: not set (1).
+             */
+            approvals_required: number | null;
+            /**
+             * Format: double
+             * @description null: no escalation.
+             */
+            escalate_after: number | null;
+            /** @description Empty when the rule does not escalate. */
+            escalation_deciders: string[];
+            /**
+             * Format: double
+             * @description null: APPROVAL_TTL_SECONDS.
+             */
+            approval_expires_after: number | null;
             rule_id: string;
             rule_version_id: string;
             scope_id: string;
@@ -481,6 +498,23 @@ export interface components {
             /** Format: double */
             priority: number | null;
             mode: components["schemas"]["RuleMode"];
+            /**
+             * Format: double
+             * @description null: not set (1).
+             */
+            approvals_required: number | null;
+            /**
+             * Format: double
+             * @description null: no escalation.
+             */
+            escalate_after: number | null;
+            /** @description Empty when the rule does not escalate. */
+            escalation_deciders: string[];
+            /**
+             * Format: double
+             * @description null: APPROVAL_TTL_SECONDS.
+             */
+            approval_expires_after: number | null;
             author: string;
             author_type: components["schemas"]["AuthorType"];
             /** @description `rv-` prefix */

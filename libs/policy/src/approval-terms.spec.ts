@@ -1,0 +1,124 @@
+import { approvalFieldProblems, approvalFields, approvalTerms, isEscalationDecider, isExpired } from './approval-terms';
+
+const at = new Date('2026-03-01T10:00:00.000Z');
+const plus = (s: number) => new Date(at.getTime() + s * 1000).toISOString();
+
+describe(approvalFieldProblems.name, () => {
+  const approval = { severity: 'REQUIRES_APPROVAL' };
+
+  it('accepts a quorum, an escalation and an expiry on a rule that leads to an approval', () => {
+    expect(
+      approvalFieldProblems({
+        ...approval,
+        approvals_required: 20,
+        escalate_after: 60,
+        escalation_deciders: ['role-cfo', 'hum-0123456789abcdef01234567'],
+        approval_expires_after: 31_536_000,
+      }),
+    ).toEqual([]);
+    expect(approvalFieldProblems({ severity: 'MANDATORY' })).toEqual([]);
+  });
+
+  it.each(['MANDATORY', 'ADVISORY', 'ALLOW'])('names each field set on a %s rule (it leads to no approval)', (severity) => {
+    const sut = approvalFieldProblems({ severity, approvals_required: 2, approval_expires_after: 60 });
+    expect(sut).toHaveLength(2);
+    expect(sut[0]).toMatch(/^approvals_required: /);
+    expect(sut[1]).toMatch(/^approval_expires_after: /);
+  });
+
+  it.each([
+    [{ approvals_required: 0 }, 'approvals_required'],
+    [{ approvals_required: 21 }, 'approvals_required'],
+    [{ approvals_required: 1.5 }, 'approvals_required'],
+    [{ escalate_after: 59, escalation_deciders: ['role-a'] }, 'escalate_after'],
+    [{ approval_expires_after: 59 }, 'approval_expires_after'],
+    [{ approval_expires_after: 31_536_001 }, 'approval_expires_after'],
+    [{ escalate_after: 600 }, 'escalate_after'],
+    [{ escalation_deciders: ['role-a'] }, 'escalation_deciders'],
+    [{ escalate_after: 600, escalation_deciders: ['boss'] }, 'escalation_deciders[0]'],
+    [{ escalate_after: 600, escalation_deciders: 'role-a' as unknown as string[] }, 'escalation_deciders'],
+  ])('refuses %j naming %s', (fields, name) => {
+    const sut = approvalFieldProblems({ ...approval, ...fields });
+    expect(sut).toHaveLength(1);
+    expect(sut[0].startsWith(`${name}: `)).toBe(true);
+  });
+
+  it('reads null and an empty escalation_deciders as not set', () => {
+    expect(approvalFieldProblems({ severity: 'MANDATORY', approvals_required: null, escalation_deciders: [] })).toEqual([]);
+  });
+});
+
+describe(approvalFields.name, () => {
+  it('stores unset fields as null and each escalation decider once', () => {
+    expect(approvalFields({})).toEqual({
+      approvals_required: null,
+      escalate_after: null,
+      escalation_deciders: [],
+      approval_expires_after: null,
+    });
+    expect(approvalFields({ escalation_deciders: ['role-a', 'role-a'] }).escalation_deciders).toEqual(['role-a']);
+  });
+});
+
+describe(approvalTerms.name, () => {
+  it('gives the defaults when no rule sets anything (an invariant, or plain rules)', () => {
+    const expected = { approvals_required: 1, expires_at: plus(86_400), escalates_at: null, escalation_deciders: [] };
+    expect(approvalTerms([], at, 86_400)).toEqual(expected);
+    expect(approvalTerms([approvalFields({})], at, 86_400)).toEqual(expected);
+  });
+
+  it('takes the strictest of several rules: largest quorum, earliest expiry and escalation, union of escalation deciders', () => {
+    const sut = approvalTerms(
+      [
+        { approvals_required: 2, approval_expires_after: 7200, escalate_after: 3600, escalation_deciders: ['role-b', 'role-a'] },
+        { approvals_required: 3, approval_expires_after: 600, escalate_after: 300, escalation_deciders: ['role-a', 'role-c'] },
+        { approvals_required: null, approval_expires_after: null },
+      ],
+      at,
+      86_400,
+    );
+    expect(sut).toEqual({
+      approvals_required: 3,
+      expires_at: '2026-03-01T10:10:00.000Z',
+      escalates_at: '2026-03-01T10:05:00.000Z',
+      escalation_deciders: ['role-a', 'role-b', 'role-c'],
+    });
+  });
+
+  it('never lets the default expiry outlast a rule that sets a shorter one, nor a rule lengthen past it when it is shorter', () => {
+    expect(approvalTerms([{ approval_expires_after: 120 }], at, 60).expires_at).toBe(plus(120));
+    expect(approvalTerms([{ approval_expires_after: 120 }, {}], at, 86_400).expires_at).toBe(plus(120));
+  });
+});
+
+describe(isExpired.name, () => {
+  const pending = { status: 'pending', expires_at: '2026-03-01T10:01:00.000Z' };
+
+  it('is expired at and after expires_at, not before', () => {
+    expect(isExpired(pending, new Date('2026-03-01T10:00:59.999Z'))).toBe(false);
+    expect(isExpired(pending, new Date('2026-03-01T10:01:00.000Z'))).toBe(true);
+    expect(isExpired(pending, new Date('2026-03-02T00:00:00.000Z'))).toBe(true);
+  });
+
+  it('leaves a decided approval as it is, and keeps a stored expiry', () => {
+    expect(isExpired({ ...pending, status: 'approved' }, new Date('2027-01-01T00:00:00Z'))).toBe(false);
+    expect(isExpired({ ...pending, status: 'expired' }, at)).toBe(true);
+  });
+});
+
+describe(isEscalationDecider.name, () => {
+  const approval = { escalates_at: '2026-03-01T11:00:00.000Z', escalation_deciders: ['role-cfo', 'hum-1'] };
+
+  it('lets a listed principal (by id or role) decide from escalates_at on, not before', () => {
+    expect(isEscalationDecider(approval, { id: 'hum-9', roles: ['role-cfo'] }, new Date('2026-03-01T10:59:59.999Z'))).toBe(false);
+    expect(isEscalationDecider(approval, { id: 'hum-9', roles: ['role-cfo'] }, new Date('2026-03-01T11:00:00.000Z'))).toBe(true);
+    expect(isEscalationDecider(approval, { id: 'hum-1' }, new Date('2026-03-01T12:00:00.000Z'))).toBe(true);
+  });
+
+  it('refuses a principal not listed, and everyone when there is no escalation', () => {
+    expect(isEscalationDecider(approval, { id: 'hum-2', roles: ['role-ops'] }, new Date('2026-03-02T00:00:00Z'))).toBe(false);
+    expect(isEscalationDecider({ escalates_at: null, escalation_deciders: [] }, { id: 'hum-1' }, new Date('2027-01-01T00:00:00Z'))).toBe(
+      false,
+    );
+  });
+});

@@ -1,0 +1,140 @@
+// The approval fields of a rule (docs/approvals.md "Quorum, escalation and expiry"): how they are checked
+// on a rule, how several triggering rules combine into the terms an approval freezes when it is opened
+// (the strictest wins), and what those terms mean at a given instant (expired, escalated). Pure: the
+// registry's rule checks, both approval flows and the CLI's rules files use these.
+
+/** The bounds of the approval fields. */
+export const APPROVAL_FIELD_LIMITS = Object.freeze({
+  approvalsRequired: { min: 1, max: 20 },
+  escalateAfterMin: 60,
+  approvalExpiresAfter: { min: 60, max: 31_536_000 },
+  escalationDeciders: 100,
+});
+
+/** The approval fields as a rule body may hold them (absent and null mean "not set"). */
+export interface ApprovalFieldsInput {
+  severity?: string;
+  approvals_required?: number | null;
+  escalate_after?: number | null;
+  escalation_deciders?: readonly string[] | null;
+  approval_expires_after?: number | null;
+}
+
+/** The approval fields as a rule version stores them (null: not set; escalation_deciders empty when none). */
+export interface ApprovalFields {
+  approvals_required: number | null;
+  escalate_after: number | null;
+  escalation_deciders: string[];
+  approval_expires_after: number | null;
+}
+
+/** The severity whose rules lead to an approval (verdict `approval_required`). */
+export const APPROVAL_SEVERITY = 'REQUIRES_APPROVAL';
+
+const DECIDER_ID = /^(agn-[0-9a-f]{24}|hum-[0-9a-f]{24}|role-[a-z0-9][a-z0-9_.-]{0,62})$/;
+
+/** Absent, null and (for escalation_deciders) an empty list all mean "not set", as a rule version stores it. */
+const isSet = (v: unknown) => v !== undefined && v !== null && !(Array.isArray(v) && v.length === 0);
+
+function integerProblem(name: string, v: unknown, min: number, max?: number): string | null {
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || (max !== undefined && v > max))
+    return max === undefined ? `${name}: an integer of at least ${min}` : `${name}: an integer from ${min} to ${max}`;
+  return null;
+}
+
+/**
+ * Every problem of a rule's approval fields, each naming its field. The fields only mean something on
+ * a rule that leads to an approval (severity REQUIRES_APPROVAL): on any other rule each one set is a
+ * problem (fail closed: an author who believes a quorum guards a blocking rule is told it does not).
+ * `escalation_deciders` needs `escalate_after` and the other way round.
+ */
+export function approvalFieldProblems(rule: ApprovalFieldsInput): string[] {
+  const problems: string[] = [];
+  const names = ['approvals_required', 'escalate_after', 'escalation_deciders', 'approval_expires_after'] as const;
+  const set = names.filter((n) => isSet(rule[n]));
+  if (rule.severity !== undefined && rule.severity !== APPROVAL_SEVERITY) {
+    for (const n of set) problems.push(`${n}: only a rule of severity ${APPROVAL_SEVERITY} leads to an approval; ${n} is not allowed here`);
+    return problems;
+  }
+  const { min: qMin, max: qMax } = APPROVAL_FIELD_LIMITS.approvalsRequired;
+  const { min: eMin, max: eMax } = APPROVAL_FIELD_LIMITS.approvalExpiresAfter;
+  const push = (p: string | null) => p && problems.push(p);
+  if (isSet(rule.approvals_required)) push(integerProblem('approvals_required', rule.approvals_required, qMin, qMax));
+  if (isSet(rule.escalate_after)) push(integerProblem('escalate_after', rule.escalate_after, APPROVAL_FIELD_LIMITS.escalateAfterMin));
+  if (isSet(rule.approval_expires_after)) push(integerProblem('approval_expires_after', rule.approval_expires_after, eMin, eMax));
+  const deciders = rule.escalation_deciders;
+  if (isSet(deciders)) {
+    if (!Array.isArray(deciders))
+      problems.push('escalation_deciders: a list of at least one principal id (agn-…, hum-…) or role id (role-<name>)');
+    else if (deciders.length > APPROVAL_FIELD_LIMITS.escalationDeciders)
+      problems.push(`escalation_deciders: at most ${APPROVAL_FIELD_LIMITS.escalationDeciders} entries`);
+    else
+      deciders.forEach((d, i) => {
+        if (typeof d !== 'string' || !DECIDER_ID.test(d))
+          problems.push(`escalation_deciders[${i}]: a principal id (agn-…, hum-…) or a role id (role-<name>)`);
+      });
+    if (!isSet(rule.escalate_after)) problems.push('escalation_deciders: only together with escalate_after');
+  } else if (isSet(rule.escalate_after)) problems.push('escalate_after: needs escalation_deciders (at least one)');
+  return problems;
+}
+
+/** The stored form of a body's approval fields (defaults: not set; deciders each listed once). */
+export function approvalFields(rule: ApprovalFieldsInput): ApprovalFields {
+  return {
+    approvals_required: rule.approvals_required ?? null,
+    escalate_after: rule.escalate_after ?? null,
+    escalation_deciders: [...new Set(rule.escalation_deciders ?? [])],
+    approval_expires_after: rule.approval_expires_after ?? null,
+  };
+}
+
+/** What an approval freezes when it is opened (the approval resources of docs/approvals.md). */
+export interface ApprovalTerms {
+  approvals_required: number;
+  /** ISO 8601 */
+  expires_at: string;
+  /** ISO 8601, or null when no triggering rule escalates. */
+  escalates_at: string | null;
+  /** Sorted, each once; empty when no triggering rule escalates. */
+  escalation_deciders: string[];
+}
+
+/**
+ * The terms of an approval opened at `requestedAt` by these triggering rules (none: an invariant, or a
+ * rule that cannot be read, gets the defaults). The strictest wins: the largest approvals_required
+ * (default 1), the earliest expiry (default `defaultTtlSeconds`, APPROVAL_TTL_SECONDS) and the earliest
+ * escalation, with the union of every escalating rule's deciders.
+ */
+export function approvalTerms(rules: readonly Partial<ApprovalFields>[], requestedAt: Date, defaultTtlSeconds: number): ApprovalTerms {
+  const at = (seconds: number) => new Date(requestedAt.getTime() + seconds * 1000).toISOString();
+  const expiries = rules.map((r) => r.approval_expires_after).filter((s): s is number => typeof s === 'number');
+  const escalating = rules.filter((r) => typeof r.escalate_after === 'number' && (r.escalation_deciders ?? []).length > 0);
+  return {
+    approvals_required: Math.max(1, ...rules.map((r) => r.approvals_required ?? 1)),
+    expires_at: at(expiries.length ? Math.min(...expiries) : defaultTtlSeconds),
+    escalates_at: escalating.length ? at(Math.min(...escalating.map((r) => r.escalate_after!))) : null,
+    escalation_deciders: [...new Set(escalating.flatMap((r) => r.escalation_deciders ?? []))].sort(),
+  };
+}
+
+/** At or after `expires_at` a pending approval is expired (it is answered so even before anything stores it). */
+export function isExpired(approval: { status: string; expires_at?: string | null }, now: Date): boolean {
+  if (approval.status === 'expired') return true;
+  if (approval.status !== 'pending' || !approval.expires_at) return false;
+  return now.getTime() >= Date.parse(approval.expires_at);
+}
+
+/**
+ * Whether a principal may decide by escalation: from `escalates_at` on, a principal listed in
+ * `escalation_deciders` by id or by one of its roles.
+ */
+export function isEscalationDecider(
+  approval: { escalates_at?: string | null; escalation_deciders?: readonly string[] | null },
+  principal: { id: string; roles?: readonly string[] | null },
+  now: Date,
+): boolean {
+  if (!approval.escalates_at || !approval.escalation_deciders?.length) return false;
+  if (now.getTime() < Date.parse(approval.escalates_at)) return false;
+  const held = new Set([principal.id, ...(principal.roles ?? [])]);
+  return approval.escalation_deciders.some((d) => held.has(d));
+}
