@@ -166,8 +166,38 @@ describe('arbiter tenants, principals and api-keys', () => {
     expect(noRoles.json()).toMatchObject({ roles: [] });
   });
 
-  it('prints a one-time console sign-in link for a human; an agent is refused with exit 1', async () => {
-    const human = (await admin('principals', 'create', '--kind', 'human', '--name', 'Grace', '--json')).json<{ id: string }>().id;
+  it("sets a human's console sign-in, then prints a one-time link for it; an agent is refused with exit 1", async () => {
+    const made = await admin(
+      'principals',
+      'create',
+      '--kind',
+      'human',
+      '--name',
+      'Grace',
+      '--console-permission',
+      'read',
+      '--console-permission',
+      'approve',
+      '--oidc-issuer',
+      'https://login.example.com',
+      '--oidc-subject',
+      'grace',
+      '--json',
+    );
+    expect(made.json()).toMatchObject({
+      console_permissions: ['read', 'approve'],
+      oidc_issuer: 'https://login.example.com',
+      oidc_subject: 'grace',
+    });
+    const human = made.json<{ id: string }>().id;
+    const changed = await admin('principals', 'update', human, '--no-oidc', '--console-permission', 'read', '--json');
+    expect(changed.json()).toMatchObject({ console_permissions: ['read'], oidc_issuer: null, oidc_subject: null });
+    expect((await registry(adminKey, `/api/v1/principals/${human}`)).body).toMatchObject({
+      console_permissions: ['read'],
+      oidc_issuer: null,
+    });
+    const half = await admin('principals', 'update', human, '--oidc-issuer', 'https://login.example.com');
+    expect(half).toMatchObject({ code: 2, stderr: expect.stringContaining('--oidc-issuer and --oidc-subject go together') });
     const link = await admin('console', 'link', '--principal', human);
     expect(link.code).toBe(0);
     const [url, note] = link.stdout.trimEnd().split('\n');

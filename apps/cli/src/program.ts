@@ -364,6 +364,14 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
   const tenantId = ['<tenant_id>', 'tnt-…'] as const;
   const principalId = ['<principal_id>', 'agn-… or hum-…'] as const;
   const otherTenant = ['--tenant <id>', "platform admins: another tenant than the key's"] as const;
+  // A human's console sign-in (docs/identity.md "Console sign-in").
+  const consolePermission = [
+    '--console-permission <permission>',
+    "what the human's console sessions hold (repeatable; replaces the set; each held by your own key)",
+    collect,
+  ] as const;
+  const oidcIssuer = ['--oidc-issuer <url>', 'the OpenID Connect issuer the human signs in at (with --oidc-subject)'] as const;
+  const oidcSubject = ['--oidc-subject <sub>', "the human's subject (sub) at that issuer"] as const;
 
   const tenants = program
     .command('tenants')
@@ -392,15 +400,23 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .requiredOption('--name <name>', 'display name')
     .option('--role <role>', 'a role id role-<name> (repeatable), e.g. for approval deciders', collect)
     .option('--tenant <id>', 'platform admins: the tenant (a tenant admin creates in its own)')
+    .option(...consolePermission)
+    .option(...oidcIssuer)
+    .option(...oidcSubject)
     .action(run((ctx, opts: admin.PrincipalCreateOptions) => admin.createPrincipal(ctx, opts)));
   registryCommand(principals, 'get', 'one principal')
     .argument(...principalId)
     .action(run((ctx, id: string, opts: ServiceFlags) => admin.getPrincipal(ctx, id, opts)));
-  registryCommand(principals, 'update', 'rename a principal or replace its roles')
+  registryCommand(principals, 'update', 'rename a principal, replace its roles or change its console sign-in')
     .argument(...principalId)
     .option('--name <name>', 'the new display name')
     .option('--role <role>', 'the new roles (repeatable; replaces the old ones)', collect)
     .option('--no-roles', 'remove every role')
+    .option(...consolePermission)
+    .option('--no-console-permissions', 'remove every console permission')
+    .option(...oidcIssuer)
+    .option(...oidcSubject)
+    .option('--no-oidc', 'unbind the OpenID Connect identity')
     .action(
       run((ctx, id: string, opts: admin.PrincipalUpdateOptions) => admin.updatePrincipal(ctx, id, admin.principalChanges(opts), opts)),
     );

@@ -7,6 +7,7 @@ import { readinessChecks } from './readiness';
 import { rejectNulCharacters } from './http/nul-guard';
 import openapi from '../openapi.json';
 import { mountConsoleAuth } from './http/console-auth';
+import { consoleLoggedUrl } from './domain/console-cookies';
 import { mountConsoleApi } from './http/console-api';
 import { mountConsoleHeaders, mountConsoleStatic } from './http/console-static';
 
@@ -19,6 +20,7 @@ export function buildRegistryApp(ctx: RegistryContext): Express {
     bodyLimit: ctx.config.BODY_LIMIT,
     openapi,
     readiness: readinessChecks(ctx),
+    loggedUrl: consoleLoggedUrl,
     // The console's sign-in forms post url-encoded bodies: they are mounted before the JSON body rules.
     before: (app) => {
       mountConsoleHeaders(app);

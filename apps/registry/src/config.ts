@@ -75,7 +75,7 @@ export const registryConfigSchema = {
     optional: true,
     doc: "the verdict gateway's internal base URL (shadow rule disagreements); unset: GET /api/v1/rules/{rule_id}/shadow answers 503",
   }),
-  // The console (docs/identity.md "Console sign-in", docs/operations.md "Console").
+  // The console (docs/identity.md "Console sign-in", docs/operations.md "The console").
   REGISTRY_PUBLIC_URL: url({
     protocols: ['http', 'https'],
     optional: true,

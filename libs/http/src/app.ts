@@ -38,6 +38,8 @@ export interface ServiceAppOptions {
    * /livez, /readyz and /metrics, the docs (/openapi.json, /docs) included.
    */
   before?: (app: Express) => void;
+  /** What the request log shows of a URL: a service whose paths or queries carry secrets masks them here. */
+  loggedUrl?: (url: string) => string;
   /** Registers the service's routes (tsoa's RegisterRoutes and any hand-made ones). */
   routes: (app: Express) => void;
 }
@@ -80,7 +82,7 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
     observe(req, res, () => routeLabel(req, res));
     next();
   });
-  app.use(requestLogger(logger));
+  app.use(requestLogger(logger, opts.loggedUrl));
 
   app.get('/livez', (_req, res) => {
     res.json({ status: 'ok', service: opts.service });

@@ -12,7 +12,12 @@ const QUIET = new Set(['/livez', '/readyz', '/metrics']);
  * line is built only when its level is enabled and holds no headers, so no credential can reach it.
  * Works on plain node:http objects: express routes and fast lanes (fast-lane.ts) share it.
  */
-export function trackRequest(logger: Logger, req: IncomingMessage, res: ServerResponse): string {
+export function trackRequest(
+  logger: Logger,
+  req: IncomingMessage,
+  res: ServerResponse,
+  loggedUrl: (url: string) => string = (url) => url,
+): string {
   const id = requestIdFor(req, res);
   (req as IncomingMessage & { id: string }).id = id;
   if (QUIET.has(req.url ?? '')) return id;
@@ -24,7 +29,7 @@ export function trackRequest(logger: Logger, req: IncomingMessage, res: ServerRe
     logger[level](
       {
         reqId: id,
-        req: { method: req.method, url: (req as Partial<Request>).originalUrl ?? req.url },
+        req: { method: req.method, url: loggedUrl((req as Partial<Request>).originalUrl ?? req.url ?? '') },
         res: { statusCode: status },
         responseTime: Math.round(performance.now() - started),
       },
@@ -40,9 +45,9 @@ export function trackRequest(logger: Logger, req: IncomingMessage, res: ServerRe
  * adds 22 µs of CPU per request at info and 10 µs at warn, this 11 and 4 (bench/handwritten,
  * docs/benchmarks.md "Hand-written pieces against their libraries").
  */
-export function requestLogger(logger: Logger) {
+export function requestLogger(logger: Logger, loggedUrl?: (url: string) => string) {
   return (req: Request, res: Response, next: NextFunction) => {
-    trackRequest(logger, req, res);
+    trackRequest(logger, req, res, loggedUrl);
     next();
   };
 }

@@ -110,17 +110,39 @@ export async function updateTenant(ctx: CommandContext, id: string, opts: Tenant
 export interface PrincipalListOptions extends ServiceFlags {
   tenant?: string;
 }
-export interface PrincipalCreateOptions extends ServiceFlags {
+/** A human's console sign-in (docs/identity.md "Console sign-in"). */
+interface SignInOptions {
+  consolePermission?: string[];
+  oidcIssuer?: string;
+  oidcSubject?: string;
+}
+export interface PrincipalCreateOptions extends ServiceFlags, SignInOptions {
   kind: string;
   name: string;
   role?: string[];
   tenant?: string;
 }
-export interface PrincipalUpdateOptions extends ServiceFlags {
+export interface PrincipalUpdateOptions extends ServiceFlags, SignInOptions {
   name?: string;
   role?: string[];
   /** false with --no-roles (commander's negated option). */
   roles?: boolean;
+  /** false with --no-console-permissions. */
+  consolePermissions?: boolean;
+  /** false with --no-oidc: unbinds the OpenID Connect identity. */
+  oidc?: boolean;
+}
+
+/** --oidc-issuer and --oidc-subject go together; --console-permission (repeatable) replaces the set. */
+function signInChanges(opts: SignInOptions): Pick<RegistryBody<'CreatePrincipal'>, 'oidc_issuer' | 'oidc_subject' | 'console_permissions'> {
+  if ((opts.oidcIssuer === undefined) !== (opts.oidcSubject === undefined))
+    throw new CliError('--oidc-issuer and --oidc-subject go together');
+  return {
+    ...(opts.oidcIssuer !== undefined ? { oidc_issuer: opts.oidcIssuer, oidc_subject: opts.oidcSubject } : {}),
+    ...(opts.consolePermission?.length
+      ? { console_permissions: opts.consolePermission as NonNullable<RegistryBody<'CreatePrincipal'>['console_permissions']> }
+      : {}),
+  };
 }
 
 export async function listPrincipals(ctx: CommandContext, opts: PrincipalListOptions): Promise<number> {
@@ -138,7 +160,7 @@ export async function createPrincipal(ctx: CommandContext, opts: PrincipalCreate
   if (opts.kind !== 'agent' && opts.kind !== 'human') throw new CliError(`--kind must be agent or human, not ${opts.kind}`);
   const principal = await ctx
     .registry(opts, true, 'admin')
-    .createPrincipal({ kind: opts.kind, name: opts.name, roles: opts.role, tenant_id: opts.tenant });
+    .createPrincipal({ kind: opts.kind, name: opts.name, roles: opts.role, tenant_id: opts.tenant, ...signInChanges(opts) });
   ctx.print(
     principal,
     `principal ${principal.id} created in ${principal.tenant_id}: ${principal.kind} ${principal.name}, roles: ${principal.roles.join(', ') || '-'}`,
@@ -159,7 +181,7 @@ export async function updatePrincipal(
   body: RegistryBody<'UpdatePrincipal'>,
   opts: ServiceFlags,
 ): Promise<number> {
-  if (!Object.keys(body).length) throw new CliError('nothing to change: pass --name, --role or --no-roles');
+  if (!Object.keys(body).length) throw new CliError('nothing to change: pass --name, --role, --no-roles or a console option');
   const p = await ctx.registry(opts, true, 'admin').updatePrincipal(id, body);
   ctx.print(p, `principal ${p.id} updated: ${principalLine(p)}`);
   return EXIT.ok;
@@ -168,10 +190,16 @@ export async function updatePrincipal(
 export function principalChanges(opts: PrincipalUpdateOptions): RegistryBody<'UpdatePrincipal'> {
   const noRoles = opts.roles === false;
   if (noRoles && opts.role?.length) throw new CliError('--role and --no-roles exclude each other');
-  const body: RegistryBody<'UpdatePrincipal'> = {};
+  if (opts.consolePermissions === false && opts.consolePermission?.length) {
+    throw new CliError('--console-permission and --no-console-permissions exclude each other');
+  }
+  if (opts.oidc === false && opts.oidcIssuer !== undefined) throw new CliError('--oidc-issuer and --no-oidc exclude each other');
+  const body: RegistryBody<'UpdatePrincipal'> = { ...signInChanges(opts) };
   if (opts.name !== undefined) body.name = opts.name;
   if (opts.role?.length) body.roles = opts.role;
   if (noRoles) body.roles = [];
+  if (opts.consolePermissions === false) body.console_permissions = [];
+  if (opts.oidc === false) Object.assign(body, { oidc_issuer: null, oidc_subject: null });
   return body;
 }
 

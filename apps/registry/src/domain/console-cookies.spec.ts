@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import {
+  consoleLoggedUrl,
   consolePathOrHome,
   cookieSecure,
   csrfTokenFor,
@@ -77,5 +78,13 @@ describe(consolePathOrHome.name, () => {
     ]) {
       expect(consolePathOrHome(bad)).toBe('/console/');
     }
+  });
+});
+
+describe(consoleLoggedUrl.name, () => {
+  it('masks the tokens of sign-in links and callbacks, and leaves other URLs alone', () => {
+    expect(consoleLoggedUrl(`/console/auth/link/${newToken()}`)).toBe('/console/auth/link/…');
+    expect(consoleLoggedUrl('/console/auth/callback?code=c&state=s')).toBe('/console/auth/callback?…');
+    expect(consoleLoggedUrl('/api/v1/principals?limit=5')).toBe('/api/v1/principals?limit=5');
   });
 });

@@ -73,3 +73,13 @@ export function consolePathOrHome(next: string | undefined): string {
   if (!next || !next.startsWith('/console/') || /[\\\s]|\/\//.test(next)) return '/console/';
   return next;
 }
+
+/**
+ * The request log's view of a URL: a sign-in link's token (in the path) and an OpenID Connect callback's code and
+ * state (in the query) are credentials while they last, so they never reach a log line.
+ */
+export function consoleLoggedUrl(url: string): string {
+  if (url.startsWith('/console/auth/link/')) return '/console/auth/link/…';
+  if (url.startsWith('/console/auth/callback?')) return '/console/auth/callback?…';
+  return url;
+}

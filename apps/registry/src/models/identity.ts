@@ -108,12 +108,15 @@ export interface Principal {
  * An OpenID Connect issuer identifier: an http(s) URL (docs/identity.md "Console sign-in").
  * @pattern ^https?://[^\s]+$
  * @maxLength 2000
+ * @example "https://login.example.com"
  */
 export type OidcIssuer = string;
 
 /**
+ * The `sub` claim of the person's ID tokens at that issuer.
  * @minLength 1
  * @maxLength 255
+ * @example "00u1a2b3c4"
  */
 export type OidcSubject = string;
 

@@ -99,6 +99,14 @@ export class IdentityRepository {
     return this.db.principal.update({ where: { id, tenant_id: tenantId }, data: { ...data, updated_at: new Date() } });
   }
 
+  /** Ends every console session of a principal (deactivation: a session never outlives it, even if it comes back). */
+  endConsoleSessions(tenantId: TenantId, principalId: string, at: Date) {
+    return this.db.consoleSession.updateMany({
+      where: { tenant_id: tenantId, principal_id: principalId, ended_at: null },
+      data: { ended_at: at },
+    });
+  }
+
   createKey(
     tenantId: TenantId,
     data: {

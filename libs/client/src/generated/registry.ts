@@ -2194,8 +2194,15 @@ export interface components {
         };
         /** @example role-cfo */
         RoleId: string;
-        /** @description An OpenID Connect issuer identifier: an http(s) URL (docs/identity.md "Console sign-in"). */
+        /**
+         * @description An OpenID Connect issuer identifier: an http(s) URL (docs/identity.md "Console sign-in").
+         * @example https://login.example.com
+         */
         OidcIssuer: string;
+        /**
+         * @description The `sub` claim of the person's ID tokens at that issuer.
+         * @example 00u1a2b3c4
+         */
         OidcSubject: string;
         CreatePrincipalBody: {
             /** @enum {string} */
@@ -8165,8 +8172,8 @@ export interface operations {
                  *         "role-cfo"
                  *       ],
                  *       "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
-                 *       "oidc_issuer": "string",
-                 *       "oidc_subject": "string",
+                 *       "oidc_issuer": "https://login.example.com",
+                 *       "oidc_subject": "00u1a2b3c4",
                  *       "console_permissions": [
                  *         "read"
                  *       ]
@@ -8439,8 +8446,8 @@ export interface operations {
                  *         "role-cfo"
                  *       ],
                  *       "name": "payments",
-                 *       "oidc_issuer": "string",
-                 *       "oidc_subject": "string",
+                 *       "oidc_issuer": "https://login.example.com",
+                 *       "oidc_subject": "00u1a2b3c4",
                  *       "console_permissions": [
                  *         "read"
                  *       ]
