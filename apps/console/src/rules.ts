@@ -70,6 +70,10 @@ export const SIMULATED_MEMBERS = [
   'deciders',
   'priority',
   'mode',
+  'approvals_required',
+  'escalate_after',
+  'escalation_deciders',
+  'approval_expires_after',
 ] as const;
 
 /** A rule's content as the text of the edit box: its simulated members, null ones left out (the simulation takes absent, not null). */
