@@ -760,11 +760,46 @@ const models: TsoaRoute.Models = {
         "additionalProperties": false,
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "LedgerFact": {
+        "dataType": "refObject",
+        "properties": {
+            "fact_id": {"dataType":"string","required":true},
+            "stream_id": {"dataType":"string","required":true},
+            "tenant_id": {"dataType":"string","required":true},
+            "actor": {"dataType":"string","required":true},
+            "sealed_by": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
+            "sealed_at_ms": {"dataType":"long","required":true},
+            "sealed_at_iso": {"dataType":"string","required":true},
+            "custom_payload": {"dataType":"nestedObjectLiteral","nestedProperties":{},"additionalProperties":{"dataType":"any"},"required":true},
+            "fact_hash": {"dataType":"string","required":true},
+            "prev_hash": {"dataType":"string","required":true},
+            "parent_fact_id": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
+            "sequence": {"dataType":"integer","required":true},
+            "client_ref": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "LedgerPublicKey": {
+        "dataType": "refObject",
+        "properties": {
+            "kid": {"dataType":"string","required":true},
+            "kty": {"dataType":"string","required":true},
+            "crv": {"dataType":"string","required":true},
+            "x": {"dataType":"string","required":true},
+            "alg": {"dataType":"string","required":true},
+            "use": {"dataType":"string","required":true},
+            "not_before": {"dataType":"string","required":true},
+            "not_after": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "ConsultationEvidence": {
         "dataType": "refObject",
         "properties": {
             "consultation_id": {"dataType":"string","required":true},
-            "ledger": {"dataType":"nestedObjectLiteral","nestedProperties":{"checkpoint":{"ref":"LedgerCheckpoint","required":true},"inclusion_path":{"dataType":"array","array":{"dataType":"string"},"required":true},"tree_size":{"dataType":"integer","required":true},"leaf_index":{"dataType":"integer","required":true},"fact_hash":{"dataType":"string","required":true},"fact_id":{"dataType":"string","required":true},"stream_id":{"dataType":"string","required":true}},"required":true},
+            "ledger": {"dataType":"nestedObjectLiteral","nestedProperties":{"keys":{"dataType":"nestedObjectLiteral","nestedProperties":{"transitions":{"dataType":"array","array":{"dataType":"nestedObjectLiteral","nestedProperties":{},"additionalProperties":{"dataType":"any"}}},"keys":{"dataType":"array","array":{"dataType":"refObject","ref":"LedgerPublicKey"},"required":true}},"required":true},"fact":{"ref":"LedgerFact","required":true},"checkpoint":{"ref":"LedgerCheckpoint","required":true},"inclusion_path":{"dataType":"array","array":{"dataType":"string"},"required":true},"tree_size":{"dataType":"integer","required":true},"leaf_index":{"dataType":"integer","required":true},"fact_hash":{"dataType":"string","required":true},"fact_id":{"dataType":"string","required":true},"stream_id":{"dataType":"string","required":true}},"required":true},
         },
         "additionalProperties": false,
     },

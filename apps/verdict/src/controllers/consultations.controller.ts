@@ -69,7 +69,8 @@ export class ConsultationsController extends Controller {
    * The ledger's proof that the consultation was sealed (docs/evidence.md "Evidence of a
    * consultation"): the fact the worker sealed into `arbiter.<tenant_id>.consultations` under the
    * consultation's id, its inclusion proof (RFC 9162 2.1.3) and the checkpoint it leads to, signed by
-   * the ledger now. Sealing is asynchronous: until the fact exists, 409 evidence_pending (retry).
+   * the ledger now, with the fact itself and the ledger's published keys (which prove nothing by themselves:
+   * docs/evidence.md "Trusted keys"). Sealing is asynchronous: until the fact exists, 409 evidence_pending (retry).
    * Needs `read` or `check`.
    * @summary The ledger's proof that a consultation was sealed
    * @param tenant_id The tenant id (`tnt-`); it must be the API key's own tenant.

@@ -1,7 +1,7 @@
 import type { AuthenticatedIdentity } from '@arbiter/auth';
 import { AppError } from '@arbiter/http';
 import { auditStreamId } from '@arbiter/audit-streams';
-import { LedgerUnavailableError, type AuditInclusion } from '@arbiter/internal-api';
+import { LedgerUnavailableError, type AuditInclusion, type LedgerKeySet } from '@arbiter/internal-api';
 import type { ConsultationEvidence } from '../models/evidence';
 import type { ConsultationsService } from './consultations.service';
 
@@ -9,17 +9,22 @@ import type { ConsultationsService } from './consultations.service';
 export interface InclusionSource {
   /** The fact sealed under client_ref in the stream with its inclusion proof; null while none is. */
   inclusion(streamId: string, clientRef: string): Promise<AuditInclusion | null>;
+  /** The ledger's published key set (GET /.well-known/ledger-keys). */
+  ledgerKeys(): Promise<LedgerKeySet>;
 }
 
 /** A gateway started without LEDGER_URL: every evidence request answers 503 ledger_unavailable. */
 export const unconfiguredLedger: InclusionSource = {
   inclusion: () => Promise.reject(new LedgerUnavailableError('ledger_unavailable', 'LEDGER_URL is not set')),
+  ledgerKeys: () => Promise.reject(new LedgerUnavailableError('ledger_unavailable', 'LEDGER_URL is not set')),
 };
 
 /**
  * The ledger's evidence of a consultation: the fact the worker sealed into the tenant's
  * consultations stream under the consultation's id, with its inclusion proof under a checkpoint
- * the ledger signs now. Access as for reading the consultation itself.
+ * the ledger signs now, the fact itself and the ledger's published keys (so that a browser, which
+ * reaches no ledger, checks what an evidence pack lets the CLI check). Access as for reading the
+ * consultation itself.
  */
 export class EvidenceService {
   constructor(
@@ -31,8 +36,9 @@ export class EvidenceService {
     const record = await this.consultations.get(identity, tenantParam, id);
     const streamId = auditStreamId(record.tenant_id, 'consultations');
     let found: AuditInclusion | null;
+    let keys: LedgerKeySet;
     try {
-      found = await this.ledger.inclusion(streamId, id);
+      [found, keys] = await Promise.all([this.ledger.inclusion(streamId, id), this.ledger.ledgerKeys()]);
     } catch (err) {
       if (err instanceof LedgerUnavailableError) {
         throw new AppError(503, 'ledger_unavailable', 'The ledger cannot be reached right now; retry', undefined, { 'Retry-After': '5' });
@@ -51,7 +57,17 @@ export class EvidenceService {
     const { fact, leaf_index, tree_size, inclusion_path, checkpoint } = found;
     return {
       consultation_id: id,
-      ledger: { stream_id: streamId, fact_id: fact.fact_id, fact_hash: fact.fact_hash, leaf_index, tree_size, inclusion_path, checkpoint },
+      ledger: {
+        stream_id: streamId,
+        fact_id: fact.fact_id,
+        fact_hash: fact.fact_hash,
+        leaf_index,
+        tree_size,
+        inclusion_path,
+        checkpoint,
+        fact,
+        keys: keys as ConsultationEvidence['ledger']['keys'],
+      },
     };
   }
 }

@@ -246,7 +246,8 @@ export interface paths {
          * @description The ledger's proof that the consultation was sealed (docs/evidence.md "Evidence of a
          *     consultation"): the fact the worker sealed into `arbiter.<tenant_id>.consultations` under the
          *     consultation's id, its inclusion proof (RFC 9162 2.1.3) and the checkpoint it leads to, signed by
-         *     the ledger now. Sealing is asynchronous: until the fact exists, 409 evidence_pending (retry).
+         *     the ledger now, with the fact itself and the ledger's published keys (which prove nothing by themselves:
+         *     docs/evidence.md "Trusted keys"). Sealing is asynchronous: until the fact exists, 409 evidence_pending (retry).
          *     Needs `read` or `check`.
          */
         get: operations["GetConsultationEvidence"];
@@ -1352,11 +1353,71 @@ export interface components {
             /** @description Base64 Ed25519 signature over the RFC 8785 JSON of the checkpoint without `signature`. */
             signature: string;
         };
+        /** @description A sealed ledger fact, as the ledger's GET /facts/{fact_id} shows it (docs/ledger-formats.md "Fact"). */
+        LedgerFact: {
+            /** @example fct-0f3a9c1e5b7d2a4c6e8f0a1b */
+            fact_id: string;
+            /** @example payments.audit */
+            stream_id: string;
+            /** @example tnt-0f3a9c1e5b7d2a4c6e8f0a1b */
+            tenant_id: string;
+            actor: string;
+            /** @description Who sealed it, as the ledger authenticated it (`service:internal` for the services' audit facts); null before the ledger recorded it. */
+            sealed_by: string | null;
+            /**
+             * Format: int64
+             * @description Milliseconds since the epoch (an int64: it does not fit in 32 bits).
+             */
+            sealed_at_ms: number;
+            /** @example 2026-11-26T09:30:00.000Z */
+            sealed_at_iso: string;
+            custom_payload: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description `sha256:<64 hex>`, recomputable from the members above and prev_hash (docs/ledger-formats.md "fact_hash").
+             * @example sha256:0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c
+             */
+            fact_hash: string;
+            /** @example sha256:0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c */
+            prev_hash: string;
+            /** @example fct-0f3a9c1e5b7d2a4c6e8f0a1b */
+            parent_fact_id: string | null;
+            /** Format: int32 */
+            sequence: number;
+            client_ref: string | null;
+        };
+        /** @description One of the ledger's published Ed25519 keys (RFC 8037 JWK) with its validity window. */
+        LedgerPublicKey: {
+            /** @example vk-2026-01 */
+            kid: string;
+            kty: string;
+            crv: string;
+            x: string;
+            alg: string;
+            use: string;
+            /** @example 2026-11-26T09:30:00.000Z */
+            not_before: string;
+            /** @example 2026-11-26T09:30:00.000Z */
+            not_after: string | null;
+        };
         /** @description GET /<tenant>/v1/consultations/<id>/evidence (docs/evidence.md "Evidence of a consultation"). */
         ConsultationEvidence: {
             /** @example cns-0f3a9c1e5b7d2a4c6e8f0a1b */
             consultation_id: string;
             ledger: {
+                /**
+                 * @description The ledger's published keys (its GET /.well-known/ledger-keys) when the answer was made. Keys served by
+                 *     the service whose answer is checked are not trust: a verifier checks against its own (docs/evidence.md "Trusted keys").
+                 */
+                keys: {
+                    transitions?: {
+                        [key: string]: unknown;
+                    }[];
+                    keys: components["schemas"]["LedgerPublicKey"][];
+                };
+                /** @description The fact itself, so that a verifier without access to the ledger recomputes fact_hash and compares its payload with the record. */
+                fact: components["schemas"]["LedgerFact"];
                 checkpoint: components["schemas"]["LedgerCheckpoint"];
                 /** @description Sibling subtree hashes from the leaf up (RFC 9162 2.1.3). */
                 inclusion_path: string[];
@@ -3380,6 +3441,44 @@ export interface operations {
                      * @example {
                      *       "consultation_id": "cns-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "ledger": {
+                     *         "keys": {
+                     *           "transitions": [
+                     *             {
+                     *               "property1": null,
+                     *               "property2": null
+                     *             }
+                     *           ],
+                     *           "keys": [
+                     *             {
+                     *               "kid": "vk-2026-01",
+                     *               "kty": "string",
+                     *               "crv": "string",
+                     *               "x": "string",
+                     *               "alg": "string",
+                     *               "use": "string",
+                     *               "not_before": "2026-11-26T09:30:00.000Z",
+                     *               "not_after": "2026-11-26T09:30:00.000Z"
+                     *             }
+                     *           ]
+                     *         },
+                     *         "fact": {
+                     *           "fact_id": "fct-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *           "stream_id": "payments.audit",
+                     *           "tenant_id": "tnt-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *           "actor": "string",
+                     *           "sealed_by": "string",
+                     *           "sealed_at_ms": 0,
+                     *           "sealed_at_iso": "2026-11-26T09:30:00.000Z",
+                     *           "custom_payload": {
+                     *             "property1": null,
+                     *             "property2": null
+                     *           },
+                     *           "fact_hash": "sha256:0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c",
+                     *           "prev_hash": "sha256:0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c",
+                     *           "parent_fact_id": "fct-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *           "sequence": 0,
+                     *           "client_ref": "string"
+                     *         },
                      *         "checkpoint": {
                      *           "stream_id": "payments.audit",
                      *           "tree_size": 0,

@@ -7,32 +7,9 @@ import { canonicalJson } from '@arbiter/canonical';
 
 type Rec = Record<string, unknown>;
 
+export { ledgerKeyAt, type LedgerKeyLookup } from './ledger-key';
+
 const STRICT_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-
-export type LedgerKeyLookup = { ok: true; key: Rec; message: string } | { ok: false; message: string };
-
-/** The key `keyId` of a ledger key set (GET /.well-known/ledger-keys), if it is Ed25519 and valid at `atMs`. */
-export function ledgerKeyAt(keySet: unknown, keyId: unknown, atMs: number, what: string): LedgerKeyLookup {
-  const keys = (keySet as Rec | undefined)?.keys as Rec[] | undefined;
-  if (!Array.isArray(keys)) return { ok: false, message: 'the key set has no keys array' };
-  const key = keys.find((k) => k?.kid === keyId);
-  if (!key)
-    return {
-      ok: false,
-      message: `key ${String(keyId)} is not among the published ledger keys (${keys.map((k) => k?.kid).join(', ') || 'none'})`,
-    };
-  if (key.kty !== 'OKP' || key.crv !== 'Ed25519') return { ok: false, message: `key ${String(key.kid)} is not an Ed25519 key` };
-  const at = Number.isFinite(atMs) ? new Date(atMs).toISOString() : String(atMs);
-  const notBefore = Date.parse(String(key.not_before));
-  const notAfter = key.not_after === null || key.not_after === undefined ? null : Date.parse(String(key.not_after));
-  if (!(atMs >= notBefore) || (notAfter !== null && !(atMs < notAfter))) {
-    return {
-      ok: false,
-      message: `key ${String(key.kid)} was not valid when the ${what} was made (${at}; key window [${String(key.not_before)}, ${String(key.not_after ?? '∞')}))`,
-    };
-  }
-  return { ok: true, key, message: `key ${String(key.kid)} was valid at ${at}` };
-}
 
 /** Whether `signature` (base64) is the key's Ed25519 signature over the RFC 8785 form of `unsigned`; a string says why it could not be checked. */
 export function ed25519SignatureValid(key: Rec, unsigned: Rec, signature: unknown): boolean | string {

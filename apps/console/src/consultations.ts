@@ -1,0 +1,80 @@
+// Consultations as the console lists and shows them (docs/evidence.md "In the console"): the filter of
+// GET /<tenant>/v1/consultations and the record's parts the pages read. Pure: no fetch, no DOM.
+
+export interface PrecedenceEntry {
+  rule_id: string;
+  rule_version_id: string;
+  severity: string;
+  scope_match: string;
+  reason: string;
+  decided_by?: string;
+  missing_fields?: string[];
+  overridden_by?: string;
+}
+
+export interface ConsultationRecord {
+  id: string;
+  tenant_id: string;
+  caller_principal_id: string;
+  on_behalf_of: string | null;
+  requested_at: string;
+  action: string;
+  resource: string;
+  scope_used: Record<string, unknown>;
+  parameters: Record<string, unknown>;
+  context_snapshot: Record<string, unknown>;
+  verdict: string;
+  dominating_rule_id: string | null;
+  precedence_trace: PrecedenceEntry[];
+  triggers?: { rule_id: string; rule_version_id: string; reason: string }[];
+  shadow?: { rule_id: string; rule_version_id: string; would_be: string }[];
+  approval_id?: string;
+  signing_kid?: string;
+}
+
+export interface ConsultationPage {
+  items: ConsultationRecord[];
+  next_cursor: string | null;
+}
+
+/** The filter form's values, as typed (empty = no filter). */
+export interface ConsultationFilter {
+  action: string;
+  verdict: string;
+  actor: string;
+  /** `datetime-local` values (the browser's local time), or ''. */
+  since: string;
+  until: string;
+}
+
+export const EMPTY_FILTER: ConsultationFilter = { action: '', verdict: '', actor: '', since: '', until: '' };
+
+/** The verdicts the list can be filtered by. */
+export const VERDICTS = ['allowed', 'blocked', 'approval_required', 'insufficient_context'];
+
+export const PAGE_SIZE = 25;
+
+/** A `datetime-local` value as an ISO 8601 instant (read in the browser's time zone), or undefined when empty or unreadable. */
+export function instantOf(local: string): string | undefined {
+  if (!local.trim()) return undefined;
+  const ms = Date.parse(local);
+  return Number.isNaN(ms) ? undefined : new Date(ms).toISOString();
+}
+
+/** The list endpoint's query parameters for a filter and a page cursor (the names GET /<tenant>/v1/consultations takes). */
+export function listParams(filter: ConsultationFilter, cursor: string | null): Record<string, string | number | undefined> {
+  return {
+    action: filter.action.trim() || undefined,
+    verdict: filter.verdict || undefined,
+    actor: filter.actor.trim() || undefined,
+    since: instantOf(filter.since),
+    until: instantOf(filter.until),
+    limit: PAGE_SIZE,
+    cursor: cursor ?? undefined,
+  };
+}
+
+/** A JSON value as indented text, for a <pre> (rendered as text, never markup). */
+export function jsonText(value: unknown): string {
+  return JSON.stringify(value ?? null, null, 2) ?? 'null';
+}
