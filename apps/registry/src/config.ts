@@ -67,7 +67,7 @@ export const registryConfigSchema = {
   CONSOLE_URL: url({
     protocols: ['http', 'https'],
     optional: true,
-    doc: "base of the console links in notifications; default: the registry's own address (http://HOST:PORT/console)",
+    doc: "base of the console links in notifications; default: REGISTRY_PUBLIC_URL/console, else the registry's own address (http://HOST:PORT/console)",
   }),
   APPROVAL_GRANT_TTL_SECONDS: int({
     default: 3600,

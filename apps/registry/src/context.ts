@@ -124,7 +124,8 @@ export function createRegistryContext(config: RegistryConfig, logger: Logger, de
       verdictStatus: config.VERDICT_URL
         ? async (tenantId, approvalId) => (await verdictClient!.approvalStatus(tenantId, approvalId))?.status ?? null
         : null,
-      consoleUrl: config.CONSOLE_URL ?? `http://${config.HOST}:${config.PORT}/console`,
+      consoleUrl:
+        config.CONSOLE_URL ?? `${config.REGISTRY_PUBLIC_URL?.replace(/\/+$/, '') ?? `http://${config.HOST}:${config.PORT}`}/console`,
       maxAttempts: config.WEBHOOK_MAX_ATTEMPTS,
       retryBaseMs: config.WEBHOOK_RETRY_BASE_MS,
       retryMaxDelayMs: config.WEBHOOK_RETRY_MAX_DELAY_MS,

@@ -136,7 +136,7 @@ describe('approval notification settings', () => {
     });
     afterAll(() => h.stop());
 
-    it('mails everyone who may decide an approval that names no deciders: human, active, with an email and a live approve or admin key', async () => {
+    it('mails everyone who may decide an approval that names no deciders: human, active, with an email and approve or admin in a live key or its console permissions', async () => {
       const t = await createTenantWithAdmin(h, 'anyone');
       const auth = { Authorization: `Bearer ${t.admin.key}` };
       const human = async (name: string, permissions: string[] | null, extra: object = {}) => {
@@ -154,6 +154,8 @@ describe('approval notification settings', () => {
       await human('admin', ['admin']);
       await human('reader', ['read']);
       await human('keyless', null);
+      await human('console', null, { console_permissions: ['read', 'approve'] });
+      await human('console-reader', null, { console_permissions: ['read'] });
       const gone = await human('gone', ['approve']);
       await request(h.url).patch(`/api/v1/principals/${gone}`).set(auth).send({ active: false }).expect(200);
       const revoked = await human('revoked', null);
@@ -177,6 +179,7 @@ describe('approval notification settings', () => {
       expect(rows.map((r) => [r.channel, r.recipient, r.reason, r.flow, r.scope_id])).toEqual([
         ['email', 'admin@example.test', 'requested', 'registry', scope],
         ['email', 'approver@example.test', 'requested', 'registry', scope],
+        ['email', 'console@example.test', 'requested', 'registry', scope],
       ]);
     });
   });

@@ -52,7 +52,8 @@ export class NotificationsRepository {
               EXISTS (SELECT 1 FROM "api_keys" k
                        WHERE k."tenant_id" = p."tenant_id" AND k."principal_id" = p."id" AND k."revoked_at" IS NULL
                          AND (k."expires_at" IS NULL OR k."expires_at" > now())
-                         AND k."permissions" && ARRAY['approve', 'admin', 'platform_admin']::text[]) AS "approves"
+                         AND k."permissions" && ARRAY['approve', 'admin', 'platform_admin']::text[])
+              OR p."console_permissions" && ARRAY['approve', 'admin', 'platform_admin']::text[] AS "approves"
          FROM "principals" p
         WHERE p."tenant_id" = $1 AND p."kind" = 'human' AND p."active" AND p."email" IS NOT NULL
         ORDER BY p."id"`,
