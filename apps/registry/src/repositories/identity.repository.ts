@@ -61,7 +61,14 @@ export class IdentityRepository {
 
   createPrincipal(
     tenantId: TenantId,
-    data: { id: string; kind: string; name: string; roles: string[]; email?: string | null; created_by: string | null } & Partial<PrincipalSignIn>,
+    data: {
+      id: string;
+      kind: string;
+      name: string;
+      roles: string[];
+      email?: string | null;
+      created_by: string | null;
+    } & Partial<PrincipalSignIn>,
   ) {
     return this.db.principal.create({ data: { ...data, tenant_id: tenantId } });
   }
@@ -95,7 +102,11 @@ export class IdentityRepository {
     return this.db.principal.findMany({ where: { tenant_id: tenantId, ...afterFilter(after) }, orderBy: PAGE_ORDER, take: limit + 1 });
   }
 
-  updatePrincipal(tenantId: TenantId, id: string, data: { active?: boolean; roles?: string[]; name?: string; email?: string | null } & Partial<PrincipalSignIn>) {
+  updatePrincipal(
+    tenantId: TenantId,
+    id: string,
+    data: { active?: boolean; roles?: string[]; name?: string; email?: string | null } & Partial<PrincipalSignIn>,
+  ) {
     return this.db.principal.update({ where: { id, tenant_id: tenantId }, data: { ...data, updated_at: new Date() } });
   }
 
