@@ -1,41 +1,11 @@
 // Consultations as the console lists and shows them (docs/evidence.md "In the console"): the filter of
 // GET /<tenant>/v1/consultations and the record's parts the pages read. Pure: no fetch, no DOM.
 
-export interface PrecedenceEntry {
-  rule_id: string;
-  rule_version_id: string;
-  severity: string;
-  scope_match: string;
-  reason: string;
-  decided_by?: string;
-  missing_fields?: string[];
-  overridden_by?: string;
-}
+import type { ConsultationList, ConsultationRecord } from '@arbiter/client';
 
-export interface ConsultationRecord {
-  id: string;
-  tenant_id: string;
-  caller_principal_id: string;
-  on_behalf_of: string | null;
-  requested_at: string;
-  action: string;
-  resource: string;
-  scope_used: Record<string, unknown>;
-  parameters: Record<string, unknown>;
-  context_snapshot: Record<string, unknown>;
-  verdict: string;
-  dominating_rule_id: string | null;
-  precedence_trace: PrecedenceEntry[];
-  triggers?: { rule_id: string; rule_version_id: string; reason: string }[];
-  shadow?: { rule_id: string; rule_version_id: string; would_be: string }[];
-  approval_id?: string;
-  signing_kid?: string;
-}
-
-export interface ConsultationPage {
-  items: ConsultationRecord[];
-  next_cursor: string | null;
-}
+export type { ConsultationRecord };
+export type ConsultationPage = ConsultationList;
+export type PrecedenceEntry = ConsultationRecord['precedence_trace'][number];
 
 /** The filter form's values, as typed (empty = no filter). */
 export interface ConsultationFilter {

@@ -1,62 +1,12 @@
 // Rules as the console's rules page reads them (docs/evidence.md "In the console"): the registry's rules of a
 // scope, their shadow reports, and the draft of an edit the verdict simulation replays. Pure: no fetch, no DOM.
 
-export interface Scope {
-  id: string;
-  name: string;
-  description: string | null;
-  selector: Record<string, unknown>;
-}
+import type { RegistryRuleVersion, Rule, RuleShadowReport, Scope, SimulationResult } from '@arbiter/client';
 
-export interface Rule {
-  id: string;
-  scope_id: string;
-  directive: string;
-  severity: string;
-  verdict: string | null;
-  mode: 'enforce' | 'shadow';
-  status: string;
-  current_version_id: string;
-  updated_at: string;
-  [member: string]: unknown;
-}
-
-export interface RuleVersion {
-  id: string;
-  rule_id: string;
-  status: 'current' | 'superseded';
-  directive: string;
-  severity: string;
-  mode: string;
-  created_at: string;
-}
-
-export interface ShadowReport {
-  rule_id: string;
-  mode: string;
-  disagreements: number;
-  by_version: { rule_version_id: string; disagreements: number; last_at: string }[];
-}
-
-export interface SimulationSample {
-  consultation_id: string;
-  requested_at: string;
-  action: string;
-  resource: string;
-  before: string;
-  after: string;
-  dominating_rule_before: string | null;
-  dominating_rule_after: string | null;
-}
-
-export interface SimulationResult {
-  evaluated: number;
-  changed: number;
-  transitions: Record<string, number>;
-  samples: SimulationSample[];
-  window: { since: string; until: string; last: number | null };
-  evaluated_at: string;
-}
+export type { Rule, Scope, SimulationResult };
+export type RuleVersion = RegistryRuleVersion;
+export type ShadowReport = RuleShadowReport;
+export type SimulationSample = SimulationResult['samples'][number];
 
 /** The members of a rule an update in a simulation takes (the verdict service's SimulatedRuleBody). */
 export const SIMULATED_MEMBERS = [

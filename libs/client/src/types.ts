@@ -76,6 +76,10 @@ export type Rule = R['Rule'];
 /** POST and PUT body of a rule; PUT replaces the content (omitted optional fields take their defaults). */
 export type RuleBody = R['RuleBody'];
 export type RuleStatusFilter = 'active' | 'archived' | 'all';
+/** A version of a registry rule (`GET /scopes/{id}/rules/{rule_id}/versions`); `RuleVersion` is the verdict service's view. */
+export type RegistryRuleVersion = R['RuleVersion'];
+/** A shadow rule's disagreements with recorded verdicts (docs/verdicts.md "Shadow rules"). */
+export type RuleShadowReport = R['RuleShadowReport'];
 /** A registry approval (docs/approvals.md "The registry flow"); `Approval` is the verdict service's. */
 export type RegistryApproval = R['Approval'];
 
