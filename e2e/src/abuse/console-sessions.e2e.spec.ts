@@ -394,6 +394,59 @@ describe('abuse: console sign-in and sessions', () => {
       expect(res.status).toBe(400);
       expect((await session(victim)).status).toBe(401);
     });
+
+    describe('with Redis unreachable (a registry pointed at a closed port)', () => {
+      let down: Stack;
+      beforeAll(async () => {
+        down = await startStack({
+          registry: {
+            env: {
+              REDIS_URL: 'redis://127.0.0.1:9',
+              OIDC_ISSUER: oidc.issuer,
+              OIDC_CLIENT_ID: 'arbiter-console',
+              OIDC_CLIENT_SECRET: 'console-secret-0123456789',
+            },
+          },
+        });
+      });
+      afterAll(async () => {
+        await down?.stop();
+      });
+
+      const expectUnavailablePage = async (res: Response) => {
+        expect(res.status).toBe(503);
+        expect(res.headers.get('content-security-policy')).toMatch(/^default-src 'none'/);
+        const page = await res.text();
+        expect(page).toContain('Single sign-on unavailable');
+        // Not the page of an unreachable identity provider: this one is.
+        expect(page).toContain('Sign-in cannot be completed right now');
+        expect(page).not.toContain('error id');
+      };
+
+      it('answers a 503 page when a sign-in starts, with no transaction cookie, and the provider itself reachable', async () => {
+        const jar = new CookieJar();
+        const res = await jar.fetch(`${down.registry.url}/console/auth/oidc?next=${encodeURIComponent('/console/history')}`);
+        expect(res.headers.getSetCookie().filter((c) => c.startsWith('arbiter_console_oidc=') && !/Max-Age=0/i.test(c))).toEqual([]);
+        await expectUnavailablePage(res);
+        expect((await fetch(`${oidc.issuer}/.well-known/openid-configuration`)).status).toBe(200);
+      });
+
+      it('opens no session for a valid code and state when the transaction cannot be read: a 503 page', async () => {
+        await human({ oidc_issuer: oidc.issuer, oidc_subject: 'redis-down' });
+        const jar = new CookieJar();
+        const back = new URL(await loginAt(jar, await start(jar), 'redis-down'));
+        const state = jar.get(url, 'arbiter_console_oidc')!;
+        expect(state).toEqual(expect.any(String));
+        const res = await fetch(`${down.registry.url}${back.pathname}${back.search}`, {
+          headers: { cookie: `arbiter_console_oidc=${state}` },
+          redirect: 'manual',
+        });
+        expect(res.headers.getSetCookie().filter((c) => c.startsWith('arbiter_console='))).toEqual([]);
+        await expectUnavailablePage(res);
+        // The same callback on the registry whose Redis answers signs in: the refusal was Redis, not the request.
+        expect((await jar.fetch(back.href)).status).toBe(200);
+      });
+    });
   });
 
   describe('serving /console', () => {

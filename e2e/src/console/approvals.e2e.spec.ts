@@ -181,7 +181,9 @@ describe('console: deciding approvals in the browser', () => {
     await page.goto(new URL(`/console/approvals/verdict/${id}`, page.url()).toString());
     await page.getByText('You may not decide this approval: you are not among its deciders.').waitFor();
     expect(await page.getByRole('button', { name: 'Approve' }).count()).toBe(0);
-    const csrf = await page.evaluate(async () => (await (await fetch('/console/api/session')).json()).csrf_token as string);
+    const csrf = await page.evaluate(
+      async () => ((await (await fetch('/console/api/session')).json()) as { csrf_token: string }).csrf_token,
+    );
     const forced = await page.evaluate(
       async ([tenant, approval, token]) => {
         const res = await fetch(`/console/api/verdict/${tenant}/v1/approvals/${approval}/decision`, {

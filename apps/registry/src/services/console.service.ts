@@ -150,7 +150,10 @@ export class ConsoleService {
         detail: 'The identity provider could not be reached. Try again later, or ask an administrator for a sign-in link.',
       };
     }
-    await this.redis.set(OIDC_KEY(t.state), JSON.stringify({ ...t, next: consolePathOrHome(next) }), 'EX', OIDC_TRANSACTION_SECONDS);
+    const kept = await this.transactions(() =>
+      this.redis.set(OIDC_KEY(t.state), JSON.stringify({ ...t, next: consolePathOrHome(next) }), 'EX', OIDC_TRANSACTION_SECONDS),
+    );
+    if (kept === TRANSACTIONS_DOWN) return TRANSACTIONS_UNAVAILABLE;
     return { url, state: t.state };
   }
 
@@ -162,7 +165,8 @@ export class ConsoleService {
    */
   async finishOidc(redirectUri: string, callbackUrl: URL, cookieState: string | undefined): Promise<Opened | Refusal> {
     const oidc = this.requireOidc();
-    const stored = cookieState ? await this.redis.getdel(OIDC_KEY(cookieState)) : null;
+    const stored = cookieState ? await this.transactions(() => this.redis.getdel(OIDC_KEY(cookieState))) : null;
+    if (stored === TRANSACTIONS_DOWN) return TRANSACTIONS_UNAVAILABLE;
     if (!stored)
       return {
         status: 400,
@@ -192,6 +196,19 @@ export class ConsoleService {
       };
     }
     return this.open(bound.tenant_id, principal, 'oidc', t.next);
+  }
+
+  /**
+   * A step on the sign-in transactions, which live in Redis only: Redis unreachable is TRANSACTIONS_DOWN (a 503 page),
+   * never a 500, and never a sign-in that skips the transaction (docs/operations.md "The console").
+   */
+  private async transactions<T>(step: () => Promise<T>): Promise<T | typeof TRANSACTIONS_DOWN> {
+    try {
+      return await step();
+    } catch (err) {
+      this.logger.warn({ err }, 'console OpenID Connect sign-in unavailable: Redis could not be reached');
+      return TRANSACTIONS_DOWN;
+    }
   }
 
   // --- sessions ------------------------------------------------------------------------------
@@ -255,6 +272,12 @@ export class ConsoleService {
   }
 }
 
+const TRANSACTIONS_DOWN = Symbol('sign-in transactions unreachable');
+const TRANSACTIONS_UNAVAILABLE: Refusal = {
+  status: 503,
+  refused: 'Single sign-on unavailable',
+  detail: 'Sign-in cannot be completed right now. Try again in a few minutes, or ask an administrator for a sign-in link.',
+};
 const USED: Refusal = {
   status: 410,
   refused: 'Link already used',

@@ -1,8 +1,9 @@
 // The approvals list query (docs/approvals.md "Endpoints and permissions": status, assignee, requester, since, until,
 // dominating_rule_id, limit; plus cursor as docs/verdicts.md "Errors"), parsed and checked. Pure.
-import { decodeCursor, encodeCursor, parseLimit } from '@arbiter/http';
+import { parseLimit } from '@arbiter/http';
 import { parseBound } from './consultation-query';
 import { badRequest } from './errors';
+import { parseTimeKeyset, type TimeKeyset } from './pagination';
 
 export interface ApprovalFilter {
   status?: string;
@@ -13,10 +14,7 @@ export interface ApprovalFilter {
   dominating_rule_id?: string;
 }
 
-export interface ApprovalPosition {
-  requested_at: Date;
-  id: string;
-}
+export type ApprovalPosition = TimeKeyset;
 
 export interface ApprovalQuery {
   status?: string;
@@ -45,19 +43,5 @@ export function parseApprovalQuery(q: ApprovalQuery): { filter: ApprovalFilter; 
   if (filter.since && filter.until && filter.since > filter.until)
     throw badRequest('invalid_query', 'since is after until', { parameter: 'since' });
   const limit = parseLimit(q.limit, () => badRequest('invalid_query', 'limit must be an integer from 1 to 1000', { parameter: 'limit' }));
-  const position = decodeCursor<{ t?: unknown; i?: unknown }>(q.cursor, () =>
-    badRequest('invalid_cursor', 'cursor is not one this list returned'),
-  );
-  let after: ApprovalPosition | undefined;
-  if (position) {
-    const t = typeof position.t === 'string' ? new Date(position.t) : null;
-    if (!t || Number.isNaN(t.getTime()) || typeof position.i !== 'string')
-      throw badRequest('invalid_cursor', 'cursor is not one this list returned');
-    after = { requested_at: t, id: position.i };
-  }
-  return { filter, limit, after };
-}
-
-export function approvalCursor(approval: { requested_at: string; id: string }): string {
-  return encodeCursor({ t: approval.requested_at, i: approval.id });
+  return { filter, limit, after: parseTimeKeyset(q.cursor) };
 }

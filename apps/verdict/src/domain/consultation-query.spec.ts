@@ -1,4 +1,5 @@
-import { cursorAfter, parseBound, parseConsultationQuery } from './consultation-query';
+import { parseBound, parseConsultationQuery } from './consultation-query';
+import { timeKeysetCursor } from './pagination';
 
 describe(parseConsultationQuery.name, () => {
   it('defaults limit to 50 and passes the filters through', () => {
@@ -32,7 +33,7 @@ describe(parseConsultationQuery.name, () => {
   });
 
   it('round-trips its own cursors', () => {
-    const cursor = cursorAfter({ requested_at: '2026-03-01T00:00:00.001Z', id: 'cns-9' });
+    const cursor = timeKeysetCursor({ requested_at: '2026-03-01T00:00:00.001Z', id: 'cns-9' });
     expect(parseConsultationQuery({ cursor, limit: 1000 }).after).toEqual({
       requested_at: new Date('2026-03-01T00:00:00.001Z'),
       id: 'cns-9',

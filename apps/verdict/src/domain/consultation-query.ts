@@ -1,7 +1,8 @@
 // The consultations list query (docs/verdicts.md "Consultations": actor, since, until, action, verdict,
 // dominating_rule_id, limit, cursor), parsed and checked. Pure.
-import { decodeCursor, encodeCursor, parseLimit } from '@arbiter/http';
+import { parseLimit } from '@arbiter/http';
 import { badRequest } from './errors';
+import { parseTimeKeyset, type TimeKeyset } from './pagination';
 
 export interface ConsultationFilter {
   actor?: string;
@@ -12,10 +13,7 @@ export interface ConsultationFilter {
   dominating_rule_id?: string;
 }
 
-export interface ConsultationPosition {
-  requested_at: Date;
-  id: string;
-}
+export type ConsultationPosition = TimeKeyset;
 
 export interface ConsultationQuery {
   actor?: string;
@@ -57,19 +55,5 @@ export function parseConsultationQuery(q: ConsultationQuery): { filter: Consulta
   if (filter.since && filter.until && filter.since > filter.until)
     throw badRequest('invalid_query', 'since is after until', { parameter: 'since' });
   const limit = parseLimit(q.limit, () => badRequest('invalid_query', 'limit must be an integer from 1 to 1000', { parameter: 'limit' }));
-  const position = decodeCursor<{ t?: unknown; i?: unknown }>(q.cursor, () =>
-    badRequest('invalid_cursor', 'cursor is not one this list returned'),
-  );
-  let after: ConsultationPosition | undefined;
-  if (position) {
-    const t = typeof position.t === 'string' ? new Date(position.t) : null;
-    if (!t || Number.isNaN(t.getTime()) || typeof position.i !== 'string')
-      throw badRequest('invalid_cursor', 'cursor is not one this list returned');
-    after = { requested_at: t, id: position.i };
-  }
-  return { filter, limit, after };
-}
-
-export function cursorAfter(record: { requested_at: string; id: string }): string {
-  return encodeCursor({ t: record.requested_at, i: record.id });
+  return { filter, limit, after: parseTimeKeyset(q.cursor) };
 }

@@ -23,3 +23,6 @@ export function answerHeaders(answer: Answer<unknown>): Record<string, string> {
 export function appliedTtl(requested: number | undefined, snapshot: Pick<TenantSnapshot, 'verdictTtlSeconds'>): number {
   return requested === undefined ? snapshot.verdictTtlSeconds : Math.min(requested, snapshot.verdictTtlSeconds);
 }
+
+/** The scope, parameters or context of a request that sends none: one frozen object, so `=== EMPTY` tells it apart. */
+export const EMPTY: Record<string, never> = Object.freeze({}) as Record<string, never>;

@@ -8,7 +8,8 @@ import { badRequest, crossTenantForbidden } from '../domain/errors';
 import { ownTenant, requireAnyPermission } from '../domain/tenant-access';
 import type { Approval, ApprovalList, CreateApprovalBody, DecisionBody } from '../models/approvals';
 import type { SnapshotStore } from './snapshot-store.service';
-import { approvalCursor, parseApprovalQuery, type ApprovalQuery } from '../domain/approval-query';
+import { parseApprovalQuery, type ApprovalQuery } from '../domain/approval-query';
+import { timeKeysetCursor } from '../domain/pagination';
 import {
   approvalAt,
   approvalExpired,
@@ -147,7 +148,7 @@ export class ApprovalsService {
     const now = new Date();
     const rows = await this.deps.approvals.list(tenantId, filter, limit, { now, ttlSeconds: this.deps.ttlSeconds }, after);
     const items = rows.slice(0, limit).map((a) => this.present(a, now));
-    return { items, next_cursor: rows.length > limit ? approvalCursor(items[items.length - 1]) : null };
+    return { items, next_cursor: rows.length > limit ? timeKeysetCursor(items[items.length - 1]) : null };
   }
 
   /**

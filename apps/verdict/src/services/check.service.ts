@@ -14,7 +14,7 @@ import {
 } from '@arbiter/policy';
 import type { ConsultationRecord } from '../domain/consultation-record';
 import { contextHash } from '../domain/consultation-builder';
-import { appliedTtl, type Answer } from '../domain/evaluation-answer';
+import { appliedTtl, EMPTY, type Answer } from '../domain/evaluation-answer';
 import { engineContext } from '../domain/ledger-citation';
 import type { TenantSnapshot } from '../domain/tenant-snapshot';
 import { parseCheckBody, parseVerdictTtl, validateScope } from '../domain/request-parsing';
@@ -71,8 +71,6 @@ export interface CheckDeps extends EvaluationDeps {
 }
 
 type OneShot = NonNullable<Decision['oneShot']>;
-
-const EMPTY: Record<string, never> = Object.freeze({}) as Record<string, never>;
 
 /**
  * The check orchestration (docs/verdicts.md "check"): the body parsed once, the operation evaluated

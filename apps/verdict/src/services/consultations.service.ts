@@ -4,7 +4,8 @@ import { crossTenantForbidden } from '../domain/errors';
 import { ownTenant, requireAnyPermission } from '../domain/tenant-access';
 import type { ConsultationRecord } from '../domain/consultation-record';
 import type { ConsultationRepository } from '../repositories/consultations.repository';
-import { cursorAfter, parseConsultationQuery, type ConsultationQuery } from '../domain/consultation-query';
+import { parseConsultationQuery, type ConsultationQuery } from '../domain/consultation-query';
+import { timeKeysetCursor } from '../domain/pagination';
 
 /** Reading consultations back (GET .../consultations, docs/verdicts.md "Consultations"): `read` or `check`, own tenant only. */
 export class ConsultationsService {
@@ -24,7 +25,7 @@ export class ConsultationsService {
     const { filter, limit, after } = parseConsultationQuery(query);
     const rows = await this.repo.list(tenantId, filter, limit, after);
     const items = rows.slice(0, limit);
-    return { items, next_cursor: rows.length > limit ? cursorAfter(items[items.length - 1]) : null };
+    return { items, next_cursor: rows.length > limit ? timeKeysetCursor(items[items.length - 1]) : null };
   }
 }
 

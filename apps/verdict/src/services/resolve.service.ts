@@ -4,7 +4,7 @@ import { newId } from '@arbiter/db';
 import { evaluate, explain, type EvaluationRequest, type Fact, type Scope } from '@arbiter/policy';
 import type { RequiredContextRound } from '../domain/consultation-record';
 import { contextHash } from '../domain/consultation-builder';
-import { appliedTtl, type Answer } from '../domain/evaluation-answer';
+import { appliedTtl, EMPTY, type Answer } from '../domain/evaluation-answer';
 import { engineContext } from '../domain/ledger-citation';
 import {
   mergeScope,
@@ -28,8 +28,6 @@ export interface ResolveDeps extends EvaluationDeps {
    */
   maxSessionContextBytes?: number;
 }
-
-const EMPTY: Record<string, never> = Object.freeze({}) as Record<string, never>;
 
 /**
  * The resolve sessions (docs/verdicts.md "The resolve loop", "resolve"): each round adds its Facts to the

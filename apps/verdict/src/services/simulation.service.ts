@@ -5,6 +5,7 @@ import { clockMs, earlier, evaluate, type CompiledPolicy, type Deadline, type Ev
 import { requireAnyPermission } from '../domain/tenant-access';
 import { invalid, parseSimulationRequest } from '../domain/simulation-request';
 import { engineContext } from '../domain/ledger-citation';
+import { EMPTY } from '../domain/evaluation-answer';
 import { buildSnapshot, SnapshotBuildError } from '../domain/tenant-snapshot';
 import {
   applyChanges,
@@ -35,8 +36,6 @@ export interface SimulationDeps {
  * whatever waits (other tenants' checks). docs/verdicts.md "Simulation", "Limits".
  */
 export const SIMULATION_SLICE_MS = 10;
-
-const EMPTY: Record<string, never> = Object.freeze({}) as Record<string, never>;
 
 /**
  * POST /<tenant_id>/v1/simulations (docs/verdicts.md "Simulation"): the window's stored consultations

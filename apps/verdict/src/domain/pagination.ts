@@ -1,0 +1,26 @@
+// The keyset the verdict lists page by (docs/verdicts.md "Errors": invalid_cursor): newest first by requested_at, the id
+// breaking ties. The cursor is opaque to clients (libs/http encodes it); what it holds is checked here. Pure.
+import { decodeCursor, encodeCursor } from '@arbiter/http';
+import { badRequest } from './errors';
+
+/** Where the previous page ended: the rows after it come next. */
+export interface TimeKeyset {
+  requested_at: Date;
+  id: string;
+}
+
+const invalidCursor = () => badRequest('invalid_cursor', 'cursor is not one this list returned');
+
+/** The position a list's `cursor` names, or undefined without one; 400 invalid_cursor for anything this list did not return. */
+export function parseTimeKeyset(cursor: string | undefined): TimeKeyset | undefined {
+  const position = decodeCursor<{ t?: unknown; i?: unknown }>(cursor, invalidCursor);
+  if (!position) return undefined;
+  const t = typeof position.t === 'string' ? new Date(position.t) : null;
+  if (!t || Number.isNaN(t.getTime()) || typeof position.i !== 'string') throw invalidCursor();
+  return { requested_at: t, id: position.i };
+}
+
+/** The cursor of the page after this row (the last of a full page). */
+export function timeKeysetCursor(row: { requested_at: string; id: string }): string {
+  return encodeCursor({ t: row.requested_at, i: row.id });
+}
