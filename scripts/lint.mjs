@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// `npm run lint [-- nx args]`: the lint gate (docs/development.md "Conventions", "Formatting"). ESLint on every project through Nx
-// (arguments such as --skip-nx-cache go to Nx), then `prettier --check` over the whole tree (.prettierignore says
-// what is left as written). Every step runs, so that one report shows every violation; exits 1 if any failed.
+// `npm run lint [-- nx args]`: the lint gate (docs/development.md "Conventions", "Formatting", "Type checking"). ESLint on
+// every project through Nx (arguments such as --skip-nx-cache go to Nx), the TypeScript compiler over every source file
+// (the tests and the bundles only strip types), then `prettier --check` over the whole tree (.prettierignore says what
+// is left as written). Every step runs, so that one report shows every violation; exits 1 if any failed.
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -13,6 +14,12 @@ const env = { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true' };
 
 const steps = [
   { name: 'eslint (nx run-many -t lint)', bin: require.resolve('nx/bin/nx'), args: ['run-many', '-t', 'lint', ...process.argv.slice(2)] },
+  // Node code (apps, libs, e2e, tools) in one program; the browser code (the console and its browser tests) has DOM types.
+  ...['tsconfig.typecheck.json', 'apps/console/tsconfig.json', 'e2e/src/console/tsconfig.json'].map((project) => ({
+    name: `tsc -p ${project}`,
+    bin: require.resolve('typescript/bin/tsc'),
+    args: ['-p', project, '--noEmit'],
+  })),
   { name: 'prettier --check', bin: require.resolve('prettier/bin/prettier.cjs'), args: ['--check', '.', '--log-level', 'warn'] },
 ];
 
