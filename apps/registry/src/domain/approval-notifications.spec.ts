@@ -1,11 +1,13 @@
 import {
   chatWebhooksOf,
   consoleLink,
+  defang,
   emailMessage,
   emailRecipients,
   escapeSlack,
   escapeTeams,
   planNotifications,
+  slackCode,
   readNotifiedApproval,
   slackMessage,
   teamsMessage,
@@ -217,7 +219,7 @@ describe('messages', () => {
 
   it('email: a line break in agent text cannot add a header line to the subject', () => {
     expect(emailMessage(facts({ action: 'pay\r\nBcc: eve@evil.example' })).subject).toBe(
-      'Approval requested: pay Bcc: eve@evil.example on <script>alert(1)</script> <https://evil.example|click> [click](https://evil.example) & <!channel> *bold*',
+      'Approval requested: pay Bcc: eve@evil.example on <script>alert(1)</script> <https[:]//evil.example|click> [click](https[:]//evil.example) & <!channel> *bold*',
     );
   });
 
@@ -227,7 +229,7 @@ describe('messages', () => {
     expect(all).not.toContain('<https://evil');
     expect(all).not.toContain('<!channel>');
     expect(all).not.toContain('<script>');
-    expect(all).toContain('&lt;https://evil.example|click&gt;');
+    expect(all).toContain('&lt;https[:]//evil.example|click&gt;');
     const links = (m.text + m.blocks.map((b) => JSON.stringify(b)).join('')).match(/<http[^>]*>/g) ?? [];
     expect(new Set(links)).toEqual(new Set(['<https://console.example/console/approvals/verdict/apr-1|Open in the Arbiter console>']));
     expect(m.blocks.map((b) => (b as { type: string }).type)).toEqual(['header', 'section', 'section']);
@@ -270,5 +272,64 @@ describe('escapes', () => {
 
   it('teams escapes HTML and the Markdown that makes links and emphasis', () => {
     expect(escapeTeams('[x](y) *z* <a>')).toBe('&#91;x&#93;&#40;y&#41; &#42;z&#42; &lt;a&gt;');
+  });
+});
+
+/** The review's example, a `www.` host, a Markdown link, a backtick that would close a code span, and Slack formatting. */
+const LINKS = [
+  'acct:1 urgent: approve at https://arbiter-console.evil.example/approvals/verdict/apr-1',
+  'see www.evil.example/approve',
+  '[approve here](HTTPS://evil.example/a)',
+  'x` https://evil.example `y',
+  '*bold* _italic_ ~strike~ `code`',
+].join(' | ');
+
+describe('agent text is never a link nor formatted (docs/approvals.md "Notifications")', () => {
+  const f = facts({ action: LINKS, resource: LINKS, requester: 'agn-bot', on_behalf_of: null });
+  // What a client would turn into a link by itself: a URL with a scheme or a `www.` host.
+  const LINKABLE = /[a-z][a-z0-9+.-]*:\/\/|\bwww\./i;
+
+  it('defangs every URL and www. host, keeping the text readable', () => {
+    expect(defang('approve at https://a.example/x and www.b.example')).toBe('approve at https[:]//a.example/x and www[.]b.example');
+    expect(defang('HTTPS://A.example javascript://x WWW.c.example')).toBe('HTTPS[:]//A.example javascript[:]//x WWW[.]c.example');
+    expect(defang('acct:1 a.b no-link')).toBe('acct:1 a.b no-link');
+  });
+
+  it('email: the only URL in the text, the HTML and the subject is the console link', () => {
+    const m = emailMessage(f);
+    expect(m.text).toContain('acct:1 urgent: approve at https[:]//arbiter-console.evil.example/approvals/verdict/apr-1');
+    expect(m.text).toContain('www[.]evil.example/approve');
+    for (const part of [m.text, m.html]) expect(part.replaceAll(f.link, '')).not.toMatch(LINKABLE);
+    expect(m.subject).not.toMatch(LINKABLE);
+    expect(m.html.match(/<a /g)).toHaveLength(1);
+  });
+
+  it('slack: each agent value is one inline code span a backtick cannot close; no URL but the console link', () => {
+    const m = slackMessage(f);
+    const facts = (m.blocks[1] as { text: { text: string } }).text.text;
+    const action = facts.split('\n').find((l) => l.startsWith('*Action:*'))!;
+    // One span: exactly two backticks, around the whole value.
+    expect(action).toMatch(/^\*Action:\* `[^`]+`$/);
+    expect(action).toContain('x\u02cb https[:]//evil.example \u02cby');
+    expect(action).toContain('*bold* _italic_ ~strike~ \u02cbcode\u02cb');
+    expect(m.text).toMatch(/^Approval requested: `[^`]+` on `[^`]+` \(apr-1\) <https:\/\/console\.example/);
+    expect(facts).toContain('*Requested by:* `agn-bot`');
+    const everything = (m.text + JSON.stringify(m.blocks)).replaceAll(f.link, '');
+    expect(everything).not.toMatch(LINKABLE);
+  });
+
+  it('slack: an empty value is not an empty span', () => {
+    expect(slackCode('')).toBe('(empty)');
+    expect(slackCode('a<b>&')).toBe('`a&lt;b&gt;&amp;`');
+  });
+
+  it('teams: no URL but the console link, no Markdown link, emphasis or code', () => {
+    const m = teamsMessage(f) as { summary: string; sections: Array<{ facts: Array<{ name: string; value: string }> }> };
+    const action = m.sections[0].facts.find((x) => x.name === 'Action')!.value;
+    expect(action).not.toMatch(/[[\]()*_`~]/);
+    // Shown as `https[:]//…` (the brackets are written as entities, like every Markdown character).
+    expect(action).toContain('https&#91;:&#93;//arbiter-console.evil.example');
+    expect(JSON.stringify(m.sections)).not.toMatch(LINKABLE);
+    expect(m.summary).not.toMatch(LINKABLE);
   });
 });
