@@ -181,7 +181,7 @@ describe('approval notifications', () => {
       await request(stack.registry.url)
         .post(`/api/v1/scopes/${scope}/approvals`)
         .set('Authorization', `Bearer ${requester.key}`)
-        .send({ trigger_id: rule.id, intended_action: 'move the quarter-end payment' })
+        .send({ trigger_id: rule.id, intended_action: 'move the quarter-end payment', requested_by: 'the CFO, by phone' })
         .expect(201)
     ).body as { id: string };
     const link = `${CONSOLE_URL}/approvals/registry/${scope}/${approval.id}`;
@@ -192,6 +192,8 @@ describe('approval notifications', () => {
     expect(mail.body).toContain(link);
     expect(mail.body).toContain('move the quarter-end payment');
     expect(mail.body).toContain('Transfers above 10,000 need finance approval');
+    // Who asked is the authenticated principal; the free-text requested_by is only a label.
+    expect(mail.body).toContain(`Requested by: ${requester.principalId} (label: the CFO, by phone)`);
     await eventually('both chat messages', () => chatOf(slack, approval.id).length === 1 && chatOf(teams, approval.id).length === 1);
     expect(chatOf(slack, approval.id)[0].body.text).toContain(`<${link}|`);
     // The role's members, including the human who is not the requester here.

@@ -53,6 +53,7 @@ const facts = (over: Partial<MessageFacts> = {}): MessageFacts => ({
   statements: [{ id: 'rul-1', statement: 'Transfers above 1000 EUR need finance' }],
   requester: 'agn-bot',
   on_behalf_of: 'hum-ann',
+  requester_label: null,
   expires_at: '2026-12-01T00:00:00.000Z',
   link: 'https://console.example/console/approvals/verdict/apr-1',
   ...over,
@@ -106,10 +107,25 @@ describe('readNotifiedApproval', () => {
       scope_id: 'scp-1',
       resource: 'inv-1',
       rule_ids: ['inv-1'],
-      requester: 'someone',
+      requester: 'agn-2',
+      requester_label: 'someone',
       excluded: ['agn-2'],
     });
     expect(a?.escalates_at).toBeNull();
+  });
+
+  it("names the authenticated creator as a registry approval's requester, never its free-text label", () => {
+    const data = { id: 'apr-r', scope_id: 'scp-1', trigger_id: 'rul-1', intended_action: 'x', created_by: 'agn-2' };
+    expect(readNotifiedApproval('registry', { ...data, requested_by: 'hum-boss' })).toMatchObject({
+      requester: 'agn-2',
+      requester_label: 'hum-boss',
+    });
+    // The default label is the creator's own id: nothing more to say.
+    expect(readNotifiedApproval('registry', { ...data, requested_by: 'agn-2' })).toMatchObject({
+      requester: 'agn-2',
+      requester_label: null,
+    });
+    expect(readNotifiedApproval('verdict', { id: 'apr-v', requester: 'agn-1' })).toMatchObject({ requester_label: null });
   });
 
   it('answers null for data that is not an approval', () => {
@@ -331,5 +347,27 @@ describe('agent text is never a link nor formatted (docs/approvals.md "Notificat
     expect(action).toContain('https&#91;:&#93;//arbiter-console.evil.example');
     expect(JSON.stringify(m.sections)).not.toMatch(LINKABLE);
     expect(m.summary).not.toMatch(LINKABLE);
+  });
+});
+
+describe('requester of a registry approval (docs/approvals.md "Notifications")', () => {
+  const f = facts({ requester: 'agn-2', on_behalf_of: null, requester_label: 'CFO (approved by phone) https://evil.example `x`' });
+
+  it('email: "Requested by" is the authenticated principal, the label after it, quoted', () => {
+    const m = emailMessage(f);
+    expect(m.text).toContain('Requested by: agn-2 (label: CFO (approved by phone) https[:]//evil.example `x`)');
+    expect(m.html).toContain('<td>agn-2 (label: CFO (approved by phone) https[:]//evil.example `x`)</td>');
+  });
+
+  it('slack and teams: the label is quoted like other agent text', () => {
+    const slack = (slackMessage(f).blocks[1] as { text: { text: string } }).text.text;
+    expect(slack).toContain('*Requested by:* `agn-2` (label: `CFO (approved by phone) https[:]//evil.example \u02cbx\u02cb`)');
+    const teams = teamsMessage(f) as { sections: Array<{ facts: Array<{ name: string; value: string }> }> };
+    const by = teams.sections[0].facts.find((x) => x.name === 'Requested by')!.value;
+    expect(by).toMatch(/^agn-2 &#40;label: CFO &#40;approved by phone&#41; https&#91;:&#93;\/\/evil\.example/);
+  });
+
+  it('shows no label when there is none', () => {
+    expect(emailMessage(facts({ requester: 'agn-2', on_behalf_of: null })).text).toMatch(/Requested by: agn-2$/m);
   });
 });

@@ -17,9 +17,12 @@ export interface NotifiedApproval {
   resource: string;
   /** The deciding rules (`rul-`) or the invariant (`inv-`) whose statements the message quotes. */
   rule_ids: string[];
+  /** The authenticated principal that asked: a verdict approval's `requester`, a registry approval's `created_by`. */
   requester: string;
   /** The principal the requester acted for, when another one (verdict `requester_principal`). */
   on_behalf_of: string | null;
+  /** A registry approval's `requested_by`, a free-text label its requester chose (shown only as a label); else null. */
+  requester_label: string | null;
   /** Principals who never decide it and are never notified of it. */
   excluded: string[];
   candidate_deciders: string[];
@@ -67,19 +70,24 @@ export function readNotifiedApproval(source: string, data: unknown): NotifiedApp
       rule_ids: [...new Set(triggers.map((t) => str(t?.rule_id)).filter((r): r is string => !!r))],
       requester,
       on_behalf_of: forWhom && forWhom !== requester ? forWhom : null,
+      requester_label: null,
       excluded: [requester, forWhom].filter((p): p is string => !!p),
     };
   }
   const trigger = str(a.trigger_id);
   const createdBy = str(a.created_by);
+  const label = str(a.requested_by);
   return {
     ...common,
     flow: 'registry',
     scope_id: str(a.scope_id),
     resource: trigger ?? '',
     rule_ids: trigger ? [trigger] : [],
-    requester: str(a.requested_by) ?? createdBy ?? '',
+    // Who asked is the authenticated creator; `requested_by` is only what the requester wrote about itself.
+    requester: createdBy ?? '',
     on_behalf_of: null,
+    // `requested_by` defaults to the creator's id: a label only when it says something else.
+    requester_label: label && label !== createdBy ? label : null,
     excluded: createdBy ? [createdBy] : [],
   };
 }
@@ -176,8 +184,11 @@ export interface MessageFacts {
   resource: string;
   /** The deciding rules' statements (looked up in the registry, not taken from the event). */
   statements: Array<{ id: string; statement: string | null }>;
+  /** The authenticated principal that asked (a registry approval's `created_by`, a verdict approval's `requester`). */
   requester: string;
   on_behalf_of: string | null;
+  /** A registry approval's free-text `requested_by`, shown only as a quoted label; null otherwise. */
+  requester_label: string | null;
   expires_at: string | null;
   link: string;
 }
@@ -250,6 +261,7 @@ function lines(f: MessageFacts): Array<[string, Part[]]> {
   for (const s of f.statements) rows.push([`Rule ${s.id}`, [s.statement === null ? '(rule not found)' : q(s.statement)]]);
   const by: Part[] = [q(f.requester)];
   if (f.on_behalf_of) by.push(' on behalf of ', q(f.on_behalf_of));
+  if (f.requester_label) by.push(' (label: ', q(f.requester_label), ')');
   rows.push(['Requested by', by]);
   if (f.expires_at) rows.push(['Expires', [f.expires_at]]);
   return rows;
