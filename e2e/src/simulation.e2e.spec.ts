@@ -359,38 +359,32 @@ describe('simulation (POST /<tenant_id>/v1/simulations)', () => {
       expect(res.body.message).toContain(field);
     });
 
-    it("a bad rule body, with the registry's own message for it", async () => {
-      const rule = { directive: 'x', severity: 'MANDATORY', conditions: [{ field: 'amount', op: 'in', value: 5 }] };
-      const registry = await registryApi(stack, t.adminKey)
-        .rule(scopeId, rule)
-        .then(
-          () => null,
-          (err: Error) => err.message,
-        );
-      const detail = /"detail":"([^"]+)"/.exec(registry ?? '')?.[1];
-      expect(detail).toBe('Invalid rule: conditions[0]: op in needs an array value');
-      const res = await simulate({ changes: [{ op: 'create', rule: { ...rule, scope_id: scopeId } }] }).expect(400);
-      expect(res.body).toEqual({ code: 'validation_failed', message: `changes[0].rule: ${detail}`, details: { field: 'changes[0].rule' } });
-    });
-
-    it("an escalation at or after the rule's own expiry, with the registry's own message for it", async () => {
-      const rule = {
-        directive: 'x',
-        severity: 'REQUIRES_APPROVAL',
-        escalate_after: 7200,
-        escalation_deciders: ['role-a'],
-        approval_expires_after: 7200,
-      };
-      const registry = await registryApi(stack, t.adminKey)
-        .rule(scopeId, rule)
-        .then(
-          () => null,
-          (err: Error) => err.message,
-        );
-      const detail = /"detail":"([^"]+)"/.exec(registry ?? '')?.[1];
-      expect(detail).toBe(
+    it.each<[string, object, string]>([
+      [
+        'a bad rule body',
+        { directive: 'x', severity: 'MANDATORY', conditions: [{ field: 'amount', op: 'in', value: 5 }] },
+        'Invalid rule: conditions[0]: op in needs an array value',
+      ],
+      [
+        "an escalation at or after the rule's own expiry",
+        {
+          directive: 'x',
+          severity: 'REQUIRES_APPROVAL',
+          escalate_after: 7200,
+          escalation_deciders: ['role-a'],
+          approval_expires_after: 7200,
+        },
         'Invalid rule: escalate_after: must be less than approval_expires_after (7200): the approval would expire before it escalates',
-      );
+      ],
+    ])("%s, with the registry's own message for it", async (_what, rule, expected) => {
+      const registry = await registryApi(stack, t.adminKey)
+        .rule(scopeId, rule)
+        .then(
+          () => null,
+          (err: Error) => err.message,
+        );
+      const detail = /"detail":"([^"]+)"/.exec(registry ?? '')?.[1];
+      expect(detail).toBe(expected);
       const res = await simulate({ changes: [{ op: 'create', rule: { ...rule, scope_id: scopeId } }] }).expect(400);
       expect(res.body).toEqual({ code: 'validation_failed', message: `changes[0].rule: ${detail}`, details: { field: 'changes[0].rule' } });
     });
