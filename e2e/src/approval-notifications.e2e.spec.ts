@@ -14,7 +14,8 @@ import { startStack, type Stack } from './stack';
 const CONSOLE_URL = 'https://console.example.test/console';
 // Retries quick enough for a test, and enough of them (50) that an SMTP server stopped for a few seconds is not given up on.
 const NOTIFY_ENV = { WEBHOOK_RETRY_BASE_MS: '200', WEBHOOK_RETRY_MAX_DELAY_MS: '1000', WEBHOOK_MAX_ATTEMPTS: '50', CONSOLE_URL };
-const INJECTION = '<script>alert(1)</script><https://evil.example|click>[click](https://evil.example)';
+const INJECTION =
+  '<script>alert(1)</script><https://evil.example|click>[click](https://evil.example) urgent: approve at https://arbiter-console.evil.example/approvals/verdict/apr-1 or www.evil.example *now* `x`';
 const SECRET_PARAMETER = 'DE89-SECRET-IBAN';
 
 type Row = {
@@ -141,7 +142,11 @@ describe('approval notifications', () => {
     expect(mail.body).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
     // The HTML part is escaped (the plain text part holds the same words as text).
     const html = mail.body.slice(mail.body.indexOf('<!doctype html>'));
-    expect(html).toContain('&lt;https://evil.example|click&gt;');
+    expect(html).toContain('&lt;https[:]//evil.example|click&gt;');
+    // No URL of the agent's can be clicked in any channel (defanged, and in Slack quoted as code).
+    for (const text of [mail.body, slackMsg.raw, teamsMsg.raw]) expect(text).not.toMatch(/https:\/\/(arbiter-console\.)?evil|www\.evil/);
+    expect(mail.body).toContain('approve at https[:]//arbiter-console.evil.example/approvals/verdict/apr-1 or www[.]evil.example');
+    expect(JSON.stringify(slackMsg.body.blocks)).toContain('`&lt;script&gt;alert(1)&lt;/script&gt;');
     expect(html).not.toMatch(/<script>|<https:\/\/evil|<a href="https:\/\/evil/);
     expect(html.match(/<a /g)).toHaveLength(1);
 
@@ -176,7 +181,7 @@ describe('approval notifications', () => {
       await request(stack.registry.url)
         .post(`/api/v1/scopes/${scope}/approvals`)
         .set('Authorization', `Bearer ${requester.key}`)
-        .send({ trigger_id: rule.id, intended_action: 'move the quarter-end payment' })
+        .send({ trigger_id: rule.id, intended_action: 'move the quarter-end payment', requested_by: 'the CFO, by phone' })
         .expect(201)
     ).body as { id: string };
     const link = `${CONSOLE_URL}/approvals/registry/${scope}/${approval.id}`;
@@ -187,6 +192,8 @@ describe('approval notifications', () => {
     expect(mail.body).toContain(link);
     expect(mail.body).toContain('move the quarter-end payment');
     expect(mail.body).toContain('Transfers above 10,000 need finance approval');
+    // Who asked is the authenticated principal; the free-text requested_by is only a label.
+    expect(mail.body).toContain(`Requested by: ${requester.principalId} (label: the CFO, by phone)`);
     await eventually('both chat messages', () => chatOf(slack, approval.id).length === 1 && chatOf(teams, approval.id).length === 1);
     expect(chatOf(slack, approval.id)[0].body.text).toContain(`<${link}|`);
     // The role's members, including the human who is not the requester here.

@@ -329,14 +329,54 @@ describe('simulation (POST /<tenant_id>/v1/simulations)', () => {
         'changes',
       ],
       ['no changes member', () => ({}), 'changes'],
+      // Every integer of the body is bounded: a value past 2^31-1 is refused like the registry refuses it.
+      ...(
+        [
+          ['escalate_after', { escalate_after: 2 ** 31, escalation_deciders: ['role-a'] }],
+          ['approvals_required', { approvals_required: 2 ** 31 }],
+          ['approval_expires_after', { approval_expires_after: 2 ** 31 }],
+          ['priority', { priority: 2 ** 31 }],
+        ] as const
+      ).flatMap(([name, extra]): Array<[string, () => object, string]> => [
+        [
+          `a huge ${name} in a new rule`,
+          () => ({ changes: [{ op: 'create', rule: transferRule({ severity: 'REQUIRES_APPROVAL', ...extra }) }] }),
+          `changes[0].rule.${name}`,
+        ],
+        [
+          `a huge ${name} in an update`,
+          () => ({
+            changes: [{ op: 'update', rule_id: approvalRule.id, rule: { directive: 'x', severity: 'REQUIRES_APPROVAL', ...extra } }],
+          }),
+          `changes[0].rule.${name}`,
+        ],
+      ]),
+      ['a huge last', () => ({ changes: [], window: { last: 2 ** 31 } }), 'window.last'],
+      ['a huge sample_limit', () => ({ changes: [], sample_limit: 2 ** 31 }), 'sample_limit'],
     ])('%s', async (_what, body, field) => {
       const res = await simulate(body()).expect(400);
       expect(res.body).toMatchObject({ code: 'validation_failed', details: { field } });
       expect(res.body.message).toContain(field);
     });
 
-    it("a bad rule body, with the registry's own message for it", async () => {
-      const rule = { directive: 'x', severity: 'MANDATORY', conditions: [{ field: 'amount', op: 'in', value: 5 }] };
+    it.each<[string, object, string]>([
+      [
+        'a bad rule body',
+        { directive: 'x', severity: 'MANDATORY', conditions: [{ field: 'amount', op: 'in', value: 5 }] },
+        'Invalid rule: conditions[0]: op in needs an array value',
+      ],
+      [
+        "an escalation at or after the rule's own expiry",
+        {
+          directive: 'x',
+          severity: 'REQUIRES_APPROVAL',
+          escalate_after: 7200,
+          escalation_deciders: ['role-a'],
+          approval_expires_after: 7200,
+        },
+        'Invalid rule: escalate_after: must be less than approval_expires_after (7200): the approval would expire before it escalates',
+      ],
+    ])("%s, with the registry's own message for it", async (_what, rule, expected) => {
       const registry = await registryApi(stack, t.adminKey)
         .rule(scopeId, rule)
         .then(
@@ -344,7 +384,7 @@ describe('simulation (POST /<tenant_id>/v1/simulations)', () => {
           (err: Error) => err.message,
         );
       const detail = /"detail":"([^"]+)"/.exec(registry ?? '')?.[1];
-      expect(detail).toBe('Invalid rule: conditions[0]: op in needs an array value');
+      expect(detail).toBe(expected);
       const res = await simulate({ changes: [{ op: 'create', rule: { ...rule, scope_id: scopeId } }] }).expect(400);
       expect(res.body).toEqual({ code: 'validation_failed', message: `changes[0].rule: ${detail}`, details: { field: 'changes[0].rule' } });
     });

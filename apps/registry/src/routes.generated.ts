@@ -772,7 +772,7 @@ const models: TsoaRoute.Models = {
             "priority": {"dataType":"integer","validators":{"minimum":{"value":-1000000},"maximum":{"value":1000000}}},
             "mode": {"ref":"RuleMode"},
             "approvals_required": {"dataType":"union","subSchemas":[{"dataType":"integer"},{"dataType":"enum","enums":[null]}],"validators":{"minimum":{"value":1},"maximum":{"value":20}}},
-            "escalate_after": {"dataType":"union","subSchemas":[{"dataType":"integer"},{"dataType":"enum","enums":[null]}],"validators":{"minimum":{"value":60}}},
+            "escalate_after": {"dataType":"union","subSchemas":[{"dataType":"integer"},{"dataType":"enum","enums":[null]}],"validators":{"minimum":{"value":60},"maximum":{"value":31536000}}},
             "escalation_deciders": {"dataType":"union","subSchemas":[{"dataType":"array","array":{"dataType":"refAlias","ref":"DeciderId"}},{"dataType":"enum","enums":[null]}],"validators":{"maxItems":{"value":100}}},
             "approval_expires_after": {"dataType":"union","subSchemas":[{"dataType":"integer"},{"dataType":"enum","enums":[null]}],"validators":{"minimum":{"value":60},"maximum":{"value":31536000}}},
         },

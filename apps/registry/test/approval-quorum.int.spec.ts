@@ -97,6 +97,32 @@ describe('registry approvals: quorum, escalation and expiry', () => {
     ])('refuses %s out of bounds (400 naming it)', async (field, body) => {
       expect((await post(body).expect(400)).body.detail).toContain(field);
     });
+
+    // Every integer of a rule fits its column: a value past 2^31-1 is a 400 naming the field on POST and PUT, never a 500.
+    const HUGE = 2 ** 31;
+    it.each([
+      ['escalate_after', { escalate_after: HUGE, escalation_deciders: ['role-a'] }],
+      ['escalate_after', { escalate_after: 31_536_001, escalation_deciders: ['role-a'] }],
+      ['approvals_required', { approvals_required: HUGE }],
+      ['approval_expires_after', { approval_expires_after: HUGE }],
+      ['priority', { priority: HUGE }],
+      ['priority', { priority: -HUGE }],
+      ['escalate_after', { escalate_after: 1e300, escalation_deciders: ['role-a'] }],
+    ])('refuses a huge %s on POST and PUT (400 naming it)', async (field, body) => {
+      expect((await post(body).expect(400)).body.detail).toContain(field);
+      const put = await admin.put(`/api/v1/scopes/${scopeId}/rules/${quorumRule.id}`, { ...QUORUM_RULE, ...body }).expect(400);
+      expect(put.body.detail).toContain(field);
+    });
+
+    it("refuses an escalation at or after the rule's own expiry; accepts one just before it, and a year without an expiry", async () => {
+      const late = await post({ escalate_after: 7200, escalation_deciders: ['role-a'], approval_expires_after: 7200 }).expect(400);
+      expect(late.body.detail).toBe(
+        'Invalid rule: escalate_after: must be less than approval_expires_after (7200): the approval would expire before it escalates',
+      );
+      await post({ escalate_after: 7199, escalation_deciders: ['role-a'], approval_expires_after: 7200 }).expect(201);
+      const year = (await post({ escalate_after: 31_536_000, escalation_deciders: ['role-a'] }).expect(201)).body;
+      expect(year.escalate_after).toBe(31_536_000);
+    });
   });
 
   it('freezes the rule terms on the approval, and gives an invariant trigger the defaults', async () => {

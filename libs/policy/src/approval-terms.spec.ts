@@ -33,6 +33,12 @@ describe(approvalFieldProblems.name, () => {
     [{ escalate_after: 59, escalation_deciders: ['role-a'] }, 'escalate_after'],
     [{ approval_expires_after: 59 }, 'approval_expires_after'],
     [{ approval_expires_after: 31_536_001 }, 'approval_expires_after'],
+    [{ approval_expires_after: 2 ** 31 }, 'approval_expires_after'],
+    [{ approvals_required: 2 ** 31 }, 'approvals_required'],
+    [{ escalate_after: 31_536_001, escalation_deciders: ['role-a'] }, 'escalate_after'],
+    [{ escalate_after: 2 ** 31, escalation_deciders: ['role-a'] }, 'escalate_after'],
+    [{ escalate_after: 7200, escalation_deciders: ['role-a'], approval_expires_after: 7200 }, 'escalate_after'],
+    [{ escalate_after: 9000, escalation_deciders: ['role-a'], approval_expires_after: 7200 }, 'escalate_after'],
     [{ escalate_after: 600 }, 'escalate_after'],
     [{ escalation_deciders: ['role-a'] }, 'escalation_deciders'],
     [{ escalate_after: 600, escalation_deciders: ['boss'] }, 'escalation_deciders[0]'],
@@ -41,6 +47,19 @@ describe(approvalFieldProblems.name, () => {
     const sut = approvalFieldProblems({ ...approval, ...fields });
     expect(sut).toHaveLength(1);
     expect(sut[0].startsWith(`${name}: `)).toBe(true);
+  });
+
+  it("accepts an escalation just before the rule's expiry, and up to a year when the rule sets none", () => {
+    expect(
+      approvalFieldProblems({ ...approval, escalate_after: 7199, escalation_deciders: ['role-a'], approval_expires_after: 7200 }),
+    ).toEqual([]);
+    expect(approvalFieldProblems({ ...approval, escalate_after: 31_536_000, escalation_deciders: ['role-a'] })).toEqual([]);
+  });
+
+  it('says an escalation after the expiry never happens', () => {
+    expect(
+      approvalFieldProblems({ ...approval, escalate_after: 7200, escalation_deciders: ['role-a'], approval_expires_after: 7200 }),
+    ).toEqual(['escalate_after: must be less than approval_expires_after (7200): the approval would expire before it escalates']);
   });
 
   it('reads null and an empty escalation_deciders as not set', () => {

@@ -6,7 +6,7 @@
 /** The bounds of the approval fields. */
 export const APPROVAL_FIELD_LIMITS = Object.freeze({
   approvalsRequired: { min: 1, max: 20 },
-  escalateAfterMin: 60,
+  escalateAfter: { min: 60, max: 31_536_000 },
   approvalExpiresAfter: { min: 60, max: 31_536_000 },
   escalationDeciders: 100,
 });
@@ -46,7 +46,9 @@ function integerProblem(name: string, v: unknown, min: number, max?: number): st
  * Every problem of a rule's approval fields, each naming its field. The fields only mean something on
  * a rule that leads to an approval (severity REQUIRES_APPROVAL): on any other rule each one set is a
  * problem (fail closed: an author who believes a quorum guards a blocking rule is told it does not).
- * `escalation_deciders` needs `escalate_after` and the other way round.
+ * `escalation_deciders` needs `escalate_after` and the other way round. Every number is bounded (one year at
+ * most), and `escalate_after` comes before the rule's own `approval_expires_after`: an approval expired first
+ * never escalates, so such a rule would promise an escalation that cannot happen.
  */
 export function approvalFieldProblems(rule: ApprovalFieldsInput): string[] {
   const problems: string[] = [];
@@ -60,8 +62,18 @@ export function approvalFieldProblems(rule: ApprovalFieldsInput): string[] {
   const { min: eMin, max: eMax } = APPROVAL_FIELD_LIMITS.approvalExpiresAfter;
   const push = (p: string | null) => p && problems.push(p);
   if (isSet(rule.approvals_required)) push(integerProblem('approvals_required', rule.approvals_required, qMin, qMax));
-  if (isSet(rule.escalate_after)) push(integerProblem('escalate_after', rule.escalate_after, APPROVAL_FIELD_LIMITS.escalateAfterMin));
-  if (isSet(rule.approval_expires_after)) push(integerProblem('approval_expires_after', rule.approval_expires_after, eMin, eMax));
+  const { min: sMin, max: sMax } = APPROVAL_FIELD_LIMITS.escalateAfter;
+  const escalationProblem = isSet(rule.escalate_after) ? integerProblem('escalate_after', rule.escalate_after, sMin, sMax) : null;
+  const expiryProblem = isSet(rule.approval_expires_after)
+    ? integerProblem('approval_expires_after', rule.approval_expires_after, eMin, eMax)
+    : null;
+  push(escalationProblem);
+  push(expiryProblem);
+  if (isSet(rule.escalate_after) && isSet(rule.approval_expires_after) && !escalationProblem && !expiryProblem)
+    if ((rule.escalate_after as number) >= (rule.approval_expires_after as number))
+      problems.push(
+        `escalate_after: must be less than approval_expires_after (${rule.approval_expires_after}): the approval would expire before it escalates`,
+      );
   const deciders = rule.escalation_deciders;
   if (isSet(deciders)) {
     if (!Array.isArray(deciders))

@@ -1,11 +1,13 @@
 import {
   chatWebhooksOf,
   consoleLink,
+  defang,
   emailMessage,
   emailRecipients,
   escapeSlack,
   escapeTeams,
   planNotifications,
+  slackCode,
   readNotifiedApproval,
   slackMessage,
   teamsMessage,
@@ -51,6 +53,7 @@ const facts = (over: Partial<MessageFacts> = {}): MessageFacts => ({
   statements: [{ id: 'rul-1', statement: 'Transfers above 1000 EUR need finance' }],
   requester: 'agn-bot',
   on_behalf_of: 'hum-ann',
+  requester_label: null,
   expires_at: '2026-12-01T00:00:00.000Z',
   link: 'https://console.example/console/approvals/verdict/apr-1',
   ...over,
@@ -104,10 +107,25 @@ describe('readNotifiedApproval', () => {
       scope_id: 'scp-1',
       resource: 'inv-1',
       rule_ids: ['inv-1'],
-      requester: 'someone',
+      requester: 'agn-2',
+      requester_label: 'someone',
       excluded: ['agn-2'],
     });
     expect(a?.escalates_at).toBeNull();
+  });
+
+  it("names the authenticated creator as a registry approval's requester, never its free-text label", () => {
+    const data = { id: 'apr-r', scope_id: 'scp-1', trigger_id: 'rul-1', intended_action: 'x', created_by: 'agn-2' };
+    expect(readNotifiedApproval('registry', { ...data, requested_by: 'hum-boss' })).toMatchObject({
+      requester: 'agn-2',
+      requester_label: 'hum-boss',
+    });
+    // The default label is the creator's own id: nothing more to say.
+    expect(readNotifiedApproval('registry', { ...data, requested_by: 'agn-2' })).toMatchObject({
+      requester: 'agn-2',
+      requester_label: null,
+    });
+    expect(readNotifiedApproval('verdict', { id: 'apr-v', requester: 'agn-1' })).toMatchObject({ requester_label: null });
   });
 
   it('answers null for data that is not an approval', () => {
@@ -217,7 +235,7 @@ describe('messages', () => {
 
   it('email: a line break in agent text cannot add a header line to the subject', () => {
     expect(emailMessage(facts({ action: 'pay\r\nBcc: eve@evil.example' })).subject).toBe(
-      'Approval requested: pay Bcc: eve@evil.example on <script>alert(1)</script> <https://evil.example|click> [click](https://evil.example) & <!channel> *bold*',
+      'Approval requested: pay Bcc: eve@evil.example on <script>alert(1)</script> <https[:]//evil.example|click> [click](https[:]//evil.example) & <!channel> *bold*',
     );
   });
 
@@ -227,7 +245,7 @@ describe('messages', () => {
     expect(all).not.toContain('<https://evil');
     expect(all).not.toContain('<!channel>');
     expect(all).not.toContain('<script>');
-    expect(all).toContain('&lt;https://evil.example|click&gt;');
+    expect(all).toContain('&lt;https[:]//evil.example|click&gt;');
     const links = (m.text + m.blocks.map((b) => JSON.stringify(b)).join('')).match(/<http[^>]*>/g) ?? [];
     expect(new Set(links)).toEqual(new Set(['<https://console.example/console/approvals/verdict/apr-1|Open in the Arbiter console>']));
     expect(m.blocks.map((b) => (b as { type: string }).type)).toEqual(['header', 'section', 'section']);
@@ -270,5 +288,86 @@ describe('escapes', () => {
 
   it('teams escapes HTML and the Markdown that makes links and emphasis', () => {
     expect(escapeTeams('[x](y) *z* <a>')).toBe('&#91;x&#93;&#40;y&#41; &#42;z&#42; &lt;a&gt;');
+  });
+});
+
+/** The review's example, a `www.` host, a Markdown link, a backtick that would close a code span, and Slack formatting. */
+const LINKS = [
+  'acct:1 urgent: approve at https://arbiter-console.evil.example/approvals/verdict/apr-1',
+  'see www.evil.example/approve',
+  '[approve here](HTTPS://evil.example/a)',
+  'x` https://evil.example `y',
+  '*bold* _italic_ ~strike~ `code`',
+].join(' | ');
+
+describe('agent text is never a link nor formatted (docs/approvals.md "Notifications")', () => {
+  const f = facts({ action: LINKS, resource: LINKS, requester: 'agn-bot', on_behalf_of: null });
+  // What a client would turn into a link by itself: a URL with a scheme or a `www.` host.
+  const LINKABLE = /[a-z][a-z0-9+.-]*:\/\/|\bwww\./i;
+
+  it('defangs every URL and www. host, keeping the text readable', () => {
+    expect(defang('approve at https://a.example/x and www.b.example')).toBe('approve at https[:]//a.example/x and www[.]b.example');
+    expect(defang('HTTPS://A.example javascript://x WWW.c.example')).toBe('HTTPS[:]//A.example javascript[:]//x WWW[.]c.example');
+    expect(defang('acct:1 a.b no-link')).toBe('acct:1 a.b no-link');
+  });
+
+  it('email: the only URL in the text, the HTML and the subject is the console link', () => {
+    const m = emailMessage(f);
+    expect(m.text).toContain('acct:1 urgent: approve at https[:]//arbiter-console.evil.example/approvals/verdict/apr-1');
+    expect(m.text).toContain('www[.]evil.example/approve');
+    for (const part of [m.text, m.html]) expect(part.replaceAll(f.link, '')).not.toMatch(LINKABLE);
+    expect(m.subject).not.toMatch(LINKABLE);
+    expect(m.html.match(/<a /g)).toHaveLength(1);
+  });
+
+  it('slack: each agent value is one inline code span a backtick cannot close; no URL but the console link', () => {
+    const m = slackMessage(f);
+    const facts = (m.blocks[1] as { text: { text: string } }).text.text;
+    const action = facts.split('\n').find((l) => l.startsWith('*Action:*'))!;
+    // One span: exactly two backticks, around the whole value.
+    expect(action).toMatch(/^\*Action:\* `[^`]+`$/);
+    expect(action).toContain('x\u02cb https[:]//evil.example \u02cby');
+    expect(action).toContain('*bold* _italic_ ~strike~ \u02cbcode\u02cb');
+    expect(m.text).toMatch(/^Approval requested: `[^`]+` on `[^`]+` \(apr-1\) <https:\/\/console\.example/);
+    expect(facts).toContain('*Requested by:* `agn-bot`');
+    const everything = (m.text + JSON.stringify(m.blocks)).replaceAll(f.link, '');
+    expect(everything).not.toMatch(LINKABLE);
+  });
+
+  it('slack: an empty value is not an empty span', () => {
+    expect(slackCode('')).toBe('(empty)');
+    expect(slackCode('a<b>&')).toBe('`a&lt;b&gt;&amp;`');
+  });
+
+  it('teams: no URL but the console link, no Markdown link, emphasis or code', () => {
+    const m = teamsMessage(f) as { summary: string; sections: Array<{ facts: Array<{ name: string; value: string }> }> };
+    const action = m.sections[0].facts.find((x) => x.name === 'Action')!.value;
+    expect(action).not.toMatch(/[[\]()*_`~]/);
+    // Shown as `https[:]//…` (the brackets are written as entities, like every Markdown character).
+    expect(action).toContain('https&#91;:&#93;//arbiter-console.evil.example');
+    expect(JSON.stringify(m.sections)).not.toMatch(LINKABLE);
+    expect(m.summary).not.toMatch(LINKABLE);
+  });
+});
+
+describe('requester of a registry approval (docs/approvals.md "Notifications")', () => {
+  const f = facts({ requester: 'agn-2', on_behalf_of: null, requester_label: 'CFO (approved by phone) https://evil.example `x`' });
+
+  it('email: "Requested by" is the authenticated principal, the label after it, quoted', () => {
+    const m = emailMessage(f);
+    expect(m.text).toContain('Requested by: agn-2 (label: CFO (approved by phone) https[:]//evil.example `x`)');
+    expect(m.html).toContain('<td>agn-2 (label: CFO (approved by phone) https[:]//evil.example `x`)</td>');
+  });
+
+  it('slack and teams: the label is quoted like other agent text', () => {
+    const slack = (slackMessage(f).blocks[1] as { text: { text: string } }).text.text;
+    expect(slack).toContain('*Requested by:* `agn-2` (label: `CFO (approved by phone) https[:]//evil.example \u02cbx\u02cb`)');
+    const teams = teamsMessage(f) as { sections: Array<{ facts: Array<{ name: string; value: string }> }> };
+    const by = teams.sections[0].facts.find((x) => x.name === 'Requested by')!.value;
+    expect(by).toMatch(/^agn-2 &#40;label: CFO &#40;approved by phone&#41; https&#91;:&#93;\/\/evil\.example/);
+  });
+
+  it('shows no label when there is none', () => {
+    expect(emailMessage(facts({ requester: 'agn-2', on_behalf_of: null })).text).toMatch(/Requested by: agn-2$/m);
   });
 });

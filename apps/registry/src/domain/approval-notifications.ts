@@ -17,9 +17,12 @@ export interface NotifiedApproval {
   resource: string;
   /** The deciding rules (`rul-`) or the invariant (`inv-`) whose statements the message quotes. */
   rule_ids: string[];
+  /** The authenticated principal that asked: a verdict approval's `requester`, a registry approval's `created_by`. */
   requester: string;
   /** The principal the requester acted for, when another one (verdict `requester_principal`). */
   on_behalf_of: string | null;
+  /** A registry approval's `requested_by`, a free-text label its requester chose (shown only as a label); else null. */
+  requester_label: string | null;
   /** Principals who never decide it and are never notified of it. */
   excluded: string[];
   candidate_deciders: string[];
@@ -67,19 +70,24 @@ export function readNotifiedApproval(source: string, data: unknown): NotifiedApp
       rule_ids: [...new Set(triggers.map((t) => str(t?.rule_id)).filter((r): r is string => !!r))],
       requester,
       on_behalf_of: forWhom && forWhom !== requester ? forWhom : null,
+      requester_label: null,
       excluded: [requester, forWhom].filter((p): p is string => !!p),
     };
   }
   const trigger = str(a.trigger_id);
   const createdBy = str(a.created_by);
+  const label = str(a.requested_by);
   return {
     ...common,
     flow: 'registry',
     scope_id: str(a.scope_id),
     resource: trigger ?? '',
     rule_ids: trigger ? [trigger] : [],
-    requester: str(a.requested_by) ?? createdBy ?? '',
+    // Who asked is the authenticated creator; `requested_by` is only what the requester wrote about itself.
+    requester: createdBy ?? '',
     on_behalf_of: null,
+    // `requested_by` defaults to the creator's id: a label only when it says something else.
+    requester_label: label && label !== createdBy ? label : null,
     excluded: createdBy ? [createdBy] : [],
   };
 }
@@ -176,8 +184,11 @@ export interface MessageFacts {
   resource: string;
   /** The deciding rules' statements (looked up in the registry, not taken from the event). */
   statements: Array<{ id: string; statement: string | null }>;
+  /** The authenticated principal that asked (a registry approval's `created_by`, a verdict approval's `requester`). */
   requester: string;
   on_behalf_of: string | null;
+  /** A registry approval's free-text `requested_by`, shown only as a quoted label; null otherwise. */
+  requester_label: string | null;
   expires_at: string | null;
   link: string;
 }
@@ -220,26 +231,56 @@ export function escapeTeams(value: string): string {
 
 const headline = (f: MessageFacts) => (f.reason === 'escalated' ? 'Approval escalated, still waiting' : 'Approval requested');
 
-function lines(f: MessageFacts): Array<[string, string]> {
-  const rows: Array<[string, string]> = [
-    ['Approval', f.approval_id],
-    ['Action', oneLine(f.action)],
-    ['Resource', oneLine(f.resource)],
+/**
+ * Makes a URL in agent text unclickable where a client would link it by itself: `scheme://` becomes
+ * `scheme[:]//` and `www.` becomes `www[.]` (docs/approvals.md "Notifications"). The text still reads.
+ */
+export function defang(value: string): string {
+  return value.replace(/([a-z][a-z0-9+.-]*):(?=\/\/)/gi, '$1[:]').replace(/\b(www)\./gi, '$1[.]');
+}
+
+/**
+ * A Slack inline code span holding agent text: nothing in it is formatted (`*`, `_`, `~`) or linked; a backtick in
+ * the value becomes `ˋ` (U+02CB) so the span cannot be closed early; `&`, `<` and `>` are escaped as Slack needs.
+ */
+export function slackCode(value: string): string {
+  const inner = escapeSlack(defang(value).replace(/`/g, '\u02cb'));
+  return inner.trim() ? `\`${inner}\`` : '(empty)';
+}
+
+/** A part of a message's value: fixed text the registry wrote, or text another party wrote (quoted by each format). */
+type Part = string | { quoted: string };
+const q = (value: string): Part => ({ quoted: oneLine(value) });
+
+function lines(f: MessageFacts): Array<[string, Part[]]> {
+  const rows: Array<[string, Part[]]> = [
+    ['Approval', [f.approval_id]],
+    ['Action', [q(f.action)]],
+    ['Resource', [q(f.resource)]],
   ];
-  for (const s of f.statements) rows.push([`Rule ${s.id}`, oneLine(s.statement ?? '(rule not found)')]);
-  rows.push(['Requested by', oneLine(f.on_behalf_of ? `${f.requester} on behalf of ${f.on_behalf_of}` : f.requester)]);
-  if (f.expires_at) rows.push(['Expires', f.expires_at]);
+  for (const s of f.statements) rows.push([`Rule ${s.id}`, [s.statement === null ? '(rule not found)' : q(s.statement)]]);
+  const by: Part[] = [q(f.requester)];
+  if (f.on_behalf_of) by.push(' on behalf of ', q(f.on_behalf_of));
+  if (f.requester_label) by.push(' (label: ', q(f.requester_label), ')');
+  rows.push(['Requested by', by]);
+  if (f.expires_at) rows.push(['Expires', [f.expires_at]]);
   return rows;
 }
+
+/** A value's parts as one format writes them: `fixed` for the registry's own text, `quoted` for the rest. */
+const render = (parts: Part[], fixed: (s: string) => string, quoted: (s: string) => string) =>
+  parts.map((p) => (typeof p === 'string' ? fixed(p) : quoted(p.quoted))).join('');
+
+const plain = (parts: Part[]) => render(parts, (s) => s, defang);
 
 /** The email: plain text and HTML (escaped), a subject on one line; decide in the console, never by replying. */
 export function emailMessage(f: MessageFacts): { subject: string; text: string; html: string } {
   const rows = lines(f);
-  const subject = oneLine(`${headline(f)}: ${f.action} on ${f.resource}`, 200);
+  const subject = oneLine(`${headline(f)}: ${defang(f.action)} on ${defang(f.resource)}`, 200);
   const text = [
     `${headline(f)}.`,
     '',
-    ...rows.map(([k, v]) => `${k}: ${v}`),
+    ...rows.map(([k, v]) => `${k}: ${plain(v)}`),
     '',
     `Open it in the Arbiter console to decide: ${f.link}`,
     '',
@@ -249,7 +290,7 @@ export function emailMessage(f: MessageFacts): { subject: string; text: string; 
     '<!doctype html><html><body>',
     `<p>${escapeHtml(headline(f))}.</p>`,
     '<table>',
-    ...rows.map(([k, v]) => `<tr><th align="left">${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`),
+    ...rows.map(([k, v]) => `<tr><th align="left">${escapeHtml(k)}</th><td>${escapeHtml(plain(v))}</td></tr>`),
     '</table>',
     `<p><a href="${escapeHtml(f.link)}">Open it in the Arbiter console</a> to decide.</p>`,
     '<p>This message carries no approve action: decisions are made in the console, signed in.</p>',
@@ -262,11 +303,12 @@ export function emailMessage(f: MessageFacts): { subject: string; text: string; 
 export function slackMessage(f: MessageFacts): { text: string; blocks: object[] } {
   const rows = lines(f);
   const link = `<${f.link}|Open in the Arbiter console>`;
+  const value = (parts: Part[]) => render(parts, escapeSlack, slackCode);
   return {
-    text: `${escapeSlack(headline(f))}: ${escapeSlack(oneLine(f.action))} on ${escapeSlack(oneLine(f.resource))} (${f.approval_id}) ${link}`,
+    text: `${escapeSlack(headline(f))}: ${value([q(f.action)])} on ${value([q(f.resource)])} (${f.approval_id}) ${link}`,
     blocks: [
       { type: 'header', text: { type: 'plain_text', text: headline(f) } },
-      { type: 'section', text: { type: 'mrkdwn', text: rows.map(([k, v]) => `*${escapeSlack(k)}:* ${escapeSlack(v)}`).join('\n') } },
+      { type: 'section', text: { type: 'mrkdwn', text: rows.map(([k, v]) => `*${escapeSlack(k)}:* ${value(v)}`).join('\n') } },
       { type: 'section', text: { type: 'mrkdwn', text: `${link} to decide.` } },
     ],
   };
@@ -277,9 +319,11 @@ export function teamsMessage(f: MessageFacts): object {
   return {
     '@type': 'MessageCard',
     '@context': 'https://schema.org/extensions',
-    summary: escapeTeams(oneLine(`${headline(f)}: ${f.action} on ${f.resource}`, 200)),
+    summary: escapeTeams(oneLine(`${headline(f)}: ${defang(f.action)} on ${defang(f.resource)}`, 200)),
     title: escapeTeams(headline(f)),
-    sections: [{ facts: lines(f).map(([name, value]) => ({ name: escapeTeams(name), value: escapeTeams(value) })) }],
+    sections: [
+      { facts: lines(f).map(([name, v]) => ({ name: escapeTeams(name), value: render(v, escapeTeams, (s) => escapeTeams(defang(s))) })) },
+    ],
     potentialAction: [{ '@type': 'OpenUri', name: 'Open in the Arbiter console', targets: [{ os: 'default', uri: f.link }] }],
   };
 }

@@ -110,8 +110,8 @@ export interface RuleBody extends AuthorFields {
   approvals_required?: number | null;
   /**
    * REQUIRES_APPROVAL only, with `escalation_deciders`: seconds after the request from which the
-   * escalation deciders may decide too.
-   * @isInt @minimum 60
+   * escalation deciders may decide too; less than `approval_expires_after` when the rule sets it.
+   * @isInt @minimum 60 @maximum 31536000
    */
   escalate_after?: number | null;
   /**

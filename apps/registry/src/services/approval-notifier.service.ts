@@ -183,6 +183,7 @@ export class ApprovalNotifier {
       statements: await this.statements(tenantId, approval.rule_ids),
       requester: approval.requester,
       on_behalf_of: approval.on_behalf_of,
+      requester_label: approval.requester_label,
       expires_at: approval.expires_at,
       link: consoleLink(this.opts.consoleUrl, row.flow as ApprovalFlow, approval.id, row.scope_id),
     };

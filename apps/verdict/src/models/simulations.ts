@@ -94,7 +94,7 @@ export interface SimulatedRuleBody {
    * @isInt @minimum 1 @maximum 20
    */
   approvals_required?: number | null;
-  /** @isInt @minimum 60 */
+  /** @isInt @minimum 60 @maximum 31536000 */
   escalate_after?: number | null;
   /** @maxItems 100 */
   escalation_deciders?: SimulatedDeciderId[] | null;

@@ -1981,7 +1981,7 @@ export interface components {
             /**
              * Format: int32
              * @description REQUIRES_APPROVAL only, with `escalation_deciders`: seconds after the request from which the
-             *     escalation deciders may decide too.
+             *     escalation deciders may decide too; less than `approval_expires_after` when the rule sets it.
              */
             escalate_after?: number | null;
             /** @description REQUIRES_APPROVAL only, with `escalate_after`: principal and `role-` ids who may decide from then on. */
