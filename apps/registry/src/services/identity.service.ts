@@ -345,9 +345,15 @@ export class IdentityService {
 
 /**
  * The sign-in fields after a change (422 when malformed); console permissions follow the rule of minting a key:
- * never one the caller's own key lacks (docs/identity.md "Privilege boundaries").
+ * never one the caller's own key lacks, and the OpenID Connect identity is a platform admin's to name
+ * (docs/identity.md "Privilege boundaries").
  */
 function signInFor(caller: AuthenticatedIdentity, kind: string, current: SignInFields, change: SignInChange): Partial<SignInFields> {
+  // The identity provider is the platform's, and (issuer, subject) is unique across it: which tenant a person signs in
+  // to is the platform's decision, so only a platform admin names the pair, to set, change or remove it.
+  if ((change.oidc_issuer !== undefined || change.oidc_subject !== undefined) && !hasPermission(caller, 'platform_admin')) {
+    throw forbidden('Missing permission: platform_admin (only a platform admin sets, changes or removes oidc_issuer and oidc_subject)');
+  }
   const next = applySignInChange(kind, current, change);
   if (typeof next === 'string') throw unprocessable(next);
   const lacking = change.console_permissions?.find((p) => !isPermission(p) || !hasPermission(caller, p));
