@@ -196,6 +196,21 @@ describe('abuse: console sign-in and sessions', () => {
       expect(mine.status).toBe(403);
       expect(mine.body.detail).toMatch(/console session cannot create sign-in links/);
     });
+
+    it('refuses a tenant admin a link for a principal holding a live platform_admin key, as it refuses minting it one', async () => {
+      const person = await human({ name: 'Operator', console_permissions: ['read', 'approve'] });
+      await request(url).post(`/api/v1/principals/${person}/console-links`).set(bearer(a.admin.key)).expect(201);
+      const key = await request(url)
+        .post('/api/v1/api-keys')
+        .set(bearer(stack.registry.adminKey))
+        .send({ principal_id: person, permissions: ['platform_admin'], tenant_id: a.tenant.id })
+        .expect(201);
+      const refused = await request(url).post(`/api/v1/principals/${person}/console-links`).set(bearer(a.admin.key)).expect(403);
+      expect(refused.body).toEqual({ detail: 'Only a platform admin may create a sign-in link for a principal holding platform_admin' });
+      await request(url).post(`/api/v1/principals/${person}/console-links`).set(bearer(stack.registry.adminKey)).expect(201);
+      await request(url).delete(`/api/v1/api-keys/${key.body.id}`).set(bearer(stack.registry.adminKey)).expect(200);
+      await request(url).post(`/api/v1/principals/${person}/console-links`).set(bearer(a.admin.key)).expect(201);
+    });
   });
 
   describe('the forwarders', () => {

@@ -92,7 +92,7 @@ export class PrincipalsController extends Controller {
   @SuccessResponse(201, 'Created')
   @Response<ErrorBody>(
     403,
-    'Missing permission, a key restricted to some scopes, a console session, or a principal whose console holds more than the caller',
+    'Missing permission, a key restricted to some scopes, a console session, a principal whose console holds more than the caller, or (for a tenant admin) a principal holding platform_admin',
   )
   @Response<ErrorBody>(404, 'Not found (or in another tenant)')
   @Response<ErrorBody>(422, 'Not a human principal, or deactivated')

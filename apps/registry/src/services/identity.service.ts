@@ -12,9 +12,8 @@ import {
   type TenantId,
 } from '@arbiter/auth';
 import { canonicalJson } from '@arbiter/canonical';
-import { AppError } from '@arbiter/http';
 import { isUniqueViolation, newId } from '@arbiter/db';
-import type { ApiKeyRow, IdentityRepository } from '../repositories/identity.repository';
+import type { IdentityRepository } from '../repositories/identity.repository';
 import type {
   ApiKey,
   CreateApiKeyBody,
@@ -28,7 +27,8 @@ import type {
   UpdatePrincipalBody,
   UpdateTenantBody,
 } from '../models/identity';
-import { badRequest, conflict, notFound, unprocessable } from '../domain/errors';
+import { badRequest, conflict, forbidden, notFound, unprocessable } from '../domain/errors';
+import { refusePlatformAdminPrincipal } from './platform-principal';
 import { isEmailAddress } from '../domain/email-address';
 import { presentKey, presentPrincipal, presentTenant } from '../presenters/identity';
 import { readPage, toPage, type PageQuery } from '../domain/pagination';
@@ -40,8 +40,6 @@ function checkEmail(kind: string, email: string | undefined): void {
   if (kind !== 'human') throw badRequest('body.email: only human principals have an email address');
   if (!isEmailAddress(email)) throw badRequest('body.email: not a valid email address (local-part@domain, no spaces or names)');
 }
-
-const forbidden = (message: string) => new AppError(403, 'forbidden', message);
 
 /**
  * Told after a committed change the verdict gateway's state depends on (a principal's roles or
@@ -192,7 +190,7 @@ export class IdentityService {
     if (id === caller.principal.id && body.active === false) throw unprocessable('A principal cannot deactivate itself');
     if (!hasPermission(caller, 'platform_admin')) {
       refuseScopeRestricted(caller, 'change principals');
-      await this.refusePlatformAdminPrincipal(tenant, id, 'change');
+      await refusePlatformAdminPrincipal(this.repo, tenant, id, 'change');
     }
     const signIn = signInFor(caller, current.kind, current, body);
     const row = await this.boundOnce(() =>
@@ -250,7 +248,7 @@ export class IdentityService {
       if (caller.expires_at && (!body.expires_at || body.expires_at.getTime() > Date.parse(caller.expires_at))) {
         throw forbidden(`expires_at must be no later than the creating key's own (${caller.expires_at})`);
       }
-      await this.refusePlatformAdminPrincipal(tenantId, principal.id, 'mint keys for');
+      await refusePlatformAdminPrincipal(this.repo, tenantId, principal.id, 'mint keys for');
       if (caller.scope_ids.length && body.permissions.some((p) => p === 'approve' || p === 'admin')) {
         await this.refuseWiderDecider(tenantId, principal, caller.scope_ids);
       }
@@ -289,27 +287,6 @@ export class IdentityService {
     const revoked = row.revoked_at ? row : await this.repo.revokeKey(tenantId, id, new Date());
     await this.invalidate({ type: 'key', key_hash: row.key_hash });
     return presentKey(revoked);
-  }
-
-  /**
-   * A principal holding a live platform_admin key is the platform's: only a platform admin may
-   * change it or mint keys for it (a tenant admin of the platform tenant included).
-   */
-  private async refusePlatformAdminPrincipal(tenantId: TenantId, principalId: string, action: string): Promise<void> {
-    const principal = await this.repo.findPrincipal(tenantId, principalId);
-    if (principal?.console_permissions.includes('platform_admin')) {
-      throw forbidden(`Only a platform admin may ${action} a principal holding platform_admin`);
-    }
-    const now = Date.now();
-    const live = (k: ApiKeyRow) =>
-      !k.revoked_at && (!k.expires_at || k.expires_at.getTime() > now) && k.permissions.includes('platform_admin');
-    let after: { created_at: Date; id: string } | undefined;
-    for (;;) {
-      const keys = await this.repo.listKeys(tenantId, 1000, after, principalId);
-      if (keys.some(live)) throw forbidden(`Only a platform admin may ${action} a principal holding platform_admin`);
-      if (keys.length <= 1000) return;
-      after = { created_at: keys[999].created_at, id: keys[999].id };
-    }
   }
 
   /**

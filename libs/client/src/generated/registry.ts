@@ -8720,7 +8720,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Missing permission, a key restricted to some scopes, a console session, or a principal whose console holds more than the caller */
+            /** @description Missing permission, a key restricted to some scopes, a console session, a principal whose console holds more than the caller, or (for a tenant admin) a principal holding platform_admin */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8728,7 +8728,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Missing permission, a key restricted to some scopes, a console session, or a principal whose console holds more than the caller"
+                     *       "detail": "Missing permission, a key restricted to some scopes, a console session, a principal whose console holds more than the caller, or (for a tenant admin) a principal holding platform_admin"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
