@@ -255,6 +255,20 @@ describe('abuse: console sign-in and sessions', () => {
       expect((await call(jar, 'GET', '/console/api/verdict/internal/v1/state')).status).toBe(400);
     });
 
+    it("reaches only the verdict service's public API: its metrics, probes and API pages are not found", async () => {
+      const jar = await signInByLink(await link(await human({ console_permissions: ['read'] })));
+      for (const p of ['metrics', 'readyz', 'livez', 'docs/', 'docs/v1/x', 'openapi.json', 'metrics/v1/x']) {
+        const res = await call(jar, 'GET', `/console/api/verdict/${p}`);
+        expect({ p, status: res.status, body: res.body }).toEqual({
+          p,
+          status: 404,
+          body: { detail: "Not a path of the verdict service's public API" },
+        });
+      }
+      expect(await call(jar, 'GET', '/console/api/verdict/v1/whoami')).toMatchObject({ status: 200 });
+      expect(await call(jar, 'GET', `/console/api/verdict/${a.tenant.id}/v1/approvals`)).toMatchObject({ status: 200 });
+    });
+
     it('never mints a console session into more: no key above its permissions or past its end, no verdict session', async () => {
       const adminId = await human({ console_permissions: ['admin'] });
       const jar = await signInByLink(await link(adminId));
