@@ -303,6 +303,27 @@ describe('abuse: console sign-in and sessions', () => {
       expect((await session(await signInByLink(await link(id)))).status).toBe(200);
     });
 
+    it('ends the outstanding sign-in links on deactivation: activated again, the principal needs a new link', async () => {
+      const id = await human({ console_permissions: ['read'] });
+      const old = await link(id);
+      // The page is opened before the deactivation, as a person who got the link would have: its form is then stale.
+      const jar = new CookieJar();
+      const page = await jar.fetch(old);
+      expect(page.status).toBe(200);
+      const formToken = /name="form_token" value="([^"]+)"/.exec(await page.text())![1];
+      await request(url).patch(`/api/v1/principals/${id}`).set(bearer(a.admin.key)).send({ active: false }).expect(200);
+      await request(url).patch(`/api/v1/principals/${id}`).set(bearer(a.admin.key)).send({ active: true }).expect(200);
+      const posted = await jar.fetch(old, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: url, 'sec-fetch-site': 'same-origin' },
+        body: new URLSearchParams({ form_token: formToken }).toString(),
+      });
+      expect(posted.status).toBe(410);
+      expect((await session(jar)).status).toBe(401);
+      expect((await new CookieJar().fetch(old)).status).toBe(410);
+      expect((await session(await signInByLink(await link(id)))).status).toBe(200);
+    });
+
     it('dies on the verdict service too: its cache drops the credential on deactivation and on sign-out', async () => {
       const id = await human({ console_permissions: ['read'] });
       const jar = await signInByLink(await link(id));

@@ -107,6 +107,11 @@ export class ConsoleService {
       created_by: caller.principal.id,
       expires_at: expiresAt,
     });
+    // A deactivation that committed between the check above and the insert did not see this link: end it here.
+    if (!(await this.identity.findPrincipal(tenantId, principal.id))?.active) {
+      await this.identity.endConsoleAccess(tenantId, principal.id, new Date());
+      throw unprocessable(`Principal ${principalId} is deactivated`);
+    }
     return { url: `${publicBase}/console/auth/link/${token}`, expires_at: expiresAt.toISOString() };
   }
 

@@ -202,7 +202,7 @@ export class IdentityService {
         ...signIn,
       }),
     );
-    if (body.active === false) await this.repo.endConsoleSessions(tenant, id, new Date());
+    if (body.active === false) await this.repo.endConsoleAccess(tenant, id, new Date());
     await this.invalidate({ type: 'principal', principal_id: id });
     await this.stateChanged(tenant, 'principal.updated');
     return presentPrincipal(row);
