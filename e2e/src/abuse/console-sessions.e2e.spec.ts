@@ -287,6 +287,36 @@ describe('abuse: console sign-in and sessions', () => {
       const verdictSession = await call(jar, 'POST', '/console/api/verdict/v1/sessions');
       expect(verdictSession).toMatchObject({ status: 403, body: { code: 'insufficient_permission' } });
     });
+
+    it("caps the keys a platform admin's console session mints at the session's end too", async () => {
+      const made = await bootstrapConsoleLink(url, stack.registry.adminKey);
+      if (!('url' in made)) throw new Error(made.error);
+      const jar = await signInByLink(made.url);
+      const { body } = await session(jar);
+      const me = (body.principal as { id: string }).id;
+      const forever = await call(jar, 'POST', '/console/api/registry/api-keys', { principal_id: me, permissions: ['read'] });
+      expect(forever.status).toBe(403);
+      expect(forever.body.detail).toMatch(/expires_at must be no later/);
+      const later = new Date(Date.parse(body.expires_at) + 60_000).toISOString();
+      const past = await call(jar, 'POST', '/console/api/registry/api-keys', {
+        principal_id: me,
+        permissions: ['read'],
+        expires_at: later,
+      });
+      expect(past.status).toBe(403);
+      const bounded = await call(jar, 'POST', '/console/api/registry/api-keys', {
+        principal_id: me,
+        permissions: ['read'],
+        expires_at: body.expires_at,
+      });
+      expect(bounded.status).toBe(201);
+      const byKey = await request(url)
+        .post('/api/v1/api-keys')
+        .set(bearer(stack.registry.adminKey))
+        .send({ principal_id: me, permissions: ['read'] })
+        .expect(201);
+      expect(byKey.body.expires_at).toBeNull();
+    });
   });
 
   describe('the end of a session', () => {

@@ -5,6 +5,7 @@ import {
   generateApiKey,
   hasPermission,
   hashApiKey,
+  isConsoleSession,
   isPermission,
   publishInvalidation,
   type AuthenticatedIdentity,
@@ -238,6 +239,8 @@ export class IdentityService {
     const lacking = body.permissions.find((p) => !hasPermission(caller, p));
     if (lacking) throw forbidden(`Missing permission: ${lacking} (a key cannot grant a permission its creator lacks)`);
     if (body.expires_at && body.expires_at.getTime() <= Date.now()) throw unprocessable('expires_at must be in the future');
+    // A console session never mints a key that outlives it, a platform admin's included (ADR 0029).
+    if (isConsoleSession(caller)) refuseOutliving(caller, body.expires_at);
     if (!hasPermission(caller, 'platform_admin')) {
       const scopes = body.scope_ids ?? [];
       if (caller.scope_ids.length && (!scopes.length || scopes.some((s) => !caller.scope_ids.includes(s)))) {
@@ -245,9 +248,7 @@ export class IdentityService {
           `scope_ids must name only scopes of the creating key (${caller.scope_ids.join(', ')}); empty would mean every scope`,
         );
       }
-      if (caller.expires_at && (!body.expires_at || body.expires_at.getTime() > Date.parse(caller.expires_at))) {
-        throw forbidden(`expires_at must be no later than the creating key's own (${caller.expires_at})`);
-      }
+      refuseOutliving(caller, body.expires_at);
       await refusePlatformAdminPrincipal(this.repo, tenantId, principal.id, 'mint keys for');
       if (caller.scope_ids.length && body.permissions.some((p) => p === 'approve' || p === 'admin')) {
         await this.refuseWiderDecider(tenantId, principal, caller.scope_ids);
@@ -339,6 +340,13 @@ function signInFor(caller: AuthenticatedIdentity, kind: string, current: SignInF
     ...(change.oidc_issuer !== undefined ? { oidc_issuer: next.oidc_issuer, oidc_subject: next.oidc_subject } : {}),
     ...(change.console_permissions !== undefined ? { console_permissions: next.console_permissions } : {}),
   };
+}
+
+/** A key that expires (or a console session) mints only keys that expire no later than itself. */
+function refuseOutliving(caller: AuthenticatedIdentity, expiresAt: Date | undefined): void {
+  if (caller.expires_at && (!expiresAt || expiresAt.getTime() > Date.parse(caller.expires_at))) {
+    throw forbidden(`expires_at must be no later than the creating key's own (${caller.expires_at})`);
+  }
 }
 
 /** Tenant-wide changes need a key that reaches every scope of the tenant. */
