@@ -15,7 +15,7 @@ import { AppError } from '@arbiter/http';
 import { newId } from '@arbiter/db';
 import { hashToken, LINK_LIFETIME_SECONDS, newToken, OIDC_TRANSACTION_SECONDS, consolePathOrHome } from '../domain/console-cookies';
 import { forbidden, notFound, unprocessable } from '../domain/errors';
-import { refusePlatformAdminPrincipal } from './platform-principal';
+import { refusePlatformAdminPrincipal } from './platform-principal.service';
 import { OidcClient, type OidcTransaction } from '../clients/oidc';
 import type { ConsoleRepository } from '../repositories/console.repository';
 import type { IdentityRepository, PrincipalRow } from '../repositories/identity.repository';
@@ -77,7 +77,7 @@ export class ConsoleService {
    * POST /api/v1/principals/{id}/console-links. The link opens a session with the principal's console_permissions,
    * so it follows the rule of minting a key: never for a principal whose console holds more than the caller, never
    * from a key restricted to some scopes (a session reaches every scope), never from a console session (it would
-   * renew itself past its lifetime), never by a tenant admin for a principal of the platform's (platform-principal.ts).
+   * renew itself past its lifetime), never by a tenant admin for a principal of the platform's (platform-principal.service.ts).
    */
   async createLink(caller: AuthenticatedIdentity, principalId: string, publicBase: string): Promise<ConsoleLinkCreated> {
     if (isConsoleSession(caller)) throw forbidden('A console session cannot create sign-in links; use an API key');

@@ -29,7 +29,7 @@ import type {
   UpdateTenantBody,
 } from '../models/identity';
 import { badRequest, conflict, forbidden, notFound, unprocessable } from '../domain/errors';
-import { refusePlatformAdminPrincipal } from './platform-principal';
+import { refusePlatformAdminPrincipal } from './platform-principal.service';
 import { isEmailAddress } from '../domain/email-address';
 import { presentKey, presentPrincipal, presentTenant } from '../presenters/identity';
 import { readPage, toPage, type PageQuery } from '../domain/pagination';
