@@ -167,13 +167,15 @@ describe('arbiter tenants, principals and api-keys', () => {
   });
 
   it("sets a human's console sign-in, then prints a one-time link for it; an agent is refused with exit 1", async () => {
-    const made = await admin(
+    const made = await platform(
       'principals',
       'create',
       '--kind',
       'human',
       '--name',
       'Grace',
+      '--tenant',
+      tenantId,
       '--console-permission',
       'read',
       '--console-permission',
@@ -190,7 +192,9 @@ describe('arbiter tenants, principals and api-keys', () => {
       oidc_subject: 'grace',
     });
     const human = made.json<{ id: string }>().id;
-    const changed = await admin('principals', 'update', human, '--no-oidc', '--console-permission', 'read', '--json');
+    const notTenants = await admin('principals', 'update', human, '--no-oidc');
+    expect(notTenants).toMatchObject({ code: 1, stderr: expect.stringContaining('Missing permission: platform_admin') });
+    const changed = await platform('principals', 'update', human, '--no-oidc', '--console-permission', 'read', '--json');
     expect(changed.json()).toMatchObject({ console_permissions: ['read'], oidc_issuer: null, oidc_subject: null });
     expect((await registry(adminKey, `/api/v1/principals/${human}`)).body).toMatchObject({
       console_permissions: ['read'],

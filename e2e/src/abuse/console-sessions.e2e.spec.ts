@@ -48,6 +48,8 @@ describe('abuse: console sign-in and sessions', () => {
         .send({ kind: 'human', name: 'Person', ...fields })
         .expect(201)
     ).body.id;
+  /** A human of tenant A bound to an OpenID Connect identity: binding one is a platform admin's (docs/identity.md "Privilege boundaries"). */
+  const bound = (fields: object): Promise<string> => human({ ...fields, tenant_id: a.tenant.id }, stack.registry.adminKey);
   const link = async (principalId: string, key = a.admin.key): Promise<string> =>
     (await request(url).post(`/api/v1/principals/${principalId}/console-links`).set(bearer(key)).expect(201)).body.url;
 
@@ -194,6 +196,21 @@ describe('abuse: console sign-in and sessions', () => {
       expect(mine.status).toBe(403);
       expect(mine.body.detail).toMatch(/console session cannot create sign-in links/);
     });
+
+    it('refuses a tenant admin a link for a principal holding a live platform_admin key, as it refuses minting it one', async () => {
+      const person = await human({ name: 'Operator', console_permissions: ['read', 'approve'] });
+      await request(url).post(`/api/v1/principals/${person}/console-links`).set(bearer(a.admin.key)).expect(201);
+      const key = await request(url)
+        .post('/api/v1/api-keys')
+        .set(bearer(stack.registry.adminKey))
+        .send({ principal_id: person, permissions: ['platform_admin'], tenant_id: a.tenant.id })
+        .expect(201);
+      const refused = await request(url).post(`/api/v1/principals/${person}/console-links`).set(bearer(a.admin.key)).expect(403);
+      expect(refused.body).toEqual({ detail: 'Only a platform admin may create a sign-in link for a principal holding platform_admin' });
+      await request(url).post(`/api/v1/principals/${person}/console-links`).set(bearer(stack.registry.adminKey)).expect(201);
+      await request(url).delete(`/api/v1/api-keys/${key.body.id}`).set(bearer(stack.registry.adminKey)).expect(200);
+      await request(url).post(`/api/v1/principals/${person}/console-links`).set(bearer(a.admin.key)).expect(201);
+    });
   });
 
   describe('the forwarders', () => {
@@ -238,6 +255,20 @@ describe('abuse: console sign-in and sessions', () => {
       expect((await call(jar, 'GET', '/console/api/verdict/internal/v1/state')).status).toBe(400);
     });
 
+    it("reaches only the verdict service's public API: its metrics, probes and API pages are not found", async () => {
+      const jar = await signInByLink(await link(await human({ console_permissions: ['read'] })));
+      for (const p of ['metrics', 'readyz', 'livez', 'docs/', 'docs/v1/x', 'openapi.json', 'metrics/v1/x']) {
+        const res = await call(jar, 'GET', `/console/api/verdict/${p}`);
+        expect({ p, status: res.status, body: res.body }).toEqual({
+          p,
+          status: 404,
+          body: { detail: "Not a path of the verdict service's public API" },
+        });
+      }
+      expect(await call(jar, 'GET', '/console/api/verdict/v1/whoami')).toMatchObject({ status: 200 });
+      expect(await call(jar, 'GET', `/console/api/verdict/${a.tenant.id}/v1/approvals`)).toMatchObject({ status: 200 });
+    });
+
     it('never mints a console session into more: no key above its permissions or past its end, no verdict session', async () => {
       const adminId = await human({ console_permissions: ['admin'] });
       const jar = await signInByLink(await link(adminId));
@@ -256,6 +287,36 @@ describe('abuse: console sign-in and sessions', () => {
       const verdictSession = await call(jar, 'POST', '/console/api/verdict/v1/sessions');
       expect(verdictSession).toMatchObject({ status: 403, body: { code: 'insufficient_permission' } });
     });
+
+    it("caps the keys a platform admin's console session mints at the session's end too", async () => {
+      const made = await bootstrapConsoleLink(url, stack.registry.adminKey);
+      if (!('url' in made)) throw new Error(made.error);
+      const jar = await signInByLink(made.url);
+      const { body } = await session(jar);
+      const me = (body.principal as { id: string }).id;
+      const forever = await call(jar, 'POST', '/console/api/registry/api-keys', { principal_id: me, permissions: ['read'] });
+      expect(forever.status).toBe(403);
+      expect(forever.body.detail).toMatch(/expires_at must be no later/);
+      const later = new Date(Date.parse(body.expires_at) + 60_000).toISOString();
+      const past = await call(jar, 'POST', '/console/api/registry/api-keys', {
+        principal_id: me,
+        permissions: ['read'],
+        expires_at: later,
+      });
+      expect(past.status).toBe(403);
+      const bounded = await call(jar, 'POST', '/console/api/registry/api-keys', {
+        principal_id: me,
+        permissions: ['read'],
+        expires_at: body.expires_at,
+      });
+      expect(bounded.status).toBe(201);
+      const byKey = await request(url)
+        .post('/api/v1/api-keys')
+        .set(bearer(stack.registry.adminKey))
+        .send({ principal_id: me, permissions: ['read'] })
+        .expect(201);
+      expect(byKey.body.expires_at).toBeNull();
+    });
   });
 
   describe('the end of a session', () => {
@@ -269,6 +330,27 @@ describe('abuse: console sign-in and sessions', () => {
       // Activated again, the principal signs in anew: the old session stays over.
       await request(url).patch(`/api/v1/principals/${id}`).set(bearer(a.admin.key)).send({ active: true }).expect(200);
       expect((await session(jar)).status).toBe(401);
+      expect((await session(await signInByLink(await link(id)))).status).toBe(200);
+    });
+
+    it('ends the outstanding sign-in links on deactivation: activated again, the principal needs a new link', async () => {
+      const id = await human({ console_permissions: ['read'] });
+      const old = await link(id);
+      // The page is opened before the deactivation, as a person who got the link would have: its form is then stale.
+      const jar = new CookieJar();
+      const page = await jar.fetch(old);
+      expect(page.status).toBe(200);
+      const formToken = /name="form_token" value="([^"]+)"/.exec(await page.text())![1];
+      await request(url).patch(`/api/v1/principals/${id}`).set(bearer(a.admin.key)).send({ active: false }).expect(200);
+      await request(url).patch(`/api/v1/principals/${id}`).set(bearer(a.admin.key)).send({ active: true }).expect(200);
+      const posted = await jar.fetch(old, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: url, 'sec-fetch-site': 'same-origin' },
+        body: new URLSearchParams({ form_token: formToken }).toString(),
+      });
+      expect(posted.status).toBe(410);
+      expect((await session(jar)).status).toBe(401);
+      expect((await new CookieJar().fetch(old)).status).toBe(410);
       expect((await session(await signInByLink(await link(id)))).status).toBe(200);
     });
 
@@ -345,7 +427,7 @@ describe('abuse: console sign-in and sessions', () => {
     };
 
     it('signs in a known subject and refuses an unknown one without creating anything', async () => {
-      const id = await human({ name: 'Grace', oidc_issuer: oidc.issuer, oidc_subject: 'grace', console_permissions: ['read'] });
+      const id = await bound({ name: 'Grace', oidc_issuer: oidc.issuer, oidc_subject: 'grace', console_permissions: ['read'] });
       const jar = new CookieJar();
       const back = await loginAt(jar, await start(jar), 'grace');
       const done = await jar.fetch(back);
@@ -363,14 +445,14 @@ describe('abuse: console sign-in and sessions', () => {
     });
 
     it('refuses a deactivated principal even with its bound identity', async () => {
-      const id = await human({ oidc_issuer: oidc.issuer, oidc_subject: 'gone' });
+      const id = await bound({ oidc_issuer: oidc.issuer, oidc_subject: 'gone' });
       await request(url).patch(`/api/v1/principals/${id}`).set(bearer(a.admin.key)).send({ active: false }).expect(200);
       const jar = new CookieJar();
       expect((await jar.fetch(await loginAt(jar, await start(jar), 'gone'))).status).toBe(403);
     });
 
     it('refuses a callback whose state is not the one this browser started', async () => {
-      await human({ oidc_issuer: oidc.issuer, oidc_subject: 'state-test' });
+      await bound({ oidc_issuer: oidc.issuer, oidc_subject: 'state-test' });
       const jar = new CookieJar();
       const back = new URL(await loginAt(jar, await start(jar), 'state-test'));
       back.searchParams.set('state', 'forged-state');
@@ -383,7 +465,7 @@ describe('abuse: console sign-in and sessions', () => {
     });
 
     it("refuses a code injected into another sign-in (the PKCE verifier does not match), the attacker's own included", async () => {
-      await human({ oidc_issuer: oidc.issuer, oidc_subject: 'victim' });
+      await bound({ oidc_issuer: oidc.issuer, oidc_subject: 'victim' });
       const attacker = new CookieJar();
       const stolen = new URL(await loginAt(attacker, await start(attacker), 'victim'));
       const victim = new CookieJar();

@@ -36,11 +36,14 @@ export async function newContext(browser: Browser, opts: { bypassCSP?: boolean }
   });
 }
 
-/** A human principal who can sign in to the console, made by a tenant admin through the public API. */
+/**
+ * A human principal who can sign in to the console, made through the public API by a tenant admin, or with `oidc` by
+ * a platform admin naming the tenant (only a platform admin binds an OpenID Connect identity).
+ */
 export async function createConsoleUser(
   stack: Stack,
   adminKey: string,
-  opts: { name: string; roles?: string[]; consolePermissions: string[]; oidc?: { issuer: string; subject: string } },
+  opts: { name: string; roles?: string[]; consolePermissions: string[]; oidc?: { issuer: string; subject: string; tenantId: string } },
 ): Promise<{ id: string }> {
   const answer = await request(stack.registry.url)
     .post('/api/v1/principals')
@@ -50,7 +53,7 @@ export async function createConsoleUser(
       name: opts.name,
       roles: opts.roles,
       console_permissions: opts.consolePermissions,
-      ...(opts.oidc ? { oidc_issuer: opts.oidc.issuer, oidc_subject: opts.oidc.subject } : {}),
+      ...(opts.oidc ? { oidc_issuer: opts.oidc.issuer, oidc_subject: opts.oidc.subject, tenant_id: opts.oidc.tenantId } : {}),
     });
   if (answer.status !== 201) throw new Error(`creating console user ${opts.name}: ${answer.status} ${JSON.stringify(answer.body)}`);
   return { id: answer.body.id };

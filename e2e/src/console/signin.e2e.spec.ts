@@ -65,10 +65,10 @@ describe('console: signing in', () => {
   });
 
   it('signs in through OpenID Connect as the principal bound to the subject, back to the page asked for', async () => {
-    const person = await createConsoleUser(stack, a.admin.key, {
+    const person = await createConsoleUser(stack, stack.registry.adminKey, {
       name: 'Grace Hopper',
       consolePermissions: ['read', 'approve'],
-      oidc: { issuer: oidc.issuer, subject: 'grace' },
+      oidc: { issuer: oidc.issuer, subject: 'grace', tenantId: a.tenant.id },
     });
     const page = await (await newContext(browser)).newPage();
     await page.goto(`${stack.registry.url}/console/history`);

@@ -19,7 +19,10 @@ export class PrincipalsController extends Controller {
    */
   @Post()
   @Security('bearer', ['admin'])
-  @Response<ErrorBody>(403, 'Missing permission, another tenant, or a key restricted to some scopes')
+  @Response<ErrorBody>(
+    403,
+    'Missing permission, another tenant, a key restricted to some scopes, or oidc_issuer/oidc_subject without platform_admin',
+  )
   @SuccessResponse(201, 'Created')
   @Response<ErrorBody>(422, 'Missing field')
   async createPrincipal(@Request() req: AuthedRequest, @Body() body: CreatePrincipalBody): Promise<Principal> {
@@ -65,7 +68,10 @@ export class PrincipalsController extends Controller {
    */
   @Patch('{principal_id}')
   @Security('bearer', ['admin'])
-  @Response<ErrorBody>(403, 'Missing permission, a key restricted to some scopes, or a principal holding platform_admin')
+  @Response<ErrorBody>(
+    403,
+    'Missing permission, a key restricted to some scopes, a principal holding platform_admin, or oidc_issuer/oidc_subject without platform_admin',
+  )
   @Response<ErrorBody>(404, 'Not found')
   async updatePrincipal(
     @Request() req: AuthedRequest,
@@ -86,7 +92,7 @@ export class PrincipalsController extends Controller {
   @SuccessResponse(201, 'Created')
   @Response<ErrorBody>(
     403,
-    'Missing permission, a key restricted to some scopes, a console session, or a principal whose console holds more than the caller',
+    'Missing permission, a key restricted to some scopes, a console session, a principal whose console holds more than the caller, or (for a tenant admin) a principal holding platform_admin',
   )
   @Response<ErrorBody>(404, 'Not found (or in another tenant)')
   @Response<ErrorBody>(422, 'Not a human principal, or deactivated')

@@ -35,6 +35,7 @@ const approval = (over: Partial<NotifiedApproval> = {}): NotifiedApproval => ({
   rule_ids: ['rul-1'],
   requester: 'agn-bot',
   on_behalf_of: null,
+  requester_label: null,
   excluded: ['agn-bot'],
   candidate_deciders: ['role-finance'],
   expires_at: null,

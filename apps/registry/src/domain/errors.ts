@@ -12,5 +12,6 @@ export const registryAuthErrors: AuthErrors = {
 
 export const notFound = (what: string, id: string) => new AppError(404, 'not_found', `${what} ${id} not found`);
 export const badRequest = (message: string) => new AppError(400, 'bad_request', message);
+export const forbidden = (message: string) => new AppError(403, 'forbidden', message);
 export const unprocessable = (message: string) => new AppError(422, 'unprocessable', message);
 export const conflict = (message: string) => new AppError(409, 'conflict', message);

@@ -11,6 +11,7 @@ import { header, noStore, ownOriginsOf, secureCookiesFor, sessionTokenOf } from 
 const VERDICT_BASE = '/console/api/verdict';
 /** Headers of a forwarded answer that the browser needs; everything else (cookies included) stays behind. */
 const PASSED_HEADERS = ['content-type', 'location', 'retry-after', 'link', 'x-request-id'];
+const REFUSAL_CODES = { 400: 'bad_request', 404: 'not_found', 503: 'unavailable' } as const;
 
 /**
  * The console's API (docs/identity.md "Console sign-in", ADR 0029): the session, sign-out, and the forwarders that
@@ -67,7 +68,7 @@ export function mountConsoleApi(app: Express, ctx: RegistryContext): void {
       registry: `http://${hostOf(req.socket.localAddress)}:${req.socket.localPort}`,
       verdict: config.VERDICT_URL,
     });
-    if ('refused' in target) throw new AppError(target.status, target.status === 503 ? 'unavailable' : 'bad_request', target.refused);
+    if ('refused' in target) throw new AppError(target.status, REFUSAL_CODES[target.status], target.refused);
     const headers: Record<string, string> = { accept: 'application/json' };
     if (service === 'registry') headers.authorization = `Bearer ${session.credential}`;
     else headers['x-api-key'] = session.credential;

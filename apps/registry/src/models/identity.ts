@@ -153,7 +153,7 @@ export interface CreatePrincipalBody {
   tenant_id?: string;
   /** Human principals only: where approval notifications are sent (docs/approvals.md "Notifications"). @maxLength 254 */
   email?: string;
-  /** Human principals only; together with oidc_subject; unique with it across the platform (409). */
+  /** Human principals only; together with oidc_subject; unique with it across the platform (409). Platform admins only (403). */
   oidc_issuer?: OidcIssuer;
   /** Human principals only; together with oidc_issuer. */
   oidc_subject?: OidcSubject;
@@ -169,7 +169,7 @@ export interface UpdatePrincipalBody {
   name?: string;
   /** Human principals only; null removes it. @maxLength 254 */
   email?: string | null;
-  /** Sent together with oidc_subject; both null unbind the principal's OpenID Connect identity. */
+  /** Sent together with oidc_subject; both null unbind the principal's OpenID Connect identity. Platform admins only (403). */
   oidc_issuer?: OidcIssuer | null;
   oidc_subject?: OidcSubject | null;
   /** Replaces them as a whole; human principals only; each held by the calling key (403 otherwise). @maxItems 9 */

@@ -111,8 +111,16 @@ export class IdentityRepository {
   }
 
   /** Ends every console session of a principal (deactivation: a session never outlives it, even if it comes back). */
-  endConsoleSessions(tenantId: TenantId, principalId: string, at: Date) {
-    return this.db.consoleSession.updateMany({
+  /**
+   * A deactivated principal's console ends: its open sessions, and its outstanding sign-in links (they expire at
+   * `at`), so that reactivating the principal revives neither (docs/identity.md "Sessions").
+   */
+  async endConsoleAccess(tenantId: TenantId, principalId: string, at: Date): Promise<void> {
+    await this.db.consoleLink.updateMany({
+      where: { tenant_id: tenantId, principal_id: principalId, used_at: null, expires_at: { gt: at } },
+      data: { expires_at: at },
+    });
+    await this.db.consoleSession.updateMany({
       where: { tenant_id: tenantId, principal_id: principalId, ended_at: null },
       data: { ended_at: at },
     });

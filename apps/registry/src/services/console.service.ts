@@ -14,13 +14,12 @@ import {
 import { AppError } from '@arbiter/http';
 import { newId } from '@arbiter/db';
 import { hashToken, LINK_LIFETIME_SECONDS, newToken, OIDC_TRANSACTION_SECONDS, consolePathOrHome } from '../domain/console-cookies';
-import { notFound, unprocessable } from '../domain/errors';
+import { forbidden, notFound, unprocessable } from '../domain/errors';
+import { refusePlatformAdminPrincipal } from './platform-principal.service';
 import { OidcClient, type OidcTransaction } from '../clients/oidc';
 import type { ConsoleRepository } from '../repositories/console.repository';
 import type { IdentityRepository, PrincipalRow } from '../repositories/identity.repository';
 import type { ConsoleLinkCreated } from '../models/identity';
-
-const forbidden = (message: string) => new AppError(403, 'forbidden', message);
 
 /** Why a sign-in did not open a session: shown to the person as a page, never as an account. */
 export interface Refusal {
@@ -78,7 +77,7 @@ export class ConsoleService {
    * POST /api/v1/principals/{id}/console-links. The link opens a session with the principal's console_permissions,
    * so it follows the rule of minting a key: never for a principal whose console holds more than the caller, never
    * from a key restricted to some scopes (a session reaches every scope), never from a console session (it would
-   * renew itself past its lifetime).
+   * renew itself past its lifetime), never by a tenant admin for a principal of the platform's (platform-principal.service.ts).
    */
   async createLink(caller: AuthenticatedIdentity, principalId: string, publicBase: string): Promise<ConsoleLinkCreated> {
     if (isConsoleSession(caller)) throw forbidden('A console session cannot create sign-in links; use an API key');
@@ -96,6 +95,7 @@ export class ConsoleService {
     const lacking = principal.console_permissions.find((p) => !isPermission(p) || !hasPermission(caller, p));
     if (lacking)
       throw forbidden(`Missing permission: ${lacking} (the principal's console holds it; a link cannot grant more than its creator holds)`);
+    if (!platform) await refusePlatformAdminPrincipal(this.identity, tenantId, principal.id, 'create a sign-in link for');
     const token = newToken();
     const now = new Date();
     const expiresAt = new Date(now.getTime() + LINK_LIFETIME_SECONDS * 1000);
@@ -107,6 +107,11 @@ export class ConsoleService {
       created_by: caller.principal.id,
       expires_at: expiresAt,
     });
+    // A deactivation that committed between the check above and the insert did not see this link: end it here.
+    if (!(await this.identity.findPrincipal(tenantId, principal.id))?.active) {
+      await this.identity.endConsoleAccess(tenantId, principal.id, new Date());
+      throw unprocessable(`Principal ${principalId} is deactivated`);
+    }
     return { url: `${publicBase}/console/auth/link/${token}`, expires_at: expiresAt.toISOString() };
   }
 

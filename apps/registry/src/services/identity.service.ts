@@ -5,6 +5,7 @@ import {
   generateApiKey,
   hasPermission,
   hashApiKey,
+  isConsoleSession,
   isPermission,
   publishInvalidation,
   type AuthenticatedIdentity,
@@ -12,9 +13,8 @@ import {
   type TenantId,
 } from '@arbiter/auth';
 import { canonicalJson } from '@arbiter/canonical';
-import { AppError } from '@arbiter/http';
 import { isUniqueViolation, newId } from '@arbiter/db';
-import type { ApiKeyRow, IdentityRepository } from '../repositories/identity.repository';
+import type { IdentityRepository } from '../repositories/identity.repository';
 import type {
   ApiKey,
   CreateApiKeyBody,
@@ -28,7 +28,8 @@ import type {
   UpdatePrincipalBody,
   UpdateTenantBody,
 } from '../models/identity';
-import { badRequest, conflict, notFound, unprocessable } from '../domain/errors';
+import { badRequest, conflict, forbidden, notFound, unprocessable } from '../domain/errors';
+import { refusePlatformAdminPrincipal } from './platform-principal.service';
 import { isEmailAddress } from '../domain/email-address';
 import { presentKey, presentPrincipal, presentTenant } from '../presenters/identity';
 import { readPage, toPage, type PageQuery } from '../domain/pagination';
@@ -40,8 +41,6 @@ function checkEmail(kind: string, email: string | undefined): void {
   if (kind !== 'human') throw badRequest('body.email: only human principals have an email address');
   if (!isEmailAddress(email)) throw badRequest('body.email: not a valid email address (local-part@domain, no spaces or names)');
 }
-
-const forbidden = (message: string) => new AppError(403, 'forbidden', message);
 
 /**
  * Told after a committed change the verdict gateway's state depends on (a principal's roles or
@@ -192,7 +191,7 @@ export class IdentityService {
     if (id === caller.principal.id && body.active === false) throw unprocessable('A principal cannot deactivate itself');
     if (!hasPermission(caller, 'platform_admin')) {
       refuseScopeRestricted(caller, 'change principals');
-      await this.refusePlatformAdminPrincipal(tenant, id, 'change');
+      await refusePlatformAdminPrincipal(this.repo, tenant, id, 'change');
     }
     const signIn = signInFor(caller, current.kind, current, body);
     const row = await this.boundOnce(() =>
@@ -204,7 +203,7 @@ export class IdentityService {
         ...signIn,
       }),
     );
-    if (body.active === false) await this.repo.endConsoleSessions(tenant, id, new Date());
+    if (body.active === false) await this.repo.endConsoleAccess(tenant, id, new Date());
     await this.invalidate({ type: 'principal', principal_id: id });
     await this.stateChanged(tenant, 'principal.updated');
     return presentPrincipal(row);
@@ -240,6 +239,8 @@ export class IdentityService {
     const lacking = body.permissions.find((p) => !hasPermission(caller, p));
     if (lacking) throw forbidden(`Missing permission: ${lacking} (a key cannot grant a permission its creator lacks)`);
     if (body.expires_at && body.expires_at.getTime() <= Date.now()) throw unprocessable('expires_at must be in the future');
+    // A console session never mints a key that outlives it, a platform admin's included (ADR 0029).
+    if (isConsoleSession(caller)) refuseOutliving(caller, body.expires_at);
     if (!hasPermission(caller, 'platform_admin')) {
       const scopes = body.scope_ids ?? [];
       if (caller.scope_ids.length && (!scopes.length || scopes.some((s) => !caller.scope_ids.includes(s)))) {
@@ -247,10 +248,8 @@ export class IdentityService {
           `scope_ids must name only scopes of the creating key (${caller.scope_ids.join(', ')}); empty would mean every scope`,
         );
       }
-      if (caller.expires_at && (!body.expires_at || body.expires_at.getTime() > Date.parse(caller.expires_at))) {
-        throw forbidden(`expires_at must be no later than the creating key's own (${caller.expires_at})`);
-      }
-      await this.refusePlatformAdminPrincipal(tenantId, principal.id, 'mint keys for');
+      refuseOutliving(caller, body.expires_at);
+      await refusePlatformAdminPrincipal(this.repo, tenantId, principal.id, 'mint keys for');
       if (caller.scope_ids.length && body.permissions.some((p) => p === 'approve' || p === 'admin')) {
         await this.refuseWiderDecider(tenantId, principal, caller.scope_ids);
       }
@@ -292,27 +291,6 @@ export class IdentityService {
   }
 
   /**
-   * A principal holding a live platform_admin key is the platform's: only a platform admin may
-   * change it or mint keys for it (a tenant admin of the platform tenant included).
-   */
-  private async refusePlatformAdminPrincipal(tenantId: TenantId, principalId: string, action: string): Promise<void> {
-    const principal = await this.repo.findPrincipal(tenantId, principalId);
-    if (principal?.console_permissions.includes('platform_admin')) {
-      throw forbidden(`Only a platform admin may ${action} a principal holding platform_admin`);
-    }
-    const now = Date.now();
-    const live = (k: ApiKeyRow) =>
-      !k.revoked_at && (!k.expires_at || k.expires_at.getTime() > now) && k.permissions.includes('platform_admin');
-    let after: { created_at: Date; id: string } | undefined;
-    for (;;) {
-      const keys = await this.repo.listKeys(tenantId, 1000, after, principalId);
-      if (keys.some(live)) throw forbidden(`Only a platform admin may ${action} a principal holding platform_admin`);
-      if (keys.length <= 1000) return;
-      after = { created_at: keys[999].created_at, id: keys[999].id };
-    }
-  }
-
-  /**
    * A key restricted to some scopes mints `approve` (or `admin`) keys only for principals whose standing as a
    * decider lies within those scopes (docs/identity.md "Privilege boundaries"): not for one holding a live
    * `approve` or `admin` key that reaches another scope, nor for one named (by id or role) among the deciders
@@ -345,9 +323,15 @@ export class IdentityService {
 
 /**
  * The sign-in fields after a change (422 when malformed); console permissions follow the rule of minting a key:
- * never one the caller's own key lacks (docs/identity.md "Privilege boundaries").
+ * never one the caller's own key lacks, and the OpenID Connect identity is a platform admin's to name
+ * (docs/identity.md "Privilege boundaries").
  */
 function signInFor(caller: AuthenticatedIdentity, kind: string, current: SignInFields, change: SignInChange): Partial<SignInFields> {
+  // The identity provider is the platform's, and (issuer, subject) is unique across it: which tenant a person signs in
+  // to is the platform's decision, so only a platform admin names the pair, to set, change or remove it.
+  if ((change.oidc_issuer !== undefined || change.oidc_subject !== undefined) && !hasPermission(caller, 'platform_admin')) {
+    throw forbidden('Missing permission: platform_admin (only a platform admin sets, changes or removes oidc_issuer and oidc_subject)');
+  }
   const next = applySignInChange(kind, current, change);
   if (typeof next === 'string') throw unprocessable(next);
   const lacking = change.console_permissions?.find((p) => !isPermission(p) || !hasPermission(caller, p));
@@ -356,6 +340,13 @@ function signInFor(caller: AuthenticatedIdentity, kind: string, current: SignInF
     ...(change.oidc_issuer !== undefined ? { oidc_issuer: next.oidc_issuer, oidc_subject: next.oidc_subject } : {}),
     ...(change.console_permissions !== undefined ? { console_permissions: next.console_permissions } : {}),
   };
+}
+
+/** A key that expires (or a console session) mints only keys that expire no later than itself. */
+function refuseOutliving(caller: AuthenticatedIdentity, expiresAt: Date | undefined): void {
+  if (caller.expires_at && (!expiresAt || expiresAt.getTime() > Date.parse(caller.expires_at))) {
+    throw forbidden(`expires_at must be no later than the creating key's own (${caller.expires_at})`);
+  }
 }
 
 /** Tenant-wide changes need a key that reaches every scope of the tenant. */

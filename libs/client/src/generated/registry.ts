@@ -2237,7 +2237,7 @@ export interface components {
             tenant_id?: string;
             /** @description Human principals only: where approval notifications are sent (docs/approvals.md "Notifications"). */
             email?: string;
-            /** @description Human principals only; together with oidc_subject; unique with it across the platform (409). */
+            /** @description Human principals only; together with oidc_subject; unique with it across the platform (409). Platform admins only (403). */
             oidc_issuer?: components["schemas"]["OidcIssuer"];
             /** @description Human principals only; together with oidc_issuer. */
             oidc_subject?: components["schemas"]["OidcSubject"];
@@ -2259,7 +2259,7 @@ export interface components {
             name?: string;
             /** @description Human principals only; null removes it. */
             email?: string | null;
-            /** @description Sent together with oidc_subject; both null unbind the principal's OpenID Connect identity. */
+            /** @description Sent together with oidc_subject; both null unbind the principal's OpenID Connect identity. Platform admins only (403). */
             oidc_issuer?: components["schemas"]["OidcIssuer"] | (never | null);
             oidc_subject?: components["schemas"]["OidcSubject"] | (never | null);
             /** @description Replaces them as a whole; human principals only; each held by the calling key (403 otherwise). */
@@ -8316,7 +8316,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Missing permission, another tenant, or a key restricted to some scopes */
+            /** @description Missing permission, another tenant, a key restricted to some scopes, or oidc_issuer/oidc_subject without platform_admin */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8324,7 +8324,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Missing permission, another tenant, or a key restricted to some scopes"
+                     *       "detail": "Missing permission, another tenant, a key restricted to some scopes, or oidc_issuer/oidc_subject without platform_admin"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -8593,7 +8593,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Missing permission, a key restricted to some scopes, or a principal holding platform_admin */
+            /** @description Missing permission, a key restricted to some scopes, a principal holding platform_admin, or oidc_issuer/oidc_subject without platform_admin */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8601,7 +8601,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Missing permission, a key restricted to some scopes, or a principal holding platform_admin"
+                     *       "detail": "Missing permission, a key restricted to some scopes, a principal holding platform_admin, or oidc_issuer/oidc_subject without platform_admin"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -8720,7 +8720,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Missing permission, a key restricted to some scopes, a console session, or a principal whose console holds more than the caller */
+            /** @description Missing permission, a key restricted to some scopes, a console session, a principal whose console holds more than the caller, or (for a tenant admin) a principal holding platform_admin */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8728,7 +8728,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Missing permission, a key restricted to some scopes, a console session, or a principal whose console holds more than the caller"
+                     *       "detail": "Missing permission, a key restricted to some scopes, a console session, a principal whose console holds more than the caller, or (for a tenant admin) a principal holding platform_admin"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
