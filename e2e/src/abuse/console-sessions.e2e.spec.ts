@@ -514,7 +514,7 @@ describe('abuse: console sign-in and sessions', () => {
       });
 
       it('opens no session for a valid code and state when the transaction cannot be read: a 503 page', async () => {
-        await human({ oidc_issuer: oidc.issuer, oidc_subject: 'redis-down' });
+        await bound({ oidc_issuer: oidc.issuer, oidc_subject: 'redis-down' });
         const jar = new CookieJar();
         const back = new URL(await loginAt(jar, await start(jar), 'redis-down'));
         const state = jar.get(url, 'arbiter_console_oidc')!;
