@@ -34,7 +34,8 @@ describe('console: signing in', () => {
     const page = await (await newContext(browser)).newPage();
     await page.goto(`${stack.registry.url}/console/history`);
     await page.getByRole('heading', { level: 1, name: 'Sign in to the Arbiter console' }).waitFor();
-    expect(new URL(page.url()).pathname).toBe('/console/signin');
+    // The page renders before the app replaces the address (an effect after the first paint): wait for the address.
+    await page.waitForURL((u) => u.pathname === '/console/signin');
     expect(new URL(page.url()).searchParams.get('next')).toBe('/console/history');
     await page.getByRole('link', { name: 'Sign in with single sign-on' }).waitFor();
     expect(await page.locator('main').innerText()).toContain('arbiter console link --principal');
