@@ -43,3 +43,26 @@ export {
   type ApprovalTerms,
 } from './approval-terms';
 export type * from './types';
+export {
+  isKeyPath,
+  isParameterPath,
+  limitProblems,
+  limitSpec,
+  priorProblems,
+  priorSpec,
+  WINDOW_LIMITS,
+  WINDOW_SEVERITIES,
+  windowFieldProblems,
+  windowMs,
+  type LimitEntry,
+  type LimitSpec,
+  type LimitState,
+  type PriorMark,
+  type PriorNeed,
+  type PriorSpec,
+  type PriorState,
+  type WindowFieldsInput,
+  type WindowNeed,
+  type WindowPlan,
+  type WindowStates,
+} from './window-rules';
