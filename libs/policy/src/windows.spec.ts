@@ -411,3 +411,18 @@ describe('write-time checks', () => {
     expect(() => compilePolicy([rule('both', { limit: budget.limit, requires_prior: review.requires_prior })])).toThrow(/not both/);
   });
 });
+
+describe('resolve', () => {
+  it('asks for the fields of a budget below an ADVISORY rule that fires, so the operation is counted', () => {
+    const flag = rule('flag', { severity: 'ADVISORY', priority: 10 });
+    const advisoryBudget = rule('ab', { severity: 'ADVISORY', limit: { sum: 'parameters.amount', max: 100, window: '1h', by: [] } });
+    const policy = compilePolicy([flag, advisoryBudget]);
+    const req = request({ mode: 'resolve', parameters: null, context: {} });
+    const r = evaluate(policy, req, NOW, null, null, null) as IncompleteEvaluation;
+    expect(r.status).toBe('incomplete');
+    expect(r.required_context.map((f) => f.field)).toEqual(['amount']);
+    // Below a MANDATORY rule that fires nothing goes ahead: nothing more is asked.
+    const blocking = compilePolicy([rule('m'), advisoryBudget]);
+    expect(complete(evaluate(blocking, req, NOW, null, null, null)).verdict).toBe('blocked');
+  });
+});
