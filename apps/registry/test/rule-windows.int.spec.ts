@@ -136,6 +136,11 @@ describe('registry rules: limit and requires_prior', () => {
         limit({ sum: 'amount', max: 5, window: '1h' }),
         'limit.sum: parameters.<field>, a dot path into the parameters',
       ],
+      [
+        'a key path that names the request inside parameters',
+        limit({ count: true, max: 5, window: '1h', by: ['parameters.resource'] }),
+        `limit.by[0]: ${PATH}`,
+      ],
       ['max 0', limit({ count: true, max: 0, window: '1h' }), 'limit.max: a number above 0 and at most 1000000000000000'],
       [
         'a negative max',
