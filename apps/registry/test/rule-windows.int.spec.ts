@@ -254,6 +254,16 @@ describe('registry rules: limit and requires_prior', () => {
       expect(hashOf(content)).toBe(state_hash);
     });
 
+    it("shows them in the scope's resolve as every rule answer does, covered by normative_hash", async () => {
+      const budget = (await post(BUDGET).expect(201)).body;
+      const res = await admin.get(`/api/v1/scopes/${scopeId}/resolve`).expect(200);
+      expectConforms(res, 'get', '/api/v1/scopes/{scope_id}/resolve');
+      const { normative_hash, ...state } = res.body;
+      expect(state.rules.find((r: { id: string }) => r.id === budget.id)).toEqual(budget);
+      expect(state.rules.every((r: object) => 'limit' in r && 'requires_prior' in r)).toBe(true);
+      expect(hashOf(state)).toBe(normative_hash);
+    });
+
     it('serves them on the internal rule version', async () => {
       const budget = (await post(BUDGET).expect(201)).body;
       const v = (await internal(`/rule-versions/${budget.current_version_id}?tenant_id=${t.tenant.id}`).expect(200)).body;
