@@ -59,6 +59,8 @@ describe(applyChanges.name, () => {
       escalate_after: null,
       escalation_deciders: [],
       approval_expires_after: null,
+      limit: null,
+      requires_prior: null,
     });
     // The input state is left as it was.
     expect(state.rules).toHaveLength(1);

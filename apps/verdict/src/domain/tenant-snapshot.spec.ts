@@ -1,4 +1,4 @@
-import { evaluate } from '@arbiter/policy';
+import { evaluate, windowPlan } from '@arbiter/policy';
 import { registryState } from './registry-state.fixture';
 import { buildSnapshot, engineOverrides, engineRules, SnapshotBuildError } from './tenant-snapshot';
 
@@ -89,6 +89,33 @@ describe(buildSnapshot.name, () => {
     const sut = buildSnapshot(state);
     expect(sut.knowsAction('payments.transfer')).toBe(false);
     expect(sut.policy.shadow?.rules.map((r) => r.ruleId)).toEqual(['rul-shadow']);
+  });
+
+  it('maps limit and requires_prior onto the engine rule (null when the state leaves them out), and the policy then has windows', () => {
+    const state = registryState({ overrides: [] });
+    const limit = { sum: 'parameters.amount', max: 5000, window: '24h', by: ['principal'] };
+    const prior = { action: 'orders.review', within: '1h', same: ['parameters.order_id'] };
+    state.rules.push(
+      { ...state.rules[0], rule_id: 'rul-budget', rule_version_id: 'rv-budget', severity: 'MANDATORY', applies_to: null, limit },
+      { ...state.rules[0], rule_id: 'rul-rate', rule_version_id: 'rv-rate', limit: { count: true, max: 50, window: '1h', by: [] } },
+      { ...state.rules[0], rule_id: 'rul-seq', rule_version_id: 'rv-seq', requires_prior: prior },
+    );
+    expect(engineRules(state).map((r) => [r.rule_id, r.limit, r.requires_prior])).toEqual([
+      ['rul-a', null, null],
+      ['rul-budget', limit, null],
+      ['rul-rate', { count: true, max: 50, window: '1h', by: [] }, null],
+      ['rul-seq', null, prior],
+    ]);
+    expect(buildSnapshot(registryState()).policy.hasWindows).toBe(false);
+    const sut = buildSnapshot(state);
+    expect(sut.policy.hasWindows).toBe(true);
+    // The budget reaches the evaluation: keyed by the calling principal, its amount the parameter.
+    const req = { mode: 'check' as const, action: 'payments.refund', resource: 'order:o-1', scope: { region: 'eu' } };
+    expect(
+      windowPlan(sut.policy, { ...req, parameters: { amount: 90 }, principal: 'agn-1' }, Date.parse('2026-03-01T12:00:00Z')).limits,
+    ).toEqual(
+      expect.arrayContaining([expect.objectContaining({ rule_id: 'rul-budget', key: '{"principal":"agn-1"}', amount: 90, max: 5000 })]),
+    );
   });
 
   it('fails closed on a state the engine cannot evaluate', () => {
