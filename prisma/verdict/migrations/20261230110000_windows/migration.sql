@@ -62,7 +62,7 @@ LANGUAGE sql VOLATILE AS $$
 $$;
 
 -- The take: one statement, all or nothing. Locks the totals rows of the windows in window_key order
--- (creating the missing ones), reads clock_timestamp() once the locks are held, expires each window to
+-- (creating the missing ones), reads the clock (window_now()) once the locks are held, expires each window to
 -- now - window_ms, and when every window fits (used + amount <= max) inserts the events and the marks and
 -- adds the amounts. Answers whether it took, each window's used before this operation (argument order),
 -- and the time. Arrays p_window_keys .. p_max are parallel (one element per window, keys distinct);
@@ -99,6 +99,10 @@ BEGIN
     PERFORM 1 FROM window_totals t WHERE t.tenant_id = p_tenant AND t.window_key = p_window_keys[i] FOR UPDATE;
   END LOOP;
   v_now := window_now();
+  -- A window's time never goes back (were PostgreSQL's clock stepped back, the take happens at the latest
+  -- time a window of it has seen), so an event is never inserted before events already counted.
+  SELECT greatest(v_now, max(t.expired_through + t.window_ms * interval '1 millisecond')) INTO v_now
+    FROM window_totals t WHERE t.tenant_id = p_tenant AND t.window_key = ANY (p_window_keys);
   FOR i IN 1..n LOOP
     SELECT t.window_ms, t.used, t.expired_through INTO v_row
       FROM window_totals t WHERE t.tenant_id = p_tenant AND t.window_key = p_window_keys[i];
