@@ -75,6 +75,22 @@ describe('windows of the rules that remember, end to end', () => {
         limit: { count: true, max: 1, window: '24h' },
       })
     ).id;
+    ids.wireApproval = (
+      await rules.rule(scopeId, {
+        directive: 'Wires need finance',
+        severity: 'REQUIRES_APPROVAL',
+        applies_to: { actions: ['wire.send'] },
+        deciders: ['role-finance'],
+      })
+    ).id;
+    ids.wireBudget = (
+      await rules.rule(scopeId, {
+        directive: 'One wire an hour',
+        severity: 'MANDATORY',
+        applies_to: { actions: ['wire.send'] },
+        limit: { count: true, max: 1, window: '1h' },
+      })
+    ).id;
     ids.mail = (
       await rules.rule(scopeId, {
         directive: 'At most 2 mails an hour',
@@ -119,8 +135,12 @@ describe('windows of the rules that remember, end to end', () => {
     expect((await refund(600).expect(200)).body.verdict).toBe('allowed');
     const over = (await refund(500).expect(200)).body;
     expect(over).toMatchObject({ verdict: 'blocked', limits: [{ used_before: 600, used_after: 600, max: 1000 }] });
+    // The explanation offers what is left, inline and later from the record alike.
+    const explained = (await agent.check({ ...op('payments.refund', { amount: 500 }, 'acct:eu/sum'), explain: true }).expect(200)).body;
+    expect(explained.explanation).toEqual({ not_invertible: [], to_allow: [{ changes: [{ field: 'amount', op: 'lte', value: 400 }] }] });
+    const later = await agent.get(`/${tenant.id}/v1/consultations/${explained.consultation_id}/explanation`).expect(200);
+    expect(later.body.explanation).toEqual(explained.explanation);
     expect((await refund(400).expect(200)).body).toMatchObject({ verdict: 'allowed', limits: [{ used_before: 600, used_after: 1000 }] });
-    expect((await refund(0).expect(200)).body.verdict).toBe('allowed');
     expect((await refund(0.01).expect(200)).body.verdict).toBe('blocked');
     expect((await refund(500, 'acct:eu/other').expect(200)).body.verdict).toBe('allowed');
     for (const bad of [-5, '100']) {
@@ -151,6 +171,26 @@ describe('windows of the rules that remember, end to end', () => {
       [1, 1],
     ]);
     expect(pings[1].dominating_rule_id).toBe(ids.advisory);
+  });
+
+  it('consumes on the check a one-shot approval allows, in the windows of the rules it does not lift', async () => {
+    const finance = await createPrincipalWithKey(stack.registry, tenant.adminKey, {
+      kind: 'human',
+      permissions: ['approve'],
+      roles: ['role-finance'],
+    });
+    const wire = op('wire.send', { to: 'x' });
+    const asked = (await agent.check(wire).expect(200)).body;
+    expect(asked).toMatchObject({ verdict: 'approval_required', limits: [{ rule_id: ids.wireBudget, used_before: 0, used_after: 0 }] });
+    const approval = (await agent.post(`/${tenant.id}/v1/approvals`, { consultation_id: asked.consultation_id }).expect(201)).body;
+    await verdictApi(stack, finance.key, tenant.id)
+      .post(`/${tenant.id}/v1/approvals/${approval.id}/decision`, { decision: 'approve' })
+      .expect(200);
+    const allowed = (await agent.check(wire).expect(200)).body;
+    expect(allowed).toMatchObject({ verdict: 'allowed', limits: [{ rule_id: ids.wireBudget, used_before: 0, used_after: 1 }] });
+    expect((await agent.consultation(allowed.consultation_id).expect(200)).body.approval_id).toBe(approval.id);
+    // The budget is spent: the next wire is blocked, whatever an approval would say.
+    expect((await agent.check(wire).expect(200)).body).toMatchObject({ verdict: 'blocked', dominating_rule_id: ids.wireBudget });
   });
 
   it('consumes on a complete resolve like a check', async () => {
