@@ -94,7 +94,10 @@ interface Candidate {
   limitState: LimitTraceState | null;
 }
 
-function startReads(policy: CompiledPolicy, req: EvaluationRequest, meter: BudgetMeter): Reads {
+const NO_SCOPE_IDS = new Int32Array(0);
+
+/** `selecting` false: the caller selects no candidates through the selector table (windowPlan), so the scope is not encoded. */
+function startReads(policy: CompiledPolicy, req: EvaluationRequest, meter: BudgetMeter, selecting = true): Reads {
   const scope: Scope = req.scope ?? {};
   let scopeSize = 0;
   for (const k in scope) if (hasOwn.call(scope, k) && scope[k] !== undefined) scopeSize++;
@@ -103,7 +106,7 @@ function startReads(policy: CompiledPolicy, req: EvaluationRequest, meter: Budge
     req,
     check: req.mode === 'check',
     scope,
-    scopeIds: policy.selectors.encode(scope),
+    scopeIds: selecting ? policy.selectors.encode(scope) : NO_SCOPE_IDS,
     scopeSize,
     values: new Array<unknown>(n).fill(NOT_READ),
     facts: new Array<Fact | null>(n),
@@ -718,7 +721,7 @@ export function windowPlan(
   if (!policy.hasWindows) return { limits: [], priors: [], marks: [] };
   const nowMs = typeof now === 'number' ? now : now.getTime();
   const meter = new BudgetMeter(deadline);
-  const reads = startReads(policy, req, meter);
+  const reads = startReads(policy, req, meter, false);
   const limits: WindowNeed[] = [];
   const priors: PriorNeed[] = [];
   for (const { rule, actions } of policy.windowRules) {
