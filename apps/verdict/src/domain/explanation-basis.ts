@@ -120,6 +120,8 @@ export interface RuleVersionContent {
   requires?: readonly unknown[] | null;
   deciders?: readonly string[] | null;
   priority?: number | null;
+  limit?: { count?: true | null; sum?: string | null; max: number; window: string; by?: readonly string[] | null } | null;
+  requires_prior?: { action: string; within: string; same?: readonly string[] | null } | null;
 }
 
 /** The record's trace names a rule version the registry does not hold for the tenant. */
@@ -170,6 +172,8 @@ export function explanationPolicy(
       deciders: v.deciders,
       priority: v.priority,
       mode: 'enforce',
+      limit: v.limit,
+      requires_prior: v.requires_prior,
     });
     return engineRule(content, {
       rule_id: v.rule_id,
@@ -187,7 +191,14 @@ export function explanationPolicy(
 /** The request as evaluated: check reads its parameters and Facts, resolve its accumulated Facts; verified ledger citations as ledger Facts. */
 export function explanationRequest(record: ConsultationRecord): EvaluationRequest {
   const context = engineContext(record.context_snapshot as never, record.ledger_citations);
-  const common = { action: record.action, resource: record.resource, scope: record.scope_used as Scope, context };
+  const common = {
+    action: record.action,
+    resource: record.resource,
+    scope: record.scope_used as Scope,
+    context,
+    principal: record.caller_principal_id,
+    on_behalf_of: record.on_behalf_of,
+  };
   return record.operation === 'check' ? { mode: 'check', ...common, parameters: record.parameters } : { mode: 'resolve', ...common };
 }
 
