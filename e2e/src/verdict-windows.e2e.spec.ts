@@ -5,6 +5,7 @@ import request from 'supertest';
 import { verifyConsultation } from '@arbiter/client';
 import { createPrincipalWithKey } from '../../apps/registry/test/harness';
 import { createVerdictTenant, expectConforms, registryApi, verdictApi, type VerdictTenant } from './verdict-harness';
+import { limitWindowKey } from '../../apps/verdict/src/repositories/windows.repository';
 import { startStack, type Stack } from './stack';
 
 jest.setTimeout(180_000);
@@ -288,7 +289,7 @@ describe('windows of the rules that remember, end to end', () => {
       await holder.query('BEGIN');
       const locked = await holder.query('SELECT 1 FROM window_totals WHERE tenant_id = $1 AND window_key = $2 FOR UPDATE', [
         tenant.id,
-        `limit ${ids.count} ${key}`,
+        limitWindowKey(ids.count, key),
       ]);
       expect(locked.rowCount).toBe(1);
       const res = (await agent.check(op('data.export')).expect(200)).body;

@@ -1,4 +1,5 @@
 import type { TenantId } from '@arbiter/auth';
+import { sha256Hex } from '@arbiter/canonical';
 import type { Pool, PoolClient } from 'pg';
 import type { PriorMark, PriorNeed, WindowNeed } from '@arbiter/policy';
 
@@ -34,10 +35,13 @@ export interface OutcomeRow {
 /** How long a limit event is kept at least (docs/verdicts.md "Windows and outcomes"): seven days. */
 export const MIN_EVENT_KEEP_MS = 7 * 86_400_000;
 
-/** The identity of a limit window's events and totals row: its rule and key. */
-export const limitWindowKey = (ruleId: string, key: string): string => `limit ${ruleId} ${key}`;
-/** The identity of the marks of an action on a key. */
-export const markWindowKey = (action: string, key: string): string => `prior ${JSON.stringify(action)} ${key}`;
+/**
+ * The identity of a limit window's events and totals row: its rule and the SHA-256 of its key. A digest, so
+ * the indexed column stays short whatever the key's values (the `key` column keeps the key itself).
+ */
+export const limitWindowKey = (ruleId: string, key: string): string => `limit ${ruleId} ${sha256Hex(key)}`;
+/** The identity of the marks of an action on a key: the SHA-256 of both. */
+export const markWindowKey = (action: string, key: string): string => `prior ${sha256Hex(`${JSON.stringify(action)} ${key}`)}`;
 
 const num = (v: string | number): number => (typeof v === 'number' ? v : Number(v));
 

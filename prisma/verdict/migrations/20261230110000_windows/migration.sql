@@ -4,7 +4,7 @@
 -- window_events: every amount an operation that went ahead consumed in a `limit` window (rule_id set), and
 -- every mark it left for the `requires_prior` rules naming its action (rule_id NULL, amount 0). `at` is
 -- PostgreSQL's clock_timestamp() when the take ran (microseconds): the one clock of every gateway replica.
--- window_key: `limit <rule_id> <key>` or `prior <action as JSON> <key>`, key being the canonical JSON of the
+-- window_key: `limit <rule_id> <sha256 of key>` or `prior <sha256 of action as JSON, space, key>`, key being the canonical JSON of the
 -- paths and their values. An event counts at `now` iff now - window < at, unless it was given back.
 CREATE TABLE "window_events" (
   "id"              BIGSERIAL NOT NULL,
