@@ -12,7 +12,7 @@ import { Pool } from 'pg';
 import { databaseUrl, ensureDatabases, findFreePort, startPostgres } from '@arbiter/devstack';
 import { windowMs } from '@arbiter/policy';
 import { log, machine, pgSettings, treeCpuSeconds } from '../verdict/harness';
-import { PG_SCHEMA, pgBatcher, pgTake, type TakeNeed, type TakeResult } from './pg-store';
+import { PG_SCHEMA, PRODUCT_MIGRATION, pgBatcher, pgTake, productTake, type TakeNeed, type TakeResult } from './pg-store';
 import { defineTake, redisTake } from './redis-store';
 
 const args = process.argv.slice(2);
@@ -26,6 +26,8 @@ const STORES = option('--stores', 'pg,pg-batch,redis').split(',');
 const WINDOW_MS = windowMs(option('--window', '2s'))!;
 const JSON_OUT = args.includes('--json') ? option('--json', '') : undefined;
 const TENANT = 'ten-bench';
+/** The product's window_take (store `product`), from its migration in this checkout, or from --product-sql FILE. */
+const PRODUCT_SQL = option('--product-sql', path.resolve(__dirname, '../../..', PRODUCT_MIGRATION));
 
 interface Run {
   store: string;
@@ -124,11 +126,19 @@ async function main() {
   const redis = defineTake(new Redis({ port: redisServer.port, host: '127.0.0.1' }));
   const results: Record<string, unknown> = {};
   let pool: Pool | undefined;
+  let productPool: Pool | undefined;
   try {
     await ensureDatabases(pg.url, ['arbiter_windows_bench']);
     pool = new Pool({ connectionString: databaseUrl(pg.url, 'arbiter_windows_bench'), max: CALLERS });
     pool.on('error', () => undefined); // idle clients cut off at the server's stop
     await pool.query(PG_SCHEMA);
+    if (STORES.includes('product')) {
+      // Its own database: the product's tables share names with the prototype's.
+      await ensureDatabases(pg.url, ['arbiter_windows_product']);
+      productPool = new Pool({ connectionString: databaseUrl(pg.url, 'arbiter_windows_product'), max: CALLERS });
+      productPool.on('error', () => undefined);
+      await productPool.query(fs.readFileSync(PRODUCT_SQL, 'utf8'));
+    }
     const appendfsync = await redis.config('GET', 'appendfsync');
     results.machine = machine();
     results.postgres = await pgSettings(pg.url);
@@ -149,6 +159,15 @@ async function main() {
         take: pgBatcher(p, TENANT),
         reset: () => p.query('TRUNCATE window_events, window_totals'),
       },
+      ...(productPool
+        ? {
+            product: {
+              pid: pg.pid,
+              take: (c: string, needs: TakeNeed[]) => productTake(productPool!, TENANT, c, needs),
+              reset: () => productPool!.query('TRUNCATE window_events, window_totals'),
+            },
+          }
+        : {}),
       redis: { pid: redisServer.child.pid!, take: (c, needs) => redisTake(redis, TENANT, c, needs), reset: () => redis.flushall() },
     };
     const runs: Run[] = [];
@@ -188,6 +207,7 @@ async function main() {
     results.verified = verified;
   } finally {
     await pool?.end();
+    await productPool?.end();
     redis.disconnect();
     redisServer.child.kill('SIGTERM');
     await new Promise((r) => (redisServer.child.exitCode !== null ? r(null) : redisServer.child.once('exit', r)));
