@@ -109,7 +109,7 @@ export async function spawnService(name: string, main: string, env: NodeJS.Proce
     pid: child.pid!,
     stop: () =>
       new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', () => resolve());
         child.kill('SIGTERM');
       }),
