@@ -63,6 +63,20 @@ export const verdictConfigSchema = {
     optional: true,
     doc: "the ledger's internal base URL (evidence, ledger citations); unset: the evidence route and any ledger citation answer 503 ledger_unavailable",
   }),
+  /** docs/verdicts.md "Windows and outcomes": a window read or take that waits or runs longer fails, and its rule fires (limit_unavailable). */
+  WINDOW_TIMEOUT_MS: int({
+    default: 2_000,
+    min: 10,
+    max: 60_000,
+    doc: 'longest a budget or sequence rule may wait for its window (lock and statement timeout); past it the rule fires (limit_unavailable)',
+  }),
+  /** docs/operations.md "Windows": how often old window events are pruned. */
+  WINDOW_PRUNE_INTERVAL_MS: int({
+    default: 60_000,
+    min: 1_000,
+    max: 86_400_000,
+    doc: 'how often the gateway prunes window events that left every window',
+  }),
   LEDGER_SEALING: bool({ default: true, doc: 'write seal_outbox rows for the ledger; false only for benchmarks' }),
   LOG_LEVEL: str({ default: 'info' }),
 };

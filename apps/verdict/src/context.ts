@@ -10,6 +10,10 @@ import { OutboxNudger } from '@arbiter/queue';
 import { PrismaClient } from './generated/prisma/client';
 import type { VerdictConfig } from './config';
 import { ConsultationRepository } from './repositories/consultations.repository';
+import { WindowRepository } from './repositories/windows.repository';
+import { WindowsService } from './services/windows.service';
+import { OutcomesService } from './services/outcomes.service';
+import { WindowPruner } from './services/window-pruner.service';
 import { ConsultationsService } from './services/consultations.service';
 import { CheckService } from './services/check.service';
 import { ResolveService } from './services/resolve.service';
@@ -50,6 +54,8 @@ export interface VerdictContext {
   /** POST /<tenant_id>/v1/resolve: the resolve sessions. */
   resolves: ResolveService;
   consultations: ConsultationsService;
+  /** POST .../consultations/<id>/outcome: what the caller reports, and the give-back of its windows. */
+  outcomes: OutcomesService;
   /** GET .../consultations/<id>/explanation: explanations on demand, from the frozen record. */
   explanations: ExplanationsService;
   /** The ledger's proof of a consultation (GET .../consultations/<id>/evidence). */
@@ -84,6 +90,15 @@ const SESSION_SWEEP_MS = 3_600_000;
 export async function createVerdictContext(config: VerdictConfig, logger: Logger): Promise<VerdictContext> {
   const pool = createPool({ url: config.DATABASE_URL_VERDICT, max: config.DB_POOL_SIZE, applicationName: 'arbiter-verdict' });
   const prisma = createPrismaClient(PrismaClient, pool);
+  // The window store's own connections carry lock_timeout and statement_timeout (docs/verdicts.md "Windows and
+  // outcomes"): a window that cannot be read or written in time fails its rule closed.
+  const windowPool = createPool({
+    url: config.DATABASE_URL_VERDICT,
+    max: config.DB_POOL_SIZE,
+    applicationName: 'arbiter-verdict-windows',
+    timeoutMs: config.WINDOW_TIMEOUT_MS,
+  });
+  const windowStore = new WindowRepository(windowPool);
   const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1 });
   redis.on('error', (err) => logger.debug({ err }, 'redis error'));
   const auth = await createRemoteAuth({
@@ -160,6 +175,8 @@ export async function createVerdictContext(config: VerdictConfig, logger: Logger
     cookieSessions.deleteExpired().catch((err: unknown) => logger.warn({ err }, 'cookie session sweep failed'));
   }, SESSION_SWEEP_MS);
   sweep.unref();
+  const pruner = new WindowPruner(windowStore, logger, config.WINDOW_PRUNE_INTERVAL_MS);
+  pruner.start();
   const approvals = createApprovals({ config, logger, pool, consultations, snapshots, onSealed: () => sealNudger.nudge() });
 
   const consultationsService = new ConsultationsService(consultations);
@@ -178,6 +195,7 @@ export async function createVerdictContext(config: VerdictConfig, logger: Logger
   const ruleVersions = new RuleVersionsService(registry);
   // Check and resolve record their consultations through one recorder (signing, storing, metrics).
   const recorder = new ConsultationRecorder({ keys, consultations, logger, issuer: config.VERDICT_ISSUER, metrics });
+  const windows = new WindowsService(windowStore, logger, metrics);
   return {
     config,
     logger,
@@ -189,7 +207,7 @@ export async function createVerdictContext(config: VerdictConfig, logger: Logger
     snapshots,
     keys,
     metrics,
-    checks: new CheckService({ snapshots, recorder, logger, oneShots: approvals.oneShots, citations, budget }),
+    checks: new CheckService({ snapshots, recorder, logger, oneShots: approvals.oneShots, citations, budget, windows }),
     resolves: new ResolveService({
       snapshots,
       recorder,
@@ -199,7 +217,9 @@ export async function createVerdictContext(config: VerdictConfig, logger: Logger
       maxSessionContextBytes: bytes.parse(config.BODY_LIMIT) ?? undefined,
       citations,
       budget,
+      windows,
     }),
+    outcomes: new OutcomesService(consultations, windowStore, logger),
     consultations: consultationsService,
     explanations: new ExplanationsService(consultations, ruleVersions, budget, logger),
     simulations: new SimulationService({ snapshots, consultations, budget }),
@@ -214,6 +234,7 @@ export async function createVerdictContext(config: VerdictConfig, logger: Logger
     shadow: new ShadowService(consultations),
     async close() {
       clearInterval(sweep);
+      await pruner.stop();
       await approvals.stop();
       snapshots.stop();
       // Every accepted consultation is committed before the pool goes.
@@ -223,6 +244,7 @@ export async function createVerdictContext(config: VerdictConfig, logger: Logger
       await auth.close();
       await prisma.$disconnect().catch(() => undefined);
       await pool.end().catch(() => undefined);
+      await windowPool.end().catch(() => undefined);
       redis.disconnect();
     },
   };

@@ -462,6 +462,7 @@ const models: TsoaRoute.Models = {
             "missing_fields": {"dataType":"array","array":{"dataType":"string"}},
             "overridden_by": {"dataType":"string"},
             "overrides_not_applied": {"dataType":"array","array":{"dataType":"refObject","ref":"OverrideNotApplied"}},
+            "limit_state": {"dataType":"string"},
         },
         "additionalProperties": false,
     },
@@ -471,6 +472,19 @@ const models: TsoaRoute.Models = {
         "properties": {
             "endpoint": {"dataType":"string","required":true},
             "example_body": {"dataType":"nestedObjectLiteral","nestedProperties":{"requester_notes":{"dataType":"string","required":true},"consultation_id":{"dataType":"string","required":true}},"required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "LimitRecordEntry": {
+        "dataType": "refObject",
+        "properties": {
+            "key": {"dataType":"string","required":true},
+            "max": {"dataType":"double","required":true},
+            "rule_id": {"dataType":"string","required":true},
+            "used_after": {"dataType":"double","required":true},
+            "used_before": {"dataType":"double","required":true},
+            "window": {"dataType":"string","required":true},
         },
         "additionalProperties": false,
     },
@@ -540,6 +554,7 @@ const models: TsoaRoute.Models = {
             "signed_verdict": {"dataType":"string","required":true},
             "context_hash": {"dataType":"string"},
             "approval": {"ref":"ApprovalHint"},
+            "limits": {"dataType":"array","array":{"dataType":"refObject","ref":"LimitRecordEntry"}},
             "explanation": {"ref":"Explanation"},
             "required_context_history": {"dataType":"array","array":{"dataType":"refObject","ref":"RequiredContextRound"},"required":true},
         },
@@ -587,6 +602,7 @@ const models: TsoaRoute.Models = {
             "consultation_id": {"dataType":"string","required":true},
             "normative_hash": {"dataType":"string","required":true},
             "approver": {"ref":"Approver"},
+            "limits": {"dataType":"array","array":{"dataType":"refObject","ref":"LimitRecordEntry"}},
             "explanation": {"ref":"Explanation"},
         },
         "additionalProperties": false,
@@ -722,6 +738,7 @@ const models: TsoaRoute.Models = {
             "approval_id": {"dataType":"string"},
             "explanation": {"ref":"Explanation"},
             "ledger_citations": {"dataType":"nestedObjectLiteral","nestedProperties":{},"additionalProperties":{"ref":"LedgerCitationEntry"}},
+            "limits": {"dataType":"array","array":{"dataType":"refObject","ref":"LimitRecordEntry"}},
             "signing_kid": {"dataType":"string","required":true},
             "signing_epoch": {"dataType":"string","required":true},
             "verdict_ttl_seconds": {"dataType":"double","required":true},
@@ -804,6 +821,36 @@ const models: TsoaRoute.Models = {
         "additionalProperties": false,
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "GivenBackAmount": {
+        "dataType": "refObject",
+        "properties": {
+            "rule_id": {"dataType":"string","required":true},
+            "key": {"dataType":"string","required":true},
+            "window": {"dataType":"string","required":true},
+            "amount": {"dataType":"double","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "ConsultationOutcome": {
+        "dataType": "refObject",
+        "properties": {
+            "consultation_id": {"dataType":"string","required":true},
+            "executed": {"dataType":"boolean","required":true},
+            "given_back": {"dataType":"array","array":{"dataType":"refObject","ref":"GivenBackAmount"},"required":true},
+            "reported_at": {"dataType":"string","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "OutcomeBody": {
+        "dataType": "refObject",
+        "properties": {
+            "executed": {"dataType":"boolean","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "ConsultationList": {
         "dataType": "refObject",
         "properties": {
@@ -827,6 +874,7 @@ const models: TsoaRoute.Models = {
             "signed_verdict": {"dataType":"string","required":true},
             "context_hash": {"dataType":"string"},
             "approval": {"ref":"ApprovalHint"},
+            "limits": {"dataType":"array","array":{"dataType":"refObject","ref":"LimitRecordEntry"}},
             "explanation": {"ref":"Explanation"},
         },
         "additionalProperties": false,
@@ -1452,6 +1500,45 @@ export function RegisterRoutes(app: Router) {
 
               await templateService.apiHandler({
                 methodName: 'getConsultationEvidence',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: undefined,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+        const argsConsultationsController_reportConsultationOutcome: Record<string, TsoaRoute.ParameterSchema> = {
+                tenant_id: {"in":"path","name":"tenant_id","required":true,"dataType":"string"},
+                consultation_id: {"in":"path","name":"consultation_id","required":true,"dataType":"string"},
+                req: {"in":"request","name":"req","required":true,"dataType":"object"},
+                body: {"in":"body","name":"body","required":true,"ref":"OutcomeBody"},
+        };
+        app.post('/:tenant_id/v1/consultations/:consultation_id/outcome',
+            authenticateMiddleware([{"apiKey":[]}]),
+            ...(fetchMiddlewares<RequestHandler>(ConsultationsController)),
+            ...(fetchMiddlewares<RequestHandler>(ConsultationsController.prototype.reportConsultationOutcome)),
+
+            async function ConsultationsController_reportConsultationOutcome(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsConsultationsController_reportConsultationOutcome, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<ConsultationsController>(ConsultationsController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'reportConsultationOutcome',
                 controller,
                 response,
                 next,

@@ -8,6 +8,11 @@ export interface DatabaseOptions {
   /** Pool size; one pool is shared by Prisma and the raw SQL hot paths. */
   max?: number;
   applicationName?: string;
+  /**
+   * Sent as the session's lock_timeout and statement_timeout on every connection (milliseconds): a statement
+   * that waits for a lock or runs longer fails; also the longest wait for a connection. Unset: no limit.
+   */
+  timeoutMs?: number;
 }
 
 export function createPool(opts: DatabaseOptions): Pool {
@@ -16,6 +21,9 @@ export function createPool(opts: DatabaseOptions): Pool {
     max: opts.max ?? 10,
     application_name: opts.applicationName,
     idleTimeoutMillis: 30_000,
+    ...(opts.timeoutMs !== undefined
+      ? { lock_timeout: opts.timeoutMs, statement_timeout: opts.timeoutMs, connectionTimeoutMillis: opts.timeoutMs }
+      : {}),
   };
   const pool = new Pool(config);
   // An idle client's error (e.g. the server restarting) must not crash the process.

@@ -1,9 +1,10 @@
-import { Controller, Get, Path, Query, Request, Response, Route, Security, Tags } from '@tsoa/runtime';
+import { Body, Controller, Get, Path, Post, Query, Request, Response, Route, Security, Tags } from '@tsoa/runtime';
 import type { AuthedRequest } from '@arbiter/auth';
 import type { VerdictContext } from '../context';
 import type { ConsultationRecord } from '../domain/consultation-record';
 import type { ErrorBody } from '../models/errors';
 import type { ConsultationEvidence } from '../models/evidence';
+import type { ConsultationOutcome, OutcomeBody } from '../models/outcomes';
 import type { ConsultationExplanation } from '../models/verdicts';
 
 export interface ConsultationList {
@@ -88,6 +89,33 @@ export class ConsultationsController extends Controller {
     @Request() req: AuthedRequest,
   ): Promise<ConsultationEvidence> {
     return this.ctx.evidence.consultation(req.user, tenant_id, consultation_id);
+  }
+
+  /**
+   * Says whether the operation a consultation decided was carried out (docs/verdicts.md "Windows and
+   * outcomes"). `executed: false` gives back, once, what the consultation consumed in the windows of
+   * `limit` rules, and withdraws the marks it left for `requires_prior` rules; the answer lists the amounts
+   * given back. An outcome is reported once: the same report again answers the same, the other value is
+   * 409 outcome_already_reported. The record itself never changes. Needs `check`, and only the
+   * consultation's own caller may report: any other consultation id is 404 consultation_not_found.
+   * @summary Report a consultation's outcome
+   * @param tenant_id The tenant id (`tnt-`); it must be the API key's own tenant.
+   * @param consultation_id The consultation id (`cns-`).
+   */
+  @Post('{consultation_id}/outcome')
+  @Security('apiKey')
+  @Response<ErrorBody>(400, 'validation_failed')
+  @Response<ErrorBody>(403, 'cross_tenant_forbidden (the path names another tenant), insufficient_permission')
+  @Response<ErrorBody>(404, "consultation_not_found (unknown, another tenant's or another caller's consultation)")
+  @Response<ErrorBody>(409, 'outcome_already_reported: the other outcome was reported before (details.executed)')
+  @Response<ErrorBody>(503, 'windows_unavailable: the window store cannot be written right now (nothing was recorded); retry')
+  async reportConsultationOutcome(
+    @Path() tenant_id: string,
+    @Path() consultation_id: string,
+    @Request() req: AuthedRequest,
+    @Body() body: OutcomeBody,
+  ): Promise<ConsultationOutcome> {
+    return this.ctx.outcomes.report(req.user, tenant_id, consultation_id, body.executed);
   }
 
   /**

@@ -200,3 +200,28 @@ describe('hashes of a known consultation', () => {
     expect(sha(json)).toBe('sha256:0e66a7b5a6fce07686e584229dd204be69fff6a417dab5d058f70041c444dd6f');
   });
 });
+
+describe('the limits member (docs/verdicts.md "Windows and outcomes")', () => {
+  const signer = { kid: 'tnt-1:2026', epoch: '2026', sign: () => 'h.p.s' };
+  const entry = { key: '{"principal":"agn-1"}', max: 3, rule_id: 'rul-9', used_after: 2, used_before: 1, window: '1h' };
+
+  it('is absent when the consultation read no window (empty or null), so such records hash as before', () => {
+    for (const limits of [undefined, null, []]) {
+      const { record, json } = buildConsultation({ ...input(), limits }, signer);
+      expect(record.limits).toBeUndefined();
+      expect(JSON.parse(json)).not.toHaveProperty('limits');
+      expect(json).toBe(buildConsultation(input(), signer).json);
+    }
+  });
+
+  it('carries each window read, hashed with the record (checked by an independent serialiser), in RFC 8785 member order', () => {
+    const { record, json } = buildConsultation({ ...input(), limits: [entry] }, signer);
+    expect(record.limits).toEqual([entry]);
+    const { normative_hash, signed_verdict: _s, ...rest } = record;
+    expect(normative_hash).toBe(sha(jcs(rest)));
+    expect(normative_hash).not.toBe(buildConsultation(input(), signer).record.normative_hash);
+    expect(Object.keys(rest)).toEqual(Object.keys(rest).sort());
+    expect(Object.keys(record.limits![0])).toEqual(Object.keys(entry).sort());
+    expect(JSON.parse(json)).toEqual(record);
+  });
+});

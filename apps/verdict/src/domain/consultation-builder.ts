@@ -11,7 +11,7 @@ import {
 } from '@arbiter/canonical';
 import { AppError } from '@arbiter/http';
 import type { CompleteEvaluation, Fact, Scope } from '@arbiter/policy';
-import type { ConsultationRecord, LedgerCitationEntry, RequiredContextRound } from './consultation-record';
+import type { ConsultationRecord, LedgerCitationEntry, LimitRecordEntry, RequiredContextRound } from './consultation-record';
 import type { ActiveSigner } from '../keys';
 
 export interface DecisionInput {
@@ -40,6 +40,8 @@ export interface DecisionInput {
   approvalId?: string | null;
   /** The context fields whose ledger citation was verified (docs/verdicts.md "Facts the ledger vouches for"); null or absent when none. */
   ledgerCitations?: Record<string, LedgerCitationEntry> | null;
+  /** The windows the consultation read (docs/verdicts.md "Windows and outcomes"); null, absent or empty when none. */
+  limits?: readonly LimitRecordEntry[] | null;
 }
 
 /**
@@ -146,6 +148,8 @@ export function buildConsultation(input: DecisionInput, signer: ActiveSigner): S
     id: input.id,
     // Only when a Fact cited the ledger: other records are unchanged.
     ledger_citations: input.ledgerCitations ?? undefined,
+    // Only when a limit rule's window was read: other records are unchanged.
+    limits: input.limits?.length ? [...input.limits] : undefined,
     on_behalf_of: input.onBehalfOf,
     on_behalf_of_authenticated: input.onBehalfOfAuthenticated,
     operation: input.operation,

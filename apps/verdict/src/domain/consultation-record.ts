@@ -15,6 +15,11 @@ export interface PrecedenceTraceEntry {
   overridden_by?: string;
   /** Conditional overrides of the rule that did not apply, and why (docs/verdicts.md "Overrides"). */
   overrides_not_applied?: OverrideNotApplied[];
+  /**
+   * Only on a rule with `limit` or `requires_prior` whose conditions fired (docs/verdicts.md "Budgets, rates and
+   * sequences"): within, exceeded, prior_found, prior_missing, limit_unavailable.
+   */
+  limit_state?: string;
 }
 
 /** An override that did not neutralise its rule for this operation (fail closed). */
@@ -103,6 +108,22 @@ export interface LedgerCitationEntry {
   payload_path: string;
 }
 
+/**
+ * A window of a `limit` rule the consultation read (docs/verdicts.md "Windows and outcomes"): what it held
+ * before this operation and after it (`used_after` = `used_before` + the operation's amount when the
+ * operation went ahead and consumed it, else `used_before`).
+ */
+export interface LimitRecordEntry {
+  /** The rule's `by` paths and this operation's values on them, as RFC 8785 canonical JSON (`{}` without `by`). */
+  key: string;
+  max: number;
+  rule_id: string;
+  used_after: number;
+  used_before: number;
+  /** The rule's window as written, e.g. `1h`. */
+  window: string;
+}
+
 export interface RequiredContextRound {
   round: number;
   /** The fields the round asked for; empty for the round that completed. */
@@ -160,6 +181,11 @@ export interface ConsultationRecord {
    * value was read (docs/verdicts.md "Facts the ledger vouches for"). Absent when no Fact cited one.
    */
   ledger_citations?: { [field: string]: LedgerCitationEntry };
+  /**
+   * The windows of the `limit` rules this consultation read (docs/verdicts.md "Windows and outcomes"). Absent
+   * when it read none; hashed and signed like every other member.
+   */
+  limits?: LimitRecordEntry[];
   /** `<tenant_id>:<epoch>` */
   signing_kid: string;
   signing_epoch: string;

@@ -25,6 +25,9 @@ import {
   type Scope,
   type Severity,
   type TraceEntry,
+  type LimitState,
+  type PriorState,
+  type WindowStates,
 } from '@arbiter/policy';
 import { engineContext } from './ledger-citation';
 import type { ConsultationRecord, PrecedenceTraceEntry } from './consultation-record';
@@ -120,6 +123,8 @@ export interface RuleVersionContent {
   requires?: readonly unknown[] | null;
   deciders?: readonly string[] | null;
   priority?: number | null;
+  limit?: { count?: true | null; sum?: string | null; max: number; window: string; by?: readonly string[] | null } | null;
+  requires_prior?: { action: string; within: string; same?: readonly string[] | null } | null;
 }
 
 /** The record's trace names a rule version the registry does not hold for the tenant. */
@@ -170,6 +175,8 @@ export function explanationPolicy(
       deciders: v.deciders,
       priority: v.priority,
       mode: 'enforce',
+      limit: v.limit,
+      requires_prior: v.requires_prior,
     });
     return engineRule(content, {
       rule_id: v.rule_id,
@@ -187,7 +194,14 @@ export function explanationPolicy(
 /** The request as evaluated: check reads its parameters and Facts, resolve its accumulated Facts; verified ledger citations as ledger Facts. */
 export function explanationRequest(record: ConsultationRecord): EvaluationRequest {
   const context = engineContext(record.context_snapshot as never, record.ledger_citations);
-  const common = { action: record.action, resource: record.resource, scope: record.scope_used as Scope, context };
+  const common = {
+    action: record.action,
+    resource: record.resource,
+    scope: record.scope_used as Scope,
+    context,
+    principal: record.caller_principal_id,
+    on_behalf_of: record.on_behalf_of,
+  };
   return record.operation === 'check' ? { mode: 'check', ...common, parameters: record.parameters } : { mode: 'resolve', ...common };
 }
 
@@ -208,4 +222,24 @@ export function recordedEvaluation(record: ConsultationRecord): CompleteEvaluati
     applied_override_ids: record.applied_override_ids,
     shadow: record.shadow ?? [],
   };
+}
+
+/**
+ * The windows' states the decision was made with, rebuilt from the record (docs/verdicts.md "Windows and
+ * outcomes"): a limit rule's `used_before` from `limits`, a requires_prior rule's finding from its trace
+ * entry's limit_state. A rule whose window could not be read (limit_unavailable) gets no state, and so fires
+ * as it did. Null when the record's trace has no rule that remembers.
+ */
+export function recordedStates(record: ConsultationRecord): WindowStates | null {
+  const remembering = record.precedence_trace.filter((e) => e.limit_state !== undefined);
+  if (remembering.length === 0) return null;
+  const unavailable = new Set(remembering.filter((e) => e.limit_state === 'limit_unavailable').map((e) => e.rule_id));
+  const limits = new Map<string, LimitState>();
+  for (const entry of record.limits ?? []) if (!unavailable.has(entry.rule_id)) limits.set(entry.rule_id, { used: entry.used_before });
+  const priors = new Map<string, PriorState>();
+  for (const e of remembering) {
+    if (e.limit_state === 'prior_found') priors.set(e.rule_id, true);
+    else if (e.limit_state === 'prior_missing') priors.set(e.rule_id, false);
+  }
+  return { limits, priors };
 }

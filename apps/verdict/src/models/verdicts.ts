@@ -1,8 +1,14 @@
 // Request and response shapes of check and resolve (docs/verdicts.md "Contract"); tsoa validates requests and
 // writes them into openapi.json.
-import type { ApprovalTrigger, Explanation, PrecedenceTraceEntry, RequiredContextRound } from '../domain/consultation-record';
+import type {
+  ApprovalTrigger,
+  Explanation,
+  LimitRecordEntry,
+  PrecedenceTraceEntry,
+  RequiredContextRound,
+} from '../domain/consultation-record';
 
-export type { ApprovalTrigger, Explanation, PrecedenceTraceEntry, RequiredContextRound };
+export type { ApprovalTrigger, Explanation, LimitRecordEntry, PrecedenceTraceEntry, RequiredContextRound };
 
 /** A scope value (docs/verdicts.md): flat strings, numbers or booleans. */
 export type ScopeValue = string | number | boolean;
@@ -137,6 +143,12 @@ export interface CheckResponse {
   context_hash?: string;
   approval?: ApprovalHint;
   /**
+   * The windows of the `limit` rules this consultation read, as its record keeps them (docs/verdicts.md
+   * "Windows and outcomes"): every verdict. Absent when it read none.
+   * @example [{"key": "{\"principal\":\"agn-5f0c9a1b2c3d4e5f60718293\"}", "max": 50, "rule_id": "rul-5f0c9a1b2c3d4e5f60718293", "used_after": 13, "used_before": 12, "window": "1h"}]
+   */
+  limits?: LimitRecordEntry[];
+  /**
    * blocked and approval_required: the alternative minimal sets of parameter changes that would make the
    * operation allowed, rows no change can make false, and (approval_required) who can decide
    * (docs/verdicts.md "Explanations"). Only when the request said `"explain": true`; GET
@@ -258,6 +270,12 @@ export interface OverviewCompleteResponse {
   consultation_id: string;
   normative_hash: string;
   approver?: Approver;
+  /**
+   * The windows of the `limit` rules this consultation read, as its record keeps them (docs/verdicts.md
+   * "Windows and outcomes"): every verdict. Absent when it read none.
+   * @example [{"key": "{\"principal\":\"agn-5f0c9a1b2c3d4e5f60718293\"}", "max": 50, "rule_id": "rul-5f0c9a1b2c3d4e5f60718293", "used_after": 13, "used_before": 12, "window": "1h"}]
+   */
+  limits?: LimitRecordEntry[];
   /**
    * blocked and approval_required, when the request said `"explain": true`: what would make the
    * operation allowed (docs/verdicts.md "Explanations").

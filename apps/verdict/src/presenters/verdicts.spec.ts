@@ -85,3 +85,17 @@ describe(presentCheck.name, () => {
     expect(presentOverviewComplete(record('blocked'))).not.toHaveProperty('approver');
   });
 });
+
+describe('limits in the answers (docs/verdicts.md "Windows and outcomes")', () => {
+  const limits = [{ key: '{}', max: 3, rule_id: 'rul-1', used_after: 3, used_before: 3, window: '1h' }];
+  it.each(['allowed', 'blocked', 'approval_required', 'observe'])(
+    "%s: carries the record's limits when it has them, and only then",
+    (verdict) => {
+      expect(presentCheck({ ...record(verdict), limits }).limits).toEqual(limits);
+      expect(presentResolveComplete({ ...record(verdict), limits }).limits).toEqual(limits);
+      expect(presentOverviewComplete({ ...record(verdict), limits }).limits).toEqual(limits);
+      expect(presentCheck(record(verdict))).not.toHaveProperty('limits');
+      expect(presentOverviewComplete(record(verdict))).not.toHaveProperty('limits');
+    },
+  );
+});

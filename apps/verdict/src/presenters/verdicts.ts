@@ -15,6 +15,10 @@ export function approvalsEndpoint(tenantId: string): string {
  * get the whole evidence, as allowed does.
  */
 export function presentCheck(record: ConsultationRecord, explanation: Explanation | null = null): CheckResponse {
+  return withLimits(record, presentVerdict(record, explanation));
+}
+
+function presentVerdict(record: ConsultationRecord, explanation: Explanation | null): CheckResponse {
   const base = { operation_status: 'complete' as const, verdict: record.verdict, cited_rule_ids: record.cited_entry_ids };
   switch (record.verdict) {
     case 'blocked':
@@ -46,6 +50,12 @@ export function presentCheck(record: ConsultationRecord, explanation: Explanatio
   }
 }
 
+/** The record's `limits` (docs/verdicts.md "Windows and outcomes"), every verdict, when it has them. */
+function withLimits<T extends CheckResponse | OverviewCompleteResponse>(record: ConsultationRecord, body: T): T {
+  if (record.limits) body.limits = record.limits;
+  return body;
+}
+
 /** The explanation the request asked for (docs/verdicts.md "Explanations"), when there is one. */
 function withExplanation<T extends CheckResponse | OverviewCompleteResponse>(body: T, explanation: Explanation | null): T {
   if (explanation) body.explanation = explanation;
@@ -73,7 +83,7 @@ export function presentOverviewComplete(record: ConsultationRecord, explanation:
       endpoint: approvalsEndpoint(record.tenant_id),
     };
   }
-  return withExplanation(out, explanation);
+  return withLimits(record, withExplanation(out, explanation));
 }
 
 /** Engine missing fields as Requirements (docs/verdicts.md "Requirement"; the engine already orders their members). */

@@ -7,6 +7,7 @@ import { ConsultationRepository } from './consultations.repository';
 import { ResolveSessionRepository, type ResolveSessionState } from './resolve-sessions.repository';
 import { CookieSessionRepository, type CookieSessionRow } from './cookie-sessions.repository';
 import { ApprovalRepository } from './approvals.repository';
+import { WindowRepository } from './windows.repository';
 
 // Compiled by the tests below, never run: a tenant's query needs a TenantId, a plain string does not
 // compile; the cross-tenant methods (named ...AnyTenant) take none.
@@ -38,6 +39,22 @@ export async function typeLevel(
   // @ts-expect-error a plain string is not a TenantId
   await new CookieSessionRepository(pool).create(cookie);
 
+  const windows = new WindowRepository(pool);
+  // @ts-expect-error a plain string is not a TenantId
+  await windows.take(plain, 'cns-1', [], []);
+  // @ts-expect-error a plain string is not a TenantId
+  await windows.peek(plain, []);
+  // @ts-expect-error a plain string is not a TenantId
+  await windows.priors(plain, []);
+  // @ts-expect-error a plain string is not a TenantId
+  await windows.giveBack(plain, 'cns-1');
+  // @ts-expect-error a plain string is not a TenantId
+  await windows.reportOutcome(plain, 'cns-1', false);
+  // @ts-expect-error a plain string is not a TenantId
+  await windows.findOutcome(plain, 'cns-1');
+
+  await windows.take(tenant, 'cns-1', [], []);
+  await windows.pruneAnyTenant(100);
   await approvals.list(tenant, {}, 10, { now: new Date(), ttlSeconds: 60 });
   await approvals.findAnyTenant('apr-1');
   await new ResolveSessionRepository(prisma).create({ ...session, tenant_id: tenant });

@@ -7,10 +7,13 @@ import {
   evaluate,
   explain,
   factContradictingParameters,
+  windowPlan,
   type CompleteEvaluation,
   type EvaluationRequest,
+  type EvaluationResult,
   type Explanation,
   type Fact,
+  type OneShotApproval,
 } from '@arbiter/policy';
 import type { ConsultationRecord } from '../domain/consultation-record';
 import { contextHash } from '../domain/consultation-builder';
@@ -24,6 +27,7 @@ import type { ConsultationRecorder, Decision } from './consultation-recorder.ser
 import { EvaluationBudget } from './evaluation-budget.service';
 import { LedgerCitationsService, unconfiguredCitationSource } from './ledger-citations.service';
 import type { SnapshotStore } from './snapshot-store.service';
+import type { WindowDecision, WindowsService } from './windows.service';
 
 /** The one-shot approvals a check may use (repositories/approvals.repository.ts). */
 export interface OneShotApprovals {
@@ -47,6 +51,8 @@ export interface EvaluationDeps {
   citations?: LedgerCitationsService;
   /** docs/verdicts.md "Evaluation budget" (EVALUATION_BUDGET_MS); absent: the defaults. */
   budget?: EvaluationBudget;
+  /** docs/verdicts.md "Windows and outcomes": absent, a rule that remembers always fires (limit_unavailable). */
+  windows?: WindowsService;
   now?: () => number;
 }
 
@@ -55,6 +61,32 @@ export interface EvaluationBase {
   now: () => number;
   citations: LedgerCitationsService;
   budget: EvaluationBudget;
+}
+
+/**
+ * One evaluation of check or resolve in its budget (docs/verdicts.md "Evaluation budget"), through the
+ * windows of the rules that remember when the policy has any (docs/verdicts.md "Windows and outcomes"):
+ * then the plan, the window store and the consumption for `consultationId`. Without such rules (the
+ * common case) it is the engine alone, synchronously, with nothing awaited.
+ */
+export function evaluateOperation(
+  deps: EvaluationDeps,
+  base: EvaluationBase,
+  operation: 'check' | 'resolve',
+  snapshot: TenantSnapshot,
+  request: EvaluationRequest,
+  requestedAt: Date,
+  consultationId: string,
+  approval: OneShotApproval | null = null,
+): EvaluationResult | Promise<WindowDecision> {
+  const { policy, tenantId } = snapshot;
+  const budget = base.budget;
+  if (!policy.hasWindows || !deps.windows)
+    return budget.run(operation, tenantId, () => evaluate(policy, request, requestedAt, approval, budget.start()));
+  const plan = budget.run(operation, tenantId, () => windowPlan(policy, request, requestedAt, approval, budget.start()));
+  return deps.windows.decide(tenantId, consultationId, policy, plan, (states) =>
+    budget.run(operation, tenantId, () => evaluate(policy, request, requestedAt, approval, budget.start(), states)),
+  );
 }
 
 export function evaluationDefaults(deps: EvaluationDeps): EvaluationBase {
@@ -124,10 +156,17 @@ export class CheckService {
       scope,
       parameters,
       context: engineContext(context, citations),
+      principal: identity.principal.id,
+      on_behalf_of: body.on_behalf_of ?? null,
     };
+    // Fixed before anything is consumed in a window or a one-shot approval in its name.
+    const consultationId = newId('cns-');
     // Each synchronous run of the engine gets its own budget (docs/verdicts.md "Evaluation budget").
-    let deadline = this.base.budget.start();
-    let result = this.base.budget.run('check', snapshot.tenantId, () => evaluate(snapshot.policy, request, requestedAt, null, deadline));
+    const outcome = evaluateOperation(this.deps, this.base, 'check', snapshot, request, requestedAt, consultationId);
+    let windows: WindowDecision | null = null;
+    let result: EvaluationResult;
+    if (outcome instanceof Promise) ({ result } = windows = await outcome);
+    else result = outcome;
     if (result.status === 'insufficient_context') {
       throw new AppError(
         422,
@@ -142,22 +181,24 @@ export class CheckService {
     if (result.status !== 'complete') throw new Error(`check evaluation answered ${result.status}`);
     let oneShot: OneShot | undefined;
     if (result.verdict === 'approval_required' && this.deps.oneShots) {
-      const used = await this.useOneShotApproval(identity, snapshot, request, hash.digest, result, requestedAt);
-      if (used) ({ result, oneShot } = used);
-      deadline = this.base.budget.start(); // the approval was looked up in the database meanwhile
+      const used = await this.useOneShotApproval(identity, snapshot, request, hash.digest, result, requestedAt, consultationId);
+      if (used) ({ result, oneShot, windows } = used);
     }
     // Only when asked, for blocked and approval_required (explain answers null otherwise): docs/verdicts.md "Explanations".
     let explanation: Explanation | null = null;
     if (body.explain) {
       try {
-        explanation = explain(snapshot.policy, request, result, requestedAt, deadline);
+        explanation = explain(snapshot.policy, request, result, requestedAt, this.base.budget.start());
       } catch (err) {
-        // Past the budget nothing is recorded: a one-shot approval this check used is given back.
-        if (oneShot) await this.releaseOneShot(snapshot, oneShot);
+        // Past the budget nothing is recorded: a one-shot approval this check used, and its windows, are given back.
+        await this.giveBack(snapshot, oneShot, windows, consultationId);
         throw this.base.budget.refusal('check', snapshot.tenantId, err);
       }
     }
     const record = await this.record({
+      consultationId,
+      limits: windows?.limits,
+      windowsConsumed: windows?.consumed ?? false,
       oneShot,
       operation: 'check',
       identity,
@@ -179,14 +220,25 @@ export class CheckService {
     return { body: presentCheck(record, explanation), ttlSeconds: record.verdict_ttl_seconds, consultationId: record.id };
   }
 
-  /** Records the consultation; one that consumed a one-shot approval and was not stored gives the approval back. */
-  private async record(d: Decision): Promise<ConsultationRecord> {
+  /** Records the consultation; one that consumed a one-shot approval or windows and was not stored gives them back. */
+  private async record(d: Decision & { windowsConsumed: boolean }): Promise<ConsultationRecord> {
     try {
       return await this.deps.recorder.record(d);
     } catch (err) {
-      if (d.oneShot) await this.releaseOneShot(d.snapshot, d.oneShot);
+      await this.giveBack(d.snapshot, d.oneShot, d.windowsConsumed ? { consumed: true } : null, d.consultationId!);
       throw err;
     }
+  }
+
+  /** What a check that is not recorded consumed goes back: its one-shot approval, its windows (best effort). */
+  private async giveBack(
+    snapshot: TenantSnapshot,
+    oneShot: OneShot | undefined,
+    windows: Pick<WindowDecision, 'consumed'> | null,
+    consultationId: string,
+  ): Promise<void> {
+    if (oneShot) await this.releaseOneShot(snapshot, oneShot);
+    if (windows?.consumed) await this.deps.windows?.giveBack(snapshot.tenantId, consultationId);
   }
 
   /**
@@ -204,20 +256,29 @@ export class CheckService {
     contextHash: string,
     result: CompleteEvaluation,
     requestedAt: Date,
-  ): Promise<{ result: CompleteEvaluation; oneShot: OneShot } | null> {
+    consultationId: string,
+  ): Promise<{ result: CompleteEvaluation; oneShot: OneShot; windows: WindowDecision | null } | null> {
     const oneShots = this.deps.oneShots!;
     const approval = await oneShots.findOneShot(snapshot.tenantId, identity.principal.id, contextHash, requestedAt);
     if (!approval) return null;
     const versions = approval.rule_versions;
     if (!result.triggers.length || !result.triggers.every((t) => versions[t.rule_id] === t.rule_version_id)) return null;
     const lifted = { approvalId: approval.id, ruleVersionIds: new Set(Object.values(versions)) };
-    const again = this.base.budget.run('check', snapshot.tenantId, () =>
-      evaluate(snapshot.policy, request, requestedAt, lifted, this.base.budget.start()),
-    );
-    if (again.status !== 'complete' || again.verdict === 'approval_required') return null;
-    const consultationId = newId('cns-');
-    if (!(await oneShots.consumeOneShot(snapshot.tenantId, approval.id, consultationId, requestedAt))) return null;
-    return { result: again, oneShot: { approvalId: approval.id, consultationId } };
+    // The lifted rules leave the window plan: they consume nothing (docs/verdicts.md "Windows and outcomes").
+    const outcome = evaluateOperation(this.deps, this.base, 'check', snapshot, request, requestedAt, consultationId, lifted);
+    let windows: WindowDecision | null = null;
+    let again: EvaluationResult;
+    if (outcome instanceof Promise) ({ result: again } = windows = await outcome);
+    else again = outcome;
+    if (again.status !== 'complete' || again.verdict === 'approval_required') {
+      await this.giveBack(snapshot, undefined, windows, consultationId);
+      return null;
+    }
+    if (!(await oneShots.consumeOneShot(snapshot.tenantId, approval.id, consultationId, requestedAt))) {
+      await this.giveBack(snapshot, undefined, windows, consultationId);
+      return null;
+    }
+    return { result: again, oneShot: { approvalId: approval.id, consultationId }, windows };
   }
 
   private async releaseOneShot(snapshot: TenantSnapshot, oneShot: OneShot): Promise<void> {

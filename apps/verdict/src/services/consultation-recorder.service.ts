@@ -31,6 +31,10 @@ export interface Decision extends Pick<
   onBehalfOf: string | undefined;
   /** Set when a one-shot approval was consumed for this consultation (its id is then fixed). */
   oneShot?: { approvalId: string; consultationId: string };
+  /** The consultation's id when it was fixed before the decision (windows were consumed in its name); absent: a new one. */
+  consultationId?: string;
+  /** The windows the consultation read (docs/verdicts.md "Windows and outcomes"); absent or empty when none. */
+  limits?: DecisionInput['limits'];
 }
 
 export interface ConsultationRecorderDeps {
@@ -77,7 +81,7 @@ export class ConsultationRecorder {
     try {
       sealed = buildConsultation(
         {
-          id: d.oneShot?.consultationId ?? newId('cns-'),
+          id: d.consultationId ?? d.oneShot?.consultationId ?? newId('cns-'),
           approvalId: d.oneShot?.approvalId ?? null,
           operation: d.operation,
           tenantId: d.snapshot.tenantId,
@@ -92,6 +96,7 @@ export class ConsultationRecorder {
           context: d.context,
           contextHash: d.contextHash,
           ledgerCitations: d.ledgerCitations,
+          limits: d.limits,
           evaluation: d.evaluation,
           ttlSeconds: d.ttlSeconds,
           history: d.history,

@@ -1,7 +1,7 @@
 import type { AuthenticatedIdentity, TenantId } from '@arbiter/auth';
 import { AppError } from '@arbiter/http';
 import { newId } from '@arbiter/db';
-import { evaluate, explain, type EvaluationRequest, type Fact, type Scope } from '@arbiter/policy';
+import { explain, type EvaluationRequest, type EvaluationResult, type Fact, type Scope } from '@arbiter/policy';
 import type { RequiredContextRound } from '../domain/consultation-record';
 import { contextHash } from '../domain/consultation-builder';
 import { appliedTtl, EMPTY, type Answer } from '../domain/evaluation-answer';
@@ -17,7 +17,8 @@ import {
 import type { IncompleteResolveResponse, OverviewIncompleteResponse, ResolveResponse } from '../models/verdicts';
 import { presentOverviewComplete, presentRequirements, presentResolveComplete } from '../presenters/verdicts';
 import type { ResolveSessionRepository, ResolveSessionState } from '../repositories/resolve-sessions.repository';
-import { evaluationDefaults, traced, type EvaluationBase, type EvaluationDeps } from './check.service';
+import { evaluateOperation, evaluationDefaults, traced, type EvaluationBase, type EvaluationDeps } from './check.service';
+import type { WindowDecision } from './windows.service';
 
 export interface ResolveDeps extends EvaluationDeps {
   sessions: ResolveSessionRepository;
@@ -99,9 +100,22 @@ export class ResolveService {
     const parameters = EMPTY;
     const hash = contextHash({ action, resource, scope, parameters, context });
     const requestedAt = new Date(now);
-    const request: EvaluationRequest = { mode: 'resolve', action, resource, scope, context: engineContext(context, citations) };
-    const deadline = this.base.budget.start();
-    const result = this.base.budget.run('resolve', tenantId, () => evaluate(snapshot.policy, request, requestedAt, null, deadline));
+    const request: EvaluationRequest = {
+      mode: 'resolve',
+      action,
+      resource,
+      scope,
+      context: engineContext(context, citations),
+      principal: identity.principal.id,
+      on_behalf_of: body.on_behalf_of ?? null,
+    };
+    // Fixed before anything is consumed in a window in its name (docs/verdicts.md "Windows and outcomes").
+    const consultationId = newId('cns-');
+    const outcome = evaluateOperation(this.deps, this.base, 'resolve', snapshot, request, requestedAt, consultationId);
+    let windows: WindowDecision | null = null;
+    let result: EvaluationResult;
+    if (outcome instanceof Promise) ({ result } = windows = await outcome);
+    else result = outcome;
 
     if (result.status === 'incomplete') {
       const history = [...(session?.history ?? []), { round, fields: result.required_context.map((f) => f.field) }];
@@ -130,27 +144,44 @@ export class ResolveService {
 
     const history = [...(session?.history ?? []), { round, fields: [] }];
     // Only when this round asks (docs/verdicts.md "Explanations").
-    const explanation = body.explain
-      ? this.base.budget.run('resolve', tenantId, () => explain(snapshot.policy, request, result, requestedAt, deadline))
-      : null;
-    const record = await this.deps.recorder.record({
-      operation: 'resolve',
-      identity,
-      snapshot,
-      onBehalfOf: body.on_behalf_of,
-      requestedAt,
-      action,
-      resource,
-      scope,
-      parameters,
-      context,
-      contextHash: hash,
-      ledgerCitations: citations,
-      evaluation: result,
-      ttlSeconds: appliedTtl(ttlOverride, snapshot),
-      history,
-      correlation,
-    });
+    // Past the budget, or unrecorded, the round gives back what it consumed in its windows.
+    const giveBack = () => (windows?.consumed ? this.deps.windows?.giveBack(tenantId, consultationId) : undefined);
+    let explanation = null;
+    if (body.explain) {
+      try {
+        explanation = this.base.budget.run('resolve', tenantId, () =>
+          explain(snapshot.policy, request, result, requestedAt, this.base.budget.start()),
+        );
+      } catch (err) {
+        await giveBack();
+        throw err;
+      }
+    }
+    const record = await this.deps.recorder
+      .record({
+        consultationId,
+        limits: windows?.limits,
+        operation: 'resolve',
+        identity,
+        snapshot,
+        onBehalfOf: body.on_behalf_of,
+        requestedAt,
+        action,
+        resource,
+        scope,
+        parameters,
+        context,
+        contextHash: hash,
+        ledgerCitations: citations,
+        evaluation: result,
+        ttlSeconds: appliedTtl(ttlOverride, snapshot),
+        history,
+        correlation,
+      })
+      .catch(async (err: unknown) => {
+        await giveBack();
+        throw err;
+      });
     if (session) {
       const closed = await this.deps.sessions.advance(tenantId, session.id, session.rounds, {
         scope: scope as ResolveSessionState['scope'],

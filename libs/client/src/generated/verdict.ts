@@ -259,6 +259,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/{tenant_id}/v1/consultations/{consultation_id}/outcome": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report a consultation's outcome
+         * @description Says whether the operation a consultation decided was carried out (docs/verdicts.md "Windows and
+         *     outcomes"). `executed: false` gives back, once, what the consultation consumed in the windows of
+         *     `limit` rules, and withdraws the marks it left for `requires_prior` rules; the answer lists the amounts
+         *     given back. An outcome is reported once: the same report again answers the same, the other value is
+         *     409 outcome_already_reported. The record itself never changes. Needs `check`, and only the
+         *     consultation's own caller may report: any other consultation id is 404 consultation_not_found.
+         */
+        post: operations["ReportConsultationOutcome"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/{tenant_id}/v1/consultations": {
         parameters: {
             query?: never;
@@ -891,6 +916,11 @@ export interface components {
             overridden_by?: string;
             /** @description Conditional overrides of the rule that did not apply, and why (docs/verdicts.md "Overrides"). */
             overrides_not_applied?: components["schemas"]["OverrideNotApplied"][];
+            /**
+             * @description Only on a rule with `limit` or `requires_prior` whose conditions fired (docs/verdicts.md "Budgets, rates and
+             *     sequences"): within, exceeded, prior_found, prior_missing, limit_unavailable.
+             */
+            limit_state?: string;
         };
         ApprovalHint: {
             /**
@@ -902,6 +932,25 @@ export interface components {
                 requester_notes: string;
                 consultation_id: string;
             };
+        };
+        /**
+         * @description A window of a `limit` rule the consultation read (docs/verdicts.md "Windows and outcomes"): what it held
+         *     before this operation and after it (`used_after` = `used_before` + the operation's amount when the
+         *     operation went ahead and consumed it, else `used_before`).
+         */
+        LimitRecordEntry: {
+            /** @description The rule's `by` paths and this operation's values on them, as RFC 8785 canonical JSON (`{}` without `by`). */
+            key: string;
+            /** Format: double */
+            max: number;
+            /** @example rul-0f3a9c1e5b7d2a4c6e8f0a1b */
+            rule_id: string;
+            /** Format: double */
+            used_after: number;
+            /** Format: double */
+            used_before: number;
+            /** @description The rule's window as written, e.g. `1h`. */
+            window: string;
         };
         /** @description A row of a firing rule that no change of the operation's parameters can make false (contains, starts_with, or a field of the request itself). */
         NotInvertibleRow: {
@@ -961,6 +1010,21 @@ export interface components {
             /** @example sha256:0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c */
             context_hash?: string;
             approval?: components["schemas"]["ApprovalHint"];
+            /**
+             * @description The windows of the `limit` rules this consultation read, as its record keeps them (docs/verdicts.md
+             *     "Windows and outcomes"): every verdict. Absent when it read none.
+             * @example [
+             *       {
+             *         "key": "{\"principal\":\"agn-5f0c9a1b2c3d4e5f60718293\"}",
+             *         "max": 50,
+             *         "rule_id": "rul-5f0c9a1b2c3d4e5f60718293",
+             *         "used_after": 13,
+             *         "used_before": 12,
+             *         "window": "1h"
+             *       }
+             *     ]
+             */
+            limits?: components["schemas"]["LimitRecordEntry"][];
             /**
              * @description blocked and approval_required: the alternative minimal sets of parameter changes that would make the
              *     operation allowed, rows no change can make false, and (approval_required) who can decide
@@ -1052,6 +1116,21 @@ export interface components {
             /** @example sha256:0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c */
             normative_hash: string;
             approver?: components["schemas"]["Approver"];
+            /**
+             * @description The windows of the `limit` rules this consultation read, as its record keeps them (docs/verdicts.md
+             *     "Windows and outcomes"): every verdict. Absent when it read none.
+             * @example [
+             *       {
+             *         "key": "{\"principal\":\"agn-5f0c9a1b2c3d4e5f60718293\"}",
+             *         "max": 50,
+             *         "rule_id": "rul-5f0c9a1b2c3d4e5f60718293",
+             *         "used_after": 13,
+             *         "used_before": 12,
+             *         "window": "1h"
+             *       }
+             *     ]
+             */
+            limits?: components["schemas"]["LimitRecordEntry"][];
             /**
              * @description blocked and approval_required, when the request said `"explain": true`: what would make the
              *     operation allowed (docs/verdicts.md "Explanations").
@@ -1272,6 +1351,11 @@ export interface components {
                 [key: string]: components["schemas"]["LedgerCitationEntry"];
             };
             /**
+             * @description The windows of the `limit` rules this consultation read (docs/verdicts.md "Windows and outcomes"). Absent
+             *     when it read none; hashed and signed like every other member.
+             */
+            limits?: components["schemas"]["LimitRecordEntry"][];
+            /**
              * @description `<tenant_id>:<epoch>`
              * @example vk-2026-01
              */
@@ -1432,6 +1516,37 @@ export interface components {
                 stream_id: string;
             };
         };
+        /** @description A window amount given back (the window's rule, its key, its length as written, the amount). */
+        GivenBackAmount: {
+            /** @example rul-0f3a9c1e5b7d2a4c6e8f0a1b */
+            rule_id: string;
+            /** @description The rule's `by` paths and the consultation's values on them, as RFC 8785 canonical JSON. */
+            key: string;
+            window: string;
+            /** Format: double */
+            amount: number;
+        };
+        ConsultationOutcome: {
+            /** @example cns-0f3a9c1e5b7d2a4c6e8f0a1b */
+            consultation_id: string;
+            executed: boolean;
+            /**
+             * @description With `executed: false`, the amounts given back to the windows they were still in (an amount that had
+             *     already left its window is not listed: giving it back changes nothing); the consultation's marks for
+             *     `requires_prior` rules are withdrawn too. Empty with `executed: true`.
+             */
+            given_back: components["schemas"]["GivenBackAmount"][];
+            /**
+             * @description When the outcome was first reported (ISO 8601).
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            reported_at: string;
+        };
+        /** @description POST /<tenant_id>/v1/consultations/<consultation_id>/outcome. */
+        OutcomeBody: {
+            /** @description `false`: the operation was not carried out, and what the consultation consumed in its windows is given back. */
+            executed: boolean;
+        };
         ConsultationList: {
             items: components["schemas"]["ConsultationRecord"][];
             /**
@@ -1462,6 +1577,21 @@ export interface components {
             /** @example sha256:0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c */
             context_hash?: string;
             approval?: components["schemas"]["ApprovalHint"];
+            /**
+             * @description The windows of the `limit` rules this consultation read, as its record keeps them (docs/verdicts.md
+             *     "Windows and outcomes"): every verdict. Absent when it read none.
+             * @example [
+             *       {
+             *         "key": "{\"principal\":\"agn-5f0c9a1b2c3d4e5f60718293\"}",
+             *         "max": 50,
+             *         "rule_id": "rul-5f0c9a1b2c3d4e5f60718293",
+             *         "used_after": 13,
+             *         "used_before": 12,
+             *         "window": "1h"
+             *       }
+             *     ]
+             */
+            limits?: components["schemas"]["LimitRecordEntry"][];
             /**
              * @description blocked and approval_required: the alternative minimal sets of parameter changes that would make the
              *     operation allowed, rows no change can make false, and (approval_required) who can decide
@@ -3112,7 +3242,8 @@ export interface operations {
                      *               ],
                      *               "error": "string"
                      *             }
-                     *           ]
+                     *           ],
+                     *           "limit_state": "string"
                      *         }
                      *       ],
                      *       "resolved_target_ids": [
@@ -3190,6 +3321,16 @@ export interface operations {
                      *           "payload_path": "string"
                      *         }
                      *       },
+                     *       "limits": [
+                     *         {
+                     *           "key": "string",
+                     *           "max": 0.1,
+                     *           "rule_id": "rul-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *           "used_after": 0.1,
+                     *           "used_before": 0.1,
+                     *           "window": "string"
+                     *         }
+                     *       ],
                      *       "signing_kid": "vk-2026-01",
                      *       "signing_epoch": "string",
                      *       "verdict_ttl_seconds": 0.1,
@@ -3596,6 +3737,176 @@ export interface operations {
             };
         };
     };
+    ReportConsultationOutcome: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant id (`tnt-`); it must be the API key's own tenant. */
+                tenant_id: string;
+                /** @description The consultation id (`cns-`). */
+                consultation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "executed": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["OutcomeBody"];
+            };
+        };
+        responses: {
+            /** @description Ok */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "consultation_id": "cns-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "executed": true,
+                     *       "given_back": [
+                     *         {
+                     *           "rule_id": "rul-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *           "key": "string",
+                     *           "window": "string",
+                     *           "amount": 0.1
+                     *         }
+                     *       ],
+                     *       "reported_at": "2026-11-26T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ConsultationOutcome"];
+                };
+            };
+            /** @description validation_failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "validation_failed"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing_credentials, invalid_credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "missing_credentials",
+                     *       "message": "missing_credentials, invalid_credentials"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description cross_tenant_forbidden (the path names another tenant), insufficient_permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "cross_tenant_forbidden",
+                     *       "message": "cross_tenant_forbidden (the path names another tenant), insufficient_permission"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description consultation_not_found (unknown, another tenant's or another caller's consultation) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "consultation_not_found",
+                     *       "message": "consultation_not_found (unknown, another tenant's or another caller's consultation)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description outcome_already_reported: the other outcome was reported before (details.executed) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "outcome_already_reported",
+                     *       "message": "outcome_already_reported: the other outcome was reported before (details.executed)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is larger than the service accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "payload_too_large",
+                     *       "message": "payload_too_large: the body is larger than the service accepts"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: a body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unsupported_media_type",
+                     *       "message": "unsupported_media_type: a body that is not application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description windows_unavailable: the window store cannot be written right now (nothing was recorded); retry */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "windows_unavailable",
+                     *       "message": "windows_unavailable: the window store cannot be written right now (nothing was recorded); retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     ListConsultations: {
         parameters: {
             query?: {
@@ -3685,7 +3996,8 @@ export interface operations {
                      *                   ],
                      *                   "error": "string"
                      *                 }
-                     *               ]
+                     *               ],
+                     *               "limit_state": "string"
                      *             }
                      *           ],
                      *           "resolved_target_ids": [
@@ -3763,6 +4075,16 @@ export interface operations {
                      *               "payload_path": "string"
                      *             }
                      *           },
+                     *           "limits": [
+                     *             {
+                     *               "key": "string",
+                     *               "max": 0.1,
+                     *               "rule_id": "rul-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *               "used_after": 0.1,
+                     *               "used_before": 0.1,
+                     *               "window": "string"
+                     *             }
+                     *           ],
                      *           "signing_kid": "vk-2026-01",
                      *           "signing_epoch": "string",
                      *           "verdict_ttl_seconds": 0.1,
@@ -3947,7 +4269,8 @@ export interface operations {
                      *               ],
                      *               "error": "string"
                      *             }
-                     *           ]
+                     *           ],
+                     *           "limit_state": "string"
                      *         }
                      *       ],
                      *       "resolved_target_ids": [
@@ -3963,6 +4286,16 @@ export interface operations {
                      *           "consultation_id": "string"
                      *         }
                      *       },
+                     *       "limits": [
+                     *         {
+                     *           "key": "{\"principal\":\"agn-5f0c9a1b2c3d4e5f60718293\"}",
+                     *           "max": 50,
+                     *           "rule_id": "rul-5f0c9a1b2c3d4e5f60718293",
+                     *           "used_after": 13,
+                     *           "used_before": 12,
+                     *           "window": "1h"
+                     *         }
+                     *       ],
                      *       "explanation": {
                      *         "deciders": [
                      *           "role-finance"

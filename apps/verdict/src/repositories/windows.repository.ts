@@ -1,0 +1,208 @@
+import type { TenantId } from '@arbiter/auth';
+import type { Pool, PoolClient } from 'pg';
+import type { PriorMark, PriorNeed, WindowNeed } from '@arbiter/policy';
+
+/**
+ * A mark to leave (docs/verdicts.md "Windows and outcomes"): the engine's PriorMark and how long it is
+ * kept (the longest `within` of the rules naming its action).
+ */
+export interface StoredMark extends PriorMark {
+  keep_ms: number;
+}
+
+/** What a take answers: whether every window fitted (and was consumed), and each window's use before it, in `needs` order. */
+export interface TakeResult {
+  taken: boolean;
+  used_before: number[];
+}
+
+/** A window amount a give-back returned (the answer of POST .../consultations/<id>/outcome). */
+export interface GivenBack {
+  rule_id: string;
+  key: string;
+  window: string;
+  amount: number;
+}
+
+/** A recorded outcome. */
+export interface OutcomeRow {
+  executed: boolean;
+  given_back: GivenBack[];
+  reported_at: Date;
+}
+
+/** How long a limit event is kept at least (docs/verdicts.md "Windows and outcomes"): seven days. */
+export const MIN_EVENT_KEEP_MS = 7 * 86_400_000;
+
+/** The identity of a limit window's events and totals row: its rule and key. */
+export const limitWindowKey = (ruleId: string, key: string): string => `limit ${ruleId} ${key}`;
+/** The identity of the marks of an action on a key. */
+export const markWindowKey = (action: string, key: string): string => `prior ${JSON.stringify(action)} ${key}`;
+
+const num = (v: string | number): number => (typeof v === 'number' ? v : Number(v));
+
+/**
+ * The windows of the rules that remember (docs/verdicts.md "Windows and outcomes"), in the verdict
+ * database. A take is one statement (the SQL function window_take): it locks the windows' totals rows
+ * in a fixed order, expires them on PostgreSQL's clock, and consumes every window or none. The pool is
+ * the gateway's window pool, whose connections carry lock_timeout and statement_timeout
+ * (WINDOW_TIMEOUT_MS): any error or timeout rejects, and the caller fails closed.
+ */
+export class WindowRepository {
+  constructor(private readonly pool: Pool) {}
+
+  /**
+   * Consumes `needs` (each window's amount) and leaves `marks` for `consultationId`, all or nothing: taken
+   * only when every window fits (used + amount <= max) at PostgreSQL's clock_timestamp() once the windows
+   * are locked.
+   */
+  async take(tenantId: TenantId, consultationId: string, needs: readonly WindowNeed[], marks: readonly StoredMark[]): Promise<TakeResult> {
+    if (new Set(needs.map((n) => n.rule_id)).size !== needs.length) throw new Error('a take names each rule once');
+    const { rows } = await this.pool.query<{ taken: boolean; used_before: number[] }>(
+      `SELECT taken, used_before::float8[] AS used_before
+         FROM window_take($1, $2, $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[], $8::numeric[], $9::numeric[],
+                          $10::text[], $11::text[], $12::bigint[])`,
+      [
+        tenantId,
+        consultationId,
+        needs.map((n) => limitWindowKey(n.rule_id, n.key)),
+        needs.map((n) => n.rule_id),
+        needs.map((n) => n.key),
+        needs.map((n) => n.window),
+        needs.map((n) => n.window_ms),
+        needs.map((n) => n.amount),
+        needs.map((n) => n.max),
+        marks.map((m) => markWindowKey(m.action, m.key)),
+        marks.map((m) => m.key),
+        marks.map((m) => m.keep_ms),
+      ],
+    );
+    return { taken: rows[0].taken, used_before: rows[0].used_before.map(num) };
+  }
+
+  /**
+   * Each window's use now (`needs` order), without a lock and without writing: what the trace and the
+   * record of an operation that does not go ahead say. It may lag a take running meanwhile.
+   */
+  async peek(tenantId: TenantId, needs: readonly WindowNeed[]): Promise<number[]> {
+    if (needs.length === 0) return [];
+    const { rows } = await this.pool.query<{ used: number }>(
+      `SELECT (CASE WHEN t.expired_through IS NULL OR t.window_ms <> u.ms
+                    THEN (SELECT coalesce(sum(e.amount), 0) FROM window_events e
+                           WHERE e.tenant_id = $1 AND e.window_key = u.wk AND e.given_back_at IS NULL
+                             AND e.at > window_now() - u.ms * interval '1 millisecond')
+                    ELSE t.used - (SELECT coalesce(sum(e.amount), 0) FROM window_events e
+                           WHERE e.tenant_id = $1 AND e.window_key = u.wk AND e.given_back_at IS NULL
+                             AND e.at > t.expired_through AND e.at <= window_now() - u.ms * interval '1 millisecond')
+               END)::float8 AS used
+         FROM unnest($2::text[], $3::bigint[]) WITH ORDINALITY AS u(wk, ms, n)
+         LEFT JOIN window_totals t ON t.tenant_id = $1 AND t.window_key = u.wk
+        ORDER BY u.n`,
+      [tenantId, needs.map((n) => limitWindowKey(n.rule_id, n.key)), needs.map((n) => n.window_ms)],
+    );
+    return rows.map((r) => num(r.used));
+  }
+
+  /** Whether each prior was found (`needs` order): a mark of its action on its key, not given back, within its period. */
+  async priors(tenantId: TenantId, needs: readonly PriorNeed[]): Promise<boolean[]> {
+    if (needs.length === 0) return [];
+    const { rows } = await this.pool.query<{ found: boolean }>(
+      `SELECT EXISTS (SELECT 1 FROM window_events e
+                       WHERE e.tenant_id = $1 AND e.window_key = u.wk AND e.given_back_at IS NULL
+                         AND e.at > window_now() - u.ms * interval '1 millisecond') AS found
+         FROM unnest($2::text[], $3::bigint[]) WITH ORDINALITY AS u(wk, ms, n)
+        ORDER BY u.n`,
+      [tenantId, needs.map((n) => markWindowKey(n.action, n.key)), needs.map((n) => n.within_ms)],
+    );
+    return rows.map((r) => r.found);
+  }
+
+  /**
+   * Gives back every event of the consultation not given back yet (its window amounts and its marks),
+   * once; answers the amounts that were still in their window.
+   */
+  async giveBack(tenantId: TenantId, consultationId: string, client: Pool | PoolClient = this.pool): Promise<GivenBack[]> {
+    const { rows } = await client.query<{ rule_id: string; key: string; window: string; amount: number }>(
+      'SELECT rule_id, key, "window", amount::float8 AS amount FROM window_give_back($1, $2)',
+      [tenantId, consultationId],
+    );
+    return rows.map((r) => ({ rule_id: r.rule_id, key: r.key, window: r.window, amount: num(r.amount) }));
+  }
+
+  /** The outcome reported of a consultation, if any. */
+  async findOutcome(tenantId: TenantId, consultationId: string): Promise<OutcomeRow | null> {
+    const { rows } = await this.pool.query<OutcomeRow>(
+      'SELECT executed, given_back, reported_at FROM consultation_outcomes WHERE tenant_id = $1 AND consultation_id = $2',
+      [tenantId, consultationId],
+    );
+    return rows[0] ?? null;
+  }
+
+  /**
+   * Records the outcome of a consultation, once, and with `executed: false` gives its events back in the
+   * same transaction. Answers the outcome now stored: the one written, or the one an earlier report wrote
+   * (the caller compares `executed`).
+   */
+  async reportOutcome(tenantId: TenantId, consultationId: string, executed: boolean): Promise<{ outcome: OutcomeRow; created: boolean }> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const inserted = await client.query<OutcomeRow>(
+        `INSERT INTO consultation_outcomes (tenant_id, consultation_id, executed, given_back, reported_at)
+         VALUES ($1, $2, $3, '[]', now()) ON CONFLICT (tenant_id, consultation_id) DO NOTHING
+         RETURNING executed, given_back, reported_at`,
+        [tenantId, consultationId, executed],
+      );
+      let outcome = inserted.rows[0];
+      const created = outcome !== undefined;
+      if (created && !executed) {
+        const givenBack = await this.giveBack(tenantId, consultationId, client);
+        await client.query('UPDATE consultation_outcomes SET given_back = $3 WHERE tenant_id = $1 AND consultation_id = $2', [
+          tenantId,
+          consultationId,
+          JSON.stringify(givenBack),
+        ]);
+        outcome = { ...outcome, given_back: givenBack };
+      }
+      if (!created) {
+        const { rows } = await client.query<OutcomeRow>(
+          'SELECT executed, given_back, reported_at FROM consultation_outcomes WHERE tenant_id = $1 AND consultation_id = $2',
+          [tenantId, consultationId],
+        );
+        outcome = rows[0];
+      }
+      await client.query('COMMIT');
+      return { outcome, created };
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+
+  /**
+   * One batch of pruning, every tenant (a maintenance job, never in a request): totals rows idle for longer
+   * than their window (every event they counted has left; a later take rebuilds the row from the events),
+   * then events past expires_at that no totals row still counts. Answers the rows deleted.
+   */
+  async pruneAnyTenant(batch: number): Promise<{ totals: number; events: number }> {
+    const totals = await this.pool.query(
+      `DELETE FROM window_totals WHERE (tenant_id, window_key) IN (
+         SELECT tenant_id, window_key FROM window_totals
+          WHERE expired_through < window_now() - 2 * window_ms * interval '1 millisecond'
+          LIMIT $1)
+         AND expired_through < window_now() - 2 * window_ms * interval '1 millisecond'`,
+      [batch],
+    );
+    const events = await this.pool.query(
+      `DELETE FROM window_events WHERE id IN (
+         SELECT e.id FROM window_events e
+           LEFT JOIN window_totals t ON t.tenant_id = e.tenant_id AND t.window_key = e.window_key
+          WHERE e.expires_at < window_now() AND (t.window_key IS NULL OR e.at <= t.expired_through)
+          LIMIT $1)`,
+      [batch],
+    );
+    return { totals: totals.rowCount ?? 0, events: events.rowCount ?? 0 };
+  }
+}

@@ -1,0 +1,49 @@
+import type { Logger } from 'pino';
+import type { AuthenticatedIdentity } from '@arbiter/auth';
+import { AppError } from '@arbiter/http';
+import { ownTenant, requireAnyPermission } from '../domain/tenant-access';
+import type { ConsultationOutcome } from '../models/outcomes';
+import type { ConsultationRepository } from '../repositories/consultations.repository';
+import type { OutcomeRow, WindowRepository } from '../repositories/windows.repository';
+import { windowsUnavailable } from './windows.service';
+
+/**
+ * POST /<tenant_id>/v1/consultations/<id>/outcome (docs/verdicts.md "Windows and outcomes"): the caller of
+ * a consultation says whether the operation was carried out. `executed: false` gives back, once, what the
+ * consultation consumed in its windows and withdraws its marks. Reported once per consultation: the same
+ * report again answers the same, the other one is 409 outcome_already_reported. `check`, and only the
+ * consultation's own caller: any other id is 404 consultation_not_found. The record stays as it was.
+ */
+export class OutcomesService {
+  constructor(
+    private readonly consultations: ConsultationRepository,
+    private readonly windows: WindowRepository,
+    private readonly logger: Logger,
+  ) {}
+
+  async report(identity: AuthenticatedIdentity, tenantParam: string, id: string, executed: boolean): Promise<ConsultationOutcome> {
+    requireAnyPermission(identity, ['check']);
+    const tenantId = ownTenant(identity, tenantParam);
+    const record = await this.consultations.find(tenantId, id);
+    // Another principal's consultation answers as an unknown one: consultation ids are not shared between callers.
+    if (!record || record.caller_principal_id !== identity.principal.id)
+      throw new AppError(404, 'consultation_not_found', `Consultation ${id} does not exist or was not made by this caller`, {
+        consultation_id: id,
+      });
+    let stored: OutcomeRow;
+    try {
+      ({ outcome: stored } = await this.windows.reportOutcome(tenantId, id, executed));
+    } catch (err) {
+      this.logger.error({ err, consultation_id: id, tenant_id: tenantId }, 'outcome not recorded');
+      throw windowsUnavailable();
+    }
+    if (stored.executed !== executed)
+      throw new AppError(
+        409,
+        'outcome_already_reported',
+        `The outcome of consultation ${id} was already reported as executed: ${stored.executed}; it cannot change`,
+        { consultation_id: id, executed: stored.executed },
+      );
+    return { consultation_id: id, executed, given_back: stored.given_back, reported_at: stored.reported_at.toISOString() };
+  }
+}

@@ -1,0 +1,217 @@
+import { mintTenantId } from '@arbiter/auth';
+import { applyMigrations, createPool } from '@arbiter/db';
+import { createTestDatabase } from '@arbiter/testing';
+import type { WindowNeed } from '@arbiter/policy';
+import type { Pool } from 'pg';
+import { verdictMigrationsDir } from '../src/context';
+import { WindowRepository } from '../src/repositories/windows.repository';
+
+jest.setTimeout(60_000);
+
+let db: Awaited<ReturnType<typeof createTestDatabase>>;
+/** One connection, so that a pinned clock (SET arbiter.window_now) holds for every statement of a test. */
+let pool: Pool;
+let repo: WindowRepository;
+
+beforeAll(async () => {
+  db = await createTestDatabase('verdict_windows');
+  await applyMigrations(db.url, verdictMigrationsDir());
+  pool = createPool({ url: db.url, max: 1, timeoutMs: 2_000 });
+  repo = new WindowRepository(pool);
+});
+afterAll(async () => {
+  await pool.end();
+  await db.drop();
+});
+
+const T0 = Date.parse('2031-03-01T10:00:00Z');
+/** Pins PostgreSQL's window clock at T0 + ms (microseconds are kept: '.000001'). */
+const at = async (ms: number, micros = 0) => {
+  const iso = new Date(T0 + ms).toISOString().replace('Z', `${String(micros).padStart(3, '0')}Z`);
+  await pool.query(`SELECT set_config('arbiter.window_now', $1, false)`, [iso]);
+};
+afterEach(() => pool.query(`SELECT set_config('arbiter.window_now', '', false)`));
+
+let n = 0;
+const need = (over: Partial<WindowNeed> = {}): WindowNeed => ({
+  rule_id: 'rul-count',
+  rule_version_id: 'rv-1',
+  key: '{}',
+  window: '1h',
+  window_ms: 3_600_000,
+  amount: 1,
+  max: 3,
+  ...over,
+});
+const cns = () => `cns-w-${++n}`;
+
+describe(WindowRepository.name, () => {
+  it('takes every window or none, and answers each window use before the take', async () => {
+    const tenant = mintTenantId('tnt-all');
+    const a = need({ rule_id: 'rul-a', max: 2 });
+    const b = need({ rule_id: 'rul-b', max: 1 });
+    await at(0);
+    expect(await repo.take(tenant, cns(), [a, b], [])).toEqual({ taken: true, used_before: [0, 0] });
+    // b is full: neither window is consumed.
+    expect(await repo.take(tenant, cns(), [a, b], [])).toEqual({ taken: false, used_before: [1, 1] });
+    expect(await repo.peek(tenant, [a, b])).toEqual([1, 1]);
+    // a alone still fits once.
+    expect(await repo.take(tenant, cns(), [a], [])).toEqual({ taken: true, used_before: [1] });
+    expect(await repo.take(tenant, cns(), [a], [])).toEqual({ taken: false, used_before: [2] });
+    // Another tenant's window of the same rule and key is its own.
+    expect(await repo.take(mintTenantId('tnt-other'), cns(), [a, b], [])).toEqual({ taken: true, used_before: [0, 0] });
+  });
+
+  it('sums amounts up to max inclusive and refuses what would pass it', async () => {
+    const tenant = mintTenantId('tnt-sum');
+    const sum = (amount: number) => need({ rule_id: 'rul-sum', amount, max: 100 });
+    await at(0);
+    expect((await repo.take(tenant, cns(), [sum(60.5)], [])).taken).toBe(true);
+    expect((await repo.take(tenant, cns(), [sum(39.6)], [])).taken).toBe(false);
+    expect(await repo.take(tenant, cns(), [sum(39.5)], [])).toEqual({ taken: true, used_before: [60.5] });
+    expect(await repo.take(tenant, cns(), [sum(0)], [])).toEqual({ taken: true, used_before: [100] });
+    expect(await repo.peek(tenant, [sum(0)])).toEqual([100]);
+  });
+
+  it('lets an event leave exactly one window after it happened (now - window < at), to the microsecond', async () => {
+    const tenant = mintTenantId('tnt-edge');
+    const w = need({ rule_id: 'rul-edge', window: '90s', window_ms: 90_000, max: 1 });
+    await at(0, 5);
+    expect((await repo.take(tenant, cns(), [w], [])).taken).toBe(true);
+    await at(90_000, 4); // one microsecond before the event has been in for a whole window
+    expect(await repo.peek(tenant, [w])).toEqual([1]);
+    expect(await repo.take(tenant, cns(), [w], [])).toEqual({ taken: false, used_before: [1] });
+    await at(90_000, 5); // exactly one window later: it has left
+    expect(await repo.peek(tenant, [w])).toEqual([0]);
+    expect(await repo.take(tenant, cns(), [w], [])).toEqual({ taken: true, used_before: [0] });
+  });
+
+  it('slides: each event leaves on its own, the running total following the naive sum', async () => {
+    const tenant = mintTenantId('tnt-slide');
+    const w = (amount: number) => need({ rule_id: 'rul-slide', window: '1m', window_ms: 60_000, amount, max: 10 });
+    const events: [number, number][] = [
+      [0, 4],
+      [20_000, 3],
+      [40_000, 2],
+    ];
+    for (const [t, amount] of events) {
+      await at(t);
+      expect((await repo.take(tenant, cns(), [w(amount)], [])).taken).toBe(true);
+    }
+    for (const t of [50_000, 60_000, 70_000, 80_000, 99_999, 100_000, 130_000]) {
+      await at(t);
+      const live = events.filter(([e]) => t - 60_000 < e).reduce((s, [, a]) => s + a, 0);
+      expect(await repo.take(tenant, cns(), [w(0)], [])).toEqual({ taken: true, used_before: [live] });
+    }
+  });
+
+  it('gives a consultation back once, and an event that already left its window changes nothing', async () => {
+    const tenant = mintTenantId('tnt-back');
+    const w = need({ rule_id: 'rul-back', max: 2 });
+    const short = need({ rule_id: 'rul-short', window: '10s', window_ms: 10_000, max: 5 });
+    await at(0);
+    const first = cns();
+    expect((await repo.take(tenant, first, [w, short], [{ action: 'review', key: '{}', keep_ms: 3_600_000 }])).taken).toBe(true);
+    expect((await repo.take(tenant, cns(), [w], [])).taken).toBe(true);
+    expect((await repo.take(tenant, cns(), [w], [])).taken).toBe(false);
+    await at(20_000); // the short window's event has left
+    expect(await repo.priors(tenant, [prior('review')])).toEqual([true]);
+    expect(await repo.giveBack(tenant, first)).toEqual([{ rule_id: 'rul-back', key: '{}', window: '1h', amount: 1 }]);
+    expect(await repo.giveBack(tenant, first)).toEqual([]);
+    expect(await repo.peek(tenant, [w, short])).toEqual([1, 0]);
+    expect(await repo.priors(tenant, [prior('review')])).toEqual([false]);
+    expect(await repo.take(tenant, cns(), [w], [])).toEqual({ taken: true, used_before: [1] });
+    // The short window's total stays right after the give-back of an event it had expired.
+    expect(await repo.take(tenant, cns(), [short], [])).toEqual({ taken: true, used_before: [0] });
+  });
+
+  it('finds a mark of the action on the same key within the period only', async () => {
+    const tenant = mintTenantId('tnt-prior');
+    await at(0);
+    await repo.take(tenant, cns(), [], [{ action: 'review', key: '{"parameters.order_id":"o-1"}', keep_ms: 3_600_000 }]);
+    await at(3_599_999);
+    expect(
+      await repo.priors(tenant, [
+        prior('review', '{"parameters.order_id":"o-1"}'),
+        prior('review', '{"parameters.order_id":"o-2"}'),
+        prior('refund', '{"parameters.order_id":"o-1"}'),
+      ]),
+    ).toEqual([true, false, false]);
+    expect(await repo.priors(mintTenantId('tnt-elsewhere'), [prior('review', '{"parameters.order_id":"o-1"}')])).toEqual([false]);
+    await at(3_600_000);
+    expect(await repo.priors(tenant, [prior('review', '{"parameters.order_id":"o-1"}')])).toEqual([false]);
+  });
+
+  it('rebuilds a window whose length changed from the events still in it', async () => {
+    const tenant = mintTenantId('tnt-len');
+    const hour = need({ rule_id: 'rul-len', max: 10 });
+    const minute = need({ rule_id: 'rul-len', window: '1m', window_ms: 60_000, max: 10 });
+    await at(0);
+    await repo.take(tenant, cns(), [hour], []);
+    await at(120_000);
+    await repo.take(tenant, cns(), [hour], []);
+    await at(150_000);
+    expect(await repo.take(tenant, cns(), [minute], [])).toEqual({ taken: true, used_before: [1] });
+    expect(await repo.take(tenant, cns(), [hour], [])).toEqual({ taken: true, used_before: [3] });
+  });
+
+  it('prunes idle totals and events past expires_at without changing any window', async () => {
+    const tenant = mintTenantId('tnt-prune');
+    const w = need({ rule_id: 'rul-prune', window: '1m', window_ms: 60_000, max: 5 });
+    await at(-30 * 86_400_000);
+    await repo.take(tenant, cns(), [w], [{ action: 'old', key: '{}', keep_ms: 60_000 }]);
+    await at(0);
+    await repo.take(tenant, cns(), [w], []);
+    const before = await count(tenant);
+    let pruned = { totals: 0, events: 0 };
+    for (let r = await repo.pruneAnyTenant(1); r.totals + r.events > 0; r = await repo.pruneAnyTenant(1))
+      pruned = { totals: pruned.totals + r.totals, events: pruned.events + r.events };
+    expect(pruned.events).toBeGreaterThanOrEqual(2);
+    expect(await count(tenant)).toBe(before - 2);
+    expect(await repo.take(tenant, cns(), [w], [])).toEqual({ taken: true, used_before: [1] });
+  });
+
+  it('fails when the window is locked past the timeout, and leaves it as it was', async () => {
+    const tenant = mintTenantId('tnt-lock');
+    const w = need({ rule_id: 'rul-lock', max: 5 });
+    await repo.take(tenant, cns(), [w], []);
+    const other = createPool({ url: db.url, max: 1 });
+    const holder = await other.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query(`SELECT 1 FROM window_totals WHERE tenant_id = $1 FOR UPDATE`, [tenant]);
+      const fast = createPool({ url: db.url, max: 1, timeoutMs: 200 });
+      await expect(new WindowRepository(fast).take(tenant, cns(), [w], [])).rejects.toThrow(/timeout/);
+      await fast.end();
+      await holder.query('ROLLBACK');
+    } finally {
+      holder.release();
+      await other.end();
+    }
+    expect(await repo.peek(tenant, [w])).toEqual([1]);
+  });
+
+  it('records an outcome once: executed false gives back, the same report answers the same', async () => {
+    const tenant = mintTenantId('tnt-outcome');
+    const w = need({ rule_id: 'rul-out', max: 1 });
+    const id = cns();
+    await repo.take(tenant, id, [w], []);
+    const first = await repo.reportOutcome(tenant, id, false);
+    expect(first.created).toBe(true);
+    expect(first.outcome.given_back).toEqual([{ rule_id: 'rul-out', key: '{}', window: '1h', amount: 1 }]);
+    const again = await repo.reportOutcome(tenant, id, false);
+    expect(again).toEqual({ created: false, outcome: first.outcome });
+    expect((await repo.reportOutcome(tenant, id, true)).outcome.executed).toBe(false);
+    expect(await repo.peek(tenant, [w])).toEqual([0]);
+    expect(await repo.findOutcome(mintTenantId('tnt-x'), id)).toBeNull();
+  });
+});
+
+function prior(action: string, key = '{}') {
+  return { rule_id: 'rul-p', rule_version_id: 'rv-p', action, key, within: '1h', within_ms: 3_600_000 };
+}
+
+async function count(tenant: string): Promise<number> {
+  const { rows } = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM window_events WHERE tenant_id = $1', [tenant]);
+  return rows[0].n;
+}
