@@ -30,7 +30,7 @@ const CHECKS_ONLY = args.includes('--checks-only');
  */
 const SOAK = args.includes('--soak') ? Number(option('--soak') ?? '') || 300 : 0;
 /**
- * --budget [--rounds 2]: the 100-rule tenant without and with a budget rule (by principal over 1,000 agents, and one
+ * --budget [--rounds 2] [--budget-cases none,principal,hot]: the 100-rule tenant without and with a budget rule (by principal over 1,000 agents, and one
  * hot window), alternating, at the first of --sizes and the last of --connections (bench/verdict/budget.ts).
  */
 const BUDGET = args.includes('--budget');
@@ -159,6 +159,7 @@ async function main() {
         connections: CONNECTIONS[CONNECTIONS.length - 1],
         seconds: SECONDS,
         rounds: ROUNDS,
+        only: option('--budget-cases')?.split(','),
       });
       return;
     }
