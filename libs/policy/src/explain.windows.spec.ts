@@ -111,4 +111,14 @@ describe('explanations of rules that remember', () => {
     expect(evaluate(policy, req, NOW, null, null, rebuilt)).toEqual(result);
     expect(explain(policy, req, result, NOW, null, rebuilt)).toEqual(explain(policy, req, result, NOW, null, states));
   });
+
+  it('rebuilds a window read and then unavailable (the gateway failed closed after its takes) as unavailable', () => {
+    const policy = compilePolicy([budget]);
+    const req = request({ amount: 10 });
+    const plan = windowPlan(policy, req, NOW);
+    const unavailable: WindowStates = { limits: new Map([['rul-budget', 'unavailable']]), priors: new Map() };
+    const result = evaluate(policy, req, NOW, null, null, unavailable) as CompleteEvaluation;
+    const rebuilt = recordedStates(limitEntries(plan.limits, [0], []), result.precedence_trace);
+    expect(evaluate(policy, req, NOW, null, null, rebuilt)).toEqual(result);
+  });
 });

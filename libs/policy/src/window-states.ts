@@ -59,7 +59,9 @@ export function recordedStates(limits: readonly LimitEntry[] | null | undefined,
   for (const t of trace) {
     if (t.limit_state === 'prior_found' || t.limit_state === 'prior_missing') p.set(t.rule_id, t.limit_state === 'prior_found');
     else if (t.limit_state === 'limit_unavailable') {
-      if (!l.has(t.rule_id)) l.set(t.rule_id, 'unavailable');
+      // Unavailable even when the window was read (the gateway fails closed after takes that kept
+      // finding it filled meanwhile, and records where it stood): the rule fired as unavailable.
+      l.set(t.rule_id, 'unavailable');
       p.set(t.rule_id, 'unavailable');
     }
   }

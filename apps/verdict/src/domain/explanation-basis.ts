@@ -25,9 +25,6 @@ import {
   type Scope,
   type Severity,
   type TraceEntry,
-  type LimitState,
-  type PriorState,
-  type WindowStates,
 } from '@arbiter/policy';
 import { engineContext } from './ledger-citation';
 import type { ConsultationRecord, PrecedenceTraceEntry } from './consultation-record';
@@ -222,24 +219,4 @@ export function recordedEvaluation(record: ConsultationRecord): CompleteEvaluati
     applied_override_ids: record.applied_override_ids,
     shadow: record.shadow ?? [],
   };
-}
-
-/**
- * The windows' states the decision was made with, rebuilt from the record (docs/verdicts.md "Windows and
- * outcomes"): a limit rule's `used_before` from `limits`, a requires_prior rule's finding from its trace
- * entry's limit_state. A rule whose window could not be read (limit_unavailable) gets no state, and so fires
- * as it did. Null when the record's trace has no rule that remembers.
- */
-export function recordedStates(record: ConsultationRecord): WindowStates | null {
-  const remembering = record.precedence_trace.filter((e) => e.limit_state !== undefined);
-  if (remembering.length === 0) return null;
-  const unavailable = new Set(remembering.filter((e) => e.limit_state === 'limit_unavailable').map((e) => e.rule_id));
-  const limits = new Map<string, LimitState>();
-  for (const entry of record.limits ?? []) if (!unavailable.has(entry.rule_id)) limits.set(entry.rule_id, { used: entry.used_before });
-  const priors = new Map<string, PriorState>();
-  for (const e of remembering) {
-    if (e.limit_state === 'prior_found') priors.set(e.rule_id, true);
-    else if (e.limit_state === 'prior_missing') priors.set(e.rule_id, false);
-  }
-  return { limits, priors };
 }

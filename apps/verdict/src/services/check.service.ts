@@ -188,7 +188,7 @@ export class CheckService {
     let explanation: Explanation | null = null;
     if (body.explain) {
       try {
-        explanation = explain(snapshot.policy, request, result, requestedAt, this.base.budget.start());
+        explanation = explain(snapshot.policy, request, result, requestedAt, this.base.budget.start(), windows?.states);
       } catch (err) {
         // Past the budget nothing is recorded: a one-shot approval this check used, and its windows, are given back.
         await this.giveBack(snapshot, oneShot, windows, consultationId);

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { AuthenticatedIdentity } from '@arbiter/auth';
-import { explain } from '@arbiter/policy';
+import { explain, recordedStates, type TraceEntry } from '@arbiter/policy';
 import {
   EXPLAINED_VERDICTS,
   ExplanationBasisError,
@@ -46,7 +46,15 @@ export class ExplanationsService {
       const policy = explanationPolicy(record, versions, basis);
       const deadline = this.budget.start();
       explanation = this.budget.run('explanation', tenantId, () =>
-        explain(policy, explanationRequest(record), recordedEvaluation(record), new Date(record.requested_at), deadline),
+        explain(
+          policy,
+          explanationRequest(record),
+          recordedEvaluation(record),
+          new Date(record.requested_at),
+          deadline,
+          // The windows as the decision read them (docs/verdicts.md "Windows and outcomes").
+          recordedStates(record.limits, record.precedence_trace as TraceEntry[]),
+        ),
       );
     } catch (err) {
       // The registry no longer serves a version the trace names, or it no longer compiles: nothing to

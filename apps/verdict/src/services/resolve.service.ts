@@ -150,7 +150,7 @@ export class ResolveService {
     if (body.explain) {
       try {
         explanation = this.base.budget.run('resolve', tenantId, () =>
-          explain(snapshot.policy, request, result, requestedAt, this.base.budget.start()),
+          explain(snapshot.policy, request, result, requestedAt, this.base.budget.start(), windows?.states),
         );
       } catch (err) {
         await giveBack();
