@@ -21,13 +21,15 @@ const SECONDS = Number(option('--seconds', '5'));
 const ROUNDS = Number(option('--rounds', '2'));
 const KEYS = option('--keys', '1,1000').split(',').map(Number);
 const CALLERS = Number(option('--callers', '64'));
-const STORES = option('--stores', 'pg,pg-batch,redis').split(',');
+const PRODUCT_SQL = option('--product-sql', path.resolve(__dirname, '../../..', PRODUCT_MIGRATION));
+/** `product` runs only where its migration is (this checkout, or --product-sql). */
+const STORES = option('--stores', 'pg,product,pg-batch,redis')
+  .split(',')
+  .filter((s) => s !== 'product' || fs.existsSync(PRODUCT_SQL));
 /** Short enough that events leave their window during a run: the expiry step does its steady-state work. */
 const WINDOW_MS = windowMs(option('--window', '2s'))!;
 const JSON_OUT = args.includes('--json') ? option('--json', '') : undefined;
 const TENANT = 'ten-bench';
-/** The product's window_take (store `product`), from its migration in this checkout, or from --product-sql FILE. */
-const PRODUCT_SQL = option('--product-sql', path.resolve(__dirname, '../../..', PRODUCT_MIGRATION));
 
 interface Run {
   store: string;
