@@ -13,7 +13,7 @@ import { ruleLimitProblems } from './validate';
 import { compileRequirement, mergeRequirements, validateRequirement, type RequirementCheck } from './requirements';
 import type { Condition, EngineOverride, EngineRule, Requirement, Scope, ScopeValue, Severity, TenantPolicy, TraceSeverity } from './types';
 import { isFiniteNumber, isIsoDate, isIsoDateTime, isoToMillis, isScalar } from './values';
-import { isParameterPath, parameterField, windowFieldProblems, windowMs } from './window-rules';
+import { isParameterPath, parameterField, WINDOW_LIMITS, windowFieldProblems, windowMs } from './window-rules';
 
 /** Severity rank (0 strongest), trace label and implied verdict (docs/verdicts.md). */
 export const SEVERITIES: Readonly<Record<Severity, { rank: number; trace: TraceSeverity; verdict: string }>> = {
@@ -393,15 +393,20 @@ function windowFieldRequirements(spec: WindowSpec): Requirement[] {
   if (spec.sumField !== null) out.push({ field: spec.sumField, reason: "the amount the rule's limit adds up", type: 'number', min: 0 });
   for (const path of spec.keys) {
     if (!isParameterPath(path)) continue;
-    const reason = spec.limit ? "a key of the rule's limit" : 'matched against the earlier operation';
+    const what = spec.limit ? "a key of the rule's limit" : 'matched against the earlier operation';
+    const reason = `${what}: a string of at most ${WINDOW_LIMITS.keyValueLength} characters, a number, a boolean or null`;
     out.push({ field: parameterField(path), reason, type: 'any' });
   }
   return out;
 }
 
-/** A value a window key may hold: a JSON scalar or null (a key names something; an object or a list does not). */
+/**
+ * A value a window key may hold: a JSON scalar or null (a key names something; an object or a list does
+ * not), a string of at most WINDOW_LIMITS.keyValueLength characters (each event of the window keeps it).
+ */
 export function isKeyValue(v: unknown): boolean {
-  return v === null || typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
+  if (typeof v === 'string') return v.length <= WINDOW_LIMITS.keyValueLength;
+  return v === null || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
 }
 
 function keyValueCheck(base: RequirementCheck | null): RequirementCheck {

@@ -1,10 +1,9 @@
 import { compilePolicy } from './compile';
-import { evaluate } from './evaluate';
+import { evaluate, windowPlan } from './evaluate';
 import { explain } from './explain';
 import type { CompleteEvaluation, EngineRule, EvaluationRequest } from './types';
-import { recordedStates, limitEntries } from './window-states';
+import { limitEntries, recordedStates } from './window-states';
 import type { WindowStates } from './window-rules';
-import { windowPlan } from './evaluate';
 
 const T0 = '2026-01-01T00:00:00Z';
 const NOW = Date.parse('2026-06-01T00:00:00Z');

@@ -36,6 +36,8 @@ export const WINDOW_LIMITS = Object.freeze({
   pathLength: 200,
   /** The largest `max`. */
   maxValue: 1e15,
+  /** Characters of a string value on a key path (a longer one is a gap, `wrong_type`). */
+  keyValueLength: 256,
 });
 
 const UNIT_MS: Readonly<Record<string, number>> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };

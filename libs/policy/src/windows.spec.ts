@@ -189,6 +189,16 @@ describe('key paths', () => {
     const object = evaluate(keyed(['parameters.order_id']), request({ parameters: { order_id: { a: 1 } } }), NOW) as InsufficientContext;
     expect(object.missing_fields.map((f) => [f.field, f.problems])).toEqual([['order_id', ['wrong_type']]]);
     expect(windowPlan(keyed(['parameters.customer']), request(), NOW).limits).toEqual([]);
+    const long = evaluate(
+      keyed(['parameters.order_id']),
+      request({ parameters: { order_id: 'o'.repeat(257) } }),
+      NOW,
+    ) as InsufficientContext;
+    expect(long.missing_fields.map((f) => [f.field, f.problems])).toEqual([['order_id', ['wrong_type']]]);
+    expect(long.missing_fields[0].reason).toContain('a string of at most 256 characters');
+    expect(keyOf(['parameters.order_id'], { parameters: { order_id: 'o'.repeat(256) } })).toBe(
+      `{"parameters.order_id":"${'o'.repeat(256)}"}`,
+    );
   });
 
   it('refuses a non-number amount as wrong_type', () => {
