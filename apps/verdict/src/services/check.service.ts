@@ -10,7 +10,6 @@ import {
   windowPlan,
   type CompleteEvaluation,
   type EvaluationRequest,
-  type EvaluationResult,
   type Explanation,
   type Fact,
   type OneShotApproval,
@@ -78,11 +77,13 @@ export function evaluateOperation(
   requestedAt: Date,
   consultationId: string,
   approval: OneShotApproval | null = null,
-): EvaluationResult | Promise<WindowDecision> {
+): WindowDecision | Promise<WindowDecision> {
   const { policy, tenantId } = snapshot;
   const budget = base.budget;
-  if (!policy.hasWindows || !deps.windows)
-    return budget.run(operation, tenantId, () => evaluate(policy, request, requestedAt, approval, budget.start()));
+  if (!policy.hasWindows || !deps.windows) {
+    const result = budget.run(operation, tenantId, () => evaluate(policy, request, requestedAt, approval, budget.start()));
+    return { result, limits: [], states: null, consumed: false };
+  }
   const plan = budget.run(operation, tenantId, () => windowPlan(policy, request, requestedAt, approval, budget.start()));
   return deps.windows.decide(tenantId, consultationId, policy, plan, (states) =>
     budget.run(operation, tenantId, () => evaluate(policy, request, requestedAt, approval, budget.start(), states)),
@@ -162,11 +163,9 @@ export class CheckService {
     // Fixed before anything is consumed in a window or a one-shot approval in its name.
     const consultationId = newId('cns-');
     // Each synchronous run of the engine gets its own budget (docs/verdicts.md "Evaluation budget").
-    const outcome = evaluateOperation(this.deps, this.base, 'check', snapshot, request, requestedAt, consultationId);
-    let windows: WindowDecision | null = null;
-    let result: EvaluationResult;
-    if (outcome instanceof Promise) ({ result } = windows = await outcome);
-    else result = outcome;
+    const evaluated = evaluateOperation(this.deps, this.base, 'check', snapshot, request, requestedAt, consultationId);
+    let windows = evaluated instanceof Promise ? await evaluated : evaluated;
+    let result = windows.result;
     if (result.status === 'insufficient_context') {
       throw new AppError(
         422,
@@ -188,7 +187,7 @@ export class CheckService {
     let explanation: Explanation | null = null;
     if (body.explain) {
       try {
-        explanation = explain(snapshot.policy, request, result, requestedAt, this.base.budget.start(), windows?.states);
+        explanation = explain(snapshot.policy, request, result, requestedAt, this.base.budget.start(), windows.states);
       } catch (err) {
         // Past the budget nothing is recorded: a one-shot approval this check used, and its windows, are given back.
         await this.giveBack(snapshot, oneShot, windows, consultationId);
@@ -197,8 +196,8 @@ export class CheckService {
     }
     const record = await this.record({
       consultationId,
-      limits: windows?.limits,
-      windowsConsumed: windows?.consumed ?? false,
+      limits: windows.limits,
+      windowsConsumed: windows.consumed,
       oneShot,
       operation: 'check',
       identity,
@@ -225,7 +224,7 @@ export class CheckService {
     try {
       return await this.deps.recorder.record(d);
     } catch (err) {
-      await this.giveBack(d.snapshot, d.oneShot, d.windowsConsumed ? { consumed: true } : null, d.consultationId!);
+      await this.giveBack(d.snapshot, d.oneShot, { consumed: d.windowsConsumed }, d.consultationId!);
       throw err;
     }
   }
@@ -234,11 +233,11 @@ export class CheckService {
   private async giveBack(
     snapshot: TenantSnapshot,
     oneShot: OneShot | undefined,
-    windows: Pick<WindowDecision, 'consumed'> | null,
+    windows: Pick<WindowDecision, 'consumed'>,
     consultationId: string,
   ): Promise<void> {
     if (oneShot) await this.releaseOneShot(snapshot, oneShot);
-    if (windows?.consumed) await this.deps.windows?.giveBack(snapshot.tenantId, consultationId);
+    if (windows.consumed) await this.deps.windows?.giveBack(snapshot.tenantId, consultationId);
   }
 
   /**
@@ -257,7 +256,7 @@ export class CheckService {
     result: CompleteEvaluation,
     requestedAt: Date,
     consultationId: string,
-  ): Promise<{ result: CompleteEvaluation; oneShot: OneShot; windows: WindowDecision | null } | null> {
+  ): Promise<{ result: CompleteEvaluation; oneShot: OneShot; windows: WindowDecision } | null> {
     const oneShots = this.deps.oneShots!;
     const approval = await oneShots.findOneShot(snapshot.tenantId, identity.principal.id, contextHash, requestedAt);
     if (!approval) return null;
@@ -265,11 +264,9 @@ export class CheckService {
     if (!result.triggers.length || !result.triggers.every((t) => versions[t.rule_id] === t.rule_version_id)) return null;
     const lifted = { approvalId: approval.id, ruleVersionIds: new Set(Object.values(versions)) };
     // The lifted rules leave the window plan: they consume nothing (docs/verdicts.md "Windows and outcomes").
-    const outcome = evaluateOperation(this.deps, this.base, 'check', snapshot, request, requestedAt, consultationId, lifted);
-    let windows: WindowDecision | null = null;
-    let again: EvaluationResult;
-    if (outcome instanceof Promise) ({ result: again } = windows = await outcome);
-    else again = outcome;
+    const evaluated = evaluateOperation(this.deps, this.base, 'check', snapshot, request, requestedAt, consultationId, lifted);
+    const windows = evaluated instanceof Promise ? await evaluated : evaluated;
+    const again = windows.result;
     if (again.status !== 'complete' || again.verdict === 'approval_required') {
       await this.giveBack(snapshot, undefined, windows, consultationId);
       return null;

@@ -1,7 +1,7 @@
 import type { AuthenticatedIdentity, TenantId } from '@arbiter/auth';
 import { AppError } from '@arbiter/http';
 import { newId } from '@arbiter/db';
-import { explain, type EvaluationRequest, type EvaluationResult, type Fact, type Scope } from '@arbiter/policy';
+import { explain, type EvaluationRequest, type Fact, type Scope } from '@arbiter/policy';
 import type { RequiredContextRound } from '../domain/consultation-record';
 import { contextHash } from '../domain/consultation-builder';
 import { appliedTtl, EMPTY, type Answer } from '../domain/evaluation-answer';
@@ -18,7 +18,6 @@ import type { IncompleteResolveResponse, OverviewIncompleteResponse, ResolveResp
 import { presentOverviewComplete, presentRequirements, presentResolveComplete } from '../presenters/verdicts';
 import type { ResolveSessionRepository, ResolveSessionState } from '../repositories/resolve-sessions.repository';
 import { evaluateOperation, evaluationDefaults, traced, type EvaluationBase, type EvaluationDeps } from './check.service';
-import type { WindowDecision } from './windows.service';
 
 export interface ResolveDeps extends EvaluationDeps {
   sessions: ResolveSessionRepository;
@@ -111,11 +110,9 @@ export class ResolveService {
     };
     // Fixed before anything is consumed in a window in its name (docs/verdicts.md "Windows and outcomes").
     const consultationId = newId('cns-');
-    const outcome = evaluateOperation(this.deps, this.base, 'resolve', snapshot, request, requestedAt, consultationId);
-    let windows: WindowDecision | null = null;
-    let result: EvaluationResult;
-    if (outcome instanceof Promise) ({ result } = windows = await outcome);
-    else result = outcome;
+    const evaluated = evaluateOperation(this.deps, this.base, 'resolve', snapshot, request, requestedAt, consultationId);
+    const windows = evaluated instanceof Promise ? await evaluated : evaluated;
+    const result = windows.result;
 
     if (result.status === 'incomplete') {
       const history = [...(session?.history ?? []), { round, fields: result.required_context.map((f) => f.field) }];
@@ -145,12 +142,12 @@ export class ResolveService {
     const history = [...(session?.history ?? []), { round, fields: [] }];
     // Only when this round asks (docs/verdicts.md "Explanations").
     // Past the budget, or unrecorded, the round gives back what it consumed in its windows.
-    const giveBack = () => (windows?.consumed ? this.deps.windows?.giveBack(tenantId, consultationId) : undefined);
+    const giveBack = () => (windows.consumed ? this.deps.windows?.giveBack(tenantId, consultationId) : undefined);
     let explanation = null;
     if (body.explain) {
       try {
         explanation = this.base.budget.run('resolve', tenantId, () =>
-          explain(snapshot.policy, request, result, requestedAt, this.base.budget.start(), windows?.states),
+          explain(snapshot.policy, request, result, requestedAt, this.base.budget.start(), windows.states),
         );
       } catch (err) {
         await giveBack();
@@ -160,7 +157,7 @@ export class ResolveService {
     const record = await this.deps.recorder
       .record({
         consultationId,
-        limits: windows?.limits,
+        limits: windows.limits,
         operation: 'resolve',
         identity,
         snapshot,

@@ -31,7 +31,8 @@ export interface WindowDecision {
   result: EvaluationResult;
   /** One entry per plan limit whose window was read; empty when none was. */
   limits: LimitEntry[];
-  states: WindowStates;
+  /** The windows' states the evaluation read; null when the policy has no rule that remembers. */
+  states: WindowStates | null;
   /** Whether the store consumed windows or left marks for the consultation (given back if it is not recorded). */
   consumed: boolean;
 }
