@@ -1,4 +1,4 @@
-import { budgetTenant, refund, spawnGateway, spawnGateways, type CheckAnswer, type GatewayProcess } from './windows-harness';
+import { budgetTenant, refund, spawnGateways, type CheckAnswer, type GatewayProcess } from './windows-harness';
 import { startStack, type Stack } from './stack';
 
 jest.setTimeout(300_000);

@@ -14,11 +14,6 @@ export async function spawnGateways(stack: Stack, count: number): Promise<Gatewa
   return Promise.all(Array.from({ length: count }, () => spawnService('verdict', main, env)));
 }
 
-/** One more gateway process like those of spawnGateways (after one was killed). */
-export async function spawnGateway(stack: Stack): Promise<GatewayProcess> {
-  return (await spawnGateways(stack, 1))[0];
-}
-
 /** A tenant whose `payments.refund` operations meet one MANDATORY rule holding `limit`. */
 export async function budgetTenant(stack: Stack, slug: string, limit: object): Promise<{ t: VerdictTenant; ruleId: string }> {
   const t = await createVerdictTenant(stack, slug);
@@ -60,7 +55,7 @@ export async function refund(gateway: string, t: VerdictTenant, parameters: obje
       headers: { 'content-type': 'application/json', 'x-api-key': t.agent.key },
       body: JSON.stringify({ action: 'payments.refund', resource: 'order:1', scope: { region: 'eu', env: 'prod' }, parameters }),
     });
-    const body = await res.json();
+    const body = (await res.json()) as Pick<CheckAnswer, 'verdict' | 'consultation_id' | 'limits'>;
     return { status: res.status, verdict: body.verdict, consultation_id: body.consultation_id, limits: body.limits };
   } catch {
     return { status: 0, lost: true };
