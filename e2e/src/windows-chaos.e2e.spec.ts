@@ -70,6 +70,14 @@ describe('windows when a gateway process is killed', () => {
       // No lost consumption: every allowed answer received has its event in the window.
       expect({ round, missing: allowed.map((a) => a.consultation_id!).filter((id) => !held.has(id)) }).toEqual({ round, missing: [] });
       expect(events.rows.length).toBeGreaterThanOrEqual(allowed.length);
+      // The window's running total agrees with its events: at least every allowed answer received.
+      const total = await stack
+        .db('verdict')
+        .query<{ used: string }>('SELECT used FROM window_totals WHERE tenant_id = $1 AND window_key = $2', [
+          t.id,
+          `limit ${ruleId} ${JSON.stringify({ 'parameters.batch': batch })}`,
+        ]);
+      expect(Number(total.rows[0].used)).toBe(events.rows.length);
       // The survivor went on deciding on the same window: it filled up (300 checks for 60 units), and every
       // allowed answer's record entry is a distinct unit of it.
       expect(events.rows.length).toBe(MAX);
