@@ -91,6 +91,15 @@ describe('windows of the rules that remember, end to end', () => {
         limit: { count: true, max: 1, window: '1h' },
       })
     ).id;
+    ids.shadow = (
+      await rules.rule(scopeId, {
+        directive: 'Trying out: one share an hour',
+        severity: 'MANDATORY',
+        applies_to: { actions: ['files.share'] },
+        limit: { count: true, max: 1, window: '1h' },
+        mode: 'shadow',
+      })
+    ).id;
     ids.mail = (
       await rules.rule(scopeId, {
         directive: 'At most 2 mails an hour',
@@ -191,6 +200,19 @@ describe('windows of the rules that remember, end to end', () => {
     expect((await agent.consultation(allowed.consultation_id).expect(200)).body.approval_id).toBe(approval.id);
     // The budget is spent: the next wire is blocked, whatever an approval would say.
     expect((await agent.check(wire).expect(200)).body).toMatchObject({ verdict: 'blocked', dominating_rule_id: ids.wireBudget });
+  });
+
+  it('counts in the window of a shadow budget what it would have let through, and never changes the verdict', async () => {
+    const shares = [];
+    for (let i = 0; i < 2; i++) shares.push((await agent.check(op('files.share')).expect(200)).body);
+    expect(shares.map((s) => s.verdict)).toEqual(['allowed', 'allowed']);
+    expect(shares.map((s) => [s.limits[0].rule_id, s.limits[0].used_before, s.limits[0].used_after])).toEqual([
+      [ids.shadow, 0, 1],
+      [ids.shadow, 1, 1],
+    ]);
+    expect((await agent.consultation(shares[1].consultation_id).expect(200)).body.shadow).toEqual([
+      expect.objectContaining({ rule_id: ids.shadow, would_be: 'blocked' }),
+    ]);
   });
 
   it('consumes on a complete resolve like a check', async () => {

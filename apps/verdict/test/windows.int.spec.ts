@@ -191,6 +191,31 @@ describe(WindowRepository.name, () => {
     expect(await repo.peek(tenant, [w])).toEqual([1]);
   });
 
+  it('never takes a window past max under concurrent takes on many connections, and gives back exactly what was taken', async () => {
+    const tenant = mintTenantId('tnt-race');
+    const many = createPool({ url: db.url, max: 8, timeoutMs: 10_000 });
+    try {
+      const racing = new WindowRepository(many);
+      const w = need({ rule_id: 'rul-race', max: 25 });
+      const other = need({ rule_id: 'rul-race-2', max: 1000 });
+      const ids = Array.from({ length: 100 }, () => cns());
+      const results = await Promise.all(ids.map((id) => racing.take(tenant, id, [other, w], [])));
+      expect(results.filter((r) => r.taken)).toHaveLength(25);
+      expect(await racing.peek(tenant, [w, other])).toEqual([25, 25]);
+      // Every use a take saw was one the window really held before it: the takes were serialised.
+      expect(
+        results
+          .filter((r) => r.taken)
+          .map((r) => r.used_before[1])
+          .sort((a, b) => a - b),
+      ).toEqual(Array.from({ length: 25 }, (_, i) => i));
+      await Promise.all(ids.map((id) => racing.giveBack(tenant, id)));
+      expect(await racing.peek(tenant, [w, other])).toEqual([0, 0]);
+    } finally {
+      await many.end();
+    }
+  });
+
   it('records an outcome once: executed false gives back, the same report answers the same', async () => {
     const tenant = mintTenantId('tnt-outcome');
     const w = need({ rule_id: 'rul-out', max: 1 });

@@ -62,6 +62,14 @@ export interface EvaluationBase {
   budget: EvaluationBudget;
 }
 
+/** The `principal` and `on_behalf_of` key paths of the rules that remember (docs/verdicts.md "Budgets, rates and sequences"). */
+export function keyPrincipals(
+  identity: AuthenticatedIdentity,
+  onBehalfOf: string | undefined,
+): Pick<EvaluationRequest, 'principal' | 'on_behalf_of'> {
+  return { principal: identity.principal.id, on_behalf_of: onBehalfOf ?? null };
+}
+
 /**
  * One evaluation of check or resolve in its budget (docs/verdicts.md "Evaluation budget"), through the
  * windows of the rules that remember when the policy has any (docs/verdicts.md "Windows and outcomes"):
@@ -157,8 +165,7 @@ export class CheckService {
       scope,
       parameters,
       context: engineContext(context, citations),
-      principal: identity.principal.id,
-      on_behalf_of: body.on_behalf_of ?? null,
+      ...keyPrincipals(identity, body.on_behalf_of),
     };
     // Fixed before anything is consumed in a window or a one-shot approval in its name.
     const consultationId = newId('cns-');

@@ -17,7 +17,7 @@ import {
 import type { IncompleteResolveResponse, OverviewIncompleteResponse, ResolveResponse } from '../models/verdicts';
 import { presentOverviewComplete, presentRequirements, presentResolveComplete } from '../presenters/verdicts';
 import type { ResolveSessionRepository, ResolveSessionState } from '../repositories/resolve-sessions.repository';
-import { evaluateOperation, evaluationDefaults, traced, type EvaluationBase, type EvaluationDeps } from './check.service';
+import { evaluateOperation, evaluationDefaults, keyPrincipals, traced, type EvaluationBase, type EvaluationDeps } from './check.service';
 
 export interface ResolveDeps extends EvaluationDeps {
   sessions: ResolveSessionRepository;
@@ -105,8 +105,7 @@ export class ResolveService {
       resource,
       scope,
       context: engineContext(context, citations),
-      principal: identity.principal.id,
-      on_behalf_of: body.on_behalf_of ?? null,
+      ...keyPrincipals(identity, body.on_behalf_of),
     };
     // Fixed before anything is consumed in a window in its name (docs/verdicts.md "Windows and outcomes").
     const consultationId = newId('cns-');

@@ -40,7 +40,7 @@ CREATE TABLE "window_totals" (
   "expired_through" TIMESTAMPTZ(6),
   CONSTRAINT "window_totals_pkey" PRIMARY KEY ("tenant_id", "window_key")
 );
-CREATE INDEX "window_totals_expired_idx" ON "window_totals" ("expired_through");
+-- No index but the key: a take rewrites used and expired_through, which then stay heap-only (HOT) updates.
 
 -- consultation_outcomes: what the caller reported of a consultation (POST .../consultations/<id>/outcome),
 -- once; the record stays frozen. given_back: the window amounts given back, as answered.
