@@ -338,6 +338,17 @@ describe(SimulationTally.name, () => {
     });
   });
 
+  it('oldest first (windows replayed in time order), keeps the newest changed ones and answers them newest first', () => {
+    const tally = new SimulationTally(2, 'oldest_first');
+    for (const i of [5, 4, 3, 2, 1, 0]) tally.add(at(i), allowed, i === 3 ? allowed : blocked);
+    const result = tally.result();
+    expect(result).toMatchObject({ evaluated: 6, changed: 5, transitions: { 'allowed->blocked': 5 } });
+    expect(result.samples.map((x) => x.consultation_id)).toEqual(['cns-0', 'cns-1']);
+    const few = new SimulationTally(3, 'oldest_first');
+    for (const i of [2, 1]) few.add(at(i), allowed, blocked);
+    expect(few.result().samples.map((x) => x.consultation_id)).toEqual(['cns-1', 'cns-2']);
+  });
+
   it('keeps no sample with a sample_limit of 0', () => {
     const tally = new SimulationTally(0);
     tally.add(at(0), allowed, blocked);
