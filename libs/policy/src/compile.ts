@@ -13,6 +13,7 @@ import { ruleLimitProblems } from './validate';
 import { compileRequirement, mergeRequirements, validateRequirement, type RequirementCheck } from './requirements';
 import type { Condition, EngineOverride, EngineRule, Requirement, Scope, ScopeValue, Severity, TenantPolicy, TraceSeverity } from './types';
 import { isFiniteNumber, isIsoDate, isIsoDateTime, isoToMillis, isScalar } from './values';
+import { isParameterPath, parameterField, windowFieldProblems, windowMs } from './window-rules';
 
 /** Severity rank (0 strongest), trace label and implied verdict (docs/verdicts.md). */
 export const SEVERITIES: Readonly<Record<Severity, { rank: number; trace: TraceSeverity; verdict: string }>> = {
@@ -69,9 +70,54 @@ export interface CompiledRule {
   readonly overrides: readonly CompiledOverride[] | null;
   /**
    * Units of the evaluation budget one evaluation of the rule spends (docs/verdicts.md "Evaluation
-   * budget"): one, plus one per resource glob, condition row and field it reads.
+   * budget"): one, plus one per resource glob, condition row and field it reads, plus, for a rule that
+   * remembers, one and one per key path.
    */
   readonly weight: number;
+  /** The rule's limit or requires_prior, compiled; null for a rule that does not remember (the common case). */
+  readonly window: CompiledWindow | null;
+}
+
+/**
+ * Where a key path of `limit.by` or `requires_prior.same` reads its value (docs/verdicts.md "Budgets,
+ * rates and sequences"): the calling principal, the claimed on_behalf_of, the resource (from the request
+ * itself), or a field read like a condition field (`parameters.<p>` reads field `<p>`).
+ */
+export interface CompiledKeyPath {
+  /** As the rule writes it: the member name in the key. */
+  readonly path: string;
+  readonly source: 'principal' | 'on_behalf_of' | 'resource' | 'field';
+  /** source field: the field (one of the rule's fields for a rule's own key). */
+  readonly field: CompiledField | null;
+}
+
+/** A rule's `limit` or `requires_prior`, ready to evaluate. */
+export interface CompiledWindow {
+  /** true: a limit (count or sum over a window); false: a requires_prior. */
+  readonly limit: boolean;
+  /** `limit.by` or `requires_prior.same`, in the rule's order. */
+  readonly keys: readonly CompiledKeyPath[];
+  /** The `sum` field (one of the rule's fields, type number, min 0); null for `count` and for requires_prior. */
+  readonly sum: CompiledField | null;
+  /** limit.max; 0 for requires_prior. */
+  readonly max: number;
+  /** limit.window or requires_prior.within as written, and in milliseconds. */
+  readonly window: string;
+  readonly windowMs: number;
+  /** requires_prior.action; '' for a limit. */
+  readonly action: string;
+}
+
+/** A rule that remembers, with what windowPlan() needs to select it without the action index. */
+export interface WindowRule {
+  readonly rule: CompiledRule;
+  /** The rule's action globs; null = every action. */
+  readonly actions: StringMatcher | null;
+}
+
+/** The `same` paths of requires_prior rules naming one action: an operation of that action leaves a mark per entry. */
+export interface CompiledMarker {
+  readonly keys: readonly CompiledKeyPath[];
 }
 
 export interface CompiledOverride {
@@ -116,6 +162,15 @@ export interface CompiledPolicy extends CompiledRuleSet {
   /** Every field path a rule reads (enforced or shadow), by slot. */
   readonly fieldAccessors: readonly FieldAccessor[];
   readonly overrideCount: number;
+  /**
+   * Whether a rule (enforced or shadow) has a limit or a requires_prior. When false (the common case)
+   * windowPlan() returns an empty plan at once and the gateway does no window work.
+   */
+  readonly hasWindows: boolean;
+  /** The rules that remember: enforced ones in precedence order, then shadow ones. */
+  readonly windowRules: readonly WindowRule[];
+  /** By exact action name: the distinct `same` lists of the requires_prior rules naming it. */
+  readonly markers: ReadonlyMap<string, readonly CompiledMarker[]>;
 }
 
 /** Numbers names in order of first sight (field paths), for array-indexed reads. */
@@ -236,6 +291,9 @@ function compileRule(rule: EngineRule, policy: TenantPolicy, fieldSlots: SlotTab
   const overLimit = ruleLimitProblems(rule);
   if (overLimit.length > 0) bad(`over the rule limits (docs/verdicts.md "Rule limits"): ${overLimit.join('; ')}`);
   for (const r of requires) validateRequirement(r, id);
+  const windowProblems = windowFieldProblems(rule);
+  if (windowProblems.length > 0) bad(windowProblems.join('; '));
+  const spec = windowSpecOf(rule);
 
   const compiledConditions = conditions.map((c) => compileCondition(c, id));
 
@@ -248,11 +306,19 @@ function compileRule(rule: EngineRule, policy: TenantPolicy, fieldSlots: SlotTab
   }
   for (const r of requires) if (!order.includes(r.field)) order.push(r.field);
   const requiredNames = new Set(requires.map((r) => r.field));
+  // A remembering rule's amount and parameter key paths are fields like the others (a gap when missing),
+  // needed as `requires` fields are: whenever the conditions fire.
+  const windowNeeds = spec ? windowFieldRequirements(spec) : [];
+  for (const r of windowNeeds) {
+    if (!order.includes(r.field)) order.push(r.field);
+    requiredNames.add(r.field);
+  }
+  const keyNames = new Set(windowNeeds.filter((r) => r.type === 'any').map((r) => r.field));
 
   const fields: CompiledField[] = order.map((name) => {
     const merged = mergeRequirements(
       name,
-      requires.filter((r) => r.field === name),
+      [...requires, ...windowNeeds].filter((r) => r.field === name),
     );
     const requirement: Requirement = { ...merged };
     if (merged.type === 'any') {
@@ -265,7 +331,7 @@ function compileRule(rule: EngineRule, policy: TenantPolicy, fieldSlots: SlotTab
     return {
       accessor: fieldSlots.items[slot],
       slot,
-      check: compileRequirement(merged),
+      check: keyNames.has(name) ? keyValueCheck(compileRequirement(merged)) : compileRequirement(merged),
       requirement,
       existsOnly: !valueOp.has(name) && !requiredNames.has(name),
       required: requiredNames.has(name),
@@ -293,8 +359,106 @@ function compileRule(rule: EngineRule, policy: TenantPolicy, fieldSlots: SlotTab
     deciders: rule.deciders ? [...rule.deciders] : [],
     statement: typeof rule.statement === 'string' ? rule.statement : '',
     overrides: null,
-    weight: 1 + (rule.applies_to?.resources?.length ?? 0) + conditions.length + fields.length,
+    weight: 1 + (rule.applies_to?.resources?.length ?? 0) + conditions.length + fields.length + (spec ? 1 + spec.keys.length : 0),
+    window: spec ? compileWindow(spec, (name) => fields[order.indexOf(name)]) : null,
   };
+}
+
+/** A rule's limit or requires_prior in one shape (the rule has passed windowFieldProblems). */
+interface WindowSpec {
+  limit: boolean;
+  keys: readonly string[];
+  /** The `sum` path's field (`parameters.` removed), or null. */
+  sumField: string | null;
+  max: number;
+  window: string;
+  action: string;
+}
+
+function windowSpecOf(rule: EngineRule): WindowSpec | null {
+  if (rule.limit) {
+    const l = rule.limit;
+    return { limit: true, keys: l.by ?? [], sumField: l.sum ? parameterField(l.sum) : null, max: l.max, window: l.window, action: '' };
+  }
+  if (rule.requires_prior) {
+    const p = rule.requires_prior;
+    return { limit: false, keys: p.same ?? [], sumField: null, max: 0, window: p.within, action: p.action };
+  }
+  return null;
+}
+
+/** What a remembering rule needs of the fields it reads: its amount a number >= 0, its parameter key paths present. */
+function windowFieldRequirements(spec: WindowSpec): Requirement[] {
+  const out: Requirement[] = [];
+  if (spec.sumField !== null) out.push({ field: spec.sumField, reason: "the amount the rule's limit adds up", type: 'number', min: 0 });
+  for (const path of spec.keys) {
+    if (!isParameterPath(path)) continue;
+    const reason = spec.limit ? "a key of the rule's limit" : 'matched against the earlier operation';
+    out.push({ field: parameterField(path), reason, type: 'any' });
+  }
+  return out;
+}
+
+/** A value a window key may hold: a JSON scalar or null (a key names something; an object or a list does not). */
+export function isKeyValue(v: unknown): boolean {
+  return v === null || typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
+}
+
+function keyValueCheck(base: RequirementCheck | null): RequirementCheck {
+  return (v, fact) => (base !== null ? base(v, fact) : null) ?? (isKeyValue(v) ? null : 'wrong_type');
+}
+
+function keyPath(path: string, fieldOf: (name: string) => CompiledField): CompiledKeyPath {
+  if (path === 'principal' || path === 'on_behalf_of' || path === 'resource') return { path, source: path, field: null };
+  return { path, source: 'field', field: fieldOf(parameterField(path)) };
+}
+
+function compileWindow(spec: WindowSpec, fieldOf: (name: string) => CompiledField): CompiledWindow {
+  return {
+    limit: spec.limit,
+    keys: spec.keys.map((p) => keyPath(p, fieldOf)),
+    sum: spec.sumField === null ? null : fieldOf(spec.sumField),
+    max: spec.max,
+    window: spec.window,
+    windowMs: windowMs(spec.window) as number,
+    action: spec.action,
+  };
+}
+
+/**
+ * The marks operations leave (docs/verdicts.md "Budgets, rates and sequences"): by action, each distinct
+ * `same` list of the requires_prior rules (enforced or shadow) naming it, with fields of their own slots.
+ */
+function compileMarkers(rules: readonly EngineRule[], fieldSlots: SlotTable<FieldAccessor>): Map<string, CompiledMarker[]> {
+  const out = new Map<string, CompiledMarker[]>();
+  const seen = new Set<string>();
+  for (const r of rules) {
+    const p = r.requires_prior;
+    if (!p) continue;
+    const same = p.same ?? [];
+    const id = JSON.stringify([p.action, same]);
+    if (seen.has(id)) continue;
+    seen.add(id);
+    const marker: CompiledMarker = {
+      keys: same.map((path) =>
+        keyPath(path, (name) => {
+          const slot = fieldSlots.slot(name);
+          return {
+            accessor: fieldSlots.items[slot],
+            slot,
+            check: keyValueCheck(null),
+            requirement: { field: name, type: 'any' },
+            existsOnly: false,
+            required: false,
+          };
+        }),
+      ),
+    };
+    const list = out.get(p.action);
+    if (list) list.push(marker);
+    else out.set(p.action, [marker]);
+  }
+  return out;
 }
 
 /**
@@ -416,14 +580,22 @@ export function compilePolicy(
     if (list) c.overrides = list.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
+  const shadowSet = shadow.length === 0 ? null : ruleSet(shadow, actionsOf);
+  const windowRules: WindowRule[] = [...main.rules, ...(shadowSet?.rules ?? [])]
+    .filter((c) => c.window !== null)
+    .map((rule) => ({ rule, actions: compileGlobList(actionsOf.get(rule.ruleId)) }));
+  const markers = compileMarkers(rules, fieldSlots);
   return {
     defaultVerdict: dv ?? DEFAULT_VERDICT,
     rules: main.rules,
     actionIndex: main.actionIndex,
     selectors: main.selectors,
-    shadow: shadow.length === 0 ? null : ruleSet(shadow, actionsOf),
+    shadow: shadowSet,
     fieldAccessors: fieldSlots.items,
     overrideCount: overrides.length,
+    hasWindows: windowRules.length > 0,
+    windowRules,
+    markers,
   };
 }
 

@@ -6,17 +6,20 @@
 // missing field is unknown); then the mode decides:
 //   check   strict: any non-overridden candidate with a missing field → insufficient_context (422);
 //   resolve tolerant: only missing fields of rules ranked above the best firing rule are asked for.
-import { sha256Hex } from '@arbiter/canonical';
+import { canonicalJson, sha256Hex } from '@arbiter/canonical';
 import { activationOf } from '@arbiter/cel';
 import { BudgetMeter, type Deadline } from './budget';
 import {
   compareStatic,
   type CompiledField,
+  type CompiledKeyPath,
   type CompiledOverride,
   type CompiledPolicy,
   type CompiledRule,
   type CompiledRuleSet,
+  type CompiledWindow,
 } from './compile';
+import { exceeds } from './decimal';
 import { readField, type FieldRead } from './field-path';
 import { describeProblem, mergeRequirements } from './requirements';
 import type {
@@ -24,6 +27,7 @@ import type {
   DecidedBy,
   EvaluationRequest,
   Fact,
+  LimitTraceState,
   EvaluationResult,
   MissingField,
   MissingProblem,
@@ -37,6 +41,7 @@ import type {
   TraceReason,
   Trigger,
 } from './types';
+import type { PriorMark, PriorNeed, WindowNeed, WindowPlan, WindowStates } from './window-rules';
 
 const SCOPE_MATCHES: readonly ScopeMatch[] = ['exact', 'partial', 'tenant'];
 const hasOwn = Object.prototype.hasOwnProperty;
@@ -83,6 +88,8 @@ interface Candidate {
   overrideMisses: OverrideMiss[] | null;
   /** Fields the conditions of those overrides read and the operation lacks (resolve may ask for them). */
   overrideGaps: Gap[] | null;
+  /** A rule that remembers, once its conditions fired: where its window stood. */
+  limitState: LimitTraceState | null;
 }
 
 function startReads(policy: CompiledPolicy, req: EvaluationRequest, meter: BudgetMeter): Reads {
@@ -273,6 +280,7 @@ function evaluateRule(c: Candidate, reads: Reads): void {
 function traceEntry(c: Candidate): TraceEntry {
   return {
     decided_by: undefined,
+    limit_state: c.limitState ?? undefined,
     missing_fields: c.gaps ? c.gaps.map((g) => g.field.accessor.path) : undefined,
     overridden_by: c.overriddenBy ?? undefined,
     overrides_not_applied: c.overrideMisses ?? undefined,
@@ -408,7 +416,16 @@ function complete(policy: CompiledPolicy, candidates: readonly Candidate[], req:
 }
 
 function candidate(rule: CompiledRule, scopeRank: number): Candidate {
-  return { rule, scopeRank, reason: 'condition_false', gaps: null, overriddenBy: null, overrideMisses: null, overrideGaps: null };
+  return {
+    rule,
+    scopeRank,
+    reason: 'condition_false',
+    gaps: null,
+    overriddenBy: null,
+    overrideMisses: null,
+    overrideGaps: null,
+    limitState: null,
+  };
 }
 
 /**
@@ -461,6 +478,11 @@ export interface OneShotApproval {
  * Never throws on request data: values of unexpected types make conditions false or fields missing.
  * Past `deadline` (docs/verdicts.md "Evaluation budget") it throws EvaluationBudgetExceededError
  * instead of answering; it reads the clock every few candidate rules and once at the end.
+ *
+ * `states` are the windows of windowPlan()'s rules (docs/verdicts.md "Budgets, rates and sequences"): a
+ * rule with a limit or a requires_prior whose conditions fire then fires on its window (full, prior
+ * missing) or not (room left, prior found). A rule whose state is missing or `unavailable`, or every such
+ * rule when `states` is null, fires with limit_state limit_unavailable (fail closed).
  */
 export function evaluate(
   policy: CompiledPolicy,
@@ -468,9 +490,10 @@ export function evaluate(
   now: Date | number,
   approval: OneShotApproval | null = null,
   deadline: Deadline | null = null,
+  states: WindowStates | null = null,
 ): EvaluationResult {
   const meter = new BudgetMeter(deadline);
-  const result = evaluateWithin(policy, req, now, approval, meter);
+  const result = evaluateWithin(policy, req, now, approval, meter, states);
   meter.check();
   return result;
 }
@@ -481,6 +504,7 @@ function evaluateWithin(
   now: Date | number,
   approval: OneShotApproval | null,
   meter: BudgetMeter,
+  states: WindowStates | null,
 ): EvaluationResult {
   const nowMs = typeof now === 'number' ? now : now.getTime();
   const reads = startReads(policy, req, meter);
@@ -500,6 +524,7 @@ function evaluateWithin(
       continue;
     }
     evaluateRule(c, reads);
+    if (c.rule.window !== null && c.reason === 'fires') consultWindow(c, c.rule.window, reads, states);
   }
 
   if (req.mode === 'check') {
@@ -510,7 +535,7 @@ function evaluateWithin(
         precedence_trace: candidates.map(traceEntry),
       };
     }
-    return finish(policy, candidates, reads, nowMs, approval);
+    return finish(policy, candidates, reads, nowMs, approval, states);
   }
 
   // resolve: a rule ranked below the best firing rule cannot change the verdict, so its gaps are not
@@ -524,7 +549,7 @@ function evaluateWithin(
     return overrideGaps ? [...c.gaps, ...overrideGaps] : c.gaps;
   };
   const open = deciding.filter((c) => asked(c) !== null);
-  if (open.length === 0) return finish(policy, candidates, reads, nowMs, approval);
+  if (open.length === 0) return finish(policy, candidates, reads, nowMs, approval, states);
   const provisional: Record<string, unknown> = {};
   if (req.context) {
     for (const k of Object.keys(req.context)) {
@@ -558,6 +583,7 @@ function finish(
   reads: Reads,
   nowMs: number,
   approval: OneShotApproval | null,
+  states: WindowStates | null,
 ): CompleteEvaluation {
   const result = complete(policy, candidates, reads.req);
   if (policy.shadow !== null) {
@@ -568,7 +594,7 @@ function finish(
         break;
       }
     }
-    result.shadow = shadowDisagreements(policy.shadow, dominator, result.verdict, reads, nowMs, approval);
+    result.shadow = shadowDisagreements(policy.shadow, dominator, result.verdict, reads, nowMs, approval, states);
   }
   return result;
 }
@@ -589,6 +615,7 @@ function shadowDisagreements(
   reads: Reads,
   nowMs: number,
   approval: OneShotApproval | null,
+  states: WindowStates | null,
 ): ShadowEntry[] {
   const req = reads.req;
   const out: ShadowEntry[] = [];
@@ -601,8 +628,144 @@ function shadowDisagreements(
     if (approval !== null && approval.ruleVersionIds.has(c.rule.versionId)) continue;
     if (activeOverride(c, reads, nowMs) !== null) continue;
     evaluateRule(c, reads);
+    if (c.rule.window !== null && c.reason === 'fires') consultWindow(c, c.rule.window, reads, states);
     if (c.reason !== 'fires' || (!reads.check && c.overrideGaps !== null)) continue;
     out.push({ rule_id: c.rule.ruleId, rule_version_id: c.rule.versionId, would_be: c.rule.verdict });
   }
   return out;
+}
+
+// ---- Rules that remember (docs/verdicts.md "Budgets, rates and sequences") ----
+
+/** The amount an operation adds to a limit's window: 1 for count, the `sum` field's value (checked: a number >= 0). */
+function windowAmount(w: CompiledWindow, reads: Reads): number {
+  return w.sum === null ? 1 : (reads.values[w.sum.slot] as number);
+}
+
+/** A key path's value for this operation; undefined when a field is absent or not a key value. */
+function keyValue(k: CompiledKeyPath, reads: Reads): unknown {
+  switch (k.source) {
+    case 'principal':
+      return reads.req.principal ?? null;
+    case 'on_behalf_of':
+      return reads.req.on_behalf_of ?? null;
+    case 'resource':
+      return reads.req.resource;
+    case 'field': {
+      const f = k.field as CompiledField;
+      const value = readSlot(f, reads);
+      if (value === undefined) return undefined;
+      return f.check !== null && f.check(value, reads.facts[f.slot]) !== null ? undefined : value;
+    }
+  }
+}
+
+/** The key of a window or a mark: RFC 8785 canonical JSON of each path and its value; null when one is missing. */
+function windowKey(keys: readonly CompiledKeyPath[], reads: Reads): string | null {
+  const members: Record<string, unknown> = {};
+  for (const k of keys) {
+    const v = keyValue(k, reads);
+    if (v === undefined) return null;
+    members[k.path] = v;
+  }
+  return canonicalJson(members);
+}
+
+/**
+ * A remembering rule whose conditions fired consults its window: a limit fires when the operation's
+ * amount would take the window past max (`fits` means the store's conditional take decides: the rule
+ * does not fire here), a requires_prior fires unless the earlier operation was found; no state, or an
+ * unavailable one, fires (fail closed).
+ */
+function consultWindow(c: Candidate, w: CompiledWindow, reads: Reads, states: WindowStates | null): void {
+  if (w.limit) {
+    const s = states === null ? undefined : states.limits.get(c.rule.ruleId);
+    if (s === 'fits') c.limitState = 'within';
+    else if (typeof s === 'object' && s !== null && Number.isFinite(s.used) && s.used >= 0) {
+      c.limitState = exceeds(s.used, windowAmount(w, reads), w.max) ? 'exceeded' : 'within';
+    } else c.limitState = 'limit_unavailable';
+  } else {
+    const s = states === null ? undefined : states.priors.get(c.rule.ruleId);
+    c.limitState = s === true ? 'prior_found' : s === false ? 'prior_missing' : 'limit_unavailable';
+  }
+  if (c.limitState === 'within' || c.limitState === 'prior_found') c.reason = 'condition_false';
+}
+
+/**
+ * What an evaluation of `req` needs from the window store and leaves if it goes ahead (docs/verdicts.md
+ * "Budgets, rates and sequences"): the windows of the limit rules and the earlier operations of the
+ * requires_prior rules (enforced or shadow) whose action, scope, resources and conditions match and that no
+ * override, grant or one-shot approval neutralises; and one mark per requires_prior rule naming this
+ * action whose `same` values the operation has. Looks at the remembering rules only; an empty plan at
+ * once when the policy has none.
+ */
+export function windowPlan(
+  policy: CompiledPolicy,
+  req: EvaluationRequest,
+  now: Date | number,
+  approval: OneShotApproval | null = null,
+  deadline: Deadline | null = null,
+): WindowPlan {
+  if (!policy.hasWindows) return { limits: [], priors: [], marks: [] };
+  const nowMs = typeof now === 'number' ? now : now.getTime();
+  const meter = new BudgetMeter(deadline);
+  const reads = startReads(policy, req, meter);
+  const limits: WindowNeed[] = [];
+  const priors: PriorNeed[] = [];
+  for (const { rule, actions } of policy.windowRules) {
+    meter.spend(rule.weight);
+    if (actions !== null && !actions(req.action)) continue;
+    if (!scopeContains(rule.selectorKeys, rule.selectorValues, reads.scope)) continue;
+    if (rule.resources && !rule.resources(req.resource)) continue;
+    if (approval !== null && approval.ruleVersionIds.has(rule.versionId)) continue;
+    const c = candidate(rule, 0);
+    if (activeOverride(c, reads, nowMs) !== null) continue;
+    evaluateRule(c, reads);
+    if (c.reason !== 'fires') continue;
+    const w = rule.window as CompiledWindow;
+    const key = windowKey(w.keys, reads);
+    if (key === null) continue; // unreachable: the key fields are required, so the rule had a gap
+    if (w.limit) {
+      limits.push({
+        rule_id: rule.ruleId,
+        rule_version_id: rule.versionId,
+        key,
+        window: w.window,
+        window_ms: w.windowMs,
+        amount: windowAmount(w, reads),
+        max: w.max,
+      });
+    } else {
+      priors.push({
+        rule_id: rule.ruleId,
+        rule_version_id: rule.versionId,
+        action: w.action,
+        key,
+        within: w.window,
+        within_ms: w.windowMs,
+      });
+    }
+  }
+  const marks: PriorMark[] = [];
+  for (const marker of policy.markers.get(req.action) ?? []) {
+    const key = windowKey(marker.keys, reads);
+    if (key !== null && !marks.some((m) => m.key === key)) marks.push({ action: req.action, key });
+  }
+  meter.check();
+  return { limits, priors, marks };
+}
+
+/**
+ * Whether a complete answer lets the operation go ahead, and so consumes its windows (docs/verdicts.md
+ * "Budgets, rates and sequences"): neither `blocked` nor `approval_required`, and the dominating rule, if
+ * any, is not of severity MANDATORY or REQUIRES_APPROVAL. Everything else consumes, the tenant default
+ * and a tenant verdict string of an ADVISORY or ALLOW rule included (fail closed: when in doubt, count).
+ */
+export function proceeds(result: CompleteEvaluation): boolean {
+  if (result.verdict === 'blocked' || result.verdict === 'approval_required') return false;
+  if (result.dominating_rule_id === null) return true;
+  for (const e of result.precedence_trace) {
+    if (e.reason === 'fires' && e.rule_id === result.dominating_rule_id) return e.severity !== 'block' && e.severity !== 'approval';
+  }
+  return true;
 }

@@ -12,7 +12,11 @@ export {
   type Deadline,
 } from './budget';
 export { compilePolicy, DEFAULT_VERDICT, SEVERITIES, type CompiledPolicy } from './compile';
-export { actionGoverned, evaluate, resolvedTargetId, type OneShotApproval } from './evaluate';
+export { actionGoverned, evaluate, proceeds, resolvedTargetId, windowPlan, type OneShotApproval } from './evaluate';
+export { exceeds } from './decimal';
+export { RunningWindow } from './running-window';
+export { WindowLedger, type GivenBack, type TakeResult } from './window-ledger';
+export { limitEntries, needsThatFit, windowStates } from './window-states';
 export {
   explain,
   MAX_ALTERNATIVES,
@@ -46,6 +50,7 @@ export type * from './types';
 export {
   isKeyPath,
   isParameterPath,
+  parameterField,
   limitProblems,
   limitSpec,
   priorProblems,

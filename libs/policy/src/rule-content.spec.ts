@@ -17,7 +17,22 @@ describe(ruleContent.name, () => {
       escalate_after: null,
       escalation_deciders: [],
       approval_expires_after: null,
+      limit: null,
+      requires_prior: null,
     });
+  });
+
+  it('carries limit and requires_prior with their key lists filled in', () => {
+    const sut = ruleContent({
+      directive: 'd',
+      severity: 'MANDATORY',
+      limit: { sum: 'parameters.amount', max: 1000, window: '24h' },
+      requires_prior: { action: 'order.review', within: '1h', same: null },
+    });
+    expect(sut.limit).toEqual({ sum: 'parameters.amount', max: 1000, window: '24h', by: [] });
+    expect(sut.requires_prior).toEqual({ action: 'order.review', within: '1h', same: [] });
+    const counted = ruleContent({ directive: 'd', severity: 'ADVISORY', limit: { count: true, max: 5, window: '1h', by: ['principal'] } });
+    expect(counted.limit).toEqual({ count: true, max: 5, window: '1h', by: ['principal'] });
   });
 
   it('keeps what is given, lists each decider once, and drops an undefined condition value', () => {

@@ -4,6 +4,7 @@
 // a file with the registry through it, so "absent" means the same thing everywhere.
 import { approvalFields, type ApprovalFields } from './approval-terms';
 import type { Condition, EngineRule, Requirement, Scope, Severity } from './types';
+import { limitSpec, priorSpec, type LimitSpec, type PriorSpec } from './window-rules';
 
 /** The members of a rule body this reads; the element types are the caller's own. */
 export interface RuleBodyFields<S extends string, C extends { field: string; op: string; value?: unknown }, R> {
@@ -21,6 +22,8 @@ export interface RuleBodyFields<S extends string, C extends { field: string; op:
   escalate_after?: number | null;
   escalation_deciders?: readonly string[] | null;
   approval_expires_after?: number | null;
+  limit?: { count?: true | null; sum?: string | null; max: number; window: string; by?: readonly string[] | null } | null;
+  requires_prior?: { action: string; within: string; same?: readonly string[] | null } | null;
 }
 
 export interface RuleContentOf<S extends string, C, R> extends ApprovalFields {
@@ -34,6 +37,8 @@ export interface RuleContentOf<S extends string, C, R> extends ApprovalFields {
   deciders: string[];
   priority: number | null;
   mode: 'enforce' | 'shadow';
+  limit: LimitSpec | null;
+  requires_prior: PriorSpec | null;
 }
 
 /** `{}`, `{actions: null}` and absent all mean "every operation": null. */
@@ -46,8 +51,9 @@ export function normaliseAppliesTo(
 
 /**
  * The defaults: no verdict string, every operation, no conditions (`all`), no requirements, no
- * deciders (each listed once), no priority, `enforce`, no approval fields (approval-terms.ts). A
- * condition row without `value` keeps none.
+ * deciders (each listed once), no priority, `enforce`, no approval fields (approval-terms.ts), no
+ * limit and no requires_prior (null; `by` and `same` default to empty lists). A condition row without
+ * `value` keeps none.
  */
 export function ruleContent<S extends string, C extends { field: string; op: string; value?: unknown }, R>(
   body: RuleBodyFields<S, C, R>,
@@ -66,6 +72,8 @@ export function ruleContent<S extends string, C extends { field: string; op: str
     priority: body.priority ?? null,
     mode: body.mode ?? 'enforce',
     ...approvalFields(body),
+    limit: body.limit ? limitSpec(body.limit) : null,
+    requires_prior: body.requires_prior ? priorSpec(body.requires_prior) : null,
   };
 }
 
@@ -77,8 +85,17 @@ export interface RulePlacement {
   version_created_at: string;
 }
 
-/** A rule's content as the engine evaluates it: its scope's selector, its directive as the statement. */
-export function engineRule(content: RuleContentOf<Severity, Condition, Requirement>, at: RulePlacement): EngineRule {
+/**
+ * A rule's content as the engine evaluates it: its scope's selector, its directive as the statement.
+ * Content without the limit and requires_prior members (written before they existed) has neither.
+ */
+export function engineRule(
+  content: Omit<RuleContentOf<Severity, Condition, Requirement>, 'limit' | 'requires_prior'> & {
+    limit?: LimitSpec | null;
+    requires_prior?: PriorSpec | null;
+  },
+  at: RulePlacement,
+): EngineRule {
   return {
     rule_id: at.rule_id,
     rule_version_id: at.rule_version_id,
@@ -94,5 +111,7 @@ export function engineRule(content: RuleContentOf<Severity, Condition, Requireme
     version_created_at: at.version_created_at,
     statement: content.directive,
     mode: content.mode,
+    limit: content.limit ?? null,
+    requires_prior: content.requires_prior ?? null,
   };
 }

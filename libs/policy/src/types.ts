@@ -1,5 +1,6 @@
 // Public types of the rule engine. Inputs mirror the registry's JSON (snake_case, docs/verdicts.md);
 // outputs use the field names of the verdict contract (docs/verdicts.md "Contract") so the service can pass them through.
+import type { LimitSpec, PriorSpec } from './window-rules';
 
 /** Rule severities in precedence rank order (docs/verdicts.md). */
 export type Severity = 'MANDATORY' | 'REQUIRES_APPROVAL' | 'ADVISORY' | 'ALLOW';
@@ -77,6 +78,10 @@ export interface EngineRule {
    * only reported in `CompleteEvaluation.shadow` (docs/verdicts.md "Shadow rules").
    */
   mode?: 'enforce' | 'shadow';
+  /** A budget or rate over a sliding window (docs/verdicts.md "Budgets, rates and sequences"); null or absent: none. */
+  limit?: LimitSpec | null;
+  /** An earlier operation this one needs (docs/verdicts.md "Budgets, rates and sequences"); null or absent: none. */
+  requires_prior?: PriorSpec | null;
 }
 
 /** An override (docs/verdicts.md "Overrides") or approval grant (docs/approvals.md "Grants") that neutralises rules. */
@@ -147,6 +152,10 @@ export interface EvaluationRequest {
   scope: Scope;
   parameters?: Readonly<Record<string, unknown>> | null;
   context?: Readonly<Record<string, Fact>> | null;
+  /** The calling principal's id: the `principal` key path of a limit or requires_prior (absent: null). */
+  principal?: string | null;
+  /** The principal the caller acts for, as the request claims it: the `on_behalf_of` key path (absent: null). */
+  on_behalf_of?: string | null;
 }
 
 /** Why a field counts as missing for a rule (first failing check, in this order). */
@@ -172,6 +181,14 @@ export interface MissingField extends Requirement {
   problems: MissingProblem[];
 }
 
+/**
+ * Where a rule that remembers stood once its conditions fired (docs/verdicts.md "Budgets, rates and
+ * sequences"): its window had room (`within`, the rule does not fire) or not (`exceeded`, it fires); the
+ * earlier operation was found (`prior_found`, it does not fire) or not (`prior_missing`, it fires); the
+ * window store could not be read or written (`limit_unavailable`, it fires: fail closed).
+ */
+export type LimitTraceState = 'within' | 'exceeded' | 'prior_found' | 'prior_missing' | 'limit_unavailable';
+
 export interface TraceEntry {
   rule_id: string;
   rule_version_id: string;
@@ -180,6 +197,8 @@ export interface TraceEntry {
   reason: TraceReason;
   /** Only on the dominating entry. */
   decided_by?: DecidedBy;
+  /** Only on a rule with limit or requires_prior whose conditions fired. */
+  limit_state?: LimitTraceState;
   /** With reason missing_context: the fields that were absent or fell short of a Requirement. */
   missing_fields?: string[];
   /** With reason overridden: the override that neutralised the rule. */

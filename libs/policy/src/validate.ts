@@ -9,6 +9,7 @@ import { isWellFormed } from './glob';
 import { sourceEntryProblem } from './sources';
 import type { Condition, Requirement } from './types';
 import { isFiniteNumber, isIsoDate, isIsoDateTime } from './values';
+import { windowFieldProblems, type WindowFieldsInput } from './window-rules';
 
 /**
  * What one rule may hold (docs/verdicts.md "Rule limits"). The engine's cost per candidate rule grows
@@ -38,7 +39,7 @@ export const RULE_LIMITS = Object.freeze({
 });
 
 /** The fields of a rule these checks read, as the registry's API and the engine both spell them. */
-export interface RuleFields extends ApprovalFieldsInput {
+export interface RuleFields extends ApprovalFieldsInput, WindowFieldsInput {
   conditions?: readonly Condition[] | null;
   requires?: readonly Requirement[] | null;
   applies_to?: { actions?: readonly string[] | null; resources?: readonly string[] | null } | null;
@@ -148,7 +149,10 @@ export function ruleLimitProblems(rule: RuleFields): string[] {
   return problems;
 }
 
-/** Every problem of a rule's conditions, requirements, applies_to and approval fields, each prefixed with where it is. */
+/**
+ * Every problem of a rule's conditions, requirements, applies_to, approval fields, limit and
+ * requires_prior, each prefixed with where it is.
+ */
 export function ruleProblems(rule: RuleFields): string[] {
   const problems: string[] = ruleLimitProblems(rule);
   (rule.conditions ?? []).forEach((row, i) => {
@@ -161,5 +165,6 @@ export function ruleProblems(rule: RuleFields): string[] {
     if (globs && new Set(globs).size !== globs.length) problems.push(`applies_to.${key}: duplicate globs`);
   }
   problems.push(...approvalFieldProblems(rule));
+  problems.push(...windowFieldProblems(rule));
   return problems;
 }

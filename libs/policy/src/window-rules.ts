@@ -52,9 +52,22 @@ export function windowMs(text: unknown): number | null {
   return ms >= WINDOW_LIMITS.minWindowMs && ms <= WINDOW_LIMITS.maxWindowMs ? ms : null;
 }
 
-/** Whether `path` names a parameter as `sum`, `by` and `same` write it: `parameters.` and a dot path. */
+/** Condition field paths that read the request itself, never a parameter (docs/verdicts.md "Conditions"). */
+const REQUEST_FIELD = /^parameters\.(action|resource|scope)(\.|$)/;
+
+/**
+ * Whether `path` names a parameter as `sum`, `by` and `same` write it: `parameters.` and a dot path. The
+ * engine reads `parameters.<p>` as a condition reads field `<p>`; `action`, `resource` and `scope` name the
+ * request there, so `parameters.action`, `parameters.resource` and `parameters.scope...` are refused
+ * (`resource` is a key path of its own).
+ */
 export function isParameterPath(path: unknown): path is string {
-  return typeof path === 'string' && path.length <= WINDOW_LIMITS.pathLength && PARAMETER_PATH.test(path);
+  return typeof path === 'string' && path.length <= WINDOW_LIMITS.pathLength && PARAMETER_PATH.test(path) && !REQUEST_FIELD.test(path);
+}
+
+/** The condition field path a `parameters.<p>` path is read as: `<p>`. */
+export function parameterField(path: string): string {
+  return path.slice('parameters.'.length);
 }
 
 /** Whether `path` may appear in `limit.by` or `requires_prior.same`. */
