@@ -7,8 +7,6 @@ import { isMap, isSeq, LineCounter, parseDocument, Document, type Node } from 'y
 import { canonicalJson } from '@arbiter/canonical';
 import { isPlainObject as isObject } from '@arbiter/input';
 import {
-  limitSpec,
-  priorSpec,
   ruleContent,
   ruleProblems,
   SEVERITIES,
@@ -395,15 +393,9 @@ export function normaliseContent(r: Record<string, unknown>): RuleContent {
     escalate_after: c.escalate_after,
     escalation_deciders: c.escalation_deciders,
     approval_expires_after: c.approval_expires_after,
-    ...windowFields(r),
+    limit: c.limit,
+    requires_prior: c.requires_prior,
   };
-}
-
-/** `limit` and `requires_prior` with their defaults (`by` / `same` present); an absent or null field is null. */
-function windowFields(r: Record<string, unknown>): Pick<RuleContent, 'limit' | 'requires_prior'> {
-  const limit = r.limit as Parameters<typeof limitSpec>[0] | null | undefined;
-  const prior = r.requires_prior as Parameters<typeof priorSpec>[0] | null | undefined;
-  return { limit: limit ? limitSpec(limit) : null, requires_prior: prior ? priorSpec(prior) : null };
 }
 
 const DEFAULTS: Partial<Record<ContentField, string>> = {

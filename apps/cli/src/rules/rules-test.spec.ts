@@ -115,23 +115,23 @@ const refund = (name: string, amount: number, extra: string, expect: string) =>
 describe('rules test with windows', () => {
   it('evaluates a case against the window states it gives: used, unavailable (fails closed), a prior found or not', async () => {
     const suite = suiteOf(
-      refund('first of the hour, reviewed', 1200, 'priors: {A refund only after a review of the same order: true}, ', 'allowed') +
+      refund('first of the hour after a review', 1200, 'priors: {A refund only after a review of the same order: true}, ', 'allowed') +
         refund(
           'over the budget',
           400,
-          'windows: {rul-00000000000000000000000b: {used: 1150}}, priors: {windows.yaml#rules[1]: true}, ',
+          'windows: {rul-00000000000000000000000b: {used: 1150}}, priors: {"windows.yaml#rules[1]": true}, ',
           '{verdict: blocked, rule: At most 1500 EUR of refunds an hour}',
         ) +
         refund(
           'exactly the budget',
           350,
-          'windows: {rul-00000000000000000000000b: {used: 1150}}, priors: {windows.yaml#rules[1]: true}, ',
+          'windows: {rul-00000000000000000000000b: {used: 1150}}, priors: {"windows.yaml#rules[1]": true}, ',
           'allowed',
         ) +
         refund(
           'window unreadable',
           1,
-          'windows: {rul-00000000000000000000000b: unavailable}, priors: {windows.yaml#rules[1]: true}, ',
+          'windows: {rul-00000000000000000000000b: unavailable}, priors: {"windows.yaml#rules[1]": true}, ',
           '{verdict: blocked, rule: rul-00000000000000000000000b}',
         ) +
         refund('no review', 10, '', '{verdict: blocked, rule: A refund only after a review of the same order}'),
@@ -139,7 +139,7 @@ describe('rules test with windows', () => {
     );
     const sut = await runSuite(suite, windowFiles());
     expect(sut.cases.map((c) => [c.name, c.failures])).toEqual([
-      ['first of the hour, reviewed', []],
+      ['first of the hour after a review', []],
       ['over the budget', []],
       ['exactly the budget', []],
       ['window unreadable', []],
@@ -149,7 +149,7 @@ describe('rules test with windows', () => {
   });
 
   it('refuses window states for a rule that has no window', async () => {
-    const suite = suiteOf(refund('x', 1, 'windows: {windows.yaml#rules[1]: {used: 1}}, ', 'allowed'), 'rules: windows.yaml\n');
+    const suite = suiteOf(refund('x', 1, 'windows: {"windows.yaml#rules[1]": {used: 1}}, ', 'allowed'), 'rules: windows.yaml\n');
     await expect(runSuite(suite, windowFiles())).rejects.toThrow('windows.yaml#rules[1] is not a rule of the rules files with limit');
   });
 
@@ -242,11 +242,11 @@ describe(parseTestFile.name, () => {
       throw new Error('accepted');
     })();
     expect(err.message.split('\n')).toEqual([
-      'tests.yaml:3:74: tests[0].windows.rul-1: a window is {used: <a number >= 0>}, what it held before the operation, or unavailable',
-      'tests.yaml:3:103: tests[0].priors.rul-2: a prior is true (the earlier operation is there), false, or unavailable',
+      'tests.yaml:3:73: tests[0].windows.rul-1: a window is {used: <a number >= 0>}, what it held before the operation, or unavailable',
+      'tests.yaml:3:102: tests[0].priors.rul-2: a prior is true (the earlier operation is there), false, or unavailable',
       'tests.yaml:7:9: tests[1].sequence[0].resource: resource is required: a non-empty string',
-      'tests.yaml:8:13: tests[1].sequence[1].at: the steps are in time order: at is before the step above',
-      'tests.yaml:9:48: tests[1].sequence[2].give_back: give_back is the index (from 0) of an earlier check step whose operation was not executed',
+      'tests.yaml:8:14: tests[1].sequence[1].at: the steps are in time order: at is before the step above',
+      'tests.yaml:9:47: tests[1].sequence[2].give_back: give_back is the index (from 0) of an earlier check step whose operation was not executed',
     ]);
   });
 });
