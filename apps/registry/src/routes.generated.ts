@@ -424,6 +424,28 @@ const models: TsoaRoute.Models = {
         "additionalProperties": false,
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "RuleLimit": {
+        "dataType": "refObject",
+        "properties": {
+            "count": {"dataType":"enum","enums":[true]},
+            "sum": {"dataType":"string"},
+            "max": {"dataType":"double","required":true},
+            "window": {"dataType":"string","required":true},
+            "by": {"dataType":"array","array":{"dataType":"string"},"required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "RequiresPrior": {
+        "dataType": "refObject",
+        "properties": {
+            "action": {"dataType":"string","required":true},
+            "within": {"dataType":"string","required":true},
+            "same": {"dataType":"array","array":{"dataType":"string"},"required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "Severity": {
         "dataType": "refAlias",
         "type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["MANDATORY"]},{"dataType":"enum","enums":["REQUIRES_APPROVAL"]},{"dataType":"enum","enums":["ADVISORY"]},{"dataType":"enum","enums":["ALLOW"]}],"validators":{}},
@@ -512,6 +534,8 @@ const models: TsoaRoute.Models = {
             "escalate_after": {"dataType":"union","subSchemas":[{"dataType":"double"},{"dataType":"enum","enums":[null]}],"required":true},
             "escalation_deciders": {"dataType":"array","array":{"dataType":"string"},"required":true},
             "approval_expires_after": {"dataType":"union","subSchemas":[{"dataType":"double"},{"dataType":"enum","enums":[null]}],"required":true},
+            "limit": {"dataType":"union","subSchemas":[{"ref":"RuleLimit"},{"dataType":"enum","enums":[null]}],"required":true},
+            "requires_prior": {"dataType":"union","subSchemas":[{"ref":"RequiresPrior"},{"dataType":"enum","enums":[null]}],"required":true},
             "author": {"dataType":"string","required":true},
             "author_type": {"ref":"AuthorType","required":true},
             "id": {"dataType":"string","required":true},
@@ -756,6 +780,28 @@ const models: TsoaRoute.Models = {
         "additionalProperties": false,
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "RuleLimitBody": {
+        "dataType": "refObject",
+        "properties": {
+            "count": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":[true]},{"dataType":"enum","enums":[null]}]},
+            "sum": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}]},
+            "max": {"dataType":"double","required":true},
+            "window": {"dataType":"string","required":true},
+            "by": {"dataType":"union","subSchemas":[{"dataType":"array","array":{"dataType":"string"}},{"dataType":"enum","enums":[null]}]},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "RequiresPriorBody": {
+        "dataType": "refObject",
+        "properties": {
+            "action": {"dataType":"string","required":true},
+            "within": {"dataType":"string","required":true},
+            "same": {"dataType":"union","subSchemas":[{"dataType":"array","array":{"dataType":"string"}},{"dataType":"enum","enums":[null]}]},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "RuleBody": {
         "dataType": "refObject",
         "properties": {
@@ -775,6 +821,8 @@ const models: TsoaRoute.Models = {
             "escalate_after": {"dataType":"union","subSchemas":[{"dataType":"integer"},{"dataType":"enum","enums":[null]}],"validators":{"minimum":{"value":60},"maximum":{"value":31536000}}},
             "escalation_deciders": {"dataType":"union","subSchemas":[{"dataType":"array","array":{"dataType":"refAlias","ref":"DeciderId"}},{"dataType":"enum","enums":[null]}],"validators":{"maxItems":{"value":100}}},
             "approval_expires_after": {"dataType":"union","subSchemas":[{"dataType":"integer"},{"dataType":"enum","enums":[null]}],"validators":{"minimum":{"value":60},"maximum":{"value":31536000}}},
+            "limit": {"dataType":"union","subSchemas":[{"ref":"RuleLimitBody"},{"dataType":"enum","enums":[null]}]},
+            "requires_prior": {"dataType":"union","subSchemas":[{"ref":"RequiresPriorBody"},{"dataType":"enum","enums":[null]}]},
         },
         "additionalProperties": false,
     },
@@ -801,6 +849,8 @@ const models: TsoaRoute.Models = {
             "escalate_after": {"dataType":"union","subSchemas":[{"dataType":"double"},{"dataType":"enum","enums":[null]}],"required":true},
             "escalation_deciders": {"dataType":"array","array":{"dataType":"string"},"required":true},
             "approval_expires_after": {"dataType":"union","subSchemas":[{"dataType":"double"},{"dataType":"enum","enums":[null]}],"required":true},
+            "limit": {"dataType":"union","subSchemas":[{"ref":"RuleLimit"},{"dataType":"enum","enums":[null]}],"required":true},
+            "requires_prior": {"dataType":"union","subSchemas":[{"ref":"RequiresPrior"},{"dataType":"enum","enums":[null]}],"required":true},
             "author": {"dataType":"string","required":true},
             "author_type": {"ref":"AuthorType","required":true},
             "id": {"dataType":"string","required":true},

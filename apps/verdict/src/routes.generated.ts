@@ -190,6 +190,28 @@ const models: TsoaRoute.Models = {
         "type": {"dataType":"string","validators":{"pattern":{"value":"^(agn-[0-9a-f]{24}|hum-[0-9a-f]{24}|role-[a-z0-9][a-z0-9_.-]{0,62})$"}}},
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "SimulatedLimit": {
+        "dataType": "refObject",
+        "properties": {
+            "count": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":[true]},{"dataType":"enum","enums":[null]}]},
+            "sum": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}]},
+            "max": {"dataType":"double","required":true},
+            "window": {"dataType":"string","required":true},
+            "by": {"dataType":"union","subSchemas":[{"dataType":"array","array":{"dataType":"string"}},{"dataType":"enum","enums":[null]}]},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "SimulatedRequiresPrior": {
+        "dataType": "refObject",
+        "properties": {
+            "action": {"dataType":"string","required":true},
+            "within": {"dataType":"string","required":true},
+            "same": {"dataType":"union","subSchemas":[{"dataType":"array","array":{"dataType":"string"}},{"dataType":"enum","enums":[null]}]},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "SimulatedNewRule": {
         "dataType": "refObject",
         "properties": {
@@ -207,6 +229,8 @@ const models: TsoaRoute.Models = {
             "escalate_after": {"dataType":"union","subSchemas":[{"dataType":"integer"},{"dataType":"enum","enums":[null]}],"validators":{"minimum":{"value":60},"maximum":{"value":31536000}}},
             "escalation_deciders": {"dataType":"union","subSchemas":[{"dataType":"array","array":{"dataType":"refAlias","ref":"SimulatedDeciderId"}},{"dataType":"enum","enums":[null]}],"validators":{"maxItems":{"value":100}}},
             "approval_expires_after": {"dataType":"union","subSchemas":[{"dataType":"integer"},{"dataType":"enum","enums":[null]}],"validators":{"minimum":{"value":60},"maximum":{"value":31536000}}},
+            "limit": {"dataType":"union","subSchemas":[{"ref":"SimulatedLimit"},{"dataType":"enum","enums":[null]}]},
+            "requires_prior": {"dataType":"union","subSchemas":[{"ref":"SimulatedRequiresPrior"},{"dataType":"enum","enums":[null]}]},
             "author": {"dataType":"string","validators":{"minLength":{"value":1},"maxLength":{"value":200}}},
             "author_type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["human"]},{"dataType":"enum","enums":["agent"]},{"dataType":"enum","enums":["system"]}]},
             "scope_id": {"dataType":"string","required":true},
@@ -231,6 +255,8 @@ const models: TsoaRoute.Models = {
             "escalate_after": {"dataType":"union","subSchemas":[{"dataType":"integer"},{"dataType":"enum","enums":[null]}],"validators":{"minimum":{"value":60},"maximum":{"value":31536000}}},
             "escalation_deciders": {"dataType":"union","subSchemas":[{"dataType":"array","array":{"dataType":"refAlias","ref":"SimulatedDeciderId"}},{"dataType":"enum","enums":[null]}],"validators":{"maxItems":{"value":100}}},
             "approval_expires_after": {"dataType":"union","subSchemas":[{"dataType":"integer"},{"dataType":"enum","enums":[null]}],"validators":{"minimum":{"value":60},"maximum":{"value":31536000}}},
+            "limit": {"dataType":"union","subSchemas":[{"ref":"SimulatedLimit"},{"dataType":"enum","enums":[null]}]},
+            "requires_prior": {"dataType":"union","subSchemas":[{"ref":"SimulatedRequiresPrior"},{"dataType":"enum","enums":[null]}]},
             "author": {"dataType":"string","validators":{"minLength":{"value":1},"maxLength":{"value":200}}},
             "author_type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["human"]},{"dataType":"enum","enums":["agent"]},{"dataType":"enum","enums":["system"]}]},
         },
@@ -366,6 +392,28 @@ const models: TsoaRoute.Models = {
         "additionalProperties": false,
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "RuleVersionLimit": {
+        "dataType": "refObject",
+        "properties": {
+            "count": {"dataType":"enum","enums":[true]},
+            "sum": {"dataType":"string"},
+            "max": {"dataType":"double","required":true},
+            "window": {"dataType":"string","required":true},
+            "by": {"dataType":"array","array":{"dataType":"string"},"required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "RuleVersionPrior": {
+        "dataType": "refObject",
+        "properties": {
+            "action": {"dataType":"string","required":true},
+            "within": {"dataType":"string","required":true},
+            "same": {"dataType":"array","array":{"dataType":"string"},"required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "RuleVersion": {
         "dataType": "refObject",
         "properties": {
@@ -388,6 +436,8 @@ const models: TsoaRoute.Models = {
             "escalate_after": {"dataType":"double"},
             "escalation_deciders": {"dataType":"array","array":{"dataType":"string"}},
             "approval_expires_after": {"dataType":"double"},
+            "limit": {"ref":"RuleVersionLimit"},
+            "requires_prior": {"ref":"RuleVersionPrior"},
             "author": {"dataType":"string","required":true},
             "author_type": {"dataType":"string","required":true},
             "created_at": {"dataType":"string","required":true},

@@ -62,4 +62,24 @@ describe(publicRuleVersion.name, () => {
     });
     expect(ruleVersionContentHash(sut)).not.toBe(sha(jcs(before)));
   });
+
+  it('leaves a version without limit and requires_prior (null, as the registry answers it) exactly as it was', () => {
+    const sut = publicRuleVersion(registryVersion({ limit: null, requires_prior: null }));
+    expect(sut).not.toHaveProperty('limit');
+    expect(sut).not.toHaveProperty('requires_prior');
+    expect(ruleVersionContentHash(sut)).toBe(sha(jcs(before)));
+  });
+
+  it('carries a limit and a requires_prior member by member, bound by the content hash', () => {
+    const limit = { sum: 'parameters.amount', max: 5000, window: '24h', by: ['principal'] };
+    const withLimit = publicRuleVersion(registryVersion({ limit: { ...limit, stray: 'dropped' }, requires_prior: null }));
+    expect(withLimit.limit).toEqual(limit);
+    expect(ruleVersionContentHash(withLimit)).toBe(sha(jcs({ ...before, limit })));
+    const prior = { action: 'orders.review', within: '1h', same: ['parameters.order_id'] };
+    const withPrior = publicRuleVersion(registryVersion({ limit: null, requires_prior: prior }));
+    expect(withPrior.requires_prior).toEqual(prior);
+    expect(ruleVersionContentHash(withPrior)).toBe(sha(jcs({ ...before, requires_prior: prior })));
+    const counted = publicRuleVersion(registryVersion({ limit: { count: true, max: 50, window: '1h', by: [] } }));
+    expect(counted.limit).toEqual({ count: true, max: 50, window: '1h', by: [] });
+  });
 });

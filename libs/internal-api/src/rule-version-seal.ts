@@ -9,6 +9,8 @@
 // `rule_status`, canonicalise, hash), and a shadow version's hash binds its mode. The approval fields
 // (approvals_required, escalate_after, escalation_deciders, approval_expires_after) follow the same
 // rule: present only when set, so a version without them hashes as before and one with them binds them.
+// So do the fields that remember, `limit` and `requires_prior` (docs/registry.md "Budgets, rates and
+// sequences"), each copied member by member.
 import { sha256Digest, type Digest } from '@arbiter/canonical';
 
 /** A condition row (docs/verdicts.md). */
@@ -16,6 +18,22 @@ export interface PublicConditionRow {
   field: string;
   op: string;
   value?: unknown;
+}
+
+/** A version's budget or rate: `count` or `sum`, and its key paths. */
+export interface PublicRuleLimit {
+  count?: true;
+  sum?: string;
+  max: number;
+  window: string;
+  by: string[];
+}
+
+/** The earlier operation a version needs. */
+export interface PublicRequiresPrior {
+  action: string;
+  within: string;
+  same: string[];
 }
 
 /** GET /v1/rule-versions/<id> of the verdict gateway (docs/verdicts.md "Rule version"). */
@@ -41,6 +59,10 @@ export interface PublicRuleVersion {
   escalate_after?: number;
   escalation_deciders?: string[];
   approval_expires_after?: number;
+  /** Only when set, like `mode` (docs/registry.md "Budgets, rates and sequences"). */
+  limit?: PublicRuleLimit;
+  /** Only when set, like `mode`. */
+  requires_prior?: PublicRequiresPrior;
   author: string;
   author_type: string;
   created_at: string;
@@ -80,7 +102,25 @@ export function publicRuleVersion(v: Record<string, unknown>): PublicRuleVersion
   if (typeof v.escalate_after === 'number') out.escalate_after = v.escalate_after;
   if (Array.isArray(v.escalation_deciders) && v.escalation_deciders.length) out.escalation_deciders = v.escalation_deciders as string[];
   if (typeof v.approval_expires_after === 'number') out.approval_expires_after = v.approval_expires_after;
+  if (isObject(v.limit)) out.limit = publicLimit(v.limit);
+  if (isObject(v.requires_prior)) out.requires_prior = publicPrior(v.requires_prior);
   return out;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function publicLimit(l: Record<string, unknown>): PublicRuleLimit {
+  return {
+    ...(l.count === true ? { count: true as const } : {}),
+    ...(typeof l.sum === 'string' ? { sum: l.sum } : {}),
+    max: l.max as number,
+    window: l.window as string,
+    by: (l.by ?? []) as string[],
+  };
+}
+
+function publicPrior(p: Record<string, unknown>): PublicRequiresPrior {
+  return { action: p.action as string, within: p.within as string, same: (p.same ?? []) as string[] };
 }
 
 /** `sha256:<hex>` over the RFC 8785 form of the public rule version without its derived `status` and `rule_status`. */

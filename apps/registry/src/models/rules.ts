@@ -76,6 +76,56 @@ export type DeciderId = string;
  */
 export type RuleMode = 'enforce' | 'shadow';
 
+/**
+ * A budget or rate over a sliding window, as a rule body writes it (docs/registry.md "Budgets, rates and
+ * sequences"): exactly one of `count` and `sum`. Checked on every write beyond this shape (400 naming the
+ * field, e.g. `limit.window: ...`).
+ */
+export interface RuleLimitBody {
+  /** `true`: count the operations (each weighs 1). */
+  count?: true | null;
+  /** `parameters.<field>`: add up that parameter of each operation (a number of at least 0). */
+  sum?: string | null;
+  /** The most the window may hold (inclusive): above 0 and at most 1e15; an integer when counting. */
+  max: number;
+  /** A duration from 1s to 366d: a positive integer and a unit, s, m, h or d (`90s`, `15m`, `1h`, `24h`, `7d`). */
+  window: string;
+  /**
+   * One window per value of these paths: `principal`, `on_behalf_of`, `resource`, `parameters.<field>`;
+   * at most 5, each once. Absent or empty: one window for the whole rule.
+   */
+  by?: string[] | null;
+}
+
+/** A rule version's `limit` as stored and answered: `count` or `sum`, and `by` always present. */
+export interface RuleLimit {
+  count?: true;
+  sum?: string;
+  max: number;
+  window: string;
+  by: string[];
+}
+
+/**
+ * An earlier operation a rule needs, as a rule body writes it (docs/registry.md "Budgets, rates and
+ * sequences"). Checked on every write beyond this shape (400 naming the field).
+ */
+export interface RequiresPriorBody {
+  /** The exact action of the earlier operation (1 to 200 characters). */
+  action: string;
+  /** How long ago it may have happened: a duration as `limit.window` writes it. */
+  within: string;
+  /** The paths on which it must match this operation, written as `limit.by`; absent or empty: any. */
+  same?: string[] | null;
+}
+
+/** A rule version's `requires_prior` as stored and answered: `same` always present. */
+export interface RequiresPrior {
+  action: string;
+  within: string;
+  same: string[];
+}
+
 /** POST and PUT body of a rule. PUT replaces the rule's content: omitted optional fields take their defaults. */
 export interface RuleBody extends AuthorFields {
   /** @minLength 1 @maxLength 20000 */
@@ -125,10 +175,22 @@ export interface RuleBody extends AuthorFields {
    * @isInt @minimum 60 @maximum 31536000
    */
   approval_expires_after?: number | null;
+  /**
+   * A budget or rate (docs/registry.md "Budgets, rates and sequences"): the rule fires when this operation
+   * would take its window past `max`. Severity MANDATORY, REQUIRES_APPROVAL or ADVISORY only; not with
+   * `requires_prior`.
+   */
+  limit?: RuleLimitBody | null;
+  /**
+   * A sequence (docs/registry.md "Budgets, rates and sequences"): the rule fires unless an earlier allowed
+   * operation of `action`, matching on `same`, happened `within` the period. Severity as for `limit`; not
+   * with `limit`.
+   */
+  requires_prior?: RequiresPriorBody | null;
 }
 
-/** The machine-readable content of a rule version: what the verdict gateway evaluates (models/state.ts). */
-export interface RuleMachineContent {
+/** The machine-readable fields every rule version has (the tenant state carries them all: models/state.ts). */
+export interface RuleCoreContent {
   directive: string;
   severity: Severity;
   verdict: string | null;
@@ -147,6 +209,14 @@ export interface RuleMachineContent {
   escalation_deciders: string[];
   /** null: APPROVAL_TTL_SECONDS. */
   approval_expires_after: number | null;
+}
+
+/** The machine-readable content of a rule version: what the verdict gateway evaluates (models/state.ts). */
+export interface RuleMachineContent extends RuleCoreContent {
+  /** null: the rule keeps no budget. */
+  limit: RuleLimit | null;
+  /** null: the rule needs no earlier operation. */
+  requires_prior: RequiresPrior | null;
 }
 
 /** The content of a rule version: its machine-readable part and who wrote it. */

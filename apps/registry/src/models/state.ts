@@ -1,7 +1,7 @@
 import type { ScopeSelector } from './common';
 import type { TenantSettings } from './identity';
 import type { OverrideType } from './overrides';
-import type { RuleMachineContent } from './rules';
+import type { RequiresPrior, RuleCoreContent, RuleLimit } from './rules';
 
 /**
  * The verdict gateway's view of a tenant (internal API, README.md "Architecture"): everything it needs
@@ -31,8 +31,16 @@ export interface ScopeState {
   selector: ScopeSelector;
 }
 
-/** An active rule with every machine-readable field of its current version (docs/verdicts.md). */
-export interface RuleState extends RuleMachineContent {
+/**
+ * An active rule with every machine-readable field of its current version (docs/verdicts.md). `limit` and
+ * `requires_prior` only when set (docs/registry.md "Budgets, rates and sequences"), so the state of a tenant
+ * without them, and its `state_hash`, are what they were before the fields existed.
+ */
+export interface RuleState extends RuleCoreContent {
+  /** Only when set: the rule's budget or rate. */
+  limit?: RuleLimit | null;
+  /** Only when set: the earlier operation the rule needs. */
+  requires_prior?: RequiresPrior | null;
   rule_id: string;
   rule_version_id: string;
   scope_id: string;

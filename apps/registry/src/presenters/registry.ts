@@ -104,6 +104,8 @@ export function ruleContent(v: RuleVersionRow): RuleContent {
     escalate_after: v.escalate_after,
     escalation_deciders: v.escalation_deciders,
     approval_expires_after: v.approval_expires_after,
+    limit: (v.limit ?? null) as RuleContent['limit'],
+    requires_prior: (v.requires_prior ?? null) as RuleContent['requires_prior'],
     author: v.author,
     author_type: v.author_type as AuthorType,
   };

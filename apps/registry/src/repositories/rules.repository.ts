@@ -21,6 +21,8 @@ export interface VersionContent {
   escalate_after: number | null;
   escalation_deciders: string[];
   approval_expires_after: number | null;
+  limit: object | null;
+  requires_prior: object | null;
   author: string;
   author_type: string;
 }
@@ -28,12 +30,17 @@ export interface VersionContent {
 const withCurrent = { current_version: true } as const;
 const VERSION_WITH_RULE = { rule: { select: { current_version_id: true, status: true } } } as const;
 
+/** A nullable jsonb column: SQL NULL for null (not the JSON value `null`). */
+const jsonOrNull = (v: object | null) => (v === null ? Prisma.DbNull : (v as Prisma.InputJsonValue));
+
 function versionData(content: VersionContent) {
   return {
     ...content,
-    applies_to: content.applies_to === null ? Prisma.DbNull : (content.applies_to as Prisma.InputJsonValue),
+    applies_to: jsonOrNull(content.applies_to),
     conditions: content.conditions as Prisma.InputJsonValue,
     requires: content.requires as Prisma.InputJsonValue,
+    limit: jsonOrNull(content.limit),
+    requires_prior: jsonOrNull(content.requires_prior),
   };
 }
 

@@ -7,7 +7,7 @@ import type { Rule, RuleBody, RuleVersion } from '../models/rules';
 import type { Page } from '../models/identity';
 import type { RuleVersionRow, VersionContent } from '../repositories/rules.repository';
 import type { IdentityRepository } from '../repositories/identity.repository';
-import { ruleContent, ruleProblems } from '@arbiter/policy';
+import { limitSpec, priorSpec, ruleContent, ruleProblems, windowFieldProblems } from '@arbiter/policy';
 import { decodeCursor, encodeCursor, parseLimit } from '@arbiter/http';
 import { presentRule, presentRuleVersion } from '../presenters/registry';
 import { readPage, toPage, type PageQuery } from '../domain/pagination';
@@ -125,7 +125,7 @@ export class RulesService {
 
   /** The machine-readable content of a version, validated (docs/verdicts.md). */
   private async content(caller: AuthenticatedIdentity, body: RuleBody): Promise<VersionContent> {
-    const problems = ruleProblems(body);
+    const problems = [...ruleProblems(body), ...windowFieldProblems(body)];
     for (const field of ['deciders', 'escalation_deciders'] as const) {
       const principals = [...new Set(body[field] ?? [])].filter((d) => PRINCIPAL_ID.test(d));
       if (!principals.length) continue;
@@ -133,6 +133,11 @@ export class RulesService {
       for (const p of principals) if (!known.has(p)) problems.push(`${field}: ${p} is not a principal of this tenant`);
     }
     if (problems.length) throw badRequest(`Invalid rule: ${problems.join('; ')}`);
-    return { ...ruleContent(body), ...authorOf(caller, body) };
+    return {
+      ...ruleContent(body),
+      limit: body.limit ? limitSpec(body.limit) : null,
+      requires_prior: body.requires_prior ? priorSpec(body.requires_prior) : null,
+      ...authorOf(caller, body),
+    };
   }
 }

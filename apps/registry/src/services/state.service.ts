@@ -81,7 +81,7 @@ export class StateService {
       rules: snapshot.rules.flatMap((rule) => {
         const v = rule.current_version;
         if (!v) return [];
-        const { author: _a, author_type: _t, ...machine } = ruleContent(v);
+        const { author: _a, author_type: _t, limit, requires_prior, ...machine } = ruleContent(v);
         return [
           {
             rule_id: rule.id,
@@ -90,6 +90,9 @@ export class StateService {
             version: v.version,
             version_created_at: v.created_at.toISOString(),
             ...machine,
+            // Only when set: the state of a tenant without them hashes as before they existed.
+            ...(limit ? { limit } : {}),
+            ...(requires_prior ? { requires_prior } : {}),
           },
         ];
       }),

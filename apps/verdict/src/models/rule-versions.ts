@@ -5,6 +5,28 @@ export interface ConditionRow {
   value?: unknown;
 }
 
+/** A version's budget or rate (docs/verdicts.md "Rule version"): `count` or `sum`, its window and key paths. */
+export interface RuleVersionLimit {
+  /** Counts the operations. */
+  count?: true;
+  /** Adds up this parameter (`parameters.<field>`). */
+  sum?: string;
+  max: number;
+  /** A duration such as `1h`. */
+  window: string;
+  /** One window per value of these paths (empty: one for the rule). */
+  by: string[];
+}
+
+/** The earlier operation a version needs (docs/verdicts.md "Rule version"). */
+export interface RuleVersionPrior {
+  action: string;
+  /** A duration such as `1h`. */
+  within: string;
+  /** The paths on which it must match. */
+  same: string[];
+}
+
 /**
  * An immutable rule version (docs/verdicts.md "Rule version"): the exact statement, the condition rows, the
  * severity and the metadata as they were when the version was made, whatever happened to the rule since.
@@ -38,6 +60,10 @@ export interface RuleVersion {
   escalation_deciders?: string[];
   /** Only when set: seconds after the request at which a pending approval expires. */
   approval_expires_after?: number;
+  /** Only when set: a budget or rate over a sliding window. */
+  limit?: RuleVersionLimit;
+  /** Only when set: an earlier operation the rule needs. */
+  requires_prior?: RuleVersionPrior;
   author: string;
   author_type: string;
   created_at: string;

@@ -66,6 +66,28 @@ export interface SimulatedRequirement {
  */
 export type SimulatedDeciderId = string;
 
+/** The registry's `limit` of a rule body (docs/verdicts.md "Rule format"), checked as the registry checks it. */
+export interface SimulatedLimit {
+  /** `true`: count the operations. */
+  count?: true | null;
+  /** `parameters.<field>`: add up that parameter. */
+  sum?: string | null;
+  max: number;
+  /** A duration from 1s to 366d (`90s`, `15m`, `1h`, `7d`). */
+  window: string;
+  /** Key paths: `principal`, `on_behalf_of`, `resource`, `parameters.<field>`. */
+  by?: string[] | null;
+}
+
+/** The registry's `requires_prior` of a rule body, checked as the registry checks it. */
+export interface SimulatedRequiresPrior {
+  action: string;
+  /** A duration from 1s to 366d. */
+  within: string;
+  /** Paths written as in `limit.by`. */
+  same?: string[] | null;
+}
+
 /**
  * The registry's rule body (POST and PUT of `/api/v1/scopes/<scope_id>/rules`, PUT semantics: omitted
  * optional fields take their defaults), checked as the registry checks it.
@@ -100,6 +122,10 @@ export interface SimulatedRuleBody {
   escalation_deciders?: SimulatedDeciderId[] | null;
   /** @isInt @minimum 60 @maximum 31536000 */
   approval_expires_after?: number | null;
+  /** A budget or rate over a sliding window (docs/verdicts.md "Rule format"); not with `requires_prior`. */
+  limit?: SimulatedLimit | null;
+  /** An earlier operation the rule needs (docs/verdicts.md "Rule format"); not with `limit`. */
+  requires_prior?: SimulatedRequiresPrior | null;
   /** Accepted as the registry does; it plays no part in a verdict. @minLength 1 @maxLength 200 */
   author?: string;
   author_type?: 'human' | 'agent' | 'system';

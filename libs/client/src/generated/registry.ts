@@ -1454,6 +1454,23 @@ export interface components {
             /** @example 2026-11-26T09:30:00.000Z */
             revoked_at: string | null;
         };
+        /** @description A rule version's `limit` as stored and answered: `count` or `sum`, and `by` always present. */
+        RuleLimit: {
+            /** @enum {boolean} */
+            count?: true;
+            sum?: string;
+            /** Format: double */
+            max: number;
+            window: string;
+            by: string[];
+        };
+        /** @description A rule version's `requires_prior` as stored and answered: `same` always present. */
+        RequiresPrior: {
+            /** @example payments.transfer */
+            action: string;
+            within: string;
+            same: string[];
+        };
         /**
          * @description docs/verdicts.md, in precedence order: blocked, approval_required, observe, allowed.
          * @enum {string}
@@ -1571,6 +1588,10 @@ export interface components {
              * @description null: APPROVAL_TTL_SECONDS.
              */
             approval_expires_after: number | null;
+            /** @description null: the rule keeps no budget. */
+            limit: components["schemas"]["RuleLimit"] | (never | null);
+            /** @description null: the rule needs no earlier operation. */
+            requires_prior: components["schemas"]["RequiresPrior"] | (never | null);
             author: string;
             author_type: components["schemas"]["AuthorType"];
             /**
@@ -1947,6 +1968,47 @@ export interface components {
              */
             next_cursor: string | null;
         };
+        /**
+         * @description A budget or rate over a sliding window, as a rule body writes it (docs/registry.md "Budgets, rates and
+         *     sequences"): exactly one of `count` and `sum`. Checked on every write beyond this shape (400 naming the
+         *     field, e.g. `limit.window: ...`).
+         */
+        RuleLimitBody: {
+            /**
+             * @description `true`: count the operations (each weighs 1).
+             * @enum {boolean|null}
+             */
+            count?: true | null;
+            /** @description `parameters.<field>`: add up that parameter of each operation (a number of at least 0). */
+            sum?: string | null;
+            /**
+             * Format: double
+             * @description The most the window may hold (inclusive): above 0 and at most 1e15; an integer when counting.
+             */
+            max: number;
+            /** @description A duration from 1s to 366d: a positive integer and a unit, s, m, h or d (`90s`, `15m`, `1h`, `24h`, `7d`). */
+            window: string;
+            /**
+             * @description One window per value of these paths: `principal`, `on_behalf_of`, `resource`, `parameters.<field>`;
+             *     at most 5, each once. Absent or empty: one window for the whole rule.
+             */
+            by?: string[] | null;
+        };
+        /**
+         * @description An earlier operation a rule needs, as a rule body writes it (docs/registry.md "Budgets, rates and
+         *     sequences"). Checked on every write beyond this shape (400 naming the field).
+         */
+        RequiresPriorBody: {
+            /**
+             * @description The exact action of the earlier operation (1 to 200 characters).
+             * @example payments.transfer
+             */
+            action: string;
+            /** @description How long ago it may have happened: a duration as `limit.window` writes it. */
+            within: string;
+            /** @description The paths on which it must match this operation, written as `limit.by`; absent or empty: any. */
+            same?: string[] | null;
+        };
         /** @description POST and PUT body of a rule. PUT replaces the rule's content: omitted optional fields take their defaults. */
         RuleBody: {
             author?: string;
@@ -1992,6 +2054,18 @@ export interface components {
              *     APPROVAL_TTL_SECONDS).
              */
             approval_expires_after?: number | null;
+            /**
+             * @description A budget or rate (docs/registry.md "Budgets, rates and sequences"): the rule fires when this operation
+             *     would take its window past `max`. Severity MANDATORY, REQUIRES_APPROVAL or ADVISORY only; not with
+             *     `requires_prior`.
+             */
+            limit?: components["schemas"]["RuleLimitBody"] | (never | null);
+            /**
+             * @description A sequence (docs/registry.md "Budgets, rates and sequences"): the rule fires unless an earlier allowed
+             *     operation of `action`, matching on `same`, happened `within` the period. Severity as for `limit`; not
+             *     with `limit`.
+             */
+            requires_prior?: components["schemas"]["RequiresPriorBody"] | (never | null);
         };
         /** @description An immutable snapshot of a rule; `updated_at` always equals `created_at`. */
         RuleVersion: {
@@ -2047,6 +2121,10 @@ export interface components {
              * @description null: APPROVAL_TTL_SECONDS.
              */
             approval_expires_after: number | null;
+            /** @description null: the rule keeps no budget. */
+            limit: components["schemas"]["RuleLimit"] | (never | null);
+            /** @description null: the rule needs no earlier operation. */
+            requires_prior: components["schemas"]["RequiresPrior"] | (never | null);
             author: string;
             author_type: components["schemas"]["AuthorType"];
             /**
@@ -6298,6 +6376,22 @@ export interface operations {
                      *             "string"
                      *           ],
                      *           "approval_expires_after": 0.1,
+                     *           "limit": {
+                     *             "count": true,
+                     *             "sum": "string",
+                     *             "max": 0.1,
+                     *             "window": "string",
+                     *             "by": [
+                     *               "string"
+                     *             ]
+                     *           },
+                     *           "requires_prior": {
+                     *             "action": "payments.transfer",
+                     *             "within": "string",
+                     *             "same": [
+                     *               "string"
+                     *             ]
+                     *           },
                      *           "author": "string",
                      *           "author_type": "human",
                      *           "id": "rul-0f3a9c1e5b7d2a4c6e8f0a1b",
@@ -6503,6 +6597,22 @@ export interface operations {
                      *             "string"
                      *           ],
                      *           "approval_expires_after": 0.1,
+                     *           "limit": {
+                     *             "count": true,
+                     *             "sum": "string",
+                     *             "max": 0.1,
+                     *             "window": "string",
+                     *             "by": [
+                     *               "string"
+                     *             ]
+                     *           },
+                     *           "requires_prior": {
+                     *             "action": "payments.transfer",
+                     *             "within": "string",
+                     *             "same": [
+                     *               "string"
+                     *             ]
+                     *           },
                      *           "author": "string",
                      *           "author_type": "human",
                      *           "id": "rul-0f3a9c1e5b7d2a4c6e8f0a1b",
@@ -6653,7 +6763,23 @@ export interface operations {
                  *       "escalation_deciders": [
                  *         "role-cfo"
                  *       ],
-                 *       "approval_expires_after": 60
+                 *       "approval_expires_after": 60,
+                 *       "limit": {
+                 *         "count": true,
+                 *         "sum": "string",
+                 *         "max": 0.1,
+                 *         "window": "string",
+                 *         "by": [
+                 *           "string"
+                 *         ]
+                 *       },
+                 *       "requires_prior": {
+                 *         "action": "payments.transfer",
+                 *         "within": "string",
+                 *         "same": [
+                 *           "string"
+                 *         ]
+                 *       }
                  *     }
                  */
                 "application/json": components["schemas"]["RuleBody"];
@@ -6721,6 +6847,22 @@ export interface operations {
                      *         "string"
                      *       ],
                      *       "approval_expires_after": 0.1,
+                     *       "limit": {
+                     *         "count": true,
+                     *         "sum": "string",
+                     *         "max": 0.1,
+                     *         "window": "string",
+                     *         "by": [
+                     *           "string"
+                     *         ]
+                     *       },
+                     *       "requires_prior": {
+                     *         "action": "payments.transfer",
+                     *         "within": "string",
+                     *         "same": [
+                     *           "string"
+                     *         ]
+                     *       },
                      *       "author": "string",
                      *       "author_type": "human",
                      *       "id": "rul-0f3a9c1e5b7d2a4c6e8f0a1b",
@@ -6922,6 +7064,22 @@ export interface operations {
                      *         "string"
                      *       ],
                      *       "approval_expires_after": 0.1,
+                     *       "limit": {
+                     *         "count": true,
+                     *         "sum": "string",
+                     *         "max": 0.1,
+                     *         "window": "string",
+                     *         "by": [
+                     *           "string"
+                     *         ]
+                     *       },
+                     *       "requires_prior": {
+                     *         "action": "payments.transfer",
+                     *         "within": "string",
+                     *         "same": [
+                     *           "string"
+                     *         ]
+                     *       },
                      *       "author": "string",
                      *       "author_type": "human",
                      *       "id": "rul-0f3a9c1e5b7d2a4c6e8f0a1b",
@@ -7071,7 +7229,23 @@ export interface operations {
                  *       "escalation_deciders": [
                  *         "role-cfo"
                  *       ],
-                 *       "approval_expires_after": 60
+                 *       "approval_expires_after": 60,
+                 *       "limit": {
+                 *         "count": true,
+                 *         "sum": "string",
+                 *         "max": 0.1,
+                 *         "window": "string",
+                 *         "by": [
+                 *           "string"
+                 *         ]
+                 *       },
+                 *       "requires_prior": {
+                 *         "action": "payments.transfer",
+                 *         "within": "string",
+                 *         "same": [
+                 *           "string"
+                 *         ]
+                 *       }
                  *     }
                  */
                 "application/json": components["schemas"]["RuleBody"];
@@ -7139,6 +7313,22 @@ export interface operations {
                      *         "string"
                      *       ],
                      *       "approval_expires_after": 0.1,
+                     *       "limit": {
+                     *         "count": true,
+                     *         "sum": "string",
+                     *         "max": 0.1,
+                     *         "window": "string",
+                     *         "by": [
+                     *           "string"
+                     *         ]
+                     *       },
+                     *       "requires_prior": {
+                     *         "action": "payments.transfer",
+                     *         "within": "string",
+                     *         "same": [
+                     *           "string"
+                     *         ]
+                     *       },
                      *       "author": "string",
                      *       "author_type": "human",
                      *       "id": "rul-0f3a9c1e5b7d2a4c6e8f0a1b",
@@ -7361,6 +7551,22 @@ export interface operations {
                      *             "string"
                      *           ],
                      *           "approval_expires_after": 0.1,
+                     *           "limit": {
+                     *             "count": true,
+                     *             "sum": "string",
+                     *             "max": 0.1,
+                     *             "window": "string",
+                     *             "by": [
+                     *               "string"
+                     *             ]
+                     *           },
+                     *           "requires_prior": {
+                     *             "action": "payments.transfer",
+                     *             "within": "string",
+                     *             "same": [
+                     *               "string"
+                     *             ]
+                     *           },
                      *           "author": "string",
                      *           "author_type": "human",
                      *           "id": "rv-0f3a9c1e5b7d2a4c6e8f0a1b",
@@ -7522,6 +7728,22 @@ export interface operations {
                      *         "string"
                      *       ],
                      *       "approval_expires_after": 0.1,
+                     *       "limit": {
+                     *         "count": true,
+                     *         "sum": "string",
+                     *         "max": 0.1,
+                     *         "window": "string",
+                     *         "by": [
+                     *           "string"
+                     *         ]
+                     *       },
+                     *       "requires_prior": {
+                     *         "action": "payments.transfer",
+                     *         "within": "string",
+                     *         "same": [
+                     *           "string"
+                     *         ]
+                     *       },
                      *       "author": "string",
                      *       "author_type": "human",
                      *       "id": "rul-0f3a9c1e5b7d2a4c6e8f0a1b",

@@ -506,6 +506,31 @@ export interface components {
         };
         /** @description Principal id (`agn-`, `hum-`) or role id (`role-<name>`). */
         SimulatedDeciderId: string;
+        /** @description The registry's `limit` of a rule body (docs/verdicts.md "Rule format"), checked as the registry checks it. */
+        SimulatedLimit: {
+            /**
+             * @description `true`: count the operations.
+             * @enum {boolean|null}
+             */
+            count?: true | null;
+            /** @description `parameters.<field>`: add up that parameter. */
+            sum?: string | null;
+            /** Format: double */
+            max: number;
+            /** @description A duration from 1s to 366d (`90s`, `15m`, `1h`, `7d`). */
+            window: string;
+            /** @description Key paths: `principal`, `on_behalf_of`, `resource`, `parameters.<field>`. */
+            by?: string[] | null;
+        };
+        /** @description The registry's `requires_prior` of a rule body, checked as the registry checks it. */
+        SimulatedRequiresPrior: {
+            /** @example payments.transfer */
+            action: string;
+            /** @description A duration from 1s to 366d. */
+            within: string;
+            /** @description Paths written as in `limit.by`. */
+            same?: string[] | null;
+        };
         /** @description A rule to create: the registry's rule body plus the scope it would be created in. */
         SimulatedNewRule: {
             /** @example Transfers above 10,000 need CFO approval */
@@ -536,6 +561,10 @@ export interface components {
             escalation_deciders?: components["schemas"]["SimulatedDeciderId"][] | null;
             /** Format: int32 */
             approval_expires_after?: number | null;
+            /** @description A budget or rate over a sliding window (docs/verdicts.md "Rule format"); not with `requires_prior`. */
+            limit?: components["schemas"]["SimulatedLimit"] | (never | null);
+            /** @description An earlier operation the rule needs (docs/verdicts.md "Rule format"); not with `limit`. */
+            requires_prior?: components["schemas"]["SimulatedRequiresPrior"] | (never | null);
             /** @description Accepted as the registry does; it plays no part in a verdict. */
             author?: string;
             /** @enum {string} */
@@ -579,6 +608,10 @@ export interface components {
             escalation_deciders?: components["schemas"]["SimulatedDeciderId"][] | null;
             /** Format: int32 */
             approval_expires_after?: number | null;
+            /** @description A budget or rate over a sliding window (docs/verdicts.md "Rule format"); not with `requires_prior`. */
+            limit?: components["schemas"]["SimulatedLimit"] | (never | null);
+            /** @description An earlier operation the rule needs (docs/verdicts.md "Rule format"); not with `limit`. */
+            requires_prior?: components["schemas"]["SimulatedRequiresPrior"] | (never | null);
             /** @description Accepted as the registry does; it plays no part in a verdict. */
             author?: string;
             /** @enum {string} */
@@ -732,6 +765,31 @@ export interface components {
             op: string;
             value?: unknown;
         };
+        /** @description A version's budget or rate (docs/verdicts.md "Rule version"): `count` or `sum`, its window and key paths. */
+        RuleVersionLimit: {
+            /**
+             * @description Counts the operations.
+             * @enum {boolean}
+             */
+            count?: true;
+            /** @description Adds up this parameter (`parameters.<field>`). */
+            sum?: string;
+            /** Format: double */
+            max: number;
+            /** @description A duration such as `1h`. */
+            window: string;
+            /** @description One window per value of these paths (empty: one for the rule). */
+            by: string[];
+        };
+        /** @description The earlier operation a version needs (docs/verdicts.md "Rule version"). */
+        RuleVersionPrior: {
+            /** @example payments.transfer */
+            action: string;
+            /** @description A duration such as `1h`. */
+            within: string;
+            /** @description The paths on which it must match. */
+            same: string[];
+        };
         /**
          * @description An immutable rule version (docs/verdicts.md "Rule version"): the exact statement, the condition rows, the
          *     severity and the metadata as they were when the version was made, whatever happened to the rule since.
@@ -792,6 +850,10 @@ export interface components {
              * @description Only when set: seconds after the request at which a pending approval expires.
              */
             approval_expires_after?: number;
+            /** @description Only when set: a budget or rate over a sliding window. */
+            limit?: components["schemas"]["RuleVersionLimit"];
+            /** @description Only when set: an earlier operation the rule needs. */
+            requires_prior?: components["schemas"]["RuleVersionPrior"];
             author: string;
             author_type: string;
             /** @example 2026-11-26T09:30:00.000Z */
@@ -2682,6 +2744,22 @@ export interface operations {
                      *         "string"
                      *       ],
                      *       "approval_expires_after": 0.1,
+                     *       "limit": {
+                     *         "count": true,
+                     *         "sum": "string",
+                     *         "max": 0.1,
+                     *         "window": "string",
+                     *         "by": [
+                     *           "string"
+                     *         ]
+                     *       },
+                     *       "requires_prior": {
+                     *         "action": "payments.transfer",
+                     *         "within": "string",
+                     *         "same": [
+                     *           "string"
+                     *         ]
+                     *       },
                      *       "author": "string",
                      *       "author_type": "string",
                      *       "created_at": "2026-11-26T09:30:00.000Z",

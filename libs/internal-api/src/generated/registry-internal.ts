@@ -328,6 +328,22 @@ export interface components {
             name: string;
             selector: components["schemas"]["ScopeSelector"];
         };
+        /** @description A rule version's `limit` as stored and answered: `count` or `sum`, and `by` always present. */
+        RuleLimit: {
+            /** @enum {boolean} */
+            count?: true;
+            sum?: string;
+            /** Format: double */
+            max: number;
+            window: string;
+            by: string[];
+        };
+        /** @description A rule version's `requires_prior` as stored and answered: `same` always present. */
+        RequiresPrior: {
+            action: string;
+            within: string;
+            same: string[];
+        };
         /**
          * @description docs/verdicts.md, in precedence order: blocked, approval_required, observe, allowed.
          * @enum {string}
@@ -391,7 +407,11 @@ export interface components {
          * @enum {string}
          */
         RuleMode: "enforce" | "shadow";
-        /** @description An active rule with every machine-readable field of its current version (docs/verdicts.md). */
+        /**
+         * @description An active rule with every machine-readable field of its current version (docs/verdicts.md). `limit` and
+         *     `requires_prior` only when set (docs/registry.md "Budgets, rates and sequences"), so the state of a tenant
+         *     without them, and its `state_hash`, are what they were before the fields existed.
+         */
         RuleState: {
             directive: string;
             severity: components["schemas"]["Severity"];
@@ -422,6 +442,10 @@ export interface components {
              * @description null: APPROVAL_TTL_SECONDS.
              */
             approval_expires_after: number | null;
+            /** @description Only when set: the rule's budget or rate. */
+            limit?: components["schemas"]["RuleLimit"] | (never | null);
+            /** @description Only when set: the earlier operation the rule needs. */
+            requires_prior?: components["schemas"]["RequiresPrior"] | (never | null);
             rule_id: string;
             rule_version_id: string;
             scope_id: string;
@@ -547,6 +571,10 @@ export interface components {
              * @description null: APPROVAL_TTL_SECONDS.
              */
             approval_expires_after: number | null;
+            /** @description null: the rule keeps no budget. */
+            limit: components["schemas"]["RuleLimit"] | (never | null);
+            /** @description null: the rule needs no earlier operation. */
+            requires_prior: components["schemas"]["RequiresPrior"] | (never | null);
             author: string;
             author_type: components["schemas"]["AuthorType"];
             /** @description `rv-` prefix */

@@ -113,6 +113,28 @@ const models: TsoaRoute.Models = {
         "additionalProperties": false,
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "RuleLimit": {
+        "dataType": "refObject",
+        "properties": {
+            "count": {"dataType":"enum","enums":[true]},
+            "sum": {"dataType":"string"},
+            "max": {"dataType":"double","required":true},
+            "window": {"dataType":"string","required":true},
+            "by": {"dataType":"array","array":{"dataType":"string"},"required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "RequiresPrior": {
+        "dataType": "refObject",
+        "properties": {
+            "action": {"dataType":"string","required":true},
+            "within": {"dataType":"string","required":true},
+            "same": {"dataType":"array","array":{"dataType":"string"},"required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "Severity": {
         "dataType": "refAlias",
         "type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["MANDATORY"]},{"dataType":"enum","enums":["REQUIRES_APPROVAL"]},{"dataType":"enum","enums":["ADVISORY"]},{"dataType":"enum","enums":["ALLOW"]}],"validators":{}},
@@ -196,6 +218,8 @@ const models: TsoaRoute.Models = {
             "escalate_after": {"dataType":"union","subSchemas":[{"dataType":"double"},{"dataType":"enum","enums":[null]}],"required":true},
             "escalation_deciders": {"dataType":"array","array":{"dataType":"string"},"required":true},
             "approval_expires_after": {"dataType":"union","subSchemas":[{"dataType":"double"},{"dataType":"enum","enums":[null]}],"required":true},
+            "limit": {"dataType":"union","subSchemas":[{"ref":"RuleLimit"},{"dataType":"enum","enums":[null]}]},
+            "requires_prior": {"dataType":"union","subSchemas":[{"ref":"RequiresPrior"},{"dataType":"enum","enums":[null]}]},
             "rule_id": {"dataType":"string","required":true},
             "rule_version_id": {"dataType":"string","required":true},
             "scope_id": {"dataType":"string","required":true},
@@ -307,6 +331,8 @@ const models: TsoaRoute.Models = {
             "escalate_after": {"dataType":"union","subSchemas":[{"dataType":"double"},{"dataType":"enum","enums":[null]}],"required":true},
             "escalation_deciders": {"dataType":"array","array":{"dataType":"string"},"required":true},
             "approval_expires_after": {"dataType":"union","subSchemas":[{"dataType":"double"},{"dataType":"enum","enums":[null]}],"required":true},
+            "limit": {"dataType":"union","subSchemas":[{"ref":"RuleLimit"},{"dataType":"enum","enums":[null]}],"required":true},
+            "requires_prior": {"dataType":"union","subSchemas":[{"ref":"RequiresPrior"},{"dataType":"enum","enums":[null]}],"required":true},
             "author": {"dataType":"string","required":true},
             "author_type": {"ref":"AuthorType","required":true},
             "id": {"dataType":"string","required":true},
