@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { eventually } from '@arbiter/testing';
+import { createRegistryClient } from '@arbiter/client';
 import { cli } from '../cli-harness';
 import { provisionTenant, transfer, verdictAs, type SdkTenant } from '../sdk-harness';
 import { startStack, type Stack } from '../stack';
@@ -21,6 +22,8 @@ describe('console: consultations and evidence', () => {
   let trustFile: string;
   let large: string;
   let small: string;
+  let budgeted: string;
+  let budgetRule: string;
 
   const open = async (id: string) => {
     await page.goto(`${stack.registry.url}/console/consultations/${id}`);
@@ -44,6 +47,18 @@ describe('console: consultations and evidence', () => {
     const agent = verdictAs(stack, t.agentKey, t.id);
     large = (await agent.check(transfer(30000))).consultation_id;
     small = (await agent.check(transfer(50))).consultation_id;
+    // A rule with a window (docs/verdicts.md "Budgets, rates and sequences"): its check's record carries `limits`.
+    const reg = createRegistryClient({ baseUrl: stack.registry.url, apiKey: t.adminKey });
+    const all = (await reg.listScopes()).items.find((x) => x.name === 'all')!.id;
+    budgetRule = (
+      await reg.createRule(all, {
+        directive: 'At most 50 exports an hour per agent',
+        severity: 'MANDATORY',
+        applies_to: { actions: ['reports.export'] },
+        limit: { count: true, max: 50, window: '1h', by: ['principal'] },
+      })
+    ).id;
+    budgeted = (await agent.check({ action: 'reports.export', resource: 'report:1', scope: { region: 'eu' } })).consultation_id;
     await Promise.all([sealed(large), sealed(small)]);
     dir = await mkdtemp(path.join(tmpdir(), 'console-evidence-'));
     trustFile = path.join(dir, 'trust.json');
@@ -88,6 +103,22 @@ describe('console: consultations and evidence', () => {
     await page.getByRole('cell', { name: t.rules.large }).waitFor();
     await page.getByRole('button', { name: 'Show the explanation' }).click();
     await page.getByText('"role-cfo"').waitFor();
+  });
+
+  it("shows the record's limits and the trace's window state of a rule with a limit", async () => {
+    await open(budgeted);
+    await page.getByRole('heading', { name: 'Limits' }).waitFor();
+    const row = page.getByRole('row').filter({ has: page.getByRole('cell', { name: budgetRule }) });
+    expect(await row.first().locator('td').allTextContents()).toEqual([
+      budgetRule,
+      '1h',
+      expect.stringContaining('principal'),
+      '0',
+      '1',
+      '50',
+    ]);
+    await page.getByRole('cell', { name: 'condition_false (within its limit)' }).waitFor();
+    await expectAccessible(page);
   });
 
   it('verifies the evidence against a trust file the person loads: every check passes', async () => {
