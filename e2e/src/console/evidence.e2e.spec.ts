@@ -44,10 +44,8 @@ describe('console: consultations and evidence', () => {
     // The console's verdict forwarder needs the registry to know the gateway (VERDICT_URL): its port is reserved first.
     stack = await startStack({ verdict: { stablePort: true }, ledger: true, worker: true });
     t = await provisionTenant(stack, 'console-ev');
-    const agent = verdictAs(stack, t.agentKey, t.id);
-    large = (await agent.check(transfer(30000))).consultation_id;
-    small = (await agent.check(transfer(50))).consultation_id;
-    // A rule with a window (docs/verdicts.md "Budgets, rates and sequences"): its check's record carries `limits`.
+    // A rule with a window (docs/verdicts.md "Budgets, rates and sequences"), made before the first check reads the
+    // tenant's rules: its check's record carries `limits`.
     const reg = createRegistryClient({ baseUrl: stack.registry.url, apiKey: t.adminKey });
     const all = (await reg.listScopes()).items.find((x) => x.name === 'all')!.id;
     budgetRule = (
@@ -58,6 +56,9 @@ describe('console: consultations and evidence', () => {
         limit: { count: true, max: 50, window: '1h', by: ['principal'] },
       })
     ).id;
+    const agent = verdictAs(stack, t.agentKey, t.id);
+    large = (await agent.check(transfer(30000))).consultation_id;
+    small = (await agent.check(transfer(50))).consultation_id;
     budgeted = (await agent.check({ action: 'reports.export', resource: 'report:1', scope: { region: 'eu' } })).consultation_id;
     await Promise.all([sealed(large), sealed(small)]);
     dir = await mkdtemp(path.join(tmpdir(), 'console-evidence-'));
@@ -108,15 +109,14 @@ describe('console: consultations and evidence', () => {
   it("shows the record's limits and the trace's window state of a rule with a limit", async () => {
     await open(budgeted);
     await page.getByRole('heading', { name: 'Limits' }).waitFor();
-    const row = page.getByRole('row').filter({ has: page.getByRole('cell', { name: budgetRule }) });
-    expect(await row.first().locator('td').allTextContents()).toEqual([
-      budgetRule,
-      '1h',
-      expect.stringContaining('principal'),
-      '0',
-      '1',
-      '50',
-    ]);
+    const limits = page.getByRole('table', { name: /windows of the rules with a limit/ });
+    expect(
+      await limits
+        .getByRole('row')
+        .filter({ has: page.getByRole('cell', { name: budgetRule }) })
+        .locator('td')
+        .allTextContents(),
+    ).toEqual([budgetRule, '1h', expect.stringContaining('principal'), '0', '1', '50']);
     await page.getByRole('cell', { name: 'condition_false (within its limit)' }).waitFor();
     await expectAccessible(page);
   });

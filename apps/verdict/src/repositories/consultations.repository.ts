@@ -327,8 +327,9 @@ export class ConsultationRepository {
       params.push(after.requested_at, after.id);
       keyset = `AND (c.requested_at, c.id) ${cmp} ($5, $6)`;
     }
-    // not_executed_at: the outcome reports' table joins here once the gateway keeps them; until then no
-    // consultation of a replay was reported not executed.
+    // not_executed_at: the outcome reports' table joins here once the gateway keeps them (the select then reads
+    // `o.reported_at AS not_executed_at` and the FROM gains `LEFT JOIN consultation_outcomes o ON o.tenant_id =
+    // c.tenant_id AND o.consultation_id = c.id AND NOT o.executed`); until then none was reported not executed.
     const { rows } = await this.pool.query<ReplayRow>(
       `SELECT c.id, c.requested_at, c.action, r.resource, r.scope_used, r.parameters, r.context_snapshot, r.ledger_citations,
               c.caller_principal_id, r.on_behalf_of, NULL::timestamptz AS not_executed_at
