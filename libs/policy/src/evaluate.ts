@@ -44,6 +44,8 @@ import type {
 import type { PriorMark, PriorNeed, WindowNeed, WindowPlan, WindowStates } from './window-rules';
 
 const SCOPE_MATCHES: readonly ScopeMatch[] = ['exact', 'partial', 'tenant'];
+/** The severity rank of ADVISORY (compile.ts SEVERITIES): a dominating rule from it down lets the operation go ahead. */
+const ADVISORY_RANK = 2;
 const hasOwn = Object.prototype.hasOwnProperty;
 
 /** Kleene truth values of a rule's conditions. */
@@ -92,7 +94,10 @@ interface Candidate {
   limitState: LimitTraceState | null;
 }
 
-function startReads(policy: CompiledPolicy, req: EvaluationRequest, meter: BudgetMeter): Reads {
+const NO_SCOPE_IDS = new Int32Array(0);
+
+/** `selecting` false: the caller selects no candidates through the selector table (windowPlan), so the scope is not encoded. */
+function startReads(policy: CompiledPolicy, req: EvaluationRequest, meter: BudgetMeter, selecting = true): Reads {
   const scope: Scope = req.scope ?? {};
   let scopeSize = 0;
   for (const k in scope) if (hasOwn.call(scope, k) && scope[k] !== undefined) scopeSize++;
@@ -101,7 +106,7 @@ function startReads(policy: CompiledPolicy, req: EvaluationRequest, meter: Budge
     req,
     check: req.mode === 'check',
     scope,
-    scopeIds: policy.selectors.encode(scope),
+    scopeIds: selecting ? policy.selectors.encode(scope) : NO_SCOPE_IDS,
     scopeSize,
     values: new Array<unknown>(n).fill(NOT_READ),
     facts: new Array<Fact | null>(n),
@@ -541,8 +546,15 @@ function evaluateWithin(
   // resolve: a rule ranked below the best firing rule cannot change the verdict, so its gaps are not
   // asked. The fields a conditional override of that rule or of a rule above it reads are asked too:
   // the override could neutralise the rule and so change the verdict (docs/verdicts.md "Overrides").
+  // Below an ADVISORY rule that fires (the operation goes ahead), a rule that remembers is asked too:
+  // its window must count the operation (docs/verdicts.md "Budgets, rates and sequences").
   const firstFiring = candidates.findIndex((c) => c.reason === 'fires');
-  const deciding = firstFiring < 0 ? candidates : candidates.slice(0, firstFiring + 1);
+  const deciding =
+    firstFiring < 0
+      ? candidates
+      : candidates.filter(
+          (c, i) => i <= firstFiring || (c.rule.window !== null && candidates[firstFiring].rule.severityRank >= ADVISORY_RANK),
+        );
   const asked = (c: Candidate): Gap[] | null => {
     const overrideGaps = c.reason === 'fires' || c.reason === 'missing_context' ? c.overrideGaps : null;
     if (!c.gaps) return overrideGaps;
@@ -709,7 +721,7 @@ export function windowPlan(
   if (!policy.hasWindows) return { limits: [], priors: [], marks: [] };
   const nowMs = typeof now === 'number' ? now : now.getTime();
   const meter = new BudgetMeter(deadline);
-  const reads = startReads(policy, req, meter);
+  const reads = startReads(policy, req, meter, false);
   const limits: WindowNeed[] = [];
   const priors: PriorNeed[] = [];
   for (const { rule, actions } of policy.windowRules) {

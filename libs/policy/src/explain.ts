@@ -9,8 +9,15 @@
 // fire (`amount lt 0` once `amount gt 10000` is inverted), so the search looks again at every rule
 // after each step, until none can fire for any value the changes allow. Each alternative is then
 // checked by evaluate() with a witness value in place ("never guessed"), and only minimal ones kept.
+//
+// A rule that remembers (docs/verdicts.md "Budgets, rates and sequences") has one more row once its
+// conditions fire: its window. A `sum` budget with a known `used` is the row `<amount field> gt max -
+// used`, inverted like any row (`amount lte 1200`); a count budget, a missing prior and an unavailable
+// state are rows no change of the parameters can make false (not_invertible, with the reason). The key
+// fields of such a rule are never changed (another key is another window, whose state is unknown).
 import { BudgetMeter, type Deadline } from './budget';
-import type { CompiledField, CompiledPolicy, CompiledRule } from './compile';
+import type { CompiledField, CompiledPolicy, CompiledRule, CompiledRuleCondition, CompiledWindow } from './compile';
+import { decimalOf, exceeds, minus, toNumber } from './decimal';
 import { evaluate } from './evaluate';
 import { compileAccessor, readField, type FieldAccessor } from './field-path';
 import { compileCondition, type CompiledCondition } from './operators';
@@ -18,6 +25,7 @@ import { mergeRequirements } from './requirements';
 import { acceptedSource } from './sources';
 import type { CompleteEvaluation, Condition, ConditionOp, EvaluationRequest, EvaluationResult, Fact, Requirement } from './types';
 import { isFiniteNumber, isIsoDate, isIsoDateTime, isoToMillis, jsonEqual } from './values';
+import type { WindowStates } from './window-rules';
 
 /** One change of an alternative: the field's new value must satisfy `op value` (a condition row). */
 export interface ExplanationChange {
@@ -43,11 +51,64 @@ export interface ExplanationAlternative {
   requirements?: ExplanationRequirement[];
 }
 
-/** A row of a firing rule that no change of the operation's fields can make false. */
+/**
+ * A row of a firing rule that no change of the operation's fields can make false. A rule's window is such
+ * a row when it is a count budget (`field` limit.count, `op` limit), a missing prior (`field` and `op`
+ * requires_prior) or a state that could not be read (`field` limit or requires_prior): `reason` then says why.
+ */
 export interface NotInvertible {
   field: string;
-  op: ConditionOp;
+  op: ConditionOp | 'limit' | 'requires_prior';
+  /** Only on a window row: `window full: 50 of 50 in 1h`, `needs a prior <action> on the same <paths> within <within>`. */
+  reason?: string;
   rule_id: string;
+}
+
+/** A remembering rule's window as an extra row: a `sum` budget's amount row, or a row no change can move. */
+type WindowRow =
+  | { readonly kind: 'sum'; readonly row: CompiledRuleCondition }
+  | {
+      readonly kind: 'fixed';
+      readonly holds: boolean;
+      readonly field: string;
+      readonly op: 'limit' | 'requires_prior';
+      readonly reason: string;
+    };
+
+/** Index of the window row among a rule's rows (the conditions are 0 .. n-1). */
+const WINDOW_ROW = -1;
+
+const keyList = (w: CompiledWindow): string => (w.keys.length ? w.keys.map((k) => k.path).join(', ') : 'anything (no paths)');
+
+/** The window row of a rule with a limit or requires_prior, from its state (null states: the rule could not read it). */
+function windowRow(rule: CompiledRule, w: CompiledWindow, states: WindowStates | null): WindowRow {
+  const unavailable = (): WindowRow => ({
+    kind: 'fixed',
+    holds: true,
+    field: w.limit ? 'limit' : 'requires_prior',
+    op: w.limit ? 'limit' : 'requires_prior',
+    reason: 'the window store could not be read or written (limit_unavailable)',
+  });
+  if (!w.limit) {
+    const s = states?.priors.get(rule.ruleId);
+    if (s === true) return { kind: 'fixed', holds: false, field: 'requires_prior', op: 'requires_prior', reason: '' };
+    if (s !== false) return unavailable();
+    const reason = `needs a prior ${w.action} on the same ${keyList(w)} within ${w.window}`;
+    return { kind: 'fixed', holds: true, field: 'requires_prior', op: 'requires_prior', reason };
+  }
+  const s = states?.limits.get(rule.ruleId);
+  if (s === 'fits') return { kind: 'fixed', holds: false, field: 'limit', op: 'limit', reason: '' };
+  if (typeof s !== 'object' || s === null || !Number.isFinite(s.used) || s.used < 0) return unavailable();
+  if (w.sum === null) {
+    const reason = `window full: ${s.used} of ${w.max} in ${w.window}`;
+    return { kind: 'fixed', holds: exceeds(s.used, 1, w.max), field: 'limit.count', op: 'limit', reason };
+  }
+  const room = toNumber(minus(decimalOf(w.max), decimalOf(s.used)));
+  const fieldIndex = rule.fields.indexOf(w.sum);
+  return {
+    kind: 'sum',
+    row: { fieldIndex, condition: compileCondition({ field: w.sum.accessor.path, op: 'gt', value: room }, rule.ruleId) },
+  };
 }
 
 /** docs/verdicts.md "Explanations" (members in RFC 8785 order: the record is hashed as built). */
@@ -176,6 +237,12 @@ class Search {
   private readonly holdsUnder = new WeakMap<object, Map<string, boolean>>();
   private readonly rowAtoms = new Map<CompiledCondition, Atom>();
   private readonly staticWays = new Map<CompiledRule, { field: CompiledField; i: number }[][] | null>();
+  /** The window rows of the remembering candidate rules. */
+  private readonly windowRows = new Map<CompiledRule, WindowRow>();
+  /** The key fields of those rules: never changed. */
+  private readonly keyFields = new Set<string>();
+  /** The amount fields of their sum budgets: `gte 0` goes without saying there (an amount is never negative). */
+  readonly amountFields = new Set<string>();
   private states = 0;
   private verifications = 0;
   readonly found: Domains[] = [];
@@ -187,12 +254,18 @@ class Search {
     private readonly now: Date | number,
     result: CompleteEvaluation,
     private readonly meter: BudgetMeter,
+    private readonly windowStates: WindowStates | null,
   ) {
     const index = ruleIndex(policy);
     let allowedFires = false;
     for (const e of result.precedence_trace) {
       const rule = index.get(e.rule_id);
       if (!rule || e.reason === 'not_applicable') continue;
+      if (rule.window !== null) {
+        this.windowRows.set(rule, windowRow(rule, rule.window, windowStates));
+        for (const k of rule.window.keys) if (k.field !== null) this.keyFields.add(k.field.accessor.path);
+        if (rule.window.sum !== null) this.amountFields.add(rule.window.sum.accessor.path);
+      }
       const paths = new Set((rule.overrides ?? []).flatMap((o) => (o.condition ? o.condition.fields.map((f) => f.accessor.path) : [])));
       if (paths.size) this.celPaths.set(rule, paths);
       for (const p of paths) this.celFields.add(p);
@@ -253,9 +326,17 @@ class Search {
     return info;
   }
 
+  /** Row `i` of a rule: a condition, or (WINDOW_ROW) a sum budget's amount row. */
+  private rowOf(rule: CompiledRule, i: number): CompiledRuleCondition {
+    if (i !== WINDOW_ROW) return rule.conditions[i];
+    const w = this.windowRows.get(rule);
+    if (w?.kind !== 'sum') throw new Error('no amount row');
+    return w.row;
+  }
+
   /** Whether a row can hold: with the value read now (false/true/unknown), or for some value of a change. */
   private canHold(rule: CompiledRule, i: number, domains: Domains): boolean {
-    const { fieldIndex, condition } = rule.conditions[i];
+    const { fieldIndex, condition } = this.rowOf(rule, i);
     const f = rule.fields[fieldIndex];
     const d = domains.get(f.accessor.path);
     if (d) {
@@ -284,7 +365,7 @@ class Search {
   }
 
   private rowAtom(rule: CompiledRule, i: number): Atom {
-    const { fieldIndex, condition } = rule.conditions[i];
+    const { fieldIndex, condition } = this.rowOf(rule, i);
     let a = this.rowAtoms.get(condition);
     if (!a) this.rowAtoms.set(condition, (a = atom(rule.fields[fieldIndex].accessor.path, condition.op, condition.value)));
     return a;
@@ -306,15 +387,32 @@ class Search {
   /** Whether the rule's rows, or the CEL conditions of its overrides, read one of `paths`. */
   private reads(rule: CompiledRule, paths: Iterable<string>): boolean {
     const cel = this.celPaths.get(rule);
+    const w = this.windowRows.get(rule);
+    const amount = w?.kind === 'sum' ? rule.fields[w.row.fieldIndex].accessor.path : null;
     for (const p of paths) {
-      if (cel?.has(p)) return true;
+      if (cel?.has(p) || p === amount) return true;
       for (const c of rule.conditions) if (rule.fields[c.fieldIndex].accessor.path === p) return true;
     }
     return false;
   }
 
-  /** The ways to keep `rule` from firing (each a list of rows to invert), or null when it cannot fire anyway. */
+  /**
+   * The ways to keep `rule` from firing (each a list of rows to invert), or null when it cannot fire
+   * anyway. A remembering rule fires when its conditions and its window row hold: inverting the window
+   * row (a sum budget's amount) is one more way.
+   */
   private waysToStop(rule: CompiledRule, domains: Domains): { field: CompiledField; i: number }[][] | null {
+    const w = this.windowRows.get(rule);
+    if (w === undefined) return this.conditionWaysToStop(rule, domains);
+    if (w.kind === 'fixed') return w.holds ? this.conditionWaysToStop(rule, domains) : null;
+    if (!this.canHold(rule, WINDOW_ROW, domains)) return null;
+    const ways = this.conditionWaysToStop(rule, domains);
+    if (ways === null) return null;
+    const field = rule.fields[w.row.fieldIndex];
+    return this.invertible(field, w.row.condition) ? [...ways, [{ field, i: WINDOW_ROW }]] : ways;
+  }
+
+  private conditionWaysToStop(rule: CompiledRule, domains: Domains): { field: CompiledField; i: number }[][] | null {
     const n = rule.conditions.length;
     if (n === 0) return [];
     const holding: number[] = [];
@@ -336,14 +434,18 @@ class Search {
    * rule requires; explanations do not reason about CEL, so they leave those fields alone.
    */
   private invertible(field: CompiledField, condition: Condition | CompiledCondition): boolean {
-    return field.accessor.source === 'path' && inverse(condition as Condition) !== null && !this.celFields.has(field.accessor.path);
+    const path = field.accessor.path;
+    return (
+      field.accessor.source === 'path' && inverse(condition as Condition) !== null && !this.celFields.has(path) && !this.keyFields.has(path)
+    );
   }
 
   private extend(domains: Domains, rows: { field: CompiledField; i: number }[], rule: CompiledRule): Domains | null {
     const next = new Map(domains);
     for (const { field, i } of rows) {
       const info = this.field(field);
-      const inv = inverse({ field: info.path, op: rule.conditions[i].condition.op, value: conditionValue(rule, i) })!;
+      const { condition } = this.rowOf(rule, i);
+      const inv = inverse({ field: info.path, op: condition.op, value: condition.value })!;
       const a = atom(info.path, inv.op, inv.value);
       const prev = next.get(info.path)?.atoms ?? info.requirementAtoms;
       if (prev.some((x) => x.key === a.key)) continue;
@@ -386,7 +488,8 @@ class Search {
 
   /** Whether a rule fires whatever value the changes take (and no conditional override can start or stop neutralising it). */
   private surelyFires(rule: CompiledRule, domains: Domains): boolean {
-    if (this.overridden.has(rule) || this.readsChanged(rule, domains)) return false;
+    // A window can always fill up: a remembering rule is never sure to fire (which only asks for more changes).
+    if (this.overridden.has(rule) || this.readsChanged(rule, domains) || this.windowRows.has(rule)) return false;
     const n = rule.conditions.length;
     if (n === 0) return true;
     let any = false;
@@ -491,7 +594,7 @@ class Search {
       [...domains].map(([path, d]) => ({ info: this.field(path), value: d.witness })),
     );
     if (!changed) return;
-    const r = evaluate(this.policy, changed, this.now, null, this.meter.deadline);
+    const r = evaluate(this.policy, changed, this.now, null, this.meter.deadline, this.windowStates);
     if (r.status === 'complete' && r.verdict === ALLOWED) this.found.push(domains);
   }
 
@@ -507,13 +610,14 @@ class Search {
           out.push({ field: f.accessor.path, op: condition.op, rule_id: rule.ruleId });
         }
       }
+      const w = this.windowRows.get(rule);
+      if (w?.kind === 'fixed' && w.holds) out.push({ field: w.field, op: w.op, reason: w.reason, rule_id: rule.ruleId });
+      if (w?.kind === 'sum' && !this.invertible(rule.fields[w.row.fieldIndex], w.row.condition)) {
+        out.push({ field: rule.fields[w.row.fieldIndex].accessor.path, op: 'gt', rule_id: rule.ruleId });
+      }
     }
     return out;
   }
-}
-
-function conditionValue(rule: CompiledRule, i: number): unknown {
-  return rule.conditions[i].condition.value;
 }
 
 const NONE: unique symbol = Symbol('none');
@@ -791,12 +895,16 @@ function simplify(path: string, atoms: readonly Atom[]): ExplanationChange[] {
   return out.sort((a, b) => OP_ORDER.indexOf(a.op) - OP_ORDER.indexOf(b.op));
 }
 
+/** The bound every budget amount has (Atom key of `gte 0`). */
+const IMPLIED_AMOUNT_BOUND = `gte:${JSON.stringify(0)}`;
+
 const changeKey = (c: ExplanationChange): string => `${c.field}\u0000${c.op}\u0000${JSON.stringify(c.value)}`;
 
 /**
  * The explanation of a complete `blocked` or `approval_required` evaluation (docs/verdicts.md
  * "Explanations"); null for any other result. `request`, `now` and `policy` must be those the result
- * was evaluated with. Bounded: at most MAX_STATES search states and MAX_VERIFICATIONS evaluations,
+ * was evaluated with, and `states` the window states it was evaluated with (docs/verdicts.md "Budgets, rates
+ * and sequences"; null when the policy has no rule that remembers). Bounded: at most MAX_STATES search states and MAX_VERIFICATIONS evaluations,
  * and by `deadline` (docs/verdicts.md "Evaluation budget"): past it, EvaluationBudgetExceededError.
  */
 export function explain(
@@ -805,15 +913,22 @@ export function explain(
   result: EvaluationResult,
   now: Date | number,
   deadline: Deadline | null = null,
+  states: WindowStates | null = null,
 ): Explanation | null {
   if (result.status !== 'complete' || !VERDICTS_EXPLAINED.has(result.verdict)) return null;
   const meter = new BudgetMeter(deadline);
-  const search = new Search(policy, request, now, result, meter);
+  const search = new Search(policy, request, now, result, meter, states);
   search.run();
   meter.check();
   const alternatives = search.found.map((domains) => {
     const fields = [...domains.keys()];
-    const changes = fields.flatMap((path) => simplify(path, domains.get(path)!.atoms));
+    const shown = (path: string, a: Atom): boolean => !(a.key === IMPLIED_AMOUNT_BOUND && search.amountFields.has(path));
+    const changes = fields.flatMap((path) =>
+      simplify(
+        path,
+        domains.get(path)!.atoms.filter((a) => shown(path, a)),
+      ),
+    );
     const requirements = fields.flatMap((path) => search.field(path).provenance);
     return { fields, changes, keys: new Set(changes.map(changeKey)), requirements };
   });

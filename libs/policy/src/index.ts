@@ -16,7 +16,7 @@ export { actionGoverned, evaluate, proceeds, resolvedTargetId, windowPlan, type 
 export { exceeds } from './decimal';
 export { RunningWindow } from './running-window';
 export { WindowLedger, type GivenBack, type TakeResult } from './window-ledger';
-export { limitEntries, needsThatFit, windowStates } from './window-states';
+export { limitEntries, needsThatFit, recordedStates, windowStates } from './window-states';
 export { decideWithLedger, type LedgerDecision } from './window-replay';
 export {
   explain,

@@ -45,6 +45,21 @@ interface Taken {
   marks: Mark[];
 }
 
+const byWindow = (a: GivenBack, b: GivenBack): number =>
+  a.rule_id !== b.rule_id
+    ? a.rule_id < b.rule_id
+      ? -1
+      : 1
+    : a.key !== b.key
+      ? a.key < b.key
+        ? -1
+        : 1
+      : a.window < b.window
+        ? -1
+        : a.window > b.window
+          ? 1
+          : 0;
+
 export class WindowLedger {
   private readonly windows = new Map<string, RunningWindow>();
   private readonly marks = new Map<string, Mark[]>();
@@ -123,7 +138,8 @@ export class WindowLedger {
 
   /**
    * Gives back what one consultation took (once): its amounts leave the windows they are still in, its
-   * marks are withdrawn. Returns the amounts that left a window (none the second time).
+   * marks are withdrawn. Returns the amounts that left a window (none the second time), by rule_id, key
+   * and window.
    */
   giveBack(consultationId: string, atMs: number): GivenBack[] {
     const now = this.clock(atMs);
@@ -140,6 +156,6 @@ export class WindowLedger {
         }
       }
     }
-    return out;
+    return out.sort(byWindow);
   }
 }

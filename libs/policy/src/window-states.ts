@@ -2,6 +2,7 @@
 // (docs/verdicts.md "Budgets, rates and sequences"). Shared by the gateway, the simulation and
 // `arbiter rules test`, so each builds the states the same way. Pure.
 import { decimalOf, exceeds, plus, toNumber } from './decimal';
+import type { TraceEntry } from './types';
 import type { LimitEntry, LimitState, PriorNeed, PriorState, WindowNeed, WindowPlan, WindowStates } from './window-rules';
 
 /**
@@ -44,4 +45,23 @@ export function limitEntries(needs: readonly WindowNeed[], usedBefore: readonly 
     used_before: usedBefore[i],
     window: n.window,
   }));
+}
+
+/**
+ * The states an evaluation read, rebuilt from its record: each `limits` entry's used_before, and from the
+ * trace each prior found or missing and each state that was unavailable. Evaluating (or explaining) the
+ * recorded operation again with them gives the recorded answer.
+ */
+export function recordedStates(limits: readonly LimitEntry[] | null | undefined, trace: readonly TraceEntry[]): WindowStates {
+  const l = new Map<string, LimitState>();
+  const p = new Map<string, PriorState>();
+  for (const e of limits ?? []) l.set(e.rule_id, { used: e.used_before });
+  for (const t of trace) {
+    if (t.limit_state === 'prior_found' || t.limit_state === 'prior_missing') p.set(t.rule_id, t.limit_state === 'prior_found');
+    else if (t.limit_state === 'limit_unavailable') {
+      if (!l.has(t.rule_id)) l.set(t.rule_id, 'unavailable');
+      p.set(t.rule_id, 'unavailable');
+    }
+  }
+  return { limits: l, priors: p };
 }

@@ -1,4 +1,7 @@
 import { compilePolicy } from './compile';
+import { PolicyCompileError } from './errors';
+import { ruleProblems } from './validate';
+import { isParameterPath, limitProblems } from './window-rules';
 import { evaluate, proceeds, windowPlan } from './evaluate';
 import type {
   CompleteEvaluation,
@@ -9,7 +12,7 @@ import type {
   IncompleteEvaluation,
 } from './types';
 import { WindowLedger } from './window-ledger';
-import { windowStates } from './window-states';
+import { limitEntries, needsThatFit, windowStates } from './window-states';
 import type { WindowStates } from './window-rules';
 
 const T0 = '2026-01-01T00:00:00Z';
@@ -154,5 +157,272 @@ describe('rules that remember', () => {
     ) as IncompleteEvaluation;
     expect(res.status).toBe('incomplete');
     expect(res.required_context.map((f) => f.field)).toEqual(['amount']);
+  });
+});
+
+describe('key paths', () => {
+  const keyed = (by: string[]) => compilePolicy([rule('k', { limit: { count: true, max: 5, window: '1h', by } })]);
+  const keyOf = (by: string[], req: Partial<EvaluationRequest> = {}) => windowPlan(keyed(by), request(req), NOW).limits[0]?.key;
+
+  it('reads principal, on_behalf_of (null when absent), resource and parameters into canonical JSON', () => {
+    expect(keyOf(['principal'])).toBe('{"principal":"agn-1"}');
+    expect(keyOf(['on_behalf_of'])).toBe('{"on_behalf_of":null}');
+    expect(keyOf(['on_behalf_of'], { on_behalf_of: 'hum-1' })).toBe('{"on_behalf_of":"hum-1"}');
+    expect(keyOf(['resource'])).toBe('{"resource":"order:o-1"}');
+    expect(keyOf(['resource', 'parameters.order_id', 'principal'])).toBe(
+      '{"parameters.order_id":"o-1","principal":"agn-1","resource":"order:o-1"}',
+    );
+    expect(keyOf(['principal'], { principal: undefined })).toBe('{"principal":null}');
+  });
+
+  it('reads a parameter key from a context Fact in check, and from the Facts in resolve', () => {
+    const fact = { value: 'o-9', source: 'crm' };
+    expect(keyOf(['parameters.order_id'], { parameters: {}, context: { order_id: fact } })).toBe('{"parameters.order_id":"o-9"}');
+    expect(keyOf(['parameters.order_id'], { mode: 'resolve', parameters: null, context: { order_id: fact } })).toBe(
+      '{"parameters.order_id":"o-9"}',
+    );
+  });
+
+  it('makes a missing or non-scalar key value a gap', () => {
+    const missing = evaluate(keyed(['parameters.customer']), request(), NOW, null, null, null) as InsufficientContext;
+    expect(missing.missing_fields.map((f) => [f.field, f.problems])).toEqual([['customer', ['absent']]]);
+    const object = evaluate(keyed(['parameters.order_id']), request({ parameters: { order_id: { a: 1 } } }), NOW) as InsufficientContext;
+    expect(object.missing_fields.map((f) => [f.field, f.problems])).toEqual([['order_id', ['wrong_type']]]);
+    expect(windowPlan(keyed(['parameters.customer']), request(), NOW).limits).toEqual([]);
+  });
+
+  it('refuses a non-number amount as wrong_type', () => {
+    const r = evaluate(compilePolicy([budget]), request({ parameters: { amount: '12' } }), NOW) as InsufficientContext;
+    expect(r.missing_fields[0].problems).toEqual(['wrong_type']);
+  });
+
+  it('weighs a remembering rule more in the evaluation budget, per key path', () => {
+    const weight = (by: string[]) => keyed(by).rules[0].weight;
+    expect(weight(['principal', 'resource'])).toBe(weight([]) + 2);
+    expect(compilePolicy([rule('plain')]).rules[0].weight).toBeLessThan(weight([]));
+  });
+});
+
+describe('which rules are planned', () => {
+  it('leaves out a rule whose conditions are false, and it gets no limit_state', () => {
+    const r = rule('big', {
+      conditions: [{ field: 'amount', op: 'gt', value: 1000 }],
+      limit: { count: true, max: 1, window: '1h', by: [] },
+    });
+    const policy = compilePolicy([r]);
+    expect(windowPlan(policy, request(), NOW).limits).toEqual([]);
+    const result = complete(evaluate(policy, request(), NOW, null, null, null));
+    expect(entry(result, 'big')).toEqual(expect.objectContaining({ reason: 'condition_false' }));
+    expect(entry(result, 'big')?.limit_state).toBeUndefined();
+  });
+
+  it('leaves out a rule an override or a one-shot approval neutralises', () => {
+    const override = { id: 'ovr-1', target_rule_ids: ['rul-budget'], applies_to_scope: {}, expires_at: null, type: 'temporary' };
+    const policy = compilePolicy([budget], [override]);
+    expect(windowPlan(policy, request(), NOW).limits).toEqual([]);
+    const r = complete(evaluate(policy, request(), NOW, null, null, null));
+    expect(entry(r, 'budget')).toMatchObject({ reason: 'overridden' });
+    const approval = { approvalId: 'apr-1', ruleVersionIds: new Set(['rv-budget']) };
+    const plain = compilePolicy([budget]);
+    expect(windowPlan(plain, request(), NOW, approval).limits).toEqual([]);
+    expect(complete(evaluate(plain, request(), NOW, approval, null, null)).verdict).toBe('allowed');
+  });
+
+  it('leaves out a rule for another action, scope or resource', () => {
+    const scoped = rule('s', {
+      selector: { region: 'eu' },
+      applies_to: { actions: ['payments.*'], resources: ['order:*'] },
+      limit: { count: true, max: 1, window: '1h', by: [] },
+    });
+    const policy = compilePolicy([scoped]);
+    expect(windowPlan(policy, request({ scope: { region: 'eu' } }), NOW).limits).toHaveLength(1);
+    expect(windowPlan(policy, request({ scope: { region: 'us' } }), NOW).limits).toEqual([]);
+    expect(windowPlan(policy, request({ scope: { region: 'eu' }, action: 'mail.send' }), NOW).limits).toEqual([]);
+    expect(windowPlan(policy, request({ scope: { region: 'eu' }, resource: 'user:1' }), NOW).limits).toEqual([]);
+  });
+
+  it('plans exactly the rules the evaluation consults (random requests)', () => {
+    const rules = [
+      rule('a', {
+        conditions: [{ field: 'amount', op: 'gt', value: 50 }],
+        limit: { sum: 'parameters.amount', max: 100, window: '1h', by: [] },
+      }),
+      rule('b', {
+        severity: 'ADVISORY',
+        applies_to: { resources: ['order:*'] },
+        limit: { count: true, max: 3, window: '1m', by: ['resource'] },
+      }),
+      rule('c', {
+        severity: 'REQUIRES_APPROVAL',
+        conditions: [{ field: 'kind', op: 'eq', value: 'refund' }],
+        requires_prior: { action: 'orders.review', within: '1h', same: [] },
+      }),
+    ];
+    const policy = compilePolicy(rules);
+    for (const amount of [0, 50, 51, 500]) {
+      for (const kind of ['refund', 'other']) {
+        for (const resource of ['order:1', 'user:1']) {
+          const req = request({ resource, parameters: { amount, kind } });
+          const plan = windowPlan(policy, req, NOW);
+          const r = complete(
+            evaluate(
+              policy,
+              req,
+              NOW,
+              null,
+              null,
+              windowStates(
+                plan,
+                'fits',
+                plan.priors.map(() => true),
+              ),
+            ),
+          );
+          const consulted = r.precedence_trace.filter((e) => e.limit_state !== undefined).map((e) => e.rule_id);
+          expect([...plan.limits, ...plan.priors].map((n) => n.rule_id).sort()).toEqual(consulted.sort());
+        }
+      }
+    }
+  });
+});
+
+describe('shadow rules that remember', () => {
+  const shadowBudget = rule('shadow', { mode: 'shadow', limit: { count: true, max: 1, window: '1h', by: [] } });
+
+  it('are planned like enforced ones and never change the verdict', () => {
+    const policy = compilePolicy([shadowBudget]);
+    expect(policy.hasWindows).toBe(true);
+    expect(windowPlan(policy, request(), NOW).limits.map((n) => n.rule_id)).toEqual(['rul-shadow']);
+    const full = complete(evaluate(policy, request(), NOW, null, null, states([['shadow', { used: 1 }]])));
+    expect(full.verdict).toBe('allowed');
+    expect(full.shadow).toEqual([{ rule_id: 'rul-shadow', rule_version_id: 'rv-shadow', would_be: 'blocked' }]);
+    const room = complete(evaluate(policy, request(), NOW, null, null, states([['shadow', { used: 0 }]])));
+    expect(room.shadow).toEqual([]);
+    expect(proceeds(full)).toBe(true);
+  });
+});
+
+describe('consumption', () => {
+  it('proceeds for allowed, observe, the default and verdict strings of ADVISORY and ALLOW rules', () => {
+    const at = (rules: EngineRule[], settings = {}) => complete(evaluate(compilePolicy(rules, [], settings), request(), NOW));
+    expect(proceeds(at([]))).toBe(true);
+    expect(proceeds(at([], { default_verdict: 'needs_review' }))).toBe(true);
+    expect(proceeds(at([rule('o', { severity: 'ADVISORY' })]))).toBe(true);
+    expect(proceeds(at([rule('o', { severity: 'ADVISORY', verdict: 'flagged' })]))).toBe(true);
+    expect(proceeds(at([rule('a', { severity: 'ALLOW', verdict: 'fine' })]))).toBe(true);
+    expect(proceeds(at([rule('m')]))).toBe(false);
+    expect(proceeds(at([rule('m', { verdict: 'denied' })]))).toBe(false);
+    expect(proceeds(at([rule('q', { severity: 'REQUIRES_APPROVAL' })]))).toBe(false);
+    expect(proceeds(at([rule('q', { severity: 'REQUIRES_APPROVAL', verdict: 'escalate' })]))).toBe(false);
+    expect(proceeds(at([rule('x', { severity: 'ADVISORY', verdict: 'blocked' })]))).toBe(false);
+  });
+
+  it('lets a full ADVISORY budget observe, and consumes only the windows that fit', () => {
+    const policy = compilePolicy([rate, budget]);
+    const ledger = new WindowLedger();
+    const req = request({ parameters: { amount: 10 } });
+    const plan = windowPlan(policy, req, NOW);
+    ledger.take('c0', plan.limits, [], NOW);
+    ledger.take('c1', plan.limits, [], NOW);
+    const third = ledger.take('c2', plan.limits, [], NOW);
+    expect(third).toEqual({ taken: false, used_before: [20, 2] });
+    const again = complete(evaluate(policy, req, NOW, null, null, windowStates(plan, third.used_before, [])));
+    expect(again.verdict).toBe('observe');
+    expect(entry(again, 'rate')).toMatchObject({ reason: 'fires', limit_state: 'exceeded' });
+    expect(entry(again, 'budget')).toMatchObject({ reason: 'condition_false', limit_state: 'within' });
+    expect(proceeds(again)).toBe(true);
+    const fit = needsThatFit(plan.limits, third.used_before);
+    expect(fit.map((n) => n.rule_id)).toEqual(['rul-budget']);
+    expect(ledger.take('c2', fit, [], NOW)).toEqual({ taken: true, used_before: [20] });
+    expect(limitEntries(plan.limits, third.used_before, fit)).toEqual([
+      { key: '{"principal":"agn-1"}', max: 100, rule_id: 'rul-budget', used_after: 30, used_before: 20, window: '1h' },
+      { key: '{}', max: 2, rule_id: 'rul-rate', used_after: 2, used_before: 2, window: '1h' },
+    ]);
+  });
+});
+
+describe('requires_prior', () => {
+  const policy = compilePolicy([review]);
+  it('fires when the prior is missing or unavailable, not when it was found', () => {
+    const found = complete(evaluate(policy, request(), NOW, null, null, states([], [['review', true]])));
+    expect(found.verdict).toBe('allowed');
+    expect(entry(found, 'review')).toMatchObject({ reason: 'condition_false', limit_state: 'prior_found' });
+    const missing = complete(evaluate(policy, request(), NOW, null, null, states([], [['review', false]])));
+    expect(missing.verdict).toBe('approval_required');
+    expect(entry(missing, 'review')).toMatchObject({ reason: 'fires', limit_state: 'prior_missing' });
+    for (const s of [null, states([], [['review', 'unavailable']]), states([])]) {
+      expect(entry(complete(evaluate(policy, request(), NOW, null, null, s)), 'review')).toMatchObject({
+        reason: 'fires',
+        limit_state: 'limit_unavailable',
+      });
+    }
+  });
+
+  it('leaves marks only for rules naming the action, each once, and only with the same values present', () => {
+    const other = rule('other', { requires_prior: { action: 'orders.review', within: '2h', same: ['parameters.order_id'] } });
+    const byPrincipal = rule('who', { requires_prior: { action: 'orders.review', within: '1h', same: ['principal'] } });
+    const elsewhere = rule('else', { requires_prior: { action: 'orders.approve', within: '1h', same: [] } });
+    const p = compilePolicy([review, other, byPrincipal, elsewhere]);
+    expect(windowPlan(p, request({ action: 'orders.review' }), NOW).marks).toEqual([
+      { action: 'orders.review', key: '{"parameters.order_id":"o-1"}' },
+      { action: 'orders.review', key: '{"principal":"agn-1"}' },
+    ]);
+    expect(windowPlan(p, request({ action: 'orders.review', parameters: {} }), NOW).marks).toEqual([
+      { action: 'orders.review', key: '{"principal":"agn-1"}' },
+    ]);
+    expect(windowPlan(p, request({ action: 'orders.approve' }), NOW).marks).toEqual([{ action: 'orders.approve', key: '{}' }]);
+    expect(windowPlan(p, request({ action: 'orders.cancel' }), NOW).marks).toEqual([]);
+  });
+
+  it('finds the mark an earlier operation left in the ledger', () => {
+    const ledger = new WindowLedger();
+    const reviewReq = request({ action: 'orders.review' });
+    const marks = windowPlan(policy, reviewReq, NOW).marks;
+    ledger.take('c-review', [], marks, NOW);
+    const plan = windowPlan(policy, request(), NOW + 1000);
+    const found = ledger.priors(plan.priors, NOW + 1000);
+    expect(complete(evaluate(policy, request(), NOW + 1000, null, null, windowStates(plan, 'fits', found))).verdict).toBe('allowed');
+    const late = ledger.priors(plan.priors, NOW + 3_600_000);
+    expect(complete(evaluate(policy, request(), NOW, null, null, windowStates(plan, 'fits', late))).verdict).toBe('approval_required');
+  });
+});
+
+describe('write-time checks', () => {
+  it('refuses parameter paths that name the request itself in conditions', () => {
+    for (const path of ['parameters.action', 'parameters.resource', 'parameters.scope', 'parameters.scope.region']) {
+      expect(isParameterPath(path)).toBe(false);
+      expect(limitProblems({ sum: path, max: 1, window: '1h', by: [] })).toContain(
+        'limit.sum: parameters.<field>, a dot path into the parameters',
+      );
+    }
+    expect(isParameterPath('parameters.actions')).toBe(true);
+    expect(isParameterPath('parameters.refund.resource')).toBe(true);
+  });
+
+  it('is part of ruleProblems, and the compiler refuses what it refuses', () => {
+    const bad = { severity: 'ALLOW', limit: { count: true, max: 1, window: '1y', by: [] } };
+    expect(ruleProblems(bad)).toEqual([
+      'limit: only a rule of severity MANDATORY, REQUIRES_APPROVAL, ADVISORY may hold it',
+      'limit.window: a duration from 1s to 366d, such as 90s, 15m, 1h, 24h or 7d',
+    ]);
+    expect(() => compilePolicy([rule('bad', { severity: 'ALLOW', limit: { count: true, max: 1, window: '1h', by: [] } })])).toThrow(
+      PolicyCompileError,
+    );
+    expect(() => compilePolicy([rule('both', { limit: budget.limit, requires_prior: review.requires_prior })])).toThrow(/not both/);
+  });
+});
+
+describe('resolve', () => {
+  it('asks for the fields of a budget below an ADVISORY rule that fires, so the operation is counted', () => {
+    const flag = rule('flag', { severity: 'ADVISORY', priority: 10 });
+    const advisoryBudget = rule('ab', { severity: 'ADVISORY', limit: { sum: 'parameters.amount', max: 100, window: '1h', by: [] } });
+    const policy = compilePolicy([flag, advisoryBudget]);
+    const req = request({ mode: 'resolve', parameters: null, context: {} });
+    const r = evaluate(policy, req, NOW, null, null, null) as IncompleteEvaluation;
+    expect(r.status).toBe('incomplete');
+    expect(r.required_context.map((f) => f.field)).toEqual(['amount']);
+    // Below a MANDATORY rule that fires nothing goes ahead: nothing more is asked.
+    const blocking = compilePolicy([rule('m'), advisoryBudget]);
+    expect(complete(evaluate(blocking, req, NOW, null, null, null)).verdict).toBe('blocked');
   });
 });
