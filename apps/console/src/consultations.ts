@@ -1,24 +1,14 @@
 // Consultations as the console lists and shows them (docs/evidence.md "In the console"): the filter of
 // GET /<tenant>/v1/consultations and the record's parts the pages read. Pure: no fetch, no DOM.
 
-import type { ConsultationList, ConsultationRecord } from '@arbiter/client';
+import type { ConsultationList, ConsultationRecord, LimitEntry, WithLimits } from '@arbiter/client';
 
 export type { ConsultationRecord };
 export type ConsultationPage = ConsultationList;
 export type PrecedenceEntry = ConsultationRecord['precedence_trace'][number];
 
-/** An entry of the record's `limits` (docs/verdicts.md "Budgets, rates and sequences"). */
-export interface RecordLimit {
-  rule_id: string;
-  key: string;
-  window: string;
-  used_before: number;
-  used_after: number;
-  max: number;
-}
-
 /** The record's `limits` (present only when a rule with a window was consulted), [] otherwise. */
-export const limitsOf = (record: ConsultationRecord): RecordLimit[] => (record as { limits?: RecordLimit[] }).limits ?? [];
+export const limitsOf = (record: WithLimits<ConsultationRecord>): LimitEntry[] => record.limits ?? [];
 
 /** How a trace entry's window stood, in words, or '' when the rule has none. */
 export function limitStateText(entry: PrecedenceEntry): string {

@@ -28,27 +28,8 @@ export const SIMULATED_MEMBERS = [
   'requires_prior',
 ] as const;
 
-/** A rule's `limit` (docs/verdicts.md "Budgets, rates and sequences"): a count or a sum over a sliding window, per key. */
-export interface RuleLimit {
-  count?: true | null;
-  sum?: string | null;
-  max: number;
-  window: string;
-  by?: string[] | null;
-}
-
-/** A rule's `requires_prior`: an earlier allowed operation within a period, matching on some paths. */
-export interface RulePrior {
-  action: string;
-  within: string;
-  same?: string[] | null;
-}
-
-/** The fields that remember, as the registry answers them (null or absent when not set). */
-export interface WindowFields {
-  limit?: RuleLimit | null;
-  requires_prior?: RulePrior | null;
-}
+/** The fields that remember (docs/verdicts.md "Budgets, rates and sequences"), null when not set. */
+export type WindowFields = Partial<Pick<Rule, 'limit' | 'requires_prior'>>;
 
 const pathList = (paths: readonly string[]) =>
   paths.length <= 1 ? (paths[0] ?? '') : `${paths.slice(0, -1).join(', ')} and ${paths[paths.length - 1]}`;
@@ -73,8 +54,7 @@ export function windowText(rule: WindowFields): string | null {
 /** A rule's content as the text of the edit box: its simulated members, null ones left out (the simulation takes absent, not null). */
 export function draftOf(rule: Rule): string {
   const draft: Record<string, unknown> = {};
-  const members = rule as Rule & WindowFields;
-  for (const m of SIMULATED_MEMBERS) if (members[m] !== null && members[m] !== undefined) draft[m] = members[m];
+  for (const m of SIMULATED_MEMBERS) if (rule[m] !== null && rule[m] !== undefined) draft[m] = rule[m];
   return JSON.stringify(draft, null, 2);
 }
 

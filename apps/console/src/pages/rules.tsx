@@ -15,7 +15,6 @@ import {
   type Scope,
   type ShadowReport,
   type SimulationResult,
-  type WindowFields,
 } from '../rules';
 
 type Page<T> = { items: T[]; next_cursor: string | null };
@@ -99,7 +98,7 @@ function RuleCard({ rule, scopeId, onEdit }: { rule: Rule; scopeId: string; onEd
   const [versions, setVersions] = useState<RuleVersion[] | null>(null);
   const [shadow, setShadow] = useState<ShadowReport | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
-  const remembers = windowText(rule as Rule & WindowFields);
+  const remembers = windowText(rule);
 
   useEffect(() => {
     if (rule.mode !== 'shadow') return;
@@ -124,7 +123,7 @@ function RuleCard({ rule, scopeId, onEdit }: { rule: Rule; scopeId: string; onEd
         <dd>{rule.mode === 'shadow' ? 'shadow (evaluated, never decides)' : 'enforce'}</dd>
         {remembers ? (
           <>
-            <dt>{(rule as WindowFields).limit ? 'Limit' : 'Requires prior'}</dt>
+            <dt>{rule.limit ? 'Limit' : 'Requires prior'}</dt>
             <dd>{remembers}</dd>
           </>
         ) : null}
