@@ -13,6 +13,9 @@ import { provisionTenant, transfer, verdictAs, type SdkTenant } from '../sdk-har
 import { startStack, type Stack } from '../stack';
 import { createConsoleUser, expectAccessible, launchBrowser, screenshot, signedInPage } from './browser';
 
+/** A parameter with markup in it, which ends up in a window's key: the page must show it as text. */
+const NOTE_MARKUP = '<img src=x onerror="window.__arbiterPwned=1">';
+
 describe('console: consultations and evidence', () => {
   let stack: Stack;
   let browser: Browser;
@@ -53,13 +56,16 @@ describe('console: consultations and evidence', () => {
         directive: 'At most 50 exports an hour per agent',
         severity: 'MANDATORY',
         applies_to: { actions: ['reports.export'] },
-        limit: { count: true, max: 50, window: '1h', by: ['principal'] },
+        limit: { count: true, max: 50, window: '1h', by: ['principal', 'parameters.note'] },
       })
     ).id;
     const agent = verdictAs(stack, t.agentKey, t.id);
     large = (await agent.check(transfer(30000))).consultation_id;
     small = (await agent.check(transfer(50))).consultation_id;
-    budgeted = (await agent.check({ action: 'reports.export', resource: 'report:1', scope: { region: 'eu' } })).consultation_id;
+    // The key holds what the caller wrote (a parameter): the page must show it as text.
+    budgeted = (
+      await agent.check({ action: 'reports.export', resource: 'report:1', scope: { region: 'eu' }, parameters: { note: NOTE_MARKUP } })
+    ).consultation_id;
     await Promise.all([sealed(large), sealed(small)]);
     dir = await mkdtemp(path.join(tmpdir(), 'console-evidence-'));
     trustFile = path.join(dir, 'trust.json');
@@ -116,8 +122,10 @@ describe('console: consultations and evidence', () => {
         .filter({ has: page.getByRole('cell', { name: budgetRule }) })
         .locator('td')
         .allTextContents(),
-    ).toEqual([budgetRule, '1h', expect.stringContaining('principal'), '0', '1', '50']);
+    ).toEqual([budgetRule, '1h', expect.stringContaining(JSON.stringify(NOTE_MARKUP)), '0', '1', '50']);
     await page.getByRole('cell', { name: 'condition_false (within its limit)' }).waitFor();
+    expect(await page.locator('main img').count()).toBe(0);
+    expect(await page.evaluate(() => (window as { __arbiterPwned?: number }).__arbiterPwned)).toBeUndefined();
     await expectAccessible(page);
   });
 
