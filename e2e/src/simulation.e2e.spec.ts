@@ -504,6 +504,12 @@ describe('simulation (POST /<tenant_id>/v1/simulations)', () => {
     const body = {
       changes: [
         { op: 'create', rule: transferRule({}) },
+        // A budget and a sequence: replayed in memory, they touch no window of the gateway's store.
+        { op: 'create', rule: transferRule({ directive: 'Two transfers an hour', limit: { count: true, max: 2, window: '1h' } }) },
+        {
+          op: 'create',
+          rule: transferRule({ directive: 'A transfer after a review', requires_prior: { action: 'payments.review', within: '1h' } }),
+        },
         { op: 'update', rule_id: approvalRule.id, rule: { directive: 'x', severity: 'MANDATORY' } },
         { op: 'archive', rule_id: allowRule.id },
         { op: 'create', override: { target_ids: [approvalRule.id], type: 'permanent' } },
