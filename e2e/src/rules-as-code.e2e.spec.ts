@@ -215,6 +215,72 @@ rules:
     });
   });
 
+  describe('rules that remember', () => {
+    it('applies limit and requires_prior, exports them back, plans nothing, then a changed window; rules test replays a sequence', async () => {
+      const scope = (await reg.createScope({ name: 'refunds-rules', selector: { region: 'eu' } })).id;
+      await writeFile(
+        file('windows.yaml'),
+        [
+          `scope: ${scope}`,
+          'rules:',
+          '  - directive: At most 1500 EUR of refunds a day per agent',
+          '    severity: MANDATORY',
+          '    applies_to: {actions: [payments.refund]}',
+          '    limit: {sum: parameters.amount, max: 1500, window: 24h, by: [principal]}',
+          '  - directive: A refund only after a review of the same order',
+          '    severity: REQUIRES_APPROVAL',
+          '    applies_to: {actions: [payments.refund]}',
+          '    requires_prior: {action: orders.review, within: 1h, same: [parameters.order_id]}',
+          '',
+        ].join('\n'),
+      );
+      const applied = await arbiter('rules', 'apply', '-f', file('windows.yaml'));
+      expect([applied.code, applied.stdout.split('\n')[0]]).toEqual([0, `scope ${scope}: 2 created, 0 updated, 0 archived, 0 unchanged`]);
+      const rules = await reg.listRules(scope);
+      expect(rules.map((r) => [r.limit, r.requires_prior])).toEqual(
+        expect.arrayContaining([
+          [{ sum: 'parameters.amount', max: 1500, window: '24h', by: ['principal'] }, null],
+          [null, { action: 'orders.review', within: '1h', same: ['parameters.order_id'] }],
+        ]),
+      );
+      expect((await arbiter('rules', 'export', '--scope', scope, '-o', file('windows-exported.yaml'))).code).toBe(0);
+      const exported = await readFile(file('windows-exported.yaml'), 'utf8');
+      expect(exported).toContain('by: [principal]');
+      expect(exported).toContain('same: [parameters.order_id]');
+      const unchanged = await arbiter('rules', 'plan', '-f', file('windows-exported.yaml'), '--no-simulate');
+      expect([unchanged.code, unchanged.stdout.split('\n')[0]]).toEqual([
+        0,
+        `scope ${scope}: 0 to create, 0 to update, 0 to archive, 2 unchanged`,
+      ]);
+      await writeFile(file('windows-wider.yaml'), exported.replace('window: 24h', 'window: 48h'));
+      const wider = await arbiter('rules', 'plan', '-f', file('windows-wider.yaml'), '--no-simulate');
+      expect(wider.stdout).toContain('0 to create, 1 to update, 0 to archive, 1 unchanged');
+      expect(wider.stdout).toMatch(/limit: \{.*"window":"24h"\} → \{.*"window":"48h"\}/);
+
+      await writeFile(
+        file('windows-tests.yaml'),
+        [
+          'rules: windows.yaml',
+          'tests:',
+          '  - name: the day budget of one agent',
+          '    action: payments.refund',
+          '    resource: order:o-1',
+          '    scope: {region: eu}',
+          '    parameters: {amount: 1000, order_id: o-1}',
+          '    sequence:',
+          '      - {at: 2026-11-23T09:00:00Z, action: orders.review, expect: allowed}',
+          '      - {at: 2026-11-23T09:10:00Z, expect: allowed}',
+          '      - {at: 2026-11-23T09:20:00Z, expect: {verdict: blocked, rule: At most 1500 EUR of refunds a day per agent}}',
+          '      - {at: 2026-11-23T09:30:00Z, give_back: 1}',
+          '      - {at: 2026-11-23T09:40:00Z, expect: allowed}',
+          '',
+        ].join('\n'),
+      );
+      const tested = await cli({}, { offline: true })('rules', 'test', '-f', file('windows-tests.yaml'));
+      expect([tested.code, tested.stdout]).toEqual([0, expect.stringMatching(/PASS  the day budget of one agent\n[-]+\nPASS: 1\/1\n$/)]);
+    });
+  });
+
   describe('rules test', () => {
     const example = path.join(root, 'examples/rules-repo/tests.yaml');
 

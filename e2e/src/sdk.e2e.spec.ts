@@ -1,6 +1,7 @@
 import express from 'express';
 import request from 'supertest';
 import {
+  createRegistryClient,
   RemoteJwks,
   requestApprovalAndWait,
   requireVerdict,
@@ -10,7 +11,9 @@ import {
   verifyVerdict,
   type Context,
   type Requirement,
+  type CheckResponse,
   type VerdictClient,
+  type WithLimits,
 } from '@arbiter/client';
 import { startStack, type Stack } from './stack';
 import { eventually } from '@arbiter/testing';
@@ -88,6 +91,41 @@ describe('@arbiter/client against the running services', () => {
     });
     const record = await agent.getConsultation(result.response.consultation_id);
     expect(record.context_snapshot).toEqual(result.context);
+  });
+
+  it('outcome() gives back what an allowed operation took of its budget, once; the other value is refused', async () => {
+    const reg = createRegistryClient({ baseUrl: stack.registry.url, apiKey: t.adminKey });
+    const all = (await reg.listScopes()).items.find((x) => x.name === 'all')!.id;
+    const rule = await reg.createRule(all, {
+      directive: 'At most 1,000 rows exported an hour per agent',
+      severity: 'MANDATORY',
+      applies_to: { actions: ['reports.export'] },
+      limit: { sum: 'parameters.rows', max: 1000, window: '1h', by: ['principal'] },
+    });
+    const op = { action: 'reports.export', resource: 'report:1', scope: { region: 'eu' }, parameters: { rows: 600 } };
+    const check = (): Promise<WithLimits<CheckResponse>> => agent.check(op);
+    // The gateway's snapshot of the tenant's rules catches up with the new rule.
+    const first = await eventually('the budget rule in force', async () => {
+      const c = await check();
+      return c.limits?.length ? c : undefined;
+    });
+    expect(first).toMatchObject({
+      verdict: 'allowed',
+      limits: [{ rule_id: rule.id, window: '1h', used_before: 0, used_after: 600, max: 1000 }],
+    });
+    expect(await check()).toMatchObject({ verdict: 'blocked', limits: [{ used_before: 600, used_after: 600 }] });
+    const back = await agent.outcome(first.consultation_id, { executed: false });
+    expect(back).toMatchObject({
+      consultation_id: first.consultation_id,
+      executed: false,
+      given_back: [{ rule_id: rule.id, key: first.limits![0].key, window: '1h', amount: 600 }],
+    });
+    expect(await agent.outcome(first.consultation_id, { executed: false })).toEqual(back);
+    await expect(agent.outcome(first.consultation_id, { executed: true })).rejects.toMatchObject({
+      status: 409,
+      code: 'outcome_already_reported',
+    });
+    expect(await check()).toMatchObject({ verdict: 'allowed', limits: [{ used_before: 0, used_after: 600 }] });
   });
 
   describe('requireVerdict at an enforcement point', () => {

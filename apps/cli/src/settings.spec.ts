@@ -1,4 +1,4 @@
-import { checkBody, keyValues, scalarOf } from './commands/check';
+import { checkBody, keyValues, renderCheck, scalarOf } from './commands/check';
 import { formatEnvFile, lookup, parseEnvFile, type SettingsFiles } from './settings';
 
 describe('env files', () => {
@@ -85,5 +85,33 @@ describe('check arguments', () => {
     });
     expect(checkBody({ action: 'a', resource: 'r' })).toEqual({ action: 'a', resource: 'r', scope: {} });
     expect(() => checkBody({ action: 'a', resource: 'r', context: '[1]' })).toThrow('--context must be a JSON object');
+  });
+});
+
+describe(renderCheck.name, () => {
+  it('says a budget that blocks in words: where its window stood and the amount that would fit', () => {
+    const answer = {
+      operation_status: 'complete',
+      verdict: 'blocked',
+      consultation_id: 'cns-1',
+      dominating_rule_id: 'rul-b',
+      cited_rule_ids: ['rul-b'],
+      signed_verdict: 'x.y.z',
+      limits: [{ key: '{"principal":"agn-1"}', max: 1500, rule_id: 'rul-b', used_after: 300, used_before: 300, window: '24h' }],
+      explanation: {
+        not_invertible: [{ rule_id: 'rul-c', field: 'limit.count', op: 'limit', reason: 'window full: 50 of 50 in 1h' }],
+        to_allow: [{ changes: [{ field: 'amount', op: 'lte', value: 1200 }] }],
+      },
+    };
+    expect(
+      renderCheck(answer as never)
+        .split('\n')
+        .slice(0, 4),
+    ).toEqual([
+      'blocked  (consultation cns-1, rule rul-b)',
+      '  window 24h of rul-b {"principal":"agn-1"}: 300 of 1500 used before, 300 after',
+      '  allowed if amount <= 1200',
+      '  no change of the operation undoes rul-c: window full: 50 of 50 in 1h',
+    ]);
   });
 });

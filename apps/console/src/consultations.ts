@@ -1,11 +1,31 @@
 // Consultations as the console lists and shows them (docs/evidence.md "In the console"): the filter of
 // GET /<tenant>/v1/consultations and the record's parts the pages read. Pure: no fetch, no DOM.
 
-import type { ConsultationList, ConsultationRecord } from '@arbiter/client';
+import type { ConsultationList, ConsultationRecord, LimitEntry, WithLimits } from '@arbiter/client';
 
 export type { ConsultationRecord };
 export type ConsultationPage = ConsultationList;
 export type PrecedenceEntry = ConsultationRecord['precedence_trace'][number];
+
+/** The record's `limits` (present only when a rule with a window was consulted), [] otherwise. */
+export const limitsOf = (record: WithLimits<ConsultationRecord>): LimitEntry[] => record.limits ?? [];
+
+/** How a trace entry's window stood, in words, or '' when the rule has none. */
+export function limitStateText(entry: PrecedenceEntry): string {
+  const state = (entry as { limit_state?: string }).limit_state;
+  return state ? (LIMIT_STATE_TEXT[state] ?? state) : '';
+}
+
+const LIMIT_STATE_TEXT: Record<string, string> = {
+  within: 'within its limit',
+  exceeded: 'limit exceeded',
+  prior_found: 'prior operation found',
+  prior_missing: 'no prior operation',
+  limit_unavailable: 'window state unavailable (fails closed)',
+};
+
+/** The window's key in words: `{}` is the rule's one window; otherwise the JSON of its values, as the record has it. */
+export const limitKeyText = (key: string) => (key === '{}' ? 'one window for the rule' : key);
 
 /** The filter form's values, as typed (empty = no filter). */
 export interface ConsultationFilter {

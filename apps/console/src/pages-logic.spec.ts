@@ -1,5 +1,15 @@
-import { EMPTY_FILTER, instantOf, listParams, PAGE_SIZE } from './consultations';
-import { draftOf, simulationRequest, type Rule } from './rules';
+import {
+  EMPTY_FILTER,
+  instantOf,
+  limitKeyText,
+  limitsOf,
+  limitStateText,
+  listParams,
+  PAGE_SIZE,
+  type ConsultationRecord,
+  type PrecedenceEntry,
+} from './consultations';
+import { draftOf, simulationRequest, windowText, type Rule } from './rules';
 
 describe('the consultations filter', () => {
   it('sends only what was filled in, trimmed, with the page size and the cursor', () => {
@@ -63,5 +73,38 @@ describe('the simulation preview', () => {
     expect(simulationRequest('rul-1', '{ nope', 7)).toMatchObject({ ok: false, error: expect.stringContaining('not JSON') });
     expect(simulationRequest('rul-1', '[1]', 7)).toMatchObject({ ok: false, error: 'The rule must be a JSON object' });
     expect(simulationRequest('rul-1', '{}', 0)).toMatchObject({ ok: false });
+  });
+});
+
+describe('rules that remember, in words', () => {
+  it('says a count, a sum and a sequence as a person reads them, and nothing for a rule without a window', () => {
+    expect(windowText({ limit: { count: true, max: 50, window: '1h', by: ['principal'] } })).toBe('at most 50 per 1h by principal');
+    expect(windowText({ limit: { sum: 'parameters.amount', max: 1500, window: '24h', by: ['principal', 'parameters.customer'] } })).toBe(
+      'at most 1500 of parameters.amount per 24h by principal and parameters.customer',
+    );
+    expect(windowText({ limit: { count: true, max: 3, window: '90s', by: [] } })).toBe('at most 3 per 90s');
+    expect(windowText({ requires_prior: { action: 'payments.review', within: '1h', same: ['parameters.order_id'] } })).toBe(
+      'only after payments.review within 1h on the same parameters.order_id',
+    );
+    expect(windowText({ limit: null, requires_prior: null })).toBeNull();
+  });
+
+  it('drafts a rule with a limit with its limit, so an edit of the budget can be simulated', () => {
+    const limit = { count: true, max: 50, window: '1h', by: ['principal'] };
+    const rule = { id: 'rul-1', directive: 'Fifty an hour', severity: 'MANDATORY', limit, requires_prior: null } as unknown as Rule;
+    expect(JSON.parse(draftOf(rule))).toEqual({ directive: 'Fifty an hour', severity: 'MANDATORY', limit });
+  });
+
+  it("reads the record's limits and each trace entry's window state", () => {
+    const limits = [{ rule_id: 'rul-b', key: '{}', window: '1h', used_before: 49, used_after: 50, max: 50 }];
+    expect(limitsOf({ limits } as unknown as ConsultationRecord)).toEqual(limits);
+    expect(limitsOf({} as ConsultationRecord)).toEqual([]);
+    expect(limitKeyText('{}')).toBe('one window for the rule');
+    expect(limitKeyText('{"principal":"agn-1"}')).toBe('{"principal":"agn-1"}');
+    expect(limitStateText({ limit_state: 'exceeded' } as unknown as PrecedenceEntry)).toBe('limit exceeded');
+    expect(limitStateText({ limit_state: 'limit_unavailable' } as unknown as PrecedenceEntry)).toBe(
+      'window state unavailable (fails closed)',
+    );
+    expect(limitStateText({} as PrecedenceEntry)).toBe('');
   });
 });

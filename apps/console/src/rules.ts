@@ -24,7 +24,32 @@ export const SIMULATED_MEMBERS = [
   'escalate_after',
   'escalation_deciders',
   'approval_expires_after',
+  'limit',
+  'requires_prior',
 ] as const;
+
+/** The fields that remember (docs/verdicts.md "Budgets, rates and sequences"), null when not set. */
+export type WindowFields = Partial<Pick<Rule, 'limit' | 'requires_prior'>>;
+
+const pathList = (paths: readonly string[]) =>
+  paths.length <= 1 ? (paths[0] ?? '') : `${paths.slice(0, -1).join(', ')} and ${paths[paths.length - 1]}`;
+
+/**
+ * A rule's window in words, or null when it has none: `at most 50 per 1h by principal`, `at most 1500 of
+ * parameters.amount per 24h by parameters.customer`, `only after payments.review within 1h on the same
+ * parameters.order_id`.
+ */
+export function windowText(rule: WindowFields): string | null {
+  const l = rule.limit;
+  if (l) {
+    const what = l.sum ? `${l.max} of ${l.sum}` : `${l.max}`;
+    const by = l.by?.length ? ` by ${pathList(l.by)}` : '';
+    return `at most ${what} per ${l.window}${by}`;
+  }
+  const p = rule.requires_prior;
+  if (p) return `only after ${p.action} within ${p.within}${p.same?.length ? ` on the same ${pathList(p.same)}` : ''}`;
+  return null;
+}
 
 /** A rule's content as the text of the edit box: its simulated members, null ones left out (the simulation takes absent, not null). */
 export function draftOf(rule: Rule): string {

@@ -7,10 +7,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { eventually } from '@arbiter/testing';
+import { createRegistryClient } from '@arbiter/client';
 import { cli } from '../cli-harness';
 import { provisionTenant, transfer, verdictAs, type SdkTenant } from '../sdk-harness';
 import { startStack, type Stack } from '../stack';
 import { createConsoleUser, expectAccessible, launchBrowser, screenshot, signedInPage } from './browser';
+
+/** A parameter with markup in it, which ends up in a window's key: the page must show it as text. */
+const NOTE_MARKUP = '<img src=x onerror="window.__arbiterPwned=1">';
 
 describe('console: consultations and evidence', () => {
   let stack: Stack;
@@ -21,6 +25,8 @@ describe('console: consultations and evidence', () => {
   let trustFile: string;
   let large: string;
   let small: string;
+  let budgeted: string;
+  let budgetRule: string;
 
   const open = async (id: string) => {
     await page.goto(`${stack.registry.url}/console/consultations/${id}`);
@@ -41,9 +47,25 @@ describe('console: consultations and evidence', () => {
     // The console's verdict forwarder needs the registry to know the gateway (VERDICT_URL): its port is reserved first.
     stack = await startStack({ verdict: { stablePort: true }, ledger: true, worker: true });
     t = await provisionTenant(stack, 'console-ev');
+    // A rule with a window (docs/verdicts.md "Budgets, rates and sequences"), made before the first check reads the
+    // tenant's rules: its check's record carries `limits`.
+    const reg = createRegistryClient({ baseUrl: stack.registry.url, apiKey: t.adminKey });
+    const all = (await reg.listScopes()).items.find((x) => x.name === 'all')!.id;
+    budgetRule = (
+      await reg.createRule(all, {
+        directive: 'At most 50 exports an hour per agent',
+        severity: 'MANDATORY',
+        applies_to: { actions: ['reports.export'] },
+        limit: { count: true, max: 50, window: '1h', by: ['principal', 'parameters.note'] },
+      })
+    ).id;
     const agent = verdictAs(stack, t.agentKey, t.id);
     large = (await agent.check(transfer(30000))).consultation_id;
     small = (await agent.check(transfer(50))).consultation_id;
+    // The key holds what the caller wrote (a parameter): the page must show it as text.
+    budgeted = (
+      await agent.check({ action: 'reports.export', resource: 'report:1', scope: { region: 'eu' }, parameters: { note: NOTE_MARKUP } })
+    ).consultation_id;
     await Promise.all([sealed(large), sealed(small)]);
     dir = await mkdtemp(path.join(tmpdir(), 'console-evidence-'));
     trustFile = path.join(dir, 'trust.json');
@@ -88,6 +110,23 @@ describe('console: consultations and evidence', () => {
     await page.getByRole('cell', { name: t.rules.large }).waitFor();
     await page.getByRole('button', { name: 'Show the explanation' }).click();
     await page.getByText('"role-cfo"').waitFor();
+  });
+
+  it("shows the record's limits and the trace's window state of a rule with a limit", async () => {
+    await open(budgeted);
+    await page.getByRole('heading', { name: 'Limits' }).waitFor();
+    const limits = page.getByRole('table', { name: /windows of the rules with a limit/ });
+    expect(
+      await limits
+        .getByRole('row')
+        .filter({ has: page.getByRole('cell', { name: budgetRule }) })
+        .locator('td')
+        .allTextContents(),
+    ).toEqual([budgetRule, '1h', expect.stringContaining(JSON.stringify(NOTE_MARKUP)), '0', '1', '50']);
+    await page.getByRole('cell', { name: 'condition_false (within its limit)' }).waitFor();
+    expect(await page.locator('main img').count()).toBe(0);
+    expect(await page.evaluate(() => (window as { __arbiterPwned?: number }).__arbiterPwned)).toBeUndefined();
+    await expectAccessible(page);
   });
 
   it('verifies the evidence against a trust file the person loads: every check passes', async () => {

@@ -34,6 +34,13 @@ describe('console: rules, shadow disagreements and simulation preview', () => {
         mode: 'shadow',
       })
     ).id;
+    // A rule with a window, on an action no check below touches: the page says it in words.
+    await reg.createRule(euScope, {
+      directive: 'At most 50 exports an hour per agent',
+      severity: 'MANDATORY',
+      applies_to: { actions: ['reports.export'] },
+      limit: { count: true, max: 50, window: '1h', by: ['principal'] },
+    });
     const agent = verdictAs(stack, t.agentKey, t.id);
     changing = (await agent.check(transfer(30000))).consultation_id; // approval_required; the shadow rule would block
     await agent.check(transfer(50)); // allowed, under every threshold
@@ -59,6 +66,7 @@ describe('console: rules, shadow disagreements and simulation preview', () => {
     expect(await execution.executed()).toBeNull();
     expect(execution.dialogs).toEqual([]);
     await page.getByText('1 consultations would have been decided otherwise.').waitFor();
+    await page.getByText('at most 50 per 1h by principal', { exact: true }).waitFor();
     await page.getByRole('button', { name: `Show versions of ${shadowRule}` }).click();
     await page
       .getByText(/\(current, /)

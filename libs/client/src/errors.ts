@@ -48,6 +48,8 @@ export type VerdictErrorCode =
   | 'registry_unavailable'
   | 'policy_unavailable'
   | 'evaluation_budget_exceeded'
+  /** The other value of `executed` was reported for this consultation before (docs/verdicts.md "Worked examples: budgets and sequences"). */
+  | 'outcome_already_reported'
   | (string & {});
 
 /** The ledger's error codes (docs/ledger-formats.md "Errors"). */

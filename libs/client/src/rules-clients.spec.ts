@@ -66,3 +66,28 @@ describe('simulate of the verdict client', () => {
     await expect(sut.simulate({ changes: [] })).rejects.toMatchObject({ status: 404, code: 'not_found' });
   });
 });
+
+describe('outcome of the verdict client', () => {
+  it("posts {executed} to the consultation's outcome route and answers what was given back", async () => {
+    const answer = {
+      consultation_id: 'cns-1',
+      executed: false,
+      given_back: [{ rule_id: 'rul-1', key: '{}', window: '1h', amount: 1200 }],
+      reported_at: '2026-11-27T10:00:00.000Z',
+    };
+    const r = recording(() => ({ body: answer }));
+    const sut = createVerdictClient({ baseUrl: 'http://verdict', apiKey: 'ak', tenant: 'tnt-1', fetch: r.fetch });
+    await expect(sut.outcome('cns-1', { executed: false })).resolves.toEqual(answer);
+    expect(r.seen).toEqual([{ method: 'POST', url: 'http://verdict/tnt-1/v1/consultations/cns-1/outcome', body: { executed: false } }]);
+  });
+
+  it('turns a 409 for the other value into VerdictError outcome_already_reported', async () => {
+    const r = recording(() => ({ status: 409, body: { code: 'outcome_already_reported', message: 'reported as executed' } }));
+    const sut = createVerdictClient({ baseUrl: 'http://verdict', apiKey: 'ak', tenant: 'tnt-1', fetch: r.fetch });
+    await expect(sut.outcome('cns-1', { executed: false })).rejects.toMatchObject({
+      name: 'VerdictError',
+      status: 409,
+      code: 'outcome_already_reported',
+    });
+  });
+});

@@ -10,6 +10,7 @@ import type {
   CheckRequest,
   CheckResponse,
   ConsultationEvidence,
+  ConsultationOutcome,
   ConsultationExplanation,
   ConsultationList,
   ConsultationRecord,
@@ -17,6 +18,7 @@ import type {
   DecideApprovalBody,
   Identity,
   KeySet,
+  OutcomeReport,
   OverviewResolveRequest,
   ResolveRequest,
   ResolveResponse,
@@ -25,10 +27,25 @@ import type {
   SigningKeyRotation,
   SimulationRequest,
   SimulationResult,
+  VerdictErrorBody,
   VerdictGeneratedPaths,
 } from './types';
 
 export type VerdictPaths = VerdictGeneratedPaths;
+
+/** The outcome route, typed as the generator writes a path (docs/verdicts.md "Worked examples: budgets and sequences"). */
+interface OutcomePaths {
+  '/{tenant_id}/v1/consultations/{consultation_id}/outcome': {
+    post: {
+      parameters: { path: { tenant_id: string; consultation_id: string } };
+      requestBody: { content: { 'application/json': OutcomeReport } };
+      responses: {
+        200: { headers: Record<string, unknown>; content: { 'application/json': ConsultationOutcome } };
+        default: { headers: Record<string, unknown>; content: { 'application/json': VerdictErrorBody } };
+      };
+    };
+  };
+}
 
 export interface VerdictClientOptions extends ServiceClientOptions {
   /** The tenant id (`tnt-…`) or slug of the API key. Default: asked once from GET /v1/whoami. */
@@ -70,6 +87,13 @@ export interface VerdictClient {
    */
   getConsultationExplanation(consultationId: string, opts?: CallOptions): Promise<ConsultationExplanation>;
   getRuleVersion(ruleVersionId: string): Promise<RuleVersion>;
+  /**
+   * Reports whether the operation a consultation allowed was carried out (only its own caller may):
+   * `executed: false` gives back what it took of its windows and the marks it left, once; the same report
+   * again answers the same, the other value afterwards is 409 `outcome_already_reported`.
+   * docs/verdicts.md "Worked examples: budgets and sequences".
+   */
+  outcome(consultationId: string, report: OutcomeReport, opts?: CallOptions): Promise<ConsultationOutcome>;
   /**
    * POST /<tenant>/v1/simulations (`manage_rules`): replays the window's stored consultations against the
    * current rules and the proposed changes, and answers what changed; writes nothing (docs/verdicts.md "Simulation").
@@ -161,6 +185,17 @@ export function createVerdictClient(opts: VerdictClientOptions): VerdictClient {
     async simulate(body, o) {
       const tenant_id = await tenantOf(o);
       return unwrap('verdict', raw.POST('/{tenant_id}/v1/simulations', { params: { path: { tenant_id } }, body }));
+    },
+    async outcome(consultation_id, report, o) {
+      const tenant_id = await tenantOf(o);
+      const outcomes = raw as unknown as Client<OutcomePaths>;
+      return unwrap(
+        'verdict',
+        outcomes.POST('/{tenant_id}/v1/consultations/{consultation_id}/outcome', {
+          params: { path: { tenant_id, consultation_id } },
+          body: { executed: report.executed },
+        }),
+      );
     },
     getRuleVersion: (rule_version_id) =>
       unwrap('verdict', raw.GET('/v1/rule-versions/{rule_version_id}', { params: { path: { rule_version_id } } })),

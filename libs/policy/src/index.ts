@@ -17,6 +17,7 @@ export { exceeds } from './decimal';
 export { RunningWindow } from './running-window';
 export { WindowLedger, type GivenBack, type TakeResult } from './window-ledger';
 export { limitEntries, needsThatFit, recordedStates, windowStates } from './window-states';
+export { decideWithLedger, type LedgerDecision } from './window-replay';
 export {
   explain,
   MAX_ALTERNATIVES,

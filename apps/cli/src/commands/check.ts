@@ -2,7 +2,7 @@
 // printed. The exit code says whether the operation may run: 0 for `allowed` and `observe` (what the SDK's guard
 // lets through), 1 for `blocked`, `approval_required`, any other verdict and a refusal of the service
 // (`insufficient_context` among them), 2 for usage errors and an unreachable service.
-import type { CheckResponse } from '@arbiter/client';
+import type { CheckResponse, Explanation, LimitEntry, WithLimits } from '@arbiter/client';
 import type { CommandContext, ServiceFlags } from '../context';
 import { CliError, EXIT } from '../io';
 
@@ -89,10 +89,33 @@ export function checkBody(opts: CheckOptions) {
   };
 }
 
-export function renderCheck(r: CheckResponse): string {
+const OP_TEXT: Record<string, string> = { lte: '<=', lt: '<', gte: '>=', gt: '>', eq: '=', neq: '!=', in: 'in', not_in: 'not in' };
+
+/**
+ * An explanation in words (docs/verdicts.md "Explanations"): one `allowed if …` line per alternative (`allowed
+ * if amount <= 1200`), and the reason of each row no change can undo (`window full: 50 of 50 in 1h`).
+ */
+export function explanationLines(e: Explanation): string[] {
+  const change = (c: { field: string; op: string; value?: unknown }) =>
+    c.op === 'exists' ? `${c.field} is given` : `${c.field} ${OP_TEXT[c.op] ?? c.op} ${JSON.stringify(c.value)}`;
+  const lines = e.to_allow.map((a) => `allowed if ${a.changes.map(change).join(' and ')}`);
+  for (const row of e.not_invertible as { rule_id: string; reason?: string }[])
+    if (row.reason) lines.push(`no change of the operation undoes ${row.rule_id}: ${row.reason}`);
+  return lines;
+}
+
+/** A window the answer read (the record's `limits`), in words. */
+export const limitLine = (l: LimitEntry) =>
+  `window ${l.window} of ${l.rule_id} ${l.key}: ${l.used_before} of ${l.max} used before, ${l.used_after} after`;
+
+export function renderCheck(r: WithLimits<CheckResponse>): string {
   const lines = [`${r.verdict}  (consultation ${r.consultation_id}${r.dominating_rule_id ? `, rule ${r.dominating_rule_id}` : ''})`];
   if (r.verdict === 'approval_required') lines.push(`  ask for the approval: arbiter approvals request ${r.consultation_id}`);
-  if (r.explanation) lines.push(`  explanation: ${JSON.stringify(r.explanation)}`);
+  for (const l of r.limits ?? []) lines.push(`  ${limitLine(l)}`);
+  if (r.explanation) {
+    for (const line of explanationLines(r.explanation)) lines.push(`  ${line}`);
+    lines.push(`  explanation: ${JSON.stringify(r.explanation)}`);
+  }
   return lines.join('\n');
 }
 

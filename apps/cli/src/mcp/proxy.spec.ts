@@ -5,7 +5,7 @@ import { ArbiterError, type GuardClient } from '@arbiter/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { CallToolResultSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { createProxyServer } from './proxy';
+import { createProxyServer, refusalResult } from './proxy';
 import { Upstreams } from './upstreams';
 
 const BANK = path.resolve(__dirname, '../../../../examples/mcp/bank-server.mjs');
@@ -181,5 +181,21 @@ describe('the proxy server', () => {
 
   it('answers an unknown tool with a protocol error', async () => {
     await expect(call('bank.balance', {})).rejects.toThrow(/Unknown tool: bank\.balance/);
+  });
+});
+
+describe(refusalResult.name, () => {
+  it('carries where each window stood on a refusal a budget decided, and nothing of the kind otherwise', () => {
+    const limits = [{ rule_id: 'rul-b', key: '{}', window: '1h', used_before: 50, used_after: 50, max: 50 }];
+    const base = {
+      kind: 'blocked',
+      verdict: 'blocked',
+      consultationId: 'cns-1',
+      ruleId: 'rul-b',
+      statement: null,
+      reason: 'blocked',
+    } as const;
+    expect(refusalResult({ ...base, limits })._meta).toMatchObject({ 'arbiter/rule_id': 'rul-b', 'arbiter/limits': limits });
+    expect(refusalResult(base)._meta).not.toHaveProperty('arbiter/limits');
   });
 });

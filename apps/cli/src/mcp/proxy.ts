@@ -26,6 +26,7 @@ export const META = {
   outcome: 'arbiter/outcome',
   ruleId: 'arbiter/rule_id',
   explanation: 'arbiter/explanation',
+  limits: 'arbiter/limits',
 } as const;
 
 export interface ProxyDeps {
@@ -171,6 +172,8 @@ export function refusalResult(outcome: Exclude<GuardOutcome, { kind: 'allowed' }
   // What would make the call allowed (docs/agents.md "What the agent sees"), asked of the gateway for this refusal only.
   if ((outcome.kind === 'blocked' || outcome.kind === 'approval_pending') && outcome.explanation)
     meta[META.explanation] = outcome.explanation;
+  // Where each window the answer read stood (docs/verdicts.md "Budgets, rates and sequences"): a full budget explains itself.
+  if ((outcome.kind === 'blocked' || outcome.kind === 'approval_pending') && outcome.limits) meta[META.limits] = outcome.limits;
   return { isError: true, content: [{ type: 'text', text: describeOutcome(outcome) }], _meta: meta };
 }
 

@@ -121,6 +121,64 @@ rules:
     );
   });
 
+  it('holds limit and requires_prior, writes them back, and a plan sees a change of either', () => {
+    const text = `scope: ${SCOPE}
+rules:
+  - directive: At most 1500 EUR of refunds per customer per day
+    severity: MANDATORY
+    applies_to: {actions: [payments.refund]}
+    limit: {sum: parameters.amount, max: 1500, window: 24h, by: [parameters.customer]}
+  - directive: A refund only after a review of the same order
+    severity: REQUIRES_APPROVAL
+    applies_to: {actions: [payments.refund]}
+    requires_prior:
+      action: payments.review
+      within: 1h
+      same: [parameters.order_id]
+  - directive: Fifty calls an hour
+    severity: ADVISORY
+    limit: {count: true, max: 50, window: 1h}
+`;
+    const rules = parseRulesFile('rules.yaml', text).rules;
+    expect(rules.map((r) => [r.content.limit, r.content.requires_prior])).toEqual([
+      [{ sum: 'parameters.amount', max: 1500, window: '24h', by: ['parameters.customer'] }, null],
+      [null, { action: 'payments.review', within: '1h', same: ['parameters.order_id'] }],
+      [{ count: true, max: 50, window: '1h', by: [] }, null],
+    ]);
+    expect(ruleBody(rules[0].content)).toMatchObject({ limit: { sum: 'parameters.amount', max: 1500, window: '24h' } });
+    const written = writeRulesFile({ scope: SCOPE, selector: {}, rules: rules.map((r) => ({ id: null, content: r.content })) });
+    expect(written).toContain('by: [parameters.customer]');
+    expect(written).toContain('same: [parameters.order_id]');
+    expect(parseRulesFile('rules.yaml', written).rules.map((r) => r.content)).toEqual(rules.map((r) => r.content));
+    // A registry rule without the fields (null) compares equal to a file that leaves them out; a changed window does not.
+    expect(
+      changedFields(normaliseContent(registryRule()), normaliseContent({ ...registryRule(), limit: null, requires_prior: null })),
+    ).toEqual([]);
+    const wider = normaliseContent({ ...rules[0].content, limit: { ...rules[0].content.limit!, window: '48h' } });
+    expect(changedFields(rules[0].content, wider)).toEqual(['limit']);
+  });
+
+  it('refuses a bad limit or requires_prior at the member it names, and either one on an ALLOW rule', () => {
+    const problems = problemsOf(`scope: ${SCOPE}
+rules:
+  - directive: A
+    severity: MANDATORY
+    limit: {count: true, max: 10, window: 1 hour, by: [amount]}
+  - directive: B
+    severity: ALLOW
+    requires_prior: {action: payments.review, within: 1h}
+  - directive: C
+    severity: MANDATORY
+    limit: {count: true, sum: parameters.amount, max: 10, window: 1h}
+`);
+    expect(problems).toEqual([
+      'rules.yaml:5:43: rules[0].limit.window: a duration from 1s to 366d, such as 90s, 15m, 1h, 24h or 7d',
+      'rules.yaml:5:56: rules[0].limit.by[0]: principal, on_behalf_of, resource or parameters.<field> (a dot path)',
+      'rules.yaml:8:21: rules[1].requires_prior: only a rule of severity MANDATORY, REQUIRES_APPROVAL, ADVISORY may hold it',
+      'rules.yaml:11:12: rules[2].limit: exactly one of count (true) and sum (a parameters.<field> path)',
+    ]);
+  });
+
   it('reports the write-time checks of libs/policy (ruleProblems) at the row they name', () => {
     const problems = problemsOf(`scope: ${SCOPE}
 rules:
@@ -225,6 +283,8 @@ describe(normaliseContent.name, () => {
       escalate_after: null,
       escalation_deciders: [],
       approval_expires_after: null,
+      limit: null,
+      requires_prior: null,
     });
   });
 

@@ -10,8 +10,11 @@ import {
   ruleContent,
   ruleProblems,
   SEVERITIES,
+  windowFieldProblems,
   type Condition,
   type ConditionOp,
+  type LimitSpec,
+  type PriorSpec,
   type Requirement,
   type RuleBodyFields,
   type Severity,
@@ -40,6 +43,9 @@ export interface RuleContent {
   escalate_after: number | null;
   escalation_deciders: string[];
   approval_expires_after: number | null;
+  /** The fields that remember (docs/verdicts.md "Budgets, rates and sequences"); null when not set. */
+  limit: LimitSpec | null;
+  requires_prior: PriorSpec | null;
 }
 
 /** The fields of RuleContent, in the order a rules file writes them. */
@@ -58,6 +64,8 @@ export const CONTENT_FIELDS = [
   'escalate_after',
   'escalation_deciders',
   'approval_expires_after',
+  'limit',
+  'requires_prior',
 ] as const;
 export type ContentField = (typeof CONTENT_FIELDS)[number];
 
@@ -315,10 +323,22 @@ function parseRule(src: YamlSource, at: Path, raw: unknown): FileRule | null {
   }
   if (raw.escalation_deciders !== undefined && raw.escalation_deciders !== null && !Array.isArray(raw.escalation_deciders))
     p(['escalation_deciders'], 'escalation_deciders is a list of principal ids (agn-…, hum-…) and role ids (role-…)');
+  // The fields that remember are checked as written (their normal form drops what it does not know).
+  const windowProblems = windowFieldProblems({
+    severity: typeof raw.severity === 'string' && raw.severity in SEVERITIES ? raw.severity : undefined,
+    limit: raw.limit,
+    requires_prior: raw.requires_prior,
+  });
+  for (const problem of windowProblems) {
+    const m = /^((?:limit|requires_prior)(?:\.[a-z_]+)?(?:\[\d+\])?): (.*)$/.exec(problem);
+    if (m) p(pathOf(m[1]), m[2]);
+    else p([], problem);
+  }
   if (src.problems.length > before) return null;
   const content = normaliseContent(raw);
   // The write-time checks the registry makes (libs/policy), at the line of the row they name.
   for (const problem of ruleProblems(content)) {
+    if (windowProblems.includes(problem)) continue;
     const m = /^([a-z_]+(?:\[\d+\])?(?:\.[a-z_]+)?): (.*)$/.exec(problem);
     if (m) p(pathOf(m[1]), m[2]);
     else p([], problem);
@@ -373,6 +393,8 @@ export function normaliseContent(r: Record<string, unknown>): RuleContent {
     escalate_after: c.escalate_after,
     escalation_deciders: c.escalation_deciders,
     approval_expires_after: c.approval_expires_after,
+    limit: c.limit,
+    requires_prior: c.requires_prior,
   };
 }
 
@@ -389,6 +411,8 @@ const DEFAULTS: Partial<Record<ContentField, string>> = {
   escalate_after: canonicalJson(null),
   escalation_deciders: canonicalJson([]),
   approval_expires_after: canonicalJson(null),
+  limit: canonicalJson(null),
+  requires_prior: canonicalJson(null),
 };
 
 /** Whether a field holds the registry's default (then a file and a body leave it out). */
@@ -434,6 +458,13 @@ export function writeRulesFile(file: {
       flow(rule.get('applies_to', true));
       flow(rule.get('deciders', true));
       flow(rule.get('escalation_deciders', true));
+      for (const [field, list] of [
+        ['limit', 'by'],
+        ['requires_prior', 'same'],
+      ]) {
+        const spec = rule.get(field, true);
+        if (isMap(spec)) flow(spec.get(list, true));
+      }
       for (const key of ['conditions', 'requires']) {
         const list = rule.get(key, true);
         if (isSeq(list)) list.items.forEach(flow);

@@ -96,6 +96,106 @@ describe(runSuite.name, () => {
   });
 });
 
+const WINDOW_RULES = `scope: scp-0123456789abcdef01234567
+rules:
+  - id: rul-00000000000000000000000b
+    directive: At most 1500 EUR of refunds an hour
+    severity: MANDATORY
+    applies_to: {actions: [payments.refund]}
+    limit: {sum: parameters.amount, max: 1500, window: 1h, by: [principal]}
+  - directive: A refund only after a review of the same order
+    severity: MANDATORY
+    applies_to: {actions: [payments.refund]}
+    requires_prior: {action: payments.review, within: 24h, same: [parameters.order_id]}
+`;
+const windowFiles = () => files({ 'windows.yaml': WINDOW_RULES });
+const refund = (name: string, amount: number, extra: string, expect: string) =>
+  `  - {name: ${name}, action: payments.refund, resource: order:1, parameters: {amount: ${amount}, order_id: o-1}, ${extra}expect: ${expect}}\n`;
+
+describe('rules test with windows', () => {
+  it('evaluates a case against the window states it gives: used, unavailable (fails closed), a prior found or not', async () => {
+    const suite = suiteOf(
+      refund('first of the hour after a review', 1200, 'priors: {A refund only after a review of the same order: true}, ', 'allowed') +
+        refund(
+          'over the budget',
+          400,
+          'windows: {rul-00000000000000000000000b: {used: 1150}}, priors: {"windows.yaml#rules[1]": true}, ',
+          '{verdict: blocked, rule: At most 1500 EUR of refunds an hour}',
+        ) +
+        refund(
+          'exactly the budget',
+          350,
+          'windows: {rul-00000000000000000000000b: {used: 1150}}, priors: {"windows.yaml#rules[1]": true}, ',
+          'allowed',
+        ) +
+        refund(
+          'window unreadable',
+          1,
+          'windows: {rul-00000000000000000000000b: unavailable}, priors: {"windows.yaml#rules[1]": true}, ',
+          '{verdict: blocked, rule: rul-00000000000000000000000b}',
+        ) +
+        refund('no review', 10, '', '{verdict: blocked, rule: A refund only after a review of the same order}'),
+      'rules: windows.yaml\n',
+    );
+    const sut = await runSuite(suite, windowFiles());
+    expect(sut.cases.map((c) => [c.name, c.failures])).toEqual([
+      ['first of the hour after a review', []],
+      ['over the budget', []],
+      ['exactly the budget', []],
+      ['window unreadable', []],
+      ['no review', []],
+    ]);
+    expect(sut.cases[3].details.join('\n')).toContain('limit_unavailable');
+  });
+
+  it('refuses window states for a rule that has no window', async () => {
+    const suite = suiteOf(refund('x', 1, 'windows: {"windows.yaml#rules[1]": {used: 1}}, ', 'allowed'), 'rules: windows.yaml\n');
+    await expect(runSuite(suite, windowFiles())).rejects.toThrow('windows.yaml#rules[1] is not a rule of the rules files with limit');
+  });
+
+  it('replays a sequence through one ledger: budgets fill, a give-back and the sliding hour free them, a review opens the refund', async () => {
+    const suite = suiteOf(
+      `  - name: refunds of an hour
+    action: payments.refund
+    resource: order:1
+    parameters: {amount: 500, order_id: o-1}
+    sequence:
+      - {at: 2026-11-23T11:30:00Z, action: payments.review, expect: allowed}
+      - {at: 2026-11-23T12:00:00Z, expect: allowed}
+      - {at: 2026-11-23T12:10:00Z, expect: allowed}
+      - {at: 2026-11-23T12:20:00Z, parameters: {amount: 400, order_id: o-1}, expect: allowed}
+      - {at: 2026-11-23T12:25:00Z, parameters: {amount: 200, order_id: o-1}, expect: {verdict: blocked, rule: At most 1500 EUR of refunds an hour}}
+      - {at: 2026-11-23T12:26:00Z, parameters: {amount: 50, order_id: o-2}, expect: {verdict: blocked, rule: A refund only after a review of the same order}}
+      - {at: 2026-11-23T12:35:00Z, give_back: 3}
+      - {at: 2026-11-23T12:40:00Z, parameters: {amount: 200, order_id: o-1}, expect: allowed}
+      - {at: 2026-11-23T12:45:00Z, parameters: {amount: 500, order_id: o-1}, expect: blocked}
+      - {at: 2026-11-23T13:00:00Z, parameters: {amount: 500, order_id: o-1}, expect: allowed}
+`,
+      'rules: windows.yaml\n',
+    );
+    const sut = await runSuite(suite, windowFiles());
+    expect(sut.cases[0].failures).toEqual([]);
+    expect(sut.cases[0].details).toContainEqual(
+      'sequence[6] 2026-11-23T12:35:00.000Z: sequence[3] not executed, 400 back to rul-00000000000000000000000b {"principal":"agn-000000000000000000000000"}',
+    );
+    // A wrong expectation names its step and instant.
+    const wrong = suiteOf(
+      `  - name: one refund
+    action: payments.refund
+    resource: order:1
+    parameters: {amount: 1600, order_id: o-1}
+    sequence:
+      - {at: 2026-11-23T11:30:00Z, action: payments.review, expect: allowed}
+      - {at: 2026-11-23T12:00:00Z, expect: allowed}
+`,
+      'rules: windows.yaml\n',
+    );
+    expect((await runSuite(wrong, windowFiles())).cases[0].failures).toEqual([
+      'sequence[1] 2026-11-23T12:00:00.000Z: expected allowed, got blocked (dominating rule: rul-00000000000000000000000b "At most 1500 EUR of refunds an hour")',
+    ]);
+  });
+});
+
 describe(parseTestFile.name, () => {
   it('names every problem of a test file at its line', () => {
     const err = (() => {
@@ -115,6 +215,38 @@ describe(parseTestFile.name, () => {
       'tests.yaml:4:5: tests[0].resource: resource is required: a non-empty string',
       'tests.yaml:4:53: tests[0].expect.rul: unknown member "rul" (expect has verdict, rule and missing)',
       'tests.yaml:5:69: tests[1].context.f: a Fact has at least value and source',
+    ]);
+  });
+
+  it('names the problems of window states and sequences at their line', () => {
+    const err = (() => {
+      try {
+        parseTestFile(
+          'tests.yaml',
+          [
+            'rules: r.yaml',
+            'tests:',
+            '  - {name: a, action: x, resource: r, expect: allowed, windows: {rul-1: {used: -1}}, priors: {rul-2: maybe}}',
+            '  - name: b',
+            '    action: x',
+            '    sequence:',
+            '      - {at: 2026-11-23T12:00:00Z, expect: allowed}',
+            '      - {at: 2026-11-23T11:00:00Z, resource: r, expect: allowed}',
+            '      - {at: 2026-11-23T13:00:00Z, give_back: 2}',
+            '',
+          ].join('\n'),
+        );
+      } catch (e) {
+        return e as RulesFileError;
+      }
+      throw new Error('accepted');
+    })();
+    expect(err.message.split('\n')).toEqual([
+      'tests.yaml:3:73: tests[0].windows.rul-1: a window is {used: <a number >= 0>}, what it held before the operation, or unavailable',
+      'tests.yaml:3:102: tests[0].priors.rul-2: a prior is true (the earlier operation is there), false, or unavailable',
+      'tests.yaml:7:9: tests[1].sequence[0].resource: resource is required: a non-empty string',
+      'tests.yaml:8:14: tests[1].sequence[1].at: the steps are in time order: at is before the step above',
+      'tests.yaml:9:47: tests[1].sequence[2].give_back: give_back is the index (from 0) of an earlier check step whose operation was not executed',
     ]);
   });
 });

@@ -5,7 +5,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { get, seg, verdictPath, type ApiError } from '../api';
 import type { PageProps } from '../app';
 import { ErrorNotice, Loading, PageHeading } from '../components/page';
-import { jsonText, type ConsultationRecord } from '../consultations';
+import { jsonText, limitKeyText, limitsOf, limitStateText, type ConsultationRecord } from '../consultations';
 import { trustFromText, verifyConsultationEvidence, type ConsoleEvidenceReport, type EvidenceKeys, type TrustAnchors } from '../evidence';
 
 export function ConsultationPage({ session, id }: PageProps & { id: string }) {
@@ -34,6 +34,7 @@ export function ConsultationPage({ session, id }: PageProps & { id: string }) {
         <>
           <RecordFacts record={record} />
           <Trace record={record} />
+          <Limits record={record} />
           <Explanation base={base} />
           <Evidence base={base} tenantId={session.tenant_id} />
         </>
@@ -107,6 +108,7 @@ function Trace({ record }: { record: ConsultationRecord }) {
                   {t.decided_by ? ` (decided by ${t.decided_by})` : ''}
                   {t.overridden_by ? ` (overridden by ${t.overridden_by})` : ''}
                   {t.missing_fields?.length ? ` (missing ${t.missing_fields.join(', ')})` : ''}
+                  {limitStateText(t) ? ` (${limitStateText(t)})` : ''}
                 </td>
               </tr>
             ))}
@@ -127,6 +129,42 @@ function Trace({ record }: { record: ConsultationRecord }) {
           </ul>
         </>
       ) : null}
+    </>
+  );
+}
+
+/** The windows the answer read (the record's `limits`): what each held before and after the operation, of its max. */
+function Limits({ record }: { record: ConsultationRecord }) {
+  const limits = limitsOf(record);
+  if (!limits.length) return null;
+  return (
+    <>
+      <h2>Limits</h2>
+      <table class="list">
+        <caption class="visually-hidden">The windows of the rules with a limit, before and after this operation</caption>
+        <thead>
+          <tr>
+            <th scope="col">Rule</th>
+            <th scope="col">Window</th>
+            <th scope="col">Key</th>
+            <th scope="col">Used before</th>
+            <th scope="col">Used after</th>
+            <th scope="col">Max</th>
+          </tr>
+        </thead>
+        <tbody>
+          {limits.map((l) => (
+            <tr key={`${l.rule_id}/${l.key}`}>
+              <td>{l.rule_id}</td>
+              <td>{l.window}</td>
+              <td>{limitKeyText(l.key)}</td>
+              <td>{l.used_before}</td>
+              <td>{l.used_after}</td>
+              <td>{l.max}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
     </>
   );
 }

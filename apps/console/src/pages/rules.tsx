@@ -6,7 +6,16 @@ import { get, post, query, registryPath, seg, verdictPath, type ApiError } from 
 import type { PageProps } from '../app';
 import { ErrorNotice, Loading, PageHeading } from '../components/page';
 import { BASE } from '../router';
-import { draftOf, simulationRequest, type Rule, type RuleVersion, type Scope, type ShadowReport, type SimulationResult } from '../rules';
+import {
+  draftOf,
+  simulationRequest,
+  windowText,
+  type Rule,
+  type RuleVersion,
+  type Scope,
+  type ShadowReport,
+  type SimulationResult,
+} from '../rules';
 
 type Page<T> = { items: T[]; next_cursor: string | null };
 
@@ -89,6 +98,7 @@ function RuleCard({ rule, scopeId, onEdit }: { rule: Rule; scopeId: string; onEd
   const [versions, setVersions] = useState<RuleVersion[] | null>(null);
   const [shadow, setShadow] = useState<ShadowReport | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
+  const remembers = windowText(rule);
 
   useEffect(() => {
     if (rule.mode !== 'shadow') return;
@@ -111,6 +121,12 @@ function RuleCard({ rule, scopeId, onEdit }: { rule: Rule; scopeId: string; onEd
         <dd>{rule.severity}</dd>
         <dt>Mode</dt>
         <dd>{rule.mode === 'shadow' ? 'shadow (evaluated, never decides)' : 'enforce'}</dd>
+        {remembers ? (
+          <>
+            <dt>{rule.limit ? 'Limit' : 'Requires prior'}</dt>
+            <dd>{remembers}</dd>
+          </>
+        ) : null}
         <dt>Current version</dt>
         <dd>{rule.current_version_id}</dd>
       </dl>

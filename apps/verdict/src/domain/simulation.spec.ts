@@ -9,7 +9,9 @@ import {
   outcomeOf,
   SimulationChangeError,
   SimulationTally,
+  WindowReplay,
   type ParsedChange,
+  type WindowedConsultation,
 } from './simulation';
 
 const NOW = new Date('2026-03-01T12:00:00.000Z');
@@ -340,9 +342,119 @@ describe(SimulationTally.name, () => {
     });
   });
 
+  it('oldest first (windows replayed in time order), keeps the newest changed ones and answers them newest first', () => {
+    const tally = new SimulationTally(2, 'oldest_first');
+    for (const i of [5, 4, 3, 2, 1, 0]) tally.add(at(i), allowed, i === 3 ? allowed : blocked);
+    const result = tally.result();
+    expect(result).toMatchObject({ evaluated: 6, changed: 5, transitions: { 'allowed->blocked': 5 } });
+    expect(result.samples.map((x) => x.consultation_id)).toEqual(['cns-0', 'cns-1']);
+    const few = new SimulationTally(3, 'oldest_first');
+    for (const i of [2, 1]) few.add(at(i), allowed, blocked);
+    expect(few.result().samples.map((x) => x.consultation_id)).toEqual(['cns-1', 'cns-2']);
+  });
+
   it('keeps no sample with a sample_limit of 0', () => {
     const tally = new SimulationTally(0);
     tally.add(at(0), allowed, blocked);
     expect(tally.result()).toMatchObject({ changed: 1, samples: [] });
+  });
+});
+
+describe(WindowReplay.name, () => {
+  const minute = 60_000;
+  const T0 = Date.parse('2026-02-28T09:00:00.000Z');
+  type Op = { action: string; parameters?: Record<string, unknown>; principal?: string; minute: number; notExecutedAt?: number };
+  const consultation = (op: Op, i: number): WindowedConsultation => ({
+    id: `cns-${i}`,
+    requested_at: new Date(T0 + op.minute * minute),
+    not_executed_at: op.notExecutedAt === undefined ? null : new Date(T0 + op.notExecutedAt * minute),
+  });
+  /** The before and after policies replayed oldest first over `ops`, as the service replays them. */
+  function replay(rule: Record<string, unknown>, ops: Op[]) {
+    const before = buildSnapshot(state).policy;
+    const after = buildSnapshot(
+      enforcedState(applyChanges(state, [{ kind: 'create_rule', index: 0, rule: { scope_id: 'scp-all', ...rule } as never }], NOW)),
+    ).policy;
+    expect(after.hasWindows).toBe(true);
+    const was = new WindowReplay(before);
+    const would = new WindowReplay(after);
+    const tally = new SimulationTally(20, 'oldest_first');
+    const verdicts: string[] = [];
+    ops.forEach((op, i) => {
+      const c = consultation(op, i);
+      const request = {
+        mode: 'check' as const,
+        action: op.action,
+        resource: 'r',
+        scope: { region: 'eu' },
+        parameters: op.parameters ?? {},
+        context: {},
+        principal: op.principal ?? 'agn-1',
+        on_behalf_of: null,
+      };
+      const a = outcomeOf(was.decide(c, request, NOW, null));
+      const b = outcomeOf(would.decide(c, request, NOW, null));
+      verdicts.push(b.verdict);
+      tally.add({ ...c, action: op.action, resource: 'r' }, a, b);
+    });
+    return { verdicts, result: tally.result() };
+  }
+
+  it('a proposed budget of 3 an hour over 5 allowed transfers: the last 2 would change, a sixth after the hour would not', () => {
+    const budget = {
+      directive: 'Three transfers an hour',
+      severity: 'MANDATORY',
+      applies_to: { actions: ['payments.transfer'] },
+      limit: { count: true, max: 3, window: '1h', by: ['principal'] },
+    };
+    const ops: Op[] = [0, 10, 20, 30, 40, 60].map((m) => ({ action: 'payments.transfer', minute: m }));
+    const { verdicts, result } = replay(budget, ops);
+    // The tenant default (observe) lets each through, and so consumes: the 4th and 5th are over; at 60 the first has left.
+    expect(verdicts).toEqual(['observe', 'observe', 'observe', 'blocked', 'blocked', 'observe']);
+    expect(result).toMatchObject({ evaluated: 6, changed: 2, transitions: { 'observe->blocked': 2 } });
+    expect(result.samples.map((x) => [x.consultation_id, x.dominating_rule_after])).toEqual([
+      ['cns-4', 'changes[0]'],
+      ['cns-3', 'changes[0]'],
+    ]);
+    // Another principal has its own window.
+    expect(replay(budget, [...ops.slice(0, 4), { action: 'payments.transfer', minute: 40, principal: 'agn-2' }]).verdicts).toEqual([
+      'observe',
+      'observe',
+      'observe',
+      'blocked',
+      'observe',
+    ]);
+  });
+
+  it('a blocked replay consumes nothing, and one reported not executed gives back from the time of its report', () => {
+    const budget = {
+      directive: 'One transfer an hour',
+      severity: 'MANDATORY',
+      applies_to: { actions: ['payments.transfer'] },
+      limit: { count: true, max: 1, window: '1h' },
+    };
+    const t = (minute: number, notExecutedAt?: number): Op => ({ action: 'payments.transfer', minute, notExecutedAt });
+    expect(replay(budget, [t(0), t(10), t(20)]).verdicts).toEqual(['observe', 'blocked', 'blocked']);
+    expect(replay(budget, [t(0, 15), t(10), t(20)]).verdicts).toEqual(['observe', 'blocked', 'observe']);
+  });
+
+  it('replays a requires_prior rule: a refund goes through only after a review of the same order within the hour', () => {
+    const sequence = {
+      directive: 'A refund only after a review of the same order',
+      severity: 'MANDATORY',
+      applies_to: { actions: ['payments.refund'] },
+      requires_prior: { action: 'orders.review', within: '1h', same: ['parameters.order_id'] },
+    };
+    const op = (action: string, order: string, minute: number): Op => ({ action, parameters: { order_id: order }, minute });
+    const { verdicts, result } = replay(sequence, [
+      op('orders.review', 'o-1', 0),
+      op('payments.refund', 'o-1', 10),
+      op('payments.refund', 'o-2', 20),
+      op('orders.review', 'o-2', 30),
+      op('payments.refund', 'o-2', 40),
+      op('payments.refund', 'o-1', 61),
+    ]);
+    expect(verdicts).toEqual(['observe', 'observe', 'blocked', 'observe', 'observe', 'blocked']);
+    expect(result).toMatchObject({ changed: 2, transitions: { 'observe->blocked': 2 } });
   });
 });

@@ -2,7 +2,18 @@
 // the tenant's registry state, checked as the registry would check them, and the tally of what the
 // replay found (counts, transitions, samples). No I/O.
 import { conditionProblem } from '@arbiter/cel';
-import { ruleContent, ruleProblems, selectorProblems, type EvaluationResult, type Scope } from '@arbiter/policy';
+import {
+  decideWithLedger,
+  ruleContent,
+  ruleProblems,
+  selectorProblems,
+  WindowLedger,
+  type CompiledPolicy,
+  type Deadline,
+  type EvaluationRequest,
+  type EvaluationResult,
+  type Scope,
+} from '@arbiter/policy';
 import type { OverrideState, RuleState, TenantState } from '@arbiter/internal-api';
 import type { SimulatedNewRule, SimulatedOverrideBody, SimulatedRuleBody, SimulationSample } from '../models/simulations';
 
@@ -207,17 +218,24 @@ export interface SimulationTallyResult {
 }
 
 /**
- * Counts replays as they stream by, newest first: every one evaluated, those whose verdict changed, the
- * transitions between verdicts (changed pairs only) and the first `sampleLimit` changed ones. Memory:
- * the samples and one counter per distinct transition, whatever the number of consultations.
+ * Counts replays as they stream by: every one evaluated, those whose verdict changed, the transitions
+ * between verdicts (changed pairs only) and the `sampleLimit` newest changed ones. Replays stream newest
+ * first (`newest_first`: the first changed ones are kept) or, when windows are replayed, oldest first
+ * (`oldest_first`: the last ones are kept, in a ring, and answered newest first all the same). Memory: the
+ * samples and one counter per distinct transition, whatever the number of consultations.
  */
 export class SimulationTally {
   private evaluated = 0;
   private changed = 0;
   private readonly transitions = new Map<string, number>();
   private readonly samples: SimulationSample[] = [];
+  /** oldest_first: where the next sample goes once the ring is full. */
+  private next = 0;
 
-  constructor(private readonly sampleLimit: number) {}
+  constructor(
+    private readonly sampleLimit: number,
+    private readonly order: 'newest_first' | 'oldest_first' = 'newest_first',
+  ) {}
 
   add(c: ReplayedConsultation, before: ReplayOutcome, after: ReplayOutcome): void {
     this.evaluated++;
@@ -225,8 +243,9 @@ export class SimulationTally {
     this.changed++;
     const key = `${before.verdict}->${after.verdict}`;
     this.transitions.set(key, (this.transitions.get(key) ?? 0) + 1);
-    if (this.samples.length < this.sampleLimit) {
-      this.samples.push({
+    if (this.sampleLimit === 0) return;
+    if (this.order === 'oldest_first' || this.samples.length < this.sampleLimit) {
+      const sample: SimulationSample = {
         consultation_id: c.id,
         requested_at: c.requested_at.toISOString(),
         action: c.action,
@@ -235,13 +254,59 @@ export class SimulationTally {
         after: after.verdict,
         dominating_rule_before: before.dominating_rule_id,
         dominating_rule_after: after.dominating_rule_id,
-      });
+      };
+      if (this.samples.length < this.sampleLimit) this.samples.push(sample);
+      else this.samples[this.next] = sample;
+      this.next = (this.next + 1) % this.sampleLimit;
     }
   }
 
   result(): SimulationTallyResult {
     const transitions: Record<string, number> = {};
     for (const key of [...this.transitions.keys()].sort()) transitions[key] = this.transitions.get(key)!;
-    return { evaluated: this.evaluated, changed: this.changed, transitions, samples: this.samples.slice() };
+    const samples =
+      this.order === 'newest_first'
+        ? this.samples.slice()
+        : [...this.samples.slice(this.next), ...this.samples.slice(0, this.next)].reverse();
+    return { evaluated: this.evaluated, changed: this.changed, transitions, samples };
+  }
+}
+
+/** What a windowed replay needs of a stored consultation besides its request. */
+export interface WindowedConsultation {
+  id: string;
+  requested_at: Date;
+  /** When its operation was reported not executed (`executed: false`), or null. */
+  not_executed_at: Date | null;
+}
+
+/**
+ * One policy's replay with windows (docs/verdicts.md "Simulation"): consultations come oldest first, each
+ * decided with what the ledger holds at its `requested_at` (the rules at the simulation's instant), and
+ * what the policy would have let through consumes, as at the gateway. A consultation reported not
+ * executed gives back what it took once the replay reaches the time of the report. The current and the
+ * proposed policy each have their own.
+ */
+export class WindowReplay {
+  private readonly ledger = new WindowLedger();
+  /** Give-backs not yet due: [at ms, consultation id], ascending. */
+  private readonly due: [number, string][] = [];
+
+  constructor(private readonly policy: CompiledPolicy) {}
+
+  decide(c: WindowedConsultation, request: EvaluationRequest, now: Date, deadline: Deadline | null): EvaluationResult {
+    const at = c.requested_at.getTime();
+    while (this.due.length && this.due[0][0] <= at) {
+      const [when, id] = this.due.shift()!;
+      this.ledger.giveBack(id, when);
+    }
+    const { result } = decideWithLedger(this.policy, request, now, at, this.ledger, c.id, deadline);
+    if (c.not_executed_at) {
+      const when = Math.max(c.not_executed_at.getTime(), at);
+      let i = this.due.length;
+      while (i > 0 && this.due[i - 1][0] > when) i--;
+      this.due.splice(i, 0, [when, c.id]);
+    }
+    return result;
   }
 }

@@ -21,7 +21,18 @@ export interface ReplayRow {
   context_snapshot: Record<string, Fact>;
   /** The record's verified ledger citations (docs/verdicts.md "Facts the ledger vouches for"); null when it has none. */
   ledger_citations: Record<string, LedgerCitationEntry> | null;
+  /** Who asked, and for whom: the `principal` and `on_behalf_of` paths of a rule's window key. */
+  caller_principal_id: string;
+  on_behalf_of: string | null;
+  /**
+   * When the caller reported the operation not executed (`executed: false`, docs/verdicts.md "Worked
+   * examples: budgets and sequences"): a replay gives its window amounts back from then on. Null otherwise.
+   */
+  not_executed_at: Date | null;
 }
+
+/** Which way a simulation streams its window (docs/verdicts.md "Simulation"). */
+export type ReplayOrder = 'newest_first' | 'oldest_first';
 
 /**
  * The shadow_disagreements rows of a batch (docs/verdicts.md "Shadow rules") as one JSON array, or
@@ -297,32 +308,54 @@ export class ConsultationRepository {
   }
 
   /**
-   * One keyset page of the consultations a simulation replays, newest first: requested_at within
-   * [since, until], before `after` when given, at most `limit`. Only the members a replay reads leave
-   * the database: json_to_record parses each stored record once, in PostgreSQL, and the rest of it
-   * (trace, signature, hashes) is never sent.
+   * One keyset page of the consultations a simulation replays, newest first (or oldest first, when
+   * windows are replayed in time order): requested_at within [since, until], past `after` when given, at
+   * most `limit`. Only the members a replay reads leave the database: json_to_record parses each stored
+   * record once, in PostgreSQL, and the rest of it (trace, signature, hashes) is never sent.
    */
   async replayPage(
     tenantId: TenantId,
     window: { since: Date; until: Date },
     limit: number,
     after?: ConsultationPosition,
+    order: ReplayOrder = 'newest_first',
   ): Promise<ReplayRow[]> {
     const params: unknown[] = [tenantId, window.since, window.until, limit];
+    const [cmp, dir] = order === 'newest_first' ? ['<', 'DESC'] : ['>', 'ASC'];
     let keyset = '';
     if (after) {
       params.push(after.requested_at, after.id);
-      keyset = 'AND (c.requested_at, c.id) < ($5, $6)';
+      keyset = `AND (c.requested_at, c.id) ${cmp} ($5, $6)`;
     }
+    // not_executed_at: when the caller reported the operation not executed (docs/verdicts.md "Windows and outcomes").
     const { rows } = await this.pool.query<ReplayRow>(
-      `SELECT c.id, c.requested_at, c.action, r.resource, r.scope_used, r.parameters, r.context_snapshot, r.ledger_citations
+      `SELECT c.id, c.requested_at, c.action, r.resource, r.scope_used, r.parameters, r.context_snapshot, r.ledger_citations,
+              c.caller_principal_id, r.on_behalf_of, o.reported_at AS not_executed_at
          FROM consultations c
-        CROSS JOIN LATERAL json_to_record(c.record) AS r(resource text, scope_used json, parameters json, context_snapshot json, ledger_citations json)
+         LEFT JOIN consultation_outcomes o ON o.tenant_id = c.tenant_id AND o.consultation_id = c.id AND NOT o.executed
+        CROSS JOIN LATERAL json_to_record(c.record) AS r(resource text, scope_used json, parameters json, context_snapshot json,
+                                                         ledger_citations json, on_behalf_of text)
         WHERE c.tenant_id = $1 AND c.requested_at >= $2 AND c.requested_at <= $3 ${keyset}
-        ORDER BY c.requested_at DESC, c.id DESC
+        ORDER BY c.requested_at ${dir}, c.id ${dir}
         LIMIT $4`,
       params,
     );
     return rows;
+  }
+
+  /**
+   * Where an oldest-first replay of the `last` newest consultations of the window starts: the position
+   * just before the oldest of them, or undefined when the window holds no more than `last` (start at
+   * its beginning).
+   */
+  async replayStart(tenantId: TenantId, window: { since: Date; until: Date }, last: number): Promise<ConsultationPosition | undefined> {
+    const { rows } = await this.pool.query<ConsultationPosition>(
+      `SELECT requested_at, id FROM consultations
+        WHERE tenant_id = $1 AND requested_at >= $2 AND requested_at <= $3
+        ORDER BY requested_at DESC, id DESC
+        OFFSET $4 LIMIT 1`,
+      [tenantId, window.since, window.until, last],
+    );
+    return rows[0];
   }
 }

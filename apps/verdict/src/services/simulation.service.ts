@@ -14,10 +14,11 @@ import {
   outcomeOf,
   SimulationChangeError,
   SimulationTally,
+  WindowReplay,
   type ParsedChange,
 } from '../domain/simulation';
 import type { SimulationResult } from '../models/simulations';
-import type { ConsultationPosition, ConsultationRepository, ReplayRow } from '../repositories/consultations.repository';
+import type { ConsultationPosition, ConsultationRepository, ReplayOrder, ReplayRow } from '../repositories/consultations.repository';
 import type { SnapshotStore } from './snapshot-store.service';
 import { EvaluationBudget } from './evaluation-budget.service';
 
@@ -41,7 +42,8 @@ export const SIMULATION_SLICE_MS = 10;
  * POST /<tenant_id>/v1/simulations (docs/verdicts.md "Simulation"): the window's stored consultations
  * replayed against the tenant's current snapshot ("before") and against it plus the proposed changes
  * ("after"), both compiled once, at one instant. Reads keyset pages (the next one is fetched while the
- * current one is evaluated), so memory holds two pages whatever the window; writes nothing.
+ * current one is evaluated), so memory holds two pages whatever the window (plus, with rules that
+ * remember, each policy's in-memory windows); writes nothing.
  */
 export class SimulationService {
   private readonly now: () => number;
@@ -63,10 +65,14 @@ export class SimulationService {
 
     const before = snapshot.policy;
     const after = this.afterPolicy(snapshot.state, body.changes, now);
-    const tally = new SimulationTally(body.sampleLimit);
+    // Rules that remember are replayed in time order, each policy with its own windows (docs/verdicts.md
+    // "Simulation"); without any, newest first as ever.
+    const windows = before.hasWindows || after.hasWindows ? { before: new WindowReplay(before), after: new WindowReplay(after) } : null;
+    const order: ReplayOrder = windows ? 'oldest_first' : 'newest_first';
+    const tally = new SimulationTally(body.sampleLimit, order);
     const { since, until, last } = body.window;
     // Past a budget, 503 evaluation_budget_exceeded (docs/verdicts.md "Evaluation budget"): no partial answer.
-    const replayed = this.replay(tenantId, { since, until }, last, (row, total) => {
+    const replayed = this.replay(tenantId, { since, until }, last, order, (row, total) => {
       const request: EvaluationRequest = {
         mode: 'check',
         action: row.action,
@@ -75,11 +81,13 @@ export class SimulationService {
         parameters: row.parameters ?? EMPTY,
         // A cited field counts as the verified ledger Fact it was when decided (the citation is in the record).
         context: engineContext(row.context_snapshot ?? EMPTY, row.ledger_citations),
+        principal: row.caller_principal_id,
+        on_behalf_of: row.on_behalf_of ?? null,
       };
       // One replay (both evaluations) within the evaluation budget, all of them within the simulation's.
       const deadline = earlier(this.budget.start(), total);
-      const was = evaluate(before, request, now, null, deadline);
-      const would = evaluate(after, request, now, null, deadline);
+      const was = windows ? windows.before.decide(row, request, now, deadline) : evaluate(before, request, now, null, deadline);
+      const would = windows ? windows.after.decide(row, request, now, deadline) : evaluate(after, request, now, null, deadline);
       tally.add(row, outcomeOf(was), outcomeOf(would));
     });
     await replayed.catch((err: unknown) => {
@@ -107,15 +115,16 @@ export class SimulationService {
   }
 
   /**
-   * Streams the window newest first, at most `last` consultations, one page ahead of the evaluation,
-   * replaying in slices of SIMULATION_SLICE_MS between which the event loop serves other requests.
-   * `each` gets the deadline of the simulation budget: the engine time of the slices so far counts
-   * against it (not the waits for PostgreSQL, nor other requests served between slices).
+   * Streams the window's newest `last` consultations (all without `last`), newest first or oldest first,
+   * one page ahead of the evaluation, replaying in slices of SIMULATION_SLICE_MS between which the event
+   * loop serves other requests. `each` gets the deadline of the simulation budget: the engine time of the
+   * slices so far counts against it (not the waits for PostgreSQL, nor other requests served between slices).
    */
   private async replay(
     tenantId: TenantId,
     window: { since: Date; until: Date },
     last: number | null,
+    order: ReplayOrder,
     each: (row: ReplayRow, total: Deadline) => void,
   ): Promise<void> {
     const budgetMs = this.budget.simulationMs;
@@ -123,11 +132,13 @@ export class SimulationService {
     let remaining = last ?? Number.POSITIVE_INFINITY;
     const fetch = (after?: ConsultationPosition): Promise<{ rows: ReplayRow[]; limit: number }> => {
       const limit = Math.min(this.pageSize, remaining);
-      const page = this.deps.consultations.replayPage(tenantId, window, limit, after).then((rows) => ({ rows, limit }));
+      const page = this.deps.consultations.replayPage(tenantId, window, limit, after, order).then((rows) => ({ rows, limit }));
       page.catch(() => undefined); // awaited below; never an unhandled rejection if evaluation throws first
       return page;
     };
-    let next: Promise<{ rows: ReplayRow[]; limit: number }> | null = fetch();
+    // Oldest first, the newest `last` start after the one just older than them.
+    const start = order === 'oldest_first' && last !== null ? await this.deps.consultations.replayStart(tenantId, window, last) : undefined;
+    let next: Promise<{ rows: ReplayRow[]; limit: number }> | null = fetch(start);
     while (next) {
       const { rows, limit }: { rows: ReplayRow[]; limit: number } = await next;
       remaining -= rows.length;

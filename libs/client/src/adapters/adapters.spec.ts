@@ -98,6 +98,18 @@ describe(guardAiTool.name, () => {
     expect(runs).toEqual([]);
   });
 
+  it('hands the model where the budget stood when a window refused the call', async () => {
+    const limits = [{ rule_id: 'rul-x', key: '{"principal":"agn-1"}', window: '1h', used_before: 50, used_after: 50, max: 50 }];
+    const s = stubClient({
+      check: [complete('blocked', { dominating_rule_id: 'rul-x', limits } as never)],
+      consultation: { precedence_trace: [] },
+    });
+    const { t, runs } = aiTransfer();
+    const out = await guardAiTool(s.client, t, { name: 'transfer' }).execute!(input, options);
+    expect(out).toMatchObject({ arbiter_refused: true, outcome: 'blocked', rule_id: 'rul-x', limits });
+    expect(runs).toEqual([]);
+  });
+
   it('throws ToolRefusedError with the outcome when asked to', async () => {
     const s = stubClient({ check: [complete('approval_required')], createApproval: [approval('pending')] });
     const { t, runs } = aiTransfer();

@@ -4,7 +4,7 @@
 import { isPlainObject } from '@arbiter/input';
 import { guardCall, type GuardClient, type GuardOptions } from '../guard/guard';
 import { describeOutcome, type GuardedCall, type GuardOutcome } from '../guard/outcome';
-import type { Explanation } from '../types';
+import type { Explanation, LimitEntry } from '../types';
 
 export interface GuardToolOptions<Input = unknown> extends Omit<GuardOptions, 'signal'> {
   /** The action checked; default `tool.<name>`. */
@@ -49,6 +49,8 @@ export interface ToolRefusal {
   missing_fields?: string[];
   /** What would make the operation allowed (docs/verdicts.md "Explanations"), when the verdict has one. */
   explanation?: Explanation;
+  /** Where each window the answer read stood (docs/verdicts.md "Budgets, rates and sequences"), when it read any. */
+  limits?: LimitEntry[];
 }
 
 /** The operation a call of tool `name` with `input` stands for. */
@@ -119,5 +121,6 @@ export function refusalOf(outcome: Exclude<GuardOutcome, { kind: 'allowed' }>): 
   if (outcome.kind === 'blocked') out.rule_id = outcome.ruleId;
   if (outcome.kind === 'insufficient_context') out.missing_fields = outcome.missing.map((r) => r.field);
   if ('explanation' in outcome && outcome.explanation) out.explanation = outcome.explanation;
+  if ('limits' in outcome && outcome.limits) out.limits = outcome.limits;
   return out;
 }

@@ -23,6 +23,25 @@ describe(guardCall.name, () => {
     ]);
   });
 
+  it('carries the windows an answer read: taken on an allowed call, full on a refused one, absent without any', async () => {
+    const taken = [{ rule_id: 'rul-b', key: '{}', window: '1h', used_before: 3, used_after: 4, max: 50 }];
+    const allowed = await guardCall(stubClient({ check: [complete('allowed', { limits: taken } as never)] }).client, call);
+    expect(allowed).toMatchObject({ kind: 'allowed', limits: taken });
+    const full = [{ rule_id: 'rul-b', key: '{}', window: '1h', used_before: 50, used_after: 50, max: 50 }];
+    const s = stubClient({
+      check: [complete('blocked', { dominating_rule_id: 'rul-b', limits: full } as never)],
+      consultation: verdictError(503, 'internal_error'),
+    });
+    const blocked = await guardCall(s.client, call);
+    expect(blocked).toMatchObject({ kind: 'blocked', ruleId: 'rul-b', limits: full });
+    expect(mayRun(blocked)).toBe(false);
+    const held = stubClient({ check: [complete('approval_required', { limits: full } as never)], createApproval: [approval('pending')] });
+    expect(await guardCall(held.client, call)).toMatchObject({ kind: 'approval_pending', limits: full });
+    expect(await guardCall(stubClient({ check: [complete('allowed', { limits: [] } as never)] }).client, call)).not.toHaveProperty(
+      'limits',
+    );
+  });
+
   it("refuses a blocked call and names the deciding rule's statement, read from the record and the rule version", async () => {
     const s = stubClient({
       check: [complete('blocked', { dominating_rule_id: 'rul-x' })],

@@ -6,7 +6,7 @@
 // explanation (what would make it allowed), asked of the gateway only then: the check never asks for it.
 import { ApprovalWaitError, ArbiterError } from '../errors';
 import { waitForApproval, type PollBackoff } from '../approvals';
-import type { Approval, CheckResponse, CompleteResolveResponse, Context, Explanation, Requirement } from '../types';
+import type { Approval, CheckResponse, CompleteResolveResponse, Context, Explanation, LimitEntry, Requirement, WithLimits } from '../types';
 import type { VerdictClient } from '../verdict-client';
 import { decodeVerdictUnverified } from '../verify-verdict';
 import { argumentFacts } from './argument-facts';
@@ -65,7 +65,10 @@ export async function guardCall(client: GuardClient, call: GuardedCall, options:
   }
 }
 
-type Complete = CheckResponse | CompleteResolveResponse;
+type Complete = WithLimits<CheckResponse | CompleteResolveResponse>;
+
+/** The answer's `limits` as an outcome member: present only when the answer has some. */
+const limitsOf = (answer: Complete): { limits?: LimitEntry[] } => (answer.limits?.length ? { limits: answer.limits } : {});
 
 /** check; on insufficient_context, resolve with the arguments as Facts. */
 async function evaluate(client: GuardClient, call: GuardedCall, options: GuardOptions): Promise<Complete | GuardOutcome> {
@@ -114,6 +117,7 @@ async function decide(client: GuardClient, call: GuardedCall, answer: Complete, 
       consultationId: answer.consultation_id,
       signedVerdict: answer.signed_verdict,
       ...(approvalId ? { approvalId } : {}),
+      ...limitsOf(answer),
     };
   }
   if (answer.verdict !== 'approval_required') {
@@ -138,6 +142,7 @@ async function decide(client: GuardClient, call: GuardedCall, answer: Complete, 
       approvalId: approval.id,
       candidateDeciders: approval.candidate_deciders,
       ...(explanation ? { explanation } : {}),
+      ...limitsOf(answer),
     };
   }
   const decided = await awaitDecision(client, approval, options);
@@ -159,6 +164,7 @@ async function decide(client: GuardClient, call: GuardedCall, answer: Complete, 
       consultationId: again.consultation_id,
       signedVerdict: again.signed_verdict,
       approvalId: approval.id,
+      ...limitsOf(again),
     };
   }
   return refusal(client, again, 'approval_not_honoured', approval.id);
@@ -227,6 +233,7 @@ async function refusal(client: GuardClient, answer: Complete, reason: RefusalRea
     reason,
     ...(approvalId ? { approvalId } : {}),
     ...(explanation ? { explanation } : {}),
+    ...limitsOf(answer),
   };
 }
 

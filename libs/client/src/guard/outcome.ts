@@ -1,7 +1,7 @@
 // What a guarded tool call comes to (docs/agents.md). One vocabulary for every place Arbiter sits in an
 // agent's tool path: the MCP proxy and the framework adapters map these outcomes onto their own
 // results, so a call has the same fate whichever way it arrives.
-import type { Explanation, Requirement } from '../types';
+import type { Explanation, LimitEntry, Requirement } from '../types';
 
 /** The operation a tool call stands for, as the verdict gateway's check receives it. */
 export interface GuardedCall {
@@ -30,11 +30,15 @@ export type RefusalReason =
   | 'approval_not_honoured';
 
 export type GuardOutcome =
-  /** Run the tool: the verdict is allowed (or observe), signed. */
-  | { kind: 'allowed'; verdict: string; consultationId: string; signedVerdict: string; approvalId?: string }
+  /**
+   * Run the tool: the verdict is allowed (or observe), signed. `limits`: the windows the call took its
+   * share of (docs/verdicts.md "Budgets, rates and sequences"), when a rule with a window was consulted.
+   */
+  | { kind: 'allowed'; verdict: string; consultationId: string; signedVerdict: string; approvalId?: string; limits?: LimitEntry[] }
   /**
    * Do not run the tool. `statement` is the deciding rule's text when it could be read; `explanation`
-   * what would make the operation allowed, when the verdict has one and it could be read.
+   * what would make the operation allowed, when the verdict has one and it could be read; `limits` where
+   * each window the answer read stood (a full budget shows `used_before` near `max`).
    */
   | {
       kind: 'blocked';
@@ -45,8 +49,9 @@ export type GuardOutcome =
       reason: RefusalReason;
       approvalId?: string;
       explanation?: Explanation;
+      limits?: LimitEntry[];
     }
-  /** Do not run the tool yet: an approval was requested and is pending. `explanation` as for `blocked`. */
+  /** Do not run the tool yet: an approval was requested and is pending. `explanation` and `limits` as for `blocked`. */
   | {
       kind: 'approval_pending';
       verdict: 'approval_required';
@@ -54,6 +59,7 @@ export type GuardOutcome =
       approvalId: string;
       candidateDeciders: string[];
       explanation?: Explanation;
+      limits?: LimitEntry[];
     }
   /** Do not run the tool: the rules need fields the arguments do not hold. */
   | { kind: 'insufficient_context'; missing: Requirement[] }
