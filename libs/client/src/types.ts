@@ -46,36 +46,15 @@ export type SimulationChange = V['SimulationChange'];
 /** What the changes would have done to the window's consultations: counts, transitions, samples. */
 export type SimulationResult = V['SimulationResult'];
 
-// --- windows (docs/verdicts.md "Budgets, rates and sequences") ---
-// Written out here, member for member as the gateway answers them, so the SDK's names stay put when the
-// generated document gains them.
+// --- windows (docs/verdicts.md "Budgets, rates and sequences", "Windows and outcomes") ---
 /** A window an answer read: the rule, the window's key (canonical JSON of its `by` values), what it held before and after. */
-export interface LimitEntry {
-  rule_id: string;
-  key: string;
-  window: string;
-  used_before: number;
-  used_after: number;
-  max: number;
-}
+export type LimitEntry = V['LimitRecordEntry'];
 /** POST /<tenant>/v1/consultations/<id>/outcome: whether the operation the answer allowed was carried out. */
-export interface OutcomeReport {
-  executed: boolean;
-}
+export type OutcomeReport = V['OutcomeBody'];
 /** What a report of `executed: false` gave back to one window. */
-export interface GivenBack {
-  rule_id: string;
-  key: string;
-  window: string;
-  amount: number;
-}
+export type GivenBack = V['GivenBackAmount'];
 /** The answer to an outcome report (the same again for the same report). */
-export interface ConsultationOutcome {
-  consultation_id: string;
-  executed: boolean;
-  given_back: GivenBack[];
-  reported_at: string;
-}
+export type ConsultationOutcome = V['ConsultationOutcome'];
 /** The record's `limits` and the answers' (present only when a rule with a window was consulted). */
 export type WithLimits<T> = T & { limits?: LimitEntry[] };
 

@@ -27,25 +27,10 @@ import type {
   SigningKeyRotation,
   SimulationRequest,
   SimulationResult,
-  VerdictErrorBody,
   VerdictGeneratedPaths,
 } from './types';
 
 export type VerdictPaths = VerdictGeneratedPaths;
-
-/** The outcome route, typed as the generator writes a path (docs/verdicts.md "Worked examples: budgets and sequences"). */
-interface OutcomePaths {
-  '/{tenant_id}/v1/consultations/{consultation_id}/outcome': {
-    post: {
-      parameters: { path: { tenant_id: string; consultation_id: string } };
-      requestBody: { content: { 'application/json': OutcomeReport } };
-      responses: {
-        200: { headers: Record<string, unknown>; content: { 'application/json': ConsultationOutcome } };
-        default: { headers: Record<string, unknown>; content: { 'application/json': VerdictErrorBody } };
-      };
-    };
-  };
-}
 
 export interface VerdictClientOptions extends ServiceClientOptions {
   /** The tenant id (`tnt-…`) or slug of the API key. Default: asked once from GET /v1/whoami. */
@@ -188,10 +173,9 @@ export function createVerdictClient(opts: VerdictClientOptions): VerdictClient {
     },
     async outcome(consultation_id, report, o) {
       const tenant_id = await tenantOf(o);
-      const outcomes = raw as unknown as Client<OutcomePaths>;
       return unwrap(
         'verdict',
-        outcomes.POST('/{tenant_id}/v1/consultations/{consultation_id}/outcome', {
+        raw.POST('/{tenant_id}/v1/consultations/{consultation_id}/outcome', {
           params: { path: { tenant_id, consultation_id } },
           body: { executed: report.executed },
         }),
