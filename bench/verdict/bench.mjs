@@ -5,11 +5,13 @@
 //   node bench/verdict/bench.mjs [--quick] [--json FILE]
 //   node bench/verdict/bench.mjs --sealing [--quick] [--rate 1000] [--lag-seconds 30] [--rounds 3] [--json FILE]
 //   node bench/verdict/bench.mjs --explain [--quick] [--sizes 10,100,1000] [--json FILE]
+//   node bench/verdict/bench.mjs --budget [--quick] [--sizes 100] [--connections 64] [--rounds 2] [--json FILE]
 //
 // --sealing runs bench/verdict/sealing.ts instead (docs/benchmarks.md "Sealing"): check throughput with
 // LEDGER_SEALING off and on in the same run, then the sealing lag at a sustained rate, with the ledger
 // and a worker as processes too. --explain runs bench/verdict/explain.ts alone (the engine, no servers):
-// what explanations add to a check (docs/benchmarks.md "Explanations").
+// what explanations add to a check (docs/benchmarks.md "Explanations"). --budget runs the budget cases of
+// bench/verdict/budget.ts (docs/benchmarks.md "Policies that remember").
 //
 // It starts its own durable PostgreSQL (fsync and synchronous_commit on) and Redis in a temporary
 // folder with libs/devstack, runs the registry, the verdict gateway and the floor as separate

@@ -197,7 +197,7 @@ export async function benchTenant(registry: string, adminKey: string, n: number,
   const bodies = fixture.requests.map((r) =>
     JSON.stringify({ action: r.action, resource: r.resource, scope: r.scope, parameters: r.parameters, context: r.context }),
   );
-  return { id: tenant.id as string, key: key.key as string, principalId: principal.id as string, bodies };
+  return { id: tenant.id as string, key: key.key as string, principalId: principal.id as string, adminKey: admin.key as string, bodies };
 }
 
 /** Every body must give a complete verdict (200) before the load runs. */

@@ -26,6 +26,8 @@ export interface LoadOptions {
   method?: 'GET' | 'POST';
   /** Bodies, sent round-robin. */
   bodies: string[];
+  /** API keys sent as `x-api-key`, round-robin with the bodies (request i: body i, key i, each modulo its count). */
+  keys?: string[];
   connections: number;
   seconds: number;
   expectStatus?: number;
@@ -43,12 +45,14 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
   const extra = Object.entries(o.headers)
     .map(([k, v]) => `${k}: ${v}\r\n`)
     .join('');
+  const keys = o.keys ?? [];
+  const keyed = (i: number) => (keys.length ? `x-api-key: ${keys[i % keys.length]}\r\n` : '');
   const requests =
     o.method === 'GET'
       ? [Buffer.from(`GET ${o.path} HTTP/1.1\r\nHost: ${hostname}\r\n${extra}\r\n`)]
-      : o.bodies.map((body) =>
+      : Array.from({ length: Math.max(o.bodies.length, keys.length) }, (_, i) => o.bodies[i % o.bodies.length]).map((body, i) =>
           Buffer.from(
-            `POST ${o.path} HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra}\r\n${body}`,
+            `POST ${o.path} HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra}${keyed(i)}\r\n${body}`,
           ),
         );
   const latencies: number[] = [];

@@ -7,6 +7,7 @@ import { Client } from 'pg';
 import { generateApiKey } from '@arbiter/auth';
 import { generateKeyEncryptionKey } from '@arbiter/crypto';
 import { databaseUrl, ensureDatabases, startPostgres, startRedis } from '@arbiter/devstack';
+import { budgetCases } from './budget';
 import { compareEngines } from './engine-vs-cedar';
 import { benchTenant, log, machine, measured, pgSettings, preflight, startService } from './harness';
 import { runLoad, type LoadResult } from './loadgen';
@@ -28,6 +29,12 @@ const CHECKS_ONLY = args.includes('--checks-only');
  * resident memory read at 30 s and at the end (does it grow?). Nothing else runs.
  */
 const SOAK = args.includes('--soak') ? Number(option('--soak') ?? '') || 300 : 0;
+/**
+ * --budget [--rounds 2] [--budget-cases none,principal,hot]: the 100-rule tenant without and with a budget rule (by principal over 1,000 agents, and one
+ * hot window), alternating, at the first of --sizes and the last of --connections (bench/verdict/budget.ts).
+ */
+const BUDGET = args.includes('--budget');
+const ROUNDS = Number(option('--rounds') ?? '2');
 const INTERNAL_TOKEN = 'bench-internal-token-0123456789';
 
 const results: Record<string, unknown> = {};
@@ -138,6 +145,22 @@ async function main() {
 
     if (SOAK) {
       results.soak = await soak(registry, adminKey, verdict, verdictProcess, SOAK);
+      return;
+    }
+
+    if (BUDGET) {
+      results.budget = await budgetCases({
+        registry,
+        adminKey,
+        verdict,
+        verdictProcess,
+        pgPid: pg.pid,
+        rules: SIZES[0],
+        connections: CONNECTIONS[CONNECTIONS.length - 1],
+        seconds: SECONDS,
+        rounds: ROUNDS,
+        only: option('--budget-cases')?.split(','),
+      });
       return;
     }
 

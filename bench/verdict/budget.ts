@@ -1,0 +1,109 @@
+// The budget cases of the verdict benchmark (`node bench/verdict/bench.mjs --budget`; docs/benchmarks.md "Policies
+// that remember"): the 100-rule tenant as the other cases run it with its checks spread over 1,000 agents' keys,
+// the same plus one `limit` rule keyed by principal (1,000 windows), and the same plus one rule with a single
+// window for every call (the hot key). The tenants alternate within each round; the windows are far from full, so
+// every check that goes ahead takes its window (a write), and the verdicts are those of the tenant without it.
+import type { ChildProcess } from 'node:child_process';
+import { api, benchTenant, log, measured, preflight } from './harness';
+import { runLoad } from './loadgen';
+
+const AGENTS = 1000;
+
+/** A count no run reaches: the rule never fires, every check that goes ahead consumes. */
+const BUDGET = { count: true, max: 1_000_000_000, window: '1h' };
+
+type Tenant = Awaited<ReturnType<typeof benchTenant>> & { keys: string[] };
+
+/** `count` more agents of the tenant with a `check` key each, made through the registry API (8 at a time). */
+async function agentKeys(registry: string, adminKey: string, tenantId: string, count: number): Promise<string[]> {
+  const auth = { Authorization: `Bearer ${adminKey}` };
+  const keys: string[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      while (next < count) {
+        const i = next++;
+        const p = await api(registry, 'POST', '/api/v1/principals', auth, { kind: 'agent', name: `bench-agent-${i}`, tenant_id: tenantId });
+        keys[i] = (
+          await api(registry, 'POST', '/api/v1/api-keys', auth, { principal_id: p.id, permissions: ['check'], tenant_id: tenantId })
+        ).key;
+      }
+    }),
+  );
+  return keys;
+}
+
+/** The benchmark tenant with `agents` agents' keys, and with `by` one MANDATORY rule over every action with a count budget keyed by it. */
+async function budgetTenant(registry: string, adminKey: string, rules: number, by: string[] | null, agents: number): Promise<Tenant> {
+  const t = await benchTenant(registry, adminKey, rules);
+  if (by === null) return { ...t, keys: await agentKeys(registry, adminKey, t.id, agents) };
+  const tenantAuth = { Authorization: `Bearer ${t.adminKey}` };
+  const scope = await api(registry, 'POST', '/api/v1/scopes', tenantAuth, { name: 'budget', selector: {} });
+  await api(registry, 'POST', `/api/v1/scopes/${scope.id}/rules`, tenantAuth, {
+    directive: `At most a billion operations an hour${by.length ? ` per ${by.join(', ')}` : ''}`,
+    severity: 'MANDATORY',
+    conditions: [],
+    limit: { ...BUDGET, by },
+  });
+  return { ...t, keys: await agentKeys(registry, adminKey, t.id, agents) };
+}
+
+export interface BudgetOptions {
+  registry: string;
+  adminKey: string;
+  verdict: string;
+  verdictProcess: ChildProcess;
+  pgPid: number;
+  rules: number;
+  connections: number;
+  seconds: number;
+  rounds: number;
+  /** Which cases run (`none`, `principal`, `hot`), e.g. one alone under a CPU profile; all by default. */
+  only?: string[];
+}
+
+/** The three cases, alternating (plain, by principal, hot key) in each round; one line per run. */
+export async function budgetCases(o: BudgetOptions) {
+  const started = Date.now();
+  const wanted = (id: string) => !o.only || o.only.includes(id);
+  // Every case spreads its checks over 1,000 agents' keys, so that they differ only by the budget rule.
+  const cases = [
+    ...(wanted('none') ? [{ name: 'no budget', t: await budgetTenant(o.registry, o.adminKey, o.rules, null, AGENTS) }] : []),
+    ...(wanted('principal')
+      ? [{ name: 'budget by principal', t: await budgetTenant(o.registry, o.adminKey, o.rules, ['principal'], AGENTS) }]
+      : []),
+    ...(wanted('hot')
+      ? [{ name: 'budget, one window (hot key)', t: await budgetTenant(o.registry, o.adminKey, o.rules, [], AGENTS) }]
+      : []),
+  ];
+  const plain = wanted('none') ? cases[0].t : undefined;
+  log(
+    `budget tenants (${o.rules} rules each, 1,000 agent keys) made through the registry API in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
+  for (const c of cases) await preflight(o.verdict, c.t);
+  const load = (t: Tenant, seconds: number) =>
+    runLoad({
+      url: o.verdict,
+      path: `/${t.id}/v1/check`,
+      headers: {},
+      keys: t.keys,
+      bodies: t.bodies,
+      connections: o.connections,
+      seconds,
+    });
+  for (const c of cases) await load(c.t, 3); // warm-up: JIT, pool, key caches of every agent
+  const runs: Array<Record<string, unknown>> = [];
+  for (let round = 1; round <= o.rounds; round++) {
+    const base = { per_second: 0 };
+    for (const c of cases) {
+      const r = await measured(o.verdictProcess, o.pgPid, () => load(c.t, o.seconds));
+      if (c.t === plain) base.per_second = r.per_second;
+      const ratio = plain ? Math.round((r.per_second / Math.max(1, base.per_second)) * 100) / 100 : null;
+      runs.push({ round, case: c.name, ratio_to_no_budget: ratio, ...r });
+      log(
+        `round ${round}, ${c.name}, ${o.rules} rules, ${AGENTS} agents, ${o.connections} connections: ${r.per_second}/s${ratio === null ? '' : ` (${ratio}x)`}, p50 ${r.p50_ms} ms, p99 ${r.p99_ms} ms, failures ${r.failures} ${JSON.stringify(r.statuses)}, CPU per check: server ${r.server_cpu_us_per_request} µs, PostgreSQL ${r.postgres_cpu_us_per_request} µs`,
+      );
+    }
+  }
+  return runs;
+}

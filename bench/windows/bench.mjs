@@ -1,0 +1,20 @@
+#!/usr/bin/env node
+// Window store microbenchmark (docs/benchmarks.md "Policies that remember", docs/adr/0033-windows-in-postgresql.md):
+// bundles bench/windows/run.ts and runs it.
+//
+//   node bench/windows/bench.mjs [--seconds 5] [--rounds 2] [--keys 1,1000] [--callers 64] [--stores pg,product,pg-batch,redis]
+//                                [--product-sql FILE]
+//                                [--window 2s] [--json FILE]
+//
+// It starts its own durable PostgreSQL (fsync and synchronous_commit on) with libs/devstack and a redis-server with
+// `appendonly yes` and `appendfsync always` in a temporary folder, measures a take (a window's conditional,
+// all-or-nothing consumption) against each store in turn (A, B, A, B, ...), and stops both.
+import { build } from 'esbuild';
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { EXTERNALS, ROOT, nodeBundleOptions } from '../../scripts/bundle.mjs';
+
+const out = path.join(ROOT, 'dist', 'bench', 'windows', 'run.js');
+await build({ ...nodeBundleOptions({ entry: path.join(ROOT, 'bench', 'windows', 'run.ts'), outfile: out }), external: EXTERNALS });
+const child = spawn(process.execPath, [out, ...process.argv.slice(2)], { stdio: 'inherit', cwd: ROOT });
+child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
