@@ -244,6 +244,7 @@ export async function createVerdictContext(config: VerdictConfig, logger: Logger
       await auth.close();
       await prisma.$disconnect().catch(() => undefined);
       await pool.end().catch(() => undefined);
+      await windowStore.drain();
       await windowPool.end().catch(() => undefined);
       redis.disconnect();
     },
