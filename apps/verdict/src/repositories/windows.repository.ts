@@ -139,7 +139,9 @@ export class WindowRepository {
 
   /**
    * Each window's use now (`needs` order), without a lock and without writing: what the trace and the
-   * record of an operation that does not go ahead say. It may lag a take running meanwhile.
+   * record of an operation that does not go ahead say. It may lag a take running meanwhile. The clock is
+   * read once (a subquery of its own): window_now() is volatile, and compared row by row it could not
+   * bound the index scan of a window's events.
    */
   async peek(tenantId: TenantId, needs: readonly WindowNeed[]): Promise<number[]> {
     if (needs.length === 0) return [];
@@ -147,12 +149,13 @@ export class WindowRepository {
       `SELECT (CASE WHEN t.expired_through IS NULL OR t.window_ms <> u.ms
                     THEN (SELECT coalesce(sum(e.amount), 0) FROM window_events e
                            WHERE e.tenant_id = $1 AND e.window_key = u.wk AND e.given_back_at IS NULL
-                             AND e.at > window_now() - u.ms * interval '1 millisecond')
+                             AND e.at > c.now - u.ms * interval '1 millisecond')
                     ELSE t.used - (SELECT coalesce(sum(e.amount), 0) FROM window_events e
                            WHERE e.tenant_id = $1 AND e.window_key = u.wk AND e.given_back_at IS NULL
-                             AND e.at > t.expired_through AND e.at <= window_now() - u.ms * interval '1 millisecond')
+                             AND e.at > t.expired_through AND e.at <= c.now - u.ms * interval '1 millisecond')
                END)::float8 AS used
-         FROM unnest($2::text[], $3::bigint[]) WITH ORDINALITY AS u(wk, ms, n)
+         FROM (SELECT window_now() AS now) c
+         CROSS JOIN unnest($2::text[], $3::bigint[]) WITH ORDINALITY AS u(wk, ms, n)
          LEFT JOIN window_totals t ON t.tenant_id = $1 AND t.window_key = u.wk
         ORDER BY u.n`,
       [tenantId, needs.map((n) => limitWindowKey(n.rule_id, n.key)), needs.map((n) => n.window_ms)],
@@ -166,8 +169,9 @@ export class WindowRepository {
     const { rows } = await this.pool.query<{ found: boolean }>(
       `SELECT EXISTS (SELECT 1 FROM window_events e
                        WHERE e.tenant_id = $1 AND e.window_key = u.wk AND e.given_back_at IS NULL
-                         AND e.at > window_now() - u.ms * interval '1 millisecond') AS found
-         FROM unnest($2::text[], $3::bigint[]) WITH ORDINALITY AS u(wk, ms, n)
+                         AND e.at > c.now - u.ms * interval '1 millisecond') AS found
+         FROM (SELECT window_now() AS now) c
+         CROSS JOIN unnest($2::text[], $3::bigint[]) WITH ORDINALITY AS u(wk, ms, n)
         ORDER BY u.n`,
       [tenantId, needs.map((n) => markWindowKey(n.action, n.key)), needs.map((n) => n.within_ms)],
     );
@@ -247,16 +251,16 @@ export class WindowRepository {
     const totals = await this.pool.query(
       `DELETE FROM window_totals WHERE (tenant_id, window_key) IN (
          SELECT tenant_id, window_key FROM window_totals
-          WHERE expired_through < window_now() - 2 * window_ms * interval '1 millisecond'
+          WHERE expired_through < (SELECT window_now()) - 2 * window_ms * interval '1 millisecond'
           LIMIT $1)
-         AND expired_through < window_now() - 2 * window_ms * interval '1 millisecond'`,
+         AND expired_through < (SELECT window_now()) - 2 * window_ms * interval '1 millisecond'`,
       [batch],
     );
     const events = await this.pool.query(
       `DELETE FROM window_events WHERE id IN (
          SELECT e.id FROM window_events e
            LEFT JOIN window_totals t ON t.tenant_id = e.tenant_id AND t.window_key = e.window_key
-          WHERE e.expires_at < window_now() AND (t.window_key IS NULL OR e.at <= t.expired_through)
+          WHERE e.expires_at < (SELECT window_now()) AND (t.window_key IS NULL OR e.at <= t.expired_through)
           LIMIT $1)`,
       [batch],
     );
