@@ -113,7 +113,15 @@ DECLARE
   v_fits boolean;
   v_used numeric[];
   v_cursor timestamptz[];
+  -- The current operation's windows: totals row, rule, key, window, length, amount, max.
   v_rows int[];
+  w_rule text[];
+  w_k text[];
+  w_window text[];
+  w_ms bigint[];
+  w_amount numeric[];
+  w_max numeric[];
+  n_w int;
   v_ms bigint;
   v_cut timestamptz;
   v_key text;
@@ -139,6 +147,12 @@ BEGIN
     v_take := p_takes -> i;
     v_tenant := v_take ->> 't';
     v_rows := '{}';
+    w_rule := '{}';
+    w_k := '{}';
+    w_window := '{}';
+    w_ms := '{}';
+    w_amount := '{}';
+    w_max := '{}';
     v_used := '{}';
     v_cursor := '{}';
     v_fits := true;
@@ -154,15 +168,20 @@ BEGIN
         RAISE EXCEPTION 'window_take_batch: an operation names a window twice';
       END IF;
       v_rows := v_rows || r;
+      w_rule := w_rule || (v_w ->> 1);
+      w_k := w_k || (v_w ->> 2);
+      w_window := w_window || (v_w ->> 3);
+      w_ms := w_ms || (v_w ->> 4)::bigint;
+      w_amount := w_amount || (v_w ->> 5)::numeric;
+      w_max := w_max || (v_w ->> 6)::numeric;
       IF r_cursor[r] IS NOT NULL THEN
         v_now := greatest(v_now, r_cursor[r] + r_ms[r] * interval '1 millisecond');
       END IF;
     END LOOP;
-    j := 0;
-    FOR v_w IN SELECT * FROM jsonb_array_elements(v_take -> 'w') LOOP
-      j := j + 1;
+    n_w := coalesce(array_length(v_rows, 1), 0);
+    FOR j IN 1 .. n_w LOOP
       r := v_rows[j];
-      v_ms := (v_w ->> 4)::bigint;
+      v_ms := w_ms[j];
       v_cut := v_now - v_ms * interval '1 millisecond';
       IF r_cursor[r] IS NOT NULL AND r_ms[r] = v_ms AND r_cursor[r] >= v_cut THEN
         v_used[j] := r_used[r];
@@ -188,29 +207,27 @@ BEGIN
         END IF;
         v_cursor[j] := v_cut;
       END IF;
-      IF NOT coalesce((v_w ->> 5)::numeric >= 0 AND v_used[j] + (v_w ->> 5)::numeric <= (v_w ->> 6)::numeric, false) THEN
+      IF NOT coalesce(w_amount[j] >= 0 AND v_used[j] + w_amount[j] <= w_max[j], false) THEN
         v_fits := false;
       END IF;
     END LOOP;
-    j := 0;
-    FOR v_w IN SELECT * FROM jsonb_array_elements(v_take -> 'w') LOOP
-      j := j + 1;
+    FOR j IN 1 .. n_w LOOP
       r := v_rows[j];
-      r_ms[r] := (v_w ->> 4)::bigint;
+      r_ms[r] := w_ms[j];
       r_cursor[r] := v_cursor[j];
       r_used[r] := v_used[j];
       IF v_fits THEN
-        r_used[r] := r_used[r] + (v_w ->> 5)::numeric;
+        r_used[r] := r_used[r] + w_amount[j];
         r_pending[r] := true;
         e_tenant := e_tenant || v_tenant;
         e_key := e_key || r_key[r];
-        e_rule := e_rule || (v_w ->> 1);
-        e_k := e_k || (v_w ->> 2);
-        e_window := e_window || (v_w ->> 3);
+        e_rule := e_rule || w_rule[j];
+        e_k := e_k || w_k[j];
+        e_window := e_window || w_window[j];
         e_ms := e_ms || r_ms[r];
         e_at := e_at || v_now;
         e_consultation := e_consultation || (v_take ->> 'c');
-        e_amount := e_amount || (v_w ->> 5)::numeric;
+        e_amount := e_amount || w_amount[j];
         e_expires := e_expires || (v_now + greatest(r_ms[r], 604800000) * interval '1 millisecond');
       END IF;
     END LOOP;
