@@ -130,10 +130,11 @@ export class WindowRepository {
       }),
       m: p.marks.map((m) => [markWindowKey(m.action, m.key), m.key, m.keep_ms]),
     }));
-    const result = await this.pool.query<{ take: number; taken: boolean; used_before: number[] }>(
-      'SELECT take, taken, used_before::float8[] AS used_before FROM window_take_batch($1::jsonb, $2::jsonb)',
-      [JSON.stringify(rows), JSON.stringify(takes)],
-    );
+    const result = await this.pool.query<{ take: number; taken: boolean; used_before: number[] }>({
+      name: 'window-take-batch',
+      text: 'SELECT take, taken, used_before::float8[] AS used_before FROM window_take_batch($1::jsonb, $2::jsonb)',
+      values: [JSON.stringify(rows), JSON.stringify(takes)],
+    });
     for (const r of result.rows) batch[r.take - 1].result = { taken: r.taken, used_before: r.used_before.map(num) };
   }
 
@@ -145,8 +146,10 @@ export class WindowRepository {
    */
   async peek(tenantId: TenantId, needs: readonly WindowNeed[]): Promise<number[]> {
     if (needs.length === 0) return [];
-    const { rows } = await this.pool.query<{ used: number }>(
-      `SELECT (CASE WHEN t.expired_through IS NULL OR t.window_ms <> u.ms
+    // Named: each connection parses and plans it once (it runs for every check that does not go ahead).
+    const { rows } = await this.pool.query<{ used: number }>({
+      name: 'window-peek',
+      text: `SELECT (CASE WHEN t.expired_through IS NULL OR t.window_ms <> u.ms
                     THEN (SELECT coalesce(sum(e.amount), 0) FROM window_events e
                            WHERE e.tenant_id = $1 AND e.window_key = u.wk AND e.given_back_at IS NULL
                              AND e.at > c.now - u.ms * interval '1 millisecond')
@@ -158,23 +161,24 @@ export class WindowRepository {
          CROSS JOIN unnest($2::text[], $3::bigint[]) WITH ORDINALITY AS u(wk, ms, n)
          LEFT JOIN window_totals t ON t.tenant_id = $1 AND t.window_key = u.wk
         ORDER BY u.n`,
-      [tenantId, needs.map((n) => limitWindowKey(n.rule_id, n.key)), needs.map((n) => n.window_ms)],
-    );
+      values: [tenantId, needs.map((n) => limitWindowKey(n.rule_id, n.key)), needs.map((n) => n.window_ms)],
+    });
     return rows.map((r) => num(r.used));
   }
 
   /** Whether each prior was found (`needs` order): a mark of its action on its key, not given back, within its period. */
   async priors(tenantId: TenantId, needs: readonly PriorNeed[]): Promise<boolean[]> {
     if (needs.length === 0) return [];
-    const { rows } = await this.pool.query<{ found: boolean }>(
-      `SELECT EXISTS (SELECT 1 FROM window_events e
+    const { rows } = await this.pool.query<{ found: boolean }>({
+      name: 'window-priors',
+      text: `SELECT EXISTS (SELECT 1 FROM window_events e
                        WHERE e.tenant_id = $1 AND e.window_key = u.wk AND e.given_back_at IS NULL
                          AND e.at > c.now - u.ms * interval '1 millisecond') AS found
          FROM (SELECT window_now() AS now) c
          CROSS JOIN unnest($2::text[], $3::bigint[]) WITH ORDINALITY AS u(wk, ms, n)
         ORDER BY u.n`,
-      [tenantId, needs.map((n) => markWindowKey(n.action, n.key)), needs.map((n) => n.within_ms)],
-    );
+      values: [tenantId, needs.map((n) => markWindowKey(n.action, n.key)), needs.map((n) => n.within_ms)],
+    });
     return rows.map((r) => r.found);
   }
 
