@@ -139,44 +139,26 @@ export class WindowRepository {
   }
 
   /**
-   * Each window's use now (`needs` order), without a lock and without writing: what the trace and the
-   * record of an operation that does not go ahead say. It may lag a take running meanwhile. The clock is
-   * read once (a subquery of its own): window_now() is volatile, and compared row by row it could not
-   * bound the index scan of a window's events.
+   * Each window's use now (`needs` order), without a lock and without writing (the SQL function window_peek):
+   * what the trace and the record of an operation that does not go ahead say. It may lag a take running
+   * meanwhile.
    */
   async peek(tenantId: TenantId, needs: readonly WindowNeed[]): Promise<number[]> {
     if (needs.length === 0) return [];
-    // Named: each connection parses and plans it once (it runs for every check that does not go ahead).
     const { rows } = await this.pool.query<{ used: number }>({
       name: 'window-peek',
-      text: `SELECT (CASE WHEN t.expired_through IS NULL OR t.window_ms <> u.ms
-                    THEN (SELECT coalesce(sum(e.amount), 0) FROM window_events e
-                           WHERE e.tenant_id = $1 AND e.window_key = u.wk AND e.given_back_at IS NULL
-                             AND e.at > c.now - u.ms * interval '1 millisecond')
-                    ELSE t.used - (SELECT coalesce(sum(e.amount), 0) FROM window_events e
-                           WHERE e.tenant_id = $1 AND e.window_key = u.wk AND e.given_back_at IS NULL
-                             AND e.at > t.expired_through AND e.at <= c.now - u.ms * interval '1 millisecond')
-               END)::float8 AS used
-         FROM (SELECT window_now() AS now) c
-         CROSS JOIN unnest($2::text[], $3::bigint[]) WITH ORDINALITY AS u(wk, ms, n)
-         LEFT JOIN window_totals t ON t.tenant_id = $1 AND t.window_key = u.wk
-        ORDER BY u.n`,
+      text: 'SELECT used::float8 AS used FROM window_peek($1, $2::text[], $3::bigint[])',
       values: [tenantId, needs.map((n) => limitWindowKey(n.rule_id, n.key)), needs.map((n) => n.window_ms)],
     });
     return rows.map((r) => num(r.used));
   }
 
-  /** Whether each prior was found (`needs` order): a mark of its action on its key, not given back, within its period. */
+  /** Whether each prior was found (`needs` order, the SQL function window_priors): a mark of its action on its key, not given back, within its period. */
   async priors(tenantId: TenantId, needs: readonly PriorNeed[]): Promise<boolean[]> {
     if (needs.length === 0) return [];
     const { rows } = await this.pool.query<{ found: boolean }>({
       name: 'window-priors',
-      text: `SELECT EXISTS (SELECT 1 FROM window_events e
-                       WHERE e.tenant_id = $1 AND e.window_key = u.wk AND e.given_back_at IS NULL
-                         AND e.at > c.now - u.ms * interval '1 millisecond') AS found
-         FROM (SELECT window_now() AS now) c
-         CROSS JOIN unnest($2::text[], $3::bigint[]) WITH ORDINALITY AS u(wk, ms, n)
-        ORDER BY u.n`,
+      text: 'SELECT present AS found FROM window_priors($1, $2::text[], $3::bigint[])',
       values: [tenantId, needs.map((n) => markWindowKey(n.action, n.key)), needs.map((n) => n.within_ms)],
     });
     return rows.map((r) => r.found);

@@ -259,6 +259,65 @@ BEGIN
 END;
 $$;
 
+-- Each window's use now (argument order), without a lock and without writing: what the take would find, read
+-- from the totals row and the events that left since its cursor (a missing row, or one of another window length,
+-- from the events still in the window). A function of simple statements, each planned once per session (a
+-- single query joining the arrays was planned again at every call).
+CREATE FUNCTION window_peek(p_tenant text, p_window_keys text[], p_window_ms bigint[])
+RETURNS TABLE (used numeric)
+LANGUAGE plpgsql AS $$
+DECLARE
+  v_now timestamptz := window_now();
+  v_key text;
+  v_ms bigint;
+  v_cut timestamptz;
+  v_row_ms bigint;
+  v_row_used numeric;
+  v_cursor timestamptz;
+  i int;
+BEGIN
+  FOR i IN 1 .. coalesce(array_length(p_window_keys, 1), 0) LOOP
+    v_key := p_window_keys[i];
+    v_ms := p_window_ms[i];
+    v_cut := v_now - v_ms * interval '1 millisecond';
+    v_row_ms := NULL;
+    v_row_used := NULL;
+    v_cursor := NULL;
+    SELECT t.window_ms, t.used, t.expired_through INTO v_row_ms, v_row_used, v_cursor
+      FROM window_totals t WHERE t.tenant_id = p_tenant AND t.window_key = v_key;
+    IF v_cursor IS NULL OR v_row_ms <> v_ms THEN
+      used := (SELECT coalesce(sum(e.amount), 0) FROM window_events e
+                WHERE e.tenant_id = p_tenant AND e.window_key = v_key AND e.at > v_cut AND e.given_back_at IS NULL);
+    ELSE
+      used := v_row_used - (SELECT coalesce(sum(e.amount), 0) FROM window_events e
+                             WHERE e.tenant_id = p_tenant AND e.window_key = v_key
+                               AND e.at > v_cursor AND e.at <= v_cut AND e.given_back_at IS NULL);
+    END IF;
+    RETURN NEXT;
+  END LOOP;
+END;
+$$;
+
+-- Whether each earlier operation is found (argument order): a mark on its key, not given back, within its period.
+CREATE FUNCTION window_priors(p_tenant text, p_window_keys text[], p_within_ms bigint[])
+RETURNS TABLE (present boolean)
+LANGUAGE plpgsql AS $$
+DECLARE
+  v_now timestamptz := window_now();
+  v_key text;
+  v_cut timestamptz;
+  i int;
+BEGIN
+  FOR i IN 1 .. coalesce(array_length(p_window_keys, 1), 0) LOOP
+    v_key := p_window_keys[i];
+    v_cut := v_now - p_within_ms[i] * interval '1 millisecond';
+    present := EXISTS (SELECT 1 FROM window_events e
+                      WHERE e.tenant_id = p_tenant AND e.window_key = v_key AND e.at > v_cut AND e.given_back_at IS NULL);
+    RETURN NEXT;
+  END LOOP;
+END;
+$$;
+
 -- The give-back of a consultation: every event of it not yet given back is, once. Locks the totals rows of its
 -- windows in window_key order, subtracts from each the amounts it still counts (at > expired_through), and
 -- answers the window amounts that were still in their window (a give-back of an event that already left it
