@@ -9,20 +9,21 @@ const run = promisify(execFile);
 export const ROOT = path.resolve(__dirname, '../..');
 
 /**
- * The ledger as it ships: main.js and cli.js bundled by scripts/bundle.mjs into the repository's
- * tmp/ (so the few external packages resolve from node_modules). Bundles are kept per hash of
- * everything that goes into them, so test files and reruns share one build.
+ * A service as it ships: main.js and cli.js bundled by scripts/bundle.mjs into the repository's tmp/ (so
+ * the few external packages resolve from node_modules). Bundles are kept per hash of everything that goes
+ * into them, so test files and reruns share one build.
  */
-export async function bundleLedger(): Promise<{ main: string; cli: string }> {
-  const dir = path.join(ROOT, 'tmp', 'ledger-bundles', await sourcesHash());
+export async function bundleService(app: 'ledger' | 'verdict'): Promise<{ main: string; cli: string }> {
+  const dir = path.join(ROOT, 'tmp', `${app}-bundles`, await sourcesHash(app));
   const files = { main: path.join(dir, 'main.js'), cli: path.join(dir, 'cli.js') };
-  if (existsSync(files.main) && existsSync(files.cli)) return files;
+  const hasCli = existsSync(path.join(ROOT, 'apps', app, 'src', 'cli.ts'));
+  if (existsSync(files.main) && (!hasCli || existsSync(files.cli))) return files;
   await mkdir(path.dirname(dir), { recursive: true });
   const building = await mkdtemp(`${dir}-building-`);
   try {
-    await run(process.execPath, [path.join(ROOT, 'scripts/bundle.mjs'), 'ledger', '--out-dir', building], { cwd: ROOT });
+    await run(process.execPath, [path.join(ROOT, 'scripts/bundle.mjs'), app, '--out-dir', building], { cwd: ROOT });
     // Another test file may have finished the same build meanwhile: then keep that one.
-    await rename(path.join(building, 'ledger'), dir).catch((err: NodeJS.ErrnoException) => {
+    await rename(path.join(building, app), dir).catch((err: NodeJS.ErrnoException) => {
       if (!existsSync(files.main)) throw err;
     });
   } finally {
@@ -36,11 +37,14 @@ export async function bundleLedger(): Promise<{ main: string; cli: string }> {
   return files;
 }
 
-async function sourcesHash(): Promise<string> {
+/** The ledger as it ships (see bundleService). */
+export const bundleLedger = () => bundleService('ledger');
+
+async function sourcesHash(app: string): Promise<string> {
   const hash = createHash('sha256');
   const roots = [
-    'apps/ledger/src',
-    'prisma/ledger',
+    `apps/${app}/src`,
+    `prisma/${app}`,
     'libs',
     'scripts/bundle.mjs',
     'docker/migrate.ts',
@@ -72,13 +76,16 @@ export interface LedgerProcess {
   stop(): Promise<void>;
 }
 
-/** Starts `node main.js` as its own OS process and waits for its "listening" log line. */
-export async function spawnLedger(main: string, env: NodeJS.ProcessEnv, timeoutMs = 20_000): Promise<LedgerProcess> {
+/** Starts the ledger's `node main.js` as its own OS process (see spawnService). */
+export const spawnLedger = (main: string, env: NodeJS.ProcessEnv, timeoutMs = 20_000) => spawnService('ledger', main, env, timeoutMs);
+
+/** Starts a bundled service's `node main.js` as its own OS process and waits for its "listening" log line. */
+export async function spawnService(name: string, main: string, env: NodeJS.ProcessEnv, timeoutMs = 20_000): Promise<LedgerProcess> {
   const child: ChildProcess = spawn(process.execPath, [main], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   let listening = false;
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`ledger process did not listen in time:\n${output}`)), timeoutMs);
+    const timer = setTimeout(() => reject(new Error(`${name} process did not listen in time:\n${output}`)), timeoutMs);
     // Keep reading after "listening" (request logs must not fill the pipe), but stop keeping them.
     child.stdout!.on('data', (chunk: Buffer) => {
       if (listening) return;
@@ -94,7 +101,7 @@ export async function spawnLedger(main: string, env: NodeJS.ProcessEnv, timeoutM
     });
     child.once('exit', (code) => {
       clearTimeout(timer);
-      if (!listening) reject(new Error(`ledger process exited with ${code}:\n${output}`));
+      if (!listening) reject(new Error(`${name} process exited with ${code}:\n${output}`));
     });
   });
   return {
@@ -102,7 +109,7 @@ export async function spawnLedger(main: string, env: NodeJS.ProcessEnv, timeoutM
     pid: child.pid!,
     stop: () =>
       new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', () => resolve());
         child.kill('SIGTERM');
       }),
