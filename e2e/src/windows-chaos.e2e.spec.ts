@@ -1,5 +1,6 @@
 import { budgetTenant, refund, spawnGateways, type CheckAnswer, type GatewayProcess } from './windows-harness';
 import { startStack, type Stack } from './stack';
+import { limitWindowKey } from '../../apps/verdict/src/repositories/windows.repository';
 
 jest.setTimeout(300_000);
 
@@ -75,7 +76,7 @@ describe('windows when a gateway process is killed', () => {
         .db('verdict')
         .query<{ used: string }>('SELECT used FROM window_totals WHERE tenant_id = $1 AND window_key = $2', [
           t.id,
-          `limit ${ruleId} ${JSON.stringify({ 'parameters.batch': batch })}`,
+          limitWindowKey(ruleId, JSON.stringify({ 'parameters.batch': batch })),
         ]);
       expect(Number(total.rows[0].used)).toBe(events.rows.length);
       // The survivor went on deciding on the same window: it filled up (300 checks for 60 units), and every
