@@ -10,8 +10,9 @@ import { OutboxNudger } from '@arbiter/queue';
 import { PrismaClient } from './generated/prisma/client';
 import type { VerdictConfig } from './config';
 import { ConsultationRepository } from './repositories/consultations.repository';
-import { WindowRepository } from './repositories/windows.repository';
+import { MAX_TAKE_BATCH, WindowRepository } from './repositories/windows.repository';
 import { WindowsService } from './services/windows.service';
+import { tenantShared } from './services/tenant-share';
 import { OutcomesService } from './services/outcomes.service';
 import { WindowPruner } from './services/window-pruner.service';
 import { ConsultationsService } from './services/consultations.service';
@@ -199,7 +200,14 @@ export async function createVerdictContext(config: VerdictConfig, logger: Logger
   const ruleVersions = new RuleVersionsService(registry);
   // Check and resolve record their consultations through one recorder (signing, storing, metrics).
   const recorder = new ConsultationRecorder({ keys, consultations, logger, issuer: config.VERDICT_ISSUER, metrics });
-  const windows = new WindowsService(windowStore, logger, metrics);
+  // Each tenant's share of the window store (docs/verdicts.md "Windows and outcomes"): most of the window pool's
+  // connections and half a gathered batch, so one tenant's load cannot make another's budgets fail closed.
+  const windowShare = {
+    reads: Math.max(1, Math.floor(config.DB_POOL_SIZE * 0.8)),
+    takes: MAX_TAKE_BATCH / 2,
+    waitMs: config.WINDOW_TIMEOUT_MS,
+  };
+  const windows = new WindowsService(tenantShared(windowStore, windowShare), logger, metrics);
   return {
     config,
     logger,
