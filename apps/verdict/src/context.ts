@@ -12,7 +12,7 @@ import type { VerdictConfig } from './config';
 import { ConsultationRepository } from './repositories/consultations.repository';
 import { MAX_TAKE_BATCH, WindowRepository } from './repositories/windows.repository';
 import { WindowsService } from './services/windows.service';
-import { tenantShared } from './services/tenant-share';
+import { tenantShared } from './services/tenant-share.service';
 import { OutcomesService } from './services/outcomes.service';
 import { WindowPruner } from './services/window-pruner.service';
 import { ConsultationsService } from './services/consultations.service';

@@ -1,4 +1,4 @@
-import { TenantGate, TenantShareExceededError, tenantShared } from './tenant-share';
+import { TenantGate, TenantShareExceededError, tenantShared } from './tenant-share.service';
 import type { WindowStore } from './windows.service';
 
 /** A promise and the functions that settle it. */
