@@ -185,7 +185,7 @@ describe('guardTool adapters', () => {
       inputSchema: z.object({ to: z.string() }).passthrough(),
       execute: async (i) => void runs.push(i),
     });
-    const out = (await guardAiTool(agent, pay, { name: 'transfer', ...mapping }).execute!(
+    const out = (await guardAiTool(agent, pay, { name: 'transfer', action: 'bank.transfer', resource: 'acct:acct-1', scope }).execute!(
       { from: 'acct-1', to: 'acct-2', amount: 5000, 'amount.eur': 5 } as never,
       options,
     )) as unknown as ToolRefusal;
