@@ -178,6 +178,22 @@ describe('guardTool adapters', () => {
     expect(runs).toEqual([]);
   });
 
+  it('does not run a call whose input has a dotted key: the gateway refuses it (400 naming the key), the refusal says so', async () => {
+    const runs: unknown[] = [];
+    const pay = aiTool({
+      description: 'Pay',
+      inputSchema: z.object({ to: z.string() }).passthrough(),
+      execute: async (i) => void runs.push(i),
+    });
+    const out = (await guardAiTool(agent, pay, { name: 'transfer', action: 'bank.transfer', resource: 'acct:acct-1', scope }).execute!(
+      { from: 'acct-1', to: 'acct-2', amount: 5000, 'amount.eur': 5 } as never,
+      options,
+    )) as unknown as ToolRefusal;
+    expect(out).toMatchObject({ arbiter_refused: true, outcome: 'unavailable' });
+    expect(out.message).toContain('parameters["amount.eur"]: rules address parameters by dot paths');
+    expect(runs).toEqual([]);
+  });
+
   it("fails closed: with the gateway unreachable neither framework's tool runs", async () => {
     const tools = transferTools();
     const down = createVerdictClient({ baseUrl: 'http://127.0.0.1:1', apiKey: t.agentKey, tenant: t.id });

@@ -437,6 +437,8 @@ describe('POST /<tenant_id>/v1/check', () => {
         JSON.stringify({ action: 'calendar.read', resource: 'c', scope: {}, context: { 'a.b': { value: 1 } } }),
         JSON.stringify({ action: '', resource: 'c', scope: {} }),
         JSON.stringify({ action: 'calendar.read', resource: 'c', scope: {}, on_behalf_of: 7 }),
+        JSON.stringify(transfer({ 'transfer.amount': 50_000, transfer: { amount: 5 } })),
+        JSON.stringify({ action: 'calendar.read', resource: 'c', scope: {}, parameters: { lines: [{ 'unit.price': 1 }] } }),
       ];
       for (const body of bodies) {
         const fast = await post(body);

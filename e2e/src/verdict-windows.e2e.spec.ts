@@ -273,9 +273,14 @@ describe('windows of the rules that remember, end to end', () => {
       );
     });
 
-    it('answers 400 validation_failed for a body without a boolean executed', async () => {
+    it('answers 400 validation_failed for a body without a boolean executed, never reading null or a string as one', async () => {
       const id = (await agent.check(op('payments.transfer')).expect(200)).body.consultation_id;
-      for (const body of [{}, { executed: 'no' }]) expect((await outcome(agent, id, body).expect(400)).body.code).toBe('validation_failed');
+      for (const body of [{}, { executed: 'no' }, { executed: null }, { executed: 'false' }, { executed: 'true' }, { executed: 0 }]) {
+        const res = await outcome(agent, id, body).expect(400);
+        expect([res.body.code, res.body.details?.fields?.[0]?.field]).toEqual(['validation_failed', 'executed']);
+      }
+      // None of them was recorded: the first real report is taken.
+      expect((await outcome(agent, id, { executed: true }).expect(200)).body).toMatchObject({ executed: true, given_back: [] });
     });
   });
 

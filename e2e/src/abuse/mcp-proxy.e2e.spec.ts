@@ -170,15 +170,19 @@ tools:
       expect(executed('transfer').filter((e) => String(e?.to).startsWith('offshore'))).toEqual([]);
     });
 
-    it('judges the nested amount a dotted key tried to hide on the resolve path ("payment.amount": 5 beside payment.amount 50000)', async () => {
+    it('refuses a dotted argument name before any check ("payment.amount": 5 beside payment.amount 50000): no rule could read it', async () => {
       const legit = await call('lenient.pay', { payment: { amount: 50, to: 'acct-2', memo: 'ref-1' } });
       expect(legit.isError).toBeFalsy();
 
-      // check reads payment.amount = 50000 but lacks payment.memo (422): the proxy resolves with the
-      // arguments as Facts, where the flat keys must not stand in for the nested values.
+      // Rules read payment.amount as payment → amount; the flat key is a value no rule reads (and, made a
+      // Fact on the resolve path, could have stood in for the nested one). The gateway refuses such
+      // parameters; the proxy says so before asking it.
       const r = await call('lenient.pay', { payment: { amount: 50000, to: 'acct-9' }, 'payment.amount': 5, 'payment.memo': 'ref-1' });
       expect(r.isError).toBe(true);
-      expect(textOf(r)).toContain('"No payments above 1,000"');
+      expect(meta(r)).toEqual({ 'arbiter/outcome': 'invalid_arguments' });
+      expect(textOf(r)).toBe(
+        'Arbiter refused the call before checking it: arguments["payment.amount"] has a dot in its name, and the rules read arguments by dot path: they could not judge it. The call was not forwarded; call again with arguments the tool\'s input schema accepts.',
+      );
       expect(executed('pay')).toEqual([{ to: 'acct-2', amount: 50 }]);
     });
 

@@ -25,6 +25,12 @@ describe('abuse: check and the signed verdict', () => {
       applies_to: { actions: ['payments.transfer'] },
       conditions: [{ field: 'transfer.amount', op: 'gt', value: 10000 }],
     });
+    await reg.rule(scope, {
+      directive: 'Payouts total at most 1,000 an hour',
+      severity: 'MANDATORY',
+      applies_to: { actions: ['payments.payout'] },
+      limit: { sum: 'parameters.transfer.amount', max: 1000, window: '1h' },
+    });
   });
   afterAll(() => stack.stop());
 
@@ -79,6 +85,34 @@ describe('abuse: check and the signed verdict', () => {
         .check(transfer(500, { 'transfer.reference': { value: 'INV-7', source: 'erp' } }))
         .expect(200);
       expect(beside.body.verdict).toBe('allowed');
+    });
+
+    it('refuses a parameter member name holding a dot (400 naming it), so neither a Fact nor a nested twin can stand for it', async () => {
+      const refused = (res: { status: number; body: { code?: string; details?: unknown } }) => {
+        expect([res.status, res.body.code]).toEqual([400, 'validation_failed']);
+        expect(res.body.details).toEqual({
+          fields: [{ field: 'parameters["transfer.amount"]', message: 'a member name may not contain a dot' }],
+        });
+      };
+      for (const action of ['payments.transfer', 'payments.payout']) {
+        const dotted = (parameters: object, context?: object) => ({ ...transfer(0, context), action, parameters });
+        // The executor reads 5000 under "transfer.amount"; the rules would have judged the Fact's 1.
+        refused(await agent().check(dotted({ 'transfer.amount': 50_000 }, { 'transfer.amount': { value: 1, source: 'agent' } })));
+        // No Fact: the rules would have read the nested twin.
+        refused(await agent().check(dotted({ 'transfer.amount': 50_000, transfer: { amount: 1 } })));
+      }
+      // Nothing was consumed by the refused checks: the whole budget is still there for a real payout.
+      const payout = await agent()
+        .check({ ...transfer(1000), action: 'payments.payout' })
+        .expect(200);
+      expect(payout.body).toMatchObject({ verdict: 'allowed', limits: [{ used_before: 0, used_after: 1000, max: 1000 }] });
+      expect(
+        (
+          await agent()
+            .check({ ...transfer(1), action: 'payments.payout' })
+            .expect(200)
+        ).body.verdict,
+      ).toBe('blocked');
     });
 
     it("binds an enforcement point's check to the context it knows: a verdict asked with other Facts does not pass", async () => {

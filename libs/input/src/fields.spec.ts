@@ -1,4 +1,4 @@
-import { hasOwn, isIntegerIn, isPlainObject, stringMember, unknownMember } from './fields';
+import { findMemberName, hasOwn, isIntegerIn, isPlainObject, stringMember, unknownMember } from './fields';
 
 describe(isPlainObject.name, () => {
   it('is true for objects only', () => {
@@ -37,5 +37,25 @@ describe(isIntegerIn.name, () => {
   it('accepts integers within the bounds only', () => {
     expect([1, 5, 10].map((v) => isIntegerIn(v, 1, 10))).toEqual([true, true, true]);
     expect([0, 11, 1.5, '2', NaN, null].map((v) => isIntegerIn(v, 1, 10))).toEqual([false, false, false, false, false, false]);
+  });
+});
+
+describe(findMemberName.name, () => {
+  const dotted = (name: string) => name.includes('.');
+  it('answers the path to the first refused member name, at any depth and through arrays, in document order', () => {
+    expect(findMemberName({ 'transfer.amount': 1 }, dotted)).toEqual(['transfer.amount']);
+    expect(findMemberName({ a: { 'x.y': 1 }, 'b.c': 2 }, dotted)).toEqual(['a', 'x.y']);
+    expect(findMemberName({ lines: [{ sku: 'a' }, { 'unit.price': 3 }] }, dotted)).toEqual(['lines', 1, 'unit.price']);
+    expect(findMemberName(JSON.parse('{"__proto__":{"a.b":1}}'), dotted)).toEqual(['__proto__', 'a.b']);
+  });
+  it('judges names only, never values, and answers null when every name passes', () => {
+    expect(findMemberName({ a: 'x.y', b: ['c.d'], c: { d: 1.5 } }, dotted)).toBeNull();
+    expect(findMemberName('a.b', dotted)).toBeNull();
+    expect(findMemberName(null, dotted)).toBeNull();
+  });
+  it('walks a nesting deeper than the call stack allows', () => {
+    let deep: unknown = { 'x.y': 1 };
+    for (let i = 0; i < 20000; i++) deep = { a: deep };
+    expect(findMemberName(deep, dotted)).toHaveLength(20001);
   });
 });

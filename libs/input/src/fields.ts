@@ -3,6 +3,8 @@
 // SDK's argument facts). Each caller keeps its own error codes and words: the readers say what is
 // wrong, the caller throws. Pure, no I/O.
 
+import type { JsonPath } from './storable';
+
 /** A JSON object (not null, not an array). */
 export function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -42,4 +44,34 @@ export function stringMember(
 /** A JSON number that is an integer from `min` to `max`. */
 export function isIntegerIn(v: unknown, min: number, max: number): v is number {
   return typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
+}
+
+/**
+ * The path to the first member name, at any depth of `root` (through arrays too), that `bad` refuses, in
+ * document order; null when there is none. Walks with its own stack, so no nesting is too deep for it.
+ */
+export function findMemberName(root: unknown, bad: (name: string) => boolean): JsonPath | null {
+  // Each entry links to its parent; the path is built only for a hit.
+  interface Entry {
+    parent: Entry | null;
+    step: string | number | null;
+    value: unknown;
+  }
+  const stack: Entry[] = [{ parent: null, step: null, value: root }];
+  while (stack.length) {
+    const entry = stack.pop()!;
+    if (typeof entry.step === 'string' && bad(entry.step)) {
+      const path: JsonPath = [];
+      for (let e: Entry | null = entry; e?.step != null; e = e.parent) path.unshift(e.step);
+      return path;
+    }
+    const value = entry.value;
+    if (value === null || typeof value !== 'object') continue;
+    const steps: (string | number)[] = Array.isArray(value) ? value.map((_, i) => i) : Object.keys(value);
+    // Pushed last to first, so that the first member is looked at (with all below it) first.
+    for (let i = steps.length - 1; i >= 0; i--) {
+      stack.push({ parent: entry, step: steps[i], value: (value as Record<string | number, unknown>)[steps[i]] });
+    }
+  }
+  return null;
 }

@@ -15,5 +15,5 @@ export {
 } from './storable';
 export { invalidUtf8Offset, scanJsonText, isInexactNumber, findInexactNumber, findInvalidUtf8, type TextPosition } from './json-text';
 export { UnstorableJsonError, jsonPointer, decodeJsonBytes, assertExactNumbers, parseStorableJson } from './body';
-export { isPlainObject, hasOwn, unknownMember, stringMember, isIntegerIn, type MemberProblem } from './fields';
+export { isPlainObject, hasOwn, unknownMember, stringMember, isIntegerIn, findMemberName, type MemberProblem } from './fields';
 export { bracketPath, dottedPath, type BracketStyle } from './paths';

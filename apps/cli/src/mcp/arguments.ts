@@ -6,6 +6,7 @@
 import Ajv, { type ValidateFunction } from 'ajv';
 import Ajv2020 from 'ajv/dist/2020';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { bracketPath, findMemberName } from '@arbiter/input';
 
 /** Dialects before 2019-09 are checked as draft-07; anything else (MCP's default included) as 2020-12. */
 const OLD_DIALECT = /json-schema\.org\/draft-0[4-7]\/schema/;
@@ -40,4 +41,15 @@ export function argumentsProblem(tool: Tool, args: Record<string, unknown>): str
   const e = checker.validate.errors?.[0];
   const where = e?.instancePath ? `arguments${e.instancePath.replace(/\//g, '.')}` : 'the arguments';
   return `${where} ${e?.message ?? 'do not match'} (the tool's input schema)`;
+}
+
+/**
+ * An argument whose name holds a dot, at any depth: the gateway refuses such parameters (docs/verdicts.md
+ * "Parameters and context": rules read arguments by dot path, so `"transfer.amount"` is a value no rule
+ * reads while the tool does). Said here, before any check, rather than as a gateway error. null when none.
+ */
+export function dottedNameProblem(args: Record<string, unknown>): string | null {
+  const at = findMemberName(args, (name) => name.includes('.'));
+  if (at === null) return null;
+  return `${bracketPath(['arguments', ...at], { maxName: 200 })} has a dot in its name, and the rules read arguments by dot path: they could not judge it`;
 }

@@ -13,7 +13,7 @@ import {
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { McpProxyConfig } from './config';
-import { argumentsProblem } from './arguments';
+import { argumentsProblem, dottedNameProblem } from './arguments';
 import { operationOf, toolKey, type ToolRoute } from './mapping';
 import type { ProxyIdentity, Upstreams } from './upstreams';
 
@@ -66,7 +66,7 @@ export function createProxyServer(deps: ProxyDeps): Server {
 
     const operation = operationOf(deps.config, route, args);
     // Arguments the rules could judge otherwise than the tool reads them are refused before any check.
-    const invalid = operation.ok ? argumentsProblem(tool, args) : operation.invalid.join('; ') || null;
+    const invalid = operation.ok ? (argumentsProblem(tool, args) ?? dottedNameProblem(args)) : operation.invalid.join('; ') || null;
     if (invalid) {
       deps.log(`${toolKey(route)}: invalid_arguments: ${invalid}`);
       return invalidArgumentsResult(invalid);

@@ -215,6 +215,27 @@ describe(parseCheckBody.name, () => {
     }
   });
 
+  it('refuses a parameter member name holding a dot, at any depth, naming its path (docs/verdicts.md "Parameters and context")', () => {
+    const op = { action: 'a', resource: 'r', scope: {} };
+    const refused = (field: string) =>
+      expect.objectContaining({
+        status: 400,
+        code: 'validation_failed',
+        message: `${field}: rules address parameters by dot paths, a member name may not contain one`,
+        details: { fields: [{ field, message: 'a member name may not contain a dot' }] },
+      });
+    expect(() => parseCheckBody({ ...op, parameters: { 'transfer.amount': 5000 } })).toThrow(refused('parameters["transfer.amount"]'));
+    expect(() => parseCheckBody({ ...op, parameters: { transfer: { amount: 1 }, 'transfer.amount': 5000 } })).toThrow(
+      refused('parameters["transfer.amount"]'),
+    );
+    expect(() => parseCheckBody({ ...op, parameters: { lines: [{ 'unit.price': 1 }] } })).toThrow(
+      refused('parameters.lines[0]["unit.price"]'),
+    );
+    // Dots in values, and nested members without one, are what parameters hold every day.
+    const fine = { ...op, parameters: { transfer: { amount: 1, note: 'v1.2' }, 'x-y': ['a.b'] } };
+    expect(parseCheckBody(fine)).toEqual(fine);
+  });
+
   it('names a bad Fact with invalid_context_shape', () => {
     expect(() => parseCheckBody({ action: 'a', resource: 'r', scope: {}, context: { 'a.b': { value: 1 } } })).toThrow(
       expect.objectContaining({ code: 'invalid_context_shape', details: { field: 'a.b' } }),

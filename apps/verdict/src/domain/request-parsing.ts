@@ -3,7 +3,7 @@
 // resolve body variants. Both doors of these routes (the check fast lane and the tsoa routes,
 // controllers/check.controller.ts, resolve.controller.ts) rely on these alone, without tsoa's validation, so they refuse
 // everything the OpenAPI shape refuses.
-import { bracketPath, hasOwn, inspectJson, isPlainObject, stringMember, unknownMember } from '@arbiter/input';
+import { bracketPath, findMemberName, hasOwn, inspectJson, isPlainObject, stringMember, unknownMember } from '@arbiter/input';
 import { AppError } from '@arbiter/http';
 import type { Fact, Scope } from '@arbiter/policy';
 import type { CheckRequest } from '../models/verdicts';
@@ -275,6 +275,21 @@ function refuseTooDeep(value: unknown, root: string): void {
     });
 }
 
+/**
+ * Rules name a parameter by its dot path (docs/verdicts.md "Parameters and context"), so a member whose
+ * name holds a dot, at any depth, is a value no rule reads (`transfer.amount` reads transfer → amount)
+ * while the executor may read it: the rules would judge another value, or a Fact at that path would stand
+ * for it. Such parameters are refused rather than read one way or the other.
+ */
+function refuseDottedNames(parameters: Record<string, unknown>): void {
+  const at = findMemberName(parameters, (name) => name.includes('.'));
+  if (at === null) return;
+  const field = bracketPath(['parameters', ...at], { maxName: MAX_FIELD_NAME });
+  throw badRequest('validation_failed', `${field}: rules address parameters by dot paths, a member name may not contain one`, {
+    fields: [{ field, message: 'a member name may not contain a dot' }],
+  });
+}
+
 export function parseCheckBody(raw: unknown): CheckRequest {
   if (!isPlainObject(raw)) throw badRequest('validation_failed', 'The body must be a JSON object');
   const unknown = unknownMember(raw, CHECK_KEYS);
@@ -297,6 +312,7 @@ export function parseCheckBody(raw: unknown): CheckRequest {
   const body: CheckRequest = { action, resource, scope: raw.scope as CheckRequest['scope'] };
   if (raw.parameters !== undefined) {
     refuseTooDeep(raw.parameters, 'parameters');
+    refuseDottedNames(raw.parameters);
     body.parameters = raw.parameters as Record<string, unknown>;
   }
   const onBehalfOf = text(raw, 'on_behalf_of', MAX_ID, false);

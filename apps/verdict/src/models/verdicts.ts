@@ -76,7 +76,10 @@ export interface CheckRequest {
    */
   resource: string;
   scope: ScopeFields;
-  /** Every field becomes part of the signed bindings; rule conditions read them by dot path. */
+  /**
+   * Every field becomes part of the signed bindings; rule conditions read them by dot path, so no member name,
+   * at any depth, may contain a dot (400 validation_failed naming it).
+   */
   parameters?: { [field: string]: unknown };
   /**
    * Human principal the agent acts for.

@@ -1716,7 +1716,10 @@ export interface components {
              */
             resource: string;
             scope: components["schemas"]["ScopeFields"];
-            /** @description Every field becomes part of the signed bindings; rule conditions read them by dot path. */
+            /**
+             * @description Every field becomes part of the signed bindings; rule conditions read them by dot path, so no member name,
+             *     at any depth, may contain a dot (400 validation_failed naming it).
+             */
             parameters?: {
                 [key: string]: unknown;
             };
