@@ -62,6 +62,14 @@ export interface BudgetOptions {
   only?: string[];
 }
 
+/** The gateway's gathered takes so far (arbiter_window_take_batch_size): batches and takes. */
+async function takeBatches(verdict: string): Promise<{ batches: number; takes: number }> {
+  const text = await (await fetch(`${verdict}/metrics`)).text();
+  const read = (name: string) =>
+    Number(new RegExp(`^arbiter_window_take_batch_size_${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text)?.[1] ?? 0);
+  return { batches: read('count'), takes: read('sum') };
+}
+
 /** The three cases, alternating (plain, by principal, hot key) in each round; one line per run. */
 export async function budgetCases(o: BudgetOptions) {
   const started = Date.now();
@@ -96,12 +104,16 @@ export async function budgetCases(o: BudgetOptions) {
   for (let round = 1; round <= o.rounds; round++) {
     const base = { per_second: 0 };
     for (const c of cases) {
+      const before = await takeBatches(o.verdict);
       const r = await measured(o.verdictProcess, o.pgPid, () => load(c.t, o.seconds));
+      const after = await takeBatches(o.verdict);
+      const batches = after.batches - before.batches;
+      const meanBatch = batches > 0 ? Math.round(((after.takes - before.takes) / batches) * 10) / 10 : null;
       if (c.t === plain) base.per_second = r.per_second;
       const ratio = plain ? Math.round((r.per_second / Math.max(1, base.per_second)) * 100) / 100 : null;
-      runs.push({ round, case: c.name, ratio_to_no_budget: ratio, ...r });
+      runs.push({ round, case: c.name, ratio_to_no_budget: ratio, mean_take_batch: meanBatch, ...r });
       log(
-        `round ${round}, ${c.name}, ${o.rules} rules, ${AGENTS} agents, ${o.connections} connections: ${r.per_second}/s${ratio === null ? '' : ` (${ratio}x)`}, p50 ${r.p50_ms} ms, p99 ${r.p99_ms} ms, failures ${r.failures} ${JSON.stringify(r.statuses)}, CPU per check: server ${r.server_cpu_us_per_request} µs, PostgreSQL ${r.postgres_cpu_us_per_request} µs`,
+        `round ${round}, ${c.name}, ${o.rules} rules, ${AGENTS} agents, ${o.connections} connections: ${r.per_second}/s${ratio === null ? '' : ` (${ratio}x)`}, p50 ${r.p50_ms} ms, p99 ${r.p99_ms} ms, failures ${r.failures} ${JSON.stringify(r.statuses)}, CPU per check: server ${r.server_cpu_us_per_request} µs, PostgreSQL ${r.postgres_cpu_us_per_request} µs${meanBatch === null ? '' : `, takes per commit ${meanBatch}`}`,
       );
     }
   }

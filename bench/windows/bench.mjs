@@ -2,7 +2,7 @@
 // Window store microbenchmark (docs/benchmarks.md "Policies that remember", docs/adr/0033-windows-in-postgresql.md):
 // bundles bench/windows/run.ts and runs it.
 //
-//   node bench/windows/bench.mjs [--seconds 5] [--rounds 2] [--keys 1,1000] [--callers 64] [--stores pg,product,pg-batch,redis]
+//   node bench/windows/bench.mjs [--seconds 5] [--rounds 2] [--keys 1,1000] [--callers 64] [--stores pg,product,product-batch,pg-batch,redis]
 //                                [--product-sql FILE]
 //                                [--window 2s] [--json FILE]
 //

@@ -169,23 +169,20 @@ export function pgBatcher(pool: Pool, tenant: string, maxBatch = 256) {
     });
 }
 
-/** The product's migration (prisma/verdict/migrations/20261230110000_windows): its window_take, one take per call. */
+/** The product's migration (prisma/verdict/migrations/20261230110000_windows): its window_take_batch, one take per call. */
 export const PRODUCT_MIGRATION = 'prisma/verdict/migrations/20261230110000_windows/migration.sql';
 
 export async function productTake(pool: Pool, tenant: string, consultation: string, needs: TakeNeed[]): Promise<TakeResult> {
-  const { rows } = await pool.query('SELECT taken, used_before FROM window_take($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)', [
-    tenant,
-    consultation,
-    needs.map((n) => `limit rul-bench ${n.key}`),
-    needs.map(() => 'rul-bench'),
-    needs.map((n) => n.key),
-    needs.map((n) => `${n.windowMs / 1000}s`),
-    needs.map((n) => n.windowMs),
-    needs.map((n) => n.amount),
-    needs.map((n) => n.max),
-    [],
-    [],
-    [],
+  const { rows } = await pool.query('SELECT taken, used_before FROM window_take_batch($1, $2)', [
+    JSON.stringify(needs.map((n) => [tenant, `limit rul-bench ${n.key}`])),
+    JSON.stringify([
+      {
+        t: tenant,
+        c: consultation,
+        w: needs.map((n, i) => [i + 1, 'rul-bench', n.key, `${n.windowMs / 1000}s`, n.windowMs, n.amount, n.max]),
+        m: [],
+      },
+    ]),
   ]);
   return { taken: rows[0].taken, usedBefore: (rows[0].used_before as string[]).map(Number) };
 }

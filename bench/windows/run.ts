@@ -14,6 +14,8 @@ import { windowMs } from '@arbiter/policy';
 import { log, machine, pgSettings, treeCpuSeconds } from '../verdict/harness';
 import { PG_SCHEMA, PRODUCT_MIGRATION, pgBatcher, pgTake, productTake, type TakeNeed, type TakeResult } from './pg-store';
 import { defineTake, redisTake } from './redis-store';
+import { WindowRepository } from '../../apps/verdict/src/repositories/windows.repository';
+import { mintTenantId } from '@arbiter/auth';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
@@ -23,9 +25,9 @@ const KEYS = option('--keys', '1,1000').split(',').map(Number);
 const CALLERS = Number(option('--callers', '64'));
 const PRODUCT_SQL = option('--product-sql', path.resolve(__dirname, '../../..', PRODUCT_MIGRATION));
 /** `product` runs only where its migration is (this checkout, or --product-sql). */
-const STORES = option('--stores', 'pg,product,pg-batch,redis')
+const STORES = option('--stores', 'pg,product,product-batch,pg-batch,redis')
   .split(',')
-  .filter((s) => s !== 'product' || fs.existsSync(PRODUCT_SQL));
+  .filter((s) => !s.startsWith('product') || fs.existsSync(PRODUCT_SQL));
 /** Short enough that events leave their window during a run: the expiry step does its steady-state work. */
 const WINDOW_MS = windowMs(option('--window', '2s'))!;
 const JSON_OUT = args.includes('--json') ? option('--json', '') : undefined;
@@ -43,6 +45,8 @@ interface Run {
   p99_ms: number;
   server_cpu_us_per_take: number;
   client_cpu_us_per_take: number;
+  /** Takes per call, for a store that gathers them (product-batch). */
+  mean_batch?: number;
 }
 
 type Take = (consultation: string, needs: TakeNeed[]) => Promise<TakeResult>;
@@ -120,6 +124,28 @@ async function startDurableRedis(dir: string): Promise<{ child: ChildProcess; po
   throw new Error('redis-server did not answer within 10 s');
 }
 
+/** The gateway's WindowRepository, each bench window a `count` rule's window of its own key. */
+function productBatcher(repo: WindowRepository): Take {
+  const tenant = mintTenantId(TENANT);
+  return async (consultation, needs) => {
+    const r = await repo.take(
+      tenant,
+      consultation,
+      needs.map((n) => ({
+        rule_id: 'rul-bench',
+        rule_version_id: 'rv-bench',
+        key: n.key,
+        window: `${n.windowMs}ms`,
+        window_ms: n.windowMs,
+        amount: n.amount,
+        max: n.max,
+      })),
+      [],
+    );
+    return { taken: r.taken, usedBefore: r.used_before };
+  };
+}
+
 async function main() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbiter-windows-bench-'));
   fs.chmodSync(dir, 0o755); // PostgreSQL runs as the postgres user, which must traverse this folder
@@ -134,7 +160,7 @@ async function main() {
     pool = new Pool({ connectionString: databaseUrl(pg.url, 'arbiter_windows_bench'), max: CALLERS });
     pool.on('error', () => undefined); // idle clients cut off at the server's stop
     await pool.query(PG_SCHEMA);
-    if (STORES.includes('product')) {
+    if (STORES.some((s) => s.startsWith('product'))) {
       // Its own database: the product's tables share names with the prototype's.
       await ensureDatabases(pg.url, ['arbiter_windows_product']);
       productPool = new Pool({ connectionString: databaseUrl(pg.url, 'arbiter_windows_product'), max: CALLERS });
@@ -168,20 +194,29 @@ async function main() {
               take: (c: string, needs: TakeNeed[]) => productTake(productPool!, TENANT, c, needs),
               reset: () => productPool!.query('TRUNCATE window_events, window_totals'),
             },
+            // The gateway's own store: takes gathered while its batch is in flight (one in flight, at most 256).
+            'product-batch': {
+              pid: pg.pid,
+              take: productBatcher(new WindowRepository(productPool, { onBatch: (size) => batchSizes.push(size) })),
+              reset: () => productPool!.query('TRUNCATE window_events, window_totals'),
+            },
           }
         : {}),
       redis: { pid: redisServer.child.pid!, take: (c, needs) => redisTake(redis, TENANT, c, needs), reset: () => redis.flushall() },
     };
     const runs: Run[] = [];
+    const batchSizes: number[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
       for (const keys of KEYS) {
         for (const store of STORES) {
           const s = stores[store];
           await s.reset();
+          batchSizes.length = 0;
           const r = await measure(store, s.pid, s.take, keys, round);
+          if (batchSizes.length > 0) r.mean_batch = round2(batchSizes.reduce((a, b) => a + b, 0) / batchSizes.length);
           runs.push(r);
           log(
-            `round ${round}, ${store}, ${keys} key(s): ${r.per_second} takes/s, p50 ${r.p50_ms} ms, p99 ${r.p99_ms} ms, refused ${r.refused}, errors ${r.errors}, CPU per take: server ${r.server_cpu_us_per_take} µs, client ${r.client_cpu_us_per_take} µs`,
+            `round ${round}, ${store}, ${keys} key(s): ${r.per_second} takes/s, p50 ${r.p50_ms} ms, p99 ${r.p99_ms} ms, refused ${r.refused}, errors ${r.errors}, CPU per take: server ${r.server_cpu_us_per_take} µs, client ${r.client_cpu_us_per_take} µs${r.mean_batch ? `, mean batch ${r.mean_batch}` : ''}`,
           );
         }
       }

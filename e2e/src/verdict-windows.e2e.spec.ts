@@ -133,6 +133,11 @@ describe('windows of the rules that remember, end to end', () => {
     expect((await verdictApi(stack, other.key, tenant.id).check(op('data.export')).expect(200)).body.verdict).toBe('allowed');
   });
 
+  it('counts the gathered takes per commit in /metrics', async () => {
+    const res = await request(stack.verdict.url).get('/metrics').expect(200);
+    expect(res.text).toMatch(/arbiter_window_take_batch_size_count\{[^}]*\} [1-9]/);
+  });
+
   it('leaves records of operations no remembering rule touches without limits', async () => {
     const res = (await agent.check(op('payments.transfer')).expect(200)).body;
     expect(res.verdict).toBe('allowed');

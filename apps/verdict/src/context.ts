@@ -98,7 +98,12 @@ export async function createVerdictContext(config: VerdictConfig, logger: Logger
     applicationName: 'arbiter-verdict-windows',
     timeoutMs: config.WINDOW_TIMEOUT_MS,
   });
-  const windowStore = new WindowRepository(windowPool);
+  const metrics = new ServiceMetrics('verdict');
+  const takeBatchSizes = metrics.histogram('window_take_batch_size', {
+    help: 'Window takes decided per call of window_take_batch (gathered takes, one commit)',
+    buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256],
+  });
+  const windowStore = new WindowRepository(windowPool, { onBatch: (size) => takeBatchSizes.observe(size) });
   const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1 });
   redis.on('error', (err) => logger.debug({ err }, 'redis error'));
   const auth = await createRemoteAuth({
@@ -116,7 +121,6 @@ export async function createVerdictContext(config: VerdictConfig, logger: Logger
     maxStaleMs: config.SNAPSHOT_MAX_STALE_MS,
     logger,
   });
-  const metrics = new ServiceMetrics('verdict');
   const batchSizes = metrics.histogram('consultation_commit_batch_size', {
     help: 'Consultation records committed per INSERT (group commit)',
     buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256, 500],
@@ -244,6 +248,7 @@ export async function createVerdictContext(config: VerdictConfig, logger: Logger
       await auth.close();
       await prisma.$disconnect().catch(() => undefined);
       await pool.end().catch(() => undefined);
+      await windowStore.drain();
       await windowPool.end().catch(() => undefined);
       redis.disconnect();
     },

@@ -216,6 +216,149 @@ describe(WindowRepository.name, () => {
     }
   });
 
+  describe('gathered takes', () => {
+    /** A repository on its own pool that reports each batch's size; the first take goes out alone, the next ones queue behind it. */
+    const gathering = (timeoutMs = 10_000, max = 2) => {
+      const own = createPool({ url: db.url, max, timeoutMs });
+      const sizes: number[] = [];
+      return { own, sizes, repo: new WindowRepository(own, { onBatch: (size) => sizes.push(size) }) };
+    };
+
+    it('decides the takes of one batch in arrival order, each all or nothing, tenants apart', async () => {
+      const { own, sizes, repo: batched } = gathering();
+      try {
+        const tenant = mintTenantId('tnt-batch-order');
+        const elsewhere = mintTenantId('tnt-batch-else');
+        const w = need({ rule_id: 'rul-batch', max: 2 });
+        const other = need({ rule_id: 'rul-batch-2', max: 10 });
+        const first = batched.take(tenant, cns(), [other], []);
+        const results = await Promise.all([
+          batched.take(tenant, cns(), [w], []),
+          batched.take(tenant, cns(), [other, w], [{ action: 'pay', key: '{}', keep_ms: 3_600_000 }]),
+          batched.take(elsewhere, cns(), [w], []),
+          batched.take(tenant, cns(), [w, other], [{ action: 'ship', key: '{}', keep_ms: 3_600_000 }]),
+          batched.take(tenant, cns(), [other], []),
+        ]);
+        expect(await first).toEqual({ taken: true, used_before: [0] });
+        expect(sizes).toEqual([1, 5]);
+        expect(results).toEqual([
+          { taken: true, used_before: [0] },
+          { taken: true, used_before: [1, 1] },
+          { taken: true, used_before: [0] },
+          // w is full: neither window is consumed, and its mark is not left.
+          { taken: false, used_before: [2, 2] },
+          { taken: true, used_before: [2] },
+        ]);
+        expect(await batched.peek(tenant, [w, other])).toEqual([2, 3]);
+        expect(await batched.peek(elsewhere, [w, other])).toEqual([1, 0]);
+        expect(await batched.priors(tenant, [prior('pay'), prior('ship')])).toEqual([true, false]);
+      } finally {
+        await own.end();
+      }
+    });
+
+    it('reads the events an earlier take of the batch kept when a later one rebuilds the window', async () => {
+      const { own, sizes, repo: batched } = gathering();
+      try {
+        const tenant = mintTenantId('tnt-batch-len');
+        const hour = need({ rule_id: 'rul-batch-len', max: 10 });
+        const minute = need({ rule_id: 'rul-batch-len', window: '1m', window_ms: 60_000, max: 10 });
+        const first = batched.take(tenant, cns(), [need({ rule_id: 'rul-batch-len-first' })], []);
+        const results = await Promise.all([
+          batched.take(tenant, cns(), [hour], []),
+          batched.take(tenant, cns(), [minute], []),
+          batched.take(tenant, cns(), [hour], []),
+        ]);
+        await first;
+        expect(sizes).toEqual([1, 3]);
+        expect(results.map((r) => r.used_before)).toEqual([[0], [1], [2]]);
+        expect(await batched.peek(tenant, [hour])).toEqual([3]);
+      } finally {
+        await own.end();
+      }
+    });
+
+    it('fails every take of a batch that fails, and consumes nothing of it', async () => {
+      const tenant = mintTenantId('tnt-batch-fail');
+      const locked = need({ rule_id: 'rul-batch-locked', max: 5 });
+      const free = need({ rule_id: 'rul-batch-free', max: 5 });
+      await repo.take(tenant, cns(), [locked], []);
+      const { own, sizes, repo: batched } = gathering(200);
+      const other = createPool({ url: db.url, max: 1 });
+      const holder = await other.connect();
+      try {
+        await holder.query('BEGIN');
+        await holder.query(`SELECT 1 FROM window_totals WHERE tenant_id = $1 AND window_key LIKE 'limit rul-batch-locked %' FOR UPDATE`, [
+          tenant,
+        ]);
+        const first = batched.take(tenant, cns(), [need({ rule_id: 'rul-batch-before' })], []);
+        const results = await Promise.allSettled([
+          batched.take(tenant, cns(), [free], []),
+          batched.take(tenant, cns(), [locked], []),
+          batched.take(mintTenantId('tnt-batch-fail-2'), cns(), [free], [{ action: 'pay', key: '{}', keep_ms: 3_600_000 }]),
+        ]);
+        expect((await first).taken).toBe(true);
+        expect(sizes).toEqual([1, 3]);
+        expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
+        await holder.query('ROLLBACK');
+      } finally {
+        holder.release();
+        await other.end();
+        await own.end();
+      }
+      expect(await repo.peek(tenant, [free, locked])).toEqual([0, 1]);
+      expect(await repo.peek(mintTenantId('tnt-batch-fail-2'), [free])).toEqual([0]);
+      expect(await repo.priors(mintTenantId('tnt-batch-fail-2'), [prior('pay')])).toEqual([false]);
+    });
+
+    it('refuses an amount that is negative or not a number, and a max that is not a number, before any batch', async () => {
+      const tenant = mintTenantId('tnt-batch-bad');
+      const w = need({ rule_id: 'rul-batch-bad', max: 5 });
+      await expect(repo.take(tenant, cns(), [{ ...w, amount: -1 }], [])).rejects.toThrow(/amount/);
+      await expect(repo.take(tenant, cns(), [{ ...w, amount: Number.NaN }], [])).rejects.toThrow(/amount/);
+      await expect(repo.take(tenant, cns(), [{ ...w, max: Number.POSITIVE_INFINITY }], [])).rejects.toThrow(/max/);
+      expect(await repo.peek(tenant, [w])).toEqual([0]);
+    });
+
+    it('never takes past max and never deadlocks when two gateways batch takes of overlapping windows in opposite orders', async () => {
+      const a = gathering(10_000, 1);
+      const b = gathering(10_000, 1);
+      try {
+        const tenants = [mintTenantId('tnt-batch-race-1'), mintTenantId('tnt-batch-race-2')];
+        const x = need({ rule_id: 'rul-race-x', max: 30 });
+        const y = need({ rule_id: 'rul-race-y', max: 45 });
+        const z = need({ rule_id: 'rul-race-z', max: 1000 });
+        const orders = [[x, y, z], [z, y, x], [y, x], [z, x], [y]];
+        const runs = Array.from({ length: 400 }, (_, i) => {
+          const gateway = i % 2 === 0 ? a.repo : b.repo;
+          const needs = orders[i % orders.length];
+          const tenant = tenants[Math.floor(i / 2) % 2];
+          return gateway.take(tenant, cns(), needs, []).then((r) => ({ tenant, needs, r }));
+        });
+        const done = await Promise.all(runs);
+        expect(a.sizes.length + b.sizes.length).toBeLessThan(400);
+        for (const tenant of tenants) {
+          const mine = done.filter((d) => d.tenant === tenant && d.r.taken);
+          const usedOf = (w: WindowNeed) => mine.filter((d) => d.needs.includes(w)).length;
+          expect(usedOf(x)).toBe(30);
+          expect(usedOf(y)).toBe(45);
+          expect(await repo.peek(tenant, [x, y, z])).toEqual([30, 45, usedOf(z)]);
+          // Each window's uses seen by the takes that took it are 0, 1, 2, ...: serialised, none lost.
+          for (const w of [x, y, z]) {
+            const seen = mine
+              .filter((d) => d.needs.includes(w))
+              .map((d) => d.r.used_before[d.needs.indexOf(w)])
+              .sort((p, q) => p - q);
+            expect(seen).toEqual(Array.from({ length: usedOf(w) }, (_, i) => i));
+          }
+        }
+      } finally {
+        await a.own.end();
+        await b.own.end();
+      }
+    });
+  });
+
   it('records an outcome once: executed false gives back, the same report answers the same', async () => {
     const tenant = mintTenantId('tnt-outcome');
     const w = need({ rule_id: 'rul-out', max: 1 });

@@ -1,5 +1,6 @@
 import type { TenantId } from '@arbiter/auth';
 import { sha256Hex } from '@arbiter/canonical';
+import { GroupCommitWriter } from '@arbiter/db';
 import type { Pool, PoolClient } from 'pg';
 import type { PriorMark, PriorNeed, WindowNeed } from '@arbiter/policy';
 
@@ -45,79 +46,121 @@ export const markWindowKey = (action: string, key: string): string => `prior ${s
 
 const num = (v: string | number): number => (typeof v === 'number' ? v : Number(v));
 
+/** Takes gathered into one call at most (docs/verdicts.md "Windows and outcomes"). */
+export const MAX_TAKE_BATCH = 256;
+
+/** A take waiting for its batch; `result` is set once the batch committed. */
+interface PendingTake {
+  tenantId: TenantId;
+  consultationId: string;
+  needs: readonly WindowNeed[];
+  marks: readonly StoredMark[];
+  result?: TakeResult;
+}
+
+/** A number the take function reads: finite, and for an amount not negative (a negative amount would give budget back). */
+const checkNumber = (what: string, v: number, min = -Infinity): void => {
+  if (!Number.isFinite(v) || v < min) throw new Error(`a take's ${what} must be a finite number${min === 0 ? ' >= 0' : ''}`);
+};
+
 /**
  * The windows of the rules that remember (docs/verdicts.md "Windows and outcomes"), in the verdict
- * database. A take is one statement (the SQL function window_take): it locks the windows' totals rows
- * in a fixed order, expires them on PostgreSQL's clock, and consumes every window or none. The pool is
- * the gateway's window pool, whose connections carry lock_timeout and statement_timeout
- * (WINDOW_TIMEOUT_MS): any error or timeout rejects, and the caller fails closed.
+ * database. Takes are gathered: those that arrive while the previous batch is in flight go together as one
+ * call of the SQL function window_take_batch (one statement, one commit), which locks every totals row of
+ * the batch in a fixed order, expires them on PostgreSQL's clock, and decides the takes in arrival order,
+ * each consuming every window or none. The pool is the gateway's window pool, whose connections carry
+ * lock_timeout and statement_timeout (WINDOW_TIMEOUT_MS): any error or timeout rejects every take of the
+ * batch, and their callers fail closed.
  */
 export class WindowRepository {
-  constructor(private readonly pool: Pool) {}
+  private readonly takes: GroupCommitWriter<PendingTake>;
+
+  constructor(
+    private readonly pool: Pool,
+    opts: { maxBatch?: number; maxInFlight?: number; onBatch?: (size: number) => void } = {},
+  ) {
+    this.takes = new GroupCommitWriter((batch) => this.takeBatch(batch), {
+      maxBatch: opts.maxBatch ?? MAX_TAKE_BATCH,
+      maxInFlight: opts.maxInFlight ?? 1,
+      onBatch: opts.onBatch,
+    });
+  }
 
   /**
    * Consumes `needs` (each window's amount) and leaves `marks` for `consultationId`, all or nothing: taken
    * only when every window fits (used + amount <= max) at PostgreSQL's clock_timestamp() once the windows
-   * are locked.
+   * are locked. Answered once the batch holding it committed.
    */
   async take(tenantId: TenantId, consultationId: string, needs: readonly WindowNeed[], marks: readonly StoredMark[]): Promise<TakeResult> {
     if (new Set(needs.map((n) => n.rule_id)).size !== needs.length) throw new Error('a take names each rule once');
-    const { rows } = await this.pool.query<{ taken: boolean; used_before: number[] }>(
-      `SELECT taken, used_before::float8[] AS used_before
-         FROM window_take($1, $2, $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[], $8::numeric[], $9::numeric[],
-                          $10::text[], $11::text[], $12::bigint[])`,
-      [
-        tenantId,
-        consultationId,
-        needs.map((n) => limitWindowKey(n.rule_id, n.key)),
-        needs.map((n) => n.rule_id),
-        needs.map((n) => n.key),
-        needs.map((n) => n.window),
-        needs.map((n) => n.window_ms),
-        needs.map((n) => n.amount),
-        needs.map((n) => n.max),
-        marks.map((m) => markWindowKey(m.action, m.key)),
-        marks.map((m) => m.key),
-        marks.map((m) => m.keep_ms),
-      ],
-    );
-    return { taken: rows[0].taken, used_before: rows[0].used_before.map(num) };
+    for (const n of needs) {
+      checkNumber('amount', n.amount, 0);
+      checkNumber('max', n.max);
+      checkNumber('window_ms', n.window_ms, 1);
+    }
+    for (const m of marks) checkNumber('keep_ms', m.keep_ms, 0);
+    const pending: PendingTake = { tenantId, consultationId, needs, marks };
+    await this.takes.write(pending);
+    if (!pending.result) throw new Error('the take batch answered no row for a take');
+    return pending.result;
+  }
+
+  /** Finishes the takes accepted (graceful shutdown). */
+  drain(): Promise<void> {
+    return this.takes.close();
+  }
+
+  /** One call of window_take_batch for the gathered takes: every one of them commits or none does. */
+  private async takeBatch(batch: PendingTake[]): Promise<void> {
+    const rowIndex = new Map<string, number>();
+    const rows: [string, string][] = [];
+    const takes = batch.map((p) => ({
+      t: p.tenantId,
+      c: p.consultationId,
+      w: p.needs.map((n) => {
+        const windowKey = limitWindowKey(n.rule_id, n.key);
+        const id = JSON.stringify([p.tenantId, windowKey]);
+        let row = rowIndex.get(id);
+        if (row === undefined) {
+          rows.push([p.tenantId, windowKey]);
+          row = rows.length;
+          rowIndex.set(id, row);
+        }
+        return [row, n.rule_id, n.key, n.window, n.window_ms, n.amount, n.max];
+      }),
+      m: p.marks.map((m) => [markWindowKey(m.action, m.key), m.key, m.keep_ms]),
+    }));
+    const result = await this.pool.query<{ take: number; taken: boolean; used_before: number[] }>({
+      name: 'window-take-batch',
+      text: 'SELECT take, taken, used_before::float8[] AS used_before FROM window_take_batch($1::jsonb, $2::jsonb)',
+      values: [JSON.stringify(rows), JSON.stringify(takes)],
+    });
+    for (const r of result.rows) batch[r.take - 1].result = { taken: r.taken, used_before: r.used_before.map(num) };
   }
 
   /**
-   * Each window's use now (`needs` order), without a lock and without writing: what the trace and the
-   * record of an operation that does not go ahead say. It may lag a take running meanwhile.
+   * Each window's use now (`needs` order), without a lock and without writing (the SQL function window_peek):
+   * what the trace and the record of an operation that does not go ahead say. It may lag a take running
+   * meanwhile.
    */
   async peek(tenantId: TenantId, needs: readonly WindowNeed[]): Promise<number[]> {
     if (needs.length === 0) return [];
-    const { rows } = await this.pool.query<{ used: number }>(
-      `SELECT (CASE WHEN t.expired_through IS NULL OR t.window_ms <> u.ms
-                    THEN (SELECT coalesce(sum(e.amount), 0) FROM window_events e
-                           WHERE e.tenant_id = $1 AND e.window_key = u.wk AND e.given_back_at IS NULL
-                             AND e.at > window_now() - u.ms * interval '1 millisecond')
-                    ELSE t.used - (SELECT coalesce(sum(e.amount), 0) FROM window_events e
-                           WHERE e.tenant_id = $1 AND e.window_key = u.wk AND e.given_back_at IS NULL
-                             AND e.at > t.expired_through AND e.at <= window_now() - u.ms * interval '1 millisecond')
-               END)::float8 AS used
-         FROM unnest($2::text[], $3::bigint[]) WITH ORDINALITY AS u(wk, ms, n)
-         LEFT JOIN window_totals t ON t.tenant_id = $1 AND t.window_key = u.wk
-        ORDER BY u.n`,
-      [tenantId, needs.map((n) => limitWindowKey(n.rule_id, n.key)), needs.map((n) => n.window_ms)],
-    );
+    const { rows } = await this.pool.query<{ used: number }>({
+      name: 'window-peek',
+      text: 'SELECT used::float8 AS used FROM window_peek($1, $2::text[], $3::bigint[])',
+      values: [tenantId, needs.map((n) => limitWindowKey(n.rule_id, n.key)), needs.map((n) => n.window_ms)],
+    });
     return rows.map((r) => num(r.used));
   }
 
-  /** Whether each prior was found (`needs` order): a mark of its action on its key, not given back, within its period. */
+  /** Whether each prior was found (`needs` order, the SQL function window_priors): a mark of its action on its key, not given back, within its period. */
   async priors(tenantId: TenantId, needs: readonly PriorNeed[]): Promise<boolean[]> {
     if (needs.length === 0) return [];
-    const { rows } = await this.pool.query<{ found: boolean }>(
-      `SELECT EXISTS (SELECT 1 FROM window_events e
-                       WHERE e.tenant_id = $1 AND e.window_key = u.wk AND e.given_back_at IS NULL
-                         AND e.at > window_now() - u.ms * interval '1 millisecond') AS found
-         FROM unnest($2::text[], $3::bigint[]) WITH ORDINALITY AS u(wk, ms, n)
-        ORDER BY u.n`,
-      [tenantId, needs.map((n) => markWindowKey(n.action, n.key)), needs.map((n) => n.within_ms)],
-    );
+    const { rows } = await this.pool.query<{ found: boolean }>({
+      name: 'window-priors',
+      text: 'SELECT present AS found FROM window_priors($1, $2::text[], $3::bigint[])',
+      values: [tenantId, needs.map((n) => markWindowKey(n.action, n.key)), needs.map((n) => n.within_ms)],
+    });
     return rows.map((r) => r.found);
   }
 
@@ -194,16 +237,16 @@ export class WindowRepository {
     const totals = await this.pool.query(
       `DELETE FROM window_totals WHERE (tenant_id, window_key) IN (
          SELECT tenant_id, window_key FROM window_totals
-          WHERE expired_through < window_now() - 2 * window_ms * interval '1 millisecond'
+          WHERE expired_through < (SELECT window_now()) - 2 * window_ms * interval '1 millisecond'
           LIMIT $1)
-         AND expired_through < window_now() - 2 * window_ms * interval '1 millisecond'`,
+         AND expired_through < (SELECT window_now()) - 2 * window_ms * interval '1 millisecond'`,
       [batch],
     );
     const events = await this.pool.query(
       `DELETE FROM window_events WHERE id IN (
          SELECT e.id FROM window_events e
            LEFT JOIN window_totals t ON t.tenant_id = e.tenant_id AND t.window_key = e.window_key
-          WHERE e.expires_at < window_now() AND (t.window_key IS NULL OR e.at <= t.expired_through)
+          WHERE e.expires_at < (SELECT window_now()) AND (t.window_key IS NULL OR e.at <= t.expired_through)
           LIMIT $1)`,
       [batch],
     );

@@ -23,7 +23,10 @@ CREATE TABLE "window_events" (
   CONSTRAINT "window_events_amount_check" CHECK ("amount" >= 0)
 );
 CREATE INDEX "window_events_window_idx" ON "window_events" ("tenant_id", "window_key", "at");
-CREATE INDEX "window_events_consultation_idx" ON "window_events" ("tenant_id", "consultation_id");
+-- consultation_id first: a query of one window (tenant_id and window_key) can only take window_events_window_idx;
+-- with tenant_id first the planner may scan all of a tenant's events through this index instead (it did, on a
+-- table whose statistics were young).
+CREATE INDEX "window_events_consultation_idx" ON "window_events" ("consultation_id", "tenant_id");
 CREATE INDEX "window_events_expires_idx" ON "window_events" ("expires_at");
 
 -- window_totals: one row per limit window key, its running total and expiry cursor. `used` is the sum of the
@@ -61,86 +64,257 @@ LANGUAGE sql VOLATILE AS $$
   SELECT coalesce(nullif(current_setting('arbiter.window_now', true), '')::timestamptz, clock_timestamp())
 $$;
 
--- The take: one statement, all or nothing. Locks the totals rows of the windows in window_key order
--- (creating the missing ones), reads the clock (window_now()) once the locks are held, expires each window to
--- now - window_ms, and when every window fits (used + amount <= max) inserts the events and the marks and
--- adds the amounts. Answers whether it took, each window's used before this operation (argument order),
--- and the time. Arrays p_window_keys .. p_max are parallel (one element per window, keys distinct);
--- p_mark_* likewise (one element per mark).
-CREATE FUNCTION window_take(
-  p_tenant text,
-  p_consultation text,
-  p_window_keys text[],
-  p_rule_ids text[],
-  p_keys text[],
-  p_windows text[],
-  p_window_ms bigint[],
-  p_amounts numeric[],
-  p_max numeric[],
-  p_mark_window_keys text[],
-  p_mark_keys text[],
-  p_mark_keep_ms bigint[]
-) RETURNS TABLE (taken boolean, used_before numeric[], at timestamptz)
+-- The takes: one statement, one transaction and one commit for a batch of operations (the gateway gathers the
+-- takes that arrive while its previous batch is in flight), each operation all or nothing. p_takes is a JSON array
+-- of operations {"t": tenant, "c": consultation id, "w": [window], "m": [mark]}; a window is
+-- [row, rule_id, key, window, window_ms, amount, max], row being the 1-based index of its totals row in p_rows;
+-- a mark is [window_key, key, keep_ms]. p_rows is a JSON array of the batch's totals rows [tenant, window_key],
+-- distinct, each window of an operation naming a distinct row.
+--
+-- It first locks every totals row of the batch, in (tenant_id, window_key) order, creating the missing ones in
+-- that same order (one statement: the insert that meets an existing row locks it without writing it), so two
+-- batches never wait for each other in a cycle; window_give_back locks in the same order. Then it reads the clock
+-- (window_now()) once and decides the operations in their order in p_takes, each exactly as if it ran alone at
+-- that time: its time never goes back (the latest time any of its windows has seen), each of its windows is
+-- expired to its time - window_ms (a new row, or a row of another window length, is rebuilt from the events still
+-- in the window), and when every window fits (used + amount <= max; a missing or unreadable number never fits) its
+-- amounts are added and its events and marks kept. The totals rows are written once at the end, the events in as
+-- few inserts as the reads of window_events need. Answers one row per operation, in order: whether it took, each
+-- of its windows' use before it (window order), and its time.
+CREATE FUNCTION window_take_batch(p_rows jsonb, p_takes jsonb)
+RETURNS TABLE (take int, taken boolean, used_before numeric[], at timestamptz)
 LANGUAGE plpgsql AS $$
 DECLARE
-  n int := coalesce(array_length(p_window_keys, 1), 0);
+  n_rows int := jsonb_array_length(p_rows);
+  r_tenant text[];
+  r_key text[];
+  r_ms bigint[];
+  r_used numeric[];
+  r_cursor timestamptz[];
+  -- Whether a row has events not inserted yet.
+  r_pending boolean[] := array_fill(false, ARRAY[jsonb_array_length(p_rows)]);
+  -- Events and marks not inserted yet.
+  e_tenant text[] := '{}';
+  e_key text[] := '{}';
+  e_rule text[] := '{}';
+  e_k text[] := '{}';
+  e_window text[] := '{}';
+  e_ms bigint[] := '{}';
+  e_at timestamptz[] := '{}';
+  e_consultation text[] := '{}';
+  e_amount numeric[] := '{}';
+  e_expires timestamptz[] := '{}';
+  v_clock timestamptz;
   v_now timestamptz;
-  v_used numeric[] := '{}';
-  v_cursor timestamptz[] := '{}';
-  v_fits boolean := true;
+  v_take jsonb;
+  v_w jsonb;
+  v_m jsonb;
+  v_tenant text;
+  v_fits boolean;
+  v_used numeric[];
+  v_cursor timestamptz[];
+  -- The current operation's windows: totals row, rule, key, window, length, amount, max.
+  v_rows int[];
+  w_rule text[];
+  w_k text[];
+  w_window text[];
+  w_ms bigint[];
+  w_amount numeric[];
+  w_max numeric[];
+  n_w int;
+  v_ms bigint;
   v_cut timestamptz;
-  v_row record;
+  v_key text;
+  v_from timestamptz;
+  i int;
+  j int;
+  r int;
+BEGIN
+  INSERT INTO window_totals (tenant_id, window_key, window_ms, used, expired_through)
+    SELECT x.r ->> 0, x.r ->> 1, 0, 0, NULL FROM jsonb_array_elements(p_rows) AS x(r)
+     ORDER BY (x.r ->> 0) COLLATE "C", (x.r ->> 1) COLLATE "C"
+    ON CONFLICT (tenant_id, window_key) DO UPDATE SET used = window_totals.used WHERE false;
+  SELECT array_agg(x.r ->> 0 ORDER BY x.o), array_agg(x.r ->> 1 ORDER BY x.o), array_agg(t.window_ms ORDER BY x.o),
+         array_agg(t.used ORDER BY x.o), array_agg(t.expired_through ORDER BY x.o)
+    INTO r_tenant, r_key, r_ms, r_used, r_cursor
+    FROM jsonb_array_elements(p_rows) WITH ORDINALITY AS x(r, o)
+    JOIN window_totals t ON t.tenant_id = x.r ->> 0 AND t.window_key = x.r ->> 1;
+  IF coalesce(array_length(r_key, 1), 0) <> n_rows THEN
+    RAISE EXCEPTION 'window_take_batch: a totals row of the batch is missing';
+  END IF;
+  v_clock := window_now();
+  FOR i IN 0 .. jsonb_array_length(p_takes) - 1 LOOP
+    v_take := p_takes -> i;
+    v_tenant := v_take ->> 't';
+    v_rows := '{}';
+    w_rule := '{}';
+    w_k := '{}';
+    w_window := '{}';
+    w_ms := '{}';
+    w_amount := '{}';
+    w_max := '{}';
+    v_used := '{}';
+    v_cursor := '{}';
+    v_fits := true;
+    -- Its time never goes back (were PostgreSQL's clock stepped back, it takes at the latest time one of its
+    -- windows has seen), so an event is never inserted before events already counted.
+    v_now := v_clock;
+    FOR v_w IN SELECT * FROM jsonb_array_elements(v_take -> 'w') LOOP
+      r := (v_w ->> 0)::int;
+      IF r_tenant[r] IS DISTINCT FROM v_tenant THEN
+        RAISE EXCEPTION 'window_take_batch: a window of another tenant';
+      END IF;
+      IF r = ANY (v_rows) THEN
+        RAISE EXCEPTION 'window_take_batch: an operation names a window twice';
+      END IF;
+      v_rows := v_rows || r;
+      w_rule := w_rule || (v_w ->> 1);
+      w_k := w_k || (v_w ->> 2);
+      w_window := w_window || (v_w ->> 3);
+      w_ms := w_ms || (v_w ->> 4)::bigint;
+      w_amount := w_amount || (v_w ->> 5)::numeric;
+      w_max := w_max || (v_w ->> 6)::numeric;
+      IF r_cursor[r] IS NOT NULL THEN
+        v_now := greatest(v_now, r_cursor[r] + r_ms[r] * interval '1 millisecond');
+      END IF;
+    END LOOP;
+    n_w := coalesce(array_length(v_rows, 1), 0);
+    FOR j IN 1 .. n_w LOOP
+      r := v_rows[j];
+      v_ms := w_ms[j];
+      v_cut := v_now - v_ms * interval '1 millisecond';
+      IF r_cursor[r] IS NOT NULL AND r_ms[r] = v_ms AND r_cursor[r] >= v_cut THEN
+        v_used[j] := r_used[r];
+        v_cursor[j] := r_cursor[r];
+      ELSE
+        IF r_pending[r] THEN
+          -- The events kept so far must be in the table before it is read.
+          INSERT INTO window_events (tenant_id, window_key, rule_id, "key", "window", window_ms, at, consultation_id, amount, expires_at)
+            SELECT * FROM unnest(e_tenant, e_key, e_rule, e_k, e_window, e_ms, e_at, e_consultation, e_amount, e_expires);
+          e_tenant := '{}'; e_key := '{}'; e_rule := '{}'; e_k := '{}'; e_window := '{}'; e_ms := '{}'; e_at := '{}';
+          e_consultation := '{}'; e_amount := '{}'; e_expires := '{}';
+          r_pending := array_fill(false, ARRAY[n_rows]);
+        END IF;
+        v_key := r_key[r];
+        IF r_cursor[r] IS NULL OR r_ms[r] <> v_ms THEN
+          v_used[j] := (SELECT coalesce(sum(e.amount), 0) FROM window_events e
+                         WHERE e.tenant_id = v_tenant AND e.window_key = v_key AND e.at > v_cut AND e.given_back_at IS NULL);
+        ELSE
+          v_from := r_cursor[r];
+          v_used[j] := r_used[r] - (SELECT coalesce(sum(e.amount), 0) FROM window_events e
+                         WHERE e.tenant_id = v_tenant AND e.window_key = v_key
+                           AND e.at > v_from AND e.at <= v_cut AND e.given_back_at IS NULL);
+        END IF;
+        v_cursor[j] := v_cut;
+      END IF;
+      IF NOT coalesce(w_amount[j] >= 0 AND v_used[j] + w_amount[j] <= w_max[j], false) THEN
+        v_fits := false;
+      END IF;
+    END LOOP;
+    FOR j IN 1 .. n_w LOOP
+      r := v_rows[j];
+      r_ms[r] := w_ms[j];
+      r_cursor[r] := v_cursor[j];
+      r_used[r] := v_used[j];
+      IF v_fits THEN
+        r_used[r] := r_used[r] + w_amount[j];
+        r_pending[r] := true;
+        e_tenant := e_tenant || v_tenant;
+        e_key := e_key || r_key[r];
+        e_rule := e_rule || w_rule[j];
+        e_k := e_k || w_k[j];
+        e_window := e_window || w_window[j];
+        e_ms := e_ms || r_ms[r];
+        e_at := e_at || v_now;
+        e_consultation := e_consultation || (v_take ->> 'c');
+        e_amount := e_amount || w_amount[j];
+        e_expires := e_expires || (v_now + greatest(r_ms[r], 604800000) * interval '1 millisecond');
+      END IF;
+    END LOOP;
+    IF v_fits THEN
+      FOR v_m IN SELECT * FROM jsonb_array_elements(v_take -> 'm') LOOP
+        e_tenant := e_tenant || v_tenant;
+        e_key := e_key || (v_m ->> 0);
+        e_rule := e_rule || NULL::text;
+        e_k := e_k || (v_m ->> 1);
+        e_window := e_window || NULL::text;
+        e_ms := e_ms || NULL::bigint;
+        e_at := e_at || v_now;
+        e_consultation := e_consultation || (v_take ->> 'c');
+        e_amount := e_amount || 0::numeric;
+        e_expires := e_expires || (v_now + (v_m ->> 2)::bigint * interval '1 millisecond');
+      END LOOP;
+    END IF;
+    take := i + 1;
+    taken := v_fits;
+    used_before := v_used;
+    at := v_now;
+    RETURN NEXT;
+  END LOOP;
+  INSERT INTO window_events (tenant_id, window_key, rule_id, "key", "window", window_ms, at, consultation_id, amount, expires_at)
+    SELECT * FROM unnest(e_tenant, e_key, e_rule, e_k, e_window, e_ms, e_at, e_consultation, e_amount, e_expires);
+  UPDATE window_totals t SET window_ms = u.ms, used = u.used, expired_through = u.cur
+    FROM unnest(r_tenant, r_key, r_ms, r_used, r_cursor) AS u(tenant, wk, ms, used, cur)
+   WHERE t.tenant_id = u.tenant AND t.window_key = u.wk AND u.cur IS NOT NULL;
+END;
+$$;
+
+-- Each window's use now (argument order), without a lock and without writing: what the take would find, read
+-- from the totals row and the events that left since its cursor (a missing row, or one of another window length,
+-- from the events still in the window). A function of simple statements, each planned once per session (a
+-- single query joining the arrays was planned again at every call).
+CREATE FUNCTION window_peek(p_tenant text, p_window_keys text[], p_window_ms bigint[])
+RETURNS TABLE (used numeric)
+LANGUAGE plpgsql AS $$
+DECLARE
+  v_now timestamptz := window_now();
+  v_key text;
+  v_ms bigint;
+  v_cut timestamptz;
+  v_row_ms bigint;
+  v_row_used numeric;
+  v_cursor timestamptz;
   i int;
 BEGIN
-  FOR i IN SELECT u.o FROM unnest(p_window_keys) WITH ORDINALITY AS u(k, o) ORDER BY u.k COLLATE "C" LOOP
-    INSERT INTO window_totals (tenant_id, window_key, window_ms, used, expired_through)
-      VALUES (p_tenant, p_window_keys[i], p_window_ms[i], 0, NULL)
-      ON CONFLICT (tenant_id, window_key) DO NOTHING;
-    PERFORM 1 FROM window_totals t WHERE t.tenant_id = p_tenant AND t.window_key = p_window_keys[i] FOR UPDATE;
-  END LOOP;
-  v_now := window_now();
-  -- A window's time never goes back (were PostgreSQL's clock stepped back, the take happens at the latest
-  -- time a window of it has seen), so an event is never inserted before events already counted.
-  SELECT greatest(v_now, max(t.expired_through + t.window_ms * interval '1 millisecond')) INTO v_now
-    FROM window_totals t WHERE t.tenant_id = p_tenant AND t.window_key = ANY (p_window_keys);
-  FOR i IN 1..n LOOP
-    SELECT t.window_ms, t.used, t.expired_through INTO v_row
-      FROM window_totals t WHERE t.tenant_id = p_tenant AND t.window_key = p_window_keys[i];
-    v_cut := v_now - p_window_ms[i] * interval '1 millisecond';
-    IF v_row.expired_through IS NULL OR v_row.window_ms <> p_window_ms[i] THEN
-      v_used[i] := (SELECT coalesce(sum(e.amount), 0) FROM window_events e
-                     WHERE e.tenant_id = p_tenant AND e.window_key = p_window_keys[i] AND e.at > v_cut AND e.given_back_at IS NULL);
-      v_cursor[i] := v_cut;
-    ELSIF v_row.expired_through < v_cut THEN
-      v_used[i] := v_row.used - (SELECT coalesce(sum(e.amount), 0) FROM window_events e
-                     WHERE e.tenant_id = p_tenant AND e.window_key = p_window_keys[i]
-                       AND e.at > v_row.expired_through AND e.at <= v_cut AND e.given_back_at IS NULL);
-      v_cursor[i] := v_cut;
+  FOR i IN 1 .. coalesce(array_length(p_window_keys, 1), 0) LOOP
+    v_key := p_window_keys[i];
+    v_ms := p_window_ms[i];
+    v_cut := v_now - v_ms * interval '1 millisecond';
+    v_row_ms := NULL;
+    v_row_used := NULL;
+    v_cursor := NULL;
+    SELECT t.window_ms, t.used, t.expired_through INTO v_row_ms, v_row_used, v_cursor
+      FROM window_totals t WHERE t.tenant_id = p_tenant AND t.window_key = v_key;
+    IF v_cursor IS NULL OR v_row_ms <> v_ms THEN
+      used := (SELECT coalesce(sum(e.amount), 0) FROM window_events e
+                WHERE e.tenant_id = p_tenant AND e.window_key = v_key AND e.at > v_cut AND e.given_back_at IS NULL);
     ELSE
-      v_used[i] := v_row.used;
-      v_cursor[i] := v_row.expired_through;
+      used := v_row_used - (SELECT coalesce(sum(e.amount), 0) FROM window_events e
+                             WHERE e.tenant_id = p_tenant AND e.window_key = v_key
+                               AND e.at > v_cursor AND e.at <= v_cut AND e.given_back_at IS NULL);
     END IF;
-    IF v_used[i] + p_amounts[i] > p_max[i] THEN
-      v_fits := false;
-    END IF;
+    RETURN NEXT;
   END LOOP;
-  FOR i IN 1..n LOOP
-    UPDATE window_totals t
-       SET window_ms = p_window_ms[i],
-           used = v_used[i] + CASE WHEN v_fits THEN p_amounts[i] ELSE 0 END,
-           expired_through = v_cursor[i]
-     WHERE t.tenant_id = p_tenant AND t.window_key = p_window_keys[i];
+END;
+$$;
+
+-- Whether each earlier operation is found (argument order): a mark on its key, not given back, within its period.
+CREATE FUNCTION window_priors(p_tenant text, p_window_keys text[], p_within_ms bigint[])
+RETURNS TABLE (present boolean)
+LANGUAGE plpgsql AS $$
+DECLARE
+  v_now timestamptz := window_now();
+  v_key text;
+  v_cut timestamptz;
+  i int;
+BEGIN
+  FOR i IN 1 .. coalesce(array_length(p_window_keys, 1), 0) LOOP
+    v_key := p_window_keys[i];
+    v_cut := v_now - p_within_ms[i] * interval '1 millisecond';
+    present := EXISTS (SELECT 1 FROM window_events e
+                      WHERE e.tenant_id = p_tenant AND e.window_key = v_key AND e.at > v_cut AND e.given_back_at IS NULL);
+    RETURN NEXT;
   END LOOP;
-  IF v_fits THEN
-    INSERT INTO window_events (tenant_id, window_key, rule_id, "key", "window", window_ms, at, consultation_id, amount, expires_at)
-      SELECT p_tenant, u.wk, u.rule_id, u.k, u.w, u.ms, v_now, p_consultation, u.amount,
-             v_now + greatest(u.ms, 604800000) * interval '1 millisecond'
-        FROM unnest(p_window_keys, p_rule_ids, p_keys, p_windows, p_window_ms, p_amounts) AS u(wk, rule_id, k, w, ms, amount);
-    INSERT INTO window_events (tenant_id, window_key, rule_id, "key", "window", window_ms, at, consultation_id, amount, expires_at)
-      SELECT p_tenant, u.wk, NULL, u.k, NULL, NULL, v_now, p_consultation, 0, v_now + u.keep * interval '1 millisecond'
-        FROM unnest(p_mark_window_keys, p_mark_keys, p_mark_keep_ms) AS u(wk, k, keep);
-  END IF;
-  RETURN QUERY SELECT v_fits, v_used, v_now;
 END;
 $$;
 
