@@ -46,6 +46,16 @@ const states = (
 });
 
 const budget = rule('budget', { limit: { sum: 'parameters.amount', max: 100, window: '1h', by: ['principal'] } });
+/** The window `budget` plans for request(). */
+const budgetNeed = {
+  rule_id: 'rul-budget',
+  rule_version_id: 'rv-budget',
+  key: '{"principal":"agn-1"}',
+  window: '1h',
+  window_ms: 3_600_000,
+  amount: 90,
+  max: 100,
+};
 const rate = rule('rate', { severity: 'ADVISORY', limit: { count: true, max: 2, window: '1h', by: [] } });
 const review = rule('review', {
   severity: 'REQUIRES_APPROVAL',
@@ -59,15 +69,7 @@ describe('rules that remember', () => {
     expect(policy.hasWindows).toBe(true);
     const plan = windowPlan(policy, request(), NOW);
     expect(plan.limits).toEqual([
-      {
-        rule_id: 'rul-budget',
-        rule_version_id: 'rv-budget',
-        key: '{"principal":"agn-1"}',
-        window: '1h',
-        window_ms: 3_600_000,
-        amount: 90,
-        max: 100,
-      },
+      budgetNeed,
       { rule_id: 'rul-rate', rule_version_id: 'rv-rate', key: '{}', window: '1h', window_ms: 3_600_000, amount: 1, max: 2 },
     ]);
     expect(plan.priors).toEqual([
@@ -229,16 +231,7 @@ describe('which rules are planned', () => {
   it('plans a limit an override or a one-shot approval neutralises as forced: it counts, it does not decide', () => {
     const override = { id: 'ovr-1', target_rule_ids: ['rul-budget'], applies_to_scope: {}, expires_at: null, type: 'temporary' };
     const policy = compilePolicy([budget], [override]);
-    const ordinary = {
-      rule_id: 'rul-budget',
-      rule_version_id: 'rv-budget',
-      key: '{"principal":"agn-1"}',
-      window: '1h',
-      window_ms: 3_600_000,
-      amount: 90,
-      max: 100,
-    };
-    const forced = { ...ordinary, forced: true };
+    const forced = { ...budgetNeed, forced: true };
     expect(windowPlan(policy, request(), NOW).limits).toEqual([forced]);
     // Whatever the window holds (no state at all, or full), the neutralised rule stays overridden.
     for (const s of [null, states([['budget', { used: 100 }]]), states([['budget', 'unavailable']])]) {
@@ -252,7 +245,7 @@ describe('which rules are planned', () => {
     expect(windowPlan(plain, request(), NOW, approval).limits).toEqual([forced]);
     expect(complete(evaluate(plain, request(), NOW, approval, null, null)).verdict).toBe('allowed');
     // Without the neutralisation the same window is an ordinary need.
-    expect(windowPlan(plain, request(), NOW).limits).toEqual([ordinary]);
+    expect(windowPlan(plain, request(), NOW).limits).toEqual([budgetNeed]);
     expect(windowPlan(plain, request(), NOW).limits[0]).not.toHaveProperty('forced');
   });
 
