@@ -162,6 +162,16 @@ describe(WindowsService.name, () => {
     ]);
   });
 
+  it('lets an operation only a neutralised budget counts go ahead uncounted when the take fails (the rule never fires)', async () => {
+    const lifted = [{ id: 'ovr-1', target_rule_ids: ['rul-budget'], applies_to_scope: {}, expires_at: null, type: 'temporary' }];
+    const { store, decide } = setup([budget], lifted);
+    store.failing.add('take');
+    const d = await decide(refund(10));
+    expect(d.result as CompleteEvaluation).toMatchObject({ verdict: 'allowed' });
+    expect(traceOf(d.result as CompleteEvaluation, 'budget')).toMatchObject({ reason: 'overridden' });
+    expect(d).toMatchObject({ consumed: false, limits: [] });
+  });
+
   it('consumes nothing of a neutralised budget when the answer does not go ahead', async () => {
     const lifted = [{ id: 'ovr-1', target_rule_ids: ['rul-budget'], applies_to_scope: {}, expires_at: null, type: 'temporary' }];
     const { store, decide } = setup([budget, rule('no', { applies_to: { actions: ['payments.refund'] } })], lifted);
