@@ -2,6 +2,7 @@
 // budgets, sums and sequences decided and consumed by the gateway on its PostgreSQL window store, the
 // record's `limits`, the outcome route, durability across a restart, and failing closed.
 import request from 'supertest';
+import { eventually } from '@arbiter/testing';
 import { verifyConsultation } from '@arbiter/client';
 import { createPrincipalWithKey } from '../../apps/registry/test/harness';
 import { createVerdictTenant, expectConforms, registryApi, verdictApi, type VerdictTenant } from './verdict-harness';
@@ -107,6 +108,23 @@ describe('windows of the rules that remember, end to end', () => {
         severity: 'MANDATORY',
         applies_to: { actions: ['mail.send'] },
         limit: { count: true, max: 2, window: '1h' },
+      })
+    ).id;
+    ids.held = (
+      await rules.rule(scopeId, {
+        directive: 'Payouts past 100 an hour per agent need finance',
+        severity: 'REQUIRES_APPROVAL',
+        applies_to: { actions: ['payments.payout'] },
+        deciders: ['role-finance'],
+        limit: { sum: 'parameters.amount', max: 100, window: '1h', by: ['principal'] },
+      })
+    ).id;
+    ids.sms = (
+      await rules.rule(scopeId, {
+        directive: 'One text an hour per number',
+        severity: 'MANDATORY',
+        applies_to: { actions: ['sms.send'] },
+        limit: { count: true, max: 1, window: '1h', by: ['resource'] },
       })
     ).id;
   });
@@ -225,6 +243,73 @@ describe('windows of the rules that remember, end to end', () => {
     const body = { action: 'mail.send', resource: 'mbox:1', scope: { region: 'eu' }, context: {} };
     const res = (await agent.resolve(body).expect(200)).body;
     expect(res).toMatchObject({ operation_status: 'complete', verdict: 'allowed', limits: [{ used_before: 0, used_after: 1 }] });
+  });
+
+  it('counts what an approval let past a budget: 90, then 500 approved once, then 10 needs approval again', async () => {
+    const finance = await createPrincipalWithKey(stack.registry, tenant.adminKey, {
+      kind: 'human',
+      permissions: ['approve'],
+      roles: ['role-finance'],
+    });
+    const payout = (amount: number) => agent.check(op('payments.payout', { amount }, 'acct:eu/payout'));
+    const key = JSON.stringify({ principal: tenant.agent.id });
+    expect((await payout(90).expect(200)).body).toMatchObject({ verdict: 'allowed', limits: [{ used_before: 0, used_after: 90 }] });
+    const asked = (await payout(500).expect(200)).body;
+    expect(asked).toMatchObject({ verdict: 'approval_required', limits: [{ used_before: 90, used_after: 90 }] });
+    expect(await traceOf(asked.consultation_id, ids.held)).toMatchObject({ reason: 'fires', limit_state: 'exceeded' });
+    const approval = (await agent.post(`/${tenant.id}/v1/approvals`, { consultation_id: asked.consultation_id }).expect(201)).body;
+    await verdictApi(stack, finance.key, tenant.id)
+      .post(`/${tenant.id}/v1/approvals/${approval.id}/decision`, { decision: 'approve' })
+      .expect(200);
+    const approved = (await payout(500).expect(200)).body;
+    expect(approved.verdict).toBe('allowed');
+    // The approval lifted the rule, it did not decide; what it let through is in the window, past max.
+    expect(approved.limits).toEqual([{ key, max: 100, rule_id: ids.held, used_after: 590, used_before: 90, window: '1h' }]);
+    const record = (await agent.consultation(approved.consultation_id).expect(200)).body;
+    expect(record).toMatchObject({ approval_id: approval.id, limits: approved.limits });
+    expect(record.precedence_trace.find((e: { rule_id: string }) => e.rule_id === ids.held)).toMatchObject({
+      reason: 'overridden',
+      overridden_by: approval.id,
+    });
+    expect(await traceOf(approved.consultation_id, ids.held)).not.toHaveProperty('limit_state');
+    // The approval was used once: the next payout, however small, finds the budget spent.
+    const after = (await payout(10).expect(200)).body;
+    expect(after).toMatchObject({
+      verdict: 'approval_required',
+      limits: [{ used_before: 590, used_after: 590 }],
+    });
+    expect(await traceOf(after.consultation_id, ids.held)).toMatchObject({ reason: 'fires', limit_state: 'exceeded' });
+  });
+
+  it('counts what an override let past a count budget, and the budget is full once the override is revoked', async () => {
+    const registryUrl = stack.registry.url;
+    const admin = { Authorization: `Bearer ${tenant.adminKey}` };
+    const sms = (to: string) => agent.check(op('sms.send', {}, `tel:${to}`));
+    // A number whose window is full before the override: it tells when the override is in the gateway's snapshot.
+    expect((await sms('probe').expect(200)).body.verdict).toBe('allowed');
+    expect((await sms('probe').expect(200)).body.verdict).toBe('blocked');
+    const override = await rules.override(scopeId, { target_id: ids.sms, override_type: 'permanent', justification: 'campaign' });
+    await eventually('the override in the snapshot', async () => (await sms('probe').expect(200)).body.verdict === 'allowed', {
+      timeoutMs: 10_000,
+    });
+    const sent = [];
+    for (let i = 0; i < 3; i++) sent.push((await sms('main').expect(200)).body);
+    expect(sent.map((a) => a.verdict)).toEqual(['allowed', 'allowed', 'allowed']);
+    expect(sent.map((a) => [a.limits[0].rule_id, a.limits[0].max, a.limits[0].used_before, a.limits[0].used_after])).toEqual([
+      [ids.sms, 1, 0, 1],
+      [ids.sms, 1, 1, 2],
+      [ids.sms, 1, 2, 3],
+    ]);
+    expect(await traceOf(sent[2].consultation_id, ids.sms)).toMatchObject({ reason: 'overridden', overridden_by: override.id });
+    await request(registryUrl).delete(`/api/v1/scopes/${scopeId}/overrides/${override.id}`).set(admin).expect(200);
+    await eventually('the revocation in the snapshot', async () => (await sms('probe').expect(200)).body.verdict === 'blocked', {
+      timeoutMs: 10_000,
+    });
+    const full = (await sms('main').expect(200)).body;
+    expect(full).toMatchObject({ verdict: 'blocked', dominating_rule_id: ids.sms, limits: [{ used_before: 3, used_after: 3, max: 1 }] });
+    expect(await traceOf(full.consultation_id, ids.sms)).toMatchObject({ reason: 'fires', limit_state: 'exceeded' });
+    // A number the override never touched still has its one text.
+    expect((await sms('other').expect(200)).body.verdict).toBe('allowed');
   });
 
   describe('the outcome route', () => {

@@ -5,6 +5,7 @@ import type { WindowNeed } from '@arbiter/policy';
 import type { Pool } from 'pg';
 import { verdictMigrationsDir } from '../src/context';
 import { WindowRepository } from '../src/repositories/windows.repository';
+import { FORCED_MAX, storeNeeds } from '../src/services/windows.service';
 
 jest.setTimeout(60_000);
 
@@ -71,6 +72,23 @@ describe(WindowRepository.name, () => {
     expect(await repo.take(tenant, cns(), [sum(39.5)], [])).toEqual({ taken: true, used_before: [60.5] });
     expect(await repo.take(tenant, cns(), [sum(0)], [])).toEqual({ taken: true, used_before: [100] });
     expect(await repo.peek(tenant, [sum(0)])).toEqual([100]);
+  });
+
+  it("takes a forced need (the gateway's max for a neutralised rule) whatever its window holds, the others still all or nothing", async () => {
+    const tenant = mintTenantId('tnt-forced');
+    const sum = (amount: number, over: Partial<WindowNeed> = {}) => need({ rule_id: 'rul-forced', amount, max: 100, ...over });
+    const forced = (amount: number) => storeNeeds([sum(amount, { forced: true })])[0];
+    const rate = need({ rule_id: 'rul-rate', max: 2 });
+    await at(0);
+    expect(forced(1).max).toBe(FORCED_MAX);
+    expect(await repo.take(tenant, cns(), [sum(90)], [])).toEqual({ taken: true, used_before: [0] });
+    expect(await repo.take(tenant, cns(), [sum(500)], [])).toEqual({ taken: false, used_before: [90] });
+    expect(await repo.take(tenant, cns(), [forced(500), rate], [])).toEqual({ taken: true, used_before: [90, 0] });
+    expect(await repo.take(tenant, cns(), [forced(1e15), rate], [])).toEqual({ taken: true, used_before: [590, 1] });
+    // The rate is full: nothing is taken, the forced window included.
+    expect(await repo.take(tenant, cns(), [forced(10), rate], [])).toEqual({ taken: false, used_before: [1e15 + 590, 2] });
+    expect(await repo.peek(tenant, [sum(0)])).toEqual([1e15 + 590]);
+    expect(await repo.take(tenant, cns(), [sum(10)], [])).toEqual({ taken: false, used_before: [1e15 + 590] });
   });
 
   it('lets an event leave exactly one window after it happened (now - window < at), to the microsecond', async () => {

@@ -707,8 +707,10 @@ function consultWindow(c: Candidate, w: CompiledWindow, reads: Reads, states: Wi
  * What an evaluation of `req` needs from the window store and leaves if it goes ahead (docs/verdicts.md
  * "Budgets, rates and sequences"): the windows of the limit rules and the earlier operations of the
  * requires_prior rules (enforced or shadow) whose action, scope, resources and conditions match and that no
- * override, grant or one-shot approval neutralises; and one mark per requires_prior rule naming this
- * action whose `same` values the operation has. Looks at the remembering rules only; an empty plan at
+ * override, grant or one-shot approval neutralises; the windows of the limit rules such a neutralisation
+ * lifted for this operation, `forced` (the rule does not decide, but the operation still counts; one that
+ * lacks a field of its own is left out: it decides nothing); and one mark per requires_prior rule naming
+ * this action whose `same` values the operation has. Looks at the remembering rules only; an empty plan at
  * once when the policy has none.
  */
 export function windowPlan(
@@ -729,16 +731,18 @@ export function windowPlan(
     if (actions !== null && !actions(req.action)) continue;
     if (!scopeContains(rule.selectorKeys, rule.selectorValues, reads.scope)) continue;
     if (rule.resources && !rule.resources(req.resource)) continue;
-    if (approval !== null && approval.ruleVersionIds.has(rule.versionId)) continue;
+    const w = rule.window as CompiledWindow;
     const c = candidate(rule, 0);
-    if (activeOverride(c, reads, nowMs) !== null) continue;
+    // Neutralised by the one-shot approval, a grant or an override: a requires_prior rule needs nothing, a
+    // limit's window still counts the operation (forced).
+    const lifted = (approval !== null && approval.ruleVersionIds.has(rule.versionId)) || activeOverride(c, reads, nowMs) !== null;
+    if (lifted && !w.limit) continue;
     evaluateRule(c, reads);
     if (c.reason !== 'fires') continue;
-    const w = rule.window as CompiledWindow;
     const key = windowKey(w.keys, reads);
     if (key === null) continue; // unreachable: the key fields are required, so the rule had a gap
     if (w.limit) {
-      limits.push({
+      const need: WindowNeed = {
         rule_id: rule.ruleId,
         rule_version_id: rule.versionId,
         key,
@@ -746,7 +750,9 @@ export function windowPlan(
         window_ms: w.windowMs,
         amount: windowAmount(w, reads),
         max: w.max,
-      });
+      };
+      if (lifted) need.forced = true;
+      limits.push(need);
     } else {
       priors.push({
         rule_id: rule.ruleId,

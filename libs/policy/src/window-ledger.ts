@@ -5,8 +5,11 @@
 //   take(consultation, needs, marks, at)  all or nothing: every window advanced to `at`; if each has
 //                                          room for its amount (used + amount <= max), every amount is
 //                                          added and every mark left, else nothing is; used_before per
-//                                          need either way. (The store: one statement that locks the
-//                                          window rows in a fixed order, expires, checks, inserts.)
+//                                          need either way. A forced need (a neutralised rule's window)
+//                                          is not checked: it is added whatever its window holds, and
+//                                          never makes the take fail. (The store: one statement that
+//                                          locks the window rows in a fixed order, expires, checks,
+//                                          inserts; a forced need goes to it with an unreachable max.)
 //   peek(needs, at)                        used per need, nothing written (the store: no lock).
 //   priors(needs, at)                      per need, whether a mark of its action and key, not given
 //                                          back, is younger than its `within` (now - within < t).
@@ -86,7 +89,7 @@ export class WindowLedger {
     return list;
   }
 
-  /** All or nothing: takes every need's amount and leaves every mark when every window has room. */
+  /** All or nothing: takes every need's amount and leaves every mark when every window but the forced ones has room. */
   take(consultationId: string, needs: readonly WindowNeed[], marks: readonly PriorMark[], atMs: number): TakeResult {
     const now = this.clock(atMs);
     const windows = needs.map((need) => ({ window: this.window(need), need }));
@@ -94,7 +97,7 @@ export class WindowLedger {
       window.advance(now);
       return window.used;
     });
-    const fits = windows.every(({ window, need }) => !exceeds(window.usedDecimal, need.amount, need.max));
+    const fits = windows.every(({ window, need }) => need.forced === true || !exceeds(window.usedDecimal, need.amount, need.max));
     if (!fits) return { taken: false, used_before: usedBefore };
     for (const { window, need } of windows) window.add(now, need.amount, consultationId);
     const left: Mark[] = [];

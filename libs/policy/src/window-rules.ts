@@ -180,7 +180,11 @@ export function priorSpec(v: { action: string; within: string; same?: readonly s
 
 // ---- What the engine and the window store exchange (docs/verdicts.md "Budgets, rates and sequences") ----
 
-/** One window an operation touches: a `limit` rule whose selector, resources and conditions match it, not overridden. */
+/**
+ * One window an operation touches: a `limit` rule whose selector, resources and conditions match it. A rule
+ * an override, a grant or the one-shot approval neutralised for this operation is there too, `forced`: it
+ * does not decide, but what it let through still counts (docs/verdicts.md "Budgets, rates and sequences").
+ */
 export interface WindowNeed {
   rule_id: string;
   rule_version_id: string;
@@ -192,6 +196,11 @@ export interface WindowNeed {
   /** 1 for `count`; the parameter's value for `sum`. */
   amount: number;
   max: number;
+  /**
+   * Present (true) only for a neutralised rule's window: consumed whatever the window holds, so `used` may
+   * pass `max` through it; it never makes a take fail and never fires.
+   */
+  forced?: true;
 }
 
 /** One earlier operation a `requires_prior` rule looks for. */

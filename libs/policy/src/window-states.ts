@@ -27,9 +27,12 @@ function priorStates(needs: readonly PriorNeed[], found: readonly boolean[] | 'u
   return new Map(needs.map((n, i): [string, PriorState] => [n.rule_id, found === 'unavailable' ? 'unavailable' : found[i]]));
 }
 
-/** The needs whose window has room for their amount: what a second take takes (a full window's rule fired). */
+/**
+ * The needs whose window has room for their amount, and the forced ones (a neutralised rule's window counts
+ * whatever it holds): what a second take takes (a full window's rule fired).
+ */
 export function needsThatFit(needs: readonly WindowNeed[], usedBefore: readonly number[]): WindowNeed[] {
-  return needs.filter((n, i) => !exceeds(usedBefore[i], n.amount, n.max));
+  return needs.filter((n, i) => n.forced === true || !exceeds(usedBefore[i], n.amount, n.max));
 }
 
 /**

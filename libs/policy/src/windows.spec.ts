@@ -46,6 +46,16 @@ const states = (
 });
 
 const budget = rule('budget', { limit: { sum: 'parameters.amount', max: 100, window: '1h', by: ['principal'] } });
+/** The window `budget` plans for request(). */
+const budgetNeed = {
+  rule_id: 'rul-budget',
+  rule_version_id: 'rv-budget',
+  key: '{"principal":"agn-1"}',
+  window: '1h',
+  window_ms: 3_600_000,
+  amount: 90,
+  max: 100,
+};
 const rate = rule('rate', { severity: 'ADVISORY', limit: { count: true, max: 2, window: '1h', by: [] } });
 const review = rule('review', {
   severity: 'REQUIRES_APPROVAL',
@@ -59,15 +69,7 @@ describe('rules that remember', () => {
     expect(policy.hasWindows).toBe(true);
     const plan = windowPlan(policy, request(), NOW);
     expect(plan.limits).toEqual([
-      {
-        rule_id: 'rul-budget',
-        rule_version_id: 'rv-budget',
-        key: '{"principal":"agn-1"}',
-        window: '1h',
-        window_ms: 3_600_000,
-        amount: 90,
-        max: 100,
-      },
+      budgetNeed,
       { rule_id: 'rul-rate', rule_version_id: 'rv-rate', key: '{}', window: '1h', window_ms: 3_600_000, amount: 1, max: 2 },
     ]);
     expect(plan.priors).toEqual([
@@ -226,16 +228,53 @@ describe('which rules are planned', () => {
     expect(entry(result, 'big')?.limit_state).toBeUndefined();
   });
 
-  it('leaves out a rule an override or a one-shot approval neutralises', () => {
+  it('plans a limit an override or a one-shot approval neutralises as forced: it counts, it does not decide', () => {
     const override = { id: 'ovr-1', target_rule_ids: ['rul-budget'], applies_to_scope: {}, expires_at: null, type: 'temporary' };
     const policy = compilePolicy([budget], [override]);
-    expect(windowPlan(policy, request(), NOW).limits).toEqual([]);
-    const r = complete(evaluate(policy, request(), NOW, null, null, null));
-    expect(entry(r, 'budget')).toMatchObject({ reason: 'overridden' });
+    const forced = { ...budgetNeed, forced: true };
+    expect(windowPlan(policy, request(), NOW).limits).toEqual([forced]);
+    // Whatever the window holds (no state at all, or full), the neutralised rule stays overridden.
+    for (const s of [null, states([['budget', { used: 100 }]]), states([['budget', 'unavailable']])]) {
+      const r = complete(evaluate(policy, request(), NOW, null, null, s));
+      expect(r.verdict).toBe('allowed');
+      expect(entry(r, 'budget')).toMatchObject({ reason: 'overridden', overridden_by: 'ovr-1' });
+      expect(entry(r, 'budget')?.limit_state).toBeUndefined();
+    }
     const approval = { approvalId: 'apr-1', ruleVersionIds: new Set(['rv-budget']) };
     const plain = compilePolicy([budget]);
-    expect(windowPlan(plain, request(), NOW, approval).limits).toEqual([]);
+    expect(windowPlan(plain, request(), NOW, approval).limits).toEqual([forced]);
     expect(complete(evaluate(plain, request(), NOW, approval, null, null)).verdict).toBe('allowed');
+    // Without the neutralisation the same window is an ordinary need.
+    expect(windowPlan(plain, request(), NOW).limits).toEqual([budgetNeed]);
+    expect(windowPlan(plain, request(), NOW).limits[0]).not.toHaveProperty('forced');
+  });
+
+  it('leaves out a neutralised rule whose conditions do not match or whose fields are missing, and a neutralised requires_prior', () => {
+    const big = rule('big', {
+      conditions: [{ field: 'amount', op: 'gt', value: 1000 }],
+      limit: { sum: 'parameters.amount', max: 5000, window: '1h', by: ['parameters.order_id'] },
+    });
+    const overrides = ['rul-big', 'rul-review'].map((id, i) => ({
+      id: `ovr-${i}`,
+      target_rule_ids: [id],
+      applies_to_scope: {},
+      expires_at: null,
+      type: 'temporary',
+    }));
+    const policy = compilePolicy([big, review], overrides);
+    expect(windowPlan(policy, request(), NOW)).toMatchObject({ limits: [], priors: [] });
+    expect(windowPlan(policy, request({ parameters: { amount: 2000, order_id: 'o-1' } }), NOW).limits).toEqual([
+      expect.objectContaining({ rule_id: 'rul-big', amount: 2000, forced: true }),
+    ]);
+    // A key field or an amount the lifted rule lacks (or a negative amount): no need, and no gap either.
+    for (const parameters of [{ amount: 2000 }, { amount: -2000, order_id: 'o-1' }, { amount: '2000', order_id: 'o-1' }]) {
+      const req = request({ parameters });
+      expect(windowPlan(policy, req, NOW).limits).toEqual([]);
+      expect(complete(evaluate(policy, req, NOW, null, null, null)).verdict).toBe('allowed');
+    }
+    // The marks an operation leaves do not depend on neutralisations.
+    const reviewed = request({ action: 'orders.review' });
+    expect(windowPlan(policy, reviewed, NOW).marks).toEqual(windowPlan(compilePolicy([big, review]), reviewed, NOW).marks);
   });
 
   it('leaves out a rule for another action, scope or resource', () => {
@@ -348,6 +387,58 @@ describe('consumption', () => {
       { key: '{"principal":"agn-1"}', max: 100, rule_id: 'rul-budget', used_after: 30, used_before: 20, window: '1h' },
       { key: '{}', max: 2, rule_id: 'rul-rate', used_after: 2, used_before: 2, window: '1h' },
     ]);
+  });
+
+  it('counts what an approval let through: 90, then 500 approved, then 10 is held back', () => {
+    const held = rule('held', {
+      severity: 'REQUIRES_APPROVAL',
+      limit: { sum: 'parameters.amount', max: 100, window: '1h', by: ['principal'] },
+    });
+    const policy = compilePolicy([held]);
+    const ledger = new WindowLedger();
+    const decide = (id: string, amount: number, approval: { approvalId: string; ruleVersionIds: Set<string> } | null = null) => {
+      const req = request({ parameters: { amount } });
+      const plan = windowPlan(policy, req, NOW, approval);
+      const used = ledger.peek(plan.limits, NOW);
+      const r = complete(evaluate(policy, req, NOW, approval, null, windowStates(plan, used, [])));
+      const fit = proceeds(r) ? needsThatFit(plan.limits, used) : [];
+      const took = fit.length > 0 ? ledger.take(id, fit, [], NOW) : { taken: false };
+      return { r, limits: limitEntries(plan.limits, used, took.taken ? fit : []) };
+    };
+    expect(decide('c1', 90).r.verdict).toBe('allowed');
+    expect(decide('c2', 500).r.verdict).toBe('approval_required');
+    const approved = decide('c3', 500, { approvalId: 'apr-1', ruleVersionIds: new Set(['rv-held']) });
+    expect(approved.r.verdict).toBe('allowed');
+    expect(entry(approved.r, 'held')).toMatchObject({ reason: 'overridden', overridden_by: 'apr-1' });
+    expect(approved.limits).toEqual([
+      { key: '{"principal":"agn-1"}', max: 100, rule_id: 'rul-held', used_after: 590, used_before: 90, window: '1h' },
+    ]);
+    const after = decide('c4', 10);
+    expect(after.r.verdict).toBe('approval_required');
+    expect(entry(after.r, 'held')).toMatchObject({ reason: 'fires', limit_state: 'exceeded' });
+    expect(after.limits[0]).toMatchObject({ used_before: 590, used_after: 590 });
+  });
+
+  it('takes a forced need whatever its window holds, and the others all or nothing', () => {
+    const policy = compilePolicy(
+      [budget, rate],
+      [{ id: 'ovr-1', target_rule_ids: ['rul-budget'], applies_to_scope: {}, expires_at: null, type: 'temporary' }],
+    );
+    const req = request({ parameters: { amount: 80 } });
+    const plan = windowPlan(policy, req, NOW);
+    expect(plan.limits.map((n) => [n.rule_id, n.forced])).toEqual([
+      ['rul-budget', true],
+      ['rul-rate', undefined],
+    ]);
+    const ledger = new WindowLedger();
+    expect(ledger.take('c0', plan.limits, [], NOW).taken).toBe(true);
+    // Past the budget's max through the forced need alone.
+    expect(ledger.take('c1', plan.limits, [], NOW)).toEqual({ taken: true, used_before: [80, 1] });
+    // The rate is full: the take fails whole, the forced budget included.
+    expect(ledger.take('c2', plan.limits, [], NOW)).toEqual({ taken: false, used_before: [160, 2] });
+    expect(needsThatFit(plan.limits, [160, 2]).map((n) => n.rule_id)).toEqual(['rul-budget']);
+    expect(ledger.take('c2', needsThatFit(plan.limits, [160, 2]), [], NOW)).toEqual({ taken: true, used_before: [160] });
+    expect(ledger.peek(plan.limits, NOW)).toEqual([240, 2]);
   });
 });
 

@@ -11,7 +11,7 @@ import {
   type WindowNeed,
 } from '@arbiter/policy';
 import type { StoredMark } from '../repositories/windows.repository';
-import { WindowsService, type WindowStore } from './windows.service';
+import { FORCED_MAX, WindowsService, type WindowStore } from './windows.service';
 
 const T0 = '2026-01-01T00:00:00Z';
 const NOW = Date.parse('2026-06-01T00:00:00Z');
@@ -82,10 +82,10 @@ class LedgerStore implements WindowStore {
   }
 }
 
-function setup(rules: EngineRule[]) {
+function setup(rules: EngineRule[], overrides: Parameters<typeof compilePolicy>[1] = []) {
   const store = new LedgerStore();
   const sut = new WindowsService(store, pino({ level: 'silent' }));
-  const policy = compilePolicy(rules);
+  const policy = compilePolicy(rules, overrides);
   let n = 0;
   const decide = (req: EvaluationRequest) =>
     sut.decide(tenant, `cns-${++n}`, policy, windowPlan(policy, req, NOW), (states) => evaluate(policy, req, NOW, null, null, states));
@@ -132,6 +132,55 @@ describe(WindowsService.name, () => {
     expect(d.limits.map((l) => [l.rule_id, l.used_before, l.used_after])).toEqual([
       ['rul-budget', 10, 20],
       ['rul-flag', 1, 1],
+    ]);
+  });
+
+  it("counts an operation a neutralised budget let through: forced to the store, the record with the rule's max", async () => {
+    const lifted = [{ id: 'ovr-1', target_rule_ids: ['rul-budget'], applies_to_scope: {}, expires_at: null, type: 'temporary' }];
+    const { store, decide } = setup([budget, flag], lifted);
+    await decide(refund(90));
+    // The advisory count is full now: the second take keeps the forced budget and leaves the flag out.
+    const d = await decide(refund(500));
+    const r = d.result as CompleteEvaluation;
+    expect(r.verdict).toBe('observe');
+    expect(traceOf(r, 'budget')).toMatchObject({ reason: 'overridden' });
+    expect(d.consumed).toBe(true);
+    expect(store.takes.map((t) => t.map((n) => [n.rule_id, n.max, n.forced]))).toEqual([
+      [
+        ['rul-budget', FORCED_MAX, true],
+        ['rul-flag', 1, undefined],
+      ],
+      [
+        ['rul-budget', FORCED_MAX, true],
+        ['rul-flag', 1, undefined],
+      ],
+      [['rul-budget', FORCED_MAX, true]],
+    ]);
+    expect(d.limits).toEqual([
+      { key: '{"principal":"agn-1"}', max: 100, rule_id: 'rul-budget', used_after: 590, used_before: 90, window: '1h' },
+      { key: '{}', max: 1, rule_id: 'rul-flag', used_after: 1, used_before: 1, window: '1h' },
+    ]);
+  });
+
+  it('lets an operation only a neutralised budget counts go ahead uncounted when the take fails (the rule never fires)', async () => {
+    const lifted = [{ id: 'ovr-1', target_rule_ids: ['rul-budget'], applies_to_scope: {}, expires_at: null, type: 'temporary' }];
+    const { store, decide } = setup([budget], lifted);
+    store.failing.add('take');
+    const d = await decide(refund(10));
+    expect(d.result as CompleteEvaluation).toMatchObject({ verdict: 'allowed' });
+    expect(traceOf(d.result as CompleteEvaluation, 'budget')).toMatchObject({ reason: 'overridden' });
+    expect(d).toMatchObject({ consumed: false, limits: [] });
+  });
+
+  it('consumes nothing of a neutralised budget when the answer does not go ahead', async () => {
+    const lifted = [{ id: 'ovr-1', target_rule_ids: ['rul-budget'], applies_to_scope: {}, expires_at: null, type: 'temporary' }];
+    const { store, decide } = setup([budget, rule('no', { applies_to: { actions: ['payments.refund'] } })], lifted);
+    const d = await decide(refund(10));
+    expect(d.result as CompleteEvaluation).toMatchObject({ verdict: 'blocked', dominating_rule_id: 'rul-no' });
+    expect(d.consumed).toBe(false);
+    expect(store.takes).toHaveLength(0);
+    expect(d.limits).toEqual([
+      { key: '{"principal":"agn-1"}', max: 100, rule_id: 'rul-budget', used_after: 0, used_before: 0, window: '1h' },
     ]);
   });
 

@@ -40,6 +40,19 @@ export interface WindowDecision {
 /** Takes that found a window full before the flow fails closed (docs/verdicts.md "Windows and outcomes"). */
 const MAX_TAKES = 3;
 
+/**
+ * The max a forced need (the window of a rule an override, a grant or the one-shot approval neutralised)
+ * goes to the store with, so that the take's fit check always passes for it (docs/verdicts.md "Windows and
+ * outcomes"): the largest finite number, which the store accepts as a max and keeps exactly (numeric). The
+ * record keeps the rule's own max.
+ */
+export const FORCED_MAX = Number.MAX_VALUE;
+
+/** The needs as the store takes them: a forced need with a max its window cannot reach. */
+export function storeNeeds(needs: readonly WindowNeed[]): readonly WindowNeed[] {
+  return needs.some((n) => n.forced === true) ? needs.map((n) => (n.forced === true ? { ...n, max: FORCED_MAX } : n)) : needs;
+}
+
 /** 503 windows_unavailable: the window store could not be written (docs/verdicts.md "Windows and outcomes"). */
 export const windowsUnavailable = () =>
   new AppError(503, 'windows_unavailable', 'The window store cannot be written right now; retry', undefined, { 'Retry-After': '1' });
@@ -51,8 +64,9 @@ export const windowsUnavailable = () =>
  *   1. the earlier operations of the plan's requires_prior rules are read (one query);
  *   2. the operation is evaluated with every window `fits`;
  *   3. an answer that lets the operation go ahead (proceeds()) takes its windows and leaves its marks
- *      in one conditional statement; when a window was full, it is evaluated again with what the
- *      windows held and, if it still goes ahead, the windows that fit are taken (at most three takes,
+ *      in one conditional statement (the forced windows of neutralised rules whatever they hold); when a
+ *      window was full, it is evaluated again with what the windows held and, if it still goes ahead,
+ *      the windows that fit and the forced ones are taken (at most three takes,
  *      then every limit is `unavailable`); an answer that does not go ahead reads the windows without a
  *      lock so that its trace and record say where each stood;
  *   4. any store failure makes the states `unavailable`: the rules fire (fail closed).
@@ -89,7 +103,7 @@ export class WindowsService {
     let needs: WindowNeed[] = plan.limits;
     let used: number[] | null = null;
     for (let round = 0; round < MAX_TAKES; round++) {
-      const take = await this.attempt('take', tenantId, () => this.store.take(tenantId, consultationId, needs, marks));
+      const take = await this.attempt('take', tenantId, () => this.store.take(tenantId, consultationId, storeNeeds(needs), marks));
       if (take === 'unavailable') {
         // Nothing was consumed (the statement is all or nothing); without limits the marks are lost, which
         // only ever makes a later requires_prior fire.
