@@ -1,4 +1,5 @@
 import { budgetTenant, refund, spawnGateways, type CheckAnswer, type GatewayProcess } from './windows-harness';
+import { limitWindowKey } from '../../apps/verdict/src/repositories/windows.repository';
 import { startStack, type Stack } from './stack';
 
 jest.setTimeout(300_000);
