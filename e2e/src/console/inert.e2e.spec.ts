@@ -6,7 +6,9 @@ import { startStack, type Stack } from '../stack';
 import { createConsoleUser, launchBrowser, signedInPage, watchForExecution } from './browser';
 
 /** Markup that would run script if the app ever parsed it as HTML, after the name of the field it goes through (no quote or backslash, so JSON shows it unchanged). */
-const payload = (field: string) => `${field}:<script>window.__arbiterPwned=1</script><img src=x onerror=alert(document.domain)>`;
+// No dot anywhere: a parameter member name may not hold one (docs/verdicts.md "Parameters and context"), and the
+// same payload goes into every field. `self['__arbiterPwned']` is window.__arbiterPwned.
+const payload = (field: string) => `${field}:<script>self['__arbiterPwned']=1</script><img src=x onerror=alert(1)>`;
 
 /**
  * Inert rendering (docs/console.md "Security"): text from agents and users (action, resource, parameters, notes,
