@@ -8,8 +8,10 @@ export const AUDIT_STREAM_PREFIX = 'arbiter.';
 /**
  * The audit streams of a tenant: `arbiter.<tenant_id>.<kind>`. `keys` holds every change of the tenant's
  * verdict key ring (docs/ledger-formats.md "The keys stream"), so a verifier's trusted keys extend through it.
+ * `archives` holds the manifests of archive segments and `erasures` the erasures of data subjects
+ * (docs/operations.md).
  */
-export const AUDIT_STREAM_KINDS = ['consultations', 'approvals', 'rules', 'keys'] as const;
+export const AUDIT_STREAM_KINDS = ['consultations', 'approvals', 'rules', 'keys', 'archives', 'erasures'] as const;
 
 export type AuditStreamKind = (typeof AUDIT_STREAM_KINDS)[number];
 
