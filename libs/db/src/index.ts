@@ -14,7 +14,7 @@ export type { DatabaseOptions } from './pool';
 export { isUniqueViolation, isSerializationFailure, isRowFault } from './pg-errors';
 export { bisectOnRowFault } from './bisect';
 export type { BisectOptions, RowOutcome } from './bisect';
-export { newId } from './ids';
+export { newId, newTimeOrderedId, timeOfOrderedId } from './ids';
 export { migrationsCurrentCheck, migrationsDir } from './readiness';
 export { GroupCommitWriter } from './group-commit';
 export type { GroupCommitOptions } from './group-commit';

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { AuthenticatedIdentity, TenantId } from '@arbiter/auth';
 import { AppError } from '@arbiter/http';
-import { newId } from '@arbiter/db';
+import { newTimeOrderedId } from '@arbiter/db';
 import { inSpan, tracingEnabled } from '@arbiter/telemetry';
 import {
   evaluate,
@@ -168,7 +168,7 @@ export class CheckService {
       ...keyPrincipals(identity, body.on_behalf_of),
     };
     // Fixed before anything is consumed in a window or a one-shot approval in its name.
-    const consultationId = newId('cns-');
+    const consultationId = newTimeOrderedId('cns-', requestedAt);
     // Each synchronous run of the engine gets its own budget (docs/verdicts.md "Evaluation budget").
     const evaluated = evaluateOperation(this.deps, this.base, 'check', snapshot, request, requestedAt, consultationId);
     let windows = evaluated instanceof Promise ? await evaluated : evaluated;

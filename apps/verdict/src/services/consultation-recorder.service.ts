@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { AuthenticatedIdentity } from '@arbiter/auth';
 import { AppError, type ServiceMetrics } from '@arbiter/http';
-import { newId } from '@arbiter/db';
+import { newTimeOrderedId } from '@arbiter/db';
 import { buildConsultation, type DecisionInput, type SealedConsultation } from '../domain/consultation-builder';
 import type { ConsultationRecord } from '../domain/consultation-record';
 import { explanationBasis } from '../domain/explanation-basis';
@@ -81,7 +81,7 @@ export class ConsultationRecorder {
     try {
       sealed = buildConsultation(
         {
-          id: d.consultationId ?? d.oneShot?.consultationId ?? newId('cns-'),
+          id: d.consultationId ?? d.oneShot?.consultationId ?? newTimeOrderedId('cns-', d.requestedAt),
           approvalId: d.oneShot?.approvalId ?? null,
           operation: d.operation,
           tenantId: d.snapshot.tenantId,

@@ -1,6 +1,6 @@
 import type { AuthenticatedIdentity, TenantId } from '@arbiter/auth';
 import { AppError } from '@arbiter/http';
-import { newId } from '@arbiter/db';
+import { newId, newTimeOrderedId } from '@arbiter/db';
 import { explain, type EvaluationRequest, type Fact, type Scope } from '@arbiter/policy';
 import type { RequiredContextRound } from '../domain/consultation-record';
 import { contextHash } from '../domain/consultation-builder';
@@ -108,7 +108,7 @@ export class ResolveService {
       ...keyPrincipals(identity, body.on_behalf_of),
     };
     // Fixed before anything is consumed in a window in its name (docs/verdicts.md "Windows and outcomes").
-    const consultationId = newId('cns-');
+    const consultationId = newTimeOrderedId('cns-', requestedAt);
     const evaluated = evaluateOperation(this.deps, this.base, 'resolve', snapshot, request, requestedAt, consultationId);
     const windows = evaluated instanceof Promise ? await evaluated : evaluated;
     const result = windows.result;
