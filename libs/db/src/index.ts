@@ -42,3 +42,5 @@ export type {
   NewSealRow,
   Queryable,
 } from './seal-outbox';
+export { ArchiveSegmentStore, ARCHIVED_TABLES } from './archive-segments';
+export type { ArchivedTable, ArchivablePartition, PartitionTenant, ArchiveSegmentRecord, StoredArchiveSegment } from './archive-segments';

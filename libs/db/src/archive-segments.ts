@@ -1,0 +1,236 @@
+import type { Pool } from 'pg';
+
+/**
+ * Archive segments on the services' side (docs/operations.md "Archive"): the verdict gateway and the registry each
+ * serve the worker the rows of a past partition, tenant by tenant, record the segments the worker wrote and sealed
+ * (table `archive_segments`), and hold the drop of an archived partition until every tenant with rows in it has a
+ * segment of the same row count. Internal operations across tenants, as the seal outbox's (`...AnyTenant`).
+ */
+
+/** A partitioned table whose partitions are archived before they are dropped, and the archive kind of its rows. */
+export interface ArchivedTable {
+  table: string;
+  kind: 'consultations' | 'deliveries' | 'events';
+  /**
+   * The SQL of one row's segment line (a JSON text), over the partition's row `p`. `row_to_json(p)` keeps the text of
+   * `json` columns as stored (a consultation's record exactly as it was hashed and signed).
+   */
+  line: string;
+}
+
+/** The archived tables of each service (docs/operations.md "Retention"). */
+export const ARCHIVED_TABLES: Readonly<Record<string, ArchivedTable>> = Object.freeze({
+  consultations: { table: 'consultations', kind: 'consultations', line: 'row_to_json(p)::text' },
+  events: { table: 'events', kind: 'events', line: 'row_to_json(p)::text' },
+  // A delivery line carries its attempts (they leave with it).
+  webhook_deliveries: {
+    table: 'webhook_deliveries',
+    kind: 'deliveries',
+    line: `(to_jsonb(p) || jsonb_build_object('attempts', coalesce((SELECT jsonb_agg(to_jsonb(a) ORDER BY a.attempt)
+              FROM webhook_attempts a WHERE a.tenant_id = p.tenant_id AND a.delivery_id = p.id), '[]'::jsonb)))::text`,
+  },
+});
+
+/** A partition as the archive sees it: its table, archive kind and bounds (`from` null: unbounded below). */
+export interface ArchivablePartition {
+  partition: string;
+  table: ArchivedTable;
+  from: Date | null;
+  to: Date | null;
+}
+
+/** A tenant with rows in a partition, and how many. */
+export interface PartitionTenant {
+  tenant_id: string;
+  count: number;
+}
+
+/** A recorded archive segment (`POST .../segments`; the row of `archive_segments`). */
+export interface ArchiveSegmentRecord {
+  tenant_id: string;
+  kind: 'consultations' | 'deliveries' | 'events';
+  partition: string;
+  /** Where the segment is (`file://…` or `s3://…`). */
+  url: string;
+  /** The partition's bounds, ISO 8601. */
+  from: string;
+  to: string;
+  count: number;
+  /** `sha256:<hex>` of the segment object. */
+  sha256: string;
+  first_id: string | null;
+  last_id: string | null;
+  /** The ledger fact that seals the segment's manifest in `arbiter.<tenant_id>.archives`. */
+  fact_id: string;
+}
+
+export interface StoredArchiveSegment extends ArchiveSegmentRecord {
+  created_at: string;
+}
+
+/** Rows fetched per round trip of the cursor: memory holds one page, whatever the partition's size. */
+const CURSOR_PAGE = 1000;
+
+const PARTITION_NAME = /^[a-z_]{1,60}_(p\d{8}t\d{4}(\d{2})?|legacy)$/;
+
+interface SegmentRow {
+  tenant_id: string;
+  kind: ArchiveSegmentRecord['kind'];
+  partition: string;
+  url: string;
+  from: Date;
+  to: Date;
+  count: number;
+  sha256: string;
+  first_id: string | null;
+  last_id: string | null;
+  fact_id: string;
+  created_at: Date;
+}
+
+const stored = (r: SegmentRow): StoredArchiveSegment => ({
+  tenant_id: r.tenant_id,
+  kind: r.kind,
+  partition: r.partition,
+  url: r.url,
+  from: r.from.toISOString(),
+  to: r.to.toISOString(),
+  count: r.count,
+  sha256: r.sha256,
+  first_id: r.first_id,
+  last_id: r.last_id,
+  fact_id: r.fact_id,
+  created_at: r.created_at.toISOString(),
+});
+
+export class ArchiveSegmentStore {
+  constructor(
+    private readonly pool: Pool,
+    /** The archived tables this service owns. */
+    private readonly tables: readonly string[],
+  ) {}
+
+  /**
+   * The partition of one of this service's archived tables by name, with its bounds read from the catalog; null when
+   * there is no such partition (a name of another table, a detached or dropped one, a default partition).
+   */
+  async partitionAnyTenant(partition: string): Promise<ArchivablePartition | null> {
+    if (!PARTITION_NAME.test(partition)) return null;
+    const { rows } = await this.pool.query<{ parent: string; from: Date | null; to: Date | null; is_default: boolean }>(
+      `SELECT parent.relname AS parent,
+              (regexp_match(pg_get_expr(c.relpartbound, c.oid), $$FROM \\('([^']+)'\\)$$))[1]::timestamptz AS "from",
+              (regexp_match(pg_get_expr(c.relpartbound, c.oid), $$TO \\('([^']+)'\\)$$))[1]::timestamptz AS "to",
+              pg_get_expr(c.relpartbound, c.oid) = 'DEFAULT' AS is_default
+         FROM pg_class c
+         JOIN pg_inherits i ON i.inhrelid = c.oid
+         JOIN pg_class parent ON parent.oid = i.inhparent
+        WHERE c.relname = $1 AND c.relnamespace = current_schema()::regnamespace`,
+      [partition],
+    );
+    const row = rows[0];
+    if (!row || row.is_default || !this.tables.includes(row.parent)) return null;
+    const table = ARCHIVED_TABLES[row.parent];
+    return table ? { partition, table, from: row.from, to: row.to } : null;
+  }
+
+  /** The tenants with rows in a partition and their counts, by tenant id. */
+  async tenantsAnyTenant(p: ArchivablePartition): Promise<PartitionTenant[]> {
+    const { rows } = await this.pool.query<PartitionTenant>(
+      `SELECT tenant_id, count(*)::int AS count FROM ${ident(p.partition)} GROUP BY tenant_id ORDER BY tenant_id COLLATE "C"`,
+    );
+    return rows;
+  }
+
+  /**
+   * One tenant's rows of a partition as segment lines, ordered by id (byte order, as the segment writer checks), read
+   * through a server-side cursor a page at a time in one read-only transaction.
+   */
+  async *linesAnyTenant(p: ArchivablePartition, tenantId: string): AsyncGenerator<{ id: string; line: string }> {
+    const client = await this.pool.connect();
+    let committed = false;
+    try {
+      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      await client.query(
+        `DECLARE archive_rows NO SCROLL CURSOR FOR
+           SELECT p.id, ${p.table.line} AS line FROM ${ident(p.partition)} p WHERE p.tenant_id = $1 ORDER BY p.id COLLATE "C"`,
+        [tenantId],
+      );
+      for (;;) {
+        const { rows } = await client.query<{ id: string; line: string }>(`FETCH ${CURSOR_PAGE} FROM archive_rows`);
+        for (const r of rows) yield r;
+        if (rows.length < CURSOR_PAGE) break;
+      }
+      await client.query('COMMIT');
+      committed = true;
+    } finally {
+      // A failure, or a consumer that stopped early (a closed connection), leaves the transaction open: the
+      // connection goes with it rather than back to the pool.
+      client.release(committed ? undefined : true);
+    }
+  }
+
+  /**
+   * Records a segment the worker wrote, read back and sealed. Idempotent: a second record of the same (tenant, kind,
+   * partition) answers the first one unchanged, with `created: false`.
+   */
+  async recordAnyTenant(s: ArchiveSegmentRecord): Promise<{ created: boolean; segment: StoredArchiveSegment }> {
+    const inserted = await this.pool.query<SegmentRow>(
+      `INSERT INTO archive_segments (tenant_id, kind, partition, url, "from", "to", count, sha256, first_id, last_id, fact_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+       ON CONFLICT (tenant_id, kind, partition) DO NOTHING
+       RETURNING *`,
+      [s.tenant_id, s.kind, s.partition, s.url, s.from, s.to, s.count, s.sha256, s.first_id, s.last_id, s.fact_id],
+    );
+    if (inserted.rows[0]) return { created: true, segment: stored(inserted.rows[0]) };
+    const { rows } = await this.pool.query<SegmentRow>(
+      'SELECT * FROM archive_segments WHERE tenant_id = $1 AND kind = $2 AND partition = $3',
+      [s.tenant_id, s.kind, s.partition],
+    );
+    return { created: false, segment: stored(rows[0]) };
+  }
+
+  /** The segments recorded for a partition. */
+  async segmentsOfPartitionAnyTenant(partition: string): Promise<StoredArchiveSegment[]> {
+    const { rows } = await this.pool.query<SegmentRow>('SELECT * FROM archive_segments WHERE partition = $1 ORDER BY tenant_id', [
+      partition,
+    ]);
+    return rows.map(stored);
+  }
+
+  /**
+   * The segments of a kind whose id range holds an id, whatever their tenant (an archived read finds the row there;
+   * the caller decides 404 against 403 as for a row still in the table). Newest first.
+   */
+  async segmentsHoldingAnyTenant(kind: ArchiveSegmentRecord['kind'], id: string): Promise<StoredArchiveSegment[]> {
+    const { rows } = await this.pool.query<SegmentRow>(
+      `SELECT * FROM archive_segments
+        WHERE kind = $1 AND first_id COLLATE "C" <= $2 AND last_id COLLATE "C" >= $2
+        ORDER BY "from" DESC, tenant_id`,
+      [kind, id],
+    );
+    return rows.map(stored);
+  }
+
+  /**
+   * The drop gate of an archived partition (docs/operations.md "Archive"), fail closed: covered only when every
+   * tenant with rows in it has a recorded segment of this partition with the same row count.
+   */
+  async covered(partition: string, table: string): Promise<boolean> {
+    const spec = ARCHIVED_TABLES[table];
+    if (!spec || !this.tables.includes(table) || !PARTITION_NAME.test(partition)) return false;
+    const { rows } = await this.pool.query<{ uncovered: number }>(
+      `SELECT count(*)::int AS uncovered
+         FROM (SELECT tenant_id, count(*)::int AS n FROM ${ident(partition)} GROUP BY tenant_id) t
+         LEFT JOIN archive_segments s ON s.tenant_id = t.tenant_id AND s.kind = $1 AND s.partition = $2
+        WHERE s.count IS DISTINCT FROM t.n`,
+      [spec.kind, partition],
+    );
+    return rows[0].uncovered === 0;
+  }
+}
+
+/** A checked partition name as an SQL identifier (the pattern admits no quote). */
+function ident(partition: string): string {
+  if (!PARTITION_NAME.test(partition)) throw new Error(`not a partition name: ${partition}`);
+  return `"${partition}"`;
+}
