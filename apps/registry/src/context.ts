@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import type { Pool } from 'pg';
 import { REGISTRY_SEAL_ACTOR } from '@arbiter/audit-streams';
 import { Authenticator } from '@arbiter/auth';
-import { createPool, createPrismaClient, migrationsDir, SealOutboxStore } from '@arbiter/db';
+import { ArchiveSegmentStore, createPool, createPrismaClient, migrationsDir, SealOutboxStore } from '@arbiter/db';
 import { PrismaClient } from './generated/prisma/client';
 import type { RegistryConfig } from './config';
 import { createRegistryMetrics, type RegistryMetrics } from './metrics';
@@ -80,6 +80,8 @@ export interface RegistryContext {
   tenantEvents: TenantEventsService;
   /** The seal outbox the worker relays to the ledger (internal API; docs/operations.md "Seal relay"). */
   sealOutbox: SealOutboxStore;
+  /** Archive segments of past partitions of events and webhook deliveries: the worker's internal API and the drop gate (docs/operations.md "Archive"). */
+  archiveSegments: ArchiveSegmentStore;
   close(): Promise<void>;
 }
 
@@ -204,6 +206,7 @@ export function createRegistryContext(config: RegistryConfig, logger: Logger, de
     state: new StateService(prisma, repos),
     tenantEvents: new TenantEventsService(repos, repo, writer),
     sealOutbox: new SealOutboxStore(pool, REGISTRY_SEAL_ACTOR),
+    archiveSegments: new ArchiveSegmentStore(pool, ['events', 'webhook_deliveries']),
     async close() {
       await prisma.$disconnect().catch(() => undefined);
       await pool.end().catch(() => undefined);

@@ -1,3 +1,4 @@
+import { archiveConfigSchema } from '@arbiter/archive';
 import { bool, int, loadConfig, str, url, type ConfigOf } from '@arbiter/config';
 
 export const verdictConfigSchema = {
@@ -63,6 +64,8 @@ export const verdictConfigSchema = {
     optional: true,
     doc: "the ledger's internal base URL (evidence, ledger citations); unset: the evidence route and any ledger citation answer 503 ledger_unavailable",
   }),
+  // docs/operations.md "Archive": archived consultations are read from there (unset: an archived consultation is not found).
+  ...archiveConfigSchema,
   /** docs/verdicts.md "Windows and outcomes": a window read or take that waits or runs longer fails, and its rule fires (limit_unavailable). */
   WINDOW_TIMEOUT_MS: int({
     default: 2_000,

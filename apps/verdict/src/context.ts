@@ -4,7 +4,8 @@ import { Redis } from 'ioredis';
 import type { Pool } from 'pg';
 import { VERDICT_SEAL_ACTOR } from '@arbiter/audit-streams';
 import { createRemoteAuth, type Authenticator } from '@arbiter/auth';
-import { createPool, createPrismaClient, migrationsDir, SealOutboxStore } from '@arbiter/db';
+import { openArchiveStore } from '@arbiter/archive';
+import { ArchiveSegmentStore, createPool, createPrismaClient, migrationsDir, SealOutboxStore } from '@arbiter/db';
 import { ServiceMetrics } from '@arbiter/http';
 import { OutboxNudger } from '@arbiter/queue';
 import { PrismaClient } from './generated/prisma/client';
@@ -31,6 +32,7 @@ import { SessionsService } from './services/sessions.service';
 import { RuleVersionsService } from './services/rule-versions.service';
 import { ExplanationsService } from './services/explanations.service';
 import { EvidenceService, unconfiguredLedger } from './services/evidence.service';
+import { ArchivedConsultations } from './services/archived-consultations.service';
 import { LedgerCitationsService, unconfiguredCitationSource } from './services/ledger-citations.service';
 import { SnapshotStore } from './services/snapshot-store.service';
 import { ShadowService } from './services/shadow.service';
@@ -77,6 +79,8 @@ export interface VerdictContext {
   metrics: ServiceMetrics;
   /** The seal outbox the worker relays to the ledger (internal API; docs/operations.md "Seal relay"). */
   sealOutbox: SealOutboxStore;
+  /** Archive segments of past consultation partitions: the worker's internal API and the drop gate (docs/operations.md "Archive"). */
+  archiveSegments: ArchiveSegmentStore;
   /** Shadow rule disagreements for the registry (internal API; docs/verdicts.md "Shadow rules"). */
   shadow: ShadowService;
   close(): Promise<void>;
@@ -184,7 +188,10 @@ export async function createVerdictContext(config: VerdictConfig, logger: Logger
   pruner.start();
   const approvals = createApprovals({ config, logger, pool, consultations, snapshots, onSealed: () => sealNudger.nudge() });
 
-  const consultationsService = new ConsultationsService(consultations);
+  // docs/operations.md "Archive": what left PostgreSQL is read from its segment (nothing without ARCHIVE_URL).
+  const archiveSegments = new ArchiveSegmentStore(pool, ['consultations']);
+  const archived = new ArchivedConsultations(archiveSegments, openArchiveStore(config), logger);
+  const consultationsService = new ConsultationsService(consultations, archived);
   // One client of the ledger's internal API for evidence and citations; none without LEDGER_URL (503 ledger_unavailable).
   const ledger = config.LEDGER_URL
     ? new LedgerInternalClient({ baseUrl: config.LEDGER_URL, token: config.INTERNAL_TOKEN, timeoutMs: 10_000 })
@@ -233,7 +240,7 @@ export async function createVerdictContext(config: VerdictConfig, logger: Logger
     }),
     outcomes: new OutcomesService(consultations, windowStore, logger),
     consultations: consultationsService,
-    explanations: new ExplanationsService(consultations, ruleVersions, budget, logger),
+    explanations: new ExplanationsService(consultationsService, ruleVersions, budget, logger),
     simulations: new SimulationService({ snapshots, consultations, budget }),
     evidence: new EvidenceService(consultationsService, ledger ?? unconfiguredLedger),
     citations,
@@ -243,6 +250,7 @@ export async function createVerdictContext(config: VerdictConfig, logger: Logger
     sessions: cookieSessions,
     approvals: approvals.service,
     sealOutbox: new SealOutboxStore(pool, VERDICT_SEAL_ACTOR),
+    archiveSegments,
     shadow: new ShadowService(consultations),
     async close() {
       clearInterval(sweep);

@@ -799,6 +799,7 @@ const models: TsoaRoute.Models = {
             "state_revision": {"dataType":"double","required":true},
             "normative_hash": {"dataType":"string","required":true},
             "signed_verdict": {"dataType":"string","required":true},
+            "archived": {"dataType":"boolean"},
         },
         "additionalProperties": false,
     },
@@ -808,6 +809,7 @@ const models: TsoaRoute.Models = {
         "properties": {
             "consultation_id": {"dataType":"string","required":true},
             "verdict": {"dataType":"string","required":true},
+            "archived": {"dataType":"boolean"},
             "explanation": {"dataType":"union","subSchemas":[{"ref":"Explanation"},{"dataType":"enum","enums":[null]}],"required":true},
         },
         "additionalProperties": false,
@@ -866,6 +868,7 @@ const models: TsoaRoute.Models = {
         "dataType": "refObject",
         "properties": {
             "consultation_id": {"dataType":"string","required":true},
+            "archived": {"dataType":"boolean"},
             "ledger": {"dataType":"nestedObjectLiteral","nestedProperties":{"keys":{"dataType":"nestedObjectLiteral","nestedProperties":{"transitions":{"dataType":"array","array":{"dataType":"nestedObjectLiteral","nestedProperties":{},"additionalProperties":{"dataType":"any"}}},"keys":{"dataType":"array","array":{"dataType":"refObject","ref":"LedgerPublicKey"},"required":true}},"required":true},"fact":{"ref":"LedgerFact","required":true},"checkpoint":{"ref":"LedgerCheckpoint","required":true},"inclusion_path":{"dataType":"array","array":{"dataType":"string"},"required":true},"tree_size":{"dataType":"integer","required":true},"leaf_index":{"dataType":"integer","required":true},"fact_hash":{"dataType":"string","required":true},"fact_id":{"dataType":"string","required":true},"stream_id":{"dataType":"string","required":true}},"required":true},
         },
         "additionalProperties": false,

@@ -24,3 +24,4 @@ export {
   findSegmentLine,
 } from './segment';
 export { manifestOf, parseManifest, manifestMismatch } from './manifest';
+export { archiveConfigSchema } from './config';

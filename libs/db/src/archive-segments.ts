@@ -68,6 +68,49 @@ export interface StoredArchiveSegment extends ArchiveSegmentRecord {
   created_at: string;
 }
 
+/** `GET /internal/v1/maintenance/partitions/{partition}/tenants`: who has rows in a past partition. */
+export interface PartitionTenantsAnswer {
+  partition: string;
+  table: string;
+  kind: ArchiveSegmentRecord['kind'];
+  /** The partition's bounds, ISO 8601; `from` null when it is unbounded below. */
+  from: string | null;
+  to: string | null;
+  tenants: PartitionTenant[];
+}
+
+/** `POST /internal/v1/maintenance/partitions/{partition}/segments`. */
+export interface RecordSegmentAnswer {
+  /** False when the segment was recorded before (this answer is that record, unchanged). */
+  created: boolean;
+  segment: StoredArchiveSegment;
+}
+
+const SEGMENT_FIELDS = ['tenant_id', 'kind', 'partition', 'url', 'from', 'to', 'count', 'sha256', 'first_id', 'last_id', 'fact_id'];
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/;
+const TENANT = /^tnt-[0-9a-z_.-]{1,100}$/;
+
+/** What is wrong with a segment record for this partition, or null (the caller answers 400 with it). */
+export function archiveSegmentProblem(body: unknown, p: ArchivablePartition): string | null {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return 'body must be a JSON object';
+  const b = body as Record<string, unknown>;
+  const unknown = Object.keys(b).find((k) => !SEGMENT_FIELDS.includes(k));
+  if (unknown) return `${unknown} is not a field of a segment record`;
+  const str = (k: string, max = 2048) => typeof b[k] === 'string' && (b[k] as string).length > 0 && (b[k] as string).length <= max;
+  if (!str('tenant_id') || !TENANT.test(b.tenant_id as string)) return 'tenant_id must be a tenant id (tnt-…)';
+  if (b.kind !== p.table.kind) return `kind must be ${p.table.kind}, the archive kind of ${p.table.table}`;
+  if (b.partition !== p.partition) return `partition must be ${p.partition}, the path's`;
+  if (!str('url') || !/^(file|s3):\/\//.test(b.url as string)) return 'url must be a file:// or s3:// URL';
+  if (!str('from') || !ISO.test(b.from as string) || !str('to') || !ISO.test(b.to as string))
+    return 'from and to must be ISO 8601 times (UTC)';
+  if (p.to && Date.parse(b.to as string) !== p.to.getTime()) return `to must be the partition's upper bound ${p.to.toISOString()}`;
+  if (!Number.isSafeInteger(b.count) || (b.count as number) < 0) return 'count must be a non-negative integer';
+  if (!str('sha256') || !/^sha256:[0-9a-f]{64}$/.test(b.sha256 as string)) return 'sha256 must be sha256:<64 hex>';
+  for (const k of ['first_id', 'last_id']) if (b[k] !== null && !str(k, 200)) return `${k} must be an id or null`;
+  if (!str('fact_id', 200)) return 'fact_id must be the id of the ledger fact sealing the manifest';
+  return null;
+}
+
 /** Rows fetched per round trip of the cursor: memory holds one page, whatever the partition's size. */
 const CURSOR_PAGE = 1000;
 
@@ -131,6 +174,20 @@ export class ArchiveSegmentStore {
     if (!row || row.is_default || !this.tables.includes(row.parent)) return null;
     const table = ARCHIVED_TABLES[row.parent];
     return table ? { partition, table, from: row.from, to: row.to } : null;
+  }
+
+  /** A partition's bounds and the tenants with rows in it; null when it is not a partition of this service's archived tables. */
+  async partitionTenantsAnyTenant(partition: string): Promise<PartitionTenantsAnswer | null> {
+    const p = await this.partitionAnyTenant(partition);
+    if (p === null) return null;
+    return {
+      partition,
+      table: p.table.table,
+      kind: p.table.kind,
+      from: p.from?.toISOString() ?? null,
+      to: p.to?.toISOString() ?? null,
+      tenants: await this.tenantsAnyTenant(p),
+    };
   }
 
   /** The tenants with rows in a partition and their counts, by tenant id. */

@@ -42,5 +42,13 @@ export type {
   NewSealRow,
   Queryable,
 } from './seal-outbox';
-export { ArchiveSegmentStore, ARCHIVED_TABLES } from './archive-segments';
-export type { ArchivedTable, ArchivablePartition, PartitionTenant, ArchiveSegmentRecord, StoredArchiveSegment } from './archive-segments';
+export { ArchiveSegmentStore, ARCHIVED_TABLES, archiveSegmentProblem } from './archive-segments';
+export type {
+  ArchivedTable,
+  ArchivablePartition,
+  PartitionTenant,
+  PartitionTenantsAnswer,
+  RecordSegmentAnswer,
+  ArchiveSegmentRecord,
+  StoredArchiveSegment,
+} from './archive-segments';

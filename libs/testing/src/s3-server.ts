@@ -14,7 +14,7 @@ export interface TestS3Server {
 
 export async function startS3Server(bucket = 'arbiter-archive'): Promise<TestS3Server> {
   const directory = await mkdtemp(path.join(os.tmpdir(), 'arbiter-s3-'));
-  const server = new S3rver({ port: 0, address: '127.0.0.1', directory, silent: true, configureBuckets: [{ name: bucket }] });
+  const server = new S3rver({ port: 0, address: '127.0.0.1', directory, silent: true, configureBuckets: [{ name: bucket, configs: [] }] });
   const { port } = await server.run();
   const endpoint = `http://127.0.0.1:${port}`;
   return {

@@ -201,4 +201,9 @@ export interface ConsultationRecord {
   normative_hash: string;
   /** Compact JWS (ES256) over the verdict's claims, kid = signing_kid. */
   signed_verdict: string;
+  /**
+   * Never stored nor hashed: `true` beside a record a read found in the archive, its partition gone from PostgreSQL
+   * (docs/verdicts.md "Consultations"). A verifier sets it aside before it recomputes normative_hash.
+   */
+  archived?: boolean;
 }

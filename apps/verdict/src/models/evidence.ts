@@ -55,6 +55,8 @@ export interface LedgerPublicKey {
 /** GET /<tenant>/v1/consultations/<id>/evidence (docs/evidence.md "Evidence of a consultation"). */
 export interface ConsultationEvidence {
   consultation_id: string;
+  /** True when the consultation was read from the archive (docs/verdicts.md "Consultations"): its proof is the same. */
+  archived?: boolean;
   ledger: {
     /** `arbiter.<tenant_id>.consultations` */
     stream_id: string;

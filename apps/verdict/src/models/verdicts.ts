@@ -293,6 +293,8 @@ export type ResolveResponse = IncompleteResolveResponse | CompleteResolveRespons
 export interface ConsultationExplanation {
   consultation_id: string;
   verdict: string;
+  /** True when the consultation was read from the archive (docs/verdicts.md "Consultations"). */
+  archived?: boolean;
   /**
    * What would make the operation allowed, computed from the frozen record: the same explanation a
    * check or resolve with `"explain": true` answered. null for a verdict other than blocked and

@@ -6,13 +6,32 @@ import type { ConsultationRecord } from '../domain/consultation-record';
 import type { ConsultationRepository } from '../repositories/consultations.repository';
 import { parseConsultationQuery, type ConsultationQuery } from '../domain/consultation-query';
 import { timeKeysetCursor } from '../domain/pagination';
+import type { ExplanationBasis } from '../domain/explanation-basis';
+import type { ArchivedConsultation, ArchivedConsultations } from './archived-consultations.service';
 
 /** Reading consultations back (GET .../consultations, docs/verdicts.md "Consultations"): `read` or `check`, own tenant only. */
 export class ConsultationsService {
-  constructor(private readonly repo: ConsultationRepository) {}
+  constructor(
+    private readonly repo: ConsultationRepository,
+    private readonly archived: Pick<ArchivedConsultations, 'findAnyTenant'> | null = null,
+  ) {}
 
+  /** The record, from PostgreSQL or, once its partition left, from the archive with `archived: true` beside it. */
   async get(identity: AuthenticatedIdentity, tenantParam: string, id: string): Promise<ConsultationRecord> {
-    return (await readConsultation(identity, tenantParam, id, (cid) => this.repo.findAnyTenant(cid))).record;
+    const found = await readConsultation(identity, tenantParam, id, (cid) => this.findAnyTenant(cid));
+    return 'archived' in found ? { ...found.record, archived: true } : found.record;
+  }
+
+  /** The row of this id wherever it is (the caller decides 404 vs 403). */
+  async findAnyTenant(id: string): Promise<{ tenant_id: string; record: ConsultationRecord } | ArchivedConsultation | null> {
+    return (await this.repo.findAnyTenant(id)) ?? (await this.archived?.findAnyTenant(id)) ?? null;
+  }
+
+  /** The row with its explanation basis wherever it is. */
+  async findWithBasisAnyTenant(
+    id: string,
+  ): Promise<{ tenant_id: string; record: ConsultationRecord; explanation_basis: ExplanationBasis | null; archived?: true } | null> {
+    return (await this.repo.findWithBasisAnyTenant(id)) ?? (await this.archived?.findAnyTenant(id)) ?? null;
   }
 
   async list(

@@ -57,6 +57,7 @@ export class EvidenceService {
     const { fact, leaf_index, tree_size, inclusion_path, checkpoint } = found;
     return {
       consultation_id: id,
+      ...(record.archived ? { archived: true } : {}),
       ledger: {
         stream_id: streamId,
         fact_id: fact.fact_id,

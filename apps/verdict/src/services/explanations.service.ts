@@ -1,16 +1,17 @@
 import type { Logger } from 'pino';
 import type { AuthenticatedIdentity } from '@arbiter/auth';
 import { explain, recordedStates, type TraceEntry } from '@arbiter/policy';
+import type { ConsultationRecord } from '../domain/consultation-record';
 import {
   EXPLAINED_VERDICTS,
   ExplanationBasisError,
+  type ExplanationBasis,
   explanationPolicy,
   explanationRequest,
   recordedEvaluation,
 } from '../domain/explanation-basis';
 import type { ConsultationExplanation } from '../models/verdicts';
-import type { ConsultationRepository } from '../repositories/consultations.repository';
-import { readConsultation } from './consultations.service';
+import { readConsultation, type ConsultationsService } from './consultations.service';
 import type { RuleVersionsService } from './rule-versions.service';
 import { EvaluationBudget } from './evaluation-budget.service';
 
@@ -23,16 +24,24 @@ import { EvaluationBudget } from './evaluation-budget.service';
  */
 export class ExplanationsService {
   constructor(
-    private readonly consultations: ConsultationRepository,
+    private readonly consultations: Pick<ConsultationsService, 'findWithBasisAnyTenant'>,
     private readonly ruleVersions: RuleVersionsService,
     private readonly budget: EvaluationBudget,
     private readonly logger: Logger,
   ) {}
 
   async get(identity: AuthenticatedIdentity, tenantParam: string, id: string): Promise<ConsultationExplanation> {
-    const { record, explanation_basis: basis } = await readConsultation(identity, tenantParam, id, (cid) =>
-      this.consultations.findWithBasisAnyTenant(cid),
-    );
+    const found = await readConsultation(identity, tenantParam, id, (cid) => this.consultations.findWithBasisAnyTenant(cid));
+    const explanation = await this.explanationOf(identity, id, found);
+    // Read from the archive: said beside the answer (docs/verdicts.md "Consultations").
+    return found.archived ? { ...explanation, archived: true } : explanation;
+  }
+
+  private async explanationOf(
+    identity: AuthenticatedIdentity,
+    id: string,
+    { record, explanation_basis: basis }: { record: ConsultationRecord; explanation_basis: ExplanationBasis | null },
+  ): Promise<ConsultationExplanation> {
     const tenantId = identity.tenant_id;
     if (!EXPLAINED_VERDICTS.has(record.verdict)) return { consultation_id: record.id, verdict: record.verdict, explanation: null };
     // A record made while every answer carried its explanation stored it, hashed and signed: that one.

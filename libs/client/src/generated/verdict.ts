@@ -1446,12 +1446,19 @@ export interface components {
             normative_hash: string;
             /** @description Compact JWS (ES256) over the verdict's claims, kid = signing_kid. */
             signed_verdict: string;
+            /**
+             * @description Never stored nor hashed: `true` beside a record a read found in the archive, its partition gone from PostgreSQL
+             *     (docs/verdicts.md "Consultations"). A verifier sets it aside before it recomputes normative_hash.
+             */
+            archived?: boolean;
         };
         /** @description GET /<tenant_id>/v1/consultations/<id>/explanation (docs/verdicts.md "Explanations"). */
         ConsultationExplanation: {
             /** @example cns-0f3a9c1e5b7d2a4c6e8f0a1b */
             consultation_id: string;
             verdict: string;
+            /** @description True when the consultation was read from the archive (docs/verdicts.md "Consultations"). */
+            archived?: boolean;
             /**
              * @description What would make the operation allowed, computed from the frozen record: the same explanation a
              *     check or resolve with `"explain": true` answered. null for a verdict other than blocked and
@@ -1551,6 +1558,8 @@ export interface components {
         ConsultationEvidence: {
             /** @example cns-0f3a9c1e5b7d2a4c6e8f0a1b */
             consultation_id: string;
+            /** @description True when the consultation was read from the archive (docs/verdicts.md "Consultations"): its proof is the same. */
+            archived?: boolean;
             ledger: {
                 /**
                  * @description The ledger's published keys (its GET /.well-known/ledger-keys) when the answer was made. Keys served by
@@ -3431,7 +3440,8 @@ export interface operations {
                      *       "state_hash": "sha256:0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c",
                      *       "state_revision": 0.1,
                      *       "normative_hash": "sha256:0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c",
-                     *       "signed_verdict": "string"
+                     *       "signed_verdict": "string",
+                     *       "archived": true
                      *     }
                      */
                     "application/json": components["schemas"]["ConsultationRecord"];
@@ -3539,6 +3549,7 @@ export interface operations {
                      * @example {
                      *       "consultation_id": "cns-0f3a9c1e5b7d2a4c6e8f0a1b",
                      *       "verdict": "string",
+                     *       "archived": true,
                      *       "explanation": {
                      *         "deciders": [
                      *           "role-finance"
@@ -3662,6 +3673,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "consultation_id": "cns-0f3a9c1e5b7d2a4c6e8f0a1b",
+                     *       "archived": true,
                      *       "ledger": {
                      *         "keys": {
                      *           "transitions": [
@@ -4185,7 +4197,8 @@ export interface operations {
                      *           "state_hash": "sha256:0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c",
                      *           "state_revision": 0.1,
                      *           "normative_hash": "sha256:0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c",
-                     *           "signed_verdict": "string"
+                     *           "signed_verdict": "string",
+                     *           "archived": true
                      *         }
                      *       ],
                      *       "next_cursor": "eyJhdCI6IjIwMjYtMTEtMjYiLCJpZCI6InNjcC0wIn0"

@@ -28,6 +28,16 @@ describe(verifyConsultation.name, () => {
     expect(report.checks.find((c) => c.check === 'expiry')?.message).toContain('expired at');
   });
 
+  it('verifies a record read from the archive: `archived: true` beside it is not part of what was hashed', async () => {
+    const report = await sut({ ...makeConsultation(key, {}, now), archived: true }, { jwks, now });
+    expect(report.valid).toBe(true);
+  });
+
+  it('fails a record with another `archived` value: only the answer-only mark is set aside', async () => {
+    const report = await sut({ ...makeConsultation(key, {}, now), archived: 'yes' }, { jwks, now });
+    expect(failedChecks(report).map((f) => f.check)).toEqual(['normative_hash']);
+  });
+
   it('fails a record changed after the decision, saying normative_hash no longer matches', async () => {
     const record = makeConsultation(key, {}, now);
     record.verdict = 'allowed';

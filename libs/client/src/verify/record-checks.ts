@@ -28,6 +28,9 @@ export function normativeHashInput(record: Rec): Rec {
   const rest: Rec = { ...record };
   delete rest.normative_hash;
   delete rest.signed_verdict;
+  // `archived: true` is what a read of an archived consultation adds beside the record (docs/verdicts.md
+  // "Consultations"): never hashed. Any other value stays in, so a record that hashed such a member still fails.
+  if (rest.archived === true) delete rest.archived;
   return rest;
 }
 

@@ -70,6 +70,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/internal/v1/maintenance/partitions/{partition}/tenants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The partition's bounds and each tenant with rows in it, with their count. */
+        get: operations["PartitionTenants"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/internal/v1/maintenance/partitions/{partition}/tenants/{tenant_id}/rows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description One tenant's rows of the partition as JSON Lines (`application/x-ndjson`), ordered by id, each a row as stored
+         *     (a consultation's `record` exactly as it was hashed and signed), read through a cursor.
+         */
+        get: operations["PartitionRows"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/internal/v1/maintenance/partitions/{partition}/segments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Records a segment the worker wrote, read back, verified and sealed; a second record answers the first (200). */
+        post: operations["RecordSegment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/internal/v1/tenants/{tenant_id}/approvals/{approval_id}/status": {
         parameters: {
             query?: never;
@@ -182,6 +236,69 @@ export interface components {
             ids: string[];
             /** @description The lease they were taken under: a row leased again since then stays with its new holder. */
             leased_until: string;
+        };
+        /** @description A tenant with rows in a partition, and how many. */
+        PartitionTenant: {
+            tenant_id: string;
+            /** Format: double */
+            count: number;
+        };
+        /** @description `GET /internal/v1/maintenance/partitions/{partition}/tenants`: who has rows in a past partition. */
+        PartitionTenantsAnswer: {
+            partition: string;
+            table: string;
+            /** @enum {string} */
+            kind: "consultations" | "deliveries" | "events";
+            /** @description The partition's bounds, ISO 8601; `from` null when it is unbounded below. */
+            from: string | null;
+            to: string | null;
+            tenants: components["schemas"]["PartitionTenant"][];
+        };
+        StoredArchiveSegment: {
+            tenant_id: string;
+            /** @enum {string} */
+            kind: "consultations" | "deliveries" | "events";
+            partition: string;
+            /** @description Where the segment is (`file://…` or `s3://…`). */
+            url: string;
+            /** @description The partition's bounds, ISO 8601. */
+            from: string;
+            to: string;
+            /** Format: double */
+            count: number;
+            /** @description `sha256:<hex>` of the segment object. */
+            sha256: string;
+            first_id: string | null;
+            last_id: string | null;
+            /** @description The ledger fact that seals the segment's manifest in `arbiter.<tenant_id>.archives`. */
+            fact_id: string;
+            created_at: string;
+        };
+        /** @description `POST /internal/v1/maintenance/partitions/{partition}/segments`. */
+        RecordSegmentAnswer: {
+            /** @description False when the segment was recorded before (this answer is that record, unchanged). */
+            created: boolean;
+            segment: components["schemas"]["StoredArchiveSegment"];
+        };
+        /** @description A recorded archive segment (`POST .../segments`; the row of `archive_segments`). */
+        ArchiveSegmentRecord: {
+            tenant_id: string;
+            /** @enum {string} */
+            kind: "consultations" | "deliveries" | "events";
+            partition: string;
+            /** @description Where the segment is (`file://…` or `s3://…`). */
+            url: string;
+            /** @description The partition's bounds, ISO 8601. */
+            from: string;
+            to: string;
+            /** Format: double */
+            count: number;
+            /** @description `sha256:<hex>` of the segment object. */
+            sha256: string;
+            first_id: string | null;
+            last_id: string | null;
+            /** @description The ledger fact that seals the segment's manifest in `arbiter.<tenant_id>.archives`. */
+            fact_id: string;
         };
         /**
          * @description `expired`: still pending at `expires_at` (docs/approvals.md "Quorum, escalation and expiry").
@@ -359,6 +476,158 @@ export interface operations {
             };
             /** @description Missing or invalid internal token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    PartitionTenants: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                partition: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ok */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartitionTenantsAnswer"];
+                };
+            };
+            /** @description Malformed partition name, tenant id or body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid internal token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such partition of an archived table */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    PartitionRows: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                partition: string;
+                tenant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ok */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": string;
+                };
+            };
+            /** @description Malformed partition name, tenant id or body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid internal token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such partition of an archived table */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    RecordSegment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                partition: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ArchiveSegmentRecord"];
+            };
+        };
+        responses: {
+            /** @description Recorded */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecordSegmentAnswer"];
+                };
+            };
+            /** @description Malformed partition name, tenant id or body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid internal token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such partition of an archived table */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -8,6 +8,8 @@ import { InternalShadowController } from './shadow.controller';
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 import { InternalSealOutboxController } from './seal-outbox.controller';
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+import { InternalArchiveController } from './archive.controller';
+// WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 import { InternalApprovalsController } from './approvals.controller';
 import { iocContainer } from './../../http/ioc';
 import type { IocContainer, IocContainerFactory } from '@tsoa/runtime';
@@ -119,6 +121,74 @@ const models: TsoaRoute.Models = {
         "properties": {
             "ids": {"dataType":"array","array":{"dataType":"string"},"required":true},
             "leased_until": {"dataType":"string","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "PartitionTenant": {
+        "dataType": "refObject",
+        "properties": {
+            "tenant_id": {"dataType":"string","required":true},
+            "count": {"dataType":"double","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "PartitionTenantsAnswer": {
+        "dataType": "refObject",
+        "properties": {
+            "partition": {"dataType":"string","required":true},
+            "table": {"dataType":"string","required":true},
+            "kind": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["consultations"]},{"dataType":"enum","enums":["deliveries"]},{"dataType":"enum","enums":["events"]}],"required":true},
+            "from": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
+            "to": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
+            "tenants": {"dataType":"array","array":{"dataType":"refObject","ref":"PartitionTenant"},"required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "StoredArchiveSegment": {
+        "dataType": "refObject",
+        "properties": {
+            "tenant_id": {"dataType":"string","required":true},
+            "kind": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["consultations"]},{"dataType":"enum","enums":["deliveries"]},{"dataType":"enum","enums":["events"]}],"required":true},
+            "partition": {"dataType":"string","required":true},
+            "url": {"dataType":"string","required":true},
+            "from": {"dataType":"string","required":true},
+            "to": {"dataType":"string","required":true},
+            "count": {"dataType":"double","required":true},
+            "sha256": {"dataType":"string","required":true},
+            "first_id": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
+            "last_id": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
+            "fact_id": {"dataType":"string","required":true},
+            "created_at": {"dataType":"string","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "RecordSegmentAnswer": {
+        "dataType": "refObject",
+        "properties": {
+            "created": {"dataType":"boolean","required":true},
+            "segment": {"ref":"StoredArchiveSegment","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "ArchiveSegmentRecord": {
+        "dataType": "refObject",
+        "properties": {
+            "tenant_id": {"dataType":"string","required":true},
+            "kind": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["consultations"]},{"dataType":"enum","enums":["deliveries"]},{"dataType":"enum","enums":["events"]}],"required":true},
+            "partition": {"dataType":"string","required":true},
+            "url": {"dataType":"string","required":true},
+            "from": {"dataType":"string","required":true},
+            "to": {"dataType":"string","required":true},
+            "count": {"dataType":"double","required":true},
+            "sha256": {"dataType":"string","required":true},
+            "first_id": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
+            "last_id": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
+            "fact_id": {"dataType":"string","required":true},
         },
         "additionalProperties": false,
     },
@@ -289,6 +359,113 @@ export function RegisterRoutes(app: Router) {
                 next,
                 validatedArgs,
                 successStatus: undefined,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+        const argsInternalArchiveController_partitionTenants: Record<string, TsoaRoute.ParameterSchema> = {
+                partition: {"in":"path","name":"partition","required":true,"dataType":"string"},
+        };
+        app.get('/internal/v1/maintenance/partitions/:partition/tenants',
+            ...(fetchMiddlewares<RequestHandler>(InternalArchiveController)),
+            ...(fetchMiddlewares<RequestHandler>(InternalArchiveController.prototype.partitionTenants)),
+
+            async function InternalArchiveController_partitionTenants(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsInternalArchiveController_partitionTenants, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<InternalArchiveController>(InternalArchiveController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'partitionTenants',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: undefined,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+        const argsInternalArchiveController_partitionRows: Record<string, TsoaRoute.ParameterSchema> = {
+                partition: {"in":"path","name":"partition","required":true,"dataType":"string"},
+                tenant_id: {"in":"path","name":"tenant_id","required":true,"dataType":"string"},
+        };
+        app.get('/internal/v1/maintenance/partitions/:partition/tenants/:tenant_id/rows',
+            ...(fetchMiddlewares<RequestHandler>(InternalArchiveController)),
+            ...(fetchMiddlewares<RequestHandler>(InternalArchiveController.prototype.partitionRows)),
+
+            async function InternalArchiveController_partitionRows(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsInternalArchiveController_partitionRows, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<InternalArchiveController>(InternalArchiveController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'partitionRows',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: undefined,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+        const argsInternalArchiveController_recordSegment: Record<string, TsoaRoute.ParameterSchema> = {
+                partition: {"in":"path","name":"partition","required":true,"dataType":"string"},
+                body: {"in":"body","name":"body","required":true,"ref":"ArchiveSegmentRecord"},
+        };
+        app.post('/internal/v1/maintenance/partitions/:partition/segments',
+            ...(fetchMiddlewares<RequestHandler>(InternalArchiveController)),
+            ...(fetchMiddlewares<RequestHandler>(InternalArchiveController.prototype.recordSegment)),
+
+            async function InternalArchiveController_recordSegment(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsInternalArchiveController_recordSegment, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<InternalArchiveController>(InternalArchiveController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'recordSegment',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: 201,
               });
             } catch (err) {
                 return next(err);
