@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import type { Pool } from 'pg';
 import { REGISTRY_SEAL_ACTOR } from '@arbiter/audit-streams';
 import { Authenticator } from '@arbiter/auth';
-import { createPool, createPrismaClient, migrationsDir, SealOutboxStore } from '@arbiter/db';
+import { createPool, createPrismaClient, migrationsDir, PartitionMaintenance, SealOutboxStore } from '@arbiter/db';
 import { PrismaClient } from './generated/prisma/client';
 import type { RegistryConfig } from './config';
 import { createRegistryMetrics, type RegistryMetrics } from './metrics';
@@ -39,6 +39,8 @@ import { createSmtpMailer } from './clients/approval-mailer';
 import { ConsoleRepository } from './repositories/console.repository';
 import { ConsoleService } from './services/console.service';
 import { OidcClient, oidcSettings } from './clients/oidc';
+import { RetentionService } from './services/retention.service';
+import { registryPartitions } from './partitions';
 
 /** Everything a request needs, made once per process (or per test app). */
 export interface RegistryContext {
@@ -80,6 +82,10 @@ export interface RegistryContext {
   tenantEvents: TenantEventsService;
   /** The seal outbox the worker relays to the ledger (internal API; docs/operations.md "Seal relay"). */
   sealOutbox: SealOutboxStore;
+  /** The partitions of events, webhook deliveries and attempts and the seal outbox (docs/operations.md "Partitions"). */
+  partitions: PartitionMaintenance;
+  /** The retentions the tenants' settings name (docs/operations.md "Retention"). */
+  retentions: RetentionService;
   close(): Promise<void>;
 }
 
@@ -137,9 +143,11 @@ export function createRegistryContext(config: RegistryConfig, logger: Logger, de
   const access = new ScopeAccess(repos);
   const scopes = new ScopesService(repos, repo, writer, access);
   const webhookKeys = createWebhookKeys(pool, config.KEY_ENCRYPTION_KEY, config.KEY_ENCRYPTION_KEY_PREVIOUS);
+  const metrics = createRegistryMetrics();
+  const retentions = new RetentionService(pool);
   return {
     config,
-    metrics: createRegistryMetrics(),
+    metrics,
     logger,
     pool,
     prisma,
@@ -204,6 +212,8 @@ export function createRegistryContext(config: RegistryConfig, logger: Logger, de
     state: new StateService(prisma, repos),
     tenantEvents: new TenantEventsService(repos, repo, writer),
     sealOutbox: new SealOutboxStore(pool, REGISTRY_SEAL_ACTOR),
+    partitions: registryPartitions(pool, config, retentions, metrics.service, logger),
+    retentions,
     async close() {
       await prisma.$disconnect().catch(() => undefined);
       await pool.end().catch(() => undefined);

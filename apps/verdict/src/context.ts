@@ -4,7 +4,7 @@ import { Redis } from 'ioredis';
 import type { Pool } from 'pg';
 import { VERDICT_SEAL_ACTOR } from '@arbiter/audit-streams';
 import { createRemoteAuth, type Authenticator } from '@arbiter/auth';
-import { createPool, createPrismaClient, migrationsDir, SealOutboxStore } from '@arbiter/db';
+import { createPool, createPrismaClient, migrationsDir, PartitionMaintenance, SealOutboxStore } from '@arbiter/db';
 import { ServiceMetrics } from '@arbiter/http';
 import { OutboxNudger } from '@arbiter/queue';
 import { PrismaClient } from './generated/prisma/client';
@@ -38,6 +38,7 @@ import { createApprovals } from './approvals';
 import { SimulationService } from './services/simulation.service';
 import { EvaluationBudget } from './services/evaluation-budget.service';
 import type { ApprovalsService } from './services/approvals.service';
+import { verdictPartitions } from './partitions';
 
 /** Everything a request needs, made once per process (or per test app). */
 export interface VerdictContext {
@@ -79,6 +80,8 @@ export interface VerdictContext {
   sealOutbox: SealOutboxStore;
   /** Shadow rule disagreements for the registry (internal API; docs/verdicts.md "Shadow rules"). */
   shadow: ShadowService;
+  /** The partitions of consultations, shadow disagreements, resolve sessions and the seal outbox (docs/operations.md "Partitions"). */
+  partitions: PartitionMaintenance;
   close(): Promise<void>;
 }
 
@@ -244,6 +247,7 @@ export async function createVerdictContext(config: VerdictConfig, logger: Logger
     approvals: approvals.service,
     sealOutbox: new SealOutboxStore(pool, VERDICT_SEAL_ACTOR),
     shadow: new ShadowService(consultations),
+    partitions: verdictPartitions(pool, config, registry, metrics, logger),
     async close() {
       clearInterval(sweep);
       await pruner.stop();

@@ -42,3 +42,33 @@ export type {
   NewSealRow,
   Queryable,
 } from './seal-outbox';
+export {
+  alignDown,
+  closedArchiveGate,
+  defaultPartitionName,
+  duePartition,
+  isPartitionNameOf,
+  missingPartitions,
+  parsePartitionBound,
+  partitionName,
+  pastPartitions,
+  wantedRanges,
+  PARTITION_INTERVAL_BOUNDS,
+  RETENTION_DEFAULTS,
+  retentionMs,
+} from './partitions/plan';
+export type {
+  ArchiveGate,
+  ArchiveKind,
+  DropGate,
+  DuePartition,
+  ExistingPartition,
+  KeyRange,
+  MaintenancePartitionsAnswer,
+  PartitionDropAnswer,
+  PartitionKey,
+  PartitionedTable,
+  PlannedPartition,
+} from './partitions/plan';
+export { PartitionMaintenance } from './partitions/maintenance';
+export type { MaintenanceHooks, PartitionMaintenanceOptions } from './partitions/maintenance';
