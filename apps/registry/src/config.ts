@@ -1,4 +1,4 @@
-import { bool, int, loadConfig, str, url, type ConfigOf, type FieldSpec } from '@arbiter/config';
+import { bool, duration, int, loadConfig, ConfigError, str, url, type ConfigOf, type FieldSpec } from '@arbiter/config';
 import { parseKeyEncryptionKey } from '@arbiter/crypto';
 
 /** KEY_ENCRYPTION_KEY as the 32 key bytes; a bad or missing value stops the start naming the variable. */
@@ -111,10 +111,21 @@ export const registryConfigSchema = {
     max: 86_400,
     doc: 'absolute lifetime of a console session (default 8 h); signing out or deactivating the principal ends it sooner',
   }),
+  // docs/operations.md "Partitions" and "Retention".
+  PARTITION_INTERVAL: duration({
+    default: '1d',
+    min: '1m',
+    max: '31d',
+    doc: 'width of a partition of the partitioned tables (events, webhook deliveries and attempts, seal outbox), from 1m to 31d',
+  }),
+  RETENTION_MIN: duration({ default: '1d', min: '1m', doc: "shortest retention a tenant's settings.retention may name" }),
+  RETENTION_MAX: duration({ default: '3650d', min: '1m', doc: "longest retention a tenant's settings.retention may name" }),
 };
 
 export type RegistryConfig = ConfigOf<typeof registryConfigSchema>;
 
 export function loadRegistryConfig(env: NodeJS.ProcessEnv = process.env): RegistryConfig {
-  return loadConfig(registryConfigSchema, env);
+  const config = loadConfig(registryConfigSchema, env);
+  if (config.RETENTION_MIN > config.RETENTION_MAX) throw new ConfigError(['RETENTION_MIN must not be above RETENTION_MAX']);
+  return config;
 }

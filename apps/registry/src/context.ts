@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import type { Pool } from 'pg';
 import { REGISTRY_SEAL_ACTOR } from '@arbiter/audit-streams';
 import { Authenticator } from '@arbiter/auth';
-import { ArchiveSegmentStore, createPool, createPrismaClient, migrationsDir, SealOutboxStore } from '@arbiter/db';
+import { ArchiveSegmentStore, createPool, createPrismaClient, migrationsDir, PartitionMaintenance, SealOutboxStore } from '@arbiter/db';
 import { PrismaClient } from './generated/prisma/client';
 import type { RegistryConfig } from './config';
 import { createRegistryMetrics, type RegistryMetrics } from './metrics';
@@ -39,6 +39,8 @@ import { createSmtpMailer } from './clients/approval-mailer';
 import { ConsoleRepository } from './repositories/console.repository';
 import { ConsoleService } from './services/console.service';
 import { OidcClient, oidcSettings } from './clients/oidc';
+import { RetentionService } from './services/retention.service';
+import { registryPartitions } from './partitions';
 
 /** Everything a request needs, made once per process (or per test app). */
 export interface RegistryContext {
@@ -82,6 +84,10 @@ export interface RegistryContext {
   sealOutbox: SealOutboxStore;
   /** Archive segments of past partitions of events and webhook deliveries: the worker's internal API and the drop gate (docs/operations.md "Archive"). */
   archiveSegments: ArchiveSegmentStore;
+  /** The partitions of events, webhook deliveries and attempts and the seal outbox (docs/operations.md "Partitions"). */
+  partitions: PartitionMaintenance;
+  /** The retentions the tenants' settings name (docs/operations.md "Retention"). */
+  retentions: RetentionService;
   close(): Promise<void>;
 }
 
@@ -139,9 +145,13 @@ export function createRegistryContext(config: RegistryConfig, logger: Logger, de
   const access = new ScopeAccess(repos);
   const scopes = new ScopesService(repos, repo, writer, access);
   const webhookKeys = createWebhookKeys(pool, config.KEY_ENCRYPTION_KEY, config.KEY_ENCRYPTION_KEY_PREVIOUS);
+  const metrics = createRegistryMetrics();
+  const retentions = new RetentionService(pool);
+  // Archive segments of past events and deliveries partitions (docs/operations.md "Archive").
+  const archiveSegments = new ArchiveSegmentStore(pool, ['events', 'webhook_deliveries']);
   return {
     config,
-    metrics: createRegistryMetrics(),
+    metrics,
     logger,
     pool,
     prisma,
@@ -206,7 +216,10 @@ export function createRegistryContext(config: RegistryConfig, logger: Logger, de
     state: new StateService(prisma, repos),
     tenantEvents: new TenantEventsService(repos, repo, writer),
     sealOutbox: new SealOutboxStore(pool, REGISTRY_SEAL_ACTOR),
-    archiveSegments: new ArchiveSegmentStore(pool, ['events', 'webhook_deliveries']),
+    archiveSegments,
+    // The drop of an events or deliveries partition waits for every tenant's recorded segment (docs/operations.md "Archive").
+    partitions: registryPartitions(pool, config, retentions, metrics.service, logger, archiveSegments),
+    retentions,
     async close() {
       await prisma.$disconnect().catch(() => undefined);
       await pool.end().catch(() => undefined);

@@ -313,6 +313,16 @@ const models: TsoaRoute.Models = {
         "additionalProperties": false,
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "RetentionSettings": {
+        "dataType": "refObject",
+        "properties": {
+            "consultations": {"dataType":"string","validators":{"pattern":{"value":"^[1-9][0-9]{0,9}[smhd]$"}}},
+            "deliveries": {"dataType":"string","validators":{"pattern":{"value":"^[1-9][0-9]{0,9}[smhd]$"}}},
+            "events": {"dataType":"string","validators":{"pattern":{"value":"^[1-9][0-9]{0,9}[smhd]$"}}},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "TenantSettings": {
         "dataType": "refObject",
         "properties": {
@@ -324,6 +334,7 @@ const models: TsoaRoute.Models = {
             "rate_limit": {"ref":"RateLimitSettings"},
             "precedence": {"dataType":"string"},
             "approval_notifications": {"ref":"ApprovalNotificationSettings"},
+            "retention": {"ref":"RetentionSettings"},
         },
         "additionalProperties": false,
     },

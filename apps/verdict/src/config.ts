@@ -1,5 +1,5 @@
 import { archiveConfigSchema } from '@arbiter/archive';
-import { bool, int, loadConfig, str, url, type ConfigOf } from '@arbiter/config';
+import { bool, duration, int, loadConfig, str, url, type ConfigOf } from '@arbiter/config';
 
 export const verdictConfigSchema = {
   HOST: str({ default: '127.0.0.1' }),
@@ -81,6 +81,13 @@ export const verdictConfigSchema = {
     doc: 'how often the gateway prunes window events that left every window',
   }),
   LEDGER_SEALING: bool({ default: true, doc: 'write seal_outbox rows for the ledger; false only for benchmarks' }),
+  /** docs/operations.md "Partitions": the width of a partition of consultations, resolve sessions and the seal outbox. */
+  PARTITION_INTERVAL: duration({
+    default: '1d',
+    min: '1m',
+    max: '31d',
+    doc: 'width of a partition of the partitioned tables (consultations, resolve sessions, seal outbox), from 1m to 31d',
+  }),
   LOG_LEVEL: str({ default: 'info' }),
 };
 

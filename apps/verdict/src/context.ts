@@ -5,7 +5,7 @@ import type { Pool } from 'pg';
 import { VERDICT_SEAL_ACTOR } from '@arbiter/audit-streams';
 import { createRemoteAuth, type Authenticator } from '@arbiter/auth';
 import { openArchiveStore } from '@arbiter/archive';
-import { ArchiveSegmentStore, createPool, createPrismaClient, migrationsDir, SealOutboxStore } from '@arbiter/db';
+import { ArchiveSegmentStore, createPool, createPrismaClient, migrationsDir, PartitionMaintenance, SealOutboxStore } from '@arbiter/db';
 import { ServiceMetrics } from '@arbiter/http';
 import { OutboxNudger } from '@arbiter/queue';
 import { PrismaClient } from './generated/prisma/client';
@@ -40,6 +40,7 @@ import { createApprovals } from './approvals';
 import { SimulationService } from './services/simulation.service';
 import { EvaluationBudget } from './services/evaluation-budget.service';
 import type { ApprovalsService } from './services/approvals.service';
+import { verdictPartitions } from './partitions';
 
 /** Everything a request needs, made once per process (or per test app). */
 export interface VerdictContext {
@@ -83,6 +84,8 @@ export interface VerdictContext {
   archiveSegments: ArchiveSegmentStore;
   /** Shadow rule disagreements for the registry (internal API; docs/verdicts.md "Shadow rules"). */
   shadow: ShadowService;
+  /** The partitions of consultations, shadow disagreements, resolve sessions and the seal outbox (docs/operations.md "Partitions"). */
+  partitions: PartitionMaintenance;
   close(): Promise<void>;
 }
 
@@ -252,6 +255,8 @@ export async function createVerdictContext(config: VerdictConfig, logger: Logger
     sealOutbox: new SealOutboxStore(pool, VERDICT_SEAL_ACTOR),
     archiveSegments,
     shadow: new ShadowService(consultations),
+    // The drop of a consultations partition waits for every tenant's recorded segment (docs/operations.md "Archive").
+    partitions: verdictPartitions(pool, config, registry, metrics, logger, archiveSegments),
     async close() {
       clearInterval(sweep);
       await pruner.stop();

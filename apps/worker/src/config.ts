@@ -1,4 +1,4 @@
-import { int, loadConfig, oneOf, str, url, type ConfigOf } from '@arbiter/config';
+import { duration, int, loadConfig, oneOf, str, url, type ConfigOf } from '@arbiter/config';
 
 export const workerConfigSchema = {
   REDIS_URL: url({ protocols: ['redis', 'rediss'], secret: true, doc: 'Redis holding the BullMQ queues' }),
@@ -33,6 +33,12 @@ export const workerConfigSchema = {
     default: 30_000,
     min: 100,
     doc: "how long a call to the registry may take; above the registry's WEBHOOK_TIMEOUT_MS",
+  }),
+  // docs/operations.md "Partitions": maintenance.v1.run creates partitions ahead and removes past ones.
+  MAINTENANCE_INTERVAL: duration({
+    default: '1h',
+    min: '1s',
+    doc: 'how often the maintenance job runs (partitions ahead, past ones archived and dropped)',
   }),
 };
 

@@ -52,3 +52,33 @@ export type {
   ArchiveSegmentRecord,
   StoredArchiveSegment,
 } from './archive-segments';
+export {
+  alignDown,
+  closedArchiveGate,
+  defaultPartitionName,
+  duePartition,
+  isPartitionNameOf,
+  missingPartitions,
+  parsePartitionBound,
+  partitionName,
+  pastPartitions,
+  wantedRanges,
+  PARTITION_INTERVAL_BOUNDS,
+  RETENTION_DEFAULTS,
+  retentionMs,
+} from './partitions/plan';
+export type {
+  ArchiveGate,
+  ArchiveKind,
+  DropGate,
+  DuePartition,
+  ExistingPartition,
+  KeyRange,
+  MaintenancePartitionsAnswer,
+  PartitionDropAnswer,
+  PartitionKey,
+  PartitionedTable,
+  PlannedPartition,
+} from './partitions/plan';
+export { PartitionMaintenance } from './partitions/maintenance';
+export type { MaintenanceHooks, PartitionMaintenanceOptions } from './partitions/maintenance';

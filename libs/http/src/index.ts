@@ -9,7 +9,7 @@ export type { ReadinessCheck } from './health';
 export { listen, closeOnSignals, requestHandler } from './server';
 export { unstorableInBody, unstorableInQuery, unstorableInParams } from './input-guard';
 export type { RunningServer, ListenOptions, CloseOnSignalsOptions } from './server';
-export { ServiceMetrics, MetricsError, METRIC_PREFIX, HTTP_DURATION_BUCKETS, UNMATCHED_ROUTE } from './metrics';
+export { ServiceMetrics, MetricsError, METRIC_PREFIX, HTTP_DURATION_BUCKETS, UNMATCHED_ROUTE, partitionMetrics } from './metrics';
 export type { MetricSpec, HistogramSpec, GaugeSpec } from './metrics';
 export { startOpsServer } from './ops-server';
 export type { OpsServerOptions } from './ops-server';

@@ -182,3 +182,25 @@ export function metricsHandler(metrics: ServiceMetrics): RequestHandler {
     }, next);
   };
 }
+
+/**
+ * The partition maintenance counters of a service (docs/operations.md "Partitions"), shaped as libs/db's
+ * MaintenanceHooks: partitions created and dropped, rows moved out of a DEFAULT partition.
+ */
+export function partitionMetrics(metrics: ServiceMetrics): {
+  created(table: string, partition: string): void;
+  dropped(table: string, partition: string): void;
+  moved(table: string, partition: string, rows: number): void;
+} {
+  const created = metrics.counter('partitions_created_total', { help: 'Partitions created ahead, by table', labelNames: ['table'] });
+  const dropped = metrics.counter('partitions_dropped_total', { help: 'Past partitions dropped, by table', labelNames: ['table'] });
+  const moved = metrics.counter('partition_default_rows_moved_total', {
+    help: 'Rows found in a DEFAULT partition and moved into the partition created for them, by table',
+    labelNames: ['table'],
+  });
+  return {
+    created: (table) => created.inc({ table }),
+    dropped: (table) => dropped.inc({ table }),
+    moved: (table, _partition, rows) => moved.inc({ table }, rows),
+  };
+}

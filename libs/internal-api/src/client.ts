@@ -16,11 +16,14 @@ import type {
   ForeignEventBody,
   InternalRuleVersion,
   IntrospectionAnswer,
+  MaintenancePartitionsAnswer,
   NotificationAttemptReport,
   Override,
   RegistryEvent,
   RelayAnswer,
   ReleaseAnswer,
+  RetentionsInUse,
+  PartitionDropAnswer,
   SealDoneAnswer,
   SealLease,
   SealReleaseAnswer,
@@ -202,6 +205,25 @@ export class RegistryInternalClient {
     return this.call('POST /seal-outbox/release', (signal) =>
       this.api.POST('/internal/v1/seal-outbox/release', { body: { ids, leased_until: leasedUntil }, signal }),
     );
+  }
+
+  // --- partition maintenance (docs/operations.md "Partitions") ---------------------------------
+
+  /** Creates the registry's partitions ahead and answers its past partitions. */
+  runPartitions(): Promise<MaintenancePartitionsAnswer> {
+    return this.call('POST /maintenance/partitions', (signal) => this.api.POST('/internal/v1/maintenance/partitions', { signal }));
+  }
+
+  /** Drops a past partition of the registry if its gate is open. */
+  dropPartition(partition: string): Promise<PartitionDropAnswer> {
+    return this.call('POST /maintenance/partitions/drop', (signal) =>
+      this.api.POST('/internal/v1/maintenance/partitions/{partition}/drop', { params: { path: { partition } }, signal }),
+    );
+  }
+
+  /** The retentions the tenants' settings name, per kind, in milliseconds (defaults included). */
+  retentionsInUse(): Promise<RetentionsInUse> {
+    return this.call('GET /maintenance/retentions', (signal) => this.api.GET('/internal/v1/maintenance/retentions', { signal }));
   }
 
   // --- the mapping ----------------------------------------------------------------------------

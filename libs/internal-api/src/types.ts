@@ -37,6 +37,11 @@ export type LeasedSeal = Schemas['LeasedSeal'];
 export type SealRequest = Schemas['SealRequest'];
 export type SealDoneAnswer = Schemas['SealDoneAnswer'];
 export type SealReleaseAnswer = Schemas['SealReleaseAnswer'];
+/** Partition maintenance (docs/operations.md "Partitions"): the same shapes on the registry and the verdict gateway. */
+export type MaintenancePartitionsAnswer = Schemas['MaintenancePartitionsAnswer'];
+export type DuePartition = Schemas['DuePartition'];
+export type PartitionDropAnswer = Schemas['PartitionDropAnswer'];
+export type RetentionsInUse = Schemas['RetentionsInUse'];
 
 /**
  * Redis pub/sub channel on which the registry announces each committed change, so the verdict

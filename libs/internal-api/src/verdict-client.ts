@@ -91,6 +91,18 @@ export class VerdictInternalClient {
     }
   }
 
+  /** Creates the gateway's partitions ahead and answers its past partitions (docs/operations.md "Partitions"). */
+  runPartitions(): Promise<Schemas['MaintenancePartitionsAnswer']> {
+    return this.call('POST /maintenance/partitions', (signal) => this.api.POST('/internal/v1/maintenance/partitions', { signal }));
+  }
+
+  /** Drops a past partition of the gateway if its gate is open. */
+  dropPartition(partition: string): Promise<Schemas['PartitionDropAnswer']> {
+    return this.call('POST /maintenance/partitions/drop', (signal) =>
+      this.api.POST('/internal/v1/maintenance/partitions/{partition}/drop', { params: { path: { partition } }, signal }),
+    );
+  }
+
   private call<T>(what: string, request: (signal: AbortSignal) => Promise<Answer<T>>, signal?: AbortSignal): Promise<T> {
     this.requests++;
     return mappedCall('verdict', what, this.timeoutMs, VERDICT_ERRORS, request, signal);

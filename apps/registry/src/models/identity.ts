@@ -1,3 +1,4 @@
+import type { RetentionSettings } from './retention';
 /** Request and response shapes of identity (docs/identity.md); tsoa validates and documents them. */
 
 export type Permission =
@@ -50,6 +51,8 @@ export interface TenantSettings {
   precedence?: string;
   /** Who hears of new and escalated approvals besides the deciders' email (docs/approvals.md "Notifications"). */
   approval_notifications?: ApprovalNotificationSettings;
+  /** How long consultations, webhook deliveries and events are kept (docs/operations.md "Retention"). */
+  retention?: RetentionSettings;
 }
 
 export interface ApprovalNotificationSettings {

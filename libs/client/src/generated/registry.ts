@@ -1285,6 +1285,19 @@ export interface components {
             /** @description Chat incoming webhooks that get one message per new approval and per escalation (no approve button). */
             chat_webhooks?: components["schemas"]["ChatWebhook"][];
         };
+        /**
+         * @description How long a tenant's data is kept (docs/operations.md "Retention"): durations, an integer and s, m, h or d
+         *     (`90d`, `12h`, `2m`), each within the platform's RETENTION_MIN and RETENTION_MAX. A change applies to what is
+         *     written from then on; what was written before keeps the retention it was written under.
+         */
+        RetentionSettings: {
+            /** @description Consultation records (default 90d). */
+            consultations?: string;
+            /** @description Webhook deliveries and their attempts (default 30d). */
+            deliveries?: string;
+            /** @description Registry events, approval events included (default 90d). */
+            events?: string;
+        };
         /** @description Tenant settings read by the verdict gateway and the ledger (docs/verdicts.md). */
         TenantSettings: {
             scope_schema?: {
@@ -1311,6 +1324,8 @@ export interface components {
             precedence?: string;
             /** @description Who hears of new and escalated approvals besides the deciders' email (docs/approvals.md "Notifications"). */
             approval_notifications?: components["schemas"]["ApprovalNotificationSettings"];
+            /** @description How long consultations, webhook deliveries and events are kept (docs/operations.md "Retention"). */
+            retention?: components["schemas"]["RetentionSettings"];
         };
         Tenant: {
             /**
@@ -4631,6 +4646,11 @@ export interface operations {
                      *                   "format": "slack"
                      *                 }
                      *               ]
+                     *             },
+                     *             "retention": {
+                     *               "consultations": "string",
+                     *               "deliveries": "string",
+                     *               "events": "string"
                      *             }
                      *           },
                      *           "status": "active",
@@ -4767,6 +4787,11 @@ export interface operations {
                  *               "format": "slack"
                  *             }
                  *           ]
+                 *         },
+                 *         "retention": {
+                 *           "consultations": "string",
+                 *           "deliveries": "string",
+                 *           "events": "string"
                  *         }
                  *       }
                  *     }
@@ -4837,6 +4862,11 @@ export interface operations {
                      *               "format": "slack"
                      *             }
                      *           ]
+                     *         },
+                     *         "retention": {
+                     *           "consultations": "string",
+                     *           "deliveries": "string",
+                     *           "events": "string"
                      *         }
                      *       },
                      *       "status": "active",
@@ -5036,6 +5066,11 @@ export interface operations {
                      *               "format": "slack"
                      *             }
                      *           ]
+                     *         },
+                     *         "retention": {
+                     *           "consultations": "string",
+                     *           "deliveries": "string",
+                     *           "events": "string"
                      *         }
                      *       },
                      *       "status": "active",
@@ -5185,6 +5220,11 @@ export interface operations {
                  *               "format": "slack"
                  *             }
                  *           ]
+                 *         },
+                 *         "retention": {
+                 *           "consultations": "string",
+                 *           "deliveries": "string",
+                 *           "events": "string"
                  *         }
                  *       }
                  *     }
@@ -5255,6 +5295,11 @@ export interface operations {
                      *               "format": "slack"
                      *             }
                      *           ]
+                     *         },
+                     *         "retention": {
+                     *           "consultations": "string",
+                     *           "deliveries": "string",
+                     *           "events": "string"
                      *         }
                      *       },
                      *       "status": "active",

@@ -104,6 +104,64 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/internal/v1/maintenance/partitions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Creates the partitions ahead (idempotent) and answers the past partitions, with the archive kind of each. */
+        post: operations["RunPartitions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/internal/v1/maintenance/partitions/{partition}/drop": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Drops a past partition when its gate is open (re-checked here: an archived kind only once every tenant's rows
+         *     are in a recorded archive segment, an outbox only empty, deliveries not while one is pending); otherwise
+         *     `{dropped: false, reason}`.
+         */
+        post: operations["DropPartition"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/internal/v1/maintenance/retentions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description The retentions the tenants' settings name (defaults included), per kind: the verdict gateway creates the
+         *     partitions where the consultations written now will land.
+         */
+        get: operations["RetentionsInUse"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/internal/v1/introspect": {
         parameters: {
             query?: never;
@@ -341,6 +399,19 @@ export interface components {
             /** @description Chat incoming webhooks that get one message per new approval and per escalation (no approve button). */
             chat_webhooks?: components["schemas"]["ChatWebhook"][];
         };
+        /**
+         * @description How long a tenant's data is kept (docs/operations.md "Retention"): durations, an integer and s, m, h or d
+         *     (`90d`, `12h`, `2m`), each within the platform's RETENTION_MIN and RETENTION_MAX. A change applies to what is
+         *     written from then on; what was written before keeps the retention it was written under.
+         */
+        RetentionSettings: {
+            /** @description Consultation records (default 90d). */
+            consultations?: string;
+            /** @description Webhook deliveries and their attempts (default 30d). */
+            deliveries?: string;
+            /** @description Registry events, approval events included (default 90d). */
+            events?: string;
+        };
         /** @description Tenant settings read by the verdict gateway and the ledger (docs/verdicts.md). */
         TenantSettings: {
             scope_schema?: {
@@ -367,6 +438,8 @@ export interface components {
             precedence?: string;
             /** @description Who hears of new and escalated approvals besides the deciders' email (docs/approvals.md "Notifications"). */
             approval_notifications?: components["schemas"]["ApprovalNotificationSettings"];
+            /** @description How long consultations, webhook deliveries and events are kept (docs/operations.md "Retention"). */
+            retention?: components["schemas"]["RetentionSettings"];
         };
         /** @description A scope value: the scope fields of docs/verdicts.md are flat strings, numbers or booleans. */
         ScopeValue: string | number | boolean;
@@ -703,6 +776,37 @@ export interface components {
             ids: string[];
             /** @description The lease they were taken under: a row leased again since then stays with its new holder. */
             leased_until: string;
+        };
+        /**
+         * @description The archive kind a table's partitions are written to before they are dropped, or null (never archived).
+         * @enum {string}
+         */
+        ArchiveKind: "consultations" | "deliveries" | "events";
+        /** @description A past partition the maintenance job may drop (POST /internal/v1/maintenance/partitions answers these). */
+        DuePartition: {
+            table: string;
+            partition: string;
+            /** @description The bounds of its partition key, ISO 8601 (null: unbounded below, a partition made of a table's rows from before partitioning). */
+            from: string | null;
+            to: string;
+            /** @description The archive kind its rows are written to before it goes, or null. */
+            archive: components["schemas"]["ArchiveKind"] | (never | null);
+        };
+        /** @description `POST /internal/v1/maintenance/partitions`: the service created the partitions ahead; these are past. */
+        MaintenancePartitionsAnswer: {
+            due: components["schemas"]["DuePartition"][];
+        };
+        /** @description `POST /internal/v1/maintenance/partitions/{partition}/drop`. */
+        PartitionDropAnswer: {
+            dropped: boolean;
+            /** @description Why not (the gate is closed, or the partition is not due or not known). */
+            reason?: string;
+        };
+        /** @description The retentions in use across tenants, defaults included, in milliseconds: where rows written now land. */
+        RetentionsInUse: {
+            consultations: number[];
+            deliveries: number[];
+            events: number[];
         };
         PrincipalInfo: {
             id: string;
@@ -1293,6 +1397,104 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid internal token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    RunPartitions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ok */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MaintenancePartitionsAnswer"];
+                };
+            };
+            /** @description Missing or invalid internal token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    DropPartition: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                partition: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ok */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartitionDropAnswer"];
+                };
+            };
+            /** @description Malformed partition name */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid internal token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    RetentionsInUse: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ok */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetentionsInUse"];
                 };
             };
             /** @description Missing or invalid internal token */

@@ -70,6 +70,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/internal/v1/maintenance/partitions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Creates the partitions ahead (idempotent) and answers the past partitions, with the archive kind of each. */
+        post: operations["RunPartitions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/internal/v1/maintenance/partitions/{partition}/drop": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Drops a past partition when its gate is open (re-checked here: an archived kind only once every tenant's rows
+         *     are in a recorded archive segment, an outbox only empty); otherwise `{dropped: false, reason}`.
+         */
+        post: operations["DropPartition"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/internal/v1/maintenance/partitions/{partition}/tenants": {
         parameters: {
             query?: never;
@@ -236,6 +273,31 @@ export interface components {
             ids: string[];
             /** @description The lease they were taken under: a row leased again since then stays with its new holder. */
             leased_until: string;
+        };
+        /**
+         * @description The archive kind a table's partitions are written to before they are dropped, or null (never archived).
+         * @enum {string}
+         */
+        ArchiveKind: "consultations" | "deliveries" | "events";
+        /** @description A past partition the maintenance job may drop (POST /internal/v1/maintenance/partitions answers these). */
+        DuePartition: {
+            table: string;
+            partition: string;
+            /** @description The bounds of its partition key, ISO 8601 (null: unbounded below, a partition made of a table's rows from before partitioning). */
+            from: string | null;
+            to: string;
+            /** @description The archive kind its rows are written to before it goes, or null. */
+            archive: components["schemas"]["ArchiveKind"] | (never | null);
+        };
+        /** @description `POST /internal/v1/maintenance/partitions`: the service created the partitions ahead; these are past. */
+        MaintenancePartitionsAnswer: {
+            due: components["schemas"]["DuePartition"][];
+        };
+        /** @description `POST /internal/v1/maintenance/partitions/{partition}/drop`. */
+        PartitionDropAnswer: {
+            dropped: boolean;
+            /** @description Why not (the gate is closed, or the partition is not due or not known). */
+            reason?: string;
         };
         /** @description A tenant with rows in a partition, and how many. */
         PartitionTenant: {
@@ -466,6 +528,75 @@ export interface operations {
                 };
             };
             /** @description Malformed request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid internal token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    RunPartitions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ok */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MaintenancePartitionsAnswer"];
+                };
+            };
+            /** @description Missing or invalid internal token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    DropPartition: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                partition: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ok */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartitionDropAnswer"];
+                };
+            };
+            /** @description Malformed partition name */
             400: {
                 headers: {
                     [name: string]: unknown;

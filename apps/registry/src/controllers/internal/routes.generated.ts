@@ -8,6 +8,8 @@ import { InternalStateController } from './state.controller';
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 import { InternalSealOutboxController } from './seal-outbox.controller';
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+import { InternalMaintenanceController } from './maintenance.controller';
+// WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 import { InternalIdentityController } from './identity.controller';
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 import { InternalDeliveriesController } from './deliveries.controller';
@@ -78,6 +80,16 @@ const models: TsoaRoute.Models = {
         "additionalProperties": false,
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "RetentionSettings": {
+        "dataType": "refObject",
+        "properties": {
+            "consultations": {"dataType":"string","validators":{"pattern":{"value":"^[1-9][0-9]{0,9}[smhd]$"}}},
+            "deliveries": {"dataType":"string","validators":{"pattern":{"value":"^[1-9][0-9]{0,9}[smhd]$"}}},
+            "events": {"dataType":"string","validators":{"pattern":{"value":"^[1-9][0-9]{0,9}[smhd]$"}}},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "TenantSettings": {
         "dataType": "refObject",
         "properties": {
@@ -89,6 +101,7 @@ const models: TsoaRoute.Models = {
             "rate_limit": {"ref":"RateLimitSettings"},
             "precedence": {"dataType":"string"},
             "approval_notifications": {"ref":"ApprovalNotificationSettings"},
+            "retention": {"ref":"RetentionSettings"},
         },
         "additionalProperties": false,
     },
@@ -416,6 +429,50 @@ const models: TsoaRoute.Models = {
         "properties": {
             "ids": {"dataType":"array","array":{"dataType":"string"},"required":true},
             "leased_until": {"dataType":"string","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "ArchiveKind": {
+        "dataType": "refAlias",
+        "type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["consultations"]},{"dataType":"enum","enums":["deliveries"]},{"dataType":"enum","enums":["events"]}],"validators":{}},
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "DuePartition": {
+        "dataType": "refObject",
+        "properties": {
+            "table": {"dataType":"string","required":true},
+            "partition": {"dataType":"string","required":true},
+            "from": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
+            "to": {"dataType":"string","required":true},
+            "archive": {"dataType":"union","subSchemas":[{"ref":"ArchiveKind"},{"dataType":"enum","enums":[null]}],"required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "MaintenancePartitionsAnswer": {
+        "dataType": "refObject",
+        "properties": {
+            "due": {"dataType":"array","array":{"dataType":"refObject","ref":"DuePartition"},"required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "PartitionDropAnswer": {
+        "dataType": "refObject",
+        "properties": {
+            "dropped": {"dataType":"boolean","required":true},
+            "reason": {"dataType":"string"},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "RetentionsInUse": {
+        "dataType": "refObject",
+        "properties": {
+            "consultations": {"dataType":"array","array":{"dataType":"double"},"required":true},
+            "deliveries": {"dataType":"array","array":{"dataType":"double"},"required":true},
+            "events": {"dataType":"array","array":{"dataType":"double"},"required":true},
         },
         "additionalProperties": false,
     },
@@ -939,6 +996,109 @@ export function RegisterRoutes(app: Router) {
 
               await templateService.apiHandler({
                 methodName: 'releaseSeals',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: undefined,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+        const argsInternalMaintenanceController_runPartitions: Record<string, TsoaRoute.ParameterSchema> = {
+        };
+        app.post('/internal/v1/maintenance/partitions',
+            ...(fetchMiddlewares<RequestHandler>(InternalMaintenanceController)),
+            ...(fetchMiddlewares<RequestHandler>(InternalMaintenanceController.prototype.runPartitions)),
+
+            async function InternalMaintenanceController_runPartitions(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsInternalMaintenanceController_runPartitions, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<InternalMaintenanceController>(InternalMaintenanceController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'runPartitions',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: undefined,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+        const argsInternalMaintenanceController_dropPartition: Record<string, TsoaRoute.ParameterSchema> = {
+                partition: {"in":"path","name":"partition","required":true,"dataType":"string"},
+        };
+        app.post('/internal/v1/maintenance/partitions/:partition/drop',
+            ...(fetchMiddlewares<RequestHandler>(InternalMaintenanceController)),
+            ...(fetchMiddlewares<RequestHandler>(InternalMaintenanceController.prototype.dropPartition)),
+
+            async function InternalMaintenanceController_dropPartition(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsInternalMaintenanceController_dropPartition, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<InternalMaintenanceController>(InternalMaintenanceController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'dropPartition',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: undefined,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+        const argsInternalMaintenanceController_retentionsInUse: Record<string, TsoaRoute.ParameterSchema> = {
+        };
+        app.get('/internal/v1/maintenance/retentions',
+            ...(fetchMiddlewares<RequestHandler>(InternalMaintenanceController)),
+            ...(fetchMiddlewares<RequestHandler>(InternalMaintenanceController.prototype.retentionsInUse)),
+
+            async function InternalMaintenanceController_retentionsInUse(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsInternalMaintenanceController_retentionsInUse, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<InternalMaintenanceController>(InternalMaintenanceController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'retentionsInUse',
                 controller,
                 response,
                 next,

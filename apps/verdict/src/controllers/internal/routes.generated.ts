@@ -8,6 +8,8 @@ import { InternalShadowController } from './shadow.controller';
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 import { InternalSealOutboxController } from './seal-outbox.controller';
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+import { InternalMaintenanceController } from './maintenance.controller';
+// WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 import { InternalArchiveController } from './archive.controller';
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 import { InternalApprovalsController } from './approvals.controller';
@@ -121,6 +123,40 @@ const models: TsoaRoute.Models = {
         "properties": {
             "ids": {"dataType":"array","array":{"dataType":"string"},"required":true},
             "leased_until": {"dataType":"string","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "ArchiveKind": {
+        "dataType": "refAlias",
+        "type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["consultations"]},{"dataType":"enum","enums":["deliveries"]},{"dataType":"enum","enums":["events"]}],"validators":{}},
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "DuePartition": {
+        "dataType": "refObject",
+        "properties": {
+            "table": {"dataType":"string","required":true},
+            "partition": {"dataType":"string","required":true},
+            "from": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
+            "to": {"dataType":"string","required":true},
+            "archive": {"dataType":"union","subSchemas":[{"ref":"ArchiveKind"},{"dataType":"enum","enums":[null]}],"required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "MaintenancePartitionsAnswer": {
+        "dataType": "refObject",
+        "properties": {
+            "due": {"dataType":"array","array":{"dataType":"refObject","ref":"DuePartition"},"required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "PartitionDropAnswer": {
+        "dataType": "refObject",
+        "properties": {
+            "dropped": {"dataType":"boolean","required":true},
+            "reason": {"dataType":"string"},
         },
         "additionalProperties": false,
     },
@@ -354,6 +390,75 @@ export function RegisterRoutes(app: Router) {
 
               await templateService.apiHandler({
                 methodName: 'releaseSeals',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: undefined,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+        const argsInternalMaintenanceController_runPartitions: Record<string, TsoaRoute.ParameterSchema> = {
+        };
+        app.post('/internal/v1/maintenance/partitions',
+            ...(fetchMiddlewares<RequestHandler>(InternalMaintenanceController)),
+            ...(fetchMiddlewares<RequestHandler>(InternalMaintenanceController.prototype.runPartitions)),
+
+            async function InternalMaintenanceController_runPartitions(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsInternalMaintenanceController_runPartitions, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<InternalMaintenanceController>(InternalMaintenanceController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'runPartitions',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: undefined,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+        const argsInternalMaintenanceController_dropPartition: Record<string, TsoaRoute.ParameterSchema> = {
+                partition: {"in":"path","name":"partition","required":true,"dataType":"string"},
+        };
+        app.post('/internal/v1/maintenance/partitions/:partition/drop',
+            ...(fetchMiddlewares<RequestHandler>(InternalMaintenanceController)),
+            ...(fetchMiddlewares<RequestHandler>(InternalMaintenanceController.prototype.dropPartition)),
+
+            async function InternalMaintenanceController_dropPartition(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsInternalMaintenanceController_dropPartition, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<InternalMaintenanceController>(InternalMaintenanceController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'dropPartition',
                 controller,
                 response,
                 next,
