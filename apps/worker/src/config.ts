@@ -1,3 +1,4 @@
+import { archiveConfigSchema } from '@arbiter/archive';
 import { duration, int, loadConfig, oneOf, str, url, type ConfigOf } from '@arbiter/config';
 
 export const workerConfigSchema = {
@@ -17,6 +18,8 @@ export const workerConfigSchema = {
   // registry, sealed in the ledger through its internal API, one ledger.v1.seal job per batch.
   VERDICT_URL: url({ protocols: ['http', 'https'], doc: "the verdict gateway's internal API (seal outbox)" }),
   LEDGER_URL: url({ protocols: ['http', 'https'], doc: "the ledger's internal API (service seals)" }),
+  // docs/operations.md "Archive": where the maintenance job writes segments (unset: archived kinds are never dropped).
+  ...archiveConfigSchema,
   SEAL_BATCH_SIZE: int({ default: 1000, min: 1, max: 1000, doc: 'seal_outbox rows leased per owner and relay pass: one ledger request' }),
   SEAL_GATHER_MS: int({
     default: 500,

@@ -14,6 +14,8 @@ import type { WorkerConfig } from './config';
 import { createJobHandlers } from './jobs';
 import { LedgerInternalClient, RegistryInternalClient, VerdictInternalClient } from '@arbiter/internal-api';
 import { OutboxRelay } from './relay';
+import { openArchiveStore } from '@arbiter/archive';
+import type { ArchiveDeps } from './archive';
 import { SealRelay } from './seal-relay';
 
 export interface RunningWorker {
@@ -59,11 +61,12 @@ export async function startWorker(config: WorkerConfig, logger: Logger): Promise
     await Promise.all([closeRedisConnection(connection), closeRedisConnection(producerConnection), closeRedisConnection(nudgeConnection)]);
   };
   const metrics = new ServiceMetrics('worker', { defaultMetrics: true });
+  const archive = archiveDeps(config, { verdict, registry, ledger }, logger, metrics);
   try {
     const relay = new OutboxRelay(registry, producer, { intervalMs: config.RELAY_INTERVAL_MS, batchSize: config.RELAY_BATCH_SIZE }, logger);
     const workers = await startWorkers({
       connection,
-      handlers: counted(createJobHandlers({ registry, verdict, ledger, onRetryScheduled: (at) => relay.wakeAt(at) }), metrics),
+      handlers: counted(createJobHandlers({ registry, verdict, ledger, archive, onRetryScheduled: (at) => relay.wakeAt(at) }), metrics),
       concurrency: config.WORKER_CONCURRENCY,
       prefix: config.QUEUE_PREFIX,
       shutdownGraceMs: config.SHUTDOWN_GRACE_MS,
@@ -130,6 +133,23 @@ export async function startWorker(config: WorkerConfig, logger: Logger): Promise
 }
 
 /** Counts every job run by name and result (`arbiter_jobs_total`). */
+/** What the maintenance job archives with (docs/operations.md "Archive"): ARCHIVE_URL, the owners' and the ledger's internal APIs. */
+function archiveDeps(
+  config: WorkerConfig,
+  clients: { verdict: VerdictInternalClient; registry: RegistryInternalClient; ledger: LedgerInternalClient },
+  logger: Logger,
+  metrics: ServiceMetrics,
+): ArchiveDeps {
+  const rows = metrics.counter('archived_rows_total', { help: 'Rows written to archive segments, by kind', labelNames: ['kind'] });
+  return {
+    store: openArchiveStore(config),
+    owners: { verdict: clients.verdict, registry: clients.registry },
+    ledger: clients.ledger,
+    log: logger,
+    onArchived: (kind, n) => rows.inc({ kind }, n),
+  };
+}
+
 function counted(handlers: HandlerMap<ArbiterJobCatalog>, metrics: ServiceMetrics): HandlerMap<ArbiterJobCatalog> {
   const jobs = metrics.counter('jobs_total', { help: 'Jobs run by name and result', labelNames: ['job', 'result'] });
   const out: Record<string, unknown> = {};

@@ -68,8 +68,8 @@ describe(ArchiveSegmentStore.name, () => {
   it("lists the tenants with rows in a partition and streams one tenant's rows by id, the record text as stored", async () => {
     const p = (await sut.partitionAnyTenant('consultations_p20261127t1400'))!;
     expect(await sut.tenantsAnyTenant(p)).toEqual([
-      { tenant_id: 'tnt-a', count: 2 },
-      { tenant_id: 'tnt-b', count: 1 },
+      { tenant_id: 'tnt-a', count: 2, archived_count: null },
+      { tenant_id: 'tnt-b', count: 1, archived_count: null },
     ]);
     const lines = [];
     for await (const l of sut.linesAnyTenant(p, 'tnt-a')) lines.push(l);

@@ -43,6 +43,8 @@ export interface ArchivablePartition {
 export interface PartitionTenant {
   tenant_id: string;
   count: number;
+  /** The row count of the tenant's recorded segment of this partition; null when none is recorded. */
+  archived_count: number | null;
 }
 
 /** A recorded archive segment (`POST .../segments`; the row of `archive_segments`). */
@@ -193,7 +195,11 @@ export class ArchiveSegmentStore {
   /** The tenants with rows in a partition and their counts, by tenant id. */
   async tenantsAnyTenant(p: ArchivablePartition): Promise<PartitionTenant[]> {
     const { rows } = await this.pool.query<PartitionTenant>(
-      `SELECT tenant_id, count(*)::int AS count FROM ${ident(p.partition)} GROUP BY tenant_id ORDER BY tenant_id COLLATE "C"`,
+      `SELECT t.tenant_id, t.count, s.count AS archived_count
+         FROM (SELECT tenant_id, count(*)::int AS count FROM ${ident(p.partition)} GROUP BY tenant_id) t
+         LEFT JOIN archive_segments s ON s.tenant_id = t.tenant_id AND s.kind = $1 AND s.partition = $2
+        ORDER BY t.tenant_id COLLATE "C"`,
+      [p.table.kind, p.partition],
     );
     return rows;
   }

@@ -74,3 +74,51 @@ export function detailOf(error: unknown): string {
   const detail = typeof body === 'object' && body !== null ? (body.detail ?? body.message ?? JSON.stringify(body)) : (body ?? '');
   return String(detail).slice(0, 500);
 }
+
+/** Longest a timer may run (setTimeout's bound): the body of a stream is not timed. */
+const UNTIMED_MS = 2 ** 31 - 1;
+
+/**
+ * A call answered with JSON Lines (a partition's rows, docs/operations.md "Archive"), line by line. The timeout bounds
+ * the wait for the answer's headers, not the reading of its body, which may be long; the answer maps as for every call,
+ * and a body that breaks off is `unavailable`. A consumer that stops early aborts the request.
+ */
+export async function* ndjsonCall(
+  service: string,
+  what: string,
+  timeoutMs: number,
+  errors: CallErrors,
+  request: (signal: AbortSignal) => Promise<Answer<ReadableStream<Uint8Array> | null>>,
+  signal?: AbortSignal,
+): AsyncGenerator<string> {
+  const headers = new AbortController();
+  const stop = new AbortController();
+  const timer = setTimeout(() => headers.abort(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs);
+  const combined = AbortSignal.any([headers.signal, stop.signal, ...(signal ? [signal] : [])]);
+  let stream: ReadableStream<Uint8Array> | null;
+  try {
+    stream = await answerOf(service, what, UNTIMED_MS, errors, (s) => request(AbortSignal.any([s, combined])));
+  } finally {
+    clearTimeout(timer);
+  }
+  if (!stream) return;
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  let rest = '';
+  let done = false;
+  try {
+    try {
+      for await (const chunk of stream as unknown as AsyncIterable<Uint8Array>) {
+        const parts = (rest + decoder.decode(chunk, { stream: true })).split('\n');
+        rest = parts.pop()!;
+        for (const p of parts) if (p !== '') yield p;
+      }
+      rest += decoder.decode();
+    } catch (err) {
+      throw errors.unavailable(`${service} broke off ${what}: ${(err as Error).message}`);
+    }
+    if (rest !== '') yield rest;
+    done = true;
+  } finally {
+    if (!done) stop.abort();
+  }
+}

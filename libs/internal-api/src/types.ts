@@ -59,3 +59,8 @@ export interface RegistryChangeMessage {
   types: string[];
   scope_ids: string[];
 }
+/** GET /internal/v1/maintenance/partitions/{partition}/tenants (docs/operations.md "Archive"). */
+export type PartitionTenantsAnswer = Schemas['PartitionTenantsAnswer'];
+/** POST /internal/v1/maintenance/partitions/{partition}/segments */
+export type ArchiveSegmentRecord = Schemas['ArchiveSegmentRecord'];
+export type RecordSegmentAnswer = Schemas['RecordSegmentAnswer'];

@@ -4,7 +4,7 @@
 // Failures map as for every internal client (call.ts): no answer, 5xx, 401 and 429 are
 // VerdictUnavailableError (a retry may succeed), any other 4xx VerdictRejectedError.
 import createClient, { type Client } from 'openapi-fetch';
-import { internalFetch, mappedCall, type Answer, type CallErrors } from './call';
+import { internalFetch, mappedCall, ndjsonCall, type Answer, type CallErrors } from './call';
 import { INTERNAL_TOKEN_HEADER } from './client';
 import { VerdictRejectedError, VerdictUnavailableError } from './errors';
 import type { components, paths } from './generated/verdict-internal';
@@ -100,6 +100,46 @@ export class VerdictInternalClient {
   dropPartition(partition: string): Promise<Schemas['PartitionDropAnswer']> {
     return this.call('POST /maintenance/partitions/drop', (signal) =>
       this.api.POST('/internal/v1/maintenance/partitions/{partition}/drop', { params: { path: { partition } }, signal }),
+    );
+  }
+
+  // --- archive segments (docs/operations.md "Archive") ---------------------------------------
+
+  /** A past partition's bounds and the tenants with rows in it; null when it is not a partition of an archived table. */
+  async partitionTenants(partition: string): Promise<Schemas['PartitionTenantsAnswer'] | null> {
+    try {
+      return await this.call('GET /maintenance/partitions/tenants', (signal) =>
+        this.api.GET('/internal/v1/maintenance/partitions/{partition}/tenants', { params: { path: { partition } }, signal }),
+      );
+    } catch (err) {
+      if (err instanceof VerdictRejectedError && err.status === 404) return null;
+      throw err;
+    }
+  }
+
+  /** One tenant's rows of a past partition, one JSON text a line, ordered by id (read as they arrive). */
+  partitionRows(partition: string, tenantId: string, signal?: AbortSignal): AsyncGenerator<string> {
+    this.requests++;
+    return ndjsonCall(
+      'verdict',
+      'GET /maintenance/partitions/tenants/rows',
+      this.timeoutMs,
+      VERDICT_ERRORS,
+      (s) =>
+        this.api.GET('/internal/v1/maintenance/partitions/{partition}/tenants/{tenant_id}/rows', {
+          params: { path: { partition, tenant_id: tenantId } },
+          headers: { accept: 'application/x-ndjson' },
+          parseAs: 'stream',
+          signal: s,
+        }),
+      signal,
+    );
+  }
+
+  /** Records an archive segment written, read back, verified and sealed (idempotent: a repeat answers the first). */
+  recordSegment(partition: string, segment: Schemas['ArchiveSegmentRecord']): Promise<Schemas['RecordSegmentAnswer']> {
+    return this.call('POST /maintenance/partitions/segments', (signal) =>
+      this.api.POST('/internal/v1/maintenance/partitions/{partition}/segments', { params: { path: { partition } }, body: segment, signal }),
     );
   }
 

@@ -1,6 +1,7 @@
 import type { ArbiterJobCatalog, HandlerMap } from '@arbiter/queue';
 import type { RegistryInternalClient, VerdictInternalClient } from '@arbiter/internal-api';
 import type { LedgerSeals } from './ledger-seal';
+import type { ArchiveDeps } from '../archive';
 import { ping } from './ping';
 import { deliverWebhook } from './webhook-deliver';
 import { sendNotification } from './notification-send';
@@ -10,6 +11,8 @@ export interface JobDeps {
   registry: RegistryInternalClient;
   verdict: VerdictInternalClient;
   ledger: LedgerSeals;
+  /** The archive step of partition maintenance (docs/operations.md "Archive"). */
+  archive?: ArchiveDeps;
   /** Told when an attempt failed and the registry scheduled the next one (the relay wakes at that time). */
   onRetryScheduled?: (at: Date) => void;
 }

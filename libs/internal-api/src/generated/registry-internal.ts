@@ -943,6 +943,11 @@ export interface components {
             tenant_id: string;
             /** Format: double */
             count: number;
+            /**
+             * Format: double
+             * @description The row count of the tenant's recorded segment of this partition; null when none is recorded.
+             */
+            archived_count: number | null;
         };
         /** @description `GET /internal/v1/maintenance/partitions/{partition}/tenants`: who has rows in a past partition. */
         PartitionTenantsAnswer: {

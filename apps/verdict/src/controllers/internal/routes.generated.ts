@@ -166,6 +166,7 @@ const models: TsoaRoute.Models = {
         "properties": {
             "tenant_id": {"dataType":"string","required":true},
             "count": {"dataType":"double","required":true},
+            "archived_count": {"dataType":"union","subSchemas":[{"dataType":"double"},{"dataType":"enum","enums":[null]}],"required":true},
         },
         "additionalProperties": false,
     },
