@@ -4,6 +4,7 @@ import { Argument, Command, CommanderError, Option } from 'commander';
 import { InputError } from '@arbiter/client';
 import * as admin from './commands/admin';
 import { auditConsultationsCommand } from './commands/audit';
+import { archiveVerifyCommand } from './commands/archive';
 import { checkCommand } from './commands/check';
 import { exportEvidence } from './commands/evidence';
 import { ROTATABLE, rotateKeys } from './commands/keys';
@@ -316,6 +317,31 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option('--ledger-url <url>', 'ledger base URL (env ARBITER_LEDGER_URL)')
     .option('--ledger-api-key <key>', 'API key for the ledger only')
     .action(run((ctx, opts: Parameters<typeof auditConsultationsCommand>[1]) => auditConsultationsCommand(ctx, opts)));
+
+  const archive = program
+    .command('archive')
+    .description('archive segments of consultations that left the database (docs/operations.md "Archive")');
+  archive
+    .command('verify')
+    .description(
+      'check that every consultation the ledger sealed in a period is in the database or in exactly one intact sealed segment, with its hashes; exit 0 when verified, 1 on any problem',
+    )
+    .requiredOption('--tenant <id>', 'the tenant id tnt-…')
+    .requiredOption('--since <iso>', 'start of the period, inclusive (ISO 8601 date or timestamp)')
+    .requiredOption('--until <iso>', 'end of the period, inclusive (a date covers its whole UTC day)')
+    .option(
+      '--archive <url>',
+      'the archive: file://<dir> or s3://<bucket>/<prefix> (env ARCHIVE_URL; S3_ENDPOINT, S3_REGION, S3_FORCE_PATH_STYLE and AWS credentials from the environment)',
+    )
+    .option(
+      '--api-key <key>',
+      'API key for both services (default: ARBITER_VERDICT_API_KEY / ARBITER_LEDGER_API_KEY, then ARBITER_API_KEY)',
+    )
+    .option('--verdict-url <url>', 'verdict service base URL (env ARBITER_VERDICT_URL)')
+    .option('--verdict-api-key <key>', 'API key for the verdict service only')
+    .option('--ledger-url <url>', 'ledger base URL (env ARBITER_LEDGER_URL)')
+    .option('--ledger-api-key <key>', 'API key for the ledger only')
+    .action(run((ctx, opts: Parameters<typeof archiveVerifyCommand>[1]) => archiveVerifyCommand(ctx, opts)));
 
   const rules = program.command('rules').description("a scope's rules as a YAML file (docs/rules-as-code.md): export, plan, apply, test");
   serviceOptions(
