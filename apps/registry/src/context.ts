@@ -166,6 +166,7 @@ export function createRegistryContext(config: RegistryConfig, logger: Logger, de
         const target = await resolveWebhookTarget(url, webhookTargets);
         return target.ok ? null : target.problem;
       },
+      { min: config.RETENTION_MIN, max: config.RETENTION_MAX },
     ),
     introspection,
     console: new ConsoleService(consoleRepo, repo, redis, logger, {

@@ -11,7 +11,15 @@ export function verdictTables(config: Pick<VerdictConfig, 'RESOLVE_SESSION_TTL_S
   const byDefault = [retentionMs(undefined, 'consultations')];
   return [
     // keep_until = requested_at + the tenant's retention of consultations when the record was written.
-    { table: 'consultations', key: 'keep_until', archive: 'consultations', gates: ['archive'], offsets: byDefault },
+    {
+      table: 'consultations',
+      key: 'keep_until',
+      archive: 'consultations',
+      gates: ['archive'],
+      offsets: byDefault,
+      // As the table before partitioning: records stay in the row, uncompressed (prisma/verdict migrations).
+      storage: 'toast_tuple_target = 8160',
+    },
     // A record's shadow disagreements carry its keep_until and leave once its consultations partition is gone.
     { table: 'shadow_disagreements', key: 'keep_until', archive: null, gates: ['after:consultations'], offsets: byDefault },
     // Transient: a session leaves with its partition once expired.

@@ -93,8 +93,9 @@ describe(`${ConsultationRepository.name} group commit isolation`, () => {
 
   it('isolates several faulty rows, at the edges too, each with its own error', async () => {
     const rows = Array.from({ length: 16 }, (_, i) => record(`cns-iso-b-${i}`));
-    await new ConsultationRepository(pool).save(sealed(record('cns-iso-b-taken')));
-    rows[0] = record('cns-iso-b-taken'); // 23505: the id exists
+    const taken = record('cns-iso-b-taken');
+    await new ConsultationRepository(pool).save(sealed(taken));
+    rows[0] = taken; // 23505: the key (id, keep_until) exists
     rows[15] = record('cns-iso-b-15', 'x\u0000'); // 22021
     const results = await saveAsOneBatch(rows, pool);
 

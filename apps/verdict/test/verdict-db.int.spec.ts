@@ -61,10 +61,12 @@ describe(ConsultationRepository.name, () => {
 
   it('fails only the faulty record of a batch', async () => {
     const sut = new ConsultationRepository(pool);
-    await sut.save(sealed(record('cns-dup')));
+    // The same record twice: its key (id, keep_until) is taken (docs/operations.md "Partitions").
+    const dup = record('cns-dup');
+    await sut.save(sealed(dup));
     const results = await Promise.allSettled([
       sut.save(sealed(record('cns-ok-1'))),
-      sut.save(sealed(record('cns-dup'))),
+      sut.save(sealed(dup)),
       sut.save(sealed(record('cns-ok-2'))),
     ]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
@@ -146,10 +148,11 @@ describe(ConsultationRepository.name, () => {
     it("writes no row for a record the database refuses, and keeps the rows of the batch's good records", async () => {
       const sut = new ConsultationRepository(pool);
       const tenant = 'tnt-shadow-fault';
-      await sut.save(sealed(record('cns-sh-dup', { tenant_id: tenant, shadow: shadowOf(['rul-f', 'rv-f', 'blocked']) })));
+      const dup = record('cns-sh-dup', { tenant_id: tenant, shadow: shadowOf(['rul-f', 'rv-f', 'blocked']) });
+      await sut.save(sealed(dup));
       const results = await Promise.allSettled([
         sut.save(sealed(record('cns-sh-ok', { tenant_id: tenant, shadow: shadowOf(['rul-f', 'rv-f', 'blocked']) }))),
-        sut.save(sealed(record('cns-sh-dup', { tenant_id: tenant, shadow: shadowOf(['rul-f', 'rv-f', 'blocked']) }))),
+        sut.save(sealed(dup)),
       ]);
       expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected']);
       expect((await sut.shadowCounts(mintTenantId(tenant), 'rul-f')).map((c) => c.disagreements)).toEqual([2]);

@@ -7,6 +7,8 @@ export {
   MigrationError,
   PRISMA_MIGRATE_LOCK,
   EARLIER_CHECKSUMS_FILE,
+  NO_TRANSACTION,
+  migrationStatements,
 } from './migrations';
 export type { Migration, ApplyResult } from './migrations';
 export { createPool, createPrismaClient, withMigratedPool } from './pool';

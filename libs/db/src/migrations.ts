@@ -144,6 +144,54 @@ function check(migrations: Migration[], rows: AppliedRow[]): Migration[] {
   return migrations.filter((m) => !byName.has(m.name));
 }
 
+/**
+ * The first line of a migration that runs outside a transaction (ADR 0034): statement by statement, for what
+ * PostgreSQL refuses in one (CREATE INDEX CONCURRENTLY) and for long work that must not hold the locks of the
+ * statements before it (VALIDATE CONSTRAINT). Each statement ends its line with `;` and must be safe to run again:
+ * a run that fails records nothing and the next start runs the migration from its first statement.
+ */
+export const NO_TRANSACTION = '-- arbiter:no-transaction';
+
+/** The statements of a no-transaction migration: whole-line comments dropped, split after each line ending in `;`. */
+export function migrationStatements(sql: string): string[] {
+  const out: string[] = [];
+  let current: string[] = [];
+  for (const line of sql.split('\n')) {
+    if (/^\s*--/.test(line) || (!line.trim() && !current.length)) continue;
+    current.push(line);
+    if (/;\s*$/.test(line)) {
+      out.push(current.join('\n').trim());
+      current = [];
+    }
+  }
+  if (current.join('').trim()) out.push(current.join('\n').trim());
+  return out;
+}
+
+const RECORD = `INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at, finished_at, applied_steps_count)
+             VALUES ($1, $2, $3, now(), now(), 1)`;
+
+async function applyOne(client: Client, m: Migration): Promise<void> {
+  if (m.sql.startsWith(NO_TRANSACTION)) {
+    try {
+      for (const statement of migrationStatements(m.sql)) await client.query(statement);
+      await client.query(RECORD, [randomUUID(), m.checksum, m.name]);
+    } catch (err) {
+      throw new MigrationError('migration_failed', `Migration ${m.name} failed: ${(err as Error).message}`);
+    }
+    return;
+  }
+  await client.query('BEGIN');
+  try {
+    await client.query(m.sql);
+    await client.query(RECORD, [randomUUID(), m.checksum, m.name]);
+    await client.query('COMMIT');
+  } catch (err) {
+    await client.query('ROLLBACK');
+    throw new MigrationError('migration_failed', `Migration ${m.name} failed: ${(err as Error).message}`);
+  }
+}
+
 export interface ApplyResult {
   applied: string[];
 }
@@ -157,21 +205,7 @@ export async function applyMigrations(databaseUrl: string, dir: string): Promise
     try {
       await client.query(TABLE);
       const pending = check(migrations, await appliedRows(client));
-      for (const m of pending) {
-        await client.query('BEGIN');
-        try {
-          await client.query(m.sql);
-          await client.query(
-            `INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at, finished_at, applied_steps_count)
-             VALUES ($1, $2, $3, now(), now(), 1)`,
-            [randomUUID(), m.checksum, m.name],
-          );
-          await client.query('COMMIT');
-        } catch (err) {
-          await client.query('ROLLBACK');
-          throw new MigrationError('migration_failed', `Migration ${m.name} failed: ${(err as Error).message}`);
-        }
-      }
+      for (const m of pending) await applyOne(client, m);
       return { applied: pending.map((m) => m.name) };
     } finally {
       await client.query('SELECT pg_advisory_unlock($1)', [PRISMA_MIGRATE_LOCK]);

@@ -1,3 +1,4 @@
+import { retentionMs, type ArchiveKind } from '@arbiter/db';
 import type { Prisma, PrismaClient } from '../generated/prisma/client';
 
 /** A repository runs on the client or inside a transaction (services pass the transaction). */
@@ -59,4 +60,19 @@ export async function startAttemptOn(db: Db, table: AttemptTable, id: string, at
     attempt,
     inflightMs,
   );
+}
+
+/**
+ * Each tenant's retention of `kind` in milliseconds, from its settings (docs/operations.md "Retention"): what a row
+ * written now gets as keep_until beyond its time. A tenant not found gets the default.
+ */
+export async function retentionsOf(db: Db, kind: ArchiveKind, tenantIds: readonly string[]): Promise<(tenantId: string) => number> {
+  const rows = tenantIds.length
+    ? await db.$queryRawUnsafe<Array<{ id: string; settings: unknown }>>(
+        `SELECT "id", "settings" FROM "tenants" WHERE "id" = ANY($1::text[])`,
+        [...new Set(tenantIds)],
+      )
+    : [];
+  const byTenant = new Map(rows.map((r) => [r.id, retentionMs(r.settings, kind)]));
+  return (tenantId) => byTenant.get(tenantId) ?? retentionMs(undefined, kind);
 }

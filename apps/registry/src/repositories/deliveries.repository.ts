@@ -12,6 +12,8 @@ export interface NewDelivery {
   event_id: string;
   event_type: string;
   max_attempts: number;
+  /** The event's time + the tenant's retention of deliveries: a repeated fan-out of the event meets the same key. */
+  keep_until: Date;
 }
 
 /** A delivery handed to the queue: the attempt the worker is to run next. */
@@ -88,7 +90,16 @@ export class DeliveriesAnyTenantRepository {
     });
   }
 
-  createAttempt(data: { id: string; tenant_id: string; delivery_id: string; subscription_id: string; attempt: number; key_id: string }) {
+  /** `keep_until`: the delivery's, so an attempt leaves with its delivery (docs/operations.md "Partitions"). */
+  createAttempt(data: {
+    id: string;
+    tenant_id: string;
+    delivery_id: string;
+    subscription_id: string;
+    attempt: number;
+    key_id: string;
+    keep_until: Date;
+  }) {
     return this.db.webhookAttempt.create({ data });
   }
 

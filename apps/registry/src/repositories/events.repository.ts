@@ -1,6 +1,6 @@
 import type { TenantId } from '@arbiter/auth';
 import type { Prisma, Event as EventRow } from '../generated/prisma/client';
-import type { Db } from './db';
+import { retentionsOf, type Db } from './db';
 
 export type { EventRow };
 
@@ -59,6 +59,9 @@ export class EventsRepository {
       `SELECT nextval(pg_get_serial_sequence('"events"', 'seq')) AS seq`,
     );
     const n = BigInt(seq);
+    // Kept for the tenant's retention of events as its settings say now (docs/operations.md "Retention").
+    const createdAt = new Date();
+    const retention = (await retentionsOf(this.db, 'events', [tenantId]))(tenantId);
     return this.db.event.create({
       data: {
         id: eventId(n),
@@ -71,7 +74,8 @@ export class EventsRepository {
         entity_id: event.entity_id,
         data: event.data as Prisma.InputJsonValue,
         actor_id: actorId,
-        created_at: new Date(),
+        created_at: createdAt,
+        keep_until: new Date(createdAt.getTime() + retention),
         source: event.source ?? 'registry',
         idempotency_key: event.idempotency_key ?? null,
       },

@@ -29,6 +29,7 @@ import type {
   UpdateTenantBody,
 } from '../models/identity';
 import { badRequest, conflict, forbidden, notFound, unprocessable } from '../domain/errors';
+import { retentionProblem } from '../domain/retention';
 import { refusePlatformAdminPrincipal } from './platform-principal.service';
 import { isEmailAddress } from '../domain/email-address';
 import { presentKey, presentPrincipal, presentTenant } from '../presenters/identity';
@@ -63,6 +64,8 @@ export class IdentityService {
     private readonly stateChanged: StateChanged = async () => undefined,
     /** Checks a chat webhook URL as webhook destinations are checked; answers the problem, or null (docs/webhooks.md "Destinations"). */
     private readonly chatUrlProblem: (url: string) => Promise<string | null> = async () => null,
+    /** RETENTION_MIN and RETENTION_MAX in milliseconds (docs/operations.md "Retention"). */
+    private readonly retentionBounds: { min: number; max: number } = { min: 86_400_000, max: 3650 * 86_400_000 },
   ) {}
 
   // --- tenants -------------------------------------------------------------------------------
@@ -119,6 +122,8 @@ export class IdentityService {
 
   /** What the body's types cannot say about settings: each chat webhook URL is a destination webhooks may reach. */
   private async checkSettings(settings: TenantSettings | undefined): Promise<void> {
+    const retention = retentionProblem(settings?.retention, this.retentionBounds.min, this.retentionBounds.max);
+    if (retention) throw retention.status === 422 ? unprocessable(retention.detail) : badRequest(retention.detail);
     const hooks = settings?.approval_notifications?.chat_webhooks ?? [];
     for (const [i, hook] of hooks.entries()) {
       const problem = await this.chatUrlProblem(hook.url);

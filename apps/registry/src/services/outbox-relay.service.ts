@@ -7,6 +7,7 @@ import { EventsRepository } from '../repositories/events.repository';
 import { NotificationsAnyTenantRepository } from '../repositories/notifications.repository';
 import { OutboxAnyTenantRepository } from '../repositories/outbox.repository';
 import { WebhooksRepository } from '../repositories/webhooks.repository';
+import { retentionsOf } from '../repositories/db';
 import type { RelayAnswer } from '../models/internal';
 
 /**
@@ -33,6 +34,7 @@ export class OutboxRelayService {
         if (!rows.length) return { events: 0, created: 0 };
         const events = await new EventsRepository(tx).findManyAnyTenant(rows.map((r) => r.event_id));
         const subs = await new WebhooksRepository(tx).activeOf([...new Set(rows.map((r) => r.tenant_id))]);
+        const retention = await retentionsOf(tx, 'deliveries', [...new Set(events.map((e) => e.tenant_id))]);
         const deliveries: NewDelivery[] = [];
         for (const event of events) {
           for (const sub of subs) {
@@ -44,6 +46,7 @@ export class OutboxRelayService {
               event_id: event.id,
               event_type: event.type,
               max_attempts: this.opts.maxAttempts,
+              keep_until: new Date(event.created_at.getTime() + retention(event.tenant_id)),
             });
           }
         }

@@ -81,6 +81,7 @@ export class WebhookDeliveryService {
         subscription_id: d.subscription_id,
         attempt,
         key_id: signer.kid,
+        keep_until: d.keep_until,
       });
       const event = (await new EventsRepository(tx).findAnyTenant(d.event_id)) as EventRow;
       return { run: true as const, delivery: d, event, secrets };

@@ -2,7 +2,7 @@ import type { TenantId } from '@arbiter/auth';
 import type { Pool } from 'pg';
 import type { Fact, Scope } from '@arbiter/policy';
 import { auditStreamAffixes, consultationSealPayload } from '@arbiter/audit-streams';
-import { bisectOnRowFault, GroupCommitWriter, isRowFault } from '@arbiter/db';
+import { bisectOnRowFault, GroupCommitWriter, isRowFault, retentionMs } from '@arbiter/db';
 import { activeTraceparent } from '@arbiter/telemetry';
 import type { ConsultationRecord, LedgerCitationEntry } from '../domain/consultation-record';
 import type { SealedConsultation } from '../domain/consultation-builder';
@@ -62,12 +62,17 @@ export interface ShadowVersionCount {
  * (one INSERT per batch, each caller answered after its batch commits). Reads are tenant-scoped;
  * `record` is stored and returned exactly as it was hashed and signed.
  */
+/** The default retention of consultations (a save that names none: tools and tests). */
+const DEFAULT_RETENTION_MS = retentionMs(undefined, 'consultations');
+
 interface PendingRow {
   sealed: SealedConsultation;
   /** JSON of the record's explanation basis (domain/explanation-basis.ts); null when it needs none. */
   basis: string | null;
   /** The check's traceparent (tracing on, span sampled): stored with the record's seal_outbox row. */
   traceparent: string | null;
+  /** When the record may leave: requested_at + the tenant's retention of consultations (docs/operations.md "Retention"). */
+  keepUntil: string;
   /** Set when the row was not committed: it failed alone, or the batch failed for a reason no row caused. */
   error?: unknown;
 }
@@ -102,11 +107,12 @@ export class ConsultationRepository {
    * Resolves once the record is committed (stored as `sealed.json`, with its explanation basis beside
    * it, outside what is hashed and signed); rejects when it could not be.
    */
-  async save(sealed: SealedConsultation, basis: ExplanationBasis | null = null): Promise<void> {
+  async save(sealed: SealedConsultation, basis: ExplanationBasis | null = null, retentionMs: number = DEFAULT_RETENTION_MS): Promise<void> {
     const row: PendingRow = {
       sealed,
       basis: basis === null ? null : JSON.stringify(basis),
       traceparent: this.sealing ? activeTraceparent() : null,
+      keepUntil: new Date(Date.parse(sealed.record.requested_at) + retentionMs).toISOString(),
     };
     this.accepted++;
     try {
@@ -167,6 +173,7 @@ export class ConsultationRepository {
       records.map((r) => r.verdict),
       records.map((r) => r.dominating_rule_id),
       `[${sealed.map((s) => s.json).join(',')}]`,
+      rows.map((r) => r.keepUntil),
     ];
     // Explanation bases only when the batch has one (docs/verdicts.md "Explanations"): batches of
     // allowed checks are written as before.
@@ -180,11 +187,11 @@ export class ConsultationRepository {
          JOIN json_array_elements($${params.length}::json) WITH ORDINALITY AS b(value, n) USING (n)`,
       };
     }
-    const input = `SELECT c.id, c.tenant_id, c.caller_principal_id, c.requested_at, c.action, c.verdict, c.dominating_rule_id, r.value AS record${basis.value}
-         FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::text[], $7::text[])
-              WITH ORDINALITY AS c(id, tenant_id, caller_principal_id, requested_at, action, verdict, dominating_rule_id, n)
+    const input = `SELECT c.id, c.tenant_id, c.caller_principal_id, c.requested_at, c.action, c.verdict, c.dominating_rule_id, r.value AS record, c.keep_until${basis.value}
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::text[], $7::text[], $9::timestamptz[])
+              WITH ORDINALITY AS c(id, tenant_id, caller_principal_id, requested_at, action, verdict, dominating_rule_id, keep_until, n)
          JOIN json_array_elements($8::json) WITH ORDINALITY AS r(value, n) USING (n)${basis.join}`;
-    const insert = `INSERT INTO consultations (id, tenant_id, caller_principal_id, requested_at, action, verdict, dominating_rule_id, record${basis.column}) ${input}`;
+    const insert = `INSERT INTO consultations (id, tenant_id, caller_principal_id, requested_at, action, verdict, dominating_rule_id, record, keep_until${basis.column}) ${input}`;
     const shadow = shadowRows(records);
     if (!this.sealing && shadow === null) {
       await this.pool.query(insert, params);
@@ -194,8 +201,8 @@ export class ConsultationRepository {
     const writes: string[] = [];
     if (shadow !== null) {
       params.push(shadow);
-      writes.push(`INSERT INTO shadow_disagreements (tenant_id, rule_id, rule_version_id, consultation_id, requested_at, would_be)
-       SELECT c.tenant_id, d.value->>'rule_id', d.value->>'rule_version_id', c.id, c.requested_at, d.value->>'would_be'
+      writes.push(`INSERT INTO shadow_disagreements (tenant_id, rule_id, rule_version_id, consultation_id, requested_at, would_be, keep_until)
+       SELECT c.tenant_id, d.value->>'rule_id', d.value->>'rule_version_id', c.id, c.requested_at, d.value->>'would_be', c.keep_until
          FROM json_array_elements($${params.length}::json) AS d(value)
          JOIN c ON c.id = d.value->>'consultation_id'`);
     }
@@ -228,7 +235,7 @@ export class ConsultationRepository {
     const last = writes.pop()!;
     await this.pool.query(
       `WITH c AS (${insert}
-         RETURNING id, tenant_id, requested_at)${writes
+         RETURNING id, tenant_id, requested_at, keep_until)${writes
            .map(
              (w, i) => `,
        w${i} AS (${w})`,

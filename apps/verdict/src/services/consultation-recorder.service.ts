@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { AuthenticatedIdentity } from '@arbiter/auth';
 import { AppError, type ServiceMetrics } from '@arbiter/http';
-import { newTimeOrderedId } from '@arbiter/db';
+import { newTimeOrderedId, retentionMs } from '@arbiter/db';
 import { buildConsultation, type DecisionInput, type SealedConsultation } from '../domain/consultation-builder';
 import type { ConsultationRecord } from '../domain/consultation-record';
 import { explanationBasis } from '../domain/explanation-basis';
@@ -112,8 +112,13 @@ export class ConsultationRecorder {
       this.deps.logger.error({ err, tenant_id: d.snapshot.tenantId }, 'cannot sign the verdict');
       throw signingKeyUnavailable('signing failed');
     }
-    // What a later GET .../explanation needs beyond the record (docs/verdicts.md "Explanations").
-    await this.deps.consultations.save(sealed, explanationBasis(d.snapshot, sealed.record.verdict, sealed.record.precedence_trace));
+    // What a later GET .../explanation needs beyond the record (docs/verdicts.md "Explanations"), and how long the
+    // tenant keeps it as its settings say now (docs/operations.md "Retention").
+    await this.deps.consultations.save(
+      sealed,
+      explanationBasis(d.snapshot, sealed.record.verdict, sealed.record.precedence_trace),
+      retentionMs(d.snapshot.state.settings, 'consultations'),
+    );
     const { record } = sealed;
     this.verdicts?.inc({ operation: d.operation, verdict: KNOWN_VERDICTS.has(record.verdict) ? record.verdict : 'other' });
     if (record.shadow) for (const s of record.shadow) this.shadowDisagreements?.inc({ rule_id: s.rule_id, would_be: s.would_be });

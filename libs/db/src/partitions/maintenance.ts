@@ -187,7 +187,7 @@ export class PartitionMaintenance {
       await db.query(`DELETE FROM ${def} WHERE ${where}`);
     }
     await db.query(
-      `CREATE TABLE IF NOT EXISTS ${ident(name)} PARTITION OF ${ident(spec.table)} FOR VALUES FROM (${literal(from)}) TO (${literal(to)})`,
+      `CREATE TABLE IF NOT EXISTS ${ident(name)} PARTITION OF ${ident(spec.table)} FOR VALUES FROM (${literal(from)}) TO (${literal(to)})${spec.storage ? ` WITH (${spec.storage})` : ''}`,
     );
     if (strays > 0) {
       await db.query(`INSERT INTO ${ident(spec.table)} SELECT * FROM arbiter_strays`);

@@ -32,6 +32,8 @@ export interface PartitionedTable {
    * run); for created_at, [0]; for expires_at, the time to live of its rows.
    */
   offsets: number[];
+  /** Storage parameters of each partition created (`toast_tuple_target = 8160`): a partitioned table holds none. */
+  storage?: string;
 }
 
 /** A half-open range [from, to) of partition key values; null bounds are MINVALUE / MAXVALUE. */

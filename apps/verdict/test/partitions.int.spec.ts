@@ -1,0 +1,168 @@
+// Partition maintenance of the verdict gateway against a real PostgreSQL (docs/operations.md "Partitions"), with
+// one-minute partitions and a clock the test moves.
+import { alignDown, applyMigrations, createPool, PartitionMaintenance, partitionName, type ArchiveGate } from '@arbiter/db';
+import { createTestDatabase } from '@arbiter/testing';
+import type { Pool } from 'pg';
+import { verdictMigrationsDir } from '../src/context';
+import { verdictTables } from '../src/partitions';
+
+jest.setTimeout(60_000);
+
+const MIN = 60_000;
+const DAY = 86_400_000;
+
+let db: Awaited<ReturnType<typeof createTestDatabase>>;
+let pool: Pool;
+
+beforeAll(async () => {
+  db = await createTestDatabase('verdict_partitions');
+  await applyMigrations(db.url, verdictMigrationsDir());
+  pool = createPool({ url: db.url, max: 6 });
+});
+afterAll(async () => {
+  await pool.end();
+  await db.drop();
+});
+
+async function partitions(table: string): Promise<string[]> {
+  const { rows } = await pool.query<{ name: string }>(
+    `SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = $1::regclass ORDER BY 1`,
+    [table],
+  );
+  return rows.map((r) => r.name);
+}
+
+// Two days on: past the bounds the migration gave the partitions of the seal outbox and resolve sessions made of
+// the tables from before partitioning.
+let clock = alignDown(Date.now() + 2 * DAY, MIN) + 30_000;
+const events = { created: [] as string[], dropped: [] as string[], moved: [] as Array<[string, number]> };
+let covered = false;
+const gate: ArchiveGate = { covered: async () => covered };
+const maintenance = (retentions: number[] = [2 * MIN]) =>
+  new PartitionMaintenance({
+    pool,
+    tables: verdictTables({ RESOLVE_SESSION_TTL_S: 60 }),
+    intervalMs: MIN,
+    offsets: async (t) => (t.key === 'keep_until' ? retentions : []),
+    archiveGate: gate,
+    now: () => clock,
+    hooks: {
+      created: (_t, p) => events.created.push(p),
+      dropped: (_t, p) => events.dropped.push(p),
+      moved: (_t, p, n) => events.moved.push([p, n]),
+    },
+  });
+
+describe('verdict partition maintenance (PARTITION_INTERVAL=1m)', () => {
+  const slot = (offset: number) => alignDown(clock + offset, MIN);
+
+  it('creates the partitions ahead for every table, idempotently, two runs at once included', async () => {
+    const [a, b] = await Promise.all([maintenance().run(), maintenance().run()]);
+    expect(a.due).toEqual(b.due);
+    for (const offset of [-MIN, 0, MIN, 2 * MIN]) {
+      expect(await partitions('seal_outbox')).toContain(partitionName('seal_outbox', slot(offset)));
+      expect(await partitions('resolve_sessions')).toContain(partitionName('resolve_sessions', slot(offset + MIN)));
+    }
+    // keep_until tables: around now + each retention in use (2m here) and the default (90d).
+    for (const offset of [MIN, 2 * MIN, 3 * MIN, 4 * MIN, 90 * DAY]) {
+      expect(await partitions('consultations')).toContain(partitionName('consultations', slot(offset)));
+      expect(await partitions('shadow_disagreements')).toContain(partitionName('shadow_disagreements', slot(offset)));
+    }
+    const before = events.created.length;
+    await maintenance().run();
+    expect(events.created.length).toBe(before);
+    // The DEFAULT partitions stay, and the partition made of the table from before partitioning is cut around.
+    expect(await partitions('consultations')).toContain('consultations_default');
+    expect(await partitions('seal_outbox')).toContain('seal_outbox_legacy');
+  });
+
+  it('drops a past partition of a transient table, and lists none of the current ones as due', async () => {
+    const past = partitionName('resolve_sessions', slot(0));
+    await pool.query(
+      `INSERT INTO resolve_sessions (id, tenant_id, caller_principal_id, action, resource, scope, context, expires_at)
+       VALUES ('rs-gone', 'tnt-p', 'agn-1', 'a', 'r', '{}', '{}', $1)`,
+      [new Date(slot(0) + 1000)],
+    );
+    expect((await maintenance().drop(past)).dropped).toBe(false); // not due yet
+    clock += 3 * MIN;
+    const { due } = await maintenance().run();
+    expect(due.map((d) => d.partition)).toContain(past);
+    expect(due.every((d) => Date.parse(d.to) <= clock)).toBe(true);
+    expect(await maintenance().drop(past)).toEqual({ dropped: true });
+    expect(await partitions('resolve_sessions')).not.toContain(past);
+    expect((await pool.query(`SELECT 1 FROM resolve_sessions WHERE id = 'rs-gone'`)).rowCount).toBe(0);
+    expect(events.dropped).toContain(past);
+  });
+
+  it('keeps a past outbox partition while it holds an unsealed row, and drops it once empty', async () => {
+    const at = clock;
+    const name = partitionName('seal_outbox', alignDown(at, MIN));
+    await pool.query(
+      `INSERT INTO seal_outbox (tenant_id, stream_id, client_ref, payload, created_at) VALUES ('tnt-p', 's', 'c', '{}', $1)`,
+      [new Date(at)],
+    );
+    clock += 2 * MIN;
+    await maintenance().run();
+    expect(await maintenance().drop(name)).toEqual({ dropped: false, reason: 'not_empty' });
+    expect(await partitions('seal_outbox')).toContain(name);
+    await pool.query(`DELETE FROM seal_outbox WHERE client_ref = 'c'`);
+    expect(await maintenance().drop(name)).toEqual({ dropped: true });
+  });
+
+  it('keeps a past consultations partition while the archive gate is closed, and its shadow rows after it', async () => {
+    const keep = clock + 2 * MIN;
+    const name = partitionName('consultations', alignDown(keep, MIN));
+    const shadow = partitionName('shadow_disagreements', alignDown(keep, MIN));
+    await pool.query(
+      `INSERT INTO consultations (id, tenant_id, caller_principal_id, requested_at, action, verdict, record, keep_until)
+       VALUES ('cns-kept', 'tnt-p', 'agn-1', $1, 'a', 'allowed', '{}', $2)`,
+      [new Date(clock), new Date(keep)],
+    );
+    await pool.query(
+      `INSERT INTO shadow_disagreements (tenant_id, rule_id, rule_version_id, consultation_id, requested_at, would_be, keep_until)
+       VALUES ('tnt-p', 'rul-1', 'rv-1', 'cns-kept', $1, 'blocked', $2)`,
+      [new Date(clock), new Date(keep)],
+    );
+    clock += 4 * MIN;
+    const { due } = await maintenance().run();
+    expect(due.find((d) => d.partition === name)).toMatchObject({ table: 'consultations', archive: 'consultations' });
+    expect(due.find((d) => d.partition === shadow)).toMatchObject({ table: 'shadow_disagreements', archive: null });
+    expect(await maintenance().drop(name)).toEqual({ dropped: false, reason: 'not_archived' });
+    expect(await maintenance().drop(shadow)).toEqual({ dropped: false, reason: 'waits_for_consultations' });
+    expect((await pool.query(`SELECT 1 FROM consultations WHERE id = 'cns-kept'`)).rowCount).toBe(1);
+    covered = true;
+    try {
+      expect(await maintenance().drop(name)).toEqual({ dropped: true });
+      expect(await maintenance().drop(shadow)).toEqual({ dropped: true });
+    } finally {
+      covered = false;
+    }
+    expect((await pool.query(`SELECT 1 FROM consultations WHERE id = 'cns-kept'`)).rowCount).toBe(0);
+  });
+
+  it('moves rows the DEFAULT partition caught into the partition created for them', async () => {
+    const keep = clock + 7 * DAY;
+    await pool.query(
+      `INSERT INTO consultations (id, tenant_id, caller_principal_id, requested_at, action, verdict, record, keep_until)
+       VALUES ('cns-stray', 'tnt-p', 'agn-1', $1, 'a', 'allowed', '{}', $2)`,
+      [new Date(clock), new Date(keep)],
+    );
+    expect((await pool.query(`SELECT 1 FROM consultations_default WHERE id = 'cns-stray'`)).rowCount).toBe(1);
+    await maintenance([7 * DAY]).run();
+    const name = partitionName('consultations', alignDown(keep, MIN));
+    expect(events.moved).toContainEqual([name, 1]);
+    expect((await pool.query(`SELECT 1 FROM consultations_default`)).rowCount).toBe(0);
+    expect((await pool.query(`SELECT 1 FROM ${name} WHERE id = 'cns-stray'`)).rowCount).toBe(1);
+  });
+
+  it('drops a detached partition a dead run left behind, and refuses names that are not its partitions', async () => {
+    await pool.query(`CREATE TABLE consultations_p20200101t0000 (LIKE consultations)`);
+    await maintenance().run();
+    expect((await pool.query(`SELECT to_regclass('consultations_p20200101t0000') AS t`)).rows[0].t).toBeNull();
+    expect(await maintenance().drop('consultations_default')).toEqual({ dropped: false, reason: 'unknown_partition' });
+    expect(await maintenance().drop('approvals_p20200101t0000')).toEqual({ dropped: false, reason: 'unknown_partition' });
+    expect(await maintenance().drop('consultations_p20200101t0000')).toEqual({ dropped: false, reason: 'unknown_partition' });
+    // The DEFAULT partition and the tables themselves are never dropped.
+    expect(await partitions('consultations')).toContain('consultations_default');
+  });
+});
