@@ -1,3 +1,4 @@
+import { pathToFileURL } from 'node:url';
 import { ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -280,6 +281,8 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       VERDICT_URL: env.VERDICT_URL || `http://${probeHost}:${verdictPort}`,
       LEDGER_URL: env.LEDGER_URL || `http://${probeHost}:${ledgerPort}`,
       WEBHOOK_ALLOW_PRIVATE: env.WEBHOOK_ALLOW_PRIVATE || 'true',
+      // Archive segments in the data folder (docs/operations.md "Archive"): the worker writes, the gateway reads.
+      ARCHIVE_URL: env.ARCHIVE_URL || pathToFileURL(path.join(path.resolve(options.dataDir), 'archive')).href,
     };
 
     const tails = new Map<string, LogTail>();
