@@ -5,6 +5,7 @@ import { ping } from './ping';
 import { deliverWebhook } from './webhook-deliver';
 import { sendNotification } from './notification-send';
 import { sealBatch } from './ledger-seal';
+import { runMaintenance, type MaintenanceDeps } from './maintenance-run';
 
 export interface JobDeps {
   registry: RegistryInternalClient;
@@ -12,6 +13,8 @@ export interface JobDeps {
   ledger: LedgerSeals;
   /** Told when an attempt failed and the registry scheduled the next one (the relay wakes at that time). */
   onRetryScheduled?: (at: Date) => void;
+  /** Told of each partition the maintenance job dropped (the worker's metrics). */
+  onPartitionDropped?: MaintenanceDeps['onDropped'];
 }
 
 /** One handler per catalog job; startWorkers checks the map against the catalog at start. */
@@ -21,5 +24,9 @@ export function createJobHandlers(deps: JobDeps): HandlerMap<ArbiterJobCatalog> 
     'webhook.v1.deliver': deliverWebhook(deps.registry, deps.onRetryScheduled),
     'notification.v1.send': sendNotification(deps.registry, deps.onRetryScheduled),
     'ledger.v1.seal': sealBatch({ ledger: deps.ledger, owners: { verdict: deps.verdict, registry: deps.registry } }),
+    'maintenance.v1.run': runMaintenance({
+      services: { verdict: deps.verdict, registry: deps.registry },
+      onDropped: deps.onPartitionDropped,
+    }),
   };
 }
