@@ -54,8 +54,13 @@ describe('registry partition maintenance (PARTITION_INTERVAL=1m)', () => {
     });
   });
 
-  it("creates partitions ahead where each tenant's rows land", async () => {
+  it("creates partitions ahead where each tenant's rows land, and keeps the outbox's partition from before partitioning while it holds a row", async () => {
+    await pool.query(`INSERT INTO seal_outbox (tenant_id, stream_id, client_ref, payload) VALUES ('tnt-p', 's', 'unsealed', '{}')`);
     await maintenance().run();
+    expect(await exists('seal_outbox_legacy')).toBe(true);
+    await pool.query(`DELETE FROM seal_outbox WHERE client_ref = 'unsealed'`);
+    await maintenance().run();
+    expect(await exists('seal_outbox_legacy')).toBe(false);
     for (const offset of [2 * MIN, 30 * DAY]) {
       expect(await exists(partitionName('webhook_deliveries', alignDown(clock + offset, MIN)))).toBe(true);
       expect(await exists(partitionName('webhook_attempts', alignDown(clock + offset, MIN)))).toBe(true);

@@ -30,7 +30,7 @@ describe(startWorker.name, () => {
 
       const result = await waitForResult(connection, job, { prefix });
 
-      expect(sut.queues).toEqual(['system', 'webhook', 'ledger', 'notification']);
+      expect(sut.queues).toEqual(['system', 'webhook', 'ledger', 'notification', 'maintenance']);
       expect(result).toEqual({ pong: 'are you there?', received_at: expect.any(String) });
       expect(Number.isNaN(Date.parse((result as { received_at: string }).received_at))).toBe(false);
 

@@ -5,6 +5,8 @@ import {
   queueDepths,
   startWorkers,
   subscribeNudges,
+  maintenanceJob,
+  MAINTENANCE_SCHEDULER_ID,
   type ArbiterJobCatalog,
   type HandlerMap,
 } from '@arbiter/queue';
@@ -63,10 +65,24 @@ export async function startWorker(config: WorkerConfig, logger: Logger): Promise
   const metrics = new ServiceMetrics('worker', { defaultMetrics: true });
   const archive = archiveDeps(config, { verdict, registry, ledger }, logger, metrics);
   try {
+    const partitionsDropped = metrics.counter('maintenance_partitions_dropped_total', {
+      help: 'Past partitions the maintenance job had dropped, by owning service and table',
+      labelNames: ['owner', 'table'],
+    });
     const relay = new OutboxRelay(registry, producer, { intervalMs: config.RELAY_INTERVAL_MS, batchSize: config.RELAY_BATCH_SIZE }, logger);
     const workers = await startWorkers({
       connection,
-      handlers: counted(createJobHandlers({ registry, verdict, ledger, archive, onRetryScheduled: (at) => relay.wakeAt(at) }), metrics),
+      handlers: counted(
+        createJobHandlers({
+          registry,
+          verdict,
+          ledger,
+          archive,
+          onRetryScheduled: (at) => relay.wakeAt(at),
+          onPartitionDropped: (owner, d) => partitionsDropped.inc({ owner, table: d.table }),
+        }),
+        metrics,
+      ),
       concurrency: config.WORKER_CONCURRENCY,
       prefix: config.QUEUE_PREFIX,
       shutdownGraceMs: config.SHUTDOWN_GRACE_MS,
@@ -85,6 +101,19 @@ export async function startWorker(config: WorkerConfig, logger: Logger): Promise
       logger,
     );
     sealRelay.start();
+    // docs/operations.md "Partitions": one schedule across workers (a BullMQ job scheduler with a fixed id). Redis
+    // away at start: tried again until it answers.
+    let scheduleRetry: NodeJS.Timeout | undefined;
+    const scheduleMaintenance = (): void => {
+      producer
+        .schedule(maintenanceJob, {}, { schedulerId: MAINTENANCE_SCHEDULER_ID, everyMs: config.MAINTENANCE_INTERVAL })
+        .catch((err: unknown) => {
+          logger.warn({ err }, 'cannot schedule maintenance.v1.run yet; trying again');
+          scheduleRetry = setTimeout(scheduleMaintenance, 5_000);
+          scheduleRetry.unref();
+        });
+    };
+    scheduleMaintenance();
     // Services nudge after committing outbox rows; RELAY_INTERVAL_MS is only the fallback poll.
     const unsubscribe = subscribeNudges(nudgeConnection, (owner) => {
       if (owner === 'registry') relay.wake();
@@ -120,6 +149,7 @@ export async function startWorker(config: WorkerConfig, logger: Logger): Promise
       close: () =>
         (closing ??= (async () => {
           await ops?.close();
+          clearTimeout(scheduleRetry);
           unsubscribe();
           await Promise.all([relay.stop(), sealRelay.stop()]);
           await workers.close();

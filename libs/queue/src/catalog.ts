@@ -218,11 +218,43 @@ export function ledgerSealJobId(
   return `seal.${payload.owner}.${digest.slice(0, 32)}`;
 }
 
+/** maintenance.v1.run takes nothing: each run asks the services what is due now. */
+export type MaintenancePayload = Record<string, never>;
+
+/** What one maintenance run did, per service (docs/operations.md "Partitions"). */
+export interface MaintenanceResult {
+  /** Past partitions the services listed. */
+  due: number;
+  /** Of which dropped. */
+  dropped: number;
+  /** Of which kept, by reason (`not_archived`, `not_empty`, `pending_rows`, `busy`...). */
+  kept: { [reason: string]: number };
+}
+
+/**
+ * Partition maintenance (docs/operations.md "Partitions"): the verdict gateway and the registry create their
+ * partitions ahead and list the past ones; those of an archived kind are archived, then each is dropped if the
+ * service's gate opens. A repeatable job (one BullMQ job scheduler, `maintenance`, every MAINTENANCE_INTERVAL).
+ * Runs that overlap are harmless: each service serialises its work per table under an advisory lock. No BullMQ
+ * retry: the next run is the retry.
+ */
+export const maintenanceJob = defineJob<MaintenancePayload, MaintenanceResult>({
+  name: 'maintenance.v1.run',
+  queue: 'maintenance',
+  schema: { type: 'object', additionalProperties: false, required: [], properties: {} },
+  retry: { attempts: 1, backoff: { type: 'fixed', delay: 1000 } },
+  removeOnComplete: { age: 3600, count: 100 },
+});
+
+/** The id of the maintenance job scheduler: one schedule, whatever the number of workers. */
+export const MAINTENANCE_SCHEDULER_ID = 'maintenance';
+
 export const jobCatalog = defineCatalog({
   'system.v1.ping': pingJob,
   'webhook.v1.deliver': webhookDeliverJob,
   'ledger.v1.seal': ledgerSealJob,
   'notification.v1.send': notificationSendJob,
+  'maintenance.v1.run': maintenanceJob,
   // The outbox relay is not a job: each worker process runs it as a polling loop over the
   // registry's internal API, which claims rows with FOR UPDATE SKIP LOCKED (ADR 0005). Approval
   // routing is webhook fan-out (tenant subscriptions filtered by candidate deciders) and the

@@ -15,6 +15,8 @@ export {
   ledgerSealJobId,
   notificationSendJob,
   notificationSendJobId,
+  maintenanceJob,
+  MAINTENANCE_SCHEDULER_ID,
 } from './catalog';
 export type {
   ArbiterJobCatalog,
@@ -26,6 +28,8 @@ export type {
   LedgerSealItem,
   LedgerSealPayload,
   LedgerSealResult,
+  MaintenancePayload,
+  MaintenanceResult,
 } from './catalog';
 export { DEFAULT_PREFIX } from './prefix';
 export { createRedisConnection, closeRedisConnection } from './connection';

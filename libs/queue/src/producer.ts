@@ -47,6 +47,11 @@ export interface Producer<C extends JobCatalog = typeof jobCatalog> {
   enqueue<J extends C[keyof C]>(job: J, payload: PayloadOf<J>, opts?: EnqueueOptions): Promise<EnqueuedJob>;
   /** For untyped sources (an outbox row): the name is looked up in the catalog, the payload checked at run time. */
   enqueue(name: string, payload: unknown, opts?: EnqueueOptions): Promise<EnqueuedJob>;
+  /**
+   * Runs `job` every `everyMs` through one BullMQ job scheduler named `schedulerId`: calling it again (another
+   * worker, a restart, a new interval) updates the one schedule instead of adding one.
+   */
+  schedule<J extends C[keyof C]>(job: J, payload: PayloadOf<J>, opts: { schedulerId: string; everyMs: number }): Promise<void>;
   /** Closes this producer's BullMQ queues; the connection stays open (its owner closes it). */
   close(): Promise<void>;
 }
@@ -110,8 +115,31 @@ export function createProducer<C extends JobCatalog = typeof jobCatalog>(connect
     }
   }
 
+  async function schedule(job: AnyJobDefinition, payload: unknown, opts: { schedulerId: string; everyMs: number }): Promise<void> {
+    const def = findJob(catalog, job.name);
+    const data = def.parse(payload);
+    if (!JOB_ID_PATTERN.test(opts.schedulerId))
+      throw new QueueError('invalid_job_id', 'schedulerId must be 1-200 letters, digits, ".", "_" or "-"');
+    await whenConnected(connection, readyTimeoutMs);
+    await queueFor(def.queue).upsertJobScheduler(
+      opts.schedulerId,
+      { every: opts.everyMs },
+      {
+        name: def.name,
+        data,
+        opts: {
+          attempts: def.retry.attempts,
+          backoff: { type: def.retry.backoff.type, delay: def.retry.backoff.delay },
+          removeOnComplete: def.removeOnComplete,
+          removeOnFail: def.removeOnFail,
+        },
+      },
+    );
+  }
+
   return {
     enqueue: enqueue as Producer<C>['enqueue'],
+    schedule: schedule as Producer<C>['schedule'],
     async close() {
       await Promise.all([...queues.values()].map((queue) => queue.close()));
       queues.clear();

@@ -112,12 +112,18 @@ describe(startWorkers.name, () => {
     };
     const running = await startWorkers({
       connection: workerConnection,
-      handlers: { 'system.v1.ping': ping, 'webhook.v1.deliver': unused, 'ledger.v1.seal': unused, 'notification.v1.send': unused },
+      handlers: {
+        'system.v1.ping': ping,
+        'webhook.v1.deliver': unused,
+        'ledger.v1.seal': unused,
+        'notification.v1.send': unused,
+        'maintenance.v1.run': unused,
+      },
       prefix,
       logger,
     });
     started.push(running);
-    expect(running.queues).toEqual(['system', 'webhook', 'ledger', 'notification']);
+    expect(running.queues).toEqual(['system', 'webhook', 'ledger', 'notification', 'maintenance']);
 
     const job = await projectProducer.enqueue('system.v1.ping', payloadPing('by name'));
     expect(await waitForResult(producerConnection, job, { prefix })).toMatchObject({ pong: 'by name' });

@@ -68,6 +68,11 @@ export async function archiveDue(deps: ArchiveDeps, service: MaintainedService, 
   for (const d of archived) await archivePartition(deps, deps.store, service, d.partition);
 }
 
+/** archiveDue bound to its dependencies: the maintenance job's archive step. */
+export function archiverFor(deps: ArchiveDeps): (service: MaintainedService, due: readonly DuePartition[]) => Promise<void> {
+  return (service, due) => archiveDue(deps, service, due);
+}
+
 async function archivePartition(deps: ArchiveDeps, store: ArchiveStore, service: MaintainedService, partition: string): Promise<void> {
   const owner = deps.owners[service];
   const answer = await owner.partitionTenants(partition);

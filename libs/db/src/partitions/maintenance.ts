@@ -97,6 +97,7 @@ export class PartitionMaintenance {
       if (!(await this.isPartitioned(spec.table))) continue;
       const extra = this.opts.offsets ? await this.opts.offsets(spec) : [];
       const offsets = [...new Set([...spec.offsets, ...extra])];
+      await this.retireEmptyLegacy(spec);
       const existing = await inTransaction(this.opts.pool, async (db) => {
         await db.query(lockSql, [spec.table]);
         await this.dropLeftovers(db, spec.table);
@@ -138,6 +139,32 @@ export class PartitionMaintenance {
     }
     this.opts.hooks?.dropped?.(spec.table, partition);
     return { dropped: true };
+  }
+
+  /**
+   * The partition made of a transient table's rows from before partitioning (`<table>_legacy`: the seal outbox,
+   * resolve sessions) reaches a day past the migration, so that rows written meanwhile by replicas of the previous
+   * version fit. Once it is empty it holds nothing to keep: it goes at once (detached, found empty under the lock,
+   * dropped; otherwise left as it is), and the partitions ahead are created in its place in the same run. Rows
+   * written in between land in the DEFAULT partition and are moved by the creation.
+   */
+  private async retireEmptyLegacy(spec: PartitionedTable): Promise<void> {
+    if (spec.key === 'keep_until' || spec.gates.some((g) => g !== 'empty')) return;
+    const legacy = `${spec.table}_legacy`;
+    try {
+      await inTransaction(this.opts.pool, async (db) => {
+        await db.query(lockSql, [spec.table]);
+        if (!(await partitionsOf(db, spec.table)).some((p) => p.name === legacy)) throw new GateClosed('gone');
+        await db.query(`SET LOCAL lock_timeout = ${Math.max(1, Math.round(this.opts.lockTimeoutMs ?? 2_000))}`);
+        await db.query(`ALTER TABLE ${ident(spec.table)} DETACH PARTITION ${ident(legacy)}`);
+        if ((await db.query(`SELECT 1 FROM ${ident(legacy)} LIMIT 1`)).rowCount) throw new GateClosed('not_empty');
+        await db.query(`DROP TABLE ${ident(legacy)}`);
+      });
+      this.opts.hooks?.dropped?.(spec.table, legacy);
+    } catch (err) {
+      if (err instanceof GateClosed || (err as { code?: string }).code === '55P03') return;
+      throw err;
+    }
   }
 
   /** Whether `table` is partitioned yet (a database whose migrations are not all applied may hold the plain one). */

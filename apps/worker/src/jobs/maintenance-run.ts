@@ -1,0 +1,71 @@
+import type { JobHandler, maintenanceJob, MaintenanceResult } from '@arbiter/queue';
+import type { DuePartition, MaintenancePartitionsAnswer, PartitionDropAnswer } from '@arbiter/internal-api';
+import type { MaintainedService } from '../archive';
+
+/** What the maintenance run needs of a service's internal API. */
+export interface MaintainedClient {
+  runPartitions(): Promise<MaintenancePartitionsAnswer>;
+  dropPartition(partition: string): Promise<PartitionDropAnswer>;
+}
+
+export interface MaintenanceDeps {
+  services: Record<MaintainedService, MaintainedClient>;
+  /** The archive step (apps/worker/src/archive `archiverFor`); replaced in tests. */
+  archiveDue: (service: MaintainedService, due: readonly DuePartition[]) => Promise<void>;
+  /** Told of each partition dropped (the worker's metrics). */
+  onDropped?: (service: MaintainedService, partition: DuePartition) => void;
+}
+
+/**
+ * maintenance.v1.run (docs/operations.md "Partitions"): for the registry, then the verdict gateway, create the
+ * partitions ahead and take the past ones; archive those of an archived kind; then ask for each drop, which the
+ * service grants only when its gate is open. A failure leaves the partitions of that step in place for the next
+ * run; the other service is still maintained, and the job fails at the end so the run is counted as failed.
+ */
+export function runMaintenance(deps: MaintenanceDeps): JobHandler<typeof maintenanceJob> {
+  const archive = deps.archiveDue;
+  return async (_payload, ctx) => {
+    const result: MaintenanceResult = { due: 0, dropped: 0, kept: {} };
+    const failures: string[] = [];
+    for (const service of ['registry', 'verdict'] as const) {
+      const client = deps.services[service];
+      let due: DuePartition[];
+      try {
+        due = (await client.runPartitions()).due;
+      } catch (err) {
+        failures.push(`${service}: ${(err as Error).message}`);
+        continue;
+      }
+      result.due += due.length;
+      let droppable = due;
+      const archived = due.filter((d) => d.archive !== null);
+      if (archived.length) {
+        try {
+          await archive(service, archived);
+        } catch (err) {
+          // Nothing of an archived kind goes this run; the service's gate would refuse it anyway.
+          failures.push(`${service} archive: ${(err as Error).message}`);
+          droppable = due.filter((d) => d.archive === null);
+          result.kept.archive_failed = (result.kept.archive_failed ?? 0) + archived.length;
+        }
+      }
+      for (const d of droppable) {
+        try {
+          const answer = await client.dropPartition(d.partition);
+          if (answer.dropped) {
+            result.dropped++;
+            deps.onDropped?.(service, d);
+          } else {
+            const reason = answer.reason ?? 'unknown';
+            result.kept[reason] = (result.kept[reason] ?? 0) + 1;
+          }
+        } catch (err) {
+          failures.push(`${service} drop ${d.partition}: ${(err as Error).message}`);
+        }
+      }
+    }
+    ctx.log.info({ ...result }, 'maintenance run');
+    if (failures.length) throw new Error(`maintenance run failed: ${failures.join('; ')}`);
+    return result;
+  };
+}
