@@ -78,6 +78,21 @@ describe(ArchiveSegmentStore.name, () => {
     expect(lines[0].line).toContain('"n":1.0');
   });
 
+  it('gives lines that restore into a copy of the table with the record text unchanged (docs/operations.md "Restore")', async () => {
+    const p = (await sut.partitionAnyTenant('consultations_p20261127t1400'))!;
+    await pool.query('CREATE TABLE consultations_restored (LIKE consultations)');
+    for await (const { line } of sut.linesAnyTenant(p, 'tnt-a'))
+      await pool.query(
+        'INSERT INTO consultations_restored SELECT r.* FROM json_populate_record(NULL::consultations_restored, $1::json) r',
+        [line],
+      );
+    const { rows } = await pool.query<{ a: string; b: string }>(
+      `SELECT o.record::text AS a, r.record::text AS b FROM consultations o JOIN consultations_restored r USING (id, keep_until) ORDER BY id`,
+    );
+    expect(rows).toHaveLength(2);
+    for (const r of rows) expect(r.b).toBe(r.a);
+  });
+
   it('gives its connection back even when the reader stops early', async () => {
     const p = (await sut.partitionAnyTenant('consultations_p20261127t1400'))!;
     for (let i = 0; i < 5; i++) for await (const _ of sut.linesAnyTenant(p, 'tnt-a')) break;
