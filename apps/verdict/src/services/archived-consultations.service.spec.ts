@@ -12,8 +12,8 @@ import { ArchivedConsultations } from './archived-consultations.service';
 const TENANT = 'tnt-a';
 const bounds = { tenant_id: TENANT, kind: 'consultations' as const, from: '2026-11-27T14:00:00.000Z', to: '2026-11-27T14:01:00.000Z' };
 const recordOf = (id: string, verdict = 'allowed'): ConsultationRecord => {
-  const rest = { id, tenant_id: TENANT, verdict, requested_at: '2026-11-27T13:58:00.000Z' } as unknown as ConsultationRecord;
-  return { normative_hash: normativeHash(rest), signed_verdict: 'x.y.z', ...rest };
+  const rest = { id, tenant_id: TENANT, verdict, requested_at: '2026-11-27T13:58:00.000Z' };
+  return { normative_hash: normativeHash(rest as never), signed_verdict: 'x.y.z', ...rest } as unknown as ConsultationRecord;
 };
 const lineOf = (r: ConsultationRecord) => ({
   id: r.id,
