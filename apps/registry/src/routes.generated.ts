@@ -324,6 +324,8 @@ const models: TsoaRoute.Models = {
             "rate_limit": {"ref":"RateLimitSettings"},
             "precedence": {"dataType":"string"},
             "approval_notifications": {"ref":"ApprovalNotificationSettings"},
+            "sensitive_fields": {"dataType":"array","array":{"dataType":"string"},"validators":{"maxItems":{"value":50}}},
+            "data_subject_field": {"dataType":"string"},
         },
         "additionalProperties": false,
     },

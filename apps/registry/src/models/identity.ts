@@ -50,6 +50,17 @@ export interface TenantSettings {
   precedence?: string;
   /** Who hears of new and escalated approvals besides the deciders' email (docs/approvals.md "Notifications"). */
   approval_notifications?: ApprovalNotificationSettings;
+  /**
+   * Dot paths whose values are never stored in the clear (docs/identity.md "Sensitive fields"): `parameters.<path>`
+   * or `context.<fact name>`; no duplicates.
+   * @maxItems 50
+   */
+  sensitive_fields?: string[];
+  /**
+   * The path whose value (a string or a number) names the data subject of a check: its sensitive values are kept
+   * under that subject's key, which an erasure destroys (docs/identity.md "Sensitive fields").
+   */
+  data_subject_field?: string;
 }
 
 export interface ApprovalNotificationSettings {

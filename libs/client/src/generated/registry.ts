@@ -1311,6 +1311,16 @@ export interface components {
             precedence?: string;
             /** @description Who hears of new and escalated approvals besides the deciders' email (docs/approvals.md "Notifications"). */
             approval_notifications?: components["schemas"]["ApprovalNotificationSettings"];
+            /**
+             * @description Dot paths whose values are never stored in the clear (docs/identity.md "Sensitive fields"): `parameters.<path>`
+             *     or `context.<fact name>`; no duplicates.
+             */
+            sensitive_fields?: string[];
+            /**
+             * @description The path whose value (a string or a number) names the data subject of a check: its sensitive values are kept
+             *     under that subject's key, which an erasure destroys (docs/identity.md "Sensitive fields").
+             */
+            data_subject_field?: string;
         };
         Tenant: {
             /**
@@ -4631,7 +4641,11 @@ export interface operations {
                      *                   "format": "slack"
                      *                 }
                      *               ]
-                     *             }
+                     *             },
+                     *             "sensitive_fields": [
+                     *               "string"
+                     *             ],
+                     *             "data_subject_field": "string"
                      *           },
                      *           "status": "active",
                      *           "created_at": "2026-11-26T09:30:00.000Z",
@@ -4767,7 +4781,11 @@ export interface operations {
                  *               "format": "slack"
                  *             }
                  *           ]
-                 *         }
+                 *         },
+                 *         "sensitive_fields": [
+                 *           "string"
+                 *         ],
+                 *         "data_subject_field": "string"
                  *       }
                  *     }
                  */
@@ -4837,7 +4855,11 @@ export interface operations {
                      *               "format": "slack"
                      *             }
                      *           ]
-                     *         }
+                     *         },
+                     *         "sensitive_fields": [
+                     *           "string"
+                     *         ],
+                     *         "data_subject_field": "string"
                      *       },
                      *       "status": "active",
                      *       "created_at": "2026-11-26T09:30:00.000Z",
@@ -5036,7 +5058,11 @@ export interface operations {
                      *               "format": "slack"
                      *             }
                      *           ]
-                     *         }
+                     *         },
+                     *         "sensitive_fields": [
+                     *           "string"
+                     *         ],
+                     *         "data_subject_field": "string"
                      *       },
                      *       "status": "active",
                      *       "created_at": "2026-11-26T09:30:00.000Z",
@@ -5185,7 +5211,11 @@ export interface operations {
                  *               "format": "slack"
                  *             }
                  *           ]
-                 *         }
+                 *         },
+                 *         "sensitive_fields": [
+                 *           "string"
+                 *         ],
+                 *         "data_subject_field": "string"
                  *       }
                  *     }
                  */
@@ -5255,7 +5285,11 @@ export interface operations {
                      *               "format": "slack"
                      *             }
                      *           ]
-                     *         }
+                     *         },
+                     *         "sensitive_fields": [
+                     *           "string"
+                     *         ],
+                     *         "data_subject_field": "string"
                      *       },
                      *       "status": "active",
                      *       "created_at": "2026-11-26T09:30:00.000Z",

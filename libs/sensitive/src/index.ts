@@ -1,0 +1,23 @@
+export {
+  keyPathIsSensitive,
+  MAX_SENSITIVE_FIELDS,
+  MAX_SENSITIVE_PATH_LENGTH,
+  sensitivePathProblem,
+  sensitivePolicy,
+  sensitiveSettingsProblem,
+  type SensitivePath,
+  type SensitivePolicy,
+  type SettingsProblem,
+} from './settings';
+export { replaceSensitive, subjectOf, type FactLike, type Replaced } from './locate';
+export { commit, COMMITMENT_PREFIX, isCommitment, keyDigest, newKey, subjectDigest, type Commitment } from './commitment';
+export {
+  newSubjectKeys,
+  openValues,
+  sealValues,
+  unwrapKey,
+  unwrapSubjectKeys,
+  wrapKey,
+  wrapSubjectKeys,
+  type SubjectKeys,
+} from './sealed-values';
