@@ -38,6 +38,10 @@ import { createApprovals } from './approvals';
 import { SimulationService } from './services/simulation.service';
 import { EvaluationBudget } from './services/evaluation-budget.service';
 import type { ApprovalsService } from './services/approvals.service';
+import { parseKeyEncryptionKey } from '@arbiter/crypto';
+import { SubjectKeysRepository } from './repositories/subject-keys.repository';
+import { SensitiveValuesService } from './services/sensitive-values.service';
+import { ErasuresService } from './services/erasures.service';
 
 /** Everything a request needs, made once per process (or per test app). */
 export interface VerdictContext {
@@ -79,6 +83,8 @@ export interface VerdictContext {
   sealOutbox: SealOutboxStore;
   /** Shadow rule disagreements for the registry (internal API; docs/verdicts.md "Shadow rules"). */
   shadow: ShadowService;
+  /** POST /<tenant_id>/v1/erasures (docs/operations.md "Erasure"). */
+  erasures: ErasuresService;
   close(): Promise<void>;
 }
 
@@ -184,7 +190,14 @@ export async function createVerdictContext(config: VerdictConfig, logger: Logger
   pruner.start();
   const approvals = createApprovals({ config, logger, pool, consultations, snapshots, onSealed: () => sealNudger.nudge() });
 
-  const consultationsService = new ConsultationsService(consultations);
+  // Sensitive fields: subject keys wrapped under KEY_ENCRYPTION_KEY (docs/verdicts.md "Sensitive fields").
+  const subjectKeys = new SubjectKeysRepository(pool);
+  const sensitive = new SensitiveValuesService({
+    keys: subjectKeys,
+    kek: parseKeyEncryptionKey(config.KEY_ENCRYPTION_KEY),
+    previousKek: config.KEY_ENCRYPTION_KEY_PREVIOUS ? parseKeyEncryptionKey(config.KEY_ENCRYPTION_KEY_PREVIOUS) : null,
+  });
+  const consultationsService = new ConsultationsService(consultations, sensitive);
   // One client of the ledger's internal API for evidence and citations; none without LEDGER_URL (503 ledger_unavailable).
   const ledger = config.LEDGER_URL
     ? new LedgerInternalClient({ baseUrl: config.LEDGER_URL, token: config.INTERNAL_TOKEN, timeoutMs: 10_000 })
@@ -219,7 +232,7 @@ export async function createVerdictContext(config: VerdictConfig, logger: Logger
     snapshots,
     keys,
     metrics,
-    checks: new CheckService({ snapshots, recorder, logger, oneShots: approvals.oneShots, citations, budget, windows }),
+    checks: new CheckService({ snapshots, recorder, logger, oneShots: approvals.oneShots, citations, budget, windows, sensitive }),
     resolves: new ResolveService({
       snapshots,
       recorder,
@@ -230,6 +243,7 @@ export async function createVerdictContext(config: VerdictConfig, logger: Logger
       citations,
       budget,
       windows,
+      sensitive,
     }),
     outcomes: new OutcomesService(consultations, windowStore, logger),
     consultations: consultationsService,
@@ -244,6 +258,7 @@ export async function createVerdictContext(config: VerdictConfig, logger: Logger
     approvals: approvals.service,
     sealOutbox: new SealOutboxStore(pool, VERDICT_SEAL_ACTOR),
     shadow: new ShadowService(consultations),
+    erasures: new ErasuresService({ keys: subjectKeys, sensitive, sealing: config.LEDGER_SEALING, onSealed: () => sealNudger.nudge() }),
     async close() {
       clearInterval(sweep);
       await pruner.stop();

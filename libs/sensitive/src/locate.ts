@@ -8,11 +8,11 @@
 import type { SensitivePath, SensitivePolicy } from './settings';
 
 /** A Fact as the request carries it: its value and its provenance members. */
-export type FactLike = { value?: unknown } & Record<string, unknown>;
+export type FactLike = { value?: unknown };
 
-export interface Replaced {
+export interface Replaced<F extends FactLike> {
   parameters: Record<string, unknown>;
-  context: Record<string, FactLike>;
+  context: Record<string, F>;
   /** Each replaced value by where it was found, in the order found. */
   found: Map<string, unknown>;
 }
@@ -56,12 +56,12 @@ function valueAt(root: unknown, segments: readonly string[]): unknown {
  * The request's parameters and context with every sensitive value replaced by `replace(location, value)`, and the
  * values found by location (`parameters.card`, `context.card`). Nothing found: the same objects back.
  */
-export function replaceSensitive(
+export function replaceSensitive<F extends FactLike>(
   policy: SensitivePolicy,
   parameters: Record<string, unknown>,
-  context: Record<string, FactLike>,
+  context: Record<string, F>,
   replace: (location: string, value: unknown) => unknown,
-): Replaced {
+): Replaced<F> {
   const found = new Map<string, unknown>();
   const swap = (location: string) => (value: unknown) => {
     found.set(location, value);

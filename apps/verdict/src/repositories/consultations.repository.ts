@@ -7,6 +7,7 @@ import { activeTraceparent } from '@arbiter/telemetry';
 import type { ConsultationRecord, LedgerCitationEntry } from '../domain/consultation-record';
 import type { SealedConsultation } from '../domain/consultation-builder';
 import type { ExplanationBasis } from '../domain/explanation-basis';
+import type { SealedValues } from '../domain/sealed-values';
 import type { ConsultationFilter, ConsultationPosition } from '../domain/consultation-query';
 export type { ConsultationFilter, ConsultationPosition };
 
@@ -66,6 +67,8 @@ interface PendingRow {
   sealed: SealedConsultation;
   /** JSON of the record's explanation basis (domain/explanation-basis.ts); null when it needs none. */
   basis: string | null;
+  /** JSON of the record's sealed sensitive values (docs/verdicts.md "Sensitive fields"); null when it has none. */
+  sealedValues: string | null;
   /** The check's traceparent (tracing on, span sampled): stored with the record's seal_outbox row. */
   traceparent: string | null;
   /** Set when the row was not committed: it failed alone, or the batch failed for a reason no row caused. */
@@ -102,10 +105,11 @@ export class ConsultationRepository {
    * Resolves once the record is committed (stored as `sealed.json`, with its explanation basis beside
    * it, outside what is hashed and signed); rejects when it could not be.
    */
-  async save(sealed: SealedConsultation, basis: ExplanationBasis | null = null): Promise<void> {
+  async save(sealed: SealedConsultation, basis: ExplanationBasis | null = null, sealedValues: SealedValues | null = null): Promise<void> {
     const row: PendingRow = {
       sealed,
       basis: basis === null ? null : JSON.stringify(basis),
+      sealedValues: sealedValues === null ? null : JSON.stringify(sealedValues),
       traceparent: this.sealing ? activeTraceparent() : null,
     };
     this.accepted++;
@@ -170,21 +174,24 @@ export class ConsultationRepository {
     ];
     // Explanation bases only when the batch has one (docs/verdicts.md "Explanations"): batches of
     // allowed checks are written as before.
-    let basis = { column: '', value: '', join: '' };
-    if (rows.some((r) => r.basis !== null)) {
-      params.push(`[${rows.map((r) => r.basis ?? 'null').join(',')}]`);
-      basis = {
-        column: ', explanation_basis',
-        value: ", NULLIF(b.value::text, 'null')::json",
-        join: `
-         JOIN json_array_elements($${params.length}::json) WITH ORDINALITY AS b(value, n) USING (n)`,
-      };
+    // Likewise the sealed sensitive values (docs/verdicts.md "Sensitive fields"), only when the batch has some.
+    const extra = { column: '', value: '', join: '' };
+    for (const [column, alias, of] of [
+      ['explanation_basis', 'b', (r: PendingRow) => r.basis],
+      ['sealed_values', 'v', (r: PendingRow) => r.sealedValues],
+    ] as const) {
+      if (!rows.some((r) => of(r) !== null)) continue;
+      params.push(`[${rows.map((r) => of(r) ?? 'null').join(',')}]`);
+      extra.column += `, ${column}`;
+      extra.value += `, NULLIF(${alias}.value::text, 'null')::json`;
+      extra.join += `
+         JOIN json_array_elements($${params.length}::json) WITH ORDINALITY AS ${alias}(value, n) USING (n)`;
     }
-    const input = `SELECT c.id, c.tenant_id, c.caller_principal_id, c.requested_at, c.action, c.verdict, c.dominating_rule_id, r.value AS record${basis.value}
+    const input = `SELECT c.id, c.tenant_id, c.caller_principal_id, c.requested_at, c.action, c.verdict, c.dominating_rule_id, r.value AS record${extra.value}
          FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::text[], $7::text[])
               WITH ORDINALITY AS c(id, tenant_id, caller_principal_id, requested_at, action, verdict, dominating_rule_id, n)
-         JOIN json_array_elements($8::json) WITH ORDINALITY AS r(value, n) USING (n)${basis.join}`;
-    const insert = `INSERT INTO consultations (id, tenant_id, caller_principal_id, requested_at, action, verdict, dominating_rule_id, record${basis.column}) ${input}`;
+         JOIN json_array_elements($8::json) WITH ORDINALITY AS r(value, n) USING (n)${extra.join}`;
+    const insert = `INSERT INTO consultations (id, tenant_id, caller_principal_id, requested_at, action, verdict, dominating_rule_id, record${extra.column}) ${input}`;
     const shadow = shadowRows(records);
     if (!this.sealing && shadow === null) {
       await this.pool.query(insert, params);
@@ -254,9 +261,9 @@ export class ConsultationRepository {
   }
 
   /** The record of this id, with the tenant that owns it (the caller decides 404 vs 403). */
-  async findAnyTenant(id: string): Promise<{ tenant_id: string; record: ConsultationRecord } | null> {
-    const { rows } = await this.pool.query<{ tenant_id: string; record: ConsultationRecord }>(
-      'SELECT tenant_id, record FROM consultations WHERE id = $1',
+  async findAnyTenant(id: string): Promise<{ tenant_id: string; record: ConsultationRecord; sealed_values: SealedValues | null } | null> {
+    const { rows } = await this.pool.query<{ tenant_id: string; record: ConsultationRecord; sealed_values: SealedValues | null }>(
+      'SELECT tenant_id, record, sealed_values FROM consultations WHERE id = $1',
       [id],
     );
     return rows[0] ?? null;

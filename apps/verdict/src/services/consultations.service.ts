@@ -6,12 +6,31 @@ import type { ConsultationRecord } from '../domain/consultation-record';
 import type { ConsultationRepository } from '../repositories/consultations.repository';
 import { parseConsultationQuery, type ConsultationQuery } from '../domain/consultation-query';
 import { timeKeysetCursor } from '../domain/pagination';
+import { hasPermission } from '@arbiter/auth';
+import type { SensitiveValuesService } from './sensitive-values.service';
+import type { ConsultationRead } from '../models/verdicts';
 
 /** Reading consultations back (GET .../consultations, docs/verdicts.md "Consultations"): `read` or `check`, own tenant only. */
 export class ConsultationsService {
-  constructor(private readonly repo: ConsultationRepository) {}
+  constructor(
+    private readonly repo: ConsultationRepository,
+    private readonly sensitive: SensitiveValuesService | null = null,
+  ) {}
 
-  async get(identity: AuthenticatedIdentity, tenantParam: string, id: string): Promise<ConsultationRecord> {
+  /**
+   * The record exactly as hashed and signed (sensitive values as their commitments). A record that has sensitive
+   * values answers them beside it, under `sensitive_values` (each `erased` once its subject's key is gone), to a
+   * caller holding `read`; a `check` caller gets the record alone.
+   */
+  async get(identity: AuthenticatedIdentity, tenantParam: string, id: string): Promise<ConsultationRead> {
+    const row = await readConsultation(identity, tenantParam, id, (cid) => this.repo.findAnyTenant(cid));
+    if (!row.sealed_values || !this.sensitive || !hasPermission(identity, 'read')) return row.record;
+    const values = await this.sensitive.reveal(identity.tenant_id, row.record.id, row.sealed_values);
+    return values ? { ...row.record, sensitive_values: values } : row.record;
+  }
+
+  /** The record alone, as hashed and signed (evidence, explanations). */
+  async record(identity: AuthenticatedIdentity, tenantParam: string, id: string): Promise<ConsultationRecord> {
     return (await readConsultation(identity, tenantParam, id, (cid) => this.repo.findAnyTenant(cid))).record;
   }
 

@@ -23,11 +23,18 @@ export const CLAIM_BINDINGS: readonly (readonly [claim: string, member: string])
   ['cited_rule_version_ids', 'cited_rule_version_ids'],
 ];
 
-/** What normative_hash is computed over: every member of the record but normative_hash and signed_verdict. */
+/**
+ * What a read answers beside the record, outside what its hashes cover (docs/verdicts.md "Sensitive fields"): left
+ * out before hashing.
+ */
+export const BESIDE_THE_RECORD: readonly string[] = ['sensitive_values'];
+
+/** What normative_hash is computed over: every member of the record but normative_hash and signed_verdict (and what is beside it). */
 export function normativeHashInput(record: Rec): Rec {
   const rest: Rec = { ...record };
   delete rest.normative_hash;
   delete rest.signed_verdict;
+  for (const member of BESIDE_THE_RECORD) delete rest[member];
   return rest;
 }
 

@@ -1,0 +1,24 @@
+// Erasure of a data subject (docs/operations.md "Erasure"); tsoa validates the body and writes both shapes into openapi.json.
+
+/** POST /<tenant_id>/v1/erasures. */
+export interface ErasureBody {
+  /**
+   * The data subject: the value its checks carried at the tenant's `settings.data_subject_field` (a non-empty
+   * string of at most 1024 characters, or a number), e.g. the customer id.
+   */
+  subject: string | number;
+}
+
+export interface Erasure {
+  /**
+   * `hmac-sha256:<hex>`: the subject as the gateway stores it (HMAC-SHA256 under the tenant's secret), the
+   * `subject_commitment` sealed in `arbiter.<tenant_id>.erasures`. Never the subject itself.
+   */
+  subject_commitment: string;
+  /** When the subject was first erased (ISO 8601); a later erasure of the same subject answers this one. */
+  erased_at: string;
+  /** The principal that first erased it. */
+  erased_by: string;
+  /** The ledger stream the erasure is sealed in. */
+  stream_id: string;
+}

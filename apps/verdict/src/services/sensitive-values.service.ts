@@ -1,0 +1,160 @@
+import type { TenantId } from '@arbiter/auth';
+import { CanonicalizationError } from '@arbiter/canonical';
+import { CryptoError, decryptSecretRotating, encryptSecret } from '@arbiter/crypto';
+import { AppError } from '@arbiter/http';
+import {
+  commit,
+  keyDigest,
+  keyPathIsSensitive,
+  newKey,
+  newSubjectKeys,
+  openValues,
+  replaceSensitive,
+  sealValues,
+  subjectDigest,
+  subjectOf,
+  unwrapKey,
+  unwrapSubjectKeys,
+  wrapKey,
+  wrapSubjectKeys,
+  type SensitivePolicy,
+  type SubjectKeys,
+} from '@arbiter/sensitive';
+import type { Fact } from '@arbiter/policy';
+import type { SubjectKeysRepository } from '../repositories/subject-keys.repository';
+import { ERASED, type SealedSessionFacts, type SealedValues } from '../domain/sealed-values';
+
+/** A request with its sensitive values committed, and what is kept of them beside the record. */
+export interface Shielded {
+  parameters: Record<string, unknown>;
+  context: Record<string, Fact>;
+  sealed: SealedValues;
+}
+
+export interface SensitiveValuesDeps {
+  keys: SubjectKeysRepository;
+  kek: Buffer;
+  previousKek: Buffer | null;
+}
+
+/**
+ * Sensitive fields at the gateway (docs/verdicts.md "Sensitive fields"): commits a request's sensitive values under
+ * its subject's key before anything is hashed, stored or answered, seals the plain values beside the record, and
+ * reveals them to readers while the subject's key lives. The subject's keys are read from the database on each use
+ * (no cache an erasure would have to reach); the tenant secret, which never changes, is kept in memory.
+ */
+export class SensitiveValuesService {
+  private readonly secrets = new Map<TenantId, Promise<Buffer>>();
+
+  constructor(private readonly deps: SensitiveValuesDeps) {}
+
+  /** The tenant's secret for subject digests and sensitive window keys. */
+  tenantSecret(tenantId: TenantId): Promise<Buffer> {
+    let secret = this.secrets.get(tenantId);
+    if (!secret) {
+      secret = this.deps.keys
+        .tenantSecret(tenantId, () => wrapKey(newKey(), this.deps.kek, tenantId))
+        .then((wrapped) => unwrapKey(wrapped, this.deps.kek, this.deps.previousKek, tenantId));
+      secret.catch(() => this.secrets.delete(tenantId));
+      this.secrets.set(tenantId, secret);
+    }
+    return secret;
+  }
+
+  /** The stored name of a subject. */
+  async digest(tenantId: TenantId, subject: string | number): Promise<string> {
+    return subjectDigest(await this.tenantSecret(tenantId), subject);
+  }
+
+  /**
+   * The request with every sensitive value replaced by its commitment under the subject's keys (created on the
+   * subject's first use), or null when it carries none. `rowId` binds the sealed values to their row.
+   */
+  async shield(
+    tenantId: TenantId,
+    policy: SensitivePolicy | null,
+    parameters: Record<string, unknown>,
+    context: Record<string, Fact>,
+    rowId: string,
+  ): Promise<Shielded | null> {
+    if (!policy) return null;
+    const subject = subjectOf(policy, parameters, context);
+    // Without a subject the values are committed under a one-off key, thrown away at once: they read back erased.
+    const digest = subject === null ? null : await this.digest(tenantId, subject);
+    const keys = digest === null ? newSubjectKeys() : await this.subjectKeys(tenantId, digest);
+    let replaced;
+    try {
+      replaced = replaceSensitive(policy, parameters, context, (location, value) => commit(keys.mac, location, value));
+    } catch (err) {
+      if (err instanceof CanonicalizationError)
+        throw new AppError(400, 'validation_failed', `The request cannot be canonicalised (RFC 8785): ${err.message}`);
+      throw err;
+    }
+    if (replaced.found.size === 0) return null;
+    return {
+      parameters: replaced.parameters,
+      context: replaced.context,
+      sealed: {
+        subject: digest,
+        paths: [...replaced.found.keys()],
+        values: digest === null ? null : sealValues(keys, replaced.found, `${tenantId}:${rowId}`),
+      },
+    };
+  }
+
+  /**
+   * The values of a record by location, each `erased` once its subject's key is gone (or was never kept); null when
+   * the record has none.
+   */
+  async reveal(tenantId: TenantId, rowId: string, sealed: SealedValues | null): Promise<Record<string, unknown> | null> {
+    if (!sealed) return null;
+    const erased = () => Object.fromEntries(sealed.paths.map((p) => [p, ERASED]));
+    if (sealed.subject === null || sealed.values === null) return erased();
+    const wrapped = await this.deps.keys.findKeys(tenantId, sealed.subject);
+    if (wrapped === null) return erased();
+    const keys = this.unwrap(tenantId, sealed.subject, wrapped);
+    try {
+      const values = openValues(keys, sealed.values, `${tenantId}:${rowId}`);
+      return Object.fromEntries(sealed.paths.map((p) => [p, Object.prototype.hasOwnProperty.call(values, p) ? values[p] : ERASED]));
+    } catch (err) {
+      if (err instanceof CryptoError) return erased();
+      throw err;
+    }
+  }
+
+  /**
+   * The engine's window-key hook (docs/verdicts.md "Sensitive fields"): a `limit` or `requires_prior` key path that
+   * reads a sensitive value keys its window by a digest under the tenant secret, never by the value.
+   */
+  async windowKeyValue(
+    tenantId: TenantId,
+    policy: SensitivePolicy | null,
+  ): Promise<((path: string, value: unknown) => unknown) | undefined> {
+    if (!policy) return undefined;
+    const secret = await this.tenantSecret(tenantId);
+    return (path, value) => (keyPathIsSensitive(policy, path) ? keyDigest(secret, path, value) : value);
+  }
+
+  /** A resolve session's sensitive Facts, encrypted under KEY_ENCRYPTION_KEY and bound to the session. */
+  sealSessionFacts(tenantId: TenantId, sessionId: string, subject: string | null, facts: Record<string, Fact>): SealedSessionFacts {
+    return { subject, facts: encryptSecret(JSON.stringify(facts), this.deps.kek, `${tenantId}:${sessionId}`) };
+  }
+
+  /** The Facts sealSessionFacts sealed; none once an erasure of its subject removed them. */
+  openSessionFacts(tenantId: TenantId, sessionId: string, sealed: SealedSessionFacts | null): Record<string, Fact> {
+    if (!sealed) return {};
+    const { plaintext } = decryptSecretRotating(sealed.facts, this.deps.kek, this.deps.previousKek, `${tenantId}:${sessionId}`);
+    return JSON.parse(plaintext.toString('utf8')) as Record<string, Fact>;
+  }
+
+  private async subjectKeys(tenantId: TenantId, digest: string): Promise<SubjectKeys> {
+    const wrapped = await this.deps.keys.keys(tenantId, digest, () =>
+      wrapSubjectKeys(newSubjectKeys(), this.deps.kek, `${tenantId}:${digest}`),
+    );
+    return this.unwrap(tenantId, digest, wrapped);
+  }
+
+  private unwrap(tenantId: TenantId, digest: string, wrapped: string): SubjectKeys {
+    return unwrapSubjectKeys(wrapped, this.deps.kek, this.deps.previousKek, `${tenantId}:${digest}`);
+  }
+}
