@@ -64,11 +64,22 @@ describe('sensitive fields and erasure', () => {
   let consultationId: string;
   let resolvedId: string;
   let before: Record<string, unknown>;
+  let approvalRuleId: string;
 
   const verdict = (key: string) => ({
     get: (p: string) => request(stack.verdict.url).get(`/${tenantId}/v1${p}`).set('X-API-Key', key),
     post: (p: string, body: object) => request(stack.verdict.url).post(`/${tenantId}/v1${p}`).set('X-API-Key', key).send(body),
   });
+  /** A simulation archiving the approval rule: how the tenant's consultations would change, by id. */
+  const simulateArchive = async () => {
+    const res = await verdict(adminKey)
+      .post('/simulations', { changes: [{ op: 'archive', rule_id: approvalRuleId }], window: { last: 1000 }, sample_limit: 100 })
+      .expect(200);
+    expect(JSON.stringify(res.body)).not.toContain(CARD);
+    return new Map(
+      (res.body.samples as Array<{ consultation_id: string; before: string; after: string }>).map((x) => [x.consultation_id, x]),
+    );
+  };
   const charge = (subject: string | null) => ({
     action: 'payments.charge',
     resource: 'card-vault',
@@ -101,13 +112,15 @@ describe('sensitive fields and erasure', () => {
     const reg = createRegistryClient({ baseUrl: stack.registry.url, apiKey: adminKey });
     const scope = await reg.createScope({ name: 'eu', selector: { region: 'eu' } });
     // Fires only on the plain value: a commitment never starts with the card's prefix.
-    await reg.createRule(scope.id, {
-      directive: 'Charges to this card range need a human',
-      severity: 'REQUIRES_APPROVAL',
-      applies_to: { actions: ['payments.charge'] },
-      conditions: [{ field: 'card.number', op: 'starts_with', value: CARD.slice(0, 6) }],
-      deciders: ['role-cfo'],
-    });
+    approvalRuleId = (
+      await reg.createRule(scope.id, {
+        directive: 'Charges to this card range need a human',
+        severity: 'REQUIRES_APPROVAL',
+        applies_to: { actions: ['payments.charge'] },
+        conditions: [{ field: 'card.number', op: 'starts_with', value: CARD.slice(0, 6) }],
+        deciders: ['role-cfo'],
+      })
+    ).id;
     // A window keyed by the card: its key must hold a digest, never the number.
     await reg.createRule(scope.id, {
       directive: 'At most 100 charges per card an hour',
@@ -176,6 +189,18 @@ describe('sensitive fields and erasure', () => {
       .body;
     expect(approval.intended_parameters).toEqual(read.parameters);
     await verdict(cfoKey).post(`/approvals/${approval.id}/decision`, { decision: 'approve', decider_notes: 'ok' }).expect(200);
+
+    // The one-shot approval binds the context hash, which covers the commitments: the same operation again is allowed once.
+    const approved = (await verdict(agentKey).post('/check', charge(SUBJECT)).expect(200)).body;
+    expect(approved.verdict).toBe('allowed');
+    expect((await verdict(agentKey).get(`/consultations/${approved.consultation_id}`).expect(200)).body.approval_id).toBe(approval.id);
+    expect((await verdict(agentKey).post('/check', charge(SUBJECT)).expect(200)).body.verdict).toBe('approval_required');
+
+    // A simulation and an explanation read the plain values while the key lives (never answering them).
+    expect((await simulateArchive()).get(consultationId)).toMatchObject({ before: 'approval_required', after: 'allowed' });
+    const explained = (await verdict(agentKey).get(`/consultations/${consultationId}/explanation`).expect(200)).body;
+    expect(explained.explanation.deciders).toEqual(['role-cfo']);
+    expect(JSON.stringify(explained)).not.toContain(CARD);
   });
 
   it('keeps a sensitive Fact of a resolve session encrypted between rounds', async () => {
@@ -292,6 +317,11 @@ describe('sensitive fields and erasure', () => {
     expect((await verdict(agentKey).get(`/consultations/${resolvedId}`).expect(200)).body.sensitive_values).toEqual({
       'context.note': 'erased',
     });
+
+    // Once erased, a replay cannot evaluate the rules that read the card: it counts as insufficient_context, before and
+    // after alike (so not as a change), and the explanation is computed as if the field were absent.
+    expect((await simulateArchive()).get(consultationId)).toBeUndefined();
+    await verdict(agentKey).get(`/consultations/${consultationId}/explanation`).expect(200);
 
     // The hashes, recomputed here with the canonicalize package.
     const { normative_hash, signed_verdict, ...hashed } = record;

@@ -9,7 +9,7 @@ export {
   type SensitivePolicy,
   type SettingsProblem,
 } from './settings';
-export { replaceSensitive, subjectOf, type FactLike, type Replaced } from './locate';
+export { replaceSensitive, restoreSensitive, subjectOf, type FactLike, type Replaced, type Restored } from './locate';
 export { commit, COMMITMENT_PREFIX, isCommitment, keyDigest, newKey, subjectDigest, type Commitment } from './commitment';
 export {
   newSubjectKeys,

@@ -1,4 +1,4 @@
-import { replaceSensitive, subjectOf } from './locate';
+import { replaceSensitive, restoreSensitive, subjectOf } from './locate';
 import { sensitivePolicy } from './settings';
 
 const mark = (location: string) => ({ at: location });
@@ -69,5 +69,27 @@ describe(subjectOf.name, () => {
     expect(subjectOf(policy, { customer: { id: '' } }, {})).toBeNull();
     expect(subjectOf(policy, { customer: { id: { x: 1 } } }, {})).toBeNull();
     expect(subjectOf(sensitivePolicy({ sensitive_fields: ['parameters.card'] })!, { customer: { id: 'c' } }, {})).toBeNull();
+  });
+});
+
+describe(restoreSensitive.name, () => {
+  const policy = sensitivePolicy({ sensitive_fields: ['parameters.card.number', 'context.email', 'parameters.items.0'] })!;
+  const parameters = { card: { number: '4111', brand: 'visa' }, items: ['a', 'b'] };
+  const context = {
+    email: { value: 'a@b.c', source: 'crm' },
+    card: { value: { number: '4111' }, source: 'vault' },
+  };
+  const replaced = replaceSensitive(policy, parameters, context, (at) => ({ $commit: at }));
+
+  it('puts every value back where replaceSensitive found it', () => {
+    expect(restoreSensitive(replaced.parameters, replaced.context, replaced.found)).toEqual({ parameters, context });
+  });
+
+  it('removes an erased value, so that a rule finds it absent (an array element reads null)', () => {
+    const erased = new Map([...replaced.found.keys()].map((k) => [k, undefined]));
+    expect(restoreSensitive(replaced.parameters, replaced.context, erased)).toEqual({
+      parameters: { card: { brand: 'visa' }, items: [null, 'b'] },
+      context: { card: { value: {}, source: 'vault' } },
+    });
   });
 });

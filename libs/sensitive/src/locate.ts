@@ -112,3 +112,73 @@ export function subjectOf(
   if (typeof value === 'number' && Number.isFinite(value)) return value;
   return null;
 }
+
+/** A location's value in `restoreSensitive`: absent (erased) when the map holds undefined for it. */
+export type Restored = ReadonlyMap<string, unknown>;
+
+/** Copy of `root` with the value at `segments` set to `value`, or the member removed when `value` is undefined; null when the path is not there. */
+function setAt(root: unknown, segments: readonly string[], value: unknown): { value: unknown } | null {
+  const [head, ...rest] = segments;
+  if (root === null || typeof root !== 'object') return null;
+  if (Array.isArray(root)) {
+    if (!INDEX.test(head) || Number(head) >= root.length) return null;
+    const copy = [...root];
+    if (rest.length === 0) {
+      // An array keeps its length: an erased element reads as null.
+      copy[Number(head)] = value === undefined ? null : value;
+      return { value: copy };
+    }
+    const inner = setAt(root[Number(head)], rest, value);
+    if (inner === null) return null;
+    copy[Number(head)] = inner.value;
+    return { value: copy };
+  }
+  if (!hasOwn(root, head)) return null;
+  const copy: Record<string, unknown> = { ...(root as Record<string, unknown>) };
+  if (rest.length === 0) {
+    if (value === undefined) delete copy[head];
+    else copy[head] = value;
+    return { value: copy };
+  }
+  const inner = setAt(copy[head], rest, value);
+  if (inner === null) return null;
+  copy[head] = inner.value;
+  return { value: copy };
+}
+
+/**
+ * The inverse of replaceSensitive for a stored record (a simulation, an explanation): each location of `values`
+ * (`parameters.<field>`, `context.<fact key>`, `context.<fact key>.value.<rest>`) gets its plain value back; an
+ * erased one (undefined) is removed, so a rule that reads it finds it absent. Copy-on-write.
+ */
+export function restoreSensitive<F extends FactLike>(
+  parameters: Record<string, unknown>,
+  context: Record<string, F>,
+  values: Restored,
+): { parameters: Record<string, unknown>; context: Record<string, F> } {
+  let params = parameters;
+  let ctx = context;
+  for (const [location, value] of values) {
+    if (location.startsWith('parameters.')) {
+      const out = setAt(params, location.slice('parameters.'.length).split('.'), value);
+      if (out !== null) params = out.value as Record<string, unknown>;
+      continue;
+    }
+    if (!location.startsWith('context.')) continue;
+    const rest = location.slice('context.'.length);
+    if (hasOwn(ctx, rest)) {
+      if (value === undefined) {
+        const { [rest]: _erased, ...others } = ctx;
+        ctx = others as Record<string, F>;
+      } else ctx = { ...ctx, [rest]: { ...ctx[rest], value } };
+      continue;
+    }
+    for (const key of Object.keys(ctx)) {
+      if (!rest.startsWith(`${key}.value.`)) continue;
+      const out = setAt(ctx[key].value, rest.slice(key.length + '.value.'.length).split('.'), value);
+      if (out !== null) ctx = { ...ctx, [key]: { ...ctx[key], value: out.value } };
+      break;
+    }
+  }
+  return { parameters: params, context: ctx };
+}

@@ -30,6 +30,8 @@ export interface ReplayRow {
    * examples: budgets and sequences"): a replay gives its window amounts back from then on. Null otherwise.
    */
   not_executed_at: Date | null;
+  /** The record's sealed sensitive values (docs/verdicts.md "Sensitive fields"); null when it has none. */
+  sealed_values: SealedValues | null;
 }
 
 /** Which way a simulation streams its window (docs/verdicts.md "Simulation"). */
@@ -270,13 +272,18 @@ export class ConsultationRepository {
   }
 
   /** The record of this id with its explanation basis and the tenant that owns it (the caller decides 404 vs 403). */
-  async findWithBasisAnyTenant(
-    id: string,
-  ): Promise<{ tenant_id: string; record: ConsultationRecord; explanation_basis: ExplanationBasis | null } | null> {
-    const { rows } = await this.pool.query<{ tenant_id: string; record: ConsultationRecord; explanation_basis: ExplanationBasis | null }>(
-      'SELECT tenant_id, record, explanation_basis FROM consultations WHERE id = $1',
-      [id],
-    );
+  async findWithBasisAnyTenant(id: string): Promise<{
+    tenant_id: string;
+    record: ConsultationRecord;
+    explanation_basis: ExplanationBasis | null;
+    sealed_values: SealedValues | null;
+  } | null> {
+    const { rows } = await this.pool.query<{
+      tenant_id: string;
+      record: ConsultationRecord;
+      explanation_basis: ExplanationBasis | null;
+      sealed_values: SealedValues | null;
+    }>('SELECT tenant_id, record, explanation_basis, sealed_values FROM consultations WHERE id = $1', [id]);
     return rows[0] ?? null;
   }
 
@@ -337,7 +344,7 @@ export class ConsultationRepository {
     // not_executed_at: when the caller reported the operation not executed (docs/verdicts.md "Windows and outcomes").
     const { rows } = await this.pool.query<ReplayRow>(
       `SELECT c.id, c.requested_at, c.action, r.resource, r.scope_used, r.parameters, r.context_snapshot, r.ledger_citations,
-              c.caller_principal_id, r.on_behalf_of, o.reported_at AS not_executed_at
+              c.caller_principal_id, r.on_behalf_of, o.reported_at AS not_executed_at, c.sealed_values
          FROM consultations c
          LEFT JOIN consultation_outcomes o ON o.tenant_id = c.tenant_id AND o.consultation_id = c.id AND NOT o.executed
         CROSS JOIN LATERAL json_to_record(c.record) AS r(resource text, scope_used json, parameters json, context_snapshot json,

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { AuthenticatedIdentity } from '@arbiter/auth';
-import { explain, recordedStates, type TraceEntry } from '@arbiter/policy';
+import { explain, recordedStates, type Fact, type TraceEntry } from '@arbiter/policy';
 import {
   EXPLAINED_VERDICTS,
   ExplanationBasisError,
@@ -13,6 +13,7 @@ import type { ConsultationRepository } from '../repositories/consultations.repos
 import { readConsultation } from './consultations.service';
 import type { RuleVersionsService } from './rule-versions.service';
 import { EvaluationBudget } from './evaluation-budget.service';
+import type { SensitiveValuesService } from './sensitive-values.service';
 
 /**
  * GET /<tenant_id>/v1/consultations/<id>/explanation (docs/verdicts.md "Explanations"): the explanation
@@ -27,13 +28,27 @@ export class ExplanationsService {
     private readonly ruleVersions: RuleVersionsService,
     private readonly budget: EvaluationBudget,
     private readonly logger: Logger,
+    /** Puts the record's sensitive values back for the engine (docs/verdicts.md "Sensitive fields"); an erased one is absent. */
+    private readonly sensitive: SensitiveValuesService | null = null,
   ) {}
 
   async get(identity: AuthenticatedIdentity, tenantParam: string, id: string): Promise<ConsultationExplanation> {
-    const { record, explanation_basis: basis } = await readConsultation(identity, tenantParam, id, (cid) =>
-      this.consultations.findWithBasisAnyTenant(cid),
-    );
+    const {
+      record: stored,
+      explanation_basis: basis,
+      sealed_values: sealed,
+    } = await readConsultation(identity, tenantParam, id, (cid) => this.consultations.findWithBasisAnyTenant(cid));
     const tenantId = identity.tenant_id;
+    // The engine reads the plain values in memory; the answer never holds them (it names fields and rule values).
+    const record =
+      sealed && this.sensitive
+        ? {
+            ...stored,
+            ...(await this.sensitive
+              .restore(tenantId, stored.id, sealed, stored.parameters, stored.context_snapshot as Record<string, Fact>)
+              .then((p) => ({ parameters: p.parameters, context_snapshot: p.context }))),
+          }
+        : stored;
     if (!EXPLAINED_VERDICTS.has(record.verdict)) return { consultation_id: record.id, verdict: record.verdict, explanation: null };
     // A record made while every answer carried its explanation stored it, hashed and signed: that one.
     if (record.explanation) return { consultation_id: record.id, verdict: record.verdict, explanation: record.explanation };

@@ -10,6 +10,7 @@ import {
   newSubjectKeys,
   openValues,
   replaceSensitive,
+  restoreSensitive,
   sealValues,
   subjectDigest,
   subjectOf,
@@ -107,19 +108,54 @@ export class SensitiveValuesService {
    * the record has none.
    */
   async reveal(tenantId: TenantId, rowId: string, sealed: SealedValues | null): Promise<Record<string, unknown> | null> {
+    const values = await this.open(tenantId, rowId, sealed);
+    if (!values) return null;
+    return Object.fromEntries([...values].map(([path, value]) => [path, value === undefined ? ERASED : value]));
+  }
+
+  /**
+   * A stored request with its plain values back where they were committed (simulations, explanations); an erased
+   * value is left out, so a rule that reads it finds it absent (docs/verdicts.md "Sensitive fields").
+   */
+  async restore<F extends Fact>(
+    tenantId: TenantId,
+    rowId: string,
+    sealed: SealedValues | null,
+    parameters: Record<string, unknown>,
+    context: Record<string, F>,
+    /** Keys read so far by subject (a simulation reads each subject's key once). */
+    memo?: Map<string, Promise<string | null>>,
+  ): Promise<{ parameters: Record<string, unknown>; context: Record<string, F> }> {
+    const values = await this.open(tenantId, rowId, sealed, memo);
+    return values ? restoreSensitive(parameters, context, values) : { parameters, context };
+  }
+
+  /** The values by location (undefined: erased), or null when the row has none. */
+  private async open(
+    tenantId: TenantId,
+    rowId: string,
+    sealed: SealedValues | null,
+    memo?: Map<string, Promise<string | null>>,
+  ): Promise<Map<string, unknown> | null> {
     if (!sealed) return null;
-    const erased = () => Object.fromEntries(sealed.paths.map((p) => [p, ERASED]));
+    const erased = () => new Map<string, unknown>(sealed.paths.map((p) => [p, undefined]));
     if (sealed.subject === null || sealed.values === null) return erased();
-    const wrapped = await this.deps.keys.findKeys(tenantId, sealed.subject);
+    let read = memo?.get(sealed.subject);
+    if (!read) {
+      read = this.deps.keys.findKeys(tenantId, sealed.subject);
+      memo?.set(sealed.subject, read);
+    }
+    const wrapped = await read;
     if (wrapped === null) return erased();
     const keys = this.unwrap(tenantId, sealed.subject, wrapped);
+    let values: Record<string, unknown>;
     try {
-      const values = openValues(keys, sealed.values, `${tenantId}:${rowId}`);
-      return Object.fromEntries(sealed.paths.map((p) => [p, Object.prototype.hasOwnProperty.call(values, p) ? values[p] : ERASED]));
+      values = openValues(keys, sealed.values, `${tenantId}:${rowId}`);
     } catch (err) {
       if (err instanceof CryptoError) return erased();
       throw err;
     }
+    return new Map(sealed.paths.map((p) => [p, Object.prototype.hasOwnProperty.call(values, p) ? values[p] : undefined]));
   }
 
   /**
