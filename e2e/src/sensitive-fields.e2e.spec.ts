@@ -358,12 +358,8 @@ describe('sensitive fields and erasure', () => {
     expect(checkpointSignatureHolds(ledger.checkpoint, keys)).toBe(true);
 
     // What the auditor holds: the tenant's and the ledger's keys, exported out of band (docs/evidence.md "Trusted keys").
-    const exported = await cli({ ARBITER_VERDICT_URL: stack.verdict.url, ARBITER_LEDGER_URL: stack.ledger.url, ARBITER_API_KEY: agentKey })(
-      'trust',
-      'export',
-      '--out',
-      path.join(dir, 'trust.json'),
-    );
+    const arbiter = cli({ ARBITER_VERDICT_URL: stack.verdict.url, ARBITER_LEDGER_URL: stack.ledger.url, ARBITER_API_KEY: agentKey });
+    const exported = await arbiter('trust', 'export', '--out', path.join(dir, 'trust.json'));
     expect(exported.code).toBe(0);
     const trust: TrustFile = parseTrustFile(JSON.parse(await readFile(path.join(dir, 'trust.json'), 'utf8')));
     // An evidence pack holds the record as hashed (never the values) and verifies against the keys the auditor holds.
@@ -372,6 +368,17 @@ describe('sensitive fields and erasure', () => {
     const report = await verifyEvidencePack(pack, { trust });
     expect(report.checks.filter((c) => c.status === 'fail')).toEqual([]);
     expect(report.valid).toBe(true);
+
+    // The CLI: the record verifies and names what is erased; the exported pack verifies offline.
+    const verified = await arbiter('verify', 'consultation', consultationId, '--tenant', tenantId, '--trust', path.join(dir, 'trust.json'));
+    expect(verified.code).toBe(0);
+    expect(verified.stdout).toContain('parameters.card.number erased, context.email erased');
+    const packFile = path.join(dir, 'pack.json');
+    expect((await arbiter('evidence', 'export', consultationId, '--tenant', tenantId, '--out', packFile)).code).toBe(0);
+    const offline = await cli({}, { offline: true })('verify', 'evidence', packFile, '--trust', path.join(dir, 'trust.json'));
+    expect(offline.code).toBe(0);
+    expect(offline.stdout).toContain('parameters.card.number committed');
+    expect(await readFile(packFile, 'utf8')).not.toContain(CARD);
 
     // The erasure is sealed in the tenant's erasures stream, once, under the subject's commitment.
     const sealed = await eventually('the erasure sealed', async () => {
