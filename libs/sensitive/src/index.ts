@@ -14,6 +14,7 @@ export { commit, COMMITMENT_PREFIX, isCommitment, keyDigest, newKey, subjectDige
 export {
   newSubjectKeys,
   openValues,
+  rewrapKey,
   sealValues,
   unwrapKey,
   unwrapSubjectKeys,

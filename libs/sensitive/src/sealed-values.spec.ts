@@ -1,6 +1,6 @@
 import { createDecipheriv } from 'node:crypto';
 import { parseKeyEncryptionKey, generateKeyEncryptionKey } from '@arbiter/crypto';
-import { newSubjectKeys, openValues, sealValues, unwrapSubjectKeys, wrapSubjectKeys } from './sealed-values';
+import { newSubjectKeys, openValues, rewrapKey, sealValues, unwrapSubjectKeys, wrapSubjectKeys } from './sealed-values';
 
 describe(sealValues.name, () => {
   const keys = newSubjectKeys();
@@ -38,5 +38,22 @@ describe(wrapSubjectKeys.name, () => {
     expect(unwrapSubjectKeys(blob, kek, null, 'tnt-1:hmac-sha256:00')).toEqual(keys);
     expect(unwrapSubjectKeys(blob, other, kek, 'tnt-1:hmac-sha256:00')).toEqual(keys);
     expect(() => unwrapSubjectKeys(blob, kek, null, 'tnt-2:hmac-sha256:00')).toThrow();
+  });
+});
+
+describe(rewrapKey.name, () => {
+  const kek = parseKeyEncryptionKey(generateKeyEncryptionKey());
+  const old = parseKeyEncryptionKey(generateKeyEncryptionKey());
+  const keys = newSubjectKeys();
+
+  it('moves a key wrapped under the previous KEK under the current one, and leaves a current one alone', () => {
+    const underOld = wrapSubjectKeys(keys, old, 'row');
+    const moved = rewrapKey(underOld, kek, old, 'row')!;
+    expect(unwrapSubjectKeys(moved, kek, null, 'row')).toEqual(keys);
+    expect(rewrapKey(moved, kek, old, 'row')).toBeNull();
+  });
+
+  it('throws when neither key opens it', () => {
+    expect(() => rewrapKey(wrapSubjectKeys(keys, old, 'row'), kek, null, 'row')).toThrow();
   });
 });

@@ -1,7 +1,7 @@
 // The plain sensitive values of one record (docs/verdicts.md "Sensitive fields"), kept only as AES-256-GCM
 // ciphertext under the subject's encryption key (libs/crypto's encryption blobs), beside the record and never
 // inside what is hashed. The subject's keys are stored wrapped under KEY_ENCRYPTION_KEY.
-import { decryptSecretRotating, encryptSecret } from '@arbiter/crypto';
+import { decryptSecret, decryptSecretRotating, encryptSecret } from '@arbiter/crypto';
 import { newKey } from './commitment';
 
 /** One subject's keys: the MAC key of its commitments and the encryption key of its values. */
@@ -43,4 +43,18 @@ export function unwrapSubjectKeys(blob: string, kek: Buffer, previous: Buffer | 
   const both = unwrapKey(blob, kek, previous, aad);
   if (both.length !== 64) throw new Error('a wrapped subject key pair must hold 64 bytes');
   return { mac: both.subarray(0, 32), enc: both.subarray(32) };
+}
+
+/**
+ * A wrapped key moved under the current key encryption key during a rotation: null when the current key already opens
+ * it, else the blob wrapped again under the current key (opened with the previous one). Throws CryptoError
+ * decryption_failed when neither opens it.
+ */
+export function rewrapKey(blob: string, kek: Buffer, previous: Buffer | null, aad: string): string | null {
+  const { plaintext, under } = decryptSecretRotating(blob, kek, previous, aad);
+  if (under === 'current') return null;
+  // The round trip under the current key is checked before anything is written.
+  const rewrapped = encryptSecret(plaintext, kek, aad);
+  decryptSecret(rewrapped, kek, aad);
+  return rewrapped;
 }

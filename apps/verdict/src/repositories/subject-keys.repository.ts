@@ -109,4 +109,55 @@ export class SubjectKeysRepository {
       client.release();
     }
   }
+
+  /**
+   * `keys reencrypt` for the tenant secrets and subject keys (docs/operations.md "Rotating `KEY_ENCRYPTION_KEY`"):
+   * every wrapped key `rewrap` answers a new blob for is replaced, in one transaction holding the rows, across every
+   * tenant (an operator command). `rewrap(blob, aad)` answers null for a key already current.
+   */
+  async rewrapAllAnyTenant(rewrap: (blob: string, aad: string) => string | null): Promise<SubjectKeyReencryption> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const secrets = await client.query<{ tenant_id: string; wrapped_secret: string }>(
+        'SELECT tenant_id, wrapped_secret FROM subject_secrets ORDER BY tenant_id FOR UPDATE',
+      );
+      const keys = await client.query<{ tenant_id: string; subject_digest: string; wrapped_keys: string }>(
+        'SELECT tenant_id, subject_digest, wrapped_keys FROM subject_keys ORDER BY tenant_id, subject_digest FOR UPDATE',
+      );
+      let reencrypted = 0;
+      for (const row of secrets.rows) {
+        const next = rewrap(row.wrapped_secret, row.tenant_id);
+        if (next === null) continue;
+        await client.query('UPDATE subject_secrets SET wrapped_secret = $2 WHERE tenant_id = $1', [row.tenant_id, next]);
+        reencrypted++;
+      }
+      for (const row of keys.rows) {
+        const next = rewrap(row.wrapped_keys, `${row.tenant_id}:${row.subject_digest}`);
+        if (next === null) continue;
+        await client.query('UPDATE subject_keys SET wrapped_keys = $3 WHERE tenant_id = $1 AND subject_digest = $2', [
+          row.tenant_id,
+          row.subject_digest,
+          next,
+        ]);
+        reencrypted++;
+      }
+      await client.query('COMMIT');
+      const total = secrets.rows.length + keys.rows.length;
+      return { keys: total, reencrypted, alreadyCurrent: total - reencrypted };
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+}
+
+/** What `keys reencrypt` did to the tenant secrets and subject keys of sensitive fields. */
+export interface SubjectKeyReencryption {
+  /** Tenant secrets and subject key rows, of every tenant. */
+  keys: number;
+  reencrypted: number;
+  alreadyCurrent: number;
 }
