@@ -399,6 +399,21 @@ describe('sensitive fields and erasure', () => {
     const other = (await verdict(agentKey).post('/check', charge(OTHER_SUBJECT)).expect(200)).body;
     const otherRead = (await verdict(agentKey).get(`/consultations/${other.consultation_id}`).expect(200)).body;
     expect(otherRead.sensitive_values).toEqual({ 'parameters.card.number': CARD, 'context.email': EMAIL });
+    // A check without a sensitive value makes no key and keeps nothing beside its record.
+    const keysBefore = (await stack.db('verdict').query('SELECT count(*)::int AS n FROM subject_keys')).rows[0].n;
+    const plain = (
+      await verdict(agentKey)
+        .post('/check', {
+          ...charge(null),
+          action: 'payments.refund',
+          parameters: { customer_id: `cust-${randomUUID()}`, amount: 3 },
+          context: {},
+        })
+        .expect(200)
+    ).body;
+    expect((await verdict(agentKey).get(`/consultations/${plain.consultation_id}`).expect(200)).body.sensitive_values).toBeUndefined();
+    expect((await stack.db('verdict').query('SELECT count(*)::int AS n FROM subject_keys')).rows[0].n).toBe(keysBefore);
+
     // Another subject's key: the same value commits otherwise.
     expect(otherRead.parameters.card.number).not.toEqual(
       before.parameters && (before.parameters as { card: { number: unknown } }).card.number,

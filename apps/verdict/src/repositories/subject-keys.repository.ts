@@ -56,6 +56,8 @@ export class SubjectKeysRepository {
        LIMIT 1`,
       [tenantId, digest, wrapped()],
     );
+    // Another first use committed meanwhile, after this statement's snapshot: read it in a new one.
+    if (!rows[0]) return (await this.findKeys(tenantId, digest))!;
     return rows[0].wrapped_keys;
   }
 

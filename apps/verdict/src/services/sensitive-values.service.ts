@@ -79,19 +79,21 @@ export class SensitiveValuesService {
     rowId: string,
   ): Promise<Shielded | null> {
     if (!policy) return null;
-    const subject = subjectOf(policy, parameters, context);
-    // Without a subject the values are committed under a one-off key, thrown away at once: they read back erased.
-    const digest = subject === null ? null : await this.digest(tenantId, subject);
-    const keys = digest === null ? newSubjectKeys() : await this.subjectKeys(tenantId, digest);
     let replaced;
     try {
-      replaced = replaceSensitive(policy, parameters, context, (location, value) => commit(keys.mac, location, value));
+      // A first pass finds the values; a request without any makes no key and stores nothing beside its record.
+      if (replaceSensitive(policy, parameters, context, (_, value) => value).found.size === 0) return null;
+      const subject = subjectOf(policy, parameters, context);
+      // Without a subject the values are committed under a one-off key, thrown away at once: they read back erased.
+      const digest = subject === null ? null : await this.digest(tenantId, subject);
+      const keys = digest === null ? newSubjectKeys() : await this.subjectKeys(tenantId, digest);
+      replaced = { digest, keys, ...replaceSensitive(policy, parameters, context, (location, value) => commit(keys.mac, location, value)) };
     } catch (err) {
       if (err instanceof CanonicalizationError)
         throw new AppError(400, 'validation_failed', `The request cannot be canonicalised (RFC 8785): ${err.message}`);
       throw err;
     }
-    if (replaced.found.size === 0) return null;
+    const { digest, keys } = replaced;
     return {
       parameters: replaced.parameters,
       context: replaced.context,
