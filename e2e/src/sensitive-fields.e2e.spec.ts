@@ -11,6 +11,7 @@ import { cli } from './cli-harness';
 import { canonicalHash, checkpointSignatureHolds, inclusionHolds, type PublishedLedgerKey } from './evidence-harness';
 import { ledgerAs, verdictAs } from './sdk-harness';
 import { startStack, type Stack } from './stack';
+import { expectConforms } from './verdict-harness';
 import { FAST_WEBHOOKS } from './webhooks-harness';
 
 /** Every regular file under `dir`, recursively (a file that vanishes meanwhile is skipped). */
@@ -161,7 +162,9 @@ describe('sensitive fields and erasure', () => {
     expect(JSON.stringify(checked.body)).not.toContain(CARD);
     consultationId = checked.body.consultation_id;
 
-    const read = (await verdict(agentKey).get(`/consultations/${consultationId}`).expect(200)).body;
+    const readRes = await verdict(agentKey).get(`/consultations/${consultationId}`).expect(200);
+    expectConforms(readRes, 'get', '/{tenant_id}/v1/consultations/{consultation_id}');
+    const read = readRes.body;
     expect(read.parameters).toEqual({
       customer_id: SUBJECT,
       card: { number: { $commit: expect.stringMatching(COMMIT) }, brand: 'visa' },
@@ -308,6 +311,15 @@ describe('sensitive fields and erasure', () => {
     });
     const second = await verdict(adminKey).post('/erasures', { subject: SUBJECT }).expect(200);
     expect(second.body).toEqual(first.body);
+    const listed = await verdict(adminKey).get('/erasures?limit=1').expect(200);
+    expect(listed.body).toEqual({ items: [first.body], next_cursor: null });
+    expectConforms(listed, 'get', '/{tenant_id}/v1/erasures');
+    expectConforms(first, 'post', '/{tenant_id}/v1/erasures');
+    expectConforms(second, 'post', '/{tenant_id}/v1/erasures');
+    expect([(await verdict(agentKey).get('/erasures')).status, (await verdict(adminKey).get('/erasures?limit=0')).body.code]).toEqual([
+      403,
+      'invalid_query',
+    ]);
 
     const read = (await verdict(agentKey).get(`/consultations/${consultationId}`).expect(200)).body;
     expect(read.sensitive_values).toEqual({ 'parameters.card.number': 'erased', 'context.email': 'erased' });

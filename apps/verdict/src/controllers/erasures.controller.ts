@@ -1,8 +1,8 @@
-import { Body, Controller, Path, Post, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
+import { Body, Controller, Get, Path, Post, Query, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
 import type { AuthedRequest } from '@arbiter/auth';
 import type { VerdictContext } from '../context';
 import type { ErrorBody } from '../models/errors';
-import type { Erasure, ErasureBody } from '../models/erasures';
+import type { Erasure, ErasureBody, ErasureList } from '../models/erasures';
 
 @Route('{tenant_id}/v1/erasures')
 @Tags('Erasures')
@@ -30,5 +30,26 @@ export class ErasuresController extends Controller {
     const { erasure, created } = await this.ctx.erasures.erase(req.user, tenant_id, body);
     this.setStatus(created ? 201 : 200);
     return erasure;
+  }
+
+  /**
+   * The tenant's erasures, newest first: what to erase again after restoring a database backup taken before them
+   * (docs/operations.md "Erasure"). Needs `admin`.
+   * @summary List erasures
+   * @param tenant_id The tenant id (`tnt-`); it must be the API key's own tenant.
+   * @param limit At most this many (1 to 1000, default 50).
+   * @param cursor The `next_cursor` of the previous page.
+   */
+  @Get()
+  @Security('apiKey')
+  @Response<ErrorBody>(400, 'invalid_query, invalid_cursor')
+  @Response<ErrorBody>(403, 'cross_tenant_forbidden, insufficient_permission (admin)')
+  async listErasures(
+    @Path() tenant_id: string,
+    @Request() req: AuthedRequest,
+    @Query() limit?: number,
+    @Query() cursor?: string,
+  ): Promise<ErasureList> {
+    return this.ctx.erasures.list(req.user, tenant_id, { limit, cursor });
   }
 }

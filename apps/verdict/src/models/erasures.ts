@@ -22,3 +22,10 @@ export interface Erasure {
   /** The ledger stream the erasure is sealed in. */
   stream_id: string;
 }
+
+export interface ErasureList {
+  /** Newest first. */
+  items: Erasure[];
+  /** Pass as `cursor` for the next page; null on the last one. */
+  next_cursor: string | null;
+}

@@ -112,6 +112,17 @@ export class SubjectKeysRepository {
     }
   }
 
+  /** The tenant's erasures, newest first, after a (erased_at, digest) position; limit + 1 rows (the caller pages). */
+  async listErasures(tenantId: TenantId, limit: number, after?: { at: Date; digest: string }): Promise<ErasureRow[]> {
+    const { rows } = await this.pool.query<ErasureRow>(
+      `SELECT tenant_id, subject_digest, erased_at, erased_by FROM erasures
+        WHERE tenant_id = $1 AND ($2::timestamptz IS NULL OR (erased_at, subject_digest) < ($2, $3))
+        ORDER BY erased_at DESC, subject_digest DESC LIMIT $4`,
+      [tenantId, after?.at ?? null, after?.digest ?? '', limit + 1],
+    );
+    return rows;
+  }
+
   /**
    * `keys reencrypt` for the tenant secrets and subject keys (docs/operations.md "Rotating `KEY_ENCRYPTION_KEY`"):
    * every wrapped key `rewrap` answers a new blob for is replaced, in one transaction holding the rows, across every

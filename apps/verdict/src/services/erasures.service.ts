@@ -1,9 +1,11 @@
 import type { AuthenticatedIdentity } from '@arbiter/auth';
 import { auditStreamId } from '@arbiter/audit-streams';
-import { AppError } from '@arbiter/http';
+import { AppError, parseLimit } from '@arbiter/http';
+import { badRequest } from '../domain/errors';
+import { parseTimeKeyset, timeKeysetCursor } from '../domain/pagination';
 import { ownTenant, requireAnyPermission } from '../domain/tenant-access';
-import type { Erasure } from '../models/erasures';
-import type { SubjectKeysRepository } from '../repositories/subject-keys.repository';
+import type { Erasure, ErasureList } from '../models/erasures';
+import type { ErasureRow, SubjectKeysRepository } from '../repositories/subject-keys.repository';
 import type { SensitiveValuesService } from './sensitive-values.service';
 
 const MAX_SUBJECT_LENGTH = 1024;
@@ -50,14 +52,33 @@ export class ErasuresService {
     const at = new Date((this.deps.now ?? Date.now)());
     const { erasure, created } = await this.deps.keys.erase(tenantId, digest, identity.principal.id, at, this.deps.sealing);
     if (created && this.deps.sealing) this.deps.onSealed?.();
+    return { erasure: present(erasure), created };
+  }
+
+  /**
+   * GET /<tenant_id>/v1/erasures: the tenant's erasures, newest first (what an operator replays after restoring a backup,
+   * docs/operations.md "Erasure"). `admin`.
+   */
+  async list(identity: AuthenticatedIdentity, tenantParam: string, q: { limit?: number; cursor?: string }): Promise<ErasureList> {
+    requireAnyPermission(identity, ['admin']);
+    const tenantId = ownTenant(identity, tenantParam);
+    const limit = parseLimit(q.limit, () => badRequest('invalid_query', 'limit must be an integer from 1 to 1000', { parameter: 'limit' }));
+    const after = parseTimeKeyset(q.cursor);
+    const rows = await this.deps.keys.listErasures(tenantId, limit, after && { at: after.requested_at, digest: after.id });
+    const items = rows.slice(0, limit).map(present);
+    const last = items[items.length - 1];
     return {
-      erasure: {
-        subject_commitment: erasure.subject_digest,
-        erased_at: erasure.erased_at.toISOString(),
-        erased_by: erasure.erased_by,
-        stream_id: auditStreamId(tenantId, 'erasures'),
-      },
-      created,
+      items,
+      next_cursor: rows.length > limit ? timeKeysetCursor({ requested_at: last.erased_at, id: last.subject_commitment }) : null,
     };
   }
+}
+
+function present(row: ErasureRow): Erasure {
+  return {
+    subject_commitment: row.subject_digest,
+    erased_at: row.erased_at.toISOString(),
+    erased_by: row.erased_by,
+    stream_id: auditStreamId(row.tenant_id, 'erasures'),
+  };
 }

@@ -195,7 +195,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List erasures
+         * @description The tenant's erasures, newest first: what to erase again after restoring a database backup taken before them
+         *     (docs/operations.md "Erasure"). Needs `admin`.
+         */
+        get: operations["ListErasures"];
         put?: never;
         /**
          * Erase a data subject
@@ -1355,6 +1360,15 @@ export interface components {
              *     string of at most 1024 characters, or a number), e.g. the customer id.
              */
             subject: string | number;
+        };
+        ErasureList: {
+            /** @description Newest first. */
+            items: components["schemas"]["Erasure"][];
+            /**
+             * @description Pass as `cursor` for the next page; null on the last one.
+             * @example eyJhdCI6IjIwMjYtMTEtMjYiLCJpZCI6InNjcC0wIn0
+             */
+            next_cursor: string | null;
         };
         /**
          * @description A shadow rule that would have decided this consultation otherwise (docs/verdicts.md "Shadow rules"):
@@ -3417,6 +3431,108 @@ export interface operations {
                      * @example {
                      *       "code": "registry_unavailable",
                      *       "message": "registry_unavailable, policy_unavailable, auth_unavailable; evaluation_budget_exceeded: the evaluation ran past EVALUATION_BUDGET_MS, no verdict was given (the message names the budget)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    ListErasures: {
+        parameters: {
+            query?: {
+                /** @description At most this many (1 to 1000, default 50). */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The tenant id (`tnt-`); it must be the API key's own tenant. */
+                tenant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ok */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "subject_commitment": "string",
+                     *           "erased_at": "2026-11-26T09:30:00.000Z",
+                     *           "erased_by": "string",
+                     *           "stream_id": "payments.audit"
+                     *         }
+                     *       ],
+                     *       "next_cursor": "eyJhdCI6IjIwMjYtMTEtMjYiLCJpZCI6InNjcC0wIn0"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErasureList"];
+                };
+            };
+            /** @description invalid_query, invalid_cursor */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_query",
+                     *       "message": "invalid_query, invalid_cursor"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing_credentials, invalid_credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "missing_credentials",
+                     *       "message": "missing_credentials, invalid_credentials"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description cross_tenant_forbidden, insufficient_permission (admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "cross_tenant_forbidden",
+                     *       "message": "cross_tenant_forbidden, insufficient_permission (admin)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description auth_unavailable (the credentials cannot be checked right now), registry_unavailable (the tenant cannot be looked up right now); retry */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "auth_unavailable",
+                     *       "message": "auth_unavailable (the credentials cannot be checked right now), registry_unavailable (the tenant cannot be looked up right now); retry"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
