@@ -2,6 +2,7 @@ import { randomInt, randomUUID } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { Redis } from 'ioredis';
 import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from 'jose';
 import request from 'supertest';
 import { buildEvidencePack, createRegistryClient, parseTrustFile, verifyEvidencePack, type TrustFile } from '@arbiter/client';
@@ -36,10 +37,35 @@ async function filesHolding(dir: string, needles: string[]): Promise<string[]> {
   return hits;
 }
 
+/** Every value under the keys of `prefix` in Redis (the stack's BullMQ queues: job payloads, events, results), as text. */
+async function redisValues(url: string, prefix: string): Promise<string[]> {
+  const redis = new Redis(url, { maxRetriesPerRequest: 1 });
+  try {
+    const out: string[] = [];
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
+      cursor = next;
+      for (const key of keys) {
+        const type = await redis.type(key);
+        if (type === 'string') out.push((await redis.get(key)) ?? '');
+        else if (type === 'hash') out.push(JSON.stringify(await redis.hgetall(key)));
+        else if (type === 'list') out.push(JSON.stringify(await redis.lrange(key, 0, -1)));
+        else if (type === 'set') out.push(JSON.stringify(await redis.smembers(key)));
+        else if (type === 'zset') out.push(JSON.stringify(await redis.zrange(key, 0, -1)));
+        else if (type === 'stream') out.push(JSON.stringify(await redis.xrange(key, '-', '+')));
+      }
+    } while (cursor !== '0');
+    return out;
+  } finally {
+    redis.disconnect();
+  }
+}
+
 /**
  * Sensitive fields and erasure (docs/verdicts.md "Sensitive fields", docs/operations.md "Erasure") on the real stack: a
  * check with a card number and an email under sensitive paths is decided on the plain values, and the plain values
- * are then nowhere (the PostgreSQL data directory and write-ahead log, every table of every service, the services'
+ * are then nowhere (the PostgreSQL data directory and write-ahead log, every table of every service, the queues in Redis, the services'
  * logs, the traces, the webhook bodies). After an erasure the values read back `erased`, while the record's hashes,
  * its signed verdict (verified with jose), its seal, its inclusion proof and an evidence pack all still verify.
  */
@@ -238,7 +264,7 @@ describe('sensitive fields and erasure', () => {
     expect(read.sensitive_values).toEqual({ 'context.note': COUNTRY_NOTE });
   });
 
-  it('stores the plain values nowhere: not the database files nor its write-ahead log, no table, log, trace or webhook body', async () => {
+  it('stores the plain values nowhere: not the database files nor its write-ahead log, no table, queue, log, trace or webhook body', async () => {
     const agent = verdictAs(stack, agentKey, tenantId);
     await eventually(
       'the consultations sealed',
@@ -284,6 +310,10 @@ describe('sensitive fields and erasure', () => {
     expect(JSON.stringify(spans.map((s) => ({ name: s.name, attributes: s.attributes, events: s.events })))).not.toMatch(
       new RegExp(PLAIN.join('|')),
     );
+    // What the queues keep in Redis (jobs leave once done; their keys, events and counters stay).
+    const queued = await redisValues(stack.redisUrl, stack.env('worker').QUEUE_PREFIX);
+    expect(queued.length).toBeGreaterThan(0);
+    expect(queued.filter((v) => PLAIN.some((p) => v.includes(p)))).toEqual([]);
     expect(receiver.received.length).toBeGreaterThan(0);
     for (const r of receiver.received) for (const p of PLAIN) expect(r.raw).not.toContain(p);
   });
