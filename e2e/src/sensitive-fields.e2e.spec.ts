@@ -341,6 +341,14 @@ describe('sensitive fields and erasure', () => {
     });
     const second = await verdict(adminKey).post('/erasures', { subject: SUBJECT }).expect(200);
     expect(second.body).toEqual(first.body);
+    // The SDK: the same erasure again, the list, and the record read with its values erased.
+    const sdkAdmin = verdictAs(stack, adminKey, tenantId);
+    expect(await sdkAdmin.createErasure(SUBJECT)).toEqual(first.body);
+    expect((await sdkAdmin.listErasures()).items).toEqual([first.body]);
+    expect((await verdictAs(stack, agentKey, tenantId).getConsultation(consultationId)).sensitive_values).toEqual({
+      'parameters.card.number': 'erased',
+      'context.email': 'erased',
+    });
     const listed = await verdict(adminKey).get('/erasures?limit=1').expect(200);
     expect(listed.body).toEqual({ items: [first.body], next_cursor: null });
     expectConforms(listed, 'get', '/{tenant_id}/v1/erasures');
