@@ -8,6 +8,7 @@ import request from 'supertest';
 import { buildEvidencePack, createRegistryClient, parseTrustFile, verifyEvidencePack, type TrustFile } from '@arbiter/client';
 import { eventually, installTestTracing, type TestTracing } from '@arbiter/testing';
 import { startReceiver, type Receiver } from '../../apps/registry/test/receiver';
+import { parseTrustFile as parseConsoleTrust, verifyConsultationEvidence } from '../../apps/console/src/evidence';
 import { cli } from './cli-harness';
 import { canonicalHash, checkpointSignatureHolds, inclusionHolds, type PublishedLedgerKey } from './evidence-harness';
 import { ledgerAs, verdictAs } from './sdk-harness';
@@ -418,6 +419,15 @@ describe('sensitive fields and erasure', () => {
     const report = await verifyEvidencePack(pack, { trust });
     expect(report.checks.filter((c) => c.status === 'fail')).toEqual([]);
     expect(report.valid).toBe(true);
+
+    // The console's verifier (WebCrypto, run here in Node) on the record as the console reads it, values beside it.
+    const inConsole = await verifyConsultationEvidence({
+      record: read,
+      evidence,
+      keys: { source: 'trust', trust: parseConsoleTrust(JSON.parse(await readFile(path.join(dir, 'trust.json'), 'utf8'))) },
+    });
+    expect(inConsole).toMatchObject({ status: 'valid', valid: true, first_failure: null });
+    expect(inConsole.checks.find((c) => c.check.endsWith('sensitive_fields'))?.message).toContain('parameters.card.number erased');
 
     // The CLI: the record verifies and names what is erased; the exported pack verifies offline.
     const verified = await arbiter('verify', 'consultation', consultationId, '--tenant', tenantId, '--trust', path.join(dir, 'trust.json'));
