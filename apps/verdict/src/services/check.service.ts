@@ -185,7 +185,8 @@ export class CheckService {
     // Fixed before anything is consumed in a window or a one-shot approval in its name, or sealed under it.
     const consultationId = newId('cns-');
     // The rules see the plain values; what is hashed, signed, stored and answered holds their commitments.
-    const shielded = await shield(this.deps, snapshot, parameters, context, consultationId);
+    // Tenants without sensitive fields await nothing here (the hot path stays synchronous up to the record).
+    const shielded = snapshot.sensitive ? await shield(this.deps, snapshot, parameters, context, consultationId) : null;
     const recorded = { parameters: shielded?.parameters ?? parameters, context: shielded?.context ?? context };
     const hash = contextHash({ action: body.action, resource: body.resource, scope, ...recorded });
     const requestedAt = new Date(this.base.now());
@@ -197,7 +198,7 @@ export class CheckService {
       parameters,
       context: engineContext(context, citations),
       ...keyPrincipals(identity, body.on_behalf_of),
-      windowKeyValue: await windowKeyValue(this.deps, snapshot),
+      windowKeyValue: snapshot.sensitive ? await windowKeyValue(this.deps, snapshot) : undefined,
     };
     // Each synchronous run of the engine gets its own budget (docs/verdicts.md "Evaluation budget").
     const evaluated = evaluateOperation(this.deps, this.base, 'check', snapshot, request, requestedAt, consultationId);

@@ -111,7 +111,8 @@ export class ResolveService {
     const parameters = EMPTY;
     // Fixed before anything is consumed in a window in its name (docs/verdicts.md "Windows and outcomes"), or sealed under it.
     const consultationId = newId('cns-');
-    const shielded = await shield(this.deps, snapshot, parameters, context, consultationId);
+    // Tenants without sensitive fields await nothing here (the hot path stays synchronous up to the record).
+    const shielded = snapshot.sensitive ? await shield(this.deps, snapshot, parameters, context, consultationId) : null;
     const recordedContext = shielded?.context ?? context;
     const hash = contextHash({ action, resource, scope, parameters, context: recordedContext });
     const requestedAt = new Date(now);
@@ -122,7 +123,7 @@ export class ResolveService {
       scope,
       context: engineContext(context, citations),
       ...keyPrincipals(identity, body.on_behalf_of),
-      windowKeyValue: await windowKeyValue(this.deps, snapshot),
+      windowKeyValue: snapshot.sensitive ? await windowKeyValue(this.deps, snapshot) : undefined,
     };
     const evaluated = evaluateOperation(this.deps, this.base, 'resolve', snapshot, request, requestedAt, consultationId);
     const windows = evaluated instanceof Promise ? await evaluated : evaluated;
