@@ -322,7 +322,14 @@ describe('sensitive fields and erasure', () => {
   it('refuses an erasure without admin (403) and a malformed subject (400)', async () => {
     const refused = await verdict(agentKey).post('/erasures', { subject: SUBJECT });
     expect([refused.status, refused.body.code]).toEqual([403, 'insufficient_permission']);
-    for (const body of [{}, { subject: '' }, { subject: { id: 1 } }, { subject: 'x'.repeat(1025) }]) {
+    for (const body of [
+      {},
+      { subject: '' },
+      { subject: { id: 1 } },
+      { subject: 'x'.repeat(1025) },
+      { subject_commitment: 'sha256:00' },
+      { subject: SUBJECT, subject_commitment: `hmac-sha256:${'0'.repeat(64)}` },
+    ]) {
       const bad = await verdict(adminKey).post('/erasures', body);
       expect([bad.status, bad.body.code]).toEqual([400, 'validation_failed']);
     }
@@ -333,6 +340,8 @@ describe('sensitive fields and erasure', () => {
   });
 
   it('erases a subject: the values read back erased, every proof still verifies, and the erasure is sealed once', async () => {
+    // What a backup taken now holds of the subject: its key row.
+    const backup = (await stack.db('verdict').query('SELECT tenant_id, subject_digest, wrapped_keys FROM subject_keys')).rows;
     const first = await verdict(adminKey).post('/erasures', { subject: SUBJECT }).expect(201);
     expect(first.body).toEqual({
       subject_commitment: expect.stringMatching(COMMIT),
@@ -359,6 +368,22 @@ describe('sensitive fields and erasure', () => {
       403,
       'invalid_query',
     ]);
+
+    // A restored backup brings the key back (docs/operations.md "Erasure"): erasing again by the listed commitment
+    // removes it, with no need of the subject's value.
+    for (const row of backup)
+      await stack
+        .db('verdict')
+        .query('INSERT INTO subject_keys (tenant_id, subject_digest, wrapped_keys) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [
+          row.tenant_id,
+          row.subject_digest,
+          row.wrapped_keys,
+        ]);
+    expect(
+      (await verdict(agentKey).get(`/consultations/${consultationId}`).expect(200)).body.sensitive_values['parameters.card.number'],
+    ).toBe(CARD);
+    const replayed = await verdict(adminKey).post('/erasures', { subject_commitment: first.body.subject_commitment }).expect(200);
+    expect(replayed.body).toEqual(first.body);
 
     const read = (await verdict(agentKey).get(`/consultations/${consultationId}`).expect(200)).body;
     expect(read.sensitive_values).toEqual({ 'parameters.card.number': 'erased', 'context.email': 'erased' });

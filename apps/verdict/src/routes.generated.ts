@@ -753,7 +753,8 @@ const models: TsoaRoute.Models = {
     "ErasureBody": {
         "dataType": "refObject",
         "properties": {
-            "subject": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"double"}],"required":true},
+            "subject": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"double"}]},
+            "subject_commitment": {"dataType":"string"},
         },
         "additionalProperties": false,
     },

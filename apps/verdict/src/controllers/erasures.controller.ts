@@ -24,7 +24,10 @@ export class ErasuresController extends Controller {
   @Security('apiKey')
   @SuccessResponse(201, 'Erased')
   @Response<Erasure>(200, 'Already erased: the first erasure')
-  @Response<ErrorBody>(400, 'validation_failed: subject is missing, empty, too long, or not a string or number')
+  @Response<ErrorBody>(
+    400,
+    'validation_failed: not exactly one of subject and subject_commitment, a subject empty, too long or not a string or number, a malformed subject_commitment',
+  )
   @Response<ErrorBody>(403, 'cross_tenant_forbidden, insufficient_permission (admin)')
   async createErasure(@Path() tenant_id: string, @Request() req: AuthedRequest, @Body() body: ErasureBody): Promise<Erasure> {
     const { erasure, created } = await this.ctx.erasures.erase(req.user, tenant_id, body);

@@ -1,12 +1,17 @@
 // Erasure of a data subject (docs/operations.md "Erasure"); tsoa validates the body and writes both shapes into openapi.json.
 
-/** POST /<tenant_id>/v1/erasures. */
+/** POST /<tenant_id>/v1/erasures: exactly one of `subject` and `subject_commitment`. */
 export interface ErasureBody {
   /**
    * The data subject: the value its checks carried at the tenant's `settings.data_subject_field` (a non-empty
    * string of at most 1024 characters, or a number), e.g. the customer id.
    */
-  subject: string | number;
+  subject?: string | number;
+  /**
+   * The subject as an earlier erasure answered it (`hmac-sha256:<hex>`): how an operator erases again, after restoring
+   * a backup, a subject whose value is not at hand (docs/operations.md "Erasure").
+   */
+  subject_commitment?: string;
 }
 
 export interface Erasure {

@@ -1,4 +1,4 @@
-import type { AuthenticatedIdentity } from '@arbiter/auth';
+import type { AuthenticatedIdentity, TenantId } from '@arbiter/auth';
 import { auditStreamId } from '@arbiter/audit-streams';
 import { AppError, parseLimit } from '@arbiter/http';
 import { badRequest } from '../domain/errors';
@@ -9,6 +9,7 @@ import type { ErasureRow, SubjectKeysRepository } from '../repositories/subject-
 import type { SensitiveValuesService } from './sensitive-values.service';
 
 const MAX_SUBJECT_LENGTH = 1024;
+const COMMITMENT = /^hmac-sha256:[0-9a-f]{64}$/;
 
 export interface ErasuresDeps {
   keys: SubjectKeysRepository;
@@ -33,26 +34,36 @@ export class ErasuresService {
   async erase(
     identity: AuthenticatedIdentity,
     tenantParam: string,
-    body: { subject: unknown },
+    body: { subject?: unknown; subject_commitment?: unknown },
   ): Promise<{ erasure: Erasure; created: boolean }> {
     requireAnyPermission(identity, ['admin']);
     const tenantId = ownTenant(identity, tenantParam);
-    const subject = body.subject;
-    const valid =
-      (typeof subject === 'string' && subject.length > 0 && subject.length <= MAX_SUBJECT_LENGTH) ||
-      (typeof subject === 'number' && Number.isFinite(subject));
-    if (!valid)
-      throw new AppError(
-        400,
-        'validation_failed',
-        `subject must be a non-empty string of at most ${MAX_SUBJECT_LENGTH} characters or a number`,
-        { field: 'subject' },
-      );
-    const digest = await this.deps.sensitive.digest(tenantId, subject as string | number);
+    const digest = await this.digestOf(tenantId, body);
     const at = new Date((this.deps.now ?? Date.now)());
     const { erasure, created } = await this.deps.keys.erase(tenantId, digest, identity.principal.id, at, this.deps.sealing);
     if (created && this.deps.sealing) this.deps.onSealed?.();
     return { erasure: present(erasure), created };
+  }
+
+  /**
+   * The subject's digest: from `subject`, or `subject_commitment` as an erasure or a read answered it (the form an
+   * operator replays after restoring a backup, when the subject itself is not at hand). Exactly one; 400 otherwise.
+   */
+  private async digestOf(tenantId: TenantId, body: { subject?: unknown; subject_commitment?: unknown }): Promise<string> {
+    const { subject, subject_commitment: commitment } = body;
+    const invalid = (field: string, message: string) => new AppError(400, 'validation_failed', message, { field });
+    if ((subject === undefined) === (commitment === undefined))
+      throw invalid('subject', 'give exactly one of subject and subject_commitment');
+    if (commitment !== undefined) {
+      if (typeof commitment !== 'string' || !COMMITMENT.test(commitment))
+        throw invalid('subject_commitment', 'subject_commitment must be hmac-sha256: and 64 lowercase hex digits');
+      return commitment;
+    }
+    const valid =
+      (typeof subject === 'string' && subject.length > 0 && subject.length <= MAX_SUBJECT_LENGTH) ||
+      (typeof subject === 'number' && Number.isFinite(subject));
+    if (!valid) throw invalid('subject', `subject must be a non-empty string of at most ${MAX_SUBJECT_LENGTH} characters or a number`);
+    return this.deps.sensitive.digest(tenantId, subject as string | number);
   }
 
   /**

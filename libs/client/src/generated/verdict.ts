@@ -1353,13 +1353,18 @@ export interface components {
              */
             stream_id: string;
         };
-        /** @description POST /<tenant_id>/v1/erasures. */
+        /** @description POST /<tenant_id>/v1/erasures: exactly one of `subject` and `subject_commitment`. */
         ErasureBody: {
             /**
              * @description The data subject: the value its checks carried at the tenant's `settings.data_subject_field` (a non-empty
              *     string of at most 1024 characters, or a number), e.g. the customer id.
              */
-            subject: string | number;
+            subject?: string | number;
+            /**
+             * @description The subject as an earlier erasure answered it (`hmac-sha256:<hex>`): how an operator erases again, after restoring
+             *     a backup, a subject whose value is not at hand (docs/operations.md "Erasure").
+             */
+            subject_commitment?: string;
         };
         ErasureList: {
             /** @description Newest first. */
@@ -3554,7 +3559,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "subject": "string"
+                 *       "subject": "string",
+                 *       "subject_commitment": "string"
                  *     }
                  */
                 "application/json": components["schemas"]["ErasureBody"];
@@ -3595,7 +3601,7 @@ export interface operations {
                     "application/json": components["schemas"]["Erasure"];
                 };
             };
-            /** @description validation_failed: subject is missing, empty, too long, or not a string or number */
+            /** @description validation_failed: not exactly one of subject and subject_commitment, a subject empty, too long or not a string or number, a malformed subject_commitment */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3604,7 +3610,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "validation_failed",
-                     *       "message": "validation_failed: subject is missing, empty, too long, or not a string or number"
+                     *       "message": "validation_failed: not exactly one of subject and subject_commitment, a subject empty, too long or not a string or number, a malformed subject_commitment"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
