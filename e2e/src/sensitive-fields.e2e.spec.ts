@@ -340,6 +340,19 @@ describe('sensitive fields and erasure', () => {
   });
 
   it('erases a subject: the values read back erased, every proof still verifies, and the erasure is sealed once', async () => {
+    // A resolve session of the subject, open while it is erased.
+    const review = (context: object, resolve_session_id?: string) =>
+      verdict(agentKey).post('/resolve', {
+        action: 'customers.review',
+        resource: 'customer',
+        scope: { region: 'eu' },
+        context,
+        ...(resolve_session_id ? { resolve_session_id } : {}),
+      });
+    const opened = (
+      await review({ note: { value: COUNTRY_NOTE, source: 'crm' }, customer_id: { value: SUBJECT, source: 'crm' } }).expect(200)
+    ).body;
+    expect(opened.operation_status).toBe('incomplete');
     // What a backup taken now holds of the subject: its key row.
     const backup = (await stack.db('verdict').query('SELECT tenant_id, subject_digest, wrapped_keys FROM subject_keys')).rows;
     const first = await verdict(adminKey).post('/erasures', { subject: SUBJECT }).expect(201);
@@ -389,6 +402,10 @@ describe('sensitive fields and erasure', () => {
     expect(read.sensitive_values).toEqual({ 'parameters.card.number': 'erased', 'context.email': 'erased' });
     const { sensitive_values: _values, ...record } = read;
     expect(record).toEqual(before);
+    // The open session lost the erased Fact: its next round asks for it again.
+    const continued = (await review({ country: { value: 'FR', source: 'crm' } }, opened.resolve_session_id).expect(200)).body;
+    expect(continued.operation_status).toBe('incomplete');
+    expect(continued.required_context.map((f: { field: string }) => f.field)).toContain('note');
     // The resolve session's subject came as a Fact: its values are erased too.
     expect((await verdict(agentKey).get(`/consultations/${resolvedId}`).expect(200)).body.sensitive_values).toEqual({
       'context.note': 'erased',

@@ -87,7 +87,9 @@ export class ResolveService {
 
     // Accumulate: later Facts replace earlier ones of the same field; scope only ever widens.
     // A session keeps its sensitive Facts encrypted apart (docs/verdicts.md "Sensitive fields"); erased, they are gone.
-    const context: Record<string, Fact> = session ? { ...session.context, ...this.sessionFacts(session), ...body.context } : body.context;
+    const context: Record<string, Fact> = session
+      ? { ...session.context, ...(await this.sessionFacts(session)), ...body.context }
+      : body.context;
     if (session) this.refuseOversizedContext(session.id, context);
     // Every round checks the citations of the whole accumulated context (verified facts are cached), for
     // this round's caller and on_behalf_of: the round that completes is checked for the ones it records.
@@ -270,9 +272,9 @@ export class ResolveService {
   }
 
   /** The session's sensitive Facts, decrypted; none once an erasure of their subject removed them. */
-  private sessionFacts(session: ResolveSessionState): Record<string, Fact> {
-    if (!session.sealed_values) return {};
-    return this.deps.sensitive?.openSessionFacts(session.tenant_id as TenantId, session.id, session.sealed_values) ?? {};
+  private async sessionFacts(session: ResolveSessionState): Promise<Record<string, Fact>> {
+    if (!session.sealed_values || !this.deps.sensitive) return {};
+    return this.deps.sensitive.openSessionFacts(session.tenant_id as TenantId, session.id, session.sealed_values);
   }
 
   /**
@@ -292,7 +294,7 @@ export class ResolveService {
     if (Object.keys(sensitive).length === 0) return { context, sealed_values: null };
     return {
       context: kept,
-      sealed_values: this.deps.sensitive.sealSessionFacts(tenantId, sessionId, shielded.sealed.subject, sensitive),
+      sealed_values: this.deps.sensitive.sealSessionFacts(tenantId, sessionId, shielded, sensitive),
     };
   }
 

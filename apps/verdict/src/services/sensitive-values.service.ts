@@ -30,6 +30,8 @@ export interface Shielded {
   parameters: Record<string, unknown>;
   context: Record<string, Fact>;
   sealed: SealedValues;
+  /** The subject's keys the values were committed under; null for a one-off key (no subject). */
+  keys: SubjectKeys | null;
 }
 
 export interface SensitiveValuesDeps {
@@ -102,6 +104,7 @@ export class SensitiveValuesService {
         paths: [...replaced.found.keys()],
         values: digest === null ? null : sealValues(keys, replaced.found, `${tenantId}:${rowId}`),
       },
+      keys: digest === null ? null : keys,
     };
   }
 
@@ -173,15 +176,35 @@ export class SensitiveValuesService {
     return (path, value) => (keyPathIsSensitive(policy, path) ? keyDigest(secret, path, value) : value);
   }
 
-  /** A resolve session's sensitive Facts, encrypted under KEY_ENCRYPTION_KEY and bound to the session. */
-  sealSessionFacts(tenantId: TenantId, sessionId: string, subject: string | null, facts: Record<string, Fact>): SealedSessionFacts {
-    return { subject, facts: encryptSecret(JSON.stringify(facts), this.deps.kek, `${tenantId}:${sessionId}`) };
+  /**
+   * A resolve session's sensitive Facts, encrypted and bound to the session: under the subject's key when the round
+   * named a subject (an erasure then reaches them, backups included), else under KEY_ENCRYPTION_KEY (the session's
+   * lifetime at most: nothing else could decrypt them in the next round).
+   */
+  sealSessionFacts(tenantId: TenantId, sessionId: string, shielded: Shielded, facts: Record<string, Fact>): SealedSessionFacts {
+    const aad = `${tenantId}:${sessionId}`;
+    const subject = shielded.sealed.subject;
+    if (subject !== null && shielded.keys) return { subject, facts: encryptSecret(JSON.stringify(facts), shielded.keys.enc, aad) };
+    return { subject: null, facts: encryptSecret(JSON.stringify(facts), this.deps.kek, aad) };
   }
 
-  /** The Facts sealSessionFacts sealed; none once an erasure of its subject removed them. */
-  openSessionFacts(tenantId: TenantId, sessionId: string, sealed: SealedSessionFacts | null): Record<string, Fact> {
+  /** The Facts sealSessionFacts sealed; none once an erasure of their subject destroyed its key (or removed them). */
+  async openSessionFacts(tenantId: TenantId, sessionId: string, sealed: SealedSessionFacts | null): Promise<Record<string, Fact>> {
     if (!sealed) return {};
-    const { plaintext } = decryptSecretRotating(sealed.facts, this.deps.kek, this.deps.previousKek, `${tenantId}:${sessionId}`);
+    const aad = `${tenantId}:${sessionId}`;
+    let plaintext: Buffer;
+    if (sealed.subject === null) plaintext = decryptSecretRotating(sealed.facts, this.deps.kek, this.deps.previousKek, aad).plaintext;
+    else {
+      const wrapped = await this.deps.keys.findKeys(tenantId, sealed.subject);
+      if (wrapped === null) return {};
+      try {
+        plaintext = decryptSecretRotating(sealed.facts, this.unwrap(tenantId, sealed.subject, wrapped).enc, null, aad).plaintext;
+      } catch (err) {
+        // A key made again for the subject after an erasure does not open what the erased one sealed.
+        if (err instanceof CryptoError) return {};
+        throw err;
+      }
+    }
     return JSON.parse(plaintext.toString('utf8')) as Record<string, Fact>;
   }
 
