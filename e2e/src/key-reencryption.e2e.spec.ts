@@ -9,6 +9,10 @@ import { sealSecret } from '../../apps/registry/src/domain/standard-webhooks';
 import { createWebhookKeys } from '../../apps/registry/src/keys';
 import { verdictCli } from '../../apps/verdict/src/cli';
 import { VerdictKeys } from '../../apps/verdict/src/keys';
+import { SubjectKeysRepository } from '../../apps/verdict/src/repositories/subject-keys.repository';
+import { SensitiveValuesService } from '../../apps/verdict/src/services/sensitive-values.service';
+import { sensitivePolicy } from '@arbiter/sensitive';
+import type { TenantId } from '@arbiter/auth';
 
 /**
  * Rotating KEY_ENCRYPTION_KEY (docs/operations.md "Rotating KEY_ENCRYPTION_KEY"): each service's `keys reencrypt`
@@ -51,6 +55,21 @@ async function openSubscriptionSecrets(pool: Pool, kek: string): Promise<Buffer[
 }
 
 const logger = createLogger('test', 'silent');
+
+/**
+ * A sensitive value committed for a subject of tnt-a (docs/verdicts.md "Sensitive fields"), as a check does: the
+ * tenant secret and the subject's keys are read (made on first use) under `kek` alone. Answers the commitment.
+ */
+async function commitUnder(pool: Pool, kek: string): Promise<unknown> {
+  const sensitive = new SensitiveValuesService({
+    keys: new SubjectKeysRepository(pool),
+    kek: parseKeyEncryptionKey(kek),
+    previousKek: null,
+  });
+  const policy = sensitivePolicy({ sensitive_fields: ['parameters.card'], data_subject_field: 'parameters.customer' });
+  const shielded = await sensitive.shield('tnt-a' as TenantId, policy, { card: '4111', customer: 'c-1' }, {}, 'cns-rot');
+  return shielded!.parameters.card;
+}
 const SERVICES: Record<'registry' | 'verdict' | 'ledger', ServiceKeys> = {
   registry: {
     cli: registryCli,
@@ -79,10 +98,17 @@ const SERVICES: Record<'registry' | 'verdict' | 'ledger', ServiceKeys> = {
       const keys = new VerdictKeys(pool, kek, logger);
       await keys.ensureCurrent('tnt-a');
       await keys.ensureCurrent('tnt-b');
+      await commitUnder(pool, kek);
     },
     async open(pool, kek) {
       const keys = new VerdictKeys(pool, kek, logger);
+      await commitUnder(pool, kek);
       return Promise.all(['tnt-a', 'tnt-b'].map(async (tenant) => (await keys.signerFor(tenant)).sign({ tenant })));
+    },
+    // The tenant secret and the subject's keys of sensitive fields, wrapped under the same key.
+    also: {
+      first: { subjectKeys: { keys: 2, reencrypted: 2, alreadyCurrent: 0 } },
+      again: { subjectKeys: { keys: 2, reencrypted: 0, alreadyCurrent: 2 } },
     },
   },
   ledger: {

@@ -47,6 +47,11 @@ export interface StackSpec {
   env?: EnvChanges;
   /** Another Redis than the test run's (a test that stops and starts Redis). */
   redisUrl?: string;
+  /**
+   * Keep every log line of every service and worker, at debug level, in `stack.logs` (a test that reads what the
+   * services logged); otherwise they log nothing.
+   */
+  logs?: boolean;
 }
 
 type Service = 'verdict' | 'ledger';
@@ -62,6 +67,8 @@ export interface Stack {
   readonly proxy: RegistryProxy;
   /** The in-process workers started so far. */
   readonly workers: readonly RunningWorker[];
+  /** With `logs: true`, every line the services and workers logged so far (pino JSON); empty otherwise. */
+  readonly logs: readonly string[];
   readonly redisUrl: string;
   /**
    * The environment a service or worker of this stack runs with (with PORT 0: a copy listens elsewhere),
@@ -95,6 +102,9 @@ export async function startStack(spec: StackSpec = {}): Promise<Stack> {
     ledger: services.ledger?.stablePort ? await findFreePort() : undefined,
   };
   const urlOf = (port: number) => `http://127.0.0.1:${port}`;
+  const logs: string[] = [];
+  const sink = { write: (line: string) => void logs.push(line) };
+  const loggerOf = (service: string) => (spec.logs ? createLogger(service, 'debug', sink) : createLogger(service, 'silent'));
 
   const cleanups: Array<() => Promise<unknown> | unknown> = [];
   const stopHooks: Array<() => Promise<unknown> | unknown> = [];
@@ -123,6 +133,7 @@ export async function startStack(spec: StackSpec = {}): Promise<Stack> {
     const registry = await startTestRegistry(
       applyEnv({ REDIS_URL: redisUrl, ...(ports.verdict ? { VERDICT_URL: urlOf(ports.verdict) } : {}) }, spec.env, spec.registry?.env),
       spec.registry?.deps,
+      loggerOf('registry'),
     );
     cleanups.push(() => registry.stop());
     if (services.verdict?.registryProxy || services.ledger?.registryProxy) proxy = await startRegistryProxy(registry.url);
@@ -141,8 +152,8 @@ export async function startStack(spec: StackSpec = {}): Promise<Stack> {
     };
     const launch = <S extends Service>(service: S, env: Env): Promise<Running[S]> =>
       (service === 'verdict'
-        ? startVerdict(loadVerdictConfig(env), createLogger('verdict', 'silent'))
-        : startLedger(loadLedgerConfig(env), createLogger('ledger', 'silent'))) as Promise<Running[S]>;
+        ? startVerdict(loadVerdictConfig(env), loggerOf('verdict'))
+        : startLedger(loadLedgerConfig(env), loggerOf('ledger'))) as Promise<Running[S]>;
     const portEnv = (service: Service): EnvChanges => (ports[service] ? { PORT: String(ports[service]), HOST: '127.0.0.1' } : {});
 
     // The ledger first: the verdict gateway reads its consultations' evidence from it (LEDGER_URL).
@@ -190,6 +201,7 @@ export async function startStack(spec: StackSpec = {}): Promise<Stack> {
         return need(proxy, 'registry proxy');
       },
       workers,
+      logs,
       redisUrl,
       env: (of) => ({ ...(of === 'worker' ? workerEnv : need(envs[of], of)) }),
       databaseUrl: (service) =>
@@ -223,7 +235,7 @@ export async function startStack(spec: StackSpec = {}): Promise<Stack> {
         (running as Record<Service, unknown>)[service] = await launch(service, applyEnv(need(envs[service], service), portEnv(service)));
       },
       async addWorker(env) {
-        const worker = await startWorker(loadWorkerConfig(applyEnv(workerEnv, env)), createLogger('worker', 'silent'));
+        const worker = await startWorker(loadWorkerConfig(applyEnv(workerEnv, env)), loggerOf('worker'));
         worker.close = closeOnce(worker.close.bind(worker), () => {
           if (workers.includes(worker)) workers.splice(workers.indexOf(worker), 1);
         });

@@ -2,6 +2,7 @@
 // GET /<tenant>/v1/consultations and the record's parts the pages read. Pure: no fetch, no DOM.
 
 import type { ConsultationList, ConsultationRecord, LimitEntry, WithLimits } from '@arbiter/client';
+import { sensitiveStates } from '@arbiter/client/browser';
 
 export type { ConsultationRecord };
 export type ConsultationPage = ConsultationList;
@@ -23,6 +24,19 @@ const LIMIT_STATE_TEXT: Record<string, string> = {
   prior_missing: 'no prior operation',
   limit_unavailable: 'window state unavailable (fails closed)',
 };
+
+/**
+ * The record's sensitive values for the page (docs/verdicts.md "Sensitive fields"): each committed path with its value
+ * as the read answered it beside the record (`erased` once the subject's key is gone), or `not shown` when the read
+ * carried none (a key without `read`).
+ */
+export function sensitiveRows(record: ConsultationRecord): Array<{ path: string; value: string }> {
+  const values = (record as { sensitive_values?: Record<string, unknown> }).sensitive_values;
+  return sensitiveStates(record as unknown as Record<string, unknown>).map(({ path, state }) => ({
+    path,
+    value: state === 'erased' ? 'erased' : state === 'readable' ? jsonText(values![path]) : 'not shown',
+  }));
+}
 
 /** The window's key in words: `{}` is the rule's one window; otherwise the JSON of its values, as the record has it. */
 export const limitKeyText = (key: string) => (key === '{}' ? 'one window for the rule' : key);

@@ -6,10 +6,33 @@ import {
   limitStateText,
   listParams,
   PAGE_SIZE,
+  sensitiveRows,
   type ConsultationRecord,
   type PrecedenceEntry,
 } from './consultations';
 import { draftOf, simulationRequest, windowText, type Rule } from './rules';
+
+describe(sensitiveRows.name, () => {
+  const commit = { $commit: `hmac-sha256:${'a'.repeat(64)}` };
+  const record = (extra: object) =>
+    ({
+      parameters: { card: commit, n: 1 },
+      context_snapshot: { email: { value: commit, source: 'crm' } },
+      ...extra,
+    }) as unknown as ConsultationRecord;
+
+  it('shows each committed value as read beside the record: its value, erased, or not shown', () => {
+    expect(sensitiveRows(record({ sensitive_values: { 'parameters.card': '4111', 'context.email': 'erased' } }))).toEqual([
+      { path: 'parameters.card', value: '"4111"' },
+      { path: 'context.email', value: 'erased' },
+    ]);
+    expect(sensitiveRows(record({}))).toEqual([
+      { path: 'parameters.card', value: 'not shown' },
+      { path: 'context.email', value: 'not shown' },
+    ]);
+    expect(sensitiveRows({ parameters: { n: 1 }, context_snapshot: {} } as unknown as ConsultationRecord)).toEqual([]);
+  });
+});
 
 describe('the consultations filter', () => {
   it('sends only what was filled in, trimmed, with the page size and the cursor', () => {

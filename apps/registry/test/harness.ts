@@ -1,6 +1,7 @@
 import { generateApiKey } from '@arbiter/auth';
 import { generateKeyEncryptionKey } from '@arbiter/crypto';
 import { createLogger } from '@arbiter/http';
+import type { Logger } from 'pino';
 import { createTestDatabase, testRedisUrl } from '@arbiter/testing';
 import request from 'supertest';
 import { loadRegistryConfig, type RegistryConfig } from '../src/config';
@@ -25,7 +26,11 @@ export interface RegistryHarness {
  * A real registry on a fresh database, listening on a free port, with a platform admin key.
  * `deps` replaces some of its I/O (e.g. `resolveHost`, the DNS answers for webhook hosts).
  */
-export async function startTestRegistry(env: Record<string, string> = {}, deps?: RegistryDeps): Promise<RegistryHarness> {
+export async function startTestRegistry(
+  env: Record<string, string> = {},
+  deps?: RegistryDeps,
+  logger: Logger = createLogger('registry', 'silent'),
+): Promise<RegistryHarness> {
   const db = await createTestDatabase('registry');
   const adminKey = generateApiKey();
   const config: RegistryConfig = loadRegistryConfig({
@@ -38,7 +43,7 @@ export async function startTestRegistry(env: Record<string, string> = {}, deps?:
     WEBHOOK_ALLOW_PRIVATE: 'true',
     ...env,
   });
-  const registry = await startRegistry(config, createLogger('registry', 'silent'), deps);
+  const registry = await startRegistry(config, logger, deps);
   return {
     registry,
     url: registry.url,

@@ -8,6 +8,9 @@ import type { RotationMode } from '@arbiter/crypto';
 import { verdictConfigSchema } from './config';
 import { publishKeysChanged } from './clients/change-feed';
 import { VerdictKeys } from './keys';
+import { parseKeyEncryptionKey } from '@arbiter/crypto';
+import { rewrapKey } from '@arbiter/sensitive';
+import { SubjectKeysRepository, type SubjectKeyReencryption } from './repositories/subject-keys.repository';
 
 // Operator commands of the verdict gateway (docs/verdicts.md "Signing keys": rotation is an admin endpoint and a
 // CLI command). They work on the database directly, so they need DATABASE_URL_VERDICT and
@@ -31,13 +34,24 @@ export type { CliIo };
 
 function withKeys<T>(
   io: CliIo,
-  fn: (keys: VerdictKeys, announce: (tenantId: string, kid: string, mode: string) => Promise<void>) => Promise<T>,
+  fn: (
+    keys: VerdictKeys,
+    announce: (tenantId: string, kid: string, mode: string) => Promise<void>,
+    subjectKeys: () => Promise<SubjectKeyReencryption>,
+  ) => Promise<T>,
 ): Promise<T> {
   const config = loadConfig(cliConfigSchema, io.env);
   const db = { url: config.DATABASE_URL_VERDICT, service: 'verdict', bundleDir: __dirname, applicationName: 'arbiter-verdict-cli' };
+  // The sensitive fields' tenant secrets and subject keys are wrapped under the same key (docs/verdicts.md "Sensitive fields").
+  const kek = parseKeyEncryptionKey(config.KEY_ENCRYPTION_KEY);
+  const previous = config.KEY_ENCRYPTION_KEY_PREVIOUS ? parseKeyEncryptionKey(config.KEY_ENCRYPTION_KEY_PREVIOUS) : null;
   return withMigratedPool(db, (pool) =>
     withAnnouncer(config.REDIS_URL, (announce, logger) =>
-      fn(new VerdictKeys(pool, { current: config.KEY_ENCRYPTION_KEY, previous: config.KEY_ENCRYPTION_KEY_PREVIOUS }, logger), announce),
+      fn(
+        new VerdictKeys(pool, { current: config.KEY_ENCRYPTION_KEY, previous: config.KEY_ENCRYPTION_KEY_PREVIOUS }, logger),
+        announce,
+        () => new SubjectKeysRepository(pool).rewrapAllAnyTenant((blob, aad) => rewrapKey(blob, kek, previous, aad)),
+      ),
     ),
   );
 }
@@ -103,8 +117,12 @@ export function verdictCli(io: CliIo = processIo): Command {
     .action(async (opts: { tenant: string }) => print({ keys: await withKeys(io, (k) => k.publicKeys(opts.tenant)) }));
   keys
     .command('reencrypt')
-    .description('store every private key under KEY_ENCRYPTION_KEY (those only KEY_ENCRYPTION_KEY_PREVIOUS opens); idempotent')
-    .action(async () => print(await withKeys(io, (k) => k.reencrypt())));
+    .description(
+      'store every private key, tenant secret and subject key under KEY_ENCRYPTION_KEY (those only KEY_ENCRYPTION_KEY_PREVIOUS opens); idempotent',
+    )
+    .action(async () =>
+      print(await withKeys(io, async (k, _announce, subjectKeys) => ({ ...(await k.reencrypt()), subjectKeys: await subjectKeys() }))),
+    );
   return program;
 }
 

@@ -41,6 +41,10 @@ import { SimulationService } from './services/simulation.service';
 import { EvaluationBudget } from './services/evaluation-budget.service';
 import type { ApprovalsService } from './services/approvals.service';
 import { verdictPartitions } from './partitions';
+import { parseKeyEncryptionKey } from '@arbiter/crypto';
+import { SubjectKeysRepository } from './repositories/subject-keys.repository';
+import { SensitiveValuesService } from './services/sensitive-values.service';
+import { ErasuresService } from './services/erasures.service';
 
 /** Everything a request needs, made once per process (or per test app). */
 export interface VerdictContext {
@@ -86,6 +90,8 @@ export interface VerdictContext {
   shadow: ShadowService;
   /** The partitions of consultations, shadow disagreements, resolve sessions and the seal outbox (docs/operations.md "Partitions"). */
   partitions: PartitionMaintenance;
+  /** POST /<tenant_id>/v1/erasures (docs/operations.md "Erasure"). */
+  erasures: ErasuresService;
   close(): Promise<void>;
 }
 
@@ -194,7 +200,14 @@ export async function createVerdictContext(config: VerdictConfig, logger: Logger
   // docs/operations.md "Archive": what left PostgreSQL is read from its segment (nothing without ARCHIVE_URL).
   const archiveSegments = new ArchiveSegmentStore(pool, ['consultations']);
   const archived = new ArchivedConsultations(archiveSegments, openArchiveStore(config), logger);
-  const consultationsService = new ConsultationsService(consultations, archived);
+  // Sensitive fields: subject keys wrapped under KEY_ENCRYPTION_KEY (docs/verdicts.md "Sensitive fields").
+  const subjectKeys = new SubjectKeysRepository(pool);
+  const sensitive = new SensitiveValuesService({
+    keys: subjectKeys,
+    kek: parseKeyEncryptionKey(config.KEY_ENCRYPTION_KEY),
+    previousKek: config.KEY_ENCRYPTION_KEY_PREVIOUS ? parseKeyEncryptionKey(config.KEY_ENCRYPTION_KEY_PREVIOUS) : null,
+  });
+  const consultationsService = new ConsultationsService(consultations, archived, sensitive);
   // One client of the ledger's internal API for evidence and citations; none without LEDGER_URL (503 ledger_unavailable).
   const ledger = config.LEDGER_URL
     ? new LedgerInternalClient({ baseUrl: config.LEDGER_URL, token: config.INTERNAL_TOKEN, timeoutMs: 10_000 })
@@ -229,7 +242,7 @@ export async function createVerdictContext(config: VerdictConfig, logger: Logger
     snapshots,
     keys,
     metrics,
-    checks: new CheckService({ snapshots, recorder, logger, oneShots: approvals.oneShots, citations, budget, windows }),
+    checks: new CheckService({ snapshots, recorder, logger, oneShots: approvals.oneShots, citations, budget, windows, sensitive }),
     resolves: new ResolveService({
       snapshots,
       recorder,
@@ -240,11 +253,12 @@ export async function createVerdictContext(config: VerdictConfig, logger: Logger
       citations,
       budget,
       windows,
+      sensitive,
     }),
     outcomes: new OutcomesService(consultations, windowStore, logger),
     consultations: consultationsService,
-    explanations: new ExplanationsService(consultationsService, ruleVersions, budget, logger),
-    simulations: new SimulationService({ snapshots, consultations, budget }),
+    explanations: new ExplanationsService(consultationsService, ruleVersions, budget, logger, sensitive),
+    simulations: new SimulationService({ snapshots, consultations, budget, sensitive }),
     evidence: new EvidenceService(consultationsService, ledger ?? unconfiguredLedger),
     citations,
     ruleVersions,
@@ -257,6 +271,7 @@ export async function createVerdictContext(config: VerdictConfig, logger: Logger
     shadow: new ShadowService(consultations),
     // The drop of a consultations partition waits for every tenant's recorded segment (docs/operations.md "Archive").
     partitions: verdictPartitions(pool, config, registry, metrics, logger, archiveSegments),
+    erasures: new ErasuresService({ keys: subjectKeys, sensitive, sealing: config.LEDGER_SEALING, onSealed: () => sealNudger.nudge() }),
     async close() {
       clearInterval(sweep);
       await pruner.stop();

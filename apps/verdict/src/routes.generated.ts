@@ -18,6 +18,8 @@ import { RuleVersionsController } from './controllers/rule-versions.controller';
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 import { ResolveController } from './controllers/resolve.controller';
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+import { ErasuresController } from './controllers/erasures.controller';
+// WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 import { ConsultationsController } from './controllers/consultations.controller';
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 import { CheckController } from './controllers/check.controller';
@@ -737,6 +739,35 @@ const models: TsoaRoute.Models = {
         "type": {"dataType":"union","subSchemas":[{"ref":"ResolveRequest"},{"ref":"OverviewResolveRequest"}],"validators":{}},
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "Erasure": {
+        "dataType": "refObject",
+        "properties": {
+            "subject_commitment": {"dataType":"string","required":true},
+            "erased_at": {"dataType":"string","required":true},
+            "erased_by": {"dataType":"string","required":true},
+            "stream_id": {"dataType":"string","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "ErasureBody": {
+        "dataType": "refObject",
+        "properties": {
+            "subject": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"double"}]},
+            "subject_commitment": {"dataType":"string"},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "ErasureList": {
+        "dataType": "refObject",
+        "properties": {
+            "items": {"dataType":"array","array":{"dataType":"refObject","ref":"Erasure"},"required":true},
+            "next_cursor": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "ShadowDisagreement": {
         "dataType": "refObject",
         "properties": {
@@ -759,7 +790,7 @@ const models: TsoaRoute.Models = {
         "additionalProperties": false,
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
-    "ConsultationRecord": {
+    "ConsultationRead": {
         "dataType": "refObject",
         "properties": {
             "id": {"dataType":"string","required":true},
@@ -800,6 +831,7 @@ const models: TsoaRoute.Models = {
             "normative_hash": {"dataType":"string","required":true},
             "signed_verdict": {"dataType":"string","required":true},
             "archived": {"dataType":"boolean"},
+            "sensitive_values": {"dataType":"nestedObjectLiteral","nestedProperties":{},"additionalProperties":{"dataType":"any"}},
         },
         "additionalProperties": false,
     },
@@ -900,6 +932,51 @@ const models: TsoaRoute.Models = {
         "dataType": "refObject",
         "properties": {
             "executed": {"dataType":"boolean","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "ConsultationRecord": {
+        "dataType": "refObject",
+        "properties": {
+            "id": {"dataType":"string","required":true},
+            "tenant_id": {"dataType":"string","required":true},
+            "operation": {"dataType":"string","required":true},
+            "caller_principal_id": {"dataType":"string","required":true},
+            "on_behalf_of": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
+            "on_behalf_of_authenticated": {"dataType":"boolean","required":true},
+            "requested_at": {"dataType":"string","required":true},
+            "action": {"dataType":"string","required":true},
+            "resource": {"dataType":"string","required":true},
+            "scope_used": {"dataType":"nestedObjectLiteral","nestedProperties":{},"additionalProperties":{"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"double"},{"dataType":"boolean"}]},"required":true},
+            "parameters": {"dataType":"nestedObjectLiteral","nestedProperties":{},"additionalProperties":{"dataType":"any"},"required":true},
+            "context_hash": {"dataType":"string","required":true},
+            "context_snapshot": {"dataType":"nestedObjectLiteral","nestedProperties":{},"additionalProperties":{"dataType":"any"},"required":true},
+            "cited_entry_ids": {"dataType":"array","array":{"dataType":"string"},"required":true},
+            "cited_rule_version_ids": {"dataType":"array","array":{"dataType":"string"},"required":true},
+            "dominating_rule_id": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
+            "precedence_trace": {"dataType":"array","array":{"dataType":"refObject","ref":"PrecedenceTraceEntry"},"required":true},
+            "resolved_target_ids": {"dataType":"array","array":{"dataType":"string"},"required":true},
+            "verdict": {"dataType":"string","required":true},
+            "triggers": {"dataType":"array","array":{"dataType":"refObject","ref":"ApprovalTrigger"},"required":true},
+            "candidate_deciders": {"dataType":"array","array":{"dataType":"string"},"required":true},
+            "applied_override_ids": {"dataType":"array","array":{"dataType":"string"},"required":true},
+            "shadow": {"dataType":"array","array":{"dataType":"refObject","ref":"ShadowDisagreement"}},
+            "approval_id": {"dataType":"string"},
+            "explanation": {"ref":"Explanation"},
+            "ledger_citations": {"dataType":"nestedObjectLiteral","nestedProperties":{},"additionalProperties":{"ref":"LedgerCitationEntry"}},
+            "limits": {"dataType":"array","array":{"dataType":"refObject","ref":"LimitRecordEntry"}},
+            "signing_kid": {"dataType":"string","required":true},
+            "signing_epoch": {"dataType":"string","required":true},
+            "verdict_ttl_seconds": {"dataType":"double","required":true},
+            "expired_at": {"dataType":"string","required":true},
+            "required_context_history": {"dataType":"array","array":{"dataType":"refObject","ref":"RequiredContextRound"},"required":true},
+            "correlation": {"dataType":"union","subSchemas":[{"dataType":"nestedObjectLiteral","nestedProperties":{},"additionalProperties":{"dataType":"any"}},{"dataType":"enum","enums":[null]}],"required":true},
+            "state_hash": {"dataType":"string","required":true},
+            "state_revision": {"dataType":"double","required":true},
+            "normative_hash": {"dataType":"string","required":true},
+            "signed_verdict": {"dataType":"string","required":true},
+            "archived": {"dataType":"boolean"},
         },
         "additionalProperties": false,
     },
@@ -1439,6 +1516,83 @@ export function RegisterRoutes(app: Router) {
 
               await templateService.apiHandler({
                 methodName: 'resolve',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: undefined,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+        const argsErasuresController_createErasure: Record<string, TsoaRoute.ParameterSchema> = {
+                tenant_id: {"in":"path","name":"tenant_id","required":true,"dataType":"string"},
+                req: {"in":"request","name":"req","required":true,"dataType":"object"},
+                body: {"in":"body","name":"body","required":true,"ref":"ErasureBody"},
+        };
+        app.post('/:tenant_id/v1/erasures',
+            authenticateMiddleware([{"apiKey":[]}]),
+            ...(fetchMiddlewares<RequestHandler>(ErasuresController)),
+            ...(fetchMiddlewares<RequestHandler>(ErasuresController.prototype.createErasure)),
+
+            async function ErasuresController_createErasure(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsErasuresController_createErasure, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<ErasuresController>(ErasuresController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'createErasure',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: 201,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+        const argsErasuresController_listErasures: Record<string, TsoaRoute.ParameterSchema> = {
+                tenant_id: {"in":"path","name":"tenant_id","required":true,"dataType":"string"},
+                req: {"in":"request","name":"req","required":true,"dataType":"object"},
+                limit: {"in":"query","name":"limit","dataType":"double"},
+                cursor: {"in":"query","name":"cursor","dataType":"string"},
+        };
+        app.get('/:tenant_id/v1/erasures',
+            authenticateMiddleware([{"apiKey":[]}]),
+            ...(fetchMiddlewares<RequestHandler>(ErasuresController)),
+            ...(fetchMiddlewares<RequestHandler>(ErasuresController.prototype.listErasures)),
+
+            async function ErasuresController_listErasures(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsErasuresController_listErasures, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<ErasuresController>(ErasuresController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'listErasures',
                 controller,
                 response,
                 next,

@@ -27,6 +27,14 @@ export type CompleteResolveResponse = V['CompleteResolveResponse'];
 export type OverviewIncompleteResponse = V['OverviewIncompleteResponse'];
 export type OverviewCompleteResponse = V['OverviewCompleteResponse'];
 export type ConsultationRecord = V['ConsultationRecord'];
+/**
+ * A consultation read by id: the record as hashed and, for a `read` key, `sensitive_values` beside it (each value, or
+ * `erased`; docs/verdicts.md "Sensitive fields"). Leave `sensitive_values` out when recomputing normative_hash.
+ */
+export type ConsultationRead = V['ConsultationRead'];
+/** An erasure of a data subject (docs/operations.md "Erasure"). */
+export type Erasure = V['Erasure'];
+export type ErasureList = V['ErasureList'];
 export type ConsultationList = V['ConsultationList'];
 export type RuleVersion = V['RuleVersion'];
 export type VerificationKey = V['VerificationKey'];

@@ -13,7 +13,9 @@ import type {
   ConsultationOutcome,
   ConsultationExplanation,
   ConsultationList,
-  ConsultationRecord,
+  ConsultationRead,
+  Erasure,
+  ErasureList,
   CreateApprovalBody,
   DecideApprovalBody,
   Identity,
@@ -59,7 +61,7 @@ export interface VerdictClient {
   whoami(): Promise<Identity>;
   check(request: CheckRequest, opts?: EvaluateOptions): Promise<CheckResponse>;
   resolve(request: ResolveRequest | OverviewResolveRequest, opts?: EvaluateOptions): Promise<ResolveResponse>;
-  getConsultation(consultationId: string, opts?: CallOptions): Promise<ConsultationRecord>;
+  getConsultation(consultationId: string, opts?: CallOptions): Promise<ConsultationRead>;
   listConsultations(query?: ConsultationQuery, opts?: CallOptions): Promise<ConsultationList>;
   /** Every page of the list (newest first), following next_cursor; `query.cursor` is ignored. */
   consultationPages(query?: Omit<ConsultationQuery, 'cursor'>, opts?: CallOptions): AsyncGenerator<ConsultationList>;
@@ -94,6 +96,9 @@ export interface VerdictClient {
   getApproval(approvalId: string, opts?: CallOptions): Promise<Approval>;
   listApprovals(query?: ApprovalListQuery, opts?: CallOptions): Promise<ApprovalList>;
   decideApproval(approvalId: string, body: DecideApprovalBody, opts?: CallOptions): Promise<Approval>;
+  /** Erases a data subject (`admin`; docs/operations.md "Erasure"): the first erasure, whether this call made it or not. */
+  createErasure(subject: string | number, opts?: CallOptions): Promise<Erasure>;
+  listErasures(query?: { limit?: number; cursor?: string }, opts?: CallOptions): Promise<ErasureList>;
 }
 
 /** Parses `max-age=<n>` out of a Cache-Control header (RFC 9111 section 5.2.2.1). */
@@ -205,6 +210,14 @@ export function createVerdictClient(opts: VerdictClientOptions): VerdictClient {
     async createApproval(body, o) {
       const tenant_id = await tenantOf(o);
       return unwrap('verdict', raw.POST('/{tenant_id}/v1/approvals', { params: { path: { tenant_id } }, body }));
+    },
+    async createErasure(subject, o) {
+      const tenant_id = await tenantOf(o);
+      return unwrap('verdict', raw.POST('/{tenant_id}/v1/erasures', { params: { path: { tenant_id } }, body: { subject } }));
+    },
+    async listErasures(query, o) {
+      const tenant_id = await tenantOf(o);
+      return unwrap('verdict', raw.GET('/{tenant_id}/v1/erasures', { params: { path: { tenant_id }, query } }));
     },
     async getApproval(approval_id, o) {
       const tenant_id = await tenantOf(o);

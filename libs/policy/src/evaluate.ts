@@ -678,7 +678,7 @@ function windowKey(keys: readonly CompiledKeyPath[], reads: Reads): string | nul
   for (const k of keys) {
     const v = keyValue(k, reads);
     if (v === undefined) return null;
-    members[k.path] = v;
+    members[k.path] = reads.req.windowKeyValue ? reads.req.windowKeyValue(k.path, v) : v;
   }
   return canonicalJson(members);
 }

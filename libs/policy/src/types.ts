@@ -156,6 +156,11 @@ export interface EvaluationRequest {
   principal?: string | null;
   /** The principal the caller acts for, as the request claims it: the `on_behalf_of` key path (absent: null). */
   on_behalf_of?: string | null;
+  /**
+   * What a key path's value becomes in a window key (absent: the value itself). The gateway keys a sensitive value
+   * by a digest (docs/verdicts.md "Sensitive fields"), so no window key holds it.
+   */
+  windowKeyValue?: (path: string, value: unknown) => unknown;
 }
 
 /** Why a field counts as missing for a rule (first failing check, in this order). */

@@ -185,6 +185,13 @@ describe('key paths', () => {
     );
   });
 
+  it('keys a value by what windowKeyValue makes of it, so a sensitive value never enters a window key', () => {
+    const windowKeyValue = (path: string, v: unknown) => (path === 'parameters.order_id' ? { $digest: `d(${String(v)})` } : v);
+    expect(keyOf(['parameters.order_id', 'principal'], { windowKeyValue })).toBe(
+      '{"parameters.order_id":{"$digest":"d(o-1)"},"principal":"agn-1"}',
+    );
+  });
+
   it('makes a missing or non-scalar key value a gap', () => {
     const missing = evaluate(keyed(['parameters.customer']), request(), NOW, null, null, null) as InsufficientContext;
     expect(missing.missing_fields.map((f) => [f.field, f.problems])).toEqual([['customer', ['absent']]]);

@@ -13,6 +13,7 @@ import {
   reportClaims,
   reportRecordHashes,
   reportRecordShape,
+  reportSensitiveValues,
   reportSigningKid,
   reportVerifiedSignature,
   sameJson as same,
@@ -101,6 +102,7 @@ async function verifyRecord(r: Rec, jwks: KeySet, now: number): Promise<Verifica
   if (!reportRecordShape(report, r)) return report.build();
   const attempt = (value: unknown) => jsonDigest(value).catch((err: unknown) => err as Error);
   reportRecordHashes(report, r, await attempt(normativeHashInput(r)), await attempt(contextHashInput(r)));
+  reportSensitiveValues(report, r);
 
   const jws = r.signed_verdict as string;
   reportSigningKid(report, decodeJwsUnverified(jws)?.header, r);

@@ -5,7 +5,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { get, seg, verdictPath, type ApiError } from '../api';
 import type { PageProps } from '../app';
 import { ErrorNotice, Loading, PageHeading } from '../components/page';
-import { jsonText, limitKeyText, limitsOf, limitStateText, type ConsultationRecord } from '../consultations';
+import { jsonText, limitKeyText, limitsOf, limitStateText, sensitiveRows, type ConsultationRecord } from '../consultations';
 import { trustFromText, verifyConsultationEvidence, type ConsoleEvidenceReport, type EvidenceKeys, type TrustAnchors } from '../evidence';
 
 export function ConsultationPage({ session, id }: PageProps & { id: string }) {
@@ -76,6 +76,36 @@ function RecordFacts({ record }: { record: ConsultationRecord }) {
       <pre class="value">{jsonText(record.parameters)}</pre>
       <h2>Context</h2>
       <pre class="value">{jsonText(record.context_snapshot)}</pre>
+      <SensitiveValues record={record} />
+    </>
+  );
+}
+
+/** The values the record holds as commitments (docs/verdicts.md "Sensitive fields"): readable, erased, or not shown. */
+function SensitiveValues({ record }: { record: ConsultationRecord }) {
+  const rows = sensitiveRows(record);
+  if (!rows.length) return null;
+  return (
+    <>
+      <h2>Sensitive fields</h2>
+      <p>Recorded as commitments, which the hashes and the signature cover; an erased value can no longer be read.</p>
+      <table class="list">
+        <caption class="visually-hidden">Each sensitive value of the record, by where it was</caption>
+        <thead>
+          <tr>
+            <th scope="col">Field</th>
+            <th scope="col">Value</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr key={r.path}>
+              <td>{r.path}</td>
+              <td>{r.value}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
     </>
   );
 }

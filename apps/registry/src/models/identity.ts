@@ -53,6 +53,17 @@ export interface TenantSettings {
   approval_notifications?: ApprovalNotificationSettings;
   /** How long consultations, webhook deliveries and events are kept (docs/operations.md "Retention"). */
   retention?: RetentionSettings;
+  /**
+   * Dot paths whose values are never stored in the clear (docs/identity.md "Sensitive fields"): `parameters.<path>`
+   * or `context.<fact name>`; no duplicates.
+   * @maxItems 50
+   */
+  sensitive_fields?: string[];
+  /**
+   * The path whose value (a string or a number) names the data subject of a check: its sensitive values are kept
+   * under that subject's key, which an erasure destroys (docs/identity.md "Sensitive fields").
+   */
+  data_subject_field?: string;
 }
 
 export interface ApprovalNotificationSettings {

@@ -13,6 +13,7 @@ import {
   type TenantId,
 } from '@arbiter/auth';
 import { canonicalJson } from '@arbiter/canonical';
+import { sensitiveSettingsProblem } from '@arbiter/sensitive';
 import { isUniqueViolation, newId } from '@arbiter/db';
 import type { IdentityRepository } from '../repositories/identity.repository';
 import type {
@@ -120,10 +121,15 @@ export class IdentityService {
     return presentTenant(row);
   }
 
-  /** What the body's types cannot say about settings: each chat webhook URL is a destination webhooks may reach. */
+  /**
+   * What the body's types cannot say about settings: each chat webhook URL is a destination webhooks may reach;
+   * sensitive paths are well-formed and listed once (docs/identity.md "Sensitive fields").
+   */
   private async checkSettings(settings: TenantSettings | undefined): Promise<void> {
     const retention = retentionProblem(settings?.retention, this.retentionBounds.min, this.retentionBounds.max);
     if (retention) throw retention.status === 422 ? unprocessable(retention.detail) : badRequest(retention.detail);
+    const sensitive = settings ? sensitiveSettingsProblem(settings) : null;
+    if (sensitive) throw badRequest(`body.settings.${sensitive.at}: ${sensitive.problem}`);
     const hooks = settings?.approval_notifications?.chat_webhooks ?? [];
     for (const [i, hook] of hooks.entries()) {
       const problem = await this.chatUrlProblem(hook.url);

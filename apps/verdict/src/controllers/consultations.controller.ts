@@ -5,7 +5,7 @@ import type { ConsultationRecord } from '../domain/consultation-record';
 import type { ErrorBody } from '../models/errors';
 import type { ConsultationEvidence } from '../models/evidence';
 import type { ConsultationOutcome, OutcomeBody } from '../models/outcomes';
-import type { ConsultationExplanation } from '../models/verdicts';
+import type { ConsultationExplanation, ConsultationRead } from '../models/verdicts';
 
 export interface ConsultationList {
   items: ConsultationRecord[];
@@ -23,6 +23,8 @@ export class ConsultationsController extends Controller {
   /**
    * The frozen record, exactly as it stood at decision time: recompute normative_hash from it, or
    * verify signed_verdict against the tenant JWKS key named by signing_kid (docs/verdicts.md).
+   * A record with sensitive values holds their commitments; to a `read` caller it also answers
+   * `sensitive_values` beside it, outside what the hashes cover (docs/verdicts.md "Sensitive fields").
    * Needs `read` or `check`.
    * @summary Get a consultation record
    * @param tenant_id The tenant id (`tnt-`); it must be the API key's own tenant.
@@ -36,7 +38,7 @@ export class ConsultationsController extends Controller {
     @Path() tenant_id: string,
     @Path() consultation_id: string,
     @Request() req: AuthedRequest,
-  ): Promise<ConsultationRecord> {
+  ): Promise<ConsultationRead> {
     return this.ctx.consultations.get(req.user, tenant_id, consultation_id);
   }
 

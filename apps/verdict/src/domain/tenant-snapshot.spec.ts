@@ -56,6 +56,18 @@ describe(buildSnapshot.name, () => {
     ]);
   });
 
+  it('carries the sensitive fields, and refuses settings it cannot read rather than store a value in the clear', () => {
+    expect(buildSnapshot(registryState()).sensitive).toBeNull();
+    const sut = buildSnapshot(
+      registryState({ settings: { sensitive_fields: ['parameters.card', 'context.card'], data_subject_field: 'parameters.customer_id' } }),
+    );
+    expect(sut.sensitive).toEqual({
+      fields: [{ path: 'context.card', field: 'card', segments: ['card'] }],
+      subject: { path: 'parameters.customer_id', field: 'customer_id', segments: ['customer_id'] },
+    });
+    expect(() => buildSnapshot(registryState({ settings: { sensitive_fields: ['card'] } }))).toThrow(SnapshotBuildError);
+  });
+
   it('compiles a policy the engine evaluates, overrides in effect until they expire', () => {
     const sut = buildSnapshot(registryState());
     const req = { mode: 'check' as const, action: 'infra.deploy', resource: 'svc', scope: { region: 'eu' } };

@@ -15,6 +15,7 @@ import {
   type EngineRule,
 } from '@arbiter/policy';
 import type { PrincipalState, ScopeFieldSchema, ScopeValue, TenantState } from '@arbiter/internal-api';
+import { sensitivePolicy, type SensitivePolicy } from '@arbiter/sensitive';
 
 /** docs/verdicts.md "Limits" and defaults. */
 export const DEFAULT_VERDICT_TTL_SECONDS = 300;
@@ -32,6 +33,8 @@ export interface TenantSnapshot {
   verdictTtlSeconds: number;
   maxResolveRounds: number;
   principals: ReadonlyMap<string, PrincipalState>;
+  /** The tenant's sensitive fields and data subject field (docs/verdicts.md "Sensitive fields"); null when it lists none. */
+  sensitive: SensitivePolicy | null;
   /**
    * Overview resolve: whether some rule governs this action type, by a glob of its `applies_to.actions`
    * or by naming no actions at all (a rule without `applies_to.actions` covers every action). Shadow
@@ -116,6 +119,13 @@ export function buildSnapshot(state: TenantState): TenantSnapshot {
     if (err instanceof PolicyCompileError) throw new SnapshotBuildError(err.message, err.subject);
     throw err;
   }
+  let sensitive: SensitivePolicy | null;
+  try {
+    sensitive = sensitivePolicy(settings);
+  } catch (err) {
+    // Fail closed: a value the tenant asked to protect is never evaluated under settings the gateway cannot read.
+    throw new SnapshotBuildError((err as Error).message);
+  }
   const schemaFields = settings.scope_schema?.fields;
   const scopeFields = schemaFields && typeof schemaFields === 'object' ? new Map(Object.entries(schemaFields)) : null;
   return {
@@ -129,6 +139,7 @@ export function buildSnapshot(state: TenantState): TenantSnapshot {
     verdictTtlSeconds: boundedInt(settings.verdict_ttl_seconds, DEFAULT_VERDICT_TTL_SECONDS, 1, MAX_VERDICT_TTL_SECONDS),
     maxResolveRounds: boundedInt(settings.max_resolve_rounds, DEFAULT_MAX_RESOLVE_ROUNDS, 1, 1000),
     principals: new Map(state.principals.map((p) => [p.id, p])),
+    sensitive,
     // The enforced rules' action index (docs/verdicts.md "Shadow rules": shadow rules are indexed apart).
     knowsAction: (actionType, deadline = null) => actionGoverned(policy, actionType, deadline),
     state,

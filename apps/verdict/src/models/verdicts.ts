@@ -2,6 +2,7 @@
 // writes them into openapi.json.
 import type {
   ApprovalTrigger,
+  ConsultationRecord,
   Explanation,
   LimitRecordEntry,
   PrecedenceTraceEntry,
@@ -302,4 +303,17 @@ export interface ConsultationExplanation {
    * @example {"deciders": ["role-finance"], "not_invertible": [], "to_allow": [{"changes": [{"field": "amount", "op": "lte", "value": 10000}]}]}
    */
   explanation: Explanation | null;
+}
+
+/**
+ * A consultation read by id (GET .../consultations/<id>): the record exactly as hashed and signed, and, for a `read`
+ * caller, the plain values of its sensitive fields beside it (docs/verdicts.md "Sensitive fields").
+ */
+export interface ConsultationRead extends ConsultationRecord {
+  /**
+   * Each sensitive value of the record by where it was (`parameters.card`, `context.email`): the value while its data
+   * subject's key lives, the string `erased` once it is gone (or when the check named no subject). Present only on a
+   * record with sensitive values, read with `read`; not covered by normative_hash (leave it out when recomputing).
+   */
+  sensitive_values?: { [path: string]: unknown };
 }

@@ -7,6 +7,7 @@ import { activeTraceparent } from '@arbiter/telemetry';
 import type { ConsultationRecord, LedgerCitationEntry } from '../domain/consultation-record';
 import type { SealedConsultation } from '../domain/consultation-builder';
 import type { ExplanationBasis } from '../domain/explanation-basis';
+import type { SealedValues } from '../domain/sealed-values';
 import type { ConsultationFilter, ConsultationPosition } from '../domain/consultation-query';
 export type { ConsultationFilter, ConsultationPosition };
 
@@ -29,6 +30,8 @@ export interface ReplayRow {
    * examples: budgets and sequences"): a replay gives its window amounts back from then on. Null otherwise.
    */
   not_executed_at: Date | null;
+  /** The record's sealed sensitive values (docs/verdicts.md "Sensitive fields"); null when it has none. */
+  sealed_values: SealedValues | null;
 }
 
 /** Which way a simulation streams its window (docs/verdicts.md "Simulation"). */
@@ -69,6 +72,8 @@ interface PendingRow {
   sealed: SealedConsultation;
   /** JSON of the record's explanation basis (domain/explanation-basis.ts); null when it needs none. */
   basis: string | null;
+  /** JSON of the record's sealed sensitive values (docs/verdicts.md "Sensitive fields"); null when it has none. */
+  sealedValues: string | null;
   /** The check's traceparent (tracing on, span sampled): stored with the record's seal_outbox row. */
   traceparent: string | null;
   /** When the record may leave: requested_at + the tenant's retention of consultations (docs/operations.md "Retention"). */
@@ -107,10 +112,16 @@ export class ConsultationRepository {
    * Resolves once the record is committed (stored as `sealed.json`, with its explanation basis beside
    * it, outside what is hashed and signed); rejects when it could not be.
    */
-  async save(sealed: SealedConsultation, basis: ExplanationBasis | null = null, retentionMs: number = DEFAULT_RETENTION_MS): Promise<void> {
+  async save(
+    sealed: SealedConsultation,
+    basis: ExplanationBasis | null = null,
+    sealedValues: SealedValues | null = null,
+    retentionMs: number = DEFAULT_RETENTION_MS,
+  ): Promise<void> {
     const row: PendingRow = {
       sealed,
       basis: basis === null ? null : JSON.stringify(basis),
+      sealedValues: sealedValues === null ? null : JSON.stringify(sealedValues),
       traceparent: this.sealing ? activeTraceparent() : null,
       keepUntil: new Date(Date.parse(sealed.record.requested_at) + retentionMs).toISOString(),
     };
@@ -177,21 +188,24 @@ export class ConsultationRepository {
     ];
     // Explanation bases only when the batch has one (docs/verdicts.md "Explanations"): batches of
     // allowed checks are written as before.
-    let basis = { column: '', value: '', join: '' };
-    if (rows.some((r) => r.basis !== null)) {
-      params.push(`[${rows.map((r) => r.basis ?? 'null').join(',')}]`);
-      basis = {
-        column: ', explanation_basis',
-        value: ", NULLIF(b.value::text, 'null')::json",
-        join: `
-         JOIN json_array_elements($${params.length}::json) WITH ORDINALITY AS b(value, n) USING (n)`,
-      };
+    // Likewise the sealed sensitive values (docs/verdicts.md "Sensitive fields"), only when the batch has some.
+    const extra = { column: '', value: '', join: '' };
+    for (const [column, alias, of] of [
+      ['explanation_basis', 'b', (r: PendingRow) => r.basis],
+      ['sealed_values', 'v', (r: PendingRow) => r.sealedValues],
+    ] as const) {
+      if (!rows.some((r) => of(r) !== null)) continue;
+      params.push(`[${rows.map((r) => of(r) ?? 'null').join(',')}]`);
+      extra.column += `, ${column}`;
+      extra.value += `, NULLIF(${alias}.value::text, 'null')::json`;
+      extra.join += `
+         JOIN json_array_elements($${params.length}::json) WITH ORDINALITY AS ${alias}(value, n) USING (n)`;
     }
-    const input = `SELECT c.id, c.tenant_id, c.caller_principal_id, c.requested_at, c.action, c.verdict, c.dominating_rule_id, r.value AS record, c.keep_until${basis.value}
+    const input = `SELECT c.id, c.tenant_id, c.caller_principal_id, c.requested_at, c.action, c.verdict, c.dominating_rule_id, r.value AS record, c.keep_until${extra.value}
          FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::text[], $7::text[], $9::timestamptz[])
               WITH ORDINALITY AS c(id, tenant_id, caller_principal_id, requested_at, action, verdict, dominating_rule_id, keep_until, n)
-         JOIN json_array_elements($8::json) WITH ORDINALITY AS r(value, n) USING (n)${basis.join}`;
-    const insert = `INSERT INTO consultations (id, tenant_id, caller_principal_id, requested_at, action, verdict, dominating_rule_id, record, keep_until${basis.column}) ${input}`;
+         JOIN json_array_elements($8::json) WITH ORDINALITY AS r(value, n) USING (n)${extra.join}`;
+    const insert = `INSERT INTO consultations (id, tenant_id, caller_principal_id, requested_at, action, verdict, dominating_rule_id, record, keep_until${extra.column}) ${input}`;
     const shadow = shadowRows(records);
     if (!this.sealing && shadow === null) {
       await this.pool.query(insert, params);
@@ -261,22 +275,27 @@ export class ConsultationRepository {
   }
 
   /** The record of this id, with the tenant that owns it (the caller decides 404 vs 403). */
-  async findAnyTenant(id: string): Promise<{ tenant_id: string; record: ConsultationRecord } | null> {
-    const { rows } = await this.pool.query<{ tenant_id: string; record: ConsultationRecord }>(
-      'SELECT tenant_id, record FROM consultations WHERE id = $1',
+  async findAnyTenant(id: string): Promise<{ tenant_id: string; record: ConsultationRecord; sealed_values: SealedValues | null } | null> {
+    const { rows } = await this.pool.query<{ tenant_id: string; record: ConsultationRecord; sealed_values: SealedValues | null }>(
+      'SELECT tenant_id, record, sealed_values FROM consultations WHERE id = $1',
       [id],
     );
     return rows[0] ?? null;
   }
 
   /** The record of this id with its explanation basis and the tenant that owns it (the caller decides 404 vs 403). */
-  async findWithBasisAnyTenant(
-    id: string,
-  ): Promise<{ tenant_id: string; record: ConsultationRecord; explanation_basis: ExplanationBasis | null } | null> {
-    const { rows } = await this.pool.query<{ tenant_id: string; record: ConsultationRecord; explanation_basis: ExplanationBasis | null }>(
-      'SELECT tenant_id, record, explanation_basis FROM consultations WHERE id = $1',
-      [id],
-    );
+  async findWithBasisAnyTenant(id: string): Promise<{
+    tenant_id: string;
+    record: ConsultationRecord;
+    explanation_basis: ExplanationBasis | null;
+    sealed_values: SealedValues | null;
+  } | null> {
+    const { rows } = await this.pool.query<{
+      tenant_id: string;
+      record: ConsultationRecord;
+      explanation_basis: ExplanationBasis | null;
+      sealed_values: SealedValues | null;
+    }>('SELECT tenant_id, record, explanation_basis, sealed_values FROM consultations WHERE id = $1', [id]);
     return rows[0] ?? null;
   }
 
@@ -337,7 +356,7 @@ export class ConsultationRepository {
     // not_executed_at: when the caller reported the operation not executed (docs/verdicts.md "Windows and outcomes").
     const { rows } = await this.pool.query<ReplayRow>(
       `SELECT c.id, c.requested_at, c.action, r.resource, r.scope_used, r.parameters, r.context_snapshot, r.ledger_citations,
-              c.caller_principal_id, r.on_behalf_of, o.reported_at AS not_executed_at
+              c.caller_principal_id, r.on_behalf_of, o.reported_at AS not_executed_at, c.sealed_values
          FROM consultations c
          LEFT JOIN consultation_outcomes o ON o.tenant_id = c.tenant_id AND o.consultation_id = c.id AND NOT o.executed
         CROSS JOIN LATERAL json_to_record(c.record) AS r(resource text, scope_used json, parameters json, context_snapshot json,

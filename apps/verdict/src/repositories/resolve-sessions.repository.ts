@@ -1,6 +1,7 @@
 import type { TenantId, TenantOwned } from '@arbiter/auth';
-import type { Prisma, PrismaClient } from '../generated/prisma/client';
+import { Prisma, type PrismaClient } from '../generated/prisma/client';
 import type { Fact } from '@arbiter/policy';
+import type { SealedSessionFacts } from '../domain/sealed-values';
 
 export type ResolveVariant = 'detailed' | 'overview';
 
@@ -14,6 +15,8 @@ export interface ResolveSessionState {
   resource: string;
   scope: Record<string, string | number | boolean>;
   context: Record<string, Fact>;
+  /** The accumulated Facts that hold sensitive values, encrypted (docs/verdicts.md "Sensitive fields"); null when none. */
+  sealed_values: SealedSessionFacts | null;
   /** Rounds evaluated so far. */
   rounds: number;
   history: Array<{ round: number; fields: string[] }>;
@@ -35,6 +38,7 @@ function toState(row: Row): ResolveSessionState {
     resource: row.resource,
     scope: row.scope as ResolveSessionState['scope'],
     context: row.context as unknown as ResolveSessionState['context'],
+    sealed_values: (row.sealed_values ?? null) as unknown as SealedSessionFacts | null,
     rounds: row.rounds,
     history: row.history as ResolveSessionState['history'],
     correlation: (row.correlation ?? null) as ResolveSessionState['correlation'],
@@ -66,6 +70,7 @@ export class ResolveSessionRepository {
         resource: s.resource,
         scope: json(s.scope),
         context: json(s.context),
+        sealed_values: s.sealed_values === null ? undefined : json(s.sealed_values),
         rounds: s.rounds,
         history: json(s.history),
         correlation: s.correlation === null ? undefined : json(s.correlation),
@@ -82,7 +87,7 @@ export class ResolveSessionRepository {
     tenantId: TenantId,
     id: string,
     previousRounds: number,
-    next: Pick<ResolveSessionState, 'scope' | 'context' | 'rounds' | 'history' | 'correlation' | 'expires_at'> & {
+    next: Pick<ResolveSessionState, 'scope' | 'context' | 'sealed_values' | 'rounds' | 'history' | 'correlation' | 'expires_at'> & {
       consultation_id?: string;
     },
   ): Promise<boolean> {
@@ -92,6 +97,7 @@ export class ResolveSessionRepository {
       data: {
         scope: json(next.scope),
         context: json(next.context),
+        sealed_values: next.sealed_values === null ? Prisma.DbNull : json(next.sealed_values),
         rounds: next.rounds,
         history: json(next.history),
         correlation: next.correlation === null ? undefined : json(next.correlation),

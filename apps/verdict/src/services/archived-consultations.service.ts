@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import { normativeHash } from '../domain/consultation-builder';
 import type { ConsultationRecord } from '../domain/consultation-record';
 import type { ExplanationBasis } from '../domain/explanation-basis';
+import type { SealedValues } from '../domain/sealed-values';
 
 /** Whether the record still hashes to its normative_hash (its text was not changed in the archive). */
 function hashHolds(record: ConsultationRecord): boolean {
@@ -20,6 +21,8 @@ export interface ArchivedConsultation {
   tenant_id: string;
   record: ConsultationRecord;
   explanation_basis: ExplanationBasis | null;
+  /** The sensitive values sealed under their subject's key, as stored (docs/verdicts.md "Sensitive fields"). */
+  sealed_values: SealedValues | null;
   archived: true;
 }
 
@@ -49,14 +52,25 @@ export class ArchivedConsultations {
         });
       }
       if (line === null) continue;
-      const row = JSON.parse(line) as { tenant_id: string; record: ConsultationRecord; explanation_basis?: ExplanationBasis | null };
+      const row = JSON.parse(line) as {
+        tenant_id: string;
+        record: ConsultationRecord;
+        explanation_basis?: ExplanationBasis | null;
+        sealed_values?: SealedValues | null;
+      };
       // A segment holds one tenant's rows of its own: anything else, or a record that no longer hashes to its
       // normative_hash, is an archive changed behind the worker's back, never answered (fail closed).
       if (row.tenant_id !== s.tenant_id || row.record?.id !== id || row.record.tenant_id !== s.tenant_id || !hashHolds(row.record)) {
         this.logger.error({ consultation_id: id, segment: s.url }, 'archived consultation does not verify: the segment was altered');
         throw new AppError(503, 'archive_unavailable', 'The archived consultation does not verify against its hashes; it is not answered');
       }
-      return { tenant_id: row.tenant_id, record: row.record, explanation_basis: row.explanation_basis ?? null, archived: true };
+      return {
+        tenant_id: row.tenant_id,
+        record: row.record,
+        explanation_basis: row.explanation_basis ?? null,
+        sealed_values: row.sealed_values ?? null,
+        archived: true,
+      };
     }
     return null;
   }

@@ -25,6 +25,7 @@ import { presentCheck, presentRequirements } from '../presenters/verdicts';
 import type { ConsultationRecorder, Decision } from './consultation-recorder.service';
 import { EvaluationBudget } from './evaluation-budget.service';
 import { LedgerCitationsService, unconfiguredCitationSource } from './ledger-citations.service';
+import type { SensitiveValuesService, Shielded } from './sensitive-values.service';
 import type { SnapshotStore } from './snapshot-store.service';
 import type { WindowDecision, WindowsService } from './windows.service';
 
@@ -52,6 +53,8 @@ export interface EvaluationDeps {
   budget?: EvaluationBudget;
   /** docs/verdicts.md "Windows and outcomes": absent, a rule that remembers always fires (limit_unavailable). */
   windows?: WindowsService;
+  /** docs/verdicts.md "Sensitive fields": absent, a tenant that lists sensitive fields cannot be checked (fail closed). */
+  sensitive?: SensitiveValuesService;
   now?: () => number;
 }
 
@@ -96,6 +99,29 @@ export function evaluateOperation(
   return deps.windows.decide(tenantId, consultationId, policy, plan, (states) =>
     budget.run(operation, tenantId, () => evaluate(policy, request, requestedAt, approval, budget.start(), states)),
   );
+}
+
+/**
+ * The request's sensitive values committed (docs/verdicts.md "Sensitive fields"), or null when the tenant lists none
+ * or the request carries none. A tenant that lists some, on a gateway without the service, is refused (fail closed).
+ */
+export async function shield(
+  deps: EvaluationDeps,
+  snapshot: TenantSnapshot,
+  parameters: Record<string, unknown>,
+  context: Record<string, Fact>,
+  rowId: string,
+): Promise<Shielded | null> {
+  if (!snapshot.sensitive) return null;
+  if (!deps.sensitive) throw new Error('sensitive fields are set but the gateway has no sensitive values service');
+  return deps.sensitive.shield(snapshot.tenantId, snapshot.sensitive, parameters, context, rowId);
+}
+
+/** The engine's window-key hook of a tenant with sensitive fields and rules that remember; undefined otherwise. */
+export async function windowKeyValue(deps: EvaluationDeps, snapshot: TenantSnapshot): Promise<EvaluationRequest['windowKeyValue']> {
+  if (!snapshot.sensitive || !snapshot.policy.hasWindows) return undefined;
+  if (!deps.sensitive) throw new Error('sensitive fields are set but the gateway has no sensitive values service');
+  return deps.sensitive.windowKeyValue(snapshot.tenantId, snapshot.sensitive);
 }
 
 export function evaluationDefaults(deps: EvaluationDeps): EvaluationBase {
@@ -156,7 +182,13 @@ export class CheckService {
       principalId: identity.principal.id,
       onBehalfOf: body.on_behalf_of,
     });
-    const hash = contextHash({ action: body.action, resource: body.resource, scope, parameters, context });
+    // Fixed before anything is consumed in a window or a one-shot approval in its name, or sealed under it.
+    const consultationId = newTimeOrderedId('cns-', this.base.now());
+    // The rules see the plain values; what is hashed, signed, stored and answered holds their commitments.
+    // Tenants without sensitive fields await nothing here (the hot path stays synchronous up to the record).
+    const shielded = snapshot.sensitive ? await shield(this.deps, snapshot, parameters, context, consultationId) : null;
+    const recorded = { parameters: shielded?.parameters ?? parameters, context: shielded?.context ?? context };
+    const hash = contextHash({ action: body.action, resource: body.resource, scope, ...recorded });
     const requestedAt = new Date(this.base.now());
     const request = {
       mode: 'check' as const,
@@ -166,9 +198,8 @@ export class CheckService {
       parameters,
       context: engineContext(context, citations),
       ...keyPrincipals(identity, body.on_behalf_of),
+      windowKeyValue: snapshot.sensitive ? await windowKeyValue(this.deps, snapshot) : undefined,
     };
-    // Fixed before anything is consumed in a window or a one-shot approval in its name.
-    const consultationId = newTimeOrderedId('cns-', requestedAt);
     // Each synchronous run of the engine gets its own budget (docs/verdicts.md "Evaluation budget").
     const evaluated = evaluateOperation(this.deps, this.base, 'check', snapshot, request, requestedAt, consultationId);
     let windows = evaluated instanceof Promise ? await evaluated : evaluated;
@@ -214,8 +245,8 @@ export class CheckService {
       action: body.action,
       resource: body.resource,
       scope,
-      parameters,
-      context,
+      ...recorded,
+      sealedValues: shielded?.sealed ?? null,
       contextHash: hash,
       ledgerCitations: citations,
       evaluation: result,

@@ -8,6 +8,7 @@ import { explanationBasis } from '../domain/explanation-basis';
 import type { TenantSnapshot } from '../domain/tenant-snapshot';
 import { signingKeyUnavailable, type VerdictKeys } from '../keys';
 import type { ConsultationRepository } from '../repositories/consultations.repository';
+import type { SealedValues } from '../domain/sealed-values';
 
 /** A complete evaluation on its way to a record: the builder's input, before the ids and the snapshot's fields are filled in. */
 export interface Decision extends Pick<
@@ -35,6 +36,8 @@ export interface Decision extends Pick<
   consultationId?: string;
   /** The windows the consultation read (docs/verdicts.md "Windows and outcomes"); absent or empty when none. */
   limits?: DecisionInput['limits'];
+  /** Its sensitive values, stored beside the record (docs/verdicts.md "Sensitive fields"); absent or null when none. */
+  sealedValues?: SealedValues | null;
 }
 
 export interface ConsultationRecorderDeps {
@@ -112,11 +115,12 @@ export class ConsultationRecorder {
       this.deps.logger.error({ err, tenant_id: d.snapshot.tenantId }, 'cannot sign the verdict');
       throw signingKeyUnavailable('signing failed');
     }
-    // What a later GET .../explanation needs beyond the record (docs/verdicts.md "Explanations"), and how long the
-    // tenant keeps it as its settings say now (docs/operations.md "Retention").
+    // What a later GET .../explanation needs beyond the record (docs/verdicts.md "Explanations"), its sealed sensitive
+    // values, and how long the tenant keeps it as its settings say now (docs/operations.md "Retention").
     await this.deps.consultations.save(
       sealed,
       explanationBasis(d.snapshot, sealed.record.verdict, sealed.record.precedence_trace),
+      d.sealedValues ?? null,
       retentionMs(d.snapshot.state.settings, 'consultations'),
     );
     const { record } = sealed;

@@ -8,29 +8,57 @@ import { parseConsultationQuery, type ConsultationQuery } from '../domain/consul
 import { timeKeysetCursor } from '../domain/pagination';
 import type { ExplanationBasis } from '../domain/explanation-basis';
 import type { ArchivedConsultation, ArchivedConsultations } from './archived-consultations.service';
+import { hasPermission } from '@arbiter/auth';
+import type { SealedValues } from '../domain/sealed-values';
+import type { SensitiveValuesService } from './sensitive-values.service';
+import type { ConsultationRead } from '../models/verdicts';
+
+/** A stored consultation wherever it is: PostgreSQL, or its archive segment (`archived: true`). */
+export interface StoredConsultation {
+  tenant_id: string;
+  record: ConsultationRecord;
+  sealed_values: SealedValues | null;
+  explanation_basis?: ExplanationBasis | null;
+  archived?: true;
+}
 
 /** Reading consultations back (GET .../consultations, docs/verdicts.md "Consultations"): `read` or `check`, own tenant only. */
 export class ConsultationsService {
   constructor(
     private readonly repo: ConsultationRepository,
     private readonly archived: Pick<ArchivedConsultations, 'findAnyTenant'> | null = null,
+    private readonly sensitive: SensitiveValuesService | null = null,
   ) {}
 
-  /** The record, from PostgreSQL or, once its partition left, from the archive with `archived: true` beside it. */
-  async get(identity: AuthenticatedIdentity, tenantParam: string, id: string): Promise<ConsultationRecord> {
-    const found = await readConsultation(identity, tenantParam, id, (cid) => this.findAnyTenant(cid));
-    return 'archived' in found ? { ...found.record, archived: true } : found.record;
+  /**
+   * The record exactly as hashed and signed (sensitive values as their commitments), from PostgreSQL or, once its
+   * partition left, from the archive with `archived: true` beside it. A record that has sensitive values answers
+   * them beside it, under `sensitive_values` (each `erased` once its subject's key is gone), to a caller holding
+   * `read`; a `check` caller gets the record alone.
+   */
+  async get(identity: AuthenticatedIdentity, tenantParam: string, id: string): Promise<ConsultationRead> {
+    const row = await readConsultation(identity, tenantParam, id, (cid) => this.findAnyTenant(cid));
+    let read: ConsultationRead = row.record;
+    if (row.sealed_values && this.sensitive && hasPermission(identity, 'read')) {
+      const values = await this.sensitive.reveal(identity.tenant_id, row.record.id, row.sealed_values);
+      if (values) read = { ...read, sensitive_values: values };
+    }
+    return row.archived ? { ...read, archived: true } : read;
+  }
+
+  /** The record alone, as hashed and signed (evidence), with `archived: true` when read from the archive. */
+  async record(identity: AuthenticatedIdentity, tenantParam: string, id: string): Promise<ConsultationRecord> {
+    const row = await readConsultation(identity, tenantParam, id, (cid) => this.findAnyTenant(cid));
+    return row.archived ? { ...row.record, archived: true } : row.record;
   }
 
   /** The row of this id wherever it is (the caller decides 404 vs 403). */
-  async findAnyTenant(id: string): Promise<{ tenant_id: string; record: ConsultationRecord } | ArchivedConsultation | null> {
+  async findAnyTenant(id: string): Promise<StoredConsultation | null> {
     return (await this.repo.findAnyTenant(id)) ?? (await this.archived?.findAnyTenant(id)) ?? null;
   }
 
   /** The row with its explanation basis wherever it is. */
-  async findWithBasisAnyTenant(
-    id: string,
-  ): Promise<{ tenant_id: string; record: ConsultationRecord; explanation_basis: ExplanationBasis | null; archived?: true } | null> {
+  async findWithBasisAnyTenant(id: string): Promise<(StoredConsultation & { explanation_basis: ExplanationBasis | null }) | null> {
     return (await this.repo.findWithBasisAnyTenant(id)) ?? (await this.archived?.findAnyTenant(id)) ?? null;
   }
 

@@ -33,7 +33,7 @@ export class EvidenceService {
   ) {}
 
   async consultation(identity: AuthenticatedIdentity, tenantParam: string, id: string): Promise<ConsultationEvidence> {
-    const record = await this.consultations.get(identity, tenantParam, id);
+    const record = await this.consultations.record(identity, tenantParam, id);
     const streamId = auditStreamId(record.tenant_id, 'consultations');
     let found: AuditInclusion | null;
     let keys: LedgerKeySet;

@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
 import type { AuthenticatedIdentity } from '@arbiter/auth';
-import { explain, recordedStates, type TraceEntry } from '@arbiter/policy';
+import { explain, recordedStates, type Fact, type TraceEntry } from '@arbiter/policy';
 import type { ConsultationRecord } from '../domain/consultation-record';
+import type { SealedValues } from '../domain/sealed-values';
 import {
   EXPLAINED_VERDICTS,
   ExplanationBasisError,
@@ -14,6 +15,7 @@ import type { ConsultationExplanation } from '../models/verdicts';
 import { readConsultation, type ConsultationsService } from './consultations.service';
 import type { RuleVersionsService } from './rule-versions.service';
 import { EvaluationBudget } from './evaluation-budget.service';
+import type { SensitiveValuesService } from './sensitive-values.service';
 
 /**
  * GET /<tenant_id>/v1/consultations/<id>/explanation (docs/verdicts.md "Explanations"): the explanation
@@ -28,6 +30,8 @@ export class ExplanationsService {
     private readonly ruleVersions: RuleVersionsService,
     private readonly budget: EvaluationBudget,
     private readonly logger: Logger,
+    /** Puts the record's sensitive values back for the engine (docs/verdicts.md "Sensitive fields"); an erased one is absent. */
+    private readonly sensitive: SensitiveValuesService | null = null,
   ) {}
 
   async get(identity: AuthenticatedIdentity, tenantParam: string, id: string): Promise<ConsultationExplanation> {
@@ -40,9 +44,23 @@ export class ExplanationsService {
   private async explanationOf(
     identity: AuthenticatedIdentity,
     id: string,
-    { record, explanation_basis: basis }: { record: ConsultationRecord; explanation_basis: ExplanationBasis | null },
+    {
+      record: stored,
+      explanation_basis: basis,
+      sealed_values: sealed,
+    }: { record: ConsultationRecord; explanation_basis: ExplanationBasis | null; sealed_values: SealedValues | null },
   ): Promise<ConsultationExplanation> {
     const tenantId = identity.tenant_id;
+    // The engine reads the plain values in memory; the answer never holds them (it names fields and rule values).
+    const record =
+      sealed && this.sensitive
+        ? {
+            ...stored,
+            ...(await this.sensitive
+              .restore(tenantId, stored.id, sealed, stored.parameters, stored.context_snapshot as Record<string, Fact>)
+              .then((p) => ({ parameters: p.parameters, context_snapshot: p.context }))),
+          }
+        : stored;
     if (!EXPLAINED_VERDICTS.has(record.verdict)) return { consultation_id: record.id, verdict: record.verdict, explanation: null };
     // A record made while every answer carried its explanation stored it, hashed and signed: that one.
     if (record.explanation) return { consultation_id: record.id, verdict: record.verdict, explanation: record.explanation };

@@ -17,7 +17,18 @@ import {
 import type { IncompleteResolveResponse, OverviewIncompleteResponse, ResolveResponse } from '../models/verdicts';
 import { presentOverviewComplete, presentRequirements, presentResolveComplete } from '../presenters/verdicts';
 import type { ResolveSessionRepository, ResolveSessionState } from '../repositories/resolve-sessions.repository';
-import { evaluateOperation, evaluationDefaults, keyPrincipals, traced, type EvaluationBase, type EvaluationDeps } from './check.service';
+import type { SealedSessionFacts } from '../domain/sealed-values';
+import {
+  evaluateOperation,
+  evaluationDefaults,
+  keyPrincipals,
+  shield,
+  traced,
+  windowKeyValue,
+  type EvaluationBase,
+  type EvaluationDeps,
+} from './check.service';
+import type { Shielded } from './sensitive-values.service';
 
 export interface ResolveDeps extends EvaluationDeps {
   sessions: ResolveSessionRepository;
@@ -75,7 +86,10 @@ export class ResolveService {
     }
 
     // Accumulate: later Facts replace earlier ones of the same field; scope only ever widens.
-    const context: Record<string, Fact> = session ? { ...session.context, ...body.context } : body.context;
+    // A session keeps its sensitive Facts encrypted apart (docs/verdicts.md "Sensitive fields"); erased, they are gone.
+    const context: Record<string, Fact> = session
+      ? { ...session.context, ...(await this.sessionFacts(session)), ...body.context }
+      : body.context;
     if (session) this.refuseOversizedContext(session.id, context);
     // Every round checks the citations of the whole accumulated context (verified facts are cached), for
     // this round's caller and on_behalf_of: the round that completes is checked for the ones it records.
@@ -97,7 +111,12 @@ export class ResolveService {
     }
     const correlation = (body.correlation ?? session?.correlation ?? null) as Record<string, unknown> | null;
     const parameters = EMPTY;
-    const hash = contextHash({ action, resource, scope, parameters, context });
+    // Fixed before anything is consumed in a window in its name (docs/verdicts.md "Windows and outcomes"), or sealed under it.
+    const consultationId = newTimeOrderedId('cns-', now);
+    // Tenants without sensitive fields await nothing here (the hot path stays synchronous up to the record).
+    const shielded = snapshot.sensitive ? await shield(this.deps, snapshot, parameters, context, consultationId) : null;
+    const recordedContext = shielded?.context ?? context;
+    const hash = contextHash({ action, resource, scope, parameters, context: recordedContext });
     const requestedAt = new Date(now);
     const request: EvaluationRequest = {
       mode: 'resolve',
@@ -106,9 +125,8 @@ export class ResolveService {
       scope,
       context: engineContext(context, citations),
       ...keyPrincipals(identity, body.on_behalf_of),
+      windowKeyValue: snapshot.sensitive ? await windowKeyValue(this.deps, snapshot) : undefined,
     };
-    // Fixed before anything is consumed in a window in its name (docs/verdicts.md "Windows and outcomes").
-    const consultationId = newTimeOrderedId('cns-', requestedAt);
     const evaluated = evaluateOperation(this.deps, this.base, 'resolve', snapshot, request, requestedAt, consultationId);
     const windows = evaluated instanceof Promise ? await evaluated : evaluated;
     const result = windows.result;
@@ -121,6 +139,7 @@ export class ResolveService {
         body,
         session,
         { action, resource, scope, context, round, history, correlation },
+        shielded,
         now,
       );
       const required = presentRequirements(result.required_context);
@@ -166,7 +185,8 @@ export class ResolveService {
         resource,
         scope,
         parameters,
-        context,
+        context: recordedContext,
+        sealedValues: shielded?.sealed ?? null,
         contextHash: hash,
         ledgerCitations: citations,
         evaluation: result,
@@ -181,7 +201,7 @@ export class ResolveService {
     if (session) {
       const closed = await this.deps.sessions.advance(tenantId, session.id, session.rounds, {
         scope: scope as ResolveSessionState['scope'],
-        context,
+        ...this.keptContext(tenantId, session.id, context, shielded),
         rounds: round,
         history,
         correlation,
@@ -251,6 +271,33 @@ export class ResolveService {
     );
   }
 
+  /** The session's sensitive Facts, decrypted; none once an erasure of their subject removed them. */
+  private async sessionFacts(session: ResolveSessionState): Promise<Record<string, Fact>> {
+    if (!session.sealed_values || !this.deps.sensitive) return {};
+    return this.deps.sensitive.openSessionFacts(session.tenant_id as TenantId, session.id, session.sealed_values);
+  }
+
+  /**
+   * What a session stores of its accumulated context: the Facts without a sensitive value in `context`, those with
+   * one (the Facts the shield replaced) encrypted in `sealed_values` (docs/verdicts.md "Sensitive fields").
+   */
+  private keptContext(
+    tenantId: TenantId,
+    sessionId: string,
+    context: Record<string, Fact>,
+    shielded: Shielded | null,
+  ): { context: Record<string, Fact>; sealed_values: SealedSessionFacts | null } {
+    if (!shielded || !this.deps.sensitive) return { context, sealed_values: null };
+    const kept: Record<string, Fact> = {};
+    const sensitive: Record<string, Fact> = {};
+    for (const [key, fact] of Object.entries(context)) (shielded.context[key] === fact ? kept : sensitive)[key] = fact;
+    if (Object.keys(sensitive).length === 0) return { context, sealed_values: null };
+    return {
+      context: kept,
+      sealed_values: this.deps.sensitive.sealSessionFacts(tenantId, sessionId, shielded, sensitive),
+    };
+  }
+
   /** Stores an incomplete round: a new session, or the next round of the caller's one. */
   private async saveRound(
     identity: AuthenticatedIdentity,
@@ -266,6 +313,7 @@ export class ResolveService {
       history: RequiredContextRound[];
       correlation: Record<string, unknown> | null;
     },
+    shielded: Shielded | null,
     now: number,
   ): Promise<string> {
     const expires_at = new Date(now + this.deps.sessionTtlSeconds * 1000);
@@ -280,7 +328,7 @@ export class ResolveService {
         action: next.action,
         resource: next.resource,
         scope,
-        context: next.context,
+        ...this.keptContext(tenantId, id, next.context, shielded),
         rounds: next.round,
         history: next.history,
         correlation: next.correlation,
@@ -290,7 +338,7 @@ export class ResolveService {
     }
     const ok = await this.deps.sessions.advance(tenantId, session.id, session.rounds, {
       scope,
-      context: next.context,
+      ...this.keptContext(tenantId, session.id, next.context, shielded),
       rounds: next.round,
       history: next.history,
       correlation: next.correlation,

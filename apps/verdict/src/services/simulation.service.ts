@@ -19,6 +19,7 @@ import {
 } from '../domain/simulation';
 import type { SimulationResult } from '../models/simulations';
 import type { ConsultationPosition, ConsultationRepository, ReplayOrder, ReplayRow } from '../repositories/consultations.repository';
+import type { SensitiveValuesService } from './sensitive-values.service';
 import type { SnapshotStore } from './snapshot-store.service';
 import { EvaluationBudget } from './evaluation-budget.service';
 
@@ -29,6 +30,11 @@ export interface SimulationDeps {
   pageSize?: number;
   /** docs/verdicts.md "Evaluation budget" (EVALUATION_BUDGET_MS, SIMULATION_BUDGET_MS); absent: the defaults. */
   budget?: EvaluationBudget;
+  /**
+   * Puts a replayed consultation's sensitive values back (docs/verdicts.md "Sensitive fields"); an erased one is
+   * absent. Without it, a record's commitments are replayed as they are stored.
+   */
+  sensitive?: SensitiveValuesService;
   now?: () => number;
 }
 
@@ -100,6 +106,26 @@ export class SimulationService {
     };
   }
 
+  /** The rows with their sensitive values back in place (erased ones absent); rows without any as they are. */
+  private async withPlainValues(tenantId: TenantId, rows: ReplayRow[], memo: Map<string, Promise<string | null>>): Promise<ReplayRow[]> {
+    const sensitive = this.deps.sensitive;
+    if (!sensitive || !rows.some((r) => r.sealed_values)) return rows;
+    return Promise.all(
+      rows.map(async (row) => {
+        if (!row.sealed_values) return row;
+        const plain = await sensitive.restore(
+          tenantId,
+          row.id,
+          row.sealed_values,
+          row.parameters ?? EMPTY,
+          row.context_snapshot ?? EMPTY,
+          memo,
+        );
+        return { ...row, parameters: plain.parameters, context_snapshot: plain.context };
+      }),
+    );
+  }
+
   /** The changed state's policy; a state the engine cannot compile is the change's fault (400). */
   private afterPolicy(state: TenantState, changes: readonly ParsedChange[], now: Date): CompiledPolicy {
     try {
@@ -130,9 +156,13 @@ export class SimulationService {
     const budgetMs = this.budget.simulationMs;
     let usedMs = 0;
     let remaining = last ?? Number.POSITIVE_INFINITY;
+    const memo = new Map<string, Promise<string | null>>();
     const fetch = (after?: ConsultationPosition): Promise<{ rows: ReplayRow[]; limit: number }> => {
       const limit = Math.min(this.pageSize, remaining);
-      const page = this.deps.consultations.replayPage(tenantId, window, limit, after, order).then((rows) => ({ rows, limit }));
+      const page = this.deps.consultations
+        .replayPage(tenantId, window, limit, after, order)
+        .then((rows) => this.withPlainValues(tenantId, rows, memo))
+        .then((rows) => ({ rows, limit }));
       page.catch(() => undefined); // awaited below; never an unhandled rejection if evaluation throws first
       return page;
     };

@@ -1326,6 +1326,16 @@ export interface components {
             approval_notifications?: components["schemas"]["ApprovalNotificationSettings"];
             /** @description How long consultations, webhook deliveries and events are kept (docs/operations.md "Retention"). */
             retention?: components["schemas"]["RetentionSettings"];
+            /**
+             * @description Dot paths whose values are never stored in the clear (docs/identity.md "Sensitive fields"): `parameters.<path>`
+             *     or `context.<fact name>`; no duplicates.
+             */
+            sensitive_fields?: string[];
+            /**
+             * @description The path whose value (a string or a number) names the data subject of a check: its sensitive values are kept
+             *     under that subject's key, which an erasure destroys (docs/identity.md "Sensitive fields").
+             */
+            data_subject_field?: string;
         };
         Tenant: {
             /**
@@ -4651,7 +4661,11 @@ export interface operations {
                      *               "consultations": "string",
                      *               "deliveries": "string",
                      *               "events": "string"
-                     *             }
+                     *             },
+                     *             "sensitive_fields": [
+                     *               "string"
+                     *             ],
+                     *             "data_subject_field": "string"
                      *           },
                      *           "status": "active",
                      *           "created_at": "2026-11-26T09:30:00.000Z",
@@ -4792,7 +4806,11 @@ export interface operations {
                  *           "consultations": "string",
                  *           "deliveries": "string",
                  *           "events": "string"
-                 *         }
+                 *         },
+                 *         "sensitive_fields": [
+                 *           "string"
+                 *         ],
+                 *         "data_subject_field": "string"
                  *       }
                  *     }
                  */
@@ -4867,7 +4885,11 @@ export interface operations {
                      *           "consultations": "string",
                      *           "deliveries": "string",
                      *           "events": "string"
-                     *         }
+                     *         },
+                     *         "sensitive_fields": [
+                     *           "string"
+                     *         ],
+                     *         "data_subject_field": "string"
                      *       },
                      *       "status": "active",
                      *       "created_at": "2026-11-26T09:30:00.000Z",
@@ -5071,7 +5093,11 @@ export interface operations {
                      *           "consultations": "string",
                      *           "deliveries": "string",
                      *           "events": "string"
-                     *         }
+                     *         },
+                     *         "sensitive_fields": [
+                     *           "string"
+                     *         ],
+                     *         "data_subject_field": "string"
                      *       },
                      *       "status": "active",
                      *       "created_at": "2026-11-26T09:30:00.000Z",
@@ -5225,7 +5251,11 @@ export interface operations {
                  *           "consultations": "string",
                  *           "deliveries": "string",
                  *           "events": "string"
-                 *         }
+                 *         },
+                 *         "sensitive_fields": [
+                 *           "string"
+                 *         ],
+                 *         "data_subject_field": "string"
                  *       }
                  *     }
                  */
@@ -5300,7 +5330,11 @@ export interface operations {
                      *           "consultations": "string",
                      *           "deliveries": "string",
                      *           "events": "string"
-                     *         }
+                     *         },
+                     *         "sensitive_fields": [
+                     *           "string"
+                     *         ],
+                     *         "data_subject_field": "string"
                      *       },
                      *       "status": "active",
                      *       "created_at": "2026-11-26T09:30:00.000Z",

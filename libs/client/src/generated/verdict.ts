@@ -188,6 +188,35 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/{tenant_id}/v1/erasures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List erasures
+         * @description The tenant's erasures, newest first: what to erase again after restoring a database backup taken before them
+         *     (docs/operations.md "Erasure"). Needs `admin`.
+         */
+        get: operations["ListErasures"];
+        put?: never;
+        /**
+         * Erase a data subject
+         * @description Destroys the data subject's keys (docs/operations.md "Erasure"): its sensitive values, wherever they are kept
+         *     (records, archive, backups), can no longer be decrypted, and reads show them as `erased`; every hash, signature,
+         *     seal and proof still verifies. The erasure (the subject's commitment, never the subject) is sealed in
+         *     `arbiter.<tenant_id>.erasures`. 201 for the first erasure of a subject; a second answers the first with 200.
+         *     Needs `admin`.
+         */
+        post: operations["CreateErasure"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/{tenant_id}/v1/consultations/{consultation_id}": {
         parameters: {
             query?: never;
@@ -199,6 +228,8 @@ export interface paths {
          * Get a consultation record
          * @description The frozen record, exactly as it stood at decision time: recompute normative_hash from it, or
          *     verify signed_verdict against the tenant JWKS key named by signing_kid (docs/verdicts.md).
+         *     A record with sensitive values holds their commitments; to a `read` caller it also answers
+         *     `sensitive_values` beside it, outside what the hashes cover (docs/verdicts.md "Sensitive fields").
          *     Needs `read` or `check`.
          */
         get: operations["GetConsultation"];
@@ -1303,6 +1334,47 @@ export interface components {
         };
         /** @description Either resolve body (the two variants share one path and are told apart by their fields). */
         ResolveBody: components["schemas"]["ResolveRequest"] | components["schemas"]["OverviewResolveRequest"];
+        Erasure: {
+            /**
+             * @description `hmac-sha256:<hex>`: the subject as the gateway stores it (HMAC-SHA256 under the tenant's secret), the
+             *     `subject_commitment` sealed in `arbiter.<tenant_id>.erasures`. Never the subject itself.
+             */
+            subject_commitment: string;
+            /**
+             * @description When the subject was first erased (ISO 8601); a later erasure of the same subject answers this one.
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            erased_at: string;
+            /** @description The principal that first erased it. */
+            erased_by: string;
+            /**
+             * @description The ledger stream the erasure is sealed in.
+             * @example payments.audit
+             */
+            stream_id: string;
+        };
+        /** @description POST /<tenant_id>/v1/erasures: exactly one of `subject` and `subject_commitment`. */
+        ErasureBody: {
+            /**
+             * @description The data subject: the value its checks carried at the tenant's `settings.data_subject_field` (a non-empty
+             *     string of at most 1024 characters, or a number), e.g. the customer id.
+             */
+            subject?: string | number;
+            /**
+             * @description The subject as an earlier erasure answered it (`hmac-sha256:<hex>`): how an operator erases again, after restoring
+             *     a backup, a subject whose value is not at hand (docs/operations.md "Erasure").
+             */
+            subject_commitment?: string;
+        };
+        ErasureList: {
+            /** @description Newest first. */
+            items: components["schemas"]["Erasure"][];
+            /**
+             * @description Pass as `cursor` for the next page; null on the last one.
+             * @example eyJhdCI6IjIwMjYtMTEtMjYiLCJpZCI6InNjcC0wIn0
+             */
+            next_cursor: string | null;
+        };
         /**
          * @description A shadow rule that would have decided this consultation otherwise (docs/verdicts.md "Shadow rules"):
          *     it fired, would have outranked the dominating rule, and its verdict is `would_be`.
@@ -1339,7 +1411,11 @@ export interface components {
             /** @description Where the Fact's value was read in the fact's custom_payload. */
             payload_path: string;
         };
-        ConsultationRecord: {
+        /**
+         * @description A consultation read by id (GET .../consultations/<id>): the record exactly as hashed and signed, and, for a `read`
+         *     caller, the plain values of its sensitive fields beside it (docs/verdicts.md "Sensitive fields").
+         */
+        ConsultationRead: {
             /**
              * @description `cns-` prefix
              * @example cns-0f3a9c1e5b7d2a4c6e8f0a1b
@@ -1451,6 +1527,14 @@ export interface components {
              *     (docs/verdicts.md "Consultations"). A verifier sets it aside before it recomputes normative_hash.
              */
             archived?: boolean;
+            /**
+             * @description Each sensitive value of the record by where it was (`parameters.card`, `context.email`): the value while its data
+             *     subject's key lives, the string `erased` once it is gone (or when the check named no subject). Present only on a
+             *     record with sensitive values, read with `read`; not covered by normative_hash (leave it out when recomputing).
+             */
+            sensitive_values?: {
+                [key: string]: unknown;
+            };
         };
         /** @description GET /<tenant_id>/v1/consultations/<id>/explanation (docs/verdicts.md "Explanations"). */
         ConsultationExplanation: {
@@ -1617,6 +1701,119 @@ export interface components {
         OutcomeBody: {
             /** @description `false`: the operation was not carried out, and what the consultation consumed in its windows is given back. */
             executed: boolean;
+        };
+        ConsultationRecord: {
+            /**
+             * @description `cns-` prefix
+             * @example cns-0f3a9c1e5b7d2a4c6e8f0a1b
+             */
+            id: string;
+            /** @example tnt-0f3a9c1e5b7d2a4c6e8f0a1b */
+            tenant_id: string;
+            /** @description `check` or `resolve` */
+            operation: string;
+            /** @example hum-0f3a9c1e5b7d2a4c6e8f0a1b */
+            caller_principal_id: string;
+            /** @example hum-0f3a9c1e5b7d2a4c6e8f0a1b */
+            on_behalf_of: string | null;
+            /** @description true when on_behalf_of names an active human principal of the tenant (docs/verdicts.md). */
+            on_behalf_of_authenticated: boolean;
+            /** @example 2026-11-26T09:30:00.000Z */
+            requested_at: string;
+            /** @example payments.transfer */
+            action: string;
+            /** @example acct:eu/4471 */
+            resource: string;
+            scope_used: {
+                [key: string]: string | number | boolean;
+            };
+            parameters: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description sha256 over the RFC 8785 form of {action, resource, scope, parameters, context} (docs/verdicts.md).
+             * @example sha256:0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c
+             */
+            context_hash: string;
+            context_snapshot: {
+                [key: string]: unknown;
+            };
+            cited_entry_ids: string[];
+            cited_rule_version_ids: string[];
+            /** @example rul-0f3a9c1e5b7d2a4c6e8f0a1b */
+            dominating_rule_id: string | null;
+            precedence_trace: components["schemas"]["PrecedenceTraceEntry"][];
+            resolved_target_ids: string[];
+            verdict: string;
+            /** @description For approval_required: the rules an approval must cover. Empty otherwise. */
+            triggers: components["schemas"]["ApprovalTrigger"][];
+            /** @description For approval_required: who may decide (principal and role ids). Empty otherwise. */
+            candidate_deciders: string[];
+            /** @description Overrides that neutralised a candidate rule (and the one-shot approval, when one was used). */
+            applied_override_ids: string[];
+            /**
+             * @description Shadow rules that disagree with this verdict, in precedence order (docs/verdicts.md "Shadow rules").
+             *     Present only when there is one; hashed and signed like every other member.
+             */
+            shadow?: components["schemas"]["ShadowDisagreement"][];
+            /**
+             * @description The approval (`apr-`) approved without a grant that allowed this operation, once (docs/approvals.md).
+             *     Absent on every other consultation.
+             * @example apr-0f3a9c1e5b7d2a4c6e8f0a1b
+             */
+            approval_id?: string;
+            /**
+             * @description Only on blocked and approval_required records made before explanations were computed on demand
+             *     (docs/verdicts.md "Explanations"), which stored it, hashed and signed. Newer records never carry it:
+             *     GET .../consultations/<id>/explanation computes it from the record.
+             */
+            explanation?: components["schemas"]["Explanation"];
+            /**
+             * @description The context fields whose Fact cited a ledger fact the gateway verified, with the fact and where the
+             *     value was read (docs/verdicts.md "Facts the ledger vouches for"). Absent when no Fact cited one.
+             */
+            ledger_citations?: {
+                [key: string]: components["schemas"]["LedgerCitationEntry"];
+            };
+            /**
+             * @description The windows of the `limit` rules this consultation read (docs/verdicts.md "Windows and outcomes"). Absent
+             *     when it read none; hashed and signed like every other member.
+             */
+            limits?: components["schemas"]["LimitRecordEntry"][];
+            /**
+             * @description `<tenant_id>:<epoch>`
+             * @example vk-2026-01
+             */
+            signing_kid: string;
+            signing_epoch: string;
+            /** Format: double */
+            verdict_ttl_seconds: number;
+            /** @example 2026-11-26T09:30:00.000Z */
+            expired_at: string;
+            required_context_history: components["schemas"]["RequiredContextRound"][];
+            /** @description Opaque correlation ids sent on resolve; stored, never interpreted. */
+            correlation: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * @description The registry state the rules came from (its state_hash and revision).
+             * @example sha256:0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c
+             */
+            state_hash: string;
+            /** Format: double */
+            state_revision: number;
+            /**
+             * @description sha256 over the RFC 8785 form of this record without normative_hash and signed_verdict.
+             * @example sha256:0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c
+             */
+            normative_hash: string;
+            /** @description Compact JWS (ES256) over the verdict's claims, kid = signing_kid. */
+            signed_verdict: string;
+            /**
+             * @description Never stored nor hashed: `true` beside a record a read found in the archive, its partition gone from PostgreSQL
+             *     (docs/verdicts.md "Consultations"). A verifier sets it aside before it recomputes normative_hash.
+             */
+            archived?: boolean;
         };
         ConsultationList: {
             items: components["schemas"]["ConsultationRecord"][];
@@ -3260,6 +3457,257 @@ export interface operations {
             };
         };
     };
+    ListErasures: {
+        parameters: {
+            query?: {
+                /** @description At most this many (1 to 1000, default 50). */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The tenant id (`tnt-`); it must be the API key's own tenant. */
+                tenant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ok */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "subject_commitment": "string",
+                     *           "erased_at": "2026-11-26T09:30:00.000Z",
+                     *           "erased_by": "string",
+                     *           "stream_id": "payments.audit"
+                     *         }
+                     *       ],
+                     *       "next_cursor": "eyJhdCI6IjIwMjYtMTEtMjYiLCJpZCI6InNjcC0wIn0"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErasureList"];
+                };
+            };
+            /** @description invalid_query, invalid_cursor */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_query",
+                     *       "message": "invalid_query, invalid_cursor"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing_credentials, invalid_credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "missing_credentials",
+                     *       "message": "missing_credentials, invalid_credentials"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description cross_tenant_forbidden, insufficient_permission (admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "cross_tenant_forbidden",
+                     *       "message": "cross_tenant_forbidden, insufficient_permission (admin)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description auth_unavailable (the credentials cannot be checked right now), registry_unavailable (the tenant cannot be looked up right now); retry */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "auth_unavailable",
+                     *       "message": "auth_unavailable (the credentials cannot be checked right now), registry_unavailable (the tenant cannot be looked up right now); retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    CreateErasure: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant id (`tnt-`); it must be the API key's own tenant. */
+                tenant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "subject": "string",
+                 *       "subject_commitment": "string"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErasureBody"];
+            };
+        };
+        responses: {
+            /** @description Already erased: the first erasure */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "subject_commitment": "string",
+                     *       "erased_at": "2026-11-26T09:30:00.000Z",
+                     *       "erased_by": "string",
+                     *       "stream_id": "payments.audit"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Erasure"];
+                };
+            };
+            /** @description Erased */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "subject_commitment": "string",
+                     *       "erased_at": "2026-11-26T09:30:00.000Z",
+                     *       "erased_by": "string",
+                     *       "stream_id": "payments.audit"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Erasure"];
+                };
+            };
+            /** @description validation_failed: not exactly one of subject and subject_commitment, a subject empty, too long or not a string or number, a malformed subject_commitment */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "validation_failed: not exactly one of subject and subject_commitment, a subject empty, too long or not a string or number, a malformed subject_commitment"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description missing_credentials, invalid_credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "missing_credentials",
+                     *       "message": "missing_credentials, invalid_credentials"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description cross_tenant_forbidden, insufficient_permission (admin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "cross_tenant_forbidden",
+                     *       "message": "cross_tenant_forbidden, insufficient_permission (admin)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is larger than the service accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "payload_too_large",
+                     *       "message": "payload_too_large: the body is larger than the service accepts"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: a body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unsupported_media_type",
+                     *       "message": "unsupported_media_type: a body that is not application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description auth_unavailable (the credentials cannot be checked right now), registry_unavailable (the tenant cannot be looked up right now); retry */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "auth_unavailable",
+                     *       "message": "auth_unavailable (the credentials cannot be checked right now), registry_unavailable (the tenant cannot be looked up right now); retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     GetConsultation: {
         parameters: {
             query?: never;
@@ -3441,10 +3889,14 @@ export interface operations {
                      *       "state_revision": 0.1,
                      *       "normative_hash": "sha256:0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c6e8f0a1b0f3a9c1e5b7d2a4c",
                      *       "signed_verdict": "string",
-                     *       "archived": true
+                     *       "archived": true,
+                     *       "sensitive_values": {
+                     *         "property1": null,
+                     *         "property2": null
+                     *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["ConsultationRecord"];
+                    "application/json": components["schemas"]["ConsultationRead"];
                 };
             };
             /** @description invalid_query (a parameter outside its schema), invalid_cursor, validation_failed */

@@ -9,9 +9,11 @@ export {
   reportClaims,
   reportRecordHashes,
   reportRecordShape,
+  reportSensitiveValues,
   reportSigningKid,
   reportVerifiedSignature,
   sameJson,
+  sensitiveStates,
   showValue,
 } from './record-checks';
 export { InputError } from '../errors';

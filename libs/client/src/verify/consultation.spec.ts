@@ -22,6 +22,28 @@ describe(verifyConsultation.name, () => {
     ]);
   });
 
+  it('verifies a record with commitments, leaves sensitive_values out of the hash, and says which values are erased', async () => {
+    const c = (n: number) => ({ $commit: `hmac-sha256:${String(n).repeat(64)}` });
+    const record = makeConsultation(
+      key,
+      { parameters: { card: { number: c(1) }, amount: 5 }, context_snapshot: { email: { value: c(2), source: 'crm' } } },
+      now,
+    );
+    record.sensitive_values = { 'parameters.card.number': 'erased', 'context.email': 'a@b.c' };
+    const report = await sut(record, { jwks, now });
+    expect(failedChecks(report)).toEqual([]);
+    const info = report.checks.find((x) => x.check === 'sensitive_fields');
+    expect(info).toMatchObject({
+      status: 'info',
+      message: expect.stringContaining('parameters.card.number erased, context.email readable'),
+    });
+    expect(info?.message).not.toContain('a@b.c');
+    delete record.sensitive_values;
+    expect((await sut(record, { jwks, now })).checks.find((x) => x.check === 'sensitive_fields')?.message).toContain(
+      'parameters.card.number committed, context.email committed',
+    );
+  });
+
   it('keeps an expired verdict as evidence: expiry is information, not a failure', async () => {
     const report = await sut(makeConsultation(key, {}, now), { jwks, now: now + 86_400_000 });
     expect(report.valid).toBe(true);

@@ -15,6 +15,7 @@ import {
   reportClaims,
   reportRecordHashes,
   reportRecordShape,
+  reportSensitiveValues,
   reportSigningKid,
   reportVerifiedSignature,
 } from './record-checks';
@@ -62,6 +63,7 @@ export async function verifyConsultation(record: unknown, opts: VerifyConsultati
     attempt(() => normativeHashOf(r)),
     attempt(() => contextHashOf(r)),
   );
+  reportSensitiveValues(report, r);
 
   // 3. The signature, with the tenant's key named by the kid.
   const jws = r.signed_verdict as string;

@@ -145,7 +145,11 @@ export async function buildEvidencePack(
 ): Promise<EvidencePack> {
   const progress = opts.onProgress ?? (() => undefined);
   progress(`consultation ${consultationId}`);
-  const consultation = await client.getConsultation(consultationId);
+  // The record as hashed and signed: a read caller's `sensitive_values` stay out of the pack, which travels to auditors
+  // where an erasure cannot reach (docs/verdicts.md "Sensitive fields").
+  const { sensitive_values: _values, ...consultation } = (await client.getConsultation(consultationId)) as ConsultationRecord & {
+    sensitive_values?: unknown;
+  };
   // The ledger part first: an unsealed consultation fails the export before anything else is read.
   let ledger: EvidencePackLedger | undefined;
   if (opts.ledger) {

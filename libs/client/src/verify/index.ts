@@ -1,5 +1,6 @@
 export { ReportBuilder, failures, type CheckResult, type CheckStatus, type ReportStatus, type VerificationReport } from './report';
 export { verifyConsultation, normativeHashOf, contextHashOf, type VerifyConsultationOptions } from './consultation';
+export { commitmentsOf, sensitiveStates } from './record-checks';
 export {
   verifyLedgerBundle,
   ledgerFactHash,

@@ -23,7 +23,13 @@ export const CLAIM_BINDINGS: readonly (readonly [claim: string, member: string])
   ['cited_rule_version_ids', 'cited_rule_version_ids'],
 ];
 
-/** What normative_hash is computed over: every member of the record but normative_hash and signed_verdict. */
+/**
+ * What a read answers beside the record, outside what its hashes cover (docs/verdicts.md "Sensitive fields"): left
+ * out before hashing.
+ */
+export const BESIDE_THE_RECORD: readonly string[] = ['sensitive_values'];
+
+/** What normative_hash is computed over: every member of the record but normative_hash and signed_verdict (and what is beside it). */
 export function normativeHashInput(record: Rec): Rec {
   const rest: Rec = { ...record };
   delete rest.normative_hash;
@@ -31,6 +37,7 @@ export function normativeHashInput(record: Rec): Rec {
   // `archived: true` is what a read of an archived consultation adds beside the record (docs/verdicts.md
   // "Consultations"): never hashed. Any other value stays in, so a record that hashed such a member still fails.
   if (rest.archived === true) delete rest.archived;
+  for (const member of BESIDE_THE_RECORD) delete rest[member];
   return rest;
 }
 
@@ -43,6 +50,61 @@ export function contextHashInput(record: Rec): Rec {
     parameters: record.parameters ?? {},
     context: record.context_snapshot ?? {},
   };
+}
+
+/** Whether `v` is a commitment a record holds in a sensitive value's place: `{"$commit": "hmac-sha256:<hex>"}`. */
+export function isCommitment(v: unknown): boolean {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return false;
+  const keys = Object.keys(v);
+  const c = (v as Rec).$commit;
+  return keys.length === 1 && typeof c === 'string' && c.startsWith('hmac-sha256:');
+}
+
+/**
+ * Where a record holds commitments instead of sensitive values (docs/verdicts.md "Sensitive fields"): `parameters.<path>`,
+ * `context.<fact name>` (the Fact's value), `context.<fact name>.value.<path>` (inside it), in record order.
+ */
+export function commitmentsOf(record: Rec): string[] {
+  const out: string[] = [];
+  const walk = (v: unknown, at: string) => {
+    if (isCommitment(v)) out.push(at);
+    else if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${at}.${i}`));
+    else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, `${at}.${k}`);
+  };
+  walk(record.parameters, 'parameters');
+  const context = record.context_snapshot;
+  if (context && typeof context === 'object' && !Array.isArray(context))
+    for (const [name, fact] of Object.entries(context as Rec)) {
+      const value = fact && typeof fact === 'object' ? (fact as Rec).value : undefined;
+      if (isCommitment(value)) out.push(`context.${name}`);
+      else walk(value, `context.${name}.value`);
+    }
+  return out;
+}
+
+/**
+ * The state of each sensitive value beside the record, as a read answers it (`sensitive_values`): `erased` once its
+ * subject's key is gone, `readable` while a read can still decrypt it, `committed` when the record was read without
+ * the values (an evidence pack, a `check` caller). Never the value itself.
+ */
+export function sensitiveStates(record: Rec): Array<{ path: string; state: 'erased' | 'readable' | 'committed' }> {
+  const values = record.sensitive_values && typeof record.sensitive_values === 'object' ? (record.sensitive_values as Rec) : null;
+  return commitmentsOf(record).map((path) => ({
+    path,
+    state: !values || !Object.prototype.hasOwnProperty.call(values, path) ? 'committed' : values[path] === 'erased' ? 'erased' : 'readable',
+  }));
+}
+
+/** `sensitive_fields` (information): the commitments the hashes cover, and which values are erased. */
+export function reportSensitiveValues(report: ReportBuilder, record: Rec): void {
+  const states = sensitiveStates(record);
+  if (states.length === 0) return;
+  report.info(
+    'sensitive_fields',
+    `${states.length} sensitive value(s) recorded as commitments, covered by the hashes and the signature: ${states
+      .map((s) => `${s.path} ${s.state}`)
+      .join(', ')}`,
+  );
 }
 
 export const sameJson = (a: unknown, b: unknown): boolean => {

@@ -440,6 +440,16 @@ export interface components {
             approval_notifications?: components["schemas"]["ApprovalNotificationSettings"];
             /** @description How long consultations, webhook deliveries and events are kept (docs/operations.md "Retention"). */
             retention?: components["schemas"]["RetentionSettings"];
+            /**
+             * @description Dot paths whose values are never stored in the clear (docs/identity.md "Sensitive fields"): `parameters.<path>`
+             *     or `context.<fact name>`; no duplicates.
+             */
+            sensitive_fields?: string[];
+            /**
+             * @description The path whose value (a string or a number) names the data subject of a check: its sensitive values are kept
+             *     under that subject's key, which an erasure destroys (docs/identity.md "Sensitive fields").
+             */
+            data_subject_field?: string;
         };
         /** @description A scope value: the scope fields of docs/verdicts.md are flat strings, numbers or booleans. */
         ScopeValue: string | number | boolean;

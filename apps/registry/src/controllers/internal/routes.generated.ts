@@ -102,6 +102,8 @@ const models: TsoaRoute.Models = {
             "precedence": {"dataType":"string"},
             "approval_notifications": {"ref":"ApprovalNotificationSettings"},
             "retention": {"ref":"RetentionSettings"},
+            "sensitive_fields": {"dataType":"array","array":{"dataType":"string"},"validators":{"maxItems":{"value":50}}},
+            "data_subject_field": {"dataType":"string"},
         },
         "additionalProperties": false,
     },

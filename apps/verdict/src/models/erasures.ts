@@ -1,0 +1,36 @@
+// Erasure of a data subject (docs/operations.md "Erasure"); tsoa validates the body and writes both shapes into openapi.json.
+
+/** POST /<tenant_id>/v1/erasures: exactly one of `subject` and `subject_commitment`. */
+export interface ErasureBody {
+  /**
+   * The data subject: the value its checks carried at the tenant's `settings.data_subject_field` (a non-empty
+   * string of at most 1024 characters, or a number), e.g. the customer id.
+   */
+  subject?: string | number;
+  /**
+   * The subject as an earlier erasure answered it (`hmac-sha256:<hex>`): how an operator erases again, after restoring
+   * a backup, a subject whose value is not at hand (docs/operations.md "Erasure").
+   */
+  subject_commitment?: string;
+}
+
+export interface Erasure {
+  /**
+   * `hmac-sha256:<hex>`: the subject as the gateway stores it (HMAC-SHA256 under the tenant's secret), the
+   * `subject_commitment` sealed in `arbiter.<tenant_id>.erasures`. Never the subject itself.
+   */
+  subject_commitment: string;
+  /** When the subject was first erased (ISO 8601); a later erasure of the same subject answers this one. */
+  erased_at: string;
+  /** The principal that first erased it. */
+  erased_by: string;
+  /** The ledger stream the erasure is sealed in. */
+  stream_id: string;
+}
+
+export interface ErasureList {
+  /** Newest first. */
+  items: Erasure[];
+  /** Pass as `cursor` for the next page; null on the last one. */
+  next_cursor: string | null;
+}

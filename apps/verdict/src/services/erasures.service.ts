@@ -1,0 +1,95 @@
+import type { AuthenticatedIdentity, TenantId } from '@arbiter/auth';
+import { auditStreamId } from '@arbiter/audit-streams';
+import { AppError, parseLimit } from '@arbiter/http';
+import { badRequest } from '../domain/errors';
+import { parseTimeKeyset, timeKeysetCursor } from '../domain/pagination';
+import { ownTenant, requireAnyPermission } from '../domain/tenant-access';
+import type { Erasure, ErasureList } from '../models/erasures';
+import type { ErasureRow, SubjectKeysRepository } from '../repositories/subject-keys.repository';
+import type { SensitiveValuesService } from './sensitive-values.service';
+
+const MAX_SUBJECT_LENGTH = 1024;
+const COMMITMENT = /^hmac-sha256:[0-9a-f]{64}$/;
+
+export interface ErasuresDeps {
+  keys: SubjectKeysRepository;
+  sensitive: SensitiveValuesService;
+  /** LEDGER_SEALING: the erasure is sealed in arbiter.<tenant_id>.erasures. */
+  sealing: boolean;
+  /** Called after an erasure wrote its seal_outbox row (the worker's relay is nudged). */
+  onSealed?: () => void;
+  now?: () => number;
+}
+
+/**
+ * POST /<tenant_id>/v1/erasures (docs/operations.md "Erasure"): the subject's keys are deleted, so every value sealed
+ * under them, in the database, the archive and any backup taken since, can no longer be decrypted, and every
+ * commitment to them can no longer be tested against a guess. The records, their hashes and signatures stay as they
+ * are. The first erasure is sealed; a second answers the first, and deletes any key made since (a check that named
+ * the subject after the first erasure).
+ */
+export class ErasuresService {
+  constructor(private readonly deps: ErasuresDeps) {}
+
+  async erase(
+    identity: AuthenticatedIdentity,
+    tenantParam: string,
+    body: { subject?: unknown; subject_commitment?: unknown },
+  ): Promise<{ erasure: Erasure; created: boolean }> {
+    requireAnyPermission(identity, ['admin']);
+    const tenantId = ownTenant(identity, tenantParam);
+    const digest = await this.digestOf(tenantId, body);
+    const at = new Date((this.deps.now ?? Date.now)());
+    const { erasure, created } = await this.deps.keys.erase(tenantId, digest, identity.principal.id, at, this.deps.sealing);
+    if (created && this.deps.sealing) this.deps.onSealed?.();
+    return { erasure: present(erasure), created };
+  }
+
+  /**
+   * The subject's digest: from `subject`, or `subject_commitment` as an erasure or a read answered it (the form an
+   * operator replays after restoring a backup, when the subject itself is not at hand). Exactly one; 400 otherwise.
+   */
+  private async digestOf(tenantId: TenantId, body: { subject?: unknown; subject_commitment?: unknown }): Promise<string> {
+    const { subject, subject_commitment: commitment } = body;
+    const invalid = (field: string, message: string) => new AppError(400, 'validation_failed', message, { field });
+    if ((subject === undefined) === (commitment === undefined))
+      throw invalid('subject', 'give exactly one of subject and subject_commitment');
+    if (commitment !== undefined) {
+      if (typeof commitment !== 'string' || !COMMITMENT.test(commitment))
+        throw invalid('subject_commitment', 'subject_commitment must be hmac-sha256: and 64 lowercase hex digits');
+      return commitment;
+    }
+    const valid =
+      (typeof subject === 'string' && subject.length > 0 && subject.length <= MAX_SUBJECT_LENGTH) ||
+      (typeof subject === 'number' && Number.isFinite(subject));
+    if (!valid) throw invalid('subject', `subject must be a non-empty string of at most ${MAX_SUBJECT_LENGTH} characters or a number`);
+    return this.deps.sensitive.digest(tenantId, subject as string | number);
+  }
+
+  /**
+   * GET /<tenant_id>/v1/erasures: the tenant's erasures, newest first (what an operator replays after restoring a backup,
+   * docs/operations.md "Erasure"). `admin`.
+   */
+  async list(identity: AuthenticatedIdentity, tenantParam: string, q: { limit?: number; cursor?: string }): Promise<ErasureList> {
+    requireAnyPermission(identity, ['admin']);
+    const tenantId = ownTenant(identity, tenantParam);
+    const limit = parseLimit(q.limit, () => badRequest('invalid_query', 'limit must be an integer from 1 to 1000', { parameter: 'limit' }));
+    const after = parseTimeKeyset(q.cursor);
+    const rows = await this.deps.keys.listErasures(tenantId, limit, after && { at: after.requested_at, digest: after.id });
+    const items = rows.slice(0, limit).map(present);
+    const last = items[items.length - 1];
+    return {
+      items,
+      next_cursor: rows.length > limit ? timeKeysetCursor({ requested_at: last.erased_at, id: last.subject_commitment }) : null,
+    };
+  }
+}
+
+function present(row: ErasureRow): Erasure {
+  return {
+    subject_commitment: row.subject_digest,
+    erased_at: row.erased_at.toISOString(),
+    erased_by: row.erased_by,
+    stream_id: auditStreamId(row.tenant_id, 'erasures'),
+  };
+}
