@@ -3,6 +3,7 @@ import {
   duration,
   fromRegistry,
   fromVerdict,
+  MASKED,
   mayDecide,
   newestFirst,
   quorumState,
@@ -114,6 +115,12 @@ describe('approval views', () => {
       fromVerdict(verdict({ triggers: [{ rule_id: 'rul-2', rule_version_id: 'rv-2', reason: 'fires' }] })).rules[0].statement,
     ).toBeNull();
     expect(fromRegistry(registry()).rules).toEqual([{ id: 'inv-1', statement: null, kind: 'invariant' }]);
+  });
+
+  it('mask the commitments of sensitive parameters (docs/verdicts.md "Sensitive fields")', () => {
+    const commit = { $commit: `hmac-sha256:${'a'.repeat(64)}` };
+    const view = fromVerdict(verdict({ intended_parameters: { card: { number: commit, brand: 'visa' }, items: [commit], n: 1 } }));
+    expect(view.parameters).toEqual({ card: { number: MASKED, brand: 'visa' }, items: [MASKED], n: 1 });
   });
 
   it('state the quorum only when the server gives it', () => {

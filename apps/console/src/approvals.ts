@@ -2,6 +2,7 @@
 // (`/<tenant>/v1/approvals`) and a registry approval (`/api/v1/scopes/<s>/approvals`), and the rule that decides
 // which of them the signed-in person may decide. Pure: no fetch, no DOM.
 import type { Approval, RegistryApproval as RegistryApprovalModel } from '@arbiter/client';
+import { isCommitment } from '@arbiter/client/browser';
 import type { Session } from './session';
 
 export type Flow = 'verdict' | 'registry';
@@ -71,6 +72,17 @@ const required = (v: unknown): number | null => (typeof v === 'number' && Number
 const record = (v: unknown): Record<string, unknown> | null =>
   v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
 
+/** What the inbox shows in place of a sensitive value's commitment (docs/verdicts.md "Sensitive fields"). */
+export const MASKED = '‹sensitive›';
+
+/** The parameters with each commitment shown as MASKED: a decider sees which fields are sensitive, never a hash to compare. */
+export function masked(v: unknown): unknown {
+  if (isCommitment(v)) return MASKED;
+  if (Array.isArray(v)) return v.map(masked);
+  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, masked(x)]));
+  return v;
+}
+
 export function fromVerdict(a: VerdictApproval): ApprovalView {
   const triggers = Array.isArray(a.triggers) ? a.triggers : [];
   const grants = Array.isArray(a.grants) ? a.grants : [];
@@ -82,7 +94,7 @@ export function fromVerdict(a: VerdictApproval): ApprovalView {
     action: String(a.intended_action ?? ''),
     resource: str(a.intended_resource),
     operationScope: record(a.intended_scope),
-    parameters: record(a.intended_parameters),
+    parameters: record(masked(a.intended_parameters)),
     // A trigger's reason is the rule's statement as it fired; older records say only `fires` (then the registry's is shown).
     rules: triggers.map((t) => ({
       id: String(t.rule_id),

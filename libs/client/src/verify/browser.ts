@@ -5,6 +5,7 @@ export { parseTrustFile, TRUST_FILE_FORMAT, type TrustAnchors, type TrustFile } 
 export {
   CLAIM_BINDINGS,
   contextHashInput,
+  isCommitment,
   normativeHashInput,
   reportClaims,
   reportRecordHashes,
