@@ -83,5 +83,11 @@ describe('partition maintenance', () => {
     expect(await partitions(verdict, 'consultations')).toContain(consultationPartition);
     const read = await verdictApi(stack, t.agent.key, t.id).consultation(id).expect(200);
     expect(read.body.id).toBe(id);
+    // What the services count (docs/operations.md "Partitions").
+    const verdictMetrics = await (await fetch(`${stack.verdict.url}/metrics`)).text();
+    expect(verdictMetrics).toMatch(/arbiter_partitions_created_total\{[^}]*table="consultations"[^}]*\} [1-9]/);
+    expect(verdictMetrics).toMatch(/arbiter_partitions_dropped_total\{[^}]*table="seal_outbox"[^}]*\} [1-9]/);
+    const registryMetrics = await (await fetch(`${stack.registry.url}/metrics`)).text();
+    expect(registryMetrics).toMatch(/arbiter_partitions_created_total\{[^}]*table="events"[^}]*\} [1-9]/);
   });
 });
