@@ -1,11 +1,9 @@
 // The partitioning migrations on a populated registry database (docs/operations.md "Partitions", ADR 0034): tens
 // of thousands of events, deliveries and attempts; the previous version's writes and reads keep running while the
 // migrations apply; every row is readable afterwards, in the very table files it was in.
-import { cp, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rm } from 'node:fs/promises';
 import { applyMigrations, createPool } from '@arbiter/db';
-import { createTestDatabase } from '@arbiter/testing';
+import { createTestDatabase, migrationsWithout, whileRunning } from '@arbiter/testing';
 import type { Pool } from 'pg';
 import { registryMigrationsDir } from '../src/context';
 
@@ -20,8 +18,7 @@ let pool: Pool;
 
 beforeAll(async () => {
   db = await createTestDatabase('registry_partition_migration');
-  const before = await mkdtemp(path.join(tmpdir(), 'registry-migrations-'));
-  await cp(registryMigrationsDir(), before, { recursive: true, filter: (src) => !PARTITIONING.test(path.basename(src)) });
+  const before = await migrationsWithout(registryMigrationsDir(), PARTITIONING);
   await applyMigrations(db.url, before);
   await rm(before, { recursive: true });
   // A generous lock timeout: a statement the migration blocks for longer fails, and the test with it.
@@ -101,26 +98,17 @@ describe('partitioning a populated registry database', () => {
       `SELECT relname, relfilenode::text FROM pg_class WHERE relname = ANY($1::text[]) AND relkind = 'r'`,
       [TABLES],
     );
-    let done = false;
-    let rounds = 0;
-    let roundsDuring = 0;
-    const load = (async () => {
-      while (!done) {
-        await previousVersionRound(rounds++);
-        if (!done) roundsDuring++;
-      }
-    })();
-    try {
-      const applied = await applyMigrations(db.url, registryMigrationsDir());
-      expect(applied.applied).toEqual([
-        '20261231100000_partitions',
-        '20261231100100_partitions_validate',
-        '20261231100200_partitions_attach',
-      ]);
-    } finally {
-      done = true;
-      await load;
-    }
+    const {
+      result: applied,
+      rounds,
+      roundsDuring,
+    } = await whileRunning(() => applyMigrations(db.url, registryMigrationsDir()), previousVersionRound);
+    expect(applied.applied).toEqual([
+      '20261231100000_partitions',
+      '20261231100100_partitions_validate',
+      '20261231100200_partitions_attach',
+    ]);
+    // The previous version's statements all succeeded (a failure fails the whole), some while the migrations ran.
     expect(roundsDuring).toBeGreaterThan(0);
 
     const { rows: parts } = await pool.query<{ parent: string; relfilenode: string }>(

@@ -1,12 +1,10 @@
 // The partitioning migrations on a populated database (docs/operations.md "Partitions", ADR 0034): the tables hold
 // tens of thousands of rows, the previous version's reads and writes keep running while the migrations apply, and
 // every row is readable afterwards, in the very table files it was in (nothing was rewritten).
-import { cp, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rm } from 'node:fs/promises';
 import { mintTenantId } from '@arbiter/auth';
 import { applyMigrations, createPool } from '@arbiter/db';
-import { createTestDatabase } from '@arbiter/testing';
+import { createTestDatabase, migrationsWithout, whileRunning } from '@arbiter/testing';
 import type { Pool } from 'pg';
 import { verdictMigrationsDir } from '../src/context';
 import { ConsultationRepository } from '../src/repositories/consultations.repository';
@@ -22,8 +20,7 @@ let pool: Pool;
 beforeAll(async () => {
   db = await createTestDatabase('verdict_partition_migration');
   // The previous version's schema: every migration before partitioning.
-  const before = await mkdtemp(path.join(tmpdir(), 'verdict-migrations-'));
-  await cp(verdictMigrationsDir(), before, { recursive: true, filter: (src) => !PARTITIONING.test(path.basename(src)) });
+  const before = await migrationsWithout(verdictMigrationsDir(), PARTITIONING);
   await applyMigrations(db.url, before);
   await rm(before, { recursive: true });
   // A generous lock timeout: a statement the migration blocks for longer fails, and the test with it.
@@ -91,27 +88,17 @@ async function previousVersionRound(i: number): Promise<void> {
 describe('partitioning a populated verdict database', () => {
   it('keeps the previous version answering while it runs, and every row readable after, in place', async () => {
     const nodes = await fileNodes();
-    let done = false;
-    let rounds = 0;
-    let roundsDuring = 0;
-    const load = (async () => {
-      while (!done) {
-        await previousVersionRound(rounds++);
-        if (!done) roundsDuring++;
-      }
-    })();
-    try {
-      const applied = await applyMigrations(db.url, verdictMigrationsDir());
-      expect(applied.applied).toEqual([
-        '20261231100000_partitions',
-        '20261231100100_partitions_validate',
-        '20261231100200_partitions_attach',
-      ]);
-    } finally {
-      done = true;
-      await load;
-    }
-    // The previous version's statements all succeeded (a failure rejects `load`), some while the migrations ran.
+    const {
+      result: applied,
+      rounds,
+      roundsDuring,
+    } = await whileRunning(() => applyMigrations(db.url, verdictMigrationsDir()), previousVersionRound);
+    expect(applied.applied).toEqual([
+      '20261231100000_partitions',
+      '20261231100100_partitions_validate',
+      '20261231100200_partitions_attach',
+    ]);
+    // The previous version's statements all succeeded (a failure fails the whole), some while the migrations ran.
     expect(roundsDuring).toBeGreaterThan(0);
 
     // Partitioned, with the old tables as partitions: the same files (nothing rewritten).

@@ -9,3 +9,4 @@ export { eventually, type EventuallyOptions } from './eventually';
 export { benchmarkFixture, type BenchmarkFixture } from './benchmark-fixture';
 export { signEs256JwsWithJose } from './jose-signer';
 export { installTestTracing, type TestTracing } from './tracing';
+export { migrationsWithout, whileRunning } from './under-load';
