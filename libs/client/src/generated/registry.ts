@@ -4971,7 +4971,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Missing field */
+            /** @description Missing field, or a settings.retention outside RETENTION_MIN..RETENTION_MAX (docs/operations.md "Retention") */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4979,7 +4979,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Missing field"
+                     *       "detail": "Missing field, or a settings.retention outside RETENTION_MIN..RETENTION_MAX (docs/operations.md \"Retention\")"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -5399,6 +5399,20 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "unsupported_media_type: a body that is not application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A settings.retention outside RETENTION_MIN..RETENTION_MAX (docs/operations.md "Retention") */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "A settings.retention outside RETENTION_MIN..RETENTION_MAX (docs/operations.md \"Retention\")"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
