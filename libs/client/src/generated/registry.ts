@@ -1291,11 +1291,20 @@ export interface components {
          *     written from then on; what was written before keeps the retention it was written under.
          */
         RetentionSettings: {
-            /** @description Consultation records (default 90d). */
+            /**
+             * @description Consultation records (default 90d).
+             * @example 90d
+             */
             consultations?: string;
-            /** @description Webhook deliveries and their attempts (default 30d). */
+            /**
+             * @description Webhook deliveries and their attempts (default 30d).
+             * @example 30d
+             */
             deliveries?: string;
-            /** @description Registry events, approval events included (default 90d). */
+            /**
+             * @description Registry events, approval events included (default 90d).
+             * @example 90d
+             */
             events?: string;
         };
         /** @description Tenant settings read by the verdict gateway and the ledger (docs/verdicts.md). */
@@ -4658,9 +4667,9 @@ export interface operations {
                      *               ]
                      *             },
                      *             "retention": {
-                     *               "consultations": "string",
-                     *               "deliveries": "string",
-                     *               "events": "string"
+                     *               "consultations": "90d",
+                     *               "deliveries": "30d",
+                     *               "events": "90d"
                      *             },
                      *             "sensitive_fields": [
                      *               "string"
@@ -4803,9 +4812,9 @@ export interface operations {
                  *           ]
                  *         },
                  *         "retention": {
-                 *           "consultations": "string",
-                 *           "deliveries": "string",
-                 *           "events": "string"
+                 *           "consultations": "90d",
+                 *           "deliveries": "30d",
+                 *           "events": "90d"
                  *         },
                  *         "sensitive_fields": [
                  *           "string"
@@ -4882,9 +4891,9 @@ export interface operations {
                      *           ]
                      *         },
                      *         "retention": {
-                     *           "consultations": "string",
-                     *           "deliveries": "string",
-                     *           "events": "string"
+                     *           "consultations": "90d",
+                     *           "deliveries": "30d",
+                     *           "events": "90d"
                      *         },
                      *         "sensitive_fields": [
                      *           "string"
@@ -4984,7 +4993,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Missing field */
+            /** @description Missing field, or a settings.retention outside RETENTION_MIN..RETENTION_MAX (docs/operations.md "Retention") */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4992,7 +5001,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Missing field"
+                     *       "detail": "Missing field, or a settings.retention outside RETENTION_MIN..RETENTION_MAX (docs/operations.md \"Retention\")"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -5090,9 +5099,9 @@ export interface operations {
                      *           ]
                      *         },
                      *         "retention": {
-                     *           "consultations": "string",
-                     *           "deliveries": "string",
-                     *           "events": "string"
+                     *           "consultations": "90d",
+                     *           "deliveries": "30d",
+                     *           "events": "90d"
                      *         },
                      *         "sensitive_fields": [
                      *           "string"
@@ -5248,9 +5257,9 @@ export interface operations {
                  *           ]
                  *         },
                  *         "retention": {
-                 *           "consultations": "string",
-                 *           "deliveries": "string",
-                 *           "events": "string"
+                 *           "consultations": "90d",
+                 *           "deliveries": "30d",
+                 *           "events": "90d"
                  *         },
                  *         "sensitive_fields": [
                  *           "string"
@@ -5327,9 +5336,9 @@ export interface operations {
                      *           ]
                      *         },
                      *         "retention": {
-                     *           "consultations": "string",
-                     *           "deliveries": "string",
-                     *           "events": "string"
+                     *           "consultations": "90d",
+                     *           "deliveries": "30d",
+                     *           "events": "90d"
                      *         },
                      *         "sensitive_fields": [
                      *           "string"
@@ -5424,6 +5433,20 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "unsupported_media_type: a body that is not application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A settings.retention outside RETENTION_MIN..RETENTION_MAX (docs/operations.md "Retention") */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "A settings.retention outside RETENTION_MIN..RETENTION_MAX (docs/operations.md \"Retention\")"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
