@@ -34,7 +34,9 @@ export class InternalArchiveController extends Controller {
   @Get('{partition}/tenants')
   @Middlewares(idsChecked)
   async partitionTenants(@Path() partition: string): Promise<PartitionTenantsAnswer> {
-    return (await this.ctx.archiveSegments.partitionTenantsAnyTenant(partition)) ?? Promise.reject(partitionNotFound(partition));
+    const answer = await this.ctx.archiveSegments.partitionTenantsAnyTenant(partition);
+    if (answer === null) throw partitionNotFound(partition);
+    return answer;
   }
 
   /**
