@@ -100,12 +100,14 @@ describe('seal outbox', () => {
       const repo = new ConsultationRepository(pool);
       try {
         const taken = (await outboxRows(verdictDb(), 'stream_id = $1', [`arbiter.${t.id}.consultations`]))[0].client_ref;
+        // The duplicate has the stored record's key: its id and keep_until (the same requested_at and retention).
+        const { rows: stored } = await pool.query<{ requested_at: Date }>('SELECT requested_at FROM consultations WHERE id = $1', [taken]);
         const sealed = (id: string): SealedConsultation => {
           const record = {
             id,
             tenant_id: t.id,
             caller_principal_id: t.agent.id,
-            requested_at: new Date().toISOString(),
+            requested_at: (id === taken ? stored[0].requested_at : new Date()).toISOString(),
             action: 'payments.transfer',
             verdict: 'allowed',
             dominating_rule_id: null,

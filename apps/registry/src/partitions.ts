@@ -45,22 +45,12 @@ export function registryPartitions(
   logger: Logger,
   archiveGate: ArchiveGate = closedArchiveGate,
 ): PartitionMaintenance {
-  const hooks = partitionMetrics(metrics);
   return new PartitionMaintenance({
     pool,
     tables: registryTables(),
     intervalMs: config.PARTITION_INTERVAL,
     archiveGate,
     offsets: async (t) => (KIND_OF[t.table] ? (await retentions.inUse())[KIND_OF[t.table]] : []),
-    hooks: {
-      ...hooks,
-      moved(table, partition, rows) {
-        hooks.moved(table, partition, rows);
-        logger.warn(
-          { table, partition, rows },
-          'partition maintenance: rows of the DEFAULT partition moved into the partition created for them',
-        );
-      },
-    },
+    hooks: partitionMetrics(metrics, logger),
   });
 }

@@ -37,7 +37,6 @@ export function verdictPartitions(
   logger: Logger,
   archiveGate: ArchiveGate = closedArchiveGate,
 ): PartitionMaintenance {
-  const hooks = partitionMetrics(metrics);
   return new PartitionMaintenance({
     pool,
     tables: verdictTables(config),
@@ -55,15 +54,6 @@ export function verdictPartitions(
         return [];
       }
     },
-    hooks: {
-      ...hooks,
-      moved(table, partition, rows) {
-        hooks.moved(table, partition, rows);
-        logger.warn(
-          { table, partition, rows },
-          'partition maintenance: rows of the DEFAULT partition moved into the partition created for them',
-        );
-      },
-    },
+    hooks: partitionMetrics(metrics, logger),
   });
 }

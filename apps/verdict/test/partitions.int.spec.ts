@@ -156,6 +156,20 @@ describe('verdict partition maintenance (PARTITION_INTERVAL=1m)', () => {
     expect((await pool.query(`SELECT 1 FROM ${name} WHERE id = 'cns-stray'`)).rowCount).toBe(1);
   });
 
+  it('moves a DEFAULT partition row whose time has passed into a partition of its own, which is then due', async () => {
+    const keep = clock - 10 * DAY;
+    await pool.query(
+      `INSERT INTO consultations (id, tenant_id, caller_principal_id, requested_at, action, verdict, record, keep_until)
+       VALUES ('cns-late', 'tnt-p', 'agn-1', $1, 'a', 'allowed', '{}', $2)`,
+      [new Date(keep - MIN), new Date(keep)],
+    );
+    const { due } = await maintenance().run();
+    const name = partitionName('consultations', alignDown(keep, MIN));
+    expect(events.moved).toContainEqual([name, 1]);
+    expect(due.map((d) => d.partition)).toContain(name);
+    expect((await pool.query(`SELECT 1 FROM consultations_default`)).rowCount).toBe(0);
+  });
+
   it('drops a detached partition a dead run left behind, and refuses names that are not its partitions', async () => {
     await pool.query(`CREATE TABLE consultations_p20200101t0000 (LIKE consultations)`);
     await maintenance().run();

@@ -66,6 +66,7 @@ export {
   pastPartitions,
   wantedRanges,
   PARTITION_INTERVAL_BOUNDS,
+  PARTITION_NAME,
   RETENTION_DEFAULTS,
   retentionMs,
 } from './partitions/plan';

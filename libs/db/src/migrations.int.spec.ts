@@ -2,12 +2,13 @@ import { mkdtemp, mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
-import { createTestDatabase } from '@arbiter/testing';
+import { createTestDatabase, eventually } from '@arbiter/testing';
 import {
   applyMigrations,
   codeChecksum,
   EARLIER_CHECKSUMS_FILE,
   MigrationError,
+  NO_TRANSACTION,
   pendingMigrations,
   readMigrations,
   sqlChecksum,
@@ -121,6 +122,57 @@ describe(applyMigrations.name, () => {
       expect(err).toBeInstanceOf(MigrationError);
       expect(err.code).toBe('checksum_mismatch');
     } finally {
+      await db.drop();
+    }
+  });
+
+  it('runs a no-transaction migration statement by statement (CREATE INDEX CONCURRENTLY), and again from the top after a failure', async () => {
+    const db = await createTestDatabase('mig_notx');
+    const ok = {
+      '20260101000000_a': 'CREATE TABLE a (id int, v int);\nINSERT INTO a VALUES (1, 1), (2, 2);',
+      '20260102000000_b': `${NO_TRANSACTION}\nDROP INDEX CONCURRENTLY IF EXISTS a_v;\nCREATE UNIQUE INDEX CONCURRENTLY a_v ON a (v);`,
+    };
+    const failing = await migrationsFolder({
+      ...ok,
+      '20260102000000_b': `${NO_TRANSACTION}\nDROP INDEX CONCURRENTLY IF EXISTS a_v;\nCREATE UNIQUE INDEX CONCURRENTLY a_v ON a (v);\nSELECT 1/0;`,
+    });
+    try {
+      await expect(applyMigrations(db.url, failing)).rejects.toMatchObject({ code: 'migration_failed' });
+      expect((await query(db.url, `SELECT migration_name FROM _prisma_migrations`)).map((r) => r.migration_name)).toEqual([
+        '20260101000000_a',
+      ]);
+      // The fixed text runs from its first statement again (the index the failed run built is rebuilt).
+      expect(await applyMigrations(db.url, await migrationsFolder(ok))).toEqual({ applied: ['20260102000000_b'] });
+      expect(await query(db.url, `SELECT indisvalid FROM pg_index WHERE indexrelid = 'a_v'::regclass`)).toEqual([{ indisvalid: true }]);
+    } finally {
+      await db.drop();
+    }
+  });
+
+  it('tries a transactional migration again when it could not take its locks in time', async () => {
+    const db = await createTestDatabase('mig_locks');
+    await applyMigrations(db.url, await migrationsFolder({ '20260101000000_a': 'CREATE TABLE a (id int);' }));
+    const holder = new Client({ connectionString: db.url });
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('LOCK TABLE a IN ACCESS SHARE MODE');
+      const dir = await migrationsFolder({
+        '20260101000000_a': 'CREATE TABLE a (id int);',
+        '20260102000000_b': `SET LOCAL lock_timeout = '300ms';\nALTER TABLE a ADD COLUMN v int;`,
+      });
+      const applying = applyMigrations(db.url, dir);
+      // The first try gives up on the lock the holder keeps (300 ms); a later one finds it free.
+      await eventually(
+        'the migration waiting for its lock',
+        async () =>
+          (await query(db.url, `SELECT 1 FROM pg_stat_activity WHERE query LIKE '%ADD COLUMN v int%' AND wait_event_type = 'Lock'`))
+            .length > 0,
+      );
+      await holder.query('COMMIT');
+      expect(await applying).toEqual({ applied: ['20260102000000_b'] });
+    } finally {
+      await holder.end();
       await db.drop();
     }
   });

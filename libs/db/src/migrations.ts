@@ -181,16 +181,29 @@ async function applyOne(client: Client, m: Migration): Promise<void> {
     }
     return;
   }
-  await client.query('BEGIN');
-  try {
-    await client.query(m.sql);
-    await client.query(RECORD, [randomUUID(), m.checksum, m.name]);
-    await client.query('COMMIT');
-  } catch (err) {
-    await client.query('ROLLBACK');
-    throw new MigrationError('migration_failed', `Migration ${m.name} failed: ${(err as Error).message}`);
+  for (let attempt = 1; ; attempt++) {
+    await client.query('BEGIN');
+    try {
+      await client.query(m.sql);
+      await client.query(RECORD, [randomUUID(), m.checksum, m.name]);
+      await client.query('COMMIT');
+      return;
+    } catch (err) {
+      await client.query('ROLLBACK');
+      // A migration that could not take its locks in time (its own lock_timeout) or met a request in a deadlock
+      // changed nothing: it tries again (ADR 0034).
+      if (LOCK_FAILURES.has((err as { code?: string }).code ?? '') && attempt < LOCK_ATTEMPTS) {
+        await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
+        continue;
+      }
+      throw new MigrationError('migration_failed', `Migration ${m.name} failed: ${(err as Error).message}`);
+    }
   }
 }
+
+/** lock_not_available, deadlock_detected: what a migration meeting live traffic may hit, and retry. */
+const LOCK_FAILURES = new Set(['55P03', '40P01']);
+const LOCK_ATTEMPTS = 10;
 
 export interface ApplyResult {
   applied: string[];

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry, type CollectFunction } from 'prom-client';
+import type { Logger } from 'pino';
 
 /**
  * Prometheus metrics of one service process: a registry of its own (never prom-client's global one,
@@ -184,10 +185,14 @@ export function metricsHandler(metrics: ServiceMetrics): RequestHandler {
 }
 
 /**
- * The partition maintenance counters of a service (docs/operations.md "Partitions"), shaped as libs/db's
- * MaintenanceHooks: partitions created and dropped, rows moved out of a DEFAULT partition.
+ * The partition maintenance hooks of a service (docs/operations.md "Partitions"), shaped as libs/db's
+ * MaintenanceHooks: partitions created and dropped counted, rows moved out of a DEFAULT partition counted and
+ * logged at `warn` (they were written while no partition was made for them).
  */
-export function partitionMetrics(metrics: ServiceMetrics): {
+export function partitionMetrics(
+  metrics: ServiceMetrics,
+  logger: Pick<Logger, 'warn'>,
+): {
   created(table: string, partition: string): void;
   dropped(table: string, partition: string): void;
   moved(table: string, partition: string, rows: number): void;
@@ -201,6 +206,12 @@ export function partitionMetrics(metrics: ServiceMetrics): {
   return {
     created: (table) => created.inc({ table }),
     dropped: (table) => dropped.inc({ table }),
-    moved: (table, _partition, rows) => moved.inc({ table }, rows),
+    moved(table, partition, rows) {
+      moved.inc({ table }, rows);
+      logger.warn(
+        { table, partition, rows },
+        'partition maintenance: rows of the DEFAULT partition moved into the partition created for them',
+      );
+    },
   };
 }

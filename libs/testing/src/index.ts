@@ -10,3 +10,4 @@ export { benchmarkFixture, type BenchmarkFixture } from './benchmark-fixture';
 export { signEs256JwsWithJose } from './jose-signer';
 export { installTestTracing, type TestTracing } from './tracing';
 export { startS3Server, type TestS3Server } from './s3-server';
+export { migrationsWithout, whileRunning } from './under-load';

@@ -20,7 +20,7 @@ export class TenantsController extends Controller {
   @Security('bearer', ['platform_admin'])
   @SuccessResponse(201, 'Created')
   @Response<ErrorBody>(409, 'Slug already taken')
-  @Response<ErrorBody>(422, 'Missing field')
+  @Response<ErrorBody>(422, 'Missing field, or a settings.retention outside RETENTION_MIN..RETENTION_MAX (docs/operations.md "Retention")')
   async createTenant(@Request() req: AuthedRequest, @Body() body: CreateTenantBody): Promise<Tenant> {
     this.setStatus(201);
     return this.ctx.identity.createTenant(req.user, body);
@@ -62,6 +62,7 @@ export class TenantsController extends Controller {
   @Security('bearer', ['admin'])
   @Response<ErrorBody>(403, 'Missing permission, settings.rate_limit from a tenant admin, or a key restricted to some scopes')
   @Response<ErrorBody>(404, 'Not found')
+  @Response<ErrorBody>(422, 'A settings.retention outside RETENTION_MIN..RETENTION_MAX (docs/operations.md "Retention")')
   async updateTenant(@Request() req: AuthedRequest, @Path() tenant_id: string, @Body() body: UpdateTenantBody): Promise<Tenant> {
     return this.ctx.identity.updateTenant(req.user, tenant_id, body);
   }

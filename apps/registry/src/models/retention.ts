@@ -6,16 +6,19 @@
 export interface RetentionSettings {
   /**
    * Consultation records (default 90d).
+   * @example "90d"
    * @pattern ^[1-9][0-9]{0,9}[smhd]$
    */
   consultations?: string;
   /**
    * Webhook deliveries and their attempts (default 30d).
+   * @example "30d"
    * @pattern ^[1-9][0-9]{0,9}[smhd]$
    */
   deliveries?: string;
   /**
    * Registry events, approval events included (default 90d).
+   * @example "90d"
    * @pattern ^[1-9][0-9]{0,9}[smhd]$
    */
   events?: string;

@@ -1291,11 +1291,20 @@ export interface components {
          *     written from then on; what was written before keeps the retention it was written under.
          */
         RetentionSettings: {
-            /** @description Consultation records (default 90d). */
+            /**
+             * @description Consultation records (default 90d).
+             * @example 90d
+             */
             consultations?: string;
-            /** @description Webhook deliveries and their attempts (default 30d). */
+            /**
+             * @description Webhook deliveries and their attempts (default 30d).
+             * @example 30d
+             */
             deliveries?: string;
-            /** @description Registry events, approval events included (default 90d). */
+            /**
+             * @description Registry events, approval events included (default 90d).
+             * @example 90d
+             */
             events?: string;
         };
         /** @description Tenant settings read by the verdict gateway and the ledger (docs/verdicts.md). */
@@ -4648,9 +4657,9 @@ export interface operations {
                      *               ]
                      *             },
                      *             "retention": {
-                     *               "consultations": "string",
-                     *               "deliveries": "string",
-                     *               "events": "string"
+                     *               "consultations": "90d",
+                     *               "deliveries": "30d",
+                     *               "events": "90d"
                      *             }
                      *           },
                      *           "status": "active",
@@ -4789,9 +4798,9 @@ export interface operations {
                  *           ]
                  *         },
                  *         "retention": {
-                 *           "consultations": "string",
-                 *           "deliveries": "string",
-                 *           "events": "string"
+                 *           "consultations": "90d",
+                 *           "deliveries": "30d",
+                 *           "events": "90d"
                  *         }
                  *       }
                  *     }
@@ -4864,9 +4873,9 @@ export interface operations {
                      *           ]
                      *         },
                      *         "retention": {
-                     *           "consultations": "string",
-                     *           "deliveries": "string",
-                     *           "events": "string"
+                     *           "consultations": "90d",
+                     *           "deliveries": "30d",
+                     *           "events": "90d"
                      *         }
                      *       },
                      *       "status": "active",
@@ -4962,7 +4971,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Missing field */
+            /** @description Missing field, or a settings.retention outside RETENTION_MIN..RETENTION_MAX (docs/operations.md "Retention") */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4970,7 +4979,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Missing field"
+                     *       "detail": "Missing field, or a settings.retention outside RETENTION_MIN..RETENTION_MAX (docs/operations.md \"Retention\")"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -5068,9 +5077,9 @@ export interface operations {
                      *           ]
                      *         },
                      *         "retention": {
-                     *           "consultations": "string",
-                     *           "deliveries": "string",
-                     *           "events": "string"
+                     *           "consultations": "90d",
+                     *           "deliveries": "30d",
+                     *           "events": "90d"
                      *         }
                      *       },
                      *       "status": "active",
@@ -5222,9 +5231,9 @@ export interface operations {
                  *           ]
                  *         },
                  *         "retention": {
-                 *           "consultations": "string",
-                 *           "deliveries": "string",
-                 *           "events": "string"
+                 *           "consultations": "90d",
+                 *           "deliveries": "30d",
+                 *           "events": "90d"
                  *         }
                  *       }
                  *     }
@@ -5297,9 +5306,9 @@ export interface operations {
                      *           ]
                      *         },
                      *         "retention": {
-                     *           "consultations": "string",
-                     *           "deliveries": "string",
-                     *           "events": "string"
+                     *           "consultations": "90d",
+                     *           "deliveries": "30d",
+                     *           "events": "90d"
                      *         }
                      *       },
                      *       "status": "active",
@@ -5390,6 +5399,20 @@ export interface operations {
                     /**
                      * @example {
                      *       "detail": "unsupported_media_type: a body that is not application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A settings.retention outside RETENTION_MIN..RETENTION_MAX (docs/operations.md "Retention") */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "A settings.retention outside RETENTION_MIN..RETENTION_MAX (docs/operations.md \"Retention\")"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];

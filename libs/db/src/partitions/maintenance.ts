@@ -102,7 +102,8 @@ export class PartitionMaintenance {
         await db.query(lockSql, [spec.table]);
         await this.dropLeftovers(db, spec.table);
         const before = await partitionsOf(db, spec.table);
-        const planned = missingPartitions(spec.table, wantedRanges(this.now(), this.opts.intervalMs, offsets), before);
+        const wanted = [...wantedRanges(this.now(), this.opts.intervalMs, offsets), ...(await this.strayRanges(db, spec))];
+        const planned = missingPartitions(spec.table, wanted, before);
         for (const p of planned) await this.create(db, spec, p.name, p.from, p.to);
         return planned.length ? partitionsOf(db, spec.table) : before;
       });
@@ -222,6 +223,21 @@ export class PartitionMaintenance {
       this.opts.hooks?.moved?.(spec.table, name, strays);
     }
     this.opts.hooks?.created?.(spec.table, name);
+  }
+
+  /**
+   * The aligned ranges of the rows the DEFAULT partition holds (normally none): a partition is created for each, so
+   * that its rows move there and leave, archived first where the kind is archived, when that partition's time comes,
+   * even when it has passed already (maintenance stopped for longer than a retention).
+   */
+  private async strayRanges(db: PoolClient, spec: PartitionedTable): Promise<Array<{ from: number; to: number }>> {
+    const interval = this.opts.intervalMs;
+    const { rows } = await db.query<{ slot: string }>(
+      `SELECT DISTINCT (floor(extract(epoch FROM ${ident(spec.key)}) * 1000 / $1) * $1)::bigint::text AS slot
+         FROM ${ident(defaultPartitionName(spec.table))}`,
+      [interval],
+    );
+    return rows.map((r) => ({ from: Number(r.slot), to: Number(r.slot) + interval }));
   }
 
   /** Tables named as this table's partitions that are no longer attached (a drop that died half-way). */

@@ -168,6 +168,9 @@ export function duePartition(spec: PartitionedTable, p: ExistingPartition): DueP
   };
 }
 
+/** A partition name as a request may give it (`<table>_p<YYYYMMDD>t<HHMM>[SS]` or `<table>_legacy`), checked before any lookup. */
+export const PARTITION_NAME = /^[a-z_]{1,60}_(p\d{8}t\d{4}(\d{2})?|legacy)$/;
+
 /** Whether `name` can be a partition of `table` this module names: `<table>_p...`, `<table>_legacy` or `<table>_default`. */
 export function isPartitionNameOf(table: string, name: string): boolean {
   if (!name.startsWith(`${table}_`)) return false;

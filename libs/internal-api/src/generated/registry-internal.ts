@@ -405,11 +405,20 @@ export interface components {
          *     written from then on; what was written before keeps the retention it was written under.
          */
         RetentionSettings: {
-            /** @description Consultation records (default 90d). */
+            /**
+             * @description Consultation records (default 90d).
+             * @example 90d
+             */
             consultations?: string;
-            /** @description Webhook deliveries and their attempts (default 30d). */
+            /**
+             * @description Webhook deliveries and their attempts (default 30d).
+             * @example 30d
+             */
             deliveries?: string;
-            /** @description Registry events, approval events included (default 90d). */
+            /**
+             * @description Registry events, approval events included (default 90d).
+             * @example 90d
+             */
             events?: string;
         };
         /** @description Tenant settings read by the verdict gateway and the ledger (docs/verdicts.md). */

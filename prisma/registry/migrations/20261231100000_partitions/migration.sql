@@ -11,6 +11,12 @@
 -- by id alone, and a partition dropped whole must not be held back by a row elsewhere. What they guarded is written
 -- by the registry itself in the same transactions (an outbox row, a delivery and its attempts name the event and
 -- delivery they are written with); the foreign keys from these tables to tenants and subscriptions stay.
+--
+-- The locks are taken first, all at once and in the order the registry's writes take them, under a lock timeout: a
+-- migration that cannot have them soon gives up (the applier tries it again) rather than queue every request behind
+-- it or deadlock with one.
+SET LOCAL lock_timeout = '5s';
+LOCK TABLE events, outbox, approval_notifications, webhook_deliveries, webhook_attempts, seal_outbox IN ACCESS EXCLUSIVE MODE;
 ALTER TABLE approval_notifications DROP CONSTRAINT approval_notifications_event_id_fkey;
 ALTER TABLE outbox DROP CONSTRAINT outbox_event_id_fkey;
 ALTER TABLE webhook_deliveries DROP CONSTRAINT webhook_deliveries_event_id_fkey;

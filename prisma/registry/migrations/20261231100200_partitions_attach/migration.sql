@@ -11,6 +11,11 @@
 -- registry write takes that lock first) and its seq comes from one sequence; a delivery's keep_until is its
 -- event's time plus the retention, so a repeated fan-out of the same event meets the same key; an attempt carries
 -- its delivery's keep_until. The old table keeps its own unique indexes until it is dropped.
+-- Locks first, in the order the registry's writes take them, under a lock timeout (see step 1): an event's
+-- sequence number is taken before its row is written, so the sequence comes first (ALTER SEQUENCE locks it).
+SET LOCAL lock_timeout = '5s';
+ALTER SEQUENCE events_seq_seq OWNED BY NONE;
+LOCK TABLE events, webhook_deliveries, webhook_attempts, seal_outbox IN ACCESS EXCLUSIVE MODE;
 CREATE FUNCTION pg_temp.legacy_bound(constraint_name text) RETURNS timestamptz LANGUAGE sql AS $$
   SELECT substring(pg_get_constraintdef(oid) FROM '''([^'']+)''')::timestamptz FROM pg_constraint WHERE conname = constraint_name
 $$;

@@ -12,6 +12,12 @@
 --   validated in step 2, outside this transaction, under a lock that lets reads and writes go on.
 -- - the bounds of the seal outbox and of resolve sessions leave a day of margin for rows written by replicas of the
 --   previous version while the migration runs.
+--
+-- The locks are taken first, all at once and in the order the gateway's writes take them, under a lock timeout: a
+-- migration that cannot have them soon gives up (the applier tries it again) rather than queue every request behind
+-- it or deadlock with one.
+SET LOCAL lock_timeout = '5s';
+LOCK TABLE consultations, shadow_disagreements, seal_outbox, resolve_sessions IN ACCESS EXCLUSIVE MODE;
 DO $$
 DECLARE
   legacy_keep timestamptz := date_trunc('minute', now()) + interval '90 days';

@@ -10,6 +10,9 @@
 -- consultations and shadow disagreements: [the migration's minute + 90 days, one minute later), named after their
 -- lower bound like every partition; the seal outbox and resolve sessions: everything below a day after the
 -- migration (seal_outbox_legacy, resolve_sessions_legacy). The first literal of each constraint is that bound.
+-- Locks first, in the order the gateway's writes take them, under a lock timeout (see step 1).
+SET LOCAL lock_timeout = '5s';
+LOCK TABLE consultations, shadow_disagreements, seal_outbox, resolve_sessions IN ACCESS EXCLUSIVE MODE;
 CREATE FUNCTION pg_temp.legacy_bound(constraint_name text) RETURNS timestamptz LANGUAGE sql AS $$
   SELECT substring(pg_get_constraintdef(oid) FROM '''([^'']+)''')::timestamptz FROM pg_constraint WHERE conname = constraint_name
 $$;

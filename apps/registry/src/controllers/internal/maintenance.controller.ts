@@ -1,5 +1,5 @@
 import { Controller, Get, Middlewares, Path, Post, Response, Route, Tags } from '@tsoa/runtime';
-import type { MaintenancePartitionsAnswer, PartitionDropAnswer } from '@arbiter/db';
+import { PARTITION_NAME, type MaintenancePartitionsAnswer, type PartitionDropAnswer } from '@arbiter/db';
 import type { Request } from 'express';
 import type { RegistryContext } from '../../context';
 import type { ErrorBody } from '../../models/identity';
@@ -7,10 +7,8 @@ import type { RetentionsInUse } from '../../models/retention';
 import { badRequest } from '../../domain/errors';
 import { checked } from './internal-input';
 
-const PARTITION = /^[a-z_]{1,60}_(p\d{8}t\d{4}(\d{2})?|legacy)$/;
-
 const partitionChecked = checked((req: Request) => {
-  if (!PARTITION.test(String(req.params.partition ?? '')))
+  if (!PARTITION_NAME.test(String(req.params.partition ?? '')))
     throw badRequest('partition is not a partition name (<table>_p<YYYYMMDD>t<HHMM>)');
 });
 

@@ -1,12 +1,12 @@
 import { Controller, Middlewares, Path, Post, Response, Route, Tags } from '@tsoa/runtime';
-import type { MaintenancePartitionsAnswer, PartitionDropAnswer } from '@arbiter/db';
+import { PARTITION_NAME, type MaintenancePartitionsAnswer, type PartitionDropAnswer } from '@arbiter/db';
 import type { VerdictContext } from '../../context';
 import type { ErrorBody } from '../../models/errors';
 import { pathIdsChecked } from './internal-input';
 
 /** A partition name as maintenance gives them (docs/operations.md "Partitions"). */
 const partitionChecked = pathIdsChecked({
-  partition: { pattern: /^[a-z_]{1,60}_(p\d{8}t\d{4}(\d{2})?|legacy)$/, what: 'a partition name (<table>_p<YYYYMMDD>t<HHMM>)' },
+  partition: { pattern: PARTITION_NAME, what: 'a partition name (<table>_p<YYYYMMDD>t<HHMM>)' },
 });
 
 /**
