@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import type { Pool } from 'pg';
+import { PARTITION_NAME } from './partitions/plan';
 
 /**
  * Archive segments on the services' side (docs/operations.md "Archive"): the verdict gateway and the registry each
@@ -122,8 +123,6 @@ export function archiveSegmentProblem(body: unknown, p: ArchivablePartition): st
 
 /** Rows fetched per round trip of the cursor: memory holds one page, whatever the partition's size. */
 const CURSOR_PAGE = 1000;
-
-const PARTITION_NAME = /^[a-z_]{1,60}_(p\d{8}t\d{4}(\d{2})?|legacy)$/;
 
 interface SegmentRow {
   tenant_id: string;

@@ -1,7 +1,13 @@
 import type { Readable } from 'node:stream';
 import type { NextFunction, Request } from 'express';
 import { Body, Controller, Get, Middlewares, Path, Post, Produces, Response, Route, SuccessResponse, Tags } from '@tsoa/runtime';
-import { archiveSegmentMemberProblem, type ArchiveSegmentRecord, type PartitionTenantsAnswer, type RecordSegmentAnswer } from '@arbiter/db';
+import {
+  archiveSegmentMemberProblem,
+  PARTITION_NAME,
+  type ArchiveSegmentRecord,
+  type PartitionTenantsAnswer,
+  type RecordSegmentAnswer,
+} from '@arbiter/db';
 import { AppError } from '@arbiter/http';
 import type { VerdictContext } from '../../context';
 import { badRequest } from '../../domain/errors';
@@ -9,7 +15,7 @@ import type { ErrorBody } from '../../models/errors';
 import { pathIdsChecked, TENANT_ID } from './internal-input';
 
 const idsChecked = pathIdsChecked({
-  partition: { pattern: /^[a-z_]{1,60}_(p\d{8}t\d{4}(\d{2})?|legacy)$/, what: 'a partition name (<table>_p<YYYYMMDD>t<HHMM>)' },
+  partition: { pattern: PARTITION_NAME, what: 'a partition name (<table>_p<YYYYMMDD>t<HHMM>)' },
 });
 const tenantChecked = pathIdsChecked({ tenant_id: { pattern: TENANT_ID, what: 'a tenant id (tnt-…)' } });
 /** Unknown members refused on the raw body (tsoa's model would strip them silently). */
