@@ -5,13 +5,13 @@
 // with the SDK and the CLI, and `arbiter archive verify` passes. Both stores run in parallel in one wait: the test
 // spends about four minutes of wall clock, nearly all of it waiting for the retention to run out, with the CPU idle.
 import { mkdtemp, readFile, rm, unlink, writeFile } from 'node:fs/promises';
-import { gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import request from 'supertest';
 import { indexKey, manifestKey, openArchiveStore, parseManifest, segmentKey, type ArchiveStore } from '@arbiter/archive';
-import { buildEvidencePack, verifyConsultation, verifyEvidencePack, type ConsultationRecord } from '@arbiter/client';
+import { buildEvidencePack, createRegistryClient, verifyConsultation, verifyEvidencePack, type ConsultationRecord } from '@arbiter/client';
 import { eventually, startS3Server, type TestS3Server } from '@arbiter/testing';
 import { cli } from './cli-harness';
 import { ledgerAs, provisionTenant, SCOPE_SCHEMA, transfer, verdictAs, type SdkTenant } from './sdk-harness';
@@ -30,6 +30,8 @@ interface Run {
   env: Record<string, string>;
   /** The records as the gateway answered them while they were in PostgreSQL. */
   records: ConsultationRecord[];
+  /** Registry events written under the 2m retention of events. */
+  events: string[];
   since: string;
 }
 
@@ -46,9 +48,19 @@ async function startRun(name: string, archiveUrl: string, extra: Record<string, 
   await request(stack.registry.url)
     .patch(`/api/v1/tenants/${tenant.id}`)
     .set('Authorization', `Bearer ${tenant.adminKey}`)
-    .send({ settings: { scope_schema: SCOPE_SCHEMA, retention: { consultations: '2m' } } })
+    .send({ settings: { scope_schema: SCOPE_SCHEMA, retention: { consultations: '2m', events: '2m' } } })
     .expect(200);
-  return { name, stack, tenant, archiveUrl, store: openArchiveStore({ ARCHIVE_URL: archiveUrl, ...extra })!, env, records: [], since: '' };
+  return {
+    name,
+    stack,
+    tenant,
+    archiveUrl,
+    store: openArchiveStore({ ARCHIVE_URL: archiveUrl, ...extra })!,
+    env,
+    records: [],
+    events: [],
+    since: '',
+  };
 }
 
 /** Checks until the gateway writes records under the tenant's 2m retention, then CHECKS more; answers their records. */
@@ -65,6 +77,13 @@ async function decide(run: Run): Promise<void> {
   for (let i = 0; i < CHECKS; i++) ids.push((await agent.check(transfer(500 + i))).consultation_id);
   ids.push((await agent.check(transfer(50_000))).consultation_id); // approval_required: an explanation to read back
   for (const id of ids) run.records.push(await agent.getConsultation(id));
+  // A registry change after the retention of events was set: its event is kept for 2m too.
+  await createRegistryClient({ baseUrl: run.stack.registry.url, apiKey: run.tenant.adminKey }).createScope({ name: 'archived' });
+  const { rows } = await run.stack
+    .db('registry')
+    .query(`SELECT id FROM events WHERE tenant_id = $1 AND keep_until - created_at = interval '2 minutes'`, [run.tenant.id]);
+  run.events = rows.map((r) => r.id);
+  expect(run.events.length).toBeGreaterThan(0);
 }
 
 /** Resolves once none of the run's records is left in PostgreSQL. */
@@ -153,6 +172,34 @@ describe('data lifecycle: consultations archived, still answered and verified', 
       }
     });
 
+    it('archived the registry events of the tenant before their partition left: segment, sealed manifest, record', async () => {
+      const { stack, tenant, store, events } = run();
+      const { rows } = await stack
+        .db('registry')
+        .query(`SELECT * FROM archive_segments WHERE tenant_id = $1 AND kind = 'events'`, [tenant.id]);
+      const lines: string[] = [];
+      for (const r of rows) {
+        const key = segmentKey({ tenant_id: tenant.id, kind: 'events', from: r.from, to: r.to });
+        lines.push(
+          ...gunzipSync((await store.get(key))!)
+            .toString('utf8')
+            .trimEnd()
+            .split('\n'),
+        );
+      }
+      const archivedIds = lines.map((l) => (JSON.parse(l) as { id: string; tenant_id: string }).id);
+      expect(archivedIds).toEqual(expect.arrayContaining(events));
+      expect(lines.every((l) => JSON.parse(l).tenant_id === tenant.id)).toBe(true);
+      const facts = [];
+      for await (const page of ledgerAs(stack, tenant.agentKey).factPages(`arbiter.${tenant.id}.archives`)) facts.push(...page.facts);
+      expect(
+        facts
+          .filter((f) => (f.custom_payload as { kind: string }).kind === 'events')
+          .map((f) => f.fact_id)
+          .sort(),
+      ).toEqual(rows.map((r) => r.fact_id).sort());
+    });
+
     it('passes `arbiter archive verify` for the period', async () => {
       const { stack, tenant, archiveUrl, env, records } = run();
       const r = await cli({
@@ -178,6 +225,20 @@ describe('data lifecycle: consultations archived, still answered and verified', 
       expect(report.problems).toEqual([]);
       expect(report.in_segments).toBeGreaterThanOrEqual(records.length);
     });
+  });
+
+  it("refuses another tenant's archived consultation with 403 cross_tenant_forbidden, as before it was archived", async () => {
+    const { stack, records } = runs[0];
+    const other = await provisionTenant(stack, 'lifecycle-other');
+    const res = await request(stack.verdict.url)
+      .get(`/${other.id}/v1/consultations/${records[0].id}`)
+      .set('X-API-Key', other.agentKey)
+      .expect(403);
+    expect(res.body.code).toBe('cross_tenant_forbidden');
+    await request(stack.verdict.url)
+      .get(`/${other.id}/v1/consultations/${records[0].id}/evidence`)
+      .set('X-API-Key', other.agentKey)
+      .expect(403);
   });
 
   it('refuses a partition name of no archived table on the internal API with 404 partition_not_found', async () => {

@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import type { Pool } from 'pg';
+import { PARTITION_NAME } from './partitions/plan';
 
 /**
  * Archive segments on the services' side (docs/operations.md "Archive"): the verdict gateway and the registry each
@@ -93,12 +94,18 @@ const SEGMENT_FIELDS = ['tenant_id', 'kind', 'partition', 'url', 'from', 'to', '
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/;
 const TENANT = /^tnt-[0-9a-z_.-]{1,100}$/;
 
+/** A member a segment record does not have, or a body that is no object (checked on the raw body, before any model strips members). */
+export function archiveSegmentMemberProblem(body: unknown): string | null {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return 'body must be a JSON object';
+  const unknown = Object.keys(body).find((k) => !SEGMENT_FIELDS.includes(k));
+  return unknown ? `${unknown} is not a field of a segment record` : null;
+}
+
 /** What is wrong with a segment record for this partition, or null (the caller answers 400 with it). */
 export function archiveSegmentProblem(body: unknown, p: ArchivablePartition): string | null {
-  if (!body || typeof body !== 'object' || Array.isArray(body)) return 'body must be a JSON object';
+  const members = archiveSegmentMemberProblem(body);
+  if (members) return members;
   const b = body as Record<string, unknown>;
-  const unknown = Object.keys(b).find((k) => !SEGMENT_FIELDS.includes(k));
-  if (unknown) return `${unknown} is not a field of a segment record`;
   const str = (k: string, max = 2048) => typeof b[k] === 'string' && (b[k] as string).length > 0 && (b[k] as string).length <= max;
   if (!str('tenant_id') || !TENANT.test(b.tenant_id as string)) return 'tenant_id must be a tenant id (tnt-…)';
   if (b.kind !== p.table.kind) return `kind must be ${p.table.kind}, the archive kind of ${p.table.table}`;
@@ -116,8 +123,6 @@ export function archiveSegmentProblem(body: unknown, p: ArchivablePartition): st
 
 /** Rows fetched per round trip of the cursor: memory holds one page, whatever the partition's size. */
 const CURSOR_PAGE = 1000;
-
-const PARTITION_NAME = /^[a-z_]{1,60}_(p\d{8}t\d{4}(\d{2})?|legacy)$/;
 
 interface SegmentRow {
   tenant_id: string;

@@ -44,7 +44,7 @@ export type {
   NewSealRow,
   Queryable,
 } from './seal-outbox';
-export { ArchiveSegmentStore, ARCHIVED_TABLES, archiveSegmentProblem } from './archive-segments';
+export { ArchiveSegmentStore, ARCHIVED_TABLES, archiveSegmentProblem, archiveSegmentMemberProblem } from './archive-segments';
 export type {
   ArchivedTable,
   ArchivablePartition,

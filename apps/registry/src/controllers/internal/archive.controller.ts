@@ -1,17 +1,27 @@
 import type { Readable } from 'node:stream';
 import { Body, Controller, Get, Middlewares, Path, Post, Produces, Response, Route, SuccessResponse, Tags } from '@tsoa/runtime';
-import { type ArchiveSegmentRecord, type PartitionTenantsAnswer, type RecordSegmentAnswer } from '@arbiter/db';
+import {
+  archiveSegmentMemberProblem,
+  PARTITION_NAME,
+  type ArchiveSegmentRecord,
+  type PartitionTenantsAnswer,
+  type RecordSegmentAnswer,
+} from '@arbiter/db';
 import type { RegistryContext } from '../../context';
 import type { ErrorBody } from '../../models/identity';
 import { badRequest, notFound } from '../../domain/errors';
 import { checked } from './internal-input';
 
-const PARTITION = /^[a-z_]{1,60}_(p\d{8}t\d{4}(\d{2})?|legacy)$/;
 const TENANT = /^tnt-[0-9a-z_.-]{1,100}$/;
 
 const partitionChecked = checked((req) => {
-  if (!PARTITION.test(String(req.params.partition ?? '')))
+  if (!PARTITION_NAME.test(String(req.params.partition ?? '')))
     throw badRequest('partition is not a partition name (<table>_p<YYYYMMDD>t<HHMM>)');
+});
+/** Unknown members refused on the raw body (tsoa's model would strip them silently). */
+const membersChecked = checked((req) => {
+  const problem = archiveSegmentMemberProblem(req.body);
+  if (problem) throw badRequest(problem);
 });
 const tenantChecked = checked((req) => {
   if (!TENANT.test(String(req.params.tenant_id ?? ''))) throw badRequest('tenant_id is not a tenant id (tnt-…)');
@@ -57,7 +67,7 @@ export class InternalArchiveController extends Controller {
 
   /** Records a segment the worker wrote, read back, verified and sealed; a second record answers the first (200). */
   @Post('{partition}/segments')
-  @Middlewares(partitionChecked)
+  @Middlewares(partitionChecked, membersChecked)
   @SuccessResponse(201, 'Recorded')
   async recordSegment(@Path() partition: string, @Body() body: ArchiveSegmentRecord): Promise<RecordSegmentAnswer> {
     const p = await this.ctx.archiveSegments.partitionAnyTenant(partition);

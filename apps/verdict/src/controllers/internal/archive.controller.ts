@@ -1,6 +1,13 @@
 import type { Readable } from 'node:stream';
+import type { NextFunction, Request } from 'express';
 import { Body, Controller, Get, Middlewares, Path, Post, Produces, Response, Route, SuccessResponse, Tags } from '@tsoa/runtime';
-import { type ArchiveSegmentRecord, type PartitionTenantsAnswer, type RecordSegmentAnswer } from '@arbiter/db';
+import {
+  archiveSegmentMemberProblem,
+  PARTITION_NAME,
+  type ArchiveSegmentRecord,
+  type PartitionTenantsAnswer,
+  type RecordSegmentAnswer,
+} from '@arbiter/db';
 import { AppError } from '@arbiter/http';
 import type { VerdictContext } from '../../context';
 import { badRequest } from '../../domain/errors';
@@ -8,9 +15,15 @@ import type { ErrorBody } from '../../models/errors';
 import { pathIdsChecked, TENANT_ID } from './internal-input';
 
 const idsChecked = pathIdsChecked({
-  partition: { pattern: /^[a-z_]{1,60}_(p\d{8}t\d{4}(\d{2})?|legacy)$/, what: 'a partition name (<table>_p<YYYYMMDD>t<HHMM>)' },
+  partition: { pattern: PARTITION_NAME, what: 'a partition name (<table>_p<YYYYMMDD>t<HHMM>)' },
 });
 const tenantChecked = pathIdsChecked({ tenant_id: { pattern: TENANT_ID, what: 'a tenant id (tnt-…)' } });
+/** Unknown members refused on the raw body (tsoa's model would strip them silently). */
+const membersChecked = (req: Request, _res: unknown, next: NextFunction) => {
+  const problem = archiveSegmentMemberProblem(req.body);
+  if (problem) throw badRequest('invalid_request', problem);
+  next();
+};
 
 const partitionNotFound = (partition: string) =>
   new AppError(404, 'partition_not_found', `${partition} is not a partition of an archived table of this service`, { partition });
@@ -34,7 +47,9 @@ export class InternalArchiveController extends Controller {
   @Get('{partition}/tenants')
   @Middlewares(idsChecked)
   async partitionTenants(@Path() partition: string): Promise<PartitionTenantsAnswer> {
-    return (await this.ctx.archiveSegments.partitionTenantsAnyTenant(partition)) ?? Promise.reject(partitionNotFound(partition));
+    const answer = await this.ctx.archiveSegments.partitionTenantsAnyTenant(partition);
+    if (answer === null) throw partitionNotFound(partition);
+    return answer;
   }
 
   /**
@@ -53,7 +68,7 @@ export class InternalArchiveController extends Controller {
 
   /** Records a segment the worker wrote, read back, verified and sealed; a second record answers the first (200). */
   @Post('{partition}/segments')
-  @Middlewares(idsChecked)
+  @Middlewares(idsChecked, membersChecked)
   @SuccessResponse(201, 'Recorded')
   async recordSegment(@Path() partition: string, @Body() body: ArchiveSegmentRecord): Promise<RecordSegmentAnswer> {
     const p = await this.ctx.archiveSegments.partitionAnyTenant(partition);
