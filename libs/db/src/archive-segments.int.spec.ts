@@ -13,6 +13,12 @@ const TABLES = `
   CREATE TABLE consultations_default PARTITION OF consultations DEFAULT;
   CREATE TABLE events (id text NOT NULL, tenant_id text NOT NULL, keep_until timestamptz NOT NULL) PARTITION BY RANGE (keep_until);
   CREATE TABLE events_p20261127t1400 PARTITION OF events FOR VALUES FROM ('2026-11-27T14:00Z') TO ('2026-11-27T14:01Z');
+  CREATE TABLE webhook_deliveries (id text NOT NULL, tenant_id text NOT NULL, status text NOT NULL, keep_until timestamptz NOT NULL)
+    PARTITION BY RANGE (keep_until);
+  CREATE TABLE webhook_deliveries_p20261127t1400 PARTITION OF webhook_deliveries FOR VALUES FROM ('2026-11-27T14:00Z') TO ('2026-11-27T14:01Z');
+  CREATE TABLE webhook_attempts (id text NOT NULL, tenant_id text NOT NULL, delivery_id text NOT NULL, attempt int NOT NULL,
+    outcome text NOT NULL, keep_until timestamptz NOT NULL) PARTITION BY RANGE (keep_until);
+  CREATE TABLE webhook_attempts_default PARTITION OF webhook_attempts DEFAULT;
 `;
 
 const segment = (over: Partial<ArchiveSegmentRecord>): ArchiveSegmentRecord => ({
@@ -76,6 +82,38 @@ describe(ArchiveSegmentStore.name, () => {
     expect(lines.map((l) => l.id)).toEqual(['cns-1', 'cns-3']);
     expect(lines[1].line).toContain('"record":{"id": "cns-3",  "n":3}');
     expect(lines[0].line).toContain('"n":1.0');
+  });
+
+  it('gives lines that restore into a copy of the table with the record text unchanged (docs/operations.md "Restore")', async () => {
+    const p = (await sut.partitionAnyTenant('consultations_p20261127t1400'))!;
+    await pool.query('CREATE TABLE consultations_restored (LIKE consultations)');
+    for await (const { line } of sut.linesAnyTenant(p, 'tnt-a'))
+      await pool.query(
+        'INSERT INTO consultations_restored SELECT r.* FROM json_populate_record(NULL::consultations_restored, $1::json) r',
+        [line],
+      );
+    const { rows } = await pool.query<{ a: string; b: string }>(
+      `SELECT o.record::text AS a, r.record::text AS b FROM consultations o JOIN consultations_restored r USING (id, keep_until) ORDER BY id`,
+    );
+    expect(rows).toHaveLength(2);
+    for (const r of rows) expect(r.b).toBe(r.a);
+  });
+
+  it("gives a delivery line with its attempts in order, and refuses another service's table", async () => {
+    await pool.query(`INSERT INTO webhook_deliveries VALUES ('dlv-1', 'tnt-a', 'succeeded', '2026-11-27T14:00:10Z')`);
+    await pool.query(`INSERT INTO webhook_attempts VALUES
+      ('att-2', 'tnt-a', 'dlv-1', 2, 'succeeded', '2026-11-27T14:00:10Z'),
+      ('att-1', 'tnt-a', 'dlv-1', 1, 'failed', '2026-11-27T14:00:10Z'),
+      ('att-9', 'tnt-b', 'dlv-1', 1, 'failed', '2026-11-27T14:00:10Z')`);
+    const registry = new ArchiveSegmentStore(pool, ['events', 'webhook_deliveries']);
+    expect(await registry.partitionAnyTenant('consultations_p20261127t1400')).toBeNull();
+    const p = (await registry.partitionAnyTenant('webhook_deliveries_p20261127t1400'))!;
+    expect(p.table.kind).toBe('deliveries');
+    const lines = [];
+    for await (const l of registry.linesAnyTenant(p, 'tnt-a')) lines.push(JSON.parse(l.line));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ id: 'dlv-1', status: 'succeeded' });
+    expect(lines[0].attempts.map((a: { id: string }) => a.id)).toEqual(['att-1', 'att-2']);
   });
 
   it('gives its connection back even when the reader stops early', async () => {

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { Pool } from 'pg';
 
 /**
@@ -230,6 +231,25 @@ export class ArchiveSegmentStore {
       // connection goes with it rather than back to the pool.
       client.release(committed ? undefined : true);
     }
+  }
+
+  /** One tenant's rows of a partition as the NDJSON body of the internal rows route: one line each, `\n`-terminated. */
+  ndjsonAnyTenant(p: ArchivablePartition, tenantId: string): Readable {
+    const lines = this.linesAnyTenant(p, tenantId);
+    return Readable.from(
+      (async function* () {
+        for await (const { line } of lines) yield `${line}\n`;
+      })(),
+    );
+  }
+
+  /**
+   * Records a segment the worker wrote, read back and sealed, once the body is checked against the partition; answers
+   * what is wrong with it instead (the caller's 400).
+   */
+  async recordCheckedAnyTenant(p: ArchivablePartition, body: unknown): Promise<RecordSegmentAnswer | { problem: string }> {
+    const problem = archiveSegmentProblem(body, p);
+    return problem ? { problem } : this.recordAnyTenant(body as ArchiveSegmentRecord);
   }
 
   /**

@@ -1,6 +1,6 @@
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { Body, Controller, Get, Middlewares, Path, Post, Produces, Response, Route, SuccessResponse, Tags } from '@tsoa/runtime';
-import { archiveSegmentProblem, type ArchiveSegmentRecord, type PartitionTenantsAnswer, type RecordSegmentAnswer } from '@arbiter/db';
+import { type ArchiveSegmentRecord, type PartitionTenantsAnswer, type RecordSegmentAnswer } from '@arbiter/db';
 import type { RegistryContext } from '../../context';
 import type { ErrorBody } from '../../models/identity';
 import { badRequest, notFound } from '../../domain/errors';
@@ -52,12 +52,7 @@ export class InternalArchiveController extends Controller {
     const p = await this.ctx.archiveSegments.partitionAnyTenant(partition);
     if (p === null) throw notFound('Archived partition', partition);
     this.setHeader('Content-Type', 'application/x-ndjson');
-    const lines = this.ctx.archiveSegments.linesAnyTenant(p, tenant_id);
-    return Readable.from(
-      (async function* () {
-        for await (const { line } of lines) yield `${line}\n`;
-      })(),
-    );
+    return this.ctx.archiveSegments.ndjsonAnyTenant(p, tenant_id);
   }
 
   /** Records a segment the worker wrote, read back, verified and sealed; a second record answers the first (200). */
@@ -67,9 +62,8 @@ export class InternalArchiveController extends Controller {
   async recordSegment(@Path() partition: string, @Body() body: ArchiveSegmentRecord): Promise<RecordSegmentAnswer> {
     const p = await this.ctx.archiveSegments.partitionAnyTenant(partition);
     if (p === null) throw notFound('Archived partition', partition);
-    const problem = archiveSegmentProblem(body, p);
-    if (problem) throw badRequest(problem);
-    const answer = await this.ctx.archiveSegments.recordAnyTenant(body);
+    const answer = await this.ctx.archiveSegments.recordCheckedAnyTenant(p, body);
+    if ('problem' in answer) throw badRequest(answer.problem);
     this.setStatus(answer.created ? 201 : 200);
     return answer;
   }

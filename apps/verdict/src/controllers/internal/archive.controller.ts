@@ -1,6 +1,6 @@
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { Body, Controller, Get, Middlewares, Path, Post, Produces, Response, Route, SuccessResponse, Tags } from '@tsoa/runtime';
-import { archiveSegmentProblem, type ArchiveSegmentRecord, type PartitionTenantsAnswer, type RecordSegmentAnswer } from '@arbiter/db';
+import { type ArchiveSegmentRecord, type PartitionTenantsAnswer, type RecordSegmentAnswer } from '@arbiter/db';
 import { AppError } from '@arbiter/http';
 import type { VerdictContext } from '../../context';
 import { badRequest } from '../../domain/errors';
@@ -48,12 +48,7 @@ export class InternalArchiveController extends Controller {
     const p = await this.ctx.archiveSegments.partitionAnyTenant(partition);
     if (p === null) throw partitionNotFound(partition);
     this.setHeader('Content-Type', 'application/x-ndjson');
-    const lines = this.ctx.archiveSegments.linesAnyTenant(p, tenant_id);
-    return Readable.from(
-      (async function* () {
-        for await (const { line } of lines) yield `${line}\n`;
-      })(),
-    );
+    return this.ctx.archiveSegments.ndjsonAnyTenant(p, tenant_id);
   }
 
   /** Records a segment the worker wrote, read back, verified and sealed; a second record answers the first (200). */
@@ -63,9 +58,8 @@ export class InternalArchiveController extends Controller {
   async recordSegment(@Path() partition: string, @Body() body: ArchiveSegmentRecord): Promise<RecordSegmentAnswer> {
     const p = await this.ctx.archiveSegments.partitionAnyTenant(partition);
     if (p === null) throw partitionNotFound(partition);
-    const problem = archiveSegmentProblem(body, p);
-    if (problem) throw badRequest('invalid_request', problem);
-    const answer = await this.ctx.archiveSegments.recordAnyTenant(body);
+    const answer = await this.ctx.archiveSegments.recordCheckedAnyTenant(p, body);
+    if ('problem' in answer) throw badRequest('invalid_request', answer.problem);
     this.setStatus(answer.created ? 201 : 200);
     return answer;
   }

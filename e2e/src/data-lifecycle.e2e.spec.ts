@@ -1,0 +1,231 @@
+// Consultations leave PostgreSQL for the archive and keep their proofs (docs/operations.md "Archive", ADR 0035): with
+// one-minute partitions, a tenant retention of 2m and a maintenance run every 2 s, the worker archives each past
+// partition (a directory in one stack, a real S3 server in the other), seals the segments' manifests and the gateway
+// drops the partitions; the consultations still answer from the archive with `archived: true`, their evidence verifies
+// with the SDK and the CLI, and `arbiter archive verify` passes. Both stores run in parallel in one wait: the test
+// spends about four minutes of wall clock, nearly all of it waiting for the retention to run out, with the CPU idle.
+import { mkdtemp, readFile, rm, unlink, writeFile } from 'node:fs/promises';
+import { gzipSync } from 'node:zlib';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import request from 'supertest';
+import { indexKey, manifestKey, openArchiveStore, parseManifest, segmentKey, type ArchiveStore } from '@arbiter/archive';
+import { buildEvidencePack, verifyConsultation, verifyEvidencePack, type ConsultationRecord } from '@arbiter/client';
+import { eventually, startS3Server, type TestS3Server } from '@arbiter/testing';
+import { cli } from './cli-harness';
+import { ledgerAs, provisionTenant, SCOPE_SCHEMA, transfer, verdictAs, type SdkTenant } from './sdk-harness';
+import { startStack, type Stack } from './stack';
+
+jest.setTimeout(15 * 60_000);
+
+const CHECKS = 4;
+
+interface Run {
+  name: string;
+  stack: Stack;
+  tenant: SdkTenant;
+  archiveUrl: string;
+  store: ArchiveStore;
+  env: Record<string, string>;
+  /** The records as the gateway answered them while they were in PostgreSQL. */
+  records: ConsultationRecord[];
+  since: string;
+}
+
+async function startRun(name: string, archiveUrl: string, extra: Record<string, string>): Promise<Run> {
+  const env = {
+    PARTITION_INTERVAL: '1m',
+    RETENTION_MIN: '1m',
+    MAINTENANCE_INTERVAL: '2s',
+    ARCHIVE_URL: archiveUrl,
+    ...extra,
+  };
+  const stack = await startStack({ verdict: true, ledger: true, worker: true, env });
+  const tenant = await provisionTenant(stack, `lifecycle-${name}`);
+  await request(stack.registry.url)
+    .patch(`/api/v1/tenants/${tenant.id}`)
+    .set('Authorization', `Bearer ${tenant.adminKey}`)
+    .send({ settings: { scope_schema: SCOPE_SCHEMA, retention: { consultations: '2m' } } })
+    .expect(200);
+  return { name, stack, tenant, archiveUrl, store: openArchiveStore({ ARCHIVE_URL: archiveUrl, ...extra })!, env, records: [], since: '' };
+}
+
+/** Checks until the gateway writes records under the tenant's 2m retention, then CHECKS more; answers their records. */
+async function decide(run: Run): Promise<void> {
+  const agent = verdictAs(run.stack, run.tenant.agentKey, run.tenant.id);
+  const db = run.stack.db('verdict');
+  run.since = new Date(Date.now() - 1000).toISOString();
+  await eventually('records kept for 2m', async () => {
+    const { consultation_id } = await agent.check(transfer(100));
+    const { rows } = await db.query('SELECT keep_until - requested_at AS kept FROM consultations WHERE id = $1', [consultation_id]);
+    return rows[0]?.kept?.minutes === 2 || undefined;
+  });
+  const ids: string[] = [];
+  for (let i = 0; i < CHECKS; i++) ids.push((await agent.check(transfer(500 + i))).consultation_id);
+  ids.push((await agent.check(transfer(50_000))).consultation_id); // approval_required: an explanation to read back
+  for (const id of ids) run.records.push(await agent.getConsultation(id));
+}
+
+/** Resolves once none of the run's records is left in PostgreSQL. */
+function archived(run: Run): Promise<unknown> {
+  const ids = run.records.map((r) => r.id);
+  return eventually(
+    `${run.name}: ${ids.length} consultations gone from PostgreSQL`,
+    async () =>
+      (await run.stack.db('verdict').query('SELECT count(*)::int AS n FROM consultations WHERE id = ANY($1)', [ids])).rows[0].n === 0,
+    { timeoutMs: 8 * 60_000, intervalMs: 1000 },
+  );
+}
+
+describe('data lifecycle: consultations archived, still answered and verified', () => {
+  let s3: TestS3Server;
+  let dir: string;
+  const runs: Run[] = [];
+
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'arbiter-lifecycle-'));
+    s3 = await startS3Server();
+    runs.push(
+      ...(await Promise.all([
+        startRun('directory', pathToFileURL(path.join(dir, 'archive')).href, {}),
+        startRun('s3', `s3://${s3.bucket}/arbiter`, s3.env),
+      ])),
+    );
+    await Promise.all(runs.map(decide));
+    await Promise.all(runs.map(archived));
+  });
+  afterAll(async () => {
+    await Promise.all(runs.map((r) => r.stack.stop()));
+    await s3?.stop();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  describe.each(['directory', 's3'])('archive in %s', (name) => {
+    const run = () => runs.find((r) => r.name === name)!;
+
+    it('answers each consultation from the archive, unchanged, with archived: true beside it; the list no longer holds them', async () => {
+      const { stack, tenant, records } = run();
+      const agent = verdictAs(stack, tenant.agentKey, tenant.id);
+      for (const before of records) {
+        const after = await agent.getConsultation(before.id);
+        expect(after).toEqual({ ...before, archived: true });
+        // The stored text, member for member: what normative_hash was computed over.
+        expect(JSON.stringify({ ...after, archived: undefined })).toBe(JSON.stringify(before));
+        expect((await verifyConsultation(after, { jwks: (await agent.jwks(tenant.slug)).keySet })).valid).toBe(true);
+      }
+      const listed = await agent.listConsultations({ since: run().since, limit: 100 });
+      expect(listed.items.map((r) => r.id)).not.toEqual(expect.arrayContaining([records[0].id]));
+      const explanation = await agent.getConsultationExplanation(records[records.length - 1].id);
+      expect(explanation).toMatchObject({ archived: true, verdict: 'approval_required', explanation: expect.any(Object) });
+    });
+
+    it('keeps the evidence: the SDK builds and verifies a pack, and the CLI exports and verifies one', async () => {
+      const { stack, tenant, records } = run();
+      const agent = verdictAs(stack, tenant.agentKey, tenant.id);
+      const id = records[0].id;
+      expect(await agent.getConsultationEvidence(id)).toMatchObject({ consultation_id: id, archived: true });
+      const pack = await buildEvidencePack(agent, id, { ledger: ledgerAs(stack, tenant.agentKey) });
+      expect((await verifyEvidencePack(pack)).valid || (await verifyEvidencePack(pack)).status === 'unpinned').toBe(true);
+      expect((await verifyEvidencePack(pack)).checks.filter((c) => c.status === 'fail')).toEqual([]);
+      const env = { ARBITER_VERDICT_URL: stack.verdict.url, ARBITER_LEDGER_URL: stack.ledger.url, ARBITER_API_KEY: tenant.agentKey };
+      const packFile = path.join(dir, `${name}-pack.json`);
+      const exported = await cli(env)('evidence', 'export', id, '--out', packFile);
+      expect(exported.code).toBe(0);
+      const verified = await cli({}, { offline: true })('verify', 'evidence', packFile);
+      expect(verified.stdout).toContain(`evidence pack of ${id}`);
+      expect(verified.stdout).not.toContain('[FAIL]');
+      expect([0, 3]).toContain(verified.code); // 3: valid, against the pack's own keys (no --trust)
+    });
+
+    it('wrote one segment per partition, its manifest beside it and sealed in arbiter.<tenant>.archives', async () => {
+      const { stack, tenant, store, records } = run();
+      const { rows } = await stack.db('verdict').query('SELECT * FROM archive_segments WHERE tenant_id = $1 ORDER BY "from"', [tenant.id]);
+      expect(rows.reduce((n, r) => n + r.count, 0)).toBeGreaterThanOrEqual(records.length);
+      const facts = [];
+      for await (const page of ledgerAs(stack, tenant.agentKey).factPages(`arbiter.${tenant.id}.archives`)) facts.push(...page.facts);
+      for (const r of rows) {
+        const key = segmentKey({ tenant_id: tenant.id, kind: 'consultations', from: r.from, to: r.to });
+        expect(r.url).toBe(store.urlOf(key));
+        const manifest = parseManifest(JSON.parse((await store.get(manifestKey(key)))!.toString('utf8')));
+        expect(manifest).toMatchObject({ count: r.count, sha256: r.sha256, first_id: r.first_id, last_id: r.last_id });
+        expect(facts.find((f) => f.fact_id === r.fact_id)?.custom_payload).toEqual(manifest);
+      }
+    });
+
+    it('passes `arbiter archive verify` for the period', async () => {
+      const { stack, tenant, archiveUrl, env, records } = run();
+      const r = await cli({
+        ...env,
+        ARBITER_VERDICT_URL: stack.verdict.url,
+        ARBITER_LEDGER_URL: stack.ledger.url,
+        ARBITER_API_KEY: tenant.agentKey,
+      })(
+        'archive',
+        'verify',
+        '--tenant',
+        tenant.id,
+        '--since',
+        run().since,
+        '--until',
+        new Date().toISOString(),
+        '--archive',
+        archiveUrl,
+        '--json',
+      );
+      expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: expect.not.stringContaining('arbiter:') });
+      const report = r.json<{ valid: boolean; in_segments: number; problems: unknown[] }>();
+      expect(report.problems).toEqual([]);
+      expect(report.in_segments).toBeGreaterThanOrEqual(records.length);
+    });
+  });
+
+  it('refuses a partition name of no archived table on the internal API with 404 partition_not_found', async () => {
+    const { stack } = runs[0];
+    const res = await request(stack.verdict.url)
+      .get('/internal/v1/maintenance/partitions/resolve_sessions_p20261127t1400/tenants')
+      .set('X-Internal-Token', stack.env('verdict').INTERNAL_TOKEN)
+      .expect(404);
+    expect(res.body.code).toBe('partition_not_found');
+    await request(stack.verdict.url)
+      .get('/internal/v1/maintenance/partitions/consultations_p20261127t1400/tenants')
+      .set('X-Internal-Token', 'not-the-token-of-this-stack')
+      .expect(401);
+  });
+
+  it('answers 503 archive_unavailable when a segment cannot be read, and the verification names the altered segment', async () => {
+    const run = runs.find((r) => r.name === 'directory')!;
+    const { stack, tenant, records, archiveUrl, env } = run;
+    const { rows } = await stack
+      .db('verdict')
+      .query('SELECT "from", "to" FROM archive_segments WHERE tenant_id = $1 AND first_id <= $2 AND last_id >= $2', [
+        tenant.id,
+        records[0].id,
+      ]);
+    const key = segmentKey({ tenant_id: tenant.id, kind: 'consultations', from: rows[0].from, to: rows[0].to });
+    const file = path.join(dir, 'archive', ...key.split('/'));
+    const bytes = await readFile(file);
+    const index = await readFile(path.join(dir, 'archive', ...indexKey(key).split('/')));
+    await unlink(path.join(dir, 'archive', ...indexKey(key).split('/')));
+    const res = await request(stack.verdict.url)
+      .get(`/${tenant.id}/v1/consultations/${records[0].id}`)
+      .set('X-API-Key', tenant.agentKey)
+      .expect(503);
+    expect(res.body.code).toBe('archive_unavailable');
+    // The index back, and one more gzip member appended: every read still works, the bytes are not the sealed ones.
+    await writeFile(path.join(dir, 'archive', ...indexKey(key).split('/')), index);
+    await run.store.put(
+      key,
+      Buffer.concat([bytes, gzipSync(`${JSON.stringify({ id: 'cns-ffffffffffffffffffffffff', tenant_id: tenant.id })}\n`)]),
+    );
+    const r = await cli({
+      ...env,
+      ARBITER_VERDICT_URL: stack.verdict.url,
+      ARBITER_LEDGER_URL: stack.ledger.url,
+      ARBITER_API_KEY: tenant.agentKey,
+    })('archive', 'verify', '--tenant', tenant.id, '--since', run.since, '--until', new Date().toISOString(), '--archive', archiveUrl);
+    expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 1, stderr: expect.not.stringContaining('arbiter:') });
+    expect(r.stdout).toContain(`[SEGMENT_ALTERED] ${key}: sha256`);
+    expect(r.stdout).toContain(`[MISSING] ${records[0].id}: answered from the archive, but in no segment whose sealed manifest holds it`);
+  });
+});
