@@ -255,6 +255,9 @@ async function main() {
       LEDGER_URL: ledger,
       LEDGER_SEALING: 'false',
       ARCHIVE_URL: archiveUrl,
+      // A guard on one evaluation's wall time: on a busy shared machine a replay can be preempted past the 50 ms
+      // default and fail the whole simulation; the bench measures throughput, not that guard.
+      EVALUATION_BUDGET_MS: '2000',
     });
     pool = new Pool({ connectionString: verdictDb, max: 4 });
 
