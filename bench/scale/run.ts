@@ -7,9 +7,19 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Pool } from 'pg';
 import { generateApiKey } from '@arbiter/auth';
-import { generateKeyEncryptionKey } from '@arbiter/crypto';
 import { databaseUrl, ensureDatabases, startPostgres, startRedis } from '@arbiter/devstack';
-import { api, benchTenant, log, machine, pgSettings, preflight, startService, treeCpuSeconds } from '../verdict/harness';
+import {
+  api,
+  benchTenant,
+  log,
+  machine,
+  pgSettings,
+  preflight,
+  serviceEnv,
+  startService,
+  stopBench,
+  treeCpuSeconds,
+} from '../verdict/harness';
 import {
   DAY_MS,
   keepUntilRange,
@@ -225,15 +235,7 @@ async function main() {
     log(`machine: ${JSON.stringify(results.machine)}`);
     await ensureDatabases(pg.url, ['arbiter_registry', 'arbiter_verdict', 'arbiter_ledger']);
     const adminKey = generateApiKey();
-    const env = {
-      PATH: process.env.PATH,
-      HOST: '127.0.0.1',
-      REDIS_URL: redis.url,
-      INTERNAL_TOKEN,
-      KEY_ENCRYPTION_KEY: generateKeyEncryptionKey(),
-      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
-      PARTITION_INTERVAL: '1d',
-    };
+    const env = { ...serviceEnv(redis.url, INTERNAL_TOKEN), PARTITION_INTERVAL: '1d' };
     // Each service applies its migrations to its fresh database as it starts.
     const registry = await startService(children, 'registry', path.join(ROOT, 'dist/apps/registry/main.js'), {
       ...env,
@@ -443,10 +445,7 @@ async function main() {
     if (opts.json) fs.writeFileSync(opts.json, JSON.stringify(results, null, 2));
   } finally {
     await pool?.end();
-    for (const child of children) child.kill('SIGTERM');
-    await Promise.all(children.map((child) => new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)))));
-    await Promise.allSettled([pg.stop(), redis.stop()]);
-    fs.rmSync(dir, { recursive: true, force: true });
+    await stopBench(children, [pg, redis], dir);
   }
 }
 
