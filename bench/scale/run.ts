@@ -148,6 +148,35 @@ async function simulations(verdict: string, registry: string, tenant: { id: stri
   return runs;
 }
 
+/**
+ * Checks of a tenant on `lanes` connections, each lane one check after another, until stopped: when each started and
+ * how long it took (ms). Run during the drops: a drop detaches its partition under a lock on the whole table.
+ */
+function checksUnderway(verdict: string, tenant: { id: string; key: string; bodies: string[] }, lanes = 4) {
+  const samples: Array<{ at: number; ms: number }> = [];
+  let stopped = false;
+  const runs = Array.from({ length: lanes }, async (_, lane) => {
+    for (let i = lane; !stopped; i++) {
+      const at = performance.now();
+      const res = await fetch(`${verdict}/${tenant.id}/v1/check`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': tenant.key },
+        body: tenant.bodies[i % tenant.bodies.length],
+      });
+      const text = await res.text();
+      if (res.status !== 200) throw new Error(`a check during the drops: ${res.status} ${text.slice(0, 300)}`);
+      samples.push({ at, ms: performance.now() - at });
+    }
+  });
+  return {
+    samples,
+    stop: async () => {
+      stopped = true;
+      await Promise.all(runs);
+    },
+  };
+}
+
 /** Bytes on disk of every partition of consultations (main fork, TOAST and maps, indexes) over their rows. */
 async function bytesOnDisk(pool: Pool) {
   const { rows } = await pool.query<{ partitions: number; main: string; toast: string; indexes: string; total: string }>(
@@ -406,19 +435,39 @@ async function main() {
       measure: 'archive segments on disk (gzip JSON Lines)',
       figures: `${num((results.archive as { segment_bytes: number }).segment_bytes / archivedRows)} bytes per consultation`,
     });
-    const drops: Array<{ partition: string; rows: number; ms: number; gate_count_ms: number }> = [];
+    const drops: Array<{ partition: string; rows: number; ms: number; gate_count_ms: number; slowest_check_ms: number }> = [];
+    const checks = checksUnderway(verdict, big);
+    const windows: Array<{ from: number; to: number }> = [];
+    const pause = () => new Promise((r) => setTimeout(r, 1_000)); // checks alone between drops: the baseline
+    await pause();
     for (const p of order) {
       // The part of a drop that reads the partition: the archive gate counts its rows per tenant (libs/db
       // ArchiveSegmentStore.covered); timed alone here with the same grouping, just before the drop.
       const g0 = process.hrtime.bigint();
       await pool.query(`SELECT tenant_id, count(*)::int AS n FROM "${p}" GROUP BY tenant_id`);
       const gateCountMs = seconds(g0) * 1000;
+      const from = performance.now();
       const { ms, body } = await internal(verdict, `/internal/v1/maintenance/partitions/${p}/drop`);
+      const to = performance.now();
+      windows.push({ from, to });
       if (!(body as { dropped: boolean }).dropped) throw new Error(`drop ${p}: ${JSON.stringify(body)}`);
-      drops.push({ partition: p, rows: sizeOf.get(p) ?? 0, ms, gate_count_ms: gateCountMs });
-      log(`  drop ${p} (${sizeOf.get(p)} rows): ${ms.toFixed(1)} ms (the gate's count alone: ${gateCountMs.toFixed(1)} ms)`);
+      await pause();
+      const during = checks.samples.filter((c) => c.at < to && c.at + c.ms > from).map((c) => c.ms);
+      const slowest = during.length ? Math.max(...during) : 0;
+      drops.push({ partition: p, rows: sizeOf.get(p) ?? 0, ms, gate_count_ms: gateCountMs, slowest_check_ms: slowest });
+      log(
+        `  drop ${p} (${sizeOf.get(p)} rows): ${ms.toFixed(1)} ms (the gate's count alone: ${gateCountMs.toFixed(1)} ms; ` +
+          `${during.length} checks overlapped it, the slowest ${slowest.toFixed(1)} ms)`,
+      );
     }
+    await checks.stop();
+    const outside = checks.samples.filter((c) => !windows.some((w) => c.at < w.to && c.at + c.ms > w.from)).map((c) => c.ms);
     results.drops = drops;
+    results.checks_beside_drops = { outside_drops: outside.length, p50_ms: quantile(outside, 0.5), p99_ms: quantile(outside, 0.99) };
+    report.push({
+      measure: 'checks during the drops (4 connections, one check after another): outside any drop, p50 / p99',
+      figures: `${num(quantile(outside, 0.5))} / ${num(quantile(outside, 0.99))} ms (${num(outside.length)} checks)`,
+    });
     for (const [label, names] of [
       ['small', smallOnes],
       ['large', largeOnes],
@@ -426,7 +475,9 @@ async function main() {
       const ds = drops.filter((d) => names.includes(d.partition));
       report.push({
         measure: `drop of a ${label} partition (POST /internal/v1/maintenance/partitions/{p}/drop, gate re-checked)`,
-        figures: `${num(ds[0].rows)} rows: ${ds.map((d) => num(d.ms)).join(', ')} ms (the gate's count of its rows alone: ${ds.map((d) => num(d.gate_count_ms)).join(', ')} ms)`,
+        figures:
+          `${num(ds[0].rows)} rows: ${ds.map((d) => num(d.ms)).join(', ')} ms (the gate's count of its rows alone: ` +
+          `${ds.map((d) => num(d.gate_count_ms)).join(', ')} ms; the slowest check overlapping it: ${ds.map((d) => num(d.slowest_check_ms)).join(', ')} ms)`,
       });
     }
     report.push({
