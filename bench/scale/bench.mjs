@@ -22,7 +22,9 @@
 // - a simulation over the newest 100,000 consultations (POST /<tenant>/v1/simulations);
 // - the worker's archive step (apps/worker/src/archive) over each past partition, small and large alternately, in a
 //   process of its own writing to a file:// archive: rows/s and that process's RSS and heap before and at peak;
-// - the drop of each of those partitions through POST /internal/v1/maintenance/partitions/<p>/drop.
+// - the drop of each of those partitions through POST /internal/v1/maintenance/partitions/<p>/drop (and the gate's
+//   count of its rows alone), with the big tenant checking on four connections throughout: the slowest check that
+//   overlapped each drop against the checks that overlapped none.
 //
 // It prints a table (and writes every figure to --json FILE), then stops everything and removes the folder.
 import { build } from 'esbuild';
