@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import { Client } from 'pg';
+import { generateKeyEncryptionKey } from '@arbiter/crypto';
 import { findFreePort } from '@arbiter/devstack';
 import type { EngineRule } from '@arbiter/policy';
 import { benchmarkFixture, type BenchmarkFixture } from '@arbiter/testing/benchmark-fixture';
@@ -70,6 +71,26 @@ export async function pgSettings(url: string) {
   const { rows } = await c.query(`SELECT name, setting FROM pg_settings WHERE name IN ('fsync', 'synchronous_commit', 'wal_sync_method')`);
   await c.end();
   return Object.fromEntries(rows.map((r) => [r.name, r.setting])) as Record<string, string>;
+}
+
+/** What every service process of a benchmark shares: Redis, the service token, a fresh KEY_ENCRYPTION_KEY, quiet logs. */
+export function serviceEnv(redisUrl: string, internalToken: string): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    HOST: '127.0.0.1',
+    REDIS_URL: redisUrl,
+    INTERNAL_TOKEN: internalToken,
+    KEY_ENCRYPTION_KEY: generateKeyEncryptionKey(),
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
+  };
+}
+
+/** Stops the service processes, then the servers (PostgreSQL, Redis), then removes the benchmark's folder. */
+export async function stopBench(children: ChildProcess[], servers: Array<{ stop(): Promise<void> }>, dir: string): Promise<void> {
+  for (const child of children) child.kill('SIGTERM');
+  await Promise.all(children.map((child) => new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)))));
+  await Promise.allSettled(servers.map((s) => s.stop()));
+  fs.rmSync(dir, { recursive: true, force: true });
 }
 
 /** Runs a bundled Node program on a free port; resolves with its URL once it answers HTTP. */
