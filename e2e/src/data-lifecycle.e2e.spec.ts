@@ -4,6 +4,9 @@
 // drops the partitions; the consultations still answer from the archive with `archived: true`, their evidence verifies
 // with the SDK and the CLI, and `arbiter archive verify` passes. Both stores run in parallel in one wait: the test
 // spends about four minutes of wall clock, nearly all of it waiting for the retention to run out, with the CPU idle.
+// One consultation carries a sensitive value (docs/verdicts.md "Sensitive fields"): the archive holds it only as
+// ciphertext, the archived read reveals it while its subject's key lives and says `erased` after an erasure, and the
+// record still verifies.
 import { mkdtemp, readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import os from 'node:os';
@@ -20,6 +23,9 @@ import { startStack, type Stack } from './stack';
 jest.setTimeout(15 * 60_000);
 
 const CHECKS = 4;
+/** A card number no other test sends: it must be nowhere in the archive. */
+const CARD = `4000${String(Date.now()).slice(-12)}`;
+const SUBJECT = 'cust-lifecycle';
 
 interface Run {
   name: string;
@@ -30,6 +36,8 @@ interface Run {
   env: Record<string, string>;
   /** The records as the gateway answered them while they were in PostgreSQL. */
   records: ConsultationRecord[];
+  /** The consultation that carried CARD under a sensitive path. */
+  sensitiveId: string;
   /** Registry events written under the 2m retention of events. */
   events: string[];
   since: string;
@@ -48,7 +56,14 @@ async function startRun(name: string, archiveUrl: string, extra: Record<string, 
   await request(stack.registry.url)
     .patch(`/api/v1/tenants/${tenant.id}`)
     .set('Authorization', `Bearer ${tenant.adminKey}`)
-    .send({ settings: { scope_schema: SCOPE_SCHEMA, retention: { consultations: '2m', events: '2m' } } })
+    .send({
+      settings: {
+        scope_schema: SCOPE_SCHEMA,
+        retention: { consultations: '2m', events: '2m' },
+        sensitive_fields: ['parameters.card'],
+        data_subject_field: 'parameters.customer_id',
+      },
+    })
     .expect(200);
   return {
     name,
@@ -58,6 +73,7 @@ async function startRun(name: string, archiveUrl: string, extra: Record<string, 
     store: openArchiveStore({ ARCHIVE_URL: archiveUrl, ...extra })!,
     env,
     records: [],
+    sensitiveId: '',
     events: [],
     since: '',
   };
@@ -76,6 +92,9 @@ async function decide(run: Run): Promise<void> {
   const ids: string[] = [];
   for (let i = 0; i < CHECKS; i++) ids.push((await agent.check(transfer(500 + i))).consultation_id);
   ids.push((await agent.check(transfer(50_000))).consultation_id); // approval_required: an explanation to read back
+  const card = transfer(700);
+  run.sensitiveId = (await agent.check({ ...card, parameters: { ...card.parameters, card: CARD, customer_id: SUBJECT } })).consultation_id;
+  ids.push(run.sensitiveId);
   for (const id of ids) run.records.push(await agent.getConsultation(id));
   // A registry change after the retention of events was set: its event is kept for 2m too.
   await createRegistryClient({ baseUrl: run.stack.registry.url, apiKey: run.tenant.adminKey }).createScope({ name: 'archived' });
@@ -135,7 +154,7 @@ describe('data lifecycle: consultations archived, still answered and verified', 
       }
       const listed = await agent.listConsultations({ since: run().since, limit: 100 });
       expect(listed.items.map((r) => r.id)).not.toEqual(expect.arrayContaining([records[0].id]));
-      const explanation = await agent.getConsultationExplanation(records[records.length - 1].id);
+      const explanation = await agent.getConsultationExplanation(records.find((r) => r.verdict === 'approval_required')!.id);
       expect(explanation).toMatchObject({ archived: true, verdict: 'approval_required', explanation: expect.any(Object) });
     });
 
@@ -198,6 +217,36 @@ describe('data lifecycle: consultations archived, still answered and verified', 
           .map((f) => f.fact_id)
           .sort(),
       ).toEqual(rows.map((r) => r.fact_id).sort());
+    });
+
+    it('archives a sensitive value only as ciphertext; the archived read reveals it until the subject is erased', async () => {
+      const { stack, tenant, store } = run();
+      const { rows } = await stack
+        .db('verdict')
+        .query(`SELECT "from", "to" FROM archive_segments WHERE tenant_id = $1 AND kind = 'consultations'`, [tenant.id]);
+      let lines = '';
+      for (const r of rows) {
+        const key = segmentKey({ tenant_id: tenant.id, kind: 'consultations', from: r.from, to: r.to });
+        const bytes = (await store.get(key))!;
+        expect(bytes.includes(CARD)).toBe(false);
+        lines += gunzipSync(bytes).toString('utf8');
+      }
+      expect(lines).toContain(run().sensitiveId); // the search reaches the segment that holds the consultation
+      expect(lines).not.toContain(CARD);
+      const read = () =>
+        request(stack.verdict.url).get(`/${tenant.id}/v1/consultations/${run().sensitiveId}`).set('X-API-Key', tenant.adminKey).expect(200);
+      const before = (await read()).body;
+      expect(before).toMatchObject({ archived: true, sensitive_values: { 'parameters.card': CARD } });
+      expect(JSON.stringify(before.parameters)).not.toContain(CARD);
+      await request(stack.verdict.url)
+        .post(`/${tenant.id}/v1/erasures`)
+        .set('X-API-Key', tenant.adminKey)
+        .send({ subject: SUBJECT })
+        .expect(201);
+      const after = (await read()).body;
+      expect(after).toMatchObject({ archived: true, sensitive_values: { 'parameters.card': 'erased' } });
+      const agent = verdictAs(stack, tenant.agentKey, tenant.id);
+      expect((await verifyConsultation(after, { jwks: (await agent.jwks(tenant.slug)).keySet })).valid).toBe(true);
     });
 
     it('passes `arbiter archive verify` for the period', async () => {
