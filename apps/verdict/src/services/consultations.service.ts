@@ -7,7 +7,7 @@ import type { ConsultationRepository } from '../repositories/consultations.repos
 import { parseConsultationQuery, type ConsultationQuery } from '../domain/consultation-query';
 import { timeKeysetCursor } from '../domain/pagination';
 import type { ExplanationBasis } from '../domain/explanation-basis';
-import type { ArchivedConsultation, ArchivedConsultations } from './archived-consultations.service';
+import type { ArchivedConsultations } from './archived-consultations.service';
 import { hasPermission } from '@arbiter/auth';
 import type { SealedValues } from '../domain/sealed-values';
 import type { SensitiveValuesService } from './sensitive-values.service';
