@@ -7,7 +7,8 @@
 // - reads (state, state hash, rule version, tenant by slug) answer null for 404 and 400 (an id the
 //   registry cannot even parse does not exist either) and treat every other failure as unavailable.
 import createClient, { type Client } from 'openapi-fetch';
-import { internalFetch, mappedCall, ndjsonCall, type Answer, type CallErrors } from './call';
+import { internalFetch, mappedCall, type Answer, type CallErrors } from './call';
+import { ArchiveCalls } from './archive-calls';
 import { RegistryRejectedError, RegistryUnavailableError } from './errors';
 import type { paths } from './generated/registry-internal';
 import type {
@@ -60,6 +61,7 @@ export class RegistryInternalClient {
   requests = 0;
   private readonly api: Client<paths>;
   private readonly timeoutMs: number;
+  private readonly archive: ArchiveCalls;
 
   constructor(opts: RegistryInternalClientOptions) {
     const userFetch = opts.fetch;
@@ -69,6 +71,7 @@ export class RegistryInternalClient {
       headers: { [INTERNAL_TOKEN_HEADER]: opts.token, accept: 'application/json' },
       fetch: internalFetch(userFetch),
     });
+    this.archive = new ArchiveCalls('registry', this.api, this.timeoutMs, REGISTRY_ERRORS, () => this.requests++);
   }
 
   // --- identity (libs/auth: verdict and ledger resolve API keys here) --------------------------
@@ -242,44 +245,18 @@ export class RegistryInternalClient {
     }
   }
 
-  // --- archive segments (docs/operations.md "Archive") ---------------------------------------
+  // --- archive segments (docs/operations.md "Archive"): archive-calls.ts, the same for both services ---------
 
-  /** A past partition's bounds and the tenants with rows in it; null when it is not a partition of an archived table. */
-  async partitionTenants(partition: string): Promise<PartitionTenantsAnswer | null> {
-    try {
-      return await this.call('GET /maintenance/partitions/tenants', (signal) =>
-        this.api.GET('/internal/v1/maintenance/partitions/{partition}/tenants', { params: { path: { partition } }, signal }),
-      );
-    } catch (err) {
-      if (err instanceof RegistryRejectedError && err.status === 404) return null;
-      throw err;
-    }
+  partitionTenants(partition: string): Promise<PartitionTenantsAnswer | null> {
+    return this.archive.partitionTenants(partition);
   }
 
-  /** One tenant's rows of a past partition, one JSON text a line, ordered by id (read as they arrive). */
   partitionRows(partition: string, tenantId: string, signal?: AbortSignal): AsyncGenerator<string> {
-    this.requests++;
-    return ndjsonCall(
-      'registry',
-      'GET /maintenance/partitions/tenants/rows',
-      this.timeoutMs,
-      REGISTRY_ERRORS,
-      (s) =>
-        this.api.GET('/internal/v1/maintenance/partitions/{partition}/tenants/{tenant_id}/rows', {
-          params: { path: { partition, tenant_id: tenantId } },
-          headers: { accept: 'application/x-ndjson' },
-          parseAs: 'stream',
-          signal: s,
-        }),
-      signal,
-    );
+    return this.archive.partitionRows(partition, tenantId, signal);
   }
 
-  /** Records an archive segment written, read back, verified and sealed (idempotent: a repeat answers the first). */
   recordSegment(partition: string, segment: ArchiveSegmentRecord): Promise<RecordSegmentAnswer> {
-    return this.call('POST /maintenance/partitions/segments', (signal) =>
-      this.api.POST('/internal/v1/maintenance/partitions/{partition}/segments', { params: { path: { partition } }, body: segment, signal }),
-    );
+    return this.archive.recordSegment(partition, segment);
   }
 
   private call<T>(what: string, request: (signal: AbortSignal) => Promise<Answer<T>>, signal?: AbortSignal): Promise<T> {

@@ -4,7 +4,9 @@
 // Failures map as for every internal client (call.ts): no answer, 5xx, 401 and 429 are
 // VerdictUnavailableError (a retry may succeed), any other 4xx VerdictRejectedError.
 import createClient, { type Client } from 'openapi-fetch';
-import { internalFetch, mappedCall, ndjsonCall, type Answer, type CallErrors } from './call';
+import { internalFetch, mappedCall, type Answer, type CallErrors } from './call';
+import { ArchiveCalls, type ArchivePaths } from './archive-calls';
+import type { ArchiveSegmentRecord, PartitionTenantsAnswer, RecordSegmentAnswer } from './types';
 import { INTERNAL_TOKEN_HEADER } from './client';
 import { VerdictRejectedError, VerdictUnavailableError } from './errors';
 import type { components, paths } from './generated/verdict-internal';
@@ -36,6 +38,7 @@ export class VerdictInternalClient {
   requests = 0;
   private readonly api: Client<paths>;
   private readonly timeoutMs: number;
+  private readonly archive: ArchiveCalls;
 
   constructor(opts: VerdictInternalClientOptions) {
     const userFetch = opts.fetch;
@@ -45,6 +48,14 @@ export class VerdictInternalClient {
       headers: { [INTERNAL_TOKEN_HEADER]: opts.token, accept: 'application/json' },
       fetch: internalFetch(userFetch),
     });
+    // The same routes and answers as the registry's; only the error bodies differ, which call.ts reads either way.
+    this.archive = new ArchiveCalls(
+      'verdict',
+      this.api as unknown as Client<ArchivePaths>,
+      this.timeoutMs,
+      VERDICT_ERRORS,
+      () => this.requests++,
+    );
   }
 
   /** Leases up to `limit` seal_outbox rows (consultations, approval decisions) for `leaseMs`. */
@@ -103,44 +114,18 @@ export class VerdictInternalClient {
     );
   }
 
-  // --- archive segments (docs/operations.md "Archive") ---------------------------------------
+  // --- archive segments (docs/operations.md "Archive"): archive-calls.ts, the same for both services ---------
 
-  /** A past partition's bounds and the tenants with rows in it; null when it is not a partition of an archived table. */
-  async partitionTenants(partition: string): Promise<Schemas['PartitionTenantsAnswer'] | null> {
-    try {
-      return await this.call('GET /maintenance/partitions/tenants', (signal) =>
-        this.api.GET('/internal/v1/maintenance/partitions/{partition}/tenants', { params: { path: { partition } }, signal }),
-      );
-    } catch (err) {
-      if (err instanceof VerdictRejectedError && err.status === 404) return null;
-      throw err;
-    }
+  partitionTenants(partition: string): Promise<PartitionTenantsAnswer | null> {
+    return this.archive.partitionTenants(partition);
   }
 
-  /** One tenant's rows of a past partition, one JSON text a line, ordered by id (read as they arrive). */
   partitionRows(partition: string, tenantId: string, signal?: AbortSignal): AsyncGenerator<string> {
-    this.requests++;
-    return ndjsonCall(
-      'verdict',
-      'GET /maintenance/partitions/tenants/rows',
-      this.timeoutMs,
-      VERDICT_ERRORS,
-      (s) =>
-        this.api.GET('/internal/v1/maintenance/partitions/{partition}/tenants/{tenant_id}/rows', {
-          params: { path: { partition, tenant_id: tenantId } },
-          headers: { accept: 'application/x-ndjson' },
-          parseAs: 'stream',
-          signal: s,
-        }),
-      signal,
-    );
+    return this.archive.partitionRows(partition, tenantId, signal);
   }
 
-  /** Records an archive segment written, read back, verified and sealed (idempotent: a repeat answers the first). */
-  recordSegment(partition: string, segment: Schemas['ArchiveSegmentRecord']): Promise<Schemas['RecordSegmentAnswer']> {
-    return this.call('POST /maintenance/partitions/segments', (signal) =>
-      this.api.POST('/internal/v1/maintenance/partitions/{partition}/segments', { params: { path: { partition } }, body: segment, signal }),
-    );
+  recordSegment(partition: string, segment: ArchiveSegmentRecord): Promise<RecordSegmentAnswer> {
+    return this.archive.recordSegment(partition, segment);
   }
 
   private call<T>(what: string, request: (signal: AbortSignal) => Promise<Answer<T>>, signal?: AbortSignal): Promise<T> {
