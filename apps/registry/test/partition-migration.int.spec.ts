@@ -10,7 +10,8 @@ import { registryMigrationsDir } from '../src/context';
 jest.setTimeout(180_000);
 
 const ROWS = 30_000;
-const PARTITIONING = /^20261231100[0-2]00_partitions/;
+/** Partitioning and every migration made after it: what the previous version did not have. */
+const FROM_PARTITIONING = /^(20261231100[0-2]00_partitions|20261231(1[1-9]|2\d)\d{4}_|20(2[7-9]|[3-9]\d))/;
 const TABLES = ['events', 'webhook_deliveries', 'webhook_attempts', 'seal_outbox'];
 
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -18,7 +19,7 @@ let pool: Pool;
 
 beforeAll(async () => {
   db = await createTestDatabase('registry_partition_migration');
-  const before = await migrationsWithout(registryMigrationsDir(), PARTITIONING);
+  const before = await migrationsWithout(registryMigrationsDir(), FROM_PARTITIONING);
   await applyMigrations(db.url, before);
   await rm(before, { recursive: true });
   // A generous lock timeout: a statement the migration blocks for longer fails, and the test with it.
@@ -103,7 +104,7 @@ describe('partitioning a populated registry database', () => {
       rounds,
       roundsDuring,
     } = await whileRunning(() => applyMigrations(db.url, registryMigrationsDir()), previousVersionRound);
-    expect(applied.applied).toEqual([
+    expect(applied.applied.slice(0, 3)).toEqual([
       '20261231100000_partitions',
       '20261231100100_partitions_validate',
       '20261231100200_partitions_attach',

@@ -12,7 +12,8 @@ import { ConsultationRepository } from '../src/repositories/consultations.reposi
 jest.setTimeout(180_000);
 
 const ROWS = 30_000;
-const PARTITIONING = /^20261231100[0-2]00_partitions/;
+/** Partitioning and every migration made after it: what the previous version did not have. */
+const FROM_PARTITIONING = /^(20261231100[0-2]00_partitions|20261231(1[1-9]|2\d)\d{4}_|20(2[7-9]|[3-9]\d))/;
 
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
 let pool: Pool;
@@ -20,7 +21,7 @@ let pool: Pool;
 beforeAll(async () => {
   db = await createTestDatabase('verdict_partition_migration');
   // The previous version's schema: every migration before partitioning.
-  const before = await migrationsWithout(verdictMigrationsDir(), PARTITIONING);
+  const before = await migrationsWithout(verdictMigrationsDir(), FROM_PARTITIONING);
   await applyMigrations(db.url, before);
   await rm(before, { recursive: true });
   // A generous lock timeout: a statement the migration blocks for longer fails, and the test with it.
@@ -93,7 +94,7 @@ describe('partitioning a populated verdict database', () => {
       rounds,
       roundsDuring,
     } = await whileRunning(() => applyMigrations(db.url, verdictMigrationsDir()), previousVersionRound);
-    expect(applied.applied).toEqual([
+    expect(applied.applied.slice(0, 3)).toEqual([
       '20261231100000_partitions',
       '20261231100100_partitions_validate',
       '20261231100200_partitions_attach',
