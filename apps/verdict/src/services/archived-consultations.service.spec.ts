@@ -50,6 +50,7 @@ describe(ArchivedConsultations.name, () => {
       tenant_id: TENANT,
       record: recordOf('cns-3'),
       explanation_basis: null,
+      sealed_values: null,
       archived: true,
     });
     expect(await sutWith(store).findAnyTenant('cns-2')).toBeNull();
