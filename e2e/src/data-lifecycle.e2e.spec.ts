@@ -13,7 +13,18 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import request from 'supertest';
-import { indexKey, manifestKey, openArchiveStore, parseManifest, segmentKey, type ArchiveStore } from '@arbiter/archive';
+import canonicalize from 'canonicalize';
+import { createHash } from 'node:crypto';
+import {
+  indexKey,
+  manifestKey,
+  openArchiveStore,
+  parseManifest,
+  readSegmentLines,
+  segmentKey,
+  writeSegment,
+  type ArchiveStore,
+} from '@arbiter/archive';
 import { buildEvidencePack, createRegistryClient, verifyConsultation, verifyEvidencePack, type ConsultationRecord } from '@arbiter/client';
 import { eventually, startS3Server, type TestS3Server } from '@arbiter/testing';
 import { cli } from './cli-harness';
@@ -337,5 +348,81 @@ describe('data lifecycle: consultations archived, still answered and verified', 
     expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 1, stderr: expect.not.stringContaining('arbiter:') });
     expect(r.stdout).toContain(`[SEGMENT_ALTERED] ${key}: sha256`);
     expect(r.stdout).toContain(`[MISSING] ${records[0].id}: answered from the archive, but in no segment whose sealed manifest holds it`);
+  });
+  it('answers 503 archive_unavailable to a record forged in its segment with its hash recomputed; the genuine ones still answer', async () => {
+    const run = runs.find((r) => r.name === 'directory')!;
+    const { stack, tenant, records, store } = run;
+    const target = records[1];
+    const { rows } = await stack
+      .db('verdict')
+      .query('SELECT "from", "to" FROM archive_segments WHERE tenant_id = $1 AND first_id <= $2 AND last_id >= $2', [tenant.id, target.id]);
+    const key = segmentKey({ tenant_id: tenant.id, kind: 'consultations', from: rows[0].from, to: rows[0].to });
+    const bytes = (await store.get(key))!;
+    const index = (await store.get(indexKey(key)))!;
+    const lines: { id: string; line: string }[] = [];
+    for await (const line of readSegmentLines(store, key)) {
+      const row = JSON.parse(line);
+      if (row.id === target.id) {
+        // The forger flips the verdict, recomputes normative_hash (RFC 8785 by another implementation) and rewrites
+        // the segment and its index; only the signature, which needs the tenant's key, stays as it was.
+        const {
+          normative_hash: _n,
+          signed_verdict: _s,
+          ...rest
+        } = { ...row.record, verdict: target.verdict === 'allowed' ? 'blocked' : 'allowed' };
+        const hash = `sha256:${createHash('sha256').update(canonicalize(rest)!).digest('hex')}`;
+        lines.push({
+          id: row.id,
+          line: JSON.stringify({ ...row, record: { normative_hash: hash, signed_verdict: row.record.signed_verdict, ...rest } }),
+        });
+      } else lines.push({ id: row.id, line });
+    }
+    await writeSegment(store, key, lines);
+    try {
+      const res = await request(stack.verdict.url)
+        .get(`/${tenant.id}/v1/consultations/${target.id}`)
+        .set('X-API-Key', tenant.agentKey)
+        .expect(503);
+      expect(res.body.code).toBe('archive_unavailable');
+      const genuine = records.find((r) => r.id !== target.id && lines.some((l) => l.id === r.id));
+      if (genuine)
+        await request(stack.verdict.url).get(`/${tenant.id}/v1/consultations/${genuine.id}`).set('X-API-Key', tenant.agentKey).expect(200);
+    } finally {
+      await store.put(key, bytes);
+      await store.put(indexKey(key), index);
+    }
+    await request(stack.verdict.url).get(`/${tenant.id}/v1/consultations/${target.id}`).set('X-API-Key', tenant.agentKey).expect(200);
+  });
+
+  it("reads the caller's own segments first: another tenant's unreadable segment neither fails the caller's read nor the 403", async () => {
+    const { stack, tenant, records } = runs.find((r) => r.name === 'directory')!;
+    const db = stack.db('verdict');
+    // A tenant whose segment holds every id and is gone from the archive, newer than any other (read first before).
+    await db.query(
+      `INSERT INTO archive_segments (tenant_id, kind, partition, url, "from", "to", count, sha256, first_id, last_id, fact_id)
+       VALUES ('tnt-lifecycle-broken', 'consultations', 'consultations_p20991231t0000', 'file:///gone', '2099-12-31T00:00:00Z',
+               '2099-12-31T00:01:00Z', 1, $1, 'cns-', 'cns-~', 'fct-gone')`,
+      [`sha256:${'0'.repeat(64)}`],
+    );
+    try {
+      const read = await request(stack.verdict.url)
+        .get(`/${tenant.id}/v1/consultations/${records[2].id}`)
+        .set('X-API-Key', tenant.agentKey)
+        .expect(200);
+      expect(read.body).toMatchObject({ id: records[2].id, archived: true });
+      const other = await provisionTenant(stack, 'lifecycle-third');
+      const res = await request(stack.verdict.url)
+        .get(`/${other.id}/v1/consultations/${records[2].id}`)
+        .set('X-API-Key', other.agentKey)
+        .expect(403);
+      expect(res.body.code).toBe('cross_tenant_forbidden');
+      const nowhere = await request(stack.verdict.url)
+        .get(`/${tenant.id}/v1/consultations/${records[2].id.slice(0, -1)}${records[2].id.endsWith('0') ? '1' : '0'}`)
+        .set('X-API-Key', tenant.agentKey)
+        .expect(404);
+      expect(nowhere.body.code).toBe('consultation_not_found');
+    } finally {
+      await db.query(`DELETE FROM archive_segments WHERE tenant_id = 'tnt-lifecycle-broken'`);
+    }
   });
 });

@@ -273,6 +273,24 @@ describe('consultations, rule versions and offline verification', () => {
     expect((await a.consultations({ limit: 1000 }).expect(200)).body.next_cursor).toBeNull();
   });
 
+  it('answers 400 invalid_cursor to a cursor holding a NUL or a day the month lacks, on consultations and erasures alike', async () => {
+    const cursorOf = (position: unknown) => Buffer.from(JSON.stringify(position)).toString('base64url');
+    const refused = [
+      cursorOf({ t: '2026-11-27T17:27:33Z', i: '\u0000' }),
+      cursorOf({ t: '2026-11-27T17:27:33Z', i: 'cns-\u0000' }),
+      cursorOf({ t: '2026-02-30T00:00:00Z', i: 'cns-1' }),
+    ];
+    const admin = verdictApi(stack, t.adminKey, t.id);
+    for (const cursor of refused) {
+      expect((await agent().consultations({ cursor }).expect(400)).body.code).toBe('invalid_cursor');
+      expect((await admin.get(`/${t.id}/v1/erasures?cursor=${cursor}`).expect(400)).body.code).toBe('invalid_cursor');
+    }
+    // A well-formed position pages on: a real day, and an id as the lists make them.
+    const position = cursorOf({ t: '2028-02-29T23:59:59.999Z', i: 'cns-ffffffffffffffffffffffff' });
+    expect((await agent().consultations({ cursor: position }).expect(200)).body.items).toEqual(expect.any(Array));
+    expect((await admin.get(`/${t.id}/v1/erasures?cursor=${position}`).expect(200)).body.items).toEqual([]);
+  });
+
   it("serves a rule version as it was, after the rule changed and after it was archived; never another tenant's", async () => {
     const reg = registryApi(stack, t.adminKey);
     const original = await reg.rule(scopeId, {

@@ -199,7 +199,7 @@ export async function createVerdictContext(config: VerdictConfig, logger: Logger
 
   // docs/operations.md "Archive": what left PostgreSQL is read from its segment (nothing without ARCHIVE_URL).
   const archiveSegments = new ArchiveSegmentStore(pool, ['consultations']);
-  const archived = new ArchivedConsultations(archiveSegments, openArchiveStore(config), logger);
+  const archived = new ArchivedConsultations(archiveSegments, openArchiveStore(config), keys, logger);
   // Sensitive fields: subject keys wrapped under KEY_ENCRYPTION_KEY (docs/verdicts.md "Sensitive fields").
   const subjectKeys = new SubjectKeysRepository(pool);
   const sensitive = new SensitiveValuesService({

@@ -170,6 +170,37 @@ describe('verdict partition maintenance (PARTITION_INTERVAL=1m)', () => {
     expect((await pool.query(`SELECT 1 FROM consultations_default`)).rowCount).toBe(0);
   });
 
+  it('lets rows of a retention in use for seconds only leave the DEFAULT partition and then the database', async () => {
+    // Retentions of 10m; a tenant switches to 1m for 3 s (two checks) and back, so no run ever sees 1m in use: the
+    // two rows land in the DEFAULT partition, where nothing would ever drop them.
+    clock = alignDown(clock + DAY, MIN) + 5_000;
+    await maintenance([10 * MIN]).run();
+    const keeps = [clock + MIN, clock + 3_000 + MIN];
+    for (const [i, keep] of keeps.entries())
+      await pool.query(
+        `INSERT INTO consultations (id, tenant_id, caller_principal_id, requested_at, action, verdict, record, keep_until)
+         VALUES ($1, 'tnt-p', 'agn-1', $2, 'a', 'allowed', '{}', $3)`,
+        [`cns-brief-${i}`, new Date(keep - MIN), new Date(keep)],
+      );
+    expect((await pool.query(`SELECT 1 FROM consultations_default WHERE id LIKE 'cns-brief-%'`)).rowCount).toBe(2);
+    const names = [...new Set(keeps.map((k) => partitionName('consultations', alignDown(k, MIN))))];
+    const due = new Set<string>();
+    // Twelve runs ten seconds apart, the retention back at 10m.
+    for (let run = 0; run < 12; run++) {
+      clock += 10_000;
+      for (const d of (await maintenance([10 * MIN]).run()).due) due.add(d.partition);
+    }
+    expect((await pool.query(`SELECT 1 FROM consultations_default`)).rowCount).toBe(0);
+    for (const name of names) expect(due).toContain(name);
+    covered = true;
+    try {
+      for (const name of names) expect(await maintenance([10 * MIN]).drop(name)).toEqual({ dropped: true });
+    } finally {
+      covered = false;
+    }
+    expect((await pool.query(`SELECT 1 FROM consultations WHERE id LIKE 'cns-brief-%'`)).rowCount).toBe(0);
+  });
+
   it('drops a detached partition a dead run left behind, and refuses names that are not its partitions', async () => {
     await pool.query(`CREATE TABLE consultations_p20200101t0000 (LIKE consultations)`);
     await maintenance().run();

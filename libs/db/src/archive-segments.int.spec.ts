@@ -141,10 +141,13 @@ describe(ArchiveSegmentStore.name, () => {
     expect(await sut.segmentsOfPartitionAnyTenant('consultations_p20261127t1400')).toHaveLength(2);
   });
 
-  it('finds the segments whose id range holds an id', async () => {
-    expect((await sut.segmentsHoldingAnyTenant('consultations', 'cns-1')).map((s) => s.tenant_id)).toEqual(['tnt-a']);
-    expect((await sut.segmentsHoldingAnyTenant('consultations', 'cns-2')).map((s) => s.tenant_id)).toEqual(['tnt-a', 'tnt-b']);
-    expect(await sut.segmentsHoldingAnyTenant('consultations', 'cns-4')).toEqual([]);
-    expect(await sut.segmentsHoldingAnyTenant('events', 'cns-2')).toEqual([]);
+  it("finds the caller's segments whose id range holds an id, and a bounded number of other tenants'", async () => {
+    expect((await sut.segmentsHolding('tnt-a', 'consultations', 'cns-2')).map((s) => s.tenant_id)).toEqual(['tnt-a']);
+    expect(await sut.segmentsHolding('tnt-b', 'consultations', 'cns-1')).toEqual([]);
+    expect(await sut.segmentsHolding('tnt-a', 'consultations', 'cns-4')).toEqual([]);
+    expect(await sut.segmentsHolding('tnt-a', 'events', 'cns-2')).toEqual([]);
+    expect((await sut.otherTenantsHoldingAnyTenant('tnt-a', 'consultations', 'cns-2', 3)).map((s) => s.tenant_id)).toEqual(['tnt-b']);
+    expect(await sut.otherTenantsHoldingAnyTenant('tnt-a', 'consultations', 'cns-1', 3)).toEqual([]);
+    expect(await sut.otherTenantsHoldingAnyTenant('tnt-c', 'consultations', 'cns-2', 1)).toHaveLength(1);
   });
 });

@@ -285,16 +285,33 @@ export class ArchiveSegmentStore {
     return rows.map(stored);
   }
 
-  /**
-   * The segments of a kind whose id range holds an id, whatever their tenant (an archived read finds the row there;
-   * the caller decides 404 against 403 as for a row still in the table). Newest first.
-   */
-  async segmentsHoldingAnyTenant(kind: ArchiveSegmentRecord['kind'], id: string): Promise<StoredArchiveSegment[]> {
+  /** One tenant's segments of a kind whose id range holds an id (an archived read looks there first). Newest first. */
+  async segmentsHolding(tenantId: string, kind: ArchiveSegmentRecord['kind'], id: string): Promise<StoredArchiveSegment[]> {
     const { rows } = await this.pool.query<SegmentRow>(
       `SELECT * FROM archive_segments
-        WHERE kind = $1 AND first_id COLLATE "C" <= $2 AND last_id COLLATE "C" >= $2
-        ORDER BY "from" DESC, tenant_id`,
-      [kind, id],
+        WHERE tenant_id = $1 AND kind = $2 AND first_id COLLATE "C" <= $3 AND last_id COLLATE "C" >= $3
+        ORDER BY "from" DESC`,
+      [tenantId, kind, id],
+    );
+    return rows.map(stored);
+  }
+
+  /**
+   * At most `limit` segments of other tenants than `tenantId` whose id range holds an id: what tells a 403 from a 404
+   * for an id the caller's own segments do not hold, at a bounded cost whatever the number of tenants. Newest first.
+   */
+  async otherTenantsHoldingAnyTenant(
+    tenantId: string,
+    kind: ArchiveSegmentRecord['kind'],
+    id: string,
+    limit: number,
+  ): Promise<StoredArchiveSegment[]> {
+    const { rows } = await this.pool.query<SegmentRow>(
+      `SELECT * FROM archive_segments
+        WHERE tenant_id <> $1 AND kind = $2 AND first_id COLLATE "C" <= $3 AND last_id COLLATE "C" >= $3
+        ORDER BY "from" DESC, tenant_id
+        LIMIT $4`,
+      [tenantId, kind, id, limit],
     );
     return rows.map(stored);
   }

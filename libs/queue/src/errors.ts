@@ -26,3 +26,14 @@ export class QueueError extends Error {
     this.name = 'QueueError';
   }
 }
+
+/**
+ * A job failure its handler has already logged as it should be read (one `warn` line, no stack: a service that is not
+ * up yet). The job still fails and is counted as failed; the workers do not log it a second time.
+ */
+export class LoggedJobFailure extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'LoggedJobFailure';
+  }
+}

@@ -1,4 +1,4 @@
-export { QueueError } from './errors';
+export { LoggedJobFailure, QueueError } from './errors';
 export type { QueueErrorCode } from './errors';
 export { defineJob, JOB_NAME_PATTERN, QUEUE_NAME_PATTERN, DEFAULT_REMOVE_ON_COMPLETE, DEFAULT_REMOVE_ON_FAIL } from './job';
 export type { JobDefinition, JobSpec, AnyJobDefinition, RetryPolicy, KeepJobs, PayloadOf, ResultOf } from './job';

@@ -5,7 +5,8 @@ import pino from 'pino';
 import { pingJob, type PingPayload } from './catalog';
 import { closeRedisConnection, createRedisConnection } from './connection';
 import { queueDepths } from './depths';
-import { QueueError } from './errors';
+import { eventually } from '@arbiter/testing';
+import { LoggedJobFailure, QueueError } from './errors';
 import type { HandlerMap, JobContext } from './handlers';
 import { defineJob } from './job';
 import { defineCatalog } from './job-catalog';
@@ -62,7 +63,7 @@ describe(startWorkers.name, () => {
   let producer: Producer<TestCatalog>;
   const started: RunningWorkers[] = [];
 
-  const start = async (handlers: Partial<HandlerMap<TestCatalog>>, extra: { shutdownGraceMs?: number } = {}) => {
+  const start = async (handlers: Partial<HandlerMap<TestCatalog>>, extra: { shutdownGraceMs?: number; logger?: pino.Logger } = {}) => {
     const running = await startWorkers({
       connection: workerConnection,
       catalog: testCatalog,
@@ -182,6 +183,24 @@ describe(startWorkers.name, () => {
       code: 'job_failed',
       details: { failedReason: 'always broken', attempts: 3 },
     });
+  });
+
+  it('fails a LoggedJobFailure like any failure without logging it again; another failure is logged as an error', async () => {
+    const lines: Array<{ level: number; msg: string; job_id?: string; err?: unknown }> = [];
+    const captured = pino({ level: 'debug' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+    let failure: Error = new LoggedJobFailure('a service is not up yet');
+    await start({ 'test.v1.slow': async () => Promise.reject(failure) }, { logger: captured });
+    const quiet = await producer.enqueue(slowJob, { n: 1 });
+    await expect(waitForResult(producerConnection, quiet, { prefix })).rejects.toMatchObject({
+      code: 'job_failed',
+      details: { failedReason: 'a service is not up yet', attempts: 2 },
+    });
+    failure = new Error('broken');
+    const loud = await producer.enqueue(slowJob, { n: 2 });
+    await expect(waitForResult(producerConnection, loud, { prefix })).rejects.toMatchObject({ code: 'job_failed' });
+    await eventually('the failure logged', async () => lines.some((l) => l.msg === 'job failed' && l.level === 50 && l.err) || undefined);
+    // The jobs run one after the other: by now the first one's failures would have been logged.
+    expect(lines.filter((l) => l.msg.startsWith('job failed') && l.job_id === quiet.id)).toEqual([]);
   });
 
   it('fails a job whose payload is invalid at the worker without retrying it', async () => {

@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { jobCatalog } from './catalog';
 import { closeRedisConnection, createRedisConnection } from './connection';
-import { QueueError } from './errors';
+import { LoggedJobFailure, QueueError } from './errors';
 import { checkHandlers, type HandlerMap, type JobContext } from './handlers';
 import { queuesOf, type JobCatalog } from './job-catalog';
 import { DEFAULT_PREFIX } from './prefix';
@@ -110,7 +110,8 @@ export async function startWorkers<C extends JobCatalog = typeof jobCatalog>(opt
     };
     const worker = new Worker(queue, processor, { connection, prefix, concurrency });
     worker.on('failed', (job, err) => {
-      if (!job) return;
+      // Logged by its handler already (LoggedJobFailure), as a warning without a stack.
+      if (!job || err instanceof LoggedJobFailure) return;
       const attempts = job.opts.attempts ?? 1;
       const final = err.name === 'UnrecoverableError' || job.attemptsMade >= attempts;
       const fields = { job: job.name, job_id: job.id, attempt: job.attemptsMade, attempts, err };

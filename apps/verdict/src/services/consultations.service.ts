@@ -26,7 +26,7 @@ export interface StoredConsultation {
 export class ConsultationsService {
   constructor(
     private readonly repo: ConsultationRepository,
-    private readonly archived: Pick<ArchivedConsultations, 'findAnyTenant'> | null = null,
+    private readonly archived: Pick<ArchivedConsultations, 'find'> | null = null,
     private readonly sensitive: SensitiveValuesService | null = null,
   ) {}
 
@@ -37,7 +37,7 @@ export class ConsultationsService {
    * `read`; a `check` caller gets the record alone.
    */
   async get(identity: AuthenticatedIdentity, tenantParam: string, id: string): Promise<ConsultationRead> {
-    const row = await readConsultation(identity, tenantParam, id, (cid) => this.findAnyTenant(cid));
+    const row = await readConsultation(identity, tenantParam, id, (tid, cid) => this.find(tid, cid));
     let read: ConsultationRead = row.record;
     if (row.sealed_values && this.sensitive && hasPermission(identity, 'read')) {
       const values = await this.sensitive.reveal(identity.tenant_id, row.record.id, row.sealed_values);
@@ -48,18 +48,28 @@ export class ConsultationsService {
 
   /** The record alone, as hashed and signed (evidence), with `archived: true` when read from the archive. */
   async record(identity: AuthenticatedIdentity, tenantParam: string, id: string): Promise<ConsultationRecord> {
-    const row = await readConsultation(identity, tenantParam, id, (cid) => this.findAnyTenant(cid));
+    const row = await readConsultation(identity, tenantParam, id, (tid, cid) => this.find(tid, cid));
     return row.archived ? { ...row.record, archived: true } : row.record;
   }
 
-  /** The row of this id wherever it is (the caller decides 404 vs 403). */
-  async findAnyTenant(id: string): Promise<StoredConsultation | null> {
-    return (await this.repo.findAnyTenant(id)) ?? (await this.archived?.findAnyTenant(id)) ?? null;
+  /**
+   * The row of this id wherever it is, read for `tenantId` (the caller decides 404 vs 403 for a row in PostgreSQL;
+   * another tenant's archived one is 403 here).
+   */
+  async find(tenantId: string, id: string): Promise<StoredConsultation | null> {
+    return (await this.repo.findAnyTenant(id)) ?? (await this.fromArchive(tenantId, id));
   }
 
-  /** The row with its explanation basis wherever it is. */
-  async findWithBasisAnyTenant(id: string): Promise<(StoredConsultation & { explanation_basis: ExplanationBasis | null }) | null> {
-    return (await this.repo.findWithBasisAnyTenant(id)) ?? (await this.archived?.findAnyTenant(id)) ?? null;
+  /** The row with its explanation basis wherever it is, read for `tenantId`. */
+  async findWithBasis(tenantId: string, id: string): Promise<(StoredConsultation & { explanation_basis: ExplanationBasis | null }) | null> {
+    return (await this.repo.findWithBasisAnyTenant(id)) ?? (await this.fromArchive(tenantId, id));
+  }
+
+  /** The caller's archived consultation; 403 when another tenant's segment holds the id (docs/operations.md "Archive", "Reads"). */
+  private async fromArchive(tenantId: string, id: string) {
+    const found = (await this.archived?.find(tenantId, id)) ?? null;
+    if (found && 'elsewhere' in found) throw crossTenantForbidden('The consultation belongs to another tenant');
+    return found;
   }
 
   async list(
@@ -85,11 +95,11 @@ export async function readConsultation<T extends { tenant_id: string }>(
   identity: AuthenticatedIdentity,
   tenantParam: string,
   id: string,
-  find: (id: string) => Promise<T | null>,
+  find: (tenantId: string, id: string) => Promise<T | null>,
 ): Promise<T> {
   requireAnyPermission(identity, ['read', 'check']);
   const tenantId = ownTenant(identity, tenantParam);
-  const found = await find(id);
+  const found = await find(tenantId, id);
   if (!found)
     throw new AppError(404, 'consultation_not_found', `Consultation ${id} does not exist in this tenant`, { consultation_id: id });
   if (found.tenant_id !== tenantId) throw crossTenantForbidden('The consultation belongs to another tenant');

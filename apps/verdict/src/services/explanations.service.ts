@@ -26,7 +26,7 @@ import type { SensitiveValuesService } from './sensitive-values.service';
  */
 export class ExplanationsService {
   constructor(
-    private readonly consultations: Pick<ConsultationsService, 'findWithBasisAnyTenant'>,
+    private readonly consultations: Pick<ConsultationsService, 'findWithBasis'>,
     private readonly ruleVersions: RuleVersionsService,
     private readonly budget: EvaluationBudget,
     private readonly logger: Logger,
@@ -35,7 +35,7 @@ export class ExplanationsService {
   ) {}
 
   async get(identity: AuthenticatedIdentity, tenantParam: string, id: string): Promise<ConsultationExplanation> {
-    const found = await readConsultation(identity, tenantParam, id, (cid) => this.consultations.findWithBasisAnyTenant(cid));
+    const found = await readConsultation(identity, tenantParam, id, (tid, cid) => this.consultations.findWithBasis(tid, cid));
     const explanation = await this.explanationOf(identity, id, found);
     // Read from the archive: said beside the answer (docs/verdicts.md "Consultations").
     return found.archived ? { ...explanation, archived: true } : explanation;

@@ -1,7 +1,8 @@
-import type { DuePartition } from '@arbiter/internal-api';
+import { RegistryUnavailableError, VerdictUnavailableError, type DuePartition } from '@arbiter/internal-api';
+import { LoggedJobFailure } from '@arbiter/queue';
 import { runMaintenance, type MaintainedClient } from './maintenance-run';
 
-const log = { info: () => undefined } as never;
+const log = { info: () => undefined, warn: () => undefined } as never;
 const ctx = { jobId: 'm', attempt: 1, log, signal: new AbortController().signal, traceLinks: {} };
 
 const due = (partition: string, archive: DuePartition['archive']): DuePartition => ({
@@ -58,5 +59,42 @@ describe('maintenance.v1.run', () => {
       })({}, ctx),
     ).rejects.toThrow(/registry: registry unreachable; verdict archive: archive down/);
     expect(verdict.dropped).toEqual(['resolve_sessions_p20261127t1400']);
+  });
+
+  it('says in one warn line, without a stack, that the services are not up yet, and still fails the run', async () => {
+    const warned: Array<[Record<string, unknown>, string]> = [];
+    const quietCtx = {
+      ...ctx,
+      log: { info: () => undefined, warn: (o: Record<string, unknown>, m: string) => void warned.push([o, m]) } as never,
+    };
+    const down = (err: Error): MaintainedClient => ({
+      runPartitions: async () => {
+        throw err;
+      },
+      dropPartition: async () => ({ dropped: true }),
+    });
+    const run = runMaintenance({
+      services: {
+        registry: down(new RegistryUnavailableError('registry_unreachable', 'registry unreachable (POST /maintenance): fetch failed')),
+        verdict: down(new VerdictUnavailableError('verdict_unreachable', 'verdict unreachable (POST /maintenance): fetch failed')),
+      },
+      archiveDue: async () => undefined,
+    });
+    await expect(run({}, quietCtx)).rejects.toBeInstanceOf(LoggedJobFailure);
+    expect(warned).toHaveLength(1);
+    expect(JSON.stringify(warned[0][0])).not.toContain('stack');
+    expect(warned[0][0].failures).toEqual([
+      expect.stringContaining('registry unreachable'),
+      expect.stringContaining('verdict unreachable'),
+    ]);
+    // A service that answered with an error is no start-up: the run fails loudly (the queue logs it with its stack).
+    const broken = runMaintenance({
+      services: { registry: down(new RegistryUnavailableError('registry_unavailable', 'registry answered 500')), verdict: client([]) },
+      archiveDue: async () => undefined,
+    });
+    const err = await broken({}, quietCtx).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect(err).not.toBeInstanceOf(LoggedJobFailure);
+    expect(warned).toHaveLength(1);
   });
 });
