@@ -65,7 +65,7 @@ export class SensitiveValuesService {
   }
 
   /** The stored name of a subject. */
-  async digest(tenantId: TenantId, subject: string | number): Promise<string> {
+  async digest(tenantId: TenantId, subject: string): Promise<string> {
     return subjectDigest(await this.tenantSecret(tenantId), subject);
   }
 
