@@ -21,6 +21,7 @@ export {
 } from './locate';
 export { commit, COMMITMENT_PREFIX, isCommitment, keyDigest, newKey, subjectDigest, type Commitment } from './commitment';
 export {
+  keyId,
   newSubjectKeys,
   openValues,
   rewrapKey,
