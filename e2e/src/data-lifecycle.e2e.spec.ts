@@ -71,7 +71,7 @@ async function startRun(name: string, archiveUrl: string, extra: Record<string, 
       settings: {
         scope_schema: SCOPE_SCHEMA,
         retention: { consultations: '2m', events: '2m' },
-        sensitive_fields: ['parameters.card'],
+        sensitive_fields: ['parameters.card', 'parameters.customer_id'],
         data_subject_field: 'parameters.customer_id',
       },
     })

@@ -77,7 +77,9 @@ describe('sensitive fields and erasure', () => {
   const COUNTRY_NOTE = `note-${randomUUID()}`;
   const SUBJECT = `cust-${randomUUID()}`;
   const OTHER_SUBJECT = `cust-${randomUUID()}`;
-  const PLAIN = [CARD, EMAIL, COUNTRY_NOTE];
+  // Not sensitive: the control that a search for values reaches the rows.
+  const ORDER_REF = `order-${randomUUID()}`;
+  const PLAIN = [CARD, EMAIL, COUNTRY_NOTE, SUBJECT];
   const COMMIT = /^hmac-sha256:[0-9a-f]{64}$/;
 
   let tracing: TestTracing;
@@ -88,19 +90,21 @@ describe('sensitive fields and erasure', () => {
   let adminKey: string;
   let agentKey: string;
   let checkOnlyKey: string;
+  let rulesOnlyKey: string;
   let cfoKey: string;
   let consultationId: string;
   let resolvedId: string;
   let before: Record<string, unknown>;
   let approvalRuleId: string;
+  let scopeId: string;
 
   const verdict = (key: string) => ({
     get: (p: string) => request(stack.verdict.url).get(`/${tenantId}/v1${p}`).set('X-API-Key', key),
     post: (p: string, body: object) => request(stack.verdict.url).post(`/${tenantId}/v1${p}`).set('X-API-Key', key).send(body),
   });
   /** A simulation archiving the approval rule: how the tenant's consultations would change, by id. */
-  const simulateArchive = async () => {
-    const res = await verdict(adminKey)
+  const simulateArchive = async (key = adminKey) => {
+    const res = await verdict(key)
       .post('/simulations', { changes: [{ op: 'archive', rule_id: approvalRuleId }], window: { last: 1000 }, sample_limit: 100 })
       .expect(200);
     expect(JSON.stringify(res.body)).not.toContain(CARD);
@@ -108,11 +112,16 @@ describe('sensitive fields and erasure', () => {
       (res.body.samples as Array<{ consultation_id: string; before: string; after: string }>).map((x) => [x.consultation_id, x]),
     );
   };
-  const charge = (subject: string | null) => ({
+  const charge = (subject: string | number | null) => ({
     action: 'payments.charge',
     resource: 'card-vault',
     scope: { region: 'eu' },
-    parameters: { ...(subject ? { customer_id: subject } : {}), card: { number: CARD, brand: 'visa' }, amount: 12 },
+    parameters: {
+      ...(subject !== null ? { customer_id: subject } : {}),
+      card: { number: CARD, brand: 'visa' },
+      amount: 12,
+      order_ref: ORDER_REF,
+    },
     context: { email: { value: EMAIL, source: 'crm' } },
   });
 
@@ -130,7 +139,7 @@ describe('sensitive fields and erasure', () => {
       slug,
       settings: {
         scope_schema: { fields: { region: { allowed_values: ['eu', 'us'] } } },
-        sensitive_fields: ['parameters.card.number', 'context.email', 'context.note'],
+        sensitive_fields: ['parameters.card.number', 'context.email', 'context.note', 'parameters.customer_id'],
         data_subject_field: 'parameters.customer_id',
       },
     });
@@ -139,6 +148,7 @@ describe('sensitive fields and erasure', () => {
     adminKey = (await platform.createApiKey({ principal_id: admin.id, permissions: ['admin'], tenant_id: tenantId })).key;
     const reg = createRegistryClient({ baseUrl: stack.registry.url, apiKey: adminKey });
     const scope = await reg.createScope({ name: 'eu', selector: { region: 'eu' } });
+    scopeId = scope.id;
     // Fires only on the plain value: a commitment never starts with the card's prefix.
     approvalRuleId = (
       await reg.createRule(scope.id, {
@@ -170,6 +180,7 @@ describe('sensitive fields and erasure', () => {
     const cfo = await reg.createPrincipal({ kind: 'human', name: 'cfo', roles: ['role-cfo'] });
     agentKey = (await reg.createApiKey({ principal_id: agent.id, permissions: ['check', 'read'] })).key;
     checkOnlyKey = (await reg.createApiKey({ principal_id: agent.id, permissions: ['check'] })).key;
+    rulesOnlyKey = (await reg.createApiKey({ principal_id: admin.id, permissions: ['manage_rules'] })).key;
     cfoKey = (await reg.createApiKey({ principal_id: cfo.id, permissions: ['approve', 'read'] })).key;
     await request(stack.registry.url)
       .post('/api/v1/webhooks')
@@ -192,13 +203,15 @@ describe('sensitive fields and erasure', () => {
     const readRes = await verdict(agentKey).get(`/consultations/${consultationId}`).expect(200);
     expectConforms(readRes, 'get', '/{tenant_id}/v1/consultations/{consultation_id}');
     const read = readRes.body;
+    // The subject too: it names a person, so it is one of the sensitive fields (the registry requires it).
     expect(read.parameters).toEqual({
-      customer_id: SUBJECT,
+      customer_id: { $commit: expect.stringMatching(COMMIT) },
       card: { number: { $commit: expect.stringMatching(COMMIT) }, brand: 'visa' },
       amount: 12,
+      order_ref: ORDER_REF,
     });
     expect(read.context_snapshot.email).toEqual({ value: { $commit: expect.stringMatching(COMMIT) }, source: 'crm' });
-    expect(read.sensitive_values).toEqual({ 'parameters.card.number': CARD, 'context.email': EMAIL });
+    expect(read.sensitive_values).toEqual({ 'parameters.card.number': CARD, 'parameters.customer_id': SUBJECT, 'context.email': EMAIL });
     expect(read.limits).toHaveLength(1);
     expect(read.limits[0].key).not.toContain(CARD);
     expect(JSON.parse(read.limits[0].key)['parameters.card.number']).toEqual({ $digest: expect.stringMatching(COMMIT) });
@@ -243,6 +256,11 @@ describe('sensitive fields and erasure', () => {
       })
       .expect(200);
     expect(first.body.operation_status).toBe('incomplete');
+    // The incomplete round answers the Facts known so far with the sensitive ones committed, never in the clear.
+    expect(first.body.provisional_context).toEqual({
+      note: { $commit: expect.stringMatching(COMMIT) },
+      customer_id: { $commit: expect.stringMatching(COMMIT) },
+    });
     const session = await stack
       .db('verdict')
       .query('SELECT context::text AS context, sealed_values FROM resolve_sessions WHERE id = $1', [first.body.resolve_session_id]);
@@ -262,7 +280,7 @@ describe('sensitive fields and erasure', () => {
     resolvedId = done.body.consultation_id;
     const read = (await verdict(agentKey).get(`/consultations/${resolvedId}`).expect(200)).body;
     expect(read.context_snapshot.note.value).toEqual({ $commit: expect.stringMatching(COMMIT) });
-    expect(read.sensitive_values).toEqual({ 'context.note': COUNTRY_NOTE });
+    expect(read.sensitive_values).toEqual({ 'context.note': COUNTRY_NOTE, 'context.customer_id': SUBJECT });
   });
 
   it('stores the plain values nowhere: not the database files nor its write-ahead log, no table, queue, log, trace or webhook body', async () => {
@@ -282,9 +300,9 @@ describe('sensitive fields and erasure', () => {
     const dataDir = (await stack.db('verdict').query<{ data_directory: string }>('SHOW data_directory')).rows[0].data_directory;
     expect((await stat(path.join(dataDir, 'pg_wal'))).isDirectory()).toBe(true);
     // Heap, indexes, TOAST and the WAL alike (and the server's own log, if it keeps one there). The control: the
-    // subject, which is not a sensitive field, is found there in the clear, so the search reaches the rows.
+    // order reference, which is not a sensitive field, is found there in the clear, so the search reaches the rows.
     expect(await filesHolding(dataDir, PLAIN)).toEqual([]);
-    expect((await filesHolding(dataDir, [SUBJECT])).some((f) => f.includes(`${path.sep}pg_wal${path.sep}`))).toBe(true);
+    expect((await filesHolding(dataDir, [ORDER_REF])).some((f) => f.includes(`${path.sep}pg_wal${path.sep}`))).toBe(true);
 
     // Every table of every service, compared in SQL with the values sent as base64 (never as a statement's text).
     const needles = PLAIN.map((p) => Buffer.from(p).toString('base64'));
@@ -295,7 +313,7 @@ describe('sensitive fields and erasure', () => {
           [values],
         )
         .then((r) => Number(r.rows[0].n));
-    expect(await holding(stack.db('verdict'), 'consultations', [Buffer.from(SUBJECT).toString('base64')])).toBeGreaterThan(0);
+    expect(await holding(stack.db('verdict'), 'consultations', [Buffer.from(ORDER_REF).toString('base64')])).toBeGreaterThan(0);
     for (const service of services) {
       const db = stack.db(service);
       const tables = (await db.query<{ t: string }>("SELECT quote_ident(tablename) AS t FROM pg_tables WHERE schemaname = 'public'")).rows;
@@ -361,19 +379,22 @@ describe('sensitive fields and erasure', () => {
       erased_at: expect.any(String),
       erased_by: expect.stringMatching(/^hum-/),
       stream_id: `arbiter.${tenantId}.erasures`,
+      keys_deleted: 1,
     });
+    const { keys_deleted: _deleted, ...erasure } = first.body;
     const second = await verdict(adminKey).post('/erasures', { subject: SUBJECT }).expect(200);
-    expect(second.body).toEqual(first.body);
+    expect(second.body).toEqual({ ...erasure, keys_deleted: 0 });
     // The SDK: the same erasure again, the list, and the record read with its values erased.
     const sdkAdmin = verdictAs(stack, adminKey, tenantId);
-    expect(await sdkAdmin.createErasure(SUBJECT)).toEqual(first.body);
-    expect((await sdkAdmin.listErasures()).items).toEqual([first.body]);
+    expect(await sdkAdmin.createErasure(SUBJECT)).toEqual({ ...erasure, keys_deleted: 0 });
+    expect((await sdkAdmin.listErasures()).items).toEqual([erasure]);
     expect((await verdictAs(stack, agentKey, tenantId).getConsultation(consultationId)).sensitive_values).toEqual({
       'parameters.card.number': 'erased',
+      'parameters.customer_id': 'erased',
       'context.email': 'erased',
     });
     const listed = await verdict(adminKey).get('/erasures?limit=1').expect(200);
-    expect(listed.body).toEqual({ items: [first.body], next_cursor: null });
+    expect(listed.body).toEqual({ items: [erasure], next_cursor: null });
     expectConforms(listed, 'get', '/{tenant_id}/v1/erasures');
     expectConforms(first, 'post', '/{tenant_id}/v1/erasures');
     expectConforms(second, 'post', '/{tenant_id}/v1/erasures');
@@ -396,10 +417,14 @@ describe('sensitive fields and erasure', () => {
       (await verdict(agentKey).get(`/consultations/${consultationId}`).expect(200)).body.sensitive_values['parameters.card.number'],
     ).toBe(CARD);
     const replayed = await verdict(adminKey).post('/erasures', { subject_commitment: first.body.subject_commitment }).expect(200);
-    expect(replayed.body).toEqual(first.body);
+    expect(replayed.body).toEqual({ ...erasure, keys_deleted: 1 });
 
     const read = (await verdict(agentKey).get(`/consultations/${consultationId}`).expect(200)).body;
-    expect(read.sensitive_values).toEqual({ 'parameters.card.number': 'erased', 'context.email': 'erased' });
+    expect(read.sensitive_values).toEqual({
+      'parameters.card.number': 'erased',
+      'parameters.customer_id': 'erased',
+      'context.email': 'erased',
+    });
     const { sensitive_values: _values, ...record } = read;
     expect(record).toEqual(before);
     // The open session lost the erased Fact: its next round asks for it again.
@@ -409,6 +434,7 @@ describe('sensitive fields and erasure', () => {
     // The resolve session's subject came as a Fact: its values are erased too.
     expect((await verdict(agentKey).get(`/consultations/${resolvedId}`).expect(200)).body.sensitive_values).toEqual({
       'context.note': 'erased',
+      'context.customer_id': 'erased',
     });
 
     // Once erased, a replay cannot evaluate the rules that read the card: it counts as insufficient_context, before and
@@ -474,7 +500,7 @@ describe('sensitive fields and erasure', () => {
     // The CLI: the record verifies and names what is erased; the exported pack verifies offline.
     const verified = await arbiter('verify', 'consultation', consultationId, '--tenant', tenantId, '--trust', path.join(dir, 'trust.json'));
     expect(verified.code).toBe(0);
-    expect(verified.stdout).toContain('parameters.card.number erased, context.email erased');
+    expect(verified.stdout).toContain('parameters.card.number erased, parameters.customer_id erased, context.email erased');
     const packFile = path.join(dir, 'pack.json');
     expect((await arbiter('evidence', 'export', consultationId, '--tenant', tenantId, '--out', packFile)).code).toBe(0);
     const offline = await cli({}, { offline: true })('verify', 'evidence', packFile, '--trust', path.join(dir, 'trust.json'));
@@ -500,7 +526,11 @@ describe('sensitive fields and erasure', () => {
 
     const other = (await verdict(agentKey).post('/check', charge(OTHER_SUBJECT)).expect(200)).body;
     const otherRead = (await verdict(agentKey).get(`/consultations/${other.consultation_id}`).expect(200)).body;
-    expect(otherRead.sensitive_values).toEqual({ 'parameters.card.number': CARD, 'context.email': EMAIL });
+    expect(otherRead.sensitive_values).toEqual({
+      'parameters.card.number': CARD,
+      'parameters.customer_id': OTHER_SUBJECT,
+      'context.email': EMAIL,
+    });
     // A check without a sensitive value makes no key and keeps nothing beside its record.
     const keysBefore = (await stack.db('verdict').query('SELECT count(*)::int AS n FROM subject_keys')).rows[0].n;
     const plain = (
@@ -508,7 +538,7 @@ describe('sensitive fields and erasure', () => {
         .post('/check', {
           ...charge(null),
           action: 'payments.refund',
-          parameters: { customer_id: `cust-${randomUUID()}`, amount: 3 },
+          parameters: { amount: 3 },
           context: {},
         })
         .expect(200)
@@ -520,5 +550,123 @@ describe('sensitive fields and erasure', () => {
     expect(otherRead.parameters.card.number).not.toEqual(
       before.parameters && (before.parameters as { card: { number: unknown } }).card.number,
     );
+  });
+  it('names a subject as a check names it (a number by its JSON text), keeps no key for one too long to erase, and says what an erasure deleted', async () => {
+    const values = async (id: string) => (await verdict(agentKey).get(`/consultations/${id}`).expect(200)).body.sensitive_values;
+    const erased = { 'parameters.card.number': 'erased', 'parameters.customer_id': 'erased', 'context.email': 'erased' };
+    const keyRows = async () => (await stack.db('verdict').query('SELECT count(*)::int AS n FROM subject_keys')).rows[0].n as number;
+
+    // A number at the subject path and its JSON text name one subject, whichever form the erasure is given.
+    const number = randomInt(10 ** 9, 2 ** 31);
+    const byNumber = (await verdict(agentKey).post('/check', charge(number)).expect(200)).body.consultation_id;
+    expect(await values(byNumber)).toEqual({ 'parameters.card.number': CARD, 'parameters.customer_id': number, 'context.email': EMAIL });
+    const asText = await verdict(adminKey)
+      .post('/erasures', { subject: String(number) })
+      .expect(201);
+    expect(asText.body.keys_deleted).toBe(1);
+    expectConforms(asText, 'post', '/{tenant_id}/v1/erasures');
+    expect(await values(byNumber)).toEqual(erased);
+    const text = String(randomInt(10 ** 9, 2 ** 31));
+    const byText = (await verdict(agentKey).post('/check', charge(text)).expect(200)).body.consultation_id;
+    expect(
+      (
+        await verdict(adminKey)
+          .post('/erasures', { subject: Number(text) })
+          .expect(201)
+      ).body.keys_deleted,
+    ).toBe(1);
+    expect(await values(byText)).toEqual(erased);
+
+    // A check naming the subject again after its erasure makes a new key: what the erased key sealed stays erased (not
+    // unreadable), and the new check's values read back.
+    const again = (await verdict(agentKey).post('/check', charge(number)).expect(200)).body.consultation_id;
+    expect(await values(again)).toEqual({ 'parameters.card.number': CARD, 'parameters.customer_id': number, 'context.email': EMAIL });
+    expect(await values(byNumber)).toEqual(erased);
+
+    // An erasure of a subject no check named is answered like one, but says it deleted nothing.
+    const nobody = await verdict(adminKey)
+      .post('/erasures', { subject: `cust-${randomUUID()}` })
+      .expect(201);
+    expect(nobody.body.keys_deleted).toBe(0);
+
+    // A subject longer than an erasure can name (1024) is no subject: a one-off key, the values erased at once, no key
+    // kept. One of 1024 characters is a subject like any other.
+    const before = await keyRows();
+    const tooLong = `c-${randomUUID()}`.padEnd(1500, 'x');
+    const long = (await verdict(agentKey).post('/check', charge(tooLong)).expect(200)).body.consultation_id;
+    expect(await values(long)).toEqual(erased);
+    expect(await keyRows()).toBe(before);
+    const longest = `c-${randomUUID()}`.padEnd(1024, 'x');
+    const kept = (await verdict(agentKey).post('/check', charge(longest)).expect(200)).body.consultation_id;
+    expect(await values(kept)).toEqual({ 'parameters.card.number': CARD, 'parameters.customer_id': longest, 'context.email': EMAIL });
+    expect((await verdict(adminKey).post('/erasures', { subject: longest }).expect(201)).body.keys_deleted).toBe(1);
+    expect(await values(kept)).toEqual(erased);
+  });
+
+  it('replays records with their values only for a simulation caller who may read them', async () => {
+    const live = (await verdict(agentKey).post('/check', charge(OTHER_SUBJECT)).expect(200)).body;
+    expect(live.verdict).toBe('approval_required');
+    // With read (admin): the rule on the card's prefix is evaluated on the plain value, so archiving it is a change.
+    expect((await simulateArchive()).get(live.consultation_id)).toMatchObject({ before: 'approval_required', after: 'allowed' });
+    // manage_rules alone: the commitments are replayed; a condition on the card is never met, before or after alike.
+    expect((await simulateArchive(rulesOnlyKey)).get(live.consultation_id)).toBeUndefined();
+    // Nor does a proposed rule probing a prefix tell it anything: it never fires on a commitment.
+    const probe = (key: string) =>
+      verdict(key)
+        .post('/simulations', {
+          changes: [
+            {
+              op: 'create',
+              rule: {
+                scope_id: scopeId,
+                directive: 'probe',
+                severity: 'MANDATORY',
+                applies_to: { actions: ['payments.charge'] },
+                conditions: [{ field: 'card.number', op: 'starts_with', value: CARD.slice(0, 2) }],
+              },
+            },
+          ],
+          window: { last: 1000 },
+          sample_limit: 100,
+        })
+        .expect(200);
+    const ids = (body: { samples: Array<{ consultation_id: string }> }) => body.samples.map((x) => x.consultation_id);
+    expect(ids((await probe(adminKey)).body)).toContain(live.consultation_id);
+    const probed = (await probe(rulesOnlyKey)).body;
+    expect(ids(probed)).not.toContain(live.consultation_id);
+    expect(JSON.stringify(probed)).not.toContain(CARD);
+  });
+
+  it('answers unreadable, never erased, for values that do not open under their live key, and for a malformed sealed_values', async () => {
+    const db = stack.db('verdict');
+    const values = async (id: string) => (await verdict(agentKey).get(`/consultations/${id}`).expect(200)).body.sensitive_values;
+    const altered = (await verdict(agentKey).post('/check', charge(OTHER_SUBJECT)).expect(200)).body.consultation_id;
+    const broken = (await verdict(agentKey).post('/check', charge(OTHER_SUBJECT)).expect(200)).body.consultation_id;
+    const intact = (await verdict(agentKey).post('/check', charge(OTHER_SUBJECT)).expect(200)).body.consultation_id;
+    // One byte of the authentication tag changed (its first base64url character), the subject's key still there.
+    const row = (await db.query('SELECT sealed_values FROM consultations WHERE id = $1', [altered])).rows[0];
+    const [v, iv, tag, data] = (row.sealed_values.values as string).split('.');
+    const flipped = `${tag[0] === 'A' ? 'B' : 'A'}${tag.slice(1)}`;
+    await db.query('UPDATE consultations SET sealed_values = $2::jsonb WHERE id = $1', [
+      altered,
+      JSON.stringify({ ...row.sealed_values, values: [v, iv, flipped, data].join('.') }),
+    ]);
+    await db.query(`UPDATE consultations SET sealed_values = '"junk"'::jsonb WHERE id = $1`, [broken]);
+
+    const unreadable = { 'parameters.card.number': 'unreadable', 'parameters.customer_id': 'unreadable', 'context.email': 'unreadable' };
+    expect(await values(altered)).toEqual(unreadable);
+    // Not even the locations can be read: none is answered (the record's commitments still show where they were).
+    expect(await values(broken)).toEqual({});
+    expect(stack.logs.some((line) => line.includes(altered) && line.includes('unreadable'))).toBe(true);
+    expect(stack.logs.some((line) => line.includes(broken) && line.includes('malformed'))).toBe(true);
+    await verdict(agentKey).get(`/consultations/${altered}/explanation`).expect(200);
+    await verdict(agentKey).get(`/consultations/${broken}/explanation`).expect(200);
+    await simulateArchive();
+    // The subject's other records are untouched.
+    expect(await values(intact)).toEqual({
+      'parameters.card.number': CARD,
+      'parameters.customer_id': OTHER_SUBJECT,
+      'context.email': EMAIL,
+    });
   });
 });

@@ -100,7 +100,7 @@ describe(runCli.name, () => {
     const big = await run('verify', 'verdict', jws, '--jwks', 'jwks.json');
     expect(big).toMatchObject({
       code: 2,
-      stderr: expect.stringContaining('the key set jwks.json cannot be read exactly: /serial holds the number 9007199254740993'),
+      stderr: expect.stringContaining('the key set jwks.json cannot be read exactly: /serial holds a number which'),
     });
     const nul = await run('verify', 'verdict', jws, '--jwks', 'nul.json');
     expect(nul).toMatchObject({ code: 2, stderr: expect.stringContaining('/keys/0/kid contains U+0000 (NUL)') });

@@ -27,14 +27,15 @@ const LIMIT_STATE_TEXT: Record<string, string> = {
 
 /**
  * The record's sensitive values for the page (docs/verdicts.md "Sensitive fields"): each committed path with its value
- * as the read answered it beside the record (`erased` once the subject's key is gone), or `not shown` when the read
+ * as the read answered it beside the record (`erased` once the subject's key is gone, `unreadable` on an integrity
+ * failure), or `not shown` when the read
  * carried none (a key without `read`).
  */
 export function sensitiveRows(record: ConsultationRecord): Array<{ path: string; value: string }> {
   const values = (record as { sensitive_values?: Record<string, unknown> }).sensitive_values;
   return sensitiveStates(record as unknown as Record<string, unknown>).map(({ path, state }) => ({
     path,
-    value: state === 'erased' ? 'erased' : state === 'readable' ? jsonText(values![path]) : 'not shown',
+    value: state === 'erased' || state === 'unreadable' ? state : state === 'readable' ? jsonText(values![path]) : 'not shown',
   }));
 }
 

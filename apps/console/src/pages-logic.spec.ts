@@ -26,6 +26,10 @@ describe(sensitiveRows.name, () => {
       { path: 'parameters.card', value: '"4111"' },
       { path: 'context.email', value: 'erased' },
     ]);
+    expect(sensitiveRows(record({ sensitive_values: { 'parameters.card': 'unreadable', 'context.email': 'erased' } }))).toEqual([
+      { path: 'parameters.card', value: 'unreadable' },
+      { path: 'context.email', value: 'erased' },
+    ]);
     expect(sensitiveRows(record({}))).toEqual([
       { path: 'parameters.card', value: 'not shown' },
       { path: 'context.email', value: 'not shown' },

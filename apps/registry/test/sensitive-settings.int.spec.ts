@@ -19,7 +19,10 @@ describe('sensitive field settings', () => {
   };
 
   it('keeps parameters and context paths and a subject field, and serves them in the internal state', async () => {
-    const settings = { sensitive_fields: ['parameters.card.number', 'context.email'], data_subject_field: 'parameters.customer_id' };
+    const settings = {
+      sensitive_fields: ['parameters.card.number', 'context.email', 'parameters.customer_id'],
+      data_subject_field: 'parameters.customer_id',
+    };
     const res = await create(settings);
     expect(res.status).toBe(201);
     expect(res.body.settings).toMatchObject(settings);
@@ -43,6 +46,12 @@ describe('sensitive field settings', () => {
     ],
     ['a duplicate', { sensitive_fields: ['context.email', 'context.email'] }, /body\.settings\.sensitive_fields\.1: .*listed twice/],
     ['a malformed subject field', { data_subject_field: 'customer_id' }, /body\.settings\.data_subject_field: /],
+    [
+      'a subject field outside the sensitive fields',
+      { sensitive_fields: ['parameters.card.number'], data_subject_field: 'parameters.customer_id' },
+      /body\.settings\.data_subject_field: "parameters\.customer_id" must be one of sensitive_fields/,
+    ],
+    ['a subject field without sensitive fields', { data_subject_field: 'parameters.customer_id' }, /body\.settings\.data_subject_field: /],
     ['more than 50 paths', { sensitive_fields: Array.from({ length: 51 }, (_, i) => `parameters.f${i}`) }, /sensitive_fields/],
   ])('refuses %s with 400 naming it, on create and on PATCH, storing nothing', async (_what, settings, detail) => {
     const res = await create(settings);

@@ -206,6 +206,7 @@ export async function createVerdictContext(config: VerdictConfig, logger: Logger
     keys: subjectKeys,
     kek: parseKeyEncryptionKey(config.KEY_ENCRYPTION_KEY),
     previousKek: config.KEY_ENCRYPTION_KEY_PREVIOUS ? parseKeyEncryptionKey(config.KEY_ENCRYPTION_KEY_PREVIOUS) : null,
+    logger,
   });
   const consultationsService = new ConsultationsService(consultations, archived, sensitive);
   // One client of the ledger's internal API for evidence and citations; none without LEDGER_URL (503 ledger_unavailable).

@@ -739,13 +739,14 @@ const models: TsoaRoute.Models = {
         "type": {"dataType":"union","subSchemas":[{"ref":"ResolveRequest"},{"ref":"OverviewResolveRequest"}],"validators":{}},
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
-    "Erasure": {
+    "ErasureResult": {
         "dataType": "refObject",
         "properties": {
             "subject_commitment": {"dataType":"string","required":true},
             "erased_at": {"dataType":"string","required":true},
             "erased_by": {"dataType":"string","required":true},
             "stream_id": {"dataType":"string","required":true},
+            "keys_deleted": {"dataType":"double","required":true},
         },
         "additionalProperties": false,
     },
@@ -755,6 +756,17 @@ const models: TsoaRoute.Models = {
         "properties": {
             "subject": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"double"}]},
             "subject_commitment": {"dataType":"string"},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "Erasure": {
+        "dataType": "refObject",
+        "properties": {
+            "subject_commitment": {"dataType":"string","required":true},
+            "erased_at": {"dataType":"string","required":true},
+            "erased_by": {"dataType":"string","required":true},
+            "stream_id": {"dataType":"string","required":true},
         },
         "additionalProperties": false,
     },

@@ -137,7 +137,8 @@ export function reasonText(u: Unstorable, maxDepth = MAX_JSON_DEPTH): string {
     case 'invalid_utf8':
       return 'contains bytes that are not UTF-8, which cannot be stored';
     case 'inexact_number':
-      return `holds the number ${shorten(u.literal ?? '')}, which a JSON number read as a double cannot carry exactly (more significant digits than a double holds, or beyond its range)`;
+      // Where, never what: the number may be a sensitive value (docs/verdicts.md "Sensitive fields").
+      return 'holds a number which a JSON number read as a double cannot carry exactly (more significant digits than a double holds, or beyond its range)';
     case 'too_deep':
       return `is nested more than ${maxDepth} levels deep`;
   }
@@ -157,10 +158,6 @@ export function describeUnstorable(u: Unstorable, field: string, maxDepth = MAX_
 /** `field` as it may appear in a message: JSON-escaped when it holds control or surrogate characters. */
 export function printable(field: string): string {
   return /[\u0000-\u001f\ud800-\udfff]/.test(field) ? JSON.stringify(field) : field;
-}
-
-function shorten(s: string): string {
-  return s.length > 40 ? `${s.slice(0, 20)}…${s.slice(-12)}` : s;
 }
 
 /**

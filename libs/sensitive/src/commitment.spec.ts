@@ -30,7 +30,6 @@ describe(subjectDigest.name, () => {
   it('is HMAC-SHA256 under the tenant secret of the subject as canonical JSON', () => {
     const secret = newKey();
     expect(subjectDigest(secret, 'cust-1')).toBe(nobleHmac(secret, '"cust-1"'));
-    expect(subjectDigest(secret, 42)).toBe(nobleHmac(secret, '42'));
     expect(keyDigest(secret, 'parameters.card', '4111')).toEqual({ $digest: nobleHmac(secret, '["parameters.card","4111"]') });
   });
 });

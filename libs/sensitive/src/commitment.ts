@@ -37,7 +37,7 @@ export function isCommitment(v: unknown): v is Commitment {
 }
 
 /** The stored name of a data subject: `hmac-sha256:<hex>` under the tenant secret. */
-export function subjectDigest(tenantSecret: Uint8Array, subject: string | number): string {
+export function subjectDigest(tenantSecret: Uint8Array, subject: string): string {
   return hmac(tenantSecret, canonicalJson(subject));
 }
 

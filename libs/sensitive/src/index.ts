@@ -9,9 +9,19 @@ export {
   type SensitivePolicy,
   type SettingsProblem,
 } from './settings';
-export { replaceSensitive, restoreSensitive, subjectOf, type FactLike, type Replaced, type Restored } from './locate';
+export {
+  MAX_SUBJECT_LENGTH,
+  replaceSensitive,
+  restoreSensitive,
+  subjectName,
+  subjectOf,
+  type FactLike,
+  type Replaced,
+  type Restored,
+} from './locate';
 export { commit, COMMITMENT_PREFIX, isCommitment, keyDigest, newKey, subjectDigest, type Commitment } from './commitment';
 export {
+  keyId,
   newSubjectKeys,
   openValues,
   rewrapKey,

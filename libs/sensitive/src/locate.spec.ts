@@ -1,4 +1,4 @@
-import { replaceSensitive, restoreSensitive, subjectOf } from './locate';
+import { MAX_SUBJECT_LENGTH, replaceSensitive, restoreSensitive, subjectName, subjectOf } from './locate';
 import { sensitivePolicy } from './settings';
 
 const mark = (location: string) => ({ at: location });
@@ -61,14 +61,32 @@ describe(subjectOf.name, () => {
   it('reads the subject as a rule reads it: the Fact at the path first, then the parameters', () => {
     expect(subjectOf(policy, { customer: { id: 'c-1' } }, {})).toBe('c-1');
     expect(subjectOf(policy, { customer: { id: 'c-1' } }, { 'customer.id': { value: 'c-2' } })).toBe('c-2');
-    expect(subjectOf(policy, { customer: { id: 42 } }, {})).toBe(42);
+    expect(subjectOf(policy, { customer: { id: 42 } }, {})).toBe('42');
   });
 
-  it('is null when the subject is absent, empty or not a string or number', () => {
+  it('is null when the subject is absent, empty, longer than an erasure can name, or not a string or number', () => {
+    expect(subjectOf(policy, { customer: { id: 'x'.repeat(MAX_SUBJECT_LENGTH) } }, {})).toBe('x'.repeat(MAX_SUBJECT_LENGTH));
+    expect(subjectOf(policy, { customer: { id: 'x'.repeat(MAX_SUBJECT_LENGTH + 1) } }, {})).toBeNull();
+    expect(subjectOf(policy, { customer: { id: Number.NaN } }, {})).toBeNull();
     expect(subjectOf(policy, {}, {})).toBeNull();
     expect(subjectOf(policy, { customer: { id: '' } }, {})).toBeNull();
     expect(subjectOf(policy, { customer: { id: { x: 1 } } }, {})).toBeNull();
     expect(subjectOf(sensitivePolicy({ sensitive_fields: ['parameters.card'] })!, { customer: { id: 'c' } }, {})).toBeNull();
+  });
+});
+
+describe(subjectName.name, () => {
+  it('names a number by its JSON text, so that 42 and "42" are one subject', () => {
+    expect(subjectName(42)).toBe('42');
+    expect(subjectName('42')).toBe('42');
+    expect(subjectName(1e21)).toBe('1e+21');
+    expect(subjectName(-0)).toBe('0');
+    expect(subjectName('cust-1')).toBe('cust-1');
+  });
+
+  it('is null for what an erasure could not name', () => {
+    for (const v of ['', 'x'.repeat(MAX_SUBJECT_LENGTH + 1), Infinity, true, null, undefined, ['a'], { id: 1 }])
+      expect(subjectName(v)).toBeNull();
   });
 });
 

@@ -5,6 +5,7 @@
 //   - the value of the Fact keyed by the field (`context.<field>`), or by a path under it (`context.<field>.<more>`);
 //   - inside the value of a Fact keyed by a prefix of the field (`context.<prefix>.value.<rest>`).
 // Pure and copy-on-write: the objects handed in are never changed, so the engine keeps the plain values.
+import { canonicalJson } from '@arbiter/canonical';
 import type { SensitivePath, SensitivePolicy } from './settings';
 
 /** A Fact as the request carries it: its value and its provenance members. */
@@ -95,12 +96,21 @@ function factPath(fields: readonly SensitivePath[], key: string): readonly strin
   return null;
 }
 
-/** The data subject of a request (docs/verdicts.md "Sensitive fields"): a string or a number at the subject path, else null. */
-export function subjectOf(
-  policy: SensitivePolicy,
-  parameters: Record<string, unknown>,
-  context: Record<string, FactLike>,
-): string | number | null {
+/** The longest subject an erasure names, so the longest a check keeps a key for (docs/operations.md "Erasure"). */
+export const MAX_SUBJECT_LENGTH = 1024;
+
+/**
+ * The name of a data subject as checks and erasures alike use it (docs/verdicts.md "Sensitive fields"): a string as
+ * it is, a finite number as its JSON text (RFC 8785), so 42 and "42" name one subject; null for an empty string, a
+ * name longer than MAX_SUBJECT_LENGTH characters, or anything else.
+ */
+export function subjectName(value: unknown): string | null {
+  const name = typeof value === 'string' ? value : typeof value === 'number' && Number.isFinite(value) ? canonicalJson(value) : null;
+  return name === null || name === '' || name.length > MAX_SUBJECT_LENGTH ? null : name;
+}
+
+/** The data subject of a request (docs/verdicts.md "Sensitive fields"): the subjectName of the value at the subject path, else null. */
+export function subjectOf(policy: SensitivePolicy, parameters: Record<string, unknown>, context: Record<string, FactLike>): string | null {
   if (!policy.subject) return null;
   const { field, segments } = policy.subject;
   // Read like a rule reads it: the Fact keyed by the path first, then the parameters.
@@ -108,9 +118,7 @@ export function subjectOf(
   const fact = hasOwn(context, field) ? context[field] : undefined;
   if (fact && typeof fact === 'object' && hasOwn(fact, 'value')) value = fact.value;
   else value = valueAt(parameters, segments);
-  if (typeof value === 'string' && value !== '') return value;
-  if (typeof value === 'number' && Number.isFinite(value)) return value;
-  return null;
+  return subjectName(value);
 }
 
 /** A location's value in `restoreSensitive`: absent (erased) when the map holds undefined for it. */

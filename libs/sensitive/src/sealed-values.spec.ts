@@ -1,6 +1,8 @@
 import { createDecipheriv } from 'node:crypto';
 import { parseKeyEncryptionKey, generateKeyEncryptionKey } from '@arbiter/crypto';
-import { newSubjectKeys, openValues, rewrapKey, sealValues, unwrapSubjectKeys, wrapSubjectKeys } from './sealed-values';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex, concatBytes } from '@noble/hashes/utils.js';
+import { keyId, newSubjectKeys, openValues, rewrapKey, sealValues, unwrapSubjectKeys, wrapSubjectKeys } from './sealed-values';
 
 describe(sealValues.name, () => {
   const keys = newSubjectKeys();
@@ -55,5 +57,14 @@ describe(rewrapKey.name, () => {
 
   it('throws when neither key opens it', () => {
     expect(() => rewrapKey(wrapSubjectKeys(keys, old, 'row'), kek, null, 'row')).toThrow();
+  });
+});
+
+describe(keyId.name, () => {
+  it('is SHA-256 of a label and the encryption key, as @noble/hashes computes it, and differs between key pairs', () => {
+    const keys = newSubjectKeys();
+    const label = new TextEncoder().encode('arbiter subject key id\0');
+    expect(keyId(keys)).toBe(bytesToHex(sha256(concatBytes(label, keys.enc))));
+    expect(keyId(keys)).not.toBe(keyId(newSubjectKeys()));
   });
 });

@@ -1,6 +1,7 @@
 // The plain sensitive values of one record (docs/verdicts.md "Sensitive fields"), kept only as AES-256-GCM
 // ciphertext under the subject's encryption key (libs/crypto's encryption blobs), beside the record and never
 // inside what is hashed. The subject's keys are stored wrapped under KEY_ENCRYPTION_KEY.
+import { createHash } from 'node:crypto';
 import { decryptSecret, decryptSecretRotating, encryptSecret } from '@arbiter/crypto';
 import { newKey } from './commitment';
 
@@ -8,6 +9,15 @@ import { newKey } from './commitment';
 export interface SubjectKeys {
   mac: Buffer;
   enc: Buffer;
+}
+
+/**
+ * Which key pair sealed a row's values: SHA-256 of a label and the encryption key, in hex. It says nothing of the
+ * key (256 random bits), and tells a row sealed under a key an erasure destroyed (another key is there now, or none)
+ * from a row whose ciphertext does not open under the very key that sealed it (an integrity failure).
+ */
+export function keyId(keys: SubjectKeys): string {
+  return createHash('sha256').update('arbiter subject key id\0').update(keys.enc).digest('hex');
 }
 
 export function newSubjectKeys(): SubjectKeys {

@@ -5,7 +5,10 @@ describe(sensitiveSettingsProblem.name, () => {
 
   it('accepts parameters and context paths and a subject field', () => {
     expect(
-      sut({ sensitive_fields: ['parameters.card.number', 'context.customer.email'], data_subject_field: 'parameters.customer_id' }),
+      sut({
+        sensitive_fields: ['parameters.card.number', 'context.customer.email', 'parameters.customer_id'],
+        data_subject_field: 'parameters.customer_id',
+      }),
     ).toBeNull();
     expect(sut({})).toBeNull();
   });
@@ -33,17 +36,37 @@ describe(sensitiveSettingsProblem.name, () => {
     expect(sut({ data_subject_field: 'customer_id' })?.at).toBe('data_subject_field');
     expect(sut({ data_subject_field: 7 })?.problem).toBe('must be a string');
   });
+
+  it('refuses a subject field that is not one of the sensitive fields (it would stay in the clear)', () => {
+    expect(sut({ sensitive_fields: ['parameters.card.number'], data_subject_field: 'parameters.customer_id' })).toEqual({
+      at: 'data_subject_field',
+      problem: '"parameters.customer_id" must be one of sensitive_fields',
+    });
+    expect(sut({ data_subject_field: 'parameters.customer_id' })?.at).toBe('data_subject_field');
+    // parameters.x and context.x name one field, but the setting lists the path it reads: the same path is asked.
+    expect(sut({ sensitive_fields: ['context.customer_id'], data_subject_field: 'parameters.customer_id' })?.at).toBe('data_subject_field');
+    expect(sut({ sensitive_fields: ['parameters.customer_id'], data_subject_field: 'parameters.customer_id' })).toBeNull();
+  });
 });
 
 describe(sensitivePolicy.name, () => {
   it('is null without sensitive fields, and names each field once whatever its prefix', () => {
-    expect(sensitivePolicy({ data_subject_field: 'parameters.c' })).toBeNull();
+    expect(sensitivePolicy({})).toBeNull();
+    expect(sensitivePolicy({ sensitive_fields: [] })).toBeNull();
     const sut = sensitivePolicy({
-      sensitive_fields: ['parameters.card', 'context.card', 'context.a.b'],
+      sensitive_fields: ['parameters.card', 'context.card', 'context.a.b', 'parameters.c'],
       data_subject_field: 'parameters.c',
     })!;
-    expect(sut.fields.map((f) => f.field)).toEqual(['card', 'a.b']);
+    expect(sut.fields.map((f) => f.field)).toEqual(['card', 'a.b', 'c']);
     expect(sut.subject).toEqual({ path: 'parameters.c', field: 'c', segments: ['c'] });
+  });
+
+  it('protects the subject field even when settings stored before the registry required it leave it out', () => {
+    const alone = sensitivePolicy({ data_subject_field: 'parameters.c' })!;
+    expect(alone.fields.map((f) => f.path)).toEqual(['parameters.c']);
+    expect(alone.subject?.field).toBe('c');
+    const beside = sensitivePolicy({ sensitive_fields: ['parameters.card'], data_subject_field: 'context.c' })!;
+    expect(beside.fields.map((f) => f.field)).toEqual(['card', 'c']);
   });
 
   it('throws on malformed settings rather than protect less than asked', () => {

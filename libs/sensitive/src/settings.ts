@@ -40,6 +40,19 @@ export function sensitivePathProblem(path: unknown): string | null {
 
 /** The first problem of the sensitive settings, or null (absent settings have none). */
 export function sensitiveSettingsProblem(settings: { sensitive_fields?: unknown; data_subject_field?: unknown }): SettingsProblem | null {
+  const problem = shapeProblem(settings);
+  if (problem) return problem;
+  // The subject names a person (an e-mail, a customer id): it is itself a sensitive value, committed like the others,
+  // so a subject field outside the sensitive fields would leave it in the clear in the record.
+  const subject = settings.data_subject_field as string | undefined;
+  const fields = (settings.sensitive_fields as string[] | undefined) ?? [];
+  if (subject !== undefined && !fields.includes(subject))
+    return { at: 'data_subject_field', problem: `${JSON.stringify(subject)} must be one of sensitive_fields` };
+  return null;
+}
+
+/** The first malformed path of the settings, or null. */
+function shapeProblem(settings: { sensitive_fields?: unknown; data_subject_field?: unknown }): SettingsProblem | null {
   const fields = settings.sensitive_fields;
   if (fields !== undefined) {
     if (!Array.isArray(fields)) return { at: 'sensitive_fields', problem: 'must be an array of dot paths' };
@@ -66,18 +79,19 @@ function compile(path: string): SensitivePath {
 }
 
 /**
- * The policy of valid settings: null when the tenant lists no sensitive field (nothing is committed). Throws
- * when the settings are malformed (the registry never serves such settings; the gateway then refuses to
- * build the snapshot rather than store a value it was told to protect).
+ * The policy of valid settings: null when the tenant lists no sensitive field and no subject field (nothing is
+ * committed). The subject field is always one of the fields, even in settings stored before the registry required
+ * it. Throws when a path is malformed (the registry never serves such settings; the gateway then refuses to build
+ * the snapshot rather than store a value it was told to protect).
  */
 export function sensitivePolicy(settings: { sensitive_fields?: unknown; data_subject_field?: unknown }): SensitivePolicy | null {
-  const problem = sensitiveSettingsProblem(settings);
+  const problem = shapeProblem(settings);
   if (problem) throw new Error(`settings.${problem.at}: ${problem.problem}`);
-  const fields = (settings.sensitive_fields as string[] | undefined) ?? [];
+  const subject = settings.data_subject_field as string | undefined;
+  const fields = [...((settings.sensitive_fields as string[] | undefined) ?? []), ...(subject === undefined ? [] : [subject])];
   if (fields.length === 0) return null;
   // parameters.x and context.x name one field: it is protected once, wherever the request carries it.
   const byField = new Map(fields.map((p) => [compile(p).field, compile(p)]));
-  const subject = settings.data_subject_field as string | undefined;
   return { fields: [...byField.values()], subject: subject === undefined ? null : compile(subject) };
 }
 

@@ -61,7 +61,8 @@ export interface TenantSettings {
   sensitive_fields?: string[];
   /**
    * The path whose value (a string or a number) names the data subject of a check: its sensitive values are kept
-   * under that subject's key, which an erasure destroys (docs/identity.md "Sensitive fields").
+   * under that subject's key, which an erasure destroys. It must be one of `sensitive_fields` (docs/identity.md
+   * "Sensitive fields").
    */
   data_subject_field?: string;
 }

@@ -2,7 +2,7 @@ import { Body, Controller, Get, Path, Post, Query, Request, Response, Route, Sec
 import type { AuthedRequest } from '@arbiter/auth';
 import type { VerdictContext } from '../context';
 import type { ErrorBody } from '../models/errors';
-import type { Erasure, ErasureBody, ErasureList } from '../models/erasures';
+import type { ErasureBody, ErasureList, ErasureResult } from '../models/erasures';
 
 @Route('{tenant_id}/v1/erasures')
 @Tags('Erasures')
@@ -16,20 +16,21 @@ export class ErasuresController extends Controller {
    * (records, archive, backups), can no longer be decrypted, and reads show them as `erased`; every hash, signature,
    * seal and proof still verifies. The erasure (the subject's commitment, never the subject) is sealed in
    * `arbiter.<tenant_id>.erasures`. 201 for the first erasure of a subject; a second answers the first with 200.
-   * Needs `admin`.
+   * `keys_deleted` says whether this call found a key to delete (0: no check named the subject since its last erasure,
+   * or ever). Needs `admin`.
    * @summary Erase a data subject
    * @param tenant_id The tenant id (`tnt-`); it must be the API key's own tenant.
    */
   @Post()
   @Security('apiKey')
   @SuccessResponse(201, 'Erased')
-  @Response<Erasure>(200, 'Already erased: the first erasure')
+  @Response<ErasureResult>(200, 'Already erased: the first erasure')
   @Response<ErrorBody>(
     400,
     'validation_failed: not exactly one of subject and subject_commitment, a subject empty, too long or not a string or number, a malformed subject_commitment',
   )
   @Response<ErrorBody>(403, 'cross_tenant_forbidden, insufficient_permission (admin)')
-  async createErasure(@Path() tenant_id: string, @Request() req: AuthedRequest, @Body() body: ErasureBody): Promise<Erasure> {
+  async createErasure(@Path() tenant_id: string, @Request() req: AuthedRequest, @Body() body: ErasureBody): Promise<ErasureResult> {
     const { erasure, created } = await this.ctx.erasures.erase(req.user, tenant_id, body);
     this.setStatus(created ? 201 : 200);
     return erasure;

@@ -9,6 +9,8 @@ export interface SealedValues {
   subject: string | null;
   paths: string[];
   values: string | null;
+  /** The keyId of the subject's keys that sealed `values` (absent in rows sealed before it was kept). */
+  key?: string;
 }
 
 /** A resolve session's Facts that hold sensitive values: encrypted under KEY_ENCRYPTION_KEY, never in its `context`. */
@@ -19,3 +21,31 @@ export interface SealedSessionFacts {
 
 /** What a read shows of a sensitive value once its key is gone. */
 export const ERASED = 'erased';
+
+/**
+ * What a read shows of a sensitive value whose ciphertext does not open though its subject's key is there, or whose
+ * `sealed_values` is not of the stored shape: an integrity failure, never an erasure (docs/verdicts.md "Sensitive fields").
+ */
+export const UNREADABLE = 'unreadable';
+
+const isDigest = (v: unknown): boolean => v === null || (typeof v === 'string' && v.length > 0);
+
+/** The `sealed_values` column as stored, or null when it is not of that shape (an altered or corrupted row). */
+export function parseSealedValues(raw: unknown): SealedValues | null {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return null;
+  const { subject, paths, values, key } = raw as Record<string, unknown>;
+  if (!isDigest(subject) || !isDigest(values) || (key !== undefined && typeof key !== 'string')) return null;
+  if (!Array.isArray(paths) || !paths.every((p) => typeof p === 'string')) return null;
+  return {
+    subject: subject as string | null,
+    paths: paths as string[],
+    values: values as string | null,
+    ...(key === undefined ? {} : { key }),
+  };
+}
+
+/** The locations a malformed `sealed_values` still names (its `paths`, when that is a list of strings), else none. */
+export function pathsOf(raw: unknown): string[] {
+  const paths = raw !== null && typeof raw === 'object' ? (raw as { paths?: unknown }).paths : undefined;
+  return Array.isArray(paths) ? paths.filter((p): p is string => typeof p === 'string') : [];
+}

@@ -62,7 +62,10 @@ describe(buildSnapshot.name, () => {
       registryState({ settings: { sensitive_fields: ['parameters.card', 'context.card'], data_subject_field: 'parameters.customer_id' } }),
     );
     expect(sut.sensitive).toEqual({
-      fields: [{ path: 'context.card', field: 'card', segments: ['card'] }],
+      fields: [
+        { path: 'context.card', field: 'card', segments: ['card'] },
+        { path: 'parameters.customer_id', field: 'customer_id', segments: ['customer_id'] },
+      ],
       subject: { path: 'parameters.customer_id', field: 'customer_id', segments: ['customer_id'] },
     });
     expect(() => buildSnapshot(registryState({ settings: { sensitive_fields: ['card'] } }))).toThrow(SnapshotBuildError);

@@ -4,7 +4,8 @@
 export interface ErasureBody {
   /**
    * The data subject: the value its checks carried at the tenant's `settings.data_subject_field` (a non-empty
-   * string of at most 1024 characters, or a number), e.g. the customer id.
+   * string of at most 1024 characters, or a number), e.g. the customer id. A number names the subject its JSON text
+   * names: 42 and "42" are one subject.
    */
   subject?: string | number;
   /**
@@ -26,6 +27,16 @@ export interface Erasure {
   erased_by: string;
   /** The ledger stream the erasure is sealed in. */
   stream_id: string;
+}
+
+/** The answer of POST /<tenant_id>/v1/erasures: the (first) erasure, and what this call deleted. */
+export interface ErasureResult extends Erasure {
+  /**
+   * How many key rows of the subject this call deleted: 1 when checks had named the subject (since its last erasure),
+   * 0 when there was nothing to delete (a subject no check ever named, a value that differs from the one the checks
+   * carried, or one already erased).
+   */
+  keys_deleted: number;
 }
 
 export interface ErasureList {

@@ -312,7 +312,8 @@ export interface ConsultationExplanation {
 export interface ConsultationRead extends ConsultationRecord {
   /**
    * Each sensitive value of the record by where it was (`parameters.card`, `context.email`): the value while its data
-   * subject's key lives, the string `erased` once it is gone (or when the check named no subject). Present only on a
+   * subject's key lives, the string `erased` once it is gone (or when the check named no subject), the string
+   * `unreadable` when it does not open under the key that sealed it (an integrity failure). Present only on a
    * record with sensitive values, read with `read`; not covered by normative_hash (leave it out when recomputing).
    */
   sensitive_values?: { [path: string]: unknown };

@@ -64,7 +64,8 @@ export class SubjectKeysRepository {
   /**
    * Erases a subject in one transaction: its key row goes (every value sealed under it is then unrecoverable), the
    * open resolve sessions holding its values lose them, and the first erasure is recorded with its seal_outbox row
-   * (arbiter.<tenant_id>.erasures, client_ref the digest). Answers the first erasure and whether this call made it.
+   * (arbiter.<tenant_id>.erasures, client_ref the digest). Answers the first erasure, whether this call made it, and
+   * how many key rows it deleted.
    */
   async erase(
     tenantId: TenantId,
@@ -72,11 +73,11 @@ export class SubjectKeysRepository {
     by: string,
     at: Date,
     sealing: boolean,
-  ): Promise<{ erasure: ErasureRow; created: boolean }> {
+  ): Promise<{ erasure: ErasureRow; created: boolean; keysDeleted: number }> {
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
-      await client.query('DELETE FROM subject_keys WHERE tenant_id = $1 AND subject_digest = $2', [tenantId, digest]);
+      const deleted = await client.query('DELETE FROM subject_keys WHERE tenant_id = $1 AND subject_digest = $2', [tenantId, digest]);
       await client.query(
         "UPDATE resolve_sessions SET sealed_values = NULL WHERE tenant_id = $1 AND sealed_values IS NOT NULL AND sealed_values->>'subject' = $2",
         [tenantId, digest],
@@ -103,7 +104,7 @@ export class SubjectKeysRepository {
         erasure = first.rows[0];
       }
       await client.query('COMMIT');
-      return { erasure, created: inserted.rows.length === 1 };
+      return { erasure, created: inserted.rows.length === 1, keysDeleted: deleted.rowCount ?? 0 };
     } catch (err) {
       await client.query('ROLLBACK').catch(() => undefined);
       throw err;

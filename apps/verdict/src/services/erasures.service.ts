@@ -1,14 +1,14 @@
 import type { AuthenticatedIdentity, TenantId } from '@arbiter/auth';
 import { auditStreamId } from '@arbiter/audit-streams';
 import { AppError, parseLimit } from '@arbiter/http';
+import { MAX_SUBJECT_LENGTH, subjectName } from '@arbiter/sensitive';
 import { badRequest } from '../domain/errors';
 import { parseTimeKeyset, timeKeysetCursor } from '../domain/pagination';
 import { ownTenant, requireAnyPermission } from '../domain/tenant-access';
-import type { Erasure, ErasureList } from '../models/erasures';
+import type { Erasure, ErasureList, ErasureResult } from '../models/erasures';
 import type { ErasureRow, SubjectKeysRepository } from '../repositories/subject-keys.repository';
 import type { SensitiveValuesService } from './sensitive-values.service';
 
-const MAX_SUBJECT_LENGTH = 1024;
 const COMMITMENT = /^hmac-sha256:[0-9a-f]{64}$/;
 
 export interface ErasuresDeps {
@@ -35,14 +35,14 @@ export class ErasuresService {
     identity: AuthenticatedIdentity,
     tenantParam: string,
     body: { subject?: unknown; subject_commitment?: unknown },
-  ): Promise<{ erasure: Erasure; created: boolean }> {
+  ): Promise<{ erasure: ErasureResult; created: boolean }> {
     requireAnyPermission(identity, ['admin']);
     const tenantId = ownTenant(identity, tenantParam);
     const digest = await this.digestOf(tenantId, body);
     const at = new Date((this.deps.now ?? Date.now)());
-    const { erasure, created } = await this.deps.keys.erase(tenantId, digest, identity.principal.id, at, this.deps.sealing);
+    const { erasure, created, keysDeleted } = await this.deps.keys.erase(tenantId, digest, identity.principal.id, at, this.deps.sealing);
     if (created && this.deps.sealing) this.deps.onSealed?.();
-    return { erasure: present(erasure), created };
+    return { erasure: { ...present(erasure), keys_deleted: keysDeleted }, created };
   }
 
   /**
@@ -59,11 +59,11 @@ export class ErasuresService {
         throw invalid('subject_commitment', 'subject_commitment must be hmac-sha256: and 64 lowercase hex digits');
       return commitment;
     }
-    const valid =
-      (typeof subject === 'string' && subject.length > 0 && subject.length <= MAX_SUBJECT_LENGTH) ||
-      (typeof subject === 'number' && Number.isFinite(subject));
-    if (!valid) throw invalid('subject', `subject must be a non-empty string of at most ${MAX_SUBJECT_LENGTH} characters or a number`);
-    return this.deps.sensitive.digest(tenantId, subject as string | number);
+    // Named as a check names it (a number by its JSON text), so that the erasure reaches the key the checks made.
+    const name = subjectName(subject);
+    if (name === null)
+      throw invalid('subject', `subject must be a non-empty string of at most ${MAX_SUBJECT_LENGTH} characters or a number`);
+    return this.deps.sensitive.digest(tenantId, name);
   }
 
   /**

@@ -150,7 +150,7 @@ export class ResolveService {
               resolve_session_id: id,
               round,
               required_context: required,
-              provisional_context: result.provisional_context,
+              provisional_context: committedProvisional(result.provisional_context, context, shielded),
             }
           : { operation_status: 'incomplete', required_context: required, resolve_session_id: id };
       return { body: answer };
@@ -363,4 +363,20 @@ function overviewResource(context: Record<string, Fact>, session: ResolveSession
   const fact = context.resource;
   if (fact && typeof fact.value === 'string') return fact.value;
   return session?.resource ?? '';
+}
+
+/**
+ * The Facts known so far as an incomplete round answers them: a sensitive one by its commitment, never its plain
+ * value (this round's or one decrypted from the session); the rules saw the plain values (docs/verdicts.md
+ * "Sensitive fields").
+ */
+function committedProvisional(
+  provisional: Record<string, unknown>,
+  context: Record<string, Fact>,
+  shielded: Shielded | null,
+): Record<string, unknown> {
+  if (!shielded) return provisional;
+  // The shield copies only the Facts it changed: any other is the very object the round carried.
+  const committed = (key: string) => Object.prototype.hasOwnProperty.call(shielded.context, key) && shielded.context[key] !== context[key];
+  return Object.fromEntries(Object.entries(provisional).map(([key, value]) => [key, committed(key) ? shielded.context[key].value : value]));
 }

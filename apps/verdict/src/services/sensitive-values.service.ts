@@ -5,6 +5,7 @@ import { AppError } from '@arbiter/http';
 import {
   commit,
   keyDigest,
+  keyId,
   keyPathIsSensitive,
   newKey,
   newSubjectKeys,
@@ -23,7 +24,11 @@ import {
 } from '@arbiter/sensitive';
 import type { Fact } from '@arbiter/policy';
 import type { SubjectKeysRepository } from '../repositories/subject-keys.repository';
-import { ERASED, type SealedSessionFacts, type SealedValues } from '../domain/sealed-values';
+import type { Logger } from 'pino';
+import { ERASED, parseSealedValues, pathsOf, UNREADABLE, type SealedSessionFacts, type SealedValues } from '../domain/sealed-values';
+
+/** A sensitive value as a record's row gives it back: its plain value, or why it cannot. */
+type Opened = { value: unknown } | typeof ERASED | typeof UNREADABLE;
 
 /** A request with its sensitive values committed, and what is kept of them beside the record. */
 export interface Shielded {
@@ -38,6 +43,8 @@ export interface SensitiveValuesDeps {
   keys: SubjectKeysRepository;
   kek: Buffer;
   previousKek: Buffer | null;
+  /** Where an integrity failure (a row's values that do not open under a key that exists) is reported. */
+  logger?: Logger;
 }
 
 /**
@@ -65,7 +72,7 @@ export class SensitiveValuesService {
   }
 
   /** The stored name of a subject. */
-  async digest(tenantId: TenantId, subject: string | number): Promise<string> {
+  async digest(tenantId: TenantId, subject: string): Promise<string> {
     return subjectDigest(await this.tenantSecret(tenantId), subject);
   }
 
@@ -103,24 +110,26 @@ export class SensitiveValuesService {
         subject: digest,
         paths: [...replaced.found.keys()],
         values: digest === null ? null : sealValues(keys, replaced.found, `${tenantId}:${rowId}`),
+        ...(digest === null ? {} : { key: keyId(keys) }),
       },
       keys: digest === null ? null : keys,
     };
   }
 
   /**
-   * The values of a record by location, each `erased` once its subject's key is gone (or was never kept); null when
-   * the record has none.
+   * The values of a record by location, each `erased` once its subject's key is gone (or was never kept), `unreadable`
+   * when its ciphertext does not open under a key that exists or the row's `sealed_values` is malformed (an integrity
+   * failure, logged); null when the record has none.
    */
   async reveal(tenantId: TenantId, rowId: string, sealed: SealedValues | null): Promise<Record<string, unknown> | null> {
     const values = await this.open(tenantId, rowId, sealed);
     if (!values) return null;
-    return Object.fromEntries([...values].map(([path, value]) => [path, value === undefined ? ERASED : value]));
+    return Object.fromEntries([...values].map(([path, v]) => [path, typeof v === 'string' ? v : v.value]));
   }
 
   /**
-   * A stored request with its plain values back where they were committed (simulations, explanations); an erased
-   * value is left out, so a rule that reads it finds it absent (docs/verdicts.md "Sensitive fields").
+   * A stored request with its plain values back where they were committed (simulations, explanations); a value
+   * erased or unreadable is left out, so a rule that reads it finds it absent (docs/verdicts.md "Sensitive fields").
    */
   async restore<F extends Fact>(
     tenantId: TenantId,
@@ -132,35 +141,54 @@ export class SensitiveValuesService {
     memo?: Map<string, Promise<string | null>>,
   ): Promise<{ parameters: Record<string, unknown>; context: Record<string, F> }> {
     const values = await this.open(tenantId, rowId, sealed, memo);
-    return values ? restoreSensitive(parameters, context, values) : { parameters, context };
+    if (!values) return { parameters, context };
+    return restoreSensitive(
+      parameters,
+      context,
+      new Map([...values].map(([path, v]) => [path, typeof v === 'string' ? undefined : v.value])),
+    );
   }
 
-  /** The values by location (undefined: erased), or null when the row has none. */
+  /** The values by location, or null when the row has none. */
   private async open(
     tenantId: TenantId,
     rowId: string,
-    sealed: SealedValues | null,
+    stored: SealedValues | null,
     memo?: Map<string, Promise<string | null>>,
-  ): Promise<Map<string, unknown> | null> {
-    if (!sealed) return null;
-    const erased = () => new Map<string, unknown>(sealed.paths.map((p) => [p, undefined]));
-    if (sealed.subject === null || sealed.values === null) return erased();
+  ): Promise<Map<string, Opened> | null> {
+    if (stored === null || stored === undefined) return null;
+    const all = (paths: readonly string[], why: Opened) => new Map<string, Opened>(paths.map((p) => [p, why]));
+    const sealed = parseSealedValues(stored);
+    if (!sealed) {
+      this.deps.logger?.error({ tenant_id: tenantId, row_id: rowId }, 'sealed_values of a row is malformed: its values are unreadable');
+      return all(pathsOf(stored), UNREADABLE);
+    }
+    if (sealed.subject === null || sealed.values === null) return all(sealed.paths, ERASED);
     let read = memo?.get(sealed.subject);
     if (!read) {
       read = this.deps.keys.findKeys(tenantId, sealed.subject);
       memo?.set(sealed.subject, read);
     }
     const wrapped = await read;
-    if (wrapped === null) return erased();
+    if (wrapped === null) return all(sealed.paths, ERASED);
     const keys = this.unwrap(tenantId, sealed.subject, wrapped);
+    // A key made again for the subject after an erasure is another key: what the erased one sealed stays erased.
+    if (sealed.key !== undefined && sealed.key !== keyId(keys)) return all(sealed.paths, ERASED);
     let values: Record<string, unknown>;
     try {
       values = openValues(keys, sealed.values, `${tenantId}:${rowId}`);
     } catch (err) {
-      if (err instanceof CryptoError) return erased();
-      throw err;
+      if (!(err instanceof CryptoError) && !(err instanceof SyntaxError)) throw err;
+      // Sealed under this very key (or under a key of unknown id), yet it does not open: altered, not erased.
+      this.deps.logger?.error(
+        { tenant_id: tenantId, row_id: rowId, err: err.message },
+        'sealed values do not open under their subject key: they are unreadable',
+      );
+      return all(sealed.paths, UNREADABLE);
     }
-    return new Map(sealed.paths.map((p) => [p, Object.prototype.hasOwnProperty.call(values, p) ? values[p] : undefined]));
+    return new Map(
+      sealed.paths.map((p): [string, Opened] => [p, Object.prototype.hasOwnProperty.call(values, p) ? { value: values[p] } : ERASED]),
+    );
   }
 
   /**

@@ -1,4 +1,4 @@
-import type { AuthenticatedIdentity, TenantId } from '@arbiter/auth';
+import { hasPermission, type AuthenticatedIdentity, type TenantId } from '@arbiter/auth';
 import type { TenantState } from '@arbiter/internal-api';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { clockMs, earlier, evaluate, type CompiledPolicy, type Deadline, type EvaluationRequest } from '@arbiter/policy';
@@ -78,7 +78,10 @@ export class SimulationService {
     const tally = new SimulationTally(body.sampleLimit, order);
     const { since, until, last } = body.window;
     // Past a budget, 503 evaluation_budget_exceeded (docs/verdicts.md "Evaluation budget"): no partial answer.
-    const replayed = this.replay(tenantId, { since, until }, last, order, (row, total) => {
+    // The plain values only for a caller who may read them: a proposed rule would otherwise tell a manage_rules
+    // caller a sensitive value one guess at a time (docs/verdicts.md "Sensitive fields").
+    const plain = hasPermission(identity, 'read');
+    const replayed = this.replay(tenantId, { since, until }, last, order, plain, (row, total) => {
       const request: EvaluationRequest = {
         mode: 'check',
         action: row.action,
@@ -151,6 +154,8 @@ export class SimulationService {
     window: { since: Date; until: Date },
     last: number | null,
     order: ReplayOrder,
+    /** Whether the rows get their sensitive values back; else they are replayed with their commitments, as stored. */
+    plain: boolean,
     each: (row: ReplayRow, total: Deadline) => void,
   ): Promise<void> {
     const budgetMs = this.budget.simulationMs;
@@ -161,7 +166,7 @@ export class SimulationService {
       const limit = Math.min(this.pageSize, remaining);
       const page = this.deps.consultations
         .replayPage(tenantId, window, limit, after, order)
-        .then((rows) => this.withPlainValues(tenantId, rows, memo))
+        .then((rows) => (plain ? this.withPlainValues(tenantId, rows, memo) : rows))
         .then((rows) => ({ rows, limit }));
       page.catch(() => undefined); // awaited below; never an unhandled rejection if evaluation throws first
       return page;

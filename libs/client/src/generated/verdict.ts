@@ -208,7 +208,8 @@ export interface paths {
          *     (records, archive, backups), can no longer be decrypted, and reads show them as `erased`; every hash, signature,
          *     seal and proof still verifies. The erasure (the subject's commitment, never the subject) is sealed in
          *     `arbiter.<tenant_id>.erasures`. 201 for the first erasure of a subject; a second answers the first with 200.
-         *     Needs `admin`.
+         *     `keys_deleted` says whether this call found a key to delete (0: no check named the subject since its last erasure,
+         *     or ever). Needs `admin`.
          */
         post: operations["CreateErasure"];
         delete?: never;
@@ -1334,6 +1335,47 @@ export interface components {
         };
         /** @description Either resolve body (the two variants share one path and are told apart by their fields). */
         ResolveBody: components["schemas"]["ResolveRequest"] | components["schemas"]["OverviewResolveRequest"];
+        /** @description The answer of POST /<tenant_id>/v1/erasures: the (first) erasure, and what this call deleted. */
+        ErasureResult: {
+            /**
+             * @description `hmac-sha256:<hex>`: the subject as the gateway stores it (HMAC-SHA256 under the tenant's secret), the
+             *     `subject_commitment` sealed in `arbiter.<tenant_id>.erasures`. Never the subject itself.
+             */
+            subject_commitment: string;
+            /**
+             * @description When the subject was first erased (ISO 8601); a later erasure of the same subject answers this one.
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            erased_at: string;
+            /** @description The principal that first erased it. */
+            erased_by: string;
+            /**
+             * @description The ledger stream the erasure is sealed in.
+             * @example payments.audit
+             */
+            stream_id: string;
+            /**
+             * Format: double
+             * @description How many key rows of the subject this call deleted: 1 when checks had named the subject (since its last erasure),
+             *     0 when there was nothing to delete (a subject no check ever named, a value that differs from the one the checks
+             *     carried, or one already erased).
+             */
+            keys_deleted: number;
+        };
+        /** @description POST /<tenant_id>/v1/erasures: exactly one of `subject` and `subject_commitment`. */
+        ErasureBody: {
+            /**
+             * @description The data subject: the value its checks carried at the tenant's `settings.data_subject_field` (a non-empty
+             *     string of at most 1024 characters, or a number), e.g. the customer id. A number names the subject its JSON text
+             *     names: 42 and "42" are one subject.
+             */
+            subject?: string | number;
+            /**
+             * @description The subject as an earlier erasure answered it (`hmac-sha256:<hex>`): how an operator erases again, after restoring
+             *     a backup, a subject whose value is not at hand (docs/operations.md "Erasure").
+             */
+            subject_commitment?: string;
+        };
         Erasure: {
             /**
              * @description `hmac-sha256:<hex>`: the subject as the gateway stores it (HMAC-SHA256 under the tenant's secret), the
@@ -1352,19 +1394,6 @@ export interface components {
              * @example payments.audit
              */
             stream_id: string;
-        };
-        /** @description POST /<tenant_id>/v1/erasures: exactly one of `subject` and `subject_commitment`. */
-        ErasureBody: {
-            /**
-             * @description The data subject: the value its checks carried at the tenant's `settings.data_subject_field` (a non-empty
-             *     string of at most 1024 characters, or a number), e.g. the customer id.
-             */
-            subject?: string | number;
-            /**
-             * @description The subject as an earlier erasure answered it (`hmac-sha256:<hex>`): how an operator erases again, after restoring
-             *     a backup, a subject whose value is not at hand (docs/operations.md "Erasure").
-             */
-            subject_commitment?: string;
         };
         ErasureList: {
             /** @description Newest first. */
@@ -1529,7 +1558,8 @@ export interface components {
             archived?: boolean;
             /**
              * @description Each sensitive value of the record by where it was (`parameters.card`, `context.email`): the value while its data
-             *     subject's key lives, the string `erased` once it is gone (or when the check named no subject). Present only on a
+             *     subject's key lives, the string `erased` once it is gone (or when the check named no subject), the string
+             *     `unreadable` when it does not open under the key that sealed it (an integrity failure). Present only on a
              *     record with sensitive values, read with `read`; not covered by normative_hash (leave it out when recomputing).
              */
             sensitive_values?: {
@@ -3592,10 +3622,11 @@ export interface operations {
                      *       "subject_commitment": "string",
                      *       "erased_at": "2026-11-26T09:30:00.000Z",
                      *       "erased_by": "string",
-                     *       "stream_id": "payments.audit"
+                     *       "stream_id": "payments.audit",
+                     *       "keys_deleted": 0.1
                      *     }
                      */
-                    "application/json": components["schemas"]["Erasure"];
+                    "application/json": components["schemas"]["ErasureResult"];
                 };
             };
             /** @description Erased */
@@ -3609,10 +3640,11 @@ export interface operations {
                      *       "subject_commitment": "string",
                      *       "erased_at": "2026-11-26T09:30:00.000Z",
                      *       "erased_by": "string",
-                     *       "stream_id": "payments.audit"
+                     *       "stream_id": "payments.audit",
+                     *       "keys_deleted": 0.1
                      *     }
                      */
-                    "application/json": components["schemas"]["Erasure"];
+                    "application/json": components["schemas"]["ErasureResult"];
                 };
             };
             /** @description validation_failed: not exactly one of subject and subject_commitment, a subject empty, too long or not a string or number, a malformed subject_commitment */

@@ -38,6 +38,10 @@ describe(verifyConsultation.name, () => {
       message: expect.stringContaining('parameters.card.number erased, context.email readable'),
     });
     expect(info?.message).not.toContain('a@b.c');
+    record.sensitive_values = { 'parameters.card.number': 'unreadable', 'context.email': 'a@b.c' };
+    expect((await sut(record, { jwks, now })).checks.find((x) => x.check === 'sensitive_fields')?.message).toContain(
+      'parameters.card.number unreadable, context.email readable',
+    );
     delete record.sensitive_values;
     expect((await sut(record, { jwks, now })).checks.find((x) => x.check === 'sensitive_fields')?.message).toContain(
       'parameters.card.number committed, context.email committed',

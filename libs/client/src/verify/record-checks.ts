@@ -84,15 +84,17 @@ export function commitmentsOf(record: Rec): string[] {
 
 /**
  * The state of each sensitive value beside the record, as a read answers it (`sensitive_values`): `erased` once its
- * subject's key is gone, `readable` while a read can still decrypt it, `committed` when the record was read without
- * the values (an evidence pack, a `check` caller). Never the value itself.
+ * subject's key is gone, `unreadable` when the gateway could not open it under a key that exists (an integrity
+ * failure), `readable` while a read can still decrypt it, `committed` when the record was read without the values (an
+ * evidence pack, a `check` caller). Never the value itself.
  */
-export function sensitiveStates(record: Rec): Array<{ path: string; state: 'erased' | 'readable' | 'committed' }> {
+export function sensitiveStates(record: Rec): Array<{ path: string; state: 'erased' | 'unreadable' | 'readable' | 'committed' }> {
   const values = record.sensitive_values && typeof record.sensitive_values === 'object' ? (record.sensitive_values as Rec) : null;
-  return commitmentsOf(record).map((path) => ({
-    path,
-    state: !values || !Object.prototype.hasOwnProperty.call(values, path) ? 'committed' : values[path] === 'erased' ? 'erased' : 'readable',
-  }));
+  return commitmentsOf(record).map((path) => {
+    if (!values || !Object.prototype.hasOwnProperty.call(values, path)) return { path, state: 'committed' };
+    const value = values[path];
+    return { path, state: value === 'erased' || value === 'unreadable' ? value : 'readable' };
+  });
 }
 
 /** `sensitive_fields` (information): the commitments the hashes cover, and which values are erased. */

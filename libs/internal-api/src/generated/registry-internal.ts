@@ -456,7 +456,8 @@ export interface components {
             sensitive_fields?: string[];
             /**
              * @description The path whose value (a string or a number) names the data subject of a check: its sensitive values are kept
-             *     under that subject's key, which an erasure destroys (docs/identity.md "Sensitive fields").
+             *     under that subject's key, which an erasure destroys. It must be one of `sensitive_fields` (docs/identity.md
+             *     "Sensitive fields").
              */
             data_subject_field?: string;
         };
