@@ -280,7 +280,10 @@ async function count(url: string): Promise<number> {
   );
   // Everything a consultation costs on disk: its row (with TOAST) and its index entries, per record.
   const sizes = await c.query(
-    "SELECT pg_table_size('consultations')::float8 AS table_bytes, pg_indexes_size('consultations')::float8 AS index_bytes, (SELECT count(*) FROM consultations)::float8 AS n",
+    // consultations is partitioned (docs/operations.md "Partitions"): its size is the sum of its partitions'.
+    `SELECT sum(pg_table_size(relid))::float8 AS table_bytes, sum(pg_indexes_size(relid))::float8 AS index_bytes,
+            (SELECT count(*) FROM consultations)::float8 AS n
+       FROM pg_partition_tree('consultations') WHERE isleaf`,
   );
   await c.end();
   const { table_bytes, index_bytes, n } = sizes.rows[0];
