@@ -337,9 +337,26 @@ describe('sensitive fields and erasure', () => {
     for (const r of receiver.received) for (const p of PLAIN) expect(r.raw).not.toContain(p);
   });
 
-  it('refuses an erasure without admin (403) and a malformed subject (400)', async () => {
+  it('refuses an erasure without admin (403), by an admin key restricted to some scopes (403), and a malformed subject (400)', async () => {
     const refused = await verdict(agentKey).post('/erasures', { subject: SUBJECT });
     expect([refused.status, refused.body.code]).toEqual([403, 'insufficient_permission']);
+    // An erasure reaches every scope of the tenant, and the list names every subject erased: a scope-restricted
+    // admin can do neither (the tenant-wide admin's side is the next test).
+    const reg = createRegistryClient({ baseUrl: stack.registry.url, apiKey: adminKey });
+    const admin = await reg.createPrincipal({ kind: 'human', name: 'eu-admin' });
+    const scopedAdminKey = (await reg.createApiKey({ principal_id: admin.id, permissions: ['admin', 'read'], scope_ids: [scopeId] })).key;
+    for (const [label, res] of [
+      ['erase', await verdict(scopedAdminKey).post('/erasures', { subject: SUBJECT })],
+      ['replay', await verdict(scopedAdminKey).post('/erasures', { subject_commitment: `hmac-sha256:${'0'.repeat(64)}` })],
+      ['list', await verdict(scopedAdminKey).get('/erasures')],
+    ] as const) {
+      expect([label, res.status, res.body.code, res.body.details?.reason]).toEqual([
+        label,
+        403,
+        'insufficient_permission',
+        'scope_restricted',
+      ]);
+    }
     for (const body of [
       {},
       { subject: '' },

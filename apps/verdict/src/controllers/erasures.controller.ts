@@ -17,7 +17,7 @@ export class ErasuresController extends Controller {
    * seal and proof still verifies. The erasure (the subject's commitment, never the subject) is sealed in
    * `arbiter.<tenant_id>.erasures`. 201 for the first erasure of a subject; a second answers the first with 200.
    * `keys_deleted` says whether this call found a key to delete (0: no check named the subject since its last erasure,
-   * or ever). Needs `admin`.
+   * or ever). Needs `admin` on a key not restricted by `scope_ids` (an erasure reaches every scope).
    * @summary Erase a data subject
    * @param tenant_id The tenant id (`tnt-`); it must be the API key's own tenant.
    */
@@ -29,7 +29,10 @@ export class ErasuresController extends Controller {
     400,
     'validation_failed: not exactly one of subject and subject_commitment, a subject empty, too long or not a string or number, a malformed subject_commitment',
   )
-  @Response<ErrorBody>(403, 'cross_tenant_forbidden, insufficient_permission (admin)')
+  @Response<ErrorBody>(
+    403,
+    'cross_tenant_forbidden, insufficient_permission (admin; reason scope_restricted for a key restricted by scope_ids)',
+  )
   async createErasure(@Path() tenant_id: string, @Request() req: AuthedRequest, @Body() body: ErasureBody): Promise<ErasureResult> {
     const { erasure, created } = await this.ctx.erasures.erase(req.user, tenant_id, body);
     this.setStatus(created ? 201 : 200);
@@ -38,7 +41,7 @@ export class ErasuresController extends Controller {
 
   /**
    * The tenant's erasures, newest first: what to erase again after restoring a database backup taken before them
-   * (docs/operations.md "Erasure"). Needs `admin`.
+   * (docs/operations.md "Erasure"). Needs `admin` on a key not restricted by `scope_ids`.
    * @summary List erasures
    * @param tenant_id The tenant id (`tnt-`); it must be the API key's own tenant.
    * @param limit At most this many (1 to 1000, default 50).
@@ -47,7 +50,10 @@ export class ErasuresController extends Controller {
   @Get()
   @Security('apiKey')
   @Response<ErrorBody>(400, 'invalid_query, invalid_cursor')
-  @Response<ErrorBody>(403, 'cross_tenant_forbidden, insufficient_permission (admin)')
+  @Response<ErrorBody>(
+    403,
+    'cross_tenant_forbidden, insufficient_permission (admin; reason scope_restricted for a key restricted by scope_ids)',
+  )
   async listErasures(
     @Path() tenant_id: string,
     @Request() req: AuthedRequest,

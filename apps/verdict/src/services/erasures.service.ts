@@ -11,6 +11,22 @@ import type { SensitiveValuesService } from './sensitive-values.service';
 
 const COMMITMENT = /^hmac-sha256:[0-9a-f]{64}$/;
 
+/**
+ * An erasure reaches every record of the subject in every scope, and the list names every subject erased: both need an
+ * `admin` key that reaches every scope of the tenant. A key restricted by `scope_ids` is refused (403), as the registry
+ * refuses it tenant settings.
+ */
+function requireTenantWideAdmin(identity: AuthenticatedIdentity, action: string): void {
+  requireAnyPermission(identity, ['admin']);
+  if (identity.scope_ids.length > 0)
+    throw new AppError(
+      403,
+      'insufficient_permission',
+      `A key restricted to some scopes cannot ${action}: an erasure reaches every scope of the tenant`,
+      { permission: 'admin', reason: 'scope_restricted' },
+    );
+}
+
 export interface ErasuresDeps {
   keys: SubjectKeysRepository;
   sensitive: SensitiveValuesService;
@@ -36,7 +52,7 @@ export class ErasuresService {
     tenantParam: string,
     body: { subject?: unknown; subject_commitment?: unknown },
   ): Promise<{ erasure: ErasureResult; created: boolean }> {
-    requireAnyPermission(identity, ['admin']);
+    requireTenantWideAdmin(identity, 'erase a subject');
     const tenantId = ownTenant(identity, tenantParam);
     const digest = await this.digestOf(tenantId, body);
     const at = new Date((this.deps.now ?? Date.now)());
@@ -71,7 +87,7 @@ export class ErasuresService {
    * docs/operations.md "Erasure"). `admin`.
    */
   async list(identity: AuthenticatedIdentity, tenantParam: string, q: { limit?: number; cursor?: string }): Promise<ErasureList> {
-    requireAnyPermission(identity, ['admin']);
+    requireTenantWideAdmin(identity, 'list erasures');
     const tenantId = ownTenant(identity, tenantParam);
     const limit = parseLimit(q.limit, () => badRequest('invalid_query', 'limit must be an integer from 1 to 1000', { parameter: 'limit' }));
     const after = parseTimeKeyset(q.cursor);

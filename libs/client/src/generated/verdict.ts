@@ -198,7 +198,7 @@ export interface paths {
         /**
          * List erasures
          * @description The tenant's erasures, newest first: what to erase again after restoring a database backup taken before them
-         *     (docs/operations.md "Erasure"). Needs `admin`.
+         *     (docs/operations.md "Erasure"). Needs `admin` on a key not restricted by `scope_ids`.
          */
         get: operations["ListErasures"];
         put?: never;
@@ -209,7 +209,7 @@ export interface paths {
          *     seal and proof still verifies. The erasure (the subject's commitment, never the subject) is sealed in
          *     `arbiter.<tenant_id>.erasures`. 201 for the first erasure of a subject; a second answers the first with 200.
          *     `keys_deleted` says whether this call found a key to delete (0: no check named the subject since its last erasure,
-         *     or ever). Needs `admin`.
+         *     or ever). Needs `admin` on a key not restricted by `scope_ids` (an erasure reaches every scope).
          */
         post: operations["CreateErasure"];
         delete?: never;
@@ -3556,7 +3556,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description cross_tenant_forbidden, insufficient_permission (admin) */
+            /** @description cross_tenant_forbidden, insufficient_permission (admin; reason scope_restricted for a key restricted by scope_ids) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3565,7 +3565,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "cross_tenant_forbidden",
-                     *       "message": "cross_tenant_forbidden, insufficient_permission (admin)"
+                     *       "message": "cross_tenant_forbidden, insufficient_permission (admin; reason scope_restricted for a key restricted by scope_ids)"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -3677,7 +3677,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description cross_tenant_forbidden, insufficient_permission (admin) */
+            /** @description cross_tenant_forbidden, insufficient_permission (admin; reason scope_restricted for a key restricted by scope_ids) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3686,7 +3686,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "cross_tenant_forbidden",
-                     *       "message": "cross_tenant_forbidden, insufficient_permission (admin)"
+                     *       "message": "cross_tenant_forbidden, insufficient_permission (admin; reason scope_restricted for a key restricted by scope_ids)"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
