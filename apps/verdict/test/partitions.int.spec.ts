@@ -201,14 +201,151 @@ describe('verdict partition maintenance (PARTITION_INTERVAL=1m)', () => {
     expect((await pool.query(`SELECT 1 FROM consultations WHERE id LIKE 'cns-brief-%'`)).rowCount).toBe(0);
   });
 
-  it('drops a detached partition a dead run left behind, and refuses names that are not its partitions', async () => {
-    await pool.query(`CREATE TABLE consultations_p20200101t0000 (LIKE consultations)`);
-    await maintenance().run();
-    expect((await pool.query(`SELECT to_regclass('consultations_p20200101t0000') AS t`)).rows[0].t).toBeNull();
+  it('refuses names that are not its partitions, and never drops the DEFAULT partition', async () => {
     expect(await maintenance().drop('consultations_default')).toEqual({ dropped: false, reason: 'unknown_partition' });
     expect(await maintenance().drop('approvals_p20200101t0000')).toEqual({ dropped: false, reason: 'unknown_partition' });
     expect(await maintenance().drop('consultations_p20200101t0000')).toEqual({ dropped: false, reason: 'unknown_partition' });
     // The DEFAULT partition and the tables themselves are never dropped.
     expect(await partitions('consultations')).toContain('consultations_default');
+  });
+});
+
+describe('the drop in two steps: detached and retired, then dropped (docs/operations.md "Partitions")', () => {
+  const exists = async (name: string) => (await pool.query(`SELECT to_regclass($1) AS t`, [name])).rows[0].t !== null;
+  const retiredNow = async () =>
+    (await pool.query<{ n: string }>(`SELECT relname AS n FROM pg_class WHERE relname LIKE '%\\_retired\\_%' ORDER BY 1`)).rows.map(
+      (r) => r.n,
+    );
+
+  /** A past consultations partition holding one row, and the run that lists it as due. */
+  async function pastConsultations(id: string): Promise<string> {
+    const keep = clock + 2 * MIN;
+    const name = partitionName('consultations', alignDown(keep, MIN));
+    await maintenance().run();
+    await pool.query(
+      `INSERT INTO consultations (id, tenant_id, caller_principal_id, requested_at, action, verdict, record, keep_until)
+       VALUES ($1, 'tnt-p', 'agn-1', $2, 'a', 'allowed', '{}', $3)`,
+      [id, new Date(clock), new Date(keep)],
+    );
+    clock += 4 * MIN;
+    expect((await maintenance().run()).due.map((d) => d.partition)).toContain(name);
+    return name;
+  }
+
+  /** A pool whose DROP TABLE statements fail, as if the process died right after the first step committed. */
+  function diesBeforeTheDrop(): Pool {
+    const connect = async () => {
+      const client = await pool.connect();
+      return new Proxy(client, {
+        get(target, key) {
+          if (key === 'query')
+            return (text: unknown, ...rest: unknown[]) =>
+              typeof text === 'string' && text.startsWith('DROP TABLE')
+                ? Promise.reject(new Error('the process died'))
+                : (target.query as (...a: unknown[]) => unknown)(text, ...rest);
+          const value = Reflect.get(target, key) as unknown;
+          return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+        },
+      });
+    };
+    return new Proxy(pool, { get: (target, key) => (key === 'connect' ? connect : Reflect.get(target, key)) });
+  }
+
+  it('keeps the partition attached and its rows in place while the gate is closed: nothing is detached', async () => {
+    const name = await pastConsultations('cns-closed');
+    expect(await maintenance().drop(name)).toEqual({ dropped: false, reason: 'not_archived' });
+    expect(await partitions('consultations')).toContain(name);
+    expect((await pool.query(`SELECT 1 FROM consultations WHERE id = 'cns-closed'`)).rowCount).toBe(1);
+    expect(await retiredNow()).toEqual([]);
+  });
+
+  it('detaches and retires the partition in one transaction, then drops the retired table in a second', async () => {
+    const name = await pastConsultations('cns-two-steps');
+    const steps: Array<{ detach: number; drop: number | null }> = [];
+    covered = true;
+    try {
+      const m = new PartitionMaintenance({
+        pool,
+        tables: verdictTables({ RESOLVE_SESSION_TTL_S: 60 }),
+        intervalMs: MIN,
+        archiveGate: gate,
+        now: () => clock,
+        hooks: { dropSteps: (_t, _p, ms) => steps.push(ms) },
+      });
+      expect(await m.drop(name)).toEqual({ dropped: true });
+    } finally {
+      covered = false;
+    }
+    expect(steps).toEqual([{ detach: expect.any(Number), drop: expect.any(Number) }]);
+    expect(await partitions('consultations')).not.toContain(name);
+    expect(await exists(name)).toBe(false);
+    expect(await retiredNow()).toEqual([]);
+    expect((await pool.query(`SELECT 1 FROM consultations WHERE id = 'cns-two-steps'`)).rowCount).toBe(0);
+  });
+
+  it('drops at the next run the retired table a drop interrupted after its first step left behind', async () => {
+    const name = await pastConsultations('cns-crash');
+    const retired = name.replace('consultations_', 'consultations_retired_');
+    covered = true;
+    try {
+      const dying = new PartitionMaintenance({
+        pool: diesBeforeTheDrop(),
+        tables: verdictTables({ RESOLVE_SESSION_TTL_S: 60 }),
+        intervalMs: MIN,
+        archiveGate: gate,
+        now: () => clock,
+      });
+      await expect(dying.drop(name)).rejects.toThrow('the process died');
+    } finally {
+      covered = false;
+    }
+    // The first step committed: the partition left the table whole, its rows with it, into the retired table.
+    expect(await partitions('consultations')).not.toContain(name);
+    expect(await retiredNow()).toEqual([retired]);
+    expect((await pool.query(`SELECT id FROM ${retired}`)).rows).toEqual([{ id: 'cns-crash' }]);
+    expect((await pool.query(`SELECT 1 FROM consultations WHERE id = 'cns-crash'`)).rowCount).toBe(0);
+    await maintenance().run();
+    expect(await exists(retired)).toBe(false);
+    expect(await retiredNow()).toEqual([]);
+  });
+
+  it('never drops an attached partition, a detached one it did not retire, or a table named alike that is not its own', async () => {
+    const marker = (partition: string) => `arbiter: retired partition ${partition} of consultations, dropped by partition maintenance`;
+    // Named and marked as retired, but attached: a partition, whatever its name says.
+    await pool.query(
+      `CREATE TABLE consultations_retired_p20100101t0000 PARTITION OF consultations FOR VALUES FROM ('2010-01-01 00:00+00') TO ('2010-01-01 00:01+00')`,
+    );
+    await pool.query(`COMMENT ON TABLE consultations_retired_p20100101t0000 IS '${marker('consultations_p20100101t0000')}'`);
+    const foreign = [
+      'consultations_retired_p20200101t0000', // the name, without the marker
+      'consultations_retired_p20200101t0001', // the name, the marker of another partition
+      'consultations_retired_backup', // a name that is no partition's
+      'consultations_p20200101t0002', // a partition an operator detached: not retired by a drop
+      'shadow_disagreements_retired_p20200101t0003', // another table's name, with consultations' marker
+    ];
+    for (const name of foreign) await pool.query(`CREATE TABLE ${name} (LIKE consultations)`);
+    await pool.query(`COMMENT ON TABLE consultations_retired_p20200101t0001 IS '${marker('consultations_p20200101t0000')}'`);
+    await pool.query(`COMMENT ON TABLE consultations_retired_backup IS '${marker('consultations_backup')}'`);
+    await pool.query(`COMMENT ON TABLE shadow_disagreements_retired_p20200101t0003 IS '${marker('consultations_p20200101t0003')}'`);
+    await maintenance().run();
+    await maintenance().run();
+    expect(await partitions('consultations')).toContain('consultations_retired_p20100101t0000');
+    for (const name of foreign) expect(await exists(name)).toBe(true);
+    for (const name of [...foreign, 'consultations_retired_p20100101t0000']) await pool.query(`DROP TABLE ${name}`);
+  });
+
+  it('leaves the partition attached when a table not its own already holds its retired name', async () => {
+    const name = await pastConsultations('cns-taken');
+    const retired = name.replace('consultations_', 'consultations_retired_');
+    await pool.query(`CREATE TABLE ${retired} (x int)`);
+    covered = true;
+    try {
+      expect(await maintenance().drop(name)).toEqual({ dropped: false, reason: 'retired_name_taken' });
+    } finally {
+      covered = false;
+    }
+    expect(await partitions('consultations')).toContain(name);
+    expect((await pool.query(`SELECT 1 FROM consultations WHERE id = 'cns-taken'`)).rowCount).toBe(1);
+    await pool.query(`DROP TABLE ${retired}`);
   });
 });

@@ -7,6 +7,9 @@ import {
   missingPartitions,
   parsePartitionBound,
   pastPartitions,
+  retiredMarker,
+  retiredPartitionName,
+  retiredPartitionOf,
   wantedRanges,
   type ArchiveGate,
   type DropGate,
@@ -18,7 +21,7 @@ import {
 
 // The I/O half of partition maintenance (docs/operations.md "Partitions"), shared by the verdict gateway and the
 // registry: create the partitions ahead, move rows the DEFAULT partition caught into the partitions created for
-// them, drop leftover detached tables, list the past partitions, and drop one when its gate is open.
+// them, drop the retired tables a drop left behind, list the past partitions, and drop one when its gate is open.
 
 /** What a run tells the service's metrics and log. */
 export interface MaintenanceHooks {
@@ -26,6 +29,12 @@ export interface MaintenanceHooks {
   dropped?(table: string, partition: string): void;
   /** Rows found in the DEFAULT partition and moved into a partition created for them. */
   moved?(table: string, partition: string, rows: number): void;
+  /**
+   * The two steps of a drop, in milliseconds (bench/scale): `detach`, from the DETACH statement to its transaction's
+   * commit (while the table's lock is held or waited for); `drop`, the retired table's own transaction (null when it
+   * was left to the next run).
+   */
+  dropSteps?(table: string, partition: string, ms: { detach: number; drop: number | null }): void;
 }
 
 export interface PartitionMaintenanceOptions {
@@ -43,10 +52,16 @@ export interface PartitionMaintenanceOptions {
 }
 
 const ident = (name: string) => `"${name.replace(/"/g, '""')}"`;
+const quote = (text: string) => `'${text.replace(/'/g, "''")}'`;
 const literal = (ms: number) => `'${new Date(ms).toISOString()}'`;
 
 /** Serialises maintenance of one table across replicas and workers: a transaction advisory lock per table. */
 const lockSql = `SELECT pg_advisory_xact_lock(hashtext('arbiter.partitions.' || $1))`;
+
+const LOCK_NOT_AVAILABLE = '55P03';
+const DUPLICATE_TABLE = '42P07';
+const codeOf = (err: unknown) => (err as { code?: string }).code;
+const elapsedMs = (t0: bigint) => Number(process.hrtime.bigint() - t0) / 1e6;
 
 async function partitionsOf(db: PoolClient, table: string): Promise<ExistingPartition[]> {
   const { rows } = await db.query<{ name: string; bound: string }>(
@@ -98,9 +113,9 @@ export class PartitionMaintenance {
       const extra = this.opts.offsets ? await this.opts.offsets(spec) : [];
       const offsets = [...new Set([...spec.offsets, ...extra])];
       await this.retireEmptyLegacy(spec);
+      await this.dropRetired(spec.table);
       const existing = await inTransaction(this.opts.pool, async (db) => {
         await db.query(lockSql, [spec.table]);
-        await this.dropLeftovers(db, spec.table);
         const before = await partitionsOf(db, spec.table);
         const wanted = [...wantedRanges(this.now(), this.opts.intervalMs, offsets), ...(await this.strayRanges(db, spec))];
         const planned = missingPartitions(spec.table, wanted, before);
@@ -113,9 +128,14 @@ export class PartitionMaintenance {
   }
 
   /**
-   * Drops a past partition when its gate is open (re-checked here, whatever the caller believes): DETACH then
-   * DROP in one short transaction under a lock timeout, so a busy table is left for the next run rather than
-   * queueing its readers and writers behind the lock.
+   * Drops a past partition when its gate is open (re-checked here, whatever the caller believes), in two steps so
+   * that the table's lock is held for a time that does not depend on the partition's size:
+   * 1. one transaction under a lock timeout (a busy table is left for the next run rather than queueing its readers
+   *    and writers behind the lock): the gate checked again, DETACH, and the detached table renamed
+   *    `<table>_retired_<suffix>` and marked as retired; all of it or nothing;
+   * 2. the retired table dropped in a transaction of its own: releasing its files, the part whose time grows with
+   *    the partition, holds no lock any reader of the table waits for. Interrupted (a crash, a lock timeout), the
+   *    retired table is dropped by the next run (dropRetired).
    */
   async drop(partition: string): Promise<PartitionDropAnswer> {
     const spec = [...this.byTable.values()].find((t) => isPartitionNameOf(t.table, partition));
@@ -123,22 +143,32 @@ export class PartitionMaintenance {
     const found = (await inTransaction(this.opts.pool, (db) => partitionsOf(db, spec.table))).find((p) => p.name === partition);
     if (!found) return { dropped: false, reason: 'unknown_partition' };
     if (found.isDefault || found.to === null || found.to > this.now()) return { dropped: false, reason: 'not_due' };
+    const retired = retiredPartitionName(spec.table, partition);
+    let t0 = process.hrtime.bigint();
     try {
       await inTransaction(this.opts.pool, async (db) => {
         await db.query(lockSql, [spec.table]);
-        await db.query(`SET LOCAL lock_timeout = ${Math.max(1, Math.round(this.opts.lockTimeoutMs ?? 2_000))}`);
+        await db.query(`SET LOCAL lock_timeout = ${this.lockTimeoutMs()}`);
+        // Another run may have dropped it since it was looked up.
+        if (!(await partitionsOf(db, spec.table)).some((p) => p.name === partition)) throw new GateClosed('unknown_partition');
         // Checked here, under the table's maintenance lock, whatever the caller was told.
         const again = await this.gateClosed(spec, found, db);
         if (again) throw new GateClosed(again);
-        await db.query(`ALTER TABLE ${ident(spec.table)} DETACH PARTITION ${ident(partition)}`);
-        await db.query(`DROP TABLE ${ident(partition)}`);
+        t0 = process.hrtime.bigint();
+        await this.retire(db, spec.table, partition, retired);
       });
     } catch (err) {
       if (err instanceof GateClosed) return { dropped: false, reason: err.reason };
-      if ((err as { code?: string }).code === '55P03') return { dropped: false, reason: 'busy' };
+      if (codeOf(err) === LOCK_NOT_AVAILABLE) return { dropped: false, reason: 'busy' };
+      // A table of the retired name that is not ours (dropRetired would have dropped one of ours): nothing detached.
+      if (codeOf(err) === DUPLICATE_TABLE) return { dropped: false, reason: 'retired_name_taken' };
       throw err;
     }
+    const detachMs = elapsedMs(t0); // from the DETACH to its commit
+    // The partition has left the table: whatever happens to the second step, that is what the caller is told.
     this.opts.hooks?.dropped?.(spec.table, partition);
+    const dropMs = await this.dropRetiredTable(spec.table, retired);
+    this.opts.hooks?.dropSteps?.(spec.table, partition, { detach: detachMs, drop: dropMs });
     return { dropped: true };
   }
 
@@ -156,14 +186,50 @@ export class PartitionMaintenance {
       await inTransaction(this.opts.pool, async (db) => {
         await db.query(lockSql, [spec.table]);
         if (!(await partitionsOf(db, spec.table)).some((p) => p.name === legacy)) throw new GateClosed('gone');
-        await db.query(`SET LOCAL lock_timeout = ${Math.max(1, Math.round(this.opts.lockTimeoutMs ?? 2_000))}`);
+        await db.query(`SET LOCAL lock_timeout = ${this.lockTimeoutMs()}`);
         await db.query(`ALTER TABLE ${ident(spec.table)} DETACH PARTITION ${ident(legacy)}`);
         if ((await db.query(`SELECT 1 FROM ${ident(legacy)} LIMIT 1`)).rowCount) throw new GateClosed('not_empty');
-        await db.query(`DROP TABLE ${ident(legacy)}`);
+        await this.retire(db, spec.table, legacy, retiredPartitionName(spec.table, legacy), false);
       });
-      this.opts.hooks?.dropped?.(spec.table, legacy);
     } catch (err) {
-      if (err instanceof GateClosed || (err as { code?: string }).code === '55P03') return;
+      if (err instanceof GateClosed || codeOf(err) === LOCK_NOT_AVAILABLE || codeOf(err) === DUPLICATE_TABLE) return;
+      throw err;
+    }
+    this.opts.hooks?.dropped?.(spec.table, legacy);
+    await this.dropRetiredTable(spec.table, retiredPartitionName(spec.table, legacy));
+  }
+
+  private lockTimeoutMs(): number {
+    return Math.max(1, Math.round(this.opts.lockTimeoutMs ?? 2_000));
+  }
+
+  /**
+   * Detaches a partition (unless it is detached already) and renames it to its retired name with the retired
+   * marker, in the caller's transaction: catalog changes only, whatever the partition's size.
+   */
+  private async retire(db: PoolClient, table: string, partition: string, retired: string, detach = true): Promise<void> {
+    if (detach) await db.query(`ALTER TABLE ${ident(table)} DETACH PARTITION ${ident(partition)}`);
+    await db.query(`ALTER TABLE ${ident(partition)} RENAME TO ${ident(retired)}`);
+    await db.query(`COMMENT ON TABLE ${ident(retired)} IS ${quote(retiredMarker(table, partition))}`);
+  }
+
+  /**
+   * Drops one retired table in a transaction of its own (no lock on the table it was a partition of); its time in
+   * ms, or null when a lock on it was not granted in time (an operator reading it): the next run drops it.
+   */
+  private async dropRetiredTable(table: string, retired: string): Promise<number | null> {
+    const t0 = process.hrtime.bigint();
+    try {
+      const dropped = await inTransaction(this.opts.pool, async (db) => {
+        await db.query(lockSql, [table]);
+        await db.query(`SET LOCAL lock_timeout = ${this.lockTimeoutMs()}`);
+        if (!(await this.retiredTables(db, table)).includes(retired)) return false;
+        await db.query(`DROP TABLE ${ident(retired)}`);
+        return true;
+      });
+      return dropped ? elapsedMs(t0) : null;
+    } catch (err) {
+      if (codeOf(err) === LOCK_NOT_AVAILABLE) return null;
       throw err;
     }
   }
@@ -240,17 +306,30 @@ export class PartitionMaintenance {
     return rows.map((r) => ({ from: Number(r.slot), to: Number(r.slot) + interval }));
   }
 
-  /** Tables named as this table's partitions that are no longer attached (a drop that died half-way). */
-  private async dropLeftovers(db: PoolClient, table: string): Promise<void> {
-    const { rows } = await db.query<{ name: string }>(
-      `SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+  /**
+   * The retired tables of `table` (a drop's first step done, its second not yet): a plain table of this schema,
+   * not a partition, whose name is a retired name of the table's partitions and whose comment is the retired marker
+   * of that partition. Nothing else: not a partition still attached, not a table someone else named alike.
+   */
+  private async retiredTables(db: PoolClient, table: string): Promise<string[]> {
+    const { rows } = await db.query<{ name: string; marker: string | null }>(
+      `SELECT c.relname AS name, obj_description(c.oid, 'pg_class') AS marker
+         FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
         WHERE n.nspname = current_schema() AND c.relkind = 'r' AND NOT c.relispartition AND c.relname LIKE $1`,
-      [`${table.replace(/_/g, '\\_')}\\_p%`],
+      [`${table.replace(/_/g, '\\_')}\\_retired\\_%`],
     );
-    for (const r of rows.filter((x) => isPartitionNameOf(table, x.name))) {
-      await db.query(`DROP TABLE IF EXISTS ${ident(r.name)}`);
-      this.opts.hooks?.dropped?.(table, r.name);
-    }
+    return rows
+      .filter((r) => {
+        const partition = retiredPartitionOf(table, r.name);
+        return partition !== null && r.marker === retiredMarker(table, partition);
+      })
+      .map((r) => r.name);
+  }
+
+  /** Drops every retired table of `table`: what drops interrupted between their two steps left behind. */
+  private async dropRetired(table: string): Promise<void> {
+    const left = await inTransaction(this.opts.pool, (db) => this.retiredTables(db, table));
+    for (const name of left) await this.dropRetiredTable(table, name);
   }
 }
 

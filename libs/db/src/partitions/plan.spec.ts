@@ -6,6 +6,9 @@ import {
   parsePartitionBound,
   partitionName,
   pastPartitions,
+  retiredMarker,
+  retiredPartitionName,
+  retiredPartitionOf,
   wantedRanges,
   type ExistingPartition,
   type PartitionedTable,
@@ -131,5 +134,39 @@ describe('parsePartitionBound', () => {
     expect(parsePartitionBound('p', "FOR VALUES FROM (MINVALUE) TO ('2027-02-25 16:00:00.5+00')").to).toBe(at('2027-02-25T16:00:00.500Z'));
     expect(parsePartitionBound('d', 'DEFAULT').isDefault).toBe(true);
     expect(() => parsePartitionBound('x', 'FOR VALUES IN (1)')).toThrow(/unreadable/);
+  });
+});
+
+describe('retired names (a drop detached the partition, its table is not dropped yet)', () => {
+  it('names a retired partition after its table and suffix, and reads the partition back from that name only', () => {
+    expect(retiredPartitionName('consultations', 'consultations_p20261127t1400')).toBe('consultations_retired_p20261127t1400');
+    expect(retiredPartitionName('seal_outbox', 'seal_outbox_legacy')).toBe('seal_outbox_retired_legacy');
+    expect(retiredPartitionOf('consultations', 'consultations_retired_p20261127t1400')).toBe('consultations_p20261127t1400');
+    expect(retiredPartitionOf('shadow_disagreements', 'shadow_disagreements_retired_p20261127t140030')).toBe(
+      'shadow_disagreements_p20261127t140030',
+    );
+    for (const name of [
+      'consultations_retired_default',
+      'consultations_retired_backup',
+      'consultations_retired_p20261127t1400_copy',
+      'consultations_p20261127t1400',
+      'shadow_disagreements_retired_p20261127t1400',
+      'consultations_retired_',
+    ])
+      expect(retiredPartitionOf('consultations', name)).toBeNull();
+  });
+
+  it('refuses to retire what is not a partition it names, or a name PostgreSQL would cut', () => {
+    expect(() => retiredPartitionName('consultations', 'consultations_default')).toThrow();
+    expect(() => retiredPartitionName('consultations', 'events_p20261127t1400')).toThrow();
+    const long = 'a'.repeat(40);
+    expect(() => retiredPartitionName(long, `${long}_p20261127t140000`)).toThrow(/63 bytes/);
+  });
+
+  it('marks a retired table with its partition and table', () => {
+    expect(retiredMarker('consultations', 'consultations_p20261127t1400')).toContain('consultations_p20261127t1400 of consultations');
+    expect(retiredMarker('consultations', 'consultations_p20261127t1400')).not.toBe(
+      retiredMarker('consultations', 'consultations_p20261127t1401'),
+    );
   });
 });

@@ -177,6 +177,38 @@ export function isPartitionNameOf(table: string, name: string): boolean {
   return /^(p\d{8}t\d{4}(\d{2})?|legacy|default)$/.test(name.slice(table.length + 1));
 }
 
+/**
+ * The name a detached partition takes until it is dropped (docs/operations.md "Partitions"): `<table>_retired_<suffix>`
+ * for the partition `<table>_<suffix>`. Detaching and renaming happen together, so a table of this name that is no
+ * partition was detached by a drop whose second step has not run yet.
+ */
+export function retiredPartitionName(table: string, partition: string): string {
+  if (!isPartitionNameOf(table, partition) || partition === defaultPartitionName(table)) {
+    throw new Error(`${partition} is not a partition of ${table} that can be retired`);
+  }
+  const name = `${table}_retired_${partition.slice(table.length + 1)}`;
+  // PostgreSQL cuts longer identifiers: the name would no longer say which partition it was.
+  if (name.length > 63) throw new Error(`the retired name of ${partition} is longer than 63 bytes`);
+  return name;
+}
+
+/** The partition a retired table was, or null when `name` is not a retired name of `table`'s partitions. */
+export function retiredPartitionOf(table: string, name: string): string | null {
+  const prefix = `${table}_retired_`;
+  if (!name.startsWith(prefix)) return null;
+  const partition = `${table}_${name.slice(prefix.length)}`;
+  return isPartitionNameOf(table, partition) && partition !== defaultPartitionName(table) ? partition : null;
+}
+
+/**
+ * The comment a drop writes on the table it retires, in the same transaction as the rename: the sweep of retired
+ * tables drops a table only when its name and this comment both say it is one, so that a table someone else named
+ * alike is never dropped.
+ */
+export function retiredMarker(table: string, partition: string): string {
+  return `arbiter: retired partition ${partition} of ${table}, dropped by partition maintenance`;
+}
+
 const BOUND_VALUE = /^'(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2}(?:\.\d+)?)([+-]\d{2})(?::?(\d{2}))?'$/;
 
 function boundValue(text: string): number | null {
