@@ -13,9 +13,16 @@ export interface ScaleOptions {
   /** Where the JSON of the results goes, if anywhere. */
   json?: string;
   quick: boolean;
+  /**
+   * Records of each of the big tenant's 3 past days (its large past partitions), oldest first; by default N/90 each
+   * like its live days. `--past-rows 11111,33333,111111` gives partitions of several sizes, up to a day of the full
+   * ten million, without seeding ten million.
+   */
+  pastRows?: number[];
 }
 
-const USAGE = 'usage: node bench/scale/bench.mjs [--quick] [--consultations N] [--rounds N] [--page-requests N] [--json FILE]';
+const USAGE =
+  'usage: node bench/scale/bench.mjs [--quick] [--consultations N] [--past-rows A,B,C] [--rounds N] [--page-requests N] [--json FILE]';
 
 function positiveInt(name: string, raw: string | undefined): number {
   const n = Number(raw);
@@ -34,7 +41,11 @@ export function parseScaleArgs(argv: readonly string[]): ScaleOptions {
     if (a === '--consultations') out.consultations = positiveInt(a, value);
     else if (a === '--rounds') out.rounds = positiveInt(a, value);
     else if (a === '--page-requests') out.pageRequests = positiveInt(a, value);
-    else if (a === '--json') {
+    else if (a === '--past-rows') {
+      const each = (value ?? '').split(',');
+      if (each.length !== PAST_DAYS) throw new Error(`--past-rows needs ${PAST_DAYS} counts, comma-separated (${USAGE})`);
+      out.pastRows = each.map((n) => positiveInt(a, n));
+    } else if (a === '--json') {
       if (value === undefined || value.startsWith('--')) throw new Error(`--json needs a file (${USAGE})`);
       out.json = value;
     } else throw new Error(`unknown option ${a} (${USAGE})`);
@@ -63,24 +74,27 @@ export interface SeedSpan {
 /**
  * Where the records lie, `today` being the start of the current UTC day (T):
  * - the big tenant (retention 90d): N/90 records a day over requested_at [T-93d, T), so keep_until lies in
- *   [T-3d, T+90d): 90 live daily partitions of N/90 each, and 3 past ones (keep_until before T) of a day each;
+ *   [T-3d, T+90d): 90 live daily partitions of N/90 each, and 3 past ones (keep_until before T) of a day each
+ *   (`pastRows`: of those sizes instead; the big tenant's spans come first, the live one last);
  * - a small tenant with a retention of 1 day whose records stopped four days ago: requested_at [T-7d, T-4d),
  *   keep_until [T-6d, T-3d): 3 past partitions holding only its records (the small partitions);
  * - two small tenants with retentions of 30 and 90 days, records up to T, sharing the big tenant's partitions.
  */
-export function seedSpans(consultations: number, today: number): SeedSpan[] {
+export function seedSpans(consultations: number, today: number, pastRows?: readonly number[]): SeedSpan[] {
   const perDay = Math.floor(consultations / LIVE_DAYS);
   const small = Math.max(1_000, Math.floor(consultations / 500));
   const shortPerDay = Math.max(100, Math.floor(consultations / 2_000));
+  const big = { tenant: 'big', retention: '90d', retentionMs: 90 * DAY_MS } as const;
+  const start = today - (LIVE_DAYS + PAST_DAYS) * DAY_MS;
+  // With --past-rows, one span per past day of its own size, then the live days.
+  const bigSpans: SeedSpan[] = pastRows
+    ? [
+        ...pastRows.map((count, d) => ({ ...big, from: start + d * DAY_MS, to: start + (d + 1) * DAY_MS, count })),
+        { ...big, from: today - LIVE_DAYS * DAY_MS, to: today, count: perDay * LIVE_DAYS },
+      ]
+    : [{ ...big, from: start, to: today, count: perDay * (LIVE_DAYS + PAST_DAYS) }];
   return [
-    {
-      tenant: 'big',
-      retention: '90d',
-      retentionMs: 90 * DAY_MS,
-      from: today - 93 * DAY_MS,
-      to: today,
-      count: perDay * (LIVE_DAYS + PAST_DAYS),
-    },
+    ...bigSpans,
     {
       tenant: 'short',
       retention: '1d',

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Pool } from 'pg';
 import { generateApiKey } from '@arbiter/auth';
+import { ArchiveSegmentStore, PartitionMaintenance } from '@arbiter/db';
 import { databaseUrl, ensureDatabases, startPostgres, startRedis } from '@arbiter/devstack';
 import {
   api,
@@ -23,7 +24,6 @@ import {
 import {
   DAY_MS,
   keepUntilRange,
-  LIVE_DAYS,
   num,
   parseScaleArgs,
   PAST_DAYS,
@@ -33,6 +33,7 @@ import {
   type ReportRow,
   type SeedSpan,
 } from './plan';
+import { verdictTables } from '../../apps/verdict/src/partitions';
 import { copySpan, makePartitions, templatesOf } from './seed';
 
 const ROOT = path.resolve(__dirname, '../../..');
@@ -212,6 +213,8 @@ interface ArchiveLine {
   rss_peak_mb: number;
   heap_before_mb: number;
   heap_peak_mb: number;
+  /** [rows streamed, MB of heap used after a full GC] every 2,500 rows, and once the partition is done. */
+  live_heap_mb: Array<[number, number]>;
 }
 
 /** The worker's archive step in a process of its own (bench/scale/archive-step.ts), over the partitions in order. */
@@ -234,6 +237,16 @@ async function archiveStep(partitions: string[], env: NodeJS.ProcessEnv): Promis
   const code = await new Promise<number | null>((r) => child.once('exit', r));
   if (code !== 0) throw new Error(`archive step exited with ${code}`);
   return archived;
+}
+
+/** The live heap samples in print: the first, the largest and the last while streaming, then after the partition. */
+function liveSummary(samples: Array<[number, number]>): string {
+  const during = samples.slice(0, -1);
+  const after = samples[samples.length - 1];
+  if (during.length === 0) return `after ${num(after[1])} MB`;
+  const max = during.reduce((m, s) => (s[1] > m[1] ? s : m));
+  const last = during[during.length - 1];
+  return `${num(during[0][1])} MB at ${num(during[0][0])}, max ${num(max[1])} MB at ${num(max[0])}, ${num(last[1])} MB at ${num(last[0])}; after ${num(after[1])} MB`;
 }
 
 function dirBytes(dir: string): number {
@@ -294,10 +307,11 @@ async function main() {
 
     // The tenants, through the registry API, each with its retention of consultations.
     const today = Math.floor(Date.now() / DAY_MS) * DAY_MS;
-    const spans = seedSpans(opts.consultations, today);
+    const spans = seedSpans(opts.consultations, today, opts.pastRows);
     const rateLimit = { rate_limit: { tier: 'enterprise', requests_per_minute: 1_000_000, burst: 100_000 } };
     const tenants = new Map<SeedSpan['tenant'], Awaited<ReturnType<typeof benchTenant>>>();
     for (const span of spans) {
+      if (tenants.has(span.tenant)) continue; // the big tenant's spans of its own past days
       const t = await benchTenant(registry, adminKey, span.tenant === 'big' ? 100 : 10, {
         ...rateLimit,
         retention: { consultations: span.retention },
@@ -355,7 +369,6 @@ async function main() {
     const disk = await bytesOnDisk(pool);
     results.bytes_on_disk = disk;
     log(`bytes on disk: ${JSON.stringify(disk)}`);
-    const bigPerDay = spans[0].count / (LIVE_DAYS + PAST_DAYS);
 
     // The list: the first page, then a whole day.
     const pages = await firstPages(verdict, big, 'big tenant');
@@ -423,11 +436,17 @@ async function main() {
       const lines = archived.filter((a) => names.includes(a.partition));
       report.push({
         measure: `archive step, ${label} partitions (${names.length}): rows/s; archiving process RSS and heap, before → peak`,
-        figures:
-          `${num(lines[0].rows)} rows each: ${lines.map((a) => num(a.rows / a.seconds)).join(', ')} rows/s; ` +
-          lines
-            .map((a) => `RSS ${num(a.rss_before_mb)} → ${num(a.rss_peak_mb)} MB, heap ${num(a.heap_before_mb)} → ${num(a.heap_peak_mb)} MB`)
-            .join('; '),
+        figures: lines
+          .map(
+            (a) =>
+              `${num(a.rows)} rows: ${num(a.rows / a.seconds)} rows/s, RSS ${num(a.rss_before_mb)} → ${num(a.rss_peak_mb)} MB, ` +
+              `heap ${num(a.heap_before_mb)} → ${num(a.heap_peak_mb)} MB`,
+          )
+          .join('; '),
+      });
+      report.push({
+        measure: `archive step, ${label} partitions: live heap (after a full GC) while streaming, every 2,500 rows: first, max, last sample; after`,
+        figures: lines.map((a) => `${num(a.rows)} rows: ${liveSummary(a.live_heap_mb)}`).join('; '),
       });
     }
     const archivedRows = archived.reduce((s, a) => s + a.rows, 0);
@@ -435,7 +454,26 @@ async function main() {
       measure: 'archive segments on disk (gzip JSON Lines)',
       figures: `${num((results.archive as { segment_bytes: number }).segment_bytes / archivedRows)} bytes per consultation`,
     });
-    const drops: Array<{ partition: string; rows: number; ms: number; gate_count_ms: number; slowest_check_ms: number }> = [];
+    // The gateway's drop (libs/db PartitionMaintenance over its table definition and its archive gate, what
+    // POST /internal/v1/maintenance/partitions/<p>/drop runs), here in the bench's process so that its two steps are
+    // timed apart: the first holds the table's lock, the second drops the retired table.
+    const steps = new Map<string, { detach: number; drop: number | null }>();
+    const maintenance = new PartitionMaintenance({
+      pool,
+      tables: verdictTables({ RESOLVE_SESSION_TTL_S: 86_400 }),
+      intervalMs: DAY_MS,
+      archiveGate: new ArchiveSegmentStore(pool, ['consultations']),
+      hooks: { dropSteps: (_table, partition, ms) => steps.set(partition, ms) },
+    });
+    const drops: Array<{
+      partition: string;
+      rows: number;
+      ms: number;
+      detach_ms: number;
+      drop_ms: number | null;
+      gate_count_ms: number;
+      slowest_check_ms: number;
+    }> = [];
     const checks = checksUnderway(verdict, big);
     const windows: Array<{ from: number; to: number }> = [];
     const pause = () => new Promise((r) => setTimeout(r, 1_000)); // checks alone between drops: the baseline
@@ -447,17 +485,28 @@ async function main() {
       await pool.query(`SELECT tenant_id, count(*)::int AS n FROM "${p}" GROUP BY tenant_id`);
       const gateCountMs = seconds(g0) * 1000;
       const from = performance.now();
-      const { ms, body } = await internal(verdict, `/internal/v1/maintenance/partitions/${p}/drop`);
+      const answer = await maintenance.drop(p);
       const to = performance.now();
       windows.push({ from, to });
-      if (!(body as { dropped: boolean }).dropped) throw new Error(`drop ${p}: ${JSON.stringify(body)}`);
+      const step = steps.get(p);
+      if (!answer.dropped || !step) throw new Error(`drop ${p}: ${JSON.stringify(answer)}`);
       await pause();
       const during = checks.samples.filter((c) => c.at < to && c.at + c.ms > from).map((c) => c.ms);
       const slowest = during.length ? Math.max(...during) : 0;
-      drops.push({ partition: p, rows: sizeOf.get(p) ?? 0, ms, gate_count_ms: gateCountMs, slowest_check_ms: slowest });
+      const ms = to - from;
+      drops.push({
+        partition: p,
+        rows: sizeOf.get(p) ?? 0,
+        ms,
+        detach_ms: step.detach,
+        drop_ms: step.drop,
+        gate_count_ms: gateCountMs,
+        slowest_check_ms: slowest,
+      });
       log(
-        `  drop ${p} (${sizeOf.get(p)} rows): ${ms.toFixed(1)} ms (the gate's count alone: ${gateCountMs.toFixed(1)} ms; ` +
-          `${during.length} checks overlapped it, the slowest ${slowest.toFixed(1)} ms)`,
+        `  drop ${p} (${sizeOf.get(p)} rows): ${ms.toFixed(1)} ms; detach and retire ${step.detach.toFixed(1)} ms, drop of the retired ` +
+          `table ${step.drop?.toFixed(1)} ms (the gate's count alone: ${gateCountMs.toFixed(1)} ms; ${during.length} checks overlapped it, ` +
+          `the slowest ${slowest.toFixed(1)} ms)`,
       );
     }
     await checks.stop();
@@ -474,10 +523,14 @@ async function main() {
     ] as const) {
       const ds = drops.filter((d) => names.includes(d.partition));
       report.push({
-        measure: `drop of a ${label} partition (POST /internal/v1/maintenance/partitions/{p}/drop, gate re-checked)`,
-        figures:
-          `${num(ds[0].rows)} rows: ${ds.map((d) => num(d.ms)).join(', ')} ms (the gate's count of its rows alone: ` +
-          `${ds.map((d) => num(d.gate_count_ms)).join(', ')} ms; the slowest check overlapping it: ${ds.map((d) => num(d.slowest_check_ms)).join(', ')} ms)`,
+        measure: `drop of a ${label} partition (the gateway's PartitionMaintenance.drop, gate re-checked): whole; step 1 (detach and retire, the table's lock); step 2 (drop of the retired table)`,
+        figures: ds
+          .map(
+            (d) =>
+              `${num(d.rows)} rows: ${num(d.ms)} ms; ${num(d.detach_ms)} ms; ${d.drop_ms === null ? 'left to the next run' : `${num(d.drop_ms)} ms`} ` +
+              `(the gate's count alone ${num(d.gate_count_ms)} ms; the slowest check overlapping it ${num(d.slowest_check_ms)} ms)`,
+          )
+          .join('; '),
       });
     }
     report.push({
