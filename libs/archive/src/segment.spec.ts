@@ -1,13 +1,16 @@
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import type { PassThrough } from 'node:stream';
 import { runInNewContext } from 'node:vm';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { setFlagsFromString } from 'node:v8';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { FileArchiveStore } from './file-store';
+import type { ArchiveStore } from './store';
 import { manifestMismatch, manifestOf, parseManifest } from './manifest';
 import {
   digestSegment,
@@ -53,6 +56,31 @@ describe(segmentKey.name, () => {
 });
 
 describe(writeSegment.name, () => {
+  it('keeps no listener per gzip member on its stream while the store reads slowly (memory that would grow with the segment)', async () => {
+    let most = 0;
+    const slow = {
+      url: 'memory:',
+      urlOf: (key: string) => key,
+      async put(_key: string, body: Buffer | NodeJS.ReadableStream) {
+        if (Buffer.isBuffer(body)) return;
+        for await (const _chunk of body) {
+          most = Math.max(most, (body as PassThrough).listenerCount('error'));
+          await new Promise((resolve) => setTimeout(resolve, 1));
+        }
+      },
+    } as unknown as ArchiveStore;
+    // Lines that gzip does not shrink to nothing: every member fills the stream's buffer and waits for it to drain.
+    const lines = function* (): Generator<ArchiveLine> {
+      for (let i = 1; i <= 60 * MEMBER_LINES; i++) {
+        const id = idOf(i);
+        yield { id, line: JSON.stringify({ id, noise: createHash('sha256').update(String(i)).digest('hex') }) };
+      }
+    };
+    const written = await writeSegment(slow, 't/consultations/slow.jsonl.gz', lines());
+    expect(written.index).toHaveLength(60);
+    expect(most).toBeLessThan(5);
+  });
+
   it('writes JSON Lines in gzip members of at most 1,000 lines that an independent gunzip reads whole', async () => {
     const sut = await writeSegment(store, 't/consultations/a.jsonl.gz', rows(2500));
     expect(sut.index.map((m) => [m.first_id, m.last_id])).toEqual([

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { once } from 'node:events';
 import { PassThrough, type Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { createGunzip, gunzipSync, gzipSync } from 'node:zlib';
@@ -108,11 +109,9 @@ export async function writeSegment(
     offset += gz.length;
     hash.update(gz);
     member = [];
-    if (!out.write(gz))
-      await new Promise<void>((resolve, reject) => {
-        out.once('drain', resolve);
-        out.once('error', reject);
-      });
+    // events.once removes both of its listeners when either fires: one pair per wait would otherwise stay on the
+    // stream, a pair per member, growing with the segment.
+    if (!out.write(gz)) await once(out, 'drain');
   };
 
   try {
