@@ -1,9 +1,10 @@
--- Consultation records compressed with lz4 where the server has it (ADR 0037, docs/benchmarks.md "The check: where the rest goes").
--- Hand-written (ADR 0003).
+-- Consultation records compressed with lz4 where the server has it (ADR 0037). Hand-written (ADR 0003).
+-- Measured: docs/benchmarks.md "The check: where the rest goes".
 --
 -- Records were kept uncompressed (20261201000000_consultation_storage_resolve_sessions) because pglz, the only
--- method then, costs PostgreSQL about twice the CPU of the insert for a tenth of the bytes. lz4 costs no measurable
--- CPU and takes about a quarter off a record. Compression is PostgreSQL's own: the record is read back as the same text, byte for byte, so nothing hashed or signed changes.
+-- method then, costs PostgreSQL about twice the CPU of the insert for a tenth of the bytes. lz4 costs at most a few
+-- µs of CPU per row and takes about a quarter off a record. Compression is PostgreSQL's own: the record is read back
+-- as the same text, byte for byte, so nothing hashed or signed changes.
 --
 -- On a server built with lz4: the record column is compressed with lz4 and kept in the row (storage MAIN: compressed,
 -- and moved out of line only when the row would not fit a page), and each existing partition tries compression
