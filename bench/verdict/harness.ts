@@ -39,19 +39,61 @@ export function treeCpuSeconds(root: number): number {
   return ticks / 100;
 }
 
-/** Runs a load and adds the CPU it cost the server and PostgreSQL, per request (contention-independent). */
-export async function measured(server: ChildProcess, pgPid: number, run: () => Promise<LoadResult>) {
+/** WAL written so far by the whole cluster: bytes (`pg_current_wal_lsn()`), records and full-page images (`pg_stat_wal`). */
+async function walPosition(url: string): Promise<{ lsn: string; records: number; fpi: number }> {
+  const c = new Client({ connectionString: url });
+  await c.connect();
+  try {
+    const { rows } = await c.query(
+      'SELECT pg_current_wal_lsn()::text AS lsn, wal_records::float8 AS records, wal_fpi::float8 AS fpi FROM pg_stat_wal',
+    );
+    return rows[0];
+  } finally {
+    await c.end();
+  }
+}
+
+async function walSince(url: string, from: { lsn: string; records: number; fpi: number }) {
+  const to = await walPosition(url);
+  const c = new Client({ connectionString: url });
+  await c.connect();
+  try {
+    const { rows } = await c.query('SELECT pg_wal_lsn_diff($1::pg_lsn, $2::pg_lsn)::float8 AS bytes', [to.lsn, from.lsn]);
+    return { bytes: rows[0].bytes as number, records: to.records - from.records, fpi: to.fpi - from.fpi };
+  } finally {
+    await c.end();
+  }
+}
+
+/**
+ * Runs a load and adds the CPU it cost the server and PostgreSQL, per request (contention-independent). With
+ * `walUrl` (a database of the cluster), also the WAL the cluster wrote meanwhile, per request: bytes, records and
+ * full-page images (everything the cluster wrote, the group commits' and autovacuum's included).
+ */
+export async function measured(server: ChildProcess, pgPid: number, run: () => Promise<LoadResult>, walUrl?: string) {
+  const w0 = walUrl ? await walPosition(walUrl) : undefined;
   const s0 = treeCpuSeconds(server.pid!);
   const p0 = treeCpuSeconds(pgPid);
   const l0 = process.cpuUsage();
   const r = await run();
   const l = process.cpuUsage(l0);
   const perRequest = (seconds: number) => Math.round((seconds * 1e6) / Math.max(1, r.requests));
+  const server_cpu_us_per_request = perRequest(treeCpuSeconds(server.pid!) - s0);
+  const postgres_cpu_us_per_request = perRequest(treeCpuSeconds(pgPid) - p0);
+  const wal = walUrl && w0 ? await walSince(walUrl, w0) : undefined;
+  const per = (n: number) => Math.round((n / Math.max(1, r.requests)) * 100) / 100;
   return {
     ...r,
-    server_cpu_us_per_request: perRequest(treeCpuSeconds(server.pid!) - s0),
-    postgres_cpu_us_per_request: perRequest(treeCpuSeconds(pgPid) - p0),
+    server_cpu_us_per_request,
+    postgres_cpu_us_per_request,
     loadgen_cpu_us_per_request: perRequest((l.user + l.system) / 1e6),
+    ...(wal
+      ? {
+          wal_bytes_per_request: Math.round(wal.bytes / Math.max(1, r.requests)),
+          wal_records_per_request: per(wal.records),
+          wal_fpi_per_request: per(wal.fpi),
+        }
+      : {}),
   };
 }
 

@@ -188,12 +188,15 @@ async function main() {
     const floorProcess = children[children.length - 1];
     if (!CHECKS_ONLY) await runLoad({ url: floor, path: '/check', headers: {}, bodies: floorBodies, connections: 64, seconds: 2 }); // warm-up
     for (const c of CHECKS_ONLY ? [] : CONNECTIONS) {
-      const r = await measured(floorProcess, pg.pid, () =>
-        runLoad({ url: floor, path: '/check', headers: {}, bodies: floorBodies, connections: c, seconds: SECONDS }),
+      const r = await measured(
+        floorProcess,
+        pg.pid,
+        () => runLoad({ url: floor, path: '/check', headers: {}, bodies: floorBodies, connections: c, seconds: SECONDS }),
+        verdictDb,
       );
       floors.push(r);
       log(
-        `floor (express 5 + ES256 + group commit), ${c} connections: ${r.per_second}/s, p50 ${r.p50_ms} ms, p99 ${r.p99_ms} ms, failures ${r.failures}, CPU per request: server ${r.server_cpu_us_per_request} µs, PostgreSQL ${r.postgres_cpu_us_per_request} µs, load generator ${r.loadgen_cpu_us_per_request} µs`,
+        `floor (express 5 + ES256 + group commit), ${c} connections: ${r.per_second}/s, p50 ${r.p50_ms} ms, p99 ${r.p99_ms} ms, failures ${r.failures}, CPU per request: server ${r.server_cpu_us_per_request} µs, PostgreSQL ${r.postgres_cpu_us_per_request} µs, load generator ${r.loadgen_cpu_us_per_request} µs; ${walLine(r)}`,
       );
     }
     for (const n of SIZES) {
@@ -202,10 +205,10 @@ async function main() {
         runLoad({ url: verdict, path: `/${t.id}/v1/check`, headers: { 'x-api-key': t.key }, bodies: t.bodies, connections, seconds });
       await load(64, 3); // warm-up: JIT, pool, key ring
       for (const c of CONNECTIONS) {
-        const r = await measured(verdictProcess, pg.pid, () => load(c, SECONDS));
+        const r = await measured(verdictProcess, pg.pid, () => load(c, SECONDS), verdictDb);
         checks.push({ rules: n, ...r });
         log(
-          `check, ${n} rules, ${c} connections: ${r.per_second}/s, p50 ${r.p50_ms} ms, p99 ${r.p99_ms} ms, failures ${r.failures} ${JSON.stringify(r.statuses)}, CPU per request: server ${r.server_cpu_us_per_request} µs, PostgreSQL ${r.postgres_cpu_us_per_request} µs, load generator ${r.loadgen_cpu_us_per_request} µs`,
+          `check, ${n} rules, ${c} connections: ${r.per_second}/s, p50 ${r.p50_ms} ms, p99 ${r.p99_ms} ms, failures ${r.failures} ${JSON.stringify(r.statuses)}, CPU per request: server ${r.server_cpu_us_per_request} µs, PostgreSQL ${r.postgres_cpu_us_per_request} µs, load generator ${r.loadgen_cpu_us_per_request} µs; ${walLine(r)}`,
         );
       }
     }
@@ -272,6 +275,11 @@ async function main() {
   if (JSON_OUT) fs.writeFileSync(JSON_OUT, JSON.stringify(results, null, 2));
 }
 
+/** The WAL a measured run wrote per request (harness.ts `measured` with a database URL). */
+function walLine(r: { wal_bytes_per_request?: number; wal_records_per_request?: number; wal_fpi_per_request?: number }): string {
+  return `WAL per request: ${r.wal_bytes_per_request} bytes, ${r.wal_records_per_request} records, ${r.wal_fpi_per_request} full-page images`;
+}
+
 async function count(url: string): Promise<number> {
   const c = new Client({ connectionString: url });
   await c.connect();
@@ -285,7 +293,20 @@ async function count(url: string): Promise<number> {
             (SELECT count(*) FROM consultations)::float8 AS n
        FROM pg_partition_tree('consultations') WHERE isleaf`,
   );
+  // What a record's bytes are made of: each top-level member's JSON text (its key, colon and comma aside), over a sample.
+  const members = await c.query(
+    `SELECT m.key, avg(octet_length(m.value::text))::int AS bytes, count(*)::int AS n
+       FROM (SELECT record FROM consultations LIMIT 5000) r, json_each(r.record) m GROUP BY m.key ORDER BY 2 DESC`,
+  );
+  // BENCH_RECORDS_OUT=FILE: 2,000 stored records, one per line, as stored (for storage experiments outside the bench).
+  if (process.env.BENCH_RECORDS_OUT) {
+    const sample = await c.query('SELECT record::text AS t FROM consultations LIMIT 2000');
+    fs.writeFileSync(process.env.BENCH_RECORDS_OUT, sample.rows.map((r) => `${r.t}\n`).join(''));
+  }
   await c.end();
+  log(
+    `record members, mean bytes where present (present in n of the sample): ${members.rows.map((m) => `${m.key} ${m.bytes} (${m.n})`).join(', ')}`,
+  );
   const { table_bytes, index_bytes, n } = sizes.rows[0];
   const per = (bytes: number) => Math.round(bytes / Math.max(1, n));
   log(

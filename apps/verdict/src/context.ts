@@ -40,7 +40,7 @@ import { createApprovals } from './approvals';
 import { SimulationService } from './services/simulation.service';
 import { EvaluationBudget } from './services/evaluation-budget.service';
 import type { ApprovalsService } from './services/approvals.service';
-import { verdictPartitions } from './partitions';
+import { recordsCompressed, verdictPartitions } from './partitions';
 import { parseKeyEncryptionKey } from '@arbiter/crypto';
 import { SubjectKeysRepository } from './repositories/subject-keys.repository';
 import { SensitiveValuesService } from './services/sensitive-values.service';
@@ -112,6 +112,8 @@ export async function createVerdictContext(config: VerdictConfig, logger: Logger
     applicationName: 'arbiter-verdict-windows',
     timeoutMs: config.WINDOW_TIMEOUT_MS,
   });
+  // The record column's compression, as the migrations left it (ADR 0037): new consultations partitions follow it.
+  const compressed = await recordsCompressed(pool);
   const metrics = new ServiceMetrics('verdict');
   const takeBatchSizes = metrics.histogram('window_take_batch_size', {
     help: 'Window takes decided per call of window_take_batch (gathered takes, one commit)',
@@ -271,7 +273,7 @@ export async function createVerdictContext(config: VerdictConfig, logger: Logger
     archiveSegments,
     shadow: new ShadowService(consultations),
     // The drop of a consultations partition waits for every tenant's recorded segment (docs/operations.md "Archive").
-    partitions: verdictPartitions(pool, config, registry, metrics, logger, archiveSegments),
+    partitions: verdictPartitions(pool, config, registry, metrics, logger, archiveSegments, compressed),
     erasures: new ErasuresService({ keys: subjectKeys, sensitive, sealing: config.LEDGER_SEALING, onSealed: () => sealNudger.nudge() }),
     async close() {
       clearInterval(sweep);

@@ -6,8 +6,23 @@ import { partitionMetrics, type ServiceMetrics } from '@arbiter/http';
 import type { RegistryInternalClient } from '@arbiter/internal-api';
 import type { VerdictConfig } from './config';
 
-/** What each table is keyed by and what must hold before a past partition goes. */
-export function verdictTables(config: Pick<VerdictConfig, 'RESOLVE_SESSION_TTL_S'>): PartitionedTable[] {
+/**
+ * Whether consultation records are compressed at rest: the record column's method is lz4 (the migration
+ * 20270101200000_consultation_record_lz4 sets it where the server has lz4; ADR 0037).
+ */
+export async function recordsCompressed(pool: Pool): Promise<boolean> {
+  const { rows } = await pool.query<{ lz4: boolean }>(
+    `SELECT attcompression = 'l' AS lz4 FROM pg_attribute WHERE attrelid = 'consultations'::regclass AND attname = 'record'`,
+  );
+  return rows[0]?.lz4 === true;
+}
+
+/**
+ * What each table is keyed by and what must hold before a past partition goes. `recordsCompressed`: new
+ * consultations partitions try compressing a row from PostgreSQL's default target on (lz4, ADR 0037); otherwise
+ * records stay uncompressed in the row, as the table before partitioning (prisma/verdict migrations).
+ */
+export function verdictTables(config: Pick<VerdictConfig, 'RESOLVE_SESSION_TTL_S'>, recordsCompressed = false): PartitionedTable[] {
   const byDefault = [retentionMs(undefined, 'consultations')];
   return [
     // keep_until = requested_at + the tenant's retention of consultations when the record was written.
@@ -17,8 +32,7 @@ export function verdictTables(config: Pick<VerdictConfig, 'RESOLVE_SESSION_TTL_S
       archive: 'consultations',
       gates: ['archive'],
       offsets: byDefault,
-      // As the table before partitioning: records stay in the row, uncompressed (prisma/verdict migrations).
-      storage: 'toast_tuple_target = 8160',
+      storage: `toast_tuple_target = ${recordsCompressed ? 2032 : 8160}`,
     },
     // A record's shadow disagreements carry its keep_until and leave once its consultations partition is gone.
     { table: 'shadow_disagreements', key: 'keep_until', archive: null, gates: ['after:consultations'], offsets: byDefault },
@@ -36,10 +50,11 @@ export function verdictPartitions(
   metrics: ServiceMetrics,
   logger: Logger,
   archiveGate: ArchiveGate = closedArchiveGate,
+  compressed = false,
 ): PartitionMaintenance {
   return new PartitionMaintenance({
     pool,
-    tables: verdictTables(config),
+    tables: verdictTables(config, compressed),
     intervalMs: config.PARTITION_INTERVAL,
     archiveGate,
     // Consultations land at now + each retention in use; the registry knows every tenant's. Unreachable: the
