@@ -329,6 +329,79 @@ describe(WindowRepository.name, () => {
       expect(await repo.priors(mintTenantId('tnt-batch-fail-2'), [prior('pay')])).toEqual([false]);
     });
 
+    it('gathers peeks into the batch of takes: one call, the peeks read before its takes, tenants apart', async () => {
+      const { own, sizes, repo: batched } = gathering();
+      try {
+        const tenant = mintTenantId('tnt-batch-peek');
+        const elsewhere = mintTenantId('tnt-batch-peek-else');
+        const w = need({ rule_id: 'rul-batch-peek', max: 5 });
+        const other = need({ rule_id: 'rul-batch-peek-2', max: 5 });
+        await batched.take(tenant, cns(), [w], []);
+        await batched.take(elsewhere, cns(), [w, other], []);
+        sizes.length = 0;
+        const query = jest.spyOn(own, 'query');
+        const first = batched.take(tenant, cns(), [other], []);
+        const [peekA, take, peekB, peekElsewhere] = await Promise.all([
+          batched.peek(tenant, [w, other]),
+          batched.take(tenant, cns(), [w, other], []),
+          batched.peek(tenant, [other]),
+          batched.peek(elsewhere, [other, w]),
+        ]);
+        expect(await first).toEqual({ taken: true, used_before: [0] });
+        // Two calls: the first take alone, then the three peeks and the take together (the sizes count takes).
+        expect(query).toHaveBeenCalledTimes(2);
+        expect(sizes).toEqual([1, 1]);
+        expect(peekA).toEqual([1, 1]);
+        expect(peekB).toEqual([1]);
+        expect(peekElsewhere).toEqual([1, 1]);
+        expect(take).toEqual({ taken: true, used_before: [1, 1] });
+        expect(await batched.peek(tenant, [w, other])).toEqual([2, 2]);
+      } finally {
+        await own.end();
+      }
+    });
+
+    it('writes nothing for a batch of peeks alone, and reads a window it has never seen as empty', async () => {
+      const tenant = mintTenantId('tnt-batch-peek-only');
+      const w = need({ rule_id: 'rul-batch-peek-only', max: 5 });
+      const before = await pool.query<{ lsn: string }>('SELECT pg_current_wal_insert_lsn()::text AS lsn');
+      expect(await Promise.all([repo.peek(tenant, [w]), repo.peek(tenant, [w, need({ rule_id: 'rul-batch-peek-only-2' })])])).toEqual([
+        [0],
+        [0, 0],
+      ]);
+      const { rows } = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM window_totals WHERE tenant_id = $1', [tenant]);
+      expect(rows[0].n).toBe(0);
+      expect(await count(tenant)).toBe(0);
+      const after = await pool.query<{ lsn: string }>('SELECT pg_current_wal_insert_lsn()::text AS lsn');
+      expect(after.rows[0].lsn).toBe(before.rows[0].lsn);
+    });
+
+    it('fails every peek of a batch that fails with its takes (their rules fire closed)', async () => {
+      const tenant = mintTenantId('tnt-batch-peek-fail');
+      const locked = need({ rule_id: 'rul-batch-peek-locked', max: 5 });
+      await repo.take(tenant, cns(), [locked], []);
+      const { own, repo: batched } = gathering(200);
+      const other = createPool({ url: db.url, max: 1 });
+      const holder = await other.connect();
+      try {
+        await holder.query('BEGIN');
+        await holder.query(
+          `SELECT 1 FROM window_totals WHERE tenant_id = $1 AND window_key LIKE 'limit rul-batch-peek-locked %' FOR UPDATE`,
+          [tenant],
+        );
+        const first = batched.take(tenant, cns(), [need({ rule_id: 'rul-batch-peek-before' })], []);
+        const results = await Promise.allSettled([batched.peek(tenant, [locked]), batched.take(tenant, cns(), [locked], [])]);
+        expect((await first).taken).toBe(true);
+        expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+        await holder.query('ROLLBACK');
+      } finally {
+        holder.release();
+        await other.end();
+        await own.end();
+      }
+      expect(await repo.peek(tenant, [locked])).toEqual([1]);
+    });
+
     it('refuses an amount that is negative or not a number, and a max that is not a number, before any batch', async () => {
       const tenant = mintTenantId('tnt-batch-bad');
       const w = need({ rule_id: 'rul-batch-bad', max: 5 });
