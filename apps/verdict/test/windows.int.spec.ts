@@ -329,7 +329,7 @@ describe(WindowRepository.name, () => {
       expect(await repo.priors(mintTenantId('tnt-batch-fail-2'), [prior('pay')])).toEqual([false]);
     });
 
-    it('gathers peeks into the batch of takes: one call, the peeks read before its takes, tenants apart', async () => {
+    it('gathers the peeks in flight into one call apart from the takes, tenants apart', async () => {
       const { own, sizes, repo: batched } = gathering();
       try {
         const tenant = mintTenantId('tnt-batch-peek');
@@ -340,22 +340,29 @@ describe(WindowRepository.name, () => {
         await batched.take(elsewhere, cns(), [w, other], []);
         sizes.length = 0;
         const query = jest.spyOn(own, 'query');
-        const first = batched.take(tenant, cns(), [other], []);
-        const [peekA, take, peekB, peekElsewhere] = await Promise.all([
+        const first = batched.peek(tenant, [w]);
+        const [peekA, peekB, peekElsewhere] = await Promise.all([
           batched.peek(tenant, [w, other]),
-          batched.take(tenant, cns(), [w, other], []),
           batched.peek(tenant, [other]),
           batched.peek(elsewhere, [other, w]),
         ]);
-        expect(await first).toEqual({ taken: true, used_before: [0] });
-        // Two calls: the first take alone, then the three peeks and the take together (the sizes count takes).
+        expect(await first).toEqual([1]);
+        // Two calls: the first peek alone, then the three others together; no take.
         expect(query).toHaveBeenCalledTimes(2);
-        expect(sizes).toEqual([1, 1]);
-        expect(peekA).toEqual([1, 1]);
-        expect(peekB).toEqual([1]);
+        expect(sizes).toEqual([]);
+        expect(peekA).toEqual([1, 0]);
+        expect(peekB).toEqual([0]);
         expect(peekElsewhere).toEqual([1, 1]);
-        expect(take).toEqual({ taken: true, used_before: [1, 1] });
-        expect(await batched.peek(tenant, [w, other])).toEqual([2, 2]);
+        query.mockClear();
+        const [taken, peeked] = await Promise.all([batched.take(tenant, cns(), [w, other], []), batched.peek(tenant, [w, other])]);
+        // A take and a peek in flight at once go out as two calls, neither waiting for the other.
+        expect(query).toHaveBeenCalledTimes(2);
+        expect(taken).toEqual({ taken: true, used_before: [1, 0] });
+        expect([
+          [1, 0],
+          [2, 1],
+        ]).toContainEqual(peeked);
+        expect(await batched.peek(tenant, [w, other])).toEqual([2, 1]);
       } finally {
         await own.end();
       }
@@ -376,30 +383,25 @@ describe(WindowRepository.name, () => {
       expect(after.rows[0].lsn).toBe(before.rows[0].lsn);
     });
 
-    it('fails every peek of a batch that fails with its takes (their rules fire closed)', async () => {
+    it('fails every peek of a batch when the store cannot be read (their rules fire closed)', async () => {
       const tenant = mintTenantId('tnt-batch-peek-fail');
-      const locked = need({ rule_id: 'rul-batch-peek-locked', max: 5 });
-      await repo.take(tenant, cns(), [locked], []);
-      const { own, repo: batched } = gathering(200);
-      const other = createPool({ url: db.url, max: 1 });
-      const holder = await other.connect();
+      const w = need({ rule_id: 'rul-batch-peek-fail', max: 5 });
+      await repo.take(tenant, cns(), [w], []);
+      const url = new URL(db.url);
+      url.port = '1'; // nothing listens there: every connection is refused
+      const nowhere = createPool({ url: url.toString(), max: 1, timeoutMs: 200 });
       try {
-        await holder.query('BEGIN');
-        await holder.query(
-          `SELECT 1 FROM window_totals WHERE tenant_id = $1 AND window_key LIKE 'limit rul-batch-peek-locked %' FOR UPDATE`,
-          [tenant],
-        );
-        const first = batched.take(tenant, cns(), [need({ rule_id: 'rul-batch-peek-before' })], []);
-        const results = await Promise.allSettled([batched.peek(tenant, [locked]), batched.take(tenant, cns(), [locked], [])]);
-        expect((await first).taken).toBe(true);
-        expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
-        await holder.query('ROLLBACK');
+        const unreadable = new WindowRepository(nowhere);
+        const results = await Promise.allSettled([
+          unreadable.peek(tenant, [w]),
+          unreadable.peek(tenant, [w]),
+          unreadable.peek(tenant, [w]),
+        ]);
+        expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
       } finally {
-        holder.release();
-        await other.end();
-        await own.end();
+        await nowhere.end();
       }
-      expect(await repo.peek(tenant, [locked])).toEqual([1]);
+      expect(await repo.peek(tenant, [w])).toEqual([1]);
     });
 
     it('refuses an amount that is negative or not a number, and a max that is not a number, before any batch', async () => {

@@ -131,16 +131,18 @@ export function windowBatchArguments(batch: readonly PendingOperation[]): {
 
 /**
  * The windows of the rules that remember (docs/verdicts.md "Windows and outcomes"), in the verdict
- * database. Takes and peeks are gathered: those that arrive while the previous batch is in flight go
- * together as one call of the SQL function window_batch (one statement, one round trip, one commit): the
- * peeks read their windows without a lock, then window_take_batch locks every totals row of the batch's
- * takes in a fixed order, expires them on PostgreSQL's clock, and decides the takes in arrival order, each
- * consuming every window or none. The pool is the gateway's window pool, whose connections carry
- * lock_timeout and statement_timeout (WINDOW_TIMEOUT_MS): any error or timeout rejects every take and peek
- * of the batch, and their callers fail closed.
+ * database. Takes are gathered: those that arrive while the previous batch of takes is in flight go together
+ * as one call of the SQL function window_batch (one statement, one commit), whose window_take_batch locks
+ * every totals row of the batch in a fixed order, expires them on PostgreSQL's clock, and decides the takes in
+ * arrival order, each consuming every window or none. Peeks are gathered the same way, apart from the takes
+ * (a peek never waits for a take's commit): one call of window_batch reads every window of the batch's peeks
+ * without a lock and writes nothing. The pool is the gateway's window pool, whose connections carry
+ * lock_timeout and statement_timeout (WINDOW_TIMEOUT_MS): any error or timeout rejects every operation of
+ * the batch, and their callers fail closed.
  */
 export class WindowRepository {
-  private readonly batches: GroupCommitWriter<PendingOperation>;
+  private readonly takes: GroupCommitWriter<PendingOperation>;
+  private readonly peeks: GroupCommitWriter<PendingOperation>;
   private readonly onBatch?: (takes: number) => void;
 
   constructor(
@@ -148,10 +150,9 @@ export class WindowRepository {
     opts: { maxBatch?: number; maxInFlight?: number; onBatch?: (takes: number) => void } = {},
   ) {
     this.onBatch = opts.onBatch;
-    this.batches = new GroupCommitWriter((batch) => this.runBatch(batch), {
-      maxBatch: opts.maxBatch ?? MAX_TAKE_BATCH,
-      maxInFlight: opts.maxInFlight ?? 1,
-    });
+    const gathering = { maxBatch: opts.maxBatch ?? MAX_TAKE_BATCH, maxInFlight: opts.maxInFlight ?? 1 };
+    this.takes = new GroupCommitWriter((batch) => this.runBatch(batch), gathering);
+    this.peeks = new GroupCommitWriter((batch) => this.runBatch(batch), gathering);
   }
 
   /**
@@ -168,31 +169,31 @@ export class WindowRepository {
     }
     for (const m of marks) checkNumber('keep_ms', m.keep_ms, 0);
     const pending: PendingTake = { kind: 'take', tenantId, consultationId, needs, marks };
-    await this.batches.write(pending);
+    await this.takes.write(pending);
     if (!pending.result) throw new Error('the window batch answered no row for a take');
     return pending.result;
   }
 
   /**
    * Each window's use now (`needs` order), without a lock and without writing: what the trace and the
-   * record of an operation that does not go ahead say. Gathered with the takes (one call), read before the
-   * batch's takes; it may lag a take running meanwhile.
+   * record of an operation that does not go ahead say. Gathered with the other peeks in flight (one call);
+   * it may lag a take running meanwhile.
    */
   async peek(tenantId: TenantId, needs: readonly WindowNeed[]): Promise<number[]> {
     if (needs.length === 0) return [];
     for (const n of needs) checkNumber('window_ms', n.window_ms, 1);
     const pending: PendingPeek = { kind: 'peek', tenantId, needs };
-    await this.batches.write(pending);
+    await this.peeks.write(pending);
     if (!pending.used || pending.used.length !== needs.length) throw new Error('the window batch answered no row for a peek');
     return pending.used;
   }
 
   /** Finishes the takes and peeks accepted (graceful shutdown). */
-  drain(): Promise<void> {
-    return this.batches.close();
+  async drain(): Promise<void> {
+    await Promise.all([this.takes.close(), this.peeks.close()]);
   }
 
-  /** One call of window_batch for the gathered operations: every take of them commits or none does. */
+  /** One call of window_batch for gathered operations (takes, or peeks): every take of them commits or none does. */
   private async runBatch(batch: PendingOperation[]): Promise<void> {
     const { values, takes, peeks } = windowBatchArguments(batch);
     if (takes.length > 0) this.onBatch?.(takes.length);
