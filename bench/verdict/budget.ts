@@ -91,7 +91,15 @@ async function statements(url: string, checks: number): Promise<void> {
           Math.max(1, Number(r.calls))
         ).toFixed(0)} µs/call: ${r.query}`,
       );
+    const functions = await c.query<{ funcname: string; calls: string; total: number; self: number }>(
+      'SELECT funcname, calls, total_time AS total, self_time AS self FROM pg_stat_user_functions ORDER BY total_time DESC',
+    );
+    for (const f of checks > 0 ? functions.rows : [])
+      log(
+        `    function ${f.funcname}: ${(Number(f.calls) / checks).toFixed(3)} calls/check, ${((f.total * 1000) / checks).toFixed(1)} µs/check (self ${((f.self * 1000) / checks).toFixed(1)})`,
+      );
     await c.query('SELECT pg_stat_statements_reset()');
+    await c.query('SELECT pg_stat_reset()');
   } finally {
     await c.end();
   }
