@@ -404,12 +404,16 @@ describe(WindowRepository.name, () => {
       expect(await repo.peek(tenant, [w])).toEqual([1]);
     });
 
-    it('refuses an amount that is negative or not a number, and a max that is not a number, before any batch', async () => {
+    it('refuses an amount that is negative or not a number, a max that is not a number and a window length that is not whole, before any batch', async () => {
       const tenant = mintTenantId('tnt-batch-bad');
       const w = need({ rule_id: 'rul-batch-bad', max: 5 });
       await expect(repo.take(tenant, cns(), [{ ...w, amount: -1 }], [])).rejects.toThrow(/amount/);
       await expect(repo.take(tenant, cns(), [{ ...w, amount: Number.NaN }], [])).rejects.toThrow(/amount/);
       await expect(repo.take(tenant, cns(), [{ ...w, max: Number.POSITIVE_INFINITY }], [])).rejects.toThrow(/max/);
+      // A window length the database would refuse as a bigint would fail a whole batch, other tenants' operations with it.
+      await expect(repo.take(tenant, cns(), [{ ...w, window_ms: 1.5 }], [])).rejects.toThrow(/window_ms/);
+      await expect(repo.peek(tenant, [{ ...w, window_ms: 1.5 }])).rejects.toThrow(/window_ms/);
+      await expect(repo.peek(tenant, [{ ...w, window_ms: 0 }])).rejects.toThrow(/window_ms/);
       expect(await repo.peek(tenant, [w])).toEqual([0]);
     });
 

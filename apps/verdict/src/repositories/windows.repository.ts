@@ -74,6 +74,14 @@ const checkNumber = (what: string, v: number, min = -Infinity): void => {
   if (!Number.isFinite(v) || v < min) throw new Error(`a take's ${what} must be a finite number${min === 0 ? ' >= 0' : ''}`);
 };
 
+/**
+ * A window length the batch reads as a bigint: a whole number of milliseconds >= 1. Checked before the operation
+ * joins a batch, since a value the database refuses would fail the whole batch, other tenants' operations with it.
+ */
+const checkWindowMs = (v: number): void => {
+  if (!Number.isSafeInteger(v) || v < 1) throw new Error("a window's window_ms must be a whole number of milliseconds >= 1");
+};
+
 /** The arguments of window_batch for a batch: the peeks' windows as parallel arrays, the takes as window_take_batch reads them. */
 export function windowBatchArguments(batch: readonly PendingOperation[]): {
   values: unknown[];
@@ -165,7 +173,7 @@ export class WindowRepository {
     for (const n of needs) {
       checkNumber('amount', n.amount, 0);
       checkNumber('max', n.max);
-      checkNumber('window_ms', n.window_ms, 1);
+      checkWindowMs(n.window_ms);
     }
     for (const m of marks) checkNumber('keep_ms', m.keep_ms, 0);
     const pending: PendingTake = { kind: 'take', tenantId, consultationId, needs, marks };
@@ -181,7 +189,7 @@ export class WindowRepository {
    */
   async peek(tenantId: TenantId, needs: readonly WindowNeed[]): Promise<number[]> {
     if (needs.length === 0) return [];
-    for (const n of needs) checkNumber('window_ms', n.window_ms, 1);
+    for (const n of needs) checkWindowMs(n.window_ms);
     const pending: PendingPeek = { kind: 'peek', tenantId, needs };
     await this.peeks.write(pending);
     if (!pending.used || pending.used.length !== needs.length) throw new Error('the window batch answered no row for a peek');
