@@ -332,10 +332,8 @@ describe(WindowRepository.name, () => {
     it('gathers the peeks in flight into one call apart from the takes, tenants apart', async () => {
       const { own, sizes, repo: batched } = gathering();
       try {
-        const tenant = mintTenantId('tnt-batch-peek');
-        const elsewhere = mintTenantId('tnt-batch-peek-else');
-        const w = need({ rule_id: 'rul-batch-peek', max: 5 });
-        const other = need({ rule_id: 'rul-batch-peek-2', max: 5 });
+        const [tenant, elsewhere] = ['tnt-batch-peek', 'tnt-batch-peek-else'].map((id) => mintTenantId(id));
+        const [w, other] = ['rul-batch-peek', 'rul-batch-peek-2'].map((rule_id) => need({ rule_id, max: 5 }));
         await batched.take(tenant, cns(), [w], []);
         await batched.take(elsewhere, cns(), [w, other], []);
         sizes.length = 0;
