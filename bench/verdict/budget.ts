@@ -4,6 +4,7 @@
 // window for every call (the hot key). The tenants alternate within each round; the windows are far from full, so
 // every check that goes ahead takes its window (a write), and the verdicts are those of the tenant without it.
 import type { ChildProcess } from 'node:child_process';
+import { Client } from 'pg';
 import { api, benchTenant, log, measured, preflight } from './harness';
 import { runLoad } from './loadgen';
 
@@ -54,6 +55,8 @@ export interface BudgetOptions {
   verdict: string;
   verdictProcess: ChildProcess;
   pgPid: number;
+  /** The verdict database's URL when pg_stat_statements is loaded (--pg-statements): each case's statements are reported. */
+  pgStatements?: string;
   rules: number;
   connections: number;
   seconds: number;
@@ -68,6 +71,38 @@ async function takeBatches(verdict: string): Promise<{ batches: number; takes: n
   const read = (name: string) =>
     Number(new RegExp(`^arbiter_window_take_batch_size_${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text)?.[1] ?? 0);
   return { batches: read('count'), takes: read('sum') };
+}
+
+/** The statements of the verdict database since the last reset, by total execution time, per check; then reset. */
+async function statements(url: string, checks: number): Promise<void> {
+  const c = new Client({ connectionString: url });
+  await c.connect();
+  try {
+    await c.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+    const { rows } = await c.query<{ query: string; calls: string; total: number; rows: string }>(
+      `SELECT left(regexp_replace(query, '\\s+', ' ', 'g'), 90) AS query, calls, total_exec_time + total_plan_time AS total, rows
+         FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
+        ORDER BY total_exec_time + total_plan_time DESC LIMIT 12`,
+    );
+    for (const r of checks > 0 ? rows : [])
+      log(
+        `    ${((r.total * 1000) / Math.max(1, checks)).toFixed(1)} µs/check, ${(Number(r.calls) / Math.max(1, checks)).toFixed(3)} calls/check, ${(
+          (r.total * 1000) /
+          Math.max(1, Number(r.calls))
+        ).toFixed(0)} µs/call: ${r.query}`,
+      );
+    const functions = await c.query<{ funcname: string; calls: string; total: number; self: number }>(
+      'SELECT funcname, calls, total_time AS total, self_time AS self FROM pg_stat_user_functions ORDER BY total_time DESC',
+    );
+    for (const f of checks > 0 ? functions.rows : [])
+      log(
+        `    function ${f.funcname}: ${(Number(f.calls) / checks).toFixed(3)} calls/check, ${((f.total * 1000) / checks).toFixed(1)} µs/check (self ${((f.self * 1000) / checks).toFixed(1)})`,
+      );
+    await c.query('SELECT pg_stat_statements_reset()');
+    await c.query('SELECT pg_stat_reset()');
+  } finally {
+    await c.end();
+  }
 }
 
 /** The three cases, alternating (plain, by principal, hot key) in each round; one line per run. */
@@ -104,6 +139,7 @@ export async function budgetCases(o: BudgetOptions) {
   for (let round = 1; round <= o.rounds; round++) {
     const base = { per_second: 0 };
     for (const c of cases) {
+      if (o.pgStatements) await statements(o.pgStatements, 0).catch(() => undefined);
       const before = await takeBatches(o.verdict);
       const r = await measured(o.verdictProcess, o.pgPid, () => load(c.t, o.seconds));
       const after = await takeBatches(o.verdict);
@@ -115,6 +151,7 @@ export async function budgetCases(o: BudgetOptions) {
       log(
         `round ${round}, ${c.name}, ${o.rules} rules, ${AGENTS} agents, ${o.connections} connections: ${r.per_second}/s${ratio === null ? '' : ` (${ratio}x)`}, p50 ${r.p50_ms} ms, p99 ${r.p99_ms} ms, failures ${r.failures} ${JSON.stringify(r.statuses)}, CPU per check: server ${r.server_cpu_us_per_request} µs, PostgreSQL ${r.postgres_cpu_us_per_request} µs${meanBatch === null ? '' : `, takes per commit ${meanBatch}`}`,
       );
+      if (o.pgStatements) await statements(o.pgStatements, r.requests);
     }
   }
   return runs;

@@ -91,7 +91,13 @@ async function main() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbiter-verdict-bench-'));
   fs.chmodSync(dir, 0o755); // PostgreSQL runs as the postgres user, which must traverse this folder
   const children: ChildProcess[] = [];
-  const pg = await startPostgres({ dataDir: path.join(dir, 'pg'), durable: true, settings: { max_connections: '200' } });
+  // --pg-statements (with --budget): pg_stat_statements loaded, each budget case's statements reported.
+  const statements = BUDGET && process.argv.includes('--pg-statements');
+  const pg = await startPostgres({
+    dataDir: path.join(dir, 'pg'),
+    durable: true,
+    settings: { max_connections: '200', ...(statements ? { shared_preload_libraries: 'pg_stat_statements', track_functions: 'pl' } : {}) },
+  });
   const redis = await startRedis({ dir: path.join(dir, 'redis') });
   try {
     results.machine = machine();
@@ -155,6 +161,7 @@ async function main() {
         verdict,
         verdictProcess,
         pgPid: pg.pid,
+        pgStatements: statements ? databaseUrl(pg.url, 'arbiter_verdict') : undefined,
         rules: SIZES[0],
         connections: CONNECTIONS[CONNECTIONS.length - 1],
         seconds: SECONDS,

@@ -329,12 +329,89 @@ describe(WindowRepository.name, () => {
       expect(await repo.priors(mintTenantId('tnt-batch-fail-2'), [prior('pay')])).toEqual([false]);
     });
 
-    it('refuses an amount that is negative or not a number, and a max that is not a number, before any batch', async () => {
+    it('gathers the peeks in flight into one call apart from the takes, tenants apart', async () => {
+      const { own, sizes, repo: batched } = gathering();
+      try {
+        const [tenant, elsewhere] = ['tnt-batch-peek', 'tnt-batch-peek-else'].map((id) => mintTenantId(id));
+        const [w, other] = ['rul-batch-peek', 'rul-batch-peek-2'].map((rule_id) => need({ rule_id, max: 5 }));
+        await batched.take(tenant, cns(), [w], []);
+        await batched.take(elsewhere, cns(), [w, other], []);
+        sizes.length = 0;
+        const query = jest.spyOn(own, 'query');
+        const first = batched.peek(tenant, [w]);
+        const [peekA, peekB, peekElsewhere] = await Promise.all([
+          batched.peek(tenant, [w, other]),
+          batched.peek(tenant, [other]),
+          batched.peek(elsewhere, [other, w]),
+        ]);
+        expect(await first).toEqual([1]);
+        // Two calls: the first peek alone, then the three others together; no take.
+        expect(query).toHaveBeenCalledTimes(2);
+        expect(sizes).toEqual([]);
+        expect(peekA).toEqual([1, 0]);
+        expect(peekB).toEqual([0]);
+        expect(peekElsewhere).toEqual([1, 1]);
+        query.mockClear();
+        const [taken, peeked] = await Promise.all([batched.take(tenant, cns(), [w, other], []), batched.peek(tenant, [w, other])]);
+        // A take and a peek in flight at once go out as two calls, neither waiting for the other.
+        expect(query).toHaveBeenCalledTimes(2);
+        expect(taken).toEqual({ taken: true, used_before: [1, 0] });
+        expect([
+          [1, 0],
+          [2, 1],
+        ]).toContainEqual(peeked);
+        expect(await batched.peek(tenant, [w, other])).toEqual([2, 1]);
+      } finally {
+        await own.end();
+      }
+    });
+
+    it('writes nothing for a batch of peeks alone, and reads a window it has never seen as empty', async () => {
+      const tenant = mintTenantId('tnt-batch-peek-only');
+      const w = need({ rule_id: 'rul-batch-peek-only', max: 5 });
+      const before = await pool.query<{ lsn: string }>('SELECT pg_current_wal_insert_lsn()::text AS lsn');
+      expect(await Promise.all([repo.peek(tenant, [w]), repo.peek(tenant, [w, need({ rule_id: 'rul-batch-peek-only-2' })])])).toEqual([
+        [0],
+        [0, 0],
+      ]);
+      const { rows } = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM window_totals WHERE tenant_id = $1', [tenant]);
+      expect(rows[0].n).toBe(0);
+      expect(await count(tenant)).toBe(0);
+      const after = await pool.query<{ lsn: string }>('SELECT pg_current_wal_insert_lsn()::text AS lsn');
+      expect(after.rows[0].lsn).toBe(before.rows[0].lsn);
+    });
+
+    it('fails every peek of a batch when the store cannot be read (their rules fire closed)', async () => {
+      const tenant = mintTenantId('tnt-batch-peek-fail');
+      const w = need({ rule_id: 'rul-batch-peek-fail', max: 5 });
+      await repo.take(tenant, cns(), [w], []);
+      const url = new URL(db.url);
+      url.port = '1'; // nothing listens there: every connection is refused
+      const nowhere = createPool({ url: url.toString(), max: 1, timeoutMs: 200 });
+      try {
+        const unreadable = new WindowRepository(nowhere);
+        const results = await Promise.allSettled([
+          unreadable.peek(tenant, [w]),
+          unreadable.peek(tenant, [w]),
+          unreadable.peek(tenant, [w]),
+        ]);
+        expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
+      } finally {
+        await nowhere.end();
+      }
+      expect(await repo.peek(tenant, [w])).toEqual([1]);
+    });
+
+    it('refuses an amount that is negative or not a number, a max that is not a number and a window length that is not whole, before any batch', async () => {
       const tenant = mintTenantId('tnt-batch-bad');
       const w = need({ rule_id: 'rul-batch-bad', max: 5 });
       await expect(repo.take(tenant, cns(), [{ ...w, amount: -1 }], [])).rejects.toThrow(/amount/);
       await expect(repo.take(tenant, cns(), [{ ...w, amount: Number.NaN }], [])).rejects.toThrow(/amount/);
       await expect(repo.take(tenant, cns(), [{ ...w, max: Number.POSITIVE_INFINITY }], [])).rejects.toThrow(/max/);
+      // A window length the database would refuse as a bigint would fail a whole batch, other tenants' operations with it.
+      await expect(repo.take(tenant, cns(), [{ ...w, window_ms: 1.5 }], [])).rejects.toThrow(/window_ms/);
+      await expect(repo.peek(tenant, [{ ...w, window_ms: 1.5 }])).rejects.toThrow(/window_ms/);
+      await expect(repo.peek(tenant, [{ ...w, window_ms: 0 }])).rejects.toThrow(/window_ms/);
       expect(await repo.peek(tenant, [w])).toEqual([0]);
     });
 

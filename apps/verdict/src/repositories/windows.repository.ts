@@ -46,11 +46,12 @@ export const markWindowKey = (action: string, key: string): string => `prior ${s
 
 const num = (v: string | number): number => (typeof v === 'number' ? v : Number(v));
 
-/** Takes gathered into one call at most (docs/verdicts.md "Windows and outcomes"). */
+/** Takes and peeks gathered into one call at most (docs/verdicts.md "Windows and outcomes"). */
 export const MAX_TAKE_BATCH = 256;
 
 /** A take waiting for its batch; `result` is set once the batch committed. */
 interface PendingTake {
+  kind: 'take';
   tenantId: TenantId;
   consultationId: string;
   needs: readonly WindowNeed[];
@@ -58,32 +59,108 @@ interface PendingTake {
   result?: TakeResult;
 }
 
+/** A peek waiting for its batch; `used` is set once the batch answered. */
+interface PendingPeek {
+  kind: 'peek';
+  tenantId: TenantId;
+  needs: readonly WindowNeed[];
+  used?: number[];
+}
+
+type PendingOperation = PendingTake | PendingPeek;
+
 /** A number the take function reads: finite, and for an amount not negative (a negative amount would give budget back). */
 const checkNumber = (what: string, v: number, min = -Infinity): void => {
   if (!Number.isFinite(v) || v < min) throw new Error(`a take's ${what} must be a finite number${min === 0 ? ' >= 0' : ''}`);
 };
 
 /**
+ * A window length the batch reads as a bigint: a whole number of milliseconds >= 1. Checked before the operation
+ * joins a batch, since a value the database refuses would fail the whole batch, other tenants' operations with it.
+ */
+const checkWindowMs = (v: number): void => {
+  if (!Number.isSafeInteger(v) || v < 1) throw new Error("a window's window_ms must be a whole number of milliseconds >= 1");
+};
+
+/** The arguments of window_batch for a batch: the peeks' windows as parallel arrays, the takes as window_take_batch reads them. */
+export function windowBatchArguments(batch: readonly PendingOperation[]): {
+  values: unknown[];
+  takes: PendingTake[];
+  peeks: PendingPeek[];
+} {
+  const peeks: PendingPeek[] = [];
+  const takes: PendingTake[] = [];
+  const peekNumber: number[] = [];
+  const peekTenant: string[] = [];
+  const peekKey: string[] = [];
+  const peekMs: number[] = [];
+  const rowIndex = new Map<string, number>();
+  const rows: [string, string][] = [];
+  const takeArgs: unknown[] = [];
+  for (const op of batch) {
+    if (op.kind === 'peek') {
+      peeks.push(op);
+      for (const n of op.needs) {
+        peekNumber.push(peeks.length);
+        peekTenant.push(op.tenantId);
+        peekKey.push(limitWindowKey(n.rule_id, n.key));
+        peekMs.push(n.window_ms);
+      }
+      continue;
+    }
+    takes.push(op);
+    takeArgs.push({
+      t: op.tenantId,
+      c: op.consultationId,
+      w: op.needs.map((n) => {
+        const windowKey = limitWindowKey(n.rule_id, n.key);
+        const id = JSON.stringify([op.tenantId, windowKey]);
+        let row = rowIndex.get(id);
+        if (row === undefined) {
+          rows.push([op.tenantId, windowKey]);
+          row = rows.length;
+          rowIndex.set(id, row);
+        }
+        return [row, n.rule_id, n.key, n.window, n.window_ms, n.amount, n.max];
+      }),
+      m: op.marks.map((m) => [markWindowKey(m.action, m.key), m.key, m.keep_ms]),
+    });
+  }
+  const values = [
+    peekNumber,
+    peekTenant,
+    peekKey,
+    peekMs,
+    takes.length ? JSON.stringify(rows) : null,
+    takes.length ? JSON.stringify(takeArgs) : null,
+  ];
+  return { values, takes, peeks };
+}
+
+/**
  * The windows of the rules that remember (docs/verdicts.md "Windows and outcomes"), in the verdict
- * database. Takes are gathered: those that arrive while the previous batch is in flight go together as one
- * call of the SQL function window_take_batch (one statement, one commit), which locks every totals row of
- * the batch in a fixed order, expires them on PostgreSQL's clock, and decides the takes in arrival order,
- * each consuming every window or none. The pool is the gateway's window pool, whose connections carry
- * lock_timeout and statement_timeout (WINDOW_TIMEOUT_MS): any error or timeout rejects every take of the
- * batch, and their callers fail closed.
+ * database. Takes are gathered: those that arrive while the previous batch of takes is in flight go together
+ * as one call of the SQL function window_batch (one statement, one commit), whose window_take_batch locks
+ * every totals row of the batch in a fixed order, expires them on PostgreSQL's clock, and decides the takes in
+ * arrival order, each consuming every window or none. Peeks are gathered the same way, apart from the takes
+ * (a peek never waits for a take's commit): one call of window_batch reads every window of the batch's peeks
+ * without a lock and writes nothing. The pool is the gateway's window pool, whose connections carry
+ * lock_timeout and statement_timeout (WINDOW_TIMEOUT_MS): any error or timeout rejects every operation of
+ * the batch, and their callers fail closed.
  */
 export class WindowRepository {
-  private readonly takes: GroupCommitWriter<PendingTake>;
+  private readonly takes: GroupCommitWriter<PendingOperation>;
+  private readonly peeks: GroupCommitWriter<PendingOperation>;
+  private readonly onBatch?: (takes: number) => void;
 
   constructor(
     private readonly pool: Pool,
-    opts: { maxBatch?: number; maxInFlight?: number; onBatch?: (size: number) => void } = {},
+    opts: { maxBatch?: number; maxInFlight?: number; onBatch?: (takes: number) => void } = {},
   ) {
-    this.takes = new GroupCommitWriter((batch) => this.takeBatch(batch), {
-      maxBatch: opts.maxBatch ?? MAX_TAKE_BATCH,
-      maxInFlight: opts.maxInFlight ?? 1,
-      onBatch: opts.onBatch,
-    });
+    this.onBatch = opts.onBatch;
+    const gathering = { maxBatch: opts.maxBatch ?? MAX_TAKE_BATCH, maxInFlight: opts.maxInFlight ?? 1 };
+    this.takes = new GroupCommitWriter((batch) => this.runBatch(batch), gathering);
+    this.peeks = new GroupCommitWriter((batch) => this.runBatch(batch), gathering);
   }
 
   /**
@@ -96,61 +173,47 @@ export class WindowRepository {
     for (const n of needs) {
       checkNumber('amount', n.amount, 0);
       checkNumber('max', n.max);
-      checkNumber('window_ms', n.window_ms, 1);
+      checkWindowMs(n.window_ms);
     }
     for (const m of marks) checkNumber('keep_ms', m.keep_ms, 0);
-    const pending: PendingTake = { tenantId, consultationId, needs, marks };
+    const pending: PendingTake = { kind: 'take', tenantId, consultationId, needs, marks };
     await this.takes.write(pending);
-    if (!pending.result) throw new Error('the take batch answered no row for a take');
+    if (!pending.result) throw new Error('the window batch answered no row for a take');
     return pending.result;
   }
 
-  /** Finishes the takes accepted (graceful shutdown). */
-  drain(): Promise<void> {
-    return this.takes.close();
-  }
-
-  /** One call of window_take_batch for the gathered takes: every one of them commits or none does. */
-  private async takeBatch(batch: PendingTake[]): Promise<void> {
-    const rowIndex = new Map<string, number>();
-    const rows: [string, string][] = [];
-    const takes = batch.map((p) => ({
-      t: p.tenantId,
-      c: p.consultationId,
-      w: p.needs.map((n) => {
-        const windowKey = limitWindowKey(n.rule_id, n.key);
-        const id = JSON.stringify([p.tenantId, windowKey]);
-        let row = rowIndex.get(id);
-        if (row === undefined) {
-          rows.push([p.tenantId, windowKey]);
-          row = rows.length;
-          rowIndex.set(id, row);
-        }
-        return [row, n.rule_id, n.key, n.window, n.window_ms, n.amount, n.max];
-      }),
-      m: p.marks.map((m) => [markWindowKey(m.action, m.key), m.key, m.keep_ms]),
-    }));
-    const result = await this.pool.query<{ take: number; taken: boolean; used_before: number[] }>({
-      name: 'window-take-batch',
-      text: 'SELECT take, taken, used_before::float8[] AS used_before FROM window_take_batch($1::jsonb, $2::jsonb)',
-      values: [JSON.stringify(rows), JSON.stringify(takes)],
-    });
-    for (const r of result.rows) batch[r.take - 1].result = { taken: r.taken, used_before: r.used_before.map(num) };
-  }
-
   /**
-   * Each window's use now (`needs` order), without a lock and without writing (the SQL function window_peek):
-   * what the trace and the record of an operation that does not go ahead say. It may lag a take running
-   * meanwhile.
+   * Each window's use now (`needs` order), without a lock and without writing: what the trace and the
+   * record of an operation that does not go ahead say. Gathered with the other peeks in flight (one call);
+   * it may lag a take running meanwhile.
    */
   async peek(tenantId: TenantId, needs: readonly WindowNeed[]): Promise<number[]> {
     if (needs.length === 0) return [];
-    const { rows } = await this.pool.query<{ used: number }>({
-      name: 'window-peek',
-      text: 'SELECT used::float8 AS used FROM window_peek($1, $2::text[], $3::bigint[])',
-      values: [tenantId, needs.map((n) => limitWindowKey(n.rule_id, n.key)), needs.map((n) => n.window_ms)],
+    for (const n of needs) checkWindowMs(n.window_ms);
+    const pending: PendingPeek = { kind: 'peek', tenantId, needs };
+    await this.peeks.write(pending);
+    if (!pending.used || pending.used.length !== needs.length) throw new Error('the window batch answered no row for a peek');
+    return pending.used;
+  }
+
+  /** Finishes the takes and peeks accepted (graceful shutdown). */
+  async drain(): Promise<void> {
+    await Promise.all([this.takes.close(), this.peeks.close()]);
+  }
+
+  /** One call of window_batch for gathered operations (takes, or peeks): every take of them commits or none does. */
+  private async runBatch(batch: PendingOperation[]): Promise<void> {
+    const { values, takes, peeks } = windowBatchArguments(batch);
+    if (takes.length > 0) this.onBatch?.(takes.length);
+    const result = await this.pool.query<{ kind: 'peek' | 'take'; n: number; taken: boolean | null; used: number[] }>({
+      name: 'window-batch',
+      text: 'SELECT kind, n, taken, used::float8[] AS used FROM window_batch($1::int[], $2::text[], $3::text[], $4::bigint[], $5::jsonb, $6::jsonb)',
+      values,
     });
-    return rows.map((r) => num(r.used));
+    for (const r of result.rows) {
+      if (r.kind === 'peek') peeks[r.n - 1].used = r.used.map(num);
+      else takes[r.n - 1].result = { taken: r.taken === true, used_before: r.used.map(num) };
+    }
   }
 
   /** Whether each prior was found (`needs` order, the SQL function window_priors): a mark of its action on its key, not given back, within its period. */
