@@ -1,7 +1,7 @@
-import { Pool } from 'pg';
+import type { Pool } from 'pg';
 import { decryptSecret, generateKeyEncryptionKey, parseKeyEncryptionKey } from '@arbiter/crypto';
 import { createLogger } from '@arbiter/http';
-import { createTestDatabase } from '@arbiter/testing';
+import { createTestDatabase, testPool } from '@arbiter/testing';
 import { ledgerCli } from '../../apps/ledger/src/cli';
 import { createLedgerKeys } from '../../apps/ledger/src/keys';
 import { registryCli } from '../../apps/registry/src/cli';
@@ -145,7 +145,7 @@ describe.each(Object.entries(SERVICES))('%s: keys reencrypt', (service, s) => {
     db = await createTestDatabase(`reencrypt_${service}`);
     // The first run, on an empty database, applies the service's migrations and finds no key.
     expect(await reencrypt({ KEY_ENCRYPTION_KEY: OLD })).toMatchObject({ keys: 0, reencrypted: [], alreadyCurrent: 0 });
-    pool = new Pool({ connectionString: db.url, max: 2 });
+    pool = testPool(db.url, 2);
     await s.makeKeys(pool, OLD);
   });
   afterAll(async () => {

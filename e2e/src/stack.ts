@@ -6,11 +6,11 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Pool } from 'pg';
+import type { Pool } from 'pg';
 import { generateKeyEncryptionKey } from '@arbiter/crypto';
 import { findFreePort } from '@arbiter/devstack';
 import { createLogger } from '@arbiter/http';
-import { createTestDatabase, testRedisUrl } from '@arbiter/testing';
+import { createTestDatabase, testPool, testRedisUrl } from '@arbiter/testing';
 import { startTestRegistry, TEST_INTERNAL_TOKEN, type RegistryHarness } from '../../apps/registry/test/harness';
 import type { RegistryDeps } from '../../apps/registry/src/context';
 import { loadVerdictConfig } from '../../apps/verdict/src/config';
@@ -210,7 +210,7 @@ export async function startStack(spec: StackSpec = {}): Promise<Stack> {
           : need(envs[service], service)[service === 'verdict' ? 'DATABASE_URL_VERDICT' : 'DATABASE_URL_LEDGER'],
       db(service) {
         let pool = pools.get(service);
-        if (!pool) pools.set(service, (pool = new Pool({ connectionString: stack.databaseUrl(service), max: 2 })));
+        if (!pool) pools.set(service, (pool = testPool(stack.databaseUrl(service), 2)));
         return pool;
       },
       async startReplica(service, opts = {}) {

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
-import { Pool } from 'pg';
+import type { Pool } from 'pg';
 import { mintTenantId } from '@arbiter/auth';
+import { testPool } from '@arbiter/testing';
 import { WindowLedger, type PriorNeed, type WindowNeed } from '@arbiter/policy';
 import { WindowRepository } from '../../apps/verdict/src/repositories/windows.repository';
 import { startStack, type Stack } from './stack';
@@ -102,7 +103,7 @@ describe('WindowRepository against WindowLedger', () => {
   beforeAll(async () => {
     stack = await startStack({ verdict: true });
     // One connection: the pinned clock of a step and its statement share a session.
-    pool = new Pool({ connectionString: stack.databaseUrl('verdict'), max: 1 });
+    pool = testPool(stack.databaseUrl('verdict'), 1);
     sut = new WindowRepository(pool);
   });
   afterAll(async () => {

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { Pool } from 'pg';
-import { createTestDatabase } from '@arbiter/testing';
+import type { Pool } from 'pg';
+import { createTestDatabase, testPool } from '@arbiter/testing';
 import { ArchiveSegmentStore, type ArchiveSegmentRecord } from './archive-segments';
 
 // A partitioned table of the shape the services' migrations give `consultations` (keep_until the key), and the
@@ -43,7 +43,7 @@ describe(ArchiveSegmentStore.name, () => {
 
   beforeAll(async () => {
     db = await createTestDatabase('archive_segments');
-    pool = new Pool({ connectionString: db.url, max: 3 });
+    pool = testPool(db.url, 3);
     const migration = await readFile(
       path.join(__dirname, '../../../prisma/verdict/migrations/20261231110000_archive_segments/migration.sql'),
       'utf8',

@@ -1,9 +1,9 @@
 import { createPublicKey, verify } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Pool } from 'pg';
+import type { Pool } from 'pg';
 import { CryptoError, decryptSecret, generateKeyEncryptionKey, parseKeyEncryptionKey, type RotationMode } from '@arbiter/crypto';
-import { createTestDatabase } from '@arbiter/testing';
+import { createTestDatabase, testPool } from '@arbiter/testing';
 import { KeyStore, type KeyChange, type KeyChangeRecorder, type KeyStoreOptions } from './key-store';
 import { ed25519Keys, es256JwsKeys, p256HexKeys, type KeyType } from './key-types';
 
@@ -37,7 +37,7 @@ let n = 0;
 
 beforeAll(async () => {
   db = await createTestDatabase('keystore');
-  pools = [new Pool({ connectionString: db.url, max: 4 }), new Pool({ connectionString: db.url, max: 4 })];
+  pools = [testPool(db.url, 4), testPool(db.url, 4)];
 });
 afterAll(async () => {
   await Promise.all(pools.map((p) => p.end()));

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Client } from 'pg';
+import { Client, Pool } from 'pg';
 import { testPgUrl } from './env';
 
 /**
@@ -31,4 +31,15 @@ export async function createTestDatabase(label: string): Promise<{ url: string; 
       }
     },
   };
+}
+
+/**
+ * A pool a test reads or tampers with stored rows through. Its clients' errors are ignored, as the services' own pools
+ * do: the file's database is dropped WITH (FORCE) at its end, and that can reach a client `end()` has let go of but
+ * whose connection is still closing; an error event nobody listens to would fail the whole file.
+ */
+export function testPool(url: string, max: number): Pool {
+  const pool = new Pool({ connectionString: url, max });
+  pool.on('error', () => undefined);
+  return pool;
 }

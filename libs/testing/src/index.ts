@@ -1,5 +1,5 @@
 export { testPgUrl, testRedisUrl } from './env';
-export { createTestDatabase } from './databases';
+export { createTestDatabase, testPool } from './databases';
 export { schemaMismatches } from './schema-check';
 export { typeDiagnostics, expectErrorLines, itChecksTenantScoping } from './type-check';
 export type { TypeDiagnostic } from './type-check';

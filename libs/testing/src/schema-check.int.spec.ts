@@ -1,11 +1,10 @@
-import { Pool } from 'pg';
-import { createTestDatabase } from './databases';
+import { createTestDatabase, testPool } from './databases';
 import { schemaMismatches } from './schema-check';
 
 describe(schemaMismatches.name, () => {
   it('names missing tables, missing columns, wrong types and unknown NOT NULL columns', async () => {
     const db = await createTestDatabase('schemacheck');
-    const pool = new Pool({ connectionString: db.url, max: 1 });
+    const pool = testPool(db.url, 1);
     try {
       await pool.query('CREATE TABLE things (id text PRIMARY KEY, count text, extra int NOT NULL)');
       const fakePrisma = {
