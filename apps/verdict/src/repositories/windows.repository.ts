@@ -51,7 +51,6 @@ export const MAX_TAKE_BATCH = 256;
 
 /** A take waiting for its batch; `result` is set once the batch committed. */
 interface PendingTake {
-  kind: 'take';
   tenantId: TenantId;
   consultationId: string;
   needs: readonly WindowNeed[];
@@ -61,13 +60,10 @@ interface PendingTake {
 
 /** A peek waiting for its batch; `used` is set once the batch answered. */
 interface PendingPeek {
-  kind: 'peek';
   tenantId: TenantId;
   needs: readonly WindowNeed[];
   used?: number[];
 }
-
-type PendingOperation = PendingTake | PendingPeek;
 
 /** A number the take function reads: finite, and for an amount not negative (a negative amount would give budget back). */
 const checkNumber = (what: string, v: number, min = -Infinity): void => {
@@ -82,75 +78,56 @@ const checkWindowMs = (v: number): void => {
   if (!Number.isSafeInteger(v) || v < 1) throw new Error("a window's window_ms must be a whole number of milliseconds >= 1");
 };
 
-/** The arguments of window_batch for a batch: the peeks' windows as parallel arrays, the takes as window_take_batch reads them. */
-export function windowBatchArguments(batch: readonly PendingOperation[]): {
-  values: unknown[];
-  takes: PendingTake[];
-  peeks: PendingPeek[];
-} {
-  const peeks: PendingPeek[] = [];
-  const takes: PendingTake[] = [];
-  const peekNumber: number[] = [];
-  const peekTenant: string[] = [];
-  const peekKey: string[] = [];
-  const peekMs: number[] = [];
+/** The arguments of window_take_batch for a batch of takes: its distinct totals rows, and the takes naming them. */
+function takeBatchArguments(takes: readonly PendingTake[]): [rows: string, takes: string] {
   const rowIndex = new Map<string, number>();
   const rows: [string, string][] = [];
-  const takeArgs: unknown[] = [];
-  for (const op of batch) {
-    if (op.kind === 'peek') {
-      peeks.push(op);
-      for (const n of op.needs) {
-        peekNumber.push(peeks.length);
-        peekTenant.push(op.tenantId);
-        peekKey.push(limitWindowKey(n.rule_id, n.key));
-        peekMs.push(n.window_ms);
+  const args = takes.map((op) => ({
+    t: op.tenantId,
+    c: op.consultationId,
+    w: op.needs.map((n) => {
+      const windowKey = limitWindowKey(n.rule_id, n.key);
+      const id = JSON.stringify([op.tenantId, windowKey]);
+      let row = rowIndex.get(id);
+      if (row === undefined) {
+        rows.push([op.tenantId, windowKey]);
+        row = rows.length;
+        rowIndex.set(id, row);
       }
-      continue;
+      return [row, n.rule_id, n.key, n.window, n.window_ms, n.amount, n.max];
+    }),
+    m: op.marks.map((m) => [markWindowKey(m.action, m.key), m.key, m.keep_ms]),
+  }));
+  return [JSON.stringify(rows), JSON.stringify(args)];
+}
+
+/** The arguments of window_peek_batch for a batch of peeks: their windows as parallel arrays, numbered by peek. */
+function peekBatchArguments(peeks: readonly PendingPeek[]): [peek: number[], tenant: string[], windowKey: string[], windowMs: number[]] {
+  const args: [number[], string[], string[], number[]] = [[], [], [], []];
+  peeks.forEach((op, i) => {
+    for (const n of op.needs) {
+      args[0].push(i + 1);
+      args[1].push(op.tenantId);
+      args[2].push(limitWindowKey(n.rule_id, n.key));
+      args[3].push(n.window_ms);
     }
-    takes.push(op);
-    takeArgs.push({
-      t: op.tenantId,
-      c: op.consultationId,
-      w: op.needs.map((n) => {
-        const windowKey = limitWindowKey(n.rule_id, n.key);
-        const id = JSON.stringify([op.tenantId, windowKey]);
-        let row = rowIndex.get(id);
-        if (row === undefined) {
-          rows.push([op.tenantId, windowKey]);
-          row = rows.length;
-          rowIndex.set(id, row);
-        }
-        return [row, n.rule_id, n.key, n.window, n.window_ms, n.amount, n.max];
-      }),
-      m: op.marks.map((m) => [markWindowKey(m.action, m.key), m.key, m.keep_ms]),
-    });
-  }
-  const values = [
-    peekNumber,
-    peekTenant,
-    peekKey,
-    peekMs,
-    takes.length ? JSON.stringify(rows) : null,
-    takes.length ? JSON.stringify(takeArgs) : null,
-  ];
-  return { values, takes, peeks };
+  });
+  return args;
 }
 
 /**
  * The windows of the rules that remember (docs/verdicts.md "Windows and outcomes"), in the verdict
  * database. Takes are gathered: those that arrive while the previous batch of takes is in flight go together
- * as one call of the SQL function window_batch (one statement, one commit), whose window_take_batch locks
- * every totals row of the batch in a fixed order, expires them on PostgreSQL's clock, and decides the takes in
- * arrival order, each consuming every window or none. Peeks are gathered the same way, apart from the takes
- * (a peek never waits for a take's commit): one call of window_batch reads every window of the batch's peeks
- * without a lock and writes nothing. The pool is the gateway's window pool, whose connections carry
- * lock_timeout and statement_timeout (WINDOW_TIMEOUT_MS): any error or timeout rejects every operation of
- * the batch, and their callers fail closed.
+ * as one call of the SQL function window_take_batch (one statement, one durable commit), which locks every
+ * totals row of the batch in a fixed order, expires them on PostgreSQL's clock, and decides the takes in
+ * arrival order, each consuming every window or none. Peeks are gathered the same way, apart from the takes (a peek never waits for a take's commit): one call of
+ * window_peek_batch reads every window of the batch's peeks without a lock and writes nothing. The pool is the
+ * gateway's window pool, whose connections carry lock_timeout and statement_timeout (WINDOW_TIMEOUT_MS): any
+ * error or timeout rejects every operation of the batch, and their callers fail closed.
  */
 export class WindowRepository {
-  private readonly takes: GroupCommitWriter<PendingOperation>;
-  private readonly peeks: GroupCommitWriter<PendingOperation>;
+  private readonly takes: GroupCommitWriter<PendingTake>;
+  private readonly peeks: GroupCommitWriter<PendingPeek>;
   private readonly onBatch?: (takes: number) => void;
 
   constructor(
@@ -159,8 +136,8 @@ export class WindowRepository {
   ) {
     this.onBatch = opts.onBatch;
     const gathering = { maxBatch: opts.maxBatch ?? MAX_TAKE_BATCH, maxInFlight: opts.maxInFlight ?? 1 };
-    this.takes = new GroupCommitWriter((batch) => this.runBatch(batch), gathering);
-    this.peeks = new GroupCommitWriter((batch) => this.runBatch(batch), gathering);
+    this.takes = new GroupCommitWriter((batch) => this.runTakes(batch), gathering);
+    this.peeks = new GroupCommitWriter((batch) => this.runPeeks(batch), gathering);
   }
 
   /**
@@ -176,7 +153,7 @@ export class WindowRepository {
       checkWindowMs(n.window_ms);
     }
     for (const m of marks) checkNumber('keep_ms', m.keep_ms, 0);
-    const pending: PendingTake = { kind: 'take', tenantId, consultationId, needs, marks };
+    const pending: PendingTake = { tenantId, consultationId, needs, marks };
     await this.takes.write(pending);
     if (!pending.result) throw new Error('the window batch answered no row for a take');
     return pending.result;
@@ -190,7 +167,7 @@ export class WindowRepository {
   async peek(tenantId: TenantId, needs: readonly WindowNeed[]): Promise<number[]> {
     if (needs.length === 0) return [];
     for (const n of needs) checkWindowMs(n.window_ms);
-    const pending: PendingPeek = { kind: 'peek', tenantId, needs };
+    const pending: PendingPeek = { tenantId, needs };
     await this.peeks.write(pending);
     if (!pending.used || pending.used.length !== needs.length) throw new Error('the window batch answered no row for a peek');
     return pending.used;
@@ -201,19 +178,25 @@ export class WindowRepository {
     await Promise.all([this.takes.close(), this.peeks.close()]);
   }
 
-  /** One call of window_batch for gathered operations (takes, or peeks): every take of them commits or none does. */
-  private async runBatch(batch: PendingOperation[]): Promise<void> {
-    const { values, takes, peeks } = windowBatchArguments(batch);
-    if (takes.length > 0) this.onBatch?.(takes.length);
-    const result = await this.pool.query<{ kind: 'peek' | 'take'; n: number; taken: boolean | null; used: number[] }>({
-      name: 'window-batch',
-      text: 'SELECT kind, n, taken, used::float8[] AS used FROM window_batch($1::int[], $2::text[], $3::text[], $4::bigint[], $5::jsonb, $6::jsonb)',
-      values,
+  /** One call of window_take_batch for gathered takes: every one of them commits or none does. */
+  private async runTakes(batch: PendingTake[]): Promise<void> {
+    this.onBatch?.(batch.length);
+    const { rows } = await this.pool.query<{ n: number; taken: boolean; used: number[] }>({
+      name: 'window-take-batch',
+      text: 'SELECT take AS n, taken, used_before::float8[] AS used FROM window_take_batch($1::jsonb, $2::jsonb)',
+      values: takeBatchArguments(batch),
     });
-    for (const r of result.rows) {
-      if (r.kind === 'peek') peeks[r.n - 1].used = r.used.map(num);
-      else takes[r.n - 1].result = { taken: r.taken === true, used_before: r.used.map(num) };
-    }
+    for (const r of rows) batch[r.n - 1].result = { taken: r.taken === true, used_before: r.used.map(num) };
+  }
+
+  /** One call of window_peek_batch for gathered peeks: no lock, nothing written. */
+  private async runPeeks(batch: PendingPeek[]): Promise<void> {
+    const { rows } = await this.pool.query<{ n: number; used: number[] }>({
+      name: 'window-peek-batch',
+      text: 'SELECT n, used::float8[] AS used FROM window_peek_batch($1::int[], $2::text[], $3::text[], $4::bigint[])',
+      values: peekBatchArguments(batch),
+    });
+    for (const r of rows) batch[r.n - 1].used = r.used.map(num);
   }
 
   /** Whether each prior was found (`needs` order, the SQL function window_priors): a mark of its action on its key, not given back, within its period. */
