@@ -1,7 +1,7 @@
 // Partition maintenance of the verdict gateway against a real PostgreSQL (docs/operations.md "Partitions"), with
 // one-minute partitions and a clock the test moves.
 import { alignDown, applyMigrations, createPool, PartitionMaintenance, partitionName, type ArchiveGate } from '@arbiter/db';
-import { createTestDatabase } from '@arbiter/testing';
+import { createTestDatabase, eventually } from '@arbiter/testing';
 import type { Pool } from 'pg';
 import { verdictMigrationsDir } from '../src/context';
 import { verdictTables } from '../src/partitions';
@@ -89,10 +89,28 @@ describe('verdict partition maintenance (PARTITION_INTERVAL=1m)', () => {
     const { due } = await maintenance().run();
     expect(due.map((d) => d.partition)).toContain(past);
     expect(due.every((d) => Date.parse(d.to) <= clock)).toBe(true);
-    expect(await maintenance().drop(past)).toEqual({ dropped: true });
+    // Two drops at once (two workers' maintenance runs), both past their first look-up and waiting for the table's
+    // maintenance lock, held here meanwhile: one drops it, the other finds it gone.
+    const holder = await pool.connect();
+    let answers: unknown[];
+    try {
+      await holder.query('BEGIN');
+      await holder.query(`SELECT pg_advisory_xact_lock(hashtext('arbiter.partitions.' || $1))`, ['resolve_sessions']);
+      const both = Promise.all([maintenance().drop(past), maintenance().drop(past)]);
+      await eventually('both drops waiting for the lock', async () =>
+        (await pool.query(`SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`)).rowCount === 2,
+      );
+      await holder.query('COMMIT');
+      answers = await both;
+    } finally {
+      holder.release();
+    }
+    expect(answers).toEqual(expect.arrayContaining([{ dropped: true }, { dropped: false, reason: 'unknown_partition' }]));
     expect(await partitions('resolve_sessions')).not.toContain(past);
     expect((await pool.query(`SELECT 1 FROM resolve_sessions WHERE id = 'rs-gone'`)).rowCount).toBe(0);
-    expect(events.dropped).toContain(past);
+    expect(events.dropped.filter((p) => p === past)).toEqual([past]);
+    // Nothing retired is left behind by either.
+    expect((await pool.query(`SELECT 1 FROM pg_class WHERE relname LIKE 'resolve_sessions_retired_%'`)).rowCount).toBe(0);
   });
 
   it('keeps a past outbox partition while it holds an unsealed row, and drops it once empty', async () => {
