@@ -99,6 +99,8 @@ const eventsOf = (consultationId: string) =>
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbiter-window-durability-'));
+  // mkdtemp makes 0700 folders; as root the postgres OS user must traverse it (else the cluster is kept elsewhere).
+  fs.chmodSync(dir, 0o755);
   await start();
   await ensureDatabases(pg.url, ['verdict']);
   await applyMigrations(url, verdictMigrationsDir());
@@ -108,6 +110,7 @@ afterAll(async () => {
   if (walWriter !== undefined) signal(walWriter, 'SIGCONT');
   await pg?.stop();
   fs.rmSync(dir, { recursive: true, force: true });
+  if (pg && !pg.dataDir.startsWith(dir)) fs.rmSync(pg.dataDir, { recursive: true, force: true });
 });
 
 describe('the windows through a crash of PostgreSQL', () => {
