@@ -1,7 +1,7 @@
 // One approval (docs/console.md "Deciding"): everything the inbox shows and more, the approvals given so far, and,
 // when the signed-in person may decide it, the decision form: notes, an optional bounded grant, Approve and Reject.
 // The outcome or the server's refusal is announced in a live region.
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { ApiError } from '../api';
 import type { PageProps } from '../app';
 import { mayDecide, quorumState, type ApprovalView } from '../approvals';
@@ -79,7 +79,9 @@ export function ApprovalPage({ session, target }: PageProps & { target: Approval
     };
   }, [session, target.flow, target.id, target.flow === 'registry' ? target.scopeId : '']);
 
-  useEffect(() => {
+  // In the commit that shows the feedback, not after the next paint: the refusal or success is announced with the
+  // focus already on it, and nothing (a reader, a test) can see the message before the focus moved.
+  useLayoutEffect(() => {
     if (feedback) feedbackRef.current?.focus();
   }, [feedback]);
 
