@@ -97,8 +97,9 @@ describe('verdict partition maintenance (PARTITION_INTERVAL=1m)', () => {
       await holder.query('BEGIN');
       await holder.query(`SELECT pg_advisory_xact_lock(hashtext('arbiter.partitions.' || $1))`, ['resolve_sessions']);
       const both = Promise.all([maintenance().drop(past), maintenance().drop(past)]);
-      await eventually('both drops waiting for the lock', async () =>
-        (await pool.query(`SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`)).rowCount === 2,
+      await eventually(
+        'both drops waiting for the lock',
+        async () => (await pool.query(`SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`)).rowCount === 2,
       );
       await holder.query('COMMIT');
       answers = await both;
