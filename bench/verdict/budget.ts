@@ -80,9 +80,9 @@ async function statements(url: string, checks: number): Promise<void> {
   try {
     await c.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
     const { rows } = await c.query<{ query: string; calls: string; total: number; rows: string }>(
-      `SELECT left(regexp_replace(query, '\\s+', ' ', 'g'), 90) AS query, calls, total_exec_time + total_plan_time AS total, rows
+      `SELECT left(regexp_replace(query, '\\s+', ' ', 'g'), 140) AS query, calls, total_exec_time + total_plan_time AS total, rows
          FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
-        ORDER BY total_exec_time + total_plan_time DESC LIMIT 12`,
+        ORDER BY total_exec_time + total_plan_time DESC LIMIT 24`,
     );
     for (const r of checks > 0 ? rows : [])
       log(

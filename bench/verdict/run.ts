@@ -91,12 +91,16 @@ async function main() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbiter-verdict-bench-'));
   fs.chmodSync(dir, 0o755); // PostgreSQL runs as the postgres user, which must traverse this folder
   const children: ChildProcess[] = [];
-  // --pg-statements (with --budget): pg_stat_statements loaded, each budget case's statements reported.
+  // --pg-statements (with --budget): pg_stat_statements loaded, tracking the statements inside functions too, each
+  // budget case's statements reported.
   const statements = BUDGET && process.argv.includes('--pg-statements');
   const pg = await startPostgres({
     dataDir: path.join(dir, 'pg'),
     durable: true,
-    settings: { max_connections: '200', ...(statements ? { shared_preload_libraries: 'pg_stat_statements', track_functions: 'pl' } : {}) },
+    settings: {
+      max_connections: '200',
+      ...(statements ? { shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.track': 'all', track_functions: 'pl' } : {}),
+    },
   });
   const redis = await startRedis({ dir: path.join(dir, 'redis') });
   try {

@@ -452,6 +452,49 @@ describe(WindowRepository.name, () => {
         await b.own.end();
       }
     });
+
+    it("reads and writes only its batch's windows, each by its key, however many windows there are", async () => {
+      // One connection: the statistics of the batches' server process are flushed on demand before they are read.
+      const { own, sizes, repo: batched } = gathering(10_000, 1);
+      const scansOfTotals = async () => {
+        await own.query('SELECT pg_stat_force_next_flush()'); // flushed when that connection goes idle, before it answers
+        const { rows } = await pool.query<{ seq_scan: string }>(`SELECT seq_scan FROM pg_stat_user_tables WHERE relname = 'window_totals'`);
+        return Number(rows[0].seq_scan);
+      };
+      try {
+        const tenant = mintTenantId('tnt-batch-by-key');
+        // Two thousand windows of one tenant, their table analysed as autovacuum would.
+        const many = Array.from({ length: 2_000 }, (_, i) => need({ rule_id: `rul-many-${i}`, max: 5 }));
+        expect((await batched.take(tenant, cns(), many, [])).taken).toBe(true);
+        await pool.query('ANALYZE window_totals');
+        const before = await scansOfTotals();
+        sizes.length = 0;
+        const [w, other] = [many[7], many[1_500]];
+        const first = batched.take(tenant, cns(), [w], []);
+        const takes = await Promise.all([
+          batched.take(tenant, cns(), [w, other], []),
+          batched.take(tenant, cns(), [other], []),
+          batched.take(tenant, cns(), [need({ rule_id: 'rul-many-new', max: 5 })], []),
+        ]);
+        const [peekFirst, ...peeks] = await Promise.all([
+          batched.peek(tenant, [w]),
+          batched.peek(tenant, [other, w]),
+          batched.peek(tenant, [many[3]]),
+        ]);
+        expect(await first).toEqual({ taken: true, used_before: [1] });
+        expect(sizes).toEqual([1, 3]);
+        expect(takes).toEqual([
+          { taken: true, used_before: [2, 1] },
+          { taken: true, used_before: [2] },
+          { taken: true, used_before: [0] },
+        ]);
+        expect([peekFirst, ...peeks]).toEqual([[3], [3, 3], [1]]);
+        // Not one scan of the whole window_totals table: each row was found by its primary key.
+        expect((await scansOfTotals()) - before).toBe(0);
+      } finally {
+        await own.end();
+      }
+    });
   });
 
   it('records an outcome once: executed false gives back, the same report answers the same', async () => {
