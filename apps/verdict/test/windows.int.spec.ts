@@ -296,6 +296,34 @@ describe(WindowRepository.name, () => {
       }
     });
 
+    it('lets an event an earlier take of the batch kept leave the window of a later take at a later time', async () => {
+      // One connection, so that the clock pinned on it holds for the batches.
+      const { own, sizes, repo: batched } = gathering(10_000, 1);
+      const pin = (ms: number) => own.query(`SELECT set_config('arbiter.window_now', $1, false)`, [new Date(T0 + ms).toISOString()]);
+      try {
+        const tenant = mintTenantId('tnt-batch-leave');
+        const short = need({ rule_id: 'rul-batch-short', window: '2s', window_ms: 2_000, max: 10 });
+        const hour = need({ rule_id: 'rul-batch-hour', max: 10 });
+        await pin(10_000);
+        expect(await batched.take(tenant, cns(), [hour], [])).toEqual({ taken: true, used_before: [0] });
+        // PostgreSQL's clock steps back 5 s: an operation on `hour` still takes at 10 s, one on `short` alone at 5 s.
+        await pin(5_000);
+        sizes.length = 0;
+        const first = batched.take(tenant, cns(), [need({ rule_id: 'rul-batch-other' })], []);
+        const [alone, both] = await Promise.all([batched.take(tenant, cns(), [short], []), batched.take(tenant, cns(), [short, hour], [])]);
+        await first;
+        expect(sizes).toEqual([1, 2]);
+        expect(alone).toEqual({ taken: true, used_before: [0] });
+        // At 10 s the event taken at 5 s by the same batch has left the 2 s window.
+        expect(both).toEqual({ taken: true, used_before: [0, 1] });
+        await pin(10_000);
+        expect(await batched.peek(tenant, [short, hour])).toEqual([1, 2]);
+      } finally {
+        await own.query(`SELECT set_config('arbiter.window_now', '', false)`);
+        await own.end();
+      }
+    });
+
     it('fails every take of a batch that fails, and consumes nothing of it', async () => {
       const tenant = mintTenantId('tnt-batch-fail');
       const locked = need({ rule_id: 'rul-batch-locked', max: 5 });
