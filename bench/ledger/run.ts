@@ -97,6 +97,7 @@ async function main() {
       DATABASE_URL_LEDGER: ledgerDb,
       REGISTRY_URL: registry,
       ...(process.env.BENCH_SEAL_BATCH_MAX ? { SEAL_BATCH_MAX: process.env.BENCH_SEAL_BATCH_MAX } : {}),
+      ...(process.env.BENCH_VERIFY_PAGE_SIZE ? { VERIFY_PAGE_SIZE: process.env.BENCH_VERIFY_PAGE_SIZE } : {}),
     };
     const ledger = await startService(children, 'ledger', ledgerEnv);
     const { tenantId, key } = await benchTenant(registry, adminKey);
