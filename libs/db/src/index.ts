@@ -16,6 +16,7 @@ export type { DatabaseOptions } from './pool';
 export { isUniqueViolation, isSerializationFailure, isRowFault } from './pg-errors';
 export { bisectOnRowFault } from './bisect';
 export type { BisectOptions, RowOutcome } from './bisect';
+export { jsonArrayParam } from './json-array';
 export { newId, newTimeOrderedId, timeOfOrderedId } from './ids';
 export { migrationsCurrentCheck, migrationsDir } from './readiness';
 export { GroupCommitWriter } from './group-commit';

@@ -1,0 +1,22 @@
+#!/usr/bin/env node
+// How the gateway's batch of records travels to PostgreSQL (docs/benchmarks.md "Records as a binary json[]"): the
+// same records inserted in batches of 64 into a table of the consultations' shape, once as one JSON array split by
+// json_array_elements (as the gateway did) and once as a binary json[] parameter (as it does), alternated over rounds:
+// the backend's CPU and this process's CPU per row. Starts its own durable PostgreSQL (libs/devstack).
+//
+//   node bench/verdict/record-encoding.mjs [--records FILE] [--rows 20000] [--rounds 3]
+//
+// FILE: one stored record per line (BENCH_RECORDS_OUT of bench/verdict/bench.mjs); records of a similar size and
+// shape are made when it is omitted.
+import { build } from 'esbuild';
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { EXTERNALS, ROOT, nodeBundleOptions } from '../../scripts/bundle.mjs';
+
+const out = path.join(ROOT, 'dist', 'bench', 'verdict', 'record-encoding.js');
+await build({
+  ...nodeBundleOptions({ entry: path.join(ROOT, 'bench', 'verdict', 'record-encoding.ts'), outfile: out }),
+  external: EXTERNALS,
+});
+const child = spawn(process.execPath, [out, ...process.argv.slice(2)], { stdio: 'inherit', cwd: ROOT });
+child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
