@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-// How the gateway's batch of records travels to PostgreSQL (docs/benchmarks.md "Records as a binary json[]"): the
-// same records inserted in batches of 64 into a table of the consultations' shape, once as one JSON array split by
-// json_array_elements (as the gateway did) and once as a binary json[] parameter (as it does), alternated over rounds:
-// the backend's CPU and this process's CPU per row. Starts its own durable PostgreSQL (libs/devstack).
+// How a batch of JSON texts travels to PostgreSQL (docs/benchmarks.md "Records as a binary json[]"): the
+// same records inserted in batches of 64 into a table of the consultations' shape, as one JSON array split by
+// json_array_elements (as the gateway did), as a text[] in text format cast to json (as the ledger did with its facts'
+// payloads) and as a binary json[] parameter (as both do now), alternated over rounds: the backend's CPU and this
+// process's CPU per row. Starts its own durable PostgreSQL (libs/devstack).
 //
 //   node bench/verdict/record-encoding.mjs [--records FILE] [--rows 20000] [--rounds 3]
 //

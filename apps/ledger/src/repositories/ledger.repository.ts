@@ -1,5 +1,6 @@
 import type { Pool, PoolClient } from 'pg';
 import { mintTenantId, type TenantId } from '@arbiter/auth';
+import { jsonArrayParam } from '@arbiter/db';
 import type { StoredFact, StreamHead } from '../domain/chain';
 import { GENESIS_PREV_HASH } from '../domain/fact-hash';
 
@@ -50,8 +51,8 @@ const FACT_COLUMNS =
 const KEYED_STREAMS = `streams s JOIN unnest($1::text[], $2::text[]) AS k(tenant_id, stream_id) ON s.tenant_id = k.tenant_id AND s.stream_id = k.stream_id`;
 /** The facts of $F1..$F13 (stream_id, tenant_id, then factArrays' columns); $Fn is renumbered where it is used. */
 const INSERT_FACTS = `INSERT INTO facts (fact_id, stream_id, seq, tenant_id, actor, sealed_by, sealed_at_ms, custom_payload, prev_hash, fact_hash, parent_fact_id, client_ref)
-               SELECT u.fact_id, u.stream_id, u.seq, u.tenant_id, u.actor, u.sealed_by, u.sealed_at_ms, u.payload::json, u.prev_hash, u.fact_hash, u.parent_fact_id, u.client_ref
-                 FROM unnest($F0::text[], $F1::text[], $F2::text[], $F3::bigint[], $F4::text[], $F5::text[], $F6::bigint[], $F7::text[], $F8::text[], $F9::text[], $F10::text[], $F11::text[])
+               SELECT u.fact_id, u.stream_id, u.seq, u.tenant_id, u.actor, u.sealed_by, u.sealed_at_ms, u.payload, u.prev_hash, u.fact_hash, u.parent_fact_id, u.client_ref
+                 FROM unnest($F0::text[], $F1::text[], $F2::text[], $F3::bigint[], $F4::text[], $F5::text[], $F6::bigint[], $F7::json[], $F8::text[], $F9::text[], $F10::text[], $F11::text[])
                    AS u(stream_id, tenant_id, fact_id, seq, actor, sealed_by, sealed_at_ms, payload, prev_hash, fact_hash, parent_fact_id, client_ref)`;
 const S_STREAM_COLUMNS = STREAM_COLUMNS.split(', ')
   .map((c) => `s.${c}`)
@@ -67,7 +68,7 @@ function factArrays(facts: NewFactRow[]): unknown[] {
     col('actor'),
     col('sealed_by'),
     col('sealed_at_ms'),
-    col('payload_text'),
+    jsonArrayParam(col('payload_text')),
     col('prev_hash'),
     col('fact_hash'),
     col('parent_fact_id'),
