@@ -8,7 +8,7 @@ const JSON_OID = 114;
  *
  * A batch of JSON texts sent as one JSON array (`json_array_elements($n::json)`) is lexed twice, once to accept the
  * array and once to split it, and each element copied out of it; as a text-format `json[]` literal every quote of
- * every element is escaped on the way and unescaped on arrival (docs/benchmarks.md "Records as a binary json[]").
+ * every element is escaped on the way and unescaped on arrival (docs/benchmarks.md "Records as a binary json[]"; ADR 0038).
  *
  * A null element is SQL NULL. The layout (PostgreSQL's array_recv): dimensions (1), a has-nulls flag, the element
  * type, the length and lower bound (1) of the one dimension, then each element as a 32-bit length (-1 for NULL)
