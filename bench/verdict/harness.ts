@@ -12,6 +12,18 @@ import type { LoadResult } from './loadgen';
 
 export const log = (line: string) => process.stdout.write(`${line}\n`);
 
+/** One process's user and system clock ticks (10 ms) and those of its exited children, from /proc/<pid>/stat. */
+function procTicks(pid: number): { ppid: number; ticks: number; children: number } {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return { ppid: Number(f[1]), ticks: Number(f[11]) + Number(f[12]), children: Number(f[13]) + Number(f[14]) };
+}
+
+/** CPU seconds used so far by one process (a PostgreSQL backend), without its children. */
+export function processCpuSeconds(pid: number): number {
+  return procTicks(pid).ticks / 100;
+}
+
 /**
  * CPU seconds used so far by a process and all its descendants (Linux /proc; clock ticks of 10 ms),
  * including descendants that have exited meanwhile (PostgreSQL's autovacuum workers come and go).
@@ -21,9 +33,7 @@ export function treeCpuSeconds(root: number): number {
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      procs.set(Number(entry), { ppid: Number(f[1]), ticks: Number(f[11]) + Number(f[12]), children: Number(f[13]) + Number(f[14]) });
+      procs.set(Number(entry), procTicks(Number(entry)));
     } catch {
       /* exited meanwhile */
     }
@@ -68,24 +78,37 @@ async function walSince(url: string, from: { lsn: string; records: number; fpi: 
 /**
  * Runs a load and adds the CPU it cost the server and PostgreSQL, per request (contention-independent). With
  * `walUrl` (a database of the cluster), also the WAL the cluster wrote meanwhile, per request: bytes, records and
- * full-page images (everything the cluster wrote, the group commits' and autovacuum's included).
+ * full-page images (everything the cluster wrote, the group commits' and autovacuum's included). With `others`
+ * (name → pid), also the CPU of those processes and their children, per request.
  */
-export async function measured(server: ChildProcess, pgPid: number, run: () => Promise<LoadResult>, walUrl?: string) {
+export async function measured(
+  server: ChildProcess,
+  pgPid: number,
+  run: () => Promise<LoadResult>,
+  walUrl?: string,
+  others: Record<string, number> = {},
+) {
   const w0 = walUrl ? await walPosition(walUrl) : undefined;
   const s0 = treeCpuSeconds(server.pid!);
   const p0 = treeCpuSeconds(pgPid);
+  const o0 = Object.fromEntries(Object.entries(others).map(([name, pid]) => [name, treeCpuSeconds(pid)]));
   const l0 = process.cpuUsage();
   const r = await run();
   const l = process.cpuUsage(l0);
   const perRequest = (seconds: number) => Math.round((seconds * 1e6) / Math.max(1, r.requests));
   const server_cpu_us_per_request = perRequest(treeCpuSeconds(server.pid!) - s0);
   const postgres_cpu_us_per_request = perRequest(treeCpuSeconds(pgPid) - p0);
+  /** The CPU of the other processes named in `others` (name → pid), per request. */
+  const others_cpu_us_per_request = Object.fromEntries(
+    Object.entries(others).map(([name, pid]) => [name, perRequest(treeCpuSeconds(pid) - o0[name])]),
+  );
   const wal = walUrl && w0 ? await walSince(walUrl, w0) : undefined;
   const per = (n: number) => Math.round((n / Math.max(1, r.requests)) * 100) / 100;
   return {
     ...r,
     server_cpu_us_per_request,
     postgres_cpu_us_per_request,
+    others_cpu_us_per_request,
     loadgen_cpu_us_per_request: perRequest((l.user + l.system) / 1e6),
     ...(wal
       ? {

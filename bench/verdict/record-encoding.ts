@@ -5,19 +5,13 @@ import path from 'node:path';
 import { jsonArrayParam } from '@arbiter/db';
 import { databaseUrl, ensureDatabases, startPostgres } from '@arbiter/devstack';
 import { Client } from 'pg';
+import { processCpuSeconds } from './harness';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback?: string) => (args.includes(`--${name}`) ? args[args.indexOf(`--${name}`) + 1] : fallback);
 const ROWS = Number(option('rows', '20000'));
 const ROUNDS = Number(option('rounds', '3'));
 const BATCH = 64;
-
-/** CPU ticks (10 ms) of a process so far (Linux /proc). */
-function cpuTicks(pid: number): number {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return Number(f[11]) + Number(f[12]);
-}
 
 /** A record of the stored records' size and shape (~3.9 KB: a signed verdict, a trace of 12 entries, parameters). */
 function madeRecord(i: number): string {
@@ -88,7 +82,7 @@ async function main() {
           record json NOT NULL, keep_until timestamptz(3) NOT NULL, PRIMARY KEY (id, keep_until)) WITH (toast_tuple_target = 8160)`);
         await c.query('ALTER TABLE t ALTER COLUMN record SET STORAGE EXTERNAL');
         await c.query('CREATE INDEX ON t (tenant_id, requested_at, id)');
-        const backend = cpuTicks(pid);
+        const backend = processCpuSeconds(pid);
         const node = process.cpuUsage();
         const started = Date.now();
         for (let i = 0; i < ROWS; i += BATCH) {
@@ -109,7 +103,7 @@ async function main() {
         );
         if (stored.rows[0].same !== 1) throw new Error(`${name}: the first record was not stored as sent`);
         process.stdout.write(
-          `round ${round} ${name.padEnd(19)} backend ${(((cpuTicks(pid) - backend) * 10_000) / ROWS).toFixed(1)} µs/row, ` +
+          `round ${round} ${name.padEnd(19)} backend ${(((processCpuSeconds(pid) - backend) * 1e6) / ROWS).toFixed(1)} µs/row, ` +
             `client ${((nodeUs.user + nodeUs.system) / ROWS).toFixed(1)} µs/row, ${Date.now() - started} ms\n`,
         );
       }

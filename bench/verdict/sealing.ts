@@ -43,6 +43,8 @@ const INTERNAL_TOKEN = 'bench-internal-token-0123456789';
 
 const results: Record<string, unknown> = {};
 
+type Measured = Awaited<ReturnType<typeof measured>>;
+
 async function main() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbiter-sealing-bench-'));
   fs.chmodSync(dir, 0o755); // PostgreSQL runs as the postgres user, which must traverse this folder
@@ -134,47 +136,45 @@ async function main() {
         seconds,
       });
     const rounds: Array<{
-      off: LoadResult;
-      on: LoadResult & { ledger_cpu_us_per_request: number; worker_cpu_us_per_request: number; outbox_at_end: number };
+      off: Measured;
+      on: Measured & { outbox_at_end: number };
       drain_ms_after_on: number;
-      paused: Awaited<ReturnType<typeof measured>> & { outbox_at_end: number; drain_ms: number };
+      paused: Measured & { outbox_at_end: number; drain_ms: number };
     }> = [];
+    // The other processes on the same cores, measured with each load: what sealing costs them (Redis carries the
+    // relay's jobs and the gateway's nudges).
+    const others = { ledger: ledgerProcess.pid!, worker: workerProcess.pid!, redis: redis.pid };
+    // With the WAL the cluster wrote meanwhile (every database: the ledger's facts too), per check.
+    const cpuOf = (m: Measured) =>
+      `gateway ${m.server_cpu_us_per_request} µs, PostgreSQL ${m.postgres_cpu_us_per_request} µs, ledger ${m.others_cpu_us_per_request.ledger} µs, worker ${m.others_cpu_us_per_request.worker} µs, Redis ${m.others_cpu_us_per_request.redis} µs; WAL ${m.wal_bytes_per_request} bytes`;
     if (!SKIP_THROUGHPUT) {
       await load(off, 3); // warm-up: JIT, pools, key ring
       await load(on, 3);
       await drain();
       for (let round = 1; round <= ROUNDS; round++) {
-        const o = await measured(offProcess, pg.pid, () => load(off, SECONDS));
+        const o = await measured(offProcess, pg.pid, () => load(off, SECONDS), verdictDb, others);
         log(
-          `round ${round}, sealing off: ${o.per_second}/s, p50 ${o.p50_ms} ms, p99 ${o.p99_ms} ms, failures ${o.failures}, CPU per check: gateway ${o.server_cpu_us_per_request} µs, PostgreSQL ${o.postgres_cpu_us_per_request} µs`,
+          `round ${round}, sealing off: ${o.per_second}/s, p50 ${o.p50_ms} ms, p99 ${o.p99_ms} ms, failures ${o.failures}, CPU per check: ${cpuOf(o)}`,
         );
-        const l0 = treeCpuSeconds(ledgerProcess.pid!);
-        const w0 = treeCpuSeconds(workerProcess.pid!);
-        const s = await measured(onProcess, pg.pid, () => load(on, SECONDS));
-        const perCheck = (seconds: number) => Math.round((seconds * 1e6) / Math.max(1, s.requests));
-        const onRun = {
-          ...s,
-          ledger_cpu_us_per_request: perCheck(treeCpuSeconds(ledgerProcess.pid!) - l0),
-          worker_cpu_us_per_request: perCheck(treeCpuSeconds(workerProcess.pid!) - w0),
-          outbox_at_end: await outbox(),
-        };
+        const s = await measured(onProcess, pg.pid, () => load(on, SECONDS), verdictDb, others);
+        const onRun = { ...s, outbox_at_end: await outbox() };
         const drained = await drain();
         log(
-          `round ${round}, sealing on:  ${s.per_second}/s, p50 ${s.p50_ms} ms, p99 ${s.p99_ms} ms, failures ${s.failures}, CPU per check: gateway ${s.server_cpu_us_per_request} µs, PostgreSQL ${s.postgres_cpu_us_per_request} µs, ledger ${onRun.ledger_cpu_us_per_request} µs, worker ${onRun.worker_cpu_us_per_request} µs; outbox ${onRun.outbox_at_end} rows at the end, drained ${drained} ms later`,
+          `round ${round}, sealing on:  ${s.per_second}/s, p50 ${s.p50_ms} ms, p99 ${s.p99_ms} ms, failures ${s.failures}, CPU per check: ${cpuOf(s)}; outbox ${onRun.outbox_at_end} rows at the end, drained ${drained} ms later`,
         );
         // The check path alone: the worker stopped (SIGSTOP) while the sealing gateway is measured, as
         // when the worker and the ledger run on other machines; the outbox drains after SIGCONT.
         process.kill(workerProcess.pid!, 'SIGSTOP');
-        let p: Awaited<ReturnType<typeof measured>>;
+        let p: Measured;
         try {
-          p = await measured(onProcess, pg.pid, () => load(on, SECONDS));
+          p = await measured(onProcess, pg.pid, () => load(on, SECONDS), verdictDb, others);
         } finally {
           process.kill(workerProcess.pid!, 'SIGCONT');
         }
         const pausedOutbox = await outbox();
         const drainedPaused = await drain();
         log(
-          `round ${round}, sealing on, relay paused: ${p.per_second}/s, p50 ${p.p50_ms} ms, p99 ${p.p99_ms} ms, failures ${p.failures}, CPU per check: gateway ${p.server_cpu_us_per_request} µs, PostgreSQL ${p.postgres_cpu_us_per_request} µs; outbox ${pausedOutbox} rows, drained ${drainedPaused} ms after the relay resumed`,
+          `round ${round}, sealing on, relay paused: ${p.per_second}/s, p50 ${p.p50_ms} ms, p99 ${p.p99_ms} ms, failures ${p.failures}, CPU per check: ${cpuOf(p)}; outbox ${pausedOutbox} rows, drained ${drainedPaused} ms after the relay resumed`,
         );
         rounds.push({
           off: o,
@@ -196,8 +196,17 @@ async function main() {
         paused_mean: Math.round(pausedMean),
         paused_ratio: ratio(pausedMean),
       };
+      // Every process on the box, per check: a sealed one against an unsealed one.
+      const cpu = (m: Measured) =>
+        m.server_cpu_us_per_request + m.postgres_cpu_us_per_request + Object.values(m.others_cpu_us_per_request).reduce((a, b) => a + b, 0);
+      const offCpu = mean(rounds.map((r) => cpu(r.off)));
+      const onCpu = mean(rounds.map((r) => cpu(r.on)));
+      results.cpu_per_check = { off_us: Math.round(offCpu), on_us: Math.round(onCpu), ratio: Math.round((onCpu / offCpu) * 100) / 100 };
       log(
         `throughput: off ${Math.round(offMean)}/s, on ${Math.round(onMean)}/s, ratio on/off ${(onMean / offMean).toFixed(3)} (target ≥ 0.9); on with the relay paused ${Math.round(pausedMean)}/s, ratio ${(pausedMean / offMean).toFixed(3)}`,
+      );
+      log(
+        `CPU per check, every process (gateway, PostgreSQL, ledger, worker, Redis): off ${Math.round(offCpu)} µs, on ${Math.round(onCpu)} µs, ratio ${(onCpu / offCpu).toFixed(2)}`,
       );
     }
 
