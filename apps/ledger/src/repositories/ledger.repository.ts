@@ -49,7 +49,7 @@ const FACT_COLUMNS =
   'fact_id, stream_id, seq, tenant_id, actor, sealed_by, sealed_at_ms, custom_payload::text AS payload_text, prev_hash, fact_hash, parent_fact_id, client_ref';
 /** The stream heads of the (tenant_id, stream_id) pairs in $1 and $2, as a join. */
 const KEYED_STREAMS = `streams s JOIN unnest($1::text[], $2::text[]) AS k(tenant_id, stream_id) ON s.tenant_id = k.tenant_id AND s.stream_id = k.stream_id`;
-/** The facts of $F1..$F13 (stream_id, tenant_id, then factArrays' columns); $Fn is renumbered where it is used. */
+/** The facts of $F0..$F11 (stream_id, tenant_id, then factArrays' columns); $Fn is renumbered where it is used. */
 const INSERT_FACTS = `INSERT INTO facts (fact_id, stream_id, seq, tenant_id, actor, sealed_by, sealed_at_ms, custom_payload, prev_hash, fact_hash, parent_fact_id, client_ref)
                SELECT u.fact_id, u.stream_id, u.seq, u.tenant_id, u.actor, u.sealed_by, u.sealed_at_ms, u.payload, u.prev_hash, u.fact_hash, u.parent_fact_id, u.client_ref
                  FROM unnest($F0::text[], $F1::text[], $F2::text[], $F3::bigint[], $F4::text[], $F5::text[], $F6::bigint[], $F7::json[], $F8::text[], $F9::text[], $F10::text[], $F11::text[])
