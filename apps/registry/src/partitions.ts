@@ -1,7 +1,14 @@
 // The registry's partitioned tables (docs/operations.md "Partitions") and the maintenance over them.
 import type { Pool } from 'pg';
 import type { Logger } from 'pino';
-import { closedArchiveGate, PartitionMaintenance, retentionMs, type ArchiveGate, type PartitionedTable } from '@arbiter/db';
+import {
+  closedArchiveGate,
+  SEAL_OUTBOX_PARTITIONS,
+  PartitionMaintenance,
+  retentionMs,
+  type ArchiveGate,
+  type PartitionedTable,
+} from '@arbiter/db';
 import { partitionMetrics, type ServiceMetrics } from '@arbiter/http';
 import type { RegistryConfig } from './config';
 import type { RetentionsInUse } from './models/retention';
@@ -27,7 +34,7 @@ export function registryTables(): PartitionedTable[] {
       gates: ['after:webhook_deliveries'],
       offsets: [retentionMs(undefined, 'deliveries')],
     },
-    { table: 'seal_outbox', key: 'created_at', archive: null, gates: ['empty'], offsets: [0] },
+    SEAL_OUTBOX_PARTITIONS,
   ];
 }
 

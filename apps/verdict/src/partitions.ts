@@ -1,7 +1,14 @@
 // The verdict gateway's partitioned tables (docs/operations.md "Partitions") and the maintenance over them.
 import type { Pool } from 'pg';
 import type { Logger } from 'pino';
-import { closedArchiveGate, PartitionMaintenance, retentionMs, type ArchiveGate, type PartitionedTable } from '@arbiter/db';
+import {
+  closedArchiveGate,
+  SEAL_OUTBOX_PARTITIONS,
+  PartitionMaintenance,
+  retentionMs,
+  type ArchiveGate,
+  type PartitionedTable,
+} from '@arbiter/db';
 import { partitionMetrics, type ServiceMetrics } from '@arbiter/http';
 import type { RegistryInternalClient } from '@arbiter/internal-api';
 import type { VerdictConfig } from './config';
@@ -38,8 +45,7 @@ export function verdictTables(config: Pick<VerdictConfig, 'RESOLVE_SESSION_TTL_S
     { table: 'shadow_disagreements', key: 'keep_until', archive: null, gates: ['after:consultations'], offsets: byDefault },
     // Transient: a session leaves with its partition once expired.
     { table: 'resolve_sessions', key: 'expires_at', archive: null, gates: [], offsets: [0, config.RESOLVE_SESSION_TTL_S * 1000] },
-    // A row leaves the outbox when the ledger acknowledged it; a partition goes only empty.
-    { table: 'seal_outbox', key: 'created_at', archive: null, gates: ['empty'], offsets: [0] },
+    SEAL_OUTBOX_PARTITIONS,
   ];
 }
 

@@ -24,6 +24,7 @@ export type { GroupCommitOptions } from './group-commit';
 export {
   SealOutboxStore,
   SEAL_LEASE_LIMITS,
+  SEAL_OUTBOX_PARTITIONS,
   sealLeaseProblem,
   sealDoneProblem,
   sealReleaseProblem,

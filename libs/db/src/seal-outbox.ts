@@ -2,6 +2,7 @@ import type { Pool } from 'pg';
 import { auditStreamId } from '@arbiter/audit-streams';
 import { activeTraceparent } from '@arbiter/telemetry';
 import { isIntegerIn } from '@arbiter/input';
+import type { PartitionedTable } from './partitions/plan';
 
 /**
  * The seal outbox (docs/operations.md "Seal relay"): the verdict and registry databases each hold a
@@ -118,6 +119,22 @@ export function sealReleaseProblem(body: unknown): string | null {
   }
   return idsProblem(b!.ids);
 }
+
+/**
+ * The seal_outbox partitions of either service (docs/operations.md "Partitions"): keyed by `created_at`; a row leaves
+ * when the ledger acknowledged it, so a partition goes only empty. Each partition is filled to half its pages
+ * (`fillfactor = 50`, ADR 0039): a row is written three times (inserted with its change, leased, deleted), and the
+ * lease, which changes no indexed column, then finds room on the row's own page and is a HOT update, logged as the
+ * few bytes it changes instead of a second copy of the row and a second index entry.
+ */
+export const SEAL_OUTBOX_PARTITIONS: PartitionedTable = {
+  table: 'seal_outbox',
+  key: 'created_at',
+  archive: null,
+  gates: ['empty'],
+  offsets: [0],
+  storage: 'fillfactor = 50',
+};
 
 interface LeasedRow {
   id: string;
