@@ -1,6 +1,7 @@
 // Partition maintenance of the verdict gateway against a real PostgreSQL (docs/operations.md "Partitions"), with
 // one-minute partitions and a clock the test moves.
 import { alignDown, applyMigrations, createPool, PartitionMaintenance, partitionName, type ArchiveGate } from '@arbiter/db';
+import { partitionMetrics, ServiceMetrics } from '@arbiter/http';
 import { createTestDatabase, eventually } from '@arbiter/testing';
 import type { Pool } from 'pg';
 import { verdictMigrationsDir } from '../src/context';
@@ -302,9 +303,9 @@ describe('the drop in two steps: detached and retired, then dropped (docs/operat
     expect((await pool.query(`SELECT 1 FROM consultations WHERE id = 'cns-two-steps'`)).rowCount).toBe(0);
   });
 
-  it('drops at the next run the retired table a drop interrupted after its first step left behind', async () => {
-    const name = await pastConsultations('cns-crash');
-    const retired = name.replace('consultations_', 'consultations_retired_');
+  /** A past consultations partition holding one row, retired by a drop that died before its second step. */
+  async function retiredByCrash(id: string): Promise<{ name: string; retired: string }> {
+    const name = await pastConsultations(id);
     covered = true;
     try {
       const dying = new PartitionMaintenance({
@@ -318,6 +319,11 @@ describe('the drop in two steps: detached and retired, then dropped (docs/operat
     } finally {
       covered = false;
     }
+    return { name, retired: name.replace('consultations_', 'consultations_retired_') };
+  }
+
+  it('drops at the next run the retired table a drop interrupted after its first step left behind', async () => {
+    const { name, retired } = await retiredByCrash('cns-crash');
     // The first step committed: the partition left the table whole, its rows with it, into the retired table.
     expect(await partitions('consultations')).not.toContain(name);
     expect(await retiredNow()).toEqual([retired]);
@@ -326,6 +332,42 @@ describe('the drop in two steps: detached and retired, then dropped (docs/operat
     await maintenance().run();
     expect(await exists(retired)).toBe(false);
     expect(await retiredNow()).toEqual([]);
+  });
+
+  it('leaves a retired table a session holds a lock on to the next run, counted each time in arbiter_partition_drops_deferred_total', async () => {
+    const { retired } = await retiredByCrash('cns-read');
+    expect(await retiredNow()).toEqual([retired]);
+    const metrics = new ServiceMetrics('verdict', { defaultMetrics: false });
+    const warn = jest.fn();
+    const withMetrics = () =>
+      new PartitionMaintenance({
+        pool,
+        tables: verdictTables({ RESOLVE_SESSION_TTL_S: 60 }),
+        intervalMs: MIN,
+        archiveGate: gate,
+        now: () => clock,
+        lockTimeoutMs: 200,
+        hooks: partitionMetrics(metrics, { warn } as never),
+      });
+    const deferred = async () =>
+      /arbiter_partition_drops_deferred_total\{[^}]*table="consultations"[^}]*\} (\d+)/.exec(await metrics.render())?.[1];
+    // An operator reading the retired table: its drop waits for the lock, gives up, and is left to the next run.
+    const reader = await pool.connect();
+    try {
+      await reader.query('BEGIN');
+      await reader.query(`SELECT count(*) FROM ${retired}`);
+      await withMetrics().run();
+      await withMetrics().run();
+      expect(await exists(retired)).toBe(true);
+      expect(await deferred()).toBe('2');
+      expect(warn).toHaveBeenCalledWith({ table: 'consultations', retired }, expect.stringContaining('not dropped'));
+    } finally {
+      await reader.query('ROLLBACK');
+      reader.release();
+    }
+    await withMetrics().run();
+    expect(await exists(retired)).toBe(false);
+    expect(await deferred()).toBe('2');
   });
 
   it('never drops an attached partition, a detached one it did not retire, or a table named alike that is not its own', async () => {

@@ -196,6 +196,7 @@ export function partitionMetrics(
   created(table: string, partition: string): void;
   dropped(table: string, partition: string): void;
   moved(table: string, partition: string, rows: number): void;
+  dropDeferred(table: string, retired: string): void;
 } {
   const created = metrics.counter('partitions_created_total', { help: 'Partitions created ahead, by table', labelNames: ['table'] });
   const dropped = metrics.counter('partitions_dropped_total', { help: 'Past partitions dropped, by table', labelNames: ['table'] });
@@ -203,8 +204,16 @@ export function partitionMetrics(
     help: 'Rows found in a DEFAULT partition and moved into the partition created for them, by table',
     labelNames: ['table'],
   });
+  const deferred = metrics.counter('partition_drops_deferred_total', {
+    help: 'Retired tables (detached partitions) whose drop was left to the next run: a lock on them was not granted in time, by table',
+    labelNames: ['table'],
+  });
   return {
     created: (table) => created.inc({ table }),
+    dropDeferred(table, retired) {
+      deferred.inc({ table });
+      logger.warn({ table, retired }, 'partition maintenance: a retired table was not dropped (a lock on it was not granted); next run');
+    },
     dropped: (table) => dropped.inc({ table }),
     moved(table, partition, rows) {
       moved.inc({ table }, rows);

@@ -35,6 +35,11 @@ export interface MaintenanceHooks {
    * was left to the next run).
    */
   dropSteps?(table: string, partition: string, ms: { detach: number; drop: number | null }): void;
+  /**
+   * A retired table (a drop's first step done) left for the next run because a lock on it was not granted in time
+   * (a session reading it): each run tries it again, so one that keeps coming back lingers.
+   */
+  dropDeferred?(table: string, retired: string): void;
 }
 
 export interface PartitionMaintenanceOptions {
@@ -229,8 +234,9 @@ export class PartitionMaintenance {
       });
       return dropped ? elapsedMs(t0) : null;
     } catch (err) {
-      if (codeOf(err) === LOCK_NOT_AVAILABLE) return null;
-      throw err;
+      if (codeOf(err) !== LOCK_NOT_AVAILABLE) throw err;
+      this.opts.hooks?.dropDeferred?.(table, retired);
+      return null;
     }
   }
 
