@@ -120,6 +120,12 @@ export const registryConfigSchema = {
   }),
   RETENTION_MIN: duration({ default: '1d', min: '1m', doc: "shortest retention a tenant's settings.retention may name" }),
   RETENTION_MAX: duration({ default: '3650d', min: '1m', doc: "longest retention a tenant's settings.retention may name" }),
+  PRUNE_INTERVAL_MS: int({
+    default: 600_000,
+    min: 1_000,
+    max: 86_400_000,
+    doc: 'how often the registry deletes approval notifications past their retention and expired console links and sessions',
+  }),
 };
 
 export type RegistryConfig = ConfigOf<typeof registryConfigSchema>;

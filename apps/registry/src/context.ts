@@ -3,7 +3,15 @@ import { Redis } from 'ioredis';
 import type { Pool } from 'pg';
 import { REGISTRY_SEAL_ACTOR } from '@arbiter/audit-streams';
 import { Authenticator } from '@arbiter/auth';
-import { ArchiveSegmentStore, createPool, createPrismaClient, migrationsDir, PartitionMaintenance, SealOutboxStore } from '@arbiter/db';
+import {
+  ArchiveSegmentStore,
+  BatchPruner,
+  createPool,
+  createPrismaClient,
+  migrationsDir,
+  PartitionMaintenance,
+  SealOutboxStore,
+} from '@arbiter/db';
 import { PrismaClient } from './generated/prisma/client';
 import type { RegistryConfig } from './config';
 import { createRegistryMetrics, type RegistryMetrics } from './metrics';
@@ -41,6 +49,7 @@ import { ConsoleService } from './services/console.service';
 import { OidcClient, oidcSettings } from './clients/oidc';
 import { RetentionService } from './services/retention.service';
 import { registryPartitions } from './partitions';
+import { SpentRowsRepository } from './repositories/spent-rows.repository';
 
 /** Everything a request needs, made once per process (or per test app). */
 export interface RegistryContext {
@@ -88,6 +97,8 @@ export interface RegistryContext {
   partitions: PartitionMaintenance;
   /** The retentions the tenants' settings name (docs/operations.md "Retention"). */
   retentions: RetentionService;
+  /** Deletes spent notifications and console credentials every PRUNE_INTERVAL_MS (docs/operations.md "Retention"). */
+  pruner: BatchPruner;
   close(): Promise<void>;
 }
 
@@ -149,6 +160,12 @@ export function createRegistryContext(config: RegistryConfig, logger: Logger, de
   const retentions = new RetentionService(pool);
   // Archive segments of past events and deliveries partitions (docs/operations.md "Archive").
   const archiveSegments = new ArchiveSegmentStore(pool, ['events', 'webhook_deliveries']);
+  const spentRows = new SpentRowsRepository(pool);
+  const pruner = new BatchPruner((batch) => spentRows.pruneAnyTenant(batch), logger, {
+    intervalMs: config.PRUNE_INTERVAL_MS,
+    what: 'pruning of spent notifications and console credentials',
+  });
+  pruner.start();
   return {
     config,
     metrics,
@@ -221,7 +238,9 @@ export function createRegistryContext(config: RegistryConfig, logger: Logger, de
     // The drop of an events or deliveries partition waits for every tenant's recorded segment (docs/operations.md "Archive").
     partitions: registryPartitions(pool, config, retentions, metrics.service, logger, archiveSegments),
     retentions,
+    pruner,
     async close() {
+      await pruner.stop();
       await prisma.$disconnect().catch(() => undefined);
       await pool.end().catch(() => undefined);
       redis.disconnect();

@@ -5,7 +5,15 @@ import type { Pool } from 'pg';
 import { VERDICT_SEAL_ACTOR } from '@arbiter/audit-streams';
 import { createRemoteAuth, type Authenticator } from '@arbiter/auth';
 import { openArchiveStore } from '@arbiter/archive';
-import { ArchiveSegmentStore, createPool, createPrismaClient, migrationsDir, PartitionMaintenance, SealOutboxStore } from '@arbiter/db';
+import {
+  ArchiveSegmentStore,
+  BatchPruner,
+  createPool,
+  createPrismaClient,
+  migrationsDir,
+  PartitionMaintenance,
+  SealOutboxStore,
+} from '@arbiter/db';
 import { ServiceMetrics } from '@arbiter/http';
 import { OutboxNudger } from '@arbiter/queue';
 import { PrismaClient } from './generated/prisma/client';
@@ -15,7 +23,6 @@ import { MAX_TAKE_BATCH, WindowRepository } from './repositories/windows.reposit
 import { WindowsService } from './services/windows.service';
 import { tenantShared } from './services/tenant-share.service';
 import { OutcomesService } from './services/outcomes.service';
-import { WindowPruner } from './services/window-pruner.service';
 import { ConsultationsService } from './services/consultations.service';
 import { CheckService } from './services/check.service';
 import { ResolveService } from './services/resolve.service';
@@ -195,7 +202,11 @@ export async function createVerdictContext(config: VerdictConfig, logger: Logger
     cookieSessions.deleteExpired().catch((err: unknown) => logger.warn({ err }, 'cookie session sweep failed'));
   }, SESSION_SWEEP_MS);
   sweep.unref();
-  const pruner = new WindowPruner(windowStore, logger, config.WINDOW_PRUNE_INTERVAL_MS);
+  // docs/operations.md "Windows": window events that left every window, idle totals rows.
+  const pruner = new BatchPruner((batch) => windowStore.pruneAnyTenant(batch), logger, {
+    intervalMs: config.WINDOW_PRUNE_INTERVAL_MS,
+    what: 'window pruning',
+  });
   pruner.start();
   const approvals = createApprovals({ config, logger, pool, consultations, snapshots, onSealed: () => sealNudger.nudge() });
 

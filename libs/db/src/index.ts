@@ -20,6 +20,8 @@ export { jsonArrayParam } from './json-array';
 export { newId, newTimeOrderedId, timeOfOrderedId } from './ids';
 export { migrationsCurrentCheck, migrationsDir } from './readiness';
 export { GroupCommitWriter } from './group-commit';
+export { BatchPruner } from './batch-pruner';
+export type { PruneBatch } from './batch-pruner';
 export type { GroupCommitOptions } from './group-commit';
 export {
   SealOutboxStore,

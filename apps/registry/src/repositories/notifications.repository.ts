@@ -17,6 +17,8 @@ export interface NewNotification {
   principal_id: string | null;
   max_attempts: number;
   next_attempt_at: Date;
+  /** Its approval.requested event's: the row leaves after it, once not pending (docs/operations.md "Retention"). */
+  keep_until: Date;
 }
 
 /** A notification handed to the queue: the attempt the worker is to run next. */

@@ -96,6 +96,7 @@ export class ApprovalNotifier {
           principal_id: p.principal_id,
           max_attempts: this.opts.maxAttempts,
           next_attempt_at: p.due ?? new Date(),
+          keep_until: event.keep_until,
         })),
       );
     }
