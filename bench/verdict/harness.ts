@@ -3,9 +3,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
-import { Client } from 'pg';
+import path from 'node:path';
+import { Client, Pool } from 'pg';
 import { generateKeyEncryptionKey } from '@arbiter/crypto';
-import { findFreePort } from '@arbiter/devstack';
+import { databaseUrl, ensureDatabases, findFreePort, startPostgres } from '@arbiter/devstack';
 import type { EngineRule } from '@arbiter/policy';
 import { benchmarkFixture, type BenchmarkFixture } from '@arbiter/testing/benchmark-fixture';
 import type { LoadResult } from './loadgen';
@@ -17,6 +18,35 @@ function procTicks(pid: number): { ppid: number; ticks: number; children: number
   const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
   const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return { ppid: Number(f[1]), ticks: Number(f[11]) + Number(f[12]), children: Number(f[13]) + Number(f[14]) };
+}
+
+/**
+ * Runs `measure` on a durable PostgreSQL of its own (libs/devstack, in a temporary folder removed afterwards) with one
+ * database, `name`, through a pool of one connection that is never closed while idle, so that every statement runs on
+ * the backend whose pid `measure` is given (its CPU is what the storage benches measure). The pool is ended and the
+ * server stopped whatever happens.
+ */
+export async function withOneBackend(
+  name: string,
+  measure: (db: { url: string; pool: Pool; pid: number }) => Promise<void>,
+): Promise<void> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `arbiter-${name}-`));
+  fs.chmodSync(dir, 0o755); // PostgreSQL runs as the postgres user, which must traverse this folder
+  const pg = await startPostgres({ dataDir: path.join(dir, 'pg'), durable: true });
+  try {
+    await ensureDatabases(pg.url, [name]);
+    const url = databaseUrl(pg.url, name);
+    const pool = new Pool({ connectionString: url, max: 1, idleTimeoutMillis: 0 });
+    try {
+      const pid = (await pool.query<{ p: number }>('SELECT pg_backend_pid() AS p')).rows[0].p;
+      await measure({ url, pool, pid });
+    } finally {
+      await pool.end();
+    }
+  } finally {
+    await pg.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** CPU seconds used so far by one process (a PostgreSQL backend), without its children. */

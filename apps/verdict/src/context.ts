@@ -48,6 +48,7 @@ import { SimulationService } from './services/simulation.service';
 import { EvaluationBudget } from './services/evaluation-budget.service';
 import type { ApprovalsService } from './services/approvals.service';
 import { recordsCompressed, verdictPartitions } from './partitions';
+import { RetentionHints } from './services/retention-hints.service';
 import { parseKeyEncryptionKey } from '@arbiter/crypto';
 import { SubjectKeysRepository } from './repositories/subject-keys.repository';
 import { SensitiveValuesService } from './services/sensitive-values.service';
@@ -164,10 +165,14 @@ export async function createVerdictContext(config: VerdictConfig, logger: Logger
     undefined,
     config.LEDGER_SEALING ? { onSealed: () => sealNudger.nudge() } : null,
   );
+  // Where a record is looked for first by its id: the retentions in use (docs/operations.md "Partitions").
+  const retentionHints = new RetentionHints(() => registry.retentionsInUse());
+  retentionHints.warm(logger);
   const consultations = new ConsultationRepository(pool, {
     onBatch: (size) => batchSizes.observe(size),
     sealing: config.LEDGER_SEALING,
     onSealed: () => sealNudger.nudge(),
+    retentions: () => retentionHints.current(),
   });
   metrics.gauge('consultation_commit_pending', {
     help: 'Consultation records accepted and not yet committed (group commit backlog)',
@@ -284,7 +289,7 @@ export async function createVerdictContext(config: VerdictConfig, logger: Logger
     archiveSegments,
     shadow: new ShadowService(consultations),
     // The drop of a consultations partition waits for every tenant's recorded segment (docs/operations.md "Archive").
-    partitions: verdictPartitions(pool, config, registry, metrics, logger, archiveSegments, compressed),
+    partitions: verdictPartitions(pool, config, retentionHints, metrics, logger, archiveSegments, compressed),
     erasures: new ErasuresService({ keys: subjectKeys, sensitive, sealing: config.LEDGER_SEALING, onSealed: () => sealNudger.nudge() }),
     async close() {
       clearInterval(sweep);

@@ -10,8 +10,8 @@ import {
   type PartitionedTable,
 } from '@arbiter/db';
 import { partitionMetrics, type ServiceMetrics } from '@arbiter/http';
-import type { RegistryInternalClient } from '@arbiter/internal-api';
 import type { VerdictConfig } from './config';
+import type { RetentionHints } from './services/retention-hints.service';
 
 /**
  * Whether consultation records are compressed at rest: the record column's method is lz4 (the migration
@@ -52,7 +52,7 @@ export function verdictTables(config: Pick<VerdictConfig, 'RESOLVE_SESSION_TTL_S
 export function verdictPartitions(
   pool: Pool,
   config: Pick<VerdictConfig, 'RESOLVE_SESSION_TTL_S' | 'PARTITION_INTERVAL'>,
-  registry: Pick<RegistryInternalClient, 'retentionsInUse'>,
+  retentions: Pick<RetentionHints, 'refresh'>,
   metrics: ServiceMetrics,
   logger: Logger,
   archiveGate: ArchiveGate = closedArchiveGate,
@@ -63,13 +63,14 @@ export function verdictPartitions(
     tables: verdictTables(config, compressed),
     intervalMs: config.PARTITION_INTERVAL,
     archiveGate,
-    // Consultations land at now + each retention in use; the registry knows every tenant's. Unreachable: the
+    // Consultations land at now + each retention in use; the registry knows every tenant's (the answer also tells
+    // lookups by id where to look first: RetentionHints). Unreachable: the
     // default's partitions are made, and a record of another retention waits in the DEFAULT partition until the
     // next run moves it (nothing is refused or lost).
     offsets: async (t) => {
       if (t.key !== 'keep_until') return [];
       try {
-        return (await registry.retentionsInUse()).consultations;
+        return await retentions.refresh();
       } catch (err) {
         logger.warn({ err }, 'partition maintenance: the registry did not answer the retentions in use; default retention only');
         return [];

@@ -9,6 +9,7 @@ import type { SealedConsultation } from '../domain/consultation-builder';
 import type { ExplanationBasis } from '../domain/explanation-basis';
 import type { SealedValues } from '../domain/sealed-values';
 import type { ConsultationFilter, ConsultationPosition } from '../domain/consultation-query';
+import { keepUntilRanges } from '../domain/record-whereabouts';
 export type { ConsultationFilter, ConsultationPosition };
 
 /** What a simulation replays of a stored consultation (docs/verdicts.md "Simulation"). */
@@ -87,6 +88,7 @@ export class ConsultationRepository {
   private accepted = 0;
 
   private readonly sealing: boolean;
+  private readonly retentions: () => readonly number[];
 
   constructor(
     private readonly pool: Pool,
@@ -96,9 +98,15 @@ export class ConsultationRepository {
       sealing?: boolean;
       /** Called after a batch that wrote seal_outbox rows committed (the worker's relay is nudged). */
       onSealed?: () => void;
+      /**
+       * The retentions of consultations in use, in milliseconds (RetentionHints): where a lookup by id looks first
+       * (domain/record-whereabouts.ts). Default: the default retention alone.
+       */
+      retentions?: () => readonly number[];
     } = {},
   ) {
     this.sealing = opts.sealing ?? true;
+    this.retentions = opts.retentions ?? (() => [DEFAULT_RETENTION_MS]);
     const onSealed = this.sealing ? opts.onSealed : undefined;
     this.writer = new GroupCommitWriter(
       async (rows) => {
@@ -273,36 +281,45 @@ export class ConsultationRepository {
   }
 
   /** The record of this id, with the tenant that owns it (the caller decides 404 vs 403). */
-  async findAnyTenant(id: string): Promise<{ tenant_id: string; record: ConsultationRecord; sealed_values: SealedValues | null } | null> {
-    const { rows } = await this.pool.query<{ tenant_id: string; record: ConsultationRecord; sealed_values: SealedValues | null }>(
-      'SELECT tenant_id, record, sealed_values FROM consultations WHERE id = $1',
-      [id],
-    );
-    return rows[0] ?? null;
+  findAnyTenant(id: string): Promise<{ tenant_id: string; record: ConsultationRecord; sealed_values: SealedValues | null } | null> {
+    return this.byId('tenant_id, record, sealed_values', id);
   }
 
   /** The record of this id with its explanation basis and the tenant that owns it (the caller decides 404 vs 403). */
-  async findWithBasisAnyTenant(id: string): Promise<{
+  findWithBasisAnyTenant(id: string): Promise<{
     tenant_id: string;
     record: ConsultationRecord;
     explanation_basis: ExplanationBasis | null;
     sealed_values: SealedValues | null;
   } | null> {
-    const { rows } = await this.pool.query<{
-      tenant_id: string;
-      record: ConsultationRecord;
-      explanation_basis: ExplanationBasis | null;
-      sealed_values: SealedValues | null;
-    }>('SELECT tenant_id, record, explanation_basis, sealed_values FROM consultations WHERE id = $1', [id]);
-    return rows[0] ?? null;
+    return this.byId('tenant_id, record, explanation_basis, sealed_values', id);
   }
 
   async find(tenantId: TenantId, id: string): Promise<ConsultationRecord | null> {
-    const { rows } = await this.pool.query<{ record: ConsultationRecord }>(
-      'SELECT record FROM consultations WHERE tenant_id = $1 AND id = $2',
-      [tenantId, id],
+    return (await this.byId<{ record: ConsultationRecord }>('record', id, tenantId))?.record ?? null;
+  }
+
+  /**
+   * The row of this id (of `tenantId`'s when given): first in the partitions where a record written under a retention
+   * in use lies (its keep_until near its id's time plus that retention: a few partitions), then, if it was not there,
+   * in every partition (a retention since changed, a long resolve session, an id of another form). Either way the
+   * same row; the first look spares PostgreSQL planning and probing every partition (docs/benchmarks.md "A
+   * consultation by its id").
+   */
+  private async byId<R>(columns: string, id: string, tenantId?: TenantId): Promise<R | null> {
+    const params: unknown[] = tenantId === undefined ? [id] : [id, tenantId];
+    const where = `id = $1${tenantId === undefined ? '' : ' AND tenant_id = $2'}`;
+    const ranges = keepUntilRanges(id, this.retentions());
+    if (ranges) {
+      const near = ranges.map(([from, to]) => `keep_until BETWEEN $${params.push(from)} AND $${params.push(to)}`).join(' OR ');
+      const { rows } = await this.pool.query<R & object>(`SELECT ${columns} FROM consultations WHERE ${where} AND (${near})`, params);
+      if (rows[0]) return rows[0];
+    }
+    const { rows } = await this.pool.query<R & object>(
+      `SELECT ${columns} FROM consultations WHERE ${where}`,
+      params.slice(0, tenantId === undefined ? 1 : 2),
     );
-    return rows[0]?.record ?? null;
+    return rows[0] ?? null;
   }
 
   /** Newest first, keyset-paginated on (requested_at, id); returns up to limit + 1 rows (the extra one says "more"). */
