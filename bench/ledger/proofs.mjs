@@ -5,13 +5,6 @@
 //
 // It starts its own durable PostgreSQL and Redis in a temporary folder with libs/devstack, runs the
 // two services as separate processes, measures, and stops everything. Results: docs/benchmarks.md "Merkle proofs".
-import { build } from 'esbuild';
-import { spawn } from 'node:child_process';
-import path from 'node:path';
-import { ROOT, bundleApps, nodeBundleOptions } from '../../scripts/bundle.mjs';
+import { runBench } from '../launch.mjs';
 
-await bundleApps(['registry', 'ledger'], { quiet: true });
-const outfile = path.join(ROOT, 'dist', 'bench', 'ledger', 'proofs.js');
-await build(nodeBundleOptions({ entry: path.join(ROOT, 'bench', 'ledger', 'proofs.ts'), outfile }));
-const child = spawn(process.execPath, [outfile, ...process.argv.slice(2)], { stdio: 'inherit', cwd: ROOT });
-child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+await runBench('ledger/proofs', { apps: ['registry', 'ledger'] });

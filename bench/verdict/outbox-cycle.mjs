@@ -6,15 +6,6 @@
 // Starts its own durable PostgreSQL (libs/devstack).
 //
 //   node bench/verdict/outbox-cycle.mjs [--rows 20000] [--rounds 3] [--fillfactors 100,50]
-import { build } from 'esbuild';
-import { spawn } from 'node:child_process';
-import path from 'node:path';
-import { EXTERNALS, ROOT, nodeBundleOptions } from '../../scripts/bundle.mjs';
+import { runBench } from '../launch.mjs';
 
-const out = path.join(ROOT, 'dist', 'bench', 'verdict', 'outbox-cycle.js');
-await build({
-  ...nodeBundleOptions({ entry: path.join(ROOT, 'bench', 'verdict', 'outbox-cycle.ts'), outfile: out }),
-  external: EXTERNALS,
-});
-const child = spawn(process.execPath, [out, ...process.argv.slice(2)], { stdio: 'inherit', cwd: ROOT });
-child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+await runBench('verdict/outbox-cycle');

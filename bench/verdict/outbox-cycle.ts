@@ -1,11 +1,7 @@
 // See outbox-cycle.mjs.
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { SealOutboxStore } from '@arbiter/db';
-import { databaseUrl, ensureDatabases, startPostgres } from '@arbiter/devstack';
-import { Pool } from 'pg';
-import { processCpuSeconds } from './harness';
+import { processCpuSeconds, withOneBackend } from './harness';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: string) => (args.includes(`--${name}`) ? args[args.indexOf(`--${name}`) + 1] : fallback);
@@ -28,16 +24,8 @@ const payload = (i: number) =>
   });
 
 async function main() {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbiter-outbox-cycle-'));
-  fs.chmodSync(dir, 0o755); // PostgreSQL runs as the postgres user, which must traverse this folder
-  const pg = await startPostgres({ dataDir: path.join(dir, 'pg'), durable: true });
-  try {
-    await ensureDatabases(pg.url, ['outbox_cycle']);
-    // One connection: the relay's statements (libs/db SealOutboxStore) run on the backend measured.
-    const pool = new Pool({ connectionString: databaseUrl(pg.url, 'outbox_cycle'), max: 1 });
-    const c = await pool.connect();
-    const pid = (await c.query<{ p: number }>('SELECT pg_backend_pid() AS p')).rows[0].p;
-    c.release();
+  // One connection: the relay's statements (libs/db SealOutboxStore) run on the backend measured.
+  await withOneBackend('outbox_cycle', async ({ pool, pid }) => {
     const store = new SealOutboxStore(pool, 'service:verdict');
     const wal = async () => (await pool.query<{ l: string }>('SELECT pg_current_wal_insert_lsn()::text AS l')).rows[0].l;
     const walSince = async (from: string) =>
@@ -100,10 +88,7 @@ async function main() {
         );
       }
     }
-    await pool.end();
-  } finally {
-    await pg.stop();
-  }
+  });
 }
 
 main().catch((err) => {

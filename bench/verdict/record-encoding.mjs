@@ -9,15 +9,6 @@
 //
 // FILE: one stored record per line (BENCH_RECORDS_OUT of bench/verdict/bench.mjs); records of a similar size and
 // shape are made when it is omitted.
-import { build } from 'esbuild';
-import { spawn } from 'node:child_process';
-import path from 'node:path';
-import { EXTERNALS, ROOT, nodeBundleOptions } from '../../scripts/bundle.mjs';
+import { runBench } from '../launch.mjs';
 
-const out = path.join(ROOT, 'dist', 'bench', 'verdict', 'record-encoding.js');
-await build({
-  ...nodeBundleOptions({ entry: path.join(ROOT, 'bench', 'verdict', 'record-encoding.ts'), outfile: out }),
-  external: EXTERNALS,
-});
-const child = spawn(process.execPath, [out, ...process.argv.slice(2)], { stdio: 'inherit', cwd: ROOT });
-child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+await runBench('verdict/record-encoding');

@@ -1,11 +1,7 @@
 // See record-encoding.mjs.
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { jsonArrayParam } from '@arbiter/db';
-import { databaseUrl, ensureDatabases, startPostgres } from '@arbiter/devstack';
-import { Client } from 'pg';
-import { processCpuSeconds } from './harness';
+import { processCpuSeconds, withOneBackend } from './harness';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback?: string) => (args.includes(`--${name}`) ? args[args.indexOf(`--${name}`) + 1] : fallback);
@@ -61,14 +57,7 @@ const VARIANTS: Record<string, { sql: string; records: (texts: string[]) => unkn
 async function main() {
   const file = option('records');
   const records = file ? fs.readFileSync(file, 'utf8').trim().split('\n') : Array.from({ length: 2000 }, (_, i) => madeRecord(i));
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arbiter-record-encoding-'));
-  fs.chmodSync(dir, 0o755); // PostgreSQL runs as the postgres user, which must traverse this folder
-  const pg = await startPostgres({ dataDir: path.join(dir, 'pg'), durable: true });
-  try {
-    await ensureDatabases(pg.url, ['record_encoding']);
-    const c = new Client({ connectionString: databaseUrl(pg.url, 'record_encoding') });
-    await c.connect();
-    const pid = (await c.query<{ p: number }>('SELECT pg_backend_pid() AS p')).rows[0].p;
+  await withOneBackend('record_encoding', async ({ pool: c, pid }) => {
     const load = fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
     const mean = Math.round(records.reduce((n, r) => n + Buffer.byteLength(r), 0) / records.length);
     process.stdout.write(
@@ -108,10 +97,7 @@ async function main() {
         );
       }
     }
-    await c.end();
-  } finally {
-    await pg.stop();
-  }
+  });
 }
 
 main().catch((err) => {

@@ -18,7 +18,7 @@ import { generateApiKey } from '@arbiter/auth';
 import { generateKeyEncryptionKey } from '@arbiter/crypto';
 import { databaseUrl, ensureDatabases, findFreePort, startPostgres, startRedis } from '@arbiter/devstack';
 import { api, benchTenant, log, machine, measured, pgSettings, preflight, startService, treeCpuSeconds } from './harness';
-import { runLoad, runOpenLoad, type LoadResult } from './loadgen';
+import { runLoad, runOpenLoad } from './loadgen';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const args = process.argv.slice(2);

@@ -9,12 +9,6 @@
 // It starts its own durable PostgreSQL (fsync and synchronous_commit on) with libs/devstack and a redis-server with
 // `appendonly yes` and `appendfsync always` in a temporary folder, measures a take (a window's conditional,
 // all-or-nothing consumption) against each store in turn (A, B, A, B, ...), and stops both.
-import { build } from 'esbuild';
-import { spawn } from 'node:child_process';
-import path from 'node:path';
-import { EXTERNALS, ROOT, nodeBundleOptions } from '../../scripts/bundle.mjs';
+import { runBench } from '../launch.mjs';
 
-const out = path.join(ROOT, 'dist', 'bench', 'windows', 'run.js');
-await build({ ...nodeBundleOptions({ entry: path.join(ROOT, 'bench', 'windows', 'run.ts'), outfile: out }), external: EXTERNALS });
-const child = spawn(process.execPath, [out, ...process.argv.slice(2)], { stdio: 'inherit', cwd: ROOT });
-child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+await runBench('windows/run');
