@@ -57,8 +57,10 @@ async function main() {
         };
         let hot = 0;
         for (let written = 0; written < ROWS; written += LEASE) {
-          for (let i = 0; i < LEASE; i += BATCH) {
-            const n = Math.min(BATCH, LEASE - i);
+          // A lease's worth of rows (the last one may hold fewer: --rows need not be a multiple of LEASE).
+          const rows = Math.min(LEASE, ROWS - written);
+          for (let i = 0; i < rows; i += BATCH) {
+            const n = Math.min(BATCH, rows - i);
             const refs = Array.from({ length: n }, (_, j) => `cns-${written + i + j}`);
             await measure('insert', () =>
               pool.query(
