@@ -1,6 +1,7 @@
-// How a bench written in TypeScript is started: bench/<entry>.ts bundled with esbuild (scripts/bundle.mjs) into
-// dist/bench/<entry>.js, the apps it starts bundled first, then run in the repository's root with the arguments the
-// launcher was given; the launcher exits as the bench exits.
+// How a bench written in TypeScript is started: its entry file (an `entry` of `verdict/outbox-cycle` names the
+// TypeScript file of that name in this folder) bundled with esbuild (scripts/bundle.mjs) under dist/, the apps it
+// starts bundled first, then run in the repository's root with the arguments the launcher was given; the launcher
+// exits as the bench exits.
 import { build } from 'esbuild';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
