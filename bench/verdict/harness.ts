@@ -29,10 +29,11 @@ function procTicks(pid: number): { ppid: number; ticks: number; children: number
 export async function withOneBackend(
   name: string,
   measure: (db: { url: string; pool: Pool; pid: number }) => Promise<void>,
+  settings?: Record<string, string>,
 ): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `arbiter-${name}-`));
   fs.chmodSync(dir, 0o755); // PostgreSQL runs as the postgres user, which must traverse this folder
-  const pg = await startPostgres({ dataDir: path.join(dir, 'pg'), durable: true });
+  const pg = await startPostgres({ dataDir: path.join(dir, 'pg'), durable: true, settings });
   try {
     await ensureDatabases(pg.url, [name]);
     const url = databaseUrl(pg.url, name);

@@ -229,6 +229,7 @@ export function createRegistryContext(config: RegistryConfig, logger: Logger, de
         previousKeyEncryptionKey: config.KEY_ENCRYPTION_KEY_PREVIOUS,
       },
       logger,
+      () => retentions.hints(),
     ),
     notifier,
     state: new StateService(prisma, repos),

@@ -5,7 +5,7 @@ import { createTestDatabase } from '@arbiter/testing';
 import type { Pool } from 'pg';
 import { registryMigrationsDir } from '../src/context';
 import { registryTables } from '../src/partitions';
-import { RetentionService } from '../src/services/retention.service';
+import { HINTS_MAX_AGE_MS, RetentionService } from '../src/services/retention.service';
 
 jest.setTimeout(60_000);
 
@@ -52,6 +52,23 @@ describe('registry partition maintenance (PARTITION_INTERVAL=1m)', () => {
       deliveries: [2 * MIN, 30 * DAY],
       events: [3 * MIN, 90 * DAY],
     });
+  });
+
+  it('hands the same retentions out as lookup hints for a minute, then reads them again; none when they cannot be read', async () => {
+    const service = new RetentionService(pool);
+    const t0 = Date.now();
+    expect((await service.hints(t0))?.deliveries).toEqual([2 * MIN, 30 * DAY]);
+    await pool.query(`UPDATE tenants SET settings = '{"retention": {"deliveries": "5m"}}' WHERE id = 'tnt-q'`);
+    try {
+      expect((await service.hints(t0 + HINTS_MAX_AGE_MS))?.deliveries).toEqual([2 * MIN, 30 * DAY]);
+      expect((await service.hints(t0 + HINTS_MAX_AGE_MS + 1))?.deliveries).toEqual([2 * MIN, 5 * MIN, 30 * DAY]);
+    } finally {
+      await pool.query(`UPDATE tenants SET settings = '{}' WHERE id = 'tnt-q'`);
+    }
+    const closed = createPool({ url: db.url, max: 1 });
+    await closed.end();
+    const broken = new RetentionService(closed);
+    expect(await broken.hints(t0)).toBeNull();
   });
 
   it("creates partitions ahead where each tenant's rows land, and keeps the outbox's partition from before partitioning while it holds a row", async () => {

@@ -50,16 +50,40 @@ export function leaseDue(
   );
 }
 
-/** Attempt `attempt` starts: the count moves to it, and the row is not due again before `inflightMs` (it did not report back). */
-export async function startAttemptOn(db: Db, table: AttemptTable, id: string, attempt: number, inflightMs: number): Promise<void> {
+/**
+ * Attempt `attempt` starts: the count moves to it, and the row is not due again before `inflightMs` (it did not report
+ * back). `keepUntil`: the row's, when its table is partitioned by it (the statement then reads one partition).
+ */
+export async function startAttemptOn(
+  db: Db,
+  table: AttemptTable,
+  id: string,
+  attempt: number,
+  inflightMs: number,
+  keepUntil?: Date,
+): Promise<void> {
   await db.$executeRawUnsafe(
     `UPDATE "${table}"
         SET "attempt_count" = $2, "next_attempt_at" = now() + ($3::int * interval '1 millisecond'), "dispatched_until" = NULL, "updated_at" = now()
-      WHERE "id" = $1`,
+      WHERE "id" = $1${keepUntil ? ' AND "keep_until" = $4' : ''}`,
     id,
     attempt,
     inflightMs,
+    ...(keepUntil ? [keepUntil] : []),
   );
+}
+
+/**
+ * A row looked up by what carries no partition key: first where it most likely lies (`likely`, the `keep_until`
+ * values it would have: a lookup naming them is planned over their partitions only), then, on a miss, in every
+ * partition, so a row that exists is always found.
+ */
+export async function findWhereLikely<T>(likely: Date[], find: (keepUntils: Date[] | null) => Promise<T | null>): Promise<T | null> {
+  if (likely.length) {
+    const hit = await find(likely);
+    if (hit) return hit;
+  }
+  return find(null);
 }
 
 /**

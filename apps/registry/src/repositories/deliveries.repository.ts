@@ -1,6 +1,6 @@
 import type { TenantId } from '@arbiter/auth';
 import type { WebhookAttempt as AttemptRow, WebhookDelivery as DeliveryRow } from '../generated/prisma/client';
-import { afterFilter, leaseDue, PAGE_ORDER, startAttemptOn, type After, type Db } from './db';
+import { afterFilter, findWhereLikely, leaseDue, PAGE_ORDER, startAttemptOn, type After, type Db } from './db';
 
 export type { AttemptRow, DeliveryRow };
 export type DeliveryWithAttempts = DeliveryRow & { attempts: AttemptRow[] };
@@ -62,30 +62,37 @@ export class DeliveriesAnyTenantRepository {
     return res.count;
   }
 
-  /** The delivery with its subscription's state, row-locked until the transaction ends. */
-  async lock(id: string): Promise<LockedDelivery | null> {
-    const rows = await this.db.$queryRawUnsafe<LockedDelivery[]>(
-      `SELECT d.*, s."status" AS sub_status, s."deleted_at" AS sub_deleted_at, s."url" AS sub_url, d."next_attempt_at" <= now() AS due
-         FROM "webhook_deliveries" d JOIN "webhook_subscriptions" s ON s."id" = d."subscription_id"
-        WHERE d."id" = $1
-          FOR UPDATE OF d`,
-      id,
-    );
-    return rows[0] ?? null;
+  /**
+   * The delivery with its subscription's state, row-locked until the transaction ends; looked for first where
+   * `likely` says (the `keep_until` values its id names), then in every partition.
+   */
+  lock(id: string, likely: Date[]): Promise<LockedDelivery | null> {
+    return findWhereLikely(likely, async (keepUntils) => {
+      const rows = await this.db.$queryRawUnsafe<LockedDelivery[]>(
+        `SELECT d.*, s."status" AS sub_status, s."deleted_at" AS sub_deleted_at, s."url" AS sub_url, d."next_attempt_at" <= now() AS due
+           FROM "webhook_deliveries" d JOIN "webhook_subscriptions" s ON s."id" = d."subscription_id"
+          WHERE d."id" = $1${keepUntils ? ' AND d."keep_until" = ANY($2::timestamptz[])' : ''}
+            FOR UPDATE OF d`,
+        id,
+        ...(keepUntils ? [keepUntils] : []),
+      );
+      return rows[0] ?? null;
+    });
   }
 
   /**
    * Marks attempt `attempt` as started: the count moves to it and the delivery is not due again
    * before `inflightMs` (an attempt that never reports back is retried after that).
+   * `keepUntil`, here and below: the delivery's, read when it was locked; its attempts have the same.
    */
-  startAttempt(id: string, attempt: number, inflightMs: number): Promise<void> {
-    return startAttemptOn(this.db, 'webhook_deliveries', id, attempt, inflightMs);
+  startAttempt(id: string, attempt: number, inflightMs: number, keepUntil: Date): Promise<void> {
+    return startAttemptOn(this.db, 'webhook_deliveries', id, attempt, inflightMs, keepUntil);
   }
 
   /** Attempts of this delivery still marked in flight: their worker never reported back. */
-  async interruptStale(deliveryId: string): Promise<void> {
+  async interruptStale(deliveryId: string, keepUntil: Date): Promise<void> {
     await this.db.webhookAttempt.updateMany({
-      where: { delivery_id: deliveryId, outcome: 'in_flight' },
+      where: { delivery_id: deliveryId, keep_until: keepUntil, outcome: 'in_flight' },
       data: { outcome: 'interrupted', error: 'the attempt did not report back', finished_at: new Date() },
     });
   }
@@ -107,9 +114,10 @@ export class DeliveriesAnyTenantRepository {
     deliveryId: string,
     attempt: number,
     data: { outcome: 'succeeded' | 'failed'; status_code: number | null; error: string | null; duration_ms: number },
+    keepUntil: Date,
   ): Promise<void> {
     await this.db.webhookAttempt.updateMany({
-      where: { delivery_id: deliveryId, attempt, outcome: 'in_flight' },
+      where: { delivery_id: deliveryId, keep_until: keepUntil, attempt, outcome: 'in_flight' },
       data: { ...data, finished_at: new Date() },
     });
   }
@@ -122,6 +130,7 @@ export class DeliveriesAnyTenantRepository {
     id: string,
     attempt: number,
     data: { status: 'pending' | 'succeeded' | 'failed'; status_code: number | null; error: string | null; retryInMs: number | null },
+    keepUntil: Date,
   ): Promise<boolean> {
     const n = await this.db.$executeRawUnsafe(
       `UPDATE "webhook_deliveries"
@@ -129,20 +138,21 @@ export class DeliveriesAnyTenantRepository {
               "next_attempt_at" = CASE WHEN $6::int IS NULL THEN "next_attempt_at" ELSE now() + ($6::int * interval '1 millisecond') END,
               "delivered_at" = CASE WHEN $3 = 'succeeded' THEN now() ELSE "delivered_at" END,
               "updated_at" = now()
-        WHERE "id" = $1 AND "attempt_count" = $2 AND "status" = 'pending'`,
+        WHERE "id" = $1 AND "keep_until" = $7 AND "attempt_count" = $2 AND "status" = 'pending'`,
       id,
       attempt,
       data.status,
       data.status_code,
       data.error,
       data.retryInMs,
+      keepUntil,
     );
     return n > 0;
   }
 
-  async cancel(id: string, reason: string): Promise<void> {
+  async cancel(id: string, reason: string, keepUntil: Date): Promise<void> {
     await this.db.webhookDelivery.updateMany({
-      where: { id, status: 'pending' },
+      where: { id, keep_until: keepUntil, status: 'pending' },
       data: { status: 'cancelled', last_error: reason, updated_at: new Date() },
     });
   }
@@ -155,8 +165,11 @@ export class DeliveriesAnyTenantRepository {
     });
   }
 
-  findById(id: string) {
-    return this.db.webhookDelivery.findUnique({ where: { id } });
+  /** By its id, first where `likely` says (the `keep_until` values its id names, or the one it was read with). */
+  findById(id: string, likely: Date[]) {
+    return findWhereLikely(likely, (keepUntils) =>
+      this.db.webhookDelivery.findFirst({ where: { id, ...(keepUntils ? { keep_until: { in: keepUntils } } : {}) } }),
+    );
   }
 }
 

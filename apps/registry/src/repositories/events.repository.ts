@@ -1,6 +1,6 @@
 import type { TenantId } from '@arbiter/auth';
 import type { Prisma, Event as EventRow } from '../generated/prisma/client';
-import { retentionsOf, type Db } from './db';
+import { findWhereLikely, retentionsOf, type Db } from './db';
 
 export type { EventRow };
 
@@ -87,14 +87,30 @@ export class EventsRepository {
     return this.db.event.findUnique({ where: { tenant_id_idempotency_key: { tenant_id: tenantId, idempotency_key: key } } });
   }
 
-  /** Across tenants: the outbox relay's events, by the ids its outbox rows name. */
-  findManyAnyTenant(ids: string[]) {
-    return ids.length ? this.db.event.findMany({ where: { id: { in: ids } }, orderBy: { seq: 'asc' } }) : Promise.resolve([]);
+  /**
+   * Across tenants: the outbox relay's events, by the ids and keep_until its outbox rows name, oldest first. Those
+   * with a keep_until are read from their partitions only; the rest (rows of an older release) in every partition.
+   */
+  async findManyAnyTenant(refs: Array<{ event_id: string; event_keep_until: Date | null }>): Promise<EventRow[]> {
+    const placed = refs.filter((r) => r.event_keep_until);
+    const keeps = [...new Set(placed.map((r) => r.event_keep_until!.getTime()))].map((t) => new Date(t));
+    const found = placed.length
+      ? await this.db.event.findMany({ where: { id: { in: placed.map((r) => r.event_id) }, keep_until: { in: keeps } } })
+      : [];
+    const seen = new Set(found.map((e) => e.id));
+    const rest = refs.filter((r) => !seen.has(r.event_id)).map((r) => r.event_id);
+    if (rest.length) found.push(...(await this.db.event.findMany({ where: { id: { in: rest } } })));
+    return found.sort((a, b) => (a.seq < b.seq ? -1 : a.seq > b.seq ? 1 : 0));
   }
 
-  /** Across tenants: the event a webhook delivery (already read by its id) carries. */
-  findAnyTenant(id: string) {
-    return this.db.event.findUnique({ where: { id } });
+  /**
+   * Across tenants: the event a webhook delivery or an approval notification (already read by its id) carries; looked
+   * for first where `likely` says (the `keep_until` values it would have), then in every partition.
+   */
+  findAnyTenant(id: string, likely: Date[]) {
+    return findWhereLikely(likely, (keepUntils) =>
+      this.db.event.findFirst({ where: { id, ...(keepUntils ? { keep_until: { in: keepUntils } } : {}) } }),
+    );
   }
 
   /** A scope's events after a sequence number, oldest first, optionally of some types. */

@@ -5,6 +5,8 @@ export interface OutboxRow {
   id: bigint;
   tenant_id: TenantId;
   event_id: string;
+  /** The event's keep_until: where it lies (null on a row of an older release). */
+  event_keep_until: Date | null;
 }
 
 /**
@@ -14,8 +16,11 @@ export interface OutboxRow {
 export class OutboxRepository {
   constructor(private readonly db: Db) {}
 
-  async add(tenantId: TenantId, eventIds: string[]): Promise<void> {
-    if (eventIds.length) await this.db.outbox.createMany({ data: eventIds.map((event_id) => ({ tenant_id: tenantId, event_id })) });
+  async add(tenantId: TenantId, events: Array<{ id: string; keep_until: Date }>): Promise<void> {
+    if (events.length)
+      await this.db.outbox.createMany({
+        data: events.map((e) => ({ tenant_id: tenantId, event_id: e.id, event_keep_until: e.keep_until })),
+      });
   }
 }
 
@@ -32,8 +37,8 @@ export class OutboxAnyTenantRepository {
    * instead of queueing behind one another.
    */
   async claim(limit: number): Promise<OutboxRow[]> {
-    const rows = await this.db.$queryRawUnsafe<Array<{ id: bigint; tenant_id: string; event_id: string }>>(
-      `SELECT "id", "tenant_id", "event_id" FROM "outbox" ORDER BY "id" LIMIT $1 FOR UPDATE SKIP LOCKED`,
+    const rows = await this.db.$queryRawUnsafe<Array<{ id: bigint; tenant_id: string; event_id: string; event_keep_until: Date | null }>>(
+      `SELECT "id", "tenant_id", "event_id", "event_keep_until" FROM "outbox" ORDER BY "id" LIMIT $1 FOR UPDATE SKIP LOCKED`,
       limit,
     );
     // Trust boundary: rows the database returned, written in their tenant's own transaction.

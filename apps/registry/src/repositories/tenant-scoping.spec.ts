@@ -46,7 +46,7 @@ export async function typeLevel(db: Db, plain: string, tenant: TenantId): Promis
 
   await new ScopesRepository(db).find(tenant, 'scp-1');
   await new RulesRepository(db).findVersionAnyTenant('rv-1');
-  await new DeliveriesAnyTenantRepository(db).findById('dlv-1');
+  await new DeliveriesAnyTenantRepository(db).findById('dlv-1', []);
   const row = await new IdentityRepository(db).findTenant(plain);
   if (row) await new IdentityRepository(db).listKeys(row.id, 10);
   await new ScopesRepository(db).find(mintTenantId(plain), 'scp-1');

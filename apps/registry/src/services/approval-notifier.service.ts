@@ -154,7 +154,7 @@ export class ApprovalNotifier {
   /** True, or why the escalation is not sent: the approval was decided, expired, or cannot be found. */
   private async stillPending(row: NotificationRow): Promise<true | string> {
     const tenantId = mintTenantId(row.tenant_id);
-    const event = await new EventsRepository(this.prisma).findAnyTenant(row.event_id);
+    const event = await new EventsRepository(this.prisma).findAnyTenant(row.event_id, [row.keep_until]);
     const approval = event && readNotifiedApproval(event.source, event.data);
     if (approval?.expires_at && new Date(approval.expires_at).getTime() <= Date.now()) return 'approval expired';
     let status: string | null;
@@ -173,7 +173,7 @@ export class ApprovalNotifier {
 
   private async facts(row: NotificationRow): Promise<MessageFacts> {
     const tenantId = mintTenantId(row.tenant_id);
-    const event = await new EventsRepository(this.prisma).findAnyTenant(row.event_id);
+    const event = await new EventsRepository(this.prisma).findAnyTenant(row.event_id, [row.keep_until]);
     const approval = event && readNotifiedApproval(event.source, event.data);
     if (!approval) throw new Error(`event ${row.event_id} holds no approval`);
     return {

@@ -87,10 +87,7 @@ export class ChangeWriter {
       const result = await work(repos, (e) => pending.push(e));
       const events: EventRow[] = [];
       for (const e of pending) events.push(await repos.events.append(tenantId, actorId, e));
-      await repos.outbox.add(
-        tenantId,
-        events.map((e) => e.id),
-      );
+      await repos.outbox.add(tenantId, events);
       if (events.length) await this.route(tx, tenantId, events);
       return { result, revision, events };
     }, TX_OPTIONS);

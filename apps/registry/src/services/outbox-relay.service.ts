@@ -1,7 +1,7 @@
-import { newId } from '@arbiter/db';
 import type { Logger } from 'pino';
 import type { PrismaClient } from '../generated/prisma/client';
 import { subscriptionWants } from '../domain/webhook-events';
+import { newDeliveryId } from '../domain/delivery-whereabouts';
 import { DeliveriesAnyTenantRepository, type NewDelivery } from '../repositories/deliveries.repository';
 import { EventsRepository } from '../repositories/events.repository';
 import { NotificationsAnyTenantRepository } from '../repositories/notifications.repository';
@@ -32,7 +32,7 @@ export class OutboxRelayService {
         const outbox = new OutboxAnyTenantRepository(tx);
         const rows = await outbox.claim(limit);
         if (!rows.length) return { events: 0, created: 0 };
-        const events = await new EventsRepository(tx).findManyAnyTenant(rows.map((r) => r.event_id));
+        const events = await new EventsRepository(tx).findManyAnyTenant(rows);
         const subs = await new WebhooksRepository(tx).activeOf([...new Set(rows.map((r) => r.tenant_id))]);
         const retention = await retentionsOf(tx, 'deliveries', [...new Set(events.map((e) => e.tenant_id))]);
         const deliveries: NewDelivery[] = [];
@@ -40,7 +40,7 @@ export class OutboxRelayService {
           for (const sub of subs) {
             if (sub.tenant_id !== event.tenant_id || !subscriptionWants(sub, event)) continue;
             deliveries.push({
-              id: newId('dlv-'),
+              id: newDeliveryId(event.created_at),
               tenant_id: event.tenant_id,
               subscription_id: sub.id,
               event_id: event.id,

@@ -13,6 +13,8 @@ import {
   type SubscriptionSecrets,
 } from '../repositories/webhooks.repository';
 import type { AttemptReport } from '../models/internal';
+import type { RetentionsInUse } from '../models/retention';
+import { keepUntilsOf } from '../domain/delivery-whereabouts';
 import { presentDeliveredEvent } from '../presenters/registry';
 import type { WebhookKeys } from '../keys';
 import type { WebhookSender } from '../clients/webhook-sender';
@@ -52,14 +54,20 @@ export class WebhookDeliveryService {
     private readonly sender: WebhookSender,
     private readonly opts: DeliveryOptions,
     private readonly logger: Logger,
+    /** The retentions in use (RetentionService.hints): where a delivery's and its event's rows likely lie. */
+    private readonly retentions: () => Promise<RetentionsInUse | null> = async () => null,
   ) {}
 
   async attempt(deliveryId: string, attempt: number): Promise<AttemptReport> {
     const signer = await this.keys.signer();
-    await this.prepareSecrets(deliveryId);
+    // Where the delivery's rows and its event's lie, from the event time its id carries (docs/operations.md "A
+    // webhook attempt"); once the delivery is read, its own keep_until names the partition of every later statement.
+    const hints = await this.retentions();
+    const likely = keepUntilsOf(deliveryId, hints?.deliveries ?? []);
+    await this.prepareSecrets(deliveryId, likely);
     const claim = await this.prisma.$transaction(async (tx) => {
       const repo = new DeliveriesAnyTenantRepository(tx);
-      const d = await repo.lock(deliveryId);
+      const d = await repo.lock(deliveryId, likely);
       if (!d) throw notFound('Delivery', deliveryId);
       if (d.status !== 'pending') return { run: false as const, reason: `delivery is ${d.status}` };
       if (d.attempt_count !== attempt - 1)
@@ -67,13 +75,13 @@ export class WebhookDeliveryService {
       if (!d.due) return { run: false as const, reason: 'not due yet' };
       if (d.sub_deleted_at || d.sub_status !== 'active') {
         const reason = d.sub_deleted_at ? 'subscription deleted' : 'subscription disabled';
-        await repo.cancel(d.id, reason);
+        await repo.cancel(d.id, reason, d.keep_until);
         return { run: false as const, reason };
       }
       const secrets = this.openSecrets(d.subscription_id, await new SubscriptionSecretsAnyTenantRepository(tx).find(d.subscription_id));
-      await repo.interruptStale(d.id);
+      await repo.interruptStale(d.id, d.keep_until);
       // Not due again before the attempt's own timeout is over, plus a margin for recording it.
-      await repo.startAttempt(d.id, attempt, this.opts.timeoutMs + 60_000);
+      await repo.startAttempt(d.id, attempt, this.opts.timeoutMs + 60_000, d.keep_until);
       await repo.createAttempt({
         id: newId('wat-'),
         tenant_id: d.tenant_id,
@@ -83,11 +91,11 @@ export class WebhookDeliveryService {
         key_id: signer.kid,
         keep_until: d.keep_until,
       });
-      const event = (await new EventsRepository(tx).findAnyTenant(d.event_id)) as EventRow;
+      const event = (await new EventsRepository(tx).findAnyTenant(d.event_id, keepUntilsOf(d.id, hints?.events ?? []))) as EventRow;
       return { run: true as const, delivery: d, event, secrets };
     });
     if (!claim.run) {
-      const row = (await new DeliveriesAnyTenantRepository(this.prisma).findById(deliveryId))!;
+      const row = (await new DeliveriesAnyTenantRepository(this.prisma).findById(deliveryId, likely))!;
       return report(row, attempt, row.status === 'cancelled' ? 'cancelled' : 'skipped', claim.reason);
     }
 
@@ -104,20 +112,30 @@ export class WebhookDeliveryService {
       const repo = new DeliveriesAnyTenantRepository(tx);
       const health = new SubscriptionHealthAnyTenantRepository(tx);
       await health.lock(delivery.subscription_id);
-      await repo.finishAttempt(deliveryId, attempt, {
-        outcome: result.ok ? 'succeeded' : 'failed',
-        status_code: result.status_code,
-        error: result.error,
-        duration_ms: result.duration_ms,
-      });
+      await repo.finishAttempt(
+        deliveryId,
+        attempt,
+        {
+          outcome: result.ok ? 'succeeded' : 'failed',
+          status_code: result.status_code,
+          error: result.error,
+          duration_ms: result.duration_ms,
+        },
+        delivery.keep_until,
+      );
       // A refused destination (an address webhooks may not reach) is final: no retry is scheduled.
       const last = attempt >= delivery.max_attempts || !result.retryable;
-      await repo.recordResult(deliveryId, attempt, {
-        status: result.ok ? 'succeeded' : last ? 'failed' : 'pending',
-        status_code: result.status_code,
-        error: result.error,
-        retryInMs: result.ok || last ? null : retryDelayMs(attempt, this.opts.retryBaseMs, this.opts.retryMaxDelayMs),
-      });
+      await repo.recordResult(
+        deliveryId,
+        attempt,
+        {
+          status: result.ok ? 'succeeded' : last ? 'failed' : 'pending',
+          status_code: result.status_code,
+          error: result.error,
+          retryInMs: result.ok || last ? null : retryDelayMs(attempt, this.opts.retryBaseMs, this.opts.retryMaxDelayMs),
+        },
+        delivery.keep_until,
+      );
       if (result.ok) {
         await health.success(delivery.subscription_id);
       } else {
@@ -130,7 +148,7 @@ export class WebhookDeliveryService {
           );
         }
       }
-      const row = (await repo.findById(deliveryId))!;
+      const row = (await repo.findById(deliveryId, [delivery.keep_until]))!;
       // A failure that disabled the subscription leaves the delivery cancelled; this attempt still failed.
       const outcome = result.ok ? 'succeeded' : row.status === 'pending' ? 'retry_scheduled' : 'failed';
       return report(row, attempt, outcome, result.error, result.status_code);
@@ -143,8 +161,8 @@ export class WebhookDeliveryService {
    * subscription made before secrets existed gets its first one (docs/webhooks.md "Standard
    * Webhooks"), and a previous secret whose overlap is over is forgotten.
    */
-  private async prepareSecrets(deliveryId: string): Promise<void> {
-    const delivery = await new DeliveriesAnyTenantRepository(this.prisma).findById(deliveryId);
+  private async prepareSecrets(deliveryId: string, likely: Date[]): Promise<void> {
+    const delivery = await new DeliveriesAnyTenantRepository(this.prisma).findById(deliveryId, likely);
     if (!delivery) return; // the claim answers 404
     const repo = new SubscriptionSecretsAnyTenantRepository(this.prisma);
     const row = await repo.find(delivery.subscription_id);
