@@ -163,7 +163,7 @@ export function createRegistryContext(config: RegistryConfig, logger: Logger, de
   const spentRows = new SpentRowsRepository(pool);
   const pruner = new BatchPruner((batch) => spentRows.pruneAnyTenant(batch), logger, {
     intervalMs: config.PRUNE_INTERVAL_MS,
-    what: 'pruning of spent notifications and console credentials',
+    what: 'pruning of spent notifications, console credentials and event keys',
   });
   pruner.start();
   return {

@@ -82,9 +82,15 @@ export class EventsRepository {
     });
   }
 
-  /** The event another service already recorded under this idempotency key, if any. */
-  findByIdempotencyKey(tenantId: TenantId, key: string) {
-    return this.db.event.findUnique({ where: { tenant_id_idempotency_key: { tenant_id: tenantId, idempotency_key: key } } });
+  /**
+   * The event another service already recorded under this idempotency key, if it is still kept. The key's row
+   * (event_keys, one table, unique by its primary key) names the event and its keep_until, so the event is read in
+   * its own partition (docs/operations.md "An event by its idempotency key").
+   */
+  async findByIdempotencyKey(tenantId: TenantId, key: string): Promise<EventRow | null> {
+    const ref = await this.db.eventKey.findUnique({ where: { tenant_id_idempotency_key: { tenant_id: tenantId, idempotency_key: key } } });
+    if (!ref) return null;
+    return this.db.event.findFirst({ where: { id: ref.event_id, keep_until: ref.keep_until, tenant_id: tenantId } });
   }
 
   /**

@@ -14,7 +14,7 @@ export const SPENT_CREDENTIAL_GRACE = '7 days';
 export class SpentRowsRepository {
   constructor(private readonly pool: Pool) {}
 
-  async pruneAnyTenant(batch: number): Promise<{ notifications: number; links: number; sessions: number }> {
+  async pruneAnyTenant(batch: number): Promise<{ notifications: number; links: number; sessions: number; event_keys: number }> {
     // A notification leaves with its approval.requested event's retention, never while it may still be sent.
     const notifications = await this.pool.query(
       `DELETE FROM approval_notifications WHERE id IN (
@@ -31,6 +31,17 @@ export class SpentRowsRepository {
          SELECT id FROM console_sessions WHERE expires_at < now() - $2::interval LIMIT $1)`,
       [batch, SPENT_CREDENTIAL_GRACE],
     );
-    return { notifications: notifications.rowCount ?? 0, links: links.rowCount ?? 0, sessions: sessions.rowCount ?? 0 };
+    // An event's idempotency key is remembered while its event is kept (a retry after that records the event anew).
+    const eventKeys = await this.pool.query(
+      `DELETE FROM event_keys WHERE (tenant_id, idempotency_key) IN (
+         SELECT tenant_id, idempotency_key FROM event_keys WHERE keep_until < now() LIMIT $1)`,
+      [batch],
+    );
+    return {
+      notifications: notifications.rowCount ?? 0,
+      links: links.rowCount ?? 0,
+      sessions: sessions.rowCount ?? 0,
+      event_keys: eventKeys.rowCount ?? 0,
+    };
   }
 }
