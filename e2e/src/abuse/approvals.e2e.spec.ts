@@ -120,6 +120,64 @@ describe('abuse: verdict approvals', () => {
       });
       await decide(other.key, approval.id, { decision: 'reject' }).expect(200);
     });
+
+    it('never lets an operation approved for nobody pass as done for the human who approved it (nor for another), and lets it pass as approved', async () => {
+      // The agent asks for nobody, so the finance human may decide; it then names that human as on_behalf_of.
+      const consultation = await approvalRequired(agent1.key, refund(800));
+      const approval = (await open(agent1.key, consultation).expect(201)).body;
+      expect(approval.requester_principal).toBe(agent1.principalId);
+      await decide(finance.key, approval.id, { decision: 'approve' }).expect(200);
+      for (const actingFor of [finance.principalId, agent2.principalId]) {
+        const res = await as(agent1.key)
+          .check(refund(800, { on_behalf_of: actingFor }))
+          .expect(200);
+        expect(res.body.verdict).toBe('approval_required');
+      }
+      expect((await as(agent1.key).get(`/${t.id}/v1/approvals/${approval.id}`).expect(200)).body.consumed_by).toBeNull();
+      // The operation as approved (for nobody) is allowed once.
+      const allowed = await eventually(
+        'the approval to allow the refund',
+        async () => {
+          const res = await as(agent1.key).check(refund(800)).expect(200);
+          if (res.body.verdict !== 'allowed') throw new Error(`still ${res.body.verdict}`);
+          return res;
+        },
+        { timeoutMs: 5_000 },
+      );
+      expect((await as(agent1.key).get(`/${t.id}/v1/approvals/${approval.id}`).expect(200)).body.consumed_by).toBe(
+        allowed.body.consultation_id,
+      );
+    });
+
+    it('uses an operation approved for a person only for that person', async () => {
+      const other = await createPrincipalWithKey(stack.registry, t.adminKey, {
+        kind: 'human',
+        permissions: ['approve'],
+        roles: ['role-finance'],
+      });
+      const consultation = await approvalRequired(agent1.key, refund(900, { on_behalf_of: agent2.principalId }));
+      const approval = (await open(agent1.key, consultation).expect(201)).body;
+      await decide(other.key, approval.id, { decision: 'approve' }).expect(200);
+      expect((await as(agent1.key).check(refund(900)).expect(200)).body.verdict).toBe('approval_required');
+      expect(
+        (
+          await as(agent1.key)
+            .check(refund(900, { on_behalf_of: other.principalId }))
+            .expect(200)
+        ).body.verdict,
+      ).toBe('approval_required');
+      await eventually(
+        'the approval to allow the refund for its principal',
+        async () => {
+          const res = await as(agent1.key)
+            .check(refund(900, { on_behalf_of: agent2.principalId }))
+            .expect(200);
+          if (res.body.verdict !== 'allowed') throw new Error(`still ${res.body.verdict}`);
+          return res;
+        },
+        { timeoutMs: 5_000 },
+      );
+    });
   });
 
   describe('a one-shot approval covers the context (docs/approvals.md "The agent\'s loop")', () => {

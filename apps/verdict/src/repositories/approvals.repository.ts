@@ -10,6 +10,8 @@ export type { ApprovalFilter, ApprovalPosition };
 export interface OneShotRow {
   id: string;
   requester: string;
+  /** Whom the approved consultation acted for (its on_behalf_of, else its caller): the only one it may be used for. */
+  requester_principal: string;
   /** The approved consultation's context_hash: the operation and its context Facts. */
   context_hash: string;
   authorizes_until_ms: number;
@@ -121,11 +123,12 @@ export class ApprovalRepository {
     const { rows } = await this.pool.query<{
       id: string;
       requester: string;
+      requester_principal: string;
       context_hash: string;
       authorizes_until: Date;
       triggers: Approval['triggers'];
     }>(
-      `SELECT id, requester, context_hash, authorizes_until, body->'triggers' AS triggers FROM approvals
+      `SELECT id, requester, requester_principal, context_hash, authorizes_until, body->'triggers' AS triggers FROM approvals
        WHERE tenant_id = $1 AND authorizes_until IS NOT NULL AND consumed_by IS NULL AND status = 'approved' AND authorizes_until > $2
          AND context_hash IS NOT NULL
        ORDER BY decided_at, id LIMIT $3`,
@@ -134,6 +137,7 @@ export class ApprovalRepository {
     return rows.map((r) => ({
       id: r.id,
       requester: r.requester,
+      requester_principal: r.requester_principal,
       context_hash: r.context_hash,
       authorizes_until_ms: r.authorizes_until.getTime(),
       rule_versions: Object.fromEntries((r.triggers ?? []).map((t) => [t.rule_id, t.rule_version_id])),

@@ -31,10 +31,14 @@ import type { WindowDecision, WindowsService } from './windows.service';
 
 /** The one-shot approvals a check may use (repositories/approvals.repository.ts). */
 export interface OneShotApprovals {
-  /** An unconsumed one-shot approval of `requester` whose consultation had this context_hash, with the rule versions it lifts by rule id. */
+  /**
+   * An unconsumed one-shot approval of `requester` whose consultation acted for `actingFor` (its on_behalf_of, else
+   * the caller) and had this context_hash, with the rule versions it lifts by rule id.
+   */
   findOneShot(
     tenantId: TenantId,
     requester: string,
+    actingFor: string,
     contextHash: string,
     now: Date,
   ): Promise<{ id: string; rule_versions: Record<string, string> } | null>;
@@ -218,7 +222,8 @@ export class CheckService {
     if (result.status !== 'complete') throw new Error(`check evaluation answered ${result.status}`);
     let oneShot: OneShot | undefined;
     if (result.verdict === 'approval_required' && this.deps.oneShots) {
-      const used = await this.useOneShotApproval(identity, snapshot, request, hash.digest, result, requestedAt, consultationId);
+      const actingFor = body.on_behalf_of ?? identity.principal.id;
+      const used = await this.useOneShotApproval(identity, actingFor, snapshot, request, hash.digest, result, requestedAt, consultationId);
       if (used) ({ result, oneShot, windows } = used);
     }
     // Only when asked, for blocked and approval_required (explain answers null otherwise): docs/verdicts.md "Explanations".
@@ -280,14 +285,16 @@ export class CheckService {
 
   /**
    * An approval_required check may be the operation an approval approved without a grant
-   * (docs/approvals.md "The agent's loop"): same caller, same context_hash (the operation and its context
-   * Facts, ledger citations included), still valid, unused. Its triggering rules, at the versions it was
+   * (docs/approvals.md "The agent's loop"): same caller acting for the same principal (its on_behalf_of, else
+   * itself: whoever the approval's consultation acted for, whom the four-eyes rule kept from deciding it), same
+   * context_hash (the operation and its context Facts, ledger citations included), still valid, unused. Its triggering rules, at the versions it was
    * asked for, are then neutralised for this one evaluation, and the approval is consumed by one
    * conditional UPDATE, so of two simultaneous checks exactly one is allowed. New triggers (rules the
    * approval did not cover, or changed since) keep the verdict approval_required and leave it unused.
    */
   private async useOneShotApproval(
     identity: AuthenticatedIdentity,
+    actingFor: string,
     snapshot: TenantSnapshot,
     request: EvaluationRequest,
     contextHash: string,
@@ -296,7 +303,7 @@ export class CheckService {
     consultationId: string,
   ): Promise<{ result: CompleteEvaluation; oneShot: OneShot; windows: WindowDecision } | null> {
     const oneShots = this.deps.oneShots!;
-    const approval = await oneShots.findOneShot(snapshot.tenantId, identity.principal.id, contextHash, requestedAt);
+    const approval = await oneShots.findOneShot(snapshot.tenantId, identity.principal.id, actingFor, contextHash, requestedAt);
     if (!approval) return null;
     const versions = approval.rule_versions;
     if (!result.triggers.length || !result.triggers.every((t) => versions[t.rule_id] === t.rule_version_id)) return null;

@@ -33,12 +33,16 @@ export class OneShotIndex implements OneShotApprovals {
   async findOneShot(
     tenantId: TenantId,
     requester: string,
+    actingFor: string,
     contextHash: string,
     now: Date,
   ): Promise<{ id: string; rule_versions: Record<string, string> } | null> {
     const rows = await this.rowsOf(tenantId);
     const at = now.getTime();
-    const hit = rows.find((r) => r.requester === requester && r.context_hash === contextHash && r.authorizes_until_ms > at);
+    const hit = rows.find(
+      (r) =>
+        r.requester === requester && r.requester_principal === actingFor && r.context_hash === contextHash && r.authorizes_until_ms > at,
+    );
     return hit ? { id: hit.id, rule_versions: hit.rule_versions } : null;
   }
 
