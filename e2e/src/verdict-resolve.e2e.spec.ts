@@ -294,6 +294,30 @@ describe('POST /<tenant_id>/v1/resolve', () => {
     ).toBe('resolve_session_not_found');
   });
 
+  it('completes a session once: of rounds racing to complete it, one records a consultation, the others answer 409', async () => {
+    const first = await agent()
+      .resolve({ ...op, context: {} })
+      .expect(200);
+    const id = first.body.resolve_session_id;
+    const before = await count();
+    const complete = { 'beneficiary.country': verified('FR'), 'transfer.amount': agentFact(50) };
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, () => agent().resolve({ ...op, context: complete, resolve_session_id: id })),
+    );
+    const done = answers.filter((a) => a.status === 200);
+    expect(done).toHaveLength(1);
+    expect(done[0].body.operation_status).toBe('complete');
+    for (const lost of answers.filter((a) => a.status !== 200)) {
+      expect(lost.status).toBe(409);
+      expect(['resolve_session_conflict', 'resolve_session_completed']).toContain(lost.body.code);
+    }
+    expect(await count()).toBe(before + 1);
+    const again = await agent()
+      .resolve({ ...op, context: complete, resolve_session_id: id })
+      .expect(409);
+    expect(again.body).toMatchObject({ code: 'resolve_session_completed', details: { consultation_id: done[0].body.consultation_id } });
+  });
+
   it('answers 401 missing_credentials without a key', async () => {
     const res = await verdictApi(stack, undefined, t.id)
       .resolve({ ...op, context: {} })

@@ -109,6 +109,17 @@ export class ResolveSessionRepository {
     return count === 1;
   }
 
+  /**
+   * Opens a session again at `rounds` after the round that claimed it for `consultationId` could not record that
+   * consultation; a session completed by another consultation is left alone.
+   */
+  async reopen(tenantId: TenantId, id: string, consultationId: string, rounds: number): Promise<void> {
+    await this.prisma.resolveSession.updateMany({
+      where: { id, tenant_id: tenantId, consultation_id: consultationId },
+      data: { consultation_id: null, completed_at: null, rounds, updated_at: new Date() },
+    });
+  }
+
   /** Housekeeping across tenants: sessions past expires_at, whoever's. */
   async deleteExpiredAnyTenant(now = new Date()): Promise<number> {
     const { count } = await this.prisma.resolveSession.deleteMany({ where: { expires_at: { lt: now } } });

@@ -172,6 +172,23 @@ export class ResolveService {
         throw err;
       }
     }
+    // The round that completes a session claims it first (one conditional update: of two rounds racing, one
+    // completes it and the other answers 409 resolve_session_conflict, having consumed nothing), then records.
+    if (session) {
+      const claimed = await this.deps.sessions.advance(tenantId, session.id, session.rounds, {
+        scope: scope as ResolveSessionState['scope'],
+        ...this.keptContext(tenantId, session.id, context, shielded),
+        rounds: round,
+        history,
+        correlation,
+        expires_at: session.expires_at,
+        consultation_id: consultationId,
+      });
+      if (!claimed) {
+        await giveBack();
+        throw sessionConflict(session.id);
+      }
+    }
     const record = await this.deps.recorder
       .record({
         consultationId,
@@ -196,21 +213,10 @@ export class ResolveService {
       })
       .catch(async (err: unknown) => {
         await giveBack();
+        // Not recorded: the session is open again at the round before, for the caller to retry.
+        if (session) await this.deps.sessions.reopen(tenantId, session.id, consultationId, session.rounds);
         throw err;
       });
-    if (session) {
-      const closed = await this.deps.sessions.advance(tenantId, session.id, session.rounds, {
-        scope: scope as ResolveSessionState['scope'],
-        ...this.keptContext(tenantId, session.id, context, shielded),
-        rounds: round,
-        history,
-        correlation,
-        expires_at: session.expires_at,
-        consultation_id: record.id,
-      });
-      if (!closed)
-        this.deps.logger.warn({ resolve_session_id: session.id, consultation_id: record.id }, 'resolve session advanced concurrently');
-    }
     const answer = body.variant === 'detailed' ? presentResolveComplete(record, explanation) : presentOverviewComplete(record, explanation);
     return { body: answer, ttlSeconds: record.verdict_ttl_seconds, consultationId: record.id };
   }
@@ -344,18 +350,21 @@ export class ResolveService {
       correlation: next.correlation,
       expires_at,
     });
-    if (!ok) {
-      throw new AppError(
-        409,
-        'resolve_session_conflict',
-        `Another call advanced resolve session ${session.id} meanwhile; retry with the current context`,
-        {
-          resolve_session_id: session.id,
-        },
-      );
-    }
+    if (!ok) throw sessionConflict(session.id);
     return session.id;
   }
+}
+
+/** 409: another call advanced or completed the session since this one read it. */
+function sessionConflict(sessionId: string): AppError {
+  return new AppError(
+    409,
+    'resolve_session_conflict',
+    `Another call advanced resolve session ${sessionId} meanwhile; retry with the current context`,
+    {
+      resolve_session_id: sessionId,
+    },
+  );
 }
 
 /** Overview resolve names no resource: a `resource` Fact supplies it (else the session's, else ''). */
