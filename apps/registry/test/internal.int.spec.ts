@@ -249,7 +249,9 @@ describe('registry internal API for the verdict gateway', () => {
 
     it('drops a grant from the state once it expires, without any write', async () => {
       const expires = new Date(Date.now() + 1500);
-      const res = await grant({ target_ids: [ruleAll.id], applies_to_scope: {}, expires_at: expires.toISOString() }).expect(201);
+      const res = await grant({ target_ids: [ruleAll.id], applies_to_scope: { region: 'eu' }, expires_at: expires.toISOString() }).expect(
+        201,
+      );
       const during = await state();
       expect(during.overrides.map((o: { id: string }) => o.id)).toContain(res.body.id);
       expect(Date.parse(during.valid_until)).toBeLessThanOrEqual(expires.getTime());
@@ -280,6 +282,9 @@ describe('registry internal API for the verdict gateway', () => {
       await grant({ target_ids: [ruleEu.id], applies_to_scope: {}, expires_at: inAnHour(), colour: 'red' }).expect(400);
       await grant({ target_ids: [ruleEu.id], applies_to_scope: {}, expires_at: inAnHour(), override_type: 'temporary' }).expect(400);
       await grant({ target_ids: ['rul-000000000000000000000000'], applies_to_scope: {}, expires_at: inAnHour() }).expect(404);
+      expect((await grant({ target_ids: [ruleEu.id], applies_to_scope: {}, expires_at: inAnHour() }).expect(422)).body.detail).toMatch(
+        /at least one scope field/,
+      );
       const other = await createTenantWithAdmin(h, 'gateway-third');
       await grant({ target_ids: [ruleEu.id], applies_to_scope: {}, expires_at: inAnHour() }, other.tenant.id).expect(404);
       await grant({ target_ids: [ruleEu.id], applies_to_scope: {}, expires_at: inAnHour() }, 'tnt-000000000000000000000000').expect(404);

@@ -307,6 +307,43 @@ describe('abuse: verdict approvals', () => {
         overrides_not_applied: [expect.objectContaining({ reason: 'override_rule_changed' })],
       });
     });
+    it('refuses every grant of an operation checked with scope {} (a rule of a tenant-wide scope) and approves it once', async () => {
+      const reg = registryApi(stack, t.adminKey);
+      const everywhere = await reg.scope('everywhere', {});
+      await reg.rule(everywhere, {
+        severity: 'REQUIRES_APPROVAL',
+        directive: 'Purges need approval',
+        applies_to: { actions: ['ops.purge'] },
+      });
+      const purge = { action: 'ops.purge', resource: 'db:main', scope: {} };
+      const consultation = await eventually(
+        'the purge rule to apply',
+        async () => {
+          const res = await as(agent1.key).check(purge).expect(200);
+          return res.body.verdict === 'approval_required' && (res.body.consultation_id as string);
+        },
+        { timeoutMs: 5_000 },
+      );
+      const id = (await open(agent1.key, consultation).expect(201)).body.id;
+      // Neither {} nor the default (the approved scope, which is {}) may lift the rule for every operation.
+      for (const grant of [{ applies_to_scope: {} }, {}]) {
+        const res = await decide(finance.key, id, { decision: 'approve', grant });
+        expect([res.status, res.body.code]).toEqual([422, 'invalid_grant']);
+        expect(res.body.details).toEqual({ field: 'grant.applies_to_scope', approved_scope: {} });
+      }
+      expect((await as(agent1.key).get(`/${t.id}/v1/approvals/${id}`).expect(200)).body.status).toBe('pending');
+      expect((await decide(finance.key, id, { decision: 'approve' }).expect(200)).body.grants ?? []).toEqual([]);
+      const once = await eventually(
+        'the approval to allow the purge',
+        async () => {
+          const res = await as(agent1.key).check(purge).expect(200);
+          return res.body.verdict === 'allowed' && res;
+        },
+        { timeoutMs: 5_000 },
+      );
+      expect(once.body.verdict).toBe('allowed');
+      expect((await as(agent1.key).check(purge).expect(200)).body.verdict).toBe('approval_required');
+    });
   });
 
   describe('a scope-restricted admin stays inside its scopes (docs/identity.md "Privilege boundaries")', () => {

@@ -102,6 +102,10 @@ export class OverridesService {
       const byId = new Map(rules.map((x) => [x.id, x]));
       const missing = targets.find((t) => !byId.has(t));
       if (missing) throw notFound('Rule', missing);
+      // A gateway's grant names at least one scope field (the gateway refuses `{}` first; this holds for any caller).
+      if (Object.keys(body.applies_to_scope).length === 0) {
+        throw unprocessable('applies_to_scope must name at least one scope field: a grant never covers every operation of the tenant');
+      }
       // Bound to the versions the approval was asked for: a rule changed since the consultation is refused
       // (read under the tenant's write lock, so no change slips in before the grant is stored).
       let versionIds: string[] = [];

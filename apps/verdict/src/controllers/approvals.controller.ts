@@ -92,7 +92,10 @@ export class ApprovalsController extends Controller {
   @Response<ErrorBody>(403, 'not_a_valid_decider, cross_tenant_forbidden, insufficient_permission')
   @Response<ErrorBody>(404, 'approval_not_found')
   @Response<ErrorBody>(409, 'already_decided')
-  @Response<ErrorBody>(422, 'invalid_grant (expires_at in the past, or refused by the registry)')
+  @Response<ErrorBody>(
+    422,
+    'invalid_grant (a grant beyond the approved scope or naming no scope field, expires_at in the past or too late, or refused by the registry)',
+  )
   @Response<ErrorBody>(503, 'registry_unavailable: the grant could not be created; the approval is still pending')
   async decideApproval(
     @Path() tenant_id: string,

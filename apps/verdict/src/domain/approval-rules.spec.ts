@@ -166,6 +166,20 @@ describe(checkGrant.name, () => {
     );
   });
 
+  it('refuses every grant of an operation approved with no scope field (422): neither {} nor the default', () => {
+    const unscoped = (g: object) => () => checkGrant({ decision: 'approve', grant: g as never }, { intended_scope: {} }, now, 3600);
+    for (const g of [{}, { applies_to_scope: {} }, { applies_to_scope: {}, expires_at: grant.expires_at }]) {
+      expect(unscoped(g)).toThrow(
+        expect.objectContaining({ status: 422, code: 'invalid_grant', details: { field: 'grant.applies_to_scope', approved_scope: {} } }),
+      );
+    }
+    expect(checkGrant({ decision: 'approve', grant: { applies_to_scope: { region: 'eu' } } }, { intended_scope: {} }, now, 3600)).toEqual({
+      applies_to_scope: { region: 'eu' },
+      expires_at: '2026-03-01T11:00:00.000Z',
+    });
+    expect(checkGrant({ decision: 'approve' }, { intended_scope: {} }, now, 3600)).toBeNull();
+  });
+
   it('bounds expires_at by APPROVAL_GRANT_TTL_SECONDS after the decision (422 naming the latest instant)', () => {
     expect(check({ ...grant, expires_at: '2026-03-01T11:00:00Z' })?.expires_at).toBe('2026-03-01T11:00:00.000Z');
     expect(() => check({ ...grant, expires_at: '2026-03-01T11:00:00.001Z' })).toThrow(

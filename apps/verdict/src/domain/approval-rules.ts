@@ -134,7 +134,8 @@ const isScopeValue = (v: unknown): v is ScopeFieldValue =>
  * `applies_to_scope` an object of scope values (400) that holds every field of the approved
  * operation's scope with its value (422), so the grant covers at most operations in that scope
  * (absent: exactly that scope); `expires_at` an ISO 8601 timestamp (400) in the future and at most
- * `ttlSeconds` (APPROVAL_GRANT_TTL_SECONDS) after the decision (422; absent: that bound).
+ * `ttlSeconds` (APPROVAL_GRANT_TTL_SECONDS) after the decision (422; absent: that bound). A grant
+ * that would name no scope field at all (the operation was checked with `scope: {}`) is refused (422).
  */
 export function checkGrant(
   body: DecisionBody,
@@ -169,6 +170,16 @@ export function checkGrant(
         );
       }
     }
+  }
+  // A grant names at least one scope field: one of `{}` would lift its rules for every operation
+  // everywhere, so an approved operation that named no scope is approved once, not granted.
+  if (Object.keys(scope).length === 0) {
+    throw new AppError(
+      422,
+      'invalid_grant',
+      'grant.applies_to_scope must name at least one scope field: the approved operation named none, so approve it without a grant (once)',
+      { field: 'grant.applies_to_scope', approved_scope: approved },
+    );
   }
   const latestMs = now.getTime() + ttlSeconds * 1000;
   let ms = latestMs;

@@ -5802,7 +5802,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description invalid_grant (expires_at in the past, or refused by the registry) */
+            /** @description invalid_grant (a grant beyond the approved scope or naming no scope field, expires_at in the past or too late, or refused by the registry) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5811,7 +5811,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "invalid_grant",
-                     *       "message": "invalid_grant (expires_at in the past, or refused by the registry)"
+                     *       "message": "invalid_grant (a grant beyond the approved scope or naming no scope field, expires_at in the past or too late, or refused by the registry)"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
