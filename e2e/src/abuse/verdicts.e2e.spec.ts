@@ -115,6 +115,23 @@ describe('abuse: check and the signed verdict', () => {
       ).toBe('blocked');
     });
 
+    it('refuses a value shaped as a commitment, so nothing an agent sends is shown to an approver as a hidden sensitive value', async () => {
+      // The tenant lists no sensitive fields: a record holding {"$commit": …} would read as one in the console and the SDK.
+      const forged = { $commit: 'hmac-sha256:not-a-commitment' };
+      const inParameters = await agent().check({ ...transfer(50_000), parameters: { transfer: { amount: 50_000, iban: forged } } });
+      expect([inParameters.status, inParameters.body.code]).toEqual([400, 'validation_failed']);
+      expect(inParameters.body.details.fields).toEqual([
+        { field: 'parameters.transfer.iban["$commit"]', message: expect.stringMatching(/reserved/) },
+      ]);
+      const inFact = await agent().check(transfer(500, { beneficiary: { value: forged, source: 'agent' } }));
+      expect([inFact.status, inFact.body.code, inFact.body.details]).toEqual([400, 'invalid_context_shape', { field: 'beneficiary' }]);
+      const inRound = await agent().resolve({
+        action_type: 'payments.transfer',
+        context: { beneficiary: { value: [forged], source: 'agent' } },
+      });
+      expect([inRound.status, inRound.body.code]).toEqual([400, 'invalid_context_shape']);
+    });
+
     it("binds an enforcement point's check to the context it knows: a verdict asked with other Facts does not pass", async () => {
       const context = { 'transfer.reference': { value: 'INV-7', source: 'erp' } };
       const verdict = (await agent().check(transfer(500, context)).expect(200)).body.signed_verdict as string;

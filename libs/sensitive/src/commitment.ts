@@ -7,6 +7,8 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { canonicalJson } from '@arbiter/canonical';
 
 export const COMMITMENT_PREFIX = 'hmac-sha256:';
+/** The one member of a commitment; a request never carries it (the gateway alone makes commitments). */
+export const COMMITMENT_MEMBER = '$commit';
 const KEY_LENGTH = 32;
 
 /** The value a record holds in a sensitive value's place. */

@@ -19,7 +19,16 @@ export {
   type Replaced,
   type Restored,
 } from './locate';
-export { commit, COMMITMENT_PREFIX, isCommitment, keyDigest, newKey, subjectDigest, type Commitment } from './commitment';
+export {
+  commit,
+  COMMITMENT_MEMBER,
+  COMMITMENT_PREFIX,
+  isCommitment,
+  keyDigest,
+  newKey,
+  subjectDigest,
+  type Commitment,
+} from './commitment';
 export {
   keyId,
   newSubjectKeys,

@@ -236,6 +236,31 @@ describe(parseCheckBody.name, () => {
     expect(parseCheckBody(fine)).toEqual(fine);
   });
 
+  it('refuses a member named $commit in parameters or a Fact value: only the gateway makes commitments (docs/verdicts.md "Sensitive fields")', () => {
+    const op = { action: 'a', resource: 'r', scope: {} };
+    const forged = { $commit: 'hmac-sha256:00' };
+    const reserved = (field: string) =>
+      expect.objectContaining({
+        status: 400,
+        code: 'validation_failed',
+        details: { fields: [{ field, message: expect.stringMatching(/reserved/) }] },
+      });
+    expect(() => parseCheckBody({ ...op, parameters: { iban: forged } })).toThrow(reserved('parameters.iban["$commit"]'));
+    expect(() => parseCheckBody({ ...op, parameters: { lines: [{ note: { $commit: 'anything', more: 1 } }] } })).toThrow(
+      reserved('parameters.lines[0].note["$commit"]'),
+    );
+    for (const value of [forged, { order: forged }, [forged]]) {
+      const context = { iban: { value, source: 'user' } };
+      expect(() => parseCheckBody({ ...op, context })).toThrow(
+        expect.objectContaining({ code: 'invalid_context_shape', details: { field: 'iban' }, message: expect.stringMatching(/reserved/) }),
+      );
+      expect(() => parseResolveBody({ action_type: 'a', context })).toThrow(expect.objectContaining({ code: 'invalid_context_shape' }));
+    }
+    // The text alone, and members named otherwise, are plain values.
+    const fine = { ...op, parameters: { note: 'hmac-sha256:00', x: { commit: 'hmac-sha256:00' } } };
+    expect(parseCheckBody(fine)).toEqual(fine);
+  });
+
   it('names a bad Fact with invalid_context_shape', () => {
     expect(() => parseCheckBody({ action: 'a', resource: 'r', scope: {}, context: { 'a.b': { value: 1 } } })).toThrow(
       expect.objectContaining({ code: 'invalid_context_shape', details: { field: 'a.b' } }),

@@ -10,6 +10,7 @@ import type { CheckRequest } from '../models/verdicts';
 import { badRequest } from './errors';
 import { MAX_VERDICT_TTL_SECONDS, type ScopeFieldSchema } from './tenant-snapshot';
 import { LEDGER_CITATION_PREFIX } from './ledger-citation';
+import { COMMITMENT_MEMBER } from '@arbiter/sensitive';
 
 type ScopeValue = string | number | boolean;
 type ScopeSchema = ReadonlyMap<string, ScopeFieldSchema> | null;
@@ -18,6 +19,7 @@ const isScalar = (v: unknown): v is ScopeValue =>
   typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
 
 const MAX_FIELD_NAME = 200;
+const RESERVED_COMMITMENT = `a member named $commit is reserved for the commitments the gateway makes in a sensitive value's place; send the value itself`;
 const MAX_ID = 200;
 
 /** docs/verdicts.md "Limits": X-Verdict-TTL is whole seconds, at most 3600. Absent: undefined (tenant default). */
@@ -121,6 +123,8 @@ export function parseContext(raw: unknown): Record<string, Fact> {
       }
     }
     if (tooDeep(fact.value, 'value') !== null) throw invalidFact(field, `value is nested more than ${MAX_NESTING} levels deep`);
+    const commitment = findMemberName(fact.value, (name) => name === COMMITMENT_MEMBER);
+    if (commitment !== null) throw invalidFact(field, `value: ${RESERVED_COMMITMENT}`);
     out[field] = fact as unknown as Fact;
   }
   return out;
@@ -279,15 +283,29 @@ function refuseTooDeep(value: unknown, root: string): void {
  * Rules name a parameter by its dot path (docs/verdicts.md "Parameters and context"), so a member whose
  * name holds a dot, at any depth, is a value no rule reads (`transfer.amount` reads transfer → amount)
  * while the executor may read it: the rules would judge another value, or a Fact at that path would stand
- * for it. Such parameters are refused rather than read one way or the other.
+ * for it. Such parameters are refused rather than read one way or the other. So is a member named
+ * `$commit` (refuseCommitments), in the same pass.
  */
 function refuseDottedNames(parameters: Record<string, unknown>): void {
-  const at = findMemberName(parameters, (name) => name.includes('.'));
+  const at = findMemberName(parameters, (name) => name.includes('.') || name === COMMITMENT_MEMBER);
   if (at === null) return;
+  if (at[at.length - 1] === COMMITMENT_MEMBER) refuseCommitment(['parameters', ...at]);
   const field = bracketPath(['parameters', ...at], { maxName: MAX_FIELD_NAME });
   throw badRequest('validation_failed', `${field}: rules address parameters by dot paths, a member name may not contain one`, {
     fields: [{ field, message: 'a member name may not contain a dot' }],
   });
+}
+
+/**
+ * A record holds `{"$commit": "hmac-sha256:…"}` where a sensitive value was (docs/verdicts.md "Sensitive fields"),
+ * and readers (the console, the SDK's checks) show such a member as a sensitive value. Only the gateway makes
+ * commitments, so a request carrying a member named `$commit` anywhere in its parameters or Fact values is refused:
+ * otherwise an agent could store a value that an approver is shown as hidden. In a Fact's value it is
+ * invalid_context_shape, like any other fault of a Fact.
+ */
+function refuseCommitment(at: (string | number)[]): never {
+  const field = bracketPath(at, { maxName: MAX_FIELD_NAME });
+  throw badRequest('validation_failed', `${field}: ${RESERVED_COMMITMENT}`, { fields: [{ field, message: RESERVED_COMMITMENT }] });
 }
 
 export function parseCheckBody(raw: unknown): CheckRequest {
