@@ -264,6 +264,8 @@ describe('consultations, rule versions and offline verification', () => {
       { limit: 'ten' },
       { since: 'yesterday' },
       { since: '2026-02-01', until: '2026-01-01' },
+      { since: '2026-02-30' },
+      { until: '2026-06-31T00:00:00Z' },
     ];
     for (const query of bad) {
       const res = await a.consultations(query).expect(400);

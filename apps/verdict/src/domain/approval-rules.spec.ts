@@ -195,6 +195,8 @@ describe(checkGrant.name, () => {
   it('refuses a grant with reject (400), a malformed expires_at or scope (400) and a past one (422)', () => {
     expect(() => check(grant, 'reject')).toThrow(expect.objectContaining({ status: 400, code: 'invalid_grant' }));
     expect(() => check({ ...grant, expires_at: 'tomorrow' })).toThrow(expect.objectContaining({ status: 400 }));
+    // 2026-02-29T10:45 would be read as March 1, within the bound: refused as the day it is not.
+    expect(() => check({ ...grant, expires_at: '2026-02-29T10:45:00Z' })).toThrow(expect.objectContaining({ status: 400 }));
     expect(() => check({ ...grant, applies_to_scope: { region: ['eu'] } })).toThrow(expect.objectContaining({ status: 400 }));
     expect(() => check({ ...grant, expires_at: '2026-03-01T09:00:00Z' })).toThrow(expect.objectContaining({ status: 422 }));
   });

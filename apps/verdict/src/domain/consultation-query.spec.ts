@@ -24,6 +24,11 @@ describe(parseConsultationQuery.name, () => {
       { limit: 1001 },
       { limit: 2.5 },
       { since: '2026-02-02', until: '2026-02-01' },
+      // Days and times the calendar lacks are refused, not rolled over into the next month or day.
+      { since: '2026-02-30' },
+      { until: '2026-04-31' },
+      { since: '2026-02-29T10:00:00Z' },
+      { until: '2026-01-01T24:00Z' },
     ]) {
       expect(() => parseConsultationQuery(q)).toThrow(expect.objectContaining({ status: 400, code: 'invalid_query' }));
     }

@@ -121,6 +121,7 @@ describe(parseSimulationRequest.name, () => {
     ['an unknown window member', { changes: [], window: { from: '2026-01-01' } }, 'window.from'],
     ['a since that is no date', { changes: [], window: { since: 'yesterday' } }, 'window.since'],
     ['an until that is no date', { changes: [], window: { until: 5 } }, 'window.until'],
+    ['a since on a day the month lacks', { changes: [], window: { since: '2026-02-30' } }, 'window.since'],
     ['since after until', { changes: [], window: { since: '2026-11-20T00:00:00Z', until: '2026-11-19T00:00:00Z' } }, 'window.since'],
     ['last of 0', { changes: [], window: { last: 0 } }, 'window.last'],
     ['last above 1,000,000', { changes: [], window: { last: 1_000_001 } }, 'window.last'],

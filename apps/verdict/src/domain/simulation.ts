@@ -2,6 +2,7 @@
 // the tenant's registry state, checked as the registry would check them, and the tally of what the
 // replay found (counts, transitions, samples). No I/O.
 import { conditionProblem } from '@arbiter/cel';
+import { hasRealCalendarFields } from '@arbiter/input';
 import {
   decideWithLedger,
   ruleContent,
@@ -72,7 +73,7 @@ function checkOverride(state: TenantState, rules: readonly RuleState[], o: Simul
   }
   if (o.expires_at !== undefined && o.expires_at !== null) {
     const at = Date.parse(o.expires_at);
-    if (!ISO_TIMESTAMP.test(o.expires_at) || Number.isNaN(at))
+    if (!ISO_TIMESTAMP.test(o.expires_at) || !hasRealCalendarFields(o.expires_at) || Number.isNaN(at))
       throw new SimulationChangeError(`${field}.expires_at`, 'expires_at must be an ISO 8601 timestamp');
     if (at <= now.getTime()) throw new SimulationChangeError(`${field}.expires_at`, 'expires_at must be in the future');
   }

@@ -1,0 +1,37 @@
+import { hasRealCalendarFields } from './time';
+
+describe(hasRealCalendarFields.name, () => {
+  it('accepts real days and times, leap days in leap years only', () => {
+    for (const text of [
+      '2026-02-28',
+      '2024-02-29',
+      '2000-02-29',
+      '2026-12-31T23:59:59.999Z',
+      '2026-01-01T00:00Z',
+      '2026-04-30T12:00:00+02:00',
+    ]) {
+      expect([text, hasRealCalendarFields(text)]).toEqual([text, true]);
+    }
+  });
+
+  it('refuses fields Date.parse would roll over, and text without them', () => {
+    for (const text of [
+      '2026-02-29',
+      '1900-02-29',
+      '2026-02-30',
+      '2026-04-31',
+      '2026-13-01',
+      '2026-00-10',
+      '2026-01-00',
+      '2026-01-01T24:00Z',
+      '2026-01-01T12:60Z',
+      '2026-01-01T12:00:60Z',
+      'soon',
+      '26-01-01',
+    ]) {
+      expect([text, hasRealCalendarFields(text)]).toEqual([text, false]);
+    }
+    // Each refused date is one Date.parse reads as another day: the reason for the check.
+    expect(new Date(Date.parse('2026-02-30T00:00:00Z')).toISOString()).toBe('2026-03-02T00:00:00.000Z');
+  });
+});
