@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createRegistryClient, type LedgerFact } from '@arbiter/client';
+import { eventually } from '@arbiter/testing';
 import { ledgerAs, provisionTenant, type SdkTenant } from '../sdk-harness';
 import { startStack, type Stack } from '../stack';
 
@@ -98,6 +99,21 @@ describe('abuse: ledger citations', () => {
         { field: 'customer.tier', type: 'string', source_requirement: 'verified', acceptable_sources: ['ledger'] },
       ],
     });
+    // Closing an account needs the ledger to vouch that its review passed; an audit fact of the services may
+    // vouch only where a rule names the audit streams.
+    for (const [action, sources] of [
+      ['accounts.close', ['ledger']],
+      ['accounts.archive', ['ledger:*']],
+      ['accounts.purge', ['ledger:arbiter.*']],
+    ] as const) {
+      await reg.createRule(scope.id, {
+        directive: `${action} needs a passed review from the ledger`,
+        severity: 'MANDATORY',
+        applies_to: { actions: [action] },
+        conditions: [{ field: 'review.status', op: 'neq', value: 'allowed' }],
+        requires: [{ field: 'review.status', type: 'string', source_requirement: 'verified', acceptable_sources: [...sources] }],
+      });
+    }
     const kyc = await reg.createPrincipal({ kind: 'agent', name: 'kyc-service' });
     const human = await reg.createPrincipal({ kind: 'human', name: 'treasurer' });
     [kycKey, humanKey] = await Promise.all([
@@ -196,6 +212,42 @@ describe('abuse: ledger citations', () => {
       code: 'invalid_ledger_citation',
       details: { field: 'context.refund.amount', reason: 'self_sealed', fact_id: humanFact.fact_id },
     });
+  });
+
+  it("does not take the services' audit facts as vouching unless the rule names their streams: the agent steers what they say", async () => {
+    // The agent's own allowed check is sealed by the gateway in arbiter.<tenant>.consultations with verdict "allowed".
+    const allowed = await post('check', payout(cite(kycChecks, 3, 'customer.kyc_level')));
+    const consultationId = ((await allowed.json()) as { consultation_id: string }).consultation_id;
+    const worker = await stack.addWorker();
+    try {
+      const audit = await eventually('the consultation to be sealed', async () => {
+        const res = await fetch(`${stack.verdict.url}/${t.id}/v1/consultations/${consultationId}/evidence`, {
+          headers: { 'X-API-Key': t.agentKey },
+        });
+        return res.status === 200 && ((await res.json()) as { ledger: { fact_id: string; stream_id: string } }).ledger;
+      });
+      expect(audit.stream_id).toBe(`arbiter.${t.id}.consultations`);
+      const close = (action: string) => ({
+        action,
+        resource: 'acct:eu/1',
+        scope: { region: 'eu' },
+        context: { 'review.status': { value: 'allowed', source: `ledger:${audit.fact_id}`, payload_path: 'verdict' } },
+      });
+      for (const action of ['accounts.close', 'accounts.archive']) {
+        const res = await post('check', close(action));
+        expect([action, res.status]).toEqual([action, 422]);
+        const body = (await res.json()) as { code: string; details: { required_context: Array<Record<string, unknown>> } };
+        expect(body.code).toBe('insufficient_context');
+        expect(body.details.required_context).toEqual([
+          expect.objectContaining({ field: 'review.status', problems: ['source_not_accepted'] }),
+        ]);
+      }
+      const named = await post('check', close('accounts.purge'));
+      expect(named.status).toBe(200);
+      expect(((await named.json()) as { verdict: string }).verdict).toBe('allowed');
+    } finally {
+      await worker.close();
+    }
   });
 
   describe('acceptable_sources ledger:<stream glob>', () => {

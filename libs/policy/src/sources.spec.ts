@@ -44,6 +44,29 @@ describe(compileSources.name, () => {
     expect(compileSources(['ledger:*'])(ledgerFact('orders'))).toBe(true);
     expect(compileSources([])(ledgerFact('orders'))).toBe(false);
   });
+
+  it("accepts a fact of the services' audit streams only under a glob that names them (an agent steers what they say)", () => {
+    const approvals = ledgerFact('arbiter.tnt-1.approvals');
+    for (const entries of [
+      ['ledger'],
+      ['ledger:*'],
+      ['ledger:arb*'],
+      ['ledger:*approvals'],
+      ['ledger', 'ledger:kyc-*'],
+      ['crm', 'ledger'],
+    ]) {
+      expect([entries, compileSources(entries)(approvals)]).toEqual([entries, false]);
+    }
+    for (const entries of [['ledger:arbiter.*'], ['ledger:arbiter.tnt-1.approvals'], ['ledger', 'ledger:arbiter.*.approvals']]) {
+      expect([entries, compileSources(entries)(approvals)]).toEqual([entries, true]);
+    }
+    expect(compileSources(['ledger:arbiter.*'])(ledgerFact('orders'))).toBe(false);
+    // A stream merely named like one (no tenant key may seal into arbiter.…, so only a service's stream is).
+    expect(compileSources(['ledger'])(ledgerFact('arbiterx'))).toBe(true);
+    // A ledger Fact of a record made before streams were named: as before, plain ledger only.
+    expect(compileSources(['ledger'])({ value: 1, source: 'ledger' })).toBe(true);
+    expect(compileSources(['ledger:*'])({ value: 1, source: 'ledger' })).toBe(false);
+  });
 });
 
 describe(intersectSources.name, () => {
@@ -52,6 +75,7 @@ describe(intersectSources.name, () => {
     expect(intersectSources(['ledger'], ['ledger:kyc-*'])).toEqual(['ledger:kyc-*']);
     expect(intersectSources(['ledger:kyc-*', 'crm'], ['ledger', 'crm'])).toEqual(['ledger:kyc-*', 'crm']);
     expect(intersectSources(['ledger:kyc-*'], ['ledger:kyc-eu-*'])).toEqual([]);
+    expect(intersectSources(['ledger'], ['ledger:arbiter.*'])).toEqual([]);
   });
 });
 

@@ -108,7 +108,7 @@ export interface Requirement {
   max?: number;
   format?: string;
   source_requirement?: 'verified' | 'unverified';
-  /** Sources accepted as written; `ledger` (any stream) and `ledger:<stream glob>` are met by a verified ledger citation. */
+  /** Sources accepted as written; `ledger` (any stream but the audit streams `arbiter.…`) and `ledger:<stream glob>` are met by a verified ledger citation. */
   acceptable_sources?: string[];
   confidence_threshold?: number;
   rule_ids?: string[];

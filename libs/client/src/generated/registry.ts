@@ -1557,7 +1557,8 @@ export interface components {
             source_requirement?: "verified" | "unverified";
             /**
              * @description Sources a Fact may name, compared as written; `ledger` accepts a Fact verified against a ledger fact of
-             *     the tenant, `ledger:<stream glob>` (e.g. `ledger:kyc-*`) only one of a stream the glob matches.
+             *     the tenant, `ledger:<stream glob>` (e.g. `ledger:kyc-*`) only one of a stream the glob matches. The services'
+             *     audit streams (`arbiter.…`) count only for a glob that begins with `arbiter.`.
              */
             acceptable_sources?: string[];
             /** Format: double */

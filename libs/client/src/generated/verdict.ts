@@ -935,7 +935,7 @@ export interface components {
             format?: string;
             /** @enum {string} */
             source_requirement?: "verified" | "unverified";
-            /** @description Sources accepted as written; `ledger` (any stream) and `ledger:<stream glob>` are met by a verified ledger citation. */
+            /** @description Sources accepted as written; `ledger` (any stream but the audit streams `arbiter.…`) and `ledger:<stream glob>` are met by a verified ledger citation. */
             acceptable_sources?: string[];
             /** Format: double */
             confidence_threshold?: number;
