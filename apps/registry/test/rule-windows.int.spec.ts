@@ -171,6 +171,22 @@ describe('registry rules: limit and requires_prior', () => {
         'requires_prior.within: a duration from 1s to 366d, such as 15m, 1h or 7d',
       ],
       ['a same path outside the key paths', prior({ action: 'a', within: '1h', same: ['order_id'] }), `requires_prior.same[0]: ${PATH}`],
+      // sensitive_fields refuses this member too: no setting or rule names it.
+      [
+        'a sum of __proto__',
+        limit({ sum: 'parameters.__proto__', max: 5, window: '1h' }),
+        'limit.sum: parameters.__proto__ names __proto__, which a rule may not address',
+      ],
+      [
+        'a by path through __proto__',
+        limit({ count: true, max: 5, window: '1h', by: ['principal', 'parameters.order.__proto__'] }),
+        'limit.by[1]: parameters.order.__proto__ names __proto__, which a rule may not address',
+      ],
+      [
+        'a same path of __proto__',
+        prior({ action: 'a', within: '1h', same: ['parameters.__proto__'] }),
+        'requires_prior.same[0]: parameters.__proto__ names __proto__, which a rule may not address',
+      ],
     ])('refuses %s (400, on POST and PUT)', async (_what, body, problem) => {
       const res = await post(body).expect(400);
       expect(res.body).toEqual({ detail: `Invalid rule: ${problem}` });

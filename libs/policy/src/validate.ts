@@ -9,7 +9,7 @@ import { isWellFormed } from './glob';
 import { sourceEntryProblem } from './sources';
 import type { Condition, Requirement } from './types';
 import { isFiniteNumber, isIsoDate, isIsoDateTime } from './values';
-import { windowFieldProblems, type WindowFieldsInput } from './window-rules';
+import { protoPathProblems, windowFieldProblems, type WindowFieldsInput } from './window-rules';
 
 /**
  * What one rule may hold (docs/verdicts.md "Rule limits"). The engine's cost per candidate rule grows
@@ -165,6 +165,7 @@ export function ruleProblems(rule: RuleFields): string[] {
     if (globs && new Set(globs).size !== globs.length) problems.push(`applies_to.${key}: duplicate globs`);
   }
   problems.push(...approvalFieldProblems(rule));
-  problems.push(...windowFieldProblems(rule));
+  const windowProblems = windowFieldProblems(rule);
+  problems.push(...windowProblems, ...(windowProblems.length ? [] : protoPathProblems(rule)));
   return problems;
 }

@@ -156,6 +156,26 @@ export function windowFieldProblems(rule: WindowFieldsInput): string[] {
   return problems;
 }
 
+/**
+ * Problems of a rule about to be written whose `limit.sum`, `limit.by` or `requires_prior.same` names a member
+ * `__proto__`. The engine reads such a member as the request carries it (an own member of the parsed body), so a
+ * stored rule naming it still counts what it names and still compiles; but no other setting may name that member
+ * (`sensitive_fields` refuses it), so a rule is not written with it either. The rule's other fields have been
+ * checked by windowFieldProblems.
+ */
+export function protoPathProblems(rule: WindowFieldsInput): string[] {
+  const named = (path: unknown) => typeof path === 'string' && path.split('.').includes('__proto__');
+  const paths: [string, unknown][] = [];
+  if (isObject(rule.limit)) {
+    paths.push(['limit.sum', rule.limit.sum]);
+    if (Array.isArray(rule.limit.by)) rule.limit.by.forEach((p, i) => paths.push([`limit.by[${i}]`, p]));
+  }
+  if (isObject(rule.requires_prior) && Array.isArray(rule.requires_prior.same)) {
+    rule.requires_prior.same.forEach((p, i) => paths.push([`requires_prior.same[${i}]`, p]));
+  }
+  return paths.filter(([, p]) => named(p)).map(([at, p]) => `${at}: ${p as string} names __proto__, which a rule may not address`);
+}
+
 /** A stored `limit` with its defaults filled in (`by` always present). The caller has checked it. */
 export function limitSpec(v: {
   count?: true | null;

@@ -33,7 +33,8 @@ export function sensitivePathProblem(path: unknown): string | null {
   if (path.length > MAX_SENSITIVE_PATH_LENGTH) return `${JSON.stringify(path)} is longer than ${MAX_SENSITIVE_PATH_LENGTH} characters`;
   const segments = path.slice(prefix.length).split('.');
   if (segments.some((s) => s === '')) return `${JSON.stringify(path)} has an empty segment`;
-  // __proto__ is never a field a request can carry through JSON parsing into the rules.
+  // A parsed request may carry a member __proto__, but a commitment could not stand in its place by assignment (it
+  // would set the object's prototype), so no setting or rule names it (libs/policy protoPathProblems).
   if (segments.includes('__proto__')) return `${JSON.stringify(path)} names __proto__`;
   return null;
 }
