@@ -124,6 +124,13 @@ describe('arbiter CLI', () => {
       expect(r.stdout).toContain(`[FAIL] expired  the verdict expired at ${new Date(exp * 1000).toISOString()}`);
       expect((await arbiter('verify', 'verdict', jws, '--jwks', jwksFile, '--at', at, '--allow-expired')).code).toBe(0);
     });
+
+    it('refuses an --at that names no instant: a day the month lacks, no offset (exit 2)', async () => {
+      for (const at of ['2026-02-30T10:00:00Z', '2026-03-01T10:00:00']) {
+        const r = await arbiter('verify', 'verdict', jws, '--jwks', jwksFile, '--at', at);
+        expect([at, r.code, r.stderr]).toEqual([at, 2, `arbiter: --at ${at} is not an ISO 8601 time with Z or an offset\n`]);
+      }
+    });
   });
 
   describe('verify consultation', () => {

@@ -348,6 +348,11 @@ describe('arbiter audit consultations', () => {
       code: 2,
       stderr: 'arbiter: --since last week is not an ISO 8601 date or timestamp\n',
     });
+    // A day the month lacks is refused here, not read as March 2.
+    expect(await run('audit', 'consultations', '--since', '2026-02-30', '--until', '2026-03-03', ...both())).toMatchObject({
+      code: 2,
+      stderr: 'arbiter: --since 2026-02-30 is not an ISO 8601 date or timestamp\n',
+    });
     expect(
       await run('audit', 'consultations', '--since', '2026-03-01', '--until', '2026-03-01', '--grace', 'soon', ...both()),
     ).toMatchObject({ code: 2, stderr: expect.stringContaining('--grace soon is not a duration') });

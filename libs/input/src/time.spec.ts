@@ -1,4 +1,4 @@
-import { hasRealCalendarFields } from './time';
+import { hasRealCalendarFields, parseIsoInstant } from './time';
 
 describe(hasRealCalendarFields.name, () => {
   it('accepts real days and times, leap days in leap years only', () => {
@@ -33,5 +33,31 @@ describe(hasRealCalendarFields.name, () => {
     }
     // Each refused date is one Date.parse reads as another day: the reason for the check.
     expect(new Date(Date.parse('2026-02-30T00:00:00Z')).toISOString()).toBe('2026-03-02T00:00:00.000Z');
+  });
+});
+
+describe(parseIsoInstant.name, () => {
+  it('reads instants with Z or an offset, seconds and fractions optional', () => {
+    expect(parseIsoInstant('2026-03-01T10:00:00Z')).toBe(Date.UTC(2026, 2, 1, 10));
+    expect(parseIsoInstant('2026-03-01T12:00+02:00')).toBe(Date.UTC(2026, 2, 1, 10));
+    expect(parseIsoInstant('2024-02-29T23:59:59.999-00:30')).toBe(Date.UTC(2024, 2, 1, 0, 29, 59, 999));
+  });
+
+  it('refuses what is no instant: no offset, impossible fields, an offset beyond a day, other types', () => {
+    for (const text of [
+      '2026-03-01T10:00:00', // local time: its instant would be the server's zone's
+      '2026-03-01',
+      '2026-02-30T10:00:00Z',
+      '2026-03-01T24:00Z',
+      '2026-03-01T10:00:00+24:00',
+      '2026-03-01T10:00:00+23:60',
+      '2026-03-01t10:00:00z',
+      ' 2026-03-01T10:00:00Z',
+      'Sun, 01 Mar 2026 10:00:00 GMT',
+      1772359200000,
+      null,
+    ]) {
+      expect([text, parseIsoInstant(text)]).toEqual([text, null]);
+    }
   });
 });

@@ -1,5 +1,6 @@
-// Calendar fields of ISO 8601 texts. `Date.parse` rolls impossible fields over (`2026-02-30` reads as March 2,
-// `T24:00` as the next day), so a bound, a cursor or an expiry naming such a time is checked here first. Pure.
+// ISO 8601 instants and their calendar fields. `Date.parse` rolls impossible fields over (`2026-02-30` reads as March
+// 2, `T24:00` as the next day) and reads a time without an offset in the server's zone, so a bound, a cursor or an
+// expiry is read here instead. Pure.
 
 const FIELDS = /^([+-]\d{6}|\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2}))?)?/;
 
@@ -22,4 +23,18 @@ export function hasRealCalendarFields(text: string): boolean {
   const [hour, minute, second] = [m[4], m[5], m[6]].map((x) => (x === undefined ? 0 : Number(x)));
   if (month < 1 || month > 12 || day < 1 || day > daysIn(year, month)) return false;
   return hour <= 23 && minute <= 59 && second <= 59;
+}
+
+/** An instant as the services accept one: a date, `T`, hours and minutes, optional seconds and fraction, `Z` or an offset. */
+const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})$/;
+
+/**
+ * The milliseconds since the epoch of an ISO 8601 instant (`2026-03-01T10:00:00Z`, `2026-03-01T12:00+02:00`), or null
+ * for anything else: not a string, no `Z` or offset (its instant would depend on the server's time zone), a day or time
+ * the calendar lacks, an offset beyond ±23:59.
+ */
+export function parseIsoInstant(text: unknown): number | null {
+  if (typeof text !== 'string' || !INSTANT.test(text) || !hasRealCalendarFields(text)) return null;
+  const ms = Date.parse(text);
+  return Number.isNaN(ms) ? null : ms;
 }

@@ -2,6 +2,7 @@
 // with --json) and exits 0 when every check passed, 1 when one failed, 3 when the keys were not the
 // verifier's own (docs/cli.md). Keys come from the caller: --trust (a trust file), --jwks or --keys;
 // keys a command fetches from the very service it checks leave the report unpinned.
+import { parseIsoInstant } from '@arbiter/input';
 import {
   decodeVerdictUnverified,
   extendTrust,
@@ -57,8 +58,8 @@ export async function verifyVerdictCommand(ctx: CommandContext, input: string, o
   if (!opts.trust && !opts.jwks)
     throw new CliError("give the tenant's keys you hold: --trust <file> (arbiter trust export) or --jwks <file|url>");
   const jws = JWS.test(input.trim()) ? input.trim() : (await ctx.readText(input, 'verdict')).trim();
-  const at = opts.at ? Date.parse(opts.at) : ctx.io.now().getTime();
-  if (Number.isNaN(at)) throw new CliError(`--at ${opts.at} is not an ISO 8601 time`);
+  const at = opts.at ? (parseIsoInstant(opts.at) ?? NaN) : ctx.io.now().getTime();
+  if (Number.isNaN(at)) throw new CliError(`--at ${opts.at} is not an ISO 8601 time with Z or an offset`);
   const held = (await callerKeySet(ctx, opts))!;
   if (held.tenant && opts.tenant && held.tenant !== opts.tenant)
     throw new CliError(`--tenant ${opts.tenant} is not the tenant of the trust file (${held.tenant})`);

@@ -202,7 +202,7 @@ describe(parseTestFile.name, () => {
       try {
         parseTestFile(
           'tests.yaml',
-          'rules: []\nnow: yesterday\ntests:\n  - {name: a, action: x, expect: {verdict: allowed, rul: y}}\n  - {name: a, action: x, resource: r, expect: allowed, context: {f: 1}}\n',
+          'rules: []\nnow: 2026-02-30T12:00:00Z\ntests:\n  - {name: a, action: x, expect: {verdict: allowed, rul: y}}\n  - {name: a, action: x, resource: r, expect: allowed, context: {f: 1}}\n',
         );
       } catch (e) {
         return e as RulesFileError;
@@ -211,7 +211,7 @@ describe(parseTestFile.name, () => {
     })();
     expect(err.message.split('\n')).toEqual([
       'tests.yaml:1:8: rules: rules is required: the rules file, or a list of them, relative to this file',
-      'tests.yaml:2:6: now: now is an ISO 8601 timestamp: the instant the cases are evaluated at',
+      'tests.yaml:2:6: now: now is an ISO 8601 timestamp with Z or an offset: the instant the cases are evaluated at',
       'tests.yaml:4:5: tests[0].resource: resource is required: a non-empty string',
       'tests.yaml:4:53: tests[0].expect.rul: unknown member "rul" (expect has verdict, rule and missing)',
       'tests.yaml:5:69: tests[1].context.f: a Fact has at least value and source',

@@ -1,7 +1,7 @@
 // `arbiter rules test` (docs/rules-as-code.md "The test file"): check requests with expected verdicts,
 // evaluated by the rule engine itself (compilePolicy and evaluate of libs/policy, as the verdict
 // gateway does) against the rules of the files the test file names, with no server.
-import { isPlainObject as isObject } from '@arbiter/input';
+import { isPlainObject as isObject, parseIsoInstant } from '@arbiter/input';
 import {
   compilePolicy,
   decideWithLedger,
@@ -111,7 +111,6 @@ const CASE_KEYS = ['name', ...OPERATION_KEYS, 'expect', 'windows', 'priors'];
 const SEQUENCE_KEYS = ['name', ...OPERATION_KEYS, 'sequence'];
 const STEP_KEYS = ['at', ...OPERATION_KEYS, 'expect'];
 const isScalar = (v: unknown) => typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
-const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
 
 /** Parses and checks a test file; throws RulesFileError naming every problem at its line. */
 export function parseTestFile(name: string, text: string): TestSuite {
@@ -143,8 +142,9 @@ export function parseTestFile(name: string, text: string): TestSuite {
   }
   let now = new Date();
   if (doc.now !== undefined) {
-    now = new Date(typeof doc.now === 'string' ? doc.now : NaN);
-    if (Number.isNaN(now.getTime())) src.problem(['now'], 'now is an ISO 8601 timestamp: the instant the cases are evaluated at');
+    now = new Date(parseIsoInstant(doc.now) ?? NaN);
+    if (Number.isNaN(now.getTime()))
+      src.problem(['now'], 'now is an ISO 8601 timestamp with Z or an offset: the instant the cases are evaluated at');
   }
   const cases: TestEntry[] = [];
   if (!Array.isArray(doc.tests) || doc.tests.length === 0) src.problem(['tests'], 'tests is required: a list of cases');
@@ -288,8 +288,9 @@ function parseSequence(src: YamlSource, i: number, raw: Record<string, unknown>)
     list.forEach((step, j) => {
       const sp: Report = (sub, m, atKey) => p(['sequence', j, ...sub], m, atKey);
       if (!isObject(step)) return sp([], 'a step is a mapping {at, expect, …} or {at, give_back}');
-      const at = typeof step.at === 'string' && ISO_TIMESTAMP.test(step.at) ? new Date(step.at) : null;
-      if (!at || Number.isNaN(at.getTime())) sp(['at'], 'at is required: the ISO 8601 timestamp of the step');
+      const ms = parseIsoInstant(step.at);
+      const at = ms === null ? null : new Date(ms);
+      if (!at) sp(['at'], 'at is required: the ISO 8601 timestamp of the step, with Z or an offset');
       else if (at.getTime() < last) sp(['at'], 'the steps are in time order: at is before the step above');
       else last = at.getTime();
       const where = `tests[${i}].sequence[${j}]`;

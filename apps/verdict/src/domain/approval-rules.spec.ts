@@ -197,6 +197,11 @@ describe(checkGrant.name, () => {
     expect(() => check({ ...grant, expires_at: 'tomorrow' })).toThrow(expect.objectContaining({ status: 400 }));
     // 2026-02-29T10:45 would be read as March 1, within the bound: refused as the day it is not.
     expect(() => check({ ...grant, expires_at: '2026-02-29T10:45:00Z' })).toThrow(expect.objectContaining({ status: 400 }));
+    // Without Z or an offset its instant would be the server's time zone's.
+    expect(() => check({ ...grant, expires_at: '2026-03-01T10:45:00' })).toThrow(
+      expect.objectContaining({ status: 400, code: 'invalid_grant', details: { field: 'grant.expires_at' } }),
+    );
+    expect(check({ ...grant, expires_at: '2026-03-01T12:45:00+02:00' })?.expires_at).toBe('2026-03-01T10:45:00.000Z');
     expect(() => check({ ...grant, applies_to_scope: { region: ['eu'] } })).toThrow(expect.objectContaining({ status: 400 }));
     expect(() => check({ ...grant, expires_at: '2026-03-01T09:00:00Z' })).toThrow(expect.objectContaining({ status: 422 }));
   });

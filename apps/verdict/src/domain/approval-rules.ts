@@ -2,7 +2,7 @@
 // open and decide it, and what a grant may be. No I/O (tested in approval-rules.spec.ts).
 import type { PrincipalInfo } from '@arbiter/auth';
 import { AppError } from '@arbiter/http';
-import { hasRealCalendarFields } from '@arbiter/input';
+import { parseIsoInstant } from '@arbiter/input';
 import { isEscalationDecider, isExpired, type ApprovalTerms } from '@arbiter/policy';
 import type { ConsultationRecord } from './consultation-record';
 import type { Approval, ApprovalTriggerModel, DecisionBody, ScopeFieldValue } from '../models/approvals';
@@ -185,12 +185,11 @@ export function checkGrant(
   const latestMs = now.getTime() + ttlSeconds * 1000;
   let ms = latestMs;
   if (expiresAt !== undefined) {
-    ms =
-      typeof expiresAt === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(expiresAt) && hasRealCalendarFields(expiresAt)
-        ? Date.parse(expiresAt)
-        : NaN;
+    ms = parseIsoInstant(expiresAt) ?? NaN;
     if (Number.isNaN(ms))
-      throw new AppError(400, 'invalid_grant', 'grant.expires_at must be an ISO 8601 timestamp', { field: 'grant.expires_at' });
+      throw new AppError(400, 'invalid_grant', 'grant.expires_at must be an ISO 8601 timestamp with Z or an offset', {
+        field: 'grant.expires_at',
+      });
     if (ms <= now.getTime())
       throw new AppError(422, 'invalid_grant', 'grant.expires_at must be in the future', { field: 'grant.expires_at' });
     if (ms > latestMs) {

@@ -1,7 +1,7 @@
 // The consultations list query (docs/verdicts.md "Consultations": actor, since, until, action, verdict,
 // dominating_rule_id, limit, cursor), parsed and checked. Pure.
 import { parseLimit } from '@arbiter/http';
-import { hasRealCalendarFields } from '@arbiter/input';
+import { parseIsoInstant } from '@arbiter/input';
 import { badRequest } from './errors';
 import { parseTimeKeyset, type TimeKeyset } from './pagination';
 
@@ -28,7 +28,6 @@ export interface ConsultationQuery {
 }
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
-const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
 const DAY_MS = 86_400_000;
 
 /**
@@ -39,10 +38,8 @@ export function parseBound(name: 'since' | 'until', raw: string | undefined): Da
   if (raw === undefined || raw === '') return undefined;
   const dateOnly = DATE_ONLY.test(raw);
   // A day the month lacks is refused, not rolled over into the next month as Date.parse would.
-  const real = (dateOnly || DATE_TIME.test(raw)) && hasRealCalendarFields(raw);
-  const ms = real ? Date.parse(dateOnly ? `${raw}T00:00:00Z` : raw) : NaN;
-  if (Number.isNaN(ms))
-    throw badRequest('invalid_query', `${name} must be an ISO 8601 date (YYYY-MM-DD) or timestamp`, { parameter: name });
+  const ms = parseIsoInstant(dateOnly ? `${raw}T00:00:00Z` : raw);
+  if (ms === null) throw badRequest('invalid_query', `${name} must be an ISO 8601 date (YYYY-MM-DD) or timestamp`, { parameter: name });
   return new Date(dateOnly && name === 'until' ? ms + DAY_MS - 1 : ms);
 }
 

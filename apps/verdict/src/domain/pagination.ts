@@ -1,7 +1,7 @@
 // The keyset the verdict lists page by (docs/verdicts.md "Errors": invalid_cursor): newest first by requested_at, the id
 // breaking ties. The cursor is opaque to clients (libs/http encodes it); what it holds is checked here. Pure.
 import { decodeCursor, encodeCursor } from '@arbiter/http';
-import { hasRealCalendarFields } from '@arbiter/input';
+import { parseIsoInstant } from '@arbiter/input';
 import { badRequest } from './errors';
 
 /** Where the previous page ended: the rows after it come next. */
@@ -12,16 +12,13 @@ export interface TimeKeyset {
 
 const invalidCursor = () => badRequest('invalid_cursor', 'cursor is not one this list returned');
 
-/** An ISO 8601 time as the lists write it (UTC or an offset, up to nanoseconds); its fields are checked below. */
-const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
 /** A row id as the lists page by (`cns-…`, `apr-…`, `hmac-sha256:…`): visible ASCII only, never a NUL (PostgreSQL refuses it). */
 const ROW_ID = /^[\x21-\x7e]{1,200}$/;
 
 /** The time a cursor's `t` names, or null when it is no real calendar time (`2026-02-30` is not read as March 2). */
 function cursorTime(t: unknown): Date | null {
-  if (typeof t !== 'string' || !ISO_TIME.test(t) || !hasRealCalendarFields(t)) return null;
-  const at = new Date(t);
-  return Number.isNaN(at.getTime()) ? null : at;
+  const ms = parseIsoInstant(t);
+  return ms === null ? null : new Date(ms);
 }
 
 /** The position a list's `cursor` names, or undefined without one; 400 invalid_cursor for anything this list did not return. */

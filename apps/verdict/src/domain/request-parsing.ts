@@ -3,7 +3,16 @@
 // resolve body variants. Both doors of these routes (the check fast lane and the tsoa routes,
 // controllers/check.controller.ts, resolve.controller.ts) rely on these alone, without tsoa's validation, so they refuse
 // everything the OpenAPI shape refuses.
-import { bracketPath, findMemberName, hasOwn, inspectJson, isPlainObject, stringMember, unknownMember } from '@arbiter/input';
+import {
+  bracketPath,
+  findMemberName,
+  hasOwn,
+  hasRealCalendarFields,
+  inspectJson,
+  isPlainObject,
+  stringMember,
+  unknownMember,
+} from '@arbiter/input';
 import { AppError } from '@arbiter/http';
 import type { Fact, Scope } from '@arbiter/policy';
 import type { CheckRequest } from '../models/verdicts';
@@ -19,7 +28,7 @@ const isScalar = (v: unknown): v is ScopeValue =>
   typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
 
 const MAX_FIELD_NAME = 200;
-const RESERVED_COMMITMENT = `a member named $commit is reserved for the commitments the gateway makes in a sensitive value's place; send the value itself`;
+const RESERVED_COMMITMENT = `a member named ${COMMITMENT_MEMBER} is reserved for the commitments the gateway makes in a sensitive value's place; send the value itself`;
 const MAX_ID = 200;
 
 /** docs/verdicts.md "Limits": X-Verdict-TTL is whole seconds, at most 3600. Absent: undefined (tenant default). */
@@ -106,7 +115,8 @@ export function parseContext(raw: unknown): Record<string, Fact> {
     if (fact.confidence !== undefined && (typeof fact.confidence !== 'number' || !(fact.confidence >= 0 && fact.confidence <= 1))) {
       throw invalidFact(field, 'confidence must be a number from 0.0 to 1.0');
     }
-    if (fact.as_of !== undefined && (typeof fact.as_of !== 'string' || Number.isNaN(Date.parse(fact.as_of)))) {
+    const asOf = fact.as_of;
+    if (asOf !== undefined && (typeof asOf !== 'string' || !hasRealCalendarFields(asOf) || Number.isNaN(Date.parse(asOf)))) {
       throw invalidFact(field, 'as_of must be an ISO 8601 timestamp');
     }
     if (fact.payload_path !== undefined) {
@@ -286,7 +296,7 @@ function refuseTooDeep(value: unknown, root: string): void {
  * for it. Such parameters are refused rather than read one way or the other. So is a member named
  * `$commit` (refuseCommitments), in the same pass.
  */
-function refuseDottedNames(parameters: Record<string, unknown>): void {
+function refuseReservedMemberNames(parameters: Record<string, unknown>): void {
   const at = findMemberName(parameters, (name) => name.includes('.') || name === COMMITMENT_MEMBER);
   if (at === null) return;
   if (at[at.length - 1] === COMMITMENT_MEMBER) refuseCommitment(['parameters', ...at]);
@@ -330,7 +340,7 @@ export function parseCheckBody(raw: unknown): CheckRequest {
   const body: CheckRequest = { action, resource, scope: raw.scope as CheckRequest['scope'] };
   if (raw.parameters !== undefined) {
     refuseTooDeep(raw.parameters, 'parameters');
-    refuseDottedNames(raw.parameters);
+    refuseReservedMemberNames(raw.parameters);
     body.parameters = raw.parameters as Record<string, unknown>;
   }
   const onBehalfOf = text(raw, 'on_behalf_of', MAX_ID, false);

@@ -2,7 +2,7 @@
 // the tenant's registry state, checked as the registry would check them, and the tally of what the
 // replay found (counts, transitions, samples). No I/O.
 import { conditionProblem } from '@arbiter/cel';
-import { hasRealCalendarFields } from '@arbiter/input';
+import { parseIsoInstant } from '@arbiter/input';
 import {
   decideWithLedger,
   ruleContent,
@@ -72,9 +72,8 @@ function checkOverride(state: TenantState, rules: readonly RuleState[], o: Simul
     if (problem) throw new SimulationChangeError(`${field}.conditions`, problem);
   }
   if (o.expires_at !== undefined && o.expires_at !== null) {
-    const at = Date.parse(o.expires_at);
-    if (!ISO_TIMESTAMP.test(o.expires_at) || !hasRealCalendarFields(o.expires_at) || Number.isNaN(at))
-      throw new SimulationChangeError(`${field}.expires_at`, 'expires_at must be an ISO 8601 timestamp');
+    const at = parseIsoInstant(o.expires_at);
+    if (at === null) throw new SimulationChangeError(`${field}.expires_at`, 'expires_at must be an ISO 8601 timestamp');
     if (at <= now.getTime()) throw new SimulationChangeError(`${field}.expires_at`, 'expires_at must be in the future');
   }
   if (o.applies_to_scope) {
@@ -83,8 +82,6 @@ function checkOverride(state: TenantState, rules: readonly RuleState[], o: Simul
   }
   return targets;
 }
-
-const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
 
 /**
  * The tenant's state with the changes applied in order, as the registry would apply them at `now`:

@@ -106,8 +106,8 @@ export interface GrantRequestBody {
    */
   applies_to_scope?: { [field: string]: ScopeFieldValue };
   /**
-   * ISO 8601 timestamp in the future, at most APPROVAL_GRANT_TTL_SECONDS (default 3600) after the
-   * decision: the override ends then. Absent: that bound.
+   * ISO 8601 timestamp with `Z` or an offset (400 otherwise), in the future, at most APPROVAL_GRANT_TTL_SECONDS
+   * (default 3600) after the decision: the override ends then. Absent: that bound.
    */
   expires_at?: string;
 }

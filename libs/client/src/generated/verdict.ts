@@ -2133,8 +2133,8 @@ export interface components {
                 [key: string]: components["schemas"]["ScopeFieldValue"];
             };
             /**
-             * @description ISO 8601 timestamp in the future, at most APPROVAL_GRANT_TTL_SECONDS (default 3600) after the
-             *     decision: the override ends then. Absent: that bound.
+             * @description ISO 8601 timestamp with `Z` or an offset (400 otherwise), in the future, at most APPROVAL_GRANT_TTL_SECONDS
+             *     (default 3600) after the decision: the override ends then. Absent: that bound.
              * @example 2026-11-26T09:30:00.000Z
              */
             expires_at?: string;
