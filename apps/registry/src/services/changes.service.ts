@@ -80,6 +80,15 @@ export class ChangeWriter {
     actorId: string | null,
     work: (repos: Repos, emit: (event: NewEvent) => void) => Promise<T>,
   ): Promise<T> {
+    return (await this.writeWithEvents(tenantId, actorId, work)).result;
+  }
+
+  /** As write, answering also the events the work emitted, as appended (in the order emitted). */
+  async writeWithEvents<T>(
+    tenantId: TenantId,
+    actorId: string | null,
+    work: (repos: Repos, emit: (event: NewEvent) => void) => Promise<T>,
+  ): Promise<{ result: T; events: EventRow[] }> {
     const { result, revision, events } = await this.prisma.$transaction(async (tx) => {
       const repos = repositories(tx);
       const revision = await repos.events.lockHead(tenantId);
@@ -101,7 +110,7 @@ export class ChangeWriter {
         scope_ids: [...new Set(events.flatMap((e) => e.scope_ids))],
       });
     }
-    return result;
+    return { result, events };
   }
 
   /**

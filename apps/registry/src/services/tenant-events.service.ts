@@ -38,8 +38,10 @@ export class TenantEventsService {
     const scopeIds = [...new Set(input.scope_ids)];
     for (const id of scopeIds) if (!(await this.repos.scopes.find(tenantId, id))) throw notFound('Scope', id);
     const key = input.idempotency_key ?? newId('auto-');
-    const created = await this.writer.write(tenantId, input.actor_id, async (r, emit) => {
-      if (await r.events.findByIdempotencyKey(tenantId, key)) return false;
+    // The event a replay names is read once, under the tenant's write lock; a new one is answered as appended.
+    const { result: earlier, events } = await this.writer.writeWithEvents(tenantId, input.actor_id, async (r, emit) => {
+      const found = await r.events.findByIdempotencyKey(tenantId, key);
+      if (found) return found;
       emit({
         type: input.type,
         scope_id: scopeIds[0] ?? null,
@@ -50,9 +52,8 @@ export class TenantEventsService {
         source: input.source,
         idempotency_key: key,
       });
-      return true;
+      return null;
     });
-    const row = await this.repos.events.findByIdempotencyKey(tenantId, key);
-    return { event: presentEvent(row!), created };
+    return earlier ? { event: presentEvent(earlier), created: false } : { event: presentEvent(events[0]), created: true };
   }
 }
