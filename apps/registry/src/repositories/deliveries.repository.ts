@@ -22,8 +22,24 @@ export interface DispatchedDelivery {
   attempt_count: number;
 }
 
-/** The row a delivery attempt works on, locked, with its subscription's state. */
-export type LockedDelivery = DeliveryRow & { sub_status: string; sub_deleted_at: Date | null; sub_url: string; due: boolean };
+/** The row a delivery attempt works on, locked, with its subscription's state and signing secrets. */
+export type LockedDelivery = DeliveryRow & {
+  sub_status: string;
+  sub_deleted_at: Date | null;
+  sub_url: string;
+  sub_secret_ciphertext: string | null;
+  sub_previous_secret_ciphertext: string | null;
+  /** Whether the previous secret's overlap still runs. */
+  sub_previous_in_use: boolean;
+  due: boolean;
+};
+
+/** A delivery's state after a result was recorded. */
+export interface RecordedDelivery {
+  id: string;
+  status: string;
+  next_attempt_at: Date;
+}
 
 /**
  * Webhook deliveries and their attempts. The delivery state machine lives in these rows (not in
@@ -69,7 +85,9 @@ export class DeliveriesAnyTenantRepository {
   lock(id: string, likely: Date[]): Promise<LockedDelivery | null> {
     return findWhereLikely(likely, async (keepUntils) => {
       const rows = await this.db.$queryRawUnsafe<LockedDelivery[]>(
-        `SELECT d.*, s."status" AS sub_status, s."deleted_at" AS sub_deleted_at, s."url" AS sub_url, d."next_attempt_at" <= now() AS due
+        `SELECT d.*, s."status" AS sub_status, s."deleted_at" AS sub_deleted_at, s."url" AS sub_url,
+                s."secret_ciphertext" AS sub_secret_ciphertext, s."previous_secret_ciphertext" AS sub_previous_secret_ciphertext,
+                coalesce(s."previous_secret_expires_at" > now(), false) AS sub_previous_in_use, d."next_attempt_at" <= now() AS due
            FROM "webhook_deliveries" d JOIN "webhook_subscriptions" s ON s."id" = d."subscription_id"
           WHERE d."id" = $1${keepUntils ? ' AND d."keep_until" = ANY($2::timestamptz[])' : ''}
             FOR UPDATE OF d`,
@@ -123,22 +141,23 @@ export class DeliveriesAnyTenantRepository {
   }
 
   /**
-   * Records an attempt's result on the delivery, only while that attempt is still the current one
-   * (answers false otherwise). `retryInMs` null: no further attempt (succeeded or failed for good).
+   * Records an attempt's result on the delivery, only while that attempt is still the current one; answers the
+   * delivery's state then (null when it was not the current one). `retryInMs` null: no further attempt (succeeded or failed for good).
    */
   async recordResult(
     id: string,
     attempt: number,
     data: { status: 'pending' | 'succeeded' | 'failed'; status_code: number | null; error: string | null; retryInMs: number | null },
     keepUntil: Date,
-  ): Promise<boolean> {
-    const n = await this.db.$executeRawUnsafe(
+  ): Promise<RecordedDelivery | null> {
+    const rows = await this.db.$queryRawUnsafe<RecordedDelivery[]>(
       `UPDATE "webhook_deliveries"
           SET "status" = $3, "last_status_code" = $4, "last_error" = $5,
               "next_attempt_at" = CASE WHEN $6::int IS NULL THEN "next_attempt_at" ELSE now() + ($6::int * interval '1 millisecond') END,
               "delivered_at" = CASE WHEN $3 = 'succeeded' THEN now() ELSE "delivered_at" END,
               "updated_at" = now()
-        WHERE "id" = $1 AND "keep_until" = $7 AND "attempt_count" = $2 AND "status" = 'pending'`,
+        WHERE "id" = $1 AND "keep_until" = $7 AND "attempt_count" = $2 AND "status" = 'pending'
+        RETURNING "id", "status", "next_attempt_at"`,
       id,
       attempt,
       data.status,
@@ -147,7 +166,7 @@ export class DeliveriesAnyTenantRepository {
       data.retryInMs,
       keepUntil,
     );
-    return n > 0;
+    return rows[0] ?? null;
   }
 
   async cancel(id: string, reason: string, keepUntil: Date): Promise<void> {

@@ -5,7 +5,12 @@ import { notFound } from '../domain/errors';
 import { retryDelayMs } from '../domain/retry-schedule';
 import { signDelivery } from '../domain/webhook-signature';
 import { newSecretBytes, openSecret, sealSecret } from '../domain/standard-webhooks';
-import { DeliveriesAnyTenantRepository, type DeliveryRow } from '../repositories/deliveries.repository';
+import {
+  DeliveriesAnyTenantRepository,
+  type DeliveryRow,
+  type LockedDelivery,
+  type RecordedDelivery,
+} from '../repositories/deliveries.repository';
 import { EventsRepository, type EventRow } from '../repositories/events.repository';
 import {
   SubscriptionHealthAnyTenantRepository,
@@ -17,7 +22,7 @@ import type { RetentionsInUse } from '../models/retention';
 import { keepUntilsOf } from '../domain/delivery-whereabouts';
 import { presentDeliveredEvent } from '../presenters/registry';
 import type { WebhookKeys } from '../keys';
-import type { WebhookSender } from '../clients/webhook-sender';
+import type { SendResult, WebhookSender } from '../clients/webhook-sender';
 
 export interface DeliveryOptions {
   retryBaseMs: number;
@@ -64,36 +69,11 @@ export class WebhookDeliveryService {
     // webhook attempt"); once the delivery is read, its own keep_until names the partition of every later statement.
     const hints = await this.retentions();
     const likely = keepUntilsOf(deliveryId, hints?.deliveries ?? []);
-    await this.prepareSecrets(deliveryId, likely);
-    const claim = await this.prisma.$transaction(async (tx) => {
-      const repo = new DeliveriesAnyTenantRepository(tx);
-      const d = await repo.lock(deliveryId, likely);
-      if (!d) throw notFound('Delivery', deliveryId);
-      if (d.status !== 'pending') return { run: false as const, reason: `delivery is ${d.status}` };
-      if (d.attempt_count !== attempt - 1)
-        return { run: false as const, reason: `attempt ${attempt} is not the next one (${d.attempt_count} made)` };
-      if (!d.due) return { run: false as const, reason: 'not due yet' };
-      if (d.sub_deleted_at || d.sub_status !== 'active') {
-        const reason = d.sub_deleted_at ? 'subscription deleted' : 'subscription disabled';
-        await repo.cancel(d.id, reason, d.keep_until);
-        return { run: false as const, reason };
-      }
-      const secrets = this.openSecrets(d.subscription_id, await new SubscriptionSecretsAnyTenantRepository(tx).find(d.subscription_id));
-      await repo.interruptStale(d.id, d.keep_until);
-      // Not due again before the attempt's own timeout is over, plus a margin for recording it.
-      await repo.startAttempt(d.id, attempt, this.opts.timeoutMs + 60_000, d.keep_until);
-      await repo.createAttempt({
-        id: newId('wat-'),
-        tenant_id: d.tenant_id,
-        delivery_id: d.id,
-        subscription_id: d.subscription_id,
-        attempt,
-        key_id: signer.kid,
-        keep_until: d.keep_until,
-      });
-      const event = (await new EventsRepository(tx).findAnyTenant(d.event_id, keepUntilsOf(d.id, hints?.events ?? []))) as EventRow;
-      return { run: true as const, delivery: d, event, secrets };
-    });
+    let claim = await this.claim(deliveryId, attempt, likely, signer.kid, hints, false);
+    if (!claim.run && claim.prepare) {
+      await this.prepareSecrets(claim.prepare);
+      claim = await this.claim(deliveryId, attempt, likely, signer.kid, hints, true);
+    }
     if (!claim.run) {
       const row = (await new DeliveriesAnyTenantRepository(this.prisma).findById(deliveryId, likely))!;
       return report(row, attempt, row.status === 'cancelled' ? 'cancelled' : 'skipped', claim.reason);
@@ -107,7 +87,64 @@ export class WebhookDeliveryService {
       signer.sign,
     );
     const result = await this.sender.send(delivery.sub_url, signed);
+    return this.recordAttempt(delivery, attempt, result);
+  }
 
+  /**
+   * Step 1, in one transaction. The subscription's secrets come with the delivery's locked row; when they need
+   * preparing first (`prepareSecrets`) and `prepared` is false, nothing is claimed and the answer names the
+   * subscription, so the caller prepares them outside the transaction and claims again.
+   */
+  private claim(
+    deliveryId: string,
+    attempt: number,
+    likely: Date[],
+    kid: string,
+    hints: RetentionsInUse | null,
+    prepared: boolean,
+  ): Promise<Claim> {
+    return this.prisma.$transaction(async (tx): Promise<Claim> => {
+      const repo = new DeliveriesAnyTenantRepository(tx);
+      const d = await repo.lock(deliveryId, likely);
+      if (!d) throw notFound('Delivery', deliveryId);
+      if (d.status !== 'pending') return { run: false, reason: `delivery is ${d.status}` };
+      if (d.attempt_count !== attempt - 1)
+        return { run: false, reason: `attempt ${attempt} is not the next one (${d.attempt_count} made)` };
+      if (!d.due) return { run: false, reason: 'not due yet' };
+      if (d.sub_deleted_at || d.sub_status !== 'active') {
+        const reason = d.sub_deleted_at ? 'subscription deleted' : 'subscription disabled';
+        await repo.cancel(d.id, reason, d.keep_until);
+        return { run: false, reason };
+      }
+      const held: SubscriptionSecrets = {
+        secret_ciphertext: d.sub_secret_ciphertext,
+        previous_secret_ciphertext: d.sub_previous_secret_ciphertext,
+        previous_in_use: d.sub_previous_in_use,
+      };
+      if (!prepared && (!held.secret_ciphertext || (held.previous_secret_ciphertext && !held.previous_in_use))) {
+        return { run: false, reason: 'secrets to prepare', prepare: d.subscription_id };
+      }
+      const secrets = this.openSecrets(d.subscription_id, held);
+      await repo.interruptStale(d.id, d.keep_until);
+      // Not due again before the attempt's own timeout is over, plus a margin for recording it.
+      await repo.startAttempt(d.id, attempt, this.opts.timeoutMs + 60_000, d.keep_until);
+      await repo.createAttempt({
+        id: newId('wat-'),
+        tenant_id: d.tenant_id,
+        delivery_id: d.id,
+        subscription_id: d.subscription_id,
+        attempt,
+        key_id: kid,
+        keep_until: d.keep_until,
+      });
+      const event = (await new EventsRepository(tx).findAnyTenant(d.event_id, keepUntilsOf(d.id, hints?.events ?? []))) as EventRow;
+      return { run: true, delivery: d, event, secrets };
+    });
+  }
+
+  /** Step 3: the result on the attempt, the delivery and the subscription's failure run, in one transaction. */
+  private recordAttempt(delivery: LockedDelivery, attempt: number, result: SendResult): Promise<AttemptReport> {
+    const deliveryId = delivery.id;
     return this.prisma.$transaction(async (tx) => {
       const repo = new DeliveriesAnyTenantRepository(tx);
       const health = new SubscriptionHealthAnyTenantRepository(tx);
@@ -125,7 +162,7 @@ export class WebhookDeliveryService {
       );
       // A refused destination (an address webhooks may not reach) is final: no retry is scheduled.
       const last = attempt >= delivery.max_attempts || !result.retryable;
-      await repo.recordResult(
+      let after: RecordedDelivery | null = await repo.recordResult(
         deliveryId,
         attempt,
         {
@@ -142,13 +179,16 @@ export class WebhookDeliveryService {
         const h = await health.failure(delivery.subscription_id, this.opts.maxConsecutiveFailures);
         if (h.disabledNow) {
           await repo.cancelPendingOf(delivery.subscription_id, 'subscription disabled');
+          after = null; // cancelled since: read below
           this.logger.warn(
             { subscription_id: delivery.subscription_id, failures: h.consecutive_failures },
             'webhook subscription disabled after consecutive failures',
           );
         }
       }
-      const row = (await repo.findById(deliveryId, [delivery.keep_until]))!;
+      // The state the result left, read again only when the update did not answer it (not the current attempt any
+      // more) or a cancellation changed it since.
+      const row = after ?? (await repo.findById(deliveryId, [delivery.keep_until]))!;
       // A failure that disabled the subscription leaves the delivery cancelled; this attempt still failed.
       const outcome = result.ok ? 'succeeded' : row.status === 'pending' ? 'retry_scheduled' : 'failed';
       return report(row, attempt, outcome, result.error, result.status_code);
@@ -156,24 +196,19 @@ export class WebhookDeliveryService {
   }
 
   /**
-   * Before the claim, each in its own statement (the claim holds the delivery's row lock, and
-   * taking the subscription's row there could deadlock with a result being recorded): a
+   * Between a claim that found them unprepared and the next, each in its own statement (the claim holds the
+   * delivery's row lock, and taking the subscription's row there could deadlock with a result being recorded): a
    * subscription made before secrets existed gets its first one (docs/webhooks.md "Standard
    * Webhooks"), and a previous secret whose overlap is over is forgotten.
    */
-  private async prepareSecrets(deliveryId: string, likely: Date[]): Promise<void> {
-    const delivery = await new DeliveriesAnyTenantRepository(this.prisma).findById(deliveryId, likely);
-    if (!delivery) return; // the claim answers 404
+  private async prepareSecrets(subscriptionId: string): Promise<void> {
     const repo = new SubscriptionSecretsAnyTenantRepository(this.prisma);
-    const row = await repo.find(delivery.subscription_id);
+    const row = await repo.find(subscriptionId);
     if (row && !row.secret_ciphertext) {
-      const made = await repo.setFirst(
-        delivery.subscription_id,
-        sealSecret(newSecretBytes(), delivery.subscription_id, this.opts.keyEncryptionKey),
-      );
-      if (made) this.logger.info({ subscription_id: delivery.subscription_id }, 'webhook subscription without a secret got its first one');
+      const made = await repo.setFirst(subscriptionId, sealSecret(newSecretBytes(), subscriptionId, this.opts.keyEncryptionKey));
+      if (made) this.logger.info({ subscription_id: subscriptionId }, 'webhook subscription without a secret got its first one');
     }
-    if (row?.previous_secret_ciphertext && !row.previous_in_use) await repo.dropExpiredPrevious(delivery.subscription_id);
+    if (row?.previous_secret_ciphertext && !row.previous_in_use) await repo.dropExpiredPrevious(subscriptionId);
   }
 
   /** The secrets that sign: the current one, and the previous one while its overlap runs. Throws rather than sign without. */
@@ -186,8 +221,11 @@ export class WebhookDeliveryService {
   }
 }
 
+/** What a claim came to: the attempt to run, nothing to run, or secrets to prepare before claiming again. */
+type Claim = { run: true; delivery: LockedDelivery; event: EventRow; secrets: Buffer[] } | { run: false; reason: string; prepare?: string };
+
 function report(
-  row: DeliveryRow,
+  row: Pick<DeliveryRow, 'id' | 'status' | 'next_attempt_at'>,
   attempt: number,
   outcome: AttemptReport['outcome'],
   error: string | null,
