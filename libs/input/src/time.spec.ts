@@ -1,4 +1,4 @@
-import { hasRealCalendarFields, parseIsoInstant } from './time';
+import { hasRealCalendarFields, parseIsoDateOrTime, parseIsoInstant } from './time';
 
 describe(hasRealCalendarFields.name, () => {
   it('accepts real days and times, leap days in leap years only', () => {
@@ -58,6 +58,20 @@ describe(parseIsoInstant.name, () => {
       null,
     ]) {
       expect([text, parseIsoInstant(text)]).toEqual([text, null]);
+    }
+  });
+});
+
+describe(parseIsoDateOrTime.name, () => {
+  it('reads dates and timestamps, an offset optional', () => {
+    expect(parseIsoDateOrTime('2026-03-01')).toBe(Date.UTC(2026, 2, 1));
+    expect(parseIsoDateOrTime('2026-03-01T12:00+02:00')).toBe(Date.UTC(2026, 2, 1, 10));
+    expect(parseIsoDateOrTime('2024-02-29T10:00:00')).toBe(new Date(2024, 1, 29, 10).getTime());
+  });
+
+  it('refuses days the calendar lacks, text that starts elsewhere, and other types', () => {
+    for (const text of ['2026-02-30', '2026-03-01T24:00Z', '2026-03-01 10:00', 'yesterday', ' 2026-03-01', '2026-03-01T', 20260301, null]) {
+      expect([text, parseIsoDateOrTime(text)]).toEqual([text, null]);
     }
   });
 });

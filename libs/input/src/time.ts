@@ -38,3 +38,18 @@ export function parseIsoInstant(text: unknown): number | null {
   const ms = Date.parse(text);
   return Number.isNaN(ms) ? null : ms;
 }
+
+/** A date, optionally followed by `T` and a time (with or without an offset): the calendar fields first. */
+const DATE_OR_TIME = /^(?:[+-]\d{6}|\d{4})-\d{2}-\d{2}(?:T.+)?$/;
+
+/**
+ * The milliseconds since the epoch of an ISO 8601 date (`2026-03-01`, read as UTC midnight) or timestamp (an offset
+ * optional: without one, `Date.parse` reads the local time), or null for anything else and for a day or time the
+ * calendar lacks. For what is informational (a Fact's `as_of`) or checked again by a server (the CLI's bounds); a
+ * bound, a cursor or an expiry a service acts on takes `parseIsoInstant`.
+ */
+export function parseIsoDateOrTime(text: unknown): number | null {
+  if (typeof text !== 'string' || !DATE_OR_TIME.test(text) || !hasRealCalendarFields(text)) return null;
+  const ms = Date.parse(text);
+  return Number.isNaN(ms) ? null : ms;
+}

@@ -1,7 +1,7 @@
 // `arbiter audit consultations --since … --until …`: the completeness audit (docs/evidence.md
 // "Completeness audit"). Exit 0 when clean, 1 on any finding, 2 on usage or connection errors, 3 when
 // clean but the checkpoints were checked with the ledger's own keys (no --trust).
-import { hasRealCalendarFields } from '@arbiter/input';
+import { parseIsoDateOrTime } from '@arbiter/input';
 import { auditConsultations, type ConsultationAuditReport } from '@arbiter/client';
 import type { CommandContext } from '../context';
 import { CliError, EXIT } from '../io';
@@ -33,8 +33,7 @@ export function parseDuration(text: string): number {
 }
 
 function isoBound(text: string, name: string): string {
-  if (!/^\d{4}-\d{2}-\d{2}(?:T.+)?$/.test(text) || !hasRealCalendarFields(text) || Number.isNaN(Date.parse(text)))
-    throw new CliError(`--${name} ${text} is not an ISO 8601 date or timestamp`);
+  if (parseIsoDateOrTime(text) === null) throw new CliError(`--${name} ${text} is not an ISO 8601 date or timestamp`);
   return text;
 }
 

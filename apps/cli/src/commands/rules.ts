@@ -2,7 +2,7 @@
 // kept in a repository. plan and apply read the scope's active rules from the registry and match them
 // with the file (rules/plan.ts); plan asks the verdict gateway to simulate the changes; test
 // evaluates cases with the rule engine itself and no server (rules/rules-test.ts).
-import { hasRealCalendarFields } from '@arbiter/input';
+import { parseIsoDateOrTime } from '@arbiter/input';
 import path from 'node:path';
 import { ArbiterError, type Rule, type RuleBody, type SimulationRequest, type SimulationResult } from '@arbiter/client';
 import { type CommandContext, type ServiceFlags } from '../context';
@@ -108,7 +108,7 @@ type Simulation = { status: 'done'; result: SimulationResult } | { status: 'skip
 export async function planRules(ctx: CommandContext, opts: PlanOptions): Promise<number> {
   const last = positiveInt(opts.last, '--last', 1, 1_000_000)!;
   const samples = positiveInt(opts.samples, '--samples', 0, 100);
-  if (opts.since !== undefined && (!hasRealCalendarFields(opts.since) || Number.isNaN(Date.parse(opts.since))))
+  if (opts.since !== undefined && parseIsoDateOrTime(opts.since) === null)
     throw new CliError(`--since takes an ISO 8601 date or timestamp, not ${opts.since}`);
   const file = await readRulesFile(ctx, opts.file, opts.scope);
   const { plan, notes } = await currentPlan(ctx, file, opts);

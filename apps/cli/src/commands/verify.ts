@@ -58,8 +58,8 @@ export async function verifyVerdictCommand(ctx: CommandContext, input: string, o
   if (!opts.trust && !opts.jwks)
     throw new CliError("give the tenant's keys you hold: --trust <file> (arbiter trust export) or --jwks <file|url>");
   const jws = JWS.test(input.trim()) ? input.trim() : (await ctx.readText(input, 'verdict')).trim();
-  const at = opts.at ? (parseIsoInstant(opts.at) ?? NaN) : ctx.io.now().getTime();
-  if (Number.isNaN(at)) throw new CliError(`--at ${opts.at} is not an ISO 8601 time with Z or an offset`);
+  const at = opts.at === undefined ? ctx.io.now().getTime() : parseIsoInstant(opts.at);
+  if (at === null) throw new CliError(`--at ${opts.at} is not an ISO 8601 time with Z or an offset`);
   const held = (await callerKeySet(ctx, opts))!;
   if (held.tenant && opts.tenant && held.tenant !== opts.tenant)
     throw new CliError(`--tenant ${opts.tenant} is not the tenant of the trust file (${held.tenant})`);

@@ -142,9 +142,9 @@ export function parseTestFile(name: string, text: string): TestSuite {
   }
   let now = new Date();
   if (doc.now !== undefined) {
-    now = new Date(parseIsoInstant(doc.now) ?? NaN);
-    if (Number.isNaN(now.getTime()))
-      src.problem(['now'], 'now is an ISO 8601 timestamp with Z or an offset: the instant the cases are evaluated at');
+    const ms = parseIsoInstant(doc.now);
+    if (ms !== null) now = new Date(ms);
+    else src.problem(['now'], 'now is an ISO 8601 timestamp with Z or an offset: the instant the cases are evaluated at');
   }
   const cases: TestEntry[] = [];
   if (!Array.isArray(doc.tests) || doc.tests.length === 0) src.problem(['tests'], 'tests is required: a list of cases');

@@ -69,10 +69,11 @@ export class WebhookDeliveryService {
     // webhook attempt"); once the delivery is read, its own keep_until names the partition of every later statement.
     const hints = await this.retentions();
     const likely = keepUntilsOf(deliveryId, hints?.deliveries ?? []);
-    let claim = await this.claim(deliveryId, attempt, likely, signer.kid, hints, false);
+    const request: ClaimRequest = { deliveryId, attempt, likely, kid: signer.kid, hints, secretsPrepared: false };
+    let claim = await this.claim(request);
     if (!claim.run && claim.prepare) {
       await this.prepareSecrets(claim.prepare);
-      claim = await this.claim(deliveryId, attempt, likely, signer.kid, hints, true);
+      claim = await this.claim({ ...request, secretsPrepared: true });
     }
     if (!claim.run) {
       const row = (await new DeliveriesAnyTenantRepository(this.prisma).findById(deliveryId, likely))!;
@@ -92,17 +93,10 @@ export class WebhookDeliveryService {
 
   /**
    * Step 1, in one transaction. The subscription's secrets come with the delivery's locked row; when they need
-   * preparing first (`prepareSecrets`) and `prepared` is false, nothing is claimed and the answer names the
-   * subscription, so the caller prepares them outside the transaction and claims again.
+   * preparing first (`prepareSecrets`) and were not prepared for this claim, nothing is claimed and the answer
+   * names the subscription, so the caller prepares them outside the transaction and claims again.
    */
-  private claim(
-    deliveryId: string,
-    attempt: number,
-    likely: Date[],
-    kid: string,
-    hints: RetentionsInUse | null,
-    prepared: boolean,
-  ): Promise<Claim> {
+  private claim({ deliveryId, attempt, likely, kid, hints, secretsPrepared }: ClaimRequest): Promise<Claim> {
     return this.prisma.$transaction(async (tx): Promise<Claim> => {
       const repo = new DeliveriesAnyTenantRepository(tx);
       const d = await repo.lock(deliveryId, likely);
@@ -121,7 +115,7 @@ export class WebhookDeliveryService {
         previous_secret_ciphertext: d.sub_previous_secret_ciphertext,
         previous_in_use: d.sub_previous_in_use,
       };
-      if (!prepared && (!held.secret_ciphertext || (held.previous_secret_ciphertext && !held.previous_in_use))) {
+      if (!secretsPrepared && (!held.secret_ciphertext || (held.previous_secret_ciphertext && !held.previous_in_use))) {
         return { run: false, reason: 'secrets to prepare', prepare: d.subscription_id };
       }
       const secrets = this.openSecrets(d.subscription_id, held);
@@ -222,6 +216,18 @@ export class WebhookDeliveryService {
 }
 
 /** What a claim came to: the attempt to run, nothing to run, or secrets to prepare before claiming again. */
+/** What one claim of an attempt needs: the delivery, where its rows likely lie, the signing key's id. */
+interface ClaimRequest {
+  deliveryId: string;
+  attempt: number;
+  /** The keep_until values of the partitions the delivery's row likely lies in. */
+  likely: Date[];
+  kid: string;
+  hints: RetentionsInUse | null;
+  /** True on the claim after `prepareSecrets`: the secrets are used as they are. */
+  secretsPrepared: boolean;
+}
+
 type Claim = { run: true; delivery: LockedDelivery; event: EventRow; secrets: Buffer[] } | { run: false; reason: string; prepare?: string };
 
 function report(

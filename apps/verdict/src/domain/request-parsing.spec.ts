@@ -73,6 +73,7 @@ describe(parseContext.name, () => {
     ['a confidence above 1', { a: { value: 1, source: 's', confidence: 1.5 } }],
     ['a bad as_of', { a: { value: 1, source: 's', as_of: 'yesterday' } }],
     ['an as_of on a day the month lacks', { a: { value: 1, source: 's', as_of: '2026-02-30T10:00:00Z' } }],
+    ['an as_of with a space for its T', { a: { value: 1, source: 's', as_of: '2026-03-01 10:00:00Z' } }],
     ['a payload_path without a ledger citation', { a: { value: 1, source: 's', payload_path: 'kyc.country' } }],
     ['a payload_path that is not a string', { a: { value: 1, source: 'ledger:fct-000000000000000000000001', payload_path: 3 } }],
     [

@@ -7,9 +7,9 @@ import {
   bracketPath,
   findMemberName,
   hasOwn,
-  hasRealCalendarFields,
   inspectJson,
   isPlainObject,
+  parseIsoDateOrTime,
   stringMember,
   unknownMember,
 } from '@arbiter/input';
@@ -116,7 +116,7 @@ export function parseContext(raw: unknown): Record<string, Fact> {
       throw invalidFact(field, 'confidence must be a number from 0.0 to 1.0');
     }
     const asOf = fact.as_of;
-    if (asOf !== undefined && (typeof asOf !== 'string' || !hasRealCalendarFields(asOf) || Number.isNaN(Date.parse(asOf)))) {
+    if (asOf !== undefined && parseIsoDateOrTime(asOf) === null) {
       throw invalidFact(field, 'as_of must be an ISO 8601 timestamp');
     }
     if (fact.payload_path !== undefined) {

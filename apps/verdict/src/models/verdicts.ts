@@ -38,7 +38,7 @@ export interface Fact {
    * @maximum 1
    */
   confidence?: number;
-  /** ISO 8601 time of the observation. */
+  /** When it was observed: an ISO 8601 date, or a date, `T` and a time (an offset optional), on a day the calendar has. */
   as_of?: string;
   /**
    * With a `ledger:<fact_id>` source only: the dot path of the value in the ledger fact's

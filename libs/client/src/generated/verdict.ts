@@ -1274,7 +1274,7 @@ export interface components {
              */
             confidence?: number;
             /**
-             * @description ISO 8601 time of the observation.
+             * @description When it was observed: an ISO 8601 date, or a date, `T` and a time (an offset optional), on a day the calendar has.
              * @example 2026-11-26T09:30:00.000Z
              */
             as_of?: string;
