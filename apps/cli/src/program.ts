@@ -475,7 +475,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       collect,
     )
     .option('--scope <scp-id>', 'restrict the key to this scope (repeatable; default every scope)', collect)
-    .option('--expires-at <iso>', 'when the key stops working (ISO 8601, in the future)')
+    .option('--expires-at <iso>', 'when the key stops working (ISO 8601 with Z or an offset, in the future)')
     .option('--tenant <id>', 'platform admins: the tenant of the principal')
     .option('--out <file>', 'write the key to this file (mode 0600) instead of printing it')
     .action(run((ctx, opts: admin.ApiKeyCreateOptions) => admin.createApiKey(ctx, opts)));

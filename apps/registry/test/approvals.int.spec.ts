@@ -191,6 +191,20 @@ describe('registry approvals (docs/approvals.md "The registry flow")', () => {
     expect(override).toEqual({ approved_by: deciderIds[1], created_by: deciderIds[1] });
   });
 
+  it('refuses an expires_at without Z or an offset with 400, deciding nothing; one with an offset decides', async () => {
+    const apr = (await request({ trigger_id: gatedInvariant, intended_action: 'local time' }).expect(201)).body;
+    const at = new Date(Date.now() + 1_800_000);
+
+    const res = await decide(apr.id, { decision: 'approved', expires_at: at.toISOString().replace('Z', '') }).expect(400);
+
+    expect(res.body.detail).toMatch(/^Invalid request: expires_at: .*Z or an offset/);
+    expect((await requester.get(`/api/v1/scopes/${scopeId}/approvals/${apr.id}`).expect(200)).body).toMatchObject({ status: 'pending' });
+    const withOffset = `${new Date(at.getTime() - 5 * 3_600_000).toISOString().slice(0, 19)}-05:00`;
+    const decided = (await decide(apr.id, { decision: 'approved', expires_at: withOffset }).expect(200)).body;
+    const [row] = await sql<{ expires_at: Date }>(h, 'SELECT expires_at FROM overrides WHERE id = $1', [decided.override_id]);
+    expect(row.expires_at.toISOString()).toBe(`${at.toISOString().slice(0, 19)}.000Z`);
+  });
+
   it('refuses an expires_at later than APPROVAL_GRANT_TTL_SECONDS after the decision with 422, deciding nothing', async () => {
     const apr = (await request({ trigger_id: gatedInvariant, intended_action: 'for a week' }).expect(201)).body;
 

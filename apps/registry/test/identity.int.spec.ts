@@ -188,6 +188,13 @@ describe('registry identity', () => {
         .set(bearer(a.admin.key))
         .send({ principal_id: p.principalId, permissions: ['read'], expires_at: '2001-01-01T00:00:00Z' })
         .expect(422);
+      const local = new Date(Date.now() + 3_600_000).toISOString().replace('Z', ''); // read in the server's zone before
+      const unnamed = await request(h.url)
+        .post('/api/v1/api-keys')
+        .set(bearer(a.admin.key))
+        .send({ principal_id: p.principalId, permissions: ['read'], expires_at: local })
+        .expect(400);
+      expect(unnamed.body.detail).toMatch(/^Invalid request: expires_at: .*Z or an offset/);
       await request(h.url)
         .post('/api/v1/api-keys')
         .set(bearer(a.admin.key))

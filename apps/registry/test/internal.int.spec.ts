@@ -279,6 +279,8 @@ describe('registry internal API for the verdict gateway', () => {
       await grant({ target_ids: [ruleEu.id], applies_to_scope: { region: 'mars' }, expires_at: inAnHour() }).expect(400);
       await grant({ target_ids: [ruleEu.id], applies_to_scope: { region: ['eu'] }, expires_at: inAnHour() }).expect(400);
       await grant({ target_ids: [ruleEu.id], applies_to_scope: {}, expires_at: 'soon' }).expect(400);
+      await grant({ target_ids: [ruleEu.id], applies_to_scope: {}, expires_at: inAnHour().replace('Z', '') }).expect(400);
+      await grant({ target_ids: [ruleEu.id], applies_to_scope: {}, expires_at: '2026-02-30T10:00:00Z' }).expect(400);
       await grant({ target_ids: [ruleEu.id], applies_to_scope: {}, expires_at: inAnHour(), colour: 'red' }).expect(400);
       await grant({ target_ids: [ruleEu.id], applies_to_scope: {}, expires_at: inAnHour(), override_type: 'temporary' }).expect(400);
       await grant({ target_ids: ['rul-000000000000000000000000'], applies_to_scope: {}, expires_at: inAnHour() }).expect(404);

@@ -171,6 +171,21 @@ describe('registry overrides', () => {
     await post({ target_id: ruleId, override_type: 'temporary', justification: 'j', expires_at: 'tomorrow' }).expect(400);
   });
 
+  it("takes an expiry that names its instant, and refuses one read in the server's time zone (400, nothing stored)", async () => {
+    const before = (await admin.get(`/api/v1/scopes/${scopeId}/overrides`).expect(200)).body.items.length;
+    const local = inAnHour().replace('Z', ''); // 2026-03-01T10:45:00.000: no Z, no offset
+    const day = inAnHour().slice(0, 10); // a date alone: tsoa reads it as UTC midnight
+    for (const expires_at of [local, day]) {
+      const res = await post({ target_id: ruleId, override_type: 'temporary', justification: 'j', expires_at }).expect(400);
+      expect([expires_at, res.body.detail]).toEqual([expires_at, expect.stringMatching(/^Invalid request: expires_at: .*Z or an offset/)]);
+    }
+    expect((await admin.get(`/api/v1/scopes/${scopeId}/overrides`).expect(200)).body.items).toHaveLength(before);
+    const at = new Date(Date.now() + 3_600_000);
+    const withOffset = `${new Date(at.getTime() + 2 * 3_600_000).toISOString().slice(0, 19)}+02:00`;
+    const made = await post({ target_id: ruleId, override_type: 'temporary', justification: 'j', expires_at: withOffset }).expect(201);
+    expect(made.body.expires_at).toBe(`${at.toISOString().slice(0, 19)}.000Z`);
+  });
+
   it('answers 404 for a target of another scope and 409 for a revoked or archived target', async () => {
     const other = await createScope(admin, 'other');
     await post({ target_id: ruleId, override_type: 'permanent', justification: 'j' }, other.id).expect(404);

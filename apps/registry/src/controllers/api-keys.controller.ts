@@ -2,6 +2,7 @@ import { Body, Controller, Delete, Get, Path, Post, Query, Request, Response, Ro
 import type { RegistryContext } from '../context';
 import type { AuthedRequest } from '@arbiter/auth';
 import type { ApiKey, CreateApiKeyBody, CreatedApiKey, ErrorBody, Page } from '../models/identity';
+import { Instants } from './instants';
 
 @Route('api/v1/api-keys')
 @Tags('API keys')
@@ -24,8 +25,10 @@ export class ApiKeysController extends Controller {
     403,
     'Missing permission, or more than the creating key holds (permission, scopes, lifetime), or a platform admin principal',
   )
+  @Response<ErrorBody>(400, 'A bad field, or expires_at without Z or an offset')
   @Response<ErrorBody>(404, 'Principal not found')
   @Response<ErrorBody>(422, 'Missing field')
+  @Instants('expires_at')
   async createApiKey(@Request() req: AuthedRequest, @Body() body: CreateApiKeyBody): Promise<CreatedApiKey> {
     this.setStatus(201);
     return this.ctx.identity.createKey(req.user, body);

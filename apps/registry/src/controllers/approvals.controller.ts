@@ -3,6 +3,7 @@ import type { AuthedRequest } from '@arbiter/auth';
 import type { RegistryContext } from '../context';
 import type { ErrorBody, Page } from '../models/identity';
 import type { Approval, DecideApprovalBody, RequestApprovalBody } from '../models/approvals';
+import { Instants } from './instants';
 
 @Route('api/v1/scopes/{scope_id}/approvals')
 @Tags('Approvals')
@@ -85,9 +86,10 @@ export class ApprovalsController extends Controller {
    */
   @Post('{approval_id}/decide')
   @Security('bearer', ['approve'])
-  @Response<ErrorBody>(400, 'expires_at with a rejection')
+  @Response<ErrorBody>(400, 'expires_at with a rejection, or without Z or an offset')
   @Response<ErrorBody>(409, 'Already decided, already approved by this principal, or expired')
   @Response<ErrorBody>(422, 'Missing field, or expires_at in the past or beyond APPROVAL_GRANT_TTL_SECONDS')
+  @Instants('expires_at')
   async decideApproval(
     @Request() req: AuthedRequest,
     @Path() scope_id: string,

@@ -3,6 +3,7 @@ import type { AuthedRequest } from '@arbiter/auth';
 import type { RegistryContext } from '../context';
 import type { ErrorBody, Page } from '../models/identity';
 import type { CreateOverrideBody, Override } from '../models/overrides';
+import { Instants } from './instants';
 
 @Route('api/v1/scopes/{scope_id}/overrides')
 @Tags('Overrides')
@@ -45,9 +46,10 @@ export class OverridesController extends Controller {
   @Post()
   @Security('bearer', ['manage_invariants'])
   @SuccessResponse(201, 'Created')
-  @Response<ErrorBody>(400, 'Bad target or applies_to_scope')
+  @Response<ErrorBody>(400, 'Bad target or applies_to_scope, or expires_at without Z or an offset')
   @Response<ErrorBody>(409, 'Target not active')
   @Response<ErrorBody>(422, 'Missing field, or expires_at in the past')
+  @Instants('expires_at')
   async createOverride(@Request() req: AuthedRequest, @Path() scope_id: string, @Body() body: CreateOverrideBody): Promise<Override> {
     this.setStatus(201);
     return this.ctx.overrides.create(req.user, scope_id, body);

@@ -99,7 +99,7 @@ export interface DecideApprovalBody {
    */
   decided_by?: string;
   /**
-   * When the override created by approving ends (ISO 8601): in the future and at most
+   * When the override created by approving ends (ISO 8601 with `Z` or an offset, else 400): in the future and at most
    * APPROVAL_GRANT_TTL_SECONDS (default 3600) after the decision, else 422. Default: exactly that
    * bound. Refused with a rejection (400), and on an approval that does not complete the quorum (422).
    */

@@ -226,7 +226,10 @@ export interface CreateApiKeyBody {
   permissions: Permission[];
   /** Empty or absent: every scope. A creating key restricted to some scopes must name a subset of its own (403). */
   scope_ids?: string[];
-  /** ISO 8601 timestamp in the future; no later than the creating key's own when that expires (403). */
+  /**
+   * ISO 8601 timestamp with `Z` or an offset (else 400), in the future; no later than the creating key's own when that
+   * expires (403).
+   */
   expires_at?: Date;
   tenant_id?: string;
 }

@@ -69,6 +69,6 @@ export interface CreateOverrideBody {
   approved_by?: string;
   /** Restricts the override to operations whose scope contains these fields (verdict gateway). */
   applies_to_scope?: ScopeSelector;
-  /** ISO 8601 timestamp in the future; required for `temporary`. */
+  /** ISO 8601 timestamp with `Z` or an offset, in the future; required for `temporary`. Without `Z` or an offset: 400. */
   expires_at?: Date;
 }

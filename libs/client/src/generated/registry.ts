@@ -2419,7 +2419,7 @@ export interface components {
             applies_to_scope?: components["schemas"]["ScopeSelector"];
             /**
              * Format: date-time
-             * @description ISO 8601 timestamp in the future; required for `temporary`.
+             * @description ISO 8601 timestamp with `Z` or an offset, in the future; required for `temporary`. Without `Z` or an offset: 400.
              */
             expires_at?: string;
         };
@@ -2792,7 +2792,7 @@ export interface components {
             decided_by?: string;
             /**
              * Format: date-time
-             * @description When the override created by approving ends (ISO 8601): in the future and at most
+             * @description When the override created by approving ends (ISO 8601 with `Z` or an offset, else 400): in the future and at most
              *     APPROVAL_GRANT_TTL_SECONDS (default 3600) after the decision, else 422. Default: exactly that
              *     bound. Refused with a rejection (400), and on an approval that does not complete the quorum (422).
              */
@@ -2837,7 +2837,8 @@ export interface components {
             scope_ids?: string[];
             /**
              * Format: date-time
-             * @description ISO 8601 timestamp in the future; no later than the creating key's own when that expires (403).
+             * @description ISO 8601 timestamp with `Z` or an offset (else 400), in the future; no later than the creating key's own when that
+             *     expires (403).
              */
             expires_at?: string;
             /** @example tnt-0f3a9c1e5b7d2a4c6e8f0a1b */
@@ -9320,7 +9321,7 @@ export interface operations {
                     "application/json": components["schemas"]["Override"];
                 };
             };
-            /** @description Bad target or applies_to_scope */
+            /** @description Bad target or applies_to_scope, or expires_at without Z or an offset */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9328,7 +9329,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Bad target or applies_to_scope"
+                     *       "detail": "Bad target or applies_to_scope, or expires_at without Z or an offset"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -11802,7 +11803,7 @@ export interface operations {
                     "application/json": components["schemas"]["Approval"];
                 };
             };
-            /** @description expires_at with a rejection */
+            /** @description expires_at with a rejection, or without Z or an offset */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11810,7 +11811,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "expires_at with a rejection"
+                     *       "detail": "expires_at with a rejection, or without Z or an offset"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -12096,7 +12097,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedApiKey"];
                 };
             };
-            /** @description malformed_json (the body is not JSON) or validation_failed (a field of the wrong type, an unknown field) */
+            /** @description A bad field, or expires_at without Z or an offset */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12104,7 +12105,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "malformed_json (the body is not JSON) or validation_failed (a field of the wrong type, an unknown field)"
+                     *       "detail": "A bad field, or expires_at without Z or an offset"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];

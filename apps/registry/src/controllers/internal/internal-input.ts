@@ -5,7 +5,7 @@
 import { mintTenantId, type TenantId } from '@arbiter/auth';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { AppError } from '@arbiter/http';
-import { isIntegerIn, isPlainObject, unknownMember } from '@arbiter/input';
+import { isIntegerIn, isPlainObject, parseIsoInstant, unknownMember } from '@arbiter/input';
 import { FOREIGN_EVENT_TYPES } from '../../domain/webhook-events';
 import { badRequest, unprocessable } from '../../domain/errors';
 import type { ApprovalGrantBody, ForeignEventBody } from '../../models/internal';
@@ -126,8 +126,7 @@ export const grantInput = (req: Request): void => {
   if (!isPlainObject(scope) || !Object.values(scope).every((v) => ['string', 'number', 'boolean'].includes(typeof v))) {
     throw badRequest('applies_to_scope must be an object of scope fields (string, number or boolean values)');
   }
-  if (typeof b.expires_at !== 'string' || Number.isNaN(new Date(b.expires_at).getTime()))
-    throw badRequest('expires_at must be an ISO 8601 timestamp');
+  if (parseIsoInstant(b.expires_at) === null) throw badRequest('expires_at must be an ISO 8601 timestamp with Z or an offset');
   for (const [f, max] of Object.entries(GRANT_TEXT_LIMITS)) {
     const v = b[f];
     if (v !== undefined && v !== null && (typeof v !== 'string' || v.length > max))
