@@ -83,6 +83,17 @@ describe(verifyVerdict.name, () => {
     expect((await failure(sut(early, { jwks, now, allowExpired: true }))).code).toBe('key_not_valid_at_iat');
   });
 
+  it('refuses a key whose window does not read as instants with malformed (2026-02-30 would read as March 2)', async () => {
+    for (const window of [
+      { notBefore: '2026-01-01T00:00:00.000Z', notAfter: '2026-02-30T00:00:00.000Z' },
+      { notBefore: '2026-01-01T00:00:00' },
+    ]) {
+      const odd = makeKey(`${TENANT}:2026`, window);
+      const err = await failure(sut(signJws(verdictClaims({}, now), odd), { jwks: { keys: [odd.jwk] }, now }));
+      expect([window, err.code, err.message]).toEqual([window, 'malformed', expect.stringContaining('unreadable validity window')]);
+    }
+  });
+
   it('accepts a verdict of a since-retired key inside its window, unless refuseRetiredKeys', async () => {
     const retired = makeKey(`${TENANT}:2026`, { notBefore: '2026-01-01T00:00:00.000Z', notAfter: new Date(now + 1000).toISOString() });
     const jws = signJws(verdictClaims({}, now), retired);

@@ -1,6 +1,7 @@
 // Verifies a signed verdict (docs/verdicts.md "Signed verdict", "Verifying a verdict
 // offline"): a compact JWS (RFC 7515) with ES256 (RFC 7518 section 3.4) under the key of the tenant's
 // JWKS named by the header's kid; iat inside that key's [not_before, not_after) window; exp not passed.
+import { parseIsoInstant } from '@arbiter/input';
 import { compactVerify, decodeProtectedHeader, importJWK, type JWK } from 'jose';
 import { VerdictVerificationError } from './errors';
 import { assertKeySet, remoteJwks, StaticJwks, type JwksSource } from './jwks';
@@ -153,19 +154,19 @@ export async function verifyVerdict(jws: string, opts: VerifyVerdictOptions): Pr
 
   // iat is requested_at rounded down to the second, not_before has milliseconds; see notBeforeToleranceSeconds.
   const iatMs = claims.iat * 1000;
-  const notBefore = Date.parse(key.not_before);
-  const notAfter = key.not_after === null ? null : Date.parse(key.not_after);
-  if (Number.isNaN(notBefore) || (notAfter !== null && Number.isNaN(notAfter)))
+  const notBefore = parseIsoInstant(key.not_before);
+  const notAfter = key.not_after === null ? Infinity : parseIsoInstant(key.not_after);
+  if (notBefore === null || notAfter === null)
     throw new VerdictVerificationError('malformed', `key ${kid} has an unreadable validity window`, { kid, claims });
   const earliest = Math.floor(notBefore / 1000) * 1000 - (opts.notBeforeToleranceSeconds ?? 5) * 1000;
-  if (iatMs < earliest || (notAfter !== null && iatMs >= notAfter)) {
+  if (iatMs < earliest || iatMs >= notAfter) {
     throw new VerdictVerificationError(
       'key_not_valid_at_iat',
       `issued at ${new Date(iatMs).toISOString()}, outside key ${kid}'s window [${key.not_before}, ${key.not_after ?? '∞'})`,
       { kid, claims },
     );
   }
-  if (opts.refuseRetiredKeys && notAfter !== null) {
+  if (opts.refuseRetiredKeys && key.not_after !== null) {
     throw new VerdictVerificationError('key_retired', `key ${kid} was retired at ${key.not_after}; ask for a new verdict`, { kid, claims });
   }
 

@@ -309,4 +309,11 @@ describe(periodBound.name, () => {
     expect(new Date(periodBound('2026-03-01', false, 'since')).toISOString()).toBe('2026-03-01T00:00:00.000Z');
     expect(new Date(periodBound('2026-03-01T10:00:00+01:00', true, 'until')).toISOString()).toBe('2026-03-01T09:00:00.000Z');
   });
+
+  it('refuses a day the calendar lacks instead of rolling it over', () => {
+    for (const value of ['2026-02-30', '2026-02-29T10:00:00Z', '2026-04-31', '2026-03-01T24:00:00Z']) {
+      expect(() => periodBound(value, true, 'until')).toThrow(`until ${JSON.stringify(value)} is not an ISO 8601 date or timestamp`);
+    }
+    expect(new Date(periodBound('2024-02-29', true, 'until')).toISOString()).toBe('2024-02-29T23:59:59.999Z');
+  });
 });

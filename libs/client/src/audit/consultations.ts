@@ -6,6 +6,7 @@
 //
 // Reads: the period's records once (pages of 1000, kept as their six sealed fields), then the stream's
 // facts once, page by page, keeping only those of the period or of a listed record.
+import { parseIsoDateOrTime } from '@arbiter/input';
 import { digestBytes, verifyConsistency } from '@arbiter/merkle';
 import { ArbiterError, InputError } from '../errors';
 import type { LedgerClient } from '../ledger-client';
@@ -95,17 +96,20 @@ interface FactSummary {
 }
 
 const DAY_MS = 86_400_000;
-const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+const DATE_ONLY = /^(?:[+-]\d{6}|\d{4})-\d{2}-\d{2}$/;
 
-/** A bound of the period as an instant; a date-only `until` is the last millisecond of that UTC day. */
+/**
+ * A bound of the period as an instant; a date-only `until` is the last millisecond of that UTC day. A day the
+ * calendar lacks (`2026-02-30`) is refused, never rolled over into the next month.
+ */
 export function periodBound(value: string | Date, end: boolean, name: string): number {
   if (value instanceof Date) {
     if (Number.isNaN(value.getTime())) throw new InputError(`${name} is not a valid date`);
     return value.getTime();
   }
-  const ms = DATE_ONLY.test(value) ? Date.parse(`${value}T00:00:00.000Z`) + (end ? DAY_MS - 1 : 0) : Date.parse(value);
-  if (Number.isNaN(ms)) throw new InputError(`${name} ${JSON.stringify(value)} is not an ISO 8601 date or timestamp`);
-  return ms;
+  const ms = parseIsoDateOrTime(value);
+  if (ms === null) throw new InputError(`${name} ${JSON.stringify(value)} is not an ISO 8601 date or timestamp`);
+  return end && DATE_ONLY.test(value) ? ms + DAY_MS - 1 : ms;
 }
 
 const isNotFound = (err: unknown) => err instanceof ArbiterError && err.status === 404;

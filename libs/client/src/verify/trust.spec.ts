@@ -157,6 +157,19 @@ describe(extendTrust.name, () => {
     ]);
   });
 
+  it('fails a key change naming a day the calendar lacks (2026-02-30 would read as March 2)', () => {
+    const w = world();
+    const stream = new TestStream(KEYS_STREAM, TENANT, w.ledger);
+    stream.seal('service:verdict', keySealPayloadOf(w.first.jwk, 'first'), w.first.jwk.kid);
+    const late = keySealPayloadOf(w.second.jwk, 'emergency', [{ kid: w.first.jwk.kid, not_after: '2026-02-30T00:00:00.000Z' }]);
+    stream.seal('service:verdict', late, w.second.jwk.kid);
+    const result = extendTrust(w.anchors, { keys_stream: historyOf(stream) });
+    expect(failures(result.report)).toEqual([
+      { check: `keys_stream.${w.second.jwk.kid}`, status: 'fail', message: expect.stringContaining('retired must list {kid, not_after}') },
+    ]);
+    expect(result.trusted.added).toEqual([]);
+  });
+
   it('fails a keys stream that gives a trusted kid another public key', () => {
     const w = world();
     const anchors = { ...w.anchors, jwks: { keys: [w.first.jwk, makeKey(w.second.jwk.kid, { notBefore: feb }).jwk] } };

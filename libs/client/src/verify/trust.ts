@@ -8,6 +8,7 @@
 // Retirements in that history close the trusted keys' windows; nothing in it can widen one.
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '@arbiter/canonical';
+import { parseIsoInstant } from '@arbiter/input';
 import { factLeaf, toDigest, treeRoot } from '@arbiter/merkle';
 import type {
   LedgerCheckpoint,
@@ -98,7 +99,7 @@ function narrow(key: { not_after: string | null } | undefined, notAfter: string)
 }
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const isIso = (v: unknown): v is string => typeof v === 'string' && ISO_MS.test(v) && !Number.isNaN(Date.parse(v));
+const isIso = (v: unknown): v is string => typeof v === 'string' && ISO_MS.test(v) && parseIsoInstant(v) !== null;
 const show = (v: unknown) => JSON.stringify(v) ?? 'absent';
 
 // --- the ledger's transition statements (docs/ledger-formats.md "Key transitions") ---
