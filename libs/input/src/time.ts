@@ -45,8 +45,9 @@ const DATE_OR_TIME = /^(?:[+-]\d{6}|\d{4})-\d{2}-\d{2}(?:T.+)?$/;
 /**
  * The milliseconds since the epoch of an ISO 8601 date (`2026-03-01`, read as UTC midnight) or timestamp (an offset
  * optional: without one, `Date.parse` reads the local time), or null for anything else and for a day or time the
- * calendar lacks. For what is informational (a Fact's `as_of`) or checked again by a server (the CLI's bounds); a
- * bound, a cursor or an expiry a service acts on takes `parseIsoInstant`.
+ * calendar lacks. For what is informational (a Fact's `as_of`), checked again by a server (the CLI's bounds) or read
+ * on the caller's own machine (the SDK's audit period); a bound, a cursor or an expiry a service acts on takes
+ * `parseIsoInstant`.
  */
 export function parseIsoDateOrTime(text: unknown): number | null {
   if (typeof text !== 'string' || !DATE_OR_TIME.test(text) || !hasRealCalendarFields(text)) return null;

@@ -215,7 +215,6 @@ export class WebhookDeliveryService {
   }
 }
 
-/** What a claim came to: the attempt to run, nothing to run, or secrets to prepare before claiming again. */
 /** What one claim of an attempt needs: the delivery, where its rows likely lie, the signing key's id. */
 interface ClaimRequest {
   deliveryId: string;
@@ -228,6 +227,7 @@ interface ClaimRequest {
   secretsPrepared: boolean;
 }
 
+/** What a claim came to: the attempt to run, nothing to run, or secrets to prepare before claiming again. */
 type Claim = { run: true; delivery: LockedDelivery; event: EventRow; secrets: Buffer[] } | { run: false; reason: string; prepare?: string };
 
 function report(
