@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, Path, Post, Query, Request, Response, Ro
 import type { RegistryContext } from '../context';
 import type { AuthedRequest } from '@arbiter/auth';
 import type { ApiKey, CreateApiKeyBody, CreatedApiKey, ErrorBody, Page } from '../models/identity';
-import { Instants } from './instants';
+import { Instants } from '../http/instants';
 
 @Route('api/v1/api-keys')
 @Tags('API keys')

@@ -3,7 +3,7 @@ import type { AuthedRequest } from '@arbiter/auth';
 import type { RegistryContext } from '../context';
 import type { ErrorBody, Page } from '../models/identity';
 import type { CreateOverrideBody, Override } from '../models/overrides';
-import { Instants } from './instants';
+import { Instants } from '../http/instants';
 
 @Route('api/v1/scopes/{scope_id}/overrides')
 @Tags('Overrides')
