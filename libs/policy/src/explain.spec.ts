@@ -287,6 +287,29 @@ describe(explain.name, () => {
     ]);
   });
 
+  it('takes the rows of an allowed `any` rule on one field together: each member of the change fires one, so nothing below it needs changing', () => {
+    const setup = {
+      rules: [
+        rule('foreign', { conditions: [{ field: 'currency', op: 'not_in', value: ['EUR', 'USD'] }] }),
+        // Ranked above `review` (approval before observe), and allowed when it fires.
+        rule('known', {
+          severity: 'REQUIRES_APPROVAL',
+          verdict: 'allowed',
+          condition_mode: 'any',
+          conditions: [
+            { field: 'currency', op: 'eq', value: 'EUR' },
+            { field: 'currency', op: 'eq', value: 'USD' },
+          ],
+        }),
+        rule('review', { severity: 'ADVISORY', verdict: 'approval_required', conditions: [{ field: 'amount', op: 'gt', value: 100 }] }),
+      ],
+    };
+    const { verdict, explanation } = sut(setup, { parameters: { currency: 'GBP', amount: 500 } });
+    expect(verdict).toBe('blocked');
+    expect(explanation!.to_allow).toEqual([{ changes: [{ field: 'currency', op: 'in', value: ['EUR', 'USD'] }] }]);
+    for (const currency of ['EUR', 'USD']) expect(verdictWith(setup, { parameters: { currency, amount: 500 } })).toBe('allowed');
+  });
+
   it('is null for verdicts it does not explain and for incomplete results', () => {
     const policy = compilePolicy([rule('r', { severity: 'ALLOW' })]);
     const r = request({});

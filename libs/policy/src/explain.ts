@@ -19,6 +19,7 @@ import { BudgetMeter, type Deadline } from './budget';
 import type { CompiledField, CompiledPolicy, CompiledRule, CompiledRuleCondition, CompiledWindow } from './compile';
 import { decimalOf, exceeds, minus, toNumber } from './decimal';
 import { evaluate } from './evaluate';
+import { atom, atomHolds, boundsImply, coveredBy, finiteMembers, isOrdered, type Atom } from './explain-domain';
 import { compileAccessor, readField, type FieldAccessor } from './field-path';
 import { compileCondition, type CompiledCondition } from './operators';
 import { mergeRequirements } from './requirements';
@@ -128,23 +129,6 @@ const MAX_VERIFICATIONS = 24;
 
 const VERDICTS_EXPLAINED = new Set(['blocked', 'approval_required']);
 const ALLOWED = 'allowed';
-
-/** A constraint on a field's new value: a condition row, compiled with the engine's own operators. */
-interface Atom {
-  readonly cond: Condition;
-  readonly test: CompiledCondition;
-  readonly key: string;
-}
-
-function atom(field: string, op: ConditionOp, value: unknown): Atom {
-  const cond: Condition = { field, op, value };
-  return { cond, test: compileCondition(cond, 'explanation'), key: `${op}:${JSON.stringify(value)}` };
-}
-
-function atomHolds(a: Atom, v: unknown): boolean {
-  if (a.test.expectPresent !== null) return (v !== undefined && v !== null) === a.test.expectPresent;
-  return v !== undefined && a.test.test(v);
-}
 
 /** The exact negation of a row within the row's own type, or null when there is none (contains, starts_with). */
 function inverse(c: Condition): { op: ConditionOp; value: unknown } | null {
@@ -492,14 +476,19 @@ class Search {
     if (this.overridden.has(rule) || this.readsChanged(rule, domains) || this.windowRows.has(rule)) return false;
     const n = rule.conditions.length;
     if (n === 0) return true;
-    let any = false;
-    for (let i = 0; i < n; i++) {
-      const sure = this.surelyHolds(rule, i, domains);
-      if (rule.anyMode && sure) return true;
-      if (!rule.anyMode && !sure) return false;
-      any ||= sure;
+    if (!rule.anyMode) {
+      for (let i = 0; i < n; i++) if (!this.surelyHolds(rule, i, domains)) return false;
+      return true;
     }
-    return !rule.anyMode && any;
+    // An `any` rule: one row sure to hold, or the rows on one changed field holding together for every value it may take.
+    const onChanged = new Map<string, Atom[]>();
+    for (let i = 0; i < n; i++) {
+      if (this.surelyHolds(rule, i, domains)) return true;
+      const path = rule.fields[rule.conditions[i].fieldIndex].accessor.path;
+      if (domains.has(path)) onChanged.set(path, [...(onChanged.get(path) ?? []), this.rowAtom(rule, i)]);
+    }
+    for (const [path, rows] of onChanged) if (rows.length > 1 && coveredBy(domains.get(path)!.atoms, rows)) return true;
+    return false;
   }
 
   private readsChanged(rule: CompiledRule, domains: Domains): boolean {
@@ -622,21 +611,9 @@ class Search {
 
 const NONE: unique symbol = Symbol('none');
 
-/** The values a change allows when they are finitely many (eq, in, exists false); null otherwise. */
-function finiteMembers(atoms: readonly Atom[]): unknown[] | null {
-  const eq = atoms.find((a) => a.cond.op === 'eq');
-  const inList = atoms.find((a) => a.cond.op === 'in');
-  const list = eq
-    ? [eq.cond.value]
-    : inList
-      ? (inList.cond.value as unknown[])
-      : atoms.some((a) => a.cond.op === 'exists' && a.cond.value === false)
-        ? [null]
-        : null;
-  return list && list.filter((v) => atoms.every((a) => atomHolds(a, v)));
-}
+/** Every character an ISO 8601 date or date-time the engine compares can hold. */
+const ISO_CHARACTERS = /^[0-9Tt :.Zz+-]*$/;
 
-/** A value satisfying every constraint and the field's Requirements, preferring one close to the current value; NONE when there is none. */
 /**
  * Whether some value of the change's domain makes `row` hold. The search tries chosen values, and inside
  * an ordered date domain it tries dates only: a string test (contains, starts_with) may hold for a date
@@ -644,9 +621,6 @@ function finiteMembers(atoms: readonly Atom[]): unknown[] | null {
  * alternative never leaves room for a rule it could wake (an explanation may miss an alternative; it is
  * never wrong).
  */
-/** Every character an ISO 8601 date or date-time the engine compares can hold. */
-const ISO_CHARACTERS = /^[0-9Tt :.Zz+-]*$/;
-
 function mayHold(info: FieldInfo, atoms: readonly Atom[], row: Atom): boolean {
   if (witness(info, [...atoms, row]) !== NONE) return true;
   // Inside a date domain every value is an ISO 8601 string: only a needle made of its characters can match one.
@@ -660,6 +634,7 @@ function mayHold(info: FieldInfo, atoms: readonly Atom[], row: Atom): boolean {
   return !finite && atoms.some((a) => isOrdered(a.cond.op) && (isIsoDate(a.cond.value) || isIsoDateTime(a.cond.value)));
 }
 
+/** A value satisfying every constraint and the field's Requirements, preferring one close to the current value; NONE when there is none. */
 function witness(info: FieldInfo, atoms: readonly Atom[]): unknown {
   for (const v of candidates(info, atoms)) if (v !== undefined && info.accept(v) && atoms.every((a) => atomHolds(a, v))) return v;
   return NONE;
@@ -714,48 +689,6 @@ function* candidates(info: FieldInfo, atoms: readonly Atom[]): Generator<unknown
   const kinds = [current, ...excluded].map((v) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v));
   for (const kind of [...new Set([...kinds, 'string', 'number', 'boolean'])]) yield* typed(kind, k);
   yield null;
-}
-
-/**
- * Whether the bounds of an open domain imply an ordered row for every member: `b gte 5` implies
- * `b gt 2`. Bounds of another kind than the row's (numbers against dates) are left out, which can only
- * make the answer no.
- */
-function boundsImply(atoms: readonly Atom[], op: ConditionOp, value: unknown): boolean {
-  const numeric = isFiniteNumber(value);
-  if (!numeric && !isIsoDate(value) && !isIsoDateTime(value)) return false;
-  const position = (x: unknown): number =>
-    numeric ? (isFiniteNumber(x) ? x : NaN) : isIsoDate(x) || isIsoDateTime(x) ? isoToMillis(x) : NaN;
-  const r = position(value);
-  let lo = -Infinity;
-  let loStrict = false;
-  let hi = Infinity;
-  let hiStrict = false;
-  for (const a of atoms) {
-    if (!isOrdered(a.cond.op)) continue;
-    const b = position(a.cond.value);
-    if (Number.isNaN(b)) continue;
-    const strict = a.cond.op === 'gt' || a.cond.op === 'lt';
-    if (a.cond.op === 'gt' || a.cond.op === 'gte') {
-      if (b > lo || (b === lo && strict)) [lo, loStrict] = [b, strict];
-    } else if (b < hi || (b === hi && strict)) [hi, hiStrict] = [b, strict];
-  }
-  switch (op) {
-    case 'gt':
-      return lo > r || (lo === r && loStrict);
-    case 'gte':
-      return lo >= r;
-    case 'lt':
-      return hi < r || (hi === r && hiStrict);
-    case 'lte':
-      return hi <= r;
-    default:
-      return false;
-  }
-}
-
-function isOrdered(op: ConditionOp): boolean {
-  return op === 'gt' || op === 'gte' || op === 'lt' || op === 'lte';
 }
 
 /** The bounds themselves, `k` steps of `step` on both sides of each, and points between each pair. */
