@@ -3,7 +3,7 @@
 // - main-<hash>.js: src/main.tsx and everything it imports (Preact included), one ES2022 bundle, no CDN;
 // - console-<hash>.css: src/console.css;
 // - index.html: src/index.html with the two references rewritten to the hashed names;
-// - build-stamp.json: the hash of the sources it was built from (ensureConsoleBuilt compares it).
+// - build-stamp.json: the files the build read and a hash of them (--if-stale compares it).
 // The registry serves the folder at /console (every app route answers index.html). Content-hashed names let the
 // assets be cached while index.html is not.
 //
@@ -20,38 +20,31 @@ export const CONSOLE_DIST = path.join(CONSOLE_DIR, 'dist');
 const SRC = path.join(CONSOLE_DIR, 'src');
 const STAMP = 'build-stamp.json';
 
-function sourceFiles(dir = SRC) {
-  return fs
-    .readdirSync(dir, { withFileTypes: true })
-    .flatMap((entry) => {
-      const file = path.join(dir, entry.name);
-      if (entry.isDirectory()) return sourceFiles(file);
-      return /\.spec\.tsx?$/.test(entry.name) ? [] : [file];
-    })
-    .sort();
-}
-
-/** A hash of everything the build reads: the sources, this script and the installed Preact version. */
-export function sourceHash() {
+/**
+ * A hash of what a build read: every input of its bundle (the console's sources, the libraries it imports through
+ * tsconfig's paths, Preact), the stylesheet and index.html, and this script. Null when one of them is gone.
+ */
+export function inputsHash(inputs) {
   const hash = crypto.createHash('sha256');
-  for (const file of [...sourceFiles(), fileURLToPath(import.meta.url)]) {
-    hash.update(path.relative(CONSOLE_DIR, file));
+  for (const file of [...inputs, path.relative(CONSOLE_DIR, fileURLToPath(import.meta.url))]) {
+    hash.update(file);
     hash.update('\0');
-    hash.update(fs.readFileSync(file));
+    try {
+      hash.update(fs.readFileSync(path.resolve(CONSOLE_DIR, file)));
+    } catch {
+      return null;
+    }
     hash.update('\0');
-  }
-  try {
-    hash.update(fs.readFileSync(path.join(CONSOLE_DIR, '..', '..', 'node_modules', 'preact', 'package.json')));
-  } catch {
-    // Not installed: the build itself will say so.
   }
   return hash.digest('hex');
 }
 
+/** Whether `outDir` holds a build of the files its stamp names, none of which has changed since. */
 function isFresh(outDir) {
   try {
     const stamp = JSON.parse(fs.readFileSync(path.join(outDir, STAMP), 'utf8'));
-    return stamp.sources === sourceHash() && fs.existsSync(path.join(outDir, 'index.html'));
+    const hash = Array.isArray(stamp.inputs) ? inputsHash(stamp.inputs) : null;
+    return hash !== null && stamp.sources === hash && fs.existsSync(path.join(outDir, 'index.html'));
   } catch {
     return false;
   }
@@ -64,7 +57,6 @@ function isFresh(outDir) {
 export async function buildConsole({ outDir = CONSOLE_DIST, ifStale = false, quiet = false } = {}) {
   if (ifStale && isFresh(outDir)) return outDir;
   const { build } = await import('esbuild');
-  const sources = sourceHash();
   const staging = `${outDir}.tmp-${process.pid}`;
   fs.rmSync(staging, { recursive: true, force: true });
   const started = Date.now();
@@ -95,7 +87,10 @@ export async function buildConsole({ outDir = CONSOLE_DIST, ifStale = false, qui
   if (!rewritten.includes(js) || !rewritten.includes(css))
     throw new Error('console build: index.html must reference /console/main.js and /console/console.css');
   fs.writeFileSync(path.join(staging, 'index.html'), rewritten);
-  fs.writeFileSync(path.join(staging, STAMP), `${JSON.stringify({ sources })}\n`);
+  // The stamp names what the bundle read (esbuild's metafile, relative to this folder), so that a change to a
+  // library the console imports rebuilds it as a change to its own sources does.
+  const inputs = [...Object.keys(result.metafile.inputs), path.relative(CONSOLE_DIR, path.join(SRC, 'index.html'))].sort();
+  fs.writeFileSync(path.join(staging, STAMP), `${JSON.stringify({ sources: inputsHash(inputs), inputs })}\n`);
   fs.rmSync(outDir, { recursive: true, force: true });
   fs.mkdirSync(path.dirname(outDir), { recursive: true });
   try {
