@@ -17,4 +17,4 @@ export { invalidUtf8Offset, scanJsonText, isInexactNumber, findInexactNumber, fi
 export { UnstorableJsonError, jsonPointer, decodeJsonBytes, assertExactNumbers, parseStorableJson } from './body';
 export { isPlainObject, hasOwn, unknownMember, stringMember, isIntegerIn, findMemberName, type MemberProblem } from './fields';
 export { bracketPath, dottedPath, type BracketStyle } from './paths';
-export { hasRealCalendarFields, parseIsoDateOrTime, parseIsoInstant } from './time';
+export { parseIsoDateOrTime, parseIsoInstant } from './time';

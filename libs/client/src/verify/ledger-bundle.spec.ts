@@ -116,6 +116,16 @@ describe(verifyLedgerBundle.name, () => {
     });
   });
 
+  it('fails a key whose window names a day the calendar lacks, or a time without an offset', () => {
+    // Date.parse read 2026-02-30 as March 2 (a retired key valid two days longer) and a local time in the verifier's zone.
+    for (const window of [{ not_after: '2026-02-30T00:00:00.000Z' }, { not_before: '2026-01-01T00:00:00' }, { not_before: null }]) {
+      expect([window, failed(sut({ bundle, keys: { keys: [{ ...keys.keys[0], ...window }] }, facts }))]).toEqual([
+        window,
+        expect.objectContaining({ check: 'key', message: expect.stringContaining('unreadable validity window') }),
+      ]);
+    }
+  });
+
   it('fails a bundle with an unsigned extra field, and too few facts', () => {
     expect(failed(sut({ bundle: { ...bundle, note: 'x' }, keys, facts }))?.message).toContain('unknown fields note');
     expect(failed(sut({ bundle, keys, facts: facts.slice(0, 1) }))?.message).toBe('the bundle covers 2 facts but 1 were given');

@@ -1,5 +1,7 @@
 // Which published ledger key signed something, and whether it was valid then (docs/ledger-formats.md
-// "Signing keys"): pure, shared by the SDK's verifiers and the console's browser verifier.
+// "Signing keys"): pure, shared by the SDK's verifiers and the console's browser verifier (hence the time reader's
+// own path: the library's index pulls in node:buffer).
+import { parseIsoInstant } from '@arbiter/input/time';
 
 type Rec = Record<string, unknown>;
 
@@ -17,8 +19,15 @@ export function ledgerKeyAt(keySet: unknown, keyId: unknown, atMs: number, what:
     };
   if (key.kty !== 'OKP' || key.crv !== 'Ed25519') return { ok: false, message: `key ${String(key.kid)} is not an Ed25519 key` };
   const at = Number.isFinite(atMs) ? new Date(atMs).toISOString() : String(atMs);
-  const notBefore = Date.parse(String(key.not_before));
-  const notAfter = key.not_after === null || key.not_after === undefined ? null : Date.parse(String(key.not_after));
+  // An instant with Z or an offset on a day the calendar has: a window that names anything else fails closed.
+  const notBefore = parseIsoInstant(key.not_before);
+  const open = key.not_after === null || key.not_after === undefined;
+  const notAfter = open ? null : parseIsoInstant(key.not_after);
+  if (notBefore === null || (!open && notAfter === null))
+    return {
+      ok: false,
+      message: `key ${String(key.kid)} has an unreadable validity window ([${String(key.not_before)}, ${String(key.not_after ?? '∞')}))`,
+    };
   if (!(atMs >= notBefore) || (notAfter !== null && !(atMs < notAfter))) {
     return {
       ok: false,
