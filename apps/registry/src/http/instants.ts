@@ -2,7 +2,8 @@
 // would be read in the server's time zone and `2026-03-01` as UTC midnight: an expiry whose instant depends on where
 // the registry runs. An expiry names its instant (`Z` or an offset, docs/registry.md "Errors"), as OpenAPI's
 // `date-time` already says; anything else is refused as tsoa's own validation failures are (400). A route middleware:
-// tsoa's validation replaces the text by a `Date` in the body before the handler runs.
+// tsoa's validation replaces the text by a `Date` in the body before the handler runs. tools/instants-guarded.spec.ts
+// fails a route whose body has a `date-time` member its `@Instants` does not name.
 import { parseIsoInstant } from '@arbiter/input';
 import { Middlewares, ValidateError } from '@tsoa/runtime';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
