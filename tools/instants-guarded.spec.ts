@@ -2,13 +2,24 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { root } from './repository';
 
-type Schema = { $ref?: string; format?: string; properties?: Record<string, Schema>; allOf?: Schema[]; anyOf?: Schema[]; oneOf?: Schema[] };
+type Schema = {
+  $ref?: string;
+  format?: string;
+  properties?: Record<string, Schema>;
+  items?: Schema;
+  allOf?: Schema[];
+  anyOf?: Schema[];
+  oneOf?: Schema[];
+};
 interface Doc {
   paths: Record<string, Record<string, { operationId?: string; requestBody?: { content: Record<string, { schema: Schema }> } }>>;
   components?: { schemas?: Record<string, Schema> };
 }
 
-/** The dot paths of a body schema's `date-time` members (tsoa's `Date`), refs followed. */
+/**
+ * The dot paths of a body schema's `date-time` members (tsoa's `Date`), refs followed; a member inside an array is
+ * named with `[]`, which no guard can name (it fails below until the guard learns arrays).
+ */
 function instantMembers(doc: Doc, schema: Schema, prefix = '', seen: ReadonlySet<string> = new Set()): string[] {
   if (schema.$ref) {
     const name = schema.$ref.split('/').pop()!;
@@ -18,6 +29,7 @@ function instantMembers(doc: Doc, schema: Schema, prefix = '', seen: ReadonlySet
   const parts = [...(schema.allOf ?? []), ...(schema.anyOf ?? []), ...(schema.oneOf ?? [])].flatMap((s) =>
     instantMembers(doc, s, prefix, seen),
   );
+  if (schema.items) parts.push(...instantMembers(doc, schema.items, `${prefix}[]`, seen));
   for (const [name, member] of Object.entries(schema.properties ?? {}))
     parts.push(...instantMembers(doc, member, prefix ? `${prefix}.${name}` : name, seen));
   return parts;
