@@ -3,7 +3,7 @@
 // bundles bench/windows/run.ts and runs it.
 //
 //   node bench/windows/bench.mjs [--seconds 5] [--rounds 2] [--keys 1,1000] [--callers 64] [--stores pg,product,product-batch,pg-batch,redis]
-//                                [--product-sql FILE]
+//                                [--product-sql FILE]   (default: the window migrations of prisma/verdict, in order)
 //                                [--window 2s] [--json FILE]
 //
 // It starts its own durable PostgreSQL (fsync and synchronous_commit on) with libs/devstack and a redis-server with

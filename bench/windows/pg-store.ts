@@ -3,6 +3,8 @@
 // (window_events), and a take that is one call of a PL/pgSQL function: create the missing totals, lock them
 // in key order, expire what left each window since its cursor, check that every window fits, then insert
 // the events and move the totals, all or nothing, at PostgreSQL's clock read after the locks are held.
+import fs from 'node:fs';
+import path from 'node:path';
 import type { Pool } from 'pg';
 
 export const PG_SCHEMA = `
@@ -169,8 +171,21 @@ export function pgBatcher(pool: Pool, tenant: string, maxBatch = 256) {
     });
 }
 
-/** The product's migration (prisma/verdict/migrations/20261230110000_windows): its window_take_batch, one take per call. */
-export const PRODUCT_MIGRATION = 'prisma/verdict/migrations/20261230110000_windows/migration.sql';
+/** The verdict database's migrations; the product stores run those of the window store (below). */
+export const VERDICT_MIGRATIONS = 'prisma/verdict/migrations';
+
+/**
+ * The migrations of the window store as the gateway's database has them: every verdict migration whose folder
+ * names windows, in order (20261230110000_windows made the tables and the first window_take_batch; later ones
+ * replaced its functions). Running the first alone would measure a window_take_batch the gateway no longer calls.
+ */
+export function productMigrations(migrationsDir: string): string[] {
+  return fs
+    .readdirSync(migrationsDir)
+    .filter((name) => /window/.test(name))
+    .sort()
+    .map((name) => path.join(migrationsDir, name, 'migration.sql'));
+}
 
 export async function productTake(pool: Pool, tenant: string, consultation: string, needs: TakeNeed[]): Promise<TakeResult> {
   const { rows } = await pool.query('SELECT taken, used_before FROM window_take_batch($1, $2)', [

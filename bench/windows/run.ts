@@ -12,7 +12,16 @@ import { Pool } from 'pg';
 import { databaseUrl, ensureDatabases, findFreePort, startPostgres } from '@arbiter/devstack';
 import { windowMs } from '@arbiter/policy';
 import { log, machine, pgSettings, treeCpuSeconds } from '../verdict/harness';
-import { PG_SCHEMA, PRODUCT_MIGRATION, pgBatcher, pgTake, productTake, type TakeNeed, type TakeResult } from './pg-store';
+import {
+  PG_SCHEMA,
+  VERDICT_MIGRATIONS,
+  pgBatcher,
+  pgTake,
+  productMigrations,
+  productTake,
+  type TakeNeed,
+  type TakeResult,
+} from './pg-store';
 import { defineTake, redisTake } from './redis-store';
 import { WindowRepository } from '../../apps/verdict/src/repositories/windows.repository';
 import { mintTenantId } from '@arbiter/auth';
@@ -23,11 +32,17 @@ const SECONDS = Number(option('--seconds', '5'));
 const ROUNDS = Number(option('--rounds', '2'));
 const KEYS = option('--keys', '1,1000').split(',').map(Number);
 const CALLERS = Number(option('--callers', '64'));
-const PRODUCT_SQL = option('--product-sql', path.resolve(__dirname, '../../..', PRODUCT_MIGRATION));
-/** `product` runs only where its migration is (this checkout, or --product-sql). */
+const MIGRATIONS_DIR = path.resolve(__dirname, '../../..', VERDICT_MIGRATIONS);
+/** The SQL of the product stores: --product-sql FILE, else the window migrations of this checkout, in order. */
+const PRODUCT_SQL: string[] = args.includes('--product-sql')
+  ? [option('--product-sql', '')]
+  : fs.existsSync(MIGRATIONS_DIR)
+    ? productMigrations(MIGRATIONS_DIR)
+    : [];
+/** `product` runs only where its migrations are (this checkout, or --product-sql). */
 const STORES = option('--stores', 'pg,product,product-batch,pg-batch,redis')
   .split(',')
-  .filter((s) => !s.startsWith('product') || fs.existsSync(PRODUCT_SQL));
+  .filter((s) => !s.startsWith('product') || (PRODUCT_SQL.length > 0 && PRODUCT_SQL.every((file) => fs.existsSync(file))));
 /** Short enough that events leave their window during a run: the expiry step does its steady-state work. */
 const WINDOW_MS = windowMs(option('--window', '2s'))!;
 const JSON_OUT = args.includes('--json') ? option('--json', '') : undefined;
@@ -165,7 +180,8 @@ async function main() {
       await ensureDatabases(pg.url, ['arbiter_windows_product']);
       productPool = new Pool({ connectionString: databaseUrl(pg.url, 'arbiter_windows_product'), max: CALLERS });
       productPool.on('error', () => undefined);
-      await productPool.query(fs.readFileSync(PRODUCT_SQL, 'utf8'));
+      for (const file of PRODUCT_SQL) await productPool.query(fs.readFileSync(file, 'utf8'));
+      log(`product stores: ${PRODUCT_SQL.map((file) => path.relative(process.cwd(), file)).join(', ')}`);
     }
     const appendfsync = await redis.config('GET', 'appendfsync');
     results.machine = machine();
