@@ -5,7 +5,7 @@ import request from 'supertest';
 import { eventually } from '@arbiter/testing';
 import { verifyConsultation } from '@arbiter/client';
 import { createPrincipalWithKey } from '../../apps/registry/test/harness';
-import { createVerdictTenant, expectConforms, registryApi, verdictApi, type VerdictTenant } from './verdict-harness';
+import { createVerdictTenant, expectConforms, registryApi, SCOPE_SCHEMA, verdictApi, type VerdictTenant } from './verdict-harness';
 import { limitWindowKey } from '../../apps/verdict/src/repositories/windows.repository';
 import { startStack, type Stack } from './stack';
 
@@ -194,6 +194,61 @@ describe('windows of the rules that remember, end to end', () => {
     expect((await del('o-2').expect(200)).body.verdict).toBe('blocked');
   });
 
+  it('lets only an allowed or observed step satisfy a sequence: a verdict string of the tenant or of a rule counts in a budget, leaves no mark', async () => {
+    // A deny-by-default tenant: what no rule allows is `denied`, which an enforcement point does not carry out.
+    const denying = await createVerdictTenant(stack, 'windows-e2e-deny', { scope_schema: SCOPE_SCHEMA, default_verdict: 'denied' });
+    const admin = registryApi(stack, denying.adminKey);
+    const its = verdictApi(stack, denying.agent.key, denying.id);
+    const scope = await admin.scope('invoices', { region: 'eu' });
+    const prior = await admin.rule(scope, {
+      directive: 'A void only after an audit of the same invoice',
+      severity: 'MANDATORY',
+      applies_to: { actions: ['invoices.void'] },
+      requires_prior: { action: 'invoices.audit', within: '1h', same: ['parameters.invoice'] },
+    });
+    const audits = await admin.rule(scope, {
+      directive: 'Flag more than 10 audits an hour',
+      severity: 'ADVISORY',
+      applies_to: { actions: ['invoices.audit'] },
+      limit: { count: true, max: 10, window: '1h' },
+    });
+    await admin.rule(scope, { directive: 'Voids may go ahead', severity: 'ALLOW', applies_to: { actions: ['invoices.void'] } });
+    await admin.rule(scope, {
+      directive: 'Audits of i-2 are noted',
+      severity: 'ALLOW',
+      verdict: 'noted',
+      applies_to: { actions: ['invoices.audit'] },
+      conditions: [{ field: 'invoice', op: 'eq', value: 'i-2' }],
+    });
+    await admin.rule(scope, {
+      directive: 'Audits of i-3 may go ahead',
+      severity: 'ALLOW',
+      applies_to: { actions: ['invoices.audit'] },
+      conditions: [{ field: 'invoice', op: 'eq', value: 'i-3' }],
+    });
+    const check = async (action: string, invoice: string) => (await its.check(op(action, { invoice })).expect(200)).body;
+    const limitsOf = async (id: string) => (await its.consultation(id).expect(200)).body.limits;
+    // The tenant default and an ALLOW rule's verdict string: each audit counted in the budget, no mark left.
+    const denied = await check('invoices.audit', 'i-1');
+    expect(denied.verdict).toBe('denied');
+    expect(await limitsOf(denied.consultation_id)).toEqual([
+      expect.objectContaining({ rule_id: audits.id, used_before: 0, used_after: 1 }),
+    ]);
+    const noted = await check('invoices.audit', 'i-2');
+    expect(noted.verdict).toBe('noted');
+    expect(await limitsOf(noted.consultation_id)).toEqual([expect.objectContaining({ rule_id: audits.id, used_before: 1, used_after: 2 })]);
+    for (const invoice of ['i-1', 'i-2']) {
+      const refused = await check('invoices.void', invoice);
+      expect(refused.verdict).toBe('blocked');
+      expect((await its.consultation(refused.consultation_id).expect(200)).body.precedence_trace).toContainEqual(
+        expect.objectContaining({ rule_id: prior.id, reason: 'fires', limit_state: 'prior_missing' }),
+      );
+    }
+    // An audit `allowed` leaves the mark its void needs.
+    expect((await check('invoices.audit', 'i-3')).verdict).toBe('allowed');
+    expect((await check('invoices.void', 'i-3')).verdict).toBe('allowed');
+  });
+
   it('lets an advisory budget flag without consuming past max', async () => {
     const pings = [];
     for (let i = 0; i < 3; i++) pings.push((await agent.check(op('net.ping')).expect(200)).body);
@@ -310,6 +365,50 @@ describe('windows of the rules that remember, end to end', () => {
     expect(await traceOf(full.consultation_id, ids.sms)).toMatchObject({ reason: 'fires', limit_state: 'exceeded' });
     // A number the override never touched still has its one text.
     expect((await sms('other').expect(200)).body.verdict).toBe('allowed');
+  });
+
+  it('asks for the amount a neutralised sum budget counts with: an override lets nothing through uncounted', async () => {
+    const registryUrl = stack.registry.url;
+    const admin = { Authorization: `Bearer ${tenant.adminKey}` };
+    const refund = (amount: unknown, resource = 'acct:eu/override') => agent.check(op('payments.refund', { amount }, resource));
+    // A resource whose window is full before the override: it tells when the override is in the gateway's snapshot.
+    expect((await refund(1000, 'acct:eu/probe').expect(200)).body.verdict).toBe('allowed');
+    expect((await refund(1, 'acct:eu/probe').expect(200)).body.verdict).toBe('blocked');
+    const override = await rules.override(scopeId, { target_id: ids.sum, override_type: 'permanent', justification: 'refund drive' });
+    try {
+      await eventually(
+        'the override in the snapshot',
+        async () => (await refund(1, 'acct:eu/probe').expect(200)).body.verdict === 'allowed',
+        {
+          timeoutMs: 10_000,
+        },
+      );
+      // An amount the budget cannot count is what it is without the override: 422 naming it, nothing consumed.
+      for (const [amount, problem] of [
+        ['100000', 'wrong_type'],
+        [{ value: 100000, currency: 'EUR' }, 'wrong_type'],
+        [-5, 'below_min'],
+      ] as const) {
+        const refused = (await refund(amount).expect(422)).body;
+        expect(refused).toMatchObject({ code: 'insufficient_context', details: { missing_fields: ['amount'] } });
+        expect(refused.details.required_context).toEqual([
+          expect.objectContaining({ field: 'amount', problems: [problem], rule_ids: [ids.sum] }),
+        ]);
+      }
+      // A number is counted past max, as the override lets it through.
+      const counted = (await refund(5000).expect(200)).body;
+      expect(counted).toMatchObject({ verdict: 'allowed', limits: [{ rule_id: ids.sum, used_before: 0, used_after: 5000, max: 1000 }] });
+    } finally {
+      await request(registryUrl).delete(`/api/v1/scopes/${scopeId}/overrides/${override.id}`).set(admin).expect(200);
+    }
+    await eventually(
+      'the revocation in the snapshot',
+      async () => (await refund(1, 'acct:eu/probe').expect(200)).body.verdict === 'blocked',
+      {
+        timeoutMs: 10_000,
+      },
+    );
+    expect((await refund(1).expect(200)).body).toMatchObject({ verdict: 'blocked', limits: [{ used_before: 5000 }] });
   });
 
   describe('the outcome route', () => {

@@ -4,7 +4,8 @@
 // Steps: candidates by action (index), scope selector and resources; overrides; each remaining rule's
 // fields read and held against its Requirements; conditions in three-valued logic (a condition on a
 // missing field is unknown); then the mode decides:
-//   check   strict: any non-overridden candidate with a missing field → insufficient_context (422);
+//   check   strict: any non-overridden candidate (or neutralised budget, which still counts) with a missing field
+//           → insufficient_context (422);
 //   resolve tolerant: only missing fields of rules ranked above the best firing rule are asked for.
 import { canonicalJson, sha256Hex } from '@arbiter/canonical';
 import { activationOf } from '@arbiter/cel';
@@ -279,6 +280,19 @@ function evaluateRule(c: Candidate, reads: Reads): void {
 }
 
 /**
+ * A `limit` rule an override, a grant or the one-shot approval neutralises does not decide, but the operation still
+ * counts in its window (docs/verdicts.md "Budgets, rates and sequences"): so it needs the fields it counts with, as
+ * when it decides. Its gaps (a condition's field that could make it apply, its amount, a key field, an amount that is
+ * not a number >= 0) are left on the candidate, whose reason the caller then sets to `overridden`: check answers
+ * insufficient_context naming them and resolve asks for them, where an operation the rule cannot count would
+ * otherwise go ahead uncounted while the neutralisation lasts (fail closed).
+ */
+function neutralisedBudgetGaps(c: Candidate, reads: Reads): void {
+  evaluateRule(c, reads);
+  if (c.reason !== 'missing_context') c.gaps = null;
+}
+
+/**
  * Members in RFC 8785 order, each present from the start (undefined when it does not apply; JSON
  * leaves those out): the consultation record's canonical serialisation then needs no sort per entry.
  */
@@ -524,6 +538,7 @@ function evaluateWithin(
     const override =
       approval !== null && approval.ruleVersionIds.has(c.rule.versionId) ? approval.approvalId : activeOverride(c, reads, nowMs);
     if (override) {
+      if (c.rule.window?.limit) neutralisedBudgetGaps(c, reads);
       c.reason = 'overridden';
       c.overriddenBy = override;
       continue;
@@ -708,8 +723,8 @@ function consultWindow(c: Candidate, w: CompiledWindow, reads: Reads, states: Wi
  * "Budgets, rates and sequences"): the windows of the limit rules and the earlier operations of the
  * requires_prior rules (enforced or shadow) whose action, scope, resources and conditions match and that no
  * override, grant or one-shot approval neutralises; the windows of the limit rules such a neutralisation
- * lifted for this operation, `forced` (the rule does not decide, but the operation still counts; one that
- * lacks a field of its own is left out: it decides nothing); and one mark per requires_prior rule naming
+ * lifted for this operation, `forced` (the rule does not decide, but the operation still counts; the evaluation
+ * asks for a field it lacks, so a complete one has them all); and one mark per requires_prior rule naming
  * this action whose `same` values the operation has. Looks at the remembering rules only; an empty plan at
  * once when the policy has none.
  */
@@ -786,4 +801,15 @@ export function proceeds(result: CompleteEvaluation): boolean {
     if (e.reason === 'fires' && e.rule_id === result.dominating_rule_id) return e.severity !== 'block' && e.severity !== 'approval';
   }
   return true;
+}
+
+/**
+ * Whether an answer that goes ahead also leaves its marks for the `requires_prior` rules (docs/verdicts.md "Which
+ * answers count"): only when it proceeds with `allowed` or `observe`, the two verdicts the contract names as going
+ * ahead. A verdict string of the tenant (its default) or of an ADVISORY or ALLOW rule counts in a budget, since
+ * counting too much only holds back more, but it never vouches for a step a later rule requires: an enforcement point
+ * may well not carry out a `denied` (fail closed: when in doubt, no mark).
+ */
+export function leavesMarks(result: CompleteEvaluation): boolean {
+  return (result.verdict === 'allowed' || result.verdict === 'observe') && proceeds(result);
 }

@@ -79,4 +79,21 @@ describe(decideWithLedger.name, () => {
     expect(verdictOf(decideWithLedger(policy, refund(1), new Date(AT + 2), AT + 2, sut, 'c3'))).toBe('allowed');
     expect(verdictOf(decideWithLedger(policy, refund(1, 'o-2'), new Date(AT + 3), AT + 3, sut, 'c4'))).toBe('blocked');
   });
+
+  it("counts a tenant's verdict string in a budget but leaves no mark for it (simulation and rules test as the gateway)", () => {
+    const sut = new WindowLedger();
+    const review = rule('review', {
+      applies_to: { actions: ['payments.refund'] },
+      requires_prior: { action: 'orders.review', within: '1h', same: ['parameters.order_id'] },
+    });
+    const reviews = rule('reviews', {
+      severity: 'ADVISORY',
+      applies_to: { actions: ['orders.review'] },
+      limit: { count: true, max: 5, window: '1h', by: [] },
+    });
+    const policy = compilePolicy([review, reviews], [], { default_verdict: 'denied' });
+    const denied = decideWithLedger(policy, { ...refund(1), action: 'orders.review' }, new Date(AT), AT, sut, 'c1');
+    expect([verdictOf(denied), denied.limits.map((l) => [l.used_before, l.used_after])]).toEqual(['denied', [[0, 1]]]);
+    expect(verdictOf(decideWithLedger(policy, refund(1), new Date(AT + 1), AT + 1, sut, 'c2'))).toBe('blocked');
+  });
 });

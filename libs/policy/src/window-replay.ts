@@ -6,7 +6,7 @@
 // ledger it is given.
 import type { Deadline } from './budget';
 import type { CompiledPolicy } from './compile';
-import { evaluate, proceeds, windowPlan } from './evaluate';
+import { evaluate, leavesMarks, proceeds, windowPlan } from './evaluate';
 import type { EvaluationRequest, EvaluationResult } from './types';
 import type { WindowLedger } from './window-ledger';
 import type { LimitEntry } from './window-rules';
@@ -40,6 +40,6 @@ export function decideWithLedger(
   const result = evaluate(policy, req, now, null, deadline, windowStates(plan, used, ledger.priors(plan.priors, atMs)));
   if (result.status !== 'complete' || !proceeds(result)) return { result, limits: limitEntries(plan.limits, used, []) };
   const fit = needsThatFit(plan.limits, used);
-  const took = ledger.take(consultationId, fit, plan.marks, atMs);
+  const took = ledger.take(consultationId, fit, leavesMarks(result) ? plan.marks : [], atMs);
   return { result, limits: limitEntries(plan.limits, used, took.taken ? fit : []) };
 }

@@ -256,7 +256,7 @@ describe('which rules are planned', () => {
     expect(windowPlan(plain, request(), NOW).limits[0]).not.toHaveProperty('forced');
   });
 
-  it('leaves out a neutralised rule whose conditions do not match or whose fields are missing, and a neutralised requires_prior', () => {
+  it('leaves out a neutralised rule whose conditions do not match and a neutralised requires_prior; asks for the fields a neutralised budget counts with', () => {
     const big = rule('big', {
       conditions: [{ field: 'amount', op: 'gt', value: 1000 }],
       limit: { sum: 'parameters.amount', max: 5000, window: '1h', by: ['parameters.order_id'] },
@@ -273,12 +273,44 @@ describe('which rules are planned', () => {
     expect(windowPlan(policy, request({ parameters: { amount: 2000, order_id: 'o-1' } }), NOW).limits).toEqual([
       expect.objectContaining({ rule_id: 'rul-big', amount: 2000, forced: true }),
     ]);
-    // A key field or an amount the lifted rule lacks (or a negative amount): no need, and no gap either.
-    for (const parameters of [{ amount: 2000 }, { amount: -2000, order_id: 'o-1' }, { amount: '2000', order_id: 'o-1' }]) {
-      const req = request({ parameters });
-      expect(windowPlan(policy, req, NOW).limits).toEqual([]);
-      expect(complete(evaluate(policy, req, NOW, null, null, null)).verdict).toBe('allowed');
+    // A key field or an amount the lifted rule lacks, a negative or a non-numeric amount: the operation cannot be
+    // counted, so it is not let through uncounted while the override lasts. Check names the field (the trace keeps
+    // the rule overridden), resolve asks for it.
+    for (const [parameters, field, problem] of [
+      [{ amount: 2000 }, 'order_id', 'absent'],
+      [{ amount: -2000, order_id: 'o-1' }, 'amount', 'below_min'],
+      [{ amount: '2000', order_id: 'o-1' }, 'amount', 'wrong_type'],
+      [{ amount: { value: 2000 }, order_id: 'o-1' }, 'amount', 'wrong_type'],
+      [{ order_id: 'o-1' }, 'amount', 'absent'],
+    ] as const) {
+      const r = evaluate(policy, request({ parameters }), NOW, null, null, null) as InsufficientContext;
+      expect(r.status).toBe('insufficient_context');
+      expect(r.missing_fields.map((f) => [f.field, f.problems])).toEqual([[field, [problem]]]);
+      expect(r.precedence_trace.find((e) => e.rule_id === 'rul-big')).toMatchObject({
+        reason: 'overridden',
+        overridden_by: 'ovr-0',
+        missing_fields: [field],
+      });
+      const context = Object.fromEntries(Object.entries(parameters).map(([k, value]) => [k, { value, source: 'agent' }]));
+      const asked = evaluate(
+        policy,
+        request({ mode: 'resolve', parameters: null, context }),
+        NOW,
+        null,
+        null,
+        null,
+      ) as IncompleteEvaluation;
+      expect([asked.status, asked.required_context.map((f) => f.field)]).toEqual(['incomplete', [field]]);
     }
+    // Its conditions false: it does not apply and counts nothing. Check wants every field a candidate names, as for a
+    // rule that decides; resolve asks nothing once the conditions are false on what is there.
+    const small = request({ parameters: { amount: 10, order_id: 'o-1' } });
+    expect([complete(evaluate(policy, small, NOW, null, null, null)).verdict, windowPlan(policy, small, NOW).limits]).toEqual([
+      'allowed',
+      [],
+    ]);
+    const smallResolve = request({ mode: 'resolve', parameters: null, context: { amount: { value: 10, source: 'agent' } } });
+    expect(complete(evaluate(policy, smallResolve, NOW, null, null, null)).verdict).toBe('allowed');
     // The marks an operation leaves do not depend on neutralisations.
     const reviewed = request({ action: 'orders.review' });
     expect(windowPlan(policy, reviewed, NOW).marks).toEqual(windowPlan(compilePolicy([big, review]), reviewed, NOW).marks);

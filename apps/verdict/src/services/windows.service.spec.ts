@@ -82,10 +82,14 @@ class LedgerStore implements WindowStore {
   }
 }
 
-function setup(rules: EngineRule[], overrides: Parameters<typeof compilePolicy>[1] = []) {
+function setup(
+  rules: EngineRule[],
+  overrides: Parameters<typeof compilePolicy>[1] = [],
+  settings: Parameters<typeof compilePolicy>[2] = {},
+) {
   const store = new LedgerStore();
   const sut = new WindowsService(store, pino({ level: 'silent' }));
-  const policy = compilePolicy(rules, overrides);
+  const policy = compilePolicy(rules, overrides, settings);
   let n = 0;
   const decide = (req: EvaluationRequest) =>
     sut.decide(tenant, `cns-${++n}`, policy, windowPlan(policy, req, NOW), (states) => evaluate(policy, req, NOW, null, null, states));
@@ -237,6 +241,37 @@ describe(WindowsService.name, () => {
     ]);
     await short.decide(refund(10));
     expect(short.store.marks[0]).toEqual([{ action: 'payments.refund', key: '{}', keep_ms: 7 * 86_400_000 }]);
+  });
+
+  it('counts a verdict string of the tenant or of a rule in a budget, but leaves no mark for it', async () => {
+    const review = { ...refund(30), action: 'orders.review' };
+    const reviewed = rule('reviewed', {
+      applies_to: { actions: ['payments.refund'] },
+      requires_prior: { action: 'orders.review', within: '1h', same: ['parameters.order_id'] },
+    });
+    const spend = rule('spend', { severity: 'ADVISORY', limit: { sum: 'parameters.amount', max: 100, window: '1h', by: [] } });
+    // A deny-by-default tenant: the review no rule allows is `denied`, which no enforcement point carries out.
+    const denying = setup([reviewed, spend], [], { default_verdict: 'denied' });
+    const denied = await denying.decide(review);
+    expect([(denied.result as CompleteEvaluation).verdict, denied.consumed, denying.store.marks]).toEqual(['denied', true, [[]]]);
+    expect(denied.limits).toEqual([expect.objectContaining({ rule_id: 'rul-spend', used_before: 0, used_after: 30 })]);
+    const refused = await denying.decide(refund(10));
+    expect((refused.result as CompleteEvaluation).verdict).toBe('blocked');
+    expect(traceOf(refused.result as CompleteEvaluation, 'reviewed')).toMatchObject({ reason: 'fires', limit_state: 'prior_missing' });
+    // The same review `allowed` leaves the mark the refund needs.
+    const allowing = setup([reviewed, spend], [], { default_verdict: 'allowed' });
+    await allowing.decide(review);
+    expect(allowing.store.marks[0]).toHaveLength(1);
+    const done = await allowing.decide(refund(10));
+    expect((done.result as CompleteEvaluation).verdict).toBe('allowed');
+    // A verdict string of an ALLOW rule likewise: counted, no mark.
+    const custom = setup([
+      reviewed,
+      rule('ok', { severity: 'ALLOW', verdict: 'allowed_with_notice', applies_to: { actions: ['orders.review'] } }),
+    ]);
+    const noticed = await custom.decide(review);
+    expect([(noticed.result as CompleteEvaluation).verdict, custom.store.marks]).toEqual(['allowed_with_notice', []]);
+    expect(((await custom.decide(refund(10))).result as CompleteEvaluation).verdict).toBe('blocked');
   });
 
   it('gives back a consultation, and only logs when it cannot', async () => {

@@ -2,11 +2,13 @@ import type { Logger } from 'pino';
 import type { TenantId } from '@arbiter/auth';
 import { AppError, type ServiceMetrics } from '@arbiter/http';
 import {
+  leavesMarks,
   limitEntries,
   needsThatFit,
   proceeds,
   windowStates,
   type CompiledPolicy,
+  type CompleteEvaluation,
   type EvaluationResult,
   type LimitEntry,
   type WindowNeed,
@@ -63,8 +65,8 @@ export const windowsUnavailable = () =>
  *
  *   1. the earlier operations of the plan's requires_prior rules are read (one query);
  *   2. the operation is evaluated with every window `fits`;
- *   3. an answer that lets the operation go ahead (proceeds()) takes its windows and leaves its marks
- *      in one conditional statement (the forced windows of neutralised rules whatever they hold); when a
+ *   3. an answer that lets the operation go ahead (proceeds()) takes its windows and, when its verdict is
+ *      `allowed` or `observe` (leavesMarks()), leaves its marks, in one conditional statement (the forced windows of neutralised rules whatever they hold); when a
  *      window was full, it is evaluated again with what the windows held and, if it still goes ahead,
  *      the windows that fit and the forced ones are taken (at most three takes,
  *      then every limit is `unavailable`); an answer that does not go ahead reads the windows without a
@@ -98,7 +100,7 @@ export class WindowsService {
     let result = evaluateWith(states);
     if (result.status !== 'complete') return { result, limits: [], states, consumed: false };
     if (!proceeds(result)) return this.peek(tenantId, plan, priors, result, states, evaluateWith);
-    const marks = this.storedMarks(policy, plan);
+    let marks = this.storedMarks(policy, plan, result);
     if (plan.limits.length === 0 && marks.length === 0) return { result, limits: [], states, consumed: false };
     let needs: WindowNeed[] = plan.limits;
     let used: number[] | null = null;
@@ -117,6 +119,7 @@ export class WindowsService {
       if (result.status !== 'complete' || !proceeds(result))
         return { result, limits: limitEntries(plan.limits, used, []), states, consumed: false };
       needs = needsThatFit(plan.limits, used);
+      marks = this.storedMarks(policy, plan, result);
     }
     this.logger.warn({ tenant_id: tenantId, consultation_id: consultationId }, 'windows kept filling between takes: failing closed');
     return this.unavailable(plan, priors, used, evaluateWith);
@@ -171,9 +174,13 @@ export class WindowsService {
     }
   }
 
-  /** The plan's marks with how long each is kept: the longest `within` of the rules naming its action, at least seven days. */
-  private storedMarks(policy: CompiledPolicy, plan: WindowPlan): StoredMark[] {
-    if (plan.marks.length === 0) return [];
+  /**
+   * The marks `result` leaves (none unless leavesMarks(): a verdict string of the tenant or of a rule counts in
+   * a budget but vouches for no step), each with how long it is kept: the longest `within` of the rules naming
+   * its action, at least seven days.
+   */
+  private storedMarks(policy: CompiledPolicy, plan: WindowPlan, result: CompleteEvaluation): StoredMark[] {
+    if (plan.marks.length === 0 || !leavesMarks(result)) return [];
     let keep = this.markKeep.get(policy);
     if (!keep) {
       keep = new Map();
