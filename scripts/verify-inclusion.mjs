@@ -9,7 +9,8 @@
 // --inclusion: GET /facts/{fact_id}/inclusion (or an evidence answer's `ledger` object, or the
 //              internal inclusion answer with its `fact`)
 // --trust:     the ledger keys you hold: a trust file (`arbiter trust export`, after a ledger rotation
-//              `arbiter trust extend`), its `ledger_keys` (docs/evidence.md "Trusted keys")
+//              `arbiter trust extend`), its `ledger_keys` (docs/evidence.md "Trusted keys"); the fact must
+//              then be given (--fact) and be of the file's tenant (the ledger's keys sign every tenant's streams)
 // --keys:      or a ledger key set you obtained yourself (GET /.well-known/ledger-keys); the checkpoint
 //              proves nothing beyond the keys you give, so take them from a channel you trust
 // --fact:      GET /facts/{fact_id}: its fact_hash is recomputed from its content and used as the
@@ -128,12 +129,13 @@ function partsOf(input) {
   };
 }
 
-export function verifyInclusion({ inclusion, keys, fact }) {
+export function verifyInclusion({ inclusion, keys, fact, tenantId }) {
   const errors = [];
   const report = {
     valid: false,
     fact_id: null,
     stream_id: null,
+    tenant_id: null,
     leaf_index: null,
     tree_size: null,
     root_hash: null,
@@ -188,6 +190,12 @@ export function verifyInclusion({ inclusion, keys, fact }) {
       return fail(`leaf_index ${leafIndex} is not the fact's sequence ${fact.sequence} − 1`);
     leafDigest = recomputed;
     report.leaf_checked_against = 'fact content';
+    report.tenant_id = fact.tenant_id ?? null;
+    // A checkpoint names its stream alone; the fact's tenant (which its hash covers) says whose data it is.
+    if (tenantId !== undefined && fact.tenant_id !== tenantId)
+      return fail(`the fact is of tenant ${fact.tenant_id}, not of ${tenantId} whose trust file was given`);
+  } else if (tenantId !== undefined) {
+    return fail(`a trust file is one tenant's (${tenantId}): give the fact (--fact) so that its tenant can be checked`);
   } else if (leafDigest !== undefined) {
     report.leaf_checked_against = 'fact_hash as given';
   } else {
@@ -247,8 +255,8 @@ function parseArgs(argv) {
 
 /** The ledger keys of a trust file (format arbiter.trust, written by `arbiter trust export`). */
 export function trustedLedgerKeys(trust) {
-  if (trust?.format !== 'arbiter.trust' || !Array.isArray(trust.ledger_keys?.keys))
-    throw new Error('the trust file is not a trust file (format arbiter.trust, written by arbiter trust export)');
+  if (trust?.format !== 'arbiter.trust' || !Array.isArray(trust.ledger_keys?.keys) || typeof trust.tenant_id !== 'string')
+    throw new Error('the trust file is not a trust file (format arbiter.trust with a tenant_id, written by arbiter trust export)');
   return { keys: trust.ledger_keys.keys };
 }
 
@@ -257,8 +265,9 @@ function main(argv) {
   try {
     const args = parseArgs(argv);
     const read = (file) => JSON.parse(readFileSync(file, 'utf8'));
-    const keys = args.trust ? trustedLedgerKeys(read(args.trust)) : read(args.keys);
-    inputs = { inclusion: read(args.inclusion), keys, fact: args.fact ? read(args.fact) : undefined };
+    const trust = args.trust ? read(args.trust) : undefined;
+    const keys = trust ? trustedLedgerKeys(trust) : read(args.keys);
+    inputs = { inclusion: read(args.inclusion), keys, fact: args.fact ? read(args.fact) : undefined, tenantId: trust?.tenant_id };
   } catch (err) {
     process.stderr.write(`verify-inclusion: ${err.message}\n`);
     return 2;

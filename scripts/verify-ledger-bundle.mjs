@@ -7,7 +7,8 @@
 //
 // --bundle: GET /bundles/{bundle_id} (or the POST /streams/{stream_id}/bundles answer)
 // --trust:  the ledger keys you hold: a trust file (`arbiter trust export`; after a ledger rotation
-//           `arbiter trust extend`), its `ledger_keys` (docs/evidence.md "Trusted keys")
+//           `arbiter trust extend`), its `ledger_keys` (docs/evidence.md "Trusted keys"); a bundle of another
+//           tenant than the file's is invalid (the ledger's keys sign every tenant's bundles)
 // --keys:   or a ledger key set you obtained yourself (GET /.well-known/ledger-keys)
 // --facts:  GET /streams/{stream_id}/facts pages ({facts: [...]}) or arrays of facts, in chain order;
 //           list entries (fact_id, sealed_at_ms, sealed_at_iso, actor, sealed_by, custom_payload) suffice, full
@@ -95,12 +96,13 @@ export function bundleSigningInput(bundle) {
 
 const STRICT_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
-export function verifyBundle({ bundle, keys, facts }) {
+export function verifyBundle({ bundle, keys, facts, tenantId }) {
   const errors = [];
   const report = {
     valid: false,
     bundle_id: bundle?.bundle_id,
     stream_id: bundle?.stream_id,
+    tenant_id: bundle?.tenant_id,
     key_id: bundle?.key_id,
     signature_valid: false,
     facts_verified: 0,
@@ -124,6 +126,9 @@ export function verifyBundle({ bundle, keys, facts }) {
   if (new Date(bundle.created_at_ms).toISOString() !== bundle.created_at_iso)
     return fail('created_at_iso is not created_at_ms in ISO 8601');
   report.facts_in_manifest = bundle.facts_manifest.length;
+  // A trust file is one tenant's; the ledger's keys sign every tenant's bundles (two tenants may have a stream of one name).
+  if (tenantId !== undefined && bundle.tenant_id !== tenantId)
+    return fail(`the bundle is of tenant ${bundle.tenant_id}, not of ${tenantId} whose trust file was given`);
 
   // 2. Key: one of the given (trusted) keys, Ed25519, and valid at the bundle's creation ([not_before, not_after)).
   const key = (keys?.keys ?? []).find((k) => k.kid === bundle.key_id);
@@ -210,8 +215,8 @@ const readJson = (file) => JSON.parse(readFileSync(file, 'utf8'));
 
 /** The ledger keys of a trust file (format arbiter.trust, written by `arbiter trust export`). */
 function trustedLedgerKeys(trust) {
-  if (trust?.format !== 'arbiter.trust' || !Array.isArray(trust.ledger_keys?.keys))
-    throw new Error('the trust file is not a trust file (format arbiter.trust, written by arbiter trust export)');
+  if (trust?.format !== 'arbiter.trust' || !Array.isArray(trust.ledger_keys?.keys) || typeof trust.tenant_id !== 'string')
+    throw new Error('the trust file is not a trust file (format arbiter.trust with a tenant_id, written by arbiter trust export)');
   return { keys: trust.ledger_keys.keys };
 }
 const factsOf = (doc) => (Array.isArray(doc) ? doc : Array.isArray(doc?.facts) ? doc.facts : null);
@@ -235,11 +240,13 @@ async function fetchInputs(url, apiKey, bundleId) {
 
 async function main(argv) {
   let inputs;
+  let trust;
   let pinned = true;
   try {
     const args = parseArgs(argv);
     if (args.trust && args.keys) throw new Error('give either --trust or --keys, not both');
-    const held = args.trust ? trustedLedgerKeys(readJson(args.trust)) : args.keys ? readJson(args.keys) : undefined;
+    trust = args.trust ? readJson(args.trust) : undefined;
+    const held = trust ? trustedLedgerKeys(trust) : args.keys ? readJson(args.keys) : undefined;
     if (args.url) {
       if (!args['api-key'] || !args['bundle-id']) throw new Error('--url needs --api-key and --bundle-id');
       inputs = await fetchInputs(args.url, args['api-key'], args['bundle-id']);
@@ -260,7 +267,7 @@ async function main(argv) {
     process.stderr.write(`verify-ledger-bundle: ${err.message}\n`);
     return 2;
   }
-  const report = { ...verifyBundle(inputs), pinned };
+  const report = { ...verifyBundle({ ...inputs, tenantId: trust?.tenant_id }), pinned };
   process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   return !report.valid ? 1 : pinned ? 0 : 3;
 }

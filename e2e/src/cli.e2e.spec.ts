@@ -261,6 +261,21 @@ describe('arbiter CLI', () => {
       );
       expect(wrongKid.stdout).toContain('key ledger:1999 is not among the published ledger keys');
     });
+
+    it("holds a bundle to the trust file's tenant: the ledger's keys sign every tenant's bundles", async () => {
+      const trustFile = file('bundle-trust.json');
+      await agent.check(transfer(10)); // the tenant's first check makes its signing key, which the trust file holds
+      expect((await arbiter('trust', 'export', '--tenant', t.slug, '--out', trustFile)).code).toBe(0);
+      const own = await arbiter('verify', 'bundle', files.bundle, '--facts', files.facts, '--trust', trustFile);
+      expect(own.code).toBe(0);
+      expect(own.stdout).toContain(`of tenant "${t.id}"`);
+      // Another tenant's trust file (its own verdict keys, the same ledger keys): this bundle is not its data.
+      const trust = JSON.parse(await readFile(trustFile, 'utf8'));
+      const other = await write('other-trust.json', { ...trust, tenant_id: 'tnt-somebodyelse', jwks: { keys: [] } });
+      const refused = await arbiter('verify', 'bundle', files.bundle, '--facts', files.facts, '--trust', other);
+      expect(refused.code).toBe(1);
+      expect(refused.stdout).toContain(`the bundle is of tenant "${t.id}", not of tnt-somebodyelse whose trust file was given`);
+    });
   });
 
   describe('verify webhook', () => {

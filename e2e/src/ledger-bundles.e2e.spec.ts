@@ -187,22 +187,24 @@ describe('ledger proof bundles, published keys and rotation', () => {
 
     it("fetches everything itself with --url: with the keys you hold (--trust) exit 0, with the ledger's own keys unpinned, exit 3", async () => {
       const trust = path.join(await mkdtemp(path.join(work, 'trust-')), 'trust.json');
-      await writeFile(
-        trust,
-        JSON.stringify({ format: 'arbiter.trust', version: 1, tenant_id: t.tenantId, jwks: { keys: [] }, ledger_keys: keySet }),
-      );
-      const pinned = await runVerifier([
-        '--url',
-        stack.ledger.url,
-        '--api-key',
-        t.readOnlyKey,
-        '--bundle-id',
-        bundle.bundle_id,
-        '--trust',
-        trust,
-      ]);
-      expect(pinned.report).toMatchObject({ valid: true, facts_verified: 4, pinned: true });
+      /** The script fetching the bundle, with the ledger keys held in a trust file of `tenantId`. */
+      const withTrustOf = async (tenantId: string) => {
+        await writeFile(
+          trust,
+          JSON.stringify({ format: 'arbiter.trust', version: 1, tenant_id: tenantId, jwks: { keys: [] }, ledger_keys: keySet }),
+        );
+        return runVerifier(['--url', stack.ledger.url, '--api-key', t.readOnlyKey, '--bundle-id', bundle.bundle_id, '--trust', trust]);
+      };
+      const pinned = await withTrustOf(t.tenantId);
+      expect(pinned.report).toMatchObject({ valid: true, facts_verified: 4, pinned: true, tenant_id: t.tenantId });
       expect(pinned.code).toBe(0);
+      // The trust file of another tenant: the same ledger keys sign its bundles, so this one is not its data.
+      const otherTenant = await withTrustOf('tnt-somebodyelse');
+      expect(otherTenant.report).toMatchObject({
+        valid: false,
+        errors: [`the bundle is of tenant ${t.tenantId}, not of tnt-somebodyelse whose trust file was given`],
+      });
+      expect(otherTenant.code).toBe(1);
       const { code, report } = await runVerifier(['--url', stack.ledger.url, '--api-key', t.readOnlyKey, '--bundle-id', bundle.bundle_id]);
       expect(report).toMatchObject({ valid: true, facts_verified: 4, pinned: false });
       expect(code).toBe(3);

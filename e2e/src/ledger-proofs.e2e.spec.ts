@@ -335,15 +335,20 @@ describe('ledger Merkle proofs (RFC 9162)', () => {
       await rm(work, { recursive: true, force: true });
     });
 
-    /** The script on files; `trust` gives the ledger keys as a trust file (--trust) instead of --keys. */
+    /**
+     * The script on files; `trust` gives the ledger keys as a trust file (--trust) instead of --keys, of the fact's
+     * tenant unless `trustTenant` names another.
+     */
     async function runScript(
       inclusion: object,
       fact?: object,
       trust?: { keys: unknown[] },
-    ): Promise<{ code: number; report: { valid: boolean; errors: string[] } }> {
+      trustTenant?: string,
+    ): Promise<{ code: number; report: { valid: boolean; errors: string[]; tenant_id?: string | null } }> {
       const dir = await mkdtemp(path.join(work, 'case-'));
       const files = { inclusion: path.join(dir, 'inclusion.json'), keys: path.join(dir, 'keys.json'), fact: path.join(dir, 'fact.json') };
-      const keys = trust ? { format: 'arbiter.trust', version: 1, tenant_id: 'tnt-any', jwks: { keys: [] }, ledger_keys: trust } : keySet;
+      const tenantId = trustTenant ?? (fact as { tenant_id?: string } | undefined)?.tenant_id ?? 'tnt-any';
+      const keys = trust ? { format: 'arbiter.trust', version: 1, tenant_id: tenantId, jwks: { keys: [] }, ledger_keys: trust } : keySet;
       await Promise.all([
         writeFile(files.inclusion, JSON.stringify(inclusion)),
         writeFile(files.keys, JSON.stringify(keys)),
@@ -405,7 +410,22 @@ describe('ledger Merkle proofs (RFC 9162)', () => {
       const inclusion = (await read().get(`/facts/${target.fact_id}/inclusion?tree_size=513`).expect(200)).body;
       const fact = (await read().get(`/facts/${target.fact_id}`).expect(200)).body;
       const held = keySet as { keys: { x: string }[] };
-      expect(await runScript(inclusion, fact, held)).toEqual({ code: 0, report: expect.objectContaining({ valid: true }) });
+      expect(await runScript(inclusion, fact, held)).toEqual({
+        code: 0,
+        report: expect.objectContaining({ valid: true, tenant_id: fact.tenant_id }),
+      });
+      // A trust file is one tenant's: the same ledger keys sign another tenant's streams, so its facts fail, and a
+      // proof without the fact cannot say whose it is.
+      expect(await runScript(inclusion, fact, held, 'tnt-somebodyelse')).toEqual({
+        code: 1,
+        report: expect.objectContaining({
+          valid: false,
+          errors: [`the fact is of tenant ${fact.tenant_id}, not of tnt-somebodyelse whose trust file was given`],
+        }),
+      });
+      expect((await runScript(inclusion, undefined, held, fact.tenant_id)).report.errors).toEqual([
+        `a trust file is one tenant's (${fact.tenant_id}): give the fact (--fact) so that its tenant can be checked`,
+      ]);
       const impostor = generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' }).x as string;
       const swapped = await runScript(inclusion, fact, { keys: held.keys.map((k) => ({ ...k, x: impostor })) });
       expect(swapped).toEqual({

@@ -3,7 +3,7 @@
 // defaults (docs/cli.md "Configuration").
 import path from 'node:path';
 import { ArbiterError, createLedgerClient, createRegistryClient, createVerdictClient, type VerificationReport } from '@arbiter/client';
-import { parseStorableJson, UnstorableJsonError } from '@arbiter/input';
+import { findRepeatedMemberName, jsonPointer, parseStorableJson, UnstorableJsonError } from '@arbiter/input';
 import { readCapped } from './files';
 import { CliError, EXIT, type Io } from './io';
 import { exitCodeOf, renderReport } from './render';
@@ -242,16 +242,25 @@ export class CommandContext {
   /**
    * A JSON input read exactly or not at all (docs/development.md "Storable JSON"): a number the parse
    * would change, U+0000, a lone surrogate or nesting past 64 levels is refused, as the services refuse
-   * them, so that nothing the CLI sends, hashes or verifies differs from the file.
+   * them, so that nothing the CLI sends, hashes or verifies differs from the file. So is a member name an
+   * object repeats: the parse keeps the last value, a person or another reader may take the first, and a
+   * verifier's VALID would then vouch for a value the file also shows otherwise (docs/cli.md "Files and keys").
    */
   async readJson(source: string, what: string): Promise<unknown> {
     const text = await this.readText(source, what);
+    let value: unknown;
     try {
-      return parseStorableJson(text);
+      value = parseStorableJson(text);
     } catch (err) {
       if (err instanceof UnstorableJsonError) throw new CliError(`the ${what} ${source} cannot be read exactly: ${err.message}`);
       throw new CliError(`the ${what} ${source} is not JSON: ${(err as Error).message}`);
     }
+    const repeated = findRepeatedMemberName(text);
+    if (repeated !== null)
+      throw new CliError(
+        `the ${what} ${source} cannot be read exactly: ${jsonPointer(repeated).slice(0, 200)} names a member its object already has, and a reader may take either value`,
+      );
+    return value;
   }
 }
 

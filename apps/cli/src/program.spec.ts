@@ -106,6 +106,25 @@ describe(runCli.name, () => {
     expect(nul).toMatchObject({ code: 2, stderr: expect.stringContaining('/keys/0/kid contains U+0000 (NUL)') });
   });
 
+  it('refuses a JSON input that names a member twice in one object (readers disagree on which counts), exit 2', async () => {
+    const key = JSON.stringify(jwk);
+    const { run } = memoryIo({
+      'twice.json': `{"keys":[${key.slice(0, -1)},"kid":"tnt-1:1999"}]}`,
+      'escaped.json': `{"keys":[${key}],"\u006beys":[]}`,
+      'apart.json': `{"keys":[${key}],"other":{"keys":[]}}`,
+    });
+    expect(await run('verify', 'verdict', jws, '--jwks', 'twice.json')).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('the key set twice.json cannot be read exactly: /keys/0/kid names a member its object already has'),
+    });
+    expect(await run('verify', 'verdict', jws, '--jwks', 'escaped.json')).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('/keys names a member its object already has'),
+    });
+    // One name in two objects is no repetition.
+    expect((await run('verify', 'verdict', jws, '--jwks', 'apart.json')).code).toBe(0);
+  });
+
   it('reads the key set from a URL and the verdict from stdin', async () => {
     const { run, files } = memoryIo({}, { 'https://verdict.example/v1/tenants/t/jwks': { keys: [jwk] } });
     files['<stdin>'] = `${jws}\n`;

@@ -13,7 +13,15 @@ export {
   type JsonPath,
   type Inspection,
 } from './storable';
-export { invalidUtf8Offset, scanJsonText, isInexactNumber, findInexactNumber, findInvalidUtf8, type TextPosition } from './json-text';
+export {
+  invalidUtf8Offset,
+  scanJsonText,
+  isInexactNumber,
+  findInexactNumber,
+  findInvalidUtf8,
+  findRepeatedMemberName,
+  type TextPosition,
+} from './json-text';
 export { UnstorableJsonError, jsonPointer, decodeJsonBytes, assertExactNumbers, parseStorableJson } from './body';
 export { isPlainObject, hasOwn, unknownMember, stringMember, isIntegerIn, findMemberName, type MemberProblem } from './fields';
 export { bracketPath, dottedPath, type BracketStyle } from './paths';

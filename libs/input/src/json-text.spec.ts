@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { findInexactNumber, findInvalidUtf8, invalidUtf8Offset, isInexactNumber, scanJsonText } from './json-text';
+import { findInexactNumber, findInvalidUtf8, findRepeatedMemberName, invalidUtf8Offset, isInexactNumber, scanJsonText } from './json-text';
 
 describe(invalidUtf8Offset.name, () => {
   const bytes = (...b: number[]) => Uint8Array.from(b);
@@ -119,5 +119,25 @@ describe(scanJsonText.name, () => {
     expect(scanJsonText('{"a":{"b":1,"c')).toEqual({ path: ['a'], inName: true });
     expect(scanJsonText('[')).toEqual({ path: [0], inName: false });
     expect(scanJsonText('not json }}]]')).toEqual({ path: [], inName: false });
+  });
+});
+
+describe(findRepeatedMemberName.name, () => {
+  it('names the first member whose object already has its name, escaped spellings included', () => {
+    expect(findRepeatedMemberName('{"verdict":"allowed","verdict":"blocked"}')).toEqual(['verdict']);
+    expect(findRepeatedMemberName('{"a":[{"b":1},{"c":{"d":1,"e":2,"d":3}}]}')).toEqual(['a', 1, 'c', 'd']);
+    expect(findRepeatedMemberName('{"verdict":1,"\\u0076erdict":2}')).toEqual(['verdict']);
+    expect(findRepeatedMemberName('{"x":"{\\"y\\":1,\\"y\\":2}","z":{"x":1}}')).toBeNull();
+  });
+
+  it('takes one name in two objects, or in an array of objects, for no repetition, and agrees with JSON.parse on random objects', () => {
+    expect(findRepeatedMemberName('[{"a":1},{"a":2}]')).toBeNull();
+    expect(findRepeatedMemberName('{"a":{"a":{"a":1}},"b":[{"a":0}]}')).toBeNull();
+    for (let i = 0; i < 200; i++) {
+      const names = Array.from({ length: 1 + (i % 5) }, (_, j) => `k${(i * 7 + j * 3) % 4}`);
+      const text = `{${names.map((n, j) => `${JSON.stringify(n)}:${j}`).join(',')}}`;
+      const distinct = Object.keys(JSON.parse(text) as object).length === names.length;
+      expect(findRepeatedMemberName(text) === null).toBe(distinct);
+    }
   });
 });

@@ -42,17 +42,25 @@ interface Frame {
   key: string | null;
   index: number;
   expectKey: boolean;
+  /** Objects, when the scan looks for repeated names: the names read so far. */
+  names: Set<string> | null;
 }
 
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 
 /**
  * Scans JSON text (whole, or a prefix of it) keeping the path of the value being read, calling
- * `onNumber` with each number's literal; `onNumber` returning true stops the scan there. Answers the
- * position where the scan stopped: at that number, inside an unterminated string (a prefix ends
- * there), or at the end. Text that is not JSON gives an answer of no meaning, never an exception.
+ * `onNumber` with each number's literal; `onNumber` returning true stops the scan there. With
+ * `onRepeatedName`, a member name an object already has calls it, and its returning true stops the scan
+ * there (the path then ends with that name). Answers the position where the scan stopped: at that number
+ * or name, inside an unterminated string (a prefix ends there), or at the end. Text that is not JSON gives
+ * an answer of no meaning, never an exception.
  */
-export function scanJsonText(text: string, onNumber?: (literal: string) => boolean): TextPosition {
+export function scanJsonText(
+  text: string,
+  onNumber?: (literal: string) => boolean,
+  onRepeatedName?: (name: string) => boolean,
+): TextPosition {
   const stack: Frame[] = [];
   const pathHere = (): JsonPath => stack.map((f) => (f.array ? f.index : (f.key ?? '')));
   let i = 0;
@@ -61,7 +69,13 @@ export function scanJsonText(text: string, onNumber?: (literal: string) => boole
     const c = text.charCodeAt(i);
     const top = stack[stack.length - 1];
     if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
-      stack.push({ array: c === 0x5b, key: null, index: 0, expectKey: c === 0x7b });
+      stack.push({
+        array: c === 0x5b,
+        key: null,
+        index: 0,
+        expectKey: c === 0x7b,
+        names: c === 0x7b && onRepeatedName ? new Set() : null,
+      });
       i++;
     } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) {
       stack.pop();
@@ -77,7 +91,13 @@ export function scanJsonText(text: string, onNumber?: (literal: string) => boole
       const end = stringEnd(text, i);
       const isKey = top !== undefined && !top.array && top.expectKey;
       if (end < 0) return isKey ? { path: pathHere().slice(0, -1), inName: true } : { path: pathHere(), inName: false };
-      if (isKey) top.key = memberName(text.slice(i, end));
+      if (isKey) {
+        top.key = memberName(text.slice(i, end));
+        if (top.names !== null) {
+          if (top.names.has(top.key) && onRepeatedName?.(top.key)) return { path: pathHere(), inName: true };
+          top.names.add(top.key);
+        }
+      }
       i = end;
     } else if (c === 0x2d /* - */ || (c >= 0x30 && c <= 0x39)) {
       NUMBER.lastIndex = i;
@@ -170,6 +190,17 @@ export function findInexactNumber(text: string): Unstorable | null {
     return true;
   });
   return literal === undefined ? null : { path: at.path, reason: 'inexact_number', inName: false, literal };
+}
+
+/**
+ * The path of the first member whose name its object already has (`{"verdict":"allowed","verdict":"blocked"}`),
+ * or null. JSON.parse keeps the last of them and many readers the first, so a text that repeats a name reads two
+ * ways (RFC 8259 section 4: names SHOULD be unique); a verifier refuses it rather than pick one.
+ */
+export function findRepeatedMemberName(text: string): JsonPath | null {
+  let repeated = false;
+  const at = scanJsonText(text, undefined, () => (repeated = true));
+  return repeated ? at.path : null;
 }
 
 /** Where in the JSON text of `bytes` the first byte that is not UTF-8 is; null when they are UTF-8. */

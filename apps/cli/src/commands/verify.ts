@@ -171,7 +171,13 @@ export async function verifyBundleCommand(ctx: CommandContext, input: string, op
   } else if (!opts.keys) {
     pin.unpinned('trust', 'the ledger keys came from the ledger that served the bundle: give --trust <file> or --keys');
   }
-  const checked = verifyLedgerBundle({ bundle, keys, facts, onProgress: (n, total) => ctx.progress(`chain: ${n}/${total} facts`) });
+  const checked = verifyLedgerBundle({
+    bundle,
+    keys,
+    facts,
+    tenantId: trust?.tenant_id,
+    onProgress: (n, total) => ctx.progress(`chain: ${n}/${total} facts`),
+  });
   const report = new ReportBuilder(checked.subject);
   report.checks.push(...pin.checks, ...checked.checks);
   return ctx.report(report.build(), { facts_verified: checked.facts_verified, facts_in_manifest: checked.facts_in_manifest });

@@ -38,6 +38,8 @@ describe(verifyConsultation.name, () => {
       message: expect.stringContaining('parameters.card.number erased, context.email readable'),
     });
     expect(info?.message).not.toContain('a@b.c');
+    // The states are the file's word: sensitive_values is outside the hashes, and the message says so.
+    expect(info?.message).toContain('as sensitive_values states them: outside the hashes, not verified');
     record.sensitive_values = { 'parameters.card.number': 'unreadable', 'context.email': 'a@b.c' };
     expect((await sut(record, { jwks, now })).checks.find((x) => x.check === 'sensitive_fields')?.message).toContain(
       'parameters.card.number unreadable, context.email readable',

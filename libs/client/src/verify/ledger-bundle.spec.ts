@@ -77,6 +77,19 @@ describe(verifyLedgerBundle.name, () => {
     expect(report.checks.map((c) => `${c.check}:${c.status}`)).toEqual(['shape:pass', 'key:pass', 'signature:pass', 'chain:pass']);
   });
 
+  it("names the bundle's tenant, and fails a bundle of another tenant than the trust file's", () => {
+    const own = sut({ bundle, keys, facts, tenantId: tenant });
+    expect(own.valid).toBe(true);
+    expect(own.checks[0].message).toContain(`of tenant "${tenant}"`);
+    // The same ledger keys sign every tenant's bundles: a valid bundle of another tenant is not this tenant's data.
+    const other = sut({ bundle, keys, facts, tenantId: 'tnt-somebodyelse' });
+    expect(other.valid).toBe(false);
+    expect(failed(other)).toMatchObject({
+      check: 'tenant',
+      message: expect.stringContaining(`is of tenant "${tenant}", not of tnt-somebodyelse`),
+    });
+  });
+
   it('verifies full facts field by field', () => {
     expect(sut({ bundle, keys, facts: fullFacts })).toMatchObject({ valid: true, facts_verified: 2 });
   });

@@ -31,6 +31,11 @@ export interface LedgerBundleInput {
   facts: unknown[];
   /** Called every 1000 facts on long chains. */
   onProgress?: (verified: number, total: number) => void;
+  /**
+   * The tenant whose data the caller expects (a trust file's `tenant_id`): a bundle of another tenant fails the
+   * `tenant` check. Two tenants may each have a stream of one name, and the ledger's keys sign both.
+   */
+  tenantId?: string;
 }
 
 export interface LedgerBundleReport extends VerificationReport {
@@ -89,7 +94,18 @@ export function verifyLedgerBundle(input: LedgerBundleInput): LedgerBundleReport
   if (typeof bundle.created_at_ms !== 'number' || new Date(bundle.created_at_ms).toISOString() !== bundle.created_at_iso) {
     return (report.fail('shape', 'created_at_iso is not created_at_ms in ISO 8601'), done());
   }
-  report.pass('shape', `version 1 bundle of stream ${bundle.stream_id}, ${manifest.length} facts, head ${bundle.head_fact_id}`);
+  report.pass(
+    'shape',
+    `version 1 bundle of stream ${bundle.stream_id} of tenant ${show(bundle.tenant_id)}, ${manifest.length} facts, head ${bundle.head_fact_id}`,
+  );
+  if (input.tenantId !== undefined && bundle.tenant_id !== input.tenantId)
+    return (
+      report.fail(
+        'tenant',
+        `the bundle is of tenant ${show(bundle.tenant_id)}, not of ${input.tenantId} whose trust file was given: the ledger's keys sign every tenant's bundles, so they cannot vouch that this data is that tenant's`,
+      ),
+      done()
+    );
 
   // 2. Key: published, Ed25519, valid when the bundle was made.
   const keyLookup = ledgerKeyAt(input.keys, bundle.key_id, bundle.created_at_ms as number, 'bundle');

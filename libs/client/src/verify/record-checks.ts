@@ -97,15 +97,20 @@ export function sensitiveStates(record: Rec): Array<{ path: string; state: 'eras
   });
 }
 
-/** `sensitive_fields` (information): the commitments the hashes cover, and which values are erased. */
+/**
+ * `sensitive_fields` (information): the commitments the hashes cover, and the values' states as the record's
+ * `sensitive_values` gives them. That member sits beside the record, outside the hashes: its states are what the
+ * read (or whoever handed over the file) says, never verified, and the message says so.
+ */
 export function reportSensitiveValues(report: ReportBuilder, record: Rec): void {
   const states = sensitiveStates(record);
   if (states.length === 0) return;
+  const stated = states.some((s) => s.state !== 'committed');
   report.info(
     'sensitive_fields',
     `${states.length} sensitive value(s) recorded as commitments, covered by the hashes and the signature: ${states
       .map((s) => `${s.path} ${s.state}`)
-      .join(', ')}`,
+      .join(', ')}${stated ? ' (erased, unreadable and readable as sensitive_values states them: outside the hashes, not verified)' : ''}`,
   );
 }
 
