@@ -22,6 +22,9 @@ describe('verdict approvals: quorum, escalation and expiry', () => {
   let boss: { principalId: string; key: string };
   let finance: { principalId: string; key: string }[];
   let director: { principalId: string; key: string };
+  let ops: { principalId: string; key: string };
+  let refundRule: { id: string };
+  let memoRule: { id: string };
 
   const transfer = (amount: number, action = 'payments.transfer') => ({
     action,
@@ -58,11 +61,19 @@ describe('verdict approvals: quorum, escalation and expiry', () => {
       approval_expires_after: 600,
     });
     // Refunds: one approval, no expiry of their own (APPROVAL_TTL_SECONDS).
-    await reg.rule(scope, {
+    refundRule = await reg.rule(scope, {
       directive: 'Refunds need finance approval',
       severity: 'REQUIRES_APPROVAL',
       applies_to: { actions: ['payments.refund'] },
       deciders: ['role-finance'],
+    });
+    // Refunds with a memo also need ops: a second rule whose deciders are others.
+    memoRule = await reg.rule(scope, {
+      directive: 'Refunds with a memo need a look from ops',
+      severity: 'REQUIRES_APPROVAL',
+      applies_to: { actions: ['payments.refund'] },
+      conditions: [{ field: 'memo', op: 'exists', value: true }],
+      deciders: ['role-ops'],
     });
     const principal = (kind: 'agent' | 'human', permissions: string[], roles: string[]) =>
       createPrincipalWithKey(stack.registry, t.adminKey, { kind, permissions, roles });
@@ -70,6 +81,7 @@ describe('verdict approvals: quorum, escalation and expiry', () => {
     boss = await principal('human', ['approve', 'read'], ['role-finance']);
     finance = await Promise.all([1, 2, 3, 4].map(() => principal('human', ['approve', 'read'], ['role-finance'])));
     director = await principal('human', ['approve', 'read'], ['role-director']);
+    ops = await principal('human', ['approve', 'read'], ['role-ops']);
   });
   afterAll(() => stack?.stop());
 
@@ -120,7 +132,9 @@ describe('verdict approvals: quorum, escalation and expiry', () => {
     expect([grantEarly.status, grantEarly.body.code]).toEqual([422, 'invalid_grant']);
     const first = await decide(finance[0].key, approval.id, { decision: 'approve', decider_notes: 'invoice seen' }).expect(200);
     expect(first.body).toMatchObject({ status: 'pending', decider: null, decision: null });
-    expect(first.body.approvals).toEqual([{ decider: finance[0].principalId, decided_at: expect.any(String), notes: 'invoice seen' }]);
+    expect(first.body.approvals).toEqual([
+      { decider: finance[0].principalId, decided_at: expect.any(String), notes: 'invoice seen', rule_ids: [quorumRule.id] },
+    ]);
     const twice = await decide(finance[0].key, approval.id, { decision: 'approve' });
     expect([twice.status, twice.body.code]).toEqual([409, 'already_approved_by_you']);
     // Still one approval: the agent's operation is not allowed yet.
@@ -132,6 +146,36 @@ describe('verdict approvals: quorum, escalation and expiry', () => {
     expect((await as(bot.key).check(transfer(20000)).expect(200)).body.verdict).toBe('allowed');
     const late = await decide(finance[2].key, approval.id, { decision: 'approve' });
     expect([late.status, late.body.code]).toEqual([409, 'already_decided']);
+  });
+
+  it("needs each triggering rule's own deciders: a second rule's decider never approves for the first", async () => {
+    // The agent adds a memo, so that a rule of other deciders (ops) triggers beside finance's.
+    const refund = (memo?: string) => ({
+      action: 'payments.refund',
+      resource: 'acct:eu/4471',
+      scope: { region: 'eu', env: 'prod' },
+      parameters: { amount: 90000, ...(memo ? { memo } : {}) },
+    });
+    const checked = (await as(bot.key).check(refund('x')).expect(200)).body;
+    expect(checked.verdict).toBe('approval_required');
+    const approval = (await as(bot.key).post(`/${t.id}/v1/approvals`).send({ consultation_id: checked.consultation_id }).expect(201)).body;
+    expect(approval.candidate_deciders).toEqual(['role-finance', 'role-ops']);
+    // Ops may vote (it is a candidate decider), but its approval counts for its own rule only: no grant, no allow.
+    const grant = await decide(ops.key, approval.id, { decision: 'approve', grant: {} });
+    expect([grant.status, grant.body.code, grant.body.details?.rules_awaiting]).toEqual([422, 'invalid_grant', [refundRule.id]]);
+    const byOps = await decide(ops.key, approval.id, { decision: 'approve' }).expect(200);
+    expect(byOps.body).toMatchObject({ status: 'pending', approvals: [{ decider: ops.principalId, rule_ids: [memoRule.id] }] });
+    expect((await as(bot.key).check(refund('x')).expect(200)).body.verdict).toBe('approval_required');
+    // Finance completes it: each rule has its own approval.
+    const byFinance = await decide(finance[0].key, approval.id, { decision: 'approve' }).expect(200);
+    expect(byFinance.body).toMatchObject({ status: 'approved', decider: finance[0].principalId });
+    expect(byFinance.body.approvals.map((a: { rule_ids: string[] }) => a.rule_ids)).toEqual([[memoRule.id], [refundRule.id]]);
+    expect((await as(bot.key).check(refund('x')).expect(200)).body.verdict).toBe('allowed');
+    // And the other way round: ops alone never lifts finance's rule, with or without a grant.
+    const again = (await as(bot.key).check(refund('y')).expect(200)).body;
+    const second = (await as(bot.key).post(`/${t.id}/v1/approvals`).send({ consultation_id: again.consultation_id }).expect(201)).body;
+    await decide(ops.key, second.id, { decision: 'approve' }).expect(200);
+    expect((await read(second.id)).status).toBe('pending');
   });
 
   it('rejects with one rejection, also after an approval', async () => {

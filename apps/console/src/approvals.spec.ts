@@ -127,6 +127,11 @@ describe('approval views', () => {
     expect(quorumState(fromVerdict({ ...verdict(), approvals_required: undefined } as unknown as VerdictApproval))).toBeNull();
     expect(quorumState(fromVerdict(verdict({ approvals_required: 2, approvals: [] })))).toBe('0 of 2 approvals');
     expect(quorumState(fromVerdict(verdict({ approvals_required: 1, approvals: [] })))).toBe('0 of 1 approval');
+    // Pending with its count reached: another triggering rule's deciders have not approved yet.
+    const given = [{ decider: 'hum-ops', decided_at: '2026-11-27T11:30:00Z', notes: null, rule_ids: ['rul-memo'] }];
+    expect(quorumState(fromVerdict(verdict({ approvals_required: 1, approvals: given })))).toBe(
+      '1 of 1 approval; waiting for the deciders of another triggering rule',
+    );
   });
 
   it('sort newest first and link to their page with encoded ids', () => {

@@ -206,10 +206,17 @@ export function duration(ms: number): string {
   return h % 24 ? `${d} d ${h % 24} h` : `${d} d`;
 }
 
-/** The quorum line: "1 of 2 approvals", or null when the approval has no quorum fields. Pure. */
+/**
+ * The quorum line: "1 of 2 approvals", or null when the approval has no quorum fields. A pending approval that holds
+ * as many approvals as its largest quorum still waits for the deciders of another triggering rule (each rule is
+ * approved by its own deciders, docs/approvals.md "Several rules"), and the line says so. Pure.
+ */
 export function quorumState(view: ApprovalView): string | null {
   if (view.approvalsRequired === null) return null;
-  return `${view.approvals.length} of ${view.approvalsRequired} approval${view.approvalsRequired === 1 ? '' : 's'}`;
+  const line = `${view.approvals.length} of ${view.approvalsRequired} approval${view.approvalsRequired === 1 ? '' : 's'}`;
+  return view.status === 'pending' && view.approvals.length >= view.approvalsRequired
+    ? `${line}; waiting for the deciders of another triggering rule`
+    : line;
 }
 
 /** The console path of an approval. Pure. */

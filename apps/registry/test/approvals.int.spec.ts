@@ -282,6 +282,44 @@ describe('registry approvals (docs/approvals.md "The registry flow")', () => {
     expect(override).toEqual({ target_type: 'rule', override_type: 'approval_grant' });
   });
 
+  it('decides an approval whose rule changed since the request under its frozen terms, but makes no override of the rule as it is now', async () => {
+    const path = (id: string) => `/api/v1/scopes/${scopeId}/rules/${id}`;
+    const put = async (id: string, body: object) => admin.put(path(id), body).expect(200);
+    const overridesOf = async (approvalId: string) =>
+      (await sql<{ n: string }>(h, 'SELECT count(*)::text AS n FROM overrides WHERE approval_id = $1', [approvalId]))[0].n;
+    // A rule tightened while the approval waits: other deciders and a quorum of two.
+    const tightened = await admin
+      .post(`/api/v1/scopes/${scopeId}/rules`, {
+        directive: 'Wires need finance',
+        severity: 'REQUIRES_APPROVAL',
+        deciders: ['role-finance'],
+      })
+      .expect(201);
+    const apr = (await request({ trigger_id: tightened.body.id, trigger_type: 'rule', intended_action: 'wire 250000' }).expect(201)).body;
+    await put(tightened.body.id, {
+      directive: 'Wires need two CFO approvals',
+      severity: 'REQUIRES_APPROVAL',
+      deciders: ['role-cfo'],
+      approvals_required: 2,
+    });
+    const decided = await decide(apr.id, { decision: 'approved' }, financeDecider.api).expect(200);
+    expect(decided.body).toMatchObject({ status: 'approved', override_id: null });
+    expect(await overridesOf(apr.id)).toBe('0');
+    // A rule made to require approval only after the request (a MANDATORY rule had no deciders then): no override either.
+    const made = await admin
+      .post(`/api/v1/scopes/${scopeId}/rules`, { directive: 'No crypto purchases', severity: 'MANDATORY' })
+      .expect(201);
+    const early = (await request({ trigger_id: made.body.id, trigger_type: 'rule', intended_action: 'buy BTC' }).expect(201)).body;
+    expect(early).toMatchObject({ requires_approval: false, candidate_deciders: [] });
+    await put(made.body.id, { directive: 'Crypto purchases need the CFO', severity: 'REQUIRES_APPROVAL', deciders: ['role-cfo'] });
+    expect((await decide(early.id, { decision: 'approved' }, deciders[0]).expect(200)).body).toMatchObject({ override_id: null });
+    expect(await overridesOf(early.id)).toBe('0');
+    // A new request freezes the new terms: finance no longer decides it.
+    const fresh = (await request({ trigger_id: made.body.id, trigger_type: 'rule', intended_action: 'buy BTC' }).expect(201)).body;
+    expect(fresh).toMatchObject({ requires_approval: true, candidate_deciders: ['role-cfo'] });
+    await decide(fresh.id, { decision: 'approved' }, financeDecider.api).expect(403);
+  });
+
   it('needs write to request and approve to decide; the requester cannot decide its own approval', async () => {
     const missingWrite = await request({ trigger_id: gatedInvariant, intended_action: 'x' }, deciders[0]).expect(403);
     const apr = (await request({ trigger_id: gatedInvariant, intended_action: 'x' }).expect(201)).body;

@@ -1062,6 +1062,7 @@ const models: TsoaRoute.Models = {
             "decider": {"dataType":"string","required":true},
             "decided_at": {"dataType":"string","required":true},
             "notes": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
+            "rule_ids": {"dataType":"array","array":{"dataType":"string"}},
         },
         "additionalProperties": false,
     },

@@ -1,4 +1,5 @@
 import { approvalFieldProblems, approvalFields, approvalTerms, isEscalationDecider, isExpired } from './approval-terms';
+import { rulesAwaitingApproval, rulesCountedFor, triggerTerms } from './approval-terms';
 
 const at = new Date('2026-03-01T10:00:00.000Z');
 const plus = (s: number) => new Date(at.getTime() + s * 1000).toISOString();
@@ -139,5 +140,63 @@ describe(isEscalationDecider.name, () => {
     expect(isEscalationDecider({ escalates_at: null, escalation_deciders: [] }, { id: 'hum-1' }, new Date('2027-01-01T00:00:00Z'))).toBe(
       false,
     );
+  });
+});
+
+describe('several triggering rules, each with its own deciders', () => {
+  const finance = { deciders: ['role-finance'], approvals_required: 2, escalate_after: 600, escalation_deciders: ['role-cfo'] };
+  const ops = { deciders: ['role-ops'], approvals_required: null, escalate_after: 1800, escalation_deciders: ['role-cfo'] };
+  const approval = { escalates_at: plus(600), triggers: [{ rule_id: 'rul-fin' }, { rule_id: 'rul-ops' }, { rule_id: 'rul-gone' }] };
+  const terms = triggerTerms(approval, [finance, ops, null], { deciders: ['role-finance', 'role-ops'], approvals_required: 2 });
+
+  it("reads each rule's terms, its escalation at its own delay from the approval's escalates_at, and keeps the approval's for an unknown version", () => {
+    expect(terms).toEqual([
+      {
+        rule_id: 'rul-fin',
+        deciders: ['role-finance'],
+        approvals_required: 2,
+        escalates_at_ms: Date.parse(plus(600)),
+        escalation_deciders: ['role-cfo'],
+      },
+      {
+        rule_id: 'rul-ops',
+        deciders: ['role-ops'],
+        approvals_required: 1,
+        escalates_at_ms: Date.parse(plus(1800)),
+        escalation_deciders: ['role-cfo'],
+      },
+      {
+        rule_id: 'rul-gone',
+        deciders: ['role-finance', 'role-ops'],
+        approvals_required: 2,
+        escalates_at_ms: null,
+        escalation_deciders: [],
+      },
+    ]);
+  });
+
+  it('counts an approval for the rules that list its decider, by id or role, or list none; escalation deciders from their own time', () => {
+    const two = terms.slice(0, 2);
+    expect(rulesCountedFor(two, { id: 'hum-1', roles: ['role-ops'] }, at)).toEqual(['rul-ops']);
+    expect(rulesCountedFor(two, { id: 'hum-2', roles: ['role-finance', 'role-ops'] }, at)).toEqual(['rul-fin', 'rul-ops']);
+    expect(rulesCountedFor(two, { id: 'hum-3', roles: ['role-cfo'] }, at)).toEqual([]);
+    expect(rulesCountedFor(two, { id: 'hum-3', roles: ['role-cfo'] }, new Date(plus(600)))).toEqual(['rul-fin']);
+    expect(rulesCountedFor(two, { id: 'hum-3', roles: ['role-cfo'] }, new Date(plus(1800)))).toEqual(['rul-fin', 'rul-ops']);
+    const open = triggerTerms({ escalates_at: null, triggers: [{ rule_id: 'rul-any' }] }, [{ deciders: [] }], {
+      deciders: [],
+      approvals_required: 1,
+    });
+    expect(rulesCountedFor(open, { id: 'hum-4' }, at)).toEqual(['rul-any']);
+  });
+
+  it('approves once every rule has its own quorum among the approvals counting for it; an approval without rule_ids counts for all', () => {
+    const two = terms.slice(0, 2);
+    const a = (decider: string, ...rule_ids: string[]) => ({ decider, rule_ids });
+    expect(rulesAwaitingApproval(two, [a('hum-o', 'rul-ops')])).toEqual(['rul-fin']);
+    expect(rulesAwaitingApproval(two, [a('hum-o', 'rul-ops'), a('hum-f1', 'rul-fin')])).toEqual(['rul-fin']);
+    expect(rulesAwaitingApproval(two, [a('hum-o', 'rul-ops'), a('hum-f1', 'rul-fin'), a('hum-f2', 'rul-fin')])).toEqual([]);
+    expect(rulesAwaitingApproval(two, [a('hum-b', 'rul-fin', 'rul-ops'), a('hum-f1', 'rul-fin')])).toEqual([]);
+    // Given before approvals named their rules: as it counted then, for every rule.
+    expect(rulesAwaitingApproval(two, [{ decider: 'hum-old' }, { decider: 'hum-old2' }])).toEqual([]);
   });
 });

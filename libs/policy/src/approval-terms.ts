@@ -150,3 +150,87 @@ export function isEscalationDecider(
   const held = new Set([principal.id, ...(principal.roles ?? [])]);
   return approval.escalation_deciders.some((d) => held.has(d));
 }
+
+/**
+ * What one triggering rule of a verdict approval asks of its deciders (docs/approvals.md "Several rules"), read from
+ * its rule version: who decides (`deciders`; empty: any principal holding `approve`), how many distinct approvals it
+ * needs, and from when (`escalates_at_ms`, null without escalation) its escalation deciders may step in.
+ */
+export interface TriggerTerms {
+  rule_id: string;
+  deciders: readonly string[];
+  approvals_required: number;
+  escalates_at_ms: number | null;
+  escalation_deciders: readonly string[];
+}
+
+/** A triggering rule version as the approvals read it: its approval fields and deciders (absent: the defaults). */
+export type TriggerVersion = Partial<ApprovalFields> & { deciders?: readonly string[] | null };
+
+/**
+ * Each triggering rule's terms from its version, in trigger order. A rule's escalation comes at its own
+ * `escalate_after`, counted like the approval's frozen `escalates_at` (the earliest of the rules'): that instant plus
+ * the rule's delay beyond the earliest one. A version that is not known (null) keeps `fallback` (the approval's own
+ * candidate deciders and quorum, no escalation).
+ */
+export function triggerTerms(
+  approval: { escalates_at: string | null; triggers: readonly { rule_id: string }[] },
+  versions: readonly (TriggerVersion | null)[],
+  fallback: { deciders: readonly string[]; approvals_required: number },
+): TriggerTerms[] {
+  const escalating = (v: TriggerVersion | null) =>
+    v !== null && typeof v.escalate_after === 'number' && (v.escalation_deciders ?? []).length > 0;
+  const delays = versions.filter(escalating).map((v) => v!.escalate_after as number);
+  const start = approval.escalates_at === null ? NaN : Date.parse(approval.escalates_at);
+  return approval.triggers.map((t, i) => {
+    const v = versions[i] ?? null;
+    if (v === null) return { rule_id: t.rule_id, ...fallback, escalates_at_ms: null, escalation_deciders: [] };
+    return {
+      rule_id: t.rule_id,
+      deciders: v.deciders ?? [],
+      approvals_required: Math.max(1, v.approvals_required ?? 1),
+      escalates_at_ms: escalating(v) && Number.isFinite(start) ? start + ((v.escalate_after as number) - Math.min(...delays)) * 1000 : null,
+      escalation_deciders: v.escalation_deciders ?? [],
+    };
+  });
+}
+
+/**
+ * The triggering rules an approval by `principal` at `now` counts for: those that list it (by id or one of its
+ * roles) among their deciders, those that list none, and those whose own escalation time has come and that list it
+ * among their escalation deciders. Each rule keeps its own deciders: a principal one rule trusts does not approve
+ * for another rule that reserved its approval to someone else (fail closed).
+ */
+export function rulesCountedFor(
+  triggers: readonly TriggerTerms[],
+  principal: { id: string; roles?: readonly string[] | null },
+  now: Date,
+): string[] {
+  const held = new Set([principal.id, ...(principal.roles ?? [])]);
+  const listed = (ids: readonly string[]) => ids.some((d) => held.has(d));
+  return triggers
+    .filter(
+      (t) =>
+        t.deciders.length === 0 ||
+        listed(t.deciders) ||
+        (t.escalates_at_ms !== null && now.getTime() >= t.escalates_at_ms && listed(t.escalation_deciders)),
+    )
+    .map((t) => t.rule_id);
+}
+
+/**
+ * The triggering rules still short of their own quorum: fewer than their `approvals_required` distinct approvals that
+ * count for them. An approval given before approvals named the rules they count for (no `rule_ids`) counts for every
+ * rule, as it did when it was given.
+ */
+export function rulesAwaitingApproval(
+  triggers: readonly TriggerTerms[],
+  approvals: readonly { decider: string; rule_ids?: readonly string[] | null }[],
+): string[] {
+  return triggers
+    .filter(
+      (t) =>
+        new Set(approvals.filter((a) => !a.rule_ids || a.rule_ids.includes(t.rule_id)).map((a) => a.decider)).size < t.approvals_required,
+    )
+    .map((t) => t.rule_id);
+}

@@ -43,9 +43,14 @@ export {
   approvalTerms,
   isEscalationDecider,
   isExpired,
+  rulesAwaitingApproval,
+  rulesCountedFor,
+  triggerTerms,
   type ApprovalFields,
   type ApprovalFieldsInput,
   type ApprovalTerms,
+  type TriggerTerms,
+  type TriggerVersion,
 } from './approval-terms';
 export type * from './types';
 export {

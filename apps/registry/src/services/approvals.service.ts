@@ -196,11 +196,12 @@ export class ApprovalsService {
       if (!decided) throw alreadyDecided({ id, status: 'decided' });
       let overrideId: string | undefined;
       if (body.decision === 'approved') {
-        // The trigger as it is now: an override only suspends an active entry that still requires approval.
+        // The trigger as it is now: an override only suspends an active entry that still requires approval, and a
+        // rule only when it is still the version the approval was requested against (its terms were frozen from it).
         const trigger = await findTrigger(r, caller.tenant_id, scope.id, row.trigger_type as 'invariant' | 'rule', row.trigger_id).catch(
           () => null,
         );
-        if (trigger && trigger.row.status === 'active' && requiresApproval(trigger)) {
+        if (trigger && trigger.row.status === 'active' && requiresApproval(trigger) && !triggerChanged(trigger, row)) {
           const override = await r.overrides.create(caller.tenant_id, {
             id: newId('ovr-'),
             scope_id: scope.id,
@@ -271,6 +272,18 @@ async function findTrigger(r: Repos, tenantId: TenantId, scopeId: string, type: 
   const row = await r.rules.find(tenantId, scopeId, id);
   if (!row) throw notFound('Rule', id);
   return { type, row };
+}
+
+/**
+ * Whether a rule trigger changed since the approval was requested (docs/approvals.md "Decide"): its current version
+ * is not the one the approval was requested against. The approval's deciders, quorum and whether approval was
+ * required at all were frozen from that version, and its decision keeps to them; but an override made now would lift
+ * the rule as it is (since reserved to others, made stricter, or made to require approval only after the request), so
+ * none is made. An invariant has no versions: it only changes by being revoked, and a revoked trigger gets no override
+ * anyway.
+ */
+function triggerChanged(t: Trigger, approval: { trigger_version_id: string | null }): boolean {
+  return t.type === 'rule' && t.row.current_version_id !== approval.trigger_version_id;
 }
 
 /** docs/approvals.md: an invariant with requires_approval, or a rule of severity REQUIRES_APPROVAL. */

@@ -283,17 +283,17 @@ describe(withApproval.name, () => {
   const pending = newApproval({ id: 'apr-1', record: record(), now: new Date(), terms: { ...terms, approvals_required: 2 } });
 
   it('appends distinct deciders until the quorum is reached', () => {
-    const one = withApproval(pending, { decider: 'hum-8', notes: 'seen', now });
-    expect(one.approvals).toEqual([{ decider: 'hum-8', decided_at: '2026-03-01T10:30:00.000Z', notes: 'seen' }]);
+    const one = withApproval(pending, { decider: 'hum-8', notes: 'seen', now, ruleIds: ['rul-1'] });
+    expect(one.approvals).toEqual([{ decider: 'hum-8', decided_at: '2026-03-01T10:30:00.000Z', notes: 'seen', rule_ids: ['rul-1'] }]);
     expect(quorumReached(one)).toBe(false);
-    const two = withApproval(one, { decider: 'hum-9', now });
+    const two = withApproval(one, { decider: 'hum-9', now, ruleIds: ['rul-1'] });
     expect(two.approvals.map((a) => a.decider)).toEqual(['hum-8', 'hum-9']);
     expect(quorumReached(two)).toBe(true);
   });
 
   it('refuses the same decider twice with 409 already_approved_by_you', () => {
-    const one = withApproval(pending, { decider: 'hum-8', now });
-    expect(() => withApproval(one, { decider: 'hum-8', now })).toThrow(
+    const one = withApproval(pending, { decider: 'hum-8', now, ruleIds: ['rul-1'] });
+    expect(() => withApproval(one, { decider: 'hum-8', now, ruleIds: ['rul-1'] })).toThrow(
       expect.objectContaining({ status: 409, code: 'already_approved_by_you' }),
     );
   });

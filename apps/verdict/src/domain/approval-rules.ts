@@ -262,10 +262,10 @@ export const approvalExpired = (approval: Pick<Approval, 'id' | 'expires_at'>) =
 
 /**
  * One approving decision of a quorum: 409 already_approved_by_you when this decider approved before,
- * else the approval with it appended to `approvals` (still pending: the caller completes the quorum
- * with `decided` when `approvals` reaches `approvals_required`).
+ * else the approval with it appended to `approvals`, naming the triggering rules it counts for (still
+ * pending: the caller completes it with `decided` once every triggering rule has its own quorum).
  */
-export function withApproval(approval: Approval, input: { decider: string; notes?: string; now: Date }): Approval {
+export function withApproval(approval: Approval, input: { decider: string; notes?: string; now: Date; ruleIds: string[] }): Approval {
   if (approval.approvals.some((a) => a.decider === input.decider)) {
     throw new AppError(
       409,
@@ -279,7 +279,10 @@ export function withApproval(approval: Approval, input: { decider: string; notes
   }
   return {
     ...approval,
-    approvals: [...approval.approvals, { decider: input.decider, decided_at: input.now.toISOString(), notes: input.notes ?? null }],
+    approvals: [
+      ...approval.approvals,
+      { decider: input.decider, decided_at: input.now.toISOString(), notes: input.notes ?? null, rule_ids: input.ruleIds },
+    ],
   };
 }
 

@@ -29,6 +29,12 @@ export interface ApprovalGiven {
   /** ISO 8601 */
   decided_at: string;
   notes: string | null;
+  /**
+   * The triggering rules this approval counts for (docs/approvals.md "Several rules"): those that list the decider
+   * (by id or role) among their deciders or list none, and, from each rule's own escalation time, those that list it
+   * among their escalation deciders. Absent on approvals given before this field existed: they count for every rule.
+   */
+  rule_ids?: string[];
 }
 export type ApprovalDecision = 'approve' | 'reject';
 
@@ -59,8 +65,9 @@ export interface Approval {
    */
   candidate_deciders: string[];
   /**
-   * Distinct approvals needed (the largest `approvals_required` of the triggering rules, else 1): the
-   * approval is `approved` when `approvals` holds that many.
+   * Distinct approvals needed at least (the largest `approvals_required` of the triggering rules, else 1). The
+   * approval is `approved` once every triggering rule has its own `approvals_required` among the approvals that
+   * count for it (`approvals[].rule_ids`): with rules of different deciders, that takes an approval of each.
    */
   approvals_required: number;
   /** The approvals given so far, oldest first (a rejection is not listed: it decides at once). */

@@ -24,19 +24,36 @@ import {
   scopesNotCovered,
   withApproval,
 } from '../domain/approval-rules';
-import { approvalTerms, type ApprovalFields } from '@arbiter/policy';
+import {
+  approvalTerms,
+  rulesAwaitingApproval,
+  rulesCountedFor,
+  triggerTerms,
+  type ApprovalFields,
+  type TriggerTerms,
+  type TriggerVersion,
+} from '@arbiter/policy';
 import type { ApprovalRepository } from '../repositories/approvals.repository';
 import { RegistryRejectedError, RegistryUnavailableError, type RegistryInternalClient } from '@arbiter/internal-api';
 
 const registryUnavailable = (message: string) => new AppError(503, 'registry_unavailable', message, undefined, { 'Retry-After': '1' });
 
-/** 422 invalid_grant: a grant on an approval that does not complete the quorum. */
-const quorumGrantRefused = (a: Approval) =>
+/** 422 invalid_grant: a grant on an approval that does not complete the quorum (`given`: with this approval). */
+const quorumGrantRefused = (given: Approval, awaiting: string[]) =>
   new AppError(
     422,
     'invalid_grant',
-    `A grant is given by the approval that completes the quorum: approval ${a.id} needs ${a.approvals_required - a.approvals.length} more after this one; approve without a grant`,
-    { field: 'grant', approvals_required: a.approvals_required, approvals: a.approvals.length + 1 },
+    `A grant is given by the approval that completes the quorum: after this one, approval ${given.id} still waits for approvals of ${awaiting.join(', ')}; approve without a grant`,
+    { field: 'grant', approvals_required: given.approvals_required, approvals: given.approvals.length, rules_awaiting: awaiting },
+  );
+
+/** 403 not_a_valid_decider: a candidate decider whose approval counts for none of the triggering rules (yet). */
+const countsForNoRule = (approval: Approval) =>
+  new AppError(
+    403,
+    'not_a_valid_decider',
+    'The caller approves for none of the triggering rules: each rule is approved by its own deciders (or, from its own escalation time, its escalation deciders)',
+    { candidate_deciders: approval.candidate_deciders, triggers: approval.triggers.map((t) => t.rule_id) },
   );
 
 const approvalNotFound = (id: string) =>
@@ -168,6 +185,8 @@ export class ApprovalsService {
     if (seen.tenant_id !== tenantId) throw crossTenantForbidden('The approval belongs to another tenant');
     const consultation = await this.deps.consultations.findAnyTenant(seen.body.consultation_id);
     const asking = askingPrincipals(seen.body, consultation?.tenant_id === tenantId ? consultation.record : null);
+    // Each triggering rule's own deciders and quorum, from its (immutable) version: read before the lock too.
+    const terms = body.decision === 'approve' ? await this.triggerTermsOf(tenantId, seen.body) : [];
     type Outcome = { expired: Approval } | { approval: Approval; decided: boolean };
     const result = await this.deps.approvals.transaction(async (tx): Promise<Outcome> => {
       const found = await this.deps.approvals.lockAnyTenant(tx, id);
@@ -203,12 +222,20 @@ export class ApprovalsService {
         );
       }
       await this.refuseUncoveredScopes(identity, tenantId, approval);
-      const given =
-        body.decision === 'approve' ? withApproval(approval, { decider: identity.principal.id, notes: body.decider_notes, now }) : approval;
+      let given = approval;
+      let awaiting: string[] = [];
+      if (body.decision === 'approve') {
+        // Each triggering rule is approved by its own deciders: one rule's decider never approves for another rule
+        // that reserved its approval to someone else (docs/approvals.md "Several rules").
+        const ruleIds = rulesCountedFor(terms, identity.principal, now);
+        if (terms.length > 0 && ruleIds.length === 0) throw countsForNoRule(approval);
+        given = withApproval(approval, { decider: identity.principal.id, notes: body.decider_notes, now, ruleIds });
+        awaiting = rulesAwaitingApproval(terms, given.approvals);
+      }
       const grant = checkGrant(body, approval, now, this.deps.grantTtlSeconds);
-      if (body.decision === 'approve' && !quorumReached(given)) {
+      if (body.decision === 'approve' && (awaiting.length > 0 || !quorumReached(given))) {
         // Fail closed: a grant is what the quorum agrees to, so only the approval that completes it may carry one.
-        if (grant) throw quorumGrantRefused(given);
+        if (grant) throw quorumGrantRefused(given, awaiting);
         if (!(await this.deps.approvals.decide(tx, tenantId, given)))
           throw new AppError(409, 'already_decided', `Approval ${id} is already decided`);
         return { approval: given, decided: false };
@@ -270,15 +297,33 @@ export class ApprovalsService {
   }
 
   /**
+   * Each triggering rule's deciders, quorum and escalation (libs/policy triggerTerms), from its version as
+   * triggerVersions reads it. A version the registry does not know keeps the approval's own candidate deciders and
+   * quorum.
+   */
+  private async triggerTermsOf(tenantId: TenantId, approval: Approval): Promise<TriggerTerms[]> {
+    const versions = await this.triggerVersions(tenantId, approval.triggers);
+    return triggerTerms({ escalates_at: approval.escalates_at ?? null, triggers: approval.triggers }, versions, {
+      deciders: approval.candidate_deciders,
+      approvals_required: approval.approvals_required ?? 1,
+    });
+  }
+
+  /**
    * The approval fields of the triggering rule versions: from the tenant snapshot, else from the
    * registry (a version no longer current). A version the registry does not know adds nothing (the
    * defaults); an unreachable registry is 503, so no approval is opened with terms weaker than its rules'.
    */
   private async triggerFields(tenantId: TenantId, triggers: { rule_version_id: string }[]): Promise<Partial<ApprovalFields>[]> {
+    return (await this.triggerVersions(tenantId, triggers)).filter((v): v is TriggerVersion => v !== null);
+  }
+
+  /** Each trigger's rule version (its approval fields and deciders), in trigger order; null when the registry does not know it. */
+  private async triggerVersions(tenantId: TenantId, triggers: readonly { rule_version_id: string }[]): Promise<(TriggerVersion | null)[]> {
     if (!triggers.length) return [];
     const snapshot = this.deps.snapshots.current(tenantId) ?? (await this.deps.snapshots.get(tenantId));
-    const byVersion = new Map(snapshot.state.rules.map((r) => [r.rule_version_id, r as Partial<ApprovalFields>]));
-    const out: Partial<ApprovalFields>[] = [];
+    const byVersion = new Map(snapshot.state.rules.map((r) => [r.rule_version_id, r as TriggerVersion]));
+    const out: (TriggerVersion | null)[] = [];
     for (const t of triggers) {
       const held = byVersion.get(t.rule_version_id);
       if (held) {
@@ -286,8 +331,7 @@ export class ApprovalsService {
         continue;
       }
       try {
-        const version = (await this.deps.registry.ruleVersion(t.rule_version_id, tenantId)) as Partial<ApprovalFields> | null;
-        if (version) out.push(version);
+        out.push((await this.deps.registry.ruleVersion(t.rule_version_id, tenantId)) as TriggerVersion | null);
       } catch (err) {
         if (err instanceof RegistryUnavailableError)
           throw registryUnavailable('The triggering rules cannot be read right now; request the approval again');

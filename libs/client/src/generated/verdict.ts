@@ -1998,6 +1998,12 @@ export interface components {
              */
             decided_at: string;
             notes: string | null;
+            /**
+             * @description The triggering rules this approval counts for (docs/approvals.md "Several rules"): those that list the decider
+             *     (by id or role) among their deciders or list none, and, from each rule's own escalation time, those that list it
+             *     among their escalation deciders. Absent on approvals given before this field existed: they count for every rule.
+             */
+            rule_ids?: string[];
         };
         /** @enum {string} */
         ApprovalDecision: "approve" | "reject";
@@ -2063,8 +2069,9 @@ export interface components {
             candidate_deciders: string[];
             /**
              * Format: double
-             * @description Distinct approvals needed (the largest `approvals_required` of the triggering rules, else 1): the
-             *     approval is `approved` when `approvals` holds that many.
+             * @description Distinct approvals needed at least (the largest `approvals_required` of the triggering rules, else 1). The
+             *     approval is `approved` once every triggering rule has its own `approvals_required` among the approvals that
+             *     count for it (`approvals[].rule_ids`): with rules of different deciders, that takes an approval of each.
              */
             approvals_required: number;
             /** @description The approvals given so far, oldest first (a rejection is not listed: it decides at once). */
@@ -5117,7 +5124,10 @@ export interface operations {
                      *             {
                      *               "decider": "string",
                      *               "decided_at": "2026-11-26T09:30:00.000Z",
-                     *               "notes": "string"
+                     *               "notes": "string",
+                     *               "rule_ids": [
+                     *                 "string"
+                     *               ]
                      *             }
                      *           ],
                      *           "expires_at": "2026-11-26T09:30:00.000Z",
@@ -5277,7 +5287,10 @@ export interface operations {
                      *         {
                      *           "decider": "string",
                      *           "decided_at": "2026-11-26T09:30:00.000Z",
-                     *           "notes": "string"
+                     *           "notes": "string",
+                     *           "rule_ids": [
+                     *             "string"
+                     *           ]
                      *         }
                      *       ],
                      *       "expires_at": "2026-11-26T09:30:00.000Z",
@@ -5486,7 +5499,10 @@ export interface operations {
                      *         {
                      *           "decider": "string",
                      *           "decided_at": "2026-11-26T09:30:00.000Z",
-                     *           "notes": "string"
+                     *           "notes": "string",
+                     *           "rule_ids": [
+                     *             "string"
+                     *           ]
                      *         }
                      *       ],
                      *       "expires_at": "2026-11-26T09:30:00.000Z",
@@ -5667,7 +5683,10 @@ export interface operations {
                      *         {
                      *           "decider": "string",
                      *           "decided_at": "2026-11-26T09:30:00.000Z",
-                     *           "notes": "string"
+                     *           "notes": "string",
+                     *           "rule_ids": [
+                     *             "string"
+                     *           ]
                      *         }
                      *       ],
                      *       "expires_at": "2026-11-26T09:30:00.000Z",
