@@ -105,6 +105,12 @@ describe('arbiter quickstart, check, scopes and approvals', () => {
       expect(c.stdout).toMatch(new RegExp(`^${p.verdict}  \\(consultation cns-`));
       expect(c.code).toBe(p.verdict === 'allowed' ? 0 : 1);
     }
+    // The approval rule asks for a number: the amount as a string is not a way past it (it would make `gt` false).
+    const approval = printed[2]!.argv.map((a) => (a === 'amount=5000' ? 'amount="5000"' : a));
+    expect(approval).toContain('amount="5000"');
+    const asString = await user()(...approval);
+    expect(asString.code).not.toBe(0);
+    expect(`${asString.stdout}${asString.stderr}`).toMatch(/insufficient_context[\s\S]*amount/);
   });
 
   it('runs a framework example in the quickstart tenant, found through the files: no tenant made per run', async () => {

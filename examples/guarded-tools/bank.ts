@@ -71,6 +71,8 @@ export async function provisionBankTenant(registryUrl: string, adminKey: string,
       severity: 'REQUIRES_APPROVAL',
       applies_to: { actions: ['bank.transfer'] },
       conditions: [{ field: 'amount', op: 'gt', value: 1000 }],
+      // A number, or the check asks for one: "5000" as a string would make the condition false.
+      requires: [{ field: 'amount', type: 'number', reason: 'the amount in EUR, a number' }],
       deciders: ['role-finance'],
     },
   ];

@@ -37,6 +37,9 @@ export const QUICKSTART_RULES: (RuleBody & { directive: string })[] = [
     severity: 'REQUIRES_APPROVAL',
     applies_to: { actions: ['bank.transfer'] },
     conditions: [{ field: 'amount', op: 'gt', value: 1000 }],
+    // A number, or the check asks for one (422 insufficient_context): "5000" as a string would make the condition
+    // false and the transfer allowed without approval.
+    requires: [{ field: 'amount', type: 'number', reason: 'the amount in EUR, a number' }],
     deciders: [APPROVER_ROLE],
   },
 ] as (RuleBody & { directive: string })[];
