@@ -116,13 +116,18 @@ async function decide(run: Run): Promise<void> {
   expect(run.events.length).toBeGreaterThan(0);
 }
 
-/** Resolves once none of the run's records is left in PostgreSQL. */
+/**
+ * Resolves once none of the run's records, and none of its registry events, is left in PostgreSQL. The registry
+ * archives its events on its own maintenance runs, so the consultations leaving the verdict database says nothing of
+ * them: waiting for the consultations alone let the events test run before the registry's partition left.
+ */
 function archived(run: Run): Promise<unknown> {
   const ids = run.records.map((r) => r.id);
+  const gone = async (service: 'verdict' | 'registry', table: string, rows: string[]) =>
+    (await run.stack.db(service).query(`SELECT count(*)::int AS n FROM ${table} WHERE id = ANY($1)`, [rows])).rows[0].n === 0;
   return eventually(
-    `${run.name}: ${ids.length} consultations gone from PostgreSQL`,
-    async () =>
-      (await run.stack.db('verdict').query('SELECT count(*)::int AS n FROM consultations WHERE id = ANY($1)', [ids])).rows[0].n === 0,
+    `${run.name}: ${ids.length} consultations and ${run.events.length} registry events gone from PostgreSQL`,
+    async () => (await gone('verdict', 'consultations', ids)) && (await gone('registry', 'events', run.events)),
     { timeoutMs: 8 * 60_000, intervalMs: 1000 },
   );
 }
