@@ -5,7 +5,33 @@
 //   mismatch or a moved URL is a deployment fault, not the caller's);
 // - any other 4xx: `rejected`, with the detail of the service's error body.
 
+import createClient, { type Client } from 'openapi-fetch';
 import { inSpan, injectHeaders, SpanKind, tracingEnabled } from '@arbiter/telemetry';
+
+/** The header carrying the shared service token (README.md "Architecture"). */
+export const INTERNAL_TOKEN_HEADER = 'x-internal-token';
+
+/** What every internal client is made with. */
+export interface InternalClientOptions {
+  /** The service's base URL, e.g. http://127.0.0.1:3001. */
+  baseUrl: string;
+  /** The INTERNAL_TOKEN shared by the services. */
+  token: string;
+  /** Per request, in ms (each client says its default). */
+  timeoutMs?: number;
+  /** Another fetch (tests). Default: the global fetch, resolved at call time. */
+  fetch?: (request: Request) => Promise<Response>;
+}
+
+/** The typed client of a service's internal API: its base URL, the service token on every request, internalFetch. */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- openapi-fetch's own bound on paths
+export function internalApi<Paths extends {}>(opts: InternalClientOptions): Client<Paths> {
+  return createClient<Paths>({
+    baseUrl: opts.baseUrl.replace(/\/+$/, ''),
+    headers: { [INTERNAL_TOKEN_HEADER]: opts.token, accept: 'application/json' },
+    fetch: internalFetch(opts.fetch),
+  });
+}
 
 /** What openapi-fetch answers. */
 export interface Answer<T> {

@@ -6,8 +6,8 @@
 // - any other 4xx: RegistryRejectedError with the registry's `detail`;
 // - reads (state, state hash, rule version, tenant by slug) answer null for 404 and 400 (an id the
 //   registry cannot even parse does not exist either) and treat every other failure as unavailable.
-import createClient, { type Client } from 'openapi-fetch';
-import { internalFetch, mappedCall, type Answer, type CallErrors } from './call';
+import type { Client } from 'openapi-fetch';
+import { internalApi, mappedCall, type Answer, type CallErrors, type InternalClientOptions } from './call';
 import { ArchiveCalls } from './archive-calls';
 import { RegistryRejectedError, RegistryUnavailableError } from './errors';
 import type { paths } from './generated/registry-internal';
@@ -36,19 +36,10 @@ import type {
   TenantState,
 } from './types';
 
-/** The header carrying the shared service token (README.md "Architecture"). */
-export const INTERNAL_TOKEN_HEADER = 'x-internal-token';
+export { INTERNAL_TOKEN_HEADER } from './call';
 
-export interface RegistryInternalClientOptions {
-  /** The registry's base URL, e.g. http://127.0.0.1:3001. */
-  baseUrl: string;
-  /** The INTERNAL_TOKEN shared by the services. */
-  token: string;
-  /** Per request, in ms (default 5 s). */
-  timeoutMs?: number;
-  /** Another fetch (tests). Default: the global fetch, resolved at call time. */
-  fetch?: (request: Request) => Promise<Response>;
-}
+/** What this client is made with (InternalClientOptions); `timeoutMs` defaults to 5 s. */
+export type RegistryInternalClientOptions = InternalClientOptions;
 
 const REGISTRY_ERRORS: CallErrors = {
   unreachable: (message) => new RegistryUnavailableError('registry_unreachable', message),
@@ -64,13 +55,8 @@ export class RegistryInternalClient {
   private readonly archive: ArchiveCalls;
 
   constructor(opts: RegistryInternalClientOptions) {
-    const userFetch = opts.fetch;
     this.timeoutMs = opts.timeoutMs ?? 5_000;
-    this.api = createClient<paths>({
-      baseUrl: opts.baseUrl.replace(/\/+$/, ''),
-      headers: { [INTERNAL_TOKEN_HEADER]: opts.token, accept: 'application/json' },
-      fetch: internalFetch(userFetch),
-    });
+    this.api = internalApi<paths>(opts);
     this.archive = new ArchiveCalls('registry', this.api, this.timeoutMs, REGISTRY_ERRORS, () => this.requests++);
   }
 

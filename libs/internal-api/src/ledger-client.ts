@@ -4,23 +4,14 @@
 // from apps/ledger/openapi.internal.json (openapi-fetch); failures are mapped as for the registry
 // (call.ts): no answer, 5xx, 401 and 429 are LedgerUnavailableError, another 4xx (a batch the
 // ledger refuses whole: 400) is LedgerRejectedError with the ledger's message.
-import createClient, { type Client } from 'openapi-fetch';
-import { internalFetch, mappedCall, type Answer, type CallErrors } from './call';
-import { INTERNAL_TOKEN_HEADER } from './client';
+import type { Client } from 'openapi-fetch';
+import { internalApi, mappedCall, type Answer, type CallErrors, type InternalClientOptions } from './call';
 import { LedgerRejectedError, LedgerUnavailableError } from './errors';
 import type { paths } from './generated/ledger-internal';
 import type { AuditInclusion, CitedFact, LedgerKeySet, ServiceSeal, ServiceSealAnswer } from './ledger-types';
 
-export interface LedgerInternalClientOptions {
-  /** The ledger's base URL, e.g. http://127.0.0.1:3003. */
-  baseUrl: string;
-  /** The INTERNAL_TOKEN shared by the services. */
-  token: string;
-  /** Per request, in ms (default 30 s: a batch of 1000 seals waits for its commits). */
-  timeoutMs?: number;
-  /** Another fetch (tests). Default: the global fetch, resolved at call time. */
-  fetch?: (request: Request) => Promise<Response>;
-}
+/** What this client is made with (InternalClientOptions); `timeoutMs` defaults to 30 s: a batch of 1000 seals waits for its commits. */
+export type LedgerInternalClientOptions = InternalClientOptions;
 
 const LEDGER_ERRORS: CallErrors = {
   unreachable: (message) => new LedgerUnavailableError('ledger_unreachable', message),
@@ -35,13 +26,8 @@ export class LedgerInternalClient {
   private readonly timeoutMs: number;
 
   constructor(opts: LedgerInternalClientOptions) {
-    const userFetch = opts.fetch;
     this.timeoutMs = opts.timeoutMs ?? 30_000;
-    this.api = createClient<paths>({
-      baseUrl: opts.baseUrl.replace(/\/+$/, ''),
-      headers: { [INTERNAL_TOKEN_HEADER]: opts.token, accept: 'application/json' },
-      fetch: internalFetch(userFetch),
-    });
+    this.api = internalApi<paths>(opts);
   }
 
   /**

@@ -3,11 +3,10 @@
 // and the registry reads shadow rule disagreements (docs/verdicts.md "Shadow rules").
 // Failures map as for every internal client (call.ts): no answer, 5xx, 401 and 429 are
 // VerdictUnavailableError (a retry may succeed), any other 4xx VerdictRejectedError.
-import createClient, { type Client } from 'openapi-fetch';
-import { internalFetch, mappedCall, type Answer, type CallErrors } from './call';
+import type { Client } from 'openapi-fetch';
+import { internalApi, mappedCall, type Answer, type CallErrors, type InternalClientOptions } from './call';
 import { ArchiveCalls, type ArchivePaths } from './archive-calls';
 import type { ArchiveSegmentRecord, PartitionTenantsAnswer, RecordSegmentAnswer } from './types';
-import { INTERNAL_TOKEN_HEADER } from './client';
 import { VerdictRejectedError, VerdictUnavailableError } from './errors';
 import type { components, paths } from './generated/verdict-internal';
 
@@ -16,16 +15,8 @@ type Schemas = components['schemas'];
 /** GET /internal/v1/tenants/{tenant_id}/rules/{rule_id}/shadow of the verdict gateway. */
 export type ShadowDisagreements = Schemas['ShadowDisagreements'];
 
-export interface VerdictInternalClientOptions {
-  /** The verdict gateway's base URL, e.g. http://127.0.0.1:3002. */
-  baseUrl: string;
-  /** The INTERNAL_TOKEN shared by the services. */
-  token: string;
-  /** Per request, in ms (default 5 s). */
-  timeoutMs?: number;
-  /** Another fetch (tests). Default: the global fetch, resolved at call time. */
-  fetch?: (request: Request) => Promise<Response>;
-}
+/** What this client is made with (InternalClientOptions); `timeoutMs` defaults to 5 s. */
+export type VerdictInternalClientOptions = InternalClientOptions;
 
 const VERDICT_ERRORS: CallErrors = {
   unreachable: (message) => new VerdictUnavailableError('verdict_unreachable', message),
@@ -41,13 +32,8 @@ export class VerdictInternalClient {
   private readonly archive: ArchiveCalls;
 
   constructor(opts: VerdictInternalClientOptions) {
-    const userFetch = opts.fetch;
     this.timeoutMs = opts.timeoutMs ?? 5_000;
-    this.api = createClient<paths>({
-      baseUrl: opts.baseUrl.replace(/\/+$/, ''),
-      headers: { [INTERNAL_TOKEN_HEADER]: opts.token, accept: 'application/json' },
-      fetch: internalFetch(userFetch),
-    });
+    this.api = internalApi<paths>(opts);
     // The same routes and answers as the registry's; only the error bodies differ, which call.ts reads either way.
     this.archive = new ArchiveCalls(
       'verdict',
