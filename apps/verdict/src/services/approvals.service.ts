@@ -36,6 +36,9 @@ import {
 import type { ApprovalRepository } from '../repositories/approvals.repository';
 import { RegistryRejectedError, RegistryUnavailableError, type RegistryInternalClient } from '@arbiter/internal-api';
 
+/** A triggering rule's version as the decision reads it: its approval fields, deciders and scope. */
+type ScopedVersion = TriggerVersion & { scope_id?: string | null };
+
 const registryUnavailable = (message: string) => new AppError(503, 'registry_unavailable', message, undefined, { 'Retry-After': '1' });
 
 /** 422 invalid_grant: a grant on an approval that does not complete the quorum (`given`: with this approval). */
@@ -185,8 +188,13 @@ export class ApprovalsService {
     if (seen.tenant_id !== tenantId) throw crossTenantForbidden('The approval belongs to another tenant');
     const consultation = await this.deps.consultations.findAnyTenant(seen.body.consultation_id);
     const asking = askingPrincipals(seen.body, consultation?.tenant_id === tenantId ? consultation.record : null);
-    // Each triggering rule's own deciders and quorum, from its (immutable) version: read before the lock too.
-    const terms = body.decision === 'approve' ? await this.triggerTermsOf(tenantId, seen.body) : [];
+    // The triggering rules' (immutable) versions, read before the lock too: each one's own deciders and quorum
+    // for an approval, their scopes for a key restricted to some.
+    const versions =
+      body.decision === 'approve' || identity.scope_ids.length > 0
+        ? await this.triggerVersions(tenantId, seen.body.triggers, 'send the decision again')
+        : [];
+    const terms = body.decision === 'approve' ? this.triggerTermsOf(seen.body, versions) : [];
     type Outcome = { expired: Approval } | { approval: Approval; decided: boolean };
     const result = await this.deps.approvals.transaction(async (tx): Promise<Outcome> => {
       const found = await this.deps.approvals.lockAnyTenant(tx, id);
@@ -221,7 +229,7 @@ export class ApprovalsService {
           },
         );
       }
-      await this.refuseUncoveredScopes(identity, tenantId, approval);
+      refuseUncoveredScopes(identity, approval, versions);
       let given = approval;
       let awaiting: string[] = [];
       if (body.decision === 'approve') {
@@ -301,8 +309,7 @@ export class ApprovalsService {
    * triggerVersions reads it. A version the registry does not know keeps the approval's own candidate deciders and
    * quorum.
    */
-  private async triggerTermsOf(tenantId: TenantId, approval: Approval): Promise<TriggerTerms[]> {
-    const versions = await this.triggerVersions(tenantId, approval.triggers);
+  private triggerTermsOf(approval: Approval, versions: readonly (TriggerVersion | null)[]): TriggerTerms[] {
     return triggerTerms({ escalates_at: approval.escalates_at ?? null, triggers: approval.triggers }, versions, {
       deciders: approval.candidate_deciders,
       approvals_required: approval.approvals_required ?? 1,
@@ -315,15 +322,22 @@ export class ApprovalsService {
    * defaults); an unreachable registry is 503, so no approval is opened with terms weaker than its rules'.
    */
   private async triggerFields(tenantId: TenantId, triggers: { rule_version_id: string }[]): Promise<Partial<ApprovalFields>[]> {
-    return (await this.triggerVersions(tenantId, triggers)).filter((v): v is TriggerVersion => v !== null);
+    return (await this.triggerVersions(tenantId, triggers, 'request the approval again')).filter((v): v is ScopedVersion => v !== null);
   }
 
-  /** Each trigger's rule version (its approval fields and deciders), in trigger order; null when the registry does not know it. */
-  private async triggerVersions(tenantId: TenantId, triggers: readonly { rule_version_id: string }[]): Promise<(TriggerVersion | null)[]> {
+  /**
+   * Each trigger's rule version (its scope, approval fields and deciders), in trigger order; null when the registry
+   * does not know it. An unreachable registry is 503, its message ending in `retry` (what the caller sends again).
+   */
+  private async triggerVersions(
+    tenantId: TenantId,
+    triggers: readonly { rule_version_id: string }[],
+    retry: string,
+  ): Promise<(ScopedVersion | null)[]> {
     if (!triggers.length) return [];
     const snapshot = this.deps.snapshots.current(tenantId) ?? (await this.deps.snapshots.get(tenantId));
-    const byVersion = new Map(snapshot.state.rules.map((r) => [r.rule_version_id, r as TriggerVersion]));
-    const out: (TriggerVersion | null)[] = [];
+    const byVersion = new Map(snapshot.state.rules.map((r) => [r.rule_version_id, r as ScopedVersion]));
+    const out: (ScopedVersion | null)[] = [];
     for (const t of triggers) {
       const held = byVersion.get(t.rule_version_id);
       if (held) {
@@ -331,53 +345,13 @@ export class ApprovalsService {
         continue;
       }
       try {
-        out.push((await this.deps.registry.ruleVersion(t.rule_version_id, tenantId)) as TriggerVersion | null);
+        out.push((await this.deps.registry.ruleVersion(t.rule_version_id, tenantId)) as ScopedVersion | null);
       } catch (err) {
-        if (err instanceof RegistryUnavailableError)
-          throw registryUnavailable('The triggering rules cannot be read right now; request the approval again');
+        if (err instanceof RegistryUnavailableError) throw registryUnavailable(`The triggering rules cannot be read right now; ${retry}`);
         throw err;
       }
     }
     return out;
-  }
-
-  /**
-   * A key restricted to some scopes (`scope_ids`) decides only approvals whose triggering rules all
-   * lie in those scopes (docs/approvals.md "Deciding"): 403 not_a_valid_decider otherwise, for approve
-   * and reject alike. The rules' scopes come from the tenant snapshot, else from their immutable rule
-   * versions in the registry (an archived rule); one that cannot be found is not covered.
-   */
-  private async refuseUncoveredScopes(identity: AuthenticatedIdentity, tenantId: TenantId, approval: Approval): Promise<void> {
-    if (identity.scope_ids.length === 0) return;
-    const snapshot = this.deps.snapshots.current(tenantId) ?? (await this.deps.snapshots.get(tenantId));
-    const byVersion = new Map(snapshot.state.rules.map((r) => [r.rule_version_id, r.scope_id]));
-    const scopes: (string | null)[] = [];
-    for (const t of approval.triggers) {
-      let scope = byVersion.get(t.rule_version_id) ?? null;
-      if (scope === null) {
-        try {
-          scope = (await this.deps.registry.ruleVersion(t.rule_version_id, tenantId))?.scope_id ?? null;
-        } catch (err) {
-          if (err instanceof RegistryUnavailableError)
-            throw registryUnavailable('The scopes of the triggering rules cannot be read right now; send the decision again');
-          throw err;
-        }
-      }
-      scopes.push(scope);
-    }
-    const missing = scopesNotCovered(identity.scope_ids, approval.triggers.length ? scopes : [null]);
-    if (missing.length) {
-      throw new AppError(
-        403,
-        'not_a_valid_decider',
-        `The API key is restricted to scopes that do not include ${missing.join(', ')}, where the triggering rules of approval ${approval.id} lie`,
-        {
-          reason: 'scope_not_covered',
-          scopes_not_covered: missing,
-          key_scope_ids: identity.scope_ids,
-        },
-      );
-    }
   }
 
   private async grantOverride(
@@ -422,5 +396,29 @@ export class ApprovalsService {
       }
       throw err;
     }
+  }
+}
+
+/**
+ * A key restricted to some scopes (`scope_ids`) decides only approvals whose triggering rules all lie in those
+ * scopes (docs/approvals.md "Deciding"): 403 not_a_valid_decider otherwise, for approve and reject alike. The rules'
+ * scopes are their versions' (the tenant snapshot's, else the registry's immutable rule versions: an archived rule);
+ * one that cannot be found is not covered.
+ */
+function refuseUncoveredScopes(identity: AuthenticatedIdentity, approval: Approval, versions: readonly (ScopedVersion | null)[]): void {
+  if (identity.scope_ids.length === 0) return;
+  const scopes = versions.map((v) => v?.scope_id ?? null);
+  const missing = scopesNotCovered(identity.scope_ids, approval.triggers.length ? scopes : [null]);
+  if (missing.length) {
+    throw new AppError(
+      403,
+      'not_a_valid_decider',
+      `The API key is restricted to scopes that do not include ${missing.join(', ')}, where the triggering rules of approval ${approval.id} lie`,
+      {
+        reason: 'scope_not_covered',
+        scopes_not_covered: missing,
+        key_scope_ids: identity.scope_ids,
+      },
+    );
   }
 }
