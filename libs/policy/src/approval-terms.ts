@@ -136,6 +136,12 @@ export function isExpired(approval: { status: string; expires_at?: string | null
   return now.getTime() >= Date.parse(approval.expires_at);
 }
 
+/** Whether a list of deciders names the principal, by its id or by one of its roles. */
+export function namesPrincipal(deciders: readonly string[], principal: { id: string; roles?: readonly string[] | null }): boolean {
+  const held = new Set([principal.id, ...(principal.roles ?? [])]);
+  return deciders.some((d) => held.has(d));
+}
+
 /**
  * Whether a principal may decide by escalation: from `escalates_at` on, a principal listed in
  * `escalation_deciders` by id or by one of its roles.
@@ -147,8 +153,7 @@ export function isEscalationDecider(
 ): boolean {
   if (!approval.escalates_at || !approval.escalation_deciders?.length) return false;
   if (now.getTime() < Date.parse(approval.escalates_at)) return false;
-  const held = new Set([principal.id, ...(principal.roles ?? [])]);
-  return approval.escalation_deciders.some((d) => held.has(d));
+  return namesPrincipal(approval.escalation_deciders, principal);
 }
 
 /**
@@ -206,8 +211,7 @@ export function rulesCountedFor(
   principal: { id: string; roles?: readonly string[] | null },
   now: Date,
 ): string[] {
-  const held = new Set([principal.id, ...(principal.roles ?? [])]);
-  const listed = (ids: readonly string[]) => ids.some((d) => held.has(d));
+  const listed = (ids: readonly string[]) => namesPrincipal(ids, principal);
   return triggers
     .filter(
       (t) =>

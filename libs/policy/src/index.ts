@@ -42,6 +42,7 @@ export {
   approvalFields,
   approvalTerms,
   isEscalationDecider,
+  namesPrincipal,
   isExpired,
   rulesAwaitingApproval,
   rulesCountedFor,

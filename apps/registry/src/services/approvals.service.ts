@@ -1,7 +1,7 @@
 import type { AuthenticatedIdentity, TenantId } from '@arbiter/auth';
 import { approvalSealRow, newId } from '@arbiter/db';
 import { AppError } from '@arbiter/http';
-import { approvalTerms, isEscalationDecider } from '@arbiter/policy';
+import { approvalTerms, isEscalationDecider, namesPrincipal } from '@arbiter/policy';
 import { badRequest, notFound, unprocessable, conflict } from '../domain/errors';
 import type { Approval, DecideApprovalBody, RequestApprovalBody } from '../models/approvals';
 import type { Page } from '../models/identity';
@@ -151,7 +151,7 @@ export class ApprovalsService {
         throw new AppError(403, 'self_approval_forbidden', 'The principal that requested an approval cannot decide it');
       }
       const escalated = isEscalationDecider(current, caller.principal, now);
-      if (!escalated && row.candidate_deciders.length && !isCandidate(caller, row.candidate_deciders)) {
+      if (!escalated && row.candidate_deciders.length && !namesPrincipal(row.candidate_deciders, caller.principal)) {
         throw new AppError(
           403,
           'not_a_valid_decider',
@@ -289,9 +289,4 @@ function triggerChanged(t: Trigger, approval: { trigger_version_id: string | nul
 /** docs/approvals.md: an invariant with requires_approval, or a rule of severity REQUIRES_APPROVAL. */
 function requiresApproval(t: Trigger): boolean {
   return t.type === 'invariant' ? t.row.requires_approval : t.row.current_version?.severity === 'REQUIRES_APPROVAL';
-}
-
-/** A decider is listed by principal id or by one of its roles (as the verdict approvals' candidate_deciders). */
-function isCandidate(caller: AuthenticatedIdentity, candidates: string[]): boolean {
-  return candidates.includes(caller.principal.id) || caller.principal.roles.some((role) => candidates.includes(role));
 }

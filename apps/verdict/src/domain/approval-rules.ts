@@ -3,7 +3,7 @@
 import type { PrincipalInfo } from '@arbiter/auth';
 import { AppError } from '@arbiter/http';
 import { parseIsoInstant } from '@arbiter/input';
-import { isEscalationDecider, isExpired, type ApprovalTerms } from '@arbiter/policy';
+import { isEscalationDecider, isExpired, namesPrincipal, type ApprovalTerms } from '@arbiter/policy';
 import type { ConsultationRecord } from './consultation-record';
 import type { Approval, ApprovalTriggerModel, DecisionBody, ScopeFieldValue } from '../models/approvals';
 
@@ -107,8 +107,7 @@ export function isValidDecider(
   // From escalates_at on, the escalation deciders decide too (docs/approvals.md "Quorum, escalation and expiry").
   if (isEscalationDecider(approval, principal, now)) return true;
   if (!approval.candidate_deciders.length) return true;
-  const held = new Set([principal.id, ...(principal.roles ?? [])]);
-  return approval.candidate_deciders.some((d) => held.has(d));
+  return namesPrincipal(approval.candidate_deciders, principal);
 }
 
 /**
