@@ -76,10 +76,11 @@ describe('sensitive fields and erasure', () => {
   const EMAIL = `person-${randomUUID()}@example.test`;
   const COUNTRY_NOTE = `note-${randomUUID()}`;
   const SUBJECT = `cust-${randomUUID()}`;
+  const CVV = `cvv-${randomUUID()}`;
   const OTHER_SUBJECT = `cust-${randomUUID()}`;
   // Not sensitive: the control that a search for values reaches the rows.
   const ORDER_REF = `order-${randomUUID()}`;
-  const PLAIN = [CARD, EMAIL, COUNTRY_NOTE, SUBJECT];
+  const PLAIN = [CARD, EMAIL, COUNTRY_NOTE, SUBJECT, CVV];
   const COMMIT = /^hmac-sha256:[0-9a-f]{64}$/;
 
   let tracing: TestTracing;
@@ -139,7 +140,7 @@ describe('sensitive fields and erasure', () => {
       slug,
       settings: {
         scope_schema: { fields: { region: { allowed_values: ['eu', 'us'] } } },
-        sensitive_fields: ['parameters.card.number', 'context.email', 'context.note', 'parameters.customer_id'],
+        sensitive_fields: ['parameters.card.number', 'parameters.card.cvv', 'context.email', 'context.note', 'parameters.customer_id'],
         data_subject_field: 'parameters.customer_id',
       },
     });
@@ -281,6 +282,33 @@ describe('sensitive fields and erasure', () => {
     const read = (await verdict(agentKey).get(`/consultations/${resolvedId}`).expect(200)).body;
     expect(read.context_snapshot.note.value).toEqual({ $commit: expect.stringMatching(COMMIT) });
     expect(read.sensitive_values).toEqual({ 'context.note': COUNTRY_NOTE, 'context.customer_id': SUBJECT });
+  });
+
+  it('commits every sensitive field inside a Fact keyed by their common prefix, not only the first (a card Fact: its number and its cvv)', async () => {
+    // No rule reads this action: only the request's values matter here. A subject of its own, so no other test's counts change.
+    const subject = `cust-${randomUUID()}`;
+    const looked = await verdict(agentKey)
+      .post('/check', {
+        action: 'payments.lookup',
+        resource: 'card-vault',
+        scope: { region: 'eu' },
+        parameters: { customer_id: subject, order_ref: ORDER_REF },
+        context: { card: { value: { number: CARD, cvv: CVV, brand: 'visa' }, source: 'vault' } },
+      })
+      .expect(200);
+    expect(JSON.stringify(looked.body)).not.toContain(CVV);
+    const read = (await verdict(agentKey).get(`/consultations/${looked.body.consultation_id}`).expect(200)).body;
+    expect(read.context_snapshot.card).toEqual({
+      value: { number: { $commit: expect.stringMatching(COMMIT) }, cvv: { $commit: expect.stringMatching(COMMIT) }, brand: 'visa' },
+      source: 'vault',
+    });
+    expect(read.sensitive_values).toEqual({
+      'parameters.customer_id': subject,
+      'context.card.value.number': CARD,
+      'context.card.value.cvv': CVV,
+    });
+    const { sensitive_values: _values, ...record } = read;
+    expect(JSON.stringify(record)).not.toContain(CVV);
   });
 
   it('stores the plain values nowhere: not the database files nor its write-ahead log, no table, queue, log, trace or webhook body', async () => {

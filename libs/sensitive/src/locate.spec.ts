@@ -1,5 +1,16 @@
 import { MAX_SUBJECT_LENGTH, replaceSensitive, restoreSensitive, subjectName, subjectOf } from './locate';
 import { sensitivePolicy } from './settings';
+import fc from 'fast-check';
+
+/** The value at a path through own members, or undefined (a marked value ends the walk: nothing readable under it). */
+function readAt(root: unknown, segments: readonly string[]): unknown {
+  let cur = root;
+  for (const seg of segments) {
+    if (cur === null || typeof cur !== 'object' || !Object.prototype.hasOwnProperty.call(cur, seg)) return undefined;
+    cur = (cur as Record<string, unknown>)[seg];
+  }
+  return cur;
+}
 
 const mark = (location: string) => ({ at: location });
 
@@ -37,6 +48,57 @@ describe(replaceSensitive.name, () => {
       amount: { value: 5 },
     });
     expect(context.email.value).toBe('a@b.c');
+  });
+
+  it('replaces every sensitive field inside a Fact keyed by their common prefix, not only the first', () => {
+    const two = sensitivePolicy({ sensitive_fields: ['parameters.card.number', 'parameters.card.cvv', 'context.card.holder.name'] })!;
+    const context = { card: { value: { number: '4111', cvv: '987', holder: { name: 'Ann' }, brand: 'visa' }, source: 'agent' } };
+    const sut = replaceSensitive(two, {}, context, mark);
+    expect(sut.context.card.value).toEqual({
+      number: { at: 'context.card.value.number' },
+      cvv: { at: 'context.card.value.cvv' },
+      holder: { name: { at: 'context.card.value.holder.name' } },
+      brand: 'visa',
+    });
+    expect([...sut.found.keys()]).toEqual(['context.card.value.number', 'context.card.value.cvv', 'context.card.value.holder.name']);
+  });
+
+  it('leaves no sensitive value where a rule could read it, whatever the fields and the request (property)', () => {
+    const segment = fc.constantFrom('a', 'b', 'c', '0');
+    const path = fc.array(segment, { minLength: 1, maxLength: 3 }).map((s) => s.join('.'));
+    const tree: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
+      node: fc.oneof(
+        { depthSize: 'small' },
+        fc.constant('secret'),
+        fc.dictionary(segment, tie('node'), { maxKeys: 3 }),
+        fc.array(tie('node'), { maxLength: 2 }),
+      ),
+    })).node;
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(path, { minLength: 1, maxLength: 4 }),
+        fc.dictionary(segment, tree, { maxKeys: 3 }),
+        fc.dictionary(
+          path,
+          tree.map((value) => ({ value })),
+          { maxKeys: 4 },
+        ),
+        (fields, parameters, context) => {
+          const p = sensitivePolicy({ sensitive_fields: fields.map((f) => `parameters.${f}`) })!;
+          const sut = replaceSensitive(p, parameters as Record<string, unknown>, context, mark);
+          const marked = (v: unknown) => v === undefined || (typeof v === 'object' && v !== null && 'at' in v);
+          for (const field of fields) {
+            // As a rule reads it: the parameters at the path, a Fact keyed by the field or under it, a Fact keyed by a prefix.
+            expect(marked(readAt(sut.parameters, field.split('.')))).toBe(true);
+            for (const [key, fact] of Object.entries(sut.context)) {
+              if (key === field || key.startsWith(`${field}.`)) expect(marked(fact.value)).toBe(true);
+              else if (field.startsWith(`${key}.`)) expect(marked(readAt(fact.value, field.slice(key.length + 1).split('.')))).toBe(true);
+            }
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 
   it('hands back the same objects when nothing is sensitive', () => {

@@ -76,24 +76,25 @@ export function replaceSensitive<F extends FactLike>(
   let ctx = context;
   for (const [key, fact] of Object.entries(context)) {
     if (fact === null || typeof fact !== 'object' || !hasOwn(fact, 'value')) continue;
-    const at = factPath(policy.fields, key);
-    if (at === null) continue;
-    const location = at.length === 0 ? `context.${key}` : `context.${key}.value.${at.join('.')}`;
-    const out = replaceAt(fact.value, at, swap(location));
-    if (out === null) continue;
-    ctx = { ...ctx, [key]: { ...fact, value: (out as { value: unknown }).value } };
+    let value = fact.value;
+    for (const at of factPaths(policy.fields, key)) {
+      const location = at.length === 0 ? `context.${key}` : `context.${key}.value.${at.join('.')}`;
+      const out = replaceAt(value, at, swap(location));
+      if (out !== null) value = (out as { value: unknown }).value;
+    }
+    if (value !== fact.value) ctx = { ...ctx, [key]: { ...fact, value } };
   }
   return { parameters: params, context: ctx, found };
 }
 
 /**
- * Where in the value of the Fact keyed `key` a sensitive value lies: [] for the whole value (the key is a
- * sensitive field or under one), the rest of the field for a Fact keyed by a prefix of it, null when none.
+ * Where in the value of the Fact keyed `key` sensitive values lie: [[]] for the whole value (the key is a sensitive
+ * field or under one); for a Fact keyed by a prefix of sensitive fields, the rest of every one of them (`card` holds
+ * both `card.number` and `card.cvv`), in the policy's order; none otherwise.
  */
-function factPath(fields: readonly SensitivePath[], key: string): readonly string[] | null {
-  for (const f of fields) if (key === f.field || key.startsWith(`${f.field}.`)) return [];
-  for (const f of fields) if (f.field.startsWith(`${key}.`)) return f.field.slice(key.length + 1).split('.');
-  return null;
+function factPaths(fields: readonly SensitivePath[], key: string): (readonly string[])[] {
+  if (fields.some((f) => key === f.field || key.startsWith(`${f.field}.`))) return [[]];
+  return fields.filter((f) => f.field.startsWith(`${key}.`)).map((f) => f.field.slice(key.length + 1).split('.'));
 }
 
 /** The longest subject an erasure names, so the longest a check keeps a key for (docs/operations.md "Erasure"). */
