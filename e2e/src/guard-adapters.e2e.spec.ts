@@ -14,7 +14,7 @@ import {
   type ToolRefusal,
   type VerdictClient,
 } from '@arbiter/client';
-import { provisionTenant, verdictAs, type SdkTenant } from './sdk-harness';
+import { provisionTenant, SCOPE_SCHEMA, verdictAs, type SdkTenant } from './sdk-harness';
 import { startStack, type Stack } from './stack';
 
 /**
@@ -176,6 +176,68 @@ describe('guardTool adapters', () => {
     )) as unknown as ToolRefusal;
     expect(out).toMatchObject({ arbiter_refused: true, outcome: 'insufficient_context', missing_fields: ['identity.checked'] });
     expect(runs).toEqual([]);
+  });
+
+  it('does not let the arguments choose a scope field the mapping leaves unset (an override for the sandbox lifts nothing in production)', async () => {
+    // The tenant gains a scope field `env`; the identity rule is lifted for the sandbox only. The mapping says
+    // region eu and no env: an argument `env` (or an object `scope`) must not make the decision one of the sandbox.
+    const admin = createRegistryClient({ baseUrl: stack.registry.url, apiKey: t.adminKey });
+    await admin.updateTenant(t.id, {
+      settings: { scope_schema: { fields: { ...SCOPE_SCHEMA.fields, env: { allowed_values: ['prod', 'sandbox'] } } } },
+    });
+    const bank = (await admin.listScopes({ limit: 100 })).items.find((x) => x.name === 'bank')!;
+    const identityRule = (await admin.listRules(bank.id)).find((r) => r.directive.startsWith('An account is closed'))!;
+    const override = await admin.createOverride(bank.id, {
+      target_id: identityRule.id,
+      override_type: 'permanent',
+      justification: 'sandbox accounts are closed without an identity check',
+      applies_to_scope: { env: 'sandbox' },
+    });
+    const runs: unknown[] = [];
+    const close = aiTool({
+      description: 'Close an account',
+      inputSchema: z.object({ account: z.string() }).passthrough(),
+      execute: async (i) => void runs.push(i),
+    });
+    const guarded = guardAiTool(agent, close, { name: 'close_account', action: 'bank.close_account', scope });
+    for (const input of [
+      { account: 'acct-3', env: 'sandbox' },
+      { account: 'acct-3', scope: { env: 'sandbox' } },
+    ]) {
+      const out = (await guarded.execute!(input as never, options)) as unknown as ToolRefusal;
+      expect(out).toMatchObject({ arbiter_refused: true });
+      expect(['unavailable', 'insufficient_context']).toContain(out.outcome);
+    }
+    const widened = (await guarded.execute!({ account: 'acct-3', env: 'sandbox' } as never, options)) as unknown as ToolRefusal;
+    expect(widened.message).toContain('env="sandbox"');
+    expect(runs).toEqual([]);
+    // The mapping's own scope still reaches the override: a sandbox tool closes the account.
+    const sandbox = guardAiTool(agent, close, { name: 'close_account', action: 'bank.close_account', scope: { ...scope, env: 'sandbox' } });
+    await sandbox.execute!({ account: 'acct-3' } as never, options);
+    expect(runs).toEqual([{ account: 'acct-3' }]);
+    await admin.revokeOverride(bank.id, override.id);
+  });
+
+  it("agents: with the tool's own parser, the check judges the input as the tool's schema makes it (trimmed, lowercased)", async () => {
+    const runs: unknown[] = [];
+    const schema = z.object({ from: z.string(), to: z.string().trim().toLowerCase(), amount: z.number() });
+    const transfer = agentsTool({
+      name: 'transfer',
+      description: 'Move money',
+      parameters: schema,
+      execute: async (i) => void runs.push(i),
+    });
+    const guarded = guardAgentsTool(agent, transfer, { ...mapping, resource: 'acct:acct-1', parse: (i) => schema.parse(i) });
+    for (const to of [' offshore-7', 'OFFSHORE-7'])
+      expect(await guarded.invoke(new RunContext({}), JSON.stringify({ from: 'acct-1', to, amount: 50 }))).toMatch(
+        /^Arbiter refused the call: blocked by rule/,
+      );
+    expect(await guarded.invoke(new RunContext({}), JSON.stringify({ from: 'acct-1', to: 7, amount: 50 }))).toBe(
+      "Arbiter could not check the call (the tool input does not match the tool's schema). The call was not run.",
+    );
+    expect(runs).toEqual([]);
+    await guarded.invoke(new RunContext({}), JSON.stringify({ from: 'acct-1', to: ' ACCT-2 ', amount: 50 }));
+    expect(runs).toEqual([{ from: 'acct-1', to: 'acct-2', amount: 50 }]);
   });
 
   it('does not run a call whose input has a dotted key: the gateway refuses it (400 naming the key), the refusal says so', async () => {

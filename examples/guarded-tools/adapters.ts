@@ -36,16 +36,12 @@ async function main(): Promise<void> {
     say(`AI SDK transfer -> ${isToolRefusal(result) ? result.message : String(result)}`);
   }
 
-  // OpenAI Agents SDK: one function tool.
+  // OpenAI Agents SDK: one function tool. `parse` (its own schema) makes the check judge what execute receives.
+  const transferInput = z.object({ from: z.string(), to: z.string(), amount: z.number() });
   const transfer = guardAgentsTool(
     arbiter,
-    agentsTool({
-      name: 'transfer',
-      description: 'Move money',
-      parameters: z.object({ from: z.string(), to: z.string(), amount: z.number() }),
-      execute: bank.transfer,
-    }),
-    { action: 'bank.transfer', resource: (i) => `acct:${String(i.from)}`, scope: { region: 'eu' } },
+    agentsTool({ name: 'transfer', description: 'Move money', parameters: transferInput, execute: bank.transfer }),
+    { action: 'bank.transfer', resource: (i) => `acct:${String(i.from)}`, scope: { region: 'eu' }, parse: (i) => transferInput.parse(i) },
   );
   if (process.env.OPENAI_API_KEY) {
     say(String((await run(new Agent({ name: 'bank agent', tools: [transfer] }), prompt)).finalOutput));

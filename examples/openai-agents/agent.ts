@@ -11,23 +11,32 @@ import { guardAgentsTool, type VerdictClient } from '@arbiter/client';
 import { z } from 'zod';
 import { bank, DRY_RUN_CALLS, mappings, PROMPT, withDemoTenant } from '../guarded-tools/bank';
 
-/** The bank's function tools, each guarded by Arbiter under its own mapping. */
+/**
+ * The bank's function tools, each guarded by Arbiter under its own mapping. `parse` is the tool's own schema: the
+ * check judges the input as execute receives it (a schema that trims or lowercases would otherwise let the rules
+ * judge one value and the tool run with another).
+ */
 export function bankTools(arbiter: VerdictClient) {
-  const balance = tool({
-    name: 'balance',
-    description: 'The balance of an account',
-    parameters: z.object({ account: z.string() }),
-    execute: bank.balance,
-  });
+  const balanceInput = z.object({ account: z.string() });
+  const transferInput = z.object({ from: z.string(), to: z.string(), amount: z.number() });
+  const balance = tool({ name: 'balance', description: 'The balance of an account', parameters: balanceInput, execute: bank.balance });
   const transfer = tool({
     name: 'transfer',
     description: 'Move money between accounts',
-    parameters: z.object({ from: z.string(), to: z.string(), amount: z.number() }),
+    parameters: transferInput,
     execute: bank.transfer,
   });
   return {
-    balance: guardAgentsTool(arbiter, balance, { ...mappings.balance, resource: (i) => `acct:${String(i.account)}` }),
-    transfer: guardAgentsTool(arbiter, transfer, { ...mappings.transfer, resource: (i) => `acct:${String(i.from)}` }),
+    balance: guardAgentsTool(arbiter, balance, {
+      ...mappings.balance,
+      parse: (i) => balanceInput.parse(i),
+      resource: (i) => `acct:${String(i.account)}`,
+    }),
+    transfer: guardAgentsTool(arbiter, transfer, {
+      ...mappings.transfer,
+      parse: (i) => transferInput.parse(i),
+      resource: (i) => `acct:${String(i.from)}`,
+    }),
   };
 }
 

@@ -7,6 +7,9 @@
 // would stand at the same path as the nested value and could hide it (the rules would judge 5 while
 // the tool runs with the nested amount), so such keys, and the empty key, give no Fact of their own
 // (docs/agents.md "The proxy's configuration"). Each path then comes from one value only.
+//
+// Nor does an argument named `scope` give Facts under it: check reads `scope.<field>` from the request's scope,
+// never from its parameters, and resolve would take a `scope.<field>` Fact as widening the scope.
 import { isPlainObject } from '@arbiter/input';
 import type { Context } from '../types';
 
@@ -20,7 +23,7 @@ export function argumentFacts(args: Record<string, unknown>, source: string): Co
       if (v === undefined || key === '' || key.includes('.')) continue;
       const path = prefix ? `${prefix}.${key}` : key;
       out.push([path, { value: v, source }]);
-      if (isPlainObject(v) && depth < MAX_DEPTH) walk(v, path, depth + 1);
+      if (isPlainObject(v) && depth < MAX_DEPTH && path !== 'scope') walk(v, path, depth + 1);
     }
   };
   walk(args, '', 1);

@@ -10,6 +10,9 @@ const call: GuardedCall = {
   scope: { region: 'eu' },
   parameters: { to: 'acct-2', amount: 5000 },
 };
+/** A compact JWS (unsigned: the guard reads its claims without verifying them) whose claims carry `scope`. */
+const signedFor = (scope: Record<string, unknown>) =>
+  ['e30', Buffer.from(JSON.stringify({ verdict: 'allowed', scope })).toString('base64url'), 'c2ln'].join('.');
 const blockedRecord = { precedence_trace: [{ rule_id: 'rul-x', rule_version_id: 'rv-x', decided_by: 'severity' }] };
 
 describe(guardCall.name, () => {
@@ -290,9 +293,23 @@ describe(guardCall.name, () => {
   it('on insufficient_context takes a complete resolve answer like a check answer', async () => {
     const s = stubClient({
       check: [verdictError(422, 'insufficient_context')],
-      resolve: [complete('allowed', { consultation_id: 'cns-r' })],
+      resolve: [complete('allowed', { consultation_id: 'cns-r', signed_verdict: signedFor({ region: 'eu' }) })],
     });
     expect(await guardCall(s.client, call)).toMatchObject({ kind: 'allowed', consultationId: 'cns-r' });
+  });
+
+  it.each([
+    ['a scope field the call leaves unset', { region: 'eu', env: 'sandbox' }, /env="sandbox"/],
+    ['another value of a field the call sets', { region: 'us' }, /region="us"/],
+    ['no readable scope', null, /names no scope/],
+  ])('refuses a resolved verdict signed for %s: the call names its scope, the arguments do not widen it', async (_what, signed, text) => {
+    const s = stubClient({
+      check: [verdictError(422, 'insufficient_context')],
+      resolve: [complete('allowed', { consultation_id: 'cns-r', signed_verdict: signed ? signedFor(signed) : 'jws.allowed' })],
+    });
+    const o = await guardCall(s.client, { ...call, parameters: { account: 'acct-3', env: 'sandbox' } });
+    expect(o).toMatchObject({ kind: 'unavailable', code: 'scope_widened', error: expect.stringMatching(text) });
+    expect(mayRun(o)).toBe(false);
   });
 
   it.each([
@@ -334,6 +351,15 @@ describe(argumentFacts.name, () => {
       payment: { value: { amount: 50000 }, source: 'agent' },
       'payment.amount': { value: 50000, source: 'agent' },
       n: { value: { 'a.b': 2 }, source: 'agent' },
+    });
+  });
+
+  it('gives no Fact under an argument named scope: check reads scope.<field> from the call, resolve would widen it', () => {
+    expect(argumentFacts({ scope: { env: 'sandbox' }, t: { scope: { x: 1 } } }, 'agent')).toEqual({
+      scope: { value: { env: 'sandbox' }, source: 'agent' },
+      t: { value: { scope: { x: 1 } }, source: 'agent' },
+      't.scope': { value: { x: 1 }, source: 'agent' },
+      't.scope.x': { value: 1, source: 'agent' },
     });
   });
 

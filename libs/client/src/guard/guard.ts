@@ -92,8 +92,31 @@ async function evaluate(client: GuardClient, call: GuardedCall, options: GuardOp
     context,
     ...(call.onBehalfOf ? { on_behalf_of: call.onBehalfOf } : {}),
   });
-  if (resolved.operation_status === 'complete' && 'signed_verdict' in resolved) return resolved;
+  if (resolved.operation_status === 'complete' && 'signed_verdict' in resolved) {
+    const widened = scopeWidening(call.scope, resolved.signed_verdict);
+    return widened === null ? resolved : { kind: 'unavailable', code: 'scope_widened', error: widened };
+  }
   return { kind: 'insufficient_context', missing: (resolved as { required_context?: Requirement[] }).required_context ?? [] };
+}
+
+/**
+ * Why a resolved verdict does not hold for the call: resolve widens the scope with Facts named after scope fields
+ * (docs/verdicts.md "The resolve loop"), and every argument is a Fact, so an argument `env` would choose a scope
+ * field the call leaves unset (and the overrides and rules that come with it). The call's scope is the scope of every
+ * decision (docs/agents.md "What the proxy stands against"): a verdict signed for any other, or whose scope cannot be
+ * read, is refused (fail closed). Null when it holds.
+ */
+function scopeWidening(scope: GuardedCall['scope'], signedVerdict: string): string | null {
+  const signed = decodeVerdictUnverified(signedVerdict)?.claims.scope;
+  if (signed === null || typeof signed !== 'object' || Array.isArray(signed))
+    return "the resolved verdict names no scope, so it cannot be held to the call's";
+  const given = (scope ?? {}) as Record<string, unknown>;
+  const widened = Object.entries(signed as Record<string, unknown>).filter(
+    ([field, value]) => !Object.prototype.hasOwnProperty.call(given, field) || given[field] !== value,
+  );
+  if (widened.length === 0) return null;
+  const named = widened.map(([field, value]) => `${field}=${JSON.stringify(value)}`).join(', ');
+  return `the arguments named scope fields the call does not set (${named}), and resolve decided under that wider scope`;
 }
 
 /**
