@@ -397,6 +397,30 @@ describe('POST /<tenant_id>/v1/resolve', () => {
       expect(res.body).not.toHaveProperty('approver');
     });
 
+    it('keeps a session to its resource: another resource Fact in a later round is 409 resolve_session_mismatch', async () => {
+      const first = await agent().resolve({ action_type: 'payments.transfer', context }).expect(200);
+      expect(first.body.operation_status).toBe('incomplete');
+      const id = first.body.resolve_session_id;
+      const other = await agent()
+        .resolve({
+          action_type: 'payments.transfer',
+          context: { resource: agentFact('acct:eu/9'), 'beneficiary.country': verified('DE') },
+          resolve_session_id: id,
+        })
+        .expect(409);
+      expect(other.body).toMatchObject({ code: 'resolve_session_mismatch', details: { resource: 'acct:eu/1' } });
+      // The same resource again, or none, continues the session.
+      const done = await agent()
+        .resolve({
+          action_type: 'payments.transfer',
+          context: { resource: agentFact('acct:eu/1'), 'beneficiary.country': verified('DE') },
+          resolve_session_id: id,
+        })
+        .expect(200);
+      expect(done.body.operation_status).toBe('complete');
+      expect((await agent().consultation(done.body.consultation_id).expect(200)).body.resource).toBe('acct:eu/1');
+    });
+
     it('answers 404 unknown_action_type when no rule names the action type', async () => {
       const res = await agent().resolve({ action_type: 'teleport.now', context: {} }).expect(404);
       expect(res.body.code).toBe('unknown_action_type');

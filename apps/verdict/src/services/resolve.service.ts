@@ -245,7 +245,7 @@ export class ResolveService {
       session.variant === body.variant &&
       (body.variant === 'detailed'
         ? session.action === body.action && session.resource === body.resource
-        : session.action === body.action_type);
+        : session.action === body.action_type && !namesAnotherResource(body.context, session.resource));
     if (!sameOperation) {
       throw new AppError(409, 'resolve_session_mismatch', `Resolve session ${id} is about another operation`, {
         resolve_session_id: id,
@@ -368,6 +368,16 @@ function sessionConflict(sessionId: string): AppError {
 }
 
 /** Overview resolve names no resource: a `resource` Fact supplies it (else the session's, else ''). */
+/**
+ * Whether an overview round's `resource` Fact names another resource than the session's (docs/verdicts.md "The resolve
+ * loop": another resource is 409 resolve_session_mismatch, in the overview variant too). A session without one yet
+ * takes the first.
+ */
+function namesAnotherResource(context: Record<string, Fact>, held: string): boolean {
+  const fact = Object.prototype.hasOwnProperty.call(context, 'resource') ? context.resource : undefined;
+  return held !== '' && fact !== undefined && typeof fact.value === 'string' && fact.value !== held;
+}
+
 function overviewResource(context: Record<string, Fact>, session: ResolveSessionState | null): string {
   const fact = context.resource;
   if (fact && typeof fact.value === 'string') return fact.value;
