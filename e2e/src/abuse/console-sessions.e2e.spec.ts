@@ -197,6 +197,27 @@ describe('abuse: console sign-in and sessions', () => {
       expect(mine.body.detail).toMatch(/console session cannot create sign-in links/);
     });
 
+    it('opens no session that could outlive the key whose link opens it: a key minted by a session cannot sign in anew', async () => {
+      const adminId = await human({ console_permissions: ['admin'] });
+      const jar = await signInByLink(await link(adminId));
+      const { body } = await session(jar);
+      const minted = await call(jar, 'POST', '/console/api/registry/api-keys', {
+        principal_id: adminId,
+        permissions: ['admin'],
+        expires_at: body.expires_at,
+      });
+      expect(minted.status).toBe(201);
+      const renew = await request(url).post(`/api/v1/principals/${adminId}/console-links`).set(bearer(minted.body.key)).expect(403);
+      expect(renew.body.detail).toMatch(/cannot create sign-in links: the session one opens may last until/);
+      // A key that outlives any session its link could open makes links as before.
+      const lasting = await request(url)
+        .post('/api/v1/api-keys')
+        .set(bearer(a.admin.key))
+        .send({ principal_id: adminId, permissions: ['admin'], expires_at: new Date(Date.now() + 30 * 86_400_000).toISOString() })
+        .expect(201);
+      await request(url).post(`/api/v1/principals/${adminId}/console-links`).set(bearer(lasting.body.key)).expect(201);
+    });
+
     it('refuses a tenant admin a link for a principal holding a live platform_admin key, as it refuses minting it one', async () => {
       const person = await human({ name: 'Operator', console_permissions: ['read', 'approve'] });
       await request(url).post(`/api/v1/principals/${person}/console-links`).set(bearer(a.admin.key)).expect(201);

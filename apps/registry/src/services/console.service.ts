@@ -96,9 +96,17 @@ export class ConsoleService {
     if (lacking)
       throw forbidden(`Missing permission: ${lacking} (the principal's console holds it; a link cannot grant more than its creator holds)`);
     if (!platform) await refusePlatformAdminPrincipal(this.identity, tenantId, principal.id, 'create a sign-in link for');
-    const token = newToken();
     const now = new Date();
     const expiresAt = new Date(now.getTime() + LINK_LIFETIME_SECONDS * 1000);
+    // A key that expires opens no session that could outlive it: the link's session may start at the link's end and
+    // last its whole lifetime. Else a key minted by a session (it must expire) would sign in anew, and again.
+    const sessionEnd = expiresAt.getTime() + this.opts.sessionTtlSeconds * 1000;
+    if (caller.expires_at && Date.parse(caller.expires_at) < sessionEnd) {
+      throw forbidden(
+        `A key expiring at ${caller.expires_at} cannot create sign-in links: the session one opens may last until ${new Date(sessionEnd).toISOString()}`,
+      );
+    }
+    const token = newToken();
     await this.repo.createLink(tenantId, {
       created_at: now,
       id: newId('csl-'),
