@@ -249,6 +249,37 @@ describe('verdict approvals: quorum, escalation and expiry', () => {
     );
   });
 
+  it('takes the instant of a decision under the row lock: a decision that waited for it past expires_at is approval_expired', async () => {
+    const shortLived = await stack.startReplica('verdict', { env: { APPROVAL_TTL_SECONDS: '2' } });
+    const locker = await stack.db('verdict').connect();
+    try {
+      const checked = await request(shortLived.url)
+        .post(`/${t.id}/v1/check`)
+        .set('X-API-Key', bot.key)
+        .send(transfer(100, 'payments.refund'))
+        .expect(200);
+      const approval = (
+        await request(shortLived.url)
+          .post(`/${t.id}/v1/approvals`)
+          .set('X-API-Key', bot.key)
+          .send({ consultation_id: checked.body.consultation_id })
+          .expect(201)
+      ).body as { id: string; expires_at: string };
+      // Another decision holds the row (as a slow concurrent decider would) while the approval's two seconds run out.
+      await locker.query('BEGIN');
+      await locker.query('SELECT 1 FROM approvals WHERE id = $1 FOR UPDATE', [approval.id]);
+      const waiting = decide(finance[0].key, approval.id, { decision: 'approve' }).then((r) => r);
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, Date.parse(approval.expires_at) - Date.now()) + 300));
+      await locker.query('ROLLBACK');
+      const late = await waiting;
+      expect([late.status, late.body.code]).toEqual([409, 'approval_expired']);
+      expect((await read(approval.id)).status).toBe('expired');
+    } finally {
+      locker.release();
+      await shortLived.close();
+    }
+  });
+
   it('expires for real after APPROVAL_TTL_SECONDS, and the waiting SDK ends with approval_expired without polling on', async () => {
     // A replica of the gateway on the same database whose default expiry is two seconds.
     const shortLived = await stack.startReplica('verdict', { env: { APPROVAL_TTL_SECONDS: '2' } });

@@ -181,7 +181,6 @@ export class ApprovalsService {
   async decide(identity: AuthenticatedIdentity, tenantParam: string, id: string, body: DecisionBody): Promise<Approval> {
     requireAnyPermission(identity, ['approve']);
     const tenantId = ownTenant(identity, tenantParam);
-    const now = new Date();
     // Who asked and where the triggering rules live never change: read them before the row is locked.
     const seen = await this.deps.approvals.findAnyTenant(id);
     if (!seen) throw approvalNotFound(id);
@@ -199,6 +198,9 @@ export class ApprovalsService {
     const result = await this.deps.approvals.transaction(async (tx): Promise<Outcome> => {
       const found = await this.deps.approvals.lockAnyTenant(tx, id);
       if (!found || found.tenant_id !== tenantId) throw approvalNotFound(id);
+      // The decision's instant is taken under the lock: a decision that waited for it (or for the reads above)
+      // past expires_at is too late (docs/approvals.md "Quorum, escalation and expiry").
+      const now = new Date();
       const approval = this.present(found.body, now);
       if (approval.status === 'expired') {
         // Stored when first touched after expires_at (docs/approvals.md "Quorum, escalation and expiry"); answered 409 after the commit.
