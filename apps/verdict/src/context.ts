@@ -226,7 +226,7 @@ export async function createVerdictContext(config: VerdictConfig, logger: Logger
     previousKek: config.KEY_ENCRYPTION_KEY_PREVIOUS ? parseKeyEncryptionKey(config.KEY_ENCRYPTION_KEY_PREVIOUS) : null,
     logger,
   });
-  const consultationsService = new ConsultationsService(consultations, archived, sensitive);
+
   // One client of the ledger's internal API for evidence and citations; none without LEDGER_URL (503 ledger_unavailable).
   const ledger = config.LEDGER_URL
     ? new LedgerInternalClient({ baseUrl: config.LEDGER_URL, token: config.INTERNAL_TOKEN, timeoutMs: 10_000 })
@@ -240,6 +240,7 @@ export async function createVerdictContext(config: VerdictConfig, logger: Logger
     logger,
   });
   const ruleVersions = new RuleVersionsService(registry);
+  const consultationsService = new ConsultationsService(consultations, archived, sensitive, ruleVersions);
   // Check and resolve record their consultations through one recorder (signing, storing, metrics).
   const recorder = new ConsultationRecorder({ keys, consultations, logger, issuer: config.VERDICT_ISSUER, metrics });
   // Each tenant's share of the window store (docs/verdicts.md "Windows and outcomes"): most of the window pool's

@@ -243,6 +243,46 @@ describe('abuse: verdict approvals', () => {
       await decide(payApprover.key, id, { decision: 'reject' }).expect(200);
     });
 
+    it("keeps a key restricted to a scope out of other scopes' approvals, consultations and rule versions (404, left out of lists)", async () => {
+      const id = await pendingTransfer();
+      const approval = (await as(agent1.key).get(`/${t.id}/v1/approvals/${id}`).expect(200)).body;
+      const consultation = approval.consultation_id as string;
+      const version = approval.triggers[0].rule_version_id as string;
+      const reader = (scopeId: string) =>
+        createPrincipalWithKey(stack.registry, t.adminKey, { kind: 'human', permissions: ['read'], scope_ids: [scopeId] });
+      const [hr, pay] = await Promise.all([reader(hrScope), reader(payScope)]);
+      const reads = async (key: string) => ({
+        approval: (await as(key).get(`/${t.id}/v1/approvals/${id}`)).status,
+        consultation: (await as(key).get(`/${t.id}/v1/consultations/${consultation}`)).status,
+        explanation: (await as(key).get(`/${t.id}/v1/consultations/${consultation}/explanation`)).status,
+        version: (await as(key).get(`/v1/rule-versions/${version}`)).status,
+        approvals: ((await as(key).get(`/${t.id}/v1/approvals?limit=1000`).expect(200)).body.items as { id: string }[]).some(
+          (a) => a.id === id,
+        ),
+        consultations: ((await as(key).get(`/${t.id}/v1/consultations?limit=1000`).expect(200)).body.items as { id: string }[]).some(
+          (c) => c.id === consultation,
+        ),
+      });
+      expect(await reads(hr.key)).toEqual({
+        approval: 404,
+        consultation: 404,
+        explanation: 404,
+        version: 404,
+        approvals: false,
+        consultations: false,
+      });
+      expect(await reads(pay.key)).toEqual({
+        approval: 200,
+        consultation: 200,
+        explanation: 200,
+        version: 200,
+        approvals: true,
+        consultations: true,
+      });
+      // A key valid for every scope reads them all.
+      expect(await reads(agent1.key)).toMatchObject({ approval: 200, consultation: 200, approvals: true, consultations: true });
+    });
+
     it('refuses a tenant-wide grant and one that outlives APPROVAL_GRANT_TTL_SECONDS; a bounded one covers the approved scope only', async () => {
       const id = await pendingTransfer();
       const tenantWide = await decide(payApprover.key, id, {

@@ -148,7 +148,17 @@ export class ApprovalsService {
     const found = await this.deps.approvals.findAnyTenant(id);
     if (!found) throw approvalNotFound(id);
     if (found.tenant_id !== tenantId) throw crossTenantForbidden('The approval belongs to another tenant');
+    if (!(await this.reaches(identity, tenantId, found.body))) throw approvalNotFound(id);
     return this.present(found.body);
+  }
+
+  /**
+   * Whether a key reaches an approval (docs/verdicts.md "Authentication"): every key valid for all scopes does; a key
+   * restricted by `scope_ids` only when the triggering rules all lie in its scopes, as for deciding it.
+   */
+  private async reaches(identity: AuthenticatedIdentity, tenantId: TenantId, approval: Approval): Promise<boolean> {
+    if (identity.scope_ids.length === 0) return true;
+    return uncoveredScopes(identity, approval, await this.triggerVersions(tenantId, approval.triggers, 'read it again')).length === 0;
   }
 
   /**
@@ -168,7 +178,11 @@ export class ApprovalsService {
     const now = new Date();
     const rows = await this.deps.approvals.list(tenantId, filter, limit, { now, ttlSeconds: this.deps.ttlSeconds }, after);
     const items = rows.slice(0, limit).map((a) => this.present(a, now));
-    return { items, next_cursor: rows.length > limit ? timeKeysetCursor(items[items.length - 1]) : null };
+    const next_cursor = rows.length > limit ? timeKeysetCursor(items[items.length - 1]) : null;
+    if (identity.scope_ids.length === 0) return { items, next_cursor };
+    // A key restricted to some scopes sees the page without the approvals it does not reach (the page may be short).
+    const reached = await Promise.all(items.map((a) => this.reaches(identity, tenantId, a)));
+    return { items: items.filter((_, i) => reached[i]), next_cursor };
   }
 
   /**
@@ -408,9 +422,7 @@ export class ApprovalsService {
  * one that cannot be found is not covered.
  */
 function refuseUncoveredScopes(identity: AuthenticatedIdentity, approval: Approval, versions: readonly (ScopedVersion | null)[]): void {
-  if (identity.scope_ids.length === 0) return;
-  const scopes = versions.map((v) => v?.scope_id ?? null);
-  const missing = scopesNotCovered(identity.scope_ids, approval.triggers.length ? scopes : [null]);
+  const missing = uncoveredScopes(identity, approval, versions);
   if (missing.length) {
     throw new AppError(
       403,
@@ -423,4 +435,11 @@ function refuseUncoveredScopes(identity: AuthenticatedIdentity, approval: Approv
       },
     );
   }
+}
+
+/** The scopes of an approval's triggering rules a key does not reach: none for a key valid for all scopes; an approval without triggers lies nowhere. */
+function uncoveredScopes(identity: AuthenticatedIdentity, approval: Approval, versions: readonly (ScopedVersion | null)[]): string[] {
+  if (identity.scope_ids.length === 0) return [];
+  const scopes = approval.triggers.length ? versions.map((v) => v?.scope_id ?? null) : [null];
+  return scopesNotCovered(identity.scope_ids, scopes);
 }

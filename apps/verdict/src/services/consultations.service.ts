@@ -28,6 +28,8 @@ export class ConsultationsService {
     private readonly repo: ConsultationRepository,
     private readonly archived: Pick<ArchivedConsultations, 'find'> | null = null,
     private readonly sensitive: SensitiveValuesService | null = null,
+    /** Which consultations a key restricted to some scopes reaches (docs/verdicts.md "Authentication"); null: all. */
+    private readonly reach: ScopeReach | null = null,
   ) {}
 
   /**
@@ -37,7 +39,7 @@ export class ConsultationsService {
    * `read`; a `check` caller gets the record alone.
    */
   async get(identity: AuthenticatedIdentity, tenantParam: string, id: string): Promise<ConsultationRead> {
-    const row = await readConsultation(identity, tenantParam, id, (tid, cid) => this.find(tid, cid));
+    const row = await readConsultation(identity, tenantParam, id, (tid, cid) => this.find(tid, cid), this.reach);
     let read: ConsultationRead = row.record;
     if (row.sealed_values && this.sensitive && hasPermission(identity, 'read')) {
       const values = await this.sensitive.reveal(identity.tenant_id, row.record.id, row.sealed_values);
@@ -48,7 +50,7 @@ export class ConsultationsService {
 
   /** The record alone, as hashed and signed (evidence), with `archived: true` when read from the archive. */
   async record(identity: AuthenticatedIdentity, tenantParam: string, id: string): Promise<ConsultationRecord> {
-    const row = await readConsultation(identity, tenantParam, id, (tid, cid) => this.find(tid, cid));
+    const row = await readConsultation(identity, tenantParam, id, (tid, cid) => this.find(tid, cid), this.reach);
     return row.archived ? { ...row.record, archived: true } : row.record;
   }
 
@@ -81,27 +83,40 @@ export class ConsultationsService {
     const tenantId = ownTenant(identity, tenantParam);
     const { filter, limit, after } = parseConsultationQuery(query);
     const rows = await this.repo.list(tenantId, filter, limit, after);
-    const items = rows.slice(0, limit);
-    return { items, next_cursor: rows.length > limit ? timeKeysetCursor(items[items.length - 1]) : null };
+    const page = rows.slice(0, limit);
+    const next_cursor = rows.length > limit ? timeKeysetCursor(page[page.length - 1]) : null;
+    // A key restricted to some scopes sees the page without what it does not reach (the page may be short).
+    if (!this.reach || identity.scope_ids.length === 0) return { items: page, next_cursor };
+    const reached = await Promise.all(page.map((r) => this.reach!.reaches(identity, r.cited_rule_version_ids)));
+    return { items: page.filter((_, i) => reached[i]), next_cursor };
   }
+}
+
+/** Whether a key reaches what some rule versions govern (RuleVersionsService.reaches). */
+export interface ScopeReach {
+  reaches(identity: AuthenticatedIdentity, ruleVersionIds: readonly string[]): Promise<boolean>;
 }
 
 /**
  * A consultation read by id as its routes allow (docs/verdicts.md "Consultations"): `read` or `check`,
  * the path's tenant the key's own; 404 consultation_not_found for an id that exists nowhere, 403
- * cross_tenant_forbidden for another tenant's. The record and its explanation read alike.
+ * cross_tenant_forbidden for another tenant's, and 404 too for a key restricted to some scopes when the
+ * consultation's cited rules do not all lie in them (`reach`). The record and its explanation read alike.
  */
-export async function readConsultation<T extends { tenant_id: string }>(
+export async function readConsultation<T extends { tenant_id: string; record: { cited_rule_version_ids: string[] } }>(
   identity: AuthenticatedIdentity,
   tenantParam: string,
   id: string,
   find: (tenantId: string, id: string) => Promise<T | null>,
+  reach: ScopeReach | null,
 ): Promise<T> {
   requireAnyPermission(identity, ['read', 'check']);
   const tenantId = ownTenant(identity, tenantParam);
   const found = await find(tenantId, id);
-  if (!found)
-    throw new AppError(404, 'consultation_not_found', `Consultation ${id} does not exist in this tenant`, { consultation_id: id });
+  const notFound = () =>
+    new AppError(404, 'consultation_not_found', `Consultation ${id} does not exist in this tenant`, { consultation_id: id });
+  if (!found) throw notFound();
   if (found.tenant_id !== tenantId) throw crossTenantForbidden('The consultation belongs to another tenant');
+  if (reach && !(await reach.reaches(identity, found.record.cited_rule_version_ids))) throw notFound();
   return found;
 }

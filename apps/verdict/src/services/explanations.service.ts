@@ -35,7 +35,13 @@ export class ExplanationsService {
   ) {}
 
   async get(identity: AuthenticatedIdentity, tenantParam: string, id: string): Promise<ConsultationExplanation> {
-    const found = await readConsultation(identity, tenantParam, id, (tid, cid) => this.consultations.findWithBasis(tid, cid));
+    const found = await readConsultation(
+      identity,
+      tenantParam,
+      id,
+      (tid, cid) => this.consultations.findWithBasis(tid, cid),
+      this.ruleVersions,
+    );
     const explanation = await this.explanationOf(identity, id, found);
     // Read from the archive: said beside the answer (docs/verdicts.md "Consultations").
     return found.archived ? { ...explanation, archived: true } : explanation;

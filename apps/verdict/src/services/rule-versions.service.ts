@@ -1,4 +1,5 @@
-import type { Identity, TenantId } from '@arbiter/auth';
+import type { AuthenticatedIdentity, Identity, TenantId } from '@arbiter/auth';
+import { scopesNotCovered } from '../domain/approval-rules';
 import { AppError } from '@arbiter/http';
 import { registryUnavailable } from '../domain/errors';
 import { requireAnyPermission } from '../domain/tenant-access';
@@ -54,6 +55,19 @@ export class RuleVersionsService {
     return out;
   }
 
+  /**
+   * Whether a key reaches what these rule versions govern (docs/verdicts.md "Authentication"): every key valid for
+   * all scopes does; a key restricted by `scope_ids` only when there is at least one version and every one lies in
+   * its scopes (a version not found lies nowhere it reaches). No registry read for an unrestricted key.
+   */
+  async reaches(identity: AuthenticatedIdentity, ruleVersionIds: readonly string[]): Promise<boolean> {
+    if (identity.scope_ids.length === 0) return true;
+    if (ruleVersionIds.length === 0) return false;
+    const versions = await this.contentsOf(identity.tenant_id as TenantId, ruleVersionIds);
+    const scopes = ruleVersionIds.map((id) => versions.get(id)?.scope_id ?? null);
+    return scopesNotCovered(identity.scope_ids, scopes).length === 0;
+  }
+
   async get(identity: Identity, id: string): Promise<RuleVersion> {
     requireAnyPermission(identity, ['read', 'check']);
     let v: Record<string, unknown> | null;
@@ -63,7 +77,9 @@ export class RuleVersionsService {
       if (err instanceof RegistryUnavailableError) throw registryUnavailable();
       throw err;
     }
-    if (!v || v.tenant_id !== identity.tenant_id) {
+    // A key restricted to some scopes reads the versions of its scopes only; another answers as one that does not exist.
+    const restricted = identity.scope_ids;
+    if (!v || v.tenant_id !== identity.tenant_id || (restricted.length > 0 && !restricted.includes(String(v.scope_id)))) {
       throw new AppError(404, 'rule_version_not_found', `Rule version ${id} does not exist in this tenant`, { rule_version_id: id });
     }
     return publicRuleVersion(v);
