@@ -142,10 +142,10 @@ describe('approval notifications', () => {
     expect(mail.body).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
     // The HTML part is escaped (the plain text part holds the same words as text).
     const html = mail.body.slice(mail.body.indexOf('<!doctype html>'));
-    expect(html).toContain('&lt;https[:]//evil.example|click&gt;');
+    expect(html).toContain('&lt;https[:]//evil[.]example|click&gt;');
     // No URL of the agent's can be clicked in any channel (defanged, and in Slack quoted as code).
     for (const text of [mail.body, slackMsg.raw, teamsMsg.raw]) expect(text).not.toMatch(/https:\/\/(arbiter-console\.)?evil|www\.evil/);
-    expect(mail.body).toContain('approve at https[:]//arbiter-console.evil.example/approvals/verdict/apr-1 or www[.]evil.example');
+    expect(mail.body).toContain('approve at https[:]//arbiter-console[.]evil[.]example/approvals/verdict/apr-1 or www[.]evil.example');
     expect(JSON.stringify(slackMsg.body.blocks)).toContain('`&lt;script&gt;alert(1)&lt;/script&gt;');
     expect(html).not.toMatch(/<script>|<https:\/\/evil|<a href="https:\/\/evil/);
     expect(html.match(/<a /g)).toHaveLength(1);

@@ -1,3 +1,4 @@
+import { LinkifyIt } from 'linkify-it';
 import {
   chatWebhooksOf,
   consoleLink,
@@ -236,7 +237,7 @@ describe('messages', () => {
 
   it('email: a line break in agent text cannot add a header line to the subject', () => {
     expect(emailMessage(facts({ action: 'pay\r\nBcc: eve@evil.example' })).subject).toBe(
-      'Approval requested: pay Bcc: eve@evil.example on <script>alert(1)</script> <https[:]//evil.example|click> [click](https[:]//evil.example) & <!channel> *bold*',
+      'Approval requested: pay Bcc: eve[@]evil[.]example on <script>alert(1)</script> <https[:]//evil[.]example|click> [click](https[:]//evil[.]example) & <!channel> *bold*',
     );
   });
 
@@ -246,7 +247,7 @@ describe('messages', () => {
     expect(all).not.toContain('<https://evil');
     expect(all).not.toContain('<!channel>');
     expect(all).not.toContain('<script>');
-    expect(all).toContain('&lt;https[:]//evil.example|click&gt;');
+    expect(all).toContain('&lt;https[:]//evil[.]example|click&gt;');
     const links = (m.text + m.blocks.map((b) => JSON.stringify(b)).join('')).match(/<http[^>]*>/g) ?? [];
     expect(new Set(links)).toEqual(new Set(['<https://console.example/console/approvals/verdict/apr-1|Open in the Arbiter console>']));
     expect(m.blocks.map((b) => (b as { type: string }).type)).toEqual(['header', 'section', 'section']);
@@ -307,14 +308,26 @@ describe('agent text is never a link nor formatted (docs/approvals.md "Notificat
   const LINKABLE = /[a-z][a-z0-9+.-]*:\/\/|\bwww\./i;
 
   it('defangs every URL and www. host, keeping the text readable', () => {
-    expect(defang('approve at https://a.example/x and www.b.example')).toBe('approve at https[:]//a.example/x and www[.]b.example');
-    expect(defang('HTTPS://A.example javascript://x WWW.c.example')).toBe('HTTPS[:]//A.example javascript[:]//x WWW[.]c.example');
+    expect(defang('approve at https://a.example/x and www.b.example')).toBe('approve at https[:]//a[.]example/x and www[.]b.example');
+    expect(defang('HTTPS://A.example javascript://x WWW.c.example')).toBe('HTTPS[:]//A[.]example javascript[:]//x WWW[.]c.example');
     expect(defang('acct:1 a.b no-link')).toBe('acct:1 a.b no-link');
+  });
+
+  it('defangs what a client links without a scheme: bare hosts with a known domain and e-mail addresses', () => {
+    expect(defang('confirm at approve-arbiter.com/login or mail cfo@approve-arbiter.com')).toBe(
+      'confirm at approve-arbiter[.]com/login or mail cfo[@]approve-arbiter[.]com',
+    );
+    expect(defang('https://pay.example.com/x')).toBe('https[:]//pay[.]example[.]com/x');
+    // Action names and resources read as they are.
+    expect(defang('bank.transfer on acct:eu/4471 payments.refund')).toBe('bank.transfer on acct:eu/4471 payments.refund');
+    const linkify = new LinkifyIt();
+    for (const text of ['evil.io', 'a@b.co', 'x.y.z.net/p?q=1', 'WWW.c.com', 'http://1.2.3.4/', 'mailto:a@b.org', 'go.dev and ftp://f.org'])
+      expect({ text, links: linkify.match(defang(text)) }).toEqual({ text, links: null });
   });
 
   it('email: the only URL in the text, the HTML and the subject is the console link', () => {
     const m = emailMessage(f);
-    expect(m.text).toContain('acct:1 urgent: approve at https[:]//arbiter-console.evil.example/approvals/verdict/apr-1');
+    expect(m.text).toContain('acct:1 urgent: approve at https[:]//arbiter-console[.]evil[.]example/approvals/verdict/apr-1');
     expect(m.text).toContain('www[.]evil.example/approve');
     for (const part of [m.text, m.html]) expect(part.replaceAll(f.link, '')).not.toMatch(LINKABLE);
     expect(m.subject).not.toMatch(LINKABLE);
@@ -327,7 +340,7 @@ describe('agent text is never a link nor formatted (docs/approvals.md "Notificat
     const action = facts.split('\n').find((l) => l.startsWith('*Action:*'))!;
     // One span: exactly two backticks, around the whole value.
     expect(action).toMatch(/^\*Action:\* `[^`]+`$/);
-    expect(action).toContain('x\u02cb https[:]//evil.example \u02cby');
+    expect(action).toContain('x\u02cb https[:]//evil[.]example \u02cby');
     expect(action).toContain('*bold* _italic_ ~strike~ \u02cbcode\u02cb');
     expect(m.text).toMatch(/^Approval requested: `[^`]+` on `[^`]+` \(apr-1\) <https:\/\/console\.example/);
     expect(facts).toContain('*Requested by:* `agn-bot`');
@@ -345,7 +358,7 @@ describe('agent text is never a link nor formatted (docs/approvals.md "Notificat
     const action = m.sections[0].facts.find((x) => x.name === 'Action')!.value;
     expect(action).not.toMatch(/[[\]()*_`~]/);
     // Shown as `https[:]//…` (the brackets are written as entities, like every Markdown character).
-    expect(action).toContain('https&#91;:&#93;//arbiter-console.evil.example');
+    expect(action).toContain('https&#91;:&#93;//arbiter-console&#91;.&#93;evil&#91;.&#93;example');
     expect(JSON.stringify(m.sections)).not.toMatch(LINKABLE);
     expect(m.summary).not.toMatch(LINKABLE);
   });
@@ -356,16 +369,16 @@ describe('requester of a registry approval (docs/approvals.md "Notifications")',
 
   it('email: "Requested by" is the authenticated principal, the label after it, quoted', () => {
     const m = emailMessage(f);
-    expect(m.text).toContain('Requested by: agn-2 (label: CFO (approved by phone) https[:]//evil.example `x`)');
-    expect(m.html).toContain('<td>agn-2 (label: CFO (approved by phone) https[:]//evil.example `x`)</td>');
+    expect(m.text).toContain('Requested by: agn-2 (label: CFO (approved by phone) https[:]//evil[.]example `x`)');
+    expect(m.html).toContain('<td>agn-2 (label: CFO (approved by phone) https[:]//evil[.]example `x`)</td>');
   });
 
   it('slack and teams: the label is quoted like other agent text', () => {
     const slack = (slackMessage(f).blocks[1] as { text: { text: string } }).text.text;
-    expect(slack).toContain('*Requested by:* `agn-2` (label: `CFO (approved by phone) https[:]//evil.example \u02cbx\u02cb`)');
+    expect(slack).toContain('*Requested by:* `agn-2` (label: `CFO (approved by phone) https[:]//evil[.]example \u02cbx\u02cb`)');
     const teams = teamsMessage(f) as { sections: Array<{ facts: Array<{ name: string; value: string }> }> };
     const by = teams.sections[0].facts.find((x) => x.name === 'Requested by')!.value;
-    expect(by).toMatch(/^agn-2 &#40;label: CFO &#40;approved by phone&#41; https&#91;:&#93;\/\/evil\.example/);
+    expect(by).toMatch(/^agn-2 &#40;label: CFO &#40;approved by phone&#41; https&#91;:&#93;\/\/evil&#91;\.&#93;example/);
   });
 
   it('shows no label when there is none', () => {

@@ -2,6 +2,7 @@
  * Notifications of new and escalated approvals (docs/approvals.md "Notifications"; ADR 0030): who is told,
  * through which channel, and what each message says. Pure: the registry's router and sender do the I/O.
  */
+import { LinkifyIt } from 'linkify-it';
 
 export type ApprovalFlow = 'verdict' | 'registry';
 export type NotificationReason = 'requested' | 'escalated';
@@ -232,11 +233,46 @@ export function escapeTeams(value: string): string {
 const headline = (f: MessageFacts) => (f.reason === 'escalated' ? 'Approval escalated, still waiting' : 'Approval requested');
 
 /**
- * Makes a URL in agent text unclickable where a client would link it by itself: `scheme://` becomes
- * `scheme[:]//` and `www.` becomes `www[.]` (docs/approvals.md "Notifications"). The text still reads.
+ * What a mail or chat client links by itself in plain text: URLs, `//host`, bare hosts under a known top-level domain
+ * (linkify-it's list, the two-letter country domains, and common newer ones), IPv4 hosts and e-mail addresses.
+ */
+const autolinks = new LinkifyIt({ fuzzyLink: true, fuzzyEmail: true, fuzzyIP: true }).tlds(
+  [
+    'app',
+    'dev',
+    'xyz',
+    'online',
+    'site',
+    'top',
+    'club',
+    'cloud',
+    'link',
+    'live',
+    'page',
+    'tech',
+    'store',
+    'click',
+    'email',
+    'support',
+    'help',
+  ],
+  true,
+);
+
+/**
+ * Makes a URL in agent text unclickable where a client would link it by itself (docs/approvals.md "Notifications"):
+ * `scheme://` becomes `scheme[:]//`, `www.` becomes `www[.]`, and whatever else a client would still link (a bare
+ * host such as `approve-arbiter.com/login`, an address such as `cfo@approve-arbiter.com`) has its dots and `@`
+ * bracketed: `approve-arbiter[.]com/login`, `cfo[@]approve-arbiter[.]com`. The text still reads.
  */
 export function defang(value: string): string {
-  return value.replace(/([a-z][a-z0-9+.-]*):(?=\/\/)/gi, '$1[:]').replace(/\b(www)\./gi, '$1[.]');
+  const out = value.replace(/([a-z][a-z0-9+.-]*):(?=\/\/)/gi, '$1[:]').replace(/\b(www)\./gi, '$1[.]');
+  const found = autolinks.match(out);
+  if (!found) return out;
+  let rest = out;
+  for (const m of [...found].reverse())
+    rest = rest.slice(0, m.index) + rest.slice(m.index, m.lastIndex).replace(/\./g, '[.]').replace(/@/g, '[@]') + rest.slice(m.lastIndex);
+  return rest;
 }
 
 /**
