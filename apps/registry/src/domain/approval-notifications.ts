@@ -208,7 +208,6 @@ export const MAX_QUOTED = 500;
 
 /** One line of text: control characters (line breaks included) become spaces, long values are cut. */
 export function oneLine(value: string, max = MAX_QUOTED): string {
-  // eslint-disable-next-line no-control-regex
   const flat = value.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
