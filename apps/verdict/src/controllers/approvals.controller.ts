@@ -31,7 +31,8 @@ export class ApprovalsController extends Controller {
   }
 
   /**
-   * While pending, decider and decision are null. Needs `read`, `check` or `approve`.
+   * While pending, decider and decision are null. Needs `read`, `check` or `approve`; a key restricted to some
+   * scopes reads only approvals whose triggering rules all lie in them (404 otherwise).
    * @summary Get an approval
    * @param tenant_id The tenant id (`tnt-`); it must be the API key's own tenant.
    * @param approval_id The approval id (`apr-`).
@@ -45,7 +46,8 @@ export class ApprovalsController extends Controller {
   }
 
   /**
-   * Newest first. Needs `read`, `check` or `approve`.
+   * Newest first. Needs `read`, `check` or `approve`. For a key restricted to some scopes a page leaves out the
+   * approvals it does not reach, so it may hold fewer than `limit` items (docs/verdicts.md "Authentication").
    * @param status pending, approved, rejected or expired (by the status at the time of the request).
    * @param assignee A candidate decider: a principal id or a role id (exact entry of candidate_deciders).
    * @param requester The requesting principal (requester or requester_principal).

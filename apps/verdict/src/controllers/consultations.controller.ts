@@ -25,7 +25,8 @@ export class ConsultationsController extends Controller {
    * verify signed_verdict against the tenant JWKS key named by signing_kid (docs/verdicts.md).
    * A record with sensitive values holds their commitments; to a `read` caller it also answers
    * `sensitive_values` beside it, outside what the hashes cover (docs/verdicts.md "Sensitive fields").
-   * Needs `read` or `check`.
+   * Needs `read` or `check`; a key restricted to some scopes reads only consultations whose cited rules all lie
+   * in them (404 otherwise, docs/verdicts.md "Authentication").
    * @summary Get a consultation record
    * @param tenant_id The tenant id (`tnt-`); it must be the API key's own tenant.
    * @param consultation_id The consultation id (`cns-`).
@@ -122,7 +123,8 @@ export class ConsultationsController extends Controller {
 
   /**
    * Newest first. Date-only bounds cover whole UTC days (`until=2026-03-01` includes that day).
-   * Needs `read` or `check`.
+   * Needs `read` or `check`. For a key restricted to some scopes a page leaves out the consultations it does not
+   * reach, so it may hold fewer than `limit` items (docs/verdicts.md "Authentication").
    * @param actor The calling principal (caller_principal_id).
    * @param since ISO 8601 date or timestamp, inclusive.
    * @param until ISO 8601 date or timestamp, inclusive.

@@ -13,7 +13,8 @@ export class RuleVersionsController extends Controller {
 
   /**
    * An immutable rule version of the caller's tenant, as it was made, even after the rule changed or
-   * was archived (cited_rule_version_ids of a consultation point here). Needs `read` or `check`.
+   * was archived (cited_rule_version_ids of a consultation point here). Needs `read` or `check`; a key
+   * restricted to some scopes reads only the versions of rules in them (404 otherwise).
    * @summary Get an immutable rule version
    * @param rule_version_id The rule version id (`rv-`).
    */

@@ -153,7 +153,8 @@ export interface paths {
         /**
          * Get an immutable rule version
          * @description An immutable rule version of the caller's tenant, as it was made, even after the rule changed or
-         *     was archived (cited_rule_version_ids of a consultation point here). Needs `read` or `check`.
+         *     was archived (cited_rule_version_ids of a consultation point here). Needs `read` or `check`; a key
+         *     restricted to some scopes reads only the versions of rules in them (404 otherwise).
          */
         get: operations["GetRuleVersion"];
         put?: never;
@@ -231,7 +232,8 @@ export interface paths {
          *     verify signed_verdict against the tenant JWKS key named by signing_kid (docs/verdicts.md).
          *     A record with sensitive values holds their commitments; to a `read` caller it also answers
          *     `sensitive_values` beside it, outside what the hashes cover (docs/verdicts.md "Sensitive fields").
-         *     Needs `read` or `check`.
+         *     Needs `read` or `check`; a key restricted to some scopes reads only consultations whose cited rules all lie
+         *     in them (404 otherwise, docs/verdicts.md "Authentication").
          */
         get: operations["GetConsultation"];
         put?: never;
@@ -326,7 +328,8 @@ export interface paths {
         /**
          * List consultations
          * @description Newest first. Date-only bounds cover whole UTC days (`until=2026-03-01` includes that day).
-         *     Needs `read` or `check`.
+         *     Needs `read` or `check`. For a key restricted to some scopes a page leaves out the consultations it does not
+         *     reach, so it may hold fewer than `limit` items (docs/verdicts.md "Authentication").
          */
         get: operations["ListConsultations"];
         put?: never;
@@ -368,7 +371,8 @@ export interface paths {
         };
         /**
          * List approvals
-         * @description Newest first. Needs `read`, `check` or `approve`.
+         * @description Newest first. Needs `read`, `check` or `approve`. For a key restricted to some scopes a page leaves out the
+         *     approvals it does not reach, so it may hold fewer than `limit` items (docs/verdicts.md "Authentication").
          */
         get: operations["ListApprovals"];
         put?: never;
@@ -394,7 +398,8 @@ export interface paths {
         };
         /**
          * Get an approval
-         * @description While pending, decider and decision are null. Needs `read`, `check` or `approve`.
+         * @description While pending, decider and decision are null. Needs `read`, `check` or `approve`; a key restricted to some
+         *     scopes reads only approvals whose triggering rules all lie in them (404 otherwise).
          */
         get: operations["GetApproval"];
         put?: never;
