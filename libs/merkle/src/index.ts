@@ -6,6 +6,7 @@ export {
   perfectSubtrees,
   rangeHash,
   foldPerfect,
+  RootBuilder,
   type LeafRange,
   type Subtree,
 } from './tree';

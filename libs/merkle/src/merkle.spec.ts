@@ -10,6 +10,7 @@ import {
   perfectSubtrees,
   rangeHash,
   rootFromInclusion,
+  RootBuilder,
   toDigest,
   treeRoot,
   verifyConsistency,
@@ -76,6 +77,18 @@ describe('hashing (RFC 9162 2.1.1)', () => {
   it('refuses a fact hash that is not sha256:<64 lowercase hex>', () => {
     for (const bad of ['', 'sha256:', `sha256:${'A'.repeat(64)}`, `sha1:${'0'.repeat(64)}`, `sha256:${'0'.repeat(63)}`])
       expect(() => factLeaf(bad)).toThrow(TypeError);
+  });
+});
+
+describe(RootBuilder.name, () => {
+  it('gives the root of RFC 9162 at every size 0..65, leaves read once', () => {
+    const builder = new RootBuilder();
+    expect(toDigest(builder.root())).toBe(toDigest(treeRoot([])));
+    for (let n = 1; n <= leaves.length; n++) {
+      builder.add(leaves[n - 1]);
+      expect({ n, root: toDigest(builder.root()) }).toEqual({ n, root: toDigest(treeRoot(leaves.slice(0, n))) });
+    }
+    expect(builder.size).toBe(leaves.length);
   });
 });
 

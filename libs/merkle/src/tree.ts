@@ -1,4 +1,4 @@
-import { hashChildren, type NodeHash } from './hash';
+import { emptyRoot, hashChildren, type NodeHash } from './hash';
 
 /** The leaves [start, end) of a tree, by index. */
 export interface LeafRange {
@@ -115,4 +115,32 @@ export function foldPerfect(hashes: readonly NodeHash[]): NodeHash {
 function checkIndex(m: number, n: number): void {
   if (!Number.isSafeInteger(m) || !Number.isSafeInteger(n) || m < 0 || m >= n)
     throw new RangeError(`leaf ${m} is not in a tree of ${n} leaves`);
+}
+
+/**
+ * MTH(D[n]) of leaves read once, in order (RFC 9162 2.1.1), in O(log n) memory: the perfect subtrees so far, largest
+ * first (the binary digits of the size), merged as leaves arrive and folded from the right by {@link root}.
+ */
+export class RootBuilder {
+  private readonly subtrees: { leaves: number; hash: NodeHash }[] = [];
+  /** Leaves added so far. */
+  size = 0;
+
+  add(leaf: NodeHash): void {
+    let node = { leaves: 1, hash: leaf };
+    while (this.subtrees.length > 0 && this.subtrees[this.subtrees.length - 1].leaves === node.leaves) {
+      const left = this.subtrees.pop()!;
+      node = { leaves: left.leaves * 2, hash: hashChildren(left.hash, node.hash) };
+    }
+    this.subtrees.push(node);
+    this.size++;
+  }
+
+  /** The root of the leaves added so far (the empty tree's for none). */
+  root(): NodeHash {
+    if (this.subtrees.length === 0) return emptyRoot();
+    let h = this.subtrees[this.subtrees.length - 1].hash;
+    for (let i = this.subtrees.length - 2; i >= 0; i--) h = hashChildren(this.subtrees[i].hash, h);
+    return h;
+  }
 }

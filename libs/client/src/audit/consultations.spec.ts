@@ -88,6 +88,7 @@ describe(auditConsultations.name, () => {
       'current.key:pass',
       'current.signature:pass',
       'consistency:info',
+      'listing:pass',
     ]);
     expect(report.next_checkpoint).toMatchObject({ stream_id: STREAM, tree_size: 6 });
   });
@@ -234,6 +235,38 @@ describe(auditConsultations.name, () => {
     );
   });
 
+  it('holds the facts listed to the signed checkpoint: a fact and its record removed behind it, or a payload edited, is a finding', async () => {
+    const rs = [1, 2, 3, 4].map((i) => record(`cns-${i}`, `2026-03-01T0${i}:00:00.000Z`));
+    rs.forEach((r) => seal(r));
+    const kept = stream().checkpoint();
+    expect((await sut({ checkpoint: kept })).findings).toBe(0);
+    // Whoever runs both databases deletes a record and its fact; the tree (and so every checkpoint) stays as it was.
+    const s = stream();
+    const signed = s.checkpoint();
+    s.checkpoint = () => signed;
+    const [removed] = s.facts.splice(1, 1);
+    server.records.delete('cns-2');
+    const gone = await sut({ checkpoint: kept });
+    expect(gone).toMatchObject({ facts_read: 3, missing_in_verdict: [], unsealed: [], next_checkpoint: null, findings: 1 });
+    expect(gone.checkpoint.checks.find((c) => c.check === 'consistency')?.status).toBe('pass');
+    expect(gone.checkpoint.checks.find((c) => c.check === 'listing')).toEqual({
+      check: 'listing',
+      status: 'fail',
+      message: 'the ledger listed 3 facts, fewer than the 4 its signed checkpoint covers: facts are missing from the list',
+    });
+    // Or leaves the fact in place and edits its payload so that it falls in no period (its fact_hash kept).
+    s.facts.splice(1, 0, { ...removed, custom_payload: { ...removed.custom_payload, decided_at: '-' } });
+    const edited = await sut({ checkpoint: kept });
+    expect(edited.malformed).toEqual([{ fact_id: removed.fact_id, problem: 'its decided_at is not a timestamp' }]);
+    expect(edited.checkpoint.checks.find((c) => c.check === 'listing')).toMatchObject({
+      status: 'fail',
+      message: expect.stringMatching(
+        /^the first 4 facts listed rebuild the root sha256:[0-9a-f]{64}, not the signed checkpoint's .*: a fact was changed, removed or reordered$/,
+      ),
+    });
+    expect(edited.findings).toBe(2);
+  });
+
   it('fails a kept checkpoint of another history (a rewritten stream), a longer one, and one whose signature does not verify', async () => {
     const rs = [1, 2, 3, 4].map((i) => record(`cns-${i}`, `2026-03-01T0${i}:00:00.000Z`));
     // The history the auditor saw: the first two facts, then the stream was rebuilt without the second.
@@ -272,6 +305,7 @@ describe(auditConsultations.name, () => {
     expect(report.checkpoint.checks.slice(2)).toEqual([
       { check: 'current', status: 'info', message: 'the stream has no facts yet: no checkpoint' },
       { check: 'consistency', status: 'info', message: 'no kept checkpoint given: nothing to compare the current one with' },
+      { check: 'listing', status: 'info', message: 'no signed checkpoint to hold the facts listed to' },
     ]);
     const kept = new TestStream(STREAM, TENANT, ledgerKey);
     kept.seal('service:verdict', { consultation_id: 'cns-1' });

@@ -2,12 +2,14 @@
 // service's records of a period against the facts sealed in the tenant's ledger stream
 // `arbiter.<tenant_id>.consultations`, and the stream's current checkpoint against one the auditor
 // kept (RFC 9162 section 2.1.4 consistency). Every record must have exactly one fact whose payload is the
-// record's; every fact of the period must have its record; the stream must only have grown.
+// record's; every fact of the period must have its record; the stream must only have grown; and the facts listed
+// must be the ones the signed checkpoint covers (their fact_hash chain rebuilds its Merkle root), so a fact removed
+// from or changed in the list, or in the ledger's database behind it, is found.
 //
 // Reads: the period's records once (pages of 1000, kept as their six sealed fields), then the stream's
 // facts once, page by page, keeping only those of the period or of a listed record.
 import { parseIsoDateOrTime } from '@arbiter/input';
-import { digestBytes, verifyConsistency } from '@arbiter/merkle';
+import { digestBytes, factLeaf, RootBuilder, toDigest, verifyConsistency } from '@arbiter/merkle';
 import { ArbiterError, InputError } from '../errors';
 import type { LedgerClient } from '../ledger-client';
 import type { ConsultationRecord, LedgerCheckpoint, LedgerKeySet } from '../types';
@@ -16,6 +18,7 @@ import { verifyCheckpoint } from '../verify/checkpoint';
 import { normativeHashOf } from '../verify/consultation';
 import { consultationStreamOf, VERDICT_SEAL_ACTOR } from '../verify/audit-streams';
 import { consultationSealPayload, sealPayloadDifferences } from '../verify/evidence';
+import { GENESIS_PREV_HASH, ledgerFactHash } from '../verify/ledger-bundle';
 import { ReportBuilder, type VerificationReport } from '../verify/report';
 import { extendTrust, type TrustAnchors } from '../verify/trust';
 
@@ -135,7 +138,8 @@ export async function auditConsultations(opts: AuditConsultationsOptions): Promi
     throw new InputError(`the trust file is of tenant ${opts.trust.tenant_id}, the audit of ${tenant}`);
   const trust = new ReportBuilder('trust');
   const keys = ledgerKeysFor(trust, await ledger.keys(), opts.trust);
-  const { report: checkpoint, next } = await checkCheckpoints(ledger, stream, keys, opts.checkpoint, trust);
+  const checked = await checkCheckpoints(ledger, stream, keys, opts.checkpoint, trust);
+  const listed = new ListedTree(stream, tenant, checked.current?.tree_size ?? 0);
 
   // 2. The period's records, as the fields their seal must carry.
   const records = new Map<string, RecordSummary>();
@@ -157,6 +161,7 @@ export async function auditConsultations(opts: AuditConsultationsOptions): Promi
     for await (const page of ledger.factPages(stream)) {
       for (const entry of page.facts) {
         factsRead++;
+        listed.add(entry);
         const payload = entry.custom_payload as Record<string, unknown>;
         const id = payload?.consultation_id;
         if (typeof id !== 'string' || !id) {
@@ -164,6 +169,8 @@ export async function auditConsultations(opts: AuditConsultationsOptions): Promi
           continue;
         }
         const decided = typeof payload.decided_at === 'string' ? Date.parse(payload.decided_at) : Number.NaN;
+        // A seal's decided_at is always an instant: one that is not could be placed in no period, so it is a finding.
+        if (Number.isNaN(decided)) malformed.push({ fact_id: entry.fact_id, problem: 'its decided_at is not a timestamp' });
         const inPeriod = decided >= sinceMs && decided <= untilMs;
         if (inPeriod) factsInPeriod++;
         if (!inPeriod && !records.has(id)) continue;
@@ -177,6 +184,9 @@ export async function auditConsultations(opts: AuditConsultationsOptions): Promi
     if (!isNotFound(err)) throw err; // no stream yet: nothing was ever sealed
   }
   progress(`ledger: ${factsRead} facts read, ${factsInPeriod} decided in the period`);
+  const listingHolds = listed.check(checked.report, checked.current, factsRead);
+  const checkpoint = checked.report.build();
+  const next = listingHolds ? checked.next : null;
 
   // 4. Classification.
   const report: ConsultationAuditReport = {
@@ -280,7 +290,7 @@ async function checkCheckpoints(
   keys: LedgerKeySet,
   kept: unknown,
   trust: ReportBuilder,
-): Promise<{ report: VerificationReport; next: LedgerCheckpoint | null }> {
+): Promise<{ report: ReportBuilder; current: LedgerCheckpoint | null; next: LedgerCheckpoint | null }> {
   const report = new ReportBuilder(`checkpoints of ${stream}`);
   report.checks.push(...trust.checks);
   let current: LedgerCheckpoint | null = null;
@@ -292,9 +302,11 @@ async function checkCheckpoints(
   if (!current) report.info('current', 'the stream has no facts yet: no checkpoint');
   const currentReport = current ? verifyCheckpoint(current, keys, { streamId: stream }) : null;
   if (currentReport) report.include('current', currentReport);
+  // The current checkpoint when it verifies: the facts listed are held to it.
+  const valid = currentReport?.valid ? current : null;
   if (kept === undefined) {
     report.info('consistency', 'no kept checkpoint given: nothing to compare the current one with');
-    return { report: report.build(), next: currentReport?.valid ? current : null };
+    return { report, current: valid, next: valid };
   }
   const keptReport = verifyCheckpoint(kept, keys, { streamId: stream });
   report.include('kept', keptReport);
@@ -305,7 +317,7 @@ async function checkCheckpoints(
         `the kept checkpoint covers ${(kept as LedgerCheckpoint).tree_size} facts but the stream has none: it was removed`,
       );
     else report.fail('consistency', 'not checked: a checkpoint did not verify');
-    return { report: report.build(), next: null };
+    return { report, current: valid, next: null };
   }
   const k = kept as LedgerCheckpoint;
   if (k.tree_size > current.tree_size) {
@@ -313,7 +325,7 @@ async function checkCheckpoints(
       'consistency',
       `the stream has ${current.tree_size} facts, fewer than the ${k.tree_size} of the kept checkpoint: facts were removed`,
     );
-    return { report: report.build(), next: null };
+    return { report, current: valid, next: null };
   }
   let path: string[] = [];
   if (k.tree_size < current.tree_size) {
@@ -323,7 +335,7 @@ async function checkCheckpoints(
         'consistency',
         `the ledger answered a proof from ${proof.from} to ${proof.to}, not from ${k.tree_size} to ${current.tree_size}`,
       );
-      return { report: report.build(), next: null };
+      return { report, current: valid, next: null };
     }
     path = proof.consistency_path;
   }
@@ -347,5 +359,62 @@ async function checkCheckpoints(
       : `the tree of ${current.tree_size} facts extends the kept tree of ${k.tree_size} (${path.length}-hash consistency proof)`,
     `the tree of ${current.tree_size} facts does not extend the kept tree of ${k.tree_size} facts (root ${k.root_hash}): facts of the kept tree were changed, removed or reordered`,
   );
-  return { report: report.build(), next: consistent ? current : null };
+  return { report, current: valid, next: consistent ? current : null };
+}
+
+/**
+ * The tree the listed facts make (docs/evidence.md "The tree"): their fact_hash chain from the genesis value, computed
+ * from what the list answers (docs/ledger-formats.md "fact_hash"), and the Merkle root of its first `size` leaves (the
+ * size of the checkpoint it is held to).
+ */
+class ListedTree {
+  private prev = GENESIS_PREV_HASH;
+  private readonly root = new RootBuilder();
+  private rootAtSize: string | null;
+  private unreadable: string | null = null;
+
+  constructor(
+    private readonly stream: string,
+    private readonly tenant: string,
+    private readonly size: number,
+  ) {
+    this.rootAtSize = size === 0 ? toDigest(this.root.root()) : null;
+  }
+
+  add(entry: unknown): void {
+    if (this.unreadable !== null || this.root.size >= this.size) return;
+    try {
+      this.prev = ledgerFactHash(entry as Record<string, unknown>, { stream_id: this.stream, tenant_id: this.tenant }, this.prev);
+    } catch (err) {
+      this.unreadable = `fact ${this.root.size + 1} of the list cannot be hashed: ${(err as Error).message}`;
+      return;
+    }
+    this.root.add(factLeaf(this.prev));
+    if (this.root.size === this.size) this.rootAtSize = toDigest(this.root.root());
+  }
+
+  /** Adds the `listing` check to `report`: the facts listed rebuild the signed checkpoint's root. Whether they do. */
+  check(report: ReportBuilder, checkpoint: LedgerCheckpoint | null, read: number): boolean {
+    if (!checkpoint) {
+      report.info('listing', 'no signed checkpoint to hold the facts listed to');
+      return true;
+    }
+    if (this.unreadable !== null) {
+      report.fail('listing', this.unreadable);
+      return false;
+    }
+    if (read < checkpoint.tree_size) {
+      report.fail(
+        'listing',
+        `the ledger listed ${read} facts, fewer than the ${checkpoint.tree_size} its signed checkpoint covers: facts are missing from the list`,
+      );
+      return false;
+    }
+    return report.expect(
+      'listing',
+      this.rootAtSize === checkpoint.root_hash,
+      `the first ${checkpoint.tree_size} facts listed chain from the genesis hash and rebuild the signed checkpoint's root ${checkpoint.root_hash}`,
+      `the first ${checkpoint.tree_size} facts listed rebuild the root ${this.rootAtSize}, not the signed checkpoint's ${checkpoint.root_hash}: a fact was changed, removed or reordered`,
+    );
+  }
 }
