@@ -180,6 +180,32 @@ describe('POST /<tenant_id>/v1/check', () => {
     expect(none.body).toMatchObject({ verdict: 'allowed', dominating_rule_id: null, cited_rule_ids: [], precedence_trace: [] });
   });
 
+  it('refuses a blocking rule that would answer a go-ahead verdict: it would outrank the other blocks and let the operation go', async () => {
+    // A MANDATORY rule of a narrower scope outranks a tenant-wide one on scope match; answering `allowed` it would lift it.
+    const reg = registryApi(stack, t.adminKey);
+    const add = (body: object) =>
+      request(stack.registry.url).post(`/api/v1/scopes/${euScope}/rules`).set('Authorization', `Bearer ${t.adminKey}`).send(body);
+    for (const [severity, verdict] of [
+      ['MANDATORY', 'allowed'],
+      ['MANDATORY', 'observe'],
+      ['REQUIRES_APPROVAL', 'allowed'],
+    ]) {
+      const refused = await add({ directive: 'eu sanctions exception', severity, verdict, applies_to: { actions: ['payments.transfer'] } });
+      expect(refused.status).toBe(400);
+      expect(JSON.stringify(refused.body)).toContain(`verdict: a ${severity} rule cannot answer ${verdict}`);
+    }
+    // Routing a block to deciders, or a verdict of the tenant's own, still stands.
+    await reg.archiveRule(
+      euScope,
+      (await reg.rule(euScope, { directive: 'never', severity: 'MANDATORY', verdict: 'escalate', applies_to: { actions: ['none.ever'] } }))
+        .id,
+    );
+    const sanctioned = await agent()
+      .check(transfer({ beneficiary: { country: 'KP' }, transfer: { amount: 1 } }))
+      .expect(200);
+    expect(sanctioned.body).toMatchObject({ verdict: 'blocked', dominating_rule_id: rules.sanctions.id });
+  });
+
   it('applies an X-Verdict-TTL shorter than the tenant default, lowers a longer one to it, and refuses anything else with 400 invalid_verdict_ttl', async () => {
     const res = await agent()
       .check(transfer({ beneficiary: { country: 'DE' }, transfer: { amount: 1 } }), { 'X-Verdict-TTL': '60' })

@@ -10,18 +10,13 @@ import { compileGlobList, type StringMatcher } from './glob';
 import { compileCondition, type CompiledCondition } from './operators';
 import { SelectorTable } from './selector-table';
 import { ruleLimitProblems } from './validate';
+import { ruleVerdict, SEVERITIES } from './severities';
 import { compileRequirement, mergeRequirements, validateRequirement, type RequirementCheck } from './requirements';
 import type { Condition, EngineOverride, EngineRule, Requirement, Scope, ScopeValue, Severity, TenantPolicy, TraceSeverity } from './types';
 import { isFiniteNumber, isIsoDate, isIsoDateTime, isoToMillis, isScalar } from './values';
 import { isParameterPath, parameterField, WINDOW_LIMITS, windowFieldProblems, windowMs } from './window-rules';
 
-/** Severity rank (0 strongest), trace label and implied verdict (docs/verdicts.md). */
-export const SEVERITIES: Readonly<Record<Severity, { rank: number; trace: TraceSeverity; verdict: string }>> = {
-  MANDATORY: { rank: 0, trace: 'block', verdict: 'blocked' },
-  REQUIRES_APPROVAL: { rank: 1, trace: 'approval', verdict: 'approval_required' },
-  ADVISORY: { rank: 2, trace: 'observe', verdict: 'observe' },
-  ALLOW: { rank: 3, trace: 'allow', verdict: 'allowed' },
-};
+export { SEVERITIES };
 
 export const DEFAULT_VERDICT = 'allowed';
 
@@ -347,7 +342,8 @@ function compileRule(rule: EngineRule, policy: TenantPolicy, fieldSlots: SlotTab
     severity: rule.severity,
     severityRank: sev.rank,
     traceSeverity: sev.trace,
-    verdict: rule.verdict ?? sev.verdict,
+    // A stored verdict less restrictive than the severity's (refused at write since) answers the severity's.
+    verdict: ruleVerdict(rule.severity, rule.verdict),
     selectorKeys: selector.keys,
     selectorValues: selector.values,
     resources: compileGlobList(rule.applies_to?.resources),

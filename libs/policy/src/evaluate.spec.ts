@@ -588,6 +588,17 @@ describe(evaluate.name, () => {
       expect(sut.candidate_deciders).toEqual([]);
     });
 
+    it('answers its severity for a blocking rule stored with a go-ahead verdict (refused at write since): fail closed', () => {
+      for (const [severity, implied] of [
+        ['MANDATORY', 'blocked'],
+        ['REQUIRES_APPROVAL', 'approval_required'],
+      ] as const) {
+        const sut = complete(run({ rules: [rule('lift', { severity, verdict: 'allowed', priority: 100 }), rule('other', { severity, priority: 1 })] }));
+        expect({ severity, verdict: sut.verdict, by: sut.dominating_rule_id }).toEqual({ severity, verdict: implied, by: 'rul-lift' });
+      }
+      expect(complete(run({ rules: [rule('a', { severity: 'ADVISORY', verdict: 'allowed' })] })).verdict).toBe('allowed');
+    });
+
     it('includes a dominator that returns approval_required as its tenant verdict', () => {
       const sut = complete(
         run({

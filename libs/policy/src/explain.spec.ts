@@ -291,10 +291,11 @@ describe(explain.name, () => {
     const setup = {
       rules: [
         rule('foreign', { conditions: [{ field: 'currency', op: 'not_in', value: ['EUR', 'USD'] }] }),
-        // Ranked above `review` (approval before observe), and allowed when it fires.
+        // Ranked above `review` (same severity, higher priority), and allowed when it fires.
         rule('known', {
-          severity: 'REQUIRES_APPROVAL',
+          severity: 'ADVISORY',
           verdict: 'allowed',
+          priority: 10,
           condition_mode: 'any',
           conditions: [
             { field: 'currency', op: 'eq', value: 'EUR' },

@@ -12,6 +12,7 @@ export {
   type Deadline,
 } from './budget';
 export { compilePolicy, DEFAULT_VERDICT, SEVERITIES, type CompiledPolicy } from './compile';
+export { ruleVerdict, ruleVerdictProblem } from './severities';
 export { actionGoverned, evaluate, leavesMarks, proceeds, resolvedTargetId, windowPlan, type OneShotApproval } from './evaluate';
 export { exceeds } from './decimal';
 export { RunningWindow } from './running-window';

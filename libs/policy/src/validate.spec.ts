@@ -4,6 +4,22 @@ import { ruleProblems } from './validate';
 const base = {};
 
 describe(ruleProblems.name, () => {
+  it('refuses a go-ahead verdict on a blocking or approval rule, and nothing else of a verdict', () => {
+    expect(ruleProblems({ severity: 'MANDATORY', verdict: 'allowed' })).toEqual([
+      'verdict: a MANDATORY rule cannot answer allowed: it would outrank other rules as blocked and let the operation go',
+    ]);
+    expect(ruleProblems({ severity: 'REQUIRES_APPROVAL', verdict: 'observe' })).toHaveLength(1);
+    for (const [severity, verdict] of [
+      ['MANDATORY', 'approval_required'],
+      ['MANDATORY', 'denied'],
+      ['REQUIRES_APPROVAL', 'blocked'],
+      ['ADVISORY', 'allowed'],
+      ['ALLOW', 'observe'],
+      ['MANDATORY', null],
+    ])
+      expect(ruleProblems({ severity: severity as string, verdict })).toEqual([]);
+  });
+
   it('accepts ledger:<stream glob> in acceptable_sources and names a malformed one', () => {
     expect(ruleProblems({ requires: [{ field: 'a', type: 'any', acceptable_sources: ['ledger', 'ledger:kyc-*', 'crm'] }] })).toEqual([]);
     expect(ruleProblems({ requires: [{ field: 'a', type: 'any', acceptable_sources: ['ledger:', 'ledger:kyc/*'] }] })).toEqual([

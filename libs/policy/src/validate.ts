@@ -7,7 +7,8 @@
 import { approvalFieldProblems, type ApprovalFieldsInput } from './approval-terms';
 import { isWellFormed } from './glob';
 import { sourceEntryProblem } from './sources';
-import type { Condition, Requirement } from './types';
+import { ruleVerdictProblem } from './severities';
+import type { Condition, Requirement, Severity } from './types';
 import { isFiniteNumber, isIsoDate, isIsoDateTime } from './values';
 import { protoPathProblems, windowFieldProblems, type WindowFieldsInput } from './window-rules';
 
@@ -40,6 +41,7 @@ export const RULE_LIMITS = Object.freeze({
 
 /** The fields of a rule these checks read, as the registry's API and the engine both spell them. */
 export interface RuleFields extends ApprovalFieldsInput, WindowFieldsInput {
+  verdict?: string | null;
   conditions?: readonly Condition[] | null;
   requires?: readonly Requirement[] | null;
   applies_to?: { actions?: readonly string[] | null; resources?: readonly string[] | null } | null;
@@ -164,6 +166,8 @@ export function ruleProblems(rule: RuleFields): string[] {
     const globs = rule.applies_to?.[key];
     if (globs && new Set(globs).size !== globs.length) problems.push(`applies_to.${key}: duplicate globs`);
   }
+  const verdict = rule.severity ? ruleVerdictProblem(rule.severity as Severity, rule.verdict) : null;
+  if (verdict) problems.push(`verdict: ${verdict}`);
   problems.push(...approvalFieldProblems(rule));
   const windowProblems = windowFieldProblems(rule);
   problems.push(...windowProblems, ...(windowProblems.length ? [] : protoPathProblems(rule)));
