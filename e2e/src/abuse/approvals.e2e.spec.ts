@@ -281,6 +281,14 @@ describe('abuse: verdict approvals', () => {
       });
       // A key valid for every scope reads them all.
       expect(await reads(agent1.key)).toMatchObject({ approval: 200, consultation: 200, approvals: true, consultations: true });
+      // Nor does a simulation, which replays every scope's consultations, take a restricted key.
+      const author = await createPrincipalWithKey(stack.registry, t.adminKey, {
+        kind: 'human',
+        permissions: ['manage_rules'],
+        scope_ids: [hrScope],
+      });
+      const simulated = await as(author.key).post(`/${t.id}/v1/simulations`, { changes: [], window: { last: 10 } });
+      expect([simulated.status, simulated.body.code]).toEqual([403, 'insufficient_permission']);
     });
 
     it('refuses a tenant-wide grant and one that outlives APPROVAL_GRANT_TTL_SECONDS; a bounded one covers the approved scope only', async () => {

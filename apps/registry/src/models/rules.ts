@@ -133,7 +133,8 @@ export interface RuleBody extends AuthorFields {
   directive: string;
   severity: Severity;
   /**
-   * Tenant-defined verdict returned instead of the one implied by severity.
+   * Tenant-defined verdict returned instead of the one implied by severity. A MANDATORY or REQUIRES_APPROVAL
+   * rule cannot answer `allowed` or `observe` (400).
    * @pattern ^[a-z][a-z0-9_]{0,63}$
    */
   verdict?: string;

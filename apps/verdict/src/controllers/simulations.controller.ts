@@ -42,7 +42,8 @@ export class SimulationsController extends Controller {
    * Replays the window's stored consultations against the tenant's current rules ("before") and
    * against them plus the proposed changes ("after"), at one instant, and counts what changed: create,
    * update and archive of rules, create and archive of overrides. Writes nothing. A rule the
-   * simulation creates is named `changes[<i>]`. Needs `manage_rules` (docs/verdicts.md "Simulation").
+   * simulation creates is named `changes[<i>]`. Needs `manage_rules`, with a key valid for every scope (a
+   * simulation replays every scope's consultations; docs/verdicts.md "Simulation").
    * @param tenant_id The tenant id (or slug); it must be the API key's own tenant.
    * @example body.block_large_transfers {"changes": [{"op": "create", "rule": {"scope_id": "scp-5f0c2a9e41b7d3c8a6e1f203", "directive": "Transfers above 10,000 EUR are blocked", "severity": "MANDATORY", "applies_to": {"actions": ["payments.transfer"]}, "conditions": [{"field": "transfer.amount", "op": "gt", "value": 10000}]}}, {"op": "archive", "rule_id": "rul-8d1e6b2f90a4c7e35b12d0f4"}, {"op": "create", "override": {"target_ids": ["rul-2c7a9e0b5d13f48e6a91c2d7"], "type": "permanent", "applies_to_scope": {"region": "eu"}}}], "window": {"since": "2026-11-16T00:00:00Z", "until": "2026-11-23T00:00:00Z", "last": 10000}, "sample_limit": 1}
    * @summary Replay stored consultations against changed rules
@@ -52,7 +53,10 @@ export class SimulationsController extends Controller {
   @Example<SimulationResult>(RESULT_EXAMPLE)
   @Response<ErrorBody>(400, 'validation_failed: details.field names the change or field (changes[2].rule_id, window.since, ...)')
   @Response<ErrorBody>(401, 'missing_credentials, invalid_credentials')
-  @Response<ErrorBody>(403, 'insufficient_permission (manage_rules), cross_tenant_forbidden, principal_deactivated')
+  @Response<ErrorBody>(
+    403,
+    'insufficient_permission (manage_rules, or a key restricted to some scopes), cross_tenant_forbidden, principal_deactivated',
+  )
   @Response<ErrorBody>(404, 'tenant_not_found')
   @Response<ErrorBody>(
     503,

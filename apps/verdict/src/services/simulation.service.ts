@@ -1,3 +1,4 @@
+import { AppError } from '@arbiter/http';
 import { hasPermission, type AuthenticatedIdentity, type TenantId } from '@arbiter/auth';
 import type { TenantState } from '@arbiter/internal-api';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
@@ -64,6 +65,17 @@ export class SimulationService {
 
   async simulate(identity: AuthenticatedIdentity, tenantParam: string, rawBody: unknown): Promise<SimulationResult> {
     requireAnyPermission(identity, ['manage_rules']);
+    // A simulation replays every consultation of the tenant, whatever scope governs it: not for a key restricted to
+    // some scopes (docs/verdicts.md "Simulation").
+    if (identity.scope_ids.length > 0)
+      throw new AppError(
+        403,
+        'insufficient_permission',
+        'A key restricted to some scopes cannot simulate: a simulation replays every scope',
+        {
+          key_scope_ids: identity.scope_ids,
+        },
+      );
     const now = new Date(this.now());
     const body = parseSimulationRequest(rawBody, now);
     const snapshot = await this.deps.snapshots.forCaller(identity, tenantParam);

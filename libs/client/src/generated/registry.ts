@@ -2052,7 +2052,10 @@ export interface components {
             /** @example Transfers above 10,000 need CFO approval */
             directive: string;
             severity: components["schemas"]["Severity"];
-            /** @description Tenant-defined verdict returned instead of the one implied by severity. */
+            /**
+             * @description Tenant-defined verdict returned instead of the one implied by severity. A MANDATORY or REQUIRES_APPROVAL
+             *     rule cannot answer `allowed` or `observe` (400).
+             */
             verdict?: string;
             applies_to?: components["schemas"]["AppliesTo"];
             conditions?: components["schemas"]["ConditionRow"][];

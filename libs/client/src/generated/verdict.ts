@@ -33,7 +33,8 @@ export interface paths {
          * @description Replays the window's stored consultations against the tenant's current rules ("before") and
          *     against them plus the proposed changes ("after"), at one instant, and counts what changed: create,
          *     update and archive of rules, create and archive of overrides. Writes nothing. A rule the
-         *     simulation creates is named `changes[<i>]`. Needs `manage_rules` (docs/verdicts.md "Simulation").
+         *     simulation creates is named `changes[<i>]`. Needs `manage_rules`, with a key valid for every scope (a
+         *     simulation replays every scope's consultations; docs/verdicts.md "Simulation").
          */
         post: operations["Simulate"];
         delete?: never;
@@ -2373,7 +2374,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description insufficient_permission (manage_rules), cross_tenant_forbidden, principal_deactivated */
+            /** @description insufficient_permission (manage_rules, or a key restricted to some scopes), cross_tenant_forbidden, principal_deactivated */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2382,7 +2383,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "insufficient_permission",
-                     *       "message": "insufficient_permission (manage_rules), cross_tenant_forbidden, principal_deactivated"
+                     *       "message": "insufficient_permission (manage_rules, or a key restricted to some scopes), cross_tenant_forbidden, principal_deactivated"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
