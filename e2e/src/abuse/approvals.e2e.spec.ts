@@ -281,6 +281,22 @@ describe('abuse: verdict approvals', () => {
       });
       // A key valid for every scope reads them all.
       expect(await reads(agent1.key)).toMatchObject({ approval: 200, consultation: 200, approvals: true, consultations: true });
+      // A key of the same agent restricted to hr (a restricted admin may mint one) neither asks for the approval of its
+      // payments consultation nor reports its outcome (which would give back what it took in payments' windows).
+      const kx = (
+        await request(stack.registry.url)
+          .post('/api/v1/api-keys')
+          .set('Authorization', `Bearer ${t.adminKey}`)
+          .send({ principal_id: agent1.principalId, permissions: ['check', 'read'], scope_ids: [hrScope] })
+          .expect(201)
+      ).body.key as string;
+      const another = await approvalRequired(agent1.key, transfer(60_000));
+      const asked = await open(kx, another);
+      expect([asked.status, asked.body.code]).toEqual([404, 'consultation_not_found']);
+      const reported = await as(kx).post(`/${t.id}/v1/consultations/${another}/outcome`, { executed: false });
+      expect([reported.status, reported.body.code]).toEqual([404, 'consultation_not_found']);
+      await as(agent1.key).post(`/${t.id}/v1/consultations/${another}/outcome`, { executed: false }).expect(200);
+      await open(agent1.key, another).expect(201);
       // Nor does a simulation, which replays every scope's consultations, take a restricted key.
       const author = await createPrincipalWithKey(stack.registry, t.adminKey, {
         kind: 'human',

@@ -36,6 +36,9 @@ import {
 import type { ApprovalRepository } from '../repositories/approvals.repository';
 import { RegistryRejectedError, RegistryUnavailableError, type RegistryInternalClient } from '@arbiter/internal-api';
 
+/** What scopes an approval (or the consultation it is asked for) lies in: its triggering rules'. */
+type Triggered = { triggers: readonly { rule_version_id: string }[] };
+
 /** A triggering rule's version as the decision reads it: its approval fields, deciders and scope. */
 type ScopedVersion = TriggerVersion & { scope_id?: string | null };
 
@@ -108,6 +111,11 @@ export class ApprovalsService {
     if (found.tenant_id !== tenantId) throw crossTenantForbidden('The consultation belongs to another tenant');
     const record = found.record;
     checkRequester(record, identity.principal.id);
+    // A key restricted to some scopes asks only for approvals its scopes govern, as it reads and decides them.
+    if (!(await this.reaches(identity, tenantId, { triggers: record.triggers ?? [] })))
+      throw new AppError(404, 'consultation_not_found', `Consultation ${body.consultation_id} does not exist in this tenant`, {
+        consultation_id: body.consultation_id,
+      });
     if (record.verdict !== 'approval_required') {
       throw badRequest('consultation_not_approval_required', `The consultation verdict was ${record.verdict}, not approval_required`, {
         consultation_id: record.id,
@@ -156,7 +164,7 @@ export class ApprovalsService {
    * Whether a key reaches an approval (docs/verdicts.md "Authentication"): every key valid for all scopes does; a key
    * restricted by `scope_ids` only when the triggering rules all lie in its scopes, as for deciding it.
    */
-  private async reaches(identity: AuthenticatedIdentity, tenantId: TenantId, approval: Approval): Promise<boolean> {
+  private async reaches(identity: AuthenticatedIdentity, tenantId: TenantId, approval: Triggered): Promise<boolean> {
     if (identity.scope_ids.length === 0) return true;
     return uncoveredScopes(identity, approval, await this.triggerVersions(tenantId, approval.triggers, 'read it again')).length === 0;
   }
@@ -438,7 +446,7 @@ function refuseUncoveredScopes(identity: AuthenticatedIdentity, approval: Approv
 }
 
 /** The scopes of an approval's triggering rules a key does not reach: none for a key valid for all scopes; an approval without triggers lies nowhere. */
-function uncoveredScopes(identity: AuthenticatedIdentity, approval: Approval, versions: readonly (ScopedVersion | null)[]): string[] {
+function uncoveredScopes(identity: AuthenticatedIdentity, approval: Triggered, versions: readonly (ScopedVersion | null)[]): string[] {
   if (identity.scope_ids.length === 0) return [];
   const scopes = approval.triggers.length ? versions.map((v) => v?.scope_id ?? null) : [null];
   return scopesNotCovered(identity.scope_ids, scopes);

@@ -6,19 +6,23 @@ import type { ConsultationOutcome } from '../models/outcomes';
 import type { ConsultationRepository } from '../repositories/consultations.repository';
 import type { OutcomeRow, WindowRepository } from '../repositories/windows.repository';
 import { windowsUnavailable } from './windows.service';
+import type { ScopeReach } from './consultations.service';
 
 /**
  * POST /<tenant_id>/v1/consultations/<id>/outcome (docs/verdicts.md "Windows and outcomes"): the caller of
  * a consultation says whether the operation was carried out. `executed: false` gives back, once, what the
  * consultation consumed in its windows and withdraws its marks. Reported once per consultation: the same
  * report again answers the same, the other one is 409 outcome_already_reported. `check`, and only the
- * consultation's own caller: any other id is 404 consultation_not_found. The record stays as it was.
+ * consultation's own caller, with a key that reaches its scopes: any other id is 404 consultation_not_found. The
+ * record stays as it was.
  */
 export class OutcomesService {
   constructor(
     private readonly consultations: ConsultationRepository,
     private readonly windows: WindowRepository,
     private readonly logger: Logger,
+    /** A key restricted to some scopes reports only on consultations its scopes govern (docs/verdicts.md "Authentication"). */
+    private readonly reach: ScopeReach | null = null,
   ) {}
 
   async report(identity: AuthenticatedIdentity, tenantParam: string, id: string, executed: boolean): Promise<ConsultationOutcome> {
@@ -26,7 +30,11 @@ export class OutcomesService {
     const tenantId = ownTenant(identity, tenantParam);
     const record = await this.consultations.find(tenantId, id);
     // Another principal's consultation answers as an unknown one: consultation ids are not shared between callers.
-    if (!record || record.caller_principal_id !== identity.principal.id)
+    if (
+      !record ||
+      record.caller_principal_id !== identity.principal.id ||
+      (this.reach !== null && !(await this.reach.reaches(identity, record.cited_rule_version_ids)))
+    )
       throw new AppError(404, 'consultation_not_found', `Consultation ${id} does not exist or was not made by this caller`, {
         consultation_id: id,
       });
