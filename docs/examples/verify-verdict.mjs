@@ -10,7 +10,9 @@
 //            is recomputed from it (RFC 8785 canonical JSON, SHA-256)
 // --at       the instant to judge exp against (default: now)
 //
-// Prints the result as JSON; exits 0 when the verdict is authentic and binds the request, 1 otherwise.
+// Prints the result as JSON; exits 0 only when the operation may go ahead (`acts: true`): the verdict is authentic,
+// binds the request, has not expired, and is one the enforcement point acts on (`--accept`, default `allowed`);
+// 1 otherwise: a blocked or expired verdict verifies, but nothing may run on it.
 import { createHash, createPublicKey, verify } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -103,14 +105,19 @@ async function main(argv) {
   const jwksSource = arg('jwks');
   const jws = arg('jws');
   if (!jwksSource || !jws) {
-    process.stderr.write('usage: verify-verdict.mjs --jwks <url|file> --jws <compact JWS> [--request <file>] [--at <ISO time>]\n');
+    process.stderr.write(
+      'usage: verify-verdict.mjs --jwks <url|file> --jws <compact JWS> [--request <file>] [--at <ISO time>] [--accept allowed,observe]\n',
+    );
     return 2;
   }
   const expected = arg('request') ? await load(arg('request')) : undefined;
   const at = arg('at') ? new Date(arg('at')) : new Date();
+  // The verdicts the enforcement point acts on: `allowed` only unless told (`observe` too, for one that runs observed operations).
+  const accept = (arg('accept') ?? 'allowed').split(',');
   const result = verifyVerdict({ jwks: await load(jwksSource), jws, expected, at });
-  process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-  return result.valid ? 0 : 1;
+  const acts = result.valid && !result.expired && accept.includes(result.verdict);
+  process.stdout.write(`${JSON.stringify({ ...result, acts }, null, 2)}\n`);
+  return acts ? 0 : 1;
 }
 
 // Run as a program (also through a symbolic link, whose path is not the module's own), not when imported.

@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { createPrincipalWithKey } from '../../apps/registry/test/harness';
 import { createVerdictTenant, expectConforms, registryApi, verdictApi, type VerdictTenant } from './verdict-harness';
 import { startStack, type Stack } from './stack';
+import { eventually } from '@arbiter/testing';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(__dirname, '../..');
@@ -187,16 +188,30 @@ describe('consultations, rule versions and offline verification', () => {
       expect.stringContaining('parameters differs'),
       expect.stringContaining('context_hash'),
     ]);
-    const later = await run(process.execPath, [
-      script,
-      '--jwks',
-      jwks,
-      '--jws',
-      checked.body.signed_verdict,
-      '--at',
-      new Date(Date.now() + 301_000).toISOString(),
+    const refused = (args: string[]) =>
+      run(process.execPath, [script, '--jwks', jwks, ...args]).then(
+        () => null,
+        (err: { code: number; stdout: string }) => err,
+      );
+    // An authentic verdict nothing may run on exits 1 too: expired, or not one the enforcement point acts on.
+    const later = await refused(['--jws', checked.body.signed_verdict, '--at', new Date(Date.now() + 301_000).toISOString()]);
+    expect([later?.code, JSON.parse(later!.stdout)]).toEqual([1, expect.objectContaining({ valid: true, expired: true, acts: false })]);
+    const reg = registryApi(stack, t.adminKey);
+    await reg.rule(await reg.scope('verify-verdict'), {
+      directive: 'no deletes',
+      severity: 'MANDATORY',
+      applies_to: { actions: ['files.delete'] },
+    });
+    const blocked = await eventually('the new rule to block', async () => {
+      const res = await agent().check({ action: 'files.delete', resource: 'file:1', scope: {} }).expect(200);
+      return res.body.verdict === 'blocked' ? res : undefined;
+    });
+    const onBlocked = await refused(['--jws', blocked.body.signed_verdict]);
+    expect([onBlocked?.code, JSON.parse(onBlocked!.stdout)]).toEqual([
+      1,
+      expect.objectContaining({ valid: true, verdict: 'blocked', expired: false, acts: false }),
     ]);
-    expect(JSON.parse(later.stdout)).toMatchObject({ valid: true, expired: true });
+    expect(JSON.parse(ok.stdout).acts).toBe(true);
   });
 
   it("answers 404 consultation_not_found for an unknown id and 403 cross_tenant_forbidden for another tenant's", async () => {
