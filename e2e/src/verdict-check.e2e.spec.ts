@@ -402,6 +402,18 @@ describe('POST /<tenant_id>/v1/check', () => {
       .check(transfer({}, { context: { 'beneficiary.country': { source: 'kyc' } } }))
       .expect(400);
     expect(fact.body).toMatchObject({ code: 'invalid_context_shape', details: { field: 'beneficiary.country' } });
+    // A Fact named like a parameter path would stand in for the parameter wherever a rule or override misnames it so.
+    for (const named of ['parameters.transfer.amount', 'parameters']) {
+      const standIn = await agent()
+        .check(transfer({ transfer: { amount: 50_000 } }, { context: { [named]: { value: 10, source: 'agent' } } }))
+        .expect(400);
+      expect(standIn.body).toMatchObject({ code: 'invalid_context_shape', details: { field: named } });
+      const { parameters: _none, ...operation } = transfer({});
+      const resolved = await agent()
+        .resolve({ ...operation, context: { [named]: { value: 10, source: 'agent' } } })
+        .expect(400);
+      expect(resolved.body.code).toBe('invalid_context_shape');
+    }
     const nul = await agent()
       .check({ action: 'calendar.read', resource: 'c', scope: {}, parameters: { note: 'a\u0000b' } })
       .expect(400);

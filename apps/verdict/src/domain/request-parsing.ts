@@ -103,6 +103,10 @@ export function parseContext(raw: unknown): Record<string, Fact> {
   const out: Record<string, Fact> = {};
   for (const field of Object.keys(raw)) {
     if (field.length === 0 || field.length > MAX_FIELD_NAME) throw invalidFact(field, `a field name has 1 to ${MAX_FIELD_NAME} characters`);
+    // Rules name a parameter by its path alone (`amount`); a Fact named `parameters.amount` would be read only where a
+    // rule or override misnames it so, and there stand in for the parameter the operation carries.
+    if (field === 'parameters' || field.startsWith('parameters.'))
+      throw invalidFact(field, 'a Fact cannot be named parameters or parameters.<field>: rules read a parameter by its path alone');
     const fact = raw[field];
     if (!isPlainObject(fact)) throw invalidFact(field, 'must be a Fact object {value, source, ...}');
     if (!hasOwn(fact, 'value') || fact.value === undefined) throw invalidFact(field, 'has no value');

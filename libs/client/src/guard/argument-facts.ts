@@ -8,7 +8,8 @@
 // the tool runs with the nested amount), so such keys, and the empty key, give no Fact of their own
 // (docs/agents.md "The proxy's configuration"). Each path then comes from one value only.
 //
-// Nor does an argument named `scope` give Facts under it: check reads `scope.<field>` from the request's scope,
+// An argument named `parameters` gives no Fact at all (the gateway refuses Facts of that name or under it), and
+// an argument named `scope` gives no Facts under it: check reads `scope.<field>` from the request's scope,
 // never from its parameters, and resolve would take a `scope.<field>` Fact as widening the scope.
 import { isPlainObject } from '@arbiter/input';
 import type { Context } from '../types';
@@ -22,6 +23,8 @@ export function argumentFacts(args: Record<string, unknown>, source: string): Co
     for (const [key, v] of Object.entries(value)) {
       if (v === undefined || key === '' || key.includes('.')) continue;
       const path = prefix ? `${prefix}.${key}` : key;
+      // The gateway refuses a Fact named parameters or parameters.<field> (it could stand in for a parameter).
+      if (path === 'parameters') continue;
       out.push([path, { value: v, source }]);
       if (isPlainObject(v) && depth < MAX_DEPTH && path !== 'scope') walk(v, path, depth + 1);
     }

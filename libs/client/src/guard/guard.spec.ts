@@ -354,6 +354,10 @@ describe(argumentFacts.name, () => {
     });
   });
 
+  it('gives no Fact for an argument named parameters, nor under it: the gateway refuses such Facts', () => {
+    expect(argumentFacts({ parameters: { amount: 5 }, a: 1 }, 'agent')).toEqual({ a: { value: 1, source: 'agent' } });
+  });
+
   it('gives no Fact under an argument named scope: check reads scope.<field> from the call, resolve would widen it', () => {
     expect(argumentFacts({ scope: { env: 'sandbox' }, t: { scope: { x: 1 } } }, 'agent')).toEqual({
       scope: { value: { env: 'sandbox' }, source: 'agent' },
