@@ -108,6 +108,34 @@ describe('ledger citations', () => {
     });
   });
 
+  it('refuses a fact about someone else: the request may not contradict any value the cited fact holds where it lines up', async () => {
+    const about = async (id: string, level: number) =>
+      (await ledger.seal(stream, { tenant_id: t.id, actor: 'agent:kyc', custom_payload: { customer: { id, kyc_level: level } } })).fact;
+    const [a, b] = [await about('cust-A', 3), await about('cust-B', 1)];
+    const payoutTo = (customer: string, context: Record<string, unknown>) => ({
+      ...payout(cite(a)),
+      parameters: { customer: { id: customer } },
+      context,
+    });
+    // Customer A's level cited for a payout to customer B: A's fact says customer.id is cust-A.
+    const before = await consultationCount();
+    for (const context of [{ [FIELD]: cite(a) }, { [FIELD]: cite(a), 'customer.id': { value: 'cust-B', source: `ledger:${b.fact_id}` } }]) {
+      const res = await post('check', payoutTo('cust-B', context));
+      expect(res.status).toBe(400);
+      expect(await res.json()).toMatchObject({
+        code: 'invalid_ledger_citation',
+        details: { field: `context.${FIELD}`, reason: 'contradicted', fact_id: a.fact_id },
+        message: expect.stringContaining('"cust-B" at customer.id, where ledger fact'),
+      });
+    }
+    expect(await consultationCount()).toBe(before);
+    // Customer B's own fact decides B's payout; A's decides A's.
+    const own = await post('check', payoutTo('cust-B', { [FIELD]: cite(b, { value: 1 }) }));
+    expect(((await own.json()) as { verdict: string }).verdict).toBe('blocked');
+    const theirs = await post('check', payoutTo('cust-A', { [FIELD]: cite(a) }));
+    expect(((await theirs.json()) as { verdict: string }).verdict).toBe('allowed');
+  });
+
   describe('refused citations: 400 invalid_ledger_citation naming the field, nothing recorded', () => {
     it.each([
       ['a value the fact does not hold', () => cite(sealed, { value: 4 }), 'value_mismatch'],

@@ -6,6 +6,7 @@ import {
   proofProblem,
   sealerProblem,
   valueProblem,
+  citationContradiction,
 } from './ledger-citation';
 import { citedProof, factHashOf, KYC_SEALER, ledgerKey, makeStream } from './ledger-proof.fixture';
 
@@ -187,5 +188,45 @@ describe(ledgerCitationMeets.name, () => {
     expect(ledgerCitationMeets({})).toBe(false);
     expect(ledgerCitationMeets({ source_requirement: 'unverified' })).toBe(false);
     expect(ledgerCitationMeets({ source_requirement: 'verified', acceptable_sources: ['kyc'] })).toBe(false);
+  });
+});
+
+describe(citationContradiction.name, () => {
+  const payload = { customer: { id: 'cust-A', kyc_level: 3, tags: ['vip'] }, result: { level: 2, by: 'kyc-7' } };
+
+  it('lines the payload up where the Fact and the payload path end alike, and names the first value the request contradicts', () => {
+    // customer.kyc_level at customer.kyc_level: the payload stands at the request's root.
+    expect(citationContradiction(payload, 'customer.kyc_level', 'customer.kyc_level', {}, { customer: { id: 'cust-B' } })).toEqual({
+      path: 'customer.id',
+      request: 'cust-B',
+      fact: 'cust-A',
+    });
+    // A Fact keyed by the path is read before the parameters, as rules read it.
+    expect(
+      citationContradiction(
+        payload,
+        'customer.kyc_level',
+        'customer.kyc_level',
+        { 'customer.id': { value: 'cust-B' } },
+        {
+          customer: { id: 'cust-A' },
+        },
+      ),
+    ).toMatchObject({ path: 'customer.id', request: 'cust-B' });
+    // kyc.level at result.level: the payload's result stands at the request's kyc.
+    expect(citationContradiction(payload, 'kyc.level', 'result.level', {}, { kyc: { by: 'me' } })).toEqual({
+      path: 'kyc.by',
+      request: 'me',
+      fact: 'kyc-7',
+    });
+    expect(citationContradiction(payload, 'customer.tags', 'customer.tags', {}, { customer: { tags: ['vip', 'x'] } })).toBeNull();
+  });
+
+  it('is null when the request agrees, says nothing at those paths, or the paths end differently', () => {
+    expect(
+      citationContradiction(payload, 'customer.kyc_level', 'customer.kyc_level', {}, { customer: { id: 'cust-A' }, amount: 5 }),
+    ).toBeNull();
+    expect(citationContradiction(payload, 'customer.kyc_level', 'customer.kyc_level', {}, {})).toBeNull();
+    expect(citationContradiction(payload, 'kyc_level', 'result.level', {}, { customer: { id: 'cust-B' } })).toBeNull();
   });
 });

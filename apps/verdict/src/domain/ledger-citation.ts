@@ -35,7 +35,8 @@ export type CitationProblem =
   | 'self_sealed'
   | 'sealer_unknown'
   | 'path_not_found'
-  | 'value_mismatch';
+  | 'value_mismatch'
+  | 'contradicted';
 
 /** Who asks: the caller's principal and the principal it says it acts for (check / resolve `on_behalf_of`). */
 export interface CitingParty {
@@ -163,6 +164,54 @@ export function valueProblem(payload: Record<string, unknown>, path: string, val
   const cited = valueAtPath(payload, path);
   if (cited === undefined) return 'path_not_found';
   return jsonEqual(cited, value) ? null : 'value_mismatch';
+}
+
+/** How many values of a cited payload citationContradiction compares at most (a payload is at most what a seal carries). */
+const MAX_COMPARED = 1000;
+
+/**
+ * Where the request contradicts a fact it cites (docs/verdicts.md "Facts the ledger vouches for"): a fact vouches for
+ * its whole payload, not for one value torn out of it. The citation of `payloadPath` for the Fact `field` lines the
+ * payload up with the request where the two paths end alike (`customer.kyc_level` cited at `customer.kyc_level`: the
+ * payload stands at the request's root; `kyc.level` at `result.level`: the payload's `result` stands at the
+ * request's `kyc`); every other value the payload holds there must be the one the request gives at the same path
+ * (a Fact keyed by it, else the parameters), when it gives one. Otherwise the fact is about something else: the KYC
+ * level of one customer cited for the payout of another. Paths that end differently line nothing up. Returns the
+ * first contradicting request path with both values, or null.
+ */
+export function citationContradiction(
+  payload: unknown,
+  field: string,
+  payloadPath: string,
+  context: Readonly<Record<string, { value?: unknown }>>,
+  parameters: Readonly<Record<string, unknown>>,
+): { path: string; request: unknown; fact: unknown } | null {
+  const k = field.split('.');
+  const p = payloadPath.split('.');
+  let shared = 0;
+  while (shared < k.length && shared < p.length && k[k.length - 1 - shared] === p[p.length - 1 - shared]) shared++;
+  if (shared === 0) return null;
+  const at = k.slice(0, k.length - shared);
+  const base = p.length > shared ? valueAtPath(payload, p.slice(0, p.length - shared).join('.')) : payload;
+  let compared = 0;
+  const walk = (value: unknown, rel: string[]): { path: string; request: unknown; fact: unknown } | null => {
+    if (compared >= MAX_COMPARED) return null;
+    if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+      for (const [name, inner] of Object.entries(value)) {
+        const found = walk(inner, [...rel, name]);
+        if (found) return found;
+      }
+      return null;
+    }
+    compared++;
+    const segments = [...at, ...rel];
+    const path = segments.join('.');
+    if (path === field) return null;
+    const fact = Object.prototype.hasOwnProperty.call(context, path) ? context[path] : undefined;
+    const given = fact && fact.value !== undefined ? fact.value : valueAtPath(parameters, path);
+    return given === undefined || jsonEqual(given, value) ? null : { path, request: given, fact: value };
+  };
+  return walk(base, []);
 }
 
 /**

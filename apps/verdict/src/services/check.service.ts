@@ -182,10 +182,12 @@ export class CheckService {
     const context = (body.context as Record<string, Fact> | undefined) ?? EMPTY;
     const parameters = body.parameters ?? EMPTY;
     refuseContradictingFacts(parameters, context);
-    const citations = await this.base.citations.verify(snapshot.tenantId, context, {
-      principalId: identity.principal.id,
-      onBehalfOf: body.on_behalf_of,
-    });
+    const citations = await this.base.citations.verify(
+      snapshot.tenantId,
+      context,
+      { principalId: identity.principal.id, onBehalfOf: body.on_behalf_of },
+      parameters,
+    );
     // Fixed before anything is consumed in a window or a one-shot approval in its name, or sealed under it.
     const consultationId = newTimeOrderedId('cns-', this.base.now());
     // The rules see the plain values; what is hashed, signed, stored and answered holds their commitments.

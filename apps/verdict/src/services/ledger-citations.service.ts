@@ -2,6 +2,7 @@ import type { TenantId } from '@arbiter/auth';
 import { AppError } from '@arbiter/http';
 import { LedgerUnavailableError, type CitedFact, type LedgerKeySet } from '@arbiter/internal-api';
 import {
+  citationContradiction,
   citedFactId,
   claimsLedger,
   MAX_CITED_FACTS,
@@ -85,7 +86,12 @@ export class LedgerCitationsService {
   }
 
   /** The verified citations of `context`, by field, for `party`; null when no Fact cites the ledger. Throws as above. */
-  async verify(tenantId: TenantId, context: Readonly<Record<string, CitingFact>>, party: CitingParty): Promise<VerifiedCitations> {
+  async verify(
+    tenantId: TenantId,
+    context: Readonly<Record<string, CitingFact>>,
+    party: CitingParty,
+    parameters: Readonly<Record<string, unknown>> = {},
+  ): Promise<VerifiedCitations> {
     const wanted = new Map<string, string[]>();
     for (const field of Object.keys(context)) {
       const source = context[field].source;
@@ -135,6 +141,14 @@ export class LedgerCitationsService {
         if (problem === 'path_not_found')
           throw refused(field, problem, fact.fact_id, `ledger fact ${fact.fact_id} has no value at ${path}`);
         if (problem) throw refused(field, problem, fact.fact_id, `the value is not the one ledger fact ${fact.fact_id} holds at ${path}`);
+        const contradiction = citationContradiction(fact.custom_payload, field, path, context, parameters);
+        if (contradiction)
+          throw refused(
+            field,
+            'contradicted',
+            fact.fact_id,
+            `the request gives ${JSON.stringify(contradiction.request)} at ${contradiction.path}, where ledger fact ${fact.fact_id} holds ${JSON.stringify(contradiction.fact)}: a cited fact vouches for its whole payload`,
+          );
         out[field] = {
           fact_id: fact.fact_id,
           fact_hash: fact.fact_hash,
