@@ -593,7 +593,9 @@ describe(evaluate.name, () => {
         ['MANDATORY', 'blocked'],
         ['REQUIRES_APPROVAL', 'approval_required'],
       ] as const) {
-        const sut = complete(run({ rules: [rule('lift', { severity, verdict: 'allowed', priority: 100 }), rule('other', { severity, priority: 1 })] }));
+        const sut = complete(
+          run({ rules: [rule('lift', { severity, verdict: 'allowed', priority: 100 }), rule('other', { severity, priority: 1 })] }),
+        );
         expect({ severity, verdict: sut.verdict, by: sut.dominating_rule_id }).toEqual({ severity, verdict: implied, by: 'rul-lift' });
       }
       expect(complete(run({ rules: [rule('a', { severity: 'ADVISORY', verdict: 'allowed' })] })).verdict).toBe('allowed');
