@@ -249,15 +249,15 @@ describe('verdict approvals: quorum, escalation and expiry', () => {
     );
   });
 
+  /** A refund of the bot's checked on the gateway at `url` (refunds need finance: approval_required). */
+  const checkRefund = (url: string) =>
+    request(url).post(`/${t.id}/v1/check`).set('X-API-Key', bot.key).send(transfer(100, 'payments.refund')).expect(200);
+
   it('takes the instant of a decision under the row lock: a decision that waited for it past expires_at is approval_expired', async () => {
     const shortLived = await stack.startReplica('verdict', { env: { APPROVAL_TTL_SECONDS: '2' } });
     const locker = await stack.db('verdict').connect();
     try {
-      const checked = await request(shortLived.url)
-        .post(`/${t.id}/v1/check`)
-        .set('X-API-Key', bot.key)
-        .send(transfer(100, 'payments.refund'))
-        .expect(200);
+      const checked = await checkRefund(shortLived.url);
       const approval = (
         await request(shortLived.url)
           .post(`/${t.id}/v1/approvals`)
@@ -284,11 +284,7 @@ describe('verdict approvals: quorum, escalation and expiry', () => {
     // A replica of the gateway on the same database whose default expiry is two seconds.
     const shortLived = await stack.startReplica('verdict', { env: { APPROVAL_TTL_SECONDS: '2' } });
     try {
-      const checked = await request(shortLived.url)
-        .post(`/${t.id}/v1/check`)
-        .set('X-API-Key', bot.key)
-        .send(transfer(100, 'payments.refund'))
-        .expect(200);
+      const checked = await checkRefund(shortLived.url);
       expect(checked.body.verdict).toBe('approval_required');
       // The agent's SDK opens the approval on that gateway and waits for it.
       const client = createVerdictClient({ baseUrl: shortLived.url, apiKey: bot.key, tenant: t.id });
