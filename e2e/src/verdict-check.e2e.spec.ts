@@ -206,6 +206,50 @@ describe('POST /<tenant_id>/v1/check', () => {
     expect(sanctioned.body).toMatchObject({ verdict: 'blocked', dominating_rule_id: rules.sanctions.id });
   });
 
+  it('ranks a tenant-wide block above a blocking rule of a narrower scope that routes to deciders: an author of one scope cannot turn a block into an approval', async () => {
+    const author = await createPrincipalWithKey(stack.registry, t.adminKey, {
+      kind: 'human',
+      permissions: ['manage_rules'],
+      scope_ids: [euScope],
+    });
+    const add = await request(stack.registry.url)
+      .post(`/api/v1/scopes/${euScope}/rules`)
+      .set('Authorization', `Bearer ${author.key}`)
+      .send({
+        directive: 'EU transfers to sanctioned countries go to our own desk',
+        severity: 'MANDATORY',
+        verdict: 'approval_required',
+        priority: 1000,
+        applies_to: { actions: ['payments.transfer'] },
+        deciders: [author.principalId],
+      })
+      .expect(201);
+    try {
+      // Where nothing blocks, the scope's own rule routes the operation to its deciders (once the gateway has it).
+      await eventually(
+        'the new rule in the snapshot',
+        async () => {
+          const elsewhere = await agent()
+            .check(transfer({ beneficiary: { country: 'DE' }, transfer: { amount: 1 } }))
+            .expect(200);
+          expect(elsewhere.body.verdict).toBe('approval_required');
+          expect((await agent().consultation(elsewhere.body.consultation_id).expect(200)).body.dominating_rule_id).toBe(add.body.id);
+          return true;
+        },
+        { timeoutMs: 10_000 },
+      );
+      const sanctioned = await agent()
+        .check(transfer({ beneficiary: { country: 'KP' }, transfer: { amount: 1 } }))
+        .expect(200);
+      expect(sanctioned.body).toMatchObject({ verdict: 'blocked', dominating_rule_id: rules.sanctions.id });
+      expect(sanctioned.body.approval).toBeUndefined();
+      const record = (await agent().consultation(sanctioned.body.consultation_id).expect(200)).body;
+      expect(record.precedence_trace[0]).toMatchObject({ rule_id: rules.sanctions.id, decided_by: 'verdict' });
+    } finally {
+      await registryApi(stack, t.adminKey).archiveRule(euScope, add.body.id);
+    }
+  });
+
   it('applies an X-Verdict-TTL shorter than the tenant default, lowers a longer one to it, and refuses anything else with 400 invalid_verdict_ttl', async () => {
     const res = await agent()
       .check(transfer({ beneficiary: { country: 'DE' }, transfer: { amount: 1 } }), { 'X-Verdict-TTL': '60' })

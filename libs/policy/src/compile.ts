@@ -10,7 +10,7 @@ import { compileGlobList, type StringMatcher } from './glob';
 import { compileCondition, type CompiledCondition } from './operators';
 import { SelectorTable } from './selector-table';
 import { ruleLimitProblems } from './validate';
-import { ruleVerdict, SEVERITIES } from './severities';
+import { precedenceRank, ruleVerdict, SEVERITIES } from './severities';
 import { compileRequirement, mergeRequirements, validateRequirement, type RequirementCheck } from './requirements';
 import type { Condition, EngineOverride, EngineRule, Requirement, Scope, ScopeValue, Severity, TenantPolicy, TraceSeverity } from './types';
 import { isFiniteNumber, isIsoDate, isIsoDateTime, isoToMillis, isScalar } from './values';
@@ -43,10 +43,12 @@ export interface CompiledRuleCondition {
 export interface CompiledRule {
   readonly ruleId: string;
   readonly versionId: string;
-  /** Position in the static precedence order (severity, priority, recency, version id). */
+  /** Position in the static precedence order (severity, verdict, priority, recency, version id). */
   readonly ordinal: number;
   readonly severity: Severity;
   readonly severityRank: number;
+  /** Severity, then the stricter verdict (severities.ts precedenceRank): the first keys of the precedence order. */
+  readonly rank: number;
   readonly traceSeverity: TraceSeverity;
   /** The rule's own verdict string, or the one its severity implies. */
   readonly verdict: string;
@@ -261,6 +263,8 @@ function compileRule(rule: EngineRule, policy: TenantPolicy, fieldSlots: SlotTab
     bad('verdict must be a non-empty string');
   }
   if (rule.priority !== undefined && rule.priority !== null && !isFiniteNumber(rule.priority)) bad('priority must be a number');
+  // A stored verdict less restrictive than the severity's (refused at write since) answers the severity's.
+  const verdict = ruleVerdict(rule.severity, rule.verdict);
   if (rule.mode !== undefined && rule.mode !== 'enforce' && rule.mode !== 'shadow') bad('mode must be enforce or shadow');
   if (rule.condition_mode !== undefined && rule.condition_mode !== 'all' && rule.condition_mode !== 'any') {
     bad('condition_mode must be all or any');
@@ -341,9 +345,9 @@ function compileRule(rule: EngineRule, policy: TenantPolicy, fieldSlots: SlotTab
     ordinal: -1,
     severity: rule.severity,
     severityRank: sev.rank,
+    rank: precedenceRank(rule.severity, verdict),
     traceSeverity: sev.trace,
-    // A stored verdict less restrictive than the severity's (refused at write since) answers the severity's.
-    verdict: ruleVerdict(rule.severity, rule.verdict),
+    verdict,
     selectorKeys: selector.keys,
     selectorValues: selector.values,
     resources: compileGlobList(rule.applies_to?.resources),
@@ -463,12 +467,12 @@ function compileMarkers(rules: readonly EngineRule[], fieldSlots: SlotTable<Fiel
 }
 
 /**
- * The static part of the precedence order (docs/verdicts.md): severity rank, then higher priority,
- * then newer version, then the greater rule_version_id (code-unit order), which makes the order total.
- * scope_match, the second key, depends on the request and is applied by evaluate().
+ * The static part of the precedence order (docs/verdicts.md): severity and verdict (rank), then higher
+ * priority, then newer version, then the greater rule_version_id (code-unit order), which makes the order
+ * total. scope_match, the third key, depends on the request and is applied by evaluate().
  */
 export function compareStatic(a: CompiledRule, b: CompiledRule): number {
-  if (a.severityRank !== b.severityRank) return a.severityRank - b.severityRank;
+  if (a.rank !== b.rank) return a.rank - b.rank;
   if (a.priority !== b.priority) return b.priority - a.priority;
   if (a.createdMs !== b.createdMs) return b.createdMs - a.createdMs;
   return a.versionId === b.versionId ? 0 : a.versionId < b.versionId ? 1 : -1;

@@ -234,19 +234,60 @@ describe(evaluate.name, () => {
       expect(sut.verdict).toBe('blocked');
     });
 
+    it('then, at equal severity, by the stricter verdict: blocked > tenant-defined > approval_required, whatever the scopes', () => {
+      // A rule written for one scope cannot turn a tenant-wide block into an approval by matching the scope better.
+      const sut = complete(
+        run({
+          rules: [
+            rule('scoped', { selector: { env: 'prod', region: 'eu' }, verdict: 'approval_required', deciders: ['role-own'], priority: 99 }),
+            rule('custom', { selector: { env: 'prod' }, verdict: 'escalate', priority: 50 }),
+            rule('tenant', {}),
+          ],
+        }),
+      );
+      expect(order(sut)).toEqual(['rul-tenant', 'rul-custom', 'rul-scoped']);
+      expect(sut.precedence_trace[0].decided_by).toBe('verdict');
+      expect(sut).toMatchObject({ verdict: 'blocked', dominating_rule_id: 'rul-tenant', triggers: [], candidate_deciders: [] });
+      // Without the block, the tenant-defined verdict outranks the approval.
+      const custom = complete(
+        run({
+          rules: [rule('scoped', { selector: { region: 'eu' }, verdict: 'approval_required' }), rule('custom', { verdict: 'escalate' })],
+        }),
+      );
+      expect(custom).toMatchObject({ verdict: 'escalate', dominating_rule_id: 'rul-custom' });
+      // An approval rule that answers blocked outranks the approval rules that ask for one.
+      const approvals = complete(
+        run({
+          rules: [
+            rule('ask', { severity: 'REQUIRES_APPROVAL', selector: { region: 'eu' }, deciders: ['role-a'] }),
+            rule('stop', { severity: 'REQUIRES_APPROVAL', verdict: 'blocked' }),
+          ],
+        }),
+      );
+      expect(order(approvals)).toEqual(['rul-stop', 'rul-ask']);
+      expect(approvals).toMatchObject({ verdict: 'blocked', dominating_rule_id: 'rul-stop' });
+      expect(approvals.precedence_trace[0].decided_by).toBe('verdict');
+      // The severity still comes first: an approval rule answering blocked ranks below every MANDATORY rule.
+      const severity = complete(
+        run({ rules: [rule('stop', { severity: 'REQUIRES_APPROVAL', verdict: 'blocked' }), rule('held', { verdict: 'held' })] }),
+      );
+      expect(order(severity)).toEqual(['rul-held', 'rul-stop']);
+      expect(severity.precedence_trace[0].decided_by).toBe('severity');
+    });
+
     it('then by scope match: exact > partial > tenant', () => {
       const sut = complete(
         run({
           rules: [
             rule('tenant', { priority: 10, version_created_at: '2026-05-01T00:00:00Z' }),
             rule('partial', { selector: { env: 'prod' }, priority: 5 }),
-            rule('exact', { selector: { env: 'prod', region: 'eu' }, verdict: 'blocked_exact' }),
+            rule('exact', { selector: { env: 'prod', region: 'eu' } }),
           ],
         }),
       );
       expect(order(sut)).toEqual(['rul-exact', 'rul-partial', 'rul-tenant']);
       expect(sut.precedence_trace[0].decided_by).toBe('scope_match');
-      expect(sut.verdict).toBe('blocked_exact');
+      expect(sut.dominating_rule_id).toBe('rul-exact');
     });
 
     it('then by priority, higher first, absent counting as 0', () => {

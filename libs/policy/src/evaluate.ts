@@ -312,12 +312,12 @@ function traceEntry(c: Candidate): TraceEntry {
 }
 
 /**
- * The precedence order of docs/verdicts.md "Precedence", negative when `a` ranks first: severity, scope
- * match, then the static keys (priority, recency, rule_version_id). selectCandidates() sorts by the
- * same keys (packed); shadow rules are held against the dominating rule with this function.
+ * The precedence order of docs/verdicts.md "Precedence", negative when `a` ranks first: severity and
+ * verdict (rank), scope match, then the static keys (priority, recency, rule_version_id). selectCandidates()
+ * sorts by the same keys (packed); shadow rules are held against the dominating rule with this function.
  */
 function comparePrecedence(a: Candidate, b: Candidate): number {
-  if (a.rule.severityRank !== b.rule.severityRank) return a.rule.severityRank - b.rule.severityRank;
+  if (a.rule.rank !== b.rule.rank) return a.rule.rank - b.rule.rank;
   if (a.scopeRank !== b.scopeRank) return a.scopeRank - b.scopeRank;
   return compareStatic(a.rule, b.rule);
 }
@@ -325,6 +325,7 @@ function comparePrecedence(a: Candidate, b: Candidate): number {
 /** The precedence key on which `a` (ranked first) beats `b`. */
 function decidedBy(a: Candidate, b: Candidate): DecidedBy {
   if (a.rule.severityRank !== b.rule.severityRank) return 'severity';
+  if (a.rule.rank !== b.rule.rank) return 'verdict';
   if (a.scopeRank !== b.scopeRank) return 'scope_match';
   if (a.rule.priority !== b.rule.priority) return 'priority';
   if (a.rule.createdMs !== b.rule.createdMs) return 'recency';
@@ -448,9 +449,9 @@ function candidate(rule: CompiledRule, scopeRank: number): Candidate {
 }
 
 /**
- * The rules whose action globs and scope selector match, in precedence order: severity, then
- * scope_match, then the static ordinal. Sorted as packed integers (ordinal * 4 + scope rank) with the
- * typed-array numeric sort, then regrouped by scope rank inside each severity: no comparator calls.
+ * The rules whose action globs and scope selector match, in precedence order: severity and verdict (rank),
+ * then scope_match, then the static ordinal. Sorted as packed integers (ordinal * 4 + scope rank) with the
+ * typed-array numeric sort, then regrouped by scope rank inside each rank: no comparator calls.
  */
 function selectCandidates(
   policy: CompiledRuleSet,
@@ -470,11 +471,11 @@ function selectCandidates(
   const out: Candidate[] = [];
   let start = 0;
   while (start < m) {
-    const severity = policy.rules[sorted[start] >> 2].severityRank;
+    const rank = policy.rules[sorted[start] >> 2].rank;
     let end = start + 1;
-    while (end < m && policy.rules[sorted[end] >> 2].severityRank === severity) end++;
-    for (let rank = 0; rank < 3; rank++) {
-      for (let i = start; i < end; i++) if ((sorted[i] & 3) === rank) out.push(candidate(policy.rules[sorted[i] >> 2], rank));
+    while (end < m && policy.rules[sorted[end] >> 2].rank === rank) end++;
+    for (let scopeRank = 0; scopeRank < 3; scopeRank++) {
+      for (let i = start; i < end; i++) if ((sorted[i] & 3) === scopeRank) out.push(candidate(policy.rules[sorted[i] >> 2], scopeRank));
     }
     start = end;
   }

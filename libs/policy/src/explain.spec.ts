@@ -291,7 +291,7 @@ describe(explain.name, () => {
     const setup = {
       rules: [
         rule('foreign', { conditions: [{ field: 'currency', op: 'not_in', value: ['EUR', 'USD'] }] }),
-        // Ranked above `review` (same severity, higher priority), and allowed when it fires.
+        // Ranked above `review` (higher severity), and allowed when it fires.
         rule('known', {
           severity: 'ADVISORY',
           verdict: 'allowed',
@@ -302,7 +302,7 @@ describe(explain.name, () => {
             { field: 'currency', op: 'eq', value: 'USD' },
           ],
         }),
-        rule('review', { severity: 'ADVISORY', verdict: 'approval_required', conditions: [{ field: 'amount', op: 'gt', value: 100 }] }),
+        rule('review', { severity: 'ALLOW', verdict: 'approval_required', conditions: [{ field: 'amount', op: 'gt', value: 100 }] }),
       ],
     };
     const { verdict, explanation } = sut(setup, { parameters: { currency: 'GBP', amount: 500 } });

@@ -51,7 +51,7 @@ const ruleBody = fc.record(
   {
     severity: fc.constantFrom<Severity>('MANDATORY', 'REQUIRES_APPROVAL', 'ADVISORY', 'ALLOW'),
     selector,
-    verdict: fc.constantFrom('custom_a', 'approval_required'),
+    verdict: fc.constantFrom('custom_a', 'approval_required', 'blocked', 'observe'),
     applies_to: fc.record(
       { actions: fc.subarray(['pay.*', 'pay.send', '*', 'data.x', 'p?y.send']), resources: fc.subarray(['r1', 'r*']) },
       { requiredKeys: [] },
@@ -78,7 +78,7 @@ const firingRules: fc.Arbitrary<EngineRule[]> = fc
       {
         severity: fc.constantFrom<Severity>('MANDATORY', 'REQUIRES_APPROVAL', 'ADVISORY', 'ALLOW'),
         selector,
-        verdict: fc.constantFrom('custom_a', 'approval_required'),
+        verdict: fc.constantFrom('custom_a', 'approval_required', 'blocked', 'observe'),
         priority: fc.integer({ min: 0, max: 1 }),
         version_created_at: fc.constantFrom(...TIMES.slice(0, 2)),
         conditions: fc.constant([]),
@@ -151,10 +151,25 @@ const shuffled = <T>(xs: T[]): fc.Arbitrary<T[]> => fc.shuffledSubarray(xs, { mi
 
 /** An independent statement of docs/verdicts.md's precedence, for comparison with the engine. */
 const SEVERITY_RANK: Record<Severity, number> = { MANDATORY: 0, REQUIRES_APPROVAL: 1, ADVISORY: 2, ALLOW: 3 };
+const SEVERITY_VERDICT: Record<Severity, string> = {
+  MANDATORY: 'blocked',
+  REQUIRES_APPROVAL: 'approval_required',
+  ADVISORY: 'observe',
+  ALLOW: 'allowed',
+};
+/** The verdict a rule answers: its own, except that a blocking or approval rule never answers a go-ahead. */
+function answers(r: EngineRule): string {
+  const own = r.verdict ?? SEVERITY_VERDICT[r.severity];
+  const holdsBack = r.severity === 'MANDATORY' || r.severity === 'REQUIRES_APPROVAL';
+  return holdsBack && (own === 'allowed' || own === 'observe') ? SEVERITY_VERDICT[r.severity] : own;
+}
+/** Stricter first; a tenant-defined verdict sits between blocked and approval_required. */
+const STRICTNESS = (v: string): number => ({ blocked: 0, approval_required: 2, observe: 3, allowed: 4 })[v] ?? 1;
 const SCOPE_RANK: Record<ScopeMatch, number> = { exact: 0, partial: 1, tenant: 2 };
 function precedenceKeys(r: EngineRule, sm: ScopeMatch): [string, number | string][] {
   return [
     ['severity', SEVERITY_RANK[r.severity]],
+    ['verdict', STRICTNESS(answers(r))],
     ['scope_match', SCOPE_RANK[sm]],
     ['priority', -(r.priority ?? 0)],
     ['recency', -Date.parse(r.version_created_at)],
@@ -261,8 +276,7 @@ describe('engine properties', () => {
             : compare(byId.get(firing[0].rule_id)!, firing[0].scope_match, byId.get(firing[1].rule_id)!, firing[1].scope_match)[1];
         expect(firing[0].decided_by).toBe(expected);
         const dominator = byId.get(firing[0].rule_id)!;
-        const severityVerdict = { MANDATORY: 'blocked', REQUIRES_APPROVAL: 'approval_required', ADVISORY: 'observe', ALLOW: 'allowed' };
-        expect((r as CompleteEvaluation).verdict).toBe(dominator.verdict ?? severityVerdict[dominator.severity]);
+        expect((r as CompleteEvaluation).verdict).toBe(answers(dominator));
       }),
       { numRuns: 1000 },
     );

@@ -26,6 +26,35 @@ export function ruleVerdictProblem(severity: Severity, verdict: string | null | 
   return `a ${severity} rule cannot answer ${verdict}: it would outrank other rules as ${sev.verdict} and let the operation go`;
 }
 
+/**
+ * How strictly a verdict holds the operation back, 0 strictest: `blocked`; a tenant-defined verdict (Arbiter never
+ * lets the operation go on it, and no approval lifts it); `approval_required`; `observe`; `allowed`.
+ */
+function strictness(verdict: string): number {
+  switch (verdict) {
+    case 'blocked':
+      return 0;
+    case 'approval_required':
+      return 2;
+    case 'observe':
+      return 3;
+    case 'allowed':
+      return 4;
+    default:
+      return 1;
+  }
+}
+
+/**
+ * A rule's rank for the first two keys of the precedence order (docs/verdicts.md "Precedence"), lower first: its
+ * severity, then, at equal severity, the stricter verdict. A rule's verdict can only be as strict as its severity's
+ * or stricter (ruleVerdict), so a `MANDATORY` rule answering `approval_required` ranks below every `MANDATORY` rule
+ * that blocks, whatever their scopes: a rule written for one scope cannot turn another rule's block into an approval.
+ */
+export function precedenceRank(severity: Severity, verdict: string): number {
+  return SEVERITIES[severity].rank * 5 + strictness(verdict);
+}
+
 /** The verdict a rule answers when it dominates: its own, unless ruleVerdictProblem refuses it (then its severity's: fail closed). */
 export function ruleVerdict(severity: Severity, verdict: string | null | undefined): string {
   const implied = SEVERITIES[severity].verdict;

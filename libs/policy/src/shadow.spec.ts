@@ -27,6 +27,8 @@ function complete(r: EvaluationResult): CompleteEvaluation {
   return r as CompleteEvaluation;
 }
 
+/** A tenant-defined verdict, as strict as the enforced rules' `held`: the keys after the verdict decide. */
+const STOPPED = { verdict: 'stopped' };
 const BIG = { conditions: [{ field: 'amount', op: 'gt' as const, value: 10 }] };
 
 describe('shadow rules', () => {
@@ -65,19 +67,19 @@ describe('shadow rules', () => {
   it('leaves out a shadow rule the dominating rule outranks, by the real precedence order', () => {
     // severity
     expect(complete(run([rule('block'), shadow('approve', { severity: 'REQUIRES_APPROVAL' })])).shadow).toEqual([]);
-    // scope match: the enforced exact match beats the tenant-wide shadow rule of the same severity
-    expect(complete(run([rule('exact', { selector: { region: 'eu' }, verdict: 'held' }), shadow('tenant')])).shadow).toEqual([]);
-    expect(complete(run([rule('tenant', { verdict: 'held' }), shadow('exact', { selector: { region: 'eu' } })])).shadow).toEqual([
-      { rule_id: 'rul-exact', rule_version_id: 'rv-exact', would_be: 'blocked' },
-    ]);
+    // scope match (both tenant-defined verdicts, so of equal strictness): the enforced exact match beats the tenant-wide shadow rule of the same severity
+    expect(complete(run([rule('exact', { selector: { region: 'eu' }, verdict: 'held' }), shadow('tenant', STOPPED)])).shadow).toEqual([]);
+    expect(
+      complete(run([rule('tenant', { verdict: 'held' }), shadow('exact', { ...STOPPED, selector: { region: 'eu' } })])).shadow,
+    ).toEqual([{ rule_id: 'rul-exact', rule_version_id: 'rv-exact', would_be: 'stopped' }]);
     // priority, then recency, then rule_version_id
-    expect(complete(run([rule('a', { verdict: 'held', priority: 1 }), shadow('b')])).shadow).toEqual([]);
-    expect(complete(run([rule('a', { verdict: 'held' }), shadow('b', { priority: 1 })])).shadow).toHaveLength(1);
-    expect(complete(run([rule('a', { verdict: 'held', version_created_at: T1 }), shadow('b')])).shadow).toEqual([]);
-    expect(complete(run([rule('a', { verdict: 'held' }), shadow('b', { version_created_at: T1 })])).shadow).toHaveLength(1);
+    expect(complete(run([rule('a', { verdict: 'held', priority: 1 }), shadow('b', STOPPED)])).shadow).toEqual([]);
+    expect(complete(run([rule('a', { verdict: 'held' }), shadow('b', { ...STOPPED, priority: 1 })])).shadow).toHaveLength(1);
+    expect(complete(run([rule('a', { verdict: 'held', version_created_at: T1 }), shadow('b', STOPPED)])).shadow).toEqual([]);
+    expect(complete(run([rule('a', { verdict: 'held' }), shadow('b', { ...STOPPED, version_created_at: T1 })])).shadow).toHaveLength(1);
     // the greater rule_version_id wins
-    expect(complete(run([rule('b', { verdict: 'held' }), shadow('a')])).shadow).toEqual([]);
-    expect(complete(run([rule('a', { verdict: 'held' }), shadow('b')])).shadow).toHaveLength(1);
+    expect(complete(run([rule('b', { verdict: 'held' }), shadow('a', STOPPED)])).shadow).toEqual([]);
+    expect(complete(run([rule('a', { verdict: 'held' }), shadow('b', STOPPED)])).shadow).toHaveLength(1);
   });
 
   it('reports a shadow rule above the dominator, whatever enforced rules it outranks', () => {

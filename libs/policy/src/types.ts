@@ -17,9 +17,9 @@ export type TraceReason = 'fires' | 'condition_false' | 'not_applicable' | 'miss
 /**
  * The precedence key that put the dominating rule above the runner-up (the next firing rule).
  * `rule_version_id` is the final, purely deterministic tie-break: it decides only when two firing
- * rules share severity, scope match, priority and version timestamp.
+ * rules share severity, verdict, scope match, priority and version timestamp.
  */
-export type DecidedBy = 'severity' | 'scope_match' | 'priority' | 'recency' | 'rule_version_id' | 'only_candidate';
+export type DecidedBy = 'severity' | 'verdict' | 'scope_match' | 'priority' | 'recency' | 'rule_version_id' | 'only_candidate';
 
 export type ConditionOp = 'eq' | 'neq' | 'in' | 'not_in' | 'gt' | 'gte' | 'lt' | 'lte' | 'exists' | 'contains' | 'starts_with';
 

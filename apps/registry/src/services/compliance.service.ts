@@ -4,7 +4,7 @@ import type { CheckBody, CheckResult, Conflict, OverriddenConflict } from '../mo
 import type { ScopeSelector } from '../models/common';
 import type { AppliesTo, Severity } from '../models/rules';
 import { distinctWords, relevance } from '../domain/relevance';
-import { checkDeadline, deadlineIn, EvaluationBudgetExceededError, scopeContains, type Deadline } from '@arbiter/policy';
+import { checkDeadline, deadlineIn, EvaluationBudgetExceededError, scopeContains, SEVERITIES, type Deadline } from '@arbiter/policy';
 import { AppError } from '@arbiter/http';
 import type { ScopeAccess } from './scope-access.service';
 import type { Repos } from './changes.service';
@@ -23,8 +23,6 @@ UNION ALL
 SELECT r.id, ARRAY(SELECT unnest(tsvector_to_array(v.search)) INTERSECT SELECT unnest(lx.terms))
   FROM rules r JOIN rule_versions v ON v.id = r.current_version_id, lx
  WHERE r.tenant_id = $1 AND r.scope_id = $2 AND r.status = 'active'`;
-
-const RANK: Record<Severity, number> = { MANDATORY: 0, REQUIRES_APPROVAL: 1, ADVISORY: 2, ALLOW: 3 };
 
 /**
  * The compliance check (docs/registry.md "Compliance check: how relevance is decided"): which active invariants and rules of the scope an intended action
@@ -114,7 +112,9 @@ export class ComplianceService {
     }
     found.sort(
       (a, b) =>
-        RANK[a.severity] - RANK[b.severity] || b.matched_terms.length - a.matched_terms.length || a.entry_id.localeCompare(b.entry_id),
+        SEVERITIES[a.severity].rank - SEVERITIES[b.severity].rank ||
+        b.matched_terms.length - a.matched_terms.length ||
+        a.entry_id.localeCompare(b.entry_id),
     );
 
     const conflicts: Conflict[] = [];

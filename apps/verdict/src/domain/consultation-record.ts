@@ -8,7 +8,7 @@ export interface PrecedenceTraceEntry {
   scope_match: string;
   /** fires, condition_false, not_applicable, missing_context, overridden */
   reason: string;
-  /** On the dominating entry: the precedence key that decided (severity, scope_match, priority, recency, rule_version_id, only_candidate). */
+  /** On the dominating entry: the precedence key that decided (severity, verdict, scope_match, priority, recency, rule_version_id, only_candidate). */
   decided_by?: string;
   missing_fields?: string[];
   /** With reason overridden: the override (`ovr-`) or one-shot approval (`apr-`) that neutralised the rule. */

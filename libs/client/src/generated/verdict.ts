@@ -1004,7 +1004,7 @@ export interface components {
             /** @description fires, condition_false, not_applicable, missing_context, overridden */
             reason: string;
             /**
-             * @description On the dominating entry: the precedence key that decided (severity, scope_match, priority, recency, rule_version_id, only_candidate).
+             * @description On the dominating entry: the precedence key that decided (severity, verdict, scope_match, priority, recency, rule_version_id, only_candidate).
              * @example hum-0f3a9c1e5b7d2a4c6e8f0a1b
              */
             decided_by?: string;
