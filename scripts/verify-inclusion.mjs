@@ -25,6 +25,50 @@ const DIGEST = /^sha256:([0-9a-f]{64})$/;
 const CHECKPOINT_FIELDS = ['stream_id', 'tree_size', 'root_hash', 'created_at_ms', 'key_id', 'signature_alg'];
 const STRICT_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
+// --- Reading JSON exactly ------------------------------------------------------------------------
+// JSON.parse keeps the last of repeated member names and rounds a number to the nearest double, so a
+// file could show one value and be verified with another. Both are refused here, on the raw text.
+
+const JSON_TOKEN = /\s*("(?:[^"\\]|\\.)*"|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|[{}[\]:,]|true|false|null)/y;
+
+/** A JSON number's decimal value in one spelling: `[-]<digits, no leading or trailing zeros>e<exponent>`, or `0`. */
+function decimal(literal) {
+  const [, sign, whole, fraction = '', exponent = '0'] = /^(-?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/.exec(literal);
+  const digits = (whole + fraction).replace(/^0+/, '');
+  const exp = Number(exponent) + whole.length - (whole + fraction).length + digits.length; // value = 0.<digits> x 10^exp
+  const kept = digits.replace(/0+$/, '');
+  return kept ? `${sign}${kept}e${exp}` : '0';
+}
+
+/** Whether a JSON number, read into a double, is still the number written: the double written back is the same decimal. */
+const exactNumber = (literal) => Number.isFinite(Number(literal)) && decimal(literal) === decimal(String(Number(literal)));
+
+/** JSON.parse, refusing a member name repeated in one object and a number no double holds exactly. */
+function parseExactJson(text, what) {
+  const value = JSON.parse(text);
+  const objects = []; // per open container: a Set of names (object) or null (array)
+  let expectName = false;
+  JSON_TOKEN.lastIndex = 0;
+  for (let m; (m = JSON_TOKEN.exec(text));) {
+    const t = m[1];
+    const open = objects[objects.length - 1];
+    if (t === '{' || t === '[') {
+      objects.push(t === '{' ? new Set() : null);
+      expectName = t === '{';
+    } else if (t === '}' || t === ']') objects.pop();
+    else if (t === ',') expectName = open != null;
+    else if (t[0] === '"' && expectName) {
+      const name = JSON.parse(t);
+      if (open.has(name)) throw new Error(`${what}: the member name ${t} is repeated in one object`);
+      open.add(name);
+      expectName = false;
+    } else if (t[0] === '-' || (t[0] >= '0' && t[0] <= '9')) {
+      if (!exactNumber(t)) throw new Error(`${what}: the number ${t} cannot be read exactly (a double reads it as another number)`);
+    }
+  }
+  return value;
+}
+
 // --- RFC 8785 (JCS) ------------------------------------------------------------------------------
 // Enough of RFC 8785 for any JSON value parsed by JSON.parse: strings and literals as
 // JSON.stringify writes them (section 3.2.2.2, lone surrogates refused), numbers as ECMAScript
@@ -264,7 +308,7 @@ function main(argv) {
   let inputs;
   try {
     const args = parseArgs(argv);
-    const read = (file) => JSON.parse(readFileSync(file, 'utf8'));
+    const read = (file) => parseExactJson(readFileSync(file, 'utf8'), file);
     const trust = args.trust ? read(args.trust) : undefined;
     const keys = trust ? trustedLedgerKeys(trust) : read(args.keys);
     inputs = { inclusion: read(args.inclusion), keys, fact: args.fact ? read(args.fact) : undefined, tenantId: trust?.tenant_id };

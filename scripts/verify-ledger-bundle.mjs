@@ -35,6 +35,50 @@ const BUNDLE_FIELDS = [
   'key_id',
 ];
 
+// --- Reading JSON exactly ------------------------------------------------------------------------
+// JSON.parse keeps the last of repeated member names and rounds a number to the nearest double, so a
+// file could show one value and be verified with another. Both are refused here, on the raw text.
+
+const JSON_TOKEN = /\s*("(?:[^"\\]|\\.)*"|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|[{}[\]:,]|true|false|null)/y;
+
+/** A JSON number's decimal value in one spelling: `[-]<digits, no leading or trailing zeros>e<exponent>`, or `0`. */
+function decimal(literal) {
+  const [, sign, whole, fraction = '', exponent = '0'] = /^(-?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/.exec(literal);
+  const digits = (whole + fraction).replace(/^0+/, '');
+  const exp = Number(exponent) + whole.length - (whole + fraction).length + digits.length; // value = 0.<digits> x 10^exp
+  const kept = digits.replace(/0+$/, '');
+  return kept ? `${sign}${kept}e${exp}` : '0';
+}
+
+/** Whether a JSON number, read into a double, is still the number written: the double written back is the same decimal. */
+const exactNumber = (literal) => Number.isFinite(Number(literal)) && decimal(literal) === decimal(String(Number(literal)));
+
+/** JSON.parse, refusing a member name repeated in one object and a number no double holds exactly. */
+function parseExactJson(text, what) {
+  const value = JSON.parse(text);
+  const objects = []; // per open container: a Set of names (object) or null (array)
+  let expectName = false;
+  JSON_TOKEN.lastIndex = 0;
+  for (let m; (m = JSON_TOKEN.exec(text));) {
+    const t = m[1];
+    const open = objects[objects.length - 1];
+    if (t === '{' || t === '[') {
+      objects.push(t === '{' ? new Set() : null);
+      expectName = t === '{';
+    } else if (t === '}' || t === ']') objects.pop();
+    else if (t === ',') expectName = open != null;
+    else if (t[0] === '"' && expectName) {
+      const name = JSON.parse(t);
+      if (open.has(name)) throw new Error(`${what}: the member name ${t} is repeated in one object`);
+      open.add(name);
+      expectName = false;
+    } else if (t[0] === '-' || (t[0] >= '0' && t[0] <= '9')) {
+      if (!exactNumber(t)) throw new Error(`${what}: the number ${t} cannot be read exactly (a double reads it as another number)`);
+    }
+  }
+  return value;
+}
+
 // --- RFC 8785 (JCS) ------------------------------------------------------------------------------
 // Enough of RFC 8785 for any JSON value parsed by JSON.parse:
 // - literals and strings serialise as ECMAScript JSON.stringify does (section 3.2.2.2), after
@@ -123,6 +167,7 @@ export function verifyBundle({ bundle, keys, facts, tenantId }) {
   if (bundle.bundle_version !== BUNDLE_VERSION) return fail(`bundle_version ${bundle.bundle_version} is not ${BUNDLE_VERSION}`);
   if (bundle.signature_alg !== 'ed25519') return fail(`signature_alg ${bundle.signature_alg} is not ed25519`);
   if (!Array.isArray(bundle.facts_manifest) || bundle.facts_manifest.length === 0) return fail('facts_manifest is not a non-empty array');
+  if (!Number.isSafeInteger(bundle.created_at_ms) || bundle.created_at_ms < 0) return fail('created_at_ms is not a count of milliseconds');
   if (new Date(bundle.created_at_ms).toISOString() !== bundle.created_at_iso)
     return fail('created_at_iso is not created_at_ms in ISO 8601');
   report.facts_in_manifest = bundle.facts_manifest.length;
@@ -211,7 +256,7 @@ function parseArgs(argv) {
   return args;
 }
 
-const readJson = (file) => JSON.parse(readFileSync(file, 'utf8'));
+const readJson = (file) => parseExactJson(readFileSync(file, 'utf8'), file);
 
 /** The ledger keys of a trust file (format arbiter.trust, written by `arbiter trust export`). */
 function trustedLedgerKeys(trust) {
@@ -225,7 +270,7 @@ async function fetchInputs(url, apiKey, bundleId) {
   const get = async (path, authenticated = true) => {
     const res = await fetch(new URL(path, url), { headers: authenticated ? { 'X-API-Key': apiKey } : {} });
     if (!res.ok) throw new Error(`GET ${path} answered ${res.status}: ${await res.text()}`);
-    return res.json();
+    return parseExactJson(await res.text(), `GET ${path}`);
   };
   const bundle = await get(`/bundles/${encodeURIComponent(bundleId)}`);
   const keys = await get('/.well-known/ledger-keys', false);

@@ -79,14 +79,12 @@ describe('ledger proof bundles, published keys and rotation', () => {
     verifyBundle({ bundle, keys: keySet, facts: Array.isArray(facts) ? facts : facts.facts });
 
   /** Writes API output to files and runs the standalone verifier on them. */
-  async function verifyFiles(bundle: object, keySet: object, facts: object) {
+  /** The script on files: each input an object, or the text to write as it is. */
+  async function verifyFiles(bundle: object | string, keySet: object, facts: object | string) {
     const dir = await mkdtemp(path.join(work, 'case-'));
     const files = { bundle: path.join(dir, 'bundle.json'), keys: path.join(dir, 'keys.json'), facts: path.join(dir, 'facts.json') };
-    await Promise.all([
-      writeFile(files.bundle, JSON.stringify(bundle)),
-      writeFile(files.keys, JSON.stringify(keySet)),
-      writeFile(files.facts, JSON.stringify(facts)),
-    ]);
+    const text = (x: object | string) => (typeof x === 'string' ? x : JSON.stringify(x));
+    await Promise.all([writeFile(files.bundle, text(bundle)), writeFile(files.keys, text(keySet)), writeFile(files.facts, text(facts))]);
     return runVerifier(['--bundle', files.bundle, '--keys', files.keys, '--facts', files.facts]);
   }
 
@@ -176,6 +174,26 @@ describe('ledger proof bundles, published keys and rotation', () => {
       const { code, report } = await verifyFiles(bundle, keySet, facts);
       expect(report).toMatchObject({ valid: true, signature_valid: true, facts_verified: 4, facts_in_manifest: 4, errors: [] });
       expect(code).toBe(0);
+    });
+
+    it('refuses files JSON.parse would read as other values than they show: a repeated member name, an inexact number (exit 2)', async () => {
+      // A reader sees the first tenant_id; JSON.parse keeps the last, which the signature covers.
+      const repeated = `{"tenant_id":"tnt-someone-else",${JSON.stringify(bundle).slice(1)}`;
+      const twice = await verifyFiles(repeated, keySet, facts);
+      expect([twice.code, twice.report]).toEqual([2, null]);
+      expect(twice.stderr).toMatch(/the member name "tenant_id" is repeated in one object/);
+      // 1.00000000000000000001 reads as 1, the value the fact was sealed with.
+      const text = JSON.stringify(facts);
+      const inexact = text.replace('"i":1,', '"i":1.00000000000000000001,');
+      expect(inexact).not.toBe(text);
+      const rounded = await verifyFiles(bundle, keySet, inexact);
+      expect([rounded.code, rounded.report]).toEqual([2, null]);
+      expect(rounded.stderr).toMatch(/the number 1.00000000000000000001 cannot be read exactly/);
+      // The same files written plainly verify, and a created_at_ms that is not a number is refused, not thrown on.
+      expect((await verifyFiles(JSON.stringify(bundle), keySet, text)).code).toBe(0);
+      expect(check({ ...bundle, created_at_ms: String(bundle.created_at_ms) } as unknown as Bundle, keySet, facts.facts).errors).toEqual([
+        'created_at_ms is not a count of milliseconds',
+      ]);
     });
 
     it('accepts full facts (GET /facts/{id}) as well as list entries', async () => {

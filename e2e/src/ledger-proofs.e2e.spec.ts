@@ -371,12 +371,43 @@ describe('ledger Merkle proofs (RFC 9162)', () => {
       }
     }
 
+    /** The script on the texts given as they are, with --keys. */
+    async function runRaw(inclusion: string, fact: string): Promise<{ code: number; stderr: string }> {
+      const dir = await mkdtemp(path.join(work, 'raw-'));
+      const files = { inclusion: path.join(dir, 'inclusion.json'), keys: path.join(dir, 'keys.json'), fact: path.join(dir, 'fact.json') };
+      await Promise.all([
+        writeFile(files.inclusion, inclusion),
+        writeFile(files.keys, JSON.stringify(keySet)),
+        writeFile(files.fact, fact),
+      ]);
+      const script = path.resolve(__dirname, '../../scripts/verify-inclusion.mjs');
+      try {
+        await execFileP(process.execPath, [script, '--inclusion', files.inclusion, '--keys', files.keys, '--fact', files.fact]);
+        return { code: 0, stderr: '' };
+      } catch (err) {
+        const e = err as { code: number; stderr: string };
+        return { code: e.code, stderr: e.stderr };
+      }
+    }
+
     it("verifies a real inclusion answer with its fact (leaf from the fact's content), and fails on tampered output", async () => {
       const target = facts.get(big)![300];
       const inclusion = (await read().get(`/facts/${target.fact_id}/inclusion?tree_size=513`).expect(200)).body;
       const fact = (await read().get(`/facts/${target.fact_id}`).expect(200)).body;
       const ok = await runScript(inclusion, fact);
       expect(ok).toEqual({ code: 0, report: expect.objectContaining({ valid: true, leaf_checked_against: 'fact content', errors: [] }) });
+      // Text JSON.parse would read as other values than it shows is unusable input (exit 2): a repeated member
+      // name (a reader sees leaf_index 7, the proof is of the last one) and a number no double holds exactly.
+      const repeated = await runRaw(`{"leaf_index":7,${JSON.stringify(inclusion).slice(1)}`, JSON.stringify(fact));
+      expect(repeated.code).toBe(2);
+      expect(repeated.stderr).toMatch(/the member name "leaf_index" is repeated in one object/);
+      const inexact = await runRaw(
+        JSON.stringify(inclusion).replace(/"leaf_index":300\b/, '"leaf_index":300.0000000000000000001'),
+        JSON.stringify(fact),
+      );
+      expect(inexact.code).toBe(2);
+      expect(inexact.stderr).toMatch(/the number 300.0000000000000000001 cannot be read exactly/);
+      expect((await runRaw(JSON.stringify(inclusion), JSON.stringify(fact))).code).toBe(0);
 
       const flip = (s: string) => `${s.slice(0, -1)}${s.endsWith('0') ? '1' : '0'}`;
       const tampered = [

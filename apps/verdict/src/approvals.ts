@@ -4,6 +4,7 @@ import type { Pool } from 'pg';
 import type { VerdictConfig } from './config';
 import type { ConsultationRepository } from './repositories/consultations.repository';
 import type { SnapshotStore } from './services/snapshot-store.service';
+import type { RuleVersionsService } from './services/rule-versions.service';
 import { ApprovalRepository } from './repositories/approvals.repository';
 import { ApprovalsService } from './services/approvals.service';
 import { OneShotIndex } from './services/one-shot-index.service';
@@ -19,6 +20,8 @@ export function createApprovals(deps: {
   pool: Pool;
   consultations: ConsultationRepository;
   snapshots: SnapshotStore;
+  /** The rule versions an approval's triggers name (snapshot first, then the registry). */
+  versions: RuleVersionsService;
   /** Called after a decision that wrote a seal_outbox row committed. */
   onSealed?: () => void;
 }): { service: ApprovalsService; oneShots: OneShotIndex; relay: ApprovalOutboxRelay; stop(): Promise<void> } {
@@ -31,6 +34,7 @@ export function createApprovals(deps: {
     consultations: deps.consultations,
     registry,
     snapshots: deps.snapshots,
+    versions: deps.versions,
     logger: deps.logger,
     onEnqueued: () => {
       relay.kick();

@@ -213,7 +213,16 @@ export async function createVerdictContext(config: VerdictConfig, logger: Logger
     what: 'window pruning',
   });
   pruner.start();
-  const approvals = createApprovals({ config, logger, pool, consultations, snapshots, onSealed: () => sealNudger.nudge() });
+  const ruleVersions = new RuleVersionsService(registry, snapshots);
+  const approvals = createApprovals({
+    config,
+    logger,
+    pool,
+    consultations,
+    snapshots,
+    versions: ruleVersions,
+    onSealed: () => sealNudger.nudge(),
+  });
 
   // docs/operations.md "Archive": what left PostgreSQL is read from its segment (nothing without ARCHIVE_URL).
   const archiveSegments = new ArchiveSegmentStore(pool, ['consultations']);
@@ -239,7 +248,6 @@ export async function createVerdictContext(config: VerdictConfig, logger: Logger
     metrics,
     logger,
   });
-  const ruleVersions = new RuleVersionsService(registry);
   const consultationsService = new ConsultationsService(consultations, archived, sensitive, ruleVersions);
   // Check and resolve record their consultations through one recorder (signing, storing, metrics).
   const recorder = new ConsultationRecorder({ keys, consultations, logger, issuer: config.VERDICT_ISSUER, metrics });

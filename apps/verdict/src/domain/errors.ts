@@ -20,8 +20,8 @@ export const badRequest = (code: string, message: string, details?: unknown) => 
 
 export const tenantNotFound = (slugOrId: string) => new AppError(404, 'tenant_not_found', `Tenant ${slugOrId} not found`);
 
-export const registryUnavailable = () =>
-  new AppError(503, 'registry_unavailable', 'The tenant policy cannot be loaded right now; retry', undefined, { 'Retry-After': '1' });
+export const registryUnavailable = (message = 'The tenant policy cannot be loaded right now; retry') =>
+  new AppError(503, 'registry_unavailable', message, undefined, { 'Retry-After': '1' });
 
 export const policyUnavailable = (reason: string) =>
   new AppError(503, 'policy_unavailable', 'The tenant policy cannot be evaluated right now', { reason }, { 'Retry-After': '5' });

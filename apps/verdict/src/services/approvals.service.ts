@@ -8,6 +8,7 @@ import { badRequest, crossTenantForbidden } from '../domain/errors';
 import { ownTenant, requireAnyPermission } from '../domain/tenant-access';
 import type { Approval, ApprovalList, CreateApprovalBody, DecisionBody } from '../models/approvals';
 import type { SnapshotStore } from './snapshot-store.service';
+import type { RuleVersionsService, ScopedVersion } from './rule-versions.service';
 import { parseApprovalQuery, type ApprovalQuery } from '../domain/approval-query';
 import { timeKeysetCursor } from '../domain/pagination';
 import {
@@ -40,9 +41,6 @@ import { RegistryRejectedError, RegistryUnavailableError, type RegistryInternalC
 type Triggered = { triggers: readonly { rule_version_id: string }[] };
 
 /** A triggering rule's version as the decision reads it: its approval fields, deciders and scope. */
-type ScopedVersion = TriggerVersion & { scope_id?: string | null };
-
-const registryUnavailable = (message: string) => new AppError(503, 'registry_unavailable', message, undefined, { 'Retry-After': '1' });
 
 /** 422 invalid_grant: a grant on an approval that does not complete the quorum (`given`: with this approval). */
 const quorumGrantRefused = (given: Approval, awaiting: string[]) =>
@@ -79,6 +77,8 @@ export class ApprovalsService {
       consultations: ConsultationRepository;
       registry: RegistryInternalClient;
       snapshots: SnapshotStore;
+      /** The triggering rule versions (snapshot first, then the registry, cached). */
+      versions: Pick<RuleVersionsService, 'scopedVersions'>;
       logger: Logger;
       /** Called after a committed change so the outbox relay runs at once instead of at its next tick. */
       onEnqueued?: () => void;
@@ -353,29 +353,16 @@ export class ApprovalsService {
    * Each trigger's rule version (its scope, approval fields and deciders), in trigger order; null when the registry
    * does not know it. An unreachable registry is 503, its message ending in `retry` (what the caller sends again).
    */
-  private async triggerVersions(
+  private triggerVersions(
     tenantId: TenantId,
     triggers: readonly { rule_version_id: string }[],
     retry: string,
   ): Promise<(ScopedVersion | null)[]> {
-    if (!triggers.length) return [];
-    const snapshot = this.deps.snapshots.current(tenantId) ?? (await this.deps.snapshots.get(tenantId));
-    const byVersion = new Map(snapshot.state.rules.map((r) => [r.rule_version_id, r as ScopedVersion]));
-    const out: (ScopedVersion | null)[] = [];
-    for (const t of triggers) {
-      const held = byVersion.get(t.rule_version_id);
-      if (held) {
-        out.push(held);
-        continue;
-      }
-      try {
-        out.push((await this.deps.registry.ruleVersion(t.rule_version_id, tenantId)) as ScopedVersion | null);
-      } catch (err) {
-        if (err instanceof RegistryUnavailableError) throw registryUnavailable(`The triggering rules cannot be read right now; ${retry}`);
-        throw err;
-      }
-    }
-    return out;
+    return this.deps.versions.scopedVersions(
+      tenantId,
+      triggers.map((t) => t.rule_version_id),
+      `The triggering rules cannot be read right now; ${retry}`,
+    );
   }
 
   private async grantOverride(

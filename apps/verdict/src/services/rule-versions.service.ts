@@ -4,6 +4,8 @@ import { AppError } from '@arbiter/http';
 import { registryUnavailable } from '../domain/errors';
 import { requireAnyPermission } from '../domain/tenant-access';
 import type { RuleVersion } from '../models/rule-versions';
+import type { SnapshotStore } from './snapshot-store.service';
+import type { TriggerVersion } from '@arbiter/policy';
 import {
   publicRuleVersion,
   RegistryUnavailableError,
@@ -11,6 +13,9 @@ import {
   type PublicRuleVersion,
   type RegistryInternalClient,
 } from '@arbiter/internal-api';
+
+/** A rule version as approvals and scope checks read it: what it asks of a decision, and the scope it lies in. */
+export type ScopedVersion = TriggerVersion & { scope_id?: string | null };
 
 /**
  * GET /v1/rule-versions/<id> (docs/verdicts.md "Rule version"): the registry keeps versions immutable
@@ -23,15 +28,18 @@ export class RuleVersionsService {
 
   constructor(
     private readonly registry: RegistryInternalClient,
+    /** The tenants' snapshots: the current versions are read there first, with no registry call. */
+    private readonly snapshots: Pick<SnapshotStore, 'current' | 'get'>,
     private readonly maxCached = 10_000,
   ) {}
 
   /**
    * The versions of `ids` of the tenant, by id, for explanations (docs/verdicts.md "Explanations"): read
    * through the internal API at most 8 at a time, then cached. An id the registry does not hold for the
-   * tenant is missing from the map; 503 registry_unavailable when the registry cannot answer.
+   * tenant is missing from the map; 503 registry_unavailable when the registry cannot answer (`unavailable`,
+   * the message that says what to do then).
    */
-  async contentsOf(tenantId: TenantId, ids: readonly string[]): Promise<Map<string, InternalRuleVersion>> {
+  async contentsOf(tenantId: TenantId, ids: readonly string[], unavailable?: string): Promise<Map<string, InternalRuleVersion>> {
     const out = new Map<string, InternalRuleVersion>();
     const missing: string[] = [];
     for (const id of new Set(ids)) {
@@ -49,10 +57,26 @@ export class RuleVersionsService {
     try {
       for (let i = 0; i < missing.length; i += 8) await Promise.all(missing.slice(i, i + 8).map(read));
     } catch (err) {
-      if (err instanceof RegistryUnavailableError) throw registryUnavailable();
+      if (err instanceof RegistryUnavailableError) throw registryUnavailable(unavailable);
       throw err;
     }
     return out;
+  }
+
+  /**
+   * Each of `ids` (in order) as the tenant's snapshot holds it (a current version), else as the registry serves it
+   * (contentsOf, cached); null where the tenant has no such version. What an approval's triggering rules ask of a
+   * decision and where each lies (its `scope_id`) are read here, and only here.
+   */
+  async scopedVersions(tenantId: TenantId, ids: readonly string[], unavailable?: string): Promise<(ScopedVersion | null)[]> {
+    if (ids.length === 0) return [];
+    const snapshot = this.snapshots.current(tenantId) ?? (await this.snapshots.get(tenantId));
+    const wanted = new Set(ids);
+    const held = new Map<string, ScopedVersion>();
+    for (const r of snapshot.state.rules) if (wanted.has(r.rule_version_id)) held.set(r.rule_version_id, r);
+    const missing = ids.filter((id) => !held.has(id));
+    const read = missing.length ? await this.contentsOf(tenantId, missing, unavailable) : null;
+    return ids.map((id) => held.get(id) ?? (read?.get(id) as ScopedVersion | undefined) ?? null);
   }
 
   /**
@@ -63,9 +87,13 @@ export class RuleVersionsService {
   async reaches(identity: AuthenticatedIdentity, ruleVersionIds: readonly string[]): Promise<boolean> {
     if (identity.scope_ids.length === 0) return true;
     if (ruleVersionIds.length === 0) return false;
-    const versions = await this.contentsOf(identity.tenant_id as TenantId, ruleVersionIds);
-    const scopes = ruleVersionIds.map((id) => versions.get(id)?.scope_id ?? null);
-    return scopesNotCovered(identity.scope_ids, scopes).length === 0;
+    const versions = await this.scopedVersions(identity.tenant_id as TenantId, ruleVersionIds);
+    return (
+      scopesNotCovered(
+        identity.scope_ids,
+        versions.map((v) => v?.scope_id ?? null),
+      ).length === 0
+    );
   }
 
   async get(identity: Identity, id: string): Promise<RuleVersion> {
