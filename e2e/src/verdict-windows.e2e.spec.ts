@@ -457,6 +457,46 @@ describe('windows of the rules that remember, end to end', () => {
       );
     });
 
+    it("keeps a key restricted to one scope from giving back what another scope's budget counted, or reading it (404)", async () => {
+      // A tenant-wide budget with room is not cited (the eu rule decides), yet it counted the operation.
+      const wholeTenant = await rules.scope('whole-tenant-moves', {});
+      const budget = (
+        await rules.rule(wholeTenant, {
+          directive: 'At most 5 moves a day per agent, anywhere',
+          severity: 'MANDATORY',
+          applies_to: { actions: ['stock.move'] },
+          limit: { count: true, max: 5, window: '24h', by: ['principal'] },
+        })
+      ).id;
+      const allow = (
+        await rules.rule(scopeId, { directive: 'EU moves are fine', severity: 'ALLOW', applies_to: { actions: ['stock.move'] } })
+      ).id;
+      const euOnly = await request(stack.registry.url)
+        .post('/api/v1/api-keys')
+        .set('Authorization', `Bearer ${tenant.adminKey}`)
+        .send({ principal_id: tenant.agent.id, permissions: ['check', 'read'], scope_ids: [scopeId] })
+        .expect(201);
+      const restricted = verdictApi(stack, euOnly.body.key, tenant.id);
+      const moved = await eventually(
+        'both rules in the snapshot',
+        async () => {
+          const res = await restricted.check(op('stock.move')).expect(200);
+          expect(res.body.verdict).toBe('allowed');
+          expect(res.body.cited_rule_ids).toEqual([allow]);
+          expect(res.body.limits).toEqual([expect.objectContaining({ rule_id: budget, used_after: expect.any(Number) })]);
+          return res.body.consultation_id as string;
+        },
+        { timeoutMs: 10_000 },
+      );
+      const given = await outcome(restricted, moved, { executed: false });
+      expect([given.status, given.body.code]).toEqual([404, 'consultation_not_found']);
+      expect((await restricted.consultation(moved)).status).toBe(404);
+      // The agent's key valid for every scope reads it and gives it back.
+      expect((await outcome(agent, moved, { executed: false }).expect(200)).body.given_back).toEqual([
+        expect.objectContaining({ rule_id: budget, amount: 1 }),
+      ]);
+    });
+
     it('answers 400 validation_failed for a body without a boolean executed, never reading null or a string as one', async () => {
       const id = (await agent.check(op('payments.transfer')).expect(200)).body.consultation_id;
       for (const body of [{}, { executed: 'no' }, { executed: null }, { executed: 'false' }, { executed: 'true' }, { executed: 0 }]) {

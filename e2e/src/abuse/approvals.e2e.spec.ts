@@ -434,6 +434,42 @@ describe('abuse: verdict approvals', () => {
       expect((await mint(treasurer, ['admin'])).status).toBe(403);
     });
 
+    it('cannot mint one for an escalation decider of another scope, nor for a principal who may approve in the console', async () => {
+      await request(stack.registry.url)
+        .post(`/api/v1/scopes/${payScope}/rules`)
+        .set('Authorization', `Bearer ${t.adminKey}`)
+        .send({
+          directive: 'Payment holds escalate to the CFO after an hour',
+          severity: 'REQUIRES_APPROVAL',
+          applies_to: { actions: ['payments.hold'] },
+          deciders: ['role-payments-ops'],
+          escalate_after: 3600,
+          escalation_deciders: ['role-cfo'],
+        })
+        .expect(201);
+      const cfo = await human(['role-cfo']);
+      const escalation = await mint(cfo, ['approve']);
+      expect([escalation.status, escalation.body.detail]).toEqual([403, expect.stringMatching(/decides beyond those scopes/)]);
+      // A console session reaches every scope: console approve makes a decider of every scope.
+      const deskUser = (
+        await request(stack.registry.url)
+          .post('/api/v1/principals')
+          .set('Authorization', `Bearer ${t.adminKey}`)
+          .send({ kind: 'human', name: 'desk', console_permissions: ['read', 'approve'] })
+          .expect(201)
+      ).body.id as string;
+      expect((await mint(deskUser, ['approve'])).status).toBe(403);
+      // A console reader is no decider.
+      const reader = (
+        await request(stack.registry.url)
+          .post('/api/v1/principals')
+          .set('Authorization', `Bearer ${t.adminKey}`)
+          .send({ kind: 'human', name: 'reader', console_permissions: ['read'] })
+          .expect(201)
+      ).body.id as string;
+      expect((await mint(reader, ['approve'])).status).toBe(201);
+    });
+
     it('still mints approve keys for its own deciders, and keys without approve for anyone it may reach', async () => {
       const hrPerson = await human(['role-hr']);
       expect((await mint(hrPerson, ['approve'])).status).toBe(201);

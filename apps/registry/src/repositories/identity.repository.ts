@@ -173,10 +173,18 @@ export class IdentityRepository {
     return keys.some((k) => k.scope_ids.length === 0 || k.scope_ids.some((s) => !scopeIds.includes(s)));
   }
 
-  /** Whether an active rule in a scope outside `scopeIds` names one of `names` (a principal id or role) among its deciders. */
+  /**
+   * Whether an active rule in a scope outside `scopeIds` names one of `names` (a principal id or role) among its
+   * deciders or its escalation deciders.
+   */
   async decidesBeyond(tenantId: TenantId, names: string[], scopeIds: string[]): Promise<boolean> {
     const rule = await this.db.rule.findFirst({
-      where: { tenant_id: tenantId, status: 'active', scope_id: { notIn: scopeIds }, current_version: { deciders: { hasSome: names } } },
+      where: {
+        tenant_id: tenantId,
+        status: 'active',
+        scope_id: { notIn: scopeIds },
+        current_version: { OR: [{ deciders: { hasSome: names } }, { escalation_deciders: { hasSome: names } }] },
+      },
       select: { id: true },
     });
     return rule !== null;

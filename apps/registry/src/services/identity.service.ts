@@ -308,8 +308,14 @@ export class IdentityService {
    * of an active rule in another scope. Otherwise the restricted admin would act, and be recorded, as a decider
    * whose authority reaches beyond its own scopes.
    */
-  private async refuseWiderDecider(tenantId: TenantId, principal: { id: string; roles: string[] }, scopeIds: string[]): Promise<void> {
+  private async refuseWiderDecider(
+    tenantId: TenantId,
+    principal: { id: string; roles: string[]; console_permissions: string[] },
+    scopeIds: string[],
+  ): Promise<void> {
     const wider =
+      // A console session has no scope restriction: one that may approve decides in every scope.
+      principal.console_permissions.some((p) => p === 'approve' || p === 'admin') ||
       (await this.repo.holdsKeyBeyond(tenantId, principal.id, ['approve', 'admin', 'platform_admin'], scopeIds, new Date())) ||
       (await this.repo.decidesBeyond(tenantId, [principal.id, ...principal.roles], scopeIds));
     if (wider) {

@@ -207,3 +207,17 @@ export interface ConsultationRecord {
    */
   archived?: boolean;
 }
+
+/**
+ * The rule versions a key restricted to some scopes must reach to read a consultation or report its outcome
+ * (docs/verdicts.md "Authentication"): those it cites, and those of the rules whose windows it took from (its
+ * `limits`: a budget with room is not cited, yet it counted the operation). null stands for a rule the record names
+ * by id only (a shadow rule's window), which lies nowhere such a key reaches.
+ */
+export function reachedVersionIds(
+  record: Pick<ConsultationRecord, 'cited_rule_version_ids' | 'limits' | 'precedence_trace'>,
+): (string | null)[] {
+  if (!record.limits?.length) return record.cited_rule_version_ids;
+  const versionOf = new Map(record.precedence_trace.map((e) => [e.rule_id, e.rule_version_id]));
+  return [...record.cited_rule_version_ids, ...record.limits.map((l) => versionOf.get(l.rule_id) ?? null)];
+}

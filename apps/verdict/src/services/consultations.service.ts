@@ -2,7 +2,7 @@ import type { AuthenticatedIdentity } from '@arbiter/auth';
 import { AppError } from '@arbiter/http';
 import { crossTenantForbidden } from '../domain/errors';
 import { ownTenant, requireAnyPermission } from '../domain/tenant-access';
-import type { ConsultationRecord } from '../domain/consultation-record';
+import { reachedVersionIds, type ConsultationRecord } from '../domain/consultation-record';
 import type { ConsultationRepository } from '../repositories/consultations.repository';
 import { parseConsultationQuery, type ConsultationQuery } from '../domain/consultation-query';
 import { timeKeysetCursor } from '../domain/pagination';
@@ -87,23 +87,25 @@ export class ConsultationsService {
     const next_cursor = rows.length > limit ? timeKeysetCursor(page[page.length - 1]) : null;
     // A key restricted to some scopes sees the page without what it does not reach (the page may be short).
     if (!this.reach || identity.scope_ids.length === 0) return { items: page, next_cursor };
-    const reached = await Promise.all(page.map((r) => this.reach!.reaches(identity, r.cited_rule_version_ids)));
+    const reached = await Promise.all(page.map((r) => this.reach!.reaches(identity, reachedVersionIds(r))));
     return { items: page.filter((_, i) => reached[i]), next_cursor };
   }
 }
 
 /** Whether a key reaches what some rule versions govern (RuleVersionsService.reaches). */
 export interface ScopeReach {
-  reaches(identity: AuthenticatedIdentity, ruleVersionIds: readonly string[]): Promise<boolean>;
+  reaches(identity: AuthenticatedIdentity, ruleVersionIds: readonly (string | null)[]): Promise<boolean>;
 }
 
 /**
  * A consultation read by id as its routes allow (docs/verdicts.md "Consultations"): `read` or `check`,
  * the path's tenant the key's own; 404 consultation_not_found for an id that exists nowhere, 403
  * cross_tenant_forbidden for another tenant's, and 404 too for a key restricted to some scopes when the
- * consultation's cited rules do not all lie in them (`reach`). The record and its explanation read alike.
+ * consultation's cited rules, and the rules whose windows it took from, do not all lie in them (`reach`). The record and its explanation read alike.
  */
-export async function readConsultation<T extends { tenant_id: string; record: { cited_rule_version_ids: string[] } }>(
+export async function readConsultation<
+  T extends { tenant_id: string; record: Pick<ConsultationRecord, 'cited_rule_version_ids' | 'limits' | 'precedence_trace'> },
+>(
   identity: AuthenticatedIdentity,
   tenantParam: string,
   id: string,
@@ -117,6 +119,6 @@ export async function readConsultation<T extends { tenant_id: string; record: { 
     new AppError(404, 'consultation_not_found', `Consultation ${id} does not exist in this tenant`, { consultation_id: id });
   if (!found) throw notFound();
   if (found.tenant_id !== tenantId) throw crossTenantForbidden('The consultation belongs to another tenant');
-  if (reach && !(await reach.reaches(identity, found.record.cited_rule_version_ids))) throw notFound();
+  if (reach && !(await reach.reaches(identity, reachedVersionIds(found.record)))) throw notFound();
   return found;
 }

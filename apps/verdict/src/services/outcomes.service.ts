@@ -7,6 +7,7 @@ import type { ConsultationRepository } from '../repositories/consultations.repos
 import type { OutcomeRow, WindowRepository } from '../repositories/windows.repository';
 import { windowsUnavailable } from './windows.service';
 import type { ScopeReach } from './consultations.service';
+import { reachedVersionIds } from '../domain/consultation-record';
 
 /**
  * POST /<tenant_id>/v1/consultations/<id>/outcome (docs/verdicts.md "Windows and outcomes"): the caller of
@@ -33,7 +34,7 @@ export class OutcomesService {
     if (
       !record ||
       record.caller_principal_id !== identity.principal.id ||
-      (this.reach !== null && !(await this.reach.reaches(identity, record.cited_rule_version_ids)))
+      (this.reach !== null && !(await this.reach.reaches(identity, reachedVersionIds(record))))
     )
       throw new AppError(404, 'consultation_not_found', `Consultation ${id} does not exist or was not made by this caller`, {
         consultation_id: id,

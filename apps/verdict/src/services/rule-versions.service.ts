@@ -82,12 +82,12 @@ export class RuleVersionsService {
   /**
    * Whether a key reaches what these rule versions govern (docs/verdicts.md "Authentication"): every key valid for
    * all scopes does; a key restricted by `scope_ids` only when there is at least one version and every one lies in
-   * its scopes (a version not found lies nowhere it reaches). No registry read for an unrestricted key.
+   * its scopes (a version not found, or null, lies nowhere it reaches). No registry read for an unrestricted key.
    */
-  async reaches(identity: AuthenticatedIdentity, ruleVersionIds: readonly string[]): Promise<boolean> {
+  async reaches(identity: AuthenticatedIdentity, ruleVersionIds: readonly (string | null)[]): Promise<boolean> {
     if (identity.scope_ids.length === 0) return true;
-    if (ruleVersionIds.length === 0) return false;
-    const versions = await this.scopedVersions(identity.tenant_id as TenantId, ruleVersionIds);
+    if (ruleVersionIds.length === 0 || ruleVersionIds.includes(null)) return false;
+    const versions = await this.scopedVersions(identity.tenant_id as TenantId, ruleVersionIds as string[]);
     return (
       scopesNotCovered(
         identity.scope_ids,
