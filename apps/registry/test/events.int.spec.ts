@@ -132,6 +132,10 @@ describe('registry event feed', () => {
 
     await admin.get(`/api/v1/scopes/${s.id}/events?after=42`).expect(400);
     await admin.get(`/api/v1/scopes/${s.id}/events?after=evt-XYZ`).expect(400);
+    // Past the largest position (a PostgreSQL bigint) no event can be named.
+    await admin.get(`/api/v1/scopes/${s.id}/events?after=evt-8000000000000000`).expect(400);
+    await admin.get(`/api/v1/scopes/${s.id}/events?after=evt-ffffffffffffffff`).expect(400);
+    expect(await feed(s.id, '&after=evt-7fffffffffffffff')).toEqual([]);
     await admin.get(`/api/v1/scopes/${s.id}/events?cursor=bm9wZQ`).expect(400);
     await admin.get(`/api/v1/scopes/${s.id}/events?limit=5000`).expect(400);
     await admin.get('/api/v1/scopes/scp-000000000000000000000000/events').expect(404);
@@ -185,6 +189,18 @@ describe('registry event feed', () => {
     const restricted = await createPrincipalWithKey(h, t.admin.key, { permissions: ['read'], scope_ids: [mine.id] });
     await api(h, restricted.key).get(`/api/v1/scopes/${mine.id}/events`).expect(200);
     await api(h, restricted.key).get(`/api/v1/scopes/${other.id}/events`).expect(404);
+    // An event that concerns another scope too is left out of its feed: a link to the other scope's rule names it.
+    const mineRule = await admin.post(`/api/v1/scopes/${mine.id}/rules`, { directive: 'mine', severity: 'ADVISORY' }).expect(201);
+    const otherRule = await admin.post(`/api/v1/scopes/${other.id}/rules`, { directive: 'other', severity: 'ADVISORY' }).expect(201);
+    const mineDecision = await admin.post(`/api/v1/scopes/${mine.id}/decisions`, { decision: 'd' }).expect(201);
+    const link = (to: string) => ({ from_id: mineRule.body.id, from_type: 'rule', to_id: to, relation: 'depends_on' });
+    const across = await admin.post('/api/v1/links', { ...link(otherRule.body.id), to_type: 'rule' }).expect(201);
+    const inside = await admin.post('/api/v1/links', { ...link(mineDecision.body.id), to_type: 'decision' }).expect(201);
+    const linksSeen = async (a: Api) => (await feed(mine.id, '&type=link.created', a)).map((e) => e.entity_id);
+    expect(await linksSeen(api(h, restricted.key))).toEqual([inside.body.id]);
+    expect(JSON.stringify(await feed(mine.id, '', api(h, restricted.key)))).not.toContain(other.id);
+    // A key of every scope sees both.
+    expect(await linksSeen(admin)).toEqual([across.body.id, inside.body.id]);
     const noRead = await createPrincipalWithKey(h, t.admin.key, { permissions: ['write'] });
     expect((await api(h, noRead.key).get(`/api/v1/scopes/${mine.id}/events`).expect(403)).body).toEqual({
       detail: 'Missing permission: read',

@@ -26,8 +26,12 @@ const EVENT_ID = /^evt-[0-9a-f]{16}$/;
 
 /** The sequence number an event id encodes, or null for a malformed id. */
 export function eventSeq(id: string): bigint | null {
-  return EVENT_ID.test(id) ? BigInt(`0x${id.slice(4)}`) : null;
+  if (!EVENT_ID.test(id)) return null;
+  const seq = BigInt(`0x${id.slice(4)}`);
+  // Positions are PostgreSQL bigints: an id past the largest names no event and cannot be compared in SQL.
+  return seq <= MAX_SEQ ? seq : null;
 }
+const MAX_SEQ = 2n ** 63n - 1n;
 
 /** The event feed and each tenant's head row (write lock and revision counter); every query but the `...AnyTenant` ones takes the tenant id. */
 export class EventsRepository {

@@ -44,10 +44,13 @@ export class EventsService {
       : null;
     const rows = await this.repos.events.list(caller.tenant_id, scope.id, position, types?.length ? types : null, limit);
     const more = rows.length > limit;
-    const shown = more ? rows.slice(0, limit) : rows;
+    const page = more ? rows.slice(0, limit) : rows;
+    // A key restricted to some scopes learns nothing of the others: an event that concerns another scope too (a link
+    // to it, an approval with a rule there) is left out, as GET /links and the gateway leave it out. The page may be short.
+    const reached = caller.scope_ids.length === 0 ? page : page.filter((e) => e.scope_ids.every((s) => caller.scope_ids.includes(s)));
     return {
-      items: shown.map(presentEvent),
-      next_cursor: more ? encodeCursor({ s: shown[shown.length - 1].seq.toString() }) : null,
+      items: reached.map(presentEvent),
+      next_cursor: more ? encodeCursor({ s: page[page.length - 1].seq.toString() }) : null,
     };
   }
 }
