@@ -294,6 +294,10 @@ describe('registry identity', () => {
       await as(t.admin.key)
         .patch(path, { settings: { max_resolve_rounds: 1000 } })
         .expect(400);
+      // No setting chooses another precedence order (docs/verdicts.md "Precedence"): one named so is refused, not ignored.
+      await as(t.admin.key)
+        .patch(path, { settings: { precedence: 'scope_first' } })
+        .expect(400);
 
       expect((await as(t.admin.key).get(path).expect(200)).body).toMatchObject({
         slug: 'fixed-slug',

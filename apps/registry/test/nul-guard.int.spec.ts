@@ -141,6 +141,11 @@ describe(rejectNulCharacters.name, () => {
   it('lets search and the compliance check drop a NUL of their body, but checks their query, and refuses a lone surrogate', async () => {
     await admin.post('/api/v1/search', { query: 'big\u0000transfers' }).expect(200);
     await admin.post('/api/v1/check', { scope_id: scopeId, intended_action: 'big\u0000transfer' }).expect(200);
+    // A scope id holding NUL names no scope: 404, never a 500 from the database.
+    for (const id of ['\u0000', `${scopeId}\u0000`, 'scp-\u0000']) {
+      await admin.post('/api/v1/search', { query: 'big', scope_id: id }).expect(404);
+      await admin.post('/api/v1/check', { scope_id: id, intended_action: 'big transfer' }).expect(404);
+    }
 
     const res = await request(h.url)
       .post('/api/v1/search?x=%00')

@@ -48,7 +48,6 @@ export interface TenantSettings {
    * 403; leaving it out of a PATCH keeps it).
    */
   rate_limit?: RateLimitSettings;
-  precedence?: string;
   /** Who hears of new and escalated approvals besides the deciders' email (docs/approvals.md "Notifications"). */
   approval_notifications?: ApprovalNotificationSettings;
   /** How long consultations, webhook deliveries and events are kept (docs/operations.md "Retention"). */

@@ -21,7 +21,9 @@ export class ScopeAccess {
   }
 
   async scope(caller: AuthenticatedIdentity, scopeId: string): Promise<ScopeRow> {
-    const row = canAccessScope(caller, scopeId) ? await this.repos.scopes.find(caller.tenant_id, scopeId) : null;
+    // No id holds U+0000 (PostgreSQL text cannot): one from a body that keeps it names no scope.
+    const row =
+      canAccessScope(caller, scopeId) && !scopeId.includes('\u0000') ? await this.repos.scopes.find(caller.tenant_id, scopeId) : null;
     if (!row) throw notFound('Scope', scopeId);
     return row;
   }

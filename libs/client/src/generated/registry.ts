@@ -1330,7 +1330,6 @@ export interface components {
              *     403; leaving it out of a PATCH keeps it).
              */
             rate_limit?: components["schemas"]["RateLimitSettings"];
-            precedence?: string;
             /** @description Who hears of new and escalated approvals besides the deciders' email (docs/approvals.md "Notifications"). */
             approval_notifications?: components["schemas"]["ApprovalNotificationSettings"];
             /** @description How long consultations, webhook deliveries and events are kept (docs/operations.md "Retention"). */
@@ -4663,7 +4662,6 @@ export interface operations {
                      *               "requests_per_minute": 1,
                      *               "burst": 1
                      *             },
-                     *             "precedence": "string",
                      *             "approval_notifications": {
                      *               "chat_webhooks": [
                      *                 {
@@ -4808,7 +4806,6 @@ export interface operations {
                  *           "requests_per_minute": 1,
                  *           "burst": 1
                  *         },
-                 *         "precedence": "string",
                  *         "approval_notifications": {
                  *           "chat_webhooks": [
                  *             {
@@ -4887,7 +4884,6 @@ export interface operations {
                      *           "requests_per_minute": 1,
                      *           "burst": 1
                      *         },
-                     *         "precedence": "string",
                      *         "approval_notifications": {
                      *           "chat_webhooks": [
                      *             {
@@ -5095,7 +5091,6 @@ export interface operations {
                      *           "requests_per_minute": 1,
                      *           "burst": 1
                      *         },
-                     *         "precedence": "string",
                      *         "approval_notifications": {
                      *           "chat_webhooks": [
                      *             {
@@ -5253,7 +5248,6 @@ export interface operations {
                  *           "requests_per_minute": 1,
                  *           "burst": 1
                  *         },
-                 *         "precedence": "string",
                  *         "approval_notifications": {
                  *           "chat_webhooks": [
                  *             {
@@ -5332,7 +5326,6 @@ export interface operations {
                      *           "requests_per_minute": 1,
                      *           "burst": 1
                      *         },
-                     *         "precedence": "string",
                      *         "approval_notifications": {
                      *           "chat_webhooks": [
                      *             {

@@ -444,7 +444,6 @@ export interface components {
              *     403; leaving it out of a PATCH keeps it).
              */
             rate_limit?: components["schemas"]["RateLimitSettings"];
-            precedence?: string;
             /** @description Who hears of new and escalated approvals besides the deciders' email (docs/approvals.md "Notifications"). */
             approval_notifications?: components["schemas"]["ApprovalNotificationSettings"];
             /** @description How long consultations, webhook deliveries and events are kept (docs/operations.md "Retention"). */

@@ -99,7 +99,6 @@ const models: TsoaRoute.Models = {
             "verdict_ttl_seconds": {"dataType":"integer","validators":{"minimum":{"value":1},"maximum":{"value":3600}}},
             "max_resolve_rounds": {"dataType":"integer","validators":{"minimum":{"value":1},"maximum":{"value":100}}},
             "rate_limit": {"ref":"RateLimitSettings"},
-            "precedence": {"dataType":"string"},
             "approval_notifications": {"ref":"ApprovalNotificationSettings"},
             "retention": {"ref":"RetentionSettings"},
             "sensitive_fields": {"dataType":"array","array":{"dataType":"string"},"validators":{"maxItems":{"value":50}}},
