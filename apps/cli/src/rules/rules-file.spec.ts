@@ -214,6 +214,22 @@ rules:
     expect(problemsOf('rules: [\n')[0]).toMatch(/^rules\.yaml:\d+:\d+: /);
   });
 
+  it('refuses at its line a number the registry would refuse: .nan, .inf, or one a double reads as another', () => {
+    const withValue = (value: string) =>
+      `scope: ${SCOPE}\nrules:\n  - directive: d\n    severity: MANDATORY\n    conditions:\n      - {field: amount, op: gt, value: ${value}}\n`;
+    expect(problemsOf(withValue('9007199254740993'))).toEqual([
+      'rules.yaml:6:40: the number 9007199254740993 cannot be kept exactly (a double reads it as 9007199254740992): write it as a string, or fewer digits',
+    ]);
+    expect(problemsOf(withValue('.nan'))).toContain(
+      'rules.yaml:6:40: .nan is not a number JSON can carry (the registry refuses NaN and infinities)',
+    );
+    expect(problemsOf(withValue('-.inf')).join('\n')).toMatch(/^rules\.yaml:6:40: -\.inf is not a number JSON can carry/m);
+    expect(problemsOf(withValue('0.10000000000000000001'))[0]).toMatch(/cannot be kept exactly/);
+    // Exact numbers in any spelling YAML reads stand.
+    for (const fine of ['9007199254740992', '1.0', '.5', '+12', '1e3', '0x1f', '-0', '0.1'])
+      expect(parseRulesFile('rules.yaml', withValue(fine)).rules).toHaveLength(1);
+  });
+
   it('takes --scope for a file that names none, and refuses it for a file that names another', () => {
     const other = 'scp-00000000000000000000000f';
     expect(parseRulesFile('rules.yaml', 'rules: []\n', { scope: SCOPE }).scope).toBe(SCOPE);

@@ -3,9 +3,9 @@
 // (ruleProblems), and reports every problem at its line; normalisation fills in the registry's
 // defaults (docs/registry.md "Rules and versions") so that a file and the registry compare equal
 // exactly when a PUT would change nothing.
-import { isMap, isSeq, LineCounter, parseDocument, Document, type Node } from 'yaml';
+import { isMap, isSeq, LineCounter, parseDocument, visit, Document, type Node } from 'yaml';
 import { canonicalJson } from '@arbiter/canonical';
-import { isPlainObject as isObject } from '@arbiter/input';
+import { isInexactNumber, isPlainObject as isObject } from '@arbiter/input';
 import {
   ruleContent,
   ruleProblems,
@@ -130,6 +130,8 @@ const REQUIREMENT_KEYS = new Set([
 const isScalar = (v: unknown): v is string | number | boolean =>
   typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
 
+const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+
 /**
  * A parsed YAML document with line numbers: `problem` records a message at the node of a path (or at
  * its nearest existing parent when the path names a missing member).
@@ -148,6 +150,39 @@ export class YamlSource {
       const pos = this.lines.linePos(e.pos[0]);
       this.problems.push({ file: name, line: pos.line, col: pos.col, path: '', message: e.message.split('\n')[0] });
     }
+    if (this.ok) this.checkNumbers(text);
+  }
+
+  /**
+   * A number the registry would refuse, found where it is written: `.nan` or `.inf` (no JSON number), or one a double
+   * reads as another (9007199254740993, 0.10000000000000000001; docs/registry.md "Limits"). The value read from the
+   * file would otherwise be compared, planned and sent already rounded, never refused.
+   */
+  private checkNumbers(text: string): void {
+    visit(this.doc, {
+      Scalar: (_key, node) => {
+        if (typeof node.value !== 'number' || !node.range) return;
+        const literal = text.slice(node.range[0], node.range[1]).trim();
+        // YAML's decimal spellings beyond JSON's (+1, .5, 1.E3) read as JSON does once written its way; 0x1f and 0o17 are integers.
+        const decimal = literal
+          .replace(/^\+/, '')
+          .replace(/^(-?)\./, '$10.')
+          .replace(/\.(?=[eE]|$)/, '');
+        const exact =
+          Number.isFinite(node.value) && (JSON_NUMBER.test(decimal) ? !isInexactNumber(decimal) : Number.isSafeInteger(node.value));
+        if (exact) return;
+        const pos = this.lines.linePos(node.range[0]);
+        this.problems.push({
+          file: this.name,
+          line: pos.line,
+          col: pos.col,
+          path: '',
+          message: Number.isFinite(node.value)
+            ? `the number ${literal} cannot be kept exactly (a double reads it as ${node.value}): write it as a string, or fewer digits`
+            : `${literal} is not a number JSON can carry (the registry refuses NaN and infinities)`,
+        });
+      },
+    });
   }
 
   get ok() {

@@ -74,6 +74,33 @@ describe(runSuite.name, () => {
     );
   });
 
+  it('fails a case whose verdict depends on which of two tied rules was changed last, which no file records', async () => {
+    const holds = `scope: scp-0123456789abcdef01234567
+rules:
+  - {id: rul-000000000000000000000011, directive: Legal hold on exports, severity: MANDATORY, verdict: legal_hold, applies_to: {actions: [reports.export]}}
+  - {id: rul-000000000000000000000012, directive: Quarantine exports, severity: MANDATORY, verdict: quarantine, applies_to: {actions: [reports.export]}}
+  - {id: rul-000000000000000000000013, directive: Quarantine backups, severity: MANDATORY, verdict: quarantine, applies_to: {actions: [backups.export]}, priority: 1}
+  - {id: rul-000000000000000000000014, directive: Hold backups, severity: MANDATORY, verdict: legal_hold, applies_to: {actions: [backups.export]}}
+`;
+    const suite = suiteOf(
+      '  - {name: tied, action: reports.export, resource: r, scope: {}, expect: quarantine}\n' +
+        '  - {name: by priority, action: backups.export, resource: r, scope: {}, expect: quarantine}\n',
+      'rules: holds.yaml\n',
+    );
+    const sut = await runSuite(suite, files({ 'holds.yaml': holds }));
+    expect(sut.cases.map((c) => [c.name, c.passed, c.failures])).toEqual([
+      [
+        'tied',
+        false,
+        [
+          'the verdict depends on which of rul-000000000000000000000012 and rul-000000000000000000000011 was changed last (they tie on ' +
+            'severity, verdict, scope match and priority, and answer quarantine and legal_hold): a check may answer either; give one a priority',
+        ],
+      ],
+      ['by priority', true, []],
+    ]);
+  });
+
   it('applies the tenant settings and the instant the file gives', async () => {
     const suite = suiteOf(
       '  - {name: nothing fires, action: reports.read, resource: r, expect: observe}\n',

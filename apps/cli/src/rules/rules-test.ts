@@ -9,6 +9,7 @@ import {
   evaluate,
   PolicyCompileError,
   WindowLedger,
+  ruleVerdict,
   windowPlan,
   type CompiledPolicy,
   type EngineRule,
@@ -506,6 +507,28 @@ function outcomeOf(
   };
 }
 
+/**
+ * Why the answer offline may not be the live one, or null. Rules that tie on severity, verdict, scope match and
+ * priority are ranked by which version is newer: offline, a rule later in its file; live, the rule changed last, which
+ * no file records (an update moves a rule's version, an export lists rules oldest first). When the rule that would be
+ * next answers otherwise, the case cannot pass offline exactly when a check would.
+ */
+function recencyTie(result: EvaluationResult, rules: ReadonlyMap<string, LoadedRule>): string | null {
+  if (result.status !== 'complete' || result.dominating_rule_id === null) return null;
+  const firing = result.precedence_trace.filter((e) => e.reason === 'fires');
+  const [first, next] = firing;
+  if (!next || (first.decided_by !== 'recency' && first.decided_by !== 'rule_version_id')) return null;
+  const answer = (id: string) => {
+    const rule = rules.get(id)?.engine;
+    return rule && ruleVerdict(rule.severity, rule.verdict);
+  };
+  if (answer(first.rule_id) === answer(next.rule_id) || result.dominating_rule_id !== first.rule_id) return null;
+  return (
+    `the verdict depends on which of ${first.rule_id} and ${next.rule_id} was changed last (they tie on severity, verdict, scope ` +
+    `match and priority, and answer ${answer(first.rule_id)} and ${answer(next.rule_id)}): a check may answer either; give one a priority`
+  );
+}
+
 function judge(
   expect: Expectation,
   result: EvaluationResult,
@@ -533,6 +556,8 @@ function judge(
         `expected the dominating rule ${want === null ? 'none (tenant default)' : JSON.stringify(want)}, got ${describe(dominating)}`,
       );
   }
+  const tie = recencyTie(result, rules);
+  if (tie) failures.push(tie);
   if (expect.missing !== undefined) {
     const want = [...expect.missing].sort();
     if (want.join('\n') !== [...missing].sort().join('\n'))
