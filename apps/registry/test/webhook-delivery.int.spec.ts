@@ -1,6 +1,13 @@
 import { verify } from 'node:crypto';
 import request from 'supertest';
-import { createTenantWithAdmin, startTestRegistry, TEST_INTERNAL_TOKEN, type RegistryHarness, type TenantFixture } from './harness';
+import {
+  createPrincipalWithKey,
+  createTenantWithAdmin,
+  startTestRegistry,
+  TEST_INTERNAL_TOKEN,
+  type RegistryHarness,
+  type TenantFixture,
+} from './harness';
 import { api, createScope, expectConforms, sql, type Api } from './fixtures';
 import { startReceiver, type Receiver } from './receiver';
 import { startDeliveryRig, type AttemptReport as Report, type DeliveryRig } from './delivery-rig';
@@ -47,6 +54,22 @@ describe('registry webhook delivery (internal API)', () => {
   });
   afterEach(() => rig.reset());
   afterAll(() => rig.stop());
+
+  it("sends a restricted key's scope subscription only events whose scopes all lie in the key's, as its feed shows", async () => {
+    const other = await createScope(admin, 'reach-other');
+    const restricted = await createPrincipalWithKey(h, t.admin.key, { permissions: ['admin'], scope_ids: [scopeId] });
+    const sub = await api(h, restricted.key)
+      .post(`/api/v1/scopes/${scopeId}/webhooks`, { url: receiver.url, events: ['link.created'] })
+      .expect(201);
+    const mine = await admin.post(`/api/v1/scopes/${scopeId}/rules`, { directive: 'mine', severity: 'ADVISORY' }).expect(201);
+    const theirs = await admin.post(`/api/v1/scopes/${other.id}/rules`, { directive: 'theirs', severity: 'ADVISORY' }).expect(201);
+    const also = await admin.post(`/api/v1/scopes/${scopeId}/rules`, { directive: 'also mine', severity: 'ADVISORY' }).expect(201);
+    const link = (to: string) => ({ from_id: mine.body.id, from_type: 'rule', to_id: to, to_type: 'rule', relation: 'depends_on' });
+    await admin.post('/api/v1/links', link(theirs.body.id)).expect(201);
+    const inside = await admin.post('/api/v1/links', link(also.body.id)).expect(201);
+    await pass();
+    expect(receiver.received.map((r) => [r.body.subscription_id, r.body.entity_id])).toEqual([[sub.body.id, inside.body.id]]);
+  });
 
   it('delivers the event object, bound to its tenant and subscription, signed over `<timestamp>.<raw body>`, verifiable with node:crypto and the published PEM', async () => {
     const subId = await subscribe();

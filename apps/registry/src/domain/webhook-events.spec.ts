@@ -8,6 +8,7 @@ const sub = (over: Partial<SubscriptionFacts> = {}): SubscriptionFacts => ({
   events: ['approval.requested'],
   deciders: [],
   created_at: t0,
+  reach_scope_ids: [],
   ...over,
 });
 const event = (over: Partial<EventFacts> = {}): EventFacts => ({
@@ -44,6 +45,13 @@ describe(subscriptionWants.name, () => {
     expect(subscriptionWants(sub({ scope_id: null }), event({ scope_ids: ['scp-b'] }))).toBe(true);
     expect(subscriptionWants(sub({ scope_id: null }), event({ scope_ids: [] }))).toBe(true);
     expect(subscriptionWants(sub(), event({ scope_ids: [] }))).toBe(false);
+  });
+
+  it("sends a restricted key's subscription only events whose scopes all lie in the key's", () => {
+    const restricted = sub({ reach_scope_ids: ['scp-a'] });
+    expect(subscriptionWants(restricted, event({ scope_ids: ['scp-a'] }))).toBe(true);
+    expect(subscriptionWants(restricted, event({ scope_ids: ['scp-a', 'scp-b'] }))).toBe(false);
+    expect(subscriptionWants(sub(), event({ scope_ids: ['scp-a', 'scp-b'] }))).toBe(true);
   });
 
   it('routes by candidate deciders when the subscription names some', () => {

@@ -43,6 +43,8 @@ export interface SubscriptionFacts {
   events: string[];
   deciders: string[];
   created_at: Date;
+  /** The scopes of the key that made it, when restricted: it gets no event that concerns another scope. Empty: all. */
+  reach_scope_ids: string[];
 }
 
 export interface EventFacts {
@@ -64,6 +66,7 @@ export interface EventFacts {
 export function subscriptionWants(sub: SubscriptionFacts, event: EventFacts): boolean {
   if (!sub.events.includes(ALL_EVENTS) && !sub.events.includes(event.type)) return false;
   if (sub.scope_id !== null && !event.scope_ids.includes(sub.scope_id)) return false;
+  if (sub.reach_scope_ids.length && !event.scope_ids.every((s) => sub.reach_scope_ids.includes(s))) return false;
   if (event.created_at.getTime() < sub.created_at.getTime()) return false;
   if (sub.deciders.length) {
     const candidates = candidateDeciders(event.data);

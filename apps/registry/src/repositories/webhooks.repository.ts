@@ -13,7 +13,7 @@ export class WebhooksRepository {
 
   create(
     tenantId: TenantId,
-    data: Pick<SubscriptionRow, 'id' | 'scope_id' | 'url' | 'events' | 'description' | 'deciders' | 'created_by'> & {
+    data: Pick<SubscriptionRow, 'id' | 'scope_id' | 'url' | 'events' | 'description' | 'deciders' | 'created_by' | 'reach_scope_ids'> & {
       secret_ciphertext: string;
     },
   ) {
@@ -43,7 +43,7 @@ export class WebhooksRepository {
   update(
     tenantId: TenantId,
     id: string,
-    data: Partial<{ url: string; events: string[]; description: string | null; deciders: string[] }> & {
+    data: Partial<{ url: string; events: string[]; description: string | null; deciders: string[]; reach_scope_ids: string[] }> & {
       enable?: boolean;
       disable?: string;
     },
@@ -56,6 +56,7 @@ export class WebhooksRepository {
         ...(data.events !== undefined ? { events: data.events } : {}),
         ...(data.description !== undefined ? { description: data.description } : {}),
         ...(data.deciders !== undefined ? { deciders: data.deciders } : {}),
+        ...(data.reach_scope_ids !== undefined ? { reach_scope_ids: data.reach_scope_ids } : {}),
         ...(data.enable ? { status: 'active', consecutive_failures: 0, disabled_at: null, disabled_reason: null } : {}),
         ...(data.disable ? { status: 'disabled', disabled_at: now, disabled_reason: data.disable } : {}),
         version: { increment: 1 },

@@ -57,6 +57,8 @@ export class WebhooksService {
       events,
       description: body.description ?? null,
       deciders: [...new Set(body.deciders ?? [])],
+      // A restricted key's subscription gets only what its event feed shows it (docs/webhooks.md "Events").
+      reach_scope_ids: caller.scope_ids,
       created_by: caller.principal.id,
       secret_ciphertext: sealSecret(secret, id, this.opts.keyEncryptionKey),
     });
@@ -116,6 +118,8 @@ export class WebhooksService {
         events,
         description: body.description,
         deciders: body.deciders ? [...new Set(body.deciders)] : undefined,
+        // A restricted key that changes where the events go, or which, narrows them to what it may see.
+        reach_scope_ids: caller.scope_ids.length && (body.url !== undefined || events !== undefined) ? caller.scope_ids : undefined,
         enable: body.active === true && sub.status !== 'active',
         disable: body.active === false && sub.status === 'active' ? `disabled by ${caller.principal.id}` : undefined,
       });
