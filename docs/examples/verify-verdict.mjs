@@ -33,7 +33,12 @@ export function jcs(value) {
 }
 
 const sha256 = (text) => `sha256:${createHash('sha256').update(text, 'utf8').digest('hex')}`;
-const b64url = (s) => Buffer.from(s, 'base64url');
+// Strict base64url (RFC 7515: no padding, no other characters): Buffer.from would skip what it cannot read, so that
+// many strings would verify as one verdict.
+const b64url = (s) => {
+  if (!/^[A-Za-z0-9_-]*$/.test(s) || s.length % 4 === 1) throw new Error('not base64url');
+  return Buffer.from(s, 'base64url');
+};
 
 /**
  * Checks a compact JWS verdict against a key set. Returns {valid, problems, kid, claims, expired}.
@@ -44,6 +49,7 @@ export function verifyVerdict({ jwks, jws, expected, at = new Date() }) {
   const parts = typeof jws === 'string' ? jws.split('.') : [];
   if (parts.length !== 3) return { valid: false, problems: ['not a compact JWS'] };
   const [headerB64, payloadB64, signatureB64] = parts;
+  if (!parts.every((p) => /^[A-Za-z0-9_-]+$/.test(p) && p.length % 4 !== 1)) return { valid: false, problems: ['not base64url'] };
   const header = JSON.parse(b64url(headerB64).toString('utf8'));
   // 1. Only ES256, and the key named by kid (kid = <tenant_id>:<epoch>).
   if (header.alg !== 'ES256') return { valid: false, problems: [`alg ${header.alg} is not ES256`] };
@@ -56,9 +62,14 @@ export function verifyVerdict({ jwks, jws, expected, at = new Date() }) {
   const claims = JSON.parse(b64url(payloadB64).toString('utf8'));
   // 3. The key must have been valid when the verdict was issued: after an emergency rotation, verdicts
   //    carrying an iat at or after the old key's not_after are refused.
+  //    iat is whole seconds: a key retired within that second may have signed after, so that second is refused too.
   const issued = claims.iat * 1000;
   if (issued < Date.parse(jwk.not_before) - 1000) problems.push('issued before its key became valid');
-  if (jwk.not_after && issued >= Date.parse(jwk.not_after)) problems.push(`issued after its key was retired (${jwk.not_after})`);
+  if (jwk.not_after && issued + 1000 > Date.parse(jwk.not_after)) problems.push(`issued after its key was retired (${jwk.not_after})`);
+  //    A verdict lives 1 to 3600 s (verdict_ttl_seconds): a longer one is none the gateway signed, and would let whoever
+  //    held a retired key backdate iat and act for years.
+  if (!Number.isInteger(claims.iat) || !Number.isInteger(claims.exp) || claims.exp <= claims.iat || claims.exp - claims.iat > 3600)
+    problems.push(`exp is not 1 to 3600 s after iat`);
   if (claims.tenant_id && !header.kid.startsWith(`${claims.tenant_id}:`)) problems.push('kid belongs to another tenant');
   // 4. The bindings: the verdict must be about exactly this request.
   if (expected) {

@@ -212,6 +212,12 @@ describe('consultations, rule versions and offline verification', () => {
       expect.objectContaining({ valid: true, verdict: 'blocked', expired: false, acts: false }),
     ]);
     expect(JSON.parse(ok.stdout).acts).toBe(true);
+    // One verdict has one spelling: characters base64url does not have are refused, not skipped.
+    const jws = checked.body.signed_verdict as string;
+    for (const respelled of [`${jws}~~`, `${jws}=`, jws.replace(/-/g, '+').replace(/_/g, '/')].filter((x) => x !== jws)) {
+      const res = await refused(['--jws', respelled]);
+      expect([res?.code, JSON.parse(res!.stdout)]).toEqual([1, expect.objectContaining({ valid: false, problems: ['not base64url'] })]);
+    }
   });
 
   it("answers 404 consultation_not_found for an unknown id and 403 cross_tenant_forbidden for another tenant's", async () => {

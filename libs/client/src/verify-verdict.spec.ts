@@ -83,6 +83,25 @@ describe(verifyVerdict.name, () => {
     expect((await failure(sut(early, { jwks, now, allowExpired: true }))).code).toBe('key_not_valid_at_iat');
   });
 
+  it('refuses a verdict signed in the second its key was retired: iat is whole seconds, the key may have signed after', async () => {
+    const retired = makeKey(`${TENANT}:2026`, { notBefore: '2026-01-01T00:00:00.000Z', notAfter: new Date(now + 300).toISOString() });
+    const err = await failure(sut(signJws(verdictClaims({}, now), retired), { jwks: { keys: [retired.jwk] }, now }));
+    expect(err.code).toBe('key_not_valid_at_iat');
+  });
+
+  it('refuses a verdict that lives longer than any verdict_ttl_seconds, or not at all, with malformed', async () => {
+    const iat = Math.floor(now / 1000);
+    for (const exp of [iat + 3601, iat, iat - 1]) {
+      const err = await failure(sut(signJws(verdictClaims({ exp }, now), key), { jwks, now, allowExpired: true }));
+      expect([exp - iat, err.code, err.message]).toEqual([exp - iat, 'malformed', expect.stringContaining('a verdict lives 1 to 3600 s')]);
+    }
+    await expect(sut(signJws(verdictClaims({ exp: iat + 3600 }, now), key), { jwks, now })).resolves.toBeDefined();
+    // Whoever kept a retired key cannot backdate a verdict that lasts: its life is bounded from the iat they chose.
+    const retired = makeKey(`${TENANT}:2025`, { notBefore: '2025-01-01T00:00:00.000Z', notAfter: '2026-02-01T00:00:00.000Z' });
+    const backdated = verdictClaims({ exp: Math.floor(Date.parse('2036-01-01T00:00:00Z') / 1000) }, Date.parse('2026-01-31T23:00:00Z'));
+    expect((await failure(sut(signJws(backdated, retired), { jwks: { keys: [retired.jwk] }, now }))).code).toBe('malformed');
+  });
+
   it('refuses a key whose window does not read as instants with malformed (2026-02-30 would read as March 2)', async () => {
     for (const window of [
       { notBefore: '2026-01-01T00:00:00.000Z', notAfter: '2026-02-30T00:00:00.000Z' },

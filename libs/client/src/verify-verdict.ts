@@ -96,6 +96,9 @@ function decodeClaims(payload: Uint8Array, kid: string): VerdictClaims {
   return c as VerdictClaims;
 }
 
+/** The longest a verdict may be acted on: the upper bound of a tenant's verdict_ttl_seconds (docs/identity.md). */
+export const MAX_VERDICT_TTL_SECONDS = 3600;
+
 /** Verifies `jws`; throws VerdictVerificationError whose `code` names the failed check. */
 export async function verifyVerdict(jws: string, opts: VerifyVerdictOptions): Promise<VerifiedVerdict> {
   if (typeof jws !== 'string' || !/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/.test(jws.trim())) {
@@ -159,10 +162,20 @@ export async function verifyVerdict(jws: string, opts: VerifyVerdictOptions): Pr
   if (notBefore === null || notAfter === null)
     throw new VerdictVerificationError('malformed', `key ${kid} has an unreadable validity window`, { kid, claims });
   const earliest = Math.floor(notBefore / 1000) * 1000 - (opts.notBeforeToleranceSeconds ?? 5) * 1000;
-  if (iatMs < earliest || iatMs >= notAfter) {
+  // The verdict was signed within the second iat names: a key retired inside that second may have signed after it.
+  if (iatMs < earliest || iatMs + 1000 > notAfter) {
     throw new VerdictVerificationError(
       'key_not_valid_at_iat',
       `issued at ${new Date(iatMs).toISOString()}, outside key ${kid}'s window [${key.not_before}, ${key.not_after ?? '∞'})`,
+      { kid, claims },
+    );
+  }
+  // No tenant's verdicts live longer than the longest verdict_ttl_seconds: a longer life is none the gateway signed,
+  // and would let whoever held a retired key make a verdict that lasts (iat is theirs to choose).
+  if (claims.exp <= claims.iat || claims.exp - claims.iat > MAX_VERDICT_TTL_SECONDS) {
+    throw new VerdictVerificationError(
+      'malformed',
+      `exp is ${claims.exp - claims.iat} s after iat: a verdict lives 1 to ${MAX_VERDICT_TTL_SECONDS} s (verdict_ttl_seconds)`,
       { kid, claims },
     );
   }
