@@ -96,6 +96,28 @@ describe('the express body reader', () => {
     });
   });
 
+  it('refuses a member name repeated in one object, naming it in each service format; strings holding names are no members', async () => {
+    const twice = '{"parameters":{"amount":5000,"note":"a:b \\":\\" c","amount":1}}';
+    expect(await post(verdictDialect, twice)).toEqual({
+      status: 400,
+      body: {
+        code: 'validation_failed',
+        message: 'body member name parameters.amount is repeated in its object: JSON readers disagree on which of two equal names counts',
+        details: { field: 'parameters.amount', in: 'body' },
+      },
+    });
+    expect((await post(ledgerDialect, twice)).body).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      details: { fields: [{ field: 'parameters.amount' }] },
+    });
+    expect((await post(registryDialect, twice)).body).toEqual({
+      detail: 'The member name body.parameters.amount is repeated in its object: JSON readers disagree on which of two equal names counts',
+    });
+    // An escaped spelling is the same name; the same name in two objects, or inside a string, is no repetition.
+    expect((await post(verdictDialect, '{"a":1,"\\u0061":2}')).status).toBe(400);
+    expect(await post(verdictDialect, '{"a":{"a":1},"b":[{"a":2},{"a":3}],"c":"\\"a\\":1,\\"a\\":2"}')).toMatchObject({ status: 200 });
+  });
+
   it('refuses a charset other than UTF-8 with 415 (RFC 8259 section 8.1), and reads UTF-8 given by name', async () => {
     const utf16 = await post(verdictDialect, Buffer.from('{"a":1}', 'utf16le'), 'application/json; charset=utf-16le');
     expect(utf16).toMatchObject({ status: 415, body: { code: 'unsupported_media_type' } });

@@ -5,8 +5,10 @@
 // its own error format (ErrorDialect.unstorable).
 import type { IncomingMessage } from 'node:http';
 import {
+  countMemberNames,
   decodeJsonBytes,
   findInexactNumber,
+  findRepeatedName,
   findUnstorableString,
   inspectJson,
   stringProblem,
@@ -25,6 +27,8 @@ export function assertUtf8Charset(charset: string): void {
 }
 
 const INEXACT = new WeakMap<IncomingMessage, Unstorable>();
+// The text of a body read through body-parser, whose member names checkParsedBody counts against the parse.
+const TEXT = new WeakMap<IncomingMessage, string>();
 
 /**
  * body-parser's `verify` (before it decodes and parses): the charset, the bytes (UTF-8, or refused
@@ -33,8 +37,10 @@ const INEXACT = new WeakMap<IncomingMessage, Unstorable>();
  */
 export function verifyJsonBytes(req: IncomingMessage, _res: unknown, bytes: Buffer, charset: string): void {
   assertUtf8Charset(charset);
-  const inexact = findInexactNumber(decodeJsonBytes(bytes));
+  const text = decodeJsonBytes(bytes);
+  const inexact = findInexactNumber(text);
   if (inexact) INEXACT.set(req, inexact);
+  TEXT.set(req, text);
 }
 
 // The first string of a parsed body that cannot be stored, by the body's identity: found in the one
@@ -42,8 +48,9 @@ export function verifyJsonBytes(req: IncomingMessage, _res: unknown, bytes: Buff
 const STRINGS = new WeakMap<object, Unstorable | null>();
 
 /**
- * After the parse: an inexact number (found by verifyJsonBytes, or in `text` on a fast lane) and
- * nesting past MAX_JSON_DEPTH are refused at once; the first string that cannot be stored is noted.
+ * After the parse: an inexact number (found by verifyJsonBytes, or in `text` on a fast lane), nesting past
+ * MAX_JSON_DEPTH and a member name repeated in one object are refused at once; the first string that cannot be
+ * stored is noted.
  */
 export function checkParsedBody(req: IncomingMessage, body: unknown, text?: string): void {
   const inexact = text === undefined ? INEXACT.get(req) : findInexactNumber(text);
@@ -51,6 +58,12 @@ export function checkParsedBody(req: IncomingMessage, body: unknown, text?: stri
   if (body === null || typeof body !== 'object') return;
   const found = inspectJson(body);
   if (found.depth) throw new UnstorableJsonError(found.depth);
+  // A member name given twice in one object: JSON.parse kept the last, another reader may take the first.
+  const read = text ?? TEXT.get(req);
+  if (read !== undefined && countMemberNames(read) !== found.members) {
+    const repeated = findRepeatedName(read);
+    if (repeated) throw new UnstorableJsonError(repeated);
+  }
   STRINGS.set(body, found.string);
 }
 

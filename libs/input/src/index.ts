@@ -20,6 +20,8 @@ export {
   findInexactNumber,
   findInvalidUtf8,
   findRepeatedMemberName,
+  findRepeatedName,
+  countMemberNames,
   type TextPosition,
 } from './json-text';
 export { UnstorableJsonError, jsonPointer, decodeJsonBytes, assertExactNumbers, parseStorableJson } from './body';

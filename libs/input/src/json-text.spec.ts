@@ -1,5 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { findInexactNumber, findInvalidUtf8, findRepeatedMemberName, invalidUtf8Offset, isInexactNumber, scanJsonText } from './json-text';
+import {
+  countMemberNames,
+  findInexactNumber,
+  findInvalidUtf8,
+  findRepeatedMemberName,
+  invalidUtf8Offset,
+  isInexactNumber,
+  scanJsonText,
+} from './json-text';
 
 describe(invalidUtf8Offset.name, () => {
   const bytes = (...b: number[]) => Uint8Array.from(b);
@@ -138,6 +146,31 @@ describe(findRepeatedMemberName.name, () => {
       const text = `{${names.map((n, j) => `${JSON.stringify(n)}:${j}`).join(',')}}`;
       const distinct = Object.keys(JSON.parse(text) as object).length === names.length;
       expect(findRepeatedMemberName(text) === null).toBe(distinct);
+    }
+  });
+});
+
+describe(countMemberNames.name, () => {
+  it('counts the colons outside strings: one per member name, escaped quotes and backslashes read as JSON reads them', () => {
+    expect(countMemberNames('{"a":1,"b":{"c":"x:y","d":[{"e":null}]}}')).toBe(5);
+    expect(countMemberNames('{"a\\"":":","b\\\\":"\\\\",":":1}')).toBe(3);
+    expect(countMemberNames('[1,"2:3",{}]')).toBe(0);
+    expect(countMemberNames('"a:b"')).toBe(0);
+  });
+
+  it('equals the member count of the parsed value exactly when no name repeats, on random documents', () => {
+    const members = (v: unknown): number =>
+      v && typeof v === 'object'
+        ? Array.isArray(v)
+          ? v.reduce((n: number, x) => n + members(x), 0)
+          : Object.entries(v).reduce((n, [, x]) => n + 1 + members(x), 0)
+        : 0;
+    for (let i = 0; i < 300; i++) {
+      const names = ['a', 'b', 'a:"b', '\\', 'c'];
+      const pick = (k: number) => names[(i * 7 + k * 3) % names.length];
+      const inner = `{${[0, 1].map((k) => `${JSON.stringify(pick(k))}:${JSON.stringify(pick(k + 2))}`).join(',')}}`;
+      const text = `{"x":${inner},${JSON.stringify(pick(4))}:[${inner},"q:\\"r"]}`;
+      expect(countMemberNames(text) === members(JSON.parse(text))).toBe(findRepeatedMemberName(text) === null);
     }
   });
 });

@@ -3,7 +3,7 @@
 // body.ts puts both together. Pure functions, no I/O.
 
 /** Why a JSON input cannot be stored as it was sent. */
-export type UnstorableReason = 'nul' | 'lone_surrogate' | 'invalid_utf8' | 'inexact_number' | 'too_deep';
+export type UnstorableReason = 'nul' | 'lone_surrogate' | 'invalid_utf8' | 'inexact_number' | 'too_deep' | 'repeated_name';
 
 /** Member names and array positions from the root of the value to the offending one. */
 export type JsonPath = Array<string | number>;
@@ -45,6 +45,8 @@ export function stringProblem(s: string): 'nul' | 'lone_surrogate' | null {
 export interface Inspection {
   string: Unstorable | null;
   depth: Unstorable | null;
+  /** The member names of every object walked (all of them unless the walk stopped at `depth`). */
+  members: number;
 }
 
 /**
@@ -58,7 +60,7 @@ export function inspectJson(
   maxDepth = MAX_JSON_DEPTH,
   problemOf: (s: string) => Unstorable['reason'] | null = stringProblem,
 ): Inspection {
-  const found: Inspection = { string: null, depth: null };
+  const found: Inspection = { string: null, depth: null, members: 0 };
   if (typeof root === 'string') {
     const reason = problemOf(root);
     if (reason) found.string = { path: [], reason, inName: false };
@@ -68,6 +70,7 @@ export function inspectJson(
   // One frame per open object or array, from the root down: the frames are the path. Pre-order, so
   // "first" is first in the text.
   const frames: Frame[] = [frame(root)];
+  if (frames[0].keys) found.members += frames[0].count;
   while (frames.length) {
     const f = frames[frames.length - 1];
     if (f.i >= f.count) {
@@ -96,7 +99,9 @@ export function inspectJson(
         found.depth = { path: pathOf(frames), reason: 'too_deep', inName: false };
         return found;
       }
-      frames.push(frame(v));
+      const next = frame(v);
+      if (next.keys) found.members += next.count;
+      frames.push(next);
     }
   }
   return found;
@@ -141,6 +146,8 @@ export function reasonText(u: Unstorable, maxDepth = MAX_JSON_DEPTH): string {
       return 'holds a number which a JSON number read as a double cannot carry exactly (more significant digits than a double holds, or beyond its range)';
     case 'too_deep':
       return `is nested more than ${maxDepth} levels deep`;
+    case 'repeated_name':
+      return 'is repeated in its object: JSON readers disagree on which of two equal names counts';
   }
 }
 
