@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { DevstackError } from './errors';
 import { bootstrapConsoleLink } from './console-link';
+import { watchParent } from './parent';
 import { defaultApps, formatBanner, RunningStack, shownPath, startStack, writeStackFile } from './stack';
 
 /**
@@ -74,6 +75,11 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<number
   process.on('SIGTERM', onSignal);
   // A closed terminal: without a handler Node would die at once and leave the servers running.
   process.on('SIGHUP', onSignal);
+  // `npm start` passes a TERM sent to npm alone on to no one: when the parent is gone, stop as on a signal (parent.ts).
+  watchParent(() => {
+    say('the process that started this one is gone');
+    void shutdown(0);
+  });
 
   const serverLogs = env.ARBITER_SERVER_LOGS === '1';
   try {
