@@ -29,6 +29,9 @@ function makeApp(dialect: ErrorDialect, ready = true, logger = createLogger('tes
       app.get('/boom', () => {
         throw new Error('secret internals');
       });
+      app.get('/things/:id', (req, res) => {
+        res.json({ id: req.params.id });
+      });
       app.get('/coded', () => {
         throw new AppError(409, 'already_decided', 'The approval is already resolved', { id: 'apr-1' });
       });
@@ -160,6 +163,18 @@ describe(createServiceApp.name, () => {
     expect(l.body.code).toBe('METHOD_NOT_ALLOWED');
     await request(verdict).get('/nowhere').expect(404);
     expect((await request(verdict).delete('/nowhere').expect(404)).headers.allow).toBeUndefined();
+  });
+
+  it('answers a path parameter that is not percent-encoded UTF-8 with 400 validation_failed, not malformed_json', async () => {
+    expect((await request(verdict).get('/things/caf%C3%A9').expect(200)).body).toEqual({ id: 'café' });
+    expect((await request(verdict).get('/things/%ff').expect(400)).body).toEqual({
+      code: 'validation_failed',
+      message: 'A path parameter is not percent-encoded UTF-8',
+    });
+    expect((await request(registry).get('/things/%C3%28').expect(400)).body).toEqual({
+      detail: 'A path parameter is not percent-encoded UTF-8',
+    });
+    expect((await request(ledger).get('/things/%ff').expect(400)).body.code).toBe('VALIDATION_ERROR');
   });
 
   it('renders a coded AppError with its details', async () => {

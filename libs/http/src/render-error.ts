@@ -46,6 +46,9 @@ function toAppError(err: unknown, dialect: ErrorDialect): AppError {
     case 'stream.encoding.set':
       return dialect.problem('malformed_json', 'Request body could not be read');
   }
+  // The router could not decode a path parameter (`%ff`): the path is at fault, not a body.
+  if (e?.status === 400 && e.message?.startsWith('Failed to decode param'))
+    return dialect.problem('validation_failed', 'A path parameter is not percent-encoded UTF-8');
   if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500) {
     return dialect.problem(e.status === 404 ? 'not_found' : 'malformed_json', e.message ?? 'Bad request');
   }
