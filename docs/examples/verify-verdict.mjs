@@ -62,10 +62,9 @@ export function verifyVerdict({ jwks, jws, expected, at = new Date() }) {
   const claims = JSON.parse(b64url(payloadB64).toString('utf8'));
   // 3. The key must have been valid when the verdict was issued: after an emergency rotation, verdicts
   //    carrying an iat at or after the old key's not_after are refused.
-  //    iat is whole seconds: a key retired within that second may have signed after, so that second is refused too.
   const issued = claims.iat * 1000;
   if (issued < Date.parse(jwk.not_before) - 1000) problems.push('issued before its key became valid');
-  if (jwk.not_after && issued + 1000 > Date.parse(jwk.not_after)) problems.push(`issued after its key was retired (${jwk.not_after})`);
+  if (jwk.not_after && issued >= Date.parse(jwk.not_after)) problems.push(`issued after its key was retired (${jwk.not_after})`);
   //    A verdict lives 1 to 3600 s (verdict_ttl_seconds): a longer one is none the gateway signed, and would let whoever
   //    held a retired key backdate iat and act for years.
   if (!Number.isInteger(claims.iat) || !Number.isInteger(claims.exp) || claims.exp <= claims.iat || claims.exp - claims.iat > 3600)

@@ -162,8 +162,7 @@ export async function verifyVerdict(jws: string, opts: VerifyVerdictOptions): Pr
   if (notBefore === null || notAfter === null)
     throw new VerdictVerificationError('malformed', `key ${kid} has an unreadable validity window`, { kid, claims });
   const earliest = Math.floor(notBefore / 1000) * 1000 - (opts.notBeforeToleranceSeconds ?? 5) * 1000;
-  // The verdict was signed within the second iat names: a key retired inside that second may have signed after it.
-  if (iatMs < earliest || iatMs + 1000 > notAfter) {
+  if (iatMs < earliest || iatMs >= notAfter) {
     throw new VerdictVerificationError(
       'key_not_valid_at_iat',
       `issued at ${new Date(iatMs).toISOString()}, outside key ${kid}'s window [${key.not_before}, ${key.not_after ?? '∞'})`,
