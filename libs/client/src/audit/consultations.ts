@@ -370,16 +370,13 @@ async function checkCheckpoints(
 class ListedTree {
   private prev = GENESIS_PREV_HASH;
   private readonly root = new RootBuilder();
-  private rootAtSize: string | null;
   private unreadable: string | null = null;
 
   constructor(
     private readonly stream: string,
     private readonly tenant: string,
     private readonly size: number,
-  ) {
-    this.rootAtSize = size === 0 ? toDigest(this.root.root()) : null;
-  }
+  ) {}
 
   add(entry: unknown): void {
     if (this.unreadable !== null || this.root.size >= this.size) return;
@@ -390,7 +387,6 @@ class ListedTree {
       return;
     }
     this.root.add(factLeaf(this.prev));
-    if (this.root.size === this.size) this.rootAtSize = toDigest(this.root.root());
   }
 
   /** Adds the `listing` check to `report`: the facts listed rebuild the signed checkpoint's root. Whether they do. */
@@ -410,11 +406,13 @@ class ListedTree {
       );
       return false;
     }
+    // The builder stops at `size` leaves: it holds exactly the checkpoint's tree once that many were listed.
+    const rootAtSize = this.root.size === this.size ? toDigest(this.root.root()) : null;
     return report.expect(
       'listing',
-      this.rootAtSize === checkpoint.root_hash,
+      rootAtSize === checkpoint.root_hash,
       `the first ${checkpoint.tree_size} facts listed chain from the genesis hash and rebuild the signed checkpoint's root ${checkpoint.root_hash}`,
-      `the first ${checkpoint.tree_size} facts listed rebuild the root ${this.rootAtSize}, not the signed checkpoint's ${checkpoint.root_hash}: a fact was changed, removed or reordered`,
+      `the first ${checkpoint.tree_size} facts listed rebuild the root ${rootAtSize}, not the signed checkpoint's ${checkpoint.root_hash}: a fact was changed, removed or reordered`,
     );
   }
 }

@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '@arbiter/canonical';
 import { parseIsoInstant } from '@arbiter/input';
-import { factLeaf, toDigest, treeRoot } from '@arbiter/merkle';
+import { factLeaf, RootBuilder, toDigest } from '@arbiter/merkle';
 import type {
   LedgerCheckpoint,
   LedgerFact,
@@ -228,7 +228,7 @@ function applyKeysStream(
 
   // The facts, re-hashed from the genesis value, must be the leaves of exactly the signed tree: none
   // changed, added or left out before the checkpoint.
-  const leaves: Uint8Array[] = [];
+  const tree = new RootBuilder();
   let prev = GENESIS_PREV_HASH;
   for (const [i, f] of facts.entries()) {
     let hash: string;
@@ -253,10 +253,10 @@ function applyKeysStream(
         return;
       }
     }
-    leaves.push(factLeaf(hash));
+    tree.add(factLeaf(hash));
     prev = hash;
   }
-  const root = toDigest(treeRoot(leaves));
+  const root = toDigest(tree.root());
   const rootHash = (h.checkpoint as LedgerCheckpoint).root_hash;
   if (
     !report.expect(
