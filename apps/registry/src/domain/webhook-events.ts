@@ -63,10 +63,19 @@ export interface EventFacts {
  *   (approval routing: one subscription per team or channel);
  * - events written before the subscription existed are not sent to it.
  */
+/**
+ * Whether an event that concerns `scopeIds` may be shown to a key restricted to `reach` (empty: every scope): only
+ * when every scope it concerns is one of them, so that nothing of another scope is learned (docs/registry.md "Event
+ * feed", docs/webhooks.md "Events").
+ */
+export function withinReach(scopeIds: readonly string[], reach: readonly string[]): boolean {
+  return reach.length === 0 || scopeIds.every((s) => reach.includes(s));
+}
+
 export function subscriptionWants(sub: SubscriptionFacts, event: EventFacts): boolean {
   if (!sub.events.includes(ALL_EVENTS) && !sub.events.includes(event.type)) return false;
   if (sub.scope_id !== null && !event.scope_ids.includes(sub.scope_id)) return false;
-  if (sub.reach_scope_ids.length && !event.scope_ids.every((s) => sub.reach_scope_ids.includes(s))) return false;
+  if (!withinReach(event.scope_ids, sub.reach_scope_ids)) return false;
   if (event.created_at.getTime() < sub.created_at.getTime()) return false;
   if (sub.deciders.length) {
     const candidates = candidateDeciders(event.data);

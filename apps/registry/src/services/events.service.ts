@@ -1,6 +1,7 @@
 import type { AuthenticatedIdentity } from '@arbiter/auth';
 import { decodeCursor, encodeCursor, parseLimit } from '@arbiter/http';
 import { badRequest } from '../domain/errors';
+import { withinReach } from '../domain/webhook-events';
 import type { RegistryEvent } from '../models/events';
 import type { Page } from '../models/identity';
 import { eventSeq } from '../repositories/events.repository';
@@ -47,7 +48,7 @@ export class EventsService {
     const page = more ? rows.slice(0, limit) : rows;
     // A key restricted to some scopes learns nothing of the others: an event that concerns another scope too (a link
     // to it, an approval with a rule there) is left out, as GET /links and the gateway leave it out. The page may be short.
-    const reached = caller.scope_ids.length === 0 ? page : page.filter((e) => e.scope_ids.every((s) => caller.scope_ids.includes(s)));
+    const reached = page.filter((e) => withinReach(e.scope_ids, caller.scope_ids));
     return {
       items: reached.map(presentEvent),
       next_cursor: more ? encodeCursor({ s: page[page.length - 1].seq.toString() }) : null,
