@@ -475,5 +475,36 @@ describe('abuse: verdict approvals', () => {
       expect((await mint(hrPerson, ['approve'])).status).toBe(201);
       expect((await mint(finance.principalId, ['read'])).status).toBe(201);
     });
+
+    it("lists only the keys it could revoke: none of another scope's or of every scope, nor their scope ids", async () => {
+      const list = async (key: string, query = '') => {
+        const ids: string[] = [];
+        let cursor: string | undefined;
+        do {
+          const res = await request(stack.registry.url)
+            .get(`/api/v1/api-keys?limit=2${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`)
+            .set('Authorization', `Bearer ${key}`)
+            .expect(200);
+          for (const k of res.body.items) {
+            ids.push(k.id);
+            if (key === hrAdmin.key) expect(k.scope_ids.length > 0 && k.scope_ids.every((s: string) => s === hrScope)).toBe(true);
+          }
+          cursor = res.body.next_cursor ?? undefined;
+        } while (cursor);
+        return ids;
+      };
+      const minted = [];
+      for (const roles of [['role-hr'], []]) minted.push((await mint(await human(roles), ['read'])).body.id as string);
+      const everyKey = await list(t.adminKey);
+      const restricted = await list(hrAdmin.key);
+      // Its own key, hrApprover's and what it minted are listed, page by page; payApprover's and the admin's are not.
+      const keyOf = async (principalId: string) => (await list(t.adminKey, `&principal_id=${principalId}`))[0];
+      expect(restricted).toEqual(expect.arrayContaining([await keyOf(hrAdmin.principalId), await keyOf(hrApprover.principalId)]));
+      expect(restricted).not.toContain(await keyOf(payApprover.principalId));
+      expect(restricted).toEqual(expect.arrayContaining(minted));
+      expect(restricted.length).toBeLessThan(everyKey.length);
+      expect(await list(hrAdmin.key, `&principal_id=${payApprover.principalId}`)).toEqual([]);
+      expect(await list(hrAdmin.key, `&principal_id=${hrApprover.principalId}`)).toHaveLength(1);
+    });
   });
 });

@@ -35,7 +35,8 @@ export class ApiKeysController extends Controller {
   }
 
   /**
-   * Lists keys (never their plaintext).
+   * Lists keys (never their plaintext). A key restricted to some scopes sees only keys restricted to scopes among its
+   * own (the keys it may revoke); the others, and keys valid for every scope, are left out.
    * @summary List API keys
    * @param limit Page size, an integer from 1 to 1000; default 50.
    * @isInt limit must be an integer from 1 to 1000

@@ -147,12 +147,34 @@ export class IdentityRepository {
     return this.db.apiKey.findFirst({ where: { tenant_id: tenantId, id } });
   }
 
-  listKeys(tenantId: TenantId, limit: number, after?: After, principalId?: string) {
+  /**
+   * A page of the tenant's keys; with `within`, only keys restricted to scopes all among `within` (a key of every
+   * scope reaches beyond them). Prisma has no "contained by" for lists, so that case is one statement of its own.
+   */
+  listKeys(tenantId: TenantId, limit: number, after?: After, principalId?: string, within?: string[]): Promise<ApiKeyRow[]> {
+    if (within) return this.listKeysWithin(tenantId, limit, within, after, principalId);
     return this.db.apiKey.findMany({
       where: { tenant_id: tenantId, ...(principalId ? { principal_id: principalId } : {}), ...afterFilter(after) },
       orderBy: PAGE_ORDER,
       take: limit + 1,
     });
+  }
+
+  private listKeysWithin(tenantId: TenantId, limit: number, within: string[], after?: After, principalId?: string): Promise<ApiKeyRow[]> {
+    return this.db.$queryRawUnsafe<ApiKeyRow[]>(
+      `SELECT * FROM "api_keys"
+        WHERE "tenant_id" = $1 AND cardinality("scope_ids") > 0 AND "scope_ids" <@ $2::text[]
+          AND ($3::text IS NULL OR "principal_id" = $3)
+          AND ($4::timestamptz IS NULL OR ("created_at", "id") > ($4::timestamptz, $5::text))
+        ORDER BY "created_at", "id"
+        LIMIT $6`,
+      tenantId,
+      within,
+      principalId ?? null,
+      after?.created_at ?? null,
+      after?.id ?? null,
+      limit + 1,
+    );
   }
 
   /**

@@ -282,7 +282,9 @@ export class IdentityService {
   async listKeys(caller: AuthenticatedIdentity, q: PageQuery & { tenant_id?: string; principal_id?: string }): Promise<Page<ApiKey>> {
     const tenantId = await this.targetTenant(caller, q.tenant_id);
     const { limit, after } = readPage(q);
-    return toPage(await this.repo.listKeys(tenantId, limit, after, q.principal_id), limit, presentKey);
+    // A key restricted to some scopes sees the keys it could revoke: those restricted to scopes among its own.
+    const within = caller.scope_ids.length ? caller.scope_ids : undefined;
+    return toPage(await this.repo.listKeys(tenantId, limit, after, q.principal_id, within), limit, presentKey);
   }
 
   async revokeKey(caller: AuthenticatedIdentity, id: string): Promise<ApiKey> {

@@ -839,7 +839,8 @@ export interface paths {
         };
         /**
          * List API keys
-         * @description Lists keys (never their plaintext).
+         * @description Lists keys (never their plaintext). A key restricted to some scopes sees only keys restricted to scopes among its
+         *     own (the keys it may revoke); the others, and keys valid for every scope, are left out.
          */
         get: operations["ListApiKeys"];
         put?: never;
