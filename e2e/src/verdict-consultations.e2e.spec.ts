@@ -223,6 +223,14 @@ describe('consultations, rule versions and offline verification', () => {
   it("answers 404 consultation_not_found for an unknown id and 403 cross_tenant_forbidden for another tenant's", async () => {
     const missing = await agent().consultation('cns-000000000000000000000000').expect(404);
     expect(missing.body.code).toBe('consultation_not_found');
+    // An id no service could have made is echoed cut to its first 64 characters and its length.
+    const long = `cns-${'0'.repeat(4996)}`;
+    const cut = await agent().consultation(long).expect(404);
+    expect(cut.body).toMatchObject({
+      code: 'consultation_not_found',
+      message: `Consultation ${long.slice(0, 64)}… (5000 characters) does not exist in this tenant`,
+      details: { consultation_id: `${long.slice(0, 64)}… (5000 characters)` },
+    });
     const theirs = await verdictApi(stack, other.agent.key, other.id).check({ action: 'x', resource: 'y', scope: {} }).expect(200);
     const res = await agent().consultation(theirs.body.consultation_id).expect(403);
     expect(res.body.code).toBe('cross_tenant_forbidden');

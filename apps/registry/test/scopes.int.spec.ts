@@ -111,6 +111,14 @@ describe('registry scopes and namespaces', () => {
       expect((await api(h, noRead.key).get('/api/v1/scopes').expect(403)).body).toEqual({ detail: 'Missing permission: read' });
     });
 
+    it('echoes an unknown id of 256 characters whole in its 404, a longer one cut to 64 and its length', async () => {
+      const edge = `scp-${'a'.repeat(252)}`;
+      expect((await admin.get(`/api/v1/scopes/${edge}`).expect(404)).body).toEqual({ detail: `Scope ${edge} not found` });
+      const long = `scp-${'b'.repeat(4996)}`;
+      const res = await admin.get(`/api/v1/scopes/${long}`).expect(404);
+      expect(res.body).toEqual({ detail: `Scope ${long.slice(0, 64)}… (5000 characters) not found` });
+    });
+
     it('keeps restricted keys to their scopes (404 elsewhere) and refuses them scope creation (403)', async () => {
       const mine = await createScope(admin, 'mine');
       const other = await createScope(admin, 'other');

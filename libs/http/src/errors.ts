@@ -49,3 +49,14 @@ export interface ErrorDialect {
   unstorable(u: Unstorable, location: InputLocation): AppError;
   body(error: AppError, errorId?: string): unknown;
 }
+
+/** Longest id an error echoes whole: the longest a client may choose is a ledger `client_ref` (255 characters). */
+const SHOWN_ID_MAX = 256;
+
+/**
+ * An id from a request as an error echoes it: whole when it could be one of ours, else its first 64 characters and
+ * its length, so a 404 for a 5,000-character id is not 5,000 characters long.
+ */
+export function shownId(id: string): string {
+  return id.length <= SHOWN_ID_MAX ? id : `${id.slice(0, 64)}… (${id.length} characters)`;
+}

@@ -1,4 +1,4 @@
-export { AppError } from './errors';
+export { AppError, shownId } from './errors';
 export type { ErrorDialect, ProblemKind, FieldProblem, InputLocation } from './errors';
 export { verdictDialect, ledgerDialect, registryDialect } from './dialects';
 export { createServiceApp, errorHandler } from './app';

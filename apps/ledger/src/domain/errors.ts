@@ -1,4 +1,4 @@
-import { AppError, ledgerDialect, type InputLocation } from '@arbiter/http';
+import { AppError, ledgerDialect, shownId, type InputLocation } from '@arbiter/http';
 import type { AuthErrors } from '@arbiter/auth';
 import type { Unstorable } from '@arbiter/input';
 
@@ -21,6 +21,6 @@ export const validationError = (message: string, field?: string) =>
 /** 400 for a value that cannot be stored exactly (docs/development.md "Storable JSON"), naming where it is. */
 export const unstorableError = (u: Unstorable, location: InputLocation = 'body') => ledgerDialect.unstorable(u, location);
 
-export const notFound = (what: string, id: string) => new AppError(404, 'NOT_FOUND', `${what} ${id} not found`);
+export const notFound = (what: string, id: string) => new AppError(404, 'NOT_FOUND', `${what} ${shownId(id)} not found`);
 
 export const forbidden = (message: string) => new AppError(403, 'FORBIDDEN', message);

@@ -1,4 +1,4 @@
-import { AppError } from '@arbiter/http';
+import { AppError, shownId } from '@arbiter/http';
 import type { AuthErrors } from '@arbiter/auth';
 
 /** Registry errors (docs/registry.md "Errors"): `{detail}` bodies; the code is for logs and tests. */
@@ -10,7 +10,7 @@ export const registryAuthErrors: AuthErrors = {
   unavailable: () => new AppError(503, 'unavailable', 'Authentication is unavailable, try again'),
 };
 
-export const notFound = (what: string, id: string) => new AppError(404, 'not_found', `${what} ${id} not found`);
+export const notFound = (what: string, id: string) => new AppError(404, 'not_found', `${what} ${shownId(id)} not found`);
 export const badRequest = (message: string) => new AppError(400, 'bad_request', message);
 export const forbidden = (message: string) => new AppError(403, 'forbidden', message);
 export const unprocessable = (message: string) => new AppError(422, 'unprocessable', message);

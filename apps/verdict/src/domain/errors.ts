@@ -1,4 +1,4 @@
-import { AppError } from '@arbiter/http';
+import { AppError, shownId } from '@arbiter/http';
 import type { AuthErrors } from '@arbiter/auth';
 
 /** docs/verdicts.md "Authentication": 401 missing_credentials / invalid_credentials, 403 principal_deactivated. */
@@ -18,7 +18,7 @@ export const crossTenantForbidden = (what = 'This resource belongs to another te
 
 export const badRequest = (code: string, message: string, details?: unknown) => new AppError(400, code, message, details);
 
-export const tenantNotFound = (slugOrId: string) => new AppError(404, 'tenant_not_found', `Tenant ${slugOrId} not found`);
+export const tenantNotFound = (slugOrId: string) => new AppError(404, 'tenant_not_found', `Tenant ${shownId(slugOrId)} not found`);
 
 export const registryUnavailable = (message = 'The tenant policy cannot be loaded right now; retry') =>
   new AppError(503, 'registry_unavailable', message, undefined, { 'Retry-After': '1' });

@@ -1,6 +1,6 @@
 import type { AuthenticatedIdentity, TenantId } from '@arbiter/auth';
 import { approvalSealRow, isUniqueViolation, newId } from '@arbiter/db';
-import { AppError } from '@arbiter/http';
+import { AppError, shownId } from '@arbiter/http';
 import type { Logger } from 'pino';
 import type { PoolClient } from 'pg';
 import type { ConsultationRepository } from '../repositories/consultations.repository';
@@ -61,7 +61,7 @@ const countsForNoRule = (approval: Approval) =>
   );
 
 const approvalNotFound = (id: string) =>
-  new AppError(404, 'approval_not_found', `Approval ${id} does not exist in this tenant`, { approval_id: id });
+  new AppError(404, 'approval_not_found', `Approval ${shownId(id)} does not exist in this tenant`, { approval_id: shownId(id) });
 
 /** The outbox idempotency key of an approval event (docs/webhooks.md: `<approval_id>:requested|resolved`). */
 export const eventKey = (approvalId: string, what: 'requested' | 'resolved') => `${approvalId}:${what}`;
@@ -105,16 +105,16 @@ export class ApprovalsService {
     const tenantId = ownTenant(identity, tenantParam);
     const found = await this.deps.consultations.findAnyTenant(body.consultation_id);
     if (!found)
-      throw new AppError(404, 'consultation_not_found', `Consultation ${body.consultation_id} does not exist in this tenant`, {
-        consultation_id: body.consultation_id,
+      throw new AppError(404, 'consultation_not_found', `Consultation ${shownId(body.consultation_id)} does not exist in this tenant`, {
+        consultation_id: shownId(body.consultation_id),
       });
     if (found.tenant_id !== tenantId) throw crossTenantForbidden('The consultation belongs to another tenant');
     const record = found.record;
     checkRequester(record, identity.principal.id);
     // A key restricted to some scopes asks only for approvals its scopes govern, as it reads and decides them.
     if (!(await this.reaches(identity, tenantId, { triggers: record.triggers ?? [] })))
-      throw new AppError(404, 'consultation_not_found', `Consultation ${body.consultation_id} does not exist in this tenant`, {
-        consultation_id: body.consultation_id,
+      throw new AppError(404, 'consultation_not_found', `Consultation ${shownId(body.consultation_id)} does not exist in this tenant`, {
+        consultation_id: shownId(body.consultation_id),
       });
     if (record.verdict !== 'approval_required') {
       throw badRequest('consultation_not_approval_required', `The consultation verdict was ${record.verdict}, not approval_required`, {

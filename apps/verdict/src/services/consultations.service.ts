@@ -1,5 +1,5 @@
 import type { AuthenticatedIdentity } from '@arbiter/auth';
-import { AppError } from '@arbiter/http';
+import { AppError, shownId } from '@arbiter/http';
 import { crossTenantForbidden } from '../domain/errors';
 import { ownTenant, requireAnyPermission } from '../domain/tenant-access';
 import { reachedVersionIds, type ConsultationRecord } from '../domain/consultation-record';
@@ -116,7 +116,9 @@ export async function readConsultation<
   const tenantId = ownTenant(identity, tenantParam);
   const found = await find(tenantId, id);
   const notFound = () =>
-    new AppError(404, 'consultation_not_found', `Consultation ${id} does not exist in this tenant`, { consultation_id: id });
+    new AppError(404, 'consultation_not_found', `Consultation ${shownId(id)} does not exist in this tenant`, {
+      consultation_id: shownId(id),
+    });
   if (!found) throw notFound();
   if (found.tenant_id !== tenantId) throw crossTenantForbidden('The consultation belongs to another tenant');
   if (reach && !(await reach.reaches(identity, reachedVersionIds(found.record)))) throw notFound();

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { AuthenticatedIdentity } from '@arbiter/auth';
-import { AppError } from '@arbiter/http';
+import { AppError, shownId } from '@arbiter/http';
 import { ownTenant, requireAnyPermission } from '../domain/tenant-access';
 import type { ConsultationOutcome } from '../models/outcomes';
 import type { ConsultationRepository } from '../repositories/consultations.repository';
@@ -36,8 +36,8 @@ export class OutcomesService {
       record.caller_principal_id !== identity.principal.id ||
       (this.reach !== null && !(await this.reach.reaches(identity, reachedVersionIds(record))))
     )
-      throw new AppError(404, 'consultation_not_found', `Consultation ${id} does not exist or was not made by this caller`, {
-        consultation_id: id,
+      throw new AppError(404, 'consultation_not_found', `Consultation ${shownId(id)} does not exist or was not made by this caller`, {
+        consultation_id: shownId(id),
       });
     let stored: OutcomeRow;
     try {

@@ -1,5 +1,5 @@
 import type { AuthenticatedIdentity, TenantId } from '@arbiter/auth';
-import { AppError } from '@arbiter/http';
+import { AppError, shownId } from '@arbiter/http';
 import { newId, newTimeOrderedId } from '@arbiter/db';
 import { explain, type EvaluationRequest, type Fact, type Scope } from '@arbiter/policy';
 import type { RequiredContextRound } from '../domain/consultation-record';
@@ -231,8 +231,8 @@ export class ResolveService {
     const session = await this.deps.sessions.find(tenantId, id);
     // Another caller's session answers as an unknown one: session ids are not shared between principals.
     if (!session || session.caller_principal_id !== identity.principal.id || session.expires_at.getTime() <= now) {
-      throw new AppError(404, 'resolve_session_not_found', `Resolve session ${id} does not exist or has expired`, {
-        resolve_session_id: id,
+      throw new AppError(404, 'resolve_session_not_found', `Resolve session ${shownId(id)} does not exist or has expired`, {
+        resolve_session_id: shownId(id),
       });
     }
     if (session.completed_at) {

@@ -1,6 +1,6 @@
 import type { AuthenticatedIdentity, Identity, TenantId } from '@arbiter/auth';
 import { scopesNotCovered } from '../domain/approval-rules';
-import { AppError } from '@arbiter/http';
+import { AppError, shownId } from '@arbiter/http';
 import { registryUnavailable } from '../domain/errors';
 import { requireAnyPermission } from '../domain/tenant-access';
 import type { RuleVersion } from '../models/rule-versions';
@@ -108,7 +108,9 @@ export class RuleVersionsService {
     // A key restricted to some scopes reads the versions of its scopes only; another answers as one that does not exist.
     const restricted = identity.scope_ids;
     if (!v || v.tenant_id !== identity.tenant_id || (restricted.length > 0 && !restricted.includes(String(v.scope_id)))) {
-      throw new AppError(404, 'rule_version_not_found', `Rule version ${id} does not exist in this tenant`, { rule_version_id: id });
+      throw new AppError(404, 'rule_version_not_found', `Rule version ${shownId(id)} does not exist in this tenant`, {
+        rule_version_id: shownId(id),
+      });
     }
     return publicRuleVersion(v);
   }

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Middlewares, Path, Post, Response, Route, Tags } from '@tsoa/runtime';
-import { AppError } from '@arbiter/http';
+import { AppError, shownId } from '@arbiter/http';
 import type { RegistryContext } from '../../context';
 import type { ErrorBody } from '../../models/identity';
 import type { IntrospectionAnswer, IntrospectRequest, TenantRef } from '../../models/internal';
@@ -29,7 +29,7 @@ export class InternalIdentityController extends Controller {
   @Response<ErrorBody>(404, 'No such tenant')
   async tenantBySlug(@Path() slug: string): Promise<TenantRef> {
     const tenant = await this.ctx.identity.tenantBySlug(slug);
-    if (!tenant) throw new AppError(404, 'not_found', `Tenant ${slug} not found`);
+    if (!tenant) throw new AppError(404, 'not_found', `Tenant ${shownId(slug)} not found`);
     return tenant;
   }
 }
