@@ -4,7 +4,7 @@ import { apiKeyPrefix, generateApiKey, hashApiKey, isApiKeyFormat, secretsEqual 
 import { Authenticator, credentialFrom } from './authenticate';
 import { canAccessScope, hasPermission, type AuthenticatedIdentity } from './identity';
 import { mintTenantId } from './tenant-id';
-import { CachedKeyResolver, parseInvalidation, type KeyResolver } from './resolver';
+import { CachedKeyResolver, MAX_LOOKUP_ATTEMPTS, parseInvalidation, type InvalidationEvent, type KeyResolver } from './resolver';
 
 function identity(overrides: Partial<AuthenticatedIdentity> = {}): AuthenticatedIdentity {
   return {
@@ -98,6 +98,81 @@ describe(CachedKeyResolver.name, () => {
     sut.invalidate({ type: 'principal', principal_id: 'agn-other' });
     await sut.resolve('h');
     expect(inner.calls).toBe(4);
+  });
+
+  describe('an invalidation that arrives while the key is looked up', () => {
+    /** A registry whose answer is read when asked but delivered only when `release` is called (the lookup in flight). */
+    class SlowResolver implements KeyResolver {
+      calls = 0;
+      private gates: Array<() => void> = [];
+      constructor(public table: Map<string, AuthenticatedIdentity>) {}
+      async resolve(hash: string) {
+        this.calls++;
+        const answer = this.table.get(hash) ?? null;
+        await new Promise<void>((r) => this.gates.push(r));
+        return answer;
+      }
+      release() {
+        for (const open of this.gates.splice(0)) open();
+      }
+      async settle() {
+        for (let i = 0; i < 5 && !this.gates.length; i++) await new Promise((r) => setImmediate(r));
+      }
+    }
+    const revokedDuring = async (event: InvalidationEvent) => {
+      const inner = new SlowResolver(new Map([['h', identity()]]));
+      const sut = new CachedKeyResolver(inner);
+      const first = sut.resolve('h');
+      await inner.settle();
+      inner.table.delete('h'); // revoked (or its principal or tenant changed) after the registry answered
+      sut.invalidate(event);
+      inner.release();
+      await inner.settle();
+      inner.release();
+      return { answer: await first, inner, sut };
+    };
+
+    it.each<InvalidationEvent>([
+      { type: 'key', key_hash: 'h' },
+      { type: 'principal', principal_id: 'agn-1' },
+      { type: 'tenant', tenant_id: 'tnt-a' },
+      { type: 'all' },
+    ])('looks the key up again instead of answering or caching what predates it (%o)', async (event) => {
+      const { answer, inner, sut } = await revokedDuring(event);
+      expect(answer).toBeNull();
+      expect(inner.calls).toBe(2);
+      // Nothing stale was cached: the next call asks the registry (the negative answer is cached briefly, as always).
+      expect(await sut.resolve('h')).toBeNull();
+    });
+
+    it('keeps the answer when the invalidation concerns another key, principal or tenant', async () => {
+      for (const event of [
+        { type: 'key', key_hash: 'other' },
+        { type: 'principal', principal_id: 'agn-other' },
+        { type: 'tenant', tenant_id: 'tnt-other' },
+      ] as InvalidationEvent[]) {
+        const { answer, inner } = await revokedDuring(event);
+        expect(answer).not.toBeNull();
+        expect(inner.calls).toBe(1);
+      }
+    });
+
+    it('fails (the service answers unavailable) when every lookup is overtaken by one', async () => {
+      const inner = new SlowResolver(new Map([['h', identity()]]));
+      const sut = new CachedKeyResolver(inner);
+      const answer = sut.resolve('h');
+      const outcome = answer.then(
+        () => 'answered',
+        (err: Error) => err.message,
+      );
+      for (let i = 0; i < MAX_LOOKUP_ATTEMPTS; i++) {
+        await inner.settle();
+        sut.invalidate({ type: 'key', key_hash: 'h' });
+        inner.release();
+      }
+      expect(await outcome).toMatch(/overtaken by 3 invalidations/);
+      expect(inner.calls).toBe(MAX_LOOKUP_ATTEMPTS);
+    });
   });
 
   it('caches unknown keys only briefly', async () => {

@@ -385,6 +385,33 @@ describe(KeyStore.name, () => {
       expect((await cached.signer('tnt-c')).kid).toBe(rotation.key.kid);
     });
 
+    it('does not cache back a key read before a rotation whose invalidation arrived during the read', async () => {
+      // The ring's read answers, then waits until released: the rotation elsewhere commits and is announced meanwhile.
+      const gates: Array<() => void> = [];
+      let hold = false;
+      const slowPool = {
+        query: async (text: string, values?: unknown[]) => {
+          const answer = await pools[0].query(text, values);
+          if (hold) await new Promise<void>((r) => gates.push(r));
+          return answer;
+        },
+        connect: () => pools[0].connect(),
+      } as unknown as Pool;
+      const sut = store({ type: es256JwsKeys, signerCacheMs: 3_600_000, pool: slowPool });
+      const old = (await store({ type: es256JwsKeys }, 1).signer('tnt-r')).kid;
+      hold = true;
+      const reading = sut.signer('tnt-r');
+      while (!gates.length) await new Promise((r) => setImmediate(r));
+      const rotation = await store({ type: es256JwsKeys }, 1).rotate('tnt-r', 'emergency');
+      sut.invalidate('tnt-r');
+      hold = false;
+      gates.shift()!();
+      // The read that began before the announcement is not used: the ring is read again.
+      expect((await reading).kid).toBe(rotation.key.kid);
+      expect((await sut.signer('tnt-r')).kid).toBe(rotation.key.kid);
+      expect(rotation.key.kid).not.toBe(old);
+    });
+
     it('is dropped by the instance’s own rotation', async () => {
       const sut = store({ type: es256JwsKeys, signerCacheMs: 3_600_000 });
       await sut.signer('tnt-d');

@@ -119,6 +119,9 @@ interface CachedKey<Sign> {
   reloading: boolean;
 }
 
+/** How many times load() reads the ring when invalidations keep arriving during the read. */
+const MAX_RING_READS = 3;
+
 const silent: KeyStoreLogger = { info: () => undefined, warn: () => undefined };
 
 export class KeyStore<Sign> {
@@ -132,6 +135,8 @@ export class KeyStore<Sign> {
   /** owner → its current key (signerCacheMs > 0 only). */
   private readonly current = new Map<string, CachedKey<Sign>>();
   private readonly loading = new Map<string, Promise<SigningKey<Sign>>>();
+  /** Moves at every invalidation: a read of the ring that began before one may predate the change it announces. */
+  private invalidations = 0;
 
   constructor(private readonly options: KeyStoreOptions<Sign>) {
     this.table = new KeyTable(options.table);
@@ -284,26 +289,41 @@ export class KeyStore<Sign> {
 
   /** The ring changed elsewhere (another replica, the CLI): forget the owner's cached current key. */
   invalidate(ownerId: string): void {
+    this.invalidations++;
     this.current.delete(ownerId);
   }
 
   invalidateAll(): void {
+    this.invalidations++;
     this.current.clear();
   }
 
+  /**
+   * The owner's key at `at` (default now). Without `at` and with signerCacheMs it is also cached, unless an
+   * invalidation arrived while the ring was read: that read may predate a rotation, so the ring is read again (a
+   * retired key is never cached back after the rotation that retired it was announced).
+   */
   private async load(ownerId: string, at?: Date): Promise<SigningKey<Sign>> {
-    const instant = at ?? this.clock();
-    let record: StoredKey | null = signingKeyAt(await this.records(ownerId), instant);
-    if (!record || this.due(record, instant)) record = (await this.ensureCurrent(ownerId)).key;
-    const key: SigningKey<Sign> = {
-      kid: record.kid,
-      epoch: record.epoch,
-      notBeforeMs: record.notBefore.getTime(),
-      sign: this.open(record),
-    };
-    if (at === undefined && (this.options.signerCacheMs ?? 0) > 0)
-      this.current.set(ownerId, { key, loadedAt: Date.now(), reloading: false });
-    return key;
+    const caches = at === undefined && (this.options.signerCacheMs ?? 0) > 0;
+    for (let attempt = 1; ; attempt++) {
+      const seen = this.invalidations;
+      const instant = at ?? this.clock();
+      let record: StoredKey | null = signingKeyAt(await this.records(ownerId), instant);
+      if (!record || this.due(record, instant)) record = (await this.ensureCurrent(ownerId)).key;
+      const key: SigningKey<Sign> = {
+        kid: record.kid,
+        epoch: record.epoch,
+        notBeforeMs: record.notBefore.getTime(),
+        sign: this.open(record),
+      };
+      if (!caches) return key;
+      if (this.invalidations === seen) {
+        this.current.set(ownerId, { key, loadedAt: Date.now(), reloading: false });
+        return key;
+      }
+      // Rotations in a row (any owner's) kept overtaking the reads: this last one began after an announced change.
+      if (attempt >= MAX_RING_READS) return key;
+    }
   }
 
   /** The signing function of a stored key; throws CryptoError decryption_failed under a wrong KEY_ENCRYPTION_KEY. */
