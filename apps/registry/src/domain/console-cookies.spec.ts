@@ -67,6 +67,8 @@ describe(isTokenFormat.name, () => {
 describe(consolePathOrHome.name, () => {
   it('keeps a path inside the console and sends anything else home', () => {
     expect(consolePathOrHome('/console/approvals/verdict/apr-1')).toBe('/console/approvals/verdict/apr-1');
+    expect(consolePathOrHome('/console/approvals?status=pending#top')).toBe('/console/approvals?status=pending#top');
+    expect(consolePathOrHome('/console/approvals/registry/scp-1/apr%2D2')).toBe('/console/approvals/registry/scp-1/apr%2D2');
     for (const bad of [
       undefined,
       '',
@@ -75,6 +77,11 @@ describe(consolePathOrHome.name, () => {
       '/console//evil',
       '/console/\\evil',
       'https://evil/console/',
+      '/console/../api/v1/tenants',
+      '/console/../../evil',
+      '/console/%2e%2e/api/v1/tenants',
+      '/console/.%2E/metrics',
+      '/console/./approvals',
     ]) {
       expect(consolePathOrHome(bad)).toBe('/console/');
     }

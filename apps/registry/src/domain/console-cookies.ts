@@ -67,11 +67,15 @@ export function sessionCookie(token: string, maxAgeSeconds: number, secure: bool
 
 /**
  * Where to go after signing in: a path inside the console, else the inbox. Never another origin (`//host`,
- * `/\host`), so a sign-in link cannot be turned into an open redirect.
+ * `/\host`), so a sign-in link cannot be turned into an open redirect; nor a path that a browser resolves elsewhere
+ * (`/console/../api/v1/tenants`, `%2e%2e` alike): the path must be the one a URL parser makes of it.
  */
 export function consolePathOrHome(next: string | undefined): string {
-  if (!next || !next.startsWith('/console/') || /[\\\s]|\/\//.test(next)) return '/console/';
-  return next;
+  const home = '/console/';
+  if (!next || !next.startsWith(home) || /[\\\s]|\/\//.test(next)) return home;
+  const base = 'http://console.invalid';
+  const url = new URL(next, base);
+  return url.origin === base && url.pathname.startsWith(home) && `${url.pathname}${url.search}${url.hash}` === next ? next : home;
 }
 
 /**
