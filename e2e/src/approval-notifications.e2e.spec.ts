@@ -309,6 +309,47 @@ describe('approval notifications', () => {
       return true;
     });
   });
+
+  it('mails nobody whose approving keys all lie in other scopes than the deciding rule’s, named by its role or not', async () => {
+    const reg = registryApi(stack, t.adminKey);
+    const us = await reg.scope('us', { region: 'us' });
+    await reg.rule(scope, {
+      directive: 'Wires need an approver of the EU scope',
+      severity: 'REQUIRES_APPROVAL',
+      applies_to: { actions: ['payments.wire'] },
+    });
+    const approver = async (name: string, scopeIds: string[], roles: string[]) => {
+      const p = await createPrincipalWithKey(stack.registry, t.adminKey, {
+        kind: 'human',
+        permissions: ['approve', 'read'],
+        scope_ids: scopeIds,
+        roles,
+      });
+      await reg.patchPrincipal(p.principalId, { email: `${name}@example.test` });
+      return p;
+    };
+    await approver('eu-only', [scope], ['role-finance']);
+    const usOnly = await approver('us-only', [us], ['role-finance']);
+    const agent = verdictApi(stack, t.agent.key, t.id);
+    const requestApproval = async (action: string, parameters: object) => {
+      const checked = await agent.check({ action, resource: 'acct:eu/1', scope: { region: 'eu', env: 'prod' }, parameters }).expect(200);
+      expect(checked.body.verdict).toBe('approval_required');
+      return (await agent.post(`/${t.id}/v1/approvals`, { consultation_id: checked.body.consultation_id }).expect(201)).body.id as string;
+    };
+    // No deciders named: anyone who may approve in the EU scope; by role: the role's members who may.
+    for (const id of [
+      await requestApproval('payments.wire', {}),
+      await requestApproval('payments.transfer', { transfer: { amount: 20000 } }),
+    ]) {
+      await eventually('the mail to the EU approver', () => mailsTo('eu-only@example.test', id).length === 1);
+      await eventually('the chat messages', () => chatOf(slack, id).length === 1 && chatOf(teams, id).length === 1);
+      expect((await rows(id)).map((r) => r.recipient)).not.toContain('us-only@example.test');
+      expect(mailsTo('us-only@example.test', id)).toEqual([]);
+      // Its key could not have decided it either.
+      const refused = await verdictApi(stack, usOnly.key, t.id).post(`/${t.id}/v1/approvals/${id}/decision`, { decision: 'approve' });
+      expect(refused.status).toBe(403);
+    }
+  });
 });
 
 /** README.md "Architecture": a Redis outage delays notifications and loses none (a Redis of its own, stopped and started again). */

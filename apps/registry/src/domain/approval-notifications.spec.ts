@@ -3,6 +3,7 @@ import {
   chatWebhooksOf,
   consoleLink,
   defang,
+  oneLine,
   emailMessage,
   emailRecipients,
   escapeSlack,
@@ -23,7 +24,8 @@ const person = (id: string, over: Partial<RoutedPerson> = {}): RoutedPerson => (
   active: true,
   roles: [],
   email: `${id}@example.com`,
-  approves: false,
+  approves_everywhere: true,
+  approves_within: [],
   ...over,
 });
 
@@ -137,30 +139,55 @@ describe('readNotifiedApproval', () => {
   });
 });
 
+/** The scopes of the deciding rules of the approvals below. */
+const PAY = ['scp-pay'];
+
 describe('emailRecipients', () => {
   const people = [
     person('hum-a', { roles: ['role-finance'] }),
     person('hum-b', { roles: ['role-finance'], active: false }),
     person('hum-c', { roles: ['role-finance'], email: null }),
     person('agn-d', { roles: ['role-finance'], kind: 'agent' }),
-    person('hum-e', { approves: true }),
+    person('hum-e'),
     person('hum-f', { roles: ['role-finance'], email: 'HUM-A@example.com' }),
   ];
 
   it('resolves a role to its active human principals with an email, one message per address', () => {
-    expect(emailRecipients(['role-finance'], people, [])).toEqual([{ principal_id: 'hum-a', email: 'hum-a@example.com' }]);
+    expect(emailRecipients(['role-finance'], people, [], PAY)).toEqual([{ principal_id: 'hum-a', email: 'hum-a@example.com' }]);
   });
 
   it('resolves a principal id to that principal', () => {
-    expect(emailRecipients(['hum-e'], people, []).map((r) => r.principal_id)).toEqual(['hum-e']);
+    expect(emailRecipients(['hum-e'], people, [], PAY).map((r) => r.principal_id)).toEqual(['hum-e']);
   });
 
   it('sends to whoever may decide when no decider is named', () => {
-    expect(emailRecipients([], people, []).map((r) => r.principal_id)).toEqual(['hum-e']);
+    const some = [person('hum-a', { approves_everywhere: false }), person('hum-e')];
+    expect(emailRecipients([], some, [], PAY).map((r) => r.principal_id)).toEqual(['hum-e']);
+  });
+
+  it("mails nobody whose approving keys all lie in scopes other than the deciding rules', named or not", () => {
+    const restricted = (id: string, within: string[][], roles: string[] = []) =>
+      person(id, { approves_everywhere: false, approves_within: within, roles });
+    const some = [
+      restricted('hum-pay', [['scp-pay']], ['role-finance']),
+      restricted('hum-hr', [['scp-hr']], ['role-finance']),
+      restricted('hum-both', [['scp-hr'], ['scp-pay', 'scp-hr']]),
+      restricted('hum-none', [], ['role-finance']),
+      person('hum-all'),
+    ];
+    const ids = (deciders: string[], scopes: string[]) => emailRecipients(deciders, some, [], scopes).map((r) => r.principal_id);
+    expect(ids([], ['scp-pay'])).toEqual(['hum-all', 'hum-both', 'hum-pay']);
+    // A named decider that approves nowhere yet is told (it is to be given a key); hum-hr approves only elsewhere.
+    expect(ids(['role-finance'], ['scp-pay'])).toEqual(['hum-none', 'hum-pay']);
+    // Rules of two scopes: one key must hold both.
+    expect(ids([], ['scp-pay', 'scp-hr'])).toEqual(['hum-all', 'hum-both']);
+    // Scopes unknown: only who approves everywhere.
+    expect(ids([], [])).toEqual(['hum-all']);
+    expect(ids(['hum-hr', 'hum-all'], ['scp-pay'])).toEqual(['hum-all']);
   });
 
   it('never mails the requester', () => {
-    expect(emailRecipients(['role-finance', 'hum-e'], people, ['hum-a', 'hum-e']).map((r) => r.principal_id)).toEqual(['hum-f']);
+    expect(emailRecipients(['role-finance', 'hum-e'], people, ['hum-a', 'hum-e'], PAY).map((r) => r.principal_id)).toEqual(['hum-f']);
   });
 });
 
@@ -173,7 +200,7 @@ describe('planNotifications', () => {
   ];
 
   it('writes an email per decider and one message per chat webhook, due now', () => {
-    expect(planNotifications(approval(), people, chat, true)).toEqual([
+    expect(planNotifications(approval(), people, chat, true, PAY)).toEqual([
       { reason: 'requested', channel: 'email', recipient: 'hum-a@example.com', principal_id: 'hum-a', due: null },
       { reason: 'requested', channel: 'slack', recipient: 'https://hooks.example/slack', principal_id: null, due: null },
       { reason: 'requested', channel: 'teams', recipient: 'https://hooks.example/teams', principal_id: null, due: null },
@@ -181,12 +208,12 @@ describe('planNotifications', () => {
   });
 
   it('writes no email when email is off', () => {
-    expect(planNotifications(approval(), people, [], false)).toEqual([]);
+    expect(planNotifications(approval(), people, [], false, PAY)).toEqual([]);
   });
 
   it('adds the escalation, due at escalates_at, to the escalation deciders only', () => {
     const at = new Date('2026-12-01T00:00:00Z');
-    const plan = planNotifications(approval({ escalates_at: at, escalation_deciders: ['hum-boss'] }), people, chat.slice(0, 1), true);
+    const plan = planNotifications(approval({ escalates_at: at, escalation_deciders: ['hum-boss'] }), people, chat.slice(0, 1), true, PAY);
     expect(plan.filter((p) => p.reason === 'escalated')).toEqual([
       { reason: 'escalated', channel: 'email', recipient: 'hum-boss@example.com', principal_id: 'hum-boss', due: at },
       { reason: 'escalated', channel: 'slack', recipient: 'https://hooks.example/slack', principal_id: null, due: at },
@@ -194,7 +221,7 @@ describe('planNotifications', () => {
   });
 
   it('writes no escalation without escalation deciders', () => {
-    const plan = planNotifications(approval({ escalates_at: new Date() }), people, chat, true);
+    const plan = planNotifications(approval({ escalates_at: new Date() }), people, chat, true, PAY);
     expect(plan.some((p) => p.reason === 'escalated')).toBe(false);
   });
 });
@@ -346,6 +373,22 @@ describe('agent text is never a link nor formatted (docs/approvals.md "Notificat
     expect(facts).toContain('*Requested by:* `agn-bot`');
     const everything = (m.text + JSON.stringify(m.blocks)).replaceAll(f.link, '');
     expect(everything).not.toMatch(LINKABLE);
+  });
+
+  it('shows format characters as their code point and reads other host full stops as dots, so no host hides from defang', () => {
+    const hidden = 'details at evil.com\u200b/invoice or https:\u200b//evil.com/pay, x\u2060//evil.com, evil\uff0ecom, evil\u3002com';
+    const shown = oneLine(hidden);
+    expect(shown).toBe('details at evil.com[U+200B]/invoice or https:[U+200B]//evil.com/pay, x[U+2060]//evil.com, evil.com, evil.com');
+    expect(defang(shown)).not.toMatch(/evil\.com/);
+    // A right-to-left override cannot make `amount ‮0001 RUE‬` read `amount EUR 1000`.
+    expect(oneLine('amount \u202e0001 RUE\u202c')).toBe('amount [U+202E]0001 RUE[U+202C]');
+    // In every channel and the subject alike.
+    const m = facts({ action: hidden, resource: 'acct:\u202eevil.com', requester: 'agn-bot', on_behalf_of: null });
+    const mail = emailMessage(m);
+    for (const text of [mail.subject, mail.text, mail.html, JSON.stringify(slackMessage(m)), JSON.stringify(teamsMessage(m))]) {
+      expect(text).not.toMatch(/[\u200b\u2060\u202e\u202c\uff0e\u3002]/);
+      expect(text).not.toMatch(/evil\.com/);
+    }
   });
 
   it('slack: an empty value is not an empty span', () => {

@@ -93,14 +93,27 @@ export function readNotifiedApproval(source: string, data: unknown): NotifiedApp
   };
 }
 
-/** A principal as routing sees it. `approves`: a live key (or console permission) holds `approve` or `admin`. */
+/** A principal as routing sees it, with where it may approve (`approve`, `admin` or `platform_admin`). */
 export interface RoutedPerson {
   id: string;
   kind: string;
   active: boolean;
   roles: string[];
   email: string | null;
-  approves: boolean;
+  /** A console permission or a live key valid for every scope approves. */
+  approves_everywhere: boolean;
+  /** The scope lists of its live approving keys restricted to some scopes. */
+  approves_within: string[][];
+}
+
+/**
+ * Whether the person may decide an approval whose deciding rules lie in `scopes`: approving everywhere, or with one
+ * key whose scopes hold them all (a restricted key decides only then: docs/approvals.md "Deciding"). Scopes unknown
+ * (empty): only who approves everywhere.
+ */
+export function approvesIn(p: RoutedPerson, scopes: readonly string[]): boolean {
+  if (p.approves_everywhere) return true;
+  return scopes.length > 0 && p.approves_within.some((own) => scopes.every((s) => own.includes(s)));
 }
 
 export interface ChatWebhookSetting {
@@ -127,9 +140,15 @@ export function emailRecipients(
   deciders: string[],
   people: RoutedPerson[],
   excluded: string[],
+  scopes: readonly string[],
 ): Array<{ principal_id: string; email: string }> {
+  // Whoever approves only with keys of other scopes cannot decide it, and would learn of another scope's operation. A
+  // named decider that approves nowhere yet is still told: the rule's author named it (it is given a key to decide).
+  const approvesNowhere = (p: RoutedPerson) => !p.approves_everywhere && p.approves_within.length === 0;
   const named = (p: RoutedPerson) =>
-    deciders.length === 0 ? p.approves : deciders.some((d) => (d.startsWith('role-') ? p.roles.includes(d) : d === p.id));
+    deciders.length === 0
+      ? approvesIn(p, scopes)
+      : deciders.some((d) => (d.startsWith('role-') ? p.roles.includes(d) : d === p.id)) && (approvesIn(p, scopes) || approvesNowhere(p));
   const out = new Map<string, { principal_id: string; email: string }>();
   for (const p of [...people].sort((x, y) => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0))) {
     if (!p.active || p.kind !== 'human' || !p.email || excluded.includes(p.id) || !named(p)) continue;
@@ -149,11 +168,13 @@ export function planNotifications(
   people: RoutedPerson[],
   chat: ChatWebhookSetting[],
   emailOn: boolean,
+  /** The scopes of the approval's deciding rules (a registry approval: its scope). */
+  scopes: readonly string[],
 ): PlannedNotification[] {
   const plan: PlannedNotification[] = [];
   const add = (reason: NotificationReason, deciders: string[], due: Date | null) => {
     if (emailOn) {
-      for (const r of emailRecipients(deciders, people, approval.excluded))
+      for (const r of emailRecipients(deciders, people, approval.excluded, scopes))
         plan.push({ reason, channel: 'email', recipient: r.email, principal_id: r.principal_id, due });
     }
     const seen = new Set<string>();
@@ -206,9 +227,24 @@ export function consoleLink(consoleUrl: string, flow: ApprovalFlow, approvalId: 
 /** Longest stretch of one agent-supplied value a message quotes; the console shows the rest. */
 export const MAX_QUOTED = 500;
 
-/** One line of text: control characters (line breaks included) become spaces, long values are cut. */
+/**
+ * Unicode's format characters (category Cf): zero-width ones, which split a host or a scheme so that nothing finds
+ * the link a mail client may still make of it, and bidirectional controls, which make text read other than it is.
+ */
+const INVISIBLE = /\p{Cf}/gu;
+/** Full stops a host may be written with besides "." (IDNA reads them as its dots): read as dots, so defang finds them. */
+const HOST_DOTS = /[\u3002\uff0e\uff61]/g;
+
+/**
+ * One line of text: control characters (line breaks included) become spaces, format characters are written as their
+ * code point (`[U+200B]`), the full stops a host may be written with become ".", and long values are cut.
+ */
 export function oneLine(value: string, max = MAX_QUOTED): string {
-  const flat = value.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').trim();
+  const flat = value
+    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ')
+    .replace(INVISIBLE, (c) => `[U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}]`)
+    .replace(HOST_DOTS, '.')
+    .trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
@@ -311,7 +347,7 @@ const plain = (parts: Part[]) => render(parts, (s) => s, defang);
 /** The email: plain text and HTML (escaped), a subject on one line; decide in the console, never by replying. */
 export function emailMessage(f: MessageFacts): { subject: string; text: string; html: string } {
   const rows = lines(f);
-  const subject = oneLine(`${headline(f)}: ${defang(f.action)} on ${defang(f.resource)}`, 200);
+  const subject = oneLine(`${headline(f)}: ${defang(oneLine(f.action))} on ${defang(oneLine(f.resource))}`, 200);
   const text = [
     `${headline(f)}.`,
     '',
@@ -354,7 +390,7 @@ export function teamsMessage(f: MessageFacts): object {
   return {
     '@type': 'MessageCard',
     '@context': 'https://schema.org/extensions',
-    summary: escapeTeams(oneLine(`${headline(f)}: ${defang(f.action)} on ${defang(f.resource)}`, 200)),
+    summary: escapeTeams(oneLine(`${headline(f)}: ${defang(oneLine(f.action))} on ${defang(oneLine(f.resource))}`, 200)),
     title: escapeTeams(headline(f)),
     sections: [
       { facts: lines(f).map(([name, v]) => ({ name: escapeTeams(name), value: render(v, escapeTeams, (s) => escapeTeams(defang(s))) })) },

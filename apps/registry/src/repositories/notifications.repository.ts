@@ -45,22 +45,32 @@ export class NotificationsRepository {
   }
 
   /**
-   * The tenant's active human principals that have an email address, with whether a live key of theirs
-   * holds `approve` or `admin` (who may decide an approval that names no deciders).
+   * The tenant's active human principals that have an email address, with where they may approve: everywhere (a
+   * console permission, or a live key valid for every scope, holding `approve`, `admin` or `platform_admin`), and
+   * the scope lists of their live such keys restricted to some scopes.
    */
   people(tenantId: TenantId): Promise<RoutedPerson[]> {
+    const approving = `k."tenant_id" = p."tenant_id" AND k."principal_id" = p."id" AND k."revoked_at" IS NULL
+                         AND (k."expires_at" IS NULL OR k."expires_at" > now())
+                         AND k."permissions" && ARRAY['approve', 'admin', 'platform_admin']::text[]`;
     return this.db.$queryRawUnsafe<RoutedPerson[]>(
       `SELECT p."id", p."kind", p."active", p."roles", p."email",
-              EXISTS (SELECT 1 FROM "api_keys" k
-                       WHERE k."tenant_id" = p."tenant_id" AND k."principal_id" = p."id" AND k."revoked_at" IS NULL
-                         AND (k."expires_at" IS NULL OR k."expires_at" > now())
-                         AND k."permissions" && ARRAY['approve', 'admin', 'platform_admin']::text[])
-              OR p."console_permissions" && ARRAY['approve', 'admin', 'platform_admin']::text[] AS "approves"
+              p."console_permissions" && ARRAY['approve', 'admin', 'platform_admin']::text[]
+              OR EXISTS (SELECT 1 FROM "api_keys" k WHERE ${approving} AND cardinality(k."scope_ids") = 0) AS "approves_everywhere",
+              COALESCE((SELECT json_agg(k."scope_ids") FROM "api_keys" k WHERE ${approving} AND cardinality(k."scope_ids") > 0),
+                       '[]'::json) AS "approves_within"
          FROM "principals" p
         WHERE p."tenant_id" = $1 AND p."kind" = 'human' AND p."active" AND p."email" IS NOT NULL
         ORDER BY p."id"`,
       tenantId,
     );
+  }
+
+  /** The scopes of the tenant's rules among `ruleIds` (a verdict approval's triggering rules). */
+  async scopesOfRules(tenantId: TenantId, ruleIds: string[]): Promise<string[]> {
+    if (!ruleIds.length) return [];
+    const rows = await this.db.rule.findMany({ where: { tenant_id: tenantId, id: { in: ruleIds } }, select: { scope_id: true } });
+    return [...new Set(rows.map((r) => r.scope_id))];
   }
 
   /** The settings of the tenant (its chat webhooks). */

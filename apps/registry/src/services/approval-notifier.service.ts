@@ -81,7 +81,13 @@ export class ApprovalNotifier {
     for (const event of requested) {
       const approval = readNotifiedApproval(event.source, event.data);
       if (!approval) continue;
-      const plan = planNotifications(approval, people, chat, this.emailOn);
+      const scopes =
+        approval.flow === 'registry'
+          ? approval.scope_id
+            ? [approval.scope_id]
+            : []
+          : await repo.scopesOfRules(tenantId, approval.rule_ids);
+      const plan = planNotifications(approval, people, chat, this.emailOn, scopes);
       await repo.createMany(
         tenantId,
         plan.map((p) => ({
