@@ -354,7 +354,7 @@ describe('data lifecycle: consultations archived, still answered and verified', 
     expect(r.stdout).toContain(`[SEGMENT_ALTERED] ${key}: sha256`);
     expect(r.stdout).toContain(`[MISSING] ${records[0].id}: answered from the archive, but in no segment whose sealed manifest holds it`);
   });
-  it('answers 503 archive_unavailable to a record forged in its segment with its hash recomputed; the genuine ones still answer', async () => {
+  it('answers 503 archive_unavailable to a record forged in its segment with its hash recomputed, and to the rest of that segment', async () => {
     const run = runs.find((r) => r.name === 'directory')!;
     const { stack, tenant, records, store } = run;
     const target = records[1];
@@ -389,14 +389,65 @@ describe('data lifecycle: consultations archived, still answered and verified', 
         .set('X-API-Key', tenant.agentKey)
         .expect(503);
       expect(res.body.code).toBe('archive_unavailable');
-      const genuine = records.find((r) => r.id !== target.id && lines.some((l) => l.id === r.id));
-      if (genuine)
-        await request(stack.verdict.url).get(`/${tenant.id}/v1/consultations/${genuine.id}`).set('X-API-Key', tenant.agentKey).expect(200);
+      // The segment is no longer the one recorded (its index digest): the genuine records in it are not answered either;
+      // those of other segments are.
+      const sameSegment = records.find((r) => r.id !== target.id && lines.some((l) => l.id === r.id));
+      if (sameSegment)
+        await request(stack.verdict.url)
+          .get(`/${tenant.id}/v1/consultations/${sameSegment.id}`)
+          .set('X-API-Key', tenant.agentKey)
+          .expect(503);
+      const elsewhere = records.find((r) => !lines.some((l) => l.id === r.id));
+      if (elsewhere)
+        await request(stack.verdict.url)
+          .get(`/${tenant.id}/v1/consultations/${elsewhere.id}`)
+          .set('X-API-Key', tenant.agentKey)
+          .expect(200);
     } finally {
       await store.put(key, bytes);
       await store.put(indexKey(key), index);
     }
     await request(stack.verdict.url).get(`/${tenant.id}/v1/consultations/${target.id}`).set('X-API-Key', tenant.agentKey).expect(200);
+  });
+
+  it('answers 503 archive_unavailable to a line whose unsigned members were changed (explanation basis, sealed values), index rewritten or not', async () => {
+    const run = runs.find((r) => r.name === 'directory')!;
+    const { stack, tenant, records, store } = run;
+    const target = records[2];
+    const { rows } = await stack
+      .db('verdict')
+      .query('SELECT "from", "to", index_sha256 FROM archive_segments WHERE tenant_id = $1 AND first_id <= $2 AND last_id >= $2', [
+        tenant.id,
+        target.id,
+      ]);
+    // What was recorded of the segment is the digest of its index as stored (checked here by node:crypto itself).
+    const key = segmentKey({ tenant_id: tenant.id, kind: 'consultations', from: rows[0].from, to: rows[0].to });
+    const bytes = (await store.get(key))!;
+    const index = (await store.get(indexKey(key)))!;
+    expect(rows[0].index_sha256).toBe(`sha256:${createHash('sha256').update(index).digest('hex')}`);
+    const read = () => request(stack.verdict.url).get(`/${tenant.id}/v1/consultations/${target.id}`).set('X-API-Key', tenant.agentKey);
+    expect((await read().expect(200)).body.consultation_id ?? target.id).toBe(target.id);
+    // The record and its signature stay as they are; only what lies beside them in the line changes.
+    const lines: { id: string; line: string }[] = [];
+    for await (const line of readSegmentLines(store, key)) {
+      const row = JSON.parse(line);
+      lines.push({
+        id: row.id,
+        line:
+          row.id === target.id ? JSON.stringify({ ...row, explanation_basis: { forged: true }, sealed_values: { forged: true } }) : line,
+      });
+    }
+    await writeSegment(store, key, lines);
+    try {
+      expect((await read().expect(503)).body.code).toBe('archive_unavailable');
+      // The old index put back beside the new bytes: the member read is not the one the index records.
+      await store.put(indexKey(key), index);
+      expect((await read().expect(503)).body.code).toBe('archive_unavailable');
+    } finally {
+      await store.put(key, bytes);
+      await store.put(indexKey(key), index);
+    }
+    await read().expect(200);
   });
 
   it("reads the caller's own segments first: another tenant's unreadable segment neither fails the caller's read nor the 403", async () => {

@@ -8,6 +8,7 @@ import {
   manifestMismatch,
   parseManifest,
   readSegmentLines,
+  segmentIndexMismatch,
   segmentKey,
   type ArchiveStore,
   type SegmentManifest,
@@ -151,7 +152,10 @@ export async function verifyArchive(src: ArchiveVerifySources): Promise<ArchiveV
       continue;
     }
     try {
-      const mismatch = manifestMismatch(m, await digestSegment(src.store, key));
+      const digest = await digestSegment(src.store, key);
+      const mismatch =
+        manifestMismatch(m, digest) ??
+        (m.index_sha256 === undefined ? null : await segmentIndexMismatch(src.store, key, m.index_sha256, digest.bytes));
       if (mismatch) {
         problems.push({ kind: 'segment_altered', segment: key, message: `${key}: ${mismatch} (sealed as fact ${f.fact_id})` });
         continue;

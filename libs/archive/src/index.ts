@@ -22,6 +22,8 @@ export {
   memberFor,
   parseMemberIndex,
   findSegmentLine,
+  segmentIndexMismatch,
+  SegmentAltered,
 } from './segment';
 export { manifestOf, parseManifest, manifestMismatch } from './manifest';
 export { archiveConfigSchema } from './config';

@@ -4,7 +4,7 @@ import { ARCHIVE_KINDS } from './segment';
 /** The manifest of a written segment (docs/operations.md "Archive"); bounds as ISO 8601. */
 export function manifestOf(
   s: { tenant_id: string; kind: ArchiveKind; from: Date | string; to: Date | string },
-  d: SegmentDigest,
+  d: SegmentDigest & { index_sha256?: string },
 ): SegmentManifest {
   return {
     tenant_id: s.tenant_id,
@@ -15,6 +15,7 @@ export function manifestOf(
     sha256: d.sha256,
     first_id: d.first_id,
     last_id: d.last_id,
+    ...(d.index_sha256 === undefined ? {} : { index_sha256: d.index_sha256 }),
   };
 }
 
@@ -34,10 +35,11 @@ export function parseManifest(v: unknown): SegmentManifest {
     typeof m.sha256 === 'string' &&
     /^sha256:[0-9a-f]{64}$/.test(m.sha256) &&
     idOrNull(m.first_id) &&
-    idOrNull(m.last_id);
+    idOrNull(m.last_id) &&
+    (m.index_sha256 === undefined || (typeof m.index_sha256 === 'string' && /^sha256:[0-9a-f]{64}$/.test(m.index_sha256)));
   if (!ok) throw new Error('archive: not a segment manifest');
-  const { tenant_id, kind, from, to, count, sha256, first_id, last_id } = m as unknown as SegmentManifest;
-  return { tenant_id, kind, from, to, count, sha256, first_id, last_id };
+  const { tenant_id, kind, from, to, count, sha256, first_id, last_id, index_sha256 } = m as unknown as SegmentManifest;
+  return { tenant_id, kind, from, to, count, sha256, first_id, last_id, ...(index_sha256 === undefined ? {} : { index_sha256 }) };
 }
 
 /** Whether a segment as read back is the one its manifest describes; answers the first difference, or null. */

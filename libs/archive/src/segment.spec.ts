@@ -21,6 +21,8 @@ import {
   MEMBER_LINES,
   parseMemberIndex,
   readSegmentLines,
+  SegmentAltered,
+  segmentIndexMismatch,
   segmentKey,
   writeSegment,
   type ArchiveLine,
@@ -144,6 +146,54 @@ describe(findSegmentLine.name, () => {
     expect(await findSegmentLine(store, key, idOf(9999))).toBeNull();
   });
 
+  it('checks the index and the member it reads against the digest recorded of the index (SegmentAltered), when there is one', async () => {
+    const key = 't/consultations/digests.jsonl.gz';
+    const written = await writeSegment(store, key, rows(2500));
+    // Digests as another implementation computes them: the index object's, and each member's bytes in the object.
+    const hex = (b: Uint8Array) => `sha256:${bytesToHex(sha256(b))}`;
+    const index = (await store.get(indexKey(key)))!;
+    expect(written.index_sha256).toBe(hex(index));
+    const members = JSON.parse(index.toString()) as Array<{ offset: number; length: number; sha256: string }>;
+    expect(members).toHaveLength(3);
+    const object = (await store.get(key))!;
+    for (const m of members) expect(m.sha256).toBe(hex(object.subarray(m.offset, m.offset + m.length)));
+    expect(await segmentIndexMismatch(store, key, written.index_sha256, object.length)).toBeNull();
+    expect(JSON.parse((await findSegmentLine(store, key, idOf(1234), written.index_sha256))!).record.n).toBe(1234);
+
+    // A line changed in its member (the member re-compressed in place of the old one, the index rewritten to fit).
+    const second = members[1];
+    const changed = gzipSync(
+      gunzipSync(object.subarray(second.offset, second.offset + second.length))
+        .toString()
+        .replace('"n":1234', '"n":4321'),
+    );
+    const altered = Buffer.concat([object.subarray(0, second.offset), changed, object.subarray(second.offset + second.length)]);
+    await store.put(key, altered);
+    const shifted = members.map((m, i) =>
+      i === 1
+        ? { ...m, length: changed.length, sha256: hex(changed) }
+        : i === 2
+          ? { ...m, offset: m.offset - second.length + changed.length }
+          : m,
+    );
+    await store.put(indexKey(key), Buffer.from(JSON.stringify(shifted)));
+    await expect(findSegmentLine(store, key, idOf(1234), written.index_sha256)).rejects.toThrow(SegmentAltered);
+    expect(await segmentIndexMismatch(store, key, written.index_sha256, altered.length)).toMatch(/its index is sha256:/);
+    // The old index put back: the member read is not the one it records.
+    await store.put(indexKey(key), index);
+    await expect(findSegmentLine(store, key, idOf(1234), written.index_sha256)).rejects.toThrow(
+      /member of .* is not the one its index records/,
+    );
+    expect(await segmentIndexMismatch(store, key, written.index_sha256, altered.length)).toMatch(/member at \d+ is not the one|covers/);
+    // A segment recorded before digests (no recorded index digest) is read as it is.
+    await store.put(indexKey(key), Buffer.from(JSON.stringify(shifted)));
+    expect(JSON.parse((await findSegmentLine(store, key, idOf(1234), null))!).record.n).toBe(4321);
+    // An index that does not cover the object.
+    await store.put(key, object);
+    await store.put(indexKey(key), index);
+    expect(await segmentIndexMismatch(store, key, written.index_sha256, object.length + 1)).toMatch(/covers \d+ bytes of \d+/);
+  });
+
   it('finds the member of an id by binary search', () => {
     const index = [
       { first_id: 'a', last_id: 'c', offset: 0, length: 1 },
@@ -160,7 +210,7 @@ describe(digestSegment.name, () => {
     const key = segmentKey({ tenant_id: 't', kind: 'consultations', from: '2026-11-27T14:00:00Z', to: '2026-11-27T14:01:00Z' });
     const written = await writeSegment(store, key, rows(1500));
     const sut = await digestSegment(store, key);
-    const { index: _index, ...measured } = written;
+    const { index: _index, index_sha256: _indexSha256, ...measured } = written;
     expect(sut).toEqual(measured);
     const manifest = manifestOf({ tenant_id: 't', kind: 'consultations', from: '2026-11-27T14:00:00Z', to: '2026-11-27T14:01:00Z' }, sut);
     expect(parseManifest(JSON.parse(JSON.stringify(manifest)))).toEqual(manifest);

@@ -22,12 +22,14 @@ export interface ArchiveLine {
   line: string;
 }
 
-/** One gzip member of a segment: the ids it holds and where its bytes are. */
+/** One gzip member of a segment: the ids it holds, where its bytes are, and their digest. */
 export interface MemberIndexEntry {
   first_id: string;
   last_id: string;
   offset: number;
   length: number;
+  /** `sha256:<hex>` of the member's bytes; absent in indexes written before members were hashed. */
+  sha256?: string;
 }
 
 /** What is sealed in `arbiter.<tenant_id>.archives` and stored as `<key>.manifest.json`. */
@@ -43,6 +45,8 @@ export interface SegmentManifest {
   sha256: string;
   first_id: string | null;
   last_id: string | null;
+  /** `sha256:<hex>` of the member index object's bytes (each member's digest in it); absent in older manifests. */
+  index_sha256?: string;
 }
 
 /** What the writer (and the verifier, reading an object back) measured of a segment. */
@@ -82,7 +86,7 @@ export async function writeSegment(
   store: ArchiveStore,
   key: string,
   lines: AsyncIterable<ArchiveLine> | Iterable<ArchiveLine>,
-): Promise<SegmentDigest & { index: MemberIndexEntry[] }> {
+): Promise<SegmentDigest & { index: MemberIndexEntry[]; index_sha256: string }> {
   const out = new PassThrough();
   // The upload reports a destroyed stream's error; this listener only keeps it from being "unhandled" meanwhile.
   out.on('error', () => undefined);
@@ -105,7 +109,7 @@ export async function writeSegment(
   const flush = async (): Promise<void> => {
     if (member.length === 0) return;
     const gz = gzipSync(Buffer.from(member.join(''), 'utf8'));
-    index.push({ first_id: memberFirst, last_id: last!, offset, length: gz.length });
+    index.push({ first_id: memberFirst, last_id: last!, offset, length: gz.length, sha256: sha256Of(gz) });
     offset += gz.length;
     hash.update(gz);
     member = [];
@@ -134,8 +138,27 @@ export async function writeSegment(
     throw err;
   }
   await upload;
-  await store.put(indexKey(key), Buffer.from(JSON.stringify(index)));
-  return { count, sha256: `sha256:${hash.digest('hex')}`, first_id: first, last_id: last, bytes: offset, index };
+  const indexBytes = Buffer.from(JSON.stringify(index));
+  await store.put(indexKey(key), indexBytes);
+  return {
+    count,
+    sha256: `sha256:${hash.digest('hex')}`,
+    first_id: first,
+    last_id: last,
+    bytes: offset,
+    index,
+    index_sha256: sha256Of(indexBytes),
+  };
+}
+
+const DIGEST = /^sha256:[0-9a-f]{64}$/;
+
+/** A stored segment or index that is not what was recorded of it: altered in the archive (never a reason to retry). */
+export class SegmentAltered extends Error {
+  constructor(message: string) {
+    super(`archive: ${message}`);
+    this.name = 'SegmentAltered';
+  }
 }
 
 /** The segment's lines as stored, streaming (gunzip reads the members one after the other). */
@@ -224,7 +247,8 @@ export function parseMemberIndex(text: string): MemberIndexEntry[] {
         Number.isSafeInteger(m.offset) &&
         Number.isSafeInteger(m.length) &&
         (m.offset as number) >= 0 &&
-        (m.length as number) > 0,
+        (m.length as number) > 0 &&
+        (m.sha256 === undefined || (typeof m.sha256 === 'string' && DIGEST.test(m.sha256))),
     );
   if (!ok) throw new Error('archive: not a member index');
   return v as MemberIndexEntry[];
@@ -232,16 +256,44 @@ export function parseMemberIndex(text: string): MemberIndexEntry[] {
 
 /**
  * One line of a segment by id, with one ranged read of the member that holds it (found in the segment's index);
- * null when the segment does not hold it.
+ * null when the segment does not hold it. With `indexSha256` (what was recorded of the segment when it was written),
+ * the index must have that digest and the member the digest the index gives it, else SegmentAltered: a line is then
+ * the one written, byte for byte, whatever else it holds beside what its own signature covers.
  */
-export async function findSegmentLine(store: ArchiveStore, key: string, id: string): Promise<string | null> {
+export async function findSegmentLine(store: ArchiveStore, key: string, id: string, indexSha256?: string | null): Promise<string | null> {
   const idx = await store.get(indexKey(key));
   if (idx === null) throw new Error(`archive: no index for ${key}`);
+  if (indexSha256 && sha256Of(idx) !== indexSha256) throw new SegmentAltered(`the index of ${key} is not the one recorded`);
   const m = memberFor(parseMemberIndex(idx.toString('utf8')), id);
   if (m === null) return null;
-  const lines = gunzipSync(await store.getRange(key, m.offset, m.length))
-    .toString('utf8')
-    .split('\n');
+  const bytes = await store.getRange(key, m.offset, m.length);
+  if (indexSha256 && (m.sha256 === undefined || sha256Of(bytes) !== m.sha256))
+    throw new SegmentAltered(`the member of ${key} at ${m.offset} is not the one its index records`);
+  const lines = gunzipSync(bytes).toString('utf8').split('\n');
   for (const line of lines) if (line !== '' && lineId(line) === id) return line;
   return null;
+}
+
+/**
+ * Whether a stored segment's index is the one recorded (`indexSha256`) and describes the object: members one after
+ * the other from 0 to `bytes`, each with the digest of its bytes. Answers the first difference, or null.
+ */
+export async function segmentIndexMismatch(store: ArchiveStore, key: string, indexSha256: string, bytes: number): Promise<string | null> {
+  const idx = await store.get(indexKey(key));
+  if (idx === null) return 'its index is missing';
+  if (sha256Of(idx) !== indexSha256) return `its index is ${sha256Of(idx)}, the manifest says ${indexSha256}`;
+  let index: MemberIndexEntry[];
+  try {
+    index = parseMemberIndex(idx.toString('utf8'));
+  } catch (err) {
+    return (err as Error).message;
+  }
+  let offset = 0;
+  for (const m of index) {
+    if (m.offset !== offset) return `its index has a member at ${m.offset}, expected ${offset}`;
+    if (m.sha256 === undefined || sha256Of(await store.getRange(key, m.offset, m.length)) !== m.sha256)
+      return `its member at ${m.offset} is not the one its index records`;
+    offset += m.length;
+  }
+  return offset === bytes ? null : `its index covers ${offset} bytes of ${bytes}`;
 }

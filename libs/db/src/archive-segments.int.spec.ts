@@ -2,10 +2,10 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Pool } from 'pg';
 import { createTestDatabase, testPool } from '@arbiter/testing';
-import { ArchiveSegmentStore, type ArchiveSegmentRecord } from './archive-segments';
+import { archiveSegmentProblem, ArchiveSegmentStore, type ArchiveSegmentRecord } from './archive-segments';
 
 // A partitioned table of the shape the services' migrations give `consultations` (keep_until the key), and the
-// archive_segments migration as the services apply it.
+// archive_segments migrations as the services apply them.
 const TABLES = `
   CREATE TABLE consultations (id text NOT NULL, tenant_id text NOT NULL, keep_until timestamptz NOT NULL, record json NOT NULL)
     PARTITION BY RANGE (keep_until);
@@ -44,11 +44,12 @@ describe(ArchiveSegmentStore.name, () => {
   beforeAll(async () => {
     db = await createTestDatabase('archive_segments');
     pool = testPool(db.url, 3);
-    const migration = await readFile(
-      path.join(__dirname, '../../../prisma/verdict/migrations/20261231110000_archive_segments/migration.sql'),
-      'utf8',
+    const migrations = await Promise.all(
+      ['20261231110000_archive_segments', '20270108100000_archive_index_digest'].map((m) =>
+        readFile(path.join(__dirname, `../../../prisma/verdict/migrations/${m}/migration.sql`), 'utf8'),
+      ),
     );
-    await pool.query(TABLES + migration);
+    await pool.query(TABLES + migrations.join('\n'));
     // The record text with spacing no JSON writer would produce: the segment line must keep it as stored.
     await pool.query(`INSERT INTO consultations VALUES
       ('cns-3', 'tnt-a', '2026-11-27T14:00:30Z', '{"id": "cns-3",  "n":3}'),
@@ -139,6 +140,19 @@ describe(ArchiveSegmentStore.name, () => {
     const again = await sut.recordAnyTenant(segment({ sha256: `sha256:${'1'.repeat(64)}` }));
     expect(again).toMatchObject({ created: false, segment: { sha256: `sha256:${'0'.repeat(64)}`, count: 2 } });
     expect(await sut.segmentsOfPartitionAnyTenant('consultations_p20261127t1400')).toHaveLength(2);
+  });
+
+  it("keeps the digest of the segment's index when given (null when not), and refuses one that is not sha256:<hex>", async () => {
+    const p = (await sut.partitionAnyTenant('consultations_p20261127t1400'))!;
+    const digest = `sha256:${'a'.repeat(64)}`;
+    expect(archiveSegmentProblem(segment({ index_sha256: digest }), p)).toBeNull();
+    expect(archiveSegmentProblem(segment({ index_sha256: null }), p)).toBeNull();
+    expect(archiveSegmentProblem(segment({ index_sha256: 'sha256:xyz' }), p)).toBe('index_sha256 must be sha256:<64 hex> or null');
+    const first = (await sut.segmentsOfPartitionAnyTenant('consultations_p20261127t1400')).find((s) => s.tenant_id === 'tnt-a')!;
+    expect(first.index_sha256).toBeNull();
+    const other = await sut.recordAnyTenant(segment({ tenant_id: 'tnt-d', count: 0, first_id: null, last_id: null, index_sha256: digest }));
+    expect(other).toMatchObject({ created: true, segment: { tenant_id: 'tnt-d', index_sha256: digest } });
+    await pool.query(`DELETE FROM archive_segments WHERE tenant_id = 'tnt-d'`);
   });
 
   it("finds the caller's segments whose id range holds an id, and a bounded number of other tenants'", async () => {

@@ -66,6 +66,11 @@ export interface ArchiveSegmentRecord {
   last_id: string | null;
   /** The ledger fact that seals the segment's manifest in `arbiter.<tenant_id>.archives`. */
   fact_id: string;
+  /**
+   * `sha256:<hex>` of the segment's member index, which holds each member's digest: reads check the member they
+   * read against it. Absent or null for segments written before members were hashed.
+   */
+  index_sha256?: string | null;
 }
 
 export interface StoredArchiveSegment extends ArchiveSegmentRecord {
@@ -90,7 +95,20 @@ export interface RecordSegmentAnswer {
   segment: StoredArchiveSegment;
 }
 
-const SEGMENT_FIELDS = ['tenant_id', 'kind', 'partition', 'url', 'from', 'to', 'count', 'sha256', 'first_id', 'last_id', 'fact_id'];
+const SEGMENT_FIELDS = [
+  'tenant_id',
+  'kind',
+  'partition',
+  'url',
+  'from',
+  'to',
+  'count',
+  'sha256',
+  'first_id',
+  'last_id',
+  'fact_id',
+  'index_sha256',
+];
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/;
 const TENANT = /^tnt-[0-9a-z_.-]{1,100}$/;
 
@@ -118,6 +136,8 @@ export function archiveSegmentProblem(body: unknown, p: ArchivablePartition): st
   if (!str('sha256') || !/^sha256:[0-9a-f]{64}$/.test(b.sha256 as string)) return 'sha256 must be sha256:<64 hex>';
   for (const k of ['first_id', 'last_id']) if (b[k] !== null && !str(k, 200)) return `${k} must be an id or null`;
   if (!str('fact_id', 200)) return 'fact_id must be the id of the ledger fact sealing the manifest';
+  if (b.index_sha256 != null && (typeof b.index_sha256 !== 'string' || !/^sha256:[0-9a-f]{64}$/.test(b.index_sha256)))
+    return 'index_sha256 must be sha256:<64 hex> or null';
   return null;
 }
 
@@ -136,6 +156,7 @@ interface SegmentRow {
   first_id: string | null;
   last_id: string | null;
   fact_id: string;
+  index_sha256: string | null;
   created_at: Date;
 }
 
@@ -151,6 +172,7 @@ const stored = (r: SegmentRow): StoredArchiveSegment => ({
   first_id: r.first_id,
   last_id: r.last_id,
   fact_id: r.fact_id,
+  index_sha256: r.index_sha256,
   created_at: r.created_at.toISOString(),
 });
 
@@ -263,11 +285,11 @@ export class ArchiveSegmentStore {
    */
   async recordAnyTenant(s: ArchiveSegmentRecord): Promise<{ created: boolean; segment: StoredArchiveSegment }> {
     const inserted = await this.pool.query<SegmentRow>(
-      `INSERT INTO archive_segments (tenant_id, kind, partition, url, "from", "to", count, sha256, first_id, last_id, fact_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+      `INSERT INTO archive_segments (tenant_id, kind, partition, url, "from", "to", count, sha256, first_id, last_id, fact_id, index_sha256)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
        ON CONFLICT (tenant_id, kind, partition) DO NOTHING
        RETURNING *`,
-      [s.tenant_id, s.kind, s.partition, s.url, s.from, s.to, s.count, s.sha256, s.first_id, s.last_id, s.fact_id],
+      [s.tenant_id, s.kind, s.partition, s.url, s.from, s.to, s.count, s.sha256, s.first_id, s.last_id, s.fact_id, s.index_sha256 ?? null],
     );
     if (inserted.rows[0]) return { created: true, segment: stored(inserted.rows[0]) };
     const { rows } = await this.pool.query<SegmentRow>(

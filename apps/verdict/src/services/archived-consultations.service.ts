@@ -1,4 +1,4 @@
-import { findSegmentLine, segmentKey, type ArchiveStore } from '@arbiter/archive';
+import { findSegmentLine, SegmentAltered, segmentKey, type ArchiveStore } from '@arbiter/archive';
 import type { ArchiveSegmentStore, StoredArchiveSegment } from '@arbiter/db';
 import { AppError } from '@arbiter/http';
 import type { Logger } from 'pino';
@@ -62,6 +62,7 @@ export class ArchivedConsultations {
       try {
         line = await this.lineOf(s, id);
       } catch (err) {
+        if (err instanceof SegmentAltered) throw this.altered(id, s, err.message);
         this.logger.error({ err, segment: s.url }, 'archived consultation unreadable');
         throw unavailable();
       }
@@ -79,8 +80,19 @@ export class ArchivedConsultations {
     return null;
   }
 
+  /** The segment's line of the id, checked against the index digest recorded of the segment (SegmentAltered). */
   private async lineOf(s: StoredArchiveSegment, id: string): Promise<string | null> {
-    return findSegmentLine(this.store!, segmentKey({ tenant_id: s.tenant_id, kind: 'consultations', from: s.from, to: s.to }), id);
+    const key = segmentKey({ tenant_id: s.tenant_id, kind: 'consultations', from: s.from, to: s.to });
+    return findSegmentLine(this.store!, key, id, s.index_sha256);
+  }
+
+  private altered(id: string, s: StoredArchiveSegment, problem: string): AppError {
+    this.logger.error({ consultation_id: id, segment: s.url, problem }, 'archived consultation does not verify: the segment was altered');
+    return new AppError(
+      503,
+      'archive_unavailable',
+      'The archived consultation does not verify against its signature and hashes; it is not answered',
+    );
   }
 
   /** The record of a line of the caller's segment, answered only when it is the one the gateway signed (fail closed). */
@@ -97,14 +109,7 @@ export class ArchivedConsultations {
     } catch (err) {
       problem = `the line cannot be read: ${(err as Error).message}`;
     }
-    if (problem !== null || row === null) {
-      this.logger.error({ consultation_id: id, segment: s.url, problem }, 'archived consultation does not verify: the segment was altered');
-      throw new AppError(
-        503,
-        'archive_unavailable',
-        'The archived consultation does not verify against its signature and hashes; it is not answered',
-      );
-    }
+    if (problem !== null || row === null) throw this.altered(id, s, problem ?? 'no row');
     return {
       tenant_id: tenantId,
       record: row.record,

@@ -9,6 +9,7 @@ import {
   manifestMismatch,
   manifestOf,
   parseManifest,
+  segmentIndexMismatch,
   segmentKey,
   writeSegment,
   type ArchiveKind,
@@ -104,7 +105,10 @@ async function storedSegment(store: ArchiveStore, key: string): Promise<SegmentM
   const text = await store.get(manifestKey(key));
   if (text === null) return null;
   const manifest = parseManifest(JSON.parse(text.toString('utf8')));
-  const mismatch = manifestMismatch(manifest, await digestSegment(store, key));
+  const digest = await digestSegment(store, key);
+  const mismatch =
+    manifestMismatch(manifest, digest) ??
+    (manifest.index_sha256 === undefined ? null : await segmentIndexMismatch(store, key, manifest.index_sha256, digest.bytes));
   if (mismatch) throw new Error(`archive: ${key} does not match its stored manifest: ${mismatch}`);
   return manifest;
 }

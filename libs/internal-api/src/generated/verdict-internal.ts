@@ -339,6 +339,11 @@ export interface components {
             last_id: string | null;
             /** @description The ledger fact that seals the segment's manifest in `arbiter.<tenant_id>.archives`. */
             fact_id: string;
+            /**
+             * @description `sha256:<hex>` of the segment's member index, which holds each member's digest: reads check the member they
+             *     read against it. Absent or null for segments written before members were hashed.
+             */
+            index_sha256?: string | null;
             created_at: string;
         };
         /** @description `POST /internal/v1/maintenance/partitions/{partition}/segments`. */
@@ -366,6 +371,11 @@ export interface components {
             last_id: string | null;
             /** @description The ledger fact that seals the segment's manifest in `arbiter.<tenant_id>.archives`. */
             fact_id: string;
+            /**
+             * @description `sha256:<hex>` of the segment's member index, which holds each member's digest: reads check the member they
+             *     read against it. Absent or null for segments written before members were hashed.
+             */
+            index_sha256?: string | null;
         };
         /**
          * @description `expired`: still pending at `expires_at` (docs/approvals.md "Quorum, escalation and expiry").
