@@ -298,6 +298,16 @@ describe('registry identity', () => {
       await as(t.admin.key)
         .patch(path, { settings: { precedence: 'scope_first' } })
         .expect(400);
+      // A default verdict the gateway's engine could not compile would freeze the tenant's policy: refused when written.
+      const empty = await as(t.admin.key)
+        .patch(path, { settings: { default_verdict: '' } })
+        .expect(400);
+      expect(empty.body.detail).toBe('body.settings.default_verdict must be a non-empty string');
+      const created = await request(h.url)
+        .post('/api/v1/tenants')
+        .set(bearer(h.adminKey))
+        .send({ slug: 'empty-default', name: 'Empty default', settings: { default_verdict: '' } });
+      expect(created.status).toBe(400);
 
       expect((await as(t.admin.key).get(path).expect(200)).body).toMatchObject({
         slug: 'fixed-slug',

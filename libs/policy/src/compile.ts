@@ -540,6 +540,16 @@ function compileOverride(
 }
 
 /**
+ * What makes a tenant's settings uncompilable, or null: the registry refuses such settings when they are written
+ * (the same function), so a snapshot the gateway builds never fails on them.
+ */
+export function tenantPolicyProblem(settings: TenantPolicy): string | null {
+  const dv = settings.default_verdict;
+  if (dv !== undefined && dv !== null && (typeof dv !== 'string' || dv === '')) return 'default_verdict must be a non-empty string';
+  return null;
+}
+
+/**
  * Compiles one tenant snapshot. Throws PolicyCompileError (fail closed) on a rule or override that
  * cannot be evaluated as written, or on two rules with the same rule_id or rule_version_id.
  */
@@ -548,10 +558,9 @@ export function compilePolicy(
   overrides: readonly EngineOverride[] = [],
   settings: TenantPolicy = {},
 ): CompiledPolicy {
+  const problem = tenantPolicyProblem(settings);
+  if (problem) throw new PolicyCompileError('invalid_policy', problem);
   const dv = settings.default_verdict;
-  if (dv !== undefined && dv !== null && (typeof dv !== 'string' || dv === '')) {
-    throw new PolicyCompileError('invalid_policy', 'default_verdict must be a non-empty string');
-  }
   const ruleIds = new Set<string>();
   const versionIds = new Set<string>();
   const fieldSlots = new SlotTable(compileAccessor);

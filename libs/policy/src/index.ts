@@ -11,7 +11,7 @@ export {
   type BudgetKind,
   type Deadline,
 } from './budget';
-export { compilePolicy, DEFAULT_VERDICT, SEVERITIES, type CompiledPolicy } from './compile';
+export { compilePolicy, DEFAULT_VERDICT, SEVERITIES, tenantPolicyProblem, type CompiledPolicy } from './compile';
 export { ruleVerdict, ruleVerdictProblem } from './severities';
 export { actionGoverned, evaluate, leavesMarks, proceeds, resolvedTargetId, windowPlan, type OneShotApproval } from './evaluate';
 export { exceeds } from './decimal';

@@ -14,6 +14,7 @@ import {
 } from '@arbiter/auth';
 import { canonicalJson } from '@arbiter/canonical';
 import { sensitiveSettingsProblem } from '@arbiter/sensitive';
+import { tenantPolicyProblem } from '@arbiter/policy';
 import { isUniqueViolation, newId } from '@arbiter/db';
 import type { IdentityRepository } from '../repositories/identity.repository';
 import type {
@@ -126,6 +127,9 @@ export class IdentityService {
    * sensitive paths are well-formed and listed once (docs/identity.md "Sensitive fields").
    */
   private async checkSettings(settings: TenantSettings | undefined): Promise<void> {
+    // What the verdict gateway's engine would refuse to compile: refused here, so a tenant's policy never freezes on it.
+    const policy = settings ? tenantPolicyProblem({ default_verdict: settings.default_verdict }) : null;
+    if (policy) throw badRequest(`body.settings.${policy}`);
     const retention = retentionProblem(settings?.retention, this.retentionBounds.min, this.retentionBounds.max);
     if (retention) throw retention.status === 422 ? unprocessable(retention.detail) : badRequest(retention.detail);
     const sensitive = settings ? sensitiveSettingsProblem(settings) : null;

@@ -101,14 +101,53 @@ describe(SnapshotStore.name, () => {
     expect((await sut.get('tnt-1')).tenantId).toBe('tnt-1');
   });
 
-  it('keeps the previous snapshot when a new state cannot be compiled', async () => {
-    await sut.get('tnt-1');
+  /** The registry's state changes to one the engine refuses (a severity it does not know), announced. */
+  const announceBroken = async () => {
     const broken = registryState({ revision: 6, state_hash: 'sha256:broken' });
     broken.rules[0] = { ...broken.rules[0], severity: 'SOMETIMES' as never };
     stub.state = broken;
     sut.onChange({ tenant_id: 'tnt-1', revision: 6 });
     await new Promise((r) => setTimeout(r, 50));
-    expect(sut.current('tnt-1')!.stateHash).toBe('sha256:aa');
+  };
+
+  it('stops serving the previous snapshot at once when the new state cannot be compiled, and serves again once it can', async () => {
+    await sut.get('tnt-1');
+    const good = stub.state;
+    await announceBroken();
+    // Not the tenant's policy any more: refused (503), not served.
+    expect(sut.current('tnt-1')).toBeUndefined();
+    await expect(sut.get('tnt-1')).rejects.toMatchObject({ status: 503, code: 'policy_unavailable' });
+    // A check asks the registry again at most once a poll.
+    const asked = stub.requests.length;
+    await expect(sut.get('tnt-1')).rejects.toMatchObject({ status: 503 });
+    expect(stub.requests.length).toBe(asked);
+    clock += 60_000;
+    await expect(sut.get('tnt-1')).rejects.toMatchObject({ status: 503 });
+    expect(stub.requests.length).toBe(asked + 1);
+    // Mended in the registry: served again.
+    stub.state = { ...good, revision: 7, state_hash: 'sha256:mended' };
+    sut.onChange({ tenant_id: 'tnt-1', revision: 7 });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(sut.current('tnt-1')!.stateHash).toBe('sha256:mended');
+  });
+
+  it('serves the snapshot held again when the registry goes back to its state (the poll confirms it)', async () => {
+    await sut.get('tnt-1');
+    const good = stub.state;
+    await announceBroken();
+    expect(sut.current('tnt-1')).toBeUndefined();
+    stub.state = good;
+    await sut.poll();
+    expect(sut.current('tnt-1')!.stateHash).toBe(good.state_hash);
+  });
+
+  it('refuses a tenant whose first state does not compile, asking again at most once a poll', async () => {
+    const broken = registryState();
+    broken.rules[0] = { ...broken.rules[0], severity: 'SOMETIMES' as never };
+    stub.state = broken;
+    await expect(sut.get('tnt-1')).rejects.toMatchObject({ status: 503, code: 'policy_unavailable' });
+    await expect(sut.get('tnt-1')).rejects.toMatchObject({ status: 503 });
+    expect(stub.requests).toEqual(['/internal/v1/tenants/tnt-1/state']);
   });
 
   it('answers 404 tenant_not_found for a tenant the registry does not know, and drops idle tenants', async () => {

@@ -26,6 +26,8 @@ interface Entry {
   refreshing: Promise<TenantSnapshot> | null;
   /** A change was announced while a refresh was running: fetch once more when it ends. */
   again: boolean;
+  /** When the registry's current state last failed to compile (then `snapshot` is not served); null when it compiles. */
+  brokenAt: number | null;
 }
 
 class TenantMissing extends Error {}
@@ -35,7 +37,9 @@ class TenantMissing extends Error {}
  * snapshot is answered from memory, without any network call; snapshots are refreshed when the
  * registry announces a change on Redis (`onChange`), and a state-hash poll of the tenants used in
  * the last `idleMs` catches announcements lost while Redis was away. A snapshot that cannot be
- * confirmed for `maxStaleMs` (registry down) stops being served: the gateway fails closed.
+ * confirmed for `maxStaleMs` (registry down) stops being served: the gateway fails closed. So does one the registry
+ * says is no longer its state when the new state does not compile: from then on, checks answer 503 until it does
+ * (a new state is fetched at most once per `pollMs` meanwhile).
  */
 export class SnapshotStore {
   private readonly entries = new Map<string, Entry>();
@@ -64,7 +68,7 @@ export class SnapshotStore {
   /** The tenant's snapshot when it is in memory and fresh: the hot path, no I/O. */
   current(tenantId: string): TenantSnapshot | undefined {
     const entry = this.entries.get(tenantId);
-    if (!entry?.snapshot) return undefined;
+    if (!entry?.snapshot || entry.brokenAt !== null) return undefined;
     const now = this.now();
     if (now - entry.verifiedAt > this.opts.maxStaleMs) return undefined;
     entry.lastUsed = now;
@@ -90,14 +94,18 @@ export class SnapshotStore {
     if (fresh) return fresh;
     let entry = this.entries.get(tenantId);
     if (!entry) {
-      entry = { snapshot: null, verifiedAt: 0, lastUsed: this.now(), refreshing: null, again: false };
+      entry = { snapshot: null, verifiedAt: 0, lastUsed: this.now(), refreshing: null, again: false, brokenAt: null };
       this.entries.set(tenantId, entry);
     }
     entry.lastUsed = this.now();
+    // A state that did not compile is fetched again by the poll and by announcements; a check asks at most once a poll.
+    if (entry.brokenAt !== null && this.now() - entry.brokenAt < this.opts.pollMs && !entry.refreshing) {
+      throw policyUnavailable("the tenant's current rules and settings cannot be compiled; see the gateway's log");
+    }
     try {
       return await this.refresh(tenantId, entry);
     } catch (err) {
-      if (!entry.snapshot) this.entries.delete(tenantId);
+      if (!entry.snapshot && entry.brokenAt === null) this.entries.delete(tenantId);
       throw this.toAppError(tenantId, err);
     }
   }
@@ -160,6 +168,7 @@ export class SnapshotStore {
       const snapshot = entry.snapshot;
       if (snapshot && hash.state_hash === snapshot.stateHash && hash.revision <= snapshot.revision) {
         entry.verifiedAt = Math.max(entry.verifiedAt, started);
+        entry.brokenAt = null; // the registry is back at the state of the snapshot held
         return;
       }
       await this.refresh(tenantId, entry);
@@ -189,11 +198,18 @@ export class SnapshotStore {
           // Same content (e.g. a decision moved the revision): keep the compiled policy.
           snapshot = previous.revision === state.revision ? previous : { ...previous, revision: state.revision };
         } else {
-          snapshot = buildSnapshot(state);
+          try {
+            snapshot = buildSnapshot(state);
+          } catch (err) {
+            // Fail closed at once: the previous snapshot is known not to be the tenant's policy any more.
+            if (err instanceof SnapshotBuildError) entry.brokenAt = this.now();
+            throw err;
+          }
           this.opts.logger.debug({ tenant_id: tenantId, revision: state.revision, rules: state.rules.length }, 'tenant snapshot loaded');
         }
         entry.snapshot = snapshot;
         entry.verifiedAt = started;
+        entry.brokenAt = null;
       } while (entry.again);
       return snapshot;
     };
@@ -214,7 +230,8 @@ export class SnapshotStore {
 
   private logRefreshFailure(tenantId: string, err: unknown): void {
     if (err instanceof TenantMissing) return;
-    const level = err instanceof SnapshotBuildError ? 'error' : 'warn';
-    this.opts.logger[level]({ err, tenant_id: tenantId }, 'tenant snapshot refresh failed; serving the previous one');
+    if (err instanceof SnapshotBuildError)
+      this.opts.logger.error({ err, tenant_id: tenantId }, "tenant state does not compile; the tenant's checks answer 503 until it does");
+    else this.opts.logger.warn({ err, tenant_id: tenantId }, 'tenant snapshot refresh failed; serving the previous one');
   }
 }
