@@ -121,6 +121,30 @@ describe('abuse: verdict approvals', () => {
       await decide(other.key, approval.id, { decision: 'reject' }).expect(200);
     });
 
+    it('refuses a decider the tenant state shows deactivated while its key is still cached as active (a lost revocation)', async () => {
+      const approver = await createPrincipalWithKey(stack.registry, t.adminKey, {
+        kind: 'human',
+        permissions: ['approve', 'check', 'read'],
+        roles: ['role-finance'],
+      });
+      const consultation = await approvalRequired(agent1.key, refund(800));
+      const approval = (await open(agent1.key, consultation).expect(201)).body;
+      await as(approver.key).get(`/${t.id}/v1/approvals/${approval.id}`).expect(200); // its identity cached, active
+      // Deactivated as a registry write whose announcement to the key caches was lost (Redis away): the state moves,
+      // the gateway's poll picks it up, the key cache does not hear of it.
+      const db = stack.db('registry');
+      await db.query('UPDATE principals SET active = false WHERE id = $1', [approver.principalId]);
+      await db.query('UPDATE tenant_heads SET revision = revision + 1 WHERE tenant_id = $1', [t.id]);
+      await eventually('the gateway to see the deactivation in the tenant state', async () => {
+        const res = await as(approver.key).check(refund(1));
+        return res.status === 403 && res.body.code === 'principal_deactivated';
+      });
+      const refused = await decide(approver.key, approval.id, { decision: 'approve' });
+      expect([refused.status, refused.body.code]).toEqual([403, 'principal_deactivated']);
+      expect((await as(agent1.key).get(`/${t.id}/v1/approvals/${approval.id}`).expect(200)).body.status).toBe('pending');
+      await decide(finance.key, approval.id, { decision: 'reject' }).expect(200);
+    });
+
     it('never lets an operation approved for nobody pass as done for the human who approved it (nor for another), and lets it pass as approved', async () => {
       // The agent asks for nobody, so the finance human may decide; it then names that human as on_behalf_of.
       const consultation = await approvalRequired(agent1.key, refund(800));

@@ -5,6 +5,7 @@ import {
   checkGrant,
   checkRequester,
   decided,
+  deciderAsStateSees,
   isValidDecider,
   newApproval,
   quorumReached,
@@ -93,6 +94,17 @@ describe(isValidDecider.name, () => {
     requester: 'agn-1',
     requester_principal: 'agn-1',
     ...over,
+  });
+
+  it('counts a role only while the tenant state gives it too (a role removed in the registry, the key cache still holding it)', () => {
+    const states = new Map([['hum-2', { roles: ['role-legal'] }]]);
+    const seen = deciderAsStateSees({ id: 'hum-2', roles: ['role-legal', 'role-finance'] }, states);
+    expect(seen).toEqual({ id: 'hum-2', roles: ['role-legal'] });
+    expect(isValidDecider(pending(), seen)).toBe(false);
+    expect(isValidDecider(pending(), { id: 'hum-2', roles: ['role-legal', 'role-finance'] })).toBe(true);
+    // A role the state gives but the key's identity does not is not added; a principal the state lacks keeps its own.
+    expect(deciderAsStateSees({ id: 'hum-2', roles: [] }, states).roles).toEqual([]);
+    expect(deciderAsStateSees({ id: 'hum-3', roles: ['role-finance'] }, states).roles).toEqual(['role-finance']);
   });
 
   it('accepts a principal listed by id or by one of its roles and refuses others', () => {

@@ -288,3 +288,15 @@ export function withApproval(approval: Approval, input: { decider: string; notes
 /** Whether the approvals given reach the quorum. */
 export const quorumReached = (approval: Pick<Approval, 'approvals' | 'approvals_required'>) =>
   approval.approvals.length >= approval.approvals_required;
+
+/**
+ * The deciding principal with only the roles the tenant's state also gives it (all of its own when the state lacks
+ * it): a role removed in the registry stops counting as soon as the gateway's state has it, whatever the key cache says.
+ */
+export function deciderAsStateSees<P extends { id: string; roles: string[] }>(
+  principal: P,
+  states: ReadonlyMap<string, { roles: string[] }>,
+): P {
+  const state = states.get(principal.id);
+  return state ? { ...principal, roles: principal.roles.filter((r) => state.roles.includes(r)) } : principal;
+}

@@ -18,6 +18,7 @@ import {
   checkGrant,
   checkRequester,
   decided,
+  deciderAsStateSees,
   isValidDecider,
   newApproval,
   quorumReached,
@@ -203,6 +204,10 @@ export class ApprovalsService {
   async decide(identity: AuthenticatedIdentity, tenantParam: string, id: string, body: DecisionBody): Promise<Approval> {
     requireAnyPermission(identity, ['approve']);
     const tenantId = ownTenant(identity, tenantParam);
+    // The tenant's state is fresher than the 30 s key cache (its poll catches a change within seconds even without
+    // Redis): a decider it shows deactivated is refused (403 principal_deactivated), and a role counts only while
+    // both the key's identity and the state hold it.
+    const decider = deciderAsStateSees(identity.principal, (await this.deps.snapshots.forCaller(identity, tenantParam)).principals);
     // Who asked and where the triggering rules live never change: read them before the row is locked.
     const seen = await this.deps.approvals.findAnyTenant(id);
     if (!seen) throw approvalNotFound(id);
@@ -237,7 +242,7 @@ export class ApprovalsService {
           decided_at: approval.decided_at,
         });
       }
-      if (!isValidDecider(approval, identity.principal, asking, now)) {
+      if (!isValidDecider(approval, decider, asking, now)) {
         const own = asking.has(identity.principal.id);
         throw new AppError(
           403,
@@ -259,7 +264,7 @@ export class ApprovalsService {
       if (body.decision === 'approve') {
         // Each triggering rule is approved by its own deciders: one rule's decider never approves for another rule
         // that reserved its approval to someone else (docs/approvals.md "Several rules").
-        const ruleIds = rulesCountedFor(terms, identity.principal, now);
+        const ruleIds = rulesCountedFor(terms, decider, now);
         if (terms.length > 0 && ruleIds.length === 0) throw countsForNoRule(approval);
         given = withApproval(approval, { decider: identity.principal.id, notes: body.decider_notes, now, ruleIds });
         awaiting = rulesAwaitingApproval(terms, given.approvals);
