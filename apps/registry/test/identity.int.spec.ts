@@ -195,6 +195,17 @@ describe('registry identity', () => {
         .send({ principal_id: p.principalId, permissions: ['read'], expires_at: local })
         .expect(400);
       expect(unnamed.body.detail).toMatch(/^Invalid request: expires_at: .*Z or an offset/);
+      // Past 9999 in UTC once its offset is applied: refused, nothing stored, and the tenant's keys still list.
+      const before = (await request(h.url).get('/api/v1/api-keys?limit=1000').set(bearer(a.admin.key)).expect(200)).body.items.length;
+      const year10000 = await request(h.url)
+        .post('/api/v1/api-keys')
+        .set(bearer(a.admin.key))
+        .send({ principal_id: p.principalId, permissions: ['read'], expires_at: '9999-12-31T23:59:59.999-00:01' })
+        .expect(400);
+      expect(year10000.body.detail).toMatch(/^Invalid request: expires_at: /);
+      expect((await request(h.url).get('/api/v1/api-keys?limit=1000').set(bearer(a.admin.key)).expect(200)).body.items).toHaveLength(
+        before,
+      );
       await request(h.url)
         .post('/api/v1/api-keys')
         .set(bearer(a.admin.key))

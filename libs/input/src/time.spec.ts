@@ -60,6 +60,15 @@ describe(parseIsoInstant.name, () => {
       expect([text, parseIsoInstant(text)]).toEqual([text, null]);
     }
   });
+
+  it('refuses an instant its offset moves out of the years 0000 to 9999 in UTC (no four-digit timestamp writes it back)', () => {
+    expect(parseIsoInstant('9999-12-31T23:59:59.999Z')).toBe(Date.UTC(9999, 11, 31, 23, 59, 59, 999));
+    expect(parseIsoInstant('9999-12-31T23:59:59.999+00:01')).not.toBeNull();
+    expect(parseIsoInstant('0000-01-01T00:00:00Z')).not.toBeNull();
+    for (const text of ['9999-12-31T23:59:59.999-00:01', '9999-12-31T23:30-01:00', '0000-01-01T00:00:00+00:01']) {
+      expect([text, parseIsoInstant(text)]).toEqual([text, null]);
+    }
+  });
 });
 
 describe(parseIsoDateOrTime.name, () => {

@@ -28,15 +28,20 @@ export function hasRealCalendarFields(text: string): boolean {
 /** An instant as the services accept one: a date, `T`, hours and minutes, optional seconds and fraction, `Z` or an offset. */
 const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})$/;
 
+/** The first and last instants of the years 0000 to 9999 in UTC: what an ISO 8601 timestamp of four digits names. */
+const FIRST_INSTANT_MS = Date.parse('0000-01-01T00:00:00.000Z');
+const LAST_INSTANT_MS = Date.parse('9999-12-31T23:59:59.999Z');
+
 /**
  * The milliseconds since the epoch of an ISO 8601 instant (`2026-03-01T10:00:00Z`, `2026-03-01T12:00+02:00`), or null
  * for anything else: not a string, no `Z` or offset (its instant would depend on the server's time zone), a day or time
- * the calendar lacks, an offset beyond ±23:59.
+ * the calendar lacks, an offset beyond ±23:59, an instant its offset moves out of the years 0000 to 9999 in UTC
+ * (`9999-12-31T23:59:59-00:01` is in 10000, which no four-digit timestamp can write back).
  */
 export function parseIsoInstant(text: unknown): number | null {
   if (typeof text !== 'string' || !INSTANT.test(text) || !hasRealCalendarFields(text)) return null;
   const ms = Date.parse(text);
-  return Number.isNaN(ms) ? null : ms;
+  return Number.isNaN(ms) || ms < FIRST_INSTANT_MS || ms > LAST_INSTANT_MS ? null : ms;
 }
 
 /** A date, optionally followed by `T` and a time (with or without an offset): the calendar fields first. */
