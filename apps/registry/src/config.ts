@@ -38,6 +38,16 @@ export const registryConfigSchema = {
     max: 60_000,
     doc: "longest the compliance check may spend matching a scope's rules",
   }),
+  /**
+   * docs/registry.md "Limits": what a tenant's active rules may hold together (their current versions as JSON); every
+   * verdict gateway compiles them all into one snapshot on each change, on the event loop that serves every tenant.
+   */
+  TENANT_RULES_MAX_BYTES: int({
+    default: 8 * 1024 * 1024,
+    min: 65_536,
+    max: 1_073_741_824,
+    doc: "most bytes a tenant's active rules may hold together (current versions as JSON)",
+  }),
   // Webhooks (docs/webhooks.md, docs/approvals.md).
   WEBHOOK_ALLOW_PRIVATE: bool({
     default: false,

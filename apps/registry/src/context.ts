@@ -192,7 +192,7 @@ export function createRegistryContext(config: RegistryConfig, logger: Logger, de
     }),
     scopes,
     entries: new EntriesService(repos, writer, access),
-    rules: new RulesService(repos, repo, writer, access, config.LEDGER_SEALING),
+    rules: new RulesService(repos, repo, writer, access, config.LEDGER_SEALING, config.TENANT_RULES_MAX_BYTES),
     ruleShadow: new RuleShadowService(repos, access, verdictClient),
     overrides: new OverridesService(repos, writer, access, scopes),
     references: new ReferencesService(repos, writer, access),

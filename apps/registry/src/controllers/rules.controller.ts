@@ -61,7 +61,7 @@ export class RulesController extends Controller {
   @Security('bearer', ['manage_rules'])
   @SuccessResponse(201, 'Created')
   @Response<ErrorBody>(400, 'Invalid rule fields')
-  @Response<ErrorBody>(422, 'Missing field')
+  @Response<ErrorBody>(422, "Missing field, or the tenant's active rules would hold more than TENANT_RULES_MAX_BYTES")
   async createRule(@Request() req: AuthedRequest, @Path() scope_id: string, @Body() body: RuleBody): Promise<Rule> {
     this.setStatus(201);
     return this.ctx.rules.create(req.user, scope_id, body);
@@ -89,7 +89,7 @@ export class RulesController extends Controller {
   @Security('bearer', ['manage_rules'])
   @Response<ErrorBody>(400, 'Invalid rule fields')
   @Response<ErrorBody>(409, 'Rule archived')
-  @Response<ErrorBody>(422, 'Missing field')
+  @Response<ErrorBody>(422, "Missing field, or the tenant's active rules would hold more than TENANT_RULES_MAX_BYTES")
   async updateRule(
     @Request() req: AuthedRequest,
     @Path() scope_id: string,

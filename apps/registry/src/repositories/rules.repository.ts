@@ -48,6 +48,17 @@ function versionData(content: VersionContent) {
 export class RulesRepository {
   constructor(private readonly db: Db) {}
 
+  /** The bytes of the tenant's active rules' current versions, each written as JSON (docs/registry.md "Limits"). */
+  async activeBytes(tenantId: TenantId): Promise<number> {
+    const [{ bytes }] = await this.db.$queryRawUnsafe<Array<{ bytes: bigint }>>(
+      `SELECT COALESCE(sum(octet_length(row_to_json(v)::text)), 0)::bigint AS bytes
+         FROM "rules" r JOIN "rule_versions" v ON v."id" = r."current_version_id"
+        WHERE r."tenant_id" = $1 AND r."status" = 'active'`,
+      tenantId,
+    );
+    return Number(bytes);
+  }
+
   /** Must run in a transaction: the rule row, its first version, then the pointer to it. */
   async create(
     tenantId: TenantId,

@@ -1,8 +1,8 @@
-import type { AuthenticatedIdentity } from '@arbiter/auth';
+import type { AuthenticatedIdentity, TenantId } from '@arbiter/auth';
 import { newId, type NewSealRow } from '@arbiter/db';
 import { auditStreamId } from '@arbiter/audit-streams';
 import { publicRuleVersion, ruleVersionSealPayload } from '@arbiter/internal-api';
-import { badRequest, conflict, notFound } from '../domain/errors';
+import { badRequest, conflict, notFound, unprocessable } from '../domain/errors';
 import type { Rule, RuleBody, RuleVersion } from '../models/rules';
 import type { Page } from '../models/identity';
 import type { RuleVersionRow, VersionContent } from '../repositories/rules.repository';
@@ -34,7 +34,23 @@ export class RulesService {
     private readonly access: ScopeAccess,
     /** LEDGER_SEALING: each new version writes its seal_outbox row (docs/operations.md "Seal relay"). */
     private readonly sealing = true,
+    /** TENANT_RULES_MAX_BYTES. */
+    private readonly maxTenantBytes = 8 * 1024 * 1024,
   ) {}
+
+  /**
+   * Checked in the write's transaction, after the new version, under the tenant's write lock: a change that takes the
+   * tenant's active rules past TENANT_RULES_MAX_BYTES is refused (422) and rolled back. Archiving always goes through.
+   */
+  private async withinTenantBound(r: Repos, tenantId: TenantId): Promise<void> {
+    const bytes = await r.rules.activeBytes(tenantId);
+    if (bytes > this.maxTenantBytes) {
+      throw unprocessable(
+        `The tenant's active rules would hold ${bytes} bytes, more than the ${this.maxTenantBytes} a tenant's rules may hold together ` +
+          '(TENANT_RULES_MAX_BYTES); archive rules or make this one smaller',
+      );
+    }
+  }
 
   async create(caller: AuthenticatedIdentity, scopeId: string, body: RuleBody): Promise<Rule> {
     const scope = await this.access.scope(caller, scopeId);
@@ -46,6 +62,7 @@ export class RulesService {
         newId('rv-'),
         content,
       );
+      await this.withinTenantBound(r, caller.tenant_id);
       const rule = presentRule(row);
       if (this.sealing) await r.seals.add(caller.tenant_id, ruleVersionSeal(row.current_version!));
       emit({ type: 'rule.created', scope_id: scope.id, scope_ids: [scope.id], entity_type: 'rule', entity_id: row.id, data: rule });
@@ -62,6 +79,7 @@ export class RulesService {
       if (!existing) throw notFound('Rule', id);
       if (existing.status === 'archived') throw conflict(`Rule ${id} is archived and cannot be updated`);
       const row = await r.rules.addVersion(caller.tenant_id, existing, newId('rv-'), content, caller.principal.id);
+      await this.withinTenantBound(r, caller.tenant_id);
       const rule = presentRule(row);
       if (this.sealing) await r.seals.add(caller.tenant_id, ruleVersionSeal(row.current_version!));
       emit({

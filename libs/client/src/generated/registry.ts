@@ -7061,7 +7061,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Missing field */
+            /** @description Missing field, or the tenant's active rules would hold more than TENANT_RULES_MAX_BYTES */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7069,7 +7069,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Missing field"
+                     *       "detail": "Missing field, or the tenant's active rules would hold more than TENANT_RULES_MAX_BYTES"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -7541,7 +7541,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Missing field */
+            /** @description Missing field, or the tenant's active rules would hold more than TENANT_RULES_MAX_BYTES */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7549,7 +7549,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Missing field"
+                     *       "detail": "Missing field, or the tenant's active rules would hold more than TENANT_RULES_MAX_BYTES"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
