@@ -48,6 +48,16 @@ export const registryConfigSchema = {
     max: 1_073_741_824,
     doc: "most bytes a tenant's active rules may hold together (current versions as JSON)",
   }),
+  /**
+   * Likewise for overrides: every gateway compiles each effective override's conditions into the tenant's snapshot on
+   * each change, and a key that may manage invariants in one scope can make any number of them.
+   */
+  TENANT_OVERRIDES_MAX_BYTES: int({
+    default: 8 * 1024 * 1024,
+    min: 65_536,
+    max: 1_073_741_824,
+    doc: "most bytes a tenant's effective overrides may hold together (their rows as JSON)",
+  }),
   // Webhooks (docs/webhooks.md, docs/approvals.md).
   WEBHOOK_ALLOW_PRIVATE: bool({
     default: false,

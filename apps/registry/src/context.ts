@@ -194,7 +194,7 @@ export function createRegistryContext(config: RegistryConfig, logger: Logger, de
     entries: new EntriesService(repos, writer, access),
     rules: new RulesService(repos, repo, writer, access, config.LEDGER_SEALING, config.TENANT_RULES_MAX_BYTES),
     ruleShadow: new RuleShadowService(repos, access, verdictClient),
-    overrides: new OverridesService(repos, writer, access, scopes),
+    overrides: new OverridesService(repos, writer, access, scopes, config.TENANT_OVERRIDES_MAX_BYTES),
     references: new ReferencesService(repos, writer, access),
     links: new LinksService(repos, writer, access),
     search: new SearchService(pool, repos, access),

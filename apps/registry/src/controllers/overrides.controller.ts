@@ -48,7 +48,10 @@ export class OverridesController extends Controller {
   @SuccessResponse(201, 'Created')
   @Response<ErrorBody>(400, 'Bad target or applies_to_scope, or expires_at without Z or an offset')
   @Response<ErrorBody>(409, 'Target not active')
-  @Response<ErrorBody>(422, 'Missing field, or expires_at in the past')
+  @Response<ErrorBody>(
+    422,
+    "Missing field, expires_at in the past, or the tenant's effective overrides would hold more than TENANT_OVERRIDES_MAX_BYTES",
+  )
   @Instants('expires_at')
   async createOverride(@Request() req: AuthedRequest, @Path() scope_id: string, @Body() body: CreateOverrideBody): Promise<Override> {
     this.setStatus(201);

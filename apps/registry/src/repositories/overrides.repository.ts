@@ -81,6 +81,22 @@ export class OverridesRepository {
     });
   }
 
+  /**
+   * The bytes of the tenant's effective overrides (active, as the tenant state carries them: not revoked, conditions
+   * valid, not expired at `now`), each row written as JSON (docs/registry.md "Limits").
+   */
+  async effectiveBytes(tenantId: TenantId, now: Date): Promise<number> {
+    const [{ bytes }] = await this.db.$queryRawUnsafe<Array<{ bytes: bigint }>>(
+      `SELECT COALESCE(sum(octet_length(row_to_json(o)::text)), 0)::bigint AS bytes
+         FROM "overrides" o
+        WHERE o."tenant_id" = $1 AND o."revoked_at" IS NULL AND o."conditions_error" IS NULL
+          AND (o."expires_at" IS NULL OR o."expires_at" > $2)`,
+      tenantId,
+      now,
+    );
+    return Number(bytes);
+  }
+
   /** Revokes an override unless already revoked; answers how many rows changed. */
   async revoke(tenantId: TenantId, id: string, at: Date, by: string | null): Promise<number> {
     const res = await this.db.override.updateMany({

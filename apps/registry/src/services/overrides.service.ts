@@ -32,7 +32,24 @@ export class OverridesService {
     private readonly writer: ChangeWriter,
     private readonly access: ScopeAccess,
     private readonly scopes: ScopesService,
+    /** TENANT_OVERRIDES_MAX_BYTES. */
+    private readonly maxTenantBytes = 8 * 1024 * 1024,
   ) {}
+
+  /**
+   * Checked in the write's transaction, after the new row, under the tenant's write lock: an override that takes the
+   * tenant's effective overrides past TENANT_OVERRIDES_MAX_BYTES is refused (422) and rolled back. Revoking always
+   * goes through. Grants, made by decided approvals, are counted but never refused for it.
+   */
+  private async withinTenantBound(r: Repos, tenantId: TenantId, now: Date): Promise<void> {
+    const bytes = await r.overrides.effectiveBytes(tenantId, now);
+    if (bytes > this.maxTenantBytes) {
+      throw unprocessable(
+        `The tenant's effective overrides would hold ${bytes} bytes, more than the ${this.maxTenantBytes} a tenant's overrides may ` +
+          'hold together (TENANT_OVERRIDES_MAX_BYTES); revoke overrides or make this one smaller',
+      );
+    }
+  }
 
   async create(caller: AuthenticatedIdentity, scopeId: string, body: CreateOverrideBody): Promise<Override> {
     const scope = await this.access.scope(caller, scopeId);
@@ -73,6 +90,7 @@ export class OverridesService {
         consultation_id: null,
         created_by: caller.principal.id,
       });
+      await this.withinTenantBound(r, caller.tenant_id, now);
       const override = presentOverride(row, now);
       emit({
         type: 'override.created',

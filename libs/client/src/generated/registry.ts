@@ -9416,7 +9416,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Missing field, or expires_at in the past */
+            /** @description Missing field, expires_at in the past, or the tenant's effective overrides would hold more than TENANT_OVERRIDES_MAX_BYTES */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9424,7 +9424,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "Missing field, or expires_at in the past"
+                     *       "detail": "Missing field, expires_at in the past, or the tenant's effective overrides would hold more than TENANT_OVERRIDES_MAX_BYTES"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
