@@ -42,6 +42,22 @@ describe('registry identity', () => {
       expect(res.body).toEqual({ detail: 'A tenant with slug acme already exists' });
     });
 
+    it('refuses a slug written as a tenant id (400, nothing stored): an id is looked up before a slug, so it would name another tenant', async () => {
+      const acme = (await request(h.url).get('/api/v1/tenants').set(bearer(h.adminKey)).expect(200)).body.items.find(
+        (t: { slug: string }) => t.slug === 'acme',
+      );
+      for (const slug of [acme.id, 'tnt-aaaaaaaaaaaaaaaaaaaaaaaa', 'tnt-x']) {
+        const res = await request(h.url).post('/api/v1/tenants').set(bearer(h.adminKey)).send({ name: 'x', slug }).expect(400);
+        expect(res.body).toEqual({ detail: 'slug must not start with tnt-: that is how tenant ids are written' });
+      }
+      const slugs = (await request(h.url).get('/api/v1/tenants?limit=1000').set(bearer(h.adminKey)).expect(200)).body.items.map(
+        (t: { slug: string }) => t.slug,
+      );
+      expect(slugs.filter((s: string) => s.startsWith('tnt-'))).toEqual([]);
+      // A slug that only looks alike is a slug.
+      await request(h.url).post('/api/v1/tenants').set(bearer(h.adminKey)).send({ name: 'x', slug: 'tnt' }).expect(201);
+    });
+
     it('answers 422 for a missing field and 400 for a bad value or an unknown field', async () => {
       const missing = await request(h.url).post('/api/v1/tenants').set(bearer(h.adminKey)).send({ name: 'x' }).expect(422);
       expect(missing.body.detail).toMatch(/slug/);

@@ -101,7 +101,8 @@ export interface CreateTenantBody {
   /** @minLength 1 @maxLength 200 */
   name: string;
   /**
-   * Lowercase letters, digits and dashes; unique.
+   * Lowercase letters, digits and dashes; unique; not starting with `tnt-` (how tenant ids are written: where a
+   * service takes an id or a slug, the id is looked up first).
    * @pattern ^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$
    */
   slug: string;

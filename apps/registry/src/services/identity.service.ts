@@ -73,6 +73,8 @@ export class IdentityService {
   // --- tenants -------------------------------------------------------------------------------
 
   async createTenant(caller: AuthenticatedIdentity, body: CreateTenantBody): Promise<Tenant> {
+    // Services that take "an id or a slug" look the id up first: a slug written as an id would name another tenant.
+    if (body.slug.startsWith('tnt-')) throw badRequest('slug must not start with tnt-: that is how tenant ids are written');
     await this.checkSettings(body.settings);
     try {
       const row = await this.repo.createTenant({

@@ -1370,7 +1370,10 @@ export interface components {
         CreateTenantBody: {
             /** @example payments */
             name: string;
-            /** @description Lowercase letters, digits and dashes; unique. */
+            /**
+             * @description Lowercase letters, digits and dashes; unique; not starting with `tnt-` (how tenant ids are written: where a
+             *     service takes an id or a slug, the id is looked up first).
+             */
             slug: string;
             settings?: components["schemas"]["TenantSettings"];
         };
