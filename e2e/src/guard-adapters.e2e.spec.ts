@@ -135,6 +135,31 @@ describe('guardTool adapters', () => {
     expect((await agent.getApproval(id!)).status).toBe('pending');
   });
 
+  it('agents: identical calls made at the same time (a batch, parallel retries) get one approval between them', async () => {
+    const tools = transferTools();
+    const guarded = guardAgentsTool(agent, tools.agents, {
+      ...mapping,
+      resource: (i: Record<string, unknown>) => `acct:${String(i.from)}`,
+    });
+    // The same operation four times, one with its members in another order (the same canonical JSON).
+    const inputs = [
+      ...Array.from({ length: 3 }, () => JSON.stringify({ from: 'acct-9', to: 'acct-10', amount: 2500 })),
+      JSON.stringify({ amount: 2500, to: 'acct-10', from: 'acct-9' }),
+    ];
+    const answers = (await Promise.all(inputs.map((i) => guarded.invoke(new RunContext({}), i)))) as string[];
+    const ids = answers.map((a) => /approval (apr-\S+) is pending/.exec(a)?.[1]);
+    expect(ids[0]).toBeDefined();
+    expect(new Set(ids)).toEqual(new Set([ids[0]]));
+    expect(tools.runs).toEqual([]);
+    // Another operation made alongside gets its own.
+    const [same, other] = (await Promise.all([
+      guarded.invoke(new RunContext({}), inputs[0]),
+      guarded.invoke(new RunContext({}), JSON.stringify({ from: 'acct-9', to: 'acct-10', amount: 2600 })),
+    ])) as string[];
+    expect(same).toContain(`approval ${ids[0]} is pending`);
+    expect(/approval (apr-\S+) is pending/.exec(other)?.[1]).not.toBe(ids[0]);
+  });
+
   it('agents: waits for the approval; decided while it waits, exactly that call runs, once', async () => {
     const tools = transferTools();
     let decided: Promise<unknown> | undefined;

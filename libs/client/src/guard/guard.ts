@@ -198,7 +198,17 @@ async function decide(client: GuardClient, call: GuardedCall, answer: Complete, 
  * stands for the retries), else a new one. An earlier approval that was approved and still did not
  * allow this check has been used or has lapsed: a new one is filed.
  */
-async function fileApproval(
+function fileApproval(
+  client: GuardClient,
+  call: GuardedCall,
+  answer: Complete,
+  options: GuardOptions,
+  memory: PendingApprovals,
+): Promise<Approval> {
+  return memory.once(call, () => fileApprovalNow(client, call, answer, options, memory));
+}
+
+async function fileApprovalNow(
   client: GuardClient,
   call: GuardedCall,
   answer: Complete,

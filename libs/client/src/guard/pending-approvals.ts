@@ -10,6 +10,8 @@ const MAX_ENTRIES = 1000;
 
 export class PendingApprovals {
   private readonly byOperation = new Map<string, string>();
+  /** The filing under way for an operation: calls of it made meanwhile (a batch, parallel retries) share it. */
+  private readonly filing = new Map<string, Promise<unknown>>();
 
   constructor(private readonly maxEntries = MAX_ENTRIES) {}
 
@@ -36,6 +38,19 @@ export class PendingApprovals {
 
   forget(call: GuardedCall): void {
     this.byOperation.delete(PendingApprovals.keyOf(call));
+  }
+
+  /**
+   * Runs `file` for the call unless a filing of the same operation is under way, whose result is then answered:
+   * identical calls made at the same time get one approval, as retries made one after another do.
+   */
+  once<T>(call: GuardedCall, file: () => Promise<T>): Promise<T> {
+    const key = PendingApprovals.keyOf(call);
+    const running = this.filing.get(key);
+    if (running) return running as Promise<T>;
+    const started = file().finally(() => this.filing.delete(key));
+    this.filing.set(key, started);
+    return started;
   }
 }
 
