@@ -198,6 +198,7 @@ async function decide(client: GuardClient, call: GuardedCall, answer: Complete, 
  * stands for the retries), else a new one. An earlier approval that was approved and still did not
  * allow this check has been used or has lapsed: a new one is filed.
  */
+/** Identical calls made while one is being filed share its filing (PendingApprovals.once). */
 function fileApproval(
   client: GuardClient,
   call: GuardedCall,
@@ -205,28 +206,20 @@ function fileApproval(
   options: GuardOptions,
   memory: PendingApprovals,
 ): Promise<Approval> {
-  return memory.once(call, () => fileApprovalNow(client, call, answer, options, memory));
-}
-
-async function fileApprovalNow(
-  client: GuardClient,
-  call: GuardedCall,
-  answer: Complete,
-  options: GuardOptions,
-  memory: PendingApprovals,
-): Promise<Approval> {
-  const earlier = memory.get(call);
-  if (earlier) {
-    const known = await client.getApproval(earlier).catch(() => null);
-    if (known && known.status !== 'approved') return known;
-    memory.forget(call);
-  }
-  const created = await client.createApproval({
-    consultation_id: answer.consultation_id,
-    requester_notes: options.requesterNotes ?? `Tool call ${call.action} on ${call.resource}, requested through Arbiter's guard`,
+  return memory.once(call, async () => {
+    const earlier = memory.get(call);
+    if (earlier) {
+      const known = await client.getApproval(earlier).catch(() => null);
+      if (known && known.status !== 'approved') return known;
+      memory.forget(call);
+    }
+    const created = await client.createApproval({
+      consultation_id: answer.consultation_id,
+      requester_notes: options.requesterNotes ?? `Tool call ${call.action} on ${call.resource}, requested through Arbiter's guard`,
+    });
+    if (created.status !== 'approved') memory.remember(call, created.id);
+    return created;
   });
-  if (created.status !== 'approved') memory.remember(call, created.id);
-  return created;
 }
 
 async function awaitDecision(client: GuardClient, approval: Approval, options: GuardOptions): Promise<Approval | 'timeout' | 'expired'> {
