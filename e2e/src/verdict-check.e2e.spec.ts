@@ -309,6 +309,48 @@ describe('POST /<tenant_id>/v1/check', () => {
     expect(none.body.details.missing_fields.sort()).toEqual(['beneficiary.country', 'transfer.amount']);
   });
 
+  it('refuses a leap second where a timestamp is required (422 wrong_type), so a date rule cannot be stepped around; a bound with one is 400', async () => {
+    const reg = registryApi(stack, t.adminKey);
+    const backdated = await reg.rule(tenantScope, {
+      directive: 'No settlement dated before 1 December 2026',
+      severity: 'MANDATORY',
+      applies_to: { actions: ['payments.settle'] },
+      conditions: [{ field: 'value_date', op: 'lt', value: '2026-12-01T00:00:00Z' }],
+      requires: [{ field: 'value_date', type: 'datetime', reason: 'the value date, an RFC 3339 timestamp' }],
+    });
+    const settle = (value_date: string) =>
+      agent().check({
+        action: 'payments.settle',
+        resource: 'acct:eu/4471',
+        scope: { region: 'eu', env: 'prod' },
+        parameters: { value_date },
+      });
+    await eventually('the rule in the snapshot', async () => (await settle('2026-11-30T23:59:59Z')).body.verdict === 'blocked', {
+      timeoutMs: 10_000,
+    });
+    expect((await settle('2026-12-01T00:00:00Z').expect(200)).body.verdict).toBe('allowed');
+    for (const leap of ['2026-11-30T23:59:60Z', '2026-11-15T10:00:60Z', '2026-11-15T10:00:60+00:00']) {
+      const refused = (await settle(leap).expect(422)).body;
+      expect(refused).toMatchObject({ code: 'insufficient_context', details: { missing_fields: ['value_date'] } });
+      expect(refused.details.required_context).toEqual([
+        expect.objectContaining({ field: 'value_date', problems: ['wrong_type'], rule_ids: [backdated.id] }),
+      ]);
+    }
+    // A bound the comparison could never place would make a rule that never fires: the registry refuses it.
+    const bound = await request(stack.registry.url)
+      .post(`/api/v1/scopes/${tenantScope}/rules`)
+      .set({ Authorization: `Bearer ${t.adminKey}` })
+      .send({
+        directive: 'dead',
+        severity: 'MANDATORY',
+        applies_to: { actions: ['payments.settle'] },
+        conditions: [{ field: 'value_date', op: 'gte', value: '2026-12-31T23:59:60Z' }],
+      })
+      .expect(400);
+    expect(JSON.stringify(bound.body)).toMatch(/needs a number or an ISO 8601 date or timestamp value/);
+    await reg.archiveRule(tenantScope, backdated.id);
+  });
+
   it('reads context Facts beside the parameters, and refuses one that contradicts them (422 context_contradicts_parameters)', async () => {
     const agreeing = await agent()
       .check(

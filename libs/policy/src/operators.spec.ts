@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { PolicyCompileError } from './errors';
 import { CONDITION_OPS, compileCondition } from './operators';
 import type { ConditionOp } from './types';
+import { isIsoDateTime, isoToMillis } from './values';
 
 const test = (op: ConditionOp, value: unknown, actual: unknown): boolean =>
   compileCondition({ field: 'f', op, value }, 'rul-x').test(actual);
@@ -87,6 +88,36 @@ describe(compileCondition.name, () => {
       ['lte', '2026-02-30', '2026-01-01'],
     ] as const)('%s %j on %j is false, never an exception', (op, value, actual) => {
       expect(test(op, value, actual)).toBe(false);
+    });
+
+    it('places every timestamp a requirement of type datetime accepts: what passes as a timestamp always compares', () => {
+      const two = (max: number) => fc.integer({ min: 0, max }).map((n) => String(n).padStart(2, '0'));
+      const stamp = fc
+        .record({
+          y: fc.integer({ min: 0, max: 9999 }).map((n) => String(n).padStart(4, '0')),
+          mo: two(13),
+          d: two(32),
+          h: two(24),
+          mi: two(60),
+          s: two(61),
+          frac: fc.option(fc.stringMatching(/^\.\d{1,12}$/), { nil: '' }),
+          sep: fc.constantFrom('T', 't', ' '),
+          zone: fc.oneof(
+            fc.constantFrom('Z', 'z'),
+            fc.tuple(fc.constantFrom('+', '-'), two(24), two(60)).map(([g, h, m]) => `${g}${h}:${m}`),
+          ),
+        })
+        .map((p) => `${p.y}-${p.mo}-${p.d}${p.sep}${p.h}:${p.mi}:${p.s}${p.frac}${p.zone}`);
+      fc.assert(
+        fc.property(stamp, (v) => {
+          if (!isIsoDateTime(v)) return;
+          expect(Number.isFinite(isoToMillis(v))).toBe(true);
+          // Hence a bound always decides it one way or the other.
+          expect(test('lt', '5000-01-01T00:00:00Z', v) !== test('gte', '5000-01-01T00:00:00Z', v)).toBe(true);
+        }),
+        { numRuns: 5000 },
+      );
+      expect(isIsoDateTime('2026-11-30T23:59:60Z')).toBe(false);
     });
   });
 

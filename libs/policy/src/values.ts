@@ -46,12 +46,17 @@ export function isIsoDate(v: unknown): v is string {
   return m !== null && validDay(+m[1], +m[2], +m[3]);
 }
 
-/** An RFC 3339 timestamp with an offset (`2026-03-01T12:00:00Z`). */
+/**
+ * An RFC 3339 timestamp with an offset (`2026-03-01T12:00:00Z`) that names one instant: every value it accepts,
+ * isoToMillis compares. A leap second (`23:59:60`) is refused, as the services' own reading of instants refuses it
+ * (libs/input): no clock this product reads has one, and a requirement that took it would hand the comparison a
+ * value it cannot place, which a rule's condition reads as false (a block lifted).
+ */
 export function isIsoDateTime(v: unknown): v is string {
   if (typeof v !== 'string') return false;
   const m = DATE_TIME.exec(v);
   if (m === null || !validDay(+m[1], +m[2], +m[3])) return false;
-  if (+m[4] > 23 || +m[5] > 59 || +m[6] > 60) return false;
+  if (+m[4] > 23 || +m[5] > 59 || +m[6] > 59) return false;
   return m[9] === undefined || (+m[9] <= 23 && +m[10] <= 59);
 }
 
