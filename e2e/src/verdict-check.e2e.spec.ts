@@ -351,6 +351,93 @@ describe('POST /<tenant_id>/v1/check', () => {
     await reg.archiveRule(tenantScope, backdated.id);
   });
 
+  it('reads one value per path in rules and overrides alike: no second Fact, parameter member or unaccepted source lifts a block', async () => {
+    const reg = registryApi(stack, t.adminKey);
+    const payout = (body: object) =>
+      agent().check({ action: 'risk.payout', resource: 'acct:eu/4471', scope: { region: 'eu', env: 'prod' }, ...body });
+    // A rule that accepts the score only from the ledger, with an override (written first: the wait for the
+    // override below, a later write, sees the whole tenant state up to it).
+    const vouched = await reg.rule(tenantScope, {
+      directive: 'Block payouts unless the ledger-vouched score is low',
+      severity: 'MANDATORY',
+      applies_to: { actions: ['risk.payout2'] },
+      conditions: [{ field: 'score', op: 'gt', value: 80 }],
+      requires: [
+        { field: 'score', type: 'number', acceptable_sources: ['ledger'], source_requirement: 'verified', reason: 'via the ledger' },
+      ],
+    });
+    await reg.override(tenantScope, {
+      target_id: vouched.id,
+      override_type: 'conditional',
+      justification: 'low scores',
+      conditions: 'score < 50.0',
+    });
+    const risky = await reg.rule(tenantScope, {
+      directive: 'Block high-risk payouts',
+      severity: 'MANDATORY',
+      applies_to: { actions: ['risk.payout'] },
+      conditions: [{ field: 'risk.score', op: 'gt', value: 80 }],
+      requires: [{ field: 'risk.score', type: 'number', reason: 'the risk score' }],
+    });
+    const lift = await reg.override(tenantScope, {
+      target_id: risky.id,
+      override_type: 'conditional',
+      justification: 'low-risk payouts may go',
+      conditions: 'has(risk.score) && risk.score < 95.0',
+    });
+    const scored = { 'risk.score': { value: 99, source: 'risk-engine', verification_status: 'verified' } };
+    await eventually(
+      'the override in the snapshot',
+      async () => (await payout({ parameters: { risk: { score: 90 } } })).body.verdict === 'allowed',
+      {
+        timeoutMs: 10_000,
+      },
+    );
+    // Lifted where the override holds (90 fires the rule, and is below 95); without it, blocked.
+    expect((await payout({ context: scored }).expect(200)).body.verdict).toBe('blocked');
+    // A second Fact above the rule's: the expression would read it whole (10), the rule reads the other (99).
+    const twoFacts = (await payout({ context: { ...scored, risk: { value: { score: 10 }, source: 'agent' } } }).expect(200)).body;
+    expect(twoFacts.verdict).toBe('blocked');
+    expect(
+      (await agent().consultation(twoFacts.consultation_id).expect(200)).body.precedence_trace.find(
+        (e: { rule_id: string }) => e.rule_id === risky.id,
+      ).overrides_not_applied,
+    ).toEqual([
+      expect.objectContaining({
+        override_id: lift.id,
+        reason: 'override_condition_error',
+        error: expect.stringMatching(/one value per path/),
+      }),
+    ]);
+
+    // A rule that names a parameter parameters.<path>: a parameter member named parameters cannot stand in for it.
+    const misnamed = await reg.rule(tenantScope, {
+      directive: 'Payouts above 1000 are blocked',
+      severity: 'MANDATORY',
+      applies_to: { actions: ['pay.out'] },
+      conditions: [{ field: 'parameters.amount', op: 'gt', value: 1000 }],
+    });
+    const pay = (parameters: object) =>
+      agent().check({ action: 'pay.out', resource: 'acct:eu/4471', scope: { region: 'eu', env: 'prod' }, parameters });
+    await eventually('the misnamed rule in the snapshot', async () => (await pay({ amount: 5 })).status === 422, { timeoutMs: 10_000 });
+    const member = (await pay({ amount: 50000, parameters: { amount: 1 } }).expect(400)).body;
+    expect(member).toMatchObject({ code: 'validation_failed', details: { field: 'parameters.parameters' } });
+    await reg.archiveRule(tenantScope, misnamed.id);
+    // Once no rule reads such a field, a member of that name is a parameter like any other.
+    await eventually('the misnamed rule gone', async () => (await pay({ amount: 5, parameters: { amount: 1 } })).status === 200, {
+      timeoutMs: 10_000,
+    });
+
+    const payout2 = (body: object) =>
+      agent().check({ action: 'risk.payout2', resource: 'acct:eu/4471', scope: { region: 'eu', env: 'prod' }, ...body });
+    // The agent's own number satisfies neither the rule nor its override (the snapshot holds both since the waits above).
+    for (const body of [{ context: { score: { value: 10, source: 'agent' } } }, { parameters: { score: 10 } }]) {
+      const refused = (await payout2(body).expect(422)).body;
+      expect(refused).toMatchObject({ code: 'insufficient_context', details: { missing_fields: ['score'] } });
+    }
+    for (const id of [risky.id, vouched.id]) await reg.archiveRule(tenantScope, id);
+  });
+
   it('reads context Facts beside the parameters, and refuses one that contradicts them (422 context_contradicts_parameters)', async () => {
     const agreeing = await agent()
       .check(

@@ -67,6 +67,17 @@ export interface CelCondition {
   evaluate(activation: Record<string, unknown>): CelOutcome;
 }
 
+/**
+ * Why an evaluation failed, without the values it read: the library's messages quote them (`No such key: <the
+ * value of the index>`, `Invalid duration string: <the value>`), and this text goes into the consultation's trace,
+ * which is hashed, signed, sealed and kept past the erasure of a sensitive value (docs/verdicts.md "Sensitive
+ * fields"). Only the library's error code is kept.
+ */
+function evaluationFailure(err: unknown): string {
+  const code = (err as { code?: unknown })?.code;
+  return `evaluation failed (${typeof code === 'string' && /^[a-z0-9_]{1,64}$/.test(code) ? code : 'evaluation_error'})`;
+}
+
 function firstLine(err: unknown): string {
   return String((err as Error)?.message ?? err).split('\n')[0];
 }
@@ -113,7 +124,7 @@ export function compileCondition(source: unknown): CelCondition {
       try {
         value = program(activation);
       } catch (err) {
-        return { ok: false, error: firstLine(err) };
+        return { ok: false, error: evaluationFailure(err) };
       }
       if (typeof value !== 'boolean')
         return { ok: false, error: `the expression gave ${value === null ? 'null' : typeof value}, not a boolean` };

@@ -164,6 +164,13 @@ export interface CompiledPolicy extends CompiledRuleSet {
    * windowPlan() returns an empty plan at once and the gateway does no window work.
    */
   readonly hasWindows: boolean;
+  /**
+   * Whether a rule or an override reads a field whose first segment is `parameters` (`parameters.amount`). Rules
+   * name a parameter by its path alone, so such a field is most likely misnamed, and a parameter member named
+   * `parameters` would stand in for the parameter it meant (docs/verdicts.md "Parameters and context"): the gateway
+   * refuses a check carrying one while this holds.
+   */
+  readonly readsParametersMember: boolean;
   /** The rules that remember: enforced ones in precedence order, then shadow ones. */
   readonly windowRules: readonly WindowRule[];
   /** By exact action name: the distinct `same` lists of the requires_prior rules naming it. */
@@ -608,6 +615,7 @@ export function compilePolicy(
     fieldAccessors: fieldSlots.items,
     overrideCount: overrides.length,
     hasWindows: windowRules.length > 0,
+    readsParametersMember: fieldSlots.items.some((a) => a.source === 'path' && a.segments[0] === 'parameters'),
     windowRules,
     markers,
   };

@@ -492,6 +492,68 @@ describe(evaluate.name, () => {
         expect(check('action == "forged"', { action: 'forged' }).verdict).toBe('blocked');
       });
 
+      it('does not apply when it reads a path whole while a context Fact names a path below it (one value per path)', () => {
+        const risky = [
+          rule('block', {
+            conditions: [{ field: 'risk.score', op: 'gt', value: 80 }],
+            requires: [{ field: 'risk.score', type: 'number', reason: 'score' }],
+          }),
+        ];
+        const context = {
+          'risk.score': { value: 90, source: 'risk-engine', verification_status: 'verified' as const },
+          risk: { value: { score: 10 }, source: 'agent' },
+        };
+        for (const cond of ['has(risk.score) && risk.score < 50.0', 'risk["score"] < 50.0']) {
+          const sut = complete(run({ rules: risky, overrides: [conditional(cond)] }, { context }));
+          expect(sut.verdict).toBe('blocked');
+          expect(sut.precedence_trace[0].overrides_not_applied).toEqual([
+            {
+              error: 'the expression reads risk whole, and the context Fact risk.score names a path below it: one value per path',
+              override_id: 'ovr-c',
+              reason: 'override_condition_error',
+            },
+          ]);
+        }
+        // The same expression over one consistent value still applies.
+        const alone = complete(
+          run({ rules: risky, overrides: [conditional('has(risk.score) && risk.score < 50.0')] }, { parameters: { risk: { score: 10 } } }),
+        );
+        expect(alone.verdict).toBe('allowed');
+      });
+
+      it('reads a field with the Requirements of the rule it would lift: a source the rule does not accept lifts nothing', () => {
+        const vouched = [
+          rule('block', {
+            conditions: [{ field: 'score', op: 'gt', value: 80 }],
+            requires: [
+              {
+                field: 'score',
+                type: 'number',
+                acceptable_sources: ['ledger'],
+                source_requirement: 'verified',
+                reason: 'score via the ledger',
+              },
+            ],
+          }),
+        ];
+        const lift = conditional('score < 50.0');
+        // The agent's own number: the rule wants the ledger's, so the check lacks context (it was allowed, lifted).
+        for (const req of [{ context: { score: { value: 10, source: 'agent' } } }, { parameters: { score: 10 } }]) {
+          const sut = insufficient(run({ rules: vouched, overrides: [lift] }, req));
+          expect(sut.missing_fields).toEqual([
+            expect.objectContaining({ field: 'score', problems: [expect.stringMatching(/^(not_verified|source_not_accepted)$/)] }),
+          ]);
+          expect(sut.precedence_trace[0].overrides_not_applied).toEqual([
+            { missing_fields: ['score'], override_id: 'ovr-c', reason: 'override_condition_missing' },
+          ]);
+        }
+        // A field the rule puts no Requirement on is read as it comes.
+        const plain = [rule('block', { conditions: [{ field: 'score', op: 'gt', value: 80 }] })];
+        expect(
+          complete(run({ rules: plain, overrides: [conditional('note == "ok"')] }, { parameters: { score: 90, note: 'ok' } })).verdict,
+        ).toBe('allowed');
+      });
+
       it('lets another override that holds neutralise the rule, and then reports no misses', () => {
         const sut = complete(
           run(

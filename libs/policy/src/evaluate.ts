@@ -132,6 +132,22 @@ function readSlot(f: CompiledField, reads: Reads): unknown {
   return value;
 }
 
+/** The rule's field at this slot when the rule puts Requirements on it, else null. */
+function requirementOf(rule: CompiledRule, slot: number): CompiledField | null {
+  const fields = rule.fields;
+  for (let i = 0; i < fields.length; i++) if (fields[i].slot === slot && fields[i].check !== null) return fields[i];
+  return null;
+}
+
+/** A context Fact named by a path strictly below `path` (`risk.score` below `risk`), or null. */
+function factBelow(context: Readonly<Record<string, Fact>> | null | undefined, path: string): string | null {
+  if (!context) return null;
+  for (const key in context) {
+    if (key.length > path.length + 1 && key.charCodeAt(path.length) === 46 /* . */ && key.startsWith(path)) return key;
+  }
+  return null;
+}
+
 /**
  * Whether an override's conditions hold for this operation (docs/verdicts.md "Overrides"). Fails closed: a
  * name the expression reads that the operation lacks, an evaluation error or a non-boolean result
@@ -146,18 +162,41 @@ function conditionHolds(o: CompiledOverride, c: Candidate, reads: Reads): boolea
   if (condition === null) return true;
   const fields = condition.fields;
   const values = new Array<unknown>(fields.length);
-  let missing: CompiledField[] | null = null;
+  let missing: Gap[] | null = null;
   for (let i = 0; i < fields.length; i++) {
-    values[i] = readSlot(fields[i], reads);
-    if (values[i] === undefined) (missing ??= []).push(fields[i]);
+    const f = fields[i];
+    const value = (values[i] = readSlot(f, reads));
+    if (value === undefined) {
+      (missing ??= []).push({ field: f, problem: 'absent' });
+      continue;
+    }
+    // The value is read as the rule it would lift reads it: with the rule's Requirements on the field (a source the
+    // rule does not accept does not satisfy the override either).
+    const own = requirementOf(c.rule, f.slot);
+    const problem = own ? own.check!(value, reads.facts[f.slot]) : null;
+    if (problem) {
+      (missing ??= []).push({ field: own!, problem });
+      continue;
+    }
+    // A path read whole (`has(risk.score)`, `risk["score"]` read `risk`) while a Fact names a path below it: the
+    // rules read that Fact, the expression would read another value at the same path.
+    const below = f.accessor.source === 'path' ? factBelow(reads.req.context, f.accessor.path) : null;
+    if (below !== null) {
+      (c.overrideMisses ??= []).push({
+        error: `the expression reads ${f.accessor.path} whole, and the context Fact ${below} names a path below it: one value per path`,
+        override_id: o.id,
+        reason: 'override_condition_error',
+      });
+      return false;
+    }
   }
   if (missing) {
     (c.overrideMisses ??= []).push({
-      missing_fields: missing.map((f) => f.accessor.path),
+      missing_fields: missing.map((g) => g.field.accessor.path),
       override_id: o.id,
       reason: 'override_condition_missing',
     });
-    for (const field of missing) (c.overrideGaps ??= []).push({ field, problem: 'absent' });
+    (c.overrideGaps ??= []).push(...missing);
     return false;
   }
   const outcome = condition.cel.evaluate(activationOf(condition.cel.paths, values));

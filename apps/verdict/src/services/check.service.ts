@@ -8,6 +8,7 @@ import {
   explain,
   factContradictingParameters,
   windowPlan,
+  type CompiledPolicy,
   type CompleteEvaluation,
   type EvaluationRequest,
   type Explanation,
@@ -181,6 +182,7 @@ export class CheckService {
     // The Facts as sent are hashed and recorded; the engine sees verified ledger citations as ledger Facts.
     const context = (body.context as Record<string, Fact> | undefined) ?? EMPTY;
     const parameters = body.parameters ?? EMPTY;
+    refuseParametersMember(snapshot.policy, parameters);
     refuseContradictingFacts(parameters, context);
     const citations = await this.base.citations.verify(
       snapshot.tenantId,
@@ -352,6 +354,22 @@ export function traced<T>(name: string, identity: AuthenticatedIdentity, run: ()
       if (typeof body.operation_status === 'string') span.setAttribute('arbiter.operation_status', body.operation_status);
       return answer;
     },
+  );
+}
+
+/**
+ * A parameter member named `parameters`, while the tenant's rules or overrides read a field named `parameters.<path>`
+ * (docs/verdicts.md "Parameters and context"): such a field names a parameter the wrong way, and the member would
+ * stand in for the parameter it meant (the rule reads 1, the verdict signs 50,000). 400 validation_failed.
+ */
+function refuseParametersMember(policy: CompiledPolicy, parameters: Record<string, unknown>): void {
+  if (!policy.readsParametersMember || !Object.prototype.hasOwnProperty.call(parameters, 'parameters')) return;
+  throw new AppError(
+    400,
+    'validation_failed',
+    "parameters.parameters: this tenant's rules read a field named parameters.<path>, which would read this member " +
+      'instead of the parameter it names; rename the member (or have the rule name the parameter by its path alone)',
+    { field: 'parameters.parameters' },
   );
 }
 
