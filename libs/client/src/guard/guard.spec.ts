@@ -26,6 +26,22 @@ describe(guardCall.name, () => {
     ]);
   });
 
+  it('runs nothing on an answer that says allowed without its signed verdict or its consultation (unsigned_answer)', async () => {
+    for (const missing of [{ signed_verdict: undefined }, { signed_verdict: '' }, { consultation_id: undefined }] as never[]) {
+      const checked = await guardCall(stubClient({ check: [complete('allowed', missing)] }).client, call);
+      expect(checked).toMatchObject({ kind: 'unavailable', code: 'unsigned_answer' });
+      expect(mayRun(checked)).toBe(false);
+    }
+    const resolved = await guardCall(
+      stubClient({
+        check: [verdictError(422, 'insufficient_context')],
+        resolve: [{ ...complete('allowed'), operation_status: 'complete', signed_verdict: undefined }],
+      }).client,
+      call,
+    );
+    expect(resolved).toMatchObject({ kind: 'unavailable', code: 'unsigned_answer' });
+  });
+
   it('carries the windows an answer read: taken on an allowed call, full on a refused one, absent without any', async () => {
     const taken = [{ rule_id: 'rul-b', key: '{}', window: '1h', used_before: 3, used_after: 4, max: 50 }];
     const allowed = await guardCall(stubClient({ check: [complete('allowed', { limits: taken } as never)] }).client, call);

@@ -80,7 +80,7 @@ async function evaluate(client: GuardClient, call: GuardedCall, options: GuardOp
     ...(call.onBehalfOf ? { on_behalf_of: call.onBehalfOf } : {}),
   };
   try {
-    return await client.check(body);
+    return signedOrRefused(await client.check(body));
   } catch (err) {
     if (!(err instanceof ArbiterError) || err.code !== 'insufficient_context') throw err;
   }
@@ -92,11 +92,34 @@ async function evaluate(client: GuardClient, call: GuardedCall, options: GuardOp
     context,
     ...(call.onBehalfOf ? { on_behalf_of: call.onBehalfOf } : {}),
   });
-  if (resolved.operation_status === 'complete' && 'signed_verdict' in resolved) {
-    const widened = scopeWidening(call.scope, resolved.signed_verdict);
-    return widened === null ? resolved : { kind: 'unavailable', code: 'scope_widened', error: widened };
+  if (resolved.operation_status === 'complete') {
+    const signed = signedOrRefused(resolved as unknown as Complete);
+    if ('kind' in signed) return signed;
+    const widened = scopeWidening(call.scope, signed.signed_verdict);
+    return widened === null ? signed : { kind: 'unavailable', code: 'scope_widened', error: widened };
   }
   return { kind: 'insufficient_context', missing: (resolved as { required_context?: Requirement[] }).required_context ?? [] };
+}
+
+/**
+ * A complete answer without its signed verdict or its consultation is no decision (docs/agents.md "Outcomes"): nothing
+ * runs on it, whatever its `verdict` says (fail closed: `unsigned_answer`).
+ */
+function signedOrRefused(answer: Complete): Complete | GuardOutcome {
+  const a = answer as Partial<Complete> | null;
+  if (
+    a &&
+    typeof a.signed_verdict === 'string' &&
+    a.signed_verdict !== '' &&
+    typeof a.consultation_id === 'string' &&
+    a.consultation_id !== ''
+  )
+    return answer;
+  return {
+    kind: 'unavailable',
+    code: 'unsigned_answer',
+    error: 'the gateway answered a verdict without its signed verdict or its consultation id: not a decision, nothing runs',
+  };
 }
 
 /**
