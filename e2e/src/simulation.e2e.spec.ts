@@ -485,6 +485,53 @@ describe('simulation (POST /<tenant_id>/v1/simulations)', () => {
     otherRuleId = (await registryApi(stack, other.adminKey).rule(scope, { directive: 'x', severity: 'ALLOW' })).id;
   });
 
+  it('replays a resolve record as resolve evaluated it: a rule below the one that decided, never asked about, does not hide a change', async () => {
+    // In the other tenant: this tenant's consultations are counted by the tests after this one.
+    const reg = registryApi(stack, other.adminKey);
+    const docs = await reg.scope('docs', { region: 'eu' });
+    const noted = await reg.rule(docs, {
+      directive: 'Document reads are noted',
+      severity: 'ADVISORY',
+      applies_to: { actions: ['doc.read'] },
+    });
+    const publicRead = await reg.rule(docs, {
+      directive: 'Public documents may be read',
+      severity: 'ALLOW',
+      applies_to: { actions: ['doc.read'] },
+      conditions: [{ field: 'doc.class', op: 'eq', value: 'public' }],
+    });
+    const agent = verdictApi(stack, other.agent.key, other.id);
+    const read = { action: 'doc.read', resource: 'doc:1', scope: { region: 'eu' }, context: {} };
+    await eventually(
+      'both rules in the snapshot',
+      async () => {
+        const body = (await agent.resolve(read)).body;
+        return (
+          body.dominating_rule_id === noted.id &&
+          (body.precedence_trace ?? []).some((e: { rule_id: string }) => e.rule_id === publicRead.id)
+        );
+      },
+      { timeoutMs: 10_000 },
+    );
+    const resolved = (await agent.resolve(read).expect(200)).body;
+    expect(resolved).toMatchObject({ operation_status: 'complete', verdict: 'observe' });
+    const block = {
+      scope_id: docs,
+      directive: 'Document reads are blocked',
+      severity: 'MANDATORY',
+      applies_to: { actions: ['doc.read'] },
+    };
+    const res = await simulate({ changes: [{ op: 'create', rule: block }], window: { last: 1 } }, other.adminKey, other.id).expect(200);
+    expect(res.body).toMatchObject({ evaluated: 1, changed: 1, transitions: { 'observe->blocked': 1 } });
+    expect(res.body.samples[0]).toMatchObject({ consultation_id: resolved.consultation_id, before: 'observe', after: 'blocked' });
+    // Unchanged rules replay it to the verdict it was given.
+    expect((await simulate({ changes: [], window: { last: 1 } }, other.adminKey, other.id).expect(200)).body).toMatchObject({
+      evaluated: 1,
+      changed: 0,
+      transitions: {},
+    });
+  });
+
   it('403 insufficient_permission without manage_rules, 403 cross_tenant_forbidden for another tenant, 401 without a key', async () => {
     const noRules = await simulate({ changes: [] }, t.agent.key).expect(403);
     expect(noRules.body).toMatchObject({ code: 'insufficient_permission', details: { permission: 'manage_rules' } });

@@ -31,6 +31,8 @@ export interface ReplayRow {
    * examples: budgets and sequences"): a replay gives its window amounts back from then on. Null otherwise.
    */
   not_executed_at: Date | null;
+  /** How the record was evaluated: a resolve record replays in resolve's tolerant mode (docs/verdicts.md "Simulation"). */
+  operation: 'check' | 'resolve' | null;
   /** The record's sealed sensitive values (docs/verdicts.md "Sensitive fields"); null when it has none. */
   sealed_values: SealedValues | null;
 }
@@ -371,11 +373,11 @@ export class ConsultationRepository {
     // not_executed_at: when the caller reported the operation not executed (docs/verdicts.md "Windows and outcomes").
     const { rows } = await this.pool.query<ReplayRow>(
       `SELECT c.id, c.requested_at, c.action, r.resource, r.scope_used, r.parameters, r.context_snapshot, r.ledger_citations,
-              c.caller_principal_id, r.on_behalf_of, o.reported_at AS not_executed_at, c.sealed_values
+              c.caller_principal_id, r.on_behalf_of, r.operation, o.reported_at AS not_executed_at, c.sealed_values
          FROM consultations c
          LEFT JOIN consultation_outcomes o ON o.tenant_id = c.tenant_id AND o.consultation_id = c.id AND NOT o.executed
         CROSS JOIN LATERAL json_to_record(c.record) AS r(resource text, scope_used json, parameters json, context_snapshot json,
-                                                         ledger_citations json, on_behalf_of text)
+                                                         ledger_citations json, on_behalf_of text, operation text)
         WHERE c.tenant_id = $1 AND c.requested_at >= $2 AND c.requested_at <= $3 ${keyset}
         ORDER BY c.requested_at ${dir}, c.id ${dir}
         LIMIT $4`,

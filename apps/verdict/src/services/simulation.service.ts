@@ -95,7 +95,8 @@ export class SimulationService {
     const plain = hasPermission(identity, 'read');
     const replayed = this.replay(tenantId, { since, until }, last, order, plain, (row, total) => {
       const request: EvaluationRequest = {
-        mode: 'check',
+        // As it was evaluated: a resolve record's rules below the one that decided were never asked about.
+        mode: row.operation === 'resolve' ? 'resolve' : 'check',
         action: row.action,
         resource: row.resource ?? '',
         scope: row.scope_used ?? EMPTY,
