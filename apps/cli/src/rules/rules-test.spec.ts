@@ -245,6 +245,42 @@ describe(parseTestFile.name, () => {
     ]);
   });
 
+  it('refuses a case the gateway would refuse before evaluating it, as the gateway names it', async () => {
+    const err = (() => {
+      try {
+        parseTestFile(
+          'tests.yaml',
+          'rules: rules.yaml\ntests:\n' +
+            '  - {name: a, action: x, resource: r, parameters: {to: offshore-7}, context: {to: {value: acct-2, source: agent}}, expect: allowed}\n' +
+            '  - {name: b, action: x, resource: r, parameters: {to: acct-2, "to.x": 1}, expect: allowed}\n' +
+            '  - {name: c, action: x, resource: r, context: {parameters.to: {value: acct-2, source: agent}}, expect: allowed}\n',
+        );
+      } catch (e) {
+        return e as RulesFileError;
+      }
+      throw new Error('accepted');
+    })();
+    expect(err.message.split('\n')).toEqual([
+      expect.stringMatching(
+        /tests\[0\]\.context\.to: the gateway refuses a Fact that restates parameters\.to with another value \(422 context_contradicts_parameters\)$/,
+      ),
+      expect.stringMatching(/tests\[1\]\.parameters: parameters\["to\.x"\]: the gateway refuses a member name with a dot/),
+      expect.stringMatching(/tests\[2\]\.context\.parameters\.to: the gateway refuses a Fact named parameters/),
+    ]);
+    // A member named parameters, while a rule reads parameters.<path>: the case fails, naming the gateway's refusal.
+    const misnamed = `${RULES}  - directive: Misnamed\n    severity: MANDATORY\n    applies_to: {actions: [pay.out]}\n    conditions: [{field: parameters.amount, op: gt, value: 1000}]\n`;
+    const sut = await runSuite(
+      suiteOf(
+        '  - {name: member, action: pay.out, resource: r, scope: {region: eu}, parameters: {amount: 50000, parameters: {amount: 1}}, expect: allowed}\n',
+      ),
+      files({ 'rules.yaml': misnamed }),
+    );
+    expect(sut.cases[0]).toMatchObject({
+      passed: false,
+      failures: [expect.stringMatching(/^the gateway refuses this check \(400 validation_failed/)],
+    });
+  });
+
   it('names the problems of window states and sequences at their line', () => {
     const err = (() => {
       try {

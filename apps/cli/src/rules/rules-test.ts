@@ -1,12 +1,13 @@
 // `arbiter rules test` (docs/rules-as-code.md "The test file"): check requests with expected verdicts,
 // evaluated by the rule engine itself (compilePolicy and evaluate of libs/policy, as the verdict
 // gateway does) against the rules of the files the test file names, with no server.
-import { isPlainObject as isObject, parseIsoInstant } from '@arbiter/input';
+import { bracketPath, findMemberName, isPlainObject as isObject, parseIsoInstant } from '@arbiter/input';
 import {
   compilePolicy,
   decideWithLedger,
   engineRule,
   evaluate,
+  factContradictingParameters,
   PolicyCompileError,
   WindowLedger,
   ruleVerdict,
@@ -170,6 +171,34 @@ function unknownKeys(raw: Record<string, unknown>, known: readonly string[], wha
 }
 
 /**
+ * What the gateway refuses before it evaluates anything (docs/verdicts.md "Parameters and context"): a case built so
+ * is no check the gateway would answer, and passing it would vouch for a decision nobody gets. Named as a problem of
+ * the file, as the gateway names it.
+ */
+function gatewayRefusals(raw: Record<string, unknown>, p: Report): void {
+  const parameters = isObject(raw.parameters) ? raw.parameters : {};
+  const dotted = findMemberName(parameters, (name) => name.includes('.') || name === '$commit');
+  if (dotted !== null)
+    p(
+      ['parameters'],
+      `${bracketPath(['parameters', ...dotted])}: the gateway refuses a member name with a dot, or named $commit (400 validation_failed)`,
+    );
+  if (!isObject(raw.context)) return;
+  for (const field of Object.keys(raw.context))
+    if (field === 'parameters' || field.startsWith('parameters.'))
+      p(['context', field], 'the gateway refuses a Fact named parameters or parameters.<field> (400 invalid_context_shape)');
+  const facts = raw.context as Record<string, Fact>;
+  if (Object.values(facts).every((f) => isObject(f) && 'value' in f)) {
+    const field = factContradictingParameters(parameters, facts);
+    if (field !== null)
+      p(
+        ['context', field],
+        `the gateway refuses a Fact that restates parameters.${field} with another value (422 context_contradicts_parameters)`,
+      );
+  }
+}
+
+/**
  * The operation members of `raw` as problems and values; `base` gives what `raw` leaves out (a sequence's
  * members for its steps). Required: action and resource, from `raw` or `base`.
  */
@@ -189,6 +218,7 @@ function parseOperation(raw: Record<string, unknown>, p: Report, base: Partial<O
           p(['context', field], 'a Fact has at least value and source');
       }
   }
+  gatewayRefusals(raw, p);
   if (raw.principal !== undefined && (typeof raw.principal !== 'string' || raw.principal === ''))
     p(['principal'], "principal is the calling principal's id, a non-empty string");
   if (raw.on_behalf_of !== undefined && raw.on_behalf_of !== null && (typeof raw.on_behalf_of !== 'string' || raw.on_behalf_of === ''))
@@ -459,6 +489,10 @@ function runCase(
   };
   const result = evaluate(policy, req, now, null, null, states);
   const { failures, details } = judge(c.expect, result, rules);
+  if (policy.readsParametersMember && Object.prototype.hasOwnProperty.call(req.parameters ?? {}, 'parameters'))
+    failures.unshift(
+      'the gateway refuses this check (400 validation_failed, parameters.parameters): a rule reads a field named parameters.<path>',
+    );
   return outcomeOf(c.name, failures, details, result, rules);
 }
 
