@@ -51,6 +51,8 @@ interface Run {
   sensitiveId: string;
   /** Registry events written under the 2m retention of events. */
   events: string[];
+  /** An allowed review that left a requires_prior mark (docs/verdicts.md "Budgets, rates and sequences"). */
+  reviewId: string;
   since: string;
 }
 
@@ -86,6 +88,7 @@ async function startRun(name: string, archiveUrl: string, extra: Record<string, 
     records: [],
     sensitiveId: '',
     events: [],
+    reviewId: '',
     since: '',
   };
 }
@@ -107,6 +110,18 @@ async function decide(run: Run): Promise<void> {
   run.sensitiveId = (await agent.check({ ...card, parameters: { ...card.parameters, card: CARD, customer_id: SUBJECT } })).consultation_id;
   ids.push(run.sensitiveId);
   for (const id of ids) run.records.push(await agent.getConsultation(id));
+  // A refund only after a review of the same order: the review's mark outlives its consultation's partition.
+  const reg = createRegistryClient({ baseUrl: run.stack.registry.url, apiKey: run.tenant.adminKey });
+  const sequence = await reg.createScope({ name: 'sequence' });
+  await reg.createRule(sequence.id, {
+    directive: 'A refund follows a review of the same order',
+    severity: 'MANDATORY',
+    applies_to: { actions: ['orders.refund'] },
+    requires_prior: { action: 'orders.review', within: '24h', same: ['parameters.order'] },
+  });
+  await eventually('the sequence rule in the snapshot', async () => (await agent.check(refund('o-none'))).verdict === 'blocked');
+  run.reviewId = (await agent.check({ ...refund('o-1'), action: 'orders.review' })).consultation_id;
+  expect((await agent.check(refund('o-1'))).verdict).not.toBe('blocked');
   // A registry change after the retention of events was set: its event is kept for 2m too.
   await createRegistryClient({ baseUrl: run.stack.registry.url, apiKey: run.tenant.adminKey }).createScope({ name: 'archived' });
   const { rows } = await run.stack
@@ -116,13 +131,15 @@ async function decide(run: Run): Promise<void> {
   expect(run.events.length).toBeGreaterThan(0);
 }
 
+const refund = (order: string) => ({ action: 'orders.refund', resource: `order:${order}`, scope: { region: 'eu' }, parameters: { order } });
+
 /**
  * Resolves once none of the run's records, and none of its registry events, is left in PostgreSQL. The registry
  * archives its events on its own maintenance runs, so the consultations leaving the verdict database says nothing of
  * them: waiting for the consultations alone let the events test run before the registry's partition left.
  */
 function archived(run: Run): Promise<unknown> {
-  const ids = run.records.map((r) => r.id);
+  const ids = [...run.records.map((r) => r.id), run.reviewId];
   const gone = async (service: 'verdict' | 'registry', table: string, rows: string[]) =>
     (await run.stack.db(service).query(`SELECT count(*)::int AS n FROM ${table} WHERE id = ANY($1)`, [rows])).rows[0].n === 0;
   return eventually(
@@ -263,6 +280,20 @@ describe('data lifecycle: consultations archived, still answered and verified', 
       expect(after).toMatchObject({ archived: true, sensitive_values: { 'parameters.card': 'erased' } });
       const agent = verdictAs(stack, tenant.agentKey, tenant.id);
       expect((await verifyConsultation(after, { jwks: (await agent.jwks(tenant.slug)).keySet })).valid).toBe(true);
+    });
+
+    it("takes its caller's outcome for an archived consultation: the review's mark is withdrawn, and the refund it vouched for is blocked again", async () => {
+      const agent = verdictAs(run().stack, run().tenant.agentKey, run().tenant.id);
+      expect(await agent.getConsultation(run().reviewId)).toMatchObject({ archived: true, verdict: 'allowed' });
+      expect((await agent.check(refund('o-1'))).verdict).not.toBe('blocked');
+      expect(await agent.outcome(run().reviewId, { executed: false })).toMatchObject({ consultation_id: run().reviewId, executed: false });
+      expect((await agent.check(refund('o-1'))).verdict).toBe('blocked');
+      // Another caller's archived consultation is still none of its business.
+      const other = verdictAs(run().stack, run().tenant.adminKey, run().tenant.id);
+      await expect(other.outcome(run().records[0].id, { executed: false })).rejects.toMatchObject({
+        status: 404,
+        code: 'consultation_not_found',
+      });
     });
 
     it('passes `arbiter archive verify` for the period', async () => {

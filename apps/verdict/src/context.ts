@@ -283,7 +283,7 @@ export async function createVerdictContext(config: VerdictConfig, logger: Logger
       windows,
       sensitive,
     }),
-    outcomes: new OutcomesService(consultations, windowStore, logger, ruleVersions),
+    outcomes: new OutcomesService(consultationsService, windowStore, logger, ruleVersions),
     consultations: consultationsService,
     explanations: new ExplanationsService(consultationsService, ruleVersions, budget, logger, sensitive),
     simulations: new SimulationService({ snapshots, consultations, budget, sensitive }),

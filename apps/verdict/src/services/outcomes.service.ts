@@ -3,10 +3,9 @@ import type { AuthenticatedIdentity } from '@arbiter/auth';
 import { AppError, shownId } from '@arbiter/http';
 import { ownTenant, requireAnyPermission } from '../domain/tenant-access';
 import type { ConsultationOutcome } from '../models/outcomes';
-import type { ConsultationRepository } from '../repositories/consultations.repository';
 import type { OutcomeRow, WindowRepository } from '../repositories/windows.repository';
 import { windowsUnavailable } from './windows.service';
-import type { ScopeReach } from './consultations.service';
+import type { ConsultationsService, ScopeReach } from './consultations.service';
 import { reachedVersionIds } from '../domain/consultation-record';
 
 /**
@@ -19,7 +18,8 @@ import { reachedVersionIds } from '../domain/consultation-record';
  */
 export class OutcomesService {
   constructor(
-    private readonly consultations: ConsultationRepository,
+    /** Where the record is, PostgreSQL or its archive: a mark outlives the partition of the consultation that left it. */
+    private readonly consultations: Pick<ConsultationsService, 'find'>,
     private readonly windows: WindowRepository,
     private readonly logger: Logger,
     /** A key restricted to some scopes reports only on consultations its scopes govern (docs/verdicts.md "Authentication"). */
@@ -29,7 +29,7 @@ export class OutcomesService {
   async report(identity: AuthenticatedIdentity, tenantParam: string, id: string, executed: boolean): Promise<ConsultationOutcome> {
     requireAnyPermission(identity, ['check']);
     const tenantId = ownTenant(identity, tenantParam);
-    const record = await this.consultations.find(tenantId, id);
+    const record = await this.ownRecord(tenantId, id);
     // Another principal's consultation answers as an unknown one: consultation ids are not shared between callers.
     if (
       !record ||
@@ -54,5 +54,20 @@ export class OutcomesService {
         { consultation_id: id, executed: stored.executed },
       );
     return { consultation_id: id, executed, given_back: stored.given_back, reported_at: stored.reported_at.toISOString() };
+  }
+
+  /**
+   * The tenant's consultation of this id, in PostgreSQL or archived (docs/operations.md "Archive"): its windows and marks
+   * stay for their own periods, so its caller may still report it once its partition has left. Another tenant's,
+   * wherever it is, is none (404 like any other id here).
+   */
+  private async ownRecord(tenantId: string, id: string) {
+    try {
+      const found = await this.consultations.find(tenantId, id);
+      return found && found.tenant_id === tenantId ? found.record : null;
+    } catch (err) {
+      if (err instanceof AppError && err.status === 403) return null;
+      throw err;
+    }
   }
 }
