@@ -14,6 +14,8 @@ export interface StartPostgresOptions {
   dataDir: string;
   /** TCP port on 127.0.0.1; a free one when omitted. */
   port?: number;
+  /** Ports a free one must not be: chosen for other servers that have not bound them yet. */
+  avoidPorts?: number[];
   /** Receives what this module does on the caller's behalf (copying binaries, relocating data, reaping orphans). */
   log?: LineSink;
   /** Receives the output of initdb and of the server; by default only kept for error messages. */
@@ -191,7 +193,7 @@ export async function startPostgres(options: StartPostgresOptions): Promise<Post
 
   await reapPostgresOrphan(dataDir, log);
 
-  const port = options.port ?? (await findFreePort());
+  const port = options.port ?? (await findFreePort('127.0.0.1', options.avoidPorts));
   if (!(await isPortFree(port))) {
     throw new DevstackError('port_in_use', `cannot start PostgreSQL on 127.0.0.1:${port}: the port is in use`);
   }

@@ -12,6 +12,8 @@ export interface StartRedisOptions {
   dir: string;
   /** TCP port on 127.0.0.1; a free one when omitted. */
   port?: number;
+  /** Ports a free one must not be: chosen for other servers that have not bound them yet. */
+  avoidPorts?: number[];
   /** Receives what this module does on the caller's behalf (installing redis-server, reaping orphans). */
   log?: LineSink;
   /** Receives the server's output; by default only kept for error messages. */
@@ -160,7 +162,7 @@ export async function startRedis(options: StartRedisOptions): Promise<RedisHandl
   const ownerFile = path.join(dir, OWNER_FILE);
   await reapRedisOrphan(dir, log);
 
-  const port = options.port ?? (await findFreePort());
+  const port = options.port ?? (await findFreePort('127.0.0.1', options.avoidPorts));
   if (!(await isPortFree(port))) {
     throw new DevstackError('port_in_use', `cannot start Redis on 127.0.0.1:${port}: the port is in use`);
   }

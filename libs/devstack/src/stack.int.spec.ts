@@ -139,10 +139,11 @@ describe(startStack.name, () => {
   async function apps(behaviours: Record<string, FakeBehaviour> = {}): Promise<AppSpec[]> {
     const specs: AppSpec[] = [];
     for (const name of ['registry', 'verdict', 'worker']) {
+      const chosen = specs.flatMap((spec) => (spec.port === undefined ? [] : [spec.port]));
       specs.push({
         name,
         entry: writeFakeApp(root, name, behaviours[name]),
-        port: name === 'worker' ? undefined : await findFreePort(),
+        port: name === 'worker' ? undefined : await findFreePort('127.0.0.1', chosen),
       });
     }
     return specs;

@@ -216,6 +216,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     }
   }
 
+  const appPorts = options.apps.flatMap((app) => (app.port === undefined ? [] : [app.port]));
   const secrets = loadOrCreateSecrets(path.join(options.dataDir, 'secrets.json'), env);
   let postgres: PostgresHandle | undefined;
   let redis: RedisHandle | undefined;
@@ -238,6 +239,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       postgres = await startPostgres({
         dataDir: pgDir,
         port: env.PGPORT ? parsePort(env.PGPORT, 'PGPORT', 0) : undefined,
+        avoidPorts: appPorts,
         log: (line) => log('postgres', line),
         serverLog: options.serverLogs ? (line) => log('postgres', line) : undefined,
         detached: true,
@@ -257,6 +259,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     if (!redisUrl) {
       redis = await startRedis({
         dir: path.join(options.dataDir, 'redis'),
+        avoidPorts: appPorts,
         log: (line) => log('redis', line),
         serverLog: options.serverLogs ? (line) => log('redis', line) : undefined,
         detached: true,
