@@ -1,14 +1,17 @@
 // `arbiter rules test` (docs/rules-as-code.md "The test file"): check requests with expected verdicts,
 // evaluated by the rule engine itself (compilePolicy and evaluate of libs/policy, as the verdict
 // gateway does) against the rules of the files the test file names, with no server.
-import { bracketPath, findMemberName, isPlainObject as isObject, parseIsoInstant } from '@arbiter/input';
+import { bracketPath, isPlainObject as isObject, parseIsoInstant } from '@arbiter/input';
 import {
   compilePolicy,
   decideWithLedger,
   engineRule,
   evaluate,
   factContradictingParameters,
+  feedsMisnamedField,
+  isParametersFactName,
   PolicyCompileError,
+  reservedParameterMember,
   WindowLedger,
   ruleVerdict,
   windowPlan,
@@ -177,7 +180,7 @@ function unknownKeys(raw: Record<string, unknown>, known: readonly string[], wha
  */
 function gatewayRefusals(raw: Record<string, unknown>, p: Report): void {
   const parameters = isObject(raw.parameters) ? raw.parameters : {};
-  const dotted = findMemberName(parameters, (name) => name.includes('.') || name === '$commit');
+  const dotted = reservedParameterMember(parameters);
   if (dotted !== null)
     p(
       ['parameters'],
@@ -185,7 +188,7 @@ function gatewayRefusals(raw: Record<string, unknown>, p: Report): void {
     );
   if (!isObject(raw.context)) return;
   for (const field of Object.keys(raw.context))
-    if (field === 'parameters' || field.startsWith('parameters.'))
+    if (isParametersFactName(field))
       p(['context', field], 'the gateway refuses a Fact named parameters or parameters.<field> (400 invalid_context_shape)');
   const facts = raw.context as Record<string, Fact>;
   if (Object.values(facts).every((f) => isObject(f) && 'value' in f)) {
@@ -489,7 +492,7 @@ function runCase(
   };
   const result = evaluate(policy, req, now, null, null, states);
   const { failures, details } = judge(c.expect, result, rules);
-  if (policy.readsParametersMember && Object.prototype.hasOwnProperty.call(req.parameters ?? {}, 'parameters'))
+  if (feedsMisnamedField(policy, req.parameters ?? {}))
     failures.unshift(
       'the gateway refuses this check (400 validation_failed, parameters.parameters): a rule reads a field named parameters.<path>',
     );

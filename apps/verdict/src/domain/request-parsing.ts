@@ -14,7 +14,7 @@ import {
   unknownMember,
 } from '@arbiter/input';
 import { AppError } from '@arbiter/http';
-import type { Fact, Scope } from '@arbiter/policy';
+import { isParametersFactName, reservedParameterMember, type Fact, type Scope } from '@arbiter/policy';
 import type { CheckRequest } from '../models/verdicts';
 import { badRequest } from './errors';
 import { MAX_VERDICT_TTL_SECONDS, type ScopeFieldSchema } from './tenant-snapshot';
@@ -105,7 +105,7 @@ export function parseContext(raw: unknown): Record<string, Fact> {
     if (field.length === 0 || field.length > MAX_FIELD_NAME) throw invalidFact(field, `a field name has 1 to ${MAX_FIELD_NAME} characters`);
     // Rules name a parameter by its path alone (`amount`); a Fact named `parameters.amount` would be read only where a
     // rule or override misnames it so, and there stand in for the parameter the operation carries.
-    if (field === 'parameters' || field.startsWith('parameters.'))
+    if (isParametersFactName(field))
       throw invalidFact(field, 'a Fact cannot be named parameters or parameters.<field>: rules read a parameter by its path alone');
     const fact = raw[field];
     if (!isPlainObject(fact)) throw invalidFact(field, 'must be a Fact object {value, source, ...}');
@@ -301,7 +301,7 @@ function refuseTooDeep(value: unknown, root: string): void {
  * `$commit` (refuseCommitments), in the same pass.
  */
 function refuseReservedMemberNames(parameters: Record<string, unknown>): void {
-  const at = findMemberName(parameters, (name) => name.includes('.') || name === COMMITMENT_MEMBER);
+  const at = reservedParameterMember(parameters);
   if (at === null) return;
   if (at[at.length - 1] === COMMITMENT_MEMBER) refuseCommitment(['parameters', ...at]);
   const field = bracketPath(['parameters', ...at], { maxName: MAX_FIELD_NAME });

@@ -7,6 +7,7 @@ import {
   evaluate,
   explain,
   factContradictingParameters,
+  feedsMisnamedField,
   windowPlan,
   type CompiledPolicy,
   type CompleteEvaluation,
@@ -363,7 +364,7 @@ export function traced<T>(name: string, identity: AuthenticatedIdentity, run: ()
  * stand in for the parameter it meant (the rule reads 1, the verdict signs 50,000). 400 validation_failed.
  */
 function refuseParametersMember(policy: CompiledPolicy, parameters: Record<string, unknown>): void {
-  if (!policy.readsParametersMember || !Object.prototype.hasOwnProperty.call(parameters, 'parameters')) return;
+  if (!feedsMisnamedField(policy, parameters)) return;
   throw new AppError(
     400,
     'validation_failed',
