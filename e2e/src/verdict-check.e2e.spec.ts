@@ -438,6 +438,59 @@ describe('POST /<tenant_id>/v1/check', () => {
     for (const id of [risky.id, vouched.id]) await reg.archiveRule(tenantScope, id);
   });
 
+  it('refuses a Fact, a scope field or a member named __proto__: hidden as the prototype of the context map, a Fact fed the rule past the contradiction check and the record', async () => {
+    const reg = registryApi(stack, t.adminKey);
+    const rule = await reg.rule(tenantScope, {
+      directive: 'Payments of value above 1000 are blocked',
+      severity: 'MANDATORY',
+      applies_to: { actions: ['proto.pay'] },
+      conditions: [{ field: 'value', op: 'gt', value: 1000 }],
+    });
+    // JSON.parse keeps __proto__ as a member, as the body does on the wire (an object literal would not).
+    const pay = (extra: string) =>
+      agent().check(
+        JSON.parse(`{"action":"proto.pay","resource":"acct:1","scope":{"region":"eu","env":"prod"},"parameters":{"value":50000}${extra}}`),
+      );
+    await eventually('the rule in the snapshot', async () => (await pay('')).body.verdict === 'blocked', { timeoutMs: 10_000 });
+    // The Fact's own members (value, source) were read as the context's inherited fields `value` and `source`.
+    const hidden = (await pay(',"context":{"__proto__":{"value":{"value":1,"source":"agent"},"source":"agent"}}').expect(400)).body;
+    expect(hidden).toMatchObject({ code: 'invalid_context_shape', details: { field: '__proto__' } });
+    await pay(',"context":{"note":{"value":{"__proto__":{"value":1}},"source":"agent"}}').expect(400);
+    const plain = (await pay(',"context":{}').expect(200)).body;
+    expect(plain.verdict).toBe('blocked');
+    await agent()
+      .check(
+        JSON.parse(
+          '{"action":"proto.pay","resource":"acct:1","scope":{"region":"eu","env":"prod","__proto__":"x"},"parameters":{"value":50000}}',
+        ),
+      )
+      .expect(400);
+    await agent()
+      .check(
+        JSON.parse(
+          '{"action":"proto.pay","resource":"acct:1","scope":{"region":"eu","env":"prod"},"parameters":{"value":50000,"meta":{"__proto__":{"value":1}}}}',
+        ),
+      )
+      .expect(400);
+    const resolved = await agent()
+      .resolve(
+        JSON.parse(
+          '{"action":"proto.pay","resource":"acct:1","scope":{"region":"eu","env":"prod"},"context":{"__proto__":{"value":{"value":1,"source":"agent"},"source":"agent"}}}',
+        ),
+      )
+      .expect(400);
+    expect(resolved.body).toMatchObject({ code: 'invalid_context_shape', details: { field: '__proto__' } });
+    // Resolve widens the scope from scope.<field> Facts, which would have dropped this one.
+    await agent()
+      .resolve(
+        JSON.parse(
+          '{"action":"proto.pay","resource":"acct:1","scope":{"region":"eu","env":"prod"},"context":{"scope.__proto__":{"value":"x","source":"agent"}}}',
+        ),
+      )
+      .expect(400);
+    await reg.archiveRule(tenantScope, rule.id);
+  });
+
   it('reads context Facts beside the parameters, and refuses one that contradicts them (422 context_contradicts_parameters)', async () => {
     const agreeing = await agent()
       .check(

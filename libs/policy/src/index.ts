@@ -29,7 +29,13 @@ export {
   type NotInvertible,
 } from './explain';
 export { factContradictingParameters, valueAtPath } from './field-path';
-export { feedsMisnamedField, isParametersFactName, reservedParameterMember } from './request-refusals';
+export {
+  feedsMisnamedField,
+  isParametersFactName,
+  PROTOTYPE_MEMBER,
+  reservedParameterMember,
+  reservedValueMember,
+} from './request-refusals';
 export { jsonEqual } from './values';
 export { PolicyCompileError, type PolicyCompileErrorCode } from './errors';
 export { compileGlob, compileGlobList, type StringMatcher } from './glob';

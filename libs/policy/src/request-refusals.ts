@@ -7,11 +7,25 @@ import { COMMITMENT_MEMBER } from '@arbiter/sensitive';
 import type { CompiledPolicy } from './compile';
 
 /**
+ * The member name a JavaScript object takes for its prototype when a member of that name is assigned: a parsed body
+ * holds it as a member, but every copy made by assignment (a map of Facts, a scope, a record's commitments, a
+ * verifier's reading) would lose it, or take its value for the object's inherited members, which `plain` field reads
+ * then see (docs/verdicts.md "Parameters and context"). A request carrying it anywhere is refused.
+ */
+export const PROTOTYPE_MEMBER = '__proto__';
+
+/**
  * The path below `parameters` of the first member whose name no rule can read (it holds a dot: rules address
- * parameters by dot paths) or that only the gateway may write (`$commit`, docs/verdicts.md "Sensitive fields").
+ * parameters by dot paths, or it is `__proto__`) or that only the gateway may write (`$commit`, docs/verdicts.md
+ * "Sensitive fields").
  */
 export function reservedParameterMember(parameters: unknown): JsonPath | null {
-  return findMemberName(parameters, (name) => name.includes('.') || name === COMMITMENT_MEMBER);
+  return findMemberName(parameters, (name) => name.includes('.') || name === COMMITMENT_MEMBER || name === PROTOTYPE_MEMBER);
+}
+
+/** The path below a Fact's value of the first member named `$commit` or `__proto__`. */
+export function reservedValueMember(value: unknown): JsonPath | null {
+  return findMemberName(value, (name) => name === COMMITMENT_MEMBER || name === PROTOTYPE_MEMBER);
 }
 
 /** A Fact named so would stand in for the parameter a rule names by its path alone. */

@@ -253,7 +253,9 @@ describe(parseTestFile.name, () => {
           'rules: rules.yaml\ntests:\n' +
             '  - {name: a, action: x, resource: r, parameters: {to: offshore-7}, context: {to: {value: acct-2, source: agent}}, expect: allowed}\n' +
             '  - {name: b, action: x, resource: r, parameters: {to: acct-2, "to.x": 1}, expect: allowed}\n' +
-            '  - {name: c, action: x, resource: r, context: {parameters.to: {value: acct-2, source: agent}}, expect: allowed}\n',
+            '  - {name: c, action: x, resource: r, context: {parameters.to: {value: acct-2, source: agent}}, expect: allowed}\n' +
+            '  - {name: d, action: x, resource: r, context: {__proto__: {value: {value: 1, source: ledger}, source: agent}}, expect: allowed}\n' +
+            '  - {name: e, action: x, resource: r, context: {f: {value: {__proto__: 1}, source: agent}}, expect: allowed}\n',
         );
       } catch (e) {
         return e as RulesFileError;
@@ -266,6 +268,8 @@ describe(parseTestFile.name, () => {
       ),
       expect.stringMatching(/tests\[1\]\.parameters: parameters\["to\.x"\]: the gateway refuses a member name with a dot/),
       expect.stringMatching(/tests\[2\]\.context\.parameters\.to: the gateway refuses a Fact named parameters/),
+      expect.stringMatching(/tests\[3\]\.context\.__proto__: the gateway refuses a Fact named __proto__/),
+      expect.stringMatching(/tests\[4\]\.context\.f\.value\.__proto__: the gateway refuses a member named \$commit or __proto__/),
     ]);
     // A member named parameters, while a rule reads parameters.<path>: the case fails, naming the gateway's refusal.
     const misnamed = `${RULES}  - directive: Misnamed\n    severity: MANDATORY\n    applies_to: {actions: [pay.out]}\n    conditions: [{field: parameters.amount, op: gt, value: 1000}]\n`;

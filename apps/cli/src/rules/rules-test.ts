@@ -11,7 +11,9 @@ import {
   feedsMisnamedField,
   isParametersFactName,
   PolicyCompileError,
+  PROTOTYPE_MEMBER,
   reservedParameterMember,
+  reservedValueMember,
   WindowLedger,
   ruleVerdict,
   windowPlan,
@@ -184,12 +186,21 @@ function gatewayRefusals(raw: Record<string, unknown>, p: Report): void {
   if (dotted !== null)
     p(
       ['parameters'],
-      `${bracketPath(['parameters', ...dotted])}: the gateway refuses a member name with a dot, or named $commit (400 validation_failed)`,
+      `${bracketPath(['parameters', ...dotted])}: the gateway refuses a member name with a dot, or named $commit or __proto__ (400 validation_failed)`,
     );
   if (!isObject(raw.context)) return;
-  for (const field of Object.keys(raw.context))
+  for (const field of Object.keys(raw.context)) {
     if (isParametersFactName(field))
       p(['context', field], 'the gateway refuses a Fact named parameters or parameters.<field> (400 invalid_context_shape)');
+    if (field === PROTOTYPE_MEMBER) p(['context', field], 'the gateway refuses a Fact named __proto__ (400 invalid_context_shape)');
+    const fact = raw.context[field];
+    const reserved = isObject(fact) ? reservedValueMember(fact.value) : null;
+    if (reserved !== null)
+      p(
+        ['context', field, 'value', ...reserved],
+        'the gateway refuses a member named $commit or __proto__ in a Fact value (400 invalid_context_shape)',
+      );
+  }
   const facts = raw.context as Record<string, Fact>;
   if (Object.values(facts).every((f) => isObject(f) && 'value' in f)) {
     const field = factContradictingParameters(parameters, facts);

@@ -263,6 +263,54 @@ describe(parseCheckBody.name, () => {
     expect(parseCheckBody(fine)).toEqual(fine);
   });
 
+  it('refuses a member named __proto__ wherever a request may carry one: copies by assignment would lose it or inherit its value (docs/verdicts.md "Parameters and context")', () => {
+    // JSON.parse, as the body reader does, makes __proto__ an own member; an object literal would set the prototype.
+    const body = (json: string) => JSON.parse(json) as Record<string, unknown>;
+    const op = '"action":"a","resource":"r"';
+    const prototypeMember = expect.stringMatching(/may not be named __proto__/);
+    const cases: Array<[string, object]> = [
+      [
+        `{${op},"scope":{},"context":{"__proto__":{"value":{"value":1,"source":"agent"},"source":"agent"}}}`,
+        { code: 'invalid_context_shape', details: { field: '__proto__' } },
+      ],
+      [
+        `{${op},"scope":{},"context":{"amount":{"value":{"__proto__":{"x":1}},"source":"agent"}}}`,
+        { code: 'invalid_context_shape', details: { field: 'amount' } },
+      ],
+      [
+        `{${op},"scope":{},"parameters":{"__proto__":{"value":1}}}`,
+        { code: 'validation_failed', details: { fields: [{ field: 'parameters.__proto__', message: prototypeMember }] } },
+      ],
+      [
+        `{${op},"scope":{},"parameters":{"lines":[{"__proto__":{"value":1}}]}}`,
+        { code: 'validation_failed', details: { fields: [{ field: 'parameters.lines[0].__proto__', message: prototypeMember }] } },
+      ],
+    ];
+    for (const [json, refusal] of cases) {
+      expect(() => parseCheckBody(body(json))).toThrow(expect.objectContaining({ status: 400, message: prototypeMember, ...refusal }));
+    }
+    expect(() => parseResolveBody(body(`{"action_type":"a","context":{"__proto__":{"value":1,"source":"agent"}}}`))).toThrow(
+      expect.objectContaining({ code: 'invalid_context_shape', details: { field: '__proto__' } }),
+    );
+    expect(() => parseResolveBody(body(`{${op},"scope":{"__proto__":"eu"},"context":{}}`))).toThrow(
+      expect.objectContaining({ code: 'validation_failed', details: { fields: [{ field: 'scope.__proto__', message: prototypeMember }] } }),
+    );
+    for (const tenantSchema of [null, schema]) {
+      expect(() => validateScope(body('{"region":"eu","__proto__":"us"}'), tenantSchema, 'invalid_scope_field')).toThrow(
+        expect.objectContaining({
+          code: 'validation_failed',
+          details: { fields: [{ field: 'scope.__proto__', message: prototypeMember }] },
+        }),
+      );
+    }
+    expect(() => scopeFromContext(body('{"scope.__proto__":{"value":"eu","source":"agent"}}') as never, null)).toThrow(
+      expect.objectContaining({ code: 'validation_failed', details: { fields: [{ field: 'scope.__proto__', message: prototypeMember }] } }),
+    );
+    // Names that only resemble it are members like any other.
+    const fine = body(`{${op},"scope":{},"parameters":{"proto":1,"constructor":{"prototype":2}}}`);
+    expect(parseCheckBody(fine)).toEqual(fine);
+  });
+
   it('names a bad Fact with invalid_context_shape', () => {
     expect(() => parseCheckBody({ action: 'a', resource: 'r', scope: {}, context: { 'a.b': { value: 1 } } })).toThrow(
       expect.objectContaining({ code: 'invalid_context_shape', details: { field: 'a.b' } }),

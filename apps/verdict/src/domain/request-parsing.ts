@@ -5,7 +5,6 @@
 // everything the OpenAPI shape refuses.
 import {
   bracketPath,
-  findMemberName,
   hasOwn,
   inspectJson,
   isPlainObject,
@@ -14,7 +13,14 @@ import {
   unknownMember,
 } from '@arbiter/input';
 import { AppError } from '@arbiter/http';
-import { isParametersFactName, reservedParameterMember, type Fact, type Scope } from '@arbiter/policy';
+import {
+  isParametersFactName,
+  PROTOTYPE_MEMBER,
+  reservedParameterMember,
+  reservedValueMember,
+  type Fact,
+  type Scope,
+} from '@arbiter/policy';
 import type { CheckRequest } from '../models/verdicts';
 import { badRequest } from './errors';
 import { MAX_VERDICT_TTL_SECONDS, type ScopeFieldSchema } from './tenant-snapshot';
@@ -29,6 +35,7 @@ const isScalar = (v: unknown): v is ScopeValue =>
 
 const MAX_FIELD_NAME = 200;
 const RESERVED_COMMITMENT = `a member named ${COMMITMENT_MEMBER} is reserved for the commitments the gateway makes in a sensitive value's place; send the value itself`;
+const RESERVED_PROTOTYPE = `a member may not be named ${PROTOTYPE_MEMBER}: JavaScript readers, this gateway's and a verifier's, take it for the object's prototype`;
 const MAX_ID = 200;
 
 /** docs/verdicts.md "Limits": X-Verdict-TTL is whole seconds, at most 3600. Absent: undefined (tenant default). */
@@ -73,11 +80,18 @@ export function validateScope(raw: unknown, schema: ScopeSchema, unknownCode: 'i
   if (!isPlainObject(raw)) throw badRequest('validation_failed', 'scope must be an object of scope fields', { field: 'scope' });
   const out: Record<string, ScopeValue> = {};
   for (const field of Object.keys(raw)) {
+    refusePrototypeScopeField(field, `scope.${field}`);
     const fieldSchema = schema?.get(field);
     if (schema && !fieldSchema) throw unknownScopeField(unknownCode, field, schema);
     out[field] = checkScopeValue(field, raw[field], fieldSchema);
   }
   return out;
+}
+
+/** A scope field named `__proto__` would be dropped by every copy of the scope (PROTOTYPE_MEMBER). */
+function refusePrototypeScopeField(field: string, named: string): void {
+  if (field === PROTOTYPE_MEMBER)
+    throw badRequest('validation_failed', `${named}: ${RESERVED_PROTOTYPE}`, { fields: [{ field: named, message: RESERVED_PROTOTYPE }] });
 }
 
 function unknownScopeField(code: string, field: string, schema: NonNullable<ScopeSchema>): AppError {
@@ -105,6 +119,7 @@ export function parseContext(raw: unknown): Record<string, Fact> {
     if (field.length === 0 || field.length > MAX_FIELD_NAME) throw invalidFact(field, `a field name has 1 to ${MAX_FIELD_NAME} characters`);
     // Rules name a parameter by its path alone (`amount`); a Fact named `parameters.amount` would be read only where a
     // rule or override misnames it so, and there stand in for the parameter the operation carries.
+    if (field === PROTOTYPE_MEMBER) throw invalidFact(field, RESERVED_PROTOTYPE);
     if (isParametersFactName(field))
       throw invalidFact(field, 'a Fact cannot be named parameters or parameters.<field>: rules read a parameter by its path alone');
     const fact = raw[field];
@@ -137,8 +152,9 @@ export function parseContext(raw: unknown): Record<string, Fact> {
       }
     }
     if (tooDeep(fact.value, 'value') !== null) throw invalidFact(field, `value is nested more than ${MAX_NESTING} levels deep`);
-    const commitment = findMemberName(fact.value, (name) => name === COMMITMENT_MEMBER);
-    if (commitment !== null) throw invalidFact(field, `value: ${RESERVED_COMMITMENT}`);
+    const reserved = reservedValueMember(fact.value);
+    if (reserved !== null)
+      throw invalidFact(field, `value: ${reserved[reserved.length - 1] === COMMITMENT_MEMBER ? RESERVED_COMMITMENT : RESERVED_PROTOTYPE}`);
     out[field] = fact as unknown as Fact;
   }
   return out;
@@ -185,6 +201,7 @@ export function scopeFromContext(context: Record<string, Fact>, schema: ScopeSch
     } else if (schema?.has(key)) {
       field = key;
     } else continue;
+    refusePrototypeScopeField(field, key);
     const value = checkScopeValue(field, context[key].value, schema?.get(field));
     if (hasOwn(out, field) && out[field] !== value) {
       throw new AppError(409, 'scope_conflict', `Context gives scope field ${field} two values`, { field });
@@ -297,14 +314,16 @@ function refuseTooDeep(value: unknown, root: string): void {
  * Rules name a parameter by its dot path (docs/verdicts.md "Parameters and context"), so a member whose
  * name holds a dot, at any depth, is a value no rule reads (`transfer.amount` reads transfer → amount)
  * while the executor may read it: the rules would judge another value, or a Fact at that path would stand
- * for it. Such parameters are refused rather than read one way or the other. So is a member named
- * `$commit` (refuseCommitments), in the same pass.
+ * for it. Such parameters are refused rather than read one way or the other. So are members named
+ * `$commit` (refuseCommitments) and `__proto__` (PROTOTYPE_MEMBER), in the same pass.
  */
 function refuseReservedMemberNames(parameters: Record<string, unknown>): void {
   const at = reservedParameterMember(parameters);
   if (at === null) return;
   if (at[at.length - 1] === COMMITMENT_MEMBER) refuseCommitment(['parameters', ...at]);
   const field = bracketPath(['parameters', ...at], { maxName: MAX_FIELD_NAME });
+  if (at[at.length - 1] === PROTOTYPE_MEMBER)
+    throw badRequest('validation_failed', `${field}: ${RESERVED_PROTOTYPE}`, { fields: [{ field, message: RESERVED_PROTOTYPE }] });
   throw badRequest('validation_failed', `${field}: rules address parameters by dot paths, a member name may not contain one`, {
     fields: [{ field, message: 'a member name may not contain a dot' }],
   });
@@ -385,6 +404,7 @@ export function parseResolveBody(raw: unknown): ParsedResolve {
   // The OpenAPI shape (ScopeFields) takes scalars only; which fields and values the tenant accepts is
   // validateScope's, once the snapshot is known.
   for (const field of Object.keys(raw.scope)) {
+    refusePrototypeScopeField(field, `scope.${field}`);
     if (!isScalar(raw.scope[field])) {
       throw badRequest('validation_failed', `scope.${field} must be a string, number or boolean`, {
         fields: [{ field: `scope.${field}`, message: 'must be a string, number or boolean' }],
