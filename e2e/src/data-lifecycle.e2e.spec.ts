@@ -282,6 +282,21 @@ describe('data lifecycle: consultations archived, still answered and verified', 
       expect((await verifyConsultation(after, { jwks: (await agent.jwks(tenant.slug)).keySet })).valid).toBe(true);
     });
 
+    it('opens and decides an approval for an archived approval_required consultation; its one-shot use allows the operation once', async () => {
+      const { stack, tenant, records } = run();
+      const agent = verdictAs(stack, tenant.agentKey, tenant.id);
+      const held = records.find((r) => r.verdict === 'approval_required')!;
+      expect(await agent.getConsultation(held.id)).toMatchObject({ archived: true });
+      const approval = await agent.createApproval({ consultation_id: held.id });
+      expect(approval).toMatchObject({ consultation_id: held.id, status: 'pending' });
+      // Its caller still may not decide it: who asked is read from the archived record as from a stored one.
+      await expect(agent.decideApproval(approval.id, { decision: 'approve' })).rejects.toMatchObject({ status: 403 });
+      const cfo = verdictAs(stack, tenant.cfoKey, tenant.id);
+      expect(await cfo.decideApproval(approval.id, { decision: 'approve' })).toMatchObject({ status: 'approved' });
+      expect((await agent.check(transfer(50_000))).verdict).toBe('allowed');
+      expect((await agent.check(transfer(50_000))).verdict).toBe('approval_required');
+    });
+
     it("takes its caller's outcome for an archived consultation: the review's mark is withdrawn, and the refund it vouched for is blocked again", async () => {
       const agent = verdictAs(run().stack, run().tenant.agentKey, run().tenant.id);
       expect(await agent.getConsultation(run().reviewId)).toMatchObject({ archived: true, verdict: 'allowed' });

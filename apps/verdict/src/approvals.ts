@@ -2,7 +2,7 @@ import { RegistryInternalClient } from '@arbiter/internal-api';
 import type { Logger } from 'pino';
 import type { Pool } from 'pg';
 import type { VerdictConfig } from './config';
-import type { ConsultationRepository } from './repositories/consultations.repository';
+import type { ConsultationsService } from './services/consultations.service';
 import type { SnapshotStore } from './services/snapshot-store.service';
 import type { RuleVersionsService } from './services/rule-versions.service';
 import { ApprovalRepository } from './repositories/approvals.repository';
@@ -18,7 +18,8 @@ export function createApprovals(deps: {
   config: VerdictConfig;
   logger: Logger;
   pool: Pool;
-  consultations: ConsultationRepository;
+  /** Consultations wherever they are (PostgreSQL or the archive). */
+  consultations: Pick<ConsultationsService, 'find'>;
   snapshots: SnapshotStore;
   /** The rule versions an approval's triggers name (snapshot first, then the registry). */
   versions: RuleVersionsService;

@@ -214,15 +214,6 @@ export async function createVerdictContext(config: VerdictConfig, logger: Logger
   });
   pruner.start();
   const ruleVersions = new RuleVersionsService(registry, snapshots);
-  const approvals = createApprovals({
-    config,
-    logger,
-    pool,
-    consultations,
-    snapshots,
-    versions: ruleVersions,
-    onSealed: () => sealNudger.nudge(),
-  });
 
   // docs/operations.md "Archive": what left PostgreSQL is read from its segment (nothing without ARCHIVE_URL).
   const archiveSegments = new ArchiveSegmentStore(pool, ['consultations']);
@@ -249,6 +240,15 @@ export async function createVerdictContext(config: VerdictConfig, logger: Logger
     logger,
   });
   const consultationsService = new ConsultationsService(consultations, archived, sensitive, ruleVersions);
+  const approvals = createApprovals({
+    config,
+    logger,
+    pool,
+    consultations: consultationsService,
+    snapshots,
+    versions: ruleVersions,
+    onSealed: () => sealNudger.nudge(),
+  });
   // Check and resolve record their consultations through one recorder (signing, storing, metrics).
   const recorder = new ConsultationRecorder({ keys, consultations, logger, issuer: config.VERDICT_ISSUER, metrics });
   // Each tenant's share of the window store (docs/verdicts.md "Windows and outcomes"): most of the window pool's

@@ -3,10 +3,10 @@ import { approvalSealRow, isUniqueViolation, newId } from '@arbiter/db';
 import { AppError, shownId } from '@arbiter/http';
 import type { Logger } from 'pino';
 import type { PoolClient } from 'pg';
-import type { ConsultationRepository } from '../repositories/consultations.repository';
 import { badRequest, crossTenantForbidden } from '../domain/errors';
 import { ownTenant, requireAnyPermission } from '../domain/tenant-access';
 import type { Approval, ApprovalList, CreateApprovalBody, DecisionBody } from '../models/approvals';
+import type { ConsultationsService } from './consultations.service';
 import type { SnapshotStore } from './snapshot-store.service';
 import type { RuleVersionsService, ScopedVersion } from './rule-versions.service';
 import { parseApprovalQuery, type ApprovalQuery } from '../domain/approval-query';
@@ -75,7 +75,11 @@ export class ApprovalsService {
   constructor(
     private readonly deps: {
       approvals: ApprovalRepository;
-      consultations: ConsultationRepository;
+      /**
+       * Where a consultation is, PostgreSQL or its archive (docs/operations.md "Archive"): an approval may be asked for,
+       * and decided, after the consultation's partition has left.
+       */
+      consultations: Pick<ConsultationsService, 'find'>;
       registry: RegistryInternalClient;
       snapshots: SnapshotStore;
       /** The triggering rule versions (snapshot first, then the registry, cached). */
@@ -104,7 +108,7 @@ export class ApprovalsService {
   async create(identity: AuthenticatedIdentity, tenantParam: string, body: CreateApprovalBody): Promise<Approval> {
     requireAnyPermission(identity, ['check']);
     const tenantId = ownTenant(identity, tenantParam);
-    const found = await this.deps.consultations.findAnyTenant(body.consultation_id);
+    const found = await this.deps.consultations.find(tenantId, body.consultation_id);
     if (!found)
       throw new AppError(404, 'consultation_not_found', `Consultation ${shownId(body.consultation_id)} does not exist in this tenant`, {
         consultation_id: shownId(body.consultation_id),
@@ -212,7 +216,7 @@ export class ApprovalsService {
     const seen = await this.deps.approvals.findAnyTenant(id);
     if (!seen) throw approvalNotFound(id);
     if (seen.tenant_id !== tenantId) throw crossTenantForbidden('The approval belongs to another tenant');
-    const consultation = await this.deps.consultations.findAnyTenant(seen.body.consultation_id);
+    const consultation = await this.deps.consultations.find(tenantId, seen.body.consultation_id);
     const asking = askingPrincipals(seen.body, consultation?.tenant_id === tenantId ? consultation.record : null);
     // The triggering rules' (immutable) versions, read before the lock too: each one's own deciders and quorum
     // for an approval, their scopes for a key restricted to some.
