@@ -454,7 +454,7 @@ describe('POST /<tenant_id>/v1/check', () => {
     await eventually('the rule in the snapshot', async () => (await pay('')).body.verdict === 'blocked', { timeoutMs: 10_000 });
     // The Fact's own members (value, source) were read as the context's inherited fields `value` and `source`.
     const hidden = (await pay(',"context":{"__proto__":{"value":{"value":1,"source":"agent"},"source":"agent"}}').expect(400)).body;
-    expect(hidden).toMatchObject({ code: 'invalid_context_shape', details: { field: '__proto__' } });
+    expect(hidden).toMatchObject({ code: 'validation_failed', details: { field: 'context.__proto__', in: 'body' } });
     await pay(',"context":{"note":{"value":{"__proto__":{"value":1}},"source":"agent"}}').expect(400);
     const plain = (await pay(',"context":{}').expect(200)).body;
     expect(plain.verdict).toBe('blocked');
@@ -479,7 +479,7 @@ describe('POST /<tenant_id>/v1/check', () => {
         ),
       )
       .expect(400);
-    expect(resolved.body).toMatchObject({ code: 'invalid_context_shape', details: { field: '__proto__' } });
+    expect(resolved.body).toMatchObject({ code: 'validation_failed', details: { field: 'context.__proto__', in: 'body' } });
     // Resolve widens the scope from scope.<field> Facts, which would have dropped this one.
     await agent()
       .resolve(
@@ -489,6 +489,34 @@ describe('POST /<tenant_id>/v1/check', () => {
       )
       .expect(400);
     await reg.archiveRule(tenantScope, rule.id);
+    // The registry stored such a member as nothing (its JSON columns copy by assignment): a condition value
+    // {"__proto__": {...}} became {}, which `arbiter rules test` read otherwise. It is refused, and nothing is stored.
+    const before = (
+      await request(stack.registry.url).get(`/api/v1/scopes/${tenantScope}/rules`).set('Authorization', `Bearer ${t.adminKey}`).expect(200)
+    ).body;
+    const refused = await request(stack.registry.url)
+      .post(`/api/v1/scopes/${tenantScope}/rules`)
+      .set('Authorization', `Bearer ${t.adminKey}`)
+      .set('Content-Type', 'application/json')
+      .send(
+        '{"directive":"p","severity":"MANDATORY","applies_to":{"actions":["proto.x"]},"conditions":[{"op":"neq","field":"to","value":{"__proto__":{"a":1}}}]}',
+      )
+      .expect(400);
+    expect(refused.body.detail).toMatch(/conditions\[0\]\.value\.__proto__ is __proto__/);
+    expect(
+      (
+        await request(stack.registry.url)
+          .get(`/api/v1/scopes/${tenantScope}/rules`)
+          .set('Authorization', `Bearer ${t.adminKey}`)
+          .expect(200)
+      ).body,
+    ).toEqual(before);
+    await request(stack.registry.url)
+      .patch(`/api/v1/tenants/${t.id}`)
+      .set('Authorization', `Bearer ${t.adminKey}`)
+      .set('Content-Type', 'application/json')
+      .send('{"settings":{"context_schema":{"fields":{"__proto__":{"type":"number"}}}}}')
+      .expect(400);
   });
 
   it('reads context Facts beside the parameters, and refuses one that contradicts them (422 context_contradicts_parameters)', async () => {

@@ -118,6 +118,29 @@ describe('the express body reader', () => {
     expect(await post(verdictDialect, '{"a":{"a":1},"b":[{"a":2},{"a":3}],"c":"\\"a\\":1,\\"a\\":2"}')).toMatchObject({ status: 200 });
   });
 
+  it('refuses a member named __proto__ at any depth, in each service format; names that resemble it are members', async () => {
+    const hidden = '{"rule":{"conditions":[{"value":{"__proto__":{"a":1}}}]}}';
+    expect(await post(verdictDialect, hidden)).toEqual({
+      status: 400,
+      body: {
+        code: 'validation_failed',
+        message:
+          'body member name rule.conditions[0].value.__proto__ is __proto__, which JavaScript readers take for the prototype of its object: a copy would lose the member or inherit its value',
+        details: { field: 'rule.conditions[0].value.__proto__', in: 'body' },
+      },
+    });
+    expect((await post(ledgerDialect, hidden)).body).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      details: { fields: [{ field: 'rule.conditions.0.value.__proto__' }] },
+    });
+    expect((await post(registryDialect, hidden)).body).toEqual({
+      detail: expect.stringMatching(/^The member name body\.rule\.conditions\[0\]\.value\.__proto__ is __proto__/),
+    });
+    // An escaped spelling is the same name.
+    expect((await post(verdictDialect, '{"\\u005f_proto__":{}}')).status).toBe(400);
+    expect(await post(verdictDialect, '{"constructor":{"prototype":1},"proto":"__proto__","toString":2}')).toMatchObject({ status: 200 });
+  });
+
   it('refuses a charset other than UTF-8 with 415 (RFC 8259 section 8.1), and reads UTF-8 given by name', async () => {
     const utf16 = await post(verdictDialect, Buffer.from('{"a":1}', 'utf16le'), 'application/json; charset=utf-16le');
     expect(utf16).toMatchObject({ status: 415, body: { code: 'unsupported_media_type' } });

@@ -49,7 +49,8 @@ const STRINGS = new WeakMap<object, Unstorable | null>();
 
 /**
  * After the parse: an inexact number (found by verifyJsonBytes, or in `text` on a fast lane), nesting past
- * MAX_JSON_DEPTH and a member name repeated in one object are refused at once; the first string that cannot be
+ * MAX_JSON_DEPTH, a member named `__proto__` (PROTOTYPE_NAME) and a member name repeated in one object are refused
+ * at once; the first string that cannot be
  * stored is noted.
  */
 export function checkParsedBody(req: IncomingMessage, body: unknown, text?: string): void {
@@ -58,6 +59,7 @@ export function checkParsedBody(req: IncomingMessage, body: unknown, text?: stri
   if (body === null || typeof body !== 'object') return;
   const found = inspectJson(body);
   if (found.depth) throw new UnstorableJsonError(found.depth);
+  if (found.prototype) throw new UnstorableJsonError(found.prototype);
   // A member name given twice in one object: JSON.parse kept the last, another reader may take the first.
   const read = text ?? TEXT.get(req);
   if (read !== undefined && countMemberNames(read) !== found.members) {

@@ -1,5 +1,6 @@
 export {
   MAX_JSON_DEPTH,
+  PROTOTYPE_NAME,
   stringProblem,
   inspectJson,
   findUnstorableString,

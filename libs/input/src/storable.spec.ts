@@ -46,8 +46,13 @@ describe(inspectJson.name, () => {
   });
 
   it('finds nothing in a clean value, and nothing in numbers, booleans and null', () => {
-    expect(inspectJson({ a: [1, true, null, { b: 'é \ud83d\ude00' }], n: 1e300 })).toEqual({ string: null, depth: null, members: 3 });
-    expect(inspectJson(7)).toEqual({ string: null, depth: null, members: 0 });
+    expect(inspectJson({ a: [1, true, null, { b: 'é \ud83d\ude00' }], n: 1e300 })).toEqual({
+      string: null,
+      depth: null,
+      prototype: null,
+      members: 3,
+    });
+    expect(inspectJson(7)).toEqual({ string: null, depth: null, prototype: null, members: 0 });
     expect(inspectJson('\u0000').string).toEqual({ path: [], reason: 'nul', inName: false });
   });
 

@@ -3,7 +3,16 @@
 // body.ts puts both together. Pure functions, no I/O.
 
 /** Why a JSON input cannot be stored as it was sent. */
-export type UnstorableReason = 'nul' | 'lone_surrogate' | 'invalid_utf8' | 'inexact_number' | 'too_deep' | 'repeated_name';
+export type UnstorableReason =
+  'nul' | 'lone_surrogate' | 'invalid_utf8' | 'inexact_number' | 'too_deep' | 'repeated_name' | 'prototype_name';
+
+/**
+ * The member name JavaScript takes for an object's prototype when it is assigned: JSON.parse keeps such a member,
+ * but every copy of the object made by assignment (Prisma's JSON columns, a map built member by member, a reader
+ * that rebuilds what it parsed) loses it, or inherits its value. So what was stored, hashed or evaluated would not be
+ * what was sent.
+ */
+export const PROTOTYPE_NAME = '__proto__';
 
 /** Member names and array positions from the root of the value to the offending one. */
 export type JsonPath = Array<string | number>;
@@ -41,10 +50,14 @@ export function stringProblem(s: string): 'nul' | 'lone_surrogate' | null {
   return s.isWellFormed() ? null : 'lone_surrogate';
 }
 
-/** What a walk of a parsed value found: the first string that cannot be stored, the first container past the depth. */
+/**
+ * What a walk of a parsed value found: the first string that cannot be stored, the first container past the depth,
+ * the first member named `__proto__` (PROTOTYPE_NAME).
+ */
 export interface Inspection {
   string: Unstorable | null;
   depth: Unstorable | null;
+  prototype: Unstorable | null;
   /** The member names of every object walked (all of them unless the walk stopped at `depth`). */
   members: number;
 }
@@ -60,7 +73,7 @@ export function inspectJson(
   maxDepth = MAX_JSON_DEPTH,
   problemOf: (s: string) => Unstorable['reason'] | null = stringProblem,
 ): Inspection {
-  const found: Inspection = { string: null, depth: null, members: 0 };
+  const found: Inspection = { string: null, depth: null, prototype: null, members: 0 };
   if (typeof root === 'string') {
     const reason = problemOf(root);
     if (reason) found.string = { path: [], reason, inName: false };
@@ -85,6 +98,8 @@ export function inspectJson(
         const reason = problemOf(key);
         if (reason) found.string = { path: pathOf(frames), reason, inName: true };
       }
+      if (key === PROTOTYPE_NAME && found.prototype === null)
+        found.prototype = { path: pathOf(frames), reason: 'prototype_name', inName: true };
       v = (f.node as Record<string, unknown>)[key];
     } else {
       v = (f.node as unknown[])[i];
@@ -148,6 +163,8 @@ export function reasonText(u: Unstorable, maxDepth = MAX_JSON_DEPTH): string {
       return `is nested more than ${maxDepth} levels deep`;
     case 'repeated_name':
       return 'is repeated in its object: JSON readers disagree on which of two equal names counts';
+    case 'prototype_name':
+      return 'is __proto__, which JavaScript readers take for the prototype of its object: a copy would lose the member or inherit its value';
   }
 }
 

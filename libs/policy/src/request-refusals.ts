@@ -2,7 +2,7 @@
 // "Parameters and context"), in one place for the gateway and for `arbiter rules test`, which fails a case the
 // gateway would refuse rather than vouch for a decision nobody gets. Each answers where the request goes wrong, or
 // null; the caller names it as its surface does (an HTTP error, a problem of the test file).
-import { findMemberName, type JsonPath } from '@arbiter/input';
+import { findMemberName, PROTOTYPE_NAME, type JsonPath } from '@arbiter/input';
 import { COMMITMENT_MEMBER } from '@arbiter/sensitive';
 import type { CompiledPolicy } from './compile';
 
@@ -12,7 +12,7 @@ import type { CompiledPolicy } from './compile';
  * verifier's reading) would lose it, or take its value for the object's inherited members, which `plain` field reads
  * then see (docs/verdicts.md "Parameters and context"). A request carrying it anywhere is refused.
  */
-export const PROTOTYPE_MEMBER = '__proto__';
+export const PROTOTYPE_MEMBER = PROTOTYPE_NAME;
 
 /**
  * The path below `parameters` of the first member whose name no rule can read (it holds a dot: rules address

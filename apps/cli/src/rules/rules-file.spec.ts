@@ -230,6 +230,15 @@ rules:
       expect(parseRulesFile('rules.yaml', withValue(fine)).rules).toHaveLength(1);
   });
 
+  it('refuses a member named __proto__ at its line, as the registry refuses it; names that resemble it stand', () => {
+    const withValue = (value: string) =>
+      `scope: ${SCOPE}\nrules:\n  - directive: d\n    severity: MANDATORY\n    conditions:\n      - {field: profile, op: neq, value: ${value}}\n`;
+    expect(problemsOf(withValue('{"__proto__": {tier: approved}}'))).toEqual([
+      expect.stringMatching(/^rules\.yaml:6:43: rules\[0\]\.conditions\[0\]\.value\.__proto__: a member may not be named __proto__/),
+    ]);
+    expect(parseRulesFile('rules.yaml', withValue('{constructor: {prototype: 1}, proto: 2}')).rules).toHaveLength(1);
+  });
+
   it('takes --scope for a file that names none, and refuses it for a file that names another', () => {
     const other = 'scp-00000000000000000000000f';
     expect(parseRulesFile('rules.yaml', 'rules: []\n', { scope: SCOPE }).scope).toBe(SCOPE);

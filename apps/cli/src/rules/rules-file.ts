@@ -5,7 +5,7 @@
 // exactly when a PUT would change nothing.
 import { isMap, isSeq, LineCounter, parseDocument, visit, Document, type Node } from 'yaml';
 import { canonicalJson } from '@arbiter/canonical';
-import { isInexactNumber, isPlainObject as isObject } from '@arbiter/input';
+import { findMemberName, isInexactNumber, isPlainObject as isObject, PROTOTYPE_NAME } from '@arbiter/input';
 import {
   ruleContent,
   ruleProblems,
@@ -246,6 +246,10 @@ export function parseRulesFile(name: string, text: string, opts: { scope?: strin
     src.throwIfProblems();
   }
   const doc = top as Record<string, unknown>;
+  // The services refuse such a member in any body (docs/development.md "Storable JSON"); the engine here would read it.
+  const prototypeMember = findMemberName(doc, (n) => n === PROTOTYPE_NAME);
+  if (prototypeMember !== null)
+    src.problem(prototypeMember, 'a member may not be named __proto__: the registry refuses it in any body (400)', true);
   for (const key of Object.keys(doc))
     if (!['scope', 'selector', 'rules'].includes(key))
       src.problem([key], `unknown member "${key}" (a rules file has scope, selector and rules)`, true);
