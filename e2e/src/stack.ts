@@ -286,12 +286,22 @@ export interface RegistryProxy {
   tokens: Array<string | undefined>;
   down: boolean;
   rewrite: ((path: string, body: string) => string) | null;
+  /** When it answers true for a request (method and path), the request reaches the registry but its answer is dropped. */
+  loseAnswer: ((method: string, path: string) => boolean) | null;
   close(): Promise<void>;
 }
 
 async function startRegistryProxy(target: string): Promise<RegistryProxy> {
   const to = new URL(target);
-  const proxy: RegistryProxy = { url: '', requests: [], tokens: [], down: false, rewrite: null, close: async () => undefined };
+  const proxy: RegistryProxy = {
+    url: '',
+    requests: [],
+    tokens: [],
+    down: false,
+    rewrite: null,
+    loseAnswer: null,
+    close: async () => undefined,
+  };
   const server = http.createServer((req, res) => {
     if (proxy.down) {
       req.socket.destroy();
@@ -302,6 +312,11 @@ async function startRegistryProxy(target: string): Promise<RegistryProxy> {
     const upstream = http.request(
       { hostname: to.hostname, port: to.port, method: req.method, path: req.url, headers: req.headers },
       (up) => {
+        if (proxy.loseAnswer?.(req.method ?? '', req.url ?? '')) {
+          up.resume();
+          up.on('end', () => res.destroy());
+          return;
+        }
         const rewrite = proxy.rewrite;
         if (!rewrite || up.statusCode !== 200) {
           res.writeHead(up.statusCode ?? 502, up.headers);

@@ -235,6 +235,67 @@ describe('/<tenant_id>/v1/approvals', () => {
     expect([foreign.status, foreign.body.code]).toEqual([403, 'cross_tenant_forbidden']);
   });
 
+  it('lets a grant the registry made lift nothing until its approval is approved here: not while pending, not after a rejection or expiry', async () => {
+    // The registry makes the grant's override, and its answer is lost: the decision is not recorded (503).
+    const lost = async (approvalId: string, expiresInMs: number) => {
+      stack.proxy!.loseAnswer = (method, path) => method === 'POST' && path.endsWith('/overrides');
+      try {
+        const grant = { applies_to_scope: { region: 'eu', env: 'prod' }, expires_at: new Date(Date.now() + expiresInMs).toISOString() };
+        const refused = await decide(finance.key, approvalId, { decision: 'approve', grant });
+        expect([refused.status, refused.body.code]).toEqual([503, 'registry_unavailable']);
+        return grant;
+      } finally {
+        stack.proxy!.loseAnswer = null;
+      }
+    };
+    const overridesOf = async (approvalId: string) =>
+      (
+        await request(stack.registry.url)
+          .get(`/api/v1/scopes/${euScope}/overrides`)
+          .set('Authorization', `Bearer ${t.adminKey}`)
+          .expect(200)
+      ).body.items.filter((o: { approval_id: string | null }) => o.approval_id === approvalId);
+    // Checks until one is judged on the registry's state as it is now (the orphan in it), then answers its verdict.
+    const judgedOnCurrentState = async () => {
+      const { body: now } = await request(stack.registry.url)
+        .get(`/internal/v1/tenants/${t.id}/state-hash`)
+        .set('X-Internal-Token', stack.env('verdict').INTERNAL_TOKEN!)
+        .expect(200);
+      return eventually(
+        'a check on the current state',
+        async () => {
+          const res = await agent().check(transfer(20000)).expect(200);
+          const record = (await agent().consultation(res.body.consultation_id).expect(200)).body;
+          return record.state_hash === now.state_hash ? (res.body.verdict as string) : undefined;
+        },
+        { timeoutMs: 10_000 },
+      );
+    };
+
+    const rejected = (await requestApproval(20000)).approval;
+    await lost(rejected.id, 3_600_000);
+    expect(await overridesOf(rejected.id)).toEqual([expect.objectContaining({ status: 'active' })]);
+    expect(await judgedOnCurrentState()).toBe('approval_required');
+    await decide(finance.key, rejected.id, { decision: 'reject' }).expect(200);
+    expect(await judgedOnCurrentState()).toBe('approval_required');
+
+    // Sent again, the decision finds the override made for it, and the grant lifts the rule once it is recorded.
+    const retried = (await requestApproval(20001)).approval;
+    const grant = await lost(retried.id, 8_000);
+    expect(await judgedOnCurrentState()).toBe('approval_required');
+    const [made] = await overridesOf(retried.id);
+    const approved = await decide(finance.key, retried.id, { decision: 'approve', grant }).expect(200);
+    expect(approved.body.grants).toEqual([expect.objectContaining({ override_id: made.id })]);
+    expect(await judgedOnCurrentState()).toBe('allowed');
+    await eventually(
+      'the grant to expire',
+      async () => (await agent().check(transfer(20000)).expect(200)).body.verdict === 'approval_required',
+      {
+        timeoutMs: 20_000,
+      },
+    );
+  });
+
   it('keeps the approval pending with 503 while the registry is down, and relays its events once it is back', async () => {
     const { approval } = await requestApproval(40000);
     const grant = { applies_to_scope: { region: 'eu', env: 'prod' }, expires_at: new Date(Date.now() + 3_600_000).toISOString() };

@@ -44,6 +44,7 @@ import { LedgerCitationsService, unconfiguredCitationSource } from './services/l
 import { SnapshotStore } from './services/snapshot-store.service';
 import { ShadowService } from './services/shadow.service';
 import { createApprovals } from './approvals';
+import { ApprovalRepository } from './repositories/approvals.repository';
 import { SimulationService } from './services/simulation.service';
 import { EvaluationBudget } from './services/evaluation-budget.service';
 import type { ApprovalsService } from './services/approvals.service';
@@ -139,11 +140,14 @@ export async function createVerdictContext(config: VerdictConfig, logger: Logger
     cacheTtlMs: config.AUTH_CACHE_TTL_MS,
   });
   const registry = new RegistryInternalClient({ baseUrl: config.REGISTRY_URL, token: config.INTERNAL_TOKEN });
+  // A grant lifts its rules only once its approval is recorded approved here (docs/approvals.md "Grants").
+  const grantApprovals = new ApprovalRepository(pool);
   const snapshots = new SnapshotStore(registry, {
     pollMs: config.SNAPSHOT_POLL_MS,
     idleMs: config.SNAPSHOT_IDLE_MS,
     maxStaleMs: config.SNAPSHOT_MAX_STALE_MS,
     logger,
+    grantsWithoutApproval: (tenantId, grants) => grantApprovals.grantsWithoutApproval(tenantId, grants),
   });
   const batchSizes = metrics.histogram('consultation_commit_batch_size', {
     help: 'Consultation records committed per INSERT (group commit)',

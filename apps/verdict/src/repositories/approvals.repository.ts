@@ -119,6 +119,29 @@ export class ApprovalRepository {
    * The tenant's one-shot approvals (approved without a grant, unconsumed, still valid at `now`),
    * oldest decision first, at most `limit`.
    */
+  /**
+   * Of these grant overrides (each with the approval_id the registry holds for it), the ones a verdict approval of this
+   * tenant does not stand behind: the approval is here and is not approved with that override among its grants (a
+   * decision whose registry answer was lost, then rejected, expired or still pending). A grant of an approval not here
+   * (the registry's own approvals) is not this gateway's to judge.
+   */
+  async grantsWithoutApproval(tenantId: string, grants: readonly { id: string; approval_id: string }[]): Promise<Set<string>> {
+    const { rows } = await this.pool.query<{ id: string; status: string; override_ids: string[] }>(
+      `SELECT id, status,
+              ARRAY(SELECT g->>'override_id' FROM jsonb_array_elements(CASE WHEN jsonb_typeof(body->'grants') = 'array'
+                                                                             THEN body->'grants' ELSE '[]'::jsonb END) g) AS override_ids
+       FROM approvals WHERE tenant_id = $1 AND id = ANY($2::text[])`,
+      [tenantId, [...new Set(grants.map((g) => g.approval_id))]],
+    );
+    const approvals = new Map(rows.map((r) => [r.id, r]));
+    const out = new Set<string>();
+    for (const g of grants) {
+      const approval = approvals.get(g.approval_id);
+      if (approval && !(approval.status === 'approved' && approval.override_ids.includes(g.id))) out.add(g.id);
+    }
+    return out;
+  }
+
   async listOneShots(tenantId: TenantId, now: Date, limit: number): Promise<OneShotRow[]> {
     const { rows } = await this.pool.query<{
       id: string;

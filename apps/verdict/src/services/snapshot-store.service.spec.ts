@@ -150,6 +150,35 @@ describe(SnapshotStore.name, () => {
     expect(stub.requests).toEqual(['/internal/v1/tenants/tnt-1/state']);
   });
 
+  it('leaves out a grant no approval here stands behind, and reads the state again each poll until one does (docs/approvals.md "Grants")', async () => {
+    let unapproved = new Set(['ovr-grant']);
+    sut = new SnapshotStore(new RegistryInternalClient({ baseUrl: stub.url, token: 'token-0123456789abcdef' }), {
+      pollMs: 60_000,
+      idleMs: 10_000,
+      maxStaleMs: 5_000,
+      logger: createLogger('test', 'silent'),
+      now: () => clock,
+      grantsWithoutApproval: async (_tenant, grants) => new Set(grants.map((g) => g.id).filter((id) => unapproved.has(id))),
+    });
+    const base = registryState();
+    const grant = { ...base.overrides[0], id: 'ovr-grant', override_type: 'approval_grant' as const, approval_id: 'apr-1' };
+    stub.state = registryState({ overrides: [...base.overrides, grant] });
+    const ids = () => sut.current('tnt-1')!.state.overrides.map((o) => o.id);
+    const fetches = () => stub.requests.filter((r) => r.endsWith('/state')).length;
+
+    await sut.get('tnt-1');
+    expect(ids()).toEqual(base.overrides.map((o) => o.id));
+    // The state's hash has not changed, but a decision recorded elsewhere may have: the poll fetches it again.
+    await sut.poll();
+    expect(fetches()).toBe(2);
+    unapproved = new Set();
+    await sut.poll();
+    expect(ids()).toEqual([...base.overrides.map((o) => o.id), 'ovr-grant']);
+    // Nothing held back any more: the poll only confirms the hash.
+    await sut.poll();
+    expect(fetches()).toBe(3);
+  });
+
   it('answers 404 tenant_not_found for a tenant the registry does not know, and drops idle tenants', async () => {
     await expect(sut.get('tnt-nope')).rejects.toMatchObject({ status: 404, code: 'tenant_not_found' });
     await sut.get('tnt-1');

@@ -3,7 +3,7 @@ import { AppError } from '@arbiter/http';
 import type { AuthenticatedIdentity } from '@arbiter/auth';
 import { policyUnavailable, principalDeactivated, registryUnavailable, tenantNotFound } from '../domain/errors';
 import { ownTenant } from '../domain/tenant-access';
-import { RegistryUnavailableError, type RegistryChangeMessage, type RegistryInternalClient } from '@arbiter/internal-api';
+import { RegistryUnavailableError, type RegistryChangeMessage, type RegistryInternalClient, type TenantState } from '@arbiter/internal-api';
 import { buildSnapshot, SnapshotBuildError, type TenantSnapshot } from '../domain/tenant-snapshot';
 import { untraced } from '@arbiter/telemetry';
 
@@ -16,6 +16,11 @@ export interface SnapshotStoreOptions {
   maxStaleMs: number;
   logger: Logger;
   now?: () => number;
+  /**
+   * Of the state's approval grants, those no approval recorded here stands behind (ApprovalRepository
+   * .grantsWithoutApproval): they lift nothing (docs/approvals.md "Grants"). Without it every grant counts.
+   */
+  grantsWithoutApproval?: (tenantId: string, grants: readonly { id: string; approval_id: string }[]) => Promise<Set<string>>;
 }
 
 interface Entry {
@@ -28,7 +33,16 @@ interface Entry {
   again: boolean;
   /** When the registry's current state last failed to compile (then `snapshot` is not served); null when it compiles. */
   brokenAt: number | null;
+  /**
+   * Grant overrides of the state left out of `snapshot` because no approval here stands behind them yet: while any is,
+   * every poll fetches the state again, so a decision recorded by another replica counts within `pollMs`.
+   */
+  heldBack: ReadonlySet<string>;
 }
+
+const NONE: ReadonlySet<string> = new Set();
+
+const sameIds = (a: ReadonlySet<string>, b: ReadonlySet<string>) => a.size === b.size && [...a].every((id) => b.has(id));
 
 class TenantMissing extends Error {}
 
@@ -94,7 +108,7 @@ export class SnapshotStore {
     if (fresh) return fresh;
     let entry = this.entries.get(tenantId);
     if (!entry) {
-      entry = { snapshot: null, verifiedAt: 0, lastUsed: this.now(), refreshing: null, again: false, brokenAt: null };
+      entry = { snapshot: null, verifiedAt: 0, lastUsed: this.now(), refreshing: null, again: false, brokenAt: null, heldBack: NONE };
       this.entries.set(tenantId, entry);
     }
     entry.lastUsed = this.now();
@@ -166,7 +180,7 @@ export class SnapshotStore {
         return;
       }
       const snapshot = entry.snapshot;
-      if (snapshot && hash.state_hash === snapshot.stateHash && hash.revision <= snapshot.revision) {
+      if (snapshot && hash.state_hash === snapshot.stateHash && hash.revision <= snapshot.revision && entry.heldBack.size === 0) {
         entry.verifiedAt = Math.max(entry.verifiedAt, started);
         entry.brokenAt = null; // the registry is back at the state of the snapshot held
         return;
@@ -193,13 +207,16 @@ export class SnapshotStore {
           this.entries.delete(tenantId);
           throw new TenantMissing(tenantId);
         }
+        const heldBack = await this.grantsHeldBack(tenantId, state);
         const previous = entry.snapshot;
-        if (previous && previous.stateHash === state.state_hash) {
+        if (previous && previous.stateHash === state.state_hash && sameIds(heldBack, entry.heldBack)) {
           // Same content (e.g. a decision moved the revision): keep the compiled policy.
           snapshot = previous.revision === state.revision ? previous : { ...previous, revision: state.revision };
         } else {
           try {
-            snapshot = buildSnapshot(state);
+            snapshot = buildSnapshot(
+              heldBack.size === 0 ? state : { ...state, overrides: state.overrides.filter((o) => !heldBack.has(o.id)) },
+            );
           } catch (err) {
             // Fail closed at once: the previous snapshot is known not to be the tenant's policy any more.
             if (err instanceof SnapshotBuildError) entry.brokenAt = this.now();
@@ -208,6 +225,7 @@ export class SnapshotStore {
           this.opts.logger.debug({ tenant_id: tenantId, revision: state.revision, rules: state.rules.length }, 'tenant snapshot loaded');
         }
         entry.snapshot = snapshot;
+        entry.heldBack = heldBack;
         entry.verifiedAt = started;
         entry.brokenAt = null;
       } while (entry.again);
@@ -218,6 +236,22 @@ export class SnapshotStore {
     });
     entry.refreshing = pending;
     return pending;
+  }
+
+  /**
+   * The state's approval grants no approval here stands behind (docs/approvals.md "Grants"): the registry made the
+   * override, but the decision that asked for it was not recorded (its answer was lost, then the approval was
+   * rejected, expired or is still pending). They are left out of the policy: a grant lifts nothing before its
+   * approval is approved here.
+   */
+  private async grantsHeldBack(tenantId: string, state: Pick<TenantState, 'overrides'>): Promise<ReadonlySet<string>> {
+    if (!this.opts.grantsWithoutApproval) return NONE;
+    const grants: { id: string; approval_id: string }[] = [];
+    for (const o of state.overrides)
+      if (o.override_type === 'approval_grant' && o.approval_id) grants.push({ id: o.id, approval_id: o.approval_id });
+    if (grants.length === 0) return NONE;
+    const held = await this.opts.grantsWithoutApproval(tenantId, grants);
+    return held.size === 0 ? NONE : held;
   }
 
   private toAppError(tenantId: string, err: unknown): unknown {
