@@ -35,16 +35,20 @@ describe(SnapshotStore.name, () => {
   let clock: number;
   let sut: SnapshotStore;
 
-  beforeEach(async () => {
-    stub = await stubRegistry();
-    clock = 1_000_000;
-    sut = new SnapshotStore(new RegistryInternalClient({ baseUrl: stub.url, token: 'token-0123456789abcdef' }), {
+  const storeWith = (extra: Partial<ConstructorParameters<typeof SnapshotStore>[1]> = {}) =>
+    new SnapshotStore(new RegistryInternalClient({ baseUrl: stub.url, token: 'token-0123456789abcdef' }), {
       pollMs: 60_000,
       idleMs: 10_000,
       maxStaleMs: 5_000,
       logger: createLogger('test', 'silent'),
       now: () => clock,
+      ...extra,
     });
+
+  beforeEach(async () => {
+    stub = await stubRegistry();
+    clock = 1_000_000;
+    sut = storeWith();
   });
   afterEach(() => stub.close());
 
@@ -152,12 +156,7 @@ describe(SnapshotStore.name, () => {
 
   it('leaves out a grant no approval here stands behind, and reads the state again each poll until one does (docs/approvals.md "Grants")', async () => {
     let unapproved = new Set(['ovr-grant']);
-    sut = new SnapshotStore(new RegistryInternalClient({ baseUrl: stub.url, token: 'token-0123456789abcdef' }), {
-      pollMs: 60_000,
-      idleMs: 10_000,
-      maxStaleMs: 5_000,
-      logger: createLogger('test', 'silent'),
-      now: () => clock,
+    sut = storeWith({
       grantsWithoutApproval: async (_tenant, grants) => new Set(grants.map((g) => g.id).filter((id) => unapproved.has(id))),
     });
     const base = registryState();
