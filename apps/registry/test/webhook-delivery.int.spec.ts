@@ -184,6 +184,24 @@ describe('registry webhook delivery (internal API)', () => {
     expect((await admin.get(`/api/v1/webhooks/${subId}`).expect(200)).body.consecutive_failures).toBe(0);
   });
 
+  it('cancels a delivery whose event is no longer kept, on a retry and on a redelivery, instead of failing the attempt', async () => {
+    const subId = await subscribe();
+    receiver.respond = () => 500;
+    await requestApproval('outlived');
+    expect((await pass()).map((r) => r.outcome)).toEqual(['retry_scheduled']);
+    const [waiting] = await deliveries(subId);
+    // What dropping the events partition after archiving it leaves (events kept shorter than deliveries).
+    await sql(h, `DELETE FROM events WHERE id = (SELECT event_id FROM webhook_deliveries WHERE id = $1)`, [waiting.id]);
+    receiver.respond = () => 204;
+
+    expect(await pass()).toEqual([expect.objectContaining({ delivery_id: waiting.id, outcome: 'cancelled' })]);
+    const ended = (await admin.get(`/api/v1/webhooks/${subId}/deliveries/${waiting.id}`).expect(200)).body;
+    expect(ended).toMatchObject({ status: 'cancelled', attempt_count: 1 });
+    await admin.post(`/api/v1/webhooks/${subId}/deliveries/${waiting.id}/redeliver`).expect(202);
+    expect(await pass()).toEqual([expect.objectContaining({ delivery_id: waiting.id, outcome: 'cancelled' })]);
+    expect(receiver.received).toHaveLength(1);
+  });
+
   it('disables a subscription after WEBHOOK_MAX_CONSECUTIVE_FAILURES failed attempts in a row and cancels what was pending', async () => {
     const subId = await subscribe();
     receiver.respond = () => 500;

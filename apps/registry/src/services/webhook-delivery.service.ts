@@ -119,6 +119,15 @@ export class WebhookDeliveryService {
         return { run: false, reason: 'secrets to prepare', prepare: d.subscription_id };
       }
       const secrets = this.openSecrets(d.subscription_id, held);
+      // The event's partition may have been archived and dropped while the delivery waited (an events retention
+      // shorter than the deliveries', then a retry or a redelivery): nothing is left to send, so the delivery ends
+      // (docs/webhooks.md "Retries, the delivery log, redelivery, disabling").
+      const event = await new EventsRepository(tx).findAnyTenant(d.event_id, keepUntilsOf(d.id, hints?.events ?? []));
+      if (!event) {
+        const reason = 'its event is no longer kept (retention)';
+        await repo.cancel(d.id, reason, d.keep_until);
+        return { run: false, reason };
+      }
       await repo.interruptStale(d.id, d.keep_until);
       // Not due again before the attempt's own timeout is over, plus a margin for recording it.
       await repo.startAttempt(d.id, attempt, this.opts.timeoutMs + 60_000, d.keep_until);
@@ -131,7 +140,6 @@ export class WebhookDeliveryService {
         key_id: kid,
         keep_until: d.keep_until,
       });
-      const event = (await new EventsRepository(tx).findAnyTenant(d.event_id, keepUntilsOf(d.id, hints?.events ?? []))) as EventRow;
       return { run: true, delivery: d, event, secrets };
     });
   }
