@@ -280,6 +280,14 @@ describe('/<tenant_id>/v1/approvals', () => {
     expect(await judgedOnCurrentState()).toBe('approval_required');
 
     // Sent again, the decision finds the override made for it, and the grant lifts the rule once it is recorded.
+    const expired = async () =>
+      eventually(
+        'the grant to expire',
+        async () => (await agent().check(transfer(20000)).expect(200)).body.verdict === 'approval_required',
+        {
+          timeoutMs: 20_000,
+        },
+      );
     const retried = (await requestApproval(20001)).approval;
     const grant = await lost(retried.id, 8_000);
     expect(await judgedOnCurrentState()).toBe('approval_required');
@@ -287,13 +295,18 @@ describe('/<tenant_id>/v1/approvals', () => {
     const approved = await decide(finance.key, retried.id, { decision: 'approve', grant }).expect(200);
     expect(approved.body.grants).toEqual([expect.objectContaining({ override_id: made.id })]);
     expect(await judgedOnCurrentState()).toBe('allowed');
-    await eventually(
-      'the grant to expire',
-      async () => (await agent().check(transfer(20000)).expect(200)).body.verdict === 'approval_required',
-      {
-        timeoutMs: 20_000,
-      },
-    );
+    await expired();
+
+    // Sent again with other bounds (ending sooner), the decision does not take the earlier attempt's hour-long
+    // override for its own: it makes one of its bounds, and the earlier one lifts nothing after it ends.
+    const narrowed = (await requestApproval(20002)).approval;
+    await lost(narrowed.id, 3_600_000);
+    const [wider] = await overridesOf(narrowed.id);
+    const shorter = { applies_to_scope: { region: 'eu', env: 'prod' }, expires_at: new Date(Date.now() + 8_000).toISOString() };
+    const own = await decide(finance.key, narrowed.id, { decision: 'approve', grant: shorter }).expect(200);
+    expect(own.body.grants).toEqual([expect.objectContaining({ override_id: expect.not.stringMatching(`^${wider.id}$`) })]);
+    expect(await judgedOnCurrentState()).toBe('allowed');
+    await expired();
   });
 
   it('keeps the approval pending with 503 while the registry is down, and relays its events once it is back', async () => {

@@ -23,6 +23,7 @@ import type {
   MaintenancePartitionsAnswer,
   NotificationAttemptReport,
   Override,
+  OverrideState,
   RegistryEvent,
   RelayAnswer,
   ReleaseAnswer,
@@ -114,12 +115,16 @@ export class RegistryInternalClient {
   }
 
   /**
-   * An earlier grant of this approval that is still in force, from the tenant state: a grant whose
+   * An earlier grant of this approval that is still in force and that `matches`, from the tenant state: a grant whose
    * answer was lost (timeout) is found again instead of being made twice.
    */
-  async findGrant(tenantId: string, approvalId: string): Promise<{ id: string } | null> {
+  async findGrant(
+    tenantId: string,
+    approvalId: string,
+    matches: (o: OverrideState) => boolean = () => true,
+  ): Promise<OverrideState | null> {
     const state = await this.state(tenantId);
-    return state?.overrides.find((o) => o.approval_id === approvalId) ?? null;
+    return state?.overrides.find((o) => o.approval_id === approvalId && matches(o)) ?? null;
   }
 
   /** Records a verdict event in the registry's feed and outbox; `created` is false when its idempotency_key was seen before. */

@@ -1,5 +1,6 @@
 import type { AuthenticatedIdentity, TenantId } from '@arbiter/auth';
 import { approvalSealRow, isUniqueViolation, newId } from '@arbiter/db';
+import { canonicalJson } from '@arbiter/canonical';
 import { AppError, shownId } from '@arbiter/http';
 import type { Logger } from 'pino';
 import type { PoolClient } from 'pg';
@@ -36,7 +37,7 @@ import {
   type TriggerVersion,
 } from '@arbiter/policy';
 import type { ApprovalRepository } from '../repositories/approvals.repository';
-import { RegistryRejectedError, RegistryUnavailableError, type RegistryInternalClient } from '@arbiter/internal-api';
+import { RegistryRejectedError, RegistryUnavailableError, type OverrideState, type RegistryInternalClient } from '@arbiter/internal-api';
 
 /** What scopes an approval (or the consultation it is asked for) lies in: its triggering rules'. */
 type Triggered = { triggers: readonly { rule_version_id: string }[] };
@@ -383,15 +384,21 @@ export class ApprovalsService {
   ): Promise<{ id: string }> {
     const targets = [...new Set(approval.triggers.map((t) => t.rule_id))];
     if (!targets.length) throw new AppError(409, 'no_triggering_rules', 'The approval names no triggering rule a grant could cover');
+    const versions = [...new Set(approval.triggers.map((t) => t.rule_version_id))];
     try {
-      const earlier = await this.deps.registry.findGrant(tenantId, approval.id);
+      // An earlier attempt's override (its answer lost) is reused only when it is this grant: one of other bounds
+      // (a wider scope, a later end) would lift more than the decision records; it lifts nothing while no approval
+      // names it (docs/approvals.md "Grants"), so a new one is made instead.
+      const earlier = await this.deps.registry.findGrant(tenantId, approval.id, (o) =>
+        sameGrant(o, { targets, versions, applies_to_scope: grant.applies_to_scope, expires_at: grant.expires_at }),
+      );
       if (earlier) return earlier;
       return await this.deps.registry.createGrant(tenantId, {
         target_ids: targets,
         applies_to_scope: grant.applies_to_scope,
         expires_at: grant.expires_at,
         // The grant lifts these versions only: a rule changed since (say, made MANDATORY) is not lifted.
-        target_version_ids: [...new Set(approval.triggers.map((t) => t.rule_version_id))],
+        target_version_ids: versions,
         justification: body.decider_notes || `Approval ${approval.id} of consultation ${approval.consultation_id}`,
         approved_by: decider,
         approval_id: approval.id,
@@ -446,4 +453,22 @@ function uncoveredScopes(identity: AuthenticatedIdentity, approval: Triggered, v
   if (identity.scope_ids.length === 0) return [];
   const scopes = approval.triggers.length ? versions.map((v) => v?.scope_id ?? null) : [null];
   return scopesNotCovered(identity.scope_ids, scopes);
+}
+
+/** An override made for an approval has exactly the bounds of the grant being recorded. */
+export function sameGrant(
+  o: Pick<OverrideState, 'override_type' | 'target_ids' | 'target_version_ids' | 'applies_to_scope' | 'expires_at'>,
+  grant: { targets: readonly string[]; versions: readonly string[]; applies_to_scope: object; expires_at: string },
+): boolean {
+  const sameIds = (a: readonly string[] | undefined, b: readonly string[]) =>
+    a !== undefined && a.length === b.length && [...a].sort().join('\n') === [...b].sort().join('\n');
+  return (
+    o.override_type === 'approval_grant' &&
+    sameIds(o.target_ids, grant.targets) &&
+    sameIds(o.target_version_ids, grant.versions) &&
+    o.applies_to_scope !== null &&
+    canonicalJson(o.applies_to_scope) === canonicalJson(grant.applies_to_scope) &&
+    o.expires_at !== null &&
+    Date.parse(o.expires_at) === Date.parse(grant.expires_at)
+  );
 }

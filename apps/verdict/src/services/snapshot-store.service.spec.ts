@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createLogger } from '@arbiter/http';
+import { eventually } from '@arbiter/testing';
 import { RegistryInternalClient, type TenantState } from '@arbiter/internal-api';
 import { SnapshotStore } from './snapshot-store.service';
 import { registryState } from '../domain/registry-state.fixture';
@@ -45,6 +46,10 @@ describe(SnapshotStore.name, () => {
       ...extra,
     });
 
+  /** Until the refresh an announcement started is over (on a loaded machine it may take more than a few ms). */
+  const refreshed = () =>
+    eventually('the announced refresh to end', () => ![...sut['entries'].values()].some((e) => e.refreshing !== null), { intervalMs: 5 });
+
   beforeEach(async () => {
     stub = await stubRegistry();
     clock = 1_000_000;
@@ -68,7 +73,7 @@ describe(SnapshotStore.name, () => {
     sut.onChange({ tenant_id: 'tnt-1', revision: 3 });
     changed(4, 'sha256:bb');
     sut.onChange({ tenant_id: 'tnt-1', revision: 4 });
-    await new Promise((r) => setTimeout(r, 50));
+    await refreshed();
     expect(sut.current('tnt-1')!.policy.defaultVerdict).toBe('sha256:bb');
     expect(stub.requests.filter((r) => r.endsWith('/state'))).toHaveLength(2);
     sut.onChange({ tenant_id: 'tnt-other', revision: 1 }); // not held: nothing to do
@@ -111,7 +116,7 @@ describe(SnapshotStore.name, () => {
     broken.rules[0] = { ...broken.rules[0], severity: 'SOMETIMES' as never };
     stub.state = broken;
     sut.onChange({ tenant_id: 'tnt-1', revision: 6 });
-    await new Promise((r) => setTimeout(r, 50));
+    await refreshed();
   };
 
   it('stops serving the previous snapshot at once when the new state cannot be compiled, and serves again once it can', async () => {
@@ -131,7 +136,7 @@ describe(SnapshotStore.name, () => {
     // Mended in the registry: served again.
     stub.state = { ...good, revision: 7, state_hash: 'sha256:mended' };
     sut.onChange({ tenant_id: 'tnt-1', revision: 7 });
-    await new Promise((r) => setTimeout(r, 50));
+    await refreshed();
     expect(sut.current('tnt-1')!.stateHash).toBe('sha256:mended');
   });
 
