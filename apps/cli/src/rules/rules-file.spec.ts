@@ -230,6 +230,22 @@ rules:
       expect(parseRulesFile('rules.yaml', withValue(fine)).rules).toHaveLength(1);
   });
 
+  it('refuses requirement members of a type the registry refuses, at their line, before anything is sent', () => {
+    const withRequirement = (members: string) =>
+      `scope: ${SCOPE}\nrules:\n  - directive: d\n    severity: MANDATORY\n    requires:\n      - {field: amount, type: number, ${members}}\n`;
+    expect(problemsOf(withRequirement('reason: 5'))).toEqual([expect.stringMatching(/requires\[0\]\.reason: reason is a text/)]);
+    expect(problemsOf(withRequirement('reason: null, min: null'))).toEqual([
+      expect.stringMatching(/requires\[0\]\.reason: reason is a text/),
+      expect.stringMatching(/requires\[0\]\.min: min is a number/),
+    ]);
+    expect(problemsOf(withRequirement('allowed_values: [1, null]'))).toEqual([
+      expect.stringMatching(/requires\[0\]\.allowed_values\[1\]: an allowed value is a string, a number or a boolean/),
+    ]);
+    expect(parseRulesFile('rules.yaml', withRequirement('reason: why, min: 0, max: 5, allowed_values: [1, "a", true]')).rules).toHaveLength(
+      1,
+    );
+  });
+
   it('refuses a member named __proto__ at its line, as the registry refuses it; names that resemble it stand', () => {
     const withValue = (value: string) =>
       `scope: ${SCOPE}\nrules:\n  - directive: d\n    severity: MANDATORY\n    conditions:\n      - {field: profile, op: neq, value: ${value}}\n`;

@@ -349,6 +349,22 @@ function parseRule(src: YamlSource, at: Path, raw: unknown): FileRule | null {
         if (!REQUIREMENT_KEYS.has(key)) rp([key], `unknown member "${key}" (a requirement has ${[...REQUIREMENT_KEYS].join(', ')})`, true);
       if (typeof req.field !== 'string' || !FIELD_PATH.test(req.field)) rp(['field'], 'field is a dot path such as beneficiary.country');
       if (!REQUIREMENT_TYPES.includes(req.type as string)) rp(['type'], `type is one of ${REQUIREMENT_TYPES.join(', ')}`);
+      // The member types the registry's Requirement holds (a member present is never null).
+      if ('reason' in req && !(typeof req.reason === 'string' && req.reason.length <= 1000))
+        rp(['reason'], 'reason is a text of at most 1,000 characters');
+      if ('format' in req && !(typeof req.format === 'string' && req.format.length <= 100))
+        rp(['format'], 'format is a text of at most 100 characters');
+      for (const bound of ['min', 'max'] as const)
+        if (bound in req && !(typeof req[bound] === 'number' && Number.isFinite(req[bound]))) rp([bound], `${bound} is a number`);
+      if ('allowed_values' in req) {
+        const values = req.allowed_values;
+        if (!Array.isArray(values) || values.length === 0 || values.length > 1000)
+          rp(['allowed_values'], 'allowed_values is a list of 1 to 1,000 strings, numbers or booleans');
+        else
+          values.forEach((v, i) =>
+            isScalar(v) ? undefined : rp(['allowed_values', i], 'an allowed value is a string, a number or a boolean'),
+          );
+      }
     },
   );
   if (raw.deciders !== undefined && raw.deciders !== null) {
