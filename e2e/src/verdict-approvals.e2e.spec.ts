@@ -236,6 +236,8 @@ describe('/<tenant_id>/v1/approvals', () => {
   });
 
   it('lets a grant the registry made lift nothing until its approval is approved here: not while pending, not after a rejection or expiry', async () => {
+    // Amounts no other test approved: an unused one-shot approval of the same operation would allow it once.
+    const PROBE = 31000;
     // The registry makes the grant's override, and its answer is lost: the decision is not recorded (503).
     const lost = async (approvalId: string, expiresInMs: number) => {
       stack.proxy!.loseAnswer = (method, path) => method === 'POST' && path.endsWith('/overrides');
@@ -264,7 +266,7 @@ describe('/<tenant_id>/v1/approvals', () => {
       return eventually(
         'a check on the current state',
         async () => {
-          const res = await agent().check(transfer(20000)).expect(200);
+          const res = await agent().check(transfer(PROBE)).expect(200);
           const record = (await agent().consultation(res.body.consultation_id).expect(200)).body;
           return record.state_hash === now.state_hash ? (res.body.verdict as string) : undefined;
         },
@@ -272,7 +274,7 @@ describe('/<tenant_id>/v1/approvals', () => {
       );
     };
 
-    const rejected = (await requestApproval(20000)).approval;
+    const rejected = (await requestApproval(31001)).approval;
     await lost(rejected.id, 3_600_000);
     expect(await overridesOf(rejected.id)).toEqual([expect.objectContaining({ status: 'active' })]);
     expect(await judgedOnCurrentState()).toBe('approval_required');
@@ -283,12 +285,12 @@ describe('/<tenant_id>/v1/approvals', () => {
     const expired = async () =>
       eventually(
         'the grant to expire',
-        async () => (await agent().check(transfer(20000)).expect(200)).body.verdict === 'approval_required',
+        async () => (await agent().check(transfer(PROBE)).expect(200)).body.verdict === 'approval_required',
         {
           timeoutMs: 20_000,
         },
       );
-    const retried = (await requestApproval(20001)).approval;
+    const retried = (await requestApproval(31002)).approval;
     const grant = await lost(retried.id, 8_000);
     expect(await judgedOnCurrentState()).toBe('approval_required');
     const [made] = await overridesOf(retried.id);
@@ -299,7 +301,7 @@ describe('/<tenant_id>/v1/approvals', () => {
 
     // Sent again with other bounds (ending sooner), the decision does not take the earlier attempt's hour-long
     // override for its own: it makes one of its bounds, and the earlier one lifts nothing after it ends.
-    const narrowed = (await requestApproval(20002)).approval;
+    const narrowed = (await requestApproval(31003)).approval;
     await lost(narrowed.id, 3_600_000);
     const [wider] = await overridesOf(narrowed.id);
     const shorter = { applies_to_scope: { region: 'eu', env: 'prod' }, expires_at: new Date(Date.now() + 8_000).toISOString() };
