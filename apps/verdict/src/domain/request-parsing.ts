@@ -3,15 +3,7 @@
 // resolve body variants. Both doors of these routes (the check fast lane and the tsoa routes,
 // controllers/check.controller.ts, resolve.controller.ts) rely on these alone, without tsoa's validation, so they refuse
 // everything the OpenAPI shape refuses.
-import {
-  bracketPath,
-  hasOwn,
-  inspectJson,
-  isPlainObject,
-  parseIsoDateOrTime,
-  stringMember,
-  unknownMember,
-} from '@arbiter/input';
+import { bracketPath, hasOwn, inspectJson, isPlainObject, parseIsoDateOrTime, stringMember, unknownMember } from '@arbiter/input';
 import { AppError } from '@arbiter/http';
 import {
   isParametersFactName,
